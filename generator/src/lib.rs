@@ -1,0 +1,8 @@
+//! # ptxdiff generator
+//!
+//! Turns the ISA model into PTX text: probe modules that use many forms at once (for validity
+//! checks against ptxas) and, later, whole test programs. No I/O, no GPU.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod probe;

@@ -1,0 +1,110 @@
+//! PLACEHOLDER: replaced by the real family model.
+use super::operand::{Operand, OperandSpec};
+use super::qualifier::TokenBag;
+use super::target::Requirement;
+use super::{FormSpec, Illegal, ParseError};
+
+/// placeholder
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Applypriority;
+impl FormSpec for Applypriority {
+    fn candidates() -> Vec<Self> {
+        vec![]
+    }
+    fn opcode(&self) -> String {
+        String::new()
+    }
+    fn parse(bag: &mut TokenBag<'_>, _o: &[Operand]) -> Result<Self, ParseError> {
+        Err(ParseError::new(bag.opcode(), "not yet modeled"))
+    }
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![]
+    }
+    fn check(&self) -> Result<Requirement, Illegal> {
+        Illegal::err("not yet modeled")
+    }
+}
+
+/// placeholder
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Createpolicy;
+impl FormSpec for Createpolicy {
+    fn candidates() -> Vec<Self> {
+        vec![]
+    }
+    fn opcode(&self) -> String {
+        String::new()
+    }
+    fn parse(bag: &mut TokenBag<'_>, _o: &[Operand]) -> Result<Self, ParseError> {
+        Err(ParseError::new(bag.opcode(), "not yet modeled"))
+    }
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![]
+    }
+    fn check(&self) -> Result<Requirement, Illegal> {
+        Illegal::err("not yet modeled")
+    }
+}
+
+/// placeholder
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Discard;
+impl FormSpec for Discard {
+    fn candidates() -> Vec<Self> {
+        vec![]
+    }
+    fn opcode(&self) -> String {
+        String::new()
+    }
+    fn parse(bag: &mut TokenBag<'_>, _o: &[Operand]) -> Result<Self, ParseError> {
+        Err(ParseError::new(bag.opcode(), "not yet modeled"))
+    }
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![]
+    }
+    fn check(&self) -> Result<Requirement, Illegal> {
+        Illegal::err("not yet modeled")
+    }
+}
+
+/// placeholder
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prefetch;
+impl FormSpec for Prefetch {
+    fn candidates() -> Vec<Self> {
+        vec![]
+    }
+    fn opcode(&self) -> String {
+        String::new()
+    }
+    fn parse(bag: &mut TokenBag<'_>, _o: &[Operand]) -> Result<Self, ParseError> {
+        Err(ParseError::new(bag.opcode(), "not yet modeled"))
+    }
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![]
+    }
+    fn check(&self) -> Result<Requirement, Illegal> {
+        Illegal::err("not yet modeled")
+    }
+}
+
+/// placeholder
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prefetchu;
+impl FormSpec for Prefetchu {
+    fn candidates() -> Vec<Self> {
+        vec![]
+    }
+    fn opcode(&self) -> String {
+        String::new()
+    }
+    fn parse(bag: &mut TokenBag<'_>, _o: &[Operand]) -> Result<Self, ParseError> {
+        Err(ParseError::new(bag.opcode(), "not yet modeled"))
+    }
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![]
+    }
+    fn check(&self) -> Result<Requirement, Illegal> {
+        Illegal::err("not yet modeled")
+    }
+}
