@@ -11,3 +11,4 @@
 
 pub mod isa;
 pub mod num;
+pub mod semantics;

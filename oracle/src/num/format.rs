@@ -79,12 +79,14 @@ impl Format {
             _ => None,
         }
     }
-    /// The canonical NaN: sign 0, exponent all ones, mantissa with only the top bit set
-    /// (all ones for E4M3 and UE8M0, which have a single NaN pattern).
+    /// The canonical NaN in NVIDIA's sense: sign 0, exponent and mantissa all ones
+    /// (`0x7FFF` for f16, `0x7FFFFFFF` for f32; observed on an H100 as the result of every NaN
+    /// `cvt.rn.f16.f32`, see ../shared/REFERENCES.md).
     pub const fn canonical_nan_bits(&self) -> Option<u64> {
         match self.specials {
-            Specials::Ieee => Some(((self.max_exp_field() as u64) << self.man_bits) | (1u64 << (self.man_bits - 1))),
-            Specials::NanOnlyAllOnes => Some(((self.max_exp_field() as u64) << self.man_bits) | ((1u64 << self.man_bits) - 1)),
+            Specials::Ieee | Specials::NanOnlyAllOnes => Some(
+                ((self.max_exp_field() as u64) << self.man_bits) | ((1u64 << self.man_bits) - 1),
+            ),
             Specials::FiniteOnly => None,
             Specials::ExponentOnly => Some(0xFF),
         }
@@ -100,7 +102,15 @@ impl Format {
 }
 
 const fn ieee(name: &'static str, exp_bits: u32, man_bits: u32, storage_bits: u32) -> Format {
-    Format { name, exp_bits, man_bits, bias: (1 << (exp_bits - 1)) - 1, signed: true, specials: Specials::Ieee, storage_bits }
+    Format {
+        name,
+        exp_bits,
+        man_bits,
+        bias: (1 << (exp_bits - 1)) - 1,
+        signed: true,
+        specials: Specials::Ieee,
+        storage_bits,
+    }
 }
 
 /// IEEE binary64.
@@ -117,23 +127,60 @@ pub const BF16: Format = ieee("bf16", 8, 7, 16);
 /// OCP FP8 E5M2 (IEEE-like: has infinities).
 pub const E5M2: Format = ieee("e5m2", 5, 2, 8);
 /// OCP FP8 E4M3 ("fn": no infinities, one NaN pattern per sign); max 448.
-pub const E4M3: Format =
-    Format { name: "e4m3", exp_bits: 4, man_bits: 3, bias: 7, signed: true, specials: Specials::NanOnlyAllOnes, storage_bits: 8 };
+pub const E4M3: Format = Format {
+    name: "e4m3",
+    exp_bits: 4,
+    man_bits: 3,
+    bias: 7,
+    signed: true,
+    specials: Specials::NanOnlyAllOnes,
+    storage_bits: 8,
+};
 /// OCP MX FP6 E2M3; max 7.5.
-pub const E2M3: Format =
-    Format { name: "e2m3", exp_bits: 2, man_bits: 3, bias: 1, signed: true, specials: Specials::FiniteOnly, storage_bits: 6 };
+pub const E2M3: Format = Format {
+    name: "e2m3",
+    exp_bits: 2,
+    man_bits: 3,
+    bias: 1,
+    signed: true,
+    specials: Specials::FiniteOnly,
+    storage_bits: 6,
+};
 /// OCP MX FP6 E3M2; max 28.
-pub const E3M2: Format =
-    Format { name: "e3m2", exp_bits: 3, man_bits: 2, bias: 3, signed: true, specials: Specials::FiniteOnly, storage_bits: 6 };
+pub const E3M2: Format = Format {
+    name: "e3m2",
+    exp_bits: 3,
+    man_bits: 2,
+    bias: 3,
+    signed: true,
+    specials: Specials::FiniteOnly,
+    storage_bits: 6,
+};
 /// OCP MX FP4 E2M1; max 6.
-pub const E2M1: Format =
-    Format { name: "e2m1", exp_bits: 2, man_bits: 1, bias: 1, signed: true, specials: Specials::FiniteOnly, storage_bits: 4 };
+pub const E2M1: Format = Format {
+    name: "e2m1",
+    exp_bits: 2,
+    man_bits: 1,
+    bias: 1,
+    signed: true,
+    specials: Specials::FiniteOnly,
+    storage_bits: 4,
+};
 /// OCP MX UE8M0 scale: 2^(e-127) for e in 0..=254, 0xFF NaN.
-pub const UE8M0: Format =
-    Format { name: "ue8m0", exp_bits: 8, man_bits: 0, bias: 127, signed: false, specials: Specials::ExponentOnly, storage_bits: 8 };
+pub const UE8M0: Format = Format {
+    name: "ue8m0",
+    exp_bits: 8,
+    man_bits: 0,
+    bias: 127,
+    signed: false,
+    specials: Specials::ExponentOnly,
+    storage_bits: 8,
+};
 
 /// Every format, for lookups by name.
-pub const FORMATS: [Format; 11] = [F64, F32, TF32, F16, BF16, E5M2, E4M3, E2M3, E3M2, E2M1, UE8M0];
+pub const FORMATS: [Format; 11] = [
+    F64, F32, TF32, F16, BF16, E5M2, E4M3, E2M3, E3M2, E2M1, UE8M0,
+];
 
 #[cfg(test)]
 mod tests {
@@ -149,7 +196,7 @@ mod tests {
         assert_eq!(E3M2.max_finite_bits(), 0x1F);
         assert_eq!(E2M1.max_finite_bits(), 0x7);
         assert_eq!(UE8M0.max_finite_bits(), 0xFE);
-        assert_eq!(F16.canonical_nan_bits(), Some(0x7E00));
+        assert_eq!(F16.canonical_nan_bits(), Some(0x7FFF));
         assert_eq!(E4M3.canonical_nan_bits(), Some(0x7F));
         assert_eq!(E5M2.inf_bits(), Some(0x7C));
         assert_eq!(E2M1.emin(), 0);

@@ -1,0 +1,119 @@
+//! Named allowances: the places where the oracle accepts more than one result, each with its
+//! evidence. Switching one off makes the oracle demand the single value named in its
+//! `strict` text, so a user can ask "does the hardware also do the canonical thing?".
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// One allowance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Allowance {
+    /// A float result of a NaN input whose bits the spec does not fix: any NaN of the format.
+    NanPayload,
+    /// `cvt.f32.bf16` of a NaN: "NaN input yields unspecified NaN".
+    CvtF32Bf16Nan,
+    /// FP6 sources with nonzero top bits: the spec only defines inputs "with 2 MSB bits 0".
+    Fp6PaddingBits,
+}
+
+impl Allowance {
+    /// Every allowance.
+    pub const ALL: [Allowance; 3] = [
+        Allowance::NanPayload,
+        Allowance::CvtF32Bf16Nan,
+        Allowance::Fp6PaddingBits,
+    ];
+
+    /// The name the command line takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allowance::NanPayload => "nan-payload",
+            Allowance::CvtF32Bf16Nan => "cvt-f32-bf16-nan",
+            Allowance::Fp6PaddingBits => "fp6-padding-bits",
+        }
+    }
+
+    /// The allowance called `name`.
+    pub fn from_name(name: &str) -> Option<Allowance> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// What is allowed.
+    pub fn description(self) -> &'static str {
+        match self {
+            Allowance::NanPayload => {
+                "a conversion of a NaN to a float format without .relu may give any NaN of the destination format"
+            }
+            Allowance::CvtF32Bf16Nan => "cvt.f32.bf16 of a NaN may give any f32 NaN",
+            Allowance::Fp6PaddingBits => {
+                "cvt.f16x2.{e2m3x2,e3m2x2} of a byte whose two top bits are not zero may give anything in that half"
+            }
+        }
+    }
+
+    /// Why: the spec text or recorded evidence.
+    pub fn evidence(self) -> &'static str {
+        match self {
+            Allowance::NanPayload => {
+                "§9.7.9.21 fixes NaN results only for .relu (canonical NaN) and .satfinite to FP6/FP4 (+MAX_NORM); \
+                 it says nothing about payload or sign otherwise (an H100 gives 0x7FFF for every NaN in cvt.rn.f16.f32, \
+                 ../shared/REFERENCES.md)"
+            }
+            Allowance::CvtF32Bf16Nan => "§9.7.9.21 Notes: \"For cvt.f32.bf16, NaN input yields unspecified NaN.\"",
+            Allowance::Fp6PaddingBits => {
+                "§9.7.9.21: \"Each 8-bit input value with 2 MSB bits 0 in operand a is converted to .f16\"; other inputs are undefined"
+            }
+        }
+    }
+
+    /// What the oracle demands when the allowance is off.
+    pub fn strict(self) -> &'static str {
+        match self {
+            Allowance::NanPayload | Allowance::CvtF32Bf16Nan => {
+                "the canonical NaN (sign 0, all ones)"
+            }
+            Allowance::Fp6PaddingBits => "the conversion of the low 6 bits, ignoring the padding",
+        }
+    }
+}
+
+impl fmt::Display for Allowance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The set of allowances in force (all by default).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allowances {
+    off: BTreeSet<Allowance>,
+}
+
+impl Default for Allowances {
+    fn default() -> Self {
+        Allowances {
+            off: BTreeSet::new(),
+        }
+    }
+}
+
+impl Allowances {
+    /// Every allowance on.
+    pub fn all() -> Self {
+        Self::default()
+    }
+    /// Every allowance off: the oracle demands one value everywhere.
+    pub fn none() -> Self {
+        Allowances {
+            off: Allowance::ALL.into_iter().collect(),
+        }
+    }
+    /// Switches `a` off.
+    pub fn disable(&mut self, a: Allowance) {
+        self.off.insert(a);
+    }
+    /// Whether `a` is on.
+    pub fn allows(&self, a: Allowance) -> bool {
+        !self.off.contains(&a)
+    }
+}

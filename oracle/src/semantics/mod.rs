@@ -1,0 +1,10 @@
+//! Executable semantics: what each instruction must produce, as an [`Expected`] value that is
+//! exact where the spec fixes the result and a set where it leaves freedom. Every freedom is a
+//! named [`Allowance`] that can be switched off.
+
+mod allowance;
+pub mod cvt;
+mod expected;
+
+pub use allowance::{Allowance, Allowances};
+pub use expected::{Constraint, Expected, Free};
