@@ -478,7 +478,6 @@ impl FormSpec for CpAsyncBulkWaitGroup {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::isa::Instruction;
 
     fn inst(s: &str) -> Instruction {
@@ -534,7 +533,9 @@ mod tests {
         let req = |s: &str| inst(s).form.check().unwrap();
         let r = req("cp.async.bulk.global.shared::cta.bulk_group.cp_mask [d], [s], 16, m;");
         assert_eq!((r.min_sm, r.min_ptx.to_string()), (100, "8.6".into()));
-        let r = req("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [d], [s], 16, [mbar];");
+        let r = req(
+            "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [d], [s], 16, [mbar];",
+        );
         assert_eq!((r.min_sm, r.min_ptx.to_string()), (90, "8.6".into()));
         assert_eq!(
             inst("cp.async.bulk.wait_group.read 0;").form.opcode(),

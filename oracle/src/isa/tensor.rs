@@ -412,13 +412,24 @@ impl FormSpec for CpReduceAsyncBulkTensor {
         )?;
         // The spec's example uses `.im2col`, but the syntax block lists only `.tile` and
         // `.im2col_no_offs`, and ptxas 13.5 rejects `.im2col` ("Illegal modifier").
+        // ptxas 13.5 also accepts `.tile::scatter4` (2-D, 5 coordinates, where `.tile::scatter4`
+        // of `cp.async.bulk.tensor` is accepted), although §9.7.9.25.5.3 does not list it.
         forbid(
-            self.load_mode
-                .is_some_and(|m| !matches!(m, LoadMode::Tile | LoadMode::Im2colNoOffs)),
-            "`.load_mode` is `.tile` or `.im2col_no_offs` (§9.7.9.25.5.3 syntax)",
+            self.load_mode.is_some_and(|m| {
+                !matches!(
+                    m,
+                    LoadMode::Tile | LoadMode::Im2colNoOffs | LoadMode::Scatter4
+                )
+            }),
+            "`.load_mode` is `.tile` or `.im2col_no_offs` (§9.7.9.25.5.3 syntax; ptxas 13.5 adds `.tile::scatter4`)",
         )?;
         check_dims(self.dim, self.load_mode, "9.7.9.25.5.3")?;
-        Ok(Requirement::new(90, 8, 0))
+        let req = Requirement::new(90, 8, 0);
+        Ok(if self.load_mode == Some(LoadMode::Scatter4) {
+            req.ptx(8, 6).gate(GATE_SM100_110)
+        } else {
+            req
+        })
     }
 }
 
@@ -688,7 +699,10 @@ impl FormSpec for TensormapReplace {
             (Some(max), Some(v)) => {
                 forbid(
                     v > max,
-                    &format!("`new_val` {v} is an `x` entry of Table 33 for `.{}` (§9.7.9.26)", self.field),
+                    &format!(
+                        "`new_val` {v} is an `x` entry of Table 33 for `.{}` (§9.7.9.26)",
+                        self.field
+                    ),
                 )?;
                 if self.field == Elemtype && v >= 13 {
                     req = req.ptx(8, 7).gate(GATE_SM100_110_120);
@@ -697,11 +711,9 @@ impl FormSpec for TensormapReplace {
                     req = req.ptx(8, 8).gate(GATE_SM103A);
                 }
             }
-            _ => {
-                return Illegal::err(
-                    "only the `.field3` fields take an immediate `new_val` from Table 33 (§9.7.9.26)",
-                )
-            }
+            _ => return Illegal::err(
+                "only the `.field3` fields take an immediate `new_val` from Table 33 (§9.7.9.26)",
+            ),
         }
         Ok(req)
     }
@@ -777,6 +789,9 @@ mod tests {
         assert!(valid(g4_cluster, "sm_100a") && !valid(g4_cluster, "sm_120a"));
         let swz96 = "tensormap.replace.tile.swizzle_mode.b1024.b32 [g], 4;";
         assert!(valid(swz96, "sm_103a") && !valid(swz96, "sm_100a"));
-        assert_eq!(TensormapReplace::candidates().len(), 6 * 3 * 2 + 5 * 16 * 3 * 2);
+        assert_eq!(
+            TensormapReplace::candidates().len(),
+            6 * 3 * 2 + 5 * 16 * 3 * 2
+        );
     }
 }
