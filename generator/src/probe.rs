@@ -156,9 +156,9 @@ pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
     emit(&mut out, &format!(".version {}", target.ptx));
     emit(&mut out, &format!(".target {}", target.name()));
     emit(&mut out, ".address_size 64");
-    emit(&mut out, ".global .align 256 .b8 gbuf[4096];");
-    emit(&mut out, ".const .align 256 .b8 cbuf[4096];");
-    emit(&mut out, ".shared .align 256 .b8 sbuf[4096];");
+    emit(&mut out, ".global .align 128 .b8 gbuf[4096];");
+    emit(&mut out, ".const .align 128 .b8 cbuf[4096];");
+    emit(&mut out, ".shared .align 128 .b8 sbuf[4096];");
     emit(&mut out, ".shared .align 8 .b64 mbar;");
     let mut decls = String::new();
     for t in &regs {
@@ -166,11 +166,11 @@ pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
     }
     emit(
         &mut out,
-        &format!(".func {FUNCTION}(.param .align 256 .b8 fparam[256])"),
+        &format!(".func {FUNCTION}(.param .align 128 .b8 fparam[256])"),
     );
     emit(&mut out, "{");
     emit(&mut out, &decls);
-    emit(&mut out, ".local .align 256 .b8 lbuf[256];");
+    emit(&mut out, ".local .align 128 .b8 lbuf[256];");
     for (i, text) in &func_lines {
         lines[*i] = emit(&mut out, text);
     }
@@ -178,11 +178,11 @@ pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
     emit(&mut out, "}");
     emit(
         &mut out,
-        &format!(".visible .entry {KERNEL}(.param .align 256 .b8 kparam[256])"),
+        &format!(".visible .entry {KERNEL}(.param .align 128 .b8 kparam[256])"),
     );
     emit(&mut out, "{");
     emit(&mut out, &decls);
-    emit(&mut out, ".local .align 256 .b8 lbuf[256];");
+    emit(&mut out, ".local .align 128 .b8 lbuf[256];");
     for (i, text) in &kernel_lines {
         lines[*i] = emit(&mut out, text);
     }

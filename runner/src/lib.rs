@@ -1,1 +1,8 @@
+//! # ptxdiff runner
+//!
+//! Everything that touches the outside world: the `ptxas` assembler, (later) GPU backends,
+//! reports, the corpus and the command line. The oracle and generator crates stay pure.
+#![warn(missing_docs)]
 
+pub mod ptxas;
+pub mod validity;

@@ -1,1 +1,270 @@
-fn main() {}
+//! `ptxdiff`: the command-line edge. Parses arguments, calls library code, renders tables and
+//! JSON, and turns errors into one clear message and a non-zero exit status.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use oracle::isa::{Family, PtxVersion, Target};
+use runner::ptxas::Ptxas;
+use runner::validity;
+use tabled::settings::Style;
+use tabled::{Table, Tabled};
+
+#[derive(Parser)]
+#[command(
+    name = "ptxdiff",
+    version,
+    about = "Differential conformance harness for PTX data-movement and conversion instructions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every instruction form valid on a target, with its requirement, and per-family counts.
+    Variants {
+        /// Target (`sm_90`, `sm_90a`, `sm_100f`; append `@8.7` for another PTX ISA version).
+        #[arg(long, default_value = "sm_90")]
+        target: String,
+        /// Only this family (e.g. `cvt`, `ld.global.nc`, `cp.async.bulk.tensor`).
+        #[arg(long)]
+        family: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+        /// Print only the per-family counts.
+        #[arg(long)]
+        counts: bool,
+    },
+    /// Check the validity table against ptxas: valid forms must assemble, a stratified sample of
+    /// invalid forms must be rejected.
+    Validity {
+        /// Comma-separated targets.
+        #[arg(long, default_value = "sm_80,sm_89,sm_90,sm_90a,sm_100a,sm_120a")]
+        targets: String,
+        /// Only this family.
+        #[arg(long)]
+        family: Option<String>,
+        /// Invalid forms tried per distinct rule and family.
+        #[arg(long, default_value_t = 3)]
+        per_rule: usize,
+        /// Parallel ptxas processes (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+    },
+}
+
+fn parse_family(name: Option<&str>) -> Result<Option<Family>> {
+    let Some(name) = name else { return Ok(None) };
+    match Family::from_name(name) {
+        Some(f) => Ok(Some(f)),
+        None => {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            bail!(
+                "unknown family `{name}`; valid families: {}",
+                names.join(", ")
+            )
+        }
+    }
+}
+
+fn parse_target(s: &str) -> Result<Target> {
+    Ok(s.trim().parse::<Target>()?)
+}
+
+#[derive(Tabled)]
+struct CountRow {
+    family: &'static str,
+    section: String,
+    forms: usize,
+}
+
+fn variants(target: &str, family: Option<&str>, format: Format, counts_only: bool) -> Result<()> {
+    let target = parse_target(target)?;
+    let family = parse_family(family)?;
+    let forms = oracle::isa::valid_forms(&target, family);
+    let mut counts: BTreeMap<Family, usize> = BTreeMap::new();
+    for (f, _) in &forms {
+        *counts.entry(f.family()).or_default() += 1;
+    }
+    match format {
+        Format::Json => {
+            let rows: Vec<serde_json::Value> = forms
+                .iter()
+                .map(|(f, req)| {
+                    serde_json::json!({
+                        "family": f.family().name(),
+                        "opcode": f.opcode(),
+                        "template": f.template(),
+                        "requirement": req.to_string(),
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "target": target.name(),
+                "ptx": target.ptx.to_string(),
+                "counts": counts.iter().map(|(f, n)| (f.name(), *n)).collect::<BTreeMap<_, _>>(),
+                "forms": if counts_only { Vec::new() } else { rows },
+            });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        Format::Table => {
+            if !counts_only {
+                let width = forms
+                    .iter()
+                    .map(|(f, _)| f.template().len())
+                    .max()
+                    .unwrap_or(0);
+                for (f, req) in &forms {
+                    println!("{:width$}  {req}", f.template());
+                }
+                println!();
+            }
+            let mut rows: Vec<CountRow> = Family::ALL
+                .iter()
+                .filter(|f| family.is_none_or(|only| only == **f))
+                .map(|f| CountRow {
+                    family: f.name(),
+                    section: format!("§{}", f.section()),
+                    forms: counts.get(f).copied().unwrap_or(0),
+                })
+                .collect();
+            rows.push(CountRow {
+                family: "total",
+                section: String::new(),
+                forms: forms.len(),
+            });
+            println!("Forms valid on {} (PTX ISA {}):", target.name(), target.ptx);
+            println!("{}", Table::new(rows).with(Style::modern()));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Tabled)]
+struct ValidityRow {
+    target: String,
+    #[tabled(rename = "valid forms")]
+    valid: usize,
+    #[tabled(rename = "assembled")]
+    accepted: usize,
+    #[tabled(rename = "invalid sample")]
+    invalid: usize,
+    #[tabled(rename = "rejected")]
+    rejected: usize,
+    agreement: String,
+}
+
+fn validity_cmd(
+    targets: &str,
+    family: Option<&str>,
+    per_rule: usize,
+    jobs: Option<usize>,
+    format: Format,
+) -> Result<bool> {
+    let family = parse_family(family)?;
+    let targets: Vec<Target> = targets
+        .split(',')
+        .map(parse_target)
+        .collect::<Result<_>>()?;
+    let ptxas = Ptxas::find()?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    eprintln!("ptxas: {} ({})", ptxas.path.display(), ptxas.version);
+    let start = std::time::Instant::now();
+    let reports = validity::check_targets(&ptxas, &targets, family, per_rule, jobs)
+        .context("checking validity against ptxas")?;
+    let all_agree = reports.iter().all(|r| r.disagreements.is_empty());
+    match format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "ptxas": ptxas.version, "reports": reports })
+            )?
+        ),
+        Format::Table => {
+            for r in &reports {
+                for d in &r.disagreements {
+                    println!(
+                        "DISAGREE {} expected {:?}: {}\n    {}",
+                        d.target, d.expected, d.instruction, d.detail
+                    );
+                }
+            }
+            let rows: Vec<ValidityRow> = reports
+                .iter()
+                .map(|r| {
+                    let total = r.valid_checked + r.invalid_checked;
+                    let agreed = r.valid_accepted + r.invalid_rejected;
+                    ValidityRow {
+                        target: r.target.clone(),
+                        valid: r.valid_checked,
+                        accepted: r.valid_accepted,
+                        invalid: r.invalid_checked,
+                        rejected: r.invalid_rejected,
+                        agreement: format!("{:.2}%", 100.0 * agreed as f64 / total.max(1) as f64),
+                    }
+                })
+                .collect();
+            println!("{}", Table::new(rows).with(Style::modern()));
+            println!(
+                "ptxas {} ; {:.1} s",
+                ptxas.version,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(all_agree)
+}
+
+fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Variants {
+            target,
+            family,
+            format,
+            counts,
+        } => {
+            variants(&target, family.as_deref(), format, counts)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validity {
+            targets,
+            family,
+            per_rule,
+            jobs,
+            format,
+        } => {
+            let ok = validity_cmd(&targets, family.as_deref(), per_rule, jobs, format)?;
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let _ = PtxVersion::DEFAULT;
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

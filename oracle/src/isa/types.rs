@@ -111,6 +111,8 @@ impl MemType {
     }
 }
 
+// A vector width is never empty: `is_empty` would be meaningless.
+#[allow(clippy::len_without_is_empty)]
 impl VecWidth {
     /// Number of elements.
     pub fn len(self) -> u8 {

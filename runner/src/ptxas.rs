@@ -1,0 +1,244 @@
+//! Finding and running NVIDIA's `ptxas` (the offline PTX assembler).
+//!
+//! Lookup order: the `PTXAS` environment variable, `ptxas` on `PATH`, `$CUDA_HOME/bin/ptxas`,
+//! and the copy the CI scripts unpack from the `nvidia-cuda-nvcc` wheel into
+//! `.tools/nvcc/nvidia/cu13/bin/ptxas` under the repository root. Diagnostics are parsed from
+//! ptxas's `ptxas FILE, line N; error : MESSAGE` lines.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use thiserror::Error;
+
+/// Errors from locating or running ptxas.
+#[derive(Debug, Error)]
+pub enum PtxasError {
+    /// No ptxas anywhere we looked.
+    #[error(
+        "ptxas not found: set PTXAS=/path/to/ptxas, put it on PATH, set CUDA_HOME, or run `ci/install-ptxas` \
+         (unpacks the pinned nvidia-cuda-nvcc wheel into .tools/)"
+    )]
+    NotFound,
+    /// The probe harness itself (a module with no forms) does not assemble, so no verdict on
+    /// any form could be trusted.
+    #[error("the empty probe module does not assemble for {target}; ptxas said:\n{output}")]
+    Harness {
+        /// The target.
+        target: String,
+        /// ptxas output.
+        output: String,
+    },
+    /// ptxas exists but could not be started or talked to.
+    #[error("running {path}: {source}")]
+    Io {
+        /// The executable.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// One diagnostic line from ptxas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The 1-based source line it names, if any.
+    pub line: Option<usize>,
+    /// `error` or `warning` (or `fatal`).
+    pub severity: String,
+    /// The message text.
+    pub message: String,
+}
+
+/// The outcome of one assembly.
+#[derive(Clone, Debug)]
+pub struct Assembly {
+    /// Exit status was 0.
+    pub ok: bool,
+    /// The process was killed by a signal (a crash of the assembler itself).
+    pub crashed: bool,
+    /// Parsed diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Everything ptxas printed on stderr and stdout.
+    pub output: String,
+}
+
+impl Assembly {
+    /// Lines named by error diagnostics.
+    pub fn error_lines(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == "error")
+            .filter_map(|d| d.line)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    /// The first error message for `line`.
+    pub fn error_at(&self, line: usize) -> Option<&str> {
+        self.diagnostics
+            .iter()
+            .find(|d| d.severity == "error" && d.line == Some(line))
+            .map(|d| d.message.as_str())
+    }
+}
+
+/// A located ptxas executable.
+#[derive(Clone, Debug)]
+pub struct Ptxas {
+    /// Path to the executable.
+    pub path: PathBuf,
+    /// Its version line (`Cuda compilation tools, release 13.5, V13.5.37`).
+    pub version: String,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+impl Ptxas {
+    /// Finds ptxas (see the module docs for the lookup order) and reads its version.
+    pub fn find() -> Result<Ptxas, PtxasError> {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(p) = std::env::var_os("PTXAS") {
+            candidates.push(PathBuf::from(p));
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            candidates.extend(std::env::split_paths(&path).map(|d| d.join("ptxas")));
+        }
+        if let Some(cuda) = std::env::var_os("CUDA_HOME") {
+            candidates.push(PathBuf::from(cuda).join("bin").join("ptxas"));
+        }
+        candidates.push(repo_root().join(".tools/nvcc/nvidia/cu13/bin/ptxas"));
+        candidates.push(PathBuf::from("/usr/local/cuda/bin/ptxas"));
+        let path = candidates
+            .into_iter()
+            .find(|p| p.is_file())
+            .ok_or(PtxasError::NotFound)?;
+        Self::at(&path)
+    }
+
+    /// Uses the ptxas at `path`.
+    pub fn at(path: &Path) -> Result<Ptxas, PtxasError> {
+        let out = Command::new(path)
+            .arg("--version")
+            .output()
+            .map_err(|source| PtxasError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let version = text
+            .lines()
+            .find(|l| l.contains("release"))
+            .unwrap_or_else(|| text.lines().last().unwrap_or("unknown"))
+            .trim()
+            .to_string();
+        Ok(Ptxas {
+            path: path.to_path_buf(),
+            version,
+        })
+    }
+
+    /// Assembles `ptx` for `arch` (`sm_90a`) at optimization level `opt`, writing the cubin to
+    /// `cubin` (or discarding it).
+    pub fn assemble(
+        &self,
+        ptx: &str,
+        arch: &str,
+        opt: u8,
+        cubin: Option<&Path>,
+    ) -> Result<Assembly, PtxasError> {
+        let io = |source| PtxasError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let dir = tempfile::tempdir().map_err(io)?;
+        let src = dir.path().join("probe.ptx");
+        std::fs::write(&src, ptx).map_err(io)?;
+        let default_out = dir.path().join("probe.cubin");
+        let out_path = cubin.unwrap_or(&default_out);
+        let out = Command::new(&self.path)
+            .arg(format!("-arch={arch}"))
+            .arg(format!("-O{opt}"))
+            .arg(&src)
+            .arg("-o")
+            .arg(out_path)
+            .output()
+            .map_err(io)?;
+        let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
+        output.push_str(&String::from_utf8_lossy(&out.stdout));
+        let crashed = out.status.code().is_none();
+        Ok(Assembly {
+            ok: out.status.success(),
+            crashed,
+            diagnostics: parse_diagnostics(&output),
+            output,
+        })
+    }
+}
+
+/// Parses `ptxas FILE, line N; error   : MESSAGE` and `ptxas fatal   : MESSAGE` lines.
+pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for l in output.lines() {
+        let Some(rest) = l.strip_prefix("ptxas") else {
+            continue;
+        };
+        let (line, rest) = match rest.find(", line ") {
+            Some(i) => {
+                let after = &rest[i + 7..];
+                let end = after.find(';').unwrap_or(after.len());
+                (
+                    after[..end].trim().parse().ok(),
+                    after.get(end + 1..).unwrap_or(""),
+                )
+            }
+            None => (None, rest),
+        };
+        let Some((sev, msg)) = rest.split_once(':') else {
+            continue;
+        };
+        let severity = sev.trim().to_string();
+        if !matches!(severity.as_str(), "error" | "warning" | "fatal") {
+            continue;
+        }
+        out.push(Diagnostic {
+            line,
+            severity,
+            message: msg.trim().to_string(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_are_parsed() {
+        let d = parse_diagnostics(
+            "ptxas /tmp/a.ptx, line 10; error   : Illegal rounding modifier for instruction 'cvt'\n\
+             ptxas /tmp/a.ptx, line 12; warning : Instruction 'shfl' without '.sync' is deprecated\n\
+             ptxas fatal   : Ptx assembly aborted due to errors\n",
+        );
+        assert_eq!(d.len(), 3);
+        assert_eq!(d[0].line, Some(10));
+        assert_eq!(d[0].severity, "error");
+        assert_eq!(
+            d[0].message,
+            "Illegal rounding modifier for instruction 'cvt'"
+        );
+        assert_eq!(d[1].severity, "warning");
+        assert_eq!(
+            d[2],
+            Diagnostic {
+                line: None,
+                severity: "fatal".into(),
+                message: "Ptx assembly aborted due to errors".into()
+            }
+        );
+    }
+}
