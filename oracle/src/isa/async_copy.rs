@@ -5,8 +5,10 @@
 //! A `cp.async` form fixes the cache operator, the destination spelling (`.shared` or
 //! `.shared::cta`), the optional `.L2::cache_hint` and `.L2::{64,128,256}B` hints, the value of
 //! the `cp-size` immediate (4, 8 or 16: ptxas checks the value, so it is part of the form), and
-//! which optional fourth operand is present: none, `src-size` or `ignore-src`. The optional
-//! `cache-policy` goes with `.L2::cache_hint` and needs no field of its own.
+//! which optional fourth operand is present: none, an immediate `src-size`, or the predicate
+//! `ignore-src` (operands carry no types, so a register there is read as `ignore-src`; see
+//! [`CpAsyncSrc::SrcSize`]). The optional `cache-policy` goes with `.L2::cache_hint` and needs
+//! no field of its own.
 //!
 //! Invariant: `candidates()` is the full cross product of these slots; `check()` rejects `.cg`
 //! with a `cp-size` other than 16 and derives the requirement from the PTX/Target ISA Notes.
@@ -62,7 +64,11 @@ impl CpSize {
 pub enum CpAsyncSrc {
     /// Neither: `cp-size` bytes are copied.
     Full,
-    /// `src-size`: a 32-bit register or immediate, the number of bytes read from `src`.
+    /// `src-size` as an immediate: the number of bytes read from `src`.
+    ///
+    /// The spec also allows a 32-bit register here, but the operand syntax carries no types,
+    /// so a register in this slot could not be told from `ignore-src`: the model reads an
+    /// immediate as `src-size` and a register as `ignore-src`.
     SrcSize,
     /// `ignore-src`: a predicate; when true, zeros are written.
     IgnoreSrc,
@@ -88,19 +94,6 @@ pub struct CpAsync {
     pub cp_size: CpSize,
     /// Which optional fourth operand is present.
     pub src: CpAsyncSrc,
-}
-
-/// Whether a register name follows the predicate naming convention (`%p1`, `%pred_3`, `p`,
-/// `q`, `q2`). Operand syntax carries no types, so this is how `parse` tells `ignore-src`
-/// (a predicate) from a `src-size` register.
-fn looks_like_predicate(name: &str) -> bool {
-    let n = name.strip_prefix('%').unwrap_or(name);
-    let mut chars = n.chars();
-    match chars.next() {
-        Some('p') | Some('P') => true,
-        Some('q') | Some('Q') => chars.all(|c| c.is_ascii_digit()),
-        _ => false,
-    }
 }
 
 impl FormSpec for CpAsync {
@@ -164,8 +157,8 @@ impl FormSpec for CpAsync {
         let base = 3 + usize::from(cache_hint);
         let src = if operands.len() == base + 1 {
             match &operands[3] {
-                Operand::Name(n) if looks_like_predicate(n) => CpAsyncSrc::IgnoreSrc,
-                _ => CpAsyncSrc::SrcSize,
+                Operand::Imm(_) => CpAsyncSrc::SrcSize,
+                _ => CpAsyncSrc::IgnoreSrc,
             }
         } else {
             CpAsyncSrc::Full
@@ -188,12 +181,10 @@ impl FormSpec for CpAsync {
         ];
         match self.src {
             CpAsyncSrc::Full => {}
-            CpAsyncSrc::SrcSize => {
-                ops.push(OperandSpec::src(
-                    "src-size",
-                    OperandKind::RegOrImm(RegType::U32),
-                ));
-            }
+            CpAsyncSrc::SrcSize => ops.push(OperandSpec::src(
+                "src-size",
+                OperandKind::Imm(self.cp_size.bytes() / 2),
+            )),
             CpAsyncSrc::IgnoreSrc => ops.push(OperandSpec::src("ignore-src", OperandKind::Pred)),
         }
         if self.cache_hint {
@@ -340,7 +331,7 @@ mod tests {
             Form::CpAsync(f) => assert_eq!(f.src, CpAsyncSrc::IgnoreSrc),
             f => panic!("{f:?}"),
         }
-        match inst("cp.async.ca.shared.global [shrd], [gbl], 4, %r3;").form {
+        match inst("cp.async.ca.shared.global [shrd], [gbl], 8, 4;").form {
             Form::CpAsync(f) => assert_eq!(f.src, CpAsyncSrc::SrcSize),
             f => panic!("{f:?}"),
         }
