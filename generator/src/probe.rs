@@ -15,12 +15,13 @@ use std::fmt::Write as _;
 
 use oracle::isa::operand::{AddrKind, OperandKind, SymbolKind, TensormapSpace};
 use oracle::isa::qualifier::Qualifier;
+use oracle::isa::symbol_name;
 use oracle::isa::types::RegType;
 use oracle::isa::{Form, Target};
 
-/// Name of the probe kernel.
+/// Name of the probe kernel (the [`symbol_name`] of a kernel symbol).
 pub const KERNEL: &str = "probe_kernel";
-/// Name of the probe device function.
+/// Name of the probe device function (the [`symbol_name`] of a function symbol).
 pub const FUNCTION: &str = "probe_fn";
 /// Registers declared per type; operand slot `i` of an instruction uses register `i`.
 const POOL: usize = 12;
@@ -72,15 +73,7 @@ fn operand_text(k: &OperandKind, i: usize, regs: &mut BTreeSet<RegType>) -> Stri
             let coords: Vec<String> = (0..n as usize).map(|j| r(RegType::S32, i + j)).collect();
             format!("[{}, {{{}}}]", r(RegType::B64, POOL - 1), coords.join(", "))
         }
-        OperandKind::Symbol(s) => match s {
-            SymbolKind::GlobalVar => "gbuf".into(),
-            SymbolKind::SharedVar => "sbuf".into(),
-            SymbolKind::ConstVar => "cbuf".into(),
-            SymbolKind::LocalVar => "lbuf".into(),
-            SymbolKind::ParamVar => "kparam".into(),
-            SymbolKind::Function => FUNCTION.into(),
-            SymbolKind::Kernel => KERNEL.into(),
-        },
+        OperandKind::Symbol(s) => symbol_name(s).into(),
     }
 }
 

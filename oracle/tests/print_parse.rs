@@ -2,7 +2,7 @@
 //! not), and as a property over instructions with random operands and guards.
 
 use oracle::isa::operand::{Imm, OperandKind};
-use oracle::isa::{Family, Form, Guard, Instruction, Operand};
+use oracle::isa::{symbol_name, Family, Form, Guard, Instruction, Operand};
 use proptest::prelude::*;
 
 /// Operands of the right shape for `form`, with names/values drawn from `pick`.
@@ -11,8 +11,9 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
     form.operands()
         .iter()
         .map(|s| match s.kind {
-            OperandKind::Reg(_) | OperandKind::Pred | OperandKind::SpecialReg(_) => {
-                Operand::Name(name(pick))
+            OperandKind::Reg(_) | OperandKind::Pred => Operand::Name(name(pick)),
+            OperandKind::SpecialReg(_) => {
+                Operand::Name(["%tid.x", "%ctaid.y", "%clock"][pick(3) as usize].to_string())
             }
             OperandKind::RegOrImm(_) => {
                 if pick(2) == 0 {
@@ -45,11 +46,12 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
                 map: Box::new(Operand::Name(name(pick))),
                 coords: (0..n).map(|_| Operand::Name(name(pick))).collect(),
             },
-            OperandKind::Symbol(_) => {
+            OperandKind::Symbol(k) => {
+                let sym = symbol_name(k).to_string();
                 if pick(2) == 0 {
-                    Operand::Name(format!("sym{}", pick(100)))
+                    Operand::Name(sym)
                 } else {
-                    Operand::NameOffset(format!("sym{}", pick(100)), i64::from(pick(64)))
+                    Operand::NameOffset(sym, i64::from(pick(64)))
                 }
             }
         })

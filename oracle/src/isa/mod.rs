@@ -54,7 +54,7 @@ pub use cache::{Applypriority, Createpolicy, Discard, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
 pub use load::{Ld, LdGlobalNc, Ldu};
-pub use mov::{Mov, MovShape};
+pub use mov::{symbol_kind, symbol_name, Mov, MovShape};
 pub use multimem::{MultimemLdReduce, MultimemRed, MultimemSt};
 pub use operand::{Operand, OperandKind, OperandSpec};
 pub use prmt::{Prmt, PrmtMode};

@@ -166,18 +166,40 @@ pub fn is_special_register(name: &str) -> bool {
         || numbered("%reserved_smem_offset_")
 }
 
-/// The kind of symbol `name` names: the probe harness's symbols are recognized, anything
-/// else is taken for a `.global` variable (see the module documentation).
-fn symbol_kind(name: &str) -> SymbolKind {
-    match name {
-        "sbuf" | "mbar" => SymbolKind::SharedVar,
-        "cbuf" => SymbolKind::ConstVar,
-        "lbuf" => SymbolKind::LocalVar,
-        "kparam" => SymbolKind::ParamVar,
-        "probe_fn" => SymbolKind::Function,
-        "probe_kernel" => SymbolKind::Kernel,
-        _ => SymbolKind::GlobalVar,
+/// The conventional symbol name for each kind of symbol operand. Instruction text alone
+/// cannot say whether a name is a variable or a function, so ptxdiff's modules (probes and
+/// generated programs) declare their symbols under these names, and parsing maps them back.
+pub fn symbol_name(kind: SymbolKind) -> &'static str {
+    match kind {
+        SymbolKind::GlobalVar => "gbuf",
+        SymbolKind::SharedVar => "sbuf",
+        SymbolKind::ConstVar => "cbuf",
+        SymbolKind::LocalVar => "lbuf",
+        SymbolKind::ParamVar => "kparam",
+        SymbolKind::Function => "probe_fn",
+        SymbolKind::Kernel => "probe_kernel",
     }
+}
+
+/// The kind of symbol `name` names under the [`symbol_name`] convention; any other name is
+/// taken for a `.global` variable (see the module documentation).
+pub fn symbol_kind(name: &str) -> SymbolKind {
+    const KINDS: [SymbolKind; 7] = [
+        SymbolKind::GlobalVar,
+        SymbolKind::SharedVar,
+        SymbolKind::ConstVar,
+        SymbolKind::LocalVar,
+        SymbolKind::ParamVar,
+        SymbolKind::Function,
+        SymbolKind::Kernel,
+    ];
+    if name == "mbar" {
+        return SymbolKind::SharedVar;
+    }
+    KINDS
+        .into_iter()
+        .find(|k| symbol_name(*k) == name)
+        .unwrap_or(SymbolKind::GlobalVar)
 }
 
 impl Mov {
