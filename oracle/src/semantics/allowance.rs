@@ -84,7 +84,7 @@ impl fmt::Display for Allowance {
 }
 
 /// The set of allowances in force (all by default).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Allowances {
     off: BTreeSet<Allowance>,
 }
