@@ -89,14 +89,6 @@ pub struct Allowances {
     off: BTreeSet<Allowance>,
 }
 
-impl Default for Allowances {
-    fn default() -> Self {
-        Allowances {
-            off: BTreeSet::new(),
-        }
-    }
-}
-
 impl Allowances {
     /// Every allowance on.
     pub fn all() -> Self {
