@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use oracle::isa::operand::{AddrKind, OperandKind, SymbolKind, TensormapSpace};
+use oracle::isa::operand::{AddrKind, OperandKind, TensormapSpace};
 use oracle::isa::qualifier::Qualifier;
 use oracle::isa::symbol_name;
 use oracle::isa::types::RegType;
