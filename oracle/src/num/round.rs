@@ -267,6 +267,29 @@ pub fn round_to_integer(v: Value, mode: Rounding) -> Option<i128> {
     }
 }
 
+/// Rounds `v` to an integral value, keeping it a [`Value`] (`.rni` etc. on a float
+/// destination of the same type): values with no fraction bits are returned unchanged, a zero
+/// result keeps the input's sign, NaN and infinities pass through.
+pub fn round_to_integral(v: Value, mode: Rounding) -> Value {
+    match v {
+        Value::Finite { neg, sig, exp } if exp < 0 => {
+            let (m, _) = round_sig(neg, sig, exp, 0, mode);
+            if m == 0 {
+                Value::Zero { neg }
+            } else {
+                // m <= sig + 1 < 2^64 + 1; a carry to 2^64 only happens when sig = 2^64 - 1.
+                let shift = (128 - m.leading_zeros()).saturating_sub(64);
+                Value::Finite {
+                    neg,
+                    sig: (m >> shift) as u64,
+                    exp: shift as i32,
+                }
+            }
+        }
+        other => other,
+    }
+}
+
 /// Rounds `v` into format `f`. NaN inputs give the canonical NaN (callers apply instruction
 /// rules for NaN first); formats without NaN give +MAX_NORM.
 pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encoded {

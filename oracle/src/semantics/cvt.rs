@@ -7,8 +7,8 @@
 
 use crate::isa::{Cvt, CvtRnd, CvtType};
 use crate::num::{
-    self, decode, encode, round_to_integer, Format, Overflow, Rounding, Value, E2M1, E2M3, E3M2,
-    E4M3, E5M2, TF32, UE8M0,
+    self, decode, encode, round_to_integer, round_to_integral, Format, Overflow, Rounding, Value,
+    E2M1, E2M3, E3M2, E4M3, E5M2, TF32, UE8M0,
 };
 
 use super::{Allowance, Allowances, Constraint, Expected, Free};
@@ -463,14 +463,7 @@ fn eval_scalar(c: &Cvt, a_bits: u64, allow: &Allowances) -> Expected {
     };
     if d == a && c.rnd.is_some_and(CvtRnd::is_integer) {
         // Round to an integral value in the same format; zero keeps its sign.
-        let rounded = match value {
-            Value::Finite { neg, .. } => match round_to_integer(value, mode) {
-                Some(0) => Value::Zero { neg },
-                Some(i) => Value::from_int(i),
-                None => value,
-            },
-            other => other,
-        };
+        let rounded = round_to_integral(value, mode);
         let r = FloatRules {
             relu: false,
             satfinite: false,
