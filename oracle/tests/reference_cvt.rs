@@ -347,7 +347,7 @@ fn reference_narrow(x: Double, d: CvtType, relu: bool) -> Lane {
         return Lane::Bits(0);
     }
     Lane::Bits(
-        mag | if neg && mag != 0 || neg && sign_shift > 0 && mag == 0 {
+        mag | if neg {
             1 << sign_shift
         } else {
             0
