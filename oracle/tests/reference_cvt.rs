@@ -346,13 +346,7 @@ fn reference_narrow(x: Double, d: CvtType, relu: bool) -> Lane {
     if relu && neg {
         return Lane::Bits(0);
     }
-    Lane::Bits(
-        mag | if neg {
-            1 << sign_shift
-        } else {
-            0
-        },
-    )
+    Lane::Bits(mag | if neg { 1 << sign_shift } else { 0 })
 }
 
 /// Rounds |x| in a wide-exponent apfloat format with the element's precision, saturates at

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use oracle::isa::{Family, PtxVersion, Target};
+use oracle::semantics::{Allowance, Allowances};
 use runner::ptxas::Ptxas;
 use runner::validity;
 use tabled::settings::Style;
@@ -46,6 +47,27 @@ enum Command {
         #[arg(long)]
         counts: bool,
     },
+    /// Evaluate one instruction on given operands and explain the result (cvt, cvt.pack).
+    Explain {
+        /// The instruction without operands, e.g. `cvt.rn.satfinite.e4m3x2.f32`.
+        instr: String,
+        /// Source operands in spec order: decimal (`1.5`, `-inf`, `nan`), hex float (`0x1.8p3`)
+        /// or raw hex bits (`0x3fc00000`).
+        #[arg(allow_hyphen_values = true)]
+        operands: Vec<String>,
+        /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
+        #[arg(long, value_delimiter = ',')]
+        allow_off: Vec<String>,
+    },
+    /// Batch evaluation: JSON Lines on stdin, one result line per input line on stdout
+    /// (the contract in ARCHITECTURE.md, "Batch evaluation contract").
+    Eval {
+        /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
+        #[arg(long, value_delimiter = ',')]
+        allow_off: Vec<String>,
+    },
+    /// List the named allowances (where the oracle accepts a set of results), with evidence.
+    Allowances,
     /// Check the validity table against ptxas: valid forms must assemble, a stratified sample of
     /// invalid forms must be rejected.
     Validity {
@@ -229,6 +251,23 @@ fn validity_cmd(
     Ok(all_agree)
 }
 
+fn allowances_from(off: &[String]) -> Result<Allowances> {
+    let mut a = Allowances::all();
+    for name in off {
+        match Allowance::from_name(name) {
+            Some(x) => a.disable(x),
+            None => {
+                let names: Vec<&str> = Allowance::ALL.iter().map(|a| a.name()).collect();
+                bail!(
+                    "unknown allowance `{name}`; valid allowances: {}",
+                    names.join(", ")
+                )
+            }
+        }
+    }
+    Ok(a)
+}
+
 fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
@@ -239,6 +278,36 @@ fn run() -> Result<ExitCode> {
             counts,
         } => {
             variants(&target, family.as_deref(), format, counts)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain {
+            instr,
+            operands,
+            allow_off,
+        } => {
+            print!(
+                "{}",
+                runner::explain::explain(&instr, &operands, &allowances_from(&allow_off)?)?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval { allow_off } => {
+            let allow = allowances_from(&allow_off)?;
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Allowances => {
+            for a in Allowance::ALL {
+                println!(
+                    "{}\n  allows:   {}\n  when off: {}\n  evidence: {}\n",
+                    a.name(),
+                    a.description(),
+                    a.strict(),
+                    a.evidence()
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Validity {

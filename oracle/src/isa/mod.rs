@@ -56,7 +56,7 @@ pub use cvt_pack::{CvtPack, PackType};
 pub use load::{Ld, LdGlobalNc, Ldu};
 pub use mov::{symbol_kind, symbol_name, Mov, MovShape};
 pub use multimem::{MultimemLdReduce, MultimemRed, MultimemSt};
-pub use operand::{Operand, OperandKind, OperandSpec};
+pub use operand::{Operand, OperandKind, OperandSpec, Role};
 pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk};
@@ -298,6 +298,22 @@ impl Form {
         let form = family.parse(&mut bag, operands)?;
         bag.finish()?;
         operand::check_operands(opcode, &form.operands(), operands)?;
+        Ok(form)
+    }
+
+    /// Parses an opcode alone, as `eval` names instructions. Families whose operand list
+    /// decides the form (mov's shapes, `shfl.sync d|p`, …) get the shape an empty operand list
+    /// implies; operand counts are not checked.
+    pub fn parse_opcode(opcode: &str) -> Result<Form, ParseError> {
+        let family = Family::classify(opcode).ok_or_else(|| {
+            ParseError::new(
+                opcode,
+                "not an instruction of §9.7.9 (Data Movement and Conversion)",
+            )
+        })?;
+        let mut bag = TokenBag::new(opcode)?;
+        let form = family.parse(&mut bag, &[])?;
+        bag.finish()?;
         Ok(form)
     }
 

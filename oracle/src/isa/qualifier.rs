@@ -108,9 +108,20 @@ impl<'a> TokenBag<'a> {
     pub fn require<Q: Qualifier>(&mut self, what: &str) -> Result<Q, ParseError> {
         self.take::<Q>().ok_or_else(|| {
             let choices: Vec<String> = Q::ALL.iter().map(|q| format!(".{}", q.token())).collect();
+            let unknown: Vec<String> = self
+                .tokens
+                .iter()
+                .filter(|(_, used)| !used)
+                .map(|(s, _)| format!("`.{s}`"))
+                .collect();
+            let found = if unknown.is_empty() {
+                String::new()
+            } else {
+                format!("; not understood: {}", unknown.join(" "))
+            };
             ParseError::new(
                 self.opcode,
-                format!("missing {what} (one of {})", choices.join(" ")),
+                format!("missing {what} (one of {}){found}", choices.join(" ")),
             )
         })
     }

@@ -4,7 +4,9 @@
 
 mod allowance;
 pub mod cvt;
+pub mod cvt_pack;
 mod expected;
+pub mod operands;
 
 pub use allowance::{Allowance, Allowances};
 pub use expected::{Constraint, Expected, Free};

@@ -1,0 +1,209 @@
+//! `ptxdiff eval`: the JSON Lines batch contract of ../shared/ARCHITECTURE.md.
+//!
+//! One output line per input line, in order. Input `{"instr": "...", "operands": {"a": "0x…"}}`
+//! with hex bit strings; output `{"d": "0x…"}`, a set object (`{"any_nan": "f16"}`,
+//! `{"unspecified": true}`, or `{"bits": …, "free": […]}` when only part of a packed value is
+//! free), or `{"error": "…"}` for a line that cannot be evaluated. Lines are evaluated in
+//! parallel; parsed forms are cached per worker.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+
+use oracle::isa::Form;
+use oracle::semantics::operands::evaluate;
+use oracle::semantics::{Allowances, Constraint, Expected};
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+
+/// Lines per parallel chunk.
+const CHUNK: usize = 64 * 1024;
+
+/// Renders an expected value as the contract's JSON.
+pub fn expected_json(e: &Expected) -> Value {
+    let digits = e.width.div_ceil(4) as usize;
+    let hex = |v: u128| Value::String(format!("0x{v:0digits$x}"));
+    match e.free.as_slice() {
+        [] => hex(e.bits),
+        [f] if f.shift == 0 && f.width == e.width => match f.constraint {
+            Constraint::AnyNan(fmt) => json!({ "any_nan": fmt.name }),
+            Constraint::Any => json!({ "unspecified": true }),
+        },
+        free => {
+            let fields: Vec<Value> = free
+                .iter()
+                .map(|f| {
+                    let mut m = Map::new();
+                    m.insert("lsb".into(), json!(f.shift));
+                    m.insert("width".into(), json!(f.width));
+                    match f.constraint {
+                        Constraint::AnyNan(fmt) => m.insert("any_nan".into(), json!(fmt.name)),
+                        Constraint::Any => m.insert("unspecified".into(), json!(true)),
+                    };
+                    m.insert("allowance".into(), json!(f.allowance.name()));
+                    Value::Object(m)
+                })
+                .collect();
+            json!({ "bits": hex(e.bits), "free": fields })
+        }
+    }
+}
+
+fn parse_hex(name: &str, v: &Value) -> Result<u128, String> {
+    let s = v
+        .as_str()
+        .ok_or_else(|| format!("operand `{name}` must be a hex string like \"0x3f800000\""))?;
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .ok_or_else(|| format!("operand `{name}` = \"{s}\" must start with 0x"))?;
+    if digits.is_empty() || digits.len() > 32 {
+        return Err(format!(
+            "operand `{name}` = \"{s}\" is not a hex value of at most 128 bits"
+        ));
+    }
+    u128::from_str_radix(digits, 16)
+        .map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
+}
+
+/// Evaluates one input line; never fails (errors become `{"error": …}`).
+pub fn eval_line(
+    line: &str,
+    cache: &mut HashMap<String, Result<Form, String>>,
+    allow: &Allowances,
+) -> String {
+    let result = (|| -> Result<Value, String> {
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        let obj = v.as_object().ok_or("each line must be a JSON object")?;
+        let instr = obj
+            .get("instr")
+            .and_then(Value::as_str)
+            .ok_or("missing string field \"instr\"")?;
+        let form = cache
+            .entry(instr.to_string())
+            .or_insert_with(|| Form::parse_opcode(instr).map_err(|e| e.to_string()))
+            .clone()?;
+        let mut values = BTreeMap::new();
+        if let Some(ops) = obj.get("operands") {
+            let ops = ops
+                .as_object()
+                .ok_or("\"operands\" must be an object of name: hex string")?;
+            for (k, v) in ops {
+                values.insert(k.clone(), parse_hex(k, v)?);
+            }
+        }
+        let outs = evaluate(&form, &values, allow).map_err(|e| e.to_string())?;
+        let mut m = Map::new();
+        for (name, e) in outs {
+            m.insert(name, expected_json(&e));
+        }
+        Ok(Value::Object(m))
+    })();
+    match result {
+        Ok(v) => v.to_string(),
+        Err(e) => json!({ "error": e }).to_string(),
+    }
+}
+
+/// Streams `input` to `output`; returns the number of lines.
+pub fn run(
+    input: impl BufRead,
+    mut output: impl Write,
+    allow: &Allowances,
+) -> std::io::Result<usize> {
+    let mut lines = input.lines();
+    let mut total = 0;
+    loop {
+        let chunk: Vec<String> = lines.by_ref().take(CHUNK).collect::<Result<_, _>>()?;
+        if chunk.is_empty() {
+            break;
+        }
+        let outs: Vec<String> = chunk
+            .par_iter()
+            .map_init(HashMap::new, |cache, l| eval_line(l, cache, allow))
+            .collect();
+        for o in &outs {
+            output.write_all(o.as_bytes())?;
+            output.write_all(b"\n")?;
+        }
+        total += chunk.len();
+    }
+    output.flush()?;
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> String {
+        eval_line(line, &mut HashMap::new(), &Allowances::all())
+    }
+
+    #[test]
+    fn contract_example() {
+        assert_eq!(
+            one(
+                r#"{"instr": "cvt.rn.satfinite.e4m3x2.f32", "operands": {"a": "0x43e00000", "b": "0xff800000"}}"#
+            ),
+            r#"{"d":"0x7efe"}"#
+        );
+        assert_eq!(
+            one(r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "0x7fc00000"}}"#),
+            r#"{"d":{"any_nan":"f16"}}"#
+        );
+        assert_eq!(
+            one(
+                r#"{"instr": "cvt.rn.f16x2.f32", "operands": {"a": "0x7fc00000", "b": "0x3f800000"}}"#
+            ),
+            r#"{"d":{"bits":"0x7fff3c00","free":[{"allowance":"nan-payload","any_nan":"f16","lsb":16,"width":16}]}}"#
+        );
+        assert_eq!(
+            one(
+                r#"{"instr": "cvt.pack.sat.s16.s32", "operands": {"a": "0x00011170", "b": "0xfffeee90"}}"#
+            ),
+            r#"{"d":"0x7fff8000"}"#
+        );
+    }
+
+    #[test]
+    fn bad_lines_give_errors() {
+        for (line, needle) in [
+            ("nonsense", "not JSON"),
+            (r#"{"operands": {}}"#, "instr"),
+            (
+                r#"{"instr": "cvt.rn.f16.f33", "operands": {"a": "0x0"}}"#,
+                "f33",
+            ),
+            (
+                r#"{"instr": "cvt.rn.f16.f32", "operands": {}}"#,
+                "missing operand `a`",
+            ),
+            (
+                r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "0x1ffffffff"}}"#,
+                "does not fit in 32 bits",
+            ),
+            (
+                r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "zz"}}"#,
+                "must start with 0x",
+            ),
+            (
+                r#"{"instr": "cvt.rn.f16.f32", "operands": {"q": "0x1"}}"#,
+                "unknown operand `q`",
+            ),
+            (
+                r#"{"instr": "cvt.rn.f32.f32", "operands": {"a": "0x1"}}"#,
+                "not a legal form",
+            ),
+            (
+                r#"{"instr": "prmt.b32", "operands": {"a": "0x1"}}"#,
+                "no semantics",
+            ),
+        ] {
+            let out = one(line);
+            assert!(
+                out.contains("\"error\"") && out.contains(needle),
+                "{line} -> {out}"
+            );
+        }
+    }
+}
