@@ -55,16 +55,20 @@ pub(super) fn data_kind(vec: Option<VecWidth>, ty: MemType) -> OperandKind {
 /// Whether the access width of `.vec.type` is allowed at all and whether it is one of the
 /// 256-bit forms (`.v8` of a 32-bit type, `.v4` of a 64-bit type) that need `.global` or
 /// generic addressing, PTX ISA 8.8 and `sm_100` (§9.7.9.8, §9.7.9.9, §9.7.9.11).
+///
+/// `small_v8`: whether `.v8` of 8- and 16-bit types (64 and 128 bits) is accepted. ptxas 13.5
+/// assembles such stores on every state space and target, although §9.7.9.11 lists `.v8` only
+/// for 32-bit types; for loads it passes the parser but then crashes (SIGSEGV), so loads
+/// treat them as illegal, as the spec does.
 pub(super) fn vector_shape(
     vec: Option<VecWidth>,
     ty: MemType,
+    small_v8: bool,
     rule: &str,
 ) -> Result<bool, Illegal> {
     let Some(v) = vec else { return Ok(false) };
-    // ptxas 13.5 accepts `.v8` of 8- and 16-bit types (64 and 128 bits) on every state
-    // space and target, although §9.7.9.8 lists `.v8` only for 32-bit types: any vector of
-    // at most 128 bits is an ordinary vector access.
-    if u32::from(v.len()) * ty.bits() <= 128 {
+    let bits = u32::from(v.len()) * ty.bits();
+    if bits <= 128 && (v != VecWidth::V8 || small_v8) {
         return Ok(false);
     }
     let wide = (v == VecWidth::V8 && ty.is_32bit()) || (v == VecWidth::V4 && ty.is_64bit());
@@ -378,7 +382,8 @@ fn check_ld(f: &Ld) -> Result<Requirement, Illegal> {
     let wide = vector_shape(
         f.vec,
         f.ty,
-        "vectors wider than 128 bits are only `.v8` of 32-bit types and `.v4` of 64-bit types (§9.7.9.8)",
+        false,
+        "`.v8` takes 32-bit types only; 256-bit vectors are `.v8` of 32-bit and `.v4` of 64-bit types (§9.7.9.8)",
     )?;
     if wide {
         forbid(
@@ -525,7 +530,8 @@ impl FormSpec for LdGlobalNc {
         let wide = vector_shape(
             f.vec,
             f.ty,
-            "vectors wider than 128 bits are only `.v8` of 32-bit types and `.v4` of 64-bit types (§9.7.9.9)",
+            false,
+            "`.v8` takes 32-bit types only; 256-bit vectors are `.v8` of 32-bit and `.v4` of 64-bit types (§9.7.9.9)",
         )?;
         if wide {
             req = req.sm(100).ptx(8, 8);
@@ -704,12 +710,11 @@ mod tests {
 
     #[test]
     fn ptxas_deviations_and_requirements() {
-        // ptxas accepts .v8 of 8/16-bit types, cop with L2 priority, volatile with L2
-        // priority and .unified before sm_90.
-        assert!(valid_on(
-            "ld.shared.v8.b16 {a, b, c, d, e, f, g, h}, [p];",
-            "sm_80"
-        ));
+        // ptxas accepts cop with L2 priority, volatile with L2 priority and .unified before
+        // sm_90; it crashes on loads of .v8 of 8/16-bit types, which stay illegal.
+        assert!(form("ld.shared.v8.b16 {a, b, c, d, e, f, g, h}, [p];")
+            .check()
+            .is_err());
         assert!(valid_on(
             "ld.global.cg.L2::evict_last.v4.f64 {a, b, c, d}, [p];",
             "sm_100a"

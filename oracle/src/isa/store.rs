@@ -296,6 +296,7 @@ fn check_st(f: &St) -> Result<Requirement, Illegal> {
     let wide = vector_shape(
         f.vec,
         f.ty,
+        true,
         "vectors wider than 128 bits are only `.v8` of 32-bit types and `.v4` of 64-bit types (§9.7.9.11)",
     )?;
     if wide {
@@ -622,6 +623,7 @@ mod tests {
             "st.wb.L1::evict_last.u32 [a], b;",
             "st.global.L2::evict_last.v2.f32 [p], {a, b};",
             "st.v2.b128 [p], {a, b};",
+            "st.v8.b64 [p], {a, b, c, d, e, f, g, h};",
             "st.async.weak.cluster.mbarrier::complete_tx::bytes.b32 [a], b, [m];",
             "st.async.shared::cluster.b32 [a], b, [m];",
             "st.async.gpu.mbarrier::complete_tx::bytes.b32 [a], b, [m];",
@@ -645,6 +647,11 @@ mod tests {
         assert!(valid_on(r, "sm_100a"));
         assert!(!valid_on(r, "sm_90a"));
         assert!(!valid_on("st.bulk [a], 64, 0;", "sm_90a"));
+        // ptxas assembles stores of .v8 of 8/16-bit types everywhere.
+        assert!(valid_on(
+            "st.shared.v8.b16 [p], {a, b, c, d, e, f, g, h};",
+            "sm_80"
+        ));
         assert!(valid_on("st.async.shared::cta.b32 [a], b, [m];", "sm_90"));
     }
 
