@@ -5,8 +5,8 @@
 //! Every operand kind of the ISA model ([`OperandKind`]) maps to a declared register, symbol
 //! or immediate of the right type and state space: registers come from per-type pools
 //! (`%f32_0`, `%b16_3`, …), memory operands point at module-scope buffers (`gbuf`, `sbuf`,
-//! `cbuf`), a local buffer (`lbuf`), the kernel parameter `kparam`, or the device-function
-//! parameter `fparam`. Forms whose operands only exist inside a device function
+//! `cbuf`), a local buffer (`lbuf`), the kernel parameter `kparam`, or a `.param` variable
+//! declared in the device function's body (`floc`). Forms whose operands only exist inside a device function
 //! (`.param::func`) are placed in the `.func`, the rest in the `.entry`. The values are
 //! meaningless: probes are assembled, never run.
 
@@ -68,6 +68,9 @@ fn operand_text(k: &OperandKind, i: usize, regs: &mut BTreeSet<RegType>) -> Stri
             64 => "%globaltimer".into(),
             _ => "%tid.x".into(),
         },
+        OperandKind::Addr(AddrKind::GlobalUnified) => {
+            format!("[{}].unified", r(RegType::B64, POOL - 1))
+        }
         OperandKind::Addr(a) => format!("[{}]", address_base(a, &mut r)),
         OperandKind::TensorRef(n) => {
             let coords: Vec<String> = (0..n as usize).map(|j| r(RegType::S32, i + j)).collect();
@@ -81,6 +84,7 @@ fn address_base(a: AddrKind, r: &mut impl FnMut(RegType, usize) -> String) -> St
     match a {
         AddrKind::Generic
         | AddrKind::Global
+        | AddrKind::GlobalUnified
         | AddrKind::MbarrierGeneric
         | AddrKind::Tensormap
         | AddrKind::TensormapSpace(TensormapSpace::Generic | TensormapSpace::Global) => {
@@ -93,7 +97,10 @@ fn address_base(a: AddrKind, r: &mut impl FnMut(RegType, usize) -> String) -> St
         AddrKind::Local => "lbuf".into(),
         AddrKind::Const => "cbuf".into(),
         AddrKind::ParamEntry => "kparam".into(),
-        AddrKind::ParamFunc => "fparam".into(),
+        // A `.param` declared in the function body: ptxas rejects stores to the function's
+        // own input parameters ("Illegal to write to function input parameter") and accepts
+        // both loads and stores here.
+        AddrKind::ParamFunc => "floc".into(),
     }
 }
 
@@ -164,6 +171,7 @@ pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
     emit(&mut out, "{");
     emit(&mut out, &decls);
     emit(&mut out, ".local .align 128 .b8 lbuf[256];");
+    emit(&mut out, ".param .align 128 .b8 floc[256];");
     for (i, text) in &func_lines {
         lines[*i] = emit(&mut out, text);
     }

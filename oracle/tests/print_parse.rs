@@ -33,13 +33,18 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
             OperandKind::RegWithPred(_) => {
                 Operand::WithPred(Box::new(Operand::Name(name(pick))), name(pick))
             }
-            OperandKind::Addr(_) => {
-                let base = if pick(4) == 0 { None } else { Some(name(pick)) };
+            OperandKind::Addr(kind) => {
+                let unified = kind == oracle::isa::operand::AddrKind::GlobalUnified;
+                let base = if pick(4) == 0 && !unified {
+                    None
+                } else {
+                    Some(name(pick))
+                };
                 let offset = i64::from(pick(512)) - 256;
                 Operand::Address {
                     base,
                     offset,
-                    unified: false,
+                    unified,
                 }
             }
             OperandKind::TensorRef(n) => Operand::TensorRef {

@@ -165,10 +165,6 @@ fn ld_spaces() -> impl Iterator<Item = Option<Space>> + Clone {
 
 impl FormSpec for Ld {
     fn candidates() -> Vec<Self> {
-        // `.unified` forms are left out of the candidates: the probe harness cannot yet
-        // print `[a].unified` (the address operand kind carries no such flag), so a
-        // `.unified` candidate would not round-trip through a probe line. `check()` still
-        // rules on them for parsed instructions.
         let mut out = Vec::new();
         let weak_sems = [None, Some(LdSem::Weak)];
         for space in ld_spaces() {
@@ -235,6 +231,18 @@ impl FormSpec for Ld {
                 });
             }
         }
+        // `[a].unified` is an operand suffix on any line; it exists only for `.global` and
+        // generic addresses, so only those candidates get a `.unified` twin (a parsed
+        // `.unified` on another space is still ruled on by `check()`).
+        let unified: Vec<Ld> = out
+            .iter()
+            .filter(|f| matches!(f.space, None | Some(Space::Global)))
+            .map(|f| Ld {
+                unified: true,
+                ..*f
+            })
+            .collect();
+        out.extend(unified);
         out
     }
 
@@ -278,7 +286,14 @@ impl FormSpec for Ld {
     fn operands(&self) -> Vec<OperandSpec> {
         let mut ops = vec![
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
-            OperandSpec::src("a", OperandKind::Addr(addr_kind(self.space))),
+            OperandSpec::src(
+                "a",
+                OperandKind::Addr(if self.unified {
+                    AddrKind::GlobalUnified
+                } else {
+                    addr_kind(self.space)
+                }),
+            ),
         ];
         if self.cache_hint {
             ops.push(OperandSpec::src(

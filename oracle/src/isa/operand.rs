@@ -92,6 +92,8 @@ pub enum AddrKind {
     Generic,
     /// An address in `.global`.
     Global,
+    /// A `.global` or generic address written `[a].unified` (§9.7.9.8 `ld`).
+    GlobalUnified,
     /// An address in the executing CTA's `.shared` window.
     SharedCta,
     /// An address in `.shared::cluster`.
@@ -476,7 +478,9 @@ impl OperandKind {
             OperandKind::RegWithPred(_) => {
                 matches!(o, Operand::WithPred(d, _) if is_name(d))
             }
-            OperandKind::Addr(_) => matches!(o, Operand::Address { .. }),
+            OperandKind::Addr(k) => {
+                matches!(o, Operand::Address { unified, .. } if *unified == (*k == AddrKind::GlobalUnified))
+            }
             OperandKind::TensorRef(n) => {
                 matches!(o, Operand::TensorRef { coords, .. } if coords.len() == *n as usize)
             }

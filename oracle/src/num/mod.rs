@@ -7,6 +7,7 @@
 //! [`round_to_integer`]. All arithmetic is integer arithmetic on significands: host floating
 //! point never decides a rounding.
 
+pub mod fast;
 mod format;
 mod round;
 
