@@ -17,7 +17,7 @@ use oracle::isa::operand::{AddrKind, OperandKind, TensormapSpace};
 use oracle::isa::qualifier::Qualifier;
 use oracle::isa::symbol_name;
 use oracle::isa::types::RegType;
-use oracle::isa::{Form, Target};
+use oracle::isa::{Form, OperandSpec, Target};
 
 /// Name of the probe kernel (the [`symbol_name`] of a kernel symbol).
 pub const KERNEL: &str = "probe_kernel";
@@ -54,6 +54,7 @@ fn operand_text(k: &OperandKind, i: usize, regs: &mut BTreeSet<RegType>) -> Stri
     };
     match *k {
         OperandKind::Reg(t) | OperandKind::RegOrImm(t) => r(t, i),
+        OperandKind::RegOneOf(ts) => r(ts[0], i),
         OperandKind::Imm(v) => v.to_string(),
         OperandKind::Vector(t, n) => {
             let items: Vec<String> = (0..n as usize).map(|j| r(t, i + j)).collect();
@@ -107,11 +108,20 @@ fn address_base(a: AddrKind, r: &mut impl FnMut(RegType, usize) -> String) -> St
 /// The instruction text for `form` with probe operands; also reports whether it must live in
 /// the device function.
 pub fn instruction_text(form: &Form, regs: &mut BTreeSet<RegType>) -> (String, bool) {
-    let specs = form.operands();
+    instruction_text_with(form, &form.operands(), regs)
+}
+
+/// Like [`instruction_text`], with operand slots that may differ from the form's own (to
+/// probe operands the model rejects, such as a register narrower than its slot).
+pub fn instruction_text_with(
+    form: &Form,
+    specs: &[OperandSpec],
+    regs: &mut BTreeSet<RegType>,
+) -> (String, bool) {
     let mut in_func = false;
     let mut ops = Vec::with_capacity(specs.len());
     let mut slot = 0;
-    for s in &specs {
+    for s in specs {
         if s.kind == OperandKind::Addr(AddrKind::ParamFunc) {
             in_func = true;
         }
@@ -132,12 +142,20 @@ pub fn instruction_text(form: &Form, regs: &mut BTreeSet<RegType>) -> (String, b
 
 /// Builds one probe module for `target` containing every form in `forms`.
 pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
+    let items: Vec<(Form, Vec<OperandSpec>)> =
+        forms.iter().map(|f| (f.clone(), f.operands())).collect();
+    probe_module_with(target, &items)
+}
+
+/// Builds one probe module with explicit operand slots for each form.
+pub fn probe_module_with(target: &Target, items: &[(Form, Vec<OperandSpec>)]) -> Probe {
+    let forms = items;
     let mut regs = BTreeSet::new();
     regs.insert(RegType::B64);
     let mut kernel_lines = Vec::new();
     let mut func_lines = Vec::new();
-    for (i, f) in forms.iter().enumerate() {
-        let (text, in_func) = instruction_text(f, &mut regs);
+    for (i, (f, specs)) in items.iter().enumerate() {
+        let (text, in_func) = instruction_text_with(f, specs, &mut regs);
         if in_func {
             func_lines.push((i, text));
         } else {

@@ -11,7 +11,9 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
     form.operands()
         .iter()
         .map(|s| match s.kind {
-            OperandKind::Reg(_) | OperandKind::Pred => Operand::Name(name(pick)),
+            OperandKind::Reg(_) | OperandKind::RegOneOf(_) | OperandKind::Pred => {
+                Operand::Name(name(pick))
+            }
             OperandKind::SpecialReg(_) => {
                 Operand::Name(["%tid.x", "%ctaid.y", "%clock"][pick(3) as usize].to_string())
             }

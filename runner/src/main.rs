@@ -78,7 +78,7 @@ enum Command {
         #[arg(long)]
         family: Option<String>,
         /// Invalid forms tried per distinct rule and family.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 10)]
         per_rule: usize,
         /// Parallel ptxas processes (default: all cores).
         #[arg(long)]

@@ -7,17 +7,17 @@
 //!   is named exactly.
 //! - **reject**: a sample of forms the model calls invalid for the target — illegal
 //!   combinations, and legal forms whose requirement the target does not meet — stratified so
-//!   that every distinct rule (every distinct reason text) of every family is exercised. Each
-//!   must draw an error from ptxas; a form that no batch error names is assembled alone to be
-//!   sure.
+//!   that every distinct rule (every distinct reason text) of every family is exercised, plus
+//!   valid forms written with a register narrower than its slot. Each must draw an error from
+//!   ptxas; a probe that no batch error names is assembled alone to be sure.
 //!
 //! Batches run on `jobs` threads, each running its own ptxas processes.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use generator::probe::probe_module;
-use oracle::isa::{Family, Form, Target};
+use generator::probe::{probe_module, probe_module_with};
+use oracle::isa::{Family, Form, OperandKind, OperandSpec, Target};
 use serde::Serialize;
 
 use crate::ptxas::{Ptxas, PtxasError};
@@ -185,18 +185,38 @@ pub fn check_accepts(
     Ok((forms.len() - dis.len(), dis))
 }
 
-/// Assembles each form of `sample` (form, model's reason) for `target`; returns the number
-/// rejected and a disagreement for each form ptxas accepts.
+/// One probe the model calls invalid: a form, the operand slots to write it with, and the
+/// model's reason.
+pub type RejectItem = (Form, Vec<OperandSpec>, String);
+
+fn probe_text(target: &Target, item: &RejectItem) -> String {
+    let probe = probe_module_with(
+        target,
+        std::slice::from_ref(&(item.0.clone(), item.1.clone())),
+    );
+    probe
+        .text
+        .lines()
+        .nth(probe.lines[0] - 1)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Assembles each item of `sample` for `target`; returns the number rejected and a
+/// disagreement for each item ptxas accepts.
 pub fn check_rejects(
     ptxas: &Ptxas,
     target: &Target,
-    sample: &[(Form, String)],
+    sample: &[RejectItem],
     jobs: usize,
 ) -> Result<(usize, Vec<Disagreement>), PtxasError> {
-    let chunks: Vec<&[(Form, String)]> = sample.chunks(REJECT_BATCH).collect();
+    let chunks: Vec<&[RejectItem]> = sample.chunks(REJECT_BATCH).collect();
     let results = parallel(&chunks, jobs, |chunk| -> Result<Vec<usize>, PtxasError> {
-        let forms: Vec<Form> = chunk.iter().map(|(f, _)| f.clone()).collect();
-        let probe = probe_module(target, &forms);
+        let items: Vec<(Form, Vec<OperandSpec>)> = chunk
+            .iter()
+            .map(|(f, s, _)| (f.clone(), s.clone()))
+            .collect();
+        let probe = probe_module_with(target, &items);
         let asm = ptxas.assemble(&probe.text, &target.name(), 0, None)?;
         let named: Vec<usize> = asm
             .error_lines()
@@ -204,11 +224,11 @@ pub fn check_rejects(
             .filter_map(|l| probe.form_at_line(l))
             .collect();
         let mut accepted = Vec::new();
-        for (k, f) in forms.iter().enumerate() {
+        for (k, item) in items.iter().enumerate() {
             if named.contains(&k) {
                 continue;
             }
-            let alone = probe_module(target, std::slice::from_ref(f));
+            let alone = probe_module_with(target, std::slice::from_ref(item));
             if ptxas.assemble(&alone.text, &target.name(), 0, None)?.ok {
                 accepted.push(k);
             }
@@ -218,26 +238,56 @@ pub fn check_rejects(
     let mut dis = Vec::new();
     for (chunk, r) in chunks.iter().zip(results) {
         for k in r? {
-            let (form, reason) = &chunk[k];
             dis.push(Disagreement {
                 target: target.name(),
-                instruction: instruction_of(target, form),
+                instruction: probe_text(target, &chunk[k]),
                 expected: Expect::Reject,
-                detail: reason.clone(),
+                detail: chunk[k].2.clone(),
             });
         }
     }
     Ok((sample.len() - dis.len(), dis))
 }
 
+/// Valid forms written with one register operand narrower than its slot (`.b16` where
+/// `.b32` is required): the model calls every such instruction invalid. Up to `per_family`
+/// forms per family, spread over its valid forms.
+pub fn narrow_register_sample(
+    target: &Target,
+    family: Option<Family>,
+    per_family: usize,
+) -> Vec<RejectItem> {
+    let families: Vec<Family> = match family {
+        Some(f) => vec![f],
+        None => Family::ALL.to_vec(),
+    };
+    let mut out = Vec::new();
+    for fam in families {
+        let forms = oracle::isa::valid_forms(target, Some(fam));
+        let mutated: Vec<RejectItem> = forms
+            .iter()
+            .filter_map(|(form, _)| {
+                let mut specs = form.operands();
+                let (i, narrower) = specs.iter().enumerate().find_map(|(i, s)| match s.kind {
+                    OperandKind::Reg(t) => t.narrower().map(|n| (i, n)),
+                    _ => None,
+                })?;
+                let was = specs[i].kind;
+                specs[i].kind = OperandKind::Reg(narrower);
+                let why = format!("operand `{}` is a .{narrower} register where {:?} is required (PTX ISA §6.4.4: only wider registers are accepted)", specs[i].name, was);
+                Some((form.clone(), specs, why))
+            })
+            .collect();
+        let stride = (mutated.len() / per_family.max(1)).max(1);
+        out.extend(mutated.into_iter().step_by(stride).take(per_family));
+    }
+    out
+}
+
 /// A deterministic sample of forms that the model calls invalid for `target`: for each family,
 /// up to `per_rule` forms for every distinct reason (an illegality rule, or an unmet
 /// requirement), spread over the candidates by a fixed stride.
-pub fn reject_sample(
-    target: &Target,
-    family: Option<Family>,
-    per_rule: usize,
-) -> Vec<(Form, String)> {
+pub fn reject_sample(target: &Target, family: Option<Family>, per_rule: usize) -> Vec<RejectItem> {
     let families: Vec<Family> = match family {
         Some(f) => vec![f],
         None => Family::ALL.to_vec(),
@@ -258,7 +308,8 @@ pub fn reject_sample(
         for (reason, forms) in by_reason {
             let stride = (forms.len() / per_rule.max(1)).max(1);
             for f in forms.into_iter().step_by(stride).take(per_rule) {
-                out.push((f, reason.clone()));
+                let specs = f.operands();
+                out.push((f, specs, reason.clone()));
             }
         }
     }
@@ -288,7 +339,8 @@ pub fn check_targets(
             .map(|(f, _)| f)
             .collect();
         let (accepted, mut dis) = check_accepts(ptxas, t, &valid, jobs)?;
-        let sample = reject_sample(t, family, per_rule);
+        let mut sample = reject_sample(t, family, per_rule);
+        sample.extend(narrow_register_sample(t, family, per_rule.max(1) * 4));
         let (rejected, dis2) = check_rejects(ptxas, t, &sample, jobs)?;
         dis.extend(dis2);
         reports.push(TargetReport {

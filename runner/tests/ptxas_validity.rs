@@ -1,6 +1,7 @@
 //! The validity table proven against the real assembler: every form the model calls valid on
 //! sm_80, sm_89, sm_90, sm_90a, sm_100a and sm_120a assembles, and a stratified sample of
-//! forms it calls invalid (every distinct rule of every family, three forms each) is rejected.
+//! forms it calls invalid (every distinct rule of every family, ten forms each, and valid forms
+//! written with a too-narrow register) is rejected.
 //!
 //! Without ptxas the test says so and passes, unless `CI` or `PTXDIFF_REQUIRE_PTXAS` is set:
 //! then a missing ptxas is a failure, so CI cannot silently skip it.
@@ -29,7 +30,7 @@ fn validity_table_agrees_with_ptxas_on_six_targets() {
     let Some(ptxas) = ptxas_or_skip() else { return };
     let targets: Vec<Target> = TARGETS.iter().map(|t| t.parse().unwrap()).collect();
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let reports = check_targets(&ptxas, &targets, None, 3, jobs).expect("ptxas runs");
+    let reports = check_targets(&ptxas, &targets, None, 10, jobs).expect("ptxas runs");
     let mut failures = Vec::new();
     for r in &reports {
         eprintln!(

@@ -77,7 +77,8 @@ impl FormSpec for Isspacep {
     fn operands(&self) -> Vec<OperandSpec> {
         vec![
             OperandSpec::dst("p", OperandKind::Pred),
-            OperandSpec::src("a", OperandKind::Reg(RegType::U64)),
+            // "the source address operand must be of type .u32 or .u64" (§9.7.9.19).
+            OperandSpec::src("a", OperandKind::RegOneOf(&[RegType::U64, RegType::U32])),
         ]
     }
 

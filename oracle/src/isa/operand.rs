@@ -67,6 +67,9 @@ pub enum OperandKind {
     Reg(RegType),
     /// A register of this type or an immediate.
     RegOrImm(RegType),
+    /// A register of any of these types (isspacep's `.u32` or `.u64` address); probes use
+    /// the first.
+    RegOneOf(&'static [RegType]),
     /// An integer immediate only; the value is the one the probe harness writes.
     Imm(i64),
     /// A brace vector of `n` registers of this type.
@@ -462,7 +465,10 @@ impl OperandKind {
     pub fn accepts(&self, o: &Operand) -> bool {
         let is_name = |o: &Operand| matches!(o, Operand::Name(_));
         match self {
-            OperandKind::Reg(_) | OperandKind::Pred | OperandKind::SpecialReg(_) => is_name(o),
+            OperandKind::Reg(_)
+            | OperandKind::RegOneOf(_)
+            | OperandKind::Pred
+            | OperandKind::SpecialReg(_) => is_name(o),
             OperandKind::RegOrImm(_) => is_name(o) || matches!(o, Operand::Imm(_)),
             OperandKind::Imm(_) => matches!(o, Operand::Imm(Imm::Int(_))),
             OperandKind::Vector(_, n) => match o {
@@ -486,6 +492,30 @@ impl OperandKind {
             }
             OperandKind::Symbol(_) => matches!(o, Operand::Name(_) | Operand::NameOffset(..)),
         }
+    }
+}
+
+impl RegType {
+    /// A register type of the same kind and half the width (`.b32` → `.b16`, `.f32` → `.f16`),
+    /// if there is one: such a register never fits a slot of this type, since PTX only relaxes
+    /// type checking toward *wider* registers (PTX ISA §6.4.4, Tables 27 and 28).
+    pub fn narrower(self) -> Option<RegType> {
+        use RegType::*;
+        Some(match self {
+            B16 => B8,
+            B32 => B16,
+            B64 => B32,
+            B128 => B64,
+            U16 => U8,
+            U32 => U16,
+            U64 => U32,
+            S16 => S8,
+            S32 => S16,
+            S64 => S32,
+            F32 => F16,
+            F64 => F32,
+            _ => return None,
+        })
     }
 }
 
@@ -527,6 +557,10 @@ pub fn describe_kind(k: &OperandKind) -> String {
     match k {
         OperandKind::Reg(t) => format!("a .{t} register"),
         OperandKind::RegOrImm(t) => format!("a .{t} register or immediate"),
+        OperandKind::RegOneOf(ts) => {
+            let names: Vec<String> = ts.iter().map(|t| format!(".{t}")).collect();
+            format!("a {} register", names.join(" or "))
+        }
         OperandKind::Imm(_) => "an integer immediate".into(),
         OperandKind::Vector(t, n) => format!("a vector of {n} .{t} registers"),
         OperandKind::RegWithPred(t) => format!("a .{t} register with a predicate (`d|p`)"),
