@@ -6,5 +6,6 @@
 
 pub mod eval;
 pub mod explain;
+pub mod fastpath;
 pub mod ptxas;
 pub mod validity;

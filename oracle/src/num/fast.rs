@@ -110,6 +110,7 @@ pub fn f32_to_tf32_rna(x: u32) -> u32 {
 macro_rules! slice_kernel {
     ($(#[$m:meta])* $name:ident, $f:ident, $out:ty) => {
         $(#[$m])*
+        #[inline]
         pub fn $name(input: &[u32], output: &mut [$out]) {
             for (o, &i) in output.iter_mut().zip(input) {
                 *o = $f(i);

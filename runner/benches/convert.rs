@@ -1,0 +1,43 @@
+//! Single-core throughput of the conversions the conformance sweeps check, as the runner runs
+//! them (AVX2 where the CPU has it). Figures go to docs/PERFORMANCE.md.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use runner::fastpath;
+
+const N: usize = 1 << 20;
+
+fn bench(c: &mut Criterion) {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let input: Vec<u32> = (0..N)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as u32
+        })
+        .collect();
+    let (mut o16, mut o8, mut o32) = (vec![0u16; N], vec![0u8; N], vec![0u32; N]);
+    let mut g = c.benchmark_group("cvt from f32, one core");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("f16 rn", |b| {
+        b.iter(|| fastpath::f32_to_f16_rn(black_box(&input), &mut o16))
+    });
+    g.bench_function("bf16 rn", |b| {
+        b.iter(|| fastpath::f32_to_bf16_rn(black_box(&input), &mut o16))
+    });
+    g.bench_function("tf32 rna", |b| {
+        b.iter(|| fastpath::f32_to_tf32_rna(black_box(&input), &mut o32))
+    });
+    g.bench_function("e4m3 rn satfinite", |b| {
+        b.iter(|| fastpath::f32_to_e4m3_rn_satfinite(black_box(&input), &mut o8))
+    });
+    g.bench_function("e5m2 rn satfinite", |b| {
+        b.iter(|| fastpath::f32_to_e5m2_rn_satfinite(black_box(&input), &mut o8))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
