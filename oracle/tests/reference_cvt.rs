@@ -612,63 +612,190 @@ fn every_form_with_8_or_16_bit_sources_matches_the_reference_exhaustively() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Stratified f32 (and f64) inputs: every exponent with edge mantissas, exact ties and ties ± 1
-/// at every bit position, boundaries, NaN payloads, plus random bits.
-fn stratified_32(random: usize) -> Vec<u64> {
+/// Inputs per form for 32- and 64-bit sources (issue target: at least 2^24). Set
+/// `PTXDIFF_REFERENCE_INPUTS` to change it (e.g. lower for a quick local run).
+fn inputs_per_form() -> u64 {
+    std::env::var("PTXDIFF_REFERENCE_INPUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 24)
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Edge cases of a float source with `exp_bits`/`man_bits`: every exponent and sign, with
+/// mantissas that are exact ties, ties ± 1, all-ones and sticky patterns at every bit position
+/// (so every destination precision meets its ties), plus zero mantissas (powers of two, ±0,
+/// ±inf) and NaN payloads.
+fn float_edges(exp_bits: u32, man_bits: u32) -> Vec<u64> {
     let mut v = Vec::new();
-    for sign in [0u64, 1 << 31] {
-        for e in 0u64..256 {
-            for bit in 0..23 {
-                let tie = 1u64 << bit;
+    let man_mask = (1u64 << man_bits) - 1;
+    for sign in [0u64, 1] {
+        for e in 0..(1u64 << exp_bits) {
+            let base = (sign << (exp_bits + man_bits)) | (e << man_bits);
+            v.push(base);
+            for bit in 0..man_bits {
+                let t = 1u64 << bit;
                 for m in [
-                    tie,
-                    tie - 1,
-                    tie + 1,
-                    (tie << 1) - 1,
-                    0x7F_FFFF ^ tie,
-                    0x7F_FFFF & !(tie - 1),
+                    t,
+                    t - 1,
+                    t + 1,
+                    (t << 1) - 1,
+                    man_mask ^ t,
+                    man_mask & !(t - 1),
+                    t | 1,
                 ] {
-                    v.push(sign | (e << 23) | (m & 0x7F_FFFF));
+                    v.push(base | (m & man_mask));
                 }
             }
-            v.push(sign | (e << 23));
         }
     }
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    for _ in 0..random {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        v.push(s & 0xFFFF_FFFF);
-    }
+    v.sort_unstable();
+    v.dedup();
     v
+}
+
+/// Edge cases of a 64-bit integer source: around every power of two, and the values halfway
+/// between neighbours of every destination precision (f64 53, f32 24, f16 11, bf16 8 bits).
+fn int64_edges() -> Vec<u64> {
+    let mut v = vec![0, 1, u64::MAX, i64::MAX as u64, i64::MIN as u64];
+    for p in 0..64u32 {
+        let x = 1u64 << p;
+        v.extend([
+            x,
+            x - 1,
+            x + 1,
+            x.wrapping_neg(),
+            x.wrapping_neg().wrapping_sub(1),
+        ]);
+        for prec in [53u32, 24, 11, 8] {
+            if p > prec {
+                let tie = x | (1u64 << (p - prec));
+                v.extend([tie, tie - 1, tie + 1, tie.wrapping_neg()]);
+            }
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// `n` inputs of width `bits`: the edges first, then pseudo-random bits.
+struct Inputs {
+    edges: Vec<u64>,
+    mask: u64,
+    n: u64,
+}
+
+impl Inputs {
+    fn new(edges: Vec<u64>, bits: u32, n: u64) -> Self {
+        Inputs {
+            n: n.max(edges.len() as u64),
+            edges,
+            mask: if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            },
+        }
+    }
+    fn get(&self, i: u64) -> u64 {
+        match self.edges.get(i as usize) {
+            Some(&e) => e,
+            None => splitmix(i) & self.mask,
+        }
+    }
+}
+
+/// Checks every form whose source is `bits` wide on `n` stratified inputs each, forms spread
+/// over all cores.
+fn check_wide_sources(bits: u32) -> (usize, u64, Vec<String>) {
+    let forms: Vec<Cvt> = legal_cvts()
+        .into_iter()
+        .filter(|c| source_bits(c.atype) == bits)
+        .collect();
+    let n = inputs_per_form();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let checked_forms = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |t| t.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(c) = forms.get(k) else { break };
+                let inputs = match c.atype {
+                    CvtType::F64 => Inputs::new(float_edges(11, 52), 64, n),
+                    CvtType::U64 | CvtType::S64 => Inputs::new(int64_edges(), 64, n),
+                    CvtType::F32 => Inputs::new(float_edges(8, 23), 32, n),
+                    // f16x2 / bf16x2 sources: edges of each half, paired with random halves.
+                    CvtType::F16x2 => Inputs::new(
+                        float_edges(5, 10)
+                            .iter()
+                            .map(|&h| h << 16 | (splitmix(h) & 0xFFFF))
+                            .collect(),
+                        32,
+                        n,
+                    ),
+                    CvtType::Bf16x2 => Inputs::new(
+                        float_edges(8, 7)
+                            .iter()
+                            .map(|&h| h << 16 | (splitmix(h) & 0xFFFF))
+                            .collect(),
+                        32,
+                        n,
+                    ),
+                    _ => Inputs::new(Vec::new(), bits, n),
+                };
+                let mut local = Vec::new();
+                let mut checked = false;
+                for i in 0..inputs.n {
+                    let a = inputs.get(i);
+                    let b = inputs.get((i.wrapping_mul(7919).wrapping_add(13)) % inputs.n);
+                    checked |= compare(
+                        c,
+                        &CvtInputs {
+                            a,
+                            b,
+                            ..Default::default()
+                        },
+                        &mut local,
+                    );
+                    if local.len() >= 5 {
+                        break;
+                    }
+                }
+                if checked {
+                    checked_forms.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                failures.lock().unwrap().extend(local);
+            });
+        }
+    });
+    (
+        checked_forms.into_inner(),
+        n,
+        failures.into_inner().unwrap(),
+    )
 }
 
 #[test]
 fn forms_with_32_bit_sources_match_the_reference_on_stratified_inputs() {
-    let inputs = stratified_32(1 << 14);
-    let mut failures = Vec::new();
-    let mut forms = 0;
-    for c in legal_cvts() {
-        if source_bits(c.atype) != 32 {
-            continue;
-        }
-        let mut checked = false;
-        for (i, &a) in inputs.iter().enumerate() {
-            let b = inputs[(i * 7919 + 13) % inputs.len()];
-            checked |= compare(
-                &c,
-                &CvtInputs {
-                    a,
-                    b,
-                    ..Default::default()
-                },
-                &mut failures,
-            );
-        }
-        forms += usize::from(checked);
-    }
-    eprintln!("{forms} forms x {} inputs", inputs.len());
+    let (forms, n, failures) = check_wide_sources(32);
+    eprintln!("{forms} forms with 32-bit sources x {n} stratified inputs");
     assert!(forms > 100, "only {forms} forms had a reference");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn forms_with_64_bit_sources_match_the_reference_on_stratified_inputs() {
+    let (forms, n, failures) = check_wide_sources(64);
+    eprintln!("{forms} forms with 64-bit sources x {n} stratified inputs");
+    assert!(forms > 50, "only {forms} forms had a reference");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
