@@ -621,6 +621,65 @@ mod tests {
         );
     }
 
+    /// `.rs` with all-zero random bits truncates (no carry is possible), and with all-ones
+    /// random bits rounds every inexact lane away from zero; lanes take their rbits from the
+    /// layout of §9.7.9.21 (checked by giving one lane zeros and the other ones).
+    #[test]
+    fn stochastic_rounding_uses_the_rbits_layout() {
+        let third = 0x3EAA_AAAB; // 1/3: inexact in every destination
+        let neg_third = 0xBEAA_AAAB;
+        let run_rs = |s: &str, a: u64, b: u64, e: u64, f: u64, rbits: u32| {
+            eval(
+                &cvt(s),
+                &CvtInputs { a, b, e, f, rbits },
+                &Allowances::all(),
+            )
+            .bits
+        };
+        // f16x2: a uses rbits[28:16], b uses rbits[12:0].
+        let rz = run("cvt.rz.f16x2.f32", third, neg_third).bits;
+        assert_eq!(run_rs("cvt.rs.f16x2.f32", third, neg_third, 0, 0, 0), rz);
+        let a_away = run_rs("cvt.rs.f16x2.f32", third, neg_third, 0, 0, 0x1FFF_0000);
+        assert_eq!(a_away, rz + 0x0001_0000, "only a rounds away");
+        let b_away = run_rs("cvt.rs.f16x2.f32", third, neg_third, 0, 0, 0x0000_1FFF);
+        assert_eq!(b_away, rz + 1, "only b rounds away (magnitude + 1 ulp)");
+        // bf16x2: 16 random bits per lane.
+        let rz = run("cvt.rz.bf16x2.f32", third, third).bits;
+        assert_eq!(
+            run_rs("cvt.rs.bf16x2.f32", third, third, 0, 0, 0xFFFF_0000),
+            rz + 0x0001_0000
+        );
+        // e4m3x4: a and b share rbits[31:16]; e and f share rbits[15:0].
+        let base = run_rs("cvt.rs.satfinite.e4m3x4.f32", third, third, third, third, 0);
+        let hi = run_rs(
+            "cvt.rs.satfinite.e4m3x4.f32",
+            third,
+            third,
+            third,
+            third,
+            0xFFFF_0000,
+        );
+        assert_eq!(hi, base + 0x0101_0000);
+        // e2m1x4: a ← rbits[31:24], b ← rbits[15:8], e ← rbits[23:16], f ← rbits[7:0].
+        let base = run_rs(
+            "cvt.rs.satfinite.e2m1x4.f32",
+            0x3F40_0000,
+            0x3F40_0000,
+            0x3F40_0000,
+            0x3F40_0000,
+            0,
+        );
+        let b_only = run_rs(
+            "cvt.rs.satfinite.e2m1x4.f32",
+            0x3F40_0000,
+            0x3F40_0000,
+            0x3F40_0000,
+            0x3F40_0000,
+            0x0000_FF00,
+        );
+        assert_eq!(b_only, base + 0x0100, "0.75 -> 1.0 in lane b only");
+    }
+
     #[test]
     fn allowances_can_be_switched_off() {
         let c = cvt("cvt.rn.f16.f32");
