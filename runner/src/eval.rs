@@ -10,13 +10,24 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 
 use oracle::isa::Form;
-use oracle::semantics::operands::evaluate;
+use oracle::semantics::operands::{evaluate, Input, Output};
 use oracle::semantics::{Allowances, Constraint, Expected};
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
 /// Lines per parallel chunk.
 const CHUNK: usize = 64 * 1024;
+
+/// Renders a destination value as the contract's JSON: hex strings, set objects, `true`/`false`
+/// for predicates, arrays of 32 for warp forms.
+pub fn output_json(o: &Output) -> Value {
+    match o {
+        Output::Bits(e) => expected_json(e),
+        Output::Pred(Some(p)) => json!(p),
+        Output::Pred(None) => json!({ "unspecified": true }),
+        Output::Lanes(v) => Value::Array(v.iter().map(output_json).collect()),
+    }
+}
 
 /// Renders an expected value as the contract's JSON.
 pub fn expected_json(e: &Expected) -> Value {
@@ -80,21 +91,51 @@ pub fn eval_line(
             .ok_or("missing string field \"instr\"")?;
         let form = cache
             .entry(instr.to_string())
-            .or_insert_with(|| Form::parse_opcode(instr).map_err(|e| e.to_string()))
+            .or_insert_with(|| resolve_form(instr).map_err(|e| e.to_string()))
             .clone()?;
         let mut values = BTreeMap::new();
         if let Some(ops) = obj.get("operands") {
             let ops = ops
                 .as_object()
-                .ok_or("\"operands\" must be an object of name: hex string")?;
+                .ok_or("\"operands\" must be an object of name: hex string (or array of 32)")?;
             for (k, v) in ops {
-                values.insert(k.clone(), parse_hex(k, v)?);
+                let input = match v {
+                    Value::Array(items) => Input::Lanes(
+                        items
+                            .iter()
+                            .map(|x| parse_hex(k, x))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    v => Input::Scalar(parse_hex(k, v)?),
+                };
+                values.insert(k.clone(), input);
             }
         }
-        let outs = evaluate(&form, &values, allow).map_err(|e| e.to_string())?;
+        let form = match form {
+            // mov's operand names say whether it packs: `a.x`, `a.y`, … are the elements.
+            Form::Mov(m) if values.contains_key("a.x") => {
+                let n = values.keys().filter(|k| k.starts_with("a.")).count() as u8;
+                Form::Mov(oracle::isa::Mov {
+                    shape: oracle::isa::MovShape::Pack(n),
+                    ..m
+                })
+            }
+            f => f,
+        };
+        let active =
+            match obj.get("active") {
+                None => None,
+                Some(v) => {
+                    let a = parse_hex("active", v)?;
+                    Some(u32::try_from(a).map_err(|_| {
+                        "\"active\" must fit in 32 bits (one bit per lane)".to_string()
+                    })?)
+                }
+            };
+        let outs = evaluate(&form, &values, active, allow).map_err(|e| e.to_string())?;
         let mut m = Map::new();
-        for (name, e) in outs {
-            m.insert(name, expected_json(&e));
+        for (name, o) in outs {
+            m.insert(name, output_json(&o));
         }
         Ok(Value::Object(m))
     })();
@@ -102,6 +143,16 @@ pub fn eval_line(
         Ok(v) => v.to_string(),
         Err(e) => json!({ "error": e }).to_string(),
     }
+}
+
+/// The form an `instr` names: an opcode (`cvt.rn.f16.f32`), or — for forms whose operand
+/// list decides the shape, such as mov's unpack — a whole instruction with placeholder
+/// operands (`mov.b32 {d.x, d.y}, a`).
+fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
+    if instr.trim().contains(char::is_whitespace) {
+        return instr.parse::<oracle::isa::Instruction>().map(|i| i.form);
+    }
+    Form::parse_opcode(instr)
 }
 
 /// Streams `input` to `output`; returns the number of lines.
@@ -166,6 +217,59 @@ mod tests {
     }
 
     #[test]
+    fn warp_and_register_forms() {
+        let lanes: Vec<String> = (0..32).map(|i| format!("\"0x{:x}\"", 100 + i)).collect();
+        let line = format!(
+            r#"{{"instr": "shfl.sync.bfly.b32", "operands": {{"a": [{}], "b": "0x1", "c": "0x1f", "membermask": "0xffffffff"}}, "active": "0x7fffffff"}}"#,
+            lanes.join(", ")
+        );
+        let v: Value = serde_json::from_str(&one(&line)).unwrap();
+        let d = v["d"].as_array().unwrap();
+        assert_eq!(d.len(), 32);
+        assert_eq!(d[0], json!("0x00000065"), "lane 0 reads lane 1");
+        assert_eq!(
+            d[30],
+            json!({ "unspecified": true }),
+            "lane 30 reads inactive lane 31"
+        );
+        assert_eq!(d[31], json!({ "unspecified": true }), "lane 31 is inactive");
+        assert_eq!(
+            one(
+                r#"{"instr": "prmt.b32", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x00003210"}}"#
+            ),
+            r#"{"d":"0x33221100"}"#
+        );
+        assert_eq!(
+            one(
+                r#"{"instr": "prmt.b32.rc8", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x2"}}"#
+            ),
+            r#"{"d":"0x22222222"}"#
+        );
+        assert_eq!(
+            one(r#"{"instr": "mov.b32", "operands": {"a.x": "0x1234", "a.y": "0xabcd"}}"#),
+            r#"{"d":"0xabcd1234"}"#
+        );
+        assert_eq!(
+            one(r#"{"instr": "mov.b32 {d.x, d.y}, a", "operands": {"a": "0xabcd1234"}}"#),
+            r#"{"d.x":"0x1234","d.y":"0xabcd"}"#
+        );
+        assert_eq!(
+            one(r#"{"instr": "cvta.to.global.u64", "operands": {"a": "0x1000"}}"#),
+            r#"{"p":{"unspecified":true}}"#
+        );
+        assert_eq!(
+            one(r#"{"instr": "isspacep.global", "operands": {"a": "0x1000"}}"#),
+            r#"{"p":{"unspecified":true}}"#
+        );
+        let strict = eval_line(
+            r#"{"instr": "isspacep.global", "operands": {"a": "0x1000"}}"#,
+            &mut HashMap::new(),
+            &Allowances::none(),
+        );
+        assert_eq!(strict, r#"{"p":true}"#);
+    }
+
+    #[test]
     fn bad_lines_give_errors() {
         for (line, needle) in [
             ("nonsense", "not JSON"),
@@ -195,8 +299,20 @@ mod tests {
                 "not a legal form",
             ),
             (
-                r#"{"instr": "prmt.b32", "operands": {"a": "0x1"}}"#,
-                "no semantics",
+                r#"{"instr": "ld.global.u32", "operands": {}}"#,
+                "no value semantics",
+            ),
+            (
+                r#"{"instr": "shfl.sync.idx.b32", "operands": {"a": ["0x1"], "b": "0x0", "c": "0x1f", "membermask": "0xffffffff"}}"#,
+                "a warp has 32 lanes, 1 values given",
+            ),
+            (
+                r#"{"instr": "shfl.sync.wobble.b32", "operands": {}}"#,
+                "wobble",
+            ),
+            (
+                r#"{"instr": "prmt.b32", "operands": {"a": ["0x1", "0x2"], "b": "0x0", "c": "0x0"}}"#,
+                "per-thread form",
             ),
         ] {
             let out = one(line);

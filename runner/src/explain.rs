@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use oracle::isa::{Cvt, CvtRnd, CvtType, Form};
 use oracle::num::{self, decode, encode, Format, Overflow, Rounding, Value, F64};
 use oracle::semantics::cvt::format_of;
-use oracle::semantics::operands::{evaluate, source_slots};
+use oracle::semantics::operands::{evaluate, is_warp_form, source_slots, Input, Output};
 use oracle::semantics::{Allowances, Expected};
 
 /// How a source slot's text is read.
@@ -97,6 +97,15 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
         Ok(v)
     };
     match ty {
+        SlotType::Raw(w) if !(t.starts_with("0x") || t.starts_with("0X")) => {
+            let v: u128 = t.parse().map_err(|_| {
+                anyhow!("`{t}`: expected raw hex bits like 0x3c00 or an unsigned integer")
+            })?;
+            if w < 128 && v >> w != 0 {
+                bail!("`{t}` does not fit in {w} bits");
+            }
+            Ok(v)
+        }
         SlotType::Raw(w) => raw(w),
         SlotType::Int { bits, signed } => {
             if t.starts_with("0x") || t.starts_with("0X") {
@@ -336,8 +345,15 @@ fn hex(v: u128, width: u32) -> String {
     format!("0x{v:0w$x}", w = width.div_ceil(4) as usize)
 }
 
-/// Explains `instr` on `operand_texts`; returns the report text.
-pub fn explain(instr: &str, operand_texts: &[String], allow: &Allowances) -> Result<String> {
+/// Explains `instr` on `operand_texts`; returns the report text. Warp forms (`shfl.sync`)
+/// take one value per operand for every lane, or a comma-separated list of 32; `active` is
+/// the warp's active mask.
+pub fn explain(
+    instr: &str,
+    operand_texts: &[String],
+    active: Option<u32>,
+    allow: &Allowances,
+) -> Result<String> {
     let form = Form::parse_opcode(instr)?;
     let req = form
         .check()
@@ -352,7 +368,9 @@ pub fn explain(instr: &str, operand_texts: &[String], allow: &Allowances) -> Res
             operand_texts.len()
         );
     }
+    let warp = is_warp_form(&form);
     let mut values = BTreeMap::new();
+    let mut scalars = BTreeMap::new();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -362,39 +380,158 @@ pub fn explain(instr: &str, operand_texts: &[String], allow: &Allowances) -> Res
     );
     for (slot, text) in slots.iter().zip(operand_texts) {
         let ty = slot_type(&form, &slot.name, slot.width);
-        let v = parse_value(text, ty).with_context(|| format!("operand `{}`", slot.name))?;
-        let shown = match ty {
-            SlotType::Float(f) => {
-                let (val, class) = describe(f, v as u64);
-                format!("{:<6} {val} ({class})", f.name)
-            }
-            SlotType::Int { bits, signed } => {
-                let x = if signed && (v >> (bits - 1)) & 1 == 1 {
-                    v as i128 - (1i128 << bits)
-                } else {
-                    v as i128
-                };
-                format!("{}{bits:<3}  {x}", if signed { "s" } else { "u" })
-            }
-            SlotType::Raw(w) => format!("b{w}"),
+        let parts: Vec<&str> = if warp {
+            text.split(',').collect()
+        } else {
+            vec![text.as_str()]
         };
-        let _ = writeln!(out, "  {:<6} {:<20} {shown}", slot.name, hex(v, slot.width));
-        values.insert(slot.name.clone(), v);
-    }
-    let results = evaluate(&form, &values, allow)?;
-    for (name, e) in &results {
-        let _ = writeln!(
-            out,
-            "  {:<6} {:<20} {}",
-            name,
-            hex(e.bits, e.width),
-            set_note(e)
-        );
-        if let Form::Cvt(c) = &form {
-            explain_cvt_lanes(&mut out, c, e, &values);
+        if parts.len() != 1 && parts.len() != 32 {
+            bail!(
+                "operand `{}`: give one value for every lane or 32 comma-separated values, not {}",
+                slot.name,
+                parts.len()
+            );
+        }
+        let vals: Vec<u128> = parts
+            .iter()
+            .map(|p| parse_value(p, ty))
+            .collect::<Result<_>>()
+            .with_context(|| format!("operand `{}`", slot.name))?;
+        if let [v] = vals.as_slice() {
+            let shown = match ty {
+                SlotType::Float(f) => {
+                    let (val, class) = describe(f, *v as u64);
+                    format!("{:<6} {val} ({class})", f.name)
+                }
+                SlotType::Int { bits, signed } => {
+                    let x = if signed && (v >> (bits - 1)) & 1 == 1 {
+                        *v as i128 - (1i128 << bits)
+                    } else {
+                        *v as i128
+                    };
+                    format!("{}{bits:<3}  {x}", if signed { "s" } else { "u" })
+                }
+                SlotType::Raw(w) => format!("b{w}"),
+            };
+            let _ = writeln!(
+                out,
+                "  {:<10} {:<20} {shown}",
+                slot.name,
+                hex(*v, slot.width)
+            );
+            scalars.insert(slot.name.clone(), *v);
+            values.insert(slot.name.clone(), Input::Scalar(*v));
+        } else {
+            let _ = writeln!(out, "  {:<10} (32 lanes) {}", slot.name, parts.join(","));
+            values.insert(slot.name.clone(), Input::Lanes(vals));
         }
     }
+    let results = evaluate(&form, &values, active, allow)?;
+    if warp {
+        explain_warp(&mut out, &form, &values, active, &results);
+        return Ok(out);
+    }
+    for (name, o) in &results {
+        match o {
+            Output::Bits(e) => {
+                let _ = writeln!(
+                    out,
+                    "  {:<10} {:<20} {}",
+                    name,
+                    hex(e.bits, e.width),
+                    set_note(e)
+                );
+                if let Form::Cvt(c) = &form {
+                    explain_cvt_lanes(&mut out, c, e, &scalars);
+                }
+            }
+            Output::Pred(p) => {
+                let _ = writeln!(out, "  {:<10} {}", name, pred_text(*p));
+            }
+            Output::Lanes(_) => {}
+        }
+    }
+    if let Some(note) = family_note(&form) {
+        let _ = writeln!(out, "  rule: {note}");
+    }
     Ok(out)
+}
+
+fn pred_text(p: Option<bool>) -> String {
+    match p {
+        Some(b) => b.to_string(),
+        None => "unspecified (a set: true or false) [allowance address-window or undefined]".into(),
+    }
+}
+
+/// The rule that decides a non-cvt result.
+fn family_note(form: &Form) -> Option<&'static str> {
+    Some(match form {
+        Form::CvtPack(_) => "a and b saturate to .convertType and pack from the low bits (b lowest); c fills the rest (§9.7.9.22)",
+        Form::Prmt(p) if p.mode.is_none() => {
+            "each 4-bit selector of c picks a byte of {b, a}; selector bit 3 replicates the byte's sign (§9.7.9.7)"
+        }
+        Form::Prmt(_) => "c[1:0] picks a row of the mode's table (§9.7.9.7)",
+        Form::Mov(_) => "copy, or pack/unpack with element x in the lowest bits (§9.7.9.3, §9.7.9.4)",
+        Form::Cvta(_) | Form::Isspacep(_) | Form::Mapa(_) | Form::Getctarank(_) => {
+            "the spec fixes only relations between address values (round trips, window membership); the value is the oracle's address model, one member of the set (§9.7.9.19-24) [allowance address-window]"
+        }
+        _ => return None,
+    })
+}
+
+fn explain_warp(
+    out: &mut String,
+    form: &Form,
+    values: &BTreeMap<String, Input>,
+    active: Option<u32>,
+    results: &[(String, Output)],
+) {
+    let mode = match form {
+        Form::ShflSync(s) => s.mode,
+        Form::Shfl(s) => s.mode,
+        _ => return,
+    };
+    let lane_val = |name: &str, lane: usize| match values.get(name) {
+        Some(Input::Scalar(v)) => *v,
+        Some(Input::Lanes(v)) => v[lane],
+        None => 0,
+    };
+    let active = active.unwrap_or(u32::MAX);
+    let _ = writeln!(out, "  active     0x{active:08x}");
+    let _ = writeln!(out, "  lane  src  d            p");
+    for lane in 0..32usize {
+        let (j, _) = oracle::semantics::shfl::source_lane(
+            mode,
+            lane as u32,
+            lane_val("b", lane) as u32,
+            lane_val("c", lane) as u32,
+        );
+        let get = |name: &str| {
+            results
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, o)| match o {
+                    Output::Lanes(v) => v.get(lane).cloned(),
+                    _ => None,
+                })
+        };
+        let d = match get("d") {
+            Some(Output::Bits(e)) if e.is_exact() => hex(e.bits, 32),
+            Some(Output::Bits(_)) => "unspecified".into(),
+            _ => String::new(),
+        };
+        let p = match get("p") {
+            Some(Output::Pred(Some(b))) => b.to_string(),
+            Some(Output::Pred(None)) => "unspecified".into(),
+            _ => "-".into(),
+        };
+        let _ = writeln!(out, "  {lane:>4}  {j:>3}  {d:<12} {p}");
+    }
+    let _ = writeln!(
+        out,
+        "  rule: j from b[4:0], clamp c[4:0] and segment mask c[12:8]; out of range reads its own a; reading an inactive or non-member lane is undefined (§9.7.9.6) [allowance undefined]"
+    );
 }
 
 fn set_note(e: &Expected) -> String {

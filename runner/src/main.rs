@@ -47,7 +47,8 @@ enum Command {
         #[arg(long)]
         counts: bool,
     },
-    /// Evaluate one instruction on given operands and explain the result (cvt, cvt.pack).
+    /// Evaluate one instruction on given operands and explain the result (cvt, cvt.pack, prmt,
+    /// mov, shfl.sync, shfl, cvta, isspacep, mapa, getctarank).
     Explain {
         /// The instruction without operands, e.g. `cvt.rn.satfinite.e4m3x2.f32`.
         instr: String,
@@ -58,6 +59,9 @@ enum Command {
         /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
         #[arg(long, value_delimiter = ',')]
         allow_off: Vec<String>,
+        /// Active lanes of the warp (warp forms such as shfl.sync), e.g. 0x0000ffff.
+        #[arg(long)]
+        active: Option<String>,
     },
     /// Batch evaluation: JSON Lines on stdin, one result line per input line on stdout
     /// (the contract in ARCHITECTURE.md, "Batch evaluation contract").
@@ -255,6 +259,9 @@ fn allowances_from(off: &[String]) -> Result<Allowances> {
     let mut a = Allowances::all();
     for name in off {
         match Allowance::from_name(name) {
+            Some(x) if !x.switchable() => {
+                bail!("allowance `{name}` cannot be switched off: the behaviour it covers is undefined, so no single value can be demanded")
+            }
             Some(x) => a.disable(x),
             None => {
                 let names: Vec<&str> = Allowance::ALL.iter().map(|a| a.name()).collect();
@@ -283,11 +290,46 @@ fn run() -> Result<ExitCode> {
         Command::Explain {
             instr,
             operands,
-            allow_off,
+            mut allow_off,
+            mut active,
         } => {
+            // Operands may start with '-' (`-inf`, `-3`), so clap hands every later word to
+            // `operands`; options written after the operands are taken out here.
+            let mut rest = Vec::new();
+            let mut words = operands.into_iter();
+            while let Some(w) = words.next() {
+                let (flag, inline) = match w.split_once('=') {
+                    Some((f, v)) => (f.to_string(), Some(v.to_string())),
+                    None => (w.clone(), None),
+                };
+                match flag.as_str() {
+                    "--active" | "--allow-off" => {
+                        let v = inline
+                            .or_else(|| words.next())
+                            .with_context(|| format!("{flag} needs a value"))?;
+                        if flag == "--active" {
+                            active = Some(v);
+                        } else {
+                            allow_off.extend(v.split(',').map(str::to_string));
+                        }
+                    }
+                    _ => rest.push(w),
+                }
+            }
+            let operands = rest;
+            let active = match active {
+                None => None,
+                Some(s) => {
+                    let h = s.strip_prefix("0x").unwrap_or(&s);
+                    Some(
+                        u32::from_str_radix(h, 16)
+                            .with_context(|| format!("--active {s}: expected a 32-bit hex mask"))?,
+                    )
+                }
+            };
             print!(
                 "{}",
-                runner::explain::explain(&instr, &operands, &allowances_from(&allow_off)?)?
+                runner::explain::explain(&instr, &operands, active, &allowances_from(&allow_off)?)?
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -14,14 +14,23 @@ pub enum Allowance {
     CvtF32Bf16Nan,
     /// FP6 sources with nonzero top bits: the spec only defines inputs "with 2 MSB bits 0".
     Fp6PaddingBits,
+    /// Results of a program that broke a rule (a shuffle reading an inactive or non-member
+    /// lane, a thread outside `membermask`, `cvta.to` of an address outside the window):
+    /// anything. Not switchable.
+    Undefined,
+    /// Address values that depend on where the implementation places state-space windows
+    /// (`cvta`, `isspacep`, `mapa`, `getctarank`, `mov d, avar`).
+    AddressWindow,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 3] = [
+    pub const ALL: [Allowance; 5] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
+        Allowance::Undefined,
+        Allowance::AddressWindow,
     ];
 
     /// The name the command line takes.
@@ -30,6 +39,8 @@ impl Allowance {
             Allowance::NanPayload => "nan-payload",
             Allowance::CvtF32Bf16Nan => "cvt-f32-bf16-nan",
             Allowance::Fp6PaddingBits => "fp6-padding-bits",
+            Allowance::Undefined => "undefined",
+            Allowance::AddressWindow => "address-window",
         }
     }
 
@@ -48,6 +59,10 @@ impl Allowance {
             Allowance::Fp6PaddingBits => {
                 "cvt.f16x2.{e2m3x2,e3m2x2} of a byte whose two top bits are not zero may give anything in that half"
             }
+            Allowance::Undefined => {
+                "an instruction whose behaviour the spec leaves undefined for these operands (a shfl lane reading an inactive or non-member lane, a lane outside its own membermask, cvta.to/mapa/getctarank of an address outside the window) may give anything"
+            }
+            Allowance::AddressWindow => "an address value that depends on where the state-space windows lie may be anything",
         }
     }
 
@@ -63,6 +78,12 @@ impl Allowance {
             Allowance::Fp6PaddingBits => {
                 "§9.7.9.21: \"Each 8-bit input value with 2 MSB bits 0 in operand a is converted to .f16\"; other inputs are undefined"
             }
+            Allowance::Undefined => {
+                "§9.7.9.6: \"results are undefined if a thread sources a register from an inactive thread or a thread that is not in membermask\"; \"the behavior of shfl.sync is undefined if the executing thread is not in the membermask\"; §9.7.9.20: \"the resulting address is undefined in cases where the generic address does not fall within the address window\""
+            }
+            Allowance::AddressWindow => {
+                "§9.7.9.19/20/23/24 fix only relations (cvta round trips, isspacep of converted addresses, mapa/getctarank inverses), not where windows lie"
+            }
         }
     }
 
@@ -73,7 +94,17 @@ impl Allowance {
                 "the canonical NaN (sign 0, all ones)"
             }
             Allowance::Fp6PaddingBits => "the conversion of the low 6 bits, ignoring the padding",
+            Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
+            Allowance::AddressWindow => {
+                "the values of the oracle's address model (semantics::address::AddressModel)"
+            }
         }
+    }
+
+    /// Whether switching the allowance off means anything (undefined behaviour has no single
+    /// value to demand).
+    pub fn switchable(self) -> bool {
+        self != Allowance::Undefined
     }
 }
 
@@ -97,12 +128,17 @@ impl Allowances {
     /// Every allowance off: the oracle demands one value everywhere.
     pub fn none() -> Self {
         Allowances {
-            off: Allowance::ALL.into_iter().collect(),
+            off: Allowance::ALL
+                .into_iter()
+                .filter(|a| a.switchable())
+                .collect(),
         }
     }
-    /// Switches `a` off.
+    /// Switches `a` off; allowances that are not [switchable](Allowance::switchable) stay on.
     pub fn disable(&mut self, a: Allowance) {
-        self.off.insert(a);
+        if a.switchable() {
+            self.off.insert(a);
+        }
     }
     /// Whether `a` is on.
     pub fn allows(&self, a: Allowance) -> bool {

@@ -2,11 +2,15 @@
 //! exact where the spec fixes the result and a set where it leaves freedom. Every freedom is a
 //! named [`Allowance`] that can be switched off.
 
+pub mod address;
 mod allowance;
 pub mod cvt;
 pub mod cvt_pack;
 mod expected;
+pub mod mov;
 pub mod operands;
+pub mod prmt;
+pub mod shfl;
 
 pub use allowance::{Allowance, Allowances};
 pub use expected::{Constraint, Expected, Free};
