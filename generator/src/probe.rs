@@ -88,12 +88,10 @@ fn address_base(a: AddrKind, r: &mut impl FnMut(RegType, usize) -> String) -> St
         | AddrKind::GlobalUnified
         | AddrKind::MbarrierGeneric
         | AddrKind::Tensormap
-        | AddrKind::TensormapSpace(TensormapSpace::Generic | TensormapSpace::Global) => {
-            r(RegType::B64, POOL - 1)
+        | AddrKind::TensormapSpace(TensormapSpace::Generic | TensormapSpace::Global) => r(RegType::B64, POOL - 1),
+        AddrKind::SharedCta | AddrKind::SharedCluster | AddrKind::TensormapSpace(TensormapSpace::SharedCta) => {
+            "sbuf".into()
         }
-        AddrKind::SharedCta
-        | AddrKind::SharedCluster
-        | AddrKind::TensormapSpace(TensormapSpace::SharedCta) => "sbuf".into(),
         AddrKind::Mbarrier => "mbar".into(),
         AddrKind::Local => "lbuf".into(),
         AddrKind::Const => "cbuf".into(),
@@ -113,11 +111,7 @@ pub fn instruction_text(form: &Form, regs: &mut BTreeSet<RegType>) -> (String, b
 
 /// Like [`instruction_text`], with operand slots that may differ from the form's own (to
 /// probe operands the model rejects, such as a register narrower than its slot).
-pub fn instruction_text_with(
-    form: &Form,
-    specs: &[OperandSpec],
-    regs: &mut BTreeSet<RegType>,
-) -> (String, bool) {
+pub fn instruction_text_with(form: &Form, specs: &[OperandSpec], regs: &mut BTreeSet<RegType>) -> (String, bool) {
     let mut in_func = false;
     let mut ops = Vec::with_capacity(specs.len());
     let mut slot = 0;
@@ -132,18 +126,14 @@ pub fn instruction_text_with(
             _ => 1,
         };
     }
-    let text = if ops.is_empty() {
-        format!("{};", form.opcode())
-    } else {
-        format!("{} {};", form.opcode(), ops.join(", "))
-    };
+    let text =
+        if ops.is_empty() { format!("{};", form.opcode()) } else { format!("{} {};", form.opcode(), ops.join(", ")) };
     (text, in_func)
 }
 
 /// Builds one probe module for `target` containing every form in `forms`.
 pub fn probe_module(target: &Target, forms: &[Form]) -> Probe {
-    let items: Vec<(Form, Vec<OperandSpec>)> =
-        forms.iter().map(|f| (f.clone(), f.operands())).collect();
+    let items: Vec<(Form, Vec<OperandSpec>)> = forms.iter().map(|f| (f.clone(), f.operands())).collect();
     probe_module_with(target, &items)
 }
 
@@ -182,10 +172,7 @@ pub fn probe_module_with(target: &Target, items: &[(Form, Vec<OperandSpec>)]) ->
     for t in &regs {
         let _ = write!(decls, ".reg .{} %{}_<{POOL}>; ", t.token(), t.token());
     }
-    emit(
-        &mut out,
-        &format!(".func {FUNCTION}(.param .align 128 .b8 fparam[256])"),
-    );
+    emit(&mut out, &format!(".func {FUNCTION}(.param .align 128 .b8 fparam[256])"));
     emit(&mut out, "{");
     emit(&mut out, &decls);
     emit(&mut out, ".local .align 128 .b8 lbuf[256];");
@@ -195,10 +182,7 @@ pub fn probe_module_with(target: &Target, items: &[(Form, Vec<OperandSpec>)]) ->
     }
     emit(&mut out, "ret;");
     emit(&mut out, "}");
-    emit(
-        &mut out,
-        &format!(".visible .entry {KERNEL}(.param .align 128 .b8 kparam[256])"),
-    );
+    emit(&mut out, &format!(".visible .entry {KERNEL}(.param .align 128 .b8 kparam[256])"));
     emit(&mut out, "{");
     emit(&mut out, &decls);
     emit(&mut out, ".local .align 128 .b8 lbuf[256];");
@@ -218,10 +202,7 @@ mod tests {
     #[test]
     fn probe_lines_parse_back_to_their_forms() {
         let target: Target = "sm_90a".parse().unwrap();
-        let forms: Vec<Form> = oracle::isa::valid_forms(&target, None)
-            .into_iter()
-            .map(|(f, _)| f)
-            .collect();
+        let forms: Vec<Form> = oracle::isa::valid_forms(&target, None).into_iter().map(|(f, _)| f).collect();
         assert!(!forms.is_empty());
         let probe = probe_module(&target, &forms);
         let text_lines: Vec<&str> = probe.text.lines().collect();

@@ -32,15 +32,9 @@ fn kernels(c: &mut Criterion) {
     let mut out16 = vec![0u16; N];
     let mut out8 = vec![0u8; N];
     let mut out32 = vec![0u32; N];
-    g.bench_function("f32->f16 rn", |b| {
-        b.iter(|| fast::f32_to_f16_rn_slice(black_box(&input), &mut out16))
-    });
-    g.bench_function("f32->bf16 rn", |b| {
-        b.iter(|| fast::f32_to_bf16_rn_slice(black_box(&input), &mut out16))
-    });
-    g.bench_function("f32->tf32 rna", |b| {
-        b.iter(|| fast::f32_to_tf32_rna_slice(black_box(&input), &mut out32))
-    });
+    g.bench_function("f32->f16 rn", |b| b.iter(|| fast::f32_to_f16_rn_slice(black_box(&input), &mut out16)));
+    g.bench_function("f32->bf16 rn", |b| b.iter(|| fast::f32_to_bf16_rn_slice(black_box(&input), &mut out16)));
+    g.bench_function("f32->tf32 rna", |b| b.iter(|| fast::f32_to_tf32_rna_slice(black_box(&input), &mut out32)));
     g.bench_function("f32->e4m3 rn satfinite", |b| {
         b.iter(|| fast::f32_to_e4m3_rn_satfinite_slice(black_box(&input), &mut out8))
     });
@@ -54,13 +48,7 @@ fn kernels(c: &mut Criterion) {
     g.bench_function("engine f32->f16 rn", |b| {
         b.iter(|| {
             for (o, &x) in out16.iter_mut().zip(black_box(&input)) {
-                *o = encode(
-                    &F16,
-                    decode(&F32, u64::from(x)),
-                    Rounding::NearestEven,
-                    Overflow::Ieee,
-                )
-                .bits as u16;
+                *o = encode(&F16, decode(&F32, u64::from(x)), Rounding::NearestEven, Overflow::Ieee).bits as u16;
             }
         })
     });
@@ -77,15 +65,7 @@ fn kernels(c: &mut Criterion) {
     g.bench_function("semantics cvt.rn.f16.f32", |b| {
         b.iter(|| {
             for (o, &x) in out16.iter_mut().zip(black_box(&input)) {
-                *o = eval(
-                    &cvt,
-                    &CvtInputs {
-                        a: u64::from(x),
-                        ..Default::default()
-                    },
-                    &allow,
-                )
-                .bits as u16;
+                *o = eval(&cvt, &CvtInputs { a: u64::from(x), ..Default::default() }, &allow).bits as u16;
             }
         })
     });

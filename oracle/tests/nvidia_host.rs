@@ -30,32 +30,18 @@ fn dump_path() -> Option<PathBuf> {
 }
 
 fn cvt(rnd: CvtRnd, satfinite: bool, dtype: CvtType, atype: CvtType) -> Cvt {
-    Cvt {
-        rnd: Some(rnd),
-        ftz: false,
-        sat: false,
-        relu: false,
-        satfinite,
-        dtype,
-        atype,
-    }
+    Cvt { rnd: Some(rnd), ftz: false, sat: false, relu: false, satfinite, dtype, atype }
 }
 
 #[test]
 fn oracle_agrees_with_nvidia_host_emulation() {
     let Some(path) = dump_path() else {
-        let required = std::env::var_os("CI").is_some()
-            || std::env::var_os("PTXDIFF_REQUIRE_NVIDIA_HOST").is_some();
-        assert!(
-            !required,
-            "the NVIDIA host reference is required here: run ci/install-nvidia-host-reference"
-        );
+        let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_NVIDIA_HOST").is_some();
+        assert!(!required, "the NVIDIA host reference is required here: run ci/install-nvidia-host-reference");
         eprintln!("SKIPPED: no .tools/nvidia-host-dump (run ci/install-nvidia-host-reference)");
         return;
     };
-    let out = Command::new(&path)
-        .output()
-        .expect("run the NVIDIA host dump");
+    let out = Command::new(&path).output().expect("run the NVIDIA host dump");
     assert!(out.status.success(), "{} failed", path.display());
     let text = String::from_utf8(out.stdout).expect("ASCII output");
     let allow = Allowances::all();
@@ -72,49 +58,26 @@ fn oracle_agrees_with_nvidia_host_emulation() {
         ("ue8m0 rp satfinite", cvt(CvtRnd::Rp, true, Ue8m0x2, F32), 8),
     ];
     let widen = [
-        (
-            "e4m3->f16",
-            cvt(CvtRnd::Rn, false, F16x2, E4m3x2),
-            8,
-            0xFFu32,
-        ),
+        ("e4m3->f16", cvt(CvtRnd::Rn, false, F16x2, E4m3x2), 8, 0xFFu32),
         ("e5m2->f16", cvt(CvtRnd::Rn, false, F16x2, E5m2x2), 8, 0xFF),
         ("e2m3->f16", cvt(CvtRnd::Rn, false, F16x2, E2m3x2), 8, 0x3F),
         ("e3m2->f16", cvt(CvtRnd::Rn, false, F16x2, E3m2x2), 8, 0x3F),
         ("e2m1->f16", cvt(CvtRnd::Rn, false, F16x2, E2m1x2), 4, 0xF),
-        (
-            "ue8m0->bf16",
-            cvt(CvtRnd::Rn, false, Bf16x2, Ue8m0x2),
-            8,
-            0xFF,
-        ),
+        ("ue8m0->bf16", cvt(CvtRnd::Rn, false, Bf16x2, Ue8m0x2), 8, 0xFF),
     ];
     let mut checked = 0u64;
     let mut failures = Vec::new();
     for line in text.lines() {
-        let fields: Vec<u32> = line[2..]
-            .split(' ')
-            .map(|h| u32::from_str_radix(h, 16).expect("hex"))
-            .collect();
+        let fields: Vec<u32> = line[2..].split(' ').map(|h| u32::from_str_radix(h, 16).expect("hex")).collect();
         if line.starts_with("F ") {
             let x = fields[0];
             for (k, (what, form, lane)) in narrow.iter().enumerate() {
                 let nvidia = fields[k + 1];
-                let e = eval(
-                    form,
-                    &CvtInputs {
-                        a: u64::from(x),
-                        b: u64::from(x),
-                        ..Default::default()
-                    },
-                    &allow,
-                );
+                let e = eval(form, &CvtInputs { a: u64::from(x), b: u64::from(x), ..Default::default() }, &allow);
                 let both = (u128::from(nvidia) << lane) | u128::from(nvidia);
                 checked += 1;
                 if !e.matches(both) && failures.len() < 20 {
-                    failures.push(format!(
-                        "{what} of f32 {x:#010x}: NVIDIA host {nvidia:#x}, oracle {e}"
-                    ));
+                    failures.push(format!("{what} of f32 {x:#010x}: NVIDIA host {nvidia:#x}, oracle {e}"));
                 }
             }
         } else if line.starts_with("D ") {
@@ -125,21 +88,10 @@ fn oracle_agrees_with_nvidia_host_emulation() {
                 }
                 let nvidia = fields[k + 1];
                 let a = (u64::from(code) << lane) | u64::from(code);
-                let e = eval(
-                    form,
-                    &CvtInputs {
-                        a,
-                        ..Default::default()
-                    },
-                    &allow,
-                );
+                let e = eval(form, &CvtInputs { a, ..Default::default() }, &allow);
                 checked += 1;
-                if !e.matches((u128::from(nvidia) << 16) | u128::from(nvidia))
-                    && failures.len() < 20
-                {
-                    failures.push(format!(
-                        "{what} of {code:#x}: NVIDIA host {nvidia:#06x}, oracle {e}"
-                    ));
+                if !e.matches((u128::from(nvidia) << 16) | u128::from(nvidia)) && failures.len() < 20 {
+                    failures.push(format!("{what} of {code:#x}: NVIDIA host {nvidia:#06x}, oracle {e}"));
                 }
             }
         }

@@ -11,12 +11,8 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
     form.operands()
         .iter()
         .map(|s| match s.kind {
-            OperandKind::Reg(_) | OperandKind::RegOneOf(_) | OperandKind::Pred => {
-                Operand::Name(name(pick))
-            }
-            OperandKind::SpecialReg(_) => {
-                Operand::Name(["%tid.x", "%ctaid.y", "%clock"][pick(3) as usize].to_string())
-            }
+            OperandKind::Reg(_) | OperandKind::RegOneOf(_) | OperandKind::Pred => Operand::Name(name(pick)),
+            OperandKind::SpecialReg(_) => Operand::Name(["%tid.x", "%ctaid.y", "%clock"][pick(3) as usize].to_string()),
             OperandKind::RegOrImm(_) => {
                 if pick(2) == 0 {
                     Operand::Name(name(pick))
@@ -32,22 +28,12 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
                 }
                 Operand::Vector(items)
             }
-            OperandKind::RegWithPred(_) => {
-                Operand::WithPred(Box::new(Operand::Name(name(pick))), name(pick))
-            }
+            OperandKind::RegWithPred(_) => Operand::WithPred(Box::new(Operand::Name(name(pick))), name(pick)),
             OperandKind::Addr(kind) => {
                 let unified = kind == oracle::isa::operand::AddrKind::GlobalUnified;
-                let base = if pick(4) == 0 && !unified {
-                    None
-                } else {
-                    Some(name(pick))
-                };
+                let base = if pick(4) == 0 && !unified { None } else { Some(name(pick)) };
                 let offset = i64::from(pick(512)) - 256;
-                Operand::Address {
-                    base,
-                    offset,
-                    unified,
-                }
+                Operand::Address { base, offset, unified }
             }
             OperandKind::TensorRef(n) => Operand::TensorRef {
                 map: Box::new(Operand::Name(name(pick))),
@@ -89,10 +75,7 @@ fn every_candidate_form_round_trips_through_its_opcode() {
 
 fn valid_forms() -> Vec<Form> {
     let target = "sm_100a".parse().unwrap();
-    oracle::isa::valid_forms(&target, None)
-        .into_iter()
-        .map(|(f, _)| f)
-        .collect()
+    oracle::isa::valid_forms(&target, None).into_iter().map(|(f, _)| f).collect()
 }
 
 proptest! {
@@ -117,10 +100,7 @@ fn bad_instructions_get_precise_errors() {
     for (text, needle) in [
         ("frobnicate.b32 %r1, %r2;", "not an instruction of §9.7.9"),
         ("cvt.rn.f16 %h1, %f1;", "missing source type"),
-        (
-            "cvt.rn.f16.f32.bogus %h1, %f1;",
-            "unexpected or repeated qualifier(s) .bogus",
-        ),
+        ("cvt.rn.f16.f32.bogus %h1, %f1;", "unexpected or repeated qualifier(s) .bogus"),
         ("cvt.rn.f16.f32 %h1;", "expects 2 operand(s)"),
         ("cvt.rn.f16.f32 %h1, [%f1];", "operand `a`"),
         ("cvt.rn..f16.f32 %h1, %f1;", "empty qualifier"),

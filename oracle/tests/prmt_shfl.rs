@@ -71,11 +71,7 @@ fn prmt_generic_form_over_every_selector() {
             let (a, b) = (rng.next(), rng.next());
             // Only c[15:0] matters: random upper bits must not change the result.
             let c = sel | (rng.next() << 16);
-            assert_eq!(
-                prmt::eval(&p, a, b, c),
-                prmt_generic_model(a, b, sel),
-                "a={a:#x} b={b:#x} c={c:#x}"
-            );
+            assert_eq!(prmt::eval(&p, a, b, c), prmt_generic_model(a, b, sel), "a={a:#x} b={b:#x} c={c:#x}");
             cases += 1;
         }
     }
@@ -91,11 +87,7 @@ fn prmt_modes_over_every_selector() {
             for _ in 0..4096 {
                 let (a, b) = (rng.next(), rng.next());
                 let c = sel | (rng.next() & !3);
-                assert_eq!(
-                    prmt::eval(&p, a, b, c),
-                    prmt_mode_model(mode, a, b, sel),
-                    "{mode:?} c={c:#x}"
-                );
+                assert_eq!(prmt::eval(&p, a, b, c), prmt_mode_model(mode, a, b, sel), "{mode:?} c={c:#x}");
             }
         }
     }
@@ -112,10 +104,7 @@ fn shfl_model(mode: ShflMode, lane: i64, b: u32, c: u32) -> (i64, bool) {
         ShflMode::Up => (lane - bval, lane - bval >= max_lane),
         ShflMode::Down => (lane + bval, lane + bval <= max_lane),
         ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
-        ShflMode::Idx => (
-            min_lane | (bval & !segmask),
-            (min_lane | (bval & !segmask)) <= max_lane,
-        ),
+        ShflMode::Idx => (min_lane | (bval & !segmask), (min_lane | (bval & !segmask)) <= max_lane),
     };
     if pval {
         (j, true)
@@ -130,13 +119,7 @@ const MODES: [ShflMode; 4] = [ShflMode::Up, ShflMode::Down, ShflMode::Bfly, Shfl
 fn shfl_sync_matches_the_pseudocode_for_every_mode_b_and_segment_mask() {
     let mut rng = Rng(0xDEAD_BEEF_0123_4567);
     let mut cases = 0u64;
-    let member_masks = [
-        0xFFFF_FFFFu32,
-        0x0000_FFFF,
-        0xAAAA_AAAA,
-        0x8000_0001,
-        0x0F0F_0F0F,
-    ];
+    let member_masks = [0xFFFF_FFFFu32, 0x0000_FFFF, 0xAAAA_AAAA, 0x8000_0001, 0x0F0F_0F0F];
     for mode in MODES {
         for b in 0..64u32 {
             for segmask in 0..32u32 {
@@ -144,12 +127,7 @@ fn shfl_sync_matches_the_pseudocode_for_every_mode_b_and_segment_mask() {
                     let c = (segmask << 8) | clamp | (rng.next() & !0x1F1F);
                     for &mm in &member_masks {
                         let a: Vec<u32> = (0..32).map(|_| rng.next()).collect();
-                        let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn {
-                            a: a[i],
-                            b,
-                            c,
-                            membermask: mm,
-                        });
+                        let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn { a: a[i], b, c, membermask: mm });
                         let out = eval_warp(mode, true, &lanes, mm);
                         for (lane, got) in out.iter().enumerate() {
                             cases += 1;
@@ -158,19 +136,12 @@ fn shfl_sync_matches_the_pseudocode_for_every_mode_b_and_segment_mask() {
                                 continue;
                             }
                             let (j, pval) = shfl_model(mode, lane as i64, b, c);
-                            assert_eq!(
-                                out[lane].p,
-                                Some(pval),
-                                "{mode:?} lane {lane} b={b} c={c:#x}"
-                            );
+                            assert_eq!(out[lane].p, Some(pval), "{mode:?} lane {lane} b={b} c={c:#x}");
                             if mm >> j & 1 == 1 {
                                 assert!(out[lane].d.is_exact());
                                 assert_eq!(out[lane].d.bits, u128::from(a[j as usize]));
                             } else {
-                                assert!(
-                                    !out[lane].d.is_exact(),
-                                    "reading a non-member lane is undefined"
-                                );
+                                assert!(!out[lane].d.is_exact(), "reading a non-member lane is undefined");
                             }
                         }
                     }
@@ -187,32 +158,18 @@ fn shfl_properties() {
     let full = u32::MAX;
     let a: Vec<u32> = (0..32).map(|_| rng.next()).collect();
     let warp = |mode, b: &dyn Fn(usize) -> u32, c: u32, input: &[u32]| {
-        let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn {
-            a: input[i],
-            b: b(i),
-            c,
-            membermask: full,
-        });
+        let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn { a: input[i], b: b(i), c, membermask: full });
         eval_warp(mode, true, &lanes, full)
     };
     for bval in 0..32u32 {
         // bfly twice is the identity when in range (clamp 31, no segments).
-        let once: Vec<u32> = warp(ShflMode::Bfly, &|_| bval, 0x1F, &a)
-            .iter()
-            .map(|o| o.d.bits as u32)
-            .collect();
-        let twice: Vec<u32> = warp(ShflMode::Bfly, &|_| bval, 0x1F, &once)
-            .iter()
-            .map(|o| o.d.bits as u32)
-            .collect();
+        let once: Vec<u32> = warp(ShflMode::Bfly, &|_| bval, 0x1F, &a).iter().map(|o| o.d.bits as u32).collect();
+        let twice: Vec<u32> = warp(ShflMode::Bfly, &|_| bval, 0x1F, &once).iter().map(|o| o.d.bits as u32).collect();
         assert_eq!(twice, a);
     }
     // idx with b = lane copies the lane's own value.
     let own = warp(ShflMode::Idx, &|i| i as u32, 0x1F, &a);
-    assert!(own
-        .iter()
-        .zip(&a)
-        .all(|(o, &x)| o.d.bits == u128::from(x) && o.p == Some(true)));
+    assert!(own.iter().zip(&a).all(|(o, &x)| o.d.bits == u128::from(x) && o.p == Some(true)));
     // p false => own value.
     for mode in MODES {
         for bval in [1u32, 5, 31, 33, 63] {
@@ -224,25 +181,12 @@ fn shfl_properties() {
         }
     }
     // A lane outside its own membermask: everything undefined for it.
-    let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn {
-        a: a[i],
-        b: 0,
-        c: 0x1F,
-        membermask: 0xFFFF_FFFE,
-    });
+    let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn { a: a[i], b: 0, c: 0x1F, membermask: 0xFFFF_FFFE });
     let out = eval_warp(ShflMode::Idx, true, &lanes, full);
     assert_eq!(out[0].p, None);
     assert!(!out[0].d.is_exact());
     // The deprecated shfl ignores membermask but not inactive lanes.
-    let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn {
-        a: a[i],
-        b: 1,
-        c: 0x1F,
-        membermask: 0,
-    });
+    let lanes: [LaneIn; 32] = std::array::from_fn(|i| LaneIn { a: a[i], b: 1, c: 0x1F, membermask: 0 });
     let out = eval_warp(ShflMode::Down, false, &lanes, 0x0000_FFFF);
-    assert!(
-        out[3].d.is_exact() && out[15].p == Some(true) && !out[15].d.is_exact(),
-        "lane 15 reads inactive lane 16"
-    );
+    assert!(out[3].d.is_exact() && out[15].p == Some(true) && !out[15].d.is_exact(), "lane 15 reads inactive lane 16");
 }

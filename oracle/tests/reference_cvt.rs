@@ -10,9 +10,7 @@
 use oracle::isa::{Cvt, CvtRnd, CvtType, Family, Form, FormSpec};
 use oracle::semantics::cvt::{eval, CvtInputs};
 use oracle::semantics::{Allowances, Constraint, Expected};
-use rustc_apfloat::ieee::{
-    BFloat, Double, Float8E4M3FN, Float8E5M2, Half, IeeeFloat, Semantics, Single,
-};
+use rustc_apfloat::ieee::{BFloat, Double, Float8E4M3FN, Float8E5M2, Half, IeeeFloat, Semantics, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
 struct Tf32S;
@@ -75,15 +73,9 @@ fn src_double(t: CvtType, bits: u64, ftz: bool) -> Double {
             };
             x.convert_r(Round::NearestTiesToEven, &mut lost).value
         }
-        CvtType::F16 => {
-            Half::from_bits((bits & 0xFFFF) as u128)
-                .convert_r(Round::NearestTiesToEven, &mut lost)
-                .value
-        }
+        CvtType::F16 => Half::from_bits((bits & 0xFFFF) as u128).convert_r(Round::NearestTiesToEven, &mut lost).value,
         CvtType::Bf16 => {
-            BFloat::from_bits((bits & 0xFFFF) as u128)
-                .convert_r(Round::NearestTiesToEven, &mut lost)
-                .value
+            BFloat::from_bits((bits & 0xFFFF) as u128).convert_r(Round::NearestTiesToEven, &mut lost).value
         }
         _ => unreachable!(),
     }
@@ -119,15 +111,9 @@ fn to_dst(x: Double, d: CvtType, round: Round) -> u64 {
     let mut lost = false;
     match d {
         CvtType::F64 => x.to_bits() as u64,
-        CvtType::F32 => FloatConvert::<Single>::convert_r(x, round, &mut lost)
-            .value
-            .to_bits() as u64,
-        CvtType::F16 => FloatConvert::<Half>::convert_r(x, round, &mut lost)
-            .value
-            .to_bits() as u64,
-        CvtType::Bf16 => FloatConvert::<BFloat>::convert_r(x, round, &mut lost)
-            .value
-            .to_bits() as u64,
+        CvtType::F32 => FloatConvert::<Single>::convert_r(x, round, &mut lost).value.to_bits() as u64,
+        CvtType::F16 => FloatConvert::<Half>::convert_r(x, round, &mut lost).value.to_bits() as u64,
+        CvtType::Bf16 => FloatConvert::<BFloat>::convert_r(x, round, &mut lost).value.to_bits() as u64,
         _ => unreachable!(),
     }
 }
@@ -174,19 +160,10 @@ fn canonical_nan(d: CvtType) -> u64 {
 fn reference_scalar(c: &Cvt, a: u64) -> Lane {
     let (d, t) = (c.dtype, c.atype);
     let round = round_of(c.rnd);
-    let is_float = |t: CvtType| {
-        matches!(
-            t,
-            CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::F64
-        )
-    };
+    let is_float = |t: CvtType| matches!(t, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::F64);
     if !is_float(d) {
         let w = int_bits(d);
-        let (lo, hi) = if signed(d) {
-            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
-        } else {
-            (0, (1i128 << w) - 1)
-        };
+        let (lo, hi) = if signed(d) { (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1) } else { (0, (1i128 << w) - 1) };
         let mask = if w == 64 { u64::MAX } else { (1 << w) - 1 };
         if !is_float(t) {
             let v = src_int(t, a);
@@ -195,11 +172,7 @@ fn reference_scalar(c: &Cvt, a: u64) -> Lane {
         }
         let x = src_double(t, a, c.ftz);
         if x.is_nan() {
-            return Lane::Bits(if t == CvtType::F64 || w == 64 {
-                1u64 << (w - 1)
-            } else {
-                0
-            });
+            return Lane::Bits(if t == CvtType::F64 || w == 64 { 1u64 << (w - 1) } else { 0 });
         }
         let mut exact = false;
         let v = if x.is_infinite() {
@@ -240,22 +213,10 @@ fn reference_scalar(c: &Cvt, a: u64) -> Lane {
         }
         return Lane::AnyNan;
     }
-    let bits = if d == t
-        && c.rnd
-            .is_some_and(|r| matches!(r, CvtRnd::Rni | CvtRnd::Rzi | CvtRnd::Rmi | CvtRnd::Rpi))
-    {
-        to_dst(
-            x.round_to_integral(round).value,
-            d,
-            Round::NearestTiesToEven,
-        )
+    let bits = if d == t && c.rnd.is_some_and(|r| matches!(r, CvtRnd::Rni | CvtRnd::Rzi | CvtRnd::Rmi | CvtRnd::Rpi)) {
+        to_dst(x.round_to_integral(round).value, d, Round::NearestTiesToEven)
     } else if c.satfinite && x.is_infinite() {
-        max_bits(d)
-            | if x.is_negative() {
-                1 << (width(d) - 1)
-            } else {
-                0
-            }
+        max_bits(d) | if x.is_negative() { 1 << (width(d) - 1) } else { 0 }
     } else {
         let b = to_dst(x, d, round);
         let inf = (max_bits(d) + 1) & !(1 << (width(d) - 1));
@@ -360,54 +321,33 @@ fn narrow_by_table<S: Semantics>(x: Double, man: u32, bias: i32, max: u64) -> u6
     let code_value = |code: u64| -> Double {
         let e = (code >> man) as i32;
         let m = code & ((1 << man) - 1);
-        let (sig, exp) = if e == 0 {
-            (m, 1 - bias - man as i32)
-        } else {
-            (m | (1 << man), e - bias - man as i32)
-        };
+        let (sig, exp) = if e == 0 { (m, 1 - bias - man as i32) } else { (m | (1 << man), e - bias - man as i32) };
         Double::from_u128(sig as u128).value.scalbn(exp)
     };
     let y_d: Double = y.convert_r(Round::NearestTiesToEven, &mut lost).value;
     if y_d > code_value(max) || y.is_infinite() {
         return max;
     }
-    (0..=max)
-        .find(|&c| code_value(c) == y_d)
-        .expect("a rounded value is a code")
+    (0..=max).find(|&c| code_value(c) == y_d).expect("a rounded value is a code")
 }
 
 /// The reference result of `c` on `x`, as (lane shift, lane width, lane) triples.
 fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
     use CvtType::*;
     let (d, t) = (c.dtype, c.atype);
-    let scalar = |t: CvtType| {
-        matches!(
-            t,
-            U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64 | F16 | Bf16 | F32 | F64
-        )
-    };
+    let scalar = |t: CvtType| matches!(t, U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64 | F16 | Bf16 | F32 | F64);
     if scalar(d) && scalar(t) {
         return Some(vec![(0, width(d), reference_scalar(c, x.a))]);
     }
     let lane16 = |v: Double, dd: CvtType| {
-        let c2 = Cvt {
-            dtype: dd,
-            atype: F64,
-            ftz: false,
-            sat: false,
-            ..*c
-        };
+        let c2 = Cvt { dtype: dd, atype: F64, ftz: false, sat: false, ..*c };
         reference_scalar(&c2, v.to_bits() as u64)
     };
     match (d, t) {
         (F16x2 | Bf16x2, F32) if c.rnd != Some(CvtRnd::Rs) => {
             let e = if d == F16x2 { F16 } else { Bf16 };
             let conv = |bits: u64| {
-                let c2 = Cvt {
-                    dtype: e,
-                    atype: F32,
-                    ..*c
-                };
+                let c2 = Cvt { dtype: e, atype: F32, ..*c };
                 reference_scalar(&c2, bits)
             };
             Some(vec![(16, 16, conv(x.a)), (0, 16, conv(x.b))])
@@ -425,13 +365,9 @@ fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
             let f = |b: u64| {
                 let mut lost = false;
                 let v: Double = if t == E4m3x2 {
-                    Float8E4M3FN::from_bits(b as u128)
-                        .convert_r(Round::NearestTiesToEven, &mut lost)
-                        .value
+                    Float8E4M3FN::from_bits(b as u128).convert_r(Round::NearestTiesToEven, &mut lost).value
                 } else {
-                    Float8E5M2::from_bits(b as u128)
-                        .convert_r(Round::NearestTiesToEven, &mut lost)
-                        .value
+                    Float8E5M2::from_bits(b as u128).convert_r(Round::NearestTiesToEven, &mut lost).value
                 };
                 lane16(v, F16)
             };
@@ -441,15 +377,7 @@ fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
             let mut lost = false;
             let v = Single::from_bits(x.a as u128 & 0xFFFF_FFFF);
             if v.is_nan() {
-                return Some(vec![(
-                    0,
-                    32,
-                    if c.relu {
-                        Lane::Bits(0x7FFF_E000)
-                    } else {
-                        Lane::AnyNan
-                    },
-                )]);
+                return Some(vec![(0, 32, if c.relu { Lane::Bits(0x7FFF_E000) } else { Lane::AnyNan })]);
             }
             let r: Tf32F = v.convert_r(round_of(c.rnd), &mut lost).value;
             let mut b = (r.to_bits() as u64) << 13;
@@ -473,11 +401,7 @@ fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
                 }
                 let e = abs >> 23;
                 let m = abs & 0x7F_FFFF;
-                let (mut r, inexact) = if e == 0 {
-                    (0, m != 0 && m != 0x40_0000)
-                } else {
-                    (e, m != 0)
-                };
+                let (mut r, inexact) = if e == 0 { (0, m != 0 && m != 0x40_0000) } else { (e, m != 0) };
                 if e == 0 && m > 0x40_0000 && c.rnd == Some(CvtRnd::Rp) {
                     r = 1;
                 } else if c.rnd == Some(CvtRnd::Rp) && inexact && e != 0 {
@@ -489,15 +413,8 @@ fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
                     r
                 }
             };
-            let (a, b) = if t == F32 {
-                (x.a, x.b)
-            } else {
-                ((x.a >> 16) << 16, (x.a & 0xFFFF) << 16)
-            };
-            Some(vec![
-                (8, 8, Lane::Bits(f(a & 0xFFFF_FFFF))),
-                (0, 8, Lane::Bits(f(b & 0xFFFF_FFFF))),
-            ])
+            let (a, b) = if t == F32 { (x.a, x.b) } else { ((x.a >> 16) << 16, (x.a & 0xFFFF) << 16) };
+            Some(vec![(8, 8, Lane::Bits(f(a & 0xFFFF_FFFF))), (0, 8, Lane::Bits(f(b & 0xFFFF_FFFF)))])
         }
         (Bf16x2, Ue8m0x2) => {
             let f = |b: u64| {
@@ -517,11 +434,11 @@ fn reference(c: &Cvt, x: &CvtInputs) -> Option<Vec<(u32, u32, Lane)>> {
 
 fn lane_of(e: &Expected, shift: u32, w: u32) -> (u64, bool) {
     let bits = ((e.bits >> shift) as u64) & if w == 64 { u64::MAX } else { (1 << w) - 1 };
-    let nan_free = e.free.iter().any(|f| {
-        f.shift == shift
-            && f.width >= w.min(f.width)
-            && matches!(f.constraint, Constraint::AnyNan(_))
-    }) || (w == 32 && e.free.iter().any(|f| f.shift == 0 && f.width == 32));
+    let nan_free = e
+        .free
+        .iter()
+        .any(|f| f.shift == shift && f.width >= w.min(f.width) && matches!(f.constraint, Constraint::AnyNan(_)))
+        || (w == 32 && e.free.iter().any(|f| f.shift == 0 && f.width == 32));
     (bits, nan_free)
 }
 
@@ -587,20 +504,16 @@ fn every_form_with_8_or_16_bit_sources_matches_the_reference_exhaustively() {
                     | CvtType::E3m2x2
                     | CvtType::Ue8m0x2
             );
-        if source_bits(c.atype) > 16 || two_sources {
+        // Packed 16-bit lanes (f16x2, bf16x2 sources): every lane value, in both lanes at once.
+        let per_lane_16 = matches!(c.atype, CvtType::F16x2 | CvtType::Bf16x2);
+        if (source_bits(c.atype) > 16 && !per_lane_16) || two_sources {
             continue;
         }
-        let n = 1u64 << source_bits(c.atype);
+        let n = if per_lane_16 { 1u64 << 16 } else { 1u64 << source_bits(c.atype) };
         let mut checked = false;
-        for a in 0..n {
-            checked |= compare(
-                &c,
-                &CvtInputs {
-                    a,
-                    ..Default::default()
-                },
-                &mut failures,
-            );
+        for x in 0..n {
+            let a = if per_lane_16 { (x << 16) | (x ^ 0x8001) } else { x };
+            checked |= compare(&c, &CvtInputs { a, ..Default::default() }, &mut failures);
             cases += 1;
         }
         if checked {
@@ -615,10 +528,7 @@ fn every_form_with_8_or_16_bit_sources_matches_the_reference_exhaustively() {
 /// Inputs per form for 32- and 64-bit sources (issue target: at least 2^24). Set
 /// `PTXDIFF_REFERENCE_INPUTS` to change it (e.g. lower for a quick local run).
 fn inputs_per_form() -> u64 {
-    std::env::var("PTXDIFF_REFERENCE_INPUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1 << 24)
+    std::env::var("PTXDIFF_REFERENCE_INPUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(1 << 24)
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -641,15 +551,7 @@ fn float_edges(exp_bits: u32, man_bits: u32) -> Vec<u64> {
             v.push(base);
             for bit in 0..man_bits {
                 let t = 1u64 << bit;
-                for m in [
-                    t,
-                    t - 1,
-                    t + 1,
-                    (t << 1) - 1,
-                    man_mask ^ t,
-                    man_mask & !(t - 1),
-                    t | 1,
-                ] {
+                for m in [t, t - 1, t + 1, (t << 1) - 1, man_mask ^ t, man_mask & !(t - 1), t | 1] {
                     v.push(base | (m & man_mask));
                 }
             }
@@ -666,13 +568,7 @@ fn int64_edges() -> Vec<u64> {
     let mut v = vec![0, 1, u64::MAX, i64::MAX as u64, i64::MIN as u64];
     for p in 0..64u32 {
         let x = 1u64 << p;
-        v.extend([
-            x,
-            x - 1,
-            x + 1,
-            x.wrapping_neg(),
-            x.wrapping_neg().wrapping_sub(1),
-        ]);
+        v.extend([x, x - 1, x + 1, x.wrapping_neg(), x.wrapping_neg().wrapping_sub(1)]);
         for prec in [53u32, 24, 11, 8] {
             if p > prec {
                 let tie = x | (1u64 << (p - prec));
@@ -694,15 +590,7 @@ struct Inputs {
 
 impl Inputs {
     fn new(edges: Vec<u64>, bits: u32, n: u64) -> Self {
-        Inputs {
-            n: n.max(edges.len() as u64),
-            edges,
-            mask: if bits == 64 {
-                u64::MAX
-            } else {
-                (1 << bits) - 1
-            },
-        }
+        Inputs { n: n.max(edges.len() as u64), edges, mask: if bits == 64 { u64::MAX } else { (1 << bits) - 1 } }
     }
     fn get(&self, i: u64) -> u64 {
         match self.edges.get(i as usize) {
@@ -715,10 +603,7 @@ impl Inputs {
 /// Checks every form whose source is `bits` wide on `n` stratified inputs each, forms spread
 /// over all cores.
 fn check_wide_sources(bits: u32) -> (usize, u64, Vec<String>) {
-    let forms: Vec<Cvt> = legal_cvts()
-        .into_iter()
-        .filter(|c| source_bits(c.atype) == bits)
-        .collect();
+    let forms: Vec<Cvt> = legal_cvts().into_iter().filter(|c| source_bits(c.atype) == bits).collect();
     let n = inputs_per_form();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
@@ -735,18 +620,12 @@ fn check_wide_sources(bits: u32) -> (usize, u64, Vec<String>) {
                     CvtType::F32 => Inputs::new(float_edges(8, 23), 32, n),
                     // f16x2 / bf16x2 sources: edges of each half, paired with random halves.
                     CvtType::F16x2 => Inputs::new(
-                        float_edges(5, 10)
-                            .iter()
-                            .map(|&h| h << 16 | (splitmix(h) & 0xFFFF))
-                            .collect(),
+                        float_edges(5, 10).iter().map(|&h| h << 16 | (splitmix(h) & 0xFFFF)).collect(),
                         32,
                         n,
                     ),
                     CvtType::Bf16x2 => Inputs::new(
-                        float_edges(8, 7)
-                            .iter()
-                            .map(|&h| h << 16 | (splitmix(h) & 0xFFFF))
-                            .collect(),
+                        float_edges(8, 7).iter().map(|&h| h << 16 | (splitmix(h) & 0xFFFF)).collect(),
                         32,
                         n,
                     ),
@@ -757,15 +636,7 @@ fn check_wide_sources(bits: u32) -> (usize, u64, Vec<String>) {
                 for i in 0..inputs.n {
                     let a = inputs.get(i);
                     let b = inputs.get((i.wrapping_mul(7919).wrapping_add(13)) % inputs.n);
-                    checked |= compare(
-                        c,
-                        &CvtInputs {
-                            a,
-                            b,
-                            ..Default::default()
-                        },
-                        &mut local,
-                    );
+                    checked |= compare(c, &CvtInputs { a, b, ..Default::default() }, &mut local);
                     if local.len() >= 5 {
                         break;
                     }
@@ -777,11 +648,7 @@ fn check_wide_sources(bits: u32) -> (usize, u64, Vec<String>) {
             });
         }
     });
-    (
-        checked_forms.into_inner(),
-        n,
-        failures.into_inner().unwrap(),
-    )
+    (checked_forms.into_inner(), n, failures.into_inner().unwrap())
 }
 
 #[test]

@@ -5,8 +5,7 @@
 use std::cmp::Ordering;
 
 use oracle::num::{
-    decode, encode, Format, Overflow, Rounding, Value, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16,
-    F32, F64, TF32,
+    decode, encode, Format, Overflow, Rounding, Value, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32,
 };
 use proptest::prelude::*;
 
@@ -19,12 +18,7 @@ fn cmp_exact(a: Value, b: Value) -> Ordering {
             Value::Finite { neg, sig, exp } => {
                 let lz = sig.leading_zeros();
                 // Normalize the significand to bit 63 so equal leads compare by significand.
-                (
-                    if neg { -1 } else { 1 },
-                    neg,
-                    exp + 63 - lz as i32,
-                    u128::from(sig << lz),
-                )
+                (if neg { -1 } else { 1 }, neg, exp + 63 - lz as i32, u128::from(sig << lz))
             }
             Value::Nan { .. } => unreachable!("NaNs are unordered"),
         }
@@ -46,13 +40,8 @@ fn cmp_exact(a: Value, b: Value) -> Ordering {
 }
 
 const FORMATS: [&Format; 8] = [&F16, &BF16, &TF32, &E4M3, &E5M2, &E2M3, &E3M2, &E2M1];
-const MODES: [Rounding; 5] = [
-    Rounding::NearestEven,
-    Rounding::NearestAway,
-    Rounding::TowardZero,
-    Rounding::Down,
-    Rounding::Up,
-];
+const MODES: [Rounding; 5] =
+    [Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Down, Rounding::Up];
 
 fn conv(f: &Format, x: u32, mode: Rounding, ov: Overflow) -> Value {
     decode(f, encode(f, decode(&F32, u64::from(x)), mode, ov).bits)
@@ -122,9 +111,7 @@ fn every_code_round_trips_exactly_in_every_mode() {
         let codes: Box<dyn Iterator<Item = u64>> = if f.bits() <= 16 {
             Box::new(0..(1u64 << f.bits()))
         } else {
-            Box::new(
-                (0..1u64 << 16).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - f.bits())),
-            )
+            Box::new((0..1u64 << 16).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - f.bits())))
         };
         for code in codes {
             let v = decode(f, code);

@@ -21,15 +21,9 @@ fn bench(c: &mut Criterion) {
     let (mut o16, mut o8, mut o32) = (vec![0u16; N], vec![0u8; N], vec![0u32; N]);
     let mut g = c.benchmark_group("cvt from f32, one core");
     g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("f16 rn", |b| {
-        b.iter(|| fastpath::f32_to_f16_rn(black_box(&input), &mut o16))
-    });
-    g.bench_function("bf16 rn", |b| {
-        b.iter(|| fastpath::f32_to_bf16_rn(black_box(&input), &mut o16))
-    });
-    g.bench_function("tf32 rna", |b| {
-        b.iter(|| fastpath::f32_to_tf32_rna(black_box(&input), &mut o32))
-    });
+    g.bench_function("f16 rn", |b| b.iter(|| fastpath::f32_to_f16_rn(black_box(&input), &mut o16)));
+    g.bench_function("bf16 rn", |b| b.iter(|| fastpath::f32_to_bf16_rn(black_box(&input), &mut o16)));
+    g.bench_function("tf32 rna", |b| b.iter(|| fastpath::f32_to_tf32_rna(black_box(&input), &mut o32)));
     g.bench_function("e4m3 rn satfinite", |b| {
         b.iter(|| fastpath::f32_to_e4m3_rn_satfinite(black_box(&input), &mut o8))
     });

@@ -60,52 +60,33 @@ pub fn expected_json(e: &Expected) -> Value {
 }
 
 fn parse_hex(name: &str, v: &Value) -> Result<u128, String> {
-    let s = v
-        .as_str()
-        .ok_or_else(|| format!("operand `{name}` must be a hex string like \"0x3f800000\""))?;
+    let s = v.as_str().ok_or_else(|| format!("operand `{name}` must be a hex string like \"0x3f800000\""))?;
     let digits = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
         .ok_or_else(|| format!("operand `{name}` = \"{s}\" must start with 0x"))?;
     if digits.is_empty() || digits.len() > 32 {
-        return Err(format!(
-            "operand `{name}` = \"{s}\" is not a hex value of at most 128 bits"
-        ));
+        return Err(format!("operand `{name}` = \"{s}\" is not a hex value of at most 128 bits"));
     }
-    u128::from_str_radix(digits, 16)
-        .map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
+    u128::from_str_radix(digits, 16).map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
 }
 
 /// Evaluates one input line; never fails (errors become `{"error": …}`).
-pub fn eval_line(
-    line: &str,
-    cache: &mut HashMap<String, Result<Form, String>>,
-    allow: &Allowances,
-) -> String {
+pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, allow: &Allowances) -> String {
     let result = (|| -> Result<Value, String> {
         let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         let obj = v.as_object().ok_or("each line must be a JSON object")?;
-        let instr = obj
-            .get("instr")
-            .and_then(Value::as_str)
-            .ok_or("missing string field \"instr\"")?;
-        let form = cache
-            .entry(instr.to_string())
-            .or_insert_with(|| resolve_form(instr).map_err(|e| e.to_string()))
-            .clone()?;
+        let instr = obj.get("instr").and_then(Value::as_str).ok_or("missing string field \"instr\"")?;
+        let form =
+            cache.entry(instr.to_string()).or_insert_with(|| resolve_form(instr).map_err(|e| e.to_string())).clone()?;
         let mut values = BTreeMap::new();
         if let Some(ops) = obj.get("operands") {
-            let ops = ops
-                .as_object()
-                .ok_or("\"operands\" must be an object of name: hex string (or array of 32)")?;
+            let ops = ops.as_object().ok_or("\"operands\" must be an object of name: hex string (or array of 32)")?;
             for (k, v) in ops {
                 let input = match v {
-                    Value::Array(items) => Input::Lanes(
-                        items
-                            .iter()
-                            .map(|x| parse_hex(k, x))
-                            .collect::<Result<_, _>>()?,
-                    ),
+                    Value::Array(items) => {
+                        Input::Lanes(items.iter().map(|x| parse_hex(k, x)).collect::<Result<_, _>>()?)
+                    }
                     v => Input::Scalar(parse_hex(k, v)?),
                 };
                 values.insert(k.clone(), input);
@@ -115,23 +96,17 @@ pub fn eval_line(
             // mov's operand names say whether it packs: `a.x`, `a.y`, … are the elements.
             Form::Mov(m) if values.contains_key("a.x") => {
                 let n = values.keys().filter(|k| k.starts_with("a.")).count() as u8;
-                Form::Mov(oracle::isa::Mov {
-                    shape: oracle::isa::MovShape::Pack(n),
-                    ..m
-                })
+                Form::Mov(oracle::isa::Mov { shape: oracle::isa::MovShape::Pack(n), ..m })
             }
             f => f,
         };
-        let active =
-            match obj.get("active") {
-                None => None,
-                Some(v) => {
-                    let a = parse_hex("active", v)?;
-                    Some(u32::try_from(a).map_err(|_| {
-                        "\"active\" must fit in 32 bits (one bit per lane)".to_string()
-                    })?)
-                }
-            };
+        let active = match obj.get("active") {
+            None => None,
+            Some(v) => {
+                let a = parse_hex("active", v)?;
+                Some(u32::try_from(a).map_err(|_| "\"active\" must fit in 32 bits (one bit per lane)".to_string())?)
+            }
+        };
         let outs = evaluate(&form, &values, active, allow).map_err(|e| e.to_string())?;
         let mut m = Map::new();
         for (name, o) in outs {
@@ -156,11 +131,7 @@ fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
 }
 
 /// Streams `input` to `output`; returns the number of lines.
-pub fn run(
-    input: impl BufRead,
-    mut output: impl Write,
-    allow: &Allowances,
-) -> std::io::Result<usize> {
+pub fn run(input: impl BufRead, mut output: impl Write, allow: &Allowances) -> std::io::Result<usize> {
     let mut lines = input.lines();
     let mut total = 0;
     loop {
@@ -168,10 +139,8 @@ pub fn run(
         if chunk.is_empty() {
             break;
         }
-        let outs: Vec<String> = chunk
-            .par_iter()
-            .map_init(HashMap::new, |cache, l| eval_line(l, cache, allow))
-            .collect();
+        let outs: Vec<String> =
+            chunk.par_iter().map_init(HashMap::new, |cache, l| eval_line(l, cache, allow)).collect();
         for o in &outs {
             output.write_all(o.as_bytes())?;
             output.write_all(b"\n")?;
@@ -193,9 +162,7 @@ mod tests {
     #[test]
     fn contract_example() {
         assert_eq!(
-            one(
-                r#"{"instr": "cvt.rn.satfinite.e4m3x2.f32", "operands": {"a": "0x43e00000", "b": "0xff800000"}}"#
-            ),
+            one(r#"{"instr": "cvt.rn.satfinite.e4m3x2.f32", "operands": {"a": "0x43e00000", "b": "0xff800000"}}"#),
             r#"{"d":"0x7efe"}"#
         );
         assert_eq!(
@@ -203,15 +170,11 @@ mod tests {
             r#"{"d":{"any_nan":"f16"}}"#
         );
         assert_eq!(
-            one(
-                r#"{"instr": "cvt.rn.f16x2.f32", "operands": {"a": "0x7fc00000", "b": "0x3f800000"}}"#
-            ),
+            one(r#"{"instr": "cvt.rn.f16x2.f32", "operands": {"a": "0x7fc00000", "b": "0x3f800000"}}"#),
             r#"{"d":{"bits":"0x7fff3c00","free":[{"allowance":"nan-payload","any_nan":"f16","lsb":16,"width":16}]}}"#
         );
         assert_eq!(
-            one(
-                r#"{"instr": "cvt.pack.sat.s16.s32", "operands": {"a": "0x00011170", "b": "0xfffeee90"}}"#
-            ),
+            one(r#"{"instr": "cvt.pack.sat.s16.s32", "operands": {"a": "0x00011170", "b": "0xfffeee90"}}"#),
             r#"{"d":"0x7fff8000"}"#
         );
     }
@@ -227,22 +190,14 @@ mod tests {
         let d = v["d"].as_array().unwrap();
         assert_eq!(d.len(), 32);
         assert_eq!(d[0], json!("0x00000065"), "lane 0 reads lane 1");
-        assert_eq!(
-            d[30],
-            json!({ "unspecified": true }),
-            "lane 30 reads inactive lane 31"
-        );
+        assert_eq!(d[30], json!({ "unspecified": true }), "lane 30 reads inactive lane 31");
         assert_eq!(d[31], json!({ "unspecified": true }), "lane 31 is inactive");
         assert_eq!(
-            one(
-                r#"{"instr": "prmt.b32", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x00003210"}}"#
-            ),
+            one(r#"{"instr": "prmt.b32", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x00003210"}}"#),
             r#"{"d":"0x33221100"}"#
         );
         assert_eq!(
-            one(
-                r#"{"instr": "prmt.b32.rc8", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x2"}}"#
-            ),
+            one(r#"{"instr": "prmt.b32.rc8", "operands": {"a": "0x33221100", "b": "0x77665544", "c": "0x2"}}"#),
             r#"{"d":"0x22222222"}"#
         );
         assert_eq!(
@@ -269,57 +224,29 @@ mod tests {
         assert_eq!(strict, r#"{"p":true}"#);
     }
 
+    const THIRTY_ONE_LANES: &str = r#"{"instr": "shfl.sync.up.b32", "operands": {"a": ["0x0","0x1","0x2","0x3","0x4","0x5","0x6","0x7","0x8","0x9","0xa","0xb","0xc","0xd","0xe","0xf","0x10","0x11","0x12","0x13","0x14","0x15","0x16","0x17","0x18","0x19","0x1a","0x1b","0x1c","0x1d","0x1e"], "b": "0x1", "c": "0x0", "membermask": "0xffffffff"}}"#;
+
     #[test]
     fn bad_lines_give_errors() {
         for (line, needle) in [
             ("nonsense", "not JSON"),
             (r#"{"operands": {}}"#, "instr"),
-            (
-                r#"{"instr": "cvt.rn.f16.f33", "operands": {"a": "0x0"}}"#,
-                "f33",
-            ),
-            (
-                r#"{"instr": "cvt.rn.f16.f32", "operands": {}}"#,
-                "missing operand `a`",
-            ),
-            (
-                r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "0x1ffffffff"}}"#,
-                "does not fit in 32 bits",
-            ),
-            (
-                r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "zz"}}"#,
-                "must start with 0x",
-            ),
-            (
-                r#"{"instr": "cvt.rn.f16.f32", "operands": {"q": "0x1"}}"#,
-                "unknown operand `q`",
-            ),
-            (
-                r#"{"instr": "cvt.rn.f32.f32", "operands": {"a": "0x1"}}"#,
-                "not a legal form",
-            ),
-            (
-                r#"{"instr": "ld.global.u32", "operands": {}}"#,
-                "no value semantics",
-            ),
+            (r#"{"instr": "cvt.rn.f16.f33", "operands": {"a": "0x0"}}"#, "f33"),
+            (r#"{"instr": "cvt.rn.f16.f32", "operands": {}}"#, "missing operand `a`"),
+            (r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "0x1ffffffff"}}"#, "does not fit in 32 bits"),
+            (r#"{"instr": "cvt.rn.f16.f32", "operands": {"a": "zz"}}"#, "must start with 0x"),
+            (r#"{"instr": "cvt.rn.f16.f32", "operands": {"q": "0x1"}}"#, "unknown operand `q`"),
+            (r#"{"instr": "cvt.rn.f32.f32", "operands": {"a": "0x1"}}"#, "not a legal form"),
+            (r#"{"instr": "ld.global.u32", "operands": {}}"#, "no value semantics"),
             (
                 r#"{"instr": "shfl.sync.idx.b32", "operands": {"a": ["0x1"], "b": "0x0", "c": "0x1f", "membermask": "0xffffffff"}}"#,
                 "a warp has 32 lanes, 1 values given",
             ),
-            (
-                r#"{"instr": "shfl.sync.wobble.b32", "operands": {}}"#,
-                "wobble",
-            ),
-            (
-                r#"{"instr": "prmt.b32", "operands": {"a": ["0x1", "0x2"], "b": "0x0", "c": "0x0"}}"#,
-                "per-thread form",
-            ),
+            (r#"{"instr": "shfl.sync.wobble.b32", "operands": {}}"#, "wobble"),
+            (r#"{"instr": "prmt.b32", "operands": {"a": ["0x1", "0x2"], "b": "0x0", "c": "0x0"}}"#, "per-thread form"),
         ] {
             let out = one(line);
-            assert!(
-                out.contains("\"error\"") && out.contains(needle),
-                "{line} -> {out}"
-            );
+            assert!(out.contains("\"error\"") && out.contains(needle), "{line} -> {out}");
         }
     }
 }

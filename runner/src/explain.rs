@@ -27,16 +27,9 @@ enum SlotType {
 fn slot_type(form: &Form, name: &str, width: u32) -> SlotType {
     if let Form::Cvt(c) = form {
         if matches!(name, "a" | "b" | "e" | "f") {
-            let t = if matches!(name, "b" | "e" | "f") {
-                CvtType::F32
-            } else {
-                c.atype
-            };
+            let t = if matches!(name, "b" | "e" | "f") { CvtType::F32 } else { c.atype };
             if t.is_int() {
-                return SlotType::Int {
-                    bits: t.bits(),
-                    signed: t.is_signed_int(),
-                };
+                return SlotType::Int { bits: t.bits(), signed: t.is_signed_int() };
             }
             if t.is_scalar_float() {
                 if let Some(f) = format_of(t) {
@@ -47,10 +40,7 @@ fn slot_type(form: &Form, name: &str, width: u32) -> SlotType {
     }
     if let Form::CvtPack(_) = form {
         if matches!(name, "a" | "b") {
-            return SlotType::Int {
-                bits: 32,
-                signed: true,
-            };
+            return SlotType::Int { bits: 32, signed: true };
         }
     }
     SlotType::Raw(width)
@@ -61,9 +51,7 @@ fn parse_hex_float(s: &str) -> Option<Value> {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
     };
-    let body = body
-        .strip_prefix("0x")
-        .or_else(|| body.strip_prefix("0X"))?;
+    let body = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"))?;
     let (mant, exp) = body.split_once(['p', 'P'])?;
     let exp: i32 = exp.parse().ok()?;
     let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
@@ -75,11 +63,7 @@ fn parse_hex_float(s: &str) -> Option<Value> {
     if sig == 0 {
         return Some(Value::Zero { neg });
     }
-    Some(Value::Finite {
-        neg,
-        sig,
-        exp: exp - 4 * frac.len() as i32,
-    })
+    Some(Value::Finite { neg, sig, exp: exp - 4 * frac.len() as i32 })
 }
 
 /// Reads one operand value as bits of its slot.
@@ -98,9 +82,8 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
     };
     match ty {
         SlotType::Raw(w) if !(t.starts_with("0x") || t.starts_with("0X")) => {
-            let v: u128 = t.parse().map_err(|_| {
-                anyhow!("`{t}`: expected raw hex bits like 0x3c00 or an unsigned integer")
-            })?;
+            let v: u128 =
+                t.parse().map_err(|_| anyhow!("`{t}`: expected raw hex bits like 0x3c00 or an unsigned integer"))?;
             if w < 128 && v >> w != 0 {
                 bail!("`{t}` does not fit in {w} bits");
             }
@@ -112,16 +95,10 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
                 return raw(bits);
             }
             let v: i128 = t.parse().map_err(|_| anyhow!("`{t}` is not an integer"))?;
-            let (lo, hi) = if signed {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
+            let (lo, hi) =
+                if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
             if v < lo || v > hi {
-                bail!(
-                    "`{t}` is out of range for a {bits}-bit {} integer",
-                    if signed { "signed" } else { "unsigned" }
-                );
+                bail!("`{t}` is out of range for a {bits}-bit {} integer", if signed { "signed" } else { "unsigned" });
             }
             Ok((v as u128) & ((1u128 << bits) - 1))
         }
@@ -131,23 +108,14 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
             let word = lower.trim_start_matches(['-', '+']);
             let sign = if neg { 1u128 << f.sign_shift() } else { 0 };
             if word == "inf" || word == "infinity" {
-                return Ok(u128::from(
-                    f.inf_bits()
-                        .ok_or_else(|| anyhow!("{} has no infinity", f.name))?,
-                ) | sign);
+                return Ok(u128::from(f.inf_bits().ok_or_else(|| anyhow!("{} has no infinity", f.name))?) | sign);
             }
             if word == "nan" {
-                return Ok(u128::from(
-                    f.canonical_nan_bits()
-                        .ok_or_else(|| anyhow!("{} has no NaN", f.name))?,
-                ) | sign);
+                return Ok(u128::from(f.canonical_nan_bits().ok_or_else(|| anyhow!("{} has no NaN", f.name))?) | sign);
             }
             if lower.contains('p') && lower.contains("0x") {
-                let v = parse_hex_float(t)
-                    .ok_or_else(|| anyhow!("`{t}` is not a hex float like 0x1.8p3"))?;
-                return Ok(u128::from(
-                    encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits,
-                ));
+                let v = parse_hex_float(t).ok_or_else(|| anyhow!("`{t}` is not a hex float like 0x1.8p3"))?;
+                return Ok(u128::from(encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits));
             }
             if lower.starts_with("0x") {
                 return raw(f.bits());
@@ -160,9 +128,7 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
             }
             let x: f64 = t.parse().map_err(|_| anyhow!("`{t}` is not a number"))?;
             let v = decode(&F64, x.to_bits());
-            Ok(u128::from(
-                encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits,
-            ))
+            Ok(u128::from(encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits))
         }
     }
 }
@@ -186,11 +152,7 @@ pub fn describe(f: &Format, bits: u64) -> (String, &'static str) {
             } else {
                 "normal"
             };
-            let text = if (1e-4..1e7).contains(&x.abs()) {
-                format!("{x}")
-            } else {
-                format!("{x:e}")
-            };
+            let text = if (1e-4..1e7).contains(&x.abs()) { format!("{x}") } else { format!("{x:e}") };
             (text, class)
         }
     }
@@ -201,11 +163,7 @@ fn cvt_lanes(c: &Cvt) -> Vec<(u32, &'static Format, &'static str)> {
     use CvtType::*;
     match c.dtype {
         F16x2 | Bf16x2 if c.atype == F32 => {
-            let f = if c.dtype == F16x2 {
-                &num::F16
-            } else {
-                &num::BF16
-            };
+            let f = if c.dtype == F16x2 { &num::F16 } else { &num::BF16 };
             vec![(16, f, "a"), (0, f, "b")]
         }
         F16x2 => vec![(16, &num::F16, "a (high)"), (0, &num::F16, "a (low)")],
@@ -214,32 +172,19 @@ fn cvt_lanes(c: &Cvt) -> Vec<(u32, &'static Format, &'static str)> {
         E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | E2m1x2 | Ue8m0x2 => {
             let f = format_of(c.dtype).expect("packed");
             let lane = if c.dtype == E2m1x2 { 4 } else { 8 };
-            let (hi, lo) = if c.atype == F32 {
-                ("a", "b")
-            } else {
-                ("a (high)", "a (low)")
-            };
+            let (hi, lo) = if c.atype == F32 { ("a", "b") } else { ("a (high)", "a (low)") };
             vec![(lane, f, hi), (0, f, lo)]
         }
         E4m3x4 | E5m2x4 | E2m3x4 | E3m2x4 | E2m1x4 => {
             let f = format_of(c.dtype).expect("x4");
             let lane = if c.dtype == E2m1x4 { 4 } else { 8 };
-            vec![
-                (3 * lane, f, "a"),
-                (2 * lane, f, "b"),
-                (lane, f, "e"),
-                (0, f, "f"),
-            ]
+            vec![(3 * lane, f, "a"), (2 * lane, f, "b"), (lane, f, "e"), (0, f, "f")]
         }
         t => format_of(t).map(|f| vec![(0, f, "a")]).unwrap_or_default(),
     }
 }
 
-fn source_lane(
-    c: &Cvt,
-    from: &str,
-    values: &BTreeMap<String, u128>,
-) -> Option<(Value, &'static Format)> {
+fn source_lane(c: &Cvt, from: &str, values: &BTreeMap<String, u128>) -> Option<(Value, &'static Format)> {
     let (name, half) = match from.split_once(' ') {
         Some((n, h)) => (n, Some(h == "(high)")),
         None => (from, None),
@@ -301,21 +246,14 @@ fn rule(c: &Cvt, input: Value, in_fmt: &Format, out: &Format, out_bits: u64) -> 
     if c.relu && input.is_negative() && !matches!(input, Value::Zero { .. }) {
         return ".relu: negative results become +0 (§9.7.9.21)".into();
     }
-    if c.ftz && in_fmt.bits() == 32 && matches!(input, Value::Finite { sig, .. } if sig < (1 << 23))
-    {
+    if c.ftz && in_fmt.bits() == 32 && matches!(input, Value::Finite { sig, .. } if sig < (1 << 23)) {
         return ".ftz: subnormal f32 input flushed to sign-preserving zero (§9.7.9.21)".into();
     }
     let max = decode(out, out.max_finite_bits());
     let beyond = |v: Value| match (v.abs(), max) {
         (Value::Inf { .. }, _) => true,
-        (
-            Value::Finite { sig, exp, .. },
-            Value::Finite {
-                sig: ms, exp: me, ..
-            },
-        ) => {
-            (sig as u128) << (exp - exp.min(me)).min(100)
-                > (ms as u128) << (me - exp.min(me)).min(100)
+        (Value::Finite { sig, exp, .. }, Value::Finite { sig: ms, exp: me, .. }) => {
+            (sig as u128) << (exp - exp.min(me)).min(100) > (ms as u128) << (me - exp.min(me)).min(100)
         }
         _ => false,
     };
@@ -329,8 +267,7 @@ fn rule(c: &Cvt, input: Value, in_fmt: &Format, out: &Format, out_bits: u64) -> 
         return format!("overflow: {mode} rounds past MAX_NORM to infinity (§9.7.9.21, IEEE 754)");
     }
     if c.rnd == Some(CvtRnd::Rs) {
-        return ".rs: stochastic rounding by the carry of rbits + discarded bits (§9.7.9.21)"
-            .into();
+        return ".rs: stochastic rounding by the carry of rbits + discarded bits (§9.7.9.21)".into();
     }
     let exact = encode(out, input, Rounding::TowardZero, Overflow::Ieee).bits
         == encode(out, input, Rounding::Up, Overflow::Ieee).bits;
@@ -348,16 +285,9 @@ fn hex(v: u128, width: u32) -> String {
 /// Explains `instr` on `operand_texts`; returns the report text. Warp forms (`shfl.sync`)
 /// take one value per operand for every lane, or a comma-separated list of 32; `active` is
 /// the warp's active mask.
-pub fn explain(
-    instr: &str,
-    operand_texts: &[String],
-    active: Option<u32>,
-    allow: &Allowances,
-) -> Result<String> {
+pub fn explain(instr: &str, operand_texts: &[String], active: Option<u32>, allow: &Allowances) -> Result<String> {
     let form = Form::parse_opcode(instr)?;
-    let req = form
-        .check()
-        .map_err(|e| anyhow!("`{instr}` is not a legal form: {e}"))?;
+    let req = form.check().map_err(|e| anyhow!("`{instr}` is not a legal form: {e}"))?;
     let slots = source_slots(&form);
     if operand_texts.len() != slots.len() {
         let names: Vec<&str> = slots.iter().map(|s| s.name.as_str()).collect();
@@ -372,19 +302,10 @@ pub fn explain(
     let mut values = BTreeMap::new();
     let mut scalars = BTreeMap::new();
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}    (§{}; needs {req})",
-        form.template(),
-        form.family().section()
-    );
+    let _ = writeln!(out, "{}    (§{}; needs {req})", form.template(), form.family().section());
     for (slot, text) in slots.iter().zip(operand_texts) {
         let ty = slot_type(&form, &slot.name, slot.width);
-        let parts: Vec<&str> = if warp {
-            text.split(',').collect()
-        } else {
-            vec![text.as_str()]
-        };
+        let parts: Vec<&str> = if warp { text.split(',').collect() } else { vec![text.as_str()] };
         if parts.len() != 1 && parts.len() != 32 {
             bail!(
                 "operand `{}`: give one value for every lane or 32 comma-separated values, not {}",
@@ -404,21 +325,13 @@ pub fn explain(
                     format!("{:<6} {val} ({class})", f.name)
                 }
                 SlotType::Int { bits, signed } => {
-                    let x = if signed && (v >> (bits - 1)) & 1 == 1 {
-                        *v as i128 - (1i128 << bits)
-                    } else {
-                        *v as i128
-                    };
+                    let x =
+                        if signed && (v >> (bits - 1)) & 1 == 1 { *v as i128 - (1i128 << bits) } else { *v as i128 };
                     format!("{}{bits:<3}  {x}", if signed { "s" } else { "u" })
                 }
                 SlotType::Raw(w) => format!("b{w}"),
             };
-            let _ = writeln!(
-                out,
-                "  {:<10} {:<20} {shown}",
-                slot.name,
-                hex(*v, slot.width)
-            );
+            let _ = writeln!(out, "  {:<10} {:<20} {shown}", slot.name, hex(*v, slot.width));
             scalars.insert(slot.name.clone(), *v);
             values.insert(slot.name.clone(), Input::Scalar(*v));
         } else {
@@ -434,13 +347,7 @@ pub fn explain(
     for (name, o) in &results {
         match o {
             Output::Bits(e) => {
-                let _ = writeln!(
-                    out,
-                    "  {:<10} {:<20} {}",
-                    name,
-                    hex(e.bits, e.width),
-                    set_note(e)
-                );
+                let _ = writeln!(out, "  {:<10} {:<20} {}", name, hex(e.bits, e.width), set_note(e));
                 if let Form::Cvt(c) = &form {
                     explain_cvt_lanes(&mut out, c, e, &scalars);
                 }
@@ -508,13 +415,10 @@ fn explain_warp(
             lane_val("c", lane) as u32,
         );
         let get = |name: &str| {
-            results
-                .iter()
-                .find(|(n, _)| n == name)
-                .and_then(|(_, o)| match o {
-                    Output::Lanes(v) => v.get(lane).cloned(),
-                    _ => None,
-                })
+            results.iter().find(|(n, _)| n == name).and_then(|(_, o)| match o {
+                Output::Lanes(v) => v.get(lane).cloned(),
+                _ => None,
+            })
         };
         let d = match get("d") {
             Some(Output::Bits(e)) if e.is_exact() => hex(e.bits, 32),
@@ -546,11 +450,7 @@ fn explain_cvt_lanes(out: &mut String, c: &Cvt, e: &Expected, values: &BTreeMap<
     if c.dtype.is_int() {
         let w = c.dtype.bits();
         let v = e.bits as i128;
-        let x = if c.dtype.is_signed_int() && (v >> (w - 1)) & 1 == 1 {
-            v - (1i128 << w)
-        } else {
-            v
-        };
+        let x = if c.dtype.is_signed_int() && (v >> (w - 1)) & 1 == 1 { v - (1i128 << w) } else { v };
         let why = if c.atype.is_int() {
             if c.sat {
                 "int-to-int with .sat: clamped to the destination range (§9.7.9.21)"

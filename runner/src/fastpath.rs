@@ -48,9 +48,7 @@ mod tests {
 
     #[test]
     fn dispatched_kernels_match_the_portable_ones() {
-        let input: Vec<u32> = (0..1u32 << 20)
-            .map(|i| i.wrapping_mul(0x9E37_79B9))
-            .collect();
+        let input: Vec<u32> = (0..1u32 << 20).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
         let (mut a, mut b) = (vec![0u16; input.len()], vec![0u16; input.len()]);
         f32_to_f16_rn(&input, &mut a);
         oracle::num::fast::f32_to_f16_rn_slice(&input, &mut b);

@@ -99,10 +99,7 @@ fn parse_family(name: Option<&str>) -> Result<Option<Family>> {
         Some(f) => Ok(Some(f)),
         None => {
             let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-            bail!(
-                "unknown family `{name}`; valid families: {}",
-                names.join(", ")
-            )
+            bail!("unknown family `{name}`; valid families: {}", names.join(", "))
         }
     }
 }
@@ -149,11 +146,7 @@ fn variants(target: &str, family: Option<&str>, format: Format, counts_only: boo
         }
         Format::Table => {
             if !counts_only {
-                let width = forms
-                    .iter()
-                    .map(|(f, _)| f.template().len())
-                    .max()
-                    .unwrap_or(0);
+                let width = forms.iter().map(|(f, _)| f.template().len()).max().unwrap_or(0);
                 for (f, req) in &forms {
                     println!("{:width$}  {req}", f.template());
                 }
@@ -168,11 +161,7 @@ fn variants(target: &str, family: Option<&str>, format: Format, counts_only: boo
                     forms: counts.get(f).copied().unwrap_or(0),
                 })
                 .collect();
-            rows.push(CountRow {
-                family: "total",
-                section: String::new(),
-                forms: forms.len(),
-            });
+            rows.push(CountRow { family: "total", section: String::new(), forms: forms.len() });
             println!("Forms valid on {} (PTX ISA {}):", target.name(), target.ptx);
             println!("{}", Table::new(rows).with(Style::modern()));
         }
@@ -202,31 +191,23 @@ fn validity_cmd(
     format: Format,
 ) -> Result<bool> {
     let family = parse_family(family)?;
-    let targets: Vec<Target> = targets
-        .split(',')
-        .map(parse_target)
-        .collect::<Result<_>>()?;
+    let targets: Vec<Target> = targets.split(',').map(parse_target).collect::<Result<_>>()?;
     let ptxas = Ptxas::find()?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     eprintln!("ptxas: {} ({})", ptxas.path.display(), ptxas.version);
     let start = std::time::Instant::now();
-    let reports = validity::check_targets(&ptxas, &targets, family, per_rule, jobs)
-        .context("checking validity against ptxas")?;
+    let reports =
+        validity::check_targets(&ptxas, &targets, family, per_rule, jobs).context("checking validity against ptxas")?;
     let all_agree = reports.iter().all(|r| r.disagreements.is_empty());
     match format {
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(
-                &serde_json::json!({ "ptxas": ptxas.version, "reports": reports })
-            )?
+            serde_json::to_string_pretty(&serde_json::json!({ "ptxas": ptxas.version, "reports": reports }))?
         ),
         Format::Table => {
             for r in &reports {
                 for d in &r.disagreements {
-                    println!(
-                        "DISAGREE {} expected {:?}: {}\n    {}",
-                        d.target, d.expected, d.instruction, d.detail
-                    );
+                    println!("DISAGREE {} expected {:?}: {}\n    {}", d.target, d.expected, d.instruction, d.detail);
                 }
             }
             let rows: Vec<ValidityRow> = reports
@@ -245,11 +226,7 @@ fn validity_cmd(
                 })
                 .collect();
             println!("{}", Table::new(rows).with(Style::modern()));
-            println!(
-                "ptxas {} ; {:.1} s",
-                ptxas.version,
-                start.elapsed().as_secs_f64()
-            );
+            println!("ptxas {} ; {:.1} s", ptxas.version, start.elapsed().as_secs_f64());
         }
     }
     Ok(all_agree)
@@ -265,10 +242,7 @@ fn allowances_from(off: &[String]) -> Result<Allowances> {
             Some(x) => a.disable(x),
             None => {
                 let names: Vec<&str> = Allowance::ALL.iter().map(|a| a.name()).collect();
-                bail!(
-                    "unknown allowance `{name}`; valid allowances: {}",
-                    names.join(", ")
-                )
+                bail!("unknown allowance `{name}`; valid allowances: {}", names.join(", "))
             }
         }
     }
@@ -278,21 +252,11 @@ fn allowances_from(off: &[String]) -> Result<Allowances> {
 fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Variants {
-            target,
-            family,
-            format,
-            counts,
-        } => {
+        Command::Variants { target, family, format, counts } => {
             variants(&target, family.as_deref(), format, counts)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain {
-            instr,
-            operands,
-            mut allow_off,
-            mut active,
-        } => {
+        Command::Explain { instr, operands, mut allow_off, mut active } => {
             // Operands may start with '-' (`-inf`, `-3`), so clap hands every later word to
             // `operands`; options written after the operands are taken out here.
             let mut rest = Vec::new();
@@ -304,9 +268,7 @@ fn run() -> Result<ExitCode> {
                 };
                 match flag.as_str() {
                     "--active" | "--allow-off" => {
-                        let v = inline
-                            .or_else(|| words.next())
-                            .with_context(|| format!("{flag} needs a value"))?;
+                        let v = inline.or_else(|| words.next()).with_context(|| format!("{flag} needs a value"))?;
                         if flag == "--active" {
                             active = Some(v);
                         } else {
@@ -327,10 +289,7 @@ fn run() -> Result<ExitCode> {
                     )
                 }
             };
-            print!(
-                "{}",
-                runner::explain::explain(&instr, &operands, active, &allowances_from(&allow_off)?)?
-            );
+            print!("{}", runner::explain::explain(&instr, &operands, active, &allowances_from(&allow_off)?)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval { allow_off } => {
@@ -352,19 +311,9 @@ fn run() -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Validity {
-            targets,
-            family,
-            per_rule,
-            jobs,
-            format,
-        } => {
+        Command::Validity { targets, family, per_rule, jobs, format } => {
             let ok = validity_cmd(&targets, family.as_deref(), per_rule, jobs, format)?;
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
     }
 }

@@ -65,22 +65,15 @@ pub struct Assembly {
 impl Assembly {
     /// Lines named by error diagnostics.
     pub fn error_lines(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == "error")
-            .filter_map(|d| d.line)
-            .collect();
+        let mut v: Vec<usize> =
+            self.diagnostics.iter().filter(|d| d.severity == "error").filter_map(|d| d.line).collect();
         v.sort_unstable();
         v.dedup();
         v
     }
     /// The first error message for `line`.
     pub fn error_at(&self, line: usize) -> Option<&str> {
-        self.diagnostics
-            .iter()
-            .find(|d| d.severity == "error" && d.line == Some(line))
-            .map(|d| d.message.as_str())
+        self.diagnostics.iter().find(|d| d.severity == "error" && d.line == Some(line)).map(|d| d.message.as_str())
     }
 }
 
@@ -112,10 +105,7 @@ impl Ptxas {
         }
         candidates.push(repo_root().join(".tools/nvcc/nvidia/cu13/bin/ptxas"));
         candidates.push(PathBuf::from("/usr/local/cuda/bin/ptxas"));
-        let path = candidates
-            .into_iter()
-            .find(|p| p.is_file())
-            .ok_or(PtxasError::NotFound)?;
+        let path = candidates.into_iter().find(|p| p.is_file()).ok_or(PtxasError::NotFound)?;
         Self::at(&path)
     }
 
@@ -124,10 +114,7 @@ impl Ptxas {
         let out = Command::new(path)
             .arg("--version")
             .output()
-            .map_err(|source| PtxasError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            .map_err(|source| PtxasError::Io { path: path.to_path_buf(), source })?;
         let text = String::from_utf8_lossy(&out.stdout);
         let version = text
             .lines()
@@ -135,25 +122,13 @@ impl Ptxas {
             .unwrap_or_else(|| text.lines().last().unwrap_or("unknown"))
             .trim()
             .to_string();
-        Ok(Ptxas {
-            path: path.to_path_buf(),
-            version,
-        })
+        Ok(Ptxas { path: path.to_path_buf(), version })
     }
 
     /// Assembles `ptx` for `arch` (`sm_90a`) at optimization level `opt`, writing the cubin to
     /// `cubin` (or discarding it).
-    pub fn assemble(
-        &self,
-        ptx: &str,
-        arch: &str,
-        opt: u8,
-        cubin: Option<&Path>,
-    ) -> Result<Assembly, PtxasError> {
-        let io = |source| PtxasError::Io {
-            path: self.path.clone(),
-            source,
-        };
+    pub fn assemble(&self, ptx: &str, arch: &str, opt: u8, cubin: Option<&Path>) -> Result<Assembly, PtxasError> {
+        let io = |source| PtxasError::Io { path: self.path.clone(), source };
         let dir = tempfile::tempdir().map_err(io)?;
         let src = dir.path().join("probe.ptx");
         std::fs::write(&src, ptx).map_err(io)?;
@@ -170,12 +145,7 @@ impl Ptxas {
         let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&out.stdout));
         let crashed = out.status.code().is_none();
-        Ok(Assembly {
-            ok: out.status.success(),
-            crashed,
-            diagnostics: parse_diagnostics(&output),
-            output,
-        })
+        Ok(Assembly { ok: out.status.success(), crashed, diagnostics: parse_diagnostics(&output), output })
     }
 }
 
@@ -190,10 +160,7 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
             Some(i) => {
                 let after = &rest[i + 7..];
                 let end = after.find(';').unwrap_or(after.len());
-                (
-                    after[..end].trim().parse().ok(),
-                    after.get(end + 1..).unwrap_or(""),
-                )
+                (after[..end].trim().parse().ok(), after.get(end + 1..).unwrap_or(""))
             }
             None => (None, rest),
         };
@@ -204,11 +171,7 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
         if !matches!(severity.as_str(), "error" | "warning" | "fatal") {
             continue;
         }
-        out.push(Diagnostic {
-            line,
-            severity,
-            message: msg.trim().to_string(),
-        });
+        out.push(Diagnostic { line, severity, message: msg.trim().to_string() });
     }
     out
 }
@@ -227,18 +190,11 @@ mod tests {
         assert_eq!(d.len(), 3);
         assert_eq!(d[0].line, Some(10));
         assert_eq!(d[0].severity, "error");
-        assert_eq!(
-            d[0].message,
-            "Illegal rounding modifier for instruction 'cvt'"
-        );
+        assert_eq!(d[0].message, "Illegal rounding modifier for instruction 'cvt'");
         assert_eq!(d[1].severity, "warning");
         assert_eq!(
             d[2],
-            Diagnostic {
-                line: None,
-                severity: "fatal".into(),
-                message: "Ptx assembly aborted due to errors".into()
-            }
+            Diagnostic { line: None, severity: "fatal".into(), message: "Ptx assembly aborted due to errors".into() }
         );
     }
 }

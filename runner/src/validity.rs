@@ -87,22 +87,12 @@ fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, work: impl Fn(&T) -> R +
             });
         }
     });
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect()
+    results.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
 }
 
 fn instruction_of(target: &Target, form: &Form) -> String {
     let probe = probe_module(target, std::slice::from_ref(form));
-    probe
-        .text
-        .lines()
-        .nth(probe.lines[0] - 1)
-        .unwrap_or_default()
-        .to_string()
+    probe.text.lines().nth(probe.lines[0] - 1).unwrap_or_default().to_string()
 }
 
 /// Forms (by index into `forms`) that ptxas rejects, with its message.
@@ -134,11 +124,7 @@ fn rejected_in(
             }
             if named.is_empty() {
                 if remaining.len() == 1 {
-                    let msg = if asm.crashed {
-                        format!("ptxas crashed: {}", asm.output)
-                    } else {
-                        asm.output.clone()
-                    };
+                    let msg = if asm.crashed { format!("ptxas crashed: {}", asm.output) } else { asm.output.clone() };
                     rejected.push((remaining[0], msg.trim().to_string()));
                     break;
                 }
@@ -163,14 +149,9 @@ pub fn check_accepts(
     forms: &[Form],
     jobs: usize,
 ) -> Result<(usize, Vec<Disagreement>), PtxasError> {
-    let chunks: Vec<Vec<usize>> = (0..forms.len())
-        .collect::<Vec<_>>()
-        .chunks(ACCEPT_BATCH)
-        .map(<[usize]>::to_vec)
-        .collect();
-    let results = parallel(&chunks, jobs, |chunk| {
-        rejected_in(ptxas, target, forms, chunk.clone())
-    });
+    let chunks: Vec<Vec<usize>> =
+        (0..forms.len()).collect::<Vec<_>>().chunks(ACCEPT_BATCH).map(<[usize]>::to_vec).collect();
+    let results = parallel(&chunks, jobs, |chunk| rejected_in(ptxas, target, forms, chunk.clone()));
     let mut dis = Vec::new();
     for r in results {
         for (i, msg) in r? {
@@ -190,16 +171,8 @@ pub fn check_accepts(
 pub type RejectItem = (Form, Vec<OperandSpec>, String);
 
 fn probe_text(target: &Target, item: &RejectItem) -> String {
-    let probe = probe_module_with(
-        target,
-        std::slice::from_ref(&(item.0.clone(), item.1.clone())),
-    );
-    probe
-        .text
-        .lines()
-        .nth(probe.lines[0] - 1)
-        .unwrap_or_default()
-        .to_string()
+    let probe = probe_module_with(target, std::slice::from_ref(&(item.0.clone(), item.1.clone())));
+    probe.text.lines().nth(probe.lines[0] - 1).unwrap_or_default().to_string()
 }
 
 /// Assembles each item of `sample` for `target`; returns the number rejected and a
@@ -212,17 +185,10 @@ pub fn check_rejects(
 ) -> Result<(usize, Vec<Disagreement>), PtxasError> {
     let chunks: Vec<&[RejectItem]> = sample.chunks(REJECT_BATCH).collect();
     let results = parallel(&chunks, jobs, |chunk| -> Result<Vec<usize>, PtxasError> {
-        let items: Vec<(Form, Vec<OperandSpec>)> = chunk
-            .iter()
-            .map(|(f, s, _)| (f.clone(), s.clone()))
-            .collect();
+        let items: Vec<(Form, Vec<OperandSpec>)> = chunk.iter().map(|(f, s, _)| (f.clone(), s.clone())).collect();
         let probe = probe_module_with(target, &items);
         let asm = ptxas.assemble(&probe.text, &target.name(), 0, None)?;
-        let named: Vec<usize> = asm
-            .error_lines()
-            .into_iter()
-            .filter_map(|l| probe.form_at_line(l))
-            .collect();
+        let named: Vec<usize> = asm.error_lines().into_iter().filter_map(|l| probe.form_at_line(l)).collect();
         let mut accepted = Vec::new();
         for (k, item) in items.iter().enumerate() {
             if named.contains(&k) {
@@ -252,11 +218,7 @@ pub fn check_rejects(
 /// Valid forms written with one register operand narrower than its slot (`.b16` where
 /// `.b32` is required): the model calls every such instruction invalid. Up to `per_family`
 /// forms per family, spread over its valid forms.
-pub fn narrow_register_sample(
-    target: &Target,
-    family: Option<Family>,
-    per_family: usize,
-) -> Vec<RejectItem> {
+pub fn narrow_register_sample(target: &Target, family: Option<Family>, per_family: usize) -> Vec<RejectItem> {
     let families: Vec<Family> = match family {
         Some(f) => vec![f],
         None => Family::ALL.to_vec(),
@@ -329,15 +291,9 @@ pub fn check_targets(
         let empty = probe_module(t, &[]);
         let asm = ptxas.assemble(&empty.text, &t.name(), 0, None)?;
         if !asm.ok {
-            return Err(PtxasError::Harness {
-                target: t.name(),
-                output: asm.output,
-            });
+            return Err(PtxasError::Harness { target: t.name(), output: asm.output });
         }
-        let valid: Vec<Form> = oracle::isa::valid_forms(t, family)
-            .into_iter()
-            .map(|(f, _)| f)
-            .collect();
+        let valid: Vec<Form> = oracle::isa::valid_forms(t, family).into_iter().map(|(f, _)| f).collect();
         let (accepted, mut dis) = check_accepts(ptxas, t, &valid, jobs)?;
         let mut sample = reject_sample(t, family, per_rule);
         sample.extend(narrow_register_sample(t, family, per_rule.max(1) * 4));

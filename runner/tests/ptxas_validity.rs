@@ -16,8 +16,7 @@ fn ptxas_or_skip() -> Option<Ptxas> {
     match Ptxas::find() {
         Ok(p) => Some(p),
         Err(e) => {
-            let required = std::env::var_os("CI").is_some()
-                || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
+            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
             assert!(!required, "ptxas is required here: {e}");
             eprintln!("SKIPPED: {e}");
             None
@@ -35,25 +34,12 @@ fn validity_table_agrees_with_ptxas_on_six_targets() {
     for r in &reports {
         eprintln!(
             "{} ({}): {}/{} valid forms assembled, {}/{} invalid forms rejected",
-            r.target,
-            ptxas.version,
-            r.valid_accepted,
-            r.valid_checked,
-            r.invalid_rejected,
-            r.invalid_checked
+            r.target, ptxas.version, r.valid_accepted, r.valid_checked, r.invalid_rejected, r.invalid_checked
         );
         assert!(r.valid_checked > 0 && r.invalid_checked > 0);
         for d in &r.disagreements {
-            failures.push(format!(
-                "{} expected {:?}: {}  ({})",
-                d.target, d.expected, d.instruction, d.detail
-            ));
+            failures.push(format!("{} expected {:?}: {}  ({})", d.target, d.expected, d.instruction, d.detail));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements with ptxas:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} disagreements with ptxas:\n{}", failures.len(), failures.join("\n"));
 }

@@ -69,9 +69,7 @@ impl FormSpec for Isspacep {
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        Ok(Isspacep {
-            space: bag.require("state space")?,
-        })
+        Ok(Isspacep { space: bag.require("state space")? })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -108,12 +106,7 @@ impl FormSpec for Cvta {
             for &space in Space::ALL {
                 for &size in AddrType::ALL {
                     for var in FLAG {
-                        out.push(Cvta {
-                            to,
-                            space,
-                            size,
-                            var,
-                        });
+                        out.push(Cvta { to, space, size, var });
                     }
                 }
             }
@@ -122,12 +115,7 @@ impl FormSpec for Cvta {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("cvta")
-            .flag(self.to, "to")
-            .q(self.space)
-            .q(self.size)
-            .finish()
+        OpcodeWriter::new().lit("cvta").flag(self.to, "to").q(self.space).q(self.size).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, operands: &[Operand]) -> Result<Self, ParseError> {
@@ -201,11 +189,7 @@ fn cluster_candidates() -> Vec<(bool, AddrType, bool)> {
 }
 
 fn cluster_opcode(mnemonic: &'static str, shared_cluster: bool, ty: AddrType) -> String {
-    OpcodeWriter::new()
-        .lit(mnemonic)
-        .flag(shared_cluster, "shared::cluster")
-        .q(ty)
-        .finish()
+    OpcodeWriter::new().lit(mnemonic).flag(shared_cluster, "shared::cluster").q(ty).finish()
 }
 
 fn cluster_source(var: bool, ty: AddrType, name: &'static str) -> OperandSpec {
@@ -226,14 +210,7 @@ fn cluster_check() -> Result<Requirement, Illegal> {
 
 impl FormSpec for Mapa {
     fn candidates() -> Vec<Self> {
-        cluster_candidates()
-            .into_iter()
-            .map(|(shared_cluster, ty, var)| Mapa {
-                shared_cluster,
-                ty,
-                var,
-            })
-            .collect()
+        cluster_candidates().into_iter().map(|(shared_cluster, ty, var)| Mapa { shared_cluster, ty, var }).collect()
     }
 
     fn opcode(&self) -> String {
@@ -241,11 +218,7 @@ impl FormSpec for Mapa {
     }
 
     fn parse(bag: &mut TokenBag<'_>, operands: &[Operand]) -> Result<Self, ParseError> {
-        Ok(Mapa {
-            shared_cluster: bag.flag("shared::cluster"),
-            ty: bag.require("type")?,
-            var: is_var(operands.get(1)),
-        })
+        Ok(Mapa { shared_cluster: bag.flag("shared::cluster"), ty: bag.require("type")?, var: is_var(operands.get(1)) })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -265,11 +238,7 @@ impl FormSpec for Getctarank {
     fn candidates() -> Vec<Self> {
         cluster_candidates()
             .into_iter()
-            .map(|(shared_cluster, ty, var)| Getctarank {
-                shared_cluster,
-                ty,
-                var,
-            })
+            .map(|(shared_cluster, ty, var)| Getctarank { shared_cluster, ty, var })
             .collect()
     }
 
@@ -286,10 +255,7 @@ impl FormSpec for Getctarank {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        vec![
-            OperandSpec::dst("d", OperandKind::Reg(RegType::U32)),
-            cluster_source(self.var, self.ty, "var"),
-        ]
+        vec![OperandSpec::dst("d", OperandKind::Reg(RegType::U32)), cluster_source(self.var, self.ty, "var")]
     }
 
     fn check(&self) -> Result<Requirement, Illegal> {
@@ -317,9 +283,7 @@ mod tests {
     use crate::isa::{Form, Instruction};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     #[test]
@@ -346,27 +310,15 @@ mod tests {
         }
         assert_eq!(
             form("cvta.shared::cta.u64 %p, As+4;"),
-            Form::Cvta(Cvta {
-                to: false,
-                space: Space::SharedCta,
-                size: AddrType::U64,
-                var: true
-            })
+            Form::Cvta(Cvta { to: false, space: Space::SharedCta, size: AddrType::U64, var: true })
         );
     }
 
     #[test]
     fn rules_reject_what_the_spec_forbids() {
-        for s in [
-            "cvta.to.global.u64 %p, gvar;",
-            "cvta.global.u32 %p, %a;",
-            "isspacep.param::func %p, %a;",
-        ] {
+        for s in ["cvta.to.global.u64 %p, gvar;", "cvta.global.u32 %p, %a;", "isspacep.param::func %p, %a;"] {
             assert!(form(s).check().is_err(), "{s}");
         }
-        assert_eq!(
-            form("cvta.u64.global.to %p, %a;").opcode(),
-            "cvta.to.global.u64"
-        );
+        assert_eq!(form("cvta.u64.global.to %p, %a;").opcode(), "cvta.to.global.u64");
     }
 }

@@ -60,8 +60,7 @@ pub const MBAR: OperandSpec = OperandSpec::src("mbar", OperandKind::Addr(AddrKin
 /// The operand `ctaMask`: a 16-bit register.
 pub const CTA_MASK: OperandSpec = OperandSpec::src("ctaMask", OperandKind::Reg(RegType::B16));
 /// The operand `cache-policy`: a 64-bit register.
-pub const CACHE_POLICY: OperandSpec =
-    OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64));
+pub const CACHE_POLICY: OperandSpec = OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64));
 /// The operand `size`: a 32-bit register or immediate.
 const SIZE: OperandSpec = OperandSpec::src("size", OperandKind::RegOrImm(RegType::U32));
 
@@ -91,14 +90,7 @@ impl FormSpec for CpAsyncBulk {
                     for multicast in FLAG {
                         for cache_hint in FLAG {
                             for cp_mask in FLAG {
-                                out.push(CpAsyncBulk {
-                                    dst,
-                                    src,
-                                    completion,
-                                    multicast,
-                                    cache_hint,
-                                    cp_mask,
-                                });
+                                out.push(CpAsyncBulk { dst, src, completion, multicast, cache_hint, cp_mask });
                             }
                         }
                     }
@@ -159,15 +151,10 @@ impl FormSpec for CpAsyncBulk {
     fn check(&self) -> Result<Requirement, Illegal> {
         use BulkSpace::*;
         let need = match (self.dst, self.src) {
-            (SharedCta, Global) | (SharedCluster, Global) | (SharedCluster, SharedCta) => {
-                Completion::Mbarrier
-            }
+            (SharedCta, Global) | (SharedCluster, Global) | (SharedCluster, SharedCta) => Completion::Mbarrier,
             (Global, SharedCta) => Completion::BulkGroup,
             _ => {
-                return Illegal::err(format!(
-                    "no direction .{} ← .{} in the §9.7.9.25.4.1 syntax",
-                    self.dst, self.src
-                ))
+                return Illegal::err(format!("no direction .{} ← .{} in the §9.7.9.25.4.1 syntax", self.dst, self.src))
             }
         };
         forbid(
@@ -249,15 +236,7 @@ impl FormSpec for CpReduceAsyncBulk {
                         for &redop in RedOp::ALL {
                             for noftz in FLAG {
                                 for &ty in ReduceType::ALL {
-                                    out.push(CpReduceAsyncBulk {
-                                        dst,
-                                        src,
-                                        completion,
-                                        cache_hint,
-                                        redop,
-                                        noftz,
-                                        ty,
-                                    });
+                                    out.push(CpReduceAsyncBulk { dst, src, completion, cache_hint, redop, noftz, ty });
                                 }
                             }
                         }
@@ -322,10 +301,7 @@ impl FormSpec for CpReduceAsyncBulk {
             (SharedCluster, SharedCta) => Completion::Mbarrier,
             (Global, SharedCta) => Completion::BulkGroup,
             _ => {
-                return Illegal::err(format!(
-                    "no direction .{} ← .{} in the §9.7.9.25.4.2 syntax",
-                    self.dst, self.src
-                ))
+                return Illegal::err(format!("no direction .{} ← .{} in the §9.7.9.25.4.2 syntax", self.dst, self.src))
             }
         };
         forbid(
@@ -342,14 +318,8 @@ impl FormSpec for CpReduceAsyncBulk {
         )?;
         let half = matches!(self.ty, ReduceType::F16 | ReduceType::Bf16);
         let add_half = self.redop == RedOp::Add && half;
-        forbid(
-            self.noftz && !add_half,
-            "`.noftz` only exists as `.add.noftz.f16`/`.bf16` (§9.7.9.25.4.2 syntax)",
-        )?;
-        forbid(
-            add_half && !self.noftz,
-            "`.add.f16`/`.add.bf16` require `.noftz` (§9.7.9.25.4.2)",
-        )?;
+        forbid(self.noftz && !add_half, "`.noftz` only exists as `.add.noftz.f16`/`.bf16` (§9.7.9.25.4.2 syntax)")?;
+        forbid(add_half && !self.noftz, "`.add.f16`/`.add.bf16` require `.noftz` (§9.7.9.25.4.2)")?;
         Ok(Requirement::new(90, 8, 0))
     }
 }
@@ -363,9 +333,7 @@ pub struct CpAsyncBulkPrefetch {
 
 impl FormSpec for CpAsyncBulkPrefetch {
     fn candidates() -> Vec<Self> {
-        FLAG.into_iter()
-            .map(|cache_hint| CpAsyncBulkPrefetch { cache_hint })
-            .collect()
+        FLAG.into_iter().map(|cache_hint| CpAsyncBulkPrefetch { cache_hint }).collect()
     }
 
     fn opcode(&self) -> String {
@@ -384,16 +352,11 @@ impl FormSpec for CpAsyncBulkPrefetch {
         for t in ["async", "bulk", "prefetch", "L2", "global"] {
             bag.expect(t)?;
         }
-        Ok(CpAsyncBulkPrefetch {
-            cache_hint: bag.flag(CACHE_HINT),
-        })
+        Ok(CpAsyncBulkPrefetch { cache_hint: bag.flag(CACHE_HINT) })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            OperandSpec::src("srcMem", OperandKind::Addr(AddrKind::Global)),
-            SIZE,
-        ];
+        let mut ops = vec![OperandSpec::src("srcMem", OperandKind::Addr(AddrKind::Global)), SIZE];
         if self.cache_hint {
             ops.push(CACHE_POLICY);
         }
@@ -443,28 +406,18 @@ pub struct CpAsyncBulkWaitGroup {
 
 impl FormSpec for CpAsyncBulkWaitGroup {
     fn candidates() -> Vec<Self> {
-        FLAG.into_iter()
-            .map(|read| CpAsyncBulkWaitGroup { read })
-            .collect()
+        FLAG.into_iter().map(|read| CpAsyncBulkWaitGroup { read }).collect()
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("cp")
-            .lit("async")
-            .lit("bulk")
-            .lit("wait_group")
-            .flag(self.read, "read")
-            .finish()
+        OpcodeWriter::new().lit("cp").lit("async").lit("bulk").lit("wait_group").flag(self.read, "read").finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
         for t in ["async", "bulk", "wait_group"] {
             bag.expect(t)?;
         }
-        Ok(CpAsyncBulkWaitGroup {
-            read: bag.flag("read"),
-        })
+        Ok(CpAsyncBulkWaitGroup { read: bag.flag("read") })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -533,13 +486,8 @@ mod tests {
         let req = |s: &str| inst(s).form.check().unwrap();
         let r = req("cp.async.bulk.global.shared::cta.bulk_group.cp_mask [d], [s], 16, m;");
         assert_eq!((r.min_sm, r.min_ptx.to_string()), (100, "8.6".into()));
-        let r = req(
-            "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [d], [s], 16, [mbar];",
-        );
+        let r = req("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [d], [s], 16, [mbar];");
         assert_eq!((r.min_sm, r.min_ptx.to_string()), (90, "8.6".into()));
-        assert_eq!(
-            inst("cp.async.bulk.wait_group.read 0;").form.opcode(),
-            "cp.async.bulk.wait_group.read"
-        );
+        assert_eq!(inst("cp.async.bulk.wait_group.read 0;").form.opcode(), "cp.async.bulk.wait_group.read");
     }
 }

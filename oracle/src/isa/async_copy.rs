@@ -105,14 +105,7 @@ impl FormSpec for CpAsync {
                     for prefetch in opt::<PrefetchSize>() {
                         for cp_size in CpSize::ALL {
                             for src in CpAsyncSrc::ALL {
-                                out.push(CpAsync {
-                                    cop,
-                                    dst,
-                                    cache_hint,
-                                    prefetch,
-                                    cp_size,
-                                    src,
-                                });
+                                out.push(CpAsync { cop, dst, cache_hint, prefetch, cp_size, src });
                             }
                         }
                     }
@@ -141,19 +134,17 @@ impl FormSpec for CpAsync {
         bag.expect("global")?;
         let cache_hint = bag.flag(CACHE_HINT);
         let prefetch = bag.take();
-        let cp_size =
-            match operands.get(2) {
-                Some(Operand::Imm(Imm::Int(v))) => CpSize::from_bytes(*v).ok_or_else(|| {
-                    ParseError::new(
-                        bag.opcode(),
-                        format!("`cp-size` must be 4, 8 or 16, found {v} (§9.7.9.25.3.1)"),
-                    )
-                })?,
-                _ => return Err(ParseError::new(
+        let cp_size = match operands.get(2) {
+            Some(Operand::Imm(Imm::Int(v))) => CpSize::from_bytes(*v).ok_or_else(|| {
+                ParseError::new(bag.opcode(), format!("`cp-size` must be 4, 8 or 16, found {v} (§9.7.9.25.3.1)"))
+            })?,
+            _ => {
+                return Err(ParseError::new(
                     bag.opcode(),
                     "the third operand `cp-size` must be the immediate 4, 8 or 16 (§9.7.9.25.3.1)",
-                )),
-            };
+                ))
+            }
+        };
         let base = 3 + usize::from(cache_hint);
         let src = if operands.len() == base + 1 {
             match &operands[3] {
@@ -163,14 +154,7 @@ impl FormSpec for CpAsync {
         } else {
             CpAsyncSrc::Full
         };
-        Ok(CpAsync {
-            cop,
-            dst,
-            cache_hint,
-            prefetch,
-            cp_size,
-            src,
-        })
+        Ok(CpAsync { cop, dst, cache_hint, prefetch, cp_size, src })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -181,17 +165,11 @@ impl FormSpec for CpAsync {
         ];
         match self.src {
             CpAsyncSrc::Full => {}
-            CpAsyncSrc::SrcSize => ops.push(OperandSpec::src(
-                "src-size",
-                OperandKind::Imm(self.cp_size.bytes() / 2),
-            )),
+            CpAsyncSrc::SrcSize => ops.push(OperandSpec::src("src-size", OperandKind::Imm(self.cp_size.bytes() / 2))),
             CpAsyncSrc::IgnoreSrc => ops.push(OperandSpec::src("ignore-src", OperandKind::Pred)),
         }
         if self.cache_hint {
-            ops.push(OperandSpec::src(
-                "cache-policy",
-                OperandKind::Reg(RegType::B64),
-            ));
+            ops.push(OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64)));
         }
         ops
     }
@@ -341,21 +319,14 @@ mod tests {
     fn rules_reject_what_the_spec_forbids() {
         let f = inst("cp.async.cg.shared.global [s], [g], 8;").form;
         assert!(f.check().is_err(), ".cg needs cp-size 16");
-        assert!("cp.async.ca.shared.global [s], [g], 2;"
-            .parse::<Instruction>()
-            .is_err());
-        assert!("cp.async.ca.shared::cluster.global [s], [g], 4;"
-            .parse::<Instruction>()
-            .is_err());
+        assert!("cp.async.ca.shared.global [s], [g], 2;".parse::<Instruction>().is_err());
+        assert!("cp.async.ca.shared::cluster.global [s], [g], 4;".parse::<Instruction>().is_err());
     }
 
     #[test]
     fn opcode_is_canonical_and_requirements_follow_the_notes() {
         let i = inst("cp.async.L2::128B.global.cg.L2::cache_hint.shared::cta [s], [g], 16, %rd1;");
-        assert_eq!(
-            i.form.opcode(),
-            "cp.async.cg.shared::cta.global.L2::cache_hint.L2::128B"
-        );
+        assert_eq!(i.form.opcode(), "cp.async.cg.shared::cta.global.L2::cache_hint.L2::128B");
         let req = i.form.check().unwrap();
         assert_eq!((req.min_sm, req.min_ptx.to_string()), (80, "7.4".into()));
         assert_eq!(CpAsync::candidates().len(), 288);

@@ -53,18 +53,11 @@ impl FormSpec for Prefetch {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("prefetch")
-            .opt(self.space)
-            .q(self.level)
-            .finish()
+        OpcodeWriter::new().lit("prefetch").opt(self.space).q(self.level).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        Ok(Prefetch {
-            space: bag.take(),
-            level: bag.require("level")?,
-        })
+        Ok(Prefetch { space: bag.take(), level: bag.require("level")? })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -155,18 +148,11 @@ impl FormSpec for Applypriority {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("applypriority")
-            .flag(self.global, "global")
-            .q(self.priority)
-            .finish()
+        OpcodeWriter::new().lit("applypriority").flag(self.global, "global").q(self.priority).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        Ok(Applypriority {
-            global: bag.flag("global"),
-            priority: bag.require("eviction priority")?,
-        })
+        Ok(Applypriority { global: bag.flag("global"), priority: bag.require("eviction priority")? })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -177,10 +163,7 @@ impl FormSpec for Applypriority {
     }
 
     fn check(&self) -> Result<Requirement, Illegal> {
-        forbid(
-            self.priority != L2Evict::Normal,
-            "`applypriority` takes `.L2::evict_normal` only (§9.7.9.16 syntax)",
-        )?;
+        forbid(self.priority != L2Evict::Normal, "`applypriority` takes `.L2::evict_normal` only (§9.7.9.16 syntax)")?;
         Ok(Requirement::new(80, 7, 4))
     }
 }
@@ -198,11 +181,7 @@ impl FormSpec for Discard {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("discard")
-            .flag(self.global, "global")
-            .lit("L2")
-            .finish()
+        OpcodeWriter::new().lit("discard").flag(self.global, "global").lit("L2").finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
@@ -283,11 +262,7 @@ impl FormSpec for Createpolicy {
 
     fn opcode(&self) -> String {
         let mut w = OpcodeWriter::new();
-        w.lit("createpolicy")
-            .q(self.kind)
-            .flag(self.global, "global")
-            .opt(self.primary)
-            .opt(self.secondary);
+        w.lit("createpolicy").q(self.kind).flag(self.global, "global").opt(self.primary).opt(self.secondary);
         if self.kind == PolicyKind::Cvt {
             w.lit("L2");
         }
@@ -321,15 +296,11 @@ impl FormSpec for Createpolicy {
                 OperandSpec::src("primary-size", OperandKind::RegOrImm(RegType::B32)),
                 OperandSpec::src("total-size", OperandKind::RegOrImm(RegType::B32)),
             ],
-            PolicyKind::Fractional if self.fraction => vec![
-                policy,
-                OperandSpec::src("fraction", OperandKind::RegOrImm(RegType::F32)),
-            ],
+            PolicyKind::Fractional if self.fraction => {
+                vec![policy, OperandSpec::src("fraction", OperandKind::RegOrImm(RegType::F32))]
+            }
             PolicyKind::Fractional => vec![policy],
-            PolicyKind::Cvt => vec![
-                policy,
-                OperandSpec::src("access-property", OperandKind::Reg(RegType::B64)),
-            ],
+            PolicyKind::Cvt => vec![policy, OperandSpec::src("access-property", OperandKind::Reg(RegType::B64))],
         }
     }
 
@@ -368,9 +339,7 @@ mod tests {
     use crate::isa::{Form, Instruction};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     #[test]
@@ -410,12 +379,8 @@ mod tests {
         let f = form("createpolicy.fractional.L2::evict_last.b64 %policy, 1.0;");
         assert!(matches!(f, Form::Createpolicy(c) if c.fraction));
         assert_eq!(
-            form(
-                "createpolicy.b64.L2::evict_first.L2::evict_last.range [%p], 1, 2;"
-                    .replace(" [", " %x, [")
-                    .as_str()
-            )
-            .opcode(),
+            form("createpolicy.b64.L2::evict_first.L2::evict_last.range [%p], 1, 2;".replace(" [", " %x, [").as_str())
+                .opcode(),
             "createpolicy.range.L2::evict_first.L2::evict_last.b64"
         );
     }

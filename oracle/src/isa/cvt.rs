@@ -192,10 +192,7 @@ impl Cvt {
         use CvtType::*;
         let (d, a) = (self.dtype, self.atype);
         let rnd = self.rnd;
-        forbid(
-            matches!(rnd, Some(CvtRnd::Rna)),
-            "`.rna` is only defined for `cvt.rna.tf32.f32` (§9.7.9.21 syntax)",
-        )?;
+        forbid(matches!(rnd, Some(CvtRnd::Rna)), "`.rna` is only defined for `cvt.rna.tf32.f32` (§9.7.9.21 syntax)")?;
         forbid(
             matches!(rnd, Some(CvtRnd::Rs)),
             "`.rs` is only defined for `.f16x2`/`.bf16x2`/x4 destinations (§9.7.9.21 syntax)",
@@ -215,10 +212,7 @@ impl Cvt {
                 !matches!(rnd, Some(CvtRnd::Rn | CvtRnd::Rz)),
                 "`.relu`/`.satfinite` forms take `.rn` or `.rz` (`.frnd2`, §9.7.9.21 syntax)",
             )?;
-            forbid(
-                self.ftz || self.sat,
-                "`.relu`/`.satfinite` forms take no `.ftz`/`.sat` (§9.7.9.21 syntax)",
-            )?;
+            forbid(self.ftz || self.sat, "`.relu`/`.satfinite` forms take no `.ftz`/`.sat` (§9.7.9.21 syntax)")?;
         }
         let mut req = Requirement::new(10, 1, 0);
         if d == F64 || a == F64 {
@@ -226,26 +220,35 @@ impl Cvt {
         }
         match (d.is_int(), a.is_int()) {
             (true, true) => {
-                forbid(
-                    rnd.is_some(),
-                    "integer-to-integer cvt takes no rounding modifier (§9.7.9.21 Integer Notes)",
-                )?;
+                forbid(rnd.is_some(), "integer-to-integer cvt takes no rounding modifier (§9.7.9.21 Integer Notes)")?;
                 let (dlo, dhi) = d.int_range();
                 let (alo, ahi) = a.int_range();
                 let superset = dlo <= alo && dhi >= ahi;
                 forbid(self.sat && superset, "`.sat` is illegal when the destination range contains the source range (§9.7.9.21 Saturation modifier)")?;
             }
             (true, false) => {
-                forbid(self.sat && a == Bf16, "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)")?;
+                forbid(
+                    self.sat && a == Bf16,
+                    "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)",
+                )?;
                 forbid(!rnd.is_some_and(CvtRnd::is_integer), "float-to-integer cvt needs an integer rounding modifier `.rni/.rzi/.rmi/.rpi` (§9.7.9.21 Integer Notes)")?;
             }
             (false, true) => {
                 forbid(!rnd.is_some_and(CvtRnd::is_frnd), "integer-to-float cvt needs a float rounding modifier `.rn/.rz/.rm/.rp` (§9.7.9.21 Floating Point Notes)")?;
-                forbid(self.sat && d == Bf16, "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)")?;
+                forbid(
+                    self.sat && d == Bf16,
+                    "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)",
+                )?;
             }
             (false, false) => {
-                forbid(self.sat && d == Bf16, "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)")?;
-                forbid(self.sat && a == Bf16, "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)")?;
+                forbid(
+                    self.sat && d == Bf16,
+                    "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)",
+                )?;
+                forbid(
+                    self.sat && a == Bf16,
+                    "`.sat` is not accepted with a `.bf16` source (ptxas 13.5; §9.7.9.21 does not say)",
+                )?;
                 if d == a {
                     forbid(rnd.is_some_and(|r| !r.is_integer()), "same-type float cvt takes no float rounding; use `.rni/.rzi/.rmi/.rpi` to round to an integral value (§9.7.9.21 Floating Point Notes)")?;
                 } else if a == Bf16 || (d == Bf16 && a == F16) {
@@ -256,7 +259,10 @@ impl Cvt {
                 } else {
                     let narrowing = d.bits() < a.bits() || d.bits() == a.bits();
                     if narrowing {
-                        forbid(!rnd.is_some_and(CvtRnd::is_frnd), "narrowing float cvt needs `.rn/.rz/.rm/.rp` (§9.7.9.21 Floating Point Notes)")?;
+                        forbid(
+                            !rnd.is_some_and(CvtRnd::is_frnd),
+                            "narrowing float cvt needs `.rn/.rz/.rm/.rp` (§9.7.9.21 Floating Point Notes)",
+                        )?;
                     } else {
                         forbid(rnd.is_some(), "widening float cvt is exact and takes no rounding modifier (§9.7.9.21 Floating Point Notes)")?;
                     }
@@ -281,14 +287,8 @@ impl Cvt {
 
     fn check_packed(&self, shape: Shape) -> Result<Requirement, Illegal> {
         use CvtType::*;
-        forbid(
-            self.ftz,
-            "`.ftz` applies to scalar `.f32` conversions only (§9.7.9.21 Floating Point Notes)",
-        )?;
-        forbid(
-            self.sat,
-            "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)",
-        )?;
+        forbid(self.ftz, "`.ftz` applies to scalar `.f32` conversions only (§9.7.9.21 Floating Point Notes)")?;
+        forbid(self.sat, "`.sat` applies to `.f16`, `.f32`, `.f64` results only (§9.7.9.21 Saturation modifier)")?;
         let rnd = self.rnd;
         let need = |ok: bool, what: &str| forbid(!ok, what);
         match shape {
@@ -306,34 +306,19 @@ impl Cvt {
             }
             Shape::Tf32 => match rnd {
                 Some(CvtRnd::Rna) => {
-                    forbid(
-                        self.relu,
-                        "`cvt.rna.tf32.f32` takes no `.relu` (§9.7.9.21 syntax)",
-                    )?;
+                    forbid(self.relu, "`cvt.rna.tf32.f32` takes no `.relu` (§9.7.9.21 syntax)")?;
                     let req = Requirement::new(80, 7, 0);
                     Ok(if self.satfinite { req.ptx(8, 1) } else { req })
                 }
                 Some(CvtRnd::Rn | CvtRnd::Rz) => {
                     let req = Requirement::new(90, 7, 8);
-                    Ok(if self.satfinite {
-                        req.sm(100).ptx(8, 6)
-                    } else {
-                        req
-                    })
+                    Ok(if self.satfinite { req.sm(100).ptx(8, 6) } else { req })
                 }
-                _ => {
-                    Illegal::err("`.tf32` ← `.f32` takes `.rna`, `.rn` or `.rz` (§9.7.9.21 syntax)")
-                }
+                _ => Illegal::err("`.tf32` ← `.f32` takes `.rna`, `.rn` or `.rz` (§9.7.9.21 syntax)"),
             },
             Shape::NarrowPair => {
-                need(
-                    rnd == Some(CvtRnd::Rn),
-                    "FP8/FP6/FP4 x2 results take `.rn` (§9.7.9.21 syntax)",
-                )?;
-                need(
-                    self.satfinite,
-                    "`.satfinite` is mandatory for FP8/FP6/FP4 destinations (§9.7.9.21)",
-                )?;
+                need(rnd == Some(CvtRnd::Rn), "FP8/FP6/FP4 x2 results take `.rn` (§9.7.9.21 syntax)")?;
+                need(self.satfinite, "`.satfinite` is mandatory for FP8/FP6/FP4 destinations (§9.7.9.21)")?;
                 if self.dtype.is_f8x2() {
                     Ok(Requirement::new(89, 7, 8).older_sm_ptx(90, 8, 1))
                 } else {
@@ -341,14 +326,8 @@ impl Cvt {
                 }
             }
             Shape::WidenToF16x2 => {
-                need(
-                    rnd == Some(CvtRnd::Rn),
-                    "`.f16x2` ← FP8/FP6/FP4 takes `.rn` (§9.7.9.21 syntax)",
-                )?;
-                forbid(
-                    self.satfinite,
-                    "`.f16x2` ← FP8/FP6/FP4 takes no `.satfinite` (§9.7.9.21 syntax)",
-                )?;
+                need(rnd == Some(CvtRnd::Rn), "`.f16x2` ← FP8/FP6/FP4 takes `.rn` (§9.7.9.21 syntax)")?;
+                forbid(self.satfinite, "`.f16x2` ← FP8/FP6/FP4 takes no `.satfinite` (§9.7.9.21 syntax)")?;
                 if self.atype.is_f8x2() {
                     Ok(Requirement::new(89, 7, 8).older_sm_ptx(90, 8, 1))
                 } else {
@@ -356,14 +335,8 @@ impl Cvt {
                 }
             }
             Shape::Quad => {
-                need(
-                    rnd == Some(CvtRnd::Rs),
-                    "x4 destinations take `.rs` (§9.7.9.21 syntax)",
-                )?;
-                need(
-                    self.satfinite,
-                    "`.satfinite` is mandatory for FP8/FP6/FP4 destinations (§9.7.9.21)",
-                )?;
+                need(rnd == Some(CvtRnd::Rs), "x4 destinations take `.rs` (§9.7.9.21 syntax)")?;
+                need(self.satfinite, "`.satfinite` is mandatory for FP8/FP6/FP4 destinations (§9.7.9.21)")?;
                 Ok(Requirement::new(100, 8, 7).gate(GATE_RS))
             }
             Shape::Ue8m0 => {
@@ -371,18 +344,12 @@ impl Cvt {
                     matches!(rnd, Some(CvtRnd::Rz | CvtRnd::Rp)),
                     "`.ue8m0x2` results take `.rz` or `.rp` (`.frnd3`, §9.7.9.21 syntax)",
                 )?;
-                forbid(
-                    self.relu,
-                    "`.ue8m0x2` results take no `.relu` (§9.7.9.21 syntax)",
-                )?;
+                forbid(self.relu, "`.ue8m0x2` results take no `.relu` (§9.7.9.21 syntax)")?;
                 let _ = (F32, Bf16x2);
                 Ok(Requirement::new(100, 8, 6).gate(GATE_SM100_110_120))
             }
             Shape::FromUe8m0 => {
-                need(
-                    rnd == Some(CvtRnd::Rn),
-                    "`.bf16x2` ← `.ue8m0x2` takes `.rn` (§9.7.9.21 syntax)",
-                )?;
+                need(rnd == Some(CvtRnd::Rn), "`.bf16x2` ← `.ue8m0x2` takes `.rn` (§9.7.9.21 syntax)")?;
                 forbid(
                     self.relu || self.satfinite,
                     "`cvt.rn.bf16x2.ue8m0x2` takes no `.relu`/`.satfinite` (§9.7.9.21 syntax)",
@@ -403,15 +370,7 @@ impl FormSpec for Cvt {
                         for satfinite in FLAG {
                             for &dtype in CvtType::ALL {
                                 for &atype in CvtType::ALL {
-                                    out.push(Cvt {
-                                        rnd,
-                                        ftz,
-                                        sat,
-                                        relu,
-                                        satfinite,
-                                        dtype,
-                                        atype,
-                                    });
+                                    out.push(Cvt { rnd, ftz, sat, relu, satfinite, dtype, atype });
                                 }
                             }
                         }
@@ -468,10 +427,7 @@ impl FormSpec for Cvt {
 
     fn check(&self) -> Result<Requirement, Illegal> {
         let shape = self.shape().ok_or_else(|| {
-            Illegal(format!(
-                "no line of the §9.7.9.21 syntax converts .{} to .{}",
-                self.atype, self.dtype
-            ))
+            Illegal(format!("no line of the §9.7.9.21 syntax converts .{} to .{}", self.atype, self.dtype))
         })?;
         match shape {
             Shape::Scalar => self.check_scalar(),
@@ -550,9 +506,6 @@ mod tests {
     #[test]
     fn opcode_is_canonical() {
         assert_eq!(cvt("cvt.f64.bf16.rp").opcode(), "cvt.rp.f64.bf16");
-        assert_eq!(
-            cvt("cvt.satfinite.rn.relu.e4m3x2.f32").opcode(),
-            "cvt.rn.relu.satfinite.e4m3x2.f32"
-        );
+        assert_eq!(cvt("cvt.satfinite.rn.relu.e4m3x2.f32").opcode(), "cvt.rn.relu.satfinite.e4m3x2.f32");
     }
 }

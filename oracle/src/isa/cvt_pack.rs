@@ -23,10 +23,7 @@ impl PackType {
     }
     /// `.u4 .s4 .u2 .s2`: sub-byte types.
     pub fn is_sub_byte(self) -> bool {
-        matches!(
-            self,
-            PackType::U4 | PackType::S4 | PackType::U2 | PackType::S2
-        )
+        matches!(self, PackType::U4 | PackType::S4 | PackType::U2 | PackType::S2)
     }
 }
 
@@ -87,17 +84,10 @@ impl FormSpec for CvtPack {
             self.convert.is_16bit() && self.with_c,
             "`.u16`/`.s16` results take no `.cType`/`c` (§9.7.9.22 syntax)",
         )?;
-        forbid(
-            !self.convert.is_16bit() && !self.with_c,
-            "8/4/2-bit results need `.b32` and `c` (§9.7.9.22 syntax)",
-        )?;
+        forbid(!self.convert.is_16bit() && !self.with_c, "8/4/2-bit results need `.b32` and `c` (§9.7.9.22 syntax)")?;
         // §9.7.9.22 PTX/Target ISA Notes.
         let req = Requirement::new(72, 6, 5);
-        Ok(if self.convert.is_sub_byte() {
-            req.sm(75)
-        } else {
-            req
-        })
+        Ok(if self.convert.is_sub_byte() { req.sm(75) } else { req })
     }
 }
 
@@ -107,11 +97,7 @@ mod tests {
     use crate::isa::{Form, Instruction};
 
     fn form(s: &str) -> CvtPack {
-        match s
-            .parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
-        {
+        match s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form {
             Form::CvtPack(c) => c,
             f => panic!("{s}: {f:?}"),
         }
@@ -131,19 +117,10 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_forbids() {
-        let bad = CvtPack {
-            convert: PackType::U16,
-            with_c: true,
-        };
+        let bad = CvtPack { convert: PackType::U16, with_c: true };
         assert!(bad.check().is_err());
-        let bad = CvtPack {
-            convert: PackType::S8,
-            with_c: false,
-        };
+        let bad = CvtPack { convert: PackType::S8, with_c: false };
         assert!(bad.check().is_err());
-        assert_eq!(
-            form("cvt.pack.s32.b32.sat.u8 %r4, %r5, %r6, 0;").opcode(),
-            "cvt.pack.sat.u8.s32.b32"
-        );
+        assert_eq!(form("cvt.pack.s32.b32.sat.u8 %r4, %r5, %r6, 0;").opcode(), "cvt.pack.sat.u8.s32.b32");
     }
 }

@@ -15,9 +15,7 @@
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
-use super::types::{
-    L1Evict, L2Evict, LdCacheOp, MemType, PrefetchSize, RegType, Scope, Space, VecWidth, CACHE_HINT,
-};
+use super::types::{L1Evict, L2Evict, LdCacheOp, MemType, PrefetchSize, RegType, Scope, Space, VecWidth, CACHE_HINT};
 use super::{forbid, FormSpec, Illegal, ParseError};
 use crate::qualifiers;
 
@@ -60,12 +58,7 @@ pub(super) fn data_kind(vec: Option<VecWidth>, ty: MemType) -> OperandKind {
 /// assembles such stores on every state space and target, although §9.7.9.11 lists `.v8` only
 /// for 32-bit types; for loads it passes the parser but then crashes (SIGSEGV), so loads
 /// treat them as illegal, as the spec does.
-pub(super) fn vector_shape(
-    vec: Option<VecWidth>,
-    ty: MemType,
-    small_v8: bool,
-    rule: &str,
-) -> Result<bool, Illegal> {
+pub(super) fn vector_shape(vec: Option<VecWidth>, ty: MemType, small_v8: bool, rule: &str) -> Result<bool, Illegal> {
     let Some(v) = vec else { return Ok(false) };
     let bits = u32::from(v.len()) * ty.bits();
     if bits <= 128 && (v != VecWidth::V8 || small_v8) {
@@ -172,50 +165,30 @@ impl FormSpec for Ld {
                 for vec in opt::<VecWidth>() {
                     for prefetch in opt::<PrefetchSize>() {
                         for cache_hint in FLAG {
-                            let f = Ld {
-                                vec,
-                                prefetch,
-                                cache_hint,
-                                ..Ld::base(space, ty)
-                            };
+                            let f = Ld { vec, prefetch, cache_hint, ..Ld::base(space, ty) };
                             // Line 1: ld{.weak}{.ss}{.cop}{.level::cache_hint}{.level::prefetch_size}{.vec}.type
                             for sem in weak_sems {
                                 for &cop in LdCacheOp::ALL {
-                                    out.push(Ld {
-                                        sem,
-                                        cop: Some(cop),
-                                        ..f
-                                    });
+                                    out.push(Ld { sem, cop: Some(cop), ..f });
                                 }
                             }
                             // Lines 2, 4, 5: {.weak | .relaxed.scope | .acquire.scope} with
                             // eviction priorities (line 2 without them is line 1 without .cop).
                             let sems = weak_sems.into_iter().map(|s| (s, None)).chain(
-                                [LdSem::Relaxed, LdSem::Acquire].into_iter().flat_map(|s| {
-                                    Scope::ALL.iter().map(move |&sc| (Some(s), Some(sc)))
-                                }),
+                                [LdSem::Relaxed, LdSem::Acquire]
+                                    .into_iter()
+                                    .flat_map(|s| Scope::ALL.iter().map(move |&sc| (Some(s), Some(sc)))),
                             );
                             for (sem, scope) in sems {
                                 for l1 in opt::<L1Evict>() {
                                     for l2 in opt::<L2Evict>() {
-                                        out.push(Ld {
-                                            sem,
-                                            scope,
-                                            l1,
-                                            l2,
-                                            ..f
-                                        });
+                                        out.push(Ld { sem, scope, l1, l2, ..f });
                                     }
                                 }
                             }
                         }
                         // Line 3: ld.volatile{.ss}{.level::prefetch_size}{.vec}.type
-                        out.push(Ld {
-                            sem: Some(LdSem::Volatile),
-                            vec,
-                            prefetch,
-                            ..Ld::base(space, ty)
-                        });
+                        out.push(Ld { sem: Some(LdSem::Volatile), vec, prefetch, ..Ld::base(space, ty) });
                     }
                 }
             }
@@ -223,12 +196,7 @@ impl FormSpec for Ld {
         // Line 6: ld.mmio.relaxed.sys{.global}.type
         for space in [None, Some(Space::Global)] {
             for &ty in MemType::ALL {
-                out.push(Ld {
-                    mmio: true,
-                    sem: Some(LdSem::Relaxed),
-                    scope: Some(Scope::Sys),
-                    ..Ld::base(space, ty)
-                });
+                out.push(Ld { mmio: true, sem: Some(LdSem::Relaxed), scope: Some(Scope::Sys), ..Ld::base(space, ty) });
             }
         }
         // `[a].unified` is an operand suffix on any line; it exists only for `.global` and
@@ -237,10 +205,7 @@ impl FormSpec for Ld {
         let unified: Vec<Ld> = out
             .iter()
             .filter(|f| matches!(f.space, None | Some(Space::Global)))
-            .map(|f| Ld {
-                unified: true,
-                ..*f
-            })
+            .map(|f| Ld { unified: true, ..*f })
             .collect();
         out.extend(unified);
         out
@@ -276,10 +241,7 @@ impl FormSpec for Ld {
             prefetch: bag.take(),
             vec: bag.take(),
             ty: bag.require("type")?,
-            unified: matches!(
-                operands.get(1),
-                Some(Operand::Address { unified: true, .. })
-            ),
+            unified: matches!(operands.get(1), Some(Operand::Address { unified: true, .. })),
         })
     }
 
@@ -288,18 +250,11 @@ impl FormSpec for Ld {
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
             OperandSpec::src(
                 "a",
-                OperandKind::Addr(if self.unified {
-                    AddrKind::GlobalUnified
-                } else {
-                    addr_kind(self.space)
-                }),
+                OperandKind::Addr(if self.unified { AddrKind::GlobalUnified } else { addr_kind(self.space) }),
             ),
         ];
         if self.cache_hint {
-            ops.push(OperandSpec::src(
-                "cache-policy",
-                OperandKind::Reg(RegType::B64),
-            ));
+            ops.push(OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64)));
         }
         ops
     }
@@ -316,18 +271,13 @@ fn check_ld(f: &Ld) -> Result<Requirement, Illegal> {
         "`.scope` goes with `.relaxed`/`.acquire` and only with them (§9.7.9.8 syntax)",
     )?;
     let g = global_or_generic(f.space);
-    let mut req = Requirement::new(10, 1, 0)
-        .and(&type_requirement(f.ty))
-        .and(&space_requirement(f.space));
+    let mut req = Requirement::new(10, 1, 0).and(&type_requirement(f.ty)).and(&space_requirement(f.space));
     if f.mmio {
         forbid(
             f.sem != Some(LdSem::Relaxed) || f.scope != Some(Scope::Sys),
             "`.mmio` needs `.relaxed.sys` (§9.7.9.8: only `.sys` scope is valid for `ld.mmio`)",
         )?;
-        forbid(
-            !g,
-            "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.8)",
-        )?;
+        forbid(!g, "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.8)")?;
         forbid(
             f.cop.is_some()
                 || f.l1.is_some()
@@ -382,18 +332,9 @@ fn check_ld(f: &Ld) -> Result<Requirement, Illegal> {
         (f.l1.is_some() || f.l2.is_some()) && !g,
         "eviction priorities need `.global` or generic addressing (§9.7.9.2)",
     )?;
-    forbid(
-        f.prefetch.is_some() && !g,
-        "`.level::prefetch_size` needs `.global` or generic addressing (§9.7.9.8)",
-    )?;
-    forbid(
-        f.cache_hint && !g,
-        "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.8)",
-    )?;
-    forbid(
-        f.unified && !g,
-        "`.unified` needs `.global` or generic addressing (§9.7.9.8)",
-    )?;
+    forbid(f.prefetch.is_some() && !g, "`.level::prefetch_size` needs `.global` or generic addressing (§9.7.9.8)")?;
+    forbid(f.cache_hint && !g, "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.8)")?;
+    forbid(f.unified && !g, "`.unified` needs `.global` or generic addressing (§9.7.9.8)")?;
     let wide = vector_shape(
         f.vec,
         f.ty,
@@ -401,10 +342,7 @@ fn check_ld(f: &Ld) -> Result<Requirement, Illegal> {
         "`.v8` takes 32-bit types only; 256-bit vectors are `.v8` of 32-bit and `.v4` of 64-bit types (§9.7.9.8)",
     )?;
     if wide {
-        forbid(
-            !g,
-            "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.8)",
-        )?;
+        forbid(!g, "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.8)")?;
         req = req.sm(100).ptx(8, 8);
     }
     if f.l2.is_some() {
@@ -453,12 +391,7 @@ impl FormSpec for LdGlobalNc {
     fn candidates() -> Vec<Self> {
         // The four syntax lines differ only in `.cop` versus eviction priorities and in the
         // optional `.vec`; the full cross product (46 080) is small enough to enumerate.
-        let cops = [
-            None,
-            Some(LdCacheOp::Ca),
-            Some(LdCacheOp::Cg),
-            Some(LdCacheOp::Cs),
-        ];
+        let cops = [None, Some(LdCacheOp::Ca), Some(LdCacheOp::Cg), Some(LdCacheOp::Cs)];
         let mut out = Vec::new();
         for cop in cops {
             for l1 in opt::<L1Evict>() {
@@ -467,15 +400,7 @@ impl FormSpec for LdGlobalNc {
                         for prefetch in opt::<PrefetchSize>() {
                             for vec in opt::<VecWidth>() {
                                 for &ty in MemType::ALL {
-                                    out.push(LdGlobalNc {
-                                        cop,
-                                        l1,
-                                        l2,
-                                        cache_hint,
-                                        prefetch,
-                                        vec,
-                                        ty,
-                                    });
+                                    out.push(LdGlobalNc { cop, l1, l2, cache_hint, prefetch, vec, ty });
                                 }
                             }
                         }
@@ -521,10 +446,7 @@ impl FormSpec for LdGlobalNc {
             OperandSpec::src("a", OperandKind::Addr(AddrKind::Global)),
         ];
         if self.cache_hint {
-            ops.push(OperandSpec::src(
-                "cache-policy",
-                OperandKind::Reg(RegType::B64),
-            ));
+            ops.push(OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64)));
         }
         ops
     }
@@ -596,20 +518,11 @@ impl FormSpec for Ldu {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("ldu")
-            .opt(self.space)
-            .opt(self.vec)
-            .q(self.ty)
-            .finish()
+        OpcodeWriter::new().lit("ldu").opt(self.space).opt(self.vec).q(self.ty).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        Ok(Ldu {
-            space: bag.take(),
-            vec: bag.take(),
-            ty: bag.require("type")?,
-        })
+        Ok(Ldu { space: bag.take(), vec: bag.take(), ty: bag.require("type")? })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -620,19 +533,10 @@ impl FormSpec for Ldu {
     }
 
     fn check(&self) -> Result<Requirement, Illegal> {
-        forbid(
-            !global_or_generic(self.space),
-            "`ldu` reads `.global` or generic addresses only (§9.7.9.10 syntax)",
-        )?;
-        forbid(
-            self.vec == Some(VecWidth::V8),
-            "`ldu` takes `.v2` or `.v4` only (§9.7.9.10 syntax)",
-        )?;
+        forbid(!global_or_generic(self.space), "`ldu` reads `.global` or generic addresses only (§9.7.9.10 syntax)")?;
+        forbid(self.vec == Some(VecWidth::V8), "`ldu` takes `.v2` or `.v4` only (§9.7.9.10 syntax)")?;
         if let Some(v) = self.vec {
-            forbid(
-                u32::from(v.len()) * self.ty.bits() > 128,
-                "`ldu` vectors are at most 128 bits wide (§9.7.9.10)",
-            )?;
+            forbid(u32::from(v.len()) * self.ty.bits() > 128, "`ldu` vectors are at most 128 bits wide (§9.7.9.10)")?;
         }
         let req = Requirement::new(20, 2, 0).and(&type_requirement(self.ty));
         Ok(req)
@@ -645,9 +549,7 @@ mod tests {
     use crate::isa::{Form, Instruction, Target};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     fn valid_on(s: &str, t: &str) -> bool {
@@ -727,23 +629,12 @@ mod tests {
     fn ptxas_deviations_and_requirements() {
         // ptxas accepts cop with L2 priority, volatile with L2 priority and .unified before
         // sm_90; it crashes on loads of .v8 of 8/16-bit types, which stay illegal.
-        assert!(form("ld.shared.v8.b16 {a, b, c, d, e, f, g, h}, [p];")
-            .check()
-            .is_err());
-        assert!(valid_on(
-            "ld.global.cg.L2::evict_last.v4.f64 {a, b, c, d}, [p];",
-            "sm_100a"
-        ));
-        assert!(valid_on(
-            "ld.volatile.global.L2::evict_last.v4.f64 {a, b, c, d}, [p];",
-            "sm_100a"
-        ));
+        assert!(form("ld.shared.v8.b16 {a, b, c, d, e, f, g, h}, [p];").check().is_err());
+        assert!(valid_on("ld.global.cg.L2::evict_last.v4.f64 {a, b, c, d}, [p];", "sm_100a"));
+        assert!(valid_on("ld.volatile.global.L2::evict_last.v4.f64 {a, b, c, d}, [p];", "sm_100a"));
         assert!(valid_on("ld.global.u32 d, [p].unified;", "sm_80"));
         // 256-bit accesses and L2 priorities need sm_100; .cluster needs sm_90.
-        assert!(!valid_on(
-            "ld.global.v8.f32 {a, b, c, d, e, f, g, h}, [p];",
-            "sm_90a"
-        ));
+        assert!(!valid_on("ld.global.v8.f32 {a, b, c, d, e, f, g, h}, [p];", "sm_90a"));
         assert!(!valid_on("ld.relaxed.cluster.u32 d, [p];", "sm_89"));
         assert!(valid_on("ld.relaxed.cluster.u32 d, [p];", "sm_90"));
         assert!(!valid_on("ld.shared::cluster.u32 d, [p];", "sm_89"));
@@ -753,29 +644,13 @@ mod tests {
     fn opcode_is_canonical_and_operands_follow_the_form() {
         let f = form("ld.v4.L2::evict_last.f64.global.relaxed.gpu {a, b, c, d}, [p];");
         assert_eq!(f.opcode(), "ld.relaxed.gpu.global.L2::evict_last.v4.f64");
-        assert_eq!(
-            form("ld.global.mmio.relaxed.sys.u32 d, [p];").opcode(),
-            "ld.mmio.relaxed.sys.global.u32"
-        );
-        assert_eq!(
-            form("ld.nc.global.L2::64B.ca.b32 d, [a];").opcode(),
-            "ld.global.ca.nc.L2::64B.b32"
-        );
-        let Form::Ld(ld) = form("ld.u32 d, [p].unified;") else {
-            panic!("not ld")
-        };
+        assert_eq!(form("ld.global.mmio.relaxed.sys.u32 d, [p];").opcode(), "ld.mmio.relaxed.sys.global.u32");
+        assert_eq!(form("ld.nc.global.L2::64B.ca.b32 d, [a];").opcode(), "ld.global.ca.nc.L2::64B.b32");
+        let Form::Ld(ld) = form("ld.u32 d, [p].unified;") else { panic!("not ld") };
         assert!(ld.unified);
-        assert!("ld.global.L2::cache_hint.u32 d, [p];"
-            .parse::<Instruction>()
-            .is_err());
-        assert_eq!(
-            form("ld.param::func.u32 d, [p];").operands()[1].kind,
-            OperandKind::Addr(AddrKind::ParamFunc)
-        );
-        assert_eq!(
-            form("ld.param.u32 d, [p];").operands()[1].kind,
-            OperandKind::Addr(AddrKind::ParamEntry)
-        );
+        assert!("ld.global.L2::cache_hint.u32 d, [p];".parse::<Instruction>().is_err());
+        assert_eq!(form("ld.param::func.u32 d, [p];").operands()[1].kind, OperandKind::Addr(AddrKind::ParamFunc));
+        assert_eq!(form("ld.param.u32 d, [p];").operands()[1].kind, OperandKind::Addr(AddrKind::ParamEntry));
     }
 
     #[test]

@@ -46,8 +46,7 @@ use thiserror::Error;
 
 pub use address::{Cvta, Getctarank, Isspacep, Mapa};
 pub use async_bulk::{
-    CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup,
-    CpReduceAsyncBulk,
+    CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup, CpReduceAsyncBulk,
 };
 pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncWaitAll, CpAsyncWaitGroup};
 pub use cache::{Applypriority, Createpolicy, Discard, Prefetch, Prefetchu};
@@ -61,9 +60,7 @@ pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
-pub use tensor::{
-    CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace,
-};
+pub use tensor::{CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace};
 
 use qualifier::TokenBag;
 
@@ -80,10 +77,7 @@ pub struct ParseError {
 impl ParseError {
     /// An error about `text`.
     pub fn new(text: impl Into<String>, reason: impl Into<String>) -> Self {
-        ParseError {
-            text: text.into(),
-            reason: reason.into(),
-        }
+        ParseError { text: text.into(), reason: reason.into() }
     }
 }
 
@@ -262,15 +256,11 @@ impl Family {
             "cp" if starts(&["async", "wait_all"]) => Family::CpAsyncWaitAll,
             "cp" if starts(&["async", "bulk", "commit_group"]) => Family::CpAsyncBulkCommitGroup,
             "cp" if starts(&["async", "bulk", "wait_group"]) => Family::CpAsyncBulkWaitGroup,
-            "cp" if starts(&["async", "bulk", "prefetch", "tensor"]) => {
-                Family::CpAsyncBulkPrefetchTensor
-            }
+            "cp" if starts(&["async", "bulk", "prefetch", "tensor"]) => Family::CpAsyncBulkPrefetchTensor,
             "cp" if starts(&["async", "bulk", "prefetch"]) => Family::CpAsyncBulkPrefetch,
             "cp" if starts(&["async", "bulk", "tensor"]) => Family::CpAsyncBulkTensor,
             "cp" if starts(&["async", "bulk"]) => Family::CpAsyncBulk,
-            "cp" if starts(&["reduce", "async", "bulk", "tensor"]) => {
-                Family::CpReduceAsyncBulkTensor
-            }
+            "cp" if starts(&["reduce", "async", "bulk", "tensor"]) => Family::CpReduceAsyncBulkTensor,
             "cp" if starts(&["reduce", "async", "bulk"]) => Family::CpReduceAsyncBulk,
             "cp" if starts(&["async"]) => Family::CpAsync,
             "tensormap" if starts(&["replace"]) => Family::TensormapReplace,
@@ -288,12 +278,8 @@ impl fmt::Display for Family {
 impl Form {
     /// Parses an opcode with the operand list it is used with.
     pub fn parse(opcode: &str, operands: &[Operand]) -> Result<Form, ParseError> {
-        let family = Family::classify(opcode).ok_or_else(|| {
-            ParseError::new(
-                opcode,
-                "not an instruction of §9.7.9 (Data Movement and Conversion)",
-            )
-        })?;
+        let family = Family::classify(opcode)
+            .ok_or_else(|| ParseError::new(opcode, "not an instruction of §9.7.9 (Data Movement and Conversion)"))?;
         let mut bag = TokenBag::new(opcode)?;
         let form = family.parse(&mut bag, operands)?;
         bag.finish()?;
@@ -305,12 +291,8 @@ impl Form {
     /// decides the form (mov's shapes, `shfl.sync d|p`, …) get the shape an empty operand list
     /// implies; operand counts are not checked.
     pub fn parse_opcode(opcode: &str) -> Result<Form, ParseError> {
-        let family = Family::classify(opcode).ok_or_else(|| {
-            ParseError::new(
-                opcode,
-                "not an instruction of §9.7.9 (Data Movement and Conversion)",
-            )
-        })?;
+        let family = Family::classify(opcode)
+            .ok_or_else(|| ParseError::new(opcode, "not an instruction of §9.7.9 (Data Movement and Conversion)"))?;
         let mut bag = TokenBag::new(opcode)?;
         let form = family.parse(&mut bag, &[])?;
         bag.finish()?;
@@ -403,13 +385,7 @@ impl FromStr for Instruction {
                 if pred.is_empty() {
                     return Err(ParseError::new(text, "empty guard predicate"));
                 }
-                (
-                    Some(Guard {
-                        negated,
-                        pred: pred.to_string(),
-                    }),
-                    rest.trim_start(),
-                )
+                (Some(Guard { negated, pred: pred.to_string() }), rest.trim_start())
             }
             None => (None, s),
         };
@@ -426,11 +402,7 @@ impl FromStr for Instruction {
             operand::parse_operands(rest).map_err(|e| ParseError::new(text, e))?
         };
         let form = Form::parse(opcode, &operands)?;
-        Ok(Instruction {
-            guard,
-            form,
-            operands,
-        })
+        Ok(Instruction { guard, form, operands })
     }
 }
 

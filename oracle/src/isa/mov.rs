@@ -62,10 +62,7 @@ impl MovType {
 
     /// `.b16 .b32 .b64 .b128`: the types of the pack/unpack form (§9.7.9.4).
     pub fn is_bit_size(self) -> bool {
-        matches!(
-            self,
-            MovType::B16 | MovType::B32 | MovType::B64 | MovType::B128
-        )
+        matches!(self, MovType::B16 | MovType::B32 | MovType::B64 | MovType::B128)
     }
 }
 
@@ -160,10 +157,7 @@ pub fn is_special_register(name: &str) -> bool {
             .and_then(|n| n.strip_suffix("_64").or(Some(n)))
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    SPECIAL_REGISTERS.contains(&base)
-        || numbered("%pm")
-        || numbered("%envreg")
-        || numbered("%reserved_smem_offset_")
+    SPECIAL_REGISTERS.contains(&base) || numbered("%pm") || numbered("%envreg") || numbered("%reserved_smem_offset_")
 }
 
 /// The conventional symbol name for each kind of symbol operand. Instruction text alone
@@ -196,10 +190,7 @@ pub fn symbol_kind(name: &str) -> SymbolKind {
     if name == "mbar" {
         return SymbolKind::SharedVar;
     }
-    KINDS
-        .into_iter()
-        .find(|k| symbol_name(*k) == name)
-        .unwrap_or(SymbolKind::GlobalVar)
+    KINDS.into_iter().find(|k| symbol_name(*k) == name).unwrap_or(SymbolKind::GlobalVar)
 }
 
 impl Mov {
@@ -260,21 +251,13 @@ impl FormSpec for Mov {
             MovShape::Pack(n) => vec![
                 d,
                 OperandSpec::src(
-                    if n == 2 {
-                        "a.x, a.y"
-                    } else {
-                        "a.x, a.y, a.z, a.w"
-                    },
+                    if n == 2 { "a.x, a.y" } else { "a.x, a.y, a.z, a.w" },
                     OperandKind::Vector(self.element(n), n),
                 ),
             ],
             MovShape::Unpack(n) => vec![
                 OperandSpec::dst(
-                    if n == 2 {
-                        "d.x, d.y"
-                    } else {
-                        "d.x, d.y, d.z, d.w"
-                    },
+                    if n == 2 { "d.x, d.y" } else { "d.x, d.y, d.z, d.w" },
                     OperandKind::Vector(self.element(n), n),
                 ),
                 OperandSpec::src("a", OperandKind::Reg(t)),
@@ -322,10 +305,7 @@ impl FormSpec for Mov {
                 }
             },
             MovShape::Pack(n) | MovShape::Unpack(n) => {
-                forbid(
-                    !ty.is_bit_size(),
-                    "pack/unpack needs `.b16`, `.b32`, `.b64` or `.b128` (§9.7.9.4 syntax)",
-                )?;
+                forbid(!ty.is_bit_size(), "pack/unpack needs `.b16`, `.b32`, `.b64` or `.b128` (§9.7.9.4 syntax)")?;
                 let elem = ty.bits() / u32::from(n);
                 forbid(
                     !matches!(elem, 8 | 16 | 32 | 64),
@@ -341,10 +321,7 @@ fn vector_len(bag: &TokenBag<'_>, v: &[Operand]) -> Result<u8, ParseError> {
     match v.len() {
         2 => Ok(2),
         4 => Ok(4),
-        n => Err(ParseError::new(
-            bag.opcode(),
-            format!("mov packs or unpacks 2 or 4 elements, not {n} (§9.7.9.4)"),
-        )),
+        n => Err(ParseError::new(bag.opcode(), format!("mov packs or unpacks 2 or 4 elements, not {n} (§9.7.9.4)"))),
     }
 }
 
@@ -354,11 +331,7 @@ mod tests {
     use crate::isa::{Form, Instruction};
 
     fn mov(s: &str) -> Mov {
-        match s
-            .parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
-        {
+        match s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form {
             Form::Mov(m) => m,
             f => panic!("{s}: parsed as {f:?}"),
         }
@@ -371,19 +344,10 @@ mod tests {
             ("mov.u16 %u, %v;", MovShape::Copy),
             ("mov.f32 %k, 0.1;", MovShape::Copy),
             ("mov.u32 %ptr, A;", MovShape::Symbol(SymbolKind::GlobalVar)),
-            (
-                "mov.u32 %ptr, A+20;",
-                MovShape::Symbol(SymbolKind::GlobalVar),
-            ),
+            ("mov.u32 %ptr, A+20;", MovShape::Symbol(SymbolKind::GlobalVar)),
             ("mov.u64 %r, sbuf;", MovShape::Symbol(SymbolKind::SharedVar)),
-            (
-                "mov.u32 %addr, probe_fn;",
-                MovShape::Symbol(SymbolKind::Function),
-            ),
-            (
-                "mov.u64 %kptr, probe_kernel;",
-                MovShape::Symbol(SymbolKind::Kernel),
-            ),
+            ("mov.u32 %addr, probe_fn;", MovShape::Symbol(SymbolKind::Function)),
+            ("mov.u64 %kptr, probe_kernel;", MovShape::Symbol(SymbolKind::Kernel)),
             ("mov.u32 %r, %tid.x;", MovShape::SpecialReg),
             ("mov.b32 %r1, {a, b};", MovShape::Pack(2)),
             ("mov.b64 {lo, hi}, %x;", MovShape::Unpack(2)),
@@ -413,14 +377,7 @@ mod tests {
 
     #[test]
     fn special_registers_are_recognized() {
-        for s in [
-            "%tid.x",
-            "%globaltimer",
-            "%pm3",
-            "%pm0_64",
-            "%envreg31",
-            "%clock64",
-        ] {
+        for s in ["%tid.x", "%globaltimer", "%pm3", "%pm0_64", "%envreg31", "%clock64"] {
             assert!(is_special_register(s), "{s}");
         }
         for s in ["%r1", "%tidx", "%pm", "%b32_0"] {

@@ -108,14 +108,8 @@ impl Common {
             (Inst::St, Some(s)) => s != MmSem::Acquire,
             (Inst::Red, Some(s)) => matches!(s, MmSem::Relaxed | MmSem::Release),
         };
-        forbid(
-            !sem_ok,
-            "semantics not allowed for this instruction (§9.7.9.14 .ldsem/.stsem/.redsem)",
-        )?;
-        let strong = matches!(
-            self.sem,
-            Some(MmSem::Relaxed | MmSem::Acquire | MmSem::Release)
-        );
+        forbid(!sem_ok, "semantics not allowed for this instruction (§9.7.9.14 .ldsem/.stsem/.redsem)")?;
+        let strong = matches!(self.sem, Some(MmSem::Relaxed | MmSem::Acquire | MmSem::Release));
         // ptxas 13.5 requires `.scope` with `.relaxed`/`.acquire`/`.release` and rejects it
         // without them ("requires order"), although §9.7.9.14 makes `.scope` optional in
         // both cases (default `.sys` for `multimem.red`).
@@ -123,10 +117,7 @@ impl Common {
             self.scope.is_some() != strong,
             "`.scope` goes with `.relaxed`/`.acquire`/`.release` and only with them (§9.7.9.14; ptxas)",
         )?;
-        forbid(
-            self.inst == Inst::Red && ty.is_fp8(),
-            "`multimem.red` has no FP8 types (§9.7.9.14 .redtype)",
-        )?;
+        forbid(self.inst == Inst::Red && ty.is_fp8(), "`multimem.red` has no FP8 types (§9.7.9.14 .redtype)")?;
         if ty.is_int() {
             // ptxas 13.5 accepts (and ignores) `.acc_prec` on `multimem.red`.
             forbid(
@@ -141,10 +132,7 @@ impl Common {
                 "type size × `.vec` must be 32, 64 or 128 bits (§9.7.9.14 .vec table)",
             )?;
         } else {
-            forbid(
-                ty.bits() < 32,
-                "without `.vec` the type must be 32 or 64 bits (§9.7.9.14 .vec table)",
-            )?;
+            forbid(ty.bits() < 32, "without `.vec` the type must be 32 or 64 bits (§9.7.9.14 .vec table)")?;
         }
         if let Some(op) = self.op {
             let ok = match op {
@@ -174,10 +162,7 @@ impl Common {
                 AccPrec::F32 => ty.is_half(),
                 AccPrec::F16 => ty.is_fp8(),
             };
-            forbid(
-                !ok,
-                "`.acc_prec` does not apply to this type (§9.7.9.14 .acc_prec table)",
-            )?;
+            forbid(!ok, "`.acc_prec` does not apply to this type (§9.7.9.14 .acc_prec table)")?;
         }
         // §9.7.9.14 PTX ISA and Target ISA Notes.
         let mut req = Requirement::new(90, 8, 1);
@@ -209,14 +194,7 @@ impl Common {
 }
 
 fn addr(global: bool) -> OperandSpec {
-    OperandSpec::src(
-        "a",
-        OperandKind::Addr(if global {
-            AddrKind::Global
-        } else {
-            AddrKind::Generic
-        }),
-    )
+    OperandSpec::src("a", OperandKind::Addr(if global { AddrKind::Global } else { AddrKind::Generic }))
 }
 
 /// One `multimem.ld_reduce` form.
@@ -323,15 +301,7 @@ impl FormSpec for MultimemLdReduce {
         for (sem, scope, global, vec, ty) in base_candidates() {
             for &op in MmOp::ALL {
                 for acc in opt::<AccPrec>() {
-                    out.push(MultimemLdReduce {
-                        sem,
-                        scope,
-                        global,
-                        op,
-                        acc,
-                        vec,
-                        ty,
-                    });
+                    out.push(MultimemLdReduce { sem, scope, global, op, acc, vec, ty });
                 }
             }
         }
@@ -339,16 +309,7 @@ impl FormSpec for MultimemLdReduce {
     }
 
     fn opcode(&self) -> String {
-        opcode(
-            "ld_reduce",
-            self.sem,
-            self.scope,
-            self.global,
-            Some(self.op),
-            self.acc,
-            self.vec,
-            self.ty,
-        )
+        opcode("ld_reduce", self.sem, self.scope, self.global, Some(self.op), self.acc, self.vec, self.ty)
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
@@ -391,27 +352,12 @@ impl FormSpec for MultimemSt {
     fn candidates() -> Vec<Self> {
         base_candidates()
             .into_iter()
-            .map(|(sem, scope, global, vec, ty)| MultimemSt {
-                sem,
-                scope,
-                global,
-                vec,
-                ty,
-            })
+            .map(|(sem, scope, global, vec, ty)| MultimemSt { sem, scope, global, vec, ty })
             .collect()
     }
 
     fn opcode(&self) -> String {
-        opcode(
-            "st",
-            self.sem,
-            self.scope,
-            self.global,
-            None,
-            None,
-            self.vec,
-            self.ty,
-        )
+        opcode("st", self.sem, self.scope, self.global, None, None, self.vec, self.ty)
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
@@ -436,15 +382,7 @@ impl FormSpec for MultimemSt {
 
 impl MultimemSt {
     fn common(&self) -> Common {
-        Common {
-            inst: Inst::St,
-            sem: self.sem,
-            scope: self.scope,
-            op: None,
-            acc: None,
-            vec: self.vec,
-            ty: self.ty,
-        }
+        Common { inst: Inst::St, sem: self.sem, scope: self.scope, op: None, acc: None, vec: self.vec, ty: self.ty }
     }
 }
 
@@ -465,16 +403,7 @@ impl FormSpec for MultimemRed {
     }
 
     fn opcode(&self) -> String {
-        opcode(
-            "red",
-            self.sem,
-            self.scope,
-            self.global,
-            Some(self.op),
-            self.acc,
-            self.vec,
-            self.ty,
-        )
+        opcode("red", self.sem, self.scope, self.global, Some(self.op), self.acc, self.vec, self.ty)
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
@@ -518,9 +447,7 @@ mod tests {
     use crate::isa::{Form, Instruction, Target};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     #[test]
@@ -545,7 +472,7 @@ mod tests {
     #[test]
     fn rules_reject_what_the_spec_forbids() {
         for s in [
-            "multimem.ld_reduce.add.f16 %v, [%a];", // 16 bits without .vec
+            "multimem.ld_reduce.add.f16 %v, [%a];",          // 16 bits without .vec
             "multimem.ld_reduce.add.v2.f64 {%v, %w}, [%a];", // .f64 with .vec
             "multimem.ld_reduce.weak.gpu.add.u32 %v, [%a];", // .weak with scope
             "multimem.st.acquire.b32 [%a], %v;",
@@ -566,8 +493,7 @@ mod tests {
     #[test]
     fn opcode_is_canonical() {
         assert_eq!(
-            form("multimem.ld_reduce.f16x2.v2.acc::f32.add.global.gpu.relaxed {%a, %b}, [%x];")
-                .opcode(),
+            form("multimem.ld_reduce.f16x2.v2.acc::f32.add.global.gpu.relaxed {%a, %b}, [%x];").opcode(),
             "multimem.ld_reduce.relaxed.gpu.global.add.acc::f32.v2.f16x2"
         );
     }

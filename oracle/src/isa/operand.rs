@@ -174,19 +174,11 @@ pub struct OperandSpec {
 impl OperandSpec {
     /// A destination.
     pub const fn dst(name: &'static str, kind: OperandKind) -> Self {
-        OperandSpec {
-            name,
-            kind,
-            role: Role::Dst,
-        }
+        OperandSpec { name, kind, role: Role::Dst }
     }
     /// A source.
     pub const fn src(name: &'static str, kind: OperandKind) -> Self {
-        OperandSpec {
-            name,
-            kind,
-            role: Role::Src,
-        }
+        OperandSpec { name, kind, role: Role::Src }
     }
 }
 
@@ -226,11 +218,7 @@ impl fmt::Display for Operand {
                 write_list(f, v)?;
                 f.write_str("}")
             }
-            Operand::Address {
-                base,
-                offset,
-                unified,
-            } => {
+            Operand::Address { base, offset, unified } => {
                 f.write_str("[")?;
                 match (base, offset) {
                     (Some(b), 0) => f.write_str(b)?,
@@ -333,11 +321,7 @@ fn parse_imm(s: &str) -> Option<Imm> {
     let looks_float = s.contains('.') || s.contains('e') || s.contains('E');
     let first = s.trim_start_matches('-').chars().next();
     if looks_float && first.is_some_and(|c| c.is_ascii_digit() || c == '.') {
-        return s
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .map(Imm::Float);
+        return s.parse::<f64>().ok().filter(|x| x.is_finite()).map(Imm::Float);
     }
     None
 }
@@ -355,12 +339,8 @@ fn parse_address_body(s: &str) -> Result<(Option<String>, i64), String> {
             let base = s[..i].trim();
             let rest = s[i..].trim();
             let rest = rest.strip_prefix('+').map(str::trim).unwrap_or(rest);
-            let v = parse_int(&rest.replace(' ', ""))
-                .ok_or_else(|| format!("bad address offset `{rest}`"))?;
-            (
-                base,
-                i64::try_from(v).map_err(|_| format!("address offset `{rest}` out of range"))?,
-            )
+            let v = parse_int(&rest.replace(' ', "")).ok_or_else(|| format!("bad address offset `{rest}`"))?;
+            (base, i64::try_from(v).map_err(|_| format!("address offset `{rest}` out of range"))?)
         }
         None => (s, 0),
     };
@@ -380,48 +360,30 @@ pub fn parse_operand(s: &str) -> Result<Operand, String> {
         return Ok(Operand::Sink);
     }
     if let Some(inner) = s.strip_prefix('{') {
-        let inner = inner
-            .strip_suffix('}')
-            .ok_or_else(|| format!("unterminated vector `{s}`"))?;
+        let inner = inner.strip_suffix('}').ok_or_else(|| format!("unterminated vector `{s}`"))?;
         let items = split_top(inner)?;
         if items.is_empty() {
             return Err("empty vector `{}`".into());
         }
-        return Ok(Operand::Vector(
-            items
-                .into_iter()
-                .map(parse_operand)
-                .collect::<Result<_, _>>()?,
-        ));
+        return Ok(Operand::Vector(items.into_iter().map(parse_operand).collect::<Result<_, _>>()?));
     }
     if let Some(inner) = s.strip_prefix('[') {
         let (inner, unified) = if let Some(i) = inner.strip_suffix("].unified") {
             (i, true)
         } else {
-            (
-                inner
-                    .strip_suffix(']')
-                    .ok_or_else(|| format!("unterminated address `{s}`"))?,
-                false,
-            )
+            (inner.strip_suffix(']').ok_or_else(|| format!("unterminated address `{s}`"))?, false)
         };
         let parts = split_top(inner)?;
         return match parts.as_slice() {
             [one] => {
                 let (base, offset) = parse_address_body(one)?;
-                Ok(Operand::Address {
-                    base,
-                    offset,
-                    unified,
-                })
+                Ok(Operand::Address { base, offset, unified })
             }
             [map, coords] if !unified => {
                 let map = Box::new(parse_operand(map)?);
                 match parse_operand(coords)? {
                     Operand::Vector(coords) => Ok(Operand::TensorRef { map, coords }),
-                    _ => Err(format!(
-                        "tensor coordinates must be a vector `{{…}}` in `{s}`"
-                    )),
+                    _ => Err(format!("tensor coordinates must be a vector `{{…}}` in `{s}`")),
                 }
             }
             _ => Err(format!("bad address `{s}`")),
@@ -432,10 +394,7 @@ pub fn parse_operand(s: &str) -> Result<Operand, String> {
         if !is_ident(p) {
             return Err(format!("bad predicate `{p}` after `|`"));
         }
-        return Ok(Operand::WithPred(
-            Box::new(parse_operand(d)?),
-            p.to_string(),
-        ));
+        return Ok(Operand::WithPred(Box::new(parse_operand(d)?), p.to_string()));
     }
     if let Some(imm) = parse_imm(s) {
         return Ok(Operand::Imm(imm));
@@ -465,18 +424,15 @@ impl OperandKind {
     pub fn accepts(&self, o: &Operand) -> bool {
         let is_name = |o: &Operand| matches!(o, Operand::Name(_));
         match self {
-            OperandKind::Reg(_)
-            | OperandKind::RegOneOf(_)
-            | OperandKind::Pred
-            | OperandKind::SpecialReg(_) => is_name(o),
+            OperandKind::Reg(_) | OperandKind::RegOneOf(_) | OperandKind::Pred | OperandKind::SpecialReg(_) => {
+                is_name(o)
+            }
             OperandKind::RegOrImm(_) => is_name(o) || matches!(o, Operand::Imm(_)),
             OperandKind::Imm(_) => matches!(o, Operand::Imm(Imm::Int(_))),
             OperandKind::Vector(_, n) => match o {
                 Operand::Vector(items) => {
                     items.len() == *n as usize
-                        && items.iter().all(|i| {
-                            matches!(i, Operand::Name(_) | Operand::Sink | Operand::Imm(_))
-                        })
+                        && items.iter().all(|i| matches!(i, Operand::Name(_) | Operand::Sink | Operand::Imm(_)))
                         && items.iter().any(|i| !matches!(i, Operand::Sink))
                 }
                 _ => false,
@@ -520,32 +476,19 @@ impl RegType {
 }
 
 /// Checks that `operands` fit `specs` one by one; `opcode` names the instruction in errors.
-pub fn check_operands(
-    opcode: &str,
-    specs: &[OperandSpec],
-    operands: &[Operand],
-) -> Result<(), ParseError> {
+pub fn check_operands(opcode: &str, specs: &[OperandSpec], operands: &[Operand]) -> Result<(), ParseError> {
     if specs.len() != operands.len() {
         let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
         return Err(ParseError::new(
             opcode,
-            format!(
-                "expects {} operand(s) ({}), found {}",
-                specs.len(),
-                names.join(", "),
-                operands.len()
-            ),
+            format!("expects {} operand(s) ({}), found {}", specs.len(), names.join(", "), operands.len()),
         ));
     }
     for (spec, o) in specs.iter().zip(operands) {
         if !spec.kind.accepts(o) {
             return Err(ParseError::new(
                 opcode,
-                format!(
-                    "operand `{}` = `{o}` is not {}",
-                    spec.name,
-                    describe_kind(&spec.kind)
-                ),
+                format!("operand `{}` = `{o}` is not {}", spec.name, describe_kind(&spec.kind)),
             ));
         }
     }

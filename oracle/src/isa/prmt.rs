@@ -31,11 +31,7 @@ impl FormSpec for Prmt {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("prmt")
-            .lit("b32")
-            .opt(self.mode)
-            .finish()
+        OpcodeWriter::new().lit("prmt").lit("b32").opt(self.mode).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
@@ -66,21 +62,12 @@ mod tests {
 
     #[test]
     fn spec_examples_are_legal_and_canonical() {
-        for (s, mode) in [
-            ("prmt.b32 r1, r2, r3, r4;", None),
-            ("prmt.f4e.b32 r1, r2, r3, r4;", Some(PrmtMode::F4e)),
-        ] {
+        for (s, mode) in [("prmt.b32 r1, r2, r3, r4;", None), ("prmt.f4e.b32 r1, r2, r3, r4;", Some(PrmtMode::F4e))] {
             let i: Instruction = s.parse().unwrap();
             assert_eq!(i.form, Form::Prmt(Prmt { mode }));
             assert!(i.form.check().is_ok());
         }
-        assert_eq!(
-            Prmt {
-                mode: Some(PrmtMode::Rc16)
-            }
-            .opcode(),
-            "prmt.b32.rc16"
-        );
+        assert_eq!(Prmt { mode: Some(PrmtMode::Rc16) }.opcode(), "prmt.b32.rc16");
         assert_eq!(Prmt::candidates().len(), 7);
     }
 }

@@ -71,10 +71,7 @@ impl<'a> TokenBag<'a> {
         let mut tokens = Vec::new();
         for p in parts {
             if p.is_empty() {
-                return Err(ParseError::new(
-                    opcode,
-                    "empty qualifier (two dots in a row or a trailing dot)",
-                ));
+                return Err(ParseError::new(opcode, "empty qualifier (two dots in a row or a trailing dot)"));
             }
             tokens.push((p, false));
         }
@@ -108,21 +105,11 @@ impl<'a> TokenBag<'a> {
     pub fn require<Q: Qualifier>(&mut self, what: &str) -> Result<Q, ParseError> {
         self.take::<Q>().ok_or_else(|| {
             let choices: Vec<String> = Q::ALL.iter().map(|q| format!(".{}", q.token())).collect();
-            let unknown: Vec<String> = self
-                .tokens
-                .iter()
-                .filter(|(_, used)| !used)
-                .map(|(s, _)| format!("`.{s}`"))
-                .collect();
-            let found = if unknown.is_empty() {
-                String::new()
-            } else {
-                format!("; not understood: {}", unknown.join(" "))
-            };
-            ParseError::new(
-                self.opcode,
-                format!("missing {what} (one of {}){found}", choices.join(" ")),
-            )
+            let unknown: Vec<String> =
+                self.tokens.iter().filter(|(_, used)| !used).map(|(s, _)| format!("`.{s}`")).collect();
+            let found =
+                if unknown.is_empty() { String::new() } else { format!("; not understood: {}", unknown.join(" ")) };
+            ParseError::new(self.opcode, format!("missing {what} (one of {}){found}", choices.join(" ")))
         })
     }
 
@@ -148,21 +135,13 @@ impl<'a> TokenBag<'a> {
 
     /// Succeeds if every token was used; otherwise names the first unused one.
     pub fn finish(self) -> Result<(), ParseError> {
-        let extra: Vec<String> = self
-            .tokens
-            .iter()
-            .filter(|(_, used)| !used)
-            .map(|(s, _)| format!(".{s}"))
-            .collect();
+        let extra: Vec<String> = self.tokens.iter().filter(|(_, used)| !used).map(|(s, _)| format!(".{s}")).collect();
         if extra.is_empty() {
             Ok(())
         } else {
             Err(ParseError::new(
                 self.opcode,
-                format!(
-                    "unexpected or repeated qualifier(s) {} for this instruction",
-                    extra.join(" ")
-                ),
+                format!("unexpected or repeated qualifier(s) {} for this instruction", extra.join(" ")),
             ))
         }
     }

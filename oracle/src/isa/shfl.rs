@@ -50,12 +50,7 @@ fn candidates() -> Vec<(ShflMode, bool)> {
 }
 
 fn opcode(sync: bool, mode: ShflMode) -> String {
-    OpcodeWriter::new()
-        .lit("shfl")
-        .flag(sync, "sync")
-        .q(mode)
-        .lit("b32")
-        .finish()
+    OpcodeWriter::new().lit("shfl").flag(sync, "sync").q(mode).lit("b32").finish()
 }
 
 fn parse(bag: &mut TokenBag<'_>, operands: &[Operand]) -> Result<(ShflMode, bool), ParseError> {
@@ -67,11 +62,7 @@ fn parse(bag: &mut TokenBag<'_>, operands: &[Operand]) -> Result<(ShflMode, bool
 
 fn operands(pred_dst: bool, sync: bool) -> Vec<OperandSpec> {
     let b32 = RegType::B32;
-    let d = if pred_dst {
-        OperandKind::RegWithPred(b32)
-    } else {
-        OperandKind::Reg(b32)
-    };
+    let d = if pred_dst { OperandKind::RegWithPred(b32) } else { OperandKind::Reg(b32) };
     let mut ops = vec![
         OperandSpec::dst("d", d),
         OperandSpec::src("a", OperandKind::RegOrImm(b32)),
@@ -86,10 +77,7 @@ fn operands(pred_dst: bool, sync: bool) -> Vec<OperandSpec> {
 
 impl FormSpec for Shfl {
     fn candidates() -> Vec<Self> {
-        candidates()
-            .into_iter()
-            .map(|(mode, pred_dst)| Shfl { mode, pred_dst })
-            .collect()
+        candidates().into_iter().map(|(mode, pred_dst)| Shfl { mode, pred_dst }).collect()
     }
 
     fn opcode(&self) -> String {
@@ -113,10 +101,7 @@ impl FormSpec for Shfl {
 
 impl FormSpec for ShflSync {
     fn candidates() -> Vec<Self> {
-        candidates()
-            .into_iter()
-            .map(|(mode, pred_dst)| ShflSync { mode, pred_dst })
-            .collect()
+        candidates().into_iter().map(|(mode, pred_dst)| ShflSync { mode, pred_dst }).collect()
     }
 
     fn opcode(&self) -> String {
@@ -145,39 +130,22 @@ mod tests {
     use crate::isa::{Form, Instruction, Target};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     #[test]
     fn spec_examples_are_legal() {
         let f = form("shfl.sync.up.b32 Ry|p, Rx, 0x1, 0x0, 0xffffffff;");
-        assert_eq!(
-            f,
-            Form::ShflSync(ShflSync {
-                mode: ShflMode::Up,
-                pred_dst: true
-            })
-        );
+        assert_eq!(f, Form::ShflSync(ShflSync { mode: ShflMode::Up, pred_dst: true }));
         assert!(f.is_valid(&"sm_80".parse().unwrap()));
         let f = form("shfl.bfly.b32 Ry, Rx, 0x10, 0x1f;");
-        assert_eq!(
-            f,
-            Form::Shfl(Shfl {
-                mode: ShflMode::Bfly,
-                pred_dst: false
-            })
-        );
+        assert_eq!(f, Form::Shfl(Shfl { mode: ShflMode::Bfly, pred_dst: false }));
         assert!(f.check().is_ok());
     }
 
     #[test]
     fn deprecated_shfl_is_removed_on_new_targets() {
-        let f = Form::Shfl(Shfl {
-            mode: ShflMode::Up,
-            pred_dst: true,
-        });
+        let f = Form::Shfl(Shfl { mode: ShflMode::Up, pred_dst: true });
         assert!(!f.is_valid(&"sm_80".parse().unwrap()));
         let old: Target = "sm_75@6.3".parse().unwrap();
         assert!(f.is_valid(&old));
@@ -185,9 +153,6 @@ mod tests {
 
     #[test]
     fn opcode_is_canonical() {
-        assert_eq!(
-            form("shfl.b32.idx.sync %r, %a, 1, 2, 3;").opcode(),
-            "shfl.sync.idx.b32"
-        );
+        assert_eq!(form("shfl.b32.idx.sync %r, %a, 1, 2, 3;").opcode(), "shfl.sync.idx.b32");
     }
 }

@@ -10,15 +10,11 @@
 //! them in any order; `cache-policy` is present exactly when `.L2::cache_hint` is, and the
 //! `[mbar]` operand of `st.async` exactly when the form is not a `.release` store.
 
-use super::load::{
-    addr_kind, data_kind, global_or_generic, space_requirement, type_requirement, vector_shape,
-};
+use super::load::{addr_kind, data_kind, global_or_generic, space_requirement, type_requirement, vector_shape};
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
-use super::types::{
-    L1Evict, L2Evict, MemType, RegType, Scope, Space, StCacheOp, VecWidth, CACHE_HINT,
-};
+use super::types::{L1Evict, L2Evict, MemType, RegType, Scope, Space, StCacheOp, VecWidth, CACHE_HINT};
 use super::{forbid, FormSpec, Illegal, ParseError};
 use crate::qualifiers;
 
@@ -97,60 +93,37 @@ impl FormSpec for St {
             for &ty in MemType::ALL {
                 for vec in opt::<VecWidth>() {
                     for cache_hint in FLAG {
-                        let f = St {
-                            vec,
-                            cache_hint,
-                            ..St::base(space, ty)
-                        };
+                        let f = St { vec, cache_hint, ..St::base(space, ty) };
                         // Line 1: st{.weak}{.ss}{.cop}{.level::cache_hint}{.vec}.type
                         for sem in weak_sems {
                             for &cop in StCacheOp::ALL {
-                                out.push(St {
-                                    sem,
-                                    cop: Some(cop),
-                                    ..f
-                                });
+                                out.push(St { sem, cop: Some(cop), ..f });
                             }
                         }
                         // Lines 2, 4, 5: {.weak | .relaxed.scope | .release.scope} with
                         // eviction priorities.
                         let sems = weak_sems.into_iter().map(|s| (s, None)).chain(
-                            [StSem::Relaxed, StSem::Release].into_iter().flat_map(|s| {
-                                Scope::ALL.iter().map(move |&sc| (Some(s), Some(sc)))
-                            }),
+                            [StSem::Relaxed, StSem::Release]
+                                .into_iter()
+                                .flat_map(|s| Scope::ALL.iter().map(move |&sc| (Some(s), Some(sc)))),
                         );
                         for (sem, scope) in sems {
                             for l1 in opt::<L1Evict>() {
                                 for l2 in opt::<L2Evict>() {
-                                    out.push(St {
-                                        sem,
-                                        scope,
-                                        l1,
-                                        l2,
-                                        ..f
-                                    });
+                                    out.push(St { sem, scope, l1, l2, ..f });
                                 }
                             }
                         }
                     }
                     // Line 3: st.volatile{.ss}{.vec}.type
-                    out.push(St {
-                        sem: Some(StSem::Volatile),
-                        vec,
-                        ..St::base(space, ty)
-                    });
+                    out.push(St { sem: Some(StSem::Volatile), vec, ..St::base(space, ty) });
                 }
             }
         }
         // Line 6: st.mmio.relaxed.sys{.global}.type
         for space in [None, Some(Space::Global)] {
             for &ty in MemType::ALL {
-                out.push(St {
-                    mmio: true,
-                    sem: Some(StSem::Relaxed),
-                    scope: Some(Scope::Sys),
-                    ..St::base(space, ty)
-                });
+                out.push(St { mmio: true, sem: Some(StSem::Relaxed), scope: Some(Scope::Sys), ..St::base(space, ty) });
             }
         }
         out
@@ -194,15 +167,10 @@ impl FormSpec for St {
             Some(Space::Param) => AddrKind::ParamFunc,
             s => addr_kind(s),
         };
-        let mut ops = vec![
-            OperandSpec::dst("a", OperandKind::Addr(a)),
-            OperandSpec::src("b", data_kind(self.vec, self.ty)),
-        ];
+        let mut ops =
+            vec![OperandSpec::dst("a", OperandKind::Addr(a)), OperandSpec::src("b", data_kind(self.vec, self.ty))];
         if self.cache_hint {
-            ops.push(OperandSpec::src(
-                "cache-policy",
-                OperandKind::Reg(RegType::B64),
-            ));
+            ops.push(OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64)));
         }
         ops
     }
@@ -213,14 +181,8 @@ impl FormSpec for St {
 }
 
 fn check_st(f: &St) -> Result<Requirement, Illegal> {
-    forbid(
-        matches!(f.space, Some(Space::Const)),
-        "stores to const memory are illegal (§9.7.9.11)",
-    )?;
-    forbid(
-        matches!(f.space, Some(Space::ParamEntry)),
-        "`st` has no `.param::entry` state space (§9.7.9.11 syntax)",
-    )?;
+    forbid(matches!(f.space, Some(Space::Const)), "stores to const memory are illegal (§9.7.9.11)")?;
+    forbid(matches!(f.space, Some(Space::ParamEntry)), "`st` has no `.param::entry` state space (§9.7.9.11 syntax)")?;
     let strong = matches!(f.sem, Some(StSem::Relaxed | StSem::Release));
     forbid(
         strong != f.scope.is_some(),
@@ -228,18 +190,13 @@ fn check_st(f: &St) -> Result<Requirement, Illegal> {
     )?;
     let g = global_or_generic(f.space);
     let gs = g || f.space.is_some_and(Space::is_shared);
-    let mut req = Requirement::new(10, 1, 0)
-        .and(&type_requirement(f.ty))
-        .and(&space_requirement(f.space));
+    let mut req = Requirement::new(10, 1, 0).and(&type_requirement(f.ty)).and(&space_requirement(f.space));
     if f.mmio {
         forbid(
             f.sem != Some(StSem::Relaxed) || f.scope != Some(Scope::Sys),
             "`.mmio` needs `.relaxed.sys` (§9.7.9.11: only `.sys` scope is valid for `st.mmio`)",
         )?;
-        forbid(
-            !g,
-            "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.11)",
-        )?;
+        forbid(!g, "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.11)")?;
         forbid(
             f.cop.is_some() || f.l1.is_some() || f.l2.is_some() || f.cache_hint || f.vec.is_some(),
             "`st.mmio.relaxed.sys{.global}.type` takes no other qualifiers (§9.7.9.11 syntax)",
@@ -289,10 +246,7 @@ fn check_st(f: &St) -> Result<Requirement, Illegal> {
         (f.l1.is_some() || f.l2.is_some()) && !g,
         "eviction priorities need `.global` or generic addressing (§9.7.9.2)",
     )?;
-    forbid(
-        f.cache_hint && !g,
-        "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.11)",
-    )?;
+    forbid(f.cache_hint && !g, "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.11)")?;
     let wide = vector_shape(
         f.vec,
         f.ty,
@@ -300,10 +254,7 @@ fn check_st(f: &St) -> Result<Requirement, Illegal> {
         "vectors wider than 128 bits are only `.v8` of 32-bit types and `.v4` of 64-bit types (§9.7.9.11)",
     )?;
     if wide {
-        forbid(
-            !g,
-            "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.11)",
-        )?;
+        forbid(!g, "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.11)")?;
         req = req.sm(100).ptx(8, 8);
     }
     if f.l2.is_some() {
@@ -358,15 +309,7 @@ impl FormSpec for StAsync {
                         for complete_tx in FLAG {
                             for vec in [None, Some(VecWidth::V2), Some(VecWidth::V4)] {
                                 for &ty in MemType::ALL {
-                                    out.push(StAsync {
-                                        mmio,
-                                        sem,
-                                        scope,
-                                        space,
-                                        complete_tx,
-                                        vec,
-                                        ty,
-                                    });
+                                    out.push(StAsync { mmio, sem, scope, space, complete_tx, vec, ty });
                                 }
                             }
                         }
@@ -411,10 +354,8 @@ impl FormSpec for StAsync {
             Some(Space::Global) => (AddrKind::Global, AddrKind::MbarrierGeneric),
             _ => (AddrKind::Generic, AddrKind::MbarrierGeneric),
         };
-        let mut ops = vec![
-            OperandSpec::dst("a", OperandKind::Addr(a)),
-            OperandSpec::src("b", data_kind(self.vec, self.ty)),
-        ];
+        let mut ops =
+            vec![OperandSpec::dst("a", OperandKind::Addr(a)), OperandSpec::src("b", data_kind(self.vec, self.ty))];
         if !self.is_release() {
             ops.push(OperandSpec::src("mbar", OperandKind::Addr(mbar)));
         }
@@ -428,26 +369,14 @@ impl FormSpec for StAsync {
                 !matches!(f.scope, Some(Scope::Gpu | Scope::Sys)),
                 "`st.async.release` needs `.gpu` or `.sys` scope (§9.7.9.12 syntax)",
             )?;
-            forbid(
-                f.mmio && f.scope != Some(Scope::Sys),
-                "`st.async.mmio` needs `.sys` scope (§9.7.9.12)",
-            )?;
+            forbid(f.mmio && f.scope != Some(Scope::Sys), "`st.async.mmio` needs `.sys` scope (§9.7.9.12)")?;
             forbid(
                 !global_or_generic(f.space),
                 "`st.async.release` stores to `.global` or generic addresses (§9.7.9.12)",
             )?;
-            forbid(
-                f.complete_tx,
-                "`st.async.release` takes no completion mechanism (§9.7.9.12)",
-            )?;
-            forbid(
-                f.vec.is_some(),
-                "`st.async.release` takes no `.vec` (§9.7.9.12 syntax)",
-            )?;
-            forbid(
-                f.ty == MemType::B128,
-                "`st.async.release` has no `.b128` type (§9.7.9.12 syntax)",
-            )?;
+            forbid(f.complete_tx, "`st.async.release` takes no completion mechanism (§9.7.9.12)")?;
+            forbid(f.vec.is_some(), "`st.async.release` takes no `.vec` (§9.7.9.12 syntax)")?;
+            forbid(f.ty == MemType::B128, "`st.async.release` has no `.b128` type (§9.7.9.12 syntax)")?;
             Ok(Requirement::new(100, 8, 7))
         } else {
             forbid(
@@ -482,10 +411,7 @@ impl FormSpec for StAsync {
                 f.ty.bits() < 32 || f.ty == MemType::B128,
                 "weak `st.async` takes 32- and 64-bit types only (§9.7.9.12 syntax)",
             )?;
-            forbid(
-                f.vec == Some(VecWidth::V8),
-                "`st.async` takes `.v2` or `.v4` only (§9.7.9.12 syntax)",
-            )?;
+            forbid(f.vec == Some(VecWidth::V8), "`st.async` takes `.v2` or `.v4` only (§9.7.9.12 syntax)")?;
             forbid(
                 f.vec == Some(VecWidth::V4) && f.ty.bits() == 64,
                 "`st.async` vectors are at most 128 bits wide (§9.7.9.12)",
@@ -520,20 +446,12 @@ impl FormSpec for StBulk {
     }
 
     fn opcode(&self) -> String {
-        OpcodeWriter::new()
-            .lit("st")
-            .lit("bulk")
-            .flag(self.weak, "weak")
-            .opt(self.space)
-            .finish()
+        OpcodeWriter::new().lit("st").lit("bulk").flag(self.weak, "weak").opt(self.space).finish()
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
         bag.expect("bulk")?;
-        Ok(StBulk {
-            weak: bag.flag("weak"),
-            space: bag.take(),
-        })
+        Ok(StBulk { weak: bag.flag("weak"), space: bag.take() })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -561,9 +479,7 @@ mod tests {
     use crate::isa::{Form, Instruction, Target};
 
     fn form(s: &str) -> Form {
-        s.parse::<Instruction>()
-            .unwrap_or_else(|e| panic!("{s}: {e}"))
-            .form
+        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
     }
 
     fn valid_on(s: &str, t: &str) -> bool {
@@ -603,10 +519,7 @@ mod tests {
             }
             assert!(valid_on(s, "sm_100a"), "{s}: {:?}", f.check());
         }
-        assert!(valid_on(
-            "st.async.release.gpu.global.u32 [addr], b;",
-            "sm_100a"
-        ));
+        assert!(valid_on("st.async.release.gpu.global.u32 [addr], b;", "sm_100a"));
     }
 
     #[test]
@@ -648,34 +561,20 @@ mod tests {
         assert!(!valid_on(r, "sm_90a"));
         assert!(!valid_on("st.bulk [a], 64, 0;", "sm_90a"));
         // ptxas assembles stores of .v8 of 8/16-bit types everywhere.
-        assert!(valid_on(
-            "st.shared.v8.b16 [p], {a, b, c, d, e, f, g, h};",
-            "sm_80"
-        ));
+        assert!(valid_on("st.shared.v8.b16 [p], {a, b, c, d, e, f, g, h};", "sm_80"));
         assert!(valid_on("st.async.shared::cta.b32 [a], b, [m];", "sm_90"));
     }
 
     #[test]
     fn opcode_is_canonical_and_operands_follow_the_form() {
-        assert_eq!(
-            form("st.global.mmio.relaxed.sys.u32 [a], b;").opcode(),
-            "st.mmio.relaxed.sys.global.u32"
-        );
+        assert_eq!(form("st.global.mmio.relaxed.sys.u32 [a], b;").opcode(), "st.mmio.relaxed.sys.global.u32");
         assert_eq!(
             form("st.async.u32.mbarrier::complete_tx::bytes.shared::cluster [a], b, [m];").opcode(),
             "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32"
         );
-        assert_eq!(
-            form("st.bulk.shared::cta.weak [a], n, 0;").opcode(),
-            "st.bulk.weak.shared::cta"
-        );
-        assert!("st.async.release.gpu.u32 [a], b, [m];"
-            .parse::<Instruction>()
-            .is_err());
-        assert_eq!(
-            form("st.param.u32 [p], b;").operands()[0].kind,
-            OperandKind::Addr(AddrKind::ParamFunc)
-        );
+        assert_eq!(form("st.bulk.shared::cta.weak [a], n, 0;").opcode(), "st.bulk.weak.shared::cta");
+        assert!("st.async.release.gpu.u32 [a], b, [m];".parse::<Instruction>().is_err());
+        assert_eq!(form("st.param.u32 [p], b;").operands()[0].kind, OperandKind::Addr(AddrKind::ParamFunc));
         let c = St::candidates();
         let set: std::collections::HashSet<_> = c.iter().collect();
         assert_eq!(set.len(), c.len());

@@ -88,24 +88,14 @@ struct KnownSm {
     family: Option<PtxVersion>,
 }
 
-const fn known(
-    sm: u16,
-    plain: Option<(u8, u8)>,
-    arch: Option<(u8, u8)>,
-    family: Option<(u8, u8)>,
-) -> KnownSm {
+const fn known(sm: u16, plain: Option<(u8, u8)>, arch: Option<(u8, u8)>, family: Option<(u8, u8)>) -> KnownSm {
     const fn v(x: Option<(u8, u8)>) -> Option<PtxVersion> {
         match x {
             Some((a, b)) => Some(PtxVersion::new(a, b)),
             None => None,
         }
     }
-    KnownSm {
-        sm,
-        plain: v(plain),
-        arch: v(arch),
-        family: v(family),
-    }
+    KnownSm { sm, plain: v(plain), arch: v(arch), family: v(family) }
 }
 
 /// Architectures ptxdiff accepts as targets. ptxas 13.x no longer accepts targets below sm_75.
@@ -156,20 +146,13 @@ impl Target {
     pub fn with_ptx(self, ptx: PtxVersion) -> Result<Target, TargetError> {
         let needed = self.min_ptx();
         if ptx < needed {
-            return Err(TargetError::PtxTooOld {
-                target: self.name(),
-                needed,
-                given: ptx,
-            });
+            return Err(TargetError::PtxTooOld { target: self.name(), needed, given: ptx });
         }
         Ok(Target { ptx, ..self })
     }
 
     fn row(&self) -> &'static KnownSm {
-        KNOWN_SMS
-            .iter()
-            .find(|k| k.sm == self.sm)
-            .expect("targets are only built from KNOWN_SMS")
+        KNOWN_SMS.iter().find(|k| k.sm == self.sm).expect("targets are only built from KNOWN_SMS")
     }
 
     /// The first PTX ISA version that can name this target.
@@ -195,28 +178,18 @@ impl Target {
 
     /// Every target name ptxdiff accepts, in order.
     pub fn valid_names() -> Vec<String> {
-        Self::all(PtxVersion::DEFAULT)
-            .iter()
-            .map(Target::name)
-            .collect()
+        Self::all(PtxVersion::DEFAULT).iter().map(Target::name).collect()
     }
 
     /// Every known target at the given PTX version (targets newer than it are left out).
     pub fn all(ptx: PtxVersion) -> Vec<Target> {
         let mut out = Vec::new();
         for row in KNOWN_SMS {
-            for (suffix, min) in [
-                (ArchSuffix::None, row.plain),
-                (ArchSuffix::A, row.arch),
-                (ArchSuffix::F, row.family),
-            ] {
+            for (suffix, min) in [(ArchSuffix::None, row.plain), (ArchSuffix::A, row.arch), (ArchSuffix::F, row.family)]
+            {
                 if let Some(min) = min {
                     if min <= ptx {
-                        out.push(Target {
-                            sm: row.sm,
-                            suffix,
-                            ptx,
-                        });
+                        out.push(Target { sm: row.sm, suffix, ptx });
                     }
                 }
             }
@@ -264,11 +237,7 @@ impl FromStr for Target {
         if !exists {
             return Err(unknown());
         }
-        let t = Target {
-            sm,
-            suffix,
-            ptx: PtxVersion::DEFAULT,
-        };
+        let t = Target { sm, suffix, ptx: PtxVersion::DEFAULT };
         let ptx = ptx.unwrap_or_else(|| PtxVersion::DEFAULT.max(t.min_ptx()));
         t.with_ptx(ptx)
     }
@@ -293,10 +262,7 @@ impl ArchGate {
         let specific = t.suffix == ArchSuffix::A && self.specific.contains(&t.sm);
         let family = t.suffix != ArchSuffix::None
             && t.ptx >= self.family_ptx
-            && self
-                .families
-                .iter()
-                .any(|&base| base / 10 == t.family_major() && t.sm >= base);
+            && self.families.iter().any(|&base| base / 10 == t.family_major() && t.sm >= base);
         specific || family
     }
 }
@@ -312,42 +278,26 @@ impl fmt::Display for ArchGate {
 /// The gate shared by most Blackwell-only conversion and tensor-map features: `sm_100a`,
 /// `sm_110a` (formerly `sm_101a`), `sm_120a`, and the `sm_100f`/`sm_110f`/`sm_120f` families
 /// from PTX ISA 8.8 (e.g. §9.7.9.21 cvt Target ISA Notes for `.e2m1x2`).
-pub const GATE_SM100_110_120: ArchGate = ArchGate {
-    specific: &[100, 110, 120],
-    families: &[100, 110, 120],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_SM100_110_120: ArchGate =
+    ArchGate { specific: &[100, 110, 120], families: &[100, 110, 120], family_ptx: PtxVersion::new(8, 8) };
 
 /// `sm_100a`, `sm_110a` and the `sm_100f`/`sm_110f` families (tensor-copy modes such as
 /// `.tile::scatter4`, §9.7.9.25.5.2; multimem FP8 types, §9.7.9.14).
-pub const GATE_SM100_110: ArchGate = ArchGate {
-    specific: &[100, 110],
-    families: &[100, 110],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_SM100_110: ArchGate =
+    ArchGate { specific: &[100, 110], families: &[100, 110], family_ptx: PtxVersion::new(8, 8) };
 
 /// `sm_100a`, `sm_110a`, `sm_120a`, `sm_121a` and the `sm_100f`/`sm_110f` families
 /// (multimem FP8 types and `.acc::f16`, §9.7.9.14).
-pub const GATE_MULTIMEM_FP8: ArchGate = ArchGate {
-    specific: &[100, 110, 120, 121],
-    families: &[100, 110],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_MULTIMEM_FP8: ArchGate =
+    ArchGate { specific: &[100, 110, 120, 121], families: &[100, 110], family_ptx: PtxVersion::new(8, 8) };
 
 /// `.rs` stochastic rounding: `sm_100a` and `sm_103a` only (§9.7.9.21 Target ISA Notes).
-pub const GATE_RS: ArchGate = ArchGate {
-    specific: &[100, 103],
-    families: &[],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_RS: ArchGate = ArchGate { specific: &[100, 103], families: &[], family_ptx: PtxVersion::new(8, 8) };
 
 /// `tensormap.replace`: `sm_90a`, `sm_100a`, `sm_110a`, `sm_120a`, and the
 /// `sm_100f`/`sm_110f`/`sm_120f` families (§9.7.9.26).
-pub const GATE_TENSORMAP: ArchGate = ArchGate {
-    specific: &[90, 100, 110, 120],
-    families: &[100, 110, 120],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_TENSORMAP: ArchGate =
+    ArchGate { specific: &[90, 100, 110, 120], families: &[100, 110, 120], family_ptx: PtxVersion::new(8, 8) };
 
 /// What a form needs of its target: all of the fields must hold.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -368,24 +318,14 @@ pub struct Requirement {
 
 impl Default for Requirement {
     fn default() -> Self {
-        Requirement {
-            min_sm: 0,
-            min_ptx: PtxVersion::MIN,
-            older_sm_ptx: None,
-            gates: Vec::new(),
-            removed: None,
-        }
+        Requirement { min_sm: 0, min_ptx: PtxVersion::MIN, older_sm_ptx: None, gates: Vec::new(), removed: None }
     }
 }
 
 impl Requirement {
     /// Needs `sm_XX` or higher and PTX ISA `major.minor`.
     pub fn new(sm: u16, major: u8, minor: u8) -> Self {
-        Requirement {
-            min_sm: sm,
-            min_ptx: PtxVersion::new(major, minor),
-            ..Default::default()
-        }
+        Requirement { min_sm: sm, min_ptx: PtxVersion::new(major, minor), ..Default::default() }
     }
 
     /// Adds a minimum architecture (keeps the higher).
@@ -446,9 +386,7 @@ impl Requirement {
         }
         if let Some((below, ptx)) = self.older_sm_ptx {
             if t.sm < below && t.ptx < ptx {
-                return Err(format!(
-                    "needs PTX ISA {ptx} or later on targets below sm_{below}"
-                ));
+                return Err(format!("needs PTX ISA {ptx} or later on targets below sm_{below}"));
             }
         }
         for g in &self.gates {
@@ -497,32 +435,14 @@ mod tests {
     #[test]
     fn parses_names_and_versions() {
         let t: Target = "sm_90a".parse().unwrap();
-        assert_eq!(
-            (t.sm, t.suffix, t.ptx),
-            (90, ArchSuffix::A, PtxVersion::DEFAULT)
-        );
+        assert_eq!((t.sm, t.suffix, t.ptx), (90, ArchSuffix::A, PtxVersion::DEFAULT));
         let t: Target = "sm_100f@8.8".parse().unwrap();
-        assert_eq!(
-            (t.sm, t.suffix, t.ptx),
-            (100, ArchSuffix::F, PtxVersion::new(8, 8))
-        );
+        assert_eq!((t.sm, t.suffix, t.ptx), (100, ArchSuffix::F, PtxVersion::new(8, 8)));
         assert_eq!(t.to_string(), "sm_100f");
-        assert!(matches!(
-            "sm_80a".parse::<Target>(),
-            Err(TargetError::Unknown(_))
-        ));
-        assert!(matches!(
-            "sm_91".parse::<Target>(),
-            Err(TargetError::Unknown(_))
-        ));
-        assert!(matches!(
-            "sm_100a@8.5".parse::<Target>(),
-            Err(TargetError::PtxTooOld { .. })
-        ));
-        assert!(matches!(
-            "sm_90@nine".parse::<Target>(),
-            Err(TargetError::BadPtxVersion(_))
-        ));
+        assert!(matches!("sm_80a".parse::<Target>(), Err(TargetError::Unknown(_))));
+        assert!(matches!("sm_91".parse::<Target>(), Err(TargetError::Unknown(_))));
+        assert!(matches!("sm_100a@8.5".parse::<Target>(), Err(TargetError::PtxTooOld { .. })));
+        assert!(matches!("sm_90@nine".parse::<Target>(), Err(TargetError::BadPtxVersion(_))));
         let err = "gfx90a".parse::<Target>().unwrap_err().to_string();
         assert!(err.contains("sm_90a") && err.contains("sm_120a"), "{err}");
     }
@@ -531,23 +451,14 @@ mod tests {
     fn family_gates_follow_the_family_rules() {
         let t = |s: &str| s.parse::<Target>().unwrap();
         assert!(GATE_SM100_110_120.admits(&t("sm_100a")));
-        assert!(
-            GATE_SM100_110_120.admits(&t("sm_103a")),
-            "sm_103a has sm_100f features"
-        );
+        assert!(GATE_SM100_110_120.admits(&t("sm_103a")), "sm_103a has sm_100f features");
         assert!(GATE_SM100_110_120.admits(&t("sm_103f")));
         assert!(GATE_SM100_110_120.admits(&t("sm_121a")));
-        assert!(
-            !GATE_SM100_110_120.admits(&t("sm_100")),
-            "plain targets have no gated features"
-        );
+        assert!(!GATE_SM100_110_120.admits(&t("sm_100")), "plain targets have no gated features");
         assert!(!GATE_SM100_110_120.admits(&t("sm_90a")));
         assert!(GATE_RS.admits(&t("sm_103a")));
         assert!(!GATE_RS.admits(&t("sm_120a")));
-        assert!(
-            !GATE_RS.admits(&t("sm_100f")),
-            ".rs needs the arch-specific target"
-        );
+        assert!(!GATE_RS.admits(&t("sm_100f")), ".rs needs the arch-specific target");
         assert!(GATE_TENSORMAP.admits(&t("sm_90a")));
         assert!(!GATE_TENSORMAP.admits(&t("sm_90")));
     }
@@ -556,10 +467,7 @@ mod tests {
     fn requirements_combine_and_explain() {
         let r = Requirement::new(89, 7, 8).older_sm_ptx(90, 8, 1);
         assert!(r.admits(&"sm_90@7.8".parse().unwrap()));
-        assert!(r
-            .check(&"sm_89@7.8".parse().unwrap())
-            .unwrap_err()
-            .contains("8.1"));
+        assert!(r.check(&"sm_89@7.8".parse().unwrap()).unwrap_err().contains("8.1"));
         assert!(r.admits(&"sm_89@8.1".parse().unwrap()));
         let shfl = Requirement::new(30, 3, 0).removed(70, 6, 4);
         assert!(!shfl.admits(&"sm_80".parse().unwrap()));

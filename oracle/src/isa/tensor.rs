@@ -18,9 +18,7 @@
 use super::async_bulk::{BulkSpace, Completion, RedOp, CACHE_POLICY, CTA_MASK, MBAR, MULTICAST};
 use super::operand::{AddrKind, Imm, Operand, OperandKind, OperandSpec, TensormapSpace};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
-use super::target::{
-    ArchGate, PtxVersion, Requirement, GATE_SM100_110, GATE_SM100_110_120, GATE_TENSORMAP,
-};
+use super::target::{ArchGate, PtxVersion, Requirement, GATE_SM100_110, GATE_SM100_110_120, GATE_TENSORMAP};
 use super::types::{RegType, CACHE_HINT};
 use super::{forbid, FormSpec, Illegal, ParseError};
 use crate::qualifiers;
@@ -60,10 +58,7 @@ impl LoadMode {
     }
     /// `.im2col`, `.im2col::w`, `.im2col::w::128`, `.im2col_no_offs`.
     pub fn is_im2col(self) -> bool {
-        matches!(
-            self,
-            LoadMode::Im2col | LoadMode::Im2colW | LoadMode::Im2colW128 | LoadMode::Im2colNoOffs
-        )
+        matches!(self, LoadMode::Im2col | LoadMode::Im2colW | LoadMode::Im2colW128 | LoadMode::Im2colNoOffs)
     }
     /// The length of the `im2colInfo` vector the mode takes (`None` for non-im2col modes and
     /// `.im2col_no_offs`).
@@ -88,19 +83,13 @@ fn coord_count(dim: TensorDim, mode: Option<LoadMode>) -> u8 {
 
 /// The tensor reference operand `[tensorMap, tensorCoords]`.
 fn tensor_ref(dim: TensorDim, mode: Option<LoadMode>) -> OperandSpec {
-    OperandSpec::src(
-        "tensorMap, tensorCoords",
-        OperandKind::TensorRef(coord_count(dim, mode)),
-    )
+    OperandSpec::src("tensorMap, tensorCoords", OperandKind::TensorRef(coord_count(dim, mode)))
 }
 
 /// The `im2colInfo` operand, if the mode takes one.
 fn im2col_info(dim: TensorDim, mode: Option<LoadMode>) -> Option<OperandSpec> {
     let n = mode?.im2col_info_len(dim)?;
-    Some(OperandSpec::src(
-        "im2colInfo",
-        OperandKind::Vector(RegType::U16, n),
-    ))
+    Some(OperandSpec::src("im2colInfo", OperandKind::Vector(RegType::U16, n)))
 }
 
 /// The dimension rules shared by all tensor copies (§9.7.9.25.5.2 Description).
@@ -108,7 +97,9 @@ fn check_dims(dim: TensorDim, mode: Option<LoadMode>, section: &str) -> Result<(
     let Some(mode) = mode else { return Ok(()) };
     forbid(
         mode.is_four_rows() && dim != TensorDim::D2,
-        &format!("`.tile::gather4`/`.tile::scatter4` work on a 2-dimensional tensor: `.dim` must be `.2d` (§{section})"),
+        &format!(
+            "`.tile::gather4`/`.tile::scatter4` work on a 2-dimensional tensor: `.dim` must be `.2d` (§{section})"
+        ),
     )?;
     forbid(
         mode.is_im2col() && dim.rank() < 3,
@@ -212,10 +203,7 @@ impl FormSpec for CpAsyncBulkTensor {
     fn operands(&self) -> Vec<OperandSpec> {
         let mut ops = Vec::new();
         if self.is_load() {
-            ops.push(OperandSpec::dst(
-                "dstMem",
-                OperandKind::Addr(self.dst.addr()),
-            ));
+            ops.push(OperandSpec::dst("dstMem", OperandKind::Addr(self.dst.addr())));
             ops.push(tensor_ref(self.dim, self.load_mode));
             if self.completion == Completion::Mbarrier {
                 ops.push(MBAR);
@@ -226,10 +214,7 @@ impl FormSpec for CpAsyncBulkTensor {
             }
         } else {
             ops.push(tensor_ref(self.dim, self.load_mode));
-            ops.push(OperandSpec::src(
-                "srcMem",
-                OperandKind::Addr(self.src.addr()),
-            ));
+            ops.push(OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())));
         }
         if self.cache_hint {
             ops.push(CACHE_POLICY);
@@ -244,17 +229,10 @@ impl FormSpec for CpAsyncBulkTensor {
             (SharedCta | SharedCluster, Global) => true,
             (Global, SharedCta) => false,
             _ => {
-                return Illegal::err(format!(
-                    "no direction .{} ← .{} in the §9.7.9.25.5.2 syntax",
-                    self.dst, self.src
-                ))
+                return Illegal::err(format!("no direction .{} ← .{} in the §9.7.9.25.5.2 syntax", self.dst, self.src))
             }
         };
-        let need = if load {
-            Completion::Mbarrier
-        } else {
-            Completion::BulkGroup
-        };
+        let need = if load { Completion::Mbarrier } else { Completion::BulkGroup };
         forbid(
             self.completion != need,
             "loads complete through the mbarrier, stores through `.bulk_group` (§9.7.9.25.5.2)",
@@ -388,10 +366,8 @@ impl FormSpec for CpReduceAsyncBulkTensor {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            tensor_ref(self.dim, self.load_mode),
-            OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())),
-        ];
+        let mut ops =
+            vec![tensor_ref(self.dim, self.load_mode), OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr()))];
         if self.completion == Completion::Mbarrier {
             ops.push(MBAR);
         }
@@ -415,21 +391,12 @@ impl FormSpec for CpReduceAsyncBulkTensor {
         // ptxas 13.5 also accepts `.tile::scatter4` (2-D, 5 coordinates, where `.tile::scatter4`
         // of `cp.async.bulk.tensor` is accepted), although §9.7.9.25.5.3 does not list it.
         forbid(
-            self.load_mode.is_some_and(|m| {
-                !matches!(
-                    m,
-                    LoadMode::Tile | LoadMode::Im2colNoOffs | LoadMode::Scatter4
-                )
-            }),
+            self.load_mode.is_some_and(|m| !matches!(m, LoadMode::Tile | LoadMode::Im2colNoOffs | LoadMode::Scatter4)),
             "`.load_mode` is `.tile` or `.im2col_no_offs` (§9.7.9.25.5.3 syntax; ptxas 13.5 adds `.tile::scatter4`)",
         )?;
         check_dims(self.dim, self.load_mode, "9.7.9.25.5.3")?;
         let req = Requirement::new(90, 8, 0);
-        Ok(if self.load_mode == Some(LoadMode::Scatter4) {
-            req.ptx(8, 6).gate(GATE_SM100_110)
-        } else {
-            req
-        })
+        Ok(if self.load_mode == Some(LoadMode::Scatter4) { req.ptx(8, 6).gate(GATE_SM100_110) } else { req })
     }
 }
 
@@ -450,11 +417,7 @@ impl FormSpec for CpAsyncBulkPrefetchTensor {
         for &dim in TensorDim::ALL {
             for load_mode in opt::<LoadMode>() {
                 for cache_hint in FLAG {
-                    out.push(CpAsyncBulkPrefetchTensor {
-                        dim,
-                        load_mode,
-                        cache_hint,
-                    });
+                    out.push(CpAsyncBulkPrefetchTensor { dim, load_mode, cache_hint });
                 }
             }
         }
@@ -547,9 +510,7 @@ impl TensormapField {
         match self {
             GlobalAddress | Rank => FieldKind::Field1,
             BoxDim | GlobalDim | GlobalStride | ElementStride => FieldKind::Field2,
-            Elemtype | InterleaveLayout | SwizzleMode | SwizzleAtomicity | FillMode => {
-                FieldKind::Field3
-            }
+            Elemtype | InterleaveLayout | SwizzleMode | SwizzleAtomicity | FillMode => FieldKind::Field3,
         }
     }
 
@@ -571,11 +532,7 @@ impl TensormapField {
 const MAX_TABLE_ROW: u8 = 15;
 
 /// `.swizzle_mode` value 4 (96B swizzling): `sm_103a` only (§9.7.9.26 Target ISA Notes).
-pub const GATE_SM103A: ArchGate = ArchGate {
-    specific: &[103],
-    families: &[],
-    family_ptx: PtxVersion::new(8, 8),
-};
+pub const GATE_SM103A: ArchGate = ArchGate { specific: &[103], families: &[], family_ptx: PtxVersion::new(8, 8) };
 
 /// One `tensormap.replace` form (§9.7.9.26).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -602,12 +559,7 @@ impl FormSpec for TensormapReplace {
             for ss in opt::<TensormapSs>() {
                 for &ty in TensormapType::ALL {
                     for &new_val in &values {
-                        out.push(TensormapReplace {
-                            field,
-                            ss,
-                            ty,
-                            new_val,
-                        });
+                        out.push(TensormapReplace { field, ss, ty, new_val });
                     }
                 }
             }
@@ -636,27 +588,18 @@ impl FormSpec for TensormapReplace {
         let ty = bag.require("type")?;
         let new_val = if field.kind() == FieldKind::Field3 {
             match operands.last() {
-                Some(Operand::Imm(Imm::Int(v))) if (0..=i128::from(MAX_TABLE_ROW)).contains(v) => {
-                    u8::try_from(*v).ok()
-                }
-                _ => {
-                    return Err(ParseError::new(
-                        bag.opcode(),
-                        format!(
-                            "`new_val` of `.{field}` must be an immediate from 0 to {MAX_TABLE_ROW} (§9.7.9.26 Table 33)"
-                        ),
-                    ))
-                }
+                Some(Operand::Imm(Imm::Int(v))) if (0..=i128::from(MAX_TABLE_ROW)).contains(v) => u8::try_from(*v).ok(),
+                _ => return Err(ParseError::new(
+                    bag.opcode(),
+                    format!(
+                        "`new_val` of `.{field}` must be an immediate from 0 to {MAX_TABLE_ROW} (§9.7.9.26 Table 33)"
+                    ),
+                )),
             }
         } else {
             None
         };
-        Ok(TensormapReplace {
-            field,
-            ss,
-            ty,
-            new_val,
-        })
+        Ok(TensormapReplace { field, ss, ty, new_val })
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -665,10 +608,7 @@ impl FormSpec for TensormapReplace {
             Some(TensormapSs::Global) => TensormapSpace::Global,
             Some(TensormapSs::SharedCta) => TensormapSpace::SharedCta,
         };
-        let mut ops = vec![OperandSpec::dst(
-            "addr",
-            OperandKind::Addr(AddrKind::TensormapSpace(space)),
-        )];
+        let mut ops = vec![OperandSpec::dst("addr", OperandKind::Addr(AddrKind::TensormapSpace(space)))];
         if self.field.kind() == FieldKind::Field2 {
             ops.push(OperandSpec::src("ord", OperandKind::Imm(0)));
         }
@@ -699,10 +639,7 @@ impl FormSpec for TensormapReplace {
             (Some(max), Some(v)) => {
                 forbid(
                     v > max,
-                    &format!(
-                        "`new_val` {v} is an `x` entry of Table 33 for `.{}` (§9.7.9.26)",
-                        self.field
-                    ),
+                    &format!("`new_val` {v} is an `x` entry of Table 33 for `.{}` (§9.7.9.26)", self.field),
                 )?;
                 if self.field == Elemtype && v >= 13 {
                     req = req.ptx(8, 7).gate(GATE_SM100_110_120);
@@ -711,9 +648,9 @@ impl FormSpec for TensormapReplace {
                     req = req.ptx(8, 8).gate(GATE_SM103A);
                 }
             }
-            _ => return Illegal::err(
-                "only the `.field3` fields take an immediate `new_val` from Table 33 (§9.7.9.26)",
-            ),
+            _ => {
+                return Illegal::err("only the `.field3` fields take an immediate `new_val` from Table 33 (§9.7.9.26)")
+            }
         }
         Ok(req)
     }
@@ -774,9 +711,7 @@ mod tests {
         ] {
             assert!(inst(s).form.check().is_err(), "{s} should be illegal");
         }
-        assert!("tensormap.replace.tile.elemtype.b1024.b32 [g], 16;"
-            .parse::<Instruction>()
-            .is_err());
+        assert!("tensormap.replace.tile.elemtype.b1024.b32 [g], 16;".parse::<Instruction>().is_err());
     }
 
     #[test]
@@ -789,9 +724,6 @@ mod tests {
         assert!(valid(g4_cluster, "sm_100a") && !valid(g4_cluster, "sm_120a"));
         let swz96 = "tensormap.replace.tile.swizzle_mode.b1024.b32 [g], 4;";
         assert!(valid(swz96, "sm_103a") && !valid(swz96, "sm_100a"));
-        assert_eq!(
-            TensormapReplace::candidates().len(),
-            6 * 3 * 2 + 5 * 16 * 3 * 2
-        );
+        assert_eq!(TensormapReplace::candidates().len(), 6 * 3 * 2 + 5 * 16 * 3 * 2);
     }
 }

@@ -137,10 +137,7 @@ impl AddrType {
 impl Space {
     /// `.shared`, `.shared::cta`, `.shared::cluster`.
     pub fn is_shared(self) -> bool {
-        matches!(
-            self,
-            Space::Shared | Space::SharedCta | Space::SharedCluster
-        )
+        matches!(self, Space::Shared | Space::SharedCta | Space::SharedCluster)
     }
     /// `.param`, `.param::entry`, `.param::func`.
     pub fn is_param(self) -> bool {

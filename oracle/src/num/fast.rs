@@ -21,19 +21,12 @@ pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x
     let exp = (a >> 23) as i32;
     let top: u32 = (1 << E) - 1;
     let inf_bits: u32 = top << M;
-    let max_bits: u32 = if FN {
-        (top << M) | ((1 << M) - 2)
-    } else {
-        ((top - 1) << M) | ((1 << M) - 1)
-    };
+    let max_bits: u32 = if FN { (top << M) | ((1 << M) - 2) } else { ((top - 1) << M) | ((1 << M) - 1) };
     let nan_bits: u32 = (top << M) | ((1 << M) - 1);
     let s = 23 - M;
     // Normal in the destination: rebias and round the low `s` bits.
     let rebased = a.wrapping_sub(((127 - bias) as u32) << 23);
-    let normal = rebased
-        .wrapping_add((1 << (s - 1)) - 1)
-        .wrapping_add((rebased >> s) & 1)
-        >> s;
+    let normal = rebased.wrapping_add((1 << (s - 1)) - 1).wrapping_add((rebased >> s) & 1) >> s;
     // Subnormal in the destination: shift the full significand further right.
     let emin = 1 - bias;
     let m24 = (a & 0x7F_FFFF) | (u32::from(exp != 0) << 23);
@@ -46,11 +39,7 @@ pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x
     let is_sub = exp - 127 < emin;
     let mut r = if is_sub { sub } else { normal };
     let limit = if FN || SAT { max_bits } else { inf_bits };
-    let over = if FN || SAT {
-        r > max_bits
-    } else {
-        r >= inf_bits
-    };
+    let over = if FN || SAT { r > max_bits } else { r >= inf_bits };
     r = if over { limit } else { r };
     r = if a == 0x7F80_0000 {
         if SAT || FN {
@@ -137,9 +126,7 @@ slice_kernel!(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{
-        decode, encode, Format, Overflow, Rounding, BF16, E4M3, E5M2, F16, F32, TF32,
-    };
+    use super::super::{decode, encode, Format, Overflow, Rounding, BF16, E4M3, E5M2, F16, F32, TF32};
     use super::*;
 
     fn reference(f: &Format, x: u32, mode: Rounding, ov: Overflow) -> u32 {
@@ -153,16 +140,9 @@ mod tests {
         let edges = (0u32..512).flat_map(|se| {
             (0..23).flat_map(move |bit| {
                 let t = 1u32 << bit;
-                [
-                    t,
-                    t - 1,
-                    t + 1,
-                    (t << 1) - 1,
-                    0x7F_FFFF ^ t,
-                    0x7F_FFFF & !(t - 1),
-                ]
-                .into_iter()
-                .map(move |m| (se << 23) | (m & 0x7F_FFFF))
+                [t, t - 1, t + 1, (t << 1) - 1, 0x7F_FFFF ^ t, 0x7F_FFFF & !(t - 1)]
+                    .into_iter()
+                    .map(move |m| (se << 23) | (m & 0x7F_FFFF))
             })
         });
         let mut s = 0x2545_F491_4F6C_DD1Du64;
@@ -175,23 +155,13 @@ mod tests {
         edges.chain(rand)
     }
 
-    fn check(
-        kernel: impl Fn(u32) -> u32,
-        f: &Format,
-        mode: Rounding,
-        ov: Overflow,
-        inputs: impl Iterator<Item = u32>,
-    ) {
+    fn check(kernel: impl Fn(u32) -> u32, f: &Format, mode: Rounding, ov: Overflow, inputs: impl Iterator<Item = u32>) {
         for x in inputs {
             let want = reference(f, x, mode, ov);
             let got = kernel(x);
             let nan = decode(&F32, u64::from(x)).is_nan();
             if nan {
-                assert!(
-                    decode(f, u64::from(got)).is_nan(),
-                    "{} {x:#010x}: {got:#x} is not NaN",
-                    f.name
-                );
+                assert!(decode(f, u64::from(got)).is_nan(), "{} {x:#010x}: {got:#x} is not NaN", f.name);
             } else {
                 assert_eq!(got, want, "{} {x:#010x}", f.name);
             }
@@ -205,20 +175,8 @@ mod tests {
     #[test]
     fn fast_kernels_agree_with_the_engine_on_stratified_inputs() {
         let n = 1 << 22;
-        check(
-            |x| u32::from(f32_to_f16_rn(x)),
-            &F16,
-            Rounding::NearestEven,
-            Overflow::Ieee,
-            stratified(n),
-        );
-        check(
-            |x| u32::from(f32_to_bf16_rn(x)),
-            &BF16,
-            Rounding::NearestEven,
-            Overflow::Ieee,
-            stratified(n),
-        );
+        check(|x| u32::from(f32_to_f16_rn(x)), &F16, Rounding::NearestEven, Overflow::Ieee, stratified(n));
+        check(|x| u32::from(f32_to_bf16_rn(x)), &BF16, Rounding::NearestEven, Overflow::Ieee, stratified(n));
         check(
             |x| u32::from(f32_to_e4m3_rn_satfinite(x)),
             &E4M3,
@@ -233,13 +191,7 @@ mod tests {
             Overflow::Saturate,
             stratified(n),
         );
-        check(
-            tf32,
-            &TF32,
-            Rounding::NearestAway,
-            Overflow::Ieee,
-            stratified(n),
-        );
+        check(tf32, &TF32, Rounding::NearestAway, Overflow::Ieee, stratified(n));
     }
 
     /// All 2^32 inputs for every kernel (minutes in release: `cargo test --release -p
@@ -248,34 +200,10 @@ mod tests {
     #[ignore]
     fn fast_kernels_agree_with_the_engine_exhaustively() {
         let all = || 0..=u32::MAX;
-        check(
-            |x| u32::from(f32_to_f16_rn(x)),
-            &F16,
-            Rounding::NearestEven,
-            Overflow::Ieee,
-            all(),
-        );
-        check(
-            |x| u32::from(f32_to_bf16_rn(x)),
-            &BF16,
-            Rounding::NearestEven,
-            Overflow::Ieee,
-            all(),
-        );
-        check(
-            |x| u32::from(f32_to_e4m3_rn_satfinite(x)),
-            &E4M3,
-            Rounding::NearestEven,
-            Overflow::Saturate,
-            all(),
-        );
-        check(
-            |x| u32::from(f32_to_e5m2_rn_satfinite(x)),
-            &E5M2,
-            Rounding::NearestEven,
-            Overflow::Saturate,
-            all(),
-        );
+        check(|x| u32::from(f32_to_f16_rn(x)), &F16, Rounding::NearestEven, Overflow::Ieee, all());
+        check(|x| u32::from(f32_to_bf16_rn(x)), &BF16, Rounding::NearestEven, Overflow::Ieee, all());
+        check(|x| u32::from(f32_to_e4m3_rn_satfinite(x)), &E4M3, Rounding::NearestEven, Overflow::Saturate, all());
+        check(|x| u32::from(f32_to_e5m2_rn_satfinite(x)), &E5M2, Rounding::NearestEven, Overflow::Saturate, all());
         check(tf32, &TF32, Rounding::NearestAway, Overflow::Ieee, all());
     }
 }

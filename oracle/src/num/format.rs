@@ -84,9 +84,9 @@ impl Format {
     /// `cvt.rn.f16.f32`, see ../shared/REFERENCES.md).
     pub const fn canonical_nan_bits(&self) -> Option<u64> {
         match self.specials {
-            Specials::Ieee | Specials::NanOnlyAllOnes => Some(
-                ((self.max_exp_field() as u64) << self.man_bits) | ((1u64 << self.man_bits) - 1),
-            ),
+            Specials::Ieee | Specials::NanOnlyAllOnes => {
+                Some(((self.max_exp_field() as u64) << self.man_bits) | ((1u64 << self.man_bits) - 1))
+            }
             Specials::FiniteOnly => None,
             Specials::ExponentOnly => Some(0xFF),
         }
@@ -178,9 +178,7 @@ pub const UE8M0: Format = Format {
 };
 
 /// Every format, for lookups by name.
-pub const FORMATS: [Format; 11] = [
-    F64, F32, TF32, F16, BF16, E5M2, E4M3, E2M3, E3M2, E2M1, UE8M0,
-];
+pub const FORMATS: [Format; 11] = [F64, F32, TF32, F16, BF16, E5M2, E4M3, E2M3, E3M2, E2M1, UE8M0];
 
 #[cfg(test)]
 mod tests {

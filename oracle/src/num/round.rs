@@ -46,20 +46,13 @@ impl Value {
         }
         // Integers handled here fit in 64 bits of magnitude (|i64::MIN| = 2^63).
         let shift = (128 - mag.leading_zeros()).saturating_sub(64);
-        Value::Finite {
-            neg,
-            sig: (mag >> shift) as u64,
-            exp: shift as i32,
-        }
+        Value::Finite { neg, sig: (mag >> shift) as u64, exp: shift as i32 }
     }
 
     /// Whether the sign is negative (NaNs report their sign bit).
     pub fn is_negative(&self) -> bool {
         match *self {
-            Value::Zero { neg }
-            | Value::Finite { neg, .. }
-            | Value::Inf { neg }
-            | Value::Nan { neg, .. } => neg,
+            Value::Zero { neg } | Value::Finite { neg, .. } | Value::Inf { neg } | Value::Nan { neg, .. } => neg,
         }
     }
 
@@ -72,16 +65,9 @@ impl Value {
     pub fn abs(self) -> Value {
         match self {
             Value::Zero { .. } => Value::Zero { neg: false },
-            Value::Finite { sig, exp, .. } => Value::Finite {
-                neg: false,
-                sig,
-                exp,
-            },
+            Value::Finite { sig, exp, .. } => Value::Finite { neg: false, sig, exp },
             Value::Inf { .. } => Value::Inf { neg: false },
-            Value::Nan { payload, .. } => Value::Nan {
-                neg: false,
-                payload,
-            },
+            Value::Nan { payload, .. } => Value::Nan { neg: false, payload },
         }
     }
 }
@@ -155,23 +141,12 @@ pub fn decode(f: &Format, bits: u64) -> Value {
     match f.specials {
         Specials::ExponentOnly => {
             if e == f.max_exp_field() {
-                return Value::Nan {
-                    neg: false,
-                    payload: 0,
-                };
+                return Value::Nan { neg: false, payload: 0 };
             }
-            return Value::Finite {
-                neg: false,
-                sig: 1,
-                exp: e as i32 - f.bias,
-            };
+            return Value::Finite { neg: false, sig: 1, exp: e as i32 - f.bias };
         }
         Specials::Ieee if e == f.max_exp_field() => {
-            return if frac == 0 {
-                Value::Inf { neg }
-            } else {
-                Value::Nan { neg, payload: frac }
-            };
+            return if frac == 0 { Value::Inf { neg } } else { Value::Nan { neg, payload: frac } };
         }
         Specials::NanOnlyAllOnes if e == f.max_exp_field() && frac == (1u64 << m) - 1 => {
             return Value::Nan { neg, payload: frac };
@@ -182,18 +157,10 @@ pub fn decode(f: &Format, bits: u64) -> Value {
         if frac == 0 {
             Value::Zero { neg }
         } else {
-            Value::Finite {
-                neg,
-                sig: frac,
-                exp: f.emin() - m as i32,
-            }
+            Value::Finite { neg, sig: frac, exp: f.emin() - m as i32 }
         }
     } else {
-        Value::Finite {
-            neg,
-            sig: frac | (1u64 << m),
-            exp: e as i32 - f.bias - m as i32,
-        }
+        Value::Finite { neg, sig: frac | (1u64 << m), exp: e as i32 - f.bias - m as i32 }
     }
 }
 
@@ -207,20 +174,12 @@ fn round_sig(neg: bool, sig: u64, exp: i32, q: i32, mode: Rounding) -> (u128, bo
     }
     let s = (q - exp) as u32;
     let sig = sig as u128;
-    let (m, rem) = if s >= 128 {
-        (0, sig)
-    } else {
-        (sig >> s, sig & ((1u128 << s) - 1))
-    };
+    let (m, rem) = if s >= 128 { (0, sig) } else { (sig >> s, sig & ((1u128 << s) - 1)) };
     if rem == 0 {
         return (m, false);
     }
     // `rem` compared with half of 2^s; for s >= 128, rem < 2^64 is always below half.
-    let cmp_half = if s >= 128 {
-        std::cmp::Ordering::Less
-    } else {
-        rem.cmp(&(1u128 << (s - 1)))
-    };
+    let cmp_half = if s >= 128 { std::cmp::Ordering::Less } else { rem.cmp(&(1u128 << (s - 1))) };
     let up = match mode {
         Rounding::NearestEven => cmp_half.is_gt() || (cmp_half.is_eq() && m & 1 == 1),
         Rounding::NearestAway => !cmp_half.is_lt(),
@@ -279,11 +238,7 @@ pub fn round_to_integral(v: Value, mode: Rounding) -> Value {
             } else {
                 // m <= sig + 1 < 2^64 + 1; a carry to 2^64 only happens when sig = 2^64 - 1.
                 let shift = (128 - m.leading_zeros()).saturating_sub(64);
-                Value::Finite {
-                    neg,
-                    sig: (m >> shift) as u64,
-                    exp: shift as i32,
-                }
+                Value::Finite { neg, sig: (m >> shift) as u64, exp: shift as i32 }
             }
         }
         other => other,
@@ -300,16 +255,8 @@ pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encod
             0
         }
     };
-    let exact = |bits| Encoded {
-        bits,
-        clamped: false,
-        inexact: false,
-    };
-    let max = |neg: bool| Encoded {
-        bits: f.max_finite_bits() | sign_bit(neg),
-        clamped: true,
-        inexact: true,
-    };
+    let exact = |bits| Encoded { bits, clamped: false, inexact: false };
+    let max = |neg: bool| Encoded { bits: f.max_finite_bits() | sign_bit(neg), clamped: true, inexact: true };
     let overflowed = |neg: bool| -> Encoded {
         match (overflow, f.specials) {
             (Overflow::Saturate, _) | (Overflow::Ieee, Specials::FiniteOnly) => max(neg),
@@ -318,25 +265,17 @@ pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encod
                     Rounding::TowardZero => false,
                     Rounding::Down => neg,
                     Rounding::Up => !neg,
-                    Rounding::NearestEven | Rounding::NearestAway | Rounding::Stochastic { .. } => {
-                        true
-                    }
+                    Rounding::NearestEven | Rounding::NearestAway | Rounding::Stochastic { .. } => true,
                 };
                 if to_inf {
-                    Encoded {
-                        bits: f.inf_bits().unwrap_or(0) | sign_bit(neg),
-                        clamped: false,
-                        inexact: true,
-                    }
+                    Encoded { bits: f.inf_bits().unwrap_or(0) | sign_bit(neg), clamped: false, inexact: true }
                 } else {
                     max(neg)
                 }
             }
-            (Overflow::Ieee, _) => Encoded {
-                bits: f.canonical_nan_bits().unwrap_or(0) | sign_bit(neg),
-                clamped: false,
-                inexact: true,
-            },
+            (Overflow::Ieee, _) => {
+                Encoded { bits: f.canonical_nan_bits().unwrap_or(0) | sign_bit(neg), clamped: false, inexact: true }
+            }
         }
     };
     // Unsigned formats (UE8M0) take the magnitude, as NVIDIA's e8m0 conversions do
@@ -357,11 +296,7 @@ pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encod
         },
         Value::Zero { neg } => {
             if f.specials == Specials::ExponentOnly {
-                Encoded {
-                    bits: 0,
-                    clamped: true,
-                    inexact: true,
-                }
+                Encoded { bits: 0, clamped: true, inexact: true }
             } else {
                 exact(sign_bit(neg))
             }
@@ -373,17 +308,9 @@ pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encod
             let (mut m, inexact) = round_sig(neg, sig, exp, q, mode);
             if m == 0 {
                 return if f.specials == Specials::ExponentOnly {
-                    Encoded {
-                        bits: 0,
-                        clamped: true,
-                        inexact: true,
-                    }
+                    Encoded { bits: 0, clamped: true, inexact: true }
                 } else {
-                    Encoded {
-                        bits: sign_bit(neg),
-                        clamped: false,
-                        inexact,
-                    }
+                    Encoded { bits: sign_bit(neg), clamped: false, inexact }
                 };
             }
             if m >> (m_bits + 1) != 0 {
@@ -393,31 +320,21 @@ pub fn encode(f: &Format, v: Value, mode: Rounding, overflow: Overflow) -> Encod
             let hidden = 1u128 << m_bits;
             if m < hidden {
                 // Subnormal: q is emin - man_bits and the exponent field is 0.
-                return Encoded {
-                    bits: m as u64 | sign_bit(neg),
-                    clamped: false,
-                    inexact,
-                };
+                return Encoded { bits: m as u64 | sign_bit(neg), clamped: false, inexact };
             }
             let e_field = q + m_bits + f.bias;
             let frac = (m - hidden) as u64;
             let top = f.max_exp_field() as i32;
             let too_big = match f.specials {
                 Specials::Ieee => e_field >= top,
-                Specials::NanOnlyAllOnes => {
-                    e_field > top || (e_field == top && frac == (1u64 << m_bits) - 1)
-                }
+                Specials::NanOnlyAllOnes => e_field > top || (e_field == top && frac == (1u64 << m_bits) - 1),
                 Specials::FiniteOnly => e_field > top,
                 Specials::ExponentOnly => e_field >= top,
             };
             if too_big {
                 return overflowed(neg);
             }
-            Encoded {
-                bits: ((e_field as u64) << m_bits) | frac | sign_bit(neg),
-                clamped: false,
-                inexact,
-            }
+            Encoded { bits: ((e_field as u64) << m_bits) | frac | sign_bit(neg), clamped: false, inexact }
         }
     }
 }
@@ -437,27 +354,14 @@ mod tests {
         assert_eq!(rn(1.0), 0x3C00);
         assert_eq!(rn(-2.0), 0xC000);
         assert_eq!(rn(65504.0), 0x7BFF);
-        assert_eq!(
-            rn(65520.0),
-            0x7C00,
-            "tie at the top rounds to even = infinity"
-        );
+        assert_eq!(rn(65520.0), 0x7C00, "tie at the top rounds to even = infinity");
         assert_eq!(rn(65519.99), 0x7BFF);
         assert_eq!(rn(5.960_464_5e-8), 0x0001, "min subnormal");
-        assert_eq!(
-            rn(2.980_232_2e-8),
-            0x0000,
-            "half of min subnormal ties to even zero"
-        );
+        assert_eq!(rn(2.980_232_2e-8), 0x0000, "half of min subnormal ties to even zero");
         assert_eq!(rn(f32::INFINITY), 0x7C00);
         let rz = encode(&F16, f32v(1e6), Rounding::TowardZero, Overflow::Ieee);
         assert_eq!((rz.bits, rz.clamped), (0x7BFF, true));
-        let sat = encode(
-            &F16,
-            f32v(f32::NEG_INFINITY),
-            Rounding::NearestEven,
-            Overflow::Saturate,
-        );
+        let sat = encode(&F16, f32v(f32::NEG_INFINITY), Rounding::NearestEven, Overflow::Saturate);
         assert_eq!(sat.bits, 0xFBFF);
     }
 
@@ -465,11 +369,7 @@ mod tests {
     fn fp8_and_fp4_saturate_and_round() {
         let e4 = |x: f32| encode(&E4M3, f32v(x), Rounding::NearestEven, Overflow::Saturate).bits;
         assert_eq!(e4(448.0), 0x7E);
-        assert_eq!(
-            e4(464.0),
-            0x7E,
-            "464 is the tie between 448 and 480 (NaN slot): saturates"
-        );
+        assert_eq!(e4(464.0), 0x7E, "464 is the tie between 448 and 480 (NaN slot): saturates");
         assert_eq!(e4(1e9), 0x7E);
         assert_eq!(e4(-1e9), 0xFE);
         assert_eq!(e4(0.001_953_125), 0x01, "2^-9 is the smallest subnormal");
@@ -477,11 +377,7 @@ mod tests {
         assert_eq!(e2m1(6.0), 0x7);
         assert_eq!(e2m1(5.0), 0x6, "5 ties between 4 and 6: even mantissa is 4");
         assert_eq!(e2m1(0.25), 0x0, "0.25 ties between 0 and 0.5: even is 0");
-        assert_eq!(
-            e2m1(0.75),
-            0x2,
-            "0.75 ties between 0.5 and 1.0: even is 1.0"
-        );
+        assert_eq!(e2m1(0.75), 0x2, "0.75 ties between 0.5 and 1.0: even is 1.0");
         assert_eq!(e2m1(-100.0), 0xF);
     }
 
@@ -509,14 +405,8 @@ mod tests {
         assert_eq!(round_to_integer(f32v(-2.5), Rounding::Down), Some(-3));
         assert_eq!(round_to_integer(f32v(-2.5), Rounding::TowardZero), Some(-2));
         assert_eq!(round_to_integer(f32v(2.1), Rounding::Up), Some(3));
-        assert_eq!(
-            round_to_integer(f32v(1e20), Rounding::NearestEven),
-            Some(100_000_002_004_087_734_272)
-        );
-        assert_eq!(
-            round_to_integer(f32v(f32::NAN), Rounding::NearestEven),
-            None
-        );
+        assert_eq!(round_to_integer(f32v(1e20), Rounding::NearestEven), Some(100_000_002_004_087_734_272));
+        assert_eq!(round_to_integer(f32v(f32::NAN), Rounding::NearestEven), None);
         assert_eq!(round_to_integer(f32v(0.4), Rounding::NearestEven), Some(0));
     }
 
@@ -524,18 +414,7 @@ mod tests {
     fn stochastic_rounding_carries() {
         // 1 + 2^-11 in f32 -> f16: 13 discarded bits, top one set (half an ulp).
         let v = f32v(1.0 + 1.0 / 2048.0);
-        let rs = |r| {
-            encode(
-                &F16,
-                v,
-                Rounding::Stochastic {
-                    rbits: r,
-                    width: 13,
-                },
-                Overflow::Ieee,
-            )
-            .bits
-        };
+        let rs = |r| encode(&F16, v, Rounding::Stochastic { rbits: r, width: 13 }, Overflow::Ieee).bits;
         assert_eq!(rs(0), 0x3C00);
         assert_eq!(rs(0x0FFF), 0x3C00, "0x1000 + 0x0FFF does not carry");
         assert_eq!(rs(0x1000), 0x3C01, "0x1000 + 0x1000 carries");

@@ -67,17 +67,11 @@ impl Default for AddressModel {
 
 impl AddressModel {
     fn cluster_window(&self) -> (u64, u64) {
-        (
-            self.shared_base,
-            self.shared_size * u64::from(self.cluster_ctas),
-        )
+        (self.shared_base, self.shared_size * u64::from(self.cluster_ctas))
     }
 
     fn cta_window(&self, rank: u32) -> (u64, u64) {
-        (
-            self.shared_base + u64::from(rank) * self.shared_size,
-            self.shared_size,
-        )
+        (self.shared_base + u64::from(rank) * self.shared_size, self.shared_size)
     }
 
     fn window(&self, w: Window) -> Option<(u64, u64)> {
@@ -100,9 +94,7 @@ impl AddressModel {
         match w {
             // Everything that is not shared or local is in the global window (const and param
             // windows lie inside it).
-            Window::Global => {
-                !Self::in_window(g, self.cluster_window()) && !Self::in_window(g, self.local)
-            }
+            Window::Global => !Self::in_window(g, self.cluster_window()) && !Self::in_window(g, self.local),
             w => self.window(w).is_some_and(|win| Self::in_window(g, win)),
         }
     }
@@ -129,8 +121,7 @@ impl AddressModel {
     /// `mapa` of a `.shared::cluster` address to CTA `rank` (`None` if undefined).
     pub fn mapa_cluster(&self, a: u64, rank: u32) -> Option<u64> {
         let (_, size) = self.cluster_window();
-        (a < size && rank < self.cluster_ctas)
-            .then(|| u64::from(rank) * self.shared_size + a % self.shared_size)
+        (a < size && rank < self.cluster_ctas).then(|| u64::from(rank) * self.shared_size + a % self.shared_size)
     }
 
     /// `mapa` of a generic shared address to CTA `rank`.
@@ -145,6 +136,23 @@ impl AddressModel {
         (a < size).then(|| (a / self.shared_size) as u32)
     }
 
+    /// The address `mov.type d, sym+offset` writes: the variable's address *in its own state
+    /// space* (§9.7.9.3: "the non-generic address of the variable"), or a function's address.
+    /// The model places the probe/program symbols ([`crate::isa::symbol_name`]) at fixed
+    /// offsets: every space's first variable at offset 0, functions at `0x100`/`0x200` of a
+    /// code window.
+    pub fn symbol_address(&self, kind: crate::isa::operand::SymbolKind, offset: i64) -> u64 {
+        use crate::isa::operand::SymbolKind;
+        let base: u64 = match kind {
+            // Global variables have no separate window: their address is a generic one.
+            SymbolKind::GlobalVar => 0x0000_1000_0000_0000,
+            SymbolKind::SharedVar | SymbolKind::ConstVar | SymbolKind::LocalVar | SymbolKind::ParamVar => 0,
+            SymbolKind::Function => 0x0000_2000_0000_0100,
+            SymbolKind::Kernel => 0x0000_2000_0000_0200,
+        };
+        base.wrapping_add(offset as u64)
+    }
+
     /// `getctarank` of a generic shared address.
     pub fn getctarank_generic(&self, g: u64) -> Option<u32> {
         self.getctarank_cluster(self.from_generic(Window::SharedCluster, g)?)
@@ -155,55 +163,29 @@ impl AddressModel {
 mod tests {
     use super::*;
 
-    const SPACES: [Window; 6] = [
-        Window::Global,
-        Window::SharedCta,
-        Window::SharedCluster,
-        Window::Local,
-        Window::Const,
-        Window::Param,
-    ];
+    const SPACES: [Window; 6] =
+        [Window::Global, Window::SharedCta, Window::SharedCluster, Window::Local, Window::Const, Window::Param];
 
     #[test]
     fn the_relations_the_spec_fixes_hold() {
-        let m = AddressModel {
-            cta_rank: 3,
-            ..AddressModel::default()
-        };
+        let m = AddressModel { cta_rank: 3, ..AddressModel::default() };
         for w in SPACES {
             for a in [0u64, 8, 1000, 4095] {
                 let g = m.to_generic(w, a).unwrap_or_else(|| panic!("{w:?} {a:#x}"));
                 assert!(m.isspacep(w, g), "isspacep.{w:?}(cvta.{w:?} {a:#x})");
-                assert_eq!(
-                    m.from_generic(w, g),
-                    Some(a),
-                    "cvta.to.{w:?}(cvta.{w:?} {a:#x})"
-                );
+                assert_eq!(m.from_generic(w, g), Some(a), "cvta.to.{w:?}(cvta.{w:?} {a:#x})");
             }
         }
         let param = m.to_generic(Window::Param, 16).unwrap();
-        assert!(
-            m.isspacep(Window::Global, param),
-            "the param window is inside the global window"
-        );
+        assert!(m.isspacep(Window::Global, param), "the param window is inside the global window");
         let cta = m.to_generic(Window::SharedCta, 64).unwrap();
-        assert!(
-            m.isspacep(Window::SharedCluster, cta),
-            "shared::cta addresses are shared::cluster addresses"
-        );
+        assert!(m.isspacep(Window::SharedCluster, cta), "shared::cta addresses are shared::cluster addresses");
         assert!(!m.isspacep(Window::Global, cta) && !m.isspacep(Window::Local, cta));
-        assert_eq!(
-            m.from_generic(Window::Local, cta),
-            None,
-            "outside the window: undefined"
-        );
+        assert_eq!(m.from_generic(Window::Local, cta), None, "outside the window: undefined");
         for r in 0..16 {
             let g = m.mapa_generic(cta, r).unwrap();
             assert_eq!(m.getctarank_generic(g), Some(r));
-            assert_eq!(
-                m.getctarank_cluster(m.mapa_cluster(64, r).unwrap()),
-                Some(r)
-            );
+            assert_eq!(m.getctarank_cluster(m.mapa_cluster(64, r).unwrap()), Some(r));
         }
         assert_eq!(m.getctarank_generic(cta), Some(3), "the executing CTA");
     }

@@ -90,14 +90,10 @@ impl Allowance {
     /// What the oracle demands when the allowance is off.
     pub fn strict(self) -> &'static str {
         match self {
-            Allowance::NanPayload | Allowance::CvtF32Bf16Nan => {
-                "the canonical NaN (sign 0, all ones)"
-            }
+            Allowance::NanPayload | Allowance::CvtF32Bf16Nan => "the canonical NaN (sign 0, all ones)",
             Allowance::Fp6PaddingBits => "the conversion of the low 6 bits, ignoring the padding",
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
-            Allowance::AddressWindow => {
-                "the values of the oracle's address model (semantics::address::AddressModel)"
-            }
+            Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
         }
     }
 
@@ -127,12 +123,7 @@ impl Allowances {
     }
     /// Every allowance off: the oracle demands one value everywhere.
     pub fn none() -> Self {
-        Allowances {
-            off: Allowance::ALL
-                .into_iter()
-                .filter(|a| a.switchable())
-                .collect(),
-        }
+        Allowances { off: Allowance::ALL.into_iter().filter(|a| a.switchable()).collect() }
     }
     /// Switches `a` off; allowances that are not [switchable](Allowance::switchable) stay on.
     pub fn disable(&mut self, a: Allowance) {

@@ -7,8 +7,8 @@
 
 use crate::isa::{Cvt, CvtRnd, CvtType};
 use crate::num::{
-    self, decode, encode, round_to_integer, round_to_integral, Format, Overflow, Rounding, Value,
-    E2M1, E2M3, E3M2, E4M3, E5M2, TF32, UE8M0,
+    self, decode, encode, round_to_integer, round_to_integral, Format, Overflow, Rounding, Value, E2M1, E2M3, E3M2,
+    E4M3, E5M2, TF32, UE8M0,
 };
 
 use super::{Allowance, Allowances, Constraint, Expected, Free};
@@ -93,16 +93,7 @@ fn free_nan(fmt: &'static Format, allowance: Allowance, allow: &Allowances) -> E
     let bits = fmt.canonical_nan_bits().unwrap_or(0) as u128;
     let width = fmt.bits();
     if allow.allows(allowance) {
-        Expected {
-            bits,
-            width,
-            free: vec![Free {
-                shift: 0,
-                width,
-                constraint: Constraint::AnyNan(fmt),
-                allowance,
-            }],
-        }
+        Expected { bits, width, free: vec![Free { shift: 0, width, constraint: Constraint::AnyNan(fmt), allowance }] }
     } else {
         Expected::exact(bits, width)
     }
@@ -146,17 +137,9 @@ fn to_float(
         }
         return free_nan(dst, nan_allowance, allow);
     }
-    let overflow = if rules.satfinite {
-        Overflow::Saturate
-    } else {
-        Overflow::Ieee
-    };
+    let overflow = if rules.satfinite { Overflow::Saturate } else { Overflow::Ieee };
     let mut bits = encode(dst, v, rules.mode, overflow).bits;
-    let sign = if dst.signed {
-        1u64 << dst.sign_shift()
-    } else {
-        0
-    };
+    let sign = if dst.signed { 1u64 << dst.sign_shift() } else { 0 };
     let neg = dst.signed && bits & sign != 0;
     let exp_field = (bits >> dst.man_bits) & u64::from(dst.max_exp_field());
     if rules.ftz_result && exp_field == 0 {
@@ -166,17 +149,7 @@ fn to_float(
         bits = 0;
     }
     if rules.sat {
-        let one = encode(
-            dst,
-            Value::Finite {
-                neg: false,
-                sig: 1,
-                exp: 0,
-            },
-            Rounding::NearestEven,
-            Overflow::Ieee,
-        )
-        .bits;
+        let one = encode(dst, Value::Finite { neg: false, sig: 1, exp: 0 }, Rounding::NearestEven, Overflow::Ieee).bits;
         if neg {
             bits = 0;
         } else if bits > one {
@@ -189,9 +162,7 @@ fn to_float(
 /// The value of a float source element, flushing f32 subnormals under `.ftz`.
 fn float_source(fmt: &'static Format, bits: u64, ftz: bool) -> Value {
     if ftz && fmt.bits() == 32 && fmt.man_bits == 23 && is_f32_subnormal(bits) {
-        return Value::Zero {
-            neg: bits >> 31 == 1,
-        };
+        return Value::Zero { neg: bits >> 31 == 1 };
     }
     decode(fmt, bits)
 }
@@ -200,13 +171,8 @@ fn float_source(fmt: &'static Format, bits: u64, ftz: bool) -> Value {
 pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
     use CvtType::*;
     let (d, a) = (c.dtype, c.atype);
-    let rules = |mode| FloatRules {
-        relu: c.relu,
-        satfinite: c.satfinite,
-        sat: c.sat,
-        ftz_result: c.ftz && d == F32,
-        mode,
-    };
+    let rules =
+        |mode| FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
     if d.is_scalar() && a.is_scalar() {
         return eval_scalar(c, x.a, allow);
     }
@@ -221,37 +187,15 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
     };
     match (d, a) {
         (F16x2 | Bf16x2, F32) => {
-            let (dst, w) = if d == F16x2 {
-                (&num::F16, 13)
-            } else {
-                (&num::BF16, 16)
-            };
+            let (dst, w) = if d == F16x2 { (&num::F16, 13) } else { (&num::BF16, 16) };
             let ra = (x.rbits >> 16) & 0xFFFF;
             let rb = x.rbits & 0xFFFF;
-            let hi = to_float(
-                decode(&num::F32, x.a),
-                dst,
-                &rules(stochastic(ra, w)),
-                Allowance::NanPayload,
-                allow,
-            );
-            let lo = to_float(
-                decode(&num::F32, x.b),
-                dst,
-                &rules(stochastic(rb, w)),
-                Allowance::NanPayload,
-                allow,
-            );
+            let hi = to_float(decode(&num::F32, x.a), dst, &rules(stochastic(ra, w)), Allowance::NanPayload, allow);
+            let lo = to_float(decode(&num::F32, x.b), dst, &rules(stochastic(rb, w)), Allowance::NanPayload, allow);
             pack(32, &[(16, hi), (0, lo)])
         }
         (Tf32, F32) => {
-            let e = to_float(
-                decode(&num::F32, x.a),
-                &TF32,
-                &rules(mode),
-                Allowance::NanPayload,
-                allow,
-            );
+            let e = to_float(decode(&num::F32, x.a), &TF32, &rules(mode), Allowance::NanPayload, allow);
             // tf32 lives in the top 19 bits of a .b32 (f32 layout, low 13 bits zero).
             let mut out = Expected::exact(0, 32);
             out.insert(13, e);
@@ -264,38 +208,14 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
         (E4m3x2 | E5m2x2 | E2m1x2 | E2m3x2 | E3m2x2, F32) => {
             let dst = format_of(d).expect("packed FP8/FP6/FP4");
             let lane = (if d == E2m1x2 { 4 } else { 8 }) as u32;
-            let hi = to_float(
-                decode(&num::F32, x.a),
-                dst,
-                &rules(mode),
-                Allowance::NanPayload,
-                allow,
-            );
-            let lo = to_float(
-                decode(&num::F32, x.b),
-                dst,
-                &rules(mode),
-                Allowance::NanPayload,
-                allow,
-            );
+            let hi = to_float(decode(&num::F32, x.a), dst, &rules(mode), Allowance::NanPayload, allow);
+            let lo = to_float(decode(&num::F32, x.b), dst, &rules(mode), Allowance::NanPayload, allow);
             pack(2 * lane, &[(lane, hi), (0, lo)])
         }
         (E4m3x2 | E5m2x2, F16x2) => {
             let dst = format_of(d).expect("FP8");
-            let hi = to_float(
-                decode(&num::F16, x.a >> 16),
-                dst,
-                &rules(mode),
-                Allowance::NanPayload,
-                allow,
-            );
-            let lo = to_float(
-                decode(&num::F16, x.a),
-                dst,
-                &rules(mode),
-                Allowance::NanPayload,
-                allow,
-            );
+            let hi = to_float(decode(&num::F16, x.a >> 16), dst, &rules(mode), Allowance::NanPayload, allow);
+            let lo = to_float(decode(&num::F16, x.a), dst, &rules(mode), Allowance::NanPayload, allow);
             pack(16, &[(8, hi), (0, lo)])
         }
         (F16x2, E4m3x2 | E5m2x2 | E2m1x2 | E2m3x2 | E3m2x2) => {
@@ -304,13 +224,7 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
             let r = rules(mode);
             let half = |bits: u64| -> Expected {
                 let pad = bits & mask(lane) & !mask(src.bits());
-                let e = to_float(
-                    decode(src, bits),
-                    &num::F16,
-                    &r,
-                    Allowance::NanPayload,
-                    allow,
-                );
+                let e = to_float(decode(src, bits), &num::F16, &r, Allowance::NanPayload, allow);
                 if pad != 0 && allow.allows(Allowance::Fp6PaddingBits) {
                     return Expected {
                         bits: e.bits,
@@ -325,29 +239,14 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
                 }
                 e
             };
-            pack(
-                32,
-                &[
-                    (16, half((x.a >> lane) & mask(lane))),
-                    (0, half(x.a & mask(lane))),
-                ],
-            )
+            pack(32, &[(16, half((x.a >> lane) & mask(lane))), (0, half(x.a & mask(lane)))])
         }
         (E4m3x4 | E5m2x4 | E2m3x4 | E3m2x4 | E2m1x4, F32) => {
             let dst = format_of(d).expect("x4");
             let (lane, w, r) = if d == E2m1x4 {
                 // e2m1x4: the upper byte of each 16-bit half of rbits for a, b; the lower byte
                 // of each half for e, f (§9.7.9.21, Figure 40).
-                (
-                    4u32,
-                    8,
-                    [
-                        (x.rbits >> 24) & 0xFF,
-                        (x.rbits >> 8) & 0xFF,
-                        (x.rbits >> 16) & 0xFF,
-                        x.rbits & 0xFF,
-                    ],
-                )
+                (4u32, 8, [(x.rbits >> 24) & 0xFF, (x.rbits >> 8) & 0xFF, (x.rbits >> 16) & 0xFF, x.rbits & 0xFF])
             } else {
                 // FP8/FP6 x4: the upper 16 bits of rbits for a and b, the lower 16 for e and f.
                 let (hi, lo) = ((x.rbits >> 16) & 0xFFFF, x.rbits & 0xFFFF);
@@ -357,28 +256,13 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
             let lanes: Vec<(u32, Expected)> = (0..4)
                 .map(|i| {
                     let v = decode(&num::F32, srcs[i]);
-                    (
-                        lane * (3 - i as u32),
-                        to_float(
-                            v,
-                            dst,
-                            &rules(stochastic(r[i], w)),
-                            Allowance::NanPayload,
-                            allow,
-                        ),
-                    )
+                    (lane * (3 - i as u32), to_float(v, dst, &rules(stochastic(r[i], w)), Allowance::NanPayload, allow))
                 })
                 .collect();
             pack(4 * lane, &lanes)
         }
         (Ue8m0x2, F32 | Bf16x2) => {
-            let r = FloatRules {
-                relu: false,
-                satfinite: c.satfinite,
-                sat: false,
-                ftz_result: false,
-                mode,
-            };
+            let r = FloatRules { relu: false, satfinite: c.satfinite, sat: false, ftz_result: false, mode };
             let (va, vb) = if a == F32 {
                 (decode(&num::F32, x.a), decode(&num::F32, x.b))
             } else {
@@ -390,15 +274,7 @@ pub fn eval(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Expected {
         }
         (Bf16x2, Ue8m0x2) => {
             let r = rules(mode);
-            let conv = |b: u64| {
-                to_float(
-                    decode(&UE8M0, b),
-                    &num::BF16,
-                    &r,
-                    Allowance::NanPayload,
-                    allow,
-                )
-            };
+            let conv = |b: u64| to_float(decode(&UE8M0, b), &num::BF16, &r, Allowance::NanPayload, allow);
             pack(32, &[(16, conv((x.a >> 8) & 0xFF)), (0, conv(x.a & 0xFF))])
         }
         _ => unreachable!("cvt.{}.{} is not a legal form", d, a),
@@ -409,11 +285,7 @@ fn ue8m0(v: Value, r: &FloatRules) -> u64 {
     if v.is_nan() {
         return 0xFF;
     }
-    let overflow = if r.satfinite {
-        Overflow::Saturate
-    } else {
-        Overflow::Ieee
-    };
+    let overflow = if r.satfinite { Overflow::Saturate } else { Overflow::Ieee };
     encode(&UE8M0, v, r.mode, overflow).bits
 }
 
@@ -456,30 +328,14 @@ fn eval_scalar(c: &Cvt, a_bits: u64, allow: &Allowances) -> Expected {
         return Expected::exact((v as u128) & (mask(width) as u128), width);
     }
     let dst = format_of(d).expect("float destination");
-    let nan_allowance = if d == F32 && a == Bf16 {
-        Allowance::CvtF32Bf16Nan
-    } else {
-        Allowance::NanPayload
-    };
+    let nan_allowance = if d == F32 && a == Bf16 { Allowance::CvtF32Bf16Nan } else { Allowance::NanPayload };
     if d == a && c.rnd.is_some_and(CvtRnd::is_integer) {
         // Round to an integral value in the same format; zero keeps its sign.
         let rounded = round_to_integral(value, mode);
-        let r = FloatRules {
-            relu: false,
-            satfinite: false,
-            sat: c.sat,
-            ftz_result: c.ftz && d == F32,
-            mode,
-        };
+        let r = FloatRules { relu: false, satfinite: false, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
         return to_float(rounded, dst, &r, nan_allowance, allow);
     }
-    let r = FloatRules {
-        relu: c.relu,
-        satfinite: c.satfinite,
-        sat: c.sat,
-        ftz_result: c.ftz && d == F32,
-        mode,
-    };
+    let r = FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
     to_float(value, dst, &r, nan_allowance, allow)
 }
 
@@ -498,51 +354,19 @@ mod tests {
     }
 
     fn run(s: &str, a: u64, b: u64) -> Expected {
-        eval(
-            &cvt(s),
-            &CvtInputs {
-                a,
-                b,
-                ..Default::default()
-            },
-            &Allowances::all(),
-        )
+        eval(&cvt(s), &CvtInputs { a, b, ..Default::default() }, &Allowances::all())
     }
 
     #[test]
     fn spec_rules_for_integers() {
         assert_eq!(run("cvt.rzi.s32.f32", 0x7FC0_0000, 0).bits, 0, "NaN -> 0");
-        assert_eq!(
-            run("cvt.rzi.s64.f32", 0x7FC0_0000, 0).bits,
-            1 << 63,
-            "NaN -> MININT for 64-bit"
-        );
-        assert_eq!(
-            run("cvt.rzi.s32.f64", 0x7FF8_0000_0000_0000, 0).bits,
-            0x8000_0000,
-            "NaN from f64"
-        );
-        assert_eq!(
-            run("cvt.rni.u8.f32", 0x4380_0000, 0).bits,
-            0xFF,
-            "256 clamps to 255"
-        );
-        assert_eq!(
-            run("cvt.rni.s8.f32", 0xC380_0000, 0).bits,
-            0x80,
-            "-256 clamps to -128"
-        );
+        assert_eq!(run("cvt.rzi.s64.f32", 0x7FC0_0000, 0).bits, 1 << 63, "NaN -> MININT for 64-bit");
+        assert_eq!(run("cvt.rzi.s32.f64", 0x7FF8_0000_0000_0000, 0).bits, 0x8000_0000, "NaN from f64");
+        assert_eq!(run("cvt.rni.u8.f32", 0x4380_0000, 0).bits, 0xFF, "256 clamps to 255");
+        assert_eq!(run("cvt.rni.s8.f32", 0xC380_0000, 0).bits, 0x80, "-256 clamps to -128");
         assert_eq!(run("cvt.u8.s32", 0xFFFF_FF01, 0).bits, 0x01, "truncation");
-        assert_eq!(
-            run("cvt.sat.u8.s32", 0xFFFF_FF01, 0).bits,
-            0x00,
-            ".sat clamps"
-        );
-        assert_eq!(
-            run("cvt.s64.s8", 0x80, 0).bits,
-            0xFFFF_FFFF_FFFF_FF80,
-            "sign extension"
-        );
+        assert_eq!(run("cvt.sat.u8.s32", 0xFFFF_FF01, 0).bits, 0x00, ".sat clamps");
+        assert_eq!(run("cvt.s64.s8", 0x80, 0).bits, 0xFFFF_FFFF_FFFF_FF80, "sign extension");
     }
 
     #[test]
@@ -550,50 +374,18 @@ mod tests {
         assert_eq!(run("cvt.rn.f16.f32", 0x3F80_0000, 0).bits, 0x3C00);
         let nan = run("cvt.rn.f16.f32", 0x7F80_0001, 0);
         assert!(nan.matches(0x7FFF) && nan.matches(0xFE00) && !nan.matches(0x7C00));
-        assert_eq!(
-            run("cvt.rn.relu.f16.f32", 0x7F80_0001, 0).bits,
-            0x7FFF,
-            "relu: canonical NaN"
-        );
-        assert_eq!(
-            run("cvt.rn.relu.f16.f32", 0xBF80_0000, 0).bits,
-            0,
-            "relu clamps negatives"
-        );
+        assert_eq!(run("cvt.rn.relu.f16.f32", 0x7F80_0001, 0).bits, 0x7FFF, "relu: canonical NaN");
+        assert_eq!(run("cvt.rn.relu.f16.f32", 0xBF80_0000, 0).bits, 0, "relu clamps negatives");
         assert_eq!(run("cvt.rn.satfinite.f16.f32", 0x7F80_0000, 0).bits, 0x7BFF);
-        assert_eq!(
-            run("cvt.rn.sat.f16.f32", 0x4000_0000, 0).bits,
-            0x3C00,
-            ".sat limits to 1.0"
-        );
+        assert_eq!(run("cvt.rn.sat.f16.f32", 0x4000_0000, 0).bits, 0x3C00, ".sat limits to 1.0");
         assert_eq!(run("cvt.ftz.f32.f32", 0x0000_0001, 0).bits, 0);
-        assert_eq!(
-            run("cvt.rni.f32.f32", 0xBE99_999A, 0).bits,
-            0x8000_0000,
-            "-0.3 rounds to -0"
-        );
-        assert_eq!(
-            run("cvt.rz.f16x2.f32", 0x3F80_0000, 0x4000_0000).bits,
-            0x3C00_4000,
-            "a goes high"
-        );
-        assert_eq!(
-            run("cvt.rn.satfinite.e4m3x2.f32", 0x43E0_0000, 0xFF80_0000).bits,
-            0x7EFE,
-            "448 and -inf"
-        );
-        assert_eq!(
-            run("cvt.rn.f16x2.e4m3x2", 0x7E01, 0).bits,
-            0x5F00_1800,
-            "448 and 2^-9"
-        );
+        assert_eq!(run("cvt.rni.f32.f32", 0xBE99_999A, 0).bits, 0x8000_0000, "-0.3 rounds to -0");
+        assert_eq!(run("cvt.rz.f16x2.f32", 0x3F80_0000, 0x4000_0000).bits, 0x3C00_4000, "a goes high");
+        assert_eq!(run("cvt.rn.satfinite.e4m3x2.f32", 0x43E0_0000, 0xFF80_0000).bits, 0x7EFE, "448 and -inf");
+        assert_eq!(run("cvt.rn.f16x2.e4m3x2", 0x7E01, 0).bits, 0x5F00_1800, "448 and 2^-9");
         let f32bf16 = run("cvt.f32.bf16", 0x7FC1, 0);
         assert_eq!(f32bf16.free[0].allowance, Allowance::CvtF32Bf16Nan);
-        assert_eq!(
-            run("cvt.rn.satfinite.e2m1x2.f32", 0x7FC0_0000, 0xC2C8_0000).bits,
-            0x7F,
-            "NaN -> +6, -100 -> -6"
-        );
+        assert_eq!(run("cvt.rn.satfinite.e2m1x2.f32", 0x7FC0_0000, 0xC2C8_0000).bits, 0x7F, "NaN -> +6, -100 -> -6");
         assert_eq!(
             run("cvt.rn.satfinite.e3m2x2.f32", 0x41E0_0000, 0x3E80_0000).bits,
             0x1F04,
@@ -604,21 +396,9 @@ mod tests {
             0xFE7F,
             "inf saturates; 1.5 -> 1"
         );
-        assert_eq!(
-            run("cvt.rp.ue8m0x2.f32", 0x7F80_0000, 0x3FC0_0000).bits,
-            0xFF80,
-            "inf -> NaN; 1.5 -> 2"
-        );
-        assert_eq!(
-            run("cvt.rn.bf16x2.ue8m0x2", 0x7F00, 0).bits,
-            0x3F80_0040,
-            "1.0 and 2^-127 (bf16 subnormal)"
-        );
-        assert_eq!(
-            run("cvt.rna.tf32.f32", 0x3F80_1000, 0).bits,
-            0x3F80_2000,
-            "tie rounds away"
-        );
+        assert_eq!(run("cvt.rp.ue8m0x2.f32", 0x7F80_0000, 0x3FC0_0000).bits, 0xFF80, "inf -> NaN; 1.5 -> 2");
+        assert_eq!(run("cvt.rn.bf16x2.ue8m0x2", 0x7F00, 0).bits, 0x3F80_0040, "1.0 and 2^-127 (bf16 subnormal)");
+        assert_eq!(run("cvt.rna.tf32.f32", 0x3F80_1000, 0).bits, 0x3F80_2000, "tie rounds away");
     }
 
     /// `.rs` with all-zero random bits truncates (no carry is possible), and with all-ones
@@ -629,12 +409,7 @@ mod tests {
         let third = 0x3EAA_AAAB; // 1/3: inexact in every destination
         let neg_third = 0xBEAA_AAAB;
         let run_rs = |s: &str, a: u64, b: u64, e: u64, f: u64, rbits: u32| {
-            eval(
-                &cvt(s),
-                &CvtInputs { a, b, e, f, rbits },
-                &Allowances::all(),
-            )
-            .bits
+            eval(&cvt(s), &CvtInputs { a, b, e, f, rbits }, &Allowances::all()).bits
         };
         // f16x2: a uses rbits[28:16], b uses rbits[12:0].
         let rz = run("cvt.rz.f16x2.f32", third, neg_third).bits;
@@ -645,52 +420,22 @@ mod tests {
         assert_eq!(b_away, rz + 1, "only b rounds away (magnitude + 1 ulp)");
         // bf16x2: 16 random bits per lane.
         let rz = run("cvt.rz.bf16x2.f32", third, third).bits;
-        assert_eq!(
-            run_rs("cvt.rs.bf16x2.f32", third, third, 0, 0, 0xFFFF_0000),
-            rz + 0x0001_0000
-        );
+        assert_eq!(run_rs("cvt.rs.bf16x2.f32", third, third, 0, 0, 0xFFFF_0000), rz + 0x0001_0000);
         // e4m3x4: a and b share rbits[31:16]; e and f share rbits[15:0].
         let base = run_rs("cvt.rs.satfinite.e4m3x4.f32", third, third, third, third, 0);
-        let hi = run_rs(
-            "cvt.rs.satfinite.e4m3x4.f32",
-            third,
-            third,
-            third,
-            third,
-            0xFFFF_0000,
-        );
+        let hi = run_rs("cvt.rs.satfinite.e4m3x4.f32", third, third, third, third, 0xFFFF_0000);
         assert_eq!(hi, base + 0x0101_0000);
         // e2m1x4: a ← rbits[31:24], b ← rbits[15:8], e ← rbits[23:16], f ← rbits[7:0].
-        let base = run_rs(
-            "cvt.rs.satfinite.e2m1x4.f32",
-            0x3F40_0000,
-            0x3F40_0000,
-            0x3F40_0000,
-            0x3F40_0000,
-            0,
-        );
-        let b_only = run_rs(
-            "cvt.rs.satfinite.e2m1x4.f32",
-            0x3F40_0000,
-            0x3F40_0000,
-            0x3F40_0000,
-            0x3F40_0000,
-            0x0000_FF00,
-        );
+        let base = run_rs("cvt.rs.satfinite.e2m1x4.f32", 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0);
+        let b_only =
+            run_rs("cvt.rs.satfinite.e2m1x4.f32", 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0x0000_FF00);
         assert_eq!(b_only, base + 0x0100, "0.75 -> 1.0 in lane b only");
     }
 
     #[test]
     fn allowances_can_be_switched_off() {
         let c = cvt("cvt.rn.f16.f32");
-        let e = eval(
-            &c,
-            &CvtInputs {
-                a: 0x7F80_0001,
-                ..Default::default()
-            },
-            &Allowances::none(),
-        );
+        let e = eval(&c, &CvtInputs { a: 0x7F80_0001, ..Default::default() }, &Allowances::none());
         assert!(e.is_exact());
         assert_eq!(e.bits, 0x7FFF);
     }

@@ -17,20 +17,13 @@ pub fn size(t: PackType) -> u32 {
 }
 
 fn signed(t: PackType) -> bool {
-    matches!(
-        t,
-        PackType::S16 | PackType::S8 | PackType::S4 | PackType::S2
-    )
+    matches!(t, PackType::S16 | PackType::S8 | PackType::S4 | PackType::S2)
 }
 
 /// Evaluates `cvt.pack` on 32-bit `a`, `b` (as `.s32`) and `c` (ignored without `.b32`).
 pub fn eval(p: &CvtPack, a: u32, b: u32, c: u32) -> Expected {
     let n = size(p.convert);
-    let (lo, hi) = if signed(p.convert) {
-        (-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1)
-    } else {
-        (0, (1i64 << n) - 1)
-    };
+    let (lo, hi) = if signed(p.convert) { (-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1) } else { (0, (1i64 << n) - 1) };
     let mask = (1u64 << n) - 1;
     let sat = |x: u32| (i64::from(x as i32).clamp(lo, hi) as u64) & mask;
     let mut d = (sat(a) << n) | sat(b);
@@ -46,24 +39,12 @@ mod tests {
 
     #[test]
     fn spec_examples() {
-        let s16 = CvtPack {
-            convert: PackType::S16,
-            with_c: false,
-        };
+        let s16 = CvtPack { convert: PackType::S16, with_c: false };
         assert_eq!(eval(&s16, 70000, (-70000i32) as u32, 0).bits, 0x7FFF_8000);
-        let u8c = CvtPack {
-            convert: PackType::U8,
-            with_c: true,
-        };
+        let u8c = CvtPack { convert: PackType::U8, with_c: true };
         // %r7 = { %r5, %r6, %r8, %r9 } with c = previous result.
-        assert_eq!(
-            eval(&u8c, 300, (-5i32) as u32, 0x0000_1234).bits,
-            0x1234_FF00
-        );
-        let s2 = CvtPack {
-            convert: PackType::S2,
-            with_c: true,
-        };
+        assert_eq!(eval(&u8c, 300, (-5i32) as u32, 0x0000_1234).bits, 0x1234_FF00);
+        let s2 = CvtPack { convert: PackType::S2, with_c: true };
         assert_eq!(eval(&s2, 5, (-5i32) as u32, 0xFFFF_FFFF).bits, 0xFFFF_FFF6);
     }
 }

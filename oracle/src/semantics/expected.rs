@@ -40,22 +40,13 @@ pub struct Expected {
 }
 
 fn field(v: u128, shift: u32, width: u32) -> u128 {
-    (v >> shift)
-        & if width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << width) - 1
-        }
+    (v >> shift) & if width >= 128 { u128::MAX } else { (1u128 << width) - 1 }
 }
 
 impl Expected {
     /// An exact result.
     pub fn exact(bits: u128, width: u32) -> Self {
-        Expected {
-            bits,
-            width,
-            free: Vec::new(),
-        }
+        Expected { bits, width, free: Vec::new() }
     }
 
     /// Whether the result is a single value.
@@ -66,19 +57,12 @@ impl Expected {
     /// Places `inner` (a result of `inner.width` bits) at bit `shift` of this result.
     pub fn insert(&mut self, shift: u32, inner: Expected) {
         self.bits |= inner.bits << shift;
-        self.free.extend(inner.free.into_iter().map(|f| Free {
-            shift: f.shift + shift,
-            ..f
-        }));
+        self.free.extend(inner.free.into_iter().map(|f| Free { shift: f.shift + shift, ..f }));
     }
 
     /// Whether `actual` is an admissible result.
     pub fn matches(&self, actual: u128) -> bool {
-        let mask = if self.width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.width) - 1
-        };
+        let mask = if self.width >= 128 { u128::MAX } else { (1u128 << self.width) - 1 };
         let mut fixed = mask;
         for f in &self.free {
             let fm = field(u128::MAX, 0, f.width) << f.shift;
@@ -105,13 +89,7 @@ impl fmt::Display for Expected {
                 Constraint::AnyNan(fmt) => format!("any {} NaN", fmt.name),
                 Constraint::Any => "anything".to_string(),
             };
-            write!(
-                f,
-                " (bits {}..{}: {what} [{}])",
-                fr.shift,
-                fr.shift + fr.width,
-                fr.allowance
-            )?;
+            write!(f, " (bits {}..{}: {what} [{}])", fr.shift, fr.shift + fr.width, fr.allowance)?;
         }
         Ok(())
     }

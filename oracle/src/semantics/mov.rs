@@ -5,9 +5,7 @@
 
 /// Packs `elems` (each `width` bits, `x` first) into one value.
 pub fn pack(elems: &[u128], width: u32) -> u128 {
-    elems.iter().enumerate().fold(0, |d, (i, &e)| {
-        d | ((e & mask(width)) << (width * i as u32))
-    })
+    elems.iter().enumerate().fold(0, |d, (i, &e)| d | ((e & mask(width)) << (width * i as u32)))
 }
 
 /// Unpacks `n` elements of `width` bits from `a` (`x` first).

@@ -93,15 +93,9 @@ fn slots(form: &Form, role: Role) -> Vec<SourceSlot> {
         };
         let names: Vec<&str> = s.name.split(',').map(str::trim).collect();
         if n > 1 && names.len() == n as usize {
-            out.extend(names.into_iter().map(|name| SourceSlot {
-                name: name.to_string(),
-                width,
-            }));
+            out.extend(names.into_iter().map(|name| SourceSlot { name: name.to_string(), width }));
         } else {
-            out.push(SourceSlot {
-                name: s.name.to_string(),
-                width,
-            });
+            out.push(SourceSlot { name: s.name.to_string(), width });
         }
     }
     out
@@ -115,10 +109,7 @@ pub fn source_slots(form: &Form) -> Vec<SourceSlot> {
 
 /// The destination operand specs of `form`.
 pub fn destinations(form: &Form) -> Vec<OperandSpec> {
-    form.operands()
-        .into_iter()
-        .filter(|s| s.role == Role::Dst)
-        .collect()
+    form.operands().into_iter().filter(|s| s.role == Role::Dst).collect()
 }
 
 /// Whether `form` is evaluated for a whole warp.
@@ -132,16 +123,7 @@ fn address_set(model_value: Option<u128>, width: u32, allow: &Allowances) -> Exp
         Some(v) => (v, Allowance::AddressWindow),
         None => (0, Allowance::Undefined),
     };
-    Expected {
-        bits,
-        width,
-        free: vec![Free {
-            shift: 0,
-            width,
-            constraint: Constraint::Any,
-            allowance,
-        }],
-    }
+    Expected { bits, width, free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance }] }
 }
 
 fn window(space: Space) -> Window {
@@ -163,16 +145,9 @@ pub fn evaluate(
     active: Option<u32>,
     allow: &Allowances,
 ) -> Result<Vec<(String, Output)>, EvalError> {
-    form.check()
-        .map_err(|e| EvalError::Illegal(form.opcode(), e.0))?;
+    form.check().map_err(|e| EvalError::Illegal(form.opcode(), e.0))?;
     let slots = source_slots(form);
-    let names = || {
-        slots
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = || slots.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ");
     for k in values.keys() {
         if !slots.iter().any(|s| &s.name == k) {
             return Err(EvalError::Unknown(k.clone(), names()));
@@ -203,19 +178,13 @@ pub fn evaluate(
         };
         for &v in &vals {
             if slot.width < 128 && v >> slot.width != 0 {
-                return Err(EvalError::TooWide {
-                    name: name.to_string(),
-                    value: v,
-                    width: slot.width,
-                });
+                return Err(EvalError::TooWide { name: name.to_string(), value: v, width: slot.width });
             }
         }
         Ok(vals)
     };
     let get = |name: &str| -> Result<u128, EvalError> { Ok(lanes_of(name)?[0]) };
-    let d_name = destinations(form)
-        .first()
-        .map_or("d".to_string(), |s| s.name.to_string());
+    let d_name = destinations(form).first().map_or("d".to_string(), |s| s.name.to_string());
     let one = |e: Expected| Ok(vec![(d_name.clone(), Output::Bits(e))]);
     match form {
         Form::Cvt(c) => {
@@ -246,9 +215,14 @@ pub fn evaluate(
                     let dst = slots_dst(form);
                     Ok(dst.into_iter().zip(parts).map(|(s, v)| (s.name, Output::Bits(Expected::exact(v, ew)))).collect())
                 }
-                MovShape::SpecialReg | MovShape::Symbol(_) => Err(EvalError::Unsupported(
+                MovShape::Symbol(kind) => {
+                    let v = AddressModel::default().symbol_address(kind, 0) as u128;
+                    let v = if width < 128 { v & ((1u128 << width) - 1) } else { v };
+                    one(address_set(Some(v), width, allow))
+                }
+                MovShape::SpecialReg => Err(EvalError::Unsupported(
                     form.opcode(),
-                    "the value of a special register or of a symbol's address depends on the program and launch",
+                    "the value of a special register depends on the launch (thread, CTA, clock)",
                 )),
             }
         }

@@ -39,16 +39,7 @@ pub struct LaneOut {
 }
 
 fn unspecified32(a: Allowance) -> Expected {
-    Expected {
-        bits: 0,
-        width: 32,
-        free: vec![Free {
-            shift: 0,
-            width: 32,
-            constraint: Constraint::Any,
-            allowance: a,
-        }],
-    }
+    Expected { bits: 0, width: 32, free: vec![Free { shift: 0, width: 32, constraint: Constraint::Any, allowance: a }] }
 }
 
 /// Source lane and in-range flag for `lane` (§9.7.9.6 Semantics).
@@ -90,9 +81,7 @@ pub fn eval_warp(mode: ShflMode, sync: bool, lanes: &[LaneIn; 32], active: u32) 
     // The membermask every participant must agree on: lanes whose own mask excludes them or
     // differs from another active lane's are undefined.
     let masks_agree = {
-        let mut masks = (0..32)
-            .filter(|&i| is_active(i))
-            .map(|i| lanes[i as usize].membermask);
+        let mut masks = (0..32).filter(|&i| is_active(i)).map(|i| lanes[i as usize].membermask);
         let first = masks.next();
         first.is_some_and(|m| masks.all(|x| x == m))
     };
@@ -100,16 +89,10 @@ pub fn eval_warp(mode: ShflMode, sync: bool, lanes: &[LaneIn; 32], active: u32) 
         .map(|lane| {
             let inp = lanes[lane as usize];
             if !is_active(lane) {
-                return LaneOut {
-                    d: unspecified32(Allowance::Undefined),
-                    p: None,
-                };
+                return LaneOut { d: unspecified32(Allowance::Undefined), p: None };
             }
             if sync && (inp.membermask >> lane & 1 == 0 || !masks_agree) {
-                return LaneOut {
-                    d: unspecified32(Allowance::Undefined),
-                    p: None,
-                };
+                return LaneOut { d: unspecified32(Allowance::Undefined), p: None };
             }
             let (j, pval) = source_lane(mode, lane, inp.b, inp.c);
             let source_ok = is_active(j) && (!sync || inp.membermask >> j & 1 == 1);
