@@ -242,6 +242,12 @@ mod tests {
                 r#"{"instr": "shfl.sync.idx.b32", "operands": {"a": ["0x1"], "b": "0x0", "c": "0x1f", "membermask": "0xffffffff"}}"#,
                 "a warp has 32 lanes, 1 values given",
             ),
+            (THIRTY_ONE_LANES, "a warp has 32 lanes, 31 values given"),
+            (
+                r#"{"instr": "shfl.sync.idx.b32", "operands": {"a": "0x1", "b": "0x0", "c": "0x1f", "membermask": "0xffffffff"}, "active": "0x1ffffffff"}"#,
+                "must fit in 32 bits",
+            ),
+            (r#"{"instr": "mov.u32 %r1, %tid.x", "operands": {}}"#, "depends on the launch"),
             (r#"{"instr": "shfl.sync.wobble.b32", "operands": {}}"#, "wobble"),
             (r#"{"instr": "prmt.b32", "operands": {"a": ["0x1", "0x2"], "b": "0x0", "c": "0x0"}}"#, "per-thread form"),
         ] {
