@@ -4,6 +4,8 @@
 use oracle::isa::{CvtPack, PackType};
 use oracle::semantics::cvt_pack::eval;
 
+// The loops transcribe the pseudocode's index loops on purpose.
+#[allow(clippy::needless_range_loop)]
 fn model(t: PackType, with_c: bool, a: i32, b: i32, c: u32) -> u32 {
     let (size, signed) = match t {
         PackType::U16 => (16, false),
@@ -15,7 +17,8 @@ fn model(t: PackType, with_c: bool, a: i32, b: i32, c: u32) -> u32 {
         PackType::U2 => (2, false),
         PackType::S2 => (2, true),
     };
-    let (min, max): (i64, i64) = if signed { (-(1 << (size - 1)), (1 << (size - 1)) - 1) } else { (0, (1 << size) - 1) };
+    let (min, max): (i64, i64) =
+        if signed { (-(1 << (size - 1)), (1 << (size - 1)) - 1) } else { (0, (1 << size) - 1) };
     let ta = i64::from(a).clamp(min, max) as u64;
     let tb = i64::from(b).clamp(min, max) as u64;
     let mut td = [false; 64];
@@ -39,7 +42,35 @@ fn model(t: PackType, with_c: bool, a: i32, b: i32, c: u32) -> u32 {
 
 #[test]
 fn cvt_pack_matches_the_semantics_block() {
-    let edges = [0i32, 1, -1, 2, -2, 3, -3, 7, 8, -8, -9, 15, 16, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536, i32::MAX, i32::MIN];
+    let edges = [
+        0i32,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        7,
+        8,
+        -8,
+        -9,
+        15,
+        16,
+        127,
+        128,
+        -128,
+        -129,
+        255,
+        256,
+        32767,
+        32768,
+        -32768,
+        -32769,
+        65535,
+        65536,
+        i32::MAX,
+        i32::MIN,
+    ];
     let mut s = 0x1234_5678u64;
     let mut rnd = || {
         s ^= s << 13;
@@ -58,7 +89,11 @@ fn cvt_pack_matches_the_semantics_block() {
                 for &b in &edges {
                     for _ in 0..4 {
                         let c = rnd();
-                        assert_eq!(eval(&p, a as u32, b as u32, c).bits, u128::from(model(t, with_c, a, b, c)), "{t:?} a={a} b={b} c={c:#x}");
+                        assert_eq!(
+                            eval(&p, a as u32, b as u32, c).bits,
+                            u128::from(model(t, with_c, a, b, c)),
+                            "{t:?} a={a} b={b} c={c:#x}"
+                        );
                         cases += 1;
                     }
                 }

@@ -589,12 +589,14 @@ impl FormSpec for TensormapReplace {
         let new_val = if field.kind() == FieldKind::Field3 {
             match operands.last() {
                 Some(Operand::Imm(Imm::Int(v))) if (0..=i128::from(MAX_TABLE_ROW)).contains(v) => u8::try_from(*v).ok(),
-                _ => return Err(ParseError::new(
-                    bag.opcode(),
-                    format!(
+                _ => {
+                    return Err(ParseError::new(
+                        bag.opcode(),
+                        format!(
                         "`new_val` of `.{field}` must be an immediate from 0 to {MAX_TABLE_ROW} (§9.7.9.26 Table 33)"
                     ),
-                )),
+                    ))
+                }
             }
         } else {
             None
