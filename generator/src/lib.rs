@@ -6,3 +6,4 @@
 #![warn(missing_docs)]
 
 pub mod probe;
+pub mod sweep;

@@ -72,6 +72,45 @@ enum Command {
     },
     /// List the named allowances (where the oracle accepts a set of results), with evidence.
     Allowances,
+    /// Conformance sweeps: every cvt, cvt.pack and prmt form valid on the target, run on the GPU
+    /// backends and checked against the oracle (exhaustive where the inputs fit in 32 bits).
+    /// Without a GPU, runs the ptxas-check and oracle backends and says so.
+    Conform {
+        /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
+        #[arg(long, default_value = "auto")]
+        target: String,
+        /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`).
+        #[arg(long)]
+        forms: Option<String>,
+        /// Sweep every input of forms whose inputs fit in 32 bits.
+        #[arg(long)]
+        exhaustive: bool,
+        /// Inputs per form otherwise.
+        #[arg(long, default_value_t = 1 << 24)]
+        samples: u64,
+        /// GPU backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit).
+        #[arg(long, value_delimiter = ',', default_value = "cuda:ptxas-O3")]
+        backends: Vec<String>,
+        /// Threads for the oracle (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Seconds before a job counts as hung.
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+        /// Switch allowances off (comma-separated names).
+        #[arg(long, value_delimiter = ',')]
+        allow_off: Vec<String>,
+        /// Where reports go.
+        #[arg(long, default_value = "reports")]
+        reports: std::path::PathBuf,
+    },
+    /// The GPU worker process (started by `conform`; reads jobs on stdin).
+    #[command(hide = true)]
+    Worker {
+        /// CUDA device ordinal.
+        #[arg(long, default_value_t = 0)]
+        device: i32,
+    },
     /// Check the validity table against ptxas: valid forms must assemble, a stratified sample of
     /// invalid forms must be rejected.
     Validity {
@@ -249,6 +288,81 @@ fn allowances_from(off: &[String]) -> Result<Allowances> {
     Ok(a)
 }
 
+#[derive(Tabled)]
+struct ConformRow {
+    form: String,
+    backend: String,
+    inputs: u64,
+    mismatches: u64,
+    #[tabled(rename = "first mismatch / failure")]
+    first: String,
+    seconds: String,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn conform_cmd(
+    target: String,
+    forms: Option<String>,
+    exhaustive: bool,
+    samples: u64,
+    backends: Vec<String>,
+    jobs: Option<usize>,
+    timeout: u64,
+    allow_off: Vec<String>,
+    reports: std::path::PathBuf,
+) -> Result<ExitCode> {
+    use runner::worker::GpuBackend;
+    let target = if target == "auto" { None } else { Some(parse_target(&target)?) };
+    let mut bs = Vec::new();
+    for b in backends.iter().filter(|b| !b.is_empty()) {
+        match GpuBackend::ALL.iter().find(|x| x.name() == b) {
+            Some(x) => bs.push(*x),
+            None if b == "oracle" || b == "ptxas-check" => {}
+            None => bail!("unknown backend `{b}`; valid backends: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle, ptxas-check"),
+        }
+    }
+    allowances_from(&allow_off)?;
+    if let Some(j) = jobs {
+        rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
+    }
+    let opts = runner::conform::Options {
+        target,
+        forms,
+        exhaustive,
+        samples,
+        backends: bs,
+        allow_off,
+        timeout: std::time::Duration::from_secs(timeout),
+    };
+    let run_id = format!("conform-{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()));
+    let report = runner::conform::run(&opts, &run_id);
+    for (k, v) in &report.environment {
+        println!("{k}: {v}");
+    }
+    let rows: Vec<ConformRow> = report
+        .rows
+        .iter()
+        .map(|r| ConformRow {
+            form: r.form.clone(),
+            backend: r.backend.clone(),
+            inputs: r.checked,
+            mismatches: r.mismatches,
+            first: match (&r.failure, r.examples.first()) {
+                (Some(f), _) => f.chars().take(100).collect(),
+                (None, Some(m)) => format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual),
+                _ => String::new(),
+            },
+            seconds: format!("{:.2}", r.seconds),
+        })
+        .collect();
+    println!("{}", Table::new(rows).with(Style::modern()));
+    let dir = runner::conform::report::write(&reports, &report).with_context(|| format!("writing the report under {}", reports.display()))?;
+    let failing = report.failing().count();
+    let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
+    println!("{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; report: {}", report.rows.len(), report.seconds, dir.display());
+    Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
@@ -298,6 +412,13 @@ fn run() -> Result<ExitCode> {
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
             runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Worker { device } => {
+            runner::worker::serve(device).context("worker I/O")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports } => {
+            conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports)
         }
         Command::Allowances => {
             for a in Allowance::ALL {

@@ -1,0 +1,276 @@
+//! A thin layer over the CUDA driver API (through `cudarc`'s dynamically loaded bindings):
+//! one context per process, modules from offline-assembled cubins or from PTX through the
+//! driver's JIT (with its error and info logs), device and pinned host buffers, one launch
+//! wrapper. Errors keep the CUDA error name. A machine without `libcuda.so.1` gets
+//! [`GpuError::Unavailable`], never a panic.
+//!
+//! A fault inside a kernel (illegal address, trap) poisons the context for good; callers run
+//! this in a worker process (`ptxdiff worker`) that the supervisor restarts.
+
+use std::ffi::{c_void, CStr, CString};
+use std::ptr;
+
+use cudarc::driver::sys;
+use thiserror::Error;
+
+/// GPU errors.
+#[derive(Debug, Error)]
+pub enum GpuError {
+    /// No usable GPU driver or device on this machine.
+    #[error("GPU backend unavailable: {0}")]
+    Unavailable(String),
+    /// A driver call failed.
+    #[error("{call}: {name}")]
+    Driver {
+        /// The driver function.
+        call: &'static str,
+        /// The CUDA error name (`CUDA_ERROR_ILLEGAL_ADDRESS`).
+        name: String,
+    },
+    /// The driver's JIT rejected a PTX module.
+    #[error("driver JIT failed ({name}): {log}")]
+    Jit {
+        /// The CUDA error name.
+        name: String,
+        /// The JIT error log.
+        log: String,
+    },
+}
+
+impl GpuError {
+    /// Whether the error means a kernel faulted (the context is now unusable).
+    pub fn is_fault(&self) -> bool {
+        match self {
+            GpuError::Driver { name, .. } => {
+                ["ILLEGAL_ADDRESS", "LAUNCH_FAILED", "ILLEGAL_INSTRUCTION", "MISALIGNED", "ASSERT", "HARDWARE_STACK", "INVALID_PC", "LAUNCH_TIMEOUT"]
+                    .iter()
+                    .any(|k| name.contains(k))
+            }
+            _ => false,
+        }
+    }
+}
+
+fn error_name(r: sys::CUresult) -> String {
+    let mut p: *const std::ffi::c_char = ptr::null();
+    // SAFETY: cuGetErrorName writes a pointer to a static string (or leaves it null).
+    unsafe { sys::cuGetErrorName(r, &mut p) };
+    if p.is_null() {
+        format!("{r:?}")
+    } else {
+        // SAFETY: the driver returns a NUL-terminated static string.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+fn check(call: &'static str, r: sys::CUresult) -> Result<(), GpuError> {
+    if r == sys::CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(GpuError::Driver { call, name: error_name(r) })
+    }
+}
+
+/// The process's GPU: device, primary context, one stream.
+pub struct Gpu {
+    ctx: sys::CUcontext,
+    stream: sys::CUstream,
+    /// Device name (`NVIDIA H100 80GB HBM3`).
+    pub name: String,
+    /// Driver version as `cuDriverGetVersion` reports it (13000 for 13.0).
+    pub driver: i32,
+    /// `(major, minor)` compute capability.
+    pub capability: (i32, i32),
+}
+
+/// A loaded module and its `sweep` entry point.
+pub struct Kernel {
+    module: sys::CUmodule,
+    func: sys::CUfunction,
+    /// The JIT info log (empty for cubins).
+    pub info_log: String,
+}
+
+/// Device memory.
+pub struct DeviceBuffer {
+    ptr: sys::CUdeviceptr,
+    /// Size in bytes.
+    pub bytes: usize,
+}
+
+/// Page-locked host memory.
+pub struct PinnedBuffer {
+    ptr: *mut u8,
+    /// Size in bytes.
+    pub bytes: usize,
+}
+
+impl Gpu {
+    /// Opens device `ordinal` (binds its primary context to this thread).
+    pub fn open(ordinal: i32) -> Result<Gpu, GpuError> {
+        // SAFETY: only checks whether the shared library can be loaded.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(GpuError::Unavailable("libcuda.so.1 (the NVIDIA driver) is not installed".into()));
+        }
+        // SAFETY: plain driver calls with valid out-pointers; each result is checked.
+        unsafe {
+            let r = sys::cuInit(0);
+            if r != sys::CUresult::CUDA_SUCCESS {
+                return Err(GpuError::Unavailable(format!("cuInit failed: {}", error_name(r))));
+            }
+            let mut dev = 0;
+            check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal))
+                .map_err(|e| GpuError::Unavailable(format!("no GPU {ordinal}: {e}")))?;
+            let mut name = [0 as std::ffi::c_char; 256];
+            check("cuDeviceGetName", sys::cuDeviceGetName(name.as_mut_ptr(), 256, dev))?;
+            let name = CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned();
+            let mut driver = 0;
+            check("cuDriverGetVersion", sys::cuDriverGetVersion(&mut driver))?;
+            let (mut major, mut minor) = (0, 0);
+            check(
+                "cuDeviceGetAttribute",
+                sys::cuDeviceGetAttribute(&mut major, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+            )?;
+            check(
+                "cuDeviceGetAttribute",
+                sys::cuDeviceGetAttribute(&mut minor, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+            )?;
+            let mut ctx = ptr::null_mut();
+            check("cuDevicePrimaryCtxRetain", sys::cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
+            check("cuCtxSetCurrent", sys::cuCtxSetCurrent(ctx))?;
+            let mut stream = ptr::null_mut();
+            check("cuStreamCreate", sys::cuStreamCreate(&mut stream, 0))?;
+            Ok(Gpu { ctx, stream, name, driver, capability: (major, minor) })
+        }
+    }
+
+    /// The target the device runs natively (`sm_90` for 9.0).
+    pub fn sm(&self) -> u16 {
+        (self.capability.0 * 10 + self.capability.1) as u16
+    }
+
+    /// Loads a cubin (offline ptxas) or a PTX text (driver JIT at `jit_opt`, 0–4).
+    pub fn load(&self, image: &[u8], ptx: bool, jit_opt: u32) -> Result<Kernel, GpuError> {
+        let mut err_log = vec![0u8; 1 << 16];
+        let mut info_log = vec![0u8; 1 << 16];
+        let mut options = [
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_OPTIMIZATION_LEVEL,
+        ];
+        let mut values: [*mut c_void; 5] = [
+            err_log.as_mut_ptr().cast(),
+            err_log.len() as *mut c_void,
+            info_log.as_mut_ptr().cast(),
+            info_log.len() as *mut c_void,
+            jit_opt as usize as *mut c_void,
+        ];
+        let n = if ptx { 5 } else { 4 };
+        let data: Vec<u8> = if ptx {
+            let mut v = image.to_vec();
+            v.push(0);
+            v
+        } else {
+            image.to_vec()
+        };
+        let mut module = ptr::null_mut();
+        // SAFETY: `data` outlives the call (NUL-terminated for PTX); option values are the
+        // buffer pointers and sizes the JIT options require, cast as the API specifies.
+        let r = unsafe {
+            sys::cuCtxSetCurrent(self.ctx);
+            sys::cuModuleLoadDataEx(&mut module, data.as_ptr().cast(), n, options.as_mut_ptr(), values.as_mut_ptr())
+        };
+        let text = |b: &[u8]| String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).trim().to_string();
+        if r != sys::CUresult::CUDA_SUCCESS {
+            return Err(GpuError::Jit { name: error_name(r), log: text(&err_log) });
+        }
+        let mut func = ptr::null_mut();
+        let entry = CString::new("sweep").expect("no NUL");
+        // SAFETY: `module` was just loaded; `entry` is NUL-terminated.
+        check("cuModuleGetFunction", unsafe { sys::cuModuleGetFunction(&mut func, module, entry.as_ptr()) })?;
+        Ok(Kernel { module, func, info_log: text(&info_log) })
+    }
+
+    /// Allocates device memory.
+    pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, GpuError> {
+        let mut ptr = 0;
+        // SAFETY: valid out-pointer; the context is current for this process.
+        check("cuMemAlloc", unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes.max(1)) })?;
+        Ok(DeviceBuffer { ptr, bytes })
+    }
+
+    /// Allocates page-locked host memory.
+    pub fn alloc_pinned(&self, bytes: usize) -> Result<PinnedBuffer, GpuError> {
+        let mut p = ptr::null_mut();
+        // SAFETY: valid out-pointer; flags 0.
+        check("cuMemHostAlloc", unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), 0) })?;
+        Ok(PinnedBuffer { ptr: p.cast(), bytes })
+    }
+
+    /// Runs `sweep(out, base, n)` over `n` threads.
+    pub fn launch_sweep(&self, k: &Kernel, out: &DeviceBuffer, base: u64, n: u64) -> Result<(), GpuError> {
+        let block = 256u64;
+        let grid = n.div_ceil(block);
+        let (mut p_out, mut p_base, mut p_n) = (out.ptr, base, n);
+        let mut params: [*mut c_void; 3] =
+            [(&mut p_out as *mut u64).cast(), (&mut p_base as *mut u64).cast(), (&mut p_n as *mut u64).cast()];
+        // SAFETY: `sweep` takes (.u64 out, .u64 base, .u64 n) and writes `n × out_bytes`
+        // bytes at `out`, which the caller sized (`out.bytes`); the parameter pointers live
+        // until the call returns (the driver copies them at launch).
+        check("cuLaunchKernel", unsafe {
+            sys::cuLaunchKernel(k.func, grid as u32, 1, 1, block as u32, 1, 1, 0, self.stream, params.as_mut_ptr(), ptr::null_mut())
+        })
+    }
+
+    /// Copies `bytes` from the start of `src` into `dst` and waits for it (and everything
+    /// before it on the stream, so kernel faults surface here).
+    pub fn copy_to_host(&self, dst: &mut PinnedBuffer, src: &DeviceBuffer, bytes: usize) -> Result<(), GpuError> {
+        assert!(bytes <= dst.bytes && bytes <= src.bytes, "copy within both buffers");
+        // SAFETY: both ranges are inside their allocations (asserted above).
+        check("cuMemcpyDtoHAsync", unsafe { sys::cuMemcpyDtoHAsync_v2(dst.ptr.cast(), src.ptr, bytes, self.stream) })?;
+        self.synchronize()
+    }
+
+    /// Waits for the stream.
+    pub fn synchronize(&self) -> Result<(), GpuError> {
+        // SAFETY: the stream belongs to this context.
+        check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(self.stream) })
+    }
+}
+
+impl PinnedBuffer {
+    /// The first `len` bytes.
+    pub fn as_slice(&self, len: usize) -> &[u8] {
+        assert!(len <= self.bytes);
+        // SAFETY: the allocation holds `self.bytes` bytes and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr, len) }
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        // SAFETY: the module was loaded by this process and is unloaded once.
+        unsafe { sys::cuModuleUnload(self.module) };
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated by cuMemAlloc, freed once.
+        unsafe { sys::cuMemFree_v2(self.ptr) };
+    }
+}
+
+impl Drop for PinnedBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated by cuMemHostAlloc, freed once.
+        unsafe { sys::cuMemFreeHost(self.ptr.cast()) };
+    }
+}
+
+// SAFETY: the pinned allocation is plain memory owned by this value.
+unsafe impl Send for PinnedBuffer {}
+// SAFETY: shared access is read-only through `as_slice`.
+unsafe impl Sync for PinnedBuffer {}

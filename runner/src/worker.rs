@@ -1,0 +1,375 @@
+//! Crash isolation: GPU work runs in a child process (`ptxdiff worker`), one per GPU, that
+//! reads [`Job`]s as JSON lines on stdin and answers with [`Reply`] lines on stdout. A kernel
+//! fault poisons the CUDA context, so the worker reports it and exits; a hang is detected by
+//! the supervisor's timeout, which kills the worker. Either way the supervisor
+//! ([`WorkerHandle`]) records what happened and starts a fresh worker for the next job.
+//!
+//! The worker compiles the sweep kernel (offline `ptxas` to a cubin, or the driver's JIT with
+//! `CUDA_CACHE_DISABLE=1` set by the supervisor), runs it in chunks, copies each chunk to
+//! pinned memory and checks it against the oracle on all cores, so only counts and a few
+//! mismatches cross the pipe.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use generator::sweep::{sweep_kernel, SweepKernel};
+use oracle::isa::{Form, Target};
+use oracle::semantics::{Allowance, Allowances};
+use serde::{Deserialize, Serialize};
+
+use crate::conform::check::{Checked, Checker};
+use crate::gpu::{Gpu, GpuError};
+use crate::ptxas::Ptxas;
+
+/// A GPU backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+pub enum GpuBackend {
+    /// The driver compiles the PTX (`cuModuleLoadDataEx`, optimization level 4).
+    Jit,
+    /// Offline `ptxas -O0`, loaded as a cubin.
+    PtxasO0,
+    /// Offline `ptxas -O3`, loaded as a cubin.
+    PtxasO3,
+}
+
+impl GpuBackend {
+    /// Every GPU backend.
+    pub const ALL: [GpuBackend; 3] = [GpuBackend::PtxasO0, GpuBackend::PtxasO3, GpuBackend::Jit];
+    /// The name `--backends` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuBackend::Jit => "cuda:jit",
+            GpuBackend::PtxasO0 => "cuda:ptxas-O0",
+            GpuBackend::PtxasO3 => "cuda:ptxas-O3",
+        }
+    }
+}
+
+/// A planted kernel for the survival test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Planted {
+    /// Stores through a null pointer.
+    Fault,
+    /// Spins forever.
+    Hang,
+}
+
+/// One unit of GPU work: sweep `form` over indices `base..base+count`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    /// Caller's id.
+    pub id: u64,
+    /// The form's opcode.
+    pub form: String,
+    /// Target name (with `@ptx`).
+    pub target: String,
+    /// Backend.
+    pub backend: GpuBackend,
+    /// First index.
+    pub base: u64,
+    /// Number of indices.
+    pub count: u64,
+    /// Allowances switched off.
+    pub allow_off: Vec<String>,
+    /// Run a planted kernel instead (survival test).
+    pub planted: Option<Planted>,
+}
+
+/// Timings and results of a finished job.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Done {
+    /// The job's id.
+    pub id: u64,
+    /// What the checker found.
+    pub result: Checked,
+    /// Seconds compiling (ptxas or JIT).
+    pub compile_s: f64,
+    /// Seconds of kernel time plus copies.
+    pub gpu_s: f64,
+    /// Seconds checking (overlapped with nothing yet).
+    pub check_s: f64,
+}
+
+/// What the worker says.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Reply {
+    /// Started: the device.
+    Ready {
+        /// Device name.
+        device: String,
+        /// Driver version.
+        driver: i32,
+        /// Native target (`90`).
+        sm: u16,
+    },
+    /// A job finished.
+    Done(Done),
+    /// A job failed without killing the worker (assembler or JIT rejection).
+    Failed {
+        /// The job's id.
+        id: u64,
+        /// What failed.
+        message: String,
+    },
+    /// The GPU faulted; the worker exits after saying so.
+    Fault {
+        /// The job's id.
+        id: u64,
+        /// The CUDA error.
+        message: String,
+    },
+    /// No GPU here; the worker exits.
+    Unavailable {
+        /// Why.
+        message: String,
+    },
+}
+
+/// Results per chunk: bounds host memory and lets the checker start early.
+const CHUNK: u64 = 1 << 27;
+
+fn reply(out: &mut impl Write, r: &Reply) -> std::io::Result<()> {
+    writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default())?;
+    out.flush()
+}
+
+fn planted_ptx(p: Planted, target: &Target) -> String {
+    let body = match p {
+        Planted::Fault => "  mov.u64 %rd1, 0;\n  st.global.u32 [%rd1], 1;",
+        Planted::Hang => "LOOP:\n  bra.uni LOOP;",
+    };
+    format!(
+        ".version {}\n.target {}\n.address_size 64\n.visible .entry sweep(.param .u64 out, .param .u64 base, .param .u64 n)\n{{\n  .reg .b64 %rd<2>;\n{body}\n  ret;\n}}\n",
+        target.ptx,
+        target.name()
+    )
+}
+
+fn compile(gpu: &Gpu, backend: GpuBackend, ptx: &str, target: &Target) -> Result<crate::gpu::Kernel, String> {
+    match backend {
+        GpuBackend::Jit => gpu.load(ptx.as_bytes(), true, 4).map_err(|e| e.to_string()),
+        GpuBackend::PtxasO0 | GpuBackend::PtxasO3 => {
+            let ptxas = Ptxas::find().map_err(|e| e.to_string())?;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let cubin = dir.path().join("sweep.cubin");
+            let opt = if backend == GpuBackend::PtxasO0 { 0 } else { 3 };
+            let asm = ptxas.assemble(ptx, &target.name(), opt, Some(&cubin)).map_err(|e| e.to_string())?;
+            if !asm.ok {
+                return Err(format!("ptxas -O{opt} rejected the sweep kernel: {}", asm.output.trim()));
+            }
+            let image = std::fs::read(&cubin).map_err(|e| e.to_string())?;
+            gpu.load(&image, false, 0).map_err(|e| e.to_string())
+        }
+    }
+}
+
+enum JobError {
+    Failed(String),
+    Fault(String),
+}
+
+fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
+    let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
+    let mut allow = Allowances::all();
+    for a in &job.allow_off {
+        if let Some(a) = Allowance::from_name(a) {
+            allow.disable(a);
+        }
+    }
+    let t0 = Instant::now();
+    let (kernel_ptx, sweep) = match job.planted {
+        Some(p) => (planted_ptx(p, &target), None),
+        None => {
+            let form = Form::parse_opcode(&job.form).map_err(|e| JobError::Failed(e.to_string()))?;
+            let k: SweepKernel = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
+            (k.ptx.clone(), Some((form, k)))
+        }
+    };
+    let kernel = compile(gpu, job.backend, &kernel_ptx, &target).map_err(JobError::Failed)?;
+    let compile_s = t0.elapsed().as_secs_f64();
+    let fault = |e: GpuError| if e.is_fault() { JobError::Fault(e.to_string()) } else { JobError::Failed(e.to_string()) };
+    let Some((form, k)) = sweep else {
+        let out = gpu.alloc(4).map_err(fault)?;
+        gpu.launch_sweep(&kernel, &out, 0, 1).map_err(fault)?;
+        gpu.synchronize().map_err(fault)?;
+        return Ok(Done { id: job.id, ..Done::default() });
+    };
+    let checker = Checker::new(&form, k.scheme, k.out_bytes, allow);
+    let chunk = CHUNK.min(job.count.max(1));
+    let bytes = (chunk * u64::from(k.out_bytes)) as usize;
+    let out = gpu.alloc(bytes).map_err(fault)?;
+    let mut host = gpu.alloc_pinned(bytes).map_err(fault)?;
+    let (mut gpu_s, mut check_s) = (0.0, 0.0);
+    let mut result = Checked::default();
+    let mut base = job.base;
+    let end = job.base + job.count;
+    while base < end {
+        let n = chunk.min(end - base);
+        let t = Instant::now();
+        gpu.launch_sweep(&kernel, &out, base, n).map_err(fault)?;
+        let len = (n * u64::from(k.out_bytes)) as usize;
+        gpu.copy_to_host(&mut host, &out, len).map_err(fault)?;
+        gpu_s += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let c = checker.check(base, host.as_slice(len));
+        check_s += t.elapsed().as_secs_f64();
+        result.checked += c.checked;
+        result.mismatches += c.mismatches;
+        for m in c.examples {
+            if result.examples.len() < 8 {
+                result.examples.push(m);
+            }
+        }
+        base += n;
+    }
+    Ok(Done { id: job.id, result, compile_s, gpu_s, check_s })
+}
+
+/// The worker's main loop (`ptxdiff worker`): returns when stdin closes or after a fault.
+pub fn serve(device: i32) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let gpu = match Gpu::open(device) {
+        Ok(g) => g,
+        Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),
+    };
+    reply(&mut out, &Reply::Ready { device: gpu.name.clone(), driver: gpu.driver, sm: gpu.sm() })?;
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let job: Job = match serde_json::from_str(&line) {
+            Ok(j) => j,
+            Err(e) => {
+                reply(&mut out, &Reply::Failed { id: u64::MAX, message: format!("bad job: {e}") })?;
+                continue;
+            }
+        };
+        match run_job(&gpu, &job) {
+            Ok(done) => reply(&mut out, &Reply::Done(done))?,
+            Err(JobError::Failed(message)) => reply(&mut out, &Reply::Failed { id: job.id, message })?,
+            Err(JobError::Fault(message)) => {
+                reply(&mut out, &Reply::Fault { id: job.id, message })?;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What became of a job, seen from the supervisor.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Finished.
+    Done(Done),
+    /// Rejected (ptxas or JIT error).
+    Failed(String),
+    /// The GPU faulted (the worker exited).
+    Fault(String),
+    /// The worker died without a word (signal, panic).
+    Crashed(String),
+    /// No reply within the timeout; the worker was killed.
+    Hung(Duration),
+}
+
+/// A running worker process.
+pub struct WorkerHandle {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The device the worker reported.
+    pub device: String,
+    /// Driver version.
+    pub driver: i32,
+    /// Native sm.
+    pub sm: u16,
+}
+
+impl WorkerHandle {
+    /// Starts `ptxdiff worker` (this executable, or `$PTXDIFF_BIN`); `Err` carries why no GPU
+    /// is usable.
+    pub fn spawn() -> Result<WorkerHandle, String> {
+        let exe = match std::env::var_os("PTXDIFF_BIN") {
+            Some(p) => std::path::PathBuf::from(p),
+            None => std::env::current_exe().map_err(|e| format!("cannot find ptxdiff's own executable: {e}"))?,
+        };
+        Self::spawn_with(&exe)
+    }
+
+    /// Starts `EXE worker`.
+    pub fn spawn_with(exe: &std::path::Path) -> Result<WorkerHandle, String> {
+        let mut child = Command::new(exe)
+            .arg("worker")
+            .env("CUDA_CACHE_DISABLE", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start the worker process: {e}"))?;
+        let stdin = child.stdin.take().ok_or("worker has no stdin")?;
+        let stdout = child.stdout.take().ok_or("worker has no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "the worker did not start within 60 s".to_string())?;
+        match serde_json::from_str::<Reply>(&first) {
+            Ok(Reply::Ready { device, driver, sm }) => Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm }),
+            Ok(Reply::Unavailable { message }) => {
+                let _ = child.wait();
+                Err(message)
+            }
+            _ => {
+                let _ = child.kill();
+                Err(format!("unexpected first line from the worker: {first}"))
+            }
+        }
+    }
+
+    /// Runs `job`, waiting at most `timeout`. After `Fault`, `Crashed` or `Hung` this handle
+    /// is dead: spawn a new one.
+    pub fn run(&mut self, job: &Job, timeout: Duration) -> Outcome {
+        let line = serde_json::to_string(job).unwrap_or_default();
+        if writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_err() {
+            return Outcome::Crashed("the worker's stdin is closed".into());
+        }
+        let start = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => match serde_json::from_str::<Reply>(&l) {
+                    Ok(Reply::Done(d)) if d.id == job.id => return Outcome::Done(d),
+                    Ok(Reply::Failed { id, message }) if id == job.id => return Outcome::Failed(message),
+                    Ok(Reply::Fault { id, message }) if id == job.id => {
+                        let _ = self.child.wait();
+                        return Outcome::Fault(message);
+                    }
+                    _ => continue,
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Outcome::Hung(timeout);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                    return Outcome::Crashed(format!("the worker exited ({status}) while running the job"));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for WorkerHandle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

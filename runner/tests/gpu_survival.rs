@@ -1,0 +1,57 @@
+//! Crash isolation on a real GPU: a kernel that faults and a kernel that hangs are planted;
+//! the supervisor must record both (fault, hang), restart the worker each time, and the next
+//! real sweep must still run and agree with the oracle. Also checks the worker protocol's
+//! answer on a machine without a GPU. Needs a GPU for the planted part; skips cleanly
+//! otherwise.
+
+use std::time::Duration;
+
+use runner::worker::{GpuBackend, Job, Outcome, Planted, WorkerHandle};
+
+fn exe() -> std::path::PathBuf {
+    std::env::var_os("PTXDIFF_BIN").map_or_else(|| env!("CARGO_BIN_EXE_ptxdiff").into(), Into::into)
+}
+
+fn job(id: u64, planted: Option<Planted>, count: u64) -> Job {
+    Job {
+        id,
+        form: "cvt.rn.f16.f32".into(),
+        target: "sm_90".into(),
+        backend: GpuBackend::PtxasO3,
+        base: 0,
+        count,
+        allow_off: Vec::new(),
+        planted,
+    }
+}
+
+#[test]
+fn the_run_survives_a_faulting_and_a_hanging_kernel() {
+    let mut w = match WorkerHandle::spawn_with(&exe()) {
+        Ok(w) => w,
+        Err(why) => {
+            assert!(why.contains("unavailable"), "a machine without a GPU must say so: {why}");
+            eprintln!("SKIPPED (no GPU): {why}");
+            return;
+        }
+    };
+    eprintln!("device: {} (driver {})", w.device, w.driver);
+    match w.run(&job(1, Some(Planted::Fault), 1), Duration::from_secs(60)) {
+        Outcome::Fault(m) => eprintln!("fault recorded: {m}"),
+        Outcome::Crashed(m) => eprintln!("fault recorded as crash: {m}"),
+        other => panic!("a null-pointer store must fault, got {other:?}"),
+    }
+    let mut w = WorkerHandle::spawn_with(&exe()).expect("restart after the fault");
+    match w.run(&job(2, Some(Planted::Hang), 1), Duration::from_secs(5)) {
+        Outcome::Hung(t) => eprintln!("hang recorded after {} s", t.as_secs()),
+        other => panic!("an endless loop must hang, got {other:?}"),
+    }
+    let mut w = WorkerHandle::spawn_with(&exe()).expect("restart after the hang");
+    match w.run(&job(3, None, 1 << 24), Duration::from_secs(120)) {
+        Outcome::Done(d) => {
+            assert_eq!(d.result.checked, 1 << 24);
+            assert_eq!(d.result.mismatches, 0, "{:?}", d.result.examples);
+        }
+        other => panic!("the sweep after the restarts must run, got {other:?}"),
+    }
+}
