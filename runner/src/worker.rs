@@ -56,7 +56,7 @@ pub enum Planted {
     Hang,
 }
 
-/// One unit of GPU work: sweep `form` over indices `base..base+count`.
+/// One unit of GPU work: sweep `form` over some index ranges.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Job {
     /// Caller's id.
@@ -67,10 +67,8 @@ pub struct Job {
     pub target: String,
     /// Backend.
     pub backend: GpuBackend,
-    /// First index.
-    pub base: u64,
-    /// Number of indices.
-    pub count: u64,
+    /// Index ranges `(first, count)` to sweep.
+    pub segments: Vec<(u64, u64)>,
     /// Allowances switched off.
     pub allow_off: Vec<String>,
     /// Run a planted kernel instead (survival test).
@@ -197,32 +195,35 @@ fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
         return Ok(Done { id: job.id, ..Done::default() });
     };
     let checker = Checker::new(&form, k.scheme, k.out_bytes, allow);
-    let chunk = CHUNK.min(job.count.max(1));
+    let largest = job.segments.iter().map(|s| s.1).max().unwrap_or(1);
+    let chunk = CHUNK.min(largest.max(1));
     let bytes = (chunk * u64::from(k.out_bytes)) as usize;
     let out = gpu.alloc(bytes).map_err(fault)?;
     let mut host = gpu.alloc_pinned(bytes).map_err(fault)?;
     let (mut gpu_s, mut check_s) = (0.0, 0.0);
     let mut result = Checked::default();
-    let mut base = job.base;
-    let end = job.base + job.count;
-    while base < end {
-        let n = chunk.min(end - base);
-        let t = Instant::now();
-        gpu.launch_sweep(&kernel, &out, base, n).map_err(fault)?;
-        let len = (n * u64::from(k.out_bytes)) as usize;
-        gpu.copy_to_host(&mut host, &out, len).map_err(fault)?;
-        gpu_s += t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let c = checker.check(base, host.as_slice(len));
-        check_s += t.elapsed().as_secs_f64();
-        result.checked += c.checked;
-        result.mismatches += c.mismatches;
-        for m in c.examples {
-            if result.examples.len() < 8 {
-                result.examples.push(m);
+    for &(first, count) in &job.segments {
+        let mut base = first;
+        let end = first + count;
+        while base < end {
+            let n = chunk.min(end - base);
+            let t = Instant::now();
+            gpu.launch_sweep(&kernel, &out, base, n).map_err(fault)?;
+            let len = (n * u64::from(k.out_bytes)) as usize;
+            gpu.copy_to_host(&mut host, &out, len).map_err(fault)?;
+            gpu_s += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let c = checker.check(base, host.as_slice(len));
+            check_s += t.elapsed().as_secs_f64();
+            result.checked += c.checked;
+            result.mismatches += c.mismatches;
+            for m in c.examples {
+                if result.examples.len() < 8 {
+                    result.examples.push(m);
+                }
             }
+            base += n;
         }
-        base += n;
     }
     Ok(Done { id: job.id, result, compile_s, gpu_s, check_s })
 }

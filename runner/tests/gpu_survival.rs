@@ -18,8 +18,7 @@ fn job(id: u64, planted: Option<Planted>, count: u64) -> Job {
         form: "cvt.rn.f16.f32".into(),
         target: "sm_90".into(),
         backend: GpuBackend::PtxasO3,
-        base: 0,
-        count,
+        segments: vec![(0, count)],
         allow_off: Vec::new(),
         planted,
     }
