@@ -31,6 +31,7 @@ mod cache;
 mod cvt;
 mod cvt_pack;
 mod load;
+mod memory;
 mod mov;
 mod multimem;
 mod prmt;
