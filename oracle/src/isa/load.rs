@@ -387,15 +387,8 @@ impl FormSpec for Ldu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
-
-    fn valid_on(s: &str, t: &str) -> bool {
-        form(s).is_valid(&t.parse::<Target>().unwrap())
-    }
+    use crate::isa::test_util::{assert_illegal, form, valid_on};
+    use crate::isa::{Form, Instruction};
 
     #[test]
     fn spec_examples_are_legal() {
@@ -440,7 +433,7 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_and_ptxas_forbid() {
-        for s in [
+        assert_illegal(&[
             "ld.v2.b128 {a, b}, [p];",                         // > 128 bits
             "ld.shared.L1::evict_last.u32 d, [p];",            // eviction priority off .global
             "ld.shared.L2::cache_hint.u32 d, [p], c;",         // cache hint off .global
@@ -461,9 +454,7 @@ mod tests {
             "ldu.shared.u32 d, [a];",                          // ldu is global only
             "ldu.global.v8.b8 {a, b, c, d, e, f, g, h}, [p];", // ldu has no .v8
             "ldu.global.v4.b64 {a, b, c, d}, [p];",            // > 128 bits
-        ] {
-            assert!(form(s).check().is_err(), "{s} should be illegal");
-        }
+        ]);
     }
 
     #[test]

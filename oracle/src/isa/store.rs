@@ -417,15 +417,8 @@ impl FormSpec for StBulk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
-
-    fn valid_on(s: &str, t: &str) -> bool {
-        form(s).is_valid(&t.parse::<Target>().unwrap())
-    }
+    use crate::isa::test_util::{assert_illegal, form, valid_on};
+    use crate::isa::Instruction;
 
     #[test]
     fn spec_examples_are_legal() {
@@ -465,7 +458,7 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_and_ptxas_forbid() {
-        for s in [
+        assert_illegal(&[
             "st.const.u32 [a], b;",
             "st.param::entry.u32 [a], b;",
             "st.shared.L1::evict_last.u32 [a], b;",
@@ -487,9 +480,7 @@ mod tests {
             "st.async.mbarrier::complete_tx::bytes.v4.b64 [a], {b, c, d, e}, [m];",
             "st.bulk.shared::cluster [a], 64, 0;",
             "st.bulk.global [a], 64, 0;",
-        ] {
-            assert!(form(s).check().is_err(), "{s} should be illegal");
-        }
+        ]);
     }
 
     #[test]
