@@ -263,7 +263,10 @@ impl FormSpec for Getctarank {
     }
 }
 
-/// The address kind a probe supplies for an operand in `space` (`None`: generic).
+/// The address kind a probe supplies for an operand in `space` (`None`: generic), e.g. the
+/// address of a load/store. `.param`/`.param::entry` read kernel parameters (the probe puts the
+/// form in the entry); `.param::func` addresses a device-function parameter (the probe puts it
+/// in a `.func`).
 pub(crate) fn space_addr(space: Option<Space>) -> AddrKind {
     match space {
         None => AddrKind::Generic,

@@ -65,6 +65,20 @@ pub const CACHE_POLICY: OperandSpec = OperandSpec::src("cache-policy", OperandKi
 /// The operand `size`: a 32-bit register or immediate.
 const SIZE: OperandSpec = OperandSpec::src("size", OperandKind::RegOrImm(RegType::U32));
 
+/// The leading operands of `cp.async.bulk` and `cp.reduce.async.bulk`: `[dstMem]`, `[srcMem]`,
+/// `size`, and `[mbar]` with the mbarrier completion mechanism.
+fn copy_operands(dst: BulkSpace, src: BulkSpace, completion: Completion) -> Vec<OperandSpec> {
+    let mut ops = vec![
+        OperandSpec::dst("dstMem", OperandKind::Addr(dst.addr())),
+        OperandSpec::src("srcMem", OperandKind::Addr(src.addr())),
+        SIZE,
+    ];
+    if completion == Completion::Mbarrier {
+        ops.push(MBAR);
+    }
+    ops
+}
+
 /// One `cp.async.bulk` form (§9.7.9.25.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncBulk {
@@ -129,14 +143,7 @@ impl FormSpec for CpAsyncBulk {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            OperandSpec::dst("dstMem", OperandKind::Addr(self.dst.addr())),
-            OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())),
-            SIZE,
-        ];
-        if self.completion == Completion::Mbarrier {
-            ops.push(MBAR);
-        }
+        let mut ops = copy_operands(self.dst, self.src, self.completion);
         if self.multicast {
             ops.push(CTA_MASK);
         }
@@ -280,14 +287,7 @@ impl FormSpec for CpReduceAsyncBulk {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            OperandSpec::dst("dstMem", OperandKind::Addr(self.dst.addr())),
-            OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())),
-            SIZE,
-        ];
-        if self.completion == Completion::Mbarrier {
-            ops.push(MBAR);
-        }
+        let mut ops = copy_operands(self.dst, self.src, self.completion);
         if self.cache_hint {
             ops.push(CACHE_POLICY);
         }

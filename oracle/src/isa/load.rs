@@ -12,9 +12,8 @@
 //! `parse()` reads them in any order and decides the `.unified` field from the address
 //! operand; the `cache-policy` operand is present exactly when `.L2::cache_hint` is.
 
-use super::memory::{
-    addr_kind, check_access, check_caching, data_kind, global_or_generic, type_requirement, Access, Ordering,
-};
+use super::address::space_addr;
+use super::memory::{check_access, check_caching, data_kind, global_or_generic, type_requirement, Access, Ordering};
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -176,7 +175,7 @@ impl FormSpec for Ld {
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
             OperandSpec::src(
                 "a",
-                OperandKind::Addr(if self.unified { AddrKind::GlobalUnified } else { addr_kind(self.space) }),
+                OperandKind::Addr(if self.unified { AddrKind::GlobalUnified } else { space_addr(self.space) }),
             ),
         ];
         if self.cache_hint {
@@ -369,7 +368,7 @@ impl FormSpec for Ldu {
     fn operands(&self) -> Vec<OperandSpec> {
         vec![
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
-            OperandSpec::src("a", OperandKind::Addr(addr_kind(self.space))),
+            OperandSpec::src("a", OperandKind::Addr(space_addr(self.space))),
         ]
     }
 

@@ -1,7 +1,8 @@
 //! The validity rules that `ld` (§9.7.9.8), `ld.global.nc` (§9.7.9.9) and `st` (§9.7.9.11)
 //! share: memory-ordering qualifiers with `.scope`, `.mmio`, cache operators, the eviction
 //! priorities of §9.7.9.2, `.L2::cache_hint`, `.level::prefetch_size`, `.unified`, and the
-//! `.vec`/`.type` width rules, plus the operand and requirement helpers of the three families.
+//! `.vec`/`.type` width rules, plus the operand and requirement helpers of the three families
+//! (their address operands take [`space_addr`](super::address::space_addr)).
 //!
 //! The families keep their own typed structs and qualifier enums; each describes one form to
 //! the shared rules as an [`Access`], which carries the section and the mnemonic that go into
@@ -9,7 +10,7 @@
 
 use std::fmt;
 
-use super::operand::{AddrKind, OperandKind};
+use super::operand::OperandKind;
 use super::target::Requirement;
 use super::types::{MemType, PrefetchSize, Scope, Space, VecWidth};
 use super::{forbid, Illegal};
@@ -20,22 +21,6 @@ fn forbid_fmt(cond: bool, rule: fmt::Arguments<'_>) -> Result<(), Illegal> {
         Illegal::err(rule.to_string())
     } else {
         Ok(())
-    }
-}
-
-/// The operand kind of the address of a load/store in `space` (`None`: generic addressing).
-/// `.param`/`.param::entry` read kernel parameters (the probe puts the form in the entry);
-/// `.param::func` addresses a device-function parameter (the probe puts it in a `.func`).
-pub(super) fn addr_kind(space: Option<Space>) -> AddrKind {
-    match space {
-        None => AddrKind::Generic,
-        Some(Space::Global) => AddrKind::Global,
-        Some(Space::Local) => AddrKind::Local,
-        Some(Space::Const) => AddrKind::Const,
-        Some(Space::Param | Space::ParamEntry) => AddrKind::ParamEntry,
-        Some(Space::ParamFunc) => AddrKind::ParamFunc,
-        Some(Space::Shared | Space::SharedCta) => AddrKind::SharedCta,
-        Some(Space::SharedCluster) => AddrKind::SharedCluster,
     }
 }
 

@@ -10,7 +10,8 @@
 //! them in any order; `cache-policy` is present exactly when `.L2::cache_hint` is, and the
 //! `[mbar]` operand of `st.async` exactly when the form is not a `.release` store.
 
-use super::memory::{addr_kind, check_access, data_kind, global_or_generic, Access, Ordering};
+use super::address::space_addr;
+use super::memory::{check_access, data_kind, global_or_generic, Access, Ordering};
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -165,7 +166,7 @@ impl FormSpec for St {
         // probe must place it in a `.func`.
         let a = match self.space {
             Some(Space::Param) => AddrKind::ParamFunc,
-            s => addr_kind(s),
+            s => space_addr(s),
         };
         let mut ops =
             vec![OperandSpec::dst("a", OperandKind::Addr(a)), OperandSpec::src("b", data_kind(self.vec, self.ty))];
