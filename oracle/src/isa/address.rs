@@ -263,7 +263,10 @@ impl FormSpec for Getctarank {
     }
 }
 
-/// The address kind a probe supplies for an operand in `space` (`None`: generic).
+/// The address kind a probe supplies for an operand in `space` (`None`: generic), e.g. the
+/// address of a load/store. `.param`/`.param::entry` read kernel parameters (the probe puts the
+/// form in the entry); `.param::func` addresses a device-function parameter (the probe puts it
+/// in a `.func`).
 pub(crate) fn space_addr(space: Option<Space>) -> AddrKind {
     match space {
         None => AddrKind::Generic,
@@ -280,15 +283,12 @@ pub(crate) fn space_addr(space: Option<Space>) -> AddrKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
+    use crate::isa::test_util::{assert_legal, form};
+    use crate::isa::Form;
 
     #[test]
     fn spec_examples_are_legal() {
-        for s in [
+        assert_legal(&[
             "isspacep.const %iscnst, %cptr;",
             "isspacep.global %isglbl, %gptr;",
             "isspacep.param::entry %isparam, %pptr;",
@@ -305,9 +305,7 @@ mod tests {
             "getctarank.shared::cluster.u32 %d1, %addr;",
             "getctarank.shared::cluster.u64 %d2, sh+4;",
             "getctarank.u64 %d3, %src;",
-        ] {
-            assert!(form(s).check().is_ok(), "{s}");
-        }
+        ]);
         assert_eq!(
             form("cvta.shared::cta.u64 %p, As+4;"),
             Form::Cvta(Cvta { to: false, space: Space::SharedCta, size: AddrType::U64, var: true })

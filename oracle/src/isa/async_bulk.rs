@@ -10,6 +10,7 @@
 //! `.L2::cache_hint`, `.cp_mask`, `.mbarrier::complete_tx::bytes`), so they need no field.
 //! The enums declared here are shared with the tensor copies (`tensor.rs`).
 
+use super::async_group::single_form;
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -63,6 +64,20 @@ pub const CTA_MASK: OperandSpec = OperandSpec::src("ctaMask", OperandKind::Reg(R
 pub const CACHE_POLICY: OperandSpec = OperandSpec::src("cache-policy", OperandKind::Reg(RegType::B64));
 /// The operand `size`: a 32-bit register or immediate.
 const SIZE: OperandSpec = OperandSpec::src("size", OperandKind::RegOrImm(RegType::U32));
+
+/// The leading operands of `cp.async.bulk` and `cp.reduce.async.bulk`: `[dstMem]`, `[srcMem]`,
+/// `size`, and `[mbar]` with the mbarrier completion mechanism.
+fn copy_operands(dst: BulkSpace, src: BulkSpace, completion: Completion) -> Vec<OperandSpec> {
+    let mut ops = vec![
+        OperandSpec::dst("dstMem", OperandKind::Addr(dst.addr())),
+        OperandSpec::src("srcMem", OperandKind::Addr(src.addr())),
+        SIZE,
+    ];
+    if completion == Completion::Mbarrier {
+        ops.push(MBAR);
+    }
+    ops
+}
 
 /// One `cp.async.bulk` form (§9.7.9.25.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,14 +143,7 @@ impl FormSpec for CpAsyncBulk {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            OperandSpec::dst("dstMem", OperandKind::Addr(self.dst.addr())),
-            OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())),
-            SIZE,
-        ];
-        if self.completion == Completion::Mbarrier {
-            ops.push(MBAR);
-        }
+        let mut ops = copy_operands(self.dst, self.src, self.completion);
         if self.multicast {
             ops.push(CTA_MASK);
         }
@@ -279,14 +287,7 @@ impl FormSpec for CpReduceAsyncBulk {
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
-        let mut ops = vec![
-            OperandSpec::dst("dstMem", OperandKind::Addr(self.dst.addr())),
-            OperandSpec::src("srcMem", OperandKind::Addr(self.src.addr())),
-            SIZE,
-        ];
-        if self.completion == Completion::Mbarrier {
-            ops.push(MBAR);
-        }
+        let mut ops = copy_operands(self.dst, self.src, self.completion);
         if self.cache_hint {
             ops.push(CACHE_POLICY);
         }
@@ -372,30 +373,7 @@ impl FormSpec for CpAsyncBulkPrefetch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncBulkCommitGroup;
 
-impl FormSpec for CpAsyncBulkCommitGroup {
-    fn candidates() -> Vec<Self> {
-        vec![CpAsyncBulkCommitGroup]
-    }
-
-    fn opcode(&self) -> String {
-        "cp.async.bulk.commit_group".into()
-    }
-
-    fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        for t in ["async", "bulk", "commit_group"] {
-            bag.expect(t)?;
-        }
-        Ok(CpAsyncBulkCommitGroup)
-    }
-
-    fn operands(&self) -> Vec<OperandSpec> {
-        vec![]
-    }
-
-    fn check(&self) -> Result<Requirement, Illegal> {
-        Ok(Requirement::new(90, 8, 0))
-    }
-}
+single_form!(CpAsyncBulkCommitGroup, "cp.async.bulk.commit_group", vec![], Requirement::new(90, 8, 0));
 
 /// `cp.async.bulk.wait_group{.read} N` (§9.7.9.25.6.2); `N` is an integer constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -431,15 +409,11 @@ impl FormSpec for CpAsyncBulkWaitGroup {
 
 #[cfg(test)]
 mod tests {
-    use crate::isa::Instruction;
-
-    fn inst(s: &str) -> Instruction {
-        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-    }
+    use crate::isa::test_util::{assert_illegal, assert_legal, inst};
 
     #[test]
     fn spec_examples_are_legal() {
-        for s in [
+        assert_legal(&[
             "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [dstMem], [srcMem], size, [mbar];",
             "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.L2::cache_hint [dstMem], [srcMem], size, [mbar], policy;",
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dstMem], [srcMem], size, [mbar];",
@@ -456,15 +430,12 @@ mod tests {
             "cp.async.bulk.commit_group;",
             "cp.async.bulk.wait_group.read 0;",
             "cp.async.bulk.wait_group 2;",
-        ] {
-            let i = inst(s);
-            assert!(i.form.check().is_ok(), "{s}: {:?}", i.form.check());
-        }
+        ]);
     }
 
     #[test]
     fn rules_reject_what_the_spec_forbids() {
-        for s in [
+        assert_illegal(&[
             // cache hint on the shared → shared direction
             "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.L2::cache_hint [d], [s], 16, [mbar], pol;",
             // multicast into the executing CTA only
@@ -476,9 +447,7 @@ mod tests {
             "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [d], [s], 16;",
             "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.noftz.f16 [d], [s], 16;",
             "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [d], [s], 16, [mbar];",
-        ] {
-            assert!(inst(s).form.check().is_err(), "{s} should be illegal");
-        }
+        ]);
     }
 
     #[test]

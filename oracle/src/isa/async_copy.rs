@@ -13,6 +13,7 @@
 //! Invariant: `candidates()` is the full cross product of these slots; `check()` rejects `.cg`
 //! with a `cp-size` other than 16 and derives the requirement from the PTX/Target ISA Notes.
 
+use super::async_group::single_form;
 use super::operand::{AddrKind, Imm, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -197,98 +198,34 @@ impl FormSpec for CpAsync {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncCommitGroup;
 
-impl FormSpec for CpAsyncCommitGroup {
-    fn candidates() -> Vec<Self> {
-        vec![CpAsyncCommitGroup]
-    }
-
-    fn opcode(&self) -> String {
-        "cp.async.commit_group".into()
-    }
-
-    fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        bag.expect("async")?;
-        bag.expect("commit_group")?;
-        Ok(CpAsyncCommitGroup)
-    }
-
-    fn operands(&self) -> Vec<OperandSpec> {
-        vec![]
-    }
-
-    fn check(&self) -> Result<Requirement, Illegal> {
-        Ok(Requirement::new(80, 7, 0))
-    }
-}
+single_form!(CpAsyncCommitGroup, "cp.async.commit_group", vec![], Requirement::new(80, 7, 0));
 
 /// `cp.async.wait_group N` (§9.7.9.25.3.3); `N` is an integer constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncWaitGroup;
 
-impl FormSpec for CpAsyncWaitGroup {
-    fn candidates() -> Vec<Self> {
-        vec![CpAsyncWaitGroup]
-    }
-
-    fn opcode(&self) -> String {
-        "cp.async.wait_group".into()
-    }
-
-    fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        bag.expect("async")?;
-        bag.expect("wait_group")?;
-        Ok(CpAsyncWaitGroup)
-    }
-
-    fn operands(&self) -> Vec<OperandSpec> {
-        vec![OperandSpec::src("N", OperandKind::Imm(1))]
-    }
-
-    fn check(&self) -> Result<Requirement, Illegal> {
-        Ok(Requirement::new(80, 7, 0))
-    }
-}
+single_form!(
+    CpAsyncWaitGroup,
+    "cp.async.wait_group",
+    vec![OperandSpec::src("N", OperandKind::Imm(1))],
+    Requirement::new(80, 7, 0)
+);
 
 /// `cp.async.wait_all` (§9.7.9.25.3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncWaitAll;
 
-impl FormSpec for CpAsyncWaitAll {
-    fn candidates() -> Vec<Self> {
-        vec![CpAsyncWaitAll]
-    }
-
-    fn opcode(&self) -> String {
-        "cp.async.wait_all".into()
-    }
-
-    fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        bag.expect("async")?;
-        bag.expect("wait_all")?;
-        Ok(CpAsyncWaitAll)
-    }
-
-    fn operands(&self) -> Vec<OperandSpec> {
-        vec![]
-    }
-
-    fn check(&self) -> Result<Requirement, Illegal> {
-        Ok(Requirement::new(80, 7, 0))
-    }
-}
+single_form!(CpAsyncWaitAll, "cp.async.wait_all", vec![], Requirement::new(80, 7, 0));
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::test_util::{assert_legal, inst};
     use crate::isa::{Form, Instruction};
-
-    fn inst(s: &str) -> Instruction {
-        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-    }
 
     #[test]
     fn spec_examples_are_legal() {
-        for s in [
+        assert_legal(&[
             "cp.async.ca.shared.global [shrd], [gbl+4], 4;",
             "cp.async.ca.shared::cta.global [%r0+8], [%r1], 8;",
             "cp.async.cg.shared.global [%r2], [%r3], 16;",
@@ -301,10 +238,7 @@ mod tests {
             "cp.async.commit_group;",
             "cp.async.wait_group 1;",
             "cp.async.wait_all;",
-        ] {
-            let i = inst(s);
-            assert!(i.form.check().is_ok(), "{s}: {:?}", i.form.check());
-        }
+        ]);
         match inst("cp.async.ca.shared.global [shrd], [gbl], 4, p;").form {
             Form::CpAsync(f) => assert_eq!(f.src, CpAsyncSrc::IgnoreSrc),
             f => panic!("{f:?}"),

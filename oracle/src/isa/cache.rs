@@ -336,15 +336,12 @@ impl FormSpec for Createpolicy {
 
 #[cfg(test)]
 mod tests {
-    use crate::isa::{Form, Instruction};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
+    use crate::isa::test_util::{assert_illegal, assert_legal, form};
+    use crate::isa::Form;
 
     #[test]
     fn spec_examples_are_legal() {
-        for s in [
+        assert_legal(&[
             "prefetch.global.L1 [%ptr];",
             "prefetch.global.L2::evict_last [%ptr];",
             "prefetchu.L1 [%addr];",
@@ -356,22 +353,17 @@ mod tests {
             "createpolicy.range.L2::evict_last.L2::evict_first.b64 %policy, [%ptr], 0x100000, 0x200000;",
             "createpolicy.cvt.L2.b64 %policy, %access_prop;",
             "createpolicy.fractional.L2::evict_first.b64 %policy;",
-        ] {
-            let f = form(s);
-            assert!(f.check().is_ok(), "{s}: {:?}", f.check());
-        }
+        ]);
     }
 
     #[test]
     fn rules_reject_what_the_spec_forbids() {
-        for s in [
+        assert_illegal(&[
             "prefetch.local.L2::evict_last [%ptr];",
             "prefetch.global.tensormap [%ptr];",
             "applypriority.global.L2::evict_last [%ptr], 128;",
             "createpolicy.fractional.L2::evict_last.L2::evict_last.b64 %policy;",
-        ] {
-            assert!(form(s).check().is_err(), "{s}");
-        }
+        ]);
     }
 
     #[test]

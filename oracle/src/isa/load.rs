@@ -12,6 +12,8 @@
 //! `parse()` reads them in any order and decides the `.unified` field from the address
 //! operand; the `cache-policy` operand is present exactly when `.L2::cache_hint` is.
 
+use super::address::space_addr;
+use super::memory::{check_access, check_caching, data_kind, global_or_generic, type_requirement, Access, Ordering};
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -23,83 +25,6 @@ qualifiers! {
     /// Memory-ordering qualifiers of `ld` (§9.7.9.8): `.weak`, `.volatile`, `.relaxed`,
     /// `.acquire`; mutually exclusive, `.weak` is the default.
     pub enum LdSem { Weak = "weak", Volatile = "volatile", Relaxed = "relaxed", Acquire = "acquire" }
-}
-
-/// The operand kind of the address of a load/store in `space` (`None`: generic addressing).
-/// `.param`/`.param::entry` read kernel parameters (the probe puts the form in the entry);
-/// `.param::func` addresses a device-function parameter (the probe puts it in a `.func`).
-pub(super) fn addr_kind(space: Option<Space>) -> AddrKind {
-    match space {
-        None => AddrKind::Generic,
-        Some(Space::Global) => AddrKind::Global,
-        Some(Space::Local) => AddrKind::Local,
-        Some(Space::Const) => AddrKind::Const,
-        Some(Space::Param | Space::ParamEntry) => AddrKind::ParamEntry,
-        Some(Space::ParamFunc) => AddrKind::ParamFunc,
-        Some(Space::Shared | Space::SharedCta) => AddrKind::SharedCta,
-        Some(Space::SharedCluster) => AddrKind::SharedCluster,
-    }
-}
-
-/// The data operand (`d` of a load, `b` of a store): one register, or a brace vector of
-/// `.vec` registers. A sink `_` inside the vector is operand-level, not a form field.
-pub(super) fn data_kind(vec: Option<VecWidth>, ty: MemType) -> OperandKind {
-    match vec {
-        None => OperandKind::Reg(ty.reg()),
-        Some(v) => OperandKind::Vector(ty.reg(), v.len()),
-    }
-}
-
-/// Whether the access width of `.vec.type` is allowed at all and whether it is one of the
-/// 256-bit forms (`.v8` of a 32-bit type, `.v4` of a 64-bit type) that need `.global` or
-/// generic addressing, PTX ISA 8.8 and `sm_100` (§9.7.9.8, §9.7.9.9, §9.7.9.11).
-///
-/// `small_v8`: whether `.v8` of 8- and 16-bit types (64 and 128 bits) is accepted. ptxas 13.5
-/// assembles such stores on every state space and target, although §9.7.9.11 lists `.v8` only
-/// for 32-bit types; for loads it passes the parser but then crashes (SIGSEGV), so loads
-/// treat them as illegal, as the spec does.
-pub(super) fn vector_shape(vec: Option<VecWidth>, ty: MemType, small_v8: bool, rule: &str) -> Result<bool, Illegal> {
-    let Some(v) = vec else { return Ok(false) };
-    let bits = u32::from(v.len()) * ty.bits();
-    if bits <= 128 && (v != VecWidth::V8 || small_v8) {
-        return Ok(false);
-    }
-    let wide = (v == VecWidth::V8 && ty.is_32bit()) || (v == VecWidth::V4 && ty.is_64bit());
-    forbid(!wide, rule)?;
-    Ok(true)
-}
-
-/// The requirement of a `.type` alone (`.f64`: `sm_13`; `.b128`: `sm_70`, PTX ISA 8.3).
-pub(super) fn type_requirement(ty: MemType) -> Requirement {
-    match ty {
-        MemType::F64 => Requirement::new(13, 1, 0),
-        MemType::B128 => Requirement::new(70, 8, 3),
-        _ => Requirement::new(10, 1, 0),
-    }
-}
-
-/// The requirement of a state space (§9.7.9.8/§9.7.9.11 PTX and Target ISA Notes).
-pub(super) fn space_requirement(space: Option<Space>) -> Requirement {
-    match space {
-        // Generic addressing: PTX ISA 2.0, sm_20.
-        None => Requirement::new(20, 2, 0),
-        Some(Space::SharedCta) => Requirement::new(30, 7, 8),
-        Some(Space::SharedCluster) => Requirement::new(90, 7, 8),
-        Some(Space::ParamEntry | Space::ParamFunc) => Requirement::new(10, 8, 3),
-        Some(_) => Requirement::new(10, 1, 0),
-    }
-}
-
-/// Whether `space` admits the strong qualifiers (`.volatile`, `.relaxed`, `.acquire`,
-/// `.release`): `.global`, `.shared{::cta, ::cluster}` or generic addressing.
-fn global_or_shared(space: Option<Space>) -> bool {
-    space.is_none_or(|s| s == Space::Global || s.is_shared())
-}
-
-/// Whether `space` is `.global` or generic (where eviction priorities, prefetch sizes,
-/// `.L2::cache_hint`, `.unified` and `.mmio` are allowed, §9.7.9.2 and §9.7.9.8).
-pub(super) fn global_or_generic(space: Option<Space>) -> bool {
-    matches!(space, None | Some(Space::Global))
 }
 
 /// One `ld` form (§9.7.9.8).
@@ -250,7 +175,7 @@ impl FormSpec for Ld {
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
             OperandSpec::src(
                 "a",
-                OperandKind::Addr(if self.unified { AddrKind::GlobalUnified } else { addr_kind(self.space) }),
+                OperandKind::Addr(if self.unified { AddrKind::GlobalUnified } else { space_addr(self.space) }),
             ),
         ];
         if self.cache_hint {
@@ -260,112 +185,37 @@ impl FormSpec for Ld {
     }
 
     fn check(&self) -> Result<Requirement, Illegal> {
-        check_ld(self)
+        check_access(&self.access())
     }
 }
 
-fn check_ld(f: &Ld) -> Result<Requirement, Illegal> {
-    let strong = matches!(f.sem, Some(LdSem::Relaxed | LdSem::Acquire));
-    forbid(
-        strong != f.scope.is_some(),
-        "`.scope` goes with `.relaxed`/`.acquire` and only with them (§9.7.9.8 syntax)",
-    )?;
-    let g = global_or_generic(f.space);
-    let mut req = Requirement::new(10, 1, 0).and(&type_requirement(f.ty)).and(&space_requirement(f.space));
-    if f.mmio {
-        forbid(
-            f.sem != Some(LdSem::Relaxed) || f.scope != Some(Scope::Sys),
-            "`.mmio` needs `.relaxed.sys` (§9.7.9.8: only `.sys` scope is valid for `ld.mmio`)",
-        )?;
-        forbid(!g, "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.8)")?;
-        forbid(
-            f.cop.is_some()
-                || f.l1.is_some()
-                || f.l2.is_some()
-                || f.cache_hint
-                || f.prefetch.is_some()
-                || f.vec.is_some(),
-            "`ld.mmio.relaxed.sys{.global}.type` takes no other qualifiers (§9.7.9.8 syntax)",
-        )?;
-        req = req.sm(70).ptx(8, 2);
-    }
-    if let Some(sem) = f.sem {
-        if sem != LdSem::Weak {
-            forbid(
-                !global_or_shared(f.space),
-                "`.volatile`/`.relaxed`/`.acquire` need `.global`, `.shared` or generic addressing (§9.7.9.8)",
-            )?;
-            forbid(
-                f.cop.is_some(),
-                "cache operators are not permitted with `.volatile`/`.relaxed`/`.acquire` (§9.7.9.8)",
-            )?;
-        }
-        if sem == LdSem::Volatile {
-            // ptxas 13.5 accepts `.level2::eviction_priority` with `.volatile` (on the 256-bit
-            // vectors it needs anyway), although the §9.7.9.8 `.volatile` line has none.
-            forbid(
-                f.l1.is_some() || f.cache_hint,
-                "`ld.volatile` takes no `.level1::eviction_priority` or `.L2::cache_hint` (§9.7.9.8 syntax)",
-            )?;
-            req = req.ptx(1, 1);
-        } else {
-            req = req.sm(70).ptx(6, 0);
+impl Ld {
+    /// The form as the rules shared with `st` and `ld.global.nc` see it.
+    fn access(&self) -> Access {
+        Access {
+            op: "ld",
+            section: "§9.7.9.8",
+            strong: "`.relaxed`/`.acquire`",
+            mmio: self.mmio,
+            sem: self.sem.map(|s| match s {
+                LdSem::Weak => Ordering::Weak,
+                LdSem::Volatile => Ordering::Volatile,
+                LdSem::Relaxed => Ordering::Relaxed,
+                LdSem::Acquire => Ordering::AcquireRelease,
+            }),
+            scope: self.scope,
+            space: self.space,
+            cop: self.cop.is_some(),
+            l1: self.l1.is_some(),
+            l2: self.l2.is_some(),
+            cache_hint: self.cache_hint,
+            prefetch: self.prefetch,
+            unified: self.unified,
+            vec: self.vec,
+            ty: self.ty,
+            small_v8: false,
         }
     }
-    if f.scope == Some(Scope::Cluster) {
-        req = req.sm(90).ptx(7, 8);
-    }
-    if f.scope == Some(Scope::Sys) && f.ty == MemType::B128 {
-        req = req.ptx(8, 4);
-    }
-    // ptxas 13.5 accepts `.cop` with `.level2::eviction_priority` (but not with
-    // `.level1::eviction_priority`), although §9.7.9.8 puts `.cop` and eviction
-    // priorities on different syntax lines.
-    forbid(
-        f.cop.is_some() && f.l1.is_some(),
-        "`.cop` and `.level1::eviction_priority` are on different syntax lines (§9.7.9.8)",
-    )?;
-    if f.cop.is_some() {
-        req = req.sm(20).ptx(2, 0);
-    }
-    forbid(
-        (f.l1.is_some() || f.l2.is_some()) && !g,
-        "eviction priorities need `.global` or generic addressing (§9.7.9.2)",
-    )?;
-    forbid(f.prefetch.is_some() && !g, "`.level::prefetch_size` needs `.global` or generic addressing (§9.7.9.8)")?;
-    forbid(f.cache_hint && !g, "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.8)")?;
-    forbid(f.unified && !g, "`.unified` needs `.global` or generic addressing (§9.7.9.8)")?;
-    let wide = vector_shape(
-        f.vec,
-        f.ty,
-        false,
-        "`.v8` takes 32-bit types only; 256-bit vectors are `.v8` of 32-bit and `.v4` of 64-bit types (§9.7.9.8)",
-    )?;
-    if wide {
-        forbid(!g, "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.8)")?;
-        req = req.sm(100).ptx(8, 8);
-    }
-    if f.l2.is_some() {
-        forbid(
-            !wide,
-            "`.level2::eviction_priority` needs `.v8` of a 32-bit type or `.v4` of a 64-bit type (§9.7.9.8)",
-        )?;
-        req = req.sm(100).ptx(8, 8);
-    }
-    if f.l1.is_some() {
-        req = req.sm(70).ptx(7, 4);
-    }
-    match f.prefetch {
-        Some(PrefetchSize::B256) => req = req.sm(80).ptx(7, 4),
-        Some(_) => req = req.sm(75).ptx(7, 4),
-        None => {}
-    }
-    if f.cache_hint {
-        req = req.sm(80).ptx(7, 4);
-    }
-    // ptxas 13.5 accepts `.unified` on every target and PTX ISA version it supports (sm_75,
-    // PTX ISA 7.8 tried), although §9.7.9.8 asks for sm_90 and PTX ISA 8.0: no requirement.
-    Ok(req)
 }
 
 /// One `ld.global.nc` form (§9.7.9.9).
@@ -458,36 +308,26 @@ impl FormSpec for LdGlobalNc {
             matches!(f.cop, Some(LdCacheOp::Lu | LdCacheOp::Cv)),
             "`ld.global.nc` takes `.ca`, `.cg` or `.cs` only (§9.7.9.9 syntax)",
         )?;
-        // ptxas 13.5 accepts `.cop` with `.level2::eviction_priority` (not with
-        // `.level1::eviction_priority`), although §9.7.9.9 puts them on different lines.
-        forbid(
-            f.cop.is_some() && f.l1.is_some(),
-            "`.cop` and `.level1::eviction_priority` are on different syntax lines (§9.7.9.9)",
-        )?;
-        let wide = vector_shape(
-            f.vec,
-            f.ty,
-            false,
-            "`.v8` takes 32-bit types only; 256-bit vectors are `.v8` of 32-bit and `.v4` of 64-bit types (§9.7.9.9)",
-        )?;
-        if wide {
-            req = req.sm(100).ptx(8, 8);
-        }
-        if f.l2.is_some() {
-            forbid(
-                !wide,
-                "`.level2::eviction_priority` needs `.v8` of a 32-bit type or `.v4` of a 64-bit type (§9.7.9.9)",
-            )?;
-            req = req.sm(100).ptx(8, 8);
-        }
-        if f.l1.is_some() {
-            req = req.sm(70).ptx(7, 4);
-        }
+        req = req.and(&check_caching(&Access {
+            op: "ld",
+            section: "§9.7.9.9",
+            strong: "",
+            mmio: false,
+            sem: None,
+            scope: None,
+            space: Some(Space::Global),
+            cop: f.cop.is_some(),
+            l1: f.l1.is_some(),
+            l2: f.l2.is_some(),
+            cache_hint: f.cache_hint,
+            prefetch: f.prefetch,
+            unified: false,
+            vec: f.vec,
+            ty: f.ty,
+            small_v8: false,
+        })?);
         if f.prefetch.is_some() {
             req = req.sm(75).ptx(7, 4);
-        }
-        if f.cache_hint {
-            req = req.sm(80).ptx(7, 4);
         }
         Ok(req)
     }
@@ -528,7 +368,7 @@ impl FormSpec for Ldu {
     fn operands(&self) -> Vec<OperandSpec> {
         vec![
             OperandSpec::dst("d", data_kind(self.vec, self.ty)),
-            OperandSpec::src("a", OperandKind::Addr(addr_kind(self.space))),
+            OperandSpec::src("a", OperandKind::Addr(space_addr(self.space))),
         ]
     }
 
@@ -546,15 +386,8 @@ impl FormSpec for Ldu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
-
-    fn valid_on(s: &str, t: &str) -> bool {
-        form(s).is_valid(&t.parse::<Target>().unwrap())
-    }
+    use crate::isa::test_util::{assert_illegal, form, valid_on};
+    use crate::isa::{Form, Instruction};
 
     #[test]
     fn spec_examples_are_legal() {
@@ -599,7 +432,7 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_and_ptxas_forbid() {
-        for s in [
+        assert_illegal(&[
             "ld.v2.b128 {a, b}, [p];",                         // > 128 bits
             "ld.shared.L1::evict_last.u32 d, [p];",            // eviction priority off .global
             "ld.shared.L2::cache_hint.u32 d, [p], c;",         // cache hint off .global
@@ -620,9 +453,7 @@ mod tests {
             "ldu.shared.u32 d, [a];",                          // ldu is global only
             "ldu.global.v8.b8 {a, b, c, d, e, f, g, h}, [p];", // ldu has no .v8
             "ldu.global.v4.b64 {a, b, c, d}, [p];",            // > 128 bits
-        ] {
-            assert!(form(s).check().is_err(), "{s} should be illegal");
-        }
+        ]);
     }
 
     #[test]

@@ -27,10 +27,12 @@ pub mod types;
 mod address;
 mod async_bulk;
 mod async_copy;
+mod async_group;
 mod cache;
 mod cvt;
 mod cvt_pack;
 mod load;
+mod memory;
 mod mov;
 mod multimem;
 mod prmt;
@@ -417,5 +419,41 @@ impl fmt::Display for Instruction {
             write!(f, "{o}")?;
         }
         f.write_str(";")
+    }
+}
+
+/// Helpers for the families' unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::{Form, Instruction, Target};
+
+    /// The instruction `s`, which must parse.
+    pub fn inst(s: &str) -> Instruction {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// The form of the instruction `s`, which must parse.
+    pub fn form(s: &str) -> Form {
+        inst(s).form
+    }
+
+    /// Whether the instruction `s` is valid on the target named `t`.
+    pub fn valid_on(s: &str, t: &str) -> bool {
+        form(s).is_valid(&t.parse::<Target>().unwrap())
+    }
+
+    /// Asserts that every instruction of `list` parses to a legal form.
+    pub fn assert_legal(list: &[&str]) {
+        for s in list {
+            let f = form(s);
+            assert!(f.check().is_ok(), "{s}: {:?}", f.check());
+        }
+    }
+
+    /// Asserts that every instruction of `list` parses to an illegal form.
+    pub fn assert_illegal(list: &[&str]) {
+        for s in list {
+            assert!(form(s).check().is_err(), "{s} should be illegal");
+        }
     }
 }

@@ -295,6 +295,21 @@ fn opcode(
         .finish()
 }
 
+/// Reads `inst` (`ld_reduce` or `red`) and the qualifiers that `multimem.ld_reduce` and
+/// `multimem.red` share.
+fn parse_reduction(bag: &mut TokenBag<'_>, inst: &str) -> Result<MultimemLdReduce, ParseError> {
+    bag.expect(inst)?;
+    Ok(MultimemLdReduce {
+        sem: bag.take(),
+        scope: bag.take(),
+        global: bag.flag("global"),
+        op: bag.require("operation")?,
+        acc: bag.take(),
+        vec: bag.take(),
+        ty: bag.require("type")?,
+    })
+}
+
 impl FormSpec for MultimemLdReduce {
     fn candidates() -> Vec<Self> {
         let mut out = Vec::new();
@@ -313,16 +328,7 @@ impl FormSpec for MultimemLdReduce {
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        bag.expect("ld_reduce")?;
-        Ok(MultimemLdReduce {
-            sem: bag.take(),
-            scope: bag.take(),
-            global: bag.flag("global"),
-            op: bag.require("operation")?,
-            acc: bag.take(),
-            vec: bag.take(),
-            ty: bag.require("type")?,
-        })
+        parse_reduction(bag, "ld_reduce")
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -388,18 +394,7 @@ impl MultimemSt {
 
 impl FormSpec for MultimemRed {
     fn candidates() -> Vec<Self> {
-        MultimemLdReduce::candidates()
-            .into_iter()
-            .map(|c| MultimemRed {
-                sem: c.sem,
-                scope: c.scope,
-                global: c.global,
-                op: c.op,
-                acc: c.acc,
-                vec: c.vec,
-                ty: c.ty,
-            })
-            .collect()
+        MultimemLdReduce::candidates().into_iter().map(MultimemRed::from_ld_reduce).collect()
     }
 
     fn opcode(&self) -> String {
@@ -407,16 +402,7 @@ impl FormSpec for MultimemRed {
     }
 
     fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
-        bag.expect("red")?;
-        Ok(MultimemRed {
-            sem: bag.take(),
-            scope: bag.take(),
-            global: bag.flag("global"),
-            op: bag.require("operation")?,
-            acc: bag.take(),
-            vec: bag.take(),
-            ty: bag.require("type")?,
-        })
+        parse_reduction(bag, "red").map(MultimemRed::from_ld_reduce)
     }
 
     fn operands(&self) -> Vec<OperandSpec> {
@@ -429,26 +415,23 @@ impl FormSpec for MultimemRed {
 }
 
 impl MultimemRed {
+    /// The `multimem.red` form with the qualifiers of `f` (the two instructions have the same
+    /// slots).
+    fn from_ld_reduce(f: MultimemLdReduce) -> Self {
+        let MultimemLdReduce { sem, scope, global, op, acc, vec, ty } = f;
+        MultimemRed { sem, scope, global, op, acc, vec, ty }
+    }
+
     fn common(&self) -> Common {
-        Common {
-            inst: Inst::Red,
-            sem: self.sem,
-            scope: self.scope,
-            op: Some(self.op),
-            acc: self.acc,
-            vec: self.vec,
-            ty: self.ty,
-        }
+        let MultimemRed { sem, scope, global, op, acc, vec, ty } = *self;
+        Common { inst: Inst::Red, ..MultimemLdReduce { sem, scope, global, op, acc, vec, ty }.common() }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
+    use crate::isa::test_util::{assert_illegal, form};
+    use crate::isa::Target;
 
     #[test]
     fn spec_examples_are_legal() {
@@ -471,7 +454,7 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_forbids() {
-        for s in [
+        assert_illegal(&[
             "multimem.ld_reduce.add.f16 %v, [%a];",          // 16 bits without .vec
             "multimem.ld_reduce.add.v2.f64 {%v, %w}, [%a];", // .f64 with .vec
             "multimem.ld_reduce.weak.gpu.add.u32 %v, [%a];", // .weak with scope
@@ -481,9 +464,7 @@ mod tests {
             "multimem.red.add.v4.e4m3 [%a], {%v, %w, %x, %y};", // no FP8 .redtype
             "multimem.ld_reduce.and.u32 %v, [%a];",
             "multimem.ld_reduce.add.acc::f16.v2.f16 {%v, %w}, [%a];",
-        ] {
-            assert!(form(s).check().is_err(), "{s}");
-        }
+        ]);
         let fp8 = form("multimem.ld_reduce.add.v4.e4m3 {%a, %b, %c, %d}, [%x];");
         assert!(!fp8.is_valid(&"sm_90a".parse().unwrap()));
         assert!(!fp8.is_valid(&"sm_100".parse().unwrap()));

@@ -127,11 +127,8 @@ impl FormSpec for ShflSync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
+    use crate::isa::test_util::form;
+    use crate::isa::{Form, Target};
 
     #[test]
     fn spec_examples_are_legal() {

@@ -10,7 +10,8 @@
 //! them in any order; `cache-policy` is present exactly when `.L2::cache_hint` is, and the
 //! `[mbar]` operand of `st.async` exactly when the form is not a `.release` store.
 
-use super::load::{addr_kind, data_kind, global_or_generic, space_requirement, type_requirement, vector_shape};
+use super::address::space_addr;
+use super::memory::{check_access, data_kind, global_or_generic, Access, Ordering};
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, Qualifier, TokenBag, FLAG};
 use super::target::Requirement;
@@ -165,7 +166,7 @@ impl FormSpec for St {
         // probe must place it in a `.func`.
         let a = match self.space {
             Some(Space::Param) => AddrKind::ParamFunc,
-            s => addr_kind(s),
+            s => space_addr(s),
         };
         let mut ops =
             vec![OperandSpec::dst("a", OperandKind::Addr(a)), OperandSpec::src("b", data_kind(self.vec, self.ty))];
@@ -176,101 +177,42 @@ impl FormSpec for St {
     }
 
     fn check(&self) -> Result<Requirement, Illegal> {
-        check_st(self)
+        forbid(matches!(self.space, Some(Space::Const)), "stores to const memory are illegal (§9.7.9.11)")?;
+        forbid(
+            matches!(self.space, Some(Space::ParamEntry)),
+            "`st` has no `.param::entry` state space (§9.7.9.11 syntax)",
+        )?;
+        check_access(&self.access())
     }
 }
 
-fn check_st(f: &St) -> Result<Requirement, Illegal> {
-    forbid(matches!(f.space, Some(Space::Const)), "stores to const memory are illegal (§9.7.9.11)")?;
-    forbid(matches!(f.space, Some(Space::ParamEntry)), "`st` has no `.param::entry` state space (§9.7.9.11 syntax)")?;
-    let strong = matches!(f.sem, Some(StSem::Relaxed | StSem::Release));
-    forbid(
-        strong != f.scope.is_some(),
-        "`.scope` goes with `.relaxed`/`.release` and only with them (§9.7.9.11 syntax)",
-    )?;
-    let g = global_or_generic(f.space);
-    let gs = g || f.space.is_some_and(Space::is_shared);
-    let mut req = Requirement::new(10, 1, 0).and(&type_requirement(f.ty)).and(&space_requirement(f.space));
-    if f.mmio {
-        forbid(
-            f.sem != Some(StSem::Relaxed) || f.scope != Some(Scope::Sys),
-            "`.mmio` needs `.relaxed.sys` (§9.7.9.11: only `.sys` scope is valid for `st.mmio`)",
-        )?;
-        forbid(!g, "`.mmio` is allowed only with `.global` or generic addressing (§9.7.9.11)")?;
-        forbid(
-            f.cop.is_some() || f.l1.is_some() || f.l2.is_some() || f.cache_hint || f.vec.is_some(),
-            "`st.mmio.relaxed.sys{.global}.type` takes no other qualifiers (§9.7.9.11 syntax)",
-        )?;
-        req = req.sm(70).ptx(8, 2);
-    }
-    if let Some(sem) = f.sem {
-        if sem != StSem::Weak {
-            forbid(
-                !gs,
-                "`.volatile`/`.relaxed`/`.release` need `.global`, `.shared` or generic addressing (§9.7.9.11)",
-            )?;
-            forbid(
-                f.cop.is_some(),
-                "cache operators are not permitted with `.volatile`/`.relaxed`/`.release` (§9.7.9.11)",
-            )?;
-        }
-        if sem == StSem::Volatile {
-            // ptxas 13.5 accepts `.level2::eviction_priority` with `.volatile` (on the 256-bit
-            // vectors it needs anyway), although the §9.7.9.11 `.volatile` line has none.
-            forbid(
-                f.l1.is_some() || f.cache_hint,
-                "`st.volatile` takes no `.level1::eviction_priority` or `.L2::cache_hint` (§9.7.9.11 syntax)",
-            )?;
-            req = req.ptx(1, 1);
-        } else {
-            req = req.sm(70).ptx(6, 0);
+impl St {
+    /// The form as the rules shared with `ld` see it.
+    fn access(&self) -> Access {
+        Access {
+            op: "st",
+            section: "§9.7.9.11",
+            strong: "`.relaxed`/`.release`",
+            mmio: self.mmio,
+            sem: self.sem.map(|s| match s {
+                StSem::Weak => Ordering::Weak,
+                StSem::Volatile => Ordering::Volatile,
+                StSem::Relaxed => Ordering::Relaxed,
+                StSem::Release => Ordering::AcquireRelease,
+            }),
+            scope: self.scope,
+            space: self.space,
+            cop: self.cop.is_some(),
+            l1: self.l1.is_some(),
+            l2: self.l2.is_some(),
+            cache_hint: self.cache_hint,
+            prefetch: None,
+            unified: false,
+            vec: self.vec,
+            ty: self.ty,
+            small_v8: true,
         }
     }
-    if f.scope == Some(Scope::Cluster) {
-        req = req.sm(90).ptx(7, 8);
-    }
-    if f.scope == Some(Scope::Sys) && f.ty == MemType::B128 {
-        req = req.ptx(8, 4);
-    }
-    // ptxas 13.5 accepts `.cop` with `.level2::eviction_priority` (but not with
-    // `.level1::eviction_priority`), although §9.7.9.11 puts `.cop` and eviction
-    // priorities on different syntax lines.
-    forbid(
-        f.cop.is_some() && f.l1.is_some(),
-        "`.cop` and `.level1::eviction_priority` are on different syntax lines (§9.7.9.11)",
-    )?;
-    if f.cop.is_some() {
-        req = req.sm(20).ptx(2, 0);
-    }
-    forbid(
-        (f.l1.is_some() || f.l2.is_some()) && !g,
-        "eviction priorities need `.global` or generic addressing (§9.7.9.2)",
-    )?;
-    forbid(f.cache_hint && !g, "`.L2::cache_hint` needs `.global` or generic addressing (§9.7.9.11)")?;
-    let wide = vector_shape(
-        f.vec,
-        f.ty,
-        true,
-        "vectors wider than 128 bits are only `.v8` of 32-bit types and `.v4` of 64-bit types (§9.7.9.11)",
-    )?;
-    if wide {
-        forbid(!g, "`.v8.b32`/`.v4.b64` need `.global` or generic addressing (§9.7.9.11)")?;
-        req = req.sm(100).ptx(8, 8);
-    }
-    if f.l2.is_some() {
-        forbid(
-            !wide,
-            "`.level2::eviction_priority` needs `.v8` of a 32-bit type or `.v4` of a 64-bit type (§9.7.9.11)",
-        )?;
-        req = req.sm(100).ptx(8, 8);
-    }
-    if f.l1.is_some() {
-        req = req.sm(70).ptx(7, 4);
-    }
-    if f.cache_hint {
-        req = req.sm(80).ptx(7, 4);
-    }
-    Ok(req)
 }
 
 /// One `st.async` form (§9.7.9.12).
@@ -476,15 +418,8 @@ impl FormSpec for StBulk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Form, Instruction, Target};
-
-    fn form(s: &str) -> Form {
-        s.parse::<Instruction>().unwrap_or_else(|e| panic!("{s}: {e}")).form
-    }
-
-    fn valid_on(s: &str, t: &str) -> bool {
-        form(s).is_valid(&t.parse::<Target>().unwrap())
-    }
+    use crate::isa::test_util::{assert_illegal, form, valid_on};
+    use crate::isa::Instruction;
 
     #[test]
     fn spec_examples_are_legal() {
@@ -524,7 +459,7 @@ mod tests {
 
     #[test]
     fn rules_reject_what_the_spec_and_ptxas_forbid() {
-        for s in [
+        assert_illegal(&[
             "st.const.u32 [a], b;",
             "st.param::entry.u32 [a], b;",
             "st.shared.L1::evict_last.u32 [a], b;",
@@ -546,9 +481,7 @@ mod tests {
             "st.async.mbarrier::complete_tx::bytes.v4.b64 [a], {b, c, d, e}, [m];",
             "st.bulk.shared::cluster [a], 64, 0;",
             "st.bulk.global [a], 64, 0;",
-        ] {
-            assert!(form(s).check().is_err(), "{s} should be illegal");
-        }
+        ]);
     }
 
     #[test]

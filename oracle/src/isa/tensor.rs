@@ -661,15 +661,12 @@ impl FormSpec for TensormapReplace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::test_util::{assert_illegal, assert_legal, inst};
     use crate::isa::{Instruction, Target};
-
-    fn inst(s: &str) -> Instruction {
-        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-    }
 
     #[test]
     fn spec_examples_are_legal() {
-        for s in [
+        assert_legal(&[
             "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes.tile [sMem0], [tensorMap0, {tc0}], [mbar0];",
             "cp.async.bulk.tensor.5d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [sMem2], [tensorMap2, {tc0, tc1, tc2, tc3, tc4}], [mbar2], {i2cOffW, i2cOffH, i2cOffD};",
             "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [sMem1], [tensorMap1, {tc0, tc1}], [mbar2], ctaMask;",
@@ -689,15 +686,12 @@ mod tests {
             "tensormap.replace.tile.global_address.shared::cta.b1024.b64 [sMem], new_val;",
             "tensormap.replace.tile.box_dim.global.b1024.b32 [gMem], 1, %r1;",
             "tensormap.replace.tile.elemtype.b1024.b32 [gMem], 15;",
-        ] {
-            let i = inst(s);
-            assert!(i.form.check().is_ok(), "{s}: {:?}", i.form.check());
-        }
+        ]);
     }
 
     #[test]
     fn rules_reject_what_the_spec_and_ptxas_forbid() {
-        for s in [
+        assert_illegal(&[
             // im2col needs at least 3 dimensions
             "cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [s], [t, {a, b}], [mbar], {i};",
             // gather4 is 2-D only
@@ -710,9 +704,7 @@ mod tests {
             "cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.im2col.bulk_group [t, {a, b, c}], [s];",
             "tensormap.replace.tile.interleave_layout.b1024.b32 [g], 3;",
             "tensormap.replace.tile.elemtype.b1024.b64 [g], 3;",
-        ] {
-            assert!(inst(s).form.check().is_err(), "{s} should be illegal");
-        }
+        ]);
         assert!("tensormap.replace.tile.elemtype.b1024.b32 [g], 16;".parse::<Instruction>().is_err());
     }
 
