@@ -10,9 +10,9 @@
 
 use std::fmt::Write as _;
 
-use oracle::isa::{Form, OperandKind, Role, Target};
-use oracle::isa::types::RegType;
 use oracle::isa::qualifier::Qualifier;
+use oracle::isa::types::RegType;
+use oracle::isa::{Form, OperandKind, Role, Target};
 
 /// How a sweep derives its inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,8 +144,14 @@ pub fn sweep_kernel(form: &Form, target: &Target) -> Result<SweepKernel, SweepEr
                 // mix64(z, idx + 1), exactly as `mix64` computes it.
                 let stream = (idx as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let _ = writeln!(k, "  add.u64 %v, %z, {stream};\n  mul.lo.u64 %v, %v, 0x9E3779B97F4A7C15;");
-                let _ = writeln!(k, "  shr.u64 %o, %v, 30;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0xBF58476D1CE4E5B9;");
-                let _ = writeln!(k, "  shr.u64 %o, %v, 27;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0x94D049BB133111EB;");
+                let _ = writeln!(
+                    k,
+                    "  shr.u64 %o, %v, 30;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0xBF58476D1CE4E5B9;"
+                );
+                let _ = writeln!(
+                    k,
+                    "  shr.u64 %o, %v, 27;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0x94D049BB133111EB;"
+                );
                 let _ = writeln!(k, "  shr.u64 %o, %v, 31;\n  xor.b64 %v, %v, %o;");
             }
         }
@@ -177,7 +183,14 @@ mod tests {
     #[test]
     fn kernels_for_cvt_prmt_and_cvt_pack() {
         let t: Target = "sm_90".parse().unwrap();
-        for text in ["cvt.rn.f16.f32", "cvt.rn.satfinite.e4m3x2.f32", "cvt.rzi.s8.f64", "prmt.b32.f4e", "cvt.pack.sat.u8.s32.b32", "cvt.rn.f32.u8"] {
+        for text in [
+            "cvt.rn.f16.f32",
+            "cvt.rn.satfinite.e4m3x2.f32",
+            "cvt.rzi.s8.f64",
+            "prmt.b32.f4e",
+            "cvt.pack.sat.u8.s32.b32",
+            "cvt.rn.f32.u8",
+        ] {
             let f = Form::parse_opcode(text).unwrap();
             let k = sweep_kernel(&f, &t).unwrap();
             assert!(k.ptx.contains(text), "{}", k.ptx);

@@ -38,6 +38,7 @@ pub fn expected_json(e: &Expected) -> Value {
         [f] if f.shift == 0 && f.width == e.width => match f.constraint {
             Constraint::AnyNan(fmt) => json!({ "any_nan": fmt.name }),
             Constraint::Any => json!({ "unspecified": true }),
+            Constraint::OrValue(alt) => json!({ "one_of": [hex(e.bits), hex(alt)] }),
         },
         free => {
             let fields: Vec<Value> = free
@@ -49,6 +50,7 @@ pub fn expected_json(e: &Expected) -> Value {
                     match f.constraint {
                         Constraint::AnyNan(fmt) => m.insert("any_nan".into(), json!(fmt.name)),
                         Constraint::Any => m.insert("unspecified".into(), json!(true)),
+                        Constraint::OrValue(alt) => m.insert("or".into(), json!(format!("{alt:#x}"))),
                     };
                     m.insert("allowance".into(), json!(f.allowance.name()));
                     Value::Object(m)

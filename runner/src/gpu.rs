@@ -41,11 +41,18 @@ impl GpuError {
     /// Whether the error means a kernel faulted (the context is now unusable).
     pub fn is_fault(&self) -> bool {
         match self {
-            GpuError::Driver { name, .. } => {
-                ["ILLEGAL_ADDRESS", "LAUNCH_FAILED", "ILLEGAL_INSTRUCTION", "MISALIGNED", "ASSERT", "HARDWARE_STACK", "INVALID_PC", "LAUNCH_TIMEOUT"]
-                    .iter()
-                    .any(|k| name.contains(k))
-            }
+            GpuError::Driver { name, .. } => [
+                "ILLEGAL_ADDRESS",
+                "LAUNCH_FAILED",
+                "ILLEGAL_INSTRUCTION",
+                "MISALIGNED",
+                "ASSERT",
+                "HARDWARE_STACK",
+                "INVALID_PC",
+                "LAUNCH_TIMEOUT",
+            ]
+            .iter()
+            .any(|k| name.contains(k)),
             _ => false,
         }
     }
@@ -129,11 +136,19 @@ impl Gpu {
             let (mut major, mut minor) = (0, 0);
             check(
                 "cuDeviceGetAttribute",
-                sys::cuDeviceGetAttribute(&mut major, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+                sys::cuDeviceGetAttribute(
+                    &mut major,
+                    sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                    dev,
+                ),
             )?;
             check(
                 "cuDeviceGetAttribute",
-                sys::cuDeviceGetAttribute(&mut minor, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+                sys::cuDeviceGetAttribute(
+                    &mut minor,
+                    sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    dev,
+                ),
             )?;
             let mut ctx = ptr::null_mut();
             check("cuDevicePrimaryCtxRetain", sys::cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
@@ -182,7 +197,9 @@ impl Gpu {
             sys::cuCtxSetCurrent(self.ctx);
             sys::cuModuleLoadDataEx(&mut module, data.as_ptr().cast(), n, options.as_mut_ptr(), values.as_mut_ptr())
         };
-        let text = |b: &[u8]| String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).trim().to_string();
+        let text = |b: &[u8]| {
+            String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).trim().to_string()
+        };
         if r != sys::CUresult::CUDA_SUCCESS {
             return Err(GpuError::Jit { name: error_name(r), log: text(&err_log) });
         }
@@ -220,7 +237,19 @@ impl Gpu {
         // bytes at `out`, which the caller sized (`out.bytes`); the parameter pointers live
         // until the call returns (the driver copies them at launch).
         check("cuLaunchKernel", unsafe {
-            sys::cuLaunchKernel(k.func, grid as u32, 1, 1, block as u32, 1, 1, 0, self.stream, params.as_mut_ptr(), ptr::null_mut())
+            sys::cuLaunchKernel(
+                k.func,
+                grid as u32,
+                1,
+                1,
+                block as u32,
+                1,
+                1,
+                0,
+                self.stream,
+                params.as_mut_ptr(),
+                ptr::null_mut(),
+            )
         })
     }
 

@@ -318,7 +318,9 @@ fn conform_cmd(
         match GpuBackend::ALL.iter().find(|x| x.name() == b) {
             Some(x) => bs.push(*x),
             None if b == "oracle" || b == "ptxas-check" => {}
-            None => bail!("unknown backend `{b}`; valid backends: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle, ptxas-check"),
+            None => bail!(
+                "unknown backend `{b}`; valid backends: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle, ptxas-check"
+            ),
         }
     }
     allowances_from(&allow_off)?;
@@ -334,7 +336,10 @@ fn conform_cmd(
         allow_off,
         timeout: std::time::Duration::from_secs(timeout),
     };
-    let run_id = format!("conform-{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()));
+    let run_id = format!(
+        "conform-{}",
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    );
     let report = runner::conform::run(&opts, &run_id);
     for (k, v) in &report.environment {
         println!("{k}: {v}");
@@ -356,10 +361,16 @@ fn conform_cmd(
         })
         .collect();
     println!("{}", Table::new(rows).with(Style::modern()));
-    let dir = runner::conform::report::write(&reports, &report).with_context(|| format!("writing the report under {}", reports.display()))?;
+    let dir = runner::conform::report::write(&reports, &report)
+        .with_context(|| format!("writing the report under {}", reports.display()))?;
     let failing = report.failing().count();
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
-    println!("{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; report: {}", report.rows.len(), report.seconds, dir.display());
+    println!(
+        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; report: {}",
+        report.rows.len(),
+        report.seconds,
+        dir.display()
+    );
     Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 

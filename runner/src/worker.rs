@@ -187,7 +187,8 @@ fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
     };
     let kernel = compile(gpu, job.backend, &kernel_ptx, &target).map_err(JobError::Failed)?;
     let compile_s = t0.elapsed().as_secs_f64();
-    let fault = |e: GpuError| if e.is_fault() { JobError::Fault(e.to_string()) } else { JobError::Failed(e.to_string()) };
+    let fault =
+        |e: GpuError| if e.is_fault() { JobError::Fault(e.to_string()) } else { JobError::Failed(e.to_string()) };
     let Some((form, k)) = sweep else {
         let out = gpu.alloc(4).map_err(fault)?;
         gpu.launch_sweep(&kernel, &out, 0, 1).map_err(fault)?;
@@ -320,7 +321,8 @@ impl WorkerHandle {
                 }
             }
         });
-        let first = rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "the worker did not start within 60 s".to_string())?;
+        let first =
+            rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "the worker did not start within 60 s".to_string())?;
         match serde_json::from_str::<Reply>(&first) {
             Ok(Reply::Ready { device, driver, sm }) => Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm }),
             Ok(Reply::Unavailable { message }) => {

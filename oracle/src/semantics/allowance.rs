@@ -21,16 +21,20 @@ pub enum Allowance {
     /// Address values that depend on where the implementation places state-space windows
     /// (`cvta`, `isspacep`, `mapa`, `getctarank`, `mov d, avar`).
     AddressWindow,
+    /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
+    /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
+    CvtFtzF16Input,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 5] = [
+    pub const ALL: [Allowance; 6] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
         Allowance::Undefined,
         Allowance::AddressWindow,
+        Allowance::CvtFtzF16Input,
     ];
 
     /// The name the command line takes.
@@ -41,6 +45,7 @@ impl Allowance {
             Allowance::Fp6PaddingBits => "fp6-padding-bits",
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
+            Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
         }
     }
 
@@ -63,6 +68,9 @@ impl Allowance {
                 "an instruction whose behaviour the spec leaves undefined for these operands (a shfl lane reading an inactive or non-member lane, a lane outside its own membermask, cvta.to/mapa/getctarank of an address outside the window) may give anything"
             }
             Allowance::AddressWindow => "an address value that depends on where the state-space windows lie may be anything",
+            Allowance::CvtFtzF16Input => {
+                "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
+            }
         }
     }
 
@@ -84,6 +92,9 @@ impl Allowance {
             Allowance::AddressWindow => {
                 "§9.7.9.19/20/23/24 fix only relations (cvta round trips, isspacep of converted addresses, mapa/getctarank inverses), not where windows lie"
             }
+            Allowance::CvtFtzF16Input => {
+                "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
+            }
         }
     }
 
@@ -94,6 +105,16 @@ impl Allowance {
             Allowance::Fp6PaddingBits => "the conversion of the low 6 bits, ignoring the padding",
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
+            Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
+        }
+    }
+
+    /// The recorded hardware evidence under `corpus/`, for allowances that exist because
+    /// hardware deviates from the spec text.
+    pub fn evidence_file(self) -> Option<&'static str> {
+        match self {
+            Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
+            _ => None,
         }
     }
 

@@ -336,7 +336,26 @@ fn eval_scalar(c: &Cvt, a_bits: u64, allow: &Allowances) -> Expected {
         return to_float(rounded, dst, &r, nan_allowance, allow);
     }
     let r = FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
-    to_float(value, dst, &r, nan_allowance, allow)
+    let flushed = to_float(value, dst, &r, nan_allowance, allow);
+    // Hardware deviation (allowance `cvt-ftz-f16-input`): sm_90 converts a subnormal f32
+    // input of `cvt.ftz.f16.f32` as if `.ftz` were absent.
+    let subnormal_input = a == F32 && is_f32_subnormal(a_bits & 0xFFFF_FFFF);
+    if c.ftz && d == F16 && subnormal_input && allow.allows(Allowance::CvtFtzF16Input) {
+        let kept = to_float(float_source(&num::F32, a_bits & 0xFFFF_FFFF, false), dst, &r, nan_allowance, allow);
+        if kept.bits != flushed.bits {
+            return Expected {
+                bits: flushed.bits,
+                width: flushed.width,
+                free: vec![Free {
+                    shift: 0,
+                    width: flushed.width,
+                    constraint: Constraint::OrValue(kept.bits),
+                    allowance: Allowance::CvtFtzF16Input,
+                }],
+            };
+        }
+    }
+    flushed
 }
 
 #[cfg(test)]
@@ -430,6 +449,17 @@ mod tests {
         let b_only =
             run_rs("cvt.rs.satfinite.e2m1x4.f32", 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0x3F40_0000, 0x0000_FF00);
         assert_eq!(b_only, base + 0x0100, "0.75 -> 1.0 in lane b only");
+    }
+
+    /// Recorded on an H200 (corpus/evidence/cvt-ftz-f16-input.md): `cvt.rp.ftz.f16.f32` of the
+    /// smallest positive f32 subnormal gives 0x0001, not the flushed 0x0000.
+    #[test]
+    fn cvt_ftz_f16_keeps_subnormal_inputs_on_hardware() {
+        let e = run("cvt.rp.ftz.f16.f32", 0x0000_0001, 0);
+        assert!(e.matches(0x0000) && e.matches(0x0001) && !e.matches(0x0002));
+        let strict = eval(&cvt("cvt.rp.ftz.f16.f32"), &CvtInputs { a: 1, ..Default::default() }, &Allowances::none());
+        assert!(strict.is_exact() && strict.bits == 0);
+        assert!(run("cvt.rn.ftz.f16.f32", 0x0000_0001, 0).is_exact(), "no set where both readings agree");
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub enum Constraint {
     AnyNan(&'static Format),
     /// Anything.
     Any,
+    /// The field's value in `bits`, or this other value (hardware and spec disagree).
+    OrValue(u128),
 }
 
 /// A bit field of the result that is not fixed.
@@ -70,6 +72,7 @@ impl Expected {
             let v = field(actual, f.shift, f.width);
             let ok = match f.constraint {
                 Constraint::Any => true,
+                Constraint::OrValue(alt) => v == alt || v == field(self.bits, f.shift, f.width),
                 Constraint::AnyNan(fmt) => decode(fmt, v as u64).is_nan(),
             };
             if !ok {
@@ -88,6 +91,7 @@ impl fmt::Display for Expected {
             let what = match fr.constraint {
                 Constraint::AnyNan(fmt) => format!("any {} NaN", fmt.name),
                 Constraint::Any => "anything".to_string(),
+                Constraint::OrValue(alt) => format!("or {alt:#x}"),
             };
             write!(f, " (bits {}..{}: {what} [{}])", fr.shift, fr.shift + fr.width, fr.allowance)?;
         }

@@ -70,9 +70,7 @@ impl Checker {
     /// A checker for `form` swept under `scheme` with `out_bytes` per result.
     pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Checker {
         let names = source_slots(form).into_iter().map(|s| s.name).collect();
-        let plain = |c: &Cvt, r, d, a| {
-            c.rnd == Some(r) && c.dtype == d && c.atype == a && !c.ftz && !c.sat && !c.relu
-        };
+        let plain = |c: &Cvt, r, d, a| c.rnd == Some(r) && c.dtype == d && c.atype == a && !c.ftz && !c.sat && !c.relu;
         let fast = match form {
             Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::F16, CvtType::F32) && !c.satfinite => Some(Fast::F16),
             Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::Bf16, CvtType::F32) && !c.satfinite => Some(Fast::Bf16),
@@ -81,7 +79,14 @@ impl Checker {
             Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::E5m2x2, CvtType::F32) => Some(Fast::E5m2x2),
             _ => None,
         };
-        Checker { form: form.clone(), scheme, names, out_bytes, allow, fast: fast.filter(|_| matches!(scheme, Scheme::Exhaustive { .. })) }
+        Checker {
+            form: form.clone(),
+            scheme,
+            names,
+            out_bytes,
+            allow,
+            fast: fast.filter(|_| matches!(scheme, Scheme::Exhaustive { .. })),
+        }
     }
 
     /// Source operand `k` for sweep index `i`.
@@ -112,7 +117,12 @@ impl Checker {
                 cvt_pack::eval(p, self.value("a", i) as u32, self.value("b", i) as u32, self.value("c", i) as u32)
             }
             Form::Prmt(p) => Expected::exact(
-                u128::from(prmt::eval(p, self.value("a", i) as u32, self.value("b", i) as u32, self.value("c", i) as u32)),
+                u128::from(prmt::eval(
+                    p,
+                    self.value("a", i) as u32,
+                    self.value("b", i) as u32,
+                    self.value("c", i) as u32,
+                )),
                 32,
             ),
             _ => Expected::exact(0, 0),
@@ -125,7 +135,8 @@ impl Checker {
     }
 
     fn mismatch(&self, i: u64, e: &Expected, actual: u128) -> Mismatch {
-        let inputs = self.names.iter().enumerate().map(|(k, n)| (n.clone(), format!("{:#x}", self.src(i, k)))).collect();
+        let inputs =
+            self.names.iter().enumerate().map(|(k, n)| (n.clone(), format!("{:#x}", self.src(i, k)))).collect();
         let digits = (self.out_bytes * 2) as usize;
         Mismatch { index: i, inputs, expected: e.to_string(), actual: format!("0x{actual:0digits$x}") }
     }

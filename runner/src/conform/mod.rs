@@ -104,8 +104,10 @@ pub fn segments(scheme: Scheme, o: &Options) -> Vec<(u64, u64)> {
 fn bar(total: u64) -> ProgressBar {
     let pb = ProgressBar::new(total);
     pb.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {human_pos}/{human_len} inputs  {per_sec}  ETA {eta}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} inputs  {per_sec}  ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     pb
 }
@@ -130,7 +132,9 @@ pub fn run(o: &Options, run_id: &str) -> Report {
             }
             let plan: Vec<(Form, u64, Vec<(u64, u64)>)> = forms
                 .iter()
-                .filter_map(|f| sweep_kernel(f, &target).ok().map(|k| (f.clone(), inputs_for(k.scheme, o), segments(k.scheme, o))))
+                .filter_map(|f| {
+                    sweep_kernel(f, &target).ok().map(|k| (f.clone(), inputs_for(k.scheme, o), segments(k.scheme, o)))
+                })
                 .collect();
             let total: u64 = plan.iter().map(|(_, n, _)| n).sum::<u64>() * o.backends.len() as u64;
             let pb = bar(total);
@@ -192,7 +196,13 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                             Err(e) => {
                                 env.push(("worker restart failed".into(), e));
                                 pb.finish();
-                                return Report { run_id: run_id.into(), target: target.name(), environment: env, rows, seconds: start.elapsed().as_secs_f64() };
+                                return Report {
+                                    run_id: run_id.into(),
+                                    target: target.name(),
+                                    environment: env,
+                                    rows,
+                                    seconds: start.elapsed().as_secs_f64(),
+                                };
                             }
                         }
                     }
@@ -206,7 +216,13 @@ pub fn run(o: &Options, run_id: &str) -> Report {
             rows.extend(oracle_backend(&target, &forms, o));
         }
     }
-    Report { run_id: run_id.into(), target: target.name(), environment: env, rows, seconds: start.elapsed().as_secs_f64() }
+    Report {
+        run_id: run_id.into(),
+        target: target.name(),
+        environment: env,
+        rows,
+        seconds: start.elapsed().as_secs_f64(),
+    }
 }
 
 /// `ptxas-check`: every sweep kernel must assemble at -O0 and -O3.

@@ -72,15 +72,21 @@ pub fn write(dir: &Path, report: &Report) -> std::io::Result<PathBuf> {
     }
     let total: u64 = report.rows.iter().map(|r| r.checked).sum();
     let bad = report.failing().count();
-    let _ = writeln!(md, "\n{} rows, {total} inputs checked, {bad} failing, {:.1} s\n", report.rows.len(), report.seconds);
-    let _ = writeln!(md, "| form | backend | inputs | mismatches | first mismatch | seconds |\n|---|---|---|---|---|---|");
+    let _ =
+        writeln!(md, "\n{} rows, {total} inputs checked, {bad} failing, {:.1} s\n", report.rows.len(), report.seconds);
+    let _ =
+        writeln!(md, "| form | backend | inputs | mismatches | first mismatch | seconds |\n|---|---|---|---|---|---|");
     for r in &report.rows {
         let first = match (&r.failure, r.examples.first()) {
             (Some(f), _) => f.replace('|', "\\|").replace('\n', " "),
             (None, Some(m)) => format!("{:?} → expected {} got {}", m.inputs, m.expected, m.actual).replace('|', "\\|"),
             _ => String::new(),
         };
-        let _ = writeln!(md, "| `{}` | {} | {} | {} | {} | {:.2} |", r.form, r.backend, r.checked, r.mismatches, first, r.seconds);
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} | {} | {} | {:.2} |",
+            r.form, r.backend, r.checked, r.mismatches, first, r.seconds
+        );
     }
     write_atomic(&out.join("summary.md"), &md)?;
     let mut x = String::new();
@@ -93,11 +99,26 @@ pub fn write(dir: &Path, report: &Report) -> std::io::Result<PathBuf> {
         report.seconds
     );
     for r in &report.rows {
-        let _ = write!(x, r#"  <testcase classname="{}" name="{}" time="{:.3}""#, xml_escape(&r.backend), xml_escape(&r.form), r.seconds);
+        let _ = write!(
+            x,
+            r#"  <testcase classname="{}" name="{}" time="{:.3}""#,
+            xml_escape(&r.backend),
+            xml_escape(&r.form),
+            r.seconds
+        );
         if r.mismatches > 0 || r.failure.is_some() {
             let msg = r.failure.clone().unwrap_or_else(|| format!("{} mismatches", r.mismatches));
-            let detail: Vec<String> = r.examples.iter().map(|m| format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual)).collect();
-            let _ = writeln!(x, ">\n    <failure message=\"{}\">{}</failure>\n  </testcase>", xml_escape(&msg), xml_escape(&detail.join("\n")));
+            let detail: Vec<String> = r
+                .examples
+                .iter()
+                .map(|m| format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual))
+                .collect();
+            let _ = writeln!(
+                x,
+                ">\n    <failure message=\"{}\">{}</failure>\n  </testcase>",
+                xml_escape(&msg),
+                xml_escape(&detail.join("\n"))
+            );
         } else {
             let _ = writeln!(x, "/>");
         }
