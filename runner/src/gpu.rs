@@ -262,10 +262,47 @@ impl Gpu {
         self.synchronize()
     }
 
+    /// Queues a copy of `bytes` from `src` into `dst` on the stream without waiting.
+    pub fn copy_to_host_async(&self, dst: &mut PinnedBuffer, src: &DeviceBuffer, bytes: usize) -> Result<(), GpuError> {
+        assert!(bytes <= dst.bytes && bytes <= src.bytes, "copy within both buffers");
+        // SAFETY: both ranges are inside their allocations (asserted above); callers do not
+        // read `dst` until the event recorded after this copy has completed.
+        check("cuMemcpyDtoHAsync", unsafe { sys::cuMemcpyDtoHAsync_v2(dst.ptr.cast(), src.ptr, bytes, self.stream) })
+    }
+
+    /// Records an event after everything queued so far.
+    pub fn record(&self) -> Result<Event, GpuError> {
+        let mut e = ptr::null_mut();
+        // SAFETY: valid out-pointer; the stream belongs to this context.
+        unsafe {
+            check("cuEventCreate", sys::cuEventCreate(&mut e, 0))?;
+            check("cuEventRecord", sys::cuEventRecord(e, self.stream))?;
+        }
+        Ok(Event(e))
+    }
+
     /// Waits for the stream.
     pub fn synchronize(&self) -> Result<(), GpuError> {
         // SAFETY: the stream belongs to this context.
         check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(self.stream) })
+    }
+}
+
+/// A point in the stream's work.
+pub struct Event(sys::CUevent);
+
+impl Event {
+    /// Waits until the work before the event is done (kernel faults surface here).
+    pub fn wait(&self) -> Result<(), GpuError> {
+        // SAFETY: the event was created and recorded by this process.
+        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(self.0) })
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: created by cuEventCreate, destroyed once.
+        unsafe { sys::cuEventDestroy_v2(self.0) };
     }
 }
 
