@@ -17,6 +17,7 @@ use generator::sweep::{sweep_kernel, Scheme};
 use indicatif::{ProgressBar, ProgressStyle};
 use oracle::isa::{Family, Form, Target};
 use oracle::semantics::Allowances;
+use rayon::prelude::*;
 
 use crate::ptxas::Ptxas;
 use crate::worker::{GpuBackend, Job, Outcome, WorkerHandle};
@@ -211,7 +212,7 @@ pub fn run(o: &Options, run_id: &str) -> Report {
             pb.finish_and_clear();
         }
         Err(why) => {
-            env.push(("GPU backends".into(), format!("unavailable: {why}")));
+            env.push(("GPU backends".into(), why));
             rows.extend(ptxas_check(&target, &forms, &mut env));
             rows.extend(oracle_backend(&target, &forms, o));
         }
@@ -236,9 +237,9 @@ fn ptxas_check(target: &Target, forms: &[Form], env: &mut Vec<(String, String)>)
     };
     env.push(("ptxas".into(), ptxas.version.clone()));
     let pb = bar(forms.len() as u64 * 2);
-    let rows = forms
-        .iter()
-        .flat_map(|f| [0u8, 3].map(|opt| (f, opt)))
+    let work: Vec<(&Form, u8)> = forms.iter().flat_map(|f| [0u8, 3].map(|opt| (f, opt))).collect();
+    let rows = work
+        .into_par_iter()
         .map(|(f, opt)| {
             let t = Instant::now();
             let failure = match sweep_kernel(f, target) {
@@ -266,8 +267,14 @@ fn ptxas_check(target: &Target, forms: &[Form], env: &mut Vec<(String, String)>)
     rows
 }
 
-/// `oracle`: evaluates each form over its sweep inputs (capped at `--samples`) by checking the
-/// oracle's own expected results, which exercises the fast kernels against the full semantics.
+/// Inputs per form for the `oracle` backend when there is no GPU: enough to exercise every
+/// rule on every sign/exponent slice (256 slices × 256 values), small enough that the whole
+/// no-GPU run takes about a minute on two cores.
+const ORACLE_SAMPLES: u64 = 1 << 16;
+
+/// `oracle`: evaluates each form over its sweep inputs (at most [`ORACLE_SAMPLES`], spread
+/// over the domain) by checking the oracle's own expected results, which exercises the fast
+/// kernels against the full semantics.
 fn oracle_backend(target: &Target, forms: &[Form], o: &Options) -> Vec<Row> {
     let mut allow = Allowances::all();
     for a in &o.allow_off {
@@ -275,6 +282,7 @@ fn oracle_backend(target: &Target, forms: &[Form], o: &Options) -> Vec<Row> {
             allow.disable(a);
         }
     }
+    let o = &Options { samples: o.samples.min(ORACLE_SAMPLES), exhaustive: false, ..o.clone() };
     let pb = bar(forms.len() as u64);
     let rows = forms
         .iter()
