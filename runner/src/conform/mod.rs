@@ -43,6 +43,9 @@ pub struct Options {
     pub timeout: Duration,
 }
 
+/// One form of a run: the form, its number of inputs and its index ranges.
+type Planned = (Form, u64, Vec<(u64, u64)>);
+
 /// Families `conform` sweeps.
 pub const FAMILIES: [Family; 3] = [Family::Cvt, Family::CvtPack, Family::Prmt];
 
@@ -131,7 +134,7 @@ pub fn run(o: &Options, run_id: &str) -> Report {
             if let Ok(p) = Ptxas::find() {
                 env.push(("ptxas".into(), p.version));
             }
-            let plan: Vec<(Form, u64, Vec<(u64, u64)>)> = forms
+            let plan: Vec<Planned> = forms
                 .iter()
                 .filter_map(|f| {
                     sweep_kernel(f, &target).ok().map(|k| (f.clone(), inputs_for(k.scheme, o), segments(k.scheme, o)))
