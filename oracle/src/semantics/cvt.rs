@@ -361,15 +361,13 @@ fn eval_scalar(c: &Cvt, a_bits: u64, allow: &Allowances) -> Expected {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::qualifier::TokenBag;
-    use crate::isa::FormSpec;
+    use crate::isa::Form;
 
     fn cvt(s: &str) -> Cvt {
-        let mut bag = TokenBag::new(s).unwrap();
-        let c = Cvt::parse(&mut bag, &[]).unwrap();
-        bag.finish().unwrap();
-        assert!(c.check().is_ok(), "{s}");
-        c
+        match Form::parse_opcode(s) {
+            Ok(Form::Cvt(c)) if c.check().is_ok() => c,
+            other => panic!("{s}: not a legal cvt form: {other:?}"),
+        }
     }
 
     fn run(s: &str, a: u64, b: u64) -> Expected {
