@@ -361,7 +361,7 @@ fn eval_scalar(c: &Cvt, a_bits: u64, allow: &Allowances) -> Expected {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Form;
+    use crate::isa::{Form, FormSpec};
 
     fn cvt(s: &str) -> Cvt {
         match Form::parse_opcode(s) {
