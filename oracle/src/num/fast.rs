@@ -10,12 +10,41 @@
 //! NaN inputs give the destination's canonical NaN; callers that need the set of admissible
 //! NaNs test the input for NaN themselves.
 
-/// f32 bits → bits of an IEEE-like format with `E` exponent and `M` mantissa bits, round to
-/// nearest even. `SAT`: overflow and ±∞ give ±MAX_NORM (`.satfinite`); otherwise ±∞ (formats
-/// with infinities). `FN`: the format has no infinity and its all-ones code is NaN (E4M3).
+/// Rounding modes of the fast kernels (const-generic `MODE`).
+pub mod mode {
+    /// To nearest, ties to even.
+    pub const RN: u8 = 0;
+    /// Toward zero.
+    pub const RZ: u8 = 1;
+    /// Toward −∞.
+    pub const RM: u8 = 2;
+    /// Toward +∞.
+    pub const RP: u8 = 3;
+    /// To nearest, ties away from zero.
+    pub const RNA: u8 = 4;
+}
+
+/// Whether to add one unit after truncating: `lsb` is the kept part's lowest bit, `rem` the
+/// discarded bits, `half` half a unit.
 #[inline(always)]
-pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x: u32) -> u32 {
+fn round_up<const MODE: u8>(lsb: u32, rem: u32, half: u32, neg: bool) -> bool {
+    match MODE {
+        mode::RN => rem > half || (rem == half && lsb == 1),
+        mode::RNA => rem >= half,
+        mode::RM => neg && rem != 0,
+        mode::RP => !neg && rem != 0,
+        _ => false,
+    }
+}
+
+/// f32 bits → bits of an IEEE-like format with `E` exponent and `M` mantissa bits, rounded by
+/// `MODE` ([`mode`]). `SAT`: overflow and ±∞ give ±MAX_NORM (`.satfinite`); otherwise IEEE
+/// overflow (±∞ or ±MAX_NORM by direction). `FN`: the format has no infinity and its all-ones
+/// code is NaN (E4M3), so it always saturates.
+#[inline(always)]
+pub fn f32_to_fmt<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>(x: u32) -> u32 {
     let bias: i32 = (1 << (E - 1)) - 1;
+    let neg = x >> 31 == 1;
     let sign = (x >> 31) << (E + M);
     let a = x & 0x7FFF_FFFF;
     let exp = (a >> 23) as i32;
@@ -26,23 +55,29 @@ pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x
     let s = 23 - M;
     // Normal in the destination: rebias and round the low `s` bits.
     let rebased = a.wrapping_sub(((127 - bias) as u32) << 23);
-    let normal = rebased.wrapping_add((1 << (s - 1)) - 1).wrapping_add((rebased >> s) & 1) >> s;
+    let kept = rebased >> s;
+    let normal = kept + u32::from(round_up::<MODE>(kept & 1, rebased & ((1 << s) - 1), 1 << (s - 1), neg));
     // Subnormal in the destination: shift the full significand further right.
     let emin = 1 - bias;
     let m24 = (a & 0x7F_FFFF) | (u32::from(exp != 0) << 23);
     let extra = (emin - exp.max(1) + 127).clamp(0, 26) as u32;
     let s2 = (s + extra).min(25);
     let q = m24 >> s2;
-    let rem = m24 & ((1u32 << s2) - 1);
-    let half = 1u32 << (s2 - 1);
-    let sub = q + u32::from(rem > half || (rem == half && q & 1 == 1));
+    let sub = q + u32::from(round_up::<MODE>(q & 1, m24 & ((1u32 << s2) - 1), 1u32 << (s2 - 1), neg));
     let is_sub = exp - 127 < emin;
     let mut r = if is_sub { sub } else { normal };
-    let limit = if FN || SAT { max_bits } else { inf_bits };
-    let over = if FN || SAT { r > max_bits } else { r >= inf_bits };
+    let saturating = FN || SAT;
+    let to_inf = match MODE {
+        mode::RZ => false,
+        mode::RM => neg,
+        mode::RP => !neg,
+        _ => true,
+    };
+    let over = if saturating { r > max_bits } else { r >= inf_bits };
+    let limit = if saturating || !to_inf { max_bits } else { inf_bits };
     r = if over { limit } else { r };
     r = if a == 0x7F80_0000 {
-        if SAT || FN {
+        if saturating {
             max_bits
         } else {
             inf_bits
@@ -52,6 +87,23 @@ pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x
     };
     r = if a > 0x7F80_0000 { nan_bits } else { r };
     r | if a > 0x7F80_0000 { 0 } else { sign }
+}
+
+/// [`f32_to_fmt`] with round to nearest even.
+#[inline(always)]
+pub fn f32_to_rne<const E: u32, const M: u32, const SAT: bool, const FN: bool>(x: u32) -> u32 {
+    f32_to_fmt::<E, M, SAT, FN, { mode::RN }>(x)
+}
+
+/// [`f32_to_fmt`] over a slice.
+#[inline]
+pub fn f32_to_fmt_slice<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>(
+    input: &[u32],
+    output: &mut [u32],
+) {
+    for (o, &i) in output.iter_mut().zip(input) {
+        *o = f32_to_fmt::<E, M, SAT, FN, MODE>(i);
+    }
 }
 
 /// `cvt.rn.f16.f32`.
@@ -192,6 +244,41 @@ mod tests {
             stratified(n),
         );
         check(tf32, &TF32, Rounding::NearestAway, Overflow::Ieee, stratified(n));
+    }
+
+    #[test]
+    fn every_mode_agrees_with_the_engine_on_stratified_inputs() {
+        use super::mode::*;
+        let n = 1 << 18;
+        let modes = [
+            (RN, Rounding::NearestEven),
+            (RZ, Rounding::TowardZero),
+            (RM, Rounding::Down),
+            (RP, Rounding::Up),
+            (RNA, Rounding::NearestAway),
+        ];
+        macro_rules! all_modes {
+            ($e:literal, $m:literal, $sat:literal, $fn_:literal, $fmt:expr, $ov:expr) => {
+                for (k, mode) in modes {
+                    let kernel = |x| match k {
+                        RN => f32_to_fmt::<$e, $m, $sat, $fn_, RN>(x),
+                        RZ => f32_to_fmt::<$e, $m, $sat, $fn_, RZ>(x),
+                        RM => f32_to_fmt::<$e, $m, $sat, $fn_, RM>(x),
+                        RP => f32_to_fmt::<$e, $m, $sat, $fn_, RP>(x),
+                        _ => f32_to_fmt::<$e, $m, $sat, $fn_, RNA>(x),
+                    };
+                    check(kernel, $fmt, mode, $ov, stratified(n));
+                }
+            };
+        }
+        all_modes!(5, 10, false, false, &F16, Overflow::Ieee);
+        all_modes!(5, 10, true, false, &F16, Overflow::Saturate);
+        all_modes!(8, 7, false, false, &BF16, Overflow::Ieee);
+        all_modes!(8, 7, true, false, &BF16, Overflow::Saturate);
+        all_modes!(8, 10, false, false, &TF32, Overflow::Ieee);
+        all_modes!(8, 10, true, false, &TF32, Overflow::Saturate);
+        all_modes!(4, 3, true, true, &E4M3, Overflow::Saturate);
+        all_modes!(5, 2, true, false, &E5M2, Overflow::Saturate);
     }
 
     /// All 2^32 inputs for every kernel (minutes in release: `cargo test --release -p

@@ -8,14 +8,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use generator::sweep::{mix64, Scheme};
-use oracle::isa::{Cvt, CvtRnd, CvtType, Form};
+use oracle::isa::{CvtRnd, CvtType, Form};
 use oracle::semantics::cvt::CvtInputs;
 use oracle::semantics::operands::source_slots;
 use oracle::semantics::{cvt, cvt_pack, prmt, Allowances, Expected};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::fastpath;
+use crate::fastpath::{self, FastDst};
 
 /// One result the oracle does not admit.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -41,14 +41,22 @@ pub struct Checked {
     pub examples: Vec<Mismatch>,
 }
 
-/// Which fast kernel a form can use.
+/// A fast kernel a form can use, and how its result is laid out in the destination.
+#[derive(Clone, Copy)]
+struct Fast {
+    kernel: fastpath::SliceKernel,
+    layout: Layout,
+}
+
+/// How a fast kernel's code becomes the destination's bits.
 #[derive(Clone, Copy, Debug)]
-enum Fast {
-    F16,
-    Bf16,
+enum Layout {
+    /// The code as is (f16, bf16).
+    Plain,
+    /// tf32: the 19-bit code in f32 layout, low 13 bits zero.
     Tf32,
-    E4m3x2,
-    E5m2x2,
+    /// An x2 destination whose two lanes come from the same input (`a = b`).
+    Pair8,
 }
 
 /// Checks sweep results of one form.
@@ -70,13 +78,30 @@ impl Checker {
     /// A checker for `form` swept under `scheme` with `out_bytes` per result.
     pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Checker {
         let names = source_slots(form).into_iter().map(|s| s.name).collect();
-        let plain = |c: &Cvt, r, d, a| c.rnd == Some(r) && c.dtype == d && c.atype == a && !c.ftz && !c.sat && !c.relu;
         let fast = match form {
-            Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::F16, CvtType::F32) && !c.satfinite => Some(Fast::F16),
-            Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::Bf16, CvtType::F32) && !c.satfinite => Some(Fast::Bf16),
-            Form::Cvt(c) if plain(c, CvtRnd::Rna, CvtType::Tf32, CvtType::F32) && !c.satfinite => Some(Fast::Tf32),
-            Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::E4m3x2, CvtType::F32) => Some(Fast::E4m3x2),
-            Form::Cvt(c) if plain(c, CvtRnd::Rn, CvtType::E5m2x2, CvtType::F32) => Some(Fast::E5m2x2),
+            Form::Cvt(c) if c.atype == CvtType::F32 && !c.ftz && !c.sat && !c.relu => {
+                use oracle::num::fast::mode;
+                let m = match c.rnd {
+                    Some(CvtRnd::Rn) => Some(mode::RN),
+                    Some(CvtRnd::Rz) => Some(mode::RZ),
+                    Some(CvtRnd::Rm) => Some(mode::RM),
+                    Some(CvtRnd::Rp) => Some(mode::RP),
+                    Some(CvtRnd::Rna) => Some(mode::RNA),
+                    _ => None,
+                };
+                let (dst, layout) = match c.dtype {
+                    CvtType::F16 => (Some(FastDst::F16), Layout::Plain),
+                    CvtType::Bf16 => (Some(FastDst::Bf16), Layout::Plain),
+                    CvtType::Tf32 => (Some(FastDst::Tf32), Layout::Tf32),
+                    CvtType::E4m3x2 => (Some(FastDst::E4m3), Layout::Pair8),
+                    CvtType::E5m2x2 => (Some(FastDst::E5m2), Layout::Pair8),
+                    _ => (None, Layout::Plain),
+                };
+                match (dst, m) {
+                    (Some(d), Some(m)) => fastpath::f32_kernel(d, m, c.satfinite).map(|kernel| Fast { kernel, layout }),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         Checker {
@@ -177,48 +202,57 @@ impl Checker {
 
     /// Offsets in `bytes` (results for exhaustive indices from `start`) where the backend
     /// differs from the fast kernel: only these need the full semantics (NaN sets, mismatches).
+    /// A wrong fast prediction costs time, never correctness.
     fn fast_suspects(&self, f: Fast, start: u64, bytes: &[u8]) -> Vec<usize> {
-        let len = bytes.len() / self.out_bytes as usize;
+        let b = self.out_bytes as usize;
+        let len = bytes.len() / b;
         let input: Vec<u32> = (0..len as u64).map(|k| (start + k) as u32).collect();
+        let mut out = vec![0u32; len];
+        (f.kernel)(&input, &mut out);
         let mut suspects = Vec::new();
-        match f {
-            Fast::F16 | Fast::Bf16 => {
-                let mut out = vec![0u16; len];
-                if matches!(f, Fast::F16) {
-                    fastpath::f32_to_f16_rn(&input, &mut out);
-                } else {
-                    fastpath::f32_to_bf16_rn(&input, &mut out);
-                }
-                for (k, (w, chunk)) in out.iter().zip(bytes.chunks_exact(2)).enumerate() {
-                    if w.to_le_bytes() != [chunk[0], chunk[1]] {
-                        suspects.push(k);
-                    }
-                }
-            }
-            Fast::Tf32 => {
-                let mut out = vec![0u32; len];
-                fastpath::f32_to_tf32_rna(&input, &mut out);
-                for (k, (w, chunk)) in out.iter().zip(bytes.chunks_exact(4)).enumerate() {
-                    if w.to_le_bytes()[..] != chunk[..] {
-                        suspects.push(k);
-                    }
-                }
-            }
-            Fast::E4m3x2 | Fast::E5m2x2 => {
-                let mut out = vec![0u8; len];
-                if matches!(f, Fast::E4m3x2) {
-                    fastpath::f32_to_e4m3_rn_satfinite(&input, &mut out);
-                } else {
-                    fastpath::f32_to_e5m2_rn_satfinite(&input, &mut out);
-                }
-                // a = b = the index: both lanes hold the same conversion.
-                for (k, (&x, chunk)) in out.iter().zip(bytes.chunks_exact(2)).enumerate() {
-                    if chunk[0] != x || chunk[1] != x {
-                        suspects.push(k);
-                    }
-                }
+        for (k, (&code, chunk)) in out.iter().zip(bytes.chunks_exact(b)).enumerate() {
+            let want = match f.layout {
+                Layout::Plain => u64::from(code),
+                Layout::Tf32 => u64::from(code) << 13,
+                Layout::Pair8 => (u64::from(code & 0xFF) << 8) | u64::from(code & 0xFF),
+            };
+            if want.to_le_bytes()[..b] != *chunk {
+                suspects.push(k);
             }
         }
         suspects
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast kernels predict exactly what the full semantics expects (so sweeps only fall
+    /// back on real mismatches), for every form that has one, on a spread of the f32 domain.
+    #[test]
+    fn fast_predictions_match_the_semantics() {
+        let target: oracle::isa::Target = "sm_100a".parse().unwrap();
+        let mut with_fast = 0;
+        for (form, _) in oracle::isa::valid_forms(&target, Some(oracle::isa::Family::Cvt)) {
+            let Ok(k) = generator::sweep::sweep_kernel(&form, &target) else { continue };
+            let checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+            let Some(fast) = checker.fast else { continue };
+            with_fast += 1;
+            for slice in (0..256u64).map(|s| s << 24) {
+                let start = slice + 0x5A5A;
+                let bytes: Vec<u8> = (start..start + 512)
+                    .flat_map(|i| checker.expected(i).bits.to_le_bytes()[..k.out_bytes as usize].to_vec())
+                    .collect();
+                let suspects = checker.fast_suspects(fast, start, &bytes);
+                assert!(
+                    suspects.is_empty(),
+                    "{}: fast kernel differs at {:#x}",
+                    form.opcode(),
+                    start + suspects[0] as u64
+                );
+            }
+        }
+        assert!(with_fast >= 20, "{with_fast} forms with a fast kernel");
     }
 }
