@@ -110,6 +110,9 @@ enum Command {
         /// CUDA device ordinal.
         #[arg(long, default_value_t = 0)]
         device: i32,
+        /// Run jobs on the CPU oracle instead of a GPU (protocol tests).
+        #[arg(long)]
+        oracle: bool,
     },
     /// Check the validity table against ptxas: valid forms must assemble, a stratified sample of
     /// invalid forms must be rejected.
@@ -424,8 +427,8 @@ fn run() -> Result<ExitCode> {
             runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Worker { device } => {
-            runner::worker::serve(device).context("worker I/O")?;
+        Command::Worker { device, oracle } => {
+            runner::worker::serve(device, oracle).context("worker I/O")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports } => {

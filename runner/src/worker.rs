@@ -244,10 +244,62 @@ fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
     Ok(Done { id: job.id, result, compile_s, gpu_s, check_s })
 }
 
+/// A job run by the CPU oracle instead of a GPU (`ptxdiff worker --oracle`): the same
+/// protocol, so CI exercises the supervisor, restarts and timeouts without a GPU. Planted
+/// faults abort the process; planted hangs sleep.
+fn run_oracle_job(job: &Job) -> Result<Done, JobError> {
+    match job.planted {
+        Some(Planted::Fault) => std::process::abort(),
+        Some(Planted::Hang) => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        None => {}
+    }
+    let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
+    let form = Form::parse_opcode(&job.form).map_err(|e| JobError::Failed(e.to_string()))?;
+    let k = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
+    let mut allow = Allowances::all();
+    for a in job.allow_off.iter().filter_map(|a| Allowance::from_name(a)) {
+        allow.disable(a);
+    }
+    let checker = Checker::new(&form, k.scheme, k.out_bytes, allow);
+    let t = Instant::now();
+    let mut result = Checked::default();
+    for &(first, count) in &job.segments {
+        let bytes: Vec<u8> = (first..first + count)
+            .flat_map(|i| checker.expected(i).bits.to_le_bytes()[..k.out_bytes as usize].to_vec())
+            .collect();
+        let c = checker.check(first, &bytes);
+        result.checked += c.checked;
+        result.mismatches += c.mismatches;
+        result.examples.extend(c.examples);
+    }
+    Ok(Done { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() })
+}
+
 /// The worker's main loop (`ptxdiff worker`): returns when stdin closes or after a fault.
-pub fn serve(device: i32) -> std::io::Result<()> {
+/// With `oracle`, jobs run on the CPU oracle ([`run_oracle_job`]) and no GPU is needed.
+pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if oracle {
+        reply(&mut out, &Reply::Ready { device: "oracle (CPU)".into(), driver: 0, sm: 90 })?;
+        for line in std::io::stdin().lock().lines() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r = match serde_json::from_str::<Job>(&line) {
+                Ok(job) => match run_oracle_job(&job) {
+                    Ok(done) => Reply::Done(done),
+                    Err(JobError::Failed(message) | JobError::Fault(message)) => Reply::Failed { id: job.id, message },
+                },
+                Err(e) => Reply::Failed { id: u64::MAX, message: format!("bad job: {e}") },
+            };
+            reply(&mut out, &r)?;
+        }
+        return Ok(());
+    }
     let gpu = match Gpu::open(device) {
         Ok(g) => g,
         Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),
@@ -318,8 +370,18 @@ impl WorkerHandle {
 
     /// Starts `EXE worker`.
     pub fn spawn_with(exe: &std::path::Path) -> Result<WorkerHandle, String> {
+        Self::start(exe, &[])
+    }
+
+    /// Starts `EXE worker --oracle`: the CPU oracle behind the same protocol.
+    pub fn spawn_oracle(exe: &std::path::Path) -> Result<WorkerHandle, String> {
+        Self::start(exe, &["--oracle"])
+    }
+
+    fn start(exe: &std::path::Path, extra: &[&str]) -> Result<WorkerHandle, String> {
         let mut child = Command::new(exe)
             .arg("worker")
+            .args(extra)
             .env("CUDA_CACHE_DISABLE", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
