@@ -495,18 +495,7 @@ fn every_form_with_8_or_16_bit_sources_matches_the_reference_exhaustively() {
     let mut forms = 0;
     let mut cases = 0u64;
     for c in legal_cvts() {
-        let two_sources = c.atype == CvtType::F32
-            && matches!(
-                c.dtype,
-                CvtType::F16x2
-                    | CvtType::Bf16x2
-                    | CvtType::E4m3x2
-                    | CvtType::E5m2x2
-                    | CvtType::E2m1x2
-                    | CvtType::E2m3x2
-                    | CvtType::E3m2x2
-                    | CvtType::Ue8m0x2
-            );
+        let two_sources = c.two_f32_sources();
         // Packed 16-bit lanes (f16x2, bf16x2 sources): every lane value, in both lanes at once.
         let per_lane_16 = matches!(c.atype, CvtType::F16x2 | CvtType::Bf16x2);
         if (source_bits(c.atype) > 16 && !per_lane_16) || two_sources {

@@ -173,7 +173,7 @@ impl Cvt {
     }
 
     /// Whether the form takes two `.f32` sources `a`, `b` packed into one result.
-    fn two_f32_sources(&self) -> bool {
+    pub fn two_f32_sources(&self) -> bool {
         self.atype == CvtType::F32
             && matches!(
                 self.dtype,
