@@ -11,4 +11,5 @@
 
 pub mod isa;
 pub mod num;
+pub mod program;
 pub mod semantics;

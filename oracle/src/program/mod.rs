@@ -1,0 +1,298 @@
+//! Whole test programs: one CTA-sized kernel of many instructions with real dataflow, the
+//! unit that `ptxdiff fuzz` generates, runs on every backend, minimizes and reports.
+//!
+//! A [`Program`] is a straight list of [`Stmt`]s over typed virtual registers: §9.7.9
+//! instructions from the ISA model ([`Instruction`]), a small integer glue set ([`Glue`]),
+//! forward branches with their labels, and `bar.sync`. It prints as one `.entry` of a module
+//! ([`text`]) and parses back from that text, so a case file is plain PTX that `ptxas` takes as
+//! is; [`interp`] evaluates it for every thread of the launch.
+//!
+//! The launch contract (fixed by the prologue that [`text`] prints):
+//! - one CTA of [`Program::threads`] threads (a multiple of 32), kernel parameters `p_in` and
+//!   `p_out` (global pointers);
+//! - thread `t` reads its [`Program::inputs`] 32-bit words (a multiple of 4, so `%in` is
+//!   16-byte aligned for vector loads) at `p_in + 4·inputs·t` through the
+//!   base register `%in`, and writes its [`Program::outputs`] words (1, 2 or 4) at
+//!   `p_out + 4·outputs·t` through `%out`; the output buffer starts zeroed;
+//! - shared memory has [`Program::shared`] words per thread (0 or a multiple of 4); `%sh` addresses the thread's own
+//!   slot and `%shn` the slot of thread `(t + 1) mod threads`;
+//! - `%tix` holds the thread index (`.b32`).
+//!
+//! Invariants the generator keeps and [`interp`] relies on (a program that breaks them has
+//! undefined results): branches only go forward; registers are written before they are read;
+//! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; a shared word is
+//! stored once, unguarded and converged, and another thread's word is read only after a
+//! `bar.sync` that follows the store.
+
+use std::fmt;
+
+use crate::isa::types::RegType;
+use crate::isa::{Instruction, Target};
+
+pub mod glue;
+pub mod interp;
+pub mod text;
+
+pub use glue::{Cmp, Glue, GlueOp, GlueType, Src};
+
+/// The largest number of output words per thread.
+pub const MAX_OUTPUTS: u32 = 4;
+/// The largest CTA.
+pub const MAX_THREADS: u32 = 1024;
+
+/// A register class: the bit-size register types a program declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegClass {
+    /// `.pred` (`%p<n>`).
+    Pred,
+    /// `.b16` (`%h<n>`).
+    B16,
+    /// `.b32` (`%r<n>`).
+    B32,
+    /// `.b64` (`%d<n>`).
+    B64,
+}
+
+impl RegClass {
+    /// All classes.
+    pub const ALL: [RegClass; 4] = [RegClass::Pred, RegClass::B16, RegClass::B32, RegClass::B64];
+
+    /// Width in bits (1 for predicates).
+    pub fn bits(self) -> u32 {
+        match self {
+            RegClass::Pred => 1,
+            RegClass::B16 => 16,
+            RegClass::B32 => 32,
+            RegClass::B64 => 64,
+        }
+    }
+
+    /// The register-name prefix.
+    pub fn prefix(self) -> char {
+        match self {
+            RegClass::Pred => 'p',
+            RegClass::B16 => 'h',
+            RegClass::B32 => 'r',
+            RegClass::B64 => 'd',
+        }
+    }
+
+    /// The PTX type of the declaration.
+    pub fn ptx_type(self) -> &'static str {
+        match self {
+            RegClass::Pred => ".pred",
+            RegClass::B16 => ".b16",
+            RegClass::B32 => ".b32",
+            RegClass::B64 => ".b64",
+        }
+    }
+
+    /// The class whose registers hold an operand of type `t` (bit-size registers are
+    /// compatible with every type of their size, §6.4.4); 8-bit types live in `.b16`.
+    pub fn of(t: RegType) -> Option<RegClass> {
+        match t {
+            RegType::Pred => Some(RegClass::Pred),
+            RegType::B128 => None,
+            _ => match t.bits() {
+                8 | 16 => Some(RegClass::B16),
+                32 => Some(RegClass::B32),
+                64 => Some(RegClass::B64),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A register of the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    /// A virtual register `%p3`, `%h3`, `%r3`, `%d3`.
+    Virt(RegClass, u32),
+    /// A register the prologue sets: `%tix`, `%in`, `%out`, `%sh`, `%shn`.
+    Special(Special),
+}
+
+/// The registers the prologue sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Special {
+    /// `%tix`: the thread index (`.b32`).
+    Tid,
+    /// `%in`: the thread's input words (`.b64`, global).
+    In,
+    /// `%out`: the thread's output words (`.b64`, global).
+    Out,
+    /// `%sh`: the thread's shared slot (`.b64`, shared window).
+    Sh,
+    /// `%shn`: the next thread's shared slot.
+    ShNext,
+}
+
+impl Special {
+    /// All special registers.
+    pub const ALL: [Special; 5] = [Special::Tid, Special::In, Special::Out, Special::Sh, Special::ShNext];
+
+    /// The register name without `%`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::Tid => "tix",
+            Special::In => "in",
+            Special::Out => "out",
+            Special::Sh => "sh",
+            Special::ShNext => "shn",
+        }
+    }
+}
+
+impl Reg {
+    /// The register's class.
+    pub fn class(self) -> RegClass {
+        match self {
+            Reg::Virt(c, _) => c,
+            Reg::Special(Special::Tid) => RegClass::B32,
+            Reg::Special(_) => RegClass::B64,
+        }
+    }
+
+    /// Parses `%r3`, `%tid`… (the leading `%` is required).
+    pub fn parse(s: &str) -> Option<Reg> {
+        let body = s.strip_prefix('%')?;
+        if let Some(sp) = Special::ALL.into_iter().find(|sp| sp.name() == body) {
+            return Some(Reg::Special(sp));
+        }
+        let mut chars = body.chars();
+        let class = match chars.next()? {
+            'p' => RegClass::Pred,
+            'h' => RegClass::B16,
+            'r' => RegClass::B32,
+            'd' => RegClass::B64,
+            _ => return None,
+        };
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || (digits.len() > 1 && digits.starts_with('0'))
+        {
+            return None;
+        }
+        Some(Reg::Virt(class, digits.parse().ok()?))
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reg::Virt(c, n) => write!(f, "%{}{n}", c.prefix()),
+            Reg::Special(s) => write!(f, "%{}", s.name()),
+        }
+    }
+}
+
+/// A predicate guard `@%p3` / `@!%p3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PredGuard {
+    /// The predicate register index (`%p<n>`).
+    pub pred: u32,
+    /// `@!`.
+    pub negated: bool,
+}
+
+impl fmt::Display for PredGuard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}%p{}", if self.negated { "!" } else { "" }, self.pred)
+    }
+}
+
+/// One statement of a program body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// A §9.7.9 instruction; its registers are named as [`Reg`] prints them.
+    Isa(Instruction),
+    /// An integer glue instruction.
+    Glue {
+        /// Guard.
+        guard: Option<PredGuard>,
+        /// The instruction.
+        glue: Glue,
+    },
+    /// `@p bra $L<n>;` — a forward branch (unconditional without a guard).
+    Bra {
+        /// Guard.
+        guard: Option<PredGuard>,
+        /// Target label.
+        label: u32,
+    },
+    /// `$L<n>:`.
+    Label(u32),
+    /// `bar.sync 0;`.
+    Bar,
+}
+
+impl Stmt {
+    /// Whether this statement counts as an instruction (labels do not).
+    pub fn is_instruction(&self) -> bool {
+        !matches!(self, Stmt::Label(_))
+    }
+}
+
+/// A test program: one kernel, its launch shape and its memory layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Entry name (an identifier).
+    pub name: String,
+    /// The target it is valid for.
+    pub target: Target,
+    /// Threads of the one CTA (a multiple of 32, at most [`MAX_THREADS`]).
+    pub threads: u32,
+    /// Input words per thread.
+    pub inputs: u32,
+    /// Output words per thread (at most [`MAX_OUTPUTS`]).
+    pub outputs: u32,
+    /// Shared-memory words per thread.
+    pub shared: u32,
+    /// The body.
+    pub body: Vec<Stmt>,
+}
+
+impl Program {
+    /// Instructions in the body (labels excluded).
+    pub fn instruction_count(&self) -> usize {
+        self.body.iter().filter(|s| s.is_instruction()).count()
+    }
+
+    /// Bytes of input per thread.
+    pub fn input_stride(&self) -> u32 {
+        4 * self.inputs
+    }
+
+    /// Bytes of output per thread.
+    pub fn output_stride(&self) -> u32 {
+        4 * self.outputs
+    }
+}
+
+/// The inputs of one run of a program: `threads × inputs` words, thread 0 first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inputs(pub Vec<u32>);
+
+impl Inputs {
+    /// Thread `t`'s words.
+    pub fn thread(&self, p: &Program, t: u32) -> &[u32] {
+        let n = p.inputs as usize;
+        &self.0[t as usize * n..(t as usize + 1) * n]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_names_round_trip() {
+        for r in ["%p0", "%h12", "%r3", "%d7", "%tix", "%in", "%out", "%sh", "%shn"] {
+            assert_eq!(Reg::parse(r).map(|r| r.to_string()).as_deref(), Some(r));
+        }
+        for bad in ["r3", "%x1", "%r", "%r01", "%r1a", "%", "%tid"] {
+            assert_eq!(Reg::parse(bad), None, "{bad}");
+        }
+    }
+}
