@@ -207,16 +207,16 @@ fn header_fields(line: usize, text: &str) -> Result<Program, TextError> {
         shared: num("shared")?,
         body: Vec::new(),
     };
-    if p.threads == 0 || p.threads % 32 != 0 || p.threads > MAX_THREADS {
+    if p.threads == 0 || !p.threads.is_multiple_of(32) || p.threads > MAX_THREADS {
         return err(line, format!("threads={} is not a multiple of 32 in 32..={MAX_THREADS}", p.threads));
     }
-    if p.inputs % 4 != 0 {
+    if !p.inputs.is_multiple_of(4) {
         return err(line, format!("inputs={} is not a multiple of 4", p.inputs));
     }
     if ![1, 2, 4].contains(&p.outputs) || p.outputs > MAX_OUTPUTS {
         return err(line, format!("outputs={} is not 1, 2 or 4", p.outputs));
     }
-    if p.shared % 4 != 0 {
+    if !p.shared.is_multiple_of(4) {
         return err(line, format!("shared={} is not a multiple of 4", p.shared));
     }
     Ok(p)
