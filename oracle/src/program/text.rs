@@ -87,7 +87,8 @@ pub fn stmt_regs(s: &Stmt) -> Vec<Reg> {
     out
 }
 
-fn stmt_line(s: &Stmt) -> String {
+/// The statement's line in the body (labels unindented, the rest after a tab).
+pub fn stmt_line(s: &Stmt) -> String {
     let g = |g: &Option<PredGuard>| g.map(|g| format!("{g} ")).unwrap_or_default();
     match s {
         Stmt::Isa(i) => format!("\t{i}"),

@@ -62,6 +62,54 @@ impl Expected {
         self.free.extend(inner.free.into_iter().map(|f| Free { shift: f.shift + shift, ..f }));
     }
 
+    /// The field of `width` bits at `shift`, as a result of its own. A free field that only
+    /// partly overlaps the window becomes `Any` over the overlap (its constraint, such as "a
+    /// NaN", says nothing about a part of the field).
+    pub fn field(&self, shift: u32, width: u32) -> Expected {
+        let (lo, hi) = (shift, shift + width);
+        let free = self
+            .free
+            .iter()
+            .filter_map(|f| {
+                let (a, b) = (f.shift.max(lo), (f.shift + f.width).min(hi));
+                (a < b).then(|| {
+                    let whole = a == f.shift && b == f.shift + f.width;
+                    let constraint = if whole { f.constraint } else { Constraint::Any };
+                    Free { shift: a - lo, width: b - a, constraint, allowance: f.allowance }
+                })
+            })
+            .collect();
+        Expected { bits: field(self.bits, shift, width), width, free }
+    }
+
+    /// Overwrites bits `shift..shift + inner.width` with `inner`. Free fields that only partly
+    /// lie under the overwritten window keep their other part, as `Any`.
+    pub fn replace(&mut self, shift: u32, inner: Expected) {
+        let (lo, hi) = (shift, shift + inner.width);
+        let mut kept = Vec::new();
+        for f in self.free.drain(..) {
+            let (a, b) = (f.shift, f.shift + f.width);
+            if b <= lo || a >= hi {
+                kept.push(f);
+                continue;
+            }
+            for (x, y) in [(a, lo.min(b)), (hi.max(a), b)] {
+                if x < y {
+                    kept.push(Free { shift: x, width: y - x, constraint: Constraint::Any, allowance: f.allowance });
+                }
+            }
+        }
+        self.free = kept;
+        let m = field(u128::MAX, 0, inner.width) << shift;
+        self.bits = (self.bits & !m) | ((inner.bits << shift) & m);
+        self.free.extend(inner.free.into_iter().map(|f| Free { shift: f.shift + shift, ..f }));
+    }
+
+    /// Any value of `width` bits, under `allowance`.
+    pub fn any(width: u32, allowance: Allowance) -> Expected {
+        Expected { bits: 0, width, free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance }] }
+    }
+
     /// Whether `actual` is an admissible result.
     pub fn matches(&self, actual: u128) -> bool {
         let mask = if self.width >= 128 { u128::MAX } else { (1u128 << self.width) - 1 };
@@ -125,5 +173,16 @@ mod tests {
         assert!(e.matches(0xFE01_3C00), "any NaN, either sign");
         assert!(!e.matches(0x7C00_3C00), "infinity is not a NaN");
         assert!(!e.matches(0x7FFF_3C01), "the exact half must match");
+        let hi = e.field(16, 16);
+        assert_eq!(hi.free.len(), 1);
+        assert!(hi.matches(0xFE01) && !hi.matches(0x7C00));
+        let straddle = e.field(8, 16);
+        assert_eq!(straddle.free[0].constraint, Constraint::Any);
+        assert!(!straddle.matches(0x0000), "the exact low byte 0x3C must match");
+        assert!(straddle.matches(0xAB3C));
+        let mut f = e.clone();
+        f.replace(8, Expected::exact(0x1234, 16));
+        assert_eq!(f.free.len(), 1, "the NaN field's upper byte stays free");
+        assert!(f.matches(0xAB12_3400) && !f.matches(0xAB12_3401));
     }
 }
