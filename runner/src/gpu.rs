@@ -92,10 +92,36 @@ pub struct Gpu {
 
 /// A loaded module and its `sweep` entry point.
 pub struct Kernel {
-    module: sys::CUmodule,
+    /// Keeps the module loaded while `func` is used.
+    _module: Module,
     func: sys::CUfunction,
     /// The JIT info log (empty for cubins).
     pub info_log: String,
+}
+
+/// A loaded module.
+pub struct Module {
+    module: sys::CUmodule,
+    /// The JIT info log (empty for cubins).
+    pub info_log: String,
+}
+
+/// An entry point of a [`Module`] (valid while the module is loaded).
+#[derive(Clone, Copy)]
+pub struct Function<'m> {
+    func: sys::CUfunction,
+    _module: std::marker::PhantomData<&'m Module>,
+}
+
+impl Module {
+    /// The entry point `name`.
+    pub fn function(&self, name: &str) -> Result<Function<'_>, GpuError> {
+        let mut func = ptr::null_mut();
+        let entry = CString::new(name).map_err(|_| GpuError::Driver { call: "cuModuleGetFunction", name: "NUL in entry name".into() })?;
+        // SAFETY: `module` is loaded; `entry` is NUL-terminated.
+        check("cuModuleGetFunction", unsafe { sys::cuModuleGetFunction(&mut func, self.module, entry.as_ptr()) })?;
+        Ok(Function { func, _module: std::marker::PhantomData })
+    }
 }
 
 /// Device memory.
@@ -164,8 +190,16 @@ impl Gpu {
         (self.capability.0 * 10 + self.capability.1) as u16
     }
 
-    /// Loads a cubin (offline ptxas) or a PTX text (driver JIT at `jit_opt`, 0–4).
+    /// Loads a sweep module (cubin or PTX, as [`Gpu::load_module`]) and its `sweep` entry.
     pub fn load(&self, image: &[u8], ptx: bool, jit_opt: u32) -> Result<Kernel, GpuError> {
+        let module = self.load_module(image, ptx, jit_opt)?;
+        let func = module.function("sweep")?.func;
+        let info_log = module.info_log.clone();
+        Ok(Kernel { _module: module, func, info_log })
+    }
+
+    /// Loads a cubin (offline ptxas) or a PTX text (driver JIT at `jit_opt`, 0–4).
+    pub fn load_module(&self, image: &[u8], ptx: bool, jit_opt: u32) -> Result<Module, GpuError> {
         let mut err_log = vec![0u8; 1 << 16];
         let mut info_log = vec![0u8; 1 << 16];
         let mut options = [
@@ -203,11 +237,49 @@ impl Gpu {
         if r != sys::CUresult::CUDA_SUCCESS {
             return Err(GpuError::Jit { name: error_name(r), log: text(&err_log) });
         }
-        let mut func = ptr::null_mut();
-        let entry = CString::new("sweep").expect("no NUL");
-        // SAFETY: `module` was just loaded; `entry` is NUL-terminated.
-        check("cuModuleGetFunction", unsafe { sys::cuModuleGetFunction(&mut func, module, entry.as_ptr()) })?;
-        Ok(Kernel { module, func, info_log: text(&info_log) })
+        Ok(Module { module, info_log: text(&info_log) })
+    }
+
+    /// Runs a test program's entry `f(p_in, p_out)` as one CTA of `threads` threads.
+    pub fn launch_program(
+        &self,
+        f: Function<'_>,
+        threads: u32,
+        (input, in_offset): (&DeviceBuffer, usize),
+        (output, out_offset): (&DeviceBuffer, usize),
+    ) -> Result<(), GpuError> {
+        assert!(in_offset <= input.bytes && out_offset <= output.bytes, "offsets inside the buffers");
+        let (mut p_in, mut p_out) = (input.ptr + in_offset as u64, output.ptr + out_offset as u64);
+        let mut params: [*mut c_void; 2] = [(&mut p_in as *mut u64).cast(), (&mut p_out as *mut u64).cast()];
+        // SAFETY: program entries take (.u64 p_in, .u64 p_out); a valid program reads and
+        // writes only its threads' words, which the caller sized; the parameter pointers live
+        // until the call returns.
+        check("cuLaunchKernel", unsafe {
+            sys::cuLaunchKernel(f.func, 1, 1, 1, threads, 1, 1, 0, self.stream, params.as_mut_ptr(), ptr::null_mut())
+        })
+    }
+
+    /// Copies `data` to the start of `dst` (synchronously).
+    pub fn upload(&self, dst: &DeviceBuffer, data: &[u8]) -> Result<(), GpuError> {
+        assert!(data.len() <= dst.bytes, "upload within the buffer");
+        // SAFETY: the range lies inside the allocation (asserted); `data` is readable.
+        check("cuMemcpyHtoD", unsafe { sys::cuMemcpyHtoD_v2(dst.ptr, data.as_ptr().cast(), data.len()) })
+    }
+
+    /// Sets the whole of `dst` to zero (ordered on the stream).
+    pub fn zero(&self, dst: &DeviceBuffer) -> Result<(), GpuError> {
+        // SAFETY: the range is the allocation itself.
+        check("cuMemsetD8Async", unsafe { sys::cuMemsetD8Async(dst.ptr, 0, dst.bytes.max(1), self.stream) })
+    }
+
+    /// The first `bytes` of `src`, after everything before on the stream (faults surface here).
+    pub fn download(&self, src: &DeviceBuffer, bytes: usize) -> Result<Vec<u8>, GpuError> {
+        assert!(bytes <= src.bytes, "download within the buffer");
+        self.synchronize()?;
+        let mut v = vec![0u8; bytes];
+        // SAFETY: both ranges are valid for `bytes` bytes.
+        check("cuMemcpyDtoH", unsafe { sys::cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), src.ptr, bytes) })?;
+        Ok(v)
     }
 
     /// Allocates device memory.
@@ -315,7 +387,7 @@ impl PinnedBuffer {
     }
 }
 
-impl Drop for Kernel {
+impl Drop for Module {
     fn drop(&mut self) {
         // SAFETY: the module was loaded by this process and is unloaded once.
         unsafe { sys::cuModuleUnload(self.module) };

@@ -75,6 +75,56 @@ pub struct Job {
     pub planted: Option<Planted>,
 }
 
+/// One program of a [`ProgramJob`]: its entry, launch and inputs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KernelRun {
+    /// Entry name in the module.
+    pub name: String,
+    /// Threads of its one CTA.
+    pub threads: u32,
+    /// Input words, thread 0 first.
+    pub inputs: Vec<u32>,
+    /// Output words per thread.
+    pub outputs: u32,
+}
+
+/// Run every program of a module on one backend (`ptxdiff fuzz`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProgramJob {
+    /// Caller's id.
+    pub id: u64,
+    /// Backend.
+    pub backend: GpuBackend,
+    /// The module's PTX (compiled by the driver for `cuda:jit`; the oracle worker parses it).
+    pub ptx: String,
+    /// The cubin assembled by the supervisor (ptxas backends).
+    pub cubin: Option<std::path::PathBuf>,
+    /// The programs to run, in order.
+    pub kernels: Vec<KernelRun>,
+}
+
+/// Results of a [`ProgramJob`].
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ProgramsDone {
+    /// The job's id.
+    pub id: u64,
+    /// Output words of each program (threads × outputs, thread 0 first).
+    pub outputs: Vec<Vec<u32>>,
+    /// Seconds loading the module (the JIT's compile time for `cuda:jit`).
+    pub load_s: f64,
+    /// Seconds running and copying.
+    pub run_s: f64,
+}
+
+/// A request to the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// A conformance sweep.
+    Sweep(Job),
+    /// A batch of fuzz programs.
+    Programs(ProgramJob),
+}
+
 /// Timings and results of a finished job.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Done {
@@ -104,6 +154,8 @@ pub enum Reply {
     },
     /// A job finished.
     Done(Done),
+    /// A program job finished.
+    Programs(ProgramsDone),
     /// A job failed without killing the worker (assembler or JIT rejection).
     Failed {
         /// The job's id.
@@ -244,6 +296,78 @@ fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
     Ok(Done { id: job.id, result, compile_s, gpu_s, check_s })
 }
 
+fn run_program_job(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
+    let fault =
+        |e: GpuError| if e.is_fault() { JobError::Fault(e.to_string()) } else { JobError::Failed(e.to_string()) };
+    let t0 = Instant::now();
+    let module = match (job.backend, &job.cubin) {
+        (GpuBackend::Jit, _) => gpu.load_module(job.ptx.as_bytes(), true, 4),
+        (_, Some(path)) => {
+            let image = std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?;
+            gpu.load_module(&image, false, 0)
+        }
+        (b, None) => return Err(JobError::Failed(format!("{} needs a cubin", b.name()))),
+    }
+    .map_err(|e| JobError::Failed(e.to_string()))?;
+    let load_s = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let in_words: usize = job.kernels.iter().map(|k| k.inputs.len()).sum();
+    let out_words: Vec<usize> = job.kernels.iter().map(|k| (k.threads * k.outputs) as usize).collect();
+    let input = gpu.alloc(4 * in_words.max(1)).map_err(fault)?;
+    let output = gpu.alloc(4 * out_words.iter().sum::<usize>().max(1)).map_err(fault)?;
+    let bytes: Vec<u8> = job.kernels.iter().flat_map(|k| k.inputs.iter().flat_map(|w| w.to_le_bytes())).collect();
+    gpu.upload(&input, &bytes).map_err(fault)?;
+    gpu.zero(&output).map_err(fault)?;
+    let (mut ioff, mut ooff) = (0, 0);
+    for (k, &ow) in job.kernels.iter().zip(&out_words) {
+        let f = module.function(&k.name).map_err(|e| JobError::Failed(e.to_string()))?;
+        gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
+        ioff += k.inputs.len();
+        ooff += ow;
+    }
+    let raw = gpu.download(&output, 4 * ooff).map_err(fault)?;
+    let words: Vec<u32> = raw.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut outputs = Vec::new();
+    let mut at = 0;
+    for ow in out_words {
+        outputs.push(words[at..at + ow].to_vec());
+        at += ow;
+    }
+    Ok(ProgramsDone { id: job.id, outputs, load_s, run_s: t1.elapsed().as_secs_f64() })
+}
+
+/// A program job run by the program oracle (`ptxdiff worker --oracle`): each output is the
+/// oracle's expected bits (one admissible value where the result is a set). Entries named
+/// `planted_fault…`/`planted_hang…` abort or hang, for the supervisor's tests.
+fn run_program_job_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
+    use oracle::program::{interp, text, Inputs};
+    let t = Instant::now();
+    let programs = text::parse_module(&job.ptx).map_err(|e| JobError::Failed(format!("module: {e}")))?;
+    let mut outputs = Vec::new();
+    for k in &job.kernels {
+        if k.name.starts_with("planted_fault") {
+            std::process::abort();
+        }
+        if k.name.starts_with("planted_hang") {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        let p = programs
+            .iter()
+            .find(|p| p.name == k.name)
+            .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the module", k.name)))?;
+        let e = interp::run(p, &Inputs(k.inputs.clone()), &Allowances::all())
+            .map_err(|e| JobError::Failed(format!("{}: {e}", k.name)))?;
+        outputs.push(
+            e.iter()
+                .flat_map(|x| (0..p.outputs).map(move |w| (x.bits >> (32 * w)) as u32))
+                .collect(),
+        );
+    }
+    Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() })
+}
+
 /// A job run by the CPU oracle instead of a GPU (`ptxdiff worker --oracle`): the same
 /// protocol, so CI exercises the supervisor, restarts and timeouts without a GPU. Planted
 /// faults abort the process; planted hangs sleep.
@@ -289,9 +413,13 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             if line.trim().is_empty() {
                 continue;
             }
-            let r = match serde_json::from_str::<Job>(&line) {
-                Ok(job) => match run_oracle_job(&job) {
+            let r = match serde_json::from_str::<Request>(&line) {
+                Ok(Request::Sweep(job)) => match run_oracle_job(&job) {
                     Ok(done) => Reply::Done(done),
+                    Err(JobError::Failed(message) | JobError::Fault(message)) => Reply::Failed { id: job.id, message },
+                },
+                Ok(Request::Programs(job)) => match run_program_job_oracle(&job) {
+                    Ok(done) => Reply::Programs(done),
                     Err(JobError::Failed(message) | JobError::Fault(message)) => Reply::Failed { id: job.id, message },
                 },
                 Err(e) => Reply::Failed { id: u64::MAX, message: format!("bad job: {e}") },
@@ -310,18 +438,22 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        let job: Job = match serde_json::from_str(&line) {
+        let request: Request = match serde_json::from_str(&line) {
             Ok(j) => j,
             Err(e) => {
                 reply(&mut out, &Reply::Failed { id: u64::MAX, message: format!("bad job: {e}") })?;
                 continue;
             }
         };
-        match run_job(&gpu, &job) {
-            Ok(done) => reply(&mut out, &Reply::Done(done))?,
-            Err(JobError::Failed(message)) => reply(&mut out, &Reply::Failed { id: job.id, message })?,
+        let (id, result) = match &request {
+            Request::Sweep(job) => (job.id, run_job(&gpu, job).map(Reply::Done)),
+            Request::Programs(job) => (job.id, run_program_job(&gpu, job).map(Reply::Programs)),
+        };
+        match result {
+            Ok(r) => reply(&mut out, &r)?,
+            Err(JobError::Failed(message)) => reply(&mut out, &Reply::Failed { id, message })?,
             Err(JobError::Fault(message)) => {
-                reply(&mut out, &Reply::Fault { id: job.id, message })?;
+                reply(&mut out, &Reply::Fault { id, message })?;
                 return Ok(());
             }
         }
@@ -334,6 +466,8 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
 pub enum Outcome {
     /// Finished.
     Done(Done),
+    /// A program job finished.
+    Programs(ProgramsDone),
     /// Rejected (ptxas or JIT error).
     Failed(String),
     /// The GPU faulted (the worker exited).
@@ -416,7 +550,16 @@ impl WorkerHandle {
     /// Runs `job`, waiting at most `timeout`. After `Fault`, `Crashed` or `Hung` this handle
     /// is dead: spawn a new one.
     pub fn run(&mut self, job: &Job, timeout: Duration) -> Outcome {
-        let line = serde_json::to_string(job).unwrap_or_default();
+        self.exchange(&Request::Sweep(job.clone()), job.id, timeout)
+    }
+
+    /// Runs a program job, as [`WorkerHandle::run`].
+    pub fn run_programs(&mut self, job: &ProgramJob, timeout: Duration) -> Outcome {
+        self.exchange(&Request::Programs(job.clone()), job.id, timeout)
+    }
+
+    fn exchange(&mut self, request: &Request, id: u64, timeout: Duration) -> Outcome {
+        let line = serde_json::to_string(request).unwrap_or_default();
         if writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_err() {
             return Outcome::Crashed("the worker's stdin is closed".into());
         }
@@ -425,9 +568,10 @@ impl WorkerHandle {
             let left = timeout.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
                 Ok(l) => match serde_json::from_str::<Reply>(&l) {
-                    Ok(Reply::Done(d)) if d.id == job.id => return Outcome::Done(d),
-                    Ok(Reply::Failed { id, message }) if id == job.id => return Outcome::Failed(message),
-                    Ok(Reply::Fault { id, message }) if id == job.id => {
+                    Ok(Reply::Done(d)) if d.id == id => return Outcome::Done(d),
+                    Ok(Reply::Programs(d)) if d.id == id => return Outcome::Programs(d),
+                    Ok(Reply::Failed { id: i, message }) if i == id => return Outcome::Failed(message),
+                    Ok(Reply::Fault { id: i, message }) if i == id => {
                         let _ = self.child.wait();
                         return Outcome::Fault(message);
                     }

@@ -182,6 +182,10 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                             row.failure = Some(format!("GPU fault: {m}"));
                             true
                         }
+                        Outcome::Programs(_) => {
+                            row.failure = Some("the worker answered a sweep with program results".into());
+                            false
+                        }
                         Outcome::Crashed(m) => {
                             row.failure = Some(format!("worker crashed: {m}"));
                             true
