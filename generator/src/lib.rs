@@ -5,5 +5,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod minimize;
 pub mod probe;
 pub mod sweep;

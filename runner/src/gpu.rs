@@ -117,7 +117,8 @@ impl Module {
     /// The entry point `name`.
     pub fn function(&self, name: &str) -> Result<Function<'_>, GpuError> {
         let mut func = ptr::null_mut();
-        let entry = CString::new(name).map_err(|_| GpuError::Driver { call: "cuModuleGetFunction", name: "NUL in entry name".into() })?;
+        let entry = CString::new(name)
+            .map_err(|_| GpuError::Driver { call: "cuModuleGetFunction", name: "NUL in entry name".into() })?;
         // SAFETY: `module` is loaded; `entry` is NUL-terminated.
         check("cuModuleGetFunction", unsafe { sys::cuModuleGetFunction(&mut func, self.module, entry.as_ptr()) })?;
         Ok(Function { func, _module: std::marker::PhantomData })

@@ -359,11 +359,7 @@ fn run_program_job_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
             .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the module", k.name)))?;
         let e = interp::run(p, &Inputs(k.inputs.clone()), &Allowances::all())
             .map_err(|e| JobError::Failed(format!("{}: {e}", k.name)))?;
-        outputs.push(
-            e.iter()
-                .flat_map(|x| (0..p.outputs).map(move |w| (x.bits >> (32 * w)) as u32))
-                .collect(),
-        );
+        outputs.push(e.iter().flat_map(|x| (0..p.outputs).map(move |w| (x.bits >> (32 * w)) as u32)).collect());
     }
     Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() })
 }
