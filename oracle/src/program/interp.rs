@@ -73,8 +73,29 @@ struct Flow {
     uncertain: Option<(usize, Allowance)>,
 }
 
+/// A deliberately wrong rule, for testing that campaigns find and minimize disagreements
+/// (never used by the tool's real runs).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plant {
+    /// `xor` computes `or`.
+    XorAsOr,
+}
+
+/// How to run a program.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// A planted bug (tests only).
+    #[doc(hidden)]
+    pub plant: Option<Plant>,
+    /// Capture the source values of this statement (body index) in this thread.
+    pub probe: Option<(usize, u32)>,
+}
+
 struct Machine<'a> {
     p: &'a Program,
+    opts: RunOptions,
+    probed: Vec<(String, Expected)>,
     allow: &'a Allowances,
     regs: Vec<HashMap<Reg, Expected>>,
     flow: Vec<Flow>,
@@ -343,9 +364,14 @@ impl<'a> Machine<'a> {
                 None => return Err(self.unsupported("missing glue operand")),
             });
         }
+        if self.opts.probe == Some((self.stmt, t)) {
+            self.probed = vals.iter().enumerate().map(|(k, v)| (["a", "b", "c"][k].to_string(), v.clone())).collect();
+        }
         let result = if vals.iter().all(Expected::is_exact) {
             let get = |k: usize| vals.get(k).map_or(0, |e| e.bits as u64);
-            Expected::exact(u128::from(g.eval(get(0), get(1), get(2) == 1)), width)
+            let planted = self.opts.plant == Some(Plant::XorAsOr) && g.op == GlueOp::Xor;
+            let op = if planted { super::Glue { op: GlueOp::Or, ..*g } } else { *g };
+            Expected::exact(u128::from(op.eval(get(0), get(1), get(2) == 1)), width)
         } else if g.op == GlueOp::Selp && vals[2].is_exact() {
             vals[if vals[2].bits == 1 { 0 } else { 1 }].clone()
         } else {
@@ -387,7 +413,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Destination registers and their values, for one thread, through the semantics.
-    fn evaluate(&self, t: u32, inst: &Instruction) -> Result<Vec<(Reg, Expected)>, InterpError> {
+    fn evaluate(&mut self, t: u32, inst: &Instruction) -> Result<Vec<(Reg, Expected)>, InterpError> {
         let specs = inst.form.operands();
         let widths: BTreeMap<String, u32> = source_slots(&inst.form).into_iter().map(|s| (s.name, s.width)).collect();
         let mut values = BTreeMap::new();
@@ -407,6 +433,9 @@ impl<'a> Machine<'a> {
                 let v = self.source(t, e, width)?;
                 if !v.is_exact() {
                     tainted.get_or_insert(taint(&v));
+                }
+                if self.opts.probe == Some((self.stmt, t)) {
+                    self.probed.push((n.clone(), v.clone()));
                 }
                 values.insert(n.clone(), Input::Scalar(v.bits));
             }
@@ -720,6 +749,28 @@ impl<'a> Machine<'a> {
 /// Runs `p` on `inputs`: each thread's output words as one [`Expected`] of `32 × outputs`
 /// bits (word 0 in the low bits).
 pub fn run(p: &Program, inputs: &Inputs, allow: &Allowances) -> Result<Vec<Expected>, InterpError> {
+    run_with(p, inputs, allow, RunOptions::default()).map(|(out, _)| out)
+}
+
+/// The source values (by the spec's operand names) that statement `stmt` reads in `thread`
+/// (empty if it does not run there).
+pub fn probe(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+    stmt: usize,
+    thread: u32,
+) -> Result<Vec<(String, Expected)>, InterpError> {
+    run_with(p, inputs, allow, RunOptions { probe: Some((stmt, thread)), ..RunOptions::default() }).map(|(_, v)| v)
+}
+
+/// [`run`] with options; also gives the probed source values.
+pub fn run_with(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+    opts: RunOptions,
+) -> Result<(Vec<Expected>, Vec<(String, Expected)>), InterpError> {
     let n = (p.threads * p.inputs) as usize;
     if inputs.0.len() != n {
         return Err(InterpError::Shape(format!(
@@ -743,9 +794,13 @@ pub fn run(p: &Program, inputs: &Inputs, allow: &Allowances) -> Result<Vec<Expec
         out: vec![vec![Expected::exact(0, 32); p.outputs as usize]; threads],
         epoch: 0,
         stmt: 0,
+        opts,
+        probed: Vec::new(),
     };
     m.run()?;
-    Ok(m.out
+    let probed = std::mem::take(&mut m.probed);
+    let out = m
+        .out
         .into_iter()
         .map(|words| {
             let mut e = Expected::exact(0, 32 * p.outputs);
@@ -754,7 +809,8 @@ pub fn run(p: &Program, inputs: &Inputs, allow: &Allowances) -> Result<Vec<Expec
             }
             e
         })
-        .collect())
+        .collect();
+    Ok((out, probed))
 }
 
 #[cfg(test)]
