@@ -4,6 +4,7 @@
 //! reports, the corpus and the command line. The oracle and generator crates stay pure.
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod conform;
 pub mod eval;
 pub mod explain;
