@@ -9,6 +9,7 @@ pub mod conform;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;
+pub mod findings;
 pub mod gpu;
 pub mod ptxas;
 pub mod validity;

@@ -1,0 +1,11 @@
+//! The findings layer of a fuzz campaign: what a finding is ([`Finding`], [`Signature`],
+//! [`Class`]).
+//!
+//! Invariants: nothing here depends on the program generator — a program is PTX text plus
+//! metadata — so stored findings stay readable when the generator changes.
+
+pub mod finding;
+pub mod signature;
+
+pub use finding::{Finding, WordMismatch};
+pub use signature::{Class, Signature};
