@@ -1,6 +1,7 @@
 //! The findings layer of a fuzz campaign: what a finding is ([`Finding`], [`Signature`],
-//! [`Class`]), which findings are already known (`corpus/known/`, [`KnownSet`]), and the
-//! on-disk store that de-duplicates and never loses one ([`FindingStore`]).
+//! [`Class`]), which findings are already known (`corpus/known/`, [`KnownSet`]), the on-disk
+//! store that de-duplicates and never loses one ([`FindingStore`]), and the reports rendered
+//! from it (`summary.md`, `index.html`, `junit.xml`, [`render`]).
 //!
 //! Invariants: nothing here depends on the program generator — a program is PTX text plus
 //! metadata — so stored findings stay readable when the generator changes; `findings.json` is
@@ -8,6 +9,7 @@
 
 pub mod finding;
 pub mod known;
+pub mod render;
 pub mod signature;
 pub mod store;
 
