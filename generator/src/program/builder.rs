@@ -26,7 +26,7 @@ use oracle::isa::{Form, Guard, Instruction, Operand};
 use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Special, Src, Stmt};
 
 use super::config::{permille, Config};
-use super::tables::{feat, writes, Entry, Mem, Tables};
+use super::tables::{feat, writes, Key, Table, Tables};
 use super::values::{draw, Hint, Kind};
 
 /// Probability (‰) that a source is `%tix` where a `.b32` register is wanted, so lanes differ
@@ -85,6 +85,8 @@ pub enum ShByte {
 
 struct Scope {
     label: u32,
+    /// Instructions emitted when the branch opened.
+    opened_at: u32,
     defined: [Vec<Reg>; 4],
 }
 
@@ -233,19 +235,27 @@ impl<'u, 'a> Builder<'u, 'a> {
         draw(self.u, kind, self.edge_pm)
     }
 
-    /// Whether a form with knob bits `f` is enabled.
-    pub fn enabled(&self, f: u32) -> bool {
-        f & self.disabled == 0
+    /// The knob filter of a family: enabled knobs when the family is on, only knob-free forms
+    /// when it is off (loads and stores the program needs anyway).
+    pub fn allow(&self, family_on: bool) -> impl Fn(u32) -> bool + Copy + 'static {
+        let disabled = self.disabled;
+        move |f| if family_on { f & disabled == 0 } else { f == 0 }
     }
 
-    /// The enabled entries of a family table.
-    pub fn entries<'t>(&self, list: &'t [Entry]) -> Vec<&'t Entry> {
-        list.iter().filter(|e| self.enabled(e.feat)).collect()
-    }
-
-    /// The enabled memory forms of a table (only knob-free forms when `family_on` is false).
-    pub fn mems<'t>(&self, list: &'t [Mem], family_on: bool) -> Vec<&'t Mem> {
-        list.iter().filter(|m| if family_on { self.enabled(m.feat) } else { m.feat == 0 }).collect()
+    /// A form of `table` whose group satisfies `ok`, uniformly over the matching forms.
+    pub fn pick<'t, T>(&mut self, table: &'t Table<T>, ok: impl Fn(&Key) -> bool) -> Result<Option<&'t T>> {
+        let total: usize = table.groups.iter().filter(|g| ok(&g.key)).map(|g| g.members.len()).sum();
+        if total == 0 {
+            return Ok(None);
+        }
+        let mut x = self.index(total)?;
+        for g in table.groups.iter().filter(|g| ok(&g.key)) {
+            if x < g.members.len() {
+                return Ok(Some(&table.items[g.members[x] as usize]));
+            }
+            x -= g.members.len();
+        }
+        Ok(None)
     }
 
     // ----- registers -----
@@ -253,6 +263,11 @@ impl<'u, 'a> Builder<'u, 'a> {
     /// Nesting depth of open forward branches.
     pub fn depth(&self) -> usize {
         self.scopes.len()
+    }
+
+    /// Whether the innermost open branch has skipped over at least one instruction yet.
+    pub fn region_nonempty(&self) -> bool {
+        self.scopes.last().is_some_and(|s| self.count > s.opened_at + 1)
     }
 
     /// The defined registers of a class.
@@ -313,6 +328,8 @@ impl<'u, 'a> Builder<'u, 'a> {
         let unread: Vec<Reg> = self.defined[ci(c)].iter().copied().filter(|r| self.unread.contains(r)).collect();
         if !unread.is_empty() && self.chance(UNREAD_FIRST_PERMILLE)? {
             let i = self.index(unread.len())?;
+            // Counted as read now, so the next source of the same instruction takes another.
+            self.read(unread[i]);
             return Ok(unread[i]);
         }
         let i = self.index(n)?;
@@ -359,19 +376,11 @@ impl<'u, 'a> Builder<'u, 'a> {
 
     fn produce_imm(&mut self, c: RegClass, kind: Kind) -> Result<Option<Reg>> {
         let tb = self.tb;
-        let forms: Vec<&Form> = self
-            .entries(&tb.mov)
-            .into_iter()
-            .map(|e| &e.form)
-            .filter(|f| {
-                matches!(f, Form::Mov(m) if m.shape == oracle::isa::MovShape::Copy)
-                    && matches!(f.operands()[0].kind, OperandKind::Reg(t) if RegClass::of(t) == Some(c))
-            })
-            .collect();
-        if forms.is_empty() {
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.mov, |k| allow(k.feat) && k.n == 0 && k.class == Some(c))? else {
             return Ok(None);
-        }
-        let form = forms[self.index(forms.len())?].clone();
+        };
+        let form = e.form.clone();
         let OperandKind::Reg(t) = form.operands()[0].kind else { return Ok(None) };
         let kind = if kind.width() == t.bits() { kind } else { mem_kind(t) };
         let v = self.value(kind);
@@ -416,14 +425,13 @@ impl<'u, 'a> Builder<'u, 'a> {
 
     fn produce_load(&mut self, c: RegClass, kind: Kind) -> Result<Reg> {
         let tb = self.tb;
-        let on = self.cfg.ld;
-        let forms: Vec<&Mem> = self.mems(&tb.ld_global, on).into_iter().filter(|m| m.n == 1 && m.class == c).collect();
-        let m = if forms.is_empty() {
-            // Unreachable with the model's tables (plain scalar loads exist for every class);
-            // fall back to a plain form regardless of knobs.
-            tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0).expect("plain scalar loads exist")
-        } else {
-            forms[self.index(forms.len())?]
+        let allow = self.allow(self.cfg.ld);
+        let m = match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c))? {
+            Some(m) => m,
+            // Unreachable with the model's tables (plain scalar loads exist for every class).
+            None => {
+                tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0).expect("plain scalar loads exist")
+            }
         };
         let off = self.input_offset(m.size)?.unwrap_or(0);
         let hint = if kind.width() == m.elem.bits() { kind } else { mem_kind(m.elem) };
@@ -680,7 +688,7 @@ impl<'u, 'a> Builder<'u, 'a> {
         self.read(p);
         self.body.push(Stmt::Bra { guard: Some(PredGuard { pred, negated }), label });
         self.count += 1;
-        self.scopes.push(Scope { label, defined: self.defined.clone() });
+        self.scopes.push(Scope { label, opened_at: self.count, defined: self.defined.clone() });
         Ok(())
     }
 

@@ -121,9 +121,11 @@ pub struct Config {
     /// Defaults to 0.25.
     pub immediate_rate: f64,
     /// Probability per step of opening a forward branch (`@p bra`) while the nesting depth
-    /// allows. Defaults to 0.08: about three divergent regions per 40-instruction program.
+    /// allows. Defaults to 0.12: a few divergent regions per 40-instruction program (swarm
+    /// draws scale it down).
     pub divergence_rate: f64,
-    /// Probability that an instruction is guarded by `@p`/`@!p`. Defaults to 0.1.
+    /// Probability that an instruction is guarded by `@p`/`@!p` (where it may be: not loads of
+    /// fresh values, `shfl.sync`, shared stores, output stores). Defaults to 0.2.
     pub predication_rate: f64,
     /// Probability that a value (immediate or input word) comes from the edge-case pool of its
     /// format rather than random bits. Defaults to 0.5 (wasmtime's `biased_arbitrary_value`).
@@ -180,8 +182,8 @@ impl Default for Config {
             max_len: 40,
             glue_density: 0.35,
             immediate_rate: 0.25,
-            divergence_rate: 0.08,
-            predication_rate: 0.1,
+            divergence_rate: 0.12,
+            predication_rate: 0.2,
             edge_rate: 0.5,
             max_depth: 3,
             threads: vec![32, 64, 128],

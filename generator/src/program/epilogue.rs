@@ -18,7 +18,11 @@ use oracle::isa::{Form, Instruction, Operand};
 use oracle::program::{Glue, GlueOp, GlueType, Reg, RegClass, Special, Src};
 
 use super::builder::{addr, Builder};
-use super::tables::Mem;
+use super::tables::{Key, Mem};
+
+/// Probability (‰) that an output chunk stores registers of the class of a random unread value
+/// (fewer conversions) rather than any class.
+const NATIVE_PERMILLE: u32 = 750;
 
 /// Probability (‰) that two values are combined with `add` instead of `xor`.
 const ADD_PERMILLE: u32 = 250;
@@ -46,9 +50,10 @@ impl Builder<'_, '_> {
             self.close_branch();
         }
         let tb = self.tb;
-        let stores: Vec<&Mem> = self.mems(&tb.st_global, self.cfg.st);
+        let allow = self.allow(self.cfg.st);
         let bytes = 4 * self.shape.outputs;
         let values = self.unread_values();
+        let classes: Vec<RegClass> = values.iter().map(|r| r.class()).collect();
         // Chunk sizes, weighted toward 4 and 8 bytes.
         const SIZES: [u32; 9] = [16, 8, 8, 4, 4, 4, 2, 2, 1];
         let mut chunks: Vec<(u32, &Mem)> = Vec::new();
@@ -57,20 +62,24 @@ impl Builder<'_, '_> {
             let sizes: Vec<u32> = SIZES
                 .iter()
                 .copied()
-                .filter(|&s| s <= bytes - off && off % s == 0 && stores.iter().any(|m| m.size == s))
+                .filter(|&s| s <= bytes - off && off % s == 0 && tb.st_global.any(|k| allow(k.feat) && k.size == s))
                 .collect();
-            let size = if sizes.is_empty() { 4 } else { sizes[self.index(sizes.len())?] };
-            let mut cands: Vec<&Mem> = stores.iter().copied().filter(|m| m.size == size).collect();
-            // Prefer element classes that have unread values, so they are stored as they are.
-            let native: Vec<&Mem> =
-                cands.iter().copied().filter(|m| values.iter().any(|r| r.class() == m.class)).collect();
-            if !native.is_empty() && self.chance(600)? {
-                cands = native;
-            }
-            let m = if cands.is_empty() {
-                tb.st_global.iter().find(|m| m.feat == 0 && m.n == 1 && m.size == 4).expect("st.global.b32 exists")
-            } else {
-                cands[self.index(cands.len())?]
+            // A byte store always fits and is aligned.
+            let size = if sizes.is_empty() { 1 } else { sizes[self.index(sizes.len())?] };
+            // Prefer the class of a random unread value (so classes with more unread values
+            // are stored as they are more often).
+            let want = if classes.is_empty() { None } else { Some(classes[self.index(classes.len())?]) };
+            let native = |k: &Key| want.is_some() && k.class == want;
+            let prefer =
+                tb.st_global.any(|k| allow(k.feat) && k.size == size && native(k)) && self.chance(NATIVE_PERMILLE)?;
+            let picked = self.pick(&tb.st_global, |k| allow(k.feat) && k.size == size && (!prefer || native(k)))?;
+            let m = match picked {
+                Some(m) => m,
+                None => tb
+                    .st_global
+                    .iter()
+                    .find(|m| m.feat == 0 && m.n == 1 && m.size == size)
+                    .expect("plain scalar stores of 1, 2, 4 and 8 bytes exist"),
             };
             chunks.push((off, m));
             off += m.size;

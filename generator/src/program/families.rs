@@ -23,12 +23,19 @@ use oracle::num::{BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32, UE8M0
 use oracle::program::Special;
 
 use super::builder::{addr, mem_kind, Builder, GuardMode, KindFn, ShByte};
-use super::tables::Mem;
+use super::tables::Key;
 use super::values::{Dest, Kind};
 
 /// Probability (‰) per step that the innermost open branch closes: regions average about
 /// four steps.
 const CLOSE_PERMILLE: u32 = 250;
+
+/// Access sizes of shared loads and stores (256-bit accesses are global-only).
+const SIZES: [u32; 5] = [1, 2, 4, 8, 16];
+
+fn size_index(size: u32) -> Option<usize> {
+    SIZES.iter().position(|&s| s == size)
+}
 
 /// Relative weights of the families under test, chosen so `cvt`, the family with by far the
 /// most forms, gets the most steps, and `mov` and shared round trips (several shapes each) come
@@ -100,7 +107,7 @@ fn cvt_src(t: CvtType, to: Dest) -> Kind {
 impl Builder<'_, '_> {
     /// One step of the body (see the module documentation).
     pub fn step(&mut self) -> Result<()> {
-        if self.depth() > 0 && self.chance(CLOSE_PERMILLE)? {
+        if self.region_nonempty() && self.chance(CLOSE_PERMILLE)? {
             self.close_branch();
             return Ok(());
         }
@@ -157,11 +164,9 @@ impl Builder<'_, '_> {
 
     fn step_cvt(&mut self) -> Result<bool> {
         let tb = self.tb;
-        let list = self.entries(&tb.cvt);
-        if list.is_empty() {
-            return Ok(false);
-        }
-        let form = list[self.index(list.len())?].form.clone();
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.cvt, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
         let Form::Cvt(c) = &form else { return Ok(false) };
         let to = cvt_dest(c.dtype);
         let atype = c.atype;
@@ -177,11 +182,10 @@ impl Builder<'_, '_> {
     /// `cvt.pack` and `prmt`.
     fn step_simple(&mut self, fam: Fam) -> Result<bool> {
         let tb = self.tb;
-        let list = self.entries(if fam == Fam::Prmt { &tb.prmt } else { &tb.cvt_pack });
-        if list.is_empty() {
-            return Ok(false);
-        }
-        let form = list[self.index(list.len())?].form.clone();
+        let allow = self.allow(true);
+        let table = if fam == Fam::Prmt { &tb.prmt } else { &tb.cvt_pack };
+        let Some(e) = self.pick(table, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
         let kinds: Box<KindFn<'static>> = match &form {
             Form::CvtPack(p) => {
                 let (bits, signed) = match p.convert {
@@ -211,11 +215,9 @@ impl Builder<'_, '_> {
             return Ok(false);
         }
         let tb = self.tb;
-        let list = self.entries(&tb.shfl);
-        if list.is_empty() {
-            return Ok(false);
-        }
-        let form = list[self.index(list.len())?].form.clone();
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.shfl, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
         let a = if self.u.arbitrary::<bool>()? { Kind::Float { fmt: F32, to: Dest::None } } else { Kind::Bits(32) };
         let kinds = move |name: &str, _: usize| match name {
             "b" => Kind::Lane,
@@ -229,11 +231,9 @@ impl Builder<'_, '_> {
     /// `mov`: copies (registers and immediates), packs and unpacks (with sinks, §9.7.9.4).
     fn step_mov(&mut self) -> Result<bool> {
         let tb = self.tb;
-        let list = self.entries(&tb.mov);
-        if list.is_empty() {
-            return Ok(false);
-        }
-        let form = list[self.index(list.len())?].form.clone();
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.mov, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
         let Form::Mov(m) = &form else { return Ok(false) };
         let copy_kind = match m.ty.token() {
             "f32" => Kind::Float { fmt: F32, to: Dest::None },
@@ -268,13 +268,10 @@ impl Builder<'_, '_> {
     fn step_ld(&mut self, nc: bool) -> Result<bool> {
         let tb = self.tb;
         let stride = 4 * self.shape.inputs;
-        let (list, on) = if nc { (&tb.ld_nc, self.cfg.ld_nc) } else { (&tb.ld_global, self.cfg.ld) };
-        let cands: Vec<&Mem> =
-            self.mems(list, on).into_iter().filter(|m| m.size <= stride && stride.is_multiple_of(m.size)).collect();
-        if cands.is_empty() {
-            return Ok(false);
-        }
-        let m = cands[self.index(cands.len())?];
+        let (table, on) = if nc { (&tb.ld_nc, self.cfg.ld_nc) } else { (&tb.ld_global, self.cfg.ld) };
+        let allow = self.allow(on);
+        let fits = |k: &Key| k.size > 0 && k.size <= stride && stride.is_multiple_of(k.size);
+        let Some(m) = self.pick(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
         let Some(off) = self.input_offset(m.size)? else { return Ok(false) };
         self.note_input(off, m.elem, m.n, &[]);
         let fixed = [("a", addr(Special::In, off))];
@@ -290,43 +287,32 @@ impl Builder<'_, '_> {
             .collect()
     }
 
+    /// For each access size 1, 2, 4, 8, 16: the offsets whose bytes satisfy `ok`.
+    fn offsets_by_size(&self, ok: impl Fn(ShByte) -> bool + Copy) -> [Vec<u32>; 5] {
+        SIZES.map(|size| self.shared_offsets(size, ok))
+    }
+
     /// A shared-memory step: store to the own slot (top level), `bar.sync` (top level, when
     /// something was stored since the last one), load from the own slot (stored bytes) or from
     /// the neighbour's (bytes stored before a `bar.sync`).
     fn step_shared(&mut self) -> Result<bool> {
         let tb = self.tb;
         let top = self.depth() == 0;
-        let stores: Vec<(&Mem, Vec<u32>)> = if top {
-            self.mems(&tb.st_shared, true)
-                .into_iter()
-                .map(|m| (m, self.shared_offsets(m.size, |b| b == ShByte::Empty)))
-                .filter(|(_, o)| !o.is_empty())
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let loads = self.mems(&tb.ld_shared, true);
-        let own: Vec<(&Mem, Vec<u32>)> = loads
-            .iter()
-            .map(|m| (*m, self.shared_offsets(m.size, |b| b != ShByte::Empty)))
-            .filter(|(_, o)| !o.is_empty())
-            .collect();
-        let next: Vec<(&Mem, Vec<u32>)> = loads
-            .iter()
-            .map(|m| (*m, self.shared_offsets(m.size, |b| b == ShByte::Synced)))
-            .filter(|(_, o)| !o.is_empty())
-            .collect();
+        let allow = self.allow(true);
+        let store_offs = self.offsets_by_size(|b| b == ShByte::Empty);
+        let own_offs = self.offsets_by_size(|b| b != ShByte::Empty);
+        let next_offs = self.offsets_by_size(|b| b == ShByte::Synced);
+        let has = |offs: &[Vec<u32>; 5], k: &Key| size_index(k.size).is_some_and(|i| !offs[i].is_empty());
+        let can_store = top && tb.st_shared.any(|k| allow(k.feat) && has(&store_offs, k));
         let can_bar = top && self.shared.contains(&ShByte::Own);
+        let can_own = tb.ld_shared.any(|k| allow(k.feat) && has(&own_offs, k));
+        let can_next = tb.ld_shared.any(|k| allow(k.feat) && has(&next_offs, k));
         // Weights: store 3, bar 2, own load 2, neighbour load 3.
-        let options: Vec<(u8, u32)> = [
-            (0u8, if stores.is_empty() { 0 } else { 3 }),
-            (1, if can_bar { 2 } else { 0 }),
-            (2, if own.is_empty() { 0 } else { 2 }),
-            (3, if next.is_empty() { 0 } else { 3 }),
-        ]
-        .into_iter()
-        .filter(|(_, w)| *w > 0)
-        .collect();
+        let options: Vec<(u8, u32)> = [(0u8, can_store, 3), (1, can_bar, 2), (2, can_own, 2), (3, can_next, 3)]
+            .into_iter()
+            .filter(|(_, ok, _)| *ok)
+            .map(|(a, _, w)| (a, w))
+            .collect();
         let total: u32 = options.iter().map(|(_, w)| w).sum();
         if total == 0 {
             return Ok(false);
@@ -340,33 +326,31 @@ impl Builder<'_, '_> {
             }
             x -= w;
         }
-        match action {
-            0 => {
-                let (m, offs) = &stores[self.index(stores.len())?];
-                let off = offs[self.index(offs.len())?];
-                let (form, size, elem) = (m.form.clone(), m.size, m.elem);
-                let fixed = [("a", addr(Special::Sh, off))];
-                let kind = mem_kind(elem);
-                let done = self.emit_form(&form, &fixed, &|_, _| kind, GuardMode::Never, false)?;
-                if done {
-                    for b in off..off + size {
-                        self.shared[b as usize] = ShByte::Own;
-                    }
-                }
-                Ok(done)
-            }
+        let (table, offs, base) = match action {
+            0 => (&tb.st_shared, &store_offs, Special::Sh),
             1 => {
                 self.bar();
-                Ok(true)
+                return Ok(true);
             }
-            a => {
-                let (list, base) = if a == 2 { (&own, Special::Sh) } else { (&next, Special::ShNext) };
-                let (m, offs) = &list[self.index(list.len())?];
-                let off = offs[self.index(offs.len())?];
-                let form = m.form.clone();
-                let fixed = [("a", addr(base, off))];
-                self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
+            2 => (&tb.ld_shared, &own_offs, Special::Sh),
+            _ => (&tb.ld_shared, &next_offs, Special::ShNext),
+        };
+        let Some(m) = self.pick(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
+        let Some(list) = size_index(m.size).map(|i| &offs[i]) else { return Ok(false) };
+        let off = list[self.index(list.len())?];
+        let (form, size, elem) = (m.form.clone(), m.size, m.elem);
+        let fixed = [("a", addr(base, off))];
+        if action == 0 {
+            let kind = mem_kind(elem);
+            let done = self.emit_form(&form, &fixed, &|_, _| kind, GuardMode::Never, false)?;
+            if done {
+                for b in off..off + size {
+                    self.shared[b as usize] = ShByte::Own;
+                }
             }
+            Ok(done)
+        } else {
+            self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
         }
     }
 }

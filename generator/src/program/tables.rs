@@ -98,6 +98,92 @@ pub struct Mem {
     pub class: RegClass,
 }
 
+/// What a swarm filter or an operand constraint asks of a form: its knob bits and, for loads
+/// and stores, its access shape (`mov` copies record the class of `d`, packs and unpacks their
+/// element count in `n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    /// [`feat`] bits.
+    pub feat: u32,
+    /// Bytes accessed (0 outside loads and stores).
+    pub size: u32,
+    /// Elements of the data operand (memory), or of the vector (`mov` pack/unpack; 0 for a copy).
+    pub n: u8,
+    /// Register class of the data elements (memory) or of a `mov` copy's `d`.
+    pub class: Option<RegClass>,
+}
+
+/// The members of a table that share a [`Key`] (indices into [`Table::items`]).
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The shared key.
+    pub key: Key,
+    /// Indices of the members.
+    pub members: Vec<u32>,
+}
+
+/// A family's forms, grouped by [`Key`] so that a per-program filter looks at a few dozen
+/// groups instead of thousands of forms.
+#[derive(Clone, Debug)]
+pub struct Table<T> {
+    /// The forms, in `valid_forms` order.
+    pub items: Vec<T>,
+    /// The groups, in key order.
+    pub groups: Vec<Group>,
+}
+
+impl<T> Table<T> {
+    fn new(items: Vec<T>, key: impl Fn(&T) -> Key) -> Self {
+        let mut map: std::collections::BTreeMap<Key, Vec<u32>> = std::collections::BTreeMap::new();
+        for (i, x) in items.iter().enumerate() {
+            map.entry(key(x)).or_default().push(i as u32);
+        }
+        Table { items, groups: map.into_iter().map(|(key, members)| Group { key, members }).collect() }
+    }
+
+    /// Whether some group satisfies `ok`.
+    pub fn any(&self, ok: impl Fn(&Key) -> bool) -> bool {
+        self.groups.iter().any(|g| ok(&g.key))
+    }
+}
+
+impl<T> std::ops::Deref for Table<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Table<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+fn entry_key(e: &Entry) -> Key {
+    let (n, class) = match &e.form {
+        Form::Mov(m) => match m.shape {
+            MovShape::Copy => (
+                0,
+                e.form.operands().first().and_then(|s| match s.kind {
+                    OperandKind::Reg(t) => RegClass::of(t),
+                    _ => None,
+                }),
+            ),
+            MovShape::Pack(k) | MovShape::Unpack(k) => (k, None),
+            _ => (0, None),
+        },
+        _ => (0, None),
+    };
+    Key { feat: e.feat, size: 0, n, class }
+}
+
+fn mem_key(m: &Mem) -> Key {
+    Key { feat: m.feat, size: m.size, n: m.n, class: Some(m.class) }
+}
+
 /// The mov forms the output epilogue converts with: pack/unpack of 2×b16 → b32, 2×b32 → b64,
 /// 4×b16 → b64.
 #[derive(Clone, Debug)]
@@ -122,25 +208,25 @@ pub struct Tables {
     /// The target.
     pub target: Target,
     /// `cvt`.
-    pub cvt: Vec<Entry>,
+    pub cvt: Table<Entry>,
     /// `cvt.pack`.
-    pub cvt_pack: Vec<Entry>,
+    pub cvt_pack: Table<Entry>,
     /// `prmt`.
-    pub prmt: Vec<Entry>,
+    pub prmt: Table<Entry>,
     /// `shfl.sync`.
-    pub shfl: Vec<Entry>,
+    pub shfl: Table<Entry>,
     /// `mov` (copies, packs, unpacks).
-    pub mov: Vec<Entry>,
+    pub mov: Table<Entry>,
     /// `ld.global`.
-    pub ld_global: Vec<Mem>,
+    pub ld_global: Table<Mem>,
     /// `ld.global.nc`.
-    pub ld_nc: Vec<Mem>,
+    pub ld_nc: Table<Mem>,
     /// `ld.shared{,::cta,::cluster}`.
-    pub ld_shared: Vec<Mem>,
+    pub ld_shared: Table<Mem>,
     /// `st.global`.
-    pub st_global: Vec<Mem>,
+    pub st_global: Table<Mem>,
     /// `st.shared{,::cta,::cluster}`.
-    pub st_shared: Vec<Mem>,
+    pub st_shared: Table<Mem>,
     /// Glue (op, type) pairs the target takes.
     pub glue: Vec<(GlueOp, GlueType)>,
     /// Conversions of the epilogue.
@@ -402,16 +488,16 @@ impl Tables {
         };
         Tables {
             target: *target,
-            cvt,
-            cvt_pack,
-            prmt,
-            shfl,
-            mov,
-            ld_global,
-            ld_nc,
-            ld_shared,
-            st_global,
-            st_shared,
+            cvt: Table::new(cvt, entry_key),
+            cvt_pack: Table::new(cvt_pack, entry_key),
+            prmt: Table::new(prmt, entry_key),
+            shfl: Table::new(shfl, entry_key),
+            mov: Table::new(mov, entry_key),
+            ld_global: Table::new(ld_global, mem_key),
+            ld_nc: Table::new(ld_nc, mem_key),
+            ld_shared: Table::new(ld_shared, mem_key),
+            st_global: Table::new(st_global, mem_key),
+            st_shared: Table::new(st_shared, mem_key),
             glue,
             movs,
         }

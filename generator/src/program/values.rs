@@ -194,6 +194,30 @@ pub fn edge(r: &mut impl Rng, kind: Kind) -> u64 {
     }
 }
 
+/// A small fixed-capacity pool of candidates (no allocation per drawn value).
+struct Pool {
+    items: [u64; 24],
+    n: usize,
+}
+
+impl Pool {
+    fn new() -> Self {
+        Pool { items: [0; 24], n: 0 }
+    }
+    fn push(&mut self, v: u64) {
+        if self.n < self.items.len() {
+            self.items[self.n] = v;
+            self.n += 1;
+        }
+    }
+    fn extend(&mut self, vs: impl IntoIterator<Item = u64>) {
+        vs.into_iter().for_each(|v| self.push(v));
+    }
+    fn pick(&self, r: &mut impl Rng) -> u64 {
+        self.items[r.below(self.n.max(1) as u64) as usize]
+    }
+}
+
 fn float(fmt: Format) -> Kind {
     Kind::Float { fmt, to: Dest::None }
 }
@@ -238,11 +262,13 @@ fn int_edge(r: &mut impl Rng, bits: u32, signed: bool, to: Dest) -> u64 {
             let span = bits.saturating_sub(d.man_bits + 2).max(1);
             let k = r.below(u64::from(span)) as u32;
             let thr = float_int_threshold(&d);
-            let mut pool = vec![(p + 1) << k, (p + 3) << k, (p - 1) << k, p << k, (p + 2) << k];
+            let mut pool = [(p + 1) << k, (p + 3) << k, (p - 1) << k, p << k, (p + 2) << k, 0, 0, 0, 0];
+            let mut n = 5;
             if let Some((max, t)) = thr {
-                pool.extend([max, t, t - 1, t + 1]);
+                pool[5..].copy_from_slice(&[max, t, t - 1, t + 1]);
+                n = 9;
             }
-            let v = r.pick(&pool);
+            let v = r.pick(&pool[..n]);
             if signed && r.below(2) == 1 {
                 -v
             } else {
@@ -290,7 +316,8 @@ fn own_edge(r: &mut impl Rng, f: &Format) -> u64 {
     let top_exp = u64::from(f.max_exp_field());
     let one = (f.bias.max(0) as u64) << m;
     let max = f.max_finite_bits();
-    let mut pool = vec![0, 1 << m, (1 << m) | 1, one, one + 1, one.saturating_sub(1), max, max.saturating_sub(1)];
+    let mut pool = Pool::new();
+    pool.extend([0, 1 << m, (1 << m) | 1, one, one + 1, one.saturating_sub(1), max, max.saturating_sub(1)]);
     if m > 0 {
         pool.extend([1, man]);
         // A random binade with a tie pattern or an extreme mantissa.
@@ -314,7 +341,7 @@ fn own_edge(r: &mut impl Rng, f: &Format) -> u64 {
     // Half-integers k + ½ (ties of `.rni`, `.rna`), exactly representable or not.
     let k = r.below(8) as i128;
     pool.push(encode(f, halves(2 * k + 1), Rounding::NearestEven, Overflow::Ieee).bits & !sign_bit(f));
-    r.pick(&pool) & f.mask()
+    pool.pick(r) & f.mask()
 }
 
 fn sign_bit(f: &Format) -> u64 {
