@@ -60,7 +60,7 @@ fn main() {
     );
     println!("{:<22} {:>9} {:>7} {:>8}", "family", "count", "share", "forms");
     let mut rows: Vec<_> = per.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
     for (k, c) in rows {
         let f = forms.get(&k).map_or(0, |s| s.len());
         println!("{k:<22} {c:>9} {:>6.1}% {f:>8}", 100.0 * c as f64 / total as f64);
