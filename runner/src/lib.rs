@@ -6,6 +6,7 @@
 
 pub mod atomic;
 pub mod conform;
+pub mod fuzz;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;

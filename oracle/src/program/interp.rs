@@ -6,7 +6,7 @@
 //! branches are exact: a thread that takes `@p bra $L` waits at `$L` and rejoins there, so
 //! divergence and reconvergence need no stack. Barriers and shuffles run with the whole CTA
 //! converged (the program invariants of [`super`]); shared memory is per-thread words, and a
-//! read of another thread's word must follow a `bar.sync` that follows its store.
+//! read of another thread's bytes must follow a `bar.sync` that follows their last store.
 //!
 //! Set-valued results flow on instead of being avoided:
 //! - bit movement (`mov` copy/pack/unpack, `ld`/`st`, `shfl.sync`'s data, `selp` with a known
@@ -100,7 +100,10 @@ struct Machine<'a> {
     regs: Vec<HashMap<Reg, Expected>>,
     flow: Vec<Flow>,
     input: Vec<Vec<Expected>>,
-    shared: Vec<Vec<Option<(Expected, u32)>>>,
+    /// Shared words per thread; bytes never stored are any value.
+    shared: Vec<Vec<Expected>>,
+    /// The barrier epoch of each shared byte's last store.
+    shared_epoch: Vec<Vec<Option<u32>>>,
     out: Vec<Vec<Expected>>,
     epoch: u32,
     stmt: usize,
@@ -519,7 +522,11 @@ impl<'a> Machine<'a> {
         };
         let ok = match sp {
             Special::In | Special::Out => form_space == Some(Space::Global),
-            Special::Sh | Special::ShNext => matches!(form_space, Some(Space::Shared | Space::SharedCta)),
+            // A `.shared::cta` address is also a `.shared::cluster` address of the executing
+            // CTA (§9.7.9.1 State spaces… the shared::cta window lies in shared::cluster's).
+            Special::Sh | Special::ShNext => {
+                matches!(form_space, Some(Space::Shared | Space::SharedCta | Space::SharedCluster))
+            }
             Special::Tid => false,
         };
         if !ok {
@@ -588,25 +595,16 @@ impl<'a> Machine<'a> {
             Special::Sh | Special::ShNext => {
                 self.check_access(t, offset, total, 4 * self.p.shared)?;
                 let owner = if base == Special::Sh { t } else { (t + 1) % self.p.threads };
-                let first = offset as usize / 4;
-                let last = (offset as usize + total as usize - 1) / 4;
-                let mut ws = vec![Expected::exact(0, 32); self.p.shared as usize];
-                for (w, slot) in ws.iter_mut().enumerate().take(last + 1).skip(first) {
-                    match &self.shared[owner as usize][w] {
-                        None => {
-                            return Err(self
-                                .undefined(t, format!("reads shared word {w} of thread {owner} before it is stored")))
-                        }
-                        Some((_, epoch)) if owner != t && *epoch >= self.epoch => {
-                            return Err(self.undefined(
-                                t,
-                                format!("reads thread {owner}'s shared word {w} without a bar.sync after its store"),
-                            ))
-                        }
-                        Some((e, _)) => *slot = e.clone(),
+                let bytes = offset as usize..offset as usize + total as usize;
+                if owner != t {
+                    if let Some(b) = bytes.clone().find(|&b| self.shared_epoch[owner as usize][b].is_some_and(|e| e >= self.epoch)) {
+                        return Err(self.undefined(
+                            t,
+                            format!("reads thread {owner}'s shared byte {b} without a bar.sync after its store"),
+                        ));
                     }
                 }
-                ws
+                self.shared[owner as usize].clone()
             }
             Special::Out | Special::Tid => return Err(self.unsupported("programs do not load from %out")),
         };
@@ -654,23 +652,14 @@ impl<'a> Machine<'a> {
                     return Err(self.undefined(t, "shared stores must be unguarded and converged"));
                 }
                 self.check_access(t, offset, total, 4 * self.p.shared)?;
-                let mut words: Vec<Expected> = self.shared[t as usize]
-                    .iter()
-                    .map(|w| w.as_ref().map_or(Expected::exact(0, 32), |(e, _)| e.clone()))
-                    .collect();
-                let first = offset as usize / 4;
-                let last = (offset as usize + total as usize - 1) / 4;
-                for w in first..=last {
-                    if self.shared[t as usize][w].is_some() {
-                        return Err(self.undefined(t, format!("stores shared word {w} a second time")));
-                    }
-                }
+                let mut words = std::mem::take(&mut self.shared[t as usize]);
                 for (k, v) in values.into_iter().enumerate() {
                     Self::write_words(&mut words, offset as usize + k * (eb / 8) as usize, v);
                 }
+                self.shared[t as usize] = words;
                 let epoch = self.epoch;
-                for (slot, word) in self.shared[t as usize].iter_mut().zip(words).take(last + 1).skip(first) {
-                    *slot = Some((word, epoch));
+                for b in offset as usize..offset as usize + total as usize {
+                    self.shared_epoch[t as usize][b] = Some(epoch);
                 }
             }
             _ => return Err(self.unsupported("programs store to %out or %sh only")),
@@ -790,7 +779,8 @@ pub fn run_with(
         input: (0..p.threads)
             .map(|t| inputs.thread(p, t).iter().map(|&w| Expected::exact(u128::from(w), 32)).collect())
             .collect(),
-        shared: vec![vec![None; p.shared as usize]; threads],
+        shared: vec![vec![Expected::any(32, Allowance::Undefined); p.shared as usize]; threads],
+        shared_epoch: vec![vec![None; 4 * p.shared as usize]; threads],
         out: vec![vec![Expected::exact(0, 32); p.outputs as usize]; threads],
         epoch: 0,
         stmt: 0,

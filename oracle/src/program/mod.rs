@@ -20,9 +20,10 @@
 //!
 //! Invariants the generator keeps and [`interp`] relies on (a program that breaks them has
 //! undefined results): branches only go forward; registers are written before they are read;
-//! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; a shared word is
-//! stored once, unguarded and converged, and another thread's word is read only after a
-//! `bar.sync` that follows the store.
+//! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; shared words are
+//! stored by their own thread, unguarded and converged, and another thread's word is read
+//! only after a `bar.sync` that follows the last store to it (bytes never stored read as any
+//! value).
 
 use std::fmt;
 

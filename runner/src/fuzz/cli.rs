@@ -1,0 +1,273 @@
+//! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
+//! parsing into [`super::Options`], messages, exit status.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use generator::minimize::{minimize, Budget};
+use generator::program::Config;
+use oracle::isa::Target;
+use oracle::program::interp::Plant;
+use oracle::program::text;
+use oracle::semantics::Allowances;
+
+use super::backend::FuzzBackend;
+use super::engine::Engine;
+use super::triage::raw_findings;
+use super::Options;
+
+/// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
+pub fn parse_duration(s: &str) -> Result<Duration> {
+    let s = s.trim();
+    if let Ok(n) = s.parse::<f64>() {
+        return Ok(Duration::from_secs_f64(n));
+    }
+    let mut total = 0.0;
+    let mut num = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let n: f64 = num.parse().with_context(|| format!("`{s}` is not a duration (e.g. 90s, 15m, 1h)"))?;
+        total += n * match c {
+            's' => 1.0,
+            'm' => 60.0,
+            'h' => 3600.0,
+            _ => bail!("`{s}` is not a duration (e.g. 90s, 15m, 1h)"),
+        };
+        num.clear();
+    }
+    if !num.is_empty() {
+        bail!("`{s}` is not a duration (e.g. 90s, 15m, 1h)");
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+/// Parses `--backends`; empty means the defaults (with a GPU: oracle and the three GPU
+/// backends; the engine drops GPU backends when no GPU is found, and `ptxas-check` is added
+/// then).
+pub fn parse_backends(names: &[String]) -> Result<Vec<FuzzBackend>> {
+    if names.iter().all(|n| n.is_empty()) {
+        let mut v = FuzzBackend::gpu_defaults();
+        v.push(FuzzBackend::PtxasCheck);
+        return Ok(v);
+    }
+    names.iter().filter(|n| !n.is_empty()).map(|n| FuzzBackend::parse(n).map_err(anyhow::Error::msg)).collect()
+}
+
+/// Loads a generator configuration file (TOML).
+pub fn load_config(path: Option<&Path>) -> Result<Config> {
+    let Some(path) = path else { return Ok(Config::default()) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("{}: not a valid generator configuration", path.display()))
+}
+
+/// Everything `ptxdiff fuzz` takes.
+#[derive(Clone, Debug)]
+pub struct FuzzArgs {
+    /// `--time`.
+    pub time: String,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--target`.
+    pub target: String,
+    /// `--backends`.
+    pub backends: Vec<String>,
+    /// `--jobs`.
+    pub jobs: Option<usize>,
+    /// `--config`.
+    pub config: Option<PathBuf>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--resume`.
+    pub resume: Option<PathBuf>,
+    /// `--batch`.
+    pub batch: usize,
+    /// `--programs`.
+    pub programs: Option<u64>,
+    /// `--no-minimize`.
+    pub no_minimize: bool,
+    /// `--minimize-calls`.
+    pub minimize_calls: usize,
+    /// `--allow-off`.
+    pub allow_off: Vec<String>,
+    /// `--known`.
+    pub known: PathBuf,
+    /// `--plant-bug`.
+    pub plant: Option<String>,
+    /// The command line.
+    pub command: String,
+}
+
+fn allowances(off: &[String]) -> Result<Allowances> {
+    let mut a = Allowances::all();
+    for name in off.iter().filter(|n| !n.is_empty()) {
+        match oracle::semantics::Allowance::from_name(name) {
+            Some(x) if x.switchable() => a.disable(x),
+            Some(_) => bail!("allowance `{name}` cannot be switched off"),
+            None => bail!("unknown allowance `{name}` (see `ptxdiff allowances`)"),
+        }
+    }
+    Ok(a)
+}
+
+/// `ptxdiff fuzz`.
+pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
+    let target: Target = if a.target == "auto" { "sm_90".parse()? } else { a.target.parse()? };
+    let plant = match a.plant.as_deref() {
+        None => None,
+        Some("xor-as-or") => Some(Plant::XorAsOr),
+        Some(other) => bail!("unknown planted bug `{other}` (known: xor-as-or)"),
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    let (run_dir, resume) = match (&a.resume, &a.out) {
+        (Some(dir), _) => (dir.clone(), true),
+        (None, Some(dir)) => (dir.clone(), false),
+        (None, None) => {
+            let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            (PathBuf::from("reports").join(format!("fuzz-{ts}")), false)
+        }
+    };
+    let seed = if resume {
+        let state: super::State = serde_json::from_str(
+            &std::fs::read_to_string(run_dir.join("campaign.json"))
+                .with_context(|| format!("{}: no campaign to resume", run_dir.display()))?,
+        )
+        .with_context(|| format!("{}/campaign.json is corrupt", run_dir.display()))?;
+        state.seed
+    } else {
+        seed
+    };
+    let o = Options {
+        time: parse_duration(&a.time)?,
+        max_programs: a.programs,
+        seed,
+        target,
+        backends: parse_backends(&a.backends)?,
+        jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        config: load_config(a.config.as_deref())?,
+        run_dir: run_dir.clone(),
+        known_dir: a.known.clone(),
+        resume,
+        batch: a.batch.max(1),
+        minimize: !a.no_minimize,
+        minimize_calls: a.minimize_calls,
+        allow: allowances(&a.allow_off)?,
+        plant,
+        command: a.command.clone(),
+        progress: true,
+    };
+    println!("fuzz: seed {seed}, target {target}, run directory {}", run_dir.display());
+    let s = super::run(&o)?;
+    if let Some(why) = &s.gpu_unavailable {
+        println!("GPU backends unavailable: {why}");
+        println!("ran the oracle and ptxas-check only (assembler rejections and crashes are still findings)");
+    }
+    println!("backends: {}", s.backends.join(", "));
+    println!(
+        "{} programs in {:.1} s ({:.0} programs/s); {} new findings, {} duplicates, {} known; {} stored",
+        s.state.programs,
+        s.seconds,
+        s.state.programs as f64 / s.seconds.max(1e-9),
+        s.new,
+        s.duplicates,
+        s.known,
+        s.stored
+    );
+    if s.state.invalid > 0 {
+        println!("warning: {} generated programs were refused by the oracle (generator bugs)", s.state.invalid);
+    }
+    println!("report: {}", run_dir.join("index.html").display());
+    Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
+}
+
+fn engine_for(p: &oracle::program::Program, backends: &[String], allow_off: &[String]) -> Result<Engine> {
+    let scratch = tempfile::tempdir()?.keep();
+    Ok(Engine::new(p.target, parse_backends(backends)?, allowances(allow_off)?, None, scratch))
+}
+
+/// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
+pub fn replay_command(case: &Path, backends: &[String], allow_off: &[String]) -> Result<ExitCode> {
+    let (p, i) = load_case(case)?;
+    let mut engine = engine_for(&p, backends, allow_off)?;
+    if let Some(why) = &engine.gpu_unavailable {
+        println!("GPU backends unavailable: {why}");
+    }
+    println!("backends: oracle, {}", engine.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "));
+    let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
+    let _ = std::fs::remove_dir_all(&engine.scratch);
+    if let Err(e) = &r[0].expected {
+        bail!("the oracle refuses this program: {e}");
+    }
+    let found = raw_findings(&p, &r[0]);
+    if found.is_empty() {
+        println!("{}: every backend agrees with the oracle", case.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for f in &found {
+        println!("{} [{}] {}", f.class.name(), f.backends.join(","), f.how);
+        if let Some(m) = &f.message {
+            println!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  "));
+        }
+        if let Some(d) = &f.disagreement {
+            for m in &d.mismatches {
+                println!("  thread {} word {}: expected {}; got {:?}", m.thread, m.word, m.expected, m.actual);
+            }
+        }
+    }
+    Ok(ExitCode::FAILURE)
+}
+
+/// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
+pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &[String], calls: usize) -> Result<ExitCode> {
+    let (p, i) = load_case(case)?;
+    let mut engine = engine_for(&p, backends, &[])?;
+    let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "min");
+    let Some(first) = raw_findings(&p, &r[0]).into_iter().next() else {
+        bail!("{}: no backend disagrees with the oracle; nothing to minimize", case.display());
+    };
+    let pre = first.pre_signature();
+    println!("minimizing while `{pre}` reproduces");
+    let red = minimize(&p, &i, Budget { calls }, |cand, inputs| {
+        let res = engine.run(std::slice::from_ref(cand), std::slice::from_ref(inputs), "min");
+        raw_findings(cand, &res[0]).iter().any(|x| x.pre_signature() == pre)
+    });
+    let _ = std::fs::remove_dir_all(&engine.scratch);
+    let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
+    crate::atomic::write_atomic(&out, &text::case(&red.program, &red.inputs))
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "{} → {} instructions, {} threads, {} predicate calls: {}",
+        red.before,
+        red.after,
+        red.program.threads,
+        red.calls,
+        out.display()
+    );
+    println!("replay: ptxdiff replay {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90s").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("15m").unwrap(), Duration::from_secs(900));
+        assert_eq!(parse_duration("1h30m").unwrap(), Duration::from_secs(5400));
+        assert_eq!(parse_duration("2.5").unwrap(), Duration::from_secs_f64(2.5));
+        assert!(parse_duration("5x").is_err() && parse_duration("m").is_err() && parse_duration("10m5").is_err());
+    }
+}

@@ -1,0 +1,202 @@
+//! Comparing one program's outputs: every backend's words against the oracle's expectation
+//! (exact bits or a set), and the backends against each other. The result says which side
+//! disagrees and how, which is what a finding's signature is made of.
+
+use std::collections::BTreeMap;
+
+use oracle::num::{decode, Value, F16, F32};
+use oracle::semantics::{Constraint, Expected};
+
+use crate::findings::{Class, WordMismatch};
+
+/// What one backend produced for one program: `threads × outputs` words, thread 0 first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observed {
+    /// Backend name.
+    pub backend: String,
+    /// The words.
+    pub words: Vec<u32>,
+}
+
+/// A disagreement between the oracle and some backends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disagreement {
+    /// Compiler (the compiled variants disagree with each other) or hardware/spec (they agree
+    /// with each other, not with the oracle).
+    pub class: Class,
+    /// The backends whose words the oracle does not admit.
+    pub backends: Vec<String>,
+    /// How the first wrong word differs (`nan-becomes-inf`, `sign`, `off-by-one`, `value`…).
+    pub how: String,
+    /// The first wrong words.
+    pub mismatches: Vec<WordMismatch>,
+    /// Thread and word of the first wrong word.
+    pub first: (u32, u32),
+}
+
+/// Words of `e` (a thread's output) at word `w`.
+fn word(e: &Expected, w: u32) -> Expected {
+    e.field(32 * w, 32)
+}
+
+/// How `actual` differs from `expected` (a 32-bit word).
+pub fn how(expected: &Expected, actual: u32) -> String {
+    for f in &expected.free {
+        if let Constraint::AnyNan(fmt) = f.constraint {
+            let v = (u128::from(actual) >> f.shift) & ((1u128 << f.width) - 1);
+            if !decode(fmt, v as u64).is_nan() {
+                return match decode(fmt, v as u64) {
+                    Value::Inf { .. } => "nan-becomes-inf",
+                    Value::Zero { .. } => "nan-becomes-zero",
+                    _ => "nan-becomes-finite",
+                }
+                .into();
+            }
+        }
+    }
+    let e = expected.bits as u32;
+    let diff = e ^ actual;
+    if diff == 0x8000_0000 || diff == 0x8000 || diff == 0x8000_8000 {
+        "sign".into()
+    } else if e.abs_diff(actual) == 1 || (e & 0xFFFF).abs_diff(actual & 0xFFFF) == 1 && diff >> 16 == 0 {
+        "off-by-one".into()
+    } else {
+        "value".into()
+    }
+}
+
+/// A decoded value as text (`1.5e0`, `-inf`, `nan`, `-0`).
+fn value_text(v: Value) -> String {
+    match v {
+        Value::Zero { neg } => (if neg { "-0" } else { "0" }).into(),
+        Value::Inf { neg } => (if neg { "-inf" } else { "inf" }).into(),
+        Value::Nan { .. } => "nan".into(),
+        Value::Finite { neg, sig, exp } => {
+            let x = sig as f64 * 2f64.powi(exp);
+            format!("{}{x:e}", if neg { "-" } else { "" })
+        }
+    }
+}
+
+/// A human reading of a word as f32 and as two f16 halves.
+pub fn decoded(expected: &Expected, actual: u32) -> String {
+    let f32_of = |b: u32| value_text(decode(&F32, u64::from(b)));
+    let f16s = |b: u32| {
+        format!("{},{}", value_text(decode(&F16, u64::from(b & 0xFFFF))), value_text(decode(&F16, u64::from(b >> 16))))
+    };
+    format!(
+        "f32 {} → {}; f16 pair {} → {}",
+        f32_of(expected.bits as u32),
+        f32_of(actual),
+        f16s(expected.bits as u32),
+        f16s(actual)
+    )
+}
+
+/// Compares the observed outputs of a program with its expected per-thread outputs.
+pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Option<Disagreement> {
+    let per = outputs as usize;
+    let mut bad: Vec<&Observed> = Vec::new();
+    let mut first: Option<(u32, u32)> = None;
+    for o in observed {
+        let mut wrong = false;
+        for (t, e) in expected.iter().enumerate() {
+            let Some(ws) = o.words.get(t * per..(t + 1) * per) else {
+                wrong = true;
+                first.get_or_insert((t as u32, 0));
+                break;
+            };
+            let bits = ws.iter().enumerate().fold(0u128, |acc, (k, w)| acc | u128::from(*w) << (32 * k));
+            if !e.matches(bits) {
+                wrong = true;
+                let w = (0..outputs).find(|&w| !word(e, w).matches(u128::from(ws[w as usize]))).unwrap_or(0);
+                let here = (t as u32, w);
+                if first.is_none_or(|f| here < f) {
+                    first = Some(here);
+                }
+                break;
+            }
+        }
+        if wrong {
+            bad.push(o);
+        }
+    }
+    let (t, w) = first?;
+    if bad.is_empty() {
+        return None;
+    }
+    let distinct: std::collections::BTreeSet<&Vec<u32>> = observed.iter().map(|o| &o.words).collect();
+    let class = if distinct.len() > 1 { Class::Compiler } else { Class::HardwareSpec };
+    let e = word(&expected[t as usize], w);
+    let at = t as usize * per + w as usize;
+    let actual_first = bad[0].words.get(at).copied().unwrap_or(0);
+    let mut mismatches = Vec::new();
+    'threads: for (tt, ex) in expected.iter().enumerate() {
+        for ww in 0..outputs {
+            let ew = word(ex, ww);
+            let i = tt * per + ww as usize;
+            let wrong: BTreeMap<String, String> = observed
+                .iter()
+                .filter(|o| o.words.get(i).is_none_or(|a| !ew.matches(u128::from(*a))))
+                .map(|o| (o.backend.clone(), o.words.get(i).map_or("missing".into(), |a| format!("{a:#010x}"))))
+                .collect();
+            if wrong.is_empty() {
+                continue;
+            }
+            let actual: BTreeMap<String, String> = observed
+                .iter()
+                .map(|o| (o.backend.clone(), o.words.get(i).map_or("missing".into(), |a| format!("{a:#010x}"))))
+                .collect();
+            let a0 = bad[0].words.get(i).copied().unwrap_or(0);
+            mismatches.push(WordMismatch {
+                thread: tt as u32,
+                word: ww,
+                expected: ew.to_string(),
+                actual,
+                decoded: decoded(&ew, a0),
+            });
+            if mismatches.len() >= 8 {
+                break 'threads;
+            }
+        }
+    }
+    Some(Disagreement {
+        class,
+        backends: bad.iter().map(|o| o.backend.clone()).collect(),
+        how: how(&e, actual_first),
+        mismatches,
+        first: (t, w),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle::semantics::{Allowance, Free};
+
+    fn obs(b: &str, words: &[u32]) -> Observed {
+        Observed { backend: b.into(), words: words.to_vec() }
+    }
+
+    #[test]
+    fn classes_and_hows() {
+        let exp = vec![Expected::exact(5, 32), Expected::exact(7, 32)];
+        assert_eq!(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 7])]), None);
+        let d = compare(1, &exp, &[obs("a", &[5, 6]), obs("b", &[5, 6])]).unwrap();
+        assert_eq!((d.class, d.how.as_str(), d.first), (Class::HardwareSpec, "off-by-one", (1, 0)));
+        assert_eq!(d.backends, vec!["a", "b"]);
+        let d = compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 0x8000_0007])]).unwrap();
+        assert_eq!((d.class, d.how.as_str()), (Class::Compiler, "sign"));
+        assert_eq!(d.backends, vec!["b"]);
+        let nan = Expected {
+            bits: 0x7FC0_0000,
+            width: 32,
+            free: vec![Free { shift: 0, width: 32, constraint: Constraint::AnyNan(&F32), allowance: Allowance::NanPayload }],
+        };
+        let exp = vec![nan];
+        // Different NaNs from two backends: both admitted, no finding.
+        assert_eq!(compare(1, &exp, &[obs("a", &[0x7FC0_0000]), obs("b", &[0xFFC0_0001])]), None);
+        let d = compare(1, &exp, &[obs("a", &[0x7F80_0000])]).unwrap();
+        assert_eq!(d.how, "nan-becomes-inf");
+    }
+}

@@ -1,0 +1,370 @@
+//! `ptxdiff fuzz`: differential campaigns over generated programs.
+//!
+//! Batches of programs are generated from `(seed, batch index)` (so a campaign is resumable
+//! and every program reproducible), prepared on all cores (generation, the program oracle,
+//! `ptxas` at -O0 and -O3) while the previous batch runs on the worker backends, then compared
+//! word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
+//! or a rejection of a program the model calls valid. Each new finding is minimized (the
+//! predicate: the same class, the same disagreeing backends and the same kind of difference),
+//! given a signature, checked against `corpus/known/`, and written to the run directory
+//! atomically before the campaign goes on, so killing a campaign loses nothing it found.
+//!
+//! Invariant: the campaign state (`campaign.json`) is written after a batch's findings, so a
+//! resumed campaign re-runs at most the batch it was killed in.
+
+pub mod assemble;
+pub mod backend;
+pub mod compare;
+pub mod engine;
+pub mod cli;
+mod triage;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use generator::program::{generate_seeded, Config};
+use oracle::isa::{Family, Target};
+use oracle::program::interp::Plant;
+use oracle::program::{Inputs, Program, Stmt};
+use oracle::semantics::Allowances;
+use serde::{Deserialize, Serialize};
+
+pub use backend::FuzzBackend;
+use engine::Engine;
+
+use crate::atomic::write_atomic;
+use crate::findings::{FindingStore, KnownSet, Recorded, RunMeta};
+
+/// Campaign options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Stop after this long.
+    pub time: Duration,
+    /// Stop after this many programs (tests).
+    pub max_programs: Option<u64>,
+    /// Campaign seed.
+    pub seed: u64,
+    /// Target.
+    pub target: Target,
+    /// Backends (the oracle is always on).
+    pub backends: Vec<FuzzBackend>,
+    /// Preparation threads.
+    pub jobs: usize,
+    /// Generator configuration.
+    pub config: Config,
+    /// Run directory.
+    pub run_dir: PathBuf,
+    /// Known findings directory.
+    pub known_dir: PathBuf,
+    /// Continue the campaign in `run_dir`.
+    pub resume: bool,
+    /// Programs per module.
+    pub batch: usize,
+    /// Minimize new findings.
+    pub minimize: bool,
+    /// Predicate calls per minimization.
+    pub minimize_calls: usize,
+    /// Allowances.
+    pub allow: Allowances,
+    /// A planted oracle bug (tests).
+    pub plant: Option<Plant>,
+    /// The command line, for the report.
+    pub command: String,
+    /// Print the live status line.
+    pub progress: bool,
+}
+
+/// A prepared batch: index, programs, inputs, oracle and ptxas results.
+type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared);
+
+/// Resumable campaign state (`campaign.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct State {
+    /// Seed.
+    pub seed: u64,
+    /// Target name with PTX version.
+    pub target: String,
+    /// Backends.
+    pub backends: Vec<String>,
+    /// Next batch to run.
+    pub next_batch: u64,
+    /// Programs run so far.
+    pub programs: u64,
+    /// Seconds spent so far.
+    pub seconds: f64,
+    /// Instructions run per family.
+    pub families: BTreeMap<String, u64>,
+    /// Programs the oracle refused (generator bugs; should stay 0).
+    pub invalid: u64,
+    /// Generator configuration.
+    pub config: Config,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Final state.
+    pub state: State,
+    /// New findings this session.
+    pub new: u64,
+    /// Duplicates of stored findings.
+    pub duplicates: u64,
+    /// Occurrences of known findings.
+    pub known: u64,
+    /// Findings in the store.
+    pub stored: usize,
+    /// Why the GPU backends were unavailable.
+    pub gpu_unavailable: Option<String>,
+    /// Backends that ran.
+    pub backends: Vec<String>,
+    /// Seconds this session.
+    pub seconds: f64,
+}
+
+const STATE: &str = "campaign.json";
+/// New findings of one kind (class, backends, how) minimized per session; later ones are
+/// counted under the first.
+const MINIMIZE_PER_KIND: u32 = 3;
+
+/// The seed of program `k` of batch `b`.
+pub fn program_seed(seed: u64, batch: u64, k: u64) -> u64 {
+    generator::sweep::mix64(generator::sweep::mix64(seed, batch), k)
+}
+
+/// Generates batch `b`.
+pub fn generate_batch(o: &Options, b: u64) -> (Vec<Program>, Vec<Inputs>) {
+    use rayon::prelude::*;
+    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..o.batch as u64)
+        .into_par_iter()
+        .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
+        .unzip();
+    (ps, is)
+}
+
+fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
+    for p in ps {
+        for s in &p.body {
+            let name = match s {
+                Stmt::Isa(i) => i.form.family().name().to_string(),
+                Stmt::Glue { .. } => "glue".to_string(),
+                Stmt::Bra { .. } => "bra".to_string(),
+                Stmt::Bar => "bar.sync".to_string(),
+                Stmt::Label(_) => continue,
+            };
+            *into.entry(name).or_default() += 1;
+        }
+    }
+}
+
+fn status_line(state: &State, start: Instant, s0: u64, new: u64, dup: u64, known: u64) -> String {
+    let el = start.elapsed().as_secs_f64();
+    let rate = (state.programs - s0) as f64 / el.max(1e-9);
+    let mut fams: Vec<(&String, &u64)> = state.families.iter().filter(|(k, _)| *k != "glue").collect();
+    fams.sort_by(|a, b| b.1.cmp(a.1));
+    let top: Vec<String> = fams.iter().take(6).map(|(k, v)| format!("{k} {v}")).collect();
+    format!(
+        "{:>6.0} s  {} programs ({rate:.0}/s)  findings: {new} new, {dup} dup, {known} known  | {}",
+        el,
+        state.programs,
+        top.join(", ")
+    )
+}
+
+/// Runs a campaign.
+pub fn run(o: &Options) -> anyhow::Result<Summary> {
+    let known = if o.known_dir.is_dir() {
+        KnownSet::load(&o.known_dir).with_context(|| format!("loading known findings from {}", o.known_dir.display()))?
+    } else {
+        KnownSet::empty()
+    };
+    std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
+    let state_path = o.run_dir.join(STATE);
+    let mut state = if o.resume {
+        let text = std::fs::read_to_string(&state_path)
+            .with_context(|| format!("{}: no campaign to resume here (start one without --resume)", state_path.display()))?;
+        let s: State = serde_json::from_str(&text)
+            .with_context(|| format!("{}: corrupt campaign state; start a new run directory", state_path.display()))?;
+        if s.seed != o.seed || s.target != format!("{}@{}", o.target, o.target.ptx) {
+            bail!("{}: the campaign used seed {} and target {}; resume with those", state_path.display(), s.seed, s.target);
+        }
+        s
+    } else {
+        State {
+            seed: o.seed,
+            target: format!("{}@{}", o.target, o.target.ptx),
+            backends: o.backends.iter().map(|b| b.name().to_string()).collect(),
+            next_batch: 0,
+            programs: 0,
+            seconds: 0.0,
+            families: BTreeMap::new(),
+            invalid: 0,
+            config: o.config.clone(),
+        }
+    };
+    let scratch = o.run_dir.join("scratch");
+    std::fs::create_dir_all(&scratch)?;
+    let mut engine = Engine::new(o.target, o.backends.clone(), o.allow.clone(), o.plant, scratch.clone());
+    let mut env = vec![("target".to_string(), o.target.to_string())];
+    if let Some((dev, drv)) = &engine.device {
+        env.push(("device".into(), dev.clone()));
+        env.push(("driver".into(), format!("{}.{}", drv / 1000, (drv % 1000) / 10)));
+    }
+    if let Some(p) = &engine.ptxas {
+        env.push(("ptxas".into(), p.version.clone()));
+    }
+    if let Some(why) = &engine.gpu_unavailable {
+        env.push(("gpu".into(), format!("unavailable: {why}")));
+    }
+    env.push(("backends".into(), engine.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(",")));
+    let mut store = if o.resume && o.run_dir.join("findings.json").exists() {
+        FindingStore::open(&o.run_dir, known)?
+    } else {
+        let meta = RunMeta {
+            run_id: String::new(),
+            started_unix_s: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            command: o.command.clone(),
+            target: o.target.to_string(),
+            environment: env.clone(),
+            extra: BTreeMap::from([("seed".to_string(), o.seed.to_string())]),
+        };
+        FindingStore::create(&o.run_dir, meta, known)?
+    };
+
+    let start = Instant::now();
+    let s0 = state.programs;
+    let (mut new, mut dup, mut known_hits) = (0u64, 0u64, 0u64);
+    let mut per_pre: BTreeMap<String, (u32, Option<crate::findings::Finding>)> = BTreeMap::new();
+    // Batches are prepared ahead (generation, oracle, ptxas), several at once since each
+    // ptxas process is single-threaded, while the main thread runs the worker backends.
+    let window = (o.jobs / 2).max(1) as u64;
+    let (tx, rx) = mpsc::sync_channel::<Batch>(window as usize);
+    let producer_opts = o.clone();
+    let preparer = engine.preparer();
+    let first = state.next_batch;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop2 = stop.clone();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(o.jobs.max(1)).build()?;
+    let producer = std::thread::spawn(move || {
+        use rayon::prelude::*;
+        let mut b = first;
+        while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+            let batches: Vec<Batch> = pool.install(|| {
+                (b..b + window)
+                    .into_par_iter()
+                    .map(|k| {
+                        let (ps, is) = generate_batch(&producer_opts, k);
+                        let prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
+                        (k, ps, is, prepared)
+                    })
+                    .collect()
+            });
+            for batch in batches {
+                if tx.send(batch).is_err() {
+                    return;
+                }
+            }
+            b += window;
+        }
+    });
+    let mut last_status = Instant::now();
+    let done = |state: &State| {
+        start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m)
+    };
+    while !done(&state) {
+        let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
+        let results = engine.execute(&programs, &inputs, prepared);
+        for (k, r) in results.iter().enumerate() {
+            if let Err(e) = &r.expected {
+                state.invalid += 1;
+                if state.invalid <= 3 {
+                    eprintln!("warning: the oracle refused generated program {} ({e}); this is a generator bug", programs[k].name);
+                }
+                continue;
+            }
+            for raw in triage::raw_findings(&programs[k], r) {
+                let pre = raw.pre_signature();
+                let seen = per_pre.entry(pre).or_default();
+                seen.0 += 1;
+                // The same kind of difference, already minimized often enough this session:
+                // counted under the first finding it produced, not minimized again.
+                if seen.0 > MINIMIZE_PER_KIND {
+                    if let Some(first) = &seen.1 {
+                        let mut again: crate::findings::Finding = first.clone();
+                        again.count = 1;
+                        match store.record(again, "")? {
+                            Recorded::Known(_) => known_hits += 1,
+                            _ => dup += 1,
+                        }
+                        continue;
+                    }
+                }
+                let minimize = o.minimize;
+                let finding = triage::finalize(
+                    &mut engine,
+                    &raw,
+                    &programs[k],
+                    &inputs[k],
+                    minimize,
+                    o.minimize_calls,
+                    start.elapsed().as_secs_f64(),
+                    &env,
+                    &o.run_dir,
+                );
+                let case = finding.1;
+                if seen.1.is_none() {
+                    seen.1 = Some(finding.0.clone());
+                }
+                match store.record(finding.0, &case)? {
+                    Recorded::New => new += 1,
+                    Recorded::Duplicate => dup += 1,
+                    Recorded::Known(_) => known_hits += 1,
+                }
+            }
+        }
+        family_counts(&programs, &mut state.families);
+        state.programs += programs.len() as u64;
+        state.next_batch = b + 1;
+        let mut snapshot = state.clone();
+        snapshot.seconds += start.elapsed().as_secs_f64();
+        write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        if o.progress && last_status.elapsed() >= Duration::from_millis(500) {
+            eprint!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+            last_status = Instant::now();
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    drop(rx);
+    let _ = producer.join();
+    if o.progress {
+        eprintln!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    state.seconds += seconds;
+    write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
+    let _ = std::fs::remove_dir_all(&scratch);
+    crate::findings::render::write_all(&o.run_dir, store.doc())?;
+    Ok(Summary {
+        stored: store.doc().findings.len(),
+        state,
+        new,
+        duplicates: dup,
+        known: known_hits,
+        gpu_unavailable: engine.gpu_unavailable.clone(),
+        backends: engine.backends.iter().map(|b| b.name().to_string()).collect(),
+        seconds,
+    })
+}
+
+/// Families a program uses (for reports).
+pub fn families_of(p: &Program) -> Vec<Family> {
+    let mut v: Vec<Family> =
+        p.body.iter().filter_map(|s| if let Stmt::Isa(i) = s { Some(i.form.family()) } else { None }).collect();
+    v.sort_by_key(|f| f.name());
+    v.dedup();
+    v
+}

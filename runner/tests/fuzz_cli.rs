@@ -1,0 +1,121 @@
+//! `ptxdiff fuzz`, `replay` and `minimize` end to end without a GPU: a short campaign on the
+//! oracle and ptxas-check; a planted oracle bug found, minimized and reported within seconds
+//! (the worker-process oracle is the correct second opinion); a campaign killed with SIGKILL
+//! loses nothing it had recorded and resumes.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use runner::findings::{Class, FindingsDoc};
+
+fn ptxdiff() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxdiff"));
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    c
+}
+
+fn have_ptxas() -> bool {
+    runner::ptxas::Ptxas::find().is_ok()
+}
+
+#[test]
+fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
+    if !have_ptxas() {
+        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = ptxdiff()
+        .args(["fuzz", "--time", "120s", "--programs", "512", "--batch", "128", "--seed", "7", "--out"])
+        .arg(&run)
+        .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("512 programs"), "{text}");
+    let doc = FindingsDoc::load(&run).unwrap();
+    assert!(out.status.success(), "new findings on a clean run (ptxas rejections?):\n{text}\n{:#?}", doc.findings);
+    for f in ["index.html", "summary.md", "junit.xml", "campaign.json"] {
+        assert!(run.join(f).is_file(), "{f} missing");
+    }
+    if std::env::var_os("CUDA_VISIBLE_DEVICES").is_none() && !Path::new("/dev/nvidia0").exists() {
+        assert!(text.contains("GPU backends unavailable"), "{text}");
+    }
+}
+
+#[test]
+fn a_planted_oracle_bug_is_found_and_minimized() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let t = Instant::now();
+    let out = ptxdiff()
+        .args(["fuzz", "--time", "120s", "--programs", "1024", "--batch", "64", "--seed", "3"])
+        .args(["--backends", "oracle,oracle-worker", "--plant-bug", "xor-as-or", "--out"])
+        .arg(&run)
+        .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+        .output()
+        .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "new findings give exit status 1:\n{text}");
+    let doc = FindingsDoc::load(&run).unwrap();
+    let f = doc
+        .findings
+        .iter()
+        .find(|f| f.signature.form.starts_with("xor"))
+        .unwrap_or_else(|| panic!("no xor finding:\n{text}\n{:#?}", doc.findings));
+    assert_eq!(f.signature.class, Class::HardwareSpec);
+    assert_eq!(f.signature.backends, vec!["oracle-worker"]);
+    assert!(f.minimized_instructions <= 4 && f.minimized_instructions < f.original_instructions, "{f:#?}");
+    eprintln!(
+        "planted bug: found and minimized {} → {} instructions; campaign {secs:.1} s",
+        f.original_instructions, f.minimized_instructions
+    );
+    // The reproducer replays (the worker oracle has no planted bug, so it agrees) and parses.
+    let case = run.join("cases").join(format!("{}.case", f.id));
+    let replay = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle-worker"]).output().unwrap();
+    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stdout));
+    assert!(std::fs::read_to_string(run.join("index.html")).unwrap().contains(&f.id));
+}
+
+#[test]
+fn a_killed_campaign_loses_nothing_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let mut child = ptxdiff()
+        .args(["fuzz", "--time", "300s", "--batch", "64", "--seed", "11", "--no-minimize"])
+        .args(["--backends", "oracle,oracle-worker", "--plant-bug", "xor-as-or", "--out"])
+        .arg(&run)
+        .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let findings = run.join("findings");
+    let count = || std::fs::read_dir(&findings).map(|d| d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()).unwrap_or(0);
+    while count() < 1 && t.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    let _ = child.wait();
+    let on_disk = count();
+    assert!(on_disk >= 1, "no finding written within 120 s");
+    let doc = FindingsDoc::load(&run).unwrap();
+    assert!(doc.findings.len() >= on_disk, "findings.json lost findings: {} < {on_disk}", doc.findings.len());
+    for f in &doc.findings {
+        assert!(run.join("cases").join(format!("{}.case", f.id)).is_file(), "case of {} missing", f.id);
+    }
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "128", "--time", "60s", "--resume"])
+        .arg(&run)
+        .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("seed 11"), "{text}");
+    assert!(FindingsDoc::load(&run).unwrap().findings.len() >= doc.findings.len());
+}
