@@ -382,7 +382,9 @@ impl<'u, 'a> Builder<'u, 'a> {
         };
         let form = e.form.clone();
         let OperandKind::Reg(t) = form.operands()[0].kind else { return Ok(None) };
-        let kind = if kind.width() == t.bits() { kind } else { mem_kind(t) };
+        // A narrower kind (an 8-bit integer in a `.b16` register) keeps its pool; the high
+        // bits stay zero.
+        let kind = if kind.width() <= t.bits() && kind != Kind::Pred { kind } else { mem_kind(t) };
         let v = self.value(kind);
         let d = self.new_reg(c);
         self.push_isa(Instruction { guard: None, form, operands: vec![reg_op(d), Operand::Imm(imm_for(t, v))] });
@@ -426,13 +428,21 @@ impl<'u, 'a> Builder<'u, 'a> {
     fn produce_load(&mut self, c: RegClass, kind: Kind) -> Result<Reg> {
         let tb = self.tb;
         let allow = self.allow(self.cfg.ld);
-        let m = match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c))? {
-            Some(m) => m,
-            // Unreachable with the model's tables (plain scalar loads exist for every class).
-            None => {
-                tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0).expect("plain scalar loads exist")
-            }
-        };
+        // A load of exactly the consumer's width (`.u8` for an 8-bit source in a `.b16`
+        // register) most of the time, so the hint applies to the bits the consumer reads.
+        let exact = kind.width() < c.bits() && self.chance(800)?;
+        let width_ok = move |size: u32| !exact || size * 8 == kind.width();
+        let m =
+            match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c) && width_ok(k.size))? {
+                Some(m) => m,
+                // Plain scalar loads of every class and width exist in the model's tables.
+                None => tb
+                    .ld_global
+                    .iter()
+                    .find(|m| m.n == 1 && m.class == c && m.feat == 0 && width_ok(m.size))
+                    .or_else(|| tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0))
+                    .expect("plain scalar loads exist"),
+            };
         let off = self.input_offset(m.size)?.unwrap_or(0);
         let hint = if kind.width() == m.elem.bits() { kind } else { mem_kind(m.elem) };
         self.note_input(off, m.elem, 1, &[hint]);
