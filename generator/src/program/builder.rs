@@ -258,6 +258,22 @@ impl<'u, 'a> Builder<'u, 'a> {
         Ok(None)
     }
 
+    /// A form of `table` whose group satisfies `ok`: first an access shape (size, elements,
+    /// class) uniformly among those present, then a form of that shape. Without this the
+    /// qualifier combinations of the 256-bit shapes (eviction priorities, prefetch sizes) would
+    /// outnumber the scalar and short-vector forms.
+    pub fn pick_shaped<'t, T>(&mut self, table: &'t Table<T>, ok: impl Fn(&Key) -> bool) -> Result<Option<&'t T>> {
+        let mut shapes: Vec<(u32, u8, Option<RegClass>)> =
+            table.groups.iter().filter(|g| ok(&g.key)).map(|g| (g.key.size, g.key.n, g.key.class)).collect();
+        shapes.sort_unstable();
+        shapes.dedup();
+        if shapes.is_empty() {
+            return Ok(None);
+        }
+        let s = shapes[self.index(shapes.len())?];
+        self.pick(table, |k| ok(k) && (k.size, k.n, k.class) == s)
+    }
+
     // ----- registers -----
 
     /// Nesting depth of open forward branches.

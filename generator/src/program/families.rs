@@ -271,7 +271,7 @@ impl Builder<'_, '_> {
         let (table, on) = if nc { (&tb.ld_nc, self.cfg.ld_nc) } else { (&tb.ld_global, self.cfg.ld) };
         let allow = self.allow(on);
         let fits = |k: &Key| k.size > 0 && k.size <= stride && stride.is_multiple_of(k.size);
-        let Some(m) = self.pick(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
+        let Some(m) = self.pick_shaped(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
         let Some(off) = self.input_offset(m.size)? else { return Ok(false) };
         self.note_input(off, m.elem, m.n, &[]);
         let fixed = [("a", addr(Special::In, off))];
@@ -335,7 +335,7 @@ impl Builder<'_, '_> {
             2 => (&tb.ld_shared, &own_offs, Special::Sh),
             _ => (&tb.ld_shared, &next_offs, Special::ShNext),
         };
-        let Some(m) = self.pick(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
+        let Some(m) = self.pick_shaped(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
         let Some(list) = size_index(m.size).map(|i| &offs[i]) else { return Ok(false) };
         let off = list[self.index(list.len())?];
         let (form, size, elem) = (m.form.clone(), m.size, m.elem);
