@@ -2,7 +2,8 @@
 //! (default `sm_90a@8.7`) on one core, then the instructions per family, the distinct forms
 //! used, and the share of guarded instructions.
 //!
-//! `cargo run --release -p ptxdiff-generator --example program_stats -- [N] [TARGET]`
+//! `cargo run --release -p ptxdiff-generator --example program_stats -- [N] [TARGET] [--speed]`
+//! (`--speed` stops after timing, e.g. to measure CPU time with `perf stat`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -23,6 +24,9 @@ fn main() {
     let programs: Vec<_> = (0..n).map(|s| generate_seeded(s, &cfg, &target, "p").0).collect();
     let secs = start.elapsed().as_secs_f64();
     println!("{n} programs for {target}@{} in {secs:.2} s: {:.0} programs/s on one core", target.ptx, n as f64 / secs);
+    if args.next().as_deref() == Some("--speed") {
+        return;
+    }
 
     let mut per: BTreeMap<String, u64> = BTreeMap::new();
     let mut forms: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

@@ -45,6 +45,22 @@ const NEW_DST_REGION_PERMILLE: u32 = 300;
 /// Probability (‰) that an element of a vector destination is the sink `_` where sinks are
 /// allowed (at least one element stays a register).
 const SINK_PERMILLE: u32 = 250;
+/// Probability (‰) that a load reads input bytes no load read before (so each input word
+/// carries the edge value its first consumer wants), when there are such bytes.
+const UNUSED_INPUT_PERMILLE: u32 = 800;
+/// Probability (‰) that a fresh value for an operand narrower than its register (an 8-bit
+/// source in `.b16`) is loaded with exactly its width.
+const EXACT_WIDTH_PERMILLE: u32 = 800;
+/// Probability (‰) that a `setp` made for a guard compares `%tix` rather than data.
+const TID_SETP_PERMILLE: u32 = 200;
+/// Least probability (‰) that a data `setp` compares with an immediate (thresholds are what
+/// real code compares with).
+const SETP_IMM_PERMILLE: u32 = 300;
+/// Probability (‰) that a guard reuses a defined predicate rather than computing a new one.
+const REUSE_PRED_PERMILLE: u32 = 700;
+/// Least probability (‰) that a `shfl.sync` lane or clamp operand is an immediate, as in
+/// real code.
+const SHFL_IMM_PERMILLE: u32 = 700;
 /// Probability (‰) that a branch predicate compares `%tix` (so lanes of one warp diverge)
 /// rather than data.
 const TID_BRANCH_PERMILLE: u32 = 500;
@@ -258,6 +274,22 @@ impl<'u, 'a> Builder<'u, 'a> {
         Ok(None)
     }
 
+    /// A form of `table` whose group satisfies `ok`: first an access shape (size, elements,
+    /// class) uniformly among those present, then a form of that shape. Without this the
+    /// qualifier combinations of the 256-bit shapes (eviction priorities, prefetch sizes) would
+    /// outnumber the scalar and short-vector forms.
+    pub fn pick_shaped<'t, T>(&mut self, table: &'t Table<T>, ok: impl Fn(&Key) -> bool) -> Result<Option<&'t T>> {
+        let mut shapes: Vec<(u32, u8, Option<RegClass>)> =
+            table.groups.iter().filter(|g| ok(&g.key)).map(|g| (g.key.size, g.key.n, g.key.class)).collect();
+        shapes.sort_unstable();
+        shapes.dedup();
+        if shapes.is_empty() {
+            return Ok(None);
+        }
+        let s = shapes[self.index(shapes.len())?];
+        self.pick(table, |k| ok(k) && (k.size, k.n, k.class) == s)
+    }
+
     // ----- registers -----
 
     /// Nesting depth of open forward branches.
@@ -382,7 +414,9 @@ impl<'u, 'a> Builder<'u, 'a> {
         };
         let form = e.form.clone();
         let OperandKind::Reg(t) = form.operands()[0].kind else { return Ok(None) };
-        let kind = if kind.width() == t.bits() { kind } else { mem_kind(t) };
+        // A narrower kind (an 8-bit integer in a `.b16` register) keeps its pool; the high
+        // bits stay zero.
+        let kind = if kind.width() <= t.bits() && kind != Kind::Pred { kind } else { mem_kind(t) };
         let v = self.value(kind);
         let d = self.new_reg(c);
         self.push_isa(Instruction { guard: None, form, operands: vec![reg_op(d), Operand::Imm(imm_for(t, v))] });
@@ -402,7 +436,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             .map(|i| i * size)
             .filter(|&o| !self.input_used[o as usize..(o + size) as usize].iter().any(|&b| b))
             .collect();
-        let off = if !unused.is_empty() && self.chance(800)? {
+        let off = if !unused.is_empty() && self.chance(UNUSED_INPUT_PERMILLE)? {
             unused[self.index(unused.len())?]
         } else {
             self.index(slots as usize)? as u32 * size
@@ -426,13 +460,21 @@ impl<'u, 'a> Builder<'u, 'a> {
     fn produce_load(&mut self, c: RegClass, kind: Kind) -> Result<Reg> {
         let tb = self.tb;
         let allow = self.allow(self.cfg.ld);
-        let m = match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c))? {
-            Some(m) => m,
-            // Unreachable with the model's tables (plain scalar loads exist for every class).
-            None => {
-                tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0).expect("plain scalar loads exist")
-            }
-        };
+        // A load of exactly the consumer's width (`.u8` for an 8-bit source in a `.b16`
+        // register) most of the time, so the hint applies to the bits the consumer reads.
+        let exact = kind.width() < c.bits() && self.chance(EXACT_WIDTH_PERMILLE)?;
+        let width_ok = move |size: u32| !exact || size * 8 == kind.width();
+        let m =
+            match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c) && width_ok(k.size))? {
+                Some(m) => m,
+                // Plain scalar loads of every class and width exist in the model's tables.
+                None => tb
+                    .ld_global
+                    .iter()
+                    .find(|m| m.n == 1 && m.class == c && m.feat == 0 && width_ok(m.size))
+                    .or_else(|| tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0))
+                    .expect("plain scalar loads exist"),
+            };
         let off = self.input_offset(m.size)?.unwrap_or(0);
         let hint = if kind.width() == m.elem.bits() { kind } else { mem_kind(m.elem) };
         self.note_input(off, m.elem, 1, &[hint]);
@@ -450,7 +492,7 @@ impl<'u, 'a> Builder<'u, 'a> {
     /// lanes split, or on data.
     pub fn produce_pred(&mut self, tid: bool) -> Result<Reg> {
         let cmp = Cmp::ALL[self.index(Cmp::ALL.len())?];
-        let (ty, a, b) = if tid || self.chance(200)? {
+        let (ty, a, b) = if tid || self.chance(TID_SETP_PERMILLE)? {
             let ty = if self.u.arbitrary::<bool>()? { GlueType::U32 } else { GlueType::S32 };
             let k = self.u.int_in_range(0..=self.shape.threads)?;
             (ty, Src::Reg(Reg::Special(Special::Tid)), Src::Imm(u64::from(k)))
@@ -460,7 +502,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             let ty = TYPES[self.index(TYPES.len())?];
             let kind = Kind::int(ty.bits(), matches!(ty, GlueType::S16 | GlueType::S32 | GlueType::S64));
             let a = self.src_reg(ty.class(), kind)?;
-            let b = if self.chance(self.imm_pm.max(300))? {
+            let b = if self.chance(self.imm_pm.max(SETP_IMM_PERMILLE))? {
                 Src::Imm(self.value(kind) & mask(ty.bits()))
             } else {
                 Src::Reg(self.src_reg(ty.class(), kind)?)
@@ -476,7 +518,7 @@ impl<'u, 'a> Builder<'u, 'a> {
     /// A predicate for a guard: a defined one, or a new one.
     pub fn guard_pred(&mut self) -> Result<Reg> {
         let n = self.defined[0].len();
-        if n > 0 && self.chance(700)? {
+        if n > 0 && self.chance(REUSE_PRED_PERMILLE)? {
             let i = self.index(n)?;
             return Ok(self.defined[0][i]);
         }
@@ -574,8 +616,11 @@ impl<'u, 'a> Builder<'u, 'a> {
                 OperandKind::RegOrImm(t) => {
                     let Some(c) = RegClass::of(t) else { return Ok(false) };
                     let kind = kinds(s.name, 0);
-                    let imm_pm =
-                        if matches!(kind, Kind::Lane | Kind::Clamp) { self.imm_pm.max(700) } else { self.imm_pm };
+                    let imm_pm = if matches!(kind, Kind::Lane | Kind::Clamp) {
+                        self.imm_pm.max(SHFL_IMM_PERMILLE)
+                    } else {
+                        self.imm_pm
+                    };
                     if self.chance(imm_pm)? {
                         let v = self.value(kind);
                         Operand::Imm(imm_for(t, v))

@@ -19,7 +19,7 @@ use arbitrary::Result;
 use oracle::isa::operand::{Imm, OperandKind};
 use oracle::isa::qualifier::Qualifier;
 use oracle::isa::{CvtType, Form, Operand, PackType};
-use oracle::num::{BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32, UE8M0};
+use oracle::num::{self, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F32, F64, TF32, UE8M0};
 use oracle::program::Special;
 
 use super::builder::{addr, mem_kind, Builder, GuardMode, KindFn, ShByte};
@@ -67,10 +67,10 @@ enum Fam {
 fn cvt_dest(t: CvtType) -> Dest {
     use CvtType::*;
     match t {
-        F16 | F16x2 => Dest::Float(oracle::num::F16),
+        F16 | F16x2 => Dest::Float(num::F16),
         Bf16 | Bf16x2 => Dest::Float(BF16),
-        F32 => Dest::Float(oracle::num::F32),
-        F64 => Dest::Float(oracle::num::F64),
+        F32 => Dest::Float(num::F32),
+        F64 => Dest::Float(num::F64),
         Tf32 => Dest::Float(TF32),
         E4m3x2 | E4m3x4 => Dest::Float(E4M3),
         E5m2x2 | E5m2x4 => Dest::Float(E5M2),
@@ -87,11 +87,11 @@ fn cvt_src(t: CvtType, to: Dest) -> Kind {
     use CvtType::*;
     let packed = |fmt, lanes, lane_bits| Kind::Packed { fmt, lanes, lane_bits, to };
     match t {
-        F16 => Kind::Float { fmt: oracle::num::F16, to },
+        F16 => Kind::Float { fmt: num::F16, to },
         Bf16 => Kind::Float { fmt: BF16, to },
-        F32 => Kind::Float { fmt: oracle::num::F32, to },
-        F64 => Kind::Float { fmt: oracle::num::F64, to },
-        F16x2 => packed(oracle::num::F16, 2, 16),
+        F32 => Kind::Float { fmt: num::F32, to },
+        F64 => Kind::Float { fmt: num::F64, to },
+        F16x2 => packed(num::F16, 2, 16),
         Bf16x2 => packed(BF16, 2, 16),
         E4m3x2 => packed(E4M3, 2, 8),
         E5m2x2 => packed(E5M2, 2, 8),
@@ -256,8 +256,7 @@ impl Builder<'_, '_> {
             })
             .unwrap_or(32);
         let kinds = move |name: &str, _: usize| if name == "a" { copy_kind } else { Kind::Bits(elem_bits) };
-        // Packed copies of 16-bit floats: a `.b32` copy picks its edge format itself.
-        let _ = (F16, BF16);
+        // A `.b16`/`.b32`/`.b64` copy draws edge values of a random format of its width.
         self.emit_form(&form, &[], &kinds, GuardMode::Maybe, true)
     }
 
@@ -271,7 +270,7 @@ impl Builder<'_, '_> {
         let (table, on) = if nc { (&tb.ld_nc, self.cfg.ld_nc) } else { (&tb.ld_global, self.cfg.ld) };
         let allow = self.allow(on);
         let fits = |k: &Key| k.size > 0 && k.size <= stride && stride.is_multiple_of(k.size);
-        let Some(m) = self.pick(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
+        let Some(m) = self.pick_shaped(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
         let Some(off) = self.input_offset(m.size)? else { return Ok(false) };
         self.note_input(off, m.elem, m.n, &[]);
         let fixed = [("a", addr(Special::In, off))];
@@ -335,7 +334,7 @@ impl Builder<'_, '_> {
             2 => (&tb.ld_shared, &own_offs, Special::Sh),
             _ => (&tb.ld_shared, &next_offs, Special::ShNext),
         };
-        let Some(m) = self.pick(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
+        let Some(m) = self.pick_shaped(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
         let Some(list) = size_index(m.size).map(|i| &offs[i]) else { return Ok(false) };
         let off = list[self.index(list.len())?];
         let (form, size, elem) = (m.form.clone(), m.size, m.elem);

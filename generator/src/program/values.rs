@@ -117,6 +117,15 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
+/// Probability (‰) that a lane of an edge packed value is itself an edge value (the others are
+/// random, so lanes of one register differ).
+const PACKED_LANE_EDGE_PERMILLE: u32 = 700;
+/// Probability (‰) that an edge `prmt` selector is a named pattern (identity, reversal,
+/// replicate-sign) rather than random nibbles.
+const SELECTOR_PATTERN_PERMILLE: u32 = 400;
+/// Probability (‰) that a random selector has garbage in its upper half (ignored by `prmt`).
+const SELECTOR_HIGH_PERMILLE: u32 = 300;
+
 /// A value of `kind`: an edge value with probability `edge_permille`/1000, else random bits.
 pub fn draw(r: &mut impl Rng, kind: Kind, edge_permille: u32) -> u64 {
     let v = if kind == Kind::Pred {
@@ -172,16 +181,17 @@ pub fn edge(r: &mut impl Rng, kind: Kind) -> u64 {
         Kind::Int { bits, signed, to } => int_edge(r, bits, signed, to),
         Kind::Float { fmt, to } => float_edge(r, &fmt, to),
         Kind::Packed { fmt, lanes, lane_bits, to } => (0..lanes).fold(0, |acc, i| {
-            let lane = if r.permille(700) { float_edge(r, &fmt, to) } else { r.bits() } & fmt.mask();
+            let lane =
+                if r.permille(PACKED_LANE_EDGE_PERMILLE) { float_edge(r, &fmt, to) } else { r.bits() } & fmt.mask();
             acc | (lane << (i * lane_bits))
         }),
         Kind::Selector => {
-            if r.permille(400) {
+            if r.permille(SELECTOR_PATTERN_PERMILLE) {
                 r.pick(&[0x3210, 0x7654, 0x0123, 0x4567, 0x8888, 0xFEDC, 0x5140, 0x1, 0x2, 0x3, 0x0])
             } else {
                 // Random nibbles, each with its sign-replicate bit set half the time.
                 let low = (0..4).fold(0u64, |acc, i| acc | ((r.below(8) | (r.below(2) << 3)) << (4 * i)));
-                low | (r.bits() & 0xFFFF_0000 & if r.permille(300) { u64::MAX } else { 0 })
+                low | (r.bits() & 0xFFFF_0000 & if r.permille(SELECTOR_HIGH_PERMILLE) { u64::MAX } else { 0 })
             }
         }
         Kind::Lane => r.pick(&[0, 1, 2, 15, 16, 31, 32, 33, 63, 0xFFFF_FFFF, 0x8000_0000]),
