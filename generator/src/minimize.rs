@@ -6,8 +6,9 @@
 //! satisfies it):
 //! 1. shrink the launch to one warp (trying each warp's inputs) — later steps are cheaper;
 //! 2. delete statements (chunks first, then one at a time), labels with no branch left;
-//! 3. replace an instruction by a `mov` of one of its sources into its destination, or of
-//!    zero (cuts dataflow without leaving unwritten registers);
+//! 3. replace an instruction by a `mov` of one of its sources into its destination, of the
+//!    constant the oracle computes for it (when all threads agree), or of zero (cuts dataflow
+//!    without leaving unwritten registers);
 //! 4. drop guards, and drop qualifiers one at a time (the shorter opcode must still parse and
 //!    be valid on the target);
 //! 5. replace register sources of glue by immediates;
@@ -19,7 +20,8 @@
 
 use oracle::isa::operand::{Imm, Operand};
 use oracle::isa::{Instruction, MovShape};
-use oracle::program::{Glue, Inputs, Program, Reg, RegClass, Src, Stmt};
+use oracle::program::{interp, Glue, Inputs, Program, Reg, RegClass, Src, Stmt};
+use oracle::semantics::Allowances;
 
 /// Limits of a reduction.
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +120,31 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
                 break;
             }
             chunk /= 2;
+        }
+        changed
+    }
+
+    /// Replaces a definition by `mov` of the value the oracle computes for it, when every
+    /// thread computes the same exact value (folds whole computations into one constant).
+    fn fold_constants(&mut self) -> bool {
+        let mut changed = false;
+        let allow = Allowances::all();
+        for k in 0..self.p.body.len() {
+            let Some(dst) = single_destination(&self.p.body[k]) else { continue };
+            if is_imm_mov(&self.p.body[k]) {
+                continue;
+            }
+            let Ok(values) = interp::value_after(&self.p, &self.i, &allow, k, dst) else { continue };
+            let first = match values.first() {
+                Some(Some(e)) if e.is_exact() => e.bits,
+                _ => continue,
+            };
+            if !values.iter().all(|v| v.as_ref().is_some_and(|e| e.is_exact() && e.bits == first)) {
+                continue;
+            }
+            let mut p = self.p.clone();
+            p.body[k] = mov(dst, &format!("{first:#x}"));
+            changed |= self.try_program(p);
         }
         changed
     }
@@ -365,6 +392,11 @@ fn is_zero_mov(s: &Stmt) -> bool {
         && matches!(i.operands.get(1), Some(Operand::Imm(Imm::Int(0)))))
 }
 
+fn is_imm_mov(s: &Stmt) -> bool {
+    matches!(s, Stmt::Isa(i) if matches!(i.form, oracle::isa::Form::Mov(m) if m.shape == MovShape::Copy)
+        && matches!(i.operands.get(1), Some(Operand::Imm(_))))
+}
+
 /// The instruction with one qualifier fewer, each way that still parses and is valid.
 fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
     let opcode = inst.form.opcode();
@@ -404,6 +436,7 @@ where
         changed |= r.delete_statements();
         changed |= r.pass_through();
         changed |= r.propagate_copies();
+        changed |= r.fold_constants();
         changed |= r.zero_definitions();
         changed |= r.delete_statements();
         changed |= r.drop_guards_and_qualifiers();
@@ -421,7 +454,7 @@ where
 mod tests {
     use super::*;
     use oracle::program::text::parse_stmt;
-    use oracle::program::{interp, GlueOp};
+    use oracle::program::GlueOp;
     use oracle::semantics::Allowances;
 
     fn program(lines: &[&str]) -> Program {

@@ -6,11 +6,11 @@
 
 pub mod atomic;
 pub mod conform;
-pub mod fuzz;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;
 pub mod findings;
+pub mod fuzz;
 pub mod gpu;
 pub mod ptxas;
 pub mod validity;

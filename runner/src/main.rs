@@ -573,7 +573,9 @@ fn run() -> Result<ExitCode> {
             plant: plant_bug,
             command: std::env::args().collect::<Vec<_>>().join(" "),
         }),
-        Command::Replay { case, backends, allow_off } => runner::fuzz::cli::replay_command(&case, &backends, &allow_off),
+        Command::Replay { case, backends, allow_off } => {
+            runner::fuzz::cli::replay_command(&case, &backends, &allow_off)
+        }
         Command::Minimize { case, out, backends, calls } => {
             runner::fuzz::cli::minimize_command(&case, out.as_deref(), &backends, calls)
         }

@@ -95,7 +95,11 @@ fn a_killed_campaign_loses_nothing_and_resumes() {
         .unwrap();
     let t = Instant::now();
     let findings = run.join("findings");
-    let count = || std::fs::read_dir(&findings).map(|d| d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()).unwrap_or(0);
+    let count = || {
+        std::fs::read_dir(&findings)
+            .map(|d| d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count())
+            .unwrap_or(0)
+    };
     while count() < 1 && t.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(50));
     }

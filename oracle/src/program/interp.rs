@@ -82,6 +82,9 @@ pub enum Plant {
     XorAsOr,
 }
 
+/// Source values captured by a probe, by operand name.
+pub type Probed = Vec<(String, Expected)>;
+
 /// How to run a program.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunOptions {
@@ -90,12 +93,15 @@ pub struct RunOptions {
     pub plant: Option<Plant>,
     /// Capture the source values of this statement (body index) in this thread.
     pub probe: Option<(usize, u32)>,
+    /// Capture every thread's value of this register right after this statement.
+    pub after: Option<(usize, Reg)>,
 }
 
 struct Machine<'a> {
     p: &'a Program,
     opts: RunOptions,
     probed: Vec<(String, Expected)>,
+    captured: Vec<Option<Expected>>,
     allow: &'a Allowances,
     regs: Vec<HashMap<Reg, Expected>>,
     flow: Vec<Flow>,
@@ -332,6 +338,11 @@ impl<'a> Machine<'a> {
                             }
                         }
                     }
+                }
+            }
+            if let Some((k, r)) = self.opts.after {
+                if k == i {
+                    self.captured = self.regs.iter().map(|regs| regs.get(&r).cloned()).collect();
                 }
             }
         }
@@ -597,7 +608,9 @@ impl<'a> Machine<'a> {
                 let owner = if base == Special::Sh { t } else { (t + 1) % self.p.threads };
                 let bytes = offset as usize..offset as usize + total as usize;
                 if owner != t {
-                    if let Some(b) = bytes.clone().find(|&b| self.shared_epoch[owner as usize][b].is_some_and(|e| e >= self.epoch)) {
+                    if let Some(b) =
+                        bytes.clone().find(|&b| self.shared_epoch[owner as usize][b].is_some_and(|e| e >= self.epoch))
+                    {
                         return Err(self.undefined(
                             t,
                             format!("reads thread {owner}'s shared byte {b} without a bar.sync after its store"),
@@ -753,13 +766,13 @@ pub fn probe(
     run_with(p, inputs, allow, RunOptions { probe: Some((stmt, thread)), ..RunOptions::default() }).map(|(_, v)| v)
 }
 
-/// [`run`] with options; also gives the probed source values.
-pub fn run_with(
-    p: &Program,
+/// A machine ready to run `p` on `inputs`.
+fn machine<'a>(
+    p: &'a Program,
     inputs: &Inputs,
-    allow: &Allowances,
+    allow: &'a Allowances,
     opts: RunOptions,
-) -> Result<(Vec<Expected>, Vec<(String, Expected)>), InterpError> {
+) -> Result<Machine<'a>, InterpError> {
     let n = (p.threads * p.inputs) as usize;
     if inputs.0.len() != n {
         return Err(InterpError::Shape(format!(
@@ -771,7 +784,7 @@ pub fn run_with(
         )));
     }
     let threads = p.threads as usize;
-    let mut m = Machine {
+    Ok(Machine {
         p,
         allow,
         regs: vec![HashMap::new(); threads],
@@ -786,7 +799,35 @@ pub fn run_with(
         stmt: 0,
         opts,
         probed: Vec::new(),
-    };
+        captured: Vec::new(),
+    })
+}
+
+/// Every thread's value of `reg` right after statement `stmt` (`None`: not written yet).
+pub fn value_after(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+    stmt: usize,
+    reg: Reg,
+) -> Result<Vec<Option<Expected>>, InterpError> {
+    let opts = RunOptions { after: Some((stmt, reg)), ..RunOptions::default() };
+    let threads = p.threads as usize;
+    let mut m = machine(p, inputs, allow, opts)?;
+    m.run()?;
+    let mut v = std::mem::take(&mut m.captured);
+    v.resize(threads, None);
+    Ok(v)
+}
+
+/// [`run`] with options; also gives the probed source values.
+pub fn run_with(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+    opts: RunOptions,
+) -> Result<(Vec<Expected>, Probed), InterpError> {
+    let mut m = machine(p, inputs, allow, opts)?;
     m.run()?;
     let probed = std::mem::take(&mut m.probed);
     let out = m

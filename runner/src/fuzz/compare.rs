@@ -191,7 +191,12 @@ mod tests {
         let nan = Expected {
             bits: 0x7FC0_0000,
             width: 32,
-            free: vec![Free { shift: 0, width: 32, constraint: Constraint::AnyNan(&F32), allowance: Allowance::NanPayload }],
+            free: vec![Free {
+                shift: 0,
+                width: 32,
+                constraint: Constraint::AnyNan(&F32),
+                allowance: Allowance::NanPayload,
+            }],
         };
         let exp = vec![nan];
         // Different NaNs from two backends: both admitted, no finding.

@@ -117,11 +117,8 @@ impl Engine {
         if ptxas.is_none() {
             backends.retain(|b| *b != FuzzBackend::PtxasCheck);
         }
-        let oracle_worker = if backends.contains(&FuzzBackend::OracleWorker) {
-            WorkerHandle::spawn_oracle(&exe).ok()
-        } else {
-            None
-        };
+        let oracle_worker =
+            if backends.contains(&FuzzBackend::OracleWorker) { WorkerHandle::spawn_oracle(&exe).ok() } else { None };
         Engine {
             target,
             backends,
@@ -141,7 +138,7 @@ impl Engine {
 
     /// The oracle's expectation for one program.
     pub fn expect(&self, p: &Program, i: &Inputs) -> Result<Vec<Expected>, InterpError> {
-        interp::run_with(p, i, &self.allow, RunOptions { plant: self.plant, probe: None }).map(|(o, _)| o)
+        interp::run_with(p, i, &self.allow, RunOptions { plant: self.plant, ..RunOptions::default() }).map(|(o, _)| o)
     }
 
     fn restart(&mut self, backend: FuzzBackend) {
@@ -210,9 +207,15 @@ impl Engine {
             }
             Outcome::Hung(t) => {
                 self.restart(backend);
-                Failure::Crash { by: name.clone(), how: "hang".into(), message: format!("no result within {} s", t.as_secs()) }
+                Failure::Crash {
+                    by: name.clone(),
+                    how: "hang".into(),
+                    message: format!("no result within {} s", t.as_secs()),
+                }
             }
-            Outcome::Done(_) => Failure::Crash { by: name.clone(), how: "protocol".into(), message: "sweep reply".into() },
+            Outcome::Done(_) => {
+                Failure::Crash { by: name.clone(), how: "protocol".into(), message: "sweep reply".into() }
+            }
         };
         if which.len() == 1 {
             results[which[0]].failures.push(failure);
@@ -300,7 +303,9 @@ impl Preparer {
             programs
                 .par_iter()
                 .zip(inputs.par_iter())
-                .map(|(p, i)| interp::run_with(p, i, allow, RunOptions { plant, probe: None }).map(|(o, _)| o))
+                .map(|(p, i)| {
+                    interp::run_with(p, i, allow, RunOptions { plant, ..RunOptions::default() }).map(|(o, _)| o)
+                })
                 .collect()
         };
         let mut results: Vec<ProgramResult> = expected

@@ -14,9 +14,9 @@
 
 pub mod assemble;
 pub mod backend;
+pub mod cli;
 pub mod compare;
 pub mod engine;
-pub mod cli;
 mod triage;
 
 use std::collections::BTreeMap;
@@ -176,19 +176,26 @@ fn status_line(state: &State, start: Instant, s0: u64, new: u64, dup: u64, known
 /// Runs a campaign.
 pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let known = if o.known_dir.is_dir() {
-        KnownSet::load(&o.known_dir).with_context(|| format!("loading known findings from {}", o.known_dir.display()))?
+        KnownSet::load(&o.known_dir)
+            .with_context(|| format!("loading known findings from {}", o.known_dir.display()))?
     } else {
         KnownSet::empty()
     };
     std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
     let state_path = o.run_dir.join(STATE);
     let mut state = if o.resume {
-        let text = std::fs::read_to_string(&state_path)
-            .with_context(|| format!("{}: no campaign to resume here (start one without --resume)", state_path.display()))?;
+        let text = std::fs::read_to_string(&state_path).with_context(|| {
+            format!("{}: no campaign to resume here (start one without --resume)", state_path.display())
+        })?;
         let s: State = serde_json::from_str(&text)
             .with_context(|| format!("{}: corrupt campaign state; start a new run directory", state_path.display()))?;
         if s.seed != o.seed || s.target != format!("{}@{}", o.target, o.target.ptx) {
-            bail!("{}: the campaign used seed {} and target {}; resume with those", state_path.display(), s.seed, s.target);
+            bail!(
+                "{}: the campaign used seed {} and target {}; resume with those",
+                state_path.display(),
+                s.seed,
+                s.target
+            );
         }
         s
     } else {
@@ -272,9 +279,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         }
     });
     let mut last_status = Instant::now();
-    let done = |state: &State| {
-        start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m)
-    };
+    let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
         let results = engine.execute(&programs, &inputs, prepared);
@@ -282,7 +287,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             if let Err(e) = &r.expected {
                 state.invalid += 1;
                 if state.invalid <= 3 {
-                    eprintln!("warning: the oracle refused generated program {} ({e}); this is a generator bug", programs[k].name);
+                    eprintln!(
+                        "warning: the oracle refused generated program {} ({e}); this is a generator bug",
+                        programs[k].name
+                    );
                 }
                 continue;
             }

@@ -108,9 +108,7 @@ pub fn input_class(form: Option<&Form>, v: &Expected) -> String {
                 Value::Nan { .. } => "nan",
                 Value::Inf { .. } => "inf",
                 Value::Zero { .. } => "zero",
-                Value::Finite { .. } if (v.bits as u64 >> fmt.man_bits) & ((1 << fmt.exp_bits) - 1) == 0 => {
-                    "subnormal"
-                }
+                Value::Finite { .. } if (v.bits as u64 >> fmt.man_bits) & ((1 << fmt.exp_bits) - 1) == 0 => "subnormal",
                 Value::Finite { .. } => "normal",
             }
             .into();
