@@ -409,6 +409,13 @@ impl Drop for PinnedBuffer {
     }
 }
 
+// SAFETY: the driver API is thread-safe; every call that needs the context makes it current
+// on the calling thread first (`load_module`), and the stream is only used for launches and
+// copies, which the driver serializes.
+unsafe impl Sync for Gpu {}
+// SAFETY: a module handle may be used and unloaded from any thread of the process.
+unsafe impl Send for Module {}
+
 // SAFETY: the pinned allocation is plain memory owned by this value.
 unsafe impl Send for PinnedBuffer {}
 // SAFETY: shared access is read-only through `as_slice`.

@@ -300,15 +300,14 @@ fn run_program_job(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError
     let fault =
         |e: GpuError| if e.is_fault() { JobError::Fault(e.to_string()) } else { JobError::Failed(e.to_string()) };
     let t0 = Instant::now();
-    let module = match (job.backend, &job.cubin) {
-        (GpuBackend::Jit, _) => gpu.load_module(job.ptx.as_bytes(), true, 4),
+    let modules = match (job.backend, &job.cubin) {
+        (GpuBackend::Jit, _) => jit_in_parallel(gpu, &job.ptx)?,
         (_, Some(path)) => {
             let image = std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?;
-            gpu.load_module(&image, false, 0)
+            vec![gpu.load_module(&image, false, 0).map_err(|e| JobError::Failed(e.to_string()))?]
         }
         (b, None) => return Err(JobError::Failed(format!("{} needs a cubin", b.name()))),
-    }
-    .map_err(|e| JobError::Failed(e.to_string()))?;
+    };
     let load_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let in_words: usize = job.kernels.iter().map(|k| k.inputs.len()).sum();
@@ -320,7 +319,10 @@ fn run_program_job(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError
     gpu.zero(&output).map_err(fault)?;
     let (mut ioff, mut ooff) = (0, 0);
     for (k, &ow) in job.kernels.iter().zip(&out_words) {
-        let f = module.function(&k.name).map_err(|e| JobError::Failed(e.to_string()))?;
+        let f = modules
+            .iter()
+            .find_map(|m| m.function(&k.name).ok())
+            .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))?;
         gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
         ioff += k.inputs.len();
         ooff += ow;
@@ -334,6 +336,23 @@ fn run_program_job(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError
         at += ow;
     }
     Ok(ProgramsDone { id: job.id, outputs, load_s, run_s: t1.elapsed().as_secs_f64() })
+}
+
+/// The driver's JIT on a module of programs, split into one module per core and compiled
+/// concurrently (the JIT is single-threaded per module; each part is still a whole module of
+/// whole programs, so nothing about what is compiled changes).
+fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobError> {
+    use oracle::program::text;
+    let programs = text::parse_module(ptx).map_err(|e| JobError::Failed(format!("module: {e}")))?;
+    let parts = std::thread::available_parallelism().map_or(4, |n| n.get()).min(programs.len().max(1));
+    let chunk = programs.len().div_ceil(parts).max(1);
+    let texts: Vec<String> = programs.chunks(chunk).map(text::module).collect();
+    let loaded: Vec<Result<crate::gpu::Module, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            texts.iter().map(|t| s.spawn(move || gpu.load_module(t.as_bytes(), true, 4).map_err(|e| e.to_string()))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("JIT thread panicked".into()))).collect()
+    });
+    loaded.into_iter().collect::<Result<Vec<_>, _>>().map_err(JobError::Failed)
 }
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`): each output is the

@@ -54,6 +54,8 @@ pub struct ProgramResult {
 
 /// The backends and the processes behind them.
 pub struct Engine {
+    /// Seconds spent per worker backend (loading, running, copying).
+    pub seconds: BTreeMap<String, f64>,
     /// Target.
     pub target: Target,
     /// Selected backends (the oracle is implied).
@@ -120,6 +122,7 @@ impl Engine {
         let oracle_worker =
             if backends.contains(&FuzzBackend::OracleWorker) { WorkerHandle::spawn_oracle(&exe).ok() } else { None };
         Engine {
+            seconds: BTreeMap::new(),
             target,
             backends,
             allow,
@@ -134,11 +137,6 @@ impl Engine {
             device,
             serial: 0,
         }
-    }
-
-    /// The oracle's expectation for one program.
-    pub fn expect(&self, p: &Program, i: &Inputs) -> Result<Vec<Expected>, InterpError> {
-        interp::run_with(p, i, &self.allow, RunOptions { plant: self.plant, ..RunOptions::default() }).map(|(o, _)| o)
     }
 
     fn restart(&mut self, backend: FuzzBackend) {
@@ -260,7 +258,9 @@ impl Engine {
                 },
                 None => (valid.clone(), None),
             };
+            let t = std::time::Instant::now();
             self.run_worker(backend, programs, inputs, &which, cubin.as_ref(), &mut results);
+            *self.seconds.entry(backend.name().to_string()).or_default() += t.elapsed().as_secs_f64();
         }
         for a in cubins.values() {
             if let Some(c) = &a.cubin {

@@ -281,8 +281,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let mut last_status = Instant::now();
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
+        let t_wait = Instant::now();
         let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
+        *engine.seconds.entry("waiting for preparation".into()).or_default() += t_wait.elapsed().as_secs_f64();
         let results = engine.execute(&programs, &inputs, prepared);
+        let t_triage = Instant::now();
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
                 state.invalid += 1;
@@ -334,6 +337,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
             }
         }
+        *engine.seconds.entry("triage and minimization".into()).or_default() += t_triage.elapsed().as_secs_f64();
         family_counts(&programs, &mut state.families);
         state.programs += programs.len() as u64;
         state.next_batch = b + 1;
@@ -352,6 +356,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         eprintln!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
     }
     let seconds = start.elapsed().as_secs_f64();
+    if o.progress {
+        let parts: Vec<String> = engine.seconds.iter().map(|(k, v)| format!("{k} {v:.1} s")).collect();
+        eprintln!("time: {}", parts.join(", "));
+    }
     state.seconds += seconds;
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
