@@ -7,7 +7,10 @@
 //! - [`parse`]: arbitrary text never panics the instruction parser nor the program parser
 //!   (modules and cases), and whatever parses prints canonically and parses back to the same
 //!   value (print∘parse is the identity).
+//! - [`oracle_reference`]: the oracle's `cvt` semantics agree with the rustc_apfloat reference
+//!   model (`oracle::reference`) on every form it covers.
 
+pub mod oracle_reference;
 pub mod parse;
 
 /// The deterministic pseudo-random source of the smoke tests (xorshift64).
