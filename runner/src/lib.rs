@@ -4,10 +4,12 @@
 //! reports, the corpus and the command line. The oracle and generator crates stay pure.
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod conform;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;
+pub mod findings;
 pub mod gpu;
 pub mod ptxas;
 pub mod validity;

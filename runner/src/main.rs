@@ -104,6 +104,12 @@ enum Command {
         #[arg(long, default_value = "reports")]
         reports: std::path::PathBuf,
     },
+    /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
+    /// findings.json, completed by findings/*.json.
+    Report {
+        /// The run directory (`reports/RUN`, the one holding findings.json).
+        dir: std::path::PathBuf,
+    },
     /// The GPU worker process (started by `conform`; reads jobs on stdin).
     #[command(hide = true)]
     Worker {
@@ -377,6 +383,29 @@ fn conform_cmd(
     Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+fn report_cmd(dir: &std::path::Path) -> Result<ExitCode> {
+    use runner::findings::{render, FindingsDoc};
+    let doc = FindingsDoc::load(dir).with_context(|| format!("loading the findings run {}", dir.display()))?;
+    let paths = render::write_all(dir, &doc)
+        .with_context(|| format!("writing the reports into {} (is it writable?)", dir.display()))?;
+    println!(
+        "{} new finding(s) ({} occurrence(s)), {} known finding(s) seen ({} occurrence(s))",
+        doc.findings.len(),
+        doc.occurrences(),
+        doc.known.len(),
+        doc.known_occurrences()
+    );
+    for (class, n, occ) in doc.by_class() {
+        if n > 0 {
+            println!("  {class}: {n} ({occ} occurrence(s))");
+        }
+    }
+    for p in paths {
+        println!("wrote {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
@@ -434,6 +463,7 @@ fn run() -> Result<ExitCode> {
         Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports } => {
             conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports)
         }
+        Command::Report { dir } => report_cmd(&dir),
         Command::Allowances => {
             for a in Allowance::ALL {
                 println!(

@@ -1,6 +1,6 @@
 //! Conformance reports: `report.json` (canonical), `summary.md` and `junit.xml` under
-//! `reports/<run-id>/`, each written to a temporary file and renamed into place, so a report
-//! on disk is always whole.
+//! `reports/<run-id>/`, each written with [`write_atomic`] (temporary file, fsync, rename), so a
+//! report on disk is always whole.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::check::Mismatch;
+use crate::atomic::{write_atomic, xml_escape};
 
 /// One (form, backend) row.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -50,21 +51,11 @@ impl Report {
     }
 }
 
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// Writes the three report files under `dir/run_id/`; returns that directory.
 pub fn write(dir: &Path, report: &Report) -> std::io::Result<PathBuf> {
     let out = dir.join(&report.run_id);
     std::fs::create_dir_all(&out)?;
-    write_atomic(&out.join("report.json"), &serde_json::to_string_pretty(report).unwrap_or_default())?;
+    write_atomic(&out.join("report.json"), serde_json::to_string_pretty(report)?)?;
     let mut md = String::new();
     let _ = writeln!(md, "# ptxdiff conform {} ({})\n", report.run_id, report.target);
     for (k, v) in &report.environment {

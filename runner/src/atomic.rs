@@ -1,0 +1,128 @@
+//! Whole-or-nothing file writes and the text escaping shared by every report writer.
+//!
+//! Invariants:
+//! - [`write_atomic`] writes to a temporary file in the destination's own directory (so the
+//!   rename never crosses a file system), named `<file name>.<pid>.tmp`, flushes it to disk,
+//!   then renames it over the destination and flushes the directory. A reader therefore sees
+//!   the old contents or the new ones, never a prefix; a process killed mid-write leaves at most
+//!   a stray `*.tmp` file, which readers ignore ([`is_temp`]).
+//! - [`xml_escape`] and [`html_escape`] output is safe both as element text and inside a
+//!   double- or single-quoted attribute; [`xml_escape`] also drops the characters XML 1.0
+//!   cannot carry at all (control characters other than tab, line feed and carriage return), so
+//!   a crash log full of NUL bytes still gives a well-formed document.
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::Path;
+
+/// Extension of the temporary files [`write_atomic`] leaves behind when killed mid-write.
+pub const TEMP_EXTENSION: &str = "tmp";
+
+/// Writes `contents` to `path` atomically and durably (temporary file, `fsync`, rename,
+/// `fsync` of the directory). The parent directory must exist.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "path has no file name"))?;
+    let mut tmp_name = name.to_os_string();
+    tmp_name.push(format!(".{}.{TEMP_EXTENSION}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(contents.as_ref())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+    // The rename is durable only once the directory entry is; not every platform lets a
+    // directory be opened and synced, and the data itself is already safe, so this is best
+    // effort.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is a temporary file left by an interrupted [`write_atomic`].
+pub fn is_temp(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == TEMP_EXTENSION)
+}
+
+/// Escapes text for XML element content and attribute values; drops characters XML 1.0
+/// forbids.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for HTML element content and attribute values.
+pub fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\0' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_atomic_replaces_whole_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.json");
+        write_atomic(&p, "first").unwrap();
+        write_atomic(&p, "second, longer").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "second, longer");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.json")]);
+    }
+
+    #[test]
+    fn write_atomic_into_missing_directory_fails_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(write_atomic(&dir.path().join("missing/a.json"), "x").is_err());
+    }
+
+    #[test]
+    fn temp_names_are_recognized() {
+        assert!(is_temp(Path::new("findings/abc.json.123.tmp")));
+        assert!(!is_temp(Path::new("findings/abc.json")));
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(xml_escape("a<b>&\"'\u{0}\u{1b}\tz"), "a&lt;b&gt;&amp;&quot;&apos;\tz");
+        assert_eq!(
+            html_escape("<script>alert('x&y')</script>"),
+            "&lt;script&gt;alert(&#39;x&amp;y&#39;)&lt;/script&gt;"
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! One finding: a signature plus everything needed to see the bug again without ptxdiff's
+//! generator (the minimized PTX module, its inputs, expected and actual words, the
+//! environment, and a one-line replay command).
+//!
+//! Invariants:
+//! - `id == signature.key()` for every finding the store holds (the store enforces it).
+//! - The PTX is a whole module as text; nothing here depends on the generator's AST, so a
+//!   finding stays readable after the generator changes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::signature::Signature;
+
+/// One output word that differs between the oracle and some backend.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordMismatch {
+    /// Thread index.
+    pub thread: u32,
+    /// Output word index within the thread's outputs.
+    pub word: u32,
+    /// The oracle's expectation rendered: `0x7fc00000`, or a set such as `any NaN (f32)`.
+    pub expected: String,
+    /// Each backend's actual word, as hex.
+    pub actual: BTreeMap<String, String>,
+    /// Human decoding of expected vs actual (`NaN → +inf`); may be empty.
+    #[serde(default)]
+    pub decoded: String,
+}
+
+/// A de-duplicated, minimized finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// `signature.key()`.
+    pub id: String,
+    /// What de-duplicates it.
+    pub signature: Signature,
+    /// One-line title.
+    pub title: String,
+    /// The minimized reproducer: a whole PTX module.
+    pub ptx: String,
+    /// Instructions in the program as generated.
+    pub original_instructions: u32,
+    /// Instructions in the minimized reproducer.
+    pub minimized_instructions: u32,
+    /// Per-thread input words, flattened (thread-major).
+    pub inputs: Vec<u32>,
+    /// Threads launched.
+    pub threads: u32,
+    /// The first few mismatching words.
+    pub mismatches: Vec<WordMismatch>,
+    /// Crash or rejection log excerpt.
+    pub message: Option<String>,
+    /// Device, driver, ptxas version, flags.
+    pub environment: Vec<(String, String)>,
+    /// One-line command that replays it (`ptxdiff replay reports/RUN/cases/ID.case`).
+    pub replay: String,
+    /// Occurrences in this run.
+    pub count: u64,
+    /// Seconds since the start of the run when it was first seen.
+    pub first_seen_s: f64,
+}
+
+impl Finding {
+    /// A finding with `id` set from the signature, the signature as title, one occurrence, and
+    /// every other field empty; callers fill in the rest.
+    pub fn new(signature: Signature, ptx: impl Into<String>) -> Finding {
+        Finding {
+            id: signature.key(),
+            title: signature.to_string(),
+            signature,
+            ptx: ptx.into(),
+            original_instructions: 0,
+            minimized_instructions: 0,
+            inputs: Vec::new(),
+            threads: 0,
+            mismatches: Vec::new(),
+            message: None,
+            environment: Vec::new(),
+            replay: String::new(),
+            count: 1,
+            first_seen_s: 0.0,
+        }
+    }
+
+    /// Words of input per thread (`inputs.len() / threads`, 0 when there are no threads).
+    pub fn words_per_thread(&self) -> usize {
+        if self.threads == 0 {
+            0
+        } else {
+            self.inputs.len() / self.threads as usize
+        }
+    }
+
+    /// The input words of one thread.
+    pub fn thread_inputs(&self, thread: u32) -> &[u32] {
+        let n = self.words_per_thread();
+        let start = thread as usize * n;
+        self.inputs.get(start..start + n).unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::signature::Class;
+    use super::*;
+
+    #[test]
+    fn new_sets_id_and_thread_inputs_slice() {
+        let s = Signature::new(Class::Compiler, "prmt.b32", "normal", ["cuda:ptxas-O3"], "bits");
+        let mut f = Finding::new(s.clone(), ".version 8.7");
+        assert_eq!(f.id, s.key());
+        assert_eq!(f.count, 1);
+        f.threads = 2;
+        f.inputs = vec![1, 2, 3, 4, 5, 6];
+        assert_eq!(f.words_per_thread(), 3);
+        assert_eq!(f.thread_inputs(1), &[4, 5, 6]);
+        assert_eq!(f.thread_inputs(2), &[] as &[u32]);
+        let back: Finding = serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+        assert_eq!(back, f);
+    }
+}

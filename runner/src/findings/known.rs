@@ -1,0 +1,431 @@
+//! Known findings: `corpus/known/*.toml`, one file per known bug, so that a campaign counts
+//! them instead of reporting them as new again.
+//!
+//! A file names the finding either by its exact signature key, or by a signature pattern:
+//!
+//! ```toml
+//! reason = "cvt.rna.tf32.f32 turns NaNs with low payload bits into +inf / MAX_NORM"
+//! evidence = "corpus/findings/cvt-rna-tf32-nan.md"
+//! link = "https://…"                      # optional
+//!
+//! [signature]                             # or, instead of this table: id = "0ffcbb4af022f1bd"
+//! class = "hardware-spec"                 # required
+//! form = "cvt.rna*.tf32.f32"              # required; glob, or a list of globs
+//! input_class = "nan"                     # optional; glob or list
+//! how = ["nan-becomes-inf", "nan-becomes-max-norm"]   # optional; glob or list
+//! backends = ["cuda:*"]                   # optional; list of globs
+//! ```
+//!
+//! Invariants:
+//! - Globs use `*` for any run of characters (and nothing else is special); a list matches if
+//!   any of its globs does. An omitted optional field matches anything.
+//! - `backends` matches a signature when the signature names at least one backend and every
+//!   backend it names matches one of the globs: the known bug is "some of these disagree", so a
+//!   run with fewer backends still recognizes it.
+//! - Loading is strict: an unknown key, a bad class, an empty glob, a malformed id, or a file
+//!   with both or neither of `id` and `[signature]` is an error naming the file, line and
+//!   column. Files are read in name order and [`KnownSet::matches`] returns the first match.
+//!   Files not ending in `.toml` are ignored.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::signature::{Class, Signature};
+use crate::conform::glob_match;
+
+/// Why `corpus/known/` could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KnownError {
+    /// The directory could not be listed.
+    #[error("cannot read the known-findings directory {}: {source}", dir.display())]
+    Dir {
+        /// The directory.
+        dir: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file could not be read.
+    #[error("cannot read known finding {}: {source}", file.display())]
+    Read {
+        /// The file.
+        file: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not valid TOML or not a valid known finding.
+    #[error("{}:{line}:{column}: {message}", file.display())]
+    Invalid {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A signature pattern (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignaturePattern {
+    /// The class, exactly.
+    pub class: Class,
+    /// Globs for the form.
+    pub form: Vec<String>,
+    /// Globs for the input class, or `None` for any.
+    pub input_class: Option<Vec<String>>,
+    /// Globs for `how`, or `None` for any.
+    pub how: Option<Vec<String>>,
+    /// Globs every disagreeing backend must match, or `None` for any.
+    pub backends: Option<Vec<String>>,
+}
+
+fn any_glob(globs: &[String], text: &str) -> bool {
+    globs.iter().any(|g| glob_match(g, text))
+}
+
+impl SignaturePattern {
+    /// Whether the pattern matches `sig`.
+    pub fn matches(&self, sig: &Signature) -> bool {
+        self.class == sig.class
+            && any_glob(&self.form, &sig.form)
+            && self.input_class.as_ref().is_none_or(|g| any_glob(g, &sig.input_class))
+            && self.how.as_ref().is_none_or(|g| any_glob(g, &sig.how))
+            && self
+                .backends
+                .as_ref()
+                .is_none_or(|g| !sig.backends.is_empty() && sig.backends.iter().all(|b| any_glob(g, b)))
+    }
+}
+
+/// How a known finding is recognized.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KnownRule {
+    /// Exactly this signature key.
+    Id(String),
+    /// Any signature the pattern matches.
+    Pattern(SignaturePattern),
+}
+
+/// One known finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// Its name: the file stem (`cvt-rna-tf32-nan`). Used as the known id in counts.
+    pub name: String,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// How it is recognized.
+    pub rule: KnownRule,
+    /// Why it is known (what the bug is, and why it is not reported again).
+    pub reason: String,
+    /// Evidence: a corpus file, an issue, a bug number, or plain text.
+    pub evidence: String,
+    /// An optional link (shown as text in reports, never fetched).
+    pub link: Option<String>,
+}
+
+impl Known {
+    /// Whether this known finding covers `sig` (whose key is `key`).
+    fn covers(&self, sig: &Signature, key: &str) -> bool {
+        match &self.rule {
+            KnownRule::Id(id) => id == key,
+            KnownRule::Pattern(p) => p.matches(sig),
+        }
+    }
+}
+
+/// All known findings of a corpus.
+#[derive(Clone, Debug, Default)]
+pub struct KnownSet {
+    entries: Vec<Known>,
+}
+
+/// One glob or a list of globs.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Globs {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Globs {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            Globs::One(s) => vec![s],
+            Globs::Many(v) => v,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPattern {
+    class: Class,
+    form: Spanned<Globs>,
+    input_class: Option<Spanned<Globs>>,
+    how: Option<Spanned<Globs>>,
+    backends: Option<Spanned<Globs>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKnown {
+    id: Option<Spanned<String>>,
+    signature: Option<Spanned<RawPattern>>,
+    reason: Spanned<String>,
+    evidence: Spanned<String>,
+    link: Option<String>,
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+impl KnownSet {
+    /// An empty set (nothing is known).
+    pub fn empty() -> KnownSet {
+        KnownSet::default()
+    }
+
+    /// Loads every `*.toml` file of `dir`, in name order.
+    pub fn load(dir: &Path) -> Result<KnownSet, KnownError> {
+        let dir_err = |source| KnownError::Dir { dir: dir.to_path_buf(), source };
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(dir_err)? {
+            let path = e.map_err(dir_err)?.path();
+            if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
+                files.push(path);
+            }
+        }
+        files.sort();
+        let mut entries = Vec::with_capacity(files.len());
+        for file in files {
+            let text =
+                std::fs::read_to_string(&file).map_err(|source| KnownError::Read { file: file.clone(), source })?;
+            entries.push(Self::parse_file(&file, &text)?);
+        }
+        Ok(KnownSet { entries })
+    }
+
+    /// Parses the text of one known-finding file; `file` names it in errors and gives its name.
+    pub fn parse_file(file: &Path, text: &str) -> Result<Known, KnownError> {
+        let invalid = |span: Range<usize>, message: String| {
+            let (line, column) = line_col(text, span.start);
+            KnownError::Invalid { file: file.to_path_buf(), line, column, message }
+        };
+        let raw: RawKnown = toml::from_str(text).map_err(|e| invalid(e.span().unwrap_or(0..0), e.message().into()))?;
+        let nonempty = |s: &Spanned<String>, what: &str| {
+            if s.get_ref().trim().is_empty() {
+                Err(invalid(s.span(), format!("`{what}` is empty")))
+            } else {
+                Ok(s.get_ref().clone())
+            }
+        };
+        let reason = nonempty(&raw.reason, "reason")?;
+        let evidence = nonempty(&raw.evidence, "evidence")?;
+        let globs = |g: Spanned<Globs>, what: &str| {
+            let span = g.span();
+            let v = g.into_inner().into_vec();
+            if v.is_empty() || v.iter().any(|s| s.is_empty()) {
+                Err(invalid(span, format!("`{what}` needs non-empty globs")))
+            } else {
+                Ok(v)
+            }
+        };
+        let rule = match (raw.id, raw.signature) {
+            (Some(id), None) => {
+                let s = id.get_ref();
+                if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+                    return Err(invalid(
+                        id.span(),
+                        format!("`id` must be a signature key (16 lower-case hex digits), not `{s}`"),
+                    ));
+                }
+                KnownRule::Id(s.clone())
+            }
+            (None, Some(sig)) => {
+                let p = sig.into_inner();
+                KnownRule::Pattern(SignaturePattern {
+                    class: p.class,
+                    form: globs(p.form, "form")?,
+                    input_class: p.input_class.map(|g| globs(g, "input_class")).transpose()?,
+                    how: p.how.map(|g| globs(g, "how")).transpose()?,
+                    backends: p.backends.map(|g| globs(g, "backends")).transpose()?,
+                })
+            }
+            (Some(id), Some(_)) => {
+                return Err(invalid(id.span(), "give either `id` or a `[signature]` table, not both".into()))
+            }
+            (None, None) => {
+                return Err(invalid(0..0, "missing `id` or a `[signature]` table: nothing to match".into()))
+            }
+        };
+        let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link })
+    }
+
+    /// The first known finding covering `sig`.
+    pub fn matches(&self, sig: &Signature) -> Option<&Known> {
+        let key = sig.key();
+        self.entries.iter().find(|k| k.covers(sig, &key))
+    }
+
+    /// The known finding named `name`.
+    pub fn get(&self, name: &str) -> Option<&Known> {
+        self.entries.iter().find(|k| k.name == name)
+    }
+
+    /// Every known finding, in file name order.
+    pub fn entries(&self) -> &[Known] {
+        &self.entries
+    }
+
+    /// Number of known findings.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tf32(form: &str, how: &str, backends: &[&str]) -> Signature {
+        Signature::new(Class::HardwareSpec, form, "nan", backends.iter().copied(), how)
+    }
+
+    fn corpus_known() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")
+    }
+
+    #[test]
+    fn corpus_known_loads_and_matches_the_tf32_finding() {
+        let set = KnownSet::load(&corpus_known()).unwrap();
+        let k = set.get("cvt-rna-tf32-nan").expect("the tf32 NaN finding is known");
+        assert!(k.evidence.contains("corpus/findings/cvt-rna-tf32-nan.md"));
+        let all = ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"];
+        for (form, how) in
+            [("cvt.rna.tf32.f32", "nan-becomes-inf"), ("cvt.rna.satfinite.tf32.f32", "nan-becomes-max-norm")]
+        {
+            assert_eq!(set.matches(&tf32(form, how, &all)).map(|k| k.name.as_str()), Some("cvt-rna-tf32-nan"));
+            // A run with one GPU backend still recognizes it.
+            assert!(set.matches(&tf32(form, how, &["cuda:ptxas-O3"])).is_some());
+        }
+        // Not the same bug: another rounding, another class, another symptom, the oracle side.
+        assert!(set.matches(&tf32("cvt.rn.tf32.f32", "nan-becomes-inf", &all)).is_none());
+        assert!(set.matches(&tf32("cvt.rna.tf32.f32", "nan-payload", &all)).is_none());
+        assert!(set.matches(&tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &["cuda:jit", "oracle"])).is_none());
+        let mut s = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &all);
+        s.class = Class::Compiler;
+        assert!(set.matches(&s).is_none());
+        let mut s = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &all);
+        s.input_class = "normal".into();
+        assert!(set.matches(&s).is_none());
+    }
+
+    #[test]
+    fn globs_lists_and_ids() {
+        let p = Path::new("x/pat.toml");
+        let k = KnownSet::parse_file(
+            p,
+            "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"compiler\"\nform = [\"cvt.*.e4m3x2.f32\", \"prmt*\"]\n",
+        )
+        .unwrap();
+        assert_eq!(k.name, "pat");
+        let set = KnownSet { entries: vec![k] };
+        let s = |form: &str| Signature::new(Class::Compiler, form, "zero", ["cuda:ptxas-O0"], "sign");
+        assert!(set.matches(&s("cvt.rn.satfinite.e4m3x2.f32")).is_some());
+        assert!(set.matches(&s("prmt.b32.f4e")).is_some());
+        assert!(set.matches(&s("cvt.rn.satfinite.e5m2x2.f32")).is_none());
+        // No backends to check against a backends pattern: no match.
+        let k = KnownSet::parse_file(
+            p,
+            "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nform = \"*\"\nbackends = [\"ptxas-*\"]\n",
+        )
+        .unwrap();
+        let set = KnownSet { entries: vec![k] };
+        let c = |b: &[&str]| Signature::new(Class::Crash, "program", "", b.iter().copied(), "ptxas exit 139");
+        assert!(set.matches(&c(&["ptxas-check"])).is_some());
+        assert!(set.matches(&c(&[])).is_none());
+        assert!(set.matches(&c(&["ptxas-check", "cuda:jit"])).is_none());
+
+        let target = c(&["cuda:jit"]);
+        let text = format!("id = \"{}\"\nreason = \"r\"\nevidence = \"e\"\n", target.key());
+        let set = KnownSet { entries: vec![KnownSet::parse_file(Path::new("by-id.toml"), &text).unwrap()] };
+        assert_eq!(set.matches(&target).unwrap().name, "by-id");
+        assert!(set.matches(&c(&["cuda:ptxas-O0"])).is_none());
+    }
+
+    fn error_of(text: &str) -> (usize, usize, String) {
+        match KnownSet::parse_file(Path::new("corpus/known/bad.toml"), text) {
+            Err(KnownError::Invalid { file, line, column, message }) => {
+                assert_eq!(file, Path::new("corpus/known/bad.toml"));
+                (line, column, message)
+            }
+            other => panic!("expected an Invalid error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn corrupt_files_name_file_line_and_column() {
+        // TOML syntax error on line 3.
+        let (line, _, _) = error_of("reason = \"r\"\nevidence = \"e\"\nid = \"abc\n");
+        assert_eq!(line, 3);
+        // Unknown key on line 5 (a typo must not silently widen the pattern).
+        let (line, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nfrom = \"cvt*\"\n");
+        assert!(msg.contains("from"), "{msg}");
+        assert!(line >= 3, "{line}");
+        // Bad class on line 4.
+        let (line, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"hardware\"\nform = \"cvt*\"\n");
+        assert_eq!(line, 4, "{msg}");
+        // Malformed id on line 2, column of the value.
+        let (line, column, msg) = error_of("reason = \"r\"\nid = \"B7E1\"\nevidence = \"e\"\n");
+        assert_eq!((line, column), (2, 6), "{msg}");
+        // Empty glob on line 5.
+        let (line, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nform = [\"\"]\n");
+        assert_eq!(line, 5, "{msg}");
+        // Both and neither.
+        let (_, _, msg) = error_of("id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nform = \"x\"\n");
+        assert!(msg.contains("not both"), "{msg}");
+        let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n");
+        assert_eq!(line, 1);
+        assert!(msg.contains("missing"), "{msg}");
+        // Missing reason.
+        let (_, _, msg) = error_of("evidence = \"e\"\nid = \"0123456789abcdef\"\n");
+        assert!(msg.contains("reason"), "{msg}");
+    }
+
+    #[test]
+    fn load_reports_the_corrupt_file_by_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("README.md"), "not toml [").unwrap();
+        std::fs::write(dir.path().join("a.toml"), "id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\n")
+            .unwrap();
+        std::fs::write(dir.path().join("b.toml"), "reason = \"r\"\n\nevidence = = \"e\"\n").unwrap();
+        let err = KnownSet::load(dir.path()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with(&format!("{}:3:", dir.path().join("b.toml").display())), "{text}");
+        std::fs::remove_file(dir.path().join("b.toml")).unwrap();
+        assert_eq!(KnownSet::load(dir.path()).unwrap().len(), 1);
+        let err = KnownSet::load(&dir.path().join("missing")).unwrap_err();
+        assert!(err.to_string().contains("missing"), "{err}");
+    }
+}

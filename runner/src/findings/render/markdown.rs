@@ -1,0 +1,185 @@
+//! `summary.md`: run metadata, findings per class, known findings seen, then each finding with
+//! its reproducer command, first mismatches and PTX.
+//!
+//! Invariants: text in table cells and headings is escaped so it cannot break the table or be
+//! read as Markdown or HTML ([`md_text`]); code goes in spans and fences longer than any run of
+//! backticks inside it ([`code_span`], [`fence`]), so PTX with backticks or `<script>` stays
+//! literal.
+
+use std::fmt::Write as _;
+
+use super::{actual_text, inputs_text, size_text, SHOWN_MISMATCHES};
+use crate::findings::store::FindingsDoc;
+
+/// Escapes Markdown and inline HTML metacharacters and folds newlines, for one table cell or
+/// heading.
+pub fn md_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// An inline code span that shows `s` literally (one line; `|` escaped for tables).
+pub fn code_span(s: &str) -> String {
+    let s = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+    if s.is_empty() {
+        return String::new();
+    }
+    let ticks = "`".repeat(longest_backtick_run(&s) + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
+    format!("{ticks}{pad}{s}{pad}{ticks}")
+}
+
+/// A fenced code block showing `s` literally.
+pub fn fence(lang: &str, s: &str) -> String {
+    let ticks = "`".repeat((longest_backtick_run(s) + 1).max(3));
+    let nl = if s.ends_with('\n') { "" } else { "\n" };
+    format!("{ticks}{lang}\n{s}{nl}{ticks}\n")
+}
+
+/// Renders the summary.
+pub fn render(doc: &FindingsDoc) -> String {
+    let mut md = String::new();
+    let run = &doc.run;
+    let _ = writeln!(md, "# ptxdiff findings: {}\n", md_text(&run.run_id));
+    let meta: Vec<(&str, String)> = [
+        ("target", run.target.clone()),
+        ("command", run.command.clone()),
+        ("started (unix s)", if run.started_unix_s == 0 { String::new() } else { run.started_unix_s.to_string() }),
+    ]
+    .into_iter()
+    .filter(|(_, v)| !v.is_empty())
+    .collect();
+    for (k, v) in meta {
+        let _ = writeln!(md, "- {k}: {}", code_span(&v));
+    }
+    let extra = run.extra.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    for (k, v) in run.environment.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra) {
+        let _ = writeln!(md, "- {}: {}", md_text(k), md_text(v));
+    }
+    let _ = writeln!(
+        md,
+        "\n{} new finding(s) ({} occurrence(s)); {} known finding(s) seen ({} occurrence(s)).\n",
+        doc.findings.len(),
+        doc.occurrences(),
+        doc.known.len(),
+        doc.known_occurrences()
+    );
+    let _ = writeln!(md, "| class | findings | occurrences |\n| --- | --- | --- |");
+    for (c, n, occ) in doc.by_class() {
+        let _ = writeln!(md, "| {c} | {n} | {occ} |");
+    }
+    let findings = doc.sorted_findings();
+    if !findings.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Findings\n\n| id | class | form | input | backends | how | count | first mismatch |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+        );
+        for f in &findings {
+            let s = &f.signature;
+            let first = f
+                .mismatches
+                .first()
+                .map(|m| format!("expected {} got {}", code_span(&m.expected), code_span(&actual_text(m))))
+                .or_else(|| f.message.as_ref().map(|m| md_text(&m.chars().take(120).collect::<String>())))
+                .unwrap_or_default();
+            let _ = writeln!(
+                md,
+                "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | {first} |",
+                s.class,
+                code_span(&s.form),
+                md_text(&s.input_class),
+                md_text(&s.backends.join(", ")),
+                md_text(&s.how),
+                f.count,
+                id = f.id,
+            );
+        }
+    }
+    if !doc.known.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Known findings seen\n\n| known | count | reason | evidence |\n| --- | --- | --- | --- |"
+        );
+        for k in &doc.known {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} |",
+                md_text(&k.id),
+                k.count,
+                md_text(&k.reason),
+                md_text(&k.evidence)
+            );
+        }
+    }
+    for f in &findings {
+        let s = &f.signature;
+        let _ = writeln!(md, "\n<a id=\"{}\"></a>\n### {}\n", f.id, md_text(&f.title));
+        let _ = writeln!(md, "- id: `{}`, class: {}, count: {}", f.id, s.class, f.count);
+        let _ = writeln!(md, "- signature: {}", code_span(&s.to_string()));
+        let _ = writeln!(md, "- replay: {}", code_span(&f.replay));
+        let size = size_text(f);
+        if !size.is_empty() {
+            let _ = writeln!(md, "- reproducer: {size}, {} thread(s)", f.threads);
+        }
+        for (k, v) in &f.environment {
+            let _ = writeln!(md, "- {}: {}", md_text(k), md_text(v));
+        }
+        if !f.mismatches.is_empty() {
+            let _ = writeln!(md, "\n| thread | word | expected | actual | decoded |\n| --- | --- | --- | --- | --- |");
+            for m in f.mismatches.iter().take(SHOWN_MISMATCHES) {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} |",
+                    m.thread,
+                    m.word,
+                    code_span(&m.expected),
+                    code_span(&actual_text(m)),
+                    md_text(&m.decoded)
+                );
+            }
+            if f.mismatches.len() > SHOWN_MISMATCHES {
+                let _ = writeln!(md, "\n… {} more in findings/{}.json", f.mismatches.len() - SHOWN_MISMATCHES, f.id);
+            }
+        }
+        let inputs = inputs_text(f);
+        if !inputs.is_empty() {
+            let _ = write!(md, "\nInputs:\n\n{}", fence("", &inputs));
+        }
+        if let Some(m) = &f.message {
+            let _ = write!(md, "\nMessage:\n\n{}", fence("", m));
+        }
+        if !f.ptx.is_empty() {
+            let _ = write!(md, "\nPTX:\n\n{}", fence("ptx", &f.ptx));
+        }
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_is_literal_and_cells_cannot_break_tables() {
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("`x"), "`` `x ``");
+        assert_eq!(code_span("a|b"), "`a\\|b`");
+        assert_eq!(md_text("<script>|*x*\nnext"), "\\<script\\>\\|\\*x\\* next");
+        let f = fence("ptx", "x ```` y");
+        assert!(f.starts_with("`````ptx\n") && f.ends_with("\n`````\n"), "{f}");
+    }
+}

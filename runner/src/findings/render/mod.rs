@@ -1,0 +1,268 @@
+//! Reports rendered from a [`FindingsDoc`]: `summary.md`, a self-contained `index.html`, and
+//! `junit.xml`, written next to `findings.json`.
+//!
+//! Invariants: rendering is a pure function of the document (same document, same bytes); each
+//! file is written atomically; every piece of text taken from a finding is escaped for the
+//! format it lands in, because PTX, crash logs and backend messages are untrusted text.
+
+pub mod html;
+pub mod junit;
+pub mod markdown;
+
+use std::path::{Path, PathBuf};
+
+use super::finding::{Finding, WordMismatch};
+use super::store::FindingsDoc;
+use crate::atomic::write_atomic;
+
+/// File name of the Markdown summary.
+pub const SUMMARY_MD: &str = "summary.md";
+/// File name of the HTML report.
+pub const INDEX_HTML: &str = "index.html";
+/// File name of the JUnit report.
+pub const JUNIT_XML: &str = "junit.xml";
+/// Mismatching words shown per finding in the summaries.
+pub const SHOWN_MISMATCHES: usize = 8;
+
+/// Renders the three reports into `dir`; returns their paths (summary, html, junit).
+pub fn write_all(dir: &Path, doc: &FindingsDoc) -> std::io::Result<[PathBuf; 3]> {
+    let paths = [dir.join(SUMMARY_MD), dir.join(INDEX_HTML), dir.join(JUNIT_XML)];
+    write_atomic(&paths[0], markdown::render(doc))?;
+    write_atomic(&paths[1], html::render(doc))?;
+    write_atomic(&paths[2], junit::render(doc))?;
+    Ok(paths)
+}
+
+/// `backend=0x… backend=0x…`, in backend order.
+pub(crate) fn actual_text(m: &WordMismatch) -> String {
+    m.actual.iter().map(|(b, v)| format!("{b}={v}")).collect::<Vec<_>>().join(" ")
+}
+
+/// One line per mismatch: `thread T word W: expected E, got b=0x…[; decoded]`.
+pub(crate) fn mismatch_line(m: &WordMismatch) -> String {
+    let mut s = format!("thread {} word {}: expected {}, got {}", m.thread, m.word, m.expected, actual_text(m));
+    if !m.decoded.is_empty() {
+        s.push_str(" (");
+        s.push_str(&m.decoded);
+        s.push(')');
+    }
+    s
+}
+
+/// The first input words of the mismatching threads, or of the first threads.
+pub(crate) fn inputs_text(f: &Finding) -> String {
+    let n = f.words_per_thread();
+    if n == 0 {
+        return String::new();
+    }
+    let mut threads: Vec<u32> = f.mismatches.iter().map(|m| m.thread).collect();
+    if threads.is_empty() {
+        threads = (0..f.threads.min(4)).collect();
+    }
+    threads.dedup();
+    threads
+        .iter()
+        .take(SHOWN_MISMATCHES)
+        .map(|&t| {
+            let words: Vec<String> = f.thread_inputs(t).iter().map(|w| format!("0x{w:08x}")).collect();
+            format!("thread {t}: {}", words.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `N (from M)` instructions, or empty when unknown.
+pub(crate) fn size_text(f: &Finding) -> String {
+    match (f.minimized_instructions, f.original_instructions) {
+        (0, 0) => String::new(),
+        (m, 0) => format!("{m} instructions"),
+        (m, o) => format!("{m} instructions (from {o})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::finding::WordMismatch;
+    use crate::findings::signature::{Class, Signature};
+    use crate::findings::store::{KnownHit, RunMeta};
+
+    /// PTX and logs full of markup, entities, quotes and control characters.
+    const EVIL: &str = "</pre><script>alert(\"x\" & 'y')</script>\u{0}\u{1b}]]> `a` | <!-- & &amp; \"q\"";
+
+    fn doc() -> FindingsDoc {
+        let mut hostile = Finding::new(
+            Signature::new(Class::Crash, "program", "", ["ptxas-check"], "ptxas exit 139 <\"&'>"),
+            format!(".version 8.7\n.target sm_90\n// {EVIL}\n"),
+        );
+        hostile.title = format!("ptxas crashes {EVIL}");
+        hostile.message = Some(format!("Segmentation fault {EVIL}"));
+        hostile.environment = vec![("ptxas".into(), format!("13.0 {EVIL}"))];
+        hostile.first_seen_s = 3.0;
+        let mut plain = Finding::new(
+            Signature::new(Class::Compiler, "cvt.rn.f16.f32", "subnormal", ["cuda:ptxas-O0"], "off-by-one-ulp"),
+            ".version 8.7\n.target sm_90\ncvt.rn.f16.f32 %h, %f;\n",
+        );
+        plain.count = 7;
+        plain.threads = 2;
+        plain.inputs = vec![0x0000_0001, 0x3380_0000];
+        plain.original_instructions = 40;
+        plain.minimized_instructions = 1;
+        plain.mismatches = vec![WordMismatch {
+            thread: 1,
+            word: 0,
+            expected: "0x0001".into(),
+            actual: [("cuda:ptxas-O0".to_string(), "0x0000".to_string())].into(),
+            decoded: "5.96e-8 → +0".into(),
+        }];
+        plain.replay = "ptxdiff replay reports/run/cases/x.case".into();
+        let mut d = FindingsDoc::new(RunMeta {
+            run_id: format!("run {EVIL}"),
+            target: "sm_90".into(),
+            command: format!("ptxdiff fuzz --seed '{EVIL}'"),
+            environment: vec![("device".into(), "NVIDIA H200".into())],
+            ..RunMeta::default()
+        });
+        d.findings = vec![hostile, plain];
+        d.known = vec![KnownHit {
+            id: "cvt-rna-tf32-nan".into(),
+            reason: format!("tf32 {EVIL}"),
+            evidence: "corpus/findings/cvt-rna-tf32-nan.md".into(),
+            link: Some("javascript:alert(1)".into()),
+            count: 12,
+            signatures: [(format!("sig {EVIL}"), 12)].into(),
+        }];
+        d
+    }
+
+    #[test]
+    fn html_escapes_everything_and_is_self_contained() {
+        let h = html::render(&doc());
+        // The only script element is ours; no raw markup from the findings survives.
+        assert_eq!(h.matches("<script").count(), 1, "{h}");
+        assert_eq!(h.matches("</script>").count(), 1);
+        assert!(!h.contains("alert(\""), "unescaped quote");
+        assert!(!h.contains("<!--"));
+        assert!(!h.contains('\u{0}'));
+        assert!(h.contains("&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;"));
+        assert!(h.contains("&amp;amp;"), "entities in the input are shown literally");
+        // Every <pre> is closed by us, not by the PTX's "</pre>".
+        assert_eq!(h.matches("<pre>").count(), h.matches("</pre>").count());
+        // Self-contained: nothing loads from elsewhere; the known link is text, not an href.
+        for bad in ["src=", "<link", "http://", "https://", "@import", "href=\"javascript", "href=\"http"] {
+            assert!(!h.contains(bad), "{bad}");
+        }
+        assert!(h.contains("javascript:alert(1)</code>"));
+        // Filters, decoded values, collapsible PTX.
+        for c in Class::ALL {
+            assert!(h.contains(&format!("<input type=\"checkbox\" value=\"{c}\" checked>")));
+        }
+        assert!(h.contains("data-class=\"compiler\"") && h.contains("data-class=\"crash\""));
+        assert!(h.contains("5.96e-8 → +0") && h.contains("cuda:ptxas-O0: 0x0000"));
+        assert!(h.contains("<details><summary>PTX (1 instructions (from 40))</summary><pre>.version 8.7"));
+        assert!(h.contains("cvt.rn.f16.f32 %h, %f;"));
+    }
+
+    #[test]
+    fn junit_is_well_formed_with_failures_and_skips() {
+        let x = junit::render(&doc());
+        let parsed = roxmltree::Document::parse(&x).unwrap_or_else(|e| panic!("{e}\n{x}"));
+        let suite = parsed.root_element();
+        assert_eq!(suite.tag_name().name(), "testsuite");
+        assert_eq!(suite.attribute("tests"), Some("3"));
+        assert_eq!(suite.attribute("failures"), Some("2"));
+        assert_eq!(suite.attribute("skipped"), Some("1"));
+        assert!(suite.attribute("name").unwrap().contains("<script>alert(\"x\" & 'y')"));
+        let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+        assert_eq!(cases.len(), 3);
+        let failures: Vec<_> = cases.iter().filter_map(|c| c.children().find(|n| n.has_tag_name("failure"))).collect();
+        assert_eq!(failures.len(), 2);
+        let crash = failures.iter().find(|f| f.attribute("type") == Some("crash")).unwrap();
+        assert!(crash.attribute("message").unwrap().contains("</pre><script>"));
+        assert!(crash.text().unwrap().contains("// </pre><script>alert"), "PTX round-trips as text");
+        let compiler = failures.iter().find(|f| f.attribute("type") == Some("compiler")).unwrap();
+        assert!(compiler.text().unwrap().contains("thread 1 word 0: expected 0x0001, got cuda:ptxas-O0=0x0000"));
+        let skipped: Vec<_> = cases.iter().filter(|c| c.children().any(|n| n.has_tag_name("skipped"))).collect();
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].attribute("name"), Some("cvt-rna-tf32-nan"));
+    }
+
+    /// `line` without its Markdown code spans (a run of n backticks up to the next run of n; a
+    /// backslash-escaped character opens nothing).
+    fn strip_code_spans(line: &str) -> String {
+        let b = line.as_bytes();
+        let (mut out, mut i) = (String::new(), 0);
+        while i < b.len() {
+            if b[i] == b'\\' && i + 1 < b.len() && b[i + 1].is_ascii_punctuation() {
+                out.push_str(&line[i..i + 2]);
+                i += 2;
+            } else if b[i] == b'`' {
+                let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+                let mut j = i + n;
+                let close = loop {
+                    if j >= b.len() {
+                        break None;
+                    }
+                    if b[j] == b'`' {
+                        let m = b[j..].iter().take_while(|&&c| c == b'`').count();
+                        if m == n {
+                            break Some(j + m);
+                        }
+                        j += m;
+                    } else {
+                        j += 1;
+                    }
+                };
+                match close {
+                    Some(end) => i = end,
+                    None => {
+                        out.push_str(&line[i..]);
+                        break;
+                    }
+                }
+            } else {
+                let c = line[i..].chars().next().unwrap();
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn markdown_lists_findings_and_keeps_code_literal() {
+        let md = markdown::render(&doc());
+        assert!(md.contains("| crash | 1 | 1 |") && md.contains("| compiler | 1 | 7 |"), "{md}");
+        assert!(md.contains("- replay: `ptxdiff replay reports/run/cases/x.case`"));
+        assert!(md.contains("| 1 | 0 | `0x0001` | `cuda:ptxas-O0=0x0000` | 5.96e-8 → +0 |"));
+        assert!(md.contains("```ptx\n.version 8.7\n.target sm_90\ncvt.rn.f16.f32 %h, %f;\n```\n"));
+        assert!(md.contains("| cvt-rna-tf32-nan | 12 |"));
+        // Outside code spans and fences, markup is escaped; tables keep their column count.
+        let mut fenced = false;
+        for line in md.lines() {
+            if line.starts_with("```") {
+                fenced = !fenced;
+            } else if !fenced && !line.starts_with("<a id=\"") {
+                let prose = strip_code_spans(line);
+                let raw_lt = prose.match_indices('<').any(|(i, _)| !prose[..i].ends_with('\\'));
+                assert!(!raw_lt, "unescaped `<` outside code: {line}");
+            }
+        }
+        assert!(!fenced);
+        assert!(md.contains("### ptxas crashes \\</pre\\>\\<script\\>alert"), "{md}");
+        for line in md.lines().filter(|l| l.starts_with("| [")) {
+            let pipes = line.match_indices('|').filter(|(i, _)| !line[..*i].ends_with('\\')).count();
+            assert_eq!(pipes, 9, "8 columns: {line}");
+        }
+    }
+
+    #[test]
+    fn write_all_writes_three_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = write_all(dir.path(), &doc()).unwrap();
+        for p in &paths {
+            assert!(std::fs::metadata(p).unwrap().len() > 100, "{}", p.display());
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temp files left");
+    }
+}

@@ -1,0 +1,221 @@
+//! Finding classes and signatures: what de-duplicates findings within a run and across runs.
+//!
+//! Invariants:
+//! - A [`Signature`]'s [`key`](Signature::key) is a pure function of its fields, fixed forever:
+//!   FNV-1a 64 of the canonical string [`Signature::canonical`], printed as 16 lower-case hex
+//!   digits. It does not depend on the process, the platform, the Rust version or `HashMap`
+//!   seeds, so keys written to disk by one run match keys computed by a later one. Changing
+//!   the canonical form invalidates every stored key and every `id` in `corpus/known/`.
+//! - `backends` is sorted and free of duplicates whenever the signature is made through
+//!   [`Signature::new`]; the key sorts a copy anyway, so a hand-built signature with the same
+//!   backends in another order has the same key.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// What kind of disagreement a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Compiled variants disagree with each other (ptxas -O0 vs -O3, or the driver JIT): a
+    /// compiler bug whatever the spec says.
+    Compiler,
+    /// All compiled variants agree and the oracle differs: the hardware deviates from the spec
+    /// (or the oracle is wrong).
+    HardwareSpec,
+    /// ptxas or the driver crashed, the GPU faulted or hung, or a tool reported an internal
+    /// error.
+    Crash,
+    /// ptxas rejects a program the ISA model calls valid.
+    AssemblerRejection,
+}
+
+impl Class {
+    /// Every class, in report order.
+    pub const ALL: [Class; 4] = [Class::Crash, Class::Compiler, Class::HardwareSpec, Class::AssemblerRejection];
+
+    /// The kebab-case name used in JSON, TOML and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Compiler => "compiler",
+            Class::HardwareSpec => "hardware-spec",
+            Class::Crash => "crash",
+            Class::AssemblerRejection => "assembler-rejection",
+        }
+    }
+
+    /// Parses a kebab-case name.
+    pub fn from_name(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What makes two findings "the same bug" for de-duplication.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Signature {
+    /// The class.
+    pub class: Class,
+    /// The instruction form most implicated, as PTX writes it without operands
+    /// (`cvt.rn.satfinite.e4m3x2.f32`), or `program` when no single form is.
+    pub form: String,
+    /// The class of the input that shows it: `nan`, `subnormal`, `max-norm`, `zero`, `normal`,
+    /// `int-limit`, … (empty when not applicable).
+    pub input_class: String,
+    /// The disagreeing side(s), by backend name, sorted.
+    pub backends: Vec<String>,
+    /// How they disagree, briefly: `nan-payload`, `off-by-one-ulp`, `sign`,
+    /// `CUDA_ERROR_ILLEGAL_ADDRESS`, `ptxas exit 139`.
+    pub how: String,
+}
+
+/// FNV-1a 64 offset basis.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a 64 prime.
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a 64 of `bytes`.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
+}
+
+impl Signature {
+    /// A signature with `backends` sorted and de-duplicated.
+    pub fn new(
+        class: Class,
+        form: impl Into<String>,
+        input_class: impl Into<String>,
+        backends: impl IntoIterator<Item = impl Into<String>>,
+        how: impl Into<String>,
+    ) -> Signature {
+        let mut backends: Vec<String> = backends.into_iter().map(Into::into).collect();
+        backends.sort();
+        backends.dedup();
+        Signature { class, form: form.into(), input_class: input_class.into(), backends, how: how.into() }
+    }
+
+    /// The canonical string the key hashes: fields joined by the ASCII unit separator (0x1f),
+    /// backends (sorted, de-duplicated) joined by `,`, prefixed by a format version `v1`.
+    pub fn canonical(&self) -> String {
+        let mut backends: Vec<&str> = self.backends.iter().map(String::as_str).collect();
+        backends.sort_unstable();
+        backends.dedup();
+        format!(
+            "v1\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            self.class.name(),
+            self.form,
+            self.input_class,
+            backends.join(","),
+            self.how
+        )
+    }
+
+    /// The stable key: 16 lower-case hex digits of FNV-1a 64 of [`Signature::canonical`]. Also
+    /// the finding's id and its file name under `findings/` and `cases/`.
+    pub fn key(&self) -> String {
+        format!("{:016x}", fnv1a64(self.canonical().as_bytes()))
+    }
+}
+
+impl fmt::Display for Signature {
+    /// `hardware-spec cvt.rna.tf32.f32 [nan] cuda:jit,cuda:ptxas-O3: nan-becomes-inf`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.class, self.form)?;
+        if !self.input_class.is_empty() {
+            write!(f, " [{}]", self.input_class)?;
+        }
+        write!(f, " {}", self.backends.join(","))?;
+        if !self.how.is_empty() {
+            write!(f, ": {}", self.how)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig() -> Signature {
+        Signature::new(
+            Class::HardwareSpec,
+            "cvt.rna.tf32.f32",
+            "nan",
+            ["cuda:ptxas-O3", "cuda:jit", "cuda:ptxas-O0"],
+            "nan-becomes-inf",
+        )
+    }
+
+    #[test]
+    fn fnv_matches_reference_vectors() {
+        // Published FNV-1a 64 test vectors.
+        assert_eq!(fnv1a64(b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
+    }
+
+    #[test]
+    fn key_is_stable_across_runs_and_versions() {
+        // Pinned: a change here orphans every stored finding and every `id` in corpus/known/.
+        assert_eq!(sig().key(), "0ffcbb4af022f1bd");
+        assert_eq!(sig().key(), sig().key());
+        assert_eq!(sig().key().len(), 16);
+    }
+
+    #[test]
+    fn backend_order_does_not_matter() {
+        let mut s = sig();
+        s.backends = vec!["cuda:ptxas-O0".into(), "cuda:jit".into(), "cuda:ptxas-O3".into(), "cuda:jit".into()];
+        assert_eq!(s.key(), sig().key());
+        assert_eq!(sig().backends, ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"]);
+    }
+
+    #[test]
+    fn every_field_changes_the_key() {
+        let base = sig().key();
+        let mut variants = Vec::new();
+        let mut s = sig();
+        s.class = Class::Compiler;
+        variants.push(s);
+        let mut s = sig();
+        s.form = "cvt.rna.satfinite.tf32.f32".into();
+        variants.push(s);
+        let mut s = sig();
+        s.input_class = "subnormal".into();
+        variants.push(s);
+        let mut s = sig();
+        s.backends.pop();
+        variants.push(s);
+        let mut s = sig();
+        s.how = "nan-payload".into();
+        variants.push(s);
+        // Moving text across a field boundary must not collide either.
+        let a = Signature::new(Class::Crash, "ab", "c", ["x"], "");
+        let b = Signature::new(Class::Crash, "a", "bc", ["x"], "");
+        assert_ne!(a.key(), b.key());
+        for v in variants {
+            assert_ne!(v.key(), base, "{v}");
+        }
+    }
+
+    #[test]
+    fn display_and_serde() {
+        assert_eq!(
+            sig().to_string(),
+            "hardware-spec cvt.rna.tf32.f32 [nan] cuda:jit,cuda:ptxas-O0,cuda:ptxas-O3: nan-becomes-inf"
+        );
+        let json = serde_json::to_string(&sig()).unwrap();
+        assert!(json.contains(r#""class":"hardware-spec""#), "{json}");
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), sig());
+        for c in Class::ALL {
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
+            assert_eq!(Class::from_name(c.name()), Some(c));
+        }
+    }
+}

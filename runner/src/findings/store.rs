@@ -1,0 +1,630 @@
+//! The on-disk store of one campaign's findings: `RUN/findings.json` (canonical: run metadata,
+//! every finding, known-finding counts), `RUN/findings/<id>.json` (one per finding) and
+//! `RUN/cases/<id>.case` (the caller's replayable case text).
+//!
+//! Invariants:
+//! - Nothing is lost: [`FindingStore::record`] writes the case file, then the finding's own
+//!   file, then `findings.json`, each atomically and durably ([`write_atomic`]), all before it
+//!   returns. A process killed at any point leaves either the old state or a state that
+//!   [`FindingsDoc::load`] completes: a per-finding file missing from `findings.json` (or with
+//!   a higher count) is merged back in, and stray `*.tmp` files are ignored.
+//! - One signature, one finding: a finding whose key is already stored only increments its
+//!   `count`; a finding that a [`KnownSet`] entry covers is never stored as a finding, only
+//!   counted under that entry's name. Known entries are checked first, so a run resumed with
+//!   a newer `corpus/known/` stops adding to findings that have since become known.
+//! - `id == signature.key()` for every stored finding; files are named by that key.
+//! - One writer per run directory at a time (not enforced); readers may run alongside.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::finding::Finding;
+use super::known::KnownSet;
+use super::signature::{Class, Signature};
+use crate::atomic::{is_temp, write_atomic};
+
+/// Version of the `findings.json` layout this code writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Mismatching words kept per finding (the first ones the caller gives).
+pub const MAX_MISMATCHES: usize = 32;
+/// Distinct signatures remembered per known entry (counts beyond go to the total only).
+pub const MAX_KNOWN_SIGNATURES: usize = 64;
+/// File name of the canonical document.
+pub const FINDINGS_JSON: &str = "findings.json";
+/// Directory of per-finding files.
+pub const FINDINGS_DIR: &str = "findings";
+/// Directory of case files.
+pub const CASES_DIR: &str = "cases";
+
+/// Why the store could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not valid JSON of the expected shape.
+    #[error(
+        "{}:{line}:{column}: {message} (the file is corrupt: fix it, or move it away; findings.json is rebuilt from findings/*.json when missing)",
+        path.display()
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// A file parses but breaks an invariant (wrong id, newer format).
+    #[error("{}: {message}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// The directory holds no run.
+    #[error(
+        "{} is not a findings run directory: it has neither findings.json nor findings/ (give the directory a `ptxdiff fuzz` run wrote, e.g. reports/RUN)",
+        dir.display()
+    )]
+    NotARun {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// `create` on a directory that already holds a run.
+    #[error("{} already holds a findings run (findings.json exists): open it to resume, or choose a new directory", dir.display())]
+    AlreadyExists {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// Serializing failed (not expected for these types).
+    #[error("serializing findings: {0}")]
+    Serialize(#[from] serde_json::Error),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io { path: path.to_path_buf(), source }
+}
+
+/// What the campaign says about itself.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunMeta {
+    /// Run id (by default the run directory's name).
+    pub run_id: String,
+    /// Start time, seconds since the Unix epoch.
+    pub started_unix_s: u64,
+    /// The command line that started it.
+    pub command: String,
+    /// Target (`sm_90`).
+    pub target: String,
+    /// Device, driver, ptxas version, backends.
+    pub environment: Vec<(String, String)>,
+    /// Anything else worth showing (seed, programs run, seconds): free-form.
+    pub extra: BTreeMap<String, String>,
+}
+
+/// Occurrences of one known finding in this run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct KnownHit {
+    /// The known entry's name (its file stem in `corpus/known/`).
+    pub id: String,
+    /// Its reason.
+    pub reason: String,
+    /// Its evidence.
+    pub evidence: String,
+    /// Its link.
+    pub link: Option<String>,
+    /// Occurrences.
+    pub count: u64,
+    /// Occurrences per distinct signature (its `Display`), at most [`MAX_KNOWN_SIGNATURES`].
+    pub signatures: BTreeMap<String, u64>,
+}
+
+/// The canonical document, `findings.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FindingsDoc {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format: u32,
+    /// Run metadata.
+    #[serde(default)]
+    pub run: RunMeta,
+    /// Every finding, in the order first seen.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
+    /// Known findings seen, in the order first seen.
+    #[serde(default)]
+    pub known: Vec<KnownHit>,
+}
+
+fn parse_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+impl FindingsDoc {
+    /// An empty document.
+    pub fn new(run: RunMeta) -> FindingsDoc {
+        FindingsDoc { format: FORMAT_VERSION, run, findings: Vec::new(), known: Vec::new() }
+    }
+
+    /// Loads a run directory without writing anything: `findings.json`, completed by every
+    /// `findings/*.json` it lacks or that counts more (a write interrupted between the two).
+    /// With no `findings.json` but a `findings/` directory, rebuilds from the latter (run
+    /// metadata and known counts are then empty).
+    pub fn load(run_dir: &Path) -> Result<FindingsDoc, StoreError> {
+        Ok(Self::load_merged(run_dir)?.0)
+    }
+
+    /// [`FindingsDoc::load`], and whether the merge changed anything relative to
+    /// `findings.json`.
+    fn load_merged(run_dir: &Path) -> Result<(FindingsDoc, bool), StoreError> {
+        let json = run_dir.join(FINDINGS_JSON);
+        let per_finding = run_dir.join(FINDINGS_DIR);
+        let (mut doc, mut changed) = if json.is_file() {
+            let doc: FindingsDoc = parse_json(&json)?;
+            if doc.format > FORMAT_VERSION {
+                return Err(StoreError::Invalid {
+                    path: json,
+                    message: format!(
+                        "format {} was written by a newer ptxdiff (this one reads format {FORMAT_VERSION}): use that version",
+                        doc.format
+                    ),
+                });
+            }
+            (doc, false)
+        } else if per_finding.is_dir() {
+            let run_id = run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            (FindingsDoc::new(RunMeta { run_id, ..RunMeta::default() }), true)
+        } else {
+            return Err(StoreError::NotARun { dir: run_dir.to_path_buf() });
+        };
+        if per_finding.is_dir() {
+            let mut files = Vec::new();
+            for e in std::fs::read_dir(&per_finding).map_err(io_err(&per_finding))? {
+                let path = e.map_err(io_err(&per_finding))?.path();
+                if !is_temp(&path) && path.extension().is_some_and(|x| x == "json") {
+                    files.push(path);
+                }
+            }
+            files.sort();
+            let mut extra = Vec::new();
+            for path in files {
+                let f: Finding = parse_json(&path)?;
+                let key = f.signature.key();
+                if f.id != key || path.file_stem().is_none_or(|s| s != key.as_str()) {
+                    return Err(StoreError::Invalid {
+                        path,
+                        message: format!(
+                            "id `{}` is not its signature's key `{key}` (or not its file name): the file was edited; restore it or remove it",
+                            f.id
+                        ),
+                    });
+                }
+                match doc.findings.iter_mut().find(|x| x.id == f.id) {
+                    Some(x) if f.count > x.count => {
+                        *x = f;
+                        changed = true;
+                    }
+                    Some(_) => {}
+                    None => extra.push(f),
+                }
+            }
+            extra.sort_by(|a, b| a.first_seen_s.total_cmp(&b.first_seen_s));
+            changed |= !extra.is_empty();
+            doc.findings.extend(extra);
+        }
+        Ok((doc, changed))
+    }
+
+    /// Occurrences of new (not known) findings.
+    pub fn occurrences(&self) -> u64 {
+        self.findings.iter().map(|f| f.count).sum()
+    }
+
+    /// Occurrences of known findings.
+    pub fn known_occurrences(&self) -> u64 {
+        self.known.iter().map(|k| k.count).sum()
+    }
+
+    /// Per class: (distinct findings, occurrences), for every class in [`Class::ALL`] order.
+    pub fn by_class(&self) -> Vec<(Class, usize, u64)> {
+        Class::ALL
+            .iter()
+            .map(|&c| {
+                let fs = self.findings.iter().filter(|f| f.signature.class == c);
+                let (n, occ) = fs.fold((0, 0), |(n, o), f| (n + 1, o + f.count));
+                (c, n, occ)
+            })
+            .collect()
+    }
+
+    /// Findings in report order: by class ([`Class::ALL`] order), then first seen.
+    pub fn sorted_findings(&self) -> Vec<&Finding> {
+        let mut v: Vec<&Finding> = self.findings.iter().collect();
+        v.sort_by(|a, b| {
+            let rank = |f: &Finding| Class::ALL.iter().position(|&c| c == f.signature.class);
+            rank(a).cmp(&rank(b)).then(a.first_seen_s.total_cmp(&b.first_seen_s))
+        });
+        v
+    }
+}
+
+/// What [`FindingStore::record`] did with a finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// A new signature: stored, with its case file.
+    New,
+    /// Covered by the known entry of this name: counted there.
+    Known(String),
+    /// Already stored: its count went up.
+    Duplicate,
+}
+
+/// The findings of one run directory, kept on disk as they are recorded.
+#[derive(Debug)]
+pub struct FindingStore {
+    dir: PathBuf,
+    doc: FindingsDoc,
+    index: HashMap<String, usize>,
+    known: KnownSet,
+}
+
+impl FindingStore {
+    /// Starts a new run in `run_dir` (created if missing) and writes an empty `findings.json`.
+    /// An empty `meta.run_id` becomes the directory's name. Fails if the directory already
+    /// holds a run.
+    pub fn create(run_dir: &Path, mut meta: RunMeta, known: KnownSet) -> Result<FindingStore, StoreError> {
+        if run_dir.join(FINDINGS_JSON).exists() {
+            return Err(StoreError::AlreadyExists { dir: run_dir.to_path_buf() });
+        }
+        if meta.run_id.is_empty() {
+            meta.run_id = run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        }
+        let store =
+            FindingStore { dir: run_dir.to_path_buf(), doc: FindingsDoc::new(meta), index: HashMap::new(), known };
+        store.make_dirs()?;
+        store.write_doc()?;
+        Ok(store)
+    }
+
+    /// Resumes the run in `run_dir`: reloads it ([`FindingsDoc::load`]), removes stray
+    /// `*.tmp` files, and re-writes `findings.json` if per-finding files had to be merged in.
+    pub fn open(run_dir: &Path, known: KnownSet) -> Result<FindingStore, StoreError> {
+        let (doc, changed) = FindingsDoc::load_merged(run_dir)?;
+        let index = doc.findings.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
+        let store = FindingStore { dir: run_dir.to_path_buf(), doc, index, known };
+        store.make_dirs()?;
+        for sub in [store.dir.clone(), store.dir.join(FINDINGS_DIR), store.dir.join(CASES_DIR)] {
+            for e in std::fs::read_dir(&sub).map_err(io_err(&sub))?.flatten() {
+                if is_temp(&e.path()) && e.path().is_file() {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        if changed {
+            store.write_doc()?;
+        }
+        Ok(store)
+    }
+
+    fn make_dirs(&self) -> Result<(), StoreError> {
+        for d in [self.dir.clone(), self.dir.join(FINDINGS_DIR), self.dir.join(CASES_DIR)] {
+            std::fs::create_dir_all(&d).map_err(io_err(&d))?;
+        }
+        Ok(())
+    }
+
+    fn write_doc(&self) -> Result<(), StoreError> {
+        let path = self.dir.join(FINDINGS_JSON);
+        write_atomic(&path, serde_json::to_string_pretty(&self.doc)?).map_err(io_err(&path))
+    }
+
+    fn write_finding(&self, f: &Finding) -> Result<(), StoreError> {
+        let path = self.finding_path(&f.id);
+        write_atomic(&path, serde_json::to_string_pretty(f)?).map_err(io_err(&path))
+    }
+
+    /// The run directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The document as it is on disk.
+    pub fn doc(&self) -> &FindingsDoc {
+        &self.doc
+    }
+
+    /// The known set in use.
+    pub fn known(&self) -> &KnownSet {
+        &self.known
+    }
+
+    /// `RUN/findings/<id>.json`.
+    pub fn finding_path(&self, id: &str) -> PathBuf {
+        self.dir.join(FINDINGS_DIR).join(format!("{id}.json"))
+    }
+
+    /// `RUN/cases/<id>.case`.
+    pub fn case_path(&self, id: &str) -> PathBuf {
+        self.dir.join(CASES_DIR).join(format!("{id}.case"))
+    }
+
+    /// What [`record`](Self::record) would do with a finding of this signature, without doing
+    /// it: lets a campaign skip minimizing what is already known or stored.
+    pub fn classify(&self, sig: &Signature) -> Recorded {
+        if let Some(k) = self.known.matches(sig) {
+            Recorded::Known(k.name.clone())
+        } else if self.index.contains_key(&sig.key()) {
+            Recorded::Duplicate
+        } else {
+            Recorded::New
+        }
+    }
+
+    /// Records one finding (`finding.count` occurrences, at least one). New: normalized (`id`
+    /// from the signature; empty `title` and `replay` filled in; at most [`MAX_MISMATCHES`]
+    /// mismatches; a non-finite `first_seen_s` becomes 0), then `cases/<id>.case` (the
+    /// `case_text`), `findings/<id>.json` and `findings.json` are written. Duplicate: the
+    /// stored count goes up and both JSON files are re-written. Known: the entry's count goes
+    /// up and `findings.json` is re-written. Everything is on disk when this returns `Ok`.
+    pub fn record(&mut self, mut finding: Finding, case_text: &str) -> Result<Recorded, StoreError> {
+        let n = finding.count.max(1);
+        let sig = &finding.signature;
+        match self.classify(sig) {
+            Recorded::Known(name) => {
+                let k = self.known.get(&name).cloned();
+                let pos = match self.doc.known.iter().position(|h| h.id == name) {
+                    Some(p) => p,
+                    None => {
+                        let k = k.as_ref();
+                        self.doc.known.push(KnownHit {
+                            id: name.clone(),
+                            reason: k.map(|k| k.reason.clone()).unwrap_or_default(),
+                            evidence: k.map(|k| k.evidence.clone()).unwrap_or_default(),
+                            link: k.and_then(|k| k.link.clone()),
+                            count: 0,
+                            signatures: BTreeMap::new(),
+                        });
+                        self.doc.known.len() - 1
+                    }
+                };
+                let hit = &mut self.doc.known[pos];
+                hit.count += n;
+                let text = sig.to_string();
+                if hit.signatures.len() < MAX_KNOWN_SIGNATURES || hit.signatures.contains_key(&text) {
+                    *hit.signatures.entry(text).or_default() += n;
+                }
+                self.write_doc()?;
+                Ok(Recorded::Known(name))
+            }
+            Recorded::Duplicate => {
+                let i = self.index[&sig.key()];
+                self.doc.findings[i].count += n;
+                self.write_finding(&self.doc.findings[i])?;
+                self.write_doc()?;
+                Ok(Recorded::Duplicate)
+            }
+            Recorded::New => {
+                let id = sig.key();
+                finding.id = id.clone();
+                finding.count = n;
+                if finding.title.is_empty() {
+                    finding.title = finding.signature.to_string();
+                }
+                if finding.replay.is_empty() {
+                    finding.replay = format!("ptxdiff replay {}", self.case_path(&id).display());
+                }
+                if !finding.first_seen_s.is_finite() {
+                    finding.first_seen_s = 0.0;
+                }
+                finding.mismatches.truncate(MAX_MISMATCHES);
+                let case = self.case_path(&id);
+                write_atomic(&case, case_text).map_err(io_err(&case))?;
+                self.write_finding(&finding)?;
+                self.index.insert(id, self.doc.findings.len());
+                self.doc.findings.push(finding);
+                self.write_doc()?;
+                Ok(Recorded::New)
+            }
+        }
+    }
+
+    /// Changes the run metadata and re-writes `findings.json`.
+    pub fn update_meta(&mut self, f: impl FnOnce(&mut RunMeta)) -> Result<(), StoreError> {
+        f(&mut self.doc.run);
+        self.write_doc()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::finding::WordMismatch;
+    use super::*;
+
+    fn sig(form: &str, how: &str) -> Signature {
+        Signature::new(Class::Compiler, form, "normal", ["cuda:ptxas-O3"], how)
+    }
+
+    fn finding(form: &str, how: &str, t: f64) -> Finding {
+        let mut f = Finding::new(sig(form, how), format!(".version 8.7\n// {form}\n"));
+        f.first_seen_s = t;
+        f.threads = 1;
+        f.inputs = vec![0x3f80_0000];
+        f.mismatches = vec![WordMismatch {
+            thread: 0,
+            word: 0,
+            expected: "0x3c00".into(),
+            actual: [("cuda:ptxas-O3".to_string(), "0x3c01".to_string())].into(),
+            decoded: "1.0 → 1.0009765625".into(),
+        }];
+        f
+    }
+
+    /// `findings.json` alone, without merging `findings/`.
+    fn raw_doc(run: &Path) -> FindingsDoc {
+        serde_json::from_str(&std::fs::read_to_string(run.join(FINDINGS_JSON)).unwrap()).unwrap()
+    }
+
+    fn known_tf32() -> KnownSet {
+        KnownSet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap()
+    }
+
+    fn tf32_finding() -> Finding {
+        Finding::new(
+            Signature::new(Class::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:ptxas-O3"], "nan-becomes-inf"),
+            "",
+        )
+    }
+
+    #[test]
+    fn round_trip_dedup_known_and_resume() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run-1");
+        let mut s =
+            FindingStore::create(&run, RunMeta { target: "sm_90".into(), ..RunMeta::default() }, known_tf32()).unwrap();
+        assert_eq!(s.doc().run.run_id, "run-1");
+        assert!(run.join(FINDINGS_JSON).is_file());
+
+        let a = finding("cvt.rn.f16.f32", "off-by-one-ulp", 1.5);
+        assert_eq!(s.classify(&a.signature), Recorded::New);
+        assert_eq!(s.record(a.clone(), "case a").unwrap(), Recorded::New);
+        assert_eq!(s.classify(&a.signature), Recorded::Duplicate);
+        assert_eq!(s.record(a.clone(), "case a again").unwrap(), Recorded::Duplicate);
+        let mut a3 = a.clone();
+        a3.count = 3;
+        assert_eq!(s.record(a3, "").unwrap(), Recorded::Duplicate);
+        assert_eq!(raw_doc(&run).findings[0].count, 5, "a duplicate re-writes findings.json");
+        assert_eq!(s.record(finding("prmt.b32", "bits", 2.0), "case b").unwrap(), Recorded::New);
+        assert_eq!(s.record(tf32_finding(), "tf32").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+        assert_eq!(s.record(tf32_finding(), "tf32").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+        assert_eq!(raw_doc(&run).known[0].count, 2, "a known hit re-writes findings.json");
+
+        // On disk before record returned, without any flush or drop.
+        let id = a.signature.key();
+        assert_eq!(std::fs::read_to_string(s.case_path(&id)).unwrap(), "case a");
+        let on_disk: Finding = serde_json::from_str(&std::fs::read_to_string(s.finding_path(&id)).unwrap()).unwrap();
+        assert_eq!(on_disk.count, 5);
+        assert_eq!(
+            on_disk.replay,
+            format!("ptxdiff replay {}", run.join("cases").join(format!("{id}.case")).display())
+        );
+        let doc = FindingsDoc::load(&run).unwrap();
+        assert_eq!(&doc, s.doc());
+        assert_eq!(&raw_doc(&run), s.doc(), "findings.json itself is current, not just findings/");
+        assert_eq!(doc.findings.len(), 2);
+        assert_eq!(doc.findings[0].count, 5);
+        assert_eq!(doc.known.len(), 1);
+        assert_eq!(doc.known[0].count, 2);
+        assert!(doc.known[0].evidence.contains("cvt-rna-tf32-nan.md"));
+        assert_eq!(doc.occurrences(), 6);
+        assert_eq!(doc.known_occurrences(), 2);
+        assert!(!run.join("cases").join(format!("{}.case", tf32_finding().id)).exists());
+        drop(s);
+
+        // Resume: everything reloads, counting goes on.
+        let mut s = FindingStore::open(&run, known_tf32()).unwrap();
+        assert_eq!(s.doc(), &doc);
+        assert_eq!(s.record(a.clone(), "").unwrap(), Recorded::Duplicate);
+        assert_eq!(s.record(tf32_finding(), "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+        let doc = FindingsDoc::load(&run).unwrap();
+        assert_eq!(raw_doc(&run), doc);
+        assert_eq!(doc.findings[0].count, 6);
+        assert_eq!(doc.known[0].count, 3);
+        assert_eq!(doc.run.target, "sm_90");
+
+        // A second create on the same directory refuses.
+        assert!(matches!(
+            FindingStore::create(&run, RunMeta::default(), KnownSet::empty()),
+            Err(StoreError::AlreadyExists { .. })
+        ));
+    }
+
+    #[test]
+    fn interrupted_writes_are_completed_or_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        let mut s = FindingStore::create(&run, RunMeta::default(), KnownSet::empty()).unwrap();
+        s.record(finding("cvt.rn.f16.f32", "sign", 1.0), "a").unwrap();
+        let before = std::fs::read_to_string(run.join(FINDINGS_JSON)).unwrap();
+        s.record(finding("cvt.rz.f16.f32", "sign", 2.0), "b").unwrap();
+        drop(s);
+        // Killed after the per-finding file, before findings.json: the old findings.json
+        // plus half-written temp files everywhere.
+        std::fs::write(run.join(FINDINGS_JSON), &before).unwrap();
+        std::fs::write(run.join("findings").join("0123456789abcdef.json.999.tmp"), "{\"id\": \"01").unwrap();
+        std::fs::write(run.join("findings.json.999.tmp"), "{").unwrap();
+        std::fs::write(run.join("cases").join("0123456789abcdef.case.999.tmp"), "").unwrap();
+        let doc = FindingsDoc::load(&run).unwrap();
+        assert_eq!(doc.findings.len(), 2, "the finding only in findings/ is merged back");
+        assert_eq!(doc.findings[1].signature.form, "cvt.rz.f16.f32");
+        let s = FindingStore::open(&run, KnownSet::empty()).unwrap();
+        assert_eq!(s.doc().findings.len(), 2);
+        // open re-wrote findings.json and removed the temp files.
+        assert_eq!(FindingsDoc::load(&run).unwrap(), *s.doc());
+        assert_ne!(std::fs::read_to_string(run.join(FINDINGS_JSON)).unwrap(), before);
+        assert!(!run.join("findings.json.999.tmp").exists());
+        assert!(!run.join("findings").join("0123456789abcdef.json.999.tmp").exists());
+
+        // findings.json lost entirely: rebuilt from findings/.
+        std::fs::remove_file(run.join(FINDINGS_JSON)).unwrap();
+        assert_eq!(FindingsDoc::load(&run).unwrap().findings.len(), 2);
+    }
+
+    #[test]
+    fn corrupt_and_missing_runs_are_clear_errors() {
+        let tmp = tempfile::tempdir().unwrap();
+        let e = FindingsDoc::load(tmp.path()).unwrap_err();
+        assert!(matches!(e, StoreError::NotARun { .. }), "{e}");
+        std::fs::write(tmp.path().join(FINDINGS_JSON), "{\n  \"format\": 1,\n  \"findings\": [,]\n}").unwrap();
+        let e = FindingsDoc::load(tmp.path()).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with(&format!("{}:3:", tmp.path().join(FINDINGS_JSON).display())), "{text}");
+        std::fs::write(tmp.path().join(FINDINGS_JSON), "{\"format\": 99}").unwrap();
+        assert!(FindingsDoc::load(tmp.path()).unwrap_err().to_string().contains("newer ptxdiff"));
+        // A per-finding file whose id does not match its signature.
+        std::fs::write(tmp.path().join(FINDINGS_JSON), "{\"format\": 1}").unwrap();
+        std::fs::create_dir(tmp.path().join(FINDINGS_DIR)).unwrap();
+        let mut f = finding("x", "y", 0.0);
+        f.id = "0000000000000000".into();
+        std::fs::write(tmp.path().join(FINDINGS_DIR).join("0000000000000000.json"), serde_json::to_string(&f).unwrap())
+            .unwrap();
+        assert!(FindingsDoc::load(tmp.path()).unwrap_err().to_string().contains("not its signature's key"));
+    }
+
+    #[test]
+    fn record_normalizes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut s = FindingStore::create(tmp.path(), RunMeta::default(), KnownSet::empty()).unwrap();
+        let mut f = finding("cvt.rn.f16.f32", "sign", f64::NAN);
+        f.id = "wrong".into();
+        f.title.clear();
+        f.count = 0;
+        f.mismatches = vec![WordMismatch::default(); MAX_MISMATCHES + 5];
+        s.record(f, "").unwrap();
+        let g = &s.doc().findings[0];
+        assert_eq!(g.id, g.signature.key());
+        assert_eq!(g.title, g.signature.to_string());
+        assert_eq!(g.count, 1);
+        assert_eq!(g.first_seen_s, 0.0);
+        assert_eq!(g.mismatches.len(), MAX_MISMATCHES);
+        assert_eq!(&FindingsDoc::load(tmp.path()).unwrap(), s.doc());
+    }
+}

@@ -1,0 +1,101 @@
+//! `ptxdiff report DIR` through the binary: a store made with the library in a temporary
+//! directory is re-rendered into summary.md, index.html and junit.xml that contain its
+//! findings; a directory that holds no run, or a corrupt findings.json, is an error (exit
+//! status 2) naming the file and what to do.
+
+use std::path::Path;
+use std::process::Command;
+
+use runner::findings::{Class, Finding, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
+
+fn ptxdiff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+}
+
+fn make_run(run: &Path) -> (String, String) {
+    let known = KnownSet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap();
+    let meta = RunMeta { target: "sm_90".into(), command: "ptxdiff fuzz --seed 7".into(), ..RunMeta::default() };
+    let mut store = FindingStore::create(run, meta, known).unwrap();
+
+    let mut compiler = Finding::new(
+        Signature::new(Class::Compiler, "cvt.rn.satfinite.e4m3x2.f32", "max-norm", ["cuda:ptxas-O3"], "sign"),
+        ".version 8.7\n.target sm_90\n// <script>&\"'\n",
+    );
+    compiler.threads = 1;
+    compiler.inputs = vec![0x43e0_0000, 0xff80_0000];
+    compiler.mismatches = vec![WordMismatch {
+        thread: 0,
+        word: 0,
+        expected: "0x7e7e".into(),
+        actual: [
+            ("cuda:ptxas-O0".to_string(), "0x7e7e".to_string()),
+            ("cuda:ptxas-O3".to_string(), "0xfefe".to_string()),
+        ]
+        .into(),
+        decoded: "448, 448 → -448, -448".into(),
+    }];
+    assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::New);
+    assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::Duplicate);
+
+    let mut crash = Finding::new(Signature::new(Class::Crash, "program", "", ["ptxas-check"], "ptxas exit 139"), "");
+    crash.message = Some("Segmentation fault (core dumped)".into());
+    assert_eq!(store.record(crash.clone(), "crash case").unwrap(), Recorded::New);
+
+    let tf32 = Finding::new(
+        Signature::new(Class::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:jit"], "nan-becomes-inf"),
+        "",
+    );
+    assert_eq!(store.record(tf32, "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+    (compiler.signature.key(), crash.signature.key())
+}
+
+#[test]
+fn report_renders_the_three_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("fuzz-1");
+    let (compiler, crash) = make_run(&run);
+    let out = ptxdiff().arg("report").arg(&run).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("2 new finding(s) (3 occurrence(s)), 1 known finding(s) seen (1 occurrence(s))"),
+        "{stdout}"
+    );
+
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    let html = std::fs::read_to_string(run.join("index.html")).unwrap();
+    let junit = std::fs::read_to_string(run.join("junit.xml")).unwrap();
+    for id in [&compiler, &crash] {
+        assert!(md.contains(id.as_str()) && html.contains(id.as_str()) && junit.contains(id.as_str()), "{id}");
+        assert!(md.contains(&format!("ptxdiff replay {}", run.join("cases").join(format!("{id}.case")).display())));
+    }
+    assert!(md.contains("| compiler | 1 | 2 |") && md.contains("| crash | 1 | 1 |"), "{md}");
+    assert!(md.contains("cvt-rna-tf32-nan"));
+    assert!(html.contains("&lt;script&gt;&amp;&quot;&#39;") && html.matches("<script").count() == 1);
+    assert!(html.contains("448, 448 → -448, -448"));
+    assert!(junit.starts_with("<?xml"));
+    assert!(junit.contains(r#"tests="3" failures="2" errors="0" skipped="1""#), "{junit}");
+    assert_eq!(junit.matches("<failure ").count(), 2);
+    assert_eq!(junit.matches("<skipped ").count(), 1);
+
+    // Re-rendering is idempotent.
+    let out = ptxdiff().arg("report").arg(&run).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(run.join("index.html")).unwrap(), html);
+}
+
+#[test]
+fn bad_directories_are_clear_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = ptxdiff().arg("report").arg(tmp.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a findings run directory") && err.contains("ptxdiff fuzz"), "{err}");
+
+    std::fs::write(tmp.path().join("findings.json"), "{\"format\": 1,\n\"findings\": [\n{\"id\": 3}]}").unwrap();
+    let out = ptxdiff().arg("report").arg(tmp.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{}:3:", tmp.path().join("findings.json").display())), "{err}");
+    assert!(err.contains("corrupt"), "{err}");
+}
