@@ -1,10 +1,12 @@
 //! # ptxdiff generator
 //!
 //! Turns the ISA model into PTX text: probe modules that use many forms at once (for validity
-//! checks against ptxas) and, later, whole test programs. No I/O, no GPU.
+//! checks against ptxas), sweep kernels, and whole test programs ([`program`]: the
+//! grammar-aware, swarm-configured generator). No I/O, no GPU.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod minimize;
 pub mod probe;
+pub mod program;
 pub mod sweep;

@@ -1,0 +1,501 @@
+//! A structural validator for programs: the invariants of `oracle::program` that make a
+//! program's results defined, checked on the AST independently of how it was built.
+//!
+//! [`check_program`] walks the body once. Because branches only go forward, the registers
+//! defined at a label are the intersection of those defined on the fall-through path and at
+//! every branch to it; a register is readable where it is defined on every path. It checks:
+//! - the launch shape (threads a multiple of 32, inputs a multiple of 4, outputs 1, 2 or 4,
+//!   shared words a multiple of 4);
+//! - labels unique, every branch forward to a label of the body, guards on defined predicates;
+//! - every register read (sources, guards, address bases) defined on every path; `%sh`/`%shn`
+//!   only when the program has shared memory; special registers never written; a guarded
+//!   instruction writes only defined registers; no register written twice by one instruction;
+//! - every ISA instruction's form valid on the program's target (`Form::is_valid`), its
+//!   operands of the form's shapes and register classes (forms that need 8-bit registers,
+//!   `tables::needs_8bit_register`, are rejected), and its text parsing back to it;
+//! - `shfl.sync` and `bar.sync` unguarded and converged (no open forward branch spans them),
+//!   `shfl.sync` with the full member mask (§9.7.9.6);
+//! - memory: loads from `[%in+off]` (`.global`, `ld.global.nc`) and `[%sh+off]`/`[%shn+off]`
+//!   (`.shared{,::cta,::cluster}`), stores to `[%out+off]` (`.global`) and `[%sh+off]`
+//!   (`.shared…`, unguarded and converged); no cache-policy operand, no `.mmio`, no generic or
+//!   other state spaces; offsets aligned to the access size, accesses inside the thread's
+//!   words, and the access size dividing the per-thread stride (so every thread's access is
+//!   aligned); each shared byte stored at most once, read from the own slot only after its
+//!   store and from the neighbour's only after a `bar.sync` that follows it.
+//!
+//! The validator does not require that every output byte is stored (an unstored word reads as
+//! the zero the output buffer starts with, which is defined); the generator's own tests check
+//! that.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use oracle::isa::operand::{Imm, OperandKind};
+use oracle::isa::types::{RegType, Space};
+use oracle::isa::{Family, Form, Instruction, Operand, Role};
+use oracle::program::{GlueType, PredGuard, Program, Reg, RegClass, Special, Src, Stmt, MAX_OUTPUTS, MAX_THREADS};
+
+type Defs = BTreeSet<Reg>;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sh {
+    Empty,
+    Own,
+    Synced,
+}
+
+struct Walk<'p> {
+    p: &'p Program,
+    defs: Defs,
+    pending: BTreeMap<u32, Defs>,
+    shared: Vec<Sh>,
+}
+
+fn intersect(a: &Defs, b: &Defs) -> Defs {
+    a.intersection(b).copied().collect()
+}
+
+/// Where an address points.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Region {
+    In,
+    Out,
+    Sh,
+    ShNext,
+}
+
+impl Walk<'_> {
+    fn converged(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    fn special_ok(&self, s: Special) -> bool {
+        match s {
+            Special::Tid | Special::In | Special::Out => true,
+            Special::Sh | Special::ShNext => self.p.shared > 0,
+        }
+    }
+
+    fn need(&self, r: Reg, what: &str) -> Result<(), String> {
+        match r {
+            Reg::Special(s) if self.special_ok(s) => Ok(()),
+            Reg::Special(s) => Err(format!("{what} reads %{} but the program has no shared memory", s.name())),
+            Reg::Virt(..) if self.defs.contains(&r) => Ok(()),
+            Reg::Virt(..) => Err(format!("{what} reads {r}, which is not written on every path here")),
+        }
+    }
+
+    fn guard(&self, g: &Option<PredGuard>) -> Result<(), String> {
+        match g {
+            Some(g) => self.need(Reg::Virt(RegClass::Pred, g.pred), "the guard"),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&mut self, r: Reg, guarded: bool) -> Result<(), String> {
+        match r {
+            Reg::Special(s) => Err(format!("writes the special register %{}", s.name())),
+            Reg::Virt(..) if guarded && !self.defs.contains(&r) => {
+                Err(format!("a guarded instruction writes {r}, which is not written before (a skipped write would leave it undefined)"))
+            }
+            Reg::Virt(..) => {
+                self.defs.insert(r);
+                Ok(())
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
+        match s {
+            Stmt::Label(l) => {
+                if let Some(d) = self.pending.remove(l) {
+                    self.defs = intersect(&self.defs, &d);
+                }
+                Ok(())
+            }
+            Stmt::Bra { guard, label } => {
+                self.guard(guard)?;
+                let d = match self.pending.get(label) {
+                    Some(prev) => intersect(prev, &self.defs),
+                    None => self.defs.clone(),
+                };
+                self.pending.insert(*label, d);
+                Ok(())
+            }
+            Stmt::Bar => {
+                if !self.converged() {
+                    return Err("bar.sync under a divergent branch".into());
+                }
+                for b in &mut self.shared {
+                    if *b == Sh::Own {
+                        *b = Sh::Synced;
+                    }
+                }
+                Ok(())
+            }
+            Stmt::Glue { guard, glue } => {
+                if !glue.is_valid() {
+                    return Err("the glue instruction is not well formed".into());
+                }
+                let packed = matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2);
+                let t = &self.p.target;
+                if packed && (t.sm < 90 || t.ptx < oracle::isa::PtxVersion::new(8, 0)) {
+                    return Err("packed 16x2 glue needs sm_90 and PTX ISA 8.0 (§9.7.1)".into());
+                }
+                self.guard(guard)?;
+                for src in glue.src.iter().flatten() {
+                    if let Src::Reg(r) = src {
+                        self.need(*r, "a source")?;
+                    }
+                }
+                self.write(glue.dst, guard.is_some())
+            }
+            Stmt::Isa(i) => self.isa(i),
+        }
+    }
+
+    fn isa(&mut self, i: &Instruction) -> Result<(), String> {
+        let p = self.p;
+        let form = &i.form;
+        if !form.is_valid(&p.target) {
+            return Err(format!("`{}` is not valid on {}@{}", form.opcode(), p.target, p.target.ptx));
+        }
+        let specs = form.operands();
+        oracle::isa::operand::check_operands(&form.opcode(), &specs, &i.operands).map_err(|e| e.to_string())?;
+        match i.to_string().parse::<Instruction>() {
+            Ok(back) if back == *i => {}
+            Ok(_) => return Err("prints as text that parses to another instruction".into()),
+            Err(e) => return Err(format!("prints as text that does not parse: {e}")),
+        }
+        if super::tables::needs_8bit_register(form) {
+            return Err(format!("`{}` needs 8-bit registers, which programs do not have", form.opcode()));
+        }
+        let guarded = i.guard.is_some();
+        if let Some(g) = &i.guard {
+            match Reg::parse(&g.pred) {
+                Some(r @ Reg::Virt(RegClass::Pred, _)) => self.need(r, "the guard")?,
+                _ => return Err(format!("guard `{}` is not a predicate register", g.pred)),
+            }
+        }
+        let family = form.family();
+        let memory = matches!(family, Family::Ld | Family::LdGlobalNc | Family::St);
+        if family == Family::ShflSync {
+            if guarded || !self.converged() {
+                return Err("shfl.sync must run unguarded with the CTA converged".into());
+            }
+            let mask = specs.iter().zip(&i.operands).find(|(s, _)| s.name == "membermask").map(|(_, o)| o);
+            if !matches!(mask, Some(Operand::Imm(Imm::Int(-1 | 0xFFFF_FFFF)))) {
+                return Err("shfl.sync must use the full member mask -1".into());
+            }
+        }
+        // Register classes and reads.
+        let mut written = Vec::new();
+        let mut access = None;
+        for (s, o) in specs.iter().zip(&i.operands) {
+            let dst = s.role == Role::Dst && !matches!(s.kind, OperandKind::Addr(_));
+            match (s.kind, o) {
+                (OperandKind::Addr(_), Operand::Address { base: Some(b), offset, unified: false }) => {
+                    let region = match Reg::parse(b) {
+                        Some(Reg::Special(Special::In)) => Region::In,
+                        Some(Reg::Special(Special::Out)) => Region::Out,
+                        Some(Reg::Special(Special::Sh)) => Region::Sh,
+                        Some(Reg::Special(Special::ShNext)) => Region::ShNext,
+                        _ => return Err(format!("address base `{b}` is not %in, %out, %sh or %shn")),
+                    };
+                    if matches!(region, Region::Sh | Region::ShNext) && p.shared == 0 {
+                        return Err("a shared access in a program without shared memory".into());
+                    }
+                    access = Some((region, *offset));
+                }
+                (OperandKind::Addr(_), _) => return Err(format!("address `{o}` is not [%reg+offset]")),
+                (OperandKind::Reg(t) | OperandKind::RegOrImm(t), Operand::Name(n)) => {
+                    let r = reg_of(n, t)?;
+                    if dst {
+                        written.push(r);
+                    } else {
+                        self.need(r, "a source")?;
+                    }
+                }
+                (OperandKind::RegOrImm(t), Operand::Imm(imm)) if !dst => imm_fits(imm, t)?,
+                (OperandKind::Vector(t, _), Operand::Vector(items)) => {
+                    for item in items {
+                        match item {
+                            Operand::Name(n) => {
+                                let r = reg_of(n, t)?;
+                                if dst {
+                                    written.push(r);
+                                } else {
+                                    self.need(r, "a source")?;
+                                }
+                            }
+                            Operand::Sink if dst => {}
+                            _ => return Err(format!("vector element `{item}` is not a register")),
+                        }
+                    }
+                }
+                (OperandKind::RegWithPred(t), Operand::WithPred(d, pr)) if dst => {
+                    let Operand::Name(n) = &**d else { return Err("`d|p` without a register".into()) };
+                    written.push(reg_of(n, t)?);
+                    written.push(reg_of(pr, RegType::Pred)?);
+                }
+                _ => return Err(format!("operand `{}` = `{o}` has an unexpected shape", s.name)),
+            }
+        }
+        let mut seen = BTreeSet::new();
+        if let Some(r) = written.iter().find(|r| !seen.insert(**r)) {
+            return Err(format!("{r} is written twice by one instruction"));
+        }
+        if memory {
+            self.memory(form, &specs, access, guarded)?;
+        } else if access.is_some() {
+            return Err("an address operand outside ld/st".into());
+        }
+        for r in written {
+            self.write(r, guarded)?;
+        }
+        Ok(())
+    }
+
+    fn memory(
+        &mut self,
+        form: &Form,
+        specs: &[oracle::isa::OperandSpec],
+        access: Option<(Region, i64)>,
+        guarded: bool,
+    ) -> Result<(), String> {
+        let p = self.p;
+        let Some((region, offset)) = access else { return Err("a load or store without an address".into()) };
+        if specs.iter().any(|s| s.name == "cache-policy") {
+            return Err("cache-policy operands are not generated (they must come from createpolicy)".into());
+        }
+        let (space, load, data) = match form {
+            Form::Ld(l) if !l.mmio => (l.space, true, 0),
+            Form::LdGlobalNc(_) => (Some(Space::Global), true, 0),
+            Form::St(s) if !s.mmio => (s.space, false, 1),
+            _ => return Err("`.mmio` accesses are not generated".into()),
+        };
+        let shared = matches!(space, Some(Space::Shared | Space::SharedCta | Space::SharedCluster));
+        let ok = match (region, load) {
+            (Region::In, true) => space == Some(Space::Global),
+            (Region::Out, false) => space == Some(Space::Global) && !matches!(form, Form::LdGlobalNc(_)),
+            (Region::Sh, _) | (Region::ShNext, true) => shared,
+            _ => false,
+        };
+        if !ok {
+            return Err(format!("`{}` may not access {region:?}", form.opcode()));
+        }
+        let (elem, n) = match specs[data].kind {
+            OperandKind::Reg(t) => (t, 1),
+            OperandKind::Vector(t, n) => (t, u32::from(n)),
+            _ => return Err("no data operand".into()),
+        };
+        let size = elem.bits() / 8 * n;
+        let (bytes, stride_align) = match region {
+            Region::In => (4 * p.inputs, 4 * p.inputs),
+            Region::Out => (4 * p.outputs, 4 * p.outputs),
+            // The shared buffer is 16-byte aligned and each slot a multiple of 16 bytes.
+            Region::Sh | Region::ShNext => (4 * p.shared, 16),
+        };
+        if offset < 0 || offset as u64 + u64::from(size) > u64::from(bytes) {
+            return Err(format!(
+                "access of {size} bytes at offset {offset} is outside the {bytes} bytes of {region:?}"
+            ));
+        }
+        let off = offset as u32;
+        if size == 0 || !off.is_multiple_of(size) || !stride_align.is_multiple_of(size) {
+            return Err(format!("access of {size} bytes at offset {off} is not aligned for every thread"));
+        }
+        if matches!(region, Region::Sh | Region::ShNext) {
+            let bytes = &mut self.shared[off as usize..(off + size) as usize];
+            if !load {
+                if guarded || !self.pending.is_empty() {
+                    return Err("a shared store must be unguarded with the CTA converged".into());
+                }
+                if bytes.iter().any(|&b| b != Sh::Empty) {
+                    return Err(format!("shared bytes {off}..{} are stored twice", off + size));
+                }
+                bytes.iter_mut().for_each(|b| *b = Sh::Own);
+            } else if region == Region::Sh && bytes.contains(&Sh::Empty) {
+                return Err(format!("reads own shared bytes {off}..{} before they are stored", off + size));
+            } else if region == Region::ShNext && bytes.iter().any(|&b| b != Sh::Synced) {
+                return Err(format!(
+                    "reads the neighbour's shared bytes {off}..{} without a bar.sync after their store",
+                    off + size
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn reg_of(name: &str, t: RegType) -> Result<Reg, String> {
+    let r = Reg::parse(name).ok_or_else(|| format!("`{name}` is not a program register"))?;
+    let want = RegClass::of(t).ok_or_else(|| format!("no register class holds .{t}"))?;
+    if r.class() != want {
+        return Err(format!("{r} is not a {} register for a .{t} operand", want.ptx_type()));
+    }
+    Ok(r)
+}
+
+fn imm_fits(imm: &Imm, t: RegType) -> Result<(), String> {
+    let bits = t.bits();
+    let ok = match imm {
+        Imm::Int(v) => {
+            let lo = -(1i128 << (bits.max(1) - 1));
+            let hi = (1i128 << bits) - 1;
+            (lo..=hi).contains(v)
+        }
+        Imm::F32Bits(_) => bits == 32,
+        Imm::F64Bits(_) => bits == 64,
+        Imm::Float(_) => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("immediate `{imm}` does not fit a .{t} operand"))
+    }
+}
+
+/// Checks the structural invariants of `p` (see the module documentation); the error names the
+/// first offending statement.
+pub fn check_program(p: &Program) -> Result<(), String> {
+    if p.threads == 0 || !p.threads.is_multiple_of(32) || p.threads > MAX_THREADS {
+        return Err(format!("threads={} is not a multiple of 32 in 32..={MAX_THREADS}", p.threads));
+    }
+    if !p.inputs.is_multiple_of(4)
+        || !p.shared.is_multiple_of(4)
+        || ![1, 2, 4].contains(&p.outputs)
+        || p.outputs > MAX_OUTPUTS
+    {
+        return Err(format!("bad memory layout: inputs={} outputs={} shared={}", p.inputs, p.outputs, p.shared));
+    }
+    let mut labels = BTreeMap::new();
+    for (i, s) in p.body.iter().enumerate() {
+        if let Stmt::Label(l) = s {
+            if labels.insert(*l, i).is_some() {
+                return Err(format!("label $L{l} is defined twice"));
+            }
+        }
+    }
+    for (i, s) in p.body.iter().enumerate() {
+        if let Stmt::Bra { label, .. } = s {
+            match labels.get(label) {
+                Some(&at) if at > i => {}
+                Some(_) => return Err(format!("statement {i}: branch to $L{label} goes backward")),
+                None => return Err(format!("statement {i}: branch to $L{label}, which is not in the body")),
+            }
+        }
+    }
+    let mut w = Walk { p, defs: Defs::new(), pending: BTreeMap::new(), shared: vec![Sh::Empty; 4 * p.shared as usize] };
+    for (i, s) in p.body.iter().enumerate() {
+        w.stmt(s).map_err(|e| format!("statement {i} `{}`: {e}", stmt_text(s)))?;
+    }
+    Ok(())
+}
+
+fn stmt_text(s: &Stmt) -> String {
+    match s {
+        Stmt::Isa(i) => i.to_string(),
+        Stmt::Glue { guard, glue } => match guard {
+            Some(g) => format!("{g} {glue}"),
+            None => glue.to_string(),
+        },
+        Stmt::Bra { guard, label } => match guard {
+            Some(g) => format!("{g} bra $L{label};"),
+            None => format!("bra $L{label};"),
+        },
+        Stmt::Label(l) => format!("$L{l}:"),
+        Stmt::Bar => "bar.sync 0;".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle::program::text::parse_stmt;
+
+    fn prog(body: &[&str], shared: u32) -> Program {
+        Program {
+            name: "k".into(),
+            target: "sm_90a@8.7".parse().unwrap(),
+            threads: 64,
+            inputs: 8,
+            outputs: 2,
+            shared,
+            body: body.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect(),
+        }
+    }
+
+    #[test]
+    fn accepts_a_well_formed_program() {
+        let p = prog(
+            &[
+                "ld.global.b32 %r0, [%in+4];",
+                "ld.global.v2.b32 {%r1, %r2}, [%in+8];",
+                "cvt.rn.f16.f32 %h0, %r0;",
+                "setp.lt.s32 %p0, %r1, 0;",
+                "@%p0 bra $L0;",
+                "@!%p0 add.s32 %r1, %r1, -7;",
+                "add.s32 %r9, %r1, 1;",
+                "$L0:",
+                "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;",
+                "st.shared.b32 [%sh], %r3;",
+                "bar.sync 0;",
+                "ld.shared.b32 %r4, [%shn];",
+                "mov.b32 %r5, {%h0, %h0};",
+                "st.global.b32 [%out], %r5;",
+                "st.global.b32 [%out+4], %r4;",
+            ],
+            4,
+        );
+        check_program(&p).unwrap();
+    }
+
+    #[test]
+    fn rejects_each_broken_invariant() {
+        let cases: &[(&[&str], u32, &str)] = &[
+            (&["add.s32 %r1, %r0, 1;"], 0, "%r0"),
+            (
+                &[
+                    "ld.global.b32 %r0, [%in];",
+                    "setp.lt.s32 %p0, %r0, 0;",
+                    "@%p0 bra $L0;",
+                    "mov.b32 %r1, %r0;",
+                    "$L0:",
+                    "st.global.b32 [%out], %r1;",
+                ],
+                0,
+                "%r1",
+            ),
+            (&["setp.lt.s32 %p0, %tix, 3;", "@%p0 mov.b32 %r1, 5;"], 0, "guarded"),
+            (&["$L0:", "bra $L0;"], 0, "backward"),
+            (&["bra $L3;"], 0, "not in the body"),
+            (&["$L0:", "$L0:"], 0, "twice"),
+            (&["setp.lt.s32 %p0, %tix, 3;", "@%p0 bra $L0;", "bar.sync 0;", "$L0:"], 0, "divergent"),
+            (
+                &["setp.lt.s32 %p0, %tix, 3;", "@%p0 bra $L0;", "shfl.sync.idx.b32 %r0, %tix, 0, 31, -1;", "$L0:"],
+                0,
+                "converged",
+            ),
+            (&["shfl.sync.idx.b32 %r0, %tix, 0, 31, 3;"], 0, "member mask"),
+            (&["ld.global.b32 %r0, [%in+2];"], 0, "aligned"),
+            (&["ld.global.b32 %r0, [%in+32];"], 0, "outside"),
+            (&["ld.global.v8.b32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%in];"], 0, "valid on"),
+            (&["ld.shared.b32 %r0, [%sh];"], 4, "before they are stored"),
+            (&["st.shared.b32 [%sh], %tix;", "ld.shared.b32 %r0, [%shn];"], 4, "bar.sync"),
+            (&["st.shared.b32 [%sh], %tix;", "st.shared.b16 [%sh+2], %h0;"], 4, "%h0"),
+            (&["mov.b16 %h0, 1;", "st.shared.b32 [%sh], %tix;", "st.shared.b16 [%sh+2], %h0;"], 4, "stored twice"),
+            (&["st.global.b32 [%in], %tix;"], 0, "may not access"),
+            (&["ld.shared.b32 %r0, [%sh];"], 0, "without shared memory"),
+            (&["mov.b32 %r0, %tix;", "cvt.rn.f16.f32 %r1, %r0;"], 0, "not a .b16 register"),
+            (&["ld.global.b16 %h0, [%in];", "cvt.rn.bf16.u8 %h1, %h0;"], 0, "8-bit registers"),
+            (&["ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "%d0"),
+            (&["ld.global.b64 %d0, [%in];", "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "cache-policy"),
+            (&["ld.global.v2.b32 {%r0, %r0}, [%in];"], 0, "written twice"),
+            (&["ld.b32 %r0, [%in];"], 0, "may not access"),
+        ];
+        for (body, shared, needle) in cases {
+            let e = check_program(&prog(body, *shared)).expect_err(&format!("{body:?} should be rejected"));
+            assert!(e.contains(needle), "{body:?}: {e}");
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! The program generator's configuration: which instruction families and qualifier knobs are
+//! enabled, how long programs are, and the rates of glue, immediates, divergence, predication
+//! and edge values.
+//!
+//! One flat struct, TOML-loadable (`#[serde(default, deny_unknown_fields)]`: a file names only
+//! what it changes, and a misspelt key is an error). Every field documents its default.
+//!
+//! Swarm testing (Groce et al., "Swarm Testing", ISSTA 2012; wasm-smith's `Config`):
+//! [`Config::swarm`] draws, per program, a configuration *within the bounds* of this one — a
+//! random subset of the enabled families and knobs, a random length range and random rates no
+//! larger than the configured ones. It may only turn things off or down, never on or up, so a
+//! configuration that disables a family is obeyed by every swarm draw.
+//!
+//! Invariant: [`Config::sanitized`] is idempotent and everything the generator reads from a
+//! configuration goes through it, so any deserialized value (negative rates, empty choice lists,
+//! `min_len > max_len`) still yields valid programs.
+
+use arbitrary::Unstructured;
+use serde::{Deserialize, Serialize};
+
+use oracle::program::{MAX_OUTPUTS, MAX_THREADS};
+
+/// The longest program body [`Config::sanitized`] lets through (instructions before the output
+/// epilogue); longer requests are clamped. Chosen so one program stays well under ptxas's and
+/// the interpreter's comfortable sizes while allowing long dataflow chains.
+pub const MAX_LEN: u32 = 4096;
+
+/// The most input words per thread [`Config::sanitized`] lets through.
+pub const MAX_INPUT_WORDS: u32 = 256;
+
+/// The most shared-memory words per thread [`Config::sanitized`] lets through (48 KiB of
+/// static shared memory at 1024 threads is 12 words; 64 words at 128 threads is 32 KiB).
+pub const MAX_SHARED_WORDS: u32 = 64;
+
+/// The deepest nesting of forward branches [`Config::sanitized`] lets through.
+pub const MAX_DEPTH: u32 = 8;
+
+/// Generator configuration (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    // ----- instruction families -----
+    /// `cvt` (§9.7.9.21): every valid form the registers can express. Defaults to `true`.
+    pub cvt: bool,
+    /// `cvt.pack` (§9.7.9.22). Defaults to `true`.
+    pub cvt_pack: bool,
+    /// `prmt` (§9.7.9.7), generic and with modes. Defaults to `true`.
+    pub prmt: bool,
+    /// `shfl.sync` (§9.7.9.6), converged, full member mask. Defaults to `true`.
+    pub shfl: bool,
+    /// `mov` (§9.7.9.3, §9.7.9.4): copies, immediates, pack and unpack. Defaults to `true`.
+    pub mov: bool,
+    /// `ld.global` (§9.7.9.8) with its qualifiers as an instruction under test. When off, the
+    /// program still loads its inputs, with unqualified scalar loads only. Defaults to `true`.
+    pub ld: bool,
+    /// `ld.global.nc` (§9.7.9.9). Defaults to `true`.
+    pub ld_nc: bool,
+    /// `st.global` (§9.7.9.11) with its qualifiers for the output stores. When off, outputs are
+    /// stored with unqualified forms only. Defaults to `true`.
+    pub st: bool,
+    /// Shared-memory round trips: `st.shared` to the thread's own slot, `bar.sync`, and
+    /// `ld.shared` from the own or the neighbour's slot. Defaults to `true`.
+    pub shared: bool,
+
+    // ----- qualifier knobs (a form using a disabled knob is not chosen) -----
+    /// Vector loads and stores (`.v2`, `.v4`, `.v8`). Defaults to `true`.
+    pub vectors: bool,
+    /// Memory-ordering qualifiers `.volatile`, `.relaxed`, `.acquire`, `.release` with their
+    /// scopes, on loads and stores. Defaults to `true`.
+    pub memory_ordering: bool,
+    /// Cache operators (`.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.wb`, `.wt`; §9.7.9.1). Defaults to
+    /// `true`.
+    pub cache_operators: bool,
+    /// Eviction priorities (`.L1::…`, `.L2::…`; §9.7.9.2). Defaults to `true`.
+    pub eviction_priority: bool,
+    /// `.level::prefetch_size` (`.L2::64B` …) on loads. Defaults to `true`.
+    pub prefetch_size: bool,
+    /// Shared accesses through the `.shared::cluster` window (a CTA's own `.shared::cta`
+    /// address is valid there). Defaults to `true`.
+    pub shared_cluster: bool,
+    /// The sink `_` in vector destinations (mov unpack; 256-bit loads). Defaults to `true`.
+    pub sinks: bool,
+    /// `.rn/.rz/.rm/.rp` and `.rni/.rzi/.rmi/.rpi` other than the one a form requires: when
+    /// off, conversions keep only `.rn`/`.rni` (and forms without rounding). Defaults to `true`.
+    pub rounding_modes: bool,
+    /// `.sat` on `cvt`. Defaults to `true`.
+    pub saturate: bool,
+    /// `.ftz` on `cvt`. Defaults to `true`.
+    pub ftz: bool,
+    /// `.relu` on `cvt`. Defaults to `true`.
+    pub relu: bool,
+    /// `.satfinite` where it is optional. Defaults to `true`.
+    pub satfinite: bool,
+    /// `.rs` stochastic rounding with `rbits` (sm_100a/sm_103a). Defaults to `true`.
+    pub stochastic_rounding: bool,
+    /// FP8/FP6/FP4 and UE8M0 conversions. Defaults to `true`.
+    pub narrow_floats: bool,
+    /// `.f16x2`/`.bf16x2`/`.tf32` conversions. Defaults to `true`.
+    pub packed_halves: bool,
+    /// `.f64` conversions, moves and memory types. Defaults to `true`.
+    pub f64: bool,
+    /// Integer `cvt` (to, from and between integer types). Defaults to `true`.
+    pub int_conversions: bool,
+    /// `prmt` modes (`.f4e` …); the generic form stays. Defaults to `true`.
+    pub prmt_modes: bool,
+    /// `shfl.sync` with the destination predicate (`d|p`). Defaults to `true`.
+    pub shfl_predicate: bool,
+
+    // ----- shape and rates -----
+    /// Fewest instructions in the body before the output epilogue. Defaults to 8.
+    pub min_len: u32,
+    /// Most instructions in the body before the output epilogue (at most [`MAX_LEN`]).
+    /// Defaults to 40.
+    pub max_len: u32,
+    /// Probability that a step emits an integer glue instruction rather than an instruction
+    /// under test. Defaults to 0.35: enough mixing that values flow between the tested
+    /// instructions, while two thirds of the steps still exercise the ISA model.
+    pub glue_density: f64,
+    /// Probability that an operand that may be an immediate is one, and that a fresh value
+    /// comes from `mov` of an immediate rather than a load (so the optimizer can fold).
+    /// Defaults to 0.25.
+    pub immediate_rate: f64,
+    /// Probability per step of opening a forward branch (`@p bra`) while the nesting depth
+    /// allows. Defaults to 0.12: a few divergent regions per 40-instruction program (swarm
+    /// draws scale it down).
+    pub divergence_rate: f64,
+    /// Probability that an instruction is guarded by `@p`/`@!p` (where it may be: not loads of
+    /// fresh values, `shfl.sync`, shared stores, output stores). Defaults to 0.2.
+    pub predication_rate: f64,
+    /// Probability that a value (immediate or input word) comes from the edge-case pool of its
+    /// format rather than random bits. Defaults to 0.5 (wasmtime's `biased_arbitrary_value`).
+    pub edge_rate: f64,
+    /// Deepest nesting of forward branches (at most [`MAX_DEPTH`]). Defaults to 3.
+    pub max_depth: u32,
+    /// CTA sizes to choose from (multiples of 32, at most 1024). Defaults to `[32, 64, 128]`.
+    pub threads: Vec<u32>,
+    /// Input words per thread to choose from (multiples of 4, 4..=256; 32-byte loads need a
+    /// multiple of 8). Defaults to `[8, 16]`.
+    pub input_words: Vec<u32>,
+    /// Output words per thread to choose from (1, 2 or 4). Defaults to `[1, 2, 4]`.
+    pub outputs: Vec<u32>,
+    /// Shared-memory words per thread when [`Config::shared`] is on (a multiple of 4, at most
+    /// [`MAX_SHARED_WORDS`]). Defaults to 8.
+    pub shared_words: u32,
+    /// Whether [`generate`](super::generate) draws a [`Config::swarm`] configuration per
+    /// program. Defaults to `true`.
+    pub swarm: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            cvt: true,
+            cvt_pack: true,
+            prmt: true,
+            shfl: true,
+            mov: true,
+            ld: true,
+            ld_nc: true,
+            st: true,
+            shared: true,
+            vectors: true,
+            memory_ordering: true,
+            cache_operators: true,
+            eviction_priority: true,
+            prefetch_size: true,
+            shared_cluster: true,
+            sinks: true,
+            rounding_modes: true,
+            saturate: true,
+            ftz: true,
+            relu: true,
+            satfinite: true,
+            stochastic_rounding: true,
+            narrow_floats: true,
+            packed_halves: true,
+            f64: true,
+            int_conversions: true,
+            prmt_modes: true,
+            shfl_predicate: true,
+            min_len: 8,
+            max_len: 40,
+            glue_density: 0.35,
+            immediate_rate: 0.25,
+            divergence_rate: 0.12,
+            predication_rate: 0.2,
+            edge_rate: 0.5,
+            max_depth: 3,
+            threads: vec![32, 64, 128],
+            input_words: vec![8, 16],
+            outputs: vec![1, 2, 4],
+            shared_words: 8,
+            swarm: true,
+        }
+    }
+}
+
+fn rate(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// A rate as parts per thousand, for integer draws from the byte stream.
+pub(crate) fn permille(x: f64) -> u32 {
+    (rate(x) * 1000.0).round() as u32
+}
+
+impl Config {
+    /// Applies every bound to the fields: rates into `0..=1`, lengths ordered and at most
+    /// [`MAX_LEN`], choice lists filtered to legal values (an empty list falls back to its
+    /// default), shared words rounded down to a multiple of 4.
+    pub fn sanitized(&self) -> Config {
+        let mut c = self.clone();
+        c.max_len = c.max_len.clamp(1, MAX_LEN);
+        c.min_len = c.min_len.clamp(1, c.max_len);
+        c.glue_density = rate(c.glue_density);
+        c.immediate_rate = rate(c.immediate_rate);
+        c.divergence_rate = rate(c.divergence_rate);
+        c.predication_rate = rate(c.predication_rate);
+        c.edge_rate = rate(c.edge_rate);
+        c.max_depth = c.max_depth.min(MAX_DEPTH);
+        let keep = |v: &[u32], ok: &dyn Fn(u32) -> bool, default: Vec<u32>| {
+            let mut k: Vec<u32> = v.iter().copied().filter(|&x| ok(x)).collect();
+            k.sort_unstable();
+            k.dedup();
+            if k.is_empty() {
+                default
+            } else {
+                k
+            }
+        };
+        let d = Config::default();
+        c.threads = keep(&c.threads, &|t| t > 0 && t.is_multiple_of(32) && t <= MAX_THREADS, d.threads);
+        c.input_words = keep(&c.input_words, &|w| w > 0 && w.is_multiple_of(4) && w <= MAX_INPUT_WORDS, d.input_words);
+        c.outputs = keep(&c.outputs, &|o| matches!(o, 1 | 2 | 4) && o <= MAX_OUTPUTS, d.outputs);
+        c.shared_words = (c.shared_words.min(MAX_SHARED_WORDS) / 4) * 4;
+        if c.shared_words == 0 {
+            c.shared = false;
+        }
+        c
+    }
+
+    /// Swarm testing: a configuration within the bounds of this one (sanitized first). Each
+    /// enabled family and knob stays on with probability 1/2 (at least one family under test
+    /// stays on if any was); the length range is a random sub-range; each rate is scaled by a
+    /// random factor in `[0, 1]`; the CTA size, input and output words are each narrowed to one
+    /// of the allowed choices. Nothing disabled here is enabled in the result.
+    pub fn swarm(&self, u: &mut Unstructured) -> arbitrary::Result<Config> {
+        let mut c = self.sanitized();
+        let families: [&mut bool; 9] = [
+            &mut c.cvt,
+            &mut c.cvt_pack,
+            &mut c.prmt,
+            &mut c.shfl,
+            &mut c.mov,
+            &mut c.ld,
+            &mut c.ld_nc,
+            &mut c.st,
+            &mut c.shared,
+        ];
+        let was_on: Vec<usize> = families.iter().enumerate().filter(|(_, f)| ***f).map(|(i, _)| i).collect();
+        let mut kept = Vec::new();
+        for (i, f) in families.into_iter().enumerate() {
+            if *f {
+                *f = u.arbitrary::<bool>()?;
+                if *f {
+                    kept.push(i);
+                }
+            }
+        }
+        if kept.is_empty() && !was_on.is_empty() {
+            // Keep one family on: a program of glue only tests nothing.
+            let i = was_on[u.choose_index(was_on.len())?];
+            match i {
+                0 => c.cvt = true,
+                1 => c.cvt_pack = true,
+                2 => c.prmt = true,
+                3 => c.shfl = true,
+                4 => c.mov = true,
+                5 => c.ld = true,
+                6 => c.ld_nc = true,
+                7 => c.st = true,
+                _ => c.shared = true,
+            }
+        }
+        for k in [
+            &mut c.vectors,
+            &mut c.memory_ordering,
+            &mut c.cache_operators,
+            &mut c.eviction_priority,
+            &mut c.prefetch_size,
+            &mut c.shared_cluster,
+            &mut c.sinks,
+            &mut c.rounding_modes,
+            &mut c.saturate,
+            &mut c.ftz,
+            &mut c.relu,
+            &mut c.satfinite,
+            &mut c.stochastic_rounding,
+            &mut c.narrow_floats,
+            &mut c.packed_halves,
+            &mut c.f64,
+            &mut c.int_conversions,
+            &mut c.prmt_modes,
+            &mut c.shfl_predicate,
+        ] {
+            if *k {
+                *k = u.arbitrary::<bool>()?;
+            }
+        }
+        let lo = u.int_in_range(c.min_len..=c.max_len)?;
+        let hi = u.int_in_range(lo..=c.max_len)?;
+        c.min_len = lo;
+        c.max_len = hi;
+        for r in [
+            &mut c.glue_density,
+            &mut c.immediate_rate,
+            &mut c.divergence_rate,
+            &mut c.predication_rate,
+            &mut c.edge_rate,
+        ] {
+            *r *= f64::from(u.int_in_range(0u8..=100)?) / 100.0;
+        }
+        c.max_depth = u.int_in_range(0..=c.max_depth)?;
+        c.threads = vec![*u.choose(&c.threads)?];
+        c.input_words = vec![*u.choose(&c.input_words)?];
+        c.outputs = vec![*u.choose(&c.outputs)?];
+        c.swarm = false;
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_names_only_what_it_changes_and_rejects_typos() {
+        let c: Config = toml::from_str("cvt = false\nmax_len = 100\nthreads = [64]\n").unwrap();
+        assert!(!c.cvt && c.prmt);
+        assert_eq!((c.min_len, c.max_len, c.threads.as_slice()), (8, 100, &[64][..]));
+        assert!(toml::from_str::<Config>("cvtt = false\n").is_err());
+        let round: Config = toml::from_str(&toml::to_string(&Config::default()).unwrap()).unwrap();
+        assert_eq!(round, Config::default());
+    }
+
+    #[test]
+    fn sanitize_bounds_everything_and_is_idempotent() {
+        let bad = Config {
+            min_len: 50,
+            max_len: 10,
+            glue_density: -1.0,
+            edge_rate: f64::NAN,
+            threads: vec![33, 0, 2048],
+            input_words: vec![6],
+            outputs: vec![3],
+            shared_words: 7,
+            ..Config::default()
+        };
+        let s = bad.sanitized();
+        assert_eq!((s.min_len, s.max_len), (10, 10));
+        assert_eq!((s.glue_density, s.edge_rate), (0.0, 0.0));
+        assert_eq!(s.threads, Config::default().threads);
+        assert_eq!(s.input_words, Config::default().input_words);
+        assert_eq!(s.outputs, Config::default().outputs);
+        assert_eq!(s.shared_words, 4);
+        assert_eq!(s.sanitized(), s);
+    }
+
+    #[test]
+    fn swarm_only_turns_things_off_or_down() {
+        let base =
+            Config { cvt: false, max_len: 30, divergence_rate: 0.2, threads: vec![64, 128], ..Config::default() };
+        for seed in 0..200u8 {
+            let bytes: Vec<u8> = (0..256).map(|i| (i as u8).wrapping_mul(seed).wrapping_add(seed)).collect();
+            let s = base.swarm(&mut Unstructured::new(&bytes)).unwrap();
+            assert!(!s.cvt);
+            assert!(s.cvt_pack || s.prmt || s.shfl || s.mov || s.ld || s.ld_nc || s.st || s.shared);
+            assert!(s.min_len >= base.min_len && s.max_len <= 30 && s.min_len <= s.max_len);
+            assert!(s.divergence_rate <= 0.2);
+            assert!(s.threads.len() == 1 && base.threads.contains(&s.threads[0]));
+            assert!(!s.swarm);
+        }
+        // Exhausted input still gives a configuration.
+        assert!(base.swarm(&mut Unstructured::new(&[])).is_ok());
+    }
+}

@@ -1,0 +1,356 @@
+//! One step of the body: close or open a forward branch, a glue instruction, or an
+//! instruction of one of the families under test — `cvt` (§9.7.9.21), `cvt.pack` (§9.7.9.22),
+//! `prmt` (§9.7.9.7), `shfl.sync` (§9.7.9.6), `mov` (§9.7.9.3–4), `ld.global` (§9.7.9.8),
+//! `ld.global.nc` (§9.7.9.9) and shared-memory round trips (`st.shared` §9.7.9.11,
+//! `bar.sync`, `ld.shared`).
+//!
+//! Each family says what its source values are for ([`Kind`]), so immediates and the input
+//! words its loads read come from the right edge pools: a `cvt` source from the pool of its
+//! source format aimed at its destination format, `cvt.pack` sources around the saturation
+//! limits, `prmt` selectors, `shfl` lanes and clamps.
+//!
+//! Hazards are guarded here: `shfl.sync` and shared stores only at depth 0, unguarded, with the
+//! full member mask (so every lane of every warp of the CTA takes part, §9.7.9.6); 32-byte
+//! accesses only where the thread's input stride is a multiple of 32; shared bytes stored once
+//! and read by the neighbour only after a `bar.sync` that follows the store.
+
+use arbitrary::Result;
+
+use oracle::isa::operand::{Imm, OperandKind};
+use oracle::isa::qualifier::Qualifier;
+use oracle::isa::{CvtType, Form, Operand, PackType};
+use oracle::num::{BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32, UE8M0};
+use oracle::program::Special;
+
+use super::builder::{addr, mem_kind, Builder, GuardMode, KindFn, ShByte};
+use super::tables::Key;
+use super::values::{Dest, Kind};
+
+/// Probability (‰) per step that the innermost open branch closes: regions average about
+/// four steps.
+const CLOSE_PERMILLE: u32 = 250;
+
+/// Access sizes of shared loads and stores (256-bit accesses are global-only).
+const SIZES: [u32; 5] = [1, 2, 4, 8, 16];
+
+fn size_index(size: u32) -> Option<usize> {
+    SIZES.iter().position(|&s| s == size)
+}
+
+/// Relative weights of the families under test, chosen so `cvt`, the family with by far the
+/// most forms, gets the most steps, and `mov` and shared round trips (several shapes each) come
+/// next.
+const WEIGHTS: [(Fam, u32); 8] = [
+    (Fam::Cvt, 4),
+    (Fam::CvtPack, 1),
+    (Fam::Prmt, 1),
+    (Fam::Shfl, 1),
+    (Fam::Mov, 2),
+    (Fam::Ld, 1),
+    (Fam::LdNc, 1),
+    (Fam::Shared, 2),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fam {
+    Cvt,
+    CvtPack,
+    Prmt,
+    Shfl,
+    Mov,
+    Ld,
+    LdNc,
+    Shared,
+}
+
+/// The destination of one element of a `cvt` result of type `t`.
+fn cvt_dest(t: CvtType) -> Dest {
+    use CvtType::*;
+    match t {
+        F16 | F16x2 => Dest::Float(oracle::num::F16),
+        Bf16 | Bf16x2 => Dest::Float(BF16),
+        F32 => Dest::Float(oracle::num::F32),
+        F64 => Dest::Float(oracle::num::F64),
+        Tf32 => Dest::Float(TF32),
+        E4m3x2 | E4m3x4 => Dest::Float(E4M3),
+        E5m2x2 | E5m2x4 => Dest::Float(E5M2),
+        E2m1x2 | E2m1x4 => Dest::Float(E2M1),
+        E2m3x2 | E2m3x4 => Dest::Float(E2M3),
+        E3m2x2 | E3m2x4 => Dest::Float(E3M2),
+        Ue8m0x2 => Dest::Float(UE8M0),
+        t => Dest::Int { bits: t.bits(), signed: t.is_signed_int() },
+    }
+}
+
+/// The kind of a `cvt` source of type `t` headed for `to`.
+fn cvt_src(t: CvtType, to: Dest) -> Kind {
+    use CvtType::*;
+    let packed = |fmt, lanes, lane_bits| Kind::Packed { fmt, lanes, lane_bits, to };
+    match t {
+        F16 => Kind::Float { fmt: oracle::num::F16, to },
+        Bf16 => Kind::Float { fmt: BF16, to },
+        F32 => Kind::Float { fmt: oracle::num::F32, to },
+        F64 => Kind::Float { fmt: oracle::num::F64, to },
+        F16x2 => packed(oracle::num::F16, 2, 16),
+        Bf16x2 => packed(BF16, 2, 16),
+        E4m3x2 => packed(E4M3, 2, 8),
+        E5m2x2 => packed(E5M2, 2, 8),
+        E2m3x2 => packed(E2M3, 2, 8),
+        E3m2x2 => packed(E3M2, 2, 8),
+        E2m1x2 => packed(E2M1, 2, 4),
+        Ue8m0x2 => packed(UE8M0, 2, 8),
+        t if t.is_int() => Kind::Int { bits: t.bits(), signed: t.is_signed_int(), to },
+        t => Kind::Bits(t.bits()),
+    }
+}
+
+impl Builder<'_, '_> {
+    /// One step of the body (see the module documentation).
+    pub fn step(&mut self) -> Result<()> {
+        if self.region_nonempty() && self.chance(CLOSE_PERMILLE)? {
+            self.close_branch();
+            return Ok(());
+        }
+        let div_pm = super::config::permille(self.cfg.divergence_rate);
+        if (self.depth() as u32) < self.cfg.max_depth && self.chance(div_pm)? {
+            return self.open_branch();
+        }
+        if self.chance(super::config::permille(self.cfg.glue_density))? {
+            return self.emit_glue();
+        }
+        let c = &self.cfg;
+        let on = |f: Fam| match f {
+            Fam::Cvt => c.cvt,
+            Fam::CvtPack => c.cvt_pack,
+            Fam::Prmt => c.prmt,
+            Fam::Shfl => c.shfl,
+            Fam::Mov => c.mov,
+            Fam::Ld => c.ld,
+            Fam::LdNc => c.ld_nc,
+            Fam::Shared => c.shared && self.shape.shared > 0,
+        };
+        let fams: Vec<(Fam, u32)> = WEIGHTS.iter().copied().filter(|&(f, _)| on(f)).collect();
+        let total: u32 = fams.iter().map(|(_, w)| w).sum();
+        if total == 0 {
+            return self.emit_glue();
+        }
+        let mut x = self.u.int_in_range(0..=total - 1)?;
+        let fam = fams
+            .iter()
+            .find(|(_, w)| {
+                if x < *w {
+                    true
+                } else {
+                    x -= w;
+                    false
+                }
+            })
+            .map_or(Fam::Cvt, |(f, _)| *f);
+        let emitted = match fam {
+            Fam::Cvt => self.step_cvt()?,
+            Fam::CvtPack => self.step_simple(Fam::CvtPack)?,
+            Fam::Prmt => self.step_simple(Fam::Prmt)?,
+            Fam::Shfl => self.step_shfl()?,
+            Fam::Mov => self.step_mov()?,
+            Fam::Ld => self.step_ld(false)?,
+            Fam::LdNc => self.step_ld(true)?,
+            Fam::Shared => self.step_shared()?,
+        };
+        if !emitted {
+            self.emit_glue()?;
+        }
+        Ok(())
+    }
+
+    fn step_cvt(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.cvt, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let Form::Cvt(c) = &form else { return Ok(false) };
+        let to = cvt_dest(c.dtype);
+        let atype = c.atype;
+        let kinds = move |name: &str, _: usize| match name {
+            "a" => cvt_src(atype, to),
+            "rbits" => Kind::Bits(32),
+            // `b` and the x4 vector `a, b, e, f` are `.f32` sources.
+            _ => Kind::Float { fmt: F32, to },
+        };
+        self.emit_form(&form, &[], &kinds, GuardMode::Maybe, false)
+    }
+
+    /// `cvt.pack` and `prmt`.
+    fn step_simple(&mut self, fam: Fam) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let table = if fam == Fam::Prmt { &tb.prmt } else { &tb.cvt_pack };
+        let Some(e) = self.pick(table, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let kinds: Box<KindFn<'static>> = match &form {
+            Form::CvtPack(p) => {
+                let (bits, signed) = match p.convert {
+                    PackType::U16 => (16, false),
+                    PackType::S16 => (16, true),
+                    PackType::U8 => (8, false),
+                    PackType::S8 => (8, true),
+                    PackType::U4 => (4, false),
+                    PackType::S4 => (4, true),
+                    PackType::U2 => (2, false),
+                    PackType::S2 => (2, true),
+                };
+                Box::new(move |name, _| match name {
+                    "c" => Kind::Bits(32),
+                    _ => Kind::Int { bits: 32, signed: true, to: Dest::Int { bits, signed } },
+                })
+            }
+            _ => Box::new(|name, _| if name == "c" { Kind::Selector } else { Kind::Bits(32) }),
+        };
+        self.emit_form(&form, &[], &*kinds, GuardMode::Maybe, false)
+    }
+
+    /// `shfl.sync`: top level only, unguarded, `membermask` = -1 (all 32 lanes; the CTA is a
+    /// whole number of warps, so every lane is active, §9.7.9.6).
+    fn step_shfl(&mut self) -> Result<bool> {
+        if self.depth() > 0 {
+            return Ok(false);
+        }
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.shfl, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let a = if self.u.arbitrary::<bool>()? { Kind::Float { fmt: F32, to: Dest::None } } else { Kind::Bits(32) };
+        let kinds = move |name: &str, _: usize| match name {
+            "b" => Kind::Lane,
+            "c" => Kind::Clamp,
+            _ => a,
+        };
+        let fixed = [("membermask", Operand::Imm(Imm::Int(-1)))];
+        self.emit_form(&form, &fixed, &kinds, GuardMode::Never, false)
+    }
+
+    /// `mov`: copies (registers and immediates), packs and unpacks (with sinks, §9.7.9.4).
+    fn step_mov(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.mov, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let Form::Mov(m) = &form else { return Ok(false) };
+        let copy_kind = match m.ty.token() {
+            "f32" => Kind::Float { fmt: F32, to: Dest::None },
+            "f64" => Kind::Float { fmt: F64, to: Dest::None },
+            "pred" => Kind::Pred,
+            "s16" => Kind::int(16, true),
+            "s32" => Kind::int(32, true),
+            "s64" => Kind::int(64, true),
+            "u16" => Kind::int(16, false),
+            "u32" => Kind::int(32, false),
+            "u64" => Kind::int(64, false),
+            _ => Kind::Bits(m.ty.reg().bits()),
+        };
+        let elem_bits = form
+            .operands()
+            .iter()
+            .find_map(|s| match s.kind {
+                OperandKind::Vector(t, _) => Some(t.bits()),
+                _ => None,
+            })
+            .unwrap_or(32);
+        let kinds = move |name: &str, _: usize| if name == "a" { copy_kind } else { Kind::Bits(elem_bits) };
+        // Packed copies of 16-bit floats: a `.b32` copy picks its edge format itself.
+        let _ = (F16, BF16);
+        self.emit_form(&form, &[], &kinds, GuardMode::Maybe, true)
+    }
+
+    /// A load of the thread's inputs under test (`ld.global`, or `ld.global.nc` when `nc`):
+    /// scalar or vector, at an offset aligned to the access size. 32-byte accesses (`.v8.b32`,
+    /// `.v4.b64`) need the thread's stride to be a multiple of 32 (inputs a multiple of 8
+    /// words, and the runner's buffer 32-byte aligned); sinks only there (§9.7.9.8).
+    fn step_ld(&mut self, nc: bool) -> Result<bool> {
+        let tb = self.tb;
+        let stride = 4 * self.shape.inputs;
+        let (table, on) = if nc { (&tb.ld_nc, self.cfg.ld_nc) } else { (&tb.ld_global, self.cfg.ld) };
+        let allow = self.allow(on);
+        let fits = |k: &Key| k.size > 0 && k.size <= stride && stride.is_multiple_of(k.size);
+        let Some(m) = self.pick(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
+        let Some(off) = self.input_offset(m.size)? else { return Ok(false) };
+        self.note_input(off, m.elem, m.n, &[]);
+        let fixed = [("a", addr(Special::In, off))];
+        self.emit_form(&m.form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, m.size == 32)
+    }
+
+    /// Offsets of the own shared slot where `size` aligned bytes all satisfy `ok`.
+    fn shared_offsets(&self, size: u32, ok: impl Fn(ShByte) -> bool) -> Vec<u32> {
+        let len = self.shared.len() as u32;
+        (0..len / size.max(1))
+            .map(|i| i * size)
+            .filter(|&o| self.shared[o as usize..(o + size) as usize].iter().all(|&b| ok(b)))
+            .collect()
+    }
+
+    /// For each access size 1, 2, 4, 8, 16: the offsets whose bytes satisfy `ok`.
+    fn offsets_by_size(&self, ok: impl Fn(ShByte) -> bool + Copy) -> [Vec<u32>; 5] {
+        SIZES.map(|size| self.shared_offsets(size, ok))
+    }
+
+    /// A shared-memory step: store to the own slot (top level), `bar.sync` (top level, when
+    /// something was stored since the last one), load from the own slot (stored bytes) or from
+    /// the neighbour's (bytes stored before a `bar.sync`).
+    fn step_shared(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let top = self.depth() == 0;
+        let allow = self.allow(true);
+        let store_offs = self.offsets_by_size(|b| b == ShByte::Empty);
+        let own_offs = self.offsets_by_size(|b| b != ShByte::Empty);
+        let next_offs = self.offsets_by_size(|b| b == ShByte::Synced);
+        let has = |offs: &[Vec<u32>; 5], k: &Key| size_index(k.size).is_some_and(|i| !offs[i].is_empty());
+        let can_store = top && tb.st_shared.any(|k| allow(k.feat) && has(&store_offs, k));
+        let can_bar = top && self.shared.contains(&ShByte::Own);
+        let can_own = tb.ld_shared.any(|k| allow(k.feat) && has(&own_offs, k));
+        let can_next = tb.ld_shared.any(|k| allow(k.feat) && has(&next_offs, k));
+        // Weights: store 3, bar 2, own load 2, neighbour load 3.
+        let options: Vec<(u8, u32)> = [(0u8, can_store, 3), (1, can_bar, 2), (2, can_own, 2), (3, can_next, 3)]
+            .into_iter()
+            .filter(|(_, ok, _)| *ok)
+            .map(|(a, _, w)| (a, w))
+            .collect();
+        let total: u32 = options.iter().map(|(_, w)| w).sum();
+        if total == 0 {
+            return Ok(false);
+        }
+        let mut x = self.u.int_in_range(0..=total - 1)?;
+        let mut action = options[0].0;
+        for (a, w) in &options {
+            if x < *w {
+                action = *a;
+                break;
+            }
+            x -= w;
+        }
+        let (table, offs, base) = match action {
+            0 => (&tb.st_shared, &store_offs, Special::Sh),
+            1 => {
+                self.bar();
+                return Ok(true);
+            }
+            2 => (&tb.ld_shared, &own_offs, Special::Sh),
+            _ => (&tb.ld_shared, &next_offs, Special::ShNext),
+        };
+        let Some(m) = self.pick(table, |k| allow(k.feat) && has(offs, k))? else { return Ok(false) };
+        let Some(list) = size_index(m.size).map(|i| &offs[i]) else { return Ok(false) };
+        let off = list[self.index(list.len())?];
+        let (form, size, elem) = (m.form.clone(), m.size, m.elem);
+        let fixed = [("a", addr(base, off))];
+        if action == 0 {
+            let kind = mem_kind(elem);
+            let done = self.emit_form(&form, &fixed, &|_, _| kind, GuardMode::Never, false)?;
+            if done {
+                for b in off..off + size {
+                    self.shared[b as usize] = ShByte::Own;
+                }
+            }
+            Ok(done)
+        } else {
+            self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
+        }
+    }
+}
