@@ -519,7 +519,11 @@ impl<'a> Machine<'a> {
         };
         let ok = match sp {
             Special::In | Special::Out => form_space == Some(Space::Global),
-            Special::Sh | Special::ShNext => matches!(form_space, Some(Space::Shared | Space::SharedCta)),
+            // A CTA's own `.shared::cta` addresses are valid in the `.shared::cluster` window
+            // too (the generator emits both when its `shared_cluster` knob is on).
+            Special::Sh | Special::ShNext => {
+                matches!(form_space, Some(Space::Shared | Space::SharedCta | Space::SharedCluster))
+            }
             Special::Tid => false,
         };
         if !ok {
@@ -888,6 +892,27 @@ mod tests {
             let t = t as u64;
             assert_eq!(v & 0xFFFF_FFFF, 1000 * (t ^ 1) + 2, "shfl, thread {t}");
             assert_eq!(v >> 32, 1000 * ((t + 1) % 64) + 3, "shared, thread {t}");
+        }
+    }
+
+    #[test]
+    fn shared_cluster_accesses_reach_the_ctas_own_slots() {
+        let p = program(
+            32,
+            4,
+            &[
+                "ld.global.b32 %r0, [%in+4];",
+                "st.shared::cluster.b32 [%sh+8], %r0;",
+                "bar.sync 0;",
+                "ld.shared::cluster.b32 %r1, [%shn+8];",
+                "ld.shared::cta.b32 %r2, [%sh+8];",
+                "st.global.v2.b32 [%out], {%r1, %r2};",
+            ],
+        );
+        let out = exact(&run(&p, &inputs(32, |t, w| 1000 * t + w), &Allowances::all()).unwrap());
+        for (t, v) in out.iter().enumerate() {
+            let t = t as u64;
+            assert_eq!(*v, (1000 * t + 1) << 32 | (1000 * ((t + 1) % 32) + 1), "thread {t}");
         }
     }
 
