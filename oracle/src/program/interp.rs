@@ -5,8 +5,9 @@
 //! Execution walks the body once, statement by statement, for all threads together. Forward
 //! branches are exact: a thread that takes `@p bra $L` waits at `$L` and rejoins there, so
 //! divergence and reconvergence need no stack. Barriers and shuffles run with the whole CTA
-//! converged (the program invariants of [`super`]); shared memory is per-thread words, and a
-//! read of another thread's word must follow a `bar.sync` that follows its store.
+//! converged (the program invariants of [`super`]); shared memory is per-thread words whose
+//! bytes are tracked one by one: each is stored at most once, and a read of another thread's
+//! byte must follow a `bar.sync` that follows its store.
 //!
 //! Set-valued results flow on instead of being avoided:
 //! - bit movement (`mov` copy/pack/unpack, `ld`/`st`, `shfl.sync`'s data, `selp` with a known
@@ -100,7 +101,11 @@ struct Machine<'a> {
     regs: Vec<HashMap<Reg, Expected>>,
     flow: Vec<Flow>,
     input: Vec<Vec<Expected>>,
-    shared: Vec<Vec<Option<(Expected, u32)>>>,
+    /// Each thread's shared words (bytes never stored read as zero, but reading them is an
+    /// error: see `stored`).
+    shared: Vec<Vec<Expected>>,
+    /// Per thread and shared byte: the barrier epoch of its store, `None` before it.
+    stored: Vec<Vec<Option<u32>>>,
     out: Vec<Vec<Expected>>,
     epoch: u32,
     stmt: usize,
@@ -592,25 +597,22 @@ impl<'a> Machine<'a> {
             Special::Sh | Special::ShNext => {
                 self.check_access(t, offset, total, 4 * self.p.shared)?;
                 let owner = if base == Special::Sh { t } else { (t + 1) % self.p.threads };
-                let first = offset as usize / 4;
-                let last = (offset as usize + total as usize - 1) / 4;
-                let mut ws = vec![Expected::exact(0, 32); self.p.shared as usize];
-                for (w, slot) in ws.iter_mut().enumerate().take(last + 1).skip(first) {
-                    match &self.shared[owner as usize][w] {
+                for b in offset as usize..(offset as usize + total as usize) {
+                    match self.stored[owner as usize][b] {
                         None => {
                             return Err(self
-                                .undefined(t, format!("reads shared word {w} of thread {owner} before it is stored")))
+                                .undefined(t, format!("reads shared byte {b} of thread {owner} before it is stored")))
                         }
-                        Some((_, epoch)) if owner != t && *epoch >= self.epoch => {
+                        Some(epoch) if owner != t && epoch >= self.epoch => {
                             return Err(self.undefined(
                                 t,
-                                format!("reads thread {owner}'s shared word {w} without a bar.sync after its store"),
+                                format!("reads thread {owner}'s shared byte {b} without a bar.sync after its store"),
                             ))
                         }
-                        Some((e, _)) => *slot = e.clone(),
+                        Some(_) => {}
                     }
                 }
-                ws
+                self.shared[owner as usize].clone()
             }
             Special::Out | Special::Tid => return Err(self.unsupported("programs do not load from %out")),
         };
@@ -658,24 +660,15 @@ impl<'a> Machine<'a> {
                     return Err(self.undefined(t, "shared stores must be unguarded and converged"));
                 }
                 self.check_access(t, offset, total, 4 * self.p.shared)?;
-                let mut words: Vec<Expected> = self.shared[t as usize]
-                    .iter()
-                    .map(|w| w.as_ref().map_or(Expected::exact(0, 32), |(e, _)| e.clone()))
-                    .collect();
-                let first = offset as usize / 4;
-                let last = (offset as usize + total as usize - 1) / 4;
-                for w in first..=last {
-                    if self.shared[t as usize][w].is_some() {
-                        return Err(self.undefined(t, format!("stores shared word {w} a second time")));
-                    }
+                let bytes = offset as usize..(offset as usize + total as usize);
+                if let Some(b) = bytes.clone().find(|&b| self.stored[t as usize][b].is_some()) {
+                    return Err(self.undefined(t, format!("stores shared byte {b} a second time")));
                 }
                 for (k, v) in values.into_iter().enumerate() {
-                    Self::write_words(&mut words, offset as usize + k * (eb / 8) as usize, v);
+                    Self::write_words(&mut self.shared[t as usize], offset as usize + k * (eb / 8) as usize, v);
                 }
                 let epoch = self.epoch;
-                for (slot, word) in self.shared[t as usize].iter_mut().zip(words).take(last + 1).skip(first) {
-                    *slot = Some((word, epoch));
-                }
+                self.stored[t as usize][bytes].iter_mut().for_each(|b| *b = Some(epoch));
             }
             _ => return Err(self.unsupported("programs store to %out or %sh only")),
         }
@@ -794,7 +787,8 @@ pub fn run_with(
         input: (0..p.threads)
             .map(|t| inputs.thread(p, t).iter().map(|&w| Expected::exact(u128::from(w), 32)).collect())
             .collect(),
-        shared: vec![vec![None; p.shared as usize]; threads],
+        shared: vec![vec![Expected::exact(0, 32); p.shared as usize]; threads],
+        stored: vec![vec![None; 4 * p.shared as usize]; threads],
         out: vec![vec![Expected::exact(0, 32); p.outputs as usize]; threads],
         epoch: 0,
         stmt: 0,
@@ -916,6 +910,34 @@ mod tests {
         }
     }
 
+    /// Stores and reads are tracked per byte: bytes of one word stored separately, each once.
+    #[test]
+    fn shared_bytes_of_one_word_are_stored_separately() {
+        let p = program(
+            32,
+            4,
+            &[
+                "ld.global.b32 %r0, [%in+4];",
+                "mov.b32 {%h0, %h1}, %r0;",
+                "st.shared.b8 [%sh+5], %h0;",
+                "st.shared.b8 [%sh+7], %h1;",
+                "ld.shared.u8 %h2, [%sh+7];",
+                "st.shared.b16 [%sh+8], %h1;",
+                "bar.sync 0;",
+                "ld.shared.b16 %h3, [%shn+8];",
+                "mov.b32 %r1, {%h2, %h3};",
+                "st.global.b32 [%out], %r1;",
+            ],
+        );
+        let word = |t: u32, w: u32| 0x0107_0203 * (t + 1) + w;
+        let out = exact(&run(&p, &inputs(32, word), &Allowances::all()).unwrap());
+        for (t, v) in out.iter().enumerate() {
+            let t = t as u32;
+            let h1 = |t: u32| word(t, 1) >> 16;
+            assert_eq!(*v, u64::from(h1((t + 1) % 32) << 16 | (h1(t) & 0xFF)), "thread {t}");
+        }
+    }
+
     #[test]
     fn set_valued_results_flow_through_bit_movement() {
         // A NaN input: cvt gives "any f16 NaN"; the pack keeps the exact half exact.
@@ -968,7 +990,7 @@ mod tests {
 
     #[test]
     fn broken_invariants_are_errors() {
-        let cases: [(&[&str], &str); 5] = [
+        let cases: [(&[&str], &str); 7] = [
             (&["add.s32 %r1, %r0, 1;"], "before any write"),
             (
                 &["setp.eq.u32 %p0, %tix, 1;", "@%p0 bra $L0;", "shfl.sync.idx.b32 %r1, %tix, 0, 31, -1;", "$L0:"],
@@ -976,6 +998,8 @@ mod tests {
             ),
             (&["st.shared.b32 [%sh], %tix;", "ld.shared.b32 %r0, [%shn];"], "without a bar.sync"),
             (&["ld.global.b32 %r0, [%in+16];"], "outside"),
+            (&["mov.b16 %h0, 1;", "st.shared.b16 [%sh], %h0;", "st.shared.b8 [%sh+1], %h0;"], "a second time"),
+            (&["mov.b16 %h0, 1;", "st.shared.b8 [%sh], %h0;", "ld.shared.b16 %h1, [%sh];"], "before it is stored"),
             (&["ld.global.b64 %d0, [%in+4];"], "misaligned"),
         ];
         for (lines, why) in cases {

@@ -20,9 +20,9 @@
 //!
 //! Invariants the generator keeps and [`interp`] relies on (a program that breaks them has
 //! undefined results): branches only go forward; registers are written before they are read;
-//! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; a shared word is
-//! stored once, unguarded and converged, and another thread's word is read only after a
-//! `bar.sync` that follows the store.
+//! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; a shared byte is
+//! stored at most once, unguarded and converged, read only after its store, and read by
+//! another thread only after a `bar.sync` that follows the store.
 
 use std::fmt;
 
