@@ -9,7 +9,13 @@
 //!   value (print∘parse is the identity).
 //! - [`oracle_reference`]: the oracle's `cvt` semantics agree with the rustc_apfloat reference
 //!   model (`oracle::reference`) on every form it covers.
+//! - [`generate`]: every program the generator builds from the bytes is valid for its target,
+//!   prints and parses back to itself, and runs on the program oracle without error.
+//! - [`minimize`]: the reducer keeps a predicate picked from the bytes, never grows the
+//!   program, and leaves a case the oracle runs.
 
+pub mod generate;
+pub mod minimize;
 pub mod oracle_reference;
 pub mod parse;
 
