@@ -96,7 +96,7 @@ pub struct RunOptions {
 struct Machine<'a> {
     p: &'a Program,
     opts: RunOptions,
-    probed: Vec<(String, Expected)>,
+    probed: Probed,
     allow: &'a Allowances,
     regs: Vec<HashMap<Reg, Expected>>,
     flow: Vec<Flow>,
@@ -743,6 +743,9 @@ impl<'a> Machine<'a> {
     }
 }
 
+/// Probed source values: the spec's operand name and the value, in operand order.
+pub type Probed = Vec<(String, Expected)>;
+
 /// Runs `p` on `inputs`: each thread's output words as one [`Expected`] of `32 × outputs`
 /// bits (word 0 in the low bits).
 pub fn run(p: &Program, inputs: &Inputs, allow: &Allowances) -> Result<Vec<Expected>, InterpError> {
@@ -757,7 +760,7 @@ pub fn probe(
     allow: &Allowances,
     stmt: usize,
     thread: u32,
-) -> Result<Vec<(String, Expected)>, InterpError> {
+) -> Result<Probed, InterpError> {
     run_with(p, inputs, allow, RunOptions { probe: Some((stmt, thread)), ..RunOptions::default() }).map(|(_, v)| v)
 }
 
@@ -767,7 +770,7 @@ pub fn run_with(
     inputs: &Inputs,
     allow: &Allowances,
     opts: RunOptions,
-) -> Result<(Vec<Expected>, Vec<(String, Expected)>), InterpError> {
+) -> Result<(Vec<Expected>, Probed), InterpError> {
     let n = (p.threads * p.inputs) as usize;
     if inputs.0.len() != n {
         return Err(InterpError::Shape(format!(
