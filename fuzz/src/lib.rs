@@ -1,101 +1,48 @@
 //! Library code behind the cargo-fuzz targets, so that the same checks run as smoke tests under
-//! `cargo test` without libFuzzer.
+//! `cargo test` without libFuzzer. Each `fuzz_targets/<name>.rs` is a few lines that call the
+//! function of the module of the same name; each module has a `#[test]` that feeds it a few
+//! hundred deterministic pseudo-random inputs.
 //!
 //! Targets:
-//! - `parse`: arbitrary text never panics the instruction parser, and whatever parses prints
-//!   canonically and parses back to the same instruction (print∘parse is the identity).
-//! - `generate`: raw bytes drive `generator::program::generate`; every program passes
-//!   `check_program` and its case text parses back to it (`generator::program::fuzz_one`).
+//! - [`parse`]: arbitrary text never panics the instruction parser nor the program parser
+//!   (modules and cases), and whatever parses prints canonically and parses back to the same
+//!   value (print∘parse is the identity).
+//! - [`oracle_reference`]: the oracle's `cvt` semantics agree with the rustc_apfloat reference
+//!   model (`oracle::reference`) on every form it covers.
+//! - [`generate`]: every program the generator builds from the bytes is valid for its target,
+//!   prints and parses back to itself, and runs on the program oracle without error.
+//! - [`minimize`]: the reducer keeps a predicate picked from the bytes, never grows the
+//!   program, and leaves a case the oracle runs.
 
-use oracle::isa::Instruction;
+pub mod generate;
+pub mod minimize;
+pub mod oracle_reference;
+pub mod parse;
 
-/// The `parse` target's property for one input.
-pub fn parse_round_trips(text: &str) {
-    if let Ok(i) = text.parse::<Instruction>() {
-        let printed = i.to_string();
-        let again: Instruction =
-            printed.parse().unwrap_or_else(|e| panic!("`{printed}` (from `{text}`) does not parse: {e}"));
-        assert_eq!(again, i, "`{text}` -> `{printed}`");
-        assert_eq!(again.to_string(), printed);
-    }
-}
-
-/// The `generate` target's property for one input.
-pub fn generate_is_valid(data: &[u8]) {
-    if let Err(e) = generator::program::fuzz_one(data) {
-        panic!("{e}");
-    }
-}
+/// The deterministic pseudo-random source of the smoke tests (xorshift64).
+#[cfg(test)]
+pub(crate) struct Rng(u64);
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A few hundred byte strings: random, sparse, and all-equal.
-    #[test]
-    fn generate_smoke() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        for i in 0..300usize {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let len = (s % 1024) as usize;
-            let data: Vec<u8> = (0..len)
-                .map(|k| match i % 3 {
-                    0 => (s.rotate_left(k as u32 % 64) >> 3) as u8,
-                    1 => (k % 5) as u8,
-                    _ => 0xFF,
-                })
-                .collect();
-            generate_is_valid(&data);
-        }
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Self {
+        Rng(seed | 1)
     }
 
-    const SEEDS: &[&str] = &[
-        "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;",
-        "@!%p1 ld.global.relaxed.gpu.v4.u32 {%r1, %r2, _, %r4}, [%rd1+-16];",
-        "shfl.sync.bfly.b32 %r1|%p2, %r3, 0x1f, 31, 0xffffffff;",
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [sbuf], [%rd1, {%r1, %r2}], [mbar];",
-        "mov.b64 {%r1, %r2}, %rd3;",
-        "prmt.b32.f4e %r1, %r2, %r3, %r4;",
-        "ld.global.f32 %f1, [%rd1].unified;",
-        "cvta.to.global.u64 %rd1, %rd2;",
-    ];
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
 
-    /// A few hundred mutated inputs: byte flips, truncations and splices of valid seeds.
-    #[test]
-    fn parse_smoke() {
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let mut parsed = 0;
-        for i in 0..600 {
-            let seed = SEEDS[i % SEEDS.len()].as_bytes();
-            let mut bytes = seed.to_vec();
-            match next() % 4 {
-                0 => {
-                    let k = (next() as usize) % bytes.len();
-                    bytes[k] = (next() % 128) as u8;
-                }
-                1 => bytes.truncate((next() as usize) % bytes.len()),
-                2 => {
-                    let other = SEEDS[(next() as usize) % SEEDS.len()].as_bytes();
-                    let k = (next() as usize) % bytes.len().min(other.len());
-                    bytes.splice(k.., other[k..].iter().copied());
-                }
-                _ => {}
-            }
-            if let Ok(text) = std::str::from_utf8(&bytes) {
-                if text.parse::<Instruction>().is_ok() {
-                    parsed += 1;
-                }
-                parse_round_trips(text);
-            }
-        }
-        assert!(parsed > 100, "only {parsed} inputs parsed");
+    /// A value in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// `n` pseudo-random bytes.
+    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
     }
 }
