@@ -31,6 +31,49 @@ fn bench(c: &mut Criterion) {
         b.iter(|| fastpath::f32_to_e5m2_rn_satfinite(black_box(&input), &mut o8))
     });
     g.finish();
+
+    // One kernel of each family `oracle::semantics::cvt_fast` selects, as sweeps run them.
+    use oracle::num::fast::{mode, F32ToF32, F32ToF64, F32ToHalf};
+    use oracle::num::fast_int::{F32ToInt, F32ToInt64, IntToF64, IntToFloat, IntToInt, IntToInt64};
+    let mut hi = vec![0u32; N];
+    let mut g = c.benchmark_group("cvt kernels, one core");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("cvt.rm.ftz.sat.f16.f32", |b| {
+        b.iter(|| {
+            fastpath::run::<F32ToHalf<5, 10, { mode::RM }, false, false, true, true>>(black_box(&input), &mut o32)
+        })
+    });
+    g.bench_function("cvt.rni.ftz.f32.f32", |b| {
+        b.iter(|| fastpath::run::<F32ToF32<{ mode::RN }, true, true, false>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.sat.f64.f32", |b| {
+        b.iter(|| fastpath::run_wide::<F32ToF64<false, true>>(black_box(&input), &mut o32, &mut hi))
+    });
+    g.bench_function("cvt.rni.s32.f32", |b| {
+        b.iter(|| fastpath::run::<F32ToInt<32, true, { mode::RN }, false>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.rmi.ftz.u8.f32", |b| {
+        b.iter(|| fastpath::run::<F32ToInt<8, false, { mode::RM }, true>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.rzi.s64.f32", |b| {
+        b.iter(|| fastpath::run_wide::<F32ToInt64<true, { mode::RZ }, false>>(black_box(&input), &mut o32, &mut hi))
+    });
+    g.bench_function("cvt.rn.f32.s32", |b| {
+        b.iter(|| fastpath::run::<IntToFloat<true, 8, 23, { mode::RN }, false>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.rp.sat.f16.u32", |b| {
+        b.iter(|| fastpath::run::<IntToFloat<false, 5, 10, { mode::RP }, true>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.rn.f64.s32", |b| {
+        b.iter(|| fastpath::run_wide::<IntToF64<true, false>>(black_box(&input), &mut o32, &mut hi))
+    });
+    g.bench_function("cvt.sat.s16.u32", |b| {
+        b.iter(|| fastpath::run::<IntToInt<false, 16, true, true>>(black_box(&input), &mut o32))
+    });
+    g.bench_function("cvt.sat.u64.s32", |b| {
+        b.iter(|| fastpath::run_wide::<IntToInt64<true, false, true>>(black_box(&input), &mut o32, &mut hi))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

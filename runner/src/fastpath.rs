@@ -2,7 +2,10 @@
 //! chosen at run time. The oracle crate stays free of `unsafe` and of CPU-specific code; this
 //! module only re-instantiates its `#[inline]` kernels inside `#[target_feature]` functions,
 //! where the compiler can use 256-bit variable shifts (the baseline x86-64 target has none,
-//! which halves the f16/FP8 kernels' speed: see docs/PERFORMANCE.md).
+//! which halves the f16/FP8 kernels' speed: see docs/PERFORMANCE.md). [`Dispatched`] does the
+//! same for every per-form [`Kernel`] that `oracle::semantics::cvt_fast` selects.
+
+use oracle::num::fast::{Instantiate, Kernel, SliceFn};
 
 macro_rules! dispatched {
     ($(#[$m:meta])* $name:ident => $kernel:ident, $out:ty) => {
@@ -65,6 +68,57 @@ pub fn f32_convert<const E: u32, const M: u32, const SAT: bool, const FN: bool, 
         }
     }
     oracle::num::fast::f32_to_fmt_slice::<E, M, SAT, FN, MODE>(input, output)
+}
+
+/// Any 32-bit [`Kernel`] over a slice, AVX2 where the CPU has it.
+pub fn run<K: Kernel<Out = u32>>(input: &[u32], output: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2<K: Kernel<Out = u32>>(input: &[u32], output: &mut [u32]) {
+                oracle::num::fast::run::<K>(input, output)
+            }
+            // SAFETY: `avx2` only needs the AVX2 instructions, which the CPU has (checked
+            // just above); it touches nothing but its two slices.
+            unsafe { avx2::<K>(input, output) };
+            return;
+        }
+    }
+    oracle::num::fast::run::<K>(input, output)
+}
+
+/// Any 64-bit [`Kernel`] over a slice (codes as low and high halves), AVX2 where the CPU has
+/// it.
+pub fn run_wide<K: Kernel<Out = (u32, u32)>>(input: &[u32], lo: &mut [u32], hi: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2<K: Kernel<Out = (u32, u32)>>(input: &[u32], lo: &mut [u32], hi: &mut [u32]) {
+                oracle::num::fast::run_wide::<K>(input, lo, hi)
+            }
+            // SAFETY: `avx2` only needs the AVX2 instructions, which the CPU has (checked
+            // just above); it touches nothing but its three slices.
+            unsafe { avx2::<K>(input, lo, hi) };
+            return;
+        }
+    }
+    oracle::num::fast::run_wide::<K>(input, lo, hi)
+}
+
+/// Instantiates kernels through [`run`] and [`run_wide`], for
+/// [`oracle::semantics::cvt_fast::select`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dispatched;
+
+impl Instantiate for Dispatched {
+    fn narrow<K: Kernel<Out = u32>>(&self) -> SliceFn {
+        SliceFn::Narrow(run::<K>)
+    }
+    fn wide<K: Kernel<Out = (u32, u32)>>(&self) -> SliceFn {
+        SliceFn::Wide(run_wide::<K>)
+    }
 }
 
 /// A slice kernel.

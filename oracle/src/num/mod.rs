@@ -8,6 +8,7 @@
 //! point never decides a rounding.
 
 pub mod fast;
+pub mod fast_int;
 mod format;
 mod round;
 

@@ -1,0 +1,258 @@
+//! Which fast kernel ([`crate::num::fast`], [`crate::num::fast_int`]) computes a `cvt` form:
+//! one table, from a form's qualifiers to a kernel's const parameters, used by the runner's
+//! sweeps (through its AVX2 [`Instantiate`]) and by the tests here (through [`Portable`]).
+//!
+//! Invariant, checked by the tests against [`super::cvt::eval`] for every legal form the table
+//! covers: the kernel's code equals the `bits` of the semantics' [`super::Expected`] on the
+//! form's source bits — the exact result, or the canonical member where an allowance grants a
+//! set (a NaN's payload, `cvt-ftz-f16-input`). Sweeps compare the kernel with the backend and
+//! re-check every difference with the full semantics, so a set never needs the kernel.
+//!
+//! Covered: every scalar form (`.dtype` and `.atype` of the first two syntax lines) whose
+//! source is 32 bits wide — `.f32`, `.s32` or `.u32` — and the kernel's input is the source's
+//! bits. Not covered: 8- and 16-bit sources (2^16 inputs at most: the full semantics takes
+//! milliseconds) and 64-bit sources (sampled, not swept).
+
+use crate::isa::{Cvt, CvtRnd, CvtType};
+use crate::num::fast::{mode, F32ToF32, F32ToF64, F32ToHalf, Instantiate, SliceFn};
+use crate::num::fast_int::{F32ToInt, F32ToInt64, IntToF64, IntToFloat, IntToInt, IntToInt64};
+
+#[cfg(doc)]
+use crate::num::fast::Portable;
+
+/// The kernel mode of a rounding modifier (integer modifiers round the same ways).
+fn kernel_mode(r: Option<CvtRnd>) -> Option<u8> {
+    Some(match r? {
+        CvtRnd::Rn | CvtRnd::Rni => mode::RN,
+        CvtRnd::Rz | CvtRnd::Rzi => mode::RZ,
+        CvtRnd::Rm | CvtRnd::Rmi => mode::RM,
+        CvtRnd::Rp | CvtRnd::Rpi => mode::RP,
+        CvtRnd::Rna => mode::RNA,
+        CvtRnd::Rs => return None,
+    })
+}
+
+/// Binds a runtime rounding mode to the const `$M` for `$body`.
+macro_rules! with_mode {
+    ($m:expr, $M:ident => $body:expr) => {
+        match $m {
+            mode::RN => {
+                const $M: u8 = mode::RN;
+                $body
+            }
+            mode::RZ => {
+                const $M: u8 = mode::RZ;
+                $body
+            }
+            mode::RM => {
+                const $M: u8 = mode::RM;
+                $body
+            }
+            mode::RP => {
+                const $M: u8 = mode::RP;
+                $body
+            }
+            _ => return None,
+        }
+    };
+}
+
+/// Binds a runtime flag to the const `$B` for `$body`.
+macro_rules! with_flag {
+    ($b:expr, $B:ident => $body:expr) => {
+        if $b {
+            const $B: bool = true;
+            $body
+        } else {
+            const $B: bool = false;
+            $body
+        }
+    };
+}
+
+/// The kernel for `c`, instantiated by `inst`; `None` where no kernel computes the form (see
+/// the module header).
+pub fn select(c: &Cvt, inst: &impl Instantiate) -> Option<SliceFn> {
+    use CvtType::*;
+    let (d, a) = (c.dtype, c.atype);
+    if !(d.is_scalar() && matches!(a, F32 | S32 | U32)) {
+        return None;
+    }
+    let m = kernel_mode(c.rnd);
+    let integral = c.rnd.is_some_and(CvtRnd::is_integer);
+    let int_bits = |t: CvtType| (t.bits(), t.is_signed_int());
+    Some(match (a, d) {
+        (F32, F16 | Bf16) => {
+            macro_rules! half {
+                ($e:literal, $m:literal) => {
+                    with_mode!(m?, M => match (c.satfinite, c.relu, c.ftz, c.sat) {
+                        (false, false, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, false, false>>(),
+                        (true, false, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, true, false, false, false>>(),
+                        (false, true, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, true, false, false>>(),
+                        (true, true, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, true, true, false, false>>(),
+                        (false, false, true, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, true, false>>(),
+                        (false, false, false, true) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, false, true>>(),
+                        (false, false, true, true) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, true, true>>(),
+                        // `.relu`/`.satfinite` take no `.ftz`/`.sat` (§9.7.9.21 syntax).
+                        _ => return None,
+                    })
+                };
+            }
+            if d == F16 {
+                half!(5, 10)
+            } else {
+                half!(8, 7)
+            }
+        }
+        (F32, F32) if c.rnd.is_none() => {
+            with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT => inst.narrow::<F32ToF32<{ mode::RN }, false, FTZ, SAT>>()))
+        }
+        (F32, F32) if integral => with_mode!(m?, M => with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT =>
+            inst.narrow::<F32ToF32<M, true, FTZ, SAT>>()))),
+        (F32, F64) if c.rnd.is_none() => {
+            with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT => inst.wide::<F32ToF64<FTZ, SAT>>()))
+        }
+        // `.sat` is redundant for float-to-integer conversions (§9.7.9.21 Saturation modifier).
+        (F32, _) if d.is_int() && integral => with_mode!(m?, M => with_flag!(c.ftz, FTZ => match int_bits(d) {
+            (8, true) => inst.narrow::<F32ToInt<8, true, M, FTZ>>(),
+            (8, false) => inst.narrow::<F32ToInt<8, false, M, FTZ>>(),
+            (16, true) => inst.narrow::<F32ToInt<16, true, M, FTZ>>(),
+            (16, false) => inst.narrow::<F32ToInt<16, false, M, FTZ>>(),
+            (32, true) => inst.narrow::<F32ToInt<32, true, M, FTZ>>(),
+            (32, false) => inst.narrow::<F32ToInt<32, false, M, FTZ>>(),
+            (_, true) => inst.wide::<F32ToInt64<true, M, FTZ>>(),
+            (_, false) => inst.wide::<F32ToInt64<false, M, FTZ>>(),
+        })),
+        // Integers are never subnormal, so `.ftz` (f32 results) changes nothing.
+        (S32 | U32, F16 | Bf16 | F32) if !c.relu && !c.satfinite => {
+            with_mode!(m?, M => with_flag!(a == S32, SIGNED => with_flag!(c.sat, SAT => match d {
+                F16 => inst.narrow::<IntToFloat<SIGNED, 5, 10, M, SAT>>(),
+                Bf16 => inst.narrow::<IntToFloat<SIGNED, 8, 7, M, SAT>>(),
+                _ => inst.narrow::<IntToFloat<SIGNED, 8, 23, M, SAT>>(),
+            })))
+        }
+        (S32 | U32, F64) => {
+            with_flag!(a == S32, SIGNED => with_flag!(c.sat, SAT => inst.wide::<IntToF64<SIGNED, SAT>>()))
+        }
+        (S32 | U32, _) if d.is_int() && c.rnd.is_none() => {
+            with_flag!(a == S32, SRC => with_flag!(c.sat, SAT => match int_bits(d) {
+                (8, true) => inst.narrow::<IntToInt<SRC, 8, true, SAT>>(),
+                (8, false) => inst.narrow::<IntToInt<SRC, 8, false, SAT>>(),
+                (16, true) => inst.narrow::<IntToInt<SRC, 16, true, SAT>>(),
+                (16, false) => inst.narrow::<IntToInt<SRC, 16, false, SAT>>(),
+                (32, true) => inst.narrow::<IntToInt<SRC, 32, true, SAT>>(),
+                (32, false) => inst.narrow::<IntToInt<SRC, 32, false, SAT>>(),
+                (_, true) => inst.wide::<IntToInt64<SRC, true, SAT>>(),
+                (_, false) => inst.wide::<IntToInt64<SRC, false, SAT>>(),
+            }))
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{Family, Form};
+    use crate::num::fast::{stratified, Portable};
+    use crate::semantics::cvt::{eval, CvtInputs};
+    use crate::semantics::Allowances;
+
+    /// Every legal cvt form the table covers.
+    fn covered() -> Vec<(Cvt, SliceFn)> {
+        Family::Cvt
+            .candidates()
+            .into_iter()
+            .filter(|f| f.check().is_ok())
+            .filter_map(|f| match f {
+                Form::Cvt(c) => select(&c, &Portable).map(|k| (c, k)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Compares `kernel` with the semantics (no allowances) of `c` on `inputs`.
+    fn agree(c: &Cvt, kernel: SliceFn, inputs: &[u32]) {
+        let got = kernel.apply(inputs);
+        let none = Allowances::none();
+        for (&x, &code) in inputs.iter().zip(&got) {
+            let e = eval(c, &CvtInputs { a: u64::from(x), ..Default::default() }, &none);
+            assert!(e.bits == u128::from(code), "{c:?} on {x:#010x}: kernel {code:#x}, semantics {:#x}", e.bits);
+        }
+    }
+
+    #[test]
+    fn the_table_covers_every_scalar_form_with_a_32_bit_source() {
+        let all: Vec<Cvt> = Family::Cvt
+            .candidates()
+            .into_iter()
+            .filter(|f| f.check().is_ok())
+            .filter_map(|f| match f {
+                Form::Cvt(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let missing: Vec<String> = all
+            .iter()
+            .filter(|c| c.dtype.is_scalar() && matches!(c.atype, CvtType::F32 | CvtType::S32 | CvtType::U32))
+            .filter(|c| select(c, &Portable).is_none())
+            .map(|c| Form::Cvt(*c).opcode())
+            .collect();
+        assert!(missing.is_empty(), "no fast kernel for {missing:?}");
+        eprintln!("{} forms with a fast kernel", covered().len());
+    }
+
+    /// Each kernel equals the full semantics on stratified inputs: every sign and exponent with
+    /// the rounding edges of every bit position, plus random words.
+    #[test]
+    fn kernels_match_the_semantics_on_stratified_inputs() {
+        let inputs: Vec<u32> = stratified(1 << 13).collect();
+        for (c, k) in covered() {
+            agree(&c, k, &inputs);
+        }
+    }
+
+    /// Representative forms of each kernel family over all 2^32 inputs, on every core (minutes:
+    /// `cargo test --release -p ptxdiff-oracle -- --ignored exhaustive`).
+    #[test]
+    #[ignore]
+    fn kernels_match_the_semantics_exhaustively() {
+        let forms = [
+            "cvt.rm.ftz.sat.f16.f32",
+            "cvt.rp.ftz.bf16.f32",
+            "cvt.rn.relu.satfinite.bf16.f32",
+            "cvt.rmi.ftz.sat.f32.f32",
+            "cvt.ftz.f32.f32",
+            "cvt.sat.f64.f32",
+            "cvt.rni.s32.f32",
+            "cvt.rpi.ftz.u8.f32",
+            "cvt.rmi.s64.f32",
+            "cvt.rn.f16.s32",
+            "cvt.rp.sat.f32.u32",
+            "cvt.rz.f64.s32",
+            "cvt.sat.s16.u32",
+            "cvt.sat.u64.s32",
+        ];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        for s in forms {
+            let Ok(Form::Cvt(c)) = Form::parse_opcode(s) else { panic!("{s} is not a cvt form") };
+            let k = select(&c, &Portable).unwrap_or_else(|| panic!("{s} has no kernel"));
+            std::thread::scope(|scope| {
+                for t in 0..threads {
+                    scope.spawn(move || {
+                        let per = (1u64 << 32) / threads + 1;
+                        let (lo, hi) = (t * per, ((t + 1) * per).min(1 << 32));
+                        let mut x = lo;
+                        while x < hi {
+                            let n = (hi - x).min(1 << 16);
+                            let chunk: Vec<u32> = (x..x + n).map(|v| v as u32).collect();
+                            agree(&c, k, &chunk);
+                            x += n;
+                        }
+                    });
+                }
+            });
+            eprintln!("{s}: all 2^32 inputs agree");
+        }
+    }
+}
