@@ -348,8 +348,10 @@ fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobE
     let chunk = programs.len().div_ceil(parts).max(1);
     let texts: Vec<String> = programs.chunks(chunk).map(text::module).collect();
     let loaded: Vec<Result<crate::gpu::Module, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> =
-            texts.iter().map(|t| s.spawn(move || gpu.load_module(t.as_bytes(), true, 4).map_err(|e| e.to_string()))).collect();
+        let handles: Vec<_> = texts
+            .iter()
+            .map(|t| s.spawn(move || gpu.load_module(t.as_bytes(), true, 4).map_err(|e| e.to_string())))
+            .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("JIT thread panicked".into()))).collect()
     });
     loaded.into_iter().collect::<Result<Vec<_>, _>>().map_err(JobError::Failed)
