@@ -12,7 +12,7 @@
 //! class = "hardware-spec"                 # required
 //! form = "cvt.rna*.tf32.f32"              # required; glob, or a list of globs
 //! input_class = "nan"                     # optional; glob or list
-//! how = ["nan-becomes-inf", "nan-becomes-max-norm"]   # optional; glob or list
+//! how = ["nan-becomes-inf", "nan-becomes-finite"]   # optional; glob or list
 //! backends = ["cuda:*"]                   # optional; list of globs
 //! ```
 //!
@@ -320,7 +320,7 @@ mod tests {
         assert!(k.evidence.contains("corpus/findings/cvt-rna-tf32-nan.md"));
         let all = ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"];
         for (form, how) in
-            [("cvt.rna.tf32.f32", "nan-becomes-inf"), ("cvt.rna.satfinite.tf32.f32", "nan-becomes-max-norm")]
+            [("cvt.rna.tf32.f32", "nan-becomes-inf"), ("cvt.rna.satfinite.tf32.f32", "nan-becomes-finite")]
         {
             assert_eq!(set.matches(&tf32(form, how, &all)).map(|k| k.name.as_str()), Some("cvt-rna-tf32-nan"));
             // A run with one GPU backend still recognizes it.
