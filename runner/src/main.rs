@@ -74,54 +74,7 @@ enum Command {
     Allowances,
     /// Differential fuzzing: generate programs, run them on every backend, minimize and report
     /// every disagreement, crash and rejection (without a GPU: the oracle and ptxas-check).
-    Fuzz {
-        /// How long to run (`90s`, `15m`, `1h`).
-        #[arg(long, default_value = "60s")]
-        time: String,
-        /// Campaign seed (default: from the clock; printed).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Target (`sm_90`, `sm_90a`, `sm_100a@8.8`); `auto` is sm_90.
-        #[arg(long, default_value = "auto")]
-        target: String,
-        /// Backends (comma-separated: oracle, cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, ptxas-check,
-        /// oracle-worker); default: all that this machine has.
-        #[arg(long, value_delimiter = ',')]
-        backends: Vec<String>,
-        /// Threads preparing batches (default: all cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Generator configuration (TOML; see `generator::program::Config`).
-        #[arg(long)]
-        config: Option<std::path::PathBuf>,
-        /// Run directory (default: reports/fuzz-<time>).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Continue the campaign in this run directory.
-        #[arg(long)]
-        resume: Option<std::path::PathBuf>,
-        /// Programs per module.
-        #[arg(long, default_value_t = 256)]
-        batch: usize,
-        /// Stop after this many programs.
-        #[arg(long)]
-        programs: Option<u64>,
-        /// Do not minimize new findings.
-        #[arg(long)]
-        no_minimize: bool,
-        /// Most predicate runs per minimization.
-        #[arg(long, default_value_t = 400)]
-        minimize_calls: usize,
-        /// Switch allowances off (comma-separated names).
-        #[arg(long, value_delimiter = ',')]
-        allow_off: Vec<String>,
-        /// Known findings (suppressed as data).
-        #[arg(long, default_value = "corpus/known")]
-        known: std::path::PathBuf,
-        /// Plant a deliberately wrong oracle rule (tests of the campaign itself).
-        #[arg(long, hide = true)]
-        plant_bug: Option<String>,
-    },
+    Fuzz(runner::fuzz::cli::FuzzArgs),
     /// Run a case file on every backend and show what disagrees (exit 1 if anything does).
     Replay {
         /// The case (`reports/<run>/cases/<id>.case`).
@@ -539,40 +492,10 @@ fn run() -> Result<ExitCode> {
             conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports)
         }
         Command::Report { dir } => report_cmd(&dir),
-        Command::Fuzz {
-            time,
-            seed,
-            target,
-            backends,
-            jobs,
-            config,
-            out,
-            resume,
-            batch,
-            programs,
-            no_minimize,
-            minimize_calls,
-            allow_off,
-            known,
-            plant_bug,
-        } => runner::fuzz::cli::fuzz_command(runner::fuzz::cli::FuzzArgs {
-            time,
-            seed,
-            target,
-            backends,
-            jobs,
-            config,
-            out,
-            resume,
-            batch,
-            programs,
-            no_minimize,
-            minimize_calls,
-            allow_off,
-            known,
-            plant: plant_bug,
-            command: std::env::args().collect::<Vec<_>>().join(" "),
-        }),
+        Command::Fuzz(mut args) => {
+            args.command = std::env::args().collect::<Vec<_>>().join(" ");
+            runner::fuzz::cli::fuzz_command(args)
+        }
         Command::Replay { case, backends, allow_off } => {
             runner::fuzz::cli::replay_command(&case, &backends, &allow_off)
         }

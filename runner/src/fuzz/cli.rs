@@ -65,40 +65,57 @@ pub fn load_config(path: Option<&Path>) -> Result<Config> {
     toml::from_str(&text).with_context(|| format!("{}: not a valid generator configuration", path.display()))
 }
 
-/// Everything `ptxdiff fuzz` takes.
-#[derive(Clone, Debug)]
+/// Everything `ptxdiff fuzz` takes (the clap arguments of the subcommand).
+#[derive(Clone, Debug, clap::Args)]
 pub struct FuzzArgs {
-    /// `--time`.
+    /// How long to run (`90s`, `15m`, `1h`).
+    #[arg(long, default_value = "60s")]
     pub time: String,
-    /// `--seed`.
+    /// Campaign seed (default: from the clock; printed).
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// `--target`.
+    /// Target (`sm_90`, `sm_90a`, `sm_100a@8.8`); `auto` is sm_90.
+    #[arg(long, default_value = "auto")]
     pub target: String,
-    /// `--backends`.
+    /// Backends (comma-separated: oracle, cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, ptxas-check,
+    /// oracle-worker); default: all that this machine has.
+    #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// `--jobs`.
+    /// Threads preparing batches (default: all cores).
+    #[arg(long)]
     pub jobs: Option<usize>,
-    /// `--config`.
+    /// Generator configuration (TOML; see `generator::program::Config`).
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// `--out`.
+    /// Run directory (default: reports/fuzz-<time>).
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    /// `--resume`.
+    /// Continue the campaign in this run directory.
+    #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// `--batch`.
+    /// Programs per module.
+    #[arg(long, default_value_t = 256)]
     pub batch: usize,
-    /// `--programs`.
+    /// Stop after this many programs.
+    #[arg(long)]
     pub programs: Option<u64>,
-    /// `--no-minimize`.
+    /// Do not minimize new findings.
+    #[arg(long)]
     pub no_minimize: bool,
-    /// `--minimize-calls`.
+    /// Most predicate runs per minimization.
+    #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
-    /// `--allow-off`.
+    /// Switch allowances off (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
     pub allow_off: Vec<String>,
-    /// `--known`.
+    /// Known findings (suppressed as data).
+    #[arg(long, default_value = "corpus/known")]
     pub known: PathBuf,
-    /// `--plant-bug`.
-    pub plant: Option<String>,
-    /// The command line.
+    /// Plant a deliberately wrong oracle rule (tests of the campaign itself).
+    #[arg(long, hide = true)]
+    pub plant_bug: Option<String>,
+    /// The command line (filled in by the binary, for the report).
+    #[arg(skip)]
     pub command: String,
 }
 
@@ -117,7 +134,7 @@ fn allowances(off: &[String]) -> Result<Allowances> {
 /// `ptxdiff fuzz`.
 pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     let target: Target = if a.target == "auto" { "sm_90".parse()? } else { a.target.parse()? };
-    let plant = match a.plant.as_deref() {
+    let plant = match a.plant_bug.as_deref() {
         None => None,
         Some("xor-as-or") => Some(Plant::XorAsOr),
         Some(other) => bail!("unknown planted bug `{other}` (known: xor-as-or)"),
