@@ -355,6 +355,48 @@ impl<
     }
 }
 
+/// The f32 bits of an f16 (exact: every f16 is an f32; NaN payloads move to the top of the
+/// f32 mantissa).
+#[inline(always)]
+pub fn f16_to_f32_bits(h: u32) -> u32 {
+    let sign = (h & 0x8000) << 16;
+    let e = (h >> 10) & 0x1F;
+    let m = h & 0x3FF;
+    let normal = sign | ((e + 112) << 23) | (m << 13);
+    let special = sign | 0x7F80_0000 | (m << 13);
+    // A subnormal m × 2^-24: shift the leading one up to bit 10 (m is nonzero).
+    let shift = (m | 1).leading_zeros().saturating_sub(21);
+    let sub = sign | ((113 - shift) << 23) | (((m << shift) & 0x3FF) << 13);
+    match (e, m) {
+        (0, 0) => sign,
+        (0, _) => sub,
+        (0x1F, _) => special,
+        _ => normal,
+    }
+}
+
+/// `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2` (§9.7.9.21): each f16 lane is widened to
+/// f32 (exact, so rounding once from f32 is rounding once from f16) and rounded by
+/// [`f32_to_fmt`]; the upper lane gives the upper byte. `FN` as for [`f32_to_fmt`] (E4M3);
+/// `RELU` turns negative lanes into +0 (NaN stays the canonical NaN, which is positive).
+pub struct F16x2ToFp8x2<const E: u32, const M: u32, const FN: bool, const RELU: bool>;
+
+impl<const E: u32, const M: u32, const FN: bool, const RELU: bool> Kernel for F16x2ToFp8x2<E, M, FN, RELU> {
+    type Out = u32;
+    #[inline(always)]
+    fn eval(x: u32) -> u32 {
+        let lane = |h: u32| {
+            let r = f32_to_fmt::<E, M, true, FN, { mode::RN }>(f16_to_f32_bits(h));
+            if RELU && r & (1 << (E + M)) != 0 {
+                0
+            } else {
+                r
+            }
+        };
+        (lane(x >> 16) << 8) | lane(x & 0xFFFF)
+    }
+}
+
 /// Rounds the magnitude `a` of a finite or infinite f32 (bits without the sign; not NaN) to an
 /// integral value under `MODE`, as f32 magnitude bits (§9.7.9.21 Integer Notes). `neg` is the
 /// sign, which directed modes need. A zero result is `0` (the caller restores the sign).
@@ -460,6 +502,26 @@ impl<const FTZ: bool, const SAT: bool> Kernel for F32ToF64<FTZ, SAT> {
 mod tests {
     use super::super::{decode, encode, Format, Overflow, Rounding, BF16, E4M3, E5M2, F16, F32, TF32};
     use super::*;
+
+    #[test]
+    fn f16_widening_is_exact() {
+        for h in 0u32..=0xFFFF {
+            let (v, w) = (decode(&F16, u64::from(h)), decode(&F32, u64::from(f16_to_f32_bits(h))));
+            if v.is_nan() {
+                assert!(w.is_nan() && v.is_negative() == w.is_negative(), "{h:#x}");
+            } else {
+                // Same value: significands are compared without trailing zero bits.
+                let norm = |x: crate::num::Value| match x {
+                    crate::num::Value::Finite { neg, sig, exp } => {
+                        let tz = sig.trailing_zeros();
+                        crate::num::Value::Finite { neg, sig: sig >> tz, exp: exp + tz as i32 }
+                    }
+                    other => other,
+                };
+                assert_eq!(norm(v), norm(w), "{h:#x}");
+            }
+        }
+    }
 
     fn reference(f: &Format, x: u32, mode: Rounding, ov: Overflow) -> u32 {
         let v = decode(&F32, u64::from(x));

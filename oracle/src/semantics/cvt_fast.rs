@@ -14,7 +14,7 @@
 //! milliseconds) and 64-bit sources (sampled, not swept).
 
 use crate::isa::{Cvt, CvtRnd, CvtType};
-use crate::num::fast::{mode, F32ToF32, F32ToF64, F32ToHalf, Instantiate, SliceFn};
+use crate::num::fast::{mode, F16x2ToFp8x2, F32ToF32, F32ToF64, F32ToHalf, Instantiate, SliceFn};
 use crate::num::fast_int::{F32ToInt, F32ToInt64, IntToF64, IntToFloat, IntToInt, IntToInt64};
 
 #[cfg(doc)]
@@ -75,6 +75,14 @@ macro_rules! with_flag {
 pub fn select(c: &Cvt, inst: &impl Instantiate) -> Option<SliceFn> {
     use CvtType::*;
     let (d, a) = (c.dtype, c.atype);
+    if a == F16x2 && matches!(d, E4m3x2 | E5m2x2) && c.rnd == Some(CvtRnd::Rn) && c.satfinite {
+        return Some(match (d, c.relu) {
+            (E4m3x2, false) => inst.narrow::<F16x2ToFp8x2<4, 3, true, false>>(),
+            (E4m3x2, true) => inst.narrow::<F16x2ToFp8x2<4, 3, true, true>>(),
+            (_, false) => inst.narrow::<F16x2ToFp8x2<5, 2, false, false>>(),
+            (_, true) => inst.narrow::<F16x2ToFp8x2<5, 2, false, true>>(),
+        });
+    }
     if !(d.is_scalar() && matches!(a, F32 | S32 | U32)) {
         return None;
     }
