@@ -18,9 +18,10 @@ use arbitrary::Result;
 
 use oracle::isa::operand::{Imm, OperandKind};
 use oracle::isa::qualifier::Qualifier;
-use oracle::isa::{CvtType, Form, Operand, PackType};
+use oracle::isa::{CvtType, Form, Operand};
 use oracle::num::{self, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F32, F64, TF32, UE8M0};
 use oracle::program::Special;
+use oracle::semantics::cvt_pack;
 
 use super::builder::{addr, mem_kind, Builder, GuardMode, KindFn, ShByte};
 use super::tables::Key;
@@ -188,16 +189,7 @@ impl Builder<'_, '_> {
         let form = e.form.clone();
         let kinds: Box<KindFn<'static>> = match &form {
             Form::CvtPack(p) => {
-                let (bits, signed) = match p.convert {
-                    PackType::U16 => (16, false),
-                    PackType::S16 => (16, true),
-                    PackType::U8 => (8, false),
-                    PackType::S8 => (8, true),
-                    PackType::U4 => (4, false),
-                    PackType::S4 => (4, true),
-                    PackType::U2 => (2, false),
-                    PackType::S2 => (2, true),
-                };
+                let (bits, signed) = (cvt_pack::size(p.convert), cvt_pack::signed(p.convert));
                 Box::new(move |name, _| match name {
                     "c" => Kind::Bits(32),
                     _ => Kind::Int { bits: 32, signed: true, to: Dest::Int { bits, signed } },

@@ -30,6 +30,7 @@ use super::{Inputs, PredGuard, Program, Reg, RegClass, Special, Stmt};
 use crate::isa::operand::{Imm, Operand, OperandKind, Role};
 use crate::isa::types::{RegType, Space};
 use crate::isa::{Form, Instruction, MovShape};
+use crate::num::{decode, encode, Overflow, Rounding, F32, F64};
 use crate::semantics::operands::{evaluate, is_warp_form, source_slots, Input, Output};
 use crate::semantics::{Allowance, Allowances, Expected};
 
@@ -156,7 +157,9 @@ fn imm_bits(i: &Imm, width: u32) -> Option<u128> {
         Imm::F32Bits(b) => u128::from(*b),
         Imm::F64Bits(b) => u128::from(*b),
         Imm::Float(x) => match width {
-            32 => u128::from((*x as f32).to_bits()),
+            // A decimal literal is an f64 (PTX ISA §4.5.1), rounded to nearest for an f32
+            // operand by the oracle's engine, not by the host.
+            32 => u128::from(encode(&F32, decode(&F64, x.to_bits()), Rounding::NearestEven, Overflow::Ieee).bits),
             64 => u128::from(x.to_bits()),
             _ => return None,
         },
@@ -970,6 +973,14 @@ mod tests {
         assert_eq!(out[0].bits, 9 << 32 | 8);
         assert!(out[0].is_exact());
         assert!(out[3].matches(9 << 32 | 7) && out[3].matches(9 << 32 | 8) && !out[3].matches(10 << 32 | 8));
+    }
+
+    #[test]
+    fn decimal_float_immediates_round_once_to_nearest() {
+        // 0.1 is 0x3FB999999999999A as f64; to nearest f32 it is 0x3DCCCCCD.
+        let p = program(32, 0, &["mov.f32 %r0, 0.1;", "st.global.b32 [%out], %r0;"]);
+        let out = run(&p, &inputs(32, |_, _| 0), &Allowances::all()).unwrap();
+        assert_eq!(out[0].bits, 0x3DCC_CCCD);
     }
 
     #[test]

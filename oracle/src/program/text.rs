@@ -17,9 +17,30 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::glue::{self, Glue};
-use super::{Inputs, PredGuard, Program, Reg, RegClass, Special, Stmt, MAX_OUTPUTS, MAX_THREADS};
+use super::{Inputs, PredGuard, Program, Reg, RegClass, Stmt, MAX_OUTPUTS, MAX_THREADS};
 use crate::isa::operand::Operand;
 use crate::isa::{Instruction, Target};
+
+/// A program body with every kind of statement (loads, a cvt, a glue guard and a forward branch
+/// with its label, a shuffle, a shared-memory round trip across a barrier, a pack, stores),
+/// valid under the invariants of [`super`] for 64 threads with 4 input, 2 output and 4 shared
+/// words: a fixture for tests and a seed for the fuzz targets.
+pub const EXAMPLE_BODY: &[&str] = &[
+    "ld.global.b32 %r0, [%in+4];",
+    "ld.global.v2.b32 {%r1, %r2}, [%in+8];",
+    "cvt.rn.f16.f32 %h0, %r0;",
+    "setp.lt.s32 %p0, %r1, 0;",
+    "@%p0 bra $L0;",
+    "@!%p0 add.s32 %r1, %r1, -7;",
+    "$L0:",
+    "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;",
+    "st.shared.b32 [%sh], %r3;",
+    "bar.sync 0;",
+    "ld.shared.b32 %r4, [%shn];",
+    "mov.b32 %r5, {%h0, %h0};",
+    "st.global.b32 [%out], %r5;",
+    "st.global.b32 [%out+4], %r4;",
+];
 
 /// A malformed program or case text.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -349,39 +370,12 @@ pub fn parse_case(text: &str) -> Result<(Program, Inputs), TextError> {
     Ok((p, Inputs(words)))
 }
 
-/// The special registers a statement reads.
-pub fn specials_used(s: &Stmt) -> Vec<Special> {
-    stmt_regs(s)
-        .into_iter()
-        .filter_map(|r| match r {
-            Reg::Special(sp) => Some(sp),
-            _ => None,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::{Cmp, GlueOp, GlueType, Src};
+    use crate::program::{Cmp, GlueOp, GlueType, Special, Src};
 
     pub(crate) fn sample() -> Program {
-        let body = [
-            "ld.global.b32 %r0, [%in+4];",
-            "ld.global.v2.b32 {%r1, %r2}, [%in+8];",
-            "cvt.rn.f16.f32 %h0, %r0;",
-            "setp.lt.s32 %p0, %r1, 0;",
-            "@%p0 bra $L0;",
-            "@!%p0 add.s32 %r1, %r1, -7;",
-            "$L0:",
-            "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;",
-            "st.shared.b32 [%sh], %r3;",
-            "bar.sync 0;",
-            "ld.shared.b32 %r4, [%shn];",
-            "mov.b32 %r5, {%h0, %h0};",
-            "st.global.b32 [%out], %r5;",
-            "st.global.b32 [%out+4], %r4;",
-        ];
         let mut p = Program {
             name: "k0".into(),
             target: "sm_90a@8.7".parse().unwrap(),
@@ -391,7 +385,7 @@ mod tests {
             shared: 4,
             body: Vec::new(),
         };
-        p.body = body.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect();
+        p.body = EXAMPLE_BODY.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect();
         p
     }
 

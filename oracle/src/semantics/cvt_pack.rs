@@ -16,7 +16,8 @@ pub fn size(t: PackType) -> u32 {
     }
 }
 
-fn signed(t: PackType) -> bool {
+/// Whether the packed values are signed.
+pub fn signed(t: PackType) -> bool {
     matches!(t, PackType::S16 | PackType::S8 | PackType::S4 | PackType::S2)
 }
 

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use generator::program::{generate_seeded, Config};
-use oracle::isa::{Family, Target};
+use oracle::isa::Target;
 use oracle::program::interp::Plant;
 use oracle::program::{Inputs, Program, Stmt};
 use oracle::semantics::Allowances;
@@ -374,13 +374,4 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         backends: engine.backends.iter().map(|b| b.name().to_string()).collect(),
         seconds,
     })
-}
-
-/// Families a program uses (for reports).
-pub fn families_of(p: &Program) -> Vec<Family> {
-    let mut v: Vec<Family> =
-        p.body.iter().filter_map(|s| if let Stmt::Isa(i) = s { Some(i.form.family()) } else { None }).collect();
-    v.sort_by_key(|f| f.name());
-    v.dedup();
-    v
 }
