@@ -156,4 +156,61 @@ impl Allowances {
     pub fn allows(&self, a: Allowance) -> bool {
         !self.off.contains(&a)
     }
+
+    /// Every allowance on except those `names` switch off (as the command line's `--allow-off`
+    /// gives them; empty names are ignored). The one parser of allowance names: an unknown
+    /// name, or one that cannot be switched off, is an error that says what is valid.
+    pub fn from_off<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Result<Self, AllowanceError> {
+        let mut a = Allowances::all();
+        for name in names {
+            let name = name.as_ref().trim();
+            if name.is_empty() {
+                continue;
+            }
+            match Allowance::from_name(name) {
+                Some(x) if x.switchable() => a.disable(x),
+                Some(_) => return Err(AllowanceError::NotSwitchable(name.to_string())),
+                None => return Err(AllowanceError::Unknown(name.to_string())),
+            }
+        }
+        Ok(a)
+    }
+
+    /// The names of the allowances switched off, in a fixed order: what [`Allowances::from_off`]
+    /// takes back (to carry the set across a process boundary).
+    pub fn off_names(&self) -> Vec<&'static str> {
+        self.off.iter().map(|a| a.name()).collect()
+    }
+}
+
+/// The valid names of switchable allowances, comma-separated, for error messages.
+fn switchable_names() -> String {
+    Allowance::ALL.iter().filter(|a| a.switchable()).map(|a| a.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// A bad `--allow-off` name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AllowanceError {
+    /// No allowance has this name.
+    #[error("unknown allowance `{0}`; valid names: {names} (see `ptxdiff allowances`)", names = switchable_names())]
+    Unknown(String),
+    /// The allowance covers undefined behaviour: no single value can be demanded.
+    #[error("allowance `{0}` cannot be switched off: the behaviour it covers is undefined, so no single value can be demanded; valid names: {names}", names = switchable_names())]
+    NotSwitchable(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_off_round_trips_and_rejects_bad_names() {
+        let a = Allowances::from_off(["nan-payload", "", "cvt-ftz-f16-input"]).unwrap();
+        assert!(!a.allows(Allowance::NanPayload) && !a.allows(Allowance::CvtFtzF16Input));
+        assert!(a.allows(Allowance::AddressWindow));
+        assert_eq!(Allowances::from_off(a.off_names()).unwrap(), a);
+        let e = Allowances::from_off(["bogus"]).unwrap_err().to_string();
+        assert!(e.contains("bogus") && e.contains("nan-payload") && e.contains("address-window"), "{e}");
+        assert!(matches!(Allowances::from_off(["undefined"]), Err(AllowanceError::NotSwitchable(_))));
+    }
 }

@@ -13,5 +13,5 @@ pub mod operands;
 pub mod prmt;
 pub mod shfl;
 
-pub use allowance::{Allowance, Allowances};
+pub use allowance::{Allowance, AllowanceError, Allowances};
 pub use expected::{Constraint, Expected, Free};
