@@ -1,10 +1,12 @@
-//! `ptxdiff eval`: the JSON Lines batch contract of ../shared/ARCHITECTURE.md.
+//! `ptxdiff eval`: the JSON Lines batch contract (README, "`ptxdiff eval`").
 //!
 //! One output line per input line, in order. Input `{"instr": "...", "operands": {"a": "0x…"}}`
 //! with hex bit strings; output `{"d": "0x…"}`, a set object (`{"any_nan": "f16"}`,
 //! `{"unspecified": true}`, or `{"bits": …, "free": […]}` when only part of a packed value is
-//! free), or `{"error": "…"}` for a line that cannot be evaluated. Lines are evaluated in
-//! parallel; parsed forms are cached per worker.
+//! free), or `{"error": "line N: …"}` for a line that cannot be evaluated (bad JSON, bad UTF-8,
+//! a bad form or operand); evaluation always goes on. Lines that have arrived together are
+//! evaluated in parallel (parsed forms cached per worker) and answered, and the output flushed,
+//! before the next line is waited for, so another program can drive `eval` as a co-process.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
@@ -15,8 +17,12 @@ use oracle::semantics::{Allowances, Constraint, Expected};
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
-/// Lines per parallel chunk.
+/// The most lines evaluated as one parallel batch (lines that are already waiting are batched;
+/// a lone line is answered at once).
 const CHUNK: usize = 64 * 1024;
+
+/// The longest error message given back: errors may quote the input, which can be huge.
+const MAX_ERROR_CHARS: usize = 240;
 
 /// Renders a destination value as the contract's JSON: hex strings, set objects, `true`/`false`
 /// for predicates, arrays of 32 for warp forms.
@@ -118,8 +124,34 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
     })();
     match result {
         Ok(v) => v.to_string(),
-        Err(e) => json!({ "error": e }).to_string(),
+        Err(e) => json!({ "error": shorten(&e) }).to_string(),
     }
+}
+
+/// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.
+fn shorten(e: &str) -> String {
+    match e.char_indices().nth(MAX_ERROR_CHARS) {
+        None => e.to_string(),
+        Some((at, _)) => format!("{}… ({} more bytes)", &e[..at], e.len() - at),
+    }
+}
+
+/// One input line as read: its 1-based number and its text, or why it is not text.
+type Line = (usize, Result<String, String>);
+
+/// Evaluates one numbered line; errors name the line.
+fn answer(line: &Line, cache: &mut HashMap<String, Result<Form, String>>, allow: &Allowances) -> String {
+    let (n, text) = line;
+    let out = match text {
+        Ok(t) => eval_line(t, cache, allow),
+        Err(e) => json!({ "error": e }).to_string(),
+    };
+    if out.starts_with(r#"{"error":"#) {
+        let v: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+        let msg = v["error"].as_str().unwrap_or_default();
+        return json!({ "error": format!("line {n}: {msg}") }).to_string();
+    }
+    out
 }
 
 /// The form an `instr` names: an opcode (`cvt.rn.f16.f32`), or — for forms whose operand
@@ -132,25 +164,79 @@ fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
     Form::parse_opcode(instr)
 }
 
-/// Streams `input` to `output`; returns the number of lines.
-pub fn run(input: impl BufRead, mut output: impl Write, allow: &Allowances) -> std::io::Result<usize> {
-    let mut lines = input.lines();
-    let mut total = 0;
+/// Reads `input` line by line on its own thread and sends each line (or the I/O error that
+/// ended the input) to `tx`. Bad UTF-8 is a bad line, not the end.
+fn read_lines(mut input: impl BufRead, tx: std::sync::mpsc::Sender<std::io::Result<Line>>) {
+    let mut n = 0;
     loop {
-        let chunk: Vec<String> = lines.by_ref().take(CHUNK).collect::<Result<_, _>>()?;
-        if chunk.is_empty() {
-            break;
+        let mut buf = Vec::new();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => return,
+            Ok(_) => {
+                n += 1;
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                let text = String::from_utf8(buf).map_err(|e| {
+                    format!("not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to())
+                });
+                if tx.send(Ok((n, text))).is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
         }
-        let outs: Vec<String> =
-            chunk.par_iter().map_init(HashMap::new, |cache, l| eval_line(l, cache, allow)).collect();
-        for o in &outs {
-            output.write_all(o.as_bytes())?;
-            output.write_all(b"\n")?;
-        }
-        total += chunk.len();
     }
-    output.flush()?;
-    Ok(total)
+}
+
+/// Streams `input` to `output`: every line that has arrived is evaluated (in parallel) and
+/// answered, and the output flushed, before waiting for more. Returns the number of lines; an
+/// I/O error ends the run after the lines before it were answered.
+pub fn run<R: BufRead + Send>(input: R, mut output: impl Write, allow: &Allowances) -> std::io::Result<usize> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        s.spawn(move || read_lines(input, tx));
+        let mut total = 0;
+        // Blocks for the first line of a batch, then takes whatever else is already waiting.
+        while let Ok(first) = rx.recv() {
+            let mut batch = vec![first];
+            while batch.len() < CHUNK {
+                match rx.try_recv() {
+                    Ok(l) => batch.push(l),
+                    Err(_) => break,
+                }
+            }
+            let mut lines: Vec<Line> = Vec::with_capacity(batch.len());
+            let mut failure = None;
+            for l in batch {
+                match l {
+                    Ok(l) => lines.push(l),
+                    Err(e) => {
+                        failure = Some(e);
+                        break;
+                    }
+                }
+            }
+            let outs: Vec<String> =
+                lines.par_iter().map_init(HashMap::new, |cache, l| answer(l, cache, allow)).collect();
+            for o in &outs {
+                output.write_all(o.as_bytes())?;
+                output.write_all(b"\n")?;
+            }
+            output.flush()?;
+            total += lines.len();
+            if let Some(e) = failure {
+                return Err(e);
+            }
+        }
+        Ok(total)
+    })
 }
 
 #[cfg(test)]
@@ -227,6 +313,72 @@ mod tests {
     }
 
     const THIRTY_ONE_LANES: &str = r#"{"instr": "shfl.sync.up.b32", "operands": {"a": ["0x0","0x1","0x2","0x3","0x4","0x5","0x6","0x7","0x8","0x9","0xa","0xb","0xc","0xd","0xe","0xf","0x10","0x11","0x12","0x13","0x14","0x15","0x16","0x17","0x18","0x19","0x1a","0x1b","0x1c","0x1d","0x1e"], "b": "0x1", "c": "0x0", "membermask": "0xffffffff"}}"#;
+
+    #[test]
+    fn a_bad_line_is_answered_with_its_number_and_the_run_goes_on() {
+        let mut input = Vec::new();
+        input.extend_from_slice(b"{\"instr\": \"cvt.rn.f16.f32\", \"operands\": {\"a\": \"0x3f800000\"}}\n");
+        input.extend_from_slice(b"{\"instr\": \"cvt.rn.f16.f32\xff\"}\n");
+        input.extend_from_slice(format!("{{\"instr\": \"cvt.{}\"}}\r\n", "x".repeat(100_000)).as_bytes());
+        input.extend_from_slice(b"{\"instr\": \"cvt.rn.f16.f32\", \"operands\": {\"a\": \"0x40000000\"}}");
+        let mut out = Vec::new();
+        assert_eq!(run(&input[..], &mut out, &Allowances::all()).unwrap(), 4);
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(lines[0], r#"{"d":"0x3c00"}"#);
+        assert!(lines[1].contains("line 2: not UTF-8"), "{}", lines[1]);
+        assert!(lines[2].starts_with(r#"{"error":"line 3: "#) && lines[2].len() < 400, "{}", &lines[2][..100]);
+        assert_eq!(lines[3], r#"{"d":"0x4000"}"#);
+    }
+
+    #[test]
+    fn each_line_is_answered_before_the_next_is_read() {
+        use std::io::{BufReader, Read};
+        // A reader that hands out one line, then blocks until the answer to it has been seen.
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel::<()>();
+        struct Gate {
+            lines: Vec<&'static [u8]>,
+            seen: std::sync::mpsc::Receiver<()>,
+        }
+        impl Read for Gate {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.lines.is_empty() {
+                    return Ok(0);
+                }
+                let l = self.lines.remove(0);
+                if self.lines.is_empty() {
+                    // The last line goes out only once the first was answered.
+                    self.seen.recv_timeout(std::time::Duration::from_secs(20)).map_err(std::io::Error::other)?;
+                }
+                buf[..l.len()].copy_from_slice(l);
+                Ok(l.len())
+            }
+        }
+        struct Watch(Vec<u8>, Option<std::sync::mpsc::Sender<()>>);
+        impl Write for Watch {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                if let Some(tx) = self.1.take() {
+                    let _ = tx.send(());
+                }
+                Ok(())
+            }
+        }
+        let gate = Gate {
+            lines: vec![
+                b"{\"instr\": \"cvt.rn.f16.f32\", \"operands\": {\"a\": \"0x3f800000\"}}\n",
+                b"{\"instr\": \"cvt.rn.f16.f32\", \"operands\": {\"a\": \"0x40000000\"}}\n",
+            ],
+            seen: seen_rx,
+        };
+        let mut out = Watch(Vec::new(), Some(seen_tx));
+        assert_eq!(run(BufReader::new(gate), &mut out, &Allowances::all()).unwrap(), 2);
+        assert_eq!(String::from_utf8(out.0).unwrap(), "{\"d\":\"0x3c00\"}\n{\"d\":\"0x4000\"}\n");
+    }
 
     #[test]
     fn bad_lines_give_errors() {

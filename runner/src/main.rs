@@ -479,7 +479,7 @@ fn run() -> Result<ExitCode> {
         }
         Command::Eval { allow_off } => {
             let allow = allowances_from(&allow_off)?;
-            let stdin = std::io::stdin().lock();
+            let stdin = std::io::BufReader::new(std::io::stdin());
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
             runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
             Ok(ExitCode::SUCCESS)
