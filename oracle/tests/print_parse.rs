@@ -111,3 +111,20 @@ fn bad_instructions_get_precise_errors() {
         assert!(err.contains(needle), "{text}: {err}");
     }
 }
+
+/// `ptxdiff variants` lists each valid form as its template: two different forms must never
+/// print the same line (symbols show their kind, form-deciding immediates their value,
+/// `.unified` its suffix).
+#[test]
+fn templates_of_valid_forms_are_distinct() {
+    for target in ["sm_90a", "sm_100a"] {
+        let target: oracle::isa::Target = target.parse().unwrap();
+        let forms = oracle::isa::valid_forms(&target, None);
+        let mut seen = std::collections::HashMap::new();
+        for (f, _) in &forms {
+            if let Some(other) = seen.insert(f.template(), f.clone()) {
+                panic!("{} and {:?} both print as `{}`", f.opcode(), other, f.template());
+            }
+        }
+    }
+}

@@ -180,9 +180,8 @@ fn read_lines(mut input: impl BufRead, tx: std::sync::mpsc::Sender<std::io::Resu
                         buf.pop();
                     }
                 }
-                let text = String::from_utf8(buf).map_err(|e| {
-                    format!("not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to())
-                });
+                let text = String::from_utf8(buf)
+                    .map_err(|e| format!("not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()));
                 if tx.send(Ok((n, text))).is_err() {
                     return;
                 }

@@ -319,6 +319,12 @@ impl Form {
 
 fn slot_template(s: &OperandSpec) -> String {
     match s.kind {
+        // Symbols print as the name of their kind (`gbuf`, `sbuf`, …), so that templates of
+        // different kinds differ and each parses back to its own form.
+        OperandKind::Symbol(k) => mov::symbol_name(k).to_string(),
+        // An immediate that is part of the form (cp.async's `cp-size`) shows its value.
+        OperandKind::Imm(v) => format!("{}={v}", s.name),
+        OperandKind::Addr(operand::AddrKind::GlobalUnified) => format!("[{}].unified", s.name),
         OperandKind::Vector(_, n) if !s.name.contains(',') => format!("{{{}×{n}}}", s.name),
         OperandKind::Vector(..) => format!("{{{}}}", s.name),
         OperandKind::Addr(_) => format!("[{}]", s.name),
