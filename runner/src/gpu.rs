@@ -301,7 +301,9 @@ impl Gpu {
         let mut cluster = sys::CUlaunchAttribute {
             id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
             pad: [0; 4],
-            value: sys::CUlaunchAttributeValue { clusterDim: sys::CUlaunchAttributeValue_union__bindgen_ty_1 { x, y, z } },
+            value: sys::CUlaunchAttributeValue {
+                clusterDim: sys::CUlaunchAttributeValue_union__bindgen_ty_1 { x, y, z },
+            },
         };
         let clustered = config.cluster != (1, 1, 1);
         let launch = sys::CUlaunchConfig {
@@ -330,9 +332,7 @@ impl Gpu {
         // the parameter buffer at launch); `params` is laid out as the entry's `.param` list
         // (callers build it from the entry's signature), and each kernel writes only inside
         // the buffers its parameters name, which the callers sized.
-        check("cuLaunchKernelEx", unsafe {
-            sys::cuLaunchKernelEx(&launch, func, ptr::null_mut(), extra.as_mut_ptr())
-        })
+        check("cuLaunchKernelEx", unsafe { sys::cuLaunchKernelEx(&launch, func, ptr::null_mut(), extra.as_mut_ptr()) })
     }
 
     /// Copies `data` to the start of `dst` (synchronously).
@@ -379,7 +379,11 @@ impl Gpu {
         let block = 256u64;
         let grid = n.div_ceil(block);
         // `sweep` writes `n × out_bytes` bytes at `out`, which the caller sized.
-        self.launch(k.func, &LaunchConfig::linear(grid as u32, block as u32), &KernelParams::new().u64(out.ptr).u64(base).u64(n))
+        self.launch(
+            k.func,
+            &LaunchConfig::linear(grid as u32, block as u32),
+            &KernelParams::new().u64(out.ptr).u64(base).u64(n),
+        )
     }
 
     /// Copies `bytes` from the start of `src` into `dst` and waits for it (and everything

@@ -46,6 +46,24 @@ fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
 }
 
 #[test]
+fn bad_allowance_and_backend_names_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--allow-off", "bogus", "--out"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown allowance `bogus`") && err.contains("nan-payload, cvt-f32-bf16-nan"), "{err}");
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "1", "--backends", "cuda:magic", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown backend `cuda:magic`") && err.contains("oracle-worker"), "{err}");
+}
+
+#[test]
 fn a_planted_oracle_bug_is_found_and_minimized() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
