@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use oracle::semantics::Allowances;
 
 use super::{
-    label_suffix, program_outcome, sweep_job, sweep_outcome, Backend, Build, Context, Failed, Kind, Need, ProgramBatch,
-    Role, SweepResult, SweepSpec, WorkerSlot,
+    label_suffix, program_outcome, sweep_job, sweep_outcome, Backend, Build, Built, Context, Failed, Kind, Need,
+    ProgramBatch, Role, SweepResult, SweepSpec, WorkerSlot,
 };
 use crate::conform::segments;
 use crate::ptxas::Ptxas;
@@ -71,7 +71,7 @@ pub const KIND: Kind = Kind {
     },
 };
 
-fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Result<Box<dyn Backend>, String> {
+fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Built {
     let worker = ctx.gpu_worker()?;
     let compiler = match ptxas {
         None => Compiler::Jit,

@@ -468,13 +468,24 @@ pub fn sweep_job(
     }
 }
 
+/// A backend built by its kind, or why it cannot run here.
+pub type Built = Result<Box<dyn Backend>, String>;
+
+/// The backends of a run: those that can run here, and the rest with why they cannot.
+pub struct Selection {
+    /// Backends that run.
+    pub backends: Vec<Box<dyn Backend>>,
+    /// `(name, why)` of those that cannot run here.
+    pub unavailable: Vec<(String, String)>,
+}
+
 /// One backend kind: the names it offers in a context and how to build one by name
 /// (`None`: not a name of this kind).
 pub struct Kind {
     /// Every name this kind offers.
     pub names: fn(&Context) -> Vec<String>,
     /// Builds the backend `name`, or says why it cannot run here.
-    pub build: fn(&str, &Context) -> Option<Result<Box<dyn Backend>, String>>,
+    pub build: fn(&str, &Context) -> Option<Built>,
 }
 
 /// Every backend kind, one line each.
@@ -523,17 +534,17 @@ impl Registry {
 
     /// Builds every backend of `names` that can run here; the rest with why they cannot.
     /// Unknown names are an error.
-    pub fn build_all(&self, names: &[String]) -> Result<(Vec<Box<dyn Backend>>, Vec<(String, String)>), BackendError> {
+    pub fn build_all(&self, names: &[String]) -> Result<Selection, BackendError> {
         self.check_names(names)?;
-        let (mut ok, mut unavailable) = (Vec::new(), Vec::new());
+        let mut s = Selection { backends: Vec::new(), unavailable: Vec::new() };
         for n in names {
             match self.build(n) {
-                Ok(b) => ok.push(b),
-                Err(BackendError::Unavailable { name, why }) => unavailable.push((name, why)),
+                Ok(b) => s.backends.push(b),
+                Err(BackendError::Unavailable { name, why }) => s.unavailable.push((name, why)),
                 Err(e) => return Err(e),
             }
         }
-        Ok((ok, unavailable))
+        Ok(s)
     }
 
     /// The default backends of `fuzz`: the oracle, every GPU backend (per ptxas: -O0 and -O3;

@@ -18,7 +18,7 @@ use generator::sweep::{sweep_kernel, Scheme};
 use indicatif::{ProgressBar, ProgressStyle};
 use oracle::isa::{Family, Form, Target};
 
-use crate::backend::{BackendError, Need, Registry, SweepFailure, SweepResult, SweepSpec};
+use crate::backend::{BackendError, Need, Registry, Selection, SweepFailure, SweepResult, SweepSpec};
 use report::{Report, Row};
 
 /// Options of one run.
@@ -130,14 +130,14 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
     let start = Instant::now();
     let mut env = Vec::new();
     let names = if o.backends.is_empty() { registry.conform_defaults() } else { o.backends.clone() };
-    let (mut backends, unavailable) = registry.build_all(&names)?;
+    let Selection { mut backends, unavailable } = registry.build_all(&names)?;
     let fallback = backends.is_empty();
     if fallback {
         let why = unavailable.first().map_or_else(|| "no backend selected".to_string(), |(_, w)| w.clone());
         env.push(("GPU backends".into(), why));
-        let (cpu, missing) = registry.build_all(&registry.without_gpu())?;
-        backends = cpu;
-        env.extend(missing.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
+        let cpu = registry.build_all(&registry.without_gpu())?;
+        backends = cpu.backends;
+        env.extend(cpu.unavailable.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
     } else {
         env.extend(unavailable.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
     }

@@ -62,7 +62,7 @@ impl Engine {
         plant: Option<Plant>,
         scratch: PathBuf,
     ) -> Result<Engine, BackendError> {
-        let (backends, unavailable) = registry.build_all(names)?;
+        let crate::backend::Selection { backends, unavailable } = registry.build_all(names)?;
         Ok(Engine {
             seconds: BTreeMap::new(),
             target,
