@@ -311,10 +311,6 @@ fn validity_cmd(
     Ok(all_agree)
 }
 
-fn allowances_from(off: &[String]) -> Result<Allowances> {
-    Ok(Allowances::from_off(off)?)
-}
-
 #[derive(Tabled)]
 struct ConformRow {
     form: String,
@@ -343,7 +339,7 @@ struct ConformArgs {
 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
-    let allow = allowances_from(&a.allow_off)?;
+    let allow = Allowances::from_off(&a.allow_off)?;
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
         device: a.device,
@@ -459,11 +455,11 @@ fn run() -> Result<ExitCode> {
                     )
                 }
             };
-            print!("{}", runner::explain::explain(&instr, &operands, active, &allowances_from(&allow_off)?)?);
+            print!("{}", runner::explain::explain(&instr, &operands, active, &Allowances::from_off(&allow_off)?)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval { allow_off } => {
-            let allow = allowances_from(&allow_off)?;
+            let allow = Allowances::from_off(&allow_off)?;
             let stdin = std::io::stdin().lock();
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
             runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;

@@ -55,11 +55,6 @@ pub fn parse_backends(names: &[String]) -> Vec<String> {
     names.iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()
 }
 
-/// Parses `--allow-off`: unknown names are an error listing the valid ones.
-pub fn allowances(off: &[String]) -> Result<Allowances> {
-    Ok(Allowances::from_off(off)?)
-}
-
 /// Parses `--ptxas VERSION=PATH,…`.
 pub fn ptxas_specs(entries: &[String]) -> Result<Vec<PtxasSpec>> {
     parse_ptxas_specs(entries).map_err(anyhow::Error::msg)
@@ -197,7 +192,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         batch: a.batch.max(1),
         minimize: !a.no_minimize,
         minimize_calls: a.minimize_calls,
-        allow: allowances(&a.allow_off)?,
+        allow: Allowances::from_off(&a.allow_off)?,
         plant,
         command: a.command.clone(),
         progress: true,
@@ -235,7 +230,7 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<Engine> {
     let registry = Registry::new(Settings {
         ptxas: ptxas_specs(&a.ptxas)?,
         device: a.device,
-        allow: allowances(&a.allow_off)?,
+        allow: Allowances::from_off(&a.allow_off)?,
         sweep_timeout: Duration::from_secs(120),
     });
     let names = parse_backends(&a.backends);
