@@ -118,7 +118,9 @@ fn a_killed_campaign_loses_nothing_and_resumes() {
             .map(|d| d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count())
             .unwrap_or(0)
     };
-    while count() < 1 && t.elapsed() < Duration::from_secs(120) {
+    // A finding on disk and the state of at least one finished batch (written after the batch's
+    // findings), so that there is a campaign to resume; under load the two are seconds apart.
+    while (count() < 1 || !run.join("campaign.json").is_file()) && t.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(300));
