@@ -4,17 +4,19 @@
 //! A backend has a name (`oracle`, `oracle-worker`, `ptxas-check`, `cuda:jit`,
 //! `cuda:ptxas-O3`, `cuda:ptxas-13.0-O3`, …), says what it needs ([`Need`]), declares the
 //! offline assemblies it runs ([`Build`]; the caller runs each distinct one once per batch,
-//! so backends that need the same cubin share it) and runs the two workloads that exist: a
-//! conformance sweep of one form ([`Backend::sweep`]) and a batch of fuzz programs
+//! so backends that need the same cubin share it) and runs the two workloads that exist:
+//! conformance sweeps of forms ([`Backend::sweep`]) and batches of fuzz programs
 //! ([`Backend::run_programs`]). A run that goes wrong is classified: a [`Failure`] is worth a
-//! finding (a rejection, a ptxas crash, a GPU fault, a hang), an [`Failed::Environment`] is
+//! finding (a rejection, a ptxas crash, a GPU fault, a hang), a [`Failed::Environment`] is
 //! not (the worker could not be restarted).
 //!
 //! The registry resolves ptxas in one place ([`resolve_ptxas`]: the `--ptxas VERSION=PATH`
-//! list, else the one ptxas found) and asks each backend kind, one line per kind in `KINDS`,
-//! for the names it offers and for a backend by name; a backend that cannot run here is an
-//! [`BackendError::Unavailable`] that says why. Adding a backend is one new file with a
-//! [`Kind`] and one line in `KINDS`.
+//! list, else [`default_ptxas`], the only lookup) and asks each backend kind, one line per
+//! kind in `KINDS`, for the names it offers and for a backend by name; a backend that cannot
+//! run here is a [`BackendError::Unavailable`] that says why. Backends that run in a worker
+//! process drive it through a [`WorkerSlot`], which restarts it after a fault, crash or hang;
+//! the `cuda:*` backends of a device share one. Adding a backend is one new file with a
+//! [`Kind`] (and its `mod` line) plus one line in `KINDS`.
 
 pub mod cuda;
 pub mod oracle;

@@ -2,8 +2,8 @@
 //!
 //! Batches of programs are generated from `(seed, batch index)` (so a campaign is resumable
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
-//! the offline assemblies the backends need) while the previous batch runs on the worker backends, then compared
-//! word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
+//! the offline assemblies the backends need) while the previous batch runs on the backends
+//! that run programs (from [`crate::backend::Registry`]), then compared word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
 //! or a rejection of a program the model calls valid. Each new finding is minimized (the
 //! predicate: the same class, the same disagreeing backends and the same kind of difference),
 //! given a signature, checked against `corpus/known/`, and written to the run directory
