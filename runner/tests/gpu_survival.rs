@@ -2,7 +2,8 @@
 //! the supervisor must record both (fault, hang), restart the worker each time, and the next
 //! real sweep must still run and agree with the oracle. Also checks the worker protocol's
 //! answer on a machine without a GPU. Needs a GPU for the planted part; skips cleanly
-//! otherwise.
+//! otherwise. The planted kernels are test hooks (feature `test-hooks`, on for the runner's own
+//! tests): a `PTXDIFF_BIN` given from outside must be built with `--features test-hooks`.
 
 use std::time::Duration;
 

@@ -57,8 +57,10 @@ pub enum Planted {
     NonCanonicalNan,
 }
 
-/// One unit of sweep work: sweep `form` over some index ranges.
+/// One unit of sweep work: sweep `form` over some index ranges. Unknown fields are refused, so
+/// a worker built without `test-hooks` rejects a planted job instead of running a real sweep.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SweepJob {
     /// Caller's id.
     pub id: u64,
