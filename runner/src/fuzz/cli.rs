@@ -115,7 +115,7 @@ pub struct FuzzArgs {
     /// Generator configuration (TOML; see `generator::program::Config`).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Run directory (default: reports/fuzz-<time>).
+    /// Run directory (default: `reports/fuzz-<time>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue the campaign in this run directory.
