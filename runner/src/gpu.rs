@@ -60,7 +60,6 @@ impl GpuError {
                     | CUresult::CUDA_ERROR_INVALID_PC
                     | CUresult::CUDA_ERROR_LAUNCH_TIMEOUT
                     | CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE
-                    | CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
             ),
             _ => false,
         }
