@@ -479,3 +479,25 @@ unsafe impl Send for Module {}
 unsafe impl Send for PinnedBuffer {}
 // SAFETY: shared access is read-only through `as_slice`.
 unsafe impl Sync for PinnedBuffer {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_are_told_apart_by_result_code() {
+        let driver = |r| GpuError::Driver { call: "cuStreamSynchronize", error: DriverError(r) };
+        assert!(driver(CUresult::CUDA_ERROR_ILLEGAL_ADDRESS).is_fault());
+        assert!(driver(CUresult::CUDA_ERROR_MISALIGNED_ADDRESS).is_fault());
+        assert!(!driver(CUresult::CUDA_ERROR_OUT_OF_MEMORY).is_fault());
+        assert!(!driver(CUresult::CUDA_ERROR_INVALID_VALUE).is_fault());
+        assert!(!GpuError::Unavailable("no driver".into()).is_fault());
+    }
+
+    #[test]
+    fn kernel_params_are_aligned_bytes() {
+        let p = KernelParams::new().u64(1).u64(0x0102_0304_0506_0708);
+        assert_eq!(p.bytes().len(), 16);
+        assert_eq!(&p.bytes()[8..], &0x0102_0304_0506_0708u64.to_le_bytes());
+    }
+}
