@@ -28,7 +28,7 @@ fn cpu_seconds() -> f64 {
     f.iter().sum::<f64>() / 100.0
 }
 
-/// Results per call of `check`, as the worker's chunks (`worker::CHUNK`).
+/// Results per call of `check`, as the worker's chunks (`CHUNK` in `worker/serve.rs`).
 const CHUNK: u64 = 1 << 27;
 
 fn main() {

@@ -1,7 +1,10 @@
 //! A thin layer over the CUDA driver API (through `cudarc`'s dynamically loaded bindings):
 //! one context per process, modules from offline-assembled cubins or from PTX through the
 //! driver's JIT (with its error and info logs), device and pinned host buffers, one launch
-//! wrapper. Errors keep the CUDA error name. A machine without `libcuda.so.1` gets
+//! wrapper (`Gpu::launch`: a [`LaunchConfig`] of grid, block, cluster and dynamic shared
+//! memory, and [`KernelParams`] as bytes). Driver results go through `cudarc`'s result layer
+//! (`CUresult::result`, [`DriverError`]); errors keep the CUDA error name, and faults are told
+//! apart by their result code ([`GpuError::is_fault`]). A machine without `libcuda.so.1` gets
 //! [`GpuError::Unavailable`], never a panic.
 //!
 //! A fault inside a kernel (illegal address, trap) poisons the context for good; callers run
@@ -10,7 +13,8 @@
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 
-use cudarc::driver::sys;
+use cudarc::driver::result::DriverError;
+use cudarc::driver::sys::{self, CUresult};
 use thiserror::Error;
 
 /// GPU errors.
@@ -20,61 +24,97 @@ pub enum GpuError {
     #[error("GPU backend unavailable: {0}")]
     Unavailable(String),
     /// A driver call failed.
-    #[error("{call}: {name}")]
+    #[error("{call}: {}", error_name(*.error))]
     Driver {
         /// The driver function.
         call: &'static str,
-        /// The CUDA error name (`CUDA_ERROR_ILLEGAL_ADDRESS`).
-        name: String,
+        /// The driver's result code (its name, `CUDA_ERROR_ILLEGAL_ADDRESS`, is what displays).
+        error: DriverError,
     },
     /// The driver's JIT rejected a PTX module.
-    #[error("driver JIT failed ({name}): {log}")]
+    #[error("driver JIT failed ({}): {log}", error_name(*.error))]
     Jit {
-        /// The CUDA error name.
-        name: String,
+        /// The driver's result code.
+        error: DriverError,
         /// The JIT error log.
         log: String,
     },
+    /// A caller's request the driver cannot take (an entry name with a NUL byte).
+    #[error("{0}")]
+    Request(String),
 }
 
 impl GpuError {
-    /// Whether the error means a kernel faulted (the context is now unusable).
+    /// Whether the error means a kernel faulted (the context is now unusable), decided by the
+    /// driver's result code.
     pub fn is_fault(&self) -> bool {
         match self {
-            GpuError::Driver { name, .. } => [
-                "ILLEGAL_ADDRESS",
-                "LAUNCH_FAILED",
-                "ILLEGAL_INSTRUCTION",
-                "MISALIGNED",
-                "ASSERT",
-                "HARDWARE_STACK",
-                "INVALID_PC",
-                "LAUNCH_TIMEOUT",
-            ]
-            .iter()
-            .any(|k| name.contains(k)),
+            GpuError::Driver { error, .. } => matches!(
+                error.0,
+                CUresult::CUDA_ERROR_ILLEGAL_ADDRESS
+                    | CUresult::CUDA_ERROR_LAUNCH_FAILED
+                    | CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION
+                    | CUresult::CUDA_ERROR_MISALIGNED_ADDRESS
+                    | CUresult::CUDA_ERROR_ASSERT
+                    | CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR
+                    | CUresult::CUDA_ERROR_INVALID_PC
+                    | CUresult::CUDA_ERROR_LAUNCH_TIMEOUT
+                    | CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE
+            ),
             _ => false,
         }
     }
 }
 
-fn error_name(r: sys::CUresult) -> String {
-    let mut p: *const std::ffi::c_char = ptr::null();
-    // SAFETY: cuGetErrorName writes a pointer to a static string (or leaves it null).
-    unsafe { sys::cuGetErrorName(r, &mut p) };
-    if p.is_null() {
-        format!("{r:?}")
-    } else {
-        // SAFETY: the driver returns a NUL-terminated static string.
-        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+/// The CUDA name of a result code (`CUDA_ERROR_ILLEGAL_ADDRESS`).
+fn error_name(e: DriverError) -> String {
+    e.error_name().map_or_else(|_| format!("{:?}", e.0), |n| n.to_string_lossy().into_owned())
+}
+
+fn check(call: &'static str, r: CUresult) -> Result<(), GpuError> {
+    r.result().map_err(|error| GpuError::Driver { call, error })
+}
+
+/// How a kernel is launched: grid and block dimensions, thread-block cluster dimensions
+/// (`(1, 1, 1)`: no clusters) and dynamic shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    /// CTAs per grid dimension.
+    pub grid: (u32, u32, u32),
+    /// Threads per CTA dimension.
+    pub block: (u32, u32, u32),
+    /// CTAs per cluster dimension.
+    pub cluster: (u32, u32, u32),
+    /// Dynamic shared memory bytes per CTA.
+    pub dynamic_shared_bytes: u32,
+}
+
+impl LaunchConfig {
+    /// A one-dimensional launch without clusters or dynamic shared memory.
+    pub fn linear(grid: u32, block: u32) -> LaunchConfig {
+        LaunchConfig { grid: (grid, 1, 1), block: (block, 1, 1), cluster: (1, 1, 1), dynamic_shared_bytes: 0 }
     }
 }
 
-fn check(call: &'static str, r: sys::CUresult) -> Result<(), GpuError> {
-    if r == sys::CUresult::CUDA_SUCCESS {
-        Ok(())
-    } else {
-        Err(GpuError::Driver { call, name: error_name(r) })
+/// Kernel parameters as the bytes of the entry's `.param` space, each parameter at its natural
+/// alignment (what `CU_LAUNCH_PARAM_BUFFER_POINTER` takes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelParams(Vec<u8>);
+
+impl KernelParams {
+    /// No parameters yet.
+    pub fn new() -> KernelParams {
+        KernelParams::default()
+    }
+    /// Appends a `.u64` (a device address or a count).
+    pub fn u64(mut self, v: u64) -> KernelParams {
+        self.0.resize(self.0.len().next_multiple_of(8), 0);
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    /// The parameter bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
     }
 }
 
@@ -117,8 +157,8 @@ impl Module {
     /// The entry point `name`.
     pub fn function(&self, name: &str) -> Result<Function<'_>, GpuError> {
         let mut func = ptr::null_mut();
-        let entry = CString::new(name)
-            .map_err(|_| GpuError::Driver { call: "cuModuleGetFunction", name: "NUL in entry name".into() })?;
+        let entry =
+            CString::new(name).map_err(|_| GpuError::Request(format!("entry name `{name}` holds a NUL byte")))?;
         // SAFETY: `module` is loaded; `entry` is NUL-terminated.
         check("cuModuleGetFunction", unsafe { sys::cuModuleGetFunction(&mut func, self.module, entry.as_ptr()) })?;
         Ok(Function { func, _module: std::marker::PhantomData })
@@ -148,9 +188,8 @@ impl Gpu {
         }
         // SAFETY: plain driver calls with valid out-pointers; each result is checked.
         unsafe {
-            let r = sys::cuInit(0);
-            if r != sys::CUresult::CUDA_SUCCESS {
-                return Err(GpuError::Unavailable(format!("cuInit failed: {}", error_name(r))));
+            if let Err(e) = cudarc::driver::result::init() {
+                return Err(GpuError::Unavailable(format!("cuInit failed: {}", error_name(e))));
             }
             let mut dev = 0;
             check("cuDeviceGet", sys::cuDeviceGet(&mut dev, ordinal))
@@ -235,8 +274,8 @@ impl Gpu {
         let text = |b: &[u8]| {
             String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).trim().to_string()
         };
-        if r != sys::CUresult::CUDA_SUCCESS {
-            return Err(GpuError::Jit { name: error_name(r), log: text(&err_log) });
+        if let Err(error) = r.result() {
+            return Err(GpuError::Jit { error, log: text(&err_log) });
         }
         Ok(Module { module, info_log: text(&info_log) })
     }
@@ -250,14 +289,49 @@ impl Gpu {
         (output, out_offset): (&DeviceBuffer, usize),
     ) -> Result<(), GpuError> {
         assert!(in_offset <= input.bytes && out_offset <= output.bytes, "offsets inside the buffers");
-        let (mut p_in, mut p_out) = (input.ptr + in_offset as u64, output.ptr + out_offset as u64);
-        let mut params: [*mut c_void; 2] = [(&mut p_in as *mut u64).cast(), (&mut p_out as *mut u64).cast()];
-        // SAFETY: program entries take (.u64 p_in, .u64 p_out); a valid program reads and
-        // writes only its threads' words, which the caller sized; the parameter pointers live
-        // until the call returns.
-        check("cuLaunchKernel", unsafe {
-            sys::cuLaunchKernel(f.func, 1, 1, 1, threads, 1, 1, 0, self.stream, params.as_mut_ptr(), ptr::null_mut())
-        })
+        let params = KernelParams::new().u64(input.ptr + in_offset as u64).u64(output.ptr + out_offset as u64);
+        self.launch(f.func, &LaunchConfig::linear(1, threads), &params)
+    }
+
+    /// The one launch wrapper: runs `func` with `config` and the parameter bytes `params` on
+    /// the stream.
+    fn launch(&self, func: sys::CUfunction, config: &LaunchConfig, params: &KernelParams) -> Result<(), GpuError> {
+        let (x, y, z) = config.cluster;
+        let mut cluster = sys::CUlaunchAttribute {
+            id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+            pad: [0; 4],
+            value: sys::CUlaunchAttributeValue {
+                clusterDim: sys::CUlaunchAttributeValue_union__bindgen_ty_1 { x, y, z },
+            },
+        };
+        let clustered = config.cluster != (1, 1, 1);
+        let launch = sys::CUlaunchConfig {
+            gridDimX: config.grid.0,
+            gridDimY: config.grid.1,
+            gridDimZ: config.grid.2,
+            blockDimX: config.block.0,
+            blockDimY: config.block.1,
+            blockDimZ: config.block.2,
+            sharedMemBytes: config.dynamic_shared_bytes,
+            hStream: self.stream,
+            attrs: if clustered { &mut cluster } else { ptr::null_mut() },
+            numAttrs: u32::from(clustered),
+        };
+        let mut bytes = params.bytes().to_vec();
+        let mut size = bytes.len();
+        let mut extra: [*mut c_void; 5] = [
+            sys::CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT as usize as *mut c_void,
+            bytes.as_mut_ptr().cast(),
+            sys::CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT as usize as *mut c_void,
+            (&mut size as *mut usize).cast(),
+            sys::CU_LAUNCH_PARAM_END_AS_INT as usize as *mut c_void,
+        ];
+        // SAFETY: `func` belongs to a module that outlives the call (callers hold it); `launch`,
+        // `cluster`, `bytes`, `size` and `extra` live until the call returns (the driver copies
+        // the parameter buffer at launch); `params` is laid out as the entry's `.param` list
+        // (callers build it from the entry's signature), and each kernel writes only inside
+        // the buffers its parameters name, which the callers sized.
+        check("cuLaunchKernelEx", unsafe { sys::cuLaunchKernelEx(&launch, func, ptr::null_mut(), extra.as_mut_ptr()) })
     }
 
     /// Copies `data` to the start of `dst` (synchronously).
@@ -303,27 +377,12 @@ impl Gpu {
     pub fn launch_sweep(&self, k: &Kernel, out: &DeviceBuffer, base: u64, n: u64) -> Result<(), GpuError> {
         let block = 256u64;
         let grid = n.div_ceil(block);
-        let (mut p_out, mut p_base, mut p_n) = (out.ptr, base, n);
-        let mut params: [*mut c_void; 3] =
-            [(&mut p_out as *mut u64).cast(), (&mut p_base as *mut u64).cast(), (&mut p_n as *mut u64).cast()];
-        // SAFETY: `sweep` takes (.u64 out, .u64 base, .u64 n) and writes `n × out_bytes`
-        // bytes at `out`, which the caller sized (`out.bytes`); the parameter pointers live
-        // until the call returns (the driver copies them at launch).
-        check("cuLaunchKernel", unsafe {
-            sys::cuLaunchKernel(
-                k.func,
-                grid as u32,
-                1,
-                1,
-                block as u32,
-                1,
-                1,
-                0,
-                self.stream,
-                params.as_mut_ptr(),
-                ptr::null_mut(),
-            )
-        })
+        // `sweep` writes `n × out_bytes` bytes at `out`, which the caller sized.
+        self.launch(
+            k.func,
+            &LaunchConfig::linear(grid as u32, block as u32),
+            &KernelParams::new().u64(out.ptr).u64(base).u64(n),
+        )
     }
 
     /// Copies `bytes` from the start of `src` into `dst` and waits for it (and everything
@@ -420,3 +479,25 @@ unsafe impl Send for Module {}
 unsafe impl Send for PinnedBuffer {}
 // SAFETY: shared access is read-only through `as_slice`.
 unsafe impl Sync for PinnedBuffer {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_are_told_apart_by_result_code() {
+        let driver = |r| GpuError::Driver { call: "cuStreamSynchronize", error: DriverError(r) };
+        assert!(driver(CUresult::CUDA_ERROR_ILLEGAL_ADDRESS).is_fault());
+        assert!(driver(CUresult::CUDA_ERROR_MISALIGNED_ADDRESS).is_fault());
+        assert!(!driver(CUresult::CUDA_ERROR_OUT_OF_MEMORY).is_fault());
+        assert!(!driver(CUresult::CUDA_ERROR_INVALID_VALUE).is_fault());
+        assert!(!GpuError::Unavailable("no driver".into()).is_fault());
+    }
+
+    #[test]
+    fn kernel_params_are_aligned_bytes() {
+        let p = KernelParams::new().u64(1).u64(0x0102_0304_0506_0708);
+        assert_eq!(p.bytes().len(), 16);
+        assert_eq!(&p.bytes()[8..], &0x0102_0304_0506_0708u64.to_le_bytes());
+    }
+}

@@ -1,10 +1,13 @@
 //! # ptxdiff runner
 //!
-//! Everything that touches the outside world: the `ptxas` assembler, (later) GPU backends,
-//! reports, the corpus and the command line. The oracle and generator crates stay pure.
+//! Everything that touches the outside world: the backends (the oracle, the oracle in the
+//! worker process, `ptxas`, CUDA GPUs) behind one trait and registry, the worker process that
+//! isolates GPU work, reports, the corpus and the command line. The oracle and generator
+//! crates stay pure.
 #![warn(missing_docs)]
 
 pub mod atomic;
+pub mod backend;
 pub mod conform;
 pub mod eval;
 pub mod explain;

@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use oracle::isa::{Family, PtxVersion, Target};
 use oracle::semantics::{Allowance, Allowances};
-use runner::ptxas::Ptxas;
 use runner::validity;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
@@ -79,12 +78,8 @@ enum Command {
     Replay {
         /// The case (`reports/<run>/cases/<id>.case`).
         case: std::path::PathBuf,
-        /// Backends (default: all that this machine has).
-        #[arg(long, value_delimiter = ',')]
-        backends: Vec<String>,
-        /// Switch allowances off.
-        #[arg(long, value_delimiter = ',')]
-        allow_off: Vec<String>,
+        #[command(flatten)]
+        backends: runner::fuzz::cli::BackendArgs,
     },
     /// Reduce a case while its first finding reproduces.
     Minimize {
@@ -93,9 +88,8 @@ enum Command {
         /// Output (default: CASE with `.min.case`).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
-        /// Backends (default: all that this machine has).
-        #[arg(long, value_delimiter = ',')]
-        backends: Vec<String>,
+        #[command(flatten)]
+        backends: runner::fuzz::cli::BackendArgs,
         /// Most predicate runs.
         #[arg(long, default_value_t = 1000)]
         calls: usize,
@@ -116,9 +110,18 @@ enum Command {
         /// Inputs per form otherwise.
         #[arg(long, default_value_t = 1 << 24)]
         samples: u64,
-        /// GPU backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit).
-        #[arg(long, value_delimiter = ',', default_value = "cuda:ptxas-O3")]
+        /// Backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle,
+        /// oracle-worker, ptxas-check; with --ptxas, cuda:ptxas-VERSION-O3 …); default:
+        /// cuda:ptxas-O3 per ptxas. Without a GPU: ptxas-check and oracle.
+        #[arg(long, value_delimiter = ',')]
         backends: Vec<String>,
+        /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the
+        /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
+        #[arg(long, value_delimiter = ',')]
+        ptxas: Vec<String>,
+        /// CUDA device ordinal.
+        #[arg(long, default_value_t = 0)]
+        device: i32,
         /// Threads for the oracle (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -138,7 +141,7 @@ enum Command {
         /// The run directory (`reports/RUN`, the one holding findings.json).
         dir: std::path::PathBuf,
     },
-    /// The GPU worker process (started by `conform`; reads jobs on stdin).
+    /// The worker process (started by the GPU and oracle-worker backends; reads jobs on stdin).
     #[command(hide = true)]
     Worker {
         /// CUDA device ordinal.
@@ -268,7 +271,7 @@ fn validity_cmd(
 ) -> Result<bool> {
     let family = parse_family(family)?;
     let targets: Vec<Target> = targets.split(',').map(parse_target).collect::<Result<_>>()?;
-    let ptxas = Ptxas::find()?;
+    let ptxas = runner::backend::default_ptxas().map_err(anyhow::Error::msg)?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     eprintln!("ptxas: {} ({})", ptxas.path.display(), ptxas.version);
     let start = std::time::Instant::now();
@@ -308,23 +311,6 @@ fn validity_cmd(
     Ok(all_agree)
 }
 
-fn allowances_from(off: &[String]) -> Result<Allowances> {
-    let mut a = Allowances::all();
-    for name in off {
-        match Allowance::from_name(name) {
-            Some(x) if !x.switchable() => {
-                bail!("allowance `{name}` cannot be switched off: the behaviour it covers is undefined, so no single value can be demanded")
-            }
-            Some(x) => a.disable(x),
-            None => {
-                let names: Vec<&str> = Allowance::ALL.iter().map(|a| a.name()).collect();
-                bail!("unknown allowance `{name}`; valid allowances: {}", names.join(", "))
-            }
-        }
-    }
-    Ok(a)
-}
-
 #[derive(Tabled)]
 struct ConformRow {
     form: String,
@@ -336,48 +322,43 @@ struct ConformRow {
     seconds: String,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn conform_cmd(
+/// `ptxdiff conform`'s arguments.
+struct ConformArgs {
     target: String,
     forms: Option<String>,
     exhaustive: bool,
     samples: u64,
     backends: Vec<String>,
+    ptxas: Vec<String>,
+    device: i32,
     jobs: Option<usize>,
     timeout: u64,
     allow_off: Vec<String>,
     reports: std::path::PathBuf,
-) -> Result<ExitCode> {
-    use runner::worker::GpuBackend;
-    let target = if target == "auto" { None } else { Some(parse_target(&target)?) };
-    let mut bs = Vec::new();
-    for b in backends.iter().filter(|b| !b.is_empty()) {
-        match GpuBackend::ALL.iter().find(|x| x.name() == b) {
-            Some(x) => bs.push(*x),
-            None if b == "oracle" || b == "ptxas-check" => {}
-            None => bail!(
-                "unknown backend `{b}`; valid backends: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle, ptxas-check"
-            ),
-        }
-    }
-    allowances_from(&allow_off)?;
-    if let Some(j) = jobs {
+}
+
+fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
+    let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
+    let allow = Allowances::from_off(&a.allow_off)?;
+    let registry = runner::backend::Registry::new(runner::backend::Settings {
+        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
+        device: a.device,
+        allow,
+        sweep_timeout: std::time::Duration::from_secs(a.timeout),
+    });
+    let backends = runner::fuzz::cli::parse_backends(&a.backends);
+    registry.check_names(&backends)?;
+    if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
-    let opts = runner::conform::Options {
-        target,
-        forms,
-        exhaustive,
-        samples,
-        backends: bs,
-        allow_off,
-        timeout: std::time::Duration::from_secs(timeout),
-    };
+    let reports = a.reports;
+    let opts =
+        runner::conform::Options { target, forms: a.forms, exhaustive: a.exhaustive, samples: a.samples, backends };
     let run_id = format!(
         "conform-{}",
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
     );
-    let report = runner::conform::run(&opts, &run_id);
+    let report = runner::conform::run(&opts, &registry, &run_id)?;
     for (k, v) in &report.environment {
         println!("{k}: {v}");
     }
@@ -474,11 +455,11 @@ fn run() -> Result<ExitCode> {
                     )
                 }
             };
-            print!("{}", runner::explain::explain(&instr, &operands, active, &allowances_from(&allow_off)?)?);
+            print!("{}", runner::explain::explain(&instr, &operands, active, &Allowances::from_off(&allow_off)?)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval { allow_off } => {
-            let allow = allowances_from(&allow_off)?;
+            let allow = Allowances::from_off(&allow_off)?;
             let stdin = std::io::BufReader::new(std::io::stdin());
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
             runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
@@ -488,17 +469,37 @@ fn run() -> Result<ExitCode> {
             runner::worker::serve(device, oracle).context("worker I/O")?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports } => {
-            conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports)
-        }
+        Command::Conform {
+            target,
+            forms,
+            exhaustive,
+            samples,
+            backends,
+            ptxas,
+            device,
+            jobs,
+            timeout,
+            allow_off,
+            reports,
+        } => conform_cmd(ConformArgs {
+            target,
+            forms,
+            exhaustive,
+            samples,
+            backends,
+            ptxas,
+            device,
+            jobs,
+            timeout,
+            allow_off,
+            reports,
+        }),
         Command::Report { dir } => report_cmd(&dir),
         Command::Fuzz(mut args) => {
             args.command = std::env::args().collect::<Vec<_>>().join(" ");
             runner::fuzz::cli::fuzz_command(args)
         }
-        Command::Replay { case, backends, allow_off } => {
-            runner::fuzz::cli::replay_command(&case, &backends, &allow_off)
-        }
+        Command::Replay { case, backends } => runner::fuzz::cli::replay_command(&case, &backends),
         Command::Minimize { case, out, backends, calls } => {
             runner::fuzz::cli::minimize_command(&case, out.as_deref(), &backends, calls)
         }

@@ -43,4 +43,38 @@ fn bad_options_are_clear_errors() {
     let out = ptxdiff().args(["conform", "--target", "sm_42"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target"));
+    let out = ptxdiff().args(["conform", "--allow-off", "bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown allowance `bogus`") && err.contains("nan-payload, cvt-f32-bf16-nan"), "{err}");
+    let out = ptxdiff().args(["conform", "--ptxas", "13.0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("VERSION=PATH"));
+}
+
+/// `--ptxas VERSION=PATH` makes each ptxas a backend of its own: without a GPU, the fallback
+/// runs `ptxas-check-VERSION` per version, side by side.
+#[test]
+fn several_ptxas_versions_run_side_by_side() {
+    let Ok(ptxas) = runner::backend::default_ptxas() else {
+        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let list = format!("13.0={p},13.5={p}", p = ptxas.path.display());
+    let out = ptxdiff()
+        .args(["conform", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256", "--ptxas", &list])
+        .arg("--reports")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    if stdout.contains("GPU backend unavailable") {
+        for b in ["ptxas-check-13.0-O0", "ptxas-check-13.0-O3", "ptxas-check-13.5-O0", "ptxas-check-13.5-O3"] {
+            assert!(stdout.contains(b), "{b} missing:\n{stdout}");
+        }
+    } else {
+        assert!(stdout.contains("cuda:ptxas-13.0-O3") && stdout.contains("cuda:ptxas-13.5-O3"), "{stdout}");
+    }
 }

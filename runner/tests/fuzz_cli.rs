@@ -46,6 +46,24 @@ fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
 }
 
 #[test]
+fn bad_allowance_and_backend_names_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--allow-off", "bogus", "--out"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown allowance `bogus`") && err.contains("nan-payload, cvt-f32-bf16-nan"), "{err}");
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "1", "--backends", "cuda:magic", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown backend `cuda:magic`") && err.contains("oracle-worker"), "{err}");
+}
+
+#[test]
 fn a_planted_oracle_bug_is_found_and_minimized() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
@@ -100,7 +118,9 @@ fn a_killed_campaign_loses_nothing_and_resumes() {
             .map(|d| d.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count())
             .unwrap_or(0)
     };
-    while count() < 1 && t.elapsed() < Duration::from_secs(120) {
+    // A finding on disk and the state of at least one finished batch (written after the batch's
+    // findings), so that there is a campaign to resume; under load the two are seconds apart.
+    while (count() < 1 || !run.join("campaign.json").is_file()) && t.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(300));

@@ -2,31 +2,39 @@
 //! the supervisor must record both (fault, hang), restart the worker each time, and the next
 //! real sweep must still run and agree with the oracle. Also checks the worker protocol's
 //! answer on a machine without a GPU. Needs a GPU for the planted part; skips cleanly
-//! otherwise.
+//! otherwise. The planted kernels are test hooks (feature `test-hooks`, on for the runner's own
+//! tests): a `PTXDIFF_BIN` given from outside must be built with `--features test-hooks`.
 
 use std::time::Duration;
 
-use runner::worker::{GpuBackend, Job, Outcome, Planted, WorkerHandle};
+use oracle::semantics::Allowances;
+use runner::backend::default_ptxas;
+use runner::worker::{Compiler, Executor, Outcome, Planted, SweepJob, WorkerHandle, WorkerKind};
 
 fn exe() -> std::path::PathBuf {
     std::env::var_os("PTXDIFF_BIN").map_or_else(|| env!("CARGO_BIN_EXE_ptxdiff").into(), Into::into)
 }
 
-fn job(id: u64, planted: Option<Planted>, count: u64) -> Job {
-    Job {
+fn job(id: u64, planted: Option<Planted>, count: u64) -> SweepJob {
+    let ptxas = default_ptxas().expect("ptxas (run ci/install-ptxas)");
+    SweepJob {
         id,
         form: "cvt.rn.f16.f32".into(),
         target: "sm_90".into(),
-        backend: GpuBackend::PtxasO3,
+        executor: Executor::Cuda(Compiler::Ptxas { path: ptxas.path, version: ptxas.version, opt: 3 }),
         segments: vec![(0, count)],
-        allow_off: Vec::new(),
+        allow: Allowances::all(),
         planted,
     }
 }
 
+fn spawn() -> Result<WorkerHandle, String> {
+    WorkerHandle::spawn(&exe(), WorkerKind::Gpu { device: 0 })
+}
+
 #[test]
 fn the_run_survives_a_faulting_and_a_hanging_kernel() {
-    let mut w = match WorkerHandle::spawn_with(&exe()) {
+    let mut w = match spawn() {
         Ok(w) => w,
         Err(why) => {
             assert!(why.contains("unavailable"), "a machine without a GPU must say so: {why}");
@@ -40,12 +48,12 @@ fn the_run_survives_a_faulting_and_a_hanging_kernel() {
         Outcome::Crashed(m) => eprintln!("fault recorded as crash: {m}"),
         other => panic!("a null-pointer store must fault, got {other:?}"),
     }
-    let mut w = WorkerHandle::spawn_with(&exe()).expect("restart after the fault");
+    let mut w = spawn().expect("restart after the fault");
     match w.run(&job(2, Some(Planted::Hang), 1), Duration::from_secs(5)) {
         Outcome::Hung(t) => eprintln!("hang recorded after {} s", t.as_secs()),
         other => panic!("an endless loop must hang, got {other:?}"),
     }
-    let mut w = WorkerHandle::spawn_with(&exe()).expect("restart after the hang");
+    let mut w = spawn().expect("restart after the hang");
     match w.run(&job(3, None, 1 << 24), Duration::from_secs(120)) {
         Outcome::Done(d) => {
             assert_eq!(d.result.checked, 1 << 24);

@@ -1,5 +1,7 @@
 //! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
-//! parsing into [`super::Options`], messages, exit status.
+//! parsing into [`super::Options`] (backend names, `--ptxas`, `--device` and `--allow-off`,
+//! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
+//! status.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,10 +15,10 @@ use oracle::program::interp::Plant;
 use oracle::program::text;
 use oracle::semantics::Allowances;
 
-use super::backend::FuzzBackend;
 use super::engine::Engine;
 use super::triage::raw_findings;
 use super::Options;
+use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
 
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
 pub fn parse_duration(s: &str) -> Result<Duration> {
@@ -46,16 +48,34 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
     Ok(Duration::from_secs_f64(total))
 }
 
-/// Parses `--backends`; empty means the defaults (with a GPU: oracle and the three GPU
-/// backends; the engine drops GPU backends when no GPU is found, and `ptxas-check` is added
-/// then).
-pub fn parse_backends(names: &[String]) -> Result<Vec<FuzzBackend>> {
-    if names.iter().all(|n| n.is_empty()) {
-        let mut v = FuzzBackend::gpu_defaults();
-        v.push(FuzzBackend::PtxasCheck);
-        return Ok(v);
-    }
-    names.iter().filter(|n| !n.is_empty()).map(|n| FuzzBackend::parse(n).map_err(anyhow::Error::msg)).collect()
+/// Parses `--backends`: the names given (empty: the registry's defaults; with a GPU, the
+/// oracle and the GPU backends, and `ptxas-check`; GPU backends are left out when no GPU is
+/// found). Names are checked by the registry.
+pub fn parse_backends(names: &[String]) -> Vec<String> {
+    names.iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()
+}
+
+/// Parses `--ptxas VERSION=PATH,…`.
+pub fn ptxas_specs(entries: &[String]) -> Result<Vec<PtxasSpec>> {
+    parse_ptxas_specs(entries).map_err(anyhow::Error::msg)
+}
+
+/// The backend options `replay` and `minimize` take.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct BackendArgs {
+    /// Backends (default: all that this machine has).
+    #[arg(long, value_delimiter = ',')]
+    pub backends: Vec<String>,
+    /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
+    #[arg(long, value_delimiter = ',')]
+    pub allow_off: Vec<String>,
+    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the backends
+    /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
+    #[arg(long, value_delimiter = ',')]
+    pub ptxas: Vec<String>,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    pub device: i32,
 }
 
 /// Loads a generator configuration file (TOML).
@@ -78,16 +98,24 @@ pub struct FuzzArgs {
     #[arg(long, default_value = "auto")]
     pub target: String,
     /// Backends (comma-separated: oracle, cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, ptxas-check,
-    /// oracle-worker); default: all that this machine has.
+    /// oracle-worker; with --ptxas, cuda:ptxas-VERSION-O0 …); default: all that this machine
+    /// has.
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
+    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the backends
+    /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
+    #[arg(long, value_delimiter = ',')]
+    pub ptxas: Vec<String>,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    pub device: i32,
     /// Threads preparing batches (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Generator configuration (TOML; see `generator::program::Config`).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Run directory (default: reports/fuzz-<time>).
+    /// Run directory (default: `reports/fuzz-<time>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue the campaign in this run directory.
@@ -117,18 +145,6 @@ pub struct FuzzArgs {
     /// The command line (filled in by the binary, for the report).
     #[arg(skip)]
     pub command: String,
-}
-
-fn allowances(off: &[String]) -> Result<Allowances> {
-    let mut a = Allowances::all();
-    for name in off.iter().filter(|n| !n.is_empty()) {
-        match oracle::semantics::Allowance::from_name(name) {
-            Some(x) if x.switchable() => a.disable(x),
-            Some(_) => bail!("allowance `{name}` cannot be switched off"),
-            None => bail!("unknown allowance `{name}` (see `ptxdiff allowances`)"),
-        }
-    }
-    Ok(a)
 }
 
 /// `ptxdiff fuzz`.
@@ -165,7 +181,9 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         max_programs: a.programs,
         seed,
         target,
-        backends: parse_backends(&a.backends)?,
+        backends: parse_backends(&a.backends),
+        ptxas: ptxas_specs(&a.ptxas)?,
+        device: a.device,
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         config: load_config(a.config.as_deref())?,
         run_dir: run_dir.clone(),
@@ -174,7 +192,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         batch: a.batch.max(1),
         minimize: !a.no_minimize,
         minimize_calls: a.minimize_calls,
-        allow: allowances(&a.allow_off)?,
+        allow: Allowances::from_off(&a.allow_off)?,
         plant,
         command: a.command.clone(),
         progress: true,
@@ -208,19 +226,27 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
     text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
 }
 
-fn engine_for(p: &oracle::program::Program, backends: &[String], allow_off: &[String]) -> Result<Engine> {
+fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<Engine> {
+    let registry = Registry::new(Settings {
+        ptxas: ptxas_specs(&a.ptxas)?,
+        device: a.device,
+        allow: Allowances::from_off(&a.allow_off)?,
+        sweep_timeout: Duration::from_secs(120),
+    });
+    let names = parse_backends(&a.backends);
+    let names = if names.is_empty() { registry.fuzz_defaults() } else { names };
     let scratch = tempfile::tempdir()?.keep();
-    Ok(Engine::new(p.target, parse_backends(backends)?, allowances(allow_off)?, None, scratch))
+    Ok(Engine::new(&registry, &names, p.target, None, scratch)?)
 }
 
 /// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
-pub fn replay_command(case: &Path, backends: &[String], allow_off: &[String]) -> Result<ExitCode> {
+pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
-    let mut engine = engine_for(&p, backends, allow_off)?;
+    let mut engine = engine_for(&p, backends)?;
     if let Some(why) = &engine.gpu_unavailable {
         println!("GPU backends unavailable: {why}");
     }
-    println!("backends: oracle, {}", engine.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "));
+    println!("backends: oracle, {}", engine.backend_names().join(", "));
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
     let _ = std::fs::remove_dir_all(&engine.scratch);
     if let Err(e) = &r[0].expected {
@@ -246,9 +272,9 @@ pub fn replay_command(case: &Path, backends: &[String], allow_off: &[String]) ->
 }
 
 /// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
-pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &[String], calls: usize) -> Result<ExitCode> {
+pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs, calls: usize) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
-    let mut engine = engine_for(&p, backends, &[])?;
+    let mut engine = engine_for(&p, backends)?;
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "min");
     let Some(first) = raw_findings(&p, &r[0]).into_iter().next() else {
         bail!("{}: no backend disagrees with the oracle; nothing to minimize", case.display());

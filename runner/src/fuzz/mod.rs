@@ -2,8 +2,8 @@
 //!
 //! Batches of programs are generated from `(seed, batch index)` (so a campaign is resumable
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
-//! `ptxas` at -O0 and -O3) while the previous batch runs on the worker backends, then compared
-//! word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
+//! the offline assemblies the backends need) while the previous batch runs on the backends
+//! that run programs (from [`crate::backend::Registry`]), then compared word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
 //! or a rejection of a program the model calls valid. Each new finding is minimized (the
 //! predicate: the same class, the same disagreeing backends and the same kind of difference),
 //! given a signature, checked against `corpus/known/`, and written to the run directory
@@ -13,7 +13,6 @@
 //! resumed campaign re-runs at most the batch it was killed in.
 
 pub mod assemble;
-pub mod backend;
 pub mod cli;
 pub mod compare;
 pub mod engine;
@@ -32,10 +31,10 @@ use oracle::program::{Inputs, Program, Stmt};
 use oracle::semantics::Allowances;
 use serde::{Deserialize, Serialize};
 
-pub use backend::FuzzBackend;
 use engine::Engine;
 
 use crate::atomic::write_atomic;
+use crate::backend::{Registry, Settings};
 use crate::findings::{FindingStore, KnownSet, Recorded, RunMeta};
 
 /// Campaign options.
@@ -49,8 +48,12 @@ pub struct Options {
     pub seed: u64,
     /// Target.
     pub target: Target,
-    /// Backends (the oracle is always on).
-    pub backends: Vec<FuzzBackend>,
+    /// Backend names (the oracle is always on; empty: the registry's fuzz defaults).
+    pub backends: Vec<String>,
+    /// `--ptxas` entries (empty: the ptxas found).
+    pub ptxas: Vec<crate::backend::PtxasSpec>,
+    /// CUDA device ordinal.
+    pub device: i32,
     /// Preparation threads.
     pub jobs: usize,
     /// Generator configuration.
@@ -183,6 +186,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     };
     std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
     let state_path = o.run_dir.join(STATE);
+    let registry = Registry::new(Settings {
+        ptxas: o.ptxas.clone(),
+        device: o.device,
+        allow: o.allow.clone(),
+        sweep_timeout: Duration::from_secs(120),
+    });
+    let names = if o.backends.is_empty() { registry.fuzz_defaults() } else { o.backends.clone() };
     let mut state = if o.resume {
         let text = std::fs::read_to_string(&state_path).with_context(|| {
             format!("{}: no campaign to resume here (start one without --resume)", state_path.display())
@@ -202,7 +212,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         State {
             seed: o.seed,
             target: format!("{}@{}", o.target, o.target.ptx),
-            backends: o.backends.iter().map(|b| b.name().to_string()).collect(),
+            backends: names.clone(),
             next_batch: 0,
             programs: 0,
             seconds: 0.0,
@@ -213,19 +223,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     };
     let scratch = o.run_dir.join("scratch");
     std::fs::create_dir_all(&scratch)?;
-    let mut engine = Engine::new(o.target, o.backends.clone(), o.allow.clone(), o.plant, scratch.clone());
+    let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
     let mut env = vec![("target".to_string(), o.target.to_string())];
-    if let Some((dev, drv)) = &engine.device {
-        env.push(("device".into(), dev.clone()));
-        env.push(("driver".into(), format!("{}.{}", drv / 1000, (drv % 1000) / 10)));
-    }
-    if let Some(p) = &engine.ptxas {
-        env.push(("ptxas".into(), p.version.clone()));
-    }
+    env.extend(engine.environment());
     if let Some(why) = &engine.gpu_unavailable {
         env.push(("gpu".into(), format!("unavailable: {why}")));
     }
-    env.push(("backends".into(), engine.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(",")));
+    env.push(("backends".into(), engine.backend_names().join(",")));
     let mut store = if o.resume && o.run_dir.join("findings.json").exists() {
         FindingStore::open(&o.run_dir, known)?
     } else {
@@ -371,7 +375,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         duplicates: dup,
         known: known_hits,
         gpu_unavailable: engine.gpu_unavailable.clone(),
-        backends: engine.backends.iter().map(|b| b.name().to_string()).collect(),
+        backends: engine.backend_names(),
         seconds,
     })
 }

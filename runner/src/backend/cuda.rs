@@ -1,0 +1,191 @@
+//! `cuda:*`: a CUDA GPU, in the worker process of its device (`--device`), given the machine
+//! code through a [`Compiler`]: the driver's JIT (`cuda:jit`) or an offline ptxas at one
+//! optimization level (`cuda:ptxas-O3`; `cuda:ptxas-13.0-O3` for a `--ptxas` version). Every
+//! `cuda:*` backend of a run shares the one worker of its device; the worker is restarted
+//! after a fault, crash or hang.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use oracle::semantics::Allowances;
+
+use super::{
+    label_suffix, program_outcome, sweep_job, sweep_outcome, Backend, Build, Built, Context, Failed, Kind, Need,
+    ProgramBatch, Role, SweepResult, SweepSpec, WorkerSlot,
+};
+use crate::conform::segments;
+use crate::ptxas::Ptxas;
+use crate::worker::{Executor, ProgramJob};
+
+/// The JIT backend's name.
+pub const JIT: &str = "cuda:jit";
+
+/// The optimization levels the offline-assembled backends offer.
+pub const LEVELS: [u8; 2] = [0, 3];
+
+/// `cuda:ptxas-O{opt}`, or `cuda:ptxas-13.0-O{opt}` for a labelled ptxas.
+pub fn ptxas_name(label: Option<&str>, opt: u8) -> String {
+    format!("cuda:ptxas{}-O{opt}", label_suffix(label))
+}
+
+/// The offline-assembled backends of the ptxas labelled `label`, one per level.
+pub fn ptxas_names(label: Option<&str>) -> Vec<String> {
+    LEVELS.iter().map(|&opt| ptxas_name(label, opt)).collect()
+}
+
+/// How the GPU gets its machine code.
+#[derive(Clone, Debug)]
+pub enum Compiler {
+    /// The driver's JIT.
+    Jit,
+    /// An offline ptxas.
+    Ptxas {
+        /// Its `--ptxas` version label (`None`: the one found).
+        label: Option<String>,
+        /// The executable and its version.
+        ptxas: Ptxas,
+        /// Optimization level.
+        opt: u8,
+    },
+}
+
+/// The registry's entry.
+pub const KIND: Kind = Kind {
+    names: |ctx| {
+        let mut v: Vec<String> = ctx.ptxas_labels().iter().flat_map(|l| ptxas_names(l.as_deref())).collect();
+        v.push(JIT.to_string());
+        v
+    },
+    build: |name, ctx: &Context| {
+        let wanted = if name == JIT {
+            None
+        } else {
+            let found = ctx
+                .ptxas_labels()
+                .into_iter()
+                .flat_map(|l| LEVELS.map(|opt| (l.clone(), opt)))
+                .find(|(l, opt)| ptxas_name(l.as_deref(), *opt) == name)?;
+            Some(found)
+        };
+        Some(build(name, wanted, ctx))
+    },
+};
+
+fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Built {
+    let worker = ctx.gpu_worker()?;
+    let compiler = match ptxas {
+        None => Compiler::Jit,
+        Some((label, opt)) => Compiler::Ptxas { ptxas: ctx.ptxas(label.as_deref())?, label, opt },
+    };
+    Ok(Box::new(Cuda {
+        name: name.to_string(),
+        compiler,
+        device: ctx.settings.device,
+        worker,
+        allow: ctx.settings.allow.clone(),
+        timeout: ctx.settings.sweep_timeout,
+    }))
+}
+
+/// A GPU backend.
+pub struct Cuda {
+    name: String,
+    compiler: Compiler,
+    device: i32,
+    worker: Arc<Mutex<WorkerSlot>>,
+    allow: Allowances,
+    timeout: Duration,
+}
+
+impl Cuda {
+    fn executor(&self) -> Executor {
+        Executor::Cuda(match &self.compiler {
+            Compiler::Jit => crate::worker::Compiler::Jit,
+            Compiler::Ptxas { ptxas, opt, .. } => {
+                crate::worker::Compiler::Ptxas { path: ptxas.path.clone(), version: ptxas.version.clone(), opt: *opt }
+            }
+        })
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, WorkerSlot> {
+        self.worker.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Backend for Cuda {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn needs(&self) -> Vec<Need> {
+        let mut v = vec![Need::Gpu(self.device), Need::Worker];
+        if let Compiler::Ptxas { label, .. } = &self.compiler {
+            v.push(Need::Ptxas(label.clone()));
+        }
+        v
+    }
+
+    fn role(&self) -> Role {
+        Role::Runs
+    }
+
+    fn builds(&self) -> Vec<Build> {
+        match &self.compiler {
+            Compiler::Jit => Vec::new(),
+            Compiler::Ptxas { label, ptxas, opt } => {
+                vec![Build { label: label.clone(), ptxas: ptxas.clone(), opt: *opt }]
+            }
+        }
+    }
+
+    fn environment(&self) -> Vec<(String, String)> {
+        let mut v = Vec::new();
+        if let Some((device, driver)) = self.slot().device() {
+            v.push(("device".into(), device));
+            v.push(("driver".into(), format!("{}.{}", driver / 1000, (driver % 1000) / 10)));
+        }
+        if let Compiler::Ptxas { label, ptxas, .. } = &self.compiler {
+            v.push((format!("ptxas{}", label_suffix(label.as_deref())), ptxas.version.clone()));
+        }
+        v
+    }
+
+    fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult> {
+        let executor = self.executor();
+        specs
+            .iter()
+            .filter_map(|s| {
+                let k = generator::sweep::sweep_kernel(&s.form, &s.target).ok()?;
+                let segs = segments(k.scheme, s.exhaustive, s.samples);
+                let t = Instant::now();
+                let mut slot = self.slot();
+                let job = sweep_job(slot.next_id(), s, segs.clone(), executor.clone(), &self.allow);
+                let outcome = sweep_outcome(slot.sweep(&job, self.timeout));
+                drop(slot);
+                tick(segs.iter().map(|x| x.1).sum());
+                Some(SweepResult {
+                    backend: self.name.clone(),
+                    form: s.form.opcode(),
+                    outcome,
+                    seconds: t.elapsed().as_secs_f64(),
+                })
+            })
+            .collect()
+    }
+
+    fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
+        let mut slot = self.slot();
+        let job = ProgramJob {
+            id: slot.next_id(),
+            executor: self.executor(),
+            ptx: batch.ptx.clone(),
+            cubin: batch.cubin.clone(),
+            kernels: batch.kernels.clone(),
+            allow: self.allow.clone(),
+        };
+        match slot.programs(&job, batch.timeout) {
+            Ok(outcome) => program_outcome(&self.name, outcome),
+            Err(why) => Err(Failed::Environment(why)),
+        }
+    }
+}

@@ -1,0 +1,622 @@
+//! Backends: everything a result can come from, behind one [`Backend`] trait, and the
+//! [`Registry`] that builds them from their names.
+//!
+//! A backend has a name (`oracle`, `oracle-worker`, `ptxas-check`, `cuda:jit`,
+//! `cuda:ptxas-O3`, `cuda:ptxas-13.0-O3`, …), says what it needs ([`Need`]), declares the
+//! offline assemblies it runs ([`Build`]; the caller runs each distinct one once per batch,
+//! so backends that need the same cubin share it) and runs the two workloads that exist:
+//! conformance sweeps of forms ([`Backend::sweep`]) and batches of fuzz programs
+//! ([`Backend::run_programs`]). A run that goes wrong is classified: a [`Failure`] is worth a
+//! finding (a rejection, a ptxas crash, a GPU fault, a hang), a [`Failed::Environment`] is
+//! not (the worker could not be restarted).
+//!
+//! The registry resolves ptxas in one place ([`resolve_ptxas`]: the `--ptxas VERSION=PATH`
+//! list, else [`default_ptxas`], the only lookup) and asks each backend kind, one line per
+//! kind in `KINDS`, for the names it offers and for a backend by name; a backend that cannot
+//! run here is a [`BackendError::Unavailable`] that says why. Backends that run in a worker
+//! process drive it through a [`WorkerSlot`], which restarts it after a fault, crash or hang;
+//! the `cuda:*` backends of a device share one. Adding a backend is one new file with a
+//! [`Kind`] (and its `mod` line) plus one line in `KINDS`.
+
+pub mod cuda;
+pub mod oracle;
+pub mod oracle_worker;
+pub mod ptxas_check;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ::oracle::isa::{Form, Target};
+use ::oracle::semantics::Allowances;
+use thiserror::Error;
+
+use crate::conform::check::Checked;
+use crate::ptxas::Ptxas;
+use crate::worker::{worker_exe, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
+
+/// Something a backend needs from the machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// A CUDA GPU (device ordinal).
+    Gpu(i32),
+    /// A ptxas (its `--ptxas` version label, or `None` for the one found).
+    Ptxas(Option<String>),
+    /// A worker process (`ptxdiff worker`).
+    Worker,
+}
+
+/// A failure worth a finding: one backend on one program or sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The assembler or the driver's JIT rejected a program the model calls valid.
+    Rejected {
+        /// Who rejected it (`ptxas -O3`, `cuda:jit`).
+        by: String,
+        /// Its message.
+        message: String,
+    },
+    /// A crash: ptxas crashed, the GPU faulted, the worker died or hung.
+    Crash {
+        /// Where (`ptxas -O0`, `cuda:jit`).
+        by: String,
+        /// What happened (`CUDA_ERROR_ILLEGAL_ADDRESS`, `hang`, `ptxas crash`).
+        how: String,
+        /// The message or log.
+        message: String,
+    },
+}
+
+/// Why a run gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failed {
+    /// A failure worth a finding.
+    Finding(Failure),
+    /// The environment: the backend cannot run any more (no worker could be started).
+    Environment(String),
+}
+
+/// The result of one sweep on one backend: one conformance row.
+#[derive(Clone, Debug)]
+pub struct SweepResult {
+    /// The row's backend name (`cuda:ptxas-O3`, `ptxas-check-O0`).
+    pub backend: String,
+    /// The form's opcode.
+    pub form: String,
+    /// What the checker found, or the failure as the row states it (`GPU fault: …`,
+    /// `ptxas rejected: …`), or the environment that stopped the backend.
+    pub outcome: Result<Checked, SweepFailure>,
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+/// Why a sweep gave no counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SweepFailure {
+    /// A failure, as the conformance row states it.
+    Row(String),
+    /// The backend cannot run any more (the worker could not be restarted).
+    Environment(String),
+}
+
+/// One form to sweep: its index ranges follow from its sweep scheme, `exhaustive` and
+/// `samples` ([`crate::conform::segments`]).
+#[derive(Clone, Debug)]
+pub struct SweepSpec {
+    /// The form.
+    pub form: Form,
+    /// The target.
+    pub target: Target,
+    /// Sweep ≤32-bit domains completely.
+    pub exhaustive: bool,
+    /// Inputs per sampled form.
+    pub samples: u64,
+}
+
+/// A batch of programs for one backend: one module, the programs' launches and inputs.
+#[derive(Clone, Debug)]
+pub struct ProgramBatch {
+    /// The module's PTX.
+    pub ptx: String,
+    /// The cubin of the backend's [`Build`], when it has one.
+    pub cubin: Option<PathBuf>,
+    /// The programs, in order.
+    pub kernels: Vec<KernelRun>,
+    /// Longest wait for the batch.
+    pub timeout: Duration,
+}
+
+/// What a backend does with a program batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The reference every other result is compared with (the in-process oracle).
+    Reference,
+    /// Assembles only ([`Backend::builds`]); runs nothing.
+    CompileOnly,
+    /// Runs programs and returns their outputs.
+    Runs,
+}
+
+/// A located ptxas and the version label it was given (`--ptxas 13.0=PATH`; `None` for the
+/// one found).
+#[derive(Clone, Debug)]
+pub struct PtxasTool {
+    /// The label from `--ptxas`.
+    pub label: Option<String>,
+    /// The executable, or why it cannot be used.
+    pub ptxas: Result<Ptxas, String>,
+}
+
+/// An offline assembly: which ptxas at which level. Its [`Build::label`] names the failures
+/// it finds and keys the cubin the backends that need it share.
+#[derive(Clone, Debug)]
+pub struct Build {
+    /// The ptxas's version label (`None`: the one found).
+    pub label: Option<String>,
+    /// The ptxas.
+    pub ptxas: Ptxas,
+    /// Optimization level.
+    pub opt: u8,
+}
+
+impl Build {
+    /// `ptxas -O3`, or `ptxas-13.0 -O3` for a labelled ptxas.
+    pub fn label(&self) -> String {
+        match &self.label {
+            None => format!("ptxas -O{}", self.opt),
+            Some(v) => format!("ptxas-{v} -O{}", self.opt),
+        }
+    }
+}
+
+/// A source of results (see the module docs).
+pub trait Backend: Send {
+    /// The name `--backends` takes.
+    fn name(&self) -> String;
+    /// What it needs from the machine.
+    fn needs(&self) -> Vec<Need>;
+    /// What it does with program batches.
+    fn role(&self) -> Role;
+    /// The offline assemblies it runs (empty for backends that assemble nothing).
+    fn builds(&self) -> Vec<Build> {
+        Vec::new()
+    }
+    /// Environment lines for reports (`device`, `driver`, `ptxas`).
+    fn environment(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// Sweeps `specs` (results in order; a form without a sweep kernel may give none), calling
+    /// `tick` with the inputs of each finished spec.
+    fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult>;
+    /// Runs a program batch: each program's output words, or what went wrong with the batch.
+    fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed>;
+}
+
+/// Why a backend name gives no backend.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum BackendError {
+    /// No backend has this name.
+    #[error("unknown backend `{name}`; valid backends: {valid}")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// The backend exists but cannot run on this machine.
+    #[error("backend `{name}` unavailable: {why}")]
+    Unavailable {
+        /// The backend.
+        name: String,
+        /// Why (no GPU, no ptxas).
+        why: String,
+    },
+}
+
+/// A `--ptxas VERSION=PATH` list entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxasSpec {
+    /// The version label (`13.0`).
+    pub label: String,
+    /// The executable.
+    pub path: PathBuf,
+}
+
+/// Parses `--ptxas 13.0=/usr/local/cuda/bin/ptxas,13.5=.tools/…/ptxas` entries.
+pub fn parse_ptxas_specs(entries: &[String]) -> Result<Vec<PtxasSpec>, String> {
+    let mut out: Vec<PtxasSpec> = Vec::new();
+    for e in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+        let Some((label, path)) = e.split_once('=') else {
+            return Err(format!("--ptxas `{e}`: expected VERSION=PATH (e.g. 13.0=/usr/local/cuda/bin/ptxas)"));
+        };
+        let label = label.trim();
+        if label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_') {
+            return Err(format!("--ptxas `{e}`: the version label may hold only letters, digits, `.` and `_`"));
+        }
+        if out.iter().any(|s| s.label == label) {
+            return Err(format!("--ptxas: version `{label}` given twice"));
+        }
+        out.push(PtxasSpec { label: label.to_string(), path: PathBuf::from(path.trim()) });
+    }
+    Ok(out)
+}
+
+/// The one ptxas found (see [`crate::ptxas`] for the lookup order): the one place that looks
+/// for ptxas.
+pub fn default_ptxas() -> Result<Ptxas, String> {
+    Ptxas::find().map_err(|e| e.to_string())
+}
+
+/// The ptxas executables of a run: the `--ptxas` list, or (when it is empty) the one ptxas
+/// found.
+pub fn resolve_ptxas(specs: &[PtxasSpec]) -> Vec<PtxasTool> {
+    if specs.is_empty() {
+        return vec![PtxasTool { label: None, ptxas: default_ptxas() }];
+    }
+    specs
+        .iter()
+        .map(|s| PtxasTool {
+            label: Some(s.label.clone()),
+            ptxas: if s.path.is_file() {
+                Ptxas::at(&s.path).map_err(|e| e.to_string())
+            } else {
+                Err(format!("{}: no such file", s.path.display()))
+            },
+        })
+        .collect()
+}
+
+/// Settings every backend is built with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `--ptxas` entries (empty: the ptxas found).
+    pub ptxas: Vec<PtxasSpec>,
+    /// CUDA device ordinal (`--device`).
+    pub device: i32,
+    /// The allowances results are checked under.
+    pub allow: Allowances,
+    /// Longest wait for one sweep job.
+    pub sweep_timeout: Duration,
+}
+
+/// What backends are built from: the settings, the resolved ptxas executables, the worker
+/// executable and the GPU worker the `cuda:*` backends of one device share.
+pub struct Context {
+    /// The settings.
+    pub settings: Settings,
+    /// The ptxas executables, in `--ptxas` order.
+    pub ptxas: Vec<PtxasTool>,
+    exe: Result<PathBuf, String>,
+    gpu: Mutex<Option<Result<Arc<Mutex<WorkerSlot>>, String>>>,
+}
+
+impl Context {
+    /// Resolves ptxas and the worker executable.
+    pub fn new(settings: Settings) -> Context {
+        let ptxas = resolve_ptxas(&settings.ptxas);
+        Context { settings, ptxas, exe: worker_exe(), gpu: Mutex::new(None) }
+    }
+
+    /// The worker executable.
+    pub fn exe(&self) -> Result<&Path, String> {
+        self.exe.as_deref().map_err(Clone::clone)
+    }
+
+    /// The GPU worker of `--device`, started on first use and shared by every `cuda:*`
+    /// backend; `Err` says why no GPU is usable.
+    pub fn gpu_worker(&self) -> Result<Arc<Mutex<WorkerSlot>>, String> {
+        let mut g = self.gpu.lock().unwrap_or_else(|p| p.into_inner());
+        if g.is_none() {
+            let kind = WorkerKind::Gpu { device: self.settings.device };
+            *g = Some(self.exe().and_then(|exe| WorkerSlot::start(exe, kind)).map(|w| Arc::new(Mutex::new(w))));
+        }
+        g.clone().unwrap_or_else(|| Err("no GPU worker".into()))
+    }
+
+    /// Why no GPU is usable, when a GPU backend was asked for and its worker did not start.
+    pub fn gpu_unavailable(&self) -> Option<String> {
+        self.gpu.lock().unwrap_or_else(|p| p.into_inner()).as_ref().and_then(|r| r.as_ref().err().cloned())
+    }
+
+    /// The ptxas labelled `label`, or why it is unavailable.
+    pub fn ptxas(&self, label: Option<&str>) -> Result<Ptxas, String> {
+        self.ptxas
+            .iter()
+            .find(|t| t.label.as_deref() == label)
+            .map_or_else(|| Err("no such ptxas".into()), |t| t.ptxas.clone())
+    }
+
+    /// The version labels (`None`: the one found), in `--ptxas` order.
+    pub fn ptxas_labels(&self) -> Vec<Option<String>> {
+        self.ptxas.iter().map(|t| t.label.clone()).collect()
+    }
+}
+
+/// The environment lines of `backends` (device, driver, ptxas versions), each key once.
+pub fn environment(backends: &[Box<dyn Backend>]) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = Vec::new();
+    for (k, v) in backends.iter().flat_map(|b| b.environment()) {
+        if !env.iter().any(|(x, _)| *x == k) {
+            env.push((k, v));
+        }
+    }
+    env
+}
+
+/// `-13.0` for a labelled ptxas, empty for the one found: the part of a backend name that
+/// names the ptxas.
+pub fn label_suffix(label: Option<&str>) -> String {
+    label.map(|l| format!("-{l}")).unwrap_or_default()
+}
+
+/// A worker process that is restarted after a fault, crash or hang.
+pub struct WorkerSlot {
+    exe: PathBuf,
+    kind: WorkerKind,
+    handle: Option<WorkerHandle>,
+    down: Option<String>,
+    serial: u64,
+}
+
+impl WorkerSlot {
+    /// Starts a worker; `Err` says why it cannot run.
+    pub fn start(exe: &Path, kind: WorkerKind) -> Result<WorkerSlot, String> {
+        let handle = WorkerHandle::spawn(exe, kind)?;
+        Ok(WorkerSlot { exe: exe.to_path_buf(), kind, handle: Some(handle), down: None, serial: 0 })
+    }
+
+    /// Device and driver the worker reported.
+    pub fn device(&self) -> Option<(String, i32)> {
+        self.handle.as_ref().map(|h| (h.device.clone(), h.driver))
+    }
+
+    /// The native target of the worker's device (`90`).
+    pub fn sm(&self) -> Option<u16> {
+        self.handle.as_ref().map(|h| h.sm)
+    }
+
+    /// A fresh job id.
+    pub fn next_id(&mut self) -> u64 {
+        self.serial += 1;
+        self.serial
+    }
+
+    /// Runs a sweep job; after a dead outcome the worker is restarted. `Err`: no worker runs.
+    pub fn sweep(&mut self, job: &SweepJob, timeout: Duration) -> Result<Outcome, String> {
+        let w = self.live()?;
+        let o = w.run(job, timeout);
+        self.after(&o);
+        Ok(o)
+    }
+
+    /// Runs a program job, as [`WorkerSlot::sweep`].
+    pub fn programs(&mut self, job: &ProgramJob, timeout: Duration) -> Result<Outcome, String> {
+        let w = self.live()?;
+        let o = w.run_programs(job, timeout);
+        self.after(&o);
+        Ok(o)
+    }
+
+    fn live(&mut self) -> Result<&mut WorkerHandle, String> {
+        match (&mut self.handle, &self.down) {
+            (Some(h), _) => Ok(h),
+            (None, Some(why)) => Err(why.clone()),
+            (None, None) => Err("no worker".into()),
+        }
+    }
+
+    fn after(&mut self, o: &Outcome) {
+        if matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
+            self.handle = None;
+            match WorkerHandle::spawn(&self.exe, self.kind) {
+                Ok(h) => self.handle = Some(h),
+                Err(e) => self.down = Some(e),
+            }
+        }
+    }
+}
+
+/// A worker program job's outcome: the outputs, or the failure as a finding (`by`: the
+/// backend's name).
+pub fn program_outcome(by: &str, outcome: Outcome) -> Result<Vec<Vec<u32>>, Failed> {
+    let by = by.to_string();
+    Err(Failed::Finding(match outcome {
+        Outcome::Programs(done) => return Ok(done.outputs),
+        Outcome::Failed(m) => Failure::Rejected { by, message: m },
+        Outcome::Fault(m) => {
+            let how = m.split(": ").last().unwrap_or("fault").to_string();
+            Failure::Crash { by, how, message: m }
+        }
+        Outcome::Crashed(m) => Failure::Crash { by, how: "worker crash".into(), message: m },
+        Outcome::Hung(t) => {
+            Failure::Crash { by, how: "hang".into(), message: format!("no result within {} s", t.as_secs()) }
+        }
+        Outcome::Done(_) => Failure::Crash { by, how: "protocol".into(), message: "sweep reply".into() },
+    }))
+}
+
+/// A worker sweep outcome as a conformance row's counts or failure text.
+pub fn sweep_outcome(outcome: Result<Outcome, String>) -> Result<Checked, SweepFailure> {
+    match outcome {
+        Err(why) => Err(SweepFailure::Environment(why)),
+        Ok(Outcome::Done(d)) => Ok(d.result),
+        Ok(Outcome::Failed(m)) => Err(SweepFailure::Row(format!("rejected: {m}"))),
+        Ok(Outcome::Fault(m)) => Err(SweepFailure::Row(format!("GPU fault: {m}"))),
+        Ok(Outcome::Programs(_)) => Err(SweepFailure::Row("the worker answered a sweep with program results".into())),
+        Ok(Outcome::Crashed(m)) => Err(SweepFailure::Row(format!("worker crashed: {m}"))),
+        Ok(Outcome::Hung(t)) => {
+            Err(SweepFailure::Row(format!("hang: no result within {} s; worker killed", t.as_secs())))
+        }
+    }
+}
+
+/// A protocol sweep job for `spec` over `segments`.
+pub fn sweep_job(
+    id: u64,
+    spec: &SweepSpec,
+    segments: Vec<(u64, u64)>,
+    executor: crate::worker::Executor,
+    allow: &Allowances,
+) -> SweepJob {
+    SweepJob {
+        id,
+        form: spec.form.opcode(),
+        target: format!("{}@{}", spec.target.name(), spec.target.ptx),
+        executor,
+        segments,
+        allow: allow.clone(),
+        #[cfg(feature = "test-hooks")]
+        planted: None,
+    }
+}
+
+/// A backend built by its kind, or why it cannot run here.
+pub type Built = Result<Box<dyn Backend>, String>;
+
+/// The backends of a run: those that can run here, and the rest with why they cannot.
+pub struct Selection {
+    /// Backends that run.
+    pub backends: Vec<Box<dyn Backend>>,
+    /// `(name, why)` of those that cannot run here.
+    pub unavailable: Vec<(String, String)>,
+}
+
+/// One backend kind: the names it offers in a context and how to build one by name
+/// (`None`: not a name of this kind).
+pub struct Kind {
+    /// Every name this kind offers.
+    pub names: fn(&Context) -> Vec<String>,
+    /// Builds the backend `name`, or says why it cannot run here.
+    pub build: fn(&str, &Context) -> Option<Built>,
+}
+
+/// Every backend kind, one line each.
+const KINDS: [Kind; 4] = [oracle::KIND, oracle_worker::KIND, ptxas_check::KIND, cuda::KIND];
+
+/// Builds backends from their names (see the module docs).
+pub struct Registry {
+    ctx: Context,
+}
+
+impl Registry {
+    /// A registry over `settings` (resolves ptxas once).
+    pub fn new(settings: Settings) -> Registry {
+        Registry { ctx: Context::new(settings) }
+    }
+
+    /// The context backends are built from.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// Every backend name, in a fixed order.
+    pub fn names(&self) -> Vec<String> {
+        KINDS.iter().flat_map(|k| (k.names)(&self.ctx)).collect()
+    }
+
+    /// Checks that every name is a backend name.
+    pub fn check_names(&self, names: &[String]) -> Result<(), BackendError> {
+        let all = self.names();
+        match names.iter().find(|n| !all.contains(n)) {
+            Some(n) => Err(BackendError::Unknown { name: n.clone(), valid: all.join(", ") }),
+            None => Ok(()),
+        }
+    }
+
+    /// Builds the backend `name`.
+    pub fn build(&self, name: &str) -> Result<Box<dyn Backend>, BackendError> {
+        self.check_names(&[name.to_string()])?;
+        for k in &KINDS {
+            if let Some(r) = (k.build)(name, &self.ctx) {
+                return r.map_err(|why| BackendError::Unavailable { name: name.into(), why });
+            }
+        }
+        Err(BackendError::Unknown { name: name.into(), valid: self.names().join(", ") })
+    }
+
+    /// Builds every backend of `names` that can run here; the rest with why they cannot.
+    /// Unknown names are an error.
+    pub fn build_all(&self, names: &[String]) -> Result<Selection, BackendError> {
+        self.check_names(names)?;
+        let mut s = Selection { backends: Vec::new(), unavailable: Vec::new() };
+        for n in names {
+            match self.build(n) {
+                Ok(b) => s.backends.push(b),
+                Err(BackendError::Unavailable { name, why }) => s.unavailable.push((name, why)),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(s)
+    }
+
+    /// The default backends of `fuzz`: the oracle, every GPU backend (per ptxas: -O0 and -O3;
+    /// then the JIT) and `ptxas-check` per ptxas.
+    pub fn fuzz_defaults(&self) -> Vec<String> {
+        let labels = self.ctx.ptxas_labels();
+        let mut v = vec![oracle::NAME.to_string()];
+        for l in &labels {
+            v.extend(cuda::ptxas_names(l.as_deref()));
+        }
+        v.push(cuda::JIT.to_string());
+        v.extend(labels.iter().map(|l| ptxas_check::name(l.as_deref())));
+        v
+    }
+
+    /// The default backends of `conform`: `cuda:ptxas-O3` per ptxas.
+    pub fn conform_defaults(&self) -> Vec<String> {
+        self.ctx.ptxas_labels().iter().map(|l| cuda::ptxas_name(l.as_deref(), 3)).collect()
+    }
+
+    /// What `conform` and `fuzz` run when no GPU is usable: `ptxas-check` per ptxas and the
+    /// oracle.
+    pub fn without_gpu(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.ctx.ptxas_labels().iter().map(|l| ptxas_check::name(l.as_deref())).collect();
+        v.push(oracle::NAME.to_string());
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(ptxas: Vec<PtxasSpec>) -> Registry {
+        Registry::new(Settings { ptxas, device: 0, allow: Allowances::all(), sweep_timeout: Duration::from_secs(1) })
+    }
+
+    #[test]
+    fn names_are_known_and_unknown_ones_list_the_valid_ones() {
+        let r = registry(Vec::new());
+        let names = r.names();
+        for n in ["oracle", "oracle-worker", "ptxas-check", "cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"] {
+            assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
+        }
+        let e = r.build("cuda:ptxas-O2").err().unwrap().to_string();
+        assert!(e.contains("unknown backend `cuda:ptxas-O2`") && e.contains("cuda:jit"), "{e}");
+        assert_eq!(
+            r.fuzz_defaults(),
+            ["oracle", "cuda:ptxas-O0", "cuda:ptxas-O3", "cuda:jit", "ptxas-check"].map(String::from)
+        );
+        assert_eq!(r.conform_defaults(), ["cuda:ptxas-O3"]);
+        assert!(r.build("oracle").is_ok());
+    }
+
+    #[test]
+    fn several_ptxas_versions_are_backends_side_by_side() {
+        let specs = parse_ptxas_specs(&["13.0=/nonexistent/ptxas".into(), "13.5=/also/missing".into()]).unwrap();
+        let r = registry(specs);
+        let names = r.names();
+        for n in ["cuda:ptxas-13.0-O3", "cuda:ptxas-13.5-O0", "ptxas-check-13.0", "ptxas-check-13.5"] {
+            assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
+        }
+        assert!(!names.iter().any(|x| x == "cuda:ptxas-O3"), "{names:?}");
+        match r.build("ptxas-check-13.5") {
+            Err(BackendError::Unavailable { why, .. }) => assert!(why.contains("/also/missing"), "{why}"),
+            other => panic!("a missing ptxas makes its backends unavailable, got {:?}", other.map(|b| b.name())),
+        }
+        assert_eq!(r.conform_defaults(), ["cuda:ptxas-13.0-O3", "cuda:ptxas-13.5-O3"]);
+        assert!(parse_ptxas_specs(&["13.0".into()]).unwrap_err().contains("VERSION=PATH"));
+        assert!(parse_ptxas_specs(&["1 3=/x".into()]).is_err());
+        assert!(parse_ptxas_specs(&["13.0=/x".into(), "13.0=/y".into()]).unwrap_err().contains("twice"));
+    }
+}

@@ -1,0 +1,16 @@
+//! Crash isolation: GPU work runs in a child process (`ptxdiff worker --device N`), one per
+//! GPU, speaking a JSON-lines protocol ([`protocol`]) on stdin/stdout. The worker side
+//! ([`serve`]) runs jobs and reports faults; the supervisor side ([`supervisor`]) sends jobs,
+//! enforces the timeout and records what became of each job, so the caller can start a fresh
+//! worker after a fault, crash or hang. `ptxdiff worker --oracle` is the CPU oracle behind the
+//! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).
+
+pub mod protocol;
+mod serve;
+pub mod supervisor;
+
+#[cfg(feature = "test-hooks")]
+pub use protocol::Planted;
+pub use protocol::{Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob};
+pub use serve::{oracle_outputs, oracle_sweep, serve};
+pub use supervisor::{worker_exe, Outcome, WorkerHandle, WorkerKind};

@@ -1,0 +1,246 @@
+//! The worker protocol: the [`Request`]s the supervisor writes to `ptxdiff worker` as JSON
+//! lines and the [`Reply`] lines it answers with.
+//!
+//! Invariants: every reply to a request carries the request's id (a request that cannot be
+//! parsed is answered with [`UNPARSED`]); the allowances travel typed, as the names of those
+//! switched off, and are parsed back with `Allowances::from_off` on the worker's side, so a bad
+//! name is an error reply, never silently ignored; what runs a job is named by its
+//! [`Executor`], so the oracle behind the protocol has its own identity on the wire.
+
+use std::path::PathBuf;
+
+use oracle::semantics::Allowances;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::conform::check::Checked;
+
+/// The id of a [`Reply::Failed`] to a request that could not be parsed.
+pub const UNPARSED: u64 = u64::MAX;
+
+/// How a GPU gets the machine code of a PTX module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Compiler {
+    /// The driver compiles the PTX (`cuModuleLoadDataEx`, optimization level 4).
+    Jit,
+    /// An offline `ptxas` at `-O{opt}`, loaded as a cubin.
+    Ptxas {
+        /// The ptxas executable.
+        path: PathBuf,
+        /// Its version line.
+        version: String,
+        /// Optimization level.
+        opt: u8,
+    },
+}
+
+/// What runs a job in the worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Executor {
+    /// The CPU oracle (a worker started with `--oracle`).
+    Oracle,
+    /// The worker's GPU, through `compiler`.
+    Cuda(Compiler),
+}
+
+/// A planted kernel for the supervisor's survival tests (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Planted {
+    /// Stores through a null pointer (the oracle worker aborts).
+    Fault,
+    /// Spins forever (the oracle worker sleeps).
+    Hang,
+    /// The oracle worker's sweep answers like a GPU whose NaNs are not canonical: wherever the
+    /// oracle with every allowance on admits a set of values, it returns the set's
+    /// representative with the destination's top (sign) bit flipped. Checked under allowances
+    /// that admit any NaN this passes; with `nan-payload` off it does not.
+    NonCanonicalNan,
+}
+
+/// One unit of sweep work: sweep `form` over some index ranges. Unknown fields are refused, so
+/// a worker built without `test-hooks` rejects a planted job instead of running a real sweep.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepJob {
+    /// Caller's id.
+    pub id: u64,
+    /// The form's opcode.
+    pub form: String,
+    /// Target name (with `@ptx`).
+    pub target: String,
+    /// What runs it.
+    pub executor: Executor,
+    /// Index ranges `(first, count)` to sweep.
+    pub segments: Vec<(u64, u64)>,
+    /// The allowances in force.
+    #[serde(serialize_with = "allow_to_wire", deserialize_with = "allow_from_wire")]
+    pub allow: Allowances,
+    /// Run a planted kernel instead (survival tests).
+    #[cfg(feature = "test-hooks")]
+    #[serde(default)]
+    pub planted: Option<Planted>,
+}
+
+/// One program of a [`ProgramJob`]: its entry, launch and inputs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KernelRun {
+    /// Entry name in the module.
+    pub name: String,
+    /// Threads of its one CTA.
+    pub threads: u32,
+    /// Input words, thread 0 first.
+    pub inputs: Vec<u32>,
+    /// Output words per thread.
+    pub outputs: u32,
+}
+
+/// Run every program of a module on one executor (`ptxdiff fuzz`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProgramJob {
+    /// Caller's id.
+    pub id: u64,
+    /// What runs it.
+    pub executor: Executor,
+    /// The module's PTX (compiled by the driver for `Compiler::Jit`; the oracle parses it).
+    pub ptx: String,
+    /// The cubin assembled by the supervisor (`Compiler::Ptxas`).
+    pub cubin: Option<PathBuf>,
+    /// The programs to run, in order.
+    pub kernels: Vec<KernelRun>,
+    /// The allowances in force (the oracle's expected bits depend on them).
+    #[serde(serialize_with = "allow_to_wire", deserialize_with = "allow_from_wire")]
+    pub allow: Allowances,
+}
+
+/// Results of a [`ProgramJob`].
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ProgramsDone {
+    /// The job's id.
+    pub id: u64,
+    /// Output words of each program (threads × outputs, thread 0 first).
+    pub outputs: Vec<Vec<u32>>,
+    /// Seconds loading the module (the JIT's compile time for `cuda:jit`).
+    pub load_s: f64,
+    /// Seconds running and copying.
+    pub run_s: f64,
+}
+
+/// A request to the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// A conformance sweep.
+    Sweep(SweepJob),
+    /// A batch of fuzz programs.
+    Programs(ProgramJob),
+}
+
+impl Request {
+    /// The request's id.
+    pub fn id(&self) -> u64 {
+        match self {
+            Request::Sweep(j) => j.id,
+            Request::Programs(j) => j.id,
+        }
+    }
+}
+
+/// Timings and results of a finished sweep.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SweepDone {
+    /// The job's id.
+    pub id: u64,
+    /// What the checker found.
+    pub result: Checked,
+    /// Seconds compiling (ptxas or JIT).
+    pub compile_s: f64,
+    /// Seconds of kernel time plus copies.
+    pub gpu_s: f64,
+    /// Seconds checking.
+    pub check_s: f64,
+}
+
+/// What the worker says.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Reply {
+    /// Started: the device.
+    Ready {
+        /// Device name.
+        device: String,
+        /// Driver version.
+        driver: i32,
+        /// Native target (`90`).
+        sm: u16,
+    },
+    /// A sweep finished.
+    Done(SweepDone),
+    /// A program job finished.
+    Programs(ProgramsDone),
+    /// A job failed without killing the worker (assembler or JIT rejection, bad request).
+    Failed {
+        /// The job's id ([`UNPARSED`] when the request could not be read).
+        id: u64,
+        /// What failed.
+        message: String,
+    },
+    /// The GPU faulted; the worker exits after saying so.
+    Fault {
+        /// The job's id.
+        id: u64,
+        /// The CUDA error.
+        message: String,
+    },
+    /// No GPU here; the worker exits.
+    Unavailable {
+        /// Why.
+        message: String,
+    },
+}
+
+fn allow_to_wire<S: Serializer>(a: &Allowances, s: S) -> Result<S::Ok, S::Error> {
+    a.off_names().serialize(s)
+}
+
+fn allow_from_wire<'de, D: Deserializer<'de>>(d: D) -> Result<Allowances, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    Allowances::from_off(&names).map_err(serde::de::Error::custom)
+}
+
+/// Parses a request line; a request that cannot be read gives the id it carries (if any is
+/// readable) and why, so the reply reaches the job that sent it.
+pub fn parse_request(line: &str) -> Result<Request, (u64, String)> {
+    serde_json::from_str::<Request>(line).map_err(|e| {
+        let id = serde_json::from_str::<serde_json::Value>(line)
+            .ok()
+            .and_then(|v| v.as_object().and_then(|o| o.values().next().and_then(|j| j["id"].as_u64())))
+            .unwrap_or(UNPARSED);
+        (id, format!("bad job: {e}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allowances_travel_typed_and_bad_names_are_errors_with_the_job_id() {
+        let job = ProgramJob {
+            id: 7,
+            executor: Executor::Oracle,
+            ptx: String::new(),
+            cubin: None,
+            kernels: Vec::new(),
+            allow: Allowances::from_off(["nan-payload"]).unwrap(),
+        };
+        let line = serde_json::to_string(&Request::Programs(job.clone())).unwrap();
+        assert!(line.contains("[\"nan-payload\"]"), "{line}");
+        match parse_request(&line) {
+            Ok(Request::Programs(j)) => assert_eq!(j.allow, job.allow),
+            other => panic!("{other:?}"),
+        }
+        let bad = line.replace("nan-payload", "bogus");
+        let (id, why) = parse_request(&bad).unwrap_err();
+        assert_eq!(id, 7);
+        assert!(why.contains("unknown allowance `bogus`") && why.contains("nan-payload"), "{why}");
+        assert_eq!(parse_request("not json").unwrap_err().0, UNPARSED);
+    }
+}

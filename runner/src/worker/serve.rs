@@ -1,0 +1,363 @@
+//! The worker's side of the protocol (`ptxdiff worker`): reads [`Request`]s on stdin, runs
+//! each on its [`Executor`] and answers one [`Reply`] per request on stdout.
+//!
+//! A GPU worker opens device `--device N`, compiles the sweep kernel (offline `ptxas` named in
+//! the job, or the driver's JIT with `CUDA_CACHE_DISABLE=1` set by the supervisor), runs it in
+//! chunks, copies each chunk to pinned memory and checks it against the oracle on all cores,
+//! so only counts and a few mismatches cross the pipe. A kernel fault poisons the CUDA
+//! context, so the worker reports it ([`Reply::Fault`]) and exits. A worker started with
+//! `--oracle` runs [`Executor::Oracle`] jobs on the CPU oracle instead and needs no GPU.
+//! Invariant: the allowances a job carries are the ones its results are checked under.
+
+use std::io::{BufRead, Write};
+#[cfg(feature = "test-hooks")]
+use std::time::Duration;
+use std::time::Instant;
+
+use generator::sweep::{sweep_kernel, SweepKernel};
+use oracle::isa::{Form, Target};
+use oracle::semantics::Allowances;
+
+#[cfg(feature = "test-hooks")]
+use super::protocol::Planted;
+use super::protocol::{
+    parse_request, Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob,
+};
+use crate::conform::check::{Checked, Checker};
+use crate::gpu::{Gpu, GpuError};
+use crate::ptxas::Ptxas;
+
+/// Results per chunk: bounds host memory and lets the checker start early.
+const CHUNK: u64 = 1 << 27;
+
+fn reply(out: &mut impl Write, r: &Reply) -> std::io::Result<()> {
+    writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default())?;
+    out.flush()
+}
+
+/// The planted sweep kernel for the GPU (`None`: a hook only the oracle worker has).
+#[cfg(feature = "test-hooks")]
+fn planted_ptx(p: Planted, target: &Target) -> Option<String> {
+    let body = match p {
+        Planted::Fault => "  mov.u64 %rd1, 0;\n  st.global.u32 [%rd1], 1;",
+        Planted::Hang => "LOOP:\n  bra.uni LOOP;",
+        Planted::NonCanonicalNan => return None,
+    };
+    Some(format!(
+        ".version {}\n.target {}\n.address_size 64\n.visible .entry sweep(.param .u64 out, .param .u64 base, .param .u64 n)\n{{\n  .reg .b64 %rd<2>;\n{body}\n  ret;\n}}\n",
+        target.ptx,
+        target.name()
+    ))
+}
+
+fn compile(gpu: &Gpu, compiler: &Compiler, ptx: &str, target: &Target) -> Result<crate::gpu::Kernel, String> {
+    match compiler {
+        Compiler::Jit => gpu.load(ptx.as_bytes(), true, 4).map_err(|e| e.to_string()),
+        Compiler::Ptxas { path, version, opt } => {
+            let ptxas = Ptxas { path: path.clone(), version: version.clone() };
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let cubin = dir.path().join("sweep.cubin");
+            let asm = ptxas.assemble(ptx, &target.name(), *opt, Some(&cubin)).map_err(|e| e.to_string())?;
+            if !asm.ok {
+                return Err(format!("ptxas -O{opt} rejected the sweep kernel: {}", asm.output.trim()));
+            }
+            let image = std::fs::read(&cubin).map_err(|e| e.to_string())?;
+            gpu.load(&image, false, 0).map_err(|e| e.to_string())
+        }
+    }
+}
+
+enum JobError {
+    Failed(String),
+    Fault(String),
+}
+
+fn on_gpu(executor: &Executor) -> Result<&Compiler, JobError> {
+    match executor {
+        Executor::Cuda(c) => Ok(c),
+        Executor::Oracle => Err(JobError::Failed("an oracle job sent to a GPU worker".into())),
+    }
+}
+
+fn fault(e: GpuError) -> JobError {
+    if e.is_fault() {
+        JobError::Fault(e.to_string())
+    } else {
+        JobError::Failed(e.to_string())
+    }
+}
+
+fn run_sweep(gpu: &Gpu, job: &SweepJob) -> Result<SweepDone, JobError> {
+    let compiler = on_gpu(&job.executor)?;
+    let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
+    let t0 = Instant::now();
+    #[cfg(feature = "test-hooks")]
+    if let Some(p) = job.planted {
+        let ptx = planted_ptx(p, &target)
+            .ok_or_else(|| JobError::Failed(format!("the planted {p:?} runs on the oracle worker only")))?;
+        let kernel = compile(gpu, compiler, &ptx, &target).map_err(JobError::Failed)?;
+        let out = gpu.alloc(4).map_err(fault)?;
+        gpu.launch_sweep(&kernel, &out, 0, 1).map_err(fault)?;
+        gpu.synchronize().map_err(fault)?;
+        return Ok(SweepDone { id: job.id, ..SweepDone::default() });
+    }
+    let form = Form::parse_opcode(&job.form).map_err(|e| JobError::Failed(e.to_string()))?;
+    let k: SweepKernel = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
+    let kernel = compile(gpu, compiler, &k.ptx, &target).map_err(JobError::Failed)?;
+    let compile_s = t0.elapsed().as_secs_f64();
+    let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
+    let largest = job.segments.iter().map(|s| s.1).max().unwrap_or(1);
+    let chunk = CHUNK.min(largest.max(1));
+    let bytes = (chunk * u64::from(k.out_bytes)) as usize;
+    // Two slots: while the CPU checks one chunk, the GPU computes and copies the next.
+    let dev = [gpu.alloc(bytes).map_err(fault)?, gpu.alloc(bytes).map_err(fault)?];
+    let mut host = [gpu.alloc_pinned(bytes).map_err(fault)?, gpu.alloc_pinned(bytes).map_err(fault)?];
+    let pieces: Vec<(u64, u64)> = job
+        .segments
+        .iter()
+        .flat_map(|&(first, count)| {
+            (0..count.div_ceil(chunk)).map(move |c| (first + c * chunk, chunk.min(count - c * chunk)))
+        })
+        .collect();
+    let t_all = Instant::now();
+    let mut check_s = 0.0;
+    let mut result = Checked::default();
+    let submit = |slot: usize, (base, n): (u64, u64), host: &mut [crate::gpu::PinnedBuffer; 2]| {
+        gpu.launch_sweep(&kernel, &dev[slot], base, n)?;
+        gpu.copy_to_host_async(&mut host[slot], &dev[slot], (n * u64::from(k.out_bytes)) as usize)?;
+        gpu.record()
+    };
+    let mut pending = Vec::new();
+    if let Some(&p) = pieces.first() {
+        pending.push(submit(0, p, &mut host).map_err(fault)?);
+    }
+    for (idx, &(base, n)) in pieces.iter().enumerate() {
+        let slot = idx % 2;
+        if let Some(&next) = pieces.get(idx + 1) {
+            pending.push(submit(1 - slot, next, &mut host).map_err(fault)?);
+        }
+        pending.remove(0).wait().map_err(fault)?;
+        let t = Instant::now();
+        let len = (n * u64::from(k.out_bytes)) as usize;
+        let c = checker.check(base, host[slot].as_slice(len));
+        check_s += t.elapsed().as_secs_f64();
+        result.checked += c.checked;
+        result.mismatches += c.mismatches;
+        for m in c.examples {
+            if result.examples.len() < 8 {
+                result.examples.push(m);
+            }
+        }
+    }
+    // GPU time not hidden behind checking.
+    let gpu_s = (t_all.elapsed().as_secs_f64() - check_s).max(0.0);
+    Ok(SweepDone { id: job.id, result, compile_s, gpu_s, check_s })
+}
+
+fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
+    let compiler = on_gpu(&job.executor)?;
+    let t0 = Instant::now();
+    let modules = match (compiler, &job.cubin) {
+        (Compiler::Jit, _) => jit_in_parallel(gpu, &job.ptx)?,
+        (Compiler::Ptxas { .. }, Some(path)) => {
+            let image = std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?;
+            vec![gpu.load_module(&image, false, 0).map_err(|e| JobError::Failed(e.to_string()))?]
+        }
+        (Compiler::Ptxas { opt, .. }, None) => {
+            return Err(JobError::Failed(format!("a ptxas -O{opt} program job needs a cubin")))
+        }
+    };
+    let load_s = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let in_words: usize = job.kernels.iter().map(|k| k.inputs.len()).sum();
+    let out_words: Vec<usize> = job.kernels.iter().map(|k| (k.threads * k.outputs) as usize).collect();
+    let input = gpu.alloc(4 * in_words.max(1)).map_err(fault)?;
+    let output = gpu.alloc(4 * out_words.iter().sum::<usize>().max(1)).map_err(fault)?;
+    let bytes: Vec<u8> = job.kernels.iter().flat_map(|k| k.inputs.iter().flat_map(|w| w.to_le_bytes())).collect();
+    gpu.upload(&input, &bytes).map_err(fault)?;
+    gpu.zero(&output).map_err(fault)?;
+    let (mut ioff, mut ooff) = (0, 0);
+    for (k, &ow) in job.kernels.iter().zip(&out_words) {
+        let f = modules
+            .iter()
+            .find_map(|m| m.function(&k.name).ok())
+            .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))?;
+        gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
+        ioff += k.inputs.len();
+        ooff += ow;
+    }
+    let raw = gpu.download(&output, 4 * ooff).map_err(fault)?;
+    let words: Vec<u32> = raw.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut outputs = Vec::new();
+    let mut at = 0;
+    for ow in out_words {
+        outputs.push(words[at..at + ow].to_vec());
+        at += ow;
+    }
+    Ok(ProgramsDone { id: job.id, outputs, load_s, run_s: t1.elapsed().as_secs_f64() })
+}
+
+/// The driver's JIT on a module of programs, split into one module per core and compiled
+/// concurrently (the JIT is single-threaded per module; each part is still a whole module of
+/// whole programs, so nothing about what is compiled changes).
+fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobError> {
+    use oracle::program::text;
+    let programs = text::parse_module(ptx).map_err(|e| JobError::Failed(format!("module: {e}")))?;
+    let parts = std::thread::available_parallelism().map_or(4, |n| n.get()).min(programs.len().max(1));
+    let chunk = programs.len().div_ceil(parts).max(1);
+    let texts: Vec<String> = programs.chunks(chunk).map(text::module).collect();
+    let loaded: Vec<Result<crate::gpu::Module, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = texts
+            .iter()
+            .map(|t| s.spawn(move || gpu.load_module(t.as_bytes(), true, 4).map_err(|e| e.to_string())))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("JIT thread panicked".into()))).collect()
+    });
+    loaded.into_iter().collect::<Result<Vec<_>, _>>().map_err(JobError::Failed)
+}
+
+/// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
+/// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or
+/// hang, for the supervisor's tests.
+fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
+    let t = Instant::now();
+    #[cfg(feature = "test-hooks")]
+    for k in &job.kernels {
+        if k.name.starts_with("planted_fault") {
+            std::process::abort();
+        }
+        if k.name.starts_with("planted_hang") {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+    let outputs = oracle_outputs(&job.ptx, &job.kernels, &job.allow).map_err(JobError::Failed)?;
+    Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() })
+}
+
+/// The program oracle's outputs for `kernels` of the module `ptx` under `allow`: each the
+/// oracle's expected bits (one admissible value where the result is a set), threads × outputs
+/// words, thread 0 first.
+pub fn oracle_outputs(ptx: &str, kernels: &[KernelRun], allow: &Allowances) -> Result<Vec<Vec<u32>>, String> {
+    use oracle::program::{interp, text, Inputs};
+    let programs = text::parse_module(ptx).map_err(|e| format!("module: {e}"))?;
+    let mut outputs = Vec::new();
+    for k in kernels {
+        let p =
+            programs.iter().find(|p| p.name == k.name).ok_or_else(|| format!("no entry `{}` in the module", k.name))?;
+        let e = interp::run(p, &Inputs(k.inputs.clone()), allow).map_err(|e| format!("{}: {e}", k.name))?;
+        outputs.push(e.iter().flat_map(|x| (0..p.outputs).map(move |w| (x.bits >> (32 * w)) as u32)).collect());
+    }
+    Ok(outputs)
+}
+
+/// A sweep run by the CPU oracle instead of a GPU (`ptxdiff worker --oracle`): the same
+/// protocol, so CI exercises the supervisor, restarts and timeouts without a GPU. With
+/// `test-hooks`, planted faults abort the process and planted hangs sleep.
+fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
+    #[cfg(feature = "test-hooks")]
+    match job.planted {
+        Some(Planted::Fault) => std::process::abort(),
+        Some(Planted::Hang) => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        Some(Planted::NonCanonicalNan) | None => {}
+    }
+    let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
+    let form = Form::parse_opcode(&job.form).map_err(|e| JobError::Failed(e.to_string()))?;
+    let k = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
+    let t = Instant::now();
+    #[cfg(feature = "test-hooks")]
+    if job.planted == Some(Planted::NonCanonicalNan) {
+        let free = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+        let top = 1u128 << (8 * k.out_bytes - 1);
+        let gpu = |i: u64| {
+            let e = free.expected(i);
+            if e.is_exact() {
+                e.bits
+            } else {
+                e.bits ^ top
+            }
+        };
+        let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
+        let result = check_bytes(&checker, k.out_bytes, &job.segments, gpu);
+        return Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() });
+    }
+    let result = oracle_sweep(&form, &k, &job.segments, &job.allow);
+    Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() })
+}
+
+/// The oracle's own expected results over `segments`, encoded as a backend returns them,
+/// through the sweep checker (which exercises the fast kernels against the full semantics).
+pub fn oracle_sweep(form: &Form, k: &SweepKernel, segments: &[(u64, u64)], allow: &Allowances) -> Checked {
+    let checker = Checker::new(form, k.scheme, k.out_bytes, allow.clone());
+    check_bytes(&checker, k.out_bytes, segments, |i| checker.expected(i).bits)
+}
+
+/// Checks the results `result(i)` gives for every index of `segments`, encoded as a backend
+/// returns them (`out_bytes` each).
+fn check_bytes(checker: &Checker, out_bytes: u32, segments: &[(u64, u64)], result: impl Fn(u64) -> u128) -> Checked {
+    let mut out = Checked::default();
+    for &(first, count) in segments {
+        let bytes: Vec<u8> =
+            (first..first + count).flat_map(|i| result(i).to_le_bytes()[..out_bytes as usize].to_vec()).collect();
+        let c = checker.check(first, &bytes);
+        out.checked += c.checked;
+        out.mismatches += c.mismatches;
+        out.examples.extend(c.examples);
+    }
+    out
+}
+
+/// The worker's main loop (`ptxdiff worker`): returns when stdin closes or after a fault.
+/// With `oracle`, no GPU is opened and only [`Executor::Oracle`] jobs run; otherwise device
+/// `device` is opened and [`Executor::Cuda`] jobs run on it.
+pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let gpu = if oracle {
+        reply(&mut out, &Reply::Ready { device: "oracle (CPU)".into(), driver: 0, sm: 90 })?;
+        None
+    } else {
+        match Gpu::open(device) {
+            Ok(g) => {
+                reply(&mut out, &Reply::Ready { device: g.name.clone(), driver: g.driver, sm: g.sm() })?;
+                Some(g)
+            }
+            Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),
+        }
+    };
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request = match parse_request(&line) {
+            Ok(r) => r,
+            Err((id, message)) => {
+                reply(&mut out, &Reply::Failed { id, message })?;
+                continue;
+            }
+        };
+        let id = request.id();
+        let result = match (&request, &gpu) {
+            (Request::Sweep(job), _) if job.executor == Executor::Oracle => run_sweep_on_oracle(job).map(Reply::Done),
+            (Request::Programs(job), _) if job.executor == Executor::Oracle => {
+                run_programs_on_oracle(job).map(Reply::Programs)
+            }
+            (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
+            (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, job).map(Reply::Done),
+            (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
+        };
+        match result {
+            Ok(r) => reply(&mut out, &r)?,
+            Err(JobError::Failed(message)) => reply(&mut out, &Reply::Failed { id, message })?,
+            Err(JobError::Fault(message)) => {
+                reply(&mut out, &Reply::Fault { id, message })?;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! The supervisor's side of the protocol: [`WorkerHandle`] starts `ptxdiff worker` (on a GPU
+//! `--device N`, or `--oracle`), sends one request at a time and waits for its reply with a
+//! timeout. A fault makes the worker exit after saying so; a hang is cut off by the timeout,
+//! which kills the worker; either way the handle is dead afterwards and the caller starts a
+//! fresh one for the next job.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::protocol::{ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob, UNPARSED};
+
+/// Which kind of worker to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerKind {
+    /// A GPU worker on this CUDA device ordinal.
+    Gpu {
+        /// The device ordinal (`--device`).
+        device: i32,
+    },
+    /// The CPU oracle behind the protocol (`--oracle`).
+    Oracle,
+}
+
+/// What became of a job, seen from the supervisor.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// A sweep finished.
+    Done(SweepDone),
+    /// A program job finished.
+    Programs(ProgramsDone),
+    /// Rejected (ptxas or JIT error, bad request).
+    Failed(String),
+    /// The GPU faulted (the worker exited).
+    Fault(String),
+    /// The worker died without a word (signal, panic).
+    Crashed(String),
+    /// No reply within the timeout; the worker was killed.
+    Hung(Duration),
+}
+
+/// A running worker process.
+pub struct WorkerHandle {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The device the worker reported.
+    pub device: String,
+    /// Driver version.
+    pub driver: i32,
+    /// Native sm.
+    pub sm: u16,
+}
+
+/// The `ptxdiff` executable that serves as the worker: `$PTXDIFF_BIN`, else this executable.
+pub fn worker_exe() -> Result<PathBuf, String> {
+    match std::env::var_os("PTXDIFF_BIN") {
+        Some(p) => Ok(PathBuf::from(p)),
+        None => std::env::current_exe().map_err(|e| format!("cannot find ptxdiff's own executable: {e}")),
+    }
+}
+
+impl WorkerHandle {
+    /// Starts `EXE worker` of `kind`; `Err` carries why it cannot run (for a GPU worker: why no
+    /// GPU is usable).
+    pub fn spawn(exe: &Path, kind: WorkerKind) -> Result<WorkerHandle, String> {
+        let mut cmd = Command::new(exe);
+        cmd.arg("worker");
+        match kind {
+            WorkerKind::Gpu { device } => cmd.args(["--device", &device.to_string()]),
+            WorkerKind::Oracle => cmd.arg("--oracle"),
+        };
+        let mut child = cmd
+            .env("CUDA_CACHE_DISABLE", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start the worker process: {e}"))?;
+        let stdin = child.stdin.take().ok_or("worker has no stdin")?;
+        let stdout = child.stdout.take().ok_or("worker has no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first =
+            rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "the worker did not start within 60 s".to_string())?;
+        match serde_json::from_str::<Reply>(&first) {
+            Ok(Reply::Ready { device, driver, sm }) => Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm }),
+            Ok(Reply::Unavailable { message }) => {
+                let _ = child.wait();
+                Err(message)
+            }
+            _ => {
+                let _ = child.kill();
+                Err(format!("unexpected first line from the worker: {first}"))
+            }
+        }
+    }
+
+    /// Runs a sweep, waiting at most `timeout`. After `Fault`, `Crashed` or `Hung` this handle
+    /// is dead: spawn a new one.
+    pub fn run(&mut self, job: &SweepJob, timeout: Duration) -> Outcome {
+        self.exchange(&Request::Sweep(job.clone()), job.id, timeout)
+    }
+
+    /// Runs a program job, as [`WorkerHandle::run`].
+    pub fn run_programs(&mut self, job: &ProgramJob, timeout: Duration) -> Outcome {
+        self.exchange(&Request::Programs(job.clone()), job.id, timeout)
+    }
+
+    fn exchange(&mut self, request: &Request, id: u64, timeout: Duration) -> Outcome {
+        self.exchange_line(&serde_json::to_string(request).unwrap_or_default(), id, timeout)
+    }
+
+    /// Sends one request line as it stands (as any other process could write it) and waits
+    /// for the reply to job `id`, as [`WorkerHandle::run`].
+    pub fn exchange_line(&mut self, line: &str, id: u64, timeout: Duration) -> Outcome {
+        if writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_err() {
+            return Outcome::Crashed("the worker's stdin is closed".into());
+        }
+        let start = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => match serde_json::from_str::<Reply>(&l) {
+                    Ok(Reply::Done(d)) if d.id == id => return Outcome::Done(d),
+                    Ok(Reply::Programs(d)) if d.id == id => return Outcome::Programs(d),
+                    Ok(Reply::Failed { id: i, message }) if i == id || i == UNPARSED => {
+                        return Outcome::Failed(message)
+                    }
+                    Ok(Reply::Fault { id: i, message }) if i == id => {
+                        let _ = self.child.wait();
+                        return Outcome::Fault(message);
+                    }
+                    _ => continue,
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Outcome::Hung(timeout);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                    return Outcome::Crashed(format!("the worker exited ({status}) while running the job"));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for WorkerHandle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
