@@ -1,11 +1,13 @@
 //! # ptxdiff runner
 //!
-//! Everything that touches the outside world: the `ptxas` assembler, (later) GPU backends,
+//! Everything that touches the outside world: the `ptxas` assembler, the GPU and its worker
+//! process, the diff layer that compares backends with the oracle ([`diff`]), findings and their
 //! reports, the corpus and the command line. The oracle and generator crates stay pure.
 #![warn(missing_docs)]
 
-pub mod atomic;
+pub mod atomic_write;
 pub mod conform;
+pub mod diff;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;

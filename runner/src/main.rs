@@ -128,9 +128,12 @@ enum Command {
         /// Switch allowances off (comma-separated names).
         #[arg(long, value_delimiter = ',')]
         allow_off: Vec<String>,
-        /// Where reports go.
+        /// Where reports go: a findings run directory `conform-<time>` is made in it.
         #[arg(long, default_value = "reports")]
         reports: std::path::PathBuf,
+        /// Known findings (`corpus/known/`): mismatches they cover are counted, not reported.
+        #[arg(long, default_value = "corpus/known")]
+        known: std::path::PathBuf,
     },
     /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
     /// findings.json, completed by findings/*.json.
@@ -347,6 +350,7 @@ fn conform_cmd(
     timeout: u64,
     allow_off: Vec<String>,
     reports: std::path::PathBuf,
+    known: std::path::PathBuf,
 ) -> Result<ExitCode> {
     use runner::worker::GpuBackend;
     let target = if target == "auto" { None } else { Some(parse_target(&target)?) };
@@ -360,7 +364,13 @@ fn conform_cmd(
             ),
         }
     }
-    allowances_from(&allow_off)?;
+    let allow = allowances_from(&allow_off)?;
+    let known = if known.is_dir() {
+        runner::findings::KnownSet::load(&known)
+            .with_context(|| format!("loading known findings from {}", known.display()))?
+    } else {
+        runner::findings::KnownSet::empty()
+    };
     if let Some(j) = jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
@@ -390,7 +400,7 @@ fn conform_cmd(
             inputs: r.checked,
             mismatches: r.mismatches,
             first: match (&r.failure, r.examples.first()) {
-                (Some(f), _) => f.chars().take(100).collect(),
+                (Some(f), _) => f.to_string().chars().take(100).collect(),
                 (None, Some(m)) => format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual),
                 _ => String::new(),
             },
@@ -398,14 +408,17 @@ fn conform_cmd(
         })
         .collect();
     println!("{}", Table::new(rows).with(Style::modern()));
-    let dir = runner::conform::report::write(&reports, &report)
-        .with_context(|| format!("writing the report under {}", reports.display()))?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let (dir, rec) = runner::conform::results::write_run(&reports, &report, &command, &allow, known)
+        .with_context(|| format!("writing the run under {}", reports.display()))?;
     let failing = report.failing().count();
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     println!(
-        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; report: {}",
+        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; findings: {} new, {} known; report: {}",
         report.rows.len(),
         report.seconds,
+        rec.new,
+        rec.known,
         dir.display()
     );
     Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -488,8 +501,8 @@ fn run() -> Result<ExitCode> {
             runner::worker::serve(device, oracle).context("worker I/O")?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports } => {
-            conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports)
+        Command::Conform { target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports, known } => {
+            conform_cmd(target, forms, exhaustive, samples, backends, jobs, timeout, allow_off, reports, known)
         }
         Command::Report { dir } => report_cmd(&dir),
         Command::Fuzz(mut args) => {

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use runner::findings::{Class, Finding, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
+use runner::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
 
 fn ptxdiff() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
@@ -18,7 +18,7 @@ fn make_run(run: &Path) -> (String, String) {
     let mut store = FindingStore::create(run, meta, known).unwrap();
 
     let mut compiler = Finding::new(
-        Signature::new(Class::Compiler, "cvt.rn.satfinite.e4m3x2.f32", "max-norm", ["cuda:ptxas-O3"], "sign"),
+        Signature::new(FindingClass::Compiler, "cvt.rn.satfinite.e4m3x2.f32", "max-norm", ["cuda:ptxas-O3"], "sign"),
         ".version 8.7\n.target sm_90\n// <script>&\"'\n",
     );
     compiler.threads = 1;
@@ -37,12 +37,13 @@ fn make_run(run: &Path) -> (String, String) {
     assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::New);
     assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::Duplicate);
 
-    let mut crash = Finding::new(Signature::new(Class::Crash, "program", "", ["ptxas-check"], "ptxas exit 139"), "");
+    let mut crash =
+        Finding::new(Signature::new(FindingClass::Crash, "program", "", ["ptxas-check"], "ptxas exit 139"), "");
     crash.message = Some("Segmentation fault (core dumped)".into());
     assert_eq!(store.record(crash.clone(), "crash case").unwrap(), Recorded::New);
 
     let tf32 = Finding::new(
-        Signature::new(Class::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:jit"], "nan-becomes-inf"),
+        Signature::new(FindingClass::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:jit"], "nan-becomes-inf"),
         "",
     );
     assert_eq!(store.record(tf32, "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));

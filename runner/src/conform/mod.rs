@@ -8,8 +8,9 @@
 //! inputs (up to `--samples`) through the checker, fast kernels cross-checked against the full
 //! semantics. The run says which backends were unavailable and why.
 
+pub mod case;
 pub mod check;
-pub mod report;
+pub mod results;
 
 use std::time::{Duration, Instant};
 
@@ -19,10 +20,11 @@ use oracle::isa::{Family, Form, Target};
 use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
+use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
 use crate::worker::{GpuBackend, Job, Outcome, WorkerHandle};
 use check::Checker;
-use report::{Report, Row};
+pub use results::{record_findings, Recording, Report, Row};
 
 /// Options of one run.
 #[derive(Clone, Debug)]
@@ -175,23 +177,29 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                             false
                         }
                         Outcome::Failed(m) => {
-                            row.failure = Some(format!("rejected: {m}"));
+                            row.failure = Some(BackendFailure::new(FailureKind::Rejected, m));
                             false
                         }
                         Outcome::Fault(m) => {
-                            row.failure = Some(format!("GPU fault: {m}"));
+                            row.failure = Some(BackendFailure::new(FailureKind::Fault, m));
                             true
                         }
                         Outcome::Programs(_) => {
-                            row.failure = Some("the worker answered a sweep with program results".into());
+                            row.failure = Some(BackendFailure::new(
+                                FailureKind::Other,
+                                "the worker answered a sweep with program results",
+                            ));
                             false
                         }
                         Outcome::Crashed(m) => {
-                            row.failure = Some(format!("worker crashed: {m}"));
+                            row.failure = Some(BackendFailure::new(FailureKind::Crash, m));
                             true
                         }
                         Outcome::Hung(t) => {
-                            row.failure = Some(format!("hang: no result within {} s; worker killed", t.as_secs()));
+                            row.failure = Some(BackendFailure::new(
+                                FailureKind::Hang,
+                                format!("no result within {} s; worker killed", t.as_secs()),
+                            ));
                             true
                         }
                     };
@@ -206,7 +214,7 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                                 pb.finish();
                                 return Report {
                                     run_id: run_id.into(),
-                                    target: target.name(),
+                                    target: format!("{}@{}", target.name(), target.ptx),
                                     environment: env,
                                     rows,
                                     seconds: start.elapsed().as_secs_f64(),
@@ -226,7 +234,7 @@ pub fn run(o: &Options, run_id: &str) -> Report {
     }
     Report {
         run_id: run_id.into(),
-        target: target.name(),
+        target: format!("{}@{}", target.name(), target.ptx),
         environment: env,
         rows,
         seconds: start.elapsed().as_secs_f64(),
@@ -250,12 +258,14 @@ fn ptxas_check(target: &Target, forms: &[Form], env: &mut Vec<(String, String)>)
         .map(|(f, opt)| {
             let t = Instant::now();
             let failure = match sweep_kernel(f, target) {
-                Err(e) => Some(e.to_string()),
+                Err(e) => Some(BackendFailure::new(FailureKind::Other, e.to_string())),
                 Ok(k) => match ptxas.assemble(&k.ptx, &target.name(), opt, None) {
                     Ok(a) if a.ok => None,
-                    Ok(a) if a.crashed => Some(format!("ptxas crashed: {}", a.output.trim())),
-                    Ok(a) => Some(format!("ptxas rejected: {}", a.output.trim())),
-                    Err(e) => Some(e.to_string()),
+                    Ok(a) if a.crashed => {
+                        Some(BackendFailure::new(FailureKind::Crash, format!("ptxas crashed: {}", a.output.trim())))
+                    }
+                    Ok(a) => Some(BackendFailure::new(FailureKind::Rejected, format!("ptxas: {}", a.output.trim()))),
+                    Err(e) => Some(BackendFailure::new(FailureKind::Other, e.to_string())),
                 },
             };
             pb.inc(1);

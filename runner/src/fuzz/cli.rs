@@ -261,7 +261,7 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &[String], ca
     });
     let _ = std::fs::remove_dir_all(&engine.scratch);
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
-    crate::atomic::write_atomic(&out, text::case(&red.program, &red.inputs))
+    crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
         "{} → {} instructions, {} threads, {} predicate calls: {}",

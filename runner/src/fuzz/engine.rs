@@ -16,7 +16,7 @@ use oracle::semantics::{Allowances, Expected};
 
 use super::assemble::{assemble, Assembled};
 use super::backend::FuzzBackend;
-use super::compare::Observed;
+use crate::diff::program::Observed;
 use crate::ptxas::Ptxas;
 use crate::worker::{KernelRun, Outcome, ProgramJob, WorkerHandle};
 

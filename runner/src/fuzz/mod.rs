@@ -4,9 +4,11 @@
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
 //! `ptxas` at -O0 and -O3) while the previous batch runs on the worker backends, then compared
 //! word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
-//! or a rejection of a program the model calls valid. Each new finding is minimized (the
-//! predicate: the same class, the same disagreeing backends and the same kind of difference),
-//! given a signature, checked against `corpus/known/`, and written to the run directory
+//! or a rejection of a program the model calls valid. Each new finding goes through three
+//! stages: the campaign builds the predicate "still the same class, disagreeing backends and
+//! kind of difference" ([`minimize::still_shows`]), the minimization stage reduces the case
+//! with it ([`minimize::stage`]), and triage packages the reduced case (signature, case file,
+//! finding), which is checked against `corpus/known/` and written to the run directory
 //! atomically before the campaign goes on, so killing a campaign loses nothing it found.
 //!
 //! Invariant: the campaign state (`campaign.json`) is written after a batch's findings, so a
@@ -15,8 +17,8 @@
 pub mod assemble;
 pub mod backend;
 pub mod cli;
-pub mod compare;
 pub mod engine;
+pub mod minimize;
 mod triage;
 
 use std::collections::BTreeMap;
@@ -25,6 +27,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use generator::minimize::Budget;
 use generator::program::{generate_seeded, Config};
 use oracle::isa::Target;
 use oracle::program::interp::Plant;
@@ -35,7 +38,7 @@ use serde::{Deserialize, Serialize};
 pub use backend::FuzzBackend;
 use engine::Engine;
 
-use crate::atomic::write_atomic;
+use crate::atomic_write::write_atomic;
 use crate::findings::{FindingStore, KnownSet, Recorded, RunMeta};
 
 /// Campaign options.
@@ -286,6 +289,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         *engine.seconds.entry("waiting for preparation".into()).or_default() += t_wait.elapsed().as_secs_f64();
         let results = engine.execute(&programs, &inputs, prepared);
         let t_triage = Instant::now();
+        let mut minimizing = 0.0;
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
                 state.invalid += 1;
@@ -299,7 +303,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             }
             for raw in triage::raw_findings(&programs[k], r) {
                 let pre = raw.pre_signature();
-                let seen = per_pre.entry(pre).or_default();
+                let seen = per_pre.entry(pre.clone()).or_default();
                 seen.0 += 1;
                 // The same kind of difference, already minimized often enough this session:
                 // counted under the first finding it produced, not minimized again.
@@ -314,18 +318,16 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                         continue;
                     }
                 }
-                let minimize = o.minimize;
-                let finding = triage::finalize(
-                    &mut engine,
-                    &raw,
-                    &programs[k],
-                    &inputs[k],
-                    minimize,
-                    o.minimize_calls,
-                    start.elapsed().as_secs_f64(),
-                    &env,
-                    &o.run_dir,
-                );
+                let budget = o.minimize.then_some(Budget { calls: o.minimize_calls });
+                let minimized =
+                    minimize::stage(&programs[k], &inputs[k], budget, minimize::still_shows(&mut engine, &pre));
+                minimizing += minimized.seconds;
+                // The reduced case once more, for its own mismatches.
+                let reduced = &minimized.reduced;
+                let result =
+                    engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
+                let case = triage::Case { original: &programs[k], reduced, result: &result[0] };
+                let finding = triage::package(&raw, &case, &engine.allow, start.elapsed().as_secs_f64(), &env);
                 let case = finding.1;
                 if seen.1.is_none() {
                     seen.1 = Some(finding.0.clone());
@@ -337,7 +339,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
             }
         }
-        *engine.seconds.entry("triage and minimization".into()).or_default() += t_triage.elapsed().as_secs_f64();
+        *engine.seconds.entry("minimization".into()).or_default() += minimizing;
+        *engine.seconds.entry("triage".into()).or_default() += t_triage.elapsed().as_secs_f64() - minimizing;
         family_counts(&programs, &mut state.families);
         state.programs += programs.len() as u64;
         state.next_batch = b + 1;
