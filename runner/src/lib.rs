@@ -13,6 +13,7 @@ pub mod explain;
 pub mod fastpath;
 pub mod findings;
 pub mod fuzz;
+pub mod glob;
 pub mod gpu;
 pub mod ptxas;
 pub mod validity;

@@ -21,6 +21,7 @@ use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
 use crate::diff::{BackendFailure, FailureKind};
+use crate::glob::glob_match;
 use crate::ptxas::Ptxas;
 use crate::worker::{GpuBackend, Job, Outcome, WorkerHandle};
 use check::Checker;
@@ -50,31 +51,6 @@ type Planned = (Form, u64, Vec<(u64, u64)>);
 
 /// Families `conform` sweeps.
 pub const FAMILIES: [Family; 3] = [Family::Cvt, Family::CvtPack, Family::Prmt];
-
-/// Whether `text` matches `glob` (`*` matches any run of characters).
-pub fn glob_match(glob: &str, text: &str) -> bool {
-    let parts: Vec<&str> = glob.split('*').collect();
-    if parts.len() == 1 {
-        return glob == text;
-    }
-    let mut rest = text;
-    for (k, p) in parts.iter().enumerate() {
-        if k == 0 {
-            match rest.strip_prefix(p) {
-                Some(r) => rest = r,
-                None => return false,
-            }
-        } else if k == parts.len() - 1 {
-            return rest.ends_with(p);
-        } else {
-            match rest.find(p) {
-                Some(i) => rest = &rest[i + p.len()..],
-                None => return false,
-            }
-        }
-    }
-    true
-}
 
 /// The forms of a run, in a stable order.
 pub fn select_forms(target: &Target, glob: Option<&str>) -> Vec<Form> {
@@ -335,17 +311,4 @@ fn oracle_backend(target: &Target, forms: &[Form], o: &Options) -> Vec<Row> {
         .collect();
     pb.finish_and_clear();
     rows
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("cvt.*.f16.f32", "cvt.rn.f16.f32"));
-        assert!(glob_match("*e4m3*", "cvt.rn.satfinite.e4m3x2.f32"));
-        assert!(!glob_match("cvt.rn.*", "cvt.rz.f16.f32"));
-        assert!(glob_match("prmt.b32", "prmt.b32"));
-    }
 }

@@ -275,3 +275,130 @@ fn form_findings(
     out.push((f, text));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::program::{compare_result, Observed};
+    use crate::findings::FindingsDoc;
+    use oracle::program::interp;
+    use oracle::program::text::parse_case;
+
+    const TF32: &str = "cvt.rna.tf32.f32";
+    /// f32 NaNs whose payload lies only in the 13 bits tf32 drops, and what the GPU gives.
+    const NANS: [(u64, &str); 2] = [(0x7F80_0001, "0x7f800000"), (0xFF80_1000, "0x7f800000")];
+
+    fn row(form: &str, backend: &str, mismatches: &[(u64, &str)]) -> Row {
+        Row {
+            form: form.into(),
+            backend: backend.into(),
+            checked: 1 << 32,
+            mismatches: mismatches.len() as u64,
+            examples: mismatches
+                .iter()
+                .map(|&(index, actual)| Mismatch {
+                    index,
+                    inputs: vec![("a".into(), format!("{index:#x}"))],
+                    expected: "any NaN".into(),
+                    actual: actual.into(),
+                })
+                .collect(),
+            failure: None,
+            seconds: 1.0,
+        }
+    }
+
+    fn report(rows: Vec<Row>) -> Report {
+        Report { run_id: "conform-1".into(), target: "sm_90@8.7".into(), environment: vec![], rows, seconds: 2.0 }
+    }
+
+    fn known() -> KnownSet {
+        KnownSet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap()
+    }
+
+    /// A conform mismatch becomes a stored finding whose case file reproduces it: the oracle run
+    /// on the case expects what the sweep's oracle expected, the GPU's words on it are the same
+    /// disagreement (same backends and `how`), and the oracle's own words agree.
+    #[test]
+    fn a_mismatch_is_a_finding_with_a_replayable_case() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rows =
+            vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
+        let (dir, rec) =
+            write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
+        assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.findings.len(), 1);
+        let f = &doc.findings[0];
+        assert_eq!(
+            f.signature,
+            Signature::new(FindingClass::HardwareSpec, TF32, "nan", ["cuda:jit", "cuda:ptxas-O3"], "nan-becomes-inf")
+        );
+        assert_eq!(f.mismatches.len(), 2);
+        assert_eq!(f.mismatches[0].actual.len(), 2);
+        for file in ["summary.md", "index.html", "junit.xml", ROWS_JSON] {
+            assert!(dir.join(file).is_file(), "{file}");
+        }
+        let case = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        assert!(f.replay.ends_with(&format!("{}.case", f.id)), "{}", f.replay);
+        let (p, i) = parse_case(&case).unwrap();
+        assert_eq!(i.thread(&p, 0)[0], 0x7F80_0001);
+        assert_eq!(i.thread(&p, 1)[0], 0xFF80_1000);
+        let expected = interp::run(&p, &i, &Allowances::all()).map_err(|e| e.to_string());
+        let gpu = |b: &str| Observed { backend: b.into(), words: vec![0x7F80_0000; p.threads as usize] };
+        let d = compare_result(p.outputs, &expected, &[gpu("cuda:jit"), gpu("cuda:ptxas-O3")]);
+        let d = d.disagreement().expect("the case shows the disagreement");
+        assert_eq!((d.class, d.how.as_str()), (FindingClass::HardwareSpec, "nan-becomes-inf"));
+        assert_eq!(d.backends, f.signature.backends);
+        let own: Vec<u32> = expected.as_ref().unwrap().iter().map(|e| e.bits as u32).collect();
+        assert!(
+            compare_result(p.outputs, &expected, &[Observed { backend: "oracle-worker".into(), words: own }]).agrees()
+        );
+    }
+
+    /// The known tf32 finding (`corpus/known/cvt-rna-tf32-nan.toml`) covers the conform tf32 NaN
+    /// mismatches, with and without `.satfinite`, on any CUDA backend.
+    #[test]
+    fn the_known_tf32_finding_covers_conform_mismatches() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sat = "cvt.rna.satfinite.tf32.f32";
+        let rows = vec![
+            row(TF32, "cuda:jit", &NANS),
+            row(sat, "cuda:ptxas-O0", &[(0x7F80_0001, "0x7f7fe000")]),
+            row(sat, "cuda:jit", &[(0x7F80_0001, "0x7f7fe000")]),
+        ];
+        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 2 });
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert!(doc.findings.is_empty());
+        assert_eq!((doc.known[0].id.as_str(), doc.known[0].count), ("cvt-rna-tf32-nan", 2));
+    }
+
+    /// A backend that agrees on a form while another does not makes the finding a compiler one;
+    /// a backend that failed is a finding of its own, never a disagreement.
+    #[test]
+    fn classes_and_failures() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut hung = row("cvt.rn.f16.f32", "cuda:jit", &[(5, "0x1")]);
+        hung.failure = Some(BackendFailure::new(FailureKind::Hang, "no result within 5 s; worker killed"));
+        let mut rejected = row("prmt.b32", "ptxas-check-O3", &[]);
+        rejected.failure = Some(BackendFailure::new(
+            FailureKind::Rejected,
+            "ptxas /tmp/a.ptx, line 9; error   : Unknown modifier '.x'",
+        ));
+        let rows = vec![row(TF32, "cuda:jit", &[]), row(TF32, "cuda:ptxas-O3", &NANS), hung, rejected];
+        assert!(matches!(rows[2].outcome(), Outcome::NotComparable(_)));
+        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec.new, 3);
+        let sigs: Vec<String> =
+            FindingsDoc::load(&dir).unwrap().findings.iter().map(|f| f.signature.to_string()).collect();
+        assert_eq!(
+            sigs,
+            [
+                "compiler cvt.rna.tf32.f32 [nan] cuda:ptxas-O3: nan-becomes-inf",
+                "crash cvt.rn.f16.f32 cuda:jit: hang",
+                "assembler-rejection prmt.b32 ptxas-check-O3: Unknown modifier '.x'",
+            ]
+        );
+    }
+}

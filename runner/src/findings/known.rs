@@ -34,7 +34,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::signature::{FindingClass, Signature};
-use crate::conform::glob_match;
+use crate::glob::glob_match;
 
 /// Why `corpus/known/` could not be loaded.
 #[derive(Debug, thiserror::Error)]
