@@ -1,5 +1,5 @@
-//! Known findings: `corpus/known/*.toml`, one file per known bug, so that a campaign counts
-//! them instead of reporting them as new again.
+//! Known findings: `corpus/known/*.toml`, one file per known bug, so that a run (fuzz or
+//! conform) counts them instead of reporting them as new again.
 //!
 //! A file names the finding either by its exact signature key, or by a signature pattern:
 //!

@@ -1,4 +1,4 @@
-//! The on-disk store of one campaign's findings: `RUN/findings.json` (canonical: run metadata,
+//! The on-disk store of one run's findings (a fuzz campaign or a conform sweep): `RUN/findings.json` (canonical: run metadata,
 //! every finding, known-finding counts), `RUN/findings/<id>.json` (one per finding) and
 //! `RUN/cases/<id>.case` (the caller's replayable case text).
 //!
@@ -75,7 +75,7 @@ pub enum StoreError {
     },
     /// The directory holds no run.
     #[error(
-        "{} is not a findings run directory: it has neither findings.json nor findings/ (give the directory a `ptxdiff fuzz` run wrote, e.g. reports/RUN)",
+        "{} is not a findings run directory: it has neither findings.json nor findings/ (give the directory a `ptxdiff fuzz` or `ptxdiff conform` run wrote, e.g. reports/RUN)",
         dir.display()
     )]
     NotARun {
@@ -97,7 +97,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io { path: path.to_path_buf(), source }
 }
 
-/// What the campaign says about itself.
+/// What the run says about itself.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunMeta {
