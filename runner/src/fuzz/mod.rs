@@ -318,6 +318,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                         continue;
                     }
                 }
+                let seen_at = start.elapsed().as_secs_f64();
                 let budget = o.minimize.then_some(Budget { calls: o.minimize_calls });
                 let minimized =
                     minimize::stage(&programs[k], &inputs[k], budget, minimize::still_shows(&mut engine, &pre));
@@ -327,7 +328,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 let result =
                     engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
                 let case = triage::Case { original: &programs[k], reduced, result: &result[0] };
-                let finding = triage::package(&raw, &case, &engine.allow, start.elapsed().as_secs_f64(), &env);
+                let finding = triage::package(&raw, &case, &engine.allow, seen_at, &env);
                 let case = finding.1;
                 if seen.1.is_none() {
                     seen.1 = Some(finding.0.clone());
