@@ -11,8 +11,8 @@
 //! finding), which is checked against `corpus/known/` and written to the run directory
 //! atomically before the campaign goes on, so killing a campaign loses nothing it found.
 //!
-//! Invariant: the campaign state (`campaign.json`) is written after a batch's findings, so a
-//! resumed campaign re-runs at most the batch it was killed in.
+//! Invariant: the campaign state (`campaign.json`) is written when the campaign starts and after
+//! each batch's findings, so a resumed campaign re-runs at most the batch it was killed in.
 
 pub mod assemble;
 pub mod backend;
@@ -214,6 +214,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             config: o.config.clone(),
         }
     };
+    // A new campaign's state is on disk before its first batch, so one killed in that batch
+    // resumes (from batch 0) like one killed later.
+    if !o.resume {
+        write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
+    }
     let scratch = o.run_dir.join("scratch");
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(o.target, o.backends.clone(), o.allow.clone(), o.plant, scratch.clone());
