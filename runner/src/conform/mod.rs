@@ -6,7 +6,9 @@
 //! mixed inputs. Without a GPU: the `ptxas-check` backend assembles every sweep kernel at -O0
 //! and -O3 for the target, and the `oracle` backend evaluates every form on the sweep's
 //! inputs (up to `--samples`) through the checker, fast kernels cross-checked against the full
-//! semantics. The run says which backends were unavailable and why.
+//! semantics. The run says which backends were unavailable and why. Each row's verdict is the
+//! diff layer's three-way outcome; failing rows become findings with replayable case files
+//! ([`results`], [`case`]).
 
 pub mod case;
 pub mod check;
@@ -145,40 +147,26 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                         failure: None,
                         seconds: 0.0,
                     };
-                    let dead = match outcome {
+                    let failed = |kind, message| Some(BackendFailure::new(kind, message));
+                    match outcome {
                         Outcome::Done(d) => {
                             row.checked = d.result.checked;
                             row.mismatches = d.result.mismatches;
                             row.examples = d.result.examples;
-                            false
                         }
-                        Outcome::Failed(m) => {
-                            row.failure = Some(BackendFailure::new(FailureKind::Rejected, m));
-                            false
-                        }
-                        Outcome::Fault(m) => {
-                            row.failure = Some(BackendFailure::new(FailureKind::Fault, m));
-                            true
-                        }
+                        Outcome::Failed(m) => row.failure = failed(FailureKind::Rejected, m),
+                        Outcome::Fault(m) => row.failure = failed(FailureKind::Fault, m),
                         Outcome::Programs(_) => {
-                            row.failure = Some(BackendFailure::new(
-                                FailureKind::Other,
-                                "the worker answered a sweep with program results",
-                            ));
-                            false
+                            row.failure =
+                                failed(FailureKind::Other, "the worker answered a sweep with program results".into())
                         }
-                        Outcome::Crashed(m) => {
-                            row.failure = Some(BackendFailure::new(FailureKind::Crash, m));
-                            true
-                        }
+                        Outcome::Crashed(m) => row.failure = failed(FailureKind::Crash, m),
                         Outcome::Hung(t) => {
-                            row.failure = Some(BackendFailure::new(
-                                FailureKind::Hang,
-                                format!("no result within {} s; worker killed", t.as_secs()),
-                            ));
-                            true
+                            row.failure =
+                                failed(FailureKind::Hang, format!("no result within {} s; worker killed", t.as_secs()))
                         }
-                    };
+                    }
+                    let dead = row.failure.as_ref().is_some_and(BackendFailure::kills_worker);
                     row.seconds = t.elapsed().as_secs_f64();
                     rows.push(row);
                     pb.inc(*n);
