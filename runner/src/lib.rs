@@ -1,19 +1,22 @@
 //! # ptxdiff runner
 //!
 //! Everything that touches the outside world: the backends (the oracle, the oracle in the
-//! worker process, `ptxas`, CUDA GPUs) behind one trait and registry, the worker process that
-//! isolates GPU work, reports, the corpus and the command line. The oracle and generator
-//! crates stay pure.
+//! worker process, `ptxas`, CUDA GPUs) behind one trait and registry ([`backend`]), the worker
+//! process that isolates GPU work, the diff layer that compares backends with the oracle
+//! ([`diff`]), findings and their reports, the corpus and the command line. The oracle and
+//! generator crates stay pure.
 #![warn(missing_docs)]
 
-pub mod atomic;
+pub mod atomic_write;
 pub mod backend;
 pub mod conform;
+pub mod diff;
 pub mod eval;
 pub mod explain;
 pub mod fastpath;
 pub mod findings;
 pub mod fuzz;
+pub mod glob;
 pub mod gpu;
 pub mod ptxas;
 pub mod validity;

@@ -131,9 +131,12 @@ enum Command {
         /// Switch allowances off (comma-separated names).
         #[arg(long, value_delimiter = ',')]
         allow_off: Vec<String>,
-        /// Where reports go.
+        /// Where reports go: a findings run directory `conform-<time>` is made in it.
         #[arg(long, default_value = "reports")]
         reports: std::path::PathBuf,
+        /// Known findings (`corpus/known/`): mismatches they cover are counted, not reported.
+        #[arg(long, default_value = "corpus/known")]
+        known: std::path::PathBuf,
     },
     /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
     /// findings.json, completed by findings/*.json.
@@ -335,6 +338,7 @@ struct ConformArgs {
     timeout: u64,
     allow_off: Vec<String>,
     reports: std::path::PathBuf,
+    known: std::path::PathBuf,
 }
 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
@@ -343,11 +347,17 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
         device: a.device,
-        allow,
+        allow: allow.clone(),
         sweep_timeout: std::time::Duration::from_secs(a.timeout),
     });
     let backends = runner::fuzz::cli::parse_backends(&a.backends);
     registry.check_names(&backends)?;
+    let known = if a.known.is_dir() {
+        runner::findings::KnownSet::load(&a.known)
+            .with_context(|| format!("loading known findings from {}", a.known.display()))?
+    } else {
+        runner::findings::KnownSet::empty()
+    };
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
@@ -371,7 +381,7 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
             inputs: r.checked,
             mismatches: r.mismatches,
             first: match (&r.failure, r.examples.first()) {
-                (Some(f), _) => f.chars().take(100).collect(),
+                (Some(f), _) => f.to_string().chars().take(100).collect(),
                 (None, Some(m)) => format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual),
                 _ => String::new(),
             },
@@ -379,14 +389,17 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
         })
         .collect();
     println!("{}", Table::new(rows).with(Style::modern()));
-    let dir = runner::conform::report::write(&reports, &report)
-        .with_context(|| format!("writing the report under {}", reports.display()))?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let (dir, rec) = runner::conform::results::write_run(&reports, &report, &command, &allow, known)
+        .with_context(|| format!("writing the run under {}", reports.display()))?;
     let failing = report.failing().count();
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     println!(
-        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; report: {}",
+        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; findings: {} new, {} known; report: {}",
         report.rows.len(),
         report.seconds,
+        rec.new,
+        rec.known,
         dir.display()
     );
     Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -481,6 +494,7 @@ fn run() -> Result<ExitCode> {
             timeout,
             allow_off,
             reports,
+            known,
         } => conform_cmd(ConformArgs {
             target,
             forms,
@@ -493,6 +507,7 @@ fn run() -> Result<ExitCode> {
             timeout,
             allow_off,
             reports,
+            known,
         }),
         Command::Report { dir } => report_cmd(&dir),
         Command::Fuzz(mut args) => {

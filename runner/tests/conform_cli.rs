@@ -1,5 +1,6 @@
 //! `ptxdiff conform` end to end through the binary: on a machine without a GPU it must say so,
-//! still run the ptxas-check and oracle backends, write the three reports atomically and exit 0;
+//! still run the ptxas-check and oracle backends, write its findings run directory (rows.json,
+//! findings.json and the three rendered reports) atomically and exit 0;
 //! with a GPU it runs the GPU backend. A bad backend name is a clear error with exit status 2.
 
 use std::process::Command;
@@ -24,14 +25,19 @@ fn conform_runs_and_writes_reports() {
     }
     let run = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
     let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(run.join("rows.json")).unwrap()).unwrap();
     let rows = report["rows"].as_array().unwrap();
     assert!(rows.len() >= 10, "{} rows", rows.len());
     assert!(rows.iter().all(|r| r["failure"].is_null() && r["mismatches"] == 0), "{rows:?}");
+    assert!(rows.iter().any(|r| r["form"] == "cvt.rn.f16.f32"), "{rows:?}");
+    let doc = runner::findings::FindingsDoc::load(&run).unwrap();
+    assert!(doc.findings.is_empty(), "{:?}", doc.findings);
+    assert_eq!(doc.run.extra["rows"], rows.len().to_string());
     let junit = std::fs::read_to_string(run.join("junit.xml")).unwrap();
-    assert!(junit.starts_with("<?xml") && junit.contains("<testcase"));
+    assert!(junit.starts_with("<?xml") && junit.contains(r#"failures="0""#), "{junit}");
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
-    assert!(md.contains("| `cvt.rn.f16.f32` |"));
+    assert!(md.contains("# ptxdiff findings: conform-"), "{md}");
+    assert!(run.join("index.html").is_file());
     assert!(!std::fs::read_dir(&run).unwrap().any(|e| e.unwrap().path().extension().is_some_and(|x| x == "tmp")));
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runner::findings::{Class, FindingsDoc};
+use runner::findings::{FindingClass, FindingsDoc};
 
 fn ptxdiff() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ptxdiff"));
@@ -84,7 +84,7 @@ fn a_planted_oracle_bug_is_found_and_minimized() {
         .iter()
         .find(|f| f.signature.form.starts_with("xor"))
         .unwrap_or_else(|| panic!("no xor finding:\n{text}\n{:#?}", doc.findings));
-    assert_eq!(f.signature.class, Class::HardwareSpec);
+    assert_eq!(f.signature.class, FindingClass::HardwareSpec);
     assert_eq!(f.signature.backends, vec!["oracle-worker"]);
     assert!(f.minimized_instructions <= 4 && f.minimized_instructions < f.original_instructions, "{f:#?}");
     eprintln!(

@@ -1,12 +1,13 @@
 //! `ptxdiff report DIR` through the binary: a store made with the library in a temporary
 //! directory is re-rendered into summary.md, index.html and junit.xml that contain its
 //! findings; a directory that holds no run, or a corrupt findings.json, is an error (exit
-//! status 2) naming the file and what to do.
+//! status 2) naming the file and what to do. A conform run's finding has a case file that
+//! `ptxdiff replay` runs, and `ptxdiff report` renders a conform run like a fuzz one.
 
 use std::path::Path;
 use std::process::Command;
 
-use runner::findings::{Class, Finding, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
+use runner::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
 
 fn ptxdiff() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
@@ -18,7 +19,7 @@ fn make_run(run: &Path) -> (String, String) {
     let mut store = FindingStore::create(run, meta, known).unwrap();
 
     let mut compiler = Finding::new(
-        Signature::new(Class::Compiler, "cvt.rn.satfinite.e4m3x2.f32", "max-norm", ["cuda:ptxas-O3"], "sign"),
+        Signature::new(FindingClass::Compiler, "cvt.rn.satfinite.e4m3x2.f32", "max-norm", ["cuda:ptxas-O3"], "sign"),
         ".version 8.7\n.target sm_90\n// <script>&\"'\n",
     );
     compiler.threads = 1;
@@ -37,12 +38,13 @@ fn make_run(run: &Path) -> (String, String) {
     assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::New);
     assert_eq!(store.record(compiler.clone(), "case text").unwrap(), Recorded::Duplicate);
 
-    let mut crash = Finding::new(Signature::new(Class::Crash, "program", "", ["ptxas-check"], "ptxas exit 139"), "");
+    let mut crash =
+        Finding::new(Signature::new(FindingClass::Crash, "program", "", ["ptxas-check"], "ptxas exit 139"), "");
     crash.message = Some("Segmentation fault (core dumped)".into());
     assert_eq!(store.record(crash.clone(), "crash case").unwrap(), Recorded::New);
 
     let tf32 = Finding::new(
-        Signature::new(Class::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:jit"], "nan-becomes-inf"),
+        Signature::new(FindingClass::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:jit"], "nan-becomes-inf"),
         "",
     );
     assert_eq!(store.record(tf32, "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
@@ -98,4 +100,48 @@ fn bad_directories_are_clear_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("{}:3:", tmp.path().join("findings.json").display())), "{err}");
     assert!(err.contains("corrupt"), "{err}");
+}
+
+/// A conform mismatch recorded through the library: its case file replays through the binary
+/// (the oracle and the oracle-worker agree on it: the oracle's expectation is one the worker
+/// reproduces), and the conform run re-renders like any findings run.
+#[test]
+fn a_conform_finding_replays_and_renders() {
+    use runner::conform::check::Mismatch;
+    use runner::conform::results::{write_run, Report, Row};
+    let tmp = tempfile::tempdir().unwrap();
+    let row = |backend: &str| Row {
+        form: "cvt.rna.tf32.f32".into(),
+        backend: backend.into(),
+        checked: 1 << 32,
+        mismatches: 1,
+        examples: vec![Mismatch {
+            index: 0x7F80_0001,
+            inputs: vec![("a".into(), "0x7f800001".into())],
+            expected: "any NaN".into(),
+            actual: "0x7f800000".into(),
+        }],
+        failure: None,
+        seconds: 1.0,
+    };
+    let report = Report {
+        run_id: "conform-1".into(),
+        target: "sm_90@8.7".into(),
+        environment: vec![("device".into(), "test".into())],
+        rows: vec![row("cuda:jit"), row("cuda:ptxas-O3")],
+        seconds: 2.0,
+    };
+    let allow = oracle::semantics::Allowances::all();
+    let (run, rec) = write_run(tmp.path(), &report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();
+    assert_eq!(rec.new, 1);
+    let doc = runner::findings::FindingsDoc::load(&run).unwrap();
+    let case = run.join("cases").join(format!("{}.case", doc.findings[0].id));
+    let out = ptxdiff().args(["replay", "--backends", "oracle-worker"]).arg(&case).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("every backend agrees with the oracle"), "{stdout}");
+    let out = ptxdiff().arg("report").arg(&run).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    assert!(md.contains("cvt.rna.tf32.f32") && md.contains("nan-becomes-inf"), "{md}");
 }

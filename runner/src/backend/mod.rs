@@ -32,6 +32,7 @@ use ::oracle::semantics::Allowances;
 use thiserror::Error;
 
 use crate::conform::check::Checked;
+use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
 use crate::worker::{worker_exe, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
 
@@ -93,8 +94,8 @@ pub struct SweepResult {
 /// Why a sweep gave no counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepFailure {
-    /// A failure, as the conformance row states it.
-    Row(String),
+    /// A failure of the backend on this form (rejection, fault, crash, hang), typed.
+    Row(BackendFailure),
     /// The backend cannot run any more (the worker could not be restarted).
     Environment(String),
 }
@@ -440,13 +441,17 @@ pub fn sweep_outcome(outcome: Result<Outcome, String>) -> Result<Checked, SweepF
     match outcome {
         Err(why) => Err(SweepFailure::Environment(why)),
         Ok(Outcome::Done(d)) => Ok(d.result),
-        Ok(Outcome::Failed(m)) => Err(SweepFailure::Row(format!("rejected: {m}"))),
-        Ok(Outcome::Fault(m)) => Err(SweepFailure::Row(format!("GPU fault: {m}"))),
-        Ok(Outcome::Programs(_)) => Err(SweepFailure::Row("the worker answered a sweep with program results".into())),
-        Ok(Outcome::Crashed(m)) => Err(SweepFailure::Row(format!("worker crashed: {m}"))),
-        Ok(Outcome::Hung(t)) => {
-            Err(SweepFailure::Row(format!("hang: no result within {} s; worker killed", t.as_secs())))
-        }
+        Ok(Outcome::Failed(m)) => Err(SweepFailure::Row(BackendFailure::new(FailureKind::Rejected, m))),
+        Ok(Outcome::Fault(m)) => Err(SweepFailure::Row(BackendFailure::new(FailureKind::Fault, m))),
+        Ok(Outcome::Programs(_)) => Err(SweepFailure::Row(BackendFailure::new(
+            FailureKind::Other,
+            "the worker answered a sweep with program results",
+        ))),
+        Ok(Outcome::Crashed(m)) => Err(SweepFailure::Row(BackendFailure::new(FailureKind::Crash, m))),
+        Ok(Outcome::Hung(t)) => Err(SweepFailure::Row(BackendFailure::new(
+            FailureKind::Hang,
+            format!("no result within {} s; worker killed", t.as_secs()),
+        ))),
     }
 }
 

@@ -6,6 +6,7 @@
 
 use std::time::Instant;
 
+use crate::diff::{BackendFailure, FailureKind};
 use generator::sweep::sweep_kernel;
 use rayon::prelude::*;
 
@@ -63,12 +64,16 @@ impl Backend for PtxasCheck {
             .map(|(s, opt)| {
                 let t = Instant::now();
                 let failure = match sweep_kernel(&s.form, &s.target) {
-                    Err(e) => Some(e.to_string()),
+                    Err(e) => Some(BackendFailure::new(FailureKind::Other, e.to_string())),
                     Ok(k) => match self.ptxas.assemble(&k.ptx, &s.target.name(), opt, None) {
                         Ok(a) if a.ok => None,
-                        Ok(a) if a.crashed => Some(format!("ptxas crashed: {}", a.output.trim())),
-                        Ok(a) => Some(format!("ptxas rejected: {}", a.output.trim())),
-                        Err(e) => Some(e.to_string()),
+                        Ok(a) if a.crashed => {
+                            Some(BackendFailure::new(FailureKind::Crash, format!("ptxas crashed: {}", a.output.trim())))
+                        }
+                        Ok(a) => {
+                            Some(BackendFailure::new(FailureKind::Rejected, format!("ptxas: {}", a.output.trim())))
+                        }
+                        Err(e) => Some(BackendFailure::new(FailureKind::Other, e.to_string())),
                     },
                 };
                 tick(1);

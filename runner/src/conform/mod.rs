@@ -7,10 +7,13 @@
 //! inputs. When none of the asked-for backends can run (no GPU), the run falls back to the
 //! backends that need none: `ptxas-check` (every sweep kernel must assemble at each level)
 //! and `oracle` (the oracle's own results through the checker, fast kernels cross-checked
-//! against the full semantics); the run says which backends were unavailable and why.
+//! against the full semantics); the run says which backends were unavailable and why. Each row's verdict is the
+//! diff layer's three-way outcome; failing rows become findings with replayable case files
+//! ([`results`], [`case`]).
 
+pub mod case;
 pub mod check;
-pub mod report;
+pub mod results;
 
 use std::time::Instant;
 
@@ -19,7 +22,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use oracle::isa::{Family, Form, Target};
 
 use crate::backend::{BackendError, Need, Registry, Selection, SweepFailure, SweepResult, SweepSpec};
-use report::{Report, Row};
+use crate::diff::{BackendFailure, FailureKind};
+use crate::glob::glob_match;
+pub use results::{record_findings, Recording, Report, Row};
 
 /// Options of one run.
 #[derive(Clone, Debug)]
@@ -38,31 +43,6 @@ pub struct Options {
 
 /// Families `conform` sweeps.
 pub const FAMILIES: [Family; 3] = [Family::Cvt, Family::CvtPack, Family::Prmt];
-
-/// Whether `text` matches `glob` (`*` matches any run of characters).
-pub fn glob_match(glob: &str, text: &str) -> bool {
-    let parts: Vec<&str> = glob.split('*').collect();
-    if parts.len() == 1 {
-        return glob == text;
-    }
-    let mut rest = text;
-    for (k, p) in parts.iter().enumerate() {
-        if k == 0 {
-            match rest.strip_prefix(p) {
-                Some(r) => rest = r,
-                None => return false,
-            }
-        } else if k == parts.len() - 1 {
-            return rest.ends_with(p);
-        } else {
-            match rest.find(p) {
-                Some(i) => rest = &rest[i + p.len()..],
-                None => return false,
-            }
-        }
-    }
-    true
-}
 
 /// The forms of a run, in a stable order.
 pub fn select_forms(target: &Target, glob: Option<&str>) -> Vec<Form> {
@@ -119,7 +99,8 @@ fn row(r: SweepResult) -> Row {
             row.mismatches = c.mismatches;
             row.examples = c.examples;
         }
-        Err(SweepFailure::Row(f) | SweepFailure::Environment(f)) => row.failure = Some(f),
+        Err(SweepFailure::Row(f)) => row.failure = Some(f),
+        Err(SweepFailure::Environment(why)) => row.failure = Some(BackendFailure::new(FailureKind::Other, why)),
     }
     row
 }
@@ -184,22 +165,9 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
     }
     Ok(Report {
         run_id: run_id.into(),
-        target: target.name(),
+        target: format!("{}@{}", target.name(), target.ptx),
         environment: env,
         rows,
         seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("cvt.*.f16.f32", "cvt.rn.f16.f32"));
-        assert!(glob_match("*e4m3*", "cvt.rn.satfinite.e4m3x2.f32"));
-        assert!(!glob_match("cvt.rn.*", "cvt.rz.f16.f32"));
-        assert!(glob_match("prmt.b32", "prmt.b32"));
-    }
 }

@@ -103,12 +103,12 @@ impl Finding {
 
 #[cfg(test)]
 mod tests {
-    use super::super::signature::Class;
+    use super::super::signature::FindingClass;
     use super::*;
 
     #[test]
     fn new_sets_id_and_thread_inputs_slice() {
-        let s = Signature::new(Class::Compiler, "prmt.b32", "normal", ["cuda:ptxas-O3"], "bits");
+        let s = Signature::new(FindingClass::Compiler, "prmt.b32", "normal", ["cuda:ptxas-O3"], "bits");
         let mut f = Finding::new(s.clone(), ".version 8.7");
         assert_eq!(f.id, s.key());
         assert_eq!(f.count, 1);

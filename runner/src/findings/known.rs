@@ -1,5 +1,5 @@
-//! Known findings: `corpus/known/*.toml`, one file per known bug, so that a campaign counts
-//! them instead of reporting them as new again.
+//! Known findings: `corpus/known/*.toml`, one file per known bug, so that a run (fuzz or
+//! conform) counts them instead of reporting them as new again.
 //!
 //! A file names the finding either by its exact signature key, or by a signature pattern:
 //!
@@ -33,8 +33,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::signature::{Class, Signature};
-use crate::conform::glob_match;
+use super::signature::{FindingClass, Signature};
+use crate::glob::glob_match;
 
 /// Why `corpus/known/` could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -75,7 +75,7 @@ pub enum KnownError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignaturePattern {
     /// The class, exactly.
-    pub class: Class,
+    pub class: FindingClass,
     /// Globs for the form.
     pub form: Vec<String>,
     /// Globs for the input class, or `None` for any.
@@ -166,7 +166,7 @@ impl Globs {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPattern {
-    class: Class,
+    class: FindingClass,
     form: Spanned<Globs>,
     input_class: Option<Spanned<Globs>>,
     how: Option<Spanned<Globs>>,
@@ -306,7 +306,7 @@ mod tests {
     use super::*;
 
     fn tf32(form: &str, how: &str, backends: &[&str]) -> Signature {
-        Signature::new(Class::HardwareSpec, form, "nan", backends.iter().copied(), how)
+        Signature::new(FindingClass::HardwareSpec, form, "nan", backends.iter().copied(), how)
     }
 
     fn corpus_known() -> PathBuf {
@@ -331,7 +331,7 @@ mod tests {
         assert!(set.matches(&tf32("cvt.rna.tf32.f32", "nan-payload", &all)).is_none());
         assert!(set.matches(&tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &["cuda:jit", "oracle"])).is_none());
         let mut s = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &all);
-        s.class = Class::Compiler;
+        s.class = FindingClass::Compiler;
         assert!(set.matches(&s).is_none());
         let mut s = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &all);
         s.input_class = "normal".into();
@@ -348,7 +348,7 @@ mod tests {
         .unwrap();
         assert_eq!(k.name, "pat");
         let set = KnownSet { entries: vec![k] };
-        let s = |form: &str| Signature::new(Class::Compiler, form, "zero", ["cuda:ptxas-O0"], "sign");
+        let s = |form: &str| Signature::new(FindingClass::Compiler, form, "zero", ["cuda:ptxas-O0"], "sign");
         assert!(set.matches(&s("cvt.rn.satfinite.e4m3x2.f32")).is_some());
         assert!(set.matches(&s("prmt.b32.f4e")).is_some());
         assert!(set.matches(&s("cvt.rn.satfinite.e5m2x2.f32")).is_none());
@@ -359,7 +359,7 @@ mod tests {
         )
         .unwrap();
         let set = KnownSet { entries: vec![k] };
-        let c = |b: &[&str]| Signature::new(Class::Crash, "program", "", b.iter().copied(), "ptxas exit 139");
+        let c = |b: &[&str]| Signature::new(FindingClass::Crash, "program", "", b.iter().copied(), "ptxas exit 139");
         assert!(set.matches(&c(&["ptxas-check"])).is_some());
         assert!(set.matches(&c(&[])).is_none());
         assert!(set.matches(&c(&["ptxas-check", "cuda:jit"])).is_none());

@@ -1,12 +1,14 @@
-//! The findings layer of a fuzz campaign: what a finding is ([`Finding`], [`Signature`],
-//! [`Class`]), which findings are already known (`corpus/known/`, [`KnownSet`]), the on-disk
-//! store that de-duplicates and never loses one ([`FindingStore`]), and the reports rendered
-//! from it (`summary.md`, `index.html`, `junit.xml`, [`render`]).
+//! The one findings path of every run (a `fuzz` campaign, a `conform` sweep): what a finding
+//! is ([`Finding`], [`Signature`], [`FindingClass`], the fields read off the evidence in
+//! [`classify`]), which findings are already known (`corpus/known/`, [`KnownSet`]), the
+//! on-disk store that de-duplicates and never loses one ([`FindingStore`]), and the reports
+//! rendered from it (`summary.md`, `index.html`, `junit.xml`, [`render`]).
 //!
 //! Invariants: nothing here depends on the program generator — a program is PTX text plus
 //! metadata — so stored findings stay readable when the generator changes; `findings.json` is
 //! canonical and every other file is derived from it (or, for `findings/*.json`, merged into it).
 
+pub mod classify;
 pub mod finding;
 pub mod known;
 pub mod render;
@@ -15,5 +17,5 @@ pub mod store;
 
 pub use finding::{Finding, WordMismatch};
 pub use known::{Known, KnownError, KnownRule, KnownSet, SignaturePattern};
-pub use signature::{Class, Signature};
+pub use signature::{FindingClass, Signature};
 pub use store::{FindingStore, FindingsDoc, KnownHit, Recorded, RunMeta, StoreError};

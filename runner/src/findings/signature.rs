@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 /// What kind of disagreement a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Class {
+pub enum FindingClass {
     /// Compiled variants disagree with each other (ptxas -O0 vs -O3, or the driver JIT): a
     /// compiler bug whatever the spec says.
     Compiler,
@@ -31,27 +31,28 @@ pub enum Class {
     AssemblerRejection,
 }
 
-impl Class {
+impl FindingClass {
     /// Every class, in report order.
-    pub const ALL: [Class; 4] = [Class::Crash, Class::Compiler, Class::HardwareSpec, Class::AssemblerRejection];
+    pub const ALL: [FindingClass; 4] =
+        [FindingClass::Crash, FindingClass::Compiler, FindingClass::HardwareSpec, FindingClass::AssemblerRejection];
 
     /// The kebab-case name used in JSON, TOML and reports.
     pub fn name(self) -> &'static str {
         match self {
-            Class::Compiler => "compiler",
-            Class::HardwareSpec => "hardware-spec",
-            Class::Crash => "crash",
-            Class::AssemblerRejection => "assembler-rejection",
+            FindingClass::Compiler => "compiler",
+            FindingClass::HardwareSpec => "hardware-spec",
+            FindingClass::Crash => "crash",
+            FindingClass::AssemblerRejection => "assembler-rejection",
         }
     }
 
     /// Parses a kebab-case name.
-    pub fn from_name(name: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| c.name() == name)
+    pub fn from_name(name: &str) -> Option<FindingClass> {
+        FindingClass::ALL.into_iter().find(|c| c.name() == name)
     }
 }
 
-impl fmt::Display for Class {
+impl fmt::Display for FindingClass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -61,7 +62,7 @@ impl fmt::Display for Class {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Signature {
     /// The class.
-    pub class: Class,
+    pub class: FindingClass,
     /// The instruction form most implicated, as PTX writes it without operands
     /// (`cvt.rn.satfinite.e4m3x2.f32`), or `program` when no single form is.
     pub form: String,
@@ -88,7 +89,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 impl Signature {
     /// A signature with `backends` sorted and de-duplicated.
     pub fn new(
-        class: Class,
+        class: FindingClass,
         form: impl Into<String>,
         input_class: impl Into<String>,
         backends: impl IntoIterator<Item = impl Into<String>>,
@@ -144,7 +145,7 @@ mod tests {
 
     fn sig() -> Signature {
         Signature::new(
-            Class::HardwareSpec,
+            FindingClass::HardwareSpec,
             "cvt.rna.tf32.f32",
             "nan",
             ["cuda:ptxas-O3", "cuda:jit", "cuda:ptxas-O0"],
@@ -181,7 +182,7 @@ mod tests {
         let base = sig().key();
         let mut variants = Vec::new();
         let mut s = sig();
-        s.class = Class::Compiler;
+        s.class = FindingClass::Compiler;
         variants.push(s);
         let mut s = sig();
         s.form = "cvt.rna.satfinite.tf32.f32".into();
@@ -196,8 +197,8 @@ mod tests {
         s.how = "nan-payload".into();
         variants.push(s);
         // Moving text across a field boundary must not collide either.
-        let a = Signature::new(Class::Crash, "ab", "c", ["x"], "");
-        let b = Signature::new(Class::Crash, "a", "bc", ["x"], "");
+        let a = Signature::new(FindingClass::Crash, "ab", "c", ["x"], "");
+        let b = Signature::new(FindingClass::Crash, "a", "bc", ["x"], "");
         assert_ne!(a.key(), b.key());
         for v in variants {
             assert_ne!(v.key(), base, "{v}");
@@ -213,9 +214,9 @@ mod tests {
         let json = serde_json::to_string(&sig()).unwrap();
         assert!(json.contains(r#""class":"hardware-spec""#), "{json}");
         assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), sig());
-        for c in Class::ALL {
+        for c in FindingClass::ALL {
             assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
-            assert_eq!(Class::from_name(c.name()), Some(c));
+            assert_eq!(FindingClass::from_name(c.name()), Some(c));
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The on-disk store of one campaign's findings: `RUN/findings.json` (canonical: run metadata,
+//! The on-disk store of one run's findings (a fuzz campaign or a conform sweep): `RUN/findings.json` (canonical: run metadata,
 //! every finding, known-finding counts), `RUN/findings/<id>.json` (one per finding) and
 //! `RUN/cases/<id>.case` (the caller's replayable case text).
 //!
@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use super::finding::Finding;
 use super::known::KnownSet;
-use super::signature::{Class, Signature};
-use crate::atomic::{is_temp, write_atomic};
+use super::signature::{FindingClass, Signature};
+use crate::atomic_write::{is_temp, write_atomic};
 
 /// Version of the `findings.json` layout this code writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -75,7 +75,7 @@ pub enum StoreError {
     },
     /// The directory holds no run.
     #[error(
-        "{} is not a findings run directory: it has neither findings.json nor findings/ (give the directory a `ptxdiff fuzz` run wrote, e.g. reports/RUN)",
+        "{} is not a findings run directory: it has neither findings.json nor findings/ (give the directory a `ptxdiff fuzz` or `ptxdiff conform` run wrote, e.g. reports/RUN)",
         dir.display()
     )]
     NotARun {
@@ -97,7 +97,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io { path: path.to_path_buf(), source }
 }
 
-/// What the campaign says about itself.
+/// What the run says about itself.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunMeta {
@@ -244,9 +244,9 @@ impl FindingsDoc {
         self.known.iter().map(|k| k.count).sum()
     }
 
-    /// Per class: (distinct findings, occurrences), for every class in [`Class::ALL`] order.
-    pub fn by_class(&self) -> Vec<(Class, usize, u64)> {
-        Class::ALL
+    /// Per class: (distinct findings, occurrences), for every class in [`FindingClass::ALL`] order.
+    pub fn by_class(&self) -> Vec<(FindingClass, usize, u64)> {
+        FindingClass::ALL
             .iter()
             .map(|&c| {
                 let fs = self.findings.iter().filter(|f| f.signature.class == c);
@@ -256,11 +256,11 @@ impl FindingsDoc {
             .collect()
     }
 
-    /// Findings in report order: by class ([`Class::ALL`] order), then first seen.
+    /// Findings in report order: by class ([`FindingClass::ALL`] order), then first seen.
     pub fn sorted_findings(&self) -> Vec<&Finding> {
         let mut v: Vec<&Finding> = self.findings.iter().collect();
         v.sort_by(|a, b| {
-            let rank = |f: &Finding| Class::ALL.iter().position(|&c| c == f.signature.class);
+            let rank = |f: &Finding| FindingClass::ALL.iter().position(|&c| c == f.signature.class);
             rank(a).cmp(&rank(b)).then(a.first_seen_s.total_cmp(&b.first_seen_s))
         });
         v
@@ -460,7 +460,7 @@ mod tests {
     use super::*;
 
     fn sig(form: &str, how: &str) -> Signature {
-        Signature::new(Class::Compiler, form, "normal", ["cuda:ptxas-O3"], how)
+        Signature::new(FindingClass::Compiler, form, "normal", ["cuda:ptxas-O3"], how)
     }
 
     fn finding(form: &str, how: &str, t: f64) -> Finding {
@@ -489,7 +489,7 @@ mod tests {
 
     fn tf32_finding() -> Finding {
         Finding::new(
-            Signature::new(Class::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:ptxas-O3"], "nan-becomes-inf"),
+            Signature::new(FindingClass::HardwareSpec, "cvt.rna.tf32.f32", "nan", ["cuda:ptxas-O3"], "nan-becomes-inf"),
             "",
         )
     }

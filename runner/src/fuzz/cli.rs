@@ -281,13 +281,10 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     };
     let pre = first.pre_signature();
     println!("minimizing while `{pre}` reproduces");
-    let red = minimize(&p, &i, Budget { calls }, |cand, inputs| {
-        let res = engine.run(std::slice::from_ref(cand), std::slice::from_ref(inputs), "min");
-        raw_findings(cand, &res[0]).iter().any(|x| x.pre_signature() == pre)
-    });
+    let red = minimize(&p, &i, Budget { calls }, super::minimize::still_shows(&mut engine, &pre));
     let _ = std::fs::remove_dir_all(&engine.scratch);
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
-    crate::atomic::write_atomic(&out, text::case(&red.program, &red.inputs))
+    crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
         "{} → {} instructions, {} threads, {} predicate calls: {}",

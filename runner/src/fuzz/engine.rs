@@ -15,9 +15,9 @@ use oracle::program::{text, Inputs, Program};
 use oracle::semantics::{Allowances, Expected};
 
 use super::assemble::{assemble, Assembled};
-use super::compare::Observed;
 pub use crate::backend::Failure;
 use crate::backend::{label_suffix, Backend, BackendError, Build, Failed, ProgramBatch, Registry, Role};
+use crate::diff::program::Observed;
 use crate::worker::KernelRun;
 
 /// Everything known about one program after a run.

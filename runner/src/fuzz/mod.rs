@@ -4,18 +4,20 @@
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
 //! the offline assemblies the backends need) while the previous batch runs on the backends
 //! that run programs (from [`crate::backend::Registry`]), then compared word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
-//! or a rejection of a program the model calls valid. Each new finding is minimized (the
-//! predicate: the same class, the same disagreeing backends and the same kind of difference),
-//! given a signature, checked against `corpus/known/`, and written to the run directory
+//! or a rejection of a program the model calls valid. Each new finding goes through three
+//! stages: the campaign builds the predicate "still the same class, disagreeing backends and
+//! kind of difference" ([`minimize::still_shows`]), the minimization stage reduces the case
+//! with it ([`minimize::stage`]), and triage packages the reduced case (signature, case file,
+//! finding), which is checked against `corpus/known/` and written to the run directory
 //! atomically before the campaign goes on, so killing a campaign loses nothing it found.
 //!
-//! Invariant: the campaign state (`campaign.json`) is written after a batch's findings, so a
-//! resumed campaign re-runs at most the batch it was killed in.
+//! Invariant: the campaign state (`campaign.json`) is written when the campaign starts and after
+//! each batch's findings, so a resumed campaign re-runs at most the batch it was killed in.
 
 pub mod assemble;
 pub mod cli;
-pub mod compare;
 pub mod engine;
+pub mod minimize;
 mod triage;
 
 use std::collections::BTreeMap;
@@ -24,6 +26,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use generator::minimize::Budget;
 use generator::program::{generate_seeded, Config};
 use oracle::isa::Target;
 use oracle::program::interp::Plant;
@@ -33,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use engine::Engine;
 
-use crate::atomic::write_atomic;
+use crate::atomic_write::write_atomic;
 use crate::backend::{Registry, Settings};
 use crate::findings::{FindingStore, KnownSet, Recorded, RunMeta};
 
@@ -221,6 +224,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             config: o.config.clone(),
         }
     };
+    // A new campaign's state is on disk before its first batch, so one killed in that batch
+    // resumes (from batch 0) like one killed later.
+    if !o.resume {
+        write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
+    }
     let scratch = o.run_dir.join("scratch");
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
@@ -290,6 +298,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         *engine.seconds.entry("waiting for preparation".into()).or_default() += t_wait.elapsed().as_secs_f64();
         let results = engine.execute(&programs, &inputs, prepared);
         let t_triage = Instant::now();
+        let mut minimizing = 0.0;
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
                 state.invalid += 1;
@@ -303,7 +312,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             }
             for raw in triage::raw_findings(&programs[k], r) {
                 let pre = raw.pre_signature();
-                let seen = per_pre.entry(pre).or_default();
+                let seen = per_pre.entry(pre.clone()).or_default();
                 seen.0 += 1;
                 // The same kind of difference, already minimized often enough this session:
                 // counted under the first finding it produced, not minimized again.
@@ -318,18 +327,17 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                         continue;
                     }
                 }
-                let minimize = o.minimize;
-                let finding = triage::finalize(
-                    &mut engine,
-                    &raw,
-                    &programs[k],
-                    &inputs[k],
-                    minimize,
-                    o.minimize_calls,
-                    start.elapsed().as_secs_f64(),
-                    &env,
-                    &o.run_dir,
-                );
+                let seen_at = start.elapsed().as_secs_f64();
+                let budget = o.minimize.then_some(Budget { calls: o.minimize_calls });
+                let minimized =
+                    minimize::stage(&programs[k], &inputs[k], budget, minimize::still_shows(&mut engine, &pre));
+                minimizing += minimized.seconds;
+                // The reduced case once more, for its own mismatches.
+                let reduced = &minimized.reduced;
+                let result =
+                    engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
+                let case = triage::Case { original: &programs[k], reduced, result: &result[0] };
+                let finding = triage::package(&raw, &case, &engine.allow, seen_at, &env);
                 let case = finding.1;
                 if seen.1.is_none() {
                     seen.1 = Some(finding.0.clone());
@@ -341,7 +349,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
             }
         }
-        *engine.seconds.entry("triage and minimization".into()).or_default() += t_triage.elapsed().as_secs_f64();
+        *engine.seconds.entry("minimization".into()).or_default() += minimizing;
+        *engine.seconds.entry("triage".into()).or_default() += t_triage.elapsed().as_secs_f64() - minimizing;
         family_counts(&programs, &mut state.families);
         state.programs += programs.len() as u64;
         state.next_batch = b + 1;

@@ -1,25 +1,25 @@
 //! From a program's results to findings: what went wrong (class, disagreeing backends, how),
-//! the minimized reproducer, the implicated instruction form and the class of its input — the
-//! parts of the signature that de-duplicate findings.
+//! the implicated instruction form and the class of its input — the parts of the signature
+//! that de-duplicate findings — and the packaging of a (minimized) case as a [`Finding`] with
+//! its case file. Triage runs nothing: minimization is its own stage ([`super::minimize`]),
+//! and the campaign hands triage the results of the final run.
 
-use std::path::Path;
-
-use generator::minimize::{minimize, Budget};
+use generator::minimize::Reduced;
 use oracle::isa::{Family, Form};
-use oracle::num::{decode, Value};
-use oracle::program::{interp, text, Inputs, Program, Stmt};
-use oracle::semantics::cvt::format_of;
-use oracle::semantics::Expected;
+use oracle::program::{interp, text, Program, Stmt};
+use oracle::semantics::Allowances;
 
-use super::compare::{compare, Disagreement};
-use super::engine::{Engine, Failure, ProgramResult};
-use crate::findings::{Class, Finding, Signature};
+use super::engine::{Failure, ProgramResult};
+use crate::diff::program::{compare_result, ProgramEvidence};
+use crate::diff::Outcome;
+use crate::findings::classify::{gist, input_class};
+use crate::findings::{Finding, FindingClass, Signature};
 
 /// A finding before minimization and naming.
 #[derive(Clone, Debug)]
 pub struct Raw {
-    /// Class.
-    pub class: Class,
+    /// FindingClass.
+    pub class: FindingClass,
     /// Disagreeing side.
     pub backends: Vec<String>,
     /// How.
@@ -27,7 +27,7 @@ pub struct Raw {
     /// Crash or rejection text.
     pub message: Option<String>,
     /// The word-level disagreement, for mismatches.
-    pub disagreement: Option<Disagreement>,
+    pub disagreement: Option<ProgramEvidence>,
 }
 
 impl Raw {
@@ -37,32 +37,20 @@ impl Raw {
     }
 }
 
-/// A rejection message reduced to its gist: no line numbers, no register or entry names.
-fn gist(message: &str) -> String {
-    let line = message.lines().find(|l| l.contains("error")).unwrap_or(message.lines().next().unwrap_or(""));
-    let after = line.rsplit_once(": ").map_or(line, |(_, m)| m);
-    let cleaned: String = after
-        .split_whitespace()
-        .filter(|w| !w.contains('%') && !w.starts_with("'p") && !w.chars().any(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ");
-    cleaned.chars().take(80).collect()
-}
-
 /// The findings in one program's results.
 pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     let mut out = Vec::new();
     for f in &r.failures {
         out.push(match f {
             Failure::Rejected { by, message } => Raw {
-                class: Class::AssemblerRejection,
+                class: FindingClass::AssemblerRejection,
                 backends: vec![by.clone()],
                 how: gist(message),
                 message: Some(message.clone()),
                 disagreement: None,
             },
             Failure::Crash { by, how, message } => Raw {
-                class: Class::Crash,
+                class: FindingClass::Crash,
                 backends: vec![by.clone()],
                 how: how.clone(),
                 message: Some(message.clone()),
@@ -70,16 +58,16 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
             },
         });
     }
-    if let Ok(expected) = &r.expected {
-        if let Some(d) = compare(p.outputs, expected, &r.observed) {
-            out.push(Raw {
-                class: d.class,
-                backends: d.backends.clone(),
-                how: d.how.clone(),
-                message: None,
-                disagreement: Some(d),
-            });
-        }
+    // A refused program or one no backend ran is not comparable: its failures above are all
+    // there is to report.
+    if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
+        out.push(Raw {
+            class: d.class,
+            backends: d.backends.clone(),
+            how: d.how.clone(),
+            message: None,
+            disagreement: Some(d),
+        });
     }
     out
 }
@@ -97,64 +85,34 @@ fn implicated(p: &Program) -> Option<(usize, String)> {
     })
 }
 
-/// The class of a source value: by the cvt's source format, else as an integer.
-pub fn input_class(form: Option<&Form>, v: &Expected) -> String {
-    if !v.is_exact() {
-        return "set".into();
-    }
-    if let Some(Form::Cvt(c)) = form {
-        if let Some(fmt) = format_of(c.atype) {
-            return match decode(fmt, v.bits as u64) {
-                Value::Nan { .. } => "nan",
-                Value::Inf { .. } => "inf",
-                Value::Zero { .. } => "zero",
-                Value::Finite { .. } if (v.bits as u64 >> fmt.man_bits) & ((1 << fmt.exp_bits) - 1) == 0 => "subnormal",
-                Value::Finite { .. } => "normal",
-            }
-            .into();
-        }
-    }
-    let w = v.width.min(64);
-    let m = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
-    let b = v.bits as u64 & m;
-    if b == 0 {
-        "zero".into()
-    } else if b == m || b == m >> 1 || b == (m >> 1) + 1 || b == 1 {
-        "int-limit".into()
-    } else {
-        "int".into()
-    }
+/// Everything about one case that triage packages: the program as generated, the case after
+/// the minimization stage (the same program when it did not run), and the results of running
+/// that case once more on every backend.
+pub struct Case<'a> {
+    /// The program as generated.
+    pub original: &'a Program,
+    /// The (minimized) case.
+    pub reduced: &'a Reduced,
+    /// The results of the final run of `reduced`.
+    pub result: &'a ProgramResult,
 }
 
-/// Minimizes (when asked), names and packages one raw finding; gives the finding and its case
-/// file text.
-#[allow(clippy::too_many_arguments)]
-pub fn finalize(
-    engine: &mut Engine,
+/// Names and packages one raw finding: signature (class, implicated form, input class,
+/// backends, how), the finding, and its case file text. The final run's own finding of the same
+/// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
+/// the final run no longer shows it.
+pub fn package(
     raw: &Raw,
-    p: &Program,
-    i: &Inputs,
-    do_minimize: bool,
-    calls: usize,
+    case: &Case<'_>,
+    allow: &Allowances,
     at_s: f64,
     env: &[(String, String)],
-    run_dir: &Path,
 ) -> (Finding, String) {
     let pre = raw.pre_signature();
-    let before = p.instruction_count();
-    let (mp, mi) = if do_minimize {
-        let r = minimize(p, i, Budget { calls }, |cand, inputs| {
-            let res = engine.run(std::slice::from_ref(cand), std::slice::from_ref(inputs), "min");
-            raw_findings(cand, &res[0]).iter().any(|x| x.pre_signature() == pre)
-        });
-        (r.program, r.inputs)
-    } else {
-        (p.clone(), i.clone())
-    };
-    // Re-run the reduced case for its own mismatches.
-    let res = engine.run(std::slice::from_ref(&mp), std::slice::from_ref(&mi), "final");
-    let this = raw_findings(&mp, &res[0]).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
-    let imp = implicated(&mp);
+    let (mp, mi) = (&case.reduced.program, &case.reduced.inputs);
+    let this =
+        raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
+    let imp = implicated(mp);
     let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
     let input_class = match (&imp, &this.disagreement) {
         (Some((k, _)), Some(d)) => {
@@ -162,7 +120,7 @@ pub fn finalize(
                 Stmt::Isa(inst) => Some(inst.form.clone()),
                 _ => None,
             };
-            interp::probe(&mp, &mi, &engine.allow, *k, d.first.0)
+            interp::probe(mp, mi, allow, *k, d.first.0)
                 .ok()
                 .and_then(|v| v.first().map(|(_, e)| input_class(form.as_ref(), e)))
                 .unwrap_or_default()
@@ -171,36 +129,13 @@ pub fn finalize(
     };
     let sig = Signature::new(this.class, form_name, input_class, this.backends.clone(), this.how.clone());
     let mut f = Finding::new(sig, mp.module_text());
-    f.original_instructions = before as u32;
+    f.original_instructions = case.original.instruction_count() as u32;
     f.minimized_instructions = mp.instruction_count() as u32;
     f.inputs = mi.0.clone();
     f.threads = mp.threads;
     f.mismatches = this.disagreement.as_ref().map(|d| d.mismatches.clone()).unwrap_or_default();
     f.message = this.message.clone().map(|m| m.chars().take(4000).collect());
     f.environment = env.to_vec();
-    f.replay = format!("ptxdiff replay {}", run_dir.join("cases").join(format!("{}.case", f.id)).display());
     f.first_seen_s = at_s;
-    let case = text::case(&mp, &mi);
-    (f, case)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gists_drop_names_and_numbers() {
-        let m = "ptxas /tmp/x.ptx, line 12; error   : Arguments mismatch for instruction 'mov' at %r12";
-        assert_eq!(gist(m), "Arguments mismatch for instruction 'mov' at");
-    }
-
-    #[test]
-    fn input_classes() {
-        let cvt: Form = Form::parse_opcode("cvt.rn.f16.f32").unwrap();
-        let c = |b: u128| input_class(Some(&cvt), &Expected::exact(b, 32));
-        assert_eq!((c(0x7FC0_0000).as_str(), c(0xFF80_0000).as_str(), c(0x8000_0000).as_str()), ("nan", "inf", "zero"));
-        assert_eq!((c(1).as_str(), c(0x3F80_0000).as_str()), ("subnormal", "normal"));
-        assert_eq!(input_class(None, &Expected::exact(0x7FFF_FFFF, 32)), "int-limit");
-        assert_eq!(input_class(None, &Expected::exact(12345, 32)), "int");
-    }
+    (f, text::case(mp, mi))
 }

@@ -11,9 +11,9 @@
 
 use std::fmt::Write as _;
 
+use super::escape::html_escape as esc;
 use super::{inputs_text, size_text, SHOWN_MISMATCHES};
-use crate::atomic::html_escape as esc;
-use crate::findings::signature::Class;
+use crate::findings::signature::FindingClass;
 use crate::findings::store::FindingsDoc;
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
@@ -202,7 +202,7 @@ pub fn render(doc: &FindingsDoc) -> String {
         }
         let _ = writeln!(h, "</section>");
     }
-    debug_assert!(Class::ALL.iter().all(|c| esc(c.name()) == c.name()));
+    debug_assert!(FindingClass::ALL.iter().all(|c| esc(c.name()) == c.name()));
     let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
     h
 }

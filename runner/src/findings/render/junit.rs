@@ -7,8 +7,8 @@
 
 use std::fmt::Write as _;
 
+use super::escape::xml_escape as esc;
 use super::{inputs_text, mismatch_line, SHOWN_MISMATCHES};
-use crate::atomic::xml_escape as esc;
 use crate::findings::store::FindingsDoc;
 
 /// Renders the report.

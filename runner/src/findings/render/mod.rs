@@ -5,6 +5,7 @@
 //! file is written atomically; every piece of text taken from a finding is escaped for the
 //! format it lands in, because PTX, crash logs and backend messages are untrusted text.
 
+pub mod escape;
 pub mod html;
 pub mod junit;
 pub mod markdown;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::finding::{Finding, WordMismatch};
 use super::store::FindingsDoc;
-use crate::atomic::write_atomic;
+use crate::atomic_write::write_atomic;
 
 /// File name of the Markdown summary.
 pub const SUMMARY_MD: &str = "summary.md";
@@ -84,7 +85,7 @@ pub(crate) fn size_text(f: &Finding) -> String {
 mod tests {
     use super::*;
     use crate::findings::finding::WordMismatch;
-    use crate::findings::signature::{Class, Signature};
+    use crate::findings::signature::{FindingClass, Signature};
     use crate::findings::store::{KnownHit, RunMeta};
 
     /// PTX and logs full of markup, entities, quotes and control characters.
@@ -92,7 +93,7 @@ mod tests {
 
     fn doc() -> FindingsDoc {
         let mut hostile = Finding::new(
-            Signature::new(Class::Crash, "program", "", ["ptxas-check"], "ptxas exit 139 <\"&'>"),
+            Signature::new(FindingClass::Crash, "program", "", ["ptxas-check"], "ptxas exit 139 <\"&'>"),
             format!(".version 8.7\n.target sm_90\n// {EVIL}\n"),
         );
         hostile.title = format!("ptxas crashes {EVIL}");
@@ -100,7 +101,7 @@ mod tests {
         hostile.environment = vec![("ptxas".into(), format!("13.0 {EVIL}"))];
         hostile.first_seen_s = 3.0;
         let mut plain = Finding::new(
-            Signature::new(Class::Compiler, "cvt.rn.f16.f32", "subnormal", ["cuda:ptxas-O0"], "off-by-one-ulp"),
+            Signature::new(FindingClass::Compiler, "cvt.rn.f16.f32", "subnormal", ["cuda:ptxas-O0"], "off-by-one-ulp"),
             ".version 8.7\n.target sm_90\ncvt.rn.f16.f32 %h, %f;\n",
         );
         plain.count = 7;
@@ -154,7 +155,7 @@ mod tests {
         }
         assert!(h.contains("javascript:alert(1)</code>"));
         // Filters, decoded values, collapsible PTX.
-        for c in Class::ALL {
+        for c in FindingClass::ALL {
             assert!(h.contains(&format!("<input type=\"checkbox\" value=\"{c}\" checked>")));
         }
         assert!(h.contains("data-class=\"compiler\"") && h.contains("data-class=\"crash\""));

@@ -1,4 +1,5 @@
-//! Whole-or-nothing file writes and the text escaping shared by every report writer.
+//! Whole-or-nothing file writes: every report, finding and campaign-state file goes through
+//! [`write_atomic`].
 //!
 //! Invariants:
 //! - [`write_atomic`] writes to a temporary file in the destination's own directory (so the
@@ -6,10 +7,6 @@
 //!   then renames it over the destination and flushes the directory. A reader therefore sees
 //!   the old contents or the new ones, never a prefix; a process killed mid-write leaves at most
 //!   a stray `*.tmp` file, which readers ignore ([`is_temp`]).
-//! - [`xml_escape`] and [`html_escape`] output is safe both as element text and inside a
-//!   double- or single-quoted attribute; [`xml_escape`] also drops the characters XML 1.0
-//!   cannot carry at all (control characters other than tab, line feed and carriage return), so
-//!   a crash log full of NUL bytes still gives a well-formed document.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -54,42 +51,6 @@ pub fn is_temp(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == TEMP_EXTENSION)
 }
 
-/// Escapes text for XML element content and attribute values; drops characters XML 1.0
-/// forbids.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Escapes text for HTML element content and attribute values.
-pub fn html_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\0' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,14 +76,5 @@ mod tests {
     fn temp_names_are_recognized() {
         assert!(is_temp(Path::new("findings/abc.json.123.tmp")));
         assert!(!is_temp(Path::new("findings/abc.json")));
-    }
-
-    #[test]
-    fn escapes() {
-        assert_eq!(xml_escape("a<b>&\"'\u{0}\u{1b}\tz"), "a&lt;b&gt;&amp;&quot;&apos;\tz");
-        assert_eq!(
-            html_escape("<script>alert('x&y')</script>"),
-            "&lt;script&gt;alert(&#39;x&amp;y&#39;)&lt;/script&gt;"
-        );
     }
 }

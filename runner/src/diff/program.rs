@@ -1,13 +1,15 @@
 //! Comparing one program's outputs: every backend's words against the oracle's expectation
-//! (exact bits or a set), and the backends against each other. The result says which side
-//! disagrees and how, which is what a finding's signature is made of.
+//! (exact bits or a set), and the backends against each other. The [`Outcome`] says which
+//! side disagrees and how ([`ProgramEvidence`]), which is what a finding's signature is made
+//! of; a program the oracle refused, or that no backend ran, is not comparable.
 
 use std::collections::BTreeMap;
 
 use oracle::num::{decode, Value, F16, F32};
 use oracle::semantics::{Constraint, Expected};
 
-use crate::findings::{Class, WordMismatch};
+use super::{NotComparable, Outcome};
+use crate::findings::{FindingClass, WordMismatch};
 
 /// What one backend produced for one program: `threads × outputs` words, thread 0 first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,12 +20,12 @@ pub struct Observed {
     pub words: Vec<u32>,
 }
 
-/// A disagreement between the oracle and some backends.
+/// The evidence of a program's disagreement between the oracle and some backends.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Disagreement {
+pub struct ProgramEvidence {
     /// Compiler (the compiled variants disagree with each other) or hardware/spec (they agree
     /// with each other, not with the oracle).
-    pub class: Class,
+    pub class: FindingClass,
     /// The backends whose words the oracle does not admit.
     pub backends: Vec<String>,
     /// How the first wrong word differs (`nan-becomes-inf`, `sign`, `off-by-one`, `value`…).
@@ -41,9 +43,16 @@ fn word(e: &Expected, w: u32) -> Expected {
 
 /// How `actual` differs from `expected` (a 32-bit word).
 pub fn how(expected: &Expected, actual: u32) -> String {
+    how_bits(expected, u128::from(actual))
+}
+
+/// How `actual` differs from `expected`, a result of `expected.width` bits: a NaN that became
+/// something else, a flipped sign, off by one unit in the last place, or another value. Results
+/// up to 32 bits are read as a word (with the sign and last place of either 16-bit half).
+pub fn how_bits(expected: &Expected, actual: u128) -> String {
     for f in &expected.free {
         if let Constraint::AnyNan(fmt) = f.constraint {
-            let v = (u128::from(actual) >> f.shift) & ((1u128 << f.width) - 1);
+            let v = (actual >> f.shift) & ((1u128 << f.width) - 1);
             if !decode(fmt, v as u64).is_nan() {
                 return match decode(fmt, v as u64) {
                     Value::Inf { .. } => "nan-becomes-inf",
@@ -54,7 +63,17 @@ pub fn how(expected: &Expected, actual: u32) -> String {
             }
         }
     }
-    let e = expected.bits as u32;
+    if expected.width > 32 {
+        let (e, diff) = (expected.bits, expected.bits ^ actual);
+        return if diff == 1 << (expected.width - 1) {
+            "sign".into()
+        } else if e.abs_diff(actual) == 1 {
+            "off-by-one".into()
+        } else {
+            "value".into()
+        };
+    }
+    let (e, actual) = (expected.bits as u32, actual as u32);
     let diff = e ^ actual;
     if diff == 0x8000_0000 || diff == 0x8000 || diff == 0x8000_8000 {
         "sign".into()
@@ -93,8 +112,24 @@ pub fn decoded(expected: &Expected, actual: u32) -> String {
     )
 }
 
+/// Compares the observed outputs of a program with the oracle's result: its expected
+/// per-thread outputs, or why it refused the program.
+pub fn compare_result<E: std::fmt::Display>(
+    outputs: u32,
+    expected: &Result<Vec<Expected>, E>,
+    observed: &[Observed],
+) -> Outcome<ProgramEvidence> {
+    match expected {
+        Ok(e) => compare(outputs, e, observed),
+        Err(why) => Outcome::NotComparable(NotComparable::OracleRefused(why.to_string())),
+    }
+}
+
 /// Compares the observed outputs of a program with its expected per-thread outputs.
-pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Option<Disagreement> {
+pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Outcome<ProgramEvidence> {
+    if observed.is_empty() {
+        return Outcome::NotComparable(NotComparable::NoResults);
+    }
     let per = outputs as usize;
     let mut bad: Vec<&Observed> = Vec::new();
     let mut first: Option<(u32, u32)> = None;
@@ -121,12 +156,12 @@ pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Op
             bad.push(o);
         }
     }
-    let (t, w) = first?;
+    let Some((t, w)) = first else { return Outcome::Agree };
     if bad.is_empty() {
-        return None;
+        return Outcome::Agree;
     }
     let distinct: std::collections::BTreeSet<&Vec<u32>> = observed.iter().map(|o| &o.words).collect();
-    let class = if distinct.len() > 1 { Class::Compiler } else { Class::HardwareSpec };
+    let class = if distinct.len() > 1 { FindingClass::Compiler } else { FindingClass::HardwareSpec };
     let e = word(&expected[t as usize], w);
     let at = t as usize * per + w as usize;
     let actual_first = bad[0].words.get(at).copied().unwrap_or(0);
@@ -160,7 +195,7 @@ pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Op
             }
         }
     }
-    Some(Disagreement {
+    Outcome::Disagree(ProgramEvidence {
         class,
         backends: bad.iter().map(|o| o.backend.clone()).collect(),
         how: how(&e, actual_first),
@@ -181,12 +216,16 @@ mod tests {
     #[test]
     fn classes_and_hows() {
         let exp = vec![Expected::exact(5, 32), Expected::exact(7, 32)];
-        assert_eq!(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 7])]), None);
-        let d = compare(1, &exp, &[obs("a", &[5, 6]), obs("b", &[5, 6])]).unwrap();
-        assert_eq!((d.class, d.how.as_str(), d.first), (Class::HardwareSpec, "off-by-one", (1, 0)));
+        let disagree = |o: Outcome<ProgramEvidence>| match o {
+            Outcome::Disagree(d) => d,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 7])]), Outcome::Agree);
+        let d = disagree(compare(1, &exp, &[obs("a", &[5, 6]), obs("b", &[5, 6])]));
+        assert_eq!((d.class, d.how.as_str(), d.first), (FindingClass::HardwareSpec, "off-by-one", (1, 0)));
         assert_eq!(d.backends, vec!["a", "b"]);
-        let d = compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 0x8000_0007])]).unwrap();
-        assert_eq!((d.class, d.how.as_str()), (Class::Compiler, "sign"));
+        let d = disagree(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 0x8000_0007])]));
+        assert_eq!((d.class, d.how.as_str()), (FindingClass::Compiler, "sign"));
         assert_eq!(d.backends, vec!["b"]);
         let nan = Expected {
             bits: 0x7FC0_0000,
@@ -200,8 +239,22 @@ mod tests {
         };
         let exp = vec![nan];
         // Different NaNs from two backends: both admitted, no finding.
-        assert_eq!(compare(1, &exp, &[obs("a", &[0x7FC0_0000]), obs("b", &[0xFFC0_0001])]), None);
-        let d = compare(1, &exp, &[obs("a", &[0x7F80_0000])]).unwrap();
+        assert_eq!(compare(1, &exp, &[obs("a", &[0x7FC0_0000]), obs("b", &[0xFFC0_0001])]), Outcome::Agree);
+        let d = disagree(compare(1, &exp, &[obs("a", &[0x7F80_0000])]));
         assert_eq!(d.how, "nan-becomes-inf");
+    }
+
+    /// A failed backend or a refused program is not a disagreement, whatever was expected.
+    #[test]
+    fn nothing_to_compare_is_not_comparable() {
+        let exp = vec![Expected::exact(5, 32)];
+        assert_eq!(compare(1, &exp, &[]), Outcome::NotComparable(NotComparable::NoResults));
+        let refused: Result<Vec<Expected>, String> = Err("reads past its inputs".into());
+        assert_eq!(
+            compare_result(1, &refused, &[obs("a", &[6])]),
+            Outcome::NotComparable(NotComparable::OracleRefused("reads past its inputs".into()))
+        );
+        // The same words with an oracle result: a disagreement.
+        assert!(compare_result(1, &Ok::<_, String>(exp), &[obs("a", &[6])]).disagreement().is_some());
     }
 }

@@ -1,0 +1,404 @@
+//! A conform run's results — one [`Row`] per (form, backend) sweep, the [`Report`] of the
+//! run — and how they become findings: a disagreement or a failed backend is a [`Finding`]
+//! like a fuzz one (same [`Signature`], matched against `corpus/known/`, written through the
+//! atomic [`FindingStore`], rendered by the same renderers), with a case file that
+//! `ptxdiff replay` runs ([`super::case`]).
+//!
+//! Signatures, per form: the backends whose results the oracle does not admit, of class
+//! `compiler` when another backend's results on the same form were all admitted or the
+//! disagreeing backends differ on their first mismatching input, else `hardware-spec`; the input
+//! class of that input's first source; how its result differs. A backend that failed (rejected,
+//! faulted, crashed, hung) is a finding of its own: `assembler-rejection` or `crash`.
+//!
+//! A run directory (`reports/<run-id>/`, [`write_run`]) is a findings run — `findings.json`,
+//! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
+//! `rows.json`, every row with its verdict.
+//!
+//! Invariant: a row's verdict (agree, disagree, not comparable) is [`Row::outcome`], the diff
+//! layer's; recording findings never changes it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use generator::sweep::sweep_kernel;
+use oracle::isa::{Form, Target};
+use oracle::semantics::operands::source_slots;
+use oracle::semantics::{Allowances, Expected};
+use serde::{Deserialize, Serialize};
+
+use super::case::case_text;
+use super::check::{Checker, Mismatch};
+use crate::atomic_write::write_atomic;
+use crate::diff::program::{decoded, how_bits};
+use crate::diff::sweep::{outcome, Checked, SweepOutcome};
+use crate::diff::{BackendFailure, FailureKind, Outcome};
+use crate::findings::classify::{gist, input_class};
+use crate::findings::{
+    render, Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, StoreError, WordMismatch,
+};
+
+/// One (form, backend) sweep.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Row {
+    /// Opcode.
+    pub form: String,
+    /// Backend name.
+    pub backend: String,
+    /// Inputs checked.
+    pub checked: u64,
+    /// Inputs whose result the oracle does not admit.
+    pub mismatches: u64,
+    /// First mismatches.
+    pub examples: Vec<Mismatch>,
+    /// How the backend failed to produce results (assembler rejection, fault, crash, hang).
+    pub failure: Option<BackendFailure>,
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+impl Row {
+    /// The row's verdict: agree, disagree (with the checker's evidence) or not comparable.
+    pub fn outcome(&self) -> SweepOutcome {
+        let checked = Checked { checked: self.checked, mismatches: self.mismatches, examples: self.examples.clone() };
+        outcome(&self.backend, &checked, self.failure.as_ref())
+    }
+
+    /// Whether the row fails the run (it does not agree).
+    pub fn failing(&self) -> bool {
+        self.mismatches > 0 || self.failure.is_some()
+    }
+}
+
+/// A whole run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// Run id (directory name).
+    pub run_id: String,
+    /// Target, with its PTX version (`sm_90@8.7`).
+    pub target: String,
+    /// Device, driver and tool versions, or why the GPU was unavailable.
+    pub environment: Vec<(String, String)>,
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// Total wall seconds.
+    pub seconds: f64,
+}
+
+impl Report {
+    /// Rows with mismatches or failures.
+    pub fn failing(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().filter(|r| r.failing())
+    }
+}
+
+/// What recording a run's findings did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// New findings.
+    pub new: u64,
+    /// Findings already stored in this run.
+    pub duplicates: u64,
+    /// Occurrences of known findings.
+    pub known: u64,
+}
+
+/// File name of the rows of a run, with their verdicts.
+pub const ROWS_JSON: &str = "rows.json";
+
+/// Writes a run directory `dir/<run id>/` for `report`: every failing row recorded as a finding
+/// (known ones counted under their `corpus/known/` entry), `rows.json`, and the rendered
+/// reports. Gives the directory and what recording did.
+pub fn write_run(
+    dir: &Path,
+    report: &Report,
+    command: &str,
+    allow: &Allowances,
+    known: KnownSet,
+) -> anyhow::Result<(PathBuf, Recording)> {
+    use anyhow::Context as _;
+    let target: Target = report.target.parse().with_context(|| format!("the run's target `{}`", report.target))?;
+    let out = dir.join(&report.run_id);
+    let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
+    let meta = RunMeta {
+        run_id: report.run_id.clone(),
+        started_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        command: command.to_string(),
+        target: report.target.clone(),
+        environment: report.environment.clone(),
+        extra: BTreeMap::from([
+            ("rows".to_string(), report.rows.len().to_string()),
+            ("failing rows".to_string(), report.failing().count().to_string()),
+            ("inputs checked".to_string(), inputs.to_string()),
+            ("seconds".to_string(), format!("{:.1}", report.seconds)),
+        ]),
+    };
+    let mut store = FindingStore::create(&out, meta, known)?;
+    let rec = record_findings(report, &target, allow, &mut store)?;
+    let rows = out.join(ROWS_JSON);
+    write_atomic(&rows, serde_json::to_string_pretty(report)?)
+        .with_context(|| format!("writing {}", rows.display()))?;
+    render::write_all(&out, store.doc()).with_context(|| format!("rendering the reports into {}", out.display()))?;
+    Ok((out, rec))
+}
+
+/// Mismatching inputs of a form put into its case file (one thread each).
+const CASE_INPUTS: usize = 8;
+
+/// The class and `how` of a backend failure.
+fn failure_signature(f: &BackendFailure) -> (FindingClass, String) {
+    match f.kind {
+        FailureKind::Rejected => (FindingClass::AssemblerRejection, gist(&f.message)),
+        FailureKind::Fault => (
+            FindingClass::Crash,
+            f.message
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .find(|w| w.starts_with("CUDA_ERROR"))
+                .unwrap_or("GPU fault")
+                .to_string(),
+        ),
+        FailureKind::Crash => (FindingClass::Crash, "worker crash".into()),
+        FailureKind::Hang => (FindingClass::Crash, "hang".into()),
+        FailureKind::Other => (FindingClass::Crash, "harness".into()),
+    }
+}
+
+/// Turns the run's failing rows into findings and records them in `store`; `target` is the
+/// run's, `allow` the allowances its oracle used.
+pub fn record_findings(
+    report: &Report,
+    target: &Target,
+    allow: &Allowances,
+    store: &mut FindingStore,
+) -> Result<Recording, StoreError> {
+    // Rows grouped by form, forms in the order the run swept them.
+    let mut by_form: Vec<(&str, Vec<&Row>)> = Vec::new();
+    for r in &report.rows {
+        match by_form.iter_mut().find(|(f, _)| *f == r.form) {
+            Some((_, rows)) => rows.push(r),
+            None => by_form.push((&r.form, vec![r])),
+        }
+    }
+    let mut rec = Recording::default();
+    for (form_name, rows) in &by_form {
+        let Ok(form) = Form::parse_opcode(form_name) else { continue };
+        for f in form_findings(&form, target, allow, rows, &report.environment) {
+            match store.record(f.0, &f.1)? {
+                Recorded::New => rec.new += 1,
+                Recorded::Duplicate => rec.duplicates += 1,
+                Recorded::Known(_) => rec.known += 1,
+            }
+        }
+    }
+    Ok(rec)
+}
+
+/// The findings of one form's rows, with their case texts.
+fn form_findings(
+    form: &Form,
+    target: &Target,
+    allow: &Allowances,
+    rows: &[&Row],
+    env: &[(String, String)],
+) -> Vec<(Finding, String)> {
+    let kernel = sweep_kernel(form, target).ok();
+    let case_of = |indices: &[u64]| match &kernel {
+        Some(k) => case_text(form, target, k.scheme, indices),
+        None => Err("the form has no sweep kernel".to_string()),
+    };
+    let finish = |sig: Signature, indices: &[u64], message: String| {
+        let (ptx, n, inputs, threads, text) = match case_of(indices) {
+            Ok((p, i, text)) => (p.module_text(), p.instruction_count() as u32, i.0, p.threads, text),
+            Err(why) => (String::new(), 0, Vec::new(), 0, format!("// no case: {why}\n")),
+        };
+        let mut f = Finding::new(sig, ptx);
+        (f.original_instructions, f.minimized_instructions, f.inputs, f.threads) = (n, n, inputs, threads);
+        f.message = Some(message);
+        f.environment = env.to_vec();
+        (f, text)
+    };
+    let mut out = Vec::new();
+    for r in rows {
+        if let Outcome::NotComparable(_) = r.outcome() {
+            let Some(fail) = &r.failure else { continue };
+            let (class, how) = failure_signature(fail);
+            let sig = Signature::new(class, form.opcode(), "", [r.backend.clone()], how);
+            out.push(finish(sig, &[0], fail.to_string().chars().take(4000).collect()));
+        }
+    }
+    let disagreeing: Vec<&Row> = rows.iter().copied().filter(|r| r.outcome().disagreement().is_some()).collect();
+    let Some(first_row) = disagreeing.first() else { return out };
+    let Some(first) = first_row.examples.first() else { return out };
+    let agreeing = rows.iter().any(|r| r.checked > 0 && r.outcome().agrees());
+    let actual_at = |r: &Row, index: u64| r.examples.iter().find(|m| m.index == index).map(|m| m.actual.clone());
+    let split = disagreeing.iter().any(|r| actual_at(r, first.index).is_some_and(|a| a != first.actual));
+    let class = if agreeing || split { FindingClass::Compiler } else { FindingClass::HardwareSpec };
+    let Some(k) = &kernel else { return out };
+    let checker = Checker::new(form, k.scheme, k.out_bytes, allow.clone());
+    let parse_hex = |s: &str| u128::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or(0);
+    let expected = checker.expected(first.index);
+    let how = how_bits(&expected, parse_hex(&first.actual));
+    let slots = source_slots(form);
+    let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
+    let source = generator::sweep::sweep_inputs(k.scheme, &names, first.index);
+    let input = match (slots.first(), source.first()) {
+        (Some(s), Some((_, v))) => {
+            let width = s.width.min(64);
+            input_class(Some(form), &Expected::exact(*v & ((1u128 << width) - 1), width))
+        }
+        _ => String::new(),
+    };
+    let sig = Signature::new(class, form.opcode(), input, disagreeing.iter().map(|r| r.backend.clone()), how);
+    let examples: Vec<&Mismatch> = first_row.examples.iter().take(CASE_INPUTS).collect();
+    let indices: Vec<u64> = examples.iter().map(|m| m.index).collect();
+    let message = disagreeing
+        .iter()
+        .map(|r| format!("{}: {} of {} inputs not admitted by the oracle", r.backend, r.mismatches, r.checked))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (mut f, text) = finish(sig, &indices, message);
+    f.mismatches = examples
+        .iter()
+        .enumerate()
+        .map(|(t, m)| {
+            let e = checker.expected(m.index);
+            let actual: BTreeMap<String, String> =
+                disagreeing.iter().filter_map(|r| actual_at(r, m.index).map(|a| (r.backend.clone(), a))).collect();
+            WordMismatch {
+                thread: t as u32,
+                word: 0,
+                expected: e.to_string(),
+                actual,
+                decoded: if e.width <= 32 { decoded(&e, parse_hex(&m.actual) as u32) } else { String::new() },
+            }
+        })
+        .collect();
+    out.push((f, text));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::program::{compare_result, Observed};
+    use crate::findings::FindingsDoc;
+    use oracle::program::interp;
+    use oracle::program::text::parse_case;
+
+    const TF32: &str = "cvt.rna.tf32.f32";
+    /// f32 NaNs whose payload lies only in the 13 bits tf32 drops, and what the GPU gives.
+    const NANS: [(u64, &str); 2] = [(0x7F80_0001, "0x7f800000"), (0xFF80_1000, "0x7f800000")];
+
+    fn row(form: &str, backend: &str, mismatches: &[(u64, &str)]) -> Row {
+        Row {
+            form: form.into(),
+            backend: backend.into(),
+            checked: 1 << 32,
+            mismatches: mismatches.len() as u64,
+            examples: mismatches
+                .iter()
+                .map(|&(index, actual)| Mismatch {
+                    index,
+                    inputs: vec![("a".into(), format!("{index:#x}"))],
+                    expected: "any NaN".into(),
+                    actual: actual.into(),
+                })
+                .collect(),
+            failure: None,
+            seconds: 1.0,
+        }
+    }
+
+    fn report(rows: Vec<Row>) -> Report {
+        Report { run_id: "conform-1".into(), target: "sm_90@8.7".into(), environment: vec![], rows, seconds: 2.0 }
+    }
+
+    fn known() -> KnownSet {
+        KnownSet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap()
+    }
+
+    /// A conform mismatch becomes a stored finding whose case file reproduces it: the oracle run
+    /// on the case expects what the sweep's oracle expected, the GPU's words on it are the same
+    /// disagreement (same backends and `how`), and the oracle's own words agree.
+    #[test]
+    fn a_mismatch_is_a_finding_with_a_replayable_case() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rows =
+            vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
+        let (dir, rec) =
+            write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
+        assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.findings.len(), 1);
+        let f = &doc.findings[0];
+        assert_eq!(
+            f.signature,
+            Signature::new(FindingClass::HardwareSpec, TF32, "nan", ["cuda:jit", "cuda:ptxas-O3"], "nan-becomes-inf")
+        );
+        assert_eq!(f.mismatches.len(), 2);
+        assert_eq!(f.mismatches[0].actual.len(), 2);
+        for file in ["summary.md", "index.html", "junit.xml", ROWS_JSON] {
+            assert!(dir.join(file).is_file(), "{file}");
+        }
+        let case = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        assert!(f.replay.ends_with(&format!("{}.case", f.id)), "{}", f.replay);
+        let (p, i) = parse_case(&case).unwrap();
+        assert_eq!(i.thread(&p, 0)[0], 0x7F80_0001);
+        assert_eq!(i.thread(&p, 1)[0], 0xFF80_1000);
+        let expected = interp::run(&p, &i, &Allowances::all()).map_err(|e| e.to_string());
+        let gpu = |b: &str| Observed { backend: b.into(), words: vec![0x7F80_0000; p.threads as usize] };
+        let d = compare_result(p.outputs, &expected, &[gpu("cuda:jit"), gpu("cuda:ptxas-O3")]);
+        let d = d.disagreement().expect("the case shows the disagreement");
+        assert_eq!((d.class, d.how.as_str()), (FindingClass::HardwareSpec, "nan-becomes-inf"));
+        assert_eq!(d.backends, f.signature.backends);
+        let own: Vec<u32> = expected.as_ref().unwrap().iter().map(|e| e.bits as u32).collect();
+        assert!(
+            compare_result(p.outputs, &expected, &[Observed { backend: "oracle-worker".into(), words: own }]).agrees()
+        );
+    }
+
+    /// The known tf32 finding (`corpus/known/cvt-rna-tf32-nan.toml`) covers the conform tf32 NaN
+    /// mismatches, with and without `.satfinite`, on any CUDA backend.
+    #[test]
+    fn the_known_tf32_finding_covers_conform_mismatches() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sat = "cvt.rna.satfinite.tf32.f32";
+        let rows = vec![
+            row(TF32, "cuda:jit", &NANS),
+            row(sat, "cuda:ptxas-O0", &[(0x7F80_0001, "0x7f7fe000")]),
+            row(sat, "cuda:jit", &[(0x7F80_0001, "0x7f7fe000")]),
+        ];
+        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 2 });
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert!(doc.findings.is_empty());
+        assert_eq!((doc.known[0].id.as_str(), doc.known[0].count), ("cvt-rna-tf32-nan", 2));
+    }
+
+    /// A backend that agrees on a form while another does not makes the finding a compiler one;
+    /// a backend that failed is a finding of its own, never a disagreement.
+    #[test]
+    fn classes_and_failures() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut hung = row("cvt.rn.f16.f32", "cuda:jit", &[(5, "0x1")]);
+        hung.failure = Some(BackendFailure::new(FailureKind::Hang, "no result within 5 s; worker killed"));
+        let mut rejected = row("prmt.b32", "ptxas-check-O3", &[]);
+        rejected.failure = Some(BackendFailure::new(
+            FailureKind::Rejected,
+            "ptxas /tmp/a.ptx, line 9; error   : Unknown modifier '.x'",
+        ));
+        let rows = vec![row(TF32, "cuda:jit", &[]), row(TF32, "cuda:ptxas-O3", &NANS), hung, rejected];
+        assert!(matches!(rows[2].outcome(), Outcome::NotComparable(_)));
+        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec.new, 3);
+        let sigs: Vec<String> =
+            FindingsDoc::load(&dir).unwrap().findings.iter().map(|f| f.signature.to_string()).collect();
+        assert_eq!(
+            sigs,
+            [
+                "compiler cvt.rna.tf32.f32 [nan] cuda:ptxas-O3: nan-becomes-inf",
+                "crash cvt.rn.f16.f32 cuda:jit: hang",
+                "assembler-rejection prmt.b32 ptxas-check-O3: Unknown modifier '.x'",
+            ]
+        );
+    }
+}
