@@ -30,7 +30,7 @@ pub fn check(data: &[u8]) {
     if let Err(e) = check_program(&p) {
         panic!("the generator built an invalid program: {e}\n{text}");
     }
-    assert_eq!(inputs.0.len(), (p.threads * p.inputs) as usize, "input words\n{text}");
+    assert_eq!(inputs.0.len(), (p.threads() * p.inputs) as usize, "input words\n{text}");
     let printed = module(std::slice::from_ref(&p));
     match parse_module(&printed) {
         Ok(back) => assert!(back == [p.clone()], "the module parses to another program\n{printed}"),
@@ -42,7 +42,7 @@ pub fn check(data: &[u8]) {
     }
     let out = interp::run(&p, &inputs, &Allowances::all())
         .unwrap_or_else(|e| panic!("the program oracle rejects a generated program: {e}\n{text}"));
-    assert_eq!(out.len(), p.threads as usize, "outputs per thread\n{text}");
+    assert_eq!(out.len(), p.threads() as usize, "outputs per thread\n{text}");
     assert!(out.iter().all(|o| o.width == 32 * p.outputs), "output widths\n{text}");
 }
 

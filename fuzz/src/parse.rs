@@ -53,7 +53,7 @@ mod tests {
     use super::*;
     use crate::Rng;
     use oracle::program::text::parse_stmt;
-    use oracle::program::{Inputs, Program};
+    use oracle::program::{Inputs, Launch, Program};
 
     const SEEDS: &[&str] = &[
         "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;",
@@ -108,7 +108,7 @@ mod tests {
         let p = Program {
             name: format!("k{}", rng.below(3)),
             target: ["sm_90a@8.7", "sm_80", "sm_100a@8.8"][rng.below(3)].parse().unwrap(),
-            threads: 32,
+            launch: Launch::one_cta(32),
             inputs,
             outputs: 2,
             shared: 4,

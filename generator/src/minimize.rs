@@ -20,7 +20,7 @@
 
 use oracle::isa::operand::{Imm, Operand};
 use oracle::isa::{Instruction, MovShape};
-use oracle::program::{interp, Glue, Inputs, Program, Reg, RegClass, Src, Stmt};
+use oracle::program::{interp, Dim3, Glue, Inputs, Program, Reg, RegClass, Src, Stmt};
 use oracle::semantics::Allowances;
 
 /// Limits of a reduction.
@@ -85,13 +85,13 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
     }
 
     fn shrink_launch(&mut self) -> bool {
-        if self.p.threads <= 32 {
+        if self.p.threads() <= 32 {
             return false;
         }
         let per = self.p.inputs as usize;
-        for w in 0..(self.p.threads / 32) as usize {
+        for w in 0..(self.p.threads() / 32) as usize {
             let mut p = self.p.clone();
-            p.threads = 32;
+            p.launch.block = Dim3::x(32);
             let words = self.i.0[w * 32 * per..(w + 1) * 32 * per].to_vec();
             if self.try_accept(p, Inputs(words)) {
                 return true;
@@ -267,7 +267,7 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
             return false;
         }
         // The same inputs for every thread (each thread's in turn, first to last).
-        for t in 0..self.p.threads as usize {
+        for t in 0..self.p.threads() as usize {
             let row = self.i.0[t * per..(t + 1) * per].to_vec();
             let uniform = Inputs(row.iter().cycle().take(self.i.0.len()).copied().collect());
             if uniform == self.i {
@@ -280,7 +280,7 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
         }
         for w in 0..per {
             let mut i = self.i.clone();
-            for t in 0..self.p.threads as usize {
+            for t in 0..self.p.threads() as usize {
                 i.0[t * per + w] = 0;
             }
             changed |= self.try_accept(self.p.clone(), i);
@@ -454,14 +454,14 @@ where
 mod tests {
     use super::*;
     use oracle::program::text::parse_stmt;
-    use oracle::program::GlueOp;
+    use oracle::program::{GlueOp, Launch};
     use oracle::semantics::Allowances;
 
     fn program(lines: &[&str]) -> Program {
         Program {
             name: "k".into(),
             target: "sm_90a@8.7".parse().unwrap(),
-            threads: 64,
+            launch: Launch::one_cta(64),
             inputs: 4,
             outputs: 1,
             shared: 0,
@@ -496,7 +496,7 @@ mod tests {
         assert!(pred(&p, &inputs));
         let r = minimize(&p, &inputs, Budget::default(), pred);
         assert!(pred(&r.program, &r.inputs), "the result satisfies the predicate");
-        assert_eq!(r.program.threads, 32);
+        assert_eq!(r.program.threads(), 32);
         assert!(r.after < r.before && r.after <= 5, "{} → {}:\n{}", r.before, r.after, r.program.entry_text());
         assert!(!r.program.body.iter().any(|s| matches!(s, Stmt::Bra { .. })), "the branch is irrelevant");
     }

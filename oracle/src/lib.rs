@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod isa;
+pub mod memory;
 pub mod num;
 pub mod program;
 #[cfg(feature = "reference")]

@@ -12,7 +12,7 @@ use generator::program::tables::tables;
 use generator::program::{check_program, generate_seeded, Config};
 use oracle::isa::{OperandKind, Target};
 use oracle::program::text::{module, parse_stmt};
-use oracle::program::{Glue, GlueOp, GlueType, Program, Reg, RegClass, Src, Stmt};
+use oracle::program::{Glue, GlueOp, GlueType, Launch, Program, Reg, RegClass, Src, Stmt};
 use runner::ptxas::Ptxas;
 
 fn ptxas_or_skip() -> Option<Ptxas> {
@@ -167,7 +167,15 @@ fn glue_program(target: &Target) -> Program {
     }
     assert!(pairs > 60, "only {pairs} glue pairs");
     body.push(parse_stmt(0, "st.global.b32 [%out], %r0;").unwrap());
-    Program { name: "glue".into(), target: *target, threads: 32, inputs: 8, outputs: 1, shared: 0, body }
+    Program {
+        name: "glue".into(),
+        target: *target,
+        launch: Launch::one_cta(32),
+        inputs: 8,
+        outputs: 1,
+        shared: 0,
+        body,
+    }
 }
 
 #[test]

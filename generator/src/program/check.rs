@@ -4,8 +4,8 @@
 //! [`check_program`] walks the body once. Because branches only go forward, the registers
 //! defined at a label are the intersection of those defined on the fall-through path and at
 //! every branch to it; a register is readable where it is defined on every path. It checks:
-//! - the launch shape (threads a multiple of 32, inputs a multiple of 4, outputs 1, 2 or 4,
-//!   shared words a multiple of 4);
+//! - the launch shape (one CTA of a multiple of 32 threads, `Launch::check_one_cta`) and the
+//!   memory layout (inputs a multiple of 4, outputs 1, 2 or 4, shared words a multiple of 4);
 //! - labels unique, every branch forward to a label of the body, guards on defined predicates;
 //! - every register read (sources, guards, address bases) defined on every path; `%sh`/`%shn`
 //!   only when the program has shared memory; special registers never written; a guarded
@@ -358,8 +358,10 @@ fn imm_fits(imm: &Imm, t: RegType) -> Result<(), String> {
 /// Checks the structural invariants of `p` (see the module documentation); the error names the
 /// first offending statement.
 pub fn check_program(p: &Program) -> Result<(), String> {
-    if p.threads == 0 || !p.threads.is_multiple_of(32) || p.threads > MAX_THREADS {
-        return Err(format!("threads={} is not a multiple of 32 in 32..={MAX_THREADS}", p.threads));
+    p.launch.check_one_cta().map_err(|why| format!("the launch has {why}"))?;
+    let threads = p.threads();
+    if threads == 0 || !threads.is_multiple_of(32) || threads > MAX_THREADS {
+        return Err(format!("threads={threads} is not a multiple of 32 in 32..={MAX_THREADS}"));
     }
     if !p.inputs.is_multiple_of(4)
         || !p.shared.is_multiple_of(4)
@@ -412,12 +414,13 @@ fn stmt_text(s: &Stmt) -> String {
 mod tests {
     use super::*;
     use oracle::program::text::parse_stmt;
+    use oracle::program::Launch;
 
     fn prog(body: &[&str], shared: u32) -> Program {
         Program {
             name: "k".into(),
             target: "sm_90a@8.7".parse().unwrap(),
-            threads: 64,
+            launch: Launch::one_cta(64),
             inputs: 8,
             outputs: 2,
             shared,

@@ -34,7 +34,7 @@ pub mod values;
 use arbitrary::Unstructured;
 
 use oracle::isa::Target;
-use oracle::program::{Inputs, Program, Stmt};
+use oracle::program::{Inputs, Launch, Program, Stmt};
 
 pub use check::check_program;
 pub use config::Config;
@@ -94,7 +94,7 @@ pub fn generate(
     let program = Program {
         name: entry_name(name),
         target: *target,
-        threads: shape.threads,
+        launch: Launch::one_cta(shape.threads),
         inputs: shape.inputs,
         outputs: shape.outputs,
         shared: shape.shared,
@@ -126,7 +126,15 @@ fn minimal(target: &Target, name: &str) -> (Program, Inputs) {
         .enumerate()
         .filter_map(|(i, l)| oracle::program::text::parse_stmt(i + 1, l).ok())
         .collect::<Vec<Stmt>>();
-    let p = Program { name: entry_name(name), target: *target, threads: 32, inputs: 4, outputs: 1, shared: 0, body };
+    let p = Program {
+        name: entry_name(name),
+        target: *target,
+        launch: Launch::one_cta(32),
+        inputs: 4,
+        outputs: 1,
+        shared: 0,
+        body,
+    };
     (p, Inputs(vec![0; 32 * 4]))
 }
 
@@ -146,8 +154,8 @@ pub fn fuzz_one(data: &[u8]) -> Result<(), String> {
     };
     let case = oracle::program::text::case(&p, &inputs);
     check_program(&p).map_err(|e| format!("{e}\n{case}"))?;
-    if inputs.0.len() != (p.threads * p.inputs) as usize {
-        return Err(format!("{} input words for {} threads × {}", inputs.0.len(), p.threads, p.inputs));
+    if inputs.0.len() != (p.threads() * p.inputs) as usize {
+        return Err(format!("{} input words for {} threads × {}", inputs.0.len(), p.threads(), p.inputs));
     }
     match oracle::program::text::parse_case(&case) {
         Ok(back) if back == (p.clone(), inputs.clone()) => Ok(()),

@@ -85,7 +85,7 @@ fn generated_programs_pass_the_validator_and_store_every_output_byte_once() {
             if let Err(e) = check_program(&p) {
                 panic!("{t} seed {seed}: {e}\n{}", case(&p, &inputs));
             }
-            assert_eq!(inputs.0.len(), (p.threads * p.inputs) as usize);
+            assert_eq!(inputs.0.len(), (p.threads() * p.inputs) as usize);
             let cover = output_coverage(&p);
             assert!(
                 cover.iter().all(|&c| c == 1),
@@ -122,7 +122,7 @@ fn exhausted_and_tiny_byte_streams_give_valid_programs() {
         for cfg in [Config::default(), Config { swarm: false, ..Config::default() }] {
             let (p, i) = generate(&mut Unstructured::new(&bytes), &cfg, &t, "tiny").unwrap();
             check_program(&p).unwrap_or_else(|e| panic!("{e}\n{}", p.module_text()));
-            assert_eq!(i.0.len(), (p.threads * p.inputs) as usize);
+            assert_eq!(i.0.len(), (p.threads() * p.inputs) as usize);
         }
     }
 }

@@ -3,13 +3,15 @@
 //!
 //! A [`Program`] is a straight list of [`Stmt`]s over typed virtual registers: §9.7.9
 //! instructions from the ISA model ([`Instruction`]), a small integer glue set ([`Glue`]),
-//! forward branches with their labels, and `bar.sync`. It prints as one `.entry` of a module
-//! ([`text`]) and parses back from that text, so a case file is plain PTX that `ptxas` takes as
-//! is; [`interp`] evaluates it for every thread of the launch.
+//! forward branches with their labels, and `bar.sync`; and the [`Launch`] that runs it. It
+//! prints as one `.entry` of a module ([`text`]) and parses back from that text, so a case file
+//! is plain PTX that `ptxas` takes as is; [`interp`] evaluates it for every thread of the
+//! launch (`exec` control flow, `thread` per-thread statements, `warp` collectives,
+//! memory in [`crate::memory`], the test hook in `plant`).
 //!
-//! The launch contract (fixed by the prologue that [`text`] prints):
+//! The launch contract ([`Launch::one_cta`], fixed by the prologue that [`text`] prints):
 //! - one CTA of [`Program::threads`] threads (a multiple of 32), kernel parameters `p_in` and
-//!   `p_out` (global pointers);
+//!   `p_out` (global pointers to the [`Buffer::Inputs`] and [`Buffer::Outputs`] buffers);
 //! - thread `t` reads its [`Program::inputs`] 32-bit words (a multiple of 4, so `%in` is
 //!   16-byte aligned for vector loads) at `p_in + 4·inputs·t` through the
 //!   base register `%in`, and writes its [`Program::outputs`] words (1, 2 or 4) at
@@ -30,11 +32,17 @@ use std::fmt;
 use crate::isa::types::RegType;
 use crate::isa::{Instruction, Target};
 
+mod exec;
 pub mod glue;
 pub mod interp;
+pub mod launch;
+mod plant;
 pub mod text;
+mod thread;
+mod warp;
 
 pub use glue::{Cmp, Glue, GlueOp, GlueType, Src};
+pub use launch::{Buffer, Dim3, Launch, Param, ParamType, ParamValue};
 
 /// The largest number of output words per thread.
 pub const MAX_OUTPUTS: u32 = 4;
@@ -235,15 +243,16 @@ impl Stmt {
     }
 }
 
-/// A test program: one kernel, its launch shape and its memory layout.
+/// A test program: one kernel, its launch and its memory layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     /// Entry name (an identifier).
     pub name: String,
     /// The target it is valid for.
     pub target: Target,
-    /// Threads of the one CTA (a multiple of 32, at most [`MAX_THREADS`]).
-    pub threads: u32,
+    /// How it is launched: today [`Launch::one_cta`] of a multiple of 32 threads, at most
+    /// [`MAX_THREADS`].
+    pub launch: Launch,
     /// Input words per thread.
     pub inputs: u32,
     /// Output words per thread (at most [`MAX_OUTPUTS`]).
@@ -255,6 +264,11 @@ pub struct Program {
 }
 
 impl Program {
+    /// Threads of the one CTA ([`Launch::threads`]).
+    pub fn threads(&self) -> u32 {
+        self.launch.threads()
+    }
+
     /// Instructions in the body (labels excluded).
     pub fn instruction_count(&self) -> usize {
         self.body.iter().filter(|s| s.is_instruction()).count()

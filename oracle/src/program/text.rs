@@ -8,6 +8,12 @@
 //! plus its inputs in a trailing comment block (`// ptxdiff-inputs`, one line per thread), so a
 //! case file is PTX that `ptxas` assembles as it stands.
 //!
+//! The launch in the text: the `.entry` signature declares [`Launch::params`], the prologue
+//! loads `%in`/`%out` from the parameters that pass [`Buffer::Inputs`]/[`Buffer::Outputs`],
+//! and the header's `threads=` is [`Launch::threads`]. The header carries nothing else of the
+//! launch, so a parsed program gets [`Launch::one_cta`]: a program with another launch (which
+//! the interpreter and the generator's checker reject) does not round-trip.
+//!
 //! Invariant: `parse_module(&module(ps)) == ps` and `parse_case(&case(p, i)) == (p, i)` for
 //! every program the generator builds (tested here and by the `generate` fuzz target).
 
@@ -17,6 +23,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::glue::{self, Glue};
+use super::launch::{Buffer, Launch, Param};
 use super::{Inputs, PredGuard, Program, Reg, RegClass, Stmt, MAX_OUTPUTS, MAX_THREADS};
 use crate::isa::operand::Operand;
 use crate::isa::{Instruction, Target};
@@ -132,9 +139,16 @@ impl Program {
         let _ = writeln!(
             t,
             "{HEADER} name={} target={}@{} threads={} inputs={} outputs={} shared={}",
-            self.name, self.target, self.target.ptx, self.threads, self.inputs, self.outputs, self.shared
+            self.name,
+            self.target,
+            self.target.ptx,
+            self.threads(),
+            self.inputs,
+            self.outputs,
+            self.shared
         );
-        let _ = writeln!(t, ".visible .entry {}(.param .u64 p_in, .param .u64 p_out)\n{{", self.name);
+        let params: Vec<String> = self.launch.params.iter().map(Param::declaration).collect();
+        let _ = writeln!(t, ".visible .entry {}({})\n{{", self.name, params.join(", "));
         let mut count: BTreeMap<RegClass, u32> = RegClass::ALL.iter().map(|&c| (c, 1)).collect();
         for s in &self.body {
             for r in stmt_regs(s) {
@@ -150,10 +164,13 @@ impl Program {
         let _ = writeln!(t, "\t.reg .b32 %tix, %t1;\n\t.reg .b64 %in, %out, %sh, %shn, %t0;");
         let sbuf = format!("{}_sbuf", self.name);
         if self.shared > 0 {
-            let _ = writeln!(t, "\t.shared .align 16 .b8 {sbuf}[{}];", 4 * self.shared * self.threads);
+            let _ = writeln!(t, "\t.shared .align 16 .b8 {sbuf}[{}];", 4 * self.shared * self.threads());
         }
         let _ = writeln!(t, "\tmov.u32 %tix, %tid.x;");
-        for (reg, param, stride) in [("%in", "p_in", self.input_stride()), ("%out", "p_out", self.output_stride())] {
+        for (reg, buffer, stride) in
+            [("%in", Buffer::Inputs, self.input_stride()), ("%out", Buffer::Outputs, self.output_stride())]
+        {
+            let param = self.launch.param_of(buffer).map_or("", |p| p.name.as_str());
             let _ = writeln!(t, "\tld.param.u64 {reg}, [{param}];\n\tcvta.to.global.u64 {reg}, {reg};");
             let _ = writeln!(t, "\tmul.wide.u32 %t0, %tix, {stride};\n\tadd.s64 {reg}, {reg}, %t0;");
         }
@@ -161,7 +178,7 @@ impl Program {
             let stride = 4 * self.shared;
             let _ =
                 writeln!(t, "\tmov.u64 %sh, {sbuf};\n\tmul.wide.u32 %t0, %tix, {stride};\n\tadd.s64 %sh, %sh, %t0;");
-            let _ = writeln!(t, "\tadd.u32 %t1, %tix, 1;\n\trem.u32 %t1, %t1, {};", self.threads);
+            let _ = writeln!(t, "\tadd.u32 %t1, %tix, 1;\n\trem.u32 %t1, %t1, {};", self.threads());
             let _ =
                 writeln!(t, "\tmov.u64 %shn, {sbuf};\n\tmul.wide.u32 %t0, %t1, {stride};\n\tadd.s64 %shn, %shn, %t0;");
         }
@@ -196,7 +213,7 @@ pub fn module(programs: &[Program]) -> String {
 pub fn case(p: &Program, inputs: &Inputs) -> String {
     let mut t = p.module_text();
     let _ = writeln!(t, "\n{INPUTS}");
-    for th in 0..p.threads {
+    for th in 0..p.threads() {
         let words: Vec<String> = inputs.thread(p, th).iter().map(|w| format!("{w:08x}")).collect();
         let _ = writeln!(t, "// t{th}: {}", words.join(" "));
     }
@@ -223,14 +240,15 @@ fn header_fields(line: usize, text: &str) -> Result<Program, TextError> {
     let p = Program {
         name,
         target,
-        threads: num("threads")?,
+        launch: Launch::one_cta(num("threads")?),
         inputs: num("inputs")?,
         outputs: num("outputs")?,
         shared: num("shared")?,
         body: Vec::new(),
     };
-    if p.threads == 0 || !p.threads.is_multiple_of(32) || p.threads > MAX_THREADS {
-        return err(line, format!("threads={} is not a multiple of 32 in 32..={MAX_THREADS}", p.threads));
+    let threads = p.threads();
+    if threads == 0 || !threads.is_multiple_of(32) || threads > MAX_THREADS {
+        return err(line, format!("threads={threads} is not a multiple of 32 in 32..={MAX_THREADS}"));
     }
     if !p.inputs.is_multiple_of(4) {
         return err(line, format!("inputs={} is not a multiple of 4", p.inputs));
@@ -361,10 +379,10 @@ pub fn parse_case(text: &str) -> Result<(Program, Inputs), TextError> {
     if !seen {
         return err(text.lines().count(), format!("no `{INPUTS}` block"));
     }
-    if next_thread != p.threads {
+    if next_thread != p.threads() {
         return err(
             text.lines().count(),
-            format!("inputs for {next_thread} threads, the program launches {}", p.threads),
+            format!("inputs for {next_thread} threads, the program launches {}", p.threads()),
         );
     }
     Ok((p, Inputs(words)))
@@ -379,7 +397,7 @@ mod tests {
         let mut p = Program {
             name: "k0".into(),
             target: "sm_90a@8.7".parse().unwrap(),
-            threads: 64,
+            launch: Launch::one_cta(64),
             inputs: 4,
             outputs: 2,
             shared: 4,

@@ -290,7 +290,7 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
         "{} → {} instructions, {} threads, {} predicate calls: {}",
         red.before,
         red.after,
-        red.program.threads,
+        red.program.threads(),
         red.calls,
         out.display()
     );

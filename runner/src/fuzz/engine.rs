@@ -107,7 +107,7 @@ impl Engine {
                 .iter()
                 .map(|&i| KernelRun {
                     name: programs[i].name.clone(),
-                    threads: programs[i].threads,
+                    threads: programs[i].threads(),
                     inputs: inputs[i].0.clone(),
                     outputs: programs[i].outputs,
                 })

@@ -132,7 +132,7 @@ pub fn package(
     f.original_instructions = case.original.instruction_count() as u32;
     f.minimized_instructions = mp.instruction_count() as u32;
     f.inputs = mi.0.clone();
-    f.threads = mp.threads;
+    f.threads = mp.threads();
     f.mismatches = this.disagreement.as_ref().map(|d| d.mismatches.clone()).unwrap_or_default();
     f.message = this.message.clone().map(|m| m.chars().take(4000).collect());
     f.environment = env.to_vec();
