@@ -116,7 +116,7 @@ fn program_jobs_run_on_the_oracle_worker() {
         cubin: None,
         kernels: vec![KernelRun {
             name: p.name.clone(),
-            threads: p.threads,
+            threads: p.threads(),
             inputs: inputs.0.clone(),
             outputs: p.outputs,
         }],

@@ -162,7 +162,7 @@ mod tests {
         let target: Target = "sm_90".parse().unwrap();
         let f = form("cvt.rna.tf32.f32");
         let (p, i, _) = case_text(&f, &target, Scheme::Exhaustive { bits: 32 }, &[0x7F80_0001, 5]).unwrap();
-        assert_eq!((p.threads, p.inputs, p.outputs), (32, 4, 1));
+        assert_eq!((p.threads(), p.inputs, p.outputs), (32, 4, 1));
         assert_eq!(i.thread(&p, 0), &[0x7F80_0001, 0, 0, 0]);
         assert_eq!(i.thread(&p, 1), &[5, 0, 0, 0]);
         assert_eq!(i.thread(&p, 2), &[0x7F80_0001, 0, 0, 0]);

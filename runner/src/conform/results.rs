@@ -207,7 +207,7 @@ fn form_findings(
     };
     let finish = |sig: Signature, indices: &[u64], message: String| {
         let (ptx, n, inputs, threads, text) = match case_of(indices) {
-            Ok((p, i, text)) => (p.module_text(), p.instruction_count() as u32, i.0, p.threads, text),
+            Ok((p, i, text)) => (p.module_text(), p.instruction_count() as u32, i.0, p.threads(), text),
             Err(why) => (String::new(), 0, Vec::new(), 0, format!("// no case: {why}\n")),
         };
         let mut f = Finding::new(sig, ptx);
@@ -345,7 +345,7 @@ mod tests {
         assert_eq!(i.thread(&p, 0)[0], 0x7F80_0001);
         assert_eq!(i.thread(&p, 1)[0], 0xFF80_1000);
         let expected = interp::run(&p, &i, &Allowances::all()).map_err(|e| e.to_string());
-        let gpu = |b: &str| Observed { backend: b.into(), words: vec![0x7F80_0000; p.threads as usize] };
+        let gpu = |b: &str| Observed { backend: b.into(), words: vec![0x7F80_0000; p.threads() as usize] };
         let d = compare_result(p.outputs, &expected, &[gpu("cuda:jit"), gpu("cuda:ptxas-O3")]);
         let d = d.disagreement().expect("the case shows the disagreement");
         assert_eq!((d.class, d.how.as_str()), (FindingClass::HardwareSpec, "nan-becomes-inf"));
