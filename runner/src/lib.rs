@@ -5,10 +5,10 @@
 #![warn(missing_docs)]
 
 pub mod atomic;
+pub mod avx2_kernels;
 pub mod conform;
 pub mod eval;
 pub mod explain;
-pub mod fastpath;
 pub mod findings;
 pub mod fuzz;
 pub mod gpu;

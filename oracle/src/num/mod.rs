@@ -13,4 +13,4 @@ mod format;
 mod round;
 
 pub use format::{Format, Specials, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, FORMATS, TF32, UE8M0};
-pub use round::{decode, encode, round_to_integer, round_to_integral, Class, Encoded, Overflow, Rounding, Value};
+pub use round::{classify, decode, encode, round_to_integer, round_to_integral, Class, Encoded, Overflow, Rounding, Value};
