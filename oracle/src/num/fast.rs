@@ -231,7 +231,9 @@ pub fn f32_to_fmt_slice<const E: u32, const M: u32, const SAT: bool, const FN: b
 /// (`cvt_fast::select_sweep` lays the codes out).
 pub struct F32ToFmt<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>;
 
-impl<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8> Kernel for F32ToFmt<E, M, SAT, FN, MODE> {
+impl<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8> Kernel
+    for F32ToFmt<E, M, SAT, FN, MODE>
+{
     type Out = u32;
     #[inline(always)]
     fn eval(x: u32) -> u32 {

@@ -13,8 +13,8 @@
 
 use crate::isa::{Cvt, CvtRnd, CvtType};
 use crate::num::{
-    self, decode, encode, round_to_integer, round_to_integral, Class, Encoded, Format, Overflow, Rounding, Value,
-    E2M1, E2M3, E3M2, E4M3, E5M2, TF32, UE8M0,
+    self, decode, encode, round_to_integer, round_to_integral, Class, Encoded, Format, Overflow, Rounding, Value, E2M1,
+    E2M3, E3M2, E4M3, E5M2, TF32, UE8M0,
 };
 
 use super::{Allowance, Allowances, Constraint, Expected, Free};
@@ -274,7 +274,9 @@ impl Rule {
             Rule::NanInput(Allowance::CvtF32Bf16Nan) => {
                 "NaN input yields unspecified NaN (§9.7.9.21 Notes) [allowance cvt-f32-bf16-nan]".into()
             }
-            Rule::NanInput(a) => format!("NaN input: the NaN's bits are not fixed by §9.7.9.21 [allowance {}]", a.name()),
+            Rule::NanInput(a) => {
+                format!("NaN input: the NaN's bits are not fixed by §9.7.9.21 [allowance {}]", a.name())
+            }
             Rule::FtzInput => ".ftz: subnormal f32 input flushed to sign-preserving zero (§9.7.9.21)".into(),
             Rule::FtzResult => ".ftz: subnormal f32 result flushed to sign-preserving zero (§9.7.9.21)".into(),
             Rule::IntTruncate => {
@@ -506,13 +508,8 @@ fn eval_with(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record) 
         return eval_scalar(c, x, allow, rec);
     }
     let dst = element(d).expect("a packed destination is a float type");
-    let rules = |mode| FloatRules {
-        relu: c.relu,
-        satfinite: c.satfinite,
-        sat: c.sat,
-        ftz_result: c.ftz && d == F32,
-        mode,
-    };
+    let rules =
+        |mode| FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
     let mut out = Expected::exact(0, dst.lanes * dst.lane_bits + dst.lsb);
     for lane in lanes(c) {
         let fmt = lane.format.expect("float lane");
@@ -539,7 +536,8 @@ fn eval_with(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record) 
                 let (e, rule) = to_float(v, fmt, &rules(mode), Allowance::NanPayload, allow);
                 let pad = src & !mask(src_fmt.bits());
                 if pad != 0 && allow.allows(Allowance::Fp6PaddingBits) {
-                    let free = Free { shift: 0, width: 16, constraint: Constraint::Any, allowance: Allowance::Fp6PaddingBits };
+                    let free =
+                        Free { shift: 0, width: 16, constraint: Constraint::Any, allowance: Allowance::Fp6PaddingBits };
                     (Expected { bits: e.bits, width: 16, free: vec![free] }, rule)
                 } else {
                     (e, rule)
@@ -599,7 +597,8 @@ fn eval_scalar(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record
         let rounded = round_to_integral(value, mode);
         let r = FloatRules { relu: false, satfinite: false, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
         let (e, rule) = to_float(rounded, dst, &r, nan_allowance, allow);
-        let rule = if rule == Rule::Exact && rounded != value { Rule::Rounded(mode) } else { after_flush(rule, flushed) };
+        let rule =
+            if rule == Rule::Exact && rounded != value { Rule::Rounded(mode) } else { after_flush(rule, flushed) };
         rec.lane(lane, rule);
         return e;
     }

@@ -25,6 +25,7 @@ use crate::num::fast_int::{F32ToInt, F32ToInt64, IntToF64, IntToFloat, IntToInt,
 use crate::num::{self, TF32};
 
 use super::cvt::{element, rounding};
+use super::{Allowance, Allowances};
 
 #[cfg(doc)]
 use crate::num::fast::Portable;
@@ -40,9 +41,13 @@ fn kernel_mode(r: Option<CvtRnd>) -> Option<u8> {
 pub enum Layout {
     /// The code as is (scalar destinations; `cvt.*.f16x2` FP8 pairs).
     Plain,
-    /// `.tf32`: the 19-bit code in f32 layout, low 13 bits zero; a NaN is any f32 NaN, shown
-    /// as f32's canonical NaN ([`TF32_NAN_WORD`]), or tf32's canonical NaN under `.relu`.
-    Tf32,
+    /// `.tf32`: the 19-bit code in f32 layout, low 13 bits zero; a NaN code becomes this word
+    /// (the canonical member the semantics names: [`TF32_NAN_WORD`] where any f32 NaN is
+    /// allowed, else tf32's canonical NaN, [`TF32_RELU_NAN_WORD`]).
+    Tf32 {
+        /// The word of a NaN result.
+        nan_word: u32,
+    },
     /// An x2 destination of 8-bit lanes from two equal `.f32` sources: the code in both bytes.
     Pair8,
     /// An x2 destination of 16-bit lanes (`.f16x2`, `.bf16x2`) from two equal `.f32` sources.
@@ -60,7 +65,8 @@ pub const TF32_NAN_WORD: u32 = match num::F32.canonical_nan_bits() {
     Some(b) => b as u32,
     None => 0,
 };
-/// The word of a `.relu` `.tf32` NaN result: tf32's canonical NaN in f32 layout.
+/// The word of a `.tf32` NaN result where the NaN is fixed (`.relu`, or `nan-payload` off):
+/// tf32's canonical NaN in f32 layout.
 pub const TF32_RELU_NAN_WORD: u32 = TF32_NAN_CODE << 13;
 
 /// A kernel for a sweep of one form: the kernel, and how its codes become destination words.
@@ -82,7 +88,7 @@ impl SweepKernel {
             (self.kernel, self.layout, out_bytes),
             (SliceFn::Wide(_), Layout::Plain, 8)
                 | (SliceFn::Narrow(_), Layout::Plain, 1 | 2 | 4)
-                | (SliceFn::Narrow(_), Layout::Tf32 | Layout::Pair16, 4)
+                | (SliceFn::Narrow(_), Layout::Tf32 { .. } | Layout::Pair16, 4)
                 | (SliceFn::Narrow(_), Layout::Pair8, 2)
         )
     }
@@ -98,10 +104,9 @@ impl SweepKernel {
         }
         match self.layout {
             Layout::Plain => {}
-            Layout::Tf32 => {
-                let nan = if self.relu_sign.is_some() { TF32_RELU_NAN_WORD } else { TF32_NAN_WORD };
+            Layout::Tf32 { nan_word } => {
                 for w in words.iter_mut() {
-                    *w = if *w == TF32_NAN_CODE { nan } else { *w << 13 };
+                    *w = if *w == TF32_NAN_CODE { nan_word } else { *w << 13 };
                 }
             }
             Layout::Pair8 => words.iter_mut().for_each(|w| *w = (*w & 0xFF) * 0x0101),
@@ -123,9 +128,10 @@ impl SweepKernel {
     }
 }
 
-/// The kernel of `c` for an exhaustive sweep: [`select`]'s, laid out as is, or one lane
-/// kernel for `.tf32` and the x2 destinations from `.f32` (whose sweeps set `a = b`).
-pub fn select_sweep(c: &Cvt, inst: &impl Instantiate) -> Option<SweepKernel> {
+/// The kernel of `c` for an exhaustive sweep under `allow`: [`select`]'s, laid out as is, or
+/// one lane kernel for `.tf32` and the x2 destinations from `.f32` (whose sweeps set `a = b`).
+/// Its words are the `bits` of [`super::cvt::eval`] under `allow`.
+pub fn select_sweep(c: &Cvt, inst: &impl Instantiate, allow: &Allowances) -> Option<SweepKernel> {
     if let Some(kernel) = select(c, inst) {
         return Some(SweepKernel { kernel, layout: Layout::Plain, relu_sign: None });
     }
@@ -135,7 +141,8 @@ pub fn select_sweep(c: &Cvt, inst: &impl Instantiate) -> Option<SweepKernel> {
     }
     let m = kernel_mode(c.rnd)?;
     let layout = match c.dtype {
-        Tf32 => Layout::Tf32,
+        Tf32 if c.relu || !allow.allows(Allowance::NanPayload) => Layout::Tf32 { nan_word: TF32_RELU_NAN_WORD },
+        Tf32 => Layout::Tf32 { nan_word: TF32_NAN_WORD },
         E4m3x2 | E5m2x2 => Layout::Pair8,
         F16x2 | Bf16x2 => Layout::Pair16,
         _ => return None,
@@ -365,22 +372,23 @@ mod tests {
     #[test]
     fn sweep_layouts_match_the_semantics() {
         let inputs: Vec<u32> = stratified(1 << 12).collect();
-        let none = Allowances::none();
-        let mut laid_out = 0;
-        for f in Family::Cvt.candidates().into_iter().filter(|f| f.check().is_ok()) {
-            let Form::Cvt(c) = f else { continue };
-            let Some(k) = select_sweep(&c, &Portable) else { continue };
-            if k.layout == Layout::Plain {
-                continue;
+        for allow in [Allowances::all(), Allowances::none()] {
+            let mut laid_out = 0;
+            for f in Family::Cvt.candidates().into_iter().filter(|f| f.check().is_ok()) {
+                let Form::Cvt(c) = f else { continue };
+                let Some(k) = select_sweep(&c, &Portable, &allow) else { continue };
+                if k.layout == Layout::Plain {
+                    continue;
+                }
+                laid_out += 1;
+                for (&x, &w) in inputs.iter().zip(&k.words(&inputs)) {
+                    let (a, b) = (u64::from(x), u64::from(x));
+                    let e = eval(&c, &CvtInputs { a, b, ..Default::default() }, &allow);
+                    assert_eq!(e.bits, u128::from(w), "{} on {x:#010x}", Form::Cvt(c).opcode());
+                }
             }
-            laid_out += 1;
-            for (&x, &w) in inputs.iter().zip(&k.words(&inputs)) {
-                let (a, b) = (u64::from(x), u64::from(x));
-                let e = eval(&c, &CvtInputs { a, b, ..Default::default() }, &none);
-                assert_eq!(e.bits, u128::from(w), "{} on {x:#010x}", Form::Cvt(c).opcode());
-            }
+            assert!(laid_out >= 20, "{laid_out} laid-out forms");
         }
-        assert!(laid_out >= 20, "{laid_out} laid-out forms");
     }
 
     /// Representative forms of each kernel family over all 2^32 inputs, on every core (minutes:

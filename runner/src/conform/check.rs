@@ -115,7 +115,7 @@ impl Checker {
         let names = source_slots(form).into_iter().map(|s| s.name).collect();
         let (fast, audit_window) = match (form, scheme) {
             (Form::Cvt(c), Scheme::Exhaustive { bits }) => {
-                (cvt_fast::select_sweep(c, &avx2_kernels::Dispatched), audit_window(bits))
+                (cvt_fast::select_sweep(c, &avx2_kernels::Dispatched, &allow), audit_window(bits))
             }
             _ => (None, 1),
         };
@@ -513,7 +513,12 @@ mod tests {
         assert!(c.oracle_defects > 0, "{c:?}");
         assert_eq!(c.mismatches, c.oracle_defects, "only the audit sees these results");
         let why = c.failure().expect("the row fails");
-        assert!(why.starts_with("oracle defect: fast kernel of cvt.rn.f16.f32 disagrees with the full semantics at input a=0x"), "{why}");
+        assert!(
+            why.starts_with(
+                "oracle defect: fast kernel of cvt.rn.f16.f32 disagrees with the full semantics at input a=0x"
+            ),
+            "{why}"
+        );
         let at = c.examples[0].index;
         assert_eq!(at % 8, 0, "a sampled input the kernel gets wrong");
         assert!(why.contains(&format!("a={at:#x}")), "{why}");
