@@ -285,6 +285,7 @@ fn run_job(gpu: &Gpu, job: &Job) -> Result<Done, JobError> {
         check_s += t.elapsed().as_secs_f64();
         result.checked += c.checked;
         result.mismatches += c.mismatches;
+        result.absorb_audit(&c);
         for m in c.examples {
             if result.examples.len() < 8 {
                 result.examples.push(m);
@@ -413,6 +414,7 @@ fn run_oracle_job(job: &Job) -> Result<Done, JobError> {
         let c = checker.check(first, &bytes);
         result.checked += c.checked;
         result.mismatches += c.mismatches;
+        result.absorb_audit(&c);
         result.examples.extend(c.examples);
     }
     Ok(Done { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() })

@@ -171,6 +171,7 @@ pub fn run(o: &Options, run_id: &str) -> Report {
                         Outcome::Done(d) => {
                             row.checked = d.result.checked;
                             row.mismatches = d.result.mismatches;
+                            row.failure = d.result.failure();
                             row.examples = d.result.examples;
                             false
                         }
@@ -309,6 +310,7 @@ fn oracle_backend(target: &Target, forms: &[Form], o: &Options) -> Vec<Row> {
                 let part = checker.check(first, &bytes);
                 c.checked += part.checked;
                 c.mismatches += part.mismatches;
+                c.absorb_audit(&part);
                 c.examples.extend(part.examples);
             }
             pb.inc(1);
@@ -317,8 +319,8 @@ fn oracle_backend(target: &Target, forms: &[Form], o: &Options) -> Vec<Row> {
                 backend: "oracle".into(),
                 checked: c.checked,
                 mismatches: c.mismatches,
+                failure: c.failure(),
                 examples: c.examples,
-                failure: None,
                 seconds: t.elapsed().as_secs_f64(),
             })
         })
