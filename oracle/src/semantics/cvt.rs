@@ -437,11 +437,8 @@ fn to_float(
     let mut bits = encoded.bits;
     let sign = if dst.signed { 1u64 << dst.sign_shift() } else { 0 };
     let neg = dst.signed && bits & sign != 0;
-    let exp_field = (bits >> dst.man_bits) & u64::from(dst.max_exp_field());
-    if rules.ftz_result && exp_field == 0 {
-        if bits != bits & sign {
-            rule = Rule::FtzResult;
-        }
+    if rules.ftz_result && num::classify(dst, bits) == Class::Subnormal {
+        rule = Rule::FtzResult;
         bits &= sign;
     }
     if rules.relu && neg {
