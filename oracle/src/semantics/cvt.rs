@@ -731,4 +731,61 @@ mod tests {
         assert!(e.is_exact());
         assert_eq!(e.bits, 0x7FFF);
     }
+
+    fn rules(s: &str, a: u64, b: u64) -> Vec<Rule> {
+        let x = CvtInputs { a, b, ..Default::default() };
+        eval_explained(&cvt(s), &x, &Allowances::all()).lanes.iter().map(|l| l.rule).collect()
+    }
+
+    /// Each rule of §9.7.9.21 is named where it decides a lane.
+    #[test]
+    fn the_rule_that_decided_each_lane() {
+        use Rule::*;
+        assert_eq!(rules("cvt.rn.f16.f32", 0x3F80_0000, 0), [Exact]);
+        assert_eq!(rules("cvt.rn.f16.f32", 0x3DCC_CCCD, 0), [Rounded(Rounding::NearestEven)]);
+        assert_eq!(rules("cvt.rn.f16.f32", 0x4970_0000, 0), [Overflow], "1e6 rounds to +inf");
+        assert_eq!(rules("cvt.rz.f16.f32", 0x4970_0000, 0), [Overflow], "toward zero: MAX_NORM");
+        assert_eq!(rules("cvt.rn.satfinite.f16.f32", 0x7F80_0000, 0), [SatfiniteClamp]);
+        assert_eq!(rules("cvt.rn.sat.f16.f32", 0x4000_0000, 0), [SatUnit]);
+        assert_eq!(rules("cvt.rn.sat.f16.f32", 0x7FC0_0000, 0), [SatNan]);
+        assert_eq!(rules("cvt.rn.relu.f16.f32", 0xBF80_0000, 0), [Relu]);
+        assert_eq!(rules("cvt.rn.relu.f16.f32", 0x7FC0_0000, 0), [ReluNan]);
+        assert_eq!(rules("cvt.rn.f16.f32", 0x7FC0_0000, 0), [NanInput(Allowance::NanPayload)]);
+        assert_eq!(rules("cvt.f32.bf16", 0x7FC1, 0), [NanInput(Allowance::CvtF32Bf16Nan)]);
+        assert_eq!(rules("cvt.ftz.f32.f32", 0x0000_0001, 0), [FtzInput]);
+        assert_eq!(rules("cvt.rn.ftz.f32.f64", 0x3800_0000_0000_0000, 0), [FtzResult], "2^-127");
+        assert_eq!(rules("cvt.rn.satfinite.e2m1x2.f32", 0x7FC0_0000, 0xC2C8_0000), [NanToMaxNorm, SatfiniteClamp]);
+        assert_eq!(rules("cvt.rp.ue8m0x2.f32", 0x7FC0_0000, 0x3FC0_0000), [NanUe8m0, Rounded(Rounding::Up)]);
+        assert_eq!(rules("cvt.rzi.s32.f32", 0x4020_0000, 0), [Rounded(Rounding::TowardZero)]);
+        assert_eq!(rules("cvt.rni.u8.f32", 0x4380_0000, 0), [IntClamp]);
+        assert_eq!(rules("cvt.rzi.s32.f32", 0x7FC0_0000, 0), [NanToInt]);
+        assert_eq!(rules("cvt.u8.s32", 0xFFFF_FF01, 0), [IntTruncate]);
+        assert_eq!(rules("cvt.sat.u8.s32", 0xFFFF_FF01, 0), [IntClamp]);
+        assert_eq!(rules("cvt.s64.s8", 0x80, 0), [Exact]);
+        assert_eq!(rules("cvt.rni.f32.f32", 0xBE99_999A, 0), [Rounded(Rounding::NearestEven)]);
+    }
+
+    /// `eval_explained` gives `eval`'s result and one rule per destination lane, for every legal
+    /// form on stratified inputs.
+    #[test]
+    fn explained_results_are_eval_results() {
+        use crate::isa::Family;
+        let inputs: Vec<u32> = crate::num::fast::stratified(64).step_by(97).collect();
+        for f in Family::Cvt.candidates().into_iter().filter(|f| f.check().is_ok()) {
+            let Form::Cvt(c) = f else { continue };
+            let lanes = element(c.dtype).map_or(1, |e| e.lanes) as usize;
+            for &v in &inputs {
+                let x = CvtInputs {
+                    a: u64::from(v) | u64::from(v.rotate_left(9)) << 32,
+                    b: u64::from(v.rotate_left(3)),
+                    e: u64::from(!v),
+                    f: u64::from(v ^ 0x8000_0000),
+                    rbits: v.rotate_left(16),
+                };
+                let explained = eval_explained(&c, &x, &Allowances::all());
+                assert_eq!(explained.expected, eval(&c, &x, &Allowances::all()));
+                assert_eq!(explained.lanes.len(), lanes, "{}", Form::Cvt(c).opcode());
+            }
+        }
+    }
 }
