@@ -11,6 +11,7 @@
 //! modifier means ([`rounding`]), and which rule decided each lane ([`eval_explained`], the
 //! same code path as [`eval`], so an explanation cannot disagree with the result).
 
+use crate::isa::qualifier::Qualifier;
 use crate::isa::{Cvt, CvtRnd, CvtType};
 use crate::num::{
     self, decode, encode, round_to_integer, round_to_integral, Class, Encoded, Format, Overflow, Rounding, Value, E2M1,
@@ -50,9 +51,29 @@ pub struct Element {
 }
 
 /// The elements of float type `t` (§9.7.9.21 Semantics); `None` for integer types.
+#[inline]
 pub fn element(t: CvtType) -> Option<Element> {
+    ELEMENTS[t as usize]
+}
+
+/// [`element_of`] of every type, by discriminant (a table: [`eval`] asks on every call).
+static ELEMENTS: [Option<Element>; <CvtType as Qualifier>::ALL.len()] = {
+    let all = <CvtType as Qualifier>::ALL;
+    let mut table = [None; <CvtType as Qualifier>::ALL.len()];
+    let mut k = 0;
+    while k < all.len() {
+        table[all[k] as usize] = element_of(all[k]);
+        k += 1;
+    }
+    table
+};
+
+/// The one mapping from a `cvt` type to its elements.
+const fn element_of(t: CvtType) -> Option<Element> {
     use CvtType::*;
-    let e = |format: &'static Format, lanes: u32, lane_bits: u32| Element { format, lanes, lane_bits, lsb: 0 };
+    const fn e(format: &'static Format, lanes: u32, lane_bits: u32) -> Element {
+        Element { format, lanes, lane_bits, lsb: 0 }
+    }
     Some(match t {
         F64 => e(&num::F64, 1, 64),
         F32 => e(&num::F32, 1, 32),
@@ -72,7 +93,7 @@ pub fn element(t: CvtType) -> Option<Element> {
         E2m3x4 => e(&E2M3, 4, 8),
         E3m2x4 => e(&E3M2, 4, 8),
         E2m1x4 => e(&E2M1, 4, 4),
-        _ => return None,
+        U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64 => return None,
     })
 }
 
@@ -172,43 +193,54 @@ pub struct Lane {
 /// `f`), else `a` for a scalar.
 pub fn lanes(c: &Cvt) -> impl Iterator<Item = Lane> {
     let c = *c;
-    let d = element(c.dtype);
-    let a = element(c.atype);
+    let (d, a) = (element(c.dtype), element(c.atype));
+    (0..d.map_or(1, |d| d.lanes)).rev().map(move |k| lane(&c, d, a, k))
+}
+
+/// Under `.rs`, the random bits of the lane of destination type `d` whose source is `slot`:
+/// `(shift, width)` in `rbits` (§9.7.9.21, Figure 40 for `.e2m1x4`).
+#[inline(always)]
+fn rbits_field(d: CvtType, slot: Slot) -> (u32, u32) {
+    match (d, slot) {
+        // f16x2/bf16x2: rbits[31:16] for a, rbits[15:0] for b; f16 uses 13 of them.
+        (CvtType::F16x2, Slot::A) => (16, 13),
+        (CvtType::F16x2, _) => (0, 13),
+        (CvtType::Bf16x2, Slot::A) => (16, 16),
+        (CvtType::Bf16x2, _) => (0, 16),
+        // e2m1x4: the upper byte of each 16-bit half for a, b; the lower byte for e, f.
+        (CvtType::E2m1x4, Slot::A) => (24, 8),
+        (CvtType::E2m1x4, Slot::B) => (8, 8),
+        (CvtType::E2m1x4, Slot::E) => (16, 8),
+        (CvtType::E2m1x4, Slot::F) => (0, 8),
+        // FP8/FP6 x4: the upper 16 bits for a and b, the lower 16 for e and f.
+        (_, Slot::A | Slot::B) => (16, 16),
+        (_, Slot::E | Slot::F) => (0, 16),
+    }
+}
+
+/// Lane `k` (0 the lowest) of `c`, whose destination and source elements are `d` and `a`
+/// (inlined into [`eval`], which then computes only the fields it uses).
+#[inline(always)]
+fn lane(c: &Cvt, d: Option<Element>, a: Option<Element>, k: u32) -> Lane {
     let n = d.map_or(1, |d| d.lanes);
-    (0..n).rev().map(move |k| {
-        let (shift, width, format) = match d {
-            Some(d) => (d.lsb + k * d.lane_bits, d.lane_bits, Some(d.format)),
-            None => (0, c.dtype.bits(), None),
-        };
-        let source = match a {
-            Some(a) if a.lanes == n => {
-                LaneSource { slot: Slot::A, shift: a.lsb + k * a.lane_bits, width: a.lane_bits, format: Some(a.format) }
-            }
-            Some(a) => LaneSource {
-                slot: [Slot::A, Slot::B, Slot::E, Slot::F][(n - 1 - k) as usize],
-                shift: 0,
-                width: a.lane_bits,
-                format: Some(a.format),
-            },
-            None => LaneSource { slot: Slot::A, shift: 0, width: c.atype.bits(), format: None },
-        };
-        let rbits = match (c.dtype, source.slot) {
-            // f16x2/bf16x2: rbits[31:16] for a, rbits[15:0] for b; f16 uses 13 of them.
-            (CvtType::F16x2, Slot::A) => (16, 13),
-            (CvtType::F16x2, _) => (0, 13),
-            (CvtType::Bf16x2, Slot::A) => (16, 16),
-            (CvtType::Bf16x2, _) => (0, 16),
-            // e2m1x4: the upper byte of each 16-bit half for a, b; the lower byte for e, f.
-            (CvtType::E2m1x4, Slot::A) => (24, 8),
-            (CvtType::E2m1x4, Slot::B) => (8, 8),
-            (CvtType::E2m1x4, Slot::E) => (16, 8),
-            (CvtType::E2m1x4, Slot::F) => (0, 8),
-            // FP8/FP6 x4: the upper 16 bits for a and b, the lower 16 for e and f.
-            (_, Slot::A | Slot::B) => (16, 16),
-            (_, Slot::E | Slot::F) => (0, 16),
-        };
-        Lane { shift, width, format, source, rbits }
-    })
+    let (shift, width, format) = match d {
+        Some(d) => (d.lsb + k * d.lane_bits, d.lane_bits, Some(d.format)),
+        None => (0, c.dtype.bits(), None),
+    };
+    let source = match a {
+        Some(a) if a.lanes == n => {
+            LaneSource { slot: Slot::A, shift: a.lsb + k * a.lane_bits, width: a.lane_bits, format: Some(a.format) }
+        }
+        Some(a) => LaneSource {
+            slot: [Slot::A, Slot::B, Slot::E, Slot::F][(n - 1 - k) as usize],
+            shift: 0,
+            width: a.lane_bits,
+            format: Some(a.format),
+        },
+        None => LaneSource { slot: Slot::A, shift: 0, width: c.atype.bits(), format: None },
+    };
+    let rbits = rbits_field(c.dtype, source.slot);
+    Lane { shift, width, format, source, rbits }
 }
 
 /// The rule of §9.7.9.21 that decided one lane of a result.
@@ -320,17 +352,21 @@ pub struct Explained {
 /// Where [`eval_with`] puts the rules: nowhere for [`eval`] (compiled away), a list for
 /// [`eval_explained`].
 trait Record {
+    /// Whether rules are kept (callers skip work that only explains).
+    const ON: bool;
     fn lane(&mut self, lane: Lane, rule: Rule);
 }
 
 struct Ignore;
 
 impl Record for Ignore {
+    const ON: bool = false;
     #[inline(always)]
     fn lane(&mut self, _: Lane, _: Rule) {}
 }
 
 impl Record for Vec<LaneRule> {
+    const ON: bool = true;
     fn lane(&mut self, lane: Lane, rule: Rule) {
         self.push(LaneRule { lane, rule });
     }
@@ -382,6 +418,8 @@ fn is_f32_subnormal(bits: u64) -> bool {
 
 /// Post-rounding rules shared by float destinations.
 struct FloatRules {
+    /// Whether the caller keeps the rules ([`Record::ON`]): the bits never depend on it.
+    explain: bool,
     relu: bool,
     satfinite: bool,
     sat: bool,
@@ -390,20 +428,20 @@ struct FloatRules {
 }
 
 /// The rule an encoding followed, for a non-NaN value `v`.
+#[inline]
 fn encoding_rule(dst: &Format, v: Value, e: Encoded, rules: &FloatRules) -> Rule {
+    if !e.inexact {
+        return Rule::Exact;
+    }
     let mag = e.bits & !(if dst.signed { 1u64 << dst.sign_shift() } else { 0 });
-    let result = decode(dst, e.bits);
     if e.clamped && mag == dst.max_finite_bits() && !matches!(v, Value::Zero { .. }) {
         return if rules.satfinite { Rule::SatfiniteClamp } else { Rule::Overflow };
     }
-    if result.is_nan() || (matches!(result, Value::Inf { .. }) && !matches!(v, Value::Inf { .. })) {
+    // Past MAX_NORM into ±∞, or into NaN for a format without infinity.
+    if dst.inf_bits() == Some(mag) || dst.canonical_nan_bits() == Some(mag) {
         return Rule::Overflow;
     }
-    if e.inexact {
-        Rule::Rounded(rules.mode)
-    } else {
-        Rule::Exact
-    }
+    Rule::Rounded(rules.mode)
 }
 
 /// Converts one value into a float format under `rules`, with the rule that decided it.
@@ -433,7 +471,7 @@ fn to_float(
     }
     let overflow = if rules.satfinite { Overflow::Saturate } else { Overflow::Ieee };
     let encoded = encode(dst, v, rules.mode, overflow);
-    let mut rule = encoding_rule(dst, v, encoded, rules);
+    let mut rule = if rules.explain { encoding_rule(dst, v, encoded, rules) } else { Rule::Exact };
     let mut bits = encoded.bits;
     let sign = if dst.signed { 1u64 << dst.sign_shift() } else { 0 };
     let neg = dst.signed && bits & sign != 0;
@@ -498,49 +536,61 @@ pub fn eval_explained(c: &Cvt, x: &CvtInputs, allow: &Allowances) -> Explained {
     Explained { expected, lanes }
 }
 
-fn eval_with(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record) -> Expected {
+fn eval_with<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut R) -> Expected {
     use CvtType::*;
     let (d, a) = (c.dtype, c.atype);
     if d.is_scalar() && a.is_scalar() {
         return eval_scalar(c, x, allow, rec);
     }
-    let dst = element(d).expect("a packed destination is a float type");
-    let rules =
-        |mode| FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
+    let (dst_element, src_element) = (element(d), element(a));
+    let dst = dst_element.expect("a packed destination is a float type");
+    let mut rules = FloatRules {
+        explain: R::ON,
+        relu: c.relu,
+        satfinite: c.satfinite,
+        sat: c.sat,
+        ftz_result: c.ftz && d == F32,
+        mode: Rounding::NearestEven,
+    };
     let mut out = Expected::exact(0, dst.lanes * dst.lane_bits + dst.lsb);
-    for lane in lanes(c) {
+    let fixed_mode = rounding(c.rnd);
+    let to_ue8m0 = d == Ue8m0x2;
+    let padded_source = d == F16x2 && matches!(a, E4m3x2 | E5m2x2 | E2m1x2 | E2m3x2 | E3m2x2);
+    for k in (0..dst.lanes).rev() {
+        let lane = lane(c, dst_element, src_element, k);
         let fmt = lane.format.expect("float lane");
         let src = lane.source.bits(x);
         let src_fmt = lane.source.format.expect("float source");
-        let mode = rounding(c.rnd).unwrap_or(Rounding::Stochastic {
-            rbits: (x.rbits >> lane.rbits.0) & mask(lane.rbits.1) as u32,
-            width: lane.rbits.1,
-        });
+        rules.mode = match fixed_mode {
+            Some(m) => m,
+            None => {
+                let (shift, width) = rbits_field(d, lane.source.slot);
+                Rounding::Stochastic { rbits: (x.rbits >> shift) & mask(width) as u32, width }
+            }
+        };
         let v = decode(src_fmt, src);
-        let (e, rule) = match (d, a) {
-            (Ue8m0x2, _) => {
-                // UE8M0 has a single NaN, 0xFF: no freedom.
-                if v.is_nan() {
-                    (Expected::exact(0xFF, 8), Rule::NanUe8m0)
-                } else {
-                    let r = FloatRules { relu: false, satfinite: c.satfinite, sat: false, ftz_result: false, mode };
-                    let overflow = if c.satfinite { Overflow::Saturate } else { Overflow::Ieee };
-                    let encoded = encode(&UE8M0, v, mode, overflow);
-                    (Expected::exact(u128::from(encoded.bits), 8), encoding_rule(&UE8M0, v, encoded, &r))
-                }
+        let (e, rule) = if to_ue8m0 {
+            // UE8M0 has a single NaN, 0xFF: no freedom; no `.relu`, `.sat` or `.ftz`.
+            if v.is_nan() {
+                (Expected::exact(0xFF, 8), Rule::NanUe8m0)
+            } else {
+                let overflow = if c.satfinite { Overflow::Saturate } else { Overflow::Ieee };
+                let encoded = encode(&UE8M0, v, rules.mode, overflow);
+                let rule = if R::ON { encoding_rule(&UE8M0, v, encoded, &rules) } else { Rule::Exact };
+                (Expected::exact(u128::from(encoded.bits), 8), rule)
             }
-            (F16x2, E4m3x2 | E5m2x2 | E2m1x2 | E2m3x2 | E3m2x2) => {
-                let (e, rule) = to_float(v, fmt, &rules(mode), Allowance::NanPayload, allow);
-                let pad = src & !mask(src_fmt.bits());
-                if pad != 0 && allow.allows(Allowance::Fp6PaddingBits) {
-                    let free =
-                        Free { shift: 0, width: 16, constraint: Constraint::Any, allowance: Allowance::Fp6PaddingBits };
-                    (Expected { bits: e.bits, width: 16, free: vec![free] }, rule)
-                } else {
-                    (e, rule)
-                }
+        } else if padded_source {
+            let (e, rule) = to_float(v, fmt, &rules, Allowance::NanPayload, allow);
+            let pad = src & !mask(src_fmt.bits());
+            if pad != 0 && allow.allows(Allowance::Fp6PaddingBits) {
+                let free =
+                    Free { shift: 0, width: 16, constraint: Constraint::Any, allowance: Allowance::Fp6PaddingBits };
+                (Expected { bits: e.bits, width: 16, free: vec![free] }, rule)
+            } else {
+                (e, rule)
             }
-            _ => to_float(v, fmt, &rules(mode), Allowance::NanPayload, allow),
+        } else {
+            to_float(v, fmt, &rules, Allowance::NanPayload, allow)
         };
         rec.lane(lane, rule);
         if d == Tf32 && !e.is_exact() {
@@ -552,13 +602,19 @@ fn eval_with(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record) 
     out
 }
 
-fn eval_scalar(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record) -> Expected {
+fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut R) -> Expected {
     use CvtType::*;
     let (d, a) = (c.dtype, c.atype);
     let a_bits = x.a;
     let width = d.bits();
     let mode = rounding(c.rnd).expect("scalar forms take no .rs");
-    let lane = lanes(c).next().expect("one lane");
+    let mut record = |rule: Rule| {
+        if R::ON {
+            if let Some(lane) = lanes(c).next() {
+                rec.lane(lane, rule);
+            }
+        }
+    };
     let src_fmt = format_of(a);
     let (value, flushed) = match src_fmt {
         Some(fmt) => float_source(fmt, a_bits & mask(a.bits()), c.ftz),
@@ -584,7 +640,7 @@ fn eval_scalar(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record
                 None => (0, Rule::NanToInt),
             }
         };
-        rec.lane(lane, rule);
+        record(rule);
         return Expected::exact((v as u128) & (mask(width) as u128), width);
     }
     let dst = format_of(d).expect("float destination");
@@ -592,16 +648,30 @@ fn eval_scalar(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut impl Record
     if d == a && c.rnd.is_some_and(CvtRnd::is_integer) {
         // Round to an integral value in the same format; zero keeps its sign.
         let rounded = round_to_integral(value, mode);
-        let r = FloatRules { relu: false, satfinite: false, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
+        let r = FloatRules {
+            explain: R::ON,
+            relu: false,
+            satfinite: false,
+            sat: c.sat,
+            ftz_result: c.ftz && d == F32,
+            mode,
+        };
         let (e, rule) = to_float(rounded, dst, &r, nan_allowance, allow);
         let rule =
             if rule == Rule::Exact && rounded != value { Rule::Rounded(mode) } else { after_flush(rule, flushed) };
-        rec.lane(lane, rule);
+        record(rule);
         return e;
     }
-    let r = FloatRules { relu: c.relu, satfinite: c.satfinite, sat: c.sat, ftz_result: c.ftz && d == F32, mode };
+    let r = FloatRules {
+        explain: R::ON,
+        relu: c.relu,
+        satfinite: c.satfinite,
+        sat: c.sat,
+        ftz_result: c.ftz && d == F32,
+        mode,
+    };
     let (flushed_e, rule) = to_float(value, dst, &r, nan_allowance, allow);
-    rec.lane(lane, after_flush(rule, flushed));
+    record(after_flush(rule, flushed));
     // Hardware deviation (allowance `cvt-ftz-f16-input`): sm_90 converts a subnormal f32
     // input of `cvt.ftz.f16.f32` as if `.ftz` were absent.
     if c.ftz && d == F16 && a == F32 && flushed && allow.allows(Allowance::CvtFtzF16Input) {
