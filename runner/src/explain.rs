@@ -1,10 +1,15 @@
 //! `ptxdiff explain`: one instruction, evaluated for a person at a terminal.
 //!
-//! Operands are given positionally in the spec's order (the sources only: `a`, `b`, `e`, `f`,
-//! `rbits`, `c`), each as a decimal (`1.5`, `-inf`, `nan`, `-3`), a hex float (`0x1.8p3`) or
-//! raw hex bits (`0x3fc00000`). The output shows every operand as hex bits and decoded value,
-//! each result lane with its class, the rule that decided it (with its section), and any
-//! allowance that makes the result a set.
+//! The instruction is an opcode or, where the operand list decides the shape (mov's pack and
+//! unpack), a whole instruction with placeholder operands, read by `eval`'s parser
+//! ([`crate::eval::resolve_form`]). Operands are given positionally in the spec's order (the
+//! sources only: `a`, `b`, `e`, `f`, `rbits`, `c`), each as a decimal (`1.5`, `-inf`, `nan`,
+//! `-3`), a hex float (`0x1.8p3`) or raw hex bits (`0x3fc00000`); decimals and hex floats are
+//! read exactly and rounded once by the oracle's engine (`oracle::num::parse_real`). The output
+//! shows every operand as hex bits and decoded value, each result lane with its class, the rule
+//! that decided it — as `oracle::semantics::cvt::eval_explained` reports it, so it cannot
+//! disagree with the result — and any allowance that makes the result a set. Nothing here
+//! decides semantics.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
