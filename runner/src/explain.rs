@@ -393,7 +393,7 @@ mod tests {
         let out = run("cvt.rn.satfinite.e4m3x2.f16x2", &["0x3c00bc00"]).unwrap();
         assert!(out.contains("from a[31:16]") && out.contains("from a[15:0]"), "{out}");
         let out = run("cvt.rzi.s32.f32", &["2.5"]).unwrap();
-        assert!(out.contains("= 2") && out.contains("rounded toward zero"), "{out}");
+        assert!(out.contains("= 2") && out.contains("rounded to an integral value toward zero"), "{out}");
         let out = run("cvt.rn.f16.f32", &["1e6"]).unwrap();
         assert!(out.contains("overflow"), "{out}");
     }

@@ -248,8 +248,11 @@ fn lane(c: &Cvt, d: Option<Element>, a: Option<Element>, k: u32) -> Lane {
 pub enum Rule {
     /// The value is representable: converted exactly.
     Exact,
-    /// Rounded by this rounding (Floating Point Notes, Integer Notes, `.rs`).
+    /// Rounded by this rounding into a float format (Floating Point Notes, `.rs`).
     Rounded(Rounding),
+    /// Rounded to an integral value by an integer modifier (`.rni .rzi .rmi .rpi`; Integer
+    /// Notes), into an integer or the same float type.
+    Integral(Rounding),
     /// A finite value rounded past MAX_NORM: ±∞, or ±MAX_NORM where the direction or the
     /// format says so (IEEE 754 overflow).
     Overflow,
@@ -291,6 +294,9 @@ impl Rule {
                 ".rs: stochastic rounding by the carry of rbits + discarded bits (§9.7.9.21)".into()
             }
             Rule::Rounded(r) => format!("rounded {} (§9.7.9.21 Floating Point Notes)", rounding_text(r)),
+            Rule::Integral(r) => {
+                format!("rounded to an integral value {} (§9.7.9.21 Integer Notes)", rounding_text(r))
+            }
             Rule::Overflow => {
                 "overflow: rounds past MAX_NORM to ±infinity or ±MAX_NORM by direction (§9.7.9.21, IEEE 754)".into()
             }
@@ -633,7 +639,7 @@ fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut 
             match round_to_integer(value, mode) {
                 Some(v) if v < lo || v > hi => (v.clamp(lo, hi), Rule::IntClamp),
                 Some(v) if is_integral(value) => (v, after_flush(Rule::Exact, flushed)),
-                Some(v) => (v, Rule::Rounded(mode)),
+                Some(v) => (v, Rule::Integral(mode)),
                 // NaN: 0, or 1 << (bits-1) when the source is .f64 or the destination 64-bit
                 // (§9.7.9.21 Integer Notes).
                 None if a == F64 || width == 64 => (1i128 << (width - 1), Rule::NanToInt),
@@ -658,7 +664,7 @@ fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut 
         };
         let (e, rule) = to_float(rounded, dst, &r, nan_allowance, allow);
         let rule =
-            if rule == Rule::Exact && rounded != value { Rule::Rounded(mode) } else { after_flush(rule, flushed) };
+            if rule == Rule::Exact && rounded != value { Rule::Integral(mode) } else { after_flush(rule, flushed) };
         record(rule);
         return e;
     }
@@ -826,13 +832,13 @@ mod tests {
         assert_eq!(rules("cvt.rn.ftz.f32.f64", 0x3800_0000_0000_0000, 0), [FtzResult], "2^-127");
         assert_eq!(rules("cvt.rn.satfinite.e2m1x2.f32", 0x7FC0_0000, 0xC2C8_0000), [NanToMaxNorm, SatfiniteClamp]);
         assert_eq!(rules("cvt.rp.ue8m0x2.f32", 0x7FC0_0000, 0x3FC0_0000), [NanUe8m0, Rounded(Rounding::Up)]);
-        assert_eq!(rules("cvt.rzi.s32.f32", 0x4020_0000, 0), [Rounded(Rounding::TowardZero)]);
+        assert_eq!(rules("cvt.rzi.s32.f32", 0x4020_0000, 0), [Integral(Rounding::TowardZero)]);
         assert_eq!(rules("cvt.rni.u8.f32", 0x4380_0000, 0), [IntClamp]);
         assert_eq!(rules("cvt.rzi.s32.f32", 0x7FC0_0000, 0), [NanToInt]);
         assert_eq!(rules("cvt.u8.s32", 0xFFFF_FF01, 0), [IntTruncate]);
         assert_eq!(rules("cvt.sat.u8.s32", 0xFFFF_FF01, 0), [IntClamp]);
         assert_eq!(rules("cvt.s64.s8", 0x80, 0), [Exact]);
-        assert_eq!(rules("cvt.rni.f32.f32", 0xBE99_999A, 0), [Rounded(Rounding::NearestEven)]);
+        assert_eq!(rules("cvt.rni.f32.f32", 0xBE99_999A, 0), [Integral(Rounding::NearestEven)]);
     }
 
     /// `eval_explained` gives `eval`'s result and one rule per destination lane, for every legal
