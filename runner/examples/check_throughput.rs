@@ -4,7 +4,8 @@
 //! Prints, per form, the wall seconds and checks/s of the check on all cores, the CPU seconds
 //! the check took scaled to a 2^32-input form (all threads together, from /proc/self/stat, so
 //! other load on the machine inflates it less than wall time), and the rate of computing the
-//! same results through the full semantics (what a form without a fast kernel costs).
+//! same results through the full semantics (what a form without a fast kernel costs). The check
+//! includes the audit of fast predictions (`audited`: results re-checked by the full semantics).
 //!
 //!     cargo run --release -p ptxdiff --example check_throughput -- [--log2 N] [--repeat R] FORM...
 //!
@@ -16,7 +17,7 @@ use generator::sweep::sweep_kernel;
 use oracle::isa::{Form, Target};
 use oracle::semantics::Allowances;
 use rayon::prelude::*;
-use runner::conform::check::Checker;
+use runner::diff::sweep::check::Checker;
 
 /// CPU seconds of this process so far (user + system, all threads; Linux), or 0.
 fn cpu_seconds() -> f64 {
@@ -48,8 +49,8 @@ fn main() {
     let n = 1u64 << log2;
     println!("{n} results per form, {cores} threads");
     println!(
-        "{:<28} {:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
-        "form", "fast", "check s", "checks/s", "per core", "CPU s/2^32", "semantics/s"
+        "{:<28} {:>5} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
+        "form", "fast", "check s", "checks/s", "per core", "CPU s/2^32", "semantics/s", "audited"
     );
     for opcode in &args {
         let form = Form::parse_opcode(opcode).unwrap_or_else(|e| panic!("{opcode}: {e}"));
@@ -68,11 +69,13 @@ fn main() {
         let semantics = n as f64 / t.elapsed().as_secs_f64();
         let t = Instant::now();
         let cpu = cpu_seconds();
-        let mut mismatches = 0;
+        let (mut mismatches, mut audited) = (0, 0);
         for _ in 0..repeat {
             for base in (0..n).step_by(CHUNK as usize) {
                 let len = CHUNK.min(n - base) as usize;
-                mismatches += checker.check(base, &bytes[base as usize * b..(base as usize + len) * b]).mismatches;
+                let c = checker.check(base, &bytes[base as usize * b..(base as usize + len) * b]);
+                mismatches += c.mismatches;
+                audited += c.audited;
             }
         }
         let s = t.elapsed().as_secs_f64() / f64::from(repeat);
@@ -80,10 +83,11 @@ fn main() {
         assert_eq!(mismatches, 0, "{opcode}: the oracle disagrees with itself");
         let rate = n as f64 / s;
         println!(
-            "{opcode:<28} {:>5} {s:>9.3} {:>12.3e} {:>12.3e} {cpu:>12.2} {semantics:>12.3e}",
+            "{opcode:<28} {:>5} {s:>9.3} {:>12.3e} {:>12.3e} {cpu:>12.2} {semantics:>12.3e} {:>9}",
             checker.has_fast(),
             rate,
-            rate / cores as f64
+            rate / cores as f64,
+            audited / u64::from(repeat)
         );
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use generator::sweep::{sweep_kernel, Scheme};
 use oracle::isa::{Family, Form, Target};
 use oracle::semantics::Allowances;
-use runner::conform::check::Checker;
+use runner::diff::sweep::check::Checker;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

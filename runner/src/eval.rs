@@ -157,7 +157,7 @@ fn answer(line: &Line, cache: &mut HashMap<String, Result<Form, String>>, allow:
 /// The form an `instr` names: an opcode (`cvt.rn.f16.f32`), or — for forms whose operand
 /// list decides the shape, such as mov's unpack — a whole instruction with placeholder
 /// operands (`mov.b32 {d.x, d.y}, a`).
-fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
+pub fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
     if instr.trim().contains(char::is_whitespace) {
         return instr.parse::<oracle::isa::Instruction>().map(|i| i.form);
     }

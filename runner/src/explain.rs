@@ -1,18 +1,23 @@
 //! `ptxdiff explain`: one instruction, evaluated for a person at a terminal.
 //!
-//! Operands are given positionally in the spec's order (the sources only: `a`, `b`, `e`, `f`,
-//! `rbits`, `c`), each as a decimal (`1.5`, `-inf`, `nan`, `-3`), a hex float (`0x1.8p3`) or
-//! raw hex bits (`0x3fc00000`). The output shows every operand as hex bits and decoded value,
-//! each result lane with its class, the rule that decided it (with its section), and any
-//! allowance that makes the result a set.
+//! The instruction is an opcode or, where the operand list decides the shape (mov's pack and
+//! unpack), a whole instruction with placeholder operands, read by `eval`'s parser
+//! ([`crate::eval::resolve_form`]). Operands are given positionally in the spec's order (the
+//! sources only: `a`, `b`, `e`, `f`, `rbits`, `c`), each as a decimal (`1.5`, `-inf`, `nan`,
+//! `-3`), a hex float (`0x1.8p3`) or raw hex bits (`0x3fc00000`); decimals and hex floats are
+//! read exactly and rounded once by the oracle's engine (`oracle::num::parse_real`). The output
+//! shows every operand as hex bits and decoded value, each result lane with its class, the rule
+//! that decided it — as `oracle::semantics::cvt::eval_explained` reports it, so it cannot
+//! disagree with the result — and any allowance that makes the result a set. Nothing here
+//! decides semantics.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, bail, Context, Result};
-use oracle::isa::{Cvt, CvtRnd, CvtType, Form};
-use oracle::num::{self, decode, encode, Format, Overflow, Rounding, Value, F64};
-use oracle::semantics::cvt::format_of;
+use oracle::isa::{Cvt, CvtType, Form};
+use oracle::num::{classify, decode, encode, parse_real, Class, Format, Overflow, Rounding, Value, F64};
+use oracle::semantics::cvt::{self, format_of, CvtInputs, LaneRule};
 use oracle::semantics::operands::{evaluate, is_warp_form, source_slots, Input, Output};
 use oracle::semantics::{Allowances, Expected};
 
@@ -44,26 +49,6 @@ fn slot_type(form: &Form, name: &str, width: u32) -> SlotType {
         }
     }
     SlotType::Raw(width)
-}
-
-fn parse_hex_float(s: &str) -> Option<Value> {
-    let (neg, body) = match s.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let body = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"))?;
-    let (mant, exp) = body.split_once(['p', 'P'])?;
-    let exp: i32 = exp.parse().ok()?;
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    let digits = format!("{int}{frac}");
-    if digits.is_empty() || digits.len() > 15 {
-        return None;
-    }
-    let sig = u64::from_str_radix(&digits, 16).ok()?;
-    if sig == 0 {
-        return Some(Value::Zero { neg });
-    }
-    Some(Value::Finite { neg, sig, exp: exp - 4 * frac.len() as i32 })
 }
 
 /// Reads one operand value as bits of its slot.
@@ -113,29 +98,22 @@ fn parse_value(text: &str, ty: SlotType) -> Result<u128> {
             if word == "nan" {
                 return Ok(u128::from(f.canonical_nan_bits().ok_or_else(|| anyhow!("{} has no NaN", f.name))?) | sign);
             }
-            if lower.contains('p') && lower.contains("0x") {
-                let v = parse_hex_float(t).ok_or_else(|| anyhow!("`{t}` is not a hex float like 0x1.8p3"))?;
-                return Ok(u128::from(encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits));
-            }
-            if lower.starts_with("0x") {
+            if lower.starts_with("0x") && !lower.contains('p') {
                 return raw(f.bits());
             }
-            // Decimal: Rust's parsers round correctly to f32/f64; narrower formats go through
-            // f64 and then the oracle's own round-to-nearest-even.
-            if f.bits() == 32 && f.man_bits == 23 {
-                let x: f32 = t.parse().map_err(|_| anyhow!("`{t}` is not a number"))?;
-                return Ok(u128::from(x.to_bits()));
-            }
-            let x: f64 = t.parse().map_err(|_| anyhow!("`{t}` is not a number"))?;
-            let v = decode(&F64, x.to_bits());
+            // Decimal or hex float: read exactly, rounded once by the oracle's engine.
+            let v = parse_real(t)
+                .ok_or_else(|| anyhow!("`{t}` is not a number (decimal, hex float like 0x1.8p3, or raw hex bits)"))?;
             Ok(u128::from(encode(f, v, Rounding::NearestEven, Overflow::Ieee).bits))
         }
     }
 }
 
-/// The decoded value of `bits` in `f`, as a person reads it, and its class.
+/// The decoded value of `bits` in `f`, as a person reads it, and its class
+/// ([`oracle::num::classify`], with MAX_NORM named).
 pub fn describe(f: &Format, bits: u64) -> (String, &'static str) {
     let v = decode(f, bits);
+    let class = classify(f, bits);
     match v {
         Value::Nan { .. } => ("NaN".into(), "NaN"),
         Value::Inf { neg } => ((if neg { "-inf" } else { "+inf" }).into(), "infinity"),
@@ -144,137 +122,14 @@ pub fn describe(f: &Format, bits: u64) -> (String, &'static str) {
             // Presentation only: every format here widens to f64 exactly.
             let x = f64::from_bits(encode(&F64, v, Rounding::NearestEven, Overflow::Ieee).bits);
             let mag = bits & !(if f.signed { 1u64 << f.sign_shift() } else { 0 });
-            let e_field = (mag >> f.man_bits) & u64::from(f.max_exp_field());
-            let class = if mag == f.max_finite_bits() {
-                "normal, MAX_NORM"
-            } else if e_field == 0 && f.man_bits > 0 {
-                "subnormal"
-            } else {
-                "normal"
+            let class = match class {
+                _ if mag == f.max_finite_bits() => "normal, MAX_NORM",
+                Class::Subnormal => "subnormal",
+                _ => "normal",
             };
             let text = if (1e-4..1e7).contains(&x.abs()) { format!("{x}") } else { format!("{x:e}") };
             (text, class)
         }
-    }
-}
-
-/// Result lanes of a cvt destination: (lsb, format, the source slot it comes from).
-fn cvt_lanes(c: &Cvt) -> Vec<(u32, &'static Format, &'static str)> {
-    use CvtType::*;
-    match c.dtype {
-        F16x2 | Bf16x2 if c.atype == F32 => {
-            let f = if c.dtype == F16x2 { &num::F16 } else { &num::BF16 };
-            vec![(16, f, "a"), (0, f, "b")]
-        }
-        F16x2 => vec![(16, &num::F16, "a (high)"), (0, &num::F16, "a (low)")],
-        Bf16x2 => vec![(16, &num::BF16, "a (high)"), (0, &num::BF16, "a (low)")],
-        Tf32 => vec![(13, &num::TF32, "a")],
-        E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | E2m1x2 | Ue8m0x2 => {
-            let f = format_of(c.dtype).expect("packed");
-            let lane = if c.dtype == E2m1x2 { 4 } else { 8 };
-            let (hi, lo) = if c.atype == F32 { ("a", "b") } else { ("a (high)", "a (low)") };
-            vec![(lane, f, hi), (0, f, lo)]
-        }
-        E4m3x4 | E5m2x4 | E2m3x4 | E3m2x4 | E2m1x4 => {
-            let f = format_of(c.dtype).expect("x4");
-            let lane = if c.dtype == E2m1x4 { 4 } else { 8 };
-            vec![(3 * lane, f, "a"), (2 * lane, f, "b"), (lane, f, "e"), (0, f, "f")]
-        }
-        t => format_of(t).map(|f| vec![(0, f, "a")]).unwrap_or_default(),
-    }
-}
-
-fn source_lane(c: &Cvt, from: &str, values: &BTreeMap<String, u128>) -> Option<(Value, &'static Format)> {
-    let (name, half) = match from.split_once(' ') {
-        Some((n, h)) => (n, Some(h == "(high)")),
-        None => (from, None),
-    };
-    let bits = *values.get(name)? as u64;
-    let f: &'static Format = match (c.atype, half) {
-        (CvtType::F16x2, _) => &num::F16,
-        (CvtType::Bf16x2, _) => &num::BF16,
-        (t, None) if matches!(name, "b" | "e" | "f") || t == CvtType::F32 => &num::F32,
-        (t, _) => format_of(t)?,
-    };
-    let lane_bits = match (half, c.atype) {
-        (Some(hi), CvtType::F16x2 | CvtType::Bf16x2) => {
-            if hi {
-                bits >> 16
-            } else {
-                bits & 0xFFFF
-            }
-        }
-        (Some(hi), CvtType::E2m1x2) => {
-            if hi {
-                (bits >> 4) & 0xF
-            } else {
-                bits & 0xF
-            }
-        }
-        (Some(hi), _) => {
-            if hi {
-                (bits >> 8) & 0xFF
-            } else {
-                bits & 0xFF
-            }
-        }
-        (None, _) => bits,
-    };
-    Some((decode(f, lane_bits), f))
-}
-
-/// The rule of §9.7.9.21 that decided one lane.
-fn rule(c: &Cvt, input: Value, in_fmt: &Format, out: &Format, out_bits: u64) -> String {
-    let mode = match c.rnd {
-        Some(r) => format!(".{r}"),
-        None => "exact".into(),
-    };
-    let out_v = decode(out, out_bits);
-    if input.is_nan() {
-        return if c.sat {
-            ".sat: NaN results become +0 (§9.7.9.21 Saturation modifier)".into()
-        } else if c.relu {
-            ".relu: NaN results become the canonical NaN (§9.7.9.21 Saturation modifier)".into()
-        } else if !out.has_nan() {
-            ".satfinite: NaN becomes +MAX_NORM for FP6/FP4 destinations (§9.7.9.21)".into()
-        } else if c.atype == CvtType::Bf16 && c.dtype == CvtType::F32 {
-            "NaN input yields unspecified NaN (§9.7.9.21 Notes) [allowance cvt-f32-bf16-nan]".into()
-        } else {
-            "NaN input: the NaN's bits are not fixed by §9.7.9.21 [allowance nan-payload]".into()
-        };
-    }
-    if c.relu && input.is_negative() && !matches!(input, Value::Zero { .. }) {
-        return ".relu: negative results become +0 (§9.7.9.21)".into();
-    }
-    if c.ftz && in_fmt.bits() == 32 && matches!(input, Value::Finite { sig, .. } if sig < (1 << 23)) {
-        return ".ftz: subnormal f32 input flushed to sign-preserving zero (§9.7.9.21)".into();
-    }
-    let max = decode(out, out.max_finite_bits());
-    let beyond = |v: Value| match (v.abs(), max) {
-        (Value::Inf { .. }, _) => true,
-        (Value::Finite { sig, exp, .. }, Value::Finite { sig: ms, exp: me, .. }) => {
-            (sig as u128) << (exp - exp.min(me)).min(100) > (ms as u128) << (me - exp.min(me)).min(100)
-        }
-        _ => false,
-    };
-    if c.satfinite && beyond(input) {
-        return ".satfinite: |x| > MAX_NORM becomes sign-preserved MAX_NORM (§9.7.9.21)".into();
-    }
-    if c.sat && (input.is_negative() || beyond(input)) {
-        return ".sat: clamped to [0.0, 1.0] (§9.7.9.21 Saturation modifier)".into();
-    }
-    if matches!(out_v, Value::Inf { .. }) && !matches!(input, Value::Inf { .. }) {
-        return format!("overflow: {mode} rounds past MAX_NORM to infinity (§9.7.9.21, IEEE 754)");
-    }
-    if c.rnd == Some(CvtRnd::Rs) {
-        return ".rs: stochastic rounding by the carry of rbits + discarded bits (§9.7.9.21)".into();
-    }
-    let exact = encode(out, input, Rounding::TowardZero, Overflow::Ieee).bits
-        == encode(out, input, Rounding::Up, Overflow::Ieee).bits;
-    if exact {
-        "exact conversion".into()
-    } else {
-        format!("rounded {mode} (§9.7.9.21 Floating Point Notes)")
     }
 }
 
@@ -286,7 +141,7 @@ fn hex(v: u128, width: u32) -> String {
 /// take one value per operand for every lane, or a comma-separated list of 32; `active` is
 /// the warp's active mask.
 pub fn explain(instr: &str, operand_texts: &[String], active: Option<u32>, allow: &Allowances) -> Result<String> {
-    let form = Form::parse_opcode(instr)?;
+    let form = crate::eval::resolve_form(instr)?;
     let req = form.check().map_err(|e| anyhow!("`{instr}` is not a legal form: {e}"))?;
     let slots = source_slots(&form);
     if operand_texts.len() != slots.len() {
@@ -349,7 +204,7 @@ pub fn explain(instr: &str, operand_texts: &[String], active: Option<u32>, allow
             Output::Bits(e) => {
                 let _ = writeln!(out, "  {:<10} {:<20} {}", name, hex(e.bits, e.width), set_note(e));
                 if let Form::Cvt(c) = &form {
-                    explain_cvt_lanes(&mut out, c, e, &scalars);
+                    explain_cvt_lanes(&mut out, c, e, &scalars, allow);
                 }
             }
             Output::Pred(p) => {
@@ -446,40 +301,100 @@ fn set_note(e: &Expected) -> String {
     }
 }
 
-fn explain_cvt_lanes(out: &mut String, c: &Cvt, e: &Expected, values: &BTreeMap<String, u128>) {
-    if c.dtype.is_int() {
-        let w = c.dtype.bits();
-        let v = e.bits as i128;
-        let x = if c.dtype.is_signed_int() && (v >> (w - 1)) & 1 == 1 { v - (1i128 << w) } else { v };
-        let why = if c.atype.is_int() {
-            if c.sat {
-                "int-to-int with .sat: clamped to the destination range (§9.7.9.21)"
-            } else {
-                "int-to-int: sign/zero-extended, then truncated to the destination width (§9.7.9.21)"
-            }
+/// One line per lane of a cvt result, with the rule [`cvt::eval_explained`] says decided it.
+fn explain_cvt_lanes(out: &mut String, c: &Cvt, e: &Expected, values: &BTreeMap<String, u128>, allow: &Allowances) {
+    let get = |n: &str| values.get(n).copied().unwrap_or(0);
+    let x = CvtInputs {
+        a: get("a") as u64,
+        b: get("b") as u64,
+        e: get("e") as u64,
+        f: get("f") as u64,
+        rbits: get("rbits") as u32,
+    };
+    // The same evaluation as `e`'s (same code path), with the rule of every lane.
+    let explained = cvt::eval_explained(c, &x, allow);
+    debug_assert_eq!(&explained.expected, e);
+    for LaneRule { lane, rule } in explained.lanes {
+        let source = &lane.source;
+        let from = if source.shift == 0 && source.width >= slot_bits(c, source.slot.name()) {
+            source.slot.name().to_string()
         } else {
-            "float-to-int: rounded, then clamped to the destination range; NaN gives 0 (or 1<<(n-1) from .f64 or to 64-bit) (§9.7.9.21 Integer Notes)"
+            format!("{}[{}:{}]", source.slot.name(), source.shift + source.width - 1, source.shift)
         };
-        let _ = writeln!(out, "           = {x}   {why}");
-        return;
-    }
-    for (lsb, f, from) in cvt_lanes(c) {
-        let w = f.bits();
-        let bits = ((e.bits >> lsb) as u64) & ((1u64 << f.bits()) - 1);
+        let bits = ((e.bits >> lane.shift) as u64) & ((1u64 << lane.width) - 1);
+        let Some(f) = lane.format else {
+            let w = lane.width;
+            let v = e.bits as i128;
+            let x = if c.dtype.is_signed_int() && (v >> (w - 1)) & 1 == 1 { v - (1i128 << w) } else { v };
+            let _ = writeln!(out, "           = {x}   from {from}: {}", rule.text());
+            continue;
+        };
         let (val, class) = describe(f, bits);
-        let why = match source_lane(c, from, values) {
-            Some((input, in_fmt)) => rule(c, input, in_fmt, f, bits),
-            None => String::new(),
-        };
         let _ = writeln!(
             out,
-            "    d[{}:{}] {:<12} {:<6} {:<14} {:<18} from {from}: {why}",
-            lsb + w - 1,
-            lsb,
+            "    d[{}:{}] {:<12} {:<6} {:<14} {:<18} from {from}: {}",
+            lane.shift + lane.width - 1,
+            lane.shift,
             hex(u128::from(bits), f.bits()),
             f.name,
             val,
-            format!("({class})")
+            format!("({class})"),
+            rule.text()
         );
+    }
+}
+
+/// Bits of source operand `name` of `c`.
+fn slot_bits(c: &Cvt, name: &str) -> u32 {
+    if name == "a" {
+        c.atype.bits()
+    } else {
+        CvtType::F32.bits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(instr: &str, operands: &[&str]) -> Result<String> {
+        let ops: Vec<String> = operands.iter().map(|s| s.to_string()).collect();
+        explain(instr, &ops, None, &Allowances::all())
+    }
+
+    /// Issue 12: explain accepts the whole-instruction spelling `eval` accepts.
+    #[test]
+    fn mov_pack_and_unpack_written_as_instructions() {
+        let out = run("mov.b32 {d.x, d.y}, a", &["0x12345678"]).unwrap();
+        assert!(out.contains("0x5678") && out.contains("0x1234"), "{out}");
+        let out = run("mov.b32 d, {a.x, a.y}", &["0x5678", "0x1234"]).unwrap();
+        assert!(out.contains("0x12345678"), "{out}");
+        assert!(run("mov.b32 {d.x, d.y}, a", &[]).is_err(), "operand count is still checked");
+    }
+
+    /// Issue 12: a decimal operand is rounded once, exactly: 1 + 2^-11 + a hair is 0x3c01 in
+    /// f16, not the 0x3c00 a detour through f64 gives.
+    #[test]
+    fn decimal_operands_round_once() {
+        let out = run("cvt.f32.f16", &["1.000488281250000000001"]).unwrap();
+        assert!(out.contains("0x3c01"), "{out}");
+        let out = run("cvt.rn.f16.f32", &["0.1"]).unwrap();
+        assert!(out.contains("0x3dcccccd"), "{out}");
+    }
+
+    /// The rule shown is the one the evaluation followed, lane by lane.
+    #[test]
+    fn rules_come_from_the_evaluation() {
+        let out = run("cvt.rn.satfinite.e4m3x2.f32", &["448", "-inf"]).unwrap();
+        assert!(out.contains("d[15:8]") && out.contains("from a: exact conversion"), "{out}");
+        assert!(out.contains("d[7:0]") && out.contains("from b: .satfinite"), "{out}");
+        let out = run("cvt.rn.f16x2.f32", &["nan", "1"]).unwrap();
+        assert!(out.contains("[allowance nan-payload]"), "{out}");
+        let out = run("cvt.rn.satfinite.e4m3x2.f16x2", &["0x3c00bc00"]).unwrap();
+        assert!(out.contains("from a[31:16]") && out.contains("from a[15:0]"), "{out}");
+        let out = run("cvt.rzi.s32.f32", &["2.5"]).unwrap();
+        assert!(out.contains("= 2") && out.contains("rounded to an integral value toward zero"), "{out}");
+        let out = run("cvt.rn.f16.f32", &["1e6"]).unwrap();
+        assert!(out.contains("overflow"), "{out}");
     }
 }

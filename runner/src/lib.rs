@@ -8,12 +8,12 @@
 #![warn(missing_docs)]
 
 pub mod atomic_write;
+pub mod avx2_kernels;
 pub mod backend;
 pub mod conform;
 pub mod diff;
 pub mod eval;
 pub mod explain;
-pub mod fastpath;
 pub mod findings;
 pub mod fuzz;
 pub mod glob;

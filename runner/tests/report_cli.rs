@@ -107,8 +107,8 @@ fn bad_directories_are_clear_errors() {
 /// reproduces), and the conform run re-renders like any findings run.
 #[test]
 fn a_conform_finding_replays_and_renders() {
-    use runner::conform::check::Mismatch;
     use runner::conform::results::{write_run, Report, Row};
+    use runner::diff::sweep::check::Mismatch;
     let tmp = tempfile::tempdir().unwrap();
     let row = |backend: &str| Row {
         form: "cvt.rna.tf32.f32".into(),

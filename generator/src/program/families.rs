@@ -19,9 +19,9 @@ use arbitrary::Result;
 use oracle::isa::operand::{Imm, OperandKind};
 use oracle::isa::qualifier::Qualifier;
 use oracle::isa::{CvtType, Form, Operand};
-use oracle::num::{self, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F32, F64, TF32, UE8M0};
+use oracle::num::{F32, F64};
 use oracle::program::Special;
-use oracle::semantics::cvt_pack;
+use oracle::semantics::{cvt, cvt_pack};
 
 use super::builder::{addr, mem_kind, Builder, GuardMode, KindFn, ShByte};
 use super::tables::Key;
@@ -64,44 +64,23 @@ enum Fam {
     Shared,
 }
 
-/// The destination of one element of a `cvt` result of type `t`.
+/// The destination of one element of a `cvt` result of type `t` (the oracle's
+/// [`cvt::element`]).
 fn cvt_dest(t: CvtType) -> Dest {
-    use CvtType::*;
-    match t {
-        F16 | F16x2 => Dest::Float(num::F16),
-        Bf16 | Bf16x2 => Dest::Float(BF16),
-        F32 => Dest::Float(num::F32),
-        F64 => Dest::Float(num::F64),
-        Tf32 => Dest::Float(TF32),
-        E4m3x2 | E4m3x4 => Dest::Float(E4M3),
-        E5m2x2 | E5m2x4 => Dest::Float(E5M2),
-        E2m1x2 | E2m1x4 => Dest::Float(E2M1),
-        E2m3x2 | E2m3x4 => Dest::Float(E2M3),
-        E3m2x2 | E3m2x4 => Dest::Float(E3M2),
-        Ue8m0x2 => Dest::Float(UE8M0),
-        t => Dest::Int { bits: t.bits(), signed: t.is_signed_int() },
+    match cvt::element(t) {
+        Some(e) => Dest::Float(*e.format),
+        None => Dest::Int { bits: t.bits(), signed: t.is_signed_int() },
     }
 }
 
-/// The kind of a `cvt` source of type `t` headed for `to`.
+/// The kind of a `cvt` source of type `t` headed for `to` (elements from the oracle's
+/// [`cvt::element`]).
 fn cvt_src(t: CvtType, to: Dest) -> Kind {
-    use CvtType::*;
-    let packed = |fmt, lanes, lane_bits| Kind::Packed { fmt, lanes, lane_bits, to };
-    match t {
-        F16 => Kind::Float { fmt: num::F16, to },
-        Bf16 => Kind::Float { fmt: BF16, to },
-        F32 => Kind::Float { fmt: num::F32, to },
-        F64 => Kind::Float { fmt: num::F64, to },
-        F16x2 => packed(num::F16, 2, 16),
-        Bf16x2 => packed(BF16, 2, 16),
-        E4m3x2 => packed(E4M3, 2, 8),
-        E5m2x2 => packed(E5M2, 2, 8),
-        E2m3x2 => packed(E2M3, 2, 8),
-        E3m2x2 => packed(E3M2, 2, 8),
-        E2m1x2 => packed(E2M1, 2, 4),
-        Ue8m0x2 => packed(UE8M0, 2, 8),
-        t if t.is_int() => Kind::Int { bits: t.bits(), signed: t.is_signed_int(), to },
-        t => Kind::Bits(t.bits()),
+    match cvt::element(t) {
+        Some(e) if e.lanes == 1 && e.lsb == 0 => Kind::Float { fmt: *e.format, to },
+        Some(e) if e.lanes > 1 => Kind::Packed { fmt: *e.format, lanes: e.lanes, lane_bits: e.lane_bits, to },
+        None if t.is_int() => Kind::Int { bits: t.bits(), signed: t.is_signed_int(), to },
+        _ => Kind::Bits(t.bits()),
     }
 }
 

@@ -130,6 +130,19 @@ pub mod mode {
     pub const RP: u8 = 3;
     /// To nearest, ties away from zero.
     pub const RNA: u8 = 4;
+
+    /// The kernel mode of a rounding; `None` for stochastic rounding, which no kernel does.
+    pub fn of(r: crate::num::Rounding) -> Option<u8> {
+        use crate::num::Rounding;
+        Some(match r {
+            Rounding::NearestEven => RN,
+            Rounding::TowardZero => RZ,
+            Rounding::Down => RM,
+            Rounding::Up => RP,
+            Rounding::NearestAway => RNA,
+            Rounding::Stochastic { .. } => return None,
+        })
+    }
 }
 
 /// Whether to add one unit after truncating: `lsb` is the kept part's lowest bit, `rem` the
@@ -211,6 +224,20 @@ pub fn f32_to_fmt_slice<const E: u32, const M: u32, const SAT: bool, const FN: b
 ) {
     for (o, &i) in output.iter_mut().zip(input) {
         *o = f32_to_fmt::<E, M, SAT, FN, MODE>(i);
+    }
+}
+
+/// [`f32_to_fmt`] as a [`Kernel`]: one lane of the x2 destinations and `.tf32` from `.f32`
+/// (`cvt_fast::select_sweep` lays the codes out).
+pub struct F32ToFmt<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>;
+
+impl<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8> Kernel
+    for F32ToFmt<E, M, SAT, FN, MODE>
+{
+    type Out = u32;
+    #[inline(always)]
+    fn eval(x: u32) -> u32 {
+        f32_to_fmt::<E, M, SAT, FN, MODE>(x)
     }
 }
 

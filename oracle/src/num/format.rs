@@ -81,7 +81,7 @@ impl Format {
     }
     /// The canonical NaN in NVIDIA's sense: sign 0, exponent and mantissa all ones
     /// (`0x7FFF` for f16, `0x7FFFFFFF` for f32; observed on an H100 as the result of every NaN
-    /// `cvt.rn.f16.f32`, see ../shared/REFERENCES.md).
+    /// `cvt.rn.f16.f32`; PTX ISA §9.7.9.21 leaves a NaN result's bits open).
     pub const fn canonical_nan_bits(&self) -> Option<u64> {
         match self.specials {
             Specials::Ieee | Specials::NanOnlyAllOnes => {

@@ -105,7 +105,8 @@ pub enum Overflow {
     Saturate,
 }
 
-/// Class of an encoded result, for people reading results.
+/// The class of an encoded number: the one float classification of the project (results
+/// shown to people, input classes of finding signatures, `.ftz`'s subnormal test).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// ±0.
@@ -118,6 +119,33 @@ pub enum Class {
     Inf,
     /// NaN.
     Nan,
+}
+
+impl Class {
+    /// The class's short name: `zero`, `subnormal`, `normal`, `inf`, `nan`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Zero => "zero",
+            Class::Subnormal => "subnormal",
+            Class::Normal => "normal",
+            Class::Inf => "inf",
+            Class::Nan => "nan",
+        }
+    }
+}
+
+/// The class of `bits` in format `f`. Subnormal: a nonzero finite value with a zero exponent
+/// field, in a format with mantissa bits (UE8M0 has none, so its smallest value is normal).
+pub fn classify(f: &Format, bits: u64) -> Class {
+    match decode(f, bits) {
+        Value::Zero { .. } => Class::Zero,
+        Value::Inf { .. } => Class::Inf,
+        Value::Nan { .. } => Class::Nan,
+        Value::Finite { .. } if f.man_bits > 0 && (bits >> f.man_bits) & u64::from(f.max_exp_field()) == 0 => {
+            Class::Subnormal
+        }
+        Value::Finite { .. } => Class::Normal,
+    }
 }
 
 /// An encoded result.

@@ -1,35 +1,181 @@
-//! Which fast kernel ([`crate::num::fast`], [`crate::num::fast_int`]) computes a `cvt` form:
-//! one table, from a form's qualifiers to a kernel's const parameters, used by the runner's
-//! sweeps (through its AVX2 [`Instantiate`]) and by the tests here (through [`Portable`]).
+//! Which fast kernel ([`crate::num::fast`], [`crate::num::fast_int`]) computes a `cvt` form,
+//! and how its codes become a sweep's destination words: one table, from a form's qualifiers
+//! to a kernel's const parameters and a [`Layout`], used by the runner's sweeps (through its
+//! AVX2 [`Instantiate`]) and by the tests here (through [`Portable`]).
 //!
 //! Invariant, checked by the tests against [`super::cvt::eval`] for every legal form the table
-//! covers: the kernel's code equals the `bits` of the semantics' [`super::Expected`] on the
-//! form's source bits — the exact result, or the canonical member where an allowance grants a
-//! set (a NaN's payload, `cvt-ftz-f16-input`). Sweeps compare the kernel with the backend and
-//! re-check every difference with the full semantics, so a set never needs the kernel.
+//! covers: the kernel's code, laid out by [`SweepKernel::place`], equals the `bits` of the
+//! semantics' [`super::Expected`] on the form's source bits — the exact result, or the
+//! canonical member where an allowance grants a set (a NaN's payload, `cvt-ftz-f16-input`).
+//! Sweeps compare the kernel with the backend and re-check every difference with the full
+//! semantics, so a set never needs the kernel; they also re-check a random sample of the
+//! agreements, so a kernel that is wrong where the backend is wrong too is still caught.
 //!
-//! Covered: every scalar form (`.dtype` and `.atype` of the first two syntax lines) whose
-//! source is 32 bits wide — `.f32`, `.s32` or `.u32` — and the kernel's input is the source's
-//! bits. Not covered: 8- and 16-bit sources (2^16 inputs at most: the full semantics takes
-//! milliseconds) and 64-bit sources (sampled, not swept).
+//! Covered by [`select`]: every scalar form (`.dtype` and `.atype` of the first two syntax
+//! lines) whose source is 32 bits wide — `.f32`, `.s32` or `.u32` — and the kernel's input is
+//! the source's bits; `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2`. [`select_sweep`] adds
+//! `.tf32` and the x2 destinations from two `.f32` sources, which exhaustive sweeps set equal
+//! (`a = b`, so both lanes hold the same code). Not covered: 8- and 16-bit sources (2^16
+//! inputs at most: the full semantics takes milliseconds) and 64-bit sources (sampled, not
+//! swept).
 
 use crate::isa::{Cvt, CvtRnd, CvtType};
-use crate::num::fast::{mode, F16x2ToFp8x2, F32ToF32, F32ToF64, F32ToHalf, Instantiate, SliceFn};
+use crate::num::fast::{mode, F16x2ToFp8x2, F32ToF32, F32ToF64, F32ToFmt, F32ToHalf, Instantiate, SliceFn};
 use crate::num::fast_int::{F32ToInt, F32ToInt64, IntToF64, IntToFloat, IntToInt, IntToInt64};
+use crate::num::{self, TF32};
+
+use super::cvt::{element, rounding};
+use super::{Allowance, Allowances};
 
 #[cfg(doc)]
 use crate::num::fast::Portable;
 
-/// The kernel mode of a rounding modifier (integer modifiers round the same ways).
+/// The kernel mode of a rounding modifier; `None` without one and for `.rs`.
 fn kernel_mode(r: Option<CvtRnd>) -> Option<u8> {
-    Some(match r? {
-        CvtRnd::Rn | CvtRnd::Rni => mode::RN,
-        CvtRnd::Rz | CvtRnd::Rzi => mode::RZ,
-        CvtRnd::Rm | CvtRnd::Rmi => mode::RM,
-        CvtRnd::Rp | CvtRnd::Rpi => mode::RP,
-        CvtRnd::Rna => mode::RNA,
-        CvtRnd::Rs => return None,
-    })
+    r?;
+    rounding(r).and_then(mode::of)
+}
+
+/// How a sweep kernel's codes become the destination's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The code as is (scalar destinations; `cvt.*.f16x2` FP8 pairs).
+    Plain,
+    /// `.tf32`: the 19-bit code in f32 layout, low 13 bits zero; a NaN code becomes this word
+    /// (the canonical member the semantics names: [`TF32_NAN_WORD`] where any f32 NaN is
+    /// allowed, else tf32's canonical NaN, [`TF32_RELU_NAN_WORD`]).
+    Tf32 {
+        /// The word of a NaN result.
+        nan_word: u32,
+    },
+    /// An x2 destination of 8-bit lanes from two equal `.f32` sources: the code in both bytes.
+    Pair8,
+    /// An x2 destination of 16-bit lanes (`.f16x2`, `.bf16x2`) from two equal `.f32` sources.
+    Pair16,
+}
+
+/// tf32's canonical NaN as a code.
+const TF32_NAN_CODE: u32 = match TF32.canonical_nan_bits() {
+    Some(b) => b as u32,
+    None => 0,
+};
+/// The word a `.tf32` NaN result is shown as: the semantics leave it any f32 NaN (the low 13
+/// bits are not promised to be zero for NaNs) and name f32's canonical NaN.
+pub const TF32_NAN_WORD: u32 = match num::F32.canonical_nan_bits() {
+    Some(b) => b as u32,
+    None => 0,
+};
+/// The word of a `.tf32` NaN result where the NaN is fixed (`.relu`, or `nan-payload` off):
+/// tf32's canonical NaN in f32 layout.
+pub const TF32_RELU_NAN_WORD: u32 = TF32_NAN_CODE << 13;
+
+/// A kernel for a sweep of one form: the kernel, and how its codes become destination words.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepKernel {
+    /// The kernel.
+    pub kernel: SliceFn,
+    /// How its codes are laid out.
+    pub layout: Layout,
+    /// `.relu` applied after the kernel: codes with this sign bit become +0 (NaN codes are
+    /// positive and canonical).
+    pub relu_sign: Option<u32>,
+}
+
+impl SweepKernel {
+    /// Whether the words fill results of `out_bytes` bytes.
+    pub fn fits(&self, out_bytes: usize) -> bool {
+        matches!(
+            (self.kernel, self.layout, out_bytes),
+            (SliceFn::Wide(_), Layout::Plain, 8)
+                | (SliceFn::Narrow(_), Layout::Plain, 1 | 2 | 4)
+                | (SliceFn::Narrow(_), Layout::Tf32 { .. } | Layout::Pair16, 4)
+                | (SliceFn::Narrow(_), Layout::Pair8, 2)
+        )
+    }
+
+    /// Turns the codes of a narrow kernel into destination words, in place (inlined into the
+    /// caller's loop, so it is compiled with the caller's target features).
+    #[inline(always)]
+    pub fn place(&self, words: &mut [u32]) {
+        if let Some(sign) = self.relu_sign {
+            for w in words.iter_mut() {
+                *w = if *w & sign != 0 { 0 } else { *w };
+            }
+        }
+        match self.layout {
+            Layout::Plain => {}
+            Layout::Tf32 { nan_word } => {
+                for w in words.iter_mut() {
+                    *w = if *w == TF32_NAN_CODE { nan_word } else { *w << 13 };
+                }
+            }
+            Layout::Pair8 => words.iter_mut().for_each(|w| *w = (*w & 0xFF) * 0x0101),
+            Layout::Pair16 => words.iter_mut().for_each(|w| *w |= *w << 16),
+        }
+    }
+
+    /// The destination words for `input` (the kernel, then [`Self::place`]), as `u64`.
+    pub fn words(&self, input: &[u32]) -> Vec<u64> {
+        match self.kernel {
+            SliceFn::Wide(_) => self.kernel.apply(input),
+            SliceFn::Narrow(f) => {
+                let mut w = vec![0u32; input.len()];
+                f(input, &mut w);
+                self.place(&mut w);
+                w.into_iter().map(u64::from).collect()
+            }
+        }
+    }
+}
+
+/// The kernel of `c` for an exhaustive sweep under `allow`: [`select`]'s, laid out as is, or
+/// one lane kernel for `.tf32` and the x2 destinations from `.f32` (whose sweeps set `a = b`).
+/// Its words are the `bits` of [`super::cvt::eval`] under `allow`.
+pub fn select_sweep(c: &Cvt, inst: &impl Instantiate, allow: &Allowances) -> Option<SweepKernel> {
+    if let Some(kernel) = select(c, inst) {
+        return Some(SweepKernel { kernel, layout: Layout::Plain, relu_sign: None });
+    }
+    use CvtType::*;
+    if c.atype != F32 || c.ftz || c.sat {
+        return None;
+    }
+    let m = kernel_mode(c.rnd)?;
+    let layout = match c.dtype {
+        Tf32 if c.relu || !allow.allows(Allowance::NanPayload) => Layout::Tf32 { nan_word: TF32_RELU_NAN_WORD },
+        Tf32 => Layout::Tf32 { nan_word: TF32_NAN_WORD },
+        E4m3x2 | E5m2x2 => Layout::Pair8,
+        F16x2 | Bf16x2 => Layout::Pair16,
+        _ => return None,
+    };
+    let sat = c.satfinite;
+    macro_rules! pick {
+        ($e:literal, $m:literal, $sat:expr, $fn_:literal) => {
+            match (m, $sat) {
+                (mode::RN, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RN }>>(),
+                (mode::RZ, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RZ }>>(),
+                (mode::RM, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RM }>>(),
+                (mode::RP, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RP }>>(),
+                (mode::RNA, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RNA }>>(),
+                (mode::RN, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RN }>>(),
+                (mode::RZ, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RZ }>>(),
+                (mode::RM, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RM }>>(),
+                (mode::RP, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RP }>>(),
+                (mode::RNA, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RNA }>>(),
+                _ => return None,
+            }
+        };
+    }
+    let kernel = match c.dtype {
+        F16x2 => pick!(5, 10, sat, false),
+        Bf16x2 => pick!(8, 7, sat, false),
+        Tf32 => pick!(8, 10, sat, false),
+        // FP8 lanes always saturate (`.satfinite` is required); E4M3 has no infinity.
+        E4m3x2 => pick!(4, 3, true, true),
+        _ => pick!(5, 2, true, false),
+    };
+    // The sign bit of the kernel's code: the top bit of the element's format.
+    let sign = element(c.dtype).map(|e| 1u32 << e.format.sign_shift())?;
+    Some(SweepKernel { kernel, layout, relu_sign: c.relu.then_some(sign) })
 }
 
 /// Binds a runtime rounding mode to the const `$M` for `$body`.
@@ -217,6 +363,31 @@ mod tests {
         let inputs: Vec<u32> = stratified(1 << 13).collect();
         for (c, k) in covered() {
             agree(&c, k, &inputs);
+        }
+    }
+
+    /// The sweep kernels, laid out, equal the full semantics with `a = b` (how sweeps set the
+    /// x2 forms' sources) on stratified inputs, for every legal form `select_sweep` covers
+    /// beyond `select`.
+    #[test]
+    fn sweep_layouts_match_the_semantics() {
+        let inputs: Vec<u32> = stratified(1 << 12).collect();
+        for allow in [Allowances::all(), Allowances::none()] {
+            let mut laid_out = 0;
+            for f in Family::Cvt.candidates().into_iter().filter(|f| f.check().is_ok()) {
+                let Form::Cvt(c) = f else { continue };
+                let Some(k) = select_sweep(&c, &Portable, &allow) else { continue };
+                if k.layout == Layout::Plain {
+                    continue;
+                }
+                laid_out += 1;
+                for (&x, &w) in inputs.iter().zip(&k.words(&inputs)) {
+                    let (a, b) = (u64::from(x), u64::from(x));
+                    let e = eval(&c, &CvtInputs { a, b, ..Default::default() }, &allow);
+                    assert_eq!(e.bits, u128::from(w), "{} on {x:#010x}", Form::Cvt(c).opcode());
+                }
+            }
+            assert!(laid_out >= 20, "{laid_out} laid-out forms");
         }
     }
 

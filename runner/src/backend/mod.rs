@@ -31,7 +31,7 @@ use ::oracle::isa::{Form, Target};
 use ::oracle::semantics::Allowances;
 use thiserror::Error;
 
-use crate::conform::check::Checked;
+use crate::diff::sweep::check::Checked;
 use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
 use crate::worker::{worker_exe, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};

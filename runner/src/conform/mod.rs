@@ -12,7 +12,6 @@
 //! ([`results`], [`case`]).
 
 pub mod case;
-pub mod check;
 pub mod results;
 
 use std::time::Instant;
@@ -97,6 +96,7 @@ fn row(r: SweepResult) -> Row {
         Ok(c) => {
             row.checked = c.checked;
             row.mismatches = c.mismatches;
+            row.failure = c.failure();
             row.examples = c.examples;
         }
         Err(SweepFailure::Row(f)) => row.failure = Some(f),

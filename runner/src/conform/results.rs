@@ -27,9 +27,9 @@ use oracle::semantics::{Allowances, Expected};
 use serde::{Deserialize, Serialize};
 
 use super::case::case_text;
-use super::check::{Checker, Mismatch};
 use crate::atomic_write::write_atomic;
 use crate::diff::program::{decoded, how_bits};
+use crate::diff::sweep::check::{Checker, Mismatch};
 use crate::diff::sweep::{outcome, Checked, SweepOutcome};
 use crate::diff::{BackendFailure, FailureKind, Outcome};
 use crate::findings::classify::{gist, input_class};
@@ -59,7 +59,12 @@ pub struct Row {
 impl Row {
     /// The row's verdict: agree, disagree (with the checker's evidence) or not comparable.
     pub fn outcome(&self) -> SweepOutcome {
-        let checked = Checked { checked: self.checked, mismatches: self.mismatches, examples: self.examples.clone() };
+        let checked = Checked {
+            checked: self.checked,
+            mismatches: self.mismatches,
+            examples: self.examples.clone(),
+            ..Checked::default()
+        };
         outcome(&self.backend, &checked, self.failure.as_ref())
     }
 
@@ -159,6 +164,7 @@ fn failure_signature(f: &BackendFailure) -> (FindingClass, String) {
         FailureKind::Crash => (FindingClass::Crash, "worker crash".into()),
         FailureKind::Hang => (FindingClass::Crash, "hang".into()),
         FailureKind::Other => (FindingClass::Crash, "harness".into()),
+        FailureKind::OracleDefect => (FindingClass::OracleDefect, "fast kernel disagrees with the semantics".into()),
     }
 }
 

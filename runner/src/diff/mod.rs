@@ -61,6 +61,9 @@ pub enum FailureKind {
     /// The harness around the backend failed: no kernel could be built for the job, or the
     /// worker answered with something that is not its results.
     Other,
+    /// The oracle's audit found a fast kernel that disagrees with the full semantics while the
+    /// backend agreed with the kernel: the row's verdict cannot be trusted (an oracle bug).
+    OracleDefect,
 }
 
 /// A backend that produced no results, and why.
@@ -92,7 +95,7 @@ impl fmt::Display for BackendFailure {
             FailureKind::Fault => write!(f, "GPU fault: {}", self.message),
             FailureKind::Crash => write!(f, "worker crashed: {}", self.message),
             FailureKind::Hang => write!(f, "hang: {}", self.message),
-            FailureKind::Other => f.write_str(&self.message),
+            FailureKind::Other | FailureKind::OracleDefect => f.write_str(&self.message),
         }
     }
 }

@@ -29,12 +29,20 @@ pub enum FindingClass {
     Crash,
     /// ptxas rejects a program the ISA model calls valid.
     AssemblerRejection,
+    /// The oracle disagrees with itself: a fast kernel's prediction, confirmed by a backend,
+    /// differs from the full semantics (the sweep audit). A bug of ptxdiff, not of the GPU.
+    OracleDefect,
 }
 
 impl FindingClass {
     /// Every class, in report order.
-    pub const ALL: [FindingClass; 4] =
-        [FindingClass::Crash, FindingClass::Compiler, FindingClass::HardwareSpec, FindingClass::AssemblerRejection];
+    pub const ALL: [FindingClass; 5] = [
+        FindingClass::OracleDefect,
+        FindingClass::Crash,
+        FindingClass::Compiler,
+        FindingClass::HardwareSpec,
+        FindingClass::AssemblerRejection,
+    ];
 
     /// The kebab-case name used in JSON, TOML and reports.
     pub fn name(self) -> &'static str {
@@ -43,6 +51,7 @@ impl FindingClass {
             FindingClass::HardwareSpec => "hardware-spec",
             FindingClass::Crash => "crash",
             FindingClass::AssemblerRejection => "assembler-rejection",
+            FindingClass::OracleDefect => "oracle-defect",
         }
     }
 

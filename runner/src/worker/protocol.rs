@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use oracle::semantics::Allowances;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::conform::check::Checked;
+use crate::diff::sweep::check::Checked;
 
 /// The id of a [`Reply::Failed`] to a request that could not be parsed.
 pub const UNPARSED: u64 = u64::MAX;

@@ -23,7 +23,7 @@ use super::protocol::Planted;
 use super::protocol::{
     parse_request, Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob,
 };
-use crate::conform::check::{Checked, Checker};
+use crate::diff::sweep::check::{Checked, Checker};
 use crate::gpu::{Gpu, GpuError};
 use crate::ptxas::Ptxas;
 
@@ -139,15 +139,8 @@ fn run_sweep(gpu: &Gpu, job: &SweepJob) -> Result<SweepDone, JobError> {
         pending.remove(0).wait().map_err(fault)?;
         let t = Instant::now();
         let len = (n * u64::from(k.out_bytes)) as usize;
-        let c = checker.check(base, host[slot].as_slice(len));
+        result.absorb(checker.check(base, host[slot].as_slice(len)));
         check_s += t.elapsed().as_secs_f64();
-        result.checked += c.checked;
-        result.mismatches += c.mismatches;
-        for m in c.examples {
-            if result.examples.len() < 8 {
-                result.examples.push(m);
-            }
-        }
     }
     // GPU time not hidden behind checking.
     let gpu_s = (t_all.elapsed().as_secs_f64() - check_s).max(0.0);
@@ -302,10 +295,7 @@ fn check_bytes(checker: &Checker, out_bytes: u32, segments: &[(u64, u64)], resul
     for &(first, count) in segments {
         let bytes: Vec<u8> =
             (first..first + count).flat_map(|i| result(i).to_le_bytes()[..out_bytes as usize].to_vec()).collect();
-        let c = checker.check(first, &bytes);
-        out.checked += c.checked;
-        out.mismatches += c.mismatches;
-        out.examples.extend(c.examples);
+        out.absorb(checker.check(first, &bytes));
     }
     out
 }

@@ -5,7 +5,9 @@
 //! Invariant: a failed backend is [`NotComparable`] even when the checker saw some results
 //! before it failed; mismatches are a disagreement only from a backend that finished.
 
-pub use crate::conform::check::{Checked, Mismatch};
+pub mod check;
+
+pub use check::{Checked, Mismatch};
 
 use super::{BackendFailure, NotComparable, Outcome};
 
@@ -30,11 +32,12 @@ mod tests {
 
     #[test]
     fn three_ways() {
-        let clean = Checked { checked: 10, mismatches: 0, examples: Vec::new() };
+        let clean = Checked { checked: 10, ..Checked::default() };
         let bad = Checked {
             checked: 10,
             mismatches: 1,
             examples: vec![Mismatch { index: 3, inputs: vec![], expected: "0x1".into(), actual: "0x2".into() }],
+            ..Checked::default()
         };
         assert_eq!(outcome("cuda:jit", &clean, None), Outcome::Agree);
         assert_eq!(outcome("cuda:jit", &bad, None), Outcome::Disagree(bad.clone()));

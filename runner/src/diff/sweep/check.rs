@@ -1,24 +1,34 @@
 //! The oracle side of a sweep: for every index of a range, the expected destination of the
 //! form on the inputs [`generator::sweep`] derives from that index, compared with the bytes a
 //! backend produced. Runs on all cores. Exhaustive sweeps of cvt forms that have a fast kernel
-//! (every scalar form with a 32-bit source, from `oracle::semantics::cvt_fast`, and the `.tf32`
-//! and x2 forms from `.f32`) predict the results with it first, compiled for AVX2 by
-//! [`crate::fastpath`], and fall back to the full semantics only where the backend differs
-//! (NaN sets, allowances, mismatches).
+//! (`oracle::semantics::cvt_fast::select_sweep`, instantiated for AVX2 by
+//! [`crate::avx2_kernels`]) predict the results with it first and fall back to the full
+//! semantics where the backend differs (NaN sets, allowances, mismatches).
+//!
+//! Invariant: a wrong fast prediction costs time, never an unnoticed verdict. Where the backend
+//! differs from the kernel the full semantics decides. Where they agree, a seeded sample of the
+//! agreements (2^[`AUDIT_SAMPLES_LOG2`] per 2^32-input form, all of them for small sweeps) is
+//! re-checked by the full semantics; a disagreement there — the kernel and the backend agreeing
+//! on bits the semantics rejects — is an oracle defect: counted in [`Checked::oracle_defects`]
+//! and as a mismatch, so the row fails with a message naming the kernel's form and the input.
+//! A kernel wrong, together with the backend, on a fraction `p` of a form's inputs escapes the
+//! audit with probability about `(1 − p)^(2^20)`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use generator::sweep::{mix64, Scheme};
-use oracle::isa::{Cvt, CvtRnd, CvtType, Form};
+use oracle::isa::Form;
 use oracle::num::fast::SliceFn;
 use oracle::semantics::cvt::CvtInputs;
+use oracle::semantics::cvt_fast::{self, SweepKernel};
 use oracle::semantics::operands::source_slots;
-use oracle::semantics::{cvt, cvt_fast, cvt_pack, prmt, Allowances, Expected};
+use oracle::semantics::{cvt, cvt_pack, prmt, Allowances, Expected};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::fastpath::{self, FastDst};
+use crate::avx2_kernels;
+use crate::diff::{BackendFailure, FailureKind};
 
 /// One result the oracle does not admit.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -38,32 +48,47 @@ pub struct Mismatch {
 pub struct Checked {
     /// Results compared.
     pub checked: u64,
-    /// Results the oracle does not admit.
+    /// Results the oracle does not admit (oracle defects included).
     pub mismatches: u64,
     /// The first few of them.
     pub examples: Vec<Mismatch>,
+    /// Results whose fast prediction agreed with the backend and that the full semantics
+    /// re-checked (the audit sample).
+    #[serde(default)]
+    pub audited: u64,
+    /// Audited results the full semantics rejects although the fast kernel predicted them:
+    /// defects of the oracle's fast kernel (each also a mismatch).
+    #[serde(default)]
+    pub oracle_defects: u64,
+    /// The first of them, as a message naming the kernel's form and the input.
+    #[serde(default)]
+    pub first_oracle_defect: Option<String>,
 }
 
-/// A fast kernel a form can use, and how its result is laid out in the destination.
-#[derive(Clone, Copy)]
-struct Fast {
-    kernel: SliceFn,
-    layout: Layout,
-    /// `.relu`: codes with this sign bit become +0 (NaN codes are positive and canonical).
-    relu_sign: Option<u32>,
-}
+/// The most mismatch examples a row keeps.
+pub const MAX_EXAMPLES: usize = 8;
 
-/// How a fast kernel's code becomes the destination's bits.
-#[derive(Clone, Copy, Debug)]
-enum Layout {
-    /// The code as is (scalar destinations).
-    Plain,
-    /// tf32: the 19-bit code in f32 layout, low 13 bits zero.
-    Tf32,
-    /// An x2 destination of 8-bit lanes from two `.f32` sources that are equal (`a = b`).
-    Pair8,
-    /// An x2 destination of 16-bit lanes (`.f16x2`, `.bf16x2`) from two equal `.f32` sources.
-    Pair16,
+impl Checked {
+    /// Adds `part` (the check of a later range) to these figures, keeping at most
+    /// [`MAX_EXAMPLES`] examples and the first oracle defect.
+    pub fn absorb(&mut self, part: Checked) {
+        self.checked += part.checked;
+        self.mismatches += part.mismatches;
+        self.audited += part.audited;
+        self.oracle_defects += part.oracle_defects;
+        if self.first_oracle_defect.is_none() {
+            self.first_oracle_defect = part.first_oracle_defect;
+        }
+        let room = MAX_EXAMPLES.saturating_sub(self.examples.len());
+        self.examples.extend(part.examples.into_iter().take(room));
+    }
+
+    /// Why the row fails beyond its mismatches: an oracle defect.
+    pub fn failure(&self) -> Option<BackendFailure> {
+        self.first_oracle_defect.as_ref().map(|m| {
+            BackendFailure::new(FailureKind::OracleDefect, format!("{m} ({} oracle defect(s))", self.oracle_defects))
+        })
+    }
 }
 
 /// Checks sweep results of one form.
@@ -73,66 +98,49 @@ pub struct Checker {
     names: Vec<String>,
     out_bytes: u32,
     allow: Allowances,
-    fast: Option<Fast>,
+    fast: Option<SweepKernel>,
+    /// One audited agreement per this many consecutive indices.
+    audit_window: u64,
 }
 
 /// Results examined per parallel task.
 const TASK: usize = 1 << 16;
 /// Mismatches kept as examples.
 const EXAMPLES: usize = 8;
+/// Audited agreements per 2^32-input form: 2^20, one in 4096; smaller sweeps are audited in
+/// proportion, but at least 8192 inputs, or all of them when fewer.
+pub const AUDIT_SAMPLES_LOG2: u32 = 20;
+/// The fewest audited inputs of a sweep (all of them below this).
+const AUDIT_MIN: u64 = 1 << 13;
+/// Seed of the audit sample (fixed: the same indices every run).
+const AUDIT_SEED: u64 = 0xA0D1_7C0F_FEE5_EED5;
 
-/// The fast kernel of a form from `.f32` whose destination is not one scalar code: `.tf32`,
-/// and x2 destinations from two `.f32` sources (which a sweep sets equal, so both lanes hold
-/// the same code). Scalar destinations come from [`cvt_fast::select`].
-fn packed_fast(c: &Cvt) -> Option<Fast> {
-    use oracle::num::fast::mode;
-    if c.atype != CvtType::F32 || c.ftz || c.sat {
-        return None;
-    }
-    let m = match c.rnd? {
-        CvtRnd::Rn => mode::RN,
-        CvtRnd::Rz => mode::RZ,
-        CvtRnd::Rm => mode::RM,
-        CvtRnd::Rp => mode::RP,
-        CvtRnd::Rna => mode::RNA,
-        _ => return None,
-    };
-    let (dst, layout) = match c.dtype {
-        CvtType::Tf32 => (FastDst::Tf32, Layout::Tf32),
-        CvtType::E4m3x2 => (FastDst::E4m3, Layout::Pair8),
-        CvtType::E5m2x2 => (FastDst::E5m2, Layout::Pair8),
-        CvtType::F16x2 => (FastDst::F16, Layout::Pair16),
-        CvtType::Bf16x2 => (FastDst::Bf16, Layout::Pair16),
-        _ => return None,
-    };
-    // The sign bit of the kernel's code: bit 15 (f16, bf16), 18 (tf32 code), 7 (FP8 lanes).
-    let sign = match dst {
-        FastDst::F16 | FastDst::Bf16 => 1 << 15,
-        FastDst::Tf32 => 1 << 18,
-        FastDst::E4m3 | FastDst::E5m2 => 1 << 7,
-    };
-    let relu_sign = c.relu.then_some(sign);
-    fastpath::f32_kernel(dst, m, c.satfinite).map(|k| Fast { kernel: SliceFn::Narrow(k), layout, relu_sign })
+/// One audited index per window of this many, for a sweep of `2^bits` inputs.
+fn audit_window(bits: u32) -> u64 {
+    let n = 1u64 << bits.min(63);
+    let samples = (n >> (32 - AUDIT_SAMPLES_LOG2)).max(n.min(AUDIT_MIN));
+    (n / samples).max(1)
 }
 
 impl Checker {
     /// A checker for `form` swept under `scheme` with `out_bytes` per result.
     pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Checker {
         let names = source_slots(form).into_iter().map(|s| s.name).collect();
-        let fast = match form {
-            Form::Cvt(c) => match cvt_fast::select(c, &fastpath::Dispatched) {
-                Some(kernel) => Some(Fast { kernel, layout: Layout::Plain, relu_sign: None }),
-                None => packed_fast(c),
-            },
-            _ => None,
+        let (fast, audit_window) = match (form, scheme) {
+            (Form::Cvt(c), Scheme::Exhaustive { bits }) => {
+                (cvt_fast::select_sweep(c, &avx2_kernels::Dispatched, &allow), audit_window(bits))
+            }
+            _ => (None, 1),
         };
-        Checker {
-            form: form.clone(),
-            scheme,
-            names,
-            out_bytes,
-            allow,
-            fast: fast.filter(|_| matches!(scheme, Scheme::Exhaustive { .. })),
+        Checker { form: form.clone(), scheme, names, out_bytes, allow, fast, audit_window }
+    }
+
+    /// Test switch: replaces the fast kernel's function with `kernel` (a deliberately wrong
+    /// one), to prove the audit catches it.
+    #[cfg(test)]
+    fn sabotage(&mut self, kernel: SliceFn) {
+        if let Some(f) = &mut self.fast {
+            f.kernel = kernel;
         }
     }
 
@@ -197,8 +205,18 @@ impl Checker {
     pub fn check(&self, base: u64, results: &[u8]) -> Checked {
         let n = results.len() / self.out_bytes as usize;
         let count = AtomicU64::new(0);
+        let audited = AtomicU64::new(0);
+        let defects = AtomicU64::new(0);
         let examples = Mutex::new(Vec::new());
+        let first_defect = Mutex::new(None::<(u64, String)>);
         let b = self.out_bytes as usize;
+        let report = |i: u64, e: &Expected, actual: u128| {
+            count.fetch_add(1, Ordering::Relaxed);
+            let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+            if ex.len() < EXAMPLES {
+                ex.push(self.mismatch(i, e, actual));
+            }
+        };
         (0..n.div_ceil(TASK)).into_par_iter().for_each(|t| {
             let lo = t * TASK;
             let hi = (lo + TASK).min(n);
@@ -208,48 +226,91 @@ impl Checker {
                 Some(f) => self.fast_suspects(f, base + lo as u64, bytes),
                 None => (0..hi - lo).collect(),
             };
-            for k in suspects {
+            for &k in &suspects {
                 let j = lo + k;
                 let i = base + j as u64;
                 let actual = self.actual(results, j);
                 let e = self.expected(i);
                 if !e.matches(actual) {
-                    count.fetch_add(1, Ordering::Relaxed);
-                    let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-                    if ex.len() < EXAMPLES {
-                        ex.push(self.mismatch(i, &e, actual));
+                    report(i, &e, actual);
+                }
+            }
+            if self.fast.is_none() {
+                return;
+            }
+            // The audit: the sampled indices of this task where kernel and backend agreed.
+            let (first, end) = (base + lo as u64, base + hi as u64);
+            let w = self.audit_window;
+            for window in first / w..end.div_ceil(w) {
+                let i = window * w + mix64(window, AUDIT_SEED) % w;
+                if i < first || i >= end {
+                    continue;
+                }
+                let j = (i - base) as usize;
+                if suspects.binary_search(&(j - lo)).is_ok() {
+                    continue;
+                }
+                audited.fetch_add(1, Ordering::Relaxed);
+                let actual = self.actual(results, j);
+                let e = self.expected(i);
+                if !e.matches(actual) {
+                    defects.fetch_add(1, Ordering::Relaxed);
+                    report(i, &e, actual);
+                    let mut first = first_defect.lock().unwrap_or_else(|p| p.into_inner());
+                    if first.as_ref().is_none_or(|(at, _)| i < *at) {
+                        *first = Some((i, self.defect_message(i, &e, actual)));
                     }
                 }
             }
         });
         let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
         examples.sort_by_key(|m| m.index);
-        Checked { checked: n as u64, mismatches: count.into_inner(), examples }
+        Checked {
+            checked: n as u64,
+            mismatches: count.into_inner(),
+            examples,
+            audited: audited.into_inner(),
+            oracle_defects: defects.into_inner(),
+            first_oracle_defect: first_defect.into_inner().unwrap_or_else(|p| p.into_inner()).map(|(_, m)| m),
+        }
+    }
+
+    /// The message of an oracle defect at index `i`.
+    fn defect_message(&self, i: u64, e: &Expected, actual: u128) -> String {
+        let m = self.mismatch(i, e, actual);
+        let inputs: Vec<String> = m.inputs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        format!(
+            "oracle defect: fast kernel of {} disagrees with the full semantics at input {} (kernel and backend {}, semantics {})",
+            self.form.opcode(),
+            inputs.join(" "),
+            m.actual,
+            m.expected
+        )
     }
 
     /// Offsets in `bytes` (results for exhaustive indices from `start`) where the backend
-    /// differs from the fast kernel: only these need the full semantics (NaN sets, mismatches).
-    /// A wrong fast prediction costs time, never correctness.
-    fn fast_suspects(&self, f: Fast, start: u64, bytes: &[u8]) -> Vec<usize> {
+    /// differs from the fast kernel, ascending: only these need the full semantics (NaN sets,
+    /// mismatches); the audit samples the others.
+    fn fast_suspects(&self, f: SweepKernel, start: u64, bytes: &[u8]) -> Vec<usize> {
         self.suspects_by_block(f, bytes, Sources::From(start))
     }
 
     /// [`Self::fast_suspects`] for results `bytes` of the sources in `input`.
     #[cfg(test)]
-    fn fast_suspects_of(&self, f: Fast, input: &[u32], bytes: &[u8]) -> Vec<usize> {
+    fn fast_suspects_of(&self, f: SweepKernel, input: &[u32], bytes: &[u8]) -> Vec<usize> {
         self.suspects_by_block(f, bytes, Sources::Listed(input))
     }
 
     /// Runs the kernel on blocks that stay in the L1 cache and compares each block with the
     /// results in one vectorizable pass; only blocks with a difference are scanned for its
-    /// offsets. Compiled for AVX2 too, like the kernels ([`crate::fastpath`]).
-    fn suspects_by_block(&self, f: Fast, bytes: &[u8], sources: Sources) -> Vec<usize> {
+    /// offsets. Compiled for AVX2 too, like the kernels ([`crate::avx2_kernels`]).
+    fn suspects_by_block(&self, f: SweepKernel, bytes: &[u8], sources: Sources) -> Vec<usize> {
         let b = self.out_bytes as usize;
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx2") {
                 #[target_feature(enable = "avx2")]
-                fn avx2(f: Fast, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize> {
+                fn avx2(f: SweepKernel, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize> {
                     blocks(f, b, bytes, sources)
                 }
                 // SAFETY: `avx2` only needs the AVX2 instructions, which the CPU has (checked
@@ -298,19 +359,13 @@ fn prefetch(bytes: &[u8]) {
 /// the words the destination should hold (`want`, and `want_hi` for 64-bit results), the
 /// results are read into words alike (`got`, `got_hi`), and one pass says whether any differ.
 #[inline(always)]
-fn blocks(f: Fast, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize> {
+fn blocks(f: SweepKernel, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize> {
     let len = bytes.len() / b;
     let mut input = [0u32; BLOCK];
     let (mut want, mut want_hi) = ([0u32; BLOCK], [0u32; BLOCK]);
     let (mut got, mut got_hi) = ([0u32; BLOCK], [0u32; BLOCK]);
     let mut suspects = Vec::new();
-    let fits = matches!(
-        (f.kernel, f.layout, b),
-        (SliceFn::Wide(_), Layout::Plain, 8)
-            | (SliceFn::Narrow(_), Layout::Plain, 1 | 2 | 4)
-            | (SliceFn::Narrow(_), Layout::Tf32 | Layout::Pair16, 4)
-            | (SliceFn::Narrow(_), Layout::Pair8, 2)
-    );
+    let fits = f.fits(b);
     if !fits {
         // A layout that does not fit the result width: the full semantics decides.
         return (0..len).collect();
@@ -353,24 +408,7 @@ fn blocks(f: Fast, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize> {
                     ahead(part);
                     kernel(i, w);
                 }
-                if let Some(sign) = f.relu_sign {
-                    for w in want.iter_mut() {
-                        *w = if *w & sign != 0 { 0 } else { *w };
-                    }
-                }
-                match f.layout {
-                    Layout::Plain => {}
-                    Layout::Tf32 => {
-                        // A NaN result is any f32 NaN, canonically 0x7FFFFFFF (its low 13 bits
-                        // are not promised to be zero); under `.relu` it is tf32's canonical NaN.
-                        let nan = if f.relu_sign.is_some() { 0x7FFF_E000 } else { 0x7FFF_FFFF };
-                        for w in want.iter_mut() {
-                            *w = if *w == 0x3_FFFF { nan } else { *w << 13 };
-                        }
-                    }
-                    Layout::Pair8 => want.iter_mut().for_each(|w| *w = (*w & 0xFF) * 0x0101),
-                    Layout::Pair16 => want.iter_mut().for_each(|w| *w |= *w << 16),
-                }
+                f.place(want);
                 match b {
                     1 => got.iter_mut().zip(results).for_each(|(g, &r)| *g = u32::from(r)),
                     2 => got
@@ -438,5 +476,66 @@ mod tests {
             eprintln!("{}: {with_fast} forms with a fast kernel", target.name());
             assert!(with_fast >= 300, "{}: {with_fast} forms with a fast kernel", target.name());
         }
+    }
+
+    /// Audit sample sizes: 2^20 per 2^32-input form, in proportion below, all of a small sweep.
+    #[test]
+    fn audit_sample_sizes() {
+        assert_eq!(audit_window(32) * (1 << AUDIT_SAMPLES_LOG2), 1 << 32);
+        assert_eq!(1u64 << 24 >> audit_window(24).trailing_zeros(), AUDIT_MIN);
+        assert_eq!(audit_window(16), 8);
+        assert_eq!(audit_window(13), 1);
+        assert_eq!(audit_window(8), 1);
+    }
+
+    /// `cvt.rn.f16.f32`'s kernel, deliberately wrong (last bit flipped) on every eighth input.
+    fn wrong_f16_rn(input: &[u32], output: &mut [u32]) {
+        use oracle::num::fast::{mode, run, F32ToHalf};
+        run::<F32ToHalf<5, 10, { mode::RN }, false, false, false, false>>(input, output);
+        for (o, &x) in output.iter_mut().zip(input) {
+            if x % 8 == 0 {
+                *o ^= 1;
+            }
+        }
+    }
+
+    /// A fast kernel that is wrong where the "GPU" is wrong too (its results are the wrong
+    /// kernel's) is caught by the audit as an oracle defect and fails the row; the same wrong
+    /// kernel against right results only costs time; the right kernel gives no defect.
+    #[test]
+    fn the_audit_catches_a_wrong_kernel_the_backend_agrees_with() {
+        let form = Form::parse_opcode("cvt.rn.f16.f32").unwrap();
+        let target: oracle::isa::Target = "sm_90a@8.7".parse().unwrap();
+        let k = generator::sweep::sweep_kernel(&form, &target).unwrap();
+        let b = k.out_bytes as usize;
+        let mut checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+        let (base, n) = (0x3F00_0000u64, 1u64 << 20);
+        let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
+        let bytes = |words: Vec<u64>| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()[..b].to_vec()).collect() };
+        let right = bytes(checker.fast.expect("cvt.rn.f16.f32 has a fast kernel").words(&input));
+        let c = checker.check(base, &right);
+        assert_eq!((c.mismatches, c.oracle_defects, c.failure()), (0, 0, None));
+        assert_eq!(c.audited, n / audit_window(32), "every sampled agreement is audited");
+
+        checker.sabotage(SliceFn::Narrow(wrong_f16_rn));
+        let c = checker.check(base, &right);
+        assert_eq!((c.mismatches, c.oracle_defects), (0, 0), "a kernel the backend contradicts costs time only");
+
+        let wrong = bytes(checker.fast.unwrap().words(&input));
+        let c = checker.check(base, &wrong);
+        assert!(c.oracle_defects > 0, "{c:?}");
+        assert_eq!(c.mismatches, c.oracle_defects, "only the audit sees these results");
+        let why = c.failure().expect("the row fails");
+        assert_eq!(why.kind, FailureKind::OracleDefect);
+        let why = why.to_string();
+        assert!(
+            why.starts_with(
+                "oracle defect: fast kernel of cvt.rn.f16.f32 disagrees with the full semantics at input a=0x"
+            ),
+            "{why}"
+        );
+        let at = c.examples[0].index;
+        assert_eq!(at % 8, 0, "a sampled input the kernel gets wrong");
+        assert!(why.contains(&format!("a={at:#x}")), "{why}");
     }
 }

@@ -1,9 +1,14 @@
-//! The oracle's fast conversion kernels over slices, compiled a second time for AVX2 and
-//! chosen at run time. The oracle crate stays free of `unsafe` and of CPU-specific code; this
-//! module only re-instantiates its `#[inline]` kernels inside `#[target_feature]` functions,
-//! where the compiler can use 256-bit variable shifts (the baseline x86-64 target has none,
-//! which halves the f16/FP8 kernels' speed: see docs/PERFORMANCE.md). [`Dispatched`] does the
-//! same for every per-form [`Kernel`] that `oracle::semantics::cvt_fast` selects.
+//! The oracle's fast conversion kernels, instantiated a second time for AVX2 and chosen at run
+//! time: the runner decides nothing here. The oracle crate stays free of `unsafe` and of
+//! CPU-specific code, and owns every kernel, which kernel computes which form and how its codes
+//! are laid out (`oracle::semantics::cvt_fast`); this module only re-instantiates its
+//! `#[inline]` kernels inside `#[target_feature]` functions, where the compiler can use 256-bit
+//! variable shifts (the baseline x86-64 target has none, which halves the f16/FP8 kernels'
+//! speed: see docs/PERFORMANCE.md). [`Dispatched`] is the [`Instantiate`] that
+//! `cvt_fast::select_sweep` fills with these instances.
+//!
+//! Invariant: every function here computes exactly what the oracle's portable instance
+//! computes (tested), on any CPU.
 
 use oracle::num::fast::{Instantiate, Kernel, SliceFn};
 
@@ -45,31 +50,6 @@ dispatched!(
     /// `.e5m2` lanes of `cvt.rn.satfinite.e5m2x2.f32` over a slice.
     f32_to_e5m2_rn_satfinite => f32_to_e5m2_rn_satfinite_slice, u8);
 
-/// Any mode and format of [`oracle::num::fast::f32_to_fmt`] over a slice (results widened to
-/// `u32`), AVX2 where the CPU has it.
-pub fn f32_convert<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>(
-    input: &[u32],
-    output: &mut [u32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[target_feature(enable = "avx2")]
-            fn avx2<const E: u32, const M: u32, const SAT: bool, const FN: bool, const MODE: u8>(
-                input: &[u32],
-                output: &mut [u32],
-            ) {
-                oracle::num::fast::f32_to_fmt_slice::<E, M, SAT, FN, MODE>(input, output)
-            }
-            // SAFETY: `avx2` only needs the AVX2 instructions, which the CPU has (checked
-            // just above); it touches nothing but its two slices.
-            unsafe { avx2::<E, M, SAT, FN, MODE>(input, output) };
-            return;
-        }
-    }
-    oracle::num::fast::f32_to_fmt_slice::<E, M, SAT, FN, MODE>(input, output)
-}
-
 /// Any 32-bit [`Kernel`] over a slice, AVX2 where the CPU has it.
 pub fn run<K: Kernel<Out = u32>>(input: &[u32], output: &mut [u32]) {
     #[cfg(target_arch = "x86_64")]
@@ -108,7 +88,7 @@ pub fn run_wide<K: Kernel<Out = (u32, u32)>>(input: &[u32], lo: &mut [u32], hi: 
 }
 
 /// Instantiates kernels through [`run`] and [`run_wide`], for
-/// [`oracle::semantics::cvt_fast::select`].
+/// [`oracle::semantics::cvt_fast::select_sweep`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dispatched;
 
@@ -118,51 +98,6 @@ impl Instantiate for Dispatched {
     }
     fn wide<K: Kernel<Out = (u32, u32)>>(&self) -> SliceFn {
         SliceFn::Wide(run_wide::<K>)
-    }
-}
-
-/// A slice kernel.
-pub type SliceKernel = fn(&[u32], &mut [u32]);
-
-/// Destination formats of [`f32_kernel`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FastDst {
-    /// `.f16`.
-    F16,
-    /// `.bf16`.
-    Bf16,
-    /// `.tf32` (f32 layout; the kernel gives the 19-bit code).
-    Tf32,
-    /// `.e4m3` (always saturating).
-    E4m3,
-    /// `.e5m2` (always saturating).
-    E5m2,
-}
-
-/// The fast kernel for f32 → `dst` under `mode` ([`oracle::num::fast::mode`]) and `.satfinite`.
-pub fn f32_kernel(dst: FastDst, mode: u8, satfinite: bool) -> Option<SliceKernel> {
-    use oracle::num::fast::mode::*;
-    macro_rules! pick {
-        ($e:literal, $m:literal, $sat:literal, $fn_:literal) => {
-            Some(match mode {
-                RN => f32_convert::<$e, $m, $sat, $fn_, RN> as SliceKernel,
-                RZ => f32_convert::<$e, $m, $sat, $fn_, RZ>,
-                RM => f32_convert::<$e, $m, $sat, $fn_, RM>,
-                RP => f32_convert::<$e, $m, $sat, $fn_, RP>,
-                RNA => f32_convert::<$e, $m, $sat, $fn_, RNA>,
-                _ => return None,
-            })
-        };
-    }
-    match (dst, satfinite) {
-        (FastDst::F16, false) => pick!(5, 10, false, false),
-        (FastDst::F16, true) => pick!(5, 10, true, false),
-        (FastDst::Bf16, false) => pick!(8, 7, false, false),
-        (FastDst::Bf16, true) => pick!(8, 7, true, false),
-        (FastDst::Tf32, false) => pick!(8, 10, false, false),
-        (FastDst::Tf32, true) => pick!(8, 10, true, false),
-        (FastDst::E4m3, _) => pick!(4, 3, true, true),
-        (FastDst::E5m2, _) => pick!(5, 2, true, false),
     }
 }
 
