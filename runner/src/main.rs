@@ -97,47 +97,7 @@ enum Command {
     /// Conformance sweeps: every cvt, cvt.pack and prmt form valid on the target, run on the GPU
     /// backends and checked against the oracle (exhaustive where the inputs fit in 32 bits).
     /// Without a GPU, runs the ptxas-check and oracle backends and says so.
-    Conform {
-        /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
-        #[arg(long, default_value = "auto")]
-        target: String,
-        /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`).
-        #[arg(long)]
-        forms: Option<String>,
-        /// Sweep every input of forms whose inputs fit in 32 bits.
-        #[arg(long)]
-        exhaustive: bool,
-        /// Inputs per form otherwise.
-        #[arg(long, default_value_t = 1 << 24)]
-        samples: u64,
-        /// Backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle,
-        /// oracle-worker, ptxas-check; with --ptxas, cuda:ptxas-VERSION-O3 …); default:
-        /// cuda:ptxas-O3 per ptxas. Without a GPU: ptxas-check and oracle.
-        #[arg(long, value_delimiter = ',')]
-        backends: Vec<String>,
-        /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the
-        /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
-        #[arg(long, value_delimiter = ',')]
-        ptxas: Vec<String>,
-        /// CUDA device ordinal.
-        #[arg(long, default_value_t = 0)]
-        device: i32,
-        /// Threads for the oracle (default: all cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Seconds before a job counts as hung.
-        #[arg(long, default_value_t = 300)]
-        timeout: u64,
-        /// Switch allowances off (comma-separated names).
-        #[arg(long, value_delimiter = ',')]
-        allow_off: Vec<String>,
-        /// Where reports go: a findings run directory `conform-<time>` is made in it.
-        #[arg(long, default_value = "reports")]
-        reports: std::path::PathBuf,
-        /// Known findings (`corpus/known/`): mismatches they cover are counted, not reported.
-        #[arg(long, default_value = "corpus/known")]
-        known: std::path::PathBuf,
-    },
+    Conform(ConformArgs),
     /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
     /// findings.json, completed by findings/*.json.
     Report {
@@ -326,18 +286,46 @@ struct ConformRow {
 }
 
 /// `ptxdiff conform`'s arguments.
+#[derive(clap::Args)]
 struct ConformArgs {
+    /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
+    #[arg(long, default_value = "auto")]
     target: String,
+    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`).
+    #[arg(long)]
     forms: Option<String>,
+    /// Sweep every input of forms whose inputs fit in 32 bits.
+    #[arg(long)]
     exhaustive: bool,
+    /// Inputs per form otherwise.
+    #[arg(long, default_value_t = 1 << 24)]
     samples: u64,
+    /// Backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle,
+    /// oracle-worker, ptxas-check; with --ptxas, cuda:ptxas-VERSION-O3 …); default:
+    /// cuda:ptxas-O3 per ptxas. Without a GPU: ptxas-check and oracle.
+    #[arg(long, value_delimiter = ',')]
     backends: Vec<String>,
+    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the
+    /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
+    #[arg(long, value_delimiter = ',')]
     ptxas: Vec<String>,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
     device: i32,
+    /// Threads for the oracle (default: all cores).
+    #[arg(long)]
     jobs: Option<usize>,
+    /// Seconds before a job counts as hung.
+    #[arg(long, default_value_t = 300)]
     timeout: u64,
+    /// Switch allowances off (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
     allow_off: Vec<String>,
+    /// Where reports go: a findings run directory `conform-<time>` is made in it.
+    #[arg(long, default_value = "reports")]
     reports: std::path::PathBuf,
+    /// Known findings (`corpus/known/`): mismatches they cover are counted, not reported.
+    #[arg(long, default_value = "corpus/known")]
     known: std::path::PathBuf,
 }
 
@@ -482,33 +470,7 @@ fn run() -> Result<ExitCode> {
             runner::worker::serve(device, oracle).context("worker I/O")?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Conform {
-            target,
-            forms,
-            exhaustive,
-            samples,
-            backends,
-            ptxas,
-            device,
-            jobs,
-            timeout,
-            allow_off,
-            reports,
-            known,
-        } => conform_cmd(ConformArgs {
-            target,
-            forms,
-            exhaustive,
-            samples,
-            backends,
-            ptxas,
-            device,
-            jobs,
-            timeout,
-            allow_off,
-            reports,
-            known,
-        }),
+        Command::Conform(args) => conform_cmd(args),
         Command::Report { dir } => report_cmd(&dir),
         Command::Fuzz(mut args) => {
             args.command = std::env::args().collect::<Vec<_>>().join(" ");

@@ -5,17 +5,16 @@
 //! after a fault, crash or hang.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use oracle::semantics::Allowances;
 
 use super::{
-    label_suffix, program_outcome, sweep_job, sweep_outcome, Backend, Build, Built, Context, Failed, Kind, Need,
-    ProgramBatch, Role, SweepResult, SweepSpec, WorkerSlot,
+    label_suffix, Backend, Build, Built, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec,
+    WorkerSlot,
 };
-use crate::conform::segments;
 use crate::ptxas::Ptxas;
-use crate::worker::{Executor, ProgramJob};
+use crate::worker::Executor;
 
 /// The JIT backend's name.
 pub const JIT: &str = "cuda:jit";
@@ -152,40 +151,11 @@ impl Backend for Cuda {
 
     fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult> {
         let executor = self.executor();
-        specs
-            .iter()
-            .filter_map(|s| {
-                let k = generator::sweep::sweep_kernel(&s.form, &s.target).ok()?;
-                let segs = segments(k.scheme, s.exhaustive, s.samples);
-                let t = Instant::now();
-                let mut slot = self.slot();
-                let job = sweep_job(slot.next_id(), s, segs.clone(), executor.clone(), &self.allow);
-                let outcome = sweep_outcome(slot.sweep(&job, self.timeout));
-                drop(slot);
-                tick(segs.iter().map(|x| x.1).sum());
-                Some(SweepResult {
-                    backend: self.name.clone(),
-                    form: s.form.opcode(),
-                    outcome,
-                    seconds: t.elapsed().as_secs_f64(),
-                })
-            })
-            .collect()
+        self.slot().sweep_specs(&self.name, &executor, &self.allow, self.timeout, specs, tick)
     }
 
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
-        let mut slot = self.slot();
-        let job = ProgramJob {
-            id: slot.next_id(),
-            executor: self.executor(),
-            ptx: batch.ptx.clone(),
-            cubin: batch.cubin.clone(),
-            kernels: batch.kernels.clone(),
-            allow: self.allow.clone(),
-        };
-        match slot.programs(&job, batch.timeout) {
-            Ok(outcome) => program_outcome(&self.name, outcome),
-            Err(why) => Err(Failed::Environment(why)),
-        }
+        let executor = self.executor();
+        self.slot().run_batch(&self.name, executor, &self.allow, batch)
     }
 }

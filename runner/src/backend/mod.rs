@@ -34,7 +34,7 @@ use thiserror::Error;
 use crate::diff::sweep::check::Checked;
 use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
-use crate::worker::{worker_exe, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
+use crate::worker::{worker_exe, Executor, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
 
 /// Something a backend needs from the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -396,6 +396,60 @@ impl WorkerSlot {
         let o = w.run_programs(job, timeout);
         self.after(&o);
         Ok(o)
+    }
+
+    /// Sweeps `specs` on this worker as backend `name` (one job per form, run by `executor`
+    /// under `allow`), calling `tick` with each finished form's inputs: the sweep of every
+    /// backend that runs in a worker.
+    pub fn sweep_specs(
+        &mut self,
+        name: &str,
+        executor: &Executor,
+        allow: &Allowances,
+        timeout: Duration,
+        specs: &[SweepSpec],
+        tick: &(dyn Fn(u64) + Sync),
+    ) -> Vec<SweepResult> {
+        specs
+            .iter()
+            .filter_map(|s| {
+                let k = generator::sweep::sweep_kernel(&s.form, &s.target).ok()?;
+                let segs = crate::conform::segments(k.scheme, s.exhaustive, s.samples);
+                let t = std::time::Instant::now();
+                let job = sweep_job(self.next_id(), s, segs.clone(), executor.clone(), allow);
+                let outcome = sweep_outcome(self.sweep(&job, timeout));
+                tick(segs.iter().map(|x| x.1).sum());
+                Some(SweepResult {
+                    backend: name.into(),
+                    form: s.form.opcode(),
+                    outcome,
+                    seconds: t.elapsed().as_secs_f64(),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs a program batch on this worker as backend `name` (`executor`, `allow`): the
+    /// program runs of every backend that runs in a worker.
+    pub fn run_batch(
+        &mut self,
+        name: &str,
+        executor: Executor,
+        allow: &Allowances,
+        batch: &ProgramBatch,
+    ) -> Result<Vec<Vec<u32>>, Failed> {
+        let job = ProgramJob {
+            id: self.next_id(),
+            executor,
+            ptx: batch.ptx.clone(),
+            cubin: batch.cubin.clone(),
+            kernels: batch.kernels.clone(),
+            allow: allow.clone(),
+        };
+        match self.programs(&job, batch.timeout) {
+            Ok(outcome) => program_outcome(name, outcome),
+            Err(why) => Err(Failed::Environment(why)),
+        }
     }
 
     fn live(&mut self) -> Result<&mut WorkerHandle, String> {

@@ -4,16 +4,12 @@
 //! planted-bug test compares it with a deliberately wrong in-process oracle. It honours the
 //! run's allowances, which travel with every job.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use oracle::semantics::Allowances;
 
-use super::{
-    program_outcome, sweep_job, sweep_outcome, Backend, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult,
-    SweepSpec, WorkerSlot,
-};
-use crate::conform::segments;
-use crate::worker::{Executor, ProgramJob, WorkerKind};
+use super::{Backend, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec, WorkerSlot};
+use crate::worker::{Executor, WorkerKind};
 
 /// The backend's name.
 pub const NAME: &str = "oracle-worker";
@@ -51,37 +47,11 @@ impl Backend for OracleWorker {
     }
 
     fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult> {
-        specs
-            .iter()
-            .filter_map(|s| {
-                let k = generator::sweep::sweep_kernel(&s.form, &s.target).ok()?;
-                let segs = segments(k.scheme, s.exhaustive, s.samples);
-                let t = Instant::now();
-                let job = sweep_job(self.slot.next_id(), s, segs.clone(), Executor::Oracle, &self.allow);
-                let outcome = sweep_outcome(self.slot.sweep(&job, self.timeout));
-                tick(segs.iter().map(|x| x.1).sum());
-                Some(SweepResult {
-                    backend: NAME.into(),
-                    form: s.form.opcode(),
-                    outcome,
-                    seconds: t.elapsed().as_secs_f64(),
-                })
-            })
-            .collect()
+        self.slot.sweep_specs(NAME, &Executor::Oracle, &self.allow, self.timeout, specs, tick)
     }
 
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
-        let job = ProgramJob {
-            id: self.slot.next_id(),
-            executor: Executor::Oracle,
-            ptx: batch.ptx.clone(),
-            cubin: None,
-            kernels: batch.kernels.clone(),
-            allow: self.allow.clone(),
-        };
-        match self.slot.programs(&job, batch.timeout) {
-            Ok(outcome) => program_outcome(NAME, outcome),
-            Err(why) => Err(Failed::Environment(why)),
-        }
+        // No builds: the batch carries no cubin, the worker's oracle reads the PTX.
+        self.slot.run_batch(NAME, Executor::Oracle, &self.allow, batch)
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use oracle::num::{decode, Value, F16, F32};
+use oracle::num::{classify, decode, Class, Value, F16, F32};
 use oracle::semantics::{Constraint, Expected};
 
 use super::{NotComparable, Outcome};
@@ -53,13 +53,11 @@ pub fn how_bits(expected: &Expected, actual: u128) -> String {
     for f in &expected.free {
         if let Constraint::AnyNan(fmt) = f.constraint {
             let v = (actual >> f.shift) & ((1u128 << f.width) - 1);
-            if !decode(fmt, v as u64).is_nan() {
-                return match decode(fmt, v as u64) {
-                    Value::Inf { .. } => "nan-becomes-inf",
-                    Value::Zero { .. } => "nan-becomes-zero",
-                    _ => "nan-becomes-finite",
-                }
-                .into();
+            match classify(fmt, v as u64) {
+                Class::Nan => {}
+                Class::Inf => return "nan-becomes-inf".into(),
+                Class::Zero => return "nan-becomes-zero".into(),
+                Class::Subnormal | Class::Normal => return "nan-becomes-finite".into(),
             }
         }
     }

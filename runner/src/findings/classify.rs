@@ -6,7 +6,7 @@
 //! changing either changes signatures (and orphans stored findings and `corpus/known/` ids).
 
 use oracle::isa::Form;
-use oracle::num::{decode, Value};
+use oracle::num::classify;
 use oracle::semantics::cvt::format_of;
 use oracle::semantics::Expected;
 
@@ -22,21 +22,15 @@ pub fn gist(message: &str) -> String {
     cleaned.chars().take(80).collect()
 }
 
-/// The class of a source value: by the cvt's source format, else as an integer.
+/// The class of a source value: by the cvt's source format (the oracle's one classification,
+/// `oracle::num::classify`), else as an integer.
 pub fn input_class(form: Option<&Form>, v: &Expected) -> String {
     if !v.is_exact() {
         return "set".into();
     }
     if let Some(Form::Cvt(c)) = form {
         if let Some(fmt) = format_of(c.atype) {
-            return match decode(fmt, v.bits as u64) {
-                Value::Nan { .. } => "nan",
-                Value::Inf { .. } => "inf",
-                Value::Zero { .. } => "zero",
-                Value::Finite { .. } if (v.bits as u64 >> fmt.man_bits) & ((1 << fmt.exp_bits) - 1) == 0 => "subnormal",
-                Value::Finite { .. } => "normal",
-            }
-            .into();
+            return classify(fmt, v.bits as u64).name().into();
         }
     }
     let w = v.width.min(64);
