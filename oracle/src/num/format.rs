@@ -1,4 +1,4 @@
-//! Number formats as data (see ../shared/REFERENCES.md "Number formats": OCP MX v1.0, OCP OFP8,
+//! Number formats as data (OCP Microscaling Formats (MX) v1.0, OCP 8-bit Floating Point (OFP8),
 //! IEEE 754). Every field is a plain constant; nothing about a format lives in code elsewhere.
 
 /// How a format encodes values outside the finite range.
