@@ -18,6 +18,7 @@ pub mod findings;
 pub mod fuzz;
 pub mod glob;
 pub mod gpu;
+pub mod paths;
 pub mod ptxas;
 pub mod validity;
 pub mod worker;

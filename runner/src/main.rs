@@ -158,6 +158,8 @@ struct CountRow {
 }
 
 fn variants(target: &str, family: Option<&str>, format: Format, counts_only: bool) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
     let target = parse_target(target)?;
     let family = parse_family(family)?;
     let forms = oracle::isa::valid_forms(&target, family);
@@ -184,15 +186,15 @@ fn variants(target: &str, family: Option<&str>, format: Format, counts_only: boo
                 "counts": counts.iter().map(|(f, n)| (f.name(), *n)).collect::<BTreeMap<_, _>>(),
                 "forms": if counts_only { Vec::new() } else { rows },
             });
-            println!("{}", serde_json::to_string_pretty(&doc)?);
+            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         }
         Format::Table => {
             if !counts_only {
                 let width = forms.iter().map(|(f, _)| f.template().len()).max().unwrap_or(0);
                 for (f, req) in &forms {
-                    println!("{:width$}  {req}", f.template());
+                    writeln!(out, "{:width$}  {req}", f.template())?;
                 }
-                println!();
+                writeln!(out)?;
             }
             let mut rows: Vec<CountRow> = Family::ALL
                 .iter()
@@ -204,10 +206,11 @@ fn variants(target: &str, family: Option<&str>, format: Format, counts_only: boo
                 })
                 .collect();
             rows.push(CountRow { family: "total", section: String::new(), forms: forms.len() });
-            println!("Forms valid on {} (PTX ISA {}):", target.name(), target.ptx);
-            println!("{}", Table::new(rows).with(Style::modern()));
+            writeln!(out, "Forms valid on {} (PTX ISA {}):", target.name(), target.ptx)?;
+            writeln!(out, "{}", Table::new(rows).with(Style::modern()))?;
         }
     }
+    out.flush()?;
     Ok(())
 }
 
@@ -285,35 +288,59 @@ struct ConformRow {
     seconds: String,
 }
 
+#[derive(Tabled)]
+struct FamilyRow {
+    family: &'static str,
+    rows: usize,
+    inputs: u64,
+    failing: usize,
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// `ptxdiff conform`'s arguments.
 #[derive(clap::Args)]
 struct ConformArgs {
     /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
     #[arg(long, default_value = "auto")]
     target: String,
-    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`).
+    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`); `ptxdiff variants --family
+    /// cvt` lists them. A glob that matches nothing is an error.
     #[arg(long)]
     forms: Option<String>,
-    /// Sweep every input of forms whose inputs fit in 32 bits.
+    /// Sweep every input of forms whose inputs fit in 32 bits, on the GPU backends. The oracle
+    /// backend (the run without a GPU) still checks at most 65,536 inputs per form, and says so.
     #[arg(long)]
     exhaustive: bool,
-    /// Inputs per form otherwise.
-    #[arg(long, default_value_t = 1 << 24)]
+    /// Inputs per form otherwise (at least 1).
+    #[arg(long, default_value_t = 1 << 24, value_parser = clap::value_parser!(u64).range(1..))]
     samples: u64,
     /// Backends (comma-separated: cuda:ptxas-O0, cuda:ptxas-O3, cuda:jit, oracle,
     /// oracle-worker, ptxas-check; with --ptxas, cuda:ptxas-VERSION-O3 …); default:
-    /// cuda:ptxas-O3 per ptxas. Without a GPU: ptxas-check and oracle.
+    /// cuda:ptxas-O3 per ptxas, and without a GPU ptxas-check and oracle. A backend named here
+    /// that cannot run on this machine is an error.
     #[arg(long, value_delimiter = ',')]
     backends: Vec<String>,
     /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the
     /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     ptxas: Vec<String>,
+    /// Do not install ptxas when none is found (also: PTXDIFF_NO_INSTALL=1). By default a run
+    /// that finds no ptxas installs the pinned nvidia-cuda-nvcc wheel's ptxas into
+    /// ~/.cache/ptxdiff/nvcc (needs python3 with pip and access to PyPI).
+    #[arg(long)]
+    no_install_ptxas: bool,
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     device: i32,
-    /// Threads for the oracle (default: all cores).
-    #[arg(long)]
+    /// Threads for the oracle (default: all cores; at least 1).
+    #[arg(long, value_parser = positive)]
     jobs: Option<usize>,
     /// Seconds before a job counts as hung.
     #[arg(long, default_value_t = 300)]
@@ -321,17 +348,147 @@ struct ConformArgs {
     /// Switch allowances off (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     allow_off: Vec<String>,
-    /// Where reports go: a findings run directory `conform-<time>` is made in it.
-    #[arg(long, default_value = "reports")]
-    reports: std::path::PathBuf,
-    /// Known findings (`corpus/known/`): mismatches they cover are counted, not reported.
-    #[arg(long, default_value = "corpus/known")]
-    known: std::path::PathBuf,
+    /// Where reports go: a new findings run directory `conform-<time>` is made in it (default:
+    /// PTXDIFF_REPORTS, else `reports/` of the repository, whatever the working directory).
+    #[arg(long)]
+    reports: Option<std::path::PathBuf>,
+    /// Known findings: mismatches they cover are counted, not reported (default: PTXDIFF_KNOWN,
+    /// else `corpus/known/` of the repository). A path given here must exist.
+    #[arg(long)]
+    known: Option<std::path::PathBuf>,
+    /// Print every row (form × backend), not just the per-family summary and the failing rows.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// Whether the user turned the ptxas installation off (`PTXDIFF_NO_INSTALL` set to anything
+/// but empty or `0`).
+fn install_disabled_by_env() -> bool {
+    std::env::var_os("PTXDIFF_NO_INSTALL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// First run: when no ptxas is found and nothing turned it off, installs the pinned one into
+/// the user's cache (one line on stderr says so); a failure says what to do and the run goes
+/// on without ptxas.
+fn ensure_ptxas(no_install: bool) {
+    if runner::backend::default_ptxas().is_ok() {
+        return;
+    }
+    if no_install || install_disabled_by_env() {
+        eprintln!("no ptxas found; not installing one (--no-install-ptxas / PTXDIFF_NO_INSTALL)");
+        return;
+    }
+    let dest = runner::ptxas::cache_install_dir().map_or_else(|| "the cache".into(), |d| d.display().to_string());
+    eprintln!(
+        "no ptxas found: installing the pinned nvidia-cuda-nvcc wheel's ptxas into {dest} \
+         (off: --no-install-ptxas or PTXDIFF_NO_INSTALL=1)"
+    );
+    match runner::ptxas::install() {
+        Ok(p) => eprintln!("installed ptxas {} ({})", p.version, p.path.display()),
+        Err(e) => eprintln!("{e}\ngoing on without ptxas"),
+    }
+}
+
+/// Prints the end of a conform run: per-family totals, failing rows in full (every row with
+/// `verbose`), totals, the report path, and what ran, what did not and what the verdict covers.
+fn conform_summary(
+    report: &runner::conform::Report,
+    verbose: bool,
+    dir: &std::path::Path,
+    rec: &runner::conform::Recording,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let table_row = |r: &runner::conform::Row| ConformRow {
+        form: r.form.clone(),
+        backend: r.backend.clone(),
+        inputs: r.checked,
+        mismatches: r.mismatches,
+        first: match (&r.failure, r.examples.first()) {
+            (Some(f), _) if verbose => f.to_string().chars().take(100).collect(),
+            (Some(f), _) => f.to_string(),
+            (None, Some(m)) => format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual),
+            _ => String::new(),
+        },
+        seconds: format!("{:.2}", r.seconds),
+    };
+    if verbose {
+        writeln!(out, "{}", Table::new(report.rows.iter().map(table_row)).with(Style::modern()))?;
+    }
+    let families: Vec<FamilyRow> = runner::conform::FAMILIES
+        .iter()
+        .map(|f| {
+            let rows: Vec<_> = report.rows.iter().filter(|r| r.family() == f.name()).collect();
+            FamilyRow {
+                family: f.name(),
+                rows: rows.len(),
+                inputs: rows.iter().map(|r| r.checked).sum(),
+                failing: rows.iter().filter(|r| r.failing()).count(),
+            }
+        })
+        .collect();
+    writeln!(out, "{}", Table::new(families).with(Style::modern()))?;
+    let failing: Vec<_> = report.failing().collect();
+    if !failing.is_empty() && !verbose {
+        writeln!(out, "failing rows:")?;
+        writeln!(out, "{}", Table::new(failing.iter().map(|r| table_row(r))).with(Style::modern()))?;
+    }
+    let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
+    writeln!(
+        out,
+        "{} rows, {inputs} inputs checked, {} failing, {:.1} s; findings: {} new, {} known; report: {}",
+        report.rows.len(),
+        failing.len(),
+        report.seconds,
+        rec.new,
+        rec.known,
+        dir.display()
+    )?;
+    let env = |k: &str| report.environment.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
+    let device = match env("device") {
+        Some(d) if report.on_gpu => d.to_string(),
+        _ => format!("no GPU ({})", env("GPU backends").unwrap_or("no GPU backend ran")),
+    };
+    let ptxas: Vec<String> = report
+        .environment
+        .iter()
+        .filter(|(k, _)| k.starts_with("ptxas") && !k.starts_with("ptxas-check"))
+        .map(|(k, v)| if k == "ptxas" { v.clone() } else { format!("{k}: {v}") })
+        .collect();
+    writeln!(out, "target: {}; device: {device}", report.target)?;
+    writeln!(out, "ptxas: {}", if ptxas.is_empty() { "none".to_string() } else { ptxas.join(", ") })?;
+    writeln!(out, "backends run: {}", report.ran.join(", "))?;
+    for (name, why) in &report.not_run {
+        writeln!(out, "not run: {name} ({why})")?;
+    }
+    for note in &report.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    let assembled = report.ran.iter().any(|b| b.starts_with("ptxas-check"));
+    let covers = if report.on_gpu {
+        format!(
+            "the verdict compares {} on the GPU with the oracle over the inputs counted above",
+            report.ran.join(", ")
+        )
+    } else if assembled {
+        "without a GPU this checks the oracle against itself and that every sweep kernel assembles; \
+         it says nothing about hardware"
+            .to_string()
+    } else {
+        "without a GPU and without ptxas this checks only the oracle against itself; it says nothing \
+         about hardware or the assembler"
+            .to_string()
+    };
+    writeln!(out, "verdict: {covers}")?;
+    out.flush()
 }
 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
     let allow = Allowances::from_off(&a.allow_off)?;
+    if a.ptxas.is_empty() {
+        ensure_ptxas(a.no_install_ptxas);
+    }
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
         device: a.device,
@@ -340,57 +497,33 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     });
     let backends = runner::fuzz::cli::parse_backends(&a.backends);
     registry.check_names(&backends)?;
-    let known = if a.known.is_dir() {
-        runner::findings::KnownSet::load(&a.known)
-            .with_context(|| format!("loading known findings from {}", a.known.display()))?
+    let known_dir = match &a.known {
+        Some(k) if !k.is_dir() => bail!("--known {}: no such directory (corpus/known/ of the repository)", k.display()),
+        Some(k) => k.clone(),
+        None => runner::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known"),
+    };
+    let known = if known_dir.is_dir() {
+        runner::findings::KnownSet::load(&known_dir)
+            .with_context(|| format!("loading known findings from {}", known_dir.display()))?
     } else {
         runner::findings::KnownSet::empty()
     };
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
-    let reports = a.reports;
+    let reports = a.reports.unwrap_or_else(|| runner::paths::default_under_repo("PTXDIFF_REPORTS", "reports"));
     let opts =
         runner::conform::Options { target, forms: a.forms, exhaustive: a.exhaustive, samples: a.samples, backends };
     let run_id = format!(
         "conform-{}",
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
     );
-    let report = runner::conform::run(&opts, &registry, &run_id)?;
-    for (k, v) in &report.environment {
-        println!("{k}: {v}");
-    }
-    let rows: Vec<ConformRow> = report
-        .rows
-        .iter()
-        .map(|r| ConformRow {
-            form: r.form.clone(),
-            backend: r.backend.clone(),
-            inputs: r.checked,
-            mismatches: r.mismatches,
-            first: match (&r.failure, r.examples.first()) {
-                (Some(f), _) => f.to_string().chars().take(100).collect(),
-                (None, Some(m)) => format!("{:?}: expected {} got {}", m.inputs, m.expected, m.actual),
-                _ => String::new(),
-            },
-            seconds: format!("{:.2}", r.seconds),
-        })
-        .collect();
-    println!("{}", Table::new(rows).with(Style::modern()));
+    let mut report = runner::conform::run(&opts, &registry, &run_id)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let (dir, rec) = runner::conform::results::write_run(&reports, &report, &command, &allow, known)
+    let (dir, rec) = runner::conform::results::write_run(&reports, &mut report, &command, &allow, known)
         .with_context(|| format!("writing the run under {}", reports.display()))?;
-    let failing = report.failing().count();
-    let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
-    println!(
-        "{} rows, {inputs} inputs checked, {failing} failing, {:.1} s; findings: {} new, {} known; report: {}",
-        report.rows.len(),
-        report.seconds,
-        rec.new,
-        rec.known,
-        dir.display()
-    );
-    Ok(if failing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    conform_summary(&report, a.verbose, &dir, &rec)?;
+    Ok(if report.failing().next().is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn report_cmd(dir: &std::path::Path) -> Result<ExitCode> {
@@ -503,6 +636,14 @@ fn main() -> ExitCode {
     let _ = PtxVersion::DEFAULT;
     match run() {
         Ok(code) => code,
+        // `ptxdiff variants | head`: the reader is gone, which is not an error of ours.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

@@ -1,9 +1,12 @@
 //! Finding and running NVIDIA's `ptxas` (the offline PTX assembler).
 //!
 //! Lookup order: the `PTXAS` environment variable, `ptxas` on `PATH`, `$CUDA_HOME/bin/ptxas`,
-//! and the copy the CI scripts unpack from the `nvidia-cuda-nvcc` wheel into
-//! `.tools/nvcc/nvidia/cu13/bin/ptxas` under the repository root. Diagnostics are parsed from
-//! ptxas's `ptxas FILE, line N; error : MESSAGE` lines.
+//! the copy `ci/install-ptxas` unpacks from the pinned `nvidia-cuda-nvcc` wheel into
+//! `.tools/nvcc/` under the repository root, the copy [`install`] unpacks into the user's cache
+//! (`~/.cache/ptxdiff/nvcc/`, see [`crate::paths`]), and `/usr/local/cuda/bin/ptxas`.
+//! [`install`] runs `ci/install-ptxas` itself (compiled into the binary), so the wheel, its
+//! version and the unpacking live in that one script. Diagnostics are parsed from ptxas's
+//! `ptxas FILE, line N; error : MESSAGE` lines.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,6 +22,17 @@ pub enum PtxasError {
          (unpacks the pinned nvidia-cuda-nvcc wheel into .tools/)"
     )]
     NotFound,
+    /// Installing ptxas from the pinned wheel failed (no network, no pip, no home).
+    #[error(
+        "could not install ptxas into {dest}: {why}\n  to go on with ptxas: set PTXAS=/path/to/ptxas, or run \
+         `ci/install-ptxas` on a machine with python3, pip and access to PyPI"
+    )]
+    Install {
+        /// Where it was to go.
+        dest: String,
+        /// What went wrong (the installer's last lines).
+        why: String,
+    },
     /// The probe harness itself (a module with no forms) does not assemble, so no verdict on
     /// any form could be trusted.
     #[error("the empty probe module does not assemble for {target}; ptxas said:\n{output}")]
@@ -86,8 +100,41 @@ pub struct Ptxas {
     pub version: String,
 }
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+/// `ci/install-ptxas`, the one installer of the pinned ptxas wheel.
+const INSTALLER: &str = include_str!("../../ci/install-ptxas");
+
+/// Where [`install`] unpacks the wheel: `nvcc/` in the user's cache.
+pub fn cache_install_dir() -> Option<PathBuf> {
+    crate::paths::cache_dir().map(|d| d.join("nvcc"))
+}
+
+/// The ptxas executable inside an unpacked `nvidia-cuda-nvcc` wheel.
+fn in_wheel(dir: &Path) -> PathBuf {
+    dir.join("nvidia/cu13/bin/ptxas")
+}
+
+/// Installs ptxas from the pinned `nvidia-cuda-nvcc` wheel into the user's cache (see
+/// [`cache_install_dir`]) by running `ci/install-ptxas DEST` with `python3` from `PATH`, and
+/// gives the installed ptxas. Without network access (or pip) it fails with what to do.
+pub fn install() -> Result<Ptxas, PtxasError> {
+    let dest = cache_install_dir()
+        .ok_or_else(|| PtxasError::Install { dest: "~/.cache/ptxdiff".into(), why: "no HOME to cache it in".into() })?;
+    let fail = |why: String| PtxasError::Install { dest: dest.display().to_string(), why };
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(INSTALLER)
+        .arg("ci/install-ptxas")
+        .arg(&dest)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| fail(format!("running bash: {e}")))?;
+    if !out.status.success() {
+        let text = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let tail = tail[tail.len().saturating_sub(3)..].join("\n    ");
+        return Err(fail(format!("the installer failed ({}): {tail}", out.status)));
+    }
+    Ptxas::at(&in_wheel(&dest))
 }
 
 impl Ptxas {
@@ -103,7 +150,12 @@ impl Ptxas {
         if let Some(cuda) = std::env::var_os("CUDA_HOME") {
             candidates.push(PathBuf::from(cuda).join("bin").join("ptxas"));
         }
-        candidates.push(repo_root().join(".tools/nvcc/nvidia/cu13/bin/ptxas"));
+        if let Some(root) = crate::paths::repo_root() {
+            candidates.push(in_wheel(&root.join(".tools/nvcc")));
+        }
+        if let Some(cache) = cache_install_dir() {
+            candidates.push(in_wheel(&cache));
+        }
         candidates.push(PathBuf::from("/usr/local/cuda/bin/ptxas"));
         let path = candidates.into_iter().find(|p| p.is_file()).ok_or(PtxasError::NotFound)?;
         Self::at(&path)

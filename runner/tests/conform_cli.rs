@@ -2,6 +2,10 @@
 //! still run the ptxas-check and oracle backends, write its findings run directory (rows.json,
 //! findings.json and the three rendered reports) atomically and exit 0;
 //! with a GPU it runs the GPU backend. A bad backend name is a clear error with exit status 2.
+//! The first run installs ptxas itself (tested here only with the installation switched off or
+//! failing: tests never download), the output is a compact summary whose last lines say what
+//! ran and what the verdict covers, paths do not depend on the working directory, and bad
+//! options are errors.
 
 use std::process::Command;
 
@@ -21,7 +25,7 @@ fn conform_runs_and_writes_reports() {
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     let gpu = !stdout.contains("GPU backend unavailable");
     if !gpu {
-        assert!(stdout.contains("ptxas-check-O3") && stdout.contains("oracle"), "{stdout}");
+        assert!(stdout.contains("backends run: ptxas-check, oracle"), "{stdout}");
     }
     let run = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
     let report: serde_json::Value =
@@ -69,7 +73,8 @@ fn several_ptxas_versions_run_side_by_side() {
     let dir = tempfile::tempdir().unwrap();
     let list = format!("13.0={p},13.5={p}", p = ptxas.path.display());
     let out = ptxdiff()
-        .args(["conform", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256", "--ptxas", &list])
+        .args(["conform", "--verbose", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"])
+        .args(["--ptxas", &list])
         .arg("--reports")
         .arg(dir.path())
         .output()
@@ -83,4 +88,222 @@ fn several_ptxas_versions_run_side_by_side() {
     } else {
         assert!(stdout.contains("cuda:ptxas-13.0-O3") && stdout.contains("cuda:ptxas-13.5-O3"), "{stdout}");
     }
+}
+
+/// A small conform run (`cvt.rn.f16.f32`, 256 inputs) into `reports`.
+fn small(reports: &std::path::Path) -> Command {
+    let mut c = ptxdiff();
+    c.args(["conform", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256", "--reports"]).arg(reports);
+    c
+}
+
+/// A machine where no ptxas can be found: an empty repository root and cache, a `PATH` of the
+/// system folders plus `fake/python3` (which fails like pip without network and leaves a mark
+/// that it ran).
+fn without_ptxas(c: &mut Command, tmp: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let fake = tmp.join("fake");
+    std::fs::create_dir_all(&fake).unwrap();
+    let python = fake.join("python3");
+    let mark = tmp.join("python-ran");
+    std::fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ntouch {}\necho 'ERROR: Could not find a version (no network)' >&2\nexit 1\n",
+            mark.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(tmp.join("root/corpus/known")).unwrap();
+    c.env("PATH", format!("{}:/usr/bin:/bin", fake.display()))
+        .env("PTXDIFF_ROOT", tmp.join("root"))
+        .env("PTXDIFF_CACHE", tmp.join("cache"))
+        .env_remove("PTXAS")
+        .env_remove("CUDA_HOME")
+        .env_remove("PTXDIFF_NO_INSTALL");
+    mark
+}
+
+/// First run without ptxas: it tries to install the pinned wheel (saying so on one line), and
+/// when that fails (no network) says what to do and goes on; the switch and the environment
+/// variable turn the installation off. No test downloads anything.
+#[test]
+fn first_run_without_ptxas_installs_it_or_says_what_to_do() {
+    if std::path::Path::new("/usr/bin/ptxas").exists() || std::path::Path::new("/usr/local/cuda/bin/ptxas").exists() {
+        eprintln!("skipped: a system ptxas cannot be hidden");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = small(&tmp.path().join("r"));
+    let mark = without_ptxas(&mut c, tmp.path());
+    let out = c.output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(mark.exists(), "the installer did not run:\n{stderr}");
+    assert!(stderr.contains("no ptxas found: installing the pinned nvidia-cuda-nvcc wheel"), "{stderr}");
+    assert!(stderr.contains(&tmp.path().join("cache/nvcc").display().to_string()), "{stderr}");
+    assert!(stderr.contains("could not install ptxas") && stderr.contains("set PTXAS="), "{stderr}");
+    assert!(stderr.contains("no network"), "the installer's own message is quoted:\n{stderr}");
+    assert!(stdout.contains("\nptxas: none\n"), "{stdout}");
+    assert!(stdout.contains("without ptxas this checks only the oracle against itself"), "{stdout}");
+
+    for off in ["--no-install-ptxas", "PTXDIFF_NO_INSTALL"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut c = small(&tmp.path().join("r"));
+        let mark = without_ptxas(&mut c, tmp.path());
+        if off.starts_with("--") {
+            c.arg(off);
+        } else {
+            c.env(off, "1");
+        }
+        let out = c.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(!mark.exists(), "{off}: the installer ran:\n{stderr}");
+        assert!(stderr.contains("no ptxas found; not installing one"), "{off}: {stderr}");
+    }
+}
+
+/// The default output is compact (per family, totals, report path), its last lines say what ran,
+/// what did not and what the verdict covers, and progress on a non-terminal is plain lines;
+/// `--verbose` prints every row.
+#[test]
+fn compact_output_ends_with_what_ran_and_what_the_verdict_covers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = ptxdiff()
+        .args(["conform", "--target", "sm_90", "--forms", "cvt.rn.*.f32", "--samples", "256", "--reports"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("cvt.rn.f16.f32"), "rows are printed only with --verbose:\n{stdout}");
+    assert!(stdout.contains("cvt.pack") && stdout.contains("prmt") && stdout.contains("failing"), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let tail = lines[lines.len().saturating_sub(7)..].join("\n");
+    for want in ["inputs checked", "report: ", "device: ", "ptxas: ", "backends run: ", "verdict: "] {
+        assert!(tail.contains(want), "`{want}` not among the last lines:\n{tail}");
+    }
+    assert!(lines.last().unwrap().starts_with("verdict: "), "{stdout}");
+    if stdout.contains("device: no GPU") {
+        assert!(tail.contains("not run: cuda:ptxas-O3"), "{tail}");
+        assert!(tail.contains("it says nothing about hardware"), "{tail}");
+    }
+    assert!(stderr.contains("conform: ") && stderr.contains("/s"), "plain progress lines:\n{stderr}");
+    assert!(!stderr.contains('\r') && !stderr.contains('\x1b'), "escape codes in a log:\n{stderr:?}");
+
+    let out = ptxdiff()
+        .args(["conform", "--verbose", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"])
+        .arg("--reports")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("cvt.rn.f16.f32"), "{stdout}");
+}
+
+/// `corpus/known` and `reports/` are the repository's, whatever the working directory; a
+/// `--known` path that does not exist is an error.
+#[test]
+fn paths_do_not_depend_on_the_working_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    std::fs::create_dir_all(root.join("corpus/known")).unwrap();
+    let cwd = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let out = ptxdiff()
+        .current_dir(&cwd)
+        .env("PTXDIFF_ROOT", &root)
+        .env_remove("PTXDIFF_REPORTS")
+        .env_remove("PTXDIFF_KNOWN")
+        .args(["conform", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_dir(root.join("reports")).unwrap().count(), 1, "{stdout}");
+    assert_eq!(std::fs::read_dir(&cwd).unwrap().count(), 0, "nothing is written to the working directory");
+
+    let out = small(tmp.path()).args(["--known", "/nonexistent/known"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--known /nonexistent/known: no such directory"));
+}
+
+/// Defect 4: runs started in the same second get their own run directories.
+#[test]
+fn runs_started_together_get_their_own_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let children: Vec<_> = (0..3)
+        .map(|_| {
+            small(tmp.path())
+                .args(["--backends", "oracle"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let runs: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    for run in runs {
+        let doc = runner::findings::FindingsDoc::load(&run).unwrap();
+        assert_eq!(doc.run.run_id, run.file_name().unwrap().to_string_lossy(), "{}", run.display());
+    }
+}
+
+/// Defect 6 (conform): nonsense is an error, not a run that checks nothing.
+#[test]
+fn nonsense_options_are_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    for glob in ["[", "zzz*", ""] {
+        let out = ptxdiff()
+            .args(["conform", "--target", "sm_90", "--forms", glob, "--reports"])
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--forms `{glob}`: {err}");
+        assert!(
+            err.contains("no form valid on sm_90 matches") && err.contains("ptxdiff variants --family cvt"),
+            "{err}"
+        );
+    }
+    for (opt, v) in [("--samples", "0"), ("--jobs", "0")] {
+        let out = ptxdiff().args(["conform", "--forms", "cvt.rn.f16.f32", opt, v]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{opt} {v}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(opt), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0, "no run directory for a refused run");
+    // An explicitly requested backend that cannot run is an error, not a silent fallback.
+    let out = small(tmp.path()).args(["--backends", "cuda:jit"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("unavailable") {
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("backend `cuda:jit` unavailable"), "{err}");
+    }
+    // --exhaustive on the oracle backend says what it does.
+    let out = small(tmp.path()).args(["--exhaustive", "--backends", "oracle"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("note: --exhaustive: the oracle backend checks at most 65536 inputs per form"), "{stdout}");
+}
+
+/// `ptxdiff variants | head`: a closed pipe ends the listing quietly.
+#[test]
+fn variants_into_a_closed_pipe_exits_quietly() {
+    let mut child = ptxdiff()
+        .args(["variants", "--target", "sm_100a"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
 }

@@ -124,15 +124,19 @@ fn a_conform_finding_replays_and_renders() {
         failure: None,
         seconds: 1.0,
     };
-    let report = Report {
+    let mut report = Report {
         run_id: "conform-1".into(),
         target: "sm_90@8.7".into(),
         environment: vec![("device".into(), "test".into())],
         rows: vec![row("cuda:jit"), row("cuda:ptxas-O3")],
         seconds: 2.0,
+        ran: vec!["cuda:jit".into(), "cuda:ptxas-O3".into()],
+        not_run: vec![],
+        on_gpu: true,
+        notes: vec![],
     };
     let allow = oracle::semantics::Allowances::all();
-    let (run, rec) = write_run(tmp.path(), &report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();
+    let (run, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();
     assert_eq!(rec.new, 1);
     let doc = runner::findings::FindingsDoc::load(&run).unwrap();
     let case = run.join("cases").join(format!("{}.case", doc.findings[0].id));

@@ -7,14 +7,19 @@
 //! inputs. When none of the asked-for backends can run (no GPU), the run falls back to the
 //! backends that need none: `ptxas-check` (every sweep kernel must assemble at each level)
 //! and `oracle` (the oracle's own results through the checker, fast kernels cross-checked
-//! against the full semantics); the run says which backends were unavailable and why. Each row's verdict is the
-//! diff layer's three-way outcome; failing rows become findings with replayable case files
-//! ([`results`], [`case`]).
+//! against the full semantics); the run says which backends were unavailable and why. Backends
+//! named explicitly must run: one that is unavailable is an error, as is a `--forms` glob that
+//! matches no form. Each row's verdict is the diff layer's three-way outcome; failing rows
+//! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
+//! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise.
 
 pub mod case;
 pub mod results;
 
-use std::time::Instant;
+use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use generator::sweep::{sweep_kernel, Scheme};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +29,25 @@ use crate::backend::{BackendError, Need, Registry, Selection, SweepFailure, Swee
 use crate::diff::{BackendFailure, FailureKind};
 use crate::glob::glob_match;
 pub use results::{record_findings, Recording, Report, Row};
+
+/// Why a conform run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ConformError {
+    /// A backend name is unknown, or a backend asked for by name cannot run here.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    /// `--forms` matched nothing.
+    #[error(
+        "no form valid on {target} matches --forms `{glob}` (a glob over opcodes, `*` matches anything, e.g. \
+         `cvt.rn.*.f32`); list the forms with `ptxdiff variants --family cvt` (also cvt.pack, prmt)"
+    )]
+    NoForms {
+        /// The glob.
+        glob: String,
+        /// The target.
+        target: String,
+    },
+}
 
 /// Options of one run.
 #[derive(Clone, Debug)]
@@ -71,15 +95,71 @@ pub fn segments(scheme: Scheme, exhaustive: bool, samples: u64) -> Vec<(u64, u64
     }
 }
 
-fn bar(total: u64) -> ProgressBar {
-    let pb = ProgressBar::new(total);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} inputs  {per_sec}  ETA {eta}  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    pb
+/// Progress on stderr: an indicatif bar on a terminal; otherwise (CI logs, pipes) a plain line
+/// every [`PLAIN_EVERY`] and one at the end, with no `\r` or escape codes.
+struct Progress {
+    bar: Option<ProgressBar>,
+    unit: &'static str,
+    total: u64,
+    done: AtomicU64,
+    start: Instant,
+    last: Mutex<Instant>,
+}
+
+/// How often a plain progress line is printed.
+const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+impl Progress {
+    fn new(total: u64, unit: &'static str) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let pb = ProgressBar::new(total);
+            pb.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}"
+                ))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            pb
+        });
+        let now = Instant::now();
+        Progress { bar, unit, total, done: AtomicU64::new(0), start: now, last: Mutex::new(now) }
+    }
+
+    fn line(&self, done: u64) -> String {
+        let secs = self.start.elapsed().as_secs_f64().max(1e-3);
+        let rate = done as f64 / secs;
+        let eta =
+            if rate > 0.0 { format!("{:.0} s", self.total.saturating_sub(done) as f64 / rate) } else { "?".into() };
+        format!("conform: {done}/{} {} ({rate:.0}/s, {secs:.0} s, ETA {eta})", self.total, self.unit)
+    }
+
+    fn inc(&self, n: u64) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+        match &self.bar {
+            Some(pb) => pb.inc(n),
+            None => {
+                if let Ok(mut last) = self.last.try_lock() {
+                    if last.elapsed() >= PLAIN_EVERY {
+                        *last = Instant::now();
+                        eprintln!("{}", self.line(done));
+                    }
+                }
+            }
+        }
+    }
+
+    fn message(&self, m: String) {
+        if let Some(pb) = &self.bar {
+            pb.set_message(m);
+        }
+    }
+
+    fn finish(&self) {
+        match &self.bar {
+            Some(pb) => pb.finish_and_clear(),
+            None => eprintln!("{}", self.line(self.done.load(Ordering::Relaxed))),
+        }
+    }
 }
 
 fn row(r: SweepResult) -> Row {
@@ -106,18 +186,25 @@ fn row(r: SweepResult) -> Row {
 }
 
 /// Runs the sweeps on the backends `registry` builds; `run_id` names the report. Unknown
-/// backend names are an error.
-pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, BackendError> {
+/// backend names, an explicitly named backend that cannot run and a `--forms` glob that
+/// matches nothing are errors.
+pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, ConformError> {
     let start = Instant::now();
     let mut env = Vec::new();
-    let names = if o.backends.is_empty() { registry.conform_defaults() } else { o.backends.clone() };
+    let explicit = !o.backends.is_empty();
+    let names = if explicit { o.backends.clone() } else { registry.conform_defaults() };
     let Selection { mut backends, unavailable } = registry.build_all(&names)?;
+    if let (true, Some((name, why))) = (explicit, unavailable.first()) {
+        return Err(BackendError::Unavailable { name: name.clone(), why: why.clone() }.into());
+    }
     let fallback = backends.is_empty();
+    let mut not_run = unavailable.clone();
     if fallback {
         let why = unavailable.first().map_or_else(|| "no backend selected".to_string(), |(_, w)| w.clone());
         env.push(("GPU backends".into(), why));
         let cpu = registry.build_all(&registry.without_gpu())?;
         backends = cpu.backends;
+        not_run.extend(cpu.unavailable.iter().cloned());
         env.extend(cpu.unavailable.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
     } else {
         env.extend(unavailable.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
@@ -129,15 +216,29 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
     });
     env.extend(crate::backend::environment(&backends));
     let forms = select_forms(&target, o.forms.as_deref());
+    if let (true, Some(glob)) = (forms.is_empty(), &o.forms) {
+        return Err(ConformError::NoForms { glob: glob.clone(), target: target.name() });
+    }
+    let mut notes = Vec::new();
+    if o.exhaustive && backends.iter().any(|b| b.name() == crate::backend::oracle::NAME) {
+        notes.push(format!(
+            "--exhaustive: the oracle backend checks at most {} inputs per form (spread over the domain); \
+             exhaustive sweeps need a GPU backend",
+            crate::backend::oracle::ORACLE_SAMPLES
+        ));
+    }
+    let ran: Vec<String> = backends.iter().map(|b| b.name()).collect();
     let spec = |f: &Form| SweepSpec { form: f.clone(), target, exhaustive: o.exhaustive, samples: o.samples };
     let mut rows = Vec::new();
     if fallback {
         // Backend by backend: the CPU backends spread a whole run over all cores.
         let specs: Vec<SweepSpec> = forms.iter().map(spec).collect();
         for b in &mut backends {
-            let pb = bar(specs.len() as u64);
+            // A backend ticks once per row: one per form and build (ptxas-check: per level).
+            let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps");
+            pb.message(b.name());
             rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(row));
-            pb.finish_and_clear();
+            pb.finish();
         }
     } else {
         // Form by form, each on every backend in turn.
@@ -148,10 +249,10 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
                 Some((spec(f), segments(k.scheme, o.exhaustive, o.samples).iter().map(|s| s.1).sum()))
             })
             .collect();
-        let pb = bar(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64);
+        let pb = Progress::new(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64, "inputs");
         'plan: for (s, _) in &plan {
             for b in &mut backends {
-                pb.set_message(format!("{} {}", b.name(), s.form.opcode()));
+                pb.message(format!("{} {}", b.name(), s.form.opcode()));
                 for r in b.sweep(std::slice::from_ref(s), &|n| pb.inc(n)) {
                     if let Err(SweepFailure::Environment(why)) = &r.outcome {
                         env.push(("worker restart failed".into(), why.clone()));
@@ -161,7 +262,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
                 }
             }
         }
-        pb.finish_and_clear();
+        pb.finish();
     }
     Ok(Report {
         run_id: run_id.into(),
@@ -169,5 +270,9 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Bac
         environment: env,
         rows,
         seconds: start.elapsed().as_secs_f64(),
+        ran,
+        not_run,
+        on_gpu,
+        notes,
     })
 }

@@ -87,6 +87,31 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// Total wall seconds.
     pub seconds: f64,
+    /// The backends that ran.
+    #[serde(default)]
+    pub ran: Vec<String>,
+    /// The backends that did not run, and why.
+    #[serde(default)]
+    pub not_run: Vec<(String, String)>,
+    /// Whether a GPU backend ran.
+    #[serde(default)]
+    pub on_gpu: bool,
+    /// What the run did differently from what was asked (e.g. `--exhaustive` capped).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+impl Row {
+    /// The row's family name (`cvt`, `cvt.pack`, `prmt`): the longest of
+    /// [`super::FAMILIES`] that its opcode starts with.
+    pub fn family(&self) -> &'static str {
+        super::FAMILIES
+            .iter()
+            .map(|f| f.name())
+            .filter(|n| self.form == *n || self.form.starts_with(&format!("{n}.")))
+            .max_by_key(|n| n.len())
+            .unwrap_or("other")
+    }
 }
 
 impl Report {
@@ -110,19 +135,40 @@ pub struct Recording {
 /// File name of the rows of a run, with their verdicts.
 pub const ROWS_JSON: &str = "rows.json";
 
-/// Writes a run directory `dir/<run id>/` for `report`: every failing row recorded as a finding
+/// Creates a new run directory `dir/<base>/`, or `dir/<base>-2/`, `-3`, … when that exists
+/// (runs started in the same second): created exclusively, so that no run ever writes into
+/// another's. Gives the directory and its name.
+pub fn create_run_dir(dir: &Path, base: &str) -> std::io::Result<(PathBuf, String)> {
+    std::fs::create_dir_all(dir)?;
+    for n in 1..=10_000u32 {
+        let name = if n == 1 { base.to_string() } else { format!("{base}-{n}") };
+        let path = dir.join(&name);
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok((path, name)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, format!("{base}-2 … {base}-10000 all exist")))
+}
+
+/// Writes a new run directory `dir/<run id>/` for `report` (made unique by
+/// [`create_run_dir`], which sets `report.run_id`): every failing row recorded as a finding
 /// (known ones counted under their `corpus/known/` entry), `rows.json`, and the rendered
 /// reports. Gives the directory and what recording did.
 pub fn write_run(
     dir: &Path,
-    report: &Report,
+    report: &mut Report,
     command: &str,
     allow: &Allowances,
     known: KnownSet,
 ) -> anyhow::Result<(PathBuf, Recording)> {
     use anyhow::Context as _;
     let target: Target = report.target.parse().with_context(|| format!("the run's target `{}`", report.target))?;
-    let out = dir.join(&report.run_id);
+    let (out, run_id) = create_run_dir(dir, &report.run_id)
+        .with_context(|| format!("creating a run directory {} under {}", report.run_id, dir.display()))?;
+    report.run_id = run_id;
+    let report = &*report;
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     let meta = RunMeta {
         run_id: report.run_id.clone(),
@@ -315,7 +361,17 @@ mod tests {
     }
 
     fn report(rows: Vec<Row>) -> Report {
-        Report { run_id: "conform-1".into(), target: "sm_90@8.7".into(), environment: vec![], rows, seconds: 2.0 }
+        Report {
+            run_id: "conform-1".into(),
+            target: "sm_90@8.7".into(),
+            environment: vec![],
+            rows,
+            seconds: 2.0,
+            ran: vec![],
+            not_run: vec![],
+            on_gpu: false,
+            notes: vec![],
+        }
     }
 
     fn known() -> KnownSet {
@@ -331,7 +387,7 @@ mod tests {
         let rows =
             vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
         let (dir, rec) =
-            write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
+            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
         assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.findings.len(), 1);
@@ -373,7 +429,8 @@ mod tests {
             row(sat, "cuda:ptxas-O0", &[(0x7F80_0001, "0x7f7fe000")]),
             row(sat, "cuda:jit", &[(0x7F80_0001, "0x7f7fe000")]),
         ];
-        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        let (dir, rec) =
+            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 2 });
         let doc = FindingsDoc::load(&dir).unwrap();
         assert!(doc.findings.is_empty());
@@ -394,7 +451,8 @@ mod tests {
         ));
         let rows = vec![row(TF32, "cuda:jit", &[]), row(TF32, "cuda:ptxas-O3", &NANS), hung, rejected];
         assert!(matches!(rows[2].outcome(), Outcome::NotComparable(_)));
-        let (dir, rec) = write_run(tmp.path(), &report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        let (dir, rec) =
+            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec.new, 3);
         let sigs: Vec<String> =
             FindingsDoc::load(&dir).unwrap().findings.iter().map(|f| f.signature.to_string()).collect();
@@ -406,5 +464,34 @@ mod tests {
                 "assembler-rejection prmt.b32 ptxas-check-O3: Unknown modifier '.x'",
             ]
         );
+    }
+
+    /// Defect 4: runs with the same second-resolution id get distinct directories, and an
+    /// existing run directory is never written into.
+    #[test]
+    fn run_directories_are_unique_and_never_reused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = report(vec![row("cvt.rn.f16.f32", "oracle", &[])]);
+        let mut second = first.clone();
+        let (a, _) = write_run(tmp.path(), &mut first, "c", &Allowances::all(), KnownSet::empty()).unwrap();
+        let (b, _) = write_run(tmp.path(), &mut second, "c", &Allowances::all(), KnownSet::empty()).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(first.run_id, "conform-1");
+        assert_eq!(second.run_id, "conform-1-2");
+        assert!(b.ends_with("conform-1-2"), "{}", b.display());
+        let doc = crate::findings::FindingsDoc::load(&b).unwrap();
+        assert_eq!(doc.run.run_id, "conform-1-2");
+        std::fs::create_dir(tmp.path().join("conform-1-3")).unwrap();
+        std::fs::write(tmp.path().join("conform-1-3/mine.txt"), "user data").unwrap();
+        let (c, _) = create_run_dir(tmp.path(), "conform-1").unwrap();
+        assert!(c.ends_with("conform-1-4"), "{}", c.display());
+        assert_eq!(std::fs::read_dir(tmp.path().join("conform-1-3")).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn rows_know_their_family() {
+        assert_eq!(row("cvt.rn.f16.f32", "oracle", &[]).family(), "cvt");
+        assert_eq!(row("cvt.pack.sat.u8.s32.b32", "oracle", &[]).family(), "cvt.pack");
+        assert_eq!(row("prmt.b32.f4e", "oracle", &[]).family(), "prmt");
     }
 }
