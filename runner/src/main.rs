@@ -486,7 +486,8 @@ fn conform_summary(
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
     let allow = Allowances::from_off(&a.allow_off)?;
-    if a.ptxas.is_empty() {
+    // The default backends need ptxas; an explicit list only if it names a ptxas backend.
+    if a.ptxas.is_empty() && (a.backends.is_empty() || a.backends.iter().any(|b| b.contains("ptxas"))) {
         ensure_ptxas(a.no_install_ptxas);
     }
     let registry = runner::backend::Registry::new(runner::backend::Settings {

@@ -9,8 +9,11 @@
 
 use std::process::Command;
 
+/// The binary, never installing ptxas (tests do not download).
 fn ptxdiff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxdiff"));
+    c.env("PTXDIFF_NO_INSTALL", "1");
+    c
 }
 
 #[test]
