@@ -19,7 +19,7 @@ pub enum PtxasError {
     /// No ptxas anywhere we looked.
     #[error(
         "ptxas not found: set PTXAS=/path/to/ptxas, put it on PATH, set CUDA_HOME, or run `ci/install-ptxas` \
-         (unpacks the pinned nvidia-cuda-nvcc wheel into .tools/)"
+         (unpacks the pinned nvidia-cuda-nvcc wheel into .tools/; `ptxdiff conform` installs it into ~/.cache/ptxdiff itself)"
     )]
     NotFound,
     /// Installing ptxas from the pinned wheel failed (no network, no pip, no home).
