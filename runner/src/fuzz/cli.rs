@@ -167,12 +167,10 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         }
     };
     let seed = if resume {
-        let state: super::State = serde_json::from_str(
-            &std::fs::read_to_string(run_dir.join("campaign.json"))
-                .with_context(|| format!("{}: no campaign to resume", run_dir.display()))?,
-        )
-        .with_context(|| format!("{}/campaign.json is corrupt", run_dir.display()))?;
-        state.seed
+        let path = run_dir.join("campaign.json");
+        let text =
+            std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
+        super::State::parse(&text, &path)?.seed
     } else {
         seed
     };

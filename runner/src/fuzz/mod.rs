@@ -131,6 +131,68 @@ pub struct Summary {
 }
 
 const STATE: &str = "campaign.json";
+/// Largest batch index a stored campaign may resume at (far beyond any real campaign; leaves
+/// room for the batch arithmetic so that it can never overflow).
+pub const MAX_NEXT_BATCH: u64 = 1 << 40;
+/// Largest counter a stored campaign may hold (2^53: exact as a JSON number everywhere, and
+/// far from overflow when a session adds to it).
+pub const MAX_COUNTER: u64 = 1 << 53;
+/// Largest number of seconds a stored campaign may hold (about 31,000 years).
+pub const MAX_SECONDS: f64 = 1e12;
+
+impl State {
+    /// Reads `campaign.json` text and checks every counter against its limit, naming the field
+    /// that is out of range (a hand-edited or corrupt file would otherwise overflow later).
+    pub fn parse(text: &str, path: &std::path::Path) -> anyhow::Result<State> {
+        let s: State = serde_json::from_str(text)
+            .with_context(|| format!("{}: corrupt campaign state; start a new run directory", path.display()))?;
+        let bad = |field: &str, value: String, limit: String| {
+            anyhow::anyhow!(
+                "{}: field `{field}` = {value} is out of range (at most {limit}); the file is corrupt: restore it or start a new run directory",
+                path.display()
+            )
+        };
+        if s.next_batch > MAX_NEXT_BATCH {
+            return Err(bad("next_batch", s.next_batch.to_string(), MAX_NEXT_BATCH.to_string()));
+        }
+        for (field, v) in [("programs", s.programs), ("invalid", s.invalid)] {
+            if v > MAX_COUNTER {
+                return Err(bad(field, v.to_string(), MAX_COUNTER.to_string()));
+            }
+        }
+        if s.invalid > s.programs {
+            return Err(bad("invalid", s.invalid.to_string(), format!("`programs` ({})", s.programs)));
+        }
+        if let Some((k, v)) = s.families.iter().find(|(_, v)| **v > MAX_COUNTER) {
+            return Err(bad(&format!("families.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
+            return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
+        }
+        Ok(s)
+    }
+}
+
+/// The text of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    }
+}
+
+/// Waits for the batch-preparation thread; a panic there becomes an error with its message.
+fn join_producer(producer: std::thread::JoinHandle<()>) -> anyhow::Result<()> {
+    producer.join().map_err(|p| {
+        anyhow::anyhow!(
+            "preparing batches failed: {} (a ptxdiff bug: please report it with the command line)",
+            panic_message(p.as_ref())
+        )
+    })
+}
 /// New findings of one kind (class, backends, how) minimized per session; later ones are
 /// counted under the first.
 const MINIMIZE_PER_KIND: u32 = 3;
@@ -200,8 +262,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let text = std::fs::read_to_string(&state_path).with_context(|| {
             format!("{}: no campaign to resume here (start one without --resume)", state_path.display())
         })?;
-        let s: State = serde_json::from_str(&text)
-            .with_context(|| format!("{}: corrupt campaign state; start a new run directory", state_path.display()))?;
+        let s = State::parse(&text, &state_path)?;
         if s.seed != o.seed || s.target != format!("{}@{}", o.target, o.target.ptx) {
             bail!(
                 "{}: the campaign used seed {} and target {}; resume with those",
@@ -364,7 +425,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     drop(rx);
-    let _ = producer.join();
+    // A panic while preparing batches ends the campaign early: it is an error, not a summary.
+    join_producer(producer)?;
     if o.progress {
         eprintln!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
     }
@@ -387,4 +449,50 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         backends: engine.backend_names(),
         seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_preparing_is_an_error_with_its_message() {
+        let h = std::thread::spawn(|| panic!("batch {} exploded", 7));
+        let e = join_producer(h).unwrap_err().to_string();
+        assert!(e.contains("preparing batches failed: batch 7 exploded"), "{e}");
+        assert!(join_producer(std::thread::spawn(|| ())).is_ok());
+    }
+
+    #[test]
+    fn out_of_range_campaign_state_names_the_field() {
+        let path = std::path::Path::new("run/campaign.json");
+        let good = State {
+            seed: 1,
+            target: "sm_90@8.7".into(),
+            backends: vec!["oracle".into()],
+            next_batch: 3,
+            programs: 768,
+            seconds: 2.0,
+            families: BTreeMap::from([("mov".to_string(), 10)]),
+            invalid: 0,
+            config: Config::default(),
+        };
+        let text = |s: &State| serde_json::to_string(s).unwrap();
+        assert!(State::parse(&text(&good), path).is_ok());
+        let cases: [(&str, fn(&mut State)); 5] = [
+            ("next_batch", |s| s.next_batch = u64::MAX),
+            ("programs", |s| s.programs = u64::MAX),
+            ("invalid", |s| s.invalid = 769),
+            ("families.mov", |s| {
+                s.families.insert("mov".into(), u64::MAX);
+            }),
+            ("seconds", |s| s.seconds = -1.0),
+        ];
+        for (field, edit) in cases {
+            let mut s = good.clone();
+            edit(&mut s);
+            let e = State::parse(&text(&s), path).unwrap_err().to_string();
+            assert!(e.contains(&format!("field `{field}`")) && e.contains("run/campaign.json"), "{field}: {e}");
+        }
+    }
 }
