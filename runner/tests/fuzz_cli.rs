@@ -143,3 +143,72 @@ fn a_killed_campaign_loses_nothing_and_resumes() {
     assert!(text.contains("seed 11"), "{text}");
     assert!(FindingsDoc::load(&run).unwrap().findings.len() >= doc.findings.len());
 }
+
+fn text_of(out: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// A tiny campaign on the oracle alone in `run`.
+fn tiny_campaign(run: &Path) -> std::process::Output {
+    ptxdiff()
+        .args(["fuzz", "--programs", "1", "--batch", "1", "--seed", "5", "--backends", "oracle", "--out"])
+        .arg(run)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn out_refuses_a_non_empty_directory_that_is_not_a_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("mine");
+    std::fs::create_dir_all(run.join("scratch")).unwrap();
+    std::fs::write(run.join("scratch").join("keep.txt"), "precious").unwrap();
+    std::fs::write(run.join("index.html"), "my page").unwrap();
+    let out = ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--out"]).arg(&run).output().unwrap();
+    let text = text_of(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("is not empty and holds no campaign") && text.contains("--resume"), "{text}");
+    assert_eq!(std::fs::read_to_string(run.join("scratch").join("keep.txt")).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(run.join("index.html")).unwrap(), "my page");
+    assert!(!run.join("campaign.json").exists());
+
+    // A campaign there: --out refuses to start another over it, --resume continues it.
+    let run = dir.path().join("campaign");
+    let out = tiny_campaign(&run);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let before = std::fs::read_to_string(run.join("campaign.json")).unwrap();
+    let out = tiny_campaign(&run);
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("already holds a campaign"), "{text}");
+    assert_eq!(std::fs::read_to_string(run.join("campaign.json")).unwrap(), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn resume_refuses_linked_folders_and_deletes_no_foreign_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = tiny_campaign(&run);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("notes.tmp"), "foreign").unwrap();
+    std::fs::write(elsewhere.join("a.case.12.tmp"), "foreign too").unwrap();
+    std::fs::remove_dir_all(run.join("cases")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, run.join("cases")).unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--resume"]).arg(&run).output().unwrap();
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("symbolic link"), "{text}");
+    let names: Vec<_> = std::fs::read_dir(&elsewhere).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    // A stray file of another program's naming in a real campaign folder survives a resume.
+    std::fs::remove_file(run.join("cases")).unwrap();
+    std::fs::create_dir(run.join("cases")).unwrap();
+    std::fs::write(run.join("cases").join("notes.tmp"), "mine").unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--resume"]).arg(&run).output().unwrap();
+    assert!(out.status.success(), "{}", text_of(&out));
+    assert!(run.join("cases").join("notes.tmp").is_file());
+}

@@ -93,6 +93,22 @@ pub enum StoreError {
     Serialize(#[from] serde_json::Error),
 }
 
+/// Refuses `run_dir` or any of its sub-folders `subs` that is a symbolic link: a run
+/// directory is written and cleaned up, and neither may reach through a link to files that
+/// are not the run's.
+pub fn refuse_links(run_dir: &Path, subs: &[&str]) -> Result<(), StoreError> {
+    let all = std::iter::once(run_dir.to_path_buf()).chain(subs.iter().map(|s| run_dir.join(s)));
+    for path in all {
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(StoreError::Invalid {
+                path,
+                message: "is a symbolic link; ptxdiff does not write or clean up through links in a run directory: give the real path, or replace the link with a folder".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io { path: path.to_path_buf(), source }
 }
@@ -305,16 +321,19 @@ impl FindingStore {
         Ok(store)
     }
 
-    /// Resumes the run in `run_dir`: reloads it ([`FindingsDoc::load`]), removes stray
-    /// `*.tmp` files, and re-writes `findings.json` if per-finding files had to be merged in.
+    /// Resumes the run in `run_dir`: refuses a run directory whose folders are symbolic links
+    /// ([`refuse_links`]), reloads it ([`FindingsDoc::load`]), removes stray temporary files
+    /// of [`write_atomic`]'s own naming pattern (regular files only), and re-writes
+    /// `findings.json` if per-finding files had to be merged in.
     pub fn open(run_dir: &Path, known: KnownSet) -> Result<FindingStore, StoreError> {
+        refuse_links(run_dir, &[FINDINGS_DIR, CASES_DIR])?;
         let (doc, changed) = FindingsDoc::load_merged(run_dir)?;
         let index = doc.findings.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
         let store = FindingStore { dir: run_dir.to_path_buf(), doc, index, known };
         store.make_dirs()?;
         for sub in [store.dir.clone(), store.dir.join(FINDINGS_DIR), store.dir.join(CASES_DIR)] {
             for e in std::fs::read_dir(&sub).map_err(io_err(&sub))?.flatten() {
-                if is_temp(&e.path()) && e.path().is_file() {
+                if is_temp(&e.path()) && e.file_type().is_ok_and(|t| t.is_file()) {
                     let _ = std::fs::remove_file(e.path());
                 }
             }
@@ -607,6 +626,35 @@ mod tests {
         std::fs::write(tmp.path().join(FINDINGS_DIR).join("0000000000000000.json"), serde_json::to_string(&f).unwrap())
             .unwrap();
         assert!(FindingsDoc::load(tmp.path()).unwrap_err().to_string().contains("not its signature's key"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn open_refuses_links_and_removes_only_its_own_temp_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        FindingStore::create(&run, RunMeta::default(), KnownSet::empty()).unwrap();
+        std::fs::write(run.join("notes.tmp"), "mine").unwrap();
+        std::fs::write(run.join("findings.json.77.tmp"), "{").unwrap();
+        FindingStore::open(&run, KnownSet::empty()).unwrap();
+        assert!(run.join("notes.tmp").is_file(), "a *.tmp ptxdiff did not name is left alone");
+        assert!(!run.join("findings.json.77.tmp").exists());
+
+        // cases/ linked elsewhere: refused, nothing there deleted or written.
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("x.case.1.tmp"), "foreign").unwrap();
+        std::fs::remove_dir_all(run.join(CASES_DIR)).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, run.join(CASES_DIR)).unwrap();
+        let e = FindingStore::open(&run, KnownSet::empty()).unwrap_err().to_string();
+        assert!(e.contains("cases") && e.contains("symbolic link"), "{e}");
+        assert!(elsewhere.join("x.case.1.tmp").is_file());
+        // The run directory itself a link: refused.
+        let link = tmp.path().join("link");
+        std::fs::remove_file(run.join(CASES_DIR)).unwrap();
+        std::os::unix::fs::symlink(&run, &link).unwrap();
+        let e = FindingStore::open(&link, KnownSet::empty()).unwrap_err().to_string();
+        assert!(e.contains("symbolic link"), "{e}");
     }
 
     #[test]

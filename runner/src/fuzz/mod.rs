@@ -173,6 +173,36 @@ impl State {
     }
 }
 
+/// Sub-folder of a run directory that holds one session's temporary files.
+const SCRATCH: &str = "scratch";
+
+/// Checks that a campaign may use `dir`: a new campaign needs a missing or empty directory
+/// (ptxdiff would otherwise overwrite or delete files it did not create); a resumed one needs
+/// a campaign there. Neither may be, or have its folders be, symbolic links.
+fn check_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<()> {
+    use crate::findings::store::{refuse_links, CASES_DIR, FINDINGS_DIR};
+    refuse_links(dir, &[FINDINGS_DIR, CASES_DIR, SCRATCH])?;
+    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
+    if !meta.is_dir() {
+        bail!("{} is not a directory: give a new or empty directory for the campaign", dir.display());
+    }
+    let has_campaign = dir.join(STATE).is_file();
+    if resume || dir.read_dir().with_context(|| format!("reading {}", dir.display()))?.next().is_none() {
+        return Ok(());
+    }
+    if has_campaign {
+        bail!(
+            "{} already holds a campaign: `ptxdiff fuzz --resume {}` continues it; give `--out` a new or empty directory to start another",
+            dir.display(),
+            dir.display()
+        );
+    }
+    bail!(
+        "{} is not empty and holds no campaign; ptxdiff writes its reports there and would overwrite or delete files it did not create: give `--out` a new or empty directory (`--resume DIR` continues a campaign)",
+        dir.display()
+    );
+}
+
 /// The text of a panic payload.
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -249,6 +279,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     } else {
         KnownSet::empty()
     };
+    check_run_dir(&o.run_dir, o.resume)?;
     std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
     let state_path = o.run_dir.join(STATE);
     let registry = Registry::new(Settings {
@@ -290,7 +321,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     if !o.resume {
         write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     }
-    let scratch = o.run_dir.join("scratch");
+    let scratch = o.run_dir.join(SCRATCH);
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
     let mut env = vec![("target".to_string(), o.target.to_string())];
