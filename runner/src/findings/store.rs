@@ -9,7 +9,7 @@
 //!   [`FindingsDoc::load`] completes: a per-finding file missing from `findings.json` (or with
 //!   a higher count) is merged back in, and stray `*.tmp` files are ignored.
 //! - One signature, one finding: a finding whose key is already stored only increments its
-//!   `count`; a finding that a [`KnownSet`] entry covers is never stored as a finding, only
+//!   `count` (every count saturates at `u64::MAX`, never wraps); a finding that a [`KnownSet`] entry covers is never stored as a finding, only
 //!   counted under that entry's name. Known entries are checked first, so a run resumed with
 //!   a newer `corpus/known/` stops adding to findings that have since become known.
 //! - `id == signature.key()` for every stored finding; files are named by that key.
@@ -250,14 +250,14 @@ impl FindingsDoc {
         Ok((doc, changed))
     }
 
-    /// Occurrences of new (not known) findings.
+    /// Occurrences of new (not known) findings (saturating at `u64::MAX`, never wrapping).
     pub fn occurrences(&self) -> u64 {
-        self.findings.iter().map(|f| f.count).sum()
+        self.findings.iter().fold(0, |n, f| n.saturating_add(f.count))
     }
 
-    /// Occurrences of known findings.
+    /// Occurrences of known findings (saturating at `u64::MAX`, never wrapping).
     pub fn known_occurrences(&self) -> u64 {
-        self.known.iter().map(|k| k.count).sum()
+        self.known.iter().fold(0, |n, k| n.saturating_add(k.count))
     }
 
     /// Per class: (distinct findings, occurrences), for every class in [`FindingClass::ALL`] order.
@@ -266,7 +266,7 @@ impl FindingsDoc {
             .iter()
             .map(|&c| {
                 let fs = self.findings.iter().filter(|f| f.signature.class == c);
-                let (n, occ) = fs.fold((0, 0), |(n, o), f| (n + 1, o + f.count));
+                let (n, occ) = fs.fold((0, 0u64), |(n, o), f| (n + 1, o.saturating_add(f.count)));
                 (c, n, occ)
             })
             .collect()
@@ -426,17 +426,19 @@ impl FindingStore {
                     }
                 };
                 let hit = &mut self.doc.known[pos];
-                hit.count += n;
+                hit.count = hit.count.saturating_add(n);
                 let text = sig.to_string();
                 if hit.signatures.len() < MAX_KNOWN_SIGNATURES || hit.signatures.contains_key(&text) {
-                    *hit.signatures.entry(text).or_default() += n;
+                    let c = hit.signatures.entry(text).or_default();
+                    *c = c.saturating_add(n);
                 }
                 self.write_doc()?;
                 Ok(Recorded::Known(name))
             }
             Recorded::Duplicate => {
                 let i = self.index[&sig.key()];
-                self.doc.findings[i].count += n;
+                let f = &mut self.doc.findings[i];
+                f.count = f.count.saturating_add(n);
                 self.write_finding(&self.doc.findings[i])?;
                 self.write_doc()?;
                 Ok(Recorded::Duplicate)
@@ -655,6 +657,30 @@ mod tests {
         std::os::unix::fs::symlink(&run, &link).unwrap();
         let e = FindingStore::open(&link, KnownSet::empty()).unwrap_err().to_string();
         assert!(e.contains("symbolic link"), "{e}");
+    }
+
+    #[test]
+    fn counts_saturate_never_wrap() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut s = FindingStore::create(tmp.path(), RunMeta::default(), known_tf32()).unwrap();
+        let mut a = finding("cvt.rn.f16.f32", "sign", 1.0);
+        a.count = u64::MAX;
+        s.record(a.clone(), "").unwrap();
+        s.record(a, "").unwrap();
+        let mut b = finding("cvt.rz.f16.f32", "sign", 2.0);
+        b.count = u64::MAX;
+        s.record(b, "").unwrap();
+        let mut k = tf32_finding();
+        k.count = u64::MAX;
+        s.record(k.clone(), "").unwrap();
+        s.record(k, "").unwrap();
+        let doc = s.doc();
+        assert_eq!(doc.findings[0].count, u64::MAX);
+        assert_eq!(doc.occurrences(), u64::MAX);
+        assert_eq!(doc.known[0].count, u64::MAX);
+        assert_eq!(doc.known_occurrences(), u64::MAX);
+        assert!(doc.known[0].signatures.values().all(|&c| c == u64::MAX));
+        assert!(doc.by_class().iter().any(|&(_, n, occ)| n == 2 && occ == u64::MAX));
     }
 
     #[test]

@@ -252,7 +252,8 @@ fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
                 Stmt::Bar => "bar.sync".to_string(),
                 Stmt::Label(_) => continue,
             };
-            *into.entry(name).or_default() += 1;
+            let n = into.entry(name).or_default();
+            *n = n.saturating_add(1);
         }
     }
 }
@@ -393,7 +394,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut minimizing = 0.0;
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
-                state.invalid += 1;
+                state.invalid = state.invalid.saturating_add(1);
                 if state.invalid <= 3 {
                     eprintln!(
                         "warning: the oracle refused generated program {} ({e}); this is a generator bug",
@@ -405,7 +406,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             for raw in triage::raw_findings(&programs[k], r) {
                 let pre = raw.pre_signature();
                 let seen = per_pre.entry(pre.clone()).or_default();
-                seen.0 += 1;
+                seen.0 = seen.0.saturating_add(1);
                 // The same kind of difference, already minimized often enough this session:
                 // counted under the first finding it produced, not minimized again.
                 if seen.0 > MINIMIZE_PER_KIND {
@@ -444,7 +445,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         *engine.seconds.entry("minimization".into()).or_default() += minimizing;
         *engine.seconds.entry("triage".into()).or_default() += t_triage.elapsed().as_secs_f64() - minimizing;
         family_counts(&programs, &mut state.families);
-        state.programs += programs.len() as u64;
+        state.programs = state.programs.saturating_add(programs.len() as u64);
         state.next_batch = b + 1;
         let mut snapshot = state.clone();
         snapshot.seconds += start.elapsed().as_secs_f64();
