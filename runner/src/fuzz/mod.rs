@@ -128,6 +128,8 @@ pub struct Summary {
     pub backends: Vec<String>,
     /// Seconds this session.
     pub seconds: f64,
+    /// Programs run this session.
+    pub programs: u64,
 }
 
 const STATE: &str = "campaign.json";
@@ -232,10 +234,21 @@ pub fn program_seed(seed: u64, batch: u64, k: u64) -> u64 {
     generator::sweep::mix64(generator::sweep::mix64(seed, batch), k)
 }
 
-/// Generates batch `b`.
-pub fn generate_batch(o: &Options, b: u64) -> (Vec<Program>, Vec<Inputs>) {
+/// Programs of batch `b` in a session that started at batch `first`: `o.batch`, fewer for the
+/// last batch under `--programs` (so `--programs 1` runs one program), 0 past it.
+pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
+    let full = o.batch as u64;
+    let n = match o.max_programs {
+        Some(m) => m.saturating_sub(b.saturating_sub(first).saturating_mul(full)).min(full),
+        None => full,
+    };
+    n as usize
+}
+
+/// Generates the first `n` programs of batch `b`.
+pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
     use rayon::prelude::*;
-    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..o.batch as u64)
+    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..n as u64)
         .into_par_iter()
         .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
         .unzip();
@@ -325,6 +338,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let scratch = o.run_dir.join(SCRATCH);
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
+    cli::require_available(!o.backends.is_empty(), &engine)?;
     let mut env = vec![("target".to_string(), o.target.to_string())];
     env.extend(engine.environment());
     if let Some(why) = &engine.gpu_unavailable {
@@ -341,7 +355,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 .map_or(0, |d| d.as_secs()),
             command: o.command.clone(),
             target: o.target.to_string(),
-            environment: env.clone(),
+            // The target has its own field; the findings' environment keeps it.
+            environment: env.iter().filter(|(k, _)| k != "target").cloned().collect(),
             extra: BTreeMap::from([("seed".to_string(), o.seed.to_string())]),
         };
         FindingStore::create(&o.run_dir, meta, known)?
@@ -365,11 +380,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         use rayon::prelude::*;
         let mut b = first;
         while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+            if batch_size(&producer_opts, first, b) == 0 {
+                return;
+            }
             let batches: Vec<Batch> = pool.install(|| {
                 (b..b + window)
                     .into_par_iter()
+                    .filter(|&k| batch_size(&producer_opts, first, k) > 0)
                     .map(|k| {
-                        let (ps, is) = generate_batch(&producer_opts, k);
+                        let (ps, is) = generate_batch(&producer_opts, k, batch_size(&producer_opts, first, k));
                         let prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
                         (k, ps, is, prepared)
                     })
@@ -470,8 +489,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     state.seconds += seconds;
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
+    store.update_meta(|m| {
+        m.extra.insert("programs".into(), state.programs.to_string());
+        m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
+    })?;
     crate::findings::render::write_all(&o.run_dir, store.doc())?;
     Ok(Summary {
+        programs: state.programs - s0,
         stored: store.doc().findings.len(),
         state,
         new,
