@@ -535,7 +535,8 @@ mod tests {
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
-        let cases: [(&str, fn(&mut State)); 5] = [
+        type Edit = fn(&mut State);
+        let cases: [(&str, Edit); 5] = [
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),
