@@ -264,6 +264,17 @@ fn nonsense_options_are_errors() {
     assert!(!out.status.success() && text_of(&out).contains("conflicts with --resume"), "{}", text_of(&out));
     let out = resume(&["--seed", "5"]);
     assert!(out.status.success(), "the campaign's own seed agrees: {}", text_of(&out));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(['\r', '\x1b']), "no \\r or escapes off a terminal");
+
+    // An out-of-range counter in campaign.json is rejected on load, the field named.
+    let state = std::fs::read_to_string(run.join("campaign.json")).unwrap();
+    let at = state.find("\"next_batch\": ").unwrap() + "\"next_batch\": ".len();
+    let end = at + state[at..].find(',').unwrap();
+    std::fs::write(run.join("campaign.json"), format!("{}18446744073709551615{}", &state[..at], &state[end..]))
+        .unwrap();
+    let out = resume(&[]);
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("field `next_batch`"), "{text}");
 
     if no_gpu() {
         // An explicitly requested backend that cannot run is an error, for fuzz and replay.

@@ -1,7 +1,10 @@
 //! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
 //! parsing into [`super::Options`] (backend names, `--ptxas`, `--device` and `--allow-off`,
 //! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
-//! status.
+//! status. Nonsense is an error before anything runs: counts of 0, a missing `--known`, a
+//! backend named in `--backends` that cannot run here (only the default list falls back, with
+//! a notice), and `--out`, `--seed` or `--config` that contradict the campaign `--resume`
+//! continues.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -11,8 +11,17 @@
 //! finding), which is checked against `corpus/known/` and written to the run directory
 //! atomically before the campaign goes on, so killing a campaign loses nothing it found.
 //!
-//! Invariant: the campaign state (`campaign.json`) is written when the campaign starts and after
-//! each batch's findings, so a resumed campaign re-runs at most the batch it was killed in.
+//! Invariants:
+//! - The campaign state (`campaign.json`) is written when the campaign starts and after each
+//!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in; it is
+//!   checked on load ([`State::parse`]: every counter in range, the field named otherwise).
+//! - A campaign starts only in a missing or empty directory and resumes only where a campaign
+//!   is; no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
+//!   created (its `scratch/` folder, its own temporary files).
+//! - Counters saturate, never wrap; a panic while preparing batches is an error, never a
+//!   normal summary.
+//! - The live status line uses `\r` only on a terminal; elsewhere it is a plain line every
+//!   [`PLAIN_STATUS_EVERY`].
 
 pub mod assemble;
 pub mod cli;
@@ -174,6 +183,9 @@ impl State {
         Ok(s)
     }
 }
+
+/// How often the status line is printed when stderr is not a terminal (CI logs).
+pub const PLAIN_STATUS_EVERY: Duration = Duration::from_secs(10);
 
 /// Sub-folder of a run directory that holds one session's temporary files.
 const SCRATCH: &str = "scratch";
@@ -403,6 +415,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         }
     });
     let mut last_status = Instant::now();
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
@@ -469,8 +482,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut snapshot = state.clone();
         snapshot.seconds += start.elapsed().as_secs_f64();
         write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
-        if o.progress && last_status.elapsed() >= Duration::from_millis(500) {
-            eprint!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+        if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
+            let line = status_line(&state, start, s0, new, dup, known_hits);
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
             last_status = Instant::now();
         }
     }
@@ -479,7 +497,12 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     // A panic while preparing batches ends the campaign early: it is an error, not a summary.
     join_producer(producer)?;
     if o.progress {
-        eprintln!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+        let line = status_line(&state, start, s0, new, dup, known_hits);
+        if tty {
+            eprintln!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     if o.progress {
