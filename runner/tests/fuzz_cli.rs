@@ -300,6 +300,9 @@ fn replay_bounds_header_sizes_and_names_the_oracle_once() {
     assert!(out.status.success(), "{text}");
     let line = text.lines().find(|l| l.starts_with("backends: ")).unwrap();
     assert_eq!(line, "backends: oracle, oracle-worker");
+    let out = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle"]).output().unwrap();
+    let text = text_of(&out);
+    assert!(text.contains("nothing was compared") && !text.contains("agrees"), "{text}");
 
     let body = std::fs::read_to_string(&case).unwrap();
     let at = body.find(" shared=").unwrap();
