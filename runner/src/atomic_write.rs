@@ -46,9 +46,14 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<
     Ok(())
 }
 
-/// Whether `path` is a temporary file left by an interrupted [`write_atomic`].
+/// Whether `path` is named like a temporary file of an interrupted [`write_atomic`]:
+/// `<file name>.<pid>.tmp`, with a non-empty file name and a decimal pid. Only such files may
+/// be cleaned up; any other `*.tmp` is someone else's.
 pub fn is_temp(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == TEMP_EXTENSION)
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    let Some(rest) = name.strip_suffix(TEMP_EXTENSION).and_then(|r| r.strip_suffix('.')) else { return false };
+    let Some((stem, pid)) = rest.rsplit_once('.') else { return false };
+    !stem.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -76,5 +81,9 @@ mod tests {
     fn temp_names_are_recognized() {
         assert!(is_temp(Path::new("findings/abc.json.123.tmp")));
         assert!(!is_temp(Path::new("findings/abc.json")));
+        // Not of write_atomic's pattern: someone else's.
+        for other in ["notes.tmp", "a.b.tmp", ".123.tmp", "a.12x.tmp", "a..tmp", "a.123.tmp.bak"] {
+            assert!(!is_temp(Path::new(other)), "{other}");
+        }
     }
 }

@@ -143,3 +143,204 @@ fn a_killed_campaign_loses_nothing_and_resumes() {
     assert!(text.contains("seed 11"), "{text}");
     assert!(FindingsDoc::load(&run).unwrap().findings.len() >= doc.findings.len());
 }
+
+fn text_of(out: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// A tiny campaign on the oracle alone in `run`.
+fn tiny_campaign(run: &Path) -> std::process::Output {
+    ptxdiff()
+        .args(["fuzz", "--programs", "1", "--batch", "1", "--seed", "5", "--backends", "oracle", "--out"])
+        .arg(run)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn out_refuses_a_non_empty_directory_that_is_not_a_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("mine");
+    std::fs::create_dir_all(run.join("scratch")).unwrap();
+    std::fs::write(run.join("scratch").join("keep.txt"), "precious").unwrap();
+    std::fs::write(run.join("index.html"), "my page").unwrap();
+    let out = ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--out"]).arg(&run).output().unwrap();
+    let text = text_of(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("is not empty and holds no campaign") && text.contains("--resume"), "{text}");
+    assert_eq!(std::fs::read_to_string(run.join("scratch").join("keep.txt")).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(run.join("index.html")).unwrap(), "my page");
+    assert!(!run.join("campaign.json").exists());
+
+    // A campaign there: --out refuses to start another over it, --resume continues it.
+    let run = dir.path().join("campaign");
+    let out = tiny_campaign(&run);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let before = std::fs::read_to_string(run.join("campaign.json")).unwrap();
+    let out = tiny_campaign(&run);
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("already holds a campaign"), "{text}");
+    assert_eq!(std::fs::read_to_string(run.join("campaign.json")).unwrap(), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn resume_refuses_linked_folders_and_deletes_no_foreign_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = tiny_campaign(&run);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("notes.tmp"), "foreign").unwrap();
+    std::fs::write(elsewhere.join("a.case.12.tmp"), "foreign too").unwrap();
+    std::fs::remove_dir_all(run.join("cases")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, run.join("cases")).unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--resume"]).arg(&run).output().unwrap();
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("symbolic link"), "{text}");
+    let names: Vec<_> = std::fs::read_dir(&elsewhere).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    // A stray file of another program's naming in a real campaign folder survives a resume.
+    std::fs::remove_file(run.join("cases")).unwrap();
+    std::fs::create_dir(run.join("cases")).unwrap();
+    std::fs::write(run.join("cases").join("notes.tmp"), "mine").unwrap();
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "1", "--backends", "oracle", "--resume"]).arg(&run).output().unwrap();
+    assert!(out.status.success(), "{}", text_of(&out));
+    assert!(run.join("cases").join("notes.tmp").is_file());
+}
+
+fn no_gpu() -> bool {
+    std::env::var_os("CUDA_VISIBLE_DEVICES").is_none() && !Path::new("/dev/nvidia0").exists()
+}
+
+/// A generated program's case file in `dir`.
+fn a_case(dir: &Path) -> std::path::PathBuf {
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let (p, i) = generator::program::generate_seeded(9, &generator::program::Config::default(), &target, "p");
+    let path = dir.join("p.case");
+    std::fs::write(&path, oracle::program::text::case(&p, &i)).unwrap();
+    path
+}
+
+#[test]
+fn nonsense_options_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("fresh");
+    for (opt, value) in [("--jobs", "0"), ("--batch", "0"), ("--programs", "0")] {
+        let out = ptxdiff().args(["fuzz", opt, value, "--out"]).arg(&fresh).output().unwrap();
+        let text = text_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{opt} {value}: {text}");
+        assert!(text.contains("must be at least 1"), "{text}");
+    }
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "1", "--backends", "oracle", "--known", "/nonexistent/known", "--out"])
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("--known /nonexistent/known: no such directory"), "{text}");
+    assert!(!fresh.exists(), "nothing written on a refused command line");
+
+    // Options fixed by a campaign conflict with --resume when they differ.
+    let run = dir.path().join("run");
+    assert!(tiny_campaign(&run).status.success());
+    let resume = |extra: &[&str]| {
+        ptxdiff()
+            .args(["fuzz", "--programs", "1", "--backends", "oracle"])
+            .args(extra)
+            .arg("--resume")
+            .arg(&run)
+            .output()
+            .unwrap()
+    };
+    let out = resume(&["--seed", "6"]);
+    assert!(!out.status.success() && text_of(&out).contains("--seed 6 conflicts"), "{}", text_of(&out));
+    let other = dir.path().join("other");
+    let out = resume(&["--out", other.to_str().unwrap()]);
+    assert!(!out.status.success() && text_of(&out).contains("conflicts with --resume"), "{}", text_of(&out));
+    let out = resume(&["--seed", "5"]);
+    assert!(out.status.success(), "the campaign's own seed agrees: {}", text_of(&out));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(['\r', '\x1b']), "no \\r or escapes off a terminal");
+
+    // An out-of-range counter in campaign.json is rejected on load, the field named.
+    let state = std::fs::read_to_string(run.join("campaign.json")).unwrap();
+    let at = state.find("\"next_batch\": ").unwrap() + "\"next_batch\": ".len();
+    let end = at + state[at..].find(',').unwrap();
+    std::fs::write(run.join("campaign.json"), format!("{}18446744073709551615{}", &state[..at], &state[end..]))
+        .unwrap();
+    let out = resume(&[]);
+    let text = text_of(&out);
+    assert!(!out.status.success() && text.contains("field `next_batch`"), "{text}");
+
+    if no_gpu() {
+        // An explicitly requested backend that cannot run is an error, for fuzz and replay.
+        let out = ptxdiff()
+            .args(["fuzz", "--programs", "1", "--backends", "cuda:jit", "--out"])
+            .arg(&fresh)
+            .output()
+            .unwrap();
+        let text = text_of(&out);
+        assert!(!out.status.success() && text.contains("unavailable") && text.contains("cuda:jit"), "{text}");
+        let out = ptxdiff().arg("replay").arg(a_case(dir.path())).args(["--backends", "cuda:jit"]).output().unwrap();
+        let text = text_of(&out);
+        assert!(!out.status.success() && text.contains("unavailable") && !text.contains("agrees"), "{text}");
+    }
+}
+
+#[test]
+fn replay_bounds_header_sizes_and_names_the_oracle_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = a_case(dir.path());
+    let out = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle,oracle-worker"]).output().unwrap();
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    let line = text.lines().find(|l| l.starts_with("backends: ")).unwrap();
+    assert_eq!(line, "backends: oracle, oracle-worker");
+    let out = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle"]).output().unwrap();
+    let text = text_of(&out);
+    assert!(text.contains("nothing was compared") && !text.contains("agrees"), "{text}");
+
+    let body = std::fs::read_to_string(&case).unwrap();
+    let at = body.find(" shared=").unwrap();
+    let end = at + body[at + 1..].find(|c: char| c.is_whitespace()).unwrap() + 1;
+    for shared in ["shared=4000000000", "shared=100000000"] {
+        std::fs::write(&case, format!("{}{shared}{}", &body[..at + 1], &body[end..])).unwrap();
+        let t = Instant::now();
+        let out = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle"]).output().unwrap();
+        let text = text_of(&out);
+        assert!(!out.status.success() && text.contains("at most 232448 bytes"), "{text}");
+        assert!(t.elapsed() < Duration::from_secs(20), "{shared}: not fast");
+    }
+}
+
+#[test]
+fn programs_counts_exactly_and_the_summary_says_what_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    // The default batch is 256 programs; --programs 1 still runs one.
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "1", "--seed", "5", "--backends", "oracle", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\n1 programs in "), "{text}");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!(state["programs"], 1, "{state}");
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    assert_eq!(md.matches("- target:").count(), 1, "{md}");
+    assert!(md.contains("- programs: 1") && md.contains("- duration (s): "), "{md}");
+
+    // A resumed session's rate is its own programs over its own time.
+    let out =
+        ptxdiff().args(["fuzz", "--programs", "2", "--backends", "oracle", "--resume"]).arg(&run).output().unwrap();
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\n2 programs in ") && text.contains("campaign: 3 programs"), "{text}");
+}

@@ -149,3 +149,24 @@ fn a_conform_finding_replays_and_renders() {
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
     assert!(md.contains("cvt.rna.tf32.f32") && md.contains("nan-becomes-inf"), "{md}");
 }
+
+/// Counts at the top of the range saturate: two findings counted 2^64-1 times each are
+/// reported as 2^64-1 occurrences, not as a wrapped sum.
+#[test]
+fn huge_counts_saturate_in_the_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("fuzz-max");
+    let mut store = FindingStore::create(&run, RunMeta::default(), KnownSet::empty()).unwrap();
+    for how in ["sign", "bits"] {
+        let mut f =
+            Finding::new(Signature::new(FindingClass::Compiler, "cvt.rn.f16.f32", "normal", ["cuda:jit"], how), "");
+        f.count = u64::MAX;
+        assert_eq!(store.record(f, "case").unwrap(), Recorded::New);
+    }
+    let out = ptxdiff().arg("report").arg(&run).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&format!("2 new finding(s) ({} occurrence(s))", u64::MAX)), "{stdout}");
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    assert!(md.contains(&format!("| compiler | 2 | {} |", u64::MAX)), "{md}");
+}

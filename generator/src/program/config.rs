@@ -26,7 +26,7 @@ use oracle::program::{MAX_OUTPUTS, MAX_THREADS};
 pub const MAX_LEN: u32 = 4096;
 
 /// The most input words per thread [`Config::sanitized`] lets through.
-pub const MAX_INPUT_WORDS: u32 = 256;
+pub const MAX_INPUT_WORDS: u32 = oracle::program::MAX_INPUTS;
 
 /// The most shared-memory words per thread [`Config::sanitized`] lets through (48 KiB of
 /// static shared memory at 1024 threads is 12 words; 64 words at 128 threads is 32 KiB).

@@ -139,6 +139,11 @@ pub struct Launch {
     pub params: Vec<Param>,
 }
 
+/// The most shared memory a CTA may have on the targets programs use (sm_90: 227 KiB of
+/// static and dynamic shared memory together, CUDA C Programming Guide, Table 21 "Maximum
+/// amount of shared memory per thread block").
+pub const MAX_SHARED_BYTES: u64 = 227 * 1024;
+
 impl Launch {
     /// Today's contract: one CTA of `threads` threads (`threads × 1 × 1`), no cluster, no
     /// dynamic shared memory, parameters `p_in` ([`Buffer::Inputs`]) and `p_out`

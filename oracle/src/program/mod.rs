@@ -48,6 +48,9 @@ pub use launch::{Buffer, Dim3, Launch, Param, ParamType, ParamValue};
 pub const MAX_OUTPUTS: u32 = 4;
 /// The largest CTA.
 pub const MAX_THREADS: u32 = 1024;
+/// The largest number of input words per thread (the generator's `MAX_INPUT_WORDS` is this
+/// bound; 256 words × 1024 threads is 1 MiB of inputs, a size every backend handles at once).
+pub const MAX_INPUTS: u32 = 256;
 
 /// A register class: the bit-size register types a program declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -23,8 +23,9 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::glue::{self, Glue};
+use super::launch::MAX_SHARED_BYTES;
 use super::launch::{Buffer, Launch, Param};
-use super::{Inputs, PredGuard, Program, Reg, RegClass, Stmt, MAX_OUTPUTS, MAX_THREADS};
+use super::{Inputs, PredGuard, Program, Reg, RegClass, Stmt, MAX_INPUTS, MAX_OUTPUTS, MAX_THREADS};
 use crate::isa::operand::Operand;
 use crate::isa::{Instruction, Target};
 
@@ -250,14 +251,25 @@ fn header_fields(line: usize, text: &str) -> Result<Program, TextError> {
     if threads == 0 || !threads.is_multiple_of(32) || threads > MAX_THREADS {
         return err(line, format!("threads={threads} is not a multiple of 32 in 32..={MAX_THREADS}"));
     }
-    if !p.inputs.is_multiple_of(4) {
-        return err(line, format!("inputs={} is not a multiple of 4", p.inputs));
+    if !p.inputs.is_multiple_of(4) || p.inputs > MAX_INPUTS {
+        return err(line, format!("inputs={} is not a multiple of 4 in 0..={MAX_INPUTS} (words per thread)", p.inputs));
     }
     if ![1, 2, 4].contains(&p.outputs) || p.outputs > MAX_OUTPUTS {
         return err(line, format!("outputs={} is not 1, 2 or 4", p.outputs));
     }
     if !p.shared.is_multiple_of(4) {
         return err(line, format!("shared={} is not a multiple of 4", p.shared));
+    }
+    let shared_bytes = 4 * u64::from(p.shared) * u64::from(threads);
+    if shared_bytes > MAX_SHARED_BYTES {
+        return err(
+            line,
+            format!(
+                "shared={} words per thread × {threads} threads is {shared_bytes} bytes of shared memory; a CTA may have at most {MAX_SHARED_BYTES} bytes (227 KiB), so shared= may be at most {} here",
+                p.shared,
+                MAX_SHARED_BYTES / 4 / u64::from(threads) / 4 * 4
+            ),
+        );
     }
     Ok(p)
 }
@@ -439,5 +451,25 @@ mod tests {
         let short = case_text.lines().filter(|l| !l.starts_with("// t63")).collect::<Vec<_>>().join("\n");
         assert!(parse_case(&short).unwrap_err().message.contains("63 threads"));
         assert!(parse_module(&text.replace("threads=64", "threads=48")).is_err());
+    }
+
+    #[test]
+    fn header_sizes_are_bounded_by_the_hardware() {
+        let p = sample();
+        let text = case(&p, &Inputs(vec![0; 64 * 4]));
+        let header = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from}");
+            parse_case(&text.replace(from, to)).unwrap_err().message
+        };
+        for shared in ["shared=4000000000", "shared=100000000", "shared=912"] {
+            let e = header("shared=4", shared);
+            assert!(e.contains("at most 232448 bytes") && e.contains("shared= may be at most 908"), "{e}");
+        }
+        let e = header("inputs=4", "inputs=4000000000");
+        assert!(e.contains("inputs=4000000000") && e.contains("0..=256"), "{e}");
+        let e = header("threads=64", "threads=4096");
+        assert!(e.contains("32..=1024"), "{e}");
+        let e = header("outputs=2", "outputs=8");
+        assert!(e.contains("outputs=8"), "{e}");
     }
 }

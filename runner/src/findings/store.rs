@@ -9,7 +9,7 @@
 //!   [`FindingsDoc::load`] completes: a per-finding file missing from `findings.json` (or with
 //!   a higher count) is merged back in, and stray `*.tmp` files are ignored.
 //! - One signature, one finding: a finding whose key is already stored only increments its
-//!   `count`; a finding that a [`KnownSet`] entry covers is never stored as a finding, only
+//!   `count` (every count saturates at `u64::MAX`, never wraps); a finding that a [`KnownSet`] entry covers is never stored as a finding, only
 //!   counted under that entry's name. Known entries are checked first, so a run resumed with
 //!   a newer `corpus/known/` stops adding to findings that have since become known.
 //! - `id == signature.key()` for every stored finding; files are named by that key.
@@ -91,6 +91,22 @@ pub enum StoreError {
     /// Serializing failed (not expected for these types).
     #[error("serializing findings: {0}")]
     Serialize(#[from] serde_json::Error),
+}
+
+/// Refuses `run_dir` or any of its sub-folders `subs` that is a symbolic link: a run
+/// directory is written and cleaned up, and neither may reach through a link to files that
+/// are not the run's.
+pub fn refuse_links(run_dir: &Path, subs: &[&str]) -> Result<(), StoreError> {
+    let all = std::iter::once(run_dir.to_path_buf()).chain(subs.iter().map(|s| run_dir.join(s)));
+    for path in all {
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(StoreError::Invalid {
+                path,
+                message: "is a symbolic link; ptxdiff does not write or clean up through links in a run directory: give the real path, or replace the link with a folder".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -234,14 +250,14 @@ impl FindingsDoc {
         Ok((doc, changed))
     }
 
-    /// Occurrences of new (not known) findings.
+    /// Occurrences of new (not known) findings (saturating at `u64::MAX`, never wrapping).
     pub fn occurrences(&self) -> u64 {
-        self.findings.iter().map(|f| f.count).sum()
+        self.findings.iter().fold(0, |n, f| n.saturating_add(f.count))
     }
 
-    /// Occurrences of known findings.
+    /// Occurrences of known findings (saturating at `u64::MAX`, never wrapping).
     pub fn known_occurrences(&self) -> u64 {
-        self.known.iter().map(|k| k.count).sum()
+        self.known.iter().fold(0, |n, k| n.saturating_add(k.count))
     }
 
     /// Per class: (distinct findings, occurrences), for every class in [`FindingClass::ALL`] order.
@@ -250,7 +266,7 @@ impl FindingsDoc {
             .iter()
             .map(|&c| {
                 let fs = self.findings.iter().filter(|f| f.signature.class == c);
-                let (n, occ) = fs.fold((0, 0), |(n, o), f| (n + 1, o + f.count));
+                let (n, occ) = fs.fold((0, 0u64), |(n, o), f| (n + 1, o.saturating_add(f.count)));
                 (c, n, occ)
             })
             .collect()
@@ -305,16 +321,19 @@ impl FindingStore {
         Ok(store)
     }
 
-    /// Resumes the run in `run_dir`: reloads it ([`FindingsDoc::load`]), removes stray
-    /// `*.tmp` files, and re-writes `findings.json` if per-finding files had to be merged in.
+    /// Resumes the run in `run_dir`: refuses a run directory whose folders are symbolic links
+    /// ([`refuse_links`]), reloads it ([`FindingsDoc::load`]), removes stray temporary files
+    /// of [`write_atomic`]'s own naming pattern (regular files only), and re-writes
+    /// `findings.json` if per-finding files had to be merged in.
     pub fn open(run_dir: &Path, known: KnownSet) -> Result<FindingStore, StoreError> {
+        refuse_links(run_dir, &[FINDINGS_DIR, CASES_DIR])?;
         let (doc, changed) = FindingsDoc::load_merged(run_dir)?;
         let index = doc.findings.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
         let store = FindingStore { dir: run_dir.to_path_buf(), doc, index, known };
         store.make_dirs()?;
         for sub in [store.dir.clone(), store.dir.join(FINDINGS_DIR), store.dir.join(CASES_DIR)] {
             for e in std::fs::read_dir(&sub).map_err(io_err(&sub))?.flatten() {
-                if is_temp(&e.path()) && e.path().is_file() {
+                if is_temp(&e.path()) && e.file_type().is_ok_and(|t| t.is_file()) {
                     let _ = std::fs::remove_file(e.path());
                 }
             }
@@ -407,17 +426,19 @@ impl FindingStore {
                     }
                 };
                 let hit = &mut self.doc.known[pos];
-                hit.count += n;
+                hit.count = hit.count.saturating_add(n);
                 let text = sig.to_string();
                 if hit.signatures.len() < MAX_KNOWN_SIGNATURES || hit.signatures.contains_key(&text) {
-                    *hit.signatures.entry(text).or_default() += n;
+                    let c = hit.signatures.entry(text).or_default();
+                    *c = c.saturating_add(n);
                 }
                 self.write_doc()?;
                 Ok(Recorded::Known(name))
             }
             Recorded::Duplicate => {
                 let i = self.index[&sig.key()];
-                self.doc.findings[i].count += n;
+                let f = &mut self.doc.findings[i];
+                f.count = f.count.saturating_add(n);
                 self.write_finding(&self.doc.findings[i])?;
                 self.write_doc()?;
                 Ok(Recorded::Duplicate)
@@ -607,6 +628,59 @@ mod tests {
         std::fs::write(tmp.path().join(FINDINGS_DIR).join("0000000000000000.json"), serde_json::to_string(&f).unwrap())
             .unwrap();
         assert!(FindingsDoc::load(tmp.path()).unwrap_err().to_string().contains("not its signature's key"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn open_refuses_links_and_removes_only_its_own_temp_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        FindingStore::create(&run, RunMeta::default(), KnownSet::empty()).unwrap();
+        std::fs::write(run.join("notes.tmp"), "mine").unwrap();
+        std::fs::write(run.join("findings.json.77.tmp"), "{").unwrap();
+        FindingStore::open(&run, KnownSet::empty()).unwrap();
+        assert!(run.join("notes.tmp").is_file(), "a *.tmp ptxdiff did not name is left alone");
+        assert!(!run.join("findings.json.77.tmp").exists());
+
+        // cases/ linked elsewhere: refused, nothing there deleted or written.
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("x.case.1.tmp"), "foreign").unwrap();
+        std::fs::remove_dir_all(run.join(CASES_DIR)).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, run.join(CASES_DIR)).unwrap();
+        let e = FindingStore::open(&run, KnownSet::empty()).unwrap_err().to_string();
+        assert!(e.contains("cases") && e.contains("symbolic link"), "{e}");
+        assert!(elsewhere.join("x.case.1.tmp").is_file());
+        // The run directory itself a link: refused.
+        let link = tmp.path().join("link");
+        std::fs::remove_file(run.join(CASES_DIR)).unwrap();
+        std::os::unix::fs::symlink(&run, &link).unwrap();
+        let e = FindingStore::open(&link, KnownSet::empty()).unwrap_err().to_string();
+        assert!(e.contains("symbolic link"), "{e}");
+    }
+
+    #[test]
+    fn counts_saturate_never_wrap() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut s = FindingStore::create(tmp.path(), RunMeta::default(), known_tf32()).unwrap();
+        let mut a = finding("cvt.rn.f16.f32", "sign", 1.0);
+        a.count = u64::MAX;
+        s.record(a.clone(), "").unwrap();
+        s.record(a, "").unwrap();
+        let mut b = finding("cvt.rz.f16.f32", "sign", 2.0);
+        b.count = u64::MAX;
+        s.record(b, "").unwrap();
+        let mut k = tf32_finding();
+        k.count = u64::MAX;
+        s.record(k.clone(), "").unwrap();
+        s.record(k, "").unwrap();
+        let doc = s.doc();
+        assert_eq!(doc.findings[0].count, u64::MAX);
+        assert_eq!(doc.occurrences(), u64::MAX);
+        assert_eq!(doc.known[0].count, u64::MAX);
+        assert_eq!(doc.known_occurrences(), u64::MAX);
+        assert!(doc.known[0].signatures.values().all(|&c| c == u64::MAX));
+        assert!(doc.by_class().iter().any(|&(_, n, occ)| n == 2 && occ == u64::MAX));
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
 //! parsing into [`super::Options`] (backend names, `--ptxas`, `--device` and `--allow-off`,
 //! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
-//! status.
+//! status. Nonsense is an error before anything runs: counts of 0, a missing `--known`, a
+//! backend named in `--backends` that cannot run here (only the default list falls back, with
+//! a notice), and `--out`, `--seed` or `--config` that contradict the campaign `--resume`
+//! continues.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,6 +56,28 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
 /// found). Names are checked by the registry.
 pub fn parse_backends(names: &[String]) -> Vec<String> {
     names.iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()
+}
+
+/// Parses a count that must be at least 1 (`--jobs`, `--batch`, `--programs`).
+fn positive(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("`{s}` is not a count: {e}")),
+    }
+}
+
+/// Fails when a backend named explicitly on the command line cannot run here (an
+/// unavailable backend in the defaults is only left out, with a notice).
+pub(crate) fn require_available(explicit: bool, engine: &Engine) -> Result<()> {
+    if explicit && !engine.unavailable.is_empty() {
+        let why: Vec<String> = engine.unavailable.iter().map(|(n, w)| format!("{n}: {w}")).collect();
+        bail!(
+            "requested backend(s) unavailable on this machine: {} (leave them out of --backends, or omit --backends to run all that this machine has)",
+            why.join("; ")
+        );
+    }
+    Ok(())
 }
 
 /// Parses `--ptxas VERSION=PATH,…`.
@@ -110,7 +135,7 @@ pub struct FuzzArgs {
     #[arg(long, default_value_t = 0)]
     pub device: i32,
     /// Threads preparing batches (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = positive)]
     pub jobs: Option<usize>,
     /// Generator configuration (TOML; see `generator::program::Config`).
     #[arg(long)]
@@ -122,11 +147,11 @@ pub struct FuzzArgs {
     #[arg(long)]
     pub resume: Option<PathBuf>,
     /// Programs per module.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = positive)]
     pub batch: usize,
     /// Stop after this many programs.
-    #[arg(long)]
-    pub programs: Option<u64>,
+    #[arg(long, value_parser = positive)]
+    pub programs: Option<usize>,
     /// Do not minimize new findings.
     #[arg(long)]
     pub no_minimize: bool,
@@ -136,9 +161,9 @@ pub struct FuzzArgs {
     /// Switch allowances off (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub allow_off: Vec<String>,
-    /// Known findings (suppressed as data).
-    #[arg(long, default_value = "corpus/known")]
-    pub known: PathBuf,
+    /// Known findings (suppressed as data; default: `corpus/known` when it exists).
+    #[arg(long)]
+    pub known: Option<PathBuf>,
     /// Plant a deliberately wrong oracle rule (tests of the campaign itself).
     #[arg(long, hide = true)]
     pub plant_bug: Option<String>,
@@ -167,18 +192,45 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         }
     };
     let seed = if resume {
-        let state: super::State = serde_json::from_str(
-            &std::fs::read_to_string(run_dir.join("campaign.json"))
-                .with_context(|| format!("{}: no campaign to resume", run_dir.display()))?,
-        )
-        .with_context(|| format!("{}/campaign.json is corrupt", run_dir.display()))?;
-        state.seed
+        let path = run_dir.join("campaign.json");
+        let text =
+            std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
+        let stored = super::State::parse(&text, &path)?;
+        // Options the campaign fixed: given again, they must agree with it.
+        if let Some(out) = a.out.as_ref().filter(|o| *o != &run_dir) {
+            bail!(
+                "--out {} conflicts with --resume {}: a resumed campaign writes into its own directory; drop --out",
+                out.display(),
+                run_dir.display()
+            );
+        }
+        if let Some(given) = a.seed.filter(|&s| s != stored.seed) {
+            bail!(
+                "--seed {given} conflicts with the campaign in {} (seed {}); drop --seed",
+                run_dir.display(),
+                stored.seed
+            );
+        }
+        if a.config.is_some() && load_config(a.config.as_deref())? != stored.config {
+            bail!(
+                "--config differs from the generator configuration of the campaign in {} (stored in campaign.json); drop --config",
+                run_dir.display()
+            );
+        }
+        stored.seed
     } else {
         seed
     };
+    let known_dir = match &a.known {
+        Some(dir) if !dir.is_dir() => {
+            bail!("--known {}: no such directory (give the folder of known findings, e.g. corpus/known)", dir.display())
+        }
+        Some(dir) => dir.clone(),
+        None => PathBuf::from("corpus/known"),
+    };
     let o = Options {
         time: parse_duration(&a.time)?,
-        max_programs: a.programs,
+        max_programs: a.programs.map(|n| n as u64),
         seed,
         target,
         backends: parse_backends(&a.backends),
@@ -187,9 +239,9 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         config: load_config(a.config.as_deref())?,
         run_dir: run_dir.clone(),
-        known_dir: a.known.clone(),
+        known_dir,
         resume,
-        batch: a.batch.max(1),
+        batch: a.batch,
         minimize: !a.no_minimize,
         minimize_calls: a.minimize_calls,
         allow: Allowances::from_off(&a.allow_off)?,
@@ -204,11 +256,15 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         println!("ran the oracle and ptxas-check only (assembler rejections and crashes are still findings)");
     }
     println!("backends: {}", s.backends.join(", "));
+    if s.programs != s.state.programs {
+        println!("campaign: {} programs in {:.1} s over all sessions", s.state.programs, s.state.seconds);
+    }
+    // This session's programs over this session's time.
     println!(
         "{} programs in {:.1} s ({:.0} programs/s); {} new findings, {} duplicates, {} known; {} stored",
-        s.state.programs,
+        s.programs,
         s.seconds,
-        s.state.programs as f64 / s.seconds.max(1e-9),
+        s.programs as f64 / s.seconds.max(1e-9),
         s.new,
         s.duplicates,
         s.known,
@@ -234,9 +290,15 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<Engine> {
         sweep_timeout: Duration::from_secs(120),
     });
     let names = parse_backends(&a.backends);
-    let names = if names.is_empty() { registry.fuzz_defaults() } else { names };
+    let explicit = !names.is_empty();
+    let names = if explicit { names } else { registry.fuzz_defaults() };
     let scratch = tempfile::tempdir()?.keep();
-    Ok(Engine::new(&registry, &names, p.target, None, scratch)?)
+    let engine = Engine::new(&registry, &names, p.target, None, scratch)?;
+    if let Err(e) = require_available(explicit, &engine) {
+        let _ = std::fs::remove_dir_all(&engine.scratch);
+        return Err(e);
+    }
+    Ok(engine)
 }
 
 /// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
@@ -246,7 +308,10 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     if let Some(why) = &engine.gpu_unavailable {
         println!("GPU backends unavailable: {why}");
     }
-    println!("backends: oracle, {}", engine.backend_names().join(", "));
+    // The oracle always runs (the reference); it is named once whether or not it was asked for.
+    let mut names = vec![crate::backend::oracle::NAME.to_string()];
+    names.extend(engine.backend_names().into_iter().filter(|n| n != crate::backend::oracle::NAME));
+    println!("backends: {}", names.join(", "));
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
     let _ = std::fs::remove_dir_all(&engine.scratch);
     if let Err(e) = &r[0].expected {
@@ -254,7 +319,11 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     }
     let found = raw_findings(&p, &r[0]);
     if found.is_empty() {
-        println!("{}: every backend agrees with the oracle", case.display());
+        if names.len() == 1 {
+            println!("{}: only the oracle ran, so nothing was compared (see the backends above)", case.display());
+        } else {
+            println!("{}: every backend agrees with the oracle", case.display());
+        }
         return Ok(ExitCode::SUCCESS);
     }
     for f in &found {

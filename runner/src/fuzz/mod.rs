@@ -11,8 +11,17 @@
 //! finding), which is checked against `corpus/known/` and written to the run directory
 //! atomically before the campaign goes on, so killing a campaign loses nothing it found.
 //!
-//! Invariant: the campaign state (`campaign.json`) is written when the campaign starts and after
-//! each batch's findings, so a resumed campaign re-runs at most the batch it was killed in.
+//! Invariants:
+//! - The campaign state (`campaign.json`) is written when the campaign starts and after each
+//!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in; it is
+//!   checked on load ([`State::parse`]: every counter in range, the field named otherwise).
+//! - A campaign starts only in a missing or empty directory and resumes only where a campaign
+//!   is; no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
+//!   created (its `scratch/` folder, its own temporary files).
+//! - Counters saturate, never wrap; a panic while preparing batches is an error, never a
+//!   normal summary.
+//! - The live status line uses `\r` only on a terminal; elsewhere it is a plain line every
+//!   [`PLAIN_STATUS_EVERY`].
 
 pub mod assemble;
 pub mod cli;
@@ -128,9 +137,106 @@ pub struct Summary {
     pub backends: Vec<String>,
     /// Seconds this session.
     pub seconds: f64,
+    /// Programs run this session.
+    pub programs: u64,
 }
 
 const STATE: &str = "campaign.json";
+/// Largest batch index a stored campaign may resume at (far beyond any real campaign; leaves
+/// room for the batch arithmetic so that it can never overflow).
+pub const MAX_NEXT_BATCH: u64 = 1 << 40;
+/// Largest counter a stored campaign may hold (2^53: exact as a JSON number everywhere, and
+/// far from overflow when a session adds to it).
+pub const MAX_COUNTER: u64 = 1 << 53;
+/// Largest number of seconds a stored campaign may hold (about 31,000 years).
+pub const MAX_SECONDS: f64 = 1e12;
+
+impl State {
+    /// Reads `campaign.json` text and checks every counter against its limit, naming the field
+    /// that is out of range (a hand-edited or corrupt file would otherwise overflow later).
+    pub fn parse(text: &str, path: &std::path::Path) -> anyhow::Result<State> {
+        let s: State = serde_json::from_str(text)
+            .with_context(|| format!("{}: corrupt campaign state; start a new run directory", path.display()))?;
+        let bad = |field: &str, value: String, limit: String| {
+            anyhow::anyhow!(
+                "{}: field `{field}` = {value} is out of range (at most {limit}); the file is corrupt: restore it or start a new run directory",
+                path.display()
+            )
+        };
+        if s.next_batch > MAX_NEXT_BATCH {
+            return Err(bad("next_batch", s.next_batch.to_string(), MAX_NEXT_BATCH.to_string()));
+        }
+        for (field, v) in [("programs", s.programs), ("invalid", s.invalid)] {
+            if v > MAX_COUNTER {
+                return Err(bad(field, v.to_string(), MAX_COUNTER.to_string()));
+            }
+        }
+        if s.invalid > s.programs {
+            return Err(bad("invalid", s.invalid.to_string(), format!("`programs` ({})", s.programs)));
+        }
+        if let Some((k, v)) = s.families.iter().find(|(_, v)| **v > MAX_COUNTER) {
+            return Err(bad(&format!("families.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
+            return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
+        }
+        Ok(s)
+    }
+}
+
+/// How often the status line is printed when stderr is not a terminal (CI logs).
+pub const PLAIN_STATUS_EVERY: Duration = Duration::from_secs(10);
+
+/// Sub-folder of a run directory that holds one session's temporary files.
+const SCRATCH: &str = "scratch";
+
+/// Checks that a campaign may use `dir`: a new campaign needs a missing or empty directory
+/// (ptxdiff would otherwise overwrite or delete files it did not create); a resumed one needs
+/// a campaign there. Neither may be, or have its folders be, symbolic links.
+fn check_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<()> {
+    use crate::findings::store::{refuse_links, CASES_DIR, FINDINGS_DIR};
+    refuse_links(dir, &[FINDINGS_DIR, CASES_DIR, SCRATCH])?;
+    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
+    if !meta.is_dir() {
+        bail!("{} is not a directory: give a new or empty directory for the campaign", dir.display());
+    }
+    let has_campaign = dir.join(STATE).is_file();
+    if resume || dir.read_dir().with_context(|| format!("reading {}", dir.display()))?.next().is_none() {
+        return Ok(());
+    }
+    if has_campaign {
+        bail!(
+            "{} already holds a campaign: `ptxdiff fuzz --resume {}` continues it; give `--out` a new or empty directory to start another",
+            dir.display(),
+            dir.display()
+        );
+    }
+    bail!(
+        "{} is not empty and holds no campaign; ptxdiff writes its reports there and would overwrite or delete files it did not create: give `--out` a new or empty directory (`--resume DIR` continues a campaign)",
+        dir.display()
+    );
+}
+
+/// The text of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    }
+}
+
+/// Waits for the batch-preparation thread; a panic there becomes an error with its message.
+fn join_producer(producer: std::thread::JoinHandle<()>) -> anyhow::Result<()> {
+    producer.join().map_err(|p| {
+        anyhow::anyhow!(
+            "preparing batches failed: {} (a ptxdiff bug: please report it with the command line)",
+            panic_message(p.as_ref())
+        )
+    })
+}
 /// New findings of one kind (class, backends, how) minimized per session; later ones are
 /// counted under the first.
 const MINIMIZE_PER_KIND: u32 = 3;
@@ -140,10 +246,21 @@ pub fn program_seed(seed: u64, batch: u64, k: u64) -> u64 {
     generator::sweep::mix64(generator::sweep::mix64(seed, batch), k)
 }
 
-/// Generates batch `b`.
-pub fn generate_batch(o: &Options, b: u64) -> (Vec<Program>, Vec<Inputs>) {
+/// Programs of batch `b` in a session that started at batch `first`: `o.batch`, fewer for the
+/// last batch under `--programs` (so `--programs 1` runs one program), 0 past it.
+pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
+    let full = o.batch as u64;
+    let n = match o.max_programs {
+        Some(m) => m.saturating_sub(b.saturating_sub(first).saturating_mul(full)).min(full),
+        None => full,
+    };
+    n as usize
+}
+
+/// Generates the first `n` programs of batch `b`.
+pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
     use rayon::prelude::*;
-    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..o.batch as u64)
+    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..n as u64)
         .into_par_iter()
         .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
         .unzip();
@@ -160,7 +277,8 @@ fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
                 Stmt::Bar => "bar.sync".to_string(),
                 Stmt::Label(_) => continue,
             };
-            *into.entry(name).or_default() += 1;
+            let n = into.entry(name).or_default();
+            *n = n.saturating_add(1);
         }
     }
 }
@@ -187,6 +305,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     } else {
         KnownSet::empty()
     };
+    check_run_dir(&o.run_dir, o.resume)?;
     std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
     let state_path = o.run_dir.join(STATE);
     let registry = Registry::new(Settings {
@@ -200,8 +319,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let text = std::fs::read_to_string(&state_path).with_context(|| {
             format!("{}: no campaign to resume here (start one without --resume)", state_path.display())
         })?;
-        let s: State = serde_json::from_str(&text)
-            .with_context(|| format!("{}: corrupt campaign state; start a new run directory", state_path.display()))?;
+        let s = State::parse(&text, &state_path)?;
         if s.seed != o.seed || s.target != format!("{}@{}", o.target, o.target.ptx) {
             bail!(
                 "{}: the campaign used seed {} and target {}; resume with those",
@@ -229,9 +347,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     if !o.resume {
         write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     }
-    let scratch = o.run_dir.join("scratch");
+    let scratch = o.run_dir.join(SCRATCH);
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
+    cli::require_available(!o.backends.is_empty(), &engine)?;
     let mut env = vec![("target".to_string(), o.target.to_string())];
     env.extend(engine.environment());
     if let Some(why) = &engine.gpu_unavailable {
@@ -248,7 +367,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 .map_or(0, |d| d.as_secs()),
             command: o.command.clone(),
             target: o.target.to_string(),
-            environment: env.clone(),
+            // The target has its own field; the findings' environment keeps it.
+            environment: env.iter().filter(|(k, _)| k != "target").cloned().collect(),
             extra: BTreeMap::from([("seed".to_string(), o.seed.to_string())]),
         };
         FindingStore::create(&o.run_dir, meta, known)?
@@ -272,11 +392,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         use rayon::prelude::*;
         let mut b = first;
         while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+            if batch_size(&producer_opts, first, b) == 0 {
+                return;
+            }
             let batches: Vec<Batch> = pool.install(|| {
                 (b..b + window)
                     .into_par_iter()
+                    .filter(|&k| batch_size(&producer_opts, first, k) > 0)
                     .map(|k| {
-                        let (ps, is) = generate_batch(&producer_opts, k);
+                        let (ps, is) = generate_batch(&producer_opts, k, batch_size(&producer_opts, first, k));
                         let prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
                         (k, ps, is, prepared)
                     })
@@ -291,6 +415,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         }
     });
     let mut last_status = Instant::now();
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
@@ -301,7 +426,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut minimizing = 0.0;
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
-                state.invalid += 1;
+                state.invalid = state.invalid.saturating_add(1);
                 if state.invalid <= 3 {
                     eprintln!(
                         "warning: the oracle refused generated program {} ({e}); this is a generator bug",
@@ -313,7 +438,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             for raw in triage::raw_findings(&programs[k], r) {
                 let pre = raw.pre_signature();
                 let seen = per_pre.entry(pre.clone()).or_default();
-                seen.0 += 1;
+                seen.0 = seen.0.saturating_add(1);
                 // The same kind of difference, already minimized often enough this session:
                 // counted under the first finding it produced, not minimized again.
                 if seen.0 > MINIMIZE_PER_KIND {
@@ -352,21 +477,32 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         *engine.seconds.entry("minimization".into()).or_default() += minimizing;
         *engine.seconds.entry("triage".into()).or_default() += t_triage.elapsed().as_secs_f64() - minimizing;
         family_counts(&programs, &mut state.families);
-        state.programs += programs.len() as u64;
+        state.programs = state.programs.saturating_add(programs.len() as u64);
         state.next_batch = b + 1;
         let mut snapshot = state.clone();
         snapshot.seconds += start.elapsed().as_secs_f64();
         write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
-        if o.progress && last_status.elapsed() >= Duration::from_millis(500) {
-            eprint!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+        if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
+            let line = status_line(&state, start, s0, new, dup, known_hits);
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
             last_status = Instant::now();
         }
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     drop(rx);
-    let _ = producer.join();
+    // A panic while preparing batches ends the campaign early: it is an error, not a summary.
+    join_producer(producer)?;
     if o.progress {
-        eprintln!("\r{}\x1b[K", status_line(&state, start, s0, new, dup, known_hits));
+        let line = status_line(&state, start, s0, new, dup, known_hits);
+        if tty {
+            eprintln!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     if o.progress {
@@ -376,8 +512,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     state.seconds += seconds;
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
+    store.update_meta(|m| {
+        m.extra.insert("programs".into(), state.programs.to_string());
+        m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
+    })?;
     crate::findings::render::write_all(&o.run_dir, store.doc())?;
     Ok(Summary {
+        programs: state.programs - s0,
         stored: store.doc().findings.len(),
         state,
         new,
@@ -387,4 +528,51 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         backends: engine.backend_names(),
         seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_preparing_is_an_error_with_its_message() {
+        let h = std::thread::spawn(|| panic!("batch {} exploded", 7));
+        let e = join_producer(h).unwrap_err().to_string();
+        assert!(e.contains("preparing batches failed: batch 7 exploded"), "{e}");
+        assert!(join_producer(std::thread::spawn(|| ())).is_ok());
+    }
+
+    #[test]
+    fn out_of_range_campaign_state_names_the_field() {
+        let path = std::path::Path::new("run/campaign.json");
+        let good = State {
+            seed: 1,
+            target: "sm_90@8.7".into(),
+            backends: vec!["oracle".into()],
+            next_batch: 3,
+            programs: 768,
+            seconds: 2.0,
+            families: BTreeMap::from([("mov".to_string(), 10)]),
+            invalid: 0,
+            config: Config::default(),
+        };
+        let text = |s: &State| serde_json::to_string(s).unwrap();
+        assert!(State::parse(&text(&good), path).is_ok());
+        type Edit = fn(&mut State);
+        let cases: [(&str, Edit); 5] = [
+            ("next_batch", |s| s.next_batch = u64::MAX),
+            ("programs", |s| s.programs = u64::MAX),
+            ("invalid", |s| s.invalid = 769),
+            ("families.mov", |s| {
+                s.families.insert("mov".into(), u64::MAX);
+            }),
+            ("seconds", |s| s.seconds = -1.0),
+        ];
+        for (field, edit) in cases {
+            let mut s = good.clone();
+            edit(&mut s);
+            let e = State::parse(&text(&s), path).unwrap_err().to_string();
+            assert!(e.contains(&format!("field `{field}`")) && e.contains("run/campaign.json"), "{field}: {e}");
+        }
+    }
 }
