@@ -467,7 +467,7 @@ fn conform_summary(
     let assembled = report.ran.iter().any(|b| b.starts_with("ptxas-check"));
     let covers = if report.on_gpu {
         format!(
-            "the verdict compares {} on the GPU with the oracle over the inputs counted above",
+            "{} on the GPU compared with the oracle over the inputs counted above",
             report.ran.join(", ")
         )
     } else if assembled {
@@ -479,7 +479,7 @@ fn conform_summary(
          about hardware or the assembler"
             .to_string()
     };
-    writeln!(out, "verdict: {covers}")?;
+    writeln!(out, "the verdict covers: {covers}")?;
     out.flush()
 }
 

@@ -185,10 +185,10 @@ fn compact_output_ends_with_what_ran_and_what_the_verdict_covers() {
     assert!(stdout.contains("cvt.pack") && stdout.contains("prmt") && stdout.contains("failing"), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     let tail = lines[lines.len().saturating_sub(7)..].join("\n");
-    for want in ["inputs checked", "report: ", "device: ", "ptxas: ", "backends run: ", "verdict: "] {
+    for want in ["inputs checked", "report: ", "device: ", "ptxas: ", "backends run: ", "the verdict covers: "] {
         assert!(tail.contains(want), "`{want}` not among the last lines:\n{tail}");
     }
-    assert!(lines.last().unwrap().starts_with("verdict: "), "{stdout}");
+    assert!(lines.last().unwrap().starts_with("the verdict covers: "), "{stdout}");
     if stdout.contains("device: no GPU") {
         assert!(tail.contains("not run: cuda:ptxas-O3"), "{tail}");
         assert!(tail.contains("it says nothing about hardware"), "{tail}");
