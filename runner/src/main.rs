@@ -466,10 +466,7 @@ fn conform_summary(
     }
     let assembled = report.ran.iter().any(|b| b.starts_with("ptxas-check"));
     let covers = if report.on_gpu {
-        format!(
-            "{} on the GPU compared with the oracle over the inputs counted above",
-            report.ran.join(", ")
-        )
+        format!("{} on the GPU compared with the oracle over the inputs counted above", report.ran.join(", "))
     } else if assembled {
         "without a GPU this checks the oracle against itself and that every sweep kernel assembles; \
          it says nothing about hardware"

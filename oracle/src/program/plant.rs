@@ -1,6 +1,6 @@
 //! The test hook of the program oracle: a deliberately wrong rule that a run can be told to
 //! use ([`RunOptions::plant`](super::interp::RunOptions::plant)), so that tests of a campaign
-//! can check that it finds, minimizes and reports a disagreement (`ptxdiff fuzz --plant-bug`).
+//! can check that it finds, minimizes and reports a disagreement (`ptxdiff fuzz --plant-bug`, in builds with the runner's `test-hooks` feature).
 //!
 //! Invariant: without a plant (the default, and every real run) nothing here changes a result;
 //! this module is the only place that knows what a plant does.

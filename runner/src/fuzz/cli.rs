@@ -164,7 +164,9 @@ pub struct FuzzArgs {
     /// Known findings (suppressed as data; default: `corpus/known` when it exists).
     #[arg(long)]
     pub known: Option<PathBuf>,
-    /// Plant a deliberately wrong oracle rule (tests of the campaign itself).
+    /// Plant a deliberately wrong oracle rule (tests of the campaign itself; only in builds
+    /// with the `test-hooks` feature, which the runner's own tests turn on).
+    #[cfg(feature = "test-hooks")]
     #[arg(long, hide = true)]
     pub plant_bug: Option<String>,
     /// The command line (filled in by the binary, for the report).
@@ -172,14 +174,26 @@ pub struct FuzzArgs {
     pub command: String,
 }
 
+/// The planted oracle bug `--plant-bug` asks for (`test-hooks` builds only).
+#[cfg(feature = "test-hooks")]
+fn planted(a: &FuzzArgs) -> Result<Option<Plant>> {
+    match a.plant_bug.as_deref() {
+        None => Ok(None),
+        Some("xor-as-or") => Ok(Some(Plant::XorAsOr)),
+        Some(other) => bail!("unknown planted bug `{other}` (known: xor-as-or)"),
+    }
+}
+
+/// Without `test-hooks` no bug can be planted.
+#[cfg(not(feature = "test-hooks"))]
+fn planted(_: &FuzzArgs) -> Result<Option<Plant>> {
+    Ok(None)
+}
+
 /// `ptxdiff fuzz`.
 pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     let target: Target = if a.target == "auto" { "sm_90".parse()? } else { a.target.parse()? };
-    let plant = match a.plant_bug.as_deref() {
-        None => None,
-        Some("xor-as-or") => Some(Plant::XorAsOr),
-        Some(other) => bail!("unknown planted bug `{other}` (known: xor-as-or)"),
-    };
+    let plant = planted(&a)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
