@@ -137,6 +137,27 @@ pub fn install() -> Result<Ptxas, PtxasError> {
     Ptxas::at(&in_wheel(&dest))
 }
 
+/// The prefix of the temporary folders `assemble` works in: `ptxdiff-ptxas-PID-`, so that a
+/// later run can tell its own leftovers from anyone else's files.
+fn temp_prefix(pid: u32) -> String {
+    format!("ptxdiff-ptxas-{pid}-")
+}
+
+/// Removes the temporary folders that a killed ptxdiff process left in `tmp`: only folders
+/// named by [`temp_prefix`] whose process is gone (on Linux, no `/proc/PID`); nothing else.
+fn remove_stale_temp_dirs(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("ptxdiff-ptxas-")) else { continue };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let alive = !cfg!(target_os = "linux") || Path::new("/proc").join(pid.to_string()).exists();
+        if !alive && e.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 impl Ptxas {
     /// Finds ptxas (see the module docs for the lookup order) and reads its version.
     pub fn find() -> Result<Ptxas, PtxasError> {
@@ -181,7 +202,9 @@ impl Ptxas {
     /// `cubin` (or discarding it).
     pub fn assemble(&self, ptx: &str, arch: &str, opt: u8, cubin: Option<&Path>) -> Result<Assembly, PtxasError> {
         let io = |source| PtxasError::Io { path: self.path.clone(), source };
-        let dir = tempfile::tempdir().map_err(io)?;
+        static SWEEP: std::sync::Once = std::sync::Once::new();
+        SWEEP.call_once(|| remove_stale_temp_dirs(&std::env::temp_dir()));
+        let dir = tempfile::Builder::new().prefix(&temp_prefix(std::process::id())).tempdir().map_err(io)?;
         let src = dir.path().join("probe.ptx");
         std::fs::write(&src, ptx).map_err(io)?;
         let default_out = dir.path().join("probe.cubin");
@@ -231,6 +254,22 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_runs_temporary_folder_is_removed_by_the_next_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A pid above Linux's maximum (2^22) cannot be alive.
+        let stale = tmp.path().join(format!("{}abc", temp_prefix(4_194_400)));
+        let live = tmp.path().join(format!("{}abc", temp_prefix(std::process::id())));
+        let foreign = tmp.path().join("ptxdiff-ptxas-notapid-abc");
+        for d in [&stale, &live, &foreign] {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join("probe.ptx"), "x").unwrap();
+        }
+        remove_stale_temp_dirs(tmp.path());
+        assert!(!stale.exists() || !cfg!(target_os = "linux"), "a dead process's folder goes");
+        assert!(live.exists() && foreign.exists(), "a live process's and a foreign folder stay");
+    }
 
     #[test]
     fn diagnostics_are_parsed() {
