@@ -103,7 +103,11 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
         let form = match form {
             // mov's operand names say whether it packs: `a.x`, `a.y`, … are the elements.
             Form::Mov(m) if values.contains_key("a.x") => {
-                let n = values.keys().filter(|k| k.starts_with("a.")).count() as u8;
+                let n = match values.keys().filter(|k| k.starts_with("a.")).count() {
+                    2 => 2,
+                    4 => 4,
+                    n => return Err(format!("mov packs 2 or 4 elements (a.x, a.y[, a.z, a.w]); {n} given")),
+                };
                 Form::Mov(oracle::isa::Mov { shape: oracle::isa::MovShape::Pack(n), ..m })
             }
             f => f,
@@ -380,6 +384,14 @@ mod tests {
     }
 
     #[test]
+    fn a_pack_of_256_elements_is_an_error_not_a_crash() {
+        let keys: Vec<String> = (0..256).map(|i| format!("\"a.{i}\": \"0x1\"")).collect();
+        let line = format!(r#"{{"instr": "mov.b32", "operands": {{"a.x": "0x1", {}}}}}"#, keys.join(", "));
+        let out = one(&line);
+        assert!(out.contains("mov packs 2 or 4 elements"), "{out}");
+    }
+
+    #[test]
     fn bad_lines_give_errors() {
         for (line, needle) in [
             ("nonsense", "not JSON"),
@@ -401,6 +413,7 @@ mod tests {
                 "must fit in 32 bits",
             ),
             (r#"{"instr": "mov.u32 %r1, %tid.x", "operands": {}}"#, "depends on the launch"),
+            (r#"{"instr": "mov.b32", "operands": {"a.x": "0x1", "a.y": "0x2", "a.z": "0x3"}}"#, "3 given"),
             (r#"{"instr": "shfl.sync.wobble.b32", "operands": {}}"#, "wobble"),
             (r#"{"instr": "prmt.b32", "operands": {"a": ["0x1", "0x2"], "b": "0x0", "c": "0x0"}}"#, "per-thread form"),
         ] {

@@ -321,7 +321,7 @@ fn explain_cvt_lanes(out: &mut String, c: &Cvt, e: &Expected, values: &BTreeMap<
         } else {
             format!("{}[{}:{}]", source.slot.name(), source.shift + source.width - 1, source.shift)
         };
-        let bits = ((e.bits >> lane.shift) as u64) & ((1u64 << lane.width) - 1);
+        let bits = ((e.bits >> lane.shift) as u64) & (u64::MAX >> (64 - lane.width.min(64)));
         let Some(f) = lane.format else {
             let w = lane.width;
             let v = e.bits as i128;
@@ -380,6 +380,15 @@ mod tests {
         assert!(out.contains("0x3c01"), "{out}");
         let out = run("cvt.rn.f16.f32", &["0.1"]).unwrap();
         assert!(out.contains("0x3dcccccd"), "{out}");
+    }
+
+    /// 64-bit destinations show all their bits (a shift by the full width once masked them all).
+    #[test]
+    fn sixty_four_bit_results_are_shown_whole() {
+        let out = run("cvt.f64.f32", &["1.5"]).unwrap();
+        assert!(out.contains("0x3ff8000000000000"), "{out}");
+        let out = run("cvt.rni.s64.f32", &["-3"]).unwrap();
+        assert!(out.contains("-3"), "{out}");
     }
 
     /// The rule shown is the one the evaluation followed, lane by lane.

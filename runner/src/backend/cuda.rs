@@ -19,6 +19,12 @@ use crate::worker::Executor;
 /// The JIT backend's name.
 pub const JIT: &str = "cuda:jit";
 
+/// Whether `name` names a backend of this kind (one whose results come from a GPU): only
+/// those count as hardware when a conform row's class is decided.
+pub fn is_gpu_backend(name: &str) -> bool {
+    name.starts_with("cuda:")
+}
+
 /// The optimization levels the offline-assembled backends offer.
 pub const LEVELS: [u8; 2] = [0, 3];
 

@@ -277,10 +277,19 @@ fn form_findings(
             out.push(finish(sig, &[0], fail.to_string().chars().take(4000).collect()));
         }
     }
-    let disagreeing: Vec<&Row> = rows.iter().copied().filter(|r| r.outcome().disagreement().is_some()).collect();
+    // A row with an oracle defect is not comparable as a whole, but its mismatches (the defect's
+    // inputs among them: the backend differs there from the full semantics) are still reported.
+    let defective = |r: &Row| r.failure.as_ref().is_some_and(|f| f.kind == FailureKind::OracleDefect);
+    let disagreeing: Vec<&Row> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.outcome().disagreement().is_some() || (defective(r) && r.mismatches > 0))
+        .collect();
     let Some(first_row) = disagreeing.first() else { return out };
     let Some(first) = first_row.examples.first() else { return out };
-    let agreeing = rows.iter().any(|r| r.checked > 0 && r.outcome().agrees());
+    // Only GPU rows count as hardware that agrees: the oracle's own rows always agree.
+    let agreeing =
+        rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
     let actual_at = |r: &Row, index: u64| r.examples.iter().find(|m| m.index == index).map(|m| m.actual.clone());
     let split = disagreeing.iter().any(|r| actual_at(r, first.index).is_some_and(|a| a != first.actual));
     let class = if agreeing || split { FindingClass::Compiler } else { FindingClass::HardwareSpec };
@@ -435,6 +444,31 @@ mod tests {
         let doc = FindingsDoc::load(&dir).unwrap();
         assert!(doc.findings.is_empty());
         assert_eq!((doc.known[0].id.as_str(), doc.known[0].count), ("cvt-rna-tf32-nan", 2));
+    }
+
+    /// An oracle defect in a row is a finding of its own and does not hide the row's mismatches.
+    #[test]
+    fn an_oracle_defect_does_not_hide_the_rows_mismatches() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut r = row(TF32, "cuda:ptxas-O3", &NANS);
+        r.failure =
+            Some(BackendFailure::new(FailureKind::OracleDefect, "oracle defect: fast kernel of … at input a=0x1"));
+        let (dir, rec) =
+            write_run(tmp.path(), &mut report(vec![r]), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 1 });
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.findings[0].signature.class, FindingClass::OracleDefect);
+    }
+
+    /// The oracle's own rows (`--backends oracle,cuda:…`) always agree; they must not turn a
+    /// hardware-spec finding into a compiler one.
+    #[test]
+    fn the_oracles_own_rows_are_not_hardware_that_agrees() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rows = vec![row(TF32, "oracle", &[]), row(TF32, "oracle-worker", &[]), row(TF32, "cuda:ptxas-O3", &NANS)];
+        let (_, rec) =
+            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 1 }, "hardware-spec, hence the known tf32 finding");
     }
 
     /// A backend that agrees on a form while another does not makes the finding a compiler one;

@@ -26,8 +26,13 @@ use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
 pub fn parse_duration(s: &str) -> Result<Duration> {
     let s = s.trim();
+    let seconds = |n: f64| {
+        Duration::try_from_secs_f64(n).map_err(|_| {
+            anyhow::anyhow!("`{s}` is not a duration: it must be a finite, non-negative number of seconds")
+        })
+    };
     if let Ok(n) = s.parse::<f64>() {
-        return Ok(Duration::from_secs_f64(n));
+        return seconds(n);
     }
     let mut total = 0.0;
     let mut num = String::new();
@@ -48,7 +53,7 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
     if !num.is_empty() {
         bail!("`{s}` is not a duration (e.g. 90s, 15m, 1h)");
     }
-    Ok(Duration::from_secs_f64(total))
+    seconds(total)
 }
 
 /// Parses `--backends`: the names given (empty: the registry's defaults; with a GPU, the
@@ -202,7 +207,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         (None, Some(dir)) => (dir.clone(), false),
         (None, None) => {
             let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            (PathBuf::from("reports").join(format!("fuzz-{ts}")), false)
+            (crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(format!("fuzz-{ts}")), false)
         }
     };
     let seed = if resume {
@@ -240,7 +245,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
             bail!("--known {}: no such directory (give the folder of known findings, e.g. corpus/known)", dir.display())
         }
         Some(dir) => dir.clone(),
-        None => PathBuf::from("corpus/known"),
+        None => crate::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known"),
     };
     let o = Options {
         time: parse_duration(&a.time)?,
@@ -392,5 +397,8 @@ mod tests {
         assert_eq!(parse_duration("1h30m").unwrap(), Duration::from_secs(5400));
         assert_eq!(parse_duration("2.5").unwrap(), Duration::from_secs_f64(2.5));
         assert!(parse_duration("5x").is_err() && parse_duration("m").is_err() && parse_duration("10m5").is_err());
+        for bad in ["inf", "-1", "NaN", "1e30", "-5s"] {
+            assert!(parse_duration(bad).is_err(), "{bad} must be an error, not a panic");
+        }
     }
 }
