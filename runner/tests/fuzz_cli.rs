@@ -344,3 +344,24 @@ fn programs_counts_exactly_and_the_summary_says_what_ran() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("\n2 programs in ") && text.contains("campaign: 3 programs"), "{text}");
 }
+
+/// `minimize` and `replay` leave no scratch folder behind, also when they stop with an error
+/// ("nothing to minimize").
+#[test]
+fn replay_and_minimize_leave_no_scratch_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/findings/shift-clamp/shift64.case"));
+    for args in [&["minimize"][..], &["replay"][..]] {
+        let out = ptxdiff()
+            .args(args)
+            .arg(case)
+            .args(["--backends", "oracle-worker"])
+            .env("TMPDIR", tmp.path())
+            .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert!(left.is_empty(), "{args:?} left {left:?} in the temp folder:\n{text}");
+    }
+}

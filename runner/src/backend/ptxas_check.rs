@@ -16,9 +16,12 @@ use super::{
 };
 use crate::ptxas::Ptxas;
 
+/// The start of every name of this kind.
+pub const NAME: &str = "ptxas-check";
+
 /// The backend's name for the ptxas labelled `label`.
 pub fn name(label: Option<&str>) -> String {
-    format!("ptxas-check{}", label_suffix(label))
+    format!("{NAME}{}", label_suffix(label))
 }
 
 /// The registry's entry.
@@ -73,7 +76,7 @@ impl Backend for PtxasCheck {
                         Ok(a) => {
                             Some(BackendFailure::new(FailureKind::Rejected, format!("ptxas: {}", a.output.trim())))
                         }
-                        Err(e) => Some(BackendFailure::new(FailureKind::Other, e.to_string())),
+                        Err(e) => Some(BackendFailure::new(FailureKind::Environment, e.to_string())),
                     },
                 };
                 tick(1);

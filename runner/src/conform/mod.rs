@@ -180,7 +180,7 @@ fn row(r: SweepResult) -> Row {
             row.examples = c.examples;
         }
         Err(SweepFailure::Row(f)) => row.failure = Some(f),
-        Err(SweepFailure::Environment(why)) => row.failure = Some(BackendFailure::new(FailureKind::Other, why)),
+        Err(SweepFailure::Environment(why)) => row.failure = Some(BackendFailure::new(FailureKind::Environment, why)),
     }
     row
 }

@@ -195,9 +195,10 @@ pub fn write_run(
 /// Mismatching inputs of a form put into its case file (one thread each).
 const CASE_INPUTS: usize = 8;
 
-/// The class and `how` of a backend failure.
-fn failure_signature(f: &BackendFailure) -> (FindingClass, String) {
-    match f.kind {
+/// The class and `how` of the failure of `backend`; `None` for an environment problem, which
+/// fails the row but is no finding.
+fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass, String)> {
+    Some(match f.kind {
         FailureKind::Rejected => (FindingClass::AssemblerRejection, gist(&f.message)),
         FailureKind::Fault => (
             FindingClass::Crash,
@@ -207,11 +208,15 @@ fn failure_signature(f: &BackendFailure) -> (FindingClass, String) {
                 .unwrap_or("GPU fault")
                 .to_string(),
         ),
+        FailureKind::Crash if backend.starts_with(crate::backend::ptxas_check::NAME) => {
+            (FindingClass::Crash, "ptxas crash".into())
+        }
         FailureKind::Crash => (FindingClass::Crash, "worker crash".into()),
         FailureKind::Hang => (FindingClass::Crash, "hang".into()),
         FailureKind::Other => (FindingClass::Crash, "harness".into()),
         FailureKind::OracleDefect => (FindingClass::OracleDefect, "fast kernel disagrees with the semantics".into()),
-    }
+        FailureKind::Environment => return None,
+    })
 }
 
 /// Turns the run's failing rows into findings and records them in `store`; `target` is the
@@ -272,7 +277,7 @@ fn form_findings(
     for r in rows {
         if let Outcome::NotComparable(_) = r.outcome() {
             let Some(fail) = &r.failure else { continue };
-            let (class, how) = failure_signature(fail);
+            let Some((class, how)) = failure_signature(&r.backend, fail) else { continue };
             let sig = Signature::new(class, form.opcode(), "", [r.backend.clone()], how);
             out.push(finish(sig, &[0], fail.to_string().chars().take(4000).collect()));
         }
@@ -444,6 +449,23 @@ mod tests {
         let doc = FindingsDoc::load(&dir).unwrap();
         assert!(doc.findings.is_empty());
         assert_eq!((doc.known[0].id.as_str(), doc.known[0].count), ("cvt-rna-tf32-nan", 2));
+    }
+
+    /// A row the machine stopped (ptxas could not be started) fails but is no finding; a ptxas
+    /// crash under ptxas-check is called one.
+    #[test]
+    fn environment_failures_are_no_findings() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut env = row("prmt.b32", "ptxas-check-O0", &[]);
+        env.failure = Some(BackendFailure::new(FailureKind::Environment, "No space left on device"));
+        let mut crash = row("prmt.b32", "ptxas-check-O3", &[]);
+        crash.failure = Some(BackendFailure::new(FailureKind::Crash, "ptxas crashed: Segmentation fault"));
+        let mut r = report(vec![env, crash]);
+        assert_eq!(r.failing().count(), 2);
+        let (dir, rec) = write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        assert_eq!(rec.new, 1);
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.findings[0].signature.to_string(), "crash prmt.b32 ptxas-check-O3: ptxas crash");
     }
 
     /// An oracle defect in a row is a finding of its own and does not hide the row's mismatches.

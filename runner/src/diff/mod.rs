@@ -61,6 +61,9 @@ pub enum FailureKind {
     /// The harness around the backend failed: no kernel could be built for the job, or the
     /// worker answered with something that is not its results.
     Other,
+    /// The machine, not the backend, stopped the run (ptxas could not be started, the temp
+    /// folder is full, the worker could not be restarted): the row failed, but it is no finding.
+    Environment,
     /// The oracle's audit found a fast kernel that disagrees with the full semantics while the
     /// backend agreed with the kernel: the row's verdict cannot be trusted (an oracle bug).
     OracleDefect,
@@ -95,6 +98,7 @@ impl fmt::Display for BackendFailure {
             FailureKind::Fault => write!(f, "GPU fault: {}", self.message),
             FailureKind::Crash => write!(f, "worker crashed: {}", self.message),
             FailureKind::Hang => write!(f, "hang: {}", self.message),
+            FailureKind::Environment => write!(f, "not run: {}", self.message),
             FailureKind::Other | FailureKind::OracleDefect => f.write_str(&self.message),
         }
     }

@@ -301,7 +301,9 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
     text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
 }
 
-fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<Engine> {
+/// An engine for one case, and the guard of its scratch folder (removed when the guard drops,
+/// whichever way the command ends).
+fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, tempfile::TempDir)> {
     let registry = Registry::new(Settings {
         ptxas: ptxas_specs(&a.ptxas)?,
         device: a.device,
@@ -311,19 +313,16 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<Engine> {
     let names = parse_backends(&a.backends);
     let explicit = !names.is_empty();
     let names = if explicit { names } else { registry.fuzz_defaults() };
-    let scratch = tempfile::tempdir()?.keep();
-    let engine = Engine::new(&registry, &names, p.target, None, scratch)?;
-    if let Err(e) = require_available(explicit, &engine) {
-        let _ = std::fs::remove_dir_all(&engine.scratch);
-        return Err(e);
-    }
-    Ok(engine)
+    let scratch = tempfile::tempdir()?;
+    let engine = Engine::new(&registry, &names, p.target, None, scratch.path().to_path_buf())?;
+    require_available(explicit, &engine)?;
+    Ok((engine, scratch))
 }
 
 /// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
 pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
-    let mut engine = engine_for(&p, backends)?;
+    let (mut engine, _scratch) = engine_for(&p, backends)?;
     if let Some(why) = &engine.gpu_unavailable {
         println!("GPU backends unavailable: {why}");
     }
@@ -332,7 +331,6 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     names.extend(engine.backend_names().into_iter().filter(|n| n != crate::backend::oracle::NAME));
     println!("backends: {}", names.join(", "));
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
-    let _ = std::fs::remove_dir_all(&engine.scratch);
     if let Err(e) = &r[0].expected {
         bail!("the oracle refuses this program: {e}");
     }
@@ -362,7 +360,7 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
 /// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
 pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs, calls: usize) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
-    let mut engine = engine_for(&p, backends)?;
+    let (mut engine, _scratch) = engine_for(&p, backends)?;
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "min");
     let Some(first) = raw_findings(&p, &r[0]).into_iter().next() else {
         bail!("{}: no backend disagrees with the oracle; nothing to minimize", case.display());
@@ -370,7 +368,6 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     let pre = first.pre_signature();
     println!("minimizing while `{pre}` reproduces");
     let red = minimize(&p, &i, Budget { calls }, super::minimize::still_shows(&mut engine, &pre));
-    let _ = std::fs::remove_dir_all(&engine.scratch);
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
