@@ -89,8 +89,12 @@ impl WorkerHandle {
                 }
             }
         });
-        let first =
-            rx.recv_timeout(Duration::from_secs(60)).map_err(|_| "the worker did not start within 60 s".to_string())?;
+        let Ok(first) = rx.recv_timeout(Duration::from_secs(60)) else {
+            // A worker stuck in start-up (e.g. in cuInit) must not outlive the supervisor.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("the worker did not start within 60 s".to_string());
+        };
         match serde_json::from_str::<Reply>(&first) {
             Ok(Reply::Ready { device, driver, sm }) => Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm }),
             Ok(Reply::Unavailable { message }) => {
@@ -136,6 +140,9 @@ impl WorkerHandle {
                         return Outcome::Failed(message)
                     }
                     Ok(Reply::Fault { id: i, message }) if i == id => {
+                        // The worker ends after a fault; killing it bounds the wait if its
+                        // poisoned context hangs on the way out.
+                        let _ = self.child.kill();
                         let _ = self.child.wait();
                         return Outcome::Fault(message);
                     }
