@@ -112,6 +112,12 @@ impl KernelParams {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends a `.u32`.
+    pub fn u32(mut self, v: u32) -> KernelParams {
+        self.0.resize(self.0.len().next_multiple_of(4), 0);
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
     /// The parameter bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.0
@@ -170,6 +176,13 @@ pub struct DeviceBuffer {
     ptr: sys::CUdeviceptr,
     /// Size in bytes.
     pub bytes: usize,
+}
+
+impl DeviceBuffer {
+    /// The device address, for a kernel parameter.
+    pub fn ptr(&self) -> u64 {
+        self.ptr
+    }
 }
 
 /// Page-locked host memory.
@@ -383,6 +396,15 @@ impl Gpu {
             &LaunchConfig::linear(grid as u32, block as u32),
             &KernelParams::new().u64(out.ptr).u64(base).u64(n),
         )
+    }
+
+    /// Runs `f` over `n` threads (one-dimensional blocks of 256) with `params`, which the
+    /// caller lays out as `f`'s `.param` list; `f` must stay within the buffers they name.
+    pub fn launch_linear(&self, f: Function<'_>, n: u64, params: &KernelParams) -> Result<(), GpuError> {
+        let block = 256u64;
+        let grid = u32::try_from(n.div_ceil(block).max(1))
+            .map_err(|_| GpuError::Request(format!("{n} threads do not fit one grid")))?;
+        self.launch(f.func, &LaunchConfig::linear(grid, block as u32), params)
     }
 
     /// Copies `bytes` from the start of `src` into `dst` and waits for it (and everything

@@ -359,6 +359,11 @@ struct ConformArgs {
     /// Print every row (form × backend), not just the per-family summary and the failing rows.
     #[arg(long, short)]
     verbose: bool,
+    /// Copy every GPU result to the host and check it there, instead of letting the GPU compare
+    /// its results with the oracle's integer kernels (the default for exhaustive cvt forms with
+    /// a fast kernel; both give the same verdict, this path is slower)
+    #[arg(long)]
+    cpu_check: bool,
 }
 
 /// Whether the user turned the ptxas installation off (`PTXDIFF_NO_INSTALL` set to anything
@@ -511,7 +516,14 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     }
     let reports = a.reports.unwrap_or_else(|| runner::paths::default_under_repo("PTXDIFF_REPORTS", "reports"));
     let opts =
-        runner::conform::Options { target, forms: a.forms, exhaustive: a.exhaustive, samples: a.samples, backends };
+        runner::conform::Options {
+        target,
+        forms: a.forms,
+        exhaustive: a.exhaustive,
+        samples: a.samples,
+        backends,
+        cpu_check: a.cpu_check,
+    };
     let run_id = format!(
         "conform-{}",
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())

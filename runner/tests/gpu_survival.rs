@@ -24,6 +24,7 @@ fn job(id: u64, planted: Option<Planted>, count: u64) -> SweepJob {
         executor: Executor::Cuda(Compiler::Ptxas { path: ptxas.path, version: ptxas.version, opt: 3 }),
         segments: vec![(0, count)],
         allow: Allowances::all(),
+        cpu_check: false,
         planted,
     }
 }

@@ -112,6 +112,9 @@ pub struct SweepSpec {
     pub exhaustive: bool,
     /// Inputs per sampled form.
     pub samples: u64,
+    /// Check every result on the CPU instead of with the GPU's check kernel
+    /// (`conform --cpu-check`).
+    pub cpu_check: bool,
 }
 
 /// A batch of programs for one backend: one module, the programs' launches and inputs.
@@ -524,6 +527,7 @@ pub fn sweep_job(
         executor,
         segments,
         allow: allow.clone(),
+        cpu_check: spec.cpu_check,
         #[cfg(feature = "test-hooks")]
         planted: None,
     }

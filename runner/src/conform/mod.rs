@@ -62,6 +62,8 @@ pub struct Options {
     pub samples: u64,
     /// Backend names (empty: the registry's conform defaults).
     pub backends: Vec<String>,
+    /// Check every GPU result on the CPU instead of with the GPU's check kernel.
+    pub cpu_check: bool,
 }
 
 /// Families `conform` sweeps.
@@ -228,7 +230,13 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         ));
     }
     let ran: Vec<String> = backends.iter().map(|b| b.name()).collect();
-    let spec = |f: &Form| SweepSpec { form: f.clone(), target, exhaustive: o.exhaustive, samples: o.samples };
+    let spec = |f: &Form| SweepSpec {
+        form: f.clone(),
+        target,
+        exhaustive: o.exhaustive,
+        samples: o.samples,
+        cpu_check: o.cpu_check,
+    };
     let mut rows = Vec::new();
     if fallback {
         // Backend by backend: the CPU backends spread a whole run over all cores.

@@ -4,8 +4,11 @@
 //! enforces the timeout and records what became of each job, so the caller can start a fresh
 //! worker after a fault, crash or hang. `ptxdiff worker --oracle` is the CPU oracle behind the
 //! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).
+//! [`harness_kernels`] holds the worker's own small kernels (gathering suspects, the planted
+//! bit flips), which never contain code under test.
 
 pub mod protocol;
+mod harness_kernels;
 mod serve;
 pub mod supervisor;
 

@@ -55,7 +55,16 @@ pub enum Planted {
     /// representative with the destination's top (sign) bit flipped. Checked under allowances
     /// that admit any NaN this passes; with `nan-payload` off it does not.
     NonCanonicalNan,
+    /// A GPU whose results are wrong in places: the real sweep runs, then a planted kernel
+    /// flips the lowest bit of every [`FLIP_EVERY`]th result in device memory, before the
+    /// results are checked (on the GPU or the CPU), so both checking paths see the same
+    /// wrong results.
+    FlippedBits,
 }
+
+/// One result in this many is flipped by [`Planted::FlippedBits`].
+#[cfg(feature = "test-hooks")]
+pub const FLIP_EVERY: u64 = 4099;
 
 /// One unit of sweep work: sweep `form` over some index ranges. Unknown fields are refused, so
 /// a worker built without `test-hooks` rejects a planted job instead of running a real sweep.
@@ -75,6 +84,10 @@ pub struct SweepJob {
     /// The allowances in force.
     #[serde(serialize_with = "allow_to_wire", deserialize_with = "allow_from_wire")]
     pub allow: Allowances,
+    /// Check every result on the CPU (results copied to the host), not with the GPU's check
+    /// kernel: the reference path the GPU path is proven against (`conform --cpu-check`).
+    #[serde(default)]
+    pub cpu_check: bool,
     /// Run a planted kernel instead (survival tests).
     #[cfg(feature = "test-hooks")]
     #[serde(default)]
@@ -157,6 +170,9 @@ pub struct SweepDone {
     pub gpu_s: f64,
     /// Seconds checking.
     pub check_s: f64,
+    /// Whether the GPU's check kernel compared the results (otherwise the CPU did).
+    #[serde(default)]
+    pub gpu_checked: bool,
 }
 
 /// What the worker says.

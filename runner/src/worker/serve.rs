@@ -9,12 +9,14 @@
 //! `--oracle` runs [`Executor::Oracle`] jobs on the CPU oracle instead and needs no GPU.
 //! Invariant: the allowances a job carries are the ones its results are checked under.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 #[cfg(feature = "test-hooks")]
 use std::time::Duration;
 use std::time::Instant;
 
 use generator::sweep::{sweep_kernel, SweepKernel};
+use generator::sweep_check::check_kernel;
 use oracle::isa::{Form, Target};
 use oracle::semantics::Allowances;
 
@@ -23,8 +25,9 @@ use super::protocol::Planted;
 use super::protocol::{
     parse_request, Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob,
 };
-use crate::diff::sweep::check::{Checked, Checker};
-use crate::gpu::{Gpu, GpuError};
+use super::harness_kernels::gather_kernel;
+use crate::diff::sweep::check::{Checked, Checker, AUDIT_SEED};
+use crate::gpu::{DeviceBuffer, Function, Gpu, GpuError, KernelParams, Module, PinnedBuffer};
 use crate::ptxas::Ptxas;
 
 /// Results per chunk: bounds host memory and lets the checker start early.
@@ -41,7 +44,7 @@ fn planted_ptx(p: Planted, target: &Target) -> Option<String> {
     let body = match p {
         Planted::Fault => "  mov.u64 %rd1, 0;\n  st.global.u32 [%rd1], 1;",
         Planted::Hang => "LOOP:\n  bra.uni LOOP;",
-        Planted::NonCanonicalNan => return None,
+        Planted::NonCanonicalNan | Planted::FlippedBits => return None,
     };
     Some(format!(
         ".version {}\n.target {}\n.address_size 64\n.visible .entry sweep(.param .u64 out, .param .u64 base, .param .u64 n)\n{{\n  .reg .b64 %rd<2>;\n{body}\n  ret;\n}}\n",
@@ -87,12 +90,72 @@ fn fault(e: GpuError) -> JobError {
     }
 }
 
-fn run_sweep(gpu: &Gpu, job: &SweepJob) -> Result<SweepDone, JobError> {
+/// What a GPU worker keeps between jobs: device and pinned buffers (allocating and pinning
+/// gigabytes costs more than a small sweep) and the loaded check and gather modules (one per
+/// PTX text). Dropped before the [`Gpu`] whose context they belong to.
+#[derive(Default)]
+struct Kept {
+    /// Results of a chunk, two slots (the CPU path double-buffers).
+    results: [Option<DeviceBuffer>; 2],
+    /// Host copies of the results (CPU path, and the GPU path's overflow).
+    host: [Option<PinnedBuffer>; 2],
+    /// The check kernel's suspect offsets, its counter, its audit slots, gathered results.
+    suspects: Option<DeviceBuffer>,
+    count: Option<DeviceBuffer>,
+    audit: Option<DeviceBuffer>,
+    gathered: Option<DeviceBuffer>,
+    /// Modules by PTX text.
+    modules: HashMap<String, Module>,
+}
+
+/// A buffer of at least `bytes` in `slot`, reallocated when too small.
+fn device<'a>(gpu: &Gpu, slot: &'a mut Option<DeviceBuffer>, bytes: usize) -> Result<&'a DeviceBuffer, JobError> {
+    if slot.as_ref().is_none_or(|b| b.bytes < bytes) {
+        *slot = None;
+        *slot = Some(gpu.alloc(bytes).map_err(fault)?);
+    }
+    slot.as_ref().ok_or_else(|| JobError::Failed("device buffer".into()))
+}
+
+/// A pinned host buffer of at least `bytes` in `slot`, reallocated when too small.
+fn pinned<'a>(gpu: &Gpu, slot: &'a mut Option<PinnedBuffer>, bytes: usize) -> Result<&'a mut PinnedBuffer, JobError> {
+    if slot.as_ref().is_none_or(|b| b.bytes < bytes) {
+        *slot = None;
+        *slot = Some(gpu.alloc_pinned(bytes).map_err(fault)?);
+    }
+    slot.as_mut().ok_or_else(|| JobError::Failed("pinned buffer".into()))
+}
+
+impl Kept {
+    /// The module of `ptx`, compiled by the driver's JIT once per worker. These are the
+    /// harness's own kernels (check, gather), never the code under test.
+    fn module(&mut self, gpu: &Gpu, ptx: &str) -> Result<&Module, JobError> {
+        if !self.modules.contains_key(ptx) {
+            if self.modules.len() >= MAX_MODULES {
+                self.modules.clear();
+            }
+            let m = gpu.load_module(ptx.as_bytes(), true, 4).map_err(|e| JobError::Failed(format!("check kernel: {e}")))?;
+            self.modules.insert(ptx.to_string(), m);
+        }
+        self.modules.get(ptx).ok_or_else(|| JobError::Failed("module cache".into()))
+    }
+}
+
+/// Loaded harness modules a worker keeps (each form has its own check kernel; a run sweeps
+/// a form once per backend, so a few suffice).
+const MAX_MODULES: usize = 16;
+/// Results per chunk on the GPU path: only suspects and audit samples leave the device.
+const GPU_CHUNK: u64 = 1 << 28;
+/// The most suspects a chunk reports; more (a badly broken form) and the chunk is copied
+/// to the host and checked there.
+const SUSPECT_CAP: u32 = 1 << 22;
+
+fn run_sweep(gpu: &Gpu, kept: &mut Kept, job: &SweepJob) -> Result<SweepDone, JobError> {
     let compiler = on_gpu(&job.executor)?;
     let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
     let t0 = Instant::now();
     #[cfg(feature = "test-hooks")]
-    if let Some(p) = job.planted {
+    if let Some(p) = job.planted.filter(|p| *p != Planted::FlippedBits) {
         let ptx = planted_ptx(p, &target)
             .ok_or_else(|| JobError::Failed(format!("the planted {p:?} runs on the oracle worker only")))?;
         let kernel = compile(gpu, compiler, &ptx, &target).map_err(JobError::Failed)?;
@@ -104,47 +167,203 @@ fn run_sweep(gpu: &Gpu, job: &SweepJob) -> Result<SweepDone, JobError> {
     let form = Form::parse_opcode(&job.form).map_err(|e| JobError::Failed(e.to_string()))?;
     let k: SweepKernel = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
     let kernel = compile(gpu, compiler, &k.ptx, &target).map_err(JobError::Failed)?;
-    let compile_s = t0.elapsed().as_secs_f64();
+    let check = if job.cpu_check { None } else { check_kernel(&form, &target, &job.allow) };
     let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
-    let largest = job.segments.iter().map(|s| s.1).max().unwrap_or(1);
-    let chunk = CHUNK.min(largest.max(1));
-    let bytes = (chunk * u64::from(k.out_bytes)) as usize;
-    // Two slots: while the CPU checks one chunk, the GPU computes and copies the next.
-    let dev = [gpu.alloc(bytes).map_err(fault)?, gpu.alloc(bytes).map_err(fault)?];
-    let mut host = [gpu.alloc_pinned(bytes).map_err(fault)?, gpu.alloc_pinned(bytes).map_err(fault)?];
-    let pieces: Vec<(u64, u64)> = job
-        .segments
-        .iter()
-        .flat_map(|&(first, count)| {
-            (0..count.div_ceil(chunk)).map(move |c| (first + c * chunk, chunk.min(count - c * chunk)))
-        })
-        .collect();
-    let t_all = Instant::now();
-    let mut check_s = 0.0;
-    let mut result = Checked::default();
-    let submit = |slot: usize, (base, n): (u64, u64), host: &mut [crate::gpu::PinnedBuffer; 2]| {
-        gpu.launch_sweep(&kernel, &dev[slot], base, n)?;
-        gpu.copy_to_host_async(&mut host[slot], &dev[slot], (n * u64::from(k.out_bytes)) as usize)?;
-        gpu.record()
-    };
-    let mut pending = Vec::new();
-    if let Some(&p) = pieces.first() {
-        pending.push(submit(0, p, &mut host).map_err(fault)?);
-    }
-    for (idx, &(base, n)) in pieces.iter().enumerate() {
-        let slot = idx % 2;
-        if let Some(&next) = pieces.get(idx + 1) {
-            pending.push(submit(1 - slot, next, &mut host).map_err(fault)?);
+    let sweep = Sweep { gpu, kernel: &kernel, out_bytes: k.out_bytes, checker: &checker, job };
+    match check {
+        Some(ck) => {
+            // The check kernel's JIT counts as compile time.
+            kept.module(gpu, &ck.ptx)?;
+            sweep.checked_on_gpu(kept, &ck.ptx, t0.elapsed().as_secs_f64())
         }
-        pending.remove(0).wait().map_err(fault)?;
-        let t = Instant::now();
-        let len = (n * u64::from(k.out_bytes)) as usize;
-        result.absorb(checker.check(base, host[slot].as_slice(len)));
-        check_s += t.elapsed().as_secs_f64();
+        None => sweep.checked_on_cpu(kept, t0.elapsed().as_secs_f64()),
     }
-    // GPU time not hidden behind checking.
-    let gpu_s = (t_all.elapsed().as_secs_f64() - check_s).max(0.0);
-    Ok(SweepDone { id: job.id, result, compile_s, gpu_s, check_s })
+}
+
+/// One sweep job on the GPU: the kernel under test, its results' bytes per index, the
+/// checker.
+struct Sweep<'a> {
+    gpu: &'a Gpu,
+    kernel: &'a crate::gpu::Kernel,
+    out_bytes: u32,
+    checker: &'a Checker,
+    job: &'a SweepJob,
+}
+
+impl Sweep<'_> {
+    /// The planted flip kernel's PTX when the job asks for it, loaded into `kept`.
+    fn planted_flip(&self, kept: &mut Kept) -> Result<Option<&'static str>, JobError> {
+        #[cfg(feature = "test-hooks")]
+        if self.job.planted == Some(Planted::FlippedBits) {
+            kept.module(self.gpu, super::harness_kernels::FLIP)?;
+            return Ok(Some(super::harness_kernels::FLIP));
+        }
+        let _ = kept;
+        Ok(None)
+    }
+
+    /// The job's index ranges in chunks of at most `chunk` results.
+    fn pieces(&self, chunk: u64) -> Vec<(u64, u64)> {
+        self.job
+            .segments
+            .iter()
+            .flat_map(|&(first, count)| {
+                (0..count.div_ceil(chunk)).map(move |c| (first + c * chunk, chunk.min(count - c * chunk)))
+            })
+            .collect()
+    }
+
+    fn chunk(&self, most: u64) -> u64 {
+        most.min(self.job.segments.iter().map(|s| s.1).max().unwrap_or(1).max(1))
+    }
+
+    /// Runs the kernel under test on `(base, n)` into `out`, then `flip` (the planted bit
+    /// flips of a survival test), if any.
+    fn compute(&self, out: &DeviceBuffer, (base, n): (u64, u64), flip: Option<Function<'_>>) -> Result<(), GpuError> {
+        self.gpu.launch_sweep(self.kernel, out, base, n)?;
+        #[cfg(feature = "test-hooks")]
+        if let Some(f) = flip {
+            let every = super::protocol::FLIP_EVERY;
+            let params = KernelParams::new().u64(out.ptr()).u64(n).u64(every).u64(u64::from(self.out_bytes));
+            // `flip` touches one byte of each of the results `0, every, …` below `n`.
+            self.gpu.launch_linear(f, n.div_ceil(every), &params)?;
+        }
+        #[cfg(not(feature = "test-hooks"))]
+        let _ = flip;
+        Ok(())
+    }
+
+    /// The GPU checks its own results: per chunk, the check kernel compares every result with
+    /// the oracle's prediction and reports the differing offsets and the audit sample; only
+    /// those cross to the host, where [`Checker::check_reported`] judges them with the full
+    /// semantics. A chunk with more than [`SUSPECT_CAP`] suspects is checked on the CPU.
+    fn checked_on_gpu(&self, kept: &mut Kept, check_ptx: &str, compile_s: f64) -> Result<SweepDone, JobError> {
+        let (gpu, b) = (self.gpu, u64::from(self.out_bytes));
+        let chunk = self.chunk(GPU_CHUNK);
+        let w = self.checker.audit_window();
+        let slots = chunk / w + 2;
+        let gather_ptx = gather_kernel(self.out_bytes);
+        // Make sure both modules are loaded before borrowing buffers.
+        kept.module(gpu, &gather_ptx)?;
+        kept.module(gpu, check_ptx)?;
+        let flip = self.planted_flip(kept)?;
+        let Kept { results, host, suspects, count, audit, gathered, modules } = kept;
+        let flip = flip.and_then(|ptx| modules.get(ptx)?.function("flip").ok());
+        let check = modules.get(check_ptx).and_then(|m| m.function("check").ok());
+        let gather = modules.get(&gather_ptx).and_then(|m| m.function("gather").ok());
+        let (Some(check), Some(gather)) = (check, gather) else {
+            return Err(JobError::Failed("the check or gather entry is missing".into()));
+        };
+        let out = device(gpu, &mut results[0], (chunk * b) as usize)?;
+        let suspects = device(gpu, suspects, 4 * SUSPECT_CAP as usize)?;
+        let count = device(gpu, count, 4)?;
+        let audit = device(gpu, audit, (8 * slots) as usize)?;
+        let t_all = Instant::now();
+        let (mut check_s, mut result) = (0.0, Checked::default());
+        for (base, n) in self.pieces(chunk) {
+            self.compute(out, (base, n), flip).map_err(fault)?;
+            gpu.zero(count).map_err(fault)?;
+            let params = KernelParams::new()
+                .u64(out.ptr())
+                .u64(base)
+                .u64(n)
+                .u64(suspects.ptr())
+                .u64(count.ptr())
+                .u32(SUSPECT_CAP)
+                .u64(audit.ptr())
+                .u64(w)
+                .u64(AUDIT_SEED);
+            // `check` writes at most `cap` offsets, one counter and the audit slots of
+            // `base..base + n` (at most `chunk / w + 2`), all sized above.
+            gpu.launch_linear(check, n, &params).map_err(fault)?;
+            let raw = gpu.download(count, 4).map_err(fault)?;
+            let found = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+            if found > SUSPECT_CAP {
+                let len = (n * b) as usize;
+                let h = pinned(gpu, &mut host[0], len)?;
+                gpu.copy_to_host(h, out, len).map_err(fault)?;
+                let t = Instant::now();
+                result.absorb(self.checker.check(base, h.as_slice(len)));
+                check_s += t.elapsed().as_secs_f64();
+                continue;
+            }
+            let mut reported = Vec::with_capacity(found as usize);
+            if found > 0 {
+                let g = device(gpu, gathered, 8 * found as usize)?;
+                // `gather` reads `found` offsets below `n` and writes `found` words of 8 bytes.
+                let params = KernelParams::new().u64(out.ptr()).u64(suspects.ptr()).u64(u64::from(found)).u64(g.ptr());
+                gpu.launch_linear(gather, u64::from(found), &params).map_err(fault)?;
+                let offsets = gpu.download(suspects, 4 * found as usize).map_err(fault)?;
+                let values = gpu.download(g, 8 * found as usize).map_err(fault)?;
+                for (o, v) in offsets.chunks_exact(4).zip(values.chunks_exact(8)) {
+                    let j = u32::from_le_bytes([o[0], o[1], o[2], o[3]]);
+                    let v = u64::from_le_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
+                    reported.push((base + u64::from(j), u128::from(v)));
+                }
+            }
+            let first_slot = base / w;
+            let used = (base + n).div_ceil(w) - first_slot;
+            let raw = gpu.download(audit, (8 * used) as usize).map_err(fault)?;
+            let sampled: Vec<(u64, u128)> = self
+                .checker
+                .audit_picks(base, n)
+                .map(|i| {
+                    let at = (8 * (i / w - first_slot)) as usize;
+                    let mut v = [0u8; 8];
+                    v.copy_from_slice(&raw[at..at + 8]);
+                    (i, u128::from(u64::from_le_bytes(v)))
+                })
+                .collect();
+            let t = Instant::now();
+            result.absorb(self.checker.check_reported(n, &reported, &sampled));
+            check_s += t.elapsed().as_secs_f64();
+        }
+        let gpu_s = (t_all.elapsed().as_secs_f64() - check_s).max(0.0);
+        Ok(SweepDone { id: self.job.id, result, compile_s, gpu_s, check_s, gpu_checked: true })
+    }
+
+    /// Every result is copied to the host and checked there, chunk by chunk: while the CPU
+    /// checks one chunk, the GPU computes and copies the next.
+    fn checked_on_cpu(&self, kept: &mut Kept, compile_s: f64) -> Result<SweepDone, JobError> {
+        let gpu = self.gpu;
+        let b = u64::from(self.out_bytes);
+        let chunk = self.chunk(CHUNK);
+        let bytes = (chunk * b) as usize;
+        let flip = self.planted_flip(kept)?;
+        let Kept { results, host, modules, .. } = kept;
+        let flip = flip.and_then(|ptx| modules.get(ptx)?.function("flip").ok());
+        let [r0, r1] = results;
+        let dev = [device(gpu, r0, bytes)?, device(gpu, r1, bytes)?];
+        let [h0, h1] = host;
+        let mut host = [pinned(gpu, h0, bytes)?, pinned(gpu, h1, bytes)?];
+        let pieces = self.pieces(chunk);
+        let t_all = Instant::now();
+        let mut check_s = 0.0;
+        let mut result = Checked::default();
+        let submit = |slot: usize, (base, n): (u64, u64), host: &mut [&mut PinnedBuffer; 2]| {
+            self.compute(dev[slot], (base, n), flip)?;
+            gpu.copy_to_host_async(host[slot], dev[slot], (n * b) as usize)?;
+            gpu.record()
+        };
+        let mut pending = Vec::new();
+        if let Some(&p) = pieces.first() {
+            pending.push(submit(0, p, &mut host).map_err(fault)?);
+        }
+        for (idx, &(base, n)) in pieces.iter().enumerate() {
+            let slot = idx % 2;
+            if let Some(&next) = pieces.get(idx + 1) {
+                pending.push(submit(1 - slot, next, &mut host).map_err(fault)?);
+            }
+            pending.remove(0).wait().map_err(fault)?;
+            let t = Instant::now();
+            let len = (n * b) as usize;
+            result.absorb(self.checker.check(base, host[slot].as_slice(len)));
+            check_s += t.elapsed().as_secs_f64();
+        }
+        // GPU time not hidden behind checking.
+        let gpu_s = (t_all.elapsed().as_secs_f64() - check_s).max(0.0);
+        Ok(SweepDone { id: self.job.id, result, compile_s, gpu_s, check_s, gpu_checked: false })
+    }
 }
 
 fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
@@ -255,6 +474,9 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
         Some(Planted::Hang) => loop {
             std::thread::sleep(Duration::from_secs(3600));
         },
+        Some(Planted::FlippedBits) => {
+            return Err(JobError::Failed("the planted FlippedBits runs on a GPU worker only".into()))
+        }
         Some(Planted::NonCanonicalNan) | None => {}
     }
     let target: Target = job.target.parse().map_err(|e: oracle::isa::TargetError| JobError::Failed(e.to_string()))?;
@@ -275,10 +497,17 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
         };
         let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
         let result = check_bytes(&checker, k.out_bytes, &job.segments, gpu);
-        return Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() });
+        return Ok(SweepDone {
+            id: job.id,
+            result,
+            compile_s: 0.0,
+            gpu_s: 0.0,
+            check_s: t.elapsed().as_secs_f64(),
+            gpu_checked: false,
+        });
     }
     let result = oracle_sweep(&form, &k, &job.segments, &job.allow);
-    Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64() })
+    Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64(), gpu_checked: false })
 }
 
 /// The oracle's own expected results over `segments`, encoded as a backend returns them,
@@ -318,6 +547,8 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),
         }
     };
+    // Declared after `gpu`, so dropped before it: buffers and modules belong to its context.
+    let mut kept = Kept::default();
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -337,7 +568,7 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
                 run_programs_on_oracle(job).map(Reply::Programs)
             }
             (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
-            (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, job).map(Reply::Done),
+            (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, &mut kept, job).map(Reply::Done),
             (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
         };
         match result {

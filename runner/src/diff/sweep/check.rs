@@ -14,6 +14,7 @@
 //! A kernel wrong, together with the backend, on a fraction `p` of a form's inputs escapes the
 //! audit with probability about `(1 − p)^(2^20)`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -23,7 +24,7 @@ use oracle::num::fast::SliceFn;
 use oracle::semantics::cvt::CvtInputs;
 use oracle::semantics::cvt_fast::{self, SweepKernel};
 use oracle::semantics::operands::source_slots;
-use oracle::semantics::{cvt, cvt_pack, prmt, Allowances, Expected};
+use oracle::semantics::{cvt, cvt_pack, prmt, Allowance, Allowances, Expected};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +64,11 @@ pub struct Checked {
     /// The first of them, as a message naming the kernel's form and the input.
     #[serde(default)]
     pub first_oracle_defect: Option<String>,
+    /// Results admitted only thanks to an allowance (they differ from the oracle's canonical
+    /// bits in a field the allowance frees), per allowance name: what a baseline compares to
+    /// see a change of behaviour that no allowance-free check would show.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub allowance_uses: BTreeMap<String, u64>,
 }
 
 /// The most mismatch examples a row keeps.
@@ -81,6 +87,9 @@ impl Checked {
         }
         let room = MAX_EXAMPLES.saturating_sub(self.examples.len());
         self.examples.extend(part.examples.into_iter().take(room));
+        for (name, n) in part.allowance_uses {
+            *self.allowance_uses.entry(name).or_default() += n;
+        }
     }
 
     /// Why the row fails beyond its mismatches: an oracle defect.
@@ -113,7 +122,7 @@ pub const AUDIT_SAMPLES_LOG2: u32 = 20;
 /// The fewest audited inputs of a sweep (all of them below this).
 const AUDIT_MIN: u64 = 1 << 13;
 /// Seed of the audit sample (fixed: the same indices every run).
-const AUDIT_SEED: u64 = 0xA0D1_7C0F_FEE5_EED5;
+pub const AUDIT_SEED: u64 = 0xA0D1_7C0F_FEE5_EED5;
 
 /// One audited index per window of this many, for a sweep of `2^bits` inputs.
 fn audit_window(bits: u32) -> u64 {
@@ -204,23 +213,11 @@ impl Checker {
     /// Compares `results` (little-endian, `out_bytes` each) for indices `base..`.
     pub fn check(&self, base: u64, results: &[u8]) -> Checked {
         let n = results.len() / self.out_bytes as usize;
-        let count = AtomicU64::new(0);
-        let audited = AtomicU64::new(0);
-        let defects = AtomicU64::new(0);
-        let examples = Mutex::new(Vec::new());
-        let first_defect = Mutex::new(None::<(u64, String)>);
-        let b = self.out_bytes as usize;
-        let report = |i: u64, e: &Expected, actual: u128| {
-            count.fetch_add(1, Ordering::Relaxed);
-            let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-            if ex.len() < EXAMPLES {
-                ex.push(self.mismatch(i, e, actual));
-            }
-        };
+        let tally = Tally::new(self);
         (0..n.div_ceil(TASK)).into_par_iter().for_each(|t| {
             let lo = t * TASK;
             let hi = (lo + TASK).min(n);
-            let bytes = &results[lo * b..hi * b];
+            let bytes = &results[lo * self.out_bytes as usize..hi * self.out_bytes as usize];
             // Positions the fast kernel cannot vouch for (all of them without a fast kernel).
             let suspects: Vec<usize> = match self.fast {
                 Some(f) => self.fast_suspects(f, base + lo as u64, bytes),
@@ -228,51 +225,51 @@ impl Checker {
             };
             for &k in &suspects {
                 let j = lo + k;
-                let i = base + j as u64;
-                let actual = self.actual(results, j);
-                let e = self.expected(i);
-                if !e.matches(actual) {
-                    report(i, &e, actual);
-                }
-            }
-            if self.fast.is_none() {
-                return;
+                tally.judge(base + j as u64, self.actual(results, j));
             }
             // The audit: the sampled indices of this task where kernel and backend agreed.
-            let (first, end) = (base + lo as u64, base + hi as u64);
-            let w = self.audit_window;
-            for window in first / w..end.div_ceil(w) {
-                let i = window * w + mix64(window, AUDIT_SEED) % w;
-                if i < first || i >= end {
-                    continue;
-                }
+            for i in self.audit_picks(base + lo as u64, (hi - lo) as u64) {
                 let j = (i - base) as usize;
-                if suspects.binary_search(&(j - lo)).is_ok() {
-                    continue;
-                }
-                audited.fetch_add(1, Ordering::Relaxed);
-                let actual = self.actual(results, j);
-                let e = self.expected(i);
-                if !e.matches(actual) {
-                    defects.fetch_add(1, Ordering::Relaxed);
-                    report(i, &e, actual);
-                    let mut first = first_defect.lock().unwrap_or_else(|p| p.into_inner());
-                    if first.as_ref().is_none_or(|(at, _)| i < *at) {
-                        *first = Some((i, self.defect_message(i, &e, actual)));
-                    }
+                if suspects.binary_search(&(j - lo)).is_err() {
+                    tally.audit(i, self.actual(results, j));
                 }
             }
         });
-        let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
-        examples.sort_by_key(|m| m.index);
-        Checked {
-            checked: n as u64,
-            mismatches: count.into_inner(),
-            examples,
-            audited: audited.into_inner(),
-            oracle_defects: defects.into_inner(),
-            first_oracle_defect: first_defect.into_inner().unwrap_or_else(|p| p.into_inner()).map(|(_, m)| m),
-        }
+        tally.finish(n as u64)
+    }
+
+    /// The verdict of `n` results that were compared with the fast
+    /// kernel elsewhere (on the GPU, by the check kernel of [`generator::sweep_check`]):
+    /// `suspects` are the results that differ from the kernel's prediction (index, actual
+    /// bits), `audit` the results at [`Checker::audit_picks`] (index, actual bits; those among
+    /// the suspects are skipped). Equals [`Checker::check`] of the same results, which the
+    /// tests prove; every other result agreed with the prediction.
+    pub fn check_reported(&self, n: u64, suspects: &[(u64, u128)], audit: &[(u64, u128)]) -> Checked {
+        let tally = Tally::new(self);
+        suspects.par_iter().for_each(|&(i, actual)| tally.judge(i, actual));
+        let mut suspect_indices: Vec<u64> = suspects.iter().map(|s| s.0).collect();
+        suspect_indices.par_sort_unstable();
+        audit.par_iter().for_each(|&(i, actual)| {
+            if suspect_indices.binary_search(&i).is_err() {
+                tally.audit(i, actual);
+            }
+        });
+        tally.finish(n)
+    }
+
+    /// The audited indices in `first..first + n`: one per window of [`Checker::audit_window`]
+    /// indices, at `window × w + mix64(window, AUDIT_SEED) mod w` (empty without a fast
+    /// kernel, where every result goes through the full semantics anyway).
+    pub fn audit_picks(&self, first: u64, n: u64) -> impl Iterator<Item = u64> {
+        let w = self.audit_window;
+        let end = first + n;
+        let windows = if self.fast.is_some() { first / w..end.div_ceil(w) } else { 0..0 };
+        windows.map(move |window| window * w + mix64(window, AUDIT_SEED) % w).filter(move |&i| i >= first && i < end)
+    }
+
+    /// Indices per audited index ([`Checker::audit_picks`]).
+    pub fn audit_window(&self) -> u64 {
+        self.audit_window
     }
 
     /// The message of an oracle defect at index `i`.
@@ -319,6 +316,100 @@ impl Checker {
             }
         }
         blocks(f, b, bytes, sources)
+    }
+}
+
+/// The verdicts of one check as they accumulate, from all cores: shared by the CPU path
+/// ([`Checker::check`]) and the GPU path ([`Checker::check_reported`]), so both judge a
+/// result the same way.
+struct Tally<'c> {
+    checker: &'c Checker,
+    mismatches: AtomicU64,
+    audited: AtomicU64,
+    defects: AtomicU64,
+    examples: Mutex<Vec<Mismatch>>,
+    first_defect: Mutex<Option<(u64, String)>>,
+    /// Per [`Allowance::ALL`] entry: results admitted only thanks to it.
+    uses: [AtomicU64; Allowance::ALL.len()],
+}
+
+impl<'c> Tally<'c> {
+    fn new(checker: &'c Checker) -> Tally<'c> {
+        Tally {
+            checker,
+            mismatches: AtomicU64::new(0),
+            audited: AtomicU64::new(0),
+            defects: AtomicU64::new(0),
+            examples: Mutex::new(Vec::new()),
+            first_defect: Mutex::new(None),
+            uses: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    fn report(&self, i: u64, e: &Expected, actual: u128) {
+        self.mismatches.fetch_add(1, Ordering::Relaxed);
+        let mut ex = self.examples.lock().unwrap_or_else(|p| p.into_inner());
+        if ex.len() < EXAMPLES {
+            ex.push(self.checker.mismatch(i, e, actual));
+        }
+    }
+
+    /// A result the fast kernel does not vouch for (or every result without one): the full
+    /// semantics decides, and an admitted result that differs from the canonical bits counts
+    /// as a use of the allowances whose fields differ.
+    fn judge(&self, i: u64, actual: u128) {
+        let e = self.checker.expected(i);
+        if !e.matches(actual) {
+            self.report(i, &e, actual);
+            return;
+        }
+        let diff = actual ^ e.bits;
+        if diff == 0 {
+            return;
+        }
+        for f in &e.free {
+            let mask = if f.width >= 128 { u128::MAX } else { (1u128 << f.width) - 1 };
+            if (diff >> f.shift) & mask != 0 {
+                if let Some(k) = Allowance::ALL.iter().position(|a| *a == f.allowance) {
+                    self.uses[k].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// An audited agreement of kernel and backend: the full semantics must admit it, else the
+    /// kernel is wrong where the backend is wrong too (an oracle defect).
+    fn audit(&self, i: u64, actual: u128) {
+        self.audited.fetch_add(1, Ordering::Relaxed);
+        let e = self.checker.expected(i);
+        if !e.matches(actual) {
+            self.defects.fetch_add(1, Ordering::Relaxed);
+            self.report(i, &e, actual);
+            let mut first = self.first_defect.lock().unwrap_or_else(|p| p.into_inner());
+            if first.as_ref().is_none_or(|(at, _)| i < *at) {
+                *first = Some((i, self.checker.defect_message(i, &e, actual)));
+            }
+        }
+    }
+
+    fn finish(self, checked: u64) -> Checked {
+        let mut examples = self.examples.into_inner().unwrap_or_else(|p| p.into_inner());
+        examples.sort_by_key(|m| m.index);
+        let allowance_uses = Allowance::ALL
+            .iter()
+            .zip(&self.uses)
+            .map(|(a, n)| (a.name().to_string(), n.load(Ordering::Relaxed)))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        Checked {
+            checked,
+            mismatches: self.mismatches.into_inner(),
+            examples,
+            audited: self.audited.into_inner(),
+            oracle_defects: self.defects.into_inner(),
+            first_oracle_defect: self.first_defect.into_inner().unwrap_or_else(|p| p.into_inner()).map(|(_, m)| m),
+            allowance_uses,
+        }
     }
 }
 
@@ -475,6 +566,67 @@ mod tests {
             }
             eprintln!("{}: {with_fast} forms with a fast kernel", target.name());
             assert!(with_fast >= 300, "{}: {with_fast} forms with a fast kernel", target.name());
+        }
+    }
+
+    /// What the GPU's check kernel reports for `results` (indices `base..`): the results that
+    /// differ from the fast kernel's words, and the results at the audit picks.
+    fn reported(checker: &Checker, base: u64, results: &[u8]) -> (u64, Vec<(u64, u128)>, Vec<(u64, u128)>) {
+        let b = checker.out_bytes as usize;
+        let n = (results.len() / b) as u64;
+        let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
+        let words = checker.fast.expect("a fast kernel").words(&input);
+        let mask = if b == 8 { u64::MAX } else { (1u64 << (8 * b)) - 1 };
+        let suspects = (0..n as usize)
+            .filter(|&j| u128::from(words[j] & mask) != checker.actual(results, j))
+            .map(|j| (base + j as u64, checker.actual(results, j)))
+            .collect();
+        let audit = checker.audit_picks(base, n).map(|i| (i, checker.actual(results, (i - base) as usize))).collect();
+        (n, suspects, audit)
+    }
+
+    /// The GPU path's verdict ([`Checker::check_reported`] on what the check kernel reports)
+    /// equals the CPU path's ([`Checker::check`]) on the same results: right results, results
+    /// with planted differences (a NaN payload the allowance admits, a wrong bit), and a fast
+    /// kernel that is wrong together with the backend (the audit's oracle defects).
+    #[test]
+    fn the_gpu_path_reaches_the_cpu_path_verdict() {
+        let target: oracle::isa::Target = "sm_90a@8.7".parse().unwrap();
+        for (form, base) in
+            [("cvt.rn.f16.f32", 0x7F7F_0000u64), ("cvt.f32.f32", 0x7F80_0000), ("cvt.rzi.s64.f32", 0x4F00_0000)]
+        {
+            let f = Form::parse_opcode(form).unwrap();
+            let k = generator::sweep::sweep_kernel(&f, &target).unwrap();
+            let b = k.out_bytes as usize;
+            let mut checker = Checker::new(&f, k.scheme, k.out_bytes, Allowances::all());
+            let n = 1u64 << 18;
+            let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
+            let mut right: Vec<u8> =
+                checker.fast.unwrap().words(&input).iter().flat_map(|w| w.to_le_bytes()[..b].to_vec()).collect();
+            let same = |checker: &Checker, results: &[u8]| {
+                let cpu = checker.check(base, results);
+                let (n, suspects, audit) = reported(checker, base, results);
+                let gpu = checker.check_reported(n, &suspects, &audit);
+                assert_eq!(gpu, cpu, "{form}");
+                cpu
+            };
+            let c = same(&checker, &right);
+            assert_eq!((c.mismatches, c.oracle_defects), (0, 0), "{form}");
+            assert!(c.audited > 0, "{form}");
+            // Planted differences: a bit flipped in every 1000th result; where the result is a
+            // NaN of the payload-preserving f32.f32 the allowance admits some of them.
+            for j in (0..n as usize).step_by(1000) {
+                right[j * b] ^= 1;
+            }
+            let c = same(&checker, &right);
+            assert!(c.mismatches > 0 || !c.allowance_uses.is_empty(), "{form}: {c:?}");
+            if form == "cvt.rn.f16.f32" {
+                checker.sabotage(SliceFn::Narrow(wrong_f16_rn));
+                let wrong: Vec<u8> =
+                    checker.fast.unwrap().words(&input).iter().flat_map(|w| w.to_le_bytes()[..b].to_vec()).collect();
+                let c = same(&checker, &wrong);
+                assert!(c.oracle_defects > 0, "{c:?}");
+            }
         }
     }
 
