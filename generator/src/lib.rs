@@ -1,7 +1,7 @@
 //! # ptxdiff generator
 //!
 //! Turns the ISA model into PTX text: probe modules that use many forms at once (for validity
-//! checks against ptxas), sweep kernels, and whole test programs ([`program`]: the
+//! checks against ptxas), sweep kernels and their check kernels, and whole test programs ([`program`]: the
 //! grammar-aware, swarm-configured generator). No I/O, no GPU.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -10,3 +10,4 @@ pub mod minimize;
 pub mod probe;
 pub mod program;
 pub mod sweep;
+pub mod sweep_check;

@@ -37,12 +37,35 @@ pub struct SweepKernel {
     pub scheme: Scheme,
 }
 
+/// SplitMix64's increment (the golden ratio): stream `k` starts at `k ×` this.
+pub const MIX_GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+/// SplitMix64's finalizer: its two multipliers and three shifts, in order.
+const MIX_STEPS: [(u32, u64); 2] = [(30, 0xBF58_476D_1CE4_E5B9), (27, 0x94D0_49BB_1331_11EB)];
+/// The finalizer's last shift.
+const MIX_LAST_SHIFT: u32 = 31;
+
 /// SplitMix64's finalizer: the sampled sweeps' input for index `i` and stream `k`.
 pub fn mix64(i: u64, k: u64) -> u64 {
-    let mut z = i.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let mut z = i.wrapping_add(k.wrapping_mul(MIX_GOLDEN)).wrapping_mul(MIX_GOLDEN);
+    for (shift, mul) in MIX_STEPS {
+        z = (z ^ (z >> shift)).wrapping_mul(mul);
+    }
+    z ^ (z >> MIX_LAST_SHIFT)
+}
+
+/// PTX that sets the `.b64` register `dst` to [`mix64`] of register `index` and stream `k`,
+/// where the operand `stream` (an immediate or a register) holds `k ×` [`MIX_GOLDEN`]
+/// (wrapping); `tmp` is a scratch `.b64` register. The one PTX text of [`mix64`]: the sweep
+/// kernels and the check kernels ([`crate::sweep_check`]) both use it.
+pub fn mix64_ptx(out: &mut String, dst: &str, index: &str, stream: &str, tmp: &str) {
+    let _ = writeln!(out, "  add.u64 {dst}, {index}, {stream};\n  mul.lo.u64 {dst}, {dst}, 0x{MIX_GOLDEN:X};");
+    for (shift, mul) in MIX_STEPS {
+        let _ = writeln!(
+            out,
+            "  shr.u64 {tmp}, {dst}, {shift};\n  xor.b64 {dst}, {dst}, {tmp};\n  mul.lo.u64 {dst}, {dst}, 0x{mul:X};"
+        );
+    }
+    let _ = writeln!(out, "  shr.u64 {tmp}, {dst}, {MIX_LAST_SHIFT};\n  xor.b64 {dst}, {dst}, {tmp};");
 }
 
 /// The named source values for index `i` under `scheme` (names as `source_slots` gives them).
@@ -141,18 +164,9 @@ pub fn sweep_kernel(form: &Form, target: &Target) -> Result<SweepKernel, SweepEr
                 let _ = writeln!(k, "  mov.b64 %v, %z;");
             }
             Scheme::Sampled => {
-                // mix64(z, idx + 1), exactly as `mix64` computes it.
-                let stream = (idx as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let _ = writeln!(k, "  add.u64 %v, %z, {stream};\n  mul.lo.u64 %v, %v, 0x9E3779B97F4A7C15;");
-                let _ = writeln!(
-                    k,
-                    "  shr.u64 %o, %v, 30;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0xBF58476D1CE4E5B9;"
-                );
-                let _ = writeln!(
-                    k,
-                    "  shr.u64 %o, %v, 27;\n  xor.b64 %v, %v, %o;\n  mul.lo.u64 %v, %v, 0x94D049BB133111EB;"
-                );
-                let _ = writeln!(k, "  shr.u64 %o, %v, 31;\n  xor.b64 %v, %v, %o;");
+                // mix64(z, idx + 1).
+                let stream = (idx as u64 + 1).wrapping_mul(MIX_GOLDEN);
+                mix64_ptx(&mut k, "%v", "%z", &stream.to_string(), "%o");
             }
         }
         load_bits(&mut k, nm, *t);

@@ -11,6 +11,7 @@
 pub mod fast;
 pub mod fast_int;
 mod format;
+pub mod kernel_ir;
 mod real;
 mod round;
 

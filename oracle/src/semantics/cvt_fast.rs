@@ -1,7 +1,9 @@
 //! Which fast kernel ([`crate::num::fast`], [`crate::num::fast_int`]) computes a `cvt` form,
 //! and how its codes become a sweep's destination words: one table, from a form's qualifiers
-//! to a kernel's const parameters and a [`Layout`], used by the runner's sweeps (through its
-//! AVX2 [`Instantiate`]) and by the tests here (through [`Portable`]).
+//! to a [`KernelSpec`] (the kernel's parameters as data: [`spec`], [`sweep_spec`]) and a
+//! [`Layout`]; [`instantiate`] binds a spec to the const-generic kernel, used by the runner's
+//! sweeps (through its AVX2 [`Instantiate`]) and by the tests here (through [`Portable`]), and
+//! [`super::cvt_fast_ir`] builds the same spec's GPU twin.
 //!
 //! Invariant, checked by the tests against [`super::cvt::eval`] for every legal form the table
 //! covers: the kernel's code, laid out by [`SweepKernel::place`], equals the `bits` of the
@@ -55,7 +57,7 @@ pub enum Layout {
 }
 
 /// tf32's canonical NaN as a code.
-const TF32_NAN_CODE: u32 = match TF32.canonical_nan_bits() {
+pub(crate) const TF32_NAN_CODE: u32 = match TF32.canonical_nan_bits() {
     Some(b) => b as u32,
     None => 0,
 };
@@ -128,18 +130,177 @@ impl SweepKernel {
     }
 }
 
+/// A fast kernel with its const parameters as runtime values: one variant per kernel family
+/// of [`crate::num::fast`] and [`crate::num::fast_int`], named after it. [`spec`] and
+/// [`sweep_spec`] map forms to specs (the one table from qualifiers to parameters);
+/// [`instantiate`] turns a spec into the const-generic kernel, and
+/// [`super::cvt_fast_ir`] into its GPU twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelSpec {
+    /// [`F32ToHalf`]`<e, m, mode, satfinite, relu, ftz, sat>`.
+    F32ToHalf {
+        /// Exponent bits.
+        e: u32,
+        /// Mantissa bits.
+        m: u32,
+        /// Rounding ([`mode`]).
+        mode: u8,
+        /// `.satfinite`.
+        satfinite: bool,
+        /// `.relu`.
+        relu: bool,
+        /// `.ftz`.
+        ftz: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`F32ToFmt`]`<e, m, sat, fn_, mode>` (one lane of `.tf32` and the x2 destinations).
+    F32ToFmt {
+        /// Exponent bits.
+        e: u32,
+        /// Mantissa bits.
+        m: u32,
+        /// Saturating overflow (`.satfinite`).
+        sat: bool,
+        /// No infinity, all-ones NaN (E4M3).
+        fn_: bool,
+        /// Rounding ([`mode`]).
+        mode: u8,
+    },
+    /// [`F16x2ToFp8x2`]`<e, m, fn_, relu>`.
+    F16x2ToFp8x2 {
+        /// Exponent bits.
+        e: u32,
+        /// Mantissa bits.
+        m: u32,
+        /// No infinity, all-ones NaN (E4M3).
+        fn_: bool,
+        /// `.relu`.
+        relu: bool,
+    },
+    /// [`F32ToF32`]`<mode, integral, ftz, sat>`.
+    F32ToF32 {
+        /// Rounding ([`mode`]; [`mode::RN`] when not integral).
+        mode: u8,
+        /// Round to an integral value (`.irnd`).
+        integral: bool,
+        /// `.ftz`.
+        ftz: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`F32ToF64`]`<ftz, sat>`.
+    F32ToF64 {
+        /// `.ftz`.
+        ftz: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`F32ToInt`]`<bits, signed, mode, ftz>`.
+    F32ToInt {
+        /// Destination width (8, 16 or 32).
+        bits: u32,
+        /// Signed destination.
+        signed: bool,
+        /// Rounding ([`mode`]).
+        mode: u8,
+        /// `.ftz`.
+        ftz: bool,
+    },
+    /// [`F32ToInt64`]`<signed, mode, ftz>`.
+    F32ToInt64 {
+        /// Signed destination.
+        signed: bool,
+        /// Rounding ([`mode`]).
+        mode: u8,
+        /// `.ftz`.
+        ftz: bool,
+    },
+    /// [`IntToFloat`]`<signed, e, m, mode, sat>`.
+    IntToFloat {
+        /// Signed source.
+        signed: bool,
+        /// Exponent bits.
+        e: u32,
+        /// Mantissa bits.
+        m: u32,
+        /// Rounding ([`mode`]).
+        mode: u8,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`IntToF64`]`<signed, sat>`.
+    IntToF64 {
+        /// Signed source.
+        signed: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`IntToInt`]`<src_signed, bits, signed, sat>`.
+    IntToInt {
+        /// Signed source.
+        src_signed: bool,
+        /// Destination width (8, 16 or 32).
+        bits: u32,
+        /// Signed destination.
+        signed: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+    /// [`IntToInt64`]`<src_signed, signed, sat>`.
+    IntToInt64 {
+        /// Signed source.
+        src_signed: bool,
+        /// Signed destination.
+        signed: bool,
+        /// `.sat`.
+        sat: bool,
+    },
+}
+
+impl KernelSpec {
+    /// Whether the kernel's codes are 64 bits wide (`(low, high)` halves).
+    pub fn is_wide(&self) -> bool {
+        matches!(
+            self,
+            KernelSpec::F32ToF64 { .. }
+                | KernelSpec::F32ToInt64 { .. }
+                | KernelSpec::IntToF64 { .. }
+                | KernelSpec::IntToInt64 { .. }
+        )
+    }
+}
+
+/// A kernel for a sweep of one form as data: the kernel's spec, and how its codes become
+/// destination words ([`SweepKernel`] instantiated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SweepSpec {
+    /// The kernel.
+    pub kernel: KernelSpec,
+    /// How its codes are laid out.
+    pub layout: Layout,
+    /// `.relu` applied after the kernel (see [`SweepKernel::relu_sign`]).
+    pub relu_sign: Option<u32>,
+}
+
 /// The kernel of `c` for an exhaustive sweep under `allow`: [`select`]'s, laid out as is, or
 /// one lane kernel for `.tf32` and the x2 destinations from `.f32` (whose sweeps set `a = b`).
 /// Its words are the `bits` of [`super::cvt::eval`] under `allow`.
 pub fn select_sweep(c: &Cvt, inst: &impl Instantiate, allow: &Allowances) -> Option<SweepKernel> {
-    if let Some(kernel) = select(c, inst) {
-        return Some(SweepKernel { kernel, layout: Layout::Plain, relu_sign: None });
+    let s = sweep_spec(c, allow)?;
+    Some(SweepKernel { kernel: instantiate(&s.kernel, inst)?, layout: s.layout, relu_sign: s.relu_sign })
+}
+
+/// [`select_sweep`] as data.
+pub fn sweep_spec(c: &Cvt, allow: &Allowances) -> Option<SweepSpec> {
+    if let Some(kernel) = spec(c) {
+        return Some(SweepSpec { kernel, layout: Layout::Plain, relu_sign: None });
     }
     use CvtType::*;
     if c.atype != F32 || c.ftz || c.sat {
         return None;
     }
-    let m = kernel_mode(c.rnd)?;
+    let mode = kernel_mode(c.rnd)?;
     let layout = match c.dtype {
         Tf32 if c.relu || !allow.allows(Allowance::NanPayload) => Layout::Tf32 { nan_word: TF32_RELU_NAN_WORD },
         Tf32 => Layout::Tf32 { nan_word: TF32_NAN_WORD },
@@ -148,37 +309,21 @@ pub fn select_sweep(c: &Cvt, inst: &impl Instantiate, allow: &Allowances) -> Opt
         _ => return None,
     };
     let sat = c.satfinite;
-    macro_rules! pick {
-        ($e:literal, $m:literal, $sat:expr, $fn_:literal) => {
-            match (m, $sat) {
-                (mode::RN, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RN }>>(),
-                (mode::RZ, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RZ }>>(),
-                (mode::RM, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RM }>>(),
-                (mode::RP, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RP }>>(),
-                (mode::RNA, false) => inst.narrow::<F32ToFmt<$e, $m, false, $fn_, { mode::RNA }>>(),
-                (mode::RN, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RN }>>(),
-                (mode::RZ, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RZ }>>(),
-                (mode::RM, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RM }>>(),
-                (mode::RP, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RP }>>(),
-                (mode::RNA, true) => inst.narrow::<F32ToFmt<$e, $m, true, $fn_, { mode::RNA }>>(),
-                _ => return None,
-            }
-        };
-    }
     let kernel = match c.dtype {
-        F16x2 => pick!(5, 10, sat, false),
-        Bf16x2 => pick!(8, 7, sat, false),
-        Tf32 => pick!(8, 10, sat, false),
+        F16x2 => KernelSpec::F32ToFmt { e: 5, m: 10, sat, fn_: false, mode },
+        Bf16x2 => KernelSpec::F32ToFmt { e: 8, m: 7, sat, fn_: false, mode },
+        Tf32 => KernelSpec::F32ToFmt { e: 8, m: 10, sat, fn_: false, mode },
         // FP8 lanes always saturate (`.satfinite` is required); E4M3 has no infinity.
-        E4m3x2 => pick!(4, 3, true, true),
-        _ => pick!(5, 2, true, false),
+        E4m3x2 => KernelSpec::F32ToFmt { e: 4, m: 3, sat: true, fn_: true, mode },
+        _ => KernelSpec::F32ToFmt { e: 5, m: 2, sat: true, fn_: false, mode },
     };
     // The sign bit of the kernel's code: the top bit of the element's format.
     let sign = element(c.dtype).map(|e| 1u32 << e.format.sign_shift())?;
-    Some(SweepKernel { kernel, layout, relu_sign: c.relu.then_some(sign) })
+    Some(SweepSpec { kernel, layout, relu_sign: c.relu.then_some(sign) })
 }
 
-/// Binds a runtime rounding mode to the const `$M` for `$body`.
+/// Binds a runtime rounding mode to the const `$M` for `$body`: the modes of the scalar
+/// kernels (`.rna` has none).
 macro_rules! with_mode {
     ($m:expr, $M:ident => $body:expr) => {
         match $m {
@@ -203,6 +348,19 @@ macro_rules! with_mode {
     };
 }
 
+/// [`with_mode`] and `.rna` (the lane kernels of `.tf32` and the x2 destinations).
+macro_rules! with_any_mode {
+    ($m:expr, $M:ident => $body:expr) => {
+        match $m {
+            mode::RNA => {
+                const $M: u8 = mode::RNA;
+                $body
+            }
+            other => with_mode!(other, $M => $body),
+        }
+    };
+}
+
 /// Binds a runtime flag to the const `$B` for `$body`.
 macro_rules! with_flag {
     ($b:expr, $B:ident => $body:expr) => {
@@ -219,27 +377,17 @@ macro_rules! with_flag {
 /// The kernel for `c`, instantiated by `inst`; `None` where no kernel computes the form (see
 /// the module header).
 pub fn select(c: &Cvt, inst: &impl Instantiate) -> Option<SliceFn> {
-    use CvtType::*;
-    let (d, a) = (c.dtype, c.atype);
-    if a == F16x2 && matches!(d, E4m3x2 | E5m2x2) && c.rnd == Some(CvtRnd::Rn) && c.satfinite {
-        return Some(match (d, c.relu) {
-            (E4m3x2, false) => inst.narrow::<F16x2ToFp8x2<4, 3, true, false>>(),
-            (E4m3x2, true) => inst.narrow::<F16x2ToFp8x2<4, 3, true, true>>(),
-            (_, false) => inst.narrow::<F16x2ToFp8x2<5, 2, false, false>>(),
-            (_, true) => inst.narrow::<F16x2ToFp8x2<5, 2, false, true>>(),
-        });
-    }
-    if !(d.is_scalar() && matches!(a, F32 | S32 | U32)) {
-        return None;
-    }
-    let m = kernel_mode(c.rnd);
-    let integral = c.rnd.is_some_and(CvtRnd::is_integer);
-    let int_bits = |t: CvtType| (t.bits(), t.is_signed_int());
-    Some(match (a, d) {
-        (F32, F16 | Bf16) => {
+    instantiate(&spec(c)?, inst)
+}
+
+/// The const-generic kernel of `s`, instantiated by `inst`; `None` for parameters no form
+/// has (those [`spec`] and [`sweep_spec`] never give).
+pub fn instantiate(s: &KernelSpec, inst: &impl Instantiate) -> Option<SliceFn> {
+    Some(match *s {
+        KernelSpec::F32ToHalf { e, m, mode, satfinite, relu, ftz, sat } => {
             macro_rules! half {
                 ($e:literal, $m:literal) => {
-                    with_mode!(m?, M => match (c.satfinite, c.relu, c.ftz, c.sat) {
+                    with_mode!(mode, M => match (satfinite, relu, ftz, sat) {
                         (false, false, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, false, false>>(),
                         (true, false, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, true, false, false, false>>(),
                         (false, true, false, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, true, false, false>>(),
@@ -247,59 +395,138 @@ pub fn select(c: &Cvt, inst: &impl Instantiate) -> Option<SliceFn> {
                         (false, false, true, false) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, true, false>>(),
                         (false, false, false, true) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, false, true>>(),
                         (false, false, true, true) => inst.narrow::<F32ToHalf<$e, $m, M, false, false, true, true>>(),
-                        // `.relu`/`.satfinite` take no `.ftz`/`.sat` (§9.7.9.21 syntax).
                         _ => return None,
                     })
                 };
             }
-            if d == F16 {
-                half!(5, 10)
-            } else {
-                half!(8, 7)
+            match (e, m) {
+                (5, 10) => half!(5, 10),
+                (8, 7) => half!(8, 7),
+                _ => return None,
             }
         }
-        (F32, F32) if c.rnd.is_none() => {
-            with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT => inst.narrow::<F32ToF32<{ mode::RN }, false, FTZ, SAT>>()))
+        KernelSpec::F32ToFmt { e, m, sat, fn_, mode } => {
+            macro_rules! fmt {
+                ($e:literal, $m:literal, $fn_:literal) => {
+                    with_any_mode!(mode, M => with_flag!(sat, SAT => inst.narrow::<F32ToFmt<$e, $m, SAT, $fn_, M>>()))
+                };
+            }
+            match (e, m, fn_) {
+                (5, 10, false) => fmt!(5, 10, false),
+                (8, 7, false) => fmt!(8, 7, false),
+                (8, 10, false) => fmt!(8, 10, false),
+                (4, 3, true) => fmt!(4, 3, true),
+                (5, 2, false) => fmt!(5, 2, false),
+                _ => return None,
+            }
         }
-        (F32, F32) if integral => with_mode!(m?, M => with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT =>
-            inst.narrow::<F32ToF32<M, true, FTZ, SAT>>()))),
-        (F32, F64) if c.rnd.is_none() => {
-            with_flag!(c.ftz, FTZ => with_flag!(c.sat, SAT => inst.wide::<F32ToF64<FTZ, SAT>>()))
+        KernelSpec::F16x2ToFp8x2 { e, m, fn_, relu } => match (e, m, fn_, relu) {
+            (4, 3, true, false) => inst.narrow::<F16x2ToFp8x2<4, 3, true, false>>(),
+            (4, 3, true, true) => inst.narrow::<F16x2ToFp8x2<4, 3, true, true>>(),
+            (5, 2, false, false) => inst.narrow::<F16x2ToFp8x2<5, 2, false, false>>(),
+            (5, 2, false, true) => inst.narrow::<F16x2ToFp8x2<5, 2, false, true>>(),
+            _ => return None,
+        },
+        KernelSpec::F32ToF32 { mode: mode::RN, integral: false, ftz, sat } => {
+            with_flag!(ftz, FTZ => with_flag!(sat, SAT => inst.narrow::<F32ToF32<{ mode::RN }, false, FTZ, SAT>>()))
         }
-        // `.sat` is redundant for float-to-integer conversions (§9.7.9.21 Saturation modifier).
-        (F32, _) if d.is_int() && integral => with_mode!(m?, M => with_flag!(c.ftz, FTZ => match int_bits(d) {
+        KernelSpec::F32ToF32 { integral: false, .. } => return None,
+        KernelSpec::F32ToF32 { mode, ftz, sat, .. } => with_mode!(mode, M => with_flag!(ftz, FTZ =>
+            with_flag!(sat, SAT => inst.narrow::<F32ToF32<M, true, FTZ, SAT>>()))),
+        KernelSpec::F32ToF64 { ftz, sat } => {
+            with_flag!(ftz, FTZ => with_flag!(sat, SAT => inst.wide::<F32ToF64<FTZ, SAT>>()))
+        }
+        KernelSpec::F32ToInt { bits, signed, mode, ftz } => with_mode!(mode, M => with_flag!(ftz, FTZ =>
+        match (bits, signed) {
             (8, true) => inst.narrow::<F32ToInt<8, true, M, FTZ>>(),
             (8, false) => inst.narrow::<F32ToInt<8, false, M, FTZ>>(),
             (16, true) => inst.narrow::<F32ToInt<16, true, M, FTZ>>(),
             (16, false) => inst.narrow::<F32ToInt<16, false, M, FTZ>>(),
             (32, true) => inst.narrow::<F32ToInt<32, true, M, FTZ>>(),
             (32, false) => inst.narrow::<F32ToInt<32, false, M, FTZ>>(),
-            (_, true) => inst.wide::<F32ToInt64<true, M, FTZ>>(),
-            (_, false) => inst.wide::<F32ToInt64<false, M, FTZ>>(),
+            _ => return None,
         })),
-        // Integers are never subnormal, so `.ftz` (f32 results) changes nothing.
-        (S32 | U32, F16 | Bf16 | F32) if !c.relu && !c.satfinite => {
-            with_mode!(m?, M => with_flag!(a == S32, SIGNED => with_flag!(c.sat, SAT => match d {
-                F16 => inst.narrow::<IntToFloat<SIGNED, 5, 10, M, SAT>>(),
-                Bf16 => inst.narrow::<IntToFloat<SIGNED, 8, 7, M, SAT>>(),
-                _ => inst.narrow::<IntToFloat<SIGNED, 8, 23, M, SAT>>(),
+        KernelSpec::F32ToInt64 { signed, mode, ftz } => with_mode!(mode, M => with_flag!(ftz, FTZ =>
+            with_flag!(signed, S => inst.wide::<F32ToInt64<S, M, FTZ>>()))),
+        KernelSpec::IntToFloat { signed, e, m, mode, sat } => {
+            with_mode!(mode, M => with_flag!(signed, SIGNED => with_flag!(sat, SAT => match (e, m) {
+                (5, 10) => inst.narrow::<IntToFloat<SIGNED, 5, 10, M, SAT>>(),
+                (8, 7) => inst.narrow::<IntToFloat<SIGNED, 8, 7, M, SAT>>(),
+                (8, 23) => inst.narrow::<IntToFloat<SIGNED, 8, 23, M, SAT>>(),
+                _ => return None,
             })))
         }
-        (S32 | U32, F64) => {
-            with_flag!(a == S32, SIGNED => with_flag!(c.sat, SAT => inst.wide::<IntToF64<SIGNED, SAT>>()))
+        KernelSpec::IntToF64 { signed, sat } => {
+            with_flag!(signed, SIGNED => with_flag!(sat, SAT => inst.wide::<IntToF64<SIGNED, SAT>>()))
         }
-        (S32 | U32, _) if d.is_int() && c.rnd.is_none() => {
-            with_flag!(a == S32, SRC => with_flag!(c.sat, SAT => match int_bits(d) {
+        KernelSpec::IntToInt { src_signed, bits, signed, sat } => {
+            with_flag!(src_signed, SRC => with_flag!(sat, SAT => match (bits, signed) {
                 (8, true) => inst.narrow::<IntToInt<SRC, 8, true, SAT>>(),
                 (8, false) => inst.narrow::<IntToInt<SRC, 8, false, SAT>>(),
                 (16, true) => inst.narrow::<IntToInt<SRC, 16, true, SAT>>(),
                 (16, false) => inst.narrow::<IntToInt<SRC, 16, false, SAT>>(),
                 (32, true) => inst.narrow::<IntToInt<SRC, 32, true, SAT>>(),
                 (32, false) => inst.narrow::<IntToInt<SRC, 32, false, SAT>>(),
-                (_, true) => inst.wide::<IntToInt64<SRC, true, SAT>>(),
-                (_, false) => inst.wide::<IntToInt64<SRC, false, SAT>>(),
+                _ => return None,
             }))
         }
+        KernelSpec::IntToInt64 { src_signed, signed, sat } => with_flag!(src_signed, SRC => with_flag!(signed, S =>
+            with_flag!(sat, SAT => inst.wide::<IntToInt64<SRC, S, SAT>>()))),
+    })
+}
+
+/// The kernel spec of `c`; `None` where no kernel computes the form (see the module header).
+/// The one place a form's qualifiers become kernel parameters.
+pub fn spec(c: &Cvt) -> Option<KernelSpec> {
+    use CvtType::*;
+    let (d, a) = (c.dtype, c.atype);
+    if a == F16x2 && matches!(d, E4m3x2 | E5m2x2) && c.rnd == Some(CvtRnd::Rn) && c.satfinite {
+        return Some(match d {
+            E4m3x2 => KernelSpec::F16x2ToFp8x2 { e: 4, m: 3, fn_: true, relu: c.relu },
+            _ => KernelSpec::F16x2ToFp8x2 { e: 5, m: 2, fn_: false, relu: c.relu },
+        });
+    }
+    if !(d.is_scalar() && matches!(a, F32 | S32 | U32)) {
+        return None;
+    }
+    // Every scalar form but these rounds to nearest even, toward zero or toward ±∞: `.rna`
+    // and `.rs` have no scalar kernel.
+    let m = kernel_mode(c.rnd).filter(|&m| m != mode::RNA);
+    let integral = c.rnd.is_some_and(CvtRnd::is_integer);
+    let (bits, signed) = (d.bits(), d.is_signed_int());
+    Some(match (a, d) {
+        (F32, F16 | Bf16) => {
+            let (e, mb) = if d == F16 { (5, 10) } else { (8, 7) };
+            // `.relu`/`.satfinite` take no `.ftz`/`.sat` (§9.7.9.21 syntax).
+            if (c.satfinite || c.relu) && (c.ftz || c.sat) {
+                return None;
+            }
+            KernelSpec::F32ToHalf { e, m: mb, mode: m?, satfinite: c.satfinite, relu: c.relu, ftz: c.ftz, sat: c.sat }
+        }
+        (F32, F32) if c.rnd.is_none() => {
+            KernelSpec::F32ToF32 { mode: mode::RN, integral: false, ftz: c.ftz, sat: c.sat }
+        }
+        (F32, F32) if integral => KernelSpec::F32ToF32 { mode: m?, integral: true, ftz: c.ftz, sat: c.sat },
+        (F32, F64) if c.rnd.is_none() => KernelSpec::F32ToF64 { ftz: c.ftz, sat: c.sat },
+        // `.sat` is redundant for float-to-integer conversions (§9.7.9.21 Saturation modifier).
+        (F32, _) if d.is_int() && integral => match bits {
+            8 | 16 | 32 => KernelSpec::F32ToInt { bits, signed, mode: m?, ftz: c.ftz },
+            _ => KernelSpec::F32ToInt64 { signed, mode: m?, ftz: c.ftz },
+        },
+        // Integers are never subnormal, so `.ftz` (f32 results) changes nothing.
+        (S32 | U32, F16 | Bf16 | F32) if !c.relu && !c.satfinite => {
+            let (e, mb) = match d {
+                F16 => (5, 10),
+                Bf16 => (8, 7),
+                _ => (8, 23),
+            };
+            KernelSpec::IntToFloat { signed: a == S32, e, m: mb, mode: m?, sat: c.sat }
+        }
+        (S32 | U32, F64) => KernelSpec::IntToF64 { signed: a == S32, sat: c.sat },
+        (S32 | U32, _) if d.is_int() && c.rnd.is_none() => match bits {
+            8 | 16 | 32 => KernelSpec::IntToInt { src_signed: a == S32, bits, signed, sat: c.sat },
+            _ => KernelSpec::IntToInt64 { src_signed: a == S32, signed, sat: c.sat },
+        },
         _ => return None,
     })
 }

@@ -6,6 +6,7 @@ pub mod address;
 mod allowance;
 pub mod cvt;
 pub mod cvt_fast;
+pub mod cvt_fast_ir;
 pub mod cvt_pack;
 mod expected;
 pub mod mov;
