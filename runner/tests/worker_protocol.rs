@@ -22,6 +22,7 @@ fn job(id: u64, form: &str, planted: Option<Planted>) -> SweepJob {
         executor: Executor::Oracle,
         segments: vec![(0, 1 << 12), (0x7F80_0000, 1 << 12)],
         allow: Allowances::all(),
+        cpu_check: false,
         planted,
     }
 }
