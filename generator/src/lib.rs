@@ -1,8 +1,8 @@
 //! # ptxdiff generator
 //!
 //! Turns the ISA model into PTX text: probe modules that use many forms at once (for validity
-//! checks against ptxas), sweep kernels and their check kernels, and whole test programs ([`program`]: the
-//! grammar-aware, swarm-configured generator). No I/O, no GPU.
+//! checks against ptxas), sweep kernels and their check kernels ([`sweep_check`]), and whole
+//! test programs ([`program`]: the grammar-aware, swarm-configured generator). No I/O, no GPU.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

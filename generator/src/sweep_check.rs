@@ -67,9 +67,9 @@ fn module(prediction: &Program, target: &Target, out_bytes: u32) -> String {
     let _ = writeln!(k, "{CHECK_ENTRY}\n{{");
     let _ = writeln!(
         k,
-        "  .reg .b64 %j, %n, %i, %z, %o, %v, %t, %actual, %pred, %window, %win, %stream;\n  \
-         .reg .b32 %rtid, %rntid, %rctaid, %x, %a32, %k, %cap, %j32;\n  \
-         .reg .pred %done, %differ, %kept, %nowin, %miss;"
+        "  .reg .b64 %j, %n, %i, %z, %o, %v, %t, %actual, %pred, %window, %wm1, %win, %stream;\n  \
+         .reg .b32 %rtid, %rntid, %rctaid, %x, %a32, %k, %cap, %j32, %sh;\n  \
+         .reg .pred %done, %differ, %kept, %nowin, %pow2, %miss;"
     );
     k.push_str(&prediction.ptx("k", "%x"));
     // The thread's chunk offset `j` and sweep index `i`; the input is `i`'s low 32 bits.
@@ -98,10 +98,15 @@ fn module(prediction: &Program, target: &Target, out_bytes: u32) -> String {
     // The audit: the picked index of each window stores its result.
     let _ = writeln!(k, "$Laudit:");
     let _ = writeln!(k, "  ld.param.u64 %window, [window];\n  setp.eq.u64 %nowin, %window, 0;\n  @%nowin ret;");
-    let _ = writeln!(k, "  div.u64 %win, %i, %window;");
+    // Windows are powers of two in practice: then a shift and a mask replace the 64-bit
+    // division and remainder (the branch is uniform: every thread has the same window).
+    let _ = writeln!(k, "  sub.u64 %wm1, %window, 1;\n  and.b64 %t, %wm1, %window;\n  setp.eq.u64 %pow2, %t, 0;");
+    let _ = writeln!(k, "  clz.b64 %sh, %window;\n  sub.u32 %sh, 63, %sh;");
+    let _ = writeln!(k, "  @%pow2 shr.u64 %win, %i, %sh;\n  @!%pow2 div.u64 %win, %i, %window;");
     let _ = writeln!(k, "  ld.param.u64 %stream, [seed];\n  mul.lo.u64 %stream, %stream, 0x{MIX_GOLDEN:X};");
     mix64_ptx(&mut k, "%v", "%win", "%stream", "%t");
-    let _ = writeln!(k, "  rem.u64 %v, %v, %window;\n  mad.lo.u64 %v, %win, %window, %v;");
+    let _ = writeln!(k, "  @%pow2 and.b64 %v, %v, %wm1;\n  @!%pow2 rem.u64 %v, %v, %window;");
+    let _ = writeln!(k, "  mad.lo.u64 %v, %win, %window, %v;");
     let _ = writeln!(k, "  setp.ne.u64 %miss, %i, %v;\n  @%miss ret;");
     let _ = writeln!(k, "  ld.param.u64 %z, [base];\n  div.u64 %z, %z, %window;\n  sub.u64 %z, %win, %z;");
     let _ = writeln!(k, "  ld.param.u64 %o, [audit];\n  mad.lo.u64 %o, %z, 8, %o;\n  st.global.u64 [%o], %actual;");

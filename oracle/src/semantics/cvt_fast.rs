@@ -489,8 +489,8 @@ pub fn spec(c: &Cvt) -> Option<KernelSpec> {
     if !(d.is_scalar() && matches!(a, F32 | S32 | U32)) {
         return None;
     }
-    // Every scalar form but these rounds to nearest even, toward zero or toward ±∞: `.rna`
-    // and `.rs` have no scalar kernel.
+    // The scalar kernels round to nearest even, toward zero or toward ±∞; `.rna` and `.rs`
+    // have none.
     let m = kernel_mode(c.rnd).filter(|&m| m != mode::RNA);
     let integral = c.rnd.is_some_and(CvtRnd::is_integer);
     let (bits, signed) = (d.bits(), d.is_signed_int());

@@ -1,12 +1,12 @@
-//! The GPU twins of the fast kernels: for a [`SweepSpec`] (from [`super::cvt_fast::sweep_spec`]), a
-//! [`kernel_ir::Program`] that computes the sweep's destination word(s) from the 32 source
-//! bits with integer instructions only, so that a check kernel on the GPU predicts every
-//! result of the sweep next to the form under test.
+//! The GPU twins of the fast kernels: for a [`SweepSpec`] (from
+//! [`super::cvt_fast::sweep_spec`]), a [`Program`] that computes the sweep's destination
+//! word(s) from the 32 source bits with integer instructions only, so that a check kernel on
+//! the GPU predicts every result of the sweep next to the form under test.
 //!
 //! Each family builder mirrors its Rust kernel ([`crate::num::fast`], [`crate::num::fast_int`])
 //! step by step, with the const parameters folded at build time and every data-dependent choice
-//! a `selp`. Invariant, checked by the tests for every form [`super::cvt_fast::select_sweep`] covers
-//! on `sm_90a` and `sm_100a` under all and no allowances: [`Program::eval`] of [`program`]
+//! a `selp`. Invariant, checked by the tests for every form [`super::cvt_fast::select_sweep`]
+//! covers on `sm_90a` and `sm_100a` under all and no allowances: [`Program::eval`] of [`program`]
 //! equals [`SweepKernel::words`] — low word, then the high word of 64-bit destinations. The
 //! Rust kernels are proven against the full semantics by [`super::cvt_fast`]'s tests, so the twins
 //! are as trustworthy as they are.
