@@ -90,7 +90,12 @@ fn programs(n: usize, name: impl Fn(usize) -> String) -> (Vec<Program>, Vec<Inpu
         kernels: programs
             .iter()
             .zip(&inputs)
-            .map(|(p, i)| KernelRun { name: p.name.clone(), threads: p.threads(), inputs: i.0.clone(), outputs: p.outputs })
+            .map(|(p, i)| KernelRun {
+                name: p.name.clone(),
+                threads: p.threads(),
+                inputs: i.0.clone(),
+                outputs: p.outputs,
+            })
             .collect(),
         timeout: Duration::from_secs(60),
     };
@@ -189,7 +194,10 @@ fn devices_all_without_a_gpu_reports_the_gpu_backend_unavailable() {
         conform_rows(&["--devices", "all", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"]);
     assert!(!rows.is_empty());
     if stdout.contains("GPU backend unavailable") {
-        assert!(stdout.contains("backends run: ptxas-check, oracle") || stdout.contains("backends run: oracle"), "{stdout}");
+        assert!(
+            stdout.contains("backends run: ptxas-check, oracle") || stdout.contains("backends run: oracle"),
+            "{stdout}"
+        );
         assert!(rows.iter().all(|r| r.get("device").is_none()), "{rows:?}");
     } else {
         assert!(rows.iter().all(|r| r["device"].as_str().is_some_and(|d| d.starts_with("0: "))), "{rows:?}");

@@ -84,8 +84,8 @@ pub struct DeviceArgs {
     /// One CUDA device ordinal (the older spelling of `--devices N`).
     #[arg(long, hide = true)]
     pub device: Option<u16>,
-    /// Worker processes per device (and of `oracle-worker`); default: 4 for `conform`, else
-    /// the cores divided by the devices.
+    /// Worker processes per device (and of `oracle-worker`); default: 4 for `conform`, 1 for
+    /// `replay` and `minimize` (one program), for `fuzz` the cores divided by the devices.
     #[arg(long, value_parser = positive)]
     pub workers: Option<usize>,
 }
@@ -337,7 +337,8 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
     let registry = Registry::new(Settings {
         ptxas: ptxas_specs(&a.ptxas)?,
         devices: a.gpus.devices(),
-        workers: a.gpus.workers,
+        // One program runs on one worker; more would only start idle processes.
+        workers: Some(a.gpus.workers.unwrap_or(1)),
         allow: Allowances::from_off(&a.allow_off)?,
         sweep_timeout: Duration::from_secs(120),
     });
