@@ -42,12 +42,14 @@ fn oracle_worker(workers: usize, timeout: Duration) -> Box<dyn Backend> {
 }
 
 /// `ptxdiff conform ARGS --reports DIR`: its rows (`rows.json`) with the seconds taken out,
-/// and its stdout.
+/// and its stdout; the run must not fail to start.
 fn conform_rows(args: &[&str]) -> (Vec<serde_json::Value>, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = ptxdiff().arg("conform").args(args).arg("--reports").arg(dir.path()).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{args:?}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // 1: the rows hold findings (a GPU that disagrees); the rows are still compared.
+    let code = out.status.code();
+    assert!(matches!(code, Some(0 | 1)), "{args:?}: {code:?} {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     let run = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("rows.json")).unwrap()).unwrap();
@@ -186,34 +188,40 @@ fn bad_devices_and_workers_are_errors_naming_the_value() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("zero"));
 }
 
+/// Whether this machine has a usable GPU 0 (a GPU worker starts on it).
+fn has_gpu() -> bool {
+    runner::worker::WorkerHandle::spawn(
+        env!("CARGO_BIN_EXE_ptxdiff").as_ref(),
+        runner::worker::WorkerKind::Gpu { device: 0 },
+    )
+    .is_ok()
+}
+
 /// Without a GPU, `--devices all` finds none and the run says the GPU backend is unavailable
 /// (and falls back to the CPU backends); with one, it runs on every device.
 #[test]
 fn devices_all_without_a_gpu_reports_the_gpu_backend_unavailable() {
-    let (rows, stdout) =
-        conform_rows(&["--devices", "all", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"]);
-    assert!(!rows.is_empty());
-    if stdout.contains("GPU backend unavailable") {
-        assert!(
-            stdout.contains("backends run: ptxas-check, oracle") || stdout.contains("backends run: oracle"),
-            "{stdout}"
-        );
-        assert!(rows.iter().all(|r| r.get("device").is_none()), "{rows:?}");
-    } else {
-        assert!(rows.iter().all(|r| r["device"].as_str().is_some_and(|d| d.starts_with("0: "))), "{rows:?}");
+    let args = ["--devices", "all", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"];
+    if has_gpu() {
+        let (rows, _) = conform_rows(&[&args[..], &["--backends", "cuda:jit"]].concat());
+        assert!(rows.iter().all(|r| r["device"].as_str().is_some_and(|d| d.contains(": "))), "{rows:?}");
+        return;
     }
+    let (rows, stdout) = conform_rows(&args);
+    assert!(stdout.contains("GPU backend unavailable"), "{stdout}");
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.get("device").is_none()), "{rows:?}");
 }
 
 /// On a GPU: two workers on device 0 give the rows of one (skips without a GPU).
 #[test]
 fn two_workers_on_device_0_give_the_rows_of_one() {
-    let args = ["--devices", "0", "--target", "sm_90", "--forms", "cvt.r*.f16.f32", "--samples", "65536"];
-    let (one, stdout) = conform_rows(&[&args[..], &["--workers", "1"]].concat());
-    if stdout.contains("GPU backend unavailable") {
+    if !has_gpu() {
         eprintln!("skipped: no GPU");
         return;
     }
-    let (two, _) = conform_rows(&[&args[..], &["--workers", "2"]].concat());
+    let args = ["--backends", "cuda:jit", "--devices", "0", "--target", "sm_90", "--forms", "cvt.r*.f16.f32"];
+    let (one, _) = conform_rows(&[&args[..], &["--samples", "65536", "--workers", "1"]].concat());
+    let (two, _) = conform_rows(&[&args[..], &["--samples", "65536", "--workers", "2"]].concat());
     assert!(one.len() >= 4, "{one:?}");
     assert_eq!(one, two);
     assert!(one.iter().all(|r| r["device"].as_str().is_some_and(|d| d.starts_with("0: "))), "{one:?}");
