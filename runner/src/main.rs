@@ -336,9 +336,9 @@ struct ConformArgs {
     /// ~/.cache/ptxdiff/nvcc (needs python3 with pip and access to PyPI).
     #[arg(long)]
     no_install_ptxas: bool,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    device: i32,
+    /// GPUs and workers per GPU.
+    #[command(flatten)]
+    gpus: runner::fuzz::cli::DeviceArgs,
     /// Threads for the oracle (default: all cores; at least 1).
     #[arg(long, value_parser = positive)]
     jobs: Option<usize>,
@@ -494,7 +494,8 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     }
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
-        device: a.device,
+        devices: a.gpus.devices(),
+        workers: Some(a.gpus.workers.unwrap_or(runner::backend::pool::CONFORM_WORKERS)),
         allow: allow.clone(),
         sweep_timeout: std::time::Duration::from_secs(a.timeout),
     });

@@ -123,6 +123,7 @@ fn a_conform_finding_replays_and_renders() {
         }],
         failure: None,
         seconds: 1.0,
+        device: None,
     };
     let mut report = Report {
         run_id: "conform-1".into(),

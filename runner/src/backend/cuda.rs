@@ -1,17 +1,18 @@
-//! `cuda:*`: a CUDA GPU, in the worker process of its device (`--device`), given the machine
-//! code through a [`Compiler`]: the driver's JIT (`cuda:jit`) or an offline ptxas at one
-//! optimization level (`cuda:ptxas-O3`; `cuda:ptxas-13.0-O3` for a `--ptxas` version). Every
-//! `cuda:*` backend of a run shares the one worker of its device; the worker is restarted
-//! after a fault, crash or hang.
+//! `cuda:*`: CUDA GPUs, in the worker processes of the run's devices (`--devices` ×
+//! `--workers`), given the machine code through a [`Compiler`]: the driver's JIT (`cuda:jit`)
+//! or an offline ptxas at one optimization level (`cuda:ptxas-O3`; `cuda:ptxas-13.0-O3` for a
+//! `--ptxas` version). Every `cuda:*` backend of a run shares the one [`Pool`] of GPU
+//! workers: sweeps are spread over it form by form, program batches split by kernels; a
+//! worker is restarted after a fault, crash or hang.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use oracle::semantics::Allowances;
 
+use super::pool::Pool;
 use super::{
     label_suffix, Backend, Build, Built, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec,
-    WorkerSlot,
 };
 use crate::ptxas::Ptxas;
 use crate::worker::Executor;
@@ -77,7 +78,7 @@ pub const KIND: Kind = Kind {
 };
 
 fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Built {
-    let worker = ctx.gpu_worker()?;
+    let pool = ctx.gpu_pool()?;
     let compiler = match ptxas {
         None => Compiler::Jit,
         Some((label, opt)) => Compiler::Ptxas { ptxas: ctx.ptxas(label.as_deref())?, label, opt },
@@ -85,8 +86,7 @@ fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Buil
     Ok(Box::new(Cuda {
         name: name.to_string(),
         compiler,
-        device: ctx.settings.device,
-        worker,
+        pool,
         allow: ctx.settings.allow.clone(),
         timeout: ctx.settings.sweep_timeout,
     }))
@@ -96,8 +96,7 @@ fn build(name: &str, ptxas: Option<(Option<String>, u8)>, ctx: &Context) -> Buil
 pub struct Cuda {
     name: String,
     compiler: Compiler,
-    device: i32,
-    worker: Arc<Mutex<WorkerSlot>>,
+    pool: Arc<Pool>,
     allow: Allowances,
     timeout: Duration,
 }
@@ -111,10 +110,6 @@ impl Cuda {
             }
         })
     }
-
-    fn slot(&self) -> std::sync::MutexGuard<'_, WorkerSlot> {
-        self.worker.lock().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 impl Backend for Cuda {
@@ -123,7 +118,8 @@ impl Backend for Cuda {
     }
 
     fn needs(&self) -> Vec<Need> {
-        let mut v = vec![Need::Gpu(self.device), Need::Worker];
+        let mut v: Vec<Need> = self.pool.ordinals().into_iter().map(Need::Gpu).collect();
+        v.push(Need::Worker);
         if let Compiler::Ptxas { label, .. } = &self.compiler {
             v.push(Need::Ptxas(label.clone()));
         }
@@ -144,11 +140,7 @@ impl Backend for Cuda {
     }
 
     fn environment(&self) -> Vec<(String, String)> {
-        let mut v = Vec::new();
-        if let Some((device, driver)) = self.slot().device() {
-            v.push(("device".into(), device));
-            v.push(("driver".into(), format!("{}.{}", driver / 1000, (driver % 1000) / 10)));
-        }
+        let mut v = self.pool.environment();
         if let Compiler::Ptxas { label, ptxas, .. } = &self.compiler {
             v.push((format!("ptxas{}", label_suffix(label.as_deref())), ptxas.version.clone()));
         }
@@ -157,11 +149,11 @@ impl Backend for Cuda {
 
     fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult> {
         let executor = self.executor();
-        self.slot().sweep_specs(&self.name, &executor, &self.allow, self.timeout, specs, tick)
+        self.pool.sweep_specs(&self.name, &executor, &self.allow, self.timeout, specs, tick)
     }
 
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
         let executor = self.executor();
-        self.slot().run_batch(&self.name, executor, &self.allow, batch)
+        self.pool.run_batch(&self.name, executor, &self.allow, batch)
     }
 }

@@ -15,12 +15,15 @@
 //! kind in `KINDS`, for the names it offers and for a backend by name; a backend that cannot
 //! run here is a [`BackendError::Unavailable`] that says why. Backends that run in a worker
 //! process drive it through a [`WorkerSlot`], which restarts it after a fault, crash or hang;
-//! the `cuda:*` backends of a device share one. Adding a backend is one new file with a
+//! the slots of a backend kind form a [`pool::Pool`] (`--devices` × `--workers` GPU workers,
+//! shared by every `cuda:*` backend of a run) that spreads sweeps and program batches over
+//! them. Adding a backend is one new file with a
 //! [`Kind`] (and its `mod` line) plus one line in `KINDS`.
 
 pub mod cuda;
 pub mod oracle;
 pub mod oracle_worker;
+pub mod pool;
 pub mod ptxas_check;
 
 use std::path::{Path, PathBuf};
@@ -35,6 +38,7 @@ use crate::diff::sweep::check::Checked;
 use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
 use crate::worker::{worker_exe, Executor, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
+use pool::{Devices, Pool};
 
 /// Something a backend needs from the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +93,9 @@ pub struct SweepResult {
     pub outcome: Result<Checked, SweepFailure>,
     /// Wall seconds.
     pub seconds: f64,
+    /// The device the sweep ran on (`0: NVIDIA H100 80GB HBM3`; `oracle (CPU)` for the oracle
+    /// worker); `None` for backends that run in this process and rows no worker ran.
+    pub device: Option<String>,
 }
 
 /// Why a sweep gave no counts.
@@ -115,6 +122,15 @@ pub struct SweepSpec {
     /// Check every result on the CPU instead of with the GPU's check kernel
     /// (`conform --cpu-check`).
     pub cpu_check: bool,
+    /// Run a planted kernel instead (the worker survival tests).
+    #[cfg(feature = "test-hooks")]
+    pub planted: Option<crate::worker::protocol::Planted>,
+}
+
+/// The index ranges `spec` sweeps, or `None` for a form without a sweep kernel.
+pub fn spec_segments(spec: &SweepSpec) -> Option<Vec<(u64, u64)>> {
+    let k = generator::sweep::sweep_kernel(&spec.form, &spec.target).ok()?;
+    Some(crate::conform::segments(k.scheme, spec.exhaustive, spec.samples))
 }
 
 /// A batch of programs for one backend: one module, the programs' launches and inputs.
@@ -275,8 +291,11 @@ pub fn resolve_ptxas(specs: &[PtxasSpec]) -> Vec<PtxasTool> {
 pub struct Settings {
     /// `--ptxas` entries (empty: the ptxas found).
     pub ptxas: Vec<PtxasSpec>,
-    /// CUDA device ordinal (`--device`).
-    pub device: i32,
+    /// The GPUs (`--devices`).
+    pub devices: Devices,
+    /// Worker processes per device, and of `oracle-worker` (`--workers`; `None`:
+    /// [`pool::per_core_workers`] for GPU workers, one oracle worker).
+    pub workers: Option<usize>,
     /// The allowances results are checked under.
     pub allow: Allowances,
     /// Longest wait for one sweep job.
@@ -284,14 +303,14 @@ pub struct Settings {
 }
 
 /// What backends are built from: the settings, the resolved ptxas executables, the worker
-/// executable and the GPU worker the `cuda:*` backends of one device share.
+/// executable and the pool of GPU workers every `cuda:*` backend shares.
 pub struct Context {
     /// The settings.
     pub settings: Settings,
     /// The ptxas executables, in `--ptxas` order.
     pub ptxas: Vec<PtxasTool>,
     exe: Result<PathBuf, String>,
-    gpu: Mutex<Option<Result<Arc<Mutex<WorkerSlot>>, String>>>,
+    gpu: Mutex<Option<Result<Arc<Pool>, String>>>,
 }
 
 impl Context {
@@ -306,13 +325,13 @@ impl Context {
         self.exe.as_deref().map_err(Clone::clone)
     }
 
-    /// The GPU worker of `--device`, started on first use and shared by every `cuda:*`
-    /// backend; `Err` says why no GPU is usable.
-    pub fn gpu_worker(&self) -> Result<Arc<Mutex<WorkerSlot>>, String> {
+    /// The GPU workers of `--devices` × `--workers`, started (in parallel) on first use and
+    /// shared by every `cuda:*` backend; `Err` says why no GPU is usable.
+    pub fn gpu_pool(&self) -> Result<Arc<Pool>, String> {
         let mut g = self.gpu.lock().unwrap_or_else(|p| p.into_inner());
         if g.is_none() {
-            let kind = WorkerKind::Gpu { device: self.settings.device };
-            *g = Some(self.exe().and_then(|exe| WorkerSlot::start(exe, kind)).map(|w| Arc::new(Mutex::new(w))));
+            let (devices, workers) = (&self.settings.devices, self.settings.workers);
+            *g = Some(self.exe().and_then(|exe| Pool::start_gpu(exe, devices, workers)).map(Arc::new));
         }
         g.clone().unwrap_or_else(|| Err("no GPU worker".into()))
     }
@@ -369,9 +388,14 @@ impl WorkerSlot {
         Ok(WorkerSlot { exe: exe.to_path_buf(), kind, handle: Some(handle), down: None, serial: 0 })
     }
 
-    /// Device and driver the worker reported.
-    pub fn device(&self) -> Option<(String, i32)> {
-        self.handle.as_ref().map(|h| (h.device.clone(), h.driver))
+    /// The running worker (device, driver and what else it reported when it started).
+    pub fn worker(&self) -> Option<&WorkerHandle> {
+        self.handle.as_ref()
+    }
+
+    /// Why no worker runs any more (its restart failed); `None` while one runs.
+    pub fn down(&self) -> Option<&str> {
+        self.down.as_deref()
     }
 
     /// The native target of the worker's device (`90`).
@@ -401,35 +425,30 @@ impl WorkerSlot {
         Ok(o)
     }
 
-    /// Sweeps `specs` on this worker as backend `name` (one job per form, run by `executor`
-    /// under `allow`), calling `tick` with each finished form's inputs: the sweep of every
-    /// backend that runs in a worker.
-    pub fn sweep_specs(
+    /// Sweeps `spec` on this worker as backend `name` (one job, run by `executor` under
+    /// `allow`), calling `tick` with its inputs when it is done: the sweep of one form on
+    /// every backend that runs in a worker. `None` for a form without a sweep kernel.
+    pub fn sweep_spec(
         &mut self,
         name: &str,
         executor: &Executor,
         allow: &Allowances,
         timeout: Duration,
-        specs: &[SweepSpec],
+        spec: &SweepSpec,
         tick: &(dyn Fn(u64) + Sync),
-    ) -> Vec<SweepResult> {
-        specs
-            .iter()
-            .filter_map(|s| {
-                let k = generator::sweep::sweep_kernel(&s.form, &s.target).ok()?;
-                let segs = crate::conform::segments(k.scheme, s.exhaustive, s.samples);
-                let t = std::time::Instant::now();
-                let job = sweep_job(self.next_id(), s, segs.clone(), executor.clone(), allow);
-                let outcome = sweep_outcome(self.sweep(&job, timeout));
-                tick(segs.iter().map(|x| x.1).sum());
-                Some(SweepResult {
-                    backend: name.into(),
-                    form: s.form.opcode(),
-                    outcome,
-                    seconds: t.elapsed().as_secs_f64(),
-                })
-            })
-            .collect()
+    ) -> Option<SweepResult> {
+        let segs = spec_segments(spec)?;
+        let t = std::time::Instant::now();
+        let job = sweep_job(self.next_id(), spec, segs.clone(), executor.clone(), allow);
+        let outcome = sweep_outcome(self.sweep(&job, timeout));
+        tick(segs.iter().map(|x| x.1).sum());
+        Some(SweepResult {
+            backend: name.into(),
+            form: spec.form.opcode(),
+            outcome,
+            seconds: t.elapsed().as_secs_f64(),
+            device: None,
+        })
     }
 
     /// Runs a program batch on this worker as backend `name` (`executor`, `allow`): the
@@ -529,7 +548,7 @@ pub fn sweep_job(
         allow: allow.clone(),
         cpu_check: spec.cpu_check,
         #[cfg(feature = "test-hooks")]
-        planted: None,
+        planted: spec.planted,
     }
 }
 
@@ -644,7 +663,13 @@ mod tests {
     use super::*;
 
     fn registry(ptxas: Vec<PtxasSpec>) -> Registry {
-        Registry::new(Settings { ptxas, device: 0, allow: Allowances::all(), sweep_timeout: Duration::from_secs(1) })
+        Registry::new(Settings {
+            ptxas,
+            devices: Devices::default(),
+            workers: None,
+            allow: Allowances::all(),
+            sweep_timeout: Duration::from_secs(1),
+        })
     }
 
     #[test]

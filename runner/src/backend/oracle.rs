@@ -62,6 +62,7 @@ impl Backend for Oracle {
                     form: s.form.opcode(),
                     outcome,
                     seconds: t.elapsed().as_secs_f64(),
+                    device: None,
                 })
             })
             .collect()

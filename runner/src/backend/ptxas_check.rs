@@ -88,6 +88,7 @@ impl Backend for PtxasCheck {
                         Some(f) => Err(SweepFailure::Row(f)),
                     },
                     seconds: t.elapsed().as_secs_f64(),
+                    device: None,
                 }
             })
             .collect()

@@ -1,8 +1,10 @@
 //! `ptxdiff conform`: conformance sweeps of every sweepable form (cvt, cvt.pack, prmt) valid on
 //! a target, against the oracle.
 //!
-//! The backends come from the [`Registry`] (default: `cuda:ptxas-O3` per ptxas). Each form
-//! runs on each backend in turn (GPU backends in the worker process, crash isolated); forms
+//! The backends come from the [`Registry`] (default: `cuda:ptxas-O3` per ptxas). Each backend
+//! sweeps every form in turn (GPU backends in their pool of worker processes, `--devices` ×
+//! `--workers`, crash isolated, forms running in parallel); the rows are reported in form
+//! order × backend order whatever the completion order; forms
 //! whose sources fit in 32 bits are swept over every input, the rest over `--samples` mixed
 //! inputs. When none of the asked-for backends can run (no GPU), the run falls back to the
 //! backends that need none: `ptxas-check` (every sweep kernel must assemble at each level)
@@ -173,6 +175,7 @@ fn row(r: SweepResult) -> Row {
         examples: Vec::new(),
         failure: None,
         seconds: r.seconds,
+        device: r.device,
     };
     match r.outcome {
         Ok(c) => {
@@ -213,7 +216,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     }
     let on_gpu = backends.iter().any(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_))));
     let target = o.target.unwrap_or_else(|| {
-        let sm = if on_gpu { registry.context().gpu_worker().ok().and_then(|w| w.lock().ok()?.sm()) } else { None };
+        let sm = if on_gpu { registry.context().gpu_pool().ok().and_then(|p| p.sm()) } else { None };
         format!("sm_{}", sm.unwrap_or(90)).parse().unwrap_or_else(|_| "sm_90".parse().expect("sm_90 is known"))
     });
     env.extend(crate::backend::environment(&backends));
@@ -236,6 +239,8 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         exhaustive: o.exhaustive,
         samples: o.samples,
         cpu_check: o.cpu_check,
+        #[cfg(feature = "test-hooks")]
+        planted: None,
     };
     let mut rows = Vec::new();
     if fallback {
@@ -249,7 +254,9 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             pb.finish();
         }
     } else {
-        // Form by form, each on every backend in turn.
+        // Backend by backend, each spreading the forms over its workers; the rows are then
+        // laid out form by form, each on every backend in turn, and the run stops at the first
+        // environment failure in that order (a worker that could not be restarted).
         let plan: Vec<(SweepSpec, u64)> = forms
             .iter()
             .filter_map(|f| {
@@ -257,11 +264,24 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
                 Some((spec(f), segments(k.scheme, o.exhaustive, o.samples).iter().map(|s| s.1).sum()))
             })
             .collect();
+        let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
         let pb = Progress::new(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64, "inputs");
-        'plan: for (s, _) in &plan {
-            for b in &mut backends {
-                pb.message(format!("{} {}", b.name(), s.form.opcode()));
-                for r in b.sweep(std::slice::from_ref(s), &|n| pb.inc(n)) {
+        // Forms after the first one an environment failure stopped are never reported: later
+        // backends do not sweep them.
+        let mut upto = specs.len();
+        let mut by_backend: Vec<std::iter::Peekable<std::vec::IntoIter<SweepResult>>> = Vec::new();
+        for b in &mut backends {
+            pb.message(b.name());
+            let results = b.sweep(&specs[..upto], &|n| pb.inc(n));
+            if let Some(r) = results.iter().find(|r| matches!(r.outcome, Err(SweepFailure::Environment(_)))) {
+                upto = specs.iter().position(|s| s.form.opcode() == r.form).map_or(upto, |i| i + 1);
+            }
+            by_backend.push(results.into_iter().peekable());
+        }
+        'plan: for s in &specs {
+            let opcode = s.form.opcode();
+            for results in &mut by_backend {
+                while let Some(r) = results.next_if(|r| r.form == opcode) {
                     if let Err(SweepFailure::Environment(why)) = &r.outcome {
                         env.push(("worker restart failed".into(), why.clone()));
                         break 'plan;

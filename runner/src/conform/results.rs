@@ -54,6 +54,10 @@ pub struct Row {
     pub failure: Option<BackendFailure>,
     /// Wall seconds.
     pub seconds: f64,
+    /// The device it ran on (`0: NVIDIA H100 80GB HBM3`); `None` for backends that run in
+    /// this process (and in rows written before devices were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 impl Row {
@@ -369,6 +373,7 @@ mod tests {
                     actual: actual.into(),
                 })
                 .collect(),
+            device: None,
             failure: None,
             seconds: 1.0,
         }

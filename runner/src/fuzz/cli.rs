@@ -1,5 +1,6 @@
 //! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
-//! parsing into [`super::Options`] (backend names, `--ptxas`, `--device` and `--allow-off`,
+//! parsing into [`super::Options`] (backend names, `--ptxas`, `--devices`/`--workers`
+//! ([`DeviceArgs`], shared with `conform`) and `--allow-off`,
 //! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
 //! status. Nonsense is an error before anything runs: counts of 0, a missing `--known`, a
 //! backend named in `--backends` that cannot run here (only the default list falls back, with
@@ -21,6 +22,7 @@ use oracle::semantics::Allowances;
 use super::engine::Engine;
 use super::triage::raw_findings;
 use super::Options;
+use crate::backend::pool::Devices;
 use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
 
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
@@ -72,6 +74,33 @@ fn positive(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Which GPUs a command uses and how many worker processes run on each: `--devices`,
+/// `--workers` and the older `--device N` (hidden; one device).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct DeviceArgs {
+    /// GPUs to run on: `all` (every visible device) or device ordinals (`0,2`); default 0.
+    #[arg(long, value_parser = Devices::parse, conflicts_with = "device")]
+    pub devices: Option<Devices>,
+    /// One CUDA device ordinal (the older spelling of `--devices N`).
+    #[arg(long, hide = true)]
+    pub device: Option<u16>,
+    /// Worker processes per device (and of `oracle-worker`); default: 4 for `conform`, 1 for
+    /// `replay` and `minimize` (one program), for `fuzz` the cores divided by the devices.
+    #[arg(long, value_parser = positive)]
+    pub workers: Option<usize>,
+}
+
+impl DeviceArgs {
+    /// The devices asked for (device 0 when neither `--devices` nor `--device` is given).
+    pub fn devices(&self) -> Devices {
+        match (&self.devices, self.device) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => Devices::List(vec![i32::from(d)]),
+            (None, None) => Devices::default(),
+        }
+    }
+}
+
 /// Fails when a backend named explicitly on the command line cannot run here (an
 /// unavailable backend in the defaults is only left out, with a notice).
 pub(crate) fn require_available(explicit: bool, engine: &Engine) -> Result<()> {
@@ -103,9 +132,9 @@ pub struct BackendArgs {
     /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     pub ptxas: Vec<String>,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    pub device: i32,
+    /// GPUs and workers per GPU.
+    #[command(flatten)]
+    pub gpus: DeviceArgs,
 }
 
 /// Loads a generator configuration file (TOML).
@@ -136,9 +165,9 @@ pub struct FuzzArgs {
     /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     pub ptxas: Vec<String>,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    pub device: i32,
+    /// GPUs and workers per GPU.
+    #[command(flatten)]
+    pub gpus: DeviceArgs,
     /// Threads preparing batches (default: all cores).
     #[arg(long, value_parser = positive)]
     pub jobs: Option<usize>,
@@ -254,7 +283,8 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         target,
         backends: parse_backends(&a.backends),
         ptxas: ptxas_specs(&a.ptxas)?,
-        device: a.device,
+        devices: a.gpus.devices(),
+        workers: a.gpus.workers,
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         config: load_config(a.config.as_deref())?,
         run_dir: run_dir.clone(),
@@ -306,7 +336,9 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
 fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, tempfile::TempDir)> {
     let registry = Registry::new(Settings {
         ptxas: ptxas_specs(&a.ptxas)?,
-        device: a.device,
+        devices: a.gpus.devices(),
+        // One program runs on one worker; more would only start idle processes.
+        workers: Some(a.gpus.workers.unwrap_or(1)),
         allow: Allowances::from_off(&a.allow_off)?,
         sweep_timeout: Duration::from_secs(120),
     });

@@ -64,8 +64,10 @@ pub struct Options {
     pub backends: Vec<String>,
     /// `--ptxas` entries (empty: the ptxas found).
     pub ptxas: Vec<crate::backend::PtxasSpec>,
-    /// CUDA device ordinal.
-    pub device: i32,
+    /// The GPUs (`--devices`).
+    pub devices: crate::backend::pool::Devices,
+    /// Worker processes per device (`--workers`; `None`: the cores divided by the devices).
+    pub workers: Option<usize>,
     /// Preparation threads.
     pub jobs: usize,
     /// Generator configuration.
@@ -310,7 +312,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let state_path = o.run_dir.join(STATE);
     let registry = Registry::new(Settings {
         ptxas: o.ptxas.clone(),
-        device: o.device,
+        devices: o.devices.clone(),
+        workers: o.workers,
         allow: o.allow.clone(),
         sweep_timeout: Duration::from_secs(120),
     });

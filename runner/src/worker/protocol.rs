@@ -182,10 +182,17 @@ pub enum Reply {
     Ready {
         /// Device name.
         device: String,
-        /// Driver version.
+        /// The CUDA API version the driver supports (`cuDriverGetVersion`: 13000 for 13.0).
         driver: i32,
         /// Native target (`90`).
         sm: u16,
+        /// The installed driver's own version (`580.159.04`; [`installed_driver_version`]),
+        /// when it can be read.
+        #[serde(default)]
+        driver_version: Option<String>,
+        /// CUDA devices visible to the worker (`None` for the oracle worker).
+        #[serde(default)]
+        devices: Option<u32>,
     },
     /// A sweep finished.
     Done(SweepDone),
@@ -210,6 +217,25 @@ pub enum Reply {
         /// Why.
         message: String,
     },
+}
+
+/// The installed NVIDIA driver's version (`580.159.04`) as `/proc/driver/nvidia/version`
+/// states it (Linux); `None` elsewhere or when it cannot be read. What a GPU worker reports in
+/// [`Reply::Ready`].
+pub fn installed_driver_version() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
+    driver_version_in(&text)
+}
+
+/// The version in the first line of `/proc/driver/nvidia/version` (`NVRM version: NVIDIA UNIX
+/// x86_64 Kernel Module  580.159.04  Tue …`): its first word made of digits and dots, with a dot.
+fn driver_version_in(text: &str) -> Option<String> {
+    let first = text.lines().next()?;
+    let after = first.split_once("Kernel Module").map_or(first, |(_, rest)| rest);
+    after
+        .split_whitespace()
+        .find(|w| w.contains('.') && w.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .map(str::to_string)
 }
 
 fn allow_to_wire<S: Serializer>(a: &Allowances, s: S) -> Result<S::Ok, S::Error> {
@@ -258,5 +284,22 @@ mod tests {
         assert_eq!(id, 7);
         assert!(why.contains("unknown allowance `bogus`") && why.contains("nan-payload"), "{why}");
         assert_eq!(parse_request("not json").unwrap_err().0, UNPARSED);
+    }
+
+    #[test]
+    fn the_driver_version_is_read_from_the_proc_line() {
+        let proc = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue Oct 28 12:00:00 UTC 2025\n\
+                    GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n";
+        assert_eq!(driver_version_in(proc).as_deref(), Some("580.159.04"));
+        let open = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.57.08  Release Build\n";
+        assert_eq!(driver_version_in(open).as_deref(), Some("575.57.08"));
+        assert_eq!(driver_version_in("garbage"), None);
+        assert_eq!(driver_version_in(""), None);
+    }
+
+    #[test]
+    fn a_ready_line_without_the_new_fields_still_parses() {
+        let r: Reply = serde_json::from_str(r#"{"Ready":{"device":"oracle (CPU)","driver":0,"sm":90}}"#).unwrap();
+        assert!(matches!(r, Reply::Ready { driver_version: None, devices: None, .. }), "{r:?}");
     }
 }

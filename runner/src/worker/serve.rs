@@ -536,12 +536,21 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let gpu = if oracle {
-        reply(&mut out, &Reply::Ready { device: "oracle (CPU)".into(), driver: 0, sm: 90 })?;
+        let ready =
+            Reply::Ready { device: "oracle (CPU)".into(), driver: 0, sm: 90, driver_version: None, devices: None };
+        reply(&mut out, &ready)?;
         None
     } else {
         match Gpu::open(device) {
             Ok(g) => {
-                reply(&mut out, &Reply::Ready { device: g.name.clone(), driver: g.driver, sm: g.sm() })?;
+                let ready = Reply::Ready {
+                    device: g.name.clone(),
+                    driver: g.driver,
+                    sm: g.sm(),
+                    driver_version: super::protocol::installed_driver_version(),
+                    devices: cudarc::driver::result::device::get_count().ok().and_then(|n| u32::try_from(n).ok()),
+                };
+                reply(&mut out, &ready)?;
                 Some(g)
             }
             Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),

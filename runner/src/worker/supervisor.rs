@@ -48,10 +48,14 @@ pub struct WorkerHandle {
     lines: Receiver<String>,
     /// The device the worker reported.
     pub device: String,
-    /// Driver version.
+    /// The CUDA API version the driver supports (13000 for 13.0).
     pub driver: i32,
     /// Native sm.
     pub sm: u16,
+    /// The installed driver's version (`580.159.04`), when the worker could read it.
+    pub driver_version: Option<String>,
+    /// CUDA devices the worker sees (`None` for the oracle worker).
+    pub devices: Option<u32>,
 }
 
 /// The `ptxdiff` executable that serves as the worker: `$PTXDIFF_BIN`, else this executable.
@@ -96,7 +100,9 @@ impl WorkerHandle {
             return Err("the worker did not start within 60 s".to_string());
         };
         match serde_json::from_str::<Reply>(&first) {
-            Ok(Reply::Ready { device, driver, sm }) => Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm }),
+            Ok(Reply::Ready { device, driver, sm, driver_version, devices }) => {
+                Ok(WorkerHandle { child, stdin, lines: rx, device, driver, sm, driver_version, devices })
+            }
             Ok(Reply::Unavailable { message }) => {
                 let _ = child.wait();
                 Err(message)

@@ -1,0 +1,405 @@
+//! The worker pool: every worker process one kind of backend runs in (`--devices` ×
+//! `--workers` GPU workers, shared by every `cuda:*` backend; `--workers` oracle workers for
+//! `oracle-worker`), each in its own [`WorkerSlot`] that restarts it after a fault, crash or
+//! hang.
+//!
+//! Invariants: work is spread, results are not reordered. [`Pool::sweep_specs`] gives one
+//! thread per slot, each pulling the next spec from a shared counter, and returns the results
+//! in spec order whatever the completion order; a slot whose worker cannot be restarted takes
+//! no more work, and specs no slot ran fail with an environment failure (as one worker's run
+//! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
+//! without a cubin each part carries a module of its own programs, with one every part loads
+//! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
+//! the batch goes to one worker unchanged. Workers start in parallel; a pool starts whole or
+//! not at all.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use oracle::program::text;
+use oracle::semantics::Allowances;
+
+use super::{Failed, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
+use crate::worker::{Executor, WorkerKind};
+
+/// Worker processes per device `conform` starts unless `--workers` says otherwise: enough that
+/// one worker's compile (ptxas or the JIT, single-threaded), another's GPU run and a third's
+/// checking on the CPU overlap, with one to spare for the longest of them, while few enough
+/// contexts share one GPU's memory.
+pub const CONFORM_WORKERS: usize = 4;
+
+/// Workers per device when `--workers` is not given and the command has no default of its own
+/// (fuzz, replay, minimize): the cores shared out over the devices, at least 1.
+pub fn per_core_workers(devices: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / devices.max(1)).max(1)
+}
+
+/// Which GPUs a run uses (`--devices`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Devices {
+    /// Every visible device (none on a machine without a GPU).
+    All,
+    /// These device ordinals, in order, each once.
+    List(Vec<i32>),
+}
+
+impl Default for Devices {
+    /// Device 0.
+    fn default() -> Devices {
+        Devices::List(vec![0])
+    }
+}
+
+impl Devices {
+    /// Parses `all` or comma-separated device ordinals (`0,2`); errors name the value.
+    pub fn parse(s: &str) -> Result<Devices, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("all") {
+            return Ok(Devices::All);
+        }
+        let mut list: Vec<i32> = Vec::new();
+        for part in s.split(',').map(str::trim) {
+            let Ok(d) = part.parse::<i32>() else {
+                return Err(format!(
+                    "`{part}` in `{s}` is no device ordinal: give `all` or ordinals such as `0` or `0,2`"
+                ));
+            };
+            if d < 0 {
+                return Err(format!("device `{d}` in `{s}`: ordinals start at 0"));
+            }
+            if list.contains(&d) {
+                return Err(format!("device `{d}` is given twice in `{s}`"));
+            }
+            list.push(d);
+        }
+        Ok(Devices::List(list))
+    }
+}
+
+impl FromStr for Devices {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Devices, String> {
+        Devices::parse(s)
+    }
+}
+
+/// One worker of the pool and the device it runs on.
+struct Member {
+    /// The CUDA device ordinal (`None`: an oracle worker).
+    ordinal: Option<i32>,
+    /// What rows record (`0: NVIDIA H100 80GB HBM3`, `oracle (CPU)`).
+    label: String,
+    slot: Mutex<WorkerSlot>,
+}
+
+impl Member {
+    fn lock(&self) -> MutexGuard<'_, WorkerSlot> {
+        self.slot.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The worker processes of one kind of backend (see the module docs).
+pub struct Pool {
+    members: Vec<Member>,
+}
+
+impl Pool {
+    /// `workers` oracle workers (at least one), started in parallel.
+    pub fn start_oracle(exe: &Path, workers: usize) -> Result<Pool, String> {
+        Pool::start_all(exe, &vec![WorkerKind::Oracle; workers.max(1)], Vec::new())
+    }
+
+    /// `workers` GPU workers per device of `devices` (`None`: [`per_core_workers`]), started in
+    /// parallel. For [`Devices::All`] a worker on device 0 starts first and says how many
+    /// devices there are; `Err` says why no GPU is usable (naming the device that failed).
+    pub fn start_gpu(exe: &Path, devices: &Devices, workers: Option<usize>) -> Result<Pool, String> {
+        let (ordinals, first) = match devices {
+            Devices::List(list) if list.is_empty() => return Err("no device given".into()),
+            Devices::List(list) => (list.clone(), Vec::new()),
+            Devices::All => {
+                let kind = WorkerKind::Gpu { device: 0 };
+                let first = WorkerSlot::start(exe, kind)?;
+                let count = first.worker().and_then(|w| w.devices).unwrap_or(1).max(1);
+                let count = i32::try_from(count).unwrap_or(i32::MAX);
+                ((0..count).collect(), vec![(first, kind)])
+            }
+        };
+        let per = workers.unwrap_or_else(|| per_core_workers(ordinals.len())).max(1);
+        let kinds: Vec<WorkerKind> = ordinals
+            .iter()
+            .flat_map(|&device| std::iter::repeat_n(WorkerKind::Gpu { device }, per))
+            .skip(first.len())
+            .collect();
+        Pool::start_all(exe, &kinds, first)
+    }
+
+    /// Starts a worker of each of `kinds` in parallel, after the already started `first`
+    /// (with its kind). A worker that does not start fails the pool; for a GPU worker on any
+    /// device but 0 the error names the device.
+    fn start_all(exe: &Path, kinds: &[WorkerKind], first: Vec<(WorkerSlot, WorkerKind)>) -> Result<Pool, String> {
+        let started: Vec<Result<WorkerSlot, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = kinds.iter().map(|&k| s.spawn(move || WorkerSlot::start(exe, k))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a worker start panicked".into()))).collect()
+        });
+        let all = first.into_iter().map(|(s, k)| (Ok(s), k)).chain(started.into_iter().zip(kinds.iter().copied()));
+        let mut members = Vec::new();
+        for (slot, kind) in all {
+            let ordinal = match kind {
+                WorkerKind::Gpu { device } => Some(device),
+                WorkerKind::Oracle => None,
+            };
+            let slot = match (slot, ordinal) {
+                (Ok(s), _) => s,
+                (Err(why), Some(d)) if d != 0 => return Err(format!("device {d}: {why}")),
+                (Err(why), _) => return Err(why),
+            };
+            let name = slot.worker().map_or_else(String::new, |w| w.device.clone());
+            let label = match ordinal {
+                Some(d) => format!("{d}: {name}"),
+                None => name,
+            };
+            members.push(Member { ordinal, label, slot: Mutex::new(slot) });
+        }
+        Ok(Pool { members })
+    }
+
+    /// Worker processes in the pool.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the pool has no worker (never, once started).
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// The device ordinals of the pool, each once, in order.
+    pub fn ordinals(&self) -> Vec<i32> {
+        let mut v: Vec<i32> = Vec::new();
+        for d in self.members.iter().filter_map(|m| m.ordinal) {
+            if !v.contains(&d) {
+                v.push(d);
+            }
+        }
+        v
+    }
+
+    /// The native target (`90`) of the first worker's device.
+    pub fn sm(&self) -> Option<u16> {
+        self.members.first().and_then(|m| m.lock().sm())
+    }
+
+    /// Environment lines: `device` (each device's label, `; `-separated), `driver` (the
+    /// installed driver's version, else the CUDA API version labelled as such) and `cuda` (the
+    /// CUDA API version the driver supports).
+    pub fn environment(&self) -> Vec<(String, String)> {
+        let mut labels: Vec<&str> = Vec::new();
+        for m in &self.members {
+            if !labels.contains(&m.label.as_str()) {
+                labels.push(&m.label);
+            }
+        }
+        let mut v = vec![("device".to_string(), labels.join("; "))];
+        let first = self.members.first().map(|m| {
+            let s = m.lock();
+            s.worker().map(|w| (w.driver, w.driver_version.clone()))
+        });
+        if let Some(Some((api, version))) = first {
+            let cuda = format!("{}.{}", api / 1000, (api % 1000) / 10);
+            let driver =
+                version.unwrap_or_else(|| format!("{cuda} (CUDA API version; the driver's own is unreadable)"));
+            v.push(("driver".into(), driver));
+            v.push(("cuda".into(), cuda));
+        }
+        v
+    }
+
+    /// Why the pool can run nothing more, when every worker is down.
+    fn down(&self) -> Option<String> {
+        let mut why = None;
+        for m in &self.members {
+            match m.lock().down() {
+                Some(w) => why = Some(w.to_string()),
+                None => return None,
+            }
+        }
+        why.or_else(|| Some("no worker".into()))
+    }
+
+    /// Sweeps `specs` as backend `name` (jobs run by `executor` under `allow`), spread over the
+    /// pool; results in spec order, each recording its worker's device (see the module docs).
+    pub fn sweep_specs(
+        &self,
+        name: &str,
+        executor: &Executor,
+        allow: &Allowances,
+        timeout: Duration,
+        specs: &[SweepSpec],
+        tick: &(dyn Fn(u64) + Sync),
+    ) -> Vec<SweepResult> {
+        let next = AtomicUsize::new(0);
+        let ran: Vec<Vec<(usize, Option<SweepResult>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .members
+                .iter()
+                .map(|m| {
+                    let next = &next;
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let mut slot = m.lock();
+                            if slot.down().is_some() {
+                                break;
+                            }
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(spec) = specs.get(i) else { break };
+                            let r = slot.sweep_spec(name, executor, allow, timeout, spec, tick);
+                            mine.push((i, r.map(|r| SweepResult { device: Some(m.label.clone()), ..r })));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        });
+        let mut by_spec: Vec<Option<Option<SweepResult>>> = vec![None; specs.len()];
+        for (i, r) in ran.into_iter().flatten() {
+            by_spec[i] = Some(r);
+        }
+        let why = self.down().unwrap_or_else(|| "no worker ran the sweep".into());
+        by_spec
+            .into_iter()
+            .zip(specs)
+            .filter_map(|(r, spec)| match r {
+                Some(r) => r,
+                None => {
+                    let inputs = super::spec_segments(spec)?.iter().map(|x| x.1).sum();
+                    tick(inputs);
+                    Some(SweepResult {
+                        backend: name.into(),
+                        form: spec.form.opcode(),
+                        outcome: Err(SweepFailure::Environment(why.clone())),
+                        seconds: 0.0,
+                        device: None,
+                    })
+                }
+            })
+            .collect()
+    }
+
+    /// Runs a program batch as backend `name` (`executor`, `allow`), split by kernels over the
+    /// live workers; outputs in kernel order. A failing part fails the batch (the first
+    /// finding in kernel order, else the first environment failure); its worker is restarted
+    /// and the other parts' workers are untouched.
+    pub fn run_batch(
+        &self,
+        name: &str,
+        executor: Executor,
+        allow: &Allowances,
+        batch: &ProgramBatch,
+    ) -> Result<Vec<Vec<u32>>, Failed> {
+        let live: Vec<&Member> = self.members.iter().filter(|m| m.lock().down().is_none()).collect();
+        let Some(one) = live.first() else {
+            return Err(Failed::Environment(self.down().unwrap_or_else(|| "no worker".into())));
+        };
+        let parts = split_batch(batch, live.len());
+        if parts.len() == 1 {
+            return one.lock().run_batch(name, executor, allow, batch);
+        }
+        let results: Vec<Result<Vec<Vec<u32>>, Failed>> = std::thread::scope(|s| {
+            let handles: Vec<_> = parts
+                .iter()
+                .zip(&live)
+                .map(|(part, m)| {
+                    let executor = executor.clone();
+                    s.spawn(move || m.lock().run_batch(name, executor, allow, part))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(Failed::Environment("a pool thread panicked".into()))))
+                .collect()
+        });
+        let mut outputs = Vec::with_capacity(batch.kernels.len());
+        let mut environment = None;
+        for r in results {
+            match r {
+                Ok(o) => outputs.extend(o),
+                Err(f @ Failed::Finding(_)) => return Err(f),
+                Err(e @ Failed::Environment(_)) => environment = environment.or(Some(e)),
+            }
+        }
+        match environment {
+            Some(e) => Err(e),
+            None => Ok(outputs),
+        }
+    }
+}
+
+/// `batch` split by kernels into at most `parts` batches of consecutive kernels (as even as
+/// can be), in kernel order. Without a cubin (the JIT, the oracle worker) each part's module
+/// holds only its own programs, cut from the batch's module as whole programs; with a cubin
+/// every part keeps the whole module and loads the same cubin. One part, or a module that does
+/// not parse (the worker reports it), leaves the batch whole.
+pub fn split_batch(batch: &ProgramBatch, parts: usize) -> Vec<ProgramBatch> {
+    let parts = parts.min(batch.kernels.len());
+    if parts <= 1 {
+        return vec![batch.clone()];
+    }
+    let programs = match &batch.cubin {
+        Some(_) => None,
+        None => match text::parse_module(&batch.ptx) {
+            Ok(p) => Some(p),
+            Err(_) => return vec![batch.clone()],
+        },
+    };
+    let chunk = batch.kernels.len().div_ceil(parts);
+    batch
+        .kernels
+        .chunks(chunk)
+        .map(|kernels| {
+            let ptx = match &programs {
+                None => batch.ptx.clone(),
+                Some(all) => {
+                    let mine: Vec<_> =
+                        all.iter().filter(|p| kernels.iter().any(|k| k.name == p.name)).cloned().collect();
+                    text::module(&mine)
+                }
+            };
+            ProgramBatch { ptx, cubin: batch.cubin.clone(), kernels: kernels.to_vec(), timeout: batch.timeout }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_parse_all_lists_and_reject_bad_values_by_name() {
+        assert_eq!(Devices::parse("all"), Ok(Devices::All));
+        assert_eq!(Devices::parse(" ALL "), Ok(Devices::All));
+        assert_eq!(Devices::parse("0"), Ok(Devices::List(vec![0])));
+        assert_eq!(Devices::parse("0,2"), Ok(Devices::List(vec![0, 2])));
+        assert_eq!(Devices::parse(" 3 , 1 "), Ok(Devices::List(vec![3, 1])));
+        assert_eq!(Devices::default(), Devices::List(vec![0]));
+        for (bad, names) in
+            [("gpu0", "`gpu0`"), ("", "``"), ("0,,2", "``"), ("-1", "`-1`"), ("1,1", "`1`"), ("0,x", "`x`")]
+        {
+            let e = Devices::parse(bad).unwrap_err();
+            assert!(e.contains(names), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn per_core_workers_is_at_least_one() {
+        assert!(per_core_workers(1) >= 1);
+        assert_eq!(per_core_workers(1 << 20), 1);
+        assert!(per_core_workers(0) >= 1);
+    }
+}

@@ -1,0 +1,229 @@
+//! The worker pool (`--devices` × `--workers`) without a GPU, through `oracle-worker`, which
+//! runs in the same pool as the GPU backends: a conform run with three workers gives the rows of
+//! one worker, in the same order; a program batch split over three workers gives the outputs
+//! of one; a planted fault or hang fails only its own row or batch while the other rows
+//! complete and the pool goes on; `--devices`/`--workers` reject bad values by name, and
+//! `--devices all` on a machine without a GPU says the GPU backend is unavailable. With a GPU,
+//! `--devices 0 --workers 2` gives the rows of `--workers 1`.
+
+use std::process::Command;
+use std::time::Duration;
+
+use oracle::isa::{Form, Target};
+use oracle::program::{text, Inputs, Program};
+use oracle::semantics::Allowances;
+use runner::backend::pool::{split_batch, Devices};
+use runner::backend::{Backend, Failed, Failure, ProgramBatch, Registry, Settings, SweepFailure, SweepSpec};
+use runner::diff::FailureKind;
+use runner::worker::{KernelRun, Planted};
+
+/// The binary, never installing ptxas (tests do not download).
+fn ptxdiff() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxdiff"));
+    c.env("PTXDIFF_NO_INSTALL", "1");
+    c
+}
+
+fn target() -> Target {
+    "sm_90".parse().unwrap()
+}
+
+/// An `oracle-worker` backend in a pool of `workers` processes.
+fn oracle_worker(workers: usize, timeout: Duration) -> Box<dyn Backend> {
+    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
+    let registry = Registry::new(Settings {
+        ptxas: Vec::new(),
+        devices: Devices::default(),
+        workers: Some(workers),
+        allow: Allowances::all(),
+        sweep_timeout: timeout,
+    });
+    registry.build("oracle-worker").expect("the oracle worker starts")
+}
+
+/// `ptxdiff conform ARGS --reports DIR`: its rows (`rows.json`) with the seconds taken out,
+/// and its stdout; the run must not fail to start.
+fn conform_rows(args: &[&str]) -> (Vec<serde_json::Value>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ptxdiff().arg("conform").args(args).arg("--reports").arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    // 1: the rows hold findings (a GPU that disagrees); the rows are still compared.
+    let code = out.status.code();
+    assert!(matches!(code, Some(0 | 1)), "{args:?}: {code:?} {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let run = std::fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().path();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("rows.json")).unwrap()).unwrap();
+    let rows = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.as_object_mut().unwrap().remove("seconds");
+            r
+        })
+        .collect();
+    (rows, stdout)
+}
+
+#[test]
+fn conform_with_three_oracle_workers_gives_the_rows_of_one_in_the_same_order() {
+    let args = ["--backends", "oracle-worker", "--target", "sm_90", "--forms", "cvt.r*.f32", "--samples", "2048"];
+    let (one, _) = conform_rows(&[&args[..], &["--workers", "1"]].concat());
+    let (three, _) = conform_rows(&[&args[..], &["--workers", "3"]].concat());
+    assert!(one.len() >= 10, "{} rows", one.len());
+    assert_eq!(one, three);
+    assert!(one.iter().all(|r| r["device"] == "oracle (CPU)" && r["checked"].as_u64() > Some(0)), "{one:?}");
+    let forms: Vec<&str> = one.iter().map(|r| r["form"].as_str().unwrap()).collect();
+    let want: Vec<String> =
+        runner::conform::select_forms(&target(), Some("cvt.r*.f32")).iter().map(Form::opcode).collect();
+    assert_eq!(forms, want, "rows in form order");
+}
+
+/// Programs `name0`, `name1`, … (seeded), their module and batch (no cubin: each part gets a
+/// module of its own).
+fn programs(n: usize, name: impl Fn(usize) -> String) -> (Vec<Program>, Vec<Inputs>, ProgramBatch) {
+    let cfg = generator::program::Config::default();
+    let (programs, inputs): (Vec<Program>, Vec<Inputs>) =
+        (0..n).map(|i| generator::program::generate_seeded(100 + i as u64, &cfg, &target(), &name(i))).unzip();
+    let batch = ProgramBatch {
+        ptx: text::module(&programs),
+        cubin: None,
+        kernels: programs
+            .iter()
+            .zip(&inputs)
+            .map(|(p, i)| KernelRun {
+                name: p.name.clone(),
+                threads: p.threads(),
+                inputs: i.0.clone(),
+                outputs: p.outputs,
+            })
+            .collect(),
+        timeout: Duration::from_secs(60),
+    };
+    (programs, inputs, batch)
+}
+
+#[test]
+fn a_batch_split_over_three_workers_gives_the_outputs_of_one() {
+    let (progs, _, batch) = programs(7, |i| format!("p{i}"));
+    let parts = split_batch(&batch, 3);
+    assert_eq!(parts.len(), 3);
+    let names: Vec<&str> = parts.iter().flat_map(|p| p.kernels.iter().map(|k| k.name.as_str())).collect();
+    assert_eq!(names, progs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), "kernels in order, each once");
+    for part in &parts {
+        let inside: Vec<String> = text::parse_module(&part.ptx).unwrap().into_iter().map(|p| p.name).collect();
+        let own: Vec<String> = part.kernels.iter().map(|k| k.name.clone()).collect();
+        assert_eq!(inside, own, "each part's module holds its own programs only");
+    }
+    let with_cubin = ProgramBatch { cubin: Some("shared.cubin".into()), ..batch.clone() };
+    assert!(split_batch(&with_cubin, 3).iter().all(|p| p.ptx == batch.ptx && p.cubin == with_cubin.cubin));
+    assert_eq!(split_batch(&batch, 1).len(), 1);
+    assert_eq!(split_batch(&batch, 50).len(), 7, "no more parts than kernels");
+
+    let one = oracle_worker(1, Duration::from_secs(60)).run_programs(&batch).expect("one worker runs the batch");
+    let three = oracle_worker(3, Duration::from_secs(60)).run_programs(&batch).expect("three workers run it");
+    assert_eq!(one.len(), 7);
+    assert_eq!(one, three);
+}
+
+#[test]
+fn a_planted_fault_or_hang_fails_only_its_own_row_or_batch() {
+    let spec = |opcode: &str, planted: Option<Planted>| SweepSpec {
+        form: Form::parse_opcode(opcode).unwrap(),
+        target: target(),
+        exhaustive: false,
+        samples: 1024,
+        cpu_check: false,
+        planted,
+    };
+    let forms = ["cvt.rn.f16.f32", "cvt.rz.f16.f32", "cvt.rn.bf16.f32", "cvt.rm.f16.f32", "cvt.rp.f16.f32"];
+    let clean: Vec<SweepSpec> = forms.iter().map(|f| spec(f, None)).collect();
+    let mut planted = clean.clone();
+    planted[1].planted = Some(Planted::Hang);
+    planted[3].planted = Some(Planted::Fault);
+    let mut pool = oracle_worker(3, Duration::from_secs(3));
+    let want = pool.sweep(&clean, &|_| {});
+    let got = pool.sweep(&planted, &|_| {});
+    assert_eq!(got.len(), forms.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g.form, forms[i], "results in spec order");
+        match (i, &g.outcome) {
+            (1, Err(SweepFailure::Row(f))) => assert_eq!(f.kind, FailureKind::Hang, "{f:?}"),
+            (3, Err(SweepFailure::Row(f))) => assert_eq!(f.kind, FailureKind::Crash, "{f:?}"),
+            (1 | 3, other) => panic!("row {i}: {other:?}"),
+            (_, Ok(c)) => assert_eq!(Some(c), w.outcome.as_ref().ok(), "row {i}"),
+            (_, other) => panic!("row {i}: {other:?}"),
+        }
+    }
+    // The pool restarted its workers: a clean sweep gives the clean rows again.
+    let again = pool.sweep(&clean, &|_| {});
+    assert!(again.iter().zip(&want).all(|(a, w)| a.outcome == w.outcome));
+
+    let (_, _, clean_batch) = programs(6, |i| format!("p{i}"));
+    let outputs = pool.run_programs(&clean_batch).expect("clean batch");
+    let (_, _, faulty) = programs(6, |i| if i == 4 { "planted_fault_4".into() } else { format!("p{i}") });
+    match pool.run_programs(&faulty) {
+        Err(Failed::Finding(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
+        other => panic!("a planted fault fails its batch: {other:?}"),
+    }
+    assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
+}
+
+#[test]
+fn bad_devices_and_workers_are_errors_naming_the_value() {
+    for (args, names) in [
+        (&["--devices", "gpu1"][..], "gpu1"),
+        (&["--devices", "0,-2"][..], "-2"),
+        (&["--devices", "1,1"][..], "`1`"),
+        (&["--workers", "0"][..], "--workers"),
+        (&["--devices", "0", "--device", "1"][..], "--device"),
+    ] {
+        let out = ptxdiff().args(["conform", "--backends", "oracle"]).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(names), "{args:?}: {err}");
+    }
+    let out = ptxdiff().args(["fuzz", "--devices", "zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("zero"));
+}
+
+/// Whether this machine has a usable GPU 0 (a GPU worker starts on it).
+fn has_gpu() -> bool {
+    runner::worker::WorkerHandle::spawn(
+        env!("CARGO_BIN_EXE_ptxdiff").as_ref(),
+        runner::worker::WorkerKind::Gpu { device: 0 },
+    )
+    .is_ok()
+}
+
+/// Without a GPU, `--devices all` finds none and the run says the GPU backend is unavailable
+/// (and falls back to the CPU backends); with one, it runs on every device.
+#[test]
+fn devices_all_without_a_gpu_reports_the_gpu_backend_unavailable() {
+    let args = ["--devices", "all", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"];
+    if has_gpu() {
+        let (rows, _) = conform_rows(&[&args[..], &["--backends", "cuda:jit"]].concat());
+        assert!(rows.iter().all(|r| r["device"].as_str().is_some_and(|d| d.contains(": "))), "{rows:?}");
+        return;
+    }
+    let (rows, stdout) = conform_rows(&args);
+    assert!(stdout.contains("GPU backend unavailable"), "{stdout}");
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.get("device").is_none()), "{rows:?}");
+}
+
+/// On a GPU: two workers on device 0 give the rows of one (skips without a GPU).
+#[test]
+fn two_workers_on_device_0_give_the_rows_of_one() {
+    if !has_gpu() {
+        eprintln!("skipped: no GPU");
+        return;
+    }
+    let args = ["--backends", "cuda:jit", "--devices", "0", "--target", "sm_90", "--forms", "cvt.r*.f16.f32"];
+    let (one, _) = conform_rows(&[&args[..], &["--samples", "65536", "--workers", "1"]].concat());
+    let (two, _) = conform_rows(&[&args[..], &["--samples", "65536", "--workers", "2"]].concat());
+    assert!(one.len() >= 4, "{one:?}");
+    assert_eq!(one, two);
+    assert!(one.iter().all(|r| r["device"].as_str().is_some_and(|d| d.starts_with("0: "))), "{one:?}");
+}
