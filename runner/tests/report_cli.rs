@@ -123,6 +123,7 @@ fn a_conform_finding_replays_and_renders() {
         }],
         failure: None,
         seconds: 1.0,
+        findings: vec![],
     };
     let mut report = Report {
         run_id: "conform-1".into(),
@@ -133,7 +134,7 @@ fn a_conform_finding_replays_and_renders() {
         ran: vec!["cuda:jit".into(), "cuda:ptxas-O3".into()],
         not_run: vec![],
         on_gpu: true,
-        notes: vec![],
+        ..Report::default()
     };
     let allow = oracle::semantics::Allowances::all();
     let (run, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();

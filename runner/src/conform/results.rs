@@ -12,7 +12,11 @@
 //!
 //! A run directory (`reports/<run-id>/`, [`write_run`]) is a findings run — `findings.json`,
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
-//! `rows.json`, every row with its verdict.
+//! `rows.json`, the run's self-describing record: target, environment (device, driver, each
+//! ptxas), the options that decide its rows ([`RunOptions`]: forms, exhaustive, samples,
+//! allowances off, backends, shard), the ptxdiff version, and every row with its verdict,
+//! counts, seconds and the ids of the findings it produced. Fields added later are
+//! `#[serde(default)]`, so older `rows.json` files still load.
 //!
 //! Invariant: a row's verdict (agree, disagree, not comparable) is [`Row::outcome`], the diff
 //! layer's; recording findings never changes it.
@@ -38,7 +42,7 @@ use crate::findings::{
 };
 
 /// One (form, backend) sweep.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Row {
     /// Opcode.
     pub form: String,
@@ -54,6 +58,9 @@ pub struct Row {
     pub failure: Option<BackendFailure>,
     /// Wall seconds.
     pub seconds: f64,
+    /// Ids (signature keys) of the findings this row is part of, known ones included.
+    #[serde(default)]
+    pub findings: Vec<String>,
 }
 
 impl Row {
@@ -74,8 +81,35 @@ impl Row {
     }
 }
 
+/// The options of a conform run that decide which rows it has and what they check: two runs
+/// with equal options (and target) have comparable rows; shards of one run differ only in
+/// `shard`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunOptions {
+    /// `--forms` glob.
+    pub forms: Option<String>,
+    /// `--exhaustive`.
+    pub exhaustive: bool,
+    /// `--samples`.
+    pub samples: u64,
+    /// Allowances switched off, sorted.
+    pub allow_off: Vec<String>,
+    /// `--backends` as given (empty: the defaults).
+    pub backends: Vec<String>,
+    /// `--shard`.
+    pub shard: Option<crate::runs::shard::Shard>,
+}
+
+impl RunOptions {
+    /// The options with the shard left out: what shards of one run share.
+    pub fn unsharded(&self) -> RunOptions {
+        RunOptions { shard: None, ..self.clone() }
+    }
+}
+
 /// A whole run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
     /// Run id (directory name).
     pub run_id: String,
@@ -99,6 +133,12 @@ pub struct Report {
     /// What the run did differently from what was asked (e.g. `--exhaustive` capped).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The options that decide the rows.
+    #[serde(default)]
+    pub options: RunOptions,
+    /// The ptxdiff version that wrote the run.
+    #[serde(default)]
+    pub ptxdiff_version: String,
 }
 
 impl Row {
@@ -168,7 +208,6 @@ pub fn write_run(
     let (out, run_id) = create_run_dir(dir, &report.run_id)
         .with_context(|| format!("creating a run directory {} under {}", report.run_id, dir.display()))?;
     report.run_id = run_id;
-    let report = &*report;
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     let meta = RunMeta {
         run_id: report.run_id.clone(),
@@ -185,6 +224,7 @@ pub fn write_run(
     };
     let mut store = FindingStore::create(&out, meta, known)?;
     let rec = record_findings(report, &target, allow, &mut store)?;
+    let report = &*report;
     let rows = out.join(ROWS_JSON);
     write_atomic(&rows, serde_json::to_string_pretty(report)?)
         .with_context(|| format!("writing {}", rows.display()))?;
@@ -220,9 +260,11 @@ fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass,
 }
 
 /// Turns the run's failing rows into findings and records them in `store`; `target` is the
-/// run's, `allow` the allowances its oracle used.
+/// run's, `allow` the allowances its oracle used. Each row's `findings` lists the ids of the
+/// findings it is part of (a backend failure: its own row; a disagreement: the disagreeing
+/// backends' rows of the form).
 pub fn record_findings(
-    report: &Report,
+    report: &mut Report,
     target: &Target,
     allow: &Allowances,
     store: &mut FindingStore,
@@ -236,15 +278,23 @@ pub fn record_findings(
         }
     }
     let mut rec = Recording::default();
+    // (form, backend) → finding ids.
+    let mut ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for (form_name, rows) in &by_form {
         let Ok(form) = Form::parse_opcode(form_name) else { continue };
         for f in form_findings(&form, target, allow, rows, &report.environment) {
+            for b in &f.0.signature.backends {
+                ids.entry((form_name.to_string(), b.clone())).or_default().push(f.0.signature.key());
+            }
             match store.record(f.0, &f.1)? {
                 Recorded::New => rec.new += 1,
                 Recorded::Duplicate => rec.duplicates += 1,
                 Recorded::Known(_) => rec.known += 1,
             }
         }
+    }
+    for r in &mut report.rows {
+        r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
     }
     Ok(rec)
 }
@@ -371,21 +421,12 @@ mod tests {
                 .collect(),
             failure: None,
             seconds: 1.0,
+            findings: vec![],
         }
     }
 
     fn report(rows: Vec<Row>) -> Report {
-        Report {
-            run_id: "conform-1".into(),
-            target: "sm_90@8.7".into(),
-            environment: vec![],
-            rows,
-            seconds: 2.0,
-            ran: vec![],
-            not_run: vec![],
-            on_gpu: false,
-            notes: vec![],
-        }
+        Report { run_id: "conform-1".into(), target: "sm_90@8.7".into(), rows, seconds: 2.0, ..Report::default() }
     }
 
     fn known() -> KnownSet {
