@@ -285,6 +285,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         not_run,
         on_gpu,
         notes,
+        by_backend: fallback,
         options: results::RunOptions {
             forms: o.forms.clone(),
             exhaustive: o.exhaustive,

@@ -133,6 +133,11 @@ pub struct Report {
     /// What the run did differently from what was asked (e.g. `--exhaustive` capped).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The rows are grouped by backend, each backend's rows in form order (the run without a
+    /// GPU sweeps backend by backend); otherwise they are in form order, each form's rows in
+    /// backend order.
+    #[serde(default)]
+    pub by_backend: bool,
     /// The options that decide the rows.
     #[serde(default)]
     pub options: RunOptions,

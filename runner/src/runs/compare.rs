@@ -10,7 +10,8 @@
 //!   times as long as in the baseline *and* at least [`SLOWER_SECONDS`] longer: smaller
 //!   differences are noise on a shared machine.
 //! - A finding is new when its id is neither stored in the baseline nor named by any of its
-//!   rows. [`Changes::new_unknown`] counts the new ones that no `corpus/known/` entry covers:
+//!   rows; a known finding (counted, not stored) is new when the baseline did not count its
+//!   `corpus/known/` entry. [`Changes::new_unknown`] counts the new ones that no `corpus/known/` entry covers:
 //!   the only thing that fails a run compared with a baseline.
 //!
 //! Invariant: comparing a run with itself gives [`Changes::is_empty`].
@@ -221,6 +222,17 @@ pub fn compare(baseline: &RunRecord, run: &RunRecord, known: &KnownSet) -> Resul
             c.gone_findings.push(FindingChange { id: f.id, title: f.title, count: f.count, known: None });
         }
     }
+    // Known findings are not stored, only counted per `corpus/known/` entry.
+    let hits = |r: &RunRecord| r.findings.iter().flat_map(|d| d.known.clone()).collect::<Vec<_>>();
+    let (hits_a, hits_b) = (hits(baseline), hits(run));
+    let as_change = |h: &crate::findings::KnownHit| FindingChange {
+        id: h.id.clone(),
+        title: h.signatures.keys().next().cloned().unwrap_or_else(|| h.id.clone()),
+        count: h.count,
+        known: Some(h.id.clone()),
+    };
+    c.new_findings.extend(hits_b.iter().filter(|h| !hits_a.iter().any(|a| a.id == h.id)).map(as_change));
+    c.gone_findings.extend(hits_a.iter().filter(|h| !hits_b.iter().any(|b| b.id == h.id)).map(as_change));
     Ok(c)
 }
 
@@ -351,7 +363,8 @@ impl Changes {
             out.push(format!("  new finding  {} ×{}{known}", f.title, f.count));
         }
         for f in &self.gone_findings {
-            out.push(format!("  gone finding  {}", f.title));
+            let known = f.known.as_ref().map_or_else(String::new, |k| format!(" (known: {k})"));
+            out.push(format!("  gone finding  {}{known}", f.title));
         }
         out
     }

@@ -4,10 +4,10 @@
 //! the atomic [`FindingStore`]), and the rendered `summary.md`, `index.html`, `junit.xml`.
 //!
 //! Invariants:
-//! - Rows come out in the unsharded run's order: by form in [`select_forms`] order (on a GPU,
-//!   each form's rows in backend order), or, for a run without a GPU (backend by backend), by
-//!   backend in the order the run ran them, then by form. Within one form the rows keep the
-//!   order their run wrote them.
+//! - Rows come out in the unsharded run's order: by form in [`select_forms`] order (each
+//!   form's rows in backend order), or, for a run grouped by backend (`Report::by_backend`:
+//!   the run without a GPU), by backend in the order the run ran them, then by form. Within
+//!   one form and backend the rows keep the order their run wrote them.
 //! - Findings are merged by signature id, counts summed (saturating); known-finding counts
 //!   likewise.
 //! - Runs of another target or other options (shard aside), of both kinds, a shard given
@@ -121,6 +121,10 @@ fn check(runs: &[RunRecord]) -> Result<Vec<Shard>, MergeError> {
             return Err(mismatch("the target", r, first.target(), r.target()));
         }
         if let (Some(a), Some(b)) = (&first.report, &r.report) {
+            if a.by_backend != b.by_backend {
+                let order = |x: bool| if x { "by backend (no GPU)" } else { "by form" }.to_string();
+                return Err(mismatch("the row order", r, order(a.by_backend), order(b.by_backend)));
+            }
             if a.options.unsharded() != b.options.unsharded() {
                 let text =
                     |o: &crate::conform::results::RunOptions| serde_json::to_string(&o.unsharded()).unwrap_or_default();
@@ -158,6 +162,7 @@ fn merge_rows(runs: &[RunRecord]) -> Result<Report, MergeError> {
         target: first.target.clone(),
         environment: first.environment.clone(),
         on_gpu: reports.iter().any(|(r, _)| r.on_gpu),
+        by_backend: first.by_backend,
         options: first.options.unsharded(),
         ptxdiff_version: first.ptxdiff_version.clone(),
         ..Report::default()
@@ -211,10 +216,10 @@ fn merge_rows(runs: &[RunRecord]) -> Result<Report, MergeError> {
             .max_by_key(|(_, b)| b.len())
             .map_or(usize::MAX, |(i, _)| i)
     };
-    if merged.on_gpu {
-        merged.rows.sort_by_key(form_rank);
-    } else {
+    if merged.by_backend {
         merged.rows.sort_by_key(|r| (backend_rank(r), form_rank(r)));
+    } else {
+        merged.rows.sort_by_key(form_rank);
     }
     Ok(merged)
 }
