@@ -112,13 +112,20 @@ fn sharded_runs_merge_into_the_unsharded_rows() {
     let out = ptxdiff().args(["report", "merge"]).args(&shards[..2]).arg("--out").arg(&again).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("shards missing from the merge: 3/3"), "{}", text(&out));
-    let (other, out) = conform(tmp.path(), "sm89", &["--target", "sm_89", "--shard", "3/3"]);
-    let _ = (out, std::fs::remove_dir_all(&again));
+    let sm89 = tmp.path().join("sm89");
+    let out = ptxdiff()
+        .args(["conform", "--target", "sm_89", "--forms", FORMS, "--samples", SAMPLES, "--shard", "3/3", "--reports"])
+        .arg(&sm89)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let other = std::fs::read_dir(&sm89).unwrap().next().unwrap().unwrap().path();
+    std::fs::remove_dir_all(&again).unwrap();
     let out =
         ptxdiff().args(["report", "merge"]).args(&shards[..2]).arg(&other).arg("--out").arg(&again).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("they differ in the target"), "{}", text(&out));
-    let (other, _) = conform(tmp.path(), "more", &["--samples", "512", "--shard", "3/3"]);
+    let (other, _) = conform(tmp.path(), "more", &["--allow-off", "nan-payload", "--shard", "3/3"]);
     let out =
         ptxdiff().args(["report", "merge"]).args(&shards[..2]).arg(&other).arg("--out").arg(&again).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));

@@ -446,12 +446,17 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let rows =
             vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
+        let mut r = report(rows);
         let (dir, rec) =
-            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
+            write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
         assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.findings.len(), 1);
         let f = &doc.findings[0];
+        let ids: Vec<&[String]> = r.rows.iter().map(|x| x.findings.as_slice()).collect();
+        assert_eq!(ids, [std::slice::from_ref(&f.id), std::slice::from_ref(&f.id), &[]], "each row names its findings");
+        let stored: Report = serde_json::from_str(&std::fs::read_to_string(dir.join(ROWS_JSON)).unwrap()).unwrap();
+        assert_eq!(stored.rows[1].findings, [f.id.clone()]);
         assert_eq!(
             f.signature,
             Signature::new(FindingClass::HardwareSpec, TF32, "nan", ["cuda:jit", "cuda:ptxas-O3"], "nan-becomes-inf")

@@ -563,6 +563,44 @@ mod tests {
         assert!(join_producer(std::thread::spawn(|| ())).is_ok());
     }
 
+    /// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
+    /// run disjoint programs that together are the campaign's.
+    #[test]
+    fn shards_run_the_campaigns_batches() {
+        let o = Options {
+            time: Duration::from_secs(1),
+            max_programs: None,
+            seed: 11,
+            target: "sm_90".parse().unwrap(),
+            backends: Vec::new(),
+            ptxas: Vec::new(),
+            device: 0,
+            jobs: 1,
+            config: Config::default(),
+            run_dir: PathBuf::new(),
+            known_dir: PathBuf::new(),
+            resume: false,
+            batch: 2,
+            minimize: false,
+            minimize_calls: 0,
+            allow: Allowances::all(),
+            plant: None,
+            command: String::new(),
+            progress: false,
+            shard: None,
+        };
+        let texts = |o: &Options, b: u64| -> Vec<String> {
+            generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect()
+        };
+        let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
+        for i in 1..=3u32 {
+            let s = Options { shard: Some(crate::runs::shard::Shard { index: i, count: 3 }), ..o.clone() };
+            for b in 0..2u64 {
+                assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
+            }
+        }
+    }
+
     #[test]
     fn out_of_range_campaign_state_names_the_field() {
         let path = std::path::Path::new("run/campaign.json");

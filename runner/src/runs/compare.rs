@@ -429,3 +429,28 @@ impl Changes {
         crate::atomic_write::write_atomic(&dir.join(CHANGES_MD), self.markdown())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timing_rule_ignores_noise() {
+        assert!(slower(1.0, 1.6) && slower(10.0, 15.1));
+        assert!(!slower(1.0, 1.4), "under 1.5×");
+        assert!(!slower(0.1, 0.5), "4× but under 0.5 s");
+        assert!(!slower(2.0, 1.0));
+    }
+
+    #[test]
+    fn differing_entries_keep_their_order() {
+        let kv = |v: &[(&str, &str)]| v.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let d = differing(
+            kv(&[("device", "H100"), ("ptxas", "13.0"), ("driver", "580"), ("ptxas", "ignored")]),
+            kv(&[("driver", "580"), ("ptxas", "13.5"), ("cuda:jit", "on")]),
+        );
+        let got: Vec<(&str, &str, &str)> =
+            d.iter().map(|c| (c.what.as_str(), c.before.as_str(), c.after.as_str())).collect();
+        assert_eq!(got, [("device", "H100", ""), ("ptxas", "13.0", "13.5"), ("cuda:jit", "", "on")]);
+    }
+}

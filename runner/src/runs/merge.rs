@@ -36,7 +36,7 @@ pub enum MergeError {
     Record(#[from] RecordError),
     /// The runs are not parts of one run.
     #[error(
-        "cannot merge {first} and {other}: {what} differs ({a} vs {b}); merge only runs of one target and options"
+        "cannot merge {first} and {other}: they differ in {what} ({a} vs {b}); merge only runs of one target and options"
     )]
     Mismatch {
         /// What differs.
