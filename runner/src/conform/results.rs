@@ -456,7 +456,7 @@ mod tests {
         let ids: Vec<&[String]> = r.rows.iter().map(|x| x.findings.as_slice()).collect();
         assert_eq!(ids, [std::slice::from_ref(&f.id), std::slice::from_ref(&f.id), &[]], "each row names its findings");
         let stored: Report = serde_json::from_str(&std::fs::read_to_string(dir.join(ROWS_JSON)).unwrap()).unwrap();
-        assert_eq!(stored.rows[1].findings, [f.id.clone()]);
+        assert_eq!(stored.rows[1].findings, std::slice::from_ref(&f.id));
         assert_eq!(
             f.signature,
             Signature::new(FindingClass::HardwareSpec, TF32, "nan", ["cuda:jit", "cuda:ptxas-O3"], "nan-becomes-inf")
