@@ -73,6 +73,9 @@ enum Command {
     Allowances,
     /// Differential fuzzing: generate programs, run them on every backend, minimize and report
     /// every disagreement, crash and rejection (without a GPU: the oracle and ptxas-check).
+    ///
+    /// Exit status: 0 without new findings, 1 with new findings, 2 on an error. With
+    /// --baseline: 1 only for findings that the baseline lacks and corpus/known/ does not cover.
     Fuzz(runner::fuzz::cli::FuzzArgs),
     /// Run a case file on every backend and show what disagrees (exit 1 if anything does).
     Replay {
@@ -405,8 +408,8 @@ struct ConformArgs {
     /// Print every row (form × backend), not just the per-family summary and the failing rows.
     #[arg(long, short)]
     verbose: bool,
-    /// Run only shard i of N of the forms (`2/3`; dealt round-robin in the order of `ptxdiff
-    /// variants`): N shards cover the run; `ptxdiff report merge` joins them.
+    /// Run only shard i of N of the forms (`2/3`; dealt round-robin in the run's form order:
+    /// cvt, cvt.pack, prmt): N shards cover the run; `ptxdiff report merge` joins them.
     #[arg(long)]
     shard: Option<runner::runs::shard::Shard>,
     /// Compare with a stored run of the same forms (its run directory or rows.json): what
