@@ -559,7 +559,7 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     }
     let reports = a.reports.unwrap_or_else(|| runner::paths::default_under_repo("PTXDIFF_REPORTS", "reports"));
     if let Some(b) = &a.baseline {
-        runner::runs::baseline::check_exists(b)?;
+        runner::runs::baseline::check_exists(b, runner::runs::record::RunKind::Conform)?;
     }
     let opts = runner::conform::Options {
         target,

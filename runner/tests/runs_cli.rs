@@ -295,6 +295,11 @@ fn bad_shard_values_are_clean_errors() {
     let out = ptxdiff().args(["conform", "--backends", "oracle", "--baseline", "/nonexistent/run"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("not a ptxdiff run"), "{}", text(&out));
+    let fuzz = tempfile::tempdir().unwrap();
+    std::fs::write(fuzz.path().join("campaign.json"), "{}").unwrap();
+    let out = ptxdiff().args(["conform", "--backends", "oracle", "--baseline"]).arg(fuzz.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("cannot compare a fuzz run"), "{}", text(&out));
 }
 
 /// Fuzz shards of one seed run the unsharded campaign's programs; the second run of a seed

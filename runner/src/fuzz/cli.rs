@@ -282,7 +282,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         shard: a.shard,
     };
     if let Some(b) = &a.baseline {
-        crate::runs::baseline::check_exists(b)?;
+        crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;
     }
     println!("fuzz: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = super::run(&o)?;

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::compare::{compare, Changes, KindMismatch};
-use super::record::{RecordError, RunRecord};
+use super::record::{RecordError, RunKind, RunRecord};
 use crate::findings::KnownSet;
 
 /// Why the comparison with a baseline failed.
@@ -49,9 +49,14 @@ pub fn check(baseline: &Path, run_dir: &Path, known: &KnownSet) -> Result<Change
     Ok(changes)
 }
 
-/// Fails (before the run) when `baseline` is no run, so that a long run is not wasted.
-pub fn check_exists(baseline: &Path) -> Result<(), BaselineError> {
-    RunRecord::load(baseline).map(|_| ()).map_err(BaselineError::Baseline)
+/// Fails (before the run) when `baseline` is no run of `kind`, so that a long run is not
+/// wasted.
+pub fn check_exists(baseline: &Path, kind: RunKind) -> Result<(), BaselineError> {
+    let base = RunRecord::load(baseline).map_err(BaselineError::Baseline)?;
+    if base.kind != kind {
+        return Err(BaselineError::Kind(KindMismatch::new(&base, kind, Path::new("this run"))));
+    }
+    Ok(())
 }
 
 /// The exit status of a run compared with a baseline: failure only for new findings that are

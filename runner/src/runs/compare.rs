@@ -147,6 +147,18 @@ pub struct KindMismatch {
     b_dir: String,
 }
 
+impl KindMismatch {
+    /// `a` (the baseline) is not of `kind`, the kind of the run at `b`.
+    pub fn new(a: &RunRecord, kind: RunKind, b: &std::path::Path) -> KindMismatch {
+        KindMismatch {
+            a: a.kind.name(),
+            a_dir: a.dir.display().to_string(),
+            b: kind.name(),
+            b_dir: b.display().to_string(),
+        }
+    }
+}
+
 /// A row's verdict in words: `agree`, `N of M mismatching`, or its failure.
 pub fn verdict(r: &Row) -> String {
     match (&r.failure, r.mismatches) {
@@ -169,12 +181,7 @@ fn slower(before: f64, after: f64) -> bool {
 /// Compares `run` with `baseline`; `known` decides which new findings are known.
 pub fn compare(baseline: &RunRecord, run: &RunRecord, known: &KnownSet) -> Result<Changes, KindMismatch> {
     if baseline.kind != run.kind {
-        return Err(KindMismatch {
-            a: baseline.kind.name(),
-            a_dir: baseline.dir.display().to_string(),
-            b: run.kind.name(),
-            b_dir: run.dir.display().to_string(),
-        });
+        return Err(KindMismatch::new(baseline, run.kind, &run.dir));
     }
     let mut c = Changes { baseline: baseline.run_id(), run: run.run_id(), ..Changes::default() };
     c.versions = differing(
