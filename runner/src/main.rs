@@ -516,6 +516,9 @@ fn conform_summary(
     writeln!(out, "target: {}; device: {device}", report.target)?;
     writeln!(out, "ptxas: {}", if ptxas.is_empty() { "none".to_string() } else { ptxas.join(", ") })?;
     writeln!(out, "backends run: {}", report.ran.join(", "))?;
+    if let Some(s) = report.options.shard {
+        writeln!(out, "shard {s}: this run covers part of the forms; `ptxdiff report merge` joins the shards")?;
+    }
     for (name, why) in &report.not_run {
         writeln!(out, "not run: {name} ({why})")?;
     }
