@@ -20,5 +20,6 @@ pub mod glob;
 pub mod gpu;
 pub mod paths;
 pub mod ptxas;
+pub mod runs;
 pub mod validity;
 pub mod worker;

@@ -73,6 +73,9 @@ enum Command {
     Allowances,
     /// Differential fuzzing: generate programs, run them on every backend, minimize and report
     /// every disagreement, crash and rejection (without a GPU: the oracle and ptxas-check).
+    ///
+    /// Exit status: 0 without new findings, 1 with new findings, 2 on an error. With
+    /// --baseline: 1 only for findings that the baseline lacks and corpus/known/ does not cover.
     Fuzz(runner::fuzz::cli::FuzzArgs),
     /// Run a case file on every backend and show what disagrees (exit 1 if anything does).
     Replay {
@@ -97,12 +100,21 @@ enum Command {
     /// Conformance sweeps: every cvt, cvt.pack and prmt form valid on the target, run on the GPU
     /// backends and checked against the oracle (exhaustive where the inputs fit in 32 bits).
     /// Without a GPU, runs the ptxas-check and oracle backends and says so.
+    ///
+    /// Exit status: 0 when every row agrees, 1 when a row fails, 2 on an error. With
+    /// --baseline: 0 unless the run has findings that the baseline lacks and corpus/known/
+    /// does not cover (then 1); 2 on an error.
     Conform(ConformArgs),
     /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
-    /// findings.json, completed by findings/*.json.
+    /// findings.json, completed by findings/*.json; `report diff` compares two runs, `report
+    /// merge` joins shards into one report.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Report {
         /// The run directory (`reports/RUN`, the one holding findings.json).
-        dir: std::path::PathBuf,
+        #[arg(required = true)]
+        dir: Option<std::path::PathBuf>,
+        #[command(subcommand)]
+        action: Option<ReportAction>,
     },
     /// The worker process (started by the GPU and oracle-worker backends; reads jobs on stdin).
     #[command(hide = true)]
@@ -132,6 +144,43 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
+    },
+}
+
+/// `ptxdiff report diff|merge`.
+#[derive(Subcommand)]
+enum ReportAction {
+    /// What changed from RUN_A (the baseline) to RUN_B: versions, rows newly failing or fixed,
+    /// mismatch counts, allowance usage, rows in one run only, timing regressions (more than
+    /// 1.5× and at least 0.5 s slower), new and gone findings.
+    ///
+    /// Exit status: 0 unless RUN_B has findings that RUN_A lacks and corpus/known/ does not
+    /// cover (then 1); 2 on an error.
+    Diff {
+        /// The baseline: a run directory, or its rows.json / findings.json.
+        run_a: std::path::PathBuf,
+        /// The run compared with it.
+        run_b: std::path::PathBuf,
+        /// Also write changes.json and changes.md into this directory.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Known findings (default: PTXDIFF_KNOWN, else `corpus/known/` of the repository).
+        #[arg(long)]
+        known: Option<std::path::PathBuf>,
+    },
+    /// Join runs of one target and options (the shards of a run, `--shard i/N`) into one
+    /// report: rows.json in the unsharded run's order, findings merged by signature (counts
+    /// summed), summary.md, index.html, junit.xml.
+    ///
+    /// Exit status: 0 when merged, 1 when merged but shards are missing, 2 on an error (runs
+    /// that do not belong together, a shard given twice, a non-empty --out).
+    Merge {
+        /// The runs (directories, or their rows.json / findings.json).
+        #[arg(required = true)]
+        runs: Vec<std::path::PathBuf>,
+        /// The new run directory (missing or empty).
+        #[arg(long)]
+        out: std::path::PathBuf,
     },
 }
 
@@ -364,6 +413,15 @@ struct ConformArgs {
     /// a fast kernel; both give the same verdict, this path is slower)
     #[arg(long)]
     cpu_check: bool,
+    /// Run only shard i of N of the forms (`2/3`; dealt round-robin in the run's form order:
+    /// cvt, cvt.pack, prmt): N shards cover the run; `ptxdiff report merge` joins them.
+    #[arg(long)]
+    shard: Option<runner::runs::shard::Shard>,
+    /// Compare with a stored run of the same forms (its run directory or rows.json): what
+    /// changed is printed and written as changes.json/changes.md; the exit status is then 1
+    /// only for new findings that the baseline lacks and corpus/known/ does not cover.
+    #[arg(long)]
+    baseline: Option<std::path::PathBuf>,
 }
 
 /// Whether the user turned the ptxas installation off (`PTXDIFF_NO_INSTALL` set to anything
@@ -463,6 +521,9 @@ fn conform_summary(
     writeln!(out, "target: {}; device: {device}", report.target)?;
     writeln!(out, "ptxas: {}", if ptxas.is_empty() { "none".to_string() } else { ptxas.join(", ") })?;
     writeln!(out, "backends run: {}", report.ran.join(", "))?;
+    if let Some(s) = report.options.shard {
+        writeln!(out, "shard {s}: this run covers part of the forms; `ptxdiff report merge` joins the shards")?;
+    }
     for (name, why) in &report.not_run {
         writeln!(out, "not run: {name} ({why})")?;
     }
@@ -501,29 +562,23 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     });
     let backends = runner::fuzz::cli::parse_backends(&a.backends);
     registry.check_names(&backends)?;
-    let known_dir = match &a.known {
-        Some(k) if !k.is_dir() => bail!("--known {}: no such directory (corpus/known/ of the repository)", k.display()),
-        Some(k) => k.clone(),
-        None => runner::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known"),
-    };
-    let known = if known_dir.is_dir() {
-        runner::findings::KnownSet::load(&known_dir)
-            .with_context(|| format!("loading known findings from {}", known_dir.display()))?
-    } else {
-        runner::findings::KnownSet::empty()
-    };
+    let known = load_known(a.known.as_deref())?;
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
     let reports = a.reports.unwrap_or_else(|| runner::paths::default_under_repo("PTXDIFF_REPORTS", "reports"));
-    let opts =
-        runner::conform::Options {
+    if let Some(b) = &a.baseline {
+        runner::runs::baseline::check_exists(b, runner::runs::record::RunKind::Conform)?;
+    }
+    let opts = runner::conform::Options {
         target,
         forms: a.forms,
         exhaustive: a.exhaustive,
         samples: a.samples,
         backends,
         cpu_check: a.cpu_check,
+        allow_off: a.allow_off.clone(),
+        shard: a.shard,
     };
     let run_id = format!(
         "conform-{}",
@@ -531,9 +586,14 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     );
     let mut report = runner::conform::run(&opts, &registry, &run_id)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let known_now = if a.baseline.is_some() { Some(known.clone()) } else { None };
     let (dir, rec) = runner::conform::results::write_run(&reports, &mut report, &command, &allow, known)
         .with_context(|| format!("writing the run under {}", reports.display()))?;
     conform_summary(&report, a.verbose, &dir, &rec)?;
+    if let (Some(b), Some(known)) = (&a.baseline, known_now) {
+        let changes = runner::runs::baseline::check(b, &dir, &known)?;
+        return Ok(runner::runs::baseline::exit_status(&changes));
+    }
     Ok(if report.failing().next().is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
@@ -558,6 +618,66 @@ fn report_cmd(dir: &std::path::Path) -> Result<ExitCode> {
         println!("wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The known findings at `given`, else PTXDIFF_KNOWN or the repository's; none when that
+/// folder does not exist (a path given must exist).
+fn load_known(given: Option<&std::path::Path>) -> Result<runner::findings::KnownSet> {
+    let dir = match given {
+        Some(k) if !k.is_dir() => bail!("--known {}: no such directory (corpus/known/ of the repository)", k.display()),
+        Some(k) => k.to_path_buf(),
+        None => runner::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known"),
+    };
+    if !dir.is_dir() {
+        return Ok(runner::findings::KnownSet::empty());
+    }
+    runner::findings::KnownSet::load(&dir).with_context(|| format!("loading known findings from {}", dir.display()))
+}
+
+/// `ptxdiff report diff RUN_A RUN_B`.
+fn report_diff(
+    a: &std::path::Path,
+    b: &std::path::Path,
+    out: Option<&std::path::Path>,
+    known: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    use runner::runs::record::RunRecord;
+    let known = load_known(known)?;
+    let base = RunRecord::load(a)?;
+    let run = RunRecord::load(b)?;
+    let changes = runner::runs::compare::compare(&base, &run, &known)?;
+    for line in changes.lines() {
+        println!("{line}");
+    }
+    if let Some(out) = out {
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        changes.write(out).with_context(|| format!("writing the changes into {}", out.display()))?;
+        println!("wrote {}", out.join(runner::runs::compare::CHANGES_MD).display());
+    }
+    Ok(runner::runs::baseline::exit_status(&changes))
+}
+
+/// `ptxdiff report merge RUN… --out DIR`.
+fn report_merge(runs: &[std::path::PathBuf], out: &std::path::Path) -> Result<ExitCode> {
+    let records = runs.iter().map(|r| runner::runs::record::RunRecord::load(r)).collect::<Result<Vec<_>, _>>()?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let m = runner::runs::merge::merge(&records, out, &command)?;
+    if let Some(r) = &m.report {
+        println!("{} rows ({} failing) from {} runs", r.rows.len(), r.failing().count(), runs.len());
+    }
+    println!(
+        "{} finding(s) ({} occurrence(s)), {} known finding(s) seen; report: {}",
+        m.findings.findings.len(),
+        m.findings.occurrences(),
+        m.findings.known.len(),
+        m.dir.display()
+    );
+    if m.missing.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let missing: Vec<String> = m.missing.iter().map(ToString::to_string).collect();
+    eprintln!("shards missing from the merge: {} (the report covers the others only)", missing.join(", "));
+    Ok(ExitCode::FAILURE)
 }
 
 fn run() -> Result<ExitCode> {
@@ -615,7 +735,12 @@ fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Conform(args) => conform_cmd(args),
-        Command::Report { dir } => report_cmd(&dir),
+        Command::Report { action: Some(ReportAction::Diff { run_a, run_b, out, known }), .. } => {
+            report_diff(&run_a, &run_b, out.as_deref(), known.as_deref())
+        }
+        Command::Report { action: Some(ReportAction::Merge { runs, out }), .. } => report_merge(&runs, &out),
+        Command::Report { dir: Some(dir), action: None } => report_cmd(&dir),
+        Command::Report { dir: None, action: None } => bail!("report: give a run directory, or `diff` or `merge`"),
         Command::Fuzz(mut args) => {
             args.command = std::env::args().collect::<Vec<_>>().join(" ");
             runner::fuzz::cli::fuzz_command(args)

@@ -124,6 +124,7 @@ fn a_conform_finding_replays_and_renders() {
         failure: None,
         seconds: 1.0,
         device: None,
+        findings: vec![],
     };
     let mut report = Report {
         run_id: "conform-1".into(),
@@ -134,7 +135,7 @@ fn a_conform_finding_replays_and_renders() {
         ran: vec!["cuda:jit".into(), "cuda:ptxas-O3".into()],
         not_run: vec![],
         on_gpu: true,
-        notes: vec![],
+        ..Report::default()
     };
     let allow = oracle::semantics::Allowances::all();
     let (run, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();

@@ -13,7 +13,9 @@
 //! named explicitly must run: one that is unavailable is an error, as is a `--forms` glob that
 //! matches no form. Each row's verdict is the diff layer's three-way outcome; failing rows
 //! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
-//! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise.
+//! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise. With a
+//! `--shard i/N` the run sweeps only its share of [`select_forms`] (dealt round-robin,
+//! [`crate::runs::shard`]); `ptxdiff report merge` puts the shards back together.
 
 pub mod case;
 pub mod results;
@@ -66,6 +68,10 @@ pub struct Options {
     pub backends: Vec<String>,
     /// Check every GPU result on the CPU instead of with the GPU's check kernel.
     pub cpu_check: bool,
+    /// Allowances switched off (recorded in the run; the registry's settings apply them).
+    pub allow_off: Vec<String>,
+    /// Only this shard of the forms.
+    pub shard: Option<crate::runs::shard::Shard>,
 }
 
 /// Families `conform` sweeps.
@@ -176,6 +182,7 @@ fn row(r: SweepResult) -> Row {
         failure: None,
         seconds: r.seconds,
         device: r.device,
+        findings: Vec::new(),
     };
     match r.outcome {
         Ok(c) => {
@@ -224,6 +231,10 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     if let (true, Some(glob)) = (forms.is_empty(), &o.forms) {
         return Err(ConformError::NoForms { glob: glob.clone(), target: target.name() });
     }
+    let forms = match o.shard {
+        Some(s) => s.select(forms),
+        None => forms,
+    };
     let mut notes = Vec::new();
     if o.exhaustive && backends.iter().any(|b| b.name() == crate::backend::oracle::NAME) {
         notes.push(format!(
@@ -302,5 +313,20 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         not_run,
         on_gpu,
         notes,
+        by_backend: fallback,
+        options: results::RunOptions {
+            forms: o.forms.clone(),
+            exhaustive: o.exhaustive,
+            samples: o.samples,
+            allow_off: {
+                let mut off = o.allow_off.clone();
+                off.sort();
+                off.dedup();
+                off
+            },
+            backends: o.backends.clone(),
+            shard: o.shard,
+        },
+        ptxdiff_version: env!("CARGO_PKG_VERSION").to_string(),
     })
 }

@@ -12,7 +12,11 @@
 //!
 //! A run directory (`reports/<run-id>/`, [`write_run`]) is a findings run — `findings.json`,
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
-//! `rows.json`, every row with its verdict.
+//! `rows.json`, the run's self-describing record: target, environment (device, driver, each
+//! ptxas), the options that decide its rows ([`RunOptions`]: forms, exhaustive, samples,
+//! allowances off, backends, shard), the ptxdiff version, and every row with its verdict,
+//! counts, seconds and the ids of the findings it produced. Fields added later are
+//! `#[serde(default)]`, so older `rows.json` files still load.
 //!
 //! Invariant: a row's verdict (agree, disagree, not comparable) is [`Row::outcome`], the diff
 //! layer's; recording findings never changes it.
@@ -38,7 +42,7 @@ use crate::findings::{
 };
 
 /// One (form, backend) sweep.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Row {
     /// Opcode.
     pub form: String,
@@ -58,6 +62,9 @@ pub struct Row {
     /// this process (and in rows written before devices were recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// Ids (signature keys) of the findings this row is part of, known ones included.
+    #[serde(default)]
+    pub findings: Vec<String>,
 }
 
 impl Row {
@@ -78,8 +85,35 @@ impl Row {
     }
 }
 
+/// The options of a conform run that decide which rows it has and what they check: two runs
+/// with equal options (and target) have comparable rows; shards of one run differ only in
+/// `shard`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunOptions {
+    /// `--forms` glob.
+    pub forms: Option<String>,
+    /// `--exhaustive`.
+    pub exhaustive: bool,
+    /// `--samples`.
+    pub samples: u64,
+    /// Allowances switched off, sorted.
+    pub allow_off: Vec<String>,
+    /// `--backends` as given (empty: the defaults).
+    pub backends: Vec<String>,
+    /// `--shard`.
+    pub shard: Option<crate::runs::shard::Shard>,
+}
+
+impl RunOptions {
+    /// The options with the shard left out: what shards of one run share.
+    pub fn unsharded(&self) -> RunOptions {
+        RunOptions { shard: None, ..self.clone() }
+    }
+}
+
 /// A whole run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
     /// Run id (directory name).
     pub run_id: String,
@@ -103,6 +137,17 @@ pub struct Report {
     /// What the run did differently from what was asked (e.g. `--exhaustive` capped).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The rows are grouped by backend, each backend's rows in form order (the run without a
+    /// GPU sweeps backend by backend); otherwise they are in form order, each form's rows in
+    /// backend order.
+    #[serde(default)]
+    pub by_backend: bool,
+    /// The options that decide the rows.
+    #[serde(default)]
+    pub options: RunOptions,
+    /// The ptxdiff version that wrote the run.
+    #[serde(default)]
+    pub ptxdiff_version: String,
 }
 
 impl Row {
@@ -172,7 +217,6 @@ pub fn write_run(
     let (out, run_id) = create_run_dir(dir, &report.run_id)
         .with_context(|| format!("creating a run directory {} under {}", report.run_id, dir.display()))?;
     report.run_id = run_id;
-    let report = &*report;
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     let meta = RunMeta {
         run_id: report.run_id.clone(),
@@ -189,6 +233,7 @@ pub fn write_run(
     };
     let mut store = FindingStore::create(&out, meta, known)?;
     let rec = record_findings(report, &target, allow, &mut store)?;
+    let report = &*report;
     let rows = out.join(ROWS_JSON);
     write_atomic(&rows, serde_json::to_string_pretty(report)?)
         .with_context(|| format!("writing {}", rows.display()))?;
@@ -224,9 +269,11 @@ fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass,
 }
 
 /// Turns the run's failing rows into findings and records them in `store`; `target` is the
-/// run's, `allow` the allowances its oracle used.
+/// run's, `allow` the allowances its oracle used. Each row's `findings` lists the ids of the
+/// findings it is part of (a backend failure: its own row; a disagreement: the disagreeing
+/// backends' rows of the form).
 pub fn record_findings(
-    report: &Report,
+    report: &mut Report,
     target: &Target,
     allow: &Allowances,
     store: &mut FindingStore,
@@ -240,15 +287,23 @@ pub fn record_findings(
         }
     }
     let mut rec = Recording::default();
+    // (form, backend) → finding ids.
+    let mut ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for (form_name, rows) in &by_form {
         let Ok(form) = Form::parse_opcode(form_name) else { continue };
         for f in form_findings(&form, target, allow, rows, &report.environment) {
+            for b in &f.0.signature.backends {
+                ids.entry((form_name.to_string(), b.clone())).or_default().push(f.0.signature.key());
+            }
             match store.record(f.0, &f.1)? {
                 Recorded::New => rec.new += 1,
                 Recorded::Duplicate => rec.duplicates += 1,
                 Recorded::Known(_) => rec.known += 1,
             }
         }
+    }
+    for r in &mut report.rows {
+        r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
     }
     Ok(rec)
 }
@@ -376,21 +431,12 @@ mod tests {
             device: None,
             failure: None,
             seconds: 1.0,
+            findings: vec![],
         }
     }
 
     fn report(rows: Vec<Row>) -> Report {
-        Report {
-            run_id: "conform-1".into(),
-            target: "sm_90@8.7".into(),
-            environment: vec![],
-            rows,
-            seconds: 2.0,
-            ran: vec![],
-            not_run: vec![],
-            on_gpu: false,
-            notes: vec![],
-        }
+        Report { run_id: "conform-1".into(), target: "sm_90@8.7".into(), rows, seconds: 2.0, ..Report::default() }
     }
 
     fn known() -> KnownSet {
@@ -405,12 +451,17 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let rows =
             vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
+        let mut r = report(rows);
         let (dir, rec) =
-            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
+            write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
         assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.findings.len(), 1);
         let f = &doc.findings[0];
+        let ids: Vec<&[String]> = r.rows.iter().map(|x| x.findings.as_slice()).collect();
+        assert_eq!(ids, [std::slice::from_ref(&f.id), std::slice::from_ref(&f.id), &[]], "each row names its findings");
+        let stored: Report = serde_json::from_str(&std::fs::read_to_string(dir.join(ROWS_JSON)).unwrap()).unwrap();
+        assert_eq!(stored.rows[1].findings, std::slice::from_ref(&f.id));
         assert_eq!(
             f.signature,
             Signature::new(FindingClass::HardwareSpec, TF32, "nan", ["cuda:jit", "cuda:ptxas-O3"], "nan-becomes-inf")

@@ -4,8 +4,9 @@
 //! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
 //! status. Nonsense is an error before anything runs: counts of 0, a missing `--known`, a
 //! backend named in `--backends` that cannot run here (only the default list falls back, with
-//! a notice), and `--out`, `--seed` or `--config` that contradict the campaign `--resume`
-//! continues.
+//! a notice), `--out`, `--seed` or `--config` that contradict the campaign `--resume`
+//! continues, a bad `--shard` and a `--baseline` that is no run. With `--baseline` the exit
+//! status is [`crate::runs::baseline::exit_status`]'s.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,6 +25,7 @@ use super::triage::raw_findings;
 use super::Options;
 use crate::backend::pool::Devices;
 use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
+use crate::findings::KnownSet;
 
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
 pub fn parse_duration(s: &str) -> Result<Duration> {
@@ -198,6 +200,16 @@ pub struct FuzzArgs {
     /// Known findings (suppressed as data; default: `corpus/known` when it exists).
     #[arg(long)]
     pub known: Option<PathBuf>,
+    /// Run only shard i of N of the campaign's batches (`2/3`): the N shards of one seed run
+    /// disjoint programs that together are the unsharded campaign's.
+    #[arg(long)]
+    pub shard: Option<crate::runs::shard::Shard>,
+    /// Compare with a stored campaign (its run directory or findings.json): new and gone
+    /// finding signatures are printed and written as changes.json/changes.md, and the exit
+    /// status is 1 only for new findings that the baseline lacks and corpus/known/ does not
+    /// cover.
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
     /// Plant a deliberately wrong oracle rule (tests of the campaign itself; only in builds
     /// with the `test-hooks` feature, which the runner's own tests turn on).
     #[cfg(feature = "test-hooks")]
@@ -297,7 +309,11 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         plant,
         command: a.command.clone(),
         progress: true,
+        shard: a.shard,
     };
+    if let Some(b) = &a.baseline {
+        crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;
+    }
     println!("fuzz: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = super::run(&o)?;
     if let Some(why) = &s.gpu_unavailable {
@@ -323,6 +339,11 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         println!("warning: {} generated programs were refused by the oracle (generator bugs)", s.state.invalid);
     }
     println!("report: {}", run_dir.join("index.html").display());
+    if let Some(b) = &a.baseline {
+        let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
+        let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
+        return Ok(crate::runs::baseline::exit_status(&changes));
+    }
     Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

@@ -22,6 +22,10 @@
 //!   normal summary.
 //! - The live status line uses `\r` only on a terminal; elsewhere it is a plain line every
 //!   [`PLAIN_STATUS_EVERY`].
+//! - With `--shard i/N` the session's batch `b` is the campaign-wide batch `b·N + i − 1`
+//!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
+//!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
+//!   is part of the campaign state and must be the same when resuming.
 
 pub mod assemble;
 pub mod cli;
@@ -92,6 +96,8 @@ pub struct Options {
     pub command: String,
     /// Print the live status line.
     pub progress: bool,
+    /// Only this shard of the campaign's batches.
+    pub shard: Option<crate::runs::shard::Shard>,
 }
 
 /// A prepared batch: index, programs, inputs, oracle and ptxas results.
@@ -118,6 +124,9 @@ pub struct State {
     pub invalid: u64,
     /// Generator configuration.
     pub config: Config,
+    /// The shard of the batches this campaign runs (none: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::runs::shard::Shard>,
 }
 
 /// What a campaign did.
@@ -259,9 +268,11 @@ pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
     n as usize
 }
 
-/// Generates the first `n` programs of batch `b`.
+/// Generates the first `n` programs of the session's batch `b` (under a shard, the
+/// campaign-wide batch it stands for).
 pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
     use rayon::prelude::*;
+    let b = o.shard.map_or(b, |s| s.global(b));
     let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..n as u64)
         .into_par_iter()
         .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
@@ -331,6 +342,12 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 s.target
             );
         }
+        if s.shard != o.shard {
+            let name = |s: Option<crate::runs::shard::Shard>| {
+                s.map_or_else(|| "no --shard".into(), |s| format!("--shard {s}"))
+            };
+            bail!("{}: the campaign ran with {}; resume with that", state_path.display(), name(s.shard));
+        }
         s
     } else {
         State {
@@ -343,6 +360,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             families: BTreeMap::new(),
             invalid: 0,
             config: o.config.clone(),
+            shard: o.shard,
         }
     };
     // A new campaign's state is on disk before its first batch, so one killed in that batch
@@ -372,7 +390,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             target: o.target.to_string(),
             // The target has its own field; the findings' environment keeps it.
             environment: env.iter().filter(|(k, _)| k != "target").cloned().collect(),
-            extra: BTreeMap::from([("seed".to_string(), o.seed.to_string())]),
+            extra: BTreeMap::from_iter(
+                std::iter::once(("seed".to_string(), o.seed.to_string()))
+                    .chain(o.shard.map(|s| ("shard".to_string(), s.to_string()))),
+            ),
         };
         FindingStore::create(&o.run_dir, meta, known)?
     };
@@ -545,6 +566,45 @@ mod tests {
         assert!(join_producer(std::thread::spawn(|| ())).is_ok());
     }
 
+    /// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
+    /// run disjoint programs that together are the campaign's.
+    #[test]
+    fn shards_run_the_campaigns_batches() {
+        let o = Options {
+            time: Duration::from_secs(1),
+            max_programs: None,
+            seed: 11,
+            target: "sm_90".parse().unwrap(),
+            backends: Vec::new(),
+            ptxas: Vec::new(),
+            devices: crate::backend::pool::Devices::List(vec![0]),
+            workers: None,
+            jobs: 1,
+            config: Config::default(),
+            run_dir: PathBuf::new(),
+            known_dir: PathBuf::new(),
+            resume: false,
+            batch: 2,
+            minimize: false,
+            minimize_calls: 0,
+            allow: Allowances::all(),
+            plant: None,
+            command: String::new(),
+            progress: false,
+            shard: None,
+        };
+        let texts = |o: &Options, b: u64| -> Vec<String> {
+            generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect()
+        };
+        let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
+        for i in 1..=3u32 {
+            let s = Options { shard: Some(crate::runs::shard::Shard { index: i, count: 3 }), ..o.clone() };
+            for b in 0..2u64 {
+                assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
+            }
+        }
+    }
+
     #[test]
     fn out_of_range_campaign_state_names_the_field() {
         let path = std::path::Path::new("run/campaign.json");
@@ -558,6 +618,7 @@ mod tests {
             families: BTreeMap::from([("mov".to_string(), 10)]),
             invalid: 0,
             config: Config::default(),
+            shard: None,
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
