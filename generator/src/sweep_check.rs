@@ -34,6 +34,9 @@ pub const CHECK_ENTRY: &str = ".visible .entry check(.param .u64 results, .param
      .param .u64 suspects, .param .u64 count, .param .u32 cap, .param .u64 audit, .param .u64 window, \
      .param .u64 seed)";
 
+/// The instruction that sets the prediction's input `%x` (the sweep index's low 32 bits).
+const INPUT_SET: &str = "cvt.u32.u64 %x, %i;";
+
 /// A check kernel and the width of the results it reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckKernel {
@@ -71,12 +74,13 @@ fn module(prediction: &Program, target: &Target, out_bytes: u32) -> String {
          .reg .b32 %rtid, %rntid, %rctaid, %x, %a32, %k, %cap, %j32, %sh;\n  \
          .reg .pred %done, %differ, %kept, %nowin, %pow2, %miss;"
     );
-    k.push_str(&prediction.ptx("k", "%x"));
     // The thread's chunk offset `j` and sweep index `i`; the input is `i`'s low 32 bits.
     let _ = writeln!(k, "  mov.u32 %rtid, %tid.x;\n  mov.u32 %rntid, %ntid.x;\n  mov.u32 %rctaid, %ctaid.x;");
     let _ = writeln!(k, "  mul.wide.u32 %j, %rctaid, %rntid;\n  cvt.u64.u32 %z, %rtid;\n  add.u64 %j, %j, %z;");
     let _ = writeln!(k, "  ld.param.u64 %n, [n];\n  setp.ge.u64 %done, %j, %n;\n  @%done ret;");
-    let _ = writeln!(k, "  ld.param.u64 %i, [base];\n  add.u64 %i, %i, %j;\n  cvt.u32.u64 %x, %i;");
+    let _ = writeln!(k, "  ld.param.u64 %i, [base];\n  add.u64 %i, %i, %j;\n  {INPUT_SET}");
+    // The prediction, from the input just set.
+    k.push_str(&prediction.ptx("k", "%x"));
     // Compare with the stored result.
     let _ = writeln!(k, "  ld.param.u64 %o, [results];\n  mad.lo.u64 %o, %j, {out_bytes}, %o;");
     let outs = prediction.outputs();
@@ -138,6 +142,10 @@ mod tests {
             );
         }
         assert!(CHECK_ENTRY.contains(".param .u32 cap,"));
+        // The prediction reads its input only after the frame has set it.
+        let set = k.ptx.find(INPUT_SET).expect("the input is set");
+        let read = k.ptx.find(", %x;").expect("the prediction reads the input");
+        assert!(set < read, "the prediction runs before its input is set:\n{}", k.ptx);
         let mut mix = String::new();
         mix64_ptx(&mut mix, "%v", "%win", "%stream", "%t");
         assert!(k.ptx.contains(&mix), "the check kernel's mix64 is not the shared text");

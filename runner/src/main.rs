@@ -518,6 +518,20 @@ fn conform_summary(
         .filter(|(k, _)| k.starts_with("ptxas") && !k.starts_with("ptxas-check"))
         .map(|(k, v)| if k == "ptxas" { v.clone() } else { format!("{k}: {v}") })
         .collect();
+    let stages: Vec<&runner::backend::Stages> = report.rows.iter().filter_map(|r| r.stages.as_ref()).collect();
+    if !stages.is_empty() {
+        let sum = |f: fn(&runner::backend::Stages) -> f64| stages.iter().map(|s| f(s)).sum::<f64>();
+        writeln!(
+            out,
+            "worker stages (summed over rows and workers): compile {:.1} s, GPU {:.1} s, check {:.1} s; \
+             {} of {} rows checked on the GPU",
+            sum(|s| s.compile_s),
+            sum(|s| s.gpu_s),
+            sum(|s| s.check_s),
+            stages.iter().filter(|s| s.gpu_checked).count(),
+            stages.len()
+        )?;
+    }
     writeln!(out, "target: {}; device: {device}", report.target)?;
     writeln!(out, "ptxas: {}", if ptxas.is_empty() { "none".to_string() } else { ptxas.join(", ") })?;
     writeln!(out, "backends run: {}", report.ran.join(", "))?;

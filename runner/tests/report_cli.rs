@@ -124,6 +124,7 @@ fn a_conform_finding_replays_and_renders() {
         failure: None,
         seconds: 1.0,
         device: None,
+        stages: None,
         findings: vec![],
     };
     let mut report = Report {

@@ -96,6 +96,22 @@ pub struct SweepResult {
     /// The device the sweep ran on (`0: NVIDIA H100 80GB HBM3`; `oracle (CPU)` for the oracle
     /// worker); `None` for backends that run in this process and rows no worker ran.
     pub device: Option<String>,
+    /// Where a worker's sweep spent its time (`None` where no worker answered).
+    pub stages: Option<Stages>,
+}
+
+/// Where one sweep spent its time inside the worker, as its reply says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Stages {
+    /// Compiling the kernel under test (ptxas or the JIT), and the check kernel's JIT.
+    pub compile_s: f64,
+    /// GPU time (kernels, copies) not hidden behind checking.
+    pub gpu_s: f64,
+    /// Checking on the CPU (the full semantics of suspects and audit samples, or of every
+    /// result on the CPU path).
+    pub check_s: f64,
+    /// Whether the GPU's check kernel compared the results (otherwise the CPU did).
+    pub gpu_checked: bool,
 }
 
 /// Why a sweep gave no counts.
@@ -440,7 +456,14 @@ impl WorkerSlot {
         let segs = spec_segments(spec)?;
         let t = std::time::Instant::now();
         let job = sweep_job(self.next_id(), spec, segs.clone(), executor.clone(), allow);
-        let outcome = sweep_outcome(self.sweep(&job, timeout));
+        let reply = self.sweep(&job, timeout);
+        let stages = match &reply {
+            Ok(Outcome::Done(d)) => {
+                Some(Stages { compile_s: d.compile_s, gpu_s: d.gpu_s, check_s: d.check_s, gpu_checked: d.gpu_checked })
+            }
+            _ => None,
+        };
+        let outcome = sweep_outcome(reply);
         tick(segs.iter().map(|x| x.1).sum());
         Some(SweepResult {
             backend: name.into(),
@@ -448,6 +471,7 @@ impl WorkerSlot {
             outcome,
             seconds: t.elapsed().as_secs_f64(),
             device: None,
+            stages,
         })
     }
 

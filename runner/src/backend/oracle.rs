@@ -63,6 +63,7 @@ impl Backend for Oracle {
                     outcome,
                     seconds: t.elapsed().as_secs_f64(),
                     device: None,
+                    stages: None,
                 })
             })
             .collect()

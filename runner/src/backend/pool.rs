@@ -286,6 +286,7 @@ impl Pool {
                         outcome: Err(SweepFailure::Environment(why.clone())),
                         seconds: 0.0,
                         device: None,
+                        stages: None,
                     })
                 }
             })

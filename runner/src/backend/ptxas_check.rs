@@ -89,6 +89,7 @@ impl Backend for PtxasCheck {
                     },
                     seconds: t.elapsed().as_secs_f64(),
                     device: None,
+                    stages: None,
                 }
             })
             .collect()

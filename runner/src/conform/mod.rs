@@ -182,6 +182,7 @@ fn row(r: SweepResult) -> Row {
         failure: None,
         seconds: r.seconds,
         device: r.device,
+        stages: r.stages,
         findings: Vec::new(),
     };
     match r.outcome {

@@ -62,6 +62,9 @@ pub struct Row {
     /// this process (and in rows written before devices were recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// Where the worker spent the row's time (absent for rows no worker ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<crate::backend::Stages>,
     /// Ids (signature keys) of the findings this row is part of, known ones included.
     #[serde(default)]
     pub findings: Vec<String>,
@@ -429,6 +432,7 @@ mod tests {
                 })
                 .collect(),
             device: None,
+            stages: None,
             failure: None,
             seconds: 1.0,
             findings: vec![],
