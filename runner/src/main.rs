@@ -560,6 +560,16 @@ fn conform_summary(
     out.flush()
 }
 
+/// Conform's default worker processes per device: [`runner::backend::pool::CONFORM_WORKERS`],
+/// but no more than the forms a `--forms` glob selects (each worker costs a CUDA context; a
+/// one-form run needs one).
+fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> usize {
+    let most = runner::backend::pool::CONFORM_WORKERS;
+    let Some(glob) = forms else { return most };
+    let target = target.unwrap_or_else(|| "sm_90".parse().expect("sm_90 is a target"));
+    runner::conform::select_forms(&target, Some(glob)).len().clamp(1, most)
+}
+
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
     let allow = Allowances::from_off(&a.allow_off)?;
@@ -570,7 +580,7 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
         devices: a.gpus.devices(),
-        workers: Some(a.gpus.workers.unwrap_or(runner::backend::pool::CONFORM_WORKERS)),
+        workers: Some(a.gpus.workers.unwrap_or_else(|| conform_workers(target, a.forms.as_deref()))),
         allow: allow.clone(),
         sweep_timeout: std::time::Duration::from_secs(a.timeout),
     });

@@ -15,7 +15,14 @@ fn exe() -> std::path::PathBuf {
     std::env::var_os("PTXDIFF_BIN").map_or_else(|| env!("CARGO_BIN_EXE_ptxdiff").into(), Into::into)
 }
 
-fn run(w: &mut WorkerHandle, id: u64, form: &str, segments: &[(u64, u64)], cpu_check: bool, planted: bool) -> SweepDone {
+fn run(
+    w: &mut WorkerHandle,
+    id: u64,
+    form: &str,
+    segments: &[(u64, u64)],
+    cpu_check: bool,
+    planted: bool,
+) -> SweepDone {
     let ptxas = default_ptxas().expect("ptxas (run ci/install-ptxas)");
     let job = SweepJob {
         id,

@@ -242,13 +242,18 @@ impl Pool {
         specs: &[SweepSpec],
         tick: &(dyn Fn(u64) + Sync),
     ) -> Vec<SweepResult> {
+        // The largest sweeps first, so that no long one starts last and leaves the other workers
+        // idle; the results keep the specs' order.
+        let inputs = |s: &SweepSpec| super::spec_segments(s).map_or(0, |v| v.iter().map(|x| x.1).sum::<u64>());
+        let mut order: Vec<usize> = (0..specs.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(inputs(&specs[i])));
         let next = AtomicUsize::new(0);
         let ran: Vec<Vec<(usize, Option<SweepResult>)>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .members
                 .iter()
                 .map(|m| {
-                    let next = &next;
+                    let (next, order) = (&next, &order);
                     s.spawn(move || {
                         let mut mine = Vec::new();
                         loop {
@@ -256,8 +261,8 @@ impl Pool {
                             if slot.down().is_some() {
                                 break;
                             }
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(spec) = specs.get(i) else { break };
+                            let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                            let spec = &specs[i];
                             let r = slot.sweep_spec(name, executor, allow, timeout, spec, tick);
                             mine.push((i, r.map(|r| SweepResult { device: Some(m.label.clone()), ..r })));
                         }

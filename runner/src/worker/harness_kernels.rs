@@ -29,18 +29,23 @@ pub fn gather_kernel(out_bytes: u32) -> String {
     )
 }
 
-/// The planted `flip(.u64 results, .u64 n, .u64 every, .u64 out_bytes)` kernel: thread `t`
-/// with `t × every < n` flips the lowest bit of result `t × every`.
+/// The planted `flip(.u64 results, .u64 base, .u64 n, .u64 every, .u64 out_bytes)` kernel:
+/// flips the lowest bit of the result of every sweep index `i` in `base..base + n` that is a
+/// multiple of `every` (thread `t` takes the `t`-th such multiple), so the same results are
+/// wrong however the sweep is cut into chunks.
 #[cfg(feature = "test-hooks")]
 pub const FLIP: &str = ".version 6.0\n.target sm_50\n.address_size 64\n\
-     .visible .entry flip(.param .u64 results, .param .u64 n, .param .u64 every, .param .u64 out_bytes)\n{\n  \
-     .reg .b64 %t, %n, %a, %o;\n  .reg .b32 %c, %w, %x;\n  .reg .b16 %b;\n  .reg .pred %p;\n  \
+     .visible .entry flip(.param .u64 results, .param .u64 base, .param .u64 n, .param .u64 every, \
+     .param .u64 out_bytes)\n{\n  \
+     .reg .b64 %t, %n, %a, %o, %e, %b;\n  .reg .b32 %c, %w, %x;\n  .reg .b16 %h;\n  .reg .pred %p;\n  \
      mov.u32 %c, %ctaid.x;\n  mov.u32 %w, %ntid.x;\n  mov.u32 %x, %tid.x;\n  \
      mul.wide.u32 %t, %c, %w;\n  cvt.u64.u32 %o, %x;\n  add.u64 %t, %t, %o;\n  \
-     ld.param.u64 %o, [every];\n  mul.lo.u64 %t, %t, %o;\n  \
+     ld.param.u64 %e, [every];\n  ld.param.u64 %b, [base];\n  \
+     add.u64 %o, %b, %e;\n  sub.u64 %o, %o, 1;\n  div.u64 %o, %o, %e;\n  add.u64 %t, %t, %o;\n  \
+     mul.lo.u64 %t, %t, %e;\n  sub.u64 %t, %t, %b;\n  \
      ld.param.u64 %n, [n];\n  setp.ge.u64 %p, %t, %n;\n  @%p ret;\n  \
      ld.param.u64 %o, [out_bytes];\n  ld.param.u64 %a, [results];\n  mad.lo.u64 %a, %t, %o, %a;\n  \
-     ld.global.u8 %b, [%a];\n  xor.b16 %b, %b, 1;\n  st.global.u8 [%a], %b;\n  ret;\n}\n";
+     ld.global.u8 %h, [%a];\n  xor.b16 %h, %h, 1;\n  st.global.u8 [%a], %h;\n  ret;\n}\n";
 
 #[cfg(test)]
 mod tests {

@@ -7,8 +7,8 @@
 //! [`harness_kernels`] holds the worker's own small kernels (gathering suspects, the planted
 //! bit flips), which never contain code under test.
 
-pub mod protocol;
 mod harness_kernels;
+pub mod protocol;
 mod serve;
 pub mod supervisor;
 

@@ -56,7 +56,8 @@ pub enum Planted {
     /// that admit any NaN this passes; with `nan-payload` off it does not.
     NonCanonicalNan,
     /// A GPU whose results are wrong in places: the real sweep runs, then a planted kernel
-    /// flips the lowest bit of every [`FLIP_EVERY`]th result in device memory, before the
+    /// flips the lowest bit of the result of every index divisible by [`FLIP_EVERY`] in
+    /// device memory, before the
     /// results are checked (on the GPU or the CPU), so both checking paths see the same
     /// wrong results.
     FlippedBits,

@@ -20,12 +20,12 @@ use generator::sweep_check::check_kernel;
 use oracle::isa::{Form, Target};
 use oracle::semantics::Allowances;
 
+use super::harness_kernels::gather_kernel;
 #[cfg(feature = "test-hooks")]
 use super::protocol::Planted;
 use super::protocol::{
     parse_request, Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob,
 };
-use super::harness_kernels::gather_kernel;
 use crate::diff::sweep::check::{Checked, Checker, AUDIT_SEED};
 use crate::gpu::{DeviceBuffer, Function, Gpu, GpuError, KernelParams, Module, PinnedBuffer};
 use crate::ptxas::Ptxas;
@@ -134,7 +134,8 @@ impl Kept {
             if self.modules.len() >= MAX_MODULES {
                 self.modules.clear();
             }
-            let m = gpu.load_module(ptx.as_bytes(), true, 4).map_err(|e| JobError::Failed(format!("check kernel: {e}")))?;
+            let m =
+                gpu.load_module(ptx.as_bytes(), true, 4).map_err(|e| JobError::Failed(format!("check kernel: {e}")))?;
             self.modules.insert(ptx.to_string(), m);
         }
         self.modules.get(ptx).ok_or_else(|| JobError::Failed("module cache".into()))
@@ -224,9 +225,11 @@ impl Sweep<'_> {
         #[cfg(feature = "test-hooks")]
         if let Some(f) = flip {
             let every = super::protocol::FLIP_EVERY;
-            let params = KernelParams::new().u64(out.ptr()).u64(n).u64(every).u64(u64::from(self.out_bytes));
-            // `flip` touches one byte of each of the results `0, every, …` below `n`.
-            self.gpu.launch_linear(f, n.div_ceil(every), &params)?;
+            let params =
+                KernelParams::new().u64(out.ptr()).u64(base).u64(n).u64(every).u64(u64::from(self.out_bytes));
+            // `flip` touches one byte of each result below `n` whose index is a multiple of
+            // `every`: at most `n / every + 1` of them.
+            self.gpu.launch_linear(f, n / every + 2, &params)?;
         }
         #[cfg(not(feature = "test-hooks"))]
         let _ = flip;
@@ -507,7 +510,14 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
         });
     }
     let result = oracle_sweep(&form, &k, &job.segments, &job.allow);
-    Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s: t.elapsed().as_secs_f64(), gpu_checked: false })
+    Ok(SweepDone {
+        id: job.id,
+        result,
+        compile_s: 0.0,
+        gpu_s: 0.0,
+        check_s: t.elapsed().as_secs_f64(),
+        gpu_checked: false,
+    })
 }
 
 /// The oracle's own expected results over `segments`, encoded as a backend returns them,

@@ -215,6 +215,7 @@ impl Checker {
         let n = results.len() / self.out_bytes as usize;
         let tally = Tally::new(self);
         (0..n.div_ceil(TASK)).into_par_iter().for_each(|t| {
+            let mut c = Counts::default();
             let lo = t * TASK;
             let hi = (lo + TASK).min(n);
             let bytes = &results[lo * self.out_bytes as usize..hi * self.out_bytes as usize];
@@ -225,15 +226,16 @@ impl Checker {
             };
             for &k in &suspects {
                 let j = lo + k;
-                tally.judge(base + j as u64, self.actual(results, j));
+                tally.judge(&mut c, base + j as u64, self.actual(results, j));
             }
             // The audit: the sampled indices of this task where kernel and backend agreed.
             for i in self.audit_picks(base + lo as u64, (hi - lo) as u64) {
                 let j = (i - base) as usize;
                 if suspects.binary_search(&(j - lo)).is_err() {
-                    tally.audit(i, self.actual(results, j));
+                    tally.audit(&mut c, i, self.actual(results, j));
                 }
             }
+            tally.add(&c);
         });
         tally.finish(n as u64)
     }
@@ -246,13 +248,21 @@ impl Checker {
     /// tests prove; every other result agreed with the prediction.
     pub fn check_reported(&self, n: u64, suspects: &[(u64, u128)], audit: &[(u64, u128)]) -> Checked {
         let tally = Tally::new(self);
-        suspects.par_iter().for_each(|&(i, actual)| tally.judge(i, actual));
+        suspects.par_chunks(TASK).for_each(|part| {
+            let mut c = Counts::default();
+            part.iter().for_each(|&(i, actual)| tally.judge(&mut c, i, actual));
+            tally.add(&c);
+        });
         let mut suspect_indices: Vec<u64> = suspects.iter().map(|s| s.0).collect();
         suspect_indices.par_sort_unstable();
-        audit.par_iter().for_each(|&(i, actual)| {
-            if suspect_indices.binary_search(&i).is_err() {
-                tally.audit(i, actual);
+        audit.par_chunks(TASK).for_each(|part| {
+            let mut c = Counts::default();
+            for &(i, actual) in part {
+                if suspect_indices.binary_search(&i).is_err() {
+                    tally.audit(&mut c, i, actual);
+                }
             }
+            tally.add(&c);
         });
         tally.finish(n)
     }
@@ -321,7 +331,9 @@ impl Checker {
 
 /// The verdicts of one check as they accumulate, from all cores: shared by the CPU path
 /// ([`Checker::check`]) and the GPU path ([`Checker::check_reported`]), so both judge a
-/// result the same way.
+/// result the same way. Counts gather per task ([`Counts`]) and join the shared totals once
+/// per task, so that millions of judged results do not fight over one cache line; the
+/// examples are the smallest indices whatever the order the tasks finish in.
 struct Tally<'c> {
     checker: &'c Checker,
     mismatches: AtomicU64,
@@ -331,6 +343,15 @@ struct Tally<'c> {
     first_defect: Mutex<Option<(u64, String)>>,
     /// Per [`Allowance::ALL`] entry: results admitted only thanks to it.
     uses: [AtomicU64; Allowance::ALL.len()],
+}
+
+/// One task's counts, added to the [`Tally`] when the task ends.
+#[derive(Default)]
+struct Counts {
+    mismatches: u64,
+    audited: u64,
+    defects: u64,
+    uses: [u64; Allowance::ALL.len()],
 }
 
 impl<'c> Tally<'c> {
@@ -346,21 +367,40 @@ impl<'c> Tally<'c> {
         }
     }
 
-    fn report(&self, i: u64, e: &Expected, actual: u128) {
-        self.mismatches.fetch_add(1, Ordering::Relaxed);
+    /// Adds a task's counts.
+    fn add(&self, c: &Counts) {
+        self.mismatches.fetch_add(c.mismatches, Ordering::Relaxed);
+        self.audited.fetch_add(c.audited, Ordering::Relaxed);
+        self.defects.fetch_add(c.defects, Ordering::Relaxed);
+        for (total, &n) in self.uses.iter().zip(&c.uses) {
+            if n > 0 {
+                total.fetch_add(n, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// A mismatch: counted, and kept as an example while it is among the smallest indices.
+    fn report(&self, c: &mut Counts, i: u64, e: &Expected, actual: u128) {
+        c.mismatches += 1;
         let mut ex = self.examples.lock().unwrap_or_else(|p| p.into_inner());
         if ex.len() < EXAMPLES {
             ex.push(self.checker.mismatch(i, e, actual));
+        } else if let Some((at, largest)) =
+            ex.iter().enumerate().max_by_key(|(_, m)| m.index).map(|(k, m)| (k, m.index))
+        {
+            if i < largest {
+                ex[at] = self.checker.mismatch(i, e, actual);
+            }
         }
     }
 
     /// A result the fast kernel does not vouch for (or every result without one): the full
     /// semantics decides, and an admitted result that differs from the canonical bits counts
     /// as a use of the allowances whose fields differ.
-    fn judge(&self, i: u64, actual: u128) {
+    fn judge(&self, c: &mut Counts, i: u64, actual: u128) {
         let e = self.checker.expected(i);
         if !e.matches(actual) {
-            self.report(i, &e, actual);
+            self.report(c, i, &e, actual);
             return;
         }
         let diff = actual ^ e.bits;
@@ -371,7 +411,7 @@ impl<'c> Tally<'c> {
             let mask = if f.width >= 128 { u128::MAX } else { (1u128 << f.width) - 1 };
             if (diff >> f.shift) & mask != 0 {
                 if let Some(k) = Allowance::ALL.iter().position(|a| *a == f.allowance) {
-                    self.uses[k].fetch_add(1, Ordering::Relaxed);
+                    c.uses[k] += 1;
                 }
             }
         }
@@ -379,12 +419,12 @@ impl<'c> Tally<'c> {
 
     /// An audited agreement of kernel and backend: the full semantics must admit it, else the
     /// kernel is wrong where the backend is wrong too (an oracle defect).
-    fn audit(&self, i: u64, actual: u128) {
-        self.audited.fetch_add(1, Ordering::Relaxed);
+    fn audit(&self, c: &mut Counts, i: u64, actual: u128) {
+        c.audited += 1;
         let e = self.checker.expected(i);
         if !e.matches(actual) {
-            self.defects.fetch_add(1, Ordering::Relaxed);
-            self.report(i, &e, actual);
+            c.defects += 1;
+            self.report(c, i, &e, actual);
             let mut first = self.first_defect.lock().unwrap_or_else(|p| p.into_inner());
             if first.as_ref().is_none_or(|(at, _)| i < *at) {
                 *first = Some((i, self.checker.defect_message(i, &e, actual)));
