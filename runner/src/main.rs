@@ -151,8 +151,8 @@ enum Command {
 #[derive(Subcommand)]
 enum ReportAction {
     /// What changed from RUN_A (the baseline) to RUN_B: versions, rows newly failing or fixed,
-    /// mismatch counts, allowance usage, rows in one run only, timing regressions (more than
-    /// 1.5× and at least 0.5 s slower), new and gone findings.
+    /// mismatch counts, allowance usage, rows in one run only, timing regressions (a row more
+    /// than 3× and 2 s slower, the run more than 1.25× and 5 s), new and gone findings.
     ///
     /// Exit status: 0 unless RUN_B has findings that RUN_A lacks and corpus/known/ does not
     /// cover (then 1); 2 on an error.

@@ -238,7 +238,7 @@ fn planted_changes_are_reported_and_only_new_unknown_findings_fail() {
         vec![
             row(F16, B, &[(0x3F80_0000, "0x3c01")], 1.0),
             row(TF32, B, &[(0x7F80_0001, "0x7f800000")], 1.0),
-            row("prmt.b32", B, &[], 3.0),
+            row("prmt.b32", B, &[], 4.0),
         ],
         "V13.5.37",
     );
@@ -257,7 +257,7 @@ fn planted_changes_are_reported_and_only_new_unknown_findings_fail() {
         "newly failing  cvt.rn.f16.f32 cuda:ptxas-O3: agree → 1 of 4294967296 mismatching",
         "newly failing  cvt.rna.tf32.f32 cuda:ptxas-O3: agree → 1 of 4294967296 mismatching",
         "only in the baseline  cvt.rz.f16.f32 cuda:ptxas-O3",
-        "slower  prmt.b32 cuda:ptxas-O3: 1.00 s → 3.00 s",
+        "slower  prmt.b32 cuda:ptxas-O3: 1.00 s → 4.00 s",
         "new finding  hardware-spec cvt.rn.f16.f32",
         "(known: cvt-rna-tf32-nan)",
     ] {
