@@ -225,8 +225,7 @@ impl Sweep<'_> {
         #[cfg(feature = "test-hooks")]
         if let Some(f) = flip {
             let every = super::protocol::FLIP_EVERY;
-            let params =
-                KernelParams::new().u64(out.ptr()).u64(base).u64(n).u64(every).u64(u64::from(self.out_bytes));
+            let params = KernelParams::new().u64(out.ptr()).u64(base).u64(n).u64(every).u64(u64::from(self.out_bytes));
             // `flip` touches one byte of each result below `n` whose index is a multiple of
             // `every`: at most `n / every + 1` of them.
             self.gpu.launch_linear(f, n / every + 2, &params)?;

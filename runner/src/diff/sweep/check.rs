@@ -609,9 +609,12 @@ mod tests {
         }
     }
 
+    /// (index, actual bits) pairs.
+    type Pairs = Vec<(u64, u128)>;
+
     /// What the GPU's check kernel reports for `results` (indices `base..`): the results that
     /// differ from the fast kernel's words, and the results at the audit picks.
-    fn reported(checker: &Checker, base: u64, results: &[u8]) -> (u64, Vec<(u64, u128)>, Vec<(u64, u128)>) {
+    fn reported(checker: &Checker, base: u64, results: &[u8]) -> (u64, Pairs, Pairs) {
         let b = checker.out_bytes as usize;
         let n = (results.len() / b) as u64;
         let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
