@@ -6,26 +6,15 @@
 //! Without ptxas the test says so and passes, unless `CI` or `PTXDIFF_REQUIRE_PTXAS` is set (as
 //! in `ptxas_validity.rs`).
 
+mod common;
+
 use generator::sweep_check::check_kernel;
 use oracle::isa::{valid_forms, Family, Target};
 use oracle::semantics::Allowances;
-use runner::ptxas::Ptxas;
-
-fn ptxas_or_skip() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(p) => Some(p),
-        Err(e) => {
-            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
-            assert!(!required, "ptxas is required here: {e}");
-            eprintln!("SKIPPED: {e}");
-            None
-        }
-    }
-}
 
 #[test]
 fn every_sm_90_check_kernel_assembles() {
-    let Some(ptxas) = ptxas_or_skip() else { return };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let target: Target = "sm_90a@8.7".parse().expect("a target");
     let mut modules: Vec<(String, String)> = Vec::new();
     for (form, _) in valid_forms(&target, Some(Family::Cvt)) {

@@ -8,24 +8,14 @@
 //! Without ptxas the tests say so and pass, unless `CI` or `PTXDIFF_REQUIRE_PTXAS` is set (as in
 //! `ptxas_validity.rs`).
 
+mod common;
+
 use generator::program::tables::tables;
 use generator::program::{check_program, generate_seeded, Config};
 use oracle::isa::{OperandKind, Target};
 use oracle::program::text::{module, parse_stmt};
 use oracle::program::{Glue, GlueOp, GlueType, Launch, Program, Reg, RegClass, Src, Stmt};
 use runner::ptxas::Ptxas;
-
-fn ptxas_or_skip() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(p) => Some(p),
-        Err(e) => {
-            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
-            assert!(!required, "ptxas is required here: {e}");
-            eprintln!("SKIPPED: {e}");
-            None
-        }
-    }
-}
 
 /// Assembles `programs` as one module at each of `opts`; returns one message per failure.
 fn assemble(ptxas: &Ptxas, programs: &[Program], opts: &[u8]) -> Vec<String> {
@@ -65,7 +55,7 @@ fn assemble(ptxas: &Ptxas, programs: &[Program], opts: &[u8]) -> Vec<String> {
 
 /// Seeded programs for `target`, assembled `per_module` at a time on all cores.
 fn check_seeded(target: &str, count: u64, per_module: u64, opts: &[u8]) {
-    let Some(ptxas) = ptxas_or_skip() else { return };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let target: Target = target.parse().unwrap();
     let cfg = Config::default();
     let batches: Vec<Vec<Program>> = (0..count.div_ceil(per_module))
@@ -180,7 +170,7 @@ fn glue_program(target: &Target) -> Program {
 
 #[test]
 fn every_glue_pair_assembles_with_registers_and_immediates() {
-    let Some(ptxas) = ptxas_or_skip() else { return };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let mut failures = Vec::new();
     for t in ["sm_90a@8.7", "sm_80", "sm_100a@8.8"] {
         let target: Target = t.parse().unwrap();
@@ -199,7 +189,7 @@ fn every_glue_pair_assembles_with_registers_and_immediates() {
 /// Every form the generator may emit, one line each, with registers of the program's classes.
 #[test]
 fn every_table_form_assembles_with_program_registers() {
-    let Some(ptxas) = ptxas_or_skip() else { return };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let mut failures = Vec::new();
     for t in ["sm_90a@8.7", "sm_100a@8.8", "sm_80", "sm_120a@8.7"] {
         let target: Target = t.parse().unwrap();

@@ -6,27 +6,16 @@
 //! Without ptxas the test says so and passes, unless `CI` or `PTXDIFF_REQUIRE_PTXAS` is set:
 //! then a missing ptxas is a failure, so CI cannot silently skip it.
 
+mod common;
+
 use oracle::isa::Target;
-use runner::ptxas::Ptxas;
 use runner::validity::check_targets;
 
 const TARGETS: [&str; 6] = ["sm_80", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_120a"];
 
-fn ptxas_or_skip() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(p) => Some(p),
-        Err(e) => {
-            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
-            assert!(!required, "ptxas is required here: {e}");
-            eprintln!("SKIPPED: {e}");
-            None
-        }
-    }
-}
-
 #[test]
 fn validity_table_agrees_with_ptxas_on_six_targets() {
-    let Some(ptxas) = ptxas_or_skip() else { return };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let targets: Vec<Target> = TARGETS.iter().map(|t| t.parse().unwrap()).collect();
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let reports = check_targets(&ptxas, &targets, None, 10, jobs).expect("ptxas runs");

@@ -486,7 +486,7 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
     let k = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
     let t = Instant::now();
     #[cfg(feature = "test-hooks")]
-    if job.planted == Some(Planted::NonCanonicalNan) {
+    let result = if job.planted == Some(Planted::NonCanonicalNan) {
         let free = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
         let top = 1u128 << (8 * k.out_bytes - 1);
         let gpu = |i: u64| {
@@ -498,25 +498,14 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
             }
         };
         let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
-        let result = check_bytes(&checker, k.out_bytes, &job.segments, gpu);
-        return Ok(SweepDone {
-            id: job.id,
-            result,
-            compile_s: 0.0,
-            gpu_s: 0.0,
-            check_s: t.elapsed().as_secs_f64(),
-            gpu_checked: false,
-        });
-    }
+        check_bytes(&checker, k.out_bytes, &job.segments, gpu)
+    } else {
+        oracle_sweep(&form, &k, &job.segments, &job.allow)
+    };
+    #[cfg(not(feature = "test-hooks"))]
     let result = oracle_sweep(&form, &k, &job.segments, &job.allow);
-    Ok(SweepDone {
-        id: job.id,
-        result,
-        compile_s: 0.0,
-        gpu_s: 0.0,
-        check_s: t.elapsed().as_secs_f64(),
-        gpu_checked: false,
-    })
+    let check_s = t.elapsed().as_secs_f64();
+    Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s, gpu_checked: false })
 }
 
 /// The oracle's own expected results over `segments`, encoded as a backend returns them,
