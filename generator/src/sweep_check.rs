@@ -16,9 +16,11 @@
 //!   PTX text of it, [`crate::sweep::mix64_ptx`]); the thread with `i == pick` stores the
 //!   result, zero-extended, at `audit + 8 × (win − base / window)`, whether or not it differs.
 //!
-//! Invariant: the prediction is the twin's, which the oracle's tests prove equal to the fast
-//! kernel's words (`SweepKernel::words`) for every form this gives a kernel for; the text
-//! assembles with ptxas for every sm_90 form (`runner/tests/check_kernels.rs`).
+//! Invariant: the prediction is the twin's, which the oracle's tests check equal to the fast
+//! kernel's words (`SweepKernel::words`) on stratified inputs for every form this gives a
+//! kernel for (a twin wrong elsewhere only costs time where the GPU is right, and shows in the
+//! audit sample, judged by the full semantics, where the GPU is wrong too); the text assembles
+//! with ptxas for every sm_90 form (`runner/tests/check_kernels.rs`).
 
 use std::fmt::Write as _;
 

@@ -3,7 +3,7 @@
 //! that needs no GPU: CI exercises the supervisor (restarts, timeouts) with it, and the
 //! planted-bug test compares it with a deliberately wrong in-process oracle. It honours the
 //! run's allowances, which travel with every job. It runs in a [`Pool`] of `--workers` worker
-//! processes (default one), the same pool the GPU backends use, so CI tests how sweeps and
+//! processes (default: the command's `--workers` default, one where it has none), the same pool the GPU backends use, so CI tests how sweeps and
 //! batches are spread and merged without a GPU.
 
 use std::time::Duration;

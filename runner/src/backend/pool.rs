@@ -28,7 +28,7 @@ use crate::worker::{Executor, WorkerKind};
 /// Worker processes per device `conform` starts unless `--workers` says otherwise: enough that
 /// workers compiling (ptxas or the JIT, single-threaded), running on the GPU and checking on
 /// the CPU overlap, while few enough contexts share one GPU's memory (each keeps at most about
-/// 3 GiB of chunk buffers on the device and 2 GiB pinned on the host). Measured on a 16-core H100 box, `conform --exhaustive` (871
+/// 3 GiB of chunk buffers on the device and 3 GiB pinned on the host). Measured on a 16-core H100 box, `conform --exhaustive` (871
 /// rows): 50.6 s with 4 workers, 43.8 s with 8 (docs/PERFORMANCE.md).
 pub const CONFORM_WORKERS: usize = 8;
 

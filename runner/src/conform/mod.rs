@@ -74,6 +74,9 @@ pub struct Options {
     pub shard: Option<crate::runs::shard::Shard>,
 }
 
+/// The environment line of a run in which a worker could not be restarted.
+const WORKER_DOWN: &str = "worker restart failed";
+
 /// Families `conform` sweeps.
 pub const FAMILIES: [Family; 3] = [Family::Cvt, Family::CvtPack, Family::Prmt];
 
@@ -267,8 +270,10 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         }
     } else {
         // Backend by backend, each spreading the forms over its workers; the rows are then
-        // laid out form by form, each on every backend in turn, and the run stops at the first
-        // environment failure in that order (a worker that could not be restarted).
+        // laid out form by form, each on every backend in turn. A form no worker could run (its
+        // worker could not be restarted, and no other was left) is a row failed by the
+        // environment — never a finding — and the run names the cause once; every row that
+        // did run is kept.
         let plan: Vec<(SweepSpec, u64)> = forms
             .iter()
             .filter_map(|f| {
@@ -278,25 +283,19 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             .collect();
         let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
         let pb = Progress::new(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64, "inputs");
-        // Forms after the first one an environment failure stopped are never reported: later
-        // backends do not sweep them.
-        let mut upto = specs.len();
         let mut by_backend: Vec<std::iter::Peekable<std::vec::IntoIter<SweepResult>>> = Vec::new();
         for b in &mut backends {
             pb.message(b.name());
-            let results = b.sweep(&specs[..upto], &|n| pb.inc(n));
-            if let Some(r) = results.iter().find(|r| matches!(r.outcome, Err(SweepFailure::Environment(_)))) {
-                upto = specs.iter().position(|s| s.form.opcode() == r.form).map_or(upto, |i| i + 1);
-            }
-            by_backend.push(results.into_iter().peekable());
+            by_backend.push(b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable());
         }
-        'plan: for s in &specs {
+        for s in &specs {
             let opcode = s.form.opcode();
             for results in &mut by_backend {
                 while let Some(r) = results.next_if(|r| r.form == opcode) {
                     if let Err(SweepFailure::Environment(why)) = &r.outcome {
-                        env.push(("worker restart failed".into(), why.clone()));
-                        break 'plan;
+                        if !env.iter().any(|(k, _)| k == WORKER_DOWN) {
+                            env.push((WORKER_DOWN.into(), why.clone()));
+                        }
                     }
                     rows.push(row(r));
                 }

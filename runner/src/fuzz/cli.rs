@@ -86,7 +86,7 @@ pub struct DeviceArgs {
     /// One CUDA device ordinal (the older spelling of `--devices N`).
     #[arg(long, hide = true)]
     pub device: Option<u16>,
-    /// Worker processes per device (and of `oracle-worker`); default: 4 for `conform`, 1 for
+    /// Worker processes per device (and of `oracle-worker`); default: 8 for `conform` (no more than its forms), 1 for
     /// `replay` and `minimize` (one program), for `fuzz` the cores divided by the devices.
     #[arg(long, value_parser = positive)]
     pub workers: Option<usize>,

@@ -267,7 +267,9 @@ pub fn merge(runs: &[RunRecord], out: &Path, command: &str) -> Result<Merged, Me
     let mut known: Vec<KnownHit> = Vec::new();
     for (doc, rec) in &docs {
         for f in &doc.findings {
-            let case_path = rec.dir.join(CASES_DIR).join(format!("{}.case", f.id));
+            // The case file is named by the signature's key, recomputed here rather than taken
+            // from the stored id, so no id from a file can point outside `cases/`.
+            let case_path = rec.dir.join(CASES_DIR).join(format!("{}.case", f.signature.key()));
             let case = std::fs::read_to_string(&case_path)
                 .unwrap_or_else(|_| format!("// no case file in {}\n", rec.dir.display()));
             let mut f = f.clone();

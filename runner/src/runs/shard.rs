@@ -11,13 +11,33 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// One part `index` (1-based) of `count`.
+/// One part `index` (1-based) of `count`. Read back from a run record through the same checks
+/// as `--shard` (a hand-edited record cannot hold `0/3` or a billion shards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "ShardFields")]
 pub struct Shard {
     /// Which part, 1-based.
     pub index: u32,
     /// How many parts.
     pub count: u32,
+}
+
+/// The most shards a run may be split into.
+pub const MAX_SHARDS: u32 = 4096;
+
+/// A [`Shard`] as stored, before its checks.
+#[derive(Deserialize)]
+struct ShardFields {
+    index: u32,
+    count: u32,
+}
+
+impl TryFrom<ShardFields> for Shard {
+    type Error = ShardError;
+
+    fn try_from(f: ShardFields) -> Result<Shard, ShardError> {
+        format!("{}/{}", f.index, f.count).parse()
+    }
 }
 
 /// Why a `--shard` value was refused.
@@ -65,6 +85,9 @@ impl FromStr for Shard {
         if count == 0 {
             return Err(err("N must be at least 1"));
         }
+        if count > MAX_SHARDS {
+            return Err(err("N must be at most 4096"));
+        }
         if index == 0 || index > count {
             return Err(err("i must lie between 1 and N"));
         }
@@ -93,6 +116,17 @@ mod tests {
         let s: Shard = "2/3".parse().unwrap();
         assert_eq!(s.select((0..7).collect()), [1, 4]);
         assert_eq!(s.to_string(), "2/3");
+    }
+
+    #[test]
+    fn stored_shards_are_checked_like_given_ones() {
+        let ok: Shard = serde_json::from_str(r#"{"index": 2, "count": 3}"#).unwrap();
+        assert_eq!(ok, Shard { index: 2, count: 3 });
+        for bad in
+            [r#"{"index": 0, "count": 3}"#, r#"{"index": 4, "count": 3}"#, r#"{"index": 1, "count": 4294967295}"#]
+        {
+            assert!(serde_json::from_str::<Shard>(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
