@@ -131,6 +131,9 @@ pub fn render(doc: &FindingsDoc) -> String {
         let _ = writeln!(md, "- id: `{}`, class: {}, count: {}", f.id, s.class, f.count);
         let _ = writeln!(md, "- signature: {}", code_span(&s.to_string()));
         let _ = writeln!(md, "- replay: {}", code_span(&f.replay));
+        if let Some(v) = &f.versions {
+            let _ = writeln!(md, "- ptxas versions: {}", md_text(v));
+        }
         let size = size_text(f);
         if !size.is_empty() {
             let _ = writeln!(md, "- reproducer: {size}, {} thread(s)", f.threads);
