@@ -578,12 +578,15 @@ fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
     let allow = Allowances::from_off(&a.allow_off)?;
+    let sm_90: oracle::isa::Target = "sm_90".parse()?;
     // The default backends need ptxas; an explicit list only if it names a ptxas backend.
     if a.ptxas.is_empty() && (a.backends.is_empty() || a.backends.iter().any(|b| b.contains("ptxas"))) {
         ensure_ptxas(a.no_install_ptxas);
     }
     let registry = runner::backend::Registry::new(runner::backend::Settings {
-        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas, a.ptxas_matrix)?,
+        // An `auto` target is known only once the GPU answers: the matrix is checked against
+        // conform's fallback, sm_90.
+        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas, a.ptxas_matrix, target.as_ref().or(Some(&sm_90)))?,
         devices: a.gpus.devices(),
         workers: Some(a.gpus.workers.unwrap_or_else(|| conform_workers(target, a.forms.as_deref()))),
         allow: allow.clone(),

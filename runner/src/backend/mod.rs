@@ -328,23 +328,20 @@ pub fn matrix_dir() -> Option<PathBuf> {
 pub fn ptxas_matrix(explicit: &[PtxasSpec], dir: Option<&Path>) -> Result<Vec<PtxasSpec>, String> {
     let mut out: Vec<PtxasSpec> = explicit.to_vec();
     let same_file = |a: &Path, b: &Path| a.canonicalize().ok().is_some_and(|x| b.canonicalize().ok() == Some(x));
-    let mut found: Vec<PtxasSpec> = Vec::new();
     if let Some(entries) = dir.and_then(|d| std::fs::read_dir(d).ok()) {
         for e in entries.flatten() {
             let Some(label) = e.file_name().to_str().map(str::to_string) else { continue };
             let path = e.path().join("ptxas");
-            if path.is_file() && parse_ptxas_specs(&[format!("{label}=x")]).is_ok() {
-                found.push(PtxasSpec { label, path });
+            let is_label = parse_ptxas_specs(&[format!("{label}=x")]).is_ok();
+            if path.is_file() && is_label && !out.iter().any(|x| x.label == label) {
+                out.push(PtxasSpec { label, path });
             }
         }
     }
     if let Ok(p) = default_ptxas() {
         let label = p.release().unwrap_or_else(|| "found".into());
-        found.push(PtxasSpec { label, path: p.path });
-    }
-    for s in found {
-        if !out.iter().any(|x| x.label == s.label || same_file(&x.path, &s.path)) {
-            out.push(s);
+        if !out.iter().any(|x| x.label == label || same_file(&x.path, &p.path)) {
+            out.push(PtxasSpec { label, path: p.path });
         }
     }
     if out.is_empty() {
@@ -355,6 +352,37 @@ pub fn ptxas_matrix(explicit: &[PtxasSpec], dir: Option<&Path>) -> Result<Vec<Pt
     }
     out.sort_by(|a, b| crate::ptxas::compare_versions(&a.label, &b.label));
     Ok(out)
+}
+
+/// Whether `ptxas` assembles modules for `target` at all (an empty module with the target's
+/// header: its PTX ISA version and architecture); `Err` with what it said. An older release
+/// rejects every program of a newer PTX ISA version (`Unsupported .version 9.0`): that is the
+/// limit of the release, not a finding.
+pub fn supports_target(ptxas: &Ptxas, target: &Target) -> Result<(), String> {
+    let header = ::oracle::program::text::module_header(target);
+    match ptxas.assemble(&header, &target.name(), 0, None) {
+        Ok(a) if a.ok => Ok(()),
+        Ok(a) => Err(a.diagnostics.first().map_or_else(|| a.output.trim().to_string(), |d| d.message.clone())),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The entries of `specs` whose ptxas assembles modules for `target` ([`supports_target`]),
+/// and `(label, why)` for the rest (a missing executable stays in: its backends say why they
+/// cannot run).
+pub fn supporting(specs: Vec<PtxasSpec>, target: &Target) -> (Vec<PtxasSpec>, Vec<(String, String)>) {
+    let mut left_out = Vec::new();
+    let kept = specs
+        .into_iter()
+        .filter(|s| match Ptxas::at(&s.path).map_err(|e| e.to_string()).and_then(|p| supports_target(&p, target)) {
+            Err(why) if s.path.is_file() => {
+                left_out.push((s.label.clone(), why));
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (kept, left_out)
 }
 
 /// Settings every backend is built with.
