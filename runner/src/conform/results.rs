@@ -8,7 +8,9 @@
 //! `compiler` when another backend's results on the same form were all admitted or the
 //! disagreeing backends differ on their first mismatching input, else `hardware-spec`; the input
 //! class of that input's first source; how its result differs. A backend that failed (rejected,
-//! faulted, crashed, hung) is a finding of its own: `assembler-rejection` or `crash`.
+//! faulted, crashed, hung) is a finding of its own: `assembler-rejection` or `crash`. Each
+//! finding carries the ptxas version verdict of the form's rows (wrong rows against agreeing
+//! ones, [`crate::findings::versions`]).
 //!
 //! A run directory (`reports/<run-id>/`, [`write_run`]) is a findings run — `findings.json`,
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus

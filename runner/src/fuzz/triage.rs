@@ -98,7 +98,7 @@ pub struct Case<'a> {
 }
 
 /// Names and packages one raw finding: signature (class, implicated form, input class,
-/// backends, how), the finding, and its case file text. The final run's own finding of the same
+/// backends, how), the finding (with its ptxas version verdict), and its case file text. The final run's own finding of the same
 /// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
 /// the final run no longer shows it.
 pub fn package(
