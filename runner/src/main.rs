@@ -380,6 +380,11 @@ struct ConformArgs {
     /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     ptxas: Vec<String>,
+    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
+    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
+    /// `--ptxas` entries, as do those given with `--ptxas`.
+    #[arg(long)]
+    ptxas_matrix: bool,
     /// Do not install ptxas when none is found (also: PTXDIFF_NO_INSTALL=1). By default a run
     /// that finds no ptxas installs the pinned nvidia-cuda-nvcc wheel's ptxas into
     /// ~/.cache/ptxdiff/nvcc (needs python3 with pip and access to PyPI).
@@ -573,12 +578,15 @@ fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let target = if a.target == "auto" { None } else { Some(parse_target(&a.target)?) };
     let allow = Allowances::from_off(&a.allow_off)?;
+    let sm_90: oracle::isa::Target = "sm_90".parse()?;
     // The default backends need ptxas; an explicit list only if it names a ptxas backend.
     if a.ptxas.is_empty() && (a.backends.is_empty() || a.backends.iter().any(|b| b.contains("ptxas"))) {
         ensure_ptxas(a.no_install_ptxas);
     }
     let registry = runner::backend::Registry::new(runner::backend::Settings {
-        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas)?,
+        // An `auto` target is known only once the GPU answers: the matrix is checked against
+        // conform's fallback, sm_90.
+        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas, a.ptxas_matrix, target.as_ref().or(Some(&sm_90)))?,
         devices: a.gpus.devices(),
         workers: Some(a.gpus.workers.unwrap_or_else(|| conform_workers(target, a.forms.as_deref()))),
         allow: allow.clone(),

@@ -6,7 +6,8 @@
 //! (`~/.cache/ptxdiff/nvcc/`, see [`crate::paths`]), and `/usr/local/cuda/bin/ptxas`.
 //! [`install`] runs `ci/install-ptxas` itself (compiled into the binary), so the wheel, its
 //! version and the unpacking live in that one script. Diagnostics are parsed from ptxas's
-//! `ptxas FILE, line N; error : MESSAGE` lines.
+//! `ptxas FILE, line N; error : MESSAGE` lines; the release (`13.5`) from its `--version` line
+//! ([`release`]), and releases are ordered numerically ([`compare_versions`]: 12.10 > 12.9).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -182,6 +183,11 @@ impl Ptxas {
         Self::at(&path)
     }
 
+    /// Its release (`13.5`), read from [`Ptxas::version`].
+    pub fn release(&self) -> Option<String> {
+        release(&self.version)
+    }
+
     /// Uses the ptxas at `path`.
     pub fn at(path: &Path) -> Result<Ptxas, PtxasError> {
         let out = Command::new(path)
@@ -222,6 +228,29 @@ impl Ptxas {
         let crashed = out.status.code().is_none();
         Ok(Assembly { ok: out.status.success(), crashed, diagnostics: parse_diagnostics(&output), output })
     }
+}
+
+/// The release in a `ptxas --version` line (`Cuda compilation tools, release 13.5, V13.5.37`
+/// gives `13.5`), if it names one.
+pub fn release(version_line: &str) -> Option<String> {
+    let rest = &version_line[version_line.find("release ")? + "release ".len()..];
+    let r: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    let r = r.trim_end_matches('.');
+    (!r.is_empty()).then(|| r.to_string())
+}
+
+/// Orders version labels numerically, part by part (`12.9` < `12.10` < `13.0`); a part that is
+/// not a number sorts after the numbers, as text, so every label has a place.
+pub fn compare_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |v: &str| -> Vec<(u8, u64, String)> {
+        v.split(['.', '_'])
+            .map(|p| match p.parse::<u64>() {
+                Ok(n) => (0, n, String::new()),
+                Err(_) => (1, 0, p.to_string()),
+            })
+            .collect()
+    };
+    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
 }
 
 /// Parses `ptxas FILE, line N; error   : MESSAGE` and `ptxas fatal   : MESSAGE` lines.
@@ -269,6 +298,16 @@ mod tests {
         remove_stale_temp_dirs(tmp.path());
         assert!(!stale.exists() || !cfg!(target_os = "linux"), "a dead process's folder goes");
         assert!(live.exists() && foreign.exists(), "a live process's and a foreign folder stay");
+    }
+
+    #[test]
+    fn releases_are_read_and_ordered_numerically() {
+        assert_eq!(release("Cuda compilation tools, release 13.5, V13.5.37").as_deref(), Some("13.5"));
+        assert_eq!(release("Cuda compilation tools, release 12.10, V12.10.1").as_deref(), Some("12.10"));
+        assert_eq!(release("ptxas: NVIDIA (R) Ptx optimizing assembler"), None);
+        let mut v = vec!["13.0", "12.10", "12.9", "dev", "12.4", "13.5"];
+        v.sort_by(|a, b| compare_versions(a, b));
+        assert_eq!(v, ["12.4", "12.9", "12.10", "13.0", "13.5", "dev"]);
     }
 
     #[test]

@@ -8,10 +8,12 @@
 //! conformance sweeps of forms ([`Backend::sweep`]) and batches of fuzz programs
 //! ([`Backend::run_programs`]). A run that goes wrong is classified: a [`Failure`] is worth a
 //! finding (a rejection, a ptxas crash, a GPU fault, a hang), a [`Failed::Environment`] is
-//! not (the worker could not be restarted).
+//! not (the worker could not be restarted; the driver cannot load a cubin of a ptxas newer than
+//! itself, [`driver_cannot_load`], which is said once per backend on stderr).
 //!
 //! The registry resolves ptxas in one place ([`resolve_ptxas`]: the `--ptxas VERSION=PATH`
-//! list, else [`default_ptxas`], the only lookup) and asks each backend kind, one line per
+//! list, else [`default_ptxas`], the only lookup; `--ptxas-matrix` adds every release
+//! `ci/install-ptxas-versions` installed, [`ptxas_matrix`]) and asks each backend kind, one line per
 //! kind in `KINDS`, for the names it offers and for a backend by name; a backend that cannot
 //! run here is a [`BackendError::Unavailable`] that says why. Backends that run in a worker
 //! process drive it through a [`WorkerSlot`], which restarts it after a fault, crash or hang;
@@ -70,6 +72,15 @@ pub enum Failure {
         /// The message or log.
         message: String,
     },
+}
+
+impl Failure {
+    /// The backend or assembly that failed.
+    pub fn by(&self) -> &str {
+        match self {
+            Failure::Rejected { by, .. } | Failure::Crash { by, .. } => by,
+        }
+    }
 }
 
 /// Why a run gave no result.
@@ -302,6 +313,78 @@ pub fn resolve_ptxas(specs: &[PtxasSpec]) -> Vec<PtxasTool> {
         .collect()
 }
 
+/// Where `ci/install-ptxas-versions` puts each release's ptxas (`<release>/ptxas`): `.tools/ptxas/`
+/// under the repository root ([`crate::paths::repo_root`], so `PTXDIFF_ROOT` moves it).
+pub fn matrix_dir() -> Option<PathBuf> {
+    crate::paths::repo_root().map(|r| r.join(".tools").join("ptxas"))
+}
+
+/// The ptxas version matrix (`--ptxas-matrix`): the `explicit` `--ptxas` entries, every
+/// `<dir>/<LABEL>/ptxas` (labelled by its folder, which the installer names by release; folders
+/// whose name is no label are skipped), and the ptxas found the usual way ([`default_ptxas`])
+/// labelled by its release (`found` when its version line names none) unless that label or
+/// that very file is in already; ordered by version ([`crate::ptxas::compare_versions`]). `Err`
+/// when that leaves no ptxas at all.
+pub fn ptxas_matrix(explicit: &[PtxasSpec], dir: Option<&Path>) -> Result<Vec<PtxasSpec>, String> {
+    let mut out: Vec<PtxasSpec> = explicit.to_vec();
+    let same_file = |a: &Path, b: &Path| a.canonicalize().ok().is_some_and(|x| b.canonicalize().ok() == Some(x));
+    if let Some(entries) = dir.and_then(|d| std::fs::read_dir(d).ok()) {
+        for e in entries.flatten() {
+            let Some(label) = e.file_name().to_str().map(str::to_string) else { continue };
+            let path = e.path().join("ptxas");
+            let is_label = parse_ptxas_specs(&[format!("{label}=x")]).is_ok();
+            if path.is_file() && is_label && !out.iter().any(|x| x.label == label) {
+                out.push(PtxasSpec { label, path });
+            }
+        }
+    }
+    if let Ok(p) = default_ptxas() {
+        let label = p.release().unwrap_or_else(|| "found".into());
+        if !out.iter().any(|x| x.label == label || same_file(&x.path, &p.path)) {
+            out.push(PtxasSpec { label, path: p.path });
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "--ptxas-matrix: no ptxas under {} and none found otherwise; run ci/install-ptxas-versions",
+            dir.map_or_else(|| ".tools/ptxas".into(), |d| d.display().to_string())
+        ));
+    }
+    out.sort_by(|a, b| crate::ptxas::compare_versions(&a.label, &b.label));
+    Ok(out)
+}
+
+/// Whether `ptxas` assembles modules for `target` at all (an empty module with the target's
+/// header: its PTX ISA version and architecture); `Err` with what it said. An older release
+/// rejects every program of a newer PTX ISA version (`Unsupported .version 9.0`): that is the
+/// limit of the release, not a finding.
+pub fn supports_target(ptxas: &Ptxas, target: &Target) -> Result<(), String> {
+    let header = ::oracle::program::text::module_header(target);
+    match ptxas.assemble(&header, &target.name(), 0, None) {
+        Ok(a) if a.ok => Ok(()),
+        Ok(a) => Err(a.diagnostics.first().map_or_else(|| a.output.trim().to_string(), |d| d.message.clone())),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The entries of `specs` whose ptxas assembles modules for `target` ([`supports_target`]),
+/// and `(label, why)` for the rest (a missing executable stays in: its backends say why they
+/// cannot run).
+pub fn supporting(specs: Vec<PtxasSpec>, target: &Target) -> (Vec<PtxasSpec>, Vec<(String, String)>) {
+    let mut left_out = Vec::new();
+    let kept = specs
+        .into_iter()
+        .filter(|s| match Ptxas::at(&s.path).map_err(|e| e.to_string()).and_then(|p| supports_target(&p, target)) {
+            Err(why) if s.path.is_file() => {
+                left_out.push((s.label.clone(), why));
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (kept, left_out)
+}
+
 /// Settings every backend is built with.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -463,7 +546,14 @@ impl WorkerSlot {
             }
             _ => None,
         };
-        let outcome = sweep_outcome(reply);
+        let cubin = matches!(executor, Executor::Cuda(crate::worker::Compiler::Ptxas { .. }));
+        let outcome = match reply {
+            Ok(Outcome::Failed(m)) if cubin && driver_cannot_load(&m) => {
+                // A row not run (no finding), not a stop of the whole run.
+                Err(SweepFailure::Row(BackendFailure::new(FailureKind::Environment, cubin_unloadable(name, &m))))
+            }
+            reply => sweep_outcome(reply),
+        };
         tick(segs.iter().map(|x| x.1).sum());
         Some(SweepResult {
             backend: name.into(),
@@ -493,6 +583,9 @@ impl WorkerSlot {
             allow: allow.clone(),
         };
         match self.programs(&job, batch.timeout) {
+            Ok(Outcome::Failed(m)) if batch.cubin.is_some() && driver_cannot_load(&m) => {
+                Err(Failed::Environment(cubin_unloadable(name, &m)))
+            }
             Ok(outcome) => program_outcome(name, outcome),
             Err(why) => Err(Failed::Environment(why)),
         }
@@ -515,6 +608,34 @@ impl WorkerSlot {
             }
         }
     }
+}
+
+/// The driver's answers to a cubin it cannot load at all (one made by a newer ptxas than the
+/// driver supports), as opposed to one it loads and runs.
+const UNLOADABLE: [&str; 3] =
+    ["CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_ERROR_NO_BINARY_FOR_GPU", "CUDA_ERROR_INVALID_IMAGE"];
+
+/// Whether a failed program job's message says the driver cannot load the cubin at all.
+pub fn driver_cannot_load(message: &str) -> bool {
+    UNLOADABLE.iter().any(|e| message.contains(e))
+}
+
+/// The environment failure of backend `name` whose cubins the driver cannot load (`message`:
+/// the driver's answer): no finding, since the driver, not the program, is the limit. Printed
+/// on stderr the first time for each backend of the process, so a campaign says it once.
+fn cubin_unloadable(name: &str, message: &str) -> String {
+    static TOLD: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let why = format!(
+        "the driver cannot load {name}'s cubins (a ptxas newer than the driver?); its programs are not run, \
+         which is no finding: {}",
+        message.lines().next().unwrap_or(message)
+    );
+    let mut told = TOLD.lock().unwrap_or_else(|p| p.into_inner());
+    if !told.iter().any(|n| n == name) {
+        told.push(name.to_string());
+        eprintln!("{why}");
+    }
+    why
 }
 
 /// A worker program job's outcome: the outputs, or the failure as a finding (`by`: the
@@ -730,5 +851,38 @@ mod tests {
         assert!(parse_ptxas_specs(&["13.0".into()]).unwrap_err().contains("VERSION=PATH"));
         assert!(parse_ptxas_specs(&["1 3=/x".into()]).is_err());
         assert!(parse_ptxas_specs(&["13.0=/x".into(), "13.0=/y".into()]).unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn the_matrix_is_every_installed_release_in_version_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for v in ["12.10", "12.9", "not a label", ".install-13.0.x"] {
+            std::fs::create_dir_all(dir.path().join(v)).unwrap();
+            std::fs::write(dir.path().join(v).join("ptxas"), "").unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("13.1")).unwrap(); // no ptxas inside
+        let explicit = parse_ptxas_specs(&["12.9=/elsewhere/ptxas".into()]).unwrap();
+        let m = ptxas_matrix(&explicit, Some(dir.path())).unwrap();
+        let labels: Vec<&str> = m.iter().map(|s| s.label.as_str()).collect();
+        // The explicit 12.9 wins over the folder of that name; the ptxas found (if any) joins.
+        assert_eq!(m[0], explicit[0], "{m:?}");
+        assert_eq!(labels[1], "12.10", "{labels:?}");
+        assert!(!labels.iter().any(|l| l.contains(' ') || l.starts_with('.') || *l == "13.1"), "{labels:?}");
+        let mut sorted = labels.clone();
+        sorted.sort_by(|a, b| crate::ptxas::compare_versions(a, b));
+        assert_eq!(labels, sorted);
+        if default_ptxas().is_err() {
+            assert_eq!(labels, ["12.9", "12.10"]);
+            assert!(ptxas_matrix(&[], None).unwrap_err().contains("ci/install-ptxas-versions"));
+        }
+    }
+
+    #[test]
+    fn a_cubin_the_driver_cannot_load_is_the_environment() {
+        assert!(driver_cannot_load("driver JIT failed (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): "));
+        assert!(driver_cannot_load("driver JIT failed (CUDA_ERROR_NO_BINARY_FOR_GPU): "));
+        assert!(!driver_cannot_load("driver JIT failed (CUDA_ERROR_INVALID_PTX): ptxas application ptx input"));
+        let why = cubin_unloadable("cuda:ptxas-13.5-O3", "driver JIT failed (CUDA_ERROR_INVALID_IMAGE): \nlog");
+        assert!(why.contains("cuda:ptxas-13.5-O3") && why.contains("no finding") && !why.contains("log"), "{why}");
     }
 }

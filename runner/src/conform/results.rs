@@ -8,7 +8,9 @@
 //! `compiler` when another backend's results on the same form were all admitted or the
 //! disagreeing backends differ on their first mismatching input, else `hardware-spec`; the input
 //! class of that input's first source; how its result differs. A backend that failed (rejected,
-//! faulted, crashed, hung) is a finding of its own: `assembler-rejection` or `crash`.
+//! faulted, crashed, hung) is a finding of its own: `assembler-rejection` or `crash`. Each
+//! finding carries the ptxas version verdict of the form's rows (wrong rows against agreeing
+//! ones, [`crate::findings::versions`]).
 //!
 //! A run directory (`reports/<run-id>/`, [`write_run`]) is a findings run — `findings.json`,
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
@@ -37,6 +39,7 @@ use crate::diff::sweep::check::{Checker, Mismatch};
 use crate::diff::sweep::{outcome, Checked, SweepOutcome};
 use crate::diff::{BackendFailure, FailureKind, Outcome};
 use crate::findings::classify::{gist, input_class};
+use crate::findings::versions;
 use crate::findings::{
     render, Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, StoreError, WordMismatch,
 };
@@ -271,6 +274,20 @@ fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass,
     })
 }
 
+/// The ptxas version verdict ([`versions::verdict`]) of a finding of one form's `rows`: the rows
+/// `wrong` picks are wrong, the rows that agree are right, the rest took no part.
+fn rows_verdict(rows: &[&Row], wrong: impl Fn(&Row) -> bool, env: &[(String, String)]) -> Option<String> {
+    let outcomes: Vec<(String, bool)> = rows
+        .iter()
+        .filter_map(|r| match (wrong(r), r.outcome().agrees()) {
+            (true, _) => Some((r.backend.clone(), false)),
+            (false, true) => Some((r.backend.clone(), true)),
+            (false, false) => None,
+        })
+        .collect();
+    versions::verdict(&outcomes, versions::found_release(env).as_deref())
+}
+
 /// Turns the run's failing rows into findings and records them in `store`; `target` is the
 /// run's, `allow` the allowances its oracle used. Each row's `findings` lists the ids of the
 /// findings it is part of (a backend failure: its own row; a disagreement: the disagreeing
@@ -341,7 +358,10 @@ fn form_findings(
             let Some(fail) = &r.failure else { continue };
             let Some((class, how)) = failure_signature(&r.backend, fail) else { continue };
             let sig = Signature::new(class, form.opcode(), "", [r.backend.clone()], how);
-            out.push(finish(sig, &[0], fail.to_string().chars().take(4000).collect()));
+            let (mut f, text) = finish(sig, &[0], fail.to_string().chars().take(4000).collect());
+            let failed = |r: &Row| r.failure.as_ref().is_some_and(|x| failure_signature(&r.backend, x).is_some());
+            f.versions = rows_verdict(rows, failed, env);
+            out.push((f, text));
         }
     }
     // A row with an oracle defect is not comparable as a whole, but its mismatches (the defect's
@@ -384,6 +404,7 @@ fn form_findings(
         .collect::<Vec<_>>()
         .join("\n");
     let (mut f, text) = finish(sig, &indices, message);
+    f.versions = rows_verdict(rows, |r| disagreeing.iter().any(|d| std::ptr::eq(*d, r)), env);
     f.mismatches = examples
         .iter()
         .enumerate()

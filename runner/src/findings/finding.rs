@@ -60,6 +60,10 @@ pub struct Finding {
     pub count: u64,
     /// Seconds since the start of the run when it was first seen.
     pub first_seen_s: f64,
+    /// Which ptxas versions get it right and which wrong, in one line
+    /// ([`super::versions::verdict`]); `None` where no ptxas took part or none is wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<String>,
 }
 
 impl Finding {
@@ -81,6 +85,7 @@ impl Finding {
             replay: String::new(),
             count: 1,
             first_seen_s: 0.0,
+            versions: None,
         }
     }
 

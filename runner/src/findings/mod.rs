@@ -2,7 +2,8 @@
 //! is ([`Finding`], [`Signature`], [`FindingClass`], the fields read off the evidence in
 //! [`classify`]), which findings are already known (`corpus/known/`, [`KnownSet`]), the
 //! on-disk store that de-duplicates and never loses one ([`FindingStore`]), and the reports
-//! rendered from it (`summary.md`, `index.html`, `junit.xml`, [`render`]).
+//! rendered from it (`summary.md`, `index.html`, `junit.xml`, [`render`]), and the one-line
+//! ptxas version verdict a finding carries ([`versions`]).
 //!
 //! Invariants: nothing here depends on the program generator — a program is PTX text plus
 //! metadata — so stored findings stay readable when the generator changes; `findings.json` is
@@ -14,6 +15,7 @@ pub mod known;
 pub mod render;
 pub mod signature;
 pub mod store;
+pub mod versions;
 
 pub use finding::{Finding, WordMismatch};
 pub use known::{Known, KnownError, KnownRule, KnownSet, SignaturePattern};

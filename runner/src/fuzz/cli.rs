@@ -116,9 +116,30 @@ pub(crate) fn require_available(explicit: bool, engine: &Engine) -> Result<()> {
     Ok(())
 }
 
-/// Parses `--ptxas VERSION=PATH,…`.
-pub fn ptxas_specs(entries: &[String]) -> Result<Vec<PtxasSpec>> {
-    parse_ptxas_specs(entries).map_err(anyhow::Error::msg)
+/// Parses `--ptxas VERSION=PATH,…`; with `--ptxas-matrix` (`matrix`), adds every ptxas of the
+/// version matrix ([`crate::backend::ptxas_matrix`]) and, given the run's `target`, leaves out
+/// (saying so once, on stderr) the releases that cannot assemble for it at all
+/// ([`crate::backend::supporting`]).
+pub fn ptxas_specs(entries: &[String], matrix: bool, target: Option<&Target>) -> Result<Vec<PtxasSpec>> {
+    let explicit = parse_ptxas_specs(entries).map_err(anyhow::Error::msg)?;
+    if !matrix {
+        return Ok(explicit);
+    }
+    let all =
+        crate::backend::ptxas_matrix(&explicit, crate::backend::matrix_dir().as_deref()).map_err(anyhow::Error::msg)?;
+    let Some(target) = target else { return Ok(all) };
+    let (kept, left_out) = crate::backend::supporting(all, target);
+    for (label, why) in &left_out {
+        eprintln!(
+            "ptxas {label} left out of the matrix: it cannot assemble for {target} ({why}); \
+             a target with an older PTX ISA version (--target {}@8.4) lets older releases take part",
+            target.name()
+        );
+    }
+    if kept.is_empty() {
+        bail!("--ptxas-matrix: no ptxas of the matrix assembles for {target}");
+    }
+    Ok(kept)
 }
 
 /// The backend options `replay` and `minimize` take.
@@ -134,6 +155,11 @@ pub struct BackendArgs {
     /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     pub ptxas: Vec<String>,
+    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
+    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
+    /// `--ptxas` entries, as do those given with `--ptxas`.
+    #[arg(long)]
+    pub ptxas_matrix: bool,
     /// GPUs and workers per GPU.
     #[command(flatten)]
     pub gpus: DeviceArgs,
@@ -167,6 +193,11 @@ pub struct FuzzArgs {
     /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
     #[arg(long, value_delimiter = ',')]
     pub ptxas: Vec<String>,
+    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
+    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
+    /// `--ptxas` entries, as do those given with `--ptxas`.
+    #[arg(long)]
+    pub ptxas_matrix: bool,
     /// GPUs and workers per GPU.
     #[command(flatten)]
     pub gpus: DeviceArgs,
@@ -294,7 +325,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         seed,
         target,
         backends: parse_backends(&a.backends),
-        ptxas: ptxas_specs(&a.ptxas)?,
+        ptxas: ptxas_specs(&a.ptxas, a.ptxas_matrix, Some(&target))?,
         devices: a.gpus.devices(),
         workers: a.gpus.workers,
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
@@ -356,7 +387,7 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
 /// whichever way the command ends).
 fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, tempfile::TempDir)> {
     let registry = Registry::new(Settings {
-        ptxas: ptxas_specs(&a.ptxas)?,
+        ptxas: ptxas_specs(&a.ptxas, a.ptxas_matrix, None)?,
         devices: a.gpus.devices(),
         // One program runs on one worker; more would only start idle processes.
         workers: Some(a.gpus.workers.unwrap_or(1)),

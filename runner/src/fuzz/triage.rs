@@ -13,7 +13,7 @@ use super::engine::{Failure, ProgramResult};
 use crate::diff::program::{compare_result, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
-use crate::findings::{Finding, FindingClass, Signature};
+use crate::findings::{versions, Finding, FindingClass, Signature};
 
 /// A finding before minimization and naming.
 #[derive(Clone, Debug)]
@@ -98,7 +98,7 @@ pub struct Case<'a> {
 }
 
 /// Names and packages one raw finding: signature (class, implicated form, input class,
-/// backends, how), the finding, and its case file text. The final run's own finding of the same
+/// backends, how), the finding (with its ptxas version verdict), and its case file text. The final run's own finding of the same
 /// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
 /// the final run no longer shows it.
 pub fn package(
@@ -137,5 +137,10 @@ pub fn package(
     f.message = this.message.clone().map(|m| m.chars().take(4000).collect());
     f.environment = env.to_vec();
     f.first_seen_s = at_s;
+    let (observed, failed): (Vec<&str>, Vec<&str>) = (
+        case.result.observed.iter().map(|o| o.backend.as_str()).collect(),
+        case.result.failures.iter().map(Failure::by).collect(),
+    );
+    f.versions = versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env);
     (f, text::case(mp, mi))
 }

@@ -151,6 +151,9 @@ pub fn render(doc: &FindingsDoc) -> String {
             esc(&s.to_string()),
             esc(&f.replay)
         );
+        if let Some(v) = &f.versions {
+            let _ = writeln!(h, "<p class=\"versions\">ptxas versions: {}</p>", esc(v));
+        }
         let size = size_text(f);
         if !size.is_empty() {
             let _ = writeln!(h, "<p>reproducer: {}, {} thread(s)</p>", esc(&size), f.threads);

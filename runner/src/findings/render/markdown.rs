@@ -131,6 +131,9 @@ pub fn render(doc: &FindingsDoc) -> String {
         let _ = writeln!(md, "- id: `{}`, class: {}, count: {}", f.id, s.class, f.count);
         let _ = writeln!(md, "- signature: {}", code_span(&s.to_string()));
         let _ = writeln!(md, "- replay: {}", code_span(&f.replay));
+        if let Some(v) = &f.versions {
+            let _ = writeln!(md, "- ptxas versions: {}", md_text(v));
+        }
         let size = size_text(f);
         if !size.is_empty() {
             let _ = writeln!(md, "- reproducer: {size}, {} thread(s)", f.threads);
@@ -181,5 +184,29 @@ mod tests {
         assert_eq!(md_text("<script>|*x*\nnext"), "\\<script\\>\\|\\*x\\* next");
         let f = fence("ptx", "x ```` y");
         assert!(f.starts_with("`````ptx\n") && f.ends_with("\n`````\n"), "{f}");
+    }
+
+    #[test]
+    fn the_version_verdict_is_one_escaped_line() {
+        use crate::findings::store::RunMeta;
+        use crate::findings::{Finding, FindingClass, Signature};
+        let sig = Signature::new(FindingClass::Compiler, "cvt.rn.f16.f32", "normal", ["cuda:ptxas-13.0-O3"], "value");
+        let mut f = Finding::new(sig, ".version 8.7");
+        f.versions = Some("wrong in 13.0 -O3, right in 13.5: fixed in 13.5 <b>|*".into());
+        let mut doc = FindingsDoc::new(RunMeta::default());
+        doc.findings = vec![f.clone()];
+        let md = render(&doc);
+        let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("- ptxas versions: ")).collect();
+        assert_eq!(lines, ["- ptxas versions: wrong in 13.0 -O3, right in 13.5: fixed in 13.5 \\<b\\>\\|\\*"]);
+        let html = super::super::html::render(&doc);
+        assert!(
+            html.contains(
+                "<p class=\"versions\">ptxas versions: wrong in 13.0 -O3, right in 13.5: fixed in 13.5 &lt;b&gt;|*</p>"
+            ),
+            "{html}"
+        );
+        f.versions = None;
+        doc.findings = vec![f];
+        assert!(!render(&doc).contains("ptxas versions"), "no verdict, no line");
     }
 }
