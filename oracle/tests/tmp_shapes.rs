@@ -1,7 +1,12 @@
 #[test]
 fn print_shapes() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/findings/fuzz-h200");
-    let mut names: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x=="case")).collect();
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "case"))
+        .collect();
     names.sort();
     for n in names {
         let (p, _) = oracle::program::text::parse_case(&std::fs::read_to_string(&n).unwrap()).unwrap();

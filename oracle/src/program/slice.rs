@@ -213,8 +213,9 @@ mod tests {
 
     /// A one-warp program with `outputs` output words and this body.
     fn program(outputs: u32, shared: u32, body: &str) -> Program {
-        let inputs: String =
-            (0..32).map(|t| format!("// t{t}: 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008\n")).collect();
+        let inputs: String = (0..32)
+            .map(|t| format!("// t{t}: 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008\n"))
+            .collect();
         parse_case(&format!(
             "// ptxdiff-program name=s target=sm_90@8.7 threads=32 inputs=8 outputs={outputs} shared={shared}\n// begin body\n{body}// end body\n// ptxdiff-inputs\n{inputs}"
         ))

@@ -304,7 +304,8 @@ impl KnownSet {
                     return Err(invalid(span, "give `form` or `shape` (or both): nothing to match".into()));
                 }
                 let shape = p.shape.map(|g| globs(g, "shape")).transpose()?;
-                if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty())) {
+                if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty()))
+                {
                     return Err(invalid(span, format!("`shape` pattern `{bad}` has an empty step")));
                 }
                 KnownRule::Pattern(SignaturePattern {
@@ -439,9 +440,8 @@ mod tests {
         )
         .unwrap();
         let set = KnownSet { entries: vec![k] };
-        let s = |class, shape: &str| {
-            Signature::new(class, "add.u16", "int", ["cuda:ptxas-O0"], "value").with_shape(shape)
-        };
+        let s =
+            |class, shape: &str| Signature::new(class, "add.u16", "int", ["cuda:ptxas-O0"], "value").with_shape(shape);
         let a = "mov.b16 → cvt.f16.bf16 → st.global.s8";
         assert!(set.matches(&s(FindingClass::Compiler, a)).is_some());
         assert!(set.matches(&s(FindingClass::HardwareSpec, a)).is_some());
@@ -493,8 +493,7 @@ mod tests {
         let (_, _, msg) =
             error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = \"a →  → b\"\n");
         assert!(msg.contains("empty step"), "{msg}");
-        let (line, _, msg) =
-            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
+        let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
         assert_eq!(line, 4, "{msg}");
         // Missing reason.
         let (_, _, msg) = error_of("evidence = \"e\"\nid = \"0123456789abcdef\"\n");

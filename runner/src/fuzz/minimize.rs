@@ -2,17 +2,30 @@
 //! measures itself. It only minimizes — the campaign builds the predicate (what "still the same
 //! finding" means, [`still_shows`]) and triage packages the result.
 //!
-//! Invariant: with minimization off, the case comes back unchanged and no predicate call is
-//! made; with it on, the predicate holds for the returned case (the reducer keeps only
-//! candidates it accepted, and the starting case when it rejects that one).
+//! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
+//! [`Engine`] (its own worker processes), takes [`Job`]s from a bounded queue and hands back
+//! packaged findings ([`Done`]); the campaign never waits for it while batches remain.
+//!
+//! Invariants:
+//! - With minimization off, the case comes back unchanged and no predicate call is made; with
+//!   it on, the predicate holds for the returned case (the reducer keeps only candidates it
+//!   accepted, and the starting case when it rejects that one).
+//! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
+//! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
+//!   comes after the deadline given to [`Minimizer::finish`] — packaged as it is, and marked so.
 
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use generator::minimize::{minimize, Budget, Reduced};
 use oracle::program::{Inputs, Program};
 
-use super::engine::Engine;
-use super::triage::raw_findings;
+use super::engine::{measure, Engine, ProgramResult, StageTime};
+use super::triage::{self, raw_findings, Raw};
+use crate::findings::Finding;
 
 /// A case after the minimization stage, and the stage's cost.
 #[derive(Clone, Debug)]
@@ -51,6 +64,127 @@ pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&Prog
     move |cand, inputs| {
         let res = engine.run(std::slice::from_ref(cand), std::slice::from_ref(inputs), "min");
         raw_findings(cand, &res[0]).iter().any(|x| x.pre_signature() == pre)
+    }
+}
+
+/// A raw finding to minimize, with the program that showed it.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The campaign batch it came from (the campaign holds its state back to that batch until
+    /// the job is done).
+    pub batch: u64,
+    /// The raw finding.
+    pub raw: Raw,
+    /// The program as generated.
+    pub program: Program,
+    /// Its inputs.
+    pub inputs: Inputs,
+    /// The program's results in its batch (packaging an unminimized case needs no new run).
+    pub result: ProgramResult,
+    /// Seconds since the campaign started when it was seen.
+    pub seen_at: f64,
+}
+
+/// A job after the minimization thread: the packaged finding and what it cost.
+#[derive(Clone, Debug)]
+pub struct Done {
+    /// The job's batch.
+    pub batch: u64,
+    /// The raw finding's pre-signature.
+    pub pre: String,
+    /// The packaged finding.
+    pub finding: Finding,
+    /// Its case file text.
+    pub case: String,
+    /// Whether the reducer ran (false: its turn came after the deadline).
+    pub minimized: bool,
+    /// Predicate calls made.
+    pub calls: u64,
+    /// Wall and CPU time of the minimization thread on this job (reduction, final run,
+    /// packaging).
+    pub time: StageTime,
+}
+
+/// Packages `job` as it is, from its own results (no run).
+pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(String, String)]) -> (Finding, String) {
+    let reduced = stage(&job.program, &job.inputs, None, |_, _| true).reduced;
+    let case = triage::Case { original: &job.program, reduced: &reduced, result: &job.result };
+    triage::package(&job.raw, &case, allow, job.seen_at, env)
+}
+
+/// The minimization thread of a campaign (see the module docs).
+pub struct Minimizer {
+    jobs: SyncSender<Job>,
+    done: Receiver<Done>,
+    deadline: Arc<Mutex<Option<Instant>>>,
+    thread: JoinHandle<Engine>,
+}
+
+impl Minimizer {
+    /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
+    /// within `budget`.
+    pub fn start(mut engine: Engine, budget: Budget, queue: usize, env: Vec<(String, String)>) -> Minimizer {
+        let (jobs, rx) = mpsc::sync_channel::<Job>(queue.max(1));
+        let (tx, done) = mpsc::channel::<Done>();
+        let deadline: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
+        let late = deadline.clone();
+        let thread = std::thread::spawn(move || {
+            for job in rx {
+                let past = late.lock().is_ok_and(|d| d.is_some_and(|d| Instant::now() >= d));
+                let pre = job.raw.pre_signature();
+                let ((finding, case, calls), time) = measure(|| {
+                    if past {
+                        let (f, c) = package_as_is(&job, &engine.allow, &env);
+                        return (f, c, 0);
+                    }
+                    let m = stage(&job.program, &job.inputs, Some(budget), still_shows(&mut engine, &pre));
+                    let reduced = &m.reduced;
+                    let result = engine.run(
+                        std::slice::from_ref(&reduced.program),
+                        std::slice::from_ref(&reduced.inputs),
+                        "final",
+                    );
+                    let case = triage::Case { original: &job.program, reduced, result: &result[0] };
+                    let (f, c) = triage::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
+                    (f, c, reduced.calls as u64)
+                });
+                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, time };
+                if tx.send(d).is_err() {
+                    break;
+                }
+            }
+            engine
+        });
+        Minimizer { jobs, done, deadline, thread }
+    }
+
+    /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
+    pub fn submit(&self, job: Job) -> Result<(), Job> {
+        match self.jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) => Err(job),
+        }
+    }
+
+    /// The jobs finished so far.
+    pub fn finished(&self) -> Vec<Done> {
+        self.done.try_iter().collect()
+    }
+
+    /// Closes the queue, lets the thread finish what is queued — reducing only the jobs whose
+    /// turn comes before `deadline`, packaging the rest as they are — and gives every remaining
+    /// [`Done`] and the thread's stage times (`run on NAME` of its engine). A panic of the
+    /// thread is an error with its message.
+    pub fn finish(self, deadline: Instant) -> anyhow::Result<(Vec<Done>, BTreeMap<String, StageTime>)> {
+        let Minimizer { jobs, done, deadline: shared, thread } = self;
+        if let Ok(mut d) = shared.lock() {
+            *d = Some(deadline);
+        }
+        drop(jobs);
+        let engine = thread
+            .join()
+            .map_err(|p| anyhow::anyhow!("the minimization thread failed: {}", super::panic_message(p.as_ref())))?;
+        Ok((done.try_iter().collect(), engine.stages))
     }
 }
 
