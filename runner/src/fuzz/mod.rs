@@ -565,6 +565,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     drop(rx);
     // A panic while preparing batches ends the campaign early: it is an error, not a summary.
     join_producer(producer)?;
+    // The child processes waited for so far are the ptxas runs (the worker processes are
+    // waited for when their engines are dropped, after this).
+    let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
     // Queued minimizations finish within the campaign's time; later ones are stored as they are.
     if let Some(m) = minimizer {
         let (done, min_stages) = m.finish(start + o.time)?;
@@ -581,7 +584,6 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     for (name, t) in &engine.stages {
         engine::add_stage(&mut stages, name, *t);
     }
-    let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
     engine::add_stage(
         &mut stages,
         "ptxas processes (CPU of all builds)",

@@ -139,6 +139,24 @@ fn implicated(p: &Program) -> Option<(usize, String)> {
     })
 }
 
+/// The signature of raw finding `this` of program `p` without its input class (which needs a
+/// run of the oracle), and the body index of the implicated statement: class, implicated form,
+/// backends, how, and the shape of the first wrong word.
+fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>) {
+    let imp = implicated(p);
+    let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
+    let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
+    let sig = Signature::new(this.class, form_name, "", this.backends.clone(), this.how.clone()).with_shape(shape);
+    (sig, imp.map(|(k, _)| k))
+}
+
+/// What cheap triage checks first: the signature of `raw` in program `p` as it is, without
+/// its input class ([`KnownSet::may_match`](crate::findings::KnownSet::may_match) decides
+/// whether the input class is worth a run).
+pub fn quick_signature(raw: &Raw, p: &Program) -> Signature {
+    signature_without_input(raw, p).0
+}
+
 /// Everything about one case that triage packages: the program as generated, the case after
 /// the minimization stage (the same program when it did not run), and the results of running
 /// that case once more on every backend.
@@ -166,24 +184,20 @@ pub fn package(
     let (mp, mi) = (&case.reduced.program, &case.reduced.inputs);
     let this =
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
-    let imp = implicated(mp);
-    let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
-    let input_class = match (&imp, &this.disagreement) {
-        (Some((k, _)), Some(d)) => {
-            let form = match &mp.body[*k] {
+    let (mut sig, imp) = signature_without_input(&this, mp);
+    sig.input_class = match (imp, &this.disagreement) {
+        (Some(k), Some(d)) => {
+            let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),
                 _ => None,
             };
-            interp::probe(mp, mi, allow, *k, d.first.0)
+            interp::probe(mp, mi, allow, k, d.first.0)
                 .ok()
                 .and_then(|v| v.first().map(|(_, e)| input_class(form.as_ref(), e)))
                 .unwrap_or_default()
         }
         _ => String::new(),
     };
-    let shape = this.disagreement.as_ref().map(|d| slice::shape(mp, d.first.1)).unwrap_or_default();
-    let sig =
-        Signature::new(this.class, form_name, input_class, this.backends.clone(), this.how.clone()).with_shape(shape);
     let mut f = Finding::new(sig, mp.module_text());
     f.original_instructions = case.original.instruction_count() as u32;
     f.minimized_instructions = mp.instruction_count() as u32;
@@ -222,12 +236,17 @@ pub struct Triage {
 }
 
 impl Triage {
-    /// Records `finding` (with its case text) and counts how it was recorded.
+    /// Records `finding` (with its case text) and counts its occurrences by how they were
+    /// recorded (a new finding's further occurrences are duplicates).
     fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<(), StoreError> {
+        let n = finding.count.max(1);
         match store.record(finding, case)? {
-            Recorded::New => self.new += 1,
-            Recorded::Duplicate => self.duplicates += 1,
-            Recorded::Known(_) => self.known += 1,
+            Recorded::New => {
+                self.new += 1;
+                self.duplicates = self.duplicates.saturating_add(n - 1);
+            }
+            Recorded::Duplicate => self.duplicates = self.duplicates.saturating_add(n),
+            Recorded::Known(_) => self.known = self.known.saturating_add(n),
         }
         Ok(())
     }
@@ -245,11 +264,18 @@ impl Triage {
     ) -> Result<(), StoreError> {
         self.counts.raw += 1;
         let pre = job.raw.pre_signature();
-        let (finding, case) = package_as_is(&job, allow, env);
-        if store.known().matches(&finding.signature).is_some() {
-            self.counts.known_before_minimization += 1;
-            return self.record(store, finding, &case);
+        // The input class needs a run of the oracle: only when an entry could match otherwise.
+        let mut packaged_early = None;
+        if store.known().may_match(&quick_signature(&job.raw, &job.program)) {
+            let (finding, case) = package_as_is(&job, allow, env);
+            if store.known().matches(&finding.signature).is_some() {
+                self.counts.known_before_minimization += 1;
+                return self.record(store, finding, &case);
+            }
+            packaged_early = Some((finding, case));
         }
+        let packaged =
+            |packaged: Option<(Finding, String)>, job: &Job| packaged.unwrap_or_else(|| package_as_is(job, allow, env));
         let kind = self.kinds.entry(pre.clone()).or_default();
         kind.0 = kind.0.saturating_add(1);
         if kind.0 > MINIMIZE_PER_KIND {
@@ -267,6 +293,7 @@ impl Triage {
         }
         let Some(m) = minimizer else {
             self.counts.minimization_off += 1;
+            let (finding, case) = packaged(packaged_early, &job);
             return self.first_of_kind(store, pre, finding, &case);
         };
         let batch = job.batch;
@@ -276,8 +303,9 @@ impl Triage {
                 *self.pending.entry(batch).or_default() += 1;
                 Ok(())
             }
-            Err(_) => {
+            Err(job) => {
                 self.counts.queue_full += 1;
+                let (finding, case) = packaged(packaged_early, &job);
                 self.first_of_kind(store, pre, finding, &case)
             }
         }
