@@ -114,7 +114,7 @@ pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(S
 
 /// The minimization thread of a campaign (see the module docs).
 pub struct Minimizer {
-    jobs: SyncSender<Job>,
+    jobs: SyncSender<Box<Job>>,
     done: Receiver<Done>,
     deadline: Arc<Mutex<Option<Instant>>>,
     thread: JoinHandle<Engine>,
@@ -124,7 +124,7 @@ impl Minimizer {
     /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
     /// within `budget`.
     pub fn start(mut engine: Engine, budget: Budget, queue: usize, env: Vec<(String, String)>) -> Minimizer {
-        let (jobs, rx) = mpsc::sync_channel::<Job>(queue.max(1));
+        let (jobs, rx) = mpsc::sync_channel::<Box<Job>>(queue.max(1));
         let (tx, done) = mpsc::channel::<Done>();
         let deadline: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
         let late = deadline.clone();
@@ -159,7 +159,7 @@ impl Minimizer {
     }
 
     /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
-    pub fn submit(&self, job: Job) -> Result<(), Job> {
+    pub fn submit(&self, job: Box<Job>) -> Result<(), Box<Job>> {
         match self.jobs.try_send(job) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) => Err(job),

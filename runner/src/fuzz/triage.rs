@@ -297,7 +297,7 @@ impl Triage {
             return self.first_of_kind(store, pre, finding, &case);
         };
         let batch = job.batch;
-        match m.submit(job) {
+        match m.submit(Box::new(job)) {
             Ok(()) => {
                 self.counts.queued += 1;
                 *self.pending.entry(batch).or_default() += 1;
