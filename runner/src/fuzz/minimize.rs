@@ -12,11 +12,10 @@
 //!   accepted, and the starting case when it rejects that one).
 //! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
 //! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
-//!   comes after the deadline given to [`Minimizer::finish`] — packaged as it is, and marked so.
+//!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -116,21 +115,24 @@ pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(S
 pub struct Minimizer {
     jobs: SyncSender<Box<Job>>,
     done: Receiver<Done>,
-    deadline: Arc<Mutex<Option<Instant>>>,
     thread: JoinHandle<Engine>,
 }
 
 impl Minimizer {
     /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
-    /// within `budget`.
-    pub fn start(mut engine: Engine, budget: Budget, queue: usize, env: Vec<(String, String)>) -> Minimizer {
+    /// within `budget` when its turn comes before `deadline`, packaged as it is after it.
+    pub fn start(
+        mut engine: Engine,
+        budget: Budget,
+        queue: usize,
+        env: Vec<(String, String)>,
+        deadline: Instant,
+    ) -> Minimizer {
         let (jobs, rx) = mpsc::sync_channel::<Box<Job>>(queue.max(1));
         let (tx, done) = mpsc::channel::<Done>();
-        let deadline: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
-        let late = deadline.clone();
         let thread = std::thread::spawn(move || {
             for job in rx {
-                let past = late.lock().is_ok_and(|d| d.is_some_and(|d| Instant::now() >= d));
+                let past = Instant::now() >= deadline;
                 let pre = job.raw.pre_signature();
                 let ((finding, case, calls), time) = measure(|| {
                     if past {
@@ -155,7 +157,7 @@ impl Minimizer {
             }
             engine
         });
-        Minimizer { jobs, done, deadline, thread }
+        Minimizer { jobs, done, thread }
     }
 
     /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
@@ -171,15 +173,12 @@ impl Minimizer {
         self.done.try_iter().collect()
     }
 
-    /// Closes the queue, lets the thread finish what is queued — reducing only the jobs whose
-    /// turn comes before `deadline`, packaging the rest as they are — and gives every remaining
-    /// [`Done`] and the thread's stage times (`run on NAME` of its engine). A panic of the
-    /// thread is an error with its message.
-    pub fn finish(self, deadline: Instant) -> anyhow::Result<(Vec<Done>, BTreeMap<String, StageTime>)> {
-        let Minimizer { jobs, done, deadline: shared, thread } = self;
-        if let Ok(mut d) = shared.lock() {
-            *d = Some(deadline);
-        }
+    /// Closes the queue, lets the thread finish what is queued (reducing only the jobs whose
+    /// turn comes before the deadline) and gives every remaining [`Done`] and the thread's
+    /// stage times (`run on NAME` of its engine). A panic of the thread is an error with its
+    /// message.
+    pub fn finish(self) -> anyhow::Result<(Vec<Done>, BTreeMap<String, StageTime>)> {
+        let Minimizer { jobs, done, thread } = self;
         drop(jobs);
         let engine = thread
             .join()
@@ -202,6 +201,53 @@ mod tests {
              // end body\n// ptxdiff-inputs\n{inputs}"
         ))
         .unwrap()
+    }
+
+    /// A minimizer over the in-process oracle only, and a job whose raw finding is a crash the
+    /// oracle never reproduces (so the reducer keeps the case as it is).
+    fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer, Job) {
+        use crate::backend::{pool::Devices, Registry, Settings};
+        let registry = Registry::new(Settings {
+            ptxas: Vec::new(),
+            devices: Devices::List(vec![0]),
+            workers: Some(1),
+            allow: oracle::semantics::Allowances::all(),
+            sweep_timeout: std::time::Duration::from_secs(10),
+        });
+        let (p, i) = case();
+        let mut engine =
+            Engine::new(&registry, &["oracle".to_string()], p.target, None, scratch.to_path_buf()).unwrap();
+        let mut result = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "t").remove(0);
+        result.failures.push(crate::backend::Failure::Crash {
+            by: "cuda:jit".into(),
+            how: "hang".into(),
+            message: "timed out".into(),
+        });
+        let raw = raw_findings(&p, &result).remove(0);
+        let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0 };
+        (Minimizer::start(engine, Budget { calls: 20 }, 4, Vec::new(), deadline), job)
+    }
+
+    #[test]
+    fn queued_jobs_are_minimized_before_the_deadline_and_packaged_as_is_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, job) = oracle_minimizer(dir.path(), Instant::now() + std::time::Duration::from_secs(3600));
+        m.submit(Box::new(job.clone())).unwrap();
+        let (done, _) = m.finish().unwrap();
+        assert_eq!(done.len(), 1);
+        assert!(done[0].minimized && done[0].calls > 0, "{:?}", done[0].calls);
+        assert_eq!((done[0].batch, done[0].pre.as_str()), (7, "crash|cuda:jit|hang"));
+
+        let (m, job) = oracle_minimizer(dir.path(), Instant::now());
+        m.submit(Box::new(job.clone())).unwrap();
+        m.submit(Box::new(job)).unwrap();
+        let (done, _) = m.finish().unwrap();
+        assert_eq!(done.len(), 2, "every job comes back");
+        for d in &done {
+            assert!(!d.minimized && d.calls == 0);
+            assert_eq!(d.finding.signature.class, crate::findings::FindingClass::Crash);
+            assert_eq!(d.finding.minimized_instructions, d.finding.original_instructions);
+        }
     }
 
     #[test]

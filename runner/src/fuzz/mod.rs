@@ -21,7 +21,7 @@
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
 //!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in and
 //!   the batches whose findings were still being minimized (its `next_batch` never passes
-//!   one of those); it is checked on load ([`State::parse`]: every counter in range, the field
+//!   one of those; their programs and occurrences are then counted again); it is checked on load ([`State::parse`]: every counter in range, the field
 //!   named otherwise). Every finding is on disk (atomically) before the state that counts it.
 //! - A campaign starts only in a missing or empty directory and resumes only where a campaign
 //!   is; no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
@@ -454,7 +454,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let minimizer = if o.minimize {
         let reg = Registry::new(Settings { workers: Some(1), ..registry.context().settings.clone() });
         let e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
-        Some(minimize::Minimizer::start(e, Budget { calls: o.minimize_calls }, MINIMIZE_QUEUE, env.clone()))
+        let budget = Budget { calls: o.minimize_calls };
+        Some(minimize::Minimizer::start(e, budget, MINIMIZE_QUEUE, env.clone(), start + o.time))
     } else {
         None
     };
@@ -570,7 +571,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
     // Queued minimizations finish within the campaign's time; later ones are stored as they are.
     if let Some(m) = minimizer {
-        let (done, min_stages) = m.finish(start + o.time)?;
+        let (done, min_stages) = m.finish()?;
         for d in done {
             let (res, t) = engine::measure(|| tri.done(&mut store, d));
             res?;
