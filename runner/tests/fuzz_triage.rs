@@ -85,5 +85,9 @@ fn without_a_known_entry_the_finding_is_minimized_and_stored() {
         .find(|f| f.signature.shape.contains("xor."))
         .unwrap_or_else(|| panic!("no finding with xor in its shape:\n{text}\n{:#?}", doc.findings));
     assert!(f.minimized_instructions < f.original_instructions, "{f:#?}");
+    // Every raw finding is an occurrence of a stored finding, also those of a kind seen often
+    // enough, which wait for the first of their kind while it is being minimized.
+    assert!(count(&state, "repeated_kind") > 0, "{state:#}");
+    assert_eq!(doc.occurrences() + doc.known_occurrences(), count(&state, "raw"), "{state:#}");
     assert!(state["stages"]["minimization"]["wall_s"].as_f64().is_some_and(|w| w > 0.0), "{state:#}");
 }
