@@ -7,7 +7,8 @@
 //! prints as one `.entry` of a module ([`text`]) and parses back from that text, so a case file
 //! is plain PTX that `ptxas` takes as is; [`interp`] evaluates it for every thread of the
 //! launch (`exec` control flow, `thread` per-thread statements, `warp` collectives,
-//! memory in [`crate::memory`], the test hook in `plant`).
+//! memory in [`crate::memory`], the test hook in `plant`); [`slice`] gives the statements an
+//! output word depends on and their shape (what root-cause signatures are built on).
 //!
 //! The launch contract ([`Launch::one_cta`], fixed by the prologue that [`text`] prints):
 //! - one CTA of [`Program::threads`] threads (a multiple of 32), kernel parameters `p_in` and
@@ -37,6 +38,7 @@ pub mod glue;
 pub mod interp;
 pub mod launch;
 mod plant;
+pub mod slice;
 pub mod text;
 mod thread;
 mod warp;

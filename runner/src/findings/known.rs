@@ -9,16 +9,22 @@
 //! link = "https://…"                      # optional
 //!
 //! [signature]                             # or, instead of this table: id = "0ffcbb4af022f1bd"
-//! class = "hardware-spec"                 # required
-//! form = "cvt.rna*.tf32.f32"              # required; glob, or a list of globs
+//! class = "hardware-spec"                 # required; a class or a list of classes
+//! form = "cvt.rna*.tf32.f32"              # glob, or a list of globs
+//! shape = "cvt*{f16,f32}.* → st.*.{b,u,s}8"   # glob steps, or a list of such patterns
 //! input_class = "nan"                     # optional; glob or list
 //! how = ["nan-becomes-inf", "nan-becomes-finite"]   # optional; glob or list
 //! backends = ["cuda:*"]                   # optional; list of globs
 //! ```
 //!
 //! Invariants:
-//! - Globs use `*` for any run of characters (and nothing else is special); a list matches if
-//!   any of its globs does. An omitted optional field matches anything.
+//! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
+//!   matches if any of its globs does. An omitted optional field matches anything; at least
+//!   one of `form` and `shape` must be given.
+//! - A shape pattern is steps separated by `→`, each a glob that must match one whole element
+//!   of the signature's shape (`cvt.rn.f16.f32`); it matches when its steps match elements in
+//!   order, not necessarily adjacent ones (the slice may hold moves and loads between the
+//!   producer and the consumer). A signature without a shape matches no shape pattern.
 //! - `backends` matches a signature when the signature names at least one backend and every
 //!   backend it names matches one of the globs: the known bug is "some of these disagree", so a
 //!   run with fewer backends still recognizes it.
@@ -32,6 +38,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
+
+use oracle::program::slice::SHAPE_ARROW;
 
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
@@ -74,10 +82,12 @@ pub enum KnownError {
 /// A signature pattern (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignaturePattern {
-    /// The class, exactly.
-    pub class: FindingClass,
-    /// Globs for the form.
-    pub form: Vec<String>,
+    /// The classes it covers (exactly).
+    pub class: Vec<FindingClass>,
+    /// Globs for the form, or `None` for any.
+    pub form: Option<Vec<String>>,
+    /// Shape patterns (`→`-separated glob steps), or `None` for any.
+    pub shape: Option<Vec<String>>,
     /// Globs for the input class, or `None` for any.
     pub input_class: Option<Vec<String>>,
     /// Globs for `how`, or `None` for any.
@@ -90,12 +100,33 @@ fn any_glob(globs: &[String], text: &str) -> bool {
     globs.iter().any(|g| glob_match(g, text))
 }
 
+/// The separator of shape steps and shape elements, without its spaces.
+fn arrow() -> &'static str {
+    SHAPE_ARROW.trim()
+}
+
+/// Whether the shape pattern `pattern` (`→`-separated glob steps) matches `shape`: its steps
+/// match elements of the shape in order (see the module docs).
+pub fn shape_match(pattern: &str, shape: &str) -> bool {
+    if shape.is_empty() {
+        return false;
+    }
+    let mut elements = shape.split(arrow()).map(str::trim);
+    // Taking the earliest element each step matches is enough for an in-order match.
+    pattern.split(arrow()).map(str::trim).all(|step| elements.any(|e| glob_match(step, e)))
+}
+
 impl SignaturePattern {
     /// Whether the pattern matches `sig`.
     pub fn matches(&self, sig: &Signature) -> bool {
-        self.class == sig.class
-            && any_glob(&self.form, &sig.form)
-            && self.input_class.as_ref().is_none_or(|g| any_glob(g, &sig.input_class))
+        self.input_class.as_ref().is_none_or(|g| any_glob(g, &sig.input_class)) && self.matches_but_input_class(sig)
+    }
+
+    /// Whether the pattern matches `sig` in every field but the input class.
+    fn matches_but_input_class(&self, sig: &Signature) -> bool {
+        self.class.contains(&sig.class)
+            && self.form.as_ref().is_none_or(|g| any_glob(g, &sig.form))
+            && self.shape.as_ref().is_none_or(|p| p.iter().any(|p| shape_match(p, &sig.shape)))
             && self.how.as_ref().is_none_or(|g| any_glob(g, &sig.how))
             && self
                 .backends
@@ -163,11 +194,20 @@ impl Globs {
     }
 }
 
+/// One class or a list of classes.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Classes {
+    One(FindingClass),
+    Many(Vec<FindingClass>),
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPattern {
-    class: FindingClass,
-    form: Spanned<Globs>,
+    class: Spanned<Classes>,
+    form: Option<Spanned<Globs>>,
+    shape: Option<Spanned<Globs>>,
     input_class: Option<Spanned<Globs>>,
     how: Option<Spanned<Globs>>,
     backends: Option<Spanned<Globs>>,
@@ -254,10 +294,28 @@ impl KnownSet {
                 KnownRule::Id(s.clone())
             }
             (None, Some(sig)) => {
+                let span = sig.span();
                 let p = sig.into_inner();
+                let class_span = p.class.span();
+                let class = match p.class.into_inner() {
+                    Classes::One(c) => vec![c],
+                    Classes::Many(v) => v,
+                };
+                if class.is_empty() {
+                    return Err(invalid(class_span, "`class` needs at least one class".into()));
+                }
+                if p.form.is_none() && p.shape.is_none() {
+                    return Err(invalid(span, "give `form` or `shape` (or both): nothing to match".into()));
+                }
+                let shape = p.shape.map(|g| globs(g, "shape")).transpose()?;
+                if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty()))
+                {
+                    return Err(invalid(span, format!("`shape` pattern `{bad}` has an empty step")));
+                }
                 KnownRule::Pattern(SignaturePattern {
-                    class: p.class,
-                    form: globs(p.form, "form")?,
+                    class,
+                    form: p.form.map(|g| globs(g, "form")).transpose()?,
+                    shape,
                     input_class: p.input_class.map(|g| globs(g, "input_class")).transpose()?,
                     how: p.how.map(|g| globs(g, "how")).transpose()?,
                     backends: p.backends.map(|g| globs(g, "backends")).transpose()?,
@@ -278,6 +336,16 @@ impl KnownSet {
     pub fn matches(&self, sig: &Signature) -> Option<&Known> {
         let key = sig.key();
         self.entries.iter().find(|k| k.covers(sig, &key))
+    }
+
+    /// Whether some known finding could cover `sig` whatever its input class: a pattern that
+    /// matches every other field, or any `id` entry (a key covers every field). Never false
+    /// when [`KnownSet::matches`] would find one for `sig` with some input class.
+    pub fn may_match(&self, sig: &Signature) -> bool {
+        self.entries.iter().any(|k| match &k.rule {
+            KnownRule::Id(_) => true,
+            KnownRule::Pattern(p) => p.matches_but_input_class(sig),
+        })
     }
 
     /// The known finding named `name`.
@@ -371,6 +439,38 @@ mod tests {
         assert!(set.matches(&c(&["cuda:ptxas-O0"])).is_none());
     }
 
+    #[test]
+    fn shapes_match_steps_in_order_and_classes_lists() {
+        assert!(shape_match("cvt*f16.* → st.*.{b,u,s}8", "mov.b16 → cvt.rn.f16.f32 → mov.b16 → st.global.u8"));
+        assert!(shape_match("st.*.b8", "mov.b16 → cvt.rn.f16.f32 → st.global.b8"));
+        // Out of order, a missing step, a step that must match a whole element, no shape.
+        assert!(!shape_match("st.*.b8 → cvt*", "mov.b16 → cvt.rn.f16.f32 → st.global.b8"));
+        assert!(!shape_match("abs.s16 → cvt*", "mov.b16 → cvt.rn.f16.f32"));
+        assert!(!shape_match("cvt", "cvt.rn.f16.f32"));
+        assert!(!shape_match("*", ""));
+        let k = KnownSet::parse_file(
+            Path::new("a.toml"),
+            "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = [\"compiler\", \"hardware-spec\"]\nshape = \"cvt*f16.* → st.*.{b,u,s}8\"\nbackends = [\"cuda:*\"]\n",
+        )
+        .unwrap();
+        let set = KnownSet { entries: vec![k] };
+        let s =
+            |class, shape: &str| Signature::new(class, "add.u16", "int", ["cuda:ptxas-O0"], "value").with_shape(shape);
+        let a = "mov.b16 → cvt.f16.bf16 → st.global.s8";
+        assert!(set.matches(&s(FindingClass::Compiler, a)).is_some());
+        assert!(set.matches(&s(FindingClass::HardwareSpec, a)).is_some());
+        assert!(set.matches(&s(FindingClass::Crash, a)).is_none());
+        assert!(set.matches(&s(FindingClass::Compiler, "mov.b16 → cvt.f16.bf16 → st.global.s16")).is_none());
+        assert!(set.matches(&s(FindingClass::Compiler, "")).is_none());
+        // may_match leaves the input class out: the tf32 entry wants `nan`.
+        let set = KnownSet::load(&corpus_known()).unwrap();
+        let mut tf32 = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &["cuda:jit"]);
+        tf32.input_class = "normal".into();
+        assert!(set.matches(&tf32).is_none() && set.may_match(&tf32));
+        tf32.how = "sign".into();
+        assert!(!set.may_match(&tf32));
+    }
+
     fn error_of(text: &str) -> (usize, usize, String) {
         match KnownSet::parse_file(Path::new("corpus/known/bad.toml"), text) {
             Err(KnownError::Invalid { file, line, column, message }) => {
@@ -408,6 +508,14 @@ mod tests {
         let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n");
         assert_eq!(line, 1);
         assert!(msg.contains("missing"), "{msg}");
+        // Neither form nor shape; an empty shape step; an empty class list.
+        let (_, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\n");
+        assert!(msg.contains("`form` or `shape`"), "{msg}");
+        let (_, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = \"a →  → b\"\n");
+        assert!(msg.contains("empty step"), "{msg}");
+        let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
+        assert_eq!(line, 4, "{msg}");
         // Missing reason.
         let (_, _, msg) = error_of("evidence = \"e\"\nid = \"0123456789abcdef\"\n");
         assert!(msg.contains("reason"), "{msg}");

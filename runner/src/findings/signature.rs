@@ -6,6 +6,10 @@
 //!   digits. It does not depend on the process, the platform, the Rust version or `HashMap`
 //!   seeds, so keys written to disk by one run match keys computed by a later one. Changing
 //!   the canonical form invalidates every stored key and every `id` in `corpus/known/`.
+//! - The [`shape`](Signature::shape) (the root cause's producer → consumer opcode chain,
+//!   [`oracle::program::slice`]) enters the canonical string only when it is not empty, so the
+//!   keys of signatures without one (crashes, rejections, conform rows) are the keys they had
+//!   before shapes existed.
 //! - `backends` is sorted and free of duplicates whenever the signature is made through
 //!   [`Signature::new`]; the key sorts a copy anyway, so a hand-built signature with the same
 //!   backends in another order has the same key.
@@ -83,6 +87,11 @@ pub struct Signature {
     /// How they disagree, briefly: `nan-payload`, `off-by-one-ulp`, `sign`,
     /// `CUDA_ERROR_ILLEGAL_ADDRESS`, `ptxas exit 139`.
     pub how: String,
+    /// What the disagreement depends on: the opcodes of the backward slice of the first wrong
+    /// output word, producer → consumer (`mov.b16 → cvt.f16.f16 → st.global.b8`); empty
+    /// when there is no wrong word (crashes, rejections) or no program (conform rows).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub shape: String,
 }
 
 /// FNV-1a 64 offset basis.
@@ -107,23 +116,41 @@ impl Signature {
         let mut backends: Vec<String> = backends.into_iter().map(Into::into).collect();
         backends.sort();
         backends.dedup();
-        Signature { class, form: form.into(), input_class: input_class.into(), backends, how: how.into() }
+        Signature {
+            class,
+            form: form.into(),
+            input_class: input_class.into(),
+            backends,
+            how: how.into(),
+            shape: String::new(),
+        }
+    }
+
+    /// The same signature with this shape.
+    pub fn with_shape(self, shape: impl Into<String>) -> Signature {
+        Signature { shape: shape.into(), ..self }
     }
 
     /// The canonical string the key hashes: fields joined by the ASCII unit separator (0x1f),
-    /// backends (sorted, de-duplicated) joined by `,`, prefixed by a format version `v1`.
+    /// backends (sorted, de-duplicated) joined by `,`, prefixed by a format version `v1`; a
+    /// non-empty shape is appended as one more field.
     pub fn canonical(&self) -> String {
         let mut backends: Vec<&str> = self.backends.iter().map(String::as_str).collect();
         backends.sort_unstable();
         backends.dedup();
-        format!(
+        let mut c = format!(
             "v1\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
             self.class.name(),
             self.form,
             self.input_class,
             backends.join(","),
             self.how
-        )
+        );
+        if !self.shape.is_empty() {
+            c.push('\u{1f}');
+            c.push_str(&self.shape);
+        }
+        c
     }
 
     /// The stable key: 16 lower-case hex digits of FNV-1a 64 of [`Signature::canonical`]. Also
@@ -134,7 +161,8 @@ impl Signature {
 }
 
 impl fmt::Display for Signature {
-    /// `hardware-spec cvt.rna.tf32.f32 [nan] cuda:jit,cuda:ptxas-O3: nan-becomes-inf`
+    /// `hardware-spec cvt.rna.tf32.f32 [nan] cuda:jit,cuda:ptxas-O3: nan-becomes-inf`, then
+    /// ` (mov.b32 → cvt.rna.tf32.f32 → st.global.b32)` when there is a shape.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.class, self.form)?;
         if !self.input_class.is_empty() {
@@ -143,6 +171,9 @@ impl fmt::Display for Signature {
         write!(f, " {}", self.backends.join(","))?;
         if !self.how.is_empty() {
             write!(f, ": {}", self.how)?;
+        }
+        if !self.shape.is_empty() {
+            write!(f, " ({})", self.shape)?;
         }
         Ok(())
     }
@@ -205,6 +236,7 @@ mod tests {
         let mut s = sig();
         s.how = "nan-payload".into();
         variants.push(s);
+        variants.push(sig().with_shape("mov.b32 → cvt.rna.tf32.f32 → st.global.b32"));
         // Moving text across a field boundary must not collide either.
         let a = Signature::new(FindingClass::Crash, "ab", "c", ["x"], "");
         let b = Signature::new(FindingClass::Crash, "a", "bc", ["x"], "");
@@ -223,6 +255,12 @@ mod tests {
         let json = serde_json::to_string(&sig()).unwrap();
         assert!(json.contains(r#""class":"hardware-spec""#), "{json}");
         assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), sig());
+        // No shape: not written (stored findings of earlier builds read back the same).
+        assert!(!json.contains("shape"), "{json}");
+        let shaped = sig().with_shape("mov.b32 → cvt.rna.tf32.f32 → st.global.b32");
+        assert!(shaped.to_string().ends_with("nan-becomes-inf (mov.b32 → cvt.rna.tf32.f32 → st.global.b32)"));
+        let json = serde_json::to_string(&shaped).unwrap();
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), shaped);
         for c in FindingClass::ALL {
             assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
             assert_eq!(FindingClass::from_name(c.name()), Some(c));

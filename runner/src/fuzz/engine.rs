@@ -4,10 +4,18 @@
 //! `oracle-worker`), narrowing a failure down to single programs by halving the batch.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls.
+//!
+//! Every stage measures itself ([`StageTime`]: wall seconds, and CPU seconds of the threads
+//! that did the work, from `CLOCK_THREAD_CPUTIME_ID` through `libc`): the oracle and each
+//! assembly per prepared batch ([`Prepared::stages`]), each backend that runs programs per
+//! batch ([`Engine::stages`], `run on NAME`: for `cuda:jit` that is the JIT and the GPU run
+//! together, as the worker reports one time for both). Work done in other processes (ptxas,
+//! the worker backends) shows in wall time only; [`children_cpu_s`] gives the CPU time of the
+//! child processes already waited for (the ptxas runs).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use oracle::isa::Target;
 use oracle::program::interp::{self, InterpError, Plant, RunOptions};
@@ -19,6 +27,59 @@ pub use crate::backend::Failure;
 use crate::backend::{label_suffix, Backend, BackendError, Build, Failed, ProgramBatch, Registry, Role};
 use crate::diff::program::Observed;
 use crate::worker::KernelRun;
+
+/// Wall and CPU seconds spent in one stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StageTime {
+    /// Wall-clock seconds (summed over the batches or cases the stage handled).
+    pub wall_s: f64,
+    /// CPU seconds of the threads of this process that did the stage's work.
+    pub cpu_s: f64,
+}
+
+impl StageTime {
+    /// Adds `other` to this one.
+    pub fn add(&mut self, other: StageTime) {
+        self.wall_s += other.wall_s;
+        self.cpu_s += other.cpu_s;
+    }
+}
+
+/// Adds `t` to stage `name` of `stages`.
+pub fn add_stage(stages: &mut BTreeMap<String, StageTime>, name: &str, t: StageTime) {
+    stages.entry(name.to_string()).or_default().add(t);
+}
+
+/// CPU seconds the calling thread has used so far (0 where the clock is unavailable).
+pub fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `clock_gettime` writes one `timespec` through the valid pointer it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
+}
+
+/// CPU seconds (user + system) of this process's child processes that have been waited for.
+pub fn children_cpu_s() -> f64 {
+    // SAFETY: `rusage` is plain data; all-zero bytes are a valid value of it.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `getrusage` writes one `rusage` through the valid pointer it is given.
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } != 0 {
+        return 0.0;
+    }
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    s(ru.ru_utime) + s(ru.ru_stime)
+}
+
+/// Runs `f` on this thread and gives its result and its wall and CPU time.
+pub fn measure<T>(f: impl FnOnce() -> T) -> (T, StageTime) {
+    let (wall, cpu) = (Instant::now(), thread_cpu_s());
+    let out = f();
+    (out, StageTime { wall_s: wall.elapsed().as_secs_f64(), cpu_s: thread_cpu_s() - cpu })
+}
 
 /// Everything known about one program after a run.
 #[derive(Clone, Debug)]
@@ -33,8 +94,9 @@ pub struct ProgramResult {
 
 /// The backends of a campaign.
 pub struct Engine {
-    /// Seconds spent per backend that runs programs (loading, running, copying).
-    pub seconds: BTreeMap<String, f64>,
+    /// Time per stage this engine ran: `run on NAME` per backend that runs programs (loading,
+    /// running, copying), plus what the campaign adds.
+    pub stages: BTreeMap<String, StageTime>,
     /// Target.
     pub target: Target,
     backends: Vec<Box<dyn Backend>>,
@@ -64,7 +126,7 @@ impl Engine {
     ) -> Result<Engine, BackendError> {
         let crate::backend::Selection { backends, unavailable } = registry.build_all(names)?;
         Ok(Engine {
-            seconds: BTreeMap::new(),
+            stages: BTreeMap::new(),
             target,
             backends,
             allow: registry.context().settings.allow.clone(),
@@ -163,7 +225,7 @@ impl Engine {
 
     /// Runs a prepared batch on the backends that run programs.
     pub fn execute(&mut self, programs: &[Program], inputs: &[Inputs], prepared: Prepared) -> Vec<ProgramResult> {
-        let Prepared { mut results, cubins, valid } = prepared;
+        let Prepared { mut results, cubins, valid, .. } = prepared;
         for b in 0..self.backends.len() {
             if self.backends[b].role() != Role::Runs {
                 continue;
@@ -175,9 +237,8 @@ impl Engine {
                 },
                 None => (valid.clone(), None),
             };
-            let t = std::time::Instant::now();
-            self.run_on(b, programs, inputs, &which, cubin.as_ref(), &mut results);
-            *self.seconds.entry(self.backends[b].name()).or_default() += t.elapsed().as_secs_f64();
+            let ((), t) = measure(|| self.run_on(b, programs, inputs, &which, cubin.as_ref(), &mut results));
+            add_stage(&mut self.stages, &format!("run on {}", self.backends[b].name()), t);
         }
         for a in cubins.values() {
             if let Some(c) = &a.cubin {
@@ -197,6 +258,8 @@ pub struct Prepared {
     pub cubins: BTreeMap<String, Assembled>,
     /// Programs the oracle accepts.
     pub valid: Vec<usize>,
+    /// Time of the preparation stages: `oracle`, and `ptxas LABEL` per assembly.
+    pub stages: BTreeMap<String, StageTime>,
 }
 
 /// The CPU side of a batch: the program oracle and the offline assemblies (no worker
@@ -215,16 +278,23 @@ impl Preparer {
     /// [`Build`] the backends declare, concurrently).
     pub fn prepare(&self, programs: &[Program], inputs: &[Inputs], tag: &str) -> Prepared {
         use rayon::prelude::*;
-        let expected: Vec<Result<Vec<Expected>, InterpError>> = {
+        let mut stages = BTreeMap::new();
+        let oracle_start = Instant::now();
+        let (expected, oracle_cpu): (Vec<Result<Vec<Expected>, InterpError>>, Vec<f64>) = {
             let (allow, plant) = (&self.allow, self.plant);
             programs
                 .par_iter()
                 .zip(inputs.par_iter())
                 .map(|(p, i)| {
-                    interp::run_with(p, i, allow, RunOptions { plant, ..RunOptions::default() }).map(|(o, _)| o)
+                    let (r, t) = measure(|| {
+                        interp::run_with(p, i, allow, RunOptions { plant, ..RunOptions::default() }).map(|(o, _)| o)
+                    });
+                    (r, t.cpu_s)
                 })
-                .collect()
+                .unzip()
         };
+        let oracle = StageTime { wall_s: oracle_start.elapsed().as_secs_f64(), cpu_s: oracle_cpu.iter().sum() };
+        add_stage(&mut stages, "oracle", oracle);
         let mut results: Vec<ProgramResult> = expected
             .into_iter()
             .map(|e| ProgramResult { expected: e, observed: Vec::new(), failures: Vec::new() })
@@ -232,16 +302,18 @@ impl Preparer {
         let valid: Vec<usize> = (0..programs.len()).filter(|&i| results[i].expected.is_ok()).collect();
         let arch = self.target.name();
         let dir = &self.scratch;
-        let assembled: Vec<(String, std::io::Result<Assembled>)> = self
+        let assembled: Vec<(String, std::io::Result<Assembled>, StageTime)> = self
             .builds
             .par_iter()
             .map(|b| {
                 let tag = format!("{tag}{}", label_suffix(b.label.as_deref()));
-                (b.label(), assemble(&b.ptxas, programs, &valid, &arch, b.opt, dir, &tag))
+                let (r, t) = measure(|| assemble(&b.ptxas, programs, &valid, &arch, b.opt, dir, &tag));
+                (b.label(), r, t)
             })
             .collect();
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
-        for (by, r) in assembled {
+        for (by, r, t) in assembled {
+            add_stage(&mut stages, &by, t);
             match r {
                 Ok(a) => {
                     for (i, m) in &a.rejected {
@@ -267,6 +339,6 @@ impl Preparer {
                 }
             }
         }
-        Prepared { results, cubins, valid }
+        Prepared { results, cubins, valid, stages }
     }
 }

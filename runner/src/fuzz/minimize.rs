@@ -2,17 +2,29 @@
 //! measures itself. It only minimizes — the campaign builds the predicate (what "still the same
 //! finding" means, [`still_shows`]) and triage packages the result.
 //!
-//! Invariant: with minimization off, the case comes back unchanged and no predicate call is
-//! made; with it on, the predicate holds for the returned case (the reducer keeps only
-//! candidates it accepted, and the starting case when it rejects that one).
+//! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
+//! [`Engine`] (its own worker processes), takes [`Job`]s from a bounded queue and hands back
+//! packaged findings ([`Done`]); the campaign never waits for it while batches remain.
+//!
+//! Invariants:
+//! - With minimization off, the case comes back unchanged and no predicate call is made; with
+//!   it on, the predicate holds for the returned case (the reducer keeps only candidates it
+//!   accepted, and the starting case when it rejects that one).
+//! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
+//! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
+//!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
 
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use generator::minimize::{minimize, Budget, Reduced};
 use oracle::program::{Inputs, Program};
 
-use super::engine::Engine;
-use super::triage::raw_findings;
+use super::engine::{measure, Engine, ProgramResult, StageTime};
+use super::triage::{self, raw_findings, Raw};
+use crate::findings::Finding;
 
 /// A case after the minimization stage, and the stage's cost.
 #[derive(Clone, Debug)]
@@ -54,6 +66,127 @@ pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&Prog
     }
 }
 
+/// A raw finding to minimize, with the program that showed it.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The campaign batch it came from (the campaign holds its state back to that batch until
+    /// the job is done).
+    pub batch: u64,
+    /// The raw finding.
+    pub raw: Raw,
+    /// The program as generated.
+    pub program: Program,
+    /// Its inputs.
+    pub inputs: Inputs,
+    /// The program's results in its batch (packaging an unminimized case needs no new run).
+    pub result: ProgramResult,
+    /// Seconds since the campaign started when it was seen.
+    pub seen_at: f64,
+}
+
+/// A job after the minimization thread: the packaged finding and what it cost.
+#[derive(Clone, Debug)]
+pub struct Done {
+    /// The job's batch.
+    pub batch: u64,
+    /// The raw finding's pre-signature.
+    pub pre: String,
+    /// The packaged finding.
+    pub finding: Finding,
+    /// Its case file text.
+    pub case: String,
+    /// Whether the reducer ran (false: its turn came after the deadline).
+    pub minimized: bool,
+    /// Predicate calls made.
+    pub calls: u64,
+    /// Wall and CPU time of the minimization thread on this job (reduction, final run,
+    /// packaging).
+    pub time: StageTime,
+}
+
+/// Packages `job` as it is, from its own results (no run).
+pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(String, String)]) -> (Finding, String) {
+    let reduced = stage(&job.program, &job.inputs, None, |_, _| true).reduced;
+    let case = triage::Case { original: &job.program, reduced: &reduced, result: &job.result };
+    triage::package(&job.raw, &case, allow, job.seen_at, env)
+}
+
+/// The minimization thread of a campaign (see the module docs).
+pub struct Minimizer {
+    jobs: SyncSender<Box<Job>>,
+    done: Receiver<Done>,
+    thread: JoinHandle<Engine>,
+}
+
+impl Minimizer {
+    /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
+    /// within `budget` when its turn comes before `deadline`, packaged as it is after it.
+    pub fn start(
+        mut engine: Engine,
+        budget: Budget,
+        queue: usize,
+        env: Vec<(String, String)>,
+        deadline: Instant,
+    ) -> Minimizer {
+        let (jobs, rx) = mpsc::sync_channel::<Box<Job>>(queue.max(1));
+        let (tx, done) = mpsc::channel::<Done>();
+        let thread = std::thread::spawn(move || {
+            for job in rx {
+                let past = Instant::now() >= deadline;
+                let pre = job.raw.pre_signature();
+                let ((finding, case, calls), time) = measure(|| {
+                    if past {
+                        let (f, c) = package_as_is(&job, &engine.allow, &env);
+                        return (f, c, 0);
+                    }
+                    let m = stage(&job.program, &job.inputs, Some(budget), still_shows(&mut engine, &pre));
+                    let reduced = &m.reduced;
+                    let result = engine.run(
+                        std::slice::from_ref(&reduced.program),
+                        std::slice::from_ref(&reduced.inputs),
+                        "final",
+                    );
+                    let case = triage::Case { original: &job.program, reduced, result: &result[0] };
+                    let (f, c) = triage::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
+                    (f, c, reduced.calls as u64)
+                });
+                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, time };
+                if tx.send(d).is_err() {
+                    break;
+                }
+            }
+            engine
+        });
+        Minimizer { jobs, done, thread }
+    }
+
+    /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
+    pub fn submit(&self, job: Box<Job>) -> Result<(), Box<Job>> {
+        match self.jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) => Err(job),
+        }
+    }
+
+    /// The jobs finished so far.
+    pub fn finished(&self) -> Vec<Done> {
+        self.done.try_iter().collect()
+    }
+
+    /// Closes the queue, lets the thread finish what is queued (reducing only the jobs whose
+    /// turn comes before the deadline) and gives every remaining [`Done`] and the thread's
+    /// stage times (`run on NAME` of its engine). A panic of the thread is an error with its
+    /// message.
+    pub fn finish(self) -> anyhow::Result<(Vec<Done>, BTreeMap<String, StageTime>)> {
+        let Minimizer { jobs, done, thread } = self;
+        drop(jobs);
+        let engine = thread
+            .join()
+            .map_err(|p| anyhow::anyhow!("the minimization thread failed: {}", super::panic_message(p.as_ref())))?;
+        Ok((done.try_iter().collect(), engine.stages))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +201,53 @@ mod tests {
              // end body\n// ptxdiff-inputs\n{inputs}"
         ))
         .unwrap()
+    }
+
+    /// A minimizer over the in-process oracle only, and a job whose raw finding is a crash the
+    /// oracle never reproduces (so the reducer keeps the case as it is).
+    fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer, Job) {
+        use crate::backend::{pool::Devices, Registry, Settings};
+        let registry = Registry::new(Settings {
+            ptxas: Vec::new(),
+            devices: Devices::List(vec![0]),
+            workers: Some(1),
+            allow: oracle::semantics::Allowances::all(),
+            sweep_timeout: std::time::Duration::from_secs(10),
+        });
+        let (p, i) = case();
+        let mut engine =
+            Engine::new(&registry, &["oracle".to_string()], p.target, None, scratch.to_path_buf()).unwrap();
+        let mut result = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "t").remove(0);
+        result.failures.push(crate::backend::Failure::Crash {
+            by: "cuda:jit".into(),
+            how: "hang".into(),
+            message: "timed out".into(),
+        });
+        let raw = raw_findings(&p, &result).remove(0);
+        let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0 };
+        (Minimizer::start(engine, Budget { calls: 20 }, 4, Vec::new(), deadline), job)
+    }
+
+    #[test]
+    fn queued_jobs_are_minimized_before_the_deadline_and_packaged_as_is_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, job) = oracle_minimizer(dir.path(), Instant::now() + std::time::Duration::from_secs(3600));
+        m.submit(Box::new(job.clone())).unwrap();
+        let (done, _) = m.finish().unwrap();
+        assert_eq!(done.len(), 1);
+        assert!(done[0].minimized && done[0].calls > 0, "{:?}", done[0].calls);
+        assert_eq!((done[0].batch, done[0].pre.as_str()), (7, "crash|cuda:jit|hang"));
+
+        let (m, job) = oracle_minimizer(dir.path(), Instant::now());
+        m.submit(Box::new(job.clone())).unwrap();
+        m.submit(Box::new(job)).unwrap();
+        let (done, _) = m.finish().unwrap();
+        assert_eq!(done.len(), 2, "every job comes back");
+        for d in &done {
+            assert!(!d.minimized && d.calls == 0);
+            assert_eq!(d.finding.signature.class, crate::findings::FindingClass::Crash);
+            assert_eq!(d.finding.minimized_instructions, d.finding.original_instructions);
+        }
     }
 
     #[test]

@@ -4,17 +4,25 @@
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
 //! the offline assemblies the backends need) while the previous batch runs on the backends
 //! that run programs (from [`crate::backend::Registry`]), then compared word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
-//! or a rejection of a program the model calls valid. Each new finding goes through three
-//! stages: the campaign builds the predicate "still the same class, disagreeing backends and
-//! kind of difference" ([`minimize::still_shows`]), the minimization stage reduces the case
-//! with it ([`minimize::stage`]), and triage packages the reduced case (signature, case file,
-//! finding), which is checked against `corpus/known/` and written to the run directory
-//! atomically before the campaign goes on, so killing a campaign loses nothing it found.
+//! or a rejection of a program the model calls valid. Each raw finding is first triaged
+//! cheaply: packaged as it is, and counted as known when its signature (its shape above all)
+//! matches `corpus/known/`, or counted under the first finding of its kind when that kind
+//! (class, backends, how) was minimized [`MINIMIZE_PER_KIND`] times this session; neither is
+//! minimized. The rest go to the minimization thread ([`minimize::Minimizer`], its own
+//! engine, a bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding unminimized):
+//! it reduces the case while it still shows the same class, disagreeing backends and kind of
+//! difference ([`minimize::still_shows`]) and triage packages it (signature with shape, case
+//! file, finding); the campaign records what it hands back after each batch. The campaign
+//! ends when its time is up; queued minimizations whose turn comes after that are stored
+//! unminimized (and counted so). At the end the campaign prints the time of every stage (wall
+//! and CPU seconds), also kept in `campaign.json`.
 //!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
-//!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in; it is
-//!   checked on load ([`State::parse`]: every counter in range, the field named otherwise).
+//!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in and
+//!   the batches whose findings were still being minimized (its `next_batch` never passes
+//!   one of those; their programs and occurrences are then counted again); it is checked on load ([`State::parse`]: every counter in range, the field
+//!   named otherwise). Every finding is on disk (atomically) before the state that counts it.
 //! - A campaign starts only in a missing or empty directory and resumes only where a campaign
 //!   is; no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
 //!   created (its `scratch/` folder, its own temporary files).
@@ -31,7 +39,7 @@ pub mod assemble;
 pub mod cli;
 pub mod engine;
 pub mod minimize;
-mod triage;
+pub mod triage;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -51,7 +59,7 @@ use engine::Engine;
 
 use crate::atomic_write::write_atomic;
 use crate::backend::{Registry, Settings};
-use crate::findings::{FindingStore, KnownSet, Recorded, RunMeta};
+use crate::findings::{FindingStore, KnownSet, RunMeta};
 
 /// Campaign options.
 #[derive(Clone, Debug)]
@@ -127,6 +135,12 @@ pub struct State {
     /// The shard of the batches this campaign runs (none: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::runs::shard::Shard>,
+    /// What triage did with the raw findings, over all sessions.
+    #[serde(default)]
+    pub triage: triage::TriageCounts,
+    /// Wall and CPU seconds per stage, over all sessions.
+    #[serde(default)]
+    pub stages: BTreeMap<String, engine::StageTime>,
 }
 
 /// What a campaign did.
@@ -150,6 +164,10 @@ pub struct Summary {
     pub seconds: f64,
     /// Programs run this session.
     pub programs: u64,
+    /// What triage did this session.
+    pub triage: triage::TriageCounts,
+    /// Wall and CPU seconds per stage this session.
+    pub stages: BTreeMap<String, engine::StageTime>,
 }
 
 const STATE: &str = "campaign.json";
@@ -250,7 +268,21 @@ fn join_producer(producer: std::thread::JoinHandle<()>) -> anyhow::Result<()> {
 }
 /// New findings of one kind (class, backends, how) minimized per session; later ones are
 /// counted under the first.
-const MINIMIZE_PER_KIND: u32 = 3;
+pub const MINIMIZE_PER_KIND: u32 = 3;
+/// Findings that may wait for the minimization thread; more are stored unminimized.
+pub const MINIMIZE_QUEUE: usize = 64;
+
+/// The stage breakdown printed at the end of a campaign: wall and CPU seconds per stage, the
+/// stages' share of the session's `seconds`.
+fn stage_table(stages: &BTreeMap<String, engine::StageTime>, seconds: f64) -> String {
+    let mut out = format!("stages ({seconds:.1} s session; stages overlap: preparation runs beside the backends):\n");
+    out.push_str(&format!("  {:<40} {:>10} {:>10}\n", "stage", "wall s", "CPU s"));
+    for (name, t) in stages {
+        out.push_str(&format!("  {name:<40} {:>10.2} {:>10.2}\n", t.wall_s, t.cpu_s));
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
 
 /// The seed of program `k` of batch `b`.
 pub fn program_seed(seed: u64, batch: u64, k: u64) -> u64 {
@@ -271,13 +303,26 @@ pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
 /// Generates the first `n` programs of the session's batch `b` (under a shard, the
 /// campaign-wide batch it stands for).
 pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
+    let (ps, is, _) = generate_batch_timed(o, b, n);
+    (ps, is)
+}
+
+/// [`generate_batch`], and the wall time and the generating threads' CPU time it took.
+pub fn generate_batch_timed(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>, engine::StageTime) {
     use rayon::prelude::*;
     let b = o.shard.map_or(b, |s| s.global(b));
-    let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..n as u64)
+    let start = Instant::now();
+    let (pairs, cpu): (Vec<(Program, Inputs)>, Vec<f64>) = (0..n as u64)
         .into_par_iter()
-        .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
+        .map(|k| {
+            let (pi, t) = engine::measure(|| {
+                generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}"))
+            });
+            (pi, t.cpu_s)
+        })
         .unzip();
-    (ps, is)
+    let (ps, is) = pairs.into_iter().unzip();
+    (ps, is, engine::StageTime { wall_s: start.elapsed().as_secs_f64(), cpu_s: cpu.iter().sum() })
 }
 
 fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
@@ -361,6 +406,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             invalid: 0,
             config: o.config.clone(),
             shard: o.shard,
+            triage: triage::TriageCounts::default(),
+            stages: BTreeMap::new(),
         }
     };
     // A new campaign's state is on disk before its first batch, so one killed in that batch
@@ -400,8 +447,18 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
 
     let start = Instant::now();
     let s0 = state.programs;
-    let (mut new, mut dup, mut known_hits) = (0u64, 0u64, 0u64);
-    let mut per_pre: BTreeMap<String, (u32, Option<crate::findings::Finding>)> = BTreeMap::new();
+    let mut tri = triage::Triage::default();
+    let mut stages: BTreeMap<String, engine::StageTime> = BTreeMap::new();
+    let children_cpu0 = engine::children_cpu_s();
+    // The minimizer runs its own engine (one worker per device is plenty for single cases).
+    let minimizer = if o.minimize {
+        let reg = Registry::new(Settings { workers: Some(1), ..registry.context().settings.clone() });
+        let e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
+        let budget = Budget { calls: o.minimize_calls };
+        Some(minimize::Minimizer::start(e, budget, MINIMIZE_QUEUE, env.clone(), start + o.time))
+    } else {
+        None
+    };
     // Batches are prepared ahead (generation, oracle, ptxas), several at once since each
     // ptxas process is single-threaded, while the main thread runs the worker backends.
     let window = (o.jobs / 2).max(1) as u64;
@@ -424,8 +481,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                     .into_par_iter()
                     .filter(|&k| batch_size(&producer_opts, first, k) > 0)
                     .map(|k| {
-                        let (ps, is) = generate_batch(&producer_opts, k, batch_size(&producer_opts, first, k));
-                        let prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
+                        let (ps, is, t) = generate_batch_timed(&producer_opts, k, batch_size(&producer_opts, first, k));
+                        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
+                        engine::add_stage(&mut prepared.stages, "generation", t);
                         (k, ps, is, prepared)
                     })
                     .collect()
@@ -444,10 +502,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     while !done(&state) {
         let t_wait = Instant::now();
         let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
-        *engine.seconds.entry("waiting for preparation".into()).or_default() += t_wait.elapsed().as_secs_f64();
+        let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
+        engine::add_stage(&mut stages, "waiting for preparation", waited);
+        for (name, t) in &prepared.stages {
+            engine::add_stage(&mut stages, name, *t);
+        }
         let results = engine.execute(&programs, &inputs, prepared);
-        let t_triage = Instant::now();
-        let mut minimizing = 0.0;
+        let (mut compare, mut triaging) = (engine::StageTime::default(), engine::StageTime::default());
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
                 state.invalid = state.invalid.saturating_add(1);
@@ -459,55 +520,40 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
                 continue;
             }
-            for raw in triage::raw_findings(&programs[k], r) {
-                let pre = raw.pre_signature();
-                let seen = per_pre.entry(pre.clone()).or_default();
-                seen.0 = seen.0.saturating_add(1);
-                // The same kind of difference, already minimized often enough this session:
-                // counted under the first finding it produced, not minimized again.
-                if seen.0 > MINIMIZE_PER_KIND {
-                    if let Some(first) = &seen.1 {
-                        let mut again: crate::findings::Finding = first.clone();
-                        again.count = 1;
-                        match store.record(again, "")? {
-                            Recorded::Known(_) => known_hits += 1,
-                            _ => dup += 1,
-                        }
-                        continue;
-                    }
-                }
-                let seen_at = start.elapsed().as_secs_f64();
-                let budget = o.minimize.then_some(Budget { calls: o.minimize_calls });
-                let minimized =
-                    minimize::stage(&programs[k], &inputs[k], budget, minimize::still_shows(&mut engine, &pre));
-                minimizing += minimized.seconds;
-                // The reduced case once more, for its own mismatches.
-                let reduced = &minimized.reduced;
-                let result =
-                    engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
-                let case = triage::Case { original: &programs[k], reduced, result: &result[0] };
-                let finding = triage::package(&raw, &case, &engine.allow, seen_at, &env);
-                let case = finding.1;
-                if seen.1.is_none() {
-                    seen.1 = Some(finding.0.clone());
-                }
-                match store.record(finding.0, &case)? {
-                    Recorded::New => new += 1,
-                    Recorded::Duplicate => dup += 1,
-                    Recorded::Known(_) => known_hits += 1,
-                }
+            let (raws, t) = engine::measure(|| triage::raw_findings(&programs[k], r));
+            compare.add(t);
+            for raw in raws {
+                let job = minimize::Job {
+                    batch: b,
+                    raw,
+                    program: programs[k].clone(),
+                    inputs: inputs[k].clone(),
+                    result: r.clone(),
+                    seen_at: start.elapsed().as_secs_f64(),
+                };
+                let (res, t) = engine::measure(|| tri.raw(&mut store, minimizer.as_ref(), job, &engine.allow, &env));
+                res?;
+                triaging.add(t);
             }
         }
-        *engine.seconds.entry("minimization".into()).or_default() += minimizing;
-        *engine.seconds.entry("triage".into()).or_default() += t_triage.elapsed().as_secs_f64() - minimizing;
+        // What the minimizer finished meanwhile (it never holds up the next batch).
+        for d in minimizer.iter().flat_map(minimize::Minimizer::finished) {
+            let (res, t) = engine::measure(|| tri.done(&mut store, d));
+            res?;
+            triaging.add(t);
+        }
+        engine::add_stage(&mut stages, "compare", compare);
+        engine::add_stage(&mut stages, "triage", triaging);
         family_counts(&programs, &mut state.families);
         state.programs = state.programs.saturating_add(programs.len() as u64);
         state.next_batch = b + 1;
         let mut snapshot = state.clone();
+        // A resumed campaign runs again the batches whose findings are still being minimized.
+        snapshot.next_batch = tri.oldest_pending().map_or(snapshot.next_batch, |p| p.min(snapshot.next_batch));
         snapshot.seconds += start.elapsed().as_secs_f64();
         write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
         if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
-            let line = status_line(&state, start, s0, new, dup, known_hits);
+            let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
             if tty {
                 eprint!("\r{line}\x1b[K");
             } else {
@@ -520,8 +566,32 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     drop(rx);
     // A panic while preparing batches ends the campaign early: it is an error, not a summary.
     join_producer(producer)?;
+    // The child processes waited for so far are the ptxas runs (the worker processes are
+    // waited for when their engines are dropped, after this).
+    let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
+    // Queued minimizations finish within the campaign's time; later ones are stored as they are.
+    if let Some(m) = minimizer {
+        let (done, min_stages) = m.finish()?;
+        for d in done {
+            let (res, t) = engine::measure(|| tri.done(&mut store, d));
+            res?;
+            engine::add_stage(&mut stages, "triage", t);
+        }
+        for (name, t) in min_stages {
+            engine::add_stage(&mut stages, &format!("minimization: {name}"), t);
+        }
+    }
+    engine::add_stage(&mut stages, "minimization", tri.minimization);
+    for (name, t) in &engine.stages {
+        engine::add_stage(&mut stages, name, *t);
+    }
+    engine::add_stage(
+        &mut stages,
+        "ptxas processes (CPU of all builds)",
+        engine::StageTime { wall_s: 0.0, cpu_s: ptxas_cpu },
+    );
     if o.progress {
-        let line = status_line(&state, start, s0, new, dup, known_hits);
+        let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
         if tty {
             eprintln!("\r{line}\x1b[K");
         } else {
@@ -530,10 +600,26 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     }
     let seconds = start.elapsed().as_secs_f64();
     if o.progress {
-        let parts: Vec<String> = engine.seconds.iter().map(|(k, v)| format!("{k} {v:.1} s")).collect();
-        eprintln!("time: {}", parts.join(", "));
+        eprintln!("{}", stage_table(&stages, seconds));
+        let c = &tri.counts;
+        eprintln!(
+            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} predicate calls), {} stored unminimized (queue full {}, time up {}, minimization off {})",
+            c.raw,
+            c.known_before_minimization,
+            c.repeated_kind,
+            c.minimized,
+            c.minimization_calls,
+            c.queue_full + c.unminimized_at_end + c.minimization_off,
+            c.queue_full,
+            c.unminimized_at_end,
+            c.minimization_off
+        );
     }
     state.seconds += seconds;
+    state.triage.add(&tri.counts);
+    for (name, t) in &stages {
+        engine::add_stage(&mut state.stages, name, *t);
+    }
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
     store.update_meta(|m| {
@@ -545,9 +631,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         programs: state.programs - s0,
         stored: store.doc().findings.len(),
         state,
-        new,
-        duplicates: dup,
-        known: known_hits,
+        new: tri.new,
+        duplicates: tri.duplicates,
+        known: tri.known,
+        triage: tri.counts.clone(),
+        stages,
         gpu_unavailable: engine.gpu_unavailable.clone(),
         backends: engine.backend_names(),
         seconds,
@@ -619,6 +707,8 @@ mod tests {
             invalid: 0,
             config: Config::default(),
             shard: None,
+            triage: triage::TriageCounts::default(),
+            stages: BTreeMap::new(),
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());

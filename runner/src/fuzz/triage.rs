@@ -1,19 +1,73 @@
 //! From a program's results to findings: what went wrong (class, disagreeing backends, how),
-//! the implicated instruction form and the class of its input — the parts of the signature
-//! that de-duplicate findings — and the packaging of a (minimized) case as a [`Finding`] with
-//! its case file. Triage runs nothing: minimization is its own stage ([`super::minimize`]),
-//! and the campaign hands triage the results of the final run.
+//! the implicated instruction form, the class of its input and the shape of the disagreement
+//! (the opcodes of the first wrong word's backward slice, [`oracle::program::slice`]) — the
+//! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
+//! as a [`Finding`] with its case file. Triage runs nothing: minimization is its own stage
+//! ([`super::minimize`]), and the campaign hands triage the results of the final run.
+//!
+//! The campaign triages cheaply before it minimizes: a raw finding is packaged as it is
+//! (unminimized, from the batch's own results) and, when that signature — its shape
+//! especially — matches `corpus/known/`, counted as known and never minimized
+//! ([`TriageCounts`] says how often each way out was taken).
+
+use std::collections::BTreeMap;
 
 use generator::minimize::Reduced;
 use oracle::isa::{Family, Form};
-use oracle::program::{interp, text, Program, Stmt};
+use oracle::program::{interp, slice, text, Program, Stmt};
 use oracle::semantics::Allowances;
 
-use super::engine::{Failure, ProgramResult};
+use super::engine::{Failure, ProgramResult, StageTime};
+use super::minimize::{package_as_is, Done, Job, Minimizer};
+use super::MINIMIZE_PER_KIND;
 use crate::diff::program::{compare_result, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
-use crate::findings::{versions, Finding, FindingClass, Signature};
+use crate::findings::{versions, Finding, FindingClass, FindingStore, Recorded, Signature, StoreError};
+
+/// What triage did with the raw findings of a campaign (cumulative over its sessions).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TriageCounts {
+    /// Raw findings seen (every disagreement, crash or rejection of a program).
+    pub raw: u64,
+    /// Counted as known from their unminimized signature: never minimized.
+    pub known_before_minimization: u64,
+    /// Of a kind (class, backends, how) already minimized often enough this session: counted
+    /// under the first finding of that kind, not minimized.
+    pub repeated_kind: u64,
+    /// Handed to the minimization thread.
+    pub queued: u64,
+    /// Minimized (the reducer ran on them).
+    pub minimized: u64,
+    /// Predicate calls the reducer made (each runs the case on every backend).
+    pub minimization_calls: u64,
+    /// Stored unminimized because the minimization queue was full.
+    pub queue_full: u64,
+    /// Stored unminimized because the campaign's time ran out before their turn.
+    pub unminimized_at_end: u64,
+    /// Stored unminimized because minimization is off (`--no-minimize`).
+    pub minimization_off: u64,
+}
+
+impl TriageCounts {
+    /// Adds `other` to these counts (saturating).
+    pub fn add(&mut self, other: &TriageCounts) {
+        let pairs = [
+            (&mut self.raw, other.raw),
+            (&mut self.known_before_minimization, other.known_before_minimization),
+            (&mut self.repeated_kind, other.repeated_kind),
+            (&mut self.queued, other.queued),
+            (&mut self.minimized, other.minimized),
+            (&mut self.minimization_calls, other.minimization_calls),
+            (&mut self.queue_full, other.queue_full),
+            (&mut self.unminimized_at_end, other.unminimized_at_end),
+            (&mut self.minimization_off, other.minimization_off),
+        ];
+        for (a, b) in pairs {
+            *a = a.saturating_add(b);
+        }
+    }
+}
 
 /// A finding before minimization and naming.
 #[derive(Clone, Debug)]
@@ -85,6 +139,24 @@ fn implicated(p: &Program) -> Option<(usize, String)> {
     })
 }
 
+/// The signature of raw finding `this` of program `p` without its input class (which needs a
+/// run of the oracle), and the body index of the implicated statement: class, implicated form,
+/// backends, how, and the shape of the first wrong word.
+fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>) {
+    let imp = implicated(p);
+    let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
+    let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
+    let sig = Signature::new(this.class, form_name, "", this.backends.clone(), this.how.clone()).with_shape(shape);
+    (sig, imp.map(|(k, _)| k))
+}
+
+/// What cheap triage checks first: the signature of `raw` in program `p` as it is, without
+/// its input class ([`KnownSet::may_match`](crate::findings::KnownSet::may_match) decides
+/// whether the input class is worth a run).
+pub fn quick_signature(raw: &Raw, p: &Program) -> Signature {
+    signature_without_input(raw, p).0
+}
+
 /// Everything about one case that triage packages: the program as generated, the case after
 /// the minimization stage (the same program when it did not run), and the results of running
 /// that case once more on every backend.
@@ -98,7 +170,7 @@ pub struct Case<'a> {
 }
 
 /// Names and packages one raw finding: signature (class, implicated form, input class,
-/// backends, how), the finding (with its ptxas version verdict), and its case file text. The final run's own finding of the same
+/// backends, how, shape of the first wrong word), the finding, and its case file text. The final run's own finding of the same
 /// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
 /// the final run no longer shows it.
 pub fn package(
@@ -112,22 +184,20 @@ pub fn package(
     let (mp, mi) = (&case.reduced.program, &case.reduced.inputs);
     let this =
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
-    let imp = implicated(mp);
-    let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
-    let input_class = match (&imp, &this.disagreement) {
-        (Some((k, _)), Some(d)) => {
-            let form = match &mp.body[*k] {
+    let (mut sig, imp) = signature_without_input(&this, mp);
+    sig.input_class = match (imp, &this.disagreement) {
+        (Some(k), Some(d)) => {
+            let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),
                 _ => None,
             };
-            interp::probe(mp, mi, allow, *k, d.first.0)
+            interp::probe(mp, mi, allow, k, d.first.0)
                 .ok()
                 .and_then(|v| v.first().map(|(_, e)| input_class(form.as_ref(), e)))
                 .unwrap_or_default()
         }
         _ => String::new(),
     };
-    let sig = Signature::new(this.class, form_name, input_class, this.backends.clone(), this.how.clone());
     let mut f = Finding::new(sig, mp.module_text());
     f.original_instructions = case.original.instruction_count() as u32;
     f.minimized_instructions = mp.instruction_count() as u32;
@@ -143,4 +213,155 @@ pub fn package(
     );
     f.versions = versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env);
     (f, text::case(mp, mi))
+}
+
+/// The campaign's triage of raw findings: cheap checks first, the minimization thread for the
+/// rest, and the recording of everything in the store (see the module docs).
+///
+/// Invariant: a job handed to the minimizer is counted in [`Triage::pending`] until its
+/// [`Done`] is recorded; occurrences of its kind seen meanwhile wait with it and are recorded
+/// as duplicates of the finding it becomes.
+#[derive(Default)]
+pub struct Triage {
+    /// Per kind (pre-signature): occurrences this session, the first finding recorded, and the
+    /// occurrences waiting for that first finding.
+    kinds: BTreeMap<String, (u32, Option<Finding>, u64)>,
+    /// Jobs with the minimizer, per batch.
+    pending: BTreeMap<u64, u64>,
+    /// What triage did this session.
+    pub counts: TriageCounts,
+    /// New findings recorded this session.
+    pub new: u64,
+    /// Duplicates recorded this session.
+    pub duplicates: u64,
+    /// Known occurrences recorded this session.
+    pub known: u64,
+    /// Wall and CPU time of the minimization thread's jobs.
+    pub minimization: StageTime,
+}
+
+impl Triage {
+    /// Records `finding` (with its case text) and counts its occurrences by how they were
+    /// recorded (a new finding's further occurrences are duplicates).
+    fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<(), StoreError> {
+        let n = finding.count.max(1);
+        match store.record(finding, case)? {
+            Recorded::New => {
+                self.new += 1;
+                self.duplicates = self.duplicates.saturating_add(n - 1);
+            }
+            Recorded::Duplicate => self.duplicates = self.duplicates.saturating_add(n),
+            Recorded::Known(_) => self.known = self.known.saturating_add(n),
+        }
+        Ok(())
+    }
+
+    /// Triages one raw finding of `job`: known (from the unminimized signature) or of a kind
+    /// minimized often enough → counted, not minimized; otherwise to `minimizer` (`None`:
+    /// minimization off → stored as it is), and stored as it is when its queue is full.
+    pub fn raw(
+        &mut self,
+        store: &mut FindingStore,
+        minimizer: Option<&Minimizer>,
+        job: Job,
+        allow: &Allowances,
+        env: &[(String, String)],
+    ) -> Result<(), StoreError> {
+        self.counts.raw += 1;
+        let pre = job.raw.pre_signature();
+        // The input class needs a run of the oracle: only when an entry could match otherwise.
+        let mut packaged_early = None;
+        if store.known().may_match(&quick_signature(&job.raw, &job.program)) {
+            let (finding, case) = package_as_is(&job, allow, env);
+            if store.known().matches(&finding.signature).is_some() {
+                self.counts.known_before_minimization += 1;
+                return self.record(store, finding, &case);
+            }
+            packaged_early = Some((finding, case));
+        }
+        let packaged =
+            |packaged: Option<(Finding, String)>, job: &Job| packaged.unwrap_or_else(|| package_as_is(job, allow, env));
+        let kind = self.kinds.entry(pre.clone()).or_default();
+        kind.0 = kind.0.saturating_add(1);
+        if kind.0 > MINIMIZE_PER_KIND {
+            self.counts.repeated_kind += 1;
+            match &kind.1 {
+                Some(first) => {
+                    let again = Finding { count: 1, ..first.clone() };
+                    return self.record(store, again, "");
+                }
+                None => {
+                    kind.2 += 1;
+                    return Ok(());
+                }
+            }
+        }
+        let Some(m) = minimizer else {
+            self.counts.minimization_off += 1;
+            let (finding, case) = packaged(packaged_early, &job);
+            return self.first_of_kind(store, pre, finding, &case);
+        };
+        let batch = job.batch;
+        match m.submit(Box::new(job)) {
+            Ok(()) => {
+                self.counts.queued += 1;
+                *self.pending.entry(batch).or_default() += 1;
+                Ok(())
+            }
+            Err(job) => {
+                self.counts.queue_full += 1;
+                let (finding, case) = packaged(packaged_early, &job);
+                self.first_of_kind(store, pre, finding, &case)
+            }
+        }
+    }
+
+    /// Records a finding; the first of its kind becomes the one later occurrences count under.
+    fn first_of_kind(
+        &mut self,
+        store: &mut FindingStore,
+        pre: String,
+        finding: Finding,
+        case: &str,
+    ) -> Result<(), StoreError> {
+        let kind = self.kinds.entry(pre).or_default();
+        if kind.1.is_none() {
+            kind.1 = Some(finding.clone());
+        }
+        self.record(store, finding, case)
+    }
+
+    /// Records a job the minimizer finished, then the occurrences of its kind that waited.
+    pub fn done(&mut self, store: &mut FindingStore, d: Done) -> Result<(), StoreError> {
+        if let Some(n) = self.pending.get_mut(&d.batch) {
+            *n -= 1;
+            if *n == 0 {
+                self.pending.remove(&d.batch);
+            }
+        }
+        if d.minimized {
+            self.counts.minimized += 1;
+        } else {
+            self.counts.unminimized_at_end += 1;
+        }
+        self.counts.minimization_calls += d.calls;
+        self.minimization.add(d.time);
+        let kind = self.kinds.entry(d.pre.clone()).or_default();
+        if kind.1.is_none() {
+            kind.1 = Some(d.finding.clone());
+        }
+        let waiting = std::mem::take(&mut kind.2);
+        let first = kind.1.clone();
+        self.record(store, d.finding, &d.case)?;
+        if let (Some(first), true) = (first, waiting > 0) {
+            self.record(store, Finding { count: waiting, ..first }, "")?;
+        }
+        Ok(())
+    }
+
+    /// The first batch whose findings are still being minimized, if any: a resumed campaign
+    /// must run it again.
+    pub fn oldest_pending(&self) -> Option<u64> {
+        self.pending.keys().next().copied()
+    }
 }

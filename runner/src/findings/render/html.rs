@@ -77,7 +77,7 @@ pub fn render(doc: &FindingsDoc) -> String {
     let findings = doc.sorted_findings();
     let _ = writeln!(
         h,
-        "<table id=\"findings\">\n<thead><tr><th>id</th><th>class</th><th>form</th><th>input</th><th>backends</th><th>how</th><th>count</th><th>expected</th><th>actual</th><th>decoded</th></tr></thead>\n<tbody>"
+        "<table id=\"findings\">\n<thead><tr><th>id</th><th>class</th><th>form</th><th>input</th><th>backends</th><th>how</th><th>shape</th><th>count</th><th>expected</th><th>actual</th><th>decoded</th></tr></thead>\n<tbody>"
     );
     for f in &findings {
         let s = &f.signature;
@@ -94,11 +94,12 @@ pub fn render(doc: &FindingsDoc) -> String {
         };
         let _ = writeln!(
             h,
-            "<tr data-class=\"{c}\"><td><a href=\"#f-{id}\"><code>{id}</code></a></td><td class=\"{c}\">{c}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td><pre>{}</pre></td><td>{}</td></tr>",
+            "<tr data-class=\"{c}\"><td><a href=\"#f-{id}\"><code>{id}</code></a></td><td class=\"{c}\">{c}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><pre>{}</pre></td><td>{}</td></tr>",
             esc(&s.form),
             esc(&s.input_class),
             esc(&s.backends.join(", ")),
             esc(&s.how),
+            esc(&s.shape),
             f.count,
             esc(&expected),
             esc(&actual),

@@ -86,7 +86,7 @@ pub fn render(doc: &FindingsDoc) -> String {
     if !findings.is_empty() {
         let _ = writeln!(
             md,
-            "\n## Findings\n\n| id | class | form | input | backends | how | count | first mismatch |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+            "\n## Findings\n\n| id | class | form | input | backends | how | shape | count | first mismatch |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
         );
         for f in &findings {
             let s = &f.signature;
@@ -98,12 +98,13 @@ pub fn render(doc: &FindingsDoc) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 md,
-                "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | {first} |",
+                "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | {} | {first} |",
                 s.class,
                 code_span(&s.form),
                 md_text(&s.input_class),
                 md_text(&s.backends.join(", ")),
                 md_text(&s.how),
+                code_span(&s.shape),
                 f.count,
                 id = f.id,
             );

@@ -253,7 +253,7 @@ mod tests {
         assert!(md.contains("### ptxas crashes \\</pre\\>\\<script\\>alert"), "{md}");
         for line in md.lines().filter(|l| l.starts_with("| [")) {
             let pipes = line.match_indices('|').filter(|(i, _)| !line[..*i].ends_with('\\')).count();
-            assert_eq!(pipes, 9, "8 columns: {line}");
+            assert_eq!(pipes, 10, "9 columns: {line}");
         }
     }
 

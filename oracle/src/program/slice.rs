@@ -1,0 +1,310 @@
+//! Backward def-use slices of a [`Program`] and their shapes: which statements an output word
+//! depends on, and the opcode sequence of those statements, producer → consumer
+//! (`mov.b16 → cvt.f16.f16 → st.global.b8`), which root-cause signatures and `corpus/known/`
+//! shape patterns are built on.
+//!
+//! The slice is static: the body is the same for every thread, so it depends only on the output
+//! word, not on the thread that shows the disagreement (a per-thread slice would need the
+//! values of guards and branches; the static one over-approximates it). It follows:
+//! - registers: a statement is in the slice when it defines a register that a statement of the
+//!   slice reads (sources, guard predicates, address bases written by the body);
+//! - memory: the stores to `%out` that write a byte of the word; a load of `%sh`/`%shn`
+//!   (one shared window: `%shn` reads the slot that the next thread stored through `%sh`)
+//!   depends on the earlier shared stores that write one of its bytes, at the same offset;
+//!   `%in` is never written, so loads of it are leaves;
+//! - control: a statement between a guarded `bra` and its label depends on the branch's
+//!   predicate (the `bra` itself is not part of the shape: it moves no data).
+//!
+//! Invariants:
+//! - A definition kills earlier ones (of a register or memory byte) only when it certainly
+//!   runs: unguarded and outside every forward branch's span; otherwise the earlier
+//!   definitions stay in the slice as well.
+//! - The slice lists body indices in program order, so its shape reads producer → consumer;
+//!   labels, `bra` and `bar.sync` never appear in it (they define no data).
+//! - Pure: nothing here runs the program.
+
+use std::collections::BTreeSet;
+
+use super::{text, Program, Reg, Special, Stmt};
+use crate::isa::{Family, Instruction, Operand, OperandKind, Role};
+
+/// What joins the elements of a shape: producer → consumer.
+pub const SHAPE_ARROW: &str = " → ";
+
+/// A memory region as the slicer sees it: the thread's output slot, or the shared window
+/// (`%sh` and `%shn` address the same slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Region {
+    Out,
+    Shared,
+}
+
+/// One byte of a region.
+type Byte = (Region, i64);
+
+/// What one statement reads and writes.
+#[derive(Default)]
+struct Effects {
+    defs: Vec<Reg>,
+    uses: Vec<Reg>,
+    mem_defs: Vec<Byte>,
+    mem_uses: Vec<Byte>,
+    guarded: bool,
+}
+
+/// The region a base register addresses (`None`: `%in`, read-only, or not a memory base).
+fn region(base: &str) -> Option<Region> {
+    match Reg::parse(base)? {
+        Reg::Special(Special::Out) => Some(Region::Out),
+        Reg::Special(Special::Sh | Special::ShNext) => Some(Region::Shared),
+        _ => None,
+    }
+}
+
+/// The registers an operand names (vector elements, `d|p`, address bases).
+fn operand_regs(o: &Operand, out: &mut Vec<Reg>) {
+    match o {
+        Operand::Name(n) | Operand::NameOffset(n, _) => out.extend(Reg::parse(n)),
+        Operand::Vector(items) => items.iter().for_each(|i| operand_regs(i, out)),
+        Operand::Address { base: Some(b), .. } => out.extend(Reg::parse(b)),
+        Operand::WithPred(d, p) => {
+            operand_regs(d, out);
+            out.extend(Reg::parse(p));
+        }
+        Operand::TensorRef { map, coords } => {
+            operand_regs(map, out);
+            coords.iter().for_each(|c| operand_regs(c, out));
+        }
+        Operand::Imm(_) | Operand::Sink | Operand::Address { base: None, .. } => {}
+    }
+}
+
+/// Bytes of data an operand slot moves: element bits × elements / 8.
+fn data_bytes(kind: &OperandKind) -> Option<i64> {
+    match *kind {
+        OperandKind::Reg(t) | OperandKind::RegOrImm(t) => Some(i64::from(t.bits() / 8)),
+        OperandKind::Vector(t, n) => Some(i64::from(t.bits() / 8 * u32::from(n))),
+        _ => None,
+    }
+}
+
+/// The bytes `[base+offset]` covers for an access of `bytes` bytes.
+fn access(addr: &Operand, bytes: Option<i64>) -> Vec<Byte> {
+    match (addr, bytes) {
+        (Operand::Address { base: Some(b), offset, .. }, Some(n)) => match region(b) {
+            Some(r) => (*offset..offset + n).map(|x| (r, x)).collect(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// Reads and writes of an ISA instruction, by its operand roles; `ld`/`st` also touch memory.
+fn isa_effects(i: &Instruction) -> Effects {
+    let mut e = Effects { guarded: i.guard.is_some(), ..Effects::default() };
+    if let Some(g) = &i.guard {
+        e.uses.extend(Reg::parse(&g.pred));
+    }
+    let specs = i.form.operands();
+    for (k, o) in i.operands.iter().enumerate() {
+        let spec = specs.get(k);
+        match (spec.map(|s| s.role), o) {
+            // An address is read even in a destination slot (`st`'s `[a]`).
+            (_, Operand::Address { .. }) => operand_regs(o, &mut e.uses),
+            (Some(Role::Dst), _) => operand_regs(o, &mut e.defs),
+            _ => operand_regs(o, &mut e.uses),
+        }
+    }
+    let data = |k: usize| specs.get(k).and_then(|s| data_bytes(&s.kind));
+    match i.form.family() {
+        Family::St if i.operands.len() >= 2 => e.mem_defs = access(&i.operands[0], data(1)),
+        Family::Ld | Family::LdGlobalNc if i.operands.len() >= 2 => e.mem_uses = access(&i.operands[1], data(0)),
+        _ => {}
+    }
+    e
+}
+
+/// Reads and writes of one statement.
+fn effects(s: &Stmt) -> Effects {
+    match s {
+        Stmt::Isa(i) => isa_effects(i),
+        Stmt::Glue { guard, glue } => {
+            let mut uses: Vec<Reg> = text::stmt_regs(s).into_iter().filter(|r| *r != glue.dst).collect();
+            // A glue instruction that reads its own destination (`add %r1, %r1, 1`) reads it.
+            if glue.src.iter().any(|x| matches!(x, Some(super::Src::Reg(r)) if *r == glue.dst)) {
+                uses.push(glue.dst);
+            }
+            Effects { defs: vec![glue.dst], uses, guarded: guard.is_some(), ..Effects::default() }
+        }
+        Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => Effects::default(),
+    }
+}
+
+/// For each statement, the guard predicates of the forward branches whose span holds it
+/// (between the `bra` and its label).
+fn branch_guards(p: &Program) -> Vec<Vec<Reg>> {
+    let mut out = vec![Vec::new(); p.body.len()];
+    for (j, s) in p.body.iter().enumerate() {
+        let Stmt::Bra { guard, label } = s else { continue };
+        let end = p.body.iter().skip(j + 1).position(|x| *x == Stmt::Label(*label)).map_or(p.body.len(), |k| j + 1 + k);
+        for slot in out.iter_mut().take(end).skip(j + 1) {
+            // An unconditional branch skips its span for good: no predicate, but still not certain.
+            slot.push(guard.map_or(Reg::Special(Special::Tid), |g| Reg::Virt(super::RegClass::Pred, g.pred)));
+        }
+    }
+    out
+}
+
+/// The body indices, in program order, of the statements that output word `word` (of every
+/// thread) depends on: the stores that write it and everything they depend on.
+pub fn slice(p: &Program, word: u32) -> Vec<usize> {
+    let spans = branch_guards(p);
+    let mut regs: BTreeSet<Reg> = BTreeSet::new();
+    let first = i64::from(word) * 4;
+    let mut bytes: BTreeSet<Byte> = (first..first + 4).map(|b| (Region::Out, b)).collect();
+    let mut taken = Vec::new();
+    for k in (0..p.body.len()).rev() {
+        let e = effects(&p.body[k]);
+        let relevant = e.defs.iter().any(|r| regs.contains(r)) || e.mem_defs.iter().any(|b| bytes.contains(b));
+        if !relevant {
+            continue;
+        }
+        taken.push(k);
+        if !e.guarded && spans[k].is_empty() {
+            e.defs.iter().for_each(|r| {
+                regs.remove(r);
+            });
+            e.mem_defs.iter().for_each(|b| {
+                bytes.remove(b);
+            });
+        }
+        regs.extend(e.uses);
+        // The specials (`%tix`, `%in`, …) are set by the prologue, never by the body.
+        regs.extend(spans[k].iter().filter(|r| matches!(r, Reg::Virt(..))));
+        bytes.extend(e.mem_uses);
+    }
+    taken.reverse();
+    taken
+}
+
+/// The opcode of each statement of `stmts`, in order (`cvt.rn.f16.f32`, `st.global.b8`,
+/// `xor.b32`).
+pub fn opcodes(p: &Program, stmts: &[usize]) -> Vec<String> {
+    stmts
+        .iter()
+        .filter_map(|&k| match p.body.get(k)? {
+            Stmt::Isa(i) => Some(i.form.opcode()),
+            Stmt::Glue { glue, .. } => Some(glue.opcode()),
+            Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => None,
+        })
+        .collect()
+}
+
+/// The shape of output word `word`: the opcodes of its slice joined by [`SHAPE_ARROW`]
+/// (empty when nothing in the body writes the word).
+pub fn shape(p: &Program, word: u32) -> String {
+    opcodes(p, &slice(p, word)).join(SHAPE_ARROW)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::text::parse_case;
+
+    /// A one-warp program with `outputs` output words and this body.
+    fn program(outputs: u32, shared: u32, body: &str) -> Program {
+        let inputs: String = (0..32)
+            .map(|t| format!("// t{t}: 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008\n"))
+            .collect();
+        parse_case(&format!(
+            "// ptxdiff-program name=s target=sm_90@8.7 threads=32 inputs=8 outputs={outputs} shared={shared}\n// begin body\n{body}// end body\n// ptxdiff-inputs\n{inputs}"
+        ))
+        .unwrap()
+        .0
+    }
+
+    #[test]
+    fn registers_through_a_chain_and_not_the_unrelated() {
+        let p = program(
+            2,
+            0,
+            "ld.global.f32 %r0, [%in];\n\
+             ld.global.b32 %r1, [%in+4];\n\
+             cvt.rn.f16.f32 %h0, %r0;\n\
+             xor.b32 %r2, %r1, 7;\n\
+             st.global.b8 [%out+1], %h0;\n\
+             st.global.b32 [%out+4], %r2;\n",
+        );
+        assert_eq!(slice(&p, 0), vec![0, 2, 4]);
+        assert_eq!(shape(&p, 0), "ld.global.f32 → cvt.rn.f16.f32 → st.global.b8");
+        assert_eq!(shape(&p, 1), "ld.global.b32 → xor.b32 → st.global.b32");
+    }
+
+    #[test]
+    fn a_certain_redefinition_kills_and_a_guarded_one_does_not() {
+        let p = program(
+            1,
+            0,
+            "ld.global.b32 %r0, [%in];\n\
+             mov.b32 %r1, %r0;\n\
+             mov.b32 %r1, 5;\n\
+             st.global.b32 [%out], %r1;\n",
+        );
+        assert_eq!(slice(&p, 0), vec![2, 3]);
+        let p = program(
+            1,
+            0,
+            "ld.global.b32 %r0, [%in];\n\
+             setp.eq.u32 %p0, %r0, 1;\n\
+             mov.b32 %r1, %r0;\n\
+             @%p0 mov.b32 %r1, 5;\n\
+             st.global.b32 [%out], %r1;\n",
+        );
+        // The guarded move and the one before it both reach the store; the guard reads %p0.
+        assert_eq!(slice(&p, 0), vec![0, 1, 2, 3, 4]);
+        // A later store of the same word kills the earlier one; a word nothing writes is empty.
+        let p = program(2, 0, "mov.b32 %r1, 1;\nst.global.b32 [%out], %r1;\nst.global.b32 [%out], %r1;\n");
+        assert_eq!(slice(&p, 0), vec![0, 2]);
+        assert_eq!(shape(&p, 1), "");
+    }
+
+    #[test]
+    fn memory_through_shared_and_partial_stores() {
+        let p = program(
+            2,
+            8,
+            "mov.b16 %h0, 7;\n\
+             cvt.f16.f16 %h0, %h0;\n\
+             st.shared.v2.s8 [%sh+28], {%h0, %h0};\n\
+             mov.b32 %r9, 9;\n\
+             st.shared.b32 [%sh], %r9;\n\
+             ld.global.v4.b16 {%h2, %h3, %h4, %h1}, [%in+8];\n\
+             bar.sync 0;\n\
+             ld.shared.v2.u8 {%h7, %h8}, [%shn+28];\n\
+             st.global.v2.b8 [%out+6], {%h8, %h1};\n\
+             st.global.b8 [%out+1], %h2;\n",
+        );
+        assert_eq!(
+            shape(&p, 1),
+            "mov.b16 → cvt.f16.f16 → st.shared.v2.s8 → ld.global.v4.b16 → ld.shared.v2.u8 → st.global.v2.b8"
+        );
+        // Word 0 is written only at byte 1, by a byte store of a loaded register.
+        assert_eq!(shape(&p, 0), "ld.global.v4.b16 → st.global.b8");
+    }
+
+    #[test]
+    fn a_branch_span_adds_its_predicate_and_keeps_earlier_definitions() {
+        let p = program(
+            1,
+            0,
+            "ld.global.b32 %r0, [%in];\n\
+             mov.b32 %r1, 3;\n\
+             setp.lt.s32 %p1, %r0, 0;\n\
+             @%p1 bra $L1;\n\
+             add.u32 %r1, %r0, 1;\n\
+             $L1:\n\
+             st.global.b32 [%out], %r1;\n",
+        );
+        assert_eq!(shape(&p, 0), "ld.global.b32 → mov.b32 → setp.lt.s32 → add.u32 → st.global.b32");
+    }
+}
