@@ -1,8 +1,8 @@
 //! One step of the body: close or open a forward branch, a glue instruction, or an
 //! instruction of one of the families under test — `cvt` (§9.7.9.21), `cvt.pack` (§9.7.9.22),
 //! `prmt` (§9.7.9.7), `shfl.sync` (§9.7.9.6), `mov` (§9.7.9.3–4), `ld.global` (§9.7.9.8),
-//! `ld.global.nc` (§9.7.9.9) and shared-memory round trips (`st.shared` §9.7.9.11,
-//! `bar.sync`, `ld.shared`).
+//! `ld.global.nc` (§9.7.9.9), shared-memory round trips (`st.shared` §9.7.9.11,
+//! `bar.sync`, `ld.shared`) and optimizer-stressing chains ([`super::folds`]).
 //!
 //! Each family says what its source values are for ([`Kind`]), so immediates and the input
 //! words its loads read come from the right edge pools: a `cvt` source from the pool of its
@@ -39,9 +39,9 @@ fn size_index(size: u32) -> Option<usize> {
 }
 
 /// Relative weights of the families under test, chosen so `cvt`, the family with by far the
-/// most forms, gets the most steps, and `mov` and shared round trips (several shapes each) come
-/// next.
-const WEIGHTS: [(Fam, u32); 8] = [
+/// most forms, gets the most steps, and `mov`, shared round trips and fold chains (several
+/// shapes each) come next.
+const WEIGHTS: [(Fam, u32); 9] = [
     (Fam::Cvt, 4),
     (Fam::CvtPack, 1),
     (Fam::Prmt, 1),
@@ -50,6 +50,7 @@ const WEIGHTS: [(Fam, u32); 8] = [
     (Fam::Ld, 1),
     (Fam::LdNc, 1),
     (Fam::Shared, 2),
+    (Fam::Fold, 2),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +63,7 @@ enum Fam {
     Ld,
     LdNc,
     Shared,
+    Fold,
 }
 
 /// The destination of one element of a `cvt` result of type `t` (the oracle's
@@ -108,6 +110,7 @@ impl Builder<'_, '_> {
             Fam::Ld => c.ld,
             Fam::LdNc => c.ld_nc,
             Fam::Shared => c.shared && self.shape.shared > 0,
+            Fam::Fold => c.folds,
         };
         let fams: Vec<(Fam, u32)> = WEIGHTS.iter().copied().filter(|&(f, _)| on(f)).collect();
         let total: u32 = fams.iter().map(|(_, w)| w).sum();
@@ -135,6 +138,7 @@ impl Builder<'_, '_> {
             Fam::Ld => self.step_ld(false)?,
             Fam::LdNc => self.step_ld(true)?,
             Fam::Shared => self.step_shared()?,
+            Fam::Fold => self.step_fold()?,
         };
         if !emitted {
             self.emit_glue()?;

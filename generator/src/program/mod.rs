@@ -27,6 +27,7 @@ pub mod check;
 pub mod config;
 mod epilogue;
 mod families;
+mod folds;
 pub mod rng;
 pub mod tables;
 pub mod values;
