@@ -10,13 +10,15 @@ use oracle::isa::{Form, Operand};
 use oracle::program::{interp, GlueOp, Program, Reg, Src, Stmt};
 use oracle::semantics::Allowances;
 
-/// The default configuration with every family but `folds` off, no swarm, and only the fold
+/// The default configuration with every family but `folds` off (and `cvt`, which the
+/// conversion ingredients need: a disabled family never appears), no swarm, and only the fold
 /// ingredient `only` on (every ingredient when `None`).
 fn folds_only(only: Option<&str>) -> Config {
     let mut c = Config { swarm: false, min_len: 20, max_len: 40, ..Config::default() };
+    let needs_cvt = only.is_none_or(|o| matches!(o, "fold_round_trips" | "fold_sub_words"));
     for (name, on) in c.switches_mut() {
         if FAMILIES.contains(&name) {
-            *on = name == "folds";
+            *on = name == "folds" || (name == "cvt" && needs_cvt);
         } else if name.starts_with("fold_") {
             *on = only.is_none_or(|o| o == name);
         }

@@ -19,6 +19,7 @@
 //!   consumed by a 32-bit shift;
 //! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`).
 //!
+//! The conversion ingredients need the `cvt` family on (a disabled family never appears).
 //! Constants come from the integer edge pools ([`values::edge`]): 0, ±1, the limits ± 1,
 //! powers of two ± 1. Every link goes through [`Builder::push_glue`]/[`Builder::push_isa`], so
 //! the register bookkeeping (defined, unread, guarded writes only to defined registers) is
@@ -119,8 +120,8 @@ impl Builder<'_, '_> {
             (c.fold_masks, Ingredient::Masks),
             (c.fold_selects, Ingredient::Selects),
             (c.fold_if_conversion && (self.depth() as u32) < c.max_depth, Ingredient::IfConversion),
-            (c.fold_round_trips, Ingredient::RoundTrips),
-            (c.fold_sub_words, Ingredient::SubWords),
+            (c.fold_round_trips && c.cvt, Ingredient::RoundTrips),
+            (c.fold_sub_words && c.cvt, Ingredient::SubWords),
             (c.fold_two_paths, Ingredient::TwoPaths),
         ]
         .into_iter()
