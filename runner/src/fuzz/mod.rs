@@ -27,6 +27,7 @@
 //!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
 //!   is part of the campaign state and must be the same when resuming.
 
+pub mod adapt;
 pub mod assemble;
 pub mod cli;
 pub mod engine;
@@ -98,10 +99,14 @@ pub struct Options {
     pub progress: bool,
     /// Only this shard of the campaign's batches.
     pub shard: Option<crate::runs::shard::Shard>,
+    /// Adapt the swarm weights to what finds new signatures ([`adapt`]; swarm
+    /// configurations only).
+    pub adapt: bool,
 }
 
-/// A prepared batch: index, programs, inputs, oracle and ptxas results.
-type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared);
+/// A prepared batch: index, programs, inputs, oracle and ptxas results, and the switches each
+/// program was generated with.
+type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared, Vec<Vec<&'static str>>);
 
 /// Resumable campaign state (`campaign.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -127,6 +132,10 @@ pub struct State {
     /// The shard of the batches this campaign runs (none: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::runs::shard::Shard>,
+    /// The adaptive swarm (weights, their history, which switches paid off); none when the
+    /// campaign does not adapt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm: Option<adapt::Swarm>,
 }
 
 /// What a campaign did.
@@ -271,13 +280,25 @@ pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
 /// Generates the first `n` programs of the session's batch `b` (under a shard, the
 /// campaign-wide batch it stands for).
 pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
+    generate_batch_with(o, &o.config, b, n)
+}
+
+/// [`generate_batch`] with the configuration `cfg` (the campaign's, with adapted weights).
+pub fn generate_batch_with(o: &Options, cfg: &Config, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
     use rayon::prelude::*;
     let b = o.shard.map_or(b, |s| s.global(b));
     let (ps, is): (Vec<Program>, Vec<Inputs>) = (0..n as u64)
         .into_par_iter()
-        .map(|k| generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}")))
+        .map(|k| generate_seeded(program_seed(o.seed, b, k), cfg, &o.target, &format!("p{b}_{k}")))
         .unzip();
     (ps, is)
+}
+
+/// The switches each of the first `n` programs of the session's batch `b` is generated with
+/// under `cfg` ([`generator::program::seeded_config`]).
+fn batch_switches(o: &Options, cfg: &Config, b: u64, n: usize) -> Vec<Vec<&'static str>> {
+    let b = o.shard.map_or(b, |s| s.global(b));
+    (0..n as u64).map(|k| generator::program::seeded_config(program_seed(o.seed, b, k), cfg).switches_on()).collect()
 }
 
 fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
@@ -361,8 +382,14 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             invalid: 0,
             config: o.config.clone(),
             shard: o.shard,
+            swarm: None,
         }
     };
+    let adapting = o.adapt && o.config.swarm;
+    if adapting && state.swarm.is_none() {
+        state.swarm = Some(adapt::Swarm::default());
+    }
+    let swarm = std::sync::Arc::new(adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
     // A new campaign's state is on disk before its first batch, so one killed in that batch
     // resumes (from batch 0) like one killed later.
     if !o.resume {
@@ -404,13 +431,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let mut per_pre: BTreeMap<String, (u32, Option<crate::findings::Finding>)> = BTreeMap::new();
     // Batches are prepared ahead (generation, oracle, ptxas), several at once since each
     // ptxas process is single-threaded, while the main thread runs the worker backends.
-    let window = (o.jobs / 2).max(1) as u64;
+    // Read-ahead stays below the adaptive swarm's lag (see `adapt`).
+    let window = (o.jobs / 2).clamp(1, (adapt::LAG / 4) as usize) as u64;
     let (tx, rx) = mpsc::sync_channel::<Batch>(window as usize);
     let producer_opts = o.clone();
     let preparer = engine.preparer();
     let first = state.next_batch;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stop2 = stop.clone();
+    let swarm2 = swarm.clone();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(o.jobs.max(1)).build()?;
     let producer = std::thread::spawn(move || {
         use rayon::prelude::*;
@@ -419,14 +448,24 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             if batch_size(&producer_opts, first, b) == 0 {
                 return;
             }
+            let mut configs = Vec::new();
+            for k in (b..b + window).filter(|&k| batch_size(&producer_opts, first, k) > 0) {
+                if !adapting {
+                    configs.push((k, producer_opts.config.clone()));
+                    continue;
+                }
+                let Some(cfg) = swarm2.config_for(&producer_opts.config, k, &stop2) else { return };
+                configs.push((k, cfg));
+            }
             let batches: Vec<Batch> = pool.install(|| {
-                (b..b + window)
+                configs
                     .into_par_iter()
-                    .filter(|&k| batch_size(&producer_opts, first, k) > 0)
-                    .map(|k| {
-                        let (ps, is) = generate_batch(&producer_opts, k, batch_size(&producer_opts, first, k));
+                    .map(|(k, cfg)| {
+                        let n = batch_size(&producer_opts, first, k);
+                        let (ps, is) = generate_batch_with(&producer_opts, &cfg, k, n);
+                        let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
                         let prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
-                        (k, ps, is, prepared)
+                        (k, ps, is, prepared, switches)
                     })
                     .collect()
             });
@@ -443,7 +482,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
+        let Ok((b, programs, inputs, prepared, switches)) = rx.recv() else { break };
+        let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
         *engine.seconds.entry("waiting for preparation".into()).or_default() += t_wait.elapsed().as_secs_f64();
         let results = engine.execute(&programs, &inputs, prepared);
         let t_triage = Instant::now();
@@ -470,8 +510,14 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                         let mut again: crate::findings::Finding = first.clone();
                         again.count = 1;
                         match store.record(again, "")? {
-                            Recorded::Known(_) => known_hits += 1,
-                            _ => dup += 1,
+                            Recorded::Known(_) => {
+                                known_hits += 1;
+                                adapt::Outcome::merge(&mut outcomes[k], adapt::Outcome::Known);
+                            }
+                            _ => {
+                                dup += 1;
+                                adapt::Outcome::merge(&mut outcomes[k], adapt::Outcome::Duplicate);
+                            }
                         }
                         continue;
                     }
@@ -491,11 +537,21 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 if seen.1.is_none() {
                     seen.1 = Some(finding.0.clone());
                 }
-                match store.record(finding.0, &case)? {
-                    Recorded::New => new += 1,
-                    Recorded::Duplicate => dup += 1,
-                    Recorded::Known(_) => known_hits += 1,
-                }
+                let outcome = match store.record(finding.0, &case)? {
+                    Recorded::New => {
+                        new += 1;
+                        adapt::Outcome::New
+                    }
+                    Recorded::Duplicate => {
+                        dup += 1;
+                        adapt::Outcome::Duplicate
+                    }
+                    Recorded::Known(_) => {
+                        known_hits += 1;
+                        adapt::Outcome::Known
+                    }
+                };
+                adapt::Outcome::merge(&mut outcomes[k], outcome);
             }
         }
         *engine.seconds.entry("minimization".into()).or_default() += minimizing;
@@ -503,6 +559,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         family_counts(&programs, &mut state.families);
         state.programs = state.programs.saturating_add(programs.len() as u64);
         state.next_batch = b + 1;
+        if adapting {
+            swarm.finish_batch(b, &switches, &outcomes);
+            state.swarm = Some(swarm.snapshot(state.next_batch));
+        }
         let mut snapshot = state.clone();
         snapshot.seconds += start.elapsed().as_secs_f64();
         write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
@@ -532,6 +592,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     if o.progress {
         let parts: Vec<String> = engine.seconds.iter().map(|(k, v)| format!("{k} {v:.1} s")).collect();
         eprintln!("time: {}", parts.join(", "));
+        if let Some(s) = state.swarm.as_ref().filter(|s| !s.stats.is_empty()) {
+            eprint!("adaptive swarm (which switches paid off):\n{}", s.report());
+        }
     }
     state.seconds += seconds;
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
@@ -592,6 +655,7 @@ mod tests {
             command: String::new(),
             progress: false,
             shard: None,
+            adapt: false,
         };
         let texts = |o: &Options, b: u64| -> Vec<String> {
             generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect()
@@ -619,6 +683,7 @@ mod tests {
             invalid: 0,
             config: Config::default(),
             shard: None,
+            swarm: None,
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
