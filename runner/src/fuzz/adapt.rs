@@ -87,6 +87,12 @@ pub struct Swarm {
 }
 
 impl Swarm {
+    /// A new swarm for a campaign whose next batch is `next` (a resumed campaign that did not
+    /// adapt so far: its batches before `next` count as applied, with no weights).
+    pub fn starting_at(next: u64) -> Swarm {
+        Swarm { applied: next.checked_sub(1), ..Swarm::default() }
+    }
+
     /// Applies batch `b`'s outcomes: `switches[k]` are the switches program `k` had on and
     /// `outcomes[k]` what its findings were (`None`: no finding). Batches must come in order.
     pub fn finish_batch(&mut self, b: u64, switches: &[Vec<&'static str>], outcomes: &[Option<Outcome>]) {
@@ -267,5 +273,9 @@ mod tests {
         let resumed = Shared::new(back);
         stop.store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(resumed.config_for(&base, LAG, &stop).unwrap(), steered);
+        // A campaign that starts adapting late (resumed without a swarm) does not wait for
+        // outcomes it will never see.
+        assert_eq!(Swarm::starting_at(100).weights_for(100 + LAG), Some(BTreeMap::new()));
+        assert_eq!(Swarm::starting_at(0).weights_for(LAG), None);
     }
 }

@@ -387,7 +387,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     };
     let adapting = o.adapt && o.config.swarm;
     if adapting && state.swarm.is_none() {
-        state.swarm = Some(adapt::Swarm::default());
+        state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
     }
     let swarm = std::sync::Arc::new(adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
     // A new campaign's state is on disk before its first batch, so one killed in that batch
