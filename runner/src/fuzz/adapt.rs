@@ -275,7 +275,7 @@ mod tests {
         assert_eq!(resumed.config_for(&base, LAG, &stop).unwrap(), steered);
         // A campaign that starts adapting late (resumed without a swarm) does not wait for
         // outcomes it will never see.
-        assert_eq!(Swarm::starting_at(100).weights_for(100 + LAG), Some(BTreeMap::new()));
+        assert_eq!(Swarm::starting_at(100).weights_for(99 + LAG), Some(BTreeMap::new()));
         assert_eq!(Swarm::starting_at(0).weights_for(LAG), None);
     }
 }
