@@ -63,6 +63,9 @@ pub struct Config {
     /// Shared-memory round trips: `st.shared` to the thread's own slot, `bar.sync`, and
     /// `ld.shared` from the own or the neighbour's slot. Defaults to `true`.
     pub shared: bool,
+    /// `prefetch.global` hints (§9.7.9.15) on the thread's input and output words: no effect
+    /// on values, so they test that the compiler keeps them harmless. Defaults to `true`.
+    pub prefetch: bool,
     /// Optimizer-stressing chains (dense def-use chains through folds; see the `fold_*`
     /// ingredients). Defaults to `true`.
     pub folds: bool,
@@ -179,7 +182,8 @@ pub struct Config {
 }
 
 /// The family switches of [`Config`], by field name, in swarm-draw order.
-pub const FAMILIES: [&str; 10] = ["cvt", "cvt_pack", "prmt", "shfl", "mov", "ld", "ld_nc", "st", "shared", "folds"];
+pub const FAMILIES: [&str; 11] =
+    ["cvt", "cvt_pack", "prmt", "shfl", "mov", "ld", "ld_nc", "st", "shared", "prefetch", "folds"];
 
 /// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
 /// swarm-draw order.
@@ -228,6 +232,7 @@ impl Default for Config {
             ld_nc: true,
             st: true,
             shared: true,
+            prefetch: true,
             folds: true,
             fold_masks: true,
             fold_selects: true,
@@ -326,7 +331,7 @@ impl Config {
 
     /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
     /// writing them by name.
-    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 35] {
+    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 36] {
         [
             ("cvt", &mut self.cvt),
             ("cvt_pack", &mut self.cvt_pack),
@@ -337,6 +342,7 @@ impl Config {
             ("ld_nc", &mut self.ld_nc),
             ("st", &mut self.st),
             ("shared", &mut self.shared),
+            ("prefetch", &mut self.prefetch),
             ("folds", &mut self.folds),
             ("vectors", &mut self.vectors),
             ("memory_ordering", &mut self.memory_ordering),
@@ -475,7 +481,9 @@ mod tests {
             let bytes: Vec<u8> = (0..256).map(|i| (i as u8).wrapping_mul(seed).wrapping_add(seed)).collect();
             let s = base.swarm(&mut Unstructured::new(&bytes)).unwrap();
             assert!(!s.cvt);
-            assert!(s.cvt_pack || s.prmt || s.shfl || s.mov || s.ld || s.ld_nc || s.st || s.shared || s.folds);
+            assert!(
+                s.cvt_pack || s.prmt || s.shfl || s.mov || s.ld || s.ld_nc || s.st || s.shared || s.prefetch || s.folds
+            );
             assert!(s.min_len >= base.min_len && s.max_len <= 30 && s.min_len <= s.max_len);
             assert!(s.divergence_rate <= 0.2);
             assert!(s.threads.len() == 1 && base.threads.contains(&s.threads[0]));

@@ -229,6 +229,9 @@ pub struct Tables {
     pub st_shared: Table<Mem>,
     /// Glue (op, type) pairs the target takes.
     pub glue: Vec<(GlueOp, GlueType)>,
+    /// `prefetch.global` hints (§9.7.9.15) at the levels `.L1`, `.L2` and `.L2::evict_*`
+    /// (the eviction priorities under [`feat::EVICTION_PRIORITY`]).
+    pub prefetch: Table<Entry>,
     /// Conversions of the epilogue.
     pub movs: MovForms,
 }
@@ -478,6 +481,20 @@ impl Tables {
                 Glue::op_takes(op, ty) && (packed_ok || !matches!(ty, GlueType::U16x2 | GlueType::S16x2))
             })
             .collect();
+        let prefetch: Vec<Entry> = forms(Family::Prefetch, true)
+            .into_iter()
+            .filter_map(|form| {
+                let Form::Prefetch(p) = &form else { return None };
+                // The level is the opcode's last qualifier (`.L1`, `.L2`, `.L2::evict_*`,
+                // `.tensormap`); the tensor-map prefetch needs a tensor map.
+                let op = form.opcode();
+                if p.space != Some(Space::Global) || op.ends_with(".tensormap") {
+                    return None;
+                }
+                let feat = if op.contains("::evict_") { feat::EVICTION_PRIORITY } else { 0 };
+                Some(Entry { form, feat })
+            })
+            .collect();
         let movs = MovForms {
             pack32_2: mov_form("mov.b32", true, 2),
             pack64_2: mov_form("mov.b64", true, 2),
@@ -498,6 +515,7 @@ impl Tables {
             ld_shared: Table::new(ld_shared, mem_key),
             st_global: Table::new(st_global, mem_key),
             st_shared: Table::new(st_shared, mem_key),
+            prefetch: Table::new(prefetch, entry_key),
             glue,
             movs,
         }
@@ -554,6 +572,12 @@ mod tests {
         assert!(blackwell.cvt.iter().any(|e| e.feat & feat::STOCHASTIC_ROUNDING != 0));
         assert!(blackwell.cvt.iter().any(|e| e.form.opcode() == "cvt.rs.satfinite.e2m1x4.f32"));
         assert!(blackwell.ld_global.iter().any(|m| m.size == 32));
+        let names: Vec<String> = blackwell.prefetch.iter().map(|e| e.form.opcode()).collect();
+        assert!(names.iter().any(|n| n == "prefetch.global.L2::evict_last"), "{names:?}");
+        assert!(tables(&"sm_80".parse().unwrap())
+            .prefetch
+            .iter()
+            .any(|e| e.feat == 0 && e.form.opcode() == "prefetch.global.L1"));
         // `.b8` register operands and cache hints are left out.
         assert!(!blackwell.cvt.iter().any(|e| e.form.opcode().contains("e2m1x2")));
         assert!(!blackwell
