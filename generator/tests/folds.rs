@@ -95,8 +95,7 @@ fn has_shape(p: &Program, name: &str) -> bool {
             (Some(s), Stmt::Bra { guard: Some(g), label }, Some(_)) => {
                 matches!(s.op, GlueOp::Setp(_))
                     && s.dst == Reg::Virt(oracle::program::RegClass::Pred, g.pred)
-                    && (w[3] == Stmt::Label(*label)
-                        || (glue_of(&w[3]).is_some() && b.iter().any(|x| *x == Stmt::Label(*label))))
+                    && (w[3] == Stmt::Label(*label) || (glue_of(&w[3]).is_some() && b.contains(&Stmt::Label(*label))))
             }
             _ => false,
         }),
