@@ -32,6 +32,7 @@ use oracle::isa::{CvtType, Form, Instruction, Operand};
 use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Src};
 
 use super::builder::Builder;
+use super::tables::PlainCvt;
 use super::values::{self, Kind};
 
 /// One chain shape (see the module documentation).
@@ -269,37 +270,22 @@ impl Builder<'_, '_> {
     }
 
     /// `cvt.a.b` then `cvt.b.a` of its result: a conversion and its inverse, both plain forms
-    /// the configuration allows.
+    /// ([`Tables::cvt_plain`](super::tables::Tables::cvt_plain)) the configuration allows.
     fn fold_round_trips(&mut self) -> Result<bool> {
-        let allow = self.allow(true);
-        let plain = |f: &Form| -> Option<(CvtType, CvtType)> {
-            let Form::Cvt(c) = f else { return None };
-            let ops = f.operands();
-            let regs = ops.iter().all(|s| matches!(s.kind, OperandKind::Reg(_)));
-            (ops.len() == 2 && regs).then_some((c.dtype, c.atype))
-        };
         let tb = self.tb;
-        let items = &tb.cvt.items;
-        let mut pairs: Vec<(CvtType, CvtType)> = Vec::new();
-        for pair in items.iter().filter(|e| allow(e.feat)).filter_map(|e| plain(&e.form)) {
-            if !pairs.contains(&pair) {
-                pairs.push(pair);
-            }
-        }
-        let forward: Vec<usize> = (0..items.len())
-            .filter(|&i| allow(items[i].feat))
-            .filter(|&i| plain(&items[i].form).is_some_and(|(d, a)| pairs.contains(&(a, d))))
-            .collect();
+        let allow = self.allow(true);
+        let ok: Vec<PlainCvt> =
+            tb.cvt_plain.iter().copied().filter(|p| allow(tb.cvt.items[p.item as usize].feat)).collect();
+        let inverse = |p: &PlainCvt, q: &PlainCvt| q.dtype == p.atype && q.atype == p.dtype;
+        let forward: Vec<PlainCvt> = ok.iter().copied().filter(|p| ok.iter().any(|q| inverse(p, q))).collect();
         if forward.is_empty() {
             return Ok(false);
         }
-        let first = items[forward[self.index(forward.len())?]].form.clone();
-        let Some((d, a)) = plain(&first) else { return Ok(false) };
-        let back: Vec<Form> =
-            items.iter().filter(|e| allow(e.feat) && plain(&e.form) == Some((a, d))).map(|e| e.form.clone()).collect();
-        let second = back[self.index(back.len())?].clone();
-        let Some(x) = self.emit_cvt(&first, None)? else { return Ok(false) };
-        self.emit_cvt(&second, Some(x))?;
+        let first = forward[self.index(forward.len())?];
+        let back: Vec<PlainCvt> = ok.iter().copied().filter(|q| inverse(&first, q)).collect();
+        let second = back[self.index(back.len())?];
+        let Some(x) = self.emit_cvt(&tb.cvt.items[first.item as usize].form, None)? else { return Ok(false) };
+        self.emit_cvt(&tb.cvt.items[second.item as usize].form, Some(x))?;
         Ok(true)
     }
 
@@ -343,21 +329,19 @@ impl Builder<'_, '_> {
         let b = if matches!(op, GlueOp::Shl | GlueOp::Shr) { self.boundary_shift()? } else { self.boundary(w) };
         let narrow = self.link(op, w, v, Some(Src::Imm(b)));
         let from = [CvtType::U16, CvtType::S16, CvtType::U8, CvtType::S8][self.index(4)?];
+        let tb = self.tb;
         let allow = self.allow(true);
-        let widen: Vec<Form> = self
-            .tb
-            .cvt
-            .items
+        let widen: Vec<PlainCvt> = tb
+            .cvt_plain
             .iter()
-            .filter(|e| allow(e.feat) && e.form.operands().len() == 2)
-            .filter(|e| matches!(&e.form, Form::Cvt(c) if c.dtype == to && c.atype == from))
-            .map(|e| e.form.clone())
+            .copied()
+            .filter(|p| p.dtype == to && p.atype == from && allow(tb.cvt.items[p.item as usize].feat))
             .collect();
         if widen.is_empty() {
             return Ok(true);
         }
-        let form = widen[self.index(widen.len())?].clone();
-        let Some(wide) = self.emit_cvt(&form, Some(narrow))? else { return Ok(true) };
+        let form = &tb.cvt.items[widen[self.index(widen.len())?].item as usize].form;
+        let Some(wide) = self.emit_cvt(form, Some(narrow))? else { return Ok(true) };
         let amount = self.boundary_shift()?;
         self.link(GlueOp::Shr, wide_w, wide, Some(Src::Imm(amount)));
         Ok(true)

@@ -81,6 +81,18 @@ pub struct Entry {
     pub feat: u32,
 }
 
+/// A `cvt` form of [`Tables::cvt`] with just a destination and a source register, by its
+/// types (what the fold chains convert with).
+#[derive(Clone, Copy, Debug)]
+pub struct PlainCvt {
+    /// Index into [`Tables::cvt`]'s items.
+    pub item: u32,
+    /// `.dtype`.
+    pub dtype: CvtType,
+    /// `.atype`.
+    pub atype: CvtType,
+}
+
 /// A load or store form and its access.
 #[derive(Clone, Debug)]
 pub struct Mem {
@@ -229,6 +241,8 @@ pub struct Tables {
     pub st_shared: Table<Mem>,
     /// Glue (op, type) pairs the target takes.
     pub glue: Vec<(GlueOp, GlueType)>,
+    /// The plain two-register forms of [`Tables::cvt`], in its order.
+    pub cvt_plain: Vec<PlainCvt>,
     /// `prefetch.global` hints (§9.7.9.15) at the levels `.L1`, `.L2` and `.L2::evict_*`
     /// (the eviction priorities under [`feat::EVICTION_PRIORITY`]).
     pub prefetch: Table<Entry>,
@@ -388,6 +402,16 @@ impl Tables {
             forms(f, false).into_iter().map(|form| Entry { feat: feat(&form), form }).collect()
         };
         let cvt = entries(Family::Cvt, &cvt_feat);
+        let cvt_plain = cvt
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let Form::Cvt(c) = &e.form else { return None };
+                let ops = e.form.operands();
+                let regs = ops.len() == 2 && ops.iter().all(|s| matches!(s.kind, OperandKind::Reg(_)));
+                regs.then_some(PlainCvt { item: i as u32, dtype: c.dtype, atype: c.atype })
+            })
+            .collect();
         let cvt_pack = entries(Family::CvtPack, &|_| 0);
         let prmt = entries(Family::Prmt, &|f| match f {
             Form::Prmt(p) if p.mode.is_some() => feat::PRMT_MODES,
@@ -506,6 +530,7 @@ impl Tables {
         Tables {
             target: *target,
             cvt: Table::new(cvt, entry_key),
+            cvt_plain,
             cvt_pack: Table::new(cvt_pack, entry_key),
             prmt: Table::new(prmt, entry_key),
             shfl: Table::new(shfl, entry_key),
