@@ -26,6 +26,10 @@
 //!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
 //!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
 //!   is part of the campaign state and must be the same when resuming.
+//! - With the adaptive swarm on (the default for swarm configurations; `--no-adapt`), batch `b`
+//!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
+//!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
+//!   state.
 
 pub mod adapt;
 pub mod assemble;
@@ -199,6 +203,20 @@ impl State {
         }
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
+        }
+        if let Some(sw) = &s.swarm {
+            if let Some(b) = sw.applied.filter(|&b| b > MAX_NEXT_BATCH) {
+                return Err(bad("swarm.applied", b.to_string(), MAX_NEXT_BATCH.to_string()));
+            }
+            for (k, st) in &sw.stats {
+                if let Some(v) = [st.programs, st.new, st.known, st.duplicates].into_iter().find(|&v| v > MAX_COUNTER) {
+                    return Err(bad(&format!("swarm.stats.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+                }
+            }
+            let weights = sw.weights.iter().chain(sw.history.values().flatten());
+            if let Some((k, w)) = weights.into_iter().find(|(_, w)| !(0.0..=1.0).contains(*w)) {
+                return Err(bad(&format!("swarm.weights.{k}"), w.to_string(), "1 (and at least 0)".into()));
+            }
         }
         Ok(s)
     }
@@ -688,7 +706,7 @@ mod tests {
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
         type Edit = fn(&mut State);
-        let cases: [(&str, Edit); 5] = [
+        let cases: [(&str, Edit); 7] = [
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),
@@ -696,6 +714,13 @@ mod tests {
                 s.families.insert("mov".into(), u64::MAX);
             }),
             ("seconds", |s| s.seconds = -1.0),
+            ("swarm.weights.cvt", |s| {
+                s.swarm = Some(adapt::Swarm { weights: BTreeMap::from([("cvt".into(), 2.0)]), ..Default::default() })
+            }),
+            ("swarm.stats.mov", |s| {
+                let stats = adapt::SwitchStats { programs: u64::MAX, ..Default::default() };
+                s.swarm = Some(adapt::Swarm { stats: BTreeMap::from([("mov".into(), stats)]), ..Default::default() })
+            }),
         ];
         for (field, edit) in cases {
             let mut s = good.clone();
