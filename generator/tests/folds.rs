@@ -10,15 +10,16 @@ use oracle::isa::{Form, Operand};
 use oracle::program::{interp, GlueOp, Program, Reg, Src, Stmt};
 use oracle::semantics::Allowances;
 
-/// The default configuration with every family but `folds` off (and `cvt`, which the
-/// conversion ingredients need: a disabled family never appears), no swarm, and only the fold
-/// ingredient `only` on (every ingredient when `None`).
+/// The default configuration with every family but `folds` off (and `cvt` and `shared`, which
+/// the conversion and narrow-store ingredients need: a disabled family never appears), no
+/// swarm, and only the fold ingredient `only` on (every ingredient when `None`).
 fn folds_only(only: Option<&str>) -> Config {
     let mut c = Config { swarm: false, min_len: 20, max_len: 40, ..Config::default() };
     let needs_cvt = only.is_none_or(|o| matches!(o, "fold_round_trips" | "fold_sub_words"));
+    let needs_shared = only.is_none_or(|o| o == "fold_narrow_stores");
     for (name, on) in c.switches_mut() {
         if FAMILIES.contains(&name) {
-            *on = name == "folds" || (name == "cvt" && needs_cvt);
+            *on = name == "folds" || (name == "cvt" && needs_cvt) || (name == "shared" && needs_shared);
         } else if name.starts_with("fold_") {
             *on = only.is_none_or(|o| o == name);
         }
@@ -119,6 +120,19 @@ fn has_shape(p: &Program, name: &str) -> bool {
                     && a.src[0] == s.src[0]
                     && reads(j, a.dst)
                     && reads(j, s.dst)
+            }
+            _ => false,
+        }),
+        // A narrow shared store of a register, its load back, and an add of both.
+        "fold_narrow_stores" => w3.into_iter().any(|w| match (&w[0], &w[1], glue_of(&w[2])) {
+            (Stmt::Isa(st), Stmt::Isa(ld), Some(add)) => {
+                let narrow = |o: &str| o.ends_with("8") || o.ends_with("16");
+                st.form.opcode().starts_with("st.shared")
+                    && ld.form.opcode().starts_with("ld.shared")
+                    && narrow(&st.form.opcode())
+                    && st.operands[0] == ld.operands[1]
+                    && isa_reg(&w[1], 0).is_some_and(|r| reads(add, r))
+                    && isa_reg(&w[0], 1).is_some_and(|r| reads(add, r))
             }
             _ => false,
         }),

@@ -97,7 +97,7 @@ fn fold_and_prefetch_programs_assemble_at_o0_and_o3() {
     let mut cfg = Config { swarm: false, min_len: 30, max_len: 60, ..Config::default() };
     for (name, on) in cfg.switches_mut() {
         if generator::program::config::FAMILIES.contains(&name) {
-            *on = matches!(name, "folds" | "prefetch" | "cvt");
+            *on = matches!(name, "folds" | "prefetch" | "cvt" | "shared");
         }
     }
     check_seeded(&cfg, "sm_90a@8.7", 200, 100, &[0, 3]);

@@ -88,6 +88,9 @@ pub struct Config {
     pub fold_sub_words: bool,
     /// One value reaching a consumer by two paths (`(v & m) op (v >> k)`). Defaults to `true`.
     pub fold_two_paths: bool,
+    /// A 16-bit value (float `cvt` or 16-bit arithmetic) stored with an 8- or 16-bit
+    /// `st.shared`, loaded back and added to itself (needs `shared`). Defaults to `true`.
+    pub fold_narrow_stores: bool,
 
     // ----- qualifier knobs (a form using a disabled knob is not chosen) -----
     /// Vector loads and stores (`.v2`, `.v4`, `.v8`). Defaults to `true`.
@@ -187,7 +190,7 @@ pub const FAMILIES: [&str; 11] =
 
 /// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
 /// swarm-draw order.
-pub const KNOBS: [&str; 25] = [
+pub const KNOBS: [&str; 26] = [
     "vectors",
     "memory_ordering",
     "cache_operators",
@@ -213,6 +216,7 @@ pub const KNOBS: [&str; 25] = [
     "fold_round_trips",
     "fold_sub_words",
     "fold_two_paths",
+    "fold_narrow_stores",
 ];
 
 /// The least keep probability of a weighted swarm switch.
@@ -240,6 +244,7 @@ impl Default for Config {
             fold_round_trips: true,
             fold_sub_words: true,
             fold_two_paths: true,
+            fold_narrow_stores: true,
             vectors: true,
             memory_ordering: true,
             cache_operators: true,
@@ -331,7 +336,7 @@ impl Config {
 
     /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
     /// writing them by name.
-    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 36] {
+    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 37] {
         [
             ("cvt", &mut self.cvt),
             ("cvt_pack", &mut self.cvt_pack),
@@ -369,6 +374,7 @@ impl Config {
             ("fold_round_trips", &mut self.fold_round_trips),
             ("fold_sub_words", &mut self.fold_sub_words),
             ("fold_two_paths", &mut self.fold_two_paths),
+            ("fold_narrow_stores", &mut self.fold_narrow_stores),
         ]
     }
 

@@ -17,7 +17,12 @@
 //! - `fold_sub_words`: a 16-bit (or 8-bit in a `.b16` register) value through 16-bit
 //!   arithmetic with a boundary constant, widened by `cvt` (zero or sign extension) and
 //!   consumed by a 32-bit shift;
-//! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`).
+//! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`);
+//! - `fold_narrow_stores`: a 16-bit value (from a float `cvt` to `.f16`/`.bf16`, or 16-bit
+//!   arithmetic) stored to the thread's shared slot with an 8- or 16-bit `st.shared` (§9.7.9.11:
+//!   the low bits are stored), loaded back zero or sign extending, and added to the value it
+//!   came from (the shape of root cause A of `corpus/findings/fuzz-h200/`). Top level only,
+//!   and it needs the `shared` family (a disabled family never appears).
 //!
 //! The conversion ingredients need the `cvt` family on (a disabled family never appears).
 //! Constants come from the integer edge pools ([`values::edge`]): 0, ±1, the limits ± 1,
@@ -29,10 +34,10 @@ use arbitrary::Result;
 
 use oracle::isa::operand::OperandKind;
 use oracle::isa::{CvtType, Form, Instruction, Operand};
-use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Src};
+use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Special, Src};
 
-use super::builder::Builder;
-use super::tables::PlainCvt;
+use super::builder::{addr, Builder, ShByte};
+use super::tables::{Mem, PlainCvt};
 use super::values::{self, Kind};
 
 /// One chain shape (see the module documentation).
@@ -50,6 +55,8 @@ pub enum Ingredient {
     SubWords,
     /// `fold_two_paths`.
     TwoPaths,
+    /// `fold_narrow_stores`.
+    NarrowStores,
 }
 
 /// A chain's integer width and signedness; each link takes the glue type its opcode needs at
@@ -124,6 +131,7 @@ impl Builder<'_, '_> {
             (c.fold_round_trips && c.cvt, Ingredient::RoundTrips),
             (c.fold_sub_words && c.cvt, Ingredient::SubWords),
             (c.fold_two_paths, Ingredient::TwoPaths),
+            (c.fold_narrow_stores && c.shared && self.shape.shared > 0 && self.depth() == 0, Ingredient::NarrowStores),
         ]
         .into_iter()
         .filter(|(on, _)| *on)
@@ -145,6 +153,7 @@ impl Builder<'_, '_> {
             Ingredient::RoundTrips => self.fold_round_trips(),
             Ingredient::SubWords => self.fold_sub_words(),
             Ingredient::TwoPaths => self.fold_two_paths(),
+            Ingredient::NarrowStores => self.fold_narrow_stores(),
         }
     }
 
@@ -359,6 +368,64 @@ impl Builder<'_, '_> {
         let k = Src::Imm(self.boundary_shift()?);
         let right = self.link(shift, w, v, Some(k));
         self.link(join, w, left, Some(Src::Reg(right)));
+        Ok(true)
+    }
+
+    /// A 16-bit value stored narrow to the own shared slot, loaded back and added to itself
+    /// (see the module documentation).
+    fn fold_narrow_stores(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        // Store and load shapes: one `.b16`-register element of 1 or 2 bytes, at an offset
+        // whose bytes were never stored.
+        let free = |size: u32, shared: &[ShByte]| -> Vec<u32> {
+            (0..shared.len() as u32 / size)
+                .map(|i| i * size)
+                .filter(|&o| shared[o as usize..(o + size) as usize].iter().all(|&b| b == ShByte::Empty))
+                .collect()
+        };
+        let narrow = |m: &Mem| m.n == 1 && m.class == RegClass::B16 && matches!(m.size, 1 | 2) && allow(m.feat);
+        let stores: Vec<&Mem> =
+            tb.st_shared.iter().filter(|m| narrow(m) && !free(m.size, &self.shared).is_empty()).collect();
+        if stores.is_empty() {
+            return Ok(false);
+        }
+        let st = stores[self.index(stores.len())?];
+        let loads: Vec<&Mem> = tb.ld_shared.iter().filter(|m| narrow(m) && m.size == st.size).collect();
+        if loads.is_empty() {
+            return Ok(false);
+        }
+        let ld = loads[self.index(loads.len())?];
+        // The producer: a float conversion into 16 bits, or 16-bit arithmetic.
+        let to_half: Vec<PlainCvt> = tb
+            .cvt_plain
+            .iter()
+            .copied()
+            .filter(|p| matches!(p.dtype, CvtType::F16 | CvtType::Bf16) && allow(tb.cvt.items[p.item as usize].feat))
+            .collect();
+        let w = Width { bits: 16, signed: self.u.arbitrary::<bool>()? };
+        let v = if self.cfg.cvt && !to_half.is_empty() && self.u.arbitrary::<bool>()? {
+            let p = to_half[self.index(to_half.len())?];
+            match self.emit_cvt(&tb.cvt.items[p.item as usize].form, None)? {
+                Some(v) => v,
+                None => return Ok(true),
+            }
+        } else {
+            let x = self.chain_source(w)?;
+            let b = self.boundary(w);
+            self.link(GlueOp::Add, w, x, Some(Src::Imm(b)))
+        };
+        let offs = free(st.size, &self.shared);
+        let off = offs[self.index(offs.len())?];
+        let at = addr(Special::Sh, off);
+        let (st_form, ld_form, size) = (st.form.clone(), ld.form.clone(), st.size);
+        self.push_isa(Instruction { guard: None, form: st_form, operands: vec![at.clone(), reg_op(v)] });
+        for b in off..off + size {
+            self.shared[b as usize] = ShByte::Own;
+        }
+        let back = self.new_reg(RegClass::B16);
+        self.push_isa(Instruction { guard: None, form: ld_form, operands: vec![reg_op(back), at] });
+        self.link(GlueOp::Add, w, back, Some(Src::Reg(v)));
         Ok(true)
     }
 }
