@@ -9,7 +9,10 @@
 //! [`Config::swarm`] draws, per program, a configuration *within the bounds* of this one — a
 //! random subset of the enabled families and knobs, a random length range and random rates no
 //! larger than the configured ones. It may only turn things off or down, never on or up, so a
-//! configuration that disables a family is obeyed by every swarm draw.
+//! configuration that disables a family is obeyed by every swarm draw. Families and knobs are
+//! also addressable by name ([`FAMILIES`], [`KNOBS`], [`Config::switches_mut`]); the
+//! probability a draw keeps one on is ½ unless [`Config::swarm_weights`] names it (adaptive
+//! campaigns set those weights).
 //!
 //! Invariant: [`Config::sanitized`] is idempotent and everything the generator reads from a
 //! configuration goes through it, so any deserialized value (negative rates, empty choice lists,
@@ -454,6 +457,12 @@ mod tests {
         assert!(toml::from_str::<Config>("cvtt = false\n").is_err());
         let round: Config = toml::from_str(&toml::to_string(&Config::default()).unwrap()).unwrap();
         assert_eq!(round, Config::default());
+        let w: Config = toml::from_str("fold_masks = false\n[swarm_weights]\ncvt = 0.9\nfolds = 0.0\n").unwrap();
+        assert!(!w.fold_masks && w.fold_selects);
+        let s = w.sanitized();
+        assert_eq!((s.swarm_weights["cvt"], s.swarm_weights["folds"]), (0.9, MIN_KEEP));
+        let round: Config = toml::from_str(&toml::to_string(&w).unwrap()).unwrap();
+        assert_eq!(round, w);
     }
 
     #[test]
