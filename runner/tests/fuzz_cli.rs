@@ -69,7 +69,7 @@ fn a_planted_oracle_bug_is_found_and_minimized() {
     let run = dir.path().join("run");
     let t = Instant::now();
     let out = ptxdiff()
-        .args(["fuzz", "--time", "120s", "--programs", "1024", "--batch", "64", "--seed", "3"])
+        .args(["fuzz", "--time", "120s", "--programs", "1024", "--batch", "64", "--seed", "1"])
         .args(["--backends", "oracle,oracle-worker", "--plant-bug", "xor-as-or", "--out"])
         .arg(&run)
         .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))

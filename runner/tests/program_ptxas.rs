@@ -1,7 +1,8 @@
 //! Generated programs assemble with the real ptxas: 600 seeded programs for `sm_90a@8.7` in
 //! modules of 100 entries at `-O0` and `-O3`, 200 for `sm_100a@8.8` (FP8/FP6/FP4, `.rs`,
-//! 256-bit accesses), one program per target holding every valid glue (op, type) pair with
-//! register and immediate operands, and every form of the generator's tables written with the
+//! 256-bit accesses), 300 dense in optimizer-stressing chains and `prefetch` hints, one
+//! program per target holding every valid glue (op, type) pair with register and immediate
+//! operands, and every form of the generator's tables written with the
 //! program's register classes (`.b16`/`.b32`/`.b64`/`.pred`) on four targets. A rejection
 //! prints the offending line and ptxas's message; a crash of ptxas is a failure too.
 //!
@@ -53,16 +54,15 @@ fn assemble(ptxas: &Ptxas, programs: &[Program], opts: &[u8]) -> Vec<String> {
     failures
 }
 
-/// Seeded programs for `target`, assembled `per_module` at a time on all cores.
-fn check_seeded(target: &str, count: u64, per_module: u64, opts: &[u8]) {
+/// Seeded programs for `target` under `cfg`, assembled `per_module` at a time on all cores.
+fn check_seeded(cfg: &Config, target: &str, count: u64, per_module: u64, opts: &[u8]) {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
     let target: Target = target.parse().unwrap();
-    let cfg = Config::default();
     let batches: Vec<Vec<Program>> = (0..count.div_ceil(per_module))
         .map(|b| {
             (b * per_module..((b + 1) * per_module).min(count))
                 .map(|s| {
-                    let (p, _) = generate_seeded(s, &cfg, &target, &format!("s{s}"));
+                    let (p, _) = generate_seeded(s, cfg, &target, &format!("s{s}"));
                     check_program(&p).unwrap_or_else(|e| panic!("seed {s}: {e}"));
                     p
                 })
@@ -87,12 +87,26 @@ fn check_seeded(target: &str, count: u64, per_module: u64, opts: &[u8]) {
 
 #[test]
 fn seeded_programs_assemble_for_sm_90a_at_o0_and_o3() {
-    check_seeded("sm_90a@8.7", 600, 100, &[0, 3]);
+    check_seeded(&Config::default(), "sm_90a@8.7", 600, 100, &[0, 3]);
+}
+
+/// Programs of the optimizer-stressing chains and `prefetch` hints only (every fold
+/// ingredient, no swarm), so each module is dense in them.
+#[test]
+fn fold_and_prefetch_programs_assemble_at_o0_and_o3() {
+    let mut cfg = Config { swarm: false, min_len: 30, max_len: 60, ..Config::default() };
+    for (name, on) in cfg.switches_mut() {
+        if generator::program::config::FAMILIES.contains(&name) {
+            *on = matches!(name, "folds" | "prefetch" | "cvt" | "shared");
+        }
+    }
+    check_seeded(&cfg, "sm_90a@8.7", 200, 100, &[0, 3]);
+    check_seeded(&cfg, "sm_100a@8.8", 100, 100, &[3]);
 }
 
 #[test]
 fn seeded_programs_assemble_for_sm_100a() {
-    check_seeded("sm_100a@8.8", 200, 100, &[3]);
+    check_seeded(&Config::default(), "sm_100a@8.8", 200, 100, &[3]);
 }
 
 /// One program with every glue (op, type) pair `target` takes, each with register sources and,

@@ -726,6 +726,11 @@ impl<'u, 'a> Builder<'u, 'a> {
     /// Opens a forward branch `@p bra $Ln` (a predicate on `%tix` half the time).
     pub fn open_branch(&mut self) -> Result<()> {
         let p = if self.chance(TID_BRANCH_PERMILLE)? { self.produce_pred(true)? } else { self.guard_pred()? };
+        self.open_branch_on(p)
+    }
+
+    /// Opens a forward branch `@p bra $Ln` / `@!p bra $Ln` on the defined predicate `p`.
+    pub fn open_branch_on(&mut self, p: Reg) -> Result<()> {
         let Reg::Virt(_, pred) = p else { unreachable!("predicates are virtual") };
         let negated = self.u.arbitrary::<bool>()?;
         let label = self.next_label;

@@ -21,7 +21,9 @@
 //!   other state spaces; offsets aligned to the access size, accesses inside the thread's
 //!   words, and the access size dividing the per-thread stride (so every thread's access is
 //!   aligned); each shared byte stored at most once, read from the own slot only after its
-//!   store and from the neighbour's only after a `bar.sync` that follows it.
+//!   store and from the neighbour's only after a `bar.sync` that follows it;
+//! - `prefetch` hints (§9.7.9.15) only `.global`, of a word inside the thread's inputs or
+//!   outputs; no other instruction has an address operand.
 //!
 //! The validator does not require that every output byte is stored (an unstored word reads as
 //! the zero the output buffer starts with, which is defined); the generator's own tests check
@@ -246,11 +248,28 @@ impl Walk<'_> {
         }
         if memory {
             self.memory(form, &specs, access, guarded)?;
+        } else if family == Family::Prefetch {
+            self.hint(form, access)?;
         } else if access.is_some() {
             return Err("an address operand outside ld/st".into());
         }
         for r in written {
             self.write(r, guarded)?;
+        }
+        Ok(())
+    }
+
+    /// A `prefetch.global` hint: of a word of the thread's own inputs or outputs.
+    fn hint(&self, form: &Form, access: Option<(Region, i64)>) -> Result<(), String> {
+        let Form::Prefetch(pf) = form else { return Err("not a prefetch".into()) };
+        let Some((region, offset)) = access else { return Err("a prefetch without an address".into()) };
+        let bytes = match region {
+            Region::In => 4 * self.p.inputs,
+            Region::Out => 4 * self.p.outputs,
+            _ => return Err(format!("`{}` may not address {region:?}", form.opcode())),
+        };
+        if pf.space != Some(Space::Global) || offset < 0 || offset >= i64::from(bytes) {
+            return Err(format!("`{}` at offset {offset} is not a global word of {region:?}", form.opcode()));
         }
         Ok(())
     }

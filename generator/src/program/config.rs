@@ -9,11 +9,16 @@
 //! [`Config::swarm`] draws, per program, a configuration *within the bounds* of this one — a
 //! random subset of the enabled families and knobs, a random length range and random rates no
 //! larger than the configured ones. It may only turn things off or down, never on or up, so a
-//! configuration that disables a family is obeyed by every swarm draw.
+//! configuration that disables a family is obeyed by every swarm draw. Families and knobs are
+//! also addressable by name ([`FAMILIES`], [`KNOBS`], [`Config::switches_mut`]); the
+//! probability a draw keeps one on is ½ unless [`Config::swarm_weights`] names it (adaptive
+//! campaigns set those weights).
 //!
 //! Invariant: [`Config::sanitized`] is idempotent and everything the generator reads from a
 //! configuration goes through it, so any deserialized value (negative rates, empty choice lists,
 //! `min_len > max_len`) still yields valid programs.
+
+use std::collections::BTreeMap;
 
 use arbitrary::Unstructured;
 use serde::{Deserialize, Serialize};
@@ -61,6 +66,34 @@ pub struct Config {
     /// Shared-memory round trips: `st.shared` to the thread's own slot, `bar.sync`, and
     /// `ld.shared` from the own or the neighbour's slot. Defaults to `true`.
     pub shared: bool,
+    /// `prefetch.global` hints (§9.7.9.15) on the thread's input and output words: no effect
+    /// on values, so they test that the compiler keeps them harmless. Defaults to `true`.
+    pub prefetch: bool,
+    /// Optimizer-stressing chains (dense def-use chains through folds; see the `fold_*`
+    /// ingredients). Defaults to `true`.
+    pub folds: bool,
+
+    // ----- fold ingredients (each a chain shape of the `folds` family) -----
+    /// `and`/`or` with boundary masks and shifts by boundary amounts (§9.7.8.7–8). Defaults
+    /// to `true`.
+    pub fold_masks: bool,
+    /// `setp` against a boundary, `selp` on it (§9.7.8.10) and an `@p`-guarded rewrite.
+    /// Defaults to `true`.
+    pub fold_selects: bool,
+    /// A short forward branch on a data comparison around one or two rewrites (the shape
+    /// if-conversion predicates). Defaults to `true`.
+    pub fold_if_conversion: bool,
+    /// `cvt.a.b` then `cvt.b.a` (§9.7.9.21): float round trips, widening then narrowing.
+    /// Defaults to `true`.
+    pub fold_round_trips: bool,
+    /// 16- and 8-bit values through 16-bit arithmetic, widened by `cvt` (zero or sign
+    /// extension) and shifted. Defaults to `true`.
+    pub fold_sub_words: bool,
+    /// One value reaching a consumer by two paths (`(v & m) op (v >> k)`). Defaults to `true`.
+    pub fold_two_paths: bool,
+    /// A 16-bit value (float `cvt` or 16-bit arithmetic) stored with an 8- or 16-bit
+    /// `st.shared`, loaded back and added to itself (needs `shared`). Defaults to `true`.
+    pub fold_narrow_stores: bool,
 
     // ----- qualifier knobs (a form using a disabled knob is not chosen) -----
     /// Vector loads and stores (`.v2`, `.v4`, `.v8`). Defaults to `true`.
@@ -145,7 +178,54 @@ pub struct Config {
     /// Whether [`generate`](super::generate) draws a [`Config::swarm`] configuration per
     /// program. Defaults to `true`.
     pub swarm: bool,
+    /// Per switch (a name of [`FAMILIES`] or [`KNOBS`]), the probability that a swarm draw
+    /// keeps it on when the configuration enables it; a switch not named here stays on with
+    /// probability 1/2. Adaptive campaigns set this between batches. Values are clamped to
+    /// [`MIN_KEEP`]`..=`[`MAX_KEEP`] (a switch is never starved) and unknown names dropped
+    /// ([`Config::sanitized`]). Defaults to empty.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub swarm_weights: BTreeMap<String, f64>,
 }
+
+/// The family switches of [`Config`], by field name, in swarm-draw order.
+pub const FAMILIES: [&str; 11] =
+    ["cvt", "cvt_pack", "prmt", "shfl", "mov", "ld", "ld_nc", "st", "shared", "prefetch", "folds"];
+
+/// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
+/// swarm-draw order.
+pub const KNOBS: [&str; 26] = [
+    "vectors",
+    "memory_ordering",
+    "cache_operators",
+    "eviction_priority",
+    "prefetch_size",
+    "shared_cluster",
+    "sinks",
+    "rounding_modes",
+    "saturate",
+    "ftz",
+    "relu",
+    "satfinite",
+    "stochastic_rounding",
+    "narrow_floats",
+    "packed_halves",
+    "f64",
+    "int_conversions",
+    "prmt_modes",
+    "shfl_predicate",
+    "fold_masks",
+    "fold_selects",
+    "fold_if_conversion",
+    "fold_round_trips",
+    "fold_sub_words",
+    "fold_two_paths",
+    "fold_narrow_stores",
+];
+
+/// The least keep probability of a weighted swarm switch.
+pub const MIN_KEEP: f64 = 0.05;
+/// The greatest keep probability of a weighted swarm switch.
+pub const MAX_KEEP: f64 = 0.95;
 
 impl Default for Config {
     fn default() -> Self {
@@ -159,6 +239,15 @@ impl Default for Config {
             ld_nc: true,
             st: true,
             shared: true,
+            prefetch: true,
+            folds: true,
+            fold_masks: true,
+            fold_selects: true,
+            fold_if_conversion: true,
+            fold_round_trips: true,
+            fold_sub_words: true,
+            fold_two_paths: true,
+            fold_narrow_stores: true,
             vectors: true,
             memory_ordering: true,
             cache_operators: true,
@@ -191,6 +280,7 @@ impl Default for Config {
             outputs: vec![1, 2, 4],
             shared_words: 8,
             swarm: true,
+            swarm_weights: BTreeMap::new(),
         }
     }
 }
@@ -240,75 +330,97 @@ impl Config {
         if c.shared_words == 0 {
             c.shared = false;
         }
+        c.swarm_weights.retain(|k, _| FAMILIES.contains(&k.as_str()) || KNOBS.contains(&k.as_str()));
+        for w in c.swarm_weights.values_mut() {
+            *w = if w.is_nan() { 0.5 } else { w.clamp(MIN_KEEP, MAX_KEEP) };
+        }
         c
     }
 
+    /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
+    /// writing them by name.
+    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 37] {
+        [
+            ("cvt", &mut self.cvt),
+            ("cvt_pack", &mut self.cvt_pack),
+            ("prmt", &mut self.prmt),
+            ("shfl", &mut self.shfl),
+            ("mov", &mut self.mov),
+            ("ld", &mut self.ld),
+            ("ld_nc", &mut self.ld_nc),
+            ("st", &mut self.st),
+            ("shared", &mut self.shared),
+            ("prefetch", &mut self.prefetch),
+            ("folds", &mut self.folds),
+            ("vectors", &mut self.vectors),
+            ("memory_ordering", &mut self.memory_ordering),
+            ("cache_operators", &mut self.cache_operators),
+            ("eviction_priority", &mut self.eviction_priority),
+            ("prefetch_size", &mut self.prefetch_size),
+            ("shared_cluster", &mut self.shared_cluster),
+            ("sinks", &mut self.sinks),
+            ("rounding_modes", &mut self.rounding_modes),
+            ("saturate", &mut self.saturate),
+            ("ftz", &mut self.ftz),
+            ("relu", &mut self.relu),
+            ("satfinite", &mut self.satfinite),
+            ("stochastic_rounding", &mut self.stochastic_rounding),
+            ("narrow_floats", &mut self.narrow_floats),
+            ("packed_halves", &mut self.packed_halves),
+            ("f64", &mut self.f64),
+            ("int_conversions", &mut self.int_conversions),
+            ("prmt_modes", &mut self.prmt_modes),
+            ("shfl_predicate", &mut self.shfl_predicate),
+            ("fold_masks", &mut self.fold_masks),
+            ("fold_selects", &mut self.fold_selects),
+            ("fold_if_conversion", &mut self.fold_if_conversion),
+            ("fold_round_trips", &mut self.fold_round_trips),
+            ("fold_sub_words", &mut self.fold_sub_words),
+            ("fold_two_paths", &mut self.fold_two_paths),
+            ("fold_narrow_stores", &mut self.fold_narrow_stores),
+        ]
+    }
+
+    /// The switches that are on, by name ([`FAMILIES`] then [`KNOBS`] order).
+    pub fn switches_on(&self) -> Vec<&'static str> {
+        let mut c = self.clone();
+        c.switches_mut().into_iter().filter(|(_, on)| **on).map(|(name, _)| name).collect()
+    }
+
     /// Swarm testing: a configuration within the bounds of this one (sanitized first). Each
-    /// enabled family and knob stays on with probability 1/2 (at least one family under test
+    /// enabled family and knob stays on with probability 1/2, or its
+    /// [`Config::swarm_weights`] probability when it has one (at least one family under test
     /// stays on if any was); the length range is a random sub-range; each rate is scaled by a
     /// random factor in `[0, 1]`; the CTA size, input and output words are each narrowed to one
     /// of the allowed choices. Nothing disabled here is enabled in the result.
     pub fn swarm(&self, u: &mut Unstructured) -> arbitrary::Result<Config> {
         let mut c = self.sanitized();
-        let families: [&mut bool; 9] = [
-            &mut c.cvt,
-            &mut c.cvt_pack,
-            &mut c.prmt,
-            &mut c.shfl,
-            &mut c.mov,
-            &mut c.ld,
-            &mut c.ld_nc,
-            &mut c.st,
-            &mut c.shared,
-        ];
-        let was_on: Vec<usize> = families.iter().enumerate().filter(|(_, f)| ***f).map(|(i, _)| i).collect();
-        let mut kept = Vec::new();
-        for (i, f) in families.into_iter().enumerate() {
-            if *f {
-                *f = u.arbitrary::<bool>()?;
-                if *f {
-                    kept.push(i);
-                }
+        let weights = std::mem::take(&mut c.swarm_weights);
+        // Whether an enabled switch stays on: a fair coin, or its adaptive weight.
+        let keep = |name: &str, u: &mut Unstructured| -> arbitrary::Result<bool> {
+            match weights.get(name) {
+                None => u.arbitrary::<bool>(),
+                Some(&w) => Ok(u.int_in_range(0..=999u32)? < permille(w)),
+            }
+        };
+        let mut switches = c.switches_mut();
+        let (families, knobs) = switches.split_at_mut(FAMILIES.len());
+        let was_on: Vec<usize> = families.iter().enumerate().filter(|(_, (_, f))| **f).map(|(i, _)| i).collect();
+        let mut kept = false;
+        for (name, f) in families.iter_mut() {
+            if **f {
+                **f = keep(name, u)?;
+                kept |= **f;
             }
         }
-        if kept.is_empty() && !was_on.is_empty() {
+        if !kept && !was_on.is_empty() {
             // Keep one family on: a program of glue only tests nothing.
             let i = was_on[u.choose_index(was_on.len())?];
-            match i {
-                0 => c.cvt = true,
-                1 => c.cvt_pack = true,
-                2 => c.prmt = true,
-                3 => c.shfl = true,
-                4 => c.mov = true,
-                5 => c.ld = true,
-                6 => c.ld_nc = true,
-                7 => c.st = true,
-                _ => c.shared = true,
-            }
+            *families[i].1 = true;
         }
-        for k in [
-            &mut c.vectors,
-            &mut c.memory_ordering,
-            &mut c.cache_operators,
-            &mut c.eviction_priority,
-            &mut c.prefetch_size,
-            &mut c.shared_cluster,
-            &mut c.sinks,
-            &mut c.rounding_modes,
-            &mut c.saturate,
-            &mut c.ftz,
-            &mut c.relu,
-            &mut c.satfinite,
-            &mut c.stochastic_rounding,
-            &mut c.narrow_floats,
-            &mut c.packed_halves,
-            &mut c.f64,
-            &mut c.int_conversions,
-            &mut c.prmt_modes,
-            &mut c.shfl_predicate,
-        ] {
-            if *k {
-                *k = u.arbitrary::<bool>()?;
+        for (name, k) in knobs.iter_mut() {
+            if **k {
+                **k = keep(name, u)?;
             }
         }
         let lo = u.int_in_range(c.min_len..=c.max_len)?;
@@ -345,6 +457,12 @@ mod tests {
         assert!(toml::from_str::<Config>("cvtt = false\n").is_err());
         let round: Config = toml::from_str(&toml::to_string(&Config::default()).unwrap()).unwrap();
         assert_eq!(round, Config::default());
+        let w: Config = toml::from_str("fold_masks = false\n[swarm_weights]\ncvt = 0.9\nfolds = 0.0\n").unwrap();
+        assert!(!w.fold_masks && w.fold_selects);
+        let s = w.sanitized();
+        assert_eq!((s.swarm_weights["cvt"], s.swarm_weights["folds"]), (0.9, MIN_KEEP));
+        let round: Config = toml::from_str(&toml::to_string(&w).unwrap()).unwrap();
+        assert_eq!(round, w);
     }
 
     #[test]
@@ -378,7 +496,9 @@ mod tests {
             let bytes: Vec<u8> = (0..256).map(|i| (i as u8).wrapping_mul(seed).wrapping_add(seed)).collect();
             let s = base.swarm(&mut Unstructured::new(&bytes)).unwrap();
             assert!(!s.cvt);
-            assert!(s.cvt_pack || s.prmt || s.shfl || s.mov || s.ld || s.ld_nc || s.st || s.shared);
+            assert!(
+                s.cvt_pack || s.prmt || s.shfl || s.mov || s.ld || s.ld_nc || s.st || s.shared || s.prefetch || s.folds
+            );
             assert!(s.min_len >= base.min_len && s.max_len <= 30 && s.min_len <= s.max_len);
             assert!(s.divergence_rate <= 0.2);
             assert!(s.threads.len() == 1 && base.threads.contains(&s.threads[0]));

@@ -1,8 +1,8 @@
 //! One step of the body: close or open a forward branch, a glue instruction, or an
 //! instruction of one of the families under test — `cvt` (§9.7.9.21), `cvt.pack` (§9.7.9.22),
 //! `prmt` (§9.7.9.7), `shfl.sync` (§9.7.9.6), `mov` (§9.7.9.3–4), `ld.global` (§9.7.9.8),
-//! `ld.global.nc` (§9.7.9.9) and shared-memory round trips (`st.shared` §9.7.9.11,
-//! `bar.sync`, `ld.shared`).
+//! `ld.global.nc` (§9.7.9.9), shared-memory round trips (`st.shared` §9.7.9.11,
+//! `bar.sync`, `ld.shared`), `prefetch` hints (§9.7.9.15) and optimizer-stressing chains ([`super::folds`]).
 //!
 //! Each family says what its source values are for ([`Kind`]), so immediates and the input
 //! words its loads read come from the right edge pools: a `cvt` source from the pool of its
@@ -39,9 +39,9 @@ fn size_index(size: u32) -> Option<usize> {
 }
 
 /// Relative weights of the families under test, chosen so `cvt`, the family with by far the
-/// most forms, gets the most steps, and `mov` and shared round trips (several shapes each) come
-/// next.
-const WEIGHTS: [(Fam, u32); 8] = [
+/// most forms, gets the most steps, and `mov`, shared round trips and fold chains (several
+/// shapes each) come next.
+const WEIGHTS: [(Fam, u32); 10] = [
     (Fam::Cvt, 4),
     (Fam::CvtPack, 1),
     (Fam::Prmt, 1),
@@ -50,6 +50,8 @@ const WEIGHTS: [(Fam, u32); 8] = [
     (Fam::Ld, 1),
     (Fam::LdNc, 1),
     (Fam::Shared, 2),
+    (Fam::Prefetch, 1),
+    (Fam::Fold, 2),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,8 @@ enum Fam {
     Ld,
     LdNc,
     Shared,
+    Prefetch,
+    Fold,
 }
 
 /// The destination of one element of a `cvt` result of type `t` (the oracle's
@@ -108,6 +112,8 @@ impl Builder<'_, '_> {
             Fam::Ld => c.ld,
             Fam::LdNc => c.ld_nc,
             Fam::Shared => c.shared && self.shape.shared > 0,
+            Fam::Prefetch => c.prefetch,
+            Fam::Fold => c.folds,
         };
         let fams: Vec<(Fam, u32)> = WEIGHTS.iter().copied().filter(|&(f, _)| on(f)).collect();
         let total: u32 = fams.iter().map(|(_, w)| w).sum();
@@ -135,6 +141,8 @@ impl Builder<'_, '_> {
             Fam::Ld => self.step_ld(false)?,
             Fam::LdNc => self.step_ld(true)?,
             Fam::Shared => self.step_shared()?,
+            Fam::Prefetch => self.step_prefetch()?,
+            Fam::Fold => self.step_fold()?,
         };
         if !emitted {
             self.emit_glue()?;
@@ -246,6 +254,23 @@ impl Builder<'_, '_> {
         self.note_input(off, m.elem, m.n, &[]);
         let fixed = [("a", addr(Special::In, off))];
         self.emit_form(&m.form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, m.size == 32)
+    }
+
+    /// A `prefetch.global` hint (§9.7.9.15) of one of the thread's input or output words:
+    /// no effect on any value.
+    fn step_prefetch(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.prefetch, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let (base, words) = if self.u.arbitrary::<bool>()? {
+            (Special::In, self.shape.inputs)
+        } else {
+            (Special::Out, self.shape.outputs)
+        };
+        let off = 4 * self.u.int_in_range(0..=words.saturating_sub(1))?;
+        let fixed = [("a", addr(base, off))];
+        self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
     }
 
     /// Offsets of the own shared slot where `size` aligned bytes all satisfy `ok`.

@@ -27,6 +27,7 @@ pub mod check;
 pub mod config;
 mod epilogue;
 mod families;
+mod folds;
 pub mod rng;
 pub mod tables;
 pub mod values;
@@ -70,8 +71,7 @@ pub fn generate(
     target: &Target,
     name: &str,
 ) -> arbitrary::Result<(Program, Inputs)> {
-    let base = cfg.sanitized();
-    let cfg = if base.swarm { base.swarm(u)? } else { base };
+    let cfg = drawn_config(u, cfg)?;
     let tb = tables::tables(target);
     let shape = Shape {
         threads: *u.choose(&cfg.threads)?,
@@ -102,6 +102,25 @@ pub fn generate(
     };
     let inputs = values::inputs(seed, shape.threads, shape.inputs, &hints, edge_pm);
     Ok((program, inputs))
+}
+
+/// The configuration a program is generated with: `cfg` sanitized, then narrowed by
+/// [`Config::swarm`] (from the start of `u`) when `cfg.swarm` is on.
+fn drawn_config(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Config> {
+    let base = cfg.sanitized();
+    if base.swarm {
+        base.swarm(u)
+    } else {
+        Ok(base)
+    }
+}
+
+/// The configuration [`generate_seeded`] draws for `seed` (what the program may use: its
+/// families and knobs, [`Config::switches_on`]). A seed whose generation fails falls back to
+/// other configurations ([`generate_seeded`]); this still names the drawn one.
+pub fn seeded_config(seed: u64, cfg: &Config) -> Config {
+    let bytes = rng::SplitMix64::new(seed).bytes(SEEDED_BYTES);
+    drawn_config(&mut Unstructured::new(&bytes), cfg).unwrap_or_else(|_| cfg.sanitized())
 }
 
 /// Generates one program from a seed: [`generate`] on [`SEEDED_BYTES`] bytes of SplitMix64

@@ -81,6 +81,18 @@ pub struct Entry {
     pub feat: u32,
 }
 
+/// A `cvt` form of [`Tables::cvt`] with just a destination and a source register, by its
+/// types (what the fold chains convert with).
+#[derive(Clone, Copy, Debug)]
+pub struct PlainCvt {
+    /// Index into [`Tables::cvt`]'s items.
+    pub item: u32,
+    /// `.dtype`.
+    pub dtype: CvtType,
+    /// `.atype`.
+    pub atype: CvtType,
+}
+
 /// A load or store form and its access.
 #[derive(Clone, Debug)]
 pub struct Mem {
@@ -229,6 +241,11 @@ pub struct Tables {
     pub st_shared: Table<Mem>,
     /// Glue (op, type) pairs the target takes.
     pub glue: Vec<(GlueOp, GlueType)>,
+    /// The plain two-register forms of [`Tables::cvt`], in its order.
+    pub cvt_plain: Vec<PlainCvt>,
+    /// `prefetch.global` hints (§9.7.9.15) at the levels `.L1`, `.L2` and `.L2::evict_*`
+    /// (the eviction priorities under [`feat::EVICTION_PRIORITY`]).
+    pub prefetch: Table<Entry>,
     /// Conversions of the epilogue.
     pub movs: MovForms,
 }
@@ -385,6 +402,16 @@ impl Tables {
             forms(f, false).into_iter().map(|form| Entry { feat: feat(&form), form }).collect()
         };
         let cvt = entries(Family::Cvt, &cvt_feat);
+        let cvt_plain = cvt
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let Form::Cvt(c) = &e.form else { return None };
+                let ops = e.form.operands();
+                let regs = ops.len() == 2 && ops.iter().all(|s| matches!(s.kind, OperandKind::Reg(_)));
+                regs.then_some(PlainCvt { item: i as u32, dtype: c.dtype, atype: c.atype })
+            })
+            .collect();
         let cvt_pack = entries(Family::CvtPack, &|_| 0);
         let prmt = entries(Family::Prmt, &|f| match f {
             Form::Prmt(p) if p.mode.is_some() => feat::PRMT_MODES,
@@ -478,6 +505,20 @@ impl Tables {
                 Glue::op_takes(op, ty) && (packed_ok || !matches!(ty, GlueType::U16x2 | GlueType::S16x2))
             })
             .collect();
+        let prefetch: Vec<Entry> = forms(Family::Prefetch, true)
+            .into_iter()
+            .filter_map(|form| {
+                let Form::Prefetch(p) = &form else { return None };
+                // The level is the opcode's last qualifier (`.L1`, `.L2`, `.L2::evict_*`,
+                // `.tensormap`); the tensor-map prefetch needs a tensor map.
+                let op = form.opcode();
+                if p.space != Some(Space::Global) || op.ends_with(".tensormap") {
+                    return None;
+                }
+                let feat = if op.contains("::evict_") { feat::EVICTION_PRIORITY } else { 0 };
+                Some(Entry { form, feat })
+            })
+            .collect();
         let movs = MovForms {
             pack32_2: mov_form("mov.b32", true, 2),
             pack64_2: mov_form("mov.b64", true, 2),
@@ -489,6 +530,7 @@ impl Tables {
         Tables {
             target: *target,
             cvt: Table::new(cvt, entry_key),
+            cvt_plain,
             cvt_pack: Table::new(cvt_pack, entry_key),
             prmt: Table::new(prmt, entry_key),
             shfl: Table::new(shfl, entry_key),
@@ -498,6 +540,7 @@ impl Tables {
             ld_shared: Table::new(ld_shared, mem_key),
             st_global: Table::new(st_global, mem_key),
             st_shared: Table::new(st_shared, mem_key),
+            prefetch: Table::new(prefetch, entry_key),
             glue,
             movs,
         }
@@ -554,6 +597,12 @@ mod tests {
         assert!(blackwell.cvt.iter().any(|e| e.feat & feat::STOCHASTIC_ROUNDING != 0));
         assert!(blackwell.cvt.iter().any(|e| e.form.opcode() == "cvt.rs.satfinite.e2m1x4.f32"));
         assert!(blackwell.ld_global.iter().any(|m| m.size == 32));
+        let names: Vec<String> = blackwell.prefetch.iter().map(|e| e.form.opcode()).collect();
+        assert!(names.iter().any(|n| n == "prefetch.global.L2::evict_last"), "{names:?}");
+        assert!(tables(&"sm_80".parse().unwrap())
+            .prefetch
+            .iter()
+            .any(|e| e.feat == 0 && e.form.opcode() == "prefetch.global.L1"));
         // `.b8` register operands and cache hints are left out.
         assert!(!blackwell.cvt.iter().any(|e| e.form.opcode().contains("e2m1x2")));
         assert!(!blackwell

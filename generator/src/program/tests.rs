@@ -241,6 +241,7 @@ fn every_family_and_feature_appears() {
         "cvt.rs",
         "32-byte access",
         "%tix",
+        "prefetch",
     ] {
         assert!(seen.get(k).copied().unwrap_or(0) > 0, "never generated: {k} (seen {seen:?})");
     }

@@ -171,6 +171,18 @@ mod tests {
     }
 
     #[test]
+    fn prefetch_hints_change_no_value() {
+        let lines = ["ld.global.b32 %r0, [%in+4];", "st.global.b32 [%out], %r0;", "st.global.b32 [%out+4], %tix;"];
+        let mut hinted: Vec<&str> = vec!["prefetch.global.L2::evict_last [%in+4];", "prefetch.global.L1 [%out];"];
+        hinted.extend(lines);
+        let plain = program(32, 0, &lines);
+        let hinted = program(32, 0, &hinted);
+        let i = inputs(32, |t, w| 7 * t + w);
+        let allow = Allowances::all();
+        assert_eq!(exact(&run(&hinted, &i, &allow).unwrap()), exact(&run(&plain, &i, &allow).unwrap()));
+    }
+
+    #[test]
     fn shuffles_and_shared_memory_move_data_between_threads() {
         let p = program(
             64,

@@ -171,6 +171,8 @@ impl Machine<'_> {
         let results = match &inst.form {
             Form::Ld(_) | Form::LdGlobalNc(_) => self.load(t, inst)?,
             Form::St(_) => return self.store(t, inst, run.is_none().then_some(why)),
+            // A cache hint (§9.7.9.15): no effect on any value.
+            Form::Prefetch(_) => return Ok(()),
             Form::Mov(m) if matches!(m.shape, MovShape::Copy | MovShape::Pack(_) | MovShape::Unpack(_)) => {
                 self.mov(t, inst, m.shape)?
             }

@@ -222,6 +222,10 @@ pub struct FuzzArgs {
     /// Do not minimize new findings.
     #[arg(long)]
     pub no_minimize: bool,
+    /// Keep the swarm weights fixed (by default a campaign adapts them toward the families and
+    /// knobs that find new signatures; see `fuzz::adapt`).
+    #[arg(long)]
+    pub no_adapt: bool,
     /// Most predicate runs per minimization.
     #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
@@ -341,6 +345,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         command: a.command.clone(),
         progress: true,
         shard: a.shard,
+        adapt: !a.no_adapt,
     };
     if let Some(b) = &a.baseline {
         crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;

@@ -34,7 +34,12 @@
 //!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
 //!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
 //!   is part of the campaign state and must be the same when resuming.
+//! - With the adaptive swarm on (the default for swarm configurations; `--no-adapt`), batch `b`
+//!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
+//!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
+//!   state.
 
+pub mod adapt;
 pub mod assemble;
 pub mod cli;
 pub mod engine;
@@ -106,10 +111,14 @@ pub struct Options {
     pub progress: bool,
     /// Only this shard of the campaign's batches.
     pub shard: Option<crate::runs::shard::Shard>,
+    /// Adapt the swarm weights to what finds new signatures ([`adapt`]; swarm
+    /// configurations only).
+    pub adapt: bool,
 }
 
-/// A prepared batch: index, programs, inputs, oracle and ptxas results.
-type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared);
+/// A prepared batch: index, programs, inputs, oracle and ptxas results, and the switches each
+/// program was generated with.
+type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared, Vec<Vec<&'static str>>);
 
 /// Resumable campaign state (`campaign.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -141,6 +150,10 @@ pub struct State {
     /// Wall and CPU seconds per stage, over all sessions.
     #[serde(default)]
     pub stages: BTreeMap<String, engine::StageTime>,
+    /// The adaptive swarm (weights, their history, which switches paid off); none when the
+    /// campaign does not adapt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm: Option<adapt::Swarm>,
 }
 
 /// What a campaign did.
@@ -208,6 +221,20 @@ impl State {
         }
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
+        }
+        if let Some(sw) = &s.swarm {
+            if let Some(b) = sw.applied.filter(|&b| b > MAX_NEXT_BATCH) {
+                return Err(bad("swarm.applied", b.to_string(), MAX_NEXT_BATCH.to_string()));
+            }
+            for (k, st) in &sw.stats {
+                if let Some(v) = [st.programs, st.new, st.known, st.duplicates].into_iter().find(|&v| v > MAX_COUNTER) {
+                    return Err(bad(&format!("swarm.stats.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+                }
+            }
+            let weights = sw.weights.iter().chain(sw.history.values().flatten());
+            if let Some((k, w)) = weights.into_iter().find(|(_, w)| !(0.0..=1.0).contains(*w)) {
+                return Err(bad(&format!("swarm.weights.{k}"), w.to_string(), "1 (and at least 0)".into()));
+            }
         }
         Ok(s)
     }
@@ -303,26 +330,42 @@ pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
 /// Generates the first `n` programs of the session's batch `b` (under a shard, the
 /// campaign-wide batch it stands for).
 pub fn generate_batch(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
-    let (ps, is, _) = generate_batch_timed(o, b, n);
+    generate_batch_with(o, &o.config, b, n)
+}
+
+/// [`generate_batch`] with the configuration `cfg` (the campaign's, with adapted weights).
+pub fn generate_batch_with(o: &Options, cfg: &Config, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>) {
+    let (ps, is, _) = generate_batch_timed(o, cfg, b, n);
     (ps, is)
 }
 
-/// [`generate_batch`], and the wall time and the generating threads' CPU time it took.
-pub fn generate_batch_timed(o: &Options, b: u64, n: usize) -> (Vec<Program>, Vec<Inputs>, engine::StageTime) {
+/// [`generate_batch_with`], and the wall time and the generating threads' CPU time it took.
+pub fn generate_batch_timed(
+    o: &Options,
+    cfg: &Config,
+    b: u64,
+    n: usize,
+) -> (Vec<Program>, Vec<Inputs>, engine::StageTime) {
     use rayon::prelude::*;
     let b = o.shard.map_or(b, |s| s.global(b));
     let start = Instant::now();
     let (pairs, cpu): (Vec<(Program, Inputs)>, Vec<f64>) = (0..n as u64)
         .into_par_iter()
         .map(|k| {
-            let (pi, t) = engine::measure(|| {
-                generate_seeded(program_seed(o.seed, b, k), &o.config, &o.target, &format!("p{b}_{k}"))
-            });
+            let (pi, t) =
+                engine::measure(|| generate_seeded(program_seed(o.seed, b, k), cfg, &o.target, &format!("p{b}_{k}")));
             (pi, t.cpu_s)
         })
         .unzip();
     let (ps, is) = pairs.into_iter().unzip();
     (ps, is, engine::StageTime { wall_s: start.elapsed().as_secs_f64(), cpu_s: cpu.iter().sum() })
+}
+
+/// The switches each of the first `n` programs of the session's batch `b` is generated with
+/// under `cfg` ([`generator::program::seeded_config`]).
+fn batch_switches(o: &Options, cfg: &Config, b: u64, n: usize) -> Vec<Vec<&'static str>> {
+    let b = o.shard.map_or(b, |s| s.global(b));
+    (0..n as u64).map(|k| generator::program::seeded_config(program_seed(o.seed, b, k), cfg).switches_on()).collect()
 }
 
 fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
@@ -408,8 +451,14 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             shard: o.shard,
             triage: triage::TriageCounts::default(),
             stages: BTreeMap::new(),
+            swarm: None,
         }
     };
+    let adapting = o.adapt && o.config.swarm;
+    if adapting && state.swarm.is_none() {
+        state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
+    }
+    let swarm = std::sync::Arc::new(adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
     // A new campaign's state is on disk before its first batch, so one killed in that batch
     // resumes (from batch 0) like one killed later.
     if !o.resume {
@@ -461,13 +510,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     };
     // Batches are prepared ahead (generation, oracle, ptxas), several at once since each
     // ptxas process is single-threaded, while the main thread runs the worker backends.
-    let window = (o.jobs / 2).max(1) as u64;
+    // Read-ahead stays below the adaptive swarm's lag (see `adapt`).
+    let window = (o.jobs / 2).clamp(1, (adapt::LAG / 4) as usize) as u64;
     let (tx, rx) = mpsc::sync_channel::<Batch>(window as usize);
     let producer_opts = o.clone();
     let preparer = engine.preparer();
     let first = state.next_batch;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stop2 = stop.clone();
+    let swarm2 = swarm.clone();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(o.jobs.max(1)).build()?;
     let producer = std::thread::spawn(move || {
         use rayon::prelude::*;
@@ -476,15 +527,25 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             if batch_size(&producer_opts, first, b) == 0 {
                 return;
             }
+            let mut configs = Vec::new();
+            for k in (b..b + window).filter(|&k| batch_size(&producer_opts, first, k) > 0) {
+                if !adapting {
+                    configs.push((k, producer_opts.config.clone()));
+                    continue;
+                }
+                let Some(cfg) = swarm2.config_for(&producer_opts.config, k, &stop2) else { return };
+                configs.push((k, cfg));
+            }
             let batches: Vec<Batch> = pool.install(|| {
-                (b..b + window)
+                configs
                     .into_par_iter()
-                    .filter(|&k| batch_size(&producer_opts, first, k) > 0)
-                    .map(|k| {
-                        let (ps, is, t) = generate_batch_timed(&producer_opts, k, batch_size(&producer_opts, first, k));
+                    .map(|(k, cfg)| {
+                        let n = batch_size(&producer_opts, first, k);
+                        let (ps, is, t) = generate_batch_timed(&producer_opts, &cfg, k, n);
+                        let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
                         let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
                         engine::add_stage(&mut prepared.stages, "generation", t);
-                        (k, ps, is, prepared)
+                        (k, ps, is, prepared, switches)
                     })
                     .collect()
             });
@@ -501,7 +562,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Ok((b, programs, inputs, prepared)) = rx.recv() else { break };
+        let Ok((b, programs, inputs, prepared, switches)) = rx.recv() else { break };
+        let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
         let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
         engine::add_stage(&mut stages, "waiting for preparation", waited);
         for (name, t) in &prepared.stages {
@@ -532,7 +594,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                     seen_at: start.elapsed().as_secs_f64(),
                 };
                 let (res, t) = engine::measure(|| tri.raw(&mut store, minimizer.as_ref(), job, &engine.allow, &env));
-                res?;
+                adapt::Outcome::merge(&mut outcomes[k], res?);
                 triaging.add(t);
             }
         }
@@ -547,6 +609,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         family_counts(&programs, &mut state.families);
         state.programs = state.programs.saturating_add(programs.len() as u64);
         state.next_batch = b + 1;
+        if adapting {
+            swarm.finish_batch(b, &switches, &outcomes);
+            state.swarm = Some(swarm.snapshot(state.next_batch));
+        }
         let mut snapshot = state.clone();
         // A resumed campaign runs again the batches whose findings are still being minimized.
         snapshot.next_batch = tri.oldest_pending().map_or(snapshot.next_batch, |p| p.min(snapshot.next_batch));
@@ -614,6 +680,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             c.unminimized_at_end,
             c.minimization_off
         );
+        if let Some(s) = state.swarm.as_ref().filter(|s| !s.stats.is_empty()) {
+            eprint!("adaptive swarm (which switches paid off):\n{}", s.report());
+        }
     }
     state.seconds += seconds;
     state.triage.add(&tri.counts);
@@ -680,6 +749,7 @@ mod tests {
             command: String::new(),
             progress: false,
             shard: None,
+            adapt: false,
         };
         let texts = |o: &Options, b: u64| -> Vec<String> {
             generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect()
@@ -709,11 +779,12 @@ mod tests {
             shard: None,
             triage: triage::TriageCounts::default(),
             stages: BTreeMap::new(),
+            swarm: None,
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
         type Edit = fn(&mut State);
-        let cases: [(&str, Edit); 5] = [
+        let cases: [(&str, Edit); 7] = [
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),
@@ -721,6 +792,13 @@ mod tests {
                 s.families.insert("mov".into(), u64::MAX);
             }),
             ("seconds", |s| s.seconds = -1.0),
+            ("swarm.weights.cvt", |s| {
+                s.swarm = Some(adapt::Swarm { weights: BTreeMap::from([("cvt".into(), 2.0)]), ..Default::default() })
+            }),
+            ("swarm.stats.mov", |s| {
+                let stats = adapt::SwitchStats { programs: u64::MAX, ..Default::default() };
+                s.swarm = Some(adapt::Swarm { stats: BTreeMap::from([("mov".into(), stats)]), ..Default::default() })
+            }),
         ];
         for (field, edit) in cases {
             let mut s = good.clone();

@@ -17,6 +17,7 @@ use oracle::isa::{Family, Form};
 use oracle::program::{interp, slice, text, Program, Stmt};
 use oracle::semantics::Allowances;
 
+use super::adapt::Outcome as Worth;
 use super::engine::{Failure, ProgramResult, StageTime};
 use super::minimize::{package_as_is, Done, Job, Minimizer};
 use super::MINIMIZE_PER_KIND;
@@ -243,22 +244,32 @@ pub struct Triage {
 impl Triage {
     /// Records `finding` (with its case text) and counts its occurrences by how they were
     /// recorded (a new finding's further occurrences are duplicates).
-    fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<(), StoreError> {
+    fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<Worth, StoreError> {
         let n = finding.count.max(1);
-        match store.record(finding, case)? {
+        Ok(match store.record(finding, case)? {
             Recorded::New => {
                 self.new += 1;
                 self.duplicates = self.duplicates.saturating_add(n - 1);
+                Worth::New
             }
-            Recorded::Duplicate => self.duplicates = self.duplicates.saturating_add(n),
-            Recorded::Known(_) => self.known = self.known.saturating_add(n),
-        }
-        Ok(())
+            Recorded::Duplicate => {
+                self.duplicates = self.duplicates.saturating_add(n);
+                Worth::Duplicate
+            }
+            Recorded::Known(_) => {
+                self.known = self.known.saturating_add(n);
+                Worth::Known
+            }
+        })
     }
 
     /// Triages one raw finding of `job`: known (from the unminimized signature) or of a kind
     /// minimized often enough → counted, not minimized; otherwise to `minimizer` (`None`:
     /// minimization off → stored as it is), and stored as it is when its queue is full.
+    /// Returns what the finding is worth to the adaptive swarm, decided now (so adaptation
+    /// never waits for the minimizer): what recording it said, or for a finding handed to the
+    /// minimizer, [`Worth::New`] for the first of its kind this session and
+    /// [`Worth::Duplicate`] otherwise.
     pub fn raw(
         &mut self,
         store: &mut FindingStore,
@@ -266,7 +277,7 @@ impl Triage {
         job: Job,
         allow: &Allowances,
         env: &[(String, String)],
-    ) -> Result<(), StoreError> {
+    ) -> Result<Worth, StoreError> {
         self.counts.raw += 1;
         let pre = job.raw.pre_signature();
         // The input class needs a run of the oracle: only when an entry could match otherwise.
@@ -292,7 +303,7 @@ impl Triage {
                 }
                 None => {
                     kind.2 += 1;
-                    return Ok(());
+                    return Ok(Worth::Duplicate);
                 }
             }
         }
@@ -302,11 +313,12 @@ impl Triage {
             return self.first_of_kind(store, pre, finding, &case);
         };
         let batch = job.batch;
+        let first = kind.0 == 1;
         match m.submit(Box::new(job)) {
             Ok(()) => {
                 self.counts.queued += 1;
                 *self.pending.entry(batch).or_default() += 1;
-                Ok(())
+                Ok(if first { Worth::New } else { Worth::Duplicate })
             }
             Err(job) => {
                 self.counts.queue_full += 1;
@@ -323,7 +335,7 @@ impl Triage {
         pre: String,
         finding: Finding,
         case: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Worth, StoreError> {
         let kind = self.kinds.entry(pre).or_default();
         if kind.1.is_none() {
             kind.1 = Some(finding.clone());

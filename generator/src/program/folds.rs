@@ -1,0 +1,431 @@
+//! Optimizer-stressing chains: one step emits a short dense def-use chain whose values flow
+//! producer → consumer through what compilers fold — known-bits and value-range reasoning,
+//! sign/zero extension of sub-word values, comparisons folded into selects and predicates,
+//! if-conversion and redundant conversions.
+//!
+//! Each ingredient is a swarm knob of [`Config`](super::Config) and a chain shape here:
+//! - `fold_masks`: `and`/`or` with boundary masks and shifts by boundary amounts (0, 1, 8, 16,
+//!   the width − 1, the width; PTX ISA §9.7.8.7–8: amounts past the width clamp), each link
+//!   reading the previous link's result;
+//! - `fold_selects`: `setp` against a boundary value, then `selp` on that predicate
+//!   (§9.7.8.10) and an `@p`/`@!p`-guarded rewrite of the select's result;
+//! - `fold_if_conversion`: a short forward branch on a data comparison around one or two
+//!   instructions that rewrite a register defined before it (the shape if-conversion turns into
+//!   predication);
+//! - `fold_round_trips`: `cvt.a.b` then `cvt.b.a` of its result (§9.7.9.21): float round
+//!   trips, and integer widening then narrowing;
+//! - `fold_sub_words`: a 16-bit (or 8-bit in a `.b16` register) value through 16-bit
+//!   arithmetic with a boundary constant, widened by `cvt` (zero or sign extension) and
+//!   consumed by a 32-bit shift;
+//! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`);
+//! - `fold_narrow_stores`: a 16-bit value (from a float `cvt` to `.f16`/`.bf16`, or 16-bit
+//!   arithmetic) stored to the thread's shared slot with an 8- or 16-bit `st.shared` (§9.7.9.11:
+//!   the low bits are stored), loaded back zero or sign extending, and added to the value it
+//!   came from (the shape of root cause A of `corpus/findings/fuzz-h200/`). Top level only,
+//!   and it needs the `shared` family (a disabled family never appears).
+//!
+//! The conversion ingredients need the `cvt` family on (a disabled family never appears).
+//! Constants come from the integer edge pools ([`values::edge`]): 0, ±1, the limits ± 1,
+//! powers of two ± 1. Every link goes through [`Builder::push_glue`]/[`Builder::push_isa`], so
+//! the register bookkeeping (defined, unread, guarded writes only to defined registers) is
+//! the builder's; a chain never leaves a branch open.
+
+use arbitrary::Result;
+
+use oracle::isa::operand::OperandKind;
+use oracle::isa::{CvtType, Form, Instruction, Operand};
+use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Special, Src};
+
+use super::builder::{addr, Builder, ShByte};
+use super::tables::{Mem, PlainCvt};
+use super::values::{self, Kind};
+
+/// One chain shape (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ingredient {
+    /// `fold_masks`.
+    Masks,
+    /// `fold_selects`.
+    Selects,
+    /// `fold_if_conversion`.
+    IfConversion,
+    /// `fold_round_trips`.
+    RoundTrips,
+    /// `fold_sub_words`.
+    SubWords,
+    /// `fold_two_paths`.
+    TwoPaths,
+    /// `fold_narrow_stores`.
+    NarrowStores,
+}
+
+/// A chain's integer width and signedness; each link takes the glue type its opcode needs at
+/// that width (`.bN` for the logical ops, `.uN`/`.sN` for arithmetic and comparisons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Width {
+    bits: u32,
+    signed: bool,
+}
+
+/// The widths the chains compute in.
+const WIDTHS: [Width; 6] = [
+    Width { bits: 16, signed: false },
+    Width { bits: 16, signed: true },
+    Width { bits: 32, signed: false },
+    Width { bits: 32, signed: true },
+    Width { bits: 64, signed: false },
+    Width { bits: 64, signed: true },
+];
+
+impl Width {
+    /// The glue type `op` takes at this width (`shr` keeps the signedness: arithmetic or
+    /// logical).
+    fn ty(self, op: GlueOp) -> GlueType {
+        let logical = matches!(op, GlueOp::And | GlueOp::Or | GlueOp::Xor | GlueOp::Not | GlueOp::Shl | GlueOp::Selp);
+        match (self.bits, logical, self.signed) {
+            (16, true, _) => GlueType::B16,
+            (32, true, _) => GlueType::B32,
+            (_, true, _) => GlueType::B64,
+            (16, false, false) => GlueType::U16,
+            (16, false, true) => GlueType::S16,
+            (32, false, false) => GlueType::U32,
+            (32, false, true) => GlueType::S32,
+            (_, false, false) => GlueType::U64,
+            (_, false, true) => GlueType::S64,
+        }
+    }
+
+    fn class(self) -> RegClass {
+        self.ty(GlueOp::And).class()
+    }
+
+    fn kind(self) -> Kind {
+        Kind::int(self.bits, self.signed)
+    }
+}
+
+/// Shift amounts that sit on a boundary of some width (the clamping amounts included).
+const SHIFTS: [u64; 9] = [0, 1, 7, 8, 15, 16, 31, 32, 63];
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The operand of a register.
+fn reg_op(r: Reg) -> Operand {
+    Operand::Name(r.to_string())
+}
+
+impl Builder<'_, '_> {
+    /// The chain ingredients the configuration enables.
+    fn ingredients(&self) -> Vec<Ingredient> {
+        let c = &self.cfg;
+        [
+            (c.fold_masks, Ingredient::Masks),
+            (c.fold_selects, Ingredient::Selects),
+            (c.fold_if_conversion && (self.depth() as u32) < c.max_depth, Ingredient::IfConversion),
+            (c.fold_round_trips && c.cvt, Ingredient::RoundTrips),
+            (c.fold_sub_words && c.cvt, Ingredient::SubWords),
+            (c.fold_two_paths, Ingredient::TwoPaths),
+            (c.fold_narrow_stores && c.shared && self.shape.shared > 0 && self.depth() == 0, Ingredient::NarrowStores),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, i)| i)
+        .collect()
+    }
+
+    /// One optimizer-stressing chain (see the module documentation); `false` when no enabled
+    /// ingredient could be emitted.
+    pub fn step_fold(&mut self) -> Result<bool> {
+        let ings = self.ingredients();
+        if ings.is_empty() {
+            return Ok(false);
+        }
+        match ings[self.index(ings.len())?] {
+            Ingredient::Masks => self.fold_masks(),
+            Ingredient::Selects => self.fold_selects(),
+            Ingredient::IfConversion => self.fold_if_conversion(),
+            Ingredient::RoundTrips => self.fold_round_trips(),
+            Ingredient::SubWords => self.fold_sub_words(),
+            Ingredient::TwoPaths => self.fold_two_paths(),
+            Ingredient::NarrowStores => self.fold_narrow_stores(),
+        }
+    }
+
+    /// Whether the target takes glue `op.ty`.
+    fn glue_ok(&self, op: GlueOp, ty: GlueType) -> bool {
+        self.tb.glue.contains(&(op, ty))
+    }
+
+    /// A chain width at which the target takes every op in `ops`.
+    fn chain_width(&mut self, ops: &[GlueOp]) -> Result<Option<Width>> {
+        let ok: Vec<Width> = WIDTHS.into_iter().filter(|&w| ops.iter().all(|&op| self.glue_ok(op, w.ty(op)))).collect();
+        if ok.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(ok[self.index(ok.len())?]))
+    }
+
+    /// A boundary constant at width `w` (the integer edge pool), in its width.
+    fn boundary(&mut self, w: Width) -> u64 {
+        values::edge(self.u, w.kind()) & mask(w.bits)
+    }
+
+    /// A boundary mask: a low or high run of ones, a single bit, or a boundary constant.
+    fn boundary_mask(&mut self, w: Width) -> Result<u64> {
+        let k = self.u.int_in_range(0..=w.bits)?;
+        let m = match self.u.int_in_range(0u8..=3)? {
+            0 => mask(k),
+            1 => !mask(k),
+            2 => 1u64.checked_shl(k).unwrap_or(0),
+            _ => self.boundary(w),
+        };
+        Ok(m & mask(w.bits))
+    }
+
+    /// A boundary shift amount.
+    fn boundary_shift(&mut self) -> Result<u64> {
+        Ok(SHIFTS[self.index(SHIFTS.len())?])
+    }
+
+    /// Emits `op d, a, b` at width `w` (`b` absent for unary ops) into a new register;
+    /// returns `d`.
+    fn link(&mut self, op: GlueOp, w: Width, a: Reg, b: Option<Src>) -> Reg {
+        let ty = w.ty(op);
+        let dst = self.new_reg(Glue::dst_class(op, ty));
+        self.push_glue(None, Glue { op, ty, dst, src: [Some(Src::Reg(a)), b, None] });
+        dst
+    }
+
+    /// The chain's first value: a source register of width `w`.
+    fn chain_source(&mut self, w: Width) -> Result<Reg> {
+        self.src_reg(w.class(), w.kind())
+    }
+
+    /// `and`/`or` with boundary masks and shifts by boundary amounts, 2–4 links.
+    fn fold_masks(&mut self) -> Result<bool> {
+        let ops = [GlueOp::And, GlueOp::Or, GlueOp::Shl, GlueOp::Shr];
+        let Some(w) = self.chain_width(&ops)? else { return Ok(false) };
+        let mut v = self.chain_source(w)?;
+        for _ in 0..self.u.int_in_range(2u8..=4)? {
+            let op = ops[self.index(ops.len())?];
+            let b = match op {
+                GlueOp::Shl | GlueOp::Shr => Src::Imm(self.boundary_shift()?),
+                _ => Src::Imm(self.boundary_mask(w)?),
+            };
+            v = self.link(op, w, v, Some(b));
+        }
+        Ok(true)
+    }
+
+    /// `setp` of a value against a boundary, `selp` on it, and a guarded rewrite of the
+    /// select's result under the same predicate.
+    fn fold_selects(&mut self) -> Result<bool> {
+        let Some(w) = self.chain_width(&[GlueOp::Setp(Cmp::Eq), GlueOp::Selp, GlueOp::And])? else {
+            return Ok(false);
+        };
+        let v = self.chain_source(w)?;
+        let cmp = Cmp::ALL[self.index(Cmp::ALL.len())?];
+        let limit = self.boundary(w);
+        let p = self.link(GlueOp::Setp(cmp), w, v, Some(Src::Imm(limit)));
+        let other = Src::Imm(self.boundary(w));
+        let d = self.new_reg(w.class());
+        let select = Glue {
+            op: GlueOp::Selp,
+            ty: w.ty(GlueOp::Selp),
+            dst: d,
+            src: [Some(Src::Reg(v)), Some(other), Some(Src::Reg(p))],
+        };
+        self.push_glue(None, select);
+        let Reg::Virt(_, pred) = p else { return Ok(true) };
+        let guard = PredGuard { pred, negated: self.u.arbitrary::<bool>()? };
+        let m = Src::Imm(self.boundary_mask(w)?);
+        // `d` is defined (written just above, unguarded), so the guarded write may target it.
+        let rewrite = Glue { op: GlueOp::And, ty: w.ty(GlueOp::And), dst: d, src: [Some(Src::Reg(v)), Some(m), None] };
+        self.push_glue(Some(guard), rewrite);
+        Ok(true)
+    }
+
+    /// `@p bra` on a data comparison around one or two rewrites of a register defined before.
+    fn fold_if_conversion(&mut self) -> Result<bool> {
+        let rewrites = [GlueOp::Add, GlueOp::And, GlueOp::Shl];
+        let Some(w) = self.chain_width(&[GlueOp::Setp(Cmp::Eq), GlueOp::Add, GlueOp::And, GlueOp::Shl])? else {
+            return Ok(false);
+        };
+        let v = self.chain_source(w)?;
+        let cmp = Cmp::ALL[self.index(Cmp::ALL.len())?];
+        let limit = self.boundary(w);
+        let p = self.link(GlueOp::Setp(cmp), w, v, Some(Src::Imm(limit)));
+        // The rewritten register: defined before the branch, so it stays defined after it.
+        let outer = self.defined(w.class()).to_vec();
+        if outer.is_empty() {
+            return Ok(true);
+        }
+        let target = outer[self.index(outer.len())?];
+        self.open_branch_on(p)?;
+        for _ in 0..self.u.int_in_range(1u8..=2)? {
+            let op = rewrites[self.index(rewrites.len())?];
+            let b = if op == GlueOp::Shl { self.boundary_shift()? } else { self.boundary(w) };
+            let glue = Glue { op, ty: w.ty(op), dst: target, src: [Some(Src::Reg(v)), Some(Src::Imm(b)), None] };
+            self.push_glue(None, glue);
+        }
+        self.close_branch();
+        Ok(true)
+    }
+
+    /// `cvt.a.b` then `cvt.b.a` of its result: a conversion and its inverse, both plain forms
+    /// ([`Tables::cvt_plain`](super::tables::Tables::cvt_plain)) the configuration allows.
+    fn fold_round_trips(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let ok: Vec<PlainCvt> =
+            tb.cvt_plain.iter().copied().filter(|p| allow(tb.cvt.items[p.item as usize].feat)).collect();
+        let inverse = |p: &PlainCvt, q: &PlainCvt| q.dtype == p.atype && q.atype == p.dtype;
+        let forward: Vec<PlainCvt> = ok.iter().copied().filter(|p| ok.iter().any(|q| inverse(p, q))).collect();
+        if forward.is_empty() {
+            return Ok(false);
+        }
+        let first = forward[self.index(forward.len())?];
+        let back: Vec<PlainCvt> = ok.iter().copied().filter(|q| inverse(&first, q)).collect();
+        let second = back[self.index(back.len())?];
+        let Some(x) = self.emit_cvt(&tb.cvt.items[first.item as usize].form, None)? else { return Ok(false) };
+        self.emit_cvt(&tb.cvt.items[second.item as usize].form, Some(x))?;
+        Ok(true)
+    }
+
+    /// Emits a plain two-register `cvt` form reading `src` (or a fresh source of its type);
+    /// returns the destination.
+    fn emit_cvt(&mut self, form: &Form, src: Option<Reg>) -> Result<Option<Reg>> {
+        let ops = form.operands();
+        let (Some(OperandKind::Reg(dt)), Some(OperandKind::Reg(at)), Form::Cvt(c)) =
+            (ops.first().map(|s| s.kind), ops.get(1).map(|s| s.kind), form)
+        else {
+            return Ok(None);
+        };
+        let (Some(dc), Some(ac)) = (RegClass::of(dt), RegClass::of(at)) else { return Ok(None) };
+        let a = match src {
+            Some(r) if r.class() == ac => r,
+            _ => {
+                let kind = if c.atype.is_int() {
+                    Kind::int(c.atype.bits(), c.atype.is_signed_int())
+                } else {
+                    Kind::Bits(c.atype.bits())
+                };
+                self.src_reg(ac, kind)?
+            }
+        };
+        let d = self.new_reg(dc);
+        self.push_isa(Instruction { guard: None, form: form.clone(), operands: vec![reg_op(d), reg_op(a)] });
+        Ok(Some(d))
+    }
+
+    /// A 16-bit value through 16-bit arithmetic with a boundary constant, widened by `cvt`
+    /// (from its 16 or low 8 bits, zero or sign extending) and shifted as a 32-bit value.
+    fn fold_sub_words(&mut self) -> Result<bool> {
+        let w = Width { bits: 16, signed: self.u.arbitrary::<bool>()? };
+        let op = [GlueOp::Add, GlueOp::And, GlueOp::Shl, GlueOp::Shr][self.index(4)?];
+        let to = if self.u.arbitrary::<bool>()? { CvtType::S32 } else { CvtType::U32 };
+        let wide_w = Width { bits: 32, signed: to == CvtType::S32 };
+        if !self.glue_ok(op, w.ty(op)) || !self.glue_ok(GlueOp::Shr, wide_w.ty(GlueOp::Shr)) {
+            return Ok(false);
+        }
+        let v = self.chain_source(w)?;
+        let b = if matches!(op, GlueOp::Shl | GlueOp::Shr) { self.boundary_shift()? } else { self.boundary(w) };
+        let narrow = self.link(op, w, v, Some(Src::Imm(b)));
+        let from = [CvtType::U16, CvtType::S16, CvtType::U8, CvtType::S8][self.index(4)?];
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let widen: Vec<PlainCvt> = tb
+            .cvt_plain
+            .iter()
+            .copied()
+            .filter(|p| p.dtype == to && p.atype == from && allow(tb.cvt.items[p.item as usize].feat))
+            .collect();
+        if widen.is_empty() {
+            return Ok(true);
+        }
+        let form = &tb.cvt.items[widen[self.index(widen.len())?].item as usize].form;
+        let Some(wide) = self.emit_cvt(form, Some(narrow))? else { return Ok(true) };
+        let amount = self.boundary_shift()?;
+        self.link(GlueOp::Shr, wide_w, wide, Some(Src::Imm(amount)));
+        Ok(true)
+    }
+
+    /// `(v & m) op (v >> k)`: the same value reaching one consumer by two paths.
+    fn fold_two_paths(&mut self) -> Result<bool> {
+        let joins = [GlueOp::Add, GlueOp::Xor, GlueOp::Or, GlueOp::Sub];
+        let join = joins[self.index(joins.len())?];
+        let Some(w) = self.chain_width(&[GlueOp::And, GlueOp::Shr, GlueOp::Shl, join])? else { return Ok(false) };
+        let v = self.chain_source(w)?;
+        let m = Src::Imm(self.boundary_mask(w)?);
+        let left = self.link(GlueOp::And, w, v, Some(m));
+        let shift = if self.u.arbitrary::<bool>()? { GlueOp::Shr } else { GlueOp::Shl };
+        let k = Src::Imm(self.boundary_shift()?);
+        let right = self.link(shift, w, v, Some(k));
+        self.link(join, w, left, Some(Src::Reg(right)));
+        Ok(true)
+    }
+
+    /// A 16-bit value stored narrow to the own shared slot, loaded back and added to itself
+    /// (see the module documentation).
+    fn fold_narrow_stores(&mut self) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        // Store and load shapes: one `.b16`-register element of 1 or 2 bytes, at an offset
+        // whose bytes were never stored.
+        let free = |size: u32, shared: &[ShByte]| -> Vec<u32> {
+            (0..shared.len() as u32 / size)
+                .map(|i| i * size)
+                .filter(|&o| shared[o as usize..(o + size) as usize].iter().all(|&b| b == ShByte::Empty))
+                .collect()
+        };
+        let narrow = |m: &Mem| m.n == 1 && m.class == RegClass::B16 && matches!(m.size, 1 | 2) && allow(m.feat);
+        let stores: Vec<&Mem> =
+            tb.st_shared.iter().filter(|m| narrow(m) && !free(m.size, &self.shared).is_empty()).collect();
+        if stores.is_empty() {
+            return Ok(false);
+        }
+        let st = stores[self.index(stores.len())?];
+        let loads: Vec<&Mem> = tb.ld_shared.iter().filter(|m| narrow(m) && m.size == st.size).collect();
+        if loads.is_empty() {
+            return Ok(false);
+        }
+        let ld = loads[self.index(loads.len())?];
+        // The producer: a float conversion into 16 bits, or 16-bit arithmetic.
+        let to_half: Vec<PlainCvt> = tb
+            .cvt_plain
+            .iter()
+            .copied()
+            .filter(|p| matches!(p.dtype, CvtType::F16 | CvtType::Bf16) && allow(tb.cvt.items[p.item as usize].feat))
+            .collect();
+        let w = Width { bits: 16, signed: self.u.arbitrary::<bool>()? };
+        let v = if self.cfg.cvt && !to_half.is_empty() && self.u.arbitrary::<bool>()? {
+            let p = to_half[self.index(to_half.len())?];
+            match self.emit_cvt(&tb.cvt.items[p.item as usize].form, None)? {
+                Some(v) => v,
+                None => return Ok(true),
+            }
+        } else {
+            let x = self.chain_source(w)?;
+            let b = self.boundary(w);
+            self.link(GlueOp::Add, w, x, Some(Src::Imm(b)))
+        };
+        let offs = free(st.size, &self.shared);
+        let off = offs[self.index(offs.len())?];
+        let at = addr(Special::Sh, off);
+        let (st_form, ld_form, size) = (st.form.clone(), ld.form.clone(), st.size);
+        self.push_isa(Instruction { guard: None, form: st_form, operands: vec![at.clone(), reg_op(v)] });
+        for b in off..off + size {
+            self.shared[b as usize] = ShByte::Own;
+        }
+        let back = self.new_reg(RegClass::B16);
+        self.push_isa(Instruction { guard: None, form: ld_form, operands: vec![reg_op(back), at] });
+        self.link(GlueOp::Add, w, back, Some(Src::Reg(v)));
+        Ok(true)
+    }
+}
