@@ -142,14 +142,12 @@ fn base_of(p: &Program, spans: &[Vec<Reg>], at: usize, reg: Reg) -> Option<(Regi
                 _ => None,
             }
         }
-        Stmt::Glue { guard: None, glue } if glue.op == GlueOp::Add && glue.ty.bits() == 64 => {
-            match glue.src {
-                [Some(Src::Reg(r)), Some(Src::Imm(c)), _] | [Some(Src::Imm(c)), Some(Src::Reg(r)), _] => {
-                    base_of(p, spans, j, r).map(|(region, off)| (region, off.wrapping_add(c as i64)))
-                }
-                _ => None,
+        Stmt::Glue { guard: None, glue } if glue.op == GlueOp::Add && glue.ty.bits() == 64 => match glue.src {
+            [Some(Src::Reg(r)), Some(Src::Imm(c)), _] | [Some(Src::Imm(c)), Some(Src::Reg(r)), _] => {
+                base_of(p, spans, j, r).map(|(region, off)| (region, off.wrapping_add(c as i64)))
             }
-        }
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -157,10 +155,12 @@ fn base_of(p: &Program, spans: &[Vec<Reg>], at: usize, reg: Reg) -> Option<(Regi
 /// The bytes `[base+offset]` covers for an access of `bytes` bytes by statement `at`.
 fn access(p: &Program, spans: &[Vec<Reg>], at: usize, addr: &Operand, bytes: Option<i64>) -> Vec<Byte> {
     match (addr, bytes) {
-        (Operand::Address { base: Some(b), offset, .. }, Some(n)) => match Reg::parse(b).and_then(|b| base_of(p, spans, at, b)) {
-            Some((r, start)) => (start + offset..start + offset + n).map(|x| (r, x)).collect(),
-            None => Vec::new(),
-        },
+        (Operand::Address { base: Some(b), offset, .. }, Some(n)) => {
+            match Reg::parse(b).and_then(|b| base_of(p, spans, at, b)) {
+                Some((r, start)) => (start + offset..start + offset + n).map(|x| (r, x)).collect(),
+                None => Vec::new(),
+            }
+        }
         _ => Vec::new(),
     }
 }
@@ -184,7 +184,9 @@ fn isa_effects(p: &Program, spans: &[Vec<Reg>], at: usize, i: &Instruction) -> E
     let data = |k: usize| specs.get(k).and_then(|s| data_bytes(&s.kind));
     match i.form.family() {
         Family::St if i.operands.len() >= 2 => e.mem_defs = access(p, spans, at, &i.operands[0], data(1)),
-        Family::Ld | Family::LdGlobalNc if i.operands.len() >= 2 => e.mem_uses = access(p, spans, at, &i.operands[1], data(0)),
+        Family::Ld | Family::LdGlobalNc if i.operands.len() >= 2 => {
+            e.mem_uses = access(p, spans, at, &i.operands[1], data(0))
+        }
         _ => {}
     }
     e

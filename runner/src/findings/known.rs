@@ -568,8 +568,9 @@ mod tests {
         let (_, _, msg) =
             error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = \"a →  → b\"\n");
         assert!(msg.contains("empty step"), "{msg}");
-        let (_, _, msg) =
-            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = [\"a\", \"… → ...\"]\n");
+        let (_, _, msg) = error_of(
+            "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = [\"a\", \"… → ...\"]\n",
+        );
         assert!(msg.contains("gaps only"), "{msg}");
         let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
         assert_eq!(line, 4, "{msg}");
