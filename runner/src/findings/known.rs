@@ -31,10 +31,9 @@
 //! - `backends` matches a signature when the signature names at least one backend and every
 //!   backend it names matches one of the globs: the known bug is "some of these disagree", so a
 //!   run with fewer backends still recognizes it.
-//! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step or a
-//!   shape pattern of gaps only, a malformed id, or a file
-//!   with both or neither of `id` and `[signature]` is an error naming the file, line and
-//!   column. Files are read in name order and [`KnownSet::matches`] returns the first match.
+//! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
+//!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
+//!   both or neither of `id` and `[signature]` is an error naming the file, line and column. Files are read in name order and [`KnownSet::matches`] returns the first match.
 //!   Files not ending in `.toml` are ignored.
 
 use std::ops::Range;
