@@ -33,8 +33,9 @@
 //!   run with fewer backends still recognizes it.
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
-//!   both or neither of `id` and `[signature]` is an error naming the file, line and column. Files are read in name order and [`KnownSet::matches`] returns the first match.
-//!   Files not ending in `.toml` are ignored.
+//!   both or neither of `id` and `[signature]` is an error naming the file, line and column.
+//!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
+//!   not ending in `.toml` are ignored.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
