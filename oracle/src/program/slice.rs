@@ -23,7 +23,7 @@
 //! producer chain of the stored values (data operands, through registers and through shared
 //! memory), the predicates that guard or select them (guards, `selp`/`setp` operands, the
 //! predicates of enclosing branches) and the loads on that chain; it holds no statement whose
-//! only use is computing an address of a load or store ([`slice`] keeps those).
+//! only use is computing an address of a load or store ([`slice`](fn@slice) keeps those).
 //!
 //! Invariants:
 //! - A definition kills earlier ones (of a register or memory byte) only when it certainly
@@ -241,12 +241,12 @@ pub fn slice(p: &Program, word: u32) -> Vec<usize> {
 }
 
 /// The body indices, in program order, of the statements on the value path of output word
-/// `word`: [`slice`] without the statements that only compute addresses (see the module docs).
+/// `word`: [`slice`](fn@slice) without the statements that only compute addresses (see the module docs).
 pub fn data_path(p: &Program, word: u32) -> Vec<usize> {
     walk(p, word, Addresses::Skip)
 }
 
-/// The backward walk of [`slice`] and [`data_path`].
+/// The backward walk of [`slice`](fn@slice) and [`data_path`].
 fn walk(p: &Program, word: u32, addresses: Addresses) -> Vec<usize> {
     let spans = branch_guards(p);
     let mut regs: BTreeSet<Reg> = BTreeSet::new();
