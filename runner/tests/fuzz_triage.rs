@@ -41,7 +41,7 @@ fn a_finding_of_a_known_shape_is_counted_as_known_and_not_minimized() {
         known.join("planted-xor.toml"),
         "reason = \"the planted bug: the in-process oracle computes xor as or\"\n\
          evidence = \"runner/tests/fuzz_triage.rs\"\n\
-         [signature]\nclass = \"hardware-spec\"\nshape = \"xor.*\"\nbackends = [\"oracle-worker\"]\n",
+         [signature]\nclass = \"hardware-spec\"\nshape = \"xor.* → …\"\nbackends = [\"oracle-worker\"]\n",
     )
     .unwrap();
     let run = dir.path().join("run");

@@ -2,7 +2,10 @@
 //! every minimized case of that campaign, sliced at each output word it writes and signed as
 //! its row of the README table says (class, form, input class, disagreeing backends, how),
 //! matches the entry of its root cause and no entry of another cause, except where the
-//! minimized program holds the ingredients of two causes (listed below with the words).
+//! minimized program holds the ingredients of two causes (listed below with the words). And
+//! the entries stay tight: a new bug next to a known cause's ingredients is not counted as
+//! that cause, while an unminimized instance of it with unrelated statements and address
+//! arithmetic still is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -51,10 +54,8 @@ fn cause_of(name: &str) -> Option<char> {
 }
 
 /// Cases whose minimized program shows a second cause too: (case, cause, why).
-const BOTH: [(&str, char, &str); 2] = [
-    ("c2-compiler-cvt.f16.f16-f0020f9f.case", 'B', "word 0 is an f32-amount shr.u64, word 1 the narrow store"),
-    ("c1-compiler-add.u16-d90b9898.case", 'D', "the stored word goes through cvt.rn.f16x2.f32 → cvt.rn.tf32.f32"),
-];
+const BOTH: [(&str, char, &str); 1] =
+    [("c2-compiler-cvt.f16.f16-f0020f9f.case", 'B', "word 0 is an f32-amount shr.u64, word 1 the narrow store")];
 
 #[test]
 fn every_case_of_a_to_g_matches_its_entry_and_no_other() {
@@ -98,4 +99,69 @@ fn every_case_of_a_to_g_matches_its_entry_and_no_other() {
         *per_cause.entry(row.cause).or_default() += 1;
     }
     assert_eq!(per_cause, BTreeMap::from([('A', 47), ('B', 8), ('C', 4), ('D', 3), ('E', 3), ('F', 2), ('G', 1)]));
+}
+
+/// The causes whose entries match `shape` as a compiler finding of every GPU backend.
+fn causes_of(known: &KnownSet, shape: &str) -> BTreeSet<char> {
+    let backends = ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"];
+    let sig = Signature::new(FindingClass::Compiler, "add.u16", "int", backends, "value").with_shape(shape);
+    known
+        .entries()
+        .iter()
+        .filter(|k| matches!(&k.rule, KnownRule::Pattern(p) if p.matches(&sig)))
+        .filter_map(|k| cause_of(&k.name))
+        .collect()
+}
+
+#[test]
+fn a_new_bug_next_to_a_known_cause_is_not_that_cause() {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    // A miscompiled add.u16 between the float cvt and the narrow store: not A, whatever comes
+    // before the cvt.
+    for shape in [
+        "ld.global.f32 → cvt.rn.f16.f32 → add.u16 → st.global.b8",
+        "ld.global.f32 → cvt.rn.f16.f32 → add.u16 → add.u64 → st.global.b8",
+        "cvt.rn.f16.f32 → add.u16 → st.global.b8",
+    ] {
+        assert_eq!(causes_of(&known, shape), BTreeSet::new(), "{shape}");
+    }
+    // Anchored at the store: A's ingredients early in the chain, a new instruction at its end.
+    let shape = "mov.b32 → cvt.rn.f16.f32 → st.global.b8";
+    assert_eq!(causes_of(&known, shape), BTreeSet::from(['A']));
+    assert_eq!(causes_of(&known, &format!("{shape} → xor.b32 → st.global.b32")), BTreeSet::new());
+    // B's shift followed by a new instruction before the store.
+    assert_eq!(causes_of(&known, "ld.global.f32 → shr.b64 → mov.b64 → st.global.b32"), BTreeSet::from(['B']));
+    assert_eq!(causes_of(&known, "ld.global.f32 → shr.b64 → add.u64 → st.global.b32"), BTreeSet::new());
+}
+
+#[test]
+fn an_unminimized_instance_with_address_arithmetic_is_still_a() {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let case = "c1-compiler-cvt.bf16.bf16-66dc1606.case";
+    let text = std::fs::read_to_string(repo().join("corpus/findings/fuzz-h200").join(case)).unwrap();
+    let minimized = "\tld.global.s32 %r0, [%in+36];\n\tcvt.rz.relu.f16.f32 %h0, %r0;\n\tcvt.bf16.bf16 %h2, %h0;\n\tst.global.s8 [%out+5], %h2;\n";
+    assert!(text.contains(minimized), "{case} holds its minimized body");
+    // The same bug before minimization: unrelated statements all around, the load and the
+    // store through addresses the body computes, that arithmetic between the cvt and the store.
+    let unminimized = "\tmov.b64 %d4, %in;\n\
+                       \tadd.u64 %d5, %d4, 36;\n\
+                       \tld.global.s32 %r0, [%d5];\n\
+                       \tld.global.b32 %r7, [%in+4];\n\
+                       \txor.b32 %r8, %r7, 255;\n\
+                       \tcvt.rz.relu.f16.f32 %h0, %r0;\n\
+                       \tmov.b64 %d6, %out;\n\
+                       \tcvt.bf16.bf16 %h2, %h0;\n\
+                       \tadd.u64 %d7, %d6, 4;\n\
+                       \tst.global.b32 [%out], %r8;\n\
+                       \tadd.u64 %d8, %d7, 1;\n\
+                       \tst.global.s8 [%d8], %h2;\n";
+    let (p, _) = parse_case(&text.replace(minimized, unminimized)).unwrap();
+    assert_eq!(slice::shape(&p, 1), "ld.global.s32 → cvt.rz.relu.f16.f32 → cvt.bf16.bf16 → st.global.s8");
+    // The whole slice holds the address arithmetic; its opcodes would not be A's shape.
+    let whole = slice::opcodes(&p, &slice::slice(&p, 1)).join(slice::SHAPE_ARROW);
+    assert!(whole.contains("cvt.bf16.bf16 → add.u64 → add.u64 → st.global.s8"), "{whole}");
+    assert_eq!(causes_of(&known, &whole), BTreeSet::new(), "{whole}");
+    assert_eq!(causes_of(&known, &slice::shape(&p, 1)), BTreeSet::from(['A']));
+    assert_eq!(slice::shape(&p, 0), "ld.global.b32 → xor.b32 → st.global.b32");
+    assert_eq!(causes_of(&known, &slice::shape(&p, 0)), BTreeSet::new());
 }

@@ -1,5 +1,5 @@
 //! Backward def-use slices of a [`Program`] and their shapes: which statements an output word
-//! depends on, and the opcode sequence of those statements, producer → consumer
+//! depends on, and the opcode sequence of those on its value path, producer → consumer
 //! (`mov.b16 → cvt.f16.f16 → st.global.b8`), which root-cause signatures and `corpus/known/`
 //! shape patterns are built on.
 //!
@@ -11,20 +11,33 @@
 //! - memory: the stores to `%out` that write a byte of the word; a load of `%sh`/`%shn`
 //!   (one shared window: `%shn` reads the slot that the next thread stored through `%sh`)
 //!   depends on the earlier shared stores that write one of its bytes, at the same offset;
-//!   `%in` is never written, so loads of it are leaves;
+//!   `%in` is never written, so loads of it are leaves. An address register the body computes
+//!   from `%out`/`%sh`/`%shn` by unguarded moves and constant 64-bit adds addresses that
+//!   region at the summed offset; any other register base addresses nothing the slicer knows;
 //! - control: a statement between a guarded `bra` and its label depends on the branch's
 //!   predicate (the `bra` itself is not part of the shape: it moves no data).
+//!
+//! The shape of a word is the opcodes of its *data path* ([`data_path`]), not of the whole
+//! slice: the same walk, but the registers an address operand reads (`[%d1+4]`'s `%d1`, a
+//! tensor reference) are not followed. So a shape holds the stores that write the word, the
+//! producer chain of the stored values (data operands, through registers and through shared
+//! memory), the predicates that guard or select them (guards, `selp`/`setp` operands, the
+//! predicates of enclosing branches) and the loads on that chain; it holds no statement whose
+//! only use is computing an address of a load or store ([`slice`](fn@slice) keeps those).
 //!
 //! Invariants:
 //! - A definition kills earlier ones (of a register or memory byte) only when it certainly
 //!   runs: unguarded and outside every forward branch's span; otherwise the earlier
 //!   definitions stay in the slice as well.
-//! - The slice lists body indices in program order, so its shape reads producer → consumer;
-//!   labels, `bra` and `bar.sync` never appear in it (they define no data).
+//! - The slice and the data path list body indices in program order, so a shape reads
+//!   producer → consumer and ends with the last store of the word; labels, `bra` and
+//!   `bar.sync` never appear in them (they define no data). The data path is a subset of the
+//!   slice.
 //! - Pure: nothing here runs the program.
 
 use std::collections::BTreeSet;
 
+use super::glue::{GlueOp, Src};
 use super::{text, Program, Reg, Special, Stmt};
 use crate::isa::{Family, Instruction, Operand, OperandKind, Role};
 
@@ -46,15 +59,19 @@ type Byte = (Region, i64);
 #[derive(Default)]
 struct Effects {
     defs: Vec<Reg>,
+    /// Registers read for their value: data operands and guard predicates.
     uses: Vec<Reg>,
+    /// Registers read only to form an address (the base of `[a+off]`, a tensor reference).
+    addr_uses: Vec<Reg>,
     mem_defs: Vec<Byte>,
     mem_uses: Vec<Byte>,
     guarded: bool,
 }
 
-/// The region a base register addresses (`None`: `%in`, read-only, or not a memory base).
-fn region(base: &str) -> Option<Region> {
-    match Reg::parse(base)? {
+/// The region a prologue base register addresses (`None`: `%in`, read-only, or not a
+/// memory base).
+fn region(base: Reg) -> Option<Region> {
+    match base {
         Reg::Special(Special::Out) => Some(Region::Out),
         Reg::Special(Special::Sh | Special::ShNext) => Some(Region::Shared),
         _ => None,
@@ -88,19 +105,68 @@ fn data_bytes(kind: &OperandKind) -> Option<i64> {
     }
 }
 
-/// The bytes `[base+offset]` covers for an access of `bytes` bytes.
-fn access(addr: &Operand, bytes: Option<i64>) -> Vec<Byte> {
-    match (addr, bytes) {
-        (Operand::Address { base: Some(b), offset, .. }, Some(n)) => match region(b) {
-            Some(r) => (*offset..offset + n).map(|x| (r, x)).collect(),
-            None => Vec::new(),
+/// The registers a statement certainly or possibly writes (its destinations), without
+/// looking at memory.
+fn stmt_defs(s: &Stmt) -> Vec<Reg> {
+    let mut out = Vec::new();
+    match s {
+        Stmt::Isa(i) => {
+            let specs = i.form.operands();
+            for (k, o) in i.operands.iter().enumerate() {
+                if specs.get(k).is_some_and(|s| s.role == Role::Dst) && !matches!(o, Operand::Address { .. }) {
+                    operand_regs(o, &mut out);
+                }
+            }
+        }
+        Stmt::Glue { glue, .. } => out.push(glue.dst),
+        Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => {}
+    }
+    out
+}
+
+/// Where register `reg` points before statement `at`: a region's base plus a constant, when
+/// the body computes it from `%out`/`%sh`/`%shn` by unguarded moves and constant 64-bit adds
+/// outside every branch span (`mov.b64 %d1, %out; add.u64 %d2, %d1, 4`); `None` otherwise.
+fn base_of(p: &Program, spans: &[Vec<Reg>], at: usize, reg: Reg) -> Option<(Region, i64)> {
+    if let Reg::Special(_) = reg {
+        return region(reg).map(|r| (r, 0));
+    }
+    let j = (0..at).rev().find(|&j| stmt_defs(&p.body[j]).contains(&reg))?;
+    if !spans[j].is_empty() {
+        return None;
+    }
+    match &p.body[j] {
+        Stmt::Isa(i) if i.guard.is_none() && i.form.family() == Family::Mov && i.operands.len() == 2 => {
+            match &i.operands[1] {
+                Operand::Name(n) => base_of(p, spans, j, Reg::parse(n)?),
+                _ => None,
+            }
+        }
+        Stmt::Glue { guard: None, glue } if glue.op == GlueOp::Add && glue.ty.bits() == 64 => match glue.src {
+            [Some(Src::Reg(r)), Some(Src::Imm(c)), _] | [Some(Src::Imm(c)), Some(Src::Reg(r)), _] => {
+                base_of(p, spans, j, r).map(|(region, off)| (region, off.wrapping_add(c as i64)))
+            }
+            _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The bytes `[base+offset]` covers for an access of `bytes` bytes by statement `at`.
+fn access(p: &Program, spans: &[Vec<Reg>], at: usize, addr: &Operand, bytes: Option<i64>) -> Vec<Byte> {
+    match (addr, bytes) {
+        (Operand::Address { base: Some(b), offset, .. }, Some(n)) => {
+            match Reg::parse(b).and_then(|b| base_of(p, spans, at, b)) {
+                Some((r, start)) => (start + offset..start + offset + n).map(|x| (r, x)).collect(),
+                None => Vec::new(),
+            }
+        }
         _ => Vec::new(),
     }
 }
 
 /// Reads and writes of an ISA instruction, by its operand roles; `ld`/`st` also touch memory.
-fn isa_effects(i: &Instruction) -> Effects {
+fn isa_effects(p: &Program, spans: &[Vec<Reg>], at: usize, i: &Instruction) -> Effects {
     let mut e = Effects { guarded: i.guard.is_some(), ..Effects::default() };
     if let Some(g) = &i.guard {
         e.uses.extend(Reg::parse(&g.pred));
@@ -110,24 +176,27 @@ fn isa_effects(i: &Instruction) -> Effects {
         let spec = specs.get(k);
         match (spec.map(|s| s.role), o) {
             // An address is read even in a destination slot (`st`'s `[a]`).
-            (_, Operand::Address { .. }) => operand_regs(o, &mut e.uses),
+            (_, Operand::Address { .. } | Operand::TensorRef { .. }) => operand_regs(o, &mut e.addr_uses),
             (Some(Role::Dst), _) => operand_regs(o, &mut e.defs),
             _ => operand_regs(o, &mut e.uses),
         }
     }
     let data = |k: usize| specs.get(k).and_then(|s| data_bytes(&s.kind));
     match i.form.family() {
-        Family::St if i.operands.len() >= 2 => e.mem_defs = access(&i.operands[0], data(1)),
-        Family::Ld | Family::LdGlobalNc if i.operands.len() >= 2 => e.mem_uses = access(&i.operands[1], data(0)),
+        Family::St if i.operands.len() >= 2 => e.mem_defs = access(p, spans, at, &i.operands[0], data(1)),
+        Family::Ld | Family::LdGlobalNc if i.operands.len() >= 2 => {
+            e.mem_uses = access(p, spans, at, &i.operands[1], data(0))
+        }
         _ => {}
     }
     e
 }
 
-/// Reads and writes of one statement.
-fn effects(s: &Stmt) -> Effects {
+/// Reads and writes of statement `at`.
+fn effects(p: &Program, spans: &[Vec<Reg>], at: usize) -> Effects {
+    let s = &p.body[at];
     match s {
-        Stmt::Isa(i) => isa_effects(i),
+        Stmt::Isa(i) => isa_effects(p, spans, at, i),
         Stmt::Glue { guard, glue } => {
             let mut uses: Vec<Reg> = text::stmt_regs(s).into_iter().filter(|r| *r != glue.dst).collect();
             // A glue instruction that reads its own destination (`add %r1, %r1, 1`) reads it.
@@ -155,16 +224,37 @@ fn branch_guards(p: &Program) -> Vec<Vec<Reg>> {
     out
 }
 
+/// What a backward walk follows through the address operands of the statements it takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Addresses {
+    /// The statements that compute an address are taken too (the whole slice).
+    Follow,
+    /// Only values: an address base is not followed (the data path).
+    Skip,
+}
+
 /// The body indices, in program order, of the statements that output word `word` (of every
-/// thread) depends on: the stores that write it and everything they depend on.
+/// thread) depends on: the stores that write it and everything they depend on, including the
+/// computation of the addresses they and the loads before them use.
 pub fn slice(p: &Program, word: u32) -> Vec<usize> {
+    walk(p, word, Addresses::Follow)
+}
+
+/// The body indices, in program order, of the statements on the value path of output word
+/// `word`: [`slice`](fn@slice) without the statements that only compute addresses (see the module docs).
+pub fn data_path(p: &Program, word: u32) -> Vec<usize> {
+    walk(p, word, Addresses::Skip)
+}
+
+/// The backward walk of [`slice`](fn@slice) and [`data_path`].
+fn walk(p: &Program, word: u32, addresses: Addresses) -> Vec<usize> {
     let spans = branch_guards(p);
     let mut regs: BTreeSet<Reg> = BTreeSet::new();
     let first = i64::from(word) * 4;
     let mut bytes: BTreeSet<Byte> = (first..first + 4).map(|b| (Region::Out, b)).collect();
     let mut taken = Vec::new();
     for k in (0..p.body.len()).rev() {
-        let e = effects(&p.body[k]);
+        let e = effects(p, &spans, k);
         let relevant = e.defs.iter().any(|r| regs.contains(r)) || e.mem_defs.iter().any(|b| bytes.contains(b));
         if !relevant {
             continue;
@@ -179,6 +269,9 @@ pub fn slice(p: &Program, word: u32) -> Vec<usize> {
             });
         }
         regs.extend(e.uses);
+        if addresses == Addresses::Follow {
+            regs.extend(e.addr_uses);
+        }
         // The specials (`%tix`, `%in`, …) are set by the prologue, never by the body.
         regs.extend(spans[k].iter().filter(|r| matches!(r, Reg::Virt(..))));
         bytes.extend(e.mem_uses);
@@ -200,10 +293,10 @@ pub fn opcodes(p: &Program, stmts: &[usize]) -> Vec<String> {
         .collect()
 }
 
-/// The shape of output word `word`: the opcodes of its slice joined by [`SHAPE_ARROW`]
-/// (empty when nothing in the body writes the word).
+/// The shape of output word `word`: the opcodes of its [`data_path`] joined by
+/// [`SHAPE_ARROW`] (empty when nothing in the body writes the word).
 pub fn shape(p: &Program, word: u32) -> String {
-    opcodes(p, &slice(p, word)).join(SHAPE_ARROW)
+    opcodes(p, &data_path(p, word)).join(SHAPE_ARROW)
 }
 
 #[cfg(test)]
@@ -306,5 +399,42 @@ mod tests {
              st.global.b32 [%out], %r1;\n",
         );
         assert_eq!(shape(&p, 0), "ld.global.b32 → mov.b32 → setp.lt.s32 → add.u32 → st.global.b32");
+    }
+
+    #[test]
+    fn address_arithmetic_is_in_the_slice_and_not_in_the_shape() {
+        let p = program(
+            2,
+            0,
+            "ld.global.f32 %r0, [%in];\n\
+             mov.b64 %d1, %in;\n\
+             add.u64 %d1, %d1, 8;\n\
+             ld.global.b32 %r3, [%d1];\n\
+             cvt.rn.f16.f32 %h0, %r0;\n\
+             mov.b64 %d2, %out;\n\
+             add.u64 %d3, %d2, 4;\n\
+             st.global.b8 [%d3+1], %h0;\n\
+             st.global.b32 [%out], %r3;\n",
+        );
+        // Word 1 is written at byte 5 through %d3 = %out + 4; its address arithmetic is in
+        // the slice but not on the data path.
+        assert_eq!(slice(&p, 1), vec![0, 4, 5, 6, 7]);
+        assert_eq!(data_path(&p, 1), vec![0, 4, 7]);
+        assert_eq!(shape(&p, 1), "ld.global.f32 → cvt.rn.f16.f32 → st.global.b8");
+        // Word 0: the load's address arithmetic is left out of the shape too.
+        assert_eq!(slice(&p, 0), vec![1, 2, 3, 8]);
+        assert_eq!(shape(&p, 0), "ld.global.b32 → st.global.b32");
+        // A guarded address computation is not followed: the store writes nothing known.
+        let p = program(
+            2,
+            0,
+            "mov.b16 %h0, 7;\n\
+             setp.eq.u32 %p0, %tix, 0;\n\
+             mov.b64 %d2, %out;\n\
+             @%p0 add.u64 %d2, %d2, 4;\n\
+             st.global.b8 [%d2+1], %h0;\n",
+        );
+        assert_eq!(shape(&p, 0), "");
+        assert_eq!(shape(&p, 1), "");
     }
 }

@@ -11,7 +11,7 @@
 //! [signature]                             # or, instead of this table: id = "0ffcbb4af022f1bd"
 //! class = "hardware-spec"                 # required; a class or a list of classes
 //! form = "cvt.rna*.tf32.f32"              # glob, or a list of globs
-//! shape = "cvt*{f16,f32}.* → st.*.{b,u,s}8"   # glob steps, or a list of such patterns
+//! shape = "cvt*.{f16,bf16}.* → st.*.{b,u,s}8"  # glob steps and `…`, or a list of patterns
 //! input_class = "nan"                     # optional; glob or list
 //! how = ["nan-becomes-inf", "nan-becomes-finite"]   # optional; glob or list
 //! backends = ["cuda:*"]                   # optional; list of globs
@@ -21,17 +21,21 @@
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
 //!   matches if any of its globs does. An omitted optional field matches anything; at least
 //!   one of `form` and `shape` must be given.
-//! - A shape pattern is steps separated by `→`, each a glob that must match one whole element
-//!   of the signature's shape (`cvt.rn.f16.f32`); it matches when its steps match elements in
-//!   order, not necessarily adjacent ones (the slice may hold moves and loads between the
-//!   producer and the consumer). A signature without a shape matches no shape pattern.
+//! - A shape pattern is steps separated by `→`: a glob that must match one whole element of
+//!   the signature's shape (`cvt.rn.f16.f32`), or the gap `…` (also written `...`) that
+//!   matches any number (≥ 0) of elements. Consecutive steps match consecutive elements (a
+//!   new instruction between the producer and the consumer is a new shape unless the pattern
+//!   says `…` there). The match is anchored at the end — the last step matches the last
+//!   element, the store of the wrong word — and not at the start: the first step may match
+//!   any element. A signature without a shape matches no shape pattern.
 //! - `backends` matches a signature when the signature names at least one backend and every
 //!   backend it names matches one of the globs: the known bug is "some of these disagree", so a
 //!   run with fewer backends still recognizes it.
-//! - Loading is strict: an unknown key, a bad class, an empty glob, a malformed id, or a file
-//!   with both or neither of `id` and `[signature]` is an error naming the file, line and
-//!   column. Files are read in name order and [`KnownSet::matches`] returns the first match.
-//!   Files not ending in `.toml` are ignored.
+//! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
+//!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
+//!   both or neither of `id` and `[signature]` is an error naming the file, line and column.
+//!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
+//!   not ending in `.toml` are ignored.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -105,15 +109,38 @@ fn arrow() -> &'static str {
     SHAPE_ARROW.trim()
 }
 
-/// Whether the shape pattern `pattern` (`→`-separated glob steps) matches `shape`: its steps
-/// match elements of the shape in order (see the module docs).
+/// Whether a shape-pattern step is the gap `…` (or `...`): any number of elements, none included.
+fn is_gap(step: &str) -> bool {
+    matches!(step, "…" | "...")
+}
+
+/// Whether the shape pattern `pattern` (`→`-separated steps) matches `shape`: consecutive glob
+/// steps match consecutive elements, a gap step `…` any number of them, the last step the last
+/// element, and the first step any element (see the module docs).
 pub fn shape_match(pattern: &str, shape: &str) -> bool {
     if shape.is_empty() {
         return false;
     }
-    let mut elements = shape.split(arrow()).map(str::trim);
-    // Taking the earliest element each step matches is enough for an in-order match.
-    pattern.split(arrow()).map(str::trim).all(|step| elements.any(|e| glob_match(step, e)))
+    let elements: Vec<&str> = shape.split(arrow()).map(str::trim).collect();
+    // ends[j]: the steps so far match elements[k..j] for some k (unanchored at the start).
+    let mut ends = vec![true; elements.len() + 1];
+    for step in pattern.split(arrow()).map(str::trim) {
+        ends = if is_gap(step) {
+            let mut reached = false;
+            ends.iter()
+                .map(|&e| {
+                    reached |= e;
+                    reached
+                })
+                .collect()
+        } else {
+            std::iter::once(false)
+                .chain(elements.iter().enumerate().map(|(j, e)| ends[j] && glob_match(step, e)))
+                .collect()
+        };
+    }
+    // Anchored at the end: the last step matched the last element.
+    ends[elements.len()]
 }
 
 impl SignaturePattern {
@@ -312,6 +339,9 @@ impl KnownSet {
                 {
                     return Err(invalid(span, format!("`shape` pattern `{bad}` has an empty step")));
                 }
+                if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).all(|step| is_gap(step.trim()))) {
+                    return Err(invalid(span, format!("`shape` pattern `{bad}` is gaps only: it matches every shape")));
+                }
                 KnownRule::Pattern(SignaturePattern {
                     class,
                     form: p.form.map(|g| globs(g, "form")).transpose()?,
@@ -440,14 +470,38 @@ mod tests {
     }
 
     #[test]
-    fn shapes_match_steps_in_order_and_classes_lists() {
-        assert!(shape_match("cvt*f16.* → st.*.{b,u,s}8", "mov.b16 → cvt.rn.f16.f32 → mov.b16 → st.global.u8"));
+    fn shapes_match_adjacent_steps_anchored_at_the_end() {
+        let a = "cvt*.{f16,bf16}.* → st.*.{b,u,s}8";
+        // Unanchored at the start, adjacent steps, the last step on the last element.
+        assert!(shape_match(a, "ld.global.f32 → cvt.rn.f16.f32 → st.global.b8"));
+        assert!(shape_match(a, "cvt.rn.f16.f32 → st.global.u8"));
         assert!(shape_match("st.*.b8", "mov.b16 → cvt.rn.f16.f32 → st.global.b8"));
+        // An instruction between the producer and the consumer is another shape: the miscompiled
+        // `add.u16` of a new bug is not hidden behind the known narrow store.
+        assert!(!shape_match(a, "ld.global.f32 → cvt.rn.f16.f32 → add.u16 → st.global.b8"));
+        assert!(!shape_match(a, "ld.global.f32 → cvt.rn.f16.f32 → mov.b16 → st.global.u8"));
+        // Anchored at the end: the steps matching earlier elements is not enough.
+        assert!(!shape_match(a, "cvt.rn.f16.f32 → st.shared.b8 → ld.shared.b8 → add.u16 → st.global.b32"));
+        assert!(!shape_match("cvt*", "mov.b16 → cvt.rn.f16.f32 → st.global.b8"));
+        // `…` (or `...`) matches any number of elements, none included.
+        for gap in ["…", "..."] {
+            let p = format!("cvt*.{{f16,bf16}}.* → {gap} → st.*.v{{2,4}}.{{b,u,s}}8");
+            assert!(shape_match(&p, "cvt.f16.f16 → st.global.v2.b8"), "{p}");
+            assert!(shape_match(&p, "cvt.f16.f16 → mov.b64 → mov.b32 → st.global.v4.b8"), "{p}");
+            assert!(!shape_match(&p, "cvt.f16.f16 → mov.b64 → st.global.b8"), "{p}");
+            assert!(!shape_match(&p, "mov.b16 → st.global.v2.b8"), "{p}");
+        }
+        assert!(shape_match("… → st.*", "mov.b16 → st.global.b8"));
+        assert!(shape_match("cvt* → …", "mov.b16 → cvt.f16.f16 → add.u16 → st.global.b8"));
+        assert!(!shape_match("cvt* → …", "mov.b16 → st.global.b8"));
+        assert!(shape_match("ld* → … → cvt* → … → st*", "ld.global.f32 → cvt.f16.f32 → st.global.b8"));
+        assert!(!shape_match("ld* → … → cvt* → … → st*", "cvt.f16.f32 → ld.global.b16 → st.global.b8"));
         // Out of order, a missing step, a step that must match a whole element, no shape.
         assert!(!shape_match("st.*.b8 → cvt*", "mov.b16 → cvt.rn.f16.f32 → st.global.b8"));
         assert!(!shape_match("abs.s16 → cvt*", "mov.b16 → cvt.rn.f16.f32"));
         assert!(!shape_match("cvt", "cvt.rn.f16.f32"));
         assert!(!shape_match("*", ""));
+        assert!(!shape_match("…", ""));
         let k = KnownSet::parse_file(
             Path::new("a.toml"),
             "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = [\"compiler\", \"hardware-spec\"]\nshape = \"cvt*f16.* → st.*.{b,u,s}8\"\nbackends = [\"cuda:*\"]\n",
@@ -514,6 +568,10 @@ mod tests {
         let (_, _, msg) =
             error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = \"a →  → b\"\n");
         assert!(msg.contains("empty step"), "{msg}");
+        let (_, _, msg) = error_of(
+            "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nshape = [\"a\", \"… → ...\"]\n",
+        );
+        assert!(msg.contains("gaps only"), "{msg}");
         let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
         assert_eq!(line, 4, "{msg}");
         // Missing reason.
