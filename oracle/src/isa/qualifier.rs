@@ -2,7 +2,7 @@
 //!
 //! An opcode such as `ld.global.relaxed.gpu.v4.u32` is split at `.` into tokens
 //! (`ld`, `global`, `relaxed`, …). Each family describes its qualifiers as enums declared with
-//! [`qualifiers!`], prints them in the canonical order of its syntax block, and parses them from
+//! [`qualifiers!`](crate::qualifiers), prints them in the canonical order of its syntax block, and parses them from
 //! a [`TokenBag`]: the bag hands out the first unused token that belongs to the requested enum,
 //! so qualifier order in the input does not matter (ptxas accepts `cvt.f64.bf16.rp` as well as
 //! `cvt.rp.f64.bf16`) except between two slots of the same enum (`cvt.dtype.atype`), which are

@@ -7,7 +7,7 @@
 //! prints as one `.entry` of a module ([`text`]) and parses back from that text, so a case file
 //! is plain PTX that `ptxas` takes as is; [`interp`] evaluates it for every thread of the
 //! launch (`exec` control flow, `thread` per-thread statements, `warp` collectives,
-//! memory in [`crate::memory`], the test hook in `plant`); [`slice`] gives the statements an
+//! memory in [`crate::memory`], the test hook in `plant`); [`mod@slice`] gives the statements an
 //! output word depends on and their shape (what root-cause signatures are built on).
 //!
 //! The launch contract ([`Launch::one_cta`], fixed by the prologue that [`text`] prints):

@@ -7,7 +7,7 @@
 //!   seeds, so keys written to disk by one run match keys computed by a later one. Changing
 //!   the canonical form invalidates every stored key and every `id` in `corpus/known/`.
 //! - The [`shape`](Signature::shape) (the root cause's producer → consumer opcode chain,
-//!   [`oracle::program::slice`]) enters the canonical string only when it is not empty, so the
+//!   [`oracle::program::slice::data_path`]) enters the canonical string only when it is not empty, so the
 //!   keys of signatures without one (crashes, rejections, conform rows) are the keys they had
 //!   before shapes existed.
 //! - `backends` is sorted and free of duplicates whenever the signature is made through

@@ -1,6 +1,6 @@
 //! From a program's results to findings: what went wrong (class, disagreeing backends, how),
 //! the implicated instruction form, the class of its input and the shape of the disagreement
-//! (the opcodes of the first wrong word's backward slice, [`oracle::program::slice`]) — the
+//! (the opcodes of the first wrong word's data path, [`oracle::program::slice::data_path`]) — the
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
 //! as a [`Finding`] with its case file. Triage runs nothing: minimization is its own stage
 //! ([`super::minimize`]), and the campaign hands triage the results of the final run.
