@@ -23,7 +23,7 @@ const BATCH: u64 = 8;
 fn campaign(run: &Path, programs: u64, resume: bool) -> String {
     let mut c = ptxdiff();
     c.args(["fuzz", "--time", "300s", "--programs", &programs.to_string(), "--batch", &BATCH.to_string()]);
-    c.args(["--no-minimize", "--jobs", "2"]);
+    c.args(["--no-minimize", "--adapt", "--jobs", "2"]);
     // Backends and the planted bug are options of the session, not of the campaign state.
     c.args(["--backends", "oracle,oracle-worker", "--plant-bug", "xor-as-or"]);
     if resume {

@@ -34,7 +34,7 @@
 //!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
 //!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
 //!   is part of the campaign state and must be the same when resuming.
-//! - With the adaptive swarm on (the default for swarm configurations; `--no-adapt`), batch `b`
+//! - With the adaptive swarm on (`--adapt`, for swarm configurations), batch `b`
 //!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
 //!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
 //!   state.
