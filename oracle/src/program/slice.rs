@@ -38,6 +38,7 @@
 use std::collections::BTreeSet;
 
 use super::glue::{GlueOp, Src};
+use super::text::operand_regs;
 use super::{text, Program, Reg, Special, Stmt};
 use crate::isa::{Family, Instruction, Operand, OperandKind, Role};
 
@@ -75,24 +76,6 @@ fn region(base: Reg) -> Option<Region> {
         Reg::Special(Special::Out) => Some(Region::Out),
         Reg::Special(Special::Sh | Special::ShNext) => Some(Region::Shared),
         _ => None,
-    }
-}
-
-/// The registers an operand names (vector elements, `d|p`, address bases).
-fn operand_regs(o: &Operand, out: &mut Vec<Reg>) {
-    match o {
-        Operand::Name(n) | Operand::NameOffset(n, _) => out.extend(Reg::parse(n)),
-        Operand::Vector(items) => items.iter().for_each(|i| operand_regs(i, out)),
-        Operand::Address { base: Some(b), .. } => out.extend(Reg::parse(b)),
-        Operand::WithPred(d, p) => {
-            operand_regs(d, out);
-            out.extend(Reg::parse(p));
-        }
-        Operand::TensorRef { map, coords } => {
-            operand_regs(map, out);
-            coords.iter().for_each(|c| operand_regs(c, out));
-        }
-        Operand::Imm(_) | Operand::Sink | Operand::Address { base: None, .. } => {}
     }
 }
 

@@ -69,8 +69,8 @@ const BEGIN: &str = "// begin body";
 const END: &str = "// end body";
 const INPUTS: &str = "// ptxdiff-inputs";
 
-/// The registers an operand mentions.
-fn operand_regs(o: &Operand, out: &mut Vec<Reg>) {
+/// The registers an operand mentions (vector elements, `d|p`, address bases).
+pub(crate) fn operand_regs(o: &Operand, out: &mut Vec<Reg>) {
     match o {
         Operand::Name(n) | Operand::NameOffset(n, _) => out.extend(Reg::parse(n)),
         Operand::Vector(items) => items.iter().for_each(|i| operand_regs(i, out)),
