@@ -376,15 +376,9 @@ struct ConformArgs {
     /// that cannot run on this machine is an error.
     #[arg(long, value_delimiter = ',')]
     backends: Vec<String>,
-    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the
-    /// backends `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
-    #[arg(long, value_delimiter = ',')]
-    ptxas: Vec<String>,
-    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
-    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
-    /// `--ptxas` entries, as do those given with `--ptxas`.
-    #[arg(long)]
-    ptxas_matrix: bool,
+    /// ptxas binaries (`--ptxas`, `--ptxas-matrix`).
+    #[command(flatten)]
+    ptxas: runner::fuzz::cli::PtxasArgs,
     /// Do not install ptxas when none is found (also: PTXDIFF_NO_INSTALL=1). By default a run
     /// that finds no ptxas installs the pinned nvidia-cuda-nvcc wheel's ptxas into
     /// ~/.cache/ptxdiff/nvcc (needs python3 with pip and access to PyPI).
@@ -580,13 +574,13 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let allow = Allowances::from_off(&a.allow_off)?;
     let sm_90: oracle::isa::Target = "sm_90".parse()?;
     // The default backends need ptxas; an explicit list only if it names a ptxas backend.
-    if a.ptxas.is_empty() && (a.backends.is_empty() || a.backends.iter().any(|b| b.contains("ptxas"))) {
+    if a.ptxas.ptxas.is_empty() && (a.backends.is_empty() || a.backends.iter().any(|b| b.contains("ptxas"))) {
         ensure_ptxas(a.no_install_ptxas);
     }
     let registry = runner::backend::Registry::new(runner::backend::Settings {
         // An `auto` target is known only once the GPU answers: the matrix is checked against
         // conform's fallback, sm_90.
-        ptxas: runner::fuzz::cli::ptxas_specs(&a.ptxas, a.ptxas_matrix, target.as_ref().or(Some(&sm_90)))?,
+        ptxas: a.ptxas.specs(target.as_ref().or(Some(&sm_90)))?,
         devices: a.gpus.devices(),
         workers: Some(a.gpus.workers.unwrap_or_else(|| conform_workers(target, a.forms.as_deref()))),
         allow: allow.clone(),

@@ -116,6 +116,27 @@ pub(crate) fn require_available(explicit: bool, engine: &Engine) -> Result<()> {
     Ok(())
 }
 
+/// The ptxas options every command that builds backends takes.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct PtxasArgs {
+    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the backends
+    /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
+    #[arg(long, value_delimiter = ',')]
+    pub ptxas: Vec<String>,
+    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
+    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
+    /// `--ptxas` entries, as do those given with `--ptxas`.
+    #[arg(long)]
+    pub ptxas_matrix: bool,
+}
+
+impl PtxasArgs {
+    /// The ptxas entries of the run ([`ptxas_specs`]) for `target`.
+    pub fn specs(&self, target: Option<&Target>) -> Result<Vec<PtxasSpec>> {
+        ptxas_specs(&self.ptxas, self.ptxas_matrix, target)
+    }
+}
+
 /// Parses `--ptxas VERSION=PATH,…`; with `--ptxas-matrix` (`matrix`), adds every ptxas of the
 /// version matrix ([`crate::backend::ptxas_matrix`]) and, given the run's `target`, leaves out
 /// (saying so once, on stderr) the releases that cannot assemble for it at all
@@ -151,15 +172,9 @@ pub struct BackendArgs {
     /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
     #[arg(long, value_delimiter = ',')]
     pub allow_off: Vec<String>,
-    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the backends
-    /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
-    #[arg(long, value_delimiter = ',')]
-    pub ptxas: Vec<String>,
-    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
-    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
-    /// `--ptxas` entries, as do those given with `--ptxas`.
-    #[arg(long)]
-    pub ptxas_matrix: bool,
+    /// ptxas binaries (`--ptxas`, `--ptxas-matrix`).
+    #[command(flatten)]
+    pub ptxas: PtxasArgs,
     /// GPUs and workers per GPU.
     #[command(flatten)]
     pub gpus: DeviceArgs,
@@ -189,15 +204,9 @@ pub struct FuzzArgs {
     /// has.
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// ptxas binaries side by side, `VERSION=PATH` (comma-separated): each gives the backends
-    /// `cuda:ptxas-VERSION-O0`, `cuda:ptxas-VERSION-O3` and `ptxas-check-VERSION`.
-    #[arg(long, value_delimiter = ',')]
-    pub ptxas: Vec<String>,
-    /// The ptxas version matrix: every ptxas under `.tools/ptxas/<VERSION>/` (installed by
-    /// `ci/install-ptxas-versions`) and the one found otherwise (labelled by its release) become
-    /// `--ptxas` entries, as do those given with `--ptxas`.
-    #[arg(long)]
-    pub ptxas_matrix: bool,
+    /// ptxas binaries (`--ptxas`, `--ptxas-matrix`).
+    #[command(flatten)]
+    pub ptxas: PtxasArgs,
     /// GPUs and workers per GPU.
     #[command(flatten)]
     pub gpus: DeviceArgs,
@@ -330,7 +339,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         seed,
         target,
         backends: parse_backends(&a.backends),
-        ptxas: ptxas_specs(&a.ptxas, a.ptxas_matrix, Some(&target))?,
+        ptxas: a.ptxas.specs(Some(&target))?,
         devices: a.gpus.devices(),
         workers: a.gpus.workers,
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
@@ -393,7 +402,7 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
 /// whichever way the command ends).
 fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, tempfile::TempDir)> {
     let registry = Registry::new(Settings {
-        ptxas: ptxas_specs(&a.ptxas, a.ptxas_matrix, None)?,
+        ptxas: a.ptxas.specs(None)?,
         devices: a.gpus.devices(),
         // One program runs on one worker; more would only start idle processes.
         workers: Some(a.gpus.workers.unwrap_or(1)),
