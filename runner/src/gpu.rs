@@ -2,7 +2,8 @@
 //! one context per process, modules from offline-assembled cubins or from PTX through the
 //! driver's JIT (with its error and info logs), device and pinned host buffers, one launch
 //! wrapper (`Gpu::launch`: a [`LaunchConfig`] of grid, block, cluster and dynamic shared
-//! memory, and [`KernelParams`] as bytes). Driver results go through `cudarc`'s result layer
+//! memory, and [`KernelParams`] as bytes; `Gpu::launch_with` for callers' own configs),
+//! tensor maps encoded by the driver's own encoders ([`Gpu::encode_tensor_map`]). Driver results go through `cudarc`'s result layer
 //! (`CUresult::result`, [`DriverError`]); errors keep the CUDA error name, and faults are told
 //! apart by their result code ([`GpuError::is_fault`]). A machine without `libcuda.so.1` gets
 //! [`GpuError::Unavailable`], never a panic.
@@ -16,6 +17,8 @@ use std::ptr;
 use cudarc::driver::result::DriverError;
 use cudarc::driver::sys::{self, CUresult};
 use thiserror::Error;
+
+use crate::worker::protocol::WireTensorMap;
 
 /// GPU errors.
 #[derive(Debug, Error)]
@@ -45,6 +48,14 @@ pub enum GpuError {
 }
 
 impl GpuError {
+    /// The driver's result name (`CUDA_ERROR_INVALID_VALUE`) of a driver error.
+    pub fn driver_error_name(&self) -> Option<String> {
+        match self {
+            GpuError::Driver { error, .. } | GpuError::Jit { error, .. } => Some(error_name(*error)),
+            _ => None,
+        }
+    }
+
     /// Whether the error means a kernel faulted (the context is now unusable), decided by the
     /// driver's result code.
     pub fn is_fault(&self) -> bool {
@@ -118,9 +129,105 @@ impl KernelParams {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
+    /// Appends `data` at the next multiple of `align` (a `.param .align 64 .b8 [128]` tensor
+    /// map, or raw scalar bytes).
+    pub fn aligned(mut self, align: usize, data: &[u8]) -> KernelParams {
+        self.0.resize(self.0.len().next_multiple_of(align.max(1)), 0);
+        self.0.extend_from_slice(data);
+        self
+    }
     /// The parameter bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.0
+    }
+}
+
+/// Dynamic shared memory a kernel may use without opting in (48 KiB).
+const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
+/// CTAs in the largest portable cluster.
+const PORTABLE_CLUSTER: u64 = 8;
+/// The largest tensor rank the encoders take (cuda.h: `tensorRank` ≤ 5).
+const MAX_TENSOR_RANK: usize = 5;
+
+/// The cuda.h codes of the tensor-map enumerations as `cudarc`'s typed enums; a code that names
+/// no enumerator is a request error (never transmuted).
+mod tensor_map_codes {
+    use cudarc::driver::sys::{
+        CUtensorMapDataType as D, CUtensorMapFloatOOBfill as F, CUtensorMapInterleave as I,
+        CUtensorMapL2promotion as L, CUtensorMapSwizzle as S,
+    };
+
+    use super::GpuError;
+
+    fn unknown<T>(what: &str, code: u32) -> Result<T, GpuError> {
+        Err(GpuError::Request(format!("{code} is no {what} code (cuda.h)")))
+    }
+
+    /// `CUtensorMapDataType`.
+    pub fn data_type(code: u32) -> Result<D, GpuError> {
+        Ok(match code {
+            0 => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+            1 => D::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+            2 => D::CU_TENSOR_MAP_DATA_TYPE_UINT32,
+            3 => D::CU_TENSOR_MAP_DATA_TYPE_INT32,
+            4 => D::CU_TENSOR_MAP_DATA_TYPE_UINT64,
+            5 => D::CU_TENSOR_MAP_DATA_TYPE_INT64,
+            6 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+            7 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+            8 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+            9 => D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+            10 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+            11 => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+            12 => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ,
+            13 => D::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B,
+            14 => D::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B,
+            15 => D::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B,
+            _ => return unknown("CUtensorMapDataType", code),
+        })
+    }
+
+    /// `CUtensorMapInterleave`.
+    pub fn interleave(code: u32) -> Result<I, GpuError> {
+        Ok(match code {
+            0 => I::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            1 => I::CU_TENSOR_MAP_INTERLEAVE_16B,
+            2 => I::CU_TENSOR_MAP_INTERLEAVE_32B,
+            _ => return unknown("CUtensorMapInterleave", code),
+        })
+    }
+
+    /// `CUtensorMapSwizzle`.
+    pub fn swizzle(code: u32) -> Result<S, GpuError> {
+        Ok(match code {
+            0 => S::CU_TENSOR_MAP_SWIZZLE_NONE,
+            1 => S::CU_TENSOR_MAP_SWIZZLE_32B,
+            2 => S::CU_TENSOR_MAP_SWIZZLE_64B,
+            3 => S::CU_TENSOR_MAP_SWIZZLE_128B,
+            4 => S::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B,
+            5 => S::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B,
+            6 => S::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B,
+            _ => return unknown("CUtensorMapSwizzle", code),
+        })
+    }
+
+    /// `CUtensorMapL2promotion`.
+    pub fn l2_promotion(code: u32) -> Result<L, GpuError> {
+        Ok(match code {
+            0 => L::CU_TENSOR_MAP_L2_PROMOTION_NONE,
+            1 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+            2 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            3 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            _ => return unknown("CUtensorMapL2promotion", code),
+        })
+    }
+
+    /// `CUtensorMapFloatOOBfill`.
+    pub fn oob_fill(code: u32) -> Result<F, GpuError> {
+        Ok(match code {
+            0 => F::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            1 => F::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+            _ => return unknown("CUtensorMapFloatOOBfill", code),
+        })
     }
 }
 
@@ -306,6 +413,121 @@ impl Gpu {
         self.launch(f.func, &LaunchConfig::linear(1, threads), &params)
     }
 
+    /// Runs `f` with `config` (grid, block, cluster, dynamic shared memory) and the parameter
+    /// bytes `params`, which the caller lays out as `f`'s `.param` list; `f` must stay within
+    /// the buffers they name. Dynamic shared memory above the 48 KiB default is opted into
+    /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`), and clusters of more than the 8
+    /// portable CTAs ask for the non-portable size (`CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`);
+    /// what the device cannot do fails the launch with the driver's error.
+    pub fn launch_with(&self, f: Function<'_>, config: &LaunchConfig, params: &KernelParams) -> Result<(), GpuError> {
+        let set = |attrib, value: u32| {
+            let value = i32::try_from(value)
+                .map_err(|_| GpuError::Request(format!("function attribute value {value} does not fit an int")))?;
+            // SAFETY: `f` belongs to a loaded module (its lifetime says so); plain attribute set.
+            check("cuFuncSetAttribute", unsafe { sys::cuFuncSetAttribute(f.func, attrib, value) })
+        };
+        if config.dynamic_shared_bytes > DEFAULT_DYNAMIC_SHARED {
+            set(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, config.dynamic_shared_bytes)?;
+        }
+        let (x, y, z) = config.cluster;
+        if u64::from(x) * u64::from(y) * u64::from(z) > PORTABLE_CLUSTER {
+            set(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
+        }
+        self.launch(f.func, config, params)
+    }
+
+    /// Encodes a tensor map over the global memory at `global` with the driver's own encoder
+    /// (`cuTensorMapEncodeTiled`, or `cuTensorMapEncodeIm2col` for an im2col map): the
+    /// 128-byte `CUtensorMap` a kernel takes as a `.param .align 64 .b8 [128]`. A map the
+    /// driver refuses is [`GpuError::Driver`] with its result (the encode call named); a code
+    /// that is no enumerator of its cuda.h enumeration, or arrays whose lengths disagree with
+    /// the rank, are [`GpuError::Request`] and never reach the driver.
+    pub fn encode_tensor_map(&self, global: u64, map: &WireTensorMap) -> Result<[u8; 128], GpuError> {
+        use tensor_map_codes as codes;
+        let rank = map.dims.len();
+        let lengths = [
+            ("strides", map.strides.len(), rank.saturating_sub(1)),
+            ("element_strides", map.element_strides.len(), rank),
+            ("box_dims", map.box_dims.len(), if map.im2col.is_some() { 0 } else { rank }),
+        ];
+        let corners = map.im2col.as_ref().map(|i| [i.lower_corner.len(), i.upper_corner.len()]);
+        for (what, len, want) in lengths
+            .into_iter()
+            .chain(corners.into_iter().flat_map(|[l, u]| {
+                [("lower_corner", l, rank.saturating_sub(2)), ("upper_corner", u, rank.saturating_sub(2))]
+            }))
+        {
+            if len != want {
+                return Err(GpuError::Request(format!("tensor map of rank {rank}: {what} has {len} entries, not {want}")));
+            }
+        }
+        let dtype = codes::data_type(map.dtype)?;
+        let interleave = codes::interleave(map.interleave)?;
+        let swizzle = codes::swizzle(map.swizzle)?;
+        let l2 = codes::l2_promotion(map.l2_promotion)?;
+        let fill = codes::oob_fill(map.oob_fill)?;
+        let rank32 = u32::try_from(rank).map_err(|_| GpuError::Request(format!("tensor map rank {rank}")))?;
+        // Every array is padded to at least the largest rank the driver knows, so that the
+        // driver never reads past one whatever rank it is given.
+        fn padded<T: Copy + Default>(v: &[T]) -> Vec<T> {
+            let mut v = v.to_vec();
+            v.resize(v.len().max(MAX_TENSOR_RANK), T::default());
+            v
+        }
+        let (dims, strides, boxes, elems) =
+            (padded(&map.dims), padded(&map.strides), padded(&map.box_dims), padded(&map.element_strides));
+        let mut out = sys::CUtensorMap { opaque: [0; 16] };
+        let address = global as usize as *mut c_void;
+        // SAFETY: `out` is a writable CUtensorMap; every array holds at least `rank` entries
+        // (lengths checked above, then padded) and lives until the call returns; the driver
+        // only records `address`, it does not dereference it.
+        let r = unsafe {
+            match &map.im2col {
+                None => sys::cuTensorMapEncodeTiled(
+                    &mut out,
+                    dtype,
+                    rank32,
+                    address,
+                    dims.as_ptr(),
+                    strides.as_ptr(),
+                    boxes.as_ptr(),
+                    elems.as_ptr(),
+                    interleave,
+                    swizzle,
+                    l2,
+                    fill,
+                ),
+                Some(i) => {
+                    let (lower, upper) = (padded(&i.lower_corner), padded(&i.upper_corner));
+                    sys::cuTensorMapEncodeIm2col(
+                        &mut out,
+                        dtype,
+                        rank32,
+                        address,
+                        dims.as_ptr(),
+                        strides.as_ptr(),
+                        lower.as_ptr(),
+                        upper.as_ptr(),
+                        i.channels_per_pixel,
+                        i.pixels_per_column,
+                        elems.as_ptr(),
+                        interleave,
+                        swizzle,
+                        l2,
+                        fill,
+                    )
+                }
+            }
+        };
+        let call = if map.im2col.is_some() { "cuTensorMapEncodeIm2col" } else { "cuTensorMapEncodeTiled" };
+        check(call, r)?;
+        let mut bytes = [0u8; 128];
+        for (chunk, word) in bytes.chunks_exact_mut(8).zip(out.opaque) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        Ok(bytes)
+    }
+
     /// The one launch wrapper: runs `func` with `config` and the parameter bytes `params` on
     /// the stream.
     fn launch(&self, func: sys::CUfunction, config: &LaunchConfig, params: &KernelParams) -> Result<(), GpuError> {
@@ -349,9 +571,16 @@ impl Gpu {
 
     /// Copies `data` to the start of `dst` (synchronously).
     pub fn upload(&self, dst: &DeviceBuffer, data: &[u8]) -> Result<(), GpuError> {
-        assert!(data.len() <= dst.bytes, "upload within the buffer");
+        self.upload_at(dst, 0, data)
+    }
+
+    /// Copies `data` to `dst` at byte `offset` (synchronously).
+    pub fn upload_at(&self, dst: &DeviceBuffer, offset: usize, data: &[u8]) -> Result<(), GpuError> {
+        assert!(offset.checked_add(data.len()).is_some_and(|end| end <= dst.bytes), "upload within the buffer");
         // SAFETY: the range lies inside the allocation (asserted); `data` is readable.
-        check("cuMemcpyHtoD", unsafe { sys::cuMemcpyHtoD_v2(dst.ptr, data.as_ptr().cast(), data.len()) })
+        check("cuMemcpyHtoD", unsafe {
+            sys::cuMemcpyHtoD_v2(dst.ptr + offset as u64, data.as_ptr().cast(), data.len())
+        })
     }
 
     /// Sets the whole of `dst` to zero (ordered on the stream).
@@ -362,11 +591,17 @@ impl Gpu {
 
     /// The first `bytes` of `src`, after everything before on the stream (faults surface here).
     pub fn download(&self, src: &DeviceBuffer, bytes: usize) -> Result<Vec<u8>, GpuError> {
-        assert!(bytes <= src.bytes, "download within the buffer");
+        self.download_at(src, 0, bytes)
+    }
+
+    /// `bytes` bytes of `src` from byte `offset`, after everything before on the stream
+    /// (faults surface here).
+    pub fn download_at(&self, src: &DeviceBuffer, offset: usize, bytes: usize) -> Result<Vec<u8>, GpuError> {
+        assert!(offset.checked_add(bytes).is_some_and(|end| end <= src.bytes), "download within the buffer");
         self.synchronize()?;
         let mut v = vec![0u8; bytes];
-        // SAFETY: both ranges are valid for `bytes` bytes.
-        check("cuMemcpyDtoH", unsafe { sys::cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), src.ptr, bytes) })?;
+        // SAFETY: both ranges are valid for `bytes` bytes (asserted above).
+        check("cuMemcpyDtoH", unsafe { sys::cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), src.ptr + offset as u64, bytes) })?;
         Ok(v)
     }
 

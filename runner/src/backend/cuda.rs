@@ -2,7 +2,8 @@
 //! `--workers`), given the machine code through a [`Compiler`]: the driver's JIT (`cuda:jit`)
 //! or an offline ptxas at one optimization level (`cuda:ptxas-O3`; `cuda:ptxas-13.0-O3` for a
 //! `--ptxas` version). Every `cuda:*` backend of a run shares the one [`Pool`] of GPU
-//! workers: sweeps are spread over it form by form, program batches split by kernels; a
+//! workers: sweeps are spread over it form by form, program batches split by kernels, memory
+//! jobs spread job by job (a `cuda:ptxas-*` backend needs each job's cubin); a
 //! worker is restarted after a fault, crash or hang.
 
 use std::sync::Arc;
@@ -12,8 +13,10 @@ use oracle::semantics::Allowances;
 
 use super::pool::Pool;
 use super::{
-    label_suffix, Backend, Build, Built, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec,
+    label_suffix, Backend, Build, Built, Context, Failed, Kind, MemSpec, Need, ProgramBatch, Role, SweepResult,
+    SweepSpec,
 };
+use crate::worker::protocol::MemOutcome;
 use crate::ptxas::Ptxas;
 use crate::worker::Executor;
 
@@ -155,5 +158,17 @@ impl Backend for Cuda {
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
         let executor = self.executor();
         self.pool.run_batch(&self.name, executor, &self.allow, batch)
+    }
+
+    fn run_mem(&mut self, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+        let executor = self.executor();
+        if let Compiler::Ptxas { .. } = &self.compiler {
+            if specs.iter().any(|s| s.cubin.is_none()) {
+                // The caller's omission, not the backend's failure: no job is sent.
+                let why = format!("{} runs memory jobs from the cubin of its build; a job came without one", self.name);
+                return specs.iter().map(|_| Err(why.clone())).collect();
+            }
+        }
+        self.pool.run_mem(&self.name, &executor, specs)
     }
 }

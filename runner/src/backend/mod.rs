@@ -4,12 +4,14 @@
 //! A backend has a name (`oracle`, `oracle-worker`, `ptxas-check`, `cuda:jit`,
 //! `cuda:ptxas-O3`, `cuda:ptxas-13.0-O3`, …), says what it needs ([`Need`]), declares the
 //! offline assemblies it runs ([`Build`]; the caller runs each distinct one once per batch,
-//! so backends that need the same cubin share it) and runs the two workloads that exist:
-//! conformance sweeps of forms ([`Backend::sweep`]) and batches of fuzz programs
-//! ([`Backend::run_programs`]). A run that goes wrong is classified: a [`Failure`] is worth a
-//! finding (a rejection, a ptxas crash, a GPU fault, a hang), a [`Failed::Environment`] is
-//! not (the worker could not be restarted; the driver cannot load a cubin of a ptxas newer than
-//! itself, [`driver_cannot_load`], which is said once per backend on stderr).
+//! so backends that need the same cubin share it) and runs the workloads that exist:
+//! conformance sweeps of forms ([`Backend::sweep`]), batches of fuzz programs
+//! ([`Backend::run_programs`]) and memory jobs ([`Backend::run_mem`]: one kernel over global
+//! buffers; only GPU backends run them, the others say so as an environment error). A run
+//! that goes wrong is classified: a [`Failure`] is worth a finding (a rejection, a ptxas
+//! crash, a GPU fault, a hang), a [`Failed::Environment`] is not (the worker could not be
+//! restarted; the driver cannot load a cubin of a ptxas newer than itself,
+//! [`driver_cannot_load`], which is said once per backend on stderr).
 //!
 //! The registry resolves ptxas in one place ([`resolve_ptxas`]: the `--ptxas VERSION=PATH`
 //! list, else [`default_ptxas`], the only lookup; `--ptxas-matrix` adds every release
@@ -39,6 +41,7 @@ use thiserror::Error;
 use crate::diff::sweep::check::Checked;
 use crate::diff::{BackendFailure, FailureKind};
 use crate::ptxas::Ptxas;
+use crate::worker::protocol::{JobBuffer, JobParam, MemJob, MemOutcome};
 use crate::worker::{worker_exe, Executor, KernelRun, Outcome, ProgramJob, SweepJob, WorkerHandle, WorkerKind};
 use pool::{Devices, Pool};
 
@@ -54,7 +57,7 @@ pub enum Need {
 }
 
 /// A failure worth a finding: one backend on one program or sweep.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Failure {
     /// The assembler or the driver's JIT rejected a program the model calls valid.
     Rejected {
@@ -173,6 +176,55 @@ pub struct ProgramBatch {
     pub timeout: Duration,
 }
 
+/// One memory job for a backend: a kernel over global buffers, its launch and parameters (a
+/// [`MemJob`] without the id and executor, which the backend gives it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemSpec {
+    /// The module's PTX.
+    pub ptx: String,
+    /// The cubin of the backend's [`Build`], when it has one.
+    pub cubin: Option<PathBuf>,
+    /// The entry to launch.
+    pub entry: String,
+    /// Threads per CTA, per dimension.
+    pub block: [u32; 3],
+    /// CTAs per grid dimension.
+    pub grid: [u32; 3],
+    /// CTAs per cluster dimension (`[1, 1, 1]`: no cluster launch).
+    pub cluster: [u32; 3],
+    /// Dynamic shared memory per CTA, bytes.
+    pub dynamic_shared: u32,
+    /// The global buffers.
+    pub buffers: Vec<JobBuffer>,
+    /// The entry's parameters, in signature order.
+    pub params: Vec<JobParam>,
+    /// Buffers copied back, in this order.
+    pub read: Vec<usize>,
+    /// Longest wait for the job; past it the worker is killed and the job is a hang.
+    pub timeout: Duration,
+}
+
+impl MemSpec {
+    /// The protocol job of this spec, as job `id` run by `executor`.
+    pub fn job(&self, id: u64, executor: Executor) -> MemJob {
+        MemJob {
+            id,
+            executor,
+            ptx: self.ptx.clone(),
+            cubin: self.cubin.clone(),
+            entry: self.entry.clone(),
+            block: self.block,
+            grid: self.grid,
+            cluster: self.cluster,
+            dynamic_shared: self.dynamic_shared,
+            buffers: self.buffers.clone(),
+            params: self.params.clone(),
+            read: self.read.clone(),
+            timeout_ms: u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+}
+
 /// What a backend does with a program batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -237,6 +289,14 @@ pub trait Backend: Send {
     fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult>;
     /// Runs a program batch: each program's output words, or what went wrong with the batch.
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed>;
+    /// Runs memory jobs, one result per spec in spec order: what became of the job (read-back
+    /// bytes, a refused tensor map, or a failure worth a finding, [`MemOutcome::Failed`]), or
+    /// `Err` with why the backend ran nothing (the environment). The default is that error for
+    /// every spec: this backend does not run memory jobs.
+    fn run_mem(&mut self, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+        let why = format!("backend `{}` does not run memory jobs", self.name());
+        specs.iter().map(|_| Err(why.clone())).collect()
+    }
 }
 
 /// Why a backend name gives no backend.
@@ -591,6 +651,22 @@ impl WorkerSlot {
         }
     }
 
+    /// Runs memory job `spec` on this worker as backend `name` (`executor`): a failure worth a
+    /// finding is [`MemOutcome::Failed`]; `Err` when no worker runs, or the driver cannot load
+    /// the backend's cubins at all ([`driver_cannot_load`]). The worker is restarted after a
+    /// fault, crash or hang.
+    pub fn run_mem(&mut self, name: &str, executor: Executor, spec: &MemSpec) -> Result<MemOutcome, String> {
+        let job = spec.job(self.next_id(), executor);
+        let w = self.live()?;
+        let o = w.run_mem(&job);
+        self.after(&o);
+        match o {
+            Outcome::Mem(done) => Ok(done.outcome),
+            Outcome::Failed(m) if spec.cubin.is_some() && driver_cannot_load(&m) => Err(cubin_unloadable(name, &m)),
+            other => Ok(MemOutcome::Failed(failure(name, other))),
+        }
+    }
+
     fn live(&mut self) -> Result<&mut WorkerHandle, String> {
         match (&mut self.handle, &self.down) {
             (Some(h), _) => Ok(h),
@@ -641,9 +717,18 @@ fn cubin_unloadable(name: &str, message: &str) -> String {
 /// A worker program job's outcome: the outputs, or the failure as a finding (`by`: the
 /// backend's name).
 pub fn program_outcome(by: &str, outcome: Outcome) -> Result<Vec<Vec<u32>>, Failed> {
+    match outcome {
+        Outcome::Programs(done) => Ok(done.outputs),
+        other => Err(Failed::Finding(failure(by, other))),
+    }
+}
+
+/// The failure worth a finding that a worker's outcome other than the expected reply is
+/// (`by`: the backend's name): a rejection, a fault, a crash, a hang, or a reply of the wrong
+/// kind (`protocol`).
+fn failure(by: &str, outcome: Outcome) -> Failure {
     let by = by.to_string();
-    Err(Failed::Finding(match outcome {
-        Outcome::Programs(done) => return Ok(done.outputs),
+    match outcome {
         Outcome::Failed(m) => Failure::Rejected { by, message: m },
         Outcome::Fault(m) => {
             let how = m.split(": ").last().unwrap_or("fault").to_string();
@@ -654,7 +739,9 @@ pub fn program_outcome(by: &str, outcome: Outcome) -> Result<Vec<Vec<u32>>, Fail
             Failure::Crash { by, how: "hang".into(), message: format!("no result within {} s", t.as_secs()) }
         }
         Outcome::Done(_) => Failure::Crash { by, how: "protocol".into(), message: "sweep reply".into() },
-    }))
+        Outcome::Programs(_) => Failure::Crash { by, how: "protocol".into(), message: "program reply".into() },
+        Outcome::Mem(_) => Failure::Crash { by, how: "protocol".into(), message: "memory job reply".into() },
+    }
 }
 
 /// A worker sweep outcome as a conformance row's counts or failure text.
@@ -667,6 +754,10 @@ pub fn sweep_outcome(outcome: Result<Outcome, String>) -> Result<Checked, SweepF
         Ok(Outcome::Programs(_)) => Err(SweepFailure::Row(BackendFailure::new(
             FailureKind::Other,
             "the worker answered a sweep with program results",
+        ))),
+        Ok(Outcome::Mem(_)) => Err(SweepFailure::Row(BackendFailure::new(
+            FailureKind::Other,
+            "the worker answered a sweep with a memory job's results",
         ))),
         Ok(Outcome::Crashed(m)) => Err(SweepFailure::Row(BackendFailure::new(FailureKind::Crash, m))),
         Ok(Outcome::Hung(t)) => Err(SweepFailure::Row(BackendFailure::new(

@@ -10,7 +10,8 @@
 //! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
-//! the batch goes to one worker unchanged. Workers start in parallel; a pool starts whole or
+//! the batch goes to one worker unchanged. [`Pool::run_mem`] spreads memory jobs as sweeps are
+//! spread and returns their results in job order. Workers start in parallel; a pool starts whole or
 //! not at all.
 
 use std::path::Path;
@@ -22,7 +23,8 @@ use std::time::Duration;
 use oracle::program::text;
 use oracle::semantics::Allowances;
 
-use super::{Failed, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
+use super::{Failed, MemSpec, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
+use crate::worker::protocol::MemOutcome;
 use crate::worker::{Executor, WorkerKind};
 
 /// Worker processes per device `conform` starts unless `--workers` says otherwise: enough that
@@ -345,6 +347,43 @@ impl Pool {
             Some(e) => Err(e),
             None => Ok(outputs),
         }
+    }
+
+    /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool (one
+    /// thread per worker, each taking the next spec from a shared counter); results in spec
+    /// order. Specs no worker ran (every worker down) get the reason as their environment
+    /// error.
+    pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+        let next = AtomicUsize::new(0);
+        let ran: Vec<Vec<(usize, Result<MemOutcome, String>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .members
+                .iter()
+                .map(|m| {
+                    let next = &next;
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let mut slot = m.lock();
+                            if slot.down().is_some() {
+                                break;
+                            }
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(spec) = specs.get(i) else { break };
+                            mine.push((i, slot.run_mem(name, executor.clone(), spec)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        });
+        let mut by_spec: Vec<Option<Result<MemOutcome, String>>> = vec![None; specs.len()];
+        for (i, r) in ran.into_iter().flatten() {
+            by_spec[i] = Some(r);
+        }
+        let why = self.down().unwrap_or_else(|| "no worker ran the memory job".into());
+        by_spec.into_iter().map(|r| r.unwrap_or_else(|| Err(why.clone()))).collect()
     }
 }
 

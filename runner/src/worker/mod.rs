@@ -5,15 +5,20 @@
 //! worker after a fault, crash or hang. `ptxdiff worker --oracle` is the CPU oracle behind the
 //! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).
 //! [`harness_kernels`] holds the worker's own small kernels (gathering suspects, the planted
-//! bit flips), which never contain code under test.
+//! bit flips), which never contain code under test. [`memjob`] runs a memory job (one kernel
+//! over global buffers, tensor maps encoded by the driver) on a GPU worker.
 
 mod harness_kernels;
+pub mod memjob;
 pub mod protocol;
 mod serve;
 pub mod supervisor;
 
 #[cfg(feature = "test-hooks")]
 pub use protocol::Planted;
-pub use protocol::{Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob};
+pub use protocol::{
+    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemDone, MemJob, MemOutcome, ProgramJob, ProgramsDone, Reply,
+    Request, SweepDone, SweepJob, WireIm2col, WireTensorMap,
+};
 pub use serve::{oracle_outputs, oracle_sweep, serve};
 pub use supervisor::{worker_exe, Outcome, WorkerHandle, WorkerKind};

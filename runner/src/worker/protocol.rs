@@ -5,7 +5,10 @@
 //! parsed is answered with [`UNPARSED`]); the allowances travel typed, as the names of those
 //! switched off, and are parsed back with `Allowances::from_off` on the worker's side, so a bad
 //! name is an error reply, never silently ignored; what runs a job is named by its
-//! [`Executor`], so the oracle behind the protocol has its own identity on the wire.
+//! [`Executor`], so the oracle behind the protocol has its own identity on the wire. A
+//! [`MemJob`] (one kernel over named global buffers, tensor maps encoded on the worker's side)
+//! is answered with a [`MemDone`] whose [`MemOutcome`] is the read-back bytes or the driver's
+//! refusal of a tensor map; its faults, hangs and rejections travel as every other job's do.
 
 use std::path::PathBuf;
 
@@ -139,6 +142,156 @@ pub struct ProgramsDone {
     pub run_s: f64,
 }
 
+/// A kernel over named global buffers, run once: the generic launch memory programs and async
+/// conformance cases need. Shared-memory results are copied to a global buffer by the kernel
+/// itself (the printer's job), so a job only knows global buffers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemJob {
+    /// Caller's id.
+    pub id: u64,
+    /// What runs it (the driver's JIT, or the cubin of an offline ptxas).
+    pub executor: Executor,
+    /// The module's PTX (compiled by the driver for `Compiler::Jit`).
+    pub ptx: String,
+    /// The cubin assembled by the supervisor (`Compiler::Ptxas`).
+    pub cubin: Option<PathBuf>,
+    /// The entry to launch.
+    pub entry: String,
+    /// Threads per CTA, per dimension.
+    pub block: [u32; 3],
+    /// CTAs per grid dimension.
+    pub grid: [u32; 3],
+    /// CTAs per cluster dimension; `[1, 1, 1]` launches without the cluster attribute.
+    pub cluster: [u32; 3],
+    /// Dynamic shared memory per CTA, bytes.
+    pub dynamic_shared: u32,
+    /// The global buffers, each allocated with its base a multiple of its `align`.
+    pub buffers: Vec<JobBuffer>,
+    /// The entry's parameters, in `.entry` signature order.
+    pub params: Vec<JobParam>,
+    /// Indices into `buffers` copied back after the kernel, in this order.
+    pub read: Vec<usize>,
+    /// The longest the supervisor waits for the reply (load, launch and copies); past it the
+    /// worker is killed and the job is a hang.
+    pub timeout_ms: u64,
+}
+
+/// One global buffer of a [`MemJob`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobBuffer {
+    /// Size in bytes.
+    pub len: u64,
+    /// Its base is a multiple of this (a power of two, at most [`MAX_BUFFER_ALIGN`]).
+    pub align: u64,
+    /// Its initial bytes (`len` of them).
+    pub init: Vec<u8>,
+}
+
+/// The largest [`JobBuffer::align`] a worker honours.
+pub const MAX_BUFFER_ALIGN: u64 = 4096;
+
+/// One kernel parameter of a [`MemJob`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JobParam {
+    /// A `.u64` global pointer: buffer base + offset.
+    Pointer {
+        /// Index into [`MemJob::buffers`].
+        buffer: usize,
+        /// Bytes past the buffer's base (at most its length).
+        offset: u64,
+    },
+    /// A `.param .align 64 .b8 [128]` tensor map encoded on the host by the driver
+    /// (cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col) over buffer base + offset.
+    TensorMap {
+        /// Index into [`MemJob::buffers`]: the tensor's global memory.
+        buffer: usize,
+        /// Bytes past the buffer's base where the tensor starts (its `globalAddress`).
+        offset: u64,
+        /// The encode arguments.
+        map: WireTensorMap,
+    },
+    /// Raw bytes (scalars), at the alignment of their size (1, 2, 4 or 8; 1 for any other).
+    Bytes(Vec<u8>),
+}
+
+/// The arguments of `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` (cuda.h) as numbers:
+/// enumerations as their cuda.h codes, arrays innermost dimension first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireTensorMap {
+    /// `Some`: an im2col map (`cuTensorMapEncodeIm2col`); `None`: a tiled one.
+    pub im2col: Option<WireIm2col>,
+    /// `CUtensorMapDataType`.
+    pub dtype: u32,
+    /// `globalDim` (the rank is its length).
+    pub dims: Vec<u64>,
+    /// `globalStrides`: byte strides of dims 1..rank-1.
+    pub strides: Vec<u64>,
+    /// `boxDim` (tiled maps; empty for im2col).
+    pub box_dims: Vec<u32>,
+    /// `elementStrides`.
+    pub element_strides: Vec<u32>,
+    /// `CUtensorMapInterleave`.
+    pub interleave: u32,
+    /// `CUtensorMapSwizzle`.
+    pub swizzle: u32,
+    /// `CUtensorMapL2promotion`.
+    pub l2_promotion: u32,
+    /// `CUtensorMapFloatOOBfill`.
+    pub oob_fill: u32,
+}
+
+/// The im2col-only arguments of `cuTensorMapEncodeIm2col`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireIm2col {
+    /// `pixelBoxLowerCorner` (rank − 2 entries).
+    pub lower_corner: Vec<i32>,
+    /// `pixelBoxUpperCorner` (rank − 2 entries).
+    pub upper_corner: Vec<i32>,
+    /// `channelsPerPixel`.
+    pub channels_per_pixel: u32,
+    /// `pixelsPerColumn`.
+    pub pixels_per_column: u32,
+}
+
+/// What became of a [`MemJob`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MemOutcome {
+    /// The kernel ran: the [`MemJob::read`] buffers' final bytes, in that order.
+    Done {
+        /// One byte vector per read buffer.
+        buffers: Vec<Vec<u8>>,
+    },
+    /// The driver refused to encode a tensor map, so nothing was launched.
+    EncodeRejected {
+        /// Index into [`MemJob::params`] of the refused map.
+        param: usize,
+        /// The `CUresult` name (`CUDA_ERROR_INVALID_VALUE`).
+        error: String,
+    },
+    /// The job failed as a program job can: rejected by the assembler or the JIT, a GPU fault,
+    /// a worker crash or a hang. Never sent by a worker (its failures travel as
+    /// [`Reply::Failed`] and [`Reply::Fault`]); the backend builds it from the supervisor's
+    /// outcome.
+    Failed(crate::backend::Failure),
+}
+
+/// The reply to a [`MemJob`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemDone {
+    /// The job's id.
+    pub id: u64,
+    /// What became of it.
+    pub outcome: MemOutcome,
+    /// Seconds loading the module (the JIT's compile time for `cuda:jit`).
+    pub load_s: f64,
+    /// Seconds encoding, copying, running and reading back.
+    pub run_s: f64,
+}
+
 /// A request to the worker.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Request {
@@ -146,6 +299,8 @@ pub enum Request {
     Sweep(SweepJob),
     /// A batch of fuzz programs.
     Programs(ProgramJob),
+    /// One kernel over global buffers.
+    Mem(MemJob),
 }
 
 impl Request {
@@ -154,6 +309,7 @@ impl Request {
         match self {
             Request::Sweep(j) => j.id,
             Request::Programs(j) => j.id,
+            Request::Mem(j) => j.id,
         }
     }
 }
@@ -199,6 +355,8 @@ pub enum Reply {
     Done(SweepDone),
     /// A program job finished.
     Programs(ProgramsDone),
+    /// A memory job finished (ran, or a tensor map was refused).
+    Mem(MemDone),
     /// A job failed without killing the worker (assembler or JIT rejection, bad request).
     Failed {
         /// The job's id ([`UNPARSED`] when the request could not be read).

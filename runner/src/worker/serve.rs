@@ -12,6 +12,7 @@
 //! and harness modules are kept between jobs. A kernel fault poisons the CUDA
 //! context, so the worker reports it ([`Reply::Fault`]) and exits. A worker started with
 //! `--oracle` runs [`Executor::Oracle`] jobs on the CPU oracle instead and needs no GPU.
+//! Memory jobs ([`super::memjob`]) run on a GPU worker only.
 //! Invariant: the allowances a job carries are the ones its results are checked under.
 
 use std::collections::HashMap;
@@ -75,19 +76,20 @@ fn compile(gpu: &Gpu, compiler: &Compiler, ptx: &str, target: &Target) -> Result
     }
 }
 
-enum JobError {
+/// Why a job gave no reply of its own: a failure (the worker goes on) or a fault (it exits).
+pub(super) enum JobError {
     Failed(String),
     Fault(String),
 }
 
-fn on_gpu(executor: &Executor) -> Result<&Compiler, JobError> {
+pub(super) fn on_gpu(executor: &Executor) -> Result<&Compiler, JobError> {
     match executor {
         Executor::Cuda(c) => Ok(c),
         Executor::Oracle => Err(JobError::Failed("an oracle job sent to a GPU worker".into())),
     }
 }
 
-fn fault(e: GpuError) -> JobError {
+pub(super) fn fault(e: GpuError) -> JobError {
     if e.is_fault() {
         JobError::Fault(e.to_string())
     } else {
@@ -579,9 +581,13 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             (Request::Programs(job), _) if job.executor == Executor::Oracle => {
                 run_programs_on_oracle(job).map(Reply::Programs)
             }
+            (Request::Mem(job), _) if job.executor == Executor::Oracle => {
+                Err(JobError::Failed("memory jobs run on a GPU worker only".into()))
+            }
             (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
             (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, &mut kept, job).map(Reply::Done),
             (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
+            (Request::Mem(job), Some(gpu)) => super::memjob::run_mem(gpu, job).map(Reply::Mem),
         };
         match result {
             Ok(r) => reply(&mut out, &r)?,

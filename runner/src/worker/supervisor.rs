@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::protocol::{ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob, UNPARSED};
+use super::protocol::{MemDone, MemJob, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob, UNPARSED};
 
 /// Which kind of worker to start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,8 @@ pub enum Outcome {
     Done(SweepDone),
     /// A program job finished.
     Programs(ProgramsDone),
+    /// A memory job finished (ran, or the driver refused a tensor map).
+    Mem(MemDone),
     /// Rejected (ptxas or JIT error, bad request).
     Failed(String),
     /// The GPU faulted (the worker exited).
@@ -125,6 +127,13 @@ impl WorkerHandle {
         self.exchange(&Request::Programs(job.clone()), job.id, timeout)
     }
 
+    /// Runs a memory job, waiting at most its `timeout_ms`, as [`WorkerHandle::run`]: a
+    /// kernel that never finishes (an mbarrier wait that never completes) is [`Outcome::Hung`]
+    /// and the worker is killed.
+    pub fn run_mem(&mut self, job: &MemJob) -> Outcome {
+        self.exchange(&Request::Mem(job.clone()), job.id, Duration::from_millis(job.timeout_ms))
+    }
+
     fn exchange(&mut self, request: &Request, id: u64, timeout: Duration) -> Outcome {
         self.exchange_line(&serde_json::to_string(request).unwrap_or_default(), id, timeout)
     }
@@ -142,6 +151,7 @@ impl WorkerHandle {
                 Ok(l) => match serde_json::from_str::<Reply>(&l) {
                     Ok(Reply::Done(d)) if d.id == id => return Outcome::Done(d),
                     Ok(Reply::Programs(d)) if d.id == id => return Outcome::Programs(d),
+                    Ok(Reply::Mem(d)) if d.id == id => return Outcome::Mem(d),
                     Ok(Reply::Failed { id: i, message }) if i == id || i == UNPARSED => {
                         return Outcome::Failed(message)
                     }
