@@ -427,7 +427,10 @@ impl Gpu {
             check("cuFuncSetAttribute", unsafe { sys::cuFuncSetAttribute(f.func, attrib, value) })
         };
         if config.dynamic_shared_bytes > DEFAULT_DYNAMIC_SHARED {
-            set(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, config.dynamic_shared_bytes)?;
+            set(
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                config.dynamic_shared_bytes,
+            )?;
         }
         let (x, y, z) = config.cluster;
         if u64::from(x) * u64::from(y) * u64::from(z) > PORTABLE_CLUSTER {
@@ -451,14 +454,13 @@ impl Gpu {
             ("box_dims", map.box_dims.len(), if map.im2col.is_some() { 0 } else { rank }),
         ];
         let corners = map.im2col.as_ref().map(|i| [i.lower_corner.len(), i.upper_corner.len()]);
-        for (what, len, want) in lengths
-            .into_iter()
-            .chain(corners.into_iter().flat_map(|[l, u]| {
-                [("lower_corner", l, rank.saturating_sub(2)), ("upper_corner", u, rank.saturating_sub(2))]
-            }))
-        {
+        for (what, len, want) in lengths.into_iter().chain(corners.into_iter().flat_map(|[l, u]| {
+            [("lower_corner", l, rank.saturating_sub(2)), ("upper_corner", u, rank.saturating_sub(2))]
+        })) {
             if len != want {
-                return Err(GpuError::Request(format!("tensor map of rank {rank}: {what} has {len} entries, not {want}")));
+                return Err(GpuError::Request(format!(
+                    "tensor map of rank {rank}: {what} has {len} entries, not {want}"
+                )));
             }
         }
         let dtype = codes::data_type(map.dtype)?;

@@ -16,8 +16,8 @@ use super::{
     label_suffix, Backend, Build, Built, Context, Failed, Kind, MemSpec, Need, ProgramBatch, Role, SweepResult,
     SweepSpec,
 };
-use crate::worker::protocol::MemOutcome;
 use crate::ptxas::Ptxas;
+use crate::worker::protocol::MemOutcome;
 use crate::worker::Executor;
 
 /// The JIT backend's name.

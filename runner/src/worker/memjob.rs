@@ -114,16 +114,18 @@ pub(super) fn run_mem(gpu: &Gpu, job: &MemJob) -> Result<MemDone, JobError> {
     for (p, param) in job.params.iter().enumerate() {
         params = match param {
             JobParam::Pointer { buffer, offset } => params.u64(address(*buffer, *offset)),
-            JobParam::TensorMap { buffer, offset, map } => match gpu.encode_tensor_map(address(*buffer, *offset), map) {
-                Ok(bytes) => params.aligned(64, &bytes),
-                Err(e) => match e.driver_error_name() {
-                    Some(error) => {
-                        let outcome = MemOutcome::EncodeRejected { param: p, error };
-                        return Ok(MemDone { id: job.id, outcome, load_s, run_s: t1.elapsed().as_secs_f64() });
-                    }
-                    None => return Err(JobError::Failed(format!("parameter {p}: {e}"))),
-                },
-            },
+            JobParam::TensorMap { buffer, offset, map } => {
+                match gpu.encode_tensor_map(address(*buffer, *offset), map) {
+                    Ok(bytes) => params.aligned(64, &bytes),
+                    Err(e) => match e.driver_error_name() {
+                        Some(error) => {
+                            let outcome = MemOutcome::EncodeRejected { param: p, error };
+                            return Ok(MemDone { id: job.id, outcome, load_s, run_s: t1.elapsed().as_secs_f64() });
+                        }
+                        None => return Err(JobError::Failed(format!("parameter {p}: {e}"))),
+                    },
+                }
+            }
             JobParam::Bytes(bytes) => params.aligned(bytes_param_align(bytes.len()), bytes),
         };
     }
