@@ -149,6 +149,28 @@ const PORTABLE_CLUSTER: u64 = 8;
 /// The largest tensor rank the encoders take (cuda.h: `tensorRank` ≤ 5).
 const MAX_TENSOR_RANK: usize = 5;
 
+/// Checks that the arrays of `map` have the lengths its rank asks for (`strides` rank − 1,
+/// `element_strides` rank, `box_dims` rank for a tiled map and none for im2col, the im2col
+/// corners rank − 2), so the encoders never read past one.
+fn tensor_map_lengths(map: &WireTensorMap) -> Result<(), GpuError> {
+    let rank = map.dims.len();
+    let mut lengths = vec![
+        ("strides", map.strides.len(), rank.saturating_sub(1)),
+        ("element_strides", map.element_strides.len(), rank),
+        ("box_dims", map.box_dims.len(), if map.im2col.is_some() { 0 } else { rank }),
+    ];
+    if let Some(i) = &map.im2col {
+        lengths.push(("lower_corner", i.lower_corner.len(), rank.saturating_sub(2)));
+        lengths.push(("upper_corner", i.upper_corner.len(), rank.saturating_sub(2)));
+    }
+    match lengths.into_iter().find(|(_, len, want)| len != want) {
+        Some((what, len, want)) => {
+            Err(GpuError::Request(format!("tensor map of rank {rank}: {what} has {len} entries, not {want}")))
+        }
+        None => Ok(()),
+    }
+}
+
 /// The cuda.h codes of the tensor-map enumerations as `cudarc`'s typed enums; a code that names
 /// no enumerator is a request error (never transmuted).
 mod tensor_map_codes {
@@ -447,22 +469,8 @@ impl Gpu {
     /// the rank, are [`GpuError::Request`] and never reach the driver.
     pub fn encode_tensor_map(&self, global: u64, map: &WireTensorMap) -> Result<[u8; 128], GpuError> {
         use tensor_map_codes as codes;
+        tensor_map_lengths(map)?;
         let rank = map.dims.len();
-        let lengths = [
-            ("strides", map.strides.len(), rank.saturating_sub(1)),
-            ("element_strides", map.element_strides.len(), rank),
-            ("box_dims", map.box_dims.len(), if map.im2col.is_some() { 0 } else { rank }),
-        ];
-        let corners = map.im2col.as_ref().map(|i| [i.lower_corner.len(), i.upper_corner.len()]);
-        for (what, len, want) in lengths.into_iter().chain(corners.into_iter().flat_map(|[l, u]| {
-            [("lower_corner", l, rank.saturating_sub(2)), ("upper_corner", u, rank.saturating_sub(2))]
-        })) {
-            if len != want {
-                return Err(GpuError::Request(format!(
-                    "tensor map of rank {rank}: {what} has {len} entries, not {want}"
-                )));
-            }
-        }
         let dtype = codes::data_type(map.dtype)?;
         let interleave = codes::interleave(map.interleave)?;
         let swizzle = codes::swizzle(map.swizzle)?;
@@ -751,6 +759,72 @@ mod tests {
         assert!(!driver(CUresult::CUDA_ERROR_OUT_OF_MEMORY).is_fault());
         assert!(!driver(CUresult::CUDA_ERROR_INVALID_VALUE).is_fault());
         assert!(!GpuError::Unavailable("no driver".into()).is_fault());
+    }
+
+    #[test]
+    fn tensor_map_codes_are_the_cuda_h_values_and_others_are_refused() {
+        use tensor_map_codes as codes;
+        for c in 0..16 {
+            assert_eq!(codes::data_type(c).unwrap() as u32, c);
+        }
+        for c in 0..3 {
+            assert_eq!(codes::interleave(c).unwrap() as u32, c);
+        }
+        for c in 0..7 {
+            assert_eq!(codes::swizzle(c).unwrap() as u32, c);
+        }
+        for c in 0..4 {
+            assert_eq!(codes::l2_promotion(c).unwrap() as u32, c);
+        }
+        for c in 0..2 {
+            assert_eq!(codes::oob_fill(c).unwrap() as u32, c);
+        }
+        let e = codes::data_type(16).unwrap_err().to_string();
+        assert!(e.contains("16 is no CUtensorMapDataType"), "{e}");
+        assert!(codes::interleave(3).is_err() && codes::swizzle(7).is_err());
+        assert!(codes::l2_promotion(4).is_err() && codes::oob_fill(2).is_err());
+    }
+
+    #[test]
+    fn tensor_map_arrays_must_match_the_rank() {
+        use crate::worker::protocol::WireIm2col;
+        let tiled = WireTensorMap {
+            im2col: None,
+            dtype: 7,
+            dims: vec![40, 20, 3],
+            strides: vec![160, 3200],
+            box_dims: vec![32, 8, 1],
+            element_strides: vec![1, 1, 1],
+            interleave: 0,
+            swizzle: 0,
+            l2_promotion: 0,
+            oob_fill: 0,
+        };
+        assert!(tensor_map_lengths(&tiled).is_ok());
+        let short = WireTensorMap { strides: vec![160], ..tiled.clone() };
+        let e = tensor_map_lengths(&short).unwrap_err().to_string();
+        assert!(e.contains("rank 3: strides has 1 entries, not 2"), "{e}");
+        let im2col =
+            WireIm2col { lower_corner: vec![0], upper_corner: vec![0], channels_per_pixel: 8, pixels_per_column: 8 };
+        let with_box = WireTensorMap { im2col: Some(im2col.clone()), ..tiled.clone() };
+        assert!(tensor_map_lengths(&with_box).unwrap_err().to_string().contains("box_dims"));
+        let ok = WireTensorMap { im2col: Some(im2col.clone()), box_dims: Vec::new(), ..tiled.clone() };
+        assert!(tensor_map_lengths(&ok).is_ok());
+        let corners = WireIm2col { upper_corner: vec![0, 0], ..im2col };
+        let bad = WireTensorMap { im2col: Some(corners), box_dims: Vec::new(), ..tiled };
+        assert!(tensor_map_lengths(&bad).unwrap_err().to_string().contains("upper_corner"));
+    }
+
+    #[test]
+    fn tensor_maps_and_scalars_sit_at_their_alignment() {
+        let p = KernelParams::new().u32(7).aligned(64, &[0xAB; 128]).u64(5).aligned(2, &[1, 2]).aligned(1, &[9, 9, 9]);
+        let b = p.bytes();
+        assert_eq!(&b[..4], &7u32.to_le_bytes());
+        assert!(b[4..64].iter().all(|&x| x == 0));
+        assert!(b[64..192].iter().all(|&x| x == 0xAB));
+        assert_eq!(&b[192..200], &5u64.to_le_bytes());
+        assert_eq!(&b[200..205], &[1, 2, 9, 9, 9]);
+        assert_eq!(b.len(), 205);
     }
 
     #[test]

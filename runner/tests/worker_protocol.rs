@@ -3,12 +3,19 @@
 //! recorded as a crash, a planted hang must be cut off by the timeout, a rejected job must
 //! leave the worker usable, and real jobs must agree with the oracle after each restart. The
 //! allowances travel with each job: a bad name is an error reply, and switching one off
-//! changes what the oracle worker answers.
+//! changes what the oracle worker answers. Memory jobs and their replies travel intact (every
+//! field and variant round-trips through JSON), a worker without a GPU answers one with a
+//! rejection and goes on.
 
 use std::time::Duration;
 
 use oracle::semantics::Allowances;
-use runner::worker::{Executor, KernelRun, Outcome, Planted, ProgramJob, Request, SweepJob, WorkerHandle, WorkerKind};
+use runner::backend::Failure;
+use runner::worker::protocol::{parse_request, MemDone};
+use runner::worker::{
+    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemJob, MemOutcome, Outcome, Planted, ProgramJob, Reply,
+    Request, SweepJob, WireIm2col, WireTensorMap, WorkerHandle, WorkerKind,
+};
 
 fn exe() -> std::path::PathBuf {
     env!("CARGO_BIN_EXE_ptxdiff").into()
@@ -135,6 +142,113 @@ fn program_jobs_run_on_the_oracle_worker() {
     job.kernels[0].name = "missing".into();
     match w.run_programs(&job, Duration::from_secs(60)) {
         Outcome::Failed(m) => assert!(m.contains("missing"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A memory job using every parameter kind: a pointer, a tiled and an im2col tensor map, raw
+/// bytes.
+fn mem_job(id: u64, executor: Executor) -> MemJob {
+    let tiled = WireTensorMap {
+        im2col: None,
+        dtype: 6,
+        dims: vec![40, 20],
+        strides: vec![80],
+        box_dims: vec![32, 18],
+        element_strides: vec![1, 1],
+        interleave: 0,
+        swizzle: 2,
+        l2_promotion: 1,
+        oob_fill: 1,
+    };
+    let im2col = WireTensorMap {
+        im2col: Some(WireIm2col {
+            lower_corner: vec![-1, -1],
+            upper_corner: vec![1, 0],
+            channels_per_pixel: 16,
+            pixels_per_column: 64,
+        }),
+        dtype: 7,
+        dims: vec![16, 8, 8, 2],
+        strides: vec![64, 512, 4096],
+        box_dims: Vec::new(),
+        element_strides: vec![1, 1, 1, 1],
+        interleave: 0,
+        swizzle: 3,
+        l2_promotion: 3,
+        oob_fill: 0,
+    };
+    MemJob {
+        id,
+        executor,
+        ptx: ".version 8.0\n.target sm_90\n".into(),
+        cubin: Some("/tmp/k.cubin".into()),
+        entry: "k".into(),
+        block: [128, 1, 1],
+        grid: [2, 1, 1],
+        cluster: [2, 1, 1],
+        dynamic_shared: 65536,
+        buffers: vec![
+            JobBuffer { len: 4, align: 16, init: vec![1, 2, 3, 0xFF] },
+            JobBuffer { len: 0, align: 4096, init: Vec::new() },
+        ],
+        params: vec![
+            JobParam::Pointer { buffer: 0, offset: 2 },
+            JobParam::TensorMap { buffer: 0, offset: 0, map: tiled },
+            JobParam::TensorMap { buffer: 1, offset: 0, map: im2col },
+            JobParam::Bytes(vec![0x28, 0, 0, 0]),
+        ],
+        read: vec![1, 0],
+        timeout_ms: 30_000,
+    }
+}
+
+#[test]
+fn memory_jobs_and_their_replies_round_trip_through_json() {
+    let ptxas = Compiler::Ptxas { path: "/opt/ptxas".into(), version: "13.5".into(), opt: 3 };
+    for job in [mem_job(3, Executor::Cuda(Compiler::Jit)), mem_job(4, Executor::Cuda(ptxas))] {
+        let line = serde_json::to_string(&Request::Mem(job.clone())).unwrap();
+        match parse_request(&line) {
+            Ok(Request::Mem(back)) => assert_eq!(back, job),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(Request::Mem(job.clone()).id(), job.id);
+        // Unknown fields are refused, with the job's id in the answer.
+        let extra = line.replacen("\"entry\"", "\"bogus\":1,\"entry\"", 1);
+        let (id, why) = parse_request(&extra).unwrap_err();
+        assert_eq!(id, job.id);
+        assert!(why.contains("bogus"), "{why}");
+    }
+    let outcomes = [
+        MemOutcome::Done { buffers: vec![vec![0xA5; 3], Vec::new()] },
+        MemOutcome::EncodeRejected { param: 1, error: "CUDA_ERROR_INVALID_VALUE".into() },
+        MemOutcome::Failed(Failure::Rejected { by: "cuda:jit".into(), message: "JIT".into() }),
+        MemOutcome::Failed(Failure::Crash { by: "cuda:jit".into(), how: "hang".into(), message: "60 s".into() }),
+    ];
+    for outcome in outcomes {
+        let done = MemDone { id: 9, outcome, load_s: 0.5, run_s: 0.25 };
+        let line = serde_json::to_string(&Reply::Mem(done.clone())).unwrap();
+        match serde_json::from_str::<Reply>(&line).unwrap() {
+            Reply::Mem(back) => assert_eq!(back, done),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// A worker without a GPU rejects a memory job, whoever is to run it, and goes on.
+#[test]
+fn the_oracle_worker_rejects_memory_jobs_and_goes_on() {
+    let mut w = WorkerHandle::spawn(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
+    match w.run_mem(&mem_job(1, Executor::Oracle)) {
+        Outcome::Failed(m) => assert!(m.contains("GPU worker only"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match w.run_mem(&mem_job(2, Executor::Cuda(Compiler::Jit))) {
+        Outcome::Failed(m) => assert!(m.contains("no GPU"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match w.run(&job(3, "cvt.rn.f16.f32", None), Duration::from_secs(60)) {
+        Outcome::Done(d) => assert_eq!(d.result.mismatches, 0),
         other => panic!("{other:?}"),
     }
 }
