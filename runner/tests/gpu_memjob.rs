@@ -373,9 +373,9 @@ fn dynamic_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
     (s, |read: &[Vec<u8>]| assert_eq!(words(&read[0]), (0..32).map(|i| 287 - i).collect::<Vec<u32>>()))
 }
 
-/// (f) `hang`: waits forever on an mbarrier nobody arrives at.
+/// (f) `hang`: one thread waits forever on an mbarrier nobody arrives at.
 fn hang_spec() -> MemSpec {
-    let mut s = spec("hang", 32, vec![buffer(4, 4, |_| 0)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
+    let mut s = spec("hang", 1, vec![buffer(4, 4, |_| 0)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
     s.timeout = Duration::from_secs(15);
     s
 }
