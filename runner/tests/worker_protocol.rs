@@ -5,7 +5,8 @@
 //! allowances travel with each job: a bad name is an error reply, and switching one off
 //! changes what the oracle worker answers. Memory jobs and their replies travel intact (every
 //! field and variant round-trips through JSON), a worker without a GPU answers one with a
-//! rejection and goes on.
+//! rejection and goes on, and a memory job that never ends is cut off by its own timeout: a
+//! hang finding, after which the slot's restarted worker answers the next job.
 
 use std::time::Duration;
 
@@ -250,5 +251,43 @@ fn the_oracle_worker_rejects_memory_jobs_and_goes_on() {
     match w.run(&job(3, "cvt.rn.f16.f32", None), Duration::from_secs(60)) {
         Outcome::Done(d) => assert_eq!(d.result.mismatches, 0),
         other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_memory_job_that_never_ends_is_a_hang_and_the_slot_goes_on() {
+    use runner::backend::{MemSpec, WorkerSlot};
+    let mut slot = WorkerSlot::start(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
+    let job = mem_job(0, Executor::Oracle);
+    let spec = |entry: &str, ms: u64| MemSpec {
+        ptx: job.ptx.clone(),
+        cubin: None,
+        entry: entry.into(),
+        block: job.block,
+        grid: job.grid,
+        cluster: job.cluster,
+        dynamic_shared: job.dynamic_shared,
+        buffers: job.buffers.clone(),
+        params: job.params.clone(),
+        read: job.read.clone(),
+        timeout: Duration::from_millis(ms),
+    };
+    let t = std::time::Instant::now();
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("planted_hang", 1500)) {
+        Ok(MemOutcome::Failed(Failure::Crash { how, by, .. })) => {
+            assert_eq!((how.as_str(), by.as_str()), ("hang", "oracle-worker"))
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(t.elapsed() < Duration::from_secs(30), "the job's own timeout applies: {:?}", t.elapsed());
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("planted_fault", 30_000)) {
+        Ok(MemOutcome::Failed(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
+        other => panic!("{other:?}"),
+    }
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("k", 30_000)) {
+        Ok(MemOutcome::Failed(Failure::Rejected { message, .. })) => {
+            assert!(message.contains("GPU worker only"), "{message}")
+        }
+        other => panic!("the restarted worker answers: {other:?}"),
     }
 }

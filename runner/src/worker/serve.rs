@@ -457,6 +457,25 @@ fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() })
 }
 
+/// A memory job for the oracle: refused, since memory jobs run on a GPU worker only. With
+/// `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or hang first, for the
+/// supervisor's tests of memory jobs.
+fn refuse_mem_on_oracle(job: &super::protocol::MemJob) -> Result<Reply, JobError> {
+    #[cfg(feature = "test-hooks")]
+    {
+        if job.entry.starts_with("planted_fault") {
+            std::process::abort();
+        }
+        if job.entry.starts_with("planted_hang") {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+    let _ = job;
+    Err(JobError::Failed("memory jobs run on a GPU worker only".into()))
+}
+
 /// The program oracle's outputs for `kernels` of the module `ptx` under `allow`: each the
 /// oracle's expected bits (one admissible value where the result is a set), threads × outputs
 /// words, thread 0 first.
@@ -581,9 +600,7 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             (Request::Programs(job), _) if job.executor == Executor::Oracle => {
                 run_programs_on_oracle(job).map(Reply::Programs)
             }
-            (Request::Mem(job), _) if job.executor == Executor::Oracle => {
-                Err(JobError::Failed("memory jobs run on a GPU worker only".into()))
-            }
+            (Request::Mem(job), _) if job.executor == Executor::Oracle => refuse_mem_on_oracle(job),
             (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
             (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, &mut kept, job).map(Reply::Done),
             (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
