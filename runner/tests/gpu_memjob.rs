@@ -92,6 +92,10 @@ WAIT:
 }
 ";
 
+/// The tensor map is a `.param .align 64 .b8 [128]` of the entry. ptxas 13.5 refuses the param
+/// symbol itself as the tensorMap operand ("State space mismatch between instruction and
+/// address"), so the kernel takes its generic address (`mov` + `cvta.param`), as CUTLASS's
+/// `__grid_constant__` maps compile.
 const TILE: &str = r".version 8.0
 .target sm_90
 .address_size 64
