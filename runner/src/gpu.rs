@@ -108,9 +108,18 @@ impl LaunchConfig {
 }
 
 /// Kernel parameters as the bytes of the entry's `.param` space, each parameter at its natural
-/// alignment (what `CU_LAUNCH_PARAM_BUFFER_POINTER` takes).
+/// alignment, with where each parameter starts.
+///
+/// The launch passes one pointer per parameter (`kernelParams`), not the whole buffer through
+/// `CU_LAUNCH_PARAM_BUFFER_POINTER`: on an H100 (driver 580.159.04) a tensor map passed through
+/// the buffer path makes the `cp.async.bulk.tensor` that uses it trap with
+/// `CUDA_ERROR_ILLEGAL_INSTRUCTION`, while the same bytes through `kernelParams` work
+/// (corpus/findings/driver-param-buffer-tensor-map.md).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct KernelParams(Vec<u8>);
+pub struct KernelParams {
+    bytes: Vec<u8>,
+    starts: Vec<usize>,
+}
 
 impl KernelParams {
     /// No parameters yet.
@@ -118,27 +127,28 @@ impl KernelParams {
         KernelParams::default()
     }
     /// Appends a `.u64` (a device address or a count).
-    pub fn u64(mut self, v: u64) -> KernelParams {
-        self.0.resize(self.0.len().next_multiple_of(8), 0);
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
+    pub fn u64(self, v: u64) -> KernelParams {
+        self.aligned(8, &v.to_le_bytes())
     }
     /// Appends a `.u32`.
-    pub fn u32(mut self, v: u32) -> KernelParams {
-        self.0.resize(self.0.len().next_multiple_of(4), 0);
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
+    pub fn u32(self, v: u32) -> KernelParams {
+        self.aligned(4, &v.to_le_bytes())
     }
     /// Appends `data` at the next multiple of `align` (a `.param .align 64 .b8 [128]` tensor
     /// map, or raw scalar bytes).
     pub fn aligned(mut self, align: usize, data: &[u8]) -> KernelParams {
-        self.0.resize(self.0.len().next_multiple_of(align.max(1)), 0);
-        self.0.extend_from_slice(data);
+        self.bytes.resize(self.bytes.len().next_multiple_of(align.max(1)), 0);
+        self.starts.push(self.bytes.len());
+        self.bytes.extend_from_slice(data);
         self
     }
     /// The parameter bytes.
     pub fn bytes(&self) -> &[u8] {
-        &self.0
+        &self.bytes
+    }
+    /// The byte offset of each parameter, in order.
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
     }
 }
 
@@ -563,20 +573,13 @@ impl Gpu {
             numAttrs: u32::from(clustered),
         };
         let mut bytes = params.bytes().to_vec();
-        let mut size = bytes.len();
-        let mut extra: [*mut c_void; 5] = [
-            sys::CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT as usize as *mut c_void,
-            bytes.as_mut_ptr().cast(),
-            sys::CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT as usize as *mut c_void,
-            (&mut size as *mut usize).cast(),
-            sys::CU_LAUNCH_PARAM_END_AS_INT as usize as *mut c_void,
-        ];
-        // SAFETY: `func` belongs to a module that outlives the call (callers hold it); `launch`,
-        // `cluster`, `bytes`, `size` and `extra` live until the call returns (the driver copies
-        // the parameter buffer at launch); `params` is laid out as the entry's `.param` list
-        // (callers build it from the entry's signature), and each kernel writes only inside
-        // the buffers its parameters name, which the callers sized.
-        check("cuLaunchKernelEx", unsafe { sys::cuLaunchKernelEx(&launch, func, ptr::null_mut(), extra.as_mut_ptr()) })
+        let base = bytes.as_mut_ptr();
+        // One pointer per parameter into `bytes` (the driver reads each parameter's size from
+        // the entry's signature).
+        let mut pointers: Vec<*mut c_void> =
+            params.starts().iter().map(|&start| base.wrapping_add(start).cast::<c_void>()).collect();
+        let kernel_params = if pointers.is_empty() { ptr::null_mut() } else { pointers.as_mut_ptr() };
+        check("cuLaunchKernelEx", unsafe { sys::cuLaunchKernelEx(&launch, func, kernel_params, ptr::null_mut()) })
     }
 
     /// Copies `data` to the start of `dst` (synchronously).
