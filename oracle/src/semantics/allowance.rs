@@ -24,17 +24,24 @@ pub enum Allowance {
     /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
     /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
     CvtFtzF16Input,
+    /// A bulk reduction (`cp.reduce.async.bulk{.tensor}`) float `.add`/`.min`/`.max` whose result
+    /// is a NaN: §9.7.9.25.4.2 does not say which NaN.
+    ReduceNanPayload,
+    /// Bulk reduction `.min`/`.max` of `+0` and `−0`: §9.7.9.25.4.2 does not say which zero.
+    ReduceMinMaxZero,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 6] = [
+    pub const ALL: [Allowance; 8] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
         Allowance::Undefined,
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
+        Allowance::ReduceNanPayload,
+        Allowance::ReduceMinMaxZero,
     ];
 
     /// The name the command line takes.
@@ -46,6 +53,8 @@ impl Allowance {
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
+            Allowance::ReduceNanPayload => "reduce-nan-payload",
+            Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
         }
     }
 
@@ -71,6 +80,12 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
             }
+            Allowance::ReduceNanPayload => {
+                "a cp.reduce.async.bulk{.tensor} .add/.min/.max element whose result is a NaN may be any NaN of its type"
+            }
+            Allowance::ReduceMinMaxZero => {
+                "cp.reduce.async.bulk{.tensor} .min/.max of +0 and -0 may give either zero"
+            }
         }
     }
 
@@ -95,6 +110,12 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
             }
+            Allowance::ReduceNanPayload => {
+                "§9.7.9.25.4.2 says only that float .add rounds to nearest even and how subnormals are treated; it fixes no NaN result"
+            }
+            Allowance::ReduceMinMaxZero => {
+                "§9.7.9.25.4.2 lists .min/.max for .f16/.bf16 without saying how +0 and -0 compare"
+            }
         }
     }
 
@@ -106,6 +127,8 @@ impl Allowance {
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
+            Allowance::ReduceNanPayload => "the canonical NaN (sign 0, all ones)",
+            Allowance::ReduceMinMaxZero => "IEEE 754-2019 minimum/maximum: -0 for .min, +0 for .max",
         }
     }
 
