@@ -1445,7 +1445,7 @@ mod tests {
         }
         let box_dims: Vec<u32> = (0..rank).map(|d| if d == 0 { box0 as u32 } else { 1 + r[14 + d] % 6 }).collect();
         let element_strides: Vec<u32> = (0..rank).map(|d| 1 + r[19 + d.min(4)] % 3).collect();
-        let mode = if rank >= 3 && r[13] % 3 == 0 {
+        let mode = if rank >= 3 && r[13].is_multiple_of(3) {
             let corner = |v: u32| -> Vec<i32> { (0..rank - 2).map(|i| ((v >> (2 * i)) % 3) as i32).collect() };
             MapMode::Im2col {
                 lower_corner: corner(r[14]).into_iter().map(|c| -c).collect(),
