@@ -18,13 +18,13 @@
 //! | `target-swizzle` | the `128B_ATOM_*` swizzles exist on devices of compute capability 10.0 or higher only |
 //! | `global-address-align` | "globalAddress … must be 16 byte aligned"; 32 with INTERLEAVE_32B or the `*_ALIGN16B` types |
 //! | `global-dim` | "globalDim … must be non-zero and less than or equal to 2^31" |
-//! | `packed-global-dim0` | "globalDim[0] must be a multiple of 128" (`*_ALIGN16B`), "a multiple of 2" (`16U4_ALIGN8B`) |
+//! | `packed-global-dim0` | "`globalDim[0]` must be a multiple of 128" (`*_ALIGN16B`), "a multiple of 2" (`16U4_ALIGN8B`) |
 //! | `stride-multiple-of-16` | "globalStrides … must be a multiple of 16" |
 //! | `stride-multiple-of-32` | "When interleave is INTERLEAVE_32B [or the type is `*_ALIGN16B`], the strides must be a multiple of 32" |
 //! | `stride-limit` | "… and less than 2^40" |
 //! | `box-dim` | "boxDim … must be non-zero and less than or equal to 256" |
-//! | `box-inner-bytes` | "When interleave is NONE, { boxDim[0] * elementSizeInBytes } must be a multiple of 16 bytes" |
-//! | `packed-box-dim0` | "When tensorDataType is 16U6_ALIGN16B or 16U4_ALIGN16B, boxDim[0] must be 128" |
+//! | `box-inner-bytes` | "When interleave is NONE, `{ boxDim[0] * elementSizeInBytes }` must be a multiple of 16 bytes" |
+//! | `packed-box-dim0` | "When tensorDataType is 16U6_ALIGN16B or 16U4_ALIGN16B, `boxDim[0]` must be 128" |
 //! | `element-stride` | "elementStrides … must be non-zero and less than or equal to 8" |
 //! | `swizzle-span` | "When interleave is NONE and swizzle is not NONE, the bounding box inner dimension … must be less than or equal to the swizzle size" (32, 64, 128) |
 //! | `interleave-32b-swizzle` | "When interleave is INTERLEAVE_32B, swizzle must be SWIZZLE_32B" |
@@ -290,8 +290,8 @@ impl TensorDataType {
     /// groups of 16 rounded up).
     fn smem_bytes_of(self, n: u64) -> u64 {
         match (self.unpacked_bytes(), self.packed()) {
-            (Some(b), _) => n * b,
-            (None, Some(p)) => n.div_ceil(16) * p.smem_bytes,
+            (Some(b), _) => n.saturating_mul(b),
+            (None, Some(p)) => n.div_ceil(16).saturating_mul(p.smem_bytes),
             (None, None) => 0,
         }
     }
@@ -706,11 +706,14 @@ impl TensorMap {
         }
     }
 
-    /// Bytes one tile copy writes to shared memory (= the transaction bytes of a load).
+    /// Bytes one tile copy writes to shared memory (= the transaction bytes of a load);
+    /// saturates at `u64::MAX` for maps no driver accepts.
     pub fn tile_bytes(&self) -> u64 {
         match &self.mode {
-            MapMode::Tiled => self.row_pitch() * self.box_counts().iter().skip(1).product::<u64>(),
-            MapMode::Im2col { pixels_per_column, .. } => self.row_pitch() * u64::from(*pixels_per_column),
+            MapMode::Tiled => {
+                self.box_counts().iter().skip(1).fold(self.row_pitch(), |bytes, &n| bytes.saturating_mul(n))
+            }
+            MapMode::Im2col { pixels_per_column, .. } => self.row_pitch().saturating_mul(u64::from(*pixels_per_column)),
         }
     }
 
@@ -1323,6 +1326,9 @@ mod tests {
         assert_eq!(packed.tile(&[0, 0], &[]).map_err(|e| e.problem), Err("not-modeled"));
         assert_eq!(packed.element_bytes(), 16);
         assert_eq!(packed.tile_bytes(), 128 * 4, "128 values = 8 groups of 16 bytes per row");
+        let absurd = tiled(TensorDataType::Float64, &[1; 9], &[16; 8], &[u32::MAX; 9]);
+        assert_eq!(absurd.tile_bytes(), u64::MAX);
+        assert_eq!(absurd.tile(&[0; 9], &[]).map_err(|e| e.problem), Err("invalid-map"));
         let far = TensorMap { global_address: u64::MAX - 15, ..map };
         assert_eq!(far.tile(&[1, 1], &[]).map_err(|e| e.problem), Err("address-overflow"));
     }
