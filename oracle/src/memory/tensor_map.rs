@@ -8,7 +8,8 @@
 //! # Encode rules
 //!
 //! Each rule has one stable name (the `rule` of an [`EncodeError`]); the wording is cuda.h's,
-//! from the comments above `cuTensorMapEncodeTiled` and `cuTensorMapEncodeIm2col`.
+//! from the comments above `cuTensorMapEncodeTiled` and `cuTensorMapEncodeIm2col`. A map that
+//! breaks several rules is reported by the first in this table.
 //!
 //! | rule | cuda.h |
 //! | --- | --- |
@@ -61,7 +62,8 @@
 //! - Interleaved maps (NC/8HWC8 with 16B, NC/16HWC16 with 32B interleave; cuda.h) are modeled as
 //!   the driver receives them: dimension 0 is the channel slice, contiguous in global memory,
 //!   addresses follow from `globalDim`/`globalStrides` as for any map, the element stride of
-//!   dimension 0 counts, and the shared-memory layout is the same dense box.
+//!   dimension 0 counts, and the shared-memory layout is the same dense box (whether rows
+//!   shorter than the interleave size are padded to it: [`TensorMap::row_pitch`] again).
 //! - Out of bounds: an element with any coordinate `< 0` or `≥ globalDim[d]` is filled (zero
 //!   with OOB_FILL_NONE, [`LoadedByte::Fill`] with NAN_REQUEST_ZERO_FMA) by a load and skipped by
 //!   a store or reduction.
@@ -447,32 +449,45 @@ impl TensorMap {
     /// The encode-time rules, as the driver checks them, for `target` (sm_90 lacks the
     /// 128B_ATOM swizzles and the packed 4/6-bit types).
     pub fn validate(&self, target: &Target) -> Result<(), EncodeError> {
-        self.check_target(target)?;
-        self.check_encode()
+        match self.encode_violations(Some(target)).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every encode rule the map breaks, device rules first (when `target` is given), then in
+    /// the order of cuda.h's text. After `rank` or `array-lengths` nothing else is checked: the
+    /// other rules read the arrays.
+    fn encode_violations(&self, target: Option<&Target>) -> Vec<EncodeError> {
+        let mut errs = Vec::new();
+        if let Some(target) = target {
+            self.check_target(target, &mut errs);
+        }
+        self.check_encode(&mut errs);
+        errs
     }
 
     /// The rules that depend on the device: packed types and `128B_ATOM_*` swizzles need
     /// compute capability 10.0 (the target's `sm` ≥ 100).
-    fn check_target(&self, target: &Target) -> Result<(), EncodeError> {
+    fn check_target(&self, target: &Target, errs: &mut Vec<EncodeError>) {
         if target.sm < PACKED_AND_ATOM_SWIZZLE_SM {
             if self.dtype.is_packed() {
-                return Err(encode_err(
+                errs.push(encode_err(
                     "target-data-type",
                     format!("{} needs compute capability 10.0+, the target is {target}", self.dtype.name()),
                 ));
             }
             if self.swizzle.needs_sm100() {
-                return Err(encode_err(
+                errs.push(encode_err(
                     "target-swizzle",
                     format!("swizzle {} needs compute capability 10.0+, the target is {target}", self.swizzle.name()),
                 ));
             }
         }
-        Ok(())
     }
 
     /// Every rule that does not depend on the device, in the order of cuda.h's text.
-    fn check_encode(&self) -> Result<(), EncodeError> {
+    fn check_encode(&self, errs: &mut Vec<EncodeError>) {
         let rank = self.rank();
         let im2col = match &self.mode {
             MapMode::Tiled => None,
@@ -482,7 +497,7 @@ impl TensorMap {
         };
         let min_rank = if im2col.is_some() || self.interleave != Interleave::None { 3 } else { 1 };
         if !(min_rank..=5).contains(&rank) {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "rank",
                 format!(
                     "rank {rank} (mode {}, interleave {}): must be {min_rank}..=5",
@@ -490,6 +505,7 @@ impl TensorMap {
                     self.interleave.name()
                 ),
             ));
+            return;
         }
         let box_len = if im2col.is_some() { 0 } else { rank };
         let corners_ok = im2col.is_none_or(|(lo, hi, _, _)| lo.len() == rank - 2 && hi.len() == rank - 2);
@@ -498,7 +514,7 @@ impl TensorMap {
             || self.element_strides.len() != rank
             || !corners_ok
         {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "array-lengths",
                 format!(
                     "rank {rank}: {} strides (need {}), {} box dims (need {box_len}), {} element strides (need {rank}){}",
@@ -509,20 +525,21 @@ impl TensorMap {
                     if corners_ok { "" } else { ", im2col corners need rank-2 entries" }
                 ),
             ));
+            return;
         }
         let addr_align = if self.interleave == Interleave::B32 || self.dtype.align16b() { 32 } else { 16 };
         if !self.global_address.is_multiple_of(addr_align) {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "global-address-align",
                 format!("global address {:#x} is not {addr_align}-byte aligned", self.global_address),
             ));
         }
         if let Some((d, &n)) = self.dims.iter().enumerate().find(|(_, &n)| n == 0 || n > MAX_GLOBAL_DIM) {
-            return Err(encode_err("global-dim", format!("globalDim[{d}] = {n}: must be 1..=2^31")));
+            errs.push(encode_err("global-dim", format!("globalDim[{d}] = {n}: must be 1..=2^31")));
         }
         if let Some(p) = self.dtype.packed() {
             if !self.dims[0].is_multiple_of(p.dim0_multiple) {
-                return Err(encode_err(
+                errs.push(encode_err(
                     "packed-global-dim0",
                     format!(
                         "globalDim[0] = {} must be a multiple of {} for {}",
@@ -536,27 +553,26 @@ impl TensorMap {
         let stride_multiple = if self.interleave == Interleave::B32 || self.dtype.align16b() { 32 } else { 16 };
         for (i, &s) in self.strides.iter().enumerate() {
             if !s.is_multiple_of(16) {
-                return Err(encode_err("stride-multiple-of-16", format!("globalStrides[{i}] = {s}")));
-            }
-            if !s.is_multiple_of(stride_multiple) {
-                return Err(encode_err(
+                errs.push(encode_err("stride-multiple-of-16", format!("globalStrides[{i}] = {s}")));
+            } else if !s.is_multiple_of(stride_multiple) {
+                errs.push(encode_err(
                     "stride-multiple-of-32",
                     format!("globalStrides[{i}] = {s} (interleave {}, {})", self.interleave.name(), self.dtype.name()),
                 ));
             }
             if s >= STRIDE_LIMIT {
-                return Err(encode_err("stride-limit", format!("globalStrides[{i}] = {s}: must be < 2^40")));
+                errs.push(encode_err("stride-limit", format!("globalStrides[{i}] = {s}: must be < 2^40")));
             }
         }
         if let Some((d, &b)) = self.box_dims.iter().enumerate().find(|(_, &b)| b == 0 || b > MAX_BOX_DIM) {
-            return Err(encode_err("box-dim", format!("boxDim[{d}] = {b}: must be 1..=256")));
+            errs.push(encode_err("box-dim", format!("boxDim[{d}] = {b}: must be 1..=256")));
         }
         let inner_bytes = match im2col {
             None => self.dtype.smem_bytes_of(u64::from(self.box_dims[0])),
             Some((_, _, channels, _)) => self.dtype.smem_bytes_of(u64::from(channels)),
         };
         if im2col.is_none() && self.interleave == Interleave::None && !inner_bytes.is_multiple_of(16) {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "box-inner-bytes",
                 format!(
                     "boxDim[0] = {} × {} is {inner_bytes} bytes, not a multiple of 16",
@@ -566,18 +582,18 @@ impl TensorMap {
             ));
         }
         if im2col.is_none() && self.dtype.align16b() && self.box_dims[0] != 128 {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "packed-box-dim0",
                 format!("boxDim[0] = {} must be 128 for {}", self.box_dims[0], self.dtype.name()),
             ));
         }
         if let Some((d, &e)) = self.element_strides.iter().enumerate().find(|(_, &e)| e == 0 || e > MAX_ELEMENT_STRIDE)
         {
-            return Err(encode_err("element-stride", format!("elementStrides[{d}] = {e}: must be 1..=8")));
+            errs.push(encode_err("element-stride", format!("elementStrides[{d}] = {e}: must be 1..=8")));
         }
         if let (Interleave::None, Some(span)) = (self.interleave, self.swizzle.span()) {
             if inner_bytes > span {
-                return Err(encode_err(
+                errs.push(encode_err(
                     "swizzle-span",
                     format!(
                         "inner box extent {inner_bytes} bytes > {span}-byte span of swizzle {}",
@@ -587,30 +603,29 @@ impl TensorMap {
             }
         }
         if self.interleave == Interleave::B32 && self.swizzle != Swizzle::B32 {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "interleave-32b-swizzle",
                 format!("interleave 32B needs swizzle 32B, not {}", self.swizzle.name()),
             ));
         }
-        self.check_packed_layout()?;
+        self.check_packed_layout(errs);
         if self.oob_fill == OobFill::NanRequestZeroFma && !self.dtype.is_float() {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "oob-fill-float",
                 format!("NAN_REQUEST_ZERO_FMA needs a floating-point type, not {}", self.dtype.name()),
             ));
         }
         if let Some((lower, upper, channels, pixels)) = im2col {
-            self.check_im2col(lower, upper, channels, pixels)?;
+            self.check_im2col(lower, upper, channels, pixels, errs);
         }
-        Ok(())
     }
 
     /// `packed-interleave` and `packed-swizzle`.
-    fn check_packed_layout(&self) -> Result<(), EncodeError> {
+    fn check_packed_layout(&self, errs: &mut Vec<EncodeError>) {
         let swizzles: &[Swizzle] = match self.dtype {
             TensorDataType::U6x16Align16B => {
                 if self.interleave != Interleave::None {
-                    return Err(encode_err(
+                    errs.push(encode_err(
                         "packed-interleave",
                         format!("16U6_ALIGN16B needs interleave NONE, not {}", self.interleave.name()),
                     ));
@@ -618,19 +633,18 @@ impl TensorMap {
                 &[Swizzle::None, Swizzle::B128, Swizzle::B128Atom32B, Swizzle::B128Atom64B]
             }
             TensorDataType::U4x16Align16B => &[Swizzle::None, Swizzle::B128, Swizzle::B128Atom32B],
-            _ => return Ok(()),
+            _ => return,
         };
         if !swizzles.contains(&self.swizzle) {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "packed-swizzle",
                 format!("{} does not support swizzle {}", self.dtype.name(), self.swizzle.name()),
             ));
         }
-        Ok(())
     }
 
     /// The im2col-only rules.
-    fn check_im2col(&self, lower: &[i32], upper: &[i32], channels: u32, pixels: u32) -> Result<(), EncodeError> {
+    fn check_im2col(&self, lower: &[i32], upper: &[i32], channels: u32, pixels: u32, errs: &mut Vec<EncodeError>) {
         let rank = self.rank();
         let limit: i32 = match rank {
             3 => 32768,
@@ -638,15 +652,15 @@ impl TensorMap {
             _ => 16,
         };
         if let Some(&c) = lower.iter().chain(upper).find(|&&c| c < -limit || c >= limit) {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "im2col-corner-range",
                 format!("corner offset {c}: rank {rank} allows {}..={}", -limit, limit - 1),
             ));
         }
         for (i, (&lo, &hi)) in lower.iter().zip(upper).enumerate() {
-            let extent = self.dims[i + 1] as i64 + i64::from(hi) - i64::from(lo);
+            let extent = i128::from(self.dims[i + 1]) + i128::from(hi) - i128::from(lo);
             if extent < 1 {
-                return Err(encode_err(
+                errs.push(encode_err(
                     "im2col-box-area",
                     format!(
                         "spatial dim {}: globalDim {} + upper {hi} − lower {lo} = {extent}",
@@ -658,7 +672,7 @@ impl TensorMap {
         }
         let channels_ok = if self.dtype.align16b() { channels == 128 } else { (1..=MAX_BOX_DIM).contains(&channels) };
         if !channels_ok {
-            return Err(encode_err(
+            errs.push(encode_err(
                 "channels-per-pixel",
                 format!(
                     "channelsPerPixel = {channels} for {}: must be 1..=256 (128 for *_ALIGN16B)",
@@ -667,9 +681,8 @@ impl TensorMap {
             ));
         }
         if !(1..=MAX_PIXELS_PER_COLUMN).contains(&pixels) {
-            return Err(encode_err("pixels-per-column", format!("pixelsPerColumn = {pixels}: must be 1..=1024")));
+            errs.push(encode_err("pixels-per-column", format!("pixelsPerColumn = {pixels}: must be 1..=1024")));
         }
-        Ok(())
     }
 
     fn mode_name(&self) -> &'static str {
@@ -727,7 +740,9 @@ impl TensorMap {
     /// The checks every tile computation starts with: a valid map (device rules aside) of a
     /// modeled kind, of a size shared memory can hold.
     fn check_tileable(&self) -> Result<(), TileError> {
-        self.check_encode().map_err(|e| tile_err("invalid-map", e.to_string()))?;
+        if let Some(e) = self.encode_violations(None).into_iter().next() {
+            return Err(tile_err("invalid-map", e.to_string()));
+        }
         if self.dtype.is_packed() {
             return Err(tile_err("not-modeled", format!("layout of packed type {}", self.dtype.name())));
         }
@@ -1107,7 +1122,7 @@ mod tests {
                     dims: vec![8, 16, 16, 2],
                     strides: vec![16, 256, 4096],
                     element_strides: vec![1; 4],
-                    ..with_im2col(vec![0, 128], vec![0, 0], 8, 16)
+                    ..with_im2col(vec![0, -129], vec![0, 0], 8, 16)
                 },
             ),
             ("im2col-box-area", "sm_90", with_im2col(vec![8], vec![-8], 8, 16)),
@@ -1115,7 +1130,22 @@ mod tests {
             ("channels-per-pixel", "sm_90", with_im2col(vec![-1], vec![-1], 257, 16)),
             ("pixels-per-column", "sm_90", with_im2col(vec![-1], vec![-1], 8, 1025)),
             ("pixels-per-column", "sm_90", with_im2col(vec![-1], vec![-1], 8, 0)),
-            ("rank", "sm_90", TensorMap { dims: vec![8, 16, 16, 16, 16, 2], ..im2col() }),
+            (
+                "rank",
+                "sm_90",
+                TensorMap {
+                    mode: MapMode::Im2col {
+                        lower_corner: vec![0; 4],
+                        upper_corner: vec![0; 4],
+                        channels_per_pixel: 8,
+                        pixels_per_column: 16,
+                    },
+                    dims: vec![8, 16, 16, 16, 16, 2],
+                    strides: vec![16, 256, 4096, 65536, 1 << 20],
+                    element_strides: vec![1; 6],
+                    ..im2col()
+                },
+            ),
             ("global-address-align", "sm_90", TensorMap { global_address: 0x1001, ..interleaved() }),
         ]
     }
@@ -1154,10 +1184,9 @@ mod tests {
     #[test]
     fn each_encode_rule_rejects_exactly_its_violation() {
         for (rule, t, map) in violations() {
-            match map.validate(&target(t)) {
-                Err(e) => assert_eq!(e.rule, rule, "{map:?} on {t}: {e}"),
-                Ok(()) => panic!("{map:?} on {t} passes, expected rule {rule}"),
-            }
+            let broken: Vec<&str> = map.encode_violations(Some(&target(t))).iter().map(|e| e.rule).collect();
+            assert_eq!(broken, vec![rule], "{map:?} on {t}");
+            assert_eq!(map.validate(&target(t)).map_err(|e| e.rule), Err(rule));
         }
     }
 
