@@ -8,15 +8,16 @@
 //! # Encode rules
 //!
 //! Each rule has one stable name (the `rule` of an [`EncodeError`]); the wording is cuda.h's,
-//! from the comments above `cuTensorMapEncodeTiled` and `cuTensorMapEncodeIm2col`. A map that
-//! breaks several rules is reported by the first in this table.
+//! from the comments above `cuTensorMapEncodeTiled` and `cuTensorMapEncodeIm2col`. The rules are
+//! checked in this table's order (the three `globalStrides` rules entry by entry), and
+//! [`TensorMap::validate`] reports the first one broken.
 //!
 //! | rule | cuda.h |
 //! | --- | --- |
-//! | `rank` | "tensorRank must be non-zero and less than or equal to … 5. If interleave is not NONE, then tensorRank must additionally be greater than or equal to 3"; im2col: "must be 3, 4, or 5" |
-//! | `array-lengths` | globalDim, boxDim, elementStrides have tensorRank entries, globalStrides tensorRank − 1, the im2col corners tensorRank − 2 (im2col maps have no boxDim) |
 //! | `target-data-type` | the packed types `16U4_ALIGN8B`, `16U4_ALIGN16B`, `16U6_ALIGN16B` exist on devices of compute capability 10.0 or higher only |
 //! | `target-swizzle` | the `128B_ATOM_*` swizzles exist on devices of compute capability 10.0 or higher only |
+//! | `rank` | "tensorRank must be non-zero and less than or equal to … 5. If interleave is not NONE, then tensorRank must additionally be greater than or equal to 3"; im2col: "must be 3, 4, or 5" |
+//! | `array-lengths` | globalDim, boxDim, elementStrides have tensorRank entries, globalStrides tensorRank − 1, the im2col corners tensorRank − 2 (im2col maps have no boxDim) |
 //! | `global-address-align` | "globalAddress … must be 16 byte aligned"; 32 with INTERLEAVE_32B or the `*_ALIGN16B` types |
 //! | `global-dim` | "globalDim … must be non-zero and less than or equal to 2^31" |
 //! | `packed-global-dim0` | "`globalDim[0]` must be a multiple of 128" (`*_ALIGN16B`), "a multiple of 2" (`16U4_ALIGN8B`) |
