@@ -289,12 +289,12 @@ impl TensorDataType {
         matches!(self, TensorDataType::U4x16Align16B | TensorDataType::U6x16Align16B)
     }
 
-    /// Bytes that `n` values along dimension 0 take in shared memory (packed types: whole
-    /// groups of 16 rounded up).
+    /// Bytes that `n` values along dimension 0 take in shared memory (packed types: `n/16`
+    /// groups, rounded up to a whole byte).
     fn smem_bytes_of(self, n: u64) -> u64 {
         match (self.unpacked_bytes(), self.packed()) {
             (Some(b), _) => n.saturating_mul(b),
-            (None, Some(p)) => n.div_ceil(16).saturating_mul(p.smem_bytes),
+            (None, Some(p)) => n.saturating_mul(p.smem_bytes).div_ceil(16),
             (None, None) => 0,
         }
     }
@@ -1089,6 +1089,7 @@ mod tests {
             ("box-dim", "sm_90", tiled(Float16, &[64, 32, 4], &[128, 4096], &[64, 257, 2])),
             ("box-dim", "sm_90", tiled(Float16, &[64, 32, 4], &[128, 4096], &[64, 0, 2])),
             ("box-inner-bytes", "sm_90", tiled(Float16, &[64, 32, 4], &[128, 4096], &[60, 8, 2])),
+            ("box-inner-bytes", "sm_100a", tiled(U4x16Align8B, &[64, 8], &[32], &[24, 4])),
             ("packed-box-dim0", "sm_100a", TensorMap { box_dims: vec![64, 4], ..packed(U4x16Align16B) }),
             ("element-stride", "sm_90", TensorMap { element_strides: vec![1, 9, 1], ..base() }),
             ("element-stride", "sm_90", TensorMap { element_strides: vec![0, 1, 1], ..base() }),
