@@ -40,6 +40,9 @@
 //!
 //! Not checked: the 64-byte alignment of the map object itself (the GPU backend places it), and
 //! the pseudo-code in cuda.h that shows how strides usually nest (it states no requirement).
+//! Where cuda.h and CCCL's `make_tma_descriptor` differ (CCCL allows `globalDim` up to 2^32 and
+//! counts `16U4_ALIGN16B` as half a byte per value, cuda.h says 2^31 and 16 bytes per 16
+//! values in shared memory), the model follows cuda.h and the driver decides.
 //! The "non-zero area" rule is read as: along each spatial dimension `d` the box spans
 //! `globalDim[d] + upper − lower ≥ 1` positions (lower corner relative to the tensor's first
 //! element, upper corner relative to its last).
