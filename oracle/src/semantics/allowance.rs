@@ -24,17 +24,21 @@ pub enum Allowance {
     /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
     /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
     CvtFtzF16Input,
+    /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
+    /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
+    TmaOobNanFill,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 6] = [
+    pub const ALL: [Allowance; 7] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
         Allowance::Undefined,
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
+        Allowance::TmaOobNanFill,
     ];
 
     /// The name the command line takes.
@@ -46,6 +50,7 @@ impl Allowance {
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
+            Allowance::TmaOobNanFill => "tma-oob-nan-fill",
         }
     }
 
@@ -71,6 +76,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
             }
+            Allowance::TmaOobNanFill => {
+                "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
+            }
         }
     }
 
@@ -95,6 +103,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
             }
+            Allowance::TmaOobNanFill => {
+                "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
+            }
         }
     }
 
@@ -106,6 +117,9 @@ impl Allowance {
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
+            Allowance::TmaOobNanFill => {
+                "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
+            }
         }
     }
 
@@ -114,6 +128,7 @@ impl Allowance {
     pub fn evidence_file(self) -> Option<&'static str> {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
+            Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             _ => None,
         }
     }
