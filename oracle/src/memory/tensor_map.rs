@@ -232,7 +232,8 @@ cu_enum! {
     OobFill {
         /// Zero.
         None = "NONE",
-        /// A NaN that requests a zero result from FMA (which NaN: the GPU says).
+        /// A NaN that requests a zero result from FMA (an H100 writes the bytes `f7 7f` repeated:
+        /// [`NAN_FILL_PATTERN`]).
         NanRequestZeroFma = "NAN_REQUEST_ZERO_FMA",
     }
 }
