@@ -1,6 +1,7 @@
 //! Memory as the program oracle sees it: state spaces as byte-addressed images whose bytes are
 //! known or unknown ([`Image`]), and the CTA's shared memory with the barrier epoch of each
-//! byte's last store ([`Shared`]).
+//! byte's last store ([`Shared`]); and tensor maps as data: encode rules and the tile layout of
+//! tensor copies ([`tensor_map`]).
 //!
 //! Values go in and come out as [`Expected`](crate::semantics::Expected) of `8 × n` bits for an
 //! access of `n` bytes: exact bits where the bytes are known, free fields (with the allowance
@@ -16,6 +17,7 @@
 
 mod image;
 mod shared;
+pub mod tensor_map;
 
 pub use image::{Image, Misaccess, GRANULE};
 pub use shared::Shared;

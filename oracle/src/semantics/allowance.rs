@@ -29,11 +29,14 @@ pub enum Allowance {
     ReduceNanPayload,
     /// Bulk reduction `.min`/`.max` of `+0` and `−0`: §9.7.9.25.4.2 does not say which zero.
     ReduceMinMaxZero,
+    /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
+    /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
+    TensorOobNanFill,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 8] = [
+    pub const ALL: [Allowance; 9] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -42,6 +45,7 @@ impl Allowance {
         Allowance::CvtFtzF16Input,
         Allowance::ReduceNanPayload,
         Allowance::ReduceMinMaxZero,
+        Allowance::TensorOobNanFill,
     ];
 
     /// The name the command line takes.
@@ -55,6 +59,7 @@ impl Allowance {
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
             Allowance::ReduceNanPayload => "reduce-nan-payload",
             Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
+            Allowance::TensorOobNanFill => "tensor-oob-nan-fill",
         }
     }
 
@@ -86,6 +91,9 @@ impl Allowance {
             Allowance::ReduceMinMaxZero => {
                 "cp.reduce.async.bulk{.tensor} .min/.max of +0 and -0 may give either zero"
             }
+            Allowance::TensorOobNanFill => {
+                "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
+            }
         }
     }
 
@@ -116,6 +124,9 @@ impl Allowance {
             Allowance::ReduceMinMaxZero => {
                 "§9.7.9.25.4.2 lists .min/.max for .f16/.bf16 without saying how +0 and -0 compare"
             }
+            Allowance::TensorOobNanFill => {
+                "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
+            }
         }
     }
 
@@ -129,6 +140,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
             Allowance::ReduceNanPayload => "the canonical NaN (sign 0, all ones)",
             Allowance::ReduceMinMaxZero => "IEEE 754-2019 minimum/maximum: -0 for .min, +0 for .max",
+            Allowance::TensorOobNanFill => {
+                "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
+            }
         }
     }
 
@@ -137,6 +151,7 @@ impl Allowance {
     pub fn evidence_file(self) -> Option<&'static str> {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
+            Allowance::TensorOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             _ => None,
         }
     }
