@@ -80,7 +80,7 @@
 //! - Out of bounds: an element with any coordinate `< 0` or `≥ globalDim[d]` is filled by a load
 //!   (zero with OOB_FILL_NONE; with NAN_REQUEST_ZERO_FMA a NaN, [`LoadedByte::Fill`]: the H100
 //!   writes the bytes [`NAN_FILL_PATTERN`] repeated whatever the type, and the allowance
-//!   `tensor-oob-nan-fill` admits any NaN) and skipped by a store or reduction.
+//!   `tma-oob-nan-fill` admits any NaN) and skipped by a store or reduction.
 //! - TFLOAT32 and TFLOAT32_FTZ loads convert each in-bounds f32 to tf32 on the way
 //!   ([`tfloat32_on_load`]); FLOAT32_FTZ loads copy the bytes (no flush).
 //! - The inner coordinate: on the H100 a tiled load whose `c0 · elementSize` is not a multiple
@@ -254,7 +254,7 @@ const INNER_COORDINATE_BYTES: i64 = 16;
 /// The bytes an H100 writes, repeated, for every out-of-bounds element of a NAN_REQUEST_ZERO_FMA
 /// load, whatever the type: `0x7ff7` (f16, bf16), `0x7ff77ff7` (f32, tf32), `0x7ff77ff77ff77ff7`
 /// (f64) — a NaN in each (corpus/evidence/tma-tile-loads.md). The strict value of the
-/// allowance `tensor-oob-nan-fill`, which admits any NaN of the type.
+/// allowance `tma-oob-nan-fill`, which admits any NaN of the type.
 pub const NAN_FILL_PATTERN: [u8; 2] = [0xf7, 0x7f];
 
 /// The byte of the NaN fill at `offset_in_element` bytes into an out-of-bounds element
@@ -472,7 +472,7 @@ pub enum LoadedByte {
     /// element, unknown when any of its 4 bytes is) or the zero of OOB_FILL_NONE.
     Byte(Option<u8>),
     /// A byte of an out-of-bounds element under NAN_REQUEST_ZERO_FMA: part of the NaN fill.
-    /// Under the allowance `tensor-oob-nan-fill` the element may be any NaN of the map's type;
+    /// Under the allowance `tma-oob-nan-fill` the element may be any NaN of the map's type;
     /// strictly it is what the H100 writes, [`fill_byte`] of the byte's offset in its element
     /// (the bytes `f7 7f` repeated).
     Fill,

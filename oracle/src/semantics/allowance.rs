@@ -31,7 +31,7 @@ pub enum Allowance {
     ReduceMinMaxZero,
     /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
     /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
-    TensorOobNanFill,
+    TmaOobNanFill,
 }
 
 impl Allowance {
@@ -45,7 +45,7 @@ impl Allowance {
         Allowance::CvtFtzF16Input,
         Allowance::ReduceNanPayload,
         Allowance::ReduceMinMaxZero,
-        Allowance::TensorOobNanFill,
+        Allowance::TmaOobNanFill,
     ];
 
     /// The name the command line takes.
@@ -59,7 +59,7 @@ impl Allowance {
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
             Allowance::ReduceNanPayload => "reduce-nan-payload",
             Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
-            Allowance::TensorOobNanFill => "tensor-oob-nan-fill",
+            Allowance::TmaOobNanFill => "tma-oob-nan-fill",
         }
     }
 
@@ -91,7 +91,7 @@ impl Allowance {
             Allowance::ReduceMinMaxZero => {
                 "cp.reduce.async.bulk{.tensor} .min/.max of +0 and -0 may give either zero"
             }
-            Allowance::TensorOobNanFill => {
+            Allowance::TmaOobNanFill => {
                 "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
             }
         }
@@ -124,7 +124,7 @@ impl Allowance {
             Allowance::ReduceMinMaxZero => {
                 "§9.7.9.25.4.2 lists .min/.max for .f16/.bf16 without saying how +0 and -0 compare"
             }
-            Allowance::TensorOobNanFill => {
+            Allowance::TmaOobNanFill => {
                 "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
             }
         }
@@ -140,7 +140,7 @@ impl Allowance {
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
             Allowance::ReduceNanPayload => "the canonical NaN (sign 0, all ones)",
             Allowance::ReduceMinMaxZero => "IEEE 754-2019 minimum/maximum: -0 for .min, +0 for .max",
-            Allowance::TensorOobNanFill => {
+            Allowance::TmaOobNanFill => {
                 "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
         }
@@ -151,7 +151,7 @@ impl Allowance {
     pub fn evidence_file(self) -> Option<&'static str> {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
-            Allowance::TensorOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
+            Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             _ => None,
         }
     }
