@@ -84,6 +84,9 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
     let result = (|| -> Result<Value, String> {
         let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         let obj = v.as_object().ok_or("each line must be a JSON object")?;
+        if obj.contains_key("program") {
+            return eval_program(obj);
+        }
         let instr = obj.get("instr").and_then(Value::as_str).ok_or("missing string field \"instr\"")?;
         let form =
             cache.entry(instr.to_string()).or_insert_with(|| resolve_form(instr).map_err(|e| e.to_string())).clone()?;
@@ -130,6 +133,140 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
         Ok(v) => v.to_string(),
         Err(e) => json!({ "error": shorten(&e) }).to_string(),
     }
+}
+
+/// The fields a program line may have.
+const PROGRAM_FIELDS: [&str; 7] = ["program", "threads", "regs", "buffers", "tensor_maps", "read", "target"];
+/// The fields a buffer may have.
+const BUFFER_FIELDS: [&str; 5] = ["space", "hex", "len", "fill", "align"];
+/// The key of the output object that names the allowances of unknown bytes.
+const ALLOWANCES_KEY: &str = "allowances";
+
+/// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
+/// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
+/// allowances of its unknown (`??`) bytes when it has any.
+fn eval_program(obj: &Map<String, Value>) -> Result<Value, String> {
+    use oracle::memory::Region;
+    use oracle::memprog::{Buffer, BufferSpace};
+    if let Some(k) = obj.keys().find(|k| !PROGRAM_FIELDS.contains(&k.as_str())) {
+        return Err(format!("unknown field \"{k}\" (a program line has {})", PROGRAM_FIELDS.join(", ")));
+    }
+    let stmts: Vec<String> = obj["program"]
+        .as_array()
+        .ok_or("\"program\" must be an array of statement strings")?
+        .iter()
+        .map(|s| s.as_str().map(str::to_string).ok_or("\"program\" must be an array of statement strings"))
+        .collect::<Result<_, _>>()?;
+    let target = match obj.get("target") {
+        None => oracle::isa::Target::parse("sm_90").map_err(|e| e.to_string())?,
+        Some(t) => {
+            let t = t.as_str().ok_or("\"target\" must be a string such as \"sm_90a\"")?;
+            oracle::isa::Target::parse(t).map_err(|e| e.to_string())?
+        }
+    };
+    let threads = match obj.get("threads") {
+        None => 1,
+        Some(v) => {
+            v.as_u64().filter(|n| (1..=1024).contains(n)).ok_or("\"threads\" must be an integer 1…1024 (one CTA)")?
+                as u32
+        }
+    };
+    let mut regs = std::collections::BTreeMap::new();
+    if let Some(r) = obj.get("regs") {
+        for (k, v) in r.as_object().ok_or("\"regs\" must be an object of name: hex string")? {
+            let x = parse_hex(k, v)?;
+            regs.insert(
+                k.clone(),
+                u64::try_from(x).map_err(|_| format!("register `{k}` = {v} is wider than 64 bits"))?,
+            );
+        }
+    }
+    let mut buffers = Vec::new();
+    if let Some(b) = obj.get("buffers") {
+        for (name, spec) in b.as_object().ok_or("\"buffers\" must be an object of name: buffer")? {
+            let err = |m: &str| format!("buffer `{name}`: {m}");
+            if name == ALLOWANCES_KEY || regs.contains_key(name) {
+                return Err(err("the name is taken (by the output's \"allowances\" key or an input register)"));
+            }
+            let spec = spec.as_object().ok_or_else(|| err("must be an object"))?;
+            if let Some(k) = spec.keys().find(|k| !BUFFER_FIELDS.contains(&k.as_str())) {
+                return Err(err(&format!("unknown field \"{k}\" (a buffer has {})", BUFFER_FIELDS.join(", "))));
+            }
+            let space = match spec.get("space").and_then(Value::as_str) {
+                Some("global") => BufferSpace::Global,
+                Some("shared") => BufferSpace::Shared,
+                _ => return Err(err("\"space\" must be \"global\" or \"shared\"")),
+            };
+            let len = match spec.get("len") {
+                None => None,
+                Some(v) => {
+                    Some(v.as_u64().filter(|&n| n <= 1 << 30).ok_or_else(|| err("\"len\" must be an integer ≤ 2^30"))?)
+                }
+            };
+            let fill = match spec.get("fill") {
+                None => None,
+                Some(v) => {
+                    let s = v.as_str().ok_or_else(|| err("\"fill\" must be one hex byte such as \"a5\""))?;
+                    let r = Region::from_hex(s).map_err(|e| err(&format!("\"fill\": {e}")))?;
+                    match r.bytes() {
+                        [b] => Some(*b),
+                        _ => return Err(err("\"fill\" must be one hex byte such as \"a5\"")),
+                    }
+                }
+            };
+            let init = match (spec.get("hex"), len, fill) {
+                (Some(h), l, None) => {
+                    let h = h.as_str().ok_or_else(|| err("\"hex\" must be a string of hex byte pairs"))?;
+                    let r = Region::from_hex(h).map_err(|e| err(&format!("\"hex\": {e}")))?;
+                    if l.is_some_and(|l| l != r.len() as u64) {
+                        return Err(err("\"len\" differs from the length of \"hex\""));
+                    }
+                    r
+                }
+                (Some(_), _, Some(_)) => return Err(err("give \"hex\" or \"fill\", not both")),
+                (None, Some(l), Some(oracle::memory::Byte::Known(b))) => Region::filled(l as usize, b),
+                (None, Some(l), _) => match space {
+                    // Never-written shared memory is any value; global memory starts zeroed.
+                    BufferSpace::Shared => Region::unwritten(l as usize),
+                    BufferSpace::Global => Region::filled(l as usize, 0),
+                },
+                (None, None, _) => return Err(err("needs \"hex\" or \"len\"")),
+            };
+            let align = match spec.get("align") {
+                None if space == BufferSpace::Global => 256,
+                None => 16,
+                Some(v) => v
+                    .as_u64()
+                    .filter(|a| a.is_power_of_two() && *a <= 1 << 20)
+                    .ok_or_else(|| err("\"align\" must be a power of two ≤ 2^20"))?,
+            };
+            buffers.push(Buffer { name: name.clone(), space, align, init });
+        }
+    }
+    if obj.get("tensor_maps").is_some_and(|m| m.as_object().is_some_and(|m| !m.is_empty())) {
+        return Err("\"tensor_maps\" are not supported by this build".into());
+    }
+    let mut read = Vec::new();
+    for r in obj.get("read").and_then(Value::as_array).ok_or("\"read\" must be an array of buffer names")? {
+        let n = r.as_str().ok_or("\"read\" must be an array of buffer names")?;
+        read.push(buffers.iter().position(|b| b.name == n).ok_or_else(|| format!("unknown buffer `{n}` in \"read\""))?);
+    }
+    let program = oracle::memprog::parse(target, threads, buffers, &regs, &stmts, read).map_err(|e| e.to_string())?;
+    let regions = oracle::memprog::interp::run(&program).map_err(|e| e.to_string())?;
+    let mut out = Map::new();
+    let mut allowances = Map::new();
+    for &i in &program.read {
+        let name = &program.buffers[i].name;
+        out.insert(name.clone(), json!(regions[i].to_hex()));
+        let a: Vec<&str> = regions[i].allowances().into_iter().map(|a| a.name()).collect();
+        if !a.is_empty() {
+            allowances.insert(name.clone(), json!(a));
+        }
+    }
+    if !allowances.is_empty() {
+        out.insert(ALLOWANCES_KEY.into(), Value::Object(allowances));
+    }
+    Ok(Value::Object(out))
 }
 
 /// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.

@@ -51,6 +51,9 @@ pub use async_bulk::{
     CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup, CpReduceAsyncBulk,
 };
 pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncWaitAll, CpAsyncWaitGroup};
+// The memory-program interpreter (`crate::memprog`) matches on these fields.
+pub use async_bulk::{BulkSpace, Completion};
+pub use async_copy::CpAsyncSrc;
 pub use cache::{Applypriority, Createpolicy, Discard, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};

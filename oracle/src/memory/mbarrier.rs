@@ -214,7 +214,7 @@ mod tests {
         let s = m.arrive(1, 64, false).unwrap();
         assert_eq!(s, Step { phase: 0, completed: false });
         assert_eq!(m.arrive(1, 0, false).unwrap(), Step { phase: 0, completed: false }, "64 bytes still expected");
-        assert_eq!(m.complete_tx(32).unwrap().completed, false);
+        assert!(!m.complete_tx(32).unwrap().completed);
         assert_eq!(m.complete_tx(32).unwrap(), Step { phase: 0, completed: true });
         assert!(m.parity_completed(false).unwrap() && !m.parity_completed(true).unwrap());
         assert!(m.token_completed(0).unwrap() && !m.token_completed(1).unwrap());

@@ -519,11 +519,11 @@ impl<E> Protocol<E> {
         Ok(())
     }
 
-    /// `thread` waits on `bar` until the phase `on` names completes (the `try_wait` loop):
+    /// A thread waits on `bar` until the phase `on` names completes (the `try_wait` loop):
     /// every operation that signals `bar` completes first (they complete eventually). The
     /// effects of the operations this completes, in issue order; an error when the phase
     /// cannot complete (a hang) or completes wrongly.
-    pub fn mbarrier_wait(&mut self, thread: u32, bar: Span, on: WaitOn) -> Result<Vec<E>, ProtocolError> {
+    pub fn mbarrier_wait(&mut self, bar: Span, on: WaitOn) -> Result<Vec<E>, ProtocolError> {
         self.mbarrier(bar)?;
         let mut effects = Vec::new();
         // Arrive-ons first: their cp.asyncs land, then they arrive.
@@ -660,22 +660,19 @@ mod tests {
         assert_eq!(p.mbarrier_arrive(bar, 1, 32, false).unwrap(), 0);
         p.issue(load(1)).unwrap();
         assert!(p.generic_read(0, span(1, 0, 4)).is_err());
-        assert_eq!(p.mbarrier_wait(0, bar, WaitOn::Parity(false)).unwrap(), vec![1]);
+        assert_eq!(p.mbarrier_wait(bar, WaitOn::Parity(false)).unwrap(), vec![1]);
         p.generic_read(0, span(1, 0, 32)).unwrap();
         // Too few bytes expected: the second copy overshoots.
         p.mbarrier_arrive(bar, 1, 16, false).unwrap();
         p.issue(load(2)).unwrap();
-        assert!(matches!(p.mbarrier_wait(0, bar, WaitOn::Token(1)), Err(ProtocolError::TxMismatch { .. })));
+        assert!(matches!(p.mbarrier_wait(bar, WaitOn::Token(1)), Err(ProtocolError::TxMismatch { .. })));
 
         // Too many bytes expected: a hang.
         let mut p = Protocol::new();
         p.mbarrier_init(0, bar, 1).unwrap();
         p.mbarrier_arrive(bar, 1, 64, false).unwrap();
         p.issue(load(3)).unwrap();
-        assert_eq!(
-            p.mbarrier_wait(0, bar, WaitOn::Parity(false)),
-            Err(ProtocolError::Hang { bar, pending: 0, tx: 32 })
-        );
+        assert_eq!(p.mbarrier_wait(bar, WaitOn::Parity(false)), Err(ProtocolError::Hang { bar, pending: 0, tx: 32 }));
 
         // An arrive without expect_tx completes the phase under a pending copy.
         let mut p = Protocol::new();
@@ -693,13 +690,13 @@ mod tests {
             p.issue(copy(0, span(0, 0, 4), span(1, 0, 4), Proxy::Generic, Signal::CpAsyncGroup, 9)).unwrap();
             p.cp_async_arrive(0, bar, noinc).unwrap();
             p.mbarrier_arrive(bar, 1, 0, false).unwrap();
-            assert_eq!(p.mbarrier_wait(0, bar, WaitOn::Parity(false)).unwrap(), vec![9], "noinc {noinc}");
+            assert_eq!(p.mbarrier_wait(bar, WaitOn::Parity(false)).unwrap(), vec![9], "noinc {noinc}");
             assert!(p.wait_all(0).is_empty());
         }
         let mut p: Protocol<u32> = Protocol::new();
         p.mbarrier_init(0, bar, 1).unwrap();
         p.cp_async_arrive(0, bar, false).unwrap();
-        assert_eq!(p.mbarrier_wait(0, bar, WaitOn::Parity(false)), Err(ProtocolError::Hang { bar, pending: 1, tx: 0 }));
+        assert_eq!(p.mbarrier_wait(bar, WaitOn::Parity(false)), Err(ProtocolError::Hang { bar, pending: 1, tx: 0 }));
         p.mbarrier_inval(bar).unwrap();
         p.generic_write(0, bar).unwrap();
     }

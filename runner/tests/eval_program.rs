@@ -1,0 +1,236 @@
+//! `ptxdiff eval` program lines through the binary: memory programs over named buffers, their
+//! final bytes, and the errors for undefined programs, hangs and bad names. Expected bytes are
+//! computed by hand here, never by the oracle.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// Runs `ptxdiff eval` on these lines; one parsed answer per line.
+fn eval(lines: &[Value]) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+        .arg("eval")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ptxdiff runs");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for l in lines {
+            writeln!(stdin, "{l}").expect("write a line");
+        }
+    }
+    let out = child.wait_with_output().expect("ptxdiff finishes");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let answers: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(answers.len(), lines.len(), "{text}");
+    answers
+}
+
+fn one(line: Value) -> Value {
+    eval(&[line]).remove(0)
+}
+
+/// Hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes 0, 1, 2, … `n-1` (mod 256).
+fn ramp(n: usize) -> Vec<u8> {
+    (0..n).map(|i| i as u8).collect()
+}
+
+fn error_of(v: &Value) -> String {
+    v["error"].as_str().unwrap_or_else(|| panic!("expected an error, got {v}")).to_string()
+}
+
+#[test]
+fn cp_async_pipeline_with_two_groups_and_wait_group_1() {
+    let src = ramp(32);
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 16;",
+            "cp.async.commit_group;",
+            "cp.async.cg.shared.global [win+16], [src+16], 16;",
+            "cp.async.commit_group;",
+            "cp.async.wait_group 1;",
+            "ld.shared.u32 a, [win+12];",
+            "st.global.u32 [out], a;",
+            "cp.async.wait_group 0;",
+            "ld.shared.u32 b, [win+16];",
+            "st.global.u32 [out+4], b;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&src)},
+            "win": {"space": "shared", "len": 32},
+            "out": {"space": "global", "len": 8},
+        },
+        "read": ["out", "win"],
+    });
+    let v = one(line);
+    assert_eq!(v["out"], json!("0c0d0e0f10111213"), "{v}");
+    assert_eq!(v["win"], json!(hex(&src)));
+    assert!(v.get("allowances").is_none(), "{v}");
+}
+
+#[test]
+fn src_size_zero_fills_and_ignore_src_writes_zeros() {
+    let src = ramp(16);
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 8, 3;",
+            "cp.async.ca.shared.global [win+8], [src+8], 4, 0;",
+            "setp.ne.u32 p, flag, 0;",
+            "cp.async.ca.shared.global [win+12], [src+12], 4, p;",
+            "cp.async.wait_all;",
+        ],
+        "regs": {"flag": "0x1"},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&src)},
+            "win": {"space": "shared", "len": 16, "fill": "a5"},
+        },
+        "read": ["win"],
+    });
+    // 3 bytes copied then 5 zeros; src-size 0: 4 zeros; ignore-src true: 4 zeros.
+    assert_eq!(one(line)["win"], json!("0001020000000000".to_string() + "0000000000000000"));
+    let line = json!({
+        "program": [
+            "setp.ne.u32 p, flag, 0;",
+            "cp.async.ca.shared.global [win], [src], 4, p;",
+            "cp.async.wait_all;",
+        ],
+        "regs": {"flag": "0x0"},
+        "buffers": {"src": {"space": "global", "hex": "deadbeef"}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    assert_eq!(one(line)["win"], json!("deadbeef"), "ignore-src false copies");
+}
+
+#[test]
+fn bulk_store_from_shared_waits_on_its_bulk_group() {
+    let line = json!({
+        "program": [
+            "mov.u32 t, %tid.x;",
+            "shl.b32 o, t, 2;",
+            "mov.u32 w, win;",
+            "add.u32 w, w, o;",
+            "st.shared.u32 [w], t;",
+            "fence.proxy.async.shared::cta;",
+            "bar.sync 0;",
+            "setp.eq.u32 p, t, 0;",
+            "@!p bra done;",
+            "cp.async.bulk.global.shared::cta.bulk_group [dst], [win], 16;",
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group 0;",
+            "done:",
+        ],
+        "threads": 4,
+        "buffers": {"win": {"space": "shared", "len": 16}, "dst": {"space": "global", "len": 32, "fill": "ff"}},
+        "read": ["dst"],
+    });
+    let v = one(line);
+    // Until wt-isa lands, fence.proxy.async does not parse; the test then sees that error.
+    if let Some(e) = v.get("error") {
+        assert!(e.as_str().unwrap().contains("fence"), "{v}");
+        return;
+    }
+    assert_eq!(v["dst"], json!(format!("{}{}", "00000000010000000200000003000000", "ff".repeat(16))), "{v}");
+}
+
+#[test]
+fn a_program_ending_with_copies_in_flight_reads_back_unknown() {
+    let line = json!({
+        "program": [
+            "cp.async.cg.shared.global [win], [src], 16;",
+            "cp.async.commit_group;",
+        ],
+        "buffers": {"src": {"space": "global", "hex": hex(&ramp(16))}, "win": {"space": "shared", "len": 20, "fill": "00"}},
+        "read": ["win"],
+    });
+    let v = one(line);
+    assert_eq!(v["win"], json!(format!("{}00000000", "??".repeat(16))), "{v}");
+    assert_eq!(v["allowances"], json!({"win": ["undefined"]}));
+}
+
+#[test]
+fn reading_too_early_is_undefined_with_its_section() {
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 4;",
+            "cp.async.commit_group;",
+            "ld.shared.u32 a, [win];",
+        ],
+        "buffers": {"src": {"space": "global", "len": 4}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 2") && e.contains("undefined") && e.contains("§9.7.9.25.1"), "{e}");
+    // Writing the source of a pending copy, and a cp.async.wait_group that leaves it pending.
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 4;",
+            "cp.async.commit_group;",
+            "cp.async.wait_group 1;",
+            "mov.b32 v, 7;", "st.global.u32 [src], v;",
+        ],
+        "buffers": {"src": {"space": "global", "len": 4}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 4") && e.contains("write of") && e.contains("§9.7.9.25.1"), "{e}");
+}
+
+#[test]
+fn a_missing_proxy_fence_is_undefined() {
+    let line = json!({
+        "program": [
+            "mov.b32 v, 5;", "st.shared.u32 [win], v;",
+            "cp.async.bulk.global.shared::cta.bulk_group [dst], [win], 16;",
+        ],
+        "buffers": {"win": {"space": "shared", "len": 16}, "dst": {"space": "global", "len": 16}},
+        "read": ["dst"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 2") && e.contains("fence.proxy.async") && e.contains("§9.7.9.25.2"), "{e}");
+}
+
+#[test]
+fn bad_names_and_fields_are_errors() {
+    let base = |program: Value, read: Value| {
+        json!({
+            "program": program,
+            "buffers": {"g": {"space": "global", "len": 16}, "s": {"space": "shared", "len": 16}},
+            "read": read,
+        })
+    };
+    for (line, needle) in [
+        (base(json!(["ld.global.u32 a, [nowhere];"]), json!(["g"])), "unknown name `nowhere`"),
+        (base(json!(["st.global.u32 [g], x;"]), json!(["g"])), "unknown name `x`"),
+        (base(json!([]), json!(["h"])), "unknown buffer `h`"),
+        (base(json!(["ld.global.u32 a, [s];"]), json!(["g"])), "a shared buffer"),
+        (base(json!(["ld.global.u32 a, [g+2];"]), json!(["g"])), "not 4-byte aligned"),
+        (base(json!(["ld.global.u32 a, [g+16];"]), json!(["g"])), "outside"),
+        (base(json!(["bra back;", "back:", "bra back;"]), json!(["g"])), "backward branch"),
+        (base(json!(["cp.async.bulk.global.shared::cta.bulk_group [g], [s], 12;"]), json!(["g"])), "multiple of 16"),
+        (json!({"program": [], "read": [], "bogus": 1}), "unknown field \"bogus\""),
+        (json!({"program": [], "buffers": {"b": {"space": "local", "len": 4}}, "read": []}), "\"space\""),
+        (json!({"program": [], "buffers": {"b": {"space": "global"}}, "read": []}), "needs \"hex\" or \"len\""),
+        (json!({"program": [], "buffers": {"b": {"space": "global", "hex": "0g"}}, "read": []}), "bad hex"),
+    ] {
+        let e = error_of(&one(line.clone()));
+        assert!(e.contains(needle), "{line} -> {e} (expected {needle})");
+    }
+}
+
+#[test]
+fn instruction_lines_still_work_next_to_program_lines() {
+    let answers = eval(&[
+        json!({"instr": "cvt.rn.f16.f32", "operands": {"a": "0x3f800000"}}),
+        json!({"program": ["mov.b32 v, 0x01020304;", "st.global.u32 [g], v;"], "buffers": {"g": {"space": "global", "len": 4}}, "read": ["g"]}),
+    ]);
+    assert_eq!(answers[0], json!({"d": "0x3c00"}));
+    assert_eq!(answers[1], json!({"g": "04030201"}));
+}
