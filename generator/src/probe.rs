@@ -78,6 +78,7 @@ fn operand_text(k: &OperandKind, i: usize, regs: &mut BTreeSet<RegType>) -> Stri
             format!("[{}, {{{}}}]", r(RegType::B64, POOL - 1), coords.join(", "))
         }
         OperandKind::Symbol(s) => symbol_name(s).into(),
+        OperandKind::Sink => "_".into(),
     }
 }
 

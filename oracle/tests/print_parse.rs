@@ -39,6 +39,7 @@ fn operands_for(form: &Form, pick: &mut impl FnMut(u32) -> u32) -> Vec<Operand> 
                 map: Box::new(Operand::Name(name(pick))),
                 coords: (0..n).map(|_| Operand::Name(name(pick))).collect(),
             },
+            OperandKind::Sink => Operand::Sink,
             OperandKind::Symbol(k) => {
                 let sym = symbol_name(k).to_string();
                 if pick(2) == 0 {

@@ -1,6 +1,7 @@
 //! The non-bulk asynchronous copy `cp.async` (§9.7.9.25.3.1) and its async-group completion
 //! instructions `cp.async.commit_group` (§9.7.9.25.3.2), `cp.async.wait_group` and
-//! `cp.async.wait_all` (§9.7.9.25.3.3).
+//! `cp.async.wait_all` (§9.7.9.25.3.3), and its mbarrier completion
+//! `cp.async.mbarrier.arrive{.noinc}` (§9.7.9.25.3.4).
 //!
 //! A `cp.async` form fixes the cache operator, the destination spelling (`.shared` or
 //! `.shared::cta`), the optional `.L2::cache_hint` and `.L2::{64,128,256}B` hints, the value of
@@ -194,6 +195,65 @@ impl FormSpec for CpAsync {
     }
 }
 
+/// `cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]` (§9.7.9.25.3.4): the mbarrier
+/// at `addr` gets an arrive-on when all prior `cp.async` of the thread complete; without
+/// `.noinc` the pending count is incremented first, so the arrive does not count toward the
+/// phase's expected arrivals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CpAsyncMbarrierArrive {
+    /// `.noinc`: no increment of the pending count before the arrive-on.
+    pub noinc: bool,
+    /// `.shared` or `.shared::cta`; `None` is a generic address.
+    pub space: Option<CpAsyncDst>,
+}
+
+impl FormSpec for CpAsyncMbarrierArrive {
+    fn candidates() -> Vec<Self> {
+        let mut out = Vec::new();
+        for noinc in FLAG {
+            for space in opt::<CpAsyncDst>() {
+                out.push(CpAsyncMbarrierArrive { noinc, space });
+            }
+        }
+        out
+    }
+
+    fn opcode(&self) -> String {
+        OpcodeWriter::new()
+            .lit("cp")
+            .lit("async")
+            .lit("mbarrier")
+            .lit("arrive")
+            .flag(self.noinc, "noinc")
+            .opt(self.space)
+            .lit("b64")
+            .finish()
+    }
+
+    fn parse(bag: &mut TokenBag<'_>, _operands: &[Operand]) -> Result<Self, ParseError> {
+        for t in ["async", "mbarrier", "arrive"] {
+            bag.expect(t)?;
+        }
+        let noinc = bag.flag("noinc");
+        let space = bag.take();
+        bag.expect("b64")?;
+        Ok(CpAsyncMbarrierArrive { noinc, space })
+    }
+
+    fn operands(&self) -> Vec<OperandSpec> {
+        let kind = if self.space.is_some() { AddrKind::Mbarrier } else { AddrKind::MbarrierGeneric };
+        vec![OperandSpec::src("addr", OperandKind::Addr(kind))]
+    }
+
+    fn check(&self) -> Result<Requirement, Illegal> {
+        let mut req = Requirement::new(80, 7, 0);
+        if self.space == Some(CpAsyncDst::SharedCta) {
+            req = req.ptx(7, 8);
+        }
+        Ok(req)
+    }
+}
+
 /// `cp.async.commit_group` (§9.7.9.25.3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncCommitGroup;
@@ -238,7 +298,14 @@ mod tests {
             "cp.async.commit_group;",
             "cp.async.wait_group 1;",
             "cp.async.wait_all;",
+            "cp.async.mbarrier.arrive.b64 [%rd1];",
+            "cp.async.mbarrier.arrive.noinc.shared.b64 [mbar];",
+            "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [mbar];",
         ]);
+        match inst("cp.async.mbarrier.arrive.noinc.shared.b64 [mbar];").form {
+            Form::CpAsyncMbarrierArrive(f) => assert!(f.noinc && f.space == Some(CpAsyncDst::Shared)),
+            f => panic!("{f:?}"),
+        }
         match inst("cp.async.ca.shared.global [shrd], [gbl], 4, p;").form {
             Form::CpAsync(f) => assert_eq!(f.src, CpAsyncSrc::IgnoreSrc),
             f => panic!("{f:?}"),
@@ -255,6 +322,8 @@ mod tests {
         assert!(f.check().is_err(), ".cg needs cp-size 16");
         assert!("cp.async.ca.shared.global [s], [g], 2;".parse::<Instruction>().is_err());
         assert!("cp.async.ca.shared::cluster.global [s], [g], 4;".parse::<Instruction>().is_err());
+        assert!("cp.async.mbarrier.arrive.shared::cluster.b64 [m];".parse::<Instruction>().is_err());
+        assert!("cp.async.mbarrier.arrive.shared [m];".parse::<Instruction>().is_err());
     }
 
     #[test]

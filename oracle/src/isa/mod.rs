@@ -1,5 +1,6 @@
 //! The typed model of every instruction form of PTX ISA §9.7.9 (Data Movement and Conversion
-//! Instructions).
+//! Instructions), plus the fences (§9.7.13.4) and mbarrier operations (§9.7.13.15) that the
+//! asynchronous copies of §9.7.9.25 complete through.
 //!
 //! A *form* is an opcode with all its qualifiers chosen plus, where the opcode alone does not
 //! fix it, the shape of its operand list (`mov.b32 d, {a, b}` packs; `mov.b32 d, a` copies).
@@ -31,7 +32,9 @@ mod async_group;
 mod cache;
 mod cvt;
 mod cvt_pack;
+mod fence;
 mod load;
+mod mbarrier;
 mod memory;
 mod mov;
 mod multimem;
@@ -50,14 +53,16 @@ pub use address::{Cvta, Getctarank, Isspacep, Mapa};
 pub use async_bulk::{
     CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup, CpReduceAsyncBulk,
 };
-pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncWaitAll, CpAsyncWaitGroup};
+pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncMbarrierArrive, CpAsyncWaitAll, CpAsyncWaitGroup};
 // The memory-program interpreter (`crate::memprog`) matches on these fields.
 pub use async_bulk::{BulkSpace, Completion};
 pub use async_copy::CpAsyncSrc;
 pub use cache::{Applypriority, Createpolicy, Discard, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
+pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind};
 pub use load::{Ld, LdGlobalNc, Ldu};
+pub use mbarrier::{Mbarrier, MbarrierOp};
 pub use mov::{symbol_kind, symbol_name, Mov, MovShape};
 pub use multimem::{MultimemLdReduce, MultimemRed, MultimemSt};
 pub use operand::{Operand, OperandKind, OperandSpec, Role};
@@ -68,6 +73,9 @@ pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
 pub use tensor::{CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace};
 
 use qualifier::TokenBag;
+
+/// Why an opcode of no family fails to parse.
+const NOT_MODELLED: &str = "not an instruction of §9.7.9 (Data Movement and Conversion) or a fence/mbarrier of §9.7.13";
 
 /// A text that is not a valid instruction of the model.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
@@ -208,6 +216,7 @@ forms! {
     CpAsyncCommitGroup(CpAsyncCommitGroup) = "cp.async.commit_group", "9.7.9.25.3.2";
     CpAsyncWaitGroup(CpAsyncWaitGroup) = "cp.async.wait_group", "9.7.9.25.3.3";
     CpAsyncWaitAll(CpAsyncWaitAll) = "cp.async.wait_all", "9.7.9.25.3.3";
+    CpAsyncMbarrierArrive(CpAsyncMbarrierArrive) = "cp.async.mbarrier.arrive", "9.7.9.25.3.4";
     CpAsyncBulk(CpAsyncBulk) = "cp.async.bulk", "9.7.9.25.4.1";
     CpReduceAsyncBulk(CpReduceAsyncBulk) = "cp.reduce.async.bulk", "9.7.9.25.4.2";
     CpAsyncBulkPrefetch(CpAsyncBulkPrefetch) = "cp.async.bulk.prefetch", "9.7.9.25.4.3";
@@ -217,6 +226,8 @@ forms! {
     CpAsyncBulkCommitGroup(CpAsyncBulkCommitGroup) = "cp.async.bulk.commit_group", "9.7.9.25.6.1";
     CpAsyncBulkWaitGroup(CpAsyncBulkWaitGroup) = "cp.async.bulk.wait_group", "9.7.9.25.6.2";
     TensormapReplace(TensormapReplace) = "tensormap.replace", "9.7.9.26";
+    Fence(Fence) = "fence", "9.7.13.4";
+    Mbarrier(Mbarrier) = "mbarrier", "9.7.13.15";
 }
 
 impl Family {
@@ -259,6 +270,7 @@ impl Family {
             "cp" if starts(&["async", "commit_group"]) => Family::CpAsyncCommitGroup,
             "cp" if starts(&["async", "wait_group"]) => Family::CpAsyncWaitGroup,
             "cp" if starts(&["async", "wait_all"]) => Family::CpAsyncWaitAll,
+            "cp" if starts(&["async", "mbarrier", "arrive"]) => Family::CpAsyncMbarrierArrive,
             "cp" if starts(&["async", "bulk", "commit_group"]) => Family::CpAsyncBulkCommitGroup,
             "cp" if starts(&["async", "bulk", "wait_group"]) => Family::CpAsyncBulkWaitGroup,
             "cp" if starts(&["async", "bulk", "prefetch", "tensor"]) => Family::CpAsyncBulkPrefetchTensor,
@@ -269,6 +281,8 @@ impl Family {
             "cp" if starts(&["reduce", "async", "bulk"]) => Family::CpReduceAsyncBulk,
             "cp" if starts(&["async"]) => Family::CpAsync,
             "tensormap" if starts(&["replace"]) => Family::TensormapReplace,
+            "fence" => Family::Fence,
+            "mbarrier" => Family::Mbarrier,
             _ => return None,
         })
     }
@@ -283,8 +297,7 @@ impl fmt::Display for Family {
 impl Form {
     /// Parses an opcode with the operand list it is used with.
     pub fn parse(opcode: &str, operands: &[Operand]) -> Result<Form, ParseError> {
-        let family = Family::classify(opcode)
-            .ok_or_else(|| ParseError::new(opcode, "not an instruction of §9.7.9 (Data Movement and Conversion)"))?;
+        let family = Family::classify(opcode).ok_or_else(|| ParseError::new(opcode, NOT_MODELLED))?;
         let mut bag = TokenBag::new(opcode)?;
         let form = family.parse(&mut bag, operands)?;
         bag.finish()?;
@@ -296,8 +309,7 @@ impl Form {
     /// decides the form (mov's shapes, `shfl.sync d|p`, …) get the shape an empty operand list
     /// implies; operand counts are not checked.
     pub fn parse_opcode(opcode: &str) -> Result<Form, ParseError> {
-        let family = Family::classify(opcode)
-            .ok_or_else(|| ParseError::new(opcode, "not an instruction of §9.7.9 (Data Movement and Conversion)"))?;
+        let family = Family::classify(opcode).ok_or_else(|| ParseError::new(opcode, NOT_MODELLED))?;
         let mut bag = TokenBag::new(opcode)?;
         let form = family.parse(&mut bag, &[])?;
         bag.finish()?;
@@ -333,6 +345,7 @@ fn slot_template(s: &OperandSpec) -> String {
         OperandKind::Addr(_) => format!("[{}]", s.name),
         OperandKind::TensorRef(n) => format!("[{}, {{c×{n}}}]", s.name),
         OperandKind::RegWithPred(_) => format!("{}|p", s.name),
+        OperandKind::Sink => "_".into(),
         _ => s.name.to_string(),
     }
 }

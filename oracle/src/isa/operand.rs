@@ -86,6 +86,9 @@ pub enum OperandKind {
     Symbol(SymbolKind),
     /// A special register such as `%tid.x`.
     SpecialReg(RegType),
+    /// The sink `_`: a destination the form discards (`mbarrier.arrive … _, [addr]`, whose
+    /// `.shared::cluster` forms return no state).
+    Sink,
 }
 
 /// Which address the probe harness must supply for an [`OperandKind::Addr`].
@@ -447,6 +450,7 @@ impl OperandKind {
                 matches!(o, Operand::TensorRef { coords, .. } if coords.len() == *n as usize)
             }
             OperandKind::Symbol(_) => matches!(o, Operand::Name(_) | Operand::NameOffset(..)),
+            OperandKind::Sink => matches!(o, Operand::Sink),
         }
     }
 }
@@ -512,6 +516,7 @@ pub fn describe_kind(k: &OperandKind) -> String {
         OperandKind::Pred => "a predicate register".into(),
         OperandKind::Symbol(s) => format!("a symbol ({s:?})"),
         OperandKind::SpecialReg(_) => "a special register".into(),
+        OperandKind::Sink => "the sink `_`".into(),
     }
 }
 

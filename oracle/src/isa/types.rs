@@ -24,6 +24,12 @@ qualifiers! {
     /// Memory-model scopes (`.scope`).
     pub enum Scope { Cta = "cta", Cluster = "cluster", Gpu = "gpu", Sys = "sys" }
 
+    /// The memory-ordering `.sem` of fences (§9.7.13.4) and mbarrier operations (§9.7.13.15);
+    /// each family admits the subset its syntax lists.
+    pub enum OrderSem {
+        Sc = "sc", AcqRel = "acq_rel", Acquire = "acquire", Release = "release", Relaxed = "relaxed",
+    }
+
     /// Load cache operators (§9.7.9.1, Table 30).
     pub enum LdCacheOp { Ca = "ca", Cg = "cg", Cs = "cs", Lu = "lu", Cv = "cv" }
 
