@@ -6,6 +6,7 @@
 //! - Memory programs ([`crate::memprog`]): named buffers as plain byte arrays ([`Region`] of
 //!   [`Byte`]s), mbarrier objects ([`Mbarrier`]) and the rules of asynchronous copies
 //!   ([`Protocol`]: pending operations, completion mechanisms, proxies).
+//! - Tensor maps as data: encode rules and the tile layout of tensor copies ([`tensor_map`]).
 //!
 //! Values go in and come out of an [`Image`] as [`Expected`](crate::semantics::Expected) of
 //! `8 × n` bits for an access of `n` bytes: exact bits where the bytes are known, free fields
@@ -24,6 +25,7 @@ mod image;
 pub mod mbarrier;
 pub mod protocol;
 mod shared;
+pub mod tensor_map;
 
 pub use bytes::{Byte, Region, RegionError};
 pub use image::{Image, Misaccess, GRANULE};
