@@ -123,27 +123,27 @@ pub enum WaitOn {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum ProtocolError {
     /// A generic read of bytes a pending operation writes.
-    #[error("undefined: generic read of {span} while an asynchronous operation writing them is pending; wait for its completion mechanism first (§9.7.9.25.1)")]
+    #[error("undefined (§9.7.9.25.1): generic read of {span} while an asynchronous operation writing them is pending; wait for its completion mechanism first")]
     ReadWhilePending {
         /// The bytes read.
         span: Span,
     },
     /// An asynchronous read of bytes a pending operation writes.
     #[error(
-        "undefined: asynchronous read of {span} while an asynchronous operation writing them is pending (§9.7.9.25.1)"
+        "undefined (§9.7.9.25.1): asynchronous read of {span} while an asynchronous operation writing them is pending"
     )]
     AsyncReadWhilePending {
         /// The bytes read.
         span: Span,
     },
     /// A write to bytes a pending operation reads or writes.
-    #[error("undefined: write of {span} while a pending asynchronous operation reads or writes them (§9.7.9.25.1)")]
+    #[error("undefined (§9.7.9.25.1): write of {span} while a pending asynchronous operation reads or writes them")]
     WriteWhilePending {
         /// The bytes written.
         span: Span,
     },
     /// An async-proxy read of generic writes without `fence.proxy.async`.
-    #[error("undefined: async-proxy read of {span} written by thread {writer} through the generic proxy without a fence.proxy.async after the write (§9.7.9.25.2)")]
+    #[error("undefined (§9.7.9.25.2): async-proxy read of {span} written by thread {writer} through the generic proxy without a fence.proxy.async after the write")]
     MissingProxyFence {
         /// The bytes.
         span: Span,
@@ -151,7 +151,7 @@ pub enum ProtocolError {
         writer: u32,
     },
     /// An access to bytes another thread wrote or fenced, with no `bar.sync` since.
-    #[error("undefined: thread {reader} accesses {span}, which thread {other} wrote, fenced or completed, without a bar.sync in between (§9.7.13.1)")]
+    #[error("undefined (§9.7.13.1): thread {reader} accesses {span}, which thread {other} wrote, fenced or completed, without a bar.sync in between")]
     MissingBarrier {
         /// The bytes.
         span: Span,
@@ -161,7 +161,7 @@ pub enum ProtocolError {
         other: u32,
     },
     /// A generic access to a live mbarrier object.
-    #[error("undefined: generic access to {span}, which overlaps a live mbarrier object (§9.7.13.15: only mbarrier instructions may access it)")]
+    #[error("undefined (§9.7.13.15): generic access to {span}, which overlaps a live mbarrier object (only mbarrier instructions may access it)")]
     MbarrierAccess {
         /// The bytes accessed.
         span: Span,
@@ -176,7 +176,7 @@ pub enum ProtocolError {
     },
     /// A phase completing while operations that signal it are pending, or bytes overshooting
     /// the transaction count.
-    #[error("undefined: mbarrier at {bar}: {detail}; the expected transaction count must equal the bytes of the operations that signal the phase (§9.7.13.15)")]
+    #[error("undefined (§9.7.13.15): mbarrier at {bar}: {detail}; the expected transaction count must equal the bytes of the operations that signal the phase")]
     TxMismatch {
         /// The object.
         bar: Span,
@@ -323,11 +323,13 @@ impl<E> Protocol<E> {
         Ok(())
     }
 
-    /// `fence.proxy.async` by `thread`: publishes its own generic writes, and those a
-    /// `bar.sync` ordered before it, to its async-proxy operations.
-    pub fn fence_proxy_async(&mut self, thread: u32) {
+    /// `fence.proxy.async{.space}` by `thread`: publishes its own generic writes, and those a
+    /// `bar.sync` ordered before it, to its async-proxy operations — in every region, or
+    /// only in `regions` (the regions of the fence's state space).
+    pub fn fence_proxy_async(&mut self, thread: u32, regions: Option<&[usize]>) {
         for w in &mut self.generic_writes {
-            if w.fenced_by.is_none() && (w.writer == thread || w.ordered) {
+            let covered = regions.is_none_or(|r| r.contains(&w.span.region));
+            if covered && w.fenced_by.is_none() && (w.writer == thread || w.ordered) {
                 w.fenced_by = Some(thread);
             }
         }
@@ -524,7 +526,10 @@ impl<E> Protocol<E> {
     /// effects of the operations this completes, in issue order; an error when the phase
     /// cannot complete (a hang) or completes wrongly.
     pub fn mbarrier_wait(&mut self, bar: Span, on: WaitOn) -> Result<Vec<E>, ProtocolError> {
-        self.mbarrier(bar)?;
+        if self.wait_done(bar, on)? {
+            // Operations still pending signal a later phase.
+            return Ok(Vec::new());
+        }
         let mut effects = Vec::new();
         // Arrive-ons first: their cp.asyncs land, then they arrive.
         let arrive_ons: Vec<ArriveOn> = {
@@ -561,16 +566,11 @@ impl<E> Protocol<E> {
             let step = m.complete_tx(bytes).map_err(|error| ProtocolError::Mbarrier { bar, error })?;
             self.phase_done(bar, step.completed)?;
         }
-        let m = self.mbarrier(bar)?;
-        let done = match on {
-            WaitOn::Parity(p) => m.parity_completed(p),
-            WaitOn::Token(t) => m.token_completed(t),
-        }
-        .map_err(|error| ProtocolError::Mbarrier { bar, error })?;
-        if done {
+        if self.wait_done(bar, on)? {
             // The phase's bytes are visible to every thread that waits on it.
             return Ok(effects);
         }
+        let m = self.mbarrier(bar)?;
         let (pending, tx) = (m.pending(), m.tx_count());
         if pending == 0 && tx < 0 {
             return Err(ProtocolError::TxMismatch {
@@ -579,6 +579,16 @@ impl<E> Protocol<E> {
             });
         }
         Err(ProtocolError::Hang { bar, pending, tx })
+    }
+
+    /// Whether the phase `on` names has completed.
+    fn wait_done(&mut self, bar: Span, on: WaitOn) -> Result<bool, ProtocolError> {
+        let m = self.mbarrier(bar)?;
+        match on {
+            WaitOn::Parity(p) => m.parity_completed(p),
+            WaitOn::Token(t) => m.token_completed(t),
+        }
+        .map_err(|error| ProtocolError::Mbarrier { bar, error })
     }
 
     /// The bytes that operations still pending may write (read back as unknown at the end).
@@ -633,7 +643,7 @@ mod tests {
         // Non-bulk cp.async reads through the generic proxy: no fence needed.
         p.issue(copy(0, span(1, 0, 4), span(2, 0, 4), Proxy::Generic, Signal::CpAsyncGroup, 0)).unwrap();
         assert_eq!(p.wait_all(0), vec![0]);
-        p.fence_proxy_async(0);
+        p.fence_proxy_async(0, None);
         assert!(matches!(p.issue(store(1)), Err(ProtocolError::MissingBarrier { reader: 1, other: 0, .. })));
         p.issue(store(0)).unwrap();
         p.commit_group(0, true);
@@ -644,7 +654,7 @@ mod tests {
         // Writes, barrier, then the reader fences: published to the reader.
         p.generic_write(3, span(4, 0, 4)).unwrap();
         p.barrier();
-        p.fence_proxy_async(5);
+        p.fence_proxy_async(5, Some(&[4]));
         p.issue(copy(5, span(4, 0, 4), span(0, 0, 4), Proxy::Async, Signal::BulkGroup, 8)).unwrap();
     }
 

@@ -21,7 +21,7 @@ use super::{BufferSpace, MemError, MemProgram, Stmt, StmtError, StmtKind};
 use crate::isa::operand::{Imm, Operand, OperandKind, Role};
 use crate::isa::types::Space;
 use crate::isa::{BulkSpace, Completion, CpAsyncSrc, Form, MovShape};
-use crate::memory::{AsyncOp, Byte, Protocol, Proxy, Region, Signal, Span};
+use crate::memory::{AsyncOp, Byte, Protocol, Proxy, Region, Signal, Span, WaitOn};
 use crate::program::glue::Src;
 use crate::program::Reg;
 use crate::semantics::Allowance;
@@ -53,18 +53,45 @@ enum Effect {
 
 /// Checks the control flow: every branch goes forward to a label of the program.
 pub(super) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
+    const LOOP: &str = "the loop `L: mbarrier.try_wait… p, [bar], …; @!p bra L;`";
     for (i, s) in p.stmts.iter().enumerate() {
+        let err = |m: String| StmtError { index: i, text: s.text.clone(), error: MemError::Parse(m) };
         if let StmtKind::Bra(l) = &s.kind {
-            let err = |m: String| StmtError { index: i, text: s.text.clone(), error: MemError::Parse(m) };
             let target = label_index(p, l).ok_or_else(|| err(format!("no label `{l}`")))?;
-            if target <= i {
-                return Err(err(
-                    "a backward branch: memory programs only branch forward (waits on an mbarrier are the loop `L: mbarrier.try_wait… p, …; @!p bra L;`)".into(),
-                ));
+            if target <= i && !is_wait_loop(p, i) {
+                return Err(err(format!("a backward branch: memory programs only branch forward, except in {LOOP}")));
             }
+        }
+        if wait_pred(s).is_some() && !is_wait_loop(p, i + 1) {
+            return Err(err(format!("a test_wait/try_wait whose result depends on timing: waits must be {LOOP}")));
         }
     }
     Ok(())
+}
+
+/// The predicate a `test_wait`/`try_wait` writes (unguarded).
+fn wait_pred(s: &Stmt) -> Option<&str> {
+    let StmtKind::Isa(inst) = &s.kind else { return None };
+    let Form::Mbarrier(m) = &inst.form else { return None };
+    use crate::isa::MbarrierOp::*;
+    if s.guard.is_some() || !matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity) {
+        return None;
+    }
+    match inst.operands.first() {
+        Some(Operand::Name(p)) => Some(p),
+        _ => None,
+    }
+}
+
+/// Whether statement `i` is `@!p bra L;` right after `L: mbarrier.try_wait… p, …;`.
+fn is_wait_loop(p: &MemProgram, i: usize) -> bool {
+    let (Some(bra), Some(wait), Some(label)) =
+        (p.stmts.get(i), i.checked_sub(1).and_then(|k| p.stmts.get(k)), i.checked_sub(2).and_then(|k| p.stmts.get(k)))
+    else {
+        return false;
+    };
+    let (StmtKind::Bra(l), Some(g), StmtKind::Label(l2)) = (&bra.kind, &bra.guard, &label.kind) else { return false };
+    l == l2 && g.negated && wait_pred(wait) == Some(g.pred.as_str())
 }
 
 fn label_index(p: &MemProgram, l: &str) -> Option<usize> {
@@ -124,7 +151,8 @@ pub fn run(p: &MemProgram) -> Result<Vec<Region>, StmtError> {
                         continue;
                     }
                     if let StmtKind::Bra(l) = &s.kind {
-                        waiting[t as usize] = label_index(p, l);
+                        // A wait loop's branch is never taken: the wait before it completed.
+                        waiting[t as usize] = label_index(p, l).filter(|&l| l > i);
                         continue;
                     }
                     m.exec(t, s).map_err(err)?;
@@ -525,8 +553,83 @@ impl Machine<'_> {
                 })?;
                 Ok(())
             }
+            Form::Mbarrier(mb) => self.mbarrier(t, mb, ops),
+            Form::CpAsyncMbarrierArrive(a) => {
+                let bar = self.bar(t, &ops[0])?;
+                self.protocol.cp_async_arrive(t, bar, a.noinc)?;
+                Ok(())
+            }
+            Form::Fence(f) => {
+                use crate::isa::{AsyncProxySpace, FenceKind, ProxyKind};
+                if let FenceKind::Proxy(ProxyKind::Async(space)) = f.kind {
+                    let want = space.map(|s| match s {
+                        AsyncProxySpace::Global => BufferSpace::Global,
+                        _ => BufferSpace::Shared,
+                    });
+                    let regions: Vec<usize> = (0..self.p.buffers.len())
+                        .filter(|&b| want.is_none_or(|w| self.p.buffers[b].space == w))
+                        .collect();
+                    self.protocol.fence_proxy_async(t, want.map(|_| regions.as_slice()));
+                }
+                // Other fences order memory between threads and proxies the model does not
+                // distinguish (lockstep threads, one CTA): no effect.
+                Ok(())
+            }
             f => Err(MemError::Unsupported(format!("`{}` (§{})", f.opcode(), f.family().section()))),
         }
+    }
+}
+
+impl Machine<'_> {
+    /// The 8-byte mbarrier object an address operand names.
+    fn bar(&self, t: u32, o: &Operand) -> Result<Span, MemError> {
+        let (b, off) = self.address(t, o, Some(BufferSpace::Shared))?;
+        self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")
+    }
+
+    /// The `mbarrier.*` instructions (§9.7.13.15).
+    fn mbarrier(&mut self, t: u32, mb: &crate::isa::Mbarrier, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::isa::MbarrierOp::*;
+        let addr_at = usize::from(!matches!(mb.op, Init | Inval | ExpectTx | CompleteTx));
+        let bar = self.bar(t, &ops[addr_at])?;
+        let set_state = |m: &mut Self, token: u64| match &ops[0] {
+            Operand::Name(n) => m.set(t, n, Val::Bits(token)),
+            _ => Ok(()),
+        };
+        match mb.op {
+            Init => {
+                let count = self.known(t, &ops[1])? as i64;
+                self.protocol.mbarrier_init(t, bar, count)?;
+            }
+            Inval => self.protocol.mbarrier_inval(bar)?,
+            ExpectTx => self.protocol.mbarrier_expect_tx(bar, self.known(t, &ops[1])? as i64)?,
+            CompleteTx => self.protocol.mbarrier_complete_tx(bar, self.known(t, &ops[1])? as i64)?,
+            Arrive | ArriveDrop | ArriveExpectTx | ArriveDropExpectTx => {
+                let drop = matches!(mb.op, ArriveDrop | ArriveDropExpectTx);
+                let (count, expect) = match mb.op {
+                    ArriveExpectTx | ArriveDropExpectTx => (1, self.known(t, &ops[2])? as i64),
+                    _ if mb.count => (self.known(t, &ops[2])? as i64, 0),
+                    _ => (1, 0),
+                };
+                let token = self.protocol.mbarrier_arrive(bar, count, expect, drop)?;
+                set_state(self, token)?;
+            }
+            TestWait | TryWait | TestWaitParity | TryWaitParity => {
+                let on = match mb.op {
+                    TestWaitParity | TryWaitParity => WaitOn::Parity(self.known(t, &ops[2])? & 1 == 1),
+                    _ => WaitOn::Token(self.known(t, &ops[2])?),
+                };
+                let effects = self.protocol.mbarrier_wait(bar, on)?;
+                self.apply(effects)?;
+                if let Operand::Name(p) = &ops[0] {
+                    self.set(t, p, Val::Bits(1))?;
+                }
+            }
+            ArriveNoComplete | ArriveDropNoComplete | PendingCount => {
+                return Err(MemError::Unsupported(format!("mbarrier.{:?} (§9.7.13.15)", mb.op)))
+            }
+        }
+        Ok(())
     }
 }
 
