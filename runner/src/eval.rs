@@ -243,15 +243,19 @@ fn eval_program(obj: &Map<String, Value>) -> Result<Value, String> {
             buffers.push(Buffer { name: name.clone(), space, align, init });
         }
     }
-    if obj.get("tensor_maps").is_some_and(|m| m.as_object().is_some_and(|m| !m.is_empty())) {
-        return Err("\"tensor_maps\" are not supported by this build".into());
+    let mut tensor_maps = Vec::new();
+    if let Some(m) = obj.get("tensor_maps") {
+        for (name, spec) in m.as_object().ok_or("\"tensor_maps\" must be an object of name: tensor map")? {
+            tensor_maps.push(tensor_map(name, spec, &buffers)?);
+        }
     }
     let mut read = Vec::new();
     for r in obj.get("read").and_then(Value::as_array).ok_or("\"read\" must be an array of buffer names")? {
         let n = r.as_str().ok_or("\"read\" must be an array of buffer names")?;
         read.push(buffers.iter().position(|b| b.name == n).ok_or_else(|| format!("unknown buffer `{n}` in \"read\""))?);
     }
-    let program = oracle::memprog::parse(target, threads, buffers, &regs, &stmts, read).map_err(|e| e.to_string())?;
+    let program = oracle::memprog::parse(target, threads, buffers, tensor_maps, &regs, &stmts, read)
+        .map_err(|e| e.to_string())?;
     let regions = oracle::memprog::interp::run(&program).map_err(|e| e.to_string())?;
     let mut out = Map::new();
     let mut allowances = Map::new();
@@ -267,6 +271,150 @@ fn eval_program(obj: &Map<String, Value>) -> Result<Value, String> {
         out.insert(ALLOWANCES_KEY.into(), Value::Object(allowances));
     }
     Ok(Value::Object(out))
+}
+
+/// The fields a tensor map may have.
+const TENSOR_MAP_FIELDS: [&str; 16] = [
+    "global",
+    "global_offset",
+    "mode",
+    "dtype",
+    "dims",
+    "strides",
+    "box",
+    "element_strides",
+    "interleave",
+    "swizzle",
+    "l2_promotion",
+    "oob_fill",
+    "lower_corner",
+    "upper_corner",
+    "channels_per_pixel",
+    "pixels_per_column",
+];
+
+/// One entry of `"tensor_maps"`: the encode arguments by their `CU_TENSOR_MAP_*` suffixes.
+fn tensor_map(
+    name: &str,
+    spec: &Value,
+    buffers: &[oracle::memprog::Buffer],
+) -> Result<oracle::memprog::TensorMapDecl, String> {
+    use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
+    let err = |m: String| format!("tensor map `{name}`: {m}");
+    let spec = spec.as_object().ok_or_else(|| err("must be an object".into()))?;
+    if let Some(k) = spec.keys().find(|k| !TENSOR_MAP_FIELDS.contains(&k.as_str())) {
+        return Err(err(format!("unknown field \"{k}\" (a tensor map has {})", TENSOR_MAP_FIELDS.join(", "))));
+    }
+    let text = |k: &str, default: Option<&'static str>| -> Result<String, String> {
+        match spec.get(k) {
+            Some(v) => v.as_str().map(str::to_string).ok_or_else(|| err(format!("\"{k}\" must be a string"))),
+            None => default.map(str::to_string).ok_or_else(|| err(format!("missing \"{k}\""))),
+        }
+    };
+    let enum_of = |k: &str, default: Option<&'static str>, names: &[&str]| -> Result<String, String> {
+        let v = text(k, default)?;
+        if names.contains(&v.as_str()) {
+            Ok(v)
+        } else {
+            Err(err(format!("\"{k}\" = \"{v}\" is not one of {}", names.join(", "))))
+        }
+    };
+    let ints = |k: &str, required: bool| -> Result<Vec<i64>, String> {
+        match spec.get(k) {
+            None if !required => Ok(Vec::new()),
+            None => Err(err(format!("missing \"{k}\""))),
+            Some(v) => v
+                .as_array()
+                .and_then(|a| a.iter().map(Value::as_i64).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| err(format!("\"{k}\" must be an array of integers"))),
+        }
+    };
+    let unsigned = |k: &str, v: Vec<i64>, max: u64| -> Result<Vec<u64>, String> {
+        v.into_iter()
+            .map(|x| {
+                u64::try_from(x)
+                    .ok()
+                    .filter(|&x| x <= max)
+                    .ok_or_else(|| err(format!("\"{k}\" entry {x} out of range")))
+            })
+            .collect()
+    };
+    let names = |all: Vec<&'static str>| all;
+    let dtype = TensorDataType::from_name(&enum_of(
+        "dtype",
+        None,
+        &names(TensorDataType::ALL.iter().map(|d| d.name()).collect()),
+    )?)
+    .ok_or_else(|| err("bad dtype".into()))?;
+    let interleave = Interleave::from_name(&enum_of(
+        "interleave",
+        Some("NONE"),
+        &names(Interleave::ALL.iter().map(|d| d.name()).collect()),
+    )?)
+    .ok_or_else(|| err("bad interleave".into()))?;
+    let swizzle =
+        Swizzle::from_name(&enum_of("swizzle", Some("NONE"), &names(Swizzle::ALL.iter().map(|d| d.name()).collect()))?)
+            .ok_or_else(|| err("bad swizzle".into()))?;
+    let l2_promotion = L2Promotion::from_name(&enum_of(
+        "l2_promotion",
+        Some("NONE"),
+        &names(L2Promotion::ALL.iter().map(|d| d.name()).collect()),
+    )?)
+    .ok_or_else(|| err("bad l2_promotion".into()))?;
+    let oob_fill = OobFill::from_name(&enum_of(
+        "oob_fill",
+        Some("NONE"),
+        &names(OobFill::ALL.iter().map(|d| d.name()).collect()),
+    )?)
+    .ok_or_else(|| err("bad oob_fill".into()))?;
+    let global = text("global", None)?;
+    let buffer =
+        buffers.iter().position(|b| b.name == global).ok_or_else(|| err(format!("unknown buffer `{global}`")))?;
+    let global_offset = match spec.get("global_offset") {
+        None => 0,
+        Some(v) => v.as_u64().ok_or_else(|| err("\"global_offset\" must be a non-negative integer".into()))?,
+    };
+    let u32s = |k: &str, required: bool| -> Result<Vec<u32>, String> {
+        Ok(unsigned(k, ints(k, required)?, u64::from(u32::MAX))?.into_iter().map(|x| x as u32).collect())
+    };
+    let mode = match text("mode", Some("tiled"))?.as_str() {
+        "tiled" => MapMode::Tiled,
+        "im2col" => {
+            let corner = |k: &str| -> Result<Vec<i32>, String> {
+                ints(k, true)?
+                    .into_iter()
+                    .map(|x| i32::try_from(x).map_err(|_| err(format!("\"{k}\" entry {x} out of range"))))
+                    .collect()
+            };
+            let one = |k: &str| -> Result<u32, String> {
+                spec.get(k)
+                    .and_then(Value::as_u64)
+                    .and_then(|x| u32::try_from(x).ok())
+                    .ok_or_else(|| err(format!("missing or bad \"{k}\"")))
+            };
+            MapMode::Im2col {
+                lower_corner: corner("lower_corner")?,
+                upper_corner: corner("upper_corner")?,
+                channels_per_pixel: one("channels_per_pixel")?,
+                pixels_per_column: one("pixels_per_column")?,
+            }
+        }
+        m => return Err(err(format!("\"mode\" = \"{m}\" is not \"tiled\" or \"im2col\""))),
+    };
+    let map = TensorMap {
+        box_dims: u32s("box", mode == MapMode::Tiled)?,
+        mode,
+        dtype,
+        global_address: 0,
+        dims: unsigned("dims", ints("dims", true)?, u64::MAX)?,
+        strides: unsigned("strides", ints("strides", true)?, u64::MAX)?,
+        element_strides: u32s("element_strides", true)?,
+        interleave,
+        swizzle,
+        l2_promotion,
+        oob_fill,
+    };
+    Ok(oracle::memprog::TensorMapDecl { name: name.to_string(), buffer, global_offset, map })
 }
 
 /// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.

@@ -331,3 +331,93 @@ fn cp_async_mbarrier_arrive_completes_the_threads_copies() {
     });
     assert_eq!(one(line)["out"], json!("11223344"));
 }
+
+/// A tensor load of the tile at `coords` of `tmap` into `win` on an mbarrier, then the wait.
+fn tensor_program(dim: usize, tx: u32) -> Vec<String> {
+    let coords: Vec<String> = (0..dim).map(|k| format!("c{k}")).collect();
+    vec![
+        "mbarrier.init.shared::cta.b64 [bar], 1;".into(),
+        "fence.mbarrier_init.release.cluster;".into(),
+        format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {tx};"),
+        format!(
+            "cp.async.bulk.tensor.{dim}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {{{}}}], [bar];",
+            coords.join(", ")
+        ),
+        "L:".into(),
+        "mbarrier.try_wait.shared::cta.b64 p, [bar], st;".into(),
+        "@!p bra L;".into(),
+    ]
+}
+
+#[test]
+fn the_issue_example_fills_an_out_of_bounds_box_with_nan() {
+    // The box starts at x = 40 = dims[0]: every element is out of bounds, so the 32 × 18
+    // f16 tile (1152 bytes) is the NaN fill; the rest of the window keeps its a5.
+    let line = json!({
+        "program": tensor_program(2, 1152),
+        "threads": 1,
+        "regs": {"c0": "0x00000028", "c1": "0x00000002"},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(1600))},
+            "win": {"space": "shared", "len": 2048, "align": 1024, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "FLOAT16", "dims": [40, 20], "strides": [80], "box": [32, 18], "element_strides": [1, 1], "interleave": "NONE", "swizzle": "64B", "l2_promotion": "NONE", "oob_fill": "NAN_REQUEST_ZERO_FMA"}},
+        "read": ["win"],
+    });
+    let v = one(line);
+    assert_eq!(v["win"], json!(format!("{}{}", "??".repeat(1152), "a5".repeat(2048 - 1152))), "{v}");
+    assert_eq!(v["allowances"], json!({"win": ["tensor-oob-nan-fill"]}));
+}
+
+fn small_map(extra: Value) -> Value {
+    let mut m = json!({"global": "src", "dtype": "UINT8", "dims": [20, 4], "strides": [32], "box": [16, 2], "element_strides": [1, 1]});
+    for (k, v) in extra.as_object().unwrap() {
+        m[k] = v.clone();
+    }
+    m
+}
+
+fn small_line(map: Value, c0: u32, c1: u32) -> Value {
+    json!({
+        "program": tensor_program(2, 32),
+        "regs": {"c0": format!("{c0:#x}"), "c1": format!("{c1:#x}")},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(128))},
+            "win": {"space": "shared", "len": 32, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": map},
+        "read": ["win"],
+    })
+}
+
+#[test]
+fn a_tensor_load_straddling_two_edges_zero_fills() {
+    // Rows y = 3 (in bounds) and y = 4 (past the end); x = 8…23 with x < 20 in bounds.
+    let v = one(small_line(small_map(json!({})), 8, 3));
+    let mut want: Vec<u8> = (3 * 32 + 8..3 * 32 + 20).map(|b| b as u8).collect();
+    want.resize(32, 0);
+    assert_eq!(v["win"], json!(hex(&want)), "{v}");
+    // Negative coordinates: x = -4…11 (the first 4 out of bounds), y = -1 (out), 0 (in).
+    let v = one(small_line(small_map(json!({})), (-4i32) as u32, (-1i32) as u32));
+    let mut want = vec![0u8; 16 + 4];
+    want.extend(0u8..12);
+    assert_eq!(v["win"], json!(hex(&want)), "{v}");
+}
+
+#[test]
+fn a_bad_tensor_map_is_rejected_with_its_encode_rule() {
+    for (extra, needle) in [
+        (json!({"strides": [24]}), "encode rule"),
+        (json!({"swizzle": "128B_ATOM_32B"}), "encode rule"),
+        (json!({"dtype": "FLOAT17"}), "\"dtype\" = \"FLOAT17\""),
+        (json!({"global": "nowhere"}), "unknown buffer `nowhere`"),
+    ] {
+        let e = error_of(&one(small_line(small_map(extra.clone()), 0, 0)));
+        assert!(e.contains(needle) && e.contains("tensor map `tmap`"), "{extra} -> {e}");
+    }
+    let mut line = small_line(small_map(json!({})), 0, 0);
+    line["program"][3] = json!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [nomap, {c0, c1}], [bar];");
+    assert!(error_of(&one(line)).contains("unknown name `nomap`"));
+}

@@ -70,6 +70,7 @@ pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
+pub use tensor::LoadMode;
 pub use tensor::{CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace};
 
 use qualifier::TokenBag;

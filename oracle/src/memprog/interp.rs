@@ -49,6 +49,8 @@ enum Val {
 enum Effect {
     /// Writes `bytes` at `start` of region `region`; `None` bytes are left as they are.
     Write { region: usize, start: u64, bytes: Vec<Option<Byte>> },
+    /// Several effects, in order.
+    Many(Vec<Effect>),
 }
 
 /// Checks the control flow: every branch goes forward to a label of the program.
@@ -318,6 +320,7 @@ impl Machine<'_> {
                         }
                     }
                 }
+                Effect::Many(list) => self.apply(list)?,
             }
         }
         Ok(())
@@ -554,6 +557,11 @@ impl Machine<'_> {
                 Ok(())
             }
             Form::Mbarrier(mb) => self.mbarrier(t, mb, ops),
+            Form::CpAsyncBulkTensor(c) => self.tensor_copy(t, c, ops),
+            Form::CpAsyncBulkPrefetchTensor(_) => {
+                // No memory effect; the map and coordinates must still name a tile.
+                self.tensor_ref(t, &ops[0]).map(|_| ())
+            }
             Form::CpAsyncMbarrierArrive(a) => {
                 let bar = self.bar(t, &ops[0])?;
                 self.protocol.cp_async_arrive(t, bar, a.noinc)?;
@@ -628,6 +636,138 @@ impl Machine<'_> {
             ArriveNoComplete | ArriveDropNoComplete | PendingCount => {
                 return Err(MemError::Unsupported(format!("mbarrier.{:?} (§9.7.13.15)", mb.op)))
             }
+        }
+        Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand.
+    fn tensor_ref(&self, t: u32, o: &Operand) -> Result<(usize, Vec<i32>), MemError> {
+        let Operand::TensorRef { map, coords } = o else {
+            return Err(MemError::Unsupported(format!("tensor operand `{o}`")));
+        };
+        let name = match map.as_ref() {
+            Operand::Name(n) => n,
+            o => return Err(MemError::Unsupported(format!("tensor map operand `{o}`: name a tensor map"))),
+        };
+        let m = self
+            .p
+            .tensor_maps
+            .iter()
+            .position(|m| &m.name == name)
+            .ok_or_else(|| MemError::UnknownName(name.clone()))?;
+        let coords = coords.iter().map(|c| self.known(t, c).map(|v| v as u32 as i32)).collect::<Result<_, _>>()?;
+        Ok((m, coords))
+    }
+
+    /// The global buffer byte at a model address, if it lies in a global buffer.
+    fn global_byte(&self, addr: u64) -> Option<(usize, u64)> {
+        self.p.buffers.iter().enumerate().find_map(|(k, b)| {
+            let base = super::global_base(k, b.align);
+            (b.space == BufferSpace::Global && addr >= base && addr - base < b.init.len() as u64)
+                .then(|| (k, addr - base))
+        })
+    }
+
+    /// `cp.async.bulk.tensor` loads and stores (§9.7.9.25.5.2) in tile and im2col modes.
+    fn tensor_copy(&mut self, t: u32, c: &crate::isa::CpAsyncBulkTensor, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::isa::LoadMode;
+        let mode = c.load_mode.unwrap_or(LoadMode::Tile);
+        if !matches!(mode, LoadMode::Tile | LoadMode::Im2col) || c.cta_group.is_some() {
+            return Err(MemError::Unsupported(format!("tensor copies in .{mode} mode or with .cta_group")));
+        }
+        let load = c.dst != BulkSpace::Global;
+        let (m, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
+        let decl = &self.p.tensor_maps[m];
+        let map = &decl.map;
+        let mut offsets = Vec::new();
+        if load && mode == LoadMode::Im2col {
+            let Some(Operand::Vector(items)) = ops.get(3) else {
+                return Err(MemError::Unsupported("im2col without its im2colInfo vector".into()));
+            };
+            for o in items {
+                offsets.push(self.known(t, o)? as u16);
+            }
+        }
+        let tile_err =
+            |e: crate::memory::tensor_map::TileError| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name));
+        let elements = map.tile(&coords, &offsets).map_err(tile_err)?;
+        let eb = map.element_bytes();
+        let mut global_spans = Vec::new();
+        for e in &elements {
+            if let Some(addr) = e.global {
+                let (b, at) = self
+                    .global_byte(addr)
+                    .filter(|&(_, at)| at + eb <= self.p.buffers[decl.buffer].init.len() as u64)
+                    .ok_or_else(|| {
+                        MemError::Undefined(format!(
+                            "tensor map `{}` reaches global address {addr:#x}, outside buffer `{}`",
+                            decl.name, self.p.buffers[decl.buffer].name
+                        ))
+                    })?;
+                global_spans.push((e.smem_offset, Span { region: b, start: at, len: eb }));
+            }
+        }
+        let size = map.tile_bytes();
+        let rule = "§9.7.9.25.5.2: the shared-memory tile's alignment for this map";
+        if load {
+            let (db, doff) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+            let dst = self.span(db, doff, size, map.smem_align(), rule)?;
+            let global = |addr: u64| {
+                let (b, at) = self.global_byte(addr)?;
+                match self.regions[b].read(at, 1).ok()?[0] {
+                    Byte::Known(v) => Some(v),
+                    Byte::Unknown(_) => None,
+                }
+            };
+            use crate::memory::tensor_map::LoadedByte;
+            let bytes = map
+                .load(&coords, &offsets, &global)
+                .map_err(tile_err)?
+                .into_iter()
+                .map(|b| {
+                    Some(match b {
+                        LoadedByte::Byte(Some(v)) => Byte::Known(v),
+                        LoadedByte::Byte(None) => Byte::Unknown(Allowance::Undefined),
+                        LoadedByte::Fill => Byte::Unknown(Allowance::TensorOobNanFill),
+                    })
+                })
+                .collect();
+            let (bb, boff) = self.address(t, &ops[2], Some(BufferSpace::Shared))?;
+            let bar = self.span(bb, boff, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
+            if c.multicast {
+                let k = ops.len() - 1 - usize::from(c.cache_hint);
+                if self.known(t, &ops[k])? != 1 {
+                    return Err(MemError::Unsupported("ctaMask other than 0x1 in a one-CTA program".into()));
+                }
+            }
+            self.protocol.issue(AsyncOp {
+                thread: t,
+                proxy: Proxy::Async,
+                reads: global_spans.iter().map(|(_, s)| *s).collect(),
+                writes: vec![dst],
+                reduction: false,
+                signal: Signal::Mbarrier { bar, bytes: size as i64 },
+                effect: Effect::Write { region: db, start: dst.start, bytes },
+            })?;
+        } else {
+            let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+            let src = self.span(sb, soff, size, map.smem_align(), rule)?;
+            let mut effects = Vec::new();
+            for (smem, g) in &global_spans {
+                let bytes = self.regions[sb].read(src.start + smem, g.len)?.iter().copied().map(Some).collect();
+                effects.push(Effect::Write { region: g.region, start: g.start, bytes });
+            }
+            self.protocol.issue(AsyncOp {
+                thread: t,
+                proxy: Proxy::Async,
+                reads: vec![src],
+                writes: global_spans.iter().map(|(_, s)| *s).collect(),
+                reduction: false,
+                signal: Signal::BulkGroup,
+                effect: Effect::Many(effects),
+            })?;
         }
         Ok(())
     }

@@ -22,6 +22,7 @@ use thiserror::Error;
 
 use crate::isa::operand::{parse_operands, Operand, OperandKind};
 use crate::isa::{Guard, Instruction, Target};
+use crate::memory::tensor_map::TensorMap;
 use crate::memory::{ProtocolError, Region, RegionError};
 use crate::program::glue::{Glue, GlueOp, GlueType, MNEMONICS};
 use crate::program::{Reg, RegClass};
@@ -59,6 +60,28 @@ pub struct Buffer {
     pub align: u64,
     /// Its bytes before the program runs.
     pub init: Region,
+}
+
+/// A tensor map over a global buffer (a `.param .align 64 .b8 [128]` kernel parameter on
+/// the GPU, encoded by the driver).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMapDecl {
+    /// Its name (the map operand of tensor copies).
+    pub name: String,
+    /// The global buffer holding the tensor.
+    pub buffer: usize,
+    /// The tensor's byte offset in the buffer.
+    pub global_offset: u64,
+    /// The encode arguments; [`parse`] sets `global_address` to
+    /// [`global_base`] of the buffer plus `global_offset`.
+    pub map: TensorMap,
+}
+
+/// The address the model gives global buffer `index` with alignment `align`: aligned to
+/// exactly `align` (no more, so encode rules on the address see only what the buffer
+/// guarantees), and buffers 4 GiB apart.
+pub fn global_base(index: usize, align: u64) -> u64 {
+    ((index as u64 + 1) << 32) + align.min(1 << 31)
 }
 
 /// A register the program names.
@@ -109,6 +132,8 @@ pub struct MemProgram {
     pub regs: Vec<RegDecl>,
     /// Input registers: index into `regs` and value (the same in every thread).
     pub inputs: BTreeMap<usize, u64>,
+    /// The tensor maps.
+    pub tensor_maps: Vec<TensorMapDecl>,
     /// The statements.
     pub stmts: Vec<Stmt>,
     /// Buffers to read back (indices into `buffers`).
@@ -221,22 +246,33 @@ fn glue_opcode(opcode: &str) -> Option<(GlueOp, GlueType)> {
     })
 }
 
-/// Parses the statements of a program over `buffers` with input registers `inputs` (values
-/// by name).
+/// Parses the statements of a program over `buffers` and `tensor_maps` with input registers
+/// `inputs` (values by name); each tensor map must pass the driver's encode rules for
+/// `target`.
 pub fn parse(
     target: Target,
     threads: u32,
     buffers: Vec<Buffer>,
+    mut tensor_maps: Vec<TensorMapDecl>,
     inputs: &BTreeMap<String, u64>,
     statements: &[String],
     read: Vec<usize>,
 ) -> Result<MemProgram, StmtError> {
+    let whole = |error| StmtError { index: 0, text: "(declarations)".into(), error };
+    for t in &mut tensor_maps {
+        let b = buffers.get(t.buffer).ok_or_else(|| whole(MemError::UnknownName(format!("buffer #{}", t.buffer))))?;
+        if b.space != BufferSpace::Global {
+            return Err(whole(MemError::Parse(format!("tensor map `{}`: buffer `{}` is not global", t.name, b.name))));
+        }
+        t.map.global_address = global_base(t.buffer, b.align) + t.global_offset;
+        t.map.validate(&target).map_err(|e| whole(MemError::Parse(format!("tensor map `{}`: {e}", t.name))))?;
+    }
     let input_names: Vec<String> = inputs.keys().cloned().collect();
     let mut regs = Regs::default();
     let mut stmts = Vec::new();
     for (index, text) in statements.iter().enumerate() {
         let err = |error| StmtError { index, text: text.clone(), error };
-        let stmt = parse_stmt(text, &buffers, &mut regs, &input_names).map_err(err)?;
+        let stmt = parse_stmt(text, &buffers, &tensor_maps, &mut regs, &input_names).map_err(err)?;
         stmts.push(stmt);
     }
     for name in &input_names {
@@ -249,12 +285,18 @@ pub fn parse(
         }
     }
     let inputs = inputs.iter().filter_map(|(n, v)| regs.find(n).map(|i| (i, *v))).collect();
-    let p = MemProgram { target, threads, buffers, regs: regs.decls, inputs, stmts, read };
+    let p = MemProgram { target, threads, buffers, regs: regs.decls, inputs, tensor_maps, stmts, read };
     interp::check_control_flow(&p)?;
     Ok(p)
 }
 
-fn parse_stmt(text: &str, buffers: &[Buffer], regs: &mut Regs, inputs: &[String]) -> Result<Stmt, MemError> {
+fn parse_stmt(
+    text: &str,
+    buffers: &[Buffer],
+    maps: &[TensorMapDecl],
+    regs: &mut Regs,
+    inputs: &[String],
+) -> Result<Stmt, MemError> {
     let s = text.trim();
     let s = s.strip_suffix(';').unwrap_or(s).trim_end();
     let stmt = |guard, kind| Stmt { text: text.to_string(), guard, kind };
@@ -297,7 +339,7 @@ fn parse_stmt(text: &str, buffers: &[Buffer], regs: &mut Regs, inputs: &[String]
         }
     }
     let inst: Instruction = body.parse().map_err(|e: crate::isa::ParseError| MemError::Parse(e.to_string()))?;
-    type_operands(&inst, buffers, regs, inputs)?;
+    type_operands(&inst, buffers, maps, regs, inputs)?;
     Ok(stmt(guard, StmtKind::Isa(inst)))
 }
 
@@ -337,9 +379,15 @@ fn parse_glue(
 }
 
 /// Declares or checks every register an ISA instruction names.
-fn type_operands(inst: &Instruction, buffers: &[Buffer], regs: &mut Regs, inputs: &[String]) -> Result<(), MemError> {
+fn type_operands(
+    inst: &Instruction,
+    buffers: &[Buffer],
+    maps: &[TensorMapDecl],
+    regs: &mut Regs,
+    inputs: &[String],
+) -> Result<(), MemError> {
     let specs = inst.form.operands();
-    let is_buffer = |n: &str| buffers.iter().any(|b| b.name == n);
+    let is_buffer = |n: &str| buffers.iter().any(|b| b.name == n) || maps.iter().any(|m| m.name == n);
     // Sources before destinations, so `ld x, [x]` reads the old x.
     for pass_dst in [false, true] {
         for (o, spec) in inst.operands.iter().zip(&specs) {

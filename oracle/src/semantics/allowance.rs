@@ -24,17 +24,21 @@ pub enum Allowance {
     /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
     /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
     CvtFtzF16Input,
+    /// The NaN a tensor load writes for an out-of-bounds element under
+    /// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` (cuda.h names no bit pattern).
+    TensorOobNanFill,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 6] = [
+    pub const ALL: [Allowance; 7] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
         Allowance::Undefined,
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
+        Allowance::TensorOobNanFill,
     ];
 
     /// The name the command line takes.
@@ -46,6 +50,7 @@ impl Allowance {
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
+            Allowance::TensorOobNanFill => "tensor-oob-nan-fill",
         }
     }
 
@@ -71,6 +76,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
             }
+            Allowance::TensorOobNanFill => {
+                "the bytes of an out-of-bounds element that a tensor load fills under OOB_FILL_NAN_REQUEST_ZERO_FMA may be any value until the GPU shows which NaN it writes"
+            }
         }
     }
 
@@ -95,6 +103,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
             }
+            Allowance::TensorOobNanFill => {
+                "cuda.h (cuTensorMapEncodeTiled, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) says out-of-bounds elements are filled with NaN and names no bit pattern; §9.7.9.25.5.1 says no more"
+            }
         }
     }
 
@@ -106,6 +117,9 @@ impl Allowance {
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
+            Allowance::TensorOobNanFill => {
+                "cannot be switched off yet: no source names the NaN, so there is no single value to demand until the GPU's is recorded"
+            }
         }
     }
 
@@ -121,7 +135,7 @@ impl Allowance {
     /// Whether switching the allowance off means anything (undefined behaviour has no single
     /// value to demand).
     pub fn switchable(self) -> bool {
-        self != Allowance::Undefined
+        !matches!(self, Allowance::Undefined | Allowance::TensorOobNanFill)
     }
 }
 
