@@ -85,7 +85,7 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
         let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         let obj = v.as_object().ok_or("each line must be a JSON object")?;
         if obj.contains_key("program") {
-            return eval_program(obj);
+            return eval_program(obj, allow);
         }
         let instr = obj.get("instr").and_then(Value::as_str).ok_or("missing string field \"instr\"")?;
         let form =
@@ -145,7 +145,7 @@ const ALLOWANCES_KEY: &str = "allowances";
 /// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
 /// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
 /// allowances of its unknown (`??`) bytes when it has any.
-fn eval_program(obj: &Map<String, Value>) -> Result<Value, String> {
+fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, String> {
     use oracle::memory::Region;
     use oracle::memprog::{Buffer, BufferSpace};
     if let Some(k) = obj.keys().find(|k| !PROGRAM_FIELDS.contains(&k.as_str())) {
@@ -256,7 +256,7 @@ fn eval_program(obj: &Map<String, Value>) -> Result<Value, String> {
     }
     let program = oracle::memprog::parse(target, threads, buffers, tensor_maps, &regs, &stmts, read)
         .map_err(|e| e.to_string())?;
-    let regions = oracle::memprog::interp::run(&program).map_err(|e| e.to_string())?;
+    let regions = oracle::memprog::interp::run(&program, allow).map_err(|e| e.to_string())?;
     let mut out = Map::new();
     let mut allowances = Map::new();
     for &i in &program.read {

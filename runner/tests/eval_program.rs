@@ -367,7 +367,7 @@ fn the_issue_example_fills_an_out_of_bounds_box_with_nan() {
     });
     let v = one(line);
     assert_eq!(v["win"], json!(format!("{}{}", "??".repeat(1152), "a5".repeat(2048 - 1152))), "{v}");
-    assert_eq!(v["allowances"], json!({"win": ["tensor-oob-nan-fill"]}));
+    assert_eq!(v["allowances"], json!({"win": ["tma-oob-nan-fill"]}));
 }
 
 fn small_map(extra: Value) -> Value {

@@ -24,7 +24,7 @@ use crate::isa::{BulkSpace, Completion, CpAsyncSrc, Form, MovShape};
 use crate::memory::{AsyncOp, Byte, Protocol, Proxy, Region, Signal, Span, WaitOn};
 use crate::program::glue::Src;
 use crate::program::Reg;
-use crate::semantics::Allowance;
+use crate::semantics::{Allowance, Allowances};
 
 /// A register's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,15 +110,18 @@ fn mask(bits: u32) -> u64 {
 
 struct Machine<'a> {
     p: &'a MemProgram,
+    allow: &'a Allowances,
     regions: Vec<Region>,
     regs: Vec<Vec<Val>>,
     protocol: Protocol<Effect>,
 }
 
-/// Runs `p`: the final bytes of every buffer, in the order of [`MemProgram::buffers`].
-pub fn run(p: &MemProgram) -> Result<Vec<Region>, StmtError> {
+/// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
+/// [`MemProgram::buffers`].
+pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
     let mut m = Machine {
         p,
+        allow,
         regions: p.buffers.iter().map(|b| b.init.clone()).collect(),
         regs: vec![vec![Val::Unset; p.regs.len()]; p.threads as usize],
         protocol: Protocol::new(),
@@ -726,11 +729,16 @@ impl Machine<'_> {
                 .load(&coords, &offsets, &global)
                 .map_err(tile_err)?
                 .into_iter()
-                .map(|b| {
+                .enumerate()
+                .map(|(k, b)| {
                     Some(match b {
                         LoadedByte::Byte(Some(v)) => Byte::Known(v),
                         LoadedByte::Byte(None) => Byte::Unknown(Allowance::Undefined),
-                        LoadedByte::Fill => Byte::Unknown(Allowance::TensorOobNanFill),
+                        LoadedByte::Fill if self.allow.allows(Allowance::TmaOobNanFill) => {
+                            Byte::Unknown(Allowance::TmaOobNanFill)
+                        }
+                        LoadedByte::Fill => Byte::Known(crate::memory::tensor_map::fill_byte(k as u64 % eb)),
+                        LoadedByte::Unwritten => return None,
                     })
                 })
                 .collect();

@@ -24,9 +24,9 @@ pub enum Allowance {
     /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
     /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
     CvtFtzF16Input,
-    /// The NaN a tensor load writes for an out-of-bounds element under
-    /// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` (cuda.h names no bit pattern).
-    TensorOobNanFill,
+    /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
+    /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
+    TmaOobNanFill,
 }
 
 impl Allowance {
@@ -38,7 +38,7 @@ impl Allowance {
         Allowance::Undefined,
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
-        Allowance::TensorOobNanFill,
+        Allowance::TmaOobNanFill,
     ];
 
     /// The name the command line takes.
@@ -50,7 +50,7 @@ impl Allowance {
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
-            Allowance::TensorOobNanFill => "tensor-oob-nan-fill",
+            Allowance::TmaOobNanFill => "tma-oob-nan-fill",
         }
     }
 
@@ -76,8 +76,8 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
             }
-            Allowance::TensorOobNanFill => {
-                "the bytes of an out-of-bounds element that a tensor load fills under OOB_FILL_NAN_REQUEST_ZERO_FMA may be any value until the GPU shows which NaN it writes"
+            Allowance::TmaOobNanFill => {
+                "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
             }
         }
     }
@@ -103,8 +103,8 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
             }
-            Allowance::TensorOobNanFill => {
-                "cuda.h (cuTensorMapEncodeTiled, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) says out-of-bounds elements are filled with NaN and names no bit pattern; §9.7.9.25.5.1 says no more"
+            Allowance::TmaOobNanFill => {
+                "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
             }
         }
     }
@@ -117,8 +117,8 @@ impl Allowance {
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
-            Allowance::TensorOobNanFill => {
-                "cannot be switched off yet: no source names the NaN, so there is no single value to demand until the GPU's is recorded"
+            Allowance::TmaOobNanFill => {
+                "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
         }
     }
@@ -128,6 +128,7 @@ impl Allowance {
     pub fn evidence_file(self) -> Option<&'static str> {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
+            Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             _ => None,
         }
     }
@@ -135,7 +136,7 @@ impl Allowance {
     /// Whether switching the allowance off means anything (undefined behaviour has no single
     /// value to demand).
     pub fn switchable(self) -> bool {
-        !matches!(self, Allowance::Undefined | Allowance::TensorOobNanFill)
+        self != Allowance::Undefined
     }
 }
 
