@@ -234,6 +234,13 @@ impl CpReduceAsyncBulk {
     }
 }
 
+/// Whether `.redOp` and `.type` form a pair of the §9.7.9.25.4.2 table for some destination
+/// (the `.global` rows, which contain the `.shared::cluster` ones): the pairs an element
+/// reduction (`semantics::reduce`) is defined for.
+pub fn reduce_pair_allowed(op: RedOp, ty: ReduceType) -> bool {
+    CpReduceAsyncBulk::table_allows(BulkSpace::Global, op, ty)
+}
+
 impl FormSpec for CpReduceAsyncBulk {
     fn candidates() -> Vec<Self> {
         let mut out = Vec::new();

@@ -51,7 +51,8 @@ use thiserror::Error;
 
 pub use address::{Cvta, Getctarank, Isspacep, Mapa};
 pub use async_bulk::{
-    CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup, CpReduceAsyncBulk,
+    reduce_pair_allowed, CpAsyncBulk, CpAsyncBulkCommitGroup, CpAsyncBulkPrefetch, CpAsyncBulkWaitGroup,
+    CpReduceAsyncBulk, RedOp, ReduceType,
 };
 pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncMbarrierArrive, CpAsyncWaitAll, CpAsyncWaitGroup};
 // The memory-program interpreter (`crate::memprog`) matches on these fields.

@@ -27,11 +27,16 @@ pub enum Allowance {
     /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
     /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
     TmaOobNanFill,
+    /// A bulk reduction (`cp.reduce.async.bulk{.tensor}`) float `.add`/`.min`/`.max` whose result
+    /// is a NaN: §9.7.9.25.4.2 does not say which NaN.
+    ReduceNanPayload,
+    /// Bulk reduction `.min`/`.max` of `+0` and `−0`: §9.7.9.25.4.2 does not say which zero.
+    ReduceMinMaxZero,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 7] = [
+    pub const ALL: [Allowance; 9] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -39,6 +44,8 @@ impl Allowance {
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
         Allowance::TmaOobNanFill,
+        Allowance::ReduceNanPayload,
+        Allowance::ReduceMinMaxZero,
     ];
 
     /// The name the command line takes.
@@ -51,6 +58,8 @@ impl Allowance {
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
             Allowance::TmaOobNanFill => "tma-oob-nan-fill",
+            Allowance::ReduceNanPayload => "reduce-nan-payload",
+            Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
         }
     }
 
@@ -79,6 +88,12 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
             }
+            Allowance::ReduceNanPayload => {
+                "a cp.reduce.async.bulk{.tensor} .add/.min/.max element whose result is a NaN may be any NaN of its type"
+            }
+            Allowance::ReduceMinMaxZero => {
+                "cp.reduce.async.bulk{.tensor} .min/.max of +0 and -0 may give either zero"
+            }
         }
     }
 
@@ -106,6 +121,12 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
             }
+            Allowance::ReduceNanPayload => {
+                "§9.7.9.25.4.2 says only that float .add rounds to nearest even and how subnormals are treated; it fixes no NaN result"
+            }
+            Allowance::ReduceMinMaxZero => {
+                "§9.7.9.25.4.2 lists .min/.max for .f16/.bf16 without saying how +0 and -0 compare"
+            }
         }
     }
 
@@ -120,6 +141,8 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
+            Allowance::ReduceNanPayload => "the canonical NaN (sign 0, all ones)",
+            Allowance::ReduceMinMaxZero => "IEEE 754-2019 minimum/maximum: -0 for .min, +0 for .max",
         }
     }
 

@@ -408,7 +408,8 @@ fn int_range(t: CvtType) -> (i128, i128) {
 
 /// The NaN a result takes when the spec leaves it free: any NaN under `allow`, else the
 /// canonical NaN.
-fn free_nan(fmt: &'static Format, allowance: Allowance, allow: &Allowances) -> Expected {
+/// Any NaN of `fmt` under `allowance` (the canonical NaN when it is switched off).
+pub(crate) fn free_nan(fmt: &'static Format, allowance: Allowance, allow: &Allowances) -> Expected {
     let bits = fmt.canonical_nan_bits().unwrap_or(0) as u128;
     let width = fmt.bits();
     if allow.allows(allowance) {

@@ -12,6 +12,7 @@ mod expected;
 pub mod mov;
 pub mod operands;
 pub mod prmt;
+pub mod reduce;
 pub mod shfl;
 
 pub use allowance::{Allowance, AllowanceError, Allowances};
