@@ -467,3 +467,29 @@ fn bulk_reductions_add_integers_and_round_floats() {
     let e = error_of(&one(line));
     assert!(e.contains("statement 6") && e.contains("§9.7.9.25.2"), "{e}");
 }
+
+#[test]
+fn copied_values_flow_through_cvt_and_prmt() {
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 8;",
+            "cp.async.wait_all;",
+            "ld.shared.v2.b32 {x, y}, [win];",
+            "cvt.rn.f16.f32 hx, x;",
+            "cvt.rn.f16.f32 hy, y;",
+            "st.global.v2.b16 [out], {hx, hy};",
+            "prmt.b32 z, x, y, 0x5140;",
+            "st.global.b32 [out+4], z;",
+        ],
+        // 1.0f, 2.0f.
+        "buffers": {"src": {"space": "global", "hex": "0000803f00000040"}, "win": {"space": "shared", "len": 8}, "out": {"space": "global", "len": 8}},
+        "read": ["out"],
+    });
+    // f16 1.0 = 0x3c00, 2.0 = 0x4000; prmt 0x5140 picks bytes x0, y0, x1, y1 = 00 00 00 00.
+    let v = one(line.clone());
+    assert_eq!(v["out"], json!("003c004000000000"), "{v}");
+    let mut line = line;
+    line["program"][6] = json!("prmt.b32 z, x, y, 0x7362;");
+    // Bytes x2 = 0x80, y2 = 0x00, x3 = 0x3f, y3 = 0x40.
+    assert_eq!(one(line)["out"], json!("003c004080003f40"));
+}

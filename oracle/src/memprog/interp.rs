@@ -640,6 +640,7 @@ impl Machine<'_> {
                 // distinguish (lockstep threads, one CTA): no effect.
                 Ok(())
             }
+            Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_) => self.value_instruction(t, form, ops),
             f => Err(MemError::Unsupported(format!("`{}` (§{})", f.opcode(), f.family().section()))),
         }
     }
@@ -896,6 +897,57 @@ impl Machine<'_> {
             signal: Signal::BulkGroup,
             effect: Effect::Many(effects),
         })?;
+        Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// A per-thread value instruction (`cvt`, `cvt.pack`, `prmt`) through
+    /// [`crate::semantics::operands::evaluate`]: its scalar register operands by slot name; a
+    /// set-valued result is unknown under the allowance of its first free field.
+    fn value_instruction(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::semantics::operands::{evaluate, Input, Output};
+        let specs = form.operands();
+        let mut values = std::collections::BTreeMap::new();
+        let mut unknown = None;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Src {
+                continue;
+            }
+            if !matches!(spec.kind, OperandKind::Reg(_) | OperandKind::RegOrImm(_) | OperandKind::Pred) {
+                return Err(MemError::Unsupported(format!("operand `{}` of `{}`", spec.name, form.opcode())));
+            }
+            match self.value(t, o)? {
+                Val::Bits(b) => {
+                    values.insert(spec.name.to_string(), Input::Scalar(u128::from(b)));
+                }
+                Val::Unknown(a) => {
+                    unknown.get_or_insert(a);
+                    values.insert(spec.name.to_string(), Input::Scalar(0));
+                }
+                _ => return Err(MemError::Unsupported(format!("an address as operand `{}`", spec.name))),
+            }
+        }
+        let outs = evaluate(form, &values, None, self.allow).map_err(|e| MemError::Parse(e.to_string()))?;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Dst {
+                continue;
+            }
+            let Operand::Name(reg) = o else {
+                return Err(MemError::Unsupported(format!("destination `{o}` of `{}`", form.opcode())));
+            };
+            let out = outs.iter().find(|(n, _)| n == spec.name).map(|(_, v)| v);
+            let v = match (unknown, out) {
+                (Some(a), _) => Val::Unknown(a),
+                (None, Some(Output::Bits(e))) => match e.free.first() {
+                    None => Val::Bits(e.bits as u64),
+                    Some(f) => Val::Unknown(f.allowance),
+                },
+                (None, Some(Output::Pred(Some(p)))) => Val::Bits(u64::from(*p)),
+                _ => return Err(MemError::Unsupported(format!("the result `{}` of `{}`", spec.name, form.opcode()))),
+            };
+            self.set(t, reg, v)?;
+        }
         Ok(())
     }
 }
