@@ -493,3 +493,25 @@ fn copied_values_flow_through_cvt_and_prmt() {
     // Bytes x2 = 0x80, y2 = 0x00, x3 = 0x3f, y3 = 0x40.
     assert_eq!(one(line)["out"], json!("003c004080003f40"));
 }
+
+#[test]
+fn st_async_lands_on_its_mbarrier() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mov.b32 v, 0xcafef00d;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 4;",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [win+4], v, [bar];",
+            "W:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra W;",
+            "ld.shared.u32 x, [win+4];",
+            "st.global.u32 [out], x;",
+        ],
+        "buffers": {"win": {"space": "shared", "len": 8, "fill": "00"}, "bar": {"space": "shared", "len": 8, "align": 8}, "out": {"space": "global", "len": 4}},
+        "read": ["out", "win"],
+    });
+    let v = one(line);
+    assert_eq!(v["out"], json!("0df0feca"), "{v}");
+    assert_eq!(v["win"], json!("000000000df0feca"), "{v}");
+}

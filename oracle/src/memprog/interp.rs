@@ -8,9 +8,14 @@
 //! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
 //!   `bar.sync 0` needs every thread converged.
 //! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
-//!   access the bytes at once; an asynchronous copy reads its source when issued (a later
-//!   write to it is undefined until the copy has read it) and writes its destination when
-//!   its completion mechanism completes it.
+//!   access the bytes at once; an asynchronous copy (`cp.async`, `cp.async.bulk{.tensor}`,
+//!   `st.async`) reads its source when issued (a later write to it is undefined until the copy
+//!   has read it) and writes its destination when its completion mechanism completes it; a
+//!   bulk reduction computes `dst op src` ([`crate::semantics::reduce`]) at completion.
+//! - Tensor copies lay tiles out through [`crate::memory::tensor_map`]; global buffers sit at
+//!   the model addresses [`super::global_base`] gives them.
+//! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
+//!   set-valued result is unknown under its allowance.
 //! - At the end, bytes that operations still pending may write are unknown
 //!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
 //!
@@ -641,6 +646,30 @@ impl Machine<'_> {
                 Ok(())
             }
             Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_) => self.value_instruction(t, form, ops),
+            Form::StAsync(st) => {
+                if !st.complete_tx || ops.len() < 3 {
+                    return Err(MemError::Unsupported("st.async without its [mbar] (the .release line)".into()));
+                }
+                let (ty, n) = data_shape(form, Role::Src)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+                let dst = self.span(buffer, at, eb * n, eb * n, "§9.7.9.12: naturally aligned")?;
+                let mut bytes = Vec::new();
+                for o in elements(&ops[1]) {
+                    bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize).into_iter().map(Some));
+                }
+                let bar = self.bar(t, &ops[2])?;
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Generic,
+                    reads: Vec::new(),
+                    writes: vec![dst],
+                    reduction: false,
+                    signal: Signal::Mbarrier { bar, bytes: (eb * n) as i64 },
+                    effect: Effect::Write { region: buffer, start: dst.start, bytes },
+                })?;
+                Ok(())
+            }
             f => Err(MemError::Unsupported(format!("`{}` (§{})", f.opcode(), f.family().section()))),
         }
     }
