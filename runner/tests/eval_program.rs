@@ -515,3 +515,25 @@ fn st_async_lands_on_its_mbarrier() {
     assert_eq!(v["out"], json!("0df0feca"), "{v}");
     assert_eq!(v["win"], json!("000000000df0feca"), "{v}");
 }
+
+#[test]
+fn a_tensor_store_writes_only_in_bounds_elements() {
+    let line = json!({
+        "program": [
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {c0, c1}], [win];",
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group 0;",
+        ],
+        "regs": {"c0": "0x8", "c1": "0x3"},
+        "buffers": {
+            "src": {"space": "global", "len": 128, "fill": "ee"},
+            "win": {"space": "shared", "hex": hex(&ramp(32)), "align": 128},
+        },
+        "tensor_maps": {"tmap": small_map(json!({}))},
+        "read": ["src"],
+    });
+    let v = one(line);
+    let mut want = vec![0xeeu8; 128];
+    want[3 * 32 + 8..3 * 32 + 20].copy_from_slice(&ramp(12));
+    assert_eq!(v["src"], json!(hex(&want)), "{v}");
+}

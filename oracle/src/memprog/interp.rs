@@ -72,19 +72,23 @@ pub(super) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
                 return Err(err(format!("a backward branch: memory programs only branch forward, except in {LOOP}")));
             }
         }
-        if wait_pred(s).is_some() && !is_wait_loop(p, i + 1) {
+        if is_wait(s) && !is_wait_loop(p, i + 1) {
             return Err(err(format!("a test_wait/try_wait whose result depends on timing: waits must be {LOOP}")));
         }
     }
     Ok(())
 }
 
-/// The predicate a `test_wait`/`try_wait` writes (unguarded).
+/// Whether a statement is an `mbarrier.test_wait`/`try_wait`.
+fn is_wait(s: &Stmt) -> bool {
+    use crate::isa::MbarrierOp::*;
+    matches!(&s.kind, StmtKind::Isa(inst) if matches!(&inst.form, Form::Mbarrier(m) if matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity)))
+}
+
+/// The predicate an unguarded `test_wait`/`try_wait` writes.
 fn wait_pred(s: &Stmt) -> Option<&str> {
     let StmtKind::Isa(inst) = &s.kind else { return None };
-    let Form::Mbarrier(m) = &inst.form else { return None };
-    use crate::isa::MbarrierOp::*;
-    if s.guard.is_some() || !matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity) {
+    if s.guard.is_some() || !is_wait(s) {
         return None;
     }
     match inst.operands.first() {
