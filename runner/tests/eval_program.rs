@@ -537,3 +537,50 @@ fn a_tensor_store_writes_only_in_bounds_elements() {
     want[3 * 32 + 8..3 * 32 + 20].copy_from_slice(&ramp(12));
     assert_eq!(v["src"], json!(hex(&want)), "{v}");
 }
+
+#[test]
+fn bulk_copies_between_shared_windows_and_multicast_to_one_cta() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 48;",
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [b], [a], 16, [bar];",
+            "mov.b16 m, 1;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [b+16], [g], 32, [bar], m;",
+            "W:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra W;",
+        ],
+        "buffers": {
+            "a": {"space": "shared", "hex": hex(&ramp(16))},
+            "b": {"space": "shared", "len": 48},
+            "g": {"space": "global", "hex": "ab".repeat(32)},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "read": ["b"],
+    });
+    let v = one(line);
+    assert_eq!(v["b"], json!(format!("{}{}", hex(&ramp(16)), "ab".repeat(32))), "{v}");
+}
+
+#[test]
+fn wait_group_read_frees_the_source_but_not_the_destination() {
+    let line = |tail: &str| {
+        json!({
+            "program": [
+                "cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16;",
+                "cp.async.bulk.commit_group;",
+                "cp.async.bulk.wait_group.read 0;",
+                "mov.b32 v, 9;",
+                tail,
+            ],
+            "buffers": {"s": {"space": "shared", "hex": hex(&ramp(16))}, "g": {"space": "global", "len": 16}},
+            "read": ["g"],
+        })
+    };
+    // The source may be reused; the destination is still being written, so it reads back unknown.
+    let v = one(line("st.shared.u32 [s], v;"));
+    assert_eq!(v["g"], json!("??".repeat(16)), "{v}");
+    let e = error_of(&one(line("ld.global.u32 x, [g];")));
+    assert!(e.contains("statement 4") && e.contains("§9.7.9.25.1"), "{e}");
+}
