@@ -22,6 +22,7 @@
 
 pub mod isa;
 pub mod memory;
+pub mod memprog;
 pub mod num;
 pub mod program;
 #[cfg(feature = "reference")]

@@ -55,6 +55,9 @@ pub use async_bulk::{
     CpReduceAsyncBulk, RedOp, ReduceType,
 };
 pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncMbarrierArrive, CpAsyncWaitAll, CpAsyncWaitGroup};
+// The memory-program interpreter (`crate::memprog`) matches on these fields.
+pub use async_bulk::{BulkSpace, Completion};
+pub use async_copy::CpAsyncSrc;
 pub use cache::{Applypriority, Createpolicy, Discard, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
@@ -68,6 +71,7 @@ pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
+pub use tensor::LoadMode;
 pub use tensor::{CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace};
 
 use qualifier::TokenBag;

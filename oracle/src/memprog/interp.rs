@@ -1,0 +1,803 @@
+//! The memory-program interpreter: every thread of the CTA in lockstep, statement by
+//! statement, over the program's buffers as [`Region`]s, with every asynchronous operation
+//! taking effect through [`Protocol`].
+//!
+//! - Registers hold known bits, unknown bits (with the allowance that made them so), or an
+//!   address (a buffer and a byte offset: `mov r, name` then integer `add`/`sub`); any other
+//!   arithmetic on an address is an error. `%tid.x` is the thread index.
+//! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
+//!   `bar.sync 0` needs every thread converged.
+//! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
+//!   access the bytes at once; an asynchronous copy reads its source when issued (a later
+//!   write to it is undefined until the copy has read it) and writes its destination when
+//!   its completion mechanism completes it.
+//! - At the end, bytes that operations still pending may write are unknown
+//!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
+//!
+//! Invariant: the interpreter never panics on a parsed program; everything it cannot model
+//! or the spec leaves undefined is a [`StmtError`] naming the statement.
+
+use super::{BufferSpace, MemError, MemProgram, Stmt, StmtError, StmtKind};
+use crate::isa::operand::{Imm, Operand, OperandKind, Role};
+use crate::isa::types::Space;
+use crate::isa::{BulkSpace, Completion, CpAsyncSrc, Form, MovShape};
+use crate::memory::{AsyncOp, Byte, Protocol, Proxy, Region, Signal, Span, WaitOn};
+use crate::program::glue::Src;
+use crate::program::Reg;
+use crate::semantics::{Allowance, Allowances};
+
+/// A register's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    /// Never written (typing keeps reads of it out).
+    Unset,
+    /// Known bits (at the register's width).
+    Bits(u64),
+    /// Any value, under this allowance.
+    Unknown(Allowance),
+    /// An address: a buffer and a byte offset from its base.
+    Addr {
+        /// Buffer index.
+        buffer: usize,
+        /// Offset.
+        offset: i64,
+    },
+}
+
+/// What a completed asynchronous operation does to memory.
+#[derive(Clone, Debug)]
+enum Effect {
+    /// Writes `bytes` at `start` of region `region`; `None` bytes are left as they are.
+    Write { region: usize, start: u64, bytes: Vec<Option<Byte>> },
+    /// Several effects, in order.
+    Many(Vec<Effect>),
+}
+
+/// Checks the control flow: every branch goes forward to a label of the program.
+pub(super) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
+    const LOOP: &str = "the loop `L: mbarrier.try_wait… p, [bar], …; @!p bra L;`";
+    for (i, s) in p.stmts.iter().enumerate() {
+        let err = |m: String| StmtError { index: i, text: s.text.clone(), error: MemError::Parse(m) };
+        if let StmtKind::Bra(l) = &s.kind {
+            let target = label_index(p, l).ok_or_else(|| err(format!("no label `{l}`")))?;
+            if target <= i && !is_wait_loop(p, i) {
+                return Err(err(format!("a backward branch: memory programs only branch forward, except in {LOOP}")));
+            }
+        }
+        if wait_pred(s).is_some() && !is_wait_loop(p, i + 1) {
+            return Err(err(format!("a test_wait/try_wait whose result depends on timing: waits must be {LOOP}")));
+        }
+    }
+    Ok(())
+}
+
+/// The predicate a `test_wait`/`try_wait` writes (unguarded).
+fn wait_pred(s: &Stmt) -> Option<&str> {
+    let StmtKind::Isa(inst) = &s.kind else { return None };
+    let Form::Mbarrier(m) = &inst.form else { return None };
+    use crate::isa::MbarrierOp::*;
+    if s.guard.is_some() || !matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity) {
+        return None;
+    }
+    match inst.operands.first() {
+        Some(Operand::Name(p)) => Some(p),
+        _ => None,
+    }
+}
+
+/// Whether statement `i` is `@!p bra L;` right after `L: mbarrier.try_wait… p, …;`.
+fn is_wait_loop(p: &MemProgram, i: usize) -> bool {
+    let (Some(bra), Some(wait), Some(label)) =
+        (p.stmts.get(i), i.checked_sub(1).and_then(|k| p.stmts.get(k)), i.checked_sub(2).and_then(|k| p.stmts.get(k)))
+    else {
+        return false;
+    };
+    let (StmtKind::Bra(l), Some(g), StmtKind::Label(l2)) = (&bra.kind, &bra.guard, &label.kind) else { return false };
+    l == l2 && g.negated && wait_pred(wait) == Some(g.pred.as_str())
+}
+
+fn label_index(p: &MemProgram, l: &str) -> Option<usize> {
+    p.stmts.iter().position(|s| matches!(&s.kind, StmtKind::Label(x) if x == l))
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+struct Machine<'a> {
+    p: &'a MemProgram,
+    allow: &'a Allowances,
+    regions: Vec<Region>,
+    regs: Vec<Vec<Val>>,
+    protocol: Protocol<Effect>,
+}
+
+/// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
+/// [`MemProgram::buffers`].
+pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
+    let mut m = Machine {
+        p,
+        allow,
+        regions: p.buffers.iter().map(|b| b.init.clone()).collect(),
+        regs: vec![vec![Val::Unset; p.regs.len()]; p.threads as usize],
+        protocol: Protocol::new(),
+    };
+    for regs in &mut m.regs {
+        for (&i, &v) in &p.inputs {
+            regs[i] = Val::Bits(v & mask(p.regs[i].class.bits()));
+        }
+    }
+    // A thread skipping forward waits for this statement index.
+    let mut waiting: Vec<Option<usize>> = vec![None; p.threads as usize];
+    for (i, s) in p.stmts.iter().enumerate() {
+        let err = |error| StmtError { index: i, text: s.text.clone(), error };
+        for w in waiting.iter_mut() {
+            if *w == Some(i) {
+                *w = None;
+            }
+        }
+        match &s.kind {
+            StmtKind::Label(_) => {}
+            StmtKind::Bar => {
+                if waiting.iter().any(Option::is_some) {
+                    return Err(err(MemError::Undefined(
+                        "bar.sync while threads of the CTA are diverged (§9.7.13.1: every thread must reach it)".into(),
+                    )));
+                }
+                m.protocol.barrier();
+            }
+            _ => {
+                for t in 0..p.threads {
+                    if waiting[t as usize].is_some() || !m.guard(t, s).map_err(err)? {
+                        continue;
+                    }
+                    if let StmtKind::Bra(l) = &s.kind {
+                        // A wait loop's branch is never taken: the wait before it completed.
+                        waiting[t as usize] = label_index(p, l).filter(|&l| l > i);
+                        continue;
+                    }
+                    m.exec(t, s).map_err(err)?;
+                }
+            }
+        }
+    }
+    let end =
+        StmtError { index: p.stmts.len(), text: "(end of program)".into(), error: MemError::Parse(String::new()) };
+    for span in m.protocol.pending_writes().into_iter().chain(m.protocol.live_mbarriers()) {
+        m.regions[span.region]
+            .forget(span.start, span.len, Allowance::Undefined)
+            .map_err(|e| StmtError { error: e.into(), ..end.clone() })?;
+    }
+    Ok(m.regions)
+}
+
+impl Machine<'_> {
+    fn guard(&self, t: u32, s: &Stmt) -> Result<bool, MemError> {
+        let Some(g) = &s.guard else { return Ok(true) };
+        let i = self.reg_index(&g.pred)?;
+        match self.regs[t as usize][i] {
+            Val::Bits(b) => Ok((b & 1 == 1) != g.negated),
+            _ => Err(MemError::Unsupported(format!("a guard on predicate `{}`, whose value is unknown", g.pred))),
+        }
+    }
+
+    fn reg_index(&self, name: &str) -> Result<usize, MemError> {
+        self.p.regs.iter().position(|r| r.name == name).ok_or_else(|| MemError::UnknownName(name.to_string()))
+    }
+
+    fn buffer_index(&self, name: &str) -> Option<usize> {
+        self.p.buffers.iter().position(|b| b.name == name)
+    }
+
+    fn set(&mut self, t: u32, name: &str, v: Val) -> Result<(), MemError> {
+        let i = self.reg_index(name)?;
+        let v = match v {
+            Val::Bits(b) => Val::Bits(b & mask(self.p.regs[i].class.bits())),
+            v => v,
+        };
+        self.regs[t as usize][i] = v;
+        Ok(())
+    }
+
+    /// The value of a source operand.
+    fn value(&self, t: u32, o: &Operand) -> Result<Val, MemError> {
+        match o {
+            Operand::Imm(Imm::Int(v)) => Ok(Val::Bits(*v as u64)),
+            Operand::Imm(Imm::F32Bits(b)) => Ok(Val::Bits(u64::from(*b))),
+            Operand::Imm(Imm::F64Bits(b)) => Ok(Val::Bits(*b)),
+            Operand::Name(n) if n == "%tid.x" => Ok(Val::Bits(u64::from(t))),
+            Operand::Name(n) if n.starts_with('%') => {
+                Err(MemError::Unsupported(format!("special register `{n}` (only %tid.x)")))
+            }
+            Operand::Name(n) => match self.buffer_index(n) {
+                Some(buffer) => Ok(Val::Addr { buffer, offset: 0 }),
+                None => Ok(self.regs[t as usize][self.reg_index(n)?]),
+            },
+            Operand::NameOffset(n, off) => match self.buffer_index(n) {
+                Some(buffer) => Ok(Val::Addr { buffer, offset: *off }),
+                None => Err(MemError::UnknownName(n.clone())),
+            },
+            o => Err(MemError::Unsupported(format!("operand `{o}`"))),
+        }
+    }
+
+    /// A source operand's known bits.
+    fn known(&self, t: u32, o: &Operand) -> Result<u64, MemError> {
+        match self.value(t, o)? {
+            Val::Bits(b) => Ok(b),
+            Val::Addr { .. } => Err(MemError::Unsupported(format!("`{o}` holds an address where a number is needed"))),
+            _ => Err(MemError::Unsupported(format!("`{o}` is unknown where its value decides what happens"))),
+        }
+    }
+
+    /// The buffer and offset an address operand names, checked to lie in `space`.
+    fn address(&self, t: u32, o: &Operand, space: Option<BufferSpace>) -> Result<(usize, i64), MemError> {
+        let Operand::Address { base: Some(base), offset, .. } = o else {
+            return Err(MemError::Unsupported(format!(
+                "address `{o}`: it must be [buffer+offset] or [register+offset]"
+            )));
+        };
+        let (buffer, at) = match self.buffer_index(base) {
+            Some(b) => (b, *offset),
+            None => match self.regs[t as usize][self.reg_index(base)?] {
+                Val::Addr { buffer, offset: o2 } => (buffer, o2 + offset),
+                _ => return Err(MemError::Unsupported(format!("register `{base}` does not hold a buffer address"))),
+            },
+        };
+        let b = &self.p.buffers[buffer];
+        if let Some(s) = space {
+            if b.space != s {
+                return Err(MemError::Undefined(format!(
+                    "the address names `{}`, a {} buffer, where the instruction accesses .{} (§6.4: an address outside the state space)",
+                    b.name,
+                    b.space.name(),
+                    s.name()
+                )));
+            }
+        }
+        Ok((buffer, at))
+    }
+
+    /// The span of `len` bytes at an address, inside its buffer and aligned to `align`.
+    fn span(&self, buffer: usize, at: i64, len: u64, align: u64, rule: &str) -> Result<Span, MemError> {
+        let b = &self.p.buffers[buffer];
+        if at < 0 || at as u64 + len > b.init.len() as u64 {
+            return Err(MemError::Undefined(format!(
+                "{len} bytes at offset {at} of `{}` ({} bytes) lie outside it",
+                b.name,
+                b.init.len()
+            )));
+        }
+        if align > 1 {
+            if !(at as u64).is_multiple_of(align) {
+                return Err(MemError::Undefined(format!(
+                    "offset {at} of `{}` is not {align}-byte aligned ({rule})",
+                    b.name
+                )));
+            }
+            if !b.align.is_multiple_of(align) {
+                return Err(MemError::Unsupported(format!(
+                    "`{}` is only {}-byte aligned, so an access needing {align}-byte alignment ({rule}) cannot be placed",
+                    b.name, b.align
+                )));
+            }
+        }
+        Ok(Span { region: buffer, start: at as u64, len })
+    }
+
+    fn bytes_of(v: Val, n: usize) -> Vec<Byte> {
+        match v {
+            Val::Bits(b) => (0..n).map(|k| Byte::Known(if k < 8 { (b >> (8 * k)) as u8 } else { 0 })).collect(),
+            Val::Unknown(a) => vec![Byte::Unknown(a); n],
+            Val::Addr { .. } => vec![Byte::Unknown(Allowance::AddressWindow); n],
+            Val::Unset => vec![Byte::Unknown(Allowance::Undefined); n],
+        }
+    }
+
+    fn val_of(bytes: &[Byte], signed: bool, width: u32) -> Val {
+        let mut v = 0u64;
+        for (k, b) in bytes.iter().enumerate() {
+            match b {
+                Byte::Known(x) => v |= u64::from(*x) << (8 * k),
+                Byte::Unknown(a) => return Val::Unknown(*a),
+            }
+        }
+        let bits = 8 * bytes.len() as u32;
+        if signed && bits < 64 && v >> (bits - 1) & 1 == 1 {
+            v |= !mask(bits);
+        }
+        Val::Bits(v & mask(width))
+    }
+
+    fn apply(&mut self, effects: Vec<Effect>) -> Result<(), MemError> {
+        for e in effects {
+            match e {
+                Effect::Write { region, start, bytes } => {
+                    for (k, b) in bytes.into_iter().enumerate() {
+                        if let Some(b) = b {
+                            self.regions[region].write(start + k as u64, &[b])?;
+                        }
+                    }
+                }
+                Effect::Many(list) => self.apply(list)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, t: u32, s: &Stmt) -> Result<(), MemError> {
+        match &s.kind {
+            StmtKind::Glue(g) => self.glue(t, g),
+            StmtKind::Isa(inst) => {
+                let req = inst.form.check().map_err(|e| MemError::Parse(format!("not a legal form: {}", e.0)))?;
+                req.check(&self.p.target)
+                    .map_err(|e| MemError::Parse(format!("not valid on {}: {e}", self.p.target.name())))?;
+                self.isa(t, &inst.form, &inst.operands)
+            }
+            StmtKind::Label(_) | StmtKind::Bra(_) | StmtKind::Bar => Ok(()),
+        }
+    }
+
+    fn glue(&mut self, t: u32, g: &crate::program::Glue) -> Result<(), MemError> {
+        let name = |r: Reg| match r {
+            Reg::Virt(_, i) => Ok(i as usize),
+            Reg::Special(_) => Err(MemError::Unsupported("special registers in glue".into())),
+        };
+        let src = |k: usize| -> Result<Val, MemError> {
+            match g.src[k] {
+                None => Ok(Val::Bits(0)),
+                Some(Src::Imm(v)) => Ok(Val::Bits(v)),
+                Some(Src::Reg(r)) => Ok(self.regs[t as usize][name(r)?]),
+            }
+        };
+        let (a, b, c) = (src(0)?, src(1)?, src(2)?);
+        use crate::program::GlueOp;
+        let out = match (g.op, a, b) {
+            (GlueOp::Add, Val::Addr { buffer, offset }, Val::Bits(x))
+            | (GlueOp::Add, Val::Bits(x), Val::Addr { buffer, offset }) => {
+                Val::Addr { buffer, offset: offset.wrapping_add(x as i64) }
+            }
+            (GlueOp::Sub, Val::Addr { buffer, offset }, Val::Bits(x)) => {
+                Val::Addr { buffer, offset: offset.wrapping_sub(x as i64) }
+            }
+            (_, Val::Addr { .. }, _) | (_, _, Val::Addr { .. }) => {
+                return Err(MemError::Unsupported(
+                    "arithmetic on an address other than adding or subtracting a number".into(),
+                ))
+            }
+            (_, Val::Bits(x), Val::Bits(y)) => match c {
+                Val::Bits(p) => Val::Bits(g.eval(x, y, p & 1 == 1)),
+                Val::Unknown(al) => Val::Unknown(al),
+                _ => return Err(MemError::Unsupported("selp on a predicate that is not a known value".into())),
+            },
+            (_, Val::Unknown(al), _) | (_, _, Val::Unknown(al)) => Val::Unknown(al),
+            _ => return Err(MemError::Unsupported("a glue source never written".into())),
+        };
+        self.regs[t as usize][name(g.dst)?] = out;
+        Ok(())
+    }
+
+    fn isa(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
+        let dst_name = |k: usize| match ops.get(k) {
+            Some(Operand::Name(n)) => Ok(n.clone()),
+            o => Err(MemError::Unsupported(format!("destination `{o:?}`"))),
+        };
+        let generic = |space: Option<Space>| match space {
+            Some(Space::Global) => Ok(Some(BufferSpace::Global)),
+            Some(Space::Shared | Space::SharedCta | Space::SharedCluster) => Ok(Some(BufferSpace::Shared)),
+            None => Ok(None),
+            Some(s) => Err(MemError::Unsupported(format!("the .{s} state space"))),
+        };
+        match form {
+            Form::Mov(m) => match m.shape {
+                MovShape::Copy | MovShape::Symbol(_) | MovShape::SpecialReg => {
+                    let v = self.value(t, &ops[1])?;
+                    self.set(t, &dst_name(0)?, v)
+                }
+                _ => Err(MemError::Unsupported("mov packing or unpacking".into())),
+            },
+            Form::Ld(l) => {
+                let space = generic(l.space)?;
+                let (ty, n) = data_shape(form, Role::Dst)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[1], space)?;
+                let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.8: naturally aligned")?;
+                self.protocol.generic_read(t, span)?;
+                let bytes = self.regions[buffer].read(span.start, span.len)?.to_vec();
+                let dsts: Vec<&Operand> = elements(&ops[0]);
+                let signed = matches!(
+                    l.ty.reg(),
+                    crate::isa::types::RegType::S8 | crate::isa::types::RegType::S16 | crate::isa::types::RegType::S32
+                );
+                for (k, d) in dsts.into_iter().enumerate() {
+                    let Operand::Name(d) = d else { continue };
+                    let width = self.p.regs[self.reg_index(d)?].class.bits();
+                    let v = Self::val_of(&bytes[k * eb as usize..(k + 1) * eb as usize], signed, width);
+                    self.set(t, d, v)?;
+                }
+                Ok(())
+            }
+            Form::St(st) => {
+                let space = generic(st.space)?;
+                let (ty, n) = data_shape(form, Role::Src)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[0], space)?;
+                let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.11: naturally aligned")?;
+                let mut bytes = Vec::new();
+                for o in elements(&ops[1]) {
+                    bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize));
+                }
+                self.protocol.generic_write(t, span)?;
+                self.regions[buffer].write(span.start, &bytes)?;
+                Ok(())
+            }
+            Form::CpAsync(c) => {
+                let size = c.cp_size.bytes() as u64;
+                let (db, doff) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+                let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Global))?;
+                let rule = "§9.7.9.25.3.1: aligned to cp-size";
+                let dst = self.span(db, doff, size, size, rule)?;
+                let read = match c.src {
+                    CpAsyncSrc::Full => size,
+                    CpAsyncSrc::SrcSize => {
+                        let n = self.known(t, &ops[3])?;
+                        if n > size {
+                            return Err(MemError::Undefined(format!(
+                                "src-size {n} exceeds cp-size {size} (§9.7.9.25.3.1)"
+                            )));
+                        }
+                        n
+                    }
+                    CpAsyncSrc::IgnoreSrc => {
+                        if self.known(t, &ops[3])? & 1 == 1 {
+                            0
+                        } else {
+                            size
+                        }
+                    }
+                };
+                let src = self.span(sb, soff, size, size, rule)?;
+                let src = Span { len: read, ..src };
+                let mut bytes: Vec<Option<Byte>> =
+                    self.regions[sb].read(src.start, read)?.iter().copied().map(Some).collect();
+                bytes.resize(size as usize, Some(Byte::Known(0)));
+                let reads = if read > 0 { vec![src] } else { vec![] };
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Generic,
+                    reads,
+                    writes: vec![dst],
+                    reduction: false,
+                    signal: Signal::CpAsyncGroup,
+                    effect: Effect::Write { region: db, start: dst.start, bytes },
+                })?;
+                Ok(())
+            }
+            Form::CpAsyncCommitGroup(_) => {
+                self.protocol.commit_group(t, false);
+                Ok(())
+            }
+            Form::CpAsyncWaitGroup(_) => {
+                let n = self.known(t, &ops[0])? as usize;
+                let e = self.protocol.wait_group(t, false, n, false);
+                self.apply(e)
+            }
+            Form::CpAsyncWaitAll(_) => {
+                let e = self.protocol.wait_all(t);
+                self.apply(e)
+            }
+            Form::CpAsyncBulkCommitGroup(_) => {
+                self.protocol.commit_group(t, true);
+                Ok(())
+            }
+            Form::CpAsyncBulkWaitGroup(w) => {
+                let n = self.known(t, &ops[0])? as usize;
+                let e = self.protocol.wait_group(t, true, n, w.read);
+                self.apply(e)
+            }
+            Form::CpAsyncBulkPrefetch(_) => {
+                let (b, off) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
+                let size = self.known(t, &ops[1])?;
+                self.span(b, off, size, 16, "§9.7.9.25.4.3: 16-byte aligned")?;
+                Ok(())
+            }
+            Form::CpAsyncBulk(c) => {
+                let space = |s: BulkSpace| match s {
+                    BulkSpace::Global => BufferSpace::Global,
+                    _ => BufferSpace::Shared,
+                };
+                let rule = "§9.7.9.25.4.1: 16-byte aligned";
+                let size = self.known(t, &ops[2])?;
+                if size % 16 != 0 {
+                    return Err(MemError::Undefined(format!("size {size} is not a multiple of 16 (§9.7.9.25.4.1)")));
+                }
+                let (db, doff) = self.address(t, &ops[0], Some(space(c.dst)))?;
+                let (sb, soff) = self.address(t, &ops[1], Some(space(c.src)))?;
+                let dst = self.span(db, doff, size, 16, rule)?;
+                let src = self.span(sb, soff, size, 16, rule)?;
+                let mut extra = 3 + usize::from(c.completion == Completion::Mbarrier);
+                if c.multicast {
+                    let mask = self.known(t, &ops[extra])?;
+                    if mask != 1 {
+                        return Err(MemError::Unsupported(format!(
+                            "ctaMask {mask:#x}: a memory program is one CTA (cluster rank 0), so ctaMask must be 0x1"
+                        )));
+                    }
+                    extra += 1;
+                }
+                extra += usize::from(c.cache_hint);
+                let byte_mask = if c.cp_mask { Some(self.known(t, &ops[extra])?) } else { None };
+                let bytes = self.regions[sb]
+                    .read(src.start, size)?
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &b)| match byte_mask {
+                        Some(m) if (m >> (k % 16)) & 1 == 0 => None,
+                        _ => Some(b),
+                    })
+                    .collect();
+                let signal = match c.completion {
+                    Completion::BulkGroup => Signal::BulkGroup,
+                    Completion::Mbarrier => {
+                        let (bb, boff) = self.address(t, &ops[3], Some(BufferSpace::Shared))?;
+                        let bar = self.span(bb, boff, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
+                        Signal::Mbarrier { bar, bytes: size as i64 }
+                    }
+                };
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Async,
+                    reads: vec![src],
+                    writes: vec![dst],
+                    reduction: false,
+                    signal,
+                    effect: Effect::Write { region: db, start: dst.start, bytes },
+                })?;
+                Ok(())
+            }
+            Form::Mbarrier(mb) => self.mbarrier(t, mb, ops),
+            Form::CpAsyncBulkTensor(c) => self.tensor_copy(t, c, ops),
+            Form::CpAsyncBulkPrefetchTensor(_) => {
+                // No memory effect; the map and coordinates must still name a tile.
+                self.tensor_ref(t, &ops[0]).map(|_| ())
+            }
+            Form::CpAsyncMbarrierArrive(a) => {
+                let bar = self.bar(t, &ops[0])?;
+                self.protocol.cp_async_arrive(t, bar, a.noinc)?;
+                Ok(())
+            }
+            Form::Fence(f) => {
+                use crate::isa::{AsyncProxySpace, FenceKind, ProxyKind};
+                if let FenceKind::Proxy(ProxyKind::Async(space)) = f.kind {
+                    let want = space.map(|s| match s {
+                        AsyncProxySpace::Global => BufferSpace::Global,
+                        _ => BufferSpace::Shared,
+                    });
+                    let regions: Vec<usize> = (0..self.p.buffers.len())
+                        .filter(|&b| want.is_none_or(|w| self.p.buffers[b].space == w))
+                        .collect();
+                    self.protocol.fence_proxy_async(t, want.map(|_| regions.as_slice()));
+                }
+                // Other fences order memory between threads and proxies the model does not
+                // distinguish (lockstep threads, one CTA): no effect.
+                Ok(())
+            }
+            f => Err(MemError::Unsupported(format!("`{}` (§{})", f.opcode(), f.family().section()))),
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// The 8-byte mbarrier object an address operand names.
+    fn bar(&self, t: u32, o: &Operand) -> Result<Span, MemError> {
+        let (b, off) = self.address(t, o, Some(BufferSpace::Shared))?;
+        self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")
+    }
+
+    /// The `mbarrier.*` instructions (§9.7.13.15).
+    fn mbarrier(&mut self, t: u32, mb: &crate::isa::Mbarrier, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::isa::MbarrierOp::*;
+        let addr_at = usize::from(!matches!(mb.op, Init | Inval | ExpectTx | CompleteTx));
+        let bar = self.bar(t, &ops[addr_at])?;
+        let set_state = |m: &mut Self, token: u64| match &ops[0] {
+            Operand::Name(n) => m.set(t, n, Val::Bits(token)),
+            _ => Ok(()),
+        };
+        match mb.op {
+            Init => {
+                let count = self.known(t, &ops[1])? as i64;
+                self.protocol.mbarrier_init(t, bar, count)?;
+            }
+            Inval => self.protocol.mbarrier_inval(bar)?,
+            ExpectTx => self.protocol.mbarrier_expect_tx(bar, self.known(t, &ops[1])? as i64)?,
+            CompleteTx => self.protocol.mbarrier_complete_tx(bar, self.known(t, &ops[1])? as i64)?,
+            Arrive | ArriveDrop | ArriveExpectTx | ArriveDropExpectTx => {
+                let drop = matches!(mb.op, ArriveDrop | ArriveDropExpectTx);
+                let (count, expect) = match mb.op {
+                    ArriveExpectTx | ArriveDropExpectTx => (1, self.known(t, &ops[2])? as i64),
+                    _ if mb.count => (self.known(t, &ops[2])? as i64, 0),
+                    _ => (1, 0),
+                };
+                let token = self.protocol.mbarrier_arrive(bar, count, expect, drop)?;
+                set_state(self, token)?;
+            }
+            TestWait | TryWait | TestWaitParity | TryWaitParity => {
+                let on = match mb.op {
+                    TestWaitParity | TryWaitParity => WaitOn::Parity(self.known(t, &ops[2])? & 1 == 1),
+                    _ => WaitOn::Token(self.known(t, &ops[2])?),
+                };
+                let effects = self.protocol.mbarrier_wait(bar, on)?;
+                self.apply(effects)?;
+                if let Operand::Name(p) = &ops[0] {
+                    self.set(t, p, Val::Bits(1))?;
+                }
+            }
+            ArriveNoComplete | ArriveDropNoComplete | PendingCount => {
+                return Err(MemError::Unsupported(format!("mbarrier.{:?} (§9.7.13.15)", mb.op)))
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand.
+    fn tensor_ref(&self, t: u32, o: &Operand) -> Result<(usize, Vec<i32>), MemError> {
+        let Operand::TensorRef { map, coords } = o else {
+            return Err(MemError::Unsupported(format!("tensor operand `{o}`")));
+        };
+        let name = match map.as_ref() {
+            Operand::Name(n) => n,
+            o => return Err(MemError::Unsupported(format!("tensor map operand `{o}`: name a tensor map"))),
+        };
+        let m = self
+            .p
+            .tensor_maps
+            .iter()
+            .position(|m| &m.name == name)
+            .ok_or_else(|| MemError::UnknownName(name.clone()))?;
+        let coords = coords.iter().map(|c| self.known(t, c).map(|v| v as u32 as i32)).collect::<Result<_, _>>()?;
+        Ok((m, coords))
+    }
+
+    /// The global buffer byte at a model address, if it lies in a global buffer.
+    fn global_byte(&self, addr: u64) -> Option<(usize, u64)> {
+        self.p.buffers.iter().enumerate().find_map(|(k, b)| {
+            let base = super::global_base(k, b.align);
+            (b.space == BufferSpace::Global && addr >= base && addr - base < b.init.len() as u64)
+                .then(|| (k, addr - base))
+        })
+    }
+
+    /// `cp.async.bulk.tensor` loads and stores (§9.7.9.25.5.2) in tile and im2col modes.
+    fn tensor_copy(&mut self, t: u32, c: &crate::isa::CpAsyncBulkTensor, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::isa::LoadMode;
+        let mode = c.load_mode.unwrap_or(LoadMode::Tile);
+        if !matches!(mode, LoadMode::Tile | LoadMode::Im2col) || c.cta_group.is_some() {
+            return Err(MemError::Unsupported(format!("tensor copies in .{mode} mode or with .cta_group")));
+        }
+        let load = c.dst != BulkSpace::Global;
+        let (m, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
+        let decl = &self.p.tensor_maps[m];
+        let map = &decl.map;
+        let mut offsets = Vec::new();
+        if load && mode == LoadMode::Im2col {
+            let Some(Operand::Vector(items)) = ops.get(3) else {
+                return Err(MemError::Unsupported("im2col without its im2colInfo vector".into()));
+            };
+            for o in items {
+                offsets.push(self.known(t, o)? as u16);
+            }
+        }
+        let tile_err =
+            |e: crate::memory::tensor_map::TileError| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name));
+        let elements = map.tile(&coords, &offsets).map_err(tile_err)?;
+        let eb = map.element_bytes();
+        let mut global_spans = Vec::new();
+        for e in &elements {
+            if let Some(addr) = e.global {
+                let (b, at) = self
+                    .global_byte(addr)
+                    .filter(|&(_, at)| at + eb <= self.p.buffers[decl.buffer].init.len() as u64)
+                    .ok_or_else(|| {
+                        MemError::Undefined(format!(
+                            "tensor map `{}` reaches global address {addr:#x}, outside buffer `{}`",
+                            decl.name, self.p.buffers[decl.buffer].name
+                        ))
+                    })?;
+                global_spans.push((e.smem_offset, Span { region: b, start: at, len: eb }));
+            }
+        }
+        let size = map.tile_bytes();
+        let rule = "§9.7.9.25.5.2: the shared-memory tile's alignment for this map";
+        if load {
+            let (db, doff) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+            let dst = self.span(db, doff, size, map.smem_align(), rule)?;
+            let global = |addr: u64| {
+                let (b, at) = self.global_byte(addr)?;
+                match self.regions[b].read(at, 1).ok()?[0] {
+                    Byte::Known(v) => Some(v),
+                    Byte::Unknown(_) => None,
+                }
+            };
+            use crate::memory::tensor_map::LoadedByte;
+            let bytes = map
+                .load(&coords, &offsets, &global)
+                .map_err(tile_err)?
+                .into_iter()
+                .enumerate()
+                .map(|(k, b)| {
+                    Some(match b {
+                        LoadedByte::Byte(Some(v)) => Byte::Known(v),
+                        LoadedByte::Byte(None) => Byte::Unknown(Allowance::Undefined),
+                        LoadedByte::Fill if self.allow.allows(Allowance::TmaOobNanFill) => {
+                            Byte::Unknown(Allowance::TmaOobNanFill)
+                        }
+                        LoadedByte::Fill => Byte::Known(crate::memory::tensor_map::fill_byte(k as u64 % eb)),
+                        LoadedByte::Unwritten => return None,
+                    })
+                })
+                .collect();
+            let (bb, boff) = self.address(t, &ops[2], Some(BufferSpace::Shared))?;
+            let bar = self.span(bb, boff, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
+            if c.multicast {
+                let k = ops.len() - 1 - usize::from(c.cache_hint);
+                if self.known(t, &ops[k])? != 1 {
+                    return Err(MemError::Unsupported("ctaMask other than 0x1 in a one-CTA program".into()));
+                }
+            }
+            self.protocol.issue(AsyncOp {
+                thread: t,
+                proxy: Proxy::Async,
+                reads: global_spans.iter().map(|(_, s)| *s).collect(),
+                writes: vec![dst],
+                reduction: false,
+                signal: Signal::Mbarrier { bar, bytes: size as i64 },
+                effect: Effect::Write { region: db, start: dst.start, bytes },
+            })?;
+        } else {
+            let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+            let src = self.span(sb, soff, size, map.smem_align(), rule)?;
+            let mut effects = Vec::new();
+            for (smem, g) in &global_spans {
+                let bytes = self.regions[sb].read(src.start + smem, g.len)?.iter().copied().map(Some).collect();
+                effects.push(Effect::Write { region: g.region, start: g.start, bytes });
+            }
+            self.protocol.issue(AsyncOp {
+                thread: t,
+                proxy: Proxy::Async,
+                reads: vec![src],
+                writes: global_spans.iter().map(|(_, s)| *s).collect(),
+                reduction: false,
+                signal: Signal::BulkGroup,
+                effect: Effect::Many(effects),
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Element type and count of the data operand with `role` (`ld`'s destination, `st`'s source).
+fn data_shape(form: &Form, role: Role) -> Result<(crate::isa::types::RegType, u64), MemError> {
+    form.operands()
+        .into_iter()
+        .filter(|s| s.role == role)
+        .find_map(|s| match s.kind {
+            OperandKind::Reg(t) | OperandKind::RegOrImm(t) => Some((t, 1)),
+            OperandKind::Vector(t, n) => Some((t, u64::from(n))),
+            _ => None,
+        })
+        .ok_or_else(|| MemError::Unsupported(format!("the operands of `{}`", form.opcode())))
+}
+
+/// An operand's elements (a vector's items, or the operand).
+fn elements(o: &Operand) -> Vec<&Operand> {
+    match o {
+        Operand::Vector(items) => items.iter().collect(),
+        o => vec![o],
+    }
+}

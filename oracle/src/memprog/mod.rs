@@ -1,0 +1,455 @@
+//! Memory programs: one CTA of threads running a short list of PTX statements over *named
+//! buffers* in global and shared memory — the unit of the memory evaluation contract
+//! (`ptxdiff eval` program lines) and of asynchronous-copy conformance.
+//!
+//! A [`MemProgram`] holds its statements as written (each [`Stmt`] keeps its text and its
+//! parsed form, so the program stays printable), the threads, the input registers, the
+//! buffers with their initial bytes, and the buffers to read back. [`parse`] turns statement
+//! text into statements: ISA instructions through [`Instruction`]'s parser, integer glue
+//! through [`Glue`]'s (names mapped to its register syntax), labels, guards `@p`/`@!p`, `bra`
+//! and `bar.sync 0`. Registers are named freely and typed by their first use; buffer names
+//! are addresses. [`interp`] runs the program.
+//!
+//! Invariants: every register a statement reads is an input register or written by an
+//! earlier statement (in text order); every name in an address is a buffer or a register;
+//! a register keeps the class of its first use; branches go forward, except the one wait
+//! loop `L: mbarrier.try_wait… p, …; @!p bra L;`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::isa::operand::{parse_operands, Operand, OperandKind};
+use crate::isa::{Guard, Instruction, Target};
+use crate::memory::tensor_map::TensorMap;
+use crate::memory::{ProtocolError, Region, RegionError};
+use crate::program::glue::{Glue, GlueOp, GlueType, MNEMONICS};
+use crate::program::{Reg, RegClass};
+
+pub mod interp;
+
+/// The state space of a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferSpace {
+    /// `.global`.
+    Global,
+    /// The CTA's `.shared` memory (`.shared::cta`, also addressed as `.shared::cluster` of
+    /// the executing CTA).
+    Shared,
+}
+
+impl BufferSpace {
+    /// The name the contract uses (`"global"`, `"shared"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BufferSpace::Global => "global",
+            BufferSpace::Shared => "shared",
+        }
+    }
+}
+
+/// A named buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Its name (an address operand in the statements).
+    pub name: String,
+    /// Global or shared.
+    pub space: BufferSpace,
+    /// Its base address is a multiple of this (a power of two).
+    pub align: u64,
+    /// Its bytes before the program runs.
+    pub init: Region,
+}
+
+/// A tensor map over a global buffer (a `.param .align 64 .b8 [128]` kernel parameter on
+/// the GPU, encoded by the driver).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMapDecl {
+    /// Its name (the map operand of tensor copies).
+    pub name: String,
+    /// The global buffer holding the tensor.
+    pub buffer: usize,
+    /// The tensor's byte offset in the buffer.
+    pub global_offset: u64,
+    /// The encode arguments; [`parse`] sets `global_address` to
+    /// [`global_base`] of the buffer plus `global_offset`.
+    pub map: TensorMap,
+}
+
+/// The address the model gives global buffer `index` with alignment `align`: aligned to
+/// exactly `align` (no more, so encode rules on the address see only what the buffer
+/// guarantees), and buffers 4 GiB apart.
+pub fn global_base(index: usize, align: u64) -> u64 {
+    ((index as u64 + 1) << 32) + align.min(1 << 31)
+}
+
+/// A register the program names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegDecl {
+    /// The name as written.
+    pub name: String,
+    /// Its class, from its first use.
+    pub class: RegClass,
+}
+
+/// What a statement is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `name:`.
+    Label(String),
+    /// `bra L` (under the statement's guard).
+    Bra(String),
+    /// `bar.sync 0` (or `barrier.sync 0`).
+    Bar,
+    /// Integer glue; its registers are `Reg::Virt(class, index into MemProgram::regs)`.
+    Glue(Glue),
+    /// An ISA instruction (its guard moved to [`Stmt::guard`]).
+    Isa(Instruction),
+}
+
+/// One statement: its text and its parsed form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// The text as given.
+    pub text: String,
+    /// `@p` / `@!p`.
+    pub guard: Option<Guard>,
+    /// The statement.
+    pub kind: StmtKind,
+}
+
+/// A memory program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemProgram {
+    /// The target it is meant for.
+    pub target: Target,
+    /// Threads of the one CTA (`%tid.x` is 0..threads).
+    pub threads: u32,
+    /// The buffers.
+    pub buffers: Vec<Buffer>,
+    /// Every register, in order of first use.
+    pub regs: Vec<RegDecl>,
+    /// Input registers: index into `regs` and value (the same in every thread).
+    pub inputs: BTreeMap<usize, u64>,
+    /// The tensor maps.
+    pub tensor_maps: Vec<TensorMapDecl>,
+    /// The statements.
+    pub stmts: Vec<Stmt>,
+    /// Buffers to read back (indices into `buffers`).
+    pub read: Vec<usize>,
+}
+
+/// Why a memory program cannot be built or run.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum MemError {
+    /// A statement cannot be parsed or typed.
+    #[error("{0}")]
+    Parse(String),
+    /// A name that is not a buffer, a register or a tensor map.
+    #[error("unknown name `{0}` (not a buffer, an input register, or a register written before)")]
+    UnknownName(String),
+    /// The program breaks the protocol of asynchronous copies (or hangs).
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// An access outside a buffer.
+    #[error("{0}")]
+    Region(#[from] RegionError),
+    /// An operation whose result the spec leaves undefined (the text names the §).
+    #[error("undefined: {0}")]
+    Undefined(String),
+    /// A form or operand shape memory programs do not model.
+    #[error("not supported in memory programs: {0}")]
+    Unsupported(String),
+}
+
+/// A [`MemError`] at a statement.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("statement {index} `{}`: {error}", quote(text))]
+pub struct StmtError {
+    /// 0-based statement index.
+    pub index: usize,
+    /// The statement's text.
+    pub text: String,
+    /// What is wrong.
+    pub error: MemError,
+}
+
+/// A statement's text as an error quotes it: at most 60 characters (errors are cut short
+/// by the tools that show them; the § at the end must survive).
+fn quote(text: &str) -> String {
+    let t = text.trim();
+    match t.char_indices().nth(60) {
+        None => t.to_string(),
+        Some((at, _)) => format!("{}…", &t[..at]),
+    }
+}
+
+/// The registers a program names, built statement by statement.
+#[derive(Default)]
+struct Regs {
+    decls: Vec<RegDecl>,
+}
+
+impl Regs {
+    fn find(&self, name: &str) -> Option<usize> {
+        self.decls.iter().position(|d| d.name == name)
+    }
+
+    /// The register `name` of `class`, declared by this use if new.
+    fn use_as(&mut self, name: &str, class: RegClass, write: bool, inputs: &[String]) -> Result<usize, MemError> {
+        if let Some(i) = self.find(name) {
+            let have = self.decls[i].class;
+            if have != class {
+                return Err(MemError::Parse(format!(
+                    "register `{name}` is {} (its first use) but used here as {}",
+                    have.ptx_type(),
+                    class.ptx_type()
+                )));
+            }
+            return Ok(i);
+        }
+        if !write && !inputs.iter().any(|n| n == name) {
+            return Err(MemError::UnknownName(name.to_string()));
+        }
+        self.decls.push(RegDecl { name: name.to_string(), class });
+        Ok(self.decls.len() - 1)
+    }
+}
+
+/// Whether `name` can name a register (an identifier, not a special register).
+fn is_reg_name(name: &str) -> bool {
+    let mut c = name.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+/// The register class an operand slot of `kind` holds (`None`: not a register slot).
+fn slot_class(kind: &OperandKind) -> Option<RegClass> {
+    match *kind {
+        OperandKind::Reg(t) | OperandKind::RegOrImm(t) | OperandKind::Vector(t, _) | OperandKind::RegWithPred(t) => {
+            RegClass::of(t)
+        }
+        OperandKind::RegOneOf(ts) => RegClass::of(ts[0]),
+        OperandKind::Pred => Some(RegClass::Pred),
+        _ => None,
+    }
+}
+
+/// The glue opcode and type an opcode names.
+fn glue_opcode(opcode: &str) -> Option<(GlueOp, GlueType)> {
+    let dummy = Reg::Virt(RegClass::B32, 0);
+    GlueOp::all().into_iter().find_map(|op| {
+        GlueType::ALL
+            .into_iter()
+            .find(|&ty| Glue { op, ty, dst: dummy, src: [None; 3] }.opcode() == opcode)
+            .map(|ty| (op, ty))
+    })
+}
+
+/// Parses the statements of a program over `buffers` and `tensor_maps` with input registers
+/// `inputs` (values by name); each tensor map must pass the driver's encode rules for
+/// `target`.
+pub fn parse(
+    target: Target,
+    threads: u32,
+    buffers: Vec<Buffer>,
+    mut tensor_maps: Vec<TensorMapDecl>,
+    inputs: &BTreeMap<String, u64>,
+    statements: &[String],
+    read: Vec<usize>,
+) -> Result<MemProgram, StmtError> {
+    let whole = |error| StmtError { index: 0, text: "(declarations)".into(), error };
+    for t in &mut tensor_maps {
+        let b = buffers.get(t.buffer).ok_or_else(|| whole(MemError::UnknownName(format!("buffer #{}", t.buffer))))?;
+        if b.space != BufferSpace::Global {
+            return Err(whole(MemError::Parse(format!("tensor map `{}`: buffer `{}` is not global", t.name, b.name))));
+        }
+        t.map.global_address = global_base(t.buffer, b.align) + t.global_offset;
+        t.map.validate(&target).map_err(|e| whole(MemError::Parse(format!("tensor map `{}`: {e}", t.name))))?;
+    }
+    let input_names: Vec<String> = inputs.keys().cloned().collect();
+    let mut regs = Regs::default();
+    let mut stmts = Vec::new();
+    for (index, text) in statements.iter().enumerate() {
+        let err = |error| StmtError { index, text: text.clone(), error };
+        let stmt = parse_stmt(text, &buffers, &tensor_maps, &mut regs, &input_names).map_err(err)?;
+        stmts.push(stmt);
+    }
+    for name in &input_names {
+        if regs.find(name).is_none() {
+            return Err(StmtError {
+                index: statements.len(),
+                text: String::new(),
+                error: MemError::Parse(format!("input register `{name}` is never used, so its width is unknown")),
+            });
+        }
+    }
+    let inputs = inputs.iter().filter_map(|(n, v)| regs.find(n).map(|i| (i, *v))).collect();
+    let p = MemProgram { target, threads, buffers, regs: regs.decls, inputs, tensor_maps, stmts, read };
+    interp::check_control_flow(&p)?;
+    Ok(p)
+}
+
+fn parse_stmt(
+    text: &str,
+    buffers: &[Buffer],
+    maps: &[TensorMapDecl],
+    regs: &mut Regs,
+    inputs: &[String],
+) -> Result<Stmt, MemError> {
+    let s = text.trim();
+    let s = s.strip_suffix(';').unwrap_or(s).trim_end();
+    let stmt = |guard, kind| Stmt { text: text.to_string(), guard, kind };
+    if let Some(label) = s.strip_suffix(':') {
+        if !is_reg_name(label.trim()) {
+            return Err(MemError::Parse(format!("bad label `{label}`")));
+        }
+        return Ok(stmt(None, StmtKind::Label(label.trim().to_string())));
+    }
+    let (guard, body) = match s.strip_prefix('@') {
+        Some(rest) => {
+            let (g, body) =
+                rest.split_once(char::is_whitespace).ok_or(MemError::Parse("guard without an instruction".into()))?;
+            let (negated, pred) = match g.strip_prefix('!') {
+                Some(p) => (true, p),
+                None => (false, g),
+            };
+            regs.use_as(pred, RegClass::Pred, false, inputs)?;
+            (Some(Guard { negated, pred: pred.to_string() }), body.trim())
+        }
+        None => (None, s),
+    };
+    let (opcode, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+    let rest = rest.trim();
+    if opcode == "bra" || opcode == "bra.uni" {
+        if !is_reg_name(rest) {
+            return Err(MemError::Parse(format!("bad branch target `{rest}`")));
+        }
+        return Ok(stmt(guard, StmtKind::Bra(rest.to_string())));
+    }
+    if opcode == "bar.sync" || opcode == "barrier.sync" || opcode == "barrier.sync.aligned" {
+        if rest != "0" || guard.is_some() {
+            return Err(MemError::Unsupported("only an unguarded `bar.sync 0` of the whole CTA".into()));
+        }
+        return Ok(stmt(None, StmtKind::Bar));
+    }
+    if MNEMONICS.contains(&opcode.split('.').next().unwrap_or_default()) {
+        if let Some((op, ty)) = glue_opcode(opcode) {
+            return Ok(stmt(guard, StmtKind::Glue(parse_glue(opcode, op, ty, rest, regs, inputs)?)));
+        }
+    }
+    let inst: Instruction = body.parse().map_err(|e: crate::isa::ParseError| MemError::Parse(e.to_string()))?;
+    type_operands(&inst, buffers, maps, regs, inputs)?;
+    Ok(stmt(guard, StmtKind::Isa(inst)))
+}
+
+/// Glue with free register names: each name becomes `Reg::Virt(class, index)`, and the
+/// glue parser checks the rest.
+fn parse_glue(
+    opcode: &str,
+    op: GlueOp,
+    ty: GlueType,
+    rest: &str,
+    regs: &mut Regs,
+    inputs: &[String],
+) -> Result<Glue, MemError> {
+    let ops = parse_operands(rest).map_err(MemError::Parse)?;
+    let mut texts = Vec::new();
+    // Sources first: a register may be both read and written (`add x, x, 1`).
+    let mut mapped = vec![String::new(); ops.len()];
+    for (k, o) in ops.iter().enumerate().skip(1) {
+        mapped[k] = match o {
+            Operand::Name(n) if is_reg_name(n) => {
+                let class = Glue::src_class(op, ty, k - 1);
+                Reg::Virt(class, regs.use_as(n, class, false, inputs)? as u32).to_string()
+            }
+            Operand::Imm(i) => i.to_string(),
+            o => return Err(MemError::Parse(format!("glue operand `{o}` must be a register or an integer"))),
+        };
+    }
+    match ops.first() {
+        Some(Operand::Name(n)) if is_reg_name(n) => {
+            let class = Glue::dst_class(op, ty);
+            mapped[0] = Reg::Virt(class, regs.use_as(n, class, true, inputs)? as u32).to_string();
+        }
+        _ => return Err(MemError::Parse("glue needs a destination register".into())),
+    }
+    texts.extend(mapped);
+    Glue::parse(&format!("{opcode} {};", texts.join(", "))).map_err(|e| MemError::Parse(e.to_string()))
+}
+
+/// Declares or checks every register an ISA instruction names.
+fn type_operands(
+    inst: &Instruction,
+    buffers: &[Buffer],
+    maps: &[TensorMapDecl],
+    regs: &mut Regs,
+    inputs: &[String],
+) -> Result<(), MemError> {
+    let specs = inst.form.operands();
+    let is_buffer = |n: &str| buffers.iter().any(|b| b.name == n) || maps.iter().any(|m| m.name == n);
+    // Sources before destinations, so `ld x, [x]` reads the old x.
+    for pass_dst in [false, true] {
+        for (o, spec) in inst.operands.iter().zip(&specs) {
+            let dst = spec.role == crate::isa::operand::Role::Dst;
+            if dst != pass_dst {
+                continue;
+            }
+            let mut names: Vec<(String, Option<RegClass>)> = Vec::new();
+            collect_names(o, slot_class(&spec.kind), &mut names);
+            for (n, class) in names {
+                if n.starts_with('%') {
+                    continue;
+                }
+                if is_buffer(&n) {
+                    continue;
+                }
+                match class {
+                    Some(c) => {
+                        regs.use_as(&n, c, dst, inputs)?;
+                    }
+                    None => {
+                        // An address or symbol: a register already holding an address.
+                        if regs.find(&n).is_none() {
+                            if inputs.iter().any(|i| i == &n) {
+                                regs.use_as(&n, RegClass::B64, false, inputs)?;
+                            } else {
+                                return Err(MemError::UnknownName(n));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The names an operand mentions, with the class of a register slot (`None` in addresses).
+fn collect_names(o: &Operand, class: Option<RegClass>, out: &mut Vec<(String, Option<RegClass>)>) {
+    match o {
+        Operand::Name(n) => out.push((n.clone(), class)),
+        Operand::NameOffset(n, _) => out.push((n.clone(), None)),
+        Operand::Vector(items) => items.iter().for_each(|i| collect_names(i, class, out)),
+        Operand::Address { base: Some(b), .. } => out.push((b.clone(), None)),
+        Operand::TensorRef { map, coords } => {
+            collect_names(map, None, out);
+            coords.iter().for_each(|c| collect_names(c, Some(RegClass::B32), out));
+        }
+        Operand::WithPred(d, p) => {
+            collect_names(d, class, out);
+            out.push((p.clone(), Some(RegClass::Pred)));
+        }
+        Operand::Imm(_) | Operand::Sink | Operand::Address { base: None, .. } => {}
+    }
+}
+
+impl fmt::Display for MemProgram {
+    /// The statements, one per line, as given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.stmts {
+            writeln!(f, "{}", s.text.trim())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,432 @@
+//! `ptxdiff eval` program lines through the binary: memory programs over named buffers, their
+//! final bytes, and the errors for undefined programs, hangs and bad names. Expected bytes are
+//! computed by hand here, never by the oracle.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// Runs `ptxdiff eval` on these lines; one parsed answer per line.
+fn eval(lines: &[Value]) -> Vec<Value> {
+    eval_with(&[], lines)
+}
+
+/// `ptxdiff eval ARGS` on these lines.
+fn eval_with(args: &[&str], lines: &[Value]) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+        .arg("eval")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ptxdiff runs");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for l in lines {
+            writeln!(stdin, "{l}").expect("write a line");
+        }
+    }
+    let out = child.wait_with_output().expect("ptxdiff finishes");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let answers: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(answers.len(), lines.len(), "{text}");
+    answers
+}
+
+fn one(line: Value) -> Value {
+    eval(&[line]).remove(0)
+}
+
+/// Hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes 0, 1, 2, … `n-1` (mod 256).
+fn ramp(n: usize) -> Vec<u8> {
+    (0..n).map(|i| i as u8).collect()
+}
+
+fn error_of(v: &Value) -> String {
+    v["error"].as_str().unwrap_or_else(|| panic!("expected an error, got {v}")).to_string()
+}
+
+#[test]
+fn cp_async_pipeline_with_two_groups_and_wait_group_1() {
+    let src = ramp(32);
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 16;",
+            "cp.async.commit_group;",
+            "cp.async.cg.shared.global [win+16], [src+16], 16;",
+            "cp.async.commit_group;",
+            "cp.async.wait_group 1;",
+            "ld.shared.u32 a, [win+12];",
+            "st.global.u32 [out], a;",
+            "cp.async.wait_group 0;",
+            "ld.shared.u32 b, [win+16];",
+            "st.global.u32 [out+4], b;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&src)},
+            "win": {"space": "shared", "len": 32},
+            "out": {"space": "global", "len": 8},
+        },
+        "read": ["out", "win"],
+    });
+    let v = one(line);
+    assert_eq!(v["out"], json!("0c0d0e0f10111213"), "{v}");
+    assert_eq!(v["win"], json!(hex(&src)));
+    assert!(v.get("allowances").is_none(), "{v}");
+}
+
+#[test]
+fn src_size_zero_fills_and_ignore_src_writes_zeros() {
+    let src = ramp(16);
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 8, 3;",
+            "cp.async.ca.shared.global [win+8], [src+8], 4, 0;",
+            "setp.ne.u32 p, flag, 0;",
+            "cp.async.ca.shared.global [win+12], [src+12], 4, p;",
+            "cp.async.wait_all;",
+        ],
+        "regs": {"flag": "0x1"},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&src)},
+            "win": {"space": "shared", "len": 16, "fill": "a5"},
+        },
+        "read": ["win"],
+    });
+    // 3 bytes copied then 5 zeros; src-size 0: 4 zeros; ignore-src true: 4 zeros.
+    assert_eq!(one(line)["win"], json!("0001020000000000".to_string() + "0000000000000000"));
+    let line = json!({
+        "program": [
+            "setp.ne.u32 p, flag, 0;",
+            "cp.async.ca.shared.global [win], [src], 4, p;",
+            "cp.async.wait_all;",
+        ],
+        "regs": {"flag": "0x0"},
+        "buffers": {"src": {"space": "global", "hex": "deadbeef"}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    assert_eq!(one(line)["win"], json!("deadbeef"), "ignore-src false copies");
+}
+
+#[test]
+fn bulk_store_from_shared_waits_on_its_bulk_group() {
+    let line = json!({
+        "program": [
+            "mov.u32 t, %tid.x;",
+            "shl.b32 o, t, 2;",
+            "mov.u32 w, win;",
+            "add.u32 w, w, o;",
+            "st.shared.u32 [w], t;",
+            "fence.proxy.async.shared::cta;",
+            "bar.sync 0;",
+            "setp.eq.u32 p, t, 0;",
+            "@!p bra done;",
+            "cp.async.bulk.global.shared::cta.bulk_group [dst], [win], 16;",
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group 0;",
+            "done:",
+        ],
+        "threads": 4,
+        "buffers": {"win": {"space": "shared", "len": 16}, "dst": {"space": "global", "len": 32, "fill": "ff"}},
+        "read": ["dst"],
+    });
+    let v = one(line);
+    assert_eq!(v["dst"], json!(format!("{}{}", "00000000010000000200000003000000", "ff".repeat(16))), "{v}");
+}
+
+#[test]
+fn a_program_ending_with_copies_in_flight_reads_back_unknown() {
+    let line = json!({
+        "program": [
+            "cp.async.cg.shared.global [win], [src], 16;",
+            "cp.async.commit_group;",
+        ],
+        "buffers": {"src": {"space": "global", "hex": hex(&ramp(16))}, "win": {"space": "shared", "len": 20, "fill": "00"}},
+        "read": ["win"],
+    });
+    let v = one(line);
+    assert_eq!(v["win"], json!(format!("{}00000000", "??".repeat(16))), "{v}");
+    assert_eq!(v["allowances"], json!({"win": ["undefined"]}));
+}
+
+#[test]
+fn reading_too_early_is_undefined_with_its_section() {
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 4;",
+            "cp.async.commit_group;",
+            "ld.shared.u32 a, [win];",
+        ],
+        "buffers": {"src": {"space": "global", "len": 4}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 2") && e.contains("undefined") && e.contains("§9.7.9.25.1"), "{e}");
+    // Writing the source of a pending copy, and a cp.async.wait_group that leaves it pending.
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 4;",
+            "cp.async.commit_group;",
+            "cp.async.wait_group 1;",
+            "mov.b32 v, 7;", "st.global.u32 [src], v;",
+        ],
+        "buffers": {"src": {"space": "global", "len": 4}, "win": {"space": "shared", "len": 4}},
+        "read": ["win"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 4") && e.contains("write of") && e.contains("§9.7.9.25.1"), "{e}");
+}
+
+#[test]
+fn a_missing_proxy_fence_is_undefined() {
+    let line = json!({
+        "program": [
+            "mov.b32 v, 5;", "st.shared.u32 [win], v;",
+            "cp.async.bulk.global.shared::cta.bulk_group [dst], [win], 16;",
+        ],
+        "buffers": {"win": {"space": "shared", "len": 16}, "dst": {"space": "global", "len": 16}},
+        "read": ["dst"],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 2") && e.contains("fence.proxy.async") && e.contains("§9.7.9.25.2"), "{e}");
+}
+
+#[test]
+fn bad_names_and_fields_are_errors() {
+    let base = |program: Value, read: Value| {
+        json!({
+            "program": program,
+            "buffers": {"g": {"space": "global", "len": 16}, "s": {"space": "shared", "len": 16}},
+            "read": read,
+        })
+    };
+    for (line, needle) in [
+        (base(json!(["ld.global.u32 a, [nowhere];"]), json!(["g"])), "unknown name `nowhere`"),
+        (base(json!(["st.global.u32 [g], x;"]), json!(["g"])), "unknown name `x`"),
+        (base(json!([]), json!(["h"])), "unknown buffer `h`"),
+        (base(json!(["ld.global.u32 a, [s];"]), json!(["g"])), "a shared buffer"),
+        (base(json!(["ld.global.u32 a, [g+2];"]), json!(["g"])), "not 4-byte aligned"),
+        (base(json!(["ld.global.u32 a, [g+16];"]), json!(["g"])), "outside"),
+        (base(json!(["bra back;", "back:", "bra back;"]), json!(["g"])), "backward branch"),
+        (base(json!(["cp.async.bulk.global.shared::cta.bulk_group [g], [s], 12;"]), json!(["g"])), "multiple of 16"),
+        (json!({"program": [], "read": [], "bogus": 1}), "unknown field \"bogus\""),
+        (json!({"program": [], "buffers": {"b": {"space": "local", "len": 4}}, "read": []}), "\"space\""),
+        (json!({"program": [], "buffers": {"b": {"space": "global"}}, "read": []}), "needs \"hex\" or \"len\""),
+        (json!({"program": [], "buffers": {"b": {"space": "global", "hex": "0g"}}, "read": []}), "bad hex"),
+    ] {
+        let e = error_of(&one(line.clone()));
+        assert!(e.contains(needle), "{line} -> {e} (expected {needle})");
+    }
+}
+
+#[test]
+fn instruction_lines_still_work_next_to_program_lines() {
+    let answers = eval(&[
+        json!({"instr": "cvt.rn.f16.f32", "operands": {"a": "0x3f800000"}}),
+        json!({"program": ["mov.b32 v, 0x01020304;", "st.global.u32 [g], v;"], "buffers": {"g": {"space": "global", "len": 4}}, "read": ["g"]}),
+    ]);
+    assert_eq!(answers[0], json!({"d": "0x3c00"}));
+    assert_eq!(answers[1], json!({"g": "04030201"}));
+}
+
+/// A bulk copy global → shared completing on an mbarrier, with `sz` bytes expected.
+fn bulk_load(expect: u32, size: u32) -> Value {
+    json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "fence.mbarrier_init.release.cluster;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win], [src], sz, [bar];",
+            "wait:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra wait;",
+            "ld.shared.v2.u32 {a, b}, [win+8];",
+            "st.global.v2.u32 [out], {b, a};",
+        ],
+        "regs": {"tx": format!("{expect:#x}"), "sz": format!("{size:#x}")},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(64))},
+            "win": {"space": "shared", "len": 64, "align": 128, "fill": "ee"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+            "out": {"space": "global", "len": 8},
+        },
+        "read": ["win", "out", "bar"],
+    })
+}
+
+#[test]
+fn a_bulk_load_on_an_mbarrier_lands_before_the_wait_returns() {
+    let v = one(bulk_load(32, 32));
+    assert_eq!(v["win"], json!(format!("{}{}", hex(&ramp(32)), "ee".repeat(32))), "{v}");
+    assert_eq!(v["out"], json!("0c0d0e0f08090a0b"), "{v}");
+    // The live mbarrier object is opaque.
+    assert_eq!(v["bar"], json!("??".repeat(8)));
+    assert_eq!(v["allowances"], json!({"bar": ["undefined"]}));
+}
+
+#[test]
+fn a_transaction_count_that_does_not_match_is_undefined_or_a_hang() {
+    let e = error_of(&one(bulk_load(16, 32)));
+    assert!(e.contains("statement 5") && e.contains("undefined") && e.contains("§9.7.13.15"), "{e}");
+    let e = error_of(&one(bulk_load(48, 32)));
+    assert!(e.contains("statement 5") && e.contains("hang") && e.contains("tx-count 16"), "{e}");
+    // Nothing expected: the arrive completes the phase before the copy lands, and the read
+    // after the wait races with it.
+    let mut line = bulk_load(0, 32);
+    line["program"][2] = json!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], tx;");
+    let e = error_of(&one(line.clone()));
+    assert!(e.contains("statement 7") && e.contains("pending") && e.contains("§9.7.9.25.1"), "{e}");
+    // The copy issued first, then a plain arrive: the phase completes under the pending copy.
+    line["program"][2] = line["program"][3].clone();
+    line["program"][3] = json!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], tx;");
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 3") && e.contains("still pending") && e.contains("§9.7.13.15"), "{e}");
+}
+
+#[test]
+fn a_wait_that_never_completes_is_a_hang() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 2;",
+            "mbarrier.arrive.shared::cta.b64 st, [bar];",
+            "again:",
+            "mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+            "@!p bra again;",
+        ],
+        "buffers": {"bar": {"space": "shared", "len": 8, "align": 8}},
+        "read": [],
+    });
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 3") && e.contains("hang") && e.contains("1 pending arrivals"), "{e}");
+    // A try_wait outside the loop: its result depends on timing.
+    let line = json!({
+        "program": ["mbarrier.init.shared::cta.b64 [bar], 1;", "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;"],
+        "buffers": {"bar": {"space": "shared", "len": 8, "align": 8}},
+        "read": [],
+    });
+    assert!(error_of(&one(line)).contains("depends on timing"));
+}
+
+#[test]
+fn cp_async_mbarrier_arrive_completes_the_threads_copies() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "cp.async.ca.shared.global [win], [src], 4;",
+            "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];",
+            "w:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra w;",
+            "ld.shared.u32 a, [win];",
+            "st.global.u32 [out], a;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": "11223344"},
+            "win": {"space": "shared", "len": 4},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+            "out": {"space": "global", "len": 4},
+        },
+        "read": ["out"],
+    });
+    assert_eq!(one(line)["out"], json!("11223344"));
+}
+
+/// A tensor load of the tile at `coords` of `tmap` into `win` on an mbarrier, then the wait.
+fn tensor_program(dim: usize, tx: u32) -> Vec<String> {
+    let coords: Vec<String> = (0..dim).map(|k| format!("c{k}")).collect();
+    vec![
+        "mbarrier.init.shared::cta.b64 [bar], 1;".into(),
+        "fence.mbarrier_init.release.cluster;".into(),
+        format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {tx};"),
+        format!(
+            "cp.async.bulk.tensor.{dim}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {{{}}}], [bar];",
+            coords.join(", ")
+        ),
+        "L:".into(),
+        "mbarrier.try_wait.shared::cta.b64 p, [bar], st;".into(),
+        "@!p bra L;".into(),
+    ]
+}
+
+#[test]
+fn the_issue_example_fills_an_out_of_bounds_box_with_nan() {
+    // The box starts at x = 40 = dims[0]: every element is out of bounds, so the 32 × 18
+    // f16 tile (1152 bytes) is the NaN fill; the rest of the window keeps its a5.
+    let line = json!({
+        "program": tensor_program(2, 1152),
+        "threads": 1,
+        "regs": {"c0": "0x00000028", "c1": "0x00000002"},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(1600))},
+            "win": {"space": "shared", "len": 2048, "align": 1024, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "FLOAT16", "dims": [40, 20], "strides": [80], "box": [32, 18], "element_strides": [1, 1], "interleave": "NONE", "swizzle": "64B", "l2_promotion": "NONE", "oob_fill": "NAN_REQUEST_ZERO_FMA"}},
+        "read": ["win"],
+    });
+    let v = one(line.clone());
+    assert_eq!(v["win"], json!(format!("{}{}", "??".repeat(1152), "a5".repeat(2048 - 1152))), "{v}");
+    assert_eq!(v["allowances"], json!({"win": ["tma-oob-nan-fill"]}));
+    // Strictly, the fill the H100 writes: the bytes f7 7f repeated.
+    let v = eval_with(&["--allow-off", "tma-oob-nan-fill"], &[line]).remove(0);
+    assert_eq!(v["win"], json!(format!("{}{}", "f77f".repeat(576), "a5".repeat(2048 - 1152))), "{v}");
+}
+
+fn small_map(extra: Value) -> Value {
+    let mut m = json!({"global": "src", "dtype": "UINT8", "dims": [20, 4], "strides": [32], "box": [16, 2], "element_strides": [1, 1]});
+    for (k, v) in extra.as_object().unwrap() {
+        m[k] = v.clone();
+    }
+    m
+}
+
+fn small_line(map: Value, c0: u32, c1: u32) -> Value {
+    json!({
+        "program": tensor_program(2, 32),
+        "regs": {"c0": format!("{c0:#x}"), "c1": format!("{c1:#x}")},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(128))},
+            "win": {"space": "shared", "len": 32, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": map},
+        "read": ["win"],
+    })
+}
+
+#[test]
+fn a_tensor_load_straddling_two_edges_zero_fills() {
+    // Rows y = 3 (in bounds) and y = 4 (past the end); x = 8…23 with x < 20 in bounds.
+    let v = one(small_line(small_map(json!({})), 8, 3));
+    let mut want: Vec<u8> = (3 * 32 + 8..3 * 32 + 20).map(|b| b as u8).collect();
+    want.resize(32, 0);
+    assert_eq!(v["win"], json!(hex(&want)), "{v}");
+    // Negative coordinates: x = -4…11 (the first 4 out of bounds), y = -1 (out), 0 (in).
+    let v = one(small_line(small_map(json!({})), (-4i32) as u32, (-1i32) as u32));
+    let mut want = vec![0u8; 16 + 4];
+    want.extend(0u8..12);
+    assert_eq!(v["win"], json!(hex(&want)), "{v}");
+}
+
+#[test]
+fn a_bad_tensor_map_is_rejected_with_its_encode_rule() {
+    for (extra, needle) in [
+        (json!({"strides": [24]}), "encode rule"),
+        (json!({"swizzle": "128B_ATOM_32B"}), "encode rule"),
+        (json!({"dtype": "FLOAT17"}), "\"dtype\" = \"FLOAT17\""),
+        (json!({"global": "nowhere"}), "unknown buffer `nowhere`"),
+    ] {
+        let e = error_of(&one(small_line(small_map(extra.clone()), 0, 0)));
+        assert!(e.contains(needle) && e.contains("tensor map `tmap`"), "{extra} -> {e}");
+    }
+    let mut line = small_line(small_map(json!({})), 0, 0);
+    line["program"][3] = json!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [nomap, {c0, c1}], [bar];");
+    assert!(error_of(&one(line)).contains("unknown name `nomap`"));
+}
