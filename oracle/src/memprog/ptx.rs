@@ -28,7 +28,7 @@ use thiserror::Error;
 
 use super::{BufferSpace, MemProgram, StmtKind};
 use crate::isa::operand::Operand;
-use crate::isa::{Instruction, PtxVersion, Target};
+use crate::isa::{Form, Instruction, Mov, MovShape, PtxVersion, Target};
 use crate::memory::tensor_map::TensorMap;
 use crate::memory::Byte;
 use crate::program::{Reg, RegClass};
@@ -229,6 +229,21 @@ impl<'a> Names<'a> {
                 self.reg(p).ok_or_else(|| format!("predicate {} is no register", quote(p)))?,
             ),
         })
+    }
+
+    /// `mov d, a` whose source is a register the form reads as a symbol (`mov.b32 d, a`
+    /// parses as the address form when `a` is a name) and whose class differs from `d`'s:
+    /// the model keeps `a`'s low bits (zero-extends into a wider `d`), which PTX says with a
+    /// `cvt` (mov needs equal sizes).
+    fn register_move(&self, inst: &Instruction) -> Option<String> {
+        let Form::Mov(Mov { shape: MovShape::Symbol(_), .. }) = &inst.form else { return None };
+        let [Operand::Name(d), Operand::Name(a)] = inst.operands.as_slice() else { return None };
+        let class = |n: &str| self.p.regs.iter().find(|r| r.name == n).map(|r| r.class);
+        let (dc, ac) = (class(d)?, class(a)?);
+        if dc == ac || dc == RegClass::Pred || ac == RegClass::Pred {
+            return None;
+        }
+        Some(format!("cvt.u{}.u{} {}, {};", dc.bits(), ac.bits(), self.reg(d)?, self.reg(a)?))
     }
 
     fn guard(&self, g: &Option<crate::isa::Guard>) -> Result<String, String> {
@@ -444,6 +459,10 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
                 let _ = writeln!(t, "\t{guard}{g}");
             }
             StmtKind::Isa(inst) => {
+                if let Some(line) = names.register_move(inst) {
+                    let _ = writeln!(t, "\t{guard}{line}");
+                    continue;
+                }
                 let mut pre = Vec::new();
                 let operands =
                     inst.operands.iter().map(|o| names.operand(o, &mut pre)).collect::<Result<Vec<_>, _>>()?;
