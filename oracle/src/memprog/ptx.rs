@@ -6,7 +6,8 @@
 //! Each entry: one `.u64` parameter per global buffer (converted with `cvta.to.global` into a
 //! register), one `.param .align 64 .b8 t{j}[128]` per tensor map (its generic address through
 //! `mov` + `cvta.param`: ptxas takes no parameter symbol as a tensor-map operand), one
-//! `.shared .align A .b8 s{k}[len]` per shared buffer, and — when a shared buffer has known
+//! `.shared .align A .b8 s{k}[len]` per shared buffer (A its alignment, at least 1024 when the
+//! program has a swizzled tensor map), and — when a shared buffer has known
 //! initial bytes or is read back — a *staging* global buffer (the last kernel buffer, its
 //! parameter last among the pointers) that holds the shared buffers' initial bytes and
 //! receives their final bytes. The prologue sets the input registers, copies the initial
@@ -29,7 +30,7 @@ use thiserror::Error;
 use super::{BufferSpace, MemProgram, StmtKind};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, Mov, MovShape, PtxVersion, Target};
-use crate::memory::tensor_map::TensorMap;
+use crate::memory::tensor_map::{Swizzle, TensorMap};
 use crate::memory::Byte;
 use crate::program::{Reg, RegClass};
 
@@ -40,6 +41,9 @@ pub const MAX_STATIC_SHARED: u64 = 48 * 1024;
 /// The lowest PTX ISA version a module is printed at: the prologue's
 /// `fence.proxy.async.shared::cta` needs 8.0 (§9.7.13.4).
 const MIN_PTX: PtxVersion = PtxVersion::new(8, 0);
+
+/// The span after which every swizzle pattern repeats (bytes, §5.5.8 tensor-map swizzle modes).
+const SWIZZLE_REPEAT: u64 = 1024;
 
 /// Alignment of each shared buffer's bytes inside the staging buffer.
 const STAGING_ALIGN: u64 = 16;
@@ -321,7 +325,13 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     let names = Names::new(p);
     let globals: Vec<usize> = (0..p.buffers.len()).filter(|&k| p.buffers[k].space == BufferSpace::Global).collect();
     let (layout, staging_len) = staging_layout(p);
-    let shared_total: u64 = layout.iter().map(|&(k, _)| (p.buffers[k].init.len() as u64).max(1)).sum();
+    let swizzled = p.tensor_maps.iter().any(|m| m.map.swizzle != Swizzle::None);
+    let shared_align =
+        |k: usize| if swizzled { p.buffers[k].align.max(SWIZZLE_REPEAT) } else { p.buffers[k].align.max(1) };
+    // The shared buffers laid out in order, each at its alignment.
+    let shared_total = layout.iter().fold(0u64, |at, &(k, _)| {
+        at.next_multiple_of(shared_align(k)).saturating_add((p.buffers[k].init.len() as u64).max(1))
+    });
     if shared_total > MAX_STATIC_SHARED {
         return Err(format!(
             "{shared_total} bytes of shared buffers exceed the {MAX_STATIC_SHARED} bytes of static shared memory"
@@ -407,9 +417,11 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     if !p.tensor_maps.is_empty() {
         let _ = writeln!(t, "\t.reg .b64 %t<{}>;", p.tensor_maps.len());
     }
+    // The model lays a swizzled tile out as at a multiple of 1024 bytes (`TensorMap::tile`), and
+    // the hardware swizzles by absolute address: with a swizzled map, every shared buffer
+    // starts at such a multiple, so both see the same layout.
     for &(k, _) in &layout {
-        let b = &p.buffers[k];
-        let _ = writeln!(t, "\t.shared .align {} .b8 s{k}[{}];", b.align.max(1), b.init.len().max(1));
+        let _ = writeln!(t, "\t.shared .align {} .b8 s{k}[{}];", shared_align(k), p.buffers[k].init.len().max(1));
     }
     // Prologue.
     for &k in &globals {
