@@ -399,6 +399,19 @@ fn eval_backend_runs_program_lines_only() {
     assert!(e1.starts_with("line 2: ") && e1.contains("program lines only"), "{out}");
     let (ok, _, err) = eval_backend("no-such-backend", &input);
     assert!(!ok && err.contains("no-such-backend"), "{err}");
+    // A case file: the same answers as from stdin; without --backend, the oracle's.
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("case.jsonl");
+    std::fs::write(&case, &input).unwrap();
+    let file = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff")).args(args).arg(&case).output().expect("ptxdiff runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(file(&["eval", "--backend", "oracle"]), out);
+    let oracle: Vec<Value> = file(&["eval"]).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(oracle[0]["out"], json!("0c0d0e0f10111213"), "{oracle:?}");
+    assert_eq!(oracle[1]["d"], json!("0x3c00"), "{oracle:?}");
 }
 
 fn registry() -> Registry {
