@@ -290,6 +290,33 @@ fn lines() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "bulk load into dynamic shared memory (64 KiB)",
+            json!({
+                "program": [
+                    "mov.u32 t, %tid.x;",
+                    "setp.ne.u32 q, t, 0;",
+                    "@q bra skip;",
+                    "mbarrier.init.shared::cta.b64 [bar], 1;",
+                    "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 64;",
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win+65472], [src], 64, [bar];",
+                    "wait:",
+                    "mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+                    "@!p bra wait;",
+                    "ld.shared.u32 a, [win+65476];",
+                    "st.global.u32 [out], a;",
+                    "skip:",
+                ],
+                "threads": 128,
+                "buffers": {
+                    "src": {"space": "global", "hex": hex(&ramp(64))},
+                    "win": {"space": "shared", "len": 65536, "align": 128, "fill": "5a"},
+                    "bar": {"space": "shared", "len": 8, "align": 8},
+                    "out": {"space": "global", "len": 4},
+                },
+                "read": ["out", "win"],
+            }),
+        ),
+        (
             "wait_group.read",
             json!({
                 "program": [
