@@ -320,22 +320,13 @@ fn init_bytes(p: &MemProgram, k: usize) -> Vec<u8> {
 }
 
 /// A loop in which all threads copy `len` bytes between `[%xd9+global_off]` (the staging
-/// buffer) and shared buffer `k` (its address `base`), a byte per thread per turn.
-#[allow(clippy::too_many_arguments)]
-fn copy_loop(
-    out: &mut String,
-    tag: &str,
-    k: usize,
-    base: &str,
-    global_off: u64,
-    len: u64,
-    threads: u32,
-    to_shared: bool,
-) {
+/// buffer) and a shared buffer (its address `base`), a byte per thread per turn; `label`
+/// names the loop.
+fn copy_loop(out: &mut String, label: &str, base: &str, global_off: u64, len: u64, threads: u32, to_shared: bool) {
     let _ = writeln!(out, "\tmov.u32 %xr0, %tid.x;");
-    let _ = writeln!(out, "$C{tag}{k}:");
+    let _ = writeln!(out, "{label}:");
     let _ = writeln!(out, "\tsetp.ge.u32 %xp0, %xr0, {len};");
-    let _ = writeln!(out, "\t@%xp0 bra $C{tag}{k}_end;");
+    let _ = writeln!(out, "\t@%xp0 bra {label}_end;");
     let _ = writeln!(out, "\tcvt.u64.u32 %xd0, %xr0;");
     let _ = writeln!(out, "\tadd.s64 %xd1, %xd9, %xd0;");
     let _ = writeln!(out, "\tmov.u64 %xd2, {base};");
@@ -348,8 +339,8 @@ fn copy_loop(
         let _ = writeln!(out, "\tst.global.u8 [%xd1+{global_off}], %xr1;");
     }
     let _ = writeln!(out, "\tadd.u32 %xr0, %xr0, {threads};");
-    let _ = writeln!(out, "\tbra $C{tag}{k};");
-    let _ = writeln!(out, "$C{tag}{k}_end:");
+    let _ = writeln!(out, "\tbra {label};");
+    let _ = writeln!(out, "{label}_end:");
 }
 
 /// Entry `mp{i}` for `p`, and its kernel.
@@ -496,8 +487,7 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     for &(k, at) in &init_shared {
         copy_loop(
             &mut t,
-            "in",
-            k,
+            &format!("$Cin{k}"),
             &names.name(&p.buffers[k].name)?,
             at,
             p.buffers[k].init.len() as u64,
@@ -547,8 +537,7 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     for &(k, at) in &read_shared {
         copy_loop(
             &mut t,
-            "out",
-            k,
+            &format!("$Cout{k}"),
             &names.name(&p.buffers[k].name)?,
             at,
             p.buffers[k].init.len() as u64,
