@@ -317,6 +317,15 @@ fn lines() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "a predicate input guards stores",
+            json!({
+                "program": ["@flag st.global.u32 [out], v;", "@!flag st.global.u32 [out+4], v;"],
+                "regs": {"flag": "0x1", "v": "0x1234"},
+                "buffers": {"out": {"space": "global", "len": 8}},
+                "read": ["out"],
+            }),
+        ),
+        (
             "wait_group.read",
             json!({
                 "program": [
