@@ -16,8 +16,9 @@
 //!   the model addresses [`super::global_base`] gives them.
 //! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
 //!   set-valued result is unknown under its allowance.
-//! - A shared buffer starts at a multiple of 1024 bytes, so a tensor copy's swizzle (which
-//!   follows the absolute shared address) is decided by its offset in the buffer.
+//! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
+//!   them so beside swizzled maps), so a tensor copy's swizzle, which follows the absolute
+//!   shared address, is decided by its offset in the buffer.
 //! - At the end, bytes that operations still pending may write are unknown
 //!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
 //!
