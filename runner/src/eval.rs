@@ -7,6 +7,11 @@
 //! a bad form or operand); evaluation always goes on. Lines that have arrived together are
 //! evaluated in parallel (parsed forms cached per worker) and answered, and the output flushed,
 //! before the next line is waited for, so another program can drive `eval` as a co-process.
+//!
+//! A program line (`{"program": […], …}`) is parsed into a [`MemSource`] ([`program_source`])
+//! and run by the memory-program interpreter; `eval --backend NAME` ([`run_backend`]) runs the
+//! program lines of its whole input on a backend instead (through [`crate::memrun::run_on`])
+//! and answers with that backend's bytes.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};

@@ -78,6 +78,27 @@ fn bulk_reduce(op: &str, dst: [u32; 4], src: [u32; 4]) -> Value {
     })
 }
 
+/// A 64B-swizzled load of a 64 × 4 u8 box to `[win+at]`.
+fn swizzled_load(at: u32) -> Value {
+    json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 256;",
+            format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win+{at}], [tmap, {{0, 0}}], [bar];"),
+            "L:",
+            "mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+            "@!p bra L;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(512))},
+            "win": {"space": "shared", "len": 384, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "UINT8", "dims": [64, 8], "strides": [64], "box": [64, 4], "element_strides": [1, 1], "swizzle": "64B"}},
+        "read": ["win"],
+    })
+}
+
 /// The eval contract's valid program lines.
 fn lines() -> Vec<(&'static str, Value)> {
     vec![
@@ -290,6 +311,44 @@ fn lines() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "bulk load into dynamic shared memory (64 KiB)",
+            json!({
+                "program": [
+                    "mov.u32 t, %tid.x;",
+                    "setp.ne.u32 q, t, 0;",
+                    "@q bra skip;",
+                    "mbarrier.init.shared::cta.b64 [bar], 1;",
+                    "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 64;",
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win+65472], [src], 64, [bar];",
+                    "wait:",
+                    "mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+                    "@!p bra wait;",
+                    "ld.shared.u32 a, [win+65476];",
+                    "st.global.u32 [out], a;",
+                    "skip:",
+                ],
+                "threads": 128,
+                "buffers": {
+                    "src": {"space": "global", "hex": hex(&ramp(64))},
+                    "win": {"space": "shared", "len": 65536, "align": 128, "fill": "5a"},
+                    "bar": {"space": "shared", "len": 8, "align": 8},
+                    "out": {"space": "global", "len": 4},
+                },
+                "read": ["out", "win"],
+            }),
+        ),
+        ("64B-swizzled load at the window's start", swizzled_load(0)),
+        ("64B-swizzled load 128 bytes into the window", swizzled_load(128)),
+        (
+            "a predicate input guards stores",
+            json!({
+                "program": ["@flag st.global.u32 [out], v;", "@!flag st.global.u32 [out+4], v;"],
+                "regs": {"flag": "0x1", "v": "0x1234"},
+                "buffers": {"out": {"space": "global", "len": 8}},
+                "read": ["out"],
+            }),
+        ),
+        (
             "wait_group.read",
             json!({
                 "program": [
@@ -333,6 +392,27 @@ fn every_program_prints_to_ptx_that_ptxas_assembles_for_sm_90() {
     assert_eq!(m.kernels.len(), refs.len());
     let asm = ptxas.assemble(&m.ptx, "sm_90", 0, None).expect("ptxas runs");
     assert!(asm.ok, "all programs as one module: {}", asm.output);
+}
+
+#[test]
+fn a_swizzled_load_follows_the_shared_address_in_the_buffer() {
+    // §5.5.8 (64B swizzle): the 16-byte chunk c of the row at shared address A lands at chunk
+    // c ^ ((A >> 7) & 3); the printer starts `win` at a multiple of 1024 bytes.
+    for at in [0usize, 128] {
+        let p = program("swizzled load", &swizzled_load(at as u32));
+        let win = &oracle_read(&p, &Allowances::all()).unwrap()[0];
+        let mut want = vec![0xa5u8; 384];
+        for r in 0..4 {
+            let row = at + 64 * r;
+            let x = (row >> 7) & 3;
+            for c in 0..4 {
+                for j in 0..16 {
+                    want[row + 16 * (c ^ x) + j] = (64 * r + 16 * c + j) as u8;
+                }
+            }
+        }
+        assert_eq!(win.to_hex(), hex(&want), "at {at}");
+    }
 }
 
 #[test]
@@ -399,6 +479,19 @@ fn eval_backend_runs_program_lines_only() {
     assert!(e1.starts_with("line 2: ") && e1.contains("program lines only"), "{out}");
     let (ok, _, err) = eval_backend("no-such-backend", &input);
     assert!(!ok && err.contains("no-such-backend"), "{err}");
+    // A case file: the same answers as from stdin; without --backend, the oracle's.
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("case.jsonl");
+    std::fs::write(&case, &input).unwrap();
+    let file = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff")).args(args).arg(&case).output().expect("ptxdiff runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(file(&["eval", "--backend", "oracle"]), out);
+    let oracle: Vec<Value> = file(&["eval"]).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(oracle[0]["out"], json!("0c0d0e0f10111213"), "{oracle:?}");
+    assert_eq!(oracle[1]["d"], json!("0x3c00"), "{oracle:?}");
 }
 
 fn registry() -> Registry {
