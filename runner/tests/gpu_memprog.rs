@@ -228,7 +228,7 @@ fn lines() -> Vec<(&'static str, Value)> {
                 "read": ["win"],
             }),
         ),
-        ("tensor load straddling two edges", small_line(8, 3)),
+        ("tensor load straddling two edges", small_line(16, 3)),
         ("tensor load at negative coordinates", small_line(-16, -1)),
         ("bulk reduction add.u32", bulk_reduce("add.u32", [1, 0xffff_ffff, 5, 7], [2, 1, 10, 0])),
         (
@@ -282,7 +282,7 @@ fn lines() -> Vec<(&'static str, Value)> {
                     "cp.async.bulk.commit_group;",
                     "cp.async.bulk.wait_group 0;",
                 ],
-                "regs": {"c0": "0x8", "c1": "0x3"},
+                "regs": {"c0": "0x10", "c1": "0x3"},
                 "buffers": {"src": {"space": "global", "len": 128, "fill": "ee"}, "win": {"space": "shared", "hex": hex(&ramp(32)), "align": 128}},
                 "tensor_maps": {"tmap": small_map()},
                 "read": ["src"],

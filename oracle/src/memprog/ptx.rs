@@ -3,7 +3,9 @@
 //! ([`MemKernel`]: the global buffers with their initial bytes, the parameters in signature
 //! order, and where each read-back buffer comes back).
 //!
-//! Each entry: one `.u64` parameter per global buffer (converted with `cvta.to.global` into a
+//! Each entry is a one-CTA cluster (`.reqnctapercluster 1, 1, 1`: `st.async` and bulk copies
+//! into `.shared::cluster` from `.shared::cta` trap on the H100 outside a cluster launch,
+//! corpus/evidence/cluster-launch.md) with one `.u64` parameter per global buffer (converted with `cvta.to.global` into a
 //! register), one `.param .align 64 .b8 t{j}[128]` per tensor map (its generic address through
 //! `mov` + `cvta.param`: ptxas takes no parameter symbol as a tensor-map operand), one
 //! `.shared .align A .b8 s{k}[len]` per shared buffer (A its alignment, at least 1024 when the
@@ -417,7 +419,10 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
         .collect::<Result<Vec<_>, &str>>()?;
 
     let mut t = String::new();
-    let _ = writeln!(t, ".visible .entry mp{i}(\n{}\n)\n{{", sig.join(",\n"));
+    // Every entry is a one-CTA cluster (`.reqnctapercluster 1, 1, 1`): on the H100 `st.async`
+    // and `cp.async.bulk.shared::cluster.shared::cta` trap in a launch that is not a cluster
+    // launch, and work in one of one CTA (corpus/evidence/cluster-launch.md).
+    let _ = writeln!(t, ".visible .entry mp{i}(\n{}\n)\n.reqnctapercluster 1, 1, 1\n{{", sig.join(",\n"));
     let count = |c: RegClass| p.regs.iter().filter(|r| r.class == c).count();
     for c in RegClass::ALL {
         if count(c) > 0 {
