@@ -525,7 +525,7 @@ fn a_tensor_store_writes_only_in_bounds_elements() {
             "cp.async.bulk.commit_group;",
             "cp.async.bulk.wait_group 0;",
         ],
-        "regs": {"c0": "0x8", "c1": "0x3"},
+        "regs": {"c0": "0x8", "c1": "0x2"},
         "buffers": {
             "src": {"space": "global", "len": 128, "fill": "ee"},
             "win": {"space": "shared", "hex": hex(&ramp(32)), "align": 128},
@@ -533,9 +533,12 @@ fn a_tensor_store_writes_only_in_bounds_elements() {
         "tensor_maps": {"tmap": small_map(json!({}))},
         "read": ["src"],
     });
-    let v = one(line);
+    // Rows y = 2 and 3, x = 8…23 of which 8…19 are in bounds; strictly (without the H100's
+    // chunk tail, allowance tma-store-oob-chunk) nothing else is written.
+    let v = eval_with(&["--allow-off", "tma-store-oob-chunk"], &[line]).remove(0);
     let mut want = vec![0xeeu8; 128];
-    want[3 * 32 + 8..3 * 32 + 20].copy_from_slice(&ramp(12));
+    want[2 * 32 + 8..2 * 32 + 20].copy_from_slice(&ramp(12));
+    want[3 * 32 + 8..3 * 32 + 20].copy_from_slice(&ramp(28)[16..28]);
     assert_eq!(v["src"], json!(hex(&want)), "{v}");
 }
 
@@ -584,4 +587,39 @@ fn wait_group_read_frees_the_source_but_not_the_destination() {
     assert_eq!(v["g"], json!("??".repeat(16)), "{v}");
     let e = error_of(&one(line("ld.global.u32 x, [g];")));
     assert!(e.contains("statement 4") && e.contains("§9.7.9.25.1"), "{e}");
+}
+
+#[test]
+fn a_tensor_store_past_dimension_0_may_write_the_rest_of_the_chunk() {
+    // u8 map, dims[0] = 20, box 16 × 2 at x = 16: x 16…19 are in bounds; the H100 also writes
+    // x 20…31, the rest of their 16-byte chunk (corpus/evidence/tma-tile-stores.md).
+    let line = json!({
+        "program": ["cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {c0, c1}], [win];", "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;"],
+        "regs": {"c0": "0x10", "c1": "0x0"},
+        "buffers": {"src": {"space": "global", "len": 128, "fill": "ee"}, "win": {"space": "shared", "hex": hex(&(0x10u8..0x30).collect::<Vec<u8>>()), "align": 128}},
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "UINT8", "dims": [20, 4], "strides": [32], "box": [16, 2], "element_strides": [1, 1]}},
+        "read": ["src"],
+    });
+    let row = |y: usize| {
+        let t = 0x10 + 16 * y as u8;
+        format!("{}{}{}", "ee".repeat(16), hex(&[t, t + 1, t + 2, t + 3]), "??".repeat(12))
+    };
+    let v = one(line.clone());
+    assert_eq!(v["src"], json!(format!("{}{}{}", row(0), row(1), "ee".repeat(64))), "{v}");
+    assert_eq!(v["allowances"], json!({"src": ["tma-store-oob-chunk"]}));
+    let v = eval_with(&["--allow-off", "tma-store-oob-chunk"], &[line]).remove(0);
+    assert!(!v["src"].as_str().unwrap().contains("??"), "{v}");
+}
+
+#[test]
+fn a_tensor_store_at_a_negative_coordinate_is_undefined() {
+    let line = json!({
+        "program": ["cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {c0, c1}], [win];", "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;"],
+        "regs": {"c0": "0xfffffff0", "c1": "0x0"},
+        "buffers": {"src": {"space": "global", "len": 128, "fill": "ee"}, "win": {"space": "shared", "len": 32, "fill": "00", "align": 128}},
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "UINT8", "dims": [20, 4], "strides": [32], "box": [16, 2], "element_strides": [1, 1]}},
+        "read": ["src"],
+    });
+    let v = one(line);
+    assert!(v["error"].as_str().unwrap().contains("§9.7.9.25.5.1"), "{v}");
 }

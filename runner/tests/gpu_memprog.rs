@@ -282,7 +282,7 @@ fn lines() -> Vec<(&'static str, Value)> {
                     "cp.async.bulk.commit_group;",
                     "cp.async.bulk.wait_group 0;",
                 ],
-                "regs": {"c0": "0x10", "c1": "0x3"},
+                "regs": {"c0": "0x10", "c1": "0x2"},
                 "buffers": {"src": {"space": "global", "len": 128, "fill": "ee"}, "win": {"space": "shared", "hex": hex(&ramp(32)), "align": 128}},
                 "tensor_maps": {"tmap": small_map()},
                 "read": ["src"],

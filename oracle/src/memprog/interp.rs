@@ -865,12 +865,19 @@ impl Machine<'_> {
                 effect: Effect::Write { region: db, start: dst.start, bytes },
             })?;
         } else {
+            self.store_coordinates(&decl.name, map, &coords)?;
             let (sb, soff) = (shared_buffer, shared_off);
             let src = self.span(sb, soff, size, map.smem_align(), rule)?;
             let mut effects = Vec::new();
             for (smem, g) in &global_spans {
                 let bytes = self.regions[sb].read(src.start + smem, g.len)?.iter().copied().map(Some).collect();
                 effects.push(Effect::Write { region: g.region, start: g.start, bytes });
+            }
+            if self.allow.allows(Allowance::TmaStoreOobChunk) {
+                for (region, start, len) in self.store_chunk_tail(map, &coords, &elements, decl.buffer)? {
+                    let bytes = vec![Some(Byte::Unknown(Allowance::TmaStoreOobChunk)); len as usize];
+                    effects.push(Effect::Write { region, start, bytes });
+                }
             }
             self.protocol.issue(AsyncOp {
                 thread: t,
@@ -887,6 +894,69 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
+    /// The §9.7.9.25.5.1 restrictions of the `.global.shared::cta` direction in tile mode: the
+    /// starting coordinates are non-negative (the H100 traps on a negative one,
+    /// corpus/evidence/tma-tile-stores.md) and the box stays inside the tensor along the
+    /// dimensions after the first ("D, W and H"); a store that breaks one is undefined.
+    fn store_coordinates(
+        &self,
+        name: &str,
+        map: &crate::memory::tensor_map::TensorMap,
+        coords: &[i32],
+    ) -> Result<(), MemError> {
+        if let Some(c) = coords.iter().find(|&&c| c < 0) {
+            return Err(MemError::Undefined(format!(
+                "§9.7.9.25.5.1: a tensor store's starting coordinates must be non-negative (tensor map `{name}`, coordinate {c})"
+            )));
+        }
+        for d in 1..map.rank().min(4) {
+            let es = u64::from(map.element_strides[d].max(1));
+            let n = u64::from(map.box_dims.get(d).copied().unwrap_or(1)).div_ceil(es);
+            let last = coords[d] as u64 + (n - 1) * es;
+            if last >= map.dims[d] {
+                return Err(MemError::Undefined(format!(
+                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (tensor map `{name}`: coordinate {} + box reaches {last}, dims[{d}] = {})",
+                    coords[d], map.dims[d]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The global bytes a tile store writes beyond the end of dimension 0 on the H100 (allowance
+    /// [`Allowance::TmaStoreOobChunk`]): in each row with in-bounds elements, the out-of-bounds
+    /// elements of the box that share the 16-byte chunk (counted from the row's start) of the
+    /// row's last in-bounds element. `(region, start, len)` spans inside the map's buffer.
+    fn store_chunk_tail(
+        &self,
+        map: &crate::memory::tensor_map::TensorMap,
+        coords: &[i32],
+        elements: &[crate::memory::tensor_map::TileElement],
+        buffer: usize,
+    ) -> Result<Vec<(usize, u64, u64)>, MemError> {
+        let Some(&box0) = map.box_dims.first() else { return Ok(Vec::new()) };
+        let eb = map.element_bytes();
+        let dim0 = map.dims[0];
+        let row_end = (dim0 * eb).next_multiple_of(16);
+        let box_end = (i64::from(coords[0]) + i64::from(box0)).max(0) as u64 * eb;
+        let tail_end = row_end.min(box_end);
+        let mut spans = Vec::new();
+        for row in elements.chunks(box0 as usize) {
+            // The row's last in-bounds element is x = dims[0] - 1 when the box reaches past it.
+            let Some(last) = row.iter().filter_map(|e| e.global).max() else { continue };
+            let x_last = i64::from(coords[0]) + row.iter().rposition(|e| e.global.is_some()).unwrap_or(0) as i64;
+            if x_last as u64 + 1 != dim0 || tail_end <= dim0 * eb {
+                continue;
+            }
+            let Some((region, at)) = self.global_byte(last + eb) else { continue };
+            let len = tail_end - dim0 * eb;
+            if region == buffer && at + len <= self.p.buffers[buffer].init.len() as u64 {
+                spans.push((region, at, len));
+            }
+        }
+        Ok(spans)
+    }
+
     /// `cp.reduce.async.bulk.tensor` (§9.7.9.25.5.3) in tile mode: each in-bounds element of
     /// the tile reduced into global memory; the element type is the map's.
     fn tensor_reduce(

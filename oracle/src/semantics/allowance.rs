@@ -32,11 +32,15 @@ pub enum Allowance {
     /// An out-of-bounds element of a tensor tile load under NAN_REQUEST_ZERO_FMA: any NaN
     /// (cuda.h promises "a special NaN constant"; the H100's bytes are in corpus/evidence/).
     TmaOobNanFill,
+    /// A tensor tile store (`cp.async.bulk.tensor…global.shared::cta`) whose box passes the end
+    /// of dimension 0: the H100 also writes the out-of-bounds elements that share the last
+    /// 16-byte chunk with in-bounds ones (evidence in corpus/evidence/).
+    TmaStoreOobChunk,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 9] = [
+    pub const ALL: [Allowance; 10] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -46,6 +50,7 @@ impl Allowance {
         Allowance::ReduceNanPayload,
         Allowance::ReduceMinMaxZero,
         Allowance::TmaOobNanFill,
+        Allowance::TmaStoreOobChunk,
     ];
 
     /// The name the command line takes.
@@ -60,6 +65,7 @@ impl Allowance {
             Allowance::ReduceNanPayload => "reduce-nan-payload",
             Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
             Allowance::TmaOobNanFill => "tma-oob-nan-fill",
+            Allowance::TmaStoreOobChunk => "tma-store-oob-chunk",
         }
     }
 
@@ -94,6 +100,9 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
             }
+            Allowance::TmaStoreOobChunk => {
+                "a tensor tile store may also write the out-of-bounds elements of dimension 0 that lie in the last 16-byte chunk holding in-bounds elements of their row"
+            }
         }
     }
 
@@ -127,6 +136,9 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
             }
+            Allowance::TmaStoreOobChunk => {
+                "§9.7.9.25.5 does not say what a tile store does with elements past the end of dimension 0 (only that loads fill them); an H100 (sm_90, driver 580.159.04) writes those in the row's last 16-byte chunk that holds in-bounds elements: corpus/evidence/tma-tile-stores.md"
+            }
         }
     }
 
@@ -143,6 +155,7 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
+            Allowance::TmaStoreOobChunk => "only in-bounds elements are written: memory past the end of dimension 0 keeps its bytes",
         }
     }
 
@@ -152,6 +165,7 @@ impl Allowance {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
             Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
+            Allowance::TmaStoreOobChunk => Some("corpus/evidence/tma-tile-stores.md"),
             _ => None,
         }
     }
