@@ -909,14 +909,14 @@ impl Machine<'_> {
                 "§9.7.9.25.5.1: a tensor store's starting coordinates must be non-negative (tensor map `{name}`, coordinate {c})"
             )));
         }
-        for d in 1..map.rank().min(4) {
+        for (d, &c) in coords.iter().enumerate().take(map.rank().min(4)).skip(1) {
             let es = u64::from(map.element_strides[d].max(1));
             let n = u64::from(map.box_dims.get(d).copied().unwrap_or(1)).div_ceil(es);
-            let last = coords[d] as u64 + (n - 1) * es;
+            let last = c as u64 + (n - 1) * es;
             if last >= map.dims[d] {
                 return Err(MemError::Undefined(format!(
-                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (tensor map `{name}`: coordinate {} + box reaches {last}, dims[{d}] = {})",
-                    coords[d], map.dims[d]
+                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (tensor map `{name}`: coordinate {c} + box reaches {last}, dims[{d}] = {})",
+                    map.dims[d]
                 )));
             }
         }
