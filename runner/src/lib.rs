@@ -18,6 +18,7 @@ pub mod findings;
 pub mod fuzz;
 pub mod glob;
 pub mod gpu;
+pub mod memrun;
 pub mod paths;
 pub mod ptxas;
 pub mod runs;

@@ -430,3 +430,40 @@ fn a_bad_tensor_map_is_rejected_with_its_encode_rule() {
     line["program"][3] = json!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [nomap, {c0, c1}], [bar];");
     assert!(error_of(&one(line)).contains("unknown name `nomap`"));
 }
+
+/// `cp.reduce.async.bulk` of four shared words into four global words with `op`.
+fn bulk_reduce(op: &str, dst: [u32; 4], src: [u32; 4]) -> Value {
+    let words = |w: [u32; 4]| -> String { w.iter().map(|x| hex(&x.to_le_bytes())).collect() };
+    json!({
+        "program": [
+            "mov.b32 a, s0;", "mov.b32 b, s1;", "mov.b32 c, s2;", "mov.b32 d, s3;",
+            "st.shared.v4.u32 [sm], {a, b, c, d};",
+            "fence.proxy.async.shared::cta;",
+            format!("cp.reduce.async.bulk.global.shared::cta.bulk_group.{op} [g], [sm], 16;"),
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group 0;",
+        ],
+        "regs": {"s0": format!("{:#x}", src[0]), "s1": format!("{:#x}", src[1]), "s2": format!("{:#x}", src[2]), "s3": format!("{:#x}", src[3])},
+        "buffers": {"g": {"space": "global", "hex": words(dst)}, "sm": {"space": "shared", "len": 16}},
+        "read": ["g"],
+    })
+}
+
+#[test]
+fn bulk_reductions_add_integers_and_round_floats() {
+    let words = |w: [u32; 4]| -> String { w.iter().map(|x| hex(&x.to_le_bytes())).collect() };
+    let v = one(bulk_reduce("add.u32", [1, 0xffff_ffff, 5, 7], [2, 1, 10, 0]));
+    assert_eq!(v["g"], json!(words([3, 0, 15, 7])), "{v}");
+    // 1 + 2 = 3; MAX + MAX overflows to +inf; 0.5 + 0.25 = 0.75; -0 + +0 = +0.
+    let v = one(bulk_reduce(
+        "add.f32",
+        [0x3f80_0000, 0x7f7f_ffff, 0x3f00_0000, 0x8000_0000],
+        [0x4000_0000, 0x7f7f_ffff, 0x3e80_0000, 0x0000_0000],
+    ));
+    assert_eq!(v["g"], json!(words([0x4040_0000, 0x7f80_0000, 0x3f40_0000, 0])), "{v}");
+    // Without the proxy fence the reduction reads generic writes: undefined.
+    let mut line = bulk_reduce("add.u32", [0; 4], [0; 4]);
+    line["program"][5] = json!("mov.b32 e, 0;");
+    let e = error_of(&one(line));
+    assert!(e.contains("statement 6") && e.contains("§9.7.9.25.2"), "{e}");
+}

@@ -20,7 +20,7 @@
 use super::{BufferSpace, MemError, MemProgram, Stmt, StmtError, StmtKind};
 use crate::isa::operand::{Imm, Operand, OperandKind, Role};
 use crate::isa::types::Space;
-use crate::isa::{BulkSpace, Completion, CpAsyncSrc, Form, MovShape};
+use crate::isa::{BulkSpace, Completion, CpAsyncSrc, Form, MovShape, RedOp, ReduceType};
 use crate::memory::{AsyncOp, Byte, Protocol, Proxy, Region, Signal, Span, WaitOn};
 use crate::program::glue::Src;
 use crate::program::Reg;
@@ -51,6 +51,9 @@ enum Effect {
     Write { region: usize, start: u64, bytes: Vec<Option<Byte>> },
     /// Several effects, in order.
     Many(Vec<Effect>),
+    /// `dst = dst op src` element by element over `src.len()` bytes at `start` of `region`
+    /// (§9.7.9.25.4.2), computed when the reduction completes.
+    Reduce { region: usize, start: u64, op: RedOp, ty: ReduceType, src: Vec<Byte> },
 }
 
 /// Checks the control flow: every branch goes forward to a label of the program.
@@ -324,6 +327,26 @@ impl Machine<'_> {
                     }
                 }
                 Effect::Many(list) => self.apply(list)?,
+                Effect::Reduce { region, start, op, ty, src } => {
+                    let eb = (crate::semantics::reduce::element_bits(ty) / 8) as usize;
+                    for (k, s) in src.chunks(eb).enumerate() {
+                        let at = start + (k * eb) as u64;
+                        let d = self.regions[region].read(at, eb as u64)?.to_vec();
+                        let out = match (Self::val_of(&d, false, 64), Self::val_of(s, false, 64)) {
+                            (Val::Bits(a), Val::Bits(b)) => {
+                                let e = crate::semantics::reduce::reduce_with(op, ty, a, b, self.allow)
+                                    .map_err(|e| MemError::Parse(e.to_string()))?;
+                                match e.free.first() {
+                                    None => Val::Bits(e.bits as u64),
+                                    Some(f) => Val::Unknown(f.allowance),
+                                }
+                            }
+                            (Val::Unknown(a), _) | (_, Val::Unknown(a)) => Val::Unknown(a),
+                            _ => Val::Unknown(Allowance::Undefined),
+                        };
+                        self.regions[region].write(at, &Self::bytes_of(out, eb))?;
+                    }
+                }
             }
         }
         Ok(())
@@ -561,6 +584,37 @@ impl Machine<'_> {
             }
             Form::Mbarrier(mb) => self.mbarrier(t, mb, ops),
             Form::CpAsyncBulkTensor(c) => self.tensor_copy(t, c, ops),
+            Form::CpReduceAsyncBulkTensor(c) => self.tensor_reduce(t, c, ops),
+            Form::CpReduceAsyncBulk(c) => {
+                let size = self.known(t, &ops[2])?;
+                if size % 16 != 0 {
+                    return Err(MemError::Undefined(format!("size {size} is not a multiple of 16 (§9.7.9.25.4.2)")));
+                }
+                let rule = "§9.7.9.25.4.2: 16-byte aligned";
+                let (db, doff) = self.address(
+                    t,
+                    &ops[0],
+                    Some(if c.dst == BulkSpace::Global { BufferSpace::Global } else { BufferSpace::Shared }),
+                )?;
+                let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+                let dst = self.span(db, doff, size, 16, rule)?;
+                let src = self.span(sb, soff, size, 16, rule)?;
+                let signal = match c.completion {
+                    Completion::BulkGroup => Signal::BulkGroup,
+                    Completion::Mbarrier => Signal::Mbarrier { bar: self.bar(t, &ops[3])?, bytes: size as i64 },
+                };
+                let bytes = self.regions[sb].read(src.start, size)?.to_vec();
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Async,
+                    reads: vec![src],
+                    writes: vec![dst],
+                    reduction: true,
+                    signal,
+                    effect: Effect::Reduce { region: db, start: dst.start, op: c.redop, ty: c.ty, src: bytes },
+                })?;
+                Ok(())
+            }
             Form::CpAsyncBulkPrefetchTensor(_) => {
                 // No memory effect; the map and coordinates must still name a tile.
                 self.tensor_ref(t, &ops[0]).map(|_| ())
@@ -777,6 +831,71 @@ impl Machine<'_> {
                 effect: Effect::Many(effects),
             })?;
         }
+        Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// `cp.reduce.async.bulk.tensor` (§9.7.9.25.5.3) in tile mode: each in-bounds element of
+    /// the tile reduced into global memory; the element type is the map's.
+    fn tensor_reduce(
+        &mut self,
+        t: u32,
+        c: &crate::isa::CpReduceAsyncBulkTensor,
+        ops: &[Operand],
+    ) -> Result<(), MemError> {
+        use crate::memory::tensor_map::TensorDataType as D;
+        if c.load_mode.is_some_and(|m| m != crate::isa::LoadMode::Tile) {
+            return Err(MemError::Unsupported("tensor reductions other than .tile".into()));
+        }
+        let (m, coords) = self.tensor_ref(t, &ops[0])?;
+        let decl = &self.p.tensor_maps[m];
+        let bitwise = matches!(c.redop, RedOp::And | RedOp::Or | RedOp::Xor);
+        let ty = match decl.map.dtype {
+            D::Uint32 | D::Int32 if bitwise => ReduceType::B32,
+            D::Uint64 | D::Int64 if bitwise => ReduceType::B64,
+            D::Uint32 => ReduceType::U32,
+            D::Int32 => ReduceType::S32,
+            D::Uint64 => ReduceType::U64,
+            D::Int64 => ReduceType::S64,
+            D::Float16 => ReduceType::F16,
+            D::Bfloat16 => ReduceType::Bf16,
+            D::Float32 => ReduceType::F32,
+            D::Float64 => ReduceType::F64,
+            d => return Err(MemError::Unsupported(format!("tensor reductions over {}", d.name()))),
+        };
+        let elements =
+            decl.map.tile(&coords, &[]).map_err(|e| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name)))?;
+        let eb = decl.map.element_bytes();
+        let size = decl.map.tile_bytes();
+        let align = decl.map.smem_align();
+        let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+        let src = self.span(sb, soff, size, align, "§9.7.9.25.5.3: the shared-memory tile's alignment for this map")?;
+        let (mut effects, mut writes) = (Vec::new(), Vec::new());
+        for e in elements {
+            let Some(addr) = e.global else { continue };
+            let (b, at) = self
+                .global_byte(addr)
+                .filter(|&(b, at)| at + eb <= self.p.buffers[b].init.len() as u64)
+                .ok_or_else(|| {
+                    MemError::Undefined(format!(
+                        "tensor map `{}` reaches global address {addr:#x}, outside its buffer",
+                        decl.name
+                    ))
+                })?;
+            let bytes = self.regions[sb].read(src.start + e.smem_offset, eb)?.to_vec();
+            effects.push(Effect::Reduce { region: b, start: at, op: c.redop, ty, src: bytes });
+            writes.push(Span { region: b, start: at, len: eb });
+        }
+        self.protocol.issue(AsyncOp {
+            thread: t,
+            proxy: Proxy::Async,
+            reads: vec![src],
+            writes,
+            reduction: true,
+            signal: Signal::BulkGroup,
+            effect: Effect::Many(effects),
+        })?;
         Ok(())
     }
 }

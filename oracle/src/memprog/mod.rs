@@ -28,6 +28,10 @@ use crate::program::glue::{Glue, GlueOp, GlueType, MNEMONICS};
 use crate::program::{Reg, RegClass};
 
 pub mod interp;
+pub mod ptx;
+mod source;
+
+pub use source::{BufferSource, Init, MemSource, TensorMapSource};
 
 /// The state space of a buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,206 @@
+//! [`MemSource`]: a memory program as its author describes it — statements as text, buffers
+//! and tensor maps by name, input registers by name — before [`parse`](super::parse) types
+//! it. It is the one description every producer of memory programs shares: the `ptxdiff eval`
+//! program-line parser builds one from JSON, generated cases and fuzz programs build one
+//! directly, and the eval line of a case (its reproducer) is printed from one.
+//!
+//! Invariant: [`MemSource::build`] is the only way from a description to a [`MemProgram`]; it
+//! resolves every name (buffers, tensor maps, `read`) or says which one is wrong, and never
+//! panics on any description.
+
+use std::collections::BTreeMap;
+
+use super::{parse, Buffer, BufferSpace, MemError, MemProgram, StmtError, TensorMapDecl};
+use crate::isa::Target;
+use crate::memory::tensor_map::TensorMap;
+use crate::memory::Region;
+
+/// The initial bytes of a buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// Hex byte pairs in address order (`??` for a byte that may be anything).
+    Hex(String),
+    /// `len` bytes, each `byte`; with `byte` absent, shared bytes are never written (any
+    /// value) and global bytes are zero.
+    Fill {
+        /// The buffer's length.
+        len: u64,
+        /// The value of every byte.
+        byte: Option<u8>,
+    },
+}
+
+/// A named buffer as described.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferSource {
+    /// Its name (an address operand in the statements).
+    pub name: String,
+    /// Global or shared.
+    pub space: BufferSpace,
+    /// Its initial bytes.
+    pub init: Init,
+    /// Its base address is a multiple of this (a power of two).
+    pub align: u64,
+}
+
+/// A named tensor map as described: the encode arguments over a global buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMapSource {
+    /// Its name (the map operand of tensor copies).
+    pub name: String,
+    /// The name of the global buffer holding the tensor.
+    pub global: String,
+    /// The tensor's byte offset in that buffer.
+    pub global_offset: u64,
+    /// The encode arguments (`global_address` is set by [`MemSource::build`]).
+    pub map: TensorMap,
+}
+
+/// A memory program as described (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemSource {
+    /// The target.
+    pub target: Target,
+    /// Threads of the one CTA.
+    pub threads: u32,
+    /// The statements, one PTX statement each.
+    pub statements: Vec<String>,
+    /// Input registers by name, the same value in every thread.
+    pub regs: BTreeMap<String, u64>,
+    /// The buffers.
+    pub buffers: Vec<BufferSource>,
+    /// The tensor maps.
+    pub tensor_maps: Vec<TensorMapSource>,
+    /// Names of the buffers to read back, in order.
+    pub read: Vec<String>,
+}
+
+impl Init {
+    /// The region these bytes make for a buffer in `space`.
+    pub fn region(&self, space: BufferSpace) -> Result<Region, MemError> {
+        match self {
+            Init::Hex(h) => Region::from_hex(h).map_err(MemError::from),
+            Init::Fill { len, byte } => {
+                let len = usize::try_from(*len).map_err(|_| MemError::Parse(format!("a length of {len} bytes")))?;
+                Ok(match (byte, space) {
+                    (Some(b), _) => Region::filled(len, *b),
+                    (None, BufferSpace::Shared) => Region::unwritten(len),
+                    (None, BufferSpace::Global) => Region::filled(len, 0),
+                })
+            }
+        }
+    }
+}
+
+impl MemSource {
+    /// Resolves the names and parses the statements ([`parse`]).
+    pub fn build(&self) -> Result<MemProgram, StmtError> {
+        let whole = |error| StmtError { index: 0, text: "(declarations)".into(), error };
+        let mut buffers = Vec::with_capacity(self.buffers.len());
+        for (k, b) in self.buffers.iter().enumerate() {
+            let bad = |m: String| whole(MemError::Parse(format!("buffer `{}`: {m}", b.name)));
+            if self.buffers[..k].iter().any(|x| x.name == b.name) {
+                return Err(bad("the name is given twice".into()));
+            }
+            if self.regs.contains_key(&b.name) || self.tensor_maps.iter().any(|t| t.name == b.name) {
+                return Err(bad("the name is also an input register or a tensor map".into()));
+            }
+            if !b.align.is_power_of_two() {
+                return Err(bad(format!("align {} is not a power of two", b.align)));
+            }
+            let init = b.init.region(b.space).map_err(|e| bad(e.to_string()))?;
+            buffers.push(Buffer { name: b.name.clone(), space: b.space, align: b.align, init });
+        }
+        let mut tensor_maps = Vec::with_capacity(self.tensor_maps.len());
+        for (k, t) in self.tensor_maps.iter().enumerate() {
+            if self.tensor_maps[..k].iter().any(|x| x.name == t.name) || self.regs.contains_key(&t.name) {
+                return Err(whole(MemError::Parse(format!(
+                    "tensor map `{}`: the name is given twice or is also an input register",
+                    t.name
+                ))));
+            }
+            let buffer = self
+                .buffers
+                .iter()
+                .position(|b| b.name == t.global)
+                .ok_or_else(|| whole(MemError::UnknownName(t.global.clone())))?;
+            tensor_maps.push(TensorMapDecl {
+                name: t.name.clone(),
+                buffer,
+                global_offset: t.global_offset,
+                map: t.map.clone(),
+            });
+        }
+        let read = self
+            .read
+            .iter()
+            .map(|n| {
+                self.buffers.iter().position(|b| &b.name == n).ok_or_else(|| whole(MemError::UnknownName(n.clone())))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        parse(self.target, self.threads, buffers, tensor_maps, &self.regs, &self.statements, read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy_source() -> MemSource {
+        MemSource {
+            target: Target::parse("sm_90").unwrap(),
+            threads: 1,
+            statements: vec!["ld.global.u32 x, [src+4];".into(), "st.global.u32 [dst], x;".into()],
+            regs: BTreeMap::new(),
+            buffers: vec![
+                BufferSource {
+                    name: "src".into(),
+                    space: BufferSpace::Global,
+                    init: Init::Hex("0102030405060708".into()),
+                    align: 16,
+                },
+                BufferSource {
+                    name: "dst".into(),
+                    space: BufferSpace::Global,
+                    init: Init::Fill { len: 4, byte: None },
+                    align: 16,
+                },
+            ],
+            tensor_maps: Vec::new(),
+            read: vec!["dst".into()],
+        }
+    }
+
+    #[test]
+    fn a_source_builds_the_program_it_describes() {
+        let p = copy_source().build().unwrap();
+        assert_eq!(p.buffers.len(), 2);
+        assert_eq!(p.buffers[1].init, Region::filled(4, 0), "a global buffer given only a length starts zeroed");
+        assert_eq!(p.read, vec![1]);
+        let out = super::super::interp::run(&p, &crate::semantics::Allowances::all()).unwrap();
+        assert_eq!(out[1].to_hex(), "05060708");
+    }
+
+    #[test]
+    fn bad_names_are_errors() {
+        let mut s = copy_source();
+        s.read = vec!["nowhere".into()];
+        assert!(s.build().unwrap_err().to_string().contains("nowhere"));
+        let mut s = copy_source();
+        s.buffers.push(s.buffers[0].clone());
+        assert!(s.build().unwrap_err().to_string().contains("twice"));
+        let mut s = copy_source();
+        s.buffers[0].init = Init::Hex("0g".into());
+        assert!(s.build().unwrap_err().to_string().contains("bad hex"));
+        let mut s = copy_source();
+        s.buffers[0].align = 3;
+        assert!(s.build().unwrap_err().to_string().contains("power of two"));
+    }
+
+    #[test]
+    fn an_unwritten_shared_buffer_is_unknown() {
+        let r = Init::Fill { len: 3, byte: None }.region(BufferSpace::Shared).unwrap();
+        assert_eq!(r.to_hex(), "??????");
+        assert_eq!(Init::Fill { len: 2, byte: Some(0xa5) }.region(BufferSpace::Shared).unwrap().to_hex(), "a5a5");
+    }
+}

@@ -1,0 +1,317 @@
+//! Memory programs on GPU backends: print programs as one module
+//! ([`oracle::memprog::ptx::module`]), assemble it once when the backend runs a ptxas build,
+//! run one [`MemSpec`] per program ([`Backend::run_mem`]) and slice each program's read-back
+//! buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
+//! ([`oracle_read`], [`compare`]); and write a program's description as the `ptxdiff eval`
+//! program line that reproduces it ([`eval_line`]).
+//!
+//! Invariants: `run_on` gives one [`GpuResult`] per program, in order, or one environment
+//! error for all; a program the assembler rejects or crashes on is that program's
+//! [`Failure`], attributed by assembling it alone when the whole module fails; [`compare`]
+//! reports exactly the known bytes that differ.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use oracle::memory::tensor_map::{MapMode, TensorMap};
+use oracle::memory::{Byte, Region};
+use oracle::memprog::ptx::{module, KernelParam, MemKernel, MemModule};
+use oracle::memprog::{Init, MemProgram, MemSource, StmtError};
+use oracle::semantics::Allowances;
+use serde_json::{json, Map, Value};
+
+use crate::backend::{Backend, Build, Failure, MemSpec};
+use crate::worker::protocol::{JobBuffer, JobParam, MemOutcome, WireIm2col, WireTensorMap};
+
+/// The GPU's final bytes of each `MemProgram::read` buffer, or why there are none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuResult {
+    /// One byte vector per read buffer, in `read` order.
+    Bytes(Vec<Vec<u8>>),
+    /// A failure worth a finding: rejected by the assembler or the JIT, a fault, a hang.
+    Failed(Failure),
+    /// The driver refused tensor map parameter `param` (index into the kernel's parameters):
+    /// the `CUresult` name.
+    EncodeRejected {
+        /// Index into the entry's parameters.
+        param: usize,
+        /// The `CUresult` name.
+        error: String,
+    },
+}
+
+/// A known byte the GPU got differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByteDiff {
+    /// Index into `MemProgram::read`.
+    pub buffer: usize,
+    /// Byte offset in the buffer.
+    pub offset: u64,
+    /// The oracle's byte.
+    pub expected: u8,
+    /// The GPU's byte (0 where the GPU gave back fewer bytes than the buffer has).
+    pub got: u8,
+}
+
+impl From<&TensorMap> for WireTensorMap {
+    fn from(m: &TensorMap) -> WireTensorMap {
+        let im2col = match &m.mode {
+            MapMode::Tiled => None,
+            MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => Some(WireIm2col {
+                lower_corner: lower_corner.clone(),
+                upper_corner: upper_corner.clone(),
+                channels_per_pixel: *channels_per_pixel,
+                pixels_per_column: *pixels_per_column,
+            }),
+        };
+        WireTensorMap {
+            im2col,
+            dtype: m.dtype.code(),
+            dims: m.dims.clone(),
+            strides: m.strides.clone(),
+            box_dims: m.box_dims.clone(),
+            element_strides: m.element_strides.clone(),
+            interleave: m.interleave.code(),
+            swizzle: m.swizzle.code(),
+            l2_promotion: m.l2_promotion.code(),
+            oob_fill: m.oob_fill.code(),
+        }
+    }
+}
+
+/// The memory job of `kernel` in a module with text `ptx` (and cubin, when assembled).
+fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Duration) -> MemSpec {
+    let buffers =
+        kernel.buffers.iter().map(|b| JobBuffer { len: b.len, align: b.align, init: b.init.clone() }).collect();
+    let params = kernel
+        .params
+        .iter()
+        .map(|p| match p {
+            KernelParam::Pointer { buffer, offset } => JobParam::Pointer { buffer: *buffer, offset: *offset },
+            KernelParam::TensorMap { buffer, offset, map } => {
+                JobParam::TensorMap { buffer: *buffer, offset: *offset, map: map.into() }
+            }
+        })
+        .collect();
+    MemSpec {
+        ptx: ptx.to_string(),
+        cubin,
+        entry: kernel.entry.clone(),
+        block: [kernel.threads, 1, 1],
+        grid: [1, 1, 1],
+        cluster: [1, 1, 1],
+        dynamic_shared: kernel.dynamic_shared,
+        buffers,
+        params,
+        read: read_buffers(kernel),
+        timeout,
+    }
+}
+
+/// The kernel buffers `readback` names, each once, in order of first mention.
+fn read_buffers(kernel: &MemKernel) -> Vec<usize> {
+    let mut read = Vec::new();
+    for &(b, _, _) in &kernel.readback {
+        if !read.contains(&b) {
+            read.push(b);
+        }
+    }
+    read
+}
+
+/// What became of one program, from its job's outcome.
+fn result_of(kernel: &MemKernel, outcome: MemOutcome) -> GpuResult {
+    match outcome {
+        MemOutcome::Done { buffers } => {
+            let read = read_buffers(kernel);
+            let slices = kernel
+                .readback
+                .iter()
+                .map(|&(b, at, len)| {
+                    let got = read.iter().position(|&r| r == b).and_then(|k| buffers.get(k));
+                    let bytes = got.map(Vec::as_slice).unwrap_or_default();
+                    let start = (at as usize).min(bytes.len());
+                    let end = (at.saturating_add(len) as usize).min(bytes.len());
+                    bytes[start..end].to_vec()
+                })
+                .collect();
+            GpuResult::Bytes(slices)
+        }
+        MemOutcome::EncodeRejected { param, error } => GpuResult::EncodeRejected { param, error },
+        MemOutcome::Failed(f) => GpuResult::Failed(f),
+    }
+}
+
+/// What the assembler made of a module: its cubin, or the failure.
+fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<Result<PathBuf, Failure>, String> {
+    let asm = build.ptxas.assemble(&m.ptx, arch, build.opt, Some(&cubin)).map_err(|e| e.to_string())?;
+    Ok(if asm.ok {
+        Ok(cubin)
+    } else if asm.crashed {
+        Err(Failure::Crash { by: build.label(), how: "ptxas crash".into(), message: asm.output.trim().to_string() })
+    } else {
+        Err(Failure::Rejected { by: build.label(), message: asm.output.trim().to_string() })
+    })
+}
+
+/// Runs programs on one backend: prints one module, assembles it when the backend's builds
+/// need it (once), sends one MemSpec per program; `Err` = environment problem for all.
+pub fn run_on(
+    backend: &mut dyn Backend,
+    programs: &[&MemProgram],
+    timeout: Duration,
+) -> Result<Vec<GpuResult>, String> {
+    if programs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
+    let Some(build) = backend.builds().into_iter().next() else {
+        let specs: Vec<MemSpec> = m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)).collect();
+        return finish(backend, &m.kernels, &specs);
+    };
+    let arch = programs[0].target.name();
+    let dir = tempfile::Builder::new()
+        .prefix("ptxdiff-memrun-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
+    match assemble(&build, &m, &arch, dir.path().join("all.cubin"))? {
+        Ok(cubin) => {
+            let specs: Vec<MemSpec> =
+                m.kernels.iter().map(|k| mem_spec(&m.ptx, Some(cubin.clone()), k, timeout)).collect();
+            finish(backend, &m.kernels, &specs)
+        }
+        Err(whole) if programs.len() == 1 => Ok(vec![GpuResult::Failed(whole)]),
+        Err(_) => {
+            // Attribute the failure: each program in a module of its own.
+            let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
+            let mut runnable = Vec::new();
+            for (i, p) in programs.iter().enumerate() {
+                let one = module(&[*p]).map_err(|e| format!("cannot print memory program {i}: {e}"))?;
+                match assemble(&build, &one, &arch, dir.path().join(format!("p{i}.cubin")))? {
+                    Ok(cubin) => runnable.push((i, mem_spec(&one.ptx, Some(cubin), &one.kernels[0], timeout), one)),
+                    Err(f) => results[i] = Some(GpuResult::Failed(f)),
+                }
+            }
+            let specs: Vec<MemSpec> = runnable.iter().map(|(_, s, _)| s.clone()).collect();
+            let kernels: Vec<MemKernel> = runnable.iter().map(|(_, _, one)| one.kernels[0].clone()).collect();
+            let ran = finish(backend, &kernels, &specs)?;
+            for ((i, _, _), r) in runnable.iter().zip(ran) {
+                results[*i] = Some(r);
+            }
+            results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+        }
+    }
+}
+
+/// Runs `specs` (one per kernel) and turns the outcomes into results.
+fn finish(backend: &mut dyn Backend, kernels: &[MemKernel], specs: &[MemSpec]) -> Result<Vec<GpuResult>, String> {
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let outcomes = backend.run_mem(specs);
+    if outcomes.len() != specs.len() {
+        return Err(format!(
+            "backend `{}` gave {} results for {} memory jobs",
+            backend.name(),
+            outcomes.len(),
+            specs.len()
+        ));
+    }
+    kernels.iter().zip(outcomes).map(|(k, o)| o.map(|o| result_of(k, o))).collect()
+}
+
+/// Byte comparison of the oracle's regions of the read buffers with the GPU's bytes: every
+/// Known byte must be equal, Unknown bytes match anything.
+pub fn compare(expected: &[&Region], got: &[Vec<u8>]) -> Vec<ByteDiff> {
+    let mut diffs = Vec::new();
+    for (buffer, region) in expected.iter().enumerate() {
+        let bytes = got.get(buffer).map(Vec::as_slice).unwrap_or_default();
+        for (offset, b) in region.bytes().iter().enumerate() {
+            if let Byte::Known(e) = *b {
+                let g = bytes.get(offset).copied();
+                if g != Some(e) {
+                    diffs.push(ByteDiff { buffer, offset: offset as u64, expected: e, got: g.unwrap_or(0) });
+                }
+            }
+        }
+    }
+    diffs
+}
+
+/// The oracle's regions of `p.read`, in order.
+pub fn oracle_read(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
+    let all = oracle::memprog::interp::run(p, allow)?;
+    Ok(p.read.iter().filter_map(|&k| all.get(k).cloned()).collect())
+}
+
+/// `src` as a `ptxdiff eval` program line (README, "`ptxdiff eval`"): running it with `eval`
+/// gives the oracle's bytes, with `eval --backend` a backend's.
+pub fn eval_line(src: &MemSource) -> Value {
+    let mut buffers = Map::new();
+    for b in &src.buffers {
+        let mut o = Map::new();
+        o.insert("space".into(), json!(b.space.name()));
+        match &b.init {
+            Init::Hex(h) => {
+                o.insert("hex".into(), json!(h));
+            }
+            Init::Fill { len, byte } => {
+                o.insert("len".into(), json!(len));
+                if let Some(v) = byte {
+                    o.insert("fill".into(), json!(format!("{v:02x}")));
+                }
+            }
+        }
+        o.insert("align".into(), json!(b.align));
+        buffers.insert(b.name.clone(), Value::Object(o));
+    }
+    let mut maps = Map::new();
+    for t in &src.tensor_maps {
+        let m = &t.map;
+        let mut o = Map::new();
+        o.insert("global".into(), json!(t.global));
+        if t.global_offset != 0 {
+            o.insert("global_offset".into(), json!(t.global_offset));
+        }
+        o.insert("dtype".into(), json!(m.dtype.name()));
+        o.insert("dims".into(), json!(m.dims));
+        o.insert("strides".into(), json!(m.strides));
+        match &m.mode {
+            MapMode::Tiled => {
+                o.insert("box".into(), json!(m.box_dims));
+            }
+            MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => {
+                o.insert("mode".into(), json!("im2col"));
+                o.insert("lower_corner".into(), json!(lower_corner));
+                o.insert("upper_corner".into(), json!(upper_corner));
+                o.insert("channels_per_pixel".into(), json!(channels_per_pixel));
+                o.insert("pixels_per_column".into(), json!(pixels_per_column));
+            }
+        }
+        o.insert("element_strides".into(), json!(m.element_strides));
+        o.insert("interleave".into(), json!(m.interleave.name()));
+        o.insert("swizzle".into(), json!(m.swizzle.name()));
+        o.insert("l2_promotion".into(), json!(m.l2_promotion.name()));
+        o.insert("oob_fill".into(), json!(m.oob_fill.name()));
+        maps.insert(t.name.clone(), Value::Object(o));
+    }
+    let regs: Map<String, Value> = src.regs.iter().map(|(k, v)| (k.clone(), json!(format!("{v:#x}")))).collect();
+    // The target's name alone where it declares its default PTX version.
+    let target = match oracle::isa::Target::parse(&src.target.name()) {
+        Ok(t) if t == src.target => src.target.name(),
+        _ => format!("{}@{}", src.target.name(), src.target.ptx),
+    };
+    let mut line = Map::new();
+    line.insert("target".into(), json!(target));
+    line.insert("program".into(), json!(src.statements));
+    line.insert("threads".into(), json!(src.threads));
+    if !regs.is_empty() {
+        line.insert("regs".into(), Value::Object(regs));
+    }
+    line.insert("buffers".into(), Value::Object(buffers));
+    if !maps.is_empty() {
+        line.insert("tensor_maps".into(), Value::Object(maps));
+    }
+    line.insert("read".into(), json!(src.read));
+    Value::Object(line)
+}
