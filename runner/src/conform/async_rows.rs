@@ -84,8 +84,7 @@ pub fn case_of(target: &Target, form: &str, index: u64) -> Option<AsyncCase> {
 /// Whether a row's form is an asynchronous-copy form (or the inner-coordinate set).
 pub fn is_async_row(form: &str) -> bool {
     let base = form.strip_suffix(TRAPS).unwrap_or(form);
-    oracle::isa::Form::parse_opcode(base)
-        .is_ok_and(|f| generator::async_cases::ASYNC_FAMILIES.contains(&f.family()))
+    oracle::isa::Family::classify(base).is_some_and(|f| generator::async_cases::ASYNC_FAMILIES.contains(&f))
 }
 
 /// Seconds per stage of the asynchronous rows.
