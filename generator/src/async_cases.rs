@@ -995,11 +995,11 @@ fn im2col_coordinates(map: &TensorMap) -> Vec<(String, Vec<i32>, Vec<u16>)> {
 
 /// The small dedicated set of tiled loads whose innermost coordinate × element size is not a
 /// multiple of 16 bytes: the spec promises the tile, an H100 traps
-/// (corpus/findings/tma-inner-coordinate-trap.md). One form (the first 2-D `.tile` load valid
-/// on `target`), four cases.
+/// (corpus/findings/tma-inner-coordinate-trap.md). One form (the 2-D `.tile` load into
+/// `.shared::cluster`, the form the H100 was measured with), four cases.
 pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
     let Some(form) = valid_forms(target, Some(Family::CpAsyncBulkTensor)).into_iter().map(|(f, _)| f).find(|f| {
-        matches!(f, Form::CpAsyncBulkTensor(c) if c.dim.rank() == 2 && c.dst != BulkSpace::Global
+        matches!(f, Form::CpAsyncBulkTensor(c) if c.dim.rank() == 2 && c.dst == BulkSpace::SharedCluster
             && c.load_mode == Some(LoadMode::Tile) && !c.multicast && !c.cache_hint && c.cta_group.is_none())
     }) else {
         return Vec::new();

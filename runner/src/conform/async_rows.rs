@@ -301,6 +301,25 @@ pub fn run(
     AsyncRun { rows, not_run: sweep.not_run, cases: per_form, stages }
 }
 
+/// The verdict of one case from the oracle's regions of its read buffers and a GPU result.
+fn verdict(regions: &[Region], r: GpuResult) -> Verdict {
+    match r {
+        GpuResult::Bytes(got) => {
+            let refs: Vec<&Region> = regions.iter().collect();
+            let diffs = compare(&refs, &got);
+            match diffs.first() {
+                None => Verdict::Agrees,
+                Some(d) => Verdict::Differs { first: (d.buffer, d.offset, d.expected, d.got), count: diffs.len() },
+            }
+        }
+        GpuResult::Failed(f) => Verdict::Failed(BackendFailure::new(failure_kind(&f), failure_text(&f))),
+        GpuResult::EncodeRejected { param, error } => Verdict::Failed(BackendFailure::new(
+            FailureKind::Rejected,
+            format!("the driver refused tensor map parameter {param}: {error}"),
+        )),
+    }
+}
+
 /// The verdicts of every case on one GPU backend, and the seconds spent comparing.
 fn run_backend(
     backend: &mut dyn Backend,
@@ -334,26 +353,7 @@ fn run_backend(
                 let t = Instant::now();
                 for (&k, r) in batch.iter().zip(results) {
                     let Ok((_, regions)) = &expected[k] else { continue };
-                    verdicts[k] = Some(match r {
-                        GpuResult::Bytes(got) => {
-                            let refs: Vec<&Region> = regions.iter().collect();
-                            let diffs = compare(&refs, &got);
-                            match diffs.first() {
-                                None => Verdict::Agrees,
-                                Some(d) => Verdict::Differs {
-                                    first: (d.buffer, d.offset, d.expected, d.got),
-                                    count: diffs.len(),
-                                },
-                            }
-                        }
-                        GpuResult::Failed(f) => {
-                            Verdict::Failed(BackendFailure::new(failure_kind(&f), failure_text(&f)))
-                        }
-                        GpuResult::EncodeRejected { param, error } => Verdict::Failed(BackendFailure::new(
-                            FailureKind::Rejected,
-                            format!("the driver refused tensor map parameter {param}: {error}"),
-                        )),
-                    });
+                    verdicts[k] = Some(verdict(regions, r));
                 }
                 compare_s += t.elapsed().as_secs_f64();
             }
@@ -511,4 +511,124 @@ fn form_findings(
         .collect();
     out.push((f, text));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::results::{write_run, Report};
+    use crate::findings::{FindingsDoc, KnownSet};
+    use oracle::memory::Byte;
+
+    fn target() -> Target {
+        "sm_90".parse().unwrap()
+    }
+
+    /// The GPU bytes the oracle expects (unknown bytes as 0).
+    fn bytes_of(regions: &[Region]) -> Vec<Vec<u8>> {
+        regions
+            .iter()
+            .map(|r| {
+                r.bytes()
+                    .iter()
+                    .map(|b| match b {
+                        Byte::Known(v) => *v,
+                        Byte::Unknown(_) => 0,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A planted difference (one byte of one case's bulk store) and a fault in the
+    /// inner-coordinate set: the first is a new finding whose case file `ptxdiff eval` reads
+    /// back, giving the oracle's bytes; the second is the known trap finding.
+    #[test]
+    fn a_byte_difference_is_a_finding_with_an_eval_case() {
+        let t = target();
+        let allow = Allowances::all();
+        let form = "cp.async.bulk.global.shared::cta.bulk_group";
+        let mut sweep = plan(&t, Some(form));
+        let traps = plan(&t, Some("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
+        let trap_cases: Vec<AsyncCase> = traps.cases.into_iter().filter(|c| c.form.ends_with(TRAPS)).collect();
+        assert!(!trap_cases.is_empty());
+        sweep.cases.extend(trap_cases);
+        let cases = &sweep.cases;
+        let expected = oracle_all(cases, &allow);
+        assert!(expected.iter().all(Result::is_ok));
+        let planted = 5usize;
+        let mut verdicts = Vec::new();
+        let mut dst_at = 0;
+        for (k, e) in expected.iter().enumerate() {
+            let (p, regions) = e.as_ref().unwrap();
+            if cases[k].form.ends_with(TRAPS) {
+                verdicts.push(verdict(
+                    regions,
+                    GpuResult::Failed(Failure::Crash {
+                        by: "cuda:jit".into(),
+                        how: "CUDA_ERROR_ILLEGAL_INSTRUCTION".into(),
+                        message: "unspecified launch failure".into(),
+                    }),
+                ));
+                continue;
+            }
+            let mut got = bytes_of(regions);
+            if k == planted {
+                let dst = p.read.iter().position(|&i| p.buffers[i].name == "dst").unwrap();
+                dst_at = dst;
+                got[dst][3] ^= 0xFF;
+            }
+            verdicts.push(verdict(regions, GpuResult::Bytes(got)));
+        }
+        let rows = rows_of(cases, &["cuda:jit".to_string()], &[verdicts], &expected, &[1.0]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].form.as_str(), rows[0].mismatches, rows[0].examples[0].index), (form, 1, planted as u64));
+        assert!(rows[1].failure.is_some());
+        let mut report = Report {
+            run_id: "conform-async".into(),
+            target: format!("{}@{}", t.name(), t.ptx),
+            rows,
+            ..Report::default()
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let known = KnownSet::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap();
+        let (dir, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, known).unwrap();
+        assert_eq!((rec.new, rec.known), (1, 1), "{rec:?}");
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.known[0].id, "tma-inner-coordinate-trap");
+        let f = &doc.findings[0];
+        assert_eq!(f.signature.form, form);
+        assert_eq!(f.signature.class, FindingClass::HardwareSpec);
+        assert!(f.replay.starts_with("ptxdiff eval --backend cuda:jit < "), "{}", f.replay);
+        assert!(f.ptx.contains(".entry"), "the printed module");
+        assert_eq!(report.rows[0].findings, vec![f.id.clone()]);
+        // The case file is the eval line of the planted case: eval gives the oracle's bytes.
+        let case = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        let mut out = Vec::new();
+        crate::eval::run(case.as_bytes(), &mut out, &allow).unwrap();
+        let answer: serde_json::Value = serde_json::from_str(String::from_utf8(out).unwrap().trim()).unwrap();
+        let (p, regions) = expected[planted].as_ref().unwrap();
+        let name = &p.buffers[p.read[dst_at]].name;
+        assert_eq!(answer[name.as_str()], serde_json::json!(regions[dst_at].to_hex()), "{answer}");
+    }
+
+    /// Without a GPU backend the rows are the oracle's: every case runs.
+    #[test]
+    fn without_a_gpu_the_oracle_runs_every_case() {
+        let sweep = plan(&target(), Some("cp.async.bulk.prefetch.L2.global*"));
+        let n = sweep.cases.len() as u64;
+        assert!(n > 0);
+        let run = run(sweep, &mut [], &Allowances::all(), Duration::from_secs(1), &|_| {});
+        assert!(run.rows.iter().all(|r| r.backend == ORACLE && r.failure.is_none()));
+        assert_eq!(run.rows.iter().map(|r| r.checked).sum::<u64>(), n);
+    }
+
+    #[test]
+    fn rows_of_the_trap_set_are_async_rows_of_their_family() {
+        let form = format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{TRAPS}");
+        assert!(is_async_row(&form));
+        assert!(!is_async_row("cvt.rn.f16.f32"));
+        assert_eq!(Row { form, ..Row::default() }.family(), "cp.async.bulk.tensor");
+        assert!(case_of(&target(), "cp.async.ca.shared.global", 3).is_some());
+    }
 }
