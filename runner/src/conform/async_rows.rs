@@ -15,7 +15,7 @@
 //! Findings ([`record_async_findings`]): a row's first mismatching or failing case is
 //! regenerated from the row's form and the example's index ([`case_of`]: the generator is a
 //! pure function of the target), and its `ptxdiff eval` program line is the case file; the
-//! replay is `ptxdiff eval --backend B < case`. Disagreements are `hardware-spec` (or
+//! replay is `ptxdiff eval --backend B CASE`. Disagreements are `hardware-spec` (or
 //! `compiler` when another GPU backend agrees on the form); failures are the conform classes
 //! of [`super::results`], except a fault in the inner-coordinate set, which is `hardware-spec`
 //! with input class [`INNER_COORDINATE`] (known: `corpus/known/tma-inner-coordinate-trap.toml`).
@@ -435,7 +435,7 @@ fn finding_for(
         None => message,
     });
     f.environment = env.to_vec();
-    f.replay = format!("ptxdiff eval --backend {backend} < {}", store.case_path(&f.signature.key()).display());
+    f.replay = format!("ptxdiff eval --backend {backend} {}", store.case_path(&f.signature.key()).display());
     (f, text)
 }
 
@@ -599,7 +599,7 @@ mod tests {
         let f = &doc.findings[0];
         assert_eq!(f.signature.form, form);
         assert_eq!(f.signature.class, FindingClass::HardwareSpec);
-        assert!(f.replay.starts_with("ptxdiff eval --backend cuda:jit < "), "{}", f.replay);
+        assert!(f.replay.starts_with("ptxdiff eval --backend cuda:jit "), "{}", f.replay);
         assert!(f.ptx.contains(".entry"), "the printed module");
         assert_eq!(report.rows[0].findings, vec![f.id.clone()]);
         // The case file is the eval line of the planted case: eval gives the oracle's bytes.
