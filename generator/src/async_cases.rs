@@ -35,12 +35,10 @@
 use std::collections::BTreeMap;
 
 use oracle::isa::{
-    valid_forms, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor,
-    CpAsyncSrc, CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
+    valid_forms, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpAsyncSrc,
+    CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
 };
-use oracle::memory::tensor_map::{
-    Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType as D, TensorMap,
-};
+use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType as D, TensorMap};
 use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
 
 /// The asynchronous-copy families `conform` sweeps.
@@ -108,7 +106,11 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
             if !seen.contains(&opcode) {
                 seen.push(opcode.clone());
             }
-            sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase { form: opcode.clone(), label, source }));
+            sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase {
+                form: opcode.clone(),
+                label,
+                source,
+            }));
         }
     }
     // Cases of one opcode (several operand shapes) stay together, forms in first-seen order.
@@ -292,7 +294,7 @@ fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<(String, Me
                 };
                 let pol = policy(&mut case, c.cache_hint);
                 case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}{operand}{pol};"));
-                if (seed % 2) == 0 {
+                if seed.is_multiple_of(2) {
                     case.stmt("cp.async.commit_group;").stmt("cp.async.wait_group 0;");
                 } else {
                     case.stmt("cp.async.wait_all;");
@@ -356,8 +358,9 @@ fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Result<Vec<(Str
                         .global("dst", pattern(len as usize, seed + 7), true)
                         .stmt("fence.proxy.async.shared::cta;");
                     let pol = pol_src(&mut case);
-                    case.stmt(format!("{opcode} [dst+{dof}], [src+{so}], {size}{pol};")).stmt("cp.async.bulk.commit_group;");
-                    if seed % 2 == 0 {
+                    case.stmt(format!("{opcode} [dst+{dof}], [src+{so}], {size}{pol};"))
+                        .stmt("cp.async.bulk.commit_group;");
+                    if seed.is_multiple_of(2) {
                         case.stmt("cp.async.bulk.wait_group 0;");
                     } else {
                         // Once the source is read it may be overwritten; the copy still
@@ -507,21 +510,13 @@ fn prefetch_cases(cache_hint: bool, opcode: &str, target: &Target) -> Vec<(Strin
 }
 
 /// The element types tensor maps are swept over, with their element bytes.
-const TILE_TYPES: [D; 9] = [D::Uint8, D::Uint16, D::Float16, D::Bfloat16, D::Float32, D::Tfloat32, D::Int32, D::Float64, D::Uint64];
+const TILE_TYPES: [D; 9] =
+    [D::Uint8, D::Uint16, D::Float16, D::Bfloat16, D::Float32, D::Tfloat32, D::Int32, D::Float64, D::Uint64];
 
-/// A tiled map of `rank` over `dtype` whose inner box row is `inner_bytes`, with `swizzle`,
-/// `interleave`, element stride `estride` on dimensions ≥ 1 and `fill`; the tensor is a few
-/// elements larger than the box in every dimension (`pad`), rows padded by `row_pad` bytes.
-fn tiled_map(
-    rank: usize,
-    dtype: D,
-    inner_bytes: u64,
-    swizzle: Swizzle,
-    interleave: Interleave,
-    estride: u32,
-    fill: OobFill,
-    row_pad: u64,
-) -> TensorMap {
+/// A tiled map of `rank` over `dtype` whose inner box row is `inner_bytes`, without swizzle,
+/// interleave or OOB fill, element strides 1; the tensor is a few elements larger than the
+/// box in every dimension, rows padded by `row_pad` bytes. Callers set the other fields.
+fn tiled_map(rank: usize, dtype: D, inner_bytes: u64, row_pad: u64) -> TensorMap {
     let eb = TensorMap { dtype, ..blank_map() }.element_bytes().max(1);
     let box0 = (inner_bytes / eb).max(1) as u32;
     let mut box_dims = vec![box0];
@@ -533,27 +528,22 @@ fn tiled_map(
     }
     let mut strides = Vec::new();
     let mut s = (dims[0] * eb).next_multiple_of(16) + row_pad;
-    for d in 1..rank {
+    for &n in &dims[1..] {
         strides.push(s);
-        s *= dims[d];
+        s *= n;
     }
-    let mut element_strides = vec![1; rank];
-    for e in element_strides.iter_mut().skip(1) {
+    TensorMap { dtype, dims, strides, box_dims, element_strides: vec![1; rank], ..blank_map() }
+}
+
+/// `map` with `swizzle`, `interleave`, element stride `estride` on dimensions ≥ 1 and `fill`.
+fn with_layout(mut map: TensorMap, swizzle: Swizzle, interleave: Interleave, estride: u32, fill: OobFill) -> TensorMap {
+    map.swizzle = swizzle;
+    map.interleave = interleave;
+    map.oob_fill = fill;
+    for e in map.element_strides.iter_mut().skip(1) {
         *e = estride;
     }
-    TensorMap {
-        mode: MapMode::Tiled,
-        dtype,
-        global_address: 0,
-        dims,
-        strides,
-        box_dims,
-        element_strides,
-        interleave,
-        swizzle,
-        l2_promotion: L2Promotion::None,
-        oob_fill: fill,
-    }
+    map
 }
 
 fn blank_map() -> TensorMap {
@@ -596,17 +586,13 @@ fn tiled_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
             let span = swizzle.span().unwrap_or(32);
             for inner in [span, 16.max(span / 2)] {
                 k += 1;
-                if k % 2 == 0 {
+                if k.is_multiple_of(2) {
                     continue;
                 }
-                let fill = if dtype.is_float() && k % 4 == 1 {
-                    OobFill::NanRequestZeroFma
-                } else {
-                    OobFill::None
-                };
-                let estride = if k % 3 == 0 { 2 } else { 1 };
-                let row_pad = if k % 5 == 0 { 16 } else { 0 };
-                let m = tiled_map(rank, dtype, inner, swizzle, Interleave::None, estride, fill, row_pad);
+                let fill = if dtype.is_float() && k % 4 == 1 { OobFill::NanRequestZeroFma } else { OobFill::None };
+                let estride = if k.is_multiple_of(3) { 2 } else { 1 };
+                let row_pad = if k.is_multiple_of(5) { 16 } else { 0 };
+                let m = with_layout(tiled_map(rank, dtype, inner, row_pad), swizzle, Interleave::None, estride, fill);
                 if m.validate(target).is_ok() {
                     maps.push(m);
                 }
@@ -619,7 +605,7 @@ fn tiled_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
             (D::Float32, Interleave::B16, Swizzle::B64),
             (D::Uint8, Interleave::B32, Swizzle::B32),
         ] {
-            let m = tiled_map(rank, dtype, 16, swizzle, interleave, 1, OobFill::None, 0);
+            let m = with_layout(tiled_map(rank, dtype, 16, 0), swizzle, interleave, 1, OobFill::None);
             if m.validate(target).is_ok() {
                 maps.push(m);
             }
@@ -752,7 +738,12 @@ fn tensor_load(
         TILE_ALIGN,
         true,
     );
-    case.tensor_maps.push(TensorMapSource { name: "tmap".into(), global: "src".into(), global_offset: 0, map: map.clone() });
+    case.tensor_maps.push(TensorMapSource {
+        name: "tmap".into(),
+        global: "src".into(),
+        global_offset: 0,
+        map: map.clone(),
+    });
     case.mbarrier().expect_tx(map.tile_bytes());
     let c = coords_operand(&mut case, coords);
     let info = if offsets.is_empty() {
@@ -788,7 +779,12 @@ fn tensor_store(
         Some(_) => (edge_elements(map.dtype, len, 0), edge_elements(map.dtype, extent, 3)),
     };
     case.global("dst", global, true).shared("win", Init::Hex(hex(&shared)), TILE_ALIGN, false);
-    case.tensor_maps.push(TensorMapSource { name: "tmap".into(), global: "dst".into(), global_offset: 0, map: map.clone() });
+    case.tensor_maps.push(TensorMapSource {
+        name: "tmap".into(),
+        global: "dst".into(),
+        global_offset: 0,
+        map: map.clone(),
+    });
     case.stmt("fence.proxy.async.shared::cta;");
     let c = coords_operand(&mut case, coords);
     let pol = policy(&mut case, cache_hint);
@@ -882,7 +878,7 @@ fn tensor_prefetch_cases(
     let rank = usize::from(c.dim.rank());
     let mode = c.load_mode.unwrap_or(LoadMode::Tile);
     let mut out = Vec::new();
-    let maps: Vec<(TensorMap, Vec<(String, Vec<i32>, Vec<u16>)>)> = match mode {
+    let maps: Vec<(TensorMap, Vec<Placement>)> = match mode {
         LoadMode::Tile => tiled_maps(rank, target, &[D::Float16, D::Uint8])
             .into_iter()
             .take(3)
@@ -891,10 +887,13 @@ fn tensor_prefetch_cases(
                 (m, sets)
             })
             .collect(),
-        LoadMode::Im2col => im2col_maps(rank, target).into_iter().map(|m| {
-            let sets = im2col_coordinates(&m);
-            (m, sets)
-        }).collect(),
+        LoadMode::Im2col => im2col_maps(rank, target)
+            .into_iter()
+            .map(|m| {
+                let sets = im2col_coordinates(&m);
+                (m, sets)
+            })
+            .collect(),
         m => return Err(format!("not modelled by the memory programs: tensor prefetches in .{m} mode")),
     };
     for (k, (map, sets)) in maps.into_iter().enumerate() {
@@ -925,6 +924,9 @@ fn tensor_prefetch_cases(
     Ok(sample(out, c.cache_hint))
 }
 
+/// Where a tile is taken: a description, the coordinates and the im2colInfo offsets.
+type Placement = (String, Vec<i32>, Vec<u16>);
+
 /// Im2col maps of `rank` (3…5): channels-innermost tensors `[C, W, (H, (D,)) N]` with corners
 /// inside and outside the image.
 fn im2col_maps(rank: usize, target: &Target) -> Vec<TensorMap> {
@@ -946,9 +948,9 @@ fn im2col_maps(rank: usize, target: &Target) -> Vec<TensorMap> {
         let eb = TensorMap { dtype, ..blank_map() }.element_bytes();
         let mut strides = Vec::new();
         let mut s = (dims[0] * eb).next_multiple_of(16);
-        for d in 1..rank {
+        for &n in &dims[1..] {
             strides.push(s);
-            s *= dims[d];
+            s *= n;
         }
         let m = TensorMap {
             mode: MapMode::Im2col {
@@ -977,7 +979,7 @@ fn im2col_maps(rank: usize, target: &Target) -> Vec<TensorMap> {
 
 /// Coordinates and im2colInfo offsets for an im2col map: at the image's start, in its middle
 /// with offsets, and in the second image past the last row.
-fn im2col_coordinates(map: &TensorMap) -> Vec<(String, Vec<i32>, Vec<u16>)> {
+fn im2col_coordinates(map: &TensorMap) -> Vec<Placement> {
     let rank = map.rank();
     let spatial = rank - 2;
     let at = |c0: i32, s: i32, n: i32| {
@@ -1006,8 +1008,10 @@ pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
     };
     let opcode = form.opcode();
     let mut out = Vec::new();
-    for (k, (dtype, c0)) in [(D::Float32, 1i32), (D::Float16, 4), (D::Float16, -3), (D::Uint8, 8)].into_iter().enumerate() {
-        let map = tiled_map(2, dtype, 32, Swizzle::None, Interleave::None, 1, OobFill::None, 0);
+    for (k, (dtype, c0)) in
+        [(D::Float32, 1i32), (D::Float16, 4), (D::Float16, -3), (D::Uint8, 8)].into_iter().enumerate()
+    {
+        let map = tiled_map(2, dtype, 32, 0);
         let coords = vec![c0, 0];
         if !map.inner_coordinate_traps(&coords) || map.validate(target).is_err() {
             continue;
@@ -1049,7 +1053,13 @@ mod tests {
                 failures.push(format!("{} [{}]: run: {e}", c.form, c.label));
             }
         }
-        assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), sweep.cases.len(), failures[..failures.len().min(30)].join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} of {} cases fail:\n{}",
+            failures.len(),
+            sweep.cases.len(),
+            failures[..failures.len().min(30)].join("\n")
+        );
     }
 }
 

@@ -181,7 +181,8 @@ fn rows_of(
     }
     for form in forms {
         for (b, backend) in backends.iter().enumerate() {
-            let mut row = Row { form: form.to_string(), backend: backend.clone(), seconds: seconds[b], ..Row::default() };
+            let mut row =
+                Row { form: form.to_string(), backend: backend.clone(), seconds: seconds[b], ..Row::default() };
             let mut failed = 0u64;
             for (k, c) in cases.iter().enumerate().filter(|(_, c)| c.form == form) {
                 let index = index_in_form[k];
@@ -262,9 +263,8 @@ pub fn run(
     let t = Instant::now();
     let expected = oracle_all(cases, allow);
     stages.oracle_s = t.elapsed().as_secs_f64();
-    let gpu: Vec<usize> = (0..backends.len())
-        .filter(|&b| backends[b].needs().iter().any(|n| matches!(n, Need::Gpu(_))))
-        .collect();
+    let gpu: Vec<usize> =
+        (0..backends.len()).filter(|&b| backends[b].needs().iter().any(|n| matches!(n, Need::Gpu(_)))).collect();
     let (names, verdicts, seconds) = if gpu.is_empty() {
         let v: Vec<Verdict> = expected
             .iter()
@@ -402,18 +402,25 @@ pub fn record_async_findings(
     Ok(rec)
 }
 
-/// A finding of `form`'s case `index` with `sig`, its message and the backend its replay
-/// names, and the case file (the eval program line).
-fn finding_for(
-    target: &Target,
-    form: &str,
+/// A case of a row: the run's target, the row's form key, the case's index in the row.
+#[derive(Clone, Copy)]
+struct CaseRef<'a> {
+    target: &'a Target,
+    form: &'a str,
     index: u64,
+}
+
+/// A finding of case `at` with `sig`, its message and the backend its replay names, and the
+/// case file (the eval program line).
+fn finding_for(
+    at: CaseRef<'_>,
     sig: Signature,
     message: String,
     backend: &str,
     env: &[(String, String)],
     store: &FindingStore,
 ) -> (Finding, String) {
+    let CaseRef { target, form, index } = at;
     let case = case_of(target, form, index);
     let (ptx, text, n) = match &case {
         Some(c) => {
@@ -471,7 +478,7 @@ fn form_findings(
         let index = r.examples.iter().find(|m| !m.inputs.iter().any(|(k, _)| k == "buffer")).map_or(0, |m| m.index);
         let sig = Signature::new(class, base, input, [r.backend.clone()], how);
         let message = fail.to_string().chars().take(4000).collect();
-        out.push(finding_for(target, form, index, sig, message, &r.backend, env, store));
+        out.push(finding_for(CaseRef { target, form, index }, sig, message, &r.backend, env, store));
     }
     // Disagreements: one finding for the rows whose bytes differ.
     let differing: Vec<&Row> = rows.iter().copied().filter(|r| r.mismatches > 0).collect();
@@ -479,9 +486,8 @@ fn form_findings(
     let Some(first) = first_row.examples.iter().find(|m| m.inputs.iter().any(|(k, _)| k == "buffer")) else {
         return out;
     };
-    let agreeing = rows
-        .iter()
-        .any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
+    let agreeing =
+        rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
     let class = if agreeing { FindingClass::Compiler } else { FindingClass::HardwareSpec };
     let buffer = first.inputs.iter().find(|(k, _)| k == "buffer").map_or("", |(_, v)| v.as_str());
     let sig = Signature::new(
@@ -496,7 +502,8 @@ fn form_findings(
         .map(|r| format!("{}: {} of {} cases differ from the oracle", r.backend, r.mismatches, r.checked))
         .collect::<Vec<_>>()
         .join("\n");
-    let (mut f, text) = finding_for(target, form, first.index, sig, message, &first_row.backend, env, store);
+    let (mut f, text) =
+        finding_for(CaseRef { target, form, index: first.index }, sig, message, &first_row.backend, env, store);
     f.mismatches = first_row
         .examples
         .iter()
