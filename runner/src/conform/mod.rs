@@ -17,7 +17,8 @@
 //! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
 //! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise. With a
 //! `--shard i/N` the run sweeps only its share of [`select_forms`] (dealt round-robin,
-//! [`crate::runs::shard`]); `ptxdiff report merge` puts the shards back together.
+//! [`crate::runs::shard`]; the asynchronous forms are dealt on after them); `ptxdiff report
+//! merge` puts the shards back together.
 
 pub mod async_rows;
 pub mod case;
@@ -273,10 +274,25 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     });
     env.extend(crate::backend::environment(&backends));
     let forms = select_forms(&target, o.forms.as_deref());
-    // The asynchronous cases (the first shard runs them all).
-    let async_plan = (!o.no_async && o.shard.is_none_or(|s| s.index == 0))
+    let forms_total = forms.len();
+    // The asynchronous cases; with a shard, their forms are dealt on after the sweep forms.
+    let async_plan = (!o.no_async)
         .then(|| async_rows::plan(&target, o.forms.as_deref()))
-        .filter(|p| !p.cases.is_empty());
+        .filter(|p| !p.cases.is_empty())
+        .map(|mut p| {
+            if let Some(s) = o.shard {
+                let mut forms: Vec<String> = Vec::new();
+                for c in &p.cases {
+                    if !forms.contains(&c.form) {
+                        forms.push(c.form.clone());
+                    }
+                }
+                let mine =
+                    |f: &str| forms.iter().position(|x| x == f).is_some_and(|k| s.contains((forms_total + k) as u64));
+                p.cases.retain(|c| mine(&c.form));
+            }
+            p
+        });
     if let (true, None, Some(glob)) = (forms.is_empty(), &async_plan, &o.forms) {
         return Err(ConformError::NoForms { glob: glob.clone(), target: target.name() });
     }
@@ -349,7 +365,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         pb.finish();
     }
     // The asynchronous rows: after the sweeps, form by form (the shard's share of the forms).
-    if let Some(plan) = async_plan {
+    if let Some(plan) = async_plan.filter(|p| !p.cases.is_empty()) {
         let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
         let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases");
         pb.message("asynchronous copies".into());
