@@ -28,7 +28,8 @@
 //! run); every case is protocol-correct (mbarrier initialised and fenced before use, the
 //! expected transaction bytes announced before the bytes land, waits on the right phase parity,
 //! `fence.proxy.async` between generic writes and async-proxy reads), reads back every data
-//! buffer it touches, and fills every buffer with a distinct byte pattern; no case loads a tile
+//! buffer it touches (not the mbarrier object, whose bytes are opaque), and fills every buffer
+//! with a distinct byte pattern; no case loads a tile
 //! at an innermost coordinate the H100 traps on ([`TensorMap::inner_coordinate_traps`]) —
 //! those are the separate [`inner_coordinate_trap_cases`].
 
@@ -732,7 +733,7 @@ fn tensor_load(
     seed: u64,
 ) -> MemSource {
     let mut case = Case::new(target);
-    case.global("src", pattern(tensor_bytes(map) as usize, seed), false).shared(
+    case.global("src", pattern(tensor_bytes(map) as usize, seed), true).shared(
         "win",
         Init::Fill { len: map.tile_extent(), byte: Some(0xA5) },
         TILE_ALIGN,
@@ -778,7 +779,7 @@ fn tensor_store(
         None => (pattern(len, seed), pattern(extent, seed + 1)),
         Some(_) => (edge_elements(map.dtype, len, 0), edge_elements(map.dtype, extent, 3)),
     };
-    case.global("dst", global, true).shared("win", Init::Hex(hex(&shared)), TILE_ALIGN, false);
+    case.global("dst", global, true).shared("win", Init::Hex(hex(&shared)), TILE_ALIGN, true);
     case.tensor_maps.push(TensorMapSource {
         name: "tmap".into(),
         global: "dst".into(),
@@ -1065,6 +1066,17 @@ mod tests {
 
 #[cfg(test)]
 mod coverage {
+    /// The same target gives the same cases, in the same order.
+    #[test]
+    fn cases_are_a_function_of_the_target() {
+        let target: Target = "sm_90".parse().unwrap();
+        let keep = |op: &str| op.starts_with("cp.async.bulk.tensor.2d") || op.starts_with("cp.async.cg");
+        let (a, b) = (async_cases(&target, &keep), async_cases(&target, &keep));
+        assert!(!a.cases.is_empty());
+        assert_eq!(a.cases, b.cases);
+        assert_eq!(a.not_run, b.not_run);
+    }
+
     use super::*;
 
     /// Every family has cases; multicast forms are not run for want of a cluster; the sweep
