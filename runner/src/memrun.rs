@@ -21,7 +21,7 @@ use oracle::semantics::Allowances;
 use serde_json::{json, Map, Value};
 
 use crate::backend::{Backend, Build, Failure, MemSpec};
-use crate::worker::protocol::{JobBuffer, JobParam, MemOutcome, WireIm2col, WireTensorMap};
+use crate::worker::protocol::{JobBuffer, JobParam, MemOutcome, WireIm2col, WireTensorMap, MAX_BUFFER_ALIGN};
 
 /// The GPU's final bytes of each `MemProgram::read` buffer, or why there are none.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,8 +81,13 @@ impl From<&TensorMap> for WireTensorMap {
 
 /// The memory job of `kernel` in a module with text `ptx` (and cubin, when assembled).
 fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Duration) -> MemSpec {
-    let buffers =
-        kernel.buffers.iter().map(|b| JobBuffer { len: b.len, align: b.align, init: b.init.clone() }).collect();
+    // No instruction needs more than MAX_BUFFER_ALIGN (the 1024-byte swizzle span is the most),
+    // and a worker honours no more.
+    let buffers = kernel
+        .buffers
+        .iter()
+        .map(|b| JobBuffer { len: b.len, align: b.align.min(MAX_BUFFER_ALIGN), init: b.init.clone() })
+        .collect();
     let params = kernel
         .params
         .iter()

@@ -78,6 +78,27 @@ fn bulk_reduce(op: &str, dst: [u32; 4], src: [u32; 4]) -> Value {
     })
 }
 
+/// A 64B-swizzled load of a 64 × 4 u8 box to `[win+at]`.
+fn swizzled_load(at: u32) -> Value {
+    json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 256;",
+            format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win+{at}], [tmap, {{0, 0}}], [bar];"),
+            "L:",
+            "mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+            "@!p bra L;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&ramp(512))},
+            "win": {"space": "shared", "len": 384, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "UINT8", "dims": [64, 8], "strides": [64], "box": [64, 4], "element_strides": [1, 1], "swizzle": "64B"}},
+        "read": ["win"],
+    })
+}
+
 /// The eval contract's valid program lines.
 fn lines() -> Vec<(&'static str, Value)> {
     vec![
@@ -316,6 +337,17 @@ fn lines() -> Vec<(&'static str, Value)> {
                 "read": ["out", "win"],
             }),
         ),
+        ("64B-swizzled load at the window's start", swizzled_load(0)),
+        ("64B-swizzled load 128 bytes into the window", swizzled_load(128)),
+        (
+            "a predicate input guards stores",
+            json!({
+                "program": ["@flag st.global.u32 [out], v;", "@!flag st.global.u32 [out+4], v;"],
+                "regs": {"flag": "0x1", "v": "0x1234"},
+                "buffers": {"out": {"space": "global", "len": 8}},
+                "read": ["out"],
+            }),
+        ),
         (
             "wait_group.read",
             json!({
@@ -360,6 +392,27 @@ fn every_program_prints_to_ptx_that_ptxas_assembles_for_sm_90() {
     assert_eq!(m.kernels.len(), refs.len());
     let asm = ptxas.assemble(&m.ptx, "sm_90", 0, None).expect("ptxas runs");
     assert!(asm.ok, "all programs as one module: {}", asm.output);
+}
+
+#[test]
+fn a_swizzled_load_follows_the_shared_address_in_the_buffer() {
+    // §5.5.8 (64B swizzle): the 16-byte chunk c of the row at shared address A lands at chunk
+    // c ^ ((A >> 7) & 3); the printer starts `win` at a multiple of 1024 bytes.
+    for at in [0usize, 128] {
+        let p = program("swizzled load", &swizzled_load(at as u32));
+        let win = &oracle_read(&p, &Allowances::all()).unwrap()[0];
+        let mut want = vec![0xa5u8; 384];
+        for r in 0..4 {
+            let row = at + 64 * r;
+            let x = (row >> 7) & 3;
+            for c in 0..4 {
+                for j in 0..16 {
+                    want[row + 16 * (c ^ x) + j] = (64 * r + 16 * c + j) as u8;
+                }
+            }
+        }
+        assert_eq!(win.to_hex(), hex(&want), "at {at}");
+    }
 }
 
 #[test]

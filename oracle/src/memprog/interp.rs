@@ -16,6 +16,9 @@
 //!   the model addresses [`super::global_base`] gives them.
 //! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
 //!   set-valued result is unknown under its allowance.
+//! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
+//!   them so beside swizzled maps), so a tensor copy's swizzle, which follows the absolute
+//!   shared address, is decided by its offset in the buffer.
 //! - At the end, bytes that operations still pending may write are unknown
 //!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
 //!
@@ -792,7 +795,12 @@ impl Machine<'_> {
         }
         let tile_err =
             |e: crate::memory::tensor_map::TileError| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name));
-        let elements = map.tile(&coords, &offsets).map_err(tile_err)?;
+        // The swizzle follows the absolute shared address; a program's shared buffers start at
+        // multiples of 1024 bytes (the PTX printer places them so beside swizzled maps), so the
+        // offset in the buffer decides it.
+        let (shared_buffer, shared_off) = self.address(t, &ops[usize::from(!load)], Some(BufferSpace::Shared))?;
+        let at = u64::try_from(shared_off).unwrap_or(0);
+        let elements = map.tile_at(at, &coords, &offsets).map_err(tile_err)?;
         let eb = map.element_bytes();
         let mut global_spans = Vec::new();
         for e in &elements {
@@ -812,7 +820,7 @@ impl Machine<'_> {
         let size = map.tile_bytes();
         let rule = "§9.7.9.25.5.2: the shared-memory tile's alignment for this map";
         if load {
-            let (db, doff) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+            let (db, doff) = (shared_buffer, shared_off);
             let dst = self.span(db, doff, size, map.smem_align(), rule)?;
             let global = |addr: u64| {
                 let (b, at) = self.global_byte(addr)?;
@@ -823,7 +831,7 @@ impl Machine<'_> {
             };
             use crate::memory::tensor_map::LoadedByte;
             let bytes = map
-                .load(&coords, &offsets, &global)
+                .load_at(at, &coords, &offsets, &global)
                 .map_err(tile_err)?
                 .into_iter()
                 .enumerate()
@@ -857,7 +865,7 @@ impl Machine<'_> {
                 effect: Effect::Write { region: db, start: dst.start, bytes },
             })?;
         } else {
-            let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+            let (sb, soff) = (shared_buffer, shared_off);
             let src = self.span(sb, soff, size, map.smem_align(), rule)?;
             let mut effects = Vec::new();
             for (smem, g) in &global_spans {
@@ -907,12 +915,15 @@ impl Machine<'_> {
             D::Float64 => ReduceType::F64,
             d => return Err(MemError::Unsupported(format!("tensor reductions over {}", d.name()))),
         };
-        let elements =
-            decl.map.tile(&coords, &[]).map_err(|e| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name)))?;
+        // The swizzle follows the shared address's offset in its buffer (as in `tensor_copy`).
+        let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+        let elements = decl
+            .map
+            .tile_at(u64::try_from(soff).unwrap_or(0), &coords, &[])
+            .map_err(|e| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name)))?;
         let eb = decl.map.element_bytes();
         let size = decl.map.tile_bytes();
         let align = decl.map.smem_align();
-        let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
         let src = self.span(sb, soff, size, align, "§9.7.9.25.5.3: the shared-memory tile's alignment for this map")?;
         let (mut effects, mut writes) = (Vec::new(), Vec::new());
         for e in elements {
