@@ -427,6 +427,11 @@ struct ConformArgs {
     /// only for new findings that the baseline lacks and corpus/known/ does not cover.
     #[arg(long)]
     baseline: Option<std::path::PathBuf>,
+    /// Leave out the asynchronous-copy rows (cp.async, cp.async.bulk{.tensor},
+    /// cp.reduce.async.bulk{.tensor}, the prefetches: memory programs whose final bytes are
+    /// compared with the oracle's; `--forms` selects them too, e.g. `'cp.async.bulk*'`).
+    #[arg(long)]
+    no_async: bool,
 }
 
 /// Whether the user turned the ptxas installation off (`PTXDIFF_NO_INSTALL` set to anything
@@ -485,6 +490,8 @@ fn conform_summary(
     }
     let families: Vec<FamilyRow> = runner::conform::FAMILIES
         .iter()
+        .chain(&generator::async_cases::ASYNC_FAMILIES)
+        .filter(|f| runner::conform::FAMILIES.contains(f) || report.rows.iter().any(|r| r.family() == f.name()))
         .map(|f| {
             let rows: Vec<_> = report.rows.iter().filter(|r| r.family() == f.name()).collect();
             FamilyRow {
@@ -572,7 +579,14 @@ fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> 
     let most = runner::backend::pool::CONFORM_WORKERS;
     let Some(glob) = forms else { return most };
     let target = target.unwrap_or_else(|| "sm_90".parse().expect("sm_90 is a target"));
-    runner::conform::select_forms(&target, Some(glob)).len().clamp(1, most)
+    let opcodes = |f| oracle::isa::valid_forms(&target, Some(f)).into_iter().map(|(f, _)| f.opcode());
+    let async_forms = generator::async_cases::ASYNC_FAMILIES
+        .into_iter()
+        .flat_map(opcodes)
+        .filter(|op| runner::glob::glob_match(glob, op))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    (runner::conform::select_forms(&target, Some(glob)).len() + async_forms).clamp(1, most)
 }
 
 fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
@@ -611,6 +625,8 @@ fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
         cpu_check: a.cpu_check,
         allow_off: a.allow_off.clone(),
         shard: a.shard,
+        no_async: a.no_async,
+        mem_timeout: std::time::Duration::from_secs(a.timeout.min(runner::conform::async_rows::CASE_TIMEOUT_S)),
     };
     let run_id = format!(
         "conform-{}",

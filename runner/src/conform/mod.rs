@@ -1,5 +1,7 @@
 //! `ptxdiff conform`: conformance sweeps of every sweepable form (cvt, cvt.pack, prmt) valid on
-//! a target, against the oracle.
+//! a target, against the oracle, and the asynchronous-copy rows ([`async_rows`]: every
+//! `cp.async*` / `cp.reduce.async*` form's cases, final memory compared byte for byte; off with
+//! `--no-async`).
 //!
 //! The backends come from the [`Registry`] (default: `cuda:ptxas-O3` per ptxas). Each backend
 //! sweeps every form in turn (GPU backends in their pool of worker processes, `--devices` ×
@@ -15,8 +17,10 @@
 //! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
 //! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise. With a
 //! `--shard i/N` the run sweeps only its share of [`select_forms`] (dealt round-robin,
-//! [`crate::runs::shard`]); `ptxdiff report merge` puts the shards back together.
+//! [`crate::runs::shard`]; the asynchronous forms are dealt on after them); `ptxdiff report
+//! merge` puts the shards back together.
 
+pub mod async_rows;
 pub mod case;
 pub mod results;
 
@@ -72,6 +76,10 @@ pub struct Options {
     pub allow_off: Vec<String>,
     /// Only this shard of the forms.
     pub shard: Option<crate::runs::shard::Shard>,
+    /// Leave the asynchronous-copy rows out.
+    pub no_async: bool,
+    /// Seconds before a memory job counts as hung (asynchronous rows).
+    pub mem_timeout: Duration,
 }
 
 /// The environment line of a run in which a worker could not be restarted.
@@ -175,6 +183,40 @@ impl Progress {
     }
 }
 
+/// The notes an asynchronous run adds: cases per family, forms not run by reason, stages.
+fn async_notes(run: &async_rows::AsyncRun) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut per_family: Vec<(&str, usize, usize)> = Vec::new();
+    for (form, n) in &run.cases {
+        let fam = Row { form: form.clone(), ..Row::default() }.family();
+        match per_family.iter_mut().find(|(f, _, _)| *f == fam) {
+            Some((_, forms, cases)) => (*forms, *cases) = (*forms + 1, *cases + n),
+            None => per_family.push((fam, 1, *n)),
+        }
+    }
+    if !per_family.is_empty() {
+        let parts: Vec<String> =
+            per_family.iter().map(|(f, forms, cases)| format!("{f} {cases} cases over {forms} rows")).collect();
+        notes.push(format!("asynchronous copies: {}", parts.join("; ")));
+    }
+    let mut reasons: Vec<(&str, usize)> = Vec::new();
+    for (_, why) in &run.not_run {
+        match reasons.iter_mut().find(|(r, _)| *r == why.as_str()) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((why, 1)),
+        }
+    }
+    for (why, n) in reasons {
+        notes.push(format!("asynchronous forms not run: {n} ({why})"));
+    }
+    let s = run.stages;
+    notes.push(format!(
+        "asynchronous stages: oracle {:.1} s, GPU (print, compile, run) {:.1} s, compare {:.1} s",
+        s.oracle_s, s.gpu_s, s.compare_s
+    ));
+    notes
+}
+
 fn row(r: SweepResult) -> Row {
     let mut row = Row {
         form: r.form,
@@ -232,7 +274,26 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     });
     env.extend(crate::backend::environment(&backends));
     let forms = select_forms(&target, o.forms.as_deref());
-    if let (true, Some(glob)) = (forms.is_empty(), &o.forms) {
+    let forms_total = forms.len();
+    // The asynchronous cases; with a shard, their forms are dealt on after the sweep forms.
+    let async_plan = (!o.no_async)
+        .then(|| async_rows::plan(&target, o.forms.as_deref()))
+        .filter(|p| !p.cases.is_empty())
+        .map(|mut p| {
+            if let Some(s) = o.shard {
+                let mut forms: Vec<String> = Vec::new();
+                for c in &p.cases {
+                    if !forms.contains(&c.form) {
+                        forms.push(c.form.clone());
+                    }
+                }
+                let mine =
+                    |f: &str| forms.iter().position(|x| x == f).is_some_and(|k| s.contains((forms_total + k) as u64));
+                p.cases.retain(|c| mine(&c.form));
+            }
+            p
+        });
+    if let (true, None, Some(glob)) = (forms.is_empty(), &async_plan, &o.forms) {
         return Err(ConformError::NoForms { glob: glob.clone(), target: target.name() });
     }
     let forms = match o.shard {
@@ -303,6 +364,17 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         }
         pb.finish();
     }
+    // The asynchronous rows: after the sweeps, form by form (the shard's share of the forms).
+    if let Some(plan) = async_plan.filter(|p| !p.cases.is_empty()) {
+        let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
+        let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases");
+        pb.message("asynchronous copies".into());
+        let allow = registry.context().settings.allow.clone();
+        let run = async_rows::run(plan, &mut backends, &allow, o.mem_timeout, &|n| pb.inc(n));
+        pb.finish();
+        notes.extend(async_notes(&run));
+        rows.extend(run.rows);
+    }
     Ok(Report {
         run_id: run_id.into(),
         target: format!("{}@{}", target.name(), target.ptx),
@@ -326,6 +398,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             },
             backends: o.backends.clone(),
             shard: o.shard,
+            no_async: o.no_async,
         },
         ptxdiff_version: env!("CARGO_PKG_VERSION").to_string(),
     })

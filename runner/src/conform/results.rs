@@ -32,6 +32,7 @@ use oracle::semantics::operands::source_slots;
 use oracle::semantics::{Allowances, Expected};
 use serde::{Deserialize, Serialize};
 
+use super::async_rows::{is_async_row, record_async_findings};
 use super::case::case_text;
 use crate::atomic_write::write_atomic;
 use crate::diff::program::{decoded, how_bits};
@@ -109,6 +110,8 @@ pub struct RunOptions {
     pub backends: Vec<String>,
     /// `--shard`.
     pub shard: Option<crate::runs::shard::Shard>,
+    /// `--no-async`: the asynchronous-copy rows were left out.
+    pub no_async: bool,
 }
 
 impl RunOptions {
@@ -157,11 +160,13 @@ pub struct Report {
 }
 
 impl Row {
-    /// The row's family name (`cvt`, `cvt.pack`, `prmt`): the longest of
-    /// [`super::FAMILIES`] that its opcode starts with.
+    /// The row's family name (`cvt`, `cvt.pack`, `prmt`, `cp.async.bulk.tensor`, …): the
+    /// longest of [`super::FAMILIES`] and [`generator::async_cases::ASYNC_FAMILIES`] that its
+    /// opcode starts with.
     pub fn family(&self) -> &'static str {
         super::FAMILIES
             .iter()
+            .chain(&generator::async_cases::ASYNC_FAMILIES)
             .map(|f| f.name())
             .filter(|n| self.form == *n || self.form.starts_with(&format!("{n}.")))
             .max_by_key(|n| n.len())
@@ -252,7 +257,7 @@ const CASE_INPUTS: usize = 8;
 
 /// The class and `how` of the failure of `backend`; `None` for an environment problem, which
 /// fails the row but is no finding.
-fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass, String)> {
+pub(super) fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass, String)> {
     Some(match f.kind {
         FailureKind::Rejected => (FindingClass::AssemblerRejection, gist(&f.message)),
         FailureKind::Fault => (
@@ -288,8 +293,9 @@ fn rows_verdict(rows: &[&Row], wrong: impl Fn(&Row) -> bool, env: &[(String, Str
     versions::verdict(&outcomes, versions::found_release(env).as_deref())
 }
 
-/// Turns the run's failing rows into findings and records them in `store`; `target` is the
-/// run's, `allow` the allowances its oracle used. Each row's `findings` lists the ids of the
+/// Turns the run's failing rows into findings and records them in `store` (the asynchronous
+/// rows through [`record_async_findings`]); `target` is the run's, `allow` the allowances its
+/// oracle used. Each row's `findings` lists the ids of the
 /// findings it is part of (a backend failure: its own row; a disagreement: the disagreeing
 /// backends' rows of the form).
 pub fn record_findings(
@@ -300,7 +306,7 @@ pub fn record_findings(
 ) -> Result<Recording, StoreError> {
     // Rows grouped by form, forms in the order the run swept them.
     let mut by_form: Vec<(&str, Vec<&Row>)> = Vec::new();
-    for r in &report.rows {
+    for r in report.rows.iter().filter(|r| !is_async_row(&r.form)) {
         match by_form.iter_mut().find(|(f, _)| *f == r.form) {
             Some((_, rows)) => rows.push(r),
             None => by_form.push((&r.form, vec![r])),
@@ -322,9 +328,14 @@ pub fn record_findings(
             }
         }
     }
-    for r in &mut report.rows {
+    for r in report.rows.iter_mut().filter(|r| !is_async_row(&r.form)) {
         r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
     }
+    let env = report.environment.clone();
+    let a = record_async_findings(&mut report.rows, target, &env, store)?;
+    rec.new += a.new;
+    rec.duplicates += a.duplicates;
+    rec.known += a.known;
     Ok(rec)
 }
 

@@ -1,0 +1,1099 @@
+//! Conformance cases of the asynchronous-copy families (§9.7.9.25): for every form valid on a
+//! target, a list of complete single-CTA memory programs over named buffers, each checked on
+//! the GPU and by the oracle byte for byte (`ptxdiff conform`).
+//!
+//! The parameter space per family:
+//! - `cp.async` (§9.7.9.25.3.1): every cp-size × every src-size 0…cp-size × ignore-src
+//!   true/false × source and destination offsets at each alignment the size allows, completed
+//!   by `commit_group` + `wait_group 0` or by `wait_all`;
+//! - `cp.async.bulk` (§9.7.9.25.4.1): each direction (global → shared on an mbarrier with
+//!   `expect_tx` of the exact bytes; shared → global on a bulk group, `wait_group 0` or
+//!   `wait_group.read 0` followed by a write to the source; shared → the CTA's own
+//!   `.shared::cluster`), sizes 16…256 in steps of 16 then powers of two up to 8 KiB and their
+//!   16-byte neighbours, offsets at 16-byte steps;
+//! - `cp.reduce.async.bulk` (§9.7.9.25.4.2): every pair of the type's edge values (±0,
+//!   subnormals, ±inf, NaNs, max finite, rounding ties, overflow; integer bounds and wrap
+//!   pairs), in 256-byte cases;
+//! - the tensor forms (§9.7.9.25.5): tiled maps over data type × rank × swizzle × interleave ×
+//!   box shape × element strides × OOB fill, at coordinates inside the tensor, straddling each
+//!   edge and negative; loads (mbarrier), stores and reductions (bulk group), prefetches (memory
+//!   unchanged); im2col loads.
+//!
+//! Forms sharing a base form's behaviour (cache hints, L2 prefetch sizes, the `.shared::cta`
+//! spelling of `cp.async`, the implicit `.tile` mode) get every [`VARIANT_STRIDE`]-th case of
+//! it. Forms a one-CTA program cannot run (`.multicast::cluster`) and forms the memory
+//! programs do not model are listed in [`AsyncSweep::not_run`] with the reason.
+//!
+//! Invariants: the cases are a pure function of the target (same cases, same order, every
+//! run); every case is protocol-correct (mbarrier initialised and fenced before use, the
+//! expected transaction bytes announced before the bytes land, waits on the right phase parity,
+//! `fence.proxy.async` between generic writes and async-proxy reads), reads back every data
+//! buffer it touches (not the mbarrier object, whose bytes are opaque), and fills every buffer
+//! with a distinct byte pattern; no case loads a tile
+//! at an innermost coordinate the H100 traps on ([`TensorMap::inner_coordinate_traps`]) —
+//! those are the separate [`inner_coordinate_trap_cases`].
+
+use std::collections::BTreeMap;
+
+use oracle::isa::{
+    valid_forms, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpAsyncSrc,
+    CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
+};
+use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType as D, TensorMap};
+use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
+
+/// The asynchronous-copy families `conform` sweeps.
+pub const ASYNC_FAMILIES: [Family; 7] = [
+    Family::CpAsync,
+    Family::CpAsyncBulk,
+    Family::CpReduceAsyncBulk,
+    Family::CpAsyncBulkPrefetch,
+    Family::CpAsyncBulkTensor,
+    Family::CpReduceAsyncBulkTensor,
+    Family::CpAsyncBulkPrefetchTensor,
+];
+
+/// A variant form (cache hint, prefetch size, alternative spelling) runs every this-many-th
+/// case of its base form.
+pub const VARIANT_STRIDE: usize = 8;
+
+/// A cache policy for the `.L2::cache_hint` operand: CUTLASS's `CacheHintSm90::EVICT_NORMAL`
+/// (the 64-bit value `createpolicy` gives for evict-normal; the policy is only a hint).
+pub const CACHE_POLICY: u64 = 0x1000_0000_0000_0000;
+
+/// One conformance case: a memory program of one form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsyncCase {
+    /// The opcode of the form under test (the conform row it belongs to).
+    pub form: String,
+    /// What the case exercises (`cp-size 8, src-size 3, src +8, dst +0`).
+    pub label: String,
+    /// The program, as the memory evaluation contract describes it.
+    pub source: MemSource,
+}
+
+/// The cases of a target.
+#[derive(Clone, Debug, Default)]
+pub struct AsyncSweep {
+    /// Every case, grouped by form in the order of [`ASYNC_FAMILIES`] and
+    /// [`valid_forms`].
+    pub cases: Vec<AsyncCase>,
+    /// Forms without cases, and why (`cluster`: it needs a cluster of several CTAs).
+    pub not_run: Vec<(String, String)>,
+}
+
+/// Why a multicast form has no cases.
+pub const NOT_RUN_CLUSTER: &str = "cluster: .multicast::cluster needs a cluster of several CTAs";
+
+/// The cases of every asynchronous-copy form valid on `target` whose opcode `keep` accepts.
+pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
+    let mut sweep = AsyncSweep::default();
+    let mut seen: Vec<String> = Vec::new();
+    for family in ASYNC_FAMILIES {
+        for (form, _) in valid_forms(target, Some(family)) {
+            let opcode = form.opcode();
+            if !keep(&opcode) {
+                continue;
+            }
+            let cases = match form_cases(&form, target) {
+                Ok(c) => c,
+                Err(why) => {
+                    if !sweep.not_run.iter().any(|(f, _)| *f == opcode) {
+                        sweep.not_run.push((opcode, why));
+                    }
+                    continue;
+                }
+            };
+            if !seen.contains(&opcode) {
+                seen.push(opcode.clone());
+            }
+            sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase {
+                form: opcode.clone(),
+                label,
+                source,
+            }));
+        }
+    }
+    // Cases of one opcode (several operand shapes) stay together, forms in first-seen order.
+    let order = |c: &AsyncCase| seen.iter().position(|f| *f == c.form).unwrap_or(usize::MAX);
+    sweep.cases.sort_by_key(order);
+    sweep
+}
+
+/// A case under construction.
+struct Case {
+    target: Target,
+    statements: Vec<String>,
+    regs: BTreeMap<String, u64>,
+    buffers: Vec<BufferSource>,
+    tensor_maps: Vec<TensorMapSource>,
+    read: Vec<String>,
+}
+
+impl Case {
+    fn new(target: &Target) -> Case {
+        Case {
+            target: *target,
+            statements: Vec::new(),
+            regs: BTreeMap::new(),
+            buffers: Vec::new(),
+            tensor_maps: Vec::new(),
+            read: Vec::new(),
+        }
+    }
+
+    fn global(&mut self, name: &str, bytes: Vec<u8>, read: bool) -> &mut Case {
+        self.buffer(name, BufferSpace::Global, 256, Init::Hex(hex(&bytes)), read)
+    }
+
+    fn shared(&mut self, name: &str, init: Init, align: u64, read: bool) -> &mut Case {
+        self.buffer(name, BufferSpace::Shared, align, init, read)
+    }
+
+    fn buffer(&mut self, name: &str, space: BufferSpace, align: u64, init: Init, read: bool) -> &mut Case {
+        self.buffers.push(BufferSource { name: name.into(), space, init, align });
+        if read {
+            self.read.push(name.into());
+        }
+        self
+    }
+
+    fn stmt(&mut self, s: impl Into<String>) -> &mut Case {
+        self.statements.push(s.into());
+        self
+    }
+
+    fn reg(&mut self, name: &str, value: u64) -> &mut Case {
+        self.regs.insert(name.into(), value);
+        self
+    }
+
+    /// An 8-byte mbarrier `bar` initialised for one arrival and fenced for the async proxy.
+    fn mbarrier(&mut self) -> &mut Case {
+        self.shared("bar", Init::Fill { len: 8, byte: Some(0) }, 8, false)
+            .stmt("mbarrier.init.shared::cta.b64 [bar], 1;")
+            .stmt("fence.mbarrier_init.release.cluster;")
+            .stmt("fence.proxy.async.shared::cta;")
+    }
+
+    /// The one arrival with `bytes` of expected transactions, before the copy is issued.
+    fn expect_tx(&mut self, bytes: u64) -> &mut Case {
+        self.stmt(format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {bytes};"))
+    }
+
+    /// The wait for phase 0 of `bar` to complete.
+    fn wait_phase0(&mut self) -> &mut Case {
+        self.stmt("wait:").stmt("mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;").stmt("@!p bra wait;")
+    }
+
+    fn bulk_wait(&mut self) -> &mut Case {
+        self.stmt("cp.async.bulk.commit_group;").stmt("cp.async.bulk.wait_group 0;")
+    }
+
+    fn finish(self) -> MemSource {
+        MemSource {
+            target: self.target,
+            threads: 1,
+            statements: self.statements,
+            regs: self.regs,
+            buffers: self.buffers,
+            tensor_maps: self.tensor_maps,
+            read: self.read,
+        }
+    }
+}
+
+/// Bytes as hex pairs in address order.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `len` bytes that differ from every other case buffer's at most offsets: a splitmix64 stream
+/// from `seed`, so a byte copied from the wrong offset shows.
+pub fn pattern(len: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5DEE_CE66_D1CE_4E5B;
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// The cases of one form, with labels; `Err` names why it has none.
+fn form_cases(form: &Form, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
+    let cases = match form {
+        Form::CpAsync(c) => cp_async_cases(c, &form.opcode(), target),
+        Form::CpAsyncBulk(c) => bulk_cases(c, &form.opcode(), target)?,
+        Form::CpReduceAsyncBulk(c) => reduce_cases(c, &form.opcode(), target),
+        Form::CpAsyncBulkPrefetch(c) => prefetch_cases(c.cache_hint, &form.opcode(), target),
+        Form::CpAsyncBulkTensor(c) => tensor_copy_cases(c, &form.opcode(), target)?,
+        Form::CpReduceAsyncBulkTensor(c) => tensor_reduce_cases(c, &form.opcode(), target)?,
+        Form::CpAsyncBulkPrefetchTensor(c) => tensor_prefetch_cases(c, &form.opcode(), target)?,
+        f => return Err(format!("`{}` is not an asynchronous copy", f.opcode())),
+    };
+    Ok(cases)
+}
+
+/// Every `VARIANT_STRIDE`-th of `cases` when `variant`, else all.
+fn sample<T>(cases: Vec<T>, variant: bool) -> Vec<T> {
+    if variant {
+        cases.into_iter().step_by(VARIANT_STRIDE).collect()
+    } else {
+        cases
+    }
+}
+
+/// The trailing cache-policy operand of a `.L2::cache_hint` form (an input register).
+fn policy(case: &mut Case, cache_hint: bool) -> &'static str {
+    if cache_hint {
+        case.reg("pol", CACHE_POLICY);
+        ", pol"
+    } else {
+        ""
+    }
+}
+
+fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+    let size = c.cp_size.bytes() as u64;
+    let variant = c.cache_hint || c.prefetch.is_some() || opcode.contains(".shared::cta.");
+    // (source size or ignore flag, label)
+    let reads: Vec<(Option<u64>, String)> = match c.src {
+        CpAsyncSrc::Full => vec![(None, "full".into())],
+        CpAsyncSrc::SrcSize => (0..=size).map(|n| (Some(n), format!("src-size {n}"))).collect(),
+        CpAsyncSrc::IgnoreSrc => vec![(Some(0), "ignore-src false".into()), (Some(1), "ignore-src true".into())],
+    };
+    let src_offsets: Vec<u64> = (0..4).map(|k| k * size).collect();
+    let dst_offsets: Vec<u64> = vec![0, size];
+    let mut out = Vec::new();
+    for (extra, what) in &reads {
+        for (k, &so) in src_offsets.iter().enumerate() {
+            for (j, &dof) in dst_offsets.iter().enumerate() {
+                // Full copies take every offset pair; the others every other pair.
+                if c.src != CpAsyncSrc::Full && (k + j) % 2 == 1 {
+                    continue;
+                }
+                let seed = out.len() as u64;
+                let mut case = Case::new(target);
+                case.global("src", pattern(64, seed), true).shared(
+                    "win",
+                    Init::Fill { len: 48, byte: Some(0xA5) },
+                    16,
+                    true,
+                );
+                let operand = match (c.src, extra) {
+                    (CpAsyncSrc::SrcSize, Some(n)) => format!(", {n}"),
+                    (CpAsyncSrc::IgnoreSrc, Some(flag)) => {
+                        case.reg("flag", *flag).stmt("setp.ne.u32 q, flag, 0;");
+                        ", q".to_string()
+                    }
+                    _ => String::new(),
+                };
+                let pol = policy(&mut case, c.cache_hint);
+                case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}{operand}{pol};"));
+                if seed.is_multiple_of(2) {
+                    case.stmt("cp.async.commit_group;").stmt("cp.async.wait_group 0;");
+                } else {
+                    case.stmt("cp.async.wait_all;");
+                }
+                out.push((format!("cp-size {size}, {what}, src +{so}, dst +{dof}"), case.finish()));
+            }
+        }
+    }
+    sample(out, variant)
+}
+
+/// Bulk sizes: every multiple of 16 up to 256, then powers of two up to 8 KiB and their
+/// 16-byte neighbours.
+pub fn bulk_sizes() -> Vec<u64> {
+    let mut sizes: Vec<u64> = (1..=16).map(|k| k * 16).collect();
+    for p in [512u64, 1024, 2048, 4096, 8192] {
+        sizes.extend([p - 16, p, p + 16]);
+    }
+    sizes
+}
+
+fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
+    if c.multicast {
+        return Err(NOT_RUN_CLUSTER.into());
+    }
+    if c.cp_mask {
+        return Err("not modelled by the case generator: .cp_mask".into());
+    }
+    let mut out = Vec::new();
+    let offsets: [(u64, u64); 3] = [(0, 0), (16, 0), (32, 48)];
+    for size in bulk_sizes() {
+        for (k, &(so, dof)) in offsets.iter().enumerate() {
+            // Large sizes at one offset pair only.
+            if size > 256 && k > 0 && !(size.is_power_of_two() && k == 1) {
+                continue;
+            }
+            let seed = out.len() as u64 + 1000;
+            let mut case = Case::new(target);
+            let label = format!("size {size}, src +{so}, dst +{dof}");
+            let len = size + 64;
+            let pol_src = |case: &mut Case| policy(case, c.cache_hint);
+            match (c.src, c.completion) {
+                (BulkSpace::Global, Completion::Mbarrier) => {
+                    case.global("src", pattern(len as usize, seed), true)
+                        .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
+                        .mbarrier()
+                        .expect_tx(size);
+                    let pol = pol_src(&mut case);
+                    case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}, [bar]{pol};")).wait_phase0();
+                }
+                (_, Completion::Mbarrier) => {
+                    case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
+                        .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
+                        .mbarrier()
+                        .expect_tx(size);
+                    let pol = pol_src(&mut case);
+                    case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}, [bar]{pol};")).wait_phase0();
+                }
+                (_, Completion::BulkGroup) => {
+                    case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
+                        .global("dst", pattern(len as usize, seed + 7), true)
+                        .stmt("fence.proxy.async.shared::cta;");
+                    let pol = pol_src(&mut case);
+                    case.stmt(format!("{opcode} [dst+{dof}], [src+{so}], {size}{pol};"))
+                        .stmt("cp.async.bulk.commit_group;");
+                    if seed.is_multiple_of(2) {
+                        case.stmt("cp.async.bulk.wait_group 0;");
+                    } else {
+                        // Once the source is read it may be overwritten; the copy still
+                        // writes the old bytes.
+                        case.stmt("cp.async.bulk.wait_group.read 0;")
+                            .reg("junk", 0x5A5A_5A5A)
+                            .stmt(format!("st.shared.u32 [src+{so}], junk;"))
+                            .stmt("cp.async.bulk.wait_group 0;");
+                    }
+                }
+            }
+            out.push((label, case.finish()));
+        }
+    }
+    Ok(sample(out, c.cache_hint))
+}
+
+/// Edge values of a reduction type (bit patterns).
+pub fn edge_values(ty: ReduceType) -> Vec<u64> {
+    match ty {
+        ReduceType::F16 => vec![
+            0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x3C01, 0x1400, 0x7BFF, 0xFBFF, 0x7C00,
+            0xFC00, 0x7E00, 0x7C01,
+        ],
+        ReduceType::Bf16 => vec![
+            0x0000, 0x8000, 0x0001, 0x8001, 0x007F, 0x0080, 0x3F80, 0xBF80, 0x3F81, 0x3B80, 0x7F7F, 0xFF7F, 0x7F80,
+            0xFF80, 0x7FC0, 0x7F81,
+        ],
+        ReduceType::F32 => vec![
+            0x0000_0000,
+            0x8000_0000,
+            0x0000_0001,
+            0x8000_0001,
+            0x007F_FFFF,
+            0x0080_0000,
+            0x3F80_0000,
+            0xBF80_0000,
+            0x3F80_0001,
+            0x3380_0000,
+            0x7F7F_FFFF,
+            0xFF7F_FFFF,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7FC0_0000,
+            0x7F80_0001,
+        ],
+        ReduceType::F64 => vec![
+            0,
+            0x8000_0000_0000_0000,
+            1,
+            0x000F_FFFF_FFFF_FFFF,
+            0x0010_0000_0000_0000,
+            0x3FF0_0000_0000_0000,
+            0xBFF0_0000_0000_0000,
+            0x3FF0_0000_0000_0001,
+            0x3CA0_0000_0000_0000,
+            0x7FEF_FFFF_FFFF_FFFF,
+            0x7FF0_0000_0000_0000,
+            0xFFF0_0000_0000_0000,
+            0x7FF8_0000_0000_0000,
+            0x7FF0_0000_0000_0001,
+        ],
+        ReduceType::B32 | ReduceType::U32 | ReduceType::S32 => {
+            vec![0, 1, 2, 3, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF, 0x1234_5678]
+        }
+        ReduceType::B64 | ReduceType::U64 | ReduceType::S64 => vec![
+            0,
+            1,
+            2,
+            0xFFFF_FFFF,
+            0x1_0000_0000,
+            0x7FFF_FFFF_FFFF_FFFF,
+            0x8000_0000_0000_0000,
+            0xFFFF_FFFF_FFFF_FFFE,
+            0xFFFF_FFFF_FFFF_FFFF,
+            0x0123_4567_89AB_CDEF,
+        ],
+    }
+}
+
+/// Bytes of one element of `ty`.
+fn reduce_bytes(ty: ReduceType) -> usize {
+    match ty {
+        ReduceType::F16 | ReduceType::Bf16 => 2,
+        ReduceType::B32 | ReduceType::U32 | ReduceType::S32 | ReduceType::F32 => 4,
+        _ => 8,
+    }
+}
+
+/// Every pair of edge values as (destination, source) element arrays, padded with zeros to
+/// a multiple of 16 bytes.
+fn edge_pairs(ty: ReduceType) -> (Vec<u8>, Vec<u8>) {
+    let v = edge_values(ty);
+    let eb = reduce_bytes(ty);
+    let (mut dst, mut src) = (Vec::new(), Vec::new());
+    for a in &v {
+        for b in &v {
+            dst.extend_from_slice(&a.to_le_bytes()[..eb]);
+            src.extend_from_slice(&b.to_le_bytes()[..eb]);
+        }
+    }
+    let len = dst.len().next_multiple_of(16);
+    dst.resize(len, 0);
+    src.resize(len, 0);
+    (dst, src)
+}
+
+/// Bytes of one reduction case at most.
+const REDUCE_CHUNK: usize = 256;
+
+fn reduce_cases(c: &CpReduceAsyncBulk, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+    let (dst_all, src_all) = edge_pairs(c.ty);
+    let mut out = Vec::new();
+    for (k, (d, s)) in dst_all.chunks(REDUCE_CHUNK).zip(src_all.chunks(REDUCE_CHUNK)).enumerate() {
+        let size = d.len() as u64;
+        let at = k * REDUCE_CHUNK;
+        let mut case = Case::new(target);
+        case.shared("src", Init::Hex(hex(s)), 128, true);
+        match c.completion {
+            Completion::BulkGroup => {
+                case.global("dst", d.to_vec(), true).stmt("fence.proxy.async.shared::cta;");
+                let pol = policy(&mut case, c.cache_hint);
+                case.stmt(format!("{opcode} [dst], [src], {size}{pol};")).bulk_wait();
+            }
+            Completion::Mbarrier => {
+                case.shared("dst", Init::Hex(hex(d)), 128, true).mbarrier().expect_tx(size);
+                let pol = policy(&mut case, c.cache_hint);
+                case.stmt(format!("{opcode} [dst], [src], {size}, [bar]{pol};")).wait_phase0();
+            }
+        }
+        out.push((format!("edge pairs, bytes {at}..{}", at as u64 + size), case.finish()));
+    }
+    sample(out, c.cache_hint)
+}
+
+fn prefetch_cases(cache_hint: bool, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+    let mut out = Vec::new();
+    for (k, size) in [16u64, 48, 256, 4096, 8208].into_iter().enumerate() {
+        let mut case = Case::new(target);
+        let so = 16 * (k as u64 % 3);
+        case.global("src", pattern((size + 64) as usize, 3000 + k as u64), true);
+        let pol = policy(&mut case, cache_hint);
+        case.stmt(format!("{opcode} [src+{so}], {size}{pol};"));
+        out.push((format!("size {size}, src +{so}: memory unchanged"), case.finish()));
+    }
+    sample(out, cache_hint)
+}
+
+/// The element types tensor maps are swept over, with their element bytes.
+const TILE_TYPES: [D; 9] =
+    [D::Uint8, D::Uint16, D::Float16, D::Bfloat16, D::Float32, D::Tfloat32, D::Int32, D::Float64, D::Uint64];
+
+/// A tiled map of `rank` over `dtype` whose inner box row is `inner_bytes`, without swizzle,
+/// interleave or OOB fill, element strides 1; the tensor is a few elements larger than the
+/// box in every dimension, rows padded by `row_pad` bytes. Callers set the other fields.
+fn tiled_map(rank: usize, dtype: D, inner_bytes: u64, row_pad: u64) -> TensorMap {
+    let eb = TensorMap { dtype, ..blank_map() }.element_bytes().max(1);
+    let box0 = (inner_bytes / eb).max(1) as u32;
+    let mut box_dims = vec![box0];
+    let mut dims = vec![u64::from(box0) * 2 + 3];
+    for d in 1..rank {
+        let b = if d == 1 { 3 } else { 2 };
+        box_dims.push(b);
+        dims.push(u64::from(b) + 2 + (d as u64 % 2));
+    }
+    let mut strides = Vec::new();
+    let mut s = (dims[0] * eb).next_multiple_of(16) + row_pad;
+    for &n in &dims[1..] {
+        strides.push(s);
+        s *= n;
+    }
+    TensorMap { dtype, dims, strides, box_dims, element_strides: vec![1; rank], ..blank_map() }
+}
+
+/// `map` with `swizzle`, `interleave`, element stride `estride` on dimensions ≥ 1 and `fill`.
+fn with_layout(mut map: TensorMap, swizzle: Swizzle, interleave: Interleave, estride: u32, fill: OobFill) -> TensorMap {
+    map.swizzle = swizzle;
+    map.interleave = interleave;
+    map.oob_fill = fill;
+    for e in map.element_strides.iter_mut().skip(1) {
+        *e = estride;
+    }
+    map
+}
+
+fn blank_map() -> TensorMap {
+    TensorMap {
+        mode: MapMode::Tiled,
+        dtype: D::Uint8,
+        global_address: 0,
+        dims: vec![16],
+        strides: vec![],
+        box_dims: vec![16],
+        element_strides: vec![1],
+        interleave: Interleave::None,
+        swizzle: Swizzle::None,
+        l2_promotion: L2Promotion::None,
+        oob_fill: OobFill::None,
+    }
+}
+
+/// Bytes of the global tensor of `map` (its last dimension's stride × extent).
+fn tensor_bytes(map: &TensorMap) -> u64 {
+    let eb = map.element_bytes().max(1);
+    match (map.strides.last(), map.dims.last()) {
+        (Some(&s), Some(&n)) => s * n,
+        _ => (map.dims[0] * eb).next_multiple_of(16),
+    }
+}
+
+/// The tiled maps of `rank` valid on `target`: data type × swizzle × interleave × box shape ×
+/// element strides × OOB fill, thinned so each rank has a few dozen.
+fn tiled_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
+    let mut maps = Vec::new();
+    let mut k = 0usize;
+    for (t, &dtype) in types.iter().enumerate() {
+        for (z, swizzle) in [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128].into_iter().enumerate() {
+            // Thin the product: half the (type, swizzle) pairs per rank, the other half on
+            // the next rank; each pair keeps one inner width, alternating.
+            if (t + z + rank) % 2 == 1 {
+                continue;
+            }
+            let span = swizzle.span().unwrap_or(32);
+            for inner in [span, 16.max(span / 2)] {
+                k += 1;
+                if k.is_multiple_of(2) {
+                    continue;
+                }
+                let fill = if dtype.is_float() && k % 4 == 1 { OobFill::NanRequestZeroFma } else { OobFill::None };
+                let estride = if k.is_multiple_of(3) { 2 } else { 1 };
+                let row_pad = if k.is_multiple_of(5) { 16 } else { 0 };
+                let m = with_layout(tiled_map(rank, dtype, inner, row_pad), swizzle, Interleave::None, estride, fill);
+                if m.validate(target).is_ok() {
+                    maps.push(m);
+                }
+            }
+        }
+    }
+    if rank >= 3 {
+        for (dtype, interleave, swizzle) in [
+            (D::Float16, Interleave::B16, Swizzle::None),
+            (D::Float32, Interleave::B16, Swizzle::B64),
+            (D::Uint8, Interleave::B32, Swizzle::B32),
+        ] {
+            let m = with_layout(tiled_map(rank, dtype, 16, 0), swizzle, interleave, 1, OobFill::None);
+            if m.validate(target).is_ok() {
+                maps.push(m);
+            }
+        }
+    }
+    maps
+}
+
+/// Coordinate sets for `map`: inside, straddling the end and the start (negative) of each
+/// dimension; the innermost coordinate stays a multiple of 16 bytes.
+fn coordinate_sets(map: &TensorMap) -> Vec<(String, Vec<i32>)> {
+    let rank = map.rank();
+    let eb = map.element_bytes().max(1) as i32;
+    let q = (16 / eb).max(1);
+    let inside: Vec<i32> = (0..rank).map(|d| if d == 0 { q } else { 1 }).collect();
+    let mut sets = vec![("inside".to_string(), inside.clone())];
+    sets.push(("origin".into(), vec![0; rank]));
+    // The edges of the innermost and the outermost dimension.
+    let mut edges = vec![0];
+    if rank > 1 {
+        edges.push(rank - 1);
+    }
+    for d in edges {
+        let b = map.box_dims.get(d).copied().unwrap_or(1) as i32;
+        let n = map.dims[d] as i32;
+        let mut end = inside.clone();
+        let mut neg = inside.clone();
+        if d == 0 {
+            end[0] = ((n - b / 2) / q) * q;
+            neg[0] = -q.max((b / 2 / q) * q);
+        } else {
+            end[d] = n - b / 2;
+            neg[d] = -(b / 2).max(1);
+        }
+        sets.push((format!("past the end of dim {d}"), end));
+        sets.push((format!("before the start of dim {d}"), neg));
+    }
+    sets.push(("all negative".into(), (0..rank).map(|d| if d == 0 { -q } else { -1 }).collect()));
+    sets.retain(|(_, c)| !map.inner_coordinate_traps(c));
+    sets
+}
+
+/// The `{c0, …}` operand of `coords` as input registers `c0…`.
+fn coords_operand(case: &mut Case, coords: &[i32]) -> String {
+    let names: Vec<String> = (0..coords.len()).map(|d| format!("c{d}")).collect();
+    for (n, &c) in names.iter().zip(coords) {
+        case.reg(n, u64::from(c as u32));
+    }
+    format!("{{{}}}", names.join(", "))
+}
+
+/// A short description of a map.
+fn map_label(m: &TensorMap) -> String {
+    format!(
+        "{} dims {:?} box {:?} estr {:?} {} swizzle {} interleave {} fill {}",
+        m.dtype.name(),
+        m.dims,
+        m.box_dims,
+        m.element_strides,
+        match &m.mode {
+            MapMode::Tiled => "tiled".to_string(),
+            MapMode::Im2col { channels_per_pixel, pixels_per_column, .. } =>
+                format!("im2col c{channels_per_pixel}×p{pixels_per_column}"),
+        },
+        m.swizzle.name(),
+        m.interleave.name(),
+        m.oob_fill.name()
+    )
+}
+
+/// Shared-memory alignment of tile buffers: swizzle patterns follow the address, so 1024.
+const TILE_ALIGN: u64 = 1024;
+
+fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
+    if c.multicast {
+        return Err(NOT_RUN_CLUSTER.into());
+    }
+    if c.cta_group.is_some() {
+        return Err("not modelled by the case generator: .cta_group".into());
+    }
+    let rank = usize::from(c.dim.rank());
+    let load = c.dst != BulkSpace::Global;
+    let mode = c.load_mode;
+    // The `.shared::cta` destination (PTX 8.6) is the own-CTA case of `.shared::cluster`.
+    let variant = c.cache_hint || mode.is_none() || c.dst == BulkSpace::SharedCta;
+    let mut out = Vec::new();
+    match mode.unwrap_or(LoadMode::Tile) {
+        LoadMode::Tile => {
+            for (m, map) in tiled_maps(rank, target, &TILE_TYPES).into_iter().enumerate() {
+                for (where_, coords) in coordinate_sets(&map) {
+                    let seed = (m * 100 + out.len()) as u64;
+                    let label = format!("{}; {where_} {coords:?}", map_label(&map));
+                    let case = if load {
+                        tensor_load(c.cache_hint, opcode, target, &map, &coords, &[], seed)
+                    } else {
+                        tensor_store(opcode, None, c.cache_hint, target, &map, &coords, seed)
+                    };
+                    out.push((label, case));
+                }
+            }
+        }
+        LoadMode::Im2col if load => {
+            for (m, map) in im2col_maps(rank, target).into_iter().enumerate() {
+                for (where_, coords, offsets) in im2col_coordinates(&map) {
+                    let seed = (m * 100 + out.len()) as u64 + 50_000;
+                    let label = format!("{}; {where_} {coords:?} offsets {offsets:?}", map_label(&map));
+                    out.push((label, tensor_load(c.cache_hint, opcode, target, &map, &coords, &offsets, seed)));
+                }
+            }
+        }
+        m => return Err(format!("not modelled by the memory programs: tensor copies in .{m} mode")),
+    }
+    Ok(sample(out, variant))
+}
+
+/// A tensor load of the tile at `coords` into `win`, completing on an mbarrier.
+fn tensor_load(
+    cache_hint: bool,
+    opcode: &str,
+    target: &Target,
+    map: &TensorMap,
+    coords: &[i32],
+    offsets: &[u16],
+    seed: u64,
+) -> MemSource {
+    let mut case = Case::new(target);
+    case.global("src", pattern(tensor_bytes(map) as usize, seed), true).shared(
+        "win",
+        Init::Fill { len: map.tile_extent(), byte: Some(0xA5) },
+        TILE_ALIGN,
+        true,
+    );
+    case.tensor_maps.push(TensorMapSource {
+        name: "tmap".into(),
+        global: "src".into(),
+        global_offset: 0,
+        map: map.clone(),
+    });
+    case.mbarrier().expect_tx(map.tile_bytes());
+    let c = coords_operand(&mut case, coords);
+    let info = if offsets.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = (0..offsets.len()).map(|k| format!("o{k}")).collect();
+        for (n, &o) in names.iter().zip(offsets) {
+            case.reg(n, u64::from(o));
+        }
+        format!(", {{{}}}", names.join(", "))
+    };
+    let pol = policy(&mut case, cache_hint);
+    case.stmt(format!("{opcode} [win], [tmap, {c}], [bar]{info}{pol};")).wait_phase0();
+    case.finish()
+}
+
+/// A tensor store (or, with `redop`, reduction) of `win` to the tile at `coords`, on a bulk
+/// group; the tensor in `dst` is read back.
+fn tensor_store(
+    opcode: &str,
+    redop: Option<RedOp>,
+    cache_hint: bool,
+    target: &Target,
+    map: &TensorMap,
+    coords: &[i32],
+    seed: u64,
+) -> MemSource {
+    let mut case = Case::new(target);
+    let len = tensor_bytes(map) as usize;
+    let extent = map.tile_extent() as usize;
+    let (global, shared) = match redop {
+        None => (pattern(len, seed), pattern(extent, seed + 1)),
+        Some(_) => (edge_elements(map.dtype, len, 0), edge_elements(map.dtype, extent, 3)),
+    };
+    case.global("dst", global, true).shared("win", Init::Hex(hex(&shared)), TILE_ALIGN, true);
+    case.tensor_maps.push(TensorMapSource {
+        name: "tmap".into(),
+        global: "dst".into(),
+        global_offset: 0,
+        map: map.clone(),
+    });
+    case.stmt("fence.proxy.async.shared::cta;");
+    let c = coords_operand(&mut case, coords);
+    let pol = policy(&mut case, cache_hint);
+    case.stmt(format!("{opcode} [tmap, {c}], [win]{pol};")).bulk_wait();
+    case.finish()
+}
+
+/// The reduction type of a map's element type under `redop`, as the memory programs reduce it.
+fn tensor_reduce_type(dtype: D, redop: RedOp) -> Option<ReduceType> {
+    let bitwise = matches!(redop, RedOp::And | RedOp::Or | RedOp::Xor);
+    Some(match dtype {
+        D::Uint32 | D::Int32 if bitwise => ReduceType::B32,
+        D::Uint64 | D::Int64 if bitwise => ReduceType::B64,
+        D::Uint32 => ReduceType::U32,
+        D::Int32 => ReduceType::S32,
+        D::Uint64 => ReduceType::U64,
+        D::Int64 => ReduceType::S64,
+        D::Float16 => ReduceType::F16,
+        D::Bfloat16 => ReduceType::Bf16,
+        D::Float32 => ReduceType::F32,
+        D::Float64 => ReduceType::F64,
+        _ => return None,
+    })
+}
+
+/// `len` bytes of `dtype` elements cycling through the edge values of its reduction type,
+/// starting at value `shift`.
+fn edge_elements(dtype: D, len: usize, shift: usize) -> Vec<u8> {
+    let ty = tensor_reduce_type(dtype, RedOp::Add).unwrap_or(ReduceType::U32);
+    let v = edge_values(ty);
+    let eb = reduce_bytes(ty);
+    let mut out = Vec::with_capacity(len + eb);
+    let mut k = shift;
+    while out.len() < len {
+        // Step by a number prime to the list length, so neighbours pair differently.
+        out.extend_from_slice(&v[k % v.len()].to_le_bytes()[..eb]);
+        k += 3;
+    }
+    out.truncate(len);
+    out
+}
+
+/// The map element types a tensor reduction with `redop` is swept over (§9.7.9.25.5.3).
+fn reduce_types(redop: RedOp) -> Vec<D> {
+    match redop {
+        RedOp::Add => vec![D::Float16, D::Bfloat16, D::Float32, D::Uint32, D::Int32, D::Uint64],
+        RedOp::Min | RedOp::Max => vec![D::Float16, D::Bfloat16, D::Uint32, D::Int32, D::Uint64, D::Int64],
+        RedOp::Inc | RedOp::Dec => vec![D::Uint32],
+        RedOp::And | RedOp::Or | RedOp::Xor => vec![D::Uint32, D::Int32, D::Uint64, D::Int64],
+    }
+}
+
+fn tensor_reduce_cases(
+    c: &CpReduceAsyncBulkTensor,
+    opcode: &str,
+    target: &Target,
+) -> Result<Vec<(String, MemSource)>, String> {
+    if let Some(m) = c.load_mode.filter(|m| *m != LoadMode::Tile) {
+        return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode"));
+    }
+    let rank = usize::from(c.dim.rank());
+    let variant = c.cache_hint || c.load_mode.is_none();
+    let mut out = Vec::new();
+    for (m, map) in tiled_maps(rank, target, &reduce_types(c.redop)).into_iter().enumerate().step_by(2) {
+        if map.interleave != Interleave::None || map.oob_fill != OobFill::None {
+            continue;
+        }
+        // Two placements per map: inside and straddling the end of every dimension.
+        let end: Vec<i32> = coordinate_sets(&map)
+            .into_iter()
+            .find(|(w, _)| w.starts_with("past the end of dim 0"))
+            .map(|(_, c)| c)
+            .unwrap_or_default();
+        for (where_, coords) in [("inside", coordinate_sets(&map)[0].1.clone()), ("past the end", end)] {
+            if coords.is_empty() {
+                continue;
+            }
+            let seed = (m * 100 + out.len()) as u64 + 70_000;
+            let label = format!("{}; {where_} {coords:?}", map_label(&map));
+            out.push((label, tensor_store(opcode, Some(c.redop), c.cache_hint, target, &map, &coords, seed)));
+        }
+    }
+    Ok(sample(out, variant))
+}
+
+fn tensor_prefetch_cases(
+    c: &CpAsyncBulkPrefetchTensor,
+    opcode: &str,
+    target: &Target,
+) -> Result<Vec<(String, MemSource)>, String> {
+    let rank = usize::from(c.dim.rank());
+    let mode = c.load_mode.unwrap_or(LoadMode::Tile);
+    let mut out = Vec::new();
+    let maps: Vec<(TensorMap, Vec<Placement>)> = match mode {
+        LoadMode::Tile => tiled_maps(rank, target, &[D::Float16, D::Uint8])
+            .into_iter()
+            .take(3)
+            .map(|m| {
+                let sets = coordinate_sets(&m).into_iter().take(3).map(|(w, c)| (w, c, Vec::new())).collect();
+                (m, sets)
+            })
+            .collect(),
+        LoadMode::Im2col => im2col_maps(rank, target)
+            .into_iter()
+            .map(|m| {
+                let sets = im2col_coordinates(&m);
+                (m, sets)
+            })
+            .collect(),
+        m => return Err(format!("not modelled by the memory programs: tensor prefetches in .{m} mode")),
+    };
+    for (k, (map, sets)) in maps.into_iter().enumerate() {
+        for (where_, coords, offsets) in sets {
+            let mut case = Case::new(target);
+            case.global("src", pattern(tensor_bytes(&map) as usize, 90_000 + k as u64), true);
+            case.tensor_maps.push(TensorMapSource {
+                name: "tmap".into(),
+                global: "src".into(),
+                global_offset: 0,
+                map: map.clone(),
+            });
+            let co = coords_operand(&mut case, &coords);
+            let info = if offsets.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<String> = (0..offsets.len()).map(|k| format!("o{k}")).collect();
+                for (n, &o) in names.iter().zip(&offsets) {
+                    case.reg(n, u64::from(o));
+                }
+                format!(", {{{}}}", names.join(", "))
+            };
+            let pol = policy(&mut case, c.cache_hint);
+            case.stmt(format!("{opcode} [tmap, {co}]{info}{pol};"));
+            out.push((format!("{}; {where_} {coords:?}: memory unchanged", map_label(&map)), case.finish()));
+        }
+    }
+    Ok(sample(out, c.cache_hint))
+}
+
+/// Where a tile is taken: a description, the coordinates and the im2colInfo offsets.
+type Placement = (String, Vec<i32>, Vec<u16>);
+
+/// Im2col maps of `rank` (3…5): channels-innermost tensors `[C, W, (H, (D,)) N]` with corners
+/// inside and outside the image.
+fn im2col_maps(rank: usize, target: &Target) -> Vec<TensorMap> {
+    let mut maps = Vec::new();
+    for (k, (dtype, channels, pixels, swizzle, lower, upper)) in [
+        (D::Float16, 16u32, 8u32, Swizzle::None, 0i32, 0i32),
+        (D::Float32, 8, 16, Swizzle::B64, -1, 1),
+        (D::Uint8, 32, 4, Swizzle::B32, -1, -1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let spatial = rank - 2;
+        let mut dims = vec![u64::from(channels) + 8];
+        for d in 0..spatial {
+            dims.push(5 + d as u64);
+        }
+        dims.push(2);
+        let eb = TensorMap { dtype, ..blank_map() }.element_bytes();
+        let mut strides = Vec::new();
+        let mut s = (dims[0] * eb).next_multiple_of(16);
+        for &n in &dims[1..] {
+            strides.push(s);
+            s *= n;
+        }
+        let m = TensorMap {
+            mode: MapMode::Im2col {
+                lower_corner: vec![lower; spatial],
+                upper_corner: vec![upper; spatial],
+                channels_per_pixel: channels,
+                pixels_per_column: pixels,
+            },
+            dtype,
+            global_address: 0,
+            dims,
+            strides,
+            box_dims: vec![],
+            element_strides: vec![1; rank],
+            interleave: Interleave::None,
+            swizzle,
+            l2_promotion: L2Promotion::None,
+            oob_fill: if k == 1 { OobFill::NanRequestZeroFma } else { OobFill::None },
+        };
+        if m.validate(target).is_ok() {
+            maps.push(m);
+        }
+    }
+    maps
+}
+
+/// Coordinates and im2colInfo offsets for an im2col map: at the image's start, in its middle
+/// with offsets, and in the second image past the last row.
+fn im2col_coordinates(map: &TensorMap) -> Vec<Placement> {
+    let rank = map.rank();
+    let spatial = rank - 2;
+    let at = |c0: i32, s: i32, n: i32| {
+        let mut v = vec![c0];
+        v.extend(std::iter::repeat_n(s, spatial));
+        v.push(n);
+        v
+    };
+    vec![
+        ("image start".to_string(), at(0, 0, 0), vec![0u16; spatial]),
+        ("middle, offsets 1".to_string(), at(0, 1, 0), vec![1u16; spatial]),
+        ("second image, near the end".to_string(), at(0, 3, 1), vec![0u16; spatial]),
+    ]
+}
+
+/// The small dedicated set of tiled loads whose innermost coordinate × element size is not a
+/// multiple of 16 bytes: the spec promises the tile, an H100 traps
+/// (corpus/findings/tma-inner-coordinate-trap.md). One form (the 2-D `.tile` load into
+/// `.shared::cluster`, the form the H100 was measured with), four cases.
+pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
+    let Some(form) = valid_forms(target, Some(Family::CpAsyncBulkTensor)).into_iter().map(|(f, _)| f).find(|f| {
+        matches!(f, Form::CpAsyncBulkTensor(c) if c.dim.rank() == 2 && c.dst == BulkSpace::SharedCluster
+            && c.load_mode == Some(LoadMode::Tile) && !c.multicast && !c.cache_hint && c.cta_group.is_none())
+    }) else {
+        return Vec::new();
+    };
+    let opcode = form.opcode();
+    let mut out = Vec::new();
+    for (k, (dtype, c0)) in
+        [(D::Float32, 1i32), (D::Float16, 4), (D::Float16, -3), (D::Uint8, 8)].into_iter().enumerate()
+    {
+        let map = tiled_map(2, dtype, 32, 0);
+        let coords = vec![c0, 0];
+        if !map.inner_coordinate_traps(&coords) || map.validate(target).is_err() {
+            continue;
+        }
+        let label = format!("{}; inner coordinate {c0} × {} bytes", map_label(&map), map.element_bytes());
+        out.push(AsyncCase {
+            form: opcode.clone(),
+            label,
+            source: tensor_load(false, &opcode, target, &map, &coords, &[], 99_000 + k as u64),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle::semantics::Allowances;
+
+    fn sm90() -> Target {
+        "sm_90".parse().unwrap()
+    }
+
+    /// Every case of sm_90 builds and runs on the oracle without a protocol error, and its
+    /// read buffers come back.
+    #[test]
+    fn every_sm90_case_is_protocol_correct() {
+        let sweep = async_cases(&sm90(), &|_| true);
+        let mut failures = Vec::new();
+        for c in &sweep.cases {
+            let p = match c.source.build() {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(format!("{} [{}]: build: {e}", c.form, c.label));
+                    continue;
+                }
+            };
+            if let Err(e) = oracle::memprog::interp::run(&p, &Allowances::all()) {
+                failures.push(format!("{} [{}]: run: {e}", c.form, c.label));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} of {} cases fail:\n{}",
+            failures.len(),
+            sweep.cases.len(),
+            failures[..failures.len().min(30)].join("\n")
+        );
+    }
+}
+
+#[cfg(test)]
+mod coverage {
+    /// The same target gives the same cases, in the same order.
+    #[test]
+    fn cases_are_a_function_of_the_target() {
+        let target: Target = "sm_90".parse().unwrap();
+        let keep = |op: &str| op.starts_with("cp.async.bulk.tensor.2d") || op.starts_with("cp.async.cg");
+        let (a, b) = (async_cases(&target, &keep), async_cases(&target, &keep));
+        assert!(!a.cases.is_empty());
+        assert_eq!(a.cases, b.cases);
+        assert_eq!(a.not_run, b.not_run);
+    }
+
+    use super::*;
+
+    /// Every family has cases; multicast forms are not run for want of a cluster; the sweep
+    /// stays a few thousand cases.
+    #[test]
+    fn every_family_has_cases_and_the_sweep_stays_small() {
+        let target: Target = "sm_90".parse().unwrap();
+        let sweep = async_cases(&target, &|_| true);
+        for family in ASYNC_FAMILIES {
+            let n = sweep.cases.iter().filter(|c| Family::classify(&c.form) == Some(family)).count();
+            eprintln!("{}: {n} cases", family.name());
+            assert!(n > 0, "{}", family.name());
+        }
+        let mut reasons: Vec<&str> = sweep.not_run.iter().map(|(_, r)| r.as_str()).collect();
+        reasons.dedup();
+        eprintln!("{} cases; not run: {} forms ({reasons:?})", sweep.cases.len(), sweep.not_run.len());
+        assert!(sweep.not_run.iter().any(|(f, r)| f.contains("multicast") && r == NOT_RUN_CLUSTER));
+        assert!((1000..=6000).contains(&sweep.cases.len()), "{}", sweep.cases.len());
+    }
+}

@@ -1,0 +1,641 @@
+//! The asynchronous-copy rows of `ptxdiff conform`: every case of
+//! [`generator::async_cases`] (and the dedicated inner-coordinate set, row
+//! `<opcode>`[`TRAPS`]) run on each GPU backend and by the oracle, final memory compared byte
+//! for byte; one [`Row`] per (form, backend).
+//!
+//! The oracle runs every case on all cores (rayon); each GPU backend gets the cases in batches
+//! of [`BATCH`] programs ([`crate::memrun::run_on`]: one module, one JIT or ptxas per batch,
+//! the jobs spread over the backend's workers). A row counts the cases it compared
+//! (`checked`), the cases whose known bytes differ (`mismatches`), and gives up to
+//! [`EXAMPLES`] of them (the case's index in its row, its label, the first differing byte);
+//! a case that faults, hangs, is rejected, or whose tensor map the driver refuses makes the
+//! row's failure (the first one, with how many cases failed) and is an example too. Without a
+//! GPU the rows are the oracle's (backend `oracle`): every case must run.
+//!
+//! Findings ([`record_async_findings`]): a row's first mismatching or failing case is
+//! regenerated from the row's form and the example's index ([`case_of`]: the generator is a
+//! pure function of the target), and its `ptxdiff eval` program line is the case file; the
+//! replay is `ptxdiff eval --backend B CASE`. Disagreements are `hardware-spec` (or
+//! `compiler` when another GPU backend agrees on the form); failures are the conform classes
+//! of [`super::results`], except a fault in the inner-coordinate set, which is `hardware-spec`
+//! with input class [`INNER_COORDINATE`] (known: `corpus/known/tma-inner-coordinate-trap.toml`).
+//!
+//! Invariant: the rows are in case order (forms in [`generator::async_cases::ASYNC_FAMILIES`]
+//! order), each form's rows in backend order, whatever the completion order.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use generator::async_cases::{async_cases, inner_coordinate_trap_cases, AsyncCase, AsyncSweep};
+use oracle::isa::Target;
+use oracle::memory::Region;
+use oracle::memprog::MemProgram;
+use oracle::semantics::Allowances;
+use rayon::prelude::*;
+
+use super::results::{failure_signature, Recording, Row};
+use crate::backend::{Backend, Failure, Need};
+use crate::diff::sweep::check::Mismatch;
+use crate::diff::{BackendFailure, FailureKind};
+use crate::findings::{Finding, FindingClass, FindingStore, Recorded, Signature, StoreError};
+use crate::glob::glob_match;
+use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
+
+/// The suffix of the row of the inner-coordinate set (cases the H100 traps on though the spec
+/// promises data).
+pub const TRAPS: &str = " [inner-coordinate traps]";
+
+/// The input class of a finding from the inner-coordinate set.
+pub const INNER_COORDINATE: &str = "inner-coordinate-not-16B";
+
+/// Programs per GPU batch (one module).
+pub const BATCH: usize = 128;
+
+/// Seconds before a case counts as hung at most (`--timeout` when shorter).
+pub const CASE_TIMEOUT_S: u64 = 20;
+
+/// Examples kept per row.
+pub const EXAMPLES: usize = 8;
+
+/// The backend name of the rows the oracle alone makes (no GPU).
+pub const ORACLE: &str = crate::backend::oracle::NAME;
+
+/// The cases of a run on `target`, forms matching `glob`: the sweep, then the inner-coordinate
+/// set (form keys suffixed with [`TRAPS`]).
+pub fn plan(target: &Target, glob: Option<&str>) -> AsyncSweep {
+    let keep = |op: &str| glob.is_none_or(|g| glob_match(g, op));
+    let mut sweep = async_cases(target, &keep);
+    sweep.cases.extend(inner_coordinate_trap_cases(target).into_iter().filter(|c| keep(&c.form)).map(|mut c| {
+        c.form.push_str(TRAPS);
+        c
+    }));
+    sweep
+}
+
+/// Case `index` of the row of `form` (a row's form key, [`TRAPS`] included) on `target`.
+pub fn case_of(target: &Target, form: &str, index: u64) -> Option<AsyncCase> {
+    let cases = match form.strip_suffix(TRAPS) {
+        Some(base) => inner_coordinate_trap_cases(target).into_iter().filter(|c| c.form == base).collect(),
+        None => async_cases(target, &|op| op == form).cases,
+    };
+    cases.into_iter().nth(usize::try_from(index).ok()?)
+}
+
+/// Whether a row's form is an asynchronous-copy form (or the inner-coordinate set).
+pub fn is_async_row(form: &str) -> bool {
+    let base = form.strip_suffix(TRAPS).unwrap_or(form);
+    oracle::isa::Family::classify(base).is_some_and(|f| generator::async_cases::ASYNC_FAMILIES.contains(&f))
+}
+
+/// Seconds per stage of the asynchronous rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AsyncStages {
+    /// The oracle, all cases (wall).
+    pub oracle_s: f64,
+    /// Printing, assembling and running the batches on the GPU backends (wall).
+    pub gpu_s: f64,
+    /// Comparing bytes.
+    pub compare_s: f64,
+}
+
+/// What the asynchronous part of a run did.
+#[derive(Clone, Debug, Default)]
+pub struct AsyncRun {
+    /// Rows, form by form, each form's rows in backend order.
+    pub rows: Vec<Row>,
+    /// Forms without cases, and why.
+    pub not_run: Vec<(String, String)>,
+    /// Cases per row form, in row order.
+    pub cases: Vec<(String, usize)>,
+    /// Where the time went.
+    pub stages: AsyncStages,
+}
+
+/// The oracle's view of one case: the program and the regions of its `read` buffers.
+type Expected = Result<(MemProgram, Vec<Region>), String>;
+
+/// Builds and runs every case on the oracle.
+fn oracle_all(cases: &[AsyncCase], allow: &Allowances) -> Vec<Expected> {
+    cases
+        .par_iter()
+        .map(|c| {
+            let p = c.source.build().map_err(|e| e.to_string())?;
+            let r = oracle_read(&p, allow).map_err(|e| e.to_string())?;
+            Ok((p, r))
+        })
+        .collect()
+}
+
+/// A row's failure kind for a backend failure.
+fn failure_kind(f: &Failure) -> FailureKind {
+    match f {
+        Failure::Rejected { .. } => FailureKind::Rejected,
+        Failure::Crash { how, .. } if how.contains("hang") => FailureKind::Hang,
+        Failure::Crash { how, .. } if how.starts_with("CUDA_ERROR") || how.contains("fault") => FailureKind::Fault,
+        Failure::Crash { .. } => FailureKind::Crash,
+    }
+}
+
+fn failure_text(f: &Failure) -> String {
+    match f {
+        Failure::Rejected { by, message } => format!("rejected by {by}: {message}"),
+        Failure::Crash { by, how, message } => format!("{how} ({by}): {message}"),
+    }
+}
+
+/// What became of one case on one backend.
+enum Verdict {
+    /// Every known byte equal.
+    Agrees,
+    /// The first differing byte: (read index, offset, expected, got), and how many differ.
+    Differs { first: (usize, u64, u8, u8), count: usize },
+    /// A failure worth a finding.
+    Failed(BackendFailure),
+    /// The oracle could not run the case (a defect of the generator or the oracle).
+    Oracle(String),
+    /// The environment stopped the backend.
+    Environment(String),
+}
+
+/// Builds the rows: per form, per backend, from each case's verdict.
+fn rows_of(
+    cases: &[AsyncCase],
+    backends: &[String],
+    verdicts: &[Vec<Verdict>],
+    expected: &[Expected],
+    seconds: &[f64],
+) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut index_in_form: Vec<u64> = Vec::with_capacity(cases.len());
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for c in cases {
+        let n = counts.entry(c.form.as_str()).or_default();
+        index_in_form.push(*n);
+        *n += 1;
+    }
+    let mut forms: Vec<&str> = Vec::new();
+    for c in cases {
+        if forms.last() != Some(&c.form.as_str()) && !forms.contains(&c.form.as_str()) {
+            forms.push(&c.form);
+        }
+    }
+    for form in forms {
+        for (b, backend) in backends.iter().enumerate() {
+            let mut row =
+                Row { form: form.to_string(), backend: backend.clone(), seconds: seconds[b], ..Row::default() };
+            let mut failed = 0u64;
+            for (k, c) in cases.iter().enumerate().filter(|(_, c)| c.form == form) {
+                let index = index_in_form[k];
+                let example = |expected: String, actual: String, detail: Vec<(String, String)>| {
+                    let mut inputs = vec![("case".to_string(), c.label.clone())];
+                    inputs.extend(detail);
+                    Mismatch { index, inputs, expected, actual }
+                };
+                match &verdicts[b][k] {
+                    Verdict::Agrees => row.checked += 1,
+                    Verdict::Differs { first: (buf, offset, e, g), count } => {
+                        row.checked += 1;
+                        row.mismatches += 1;
+                        if row.examples.len() < EXAMPLES {
+                            let name = expected[k]
+                                .as_ref()
+                                .ok()
+                                .and_then(|(p, _)| p.read.get(*buf).map(|&i| p.buffers[i].name.clone()))
+                                .unwrap_or_default();
+                            row.examples.push(example(
+                                format!("{e:#04x}"),
+                                format!("{g:#04x}"),
+                                vec![
+                                    ("buffer".into(), name),
+                                    ("offset".into(), offset.to_string()),
+                                    ("bytes differing".into(), count.to_string()),
+                                ],
+                            ));
+                        }
+                    }
+                    Verdict::Failed(f) => {
+                        failed += 1;
+                        if row.failure.is_none() {
+                            row.failure = Some(f.clone());
+                        }
+                        if row.examples.len() < EXAMPLES {
+                            row.examples.push(example("the read buffers".into(), f.to_string(), Vec::new()));
+                        }
+                    }
+                    Verdict::Oracle(why) => {
+                        failed += 1;
+                        if row.failure.is_none() {
+                            row.failure = Some(BackendFailure::new(
+                                FailureKind::OracleDefect,
+                                format!("the oracle cannot run case {index} ({}): {why}", c.label),
+                            ));
+                        }
+                    }
+                    Verdict::Environment(why) => {
+                        if row.failure.is_none() {
+                            row.failure = Some(BackendFailure::new(FailureKind::Environment, why.clone()));
+                        }
+                    }
+                }
+            }
+            if let Some(f) = &mut row.failure {
+                if failed > 1 {
+                    f.message = format!("{} ({failed} cases failed)", f.message);
+                }
+            }
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// Runs the cases of `sweep` ([`plan`]) on the GPU backends among `backends` (or, when none
+/// needs a GPU, on the oracle alone); `tick` is called with the cases each batch finished.
+pub fn run(
+    sweep: AsyncSweep,
+    backends: &mut [Box<dyn Backend>],
+    allow: &Allowances,
+    timeout: Duration,
+    tick: &(dyn Fn(u64) + Sync),
+) -> AsyncRun {
+    let cases = &sweep.cases;
+    let mut stages = AsyncStages::default();
+    let t = Instant::now();
+    let expected = oracle_all(cases, allow);
+    stages.oracle_s = t.elapsed().as_secs_f64();
+    let gpu: Vec<usize> =
+        (0..backends.len()).filter(|&b| backends[b].needs().iter().any(|n| matches!(n, Need::Gpu(_)))).collect();
+    let (names, verdicts, seconds) = if gpu.is_empty() {
+        let v: Vec<Verdict> = expected
+            .iter()
+            .map(|e| match e {
+                Ok(_) => Verdict::Agrees,
+                Err(why) => Verdict::Oracle(why.clone()),
+            })
+            .collect();
+        tick(cases.len() as u64);
+        (vec![ORACLE.to_string()], vec![v], vec![stages.oracle_s])
+    } else {
+        let mut names = Vec::new();
+        let mut all = Vec::new();
+        let mut seconds = Vec::new();
+        for &b in &gpu {
+            let start = Instant::now();
+            let (v, compare_s) = run_backend(backends[b].as_mut(), cases, &expected, timeout, tick);
+            stages.compare_s += compare_s;
+            seconds.push(start.elapsed().as_secs_f64());
+            names.push(backends[b].name());
+            all.push(v);
+        }
+        stages.gpu_s = seconds.iter().sum::<f64>() - stages.compare_s;
+        (names, all, seconds)
+    };
+    let rows = rows_of(cases, &names, &verdicts, &expected, &seconds);
+    let mut per_form: Vec<(String, usize)> = Vec::new();
+    for c in cases {
+        match per_form.iter_mut().find(|(f, _)| *f == c.form) {
+            Some((_, n)) => *n += 1,
+            None => per_form.push((c.form.clone(), 1)),
+        }
+    }
+    AsyncRun { rows, not_run: sweep.not_run, cases: per_form, stages }
+}
+
+/// The verdict of one case from the oracle's regions of its read buffers and a GPU result.
+fn verdict(regions: &[Region], r: GpuResult) -> Verdict {
+    match r {
+        GpuResult::Bytes(got) => {
+            let refs: Vec<&Region> = regions.iter().collect();
+            let diffs = compare(&refs, &got);
+            match diffs.first() {
+                None => Verdict::Agrees,
+                Some(d) => Verdict::Differs { first: (d.buffer, d.offset, d.expected, d.got), count: diffs.len() },
+            }
+        }
+        GpuResult::Failed(f) => Verdict::Failed(BackendFailure::new(failure_kind(&f), failure_text(&f))),
+        GpuResult::EncodeRejected { param, error } => Verdict::Failed(BackendFailure::new(
+            FailureKind::Rejected,
+            format!("the driver refused tensor map parameter {param}: {error}"),
+        )),
+    }
+}
+
+/// The verdicts of every case on one GPU backend, and the seconds spent comparing.
+fn run_backend(
+    backend: &mut dyn Backend,
+    cases: &[AsyncCase],
+    expected: &[Expected],
+    timeout: Duration,
+    tick: &(dyn Fn(u64) + Sync),
+) -> (Vec<Verdict>, f64) {
+    let mut verdicts: Vec<Option<Verdict>> = (0..cases.len()).map(|_| None).collect();
+    for (k, e) in expected.iter().enumerate() {
+        if let Err(why) = e {
+            verdicts[k] = Some(Verdict::Oracle(why.clone()));
+        }
+    }
+    let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
+    // The inner-coordinate cases fault: a batch of their own.
+    let (traps, normal): (Vec<usize>, Vec<usize>) = runnable.into_iter().partition(|&k| cases[k].form.ends_with(TRAPS));
+    let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
+    batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
+    let mut compare_s = 0.0;
+    for batch in batches {
+        let programs: Vec<&MemProgram> =
+            batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
+        match run_on(backend, &programs, timeout) {
+            Err(why) => {
+                for &k in &batch {
+                    verdicts[k] = Some(Verdict::Environment(why.clone()));
+                }
+            }
+            Ok(results) => {
+                let t = Instant::now();
+                for (&k, r) in batch.iter().zip(results) {
+                    let Ok((_, regions)) = &expected[k] else { continue };
+                    verdicts[k] = Some(verdict(regions, r));
+                }
+                compare_s += t.elapsed().as_secs_f64();
+            }
+        }
+        tick(batch.len() as u64);
+    }
+    let verdicts = verdicts
+        .into_iter()
+        .map(|v| v.unwrap_or_else(|| Verdict::Environment("the case was not run".into())))
+        .collect();
+    (verdicts, compare_s)
+}
+
+/// The findings of the asynchronous rows of a run (rows of other forms are left alone),
+/// recorded in `store`; each row's `findings` lists the ids of the findings it is part of.
+pub fn record_async_findings(
+    rows: &mut [Row],
+    target: &Target,
+    env: &[(String, String)],
+    store: &mut FindingStore,
+) -> Result<Recording, StoreError> {
+    let mut rec = Recording::default();
+    let mut forms: Vec<String> = Vec::new();
+    for r in rows.iter().filter(|r| is_async_row(&r.form)) {
+        if !forms.contains(&r.form) {
+            forms.push(r.form.clone());
+        }
+    }
+    let mut ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for form in &forms {
+        let of_form: Vec<&Row> = rows.iter().filter(|r| &r.form == form).collect();
+        for (finding, case) in form_findings(form, target, env, &of_form, store) {
+            for b in &finding.signature.backends {
+                ids.entry((form.clone(), b.clone())).or_default().push(finding.signature.key());
+            }
+            match store.record(finding, &case)? {
+                Recorded::New => rec.new += 1,
+                Recorded::Duplicate => rec.duplicates += 1,
+                Recorded::Known(_) => rec.known += 1,
+            }
+        }
+    }
+    for r in rows.iter_mut().filter(|r| is_async_row(&r.form)) {
+        r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
+    }
+    Ok(rec)
+}
+
+/// A case of a row: the run's target, the row's form key, the case's index in the row.
+#[derive(Clone, Copy)]
+struct CaseRef<'a> {
+    target: &'a Target,
+    form: &'a str,
+    index: u64,
+}
+
+/// A finding of case `at` with `sig`, its message and the backend its replay names, and the
+/// case file (the eval program line).
+fn finding_for(
+    at: CaseRef<'_>,
+    sig: Signature,
+    message: String,
+    backend: &str,
+    env: &[(String, String)],
+    store: &FindingStore,
+) -> (Finding, String) {
+    let CaseRef { target, form, index } = at;
+    let case = case_of(target, form, index);
+    let (ptx, text, n) = match &case {
+        Some(c) => {
+            let line = eval_line(&c.source).to_string();
+            let ptx = c
+                .source
+                .build()
+                .ok()
+                .and_then(|p| oracle::memprog::ptx::module(&[&p]).ok().map(|m| m.ptx))
+                .unwrap_or_default();
+            (ptx, format!("{line}\n"), c.source.statements.len() as u32)
+        }
+        None => (String::new(), format!("{{\"error\": \"no case {index} of {form}\"}}\n"), 0),
+    };
+    let mut f = Finding::new(sig, ptx);
+    (f.original_instructions, f.minimized_instructions, f.threads) = (n, n, 1);
+    f.message = Some(match &case {
+        Some(c) => format!("case {index} of {form}: {}\n{message}", c.label),
+        None => message,
+    });
+    f.environment = env.to_vec();
+    f.replay = format!("ptxdiff eval --backend {backend} {}", store.case_path(&f.signature.key()).display());
+    (f, text)
+}
+
+/// The findings of one form's rows with their case texts.
+fn form_findings(
+    form: &str,
+    target: &Target,
+    env: &[(String, String)],
+    rows: &[&Row],
+    store: &FindingStore,
+) -> Vec<(Finding, String)> {
+    let base = form.strip_suffix(TRAPS).unwrap_or(form);
+    let mut out = Vec::new();
+    // Failures: one finding per failing row.
+    for r in rows {
+        let Some(fail) = &r.failure else { continue };
+        let traps = form.ends_with(TRAPS) && fail.kind == FailureKind::Fault;
+        let (class, how, input) = if traps {
+            let how = fail
+                .message
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .find(|w| w.starts_with("CUDA_ERROR"))
+                .unwrap_or("GPU fault")
+                .to_string();
+            (FindingClass::HardwareSpec, how, INNER_COORDINATE)
+        } else {
+            match failure_signature(&r.backend, fail) {
+                Some((class, how)) => (class, how, ""),
+                None => continue,
+            }
+        };
+        // The first failing case: the first example without a differing byte.
+        let index = r.examples.iter().find(|m| !m.inputs.iter().any(|(k, _)| k == "buffer")).map_or(0, |m| m.index);
+        let sig = Signature::new(class, base, input, [r.backend.clone()], how);
+        let message = fail.to_string().chars().take(4000).collect();
+        out.push(finding_for(CaseRef { target, form, index }, sig, message, &r.backend, env, store));
+    }
+    // Disagreements: one finding for the rows whose bytes differ.
+    let differing: Vec<&Row> = rows.iter().copied().filter(|r| r.mismatches > 0).collect();
+    let Some(first_row) = differing.first() else { return out };
+    let Some(first) = first_row.examples.iter().find(|m| m.inputs.iter().any(|(k, _)| k == "buffer")) else {
+        return out;
+    };
+    let agreeing =
+        rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
+    let class = if agreeing { FindingClass::Compiler } else { FindingClass::HardwareSpec };
+    let buffer = first.inputs.iter().find(|(k, _)| k == "buffer").map_or("", |(_, v)| v.as_str());
+    let sig = Signature::new(
+        class,
+        base,
+        "",
+        differing.iter().map(|r| r.backend.clone()),
+        format!("bytes-differ-in-{buffer}"),
+    );
+    let message = differing
+        .iter()
+        .map(|r| format!("{}: {} of {} cases differ from the oracle", r.backend, r.mismatches, r.checked))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (mut f, text) =
+        finding_for(CaseRef { target, form, index: first.index }, sig, message, &first_row.backend, env, store);
+    f.mismatches = first_row
+        .examples
+        .iter()
+        .filter(|m| m.inputs.iter().any(|(k, _)| k == "buffer"))
+        .map(|m| crate::findings::WordMismatch {
+            thread: 0,
+            word: m.inputs.iter().find(|(k, _)| k == "offset").and_then(|(_, v)| v.parse().ok()).unwrap_or(0),
+            expected: m.expected.clone(),
+            actual: BTreeMap::from([(first_row.backend.clone(), m.actual.clone())]),
+            decoded: format!("case {}: {}", m.index, m.inputs.first().map_or("", |(_, l)| l.as_str())),
+        })
+        .collect();
+    out.push((f, text));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::results::{write_run, Report};
+    use crate::findings::{FindingsDoc, KnownSet};
+    use oracle::memory::Byte;
+
+    fn target() -> Target {
+        "sm_90".parse().unwrap()
+    }
+
+    /// The GPU bytes the oracle expects (unknown bytes as 0).
+    fn bytes_of(regions: &[Region]) -> Vec<Vec<u8>> {
+        regions
+            .iter()
+            .map(|r| {
+                r.bytes()
+                    .iter()
+                    .map(|b| match b {
+                        Byte::Known(v) => *v,
+                        Byte::Unknown(_) => 0,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A planted difference (one byte of one case's bulk store) and a fault in the
+    /// inner-coordinate set: the first is a new finding whose case file `ptxdiff eval` reads
+    /// back, giving the oracle's bytes; the second is the known trap finding.
+    #[test]
+    fn a_byte_difference_is_a_finding_with_an_eval_case() {
+        let t = target();
+        let allow = Allowances::all();
+        let form = "cp.async.bulk.global.shared::cta.bulk_group";
+        let mut sweep = plan(&t, Some(form));
+        let traps = plan(&t, Some("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
+        let trap_cases: Vec<AsyncCase> = traps.cases.into_iter().filter(|c| c.form.ends_with(TRAPS)).collect();
+        assert!(!trap_cases.is_empty());
+        sweep.cases.extend(trap_cases);
+        let cases = &sweep.cases;
+        let expected = oracle_all(cases, &allow);
+        assert!(expected.iter().all(Result::is_ok));
+        let planted = 5usize;
+        let mut verdicts = Vec::new();
+        let mut dst_at = 0;
+        for (k, e) in expected.iter().enumerate() {
+            let (p, regions) = e.as_ref().unwrap();
+            if cases[k].form.ends_with(TRAPS) {
+                verdicts.push(verdict(
+                    regions,
+                    GpuResult::Failed(Failure::Crash {
+                        by: "cuda:jit".into(),
+                        how: "CUDA_ERROR_ILLEGAL_INSTRUCTION".into(),
+                        message: "unspecified launch failure".into(),
+                    }),
+                ));
+                continue;
+            }
+            let mut got = bytes_of(regions);
+            if k == planted {
+                let dst = p.read.iter().position(|&i| p.buffers[i].name == "dst").unwrap();
+                dst_at = dst;
+                got[dst][3] ^= 0xFF;
+            }
+            verdicts.push(verdict(regions, GpuResult::Bytes(got)));
+        }
+        let rows = rows_of(cases, &["cuda:jit".to_string()], &[verdicts], &expected, &[1.0]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].form.as_str(), rows[0].mismatches, rows[0].examples[0].index), (form, 1, planted as u64));
+        assert!(rows[1].failure.is_some());
+        let mut report = Report {
+            run_id: "conform-async".into(),
+            target: format!("{}@{}", t.name(), t.ptx),
+            rows,
+            ..Report::default()
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let known = KnownSet::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap();
+        let (dir, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, known).unwrap();
+        assert_eq!((rec.new, rec.known), (1, 1), "{rec:?}");
+        let doc = FindingsDoc::load(&dir).unwrap();
+        assert_eq!(doc.known[0].id, "tma-inner-coordinate-trap");
+        let f = &doc.findings[0];
+        assert_eq!(f.signature.form, form);
+        assert_eq!(f.signature.class, FindingClass::HardwareSpec);
+        assert!(f.replay.starts_with("ptxdiff eval --backend cuda:jit "), "{}", f.replay);
+        assert!(f.ptx.contains(".entry"), "the printed module");
+        assert_eq!(report.rows[0].findings, vec![f.id.clone()]);
+        // The case file is the eval line of the planted case: eval gives the oracle's bytes.
+        let case = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        let mut out = Vec::new();
+        crate::eval::run(case.as_bytes(), &mut out, &allow).unwrap();
+        let answer: serde_json::Value = serde_json::from_str(String::from_utf8(out).unwrap().trim()).unwrap();
+        let (p, regions) = expected[planted].as_ref().unwrap();
+        let name = &p.buffers[p.read[dst_at]].name;
+        assert_eq!(answer[name.as_str()], serde_json::json!(regions[dst_at].to_hex()), "{answer}");
+    }
+
+    /// Without a GPU backend the rows are the oracle's: every case runs.
+    #[test]
+    fn without_a_gpu_the_oracle_runs_every_case() {
+        let sweep = plan(&target(), Some("cp.async.bulk.prefetch.L2.global*"));
+        let n = sweep.cases.len() as u64;
+        assert!(n > 0);
+        let run = run(sweep, &mut [], &Allowances::all(), Duration::from_secs(1), &|_| {});
+        assert!(run.rows.iter().all(|r| r.backend == ORACLE && r.failure.is_none()));
+        assert_eq!(run.rows.iter().map(|r| r.checked).sum::<u64>(), n);
+    }
+
+    #[test]
+    fn rows_of_the_trap_set_are_async_rows_of_their_family() {
+        let form = format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{TRAPS}");
+        assert!(is_async_row(&form));
+        assert!(!is_async_row("cvt.rn.f16.f32"));
+        assert_eq!(Row { form, ..Row::default() }.family(), "cp.async.bulk.tensor");
+        assert!(case_of(&target(), "cp.async.ca.shared.global", 3).is_some());
+    }
+}
