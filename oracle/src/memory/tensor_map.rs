@@ -826,6 +826,31 @@ impl TensorMap {
         SMEM_TILE_ALIGN
     }
 
+    /// The §9.7.9.25.5.1 restriction a tile store (`.global.shared::cta`) at `coords` breaks, if
+    /// any: the starting coordinates must be non-negative (an H100 traps on a negative one,
+    /// corpus/evidence/tma-tile-stores.md), and the box must stay inside the tensor along the
+    /// dimensions after the first ("D, W and H"). Dimension 0 may pass the end (what the
+    /// hardware then writes is the allowance `tma-store-oob-chunk`).
+    pub fn store_restriction(&self, coords: &[i32]) -> Option<String> {
+        if let Some(c) = coords.iter().find(|&&c| c < 0) {
+            return Some(format!(
+                "§9.7.9.25.5.1: a tensor store's starting coordinates must be non-negative (coordinate {c})"
+            ));
+        }
+        for (d, &c) in coords.iter().enumerate().take(self.rank().min(4)).skip(1) {
+            let es = u64::from(self.element_strides.get(d).copied().unwrap_or(1).max(1));
+            let n = u64::from(self.box_dims.get(d).copied().unwrap_or(1)).div_ceil(es).max(1);
+            let last = c as u64 + (n - 1) * es;
+            if last >= self.dims.get(d).copied().unwrap_or(0) {
+                return Some(format!(
+                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (coordinate {c} + box reaches {last}, dims[{d}] = {})",
+                    self.dims.get(d).copied().unwrap_or(0)
+                ));
+            }
+        }
+        None
+    }
+
     /// Whether an H100 faults on a tiled load at `coords` though the PTX ISA promises data
     /// (§9.7.9.25.5.2 puts no condition on `tensorCoords`; §9.7.9.25.5.1 restricts the first
     /// coordinate only for the packed types): it does when `c0 · elementSize` is not a multiple

@@ -865,7 +865,9 @@ impl Machine<'_> {
                 effect: Effect::Write { region: db, start: dst.start, bytes },
             })?;
         } else {
-            self.store_coordinates(&decl.name, map, &coords)?;
+            if let Some(why) = map.store_restriction(&coords) {
+                return Err(MemError::Undefined(format!("{why} (tensor map `{}`)", decl.name)));
+            }
             let (sb, soff) = (shared_buffer, shared_off);
             let src = self.span(sb, soff, size, map.smem_align(), rule)?;
             let mut effects = Vec::new();
@@ -894,35 +896,6 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
-    /// The §9.7.9.25.5.1 restrictions of the `.global.shared::cta` direction in tile mode: the
-    /// starting coordinates are non-negative (the H100 traps on a negative one,
-    /// corpus/evidence/tma-tile-stores.md) and the box stays inside the tensor along the
-    /// dimensions after the first ("D, W and H"); a store that breaks one is undefined.
-    fn store_coordinates(
-        &self,
-        name: &str,
-        map: &crate::memory::tensor_map::TensorMap,
-        coords: &[i32],
-    ) -> Result<(), MemError> {
-        if let Some(c) = coords.iter().find(|&&c| c < 0) {
-            return Err(MemError::Undefined(format!(
-                "§9.7.9.25.5.1: a tensor store's starting coordinates must be non-negative (tensor map `{name}`, coordinate {c})"
-            )));
-        }
-        for (d, &c) in coords.iter().enumerate().take(map.rank().min(4)).skip(1) {
-            let es = u64::from(map.element_strides[d].max(1));
-            let n = u64::from(map.box_dims.get(d).copied().unwrap_or(1)).div_ceil(es);
-            let last = c as u64 + (n - 1) * es;
-            if last >= map.dims[d] {
-                return Err(MemError::Undefined(format!(
-                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (tensor map `{name}`: coordinate {c} + box reaches {last}, dims[{d}] = {})",
-                    map.dims[d]
-                )));
-            }
-        }
-        Ok(())
-    }
-
     /// The global bytes a tile store writes beyond the end of dimension 0 on the H100 (allowance
     /// [`Allowance::TmaStoreOobChunk`]): in each row with in-bounds elements, the out-of-bounds
     /// elements of the box that share the 16-byte chunk (counted from the row's start) of the
