@@ -225,7 +225,8 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
                 }
                 (Some(_), _, Some(_)) => return Err(err("give \"hex\" or \"fill\", not both")),
                 (None, Some(l), Some(oracle::memory::Byte::Known(b))) => Region::filled(l as usize, b),
-                (None, Some(l), _) => match space {
+                (None, Some(l), Some(oracle::memory::Byte::Unknown(_))) => Region::unwritten(l as usize),
+                (None, Some(l), None) => match space {
                     // Never-written shared memory is any value; global memory starts zeroed.
                     BufferSpace::Shared => Region::unwritten(l as usize),
                     BufferSpace::Global => Region::filled(l as usize, 0),

@@ -467,3 +467,120 @@ fn bulk_reductions_add_integers_and_round_floats() {
     let e = error_of(&one(line));
     assert!(e.contains("statement 6") && e.contains("§9.7.9.25.2"), "{e}");
 }
+
+#[test]
+fn copied_values_flow_through_cvt_and_prmt() {
+    let line = json!({
+        "program": [
+            "cp.async.ca.shared.global [win], [src], 8;",
+            "cp.async.wait_all;",
+            "ld.shared.v2.b32 {x, y}, [win];",
+            "cvt.rn.f16.f32 hx, x;",
+            "cvt.rn.f16.f32 hy, y;",
+            "st.global.v2.b16 [out], {hx, hy};",
+            "prmt.b32 z, x, y, 0x5140;",
+            "st.global.b32 [out+4], z;",
+        ],
+        // 1.0f, 2.0f.
+        "buffers": {"src": {"space": "global", "hex": "0000803f00000040"}, "win": {"space": "shared", "len": 8}, "out": {"space": "global", "len": 8}},
+        "read": ["out"],
+    });
+    // f16 1.0 = 0x3c00, 2.0 = 0x4000; prmt 0x5140 picks bytes x0, y0, x1, y1 = 00 00 00 00.
+    let v = one(line.clone());
+    assert_eq!(v["out"], json!("003c004000000000"), "{v}");
+    let mut line = line;
+    line["program"][6] = json!("prmt.b32 z, x, y, 0x7362;");
+    // Bytes x2 = 0x80, y2 = 0x00, x3 = 0x3f, y3 = 0x40.
+    assert_eq!(one(line)["out"], json!("003c004080003f40"));
+}
+
+#[test]
+fn st_async_lands_on_its_mbarrier() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mov.b32 v, 0xcafef00d;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 4;",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [win+4], v, [bar];",
+            "W:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra W;",
+            "ld.shared.u32 x, [win+4];",
+            "st.global.u32 [out], x;",
+        ],
+        "buffers": {"win": {"space": "shared", "len": 8, "fill": "00"}, "bar": {"space": "shared", "len": 8, "align": 8}, "out": {"space": "global", "len": 4}},
+        "read": ["out", "win"],
+    });
+    let v = one(line);
+    assert_eq!(v["out"], json!("0df0feca"), "{v}");
+    assert_eq!(v["win"], json!("000000000df0feca"), "{v}");
+}
+
+#[test]
+fn a_tensor_store_writes_only_in_bounds_elements() {
+    let line = json!({
+        "program": [
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {c0, c1}], [win];",
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group 0;",
+        ],
+        "regs": {"c0": "0x8", "c1": "0x3"},
+        "buffers": {
+            "src": {"space": "global", "len": 128, "fill": "ee"},
+            "win": {"space": "shared", "hex": hex(&ramp(32)), "align": 128},
+        },
+        "tensor_maps": {"tmap": small_map(json!({}))},
+        "read": ["src"],
+    });
+    let v = one(line);
+    let mut want = vec![0xeeu8; 128];
+    want[3 * 32 + 8..3 * 32 + 20].copy_from_slice(&ramp(12));
+    assert_eq!(v["src"], json!(hex(&want)), "{v}");
+}
+
+#[test]
+fn bulk_copies_between_shared_windows_and_multicast_to_one_cta() {
+    let line = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 48;",
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [b], [a], 16, [bar];",
+            "mov.b16 m, 1;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [b+16], [g], 32, [bar], m;",
+            "W:",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+            "@!p bra W;",
+        ],
+        "buffers": {
+            "a": {"space": "shared", "hex": hex(&ramp(16))},
+            "b": {"space": "shared", "len": 48},
+            "g": {"space": "global", "hex": "ab".repeat(32)},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "read": ["b"],
+    });
+    let v = one(line);
+    assert_eq!(v["b"], json!(format!("{}{}", hex(&ramp(16)), "ab".repeat(32))), "{v}");
+}
+
+#[test]
+fn wait_group_read_frees_the_source_but_not_the_destination() {
+    let line = |tail: &str| {
+        json!({
+            "program": [
+                "cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16;",
+                "cp.async.bulk.commit_group;",
+                "cp.async.bulk.wait_group.read 0;",
+                "mov.b32 v, 9;",
+                tail,
+            ],
+            "buffers": {"s": {"space": "shared", "hex": hex(&ramp(16))}, "g": {"space": "global", "len": 16}},
+            "read": ["g"],
+        })
+    };
+    // The source may be reused; the destination is still being written, so it reads back unknown.
+    let v = one(line("st.shared.u32 [s], v;"));
+    assert_eq!(v["g"], json!("??".repeat(16)), "{v}");
+    let e = error_of(&one(line("ld.global.u32 x, [g];")));
+    assert!(e.contains("statement 4") && e.contains("§9.7.9.25.1"), "{e}");
+}

@@ -8,9 +8,14 @@
 //! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
 //!   `bar.sync 0` needs every thread converged.
 //! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
-//!   access the bytes at once; an asynchronous copy reads its source when issued (a later
-//!   write to it is undefined until the copy has read it) and writes its destination when
-//!   its completion mechanism completes it.
+//!   access the bytes at once; an asynchronous copy (`cp.async`, `cp.async.bulk{.tensor}`,
+//!   `st.async`) reads its source when issued (a later write to it is undefined until the copy
+//!   has read it) and writes its destination when its completion mechanism completes it; a
+//!   bulk reduction computes `dst op src` ([`crate::semantics::reduce`]) at completion.
+//! - Tensor copies lay tiles out through [`crate::memory::tensor_map`]; global buffers sit at
+//!   the model addresses [`super::global_base`] gives them.
+//! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
+//!   set-valued result is unknown under its allowance.
 //! - At the end, bytes that operations still pending may write are unknown
 //!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
 //!
@@ -67,19 +72,23 @@ pub(super) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
                 return Err(err(format!("a backward branch: memory programs only branch forward, except in {LOOP}")));
             }
         }
-        if wait_pred(s).is_some() && !is_wait_loop(p, i + 1) {
+        if is_wait(s) && !is_wait_loop(p, i + 1) {
             return Err(err(format!("a test_wait/try_wait whose result depends on timing: waits must be {LOOP}")));
         }
     }
     Ok(())
 }
 
-/// The predicate a `test_wait`/`try_wait` writes (unguarded).
+/// Whether a statement is an `mbarrier.test_wait`/`try_wait`.
+fn is_wait(s: &Stmt) -> bool {
+    use crate::isa::MbarrierOp::*;
+    matches!(&s.kind, StmtKind::Isa(inst) if matches!(&inst.form, Form::Mbarrier(m) if matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity)))
+}
+
+/// The predicate an unguarded `test_wait`/`try_wait` writes.
 fn wait_pred(s: &Stmt) -> Option<&str> {
     let StmtKind::Isa(inst) = &s.kind else { return None };
-    let Form::Mbarrier(m) = &inst.form else { return None };
-    use crate::isa::MbarrierOp::*;
-    if s.guard.is_some() || !matches!(m.op, TestWait | TestWaitParity | TryWait | TryWaitParity) {
+    if s.guard.is_some() || !is_wait(s) {
         return None;
     }
     match inst.operands.first() {
@@ -640,6 +649,31 @@ impl Machine<'_> {
                 // distinguish (lockstep threads, one CTA): no effect.
                 Ok(())
             }
+            Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_) => self.value_instruction(t, form, ops),
+            Form::StAsync(st) => {
+                if !st.complete_tx || ops.len() < 3 {
+                    return Err(MemError::Unsupported("st.async without its [mbar] (the .release line)".into()));
+                }
+                let (ty, n) = data_shape(form, Role::Src)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+                let dst = self.span(buffer, at, eb * n, eb * n, "§9.7.9.12: naturally aligned")?;
+                let mut bytes = Vec::new();
+                for o in elements(&ops[1]) {
+                    bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize).into_iter().map(Some));
+                }
+                let bar = self.bar(t, &ops[2])?;
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Generic,
+                    reads: Vec::new(),
+                    writes: vec![dst],
+                    reduction: false,
+                    signal: Signal::Mbarrier { bar, bytes: (eb * n) as i64 },
+                    effect: Effect::Write { region: buffer, start: dst.start, bytes },
+                })?;
+                Ok(())
+            }
             f => Err(MemError::Unsupported(format!("`{}` (§{})", f.opcode(), f.family().section()))),
         }
     }
@@ -896,6 +930,57 @@ impl Machine<'_> {
             signal: Signal::BulkGroup,
             effect: Effect::Many(effects),
         })?;
+        Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// A per-thread value instruction (`cvt`, `cvt.pack`, `prmt`) through
+    /// [`crate::semantics::operands::evaluate`]: its scalar register operands by slot name; a
+    /// set-valued result is unknown under the allowance of its first free field.
+    fn value_instruction(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::semantics::operands::{evaluate, Input, Output};
+        let specs = form.operands();
+        let mut values = std::collections::BTreeMap::new();
+        let mut unknown = None;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Src {
+                continue;
+            }
+            if !matches!(spec.kind, OperandKind::Reg(_) | OperandKind::RegOrImm(_) | OperandKind::Pred) {
+                return Err(MemError::Unsupported(format!("operand `{}` of `{}`", spec.name, form.opcode())));
+            }
+            match self.value(t, o)? {
+                Val::Bits(b) => {
+                    values.insert(spec.name.to_string(), Input::Scalar(u128::from(b)));
+                }
+                Val::Unknown(a) => {
+                    unknown.get_or_insert(a);
+                    values.insert(spec.name.to_string(), Input::Scalar(0));
+                }
+                _ => return Err(MemError::Unsupported(format!("an address as operand `{}`", spec.name))),
+            }
+        }
+        let outs = evaluate(form, &values, None, self.allow).map_err(|e| MemError::Parse(e.to_string()))?;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Dst {
+                continue;
+            }
+            let Operand::Name(reg) = o else {
+                return Err(MemError::Unsupported(format!("destination `{o}` of `{}`", form.opcode())));
+            };
+            let out = outs.iter().find(|(n, _)| n == spec.name).map(|(_, v)| v);
+            let v = match (unknown, out) {
+                (Some(a), _) => Val::Unknown(a),
+                (None, Some(Output::Bits(e))) => match e.free.first() {
+                    None => Val::Bits(e.bits as u64),
+                    Some(f) => Val::Unknown(f.allowance),
+                },
+                (None, Some(Output::Pred(Some(p)))) => Val::Bits(u64::from(*p)),
+                _ => return Err(MemError::Unsupported(format!("the result `{}` of `{}`", spec.name, form.opcode()))),
+            };
+            self.set(t, reg, v)?;
+        }
         Ok(())
     }
 }

@@ -457,3 +457,77 @@ impl fmt::Display for MemProgram {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffers() -> Vec<Buffer> {
+        vec![
+            Buffer { name: "g".into(), space: BufferSpace::Global, align: 256, init: Region::filled(16, 0) },
+            Buffer { name: "s".into(), space: BufferSpace::Shared, align: 16, init: Region::unwritten(16) },
+        ]
+    }
+
+    fn program(stmts: &[&str], inputs: &[(&str, u64)]) -> Result<MemProgram, StmtError> {
+        let inputs: BTreeMap<String, u64> = inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let stmts: Vec<String> = stmts.iter().map(|s| s.to_string()).collect();
+        parse(Target::parse("sm_90").unwrap(), 1, buffers(), Vec::new(), &inputs, &stmts, vec![0])
+    }
+
+    #[test]
+    fn registers_are_typed_by_their_first_use() {
+        let p = program(
+            &["add.u32 x, a, 1;", "setp.ne.u32 q, x, 0;", "@q st.global.u32 [g], x;", "mov.u64 r, g;", "done:"],
+            &[("a", 5)],
+        )
+        .unwrap();
+        let class = |n: &str| p.regs.iter().find(|r| r.name == n).map(|r| r.class);
+        assert_eq!(class("a"), Some(RegClass::B32));
+        assert_eq!(class("q"), Some(RegClass::Pred));
+        assert_eq!(class("r"), Some(RegClass::B64));
+        assert_eq!(p.inputs.values().copied().collect::<Vec<_>>(), vec![5]);
+        let StmtKind::Glue(g) = &p.stmts[0].kind else { panic!("{:?}", p.stmts[0]) };
+        assert_eq!(g.to_string(), "add.u32 %r1, %r0, 0x1;");
+        assert_eq!(p.stmts[2].guard, Some(Guard { negated: false, pred: "q".into() }));
+        assert_eq!(p.to_string().lines().next(), Some("add.u32 x, a, 1;"), "prints as given");
+    }
+
+    #[test]
+    fn bad_statements_name_their_index() {
+        let e = program(&["add.u32 x, a, 1;", "add.u64 y, x, 1;"], &[("a", 1)]).unwrap_err();
+        assert_eq!(e.index, 1);
+        assert!(e.to_string().contains("register `x` is .b32"), "{e}");
+        let e = program(&["st.global.u32 [g], nope;"], &[]).unwrap_err();
+        assert_eq!(e.error, MemError::UnknownName("nope".into()));
+        let e = program(&["bra nowhere;"], &[]).unwrap_err();
+        assert!(e.to_string().contains("no label `nowhere`"), "{e}");
+        let e = program(&["mov.b32 x, 1;"], &[("unused", 1)]).unwrap_err();
+        assert!(e.to_string().contains("never used"), "{e}");
+        let long = format!("st.global.u32 [g], {};", "z".repeat(200));
+        let e = program(&[&long], &[]).unwrap_err();
+        assert!(e.to_string().contains("z…`: unknown name"), "{e}");
+    }
+
+    #[test]
+    fn interp_runs_forward_branches_per_thread() {
+        let stmts: Vec<String> = [
+            "mov.u32 t, %tid.x;",
+            "shl.b32 o, t, 2;",
+            "mov.u64 r, g;",
+            "setp.eq.u32 p, t, 1;",
+            "@p bra skip;",
+            "add.u64 r, r, 4;",
+            "skip:",
+            "st.global.u32 [r], t;",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let p = parse(Target::parse("sm_90").unwrap(), 2, buffers(), Vec::new(), &BTreeMap::new(), &stmts, vec![0])
+            .unwrap();
+        let out = interp::run(&p, &crate::semantics::Allowances::all()).unwrap();
+        // Thread 0 stores 0 at g+4; thread 1 skips the add and stores 1 at g+0.
+        assert_eq!(out[0].to_hex(), format!("0100000000000000{}", "00".repeat(8)));
+    }
+}
