@@ -824,6 +824,9 @@ mod tests {
         let show = || format!("seed {seed}:\n{}", src.statements.join("\n"));
         let p = src.build().map_err(|e| format!("{}\nbuild: {e}", show()))?;
         oracle::memprog::interp::run(&p, &Allowances::all()).map_err(|e| format!("{}\nrun: {e}", show()))?;
+        if !crate::async_minimize::protocol_correct(&src, &Allowances::all()) {
+            return Err(format!("{}\na write of a read-back buffer is still pending at the end", show()));
+        }
         oracle::memprog::ptx::module(&[&p]).map_err(|e| format!("{}\nprint: {e}", show()))?;
         Ok(())
     }

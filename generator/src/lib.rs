@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod async_minimize;
 pub mod async_programs;
 pub mod minimize;
 pub mod probe;
