@@ -9,7 +9,8 @@
 //! an assembler rejection, or a tensor map the driver refuses though the model accepts it.
 //! New kinds of finding (class, backends, symptom) are minimized
 //! ([`generator::async_minimize`], which keeps every candidate protocol-correct) while the
-//! same symptom remains on the same backends, then stored in the [`FindingStore`] with the
+//! same symptom remains on the same backends (within the campaign's time), then stored in the
+//! [`FindingStore`] with the
 //! case's `ptxdiff eval` program line as its case file and `ptxdiff eval --backend B CASE` as
 //! its replay. The signature is built from the asynchronous statements that remain after
 //! minimization (the forms of the copies), the tensor map's type and swizzle, and the symptom.
@@ -484,14 +485,17 @@ fn record(
         *seen += 1;
         let (red, t) = measure(|| {
             let allow = &o.settings.allow;
+            let deadline = start + o.time;
             async_minimize::minimize(&raw.source, allow, o.minimize_calls, |cand| {
-                gpus.iter_mut().filter(|g| raw.backends.contains(&g.name())).all(|g| {
-                    rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
-                        sym.class == raw.symptom.class
-                            && sym.how == raw.symptom.how
-                            && (sym.buffer == raw.symptom.buffer || raw.symptom.buffer.is_none())
+                // Past the campaign's time every candidate fails, so the reduction stops.
+                Instant::now() < deadline
+                    && gpus.iter_mut().filter(|g| raw.backends.contains(&g.name())).all(|g| {
+                        rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
+                            sym.class == raw.symptom.class
+                                && sym.how == raw.symptom.how
+                                && (sym.buffer == raw.symptom.buffer || raw.symptom.buffer.is_none())
+                        })
                     })
-                })
             })
         });
         add_stage(&mut s.stages, "minimize", t);
@@ -577,5 +581,89 @@ mod tests {
         assert_eq!((sym.how.as_str(), sym.buffer.as_deref()), ("bytes-differ", Some(s.read[0].as_str())));
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].word, 3);
+    }
+
+    /// A "GPU" that launches nothing: every read-back buffer comes back as it started.
+    struct Idle;
+
+    impl Backend for Idle {
+        fn name(&self) -> String {
+            "cuda:idle".into()
+        }
+        fn needs(&self) -> Vec<crate::backend::Need> {
+            Vec::new()
+        }
+        fn role(&self) -> crate::backend::Role {
+            crate::backend::Role::Runs
+        }
+        fn sweep(
+            &mut self,
+            _: &[crate::backend::SweepSpec],
+            _: &(dyn Fn(u64) + Sync),
+        ) -> Vec<crate::backend::SweepResult> {
+            Vec::new()
+        }
+        fn run_programs(&mut self, _: &crate::backend::ProgramBatch) -> Result<Vec<Vec<u32>>, crate::backend::Failed> {
+            Err(crate::backend::Failed::Environment("memory jobs only".into()))
+        }
+        fn run_mem(
+            &mut self,
+            specs: &[crate::backend::MemSpec],
+        ) -> Vec<Result<crate::worker::protocol::MemOutcome, String>> {
+            specs
+                .iter()
+                .map(|s| {
+                    let buffers = s.read.iter().map(|&i| s.buffers[i].init.clone()).collect();
+                    Ok(crate::worker::protocol::MemOutcome::Done { buffers })
+                })
+                .collect()
+        }
+    }
+
+    /// The whole finding path without a GPU: a backend whose bytes differ is found, the case
+    /// minimized to a small protocol-correct program, stored with its eval line, which the
+    /// oracle evaluates without an error.
+    #[test]
+    fn differences_are_minimized_and_stored_as_eval_lines() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let run_dir = dir.path().join("run");
+        let o = AsyncOptions {
+            time: Duration::from_secs(60),
+            max_programs: Some(8),
+            seed: 5,
+            target: "sm_90".parse().expect("a target"),
+            backends: Vec::new(),
+            settings: Settings {
+                ptxas: Vec::new(),
+                devices: crate::backend::pool::Devices::List(vec![0]),
+                workers: None,
+                allow: Allowances::all(),
+                sweep_timeout: Duration::from_secs(1),
+            },
+            config: AsyncConfig::default(),
+            run_dir: run_dir.clone(),
+            known_dir: dir.path().join("no-known"),
+            batch: 8,
+            minimize: true,
+            minimize_calls: 300,
+            command: "test".into(),
+            progress: false,
+        };
+        let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
+        assert_eq!((s.programs, s.undefined, s.gpu_runs), (8, 0, 8));
+        assert!(s.new >= 1 && s.minimized.0 >= 1, "{s:?}");
+        let doc = crate::findings::FindingsDoc::load(&run_dir).expect("findings.json");
+        for f in &doc.findings {
+            assert_eq!(f.signature.how, "bytes-differ");
+            assert_eq!(f.signature.backends, vec!["cuda:idle".to_string()]);
+            assert!(f.replay.starts_with("ptxdiff eval --backend cuda:idle "), "{}", f.replay);
+            assert!(f.ptx.contains(".entry mp0"), "{}", f.ptx);
+            let case = std::fs::read_to_string(run_dir.join("cases").join(format!("{}.case", f.id))).expect("case");
+            let answer = crate::eval::eval_line(case.trim(), &mut Default::default(), &Allowances::all());
+            assert!(!answer.contains("\"error\""), "{case}\n→ {answer}");
+        }
+        let small = doc.findings.iter().map(|f| f.minimized_instructions).min().unwrap_or(u32::MAX);
+        let big = doc.findings.iter().map(|f| f.original_instructions).max().unwrap_or(0);
+        assert!(small * 4 < big, "minimized to {small} of {big} statements");
     }
 }
