@@ -7,11 +7,17 @@
 //! a bad form or operand); evaluation always goes on. Lines that have arrived together are
 //! evaluated in parallel (parsed forms cached per worker) and answered, and the output flushed,
 //! before the next line is waited for, so another program can drive `eval` as a co-process.
+//!
+//! A program line (`{"program": […], …}`) is parsed into a [`MemSource`] ([`program_source`])
+//! and run by the memory-program interpreter; `eval --backend NAME` ([`run_backend`]) runs the
+//! program lines of its whole input on a backend instead (through [`crate::memrun::run_on`])
+//! and answers with that backend's bytes.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 
 use oracle::isa::Form;
+use oracle::memprog::MemSource;
 use oracle::semantics::operands::{evaluate, Input, Output};
 use oracle::semantics::{Allowances, Constraint, Expected};
 use rayon::prelude::*;
@@ -142,17 +148,18 @@ const BUFFER_FIELDS: [&str; 5] = ["space", "hex", "len", "fill", "align"];
 /// The key of the output object that names the allowances of unknown bytes.
 const ALLOWANCES_KEY: &str = "allowances";
 
-/// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
-/// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
-/// allowances of its unknown (`??`) bytes when it has any.
-fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, String> {
-    use oracle::memory::Region;
-    use oracle::memprog::{Buffer, BufferSpace};
+/// A memory program line's description (README, "`ptxdiff eval`", program lines) as a
+/// [`MemSource`]; `Err` names what is wrong with the line. [`crate::memrun::eval_line`]
+/// writes the same shape back.
+pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
+    use oracle::memory::{Byte, Region};
+    use oracle::memprog::{BufferSource, BufferSpace, Init};
     if let Some(k) = obj.keys().find(|k| !PROGRAM_FIELDS.contains(&k.as_str())) {
         return Err(format!("unknown field \"{k}\" (a program line has {})", PROGRAM_FIELDS.join(", ")));
     }
-    let stmts: Vec<String> = obj["program"]
-        .as_array()
+    let statements: Vec<String> = obj
+        .get("program")
+        .and_then(Value::as_array)
         .ok_or("\"program\" must be an array of statement strings")?
         .iter()
         .map(|s| s.as_str().map(str::to_string).ok_or("\"program\" must be an array of statement strings"))
@@ -221,16 +228,13 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
                     if l.is_some_and(|l| l != r.len() as u64) {
                         return Err(err("\"len\" differs from the length of \"hex\""));
                     }
-                    r
+                    Init::Hex(h.to_string())
                 }
                 (Some(_), _, Some(_)) => return Err(err("give \"hex\" or \"fill\", not both")),
-                (None, Some(l), Some(oracle::memory::Byte::Known(b))) => Region::filled(l as usize, b),
-                (None, Some(l), Some(oracle::memory::Byte::Unknown(_))) => Region::unwritten(l as usize),
-                (None, Some(l), None) => match space {
-                    // Never-written shared memory is any value; global memory starts zeroed.
-                    BufferSpace::Shared => Region::unwritten(l as usize),
-                    BufferSpace::Global => Region::filled(l as usize, 0),
-                },
+                (None, Some(l), Some(Byte::Known(b))) => Init::Fill { len: l, byte: Some(b) },
+                (None, Some(l), Some(Byte::Unknown(_))) => Init::Hex("??".repeat(l as usize)),
+                // Never-written shared memory is any value; global memory starts zeroed.
+                (None, Some(l), None) => Init::Fill { len: l, byte: None },
                 (None, None, _) => return Err(err("needs \"hex\" or \"len\"")),
             };
             let align = match spec.get("align") {
@@ -241,7 +245,7 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
                     .filter(|a| a.is_power_of_two() && *a <= 1 << 20)
                     .ok_or_else(|| err("\"align\" must be a power of two ≤ 2^20"))?,
             };
-            buffers.push(Buffer { name: name.clone(), space, align, init });
+            buffers.push(BufferSource { name: name.clone(), space, init, align });
         }
     }
     let mut tensor_maps = Vec::new();
@@ -253,10 +257,19 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
     let mut read = Vec::new();
     for r in obj.get("read").and_then(Value::as_array).ok_or("\"read\" must be an array of buffer names")? {
         let n = r.as_str().ok_or("\"read\" must be an array of buffer names")?;
-        read.push(buffers.iter().position(|b| b.name == n).ok_or_else(|| format!("unknown buffer `{n}` in \"read\""))?);
+        if !buffers.iter().any(|b| b.name == n) {
+            return Err(format!("unknown buffer `{n}` in \"read\""));
+        }
+        read.push(n.to_string());
     }
-    let program = oracle::memprog::parse(target, threads, buffers, tensor_maps, &regs, &stmts, read)
-        .map_err(|e| e.to_string())?;
+    Ok(MemSource { target, threads, statements, regs, buffers, tensor_maps, read })
+}
+
+/// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
+/// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
+/// allowances of its unknown (`??`) bytes when it has any.
+fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, String> {
+    let program = program_source(obj)?.build().map_err(|e| e.to_string())?;
     let regions = oracle::memprog::interp::run(&program, allow).map_err(|e| e.to_string())?;
     let mut out = Map::new();
     let mut allowances = Map::new();
@@ -298,8 +311,8 @@ const TENSOR_MAP_FIELDS: [&str; 16] = [
 fn tensor_map(
     name: &str,
     spec: &Value,
-    buffers: &[oracle::memprog::Buffer],
-) -> Result<oracle::memprog::TensorMapDecl, String> {
+    buffers: &[oracle::memprog::BufferSource],
+) -> Result<oracle::memprog::TensorMapSource, String> {
     use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
     let err = |m: String| format!("tensor map `{name}`: {m}");
     let spec = spec.as_object().ok_or_else(|| err("must be an object".into()))?;
@@ -369,8 +382,9 @@ fn tensor_map(
     )?)
     .ok_or_else(|| err("bad oob_fill".into()))?;
     let global = text("global", None)?;
-    let buffer =
-        buffers.iter().position(|b| b.name == global).ok_or_else(|| err(format!("unknown buffer `{global}`")))?;
+    if !buffers.iter().any(|b| b.name == global) {
+        return Err(err(format!("unknown buffer `{global}`")));
+    }
     let global_offset = match spec.get("global_offset") {
         None => 0,
         Some(v) => v.as_u64().ok_or_else(|| err("\"global_offset\" must be a non-negative integer".into()))?,
@@ -415,7 +429,7 @@ fn tensor_map(
         l2_promotion,
         oob_fill,
     };
-    Ok(oracle::memprog::TensorMapDecl { name: name.to_string(), buffer, global_offset, map })
+    Ok(oracle::memprog::TensorMapSource { name: name.to_string(), global, global_offset, map })
 }
 
 /// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.
@@ -526,6 +540,114 @@ pub fn run<R: BufRead + Send>(input: R, mut output: impl Write, allow: &Allowanc
         }
         Ok(total)
     })
+}
+
+/// How long `eval --backend` waits for one batch of programs; past it the program running is
+/// a hang.
+pub const BACKEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// One program line made ready for a backend, or its answer already.
+enum Pending {
+    Run(oracle::memprog::MemProgram),
+    Answer(Value),
+}
+
+/// What a backend's result of one program line says, as the contract's JSON: the read
+/// buffers' hex (every byte known), or an error naming the failure.
+fn backend_answer(p: &oracle::memprog::MemProgram, r: crate::memrun::GpuResult) -> Value {
+    use crate::backend::Failure;
+    use crate::memrun::GpuResult;
+    match r {
+        GpuResult::Bytes(buffers) => {
+            let mut out = Map::new();
+            for (&k, bytes) in p.read.iter().zip(&buffers) {
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                out.insert(p.buffers[k].name.clone(), json!(hex));
+            }
+            Value::Object(out)
+        }
+        GpuResult::Failed(Failure::Rejected { by, message }) => {
+            json!({ "error": shorten(&format!("rejected by {by}: {message}")) })
+        }
+        GpuResult::Failed(Failure::Crash { by, how, message }) => {
+            json!({ "error": shorten(&format!("{how} on {by}: {message}")) })
+        }
+        GpuResult::EncodeRejected { param, error } => {
+            // Parameters: the pointers first, then the tensor maps in order.
+            let printed = oracle::memprog::ptx::module(&[p]).ok();
+            let pointers = printed.map_or(0, |m| {
+                m.kernels[0]
+                    .params
+                    .iter()
+                    .filter(|x| matches!(x, oracle::memprog::ptx::KernelParam::Pointer { .. }))
+                    .count()
+            });
+            let name = param.checked_sub(pointers).and_then(|j| p.tensor_maps.get(j)).map_or("?", |t| &t.name);
+            json!({ "error": format!("the driver refused tensor map `{name}`: {error}") })
+        }
+    }
+}
+
+/// `ptxdiff eval --backend NAME`: every program line of `input` runs on `backend` (all of
+/// them as one module) and is answered with the backend's bytes of its `read` buffers, or
+/// `{"error": "line N: …"}` (a line that is no program line, a program that cannot be built
+/// or printed, a rejection, fault, hang or refused tensor map). Returns the number of lines.
+pub fn run_backend(
+    input: impl BufRead,
+    mut output: impl Write,
+    backend: &mut dyn crate::backend::Backend,
+) -> std::io::Result<usize> {
+    let mut pending = Vec::new();
+    for (n, line) in input.split(b'\n').enumerate() {
+        let line = line?;
+        let text = String::from_utf8(line).map_err(|_| "not UTF-8".to_string());
+        let p = text.and_then(|t| {
+            let v: Value = serde_json::from_str(t.trim_end_matches('\r')).map_err(|e| format!("not JSON: {e}"))?;
+            let obj = v.as_object().ok_or("each line must be a JSON object")?;
+            if !obj.contains_key("program") {
+                return Err(format!(
+                    "eval --backend {} runs program lines only; evaluate instruction lines without --backend",
+                    backend.name()
+                ));
+            }
+            let p = program_source(obj)?.build().map_err(|e| e.to_string())?;
+            oracle::memprog::ptx::module(&[&p]).map_err(|e| e.to_string())?;
+            Ok(p)
+        });
+        pending.push(match p {
+            Ok(p) => Pending::Run(p),
+            Err(e) => Pending::Answer(json!({ "error": shorten(&format!("line {}: {e}", n + 1)) })),
+        });
+    }
+    let programs: Vec<&oracle::memprog::MemProgram> = pending
+        .iter()
+        .filter_map(|p| match p {
+            Pending::Run(p) => Some(p),
+            Pending::Answer(_) => None,
+        })
+        .collect();
+    let mut results = match crate::memrun::run_on(backend, &programs, BACKEND_TIMEOUT) {
+        Ok(r) => r.into_iter().map(Ok).collect::<Vec<_>>(),
+        Err(e) => vec![Err(e); programs.len()],
+    }
+    .into_iter();
+    for (n, p) in pending.iter().enumerate() {
+        let answer = match p {
+            Pending::Answer(a) => a.clone(),
+            Pending::Run(p) => match results.next() {
+                Some(Ok(r)) => backend_answer(p, r),
+                Some(Err(e)) => json!({ "error": shorten(&format!("backend {}: {e}", backend.name())) }),
+                None => json!({ "error": "no result" }),
+            },
+        };
+        let answer = match answer.get("error").and_then(Value::as_str) {
+            Some(e) if !e.starts_with("line ") => json!({ "error": format!("line {}: {e}", n + 1) }),
+            _ => answer,
+        };
+        writeln!(output, "{answer}")?;
+    }
+    output.flush()?;
+    Ok(pending.len())
 }
 
 #[cfg(test)]

@@ -68,6 +68,12 @@ enum Command {
         /// Switch allowances off (comma-separated names; see `ptxdiff allowances`).
         #[arg(long, value_delimiter = ',')]
         allow_off: Vec<String>,
+        /// Run the program lines on this backend (`cuda:jit`, `cuda:ptxas-O3`, …) instead of
+        /// the oracle, answering with its bytes: the reproducer of an async-copy finding.
+        #[arg(long)]
+        backend: Option<String>,
+        /// Read the lines from this file instead of stdin (`case.jsonl`).
+        file: Option<std::path::PathBuf>,
     },
     /// List the named allowances (where the oracle accepts a set of results), with evidence.
     Allowances,
@@ -749,11 +755,30 @@ fn run() -> Result<ExitCode> {
             print!("{}", runner::explain::explain(&instr, &operands, active, &Allowances::from_off(&allow_off)?)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Eval { allow_off } => {
+        Command::Eval { allow_off, backend, file } => {
             let allow = Allowances::from_off(&allow_off)?;
-            let stdin = std::io::BufReader::new(std::io::stdin());
+            let input: Box<dyn std::io::BufRead + Send> = match &file {
+                Some(f) => Box::new(std::io::BufReader::new(
+                    std::fs::File::open(f).with_context(|| format!("opening {}", f.display()))?,
+                )),
+                None => Box::new(std::io::BufReader::new(std::io::stdin())),
+            };
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            runner::eval::run(stdin, stdout, &allow).context("reading stdin or writing stdout")?;
+            match backend {
+                None => runner::eval::run(input, stdout, &allow).context("reading the input or writing stdout")?,
+                Some(name) => {
+                    let registry = runner::backend::Registry::new(runner::backend::Settings {
+                        ptxas: Vec::new(),
+                        devices: Default::default(),
+                        workers: Some(1),
+                        allow,
+                        sweep_timeout: runner::eval::BACKEND_TIMEOUT,
+                    });
+                    let mut b = registry.build(&name)?;
+                    runner::eval::run_backend(input, stdout, b.as_mut())
+                        .context("reading the input or writing stdout")?
+                }
+            };
             Ok(ExitCode::SUCCESS)
         }
         Command::Worker { device, oracle } => {

@@ -315,3 +315,83 @@ pub fn eval_line(src: &MemSource) -> Value {
     line.insert("read".into(), json!(src.read));
     Value::Object(line)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle::memprog::ptx::KernelBuffer;
+
+    #[test]
+    fn compare_reports_exactly_the_known_bytes_that_differ() {
+        let a = Region::from_hex("0102??04").unwrap();
+        let b = Region::from_hex("aabb").unwrap();
+        let got = vec![vec![0x01, 0x99, 0x77, 0x05], vec![0xaa]];
+        assert_eq!(
+            compare(&[&a, &b], &got),
+            vec![
+                ByteDiff { buffer: 0, offset: 1, expected: 0x02, got: 0x99 },
+                ByteDiff { buffer: 0, offset: 3, expected: 0x04, got: 0x05 },
+                ByteDiff { buffer: 1, offset: 1, expected: 0xbb, got: 0 },
+            ]
+        );
+        assert!(compare(&[&a], &[vec![1, 2, 0xff, 4]]).is_empty(), "an unknown byte matches anything");
+    }
+
+    #[test]
+    fn read_back_buffers_are_sliced_out_of_the_jobs_buffers() {
+        let buffer = |len| KernelBuffer { len, align: 16, init: vec![0; len as usize] };
+        let kernel = MemKernel {
+            entry: "mp0".into(),
+            threads: 1,
+            dynamic_shared: 0,
+            buffers: vec![buffer(4), buffer(4), buffer(48)],
+            params: Vec::new(),
+            readback: vec![(2, 16, 8), (1, 0, 4), (2, 0, 2)],
+        };
+        assert_eq!(read_buffers(&kernel), vec![2, 1]);
+        let staging: Vec<u8> = (0..48).collect();
+        let outcome = MemOutcome::Done { buffers: vec![staging, vec![9, 8, 7, 6]] };
+        assert_eq!(
+            result_of(&kernel, outcome),
+            GpuResult::Bytes(vec![(16..24).collect(), vec![9, 8, 7, 6], vec![0, 1]])
+        );
+        let refused = MemOutcome::EncodeRejected { param: 3, error: "CUDA_ERROR_INVALID_VALUE".into() };
+        assert_eq!(
+            result_of(&kernel, refused),
+            GpuResult::EncodeRejected { param: 3, error: "CUDA_ERROR_INVALID_VALUE".into() }
+        );
+    }
+
+    #[test]
+    fn a_tensor_map_goes_on_the_wire_as_its_cuda_codes() {
+        use oracle::memory::tensor_map::{Interleave, L2Promotion, OobFill, Swizzle, TensorDataType};
+        let map = TensorMap {
+            mode: MapMode::Im2col {
+                lower_corner: vec![-1],
+                upper_corner: vec![1],
+                channels_per_pixel: 8,
+                pixels_per_column: 4,
+            },
+            dtype: TensorDataType::Float16,
+            global_address: 0x1_0000_0100,
+            dims: vec![8, 6, 2],
+            strides: vec![16, 96],
+            box_dims: Vec::new(),
+            element_strides: vec![1, 1, 1],
+            interleave: Interleave::None,
+            swizzle: Swizzle::B64,
+            l2_promotion: L2Promotion::B128,
+            oob_fill: OobFill::NanRequestZeroFma,
+        };
+        let w = WireTensorMap::from(&map);
+        // cuda.h: CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, SWIZZLE_64B = 2, L2_PROMOTION_L2_128B = 2,
+        // FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1.
+        assert_eq!((w.dtype, w.interleave, w.swizzle, w.l2_promotion, w.oob_fill), (6, 0, 2, 2, 1));
+        assert_eq!((w.dims, w.strides, w.element_strides), (vec![8, 6, 2], vec![16, 96], vec![1, 1, 1]));
+        let i = w.im2col.expect("an im2col map");
+        assert_eq!(
+            (i.lower_corner, i.upper_corner, i.channels_per_pixel, i.pixels_per_column),
+            (vec![-1], vec![1], 8, 4)
+        );
+    }
+}

@@ -169,6 +169,7 @@ fn reading_too_early_is_undefined_with_its_section() {
     });
     let e = error_of(&one(line));
     assert!(e.contains("statement 2") && e.contains("undefined") && e.contains("§9.7.9.25.1"), "{e}");
+    assert!(e.contains("generic read of `win` bytes 0..4"), "errors name the buffer: {e}");
     // Writing the source of a pending copy, and a cp.async.wait_group that leaves it pending.
     let line = json!({
         "program": [

@@ -61,6 +61,14 @@ enum Effect {
     Reduce { region: usize, start: u64, op: RedOp, ty: ReduceType, src: Vec<Byte> },
 }
 
+/// `e` with the buffer names its protocol error refers to.
+fn named(e: MemError, names: &[String]) -> MemError {
+    match e {
+        MemError::Protocol { error, .. } => MemError::Protocol { error, buffers: names.to_vec() },
+        e => e,
+    }
+}
+
 /// Checks the control flow: every branch goes forward to a label of the program.
 pub(super) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
     const LOOP: &str = "the loop `L: mbarrier.try_wait… p, [bar], …; @!p bra L;`";
@@ -145,8 +153,9 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
     }
     // A thread skipping forward waits for this statement index.
     let mut waiting: Vec<Option<usize>> = vec![None; p.threads as usize];
+    let names: Vec<String> = p.buffers.iter().map(|b| b.name.clone()).collect();
     for (i, s) in p.stmts.iter().enumerate() {
-        let err = |error| StmtError { index: i, text: s.text.clone(), error };
+        let err = |error| StmtError { index: i, text: s.text.clone(), error: named(error, &names) };
         for w in waiting.iter_mut() {
             if *w == Some(i) {
                 *w = None;

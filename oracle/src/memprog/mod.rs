@@ -153,9 +153,15 @@ pub enum MemError {
     /// A name that is not a buffer, a register or a tensor map.
     #[error("unknown name `{0}` (not a buffer, an input register, or a register written before)")]
     UnknownName(String),
-    /// The program breaks the protocol of asynchronous copies (or hangs).
-    #[error(transparent)]
-    Protocol(#[from] ProtocolError),
+    /// The program breaks the protocol of asynchronous copies (or hangs); `buffers` names the
+    /// regions its spans refer to (set by the interpreter; empty: shown by index).
+    #[error("{}", with_buffer_names(.error, .buffers))]
+    Protocol {
+        /// The violation.
+        error: ProtocolError,
+        /// Buffer names by region index.
+        buffers: Vec<String>,
+    },
     /// An access outside a buffer.
     #[error("{0}")]
     Region(#[from] RegionError),
@@ -165,6 +171,22 @@ pub enum MemError {
     /// A form or operand shape memory programs do not model.
     #[error("not supported in memory programs: {0}")]
     Unsupported(String),
+}
+
+impl From<ProtocolError> for MemError {
+    fn from(error: ProtocolError) -> Self {
+        MemError::Protocol { error, buffers: Vec::new() }
+    }
+}
+
+/// A protocol error's text with `region N` replaced by the buffer's name.
+fn with_buffer_names(error: &ProtocolError, buffers: &[String]) -> String {
+    let mut text = error.to_string();
+    // Highest index first, so `region 1` does not rewrite part of `region 12`.
+    for (k, name) in buffers.iter().enumerate().rev() {
+        text = text.replace(&format!("region {k} "), &format!("`{name}` "));
+    }
+    text
 }
 
 /// A [`MemError`] at a statement.

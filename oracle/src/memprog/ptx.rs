@@ -6,7 +6,10 @@
 //! Each entry: one `.u64` parameter per global buffer (converted with `cvta.to.global` into a
 //! register), one `.param .align 64 .b8 t{j}[128]` per tensor map (its generic address through
 //! `mov` + `cvta.param`: ptxas takes no parameter symbol as a tensor-map operand), one
-//! `.shared .align A .b8 s{k}[len]` per shared buffer, and — when a shared buffer has known
+//! `.shared .align A .b8 s{k}[len]` per shared buffer (A its alignment, at least 1024 when the
+//! program has a swizzled tensor map; past 48 KiB in all, the buffers lie in the module's
+//! dynamic shared array from its first 1024-byte boundary on, their addresses in registers
+//! `%s{k}`, and the kernel asks for that much dynamic shared memory), and — when a shared buffer has known
 //! initial bytes or is read back — a *staging* global buffer (the last kernel buffer, its
 //! parameter last among the pointers) that holds the shared buffers' initial bytes and
 //! receives their final bytes. The prologue sets the input registers, copies the initial
@@ -28,18 +31,28 @@ use thiserror::Error;
 
 use super::{BufferSpace, MemProgram, StmtKind};
 use crate::isa::operand::Operand;
-use crate::isa::{Instruction, PtxVersion, Target};
-use crate::memory::tensor_map::TensorMap;
+use crate::isa::{Form, Instruction, Mov, MovShape, PtxVersion, Target};
+use crate::memory::tensor_map::{Swizzle, TensorMap};
 use crate::memory::Byte;
 use crate::program::{Reg, RegClass};
 
 /// The most static shared memory one entry may declare (ptxas refuses more: larger shared
-/// memory is dynamic only).
+/// memory is dynamic only). Programs with more shared bytes get them as dynamic shared memory.
 pub const MAX_STATIC_SHARED: u64 = 48 * 1024;
+
+/// The most dynamic shared memory one CTA may have on sm_90 (227 KiB).
+pub const MAX_DYNAMIC_SHARED: u64 = 227 * 1024;
+
+/// The module's dynamic shared array (entries whose shared buffers exceed
+/// [`MAX_STATIC_SHARED`] place them in it, from its first 1024-byte boundary on).
+const DYNAMIC_SHARED: &str = "dsm";
 
 /// The lowest PTX ISA version a module is printed at: the prologue's
 /// `fence.proxy.async.shared::cta` needs 8.0 (§9.7.13.4).
 const MIN_PTX: PtxVersion = PtxVersion::new(8, 0);
+
+/// The span after which every swizzle pattern repeats (bytes, §5.5.8 tensor-map swizzle modes).
+const SWIZZLE_REPEAT: u64 = 1024;
 
 /// Alignment of each shared buffer's bytes inside the staging buffer.
 const STAGING_ALIGN: u64 = 16;
@@ -119,12 +132,17 @@ pub fn module(programs: &[&MemProgram]) -> Result<MemModule, PrintError> {
     let target = module_target(programs)?;
     let mut ptx = format!(".version {}\n.target {}\n.address_size 64\n", target.ptx, target.name());
     let mut kernels = Vec::with_capacity(programs.len());
+    let mut entries = String::new();
     for (i, p) in programs.iter().enumerate() {
         let (text, kernel) = entry(i, p).map_err(|what| PrintError { program: i, what })?;
-        ptx.push('\n');
-        ptx.push_str(&text);
+        entries.push('\n');
+        entries.push_str(&text);
         kernels.push(kernel);
     }
+    if kernels.iter().any(|k| k.dynamic_shared > 0) {
+        let _ = writeln!(ptx, "\n.extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];");
+    }
+    ptx.push_str(&entries);
     Ok(MemModule { ptx, kernels })
 }
 
@@ -156,10 +174,12 @@ fn module_target(programs: &[&MemProgram]) -> Result<Target, PrintError> {
 struct Names<'a> {
     p: &'a MemProgram,
     labels: BTreeMap<&'a str, usize>,
+    /// Shared buffers live in dynamic shared memory, their addresses in registers `%s<k>`.
+    dynamic: bool,
 }
 
 impl<'a> Names<'a> {
-    fn new(p: &'a MemProgram) -> Self {
+    fn new(p: &'a MemProgram, dynamic: bool) -> Self {
         let mut labels = BTreeMap::new();
         for s in &p.stmts {
             if let StmtKind::Label(l) = &s.kind {
@@ -167,7 +187,7 @@ impl<'a> Names<'a> {
                 labels.entry(l.as_str()).or_insert(n);
             }
         }
-        Names { p, labels }
+        Names { p, labels, dynamic }
     }
 
     fn label(&self, l: &str) -> Result<String, String> {
@@ -187,6 +207,7 @@ impl<'a> Names<'a> {
         if let Some(k) = self.p.buffers.iter().position(|b| b.name == n) {
             return Ok(match self.p.buffers[k].space {
                 BufferSpace::Global => format!("%g{k}"),
+                BufferSpace::Shared if self.dynamic => format!("%s{k}"),
                 BufferSpace::Shared => format!("s{k}"),
             });
         }
@@ -229,6 +250,26 @@ impl<'a> Names<'a> {
                 self.reg(p).ok_or_else(|| format!("predicate {} is no register", quote(p)))?,
             ),
         })
+    }
+
+    /// `mov d, a` whose source is a register the form reads as a symbol (`mov.b32 d, a`
+    /// parses as the address form when `a` is a name), or a buffer whose address a `.b64`
+    /// register holds, and whose class differs from `d`'s:
+    /// the model keeps `a`'s low bits (zero-extends into a wider `d`), which PTX says with a
+    /// `cvt` (mov needs equal sizes).
+    fn register_move(&self, inst: &Instruction) -> Option<String> {
+        let Form::Mov(Mov { shape: MovShape::Symbol(_), .. }) = &inst.form else { return None };
+        let [Operand::Name(d), Operand::Name(a)] = inst.operands.as_slice() else { return None };
+        let class = |n: &str| match self.p.regs.iter().find(|r| r.name == n) {
+            Some(r) => Some(r.class),
+            // A buffer or map whose address a `.b64` register holds.
+            None => self.name(n).ok().filter(|x| x.starts_with('%') && x != "%tid.x").map(|_| RegClass::B64),
+        };
+        let (dc, ac) = (class(d)?, class(a)?);
+        if dc == ac || dc == RegClass::Pred || ac == RegClass::Pred {
+            return None;
+        }
+        Some(format!("cvt.u{}.u{} {}, {};", dc.bits(), ac.bits(), self.reg(d)?, self.name(a).ok()?))
     }
 
     fn guard(&self, g: &Option<crate::isa::Guard>) -> Result<String, String> {
@@ -279,15 +320,16 @@ fn init_bytes(p: &MemProgram, k: usize) -> Vec<u8> {
 }
 
 /// A loop in which all threads copy `len` bytes between `[%xd9+global_off]` (the staging
-/// buffer) and shared buffer `s{k}`, a byte per thread per turn.
-fn copy_loop(out: &mut String, tag: &str, k: usize, global_off: u64, len: u64, threads: u32, to_shared: bool) {
+/// buffer) and a shared buffer (its address `base`), a byte per thread per turn; `label`
+/// names the loop.
+fn copy_loop(out: &mut String, label: &str, base: &str, global_off: u64, len: u64, threads: u32, to_shared: bool) {
     let _ = writeln!(out, "\tmov.u32 %xr0, %tid.x;");
-    let _ = writeln!(out, "$C{tag}{k}:");
+    let _ = writeln!(out, "{label}:");
     let _ = writeln!(out, "\tsetp.ge.u32 %xp0, %xr0, {len};");
-    let _ = writeln!(out, "\t@%xp0 bra $C{tag}{k}_end;");
+    let _ = writeln!(out, "\t@%xp0 bra {label}_end;");
     let _ = writeln!(out, "\tcvt.u64.u32 %xd0, %xr0;");
     let _ = writeln!(out, "\tadd.s64 %xd1, %xd9, %xd0;");
-    let _ = writeln!(out, "\tmov.u64 %xd2, s{k};");
+    let _ = writeln!(out, "\tmov.u64 %xd2, {base};");
     let _ = writeln!(out, "\tadd.s64 %xd2, %xd2, %xd0;");
     if to_shared {
         let _ = writeln!(out, "\tld.global.u8 %xr1, [%xd1+{global_off}];");
@@ -297,21 +339,30 @@ fn copy_loop(out: &mut String, tag: &str, k: usize, global_off: u64, len: u64, t
         let _ = writeln!(out, "\tst.global.u8 [%xd1+{global_off}], %xr1;");
     }
     let _ = writeln!(out, "\tadd.u32 %xr0, %xr0, {threads};");
-    let _ = writeln!(out, "\tbra $C{tag}{k};");
-    let _ = writeln!(out, "$C{tag}{k}_end:");
+    let _ = writeln!(out, "\tbra {label};");
+    let _ = writeln!(out, "{label}_end:");
 }
 
 /// Entry `mp{i}` for `p`, and its kernel.
 fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
-    let names = Names::new(p);
     let globals: Vec<usize> = (0..p.buffers.len()).filter(|&k| p.buffers[k].space == BufferSpace::Global).collect();
     let (layout, staging_len) = staging_layout(p);
-    let shared_total: u64 = layout.iter().map(|&(k, _)| (p.buffers[k].init.len() as u64).max(1)).sum();
-    if shared_total > MAX_STATIC_SHARED {
+    let swizzled = p.tensor_maps.iter().any(|m| m.map.swizzle != Swizzle::None);
+    let shared_align =
+        |k: usize| if swizzled { p.buffers[k].align.max(SWIZZLE_REPEAT) } else { p.buffers[k].align.max(1) };
+    // The shared buffers laid out in order, each at its alignment.
+    let shared_total = layout.iter().fold(0u64, |at, &(k, _)| {
+        at.next_multiple_of(shared_align(k)).saturating_add((p.buffers[k].init.len() as u64).max(1))
+    });
+    let dynamic = shared_total > MAX_STATIC_SHARED;
+    // Dynamic shared memory is 16-byte aligned: room to start at a 1024-byte boundary.
+    let dynamic_shared = if dynamic { shared_total + SWIZZLE_REPEAT } else { 0 };
+    if dynamic_shared > MAX_DYNAMIC_SHARED {
         return Err(format!(
-            "{shared_total} bytes of shared buffers exceed the {MAX_STATIC_SHARED} bytes of static shared memory"
+            "{shared_total} bytes of shared buffers exceed the {MAX_DYNAMIC_SHARED} bytes of shared memory of a CTA"
         ));
     }
+    let names = Names::new(p, dynamic);
     let init_shared: Vec<(usize, u64)> = layout.iter().copied().filter(|&(k, _)| has_known_init(p, k)).collect();
     let read_shared: Vec<(usize, u64)> = layout.iter().copied().filter(|(k, _)| p.read.contains(k)).collect();
     let staging = !init_shared.is_empty() || !read_shared.is_empty();
@@ -392,9 +443,23 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     if !p.tensor_maps.is_empty() {
         let _ = writeln!(t, "\t.reg .b64 %t<{}>;", p.tensor_maps.len());
     }
-    for &(k, _) in &layout {
-        let b = &p.buffers[k];
-        let _ = writeln!(t, "\t.shared .align {} .b8 s{k}[{}];", b.align.max(1), b.init.len().max(1));
+    // The model lays a swizzled tile out as at a multiple of 1024 bytes (`TensorMap::tile`), and
+    // the hardware swizzles by absolute address: with a swizzled map, every shared buffer
+    // starts at such a multiple, so both see the same layout.
+    if dynamic {
+        let _ = writeln!(t, "\t.reg .b64 %s<{}>;", p.buffers.len());
+        let _ = writeln!(t, "\tmov.u64 %xd3, {DYNAMIC_SHARED};\n\tadd.s64 %xd3, %xd3, {};", SWIZZLE_REPEAT - 1);
+        let _ = writeln!(t, "\tand.b64 %xd3, %xd3, {};", !(SWIZZLE_REPEAT - 1) as i64);
+        let mut at = 0u64;
+        for &(k, _) in &layout {
+            at = at.next_multiple_of(shared_align(k));
+            let _ = writeln!(t, "\tadd.s64 %s{k}, %xd3, {at};");
+            at += (p.buffers[k].init.len() as u64).max(1);
+        }
+    } else {
+        for &(k, _) in &layout {
+            let _ = writeln!(t, "\t.shared .align {} .b8 s{k}[{}];", shared_align(k), p.buffers[k].init.len().max(1));
+        }
     }
     // Prologue.
     for &k in &globals {
@@ -420,7 +485,15 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
         }
     }
     for &(k, at) in &init_shared {
-        copy_loop(&mut t, "in", k, at, p.buffers[k].init.len() as u64, p.threads, true);
+        copy_loop(
+            &mut t,
+            &format!("$Cin{k}"),
+            &names.name(&p.buffers[k].name)?,
+            at,
+            p.buffers[k].init.len() as u64,
+            p.threads,
+            true,
+        );
     }
     if !init_shared.is_empty() {
         let _ = writeln!(t, "\tfence.proxy.async.shared::cta;");
@@ -444,6 +517,10 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
                 let _ = writeln!(t, "\t{guard}{g}");
             }
             StmtKind::Isa(inst) => {
+                if let Some(line) = names.register_move(inst) {
+                    let _ = writeln!(t, "\t{guard}{line}");
+                    continue;
+                }
                 let mut pre = Vec::new();
                 let operands =
                     inst.operands.iter().map(|o| names.operand(o, &mut pre)).collect::<Result<Vec<_>, _>>()?;
@@ -458,11 +535,25 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     // Epilogue.
     let _ = writeln!(t, "\tbar.sync 0;");
     for &(k, at) in &read_shared {
-        copy_loop(&mut t, "out", k, at, p.buffers[k].init.len() as u64, p.threads, false);
+        copy_loop(
+            &mut t,
+            &format!("$Cout{k}"),
+            &names.name(&p.buffers[k].name)?,
+            at,
+            p.buffers[k].init.len() as u64,
+            p.threads,
+            false,
+        );
     }
     let _ = writeln!(t, "\tret;\n}}");
-    let kernel =
-        MemKernel { entry: format!("mp{i}"), threads: p.threads, dynamic_shared: 0, buffers, params, readback };
+    let kernel = MemKernel {
+        entry: format!("mp{i}"),
+        threads: p.threads,
+        dynamic_shared: dynamic_shared as u32,
+        buffers,
+        params,
+        readback,
+    };
     Ok((t, kernel))
 }
 
@@ -562,11 +653,21 @@ mod tests {
     }
 
     #[test]
-    fn too_much_shared_memory_is_an_error() {
-        let mut src = source(&["ld.shared.u32 x, [st];"], &[]);
-        src.buffers[1].init = Init::Fill { len: MAX_STATIC_SHARED, byte: None };
+    fn shared_buffers_past_48_kib_are_dynamic_and_past_227_kib_an_error() {
+        let mut src = source(&["ld.shared.u32 x, [st+4];", "mov.u32 w, st;", "st.global.u32 [out], x;"], &[]);
+        src.buffers[1].init = Init::Fill { len: MAX_STATIC_SHARED, byte: Some(1) };
+        let p = src.build().unwrap();
+        let m = module(&[&p]).unwrap();
+        // `st` (48 KiB) then `bar` (8 bytes at the next 8-byte boundary), plus room to align.
+        assert_eq!(m.kernels[0].dynamic_shared as u64, MAX_STATIC_SHARED + 8 + 1024);
+        assert!(m.ptx.contains(".extern .shared .align 16 .b8 dsm[];"), "{}", m.ptx);
+        assert!(m.ptx.contains("add.s64 %s2, %xd3, 49152;"), "{}", m.ptx);
+        assert!(m.ptx.contains("ld.shared.u32 %r0, [%s1+4];"), "{}", m.ptx);
+        assert!(m.ptx.contains("cvt.u32.u64 %r1, %s1;"), "{}", m.ptx);
+        assert!(!m.ptx.contains("\t.shared .align"), "{}", m.ptx);
+        src.buffers[1].init = Init::Fill { len: MAX_DYNAMIC_SHARED, byte: None };
         let p = src.build().unwrap();
         let e = module(&[&p]).unwrap_err();
-        assert!(e.to_string().contains("static shared memory"), "{e}");
+        assert!(e.to_string().contains("shared memory of a CTA"), "{e}");
     }
 }
