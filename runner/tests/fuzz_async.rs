@@ -1,6 +1,7 @@
 //! `ptxdiff fuzz --async` end to end without a GPU: a short campaign on the oracle alone runs
 //! every generated program, reports 0 programs the oracle calls undefined and writes its
-//! report; options that do not apply to async campaigns are errors.
+//! report; options that do not apply to async campaigns are errors; and (with a ptxas) the
+//! generated programs, printed as one module, assemble for sm_90.
 
 use std::path::Path;
 use std::process::Command;
@@ -79,4 +80,25 @@ fn options_that_do_not_apply_are_errors() {
             "{err}"
         );
     }
+}
+
+/// What the GPU campaign sends to ptxas: generated programs printed as one module assemble
+/// without an error (a rejection would be a finding of every campaign).
+#[test]
+fn generated_async_programs_assemble_for_sm_90() {
+    let Ok(ptxas) = runner::ptxas::Ptxas::find() else {
+        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+        return;
+    };
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let cfg = generator::async_programs::AsyncConfig::default();
+    let programs: Vec<oracle::memprog::MemProgram> = (0..300u64)
+        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(9, 0, s), &cfg, &target))
+        .map(|src| src.build().unwrap())
+        .collect();
+    let refs: Vec<&oracle::memprog::MemProgram> = programs.iter().collect();
+    let m = oracle::memprog::ptx::module(&refs).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let asm = ptxas.assemble(&m.ptx, "sm_90", 3, Some(&dir.path().join("a.cubin"))).unwrap();
+    assert!(asm.ok, "{}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
 }
