@@ -32,6 +32,8 @@
 //! swizzle (none, 32B, 64B, 128B), every out-of-bounds fill of float maps, bulk sizes and
 //! offsets at 16-byte boundaries.
 //!
+//! Targets: sm_90 and later ([`supported`] says which forms an older target lacks).
+//!
 //! Invariants (checked by this module's tests on thousands of seeds with the oracle): every
 //! program builds ([`MemSource::build`]), the oracle runs it without a protocol error, an
 //! undefined operation or a hang, and it is deterministic per seed. What is never generated:
@@ -150,6 +152,34 @@ impl AsyncConfig {
         let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
         (c, threads)
     }
+}
+
+/// The statements of fixed form the generator writes (one of each shape).
+const FIXED_FORMS: [&str; 12] = [
+    "mbarrier.init.shared::cta.b64 [bar], 1;",
+    "fence.mbarrier_init.release.cluster;",
+    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;",
+    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+    "mbarrier.arrive.shared::cta.b64 _, [bar];",
+    "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], ph;",
+    "mbarrier.inval.shared::cta.b64 [bar];",
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win], [src], 16, [bar];",
+    "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {c}], [bar];",
+    "cp.async.bulk.global.shared::cta.bulk_group [dst], [stage], 16;",
+    "fence.proxy.async.shared::cta;",
+    "cp.async.bulk.wait_group.read 0;",
+];
+
+/// Whether `target` has every form the generator writes (sm_90 and later do): `Err` names
+/// the first it lacks.
+pub fn supported(target: &Target) -> Result<(), String> {
+    for text in FIXED_FORMS {
+        let inst: oracle::isa::Instruction = text.parse().map_err(|e| format!("`{text}`: {e}"))?;
+        if !oracle::isa::is_valid(&inst.form, target) {
+            return Err(format!("{target} lacks `{}`, which async programs use", inst.form.opcode()));
+        }
+    }
+    Ok(())
 }
 
 /// The program of `seed` under `cfg` for `target` (SplitMix64 drives [`generate`]).
@@ -840,6 +870,27 @@ mod tests {
         assert!(bad.is_empty(), "{} of 3000 programs fail; the first:\n{}", bad.len(), bad[0]);
     }
 
+    /// Later targets (their own cvt, prmt and reduction forms) too.
+    #[test]
+    fn later_targets_are_protocol_correct_too() {
+        let cfg = AsyncConfig::default();
+        for t in ["sm_90a", "sm_100a"] {
+            let target: Target = t.parse().expect("a target");
+            let bad: Vec<String> = (0..300u64)
+                .filter_map(|seed| {
+                    let src = generate_seeded(seed, &cfg, &target);
+                    match src.build() {
+                        Err(e) => Some(format!("{t} seed {seed}: build: {e}")),
+                        Ok(p) => oracle::memprog::interp::run(&p, &Allowances::all())
+                            .err()
+                            .map(|e| format!("{t} seed {seed}: {e}")),
+                    }
+                })
+                .collect();
+            assert!(bad.is_empty(), "{} failures; the first: {}", bad.len(), bad[0]);
+        }
+    }
+
     /// Every kind of episode and edge the module documentation promises turns up.
     #[test]
     fn every_family_and_edge_is_generated() {
@@ -887,6 +938,14 @@ mod tests {
         assert!(all.iter().any(|&(c, d, b)| c < d && c + b > d), "a tile past the end");
         let threads: std::collections::BTreeSet<u32> = programs.iter().map(|p| p.threads).collect();
         assert_eq!(threads.len(), 4, "{threads:?}");
+    }
+
+    #[test]
+    fn targets_without_the_async_forms_are_refused() {
+        assert_eq!(supported(&target()), Ok(()));
+        assert!(supported(&"sm_100a".parse().expect("a target")).is_ok());
+        let e = supported(&"sm_80".parse().expect("a target")).expect_err("sm_80 has no mbarrier tx-count");
+        assert!(e.contains("sm_80 lacks"), "{e}");
     }
 
     #[test]

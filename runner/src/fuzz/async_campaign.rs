@@ -300,6 +300,7 @@ fn rerun(backend: &mut dyn Backend, src: &MemSource, allow: &Allowances) -> Opti
 
 /// Runs an async campaign on the oracle and the GPU backends of `o`.
 pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
+    generator::async_programs::supported(&o.target).map_err(|e| anyhow::anyhow!("fuzz --async: {e}"))?;
     let registry = Registry::new(o.settings.clone());
     let sel = gpu_backends(&registry, &o.backends)?;
     let why = registry.context().gpu_unavailable().or_else(|| {
