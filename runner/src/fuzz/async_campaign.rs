@@ -7,12 +7,12 @@
 //! [`crate::memrun::run_on`]), and every program's read-back bytes are compared with the
 //! oracle's ([`crate::memrun::compare`]). A raw finding is a byte difference, a fault or hang,
 //! an assembler rejection, or a tensor map the driver refuses though the model accepts it.
-//! New kinds of finding (class, backends, symptom) are minimized
-//! ([`generator::async_minimize`], which keeps every candidate protocol-correct) while the
-//! same symptom remains on the same backends (within the campaign's time), then stored in the
-//! [`FindingStore`] with the
-//! case's `ptxdiff eval` program line as its case file and `ptxdiff eval --backend B CASE` as
-//! its replay. The signature is built from the asynchronous statements that remain after
+//! The first [`MINIMIZE_PER_KIND`] new findings of a kind (class, backends, symptom) are
+//! minimized ([`generator::async_minimize`], which keeps every candidate protocol-correct)
+//! while the same symptom remains on the same backends (within the campaign's time), later
+//! ones are counted under the first of them; a finding is stored in the [`FindingStore`] with
+//! the case's `ptxdiff eval` program line as its case file and `ptxdiff eval --backend B CASE`
+//! as its replay. The signature is built from the asynchronous statements that remain after
 //! minimization (the forms of the copies), the tensor map's type and swizzle, and the symptom.
 //!
 //! Without a GPU (or with `--backends oracle`) the campaign runs the oracle only: every
@@ -348,7 +348,7 @@ pub fn run_with(
     let mut store = FindingStore::create(&o.run_dir, meta, known)?;
     let start = Instant::now();
     let mut last_status = Instant::now();
-    let mut minimized_kinds: BTreeMap<(FindingClass, Vec<String>, String), u32> = BTreeMap::new();
+    let mut minimized_kinds: BTreeMap<Kind, KindSeen> = BTreeMap::new();
     let done = |s: &AsyncSummary| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| s.programs >= m);
     let mut b = 0u64;
     while !done(&s) {
@@ -467,13 +467,26 @@ pub fn run_with(
     Ok(s)
 }
 
-/// Minimizes (the first [`MINIMIZE_PER_KIND`] of a kind) and stores one raw finding.
+/// A kind of finding: class, backends, symptom.
+type Kind = (FindingClass, Vec<String>, String);
+
+/// What the campaign did with a kind so far: minimizations, and the signature of the first
+/// finding of the kind that was minimized.
+#[derive(Default)]
+struct KindSeen {
+    minimized: u32,
+    first: Option<Signature>,
+}
+
+/// Minimizes and stores one raw finding; once [`MINIMIZE_PER_KIND`] findings of its kind were
+/// minimized, a further new one is counted under the first of them instead (unminimized
+/// cases would each have a signature of their own).
 fn record(
     o: &AsyncOptions,
     s: &mut AsyncSummary,
     store: &mut FindingStore,
     gpus: &mut [Box<dyn Backend>],
-    kinds: &mut BTreeMap<(FindingClass, Vec<String>, String), u32>,
+    kinds: &mut BTreeMap<Kind, KindSeen>,
     raw: Raw,
     start: Instant,
 ) -> anyhow::Result<()> {
@@ -482,8 +495,17 @@ fn record(
     let before = raw.source.statements.len();
     let pre = signature(&raw.source, &raw.symptom, &raw.backends);
     let mut source = raw.source.clone();
-    if o.minimize && *seen < MINIMIZE_PER_KIND && store.classify(&pre) == Recorded::New {
-        *seen += 1;
+    let new = store.classify(&pre) == Recorded::New;
+    if let (true, true, Some(first)) = (o.minimize, new && seen.minimized >= MINIMIZE_PER_KIND, &seen.first) {
+        match store.record(Finding::new(first.clone(), ""), "")? {
+            Recorded::Known(_) => s.known += 1,
+            _ => s.duplicates += 1,
+        }
+        return Ok(());
+    }
+    let minimizing = o.minimize && new && seen.minimized < MINIMIZE_PER_KIND;
+    if minimizing {
+        seen.minimized += 1;
         let (red, t) = measure(|| {
             let allow = &o.settings.allow;
             let deadline = start + o.time;
@@ -505,6 +527,9 @@ fn record(
         source = red.source;
     }
     let sig = signature(&source, &raw.symptom, &raw.backends);
+    if minimizing && seen.first.is_none() {
+        seen.first = Some(sig.clone());
+    }
     let ptx =
         source.build().ok().and_then(|p| oracle::memprog::ptx::module(&[&p]).ok()).map_or_else(String::new, |m| m.ptx);
     let mut f = Finding::new(sig, ptx);
@@ -653,7 +678,12 @@ mod tests {
         let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
         assert_eq!((s.programs, s.undefined, s.gpu_runs), (8, 0, 8));
         assert!(s.new >= 1 && s.minimized.0 >= 1, "{s:?}");
+        let raw: u64 = s.symptoms.values().sum();
+        assert_eq!(s.new + s.duplicates + s.known, raw, "{s:?}");
         let doc = crate::findings::FindingsDoc::load(&run_dir).expect("findings.json");
+        // One kind: the first three are minimized, later ones are counted under the first.
+        assert!(doc.findings.len() <= MINIMIZE_PER_KIND as usize && raw > 3, "{s:?}");
+        assert_eq!(doc.findings.iter().map(|f| f.count).sum::<u64>(), raw);
         for f in &doc.findings {
             assert_eq!(f.signature.how, "bytes-differ");
             assert_eq!(f.signature.backends, vec!["cuda:idle".to_string()]);
