@@ -479,8 +479,8 @@ struct KindSeen {
 }
 
 /// Minimizes and stores one raw finding; once [`MINIMIZE_PER_KIND`] findings of its kind were
-/// minimized, a further new one is counted under the first of them instead (unminimized
-/// cases would each have a signature of their own).
+/// minimized (without minimization: once one is stored), a further new one is counted under
+/// the first of them instead (unminimized cases would each have a signature of their own).
 fn record(
     o: &AsyncOptions,
     s: &mut AsyncSummary,
@@ -496,7 +496,8 @@ fn record(
     let pre = signature(&raw.source, &raw.symptom, &raw.backends);
     let mut source = raw.source.clone();
     let new = store.classify(&pre) == Recorded::New;
-    if let (true, true, Some(first)) = (o.minimize, new && seen.minimized >= MINIMIZE_PER_KIND, &seen.first) {
+    let enough = !o.minimize || seen.minimized >= MINIMIZE_PER_KIND;
+    if let (true, Some(first)) = (new && enough, &seen.first) {
         match store.record(Finding::new(first.clone(), ""), "")? {
             Recorded::Known(_) => s.known += 1,
             _ => s.duplicates += 1,
@@ -527,7 +528,7 @@ fn record(
         source = red.source;
     }
     let sig = signature(&source, &raw.symptom, &raw.backends);
-    if minimizing && seen.first.is_none() {
+    if (minimizing || !o.minimize) && seen.first.is_none() {
         seen.first = Some(sig.clone());
     }
     let ptx =
@@ -649,11 +650,8 @@ mod tests {
     /// The whole finding path without a GPU: a backend whose bytes differ is found, the case
     /// minimized to a small protocol-correct program, stored with its eval line, which the
     /// oracle evaluates without an error.
-    #[test]
-    fn differences_are_minimized_and_stored_as_eval_lines() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let run_dir = dir.path().join("run");
-        let o = AsyncOptions {
+    fn options(dir: &std::path::Path, minimize: bool) -> AsyncOptions {
+        AsyncOptions {
             time: Duration::from_secs(60),
             max_programs: Some(8),
             seed: 5,
@@ -667,14 +665,21 @@ mod tests {
                 sweep_timeout: Duration::from_secs(1),
             },
             config: AsyncConfig::default(),
-            run_dir: run_dir.clone(),
-            known_dir: dir.path().join("no-known"),
+            run_dir: dir.join("run"),
+            known_dir: dir.join("no-known"),
             batch: 8,
-            minimize: true,
+            minimize,
             minimize_calls: 300,
             command: "test".into(),
             progress: false,
-        };
+        }
+    }
+
+    #[test]
+    fn differences_are_minimized_and_stored_as_eval_lines() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let o = options(dir.path(), true);
+        let run_dir = o.run_dir.clone();
         let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
         assert_eq!((s.programs, s.undefined, s.gpu_runs), (8, 0, 8));
         assert!(s.new >= 1 && s.minimized.0 >= 1, "{s:?}");
@@ -696,5 +701,16 @@ mod tests {
         let small = doc.findings.iter().map(|f| f.minimized_instructions).min().unwrap_or(u32::MAX);
         let big = doc.findings.iter().map(|f| f.original_instructions).max().unwrap_or(0);
         assert!(small * 4 < big, "minimized to {small} of {big} statements");
+    }
+
+    /// Without minimization one kind is one finding, however many programs show it.
+    #[test]
+    fn without_minimization_a_kind_is_one_finding() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let o = options(dir.path(), false);
+        let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
+        let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
+        assert_eq!((s.new, s.minimized.0, doc.findings.len()), (1, 0, 1), "{s:?}");
+        assert_eq!(doc.findings[0].count, s.symptoms.values().sum::<u64>());
     }
 }
