@@ -914,10 +914,11 @@ mod tests {
             "cvt.",
             "prmt.b32",
             "fence.proxy.async.shared::cta;",
-            ", 0;\n", // src-size 0 (or a parity-0 wait)
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
+        let src_size_0 = |s: &String| s.starts_with("cp.async.c") && s.ends_with(", 0;");
+        assert!(programs.iter().flat_map(|p| &p.statements).any(src_size_0), "no cp.async with src-size 0");
         let swizzles: std::collections::BTreeSet<&str> =
             programs.iter().flat_map(|p| &p.tensor_maps).map(|m| m.map.swizzle.name()).collect();
         assert_eq!(swizzles.len(), 4, "every sm_90 swizzle: {swizzles:?}");
