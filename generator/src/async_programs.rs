@@ -15,7 +15,9 @@
 //! - **`cp.async` pipelines** (`cp_async`): every thread copies its own chunk in 1–3
 //!   async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size` including 0,
 //!   `ignore-src`), `cp.async.wait_group N` with groups still in flight, consumes the completed
-//!   groups only, then `cp.async.wait_all` and the rest;
+//!   groups only, then `cp.async.wait_all` and the rest — or completes them all through a
+//!   second mbarrier (`cp.async.mbarrier.arrive.noinc`, one expected arrival per thread, and
+//!   the `try_wait.parity` loop);
 //! - **consumption**: each thread loads a pair of words of the window (`ld.shared.v2.b32`),
 //!   stores them to its slot of `out`, and with `convert` also a `cvt` of the first word (the
 //!   target's plain `cvt` forms from a 32-bit register) and a `prmt` of both (the target's
@@ -155,7 +157,7 @@ impl AsyncConfig {
 }
 
 /// The statements of fixed form the generator writes (one of each shape).
-const FIXED_FORMS: [&str; 12] = [
+const FIXED_FORMS: [&str; 13] = [
     "mbarrier.init.shared::cta.b64 [bar], 1;",
     "fence.mbarrier_init.release.cluster;",
     "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;",
@@ -168,6 +170,7 @@ const FIXED_FORMS: [&str; 12] = [
     "cp.async.bulk.global.shared::cta.bulk_group [dst], [stage], 16;",
     "fence.proxy.async.shared::cta;",
     "cp.async.bulk.wait_group.read 0;",
+    "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];",
 ];
 
 /// Whether `target` has every form the generator writes (sm_90 and later do): `Err` names
@@ -716,6 +719,18 @@ impl<'r, R: Rng> Gen<'r, R> {
         let need = chunk * u64::from(self.threads);
         let len = need.next_multiple_of(128);
         let fill = self.fill_byte();
+        // Completion through an mbarrier (§9.7.9.25.3.4) instead of the groups: every
+        // thread's arrive-on counts as one of the `threads` expected arrivals (`.noinc`).
+        let through_mbarrier = self.r.below(3) == 0;
+        if through_mbarrier {
+            let threads = self.threads;
+            self.buffer("cpbar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
+            self.leader(|g| {
+                g.emit(format!("mbarrier.init.shared::cta.b64 [cpbar], {threads};"));
+                g.emit("fence.mbarrier_init.release.cluster;");
+            });
+            self.emit("bar.sync 0;");
+        }
         let name = "cpw";
         self.buffer(name, BufferSpace::Shared, 128, Init::Fill { len, byte: Some(fill) });
         let forms: Vec<oracle::isa::CpAsync> = valid_forms(&self.target, Some(Family::CpAsync))
@@ -771,6 +786,21 @@ impl<'r, R: Rng> Gen<'r, R> {
                 at += size;
             }
             self.emit("cp.async.commit_group;");
+        }
+        if through_mbarrier {
+            self.emit("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [cpbar];");
+            let ph = self.name("ph");
+            let p = self.name("p");
+            let l = self.name("W");
+            self.emit(format!("mov.u32 {ph}, 0;"));
+            self.emit(format!("{l}:"));
+            self.emit(format!("mbarrier.try_wait.parity.shared::cta.b64 {p}, [cpbar], {ph};"));
+            self.emit(format!("@!{p} bra {l};"));
+            for gi in 0..groups {
+                let off = gi * 16 + 8 * self.r.below(2);
+                self.consume_own(&d, off);
+            }
+            return;
         }
         let in_flight = self.r.below(groups);
         self.emit(format!("cp.async.wait_group {in_flight};"));
@@ -908,6 +938,7 @@ mod tests {
             "cp.async.cg.shared.global",
             "cp.async.wait_group 1;",
             "cp.async.wait_group 2;",
+            "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [cpbar];",
             "mbarrier.expect_tx",
             "mbarrier.arrive.expect_tx",
             "mbarrier.inval",
