@@ -7,6 +7,8 @@
 #![warn(missing_docs)]
 
 pub mod async_cases;
+pub mod async_minimize;
+pub mod async_programs;
 pub mod minimize;
 pub mod probe;
 pub mod program;

@@ -255,6 +255,13 @@ pub struct FuzzArgs {
     /// cover.
     #[arg(long)]
     pub baseline: Option<PathBuf>,
+    /// Fuzz asynchronous copies instead: protocol-correct memory programs (mbarrier phases with
+    /// bulk and tensor loads, cp.async pipelines, bulk stores and reductions; see
+    /// `generator::async_programs`) on the oracle and the cuda:* backends, compared byte for
+    /// byte. `--config` then takes an `AsyncConfig` (TOML); `--resume`, `--shard`, `--adapt`
+    /// and `--baseline` do not apply.
+    #[arg(long = "async")]
+    pub async_mode: bool,
     /// Plant a deliberately wrong oracle rule (tests of the campaign itself; only in builds
     /// with the `test-hooks` feature, which the runner's own tests turn on).
     #[cfg(feature = "test-hooks")]
@@ -281,9 +288,105 @@ fn planted(_: &FuzzArgs) -> Result<Option<Plant>> {
     Ok(None)
 }
 
+/// The known-findings directory of `--known` (default `corpus/known`).
+fn known_dir(a: &FuzzArgs) -> Result<PathBuf> {
+    match &a.known {
+        Some(dir) if !dir.is_dir() => {
+            bail!("--known {}: no such directory (give the folder of known findings, e.g. corpus/known)", dir.display())
+        }
+        Some(dir) => Ok(dir.clone()),
+        None => Ok(crate::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known")),
+    }
+}
+
+/// `ptxdiff fuzz --async` ([`super::async_campaign`]).
+fn async_fuzz_command(a: &FuzzArgs, target: Target) -> Result<ExitCode> {
+    use super::async_campaign::{run, AsyncOptions};
+    for (given, flag) in [
+        (a.resume.is_some(), "--resume"),
+        (a.shard.is_some(), "--shard"),
+        (a.adapt, "--adapt"),
+        (a.baseline.is_some(), "--baseline"),
+        (planted(a)?.is_some(), "--plant-bug"),
+    ] {
+        if given {
+            bail!("{flag} does not apply to `fuzz --async`");
+        }
+    }
+    let config = match &a.config {
+        None => generator::async_programs::AsyncConfig::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            toml::from_str(&text).with_context(|| {
+                format!("{}: not a valid async generator configuration (AsyncConfig)", path.display())
+            })?
+        }
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    let run_dir = a.out.clone().unwrap_or_else(|| {
+        let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(format!("fuzz-async-{ts}"))
+    });
+    let allow = Allowances::from_off(&a.allow_off)?;
+    let o = AsyncOptions {
+        time: parse_duration(&a.time)?,
+        max_programs: a.programs.map(|n| n as u64),
+        seed,
+        target,
+        backends: parse_backends(&a.backends),
+        settings: Settings {
+            ptxas: a.ptxas.specs(Some(&target))?,
+            devices: a.gpus.devices(),
+            workers: a.gpus.workers,
+            allow,
+            sweep_timeout: Duration::from_secs(120),
+        },
+        config,
+        run_dir: run_dir.clone(),
+        known_dir: known_dir(a)?,
+        batch: a.batch,
+        minimize: !a.no_minimize,
+        minimize_calls: a.minimize_calls,
+        command: a.command.clone(),
+        progress: true,
+    };
+    println!("fuzz --async: seed {seed}, target {target}, run directory {}", run_dir.display());
+    let s = run(&o)?;
+    if let Some(why) = &s.gpu_unavailable {
+        println!("GPU backends unavailable: {why}");
+        println!("ran the oracle only: every program was generated, built and run on the oracle");
+    }
+    println!("backends: {}", s.backends.join(", "));
+    println!(
+        "{} async programs in {:.1} s ({:.0} programs/s); {} undefined by the oracle; {} GPU runs; hangs {}",
+        s.programs,
+        s.seconds,
+        s.programs as f64 / s.seconds.max(1e-9),
+        s.undefined,
+        s.gpu_runs,
+        s.symptoms.get("hang").copied().unwrap_or(0)
+    );
+    if !s.symptoms.is_empty() {
+        let list: Vec<String> = s.symptoms.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("raw findings: {}", list.join(", "));
+    }
+    println!(
+        "findings: {} new, {} duplicates, {} known; {} minimized ({} predicate calls)",
+        s.new, s.duplicates, s.known, s.minimized.0, s.minimized.1
+    );
+    eprintln!("{}", super::stage_table(&s.stages, s.seconds));
+    println!("report: {}", run_dir.join("index.html").display());
+    Ok(if s.new > 0 || s.undefined > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
 /// `ptxdiff fuzz`.
 pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     let target: Target = if a.target == "auto" { "sm_90".parse()? } else { a.target.parse()? };
+    if a.async_mode {
+        return async_fuzz_command(&a, target);
+    }
     let plant = planted(&a)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
@@ -326,13 +429,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     } else {
         seed
     };
-    let known_dir = match &a.known {
-        Some(dir) if !dir.is_dir() => {
-            bail!("--known {}: no such directory (give the folder of known findings, e.g. corpus/known)", dir.display())
-        }
-        Some(dir) => dir.clone(),
-        None => crate::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known"),
-    };
+    let known_dir = known_dir(&a)?;
     let o = Options {
         time: parse_duration(&a.time)?,
         max_programs: a.programs.map(|n| n as u64),

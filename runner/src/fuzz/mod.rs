@@ -41,6 +41,7 @@
 
 pub mod adapt;
 pub mod assemble;
+pub mod async_campaign;
 pub mod cli;
 pub mod engine;
 pub mod minimize;

@@ -1,0 +1,1003 @@
+//! Protocol-correct asynchronous-copy programs: memory programs
+//! ([`oracle::memprog::MemSource`]) that use async copies the way kernels do, for differential
+//! fuzzing of the memory oracle against the GPU.
+//!
+//! A program is one CTA of 1–128 threads over named buffers. Thread 0 (the *leader*: a block
+//! skipped by the others with `@!lead bra`) issues every bulk and tensor copy; `bar.sync 0`
+//! orders the leader's work with the other threads'. It is built from episodes, each chosen
+//! among the enabled [`AsyncConfig`] knobs:
+//! - **mbarrier phases** (`bulk`, `tensor`; `phases` of them on one mbarrier, parity 0, 1, 0,
+//!   …): the leader sets the transaction count to exactly the bytes the copy writes
+//!   (`mbarrier.arrive.expect_tx`, or `mbarrier.expect_tx` then `mbarrier.arrive` after the
+//!   copy), issues a `cp.async.bulk` load or a `cp.async.bulk.tensor` tile load completing on
+//!   the mbarrier, and the `try_wait.parity` loop waits for the phase — every thread, or the
+//!   leader followed by `bar.sync 0`; the window is then consumed;
+//! - **`cp.async` pipelines** (`cp_async`): every thread copies its own chunk in 1–3
+//!   async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size` including 0,
+//!   `ignore-src`), `cp.async.wait_group N` with groups still in flight, consumes the completed
+//!   groups only, then `cp.async.wait_all` and the rest — or completes them all through a
+//!   second mbarrier (`cp.async.mbarrier.arrive.noinc`, one expected arrival per thread, and
+//!   the `try_wait.parity` loop);
+//! - **consumption**: each thread loads a pair of words of the window (`ld.shared.v2.b32`),
+//!   stores them to its slot of `out`, and with `convert` also a `cvt` of the first word (the
+//!   target's plain `cvt` forms from a 32-bit register) and a `prmt` of both (the target's
+//!   `prmt` forms);
+//! - **bulk stores and reductions back** (`bulk`, `reduce`): the threads write their words to a
+//!   shared staging buffer, each fences its writes to the async proxy
+//!   (`fence.proxy.async.shared::cta`), `bar.sync 0`, and the leader issues
+//!   `cp.async.bulk.global.shared::cta.bulk_group` and/or `cp.reduce.async.bulk` (every redOp ×
+//!   type the target allows for a global destination), commits the bulk group and waits for it
+//!   (`wait_group.read 0`, always `wait_group 0` before the end).
+//!
+//! Edge cases are drawn on purpose: `src-size` 0 and cp-size − 1, tensor boxes straddling
+//! every edge (negative and past-the-end coordinates, along every dimension), every sm_90
+//! swizzle (none, 32B, 64B, 128B), every out-of-bounds fill of float maps, bulk sizes and
+//! offsets at 16-byte boundaries.
+//!
+//! Targets: sm_90 and later ([`supported`] says which forms an older target lacks).
+//!
+//! Invariants (checked by this module's tests on thousands of seeds with the oracle): every
+//! program builds ([`MemSource::build`]), the oracle runs it without a protocol error, an
+//! undefined operation or a hang, and it is deterministic per seed. What is never generated:
+//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), multicast and
+//! clusters of more than one CTA (a memory program is one CTA), interleaved and im2col maps,
+//! and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
+//! 1024-byte-aligned window, so the swizzle pattern (a function of the absolute address) is
+//! the same on every backend.
+
+use std::collections::BTreeMap;
+
+use oracle::isa::{valid_forms, CpAsyncSrc, Family, Form, Role, Target};
+use oracle::isa::{BulkSpace, Completion};
+use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
+use oracle::memory::Region;
+use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
+use oracle::program::RegClass;
+use serde::{Deserialize, Serialize};
+
+use crate::program::rng::{Rng, SplitMix64};
+use crate::program::tables::tables;
+use crate::program::values::{draw, Kind};
+
+/// Bytes of `out` each thread writes per consumed window (two loaded words, a `cvt` result
+/// of up to 8 bytes, a `prmt` result).
+const SLOT: u64 = 24;
+/// Largest tile (its extent in shared memory) a generated tensor map has.
+const MAX_TILE: u64 = 8 * 1024;
+/// Alignment of the window tensor tiles land in (a multiple of every swizzle's repeat).
+const WINDOW_ALIGN: u64 = 1024;
+/// Probability (‰) that a value or coordinate is drawn from the edges.
+const EDGE_PERMILLE: u32 = 400;
+
+/// What programs to generate: the swarm knobs (each family of episodes on or off) and sizes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AsyncConfig {
+    /// `cp.async` pipelines with several async-groups in flight.
+    pub cp_async: bool,
+    /// `cp.async.bulk` loads on the mbarrier and bulk stores back.
+    pub bulk: bool,
+    /// `cp.async.bulk.tensor` tile loads on the mbarrier.
+    pub tensor: bool,
+    /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
+    pub reduce: bool,
+    /// `cvt` and `prmt` on the loaded values.
+    pub convert: bool,
+    /// Most phases of the mbarrier per program (1 or more).
+    pub phases: u32,
+    /// CTA sizes to choose from.
+    pub threads: Vec<u32>,
+    /// Swarm testing: each program turns each knob off with probability 1/2 (keeping at least
+    /// one kind of copy).
+    pub swarm: bool,
+}
+
+impl Default for AsyncConfig {
+    fn default() -> Self {
+        AsyncConfig {
+            cp_async: true,
+            bulk: true,
+            tensor: true,
+            reduce: true,
+            convert: true,
+            phases: 3,
+            threads: vec![1, 32, 64, 128],
+            swarm: true,
+        }
+    }
+}
+
+impl AsyncConfig {
+    /// The knobs that are on, by name (for reports and signatures).
+    pub fn switches_on(&self) -> Vec<&'static str> {
+        [
+            ("cp_async", self.cp_async),
+            ("bulk", self.bulk),
+            ("tensor", self.tensor),
+            ("reduce", self.reduce),
+            ("convert", self.convert),
+        ]
+        .into_iter()
+        .filter_map(|(n, on)| on.then_some(n))
+        .collect()
+    }
+
+    /// Whether some kind of copy is on.
+    fn copies(&self) -> bool {
+        self.cp_async || self.bulk || self.tensor || self.reduce
+    }
+
+    /// The configuration one program is generated with: under `swarm`, each knob kept with
+    /// probability 1/2 (at least one kind of copy stays on); the phase count drawn in
+    /// `1..=phases`; one thread count.
+    fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32) {
+        let mut c = self.clone();
+        if self.swarm {
+            loop {
+                let mut k = c.clone();
+                for (knob, on) in [
+                    (&mut k.cp_async, self.cp_async),
+                    (&mut k.bulk, self.bulk),
+                    (&mut k.tensor, self.tensor),
+                    (&mut k.reduce, self.reduce),
+                    (&mut k.convert, self.convert),
+                ] {
+                    *knob = on && r.below(2) == 1;
+                }
+                if k.copies() || !self.copies() {
+                    c = k;
+                    break;
+                }
+            }
+        }
+        c.phases = 1 + r.below(u64::from(self.phases.max(1))) as u32;
+        let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
+        (c, threads)
+    }
+}
+
+/// The statements of fixed form the generator writes (one of each shape).
+const FIXED_FORMS: [&str; 13] = [
+    "mbarrier.init.shared::cta.b64 [bar], 1;",
+    "fence.mbarrier_init.release.cluster;",
+    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;",
+    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+    "mbarrier.arrive.shared::cta.b64 _, [bar];",
+    "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], ph;",
+    "mbarrier.inval.shared::cta.b64 [bar];",
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win], [src], 16, [bar];",
+    "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {c}], [bar];",
+    "cp.async.bulk.global.shared::cta.bulk_group [dst], [stage], 16;",
+    "fence.proxy.async.shared::cta;",
+    "cp.async.bulk.wait_group.read 0;",
+    "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];",
+];
+
+/// Whether `target` has every form the generator writes (sm_90 and later do): `Err` names
+/// the first it lacks.
+pub fn supported(target: &Target) -> Result<(), String> {
+    for text in FIXED_FORMS {
+        let inst: oracle::isa::Instruction = text.parse().map_err(|e| format!("`{text}`: {e}"))?;
+        if !oracle::isa::is_valid(&inst.form, target) {
+            return Err(format!("{target} lacks `{}`, which async programs use", inst.form.opcode()));
+        }
+    }
+    Ok(())
+}
+
+/// The program of `seed` under `cfg` for `target` (SplitMix64 drives [`generate`]).
+pub fn generate_seeded(seed: u64, cfg: &AsyncConfig, target: &Target) -> MemSource {
+    generate(&mut SplitMix64::new(seed), cfg, target)
+}
+
+/// A protocol-correct asynchronous-copy program drawn from `r` (see the module
+/// documentation).
+pub fn generate(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> MemSource {
+    let (cfg, threads) = cfg.draw(r);
+    let mut g = Gen::new(r, *target, threads, cfg);
+    g.program();
+    g.finish()
+}
+
+/// A buffer while the program is built.
+struct Buf {
+    name: &'static str,
+    space: BufferSpace,
+    align: u64,
+    init: Init,
+}
+
+/// The program under construction.
+struct Gen<'r, R: Rng> {
+    r: &'r mut R,
+    target: Target,
+    threads: u32,
+    cfg: AsyncConfig,
+    stmts: Vec<String>,
+    regs: BTreeMap<String, u64>,
+    /// Fresh names drawn so far (registers and labels).
+    fresh: u32,
+    /// Buffers by name, in creation order.
+    bufs: Vec<Buf>,
+    /// The tensor map (over `tsrc`), if the program uses one.
+    map: Option<TensorMap>,
+    /// Bytes of `win` (the window bulk and tensor loads land in).
+    win_len: u64,
+    /// `out` slots used so far (each `threads × SLOT` bytes).
+    slots: u64,
+    /// mbarrier phases used so far.
+    phases: u32,
+    /// Whether the leader has bulk async-groups that may still write.
+    bulk_pending: bool,
+    /// Whether `src` (global bytes) exists and how long it is.
+    src_len: u64,
+}
+
+impl<'r, R: Rng> Gen<'r, R> {
+    fn new(r: &'r mut R, target: Target, threads: u32, cfg: AsyncConfig) -> Self {
+        Gen {
+            r,
+            target,
+            threads,
+            cfg,
+            stmts: Vec::new(),
+            regs: BTreeMap::new(),
+            fresh: 0,
+            bufs: Vec::new(),
+            map: None,
+            win_len: 0,
+            slots: 0,
+            phases: 0,
+            bulk_pending: false,
+            src_len: 0,
+        }
+    }
+
+    fn emit(&mut self, s: impl Into<String>) {
+        self.stmts.push(s.into());
+    }
+
+    fn name(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    /// Random bytes for a global buffer, 32-bit words mixing edge values of every format.
+    fn words(&mut self, len: u64) -> Vec<u8> {
+        let mut out = Vec::with_capacity(len as usize + 4);
+        while (out.len() as u64) < len {
+            let w = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.truncate(len as usize);
+        out
+    }
+
+    fn fill_byte(&mut self) -> u8 {
+        self.r.pick(&[0x00, 0xa5, 0xff, 0x7f, 0x3c, 0x80])
+    }
+
+    fn buffer(&mut self, name: &'static str, space: BufferSpace, align: u64, init: Init) {
+        self.bufs.push(Buf { name, space, align, init });
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.bufs.iter().any(|b| b.name == name)
+    }
+
+    /// `@!lead bra L;` before the leader's statements and `L:` after (none with one thread).
+    fn leader(&mut self, body: impl FnOnce(&mut Self)) {
+        if self.threads == 1 {
+            body(self);
+            return;
+        }
+        let l = self.name("L");
+        self.emit(format!("@!lead bra {l};"));
+        body(self);
+        self.emit(format!("{l}:"));
+    }
+
+    /// A 64-bit register holding `buf` + `(tid & mask) * stride` (`mask` `None`: every
+    /// thread its own piece): each thread's (or each group of threads') piece of a buffer.
+    /// `mask` + 1 is a power of two.
+    fn thread_addr(&mut self, buf: &str, stride: u64, mask: Option<u64>) -> String {
+        if self.threads == 1 || mask == Some(0) {
+            return buf.to_string();
+        }
+        let o = self.name("o");
+        let a = self.name("a");
+        match mask {
+            Some(mask) => {
+                let m = self.name("m");
+                self.emit(format!("and.b64 {m}, tid64, {mask};"));
+                self.emit(format!("mul.lo.u64 {o}, {m}, {stride};"));
+            }
+            None => self.emit(format!("mul.lo.u64 {o}, tid64, {stride};")),
+        }
+        self.emit(format!("mov.u64 {a}, {buf};"));
+        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        a
+    }
+
+    /// The mask for `threads` threads sharing `pieces` pieces (a power of two ≤ both).
+    fn piece_mask(&self, pieces: u64) -> u64 {
+        let n = u64::from(self.threads).min(pieces.max(1));
+        (1u64 << (63 - n.leading_zeros())) - 1
+    }
+
+    fn program(&mut self) {
+        self.emit("mov.u32 tid, %tid.x;");
+        if self.threads > 1 {
+            self.emit("setp.eq.u32 lead, tid, 0;");
+            self.emit("cvt.u64.u32 tid64, tid;");
+        }
+        let loads = self.cfg.bulk || self.cfg.tensor;
+        if self.cfg.tensor {
+            self.tensor_map();
+        }
+        if loads || self.cfg.cp_async || self.cfg.reduce {
+            self.src_len = 16 * (16 + self.r.below(64)).max(u64::from(self.threads) * 3);
+            let bytes = self.words(self.src_len);
+            self.buffer("src", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+        }
+        if loads {
+            let fill = self.fill_byte();
+            let tile = self.map.as_ref().map_or(0, TensorMap::tile_extent);
+            self.win_len = tile.max(16 * (1 + self.r.below(32))).next_multiple_of(128);
+            self.buffer("win", BufferSpace::Shared, WINDOW_ALIGN, Init::Fill { len: self.win_len, byte: Some(fill) });
+            self.buffer("bar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
+            self.leader(|g| {
+                g.emit("mbarrier.init.shared::cta.b64 [bar], 1;");
+                g.emit("fence.mbarrier_init.release.cluster;");
+            });
+            self.emit("bar.sync 0;");
+        }
+        let mut episodes: Vec<u8> = Vec::new();
+        if loads {
+            episodes.extend(std::iter::repeat_n(0, self.cfg.phases as usize));
+        }
+        if self.cfg.cp_async {
+            episodes.push(1);
+        }
+        if self.cfg.reduce && !loads && !self.cfg.cp_async {
+            episodes.push(2);
+        }
+        // A deterministic shuffle of the episodes.
+        for i in (1..episodes.len()).rev() {
+            let j = self.r.below(i as u64 + 1) as usize;
+            episodes.swap(i, j);
+        }
+        for e in episodes {
+            match e {
+                0 => self.mbarrier_phase(),
+                1 => self.cp_async_pipeline(),
+                _ => {
+                    let x = self.name("x");
+                    let y = self.name("y");
+                    self.emit(format!("mov.u32 {x}, tid;"));
+                    let k = self.r.bits() as u32;
+                    self.emit(format!("xor.b32 {y}, tid, {k};"));
+                    self.write_back(&x, &y);
+                }
+            }
+        }
+        if self.bulk_pending {
+            self.leader(|g| g.emit("cp.async.bulk.wait_group 0;"));
+        }
+        if loads && self.r.below(2) == 1 {
+            self.emit("bar.sync 0;");
+            self.leader(|g| g.emit("mbarrier.inval.shared::cta.b64 [bar];"));
+        }
+    }
+
+    /// A tensor map over a new global buffer `tsrc`: a valid sm_90 tiled map of an unpacked
+    /// type, rank 1–3, a tile of at most [`MAX_TILE`] bytes.
+    fn tensor_map(&mut self) {
+        let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
+        let swizzles = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128];
+        for _ in 0..64 {
+            let dtype = self.r.pick(&dtypes);
+            let swizzle = self.r.pick(&swizzles);
+            let rank = 1 + self.r.below(3) as usize;
+            let probe = TensorMap {
+                mode: MapMode::Tiled,
+                dtype,
+                global_address: 0,
+                dims: vec![1; rank],
+                strides: vec![16; rank - 1],
+                box_dims: vec![1; rank],
+                element_strides: vec![1; rank],
+                interleave: Interleave::None,
+                swizzle,
+                l2_promotion: L2Promotion::None,
+                oob_fill: OobFill::None,
+            };
+            let eb = probe.element_bytes();
+            // Inner box bytes: a multiple of 16, at most the swizzle span (or 256 elements).
+            let max_inner = swizzle.span().unwrap_or(256 * eb).min(256 * eb);
+            let inner_bytes = 16 * (1 + self.r.below((max_inner / 16).max(1)));
+            let box0 = (inner_bytes / eb).max(1);
+            let mut dims = vec![box0 + self.r.below(2 * box0 + 4)];
+            let mut boxes = vec![box0 as u32];
+            let mut es = vec![1u32];
+            for _ in 1..rank {
+                let b = 1 + self.r.below(8);
+                dims.push((b + self.r.below(12)).max(1));
+                boxes.push(b as u32);
+                es.push(if self.r.permille(200) { 1 + self.r.below(3) as u32 } else { 1 });
+            }
+            let mut strides = Vec::new();
+            let mut s = (dims[0] * eb).next_multiple_of(16) + 16 * self.r.below(3);
+            for &dim in &dims[1..] {
+                strides.push(s);
+                s = s * dim + 16 * self.r.below(2);
+            }
+            let len = if rank == 1 { (dims[0] * eb).next_multiple_of(16) } else { strides[rank - 2] * dims[rank - 1] };
+            let oob = if dtype.is_float() && self.r.below(2) == 1 { OobFill::NanRequestZeroFma } else { OobFill::None };
+            let l2 = self.r.pick(L2Promotion::ALL);
+            let map = TensorMap {
+                dims,
+                strides,
+                box_dims: boxes,
+                element_strides: es,
+                oob_fill: oob,
+                l2_promotion: l2,
+                global_address: 0x1_0000_0000,
+                ..probe
+            };
+            if len > 64 * 1024 || map.validate(&self.target).is_err() || map.tile_extent() > MAX_TILE {
+                continue;
+            }
+            let bytes = self.words(len);
+            self.buffer("tsrc", BufferSpace::Global, 256, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            self.map = Some(map);
+            return;
+        }
+    }
+
+    /// Coordinates of a tile of the map: each straddles an edge or lies inside, and the inner
+    /// coordinate keeps the load off the H100's trap.
+    fn coords(&mut self, map: &TensorMap) -> Vec<i32> {
+        let eb = map.element_bytes() as i64;
+        let q = 16 / gcd(eb, 16);
+        loop {
+            let mut c = Vec::new();
+            for d in 0..map.rank() {
+                let dim = map.dims[d] as i64;
+                let bx = i64::from(map.box_dims[d]);
+                let v = if self.r.permille(EDGE_PERMILLE) {
+                    self.r.pick(&[-bx, -bx + 1, -1, 0, 1, dim - bx, dim - 1, dim, dim + 1])
+                } else {
+                    self.r.below((dim + 2 * bx + 2) as u64) as i64 - bx - 1
+                };
+                let v = if d == 0 { v.div_euclid(q) * q } else { v };
+                c.push(v as i32);
+            }
+            if !map.inner_coordinate_traps(&c) {
+                return c;
+            }
+        }
+    }
+
+    /// One phase of the mbarrier: a bulk or tensor load of exactly the bytes expected, the
+    /// wait on the phase's parity, and the window consumed.
+    fn mbarrier_phase(&mut self) {
+        let parity = self.phases & 1;
+        self.phases += 1;
+        let tensor = self.map.is_some() && (!self.cfg.bulk || self.r.below(2) == 1);
+        let (bytes, copies, read_len) = if tensor {
+            let map = self.map.clone().expect("checked above");
+            let c = self.coords(&map);
+            let names: Vec<String> = (0..c.len()).map(|_| self.name("c")).collect();
+            for (n, v) in names.iter().zip(&c) {
+                self.regs.insert(n.clone(), u64::from(*v as u32));
+            }
+            let stmt = format!(
+                "cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {{{}}}], [bar];",
+                map.rank(),
+                names.join(", ")
+            );
+            (map.tile_bytes(), vec![stmt], map.tile_extent())
+        } else {
+            // One or two bulk copies at 16-byte boundaries.
+            let n = 1 + self.r.below(2);
+            let mut stmts = Vec::new();
+            let mut total = 0;
+            let mut at = 0;
+            for _ in 0..n {
+                let room = (self.win_len - at) / 16;
+                if room == 0 {
+                    break;
+                }
+                let size = 16 * (1 + self.r.below(room.min(self.src_len / 16)));
+                let soff = 16 * self.r.below((self.src_len - size) / 16 + 1);
+                stmts.push(format!(
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win+{at}], [src+{soff}], {size}, [bar];"
+                ));
+                total += size;
+                at += size;
+            }
+            (total, stmts, at)
+        };
+        let split = self.r.below(3) == 0;
+        self.leader(|g| {
+            if split {
+                g.emit(format!("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], {bytes};"));
+            } else {
+                let st = if g.r.below(2) == 0 { "_".to_string() } else { g.name("st") };
+                g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 {st}, [bar], {bytes};"));
+            }
+            for s in copies {
+                g.emit(s);
+            }
+            if split {
+                g.emit("mbarrier.arrive.shared::cta.b64 _, [bar];");
+            }
+        });
+        let everyone = self.threads == 1 || self.r.below(2) == 0;
+        if everyone {
+            self.wait(parity);
+        } else {
+            self.leader(|g| g.wait(parity));
+            self.emit("bar.sync 0;");
+        }
+        let pairs = (read_len / 8).max(1);
+        let mask = self.piece_mask(pairs);
+        let extra = 8 * self.r.below(pairs - mask);
+        self.consume("win", 8, mask, extra);
+        // The window is loaded again by a later phase: every thread is done reading it.
+        self.emit("bar.sync 0;");
+    }
+
+    /// The `try_wait.parity` loop on `bar` for `parity`.
+    fn wait(&mut self, parity: u32) {
+        let ph = self.name("ph");
+        let p = self.name("p");
+        let l = self.name("W");
+        self.emit(format!("mov.u32 {ph}, {parity};"));
+        self.emit(format!("{l}:"));
+        self.emit(format!("mbarrier.try_wait.parity.shared::cta.b64 {p}, [bar], {ph};"));
+        self.emit(format!("@!{p} bra {l};"));
+    }
+
+    /// Each thread loads the word pair at `buf + (tid & mask) * stride + extra` and stores
+    /// it (and, with `convert`, a `cvt` and a `prmt` of it) to its slot of `out`; then,
+    /// with `bulk` or `reduce`, writes the values back through the staging buffer.
+    fn consume(&mut self, buf: &str, stride: u64, mask: u64, extra: u64) {
+        let a = self.thread_addr(buf, stride, Some(mask));
+        let x = self.name("x");
+        let y = self.name("y");
+        self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{extra}];"));
+        let base = self.slots * u64::from(self.threads) * SLOT;
+        self.slots += 1;
+        let o = self.thread_addr("out", SLOT, None);
+        self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
+        let mut second = y.clone();
+        if self.cfg.convert {
+            if let Some((op, class)) = self.pick_cvt() {
+                let z = self.name("z");
+                self.emit(format!("{op} {z}, {x};"));
+                let w = match class {
+                    RegClass::B16 => 16,
+                    RegClass::B64 => 64,
+                    _ => 32,
+                };
+                self.emit(format!("st.global.b{w} [{o}+{}], {z};", base + 8));
+            }
+            if let Some(op) = self.pick_prmt() {
+                let w = self.name("w");
+                let sel = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32 & 0xffff;
+                self.emit(format!("{op} {w}, {x}, {y}, {sel};"));
+                self.emit(format!("st.global.b32 [{o}+{}], {w};", base + 16));
+                second = w;
+            }
+        }
+        if self.cfg.bulk || self.cfg.reduce {
+            self.write_back(&x, &second);
+        }
+    }
+
+    /// A plain `cvt` from a 32-bit register: its opcode and the destination's class.
+    fn pick_cvt(&mut self) -> Option<(String, RegClass)> {
+        let tb = tables(&self.target);
+        let ok: Vec<(String, RegClass)> = tb
+            .cvt_plain
+            .iter()
+            .filter_map(|c| {
+                let form = &tb.cvt[c.item as usize].form;
+                let specs = form.operands();
+                let class = |role: Role| {
+                    specs.iter().find(|s| s.role == role).and_then(|s| match s.kind {
+                        oracle::isa::operand::OperandKind::Reg(t) => RegClass::of(t),
+                        _ => None,
+                    })
+                };
+                match (class(Role::Dst), class(Role::Src)) {
+                    (Some(d), Some(RegClass::B32)) if d != RegClass::Pred => Some((form.opcode(), d)),
+                    _ => None,
+                }
+            })
+            .collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let k = self.r.below(ok.len() as u64) as usize;
+        Some(ok[k].clone())
+    }
+
+    /// A `prmt` opcode of the target whose operands are `d, a, b, c`.
+    fn pick_prmt(&mut self) -> Option<String> {
+        let tb = tables(&self.target);
+        let ok: Vec<String> =
+            tb.prmt.iter().filter(|e| e.form.operands().len() == 4).map(|e| e.form.opcode()).collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let k = self.r.below(ok.len() as u64) as usize;
+        Some(ok[k].clone())
+    }
+
+    /// The threads' words `x`, `y` staged in shared memory, fenced to the async proxy, then
+    /// stored back (`cp.async.bulk`) and/or reduced (`cp.reduce.async.bulk`) by the leader.
+    fn write_back(&mut self, x: &str, y: &str) {
+        let stage_len = (u64::from(self.threads) * 8).next_multiple_of(16);
+        if !self.has("stage") {
+            let fill = self.fill_byte();
+            self.buffer("stage", BufferSpace::Shared, 128, Init::Fill { len: stage_len, byte: Some(fill) });
+        }
+        let s = self.thread_addr("stage", 8, None);
+        self.emit(format!("st.shared.v2.b32 [{s}], {{{x}, {y}}};"));
+        self.emit("fence.proxy.async.shared::cta;");
+        self.emit("bar.sync 0;");
+        let pending = std::mem::take(&mut self.bulk_pending);
+        let store = self.cfg.bulk && (!self.cfg.reduce || self.r.below(2) == 0);
+        let reduce = self.cfg.reduce && (!store || self.r.below(2) == 0);
+        let size = 16 * (1 + self.r.below(stage_len / 16));
+        let mut stmts = Vec::new();
+        if store {
+            let len = 4 * stage_len;
+            if !self.has("dst") {
+                let fill = self.fill_byte();
+                self.buffer("dst", BufferSpace::Global, 128, Init::Fill { len, byte: Some(fill) });
+            }
+            let off = 16 * self.r.below((len - size) / 16 + 1);
+            stmts.push(format!("cp.async.bulk.global.shared::cta.bulk_group [dst+{off}], [stage], {size};"));
+        }
+        if reduce {
+            let len = 2 * stage_len;
+            if !self.has("red") {
+                let bytes = self.words(len);
+                self.buffer("red", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            }
+            let op = self.pick_reduce();
+            let off = 16 * self.r.below((len - size) / 16 + 1);
+            stmts.push(format!("{op} [red+{off}], [stage], {size};"));
+        }
+        let read_only = self.r.below(2) == 0;
+        self.leader(|g| {
+            if pending {
+                // No two pending bulk writes may overlap: the earlier ones complete first.
+                g.emit("cp.async.bulk.wait_group 0;");
+            }
+            for s in stmts {
+                g.emit(s);
+            }
+            g.emit("cp.async.bulk.commit_group;");
+            g.emit(if read_only { "cp.async.bulk.wait_group.read 0;" } else { "cp.async.bulk.wait_group 0;" });
+        });
+        self.bulk_pending = read_only;
+        // The staging buffer is written again later: the leader's copy has read it.
+        self.emit("bar.sync 0;");
+    }
+
+    /// A `cp.reduce.async.bulk` opcode from shared::cta to global through a bulk group
+    /// (every redOp × type the target allows).
+    fn pick_reduce(&mut self) -> String {
+        let forms: Vec<String> = valid_forms(&self.target, Some(Family::CpReduceAsyncBulk))
+            .into_iter()
+            .filter_map(|(f, _)| match &f {
+                Form::CpReduceAsyncBulk(c)
+                    if c.dst == BulkSpace::Global
+                        && c.src == BulkSpace::SharedCta
+                        && c.completion == Completion::BulkGroup
+                        && !c.cache_hint =>
+                {
+                    Some(f.opcode())
+                }
+                _ => None,
+            })
+            .collect();
+        let k = self.r.below(forms.len() as u64) as usize;
+        forms[k].clone()
+    }
+
+    /// A `cp.async` pipeline: every thread copies its own chunk in several async-groups,
+    /// waits with groups in flight, consumes what completed, then waits for all.
+    fn cp_async_pipeline(&mut self) {
+        let groups = 1 + self.r.below(3);
+        let chunk = 16 * groups;
+        let need = chunk * u64::from(self.threads);
+        let len = need.next_multiple_of(128);
+        let fill = self.fill_byte();
+        // Completion through an mbarrier (§9.7.9.25.3.4) instead of the groups: every
+        // thread's arrive-on counts as one of the `threads` expected arrivals (`.noinc`).
+        let through_mbarrier = self.r.below(3) == 0;
+        if through_mbarrier {
+            let threads = self.threads;
+            self.buffer("cpbar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
+            self.leader(|g| {
+                g.emit(format!("mbarrier.init.shared::cta.b64 [cpbar], {threads};"));
+                g.emit("fence.mbarrier_init.release.cluster;");
+            });
+            self.emit("bar.sync 0;");
+        }
+        let name = "cpw";
+        self.buffer(name, BufferSpace::Shared, 128, Init::Fill { len, byte: Some(fill) });
+        let forms: Vec<oracle::isa::CpAsync> = valid_forms(&self.target, Some(Family::CpAsync))
+            .into_iter()
+            .filter_map(|(f, _)| match f {
+                Form::CpAsync(c) if !c.cache_hint => Some(c),
+                _ => None,
+            })
+            .collect();
+        let d = self.thread_addr(name, chunk, None);
+        // The source chunk of each thread (the first `src_len` bytes, wrapping by mask).
+        let src_chunks = self.src_len / chunk;
+        let smask = self.piece_mask(src_chunks);
+        let s = self.thread_addr("src", chunk, Some(smask));
+        let mut ignore = None;
+        for gi in 0..groups {
+            let mut at = 0;
+            while at < 16 {
+                let c = forms[self.r.below(forms.len() as u64) as usize];
+                let size = c.cp_size.bytes() as u64;
+                if at % size != 0 || at + size > 16 {
+                    continue;
+                }
+                let off = gi * 16 + at;
+                let op = Form::CpAsync(c).opcode();
+                let tail = match c.src {
+                    CpAsyncSrc::Full => String::new(),
+                    CpAsyncSrc::SrcSize => {
+                        let n = if self.r.permille(EDGE_PERMILLE) {
+                            self.r.pick(&[0, size - 1, size])
+                        } else {
+                            self.r.below(size + 1)
+                        };
+                        format!(", {n}")
+                    }
+                    CpAsyncSrc::IgnoreSrc => {
+                        let p = match ignore.clone() {
+                            Some(p) => p,
+                            None => {
+                                let t = self.name("t");
+                                let p = self.name("ig");
+                                let k = 1 + self.r.below(3);
+                                self.emit(format!("and.b32 {t}, tid, {k};"));
+                                self.emit(format!("setp.ne.u32 {p}, {t}, 0;"));
+                                ignore = Some(p.clone());
+                                p
+                            }
+                        };
+                        format!(", {p}")
+                    }
+                };
+                self.emit(format!("{op} [{d}+{off}], [{s}+{off}], {size}{tail};"));
+                at += size;
+            }
+            self.emit("cp.async.commit_group;");
+        }
+        if through_mbarrier {
+            self.emit("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [cpbar];");
+            let ph = self.name("ph");
+            let p = self.name("p");
+            let l = self.name("W");
+            self.emit(format!("mov.u32 {ph}, 0;"));
+            self.emit(format!("{l}:"));
+            self.emit(format!("mbarrier.try_wait.parity.shared::cta.b64 {p}, [cpbar], {ph};"));
+            self.emit(format!("@!{p} bra {l};"));
+            for gi in 0..groups {
+                let off = gi * 16 + 8 * self.r.below(2);
+                self.consume_own(&d, off);
+            }
+            return;
+        }
+        let in_flight = self.r.below(groups);
+        self.emit(format!("cp.async.wait_group {in_flight};"));
+        for gi in 0..groups - in_flight {
+            let off = gi * 16 + 8 * self.r.below(2);
+            self.consume_own(&d, off);
+        }
+        self.emit("cp.async.wait_all;");
+        for gi in groups - in_flight..groups {
+            let off = gi * 16 + 8 * self.r.below(2);
+            self.consume_own(&d, off);
+        }
+    }
+
+    /// Each thread loads a word pair of its own `cp.async` chunk at `a + off` and stores it
+    /// to its slot of `out` (no other thread's copies are read: no `bar.sync` is needed).
+    fn consume_own(&mut self, a: &str, off: u64) {
+        let x = self.name("x");
+        let y = self.name("y");
+        self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{off}];"));
+        let base = self.slots * u64::from(self.threads) * SLOT;
+        self.slots += 1;
+        let o = self.thread_addr("out", SLOT, None);
+        self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
+    }
+
+    fn finish(mut self) -> MemSource {
+        if self.slots > 0 {
+            let fill = self.fill_byte();
+            let len = self.slots * u64::from(self.threads) * SLOT;
+            self.buffer("out", BufferSpace::Global, 128, Init::Fill { len, byte: Some(fill) });
+        }
+        let read: Vec<String> = ["out", "win", "cpw", "stage", "dst", "red"]
+            .into_iter()
+            .filter(|n| self.has(n))
+            .map(str::to_string)
+            .collect();
+        let tensor_maps = match (&self.map, self.phases) {
+            (Some(map), _) => {
+                vec![TensorMapSource { name: "tmap".into(), global: "tsrc".into(), global_offset: 0, map: map.clone() }]
+            }
+            _ => Vec::new(),
+        };
+        MemSource {
+            target: self.target,
+            threads: self.threads,
+            statements: self.stmts,
+            regs: self.regs,
+            buffers: self
+                .bufs
+                .into_iter()
+                .map(|b| BufferSource { name: b.name.to_string(), space: b.space, init: b.init, align: b.align })
+                .collect(),
+            tensor_maps,
+            read,
+        }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oracle::semantics::Allowances;
+
+    fn target() -> Target {
+        "sm_90".parse().expect("sm_90 is a target")
+    }
+
+    /// The oracle's verdict on the program of `seed`: `Err` with the program when it does not
+    /// build or run.
+    fn check(seed: u64, cfg: &AsyncConfig) -> Result<(), String> {
+        let src = generate_seeded(seed, cfg, &target());
+        let show = || format!("seed {seed}:\n{}", src.statements.join("\n"));
+        let p = src.build().map_err(|e| format!("{}\nbuild: {e}", show()))?;
+        oracle::memprog::interp::run(&p, &Allowances::all()).map_err(|e| format!("{}\nrun: {e}", show()))?;
+        if !crate::async_minimize::protocol_correct(&src, &Allowances::all()) {
+            return Err(format!("{}\na write of a read-back buffer is still pending at the end", show()));
+        }
+        oracle::memprog::ptx::module(&[&p]).map_err(|e| format!("{}\nprint: {e}", show()))?;
+        Ok(())
+    }
+
+    /// Protocol-correct by construction: thousands of seeds build and run on the oracle with
+    /// no parse error, protocol error, undefined operation or hang, and print as PTX.
+    #[test]
+    fn thousands_of_seeds_are_protocol_correct() {
+        let cfg = AsyncConfig::default();
+        let bad: Vec<String> = (0..3000u64).filter_map(|s| check(s, &cfg).err()).collect();
+        assert!(bad.is_empty(), "{} of 3000 programs fail; the first:\n{}", bad.len(), bad[0]);
+    }
+
+    /// Later targets (their own cvt, prmt and reduction forms) too.
+    #[test]
+    fn later_targets_are_protocol_correct_too() {
+        let cfg = AsyncConfig::default();
+        for t in ["sm_90a", "sm_100a"] {
+            let target: Target = t.parse().expect("a target");
+            let bad: Vec<String> = (0..300u64)
+                .filter_map(|seed| {
+                    let src = generate_seeded(seed, &cfg, &target);
+                    match src.build() {
+                        Err(e) => Some(format!("{t} seed {seed}: build: {e}")),
+                        Ok(p) => oracle::memprog::interp::run(&p, &Allowances::all())
+                            .err()
+                            .map(|e| format!("{t} seed {seed}: {e}")),
+                    }
+                })
+                .collect();
+            assert!(bad.is_empty(), "{} failures; the first: {}", bad.len(), bad[0]);
+        }
+    }
+
+    /// Every kind of episode and edge the module documentation promises turns up.
+    #[test]
+    fn every_family_and_edge_is_generated() {
+        let cfg = AsyncConfig::default();
+        let programs: Vec<MemSource> = (0..400u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
+        let text: String = programs.iter().flat_map(|p| p.statements.iter()).map(|s| format!("{s}\n")).collect();
+        for needle in [
+            "cp.async.bulk.tensor.1d.",
+            "cp.async.bulk.tensor.2d.",
+            "cp.async.bulk.tensor.3d.",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+            "cp.async.bulk.global.shared::cta.bulk_group",
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32",
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16",
+            "cp.async.cg.shared.global",
+            "cp.async.wait_group 1;",
+            "cp.async.wait_group 2;",
+            "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [cpbar];",
+            "mbarrier.expect_tx",
+            "mbarrier.arrive.expect_tx",
+            "mbarrier.inval",
+            "cvt.",
+            "prmt.b32",
+            "fence.proxy.async.shared::cta;",
+        ] {
+            assert!(text.contains(needle), "no program has `{needle}`");
+        }
+        let src_size_0 = |s: &String| s.starts_with("cp.async.c") && s.ends_with(", 0;");
+        assert!(programs.iter().flat_map(|p| &p.statements).any(src_size_0), "no cp.async with src-size 0");
+        let swizzles: std::collections::BTreeSet<&str> =
+            programs.iter().flat_map(|p| &p.tensor_maps).map(|m| m.map.swizzle.name()).collect();
+        assert_eq!(swizzles.len(), 4, "every sm_90 swizzle: {swizzles:?}");
+        let fills: std::collections::BTreeSet<&str> =
+            programs.iter().flat_map(|p| &p.tensor_maps).map(|m| m.map.oob_fill.name()).collect();
+        assert_eq!(fills.len(), 2, "every out-of-bounds fill: {fills:?}");
+        // Tiles straddling the low and the high edge of dimension 0.
+        let coords = |p: &MemSource| -> Vec<(i64, i64, i64)> {
+            let Some(m) = p.tensor_maps.first() else { return Vec::new() };
+            p.regs
+                .iter()
+                .filter(|(n, _)| n.starts_with('c'))
+                .map(|(_, v)| (*v as u32 as i32 as i64, m.map.dims[0] as i64, i64::from(m.map.box_dims[0])))
+                .collect()
+        };
+        let all: Vec<(i64, i64, i64)> = programs.iter().flat_map(coords).collect();
+        assert!(all.iter().any(|&(c, _, _)| c < 0), "a negative coordinate");
+        assert!(all.iter().any(|&(c, d, b)| c < d && c + b > d), "a tile past the end");
+        let threads: std::collections::BTreeSet<u32> = programs.iter().map(|p| p.threads).collect();
+        assert_eq!(threads.len(), 4, "{threads:?}");
+    }
+
+    #[test]
+    fn targets_without_the_async_forms_are_refused() {
+        assert_eq!(supported(&target()), Ok(()));
+        assert!(supported(&"sm_100a".parse().expect("a target")).is_ok());
+        let e = supported(&"sm_80".parse().expect("a target")).expect_err("sm_80 has no mbarrier tx-count");
+        assert!(e.contains("sm_80 lacks"), "{e}");
+    }
+
+    #[test]
+    fn a_seed_gives_the_same_program() {
+        let cfg = AsyncConfig::default();
+        for s in 0..20 {
+            assert_eq!(generate_seeded(s, &cfg, &target()), generate_seeded(s, &cfg, &target()));
+        }
+        assert_ne!(generate_seeded(1, &cfg, &target()), generate_seeded(2, &cfg, &target()));
+    }
+
+    /// A knob that is off never shows up.
+    #[test]
+    fn knobs_off_stay_off() {
+        let cfg = AsyncConfig { tensor: false, reduce: false, convert: false, ..AsyncConfig::default() };
+        for s in 0..200 {
+            let p = generate_seeded(s, &cfg, &target());
+            let text = p.statements.join("\n");
+            assert!(!text.contains(".tensor") && !text.contains("cp.reduce") && !text.contains("cvt.rn"), "{text}");
+            assert!(p.tensor_maps.is_empty());
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! `ptxdiff fuzz --async` end to end without a GPU: a short campaign on the oracle alone runs
+//! every generated program, reports 0 programs the oracle calls undefined and writes its
+//! report; options that do not apply to async campaigns are errors; and (with a ptxas) the
+//! generated programs, printed as one module, assemble for sm_90.
+
+use std::path::Path;
+use std::process::Command;
+
+use runner::findings::FindingsDoc;
+
+fn ptxdiff() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxdiff"));
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    c
+}
+
+fn no_gpu() -> bool {
+    std::env::var_os("CUDA_VISIBLE_DEVICES").is_none() && !Path::new("/dev/nvidia0").exists()
+}
+
+#[test]
+fn an_oracle_only_async_campaign_reports_no_undefined_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = ptxdiff()
+        .args(["fuzz", "--async", "--time", "5s", "--seed", "11", "--batch", "64", "--backends", "oracle", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("; 0 undefined by the oracle;"), "{text}");
+    let programs: u64 = text
+        .split(" async programs in ")
+        .next()
+        .and_then(|l| l.rsplit('\n').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(programs >= 64, "at least one batch ran: {text}");
+    assert!(text.contains("backends: oracle\n"), "{text}");
+    for stage in ["generation", "oracle"] {
+        assert!(text.contains(stage), "stage {stage} missing: {text}");
+    }
+    let doc = FindingsDoc::load(&run).unwrap();
+    assert!(doc.findings.is_empty(), "{:#?}", doc.findings);
+    assert!(run.join("index.html").is_file());
+}
+
+#[test]
+fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
+    if !no_gpu() {
+        eprintln!("skipped: a GPU is present");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = ptxdiff()
+        .args(["fuzz", "--async", "--programs", "20", "--batch", "10", "--seed", "5", "--out"])
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("GPU backends unavailable") && text.contains("20 async programs"), "{text}");
+}
+
+#[test]
+fn options_that_do_not_apply_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&["--adapt"][..], &["--shard", "1/2"], &["--backends", "ptxas-check"]] {
+        let out = ptxdiff()
+            .args(["fuzz", "--async", "--programs", "1", "--out"])
+            .arg(dir.path().join("run"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("does not apply to `fuzz --async`") || err.contains("does not run memory programs"),
+            "{err}"
+        );
+    }
+}
+
+/// What the GPU campaign sends to ptxas: generated programs printed as one module assemble
+/// without an error (a rejection would be a finding of every campaign).
+#[test]
+fn generated_async_programs_assemble_for_sm_90() {
+    let Ok(ptxas) = runner::ptxas::Ptxas::find() else {
+        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+        return;
+    };
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let cfg = generator::async_programs::AsyncConfig::default();
+    let programs: Vec<oracle::memprog::MemProgram> = (0..300u64)
+        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(9, 0, s), &cfg, &target))
+        .map(|src| src.build().unwrap())
+        .collect();
+    let refs: Vec<&oracle::memprog::MemProgram> = programs.iter().collect();
+    let m = oracle::memprog::ptx::module(&refs).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let asm = ptxas.assemble(&m.ptx, "sm_90", 3, Some(&dir.path().join("a.cubin"))).unwrap();
+    assert!(asm.ok, "{}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
+}
