@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::protocol::{Compiler, JobBuffer, JobParam, MemDone, MemJob, MemOutcome, MAX_BUFFER_ALIGN};
 use super::serve::{fault, on_gpu, JobError};
-use crate::gpu::{Gpu, KernelParams, LaunchConfig};
+use crate::gpu::{Gpu, KernelParams, LaunchConfig, Module};
 
 /// Where a job's buffers lie in its one allocation: byte offsets from a base aligned to
 /// [`MAX_BUFFER_ALIGN`], and the bytes the buffers span from that base.
@@ -78,23 +78,37 @@ fn check_references(job: &MemJob) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `job` on `gpu` (see the module docs).
-pub(super) fn run_mem(gpu: &Gpu, job: &MemJob) -> Result<MemDone, JobError> {
+/// A loaded module and the image it came from: the jobs of one batch name entries of one module,
+/// which is loaded (JIT-compiled) once, not once per job.
+pub(super) struct LoadedModule {
+    /// Whether the image was PTX (JIT) and its bytes.
+    key: (bool, Vec<u8>),
+    module: Module,
+}
+
+/// Runs `job` on `gpu` (see the module docs), reusing `cache` when the job's module is the one
+/// loaded last.
+pub(super) fn run_mem(gpu: &Gpu, cache: &mut Option<LoadedModule>, job: &MemJob) -> Result<MemDone, JobError> {
     let compiler = on_gpu(&job.executor)?;
     let plan = layout(&job.buffers).map_err(JobError::Failed)?;
     check_references(job).map_err(JobError::Failed)?;
     let t0 = Instant::now();
-    let module = match (compiler, &job.cubin) {
-        (Compiler::Jit, _) => gpu.load_module(job.ptx.as_bytes(), true, 4),
+    let key = match (compiler, &job.cubin) {
+        (Compiler::Jit, _) => (true, job.ptx.as_bytes().to_vec()),
         (Compiler::Ptxas { .. }, Some(path)) => {
-            let image = std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?;
-            gpu.load_module(&image, false, 0)
+            (false, std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?)
         }
         (Compiler::Ptxas { opt, .. }, None) => {
             return Err(JobError::Failed(format!("a ptxas -O{opt} memory job needs a cubin")))
         }
+    };
+    if cache.as_ref().is_none_or(|c| c.key != key) {
+        *cache = None;
+        let module = if key.0 { gpu.load_module(&key.1, true, 4) } else { gpu.load_module(&key.1, false, 0) }
+            .map_err(|e| JobError::Failed(e.to_string()))?;
+        *cache = Some(LoadedModule { key, module });
     }
-    .map_err(|e| JobError::Failed(e.to_string()))?;
+    let module = &cache.as_ref().ok_or_else(|| JobError::Failed("module cache".into()))?.module;
     let f = module.function(&job.entry).map_err(|e| JobError::Failed(format!("entry `{}`: {e}", job.entry)))?;
     let load_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();

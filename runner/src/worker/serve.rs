@@ -113,6 +113,8 @@ struct Kept {
     gathered: Option<DeviceBuffer>,
     /// Modules by PTX text.
     modules: HashMap<String, Module>,
+    /// The module memory jobs used last (a batch's jobs share one module).
+    mem_module: Option<super::memjob::LoadedModule>,
 }
 
 /// A buffer of at least `bytes` in `slot`, reallocated when too small.
@@ -256,7 +258,7 @@ impl Sweep<'_> {
         // Both modules are loaded (`run_sweep`); the flip kernel is loaded here.
         let gather_ptx = gather_kernel(self.out_bytes);
         let flip = self.planted_flip(kept)?;
-        let Kept { results, host, suspects, count, audit, gathered, modules } = kept;
+        let Kept { results, host, suspects, count, audit, gathered, modules, .. } = kept;
         let flip = flip.and_then(|ptx| modules.get(ptx)?.function("flip").ok());
         let check = modules.get(check_ptx).and_then(|m| m.function("check").ok());
         let gather = modules.get(&gather_ptx).and_then(|m| m.function("gather").ok());
@@ -604,7 +606,7 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
             (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, &mut kept, job).map(Reply::Done),
             (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
-            (Request::Mem(job), Some(gpu)) => super::memjob::run_mem(gpu, job).map(Reply::Mem),
+            (Request::Mem(job), Some(gpu)) => super::memjob::run_mem(gpu, &mut kept.mem_module, job).map(Reply::Mem),
         };
         match result {
             Ok(r) => reply(&mut out, &r)?,
