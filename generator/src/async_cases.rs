@@ -797,28 +797,10 @@ fn tensor_store(
     case.finish()
 }
 
-/// The reduction type of a map's element type under `redop`, as the memory programs reduce it.
-fn tensor_reduce_type(dtype: D, redop: RedOp) -> Option<ReduceType> {
-    let bitwise = matches!(redop, RedOp::And | RedOp::Or | RedOp::Xor);
-    Some(match dtype {
-        D::Uint32 | D::Int32 if bitwise => ReduceType::B32,
-        D::Uint64 | D::Int64 if bitwise => ReduceType::B64,
-        D::Uint32 => ReduceType::U32,
-        D::Int32 => ReduceType::S32,
-        D::Uint64 => ReduceType::U64,
-        D::Int64 => ReduceType::S64,
-        D::Float16 => ReduceType::F16,
-        D::Bfloat16 => ReduceType::Bf16,
-        D::Float32 => ReduceType::F32,
-        D::Float64 => ReduceType::F64,
-        _ => return None,
-    })
-}
-
 /// `len` bytes of `dtype` elements cycling through the edge values of its reduction type,
 /// starting at value `shift`.
 fn edge_elements(dtype: D, len: usize, shift: usize) -> Vec<u8> {
-    let ty = tensor_reduce_type(dtype, RedOp::Add).unwrap_or(ReduceType::U32);
+    let ty = dtype.reduce_type(RedOp::Add).unwrap_or(ReduceType::U32);
     let v = edge_values(ty);
     let eb = reduce_bytes(ty);
     let mut out = Vec::with_capacity(len + eb);

@@ -1138,6 +1138,31 @@ fn convert_tfloat32(bytes: &mut [LoadedByte]) {
     }
 }
 
+impl TensorDataType {
+    /// The `.type` a tensor reduction (`cp.reduce.async.bulk.tensor`, §9.7.9.25.5.3) over
+    /// elements of this type reduces with under `redop`: the bitwise operations on the `.b`
+    /// types, the others on the signed/unsigned/float type of the element; `None` for element
+    /// types no reduction takes.
+    pub fn reduce_type(self, redop: crate::isa::RedOp) -> Option<crate::isa::ReduceType> {
+        use crate::isa::{RedOp, ReduceType};
+        use TensorDataType as D;
+        let bitwise = matches!(redop, RedOp::And | RedOp::Or | RedOp::Xor);
+        Some(match self {
+            D::Uint32 | D::Int32 if bitwise => ReduceType::B32,
+            D::Uint64 | D::Int64 if bitwise => ReduceType::B64,
+            D::Uint32 => ReduceType::U32,
+            D::Int32 => ReduceType::S32,
+            D::Uint64 => ReduceType::U64,
+            D::Int64 => ReduceType::S64,
+            D::Float16 => ReduceType::F16,
+            D::Bfloat16 => ReduceType::Bf16,
+            D::Float32 => ReduceType::F32,
+            D::Float64 => ReduceType::F64,
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

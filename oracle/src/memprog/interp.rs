@@ -938,26 +938,16 @@ impl Machine<'_> {
         c: &crate::isa::CpReduceAsyncBulkTensor,
         ops: &[Operand],
     ) -> Result<(), MemError> {
-        use crate::memory::tensor_map::TensorDataType as D;
         if c.load_mode.is_some_and(|m| m != crate::isa::LoadMode::Tile) {
             return Err(MemError::Unsupported("tensor reductions other than .tile".into()));
         }
         let (m, coords) = self.tensor_ref(t, &ops[0])?;
         let decl = &self.p.tensor_maps[m];
-        let bitwise = matches!(c.redop, RedOp::And | RedOp::Or | RedOp::Xor);
-        let ty = match decl.map.dtype {
-            D::Uint32 | D::Int32 if bitwise => ReduceType::B32,
-            D::Uint64 | D::Int64 if bitwise => ReduceType::B64,
-            D::Uint32 => ReduceType::U32,
-            D::Int32 => ReduceType::S32,
-            D::Uint64 => ReduceType::U64,
-            D::Int64 => ReduceType::S64,
-            D::Float16 => ReduceType::F16,
-            D::Bfloat16 => ReduceType::Bf16,
-            D::Float32 => ReduceType::F32,
-            D::Float64 => ReduceType::F64,
-            d => return Err(MemError::Unsupported(format!("tensor reductions over {}", d.name()))),
-        };
+        let ty = decl
+            .map
+            .dtype
+            .reduce_type(c.redop)
+            .ok_or_else(|| MemError::Unsupported(format!("tensor reductions over {}", decl.map.dtype.name())))?;
         // The swizzle follows the shared address's offset in its buffer (as in `tensor_copy`).
         let (sb, soff) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
         let elements = decl
