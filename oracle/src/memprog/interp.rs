@@ -959,7 +959,7 @@ impl Machine<'_> {
         let align = decl.map.smem_align();
         let src = self.span(sb, soff, size, align, "§9.7.9.25.5.3: the shared-memory tile's alignment for this map")?;
         let (mut effects, mut writes) = (Vec::new(), Vec::new());
-        for e in elements {
+        for e in &elements {
             let Some(addr) = e.global else { continue };
             let (b, at) = self
                 .global_byte(addr)
@@ -973,6 +973,13 @@ impl Machine<'_> {
             let bytes = self.regions[sb].read(src.start + e.smem_offset, eb)?.to_vec();
             effects.push(Effect::Reduce { region: b, start: at, op: c.redop, ty, src: bytes });
             writes.push(Span { region: b, start: at, len: eb });
+        }
+        // The H100 reduces into the chunk tail past dimension 0 as a store writes it.
+        if self.allow.allows(Allowance::TmaStoreOobChunk) {
+            for (region, start, len) in self.store_chunk_tail(&decl.map, &coords, &elements, decl.buffer)? {
+                let bytes = vec![Some(Byte::Unknown(Allowance::TmaStoreOobChunk)); len as usize];
+                effects.push(Effect::Write { region, start, bytes });
+            }
         }
         self.protocol.issue(AsyncOp {
             thread: t,

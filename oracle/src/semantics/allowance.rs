@@ -101,7 +101,7 @@ impl Allowance {
                 "an out-of-bounds element of a NAN_REQUEST_ZERO_FMA tile (cp.async.bulk.tensor load) may be any NaN of the map's type"
             }
             Allowance::TmaStoreOobChunk => {
-                "a tensor tile store may also write the out-of-bounds elements of dimension 0 that lie in the last 16-byte chunk holding in-bounds elements of their row"
+                "a tensor tile store or reduction may also write the out-of-bounds elements of dimension 0 that lie in the last 16-byte chunk holding in-bounds elements of their row"
             }
         }
     }
@@ -137,7 +137,7 @@ impl Allowance {
                 "cuda.h (cuTensorMapEncodeTiled) says only that NAN_REQUEST_ZERO_FMA fills out-of-bound elements with \"a special NaN constant\", §5.5.8 calls it \"OOB-NaN fill\"; an H100 (sm_90, driver 580.159.04) writes the bytes f7 7f repeated for every float type: corpus/evidence/tma-tile-loads.md"
             }
             Allowance::TmaStoreOobChunk => {
-                "§9.7.9.25.5 does not say what a tile store does with elements past the end of dimension 0 (only that loads fill them); an H100 (sm_90, driver 580.159.04) writes those in the row's last 16-byte chunk that holds in-bounds elements: corpus/evidence/tma-tile-stores.md"
+                "§9.7.9.25.5 does not say what a tile store does with elements past the end of dimension 0 (only that loads fill them); an H100 (sm_90, driver 580.159.04) writes (and reduces into) those in the row's last 16-byte chunk that holds in-bounds elements: corpus/evidence/tma-tile-stores.md"
             }
         }
     }
@@ -155,7 +155,7 @@ impl Allowance {
             Allowance::TmaOobNanFill => {
                 "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
-            Allowance::TmaStoreOobChunk => "only in-bounds elements are written: memory past the end of dimension 0 keeps its bytes",
+            Allowance::TmaStoreOobChunk => "only in-bounds elements are written or reduced: memory past the end of dimension 0 keeps its bytes",
         }
     }
 

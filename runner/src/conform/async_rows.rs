@@ -1,6 +1,6 @@
 //! The asynchronous-copy rows of `ptxdiff conform`: every case of
-//! [`generator::async_cases`] (and the dedicated inner-coordinate set, row
-//! `<opcode>`[`TRAPS`]) run on each GPU backend and by the oracle, final memory compared byte
+//! [`generator::async_cases`] (and of each dedicated set of [`DEVIATION_SETS`], rows
+//! `<opcode> [<set>]`) run on each GPU backend and by the oracle, final memory compared byte
 //! for byte; one [`Row`] per (form, backend).
 //!
 //! The oracle runs every case on all cores (rayon); each GPU backend gets the cases in batches
@@ -17,8 +17,9 @@
 //! pure function of the target), and its `ptxdiff eval` program line is the case file; the
 //! replay is `ptxdiff eval --backend B CASE`. Disagreements are `hardware-spec` (or
 //! `compiler` when another GPU backend agrees on the form); failures are the conform classes
-//! of [`super::results`], except a fault in the inner-coordinate set, which is `hardware-spec`
-//! with input class [`INNER_COORDINATE`] (known: `corpus/known/tma-inner-coordinate-trap.toml`).
+//! of [`super::results`]. A dedicated set's disagreements and faults are `hardware-spec` with
+//! the set's input class (their known entries under `corpus/known/` match them, e.g.
+//! `tma-inner-coordinate-trap.toml` the faults of the inner-coordinate set).
 //!
 //! Invariant: the rows are in case order (forms in [`generator::async_cases::ASYNC_FAMILIES`]
 //! order), each form's rows in backend order, whatever the completion order.
@@ -26,7 +27,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use generator::async_cases::{async_cases, inner_coordinate_trap_cases, AsyncCase, AsyncSweep};
+use generator::async_cases::{async_cases, AsyncCase, AsyncSweep, DeviationSet, DEVIATION_SETS};
 use oracle::isa::Target;
 use oracle::memory::Region;
 use oracle::memprog::MemProgram;
@@ -41,12 +42,15 @@ use crate::findings::{Finding, FindingClass, FindingStore, Recorded, Signature, 
 use crate::glob::glob_match;
 use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
 
-/// The suffix of the row of the inner-coordinate set (cases the H100 traps on though the spec
-/// promises data).
-pub const TRAPS: &str = " [inner-coordinate traps]";
+/// The row suffix of a dedicated set: ` [<name>]`.
+fn suffix(set: &DeviationSet) -> String {
+    format!(" [{}]", set.name)
+}
 
-/// The input class of a finding from the inner-coordinate set.
-pub const INNER_COORDINATE: &str = "inner-coordinate-not-16B";
+/// The dedicated set a row's form key belongs to, with the form's opcode.
+pub fn deviation_set(form: &str) -> Option<(&'static DeviationSet, &str)> {
+    DEVIATION_SETS.iter().find_map(|set| form.strip_suffix(suffix(set).as_str()).map(|base| (set, base)))
+}
 
 /// Programs per GPU batch (one module).
 pub const BATCH: usize = 128;
@@ -60,30 +64,32 @@ pub const EXAMPLES: usize = 8;
 /// The backend name of the rows the oracle alone makes (no GPU).
 pub const ORACLE: &str = crate::backend::oracle::NAME;
 
-/// The cases of a run on `target`, forms matching `glob`: the sweep, then the inner-coordinate
-/// set (form keys suffixed with [`TRAPS`]).
+/// The cases of a run on `target`, forms matching `glob`: the sweep, then each dedicated set
+/// (form keys suffixed with ` [<set>]`).
 pub fn plan(target: &Target, glob: Option<&str>) -> AsyncSweep {
     let keep = |op: &str| glob.is_none_or(|g| glob_match(g, op));
     let mut sweep = async_cases(target, &keep);
-    sweep.cases.extend(inner_coordinate_trap_cases(target).into_iter().filter(|c| keep(&c.form)).map(|mut c| {
-        c.form.push_str(TRAPS);
-        c
-    }));
+    for set in &DEVIATION_SETS {
+        sweep.cases.extend((set.cases)(target).into_iter().filter(|c| keep(&c.form)).map(|mut c| {
+            c.form.push_str(&suffix(set));
+            c
+        }));
+    }
     sweep
 }
 
-/// Case `index` of the row of `form` (a row's form key, [`TRAPS`] included) on `target`.
+/// Case `index` of the row of `form` (a row's form key, a set's suffix included) on `target`.
 pub fn case_of(target: &Target, form: &str, index: u64) -> Option<AsyncCase> {
-    let cases = match form.strip_suffix(TRAPS) {
-        Some(base) => inner_coordinate_trap_cases(target).into_iter().filter(|c| c.form == base).collect(),
+    let cases = match deviation_set(form) {
+        Some((set, base)) => (set.cases)(target).into_iter().filter(|c| c.form == base).collect(),
         None => async_cases(target, &|op| op == form).cases,
     };
     cases.into_iter().nth(usize::try_from(index).ok()?)
 }
 
-/// Whether a row's form is an asynchronous-copy form (or the inner-coordinate set).
+/// Whether a row's form is an asynchronous-copy form (or one of a dedicated set).
 pub fn is_async_row(form: &str) -> bool {
-    let base = form.strip_suffix(TRAPS).unwrap_or(form);
+    let base = deviation_set(form).map_or(form, |(_, base)| base);
     oracle::isa::Family::classify(base).is_some_and(|f| generator::async_cases::ASYNC_FAMILIES.contains(&f))
 }
 
@@ -335,8 +341,9 @@ fn run_backend(
         }
     }
     let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
-    // The inner-coordinate cases fault: a batch of their own.
-    let (traps, normal): (Vec<usize>, Vec<usize>) = runnable.into_iter().partition(|&k| cases[k].form.ends_with(TRAPS));
+    // The dedicated sets' cases may fault: batches of their own.
+    let (traps, normal): (Vec<usize>, Vec<usize>) =
+        runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some());
     let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
     batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
     let mut compare_s = 0.0;
@@ -454,20 +461,20 @@ fn form_findings(
     rows: &[&Row],
     store: &FindingStore,
 ) -> Vec<(Finding, String)> {
-    let base = form.strip_suffix(TRAPS).unwrap_or(form);
+    let set = deviation_set(form);
+    let base = set.map_or(form, |(_, base)| base);
     let mut out = Vec::new();
     // Failures: one finding per failing row.
     for r in rows {
         let Some(fail) = &r.failure else { continue };
-        let traps = form.ends_with(TRAPS) && fail.kind == FailureKind::Fault;
-        let (class, how, input) = if traps {
+        let (class, how, input) = if let Some((set, _)) = set.filter(|_| fail.kind == FailureKind::Fault) {
             let how = fail
                 .message
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .find(|w| w.starts_with("CUDA_ERROR"))
                 .unwrap_or("GPU fault")
                 .to_string();
-            (FindingClass::HardwareSpec, how, INNER_COORDINATE)
+            (FindingClass::HardwareSpec, how, set.input_class)
         } else {
             match failure_signature(&r.backend, fail) {
                 Some((class, how)) => (class, how, ""),
@@ -488,12 +495,12 @@ fn form_findings(
     };
     let agreeing =
         rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
-    let class = if agreeing { FindingClass::Compiler } else { FindingClass::HardwareSpec };
+    let class = if agreeing && set.is_none() { FindingClass::Compiler } else { FindingClass::HardwareSpec };
     let buffer = first.inputs.iter().find(|(k, _)| k == "buffer").map_or("", |(_, v)| v.as_str());
     let sig = Signature::new(
         class,
         base,
-        "",
+        set.map_or("", |(set, _)| set.input_class),
         differing.iter().map(|r| r.backend.clone()),
         format!("bytes-differ-in-{buffer}"),
     );
@@ -557,7 +564,7 @@ mod tests {
         let form = "cp.async.bulk.global.shared::cta.bulk_group";
         let mut sweep = plan(&t, Some(form));
         let traps = plan(&t, Some("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
-        let trap_cases: Vec<AsyncCase> = traps.cases.into_iter().filter(|c| c.form.ends_with(TRAPS)).collect();
+        let trap_cases: Vec<AsyncCase> = traps.cases.into_iter().filter(|c| deviation_set(&c.form).is_some()).collect();
         assert!(!trap_cases.is_empty());
         sweep.cases.extend(trap_cases);
         let cases = &sweep.cases;
@@ -568,7 +575,7 @@ mod tests {
         let mut dst_at = 0;
         for (k, e) in expected.iter().enumerate() {
             let (p, regions) = e.as_ref().unwrap();
-            if cases[k].form.ends_with(TRAPS) {
+            if deviation_set(&cases[k].form).is_some() {
                 verdicts.push(verdict(
                     regions,
                     GpuResult::Failed(Failure::Crash {
@@ -632,7 +639,9 @@ mod tests {
 
     #[test]
     fn rows_of_the_trap_set_are_async_rows_of_their_family() {
-        let form = format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{TRAPS}");
+        let form =
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [inner-coordinate traps]"
+                .to_string();
         assert!(is_async_row(&form));
         assert!(!is_async_row("cvt.rn.f16.f32"));
         assert_eq!(Row { form, ..Row::default() }.family(), "cp.async.bulk.tensor");
