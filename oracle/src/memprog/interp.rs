@@ -1032,10 +1032,18 @@ impl Machine<'_> {
             let out = outs.iter().find(|(n, _)| n == spec.name).map(|(_, v)| v);
             let v = match (unknown, out) {
                 (Some(a), _) => Val::Unknown(a),
-                (None, Some(Output::Bits(e))) => match e.free.first() {
-                    None => Val::Bits(e.bits as u64),
-                    Some(f) => Val::Unknown(f.allowance),
-                },
+                (None, Some(Output::Bits(e))) => {
+                    // A sub-word result fills its register as the program model's does:
+                    // sign-extended for a signed type (§9.7.9.21 Notes, §6.4.4).
+                    use crate::program::thread::{extend, is_signed};
+                    let width = self.p.regs[self.reg_index(reg)?].class.bits();
+                    let signed = matches!(spec.kind, OperandKind::Reg(t) | OperandKind::RegOrImm(t) if is_signed(t));
+                    let e = extend(e.clone(), width, signed);
+                    match e.free.first() {
+                        None => Val::Bits(e.bits as u64),
+                        Some(f) => Val::Unknown(f.allowance),
+                    }
+                }
                 (None, Some(Output::Pred(Some(p)))) => Val::Bits(u64::from(*p)),
                 _ => return Err(MemError::Unsupported(format!("the result `{}` of `{}`", spec.name, form.opcode()))),
             };

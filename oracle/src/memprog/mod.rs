@@ -552,4 +552,17 @@ mod tests {
         // Thread 0 stores 0 at g+4; thread 1 skips the add and stores 1 at g+0.
         assert_eq!(out[0].to_hex(), format!("0100000000000000{}", "00".repeat(8)));
     }
+
+    /// A sub-word `cvt` result fills its 16-bit register sign-extended for a signed type and
+    /// zero-extended otherwise, as in the program model (an H100 stores `80 ff` here; the
+    /// oracle once said `80 00`: fuzz --async finding, 2026-11-25).
+    #[test]
+    fn sub_word_cvt_results_extend_to_their_register() {
+        for (cvt, want) in [("cvt.sat.s8.s32 z, x;", "80ff"), ("cvt.sat.u8.s32 z, x;", "0000"), ("cvt.u8.u32 z, x;", "a500")]
+        {
+            let p = program(&[cvt, "st.global.b16 [g], z;"], &[("x", 0xa5a5_a5a5)]).unwrap();
+            let out = interp::run(&p, &crate::semantics::Allowances::all()).unwrap();
+            assert_eq!(&out[0].to_hex()[..4], want, "{cvt}");
+        }
+    }
 }

@@ -40,7 +40,7 @@ pub mod launch;
 mod plant;
 pub mod slice;
 pub mod text;
-mod thread;
+pub(crate) mod thread;
 mod warp;
 
 pub use glue::{Cmp, Glue, GlueOp, GlueType, Src};

@@ -42,7 +42,7 @@ fn mask(bits: u32) -> u128 {
 
 /// `e` widened to `width` bits: sign-extended when `signed`, zero-extended otherwise (§6.4.4;
 /// §9.7.9.8 and §9.7.9.21 Notes). A set-valued sign bit makes the new bits any value.
-pub(super) fn extend(e: Expected, width: u32, signed: bool) -> Expected {
+pub(crate) fn extend(e: Expected, width: u32, signed: bool) -> Expected {
     if e.width >= width {
         return e.field(0, width);
     }
@@ -79,7 +79,7 @@ fn imm_bits(i: &Imm, width: u32) -> Option<u128> {
 }
 
 /// Whether a load or store type sign-extends.
-fn is_signed(t: RegType) -> bool {
+pub(crate) fn is_signed(t: RegType) -> bool {
     matches!(t, RegType::S8 | RegType::S16 | RegType::S32 | RegType::S64)
 }
 
