@@ -558,7 +558,8 @@ mod tests {
     /// oracle once said `80 00`: fuzz --async finding, 2026-11-25).
     #[test]
     fn sub_word_cvt_results_extend_to_their_register() {
-        for (cvt, want) in [("cvt.sat.s8.s32 z, x;", "80ff"), ("cvt.sat.u8.s32 z, x;", "0000"), ("cvt.u8.u32 z, x;", "a500")]
+        for (cvt, want) in
+            [("cvt.sat.s8.s32 z, x;", "80ff"), ("cvt.sat.u8.s32 z, x;", "0000"), ("cvt.u8.u32 z, x;", "a500")]
         {
             let p = program(&[cvt, "st.global.b16 [g], z;"], &[("x", 0xa5a5_a5a5)]).unwrap();
             let out = interp::run(&p, &crate::semantics::Allowances::all()).unwrap();
