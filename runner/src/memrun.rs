@@ -1,5 +1,6 @@
 //! Memory programs on GPU backends: print programs as one module
-//! ([`oracle::memprog::ptx::module`]), assemble it once when the backend runs a ptxas build,
+//! ([`oracle::memprog::ptx::module`]; for the JIT, modules of [`JIT_MODULE_PROGRAMS`]),
+//! assemble it once when the backend runs a ptxas build,
 //! run one [`MemSpec`] per program ([`Backend::run_mem`]) and slice each program's read-back
 //! buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
 //! ([`oracle_read`], [`compare`]); and write a program's description as the `ptxdiff eval`
@@ -159,8 +160,14 @@ fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<
     })
 }
 
-/// Runs programs on one backend: prints one module, assembles it when the backend's builds
-/// need it (once), sends one MemSpec per program; `Err` = environment problem for all.
+/// Programs per module a JIT backend gets: each worker JIT-compiles the modules of the jobs it
+/// runs ([`crate::backend::pool::Pool::run_mem`] deals the jobs of one module to one worker),
+/// so small modules spread the compilation over the workers.
+pub const JIT_MODULE_PROGRAMS: usize = 8;
+
+/// Runs programs on one backend: prints one module (for a backend without a build, the JIT,
+/// one per [`JIT_MODULE_PROGRAMS`] programs), assembles it when the backend's builds need it
+/// (once), sends one MemSpec per program; `Err` = environment problem for all.
 pub fn run_on(
     backend: &mut dyn Backend,
     programs: &[&MemProgram],
@@ -169,11 +176,18 @@ pub fn run_on(
     if programs.is_empty() {
         return Ok(Vec::new());
     }
-    let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
     let Some(build) = backend.builds().into_iter().next() else {
-        let specs: Vec<MemSpec> = m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)).collect();
-        return finish(backend, &m.kernels, &specs);
+        // The JIT compiles every module a worker loads: modules of a few programs each, so that
+        // each program is compiled once per batch, not once per worker.
+        let (mut kernels, mut specs) = (Vec::new(), Vec::new());
+        for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
+            let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
+            specs.extend(m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)));
+            kernels.extend(m.kernels);
+        }
+        return finish(backend, &kernels, &specs);
     };
+    let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
     let arch = programs[0].target.name();
     let dir = tempfile::Builder::new()
         .prefix("ptxdiff-memrun-")

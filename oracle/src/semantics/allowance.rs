@@ -5,6 +5,8 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::deviation::Deviation;
+
 /// One allowance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Allowance {
@@ -183,10 +185,12 @@ impl fmt::Display for Allowance {
     }
 }
 
-/// The set of allowances in force (all by default).
+/// The set of allowances in force (all by default), and the known hardware deviations the
+/// oracle emulates for triage (none by default; see [`Deviation`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Allowances {
     off: BTreeSet<Allowance>,
+    emulated: BTreeSet<Deviation>,
 }
 
 impl Allowances {
@@ -196,7 +200,7 @@ impl Allowances {
     }
     /// Every allowance off: the oracle demands one value everywhere.
     pub fn none() -> Self {
-        Allowances { off: Allowance::ALL.into_iter().filter(|a| a.switchable()).collect() }
+        Allowances { off: Allowance::ALL.into_iter().filter(|a| a.switchable()).collect(), emulated: BTreeSet::new() }
     }
     /// Switches `a` off; allowances that are not [switchable](Allowance::switchable) stay on.
     pub fn disable(&mut self, a: Allowance) {
@@ -207,6 +211,16 @@ impl Allowances {
     /// Whether `a` is on.
     pub fn allows(&self, a: Allowance) -> bool {
         !self.off.contains(&a)
+    }
+    /// These allowances with the oracle emulating the hardware deviation `d` instead of the
+    /// spec's reading: for triage only (is a difference wholly `d`?), never for a verdict.
+    pub fn emulating(mut self, d: Deviation) -> Self {
+        self.emulated.insert(d);
+        self
+    }
+    /// Whether the oracle emulates the hardware deviation `d`.
+    pub fn emulates(&self, d: Deviation) -> bool {
+        self.emulated.contains(&d)
     }
 
     /// Every allowance on except those `names` switch off (as the command line's `--allow-off`

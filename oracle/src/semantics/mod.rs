@@ -8,6 +8,7 @@ pub mod cvt;
 pub mod cvt_fast;
 pub mod cvt_fast_ir;
 pub mod cvt_pack;
+pub mod deviation;
 mod expected;
 pub mod mov;
 pub mod operands;
@@ -16,4 +17,5 @@ pub mod reduce;
 pub mod shfl;
 
 pub use allowance::{Allowance, AllowanceError, Allowances};
+pub use deviation::Deviation;
 pub use expected::{Constraint, Expected, Free};

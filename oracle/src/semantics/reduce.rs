@@ -27,7 +27,7 @@
 use thiserror::Error;
 
 use super::cvt::free_nan;
-use super::{Allowance, Allowances, Constraint, Expected, Free};
+use super::{Allowance, Allowances, Constraint, Deviation, Expected, Free};
 use crate::isa::{reduce_pair_allowed, RedOp, ReduceType};
 use crate::num::{self, decode, encode, Class, Format, Overflow, Rounding, Value};
 
@@ -81,7 +81,10 @@ pub fn reduce_with(op: RedOp, ty: ReduceType, dst: u64, src: u64, allow: &Allowa
     let (a, b) = (dst & mask, src & mask);
     if let Some(fmt) = float_format(ty) {
         return Ok(match op {
-            RedOp::Add => float_add(fmt, a, b, ty == ReduceType::F32, allow),
+            RedOp::Add => {
+                let ftz = ty == ReduceType::F32 && !allow.emulates(Deviation::ReduceAddF32KeepsSubnormals);
+                float_add(fmt, a, b, ftz, allow)
+            }
             _ => float_min_max(fmt, op == RedOp::Min, a, b, allow),
         });
     }
@@ -397,6 +400,26 @@ mod tests {
             let b = if a & 1 == 0 { (a & 0xFF80_0000) ^ (b & 0x807F_FFFF) } else { b };
             check_f32(a, b);
         }
+    }
+
+    #[test]
+    fn emulating_the_h100_keeps_f32_subnormals_and_changes_nothing_else() {
+        let hw = Allowances::all().emulating(Deviation::ReduceAddF32KeepsSubnormals);
+        let add = |a: u32, b: u32, allow: &Allowances| {
+            reduce_with(RedOp::Add, ReduceType::F32, u64::from(a), u64::from(b), allow).unwrap().bits as u32
+        };
+        // corpus/findings/reduce-add-f32-subnormals.md: the H100's answers.
+        for (a, s, h100, spec) in [
+            (0x0000_0001, 0x0000_0001, 0x0000_0002, 0x0000_0000),
+            (0x0000_0001, 0x007f_ffff, 0x0080_0000, 0x0000_0000),
+            (0x8000_0001, 0x0080_0000, 0x007f_ffff, 0x0080_0000),
+            (0x3f80_0000, 0x3f80_0000, 0x4000_0000, 0x4000_0000),
+        ] {
+            assert_eq!(add(a, s, &hw), h100, "{a:08x} + {s:08x}");
+            assert_eq!(add(a, s, &Allowances::all()), spec, "{a:08x} + {s:08x}");
+        }
+        let f64_sub = reduce_with(RedOp::Add, ReduceType::F64, 1, 1, &hw).unwrap().bits;
+        assert_eq!(f64_sub, 2);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
-//! the batch goes to one worker unchanged. [`Pool::run_mem`] spreads memory jobs as sweeps are
-//! spread and returns their results in job order. Workers start in parallel; a pool starts whole or
+//! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs in groups of one
+//! module ([`mem_groups`]), so a worker loads each module once, and returns their results in
+//! job order. Workers start in parallel; a pool starts whole or
 //! not at all.
 
 use std::path::Path;
@@ -349,28 +350,40 @@ impl Pool {
         }
     }
 
-    /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool (one
-    /// thread per worker, each taking the next spec from a shared counter); results in spec
-    /// order. Specs no worker ran (every worker down) get the reason as their environment
-    /// error.
+    /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool; results
+    /// in spec order. The specs are dealt in [`mem_groups`] (consecutive specs of one module, at
+    /// most a worker's share each): a worker takes a whole group from a shared counter, so it
+    /// loads (JIT-compiles) each module it runs once, and the first job of a group may take
+    /// [`MODULE_LOAD_TIMEOUT`] longer than its own timeout for that load. Specs no worker ran
+    /// (every worker down) get the reason as their environment error.
     pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+        let groups = mem_groups(specs, self.members.len());
         let next = AtomicUsize::new(0);
         let ran: Vec<Vec<(usize, Result<MemOutcome, String>)>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .members
                 .iter()
                 .map(|m| {
-                    let next = &next;
+                    let (next, groups) = (&next, &groups);
                     s.spawn(move || {
                         let mut mine = Vec::new();
-                        loop {
-                            let mut slot = m.lock();
-                            if slot.down().is_some() {
-                                break;
+                        'groups: loop {
+                            let g = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(range) = groups.get(g) else { break };
+                            for i in range.clone() {
+                                let mut slot = m.lock();
+                                if slot.down().is_some() {
+                                    break 'groups;
+                                }
+                                let r = if i == range.start {
+                                    let mut first = specs[i].clone();
+                                    first.timeout += MODULE_LOAD_TIMEOUT;
+                                    slot.run_mem(name, executor.clone(), &first)
+                                } else {
+                                    slot.run_mem(name, executor.clone(), &specs[i])
+                                };
+                                mine.push((i, r));
                             }
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(spec) = specs.get(i) else { break };
-                            mine.push((i, slot.run_mem(name, executor.clone(), spec)));
                         }
                         mine
                     })
@@ -385,6 +398,30 @@ impl Pool {
         let why = self.down().unwrap_or_else(|| "no worker ran the memory job".into());
         by_spec.into_iter().map(|r| r.unwrap_or_else(|| Err(why.clone()))).collect()
     }
+}
+
+/// How much longer than its own timeout the first job of a [`mem_groups`] group may take: the
+/// worker loads the group's module first (the driver JIT-compiles a PTX module, which takes
+/// seconds for a large one while the other workers compile theirs). Measured on an H100: with
+/// the load inside a 10 s job timeout, 127 of 1,024 `fuzz --async` programs were reported as
+/// hangs on `cuda:jit` and none on the ptxas backends (docs/PERFORMANCE.md).
+pub const MODULE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// `specs` cut into ranges of consecutive specs of one module (the same PTX and cubin), each
+/// of at most `ceil(len / workers)` specs so that every worker gets a share; in order, covering
+/// every spec once.
+pub fn mem_groups(specs: &[MemSpec], workers: usize) -> Vec<std::ops::Range<usize>> {
+    let share = specs.len().div_ceil(workers.max(1)).max(1);
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for i in 1..=specs.len() {
+        let same = i < specs.len() && specs[i].ptx == specs[start].ptx && specs[i].cubin == specs[start].cubin;
+        if !same || i - start == share {
+            groups.push(start..i);
+            start = i;
+        }
+    }
+    groups
 }
 
 /// `batch` split by kernels into at most `parts` batches of consecutive kernels (as even as
@@ -440,6 +477,37 @@ mod tests {
             let e = Devices::parse(bad).unwrap_err();
             assert!(e.contains(names), "{bad:?}: {e}");
         }
+    }
+
+    fn spec(ptx: &str, cubin: Option<&str>) -> MemSpec {
+        MemSpec {
+            ptx: ptx.into(),
+            cubin: cubin.map(Into::into),
+            entry: "k".into(),
+            block: [1, 1, 1],
+            grid: [1, 1, 1],
+            cluster: [1, 1, 1],
+            dynamic_shared: 0,
+            buffers: Vec::new(),
+            params: Vec::new(),
+            read: Vec::new(),
+            timeout: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn mem_groups_keep_a_module_together_and_share_one_module_out() {
+        // JIT: modules of 3, 3 and 2 jobs over 4 workers (share 2): no group spans two modules.
+        let jit: Vec<MemSpec> = ["a", "a", "a", "b", "b", "b", "c", "c"].iter().map(|m| spec(m, None)).collect();
+        assert_eq!(mem_groups(&jit, 4), vec![0..2, 2..3, 3..5, 5..6, 6..8]);
+        // One module for all (a cubin): one group per worker's share.
+        let cubin: Vec<MemSpec> = (0..10).map(|_| spec("m", Some("m.cubin"))).collect();
+        assert_eq!(mem_groups(&cubin, 4), vec![0..3, 3..6, 6..9, 9..10]);
+        // The same text with another cubin is another module.
+        let mixed = vec![spec("m", Some("x")), spec("m", Some("y"))];
+        assert_eq!(mem_groups(&mixed, 1), vec![0..1, 1..2]);
+        assert!(mem_groups(&[], 4).is_empty());
+        assert_eq!(mem_groups(&cubin, 0).len(), 1);
     }
 
     #[test]

@@ -34,7 +34,7 @@ use generator::async_programs::{generate_seeded, AsyncConfig};
 use oracle::isa::{Family, Instruction, Target};
 use oracle::memory::Region;
 use oracle::memprog::{MemProgram, MemSource};
-use oracle::semantics::Allowances;
+use oracle::semantics::{Allowances, Deviation};
 
 use super::engine::{add_stage, measure, StageTime};
 use crate::backend::{Backend, Failure, Registry, Selection, Settings};
@@ -124,6 +124,9 @@ struct Symptom {
     buffer: Option<String>,
     /// The log or message.
     message: Option<String>,
+    /// The known hardware deviation that explains every differing byte (the oracle emulating
+    /// it gives the GPU's bytes), if one does.
+    deviation: Option<Deviation>,
 }
 
 /// One raw finding: a program and the backends that show one symptom.
@@ -135,12 +138,15 @@ struct Raw {
     mismatches: Vec<WordMismatch>,
 }
 
-/// The symptom of `result` against the oracle's `expected` read-back bytes of `p`, if any.
+/// The symptom of `result` against the oracle's `expected` read-back bytes of `p` (under
+/// `allow`), if any; byte differences that the oracle emulating a known hardware deviation
+/// reproduces exactly name that deviation.
 fn symptom(
     p: &MemProgram,
     expected: &[Region],
     result: &GpuResult,
     backend: &str,
+    allow: &Allowances,
 ) -> (Option<Symptom>, Vec<WordMismatch>) {
     match result {
         GpuResult::Bytes(got) => {
@@ -162,11 +168,24 @@ fn symptom(
             let buffer = name(first.buffer);
             let message =
                 format!("{} known bytes differ; the first in `{buffer}` at byte {}", diffs.len(), first.offset);
+            let deviation = Deviation::ALL.into_iter().find(|&d| {
+                oracle_read(p, &allow.clone().emulating(d))
+                    .is_ok_and(|e| compare(&e.iter().collect::<Vec<_>>(), got).is_empty())
+            });
+            let message = match deviation {
+                Some(d) => format!(
+                    "{message}; the oracle emulating the known deviation `{}` ({}) gives the GPU's bytes",
+                    d.input_class(),
+                    d.evidence()
+                ),
+                None => message,
+            };
             let s = Symptom {
                 class: FindingClass::HardwareSpec,
                 how: "bytes-differ".into(),
                 buffer: Some(buffer),
                 message: Some(message),
+                deviation,
             };
             (Some(s), mismatches)
         }
@@ -176,6 +195,7 @@ fn symptom(
                 how: how.clone(),
                 buffer: None,
                 message: Some(message.clone()),
+                deviation: None,
             }),
             Vec::new(),
         ),
@@ -185,6 +205,7 @@ fn symptom(
                 how: "rejected".into(),
                 buffer: None,
                 message: Some(message.clone()),
+                deviation: None,
             }),
             Vec::new(),
         ),
@@ -194,6 +215,7 @@ fn symptom(
                 how: format!("encode-rejected {error}"),
                 buffer: None,
                 message: Some(format!("the driver refused tensor map parameter {param}: {error}")),
+                deviation: None,
             }),
             Vec::new(),
         ),
@@ -223,7 +245,7 @@ fn signature(src: &MemSource, symptom: &Symptom, backends: &[String]) -> Signatu
                 | Family::CpAsyncBulkPrefetch
                 | Family::CpAsyncBulkPrefetchTensor
         );
-        if asynchronous {
+        if asynchronous && symptom.deviation.is_none_or(|d| d.concerns(&inst.form.opcode())) {
             forms.insert(inst.form.opcode());
         } else if matches!(f, Family::Cvt | Family::CvtPack | Family::Prmt) {
             values.insert(inst.form.opcode());
@@ -231,8 +253,9 @@ fn signature(src: &MemSource, symptom: &Symptom, backends: &[String]) -> Signatu
     }
     let form = if forms.is_empty() { "program".to_string() } else { forms.into_iter().collect::<Vec<_>>().join(" + ") };
     let uses_map = src.statements.iter().any(|s| s.contains(".tensor"));
-    let input_class = match src.tensor_maps.first() {
-        Some(m) if uses_map => format!("{}/{}", m.map.dtype.name(), m.map.swizzle.name()),
+    let input_class = match (symptom.deviation, src.tensor_maps.first()) {
+        (Some(d), _) => d.input_class().to_string(),
+        (None, Some(m)) if uses_map => format!("{}/{}", m.map.dtype.name(), m.map.swizzle.name()),
         _ => String::new(),
     };
     let sig = Signature::new(symptom.class, form, input_class, backends.iter().cloned(), symptom.how.clone());
@@ -295,7 +318,7 @@ fn rerun(backend: &mut dyn Backend, src: &MemSource, allow: &Allowances) -> Opti
     let p = src.build().ok()?;
     let expected = oracle_read(&p, allow).ok()?;
     let r = run_on(backend, &[&p], JOB_TIMEOUT).ok()?.into_iter().next()?;
-    symptom(&p, &expected, &r, &backend.name()).0
+    symptom(&p, &expected, &r, &backend.name(), allow).0
 }
 
 /// Runs an async campaign on the oracle and the GPU backends of `o`.
@@ -403,7 +426,7 @@ pub fn run_with(
                 let (_, t) = measure(|| {
                     for (k, r) in results.iter().enumerate() {
                         let (_, p, expected) = &runnable[k];
-                        if let (Some(sym), m) = symptom(p, expected, r, &g.name()) {
+                        if let (Some(sym), m) = symptom(p, expected, r, &g.name(), &o.settings.allow) {
                             per_program[k].push((g.name(), sym, m));
                         }
                     }
@@ -414,7 +437,9 @@ pub fn run_with(
             for (k, found) in per_program.into_iter().enumerate() {
                 let mut groups: Vec<Raw> = Vec::new();
                 for (name, sym, m) in found {
-                    match groups.iter_mut().find(|r| r.symptom.how == sym.how && r.symptom.class == sym.class) {
+                    match groups.iter_mut().find(|r| {
+                        r.symptom.how == sym.how && r.symptom.class == sym.class && r.symptom.deviation == sym.deviation
+                    }) {
                         Some(r) => r.backends.push(name),
                         None => groups.push(Raw {
                             source: runnable[k].0.clone(),
@@ -517,6 +542,7 @@ fn record(
                         rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
                             sym.class == raw.symptom.class
                                 && sym.how == raw.symptom.how
+                                && sym.deviation == raw.symptom.deviation
                                 && (sym.buffer == raw.symptom.buffer || raw.symptom.buffer.is_none())
                         })
                     })
@@ -568,6 +594,7 @@ mod tests {
             how: "bytes-differ".into(),
             buffer: Some("win".into()),
             message: None,
+            deviation: None,
         };
         let sig = signature(&s, &sym, &["cuda:jit".to_string()]);
         let copies: Vec<&String> = s.statements.iter().filter(|t| t.starts_with("cp.")).collect();
@@ -579,7 +606,8 @@ mod tests {
         let mut t = s.clone();
         t.statements.retain(|x| !x.starts_with("st.global"));
         assert_eq!(signature(&t, &sym, &["cuda:jit".to_string()]).key(), sig.key());
-        let hang = Symptom { class: FindingClass::Crash, how: "hang".into(), buffer: None, message: None };
+        let hang =
+            Symptom { class: FindingClass::Crash, how: "hang".into(), buffer: None, message: None, deviation: None };
         assert_ne!(signature(&s, &hang, &["cuda:jit".to_string()]).key(), sig.key());
     }
 
@@ -600,14 +628,63 @@ mod tests {
                     .collect()
             })
             .collect();
-        assert_eq!(symptom(&p, &expected, &GpuResult::Bytes(same.clone()), "cuda:jit").0, None);
+        assert_eq!(symptom(&p, &expected, &GpuResult::Bytes(same.clone()), "cuda:jit", &Allowances::all()).0, None);
         let mut wrong = same;
         wrong[0][3] ^= 1;
-        let (sym, m) = symptom(&p, &expected, &GpuResult::Bytes(wrong), "cuda:jit");
+        let (sym, m) = symptom(&p, &expected, &GpuResult::Bytes(wrong), "cuda:jit", &Allowances::all());
         let sym = sym.expect("a difference");
+        assert_eq!(sym.deviation, None);
         assert_eq!((sym.how.as_str(), sym.buffer.as_deref()), ("bytes-differ", Some(s.read[0].as_str())));
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].word, 3);
+    }
+
+    /// The known bytes of `regions` (unknown bytes as 0x5a).
+    fn known_bytes(regions: &[Region]) -> Vec<Vec<u8>> {
+        regions
+            .iter()
+            .map(|r| {
+                r.bytes()
+                    .iter()
+                    .map(|b| match b {
+                        oracle::memory::Byte::Known(v) => *v,
+                        _ => 0x5a,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The H100's `.add.f32` reduction (subnormals kept) is the known finding, in fuzz as in
+    /// conform: the difference names the deviation, the signature carries its input class and
+    /// only the reductions it concerns, and `corpus/known/` counts it as known.
+    #[test]
+    fn differences_a_known_deviation_explains_are_that_known_finding() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let case = std::fs::read_to_string(root.join("corpus/findings/reduce-add-f32-subnormals/edge-pairs.case"))
+            .expect("the finding's case");
+        let line: serde_json::Map<String, serde_json::Value> = serde_json::from_str(case.trim()).expect("JSON");
+        let mut src = crate::eval::program_source(&line).expect("a program line");
+        // A bystander the deviation does not concern stays out of the signature's form.
+        src.statements.insert(0, "cp.async.bulk.prefetch.L2.global [dst], 16;".into());
+        let p = src.build().expect("builds");
+        let spec = oracle_read(&p, &Allowances::all()).expect("runs");
+        let hw = Allowances::all().emulating(Deviation::ReduceAddF32KeepsSubnormals);
+        let h100 = known_bytes(&oracle_read(&p, &hw).expect("runs"));
+        let (sym, _) = symptom(&p, &spec, &GpuResult::Bytes(h100.clone()), "cuda:jit", &Allowances::all());
+        let sym = sym.expect("the H100 differs from the spec");
+        assert_eq!(sym.deviation, Some(Deviation::ReduceAddF32KeepsSubnormals));
+        let sig = signature(&src, &sym, &["cuda:jit".to_string()]);
+        assert_eq!(sig.input_class, "f32-subnormal-add");
+        assert_eq!(sig.form, "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32", "{sig}");
+        let known = KnownSet::load(&root.join("corpus/known")).expect("corpus/known loads");
+        assert!(known.matches(&sig).is_some(), "{sig}");
+        // One more differing byte that the deviation does not explain: a new difference.
+        let mut other = h100;
+        let last = other[0].len() - 1;
+        other[0][last] ^= 0x40;
+        let (sym, _) = symptom(&p, &spec, &GpuResult::Bytes(other), "cuda:jit", &Allowances::all());
+        assert_eq!(sym.expect("differs").deviation, None);
     }
 
     /// A "GPU" that launches nothing: every read-back buffer comes back as it started.
