@@ -104,6 +104,32 @@ fn fold_and_prefetch_programs_assemble_at_o0_and_o3() {
     check_seeded(&cfg, "sm_100a@8.8", 100, 100, &[3]);
 }
 
+/// Programs of global loads with `.L2::cache_hint` and their `createpolicy` policies only (the
+/// epilogue's stores draw hinted forms too), so each module is dense in them; the knob puts
+/// both in programs.
+#[test]
+fn cache_hint_programs_assemble_at_o0_and_o3() {
+    let mut cfg = Config { swarm: false, min_len: 20, max_len: 40, ..Config::default() };
+    for (name, on) in cfg.switches_mut() {
+        if generator::program::config::FAMILIES.contains(&name) {
+            *on = matches!(name, "ld" | "ld_nc" | "st" | "cvt");
+        }
+    }
+    let target: Target = "sm_90a@8.7".parse().unwrap();
+    let text: String = (0..50).map(|s| generate_seeded(s, &cfg, &target, &format!("s{s}")).0.module_text()).collect();
+    for (op, needle) in [
+        ("createpolicy.fractional", ""),
+        ("createpolicy.range.global", ""),
+        ("ld.", "L2::cache_hint"),
+        ("st.", "L2::cache_hint"),
+    ] {
+        let found = text.lines().any(|l| l.trim_start().starts_with(op) && l.contains(needle));
+        assert!(found, "no `{op}…{needle}` in 50 programs");
+    }
+    check_seeded(&cfg, "sm_90a@8.7", 200, 100, &[0, 3]);
+    check_seeded(&cfg, "sm_100a@8.8", 100, 100, &[3]);
+}
+
 #[test]
 fn seeded_programs_assemble_for_sm_100a() {
     check_seeded(&Config::default(), "sm_100a@8.8", 200, 100, &[3]);
@@ -213,8 +239,15 @@ fn every_table_form_assembles_with_program_registers() {
             target.ptx,
             target.name()
         );
-        let forms =
-            tb.cvt.iter().chain(&tb.cvt_pack).chain(&tb.prmt).chain(&tb.shfl).chain(&tb.mov).map(|e| &e.form).chain(
+        let forms = tb
+            .cvt
+            .iter()
+            .chain(&tb.cvt_pack)
+            .chain(&tb.prmt)
+            .chain(&tb.shfl)
+            .chain(&tb.mov)
+            .map(|e| &e.form)
+            .chain(
                 tb.ld_global
                     .iter()
                     .chain(&tb.ld_nc)
@@ -222,7 +255,8 @@ fn every_table_form_assembles_with_program_registers() {
                     .chain(&tb.st_global)
                     .chain(&tb.st_shared)
                     .map(|m| &m.form),
-            );
+            )
+            .chain(tb.createpolicy.iter().map(|e| &e.form));
         let mut n = 0;
         for form in forms {
             let mut k = 0;

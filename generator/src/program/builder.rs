@@ -140,6 +140,9 @@ pub struct Builder<'u, 'a> {
     input_used: Vec<bool>,
     pub(crate) hints: Vec<Hint>,
     pub(crate) shared: Vec<ShByte>,
+    /// Registers a top-level `createpolicy` wrote and nothing has overwritten since: cache
+    /// policies any later `.L2::cache_hint` access may use.
+    policies: Vec<Reg>,
 }
 
 /// Sign-extends the low `bits` of `v`.
@@ -210,6 +213,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             (cfg.int_conversions, feat::INT_CONVERSIONS),
             (cfg.prmt_modes, feat::PRMT_MODES),
             (cfg.shfl_predicate, feat::SHFL_PREDICATE),
+            (cfg.cache_hint, feat::CACHE_HINT),
         ];
         let disabled = knobs.iter().filter(|(on, _)| !on).fold(0, |acc, (_, bit)| acc | bit);
         Builder {
@@ -231,6 +235,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             input_used: vec![false; 4 * shape.inputs as usize],
             hints: Vec::new(),
             shared: vec![ShByte::Empty; 4 * shape.shared as usize],
+            policies: Vec::new(),
         }
     }
 
@@ -464,17 +469,20 @@ impl<'u, 'a> Builder<'u, 'a> {
         // register) most of the time, so the hint applies to the bits the consumer reads.
         let exact = kind.width() < c.bits() && self.chance(EXACT_WIDTH_PERMILLE)?;
         let width_ok = move |size: u32| !exact || size * 8 == kind.width();
-        let m =
-            match self.pick(&tb.ld_global, |k| allow(k.feat) && k.n == 1 && k.class == Some(c) && width_ok(k.size))? {
-                Some(m) => m,
-                // Plain scalar loads of every class and width exist in the model's tables.
-                None => tb
-                    .ld_global
-                    .iter()
-                    .find(|m| m.n == 1 && m.class == c && m.feat == 0 && width_ok(m.size))
-                    .or_else(|| tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0))
-                    .expect("plain scalar loads exist"),
-            };
+        // (Loads with a cache policy are the `ld` family's.)
+        let plain = |k: &Key| k.feat & feat::CACHE_HINT == 0;
+        let m = match self
+            .pick(&tb.ld_global, |k| allow(k.feat) && plain(k) && k.n == 1 && k.class == Some(c) && width_ok(k.size))?
+        {
+            Some(m) => m,
+            // Plain scalar loads of every class and width exist in the model's tables.
+            None => tb
+                .ld_global
+                .iter()
+                .find(|m| m.n == 1 && m.class == c && m.feat == 0 && width_ok(m.size))
+                .or_else(|| tb.ld_global.iter().find(|m| m.n == 1 && m.class == c && m.feat == 0))
+                .expect("plain scalar loads exist"),
+        };
         let off = self.input_offset(m.size)?.unwrap_or(0);
         let hint = if kind.width() == m.elem.bits() { kind } else { mem_kind(m.elem) };
         self.note_input(off, m.elem, 1, &[hint]);
@@ -546,11 +554,52 @@ impl<'u, 'a> Builder<'u, 'a> {
                 regs.into_iter().for_each(|r| self.read(r));
             }
         }
+        self.policies.retain(|p| !written.contains(p));
         for r in written {
             self.write(r, guarded);
         }
         self.body.push(Stmt::Isa(inst));
         self.count += 1;
+    }
+
+    /// A cache policy for a `.L2::cache_hint` access here (§9.7.9.18): a live top-level one
+    /// half the time, else a new unguarded `createpolicy` (fractional, or a `.global` range over
+    /// the thread's inputs); `None` when the target has no `createpolicy` form.
+    pub fn policy(&mut self) -> Result<Option<Reg>> {
+        if !self.policies.is_empty() && self.u.arbitrary::<bool>()? {
+            let k = self.index(self.policies.len())?;
+            return Ok(Some(self.policies[k]));
+        }
+        let tb = self.tb;
+        let Some(e) = self.pick(&tb.createpolicy, |_| true)? else { return Ok(None) };
+        let form = e.form.clone();
+        let d = self.new_reg(RegClass::B64);
+        const SIZES: [u64; 4] = [16, 128, 4096, 1 << 20];
+        let primary = SIZES[self.index(SIZES.len())?];
+        let mut operands = Vec::new();
+        for s in form.operands() {
+            operands.push(match s.name {
+                "cache-policy" => reg_op(d),
+                "a" => {
+                    let words = self.shape.inputs.max(1);
+                    addr(Special::In, 4 * self.u.int_in_range(0..=words - 1)?)
+                }
+                // The total is at least the primary size (§9.7.9.18).
+                "primary-size" => Operand::Imm(imm_for(RegType::B32, primary)),
+                "total-size" => Operand::Imm(imm_for(RegType::B32, 2 * primary)),
+                "fraction" => {
+                    // In (0, 1] (§9.7.9.18): 1.0, 0.5, 0.25, 0.75.
+                    const FRACTIONS: [u32; 4] = [0x3F80_0000, 0x3F00_0000, 0x3E80_0000, 0x3F40_0000];
+                    Operand::Imm(imm_for(RegType::F32, u64::from(FRACTIONS[self.index(FRACTIONS.len())?])))
+                }
+                _ => return Ok(None),
+            });
+        }
+        self.push_isa(Instruction { guard: None, form, operands });
+        if self.depth() == 0 {
+            self.policies.push(d);
+        }
+        Ok(Some(d))
     }
 
     /// Appends a glue instruction and records its reads and writes.
@@ -564,6 +613,7 @@ impl<'u, 'a> Builder<'u, 'a> {
                 self.read(*r);
             }
         }
+        self.policies.retain(|p| *p != glue.dst);
         self.write(glue.dst, guard.is_some());
         self.body.push(Stmt::Glue { guard, glue });
         self.count += 1;

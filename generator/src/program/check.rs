@@ -17,13 +17,15 @@
 //!   `shfl.sync` with the full member mask (§9.7.9.6);
 //! - memory: loads from `[%in+off]` (`.global`, `ld.global.nc`) and `[%sh+off]`/`[%shn+off]`
 //!   (`.shared{,::cta,::cluster}`), stores to `[%out+off]` (`.global`) and `[%sh+off]`
-//!   (`.shared…`, unguarded and converged); no cache-policy operand, no `.mmio`, no generic or
+//!   (`.shared…`, unguarded and converged); a `cache-policy` operand (`.L2::cache_hint`) only
+//!   from a register an unguarded `createpolicy` wrote last on every path; no `.mmio`, no generic or
 //!   other state spaces; offsets aligned to the access size, accesses inside the thread's
 //!   words, and the access size dividing the per-thread stride (so every thread's access is
 //!   aligned); each shared byte stored at most once, read from the own slot only after its
 //!   store and from the neighbour's only after a `bar.sync` that follows it;
-//! - `prefetch` hints (§9.7.9.15) only `.global`, of a word inside the thread's inputs or
-//!   outputs; no other instruction has an address operand.
+//! - `prefetch` hints (§9.7.9.15) and `createpolicy.range` (§9.7.9.18) only `.global`, of a
+//!   word inside the thread's inputs or outputs; no `createpolicy.cvt`; no other instruction
+//!   has an address operand.
 //!
 //! The validator does not require that every output byte is stored (an unstored word reads as
 //! the zero the output buffer starts with, which is defined); the generator's own tests check
@@ -48,7 +50,12 @@ enum Sh {
 struct Walk<'p> {
     p: &'p Program,
     defs: Defs,
-    pending: BTreeMap<u32, Defs>,
+    /// The registers that hold a cache policy on every path here: their last write was an
+    /// unguarded `createpolicy` (§9.7.9.18).
+    policies: Defs,
+    /// Per label not yet reached: the registers defined, and those holding a policy, on every
+    /// branch to it.
+    pending: BTreeMap<u32, (Defs, Defs)>,
     shared: Vec<Sh>,
 }
 
@@ -101,6 +108,7 @@ impl Walk<'_> {
             }
             Reg::Virt(..) => {
                 self.defs.insert(r);
+                self.policies.remove(&r);
                 Ok(())
             }
         }
@@ -109,16 +117,17 @@ impl Walk<'_> {
     fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
         match s {
             Stmt::Label(l) => {
-                if let Some(d) = self.pending.remove(l) {
+                if let Some((d, pol)) = self.pending.remove(l) {
                     self.defs = intersect(&self.defs, &d);
+                    self.policies = intersect(&self.policies, &pol);
                 }
                 Ok(())
             }
             Stmt::Bra { guard, label } => {
                 self.guard(guard)?;
                 let d = match self.pending.get(label) {
-                    Some(prev) => intersect(prev, &self.defs),
-                    None => self.defs.clone(),
+                    Some((prev, pol)) => (intersect(prev, &self.defs), intersect(pol, &self.policies)),
+                    None => (self.defs.clone(), self.policies.clone()),
                 };
                 self.pending.insert(*label, d);
                 Ok(())
@@ -246,29 +255,51 @@ impl Walk<'_> {
         if let Some(r) = written.iter().find(|r| !seen.insert(**r)) {
             return Err(format!("{r} is written twice by one instruction"));
         }
+        if let Some((_, o)) =
+            specs.iter().zip(&i.operands).find(|(s, _)| s.name == "cache-policy" && s.role == Role::Src)
+        {
+            let held = matches!(o, Operand::Name(n) if Reg::parse(n).is_some_and(|r| self.policies.contains(&r)));
+            if !held {
+                return Err(format!(
+                    "cache-policy `{o}` is not a register written by an unguarded createpolicy on every path"
+                ));
+            }
+        }
         if memory {
             self.memory(form, &specs, access, guarded)?;
-        } else if family == Family::Prefetch {
+        } else if family == Family::Prefetch || family == Family::Createpolicy {
             self.hint(form, access)?;
         } else if access.is_some() {
             return Err("an address operand outside ld/st".into());
         }
+        let policy = (family == Family::Createpolicy && !guarded).then(|| written.first().copied()).flatten();
         for r in written {
             self.write(r, guarded)?;
         }
+        self.policies.extend(policy);
         Ok(())
     }
 
-    /// A `prefetch.global` hint: of a word of the thread's own inputs or outputs.
+    /// A `prefetch.global` hint, or the range of a `createpolicy.range.global`: of a word of
+    /// the thread's own inputs or outputs; a fractional `createpolicy` has no address, and
+    /// `createpolicy.cvt` (an access property from the CUDA APIs) is not generated.
     fn hint(&self, form: &Form, access: Option<(Region, i64)>) -> Result<(), String> {
-        let Form::Prefetch(pf) = form else { return Err("not a prefetch".into()) };
+        let global = match form {
+            Form::Prefetch(pf) => pf.space == Some(Space::Global),
+            Form::Createpolicy(c) if c.kind == oracle::isa::PolicyKind::Cvt => {
+                return Err("createpolicy.cvt takes an access property from the CUDA APIs: not generated".into())
+            }
+            Form::Createpolicy(_) if access.is_none() => return Ok(()),
+            Form::Createpolicy(c) => c.global,
+            _ => return Err("not a hint".into()),
+        };
         let Some((region, offset)) = access else { return Err("a prefetch without an address".into()) };
         let bytes = match region {
             Region::In => 4 * self.p.inputs,
             Region::Out => 4 * self.p.outputs,
             _ => return Err(format!("`{}` may not address {region:?}", form.opcode())),
         };
-        if pf.space != Some(Space::Global) || offset < 0 || offset >= i64::from(bytes) {
+        if !global || offset < 0 || offset >= i64::from(bytes) {
             return Err(format!("`{}` at offset {offset} is not a global word of {region:?}", form.opcode()));
         }
         Ok(())
@@ -283,9 +314,6 @@ impl Walk<'_> {
     ) -> Result<(), String> {
         let p = self.p;
         let Some((region, offset)) = access else { return Err("a load or store without an address".into()) };
-        if specs.iter().any(|s| s.name == "cache-policy") {
-            return Err("cache-policy operands are not generated (they must come from createpolicy)".into());
-        }
         let (space, load, data) = match form {
             Form::Ld(l) if !l.mmio => (l.space, true, 0),
             Form::LdGlobalNc(_) => (Some(Space::Global), true, 0),
@@ -406,7 +434,13 @@ pub fn check_program(p: &Program) -> Result<(), String> {
             }
         }
     }
-    let mut w = Walk { p, defs: Defs::new(), pending: BTreeMap::new(), shared: vec![Sh::Empty; 4 * p.shared as usize] };
+    let mut w = Walk {
+        p,
+        defs: Defs::new(),
+        policies: Defs::new(),
+        pending: BTreeMap::new(),
+        shared: vec![Sh::Empty; 4 * p.shared as usize],
+    };
     for (i, s) in p.body.iter().enumerate() {
         w.stmt(s).map_err(|e| format!("statement {i} `{}`: {e}", stmt_text(s)))?;
     }
@@ -456,6 +490,23 @@ mod tests {
         check_program(&p).unwrap();
     }
 
+    /// A policy made at the top level serves every later hinted access, across a branch that
+    /// does not overwrite it (§9.7.9.18).
+    #[test]
+    fn accepts_cache_policies_from_createpolicy() {
+        let body = [
+            "createpolicy.range.global.L2::evict_last.L2::evict_first.b64 %d0, [%in+4], 16, 32;",
+            "setp.lt.s32 %p0, %tix, 3;",
+            "@%p0 bra $L0;",
+            "createpolicy.fractional.L2::evict_first.b64 %d1, 0f3F000000;",
+            "ld.global.nc.L2::cache_hint.b32 %r0, [%in], %d1;",
+            "$L0:",
+            "ld.global.L2::cache_hint.b32 %r1, [%in+8], %d0;",
+            "st.global.L2::cache_hint.b32 [%out], %r1, %d0;",
+        ];
+        check_program(&prog(&body, 0)).unwrap();
+    }
+
     #[test]
     fn rejects_each_broken_invariant() {
         let cases: &[(&[&str], u32, &str)] = &[
@@ -496,6 +547,40 @@ mod tests {
             (&["ld.global.b16 %h0, [%in];", "cvt.rn.bf16.u8 %h1, %h0;"], 0, "8-bit registers"),
             (&["ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "%d0"),
             (&["ld.global.b64 %d0, [%in];", "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "cache-policy"),
+            // A policy overwritten, made under a guard, or made on one path only.
+            (
+                &[
+                    "createpolicy.fractional.L2::evict_last.b64 %d0;",
+                    "ld.global.b64 %d0, [%in];",
+                    "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;",
+                ],
+                0,
+                "cache-policy",
+            ),
+            (
+                &[
+                    "setp.lt.s32 %p0, %tix, 3;",
+                    "createpolicy.fractional.L2::evict_last.b64 %d0;",
+                    "@%p0 createpolicy.fractional.L2::evict_first.b64 %d0;",
+                    "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;",
+                ],
+                0,
+                "cache-policy",
+            ),
+            (
+                &[
+                    "setp.lt.s32 %p0, %tix, 3;",
+                    "createpolicy.fractional.L2::evict_last.b64 %d0;",
+                    "@%p0 bra $L0;",
+                    "ld.global.b64 %d0, [%in];",
+                    "$L0:",
+                    "st.global.L2::cache_hint.b32 [%out], %tix, %d0;",
+                ],
+                0,
+                "cache-policy",
+            ),
+            (&["createpolicy.range.global.L2::evict_last.b64 %d0, [%out+64], 16, 32;"], 0, "not a global word"),
+            (&["createpolicy.range.L2::evict_last.b64 %d0, [%in], 16, 32;"], 0, "not a global word"),
             (&["ld.global.v2.b32 {%r0, %r0}, [%in];"], 0, "written twice"),
             (&["ld.b32 %r0, [%in];"], 0, "may not access"),
         ];

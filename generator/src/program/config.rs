@@ -138,6 +138,9 @@ pub struct Config {
     pub prmt_modes: bool,
     /// `shfl.sync` with the destination predicate (`d|p`). Defaults to `true`.
     pub shfl_predicate: bool,
+    /// `.L2::cache_hint` global loads and stores with a policy from `createpolicy`
+    /// (§9.7.9.18): hints that change no value. Defaults to `true`.
+    pub cache_hint: bool,
 
     // ----- shape and rates -----
     /// Fewest instructions in the body before the output epilogue. Defaults to 8.
@@ -193,7 +196,7 @@ pub const FAMILIES: [&str; 11] =
 
 /// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
 /// swarm-draw order.
-pub const KNOBS: [&str; 26] = [
+pub const KNOBS: [&str; 27] = [
     "vectors",
     "memory_ordering",
     "cache_operators",
@@ -213,6 +216,7 @@ pub const KNOBS: [&str; 26] = [
     "int_conversions",
     "prmt_modes",
     "shfl_predicate",
+    "cache_hint",
     "fold_masks",
     "fold_selects",
     "fold_if_conversion",
@@ -267,6 +271,7 @@ impl Default for Config {
             int_conversions: true,
             prmt_modes: true,
             shfl_predicate: true,
+            cache_hint: true,
             min_len: 8,
             max_len: 40,
             glue_density: 0.35,
@@ -339,7 +344,7 @@ impl Config {
 
     /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
     /// writing them by name.
-    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 37] {
+    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 38] {
         [
             ("cvt", &mut self.cvt),
             ("cvt_pack", &mut self.cvt_pack),
@@ -371,6 +376,7 @@ impl Config {
             ("int_conversions", &mut self.int_conversions),
             ("prmt_modes", &mut self.prmt_modes),
             ("shfl_predicate", &mut self.shfl_predicate),
+            ("cache_hint", &mut self.cache_hint),
             ("fold_masks", &mut self.fold_masks),
             ("fold_selects", &mut self.fold_selects),
             ("fold_if_conversion", &mut self.fold_if_conversion),

@@ -119,11 +119,13 @@ impl Builder<'_, '_> {
                 Operand::Vector(regs[k..k + usize::from(m.n)].iter().map(|r| Operand::Name(r.to_string())).collect())
             };
             k += usize::from(m.n);
-            self.push_isa(Instruction {
-                guard: None,
-                form: m.form.clone(),
-                operands: vec![addr(Special::Out, off), data],
-            });
+            let mut operands = vec![addr(Special::Out, off), data];
+            if m.form.operands().iter().any(|s| s.name == "cache-policy") {
+                // The tables have no hinted store without `createpolicy` forms beside it.
+                let policy = self.policy()?.expect("a target with .L2::cache_hint stores has createpolicy");
+                operands.push(Operand::Name(policy.to_string()));
+            }
+            self.push_isa(Instruction { guard: None, form: m.form.clone(), operands });
         }
         Ok(())
     }

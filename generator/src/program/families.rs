@@ -251,9 +251,14 @@ impl Builder<'_, '_> {
         let fits = |k: &Key| k.size > 0 && k.size <= stride && stride.is_multiple_of(k.size);
         let Some(m) = self.pick_shaped(table, |k| allow(k.feat) && fits(k))? else { return Ok(false) };
         let Some(off) = self.input_offset(m.size)? else { return Ok(false) };
-        self.note_input(off, m.elem, m.n, &[]);
-        let fixed = [("a", addr(Special::In, off))];
-        self.emit_form(&m.form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, m.size == 32)
+        let (form, elem, n, size) = (m.form.clone(), m.elem, m.n, m.size);
+        let mut fixed = vec![("a", addr(Special::In, off))];
+        if form.operands().iter().any(|s| s.name == "cache-policy") {
+            let Some(policy) = self.policy()? else { return Ok(false) };
+            fixed.push(("cache-policy", Operand::Name(policy.to_string())));
+        }
+        self.note_input(off, elem, n, &[]);
+        self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, size == 32)
     }
 
     /// A `prefetch.global` hint (§9.7.9.15) of one of the thread's input or output words:

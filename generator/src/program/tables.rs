@@ -12,8 +12,7 @@
 //!   which ptxas takes);
 //! - `.b128` operands (no `.b128` register class);
 //! - `mov` of special registers and of symbol addresses (not values a program computes);
-//! - loads and stores with `.L2::cache_hint` (the `cache-policy` operand must come from
-//!   `createpolicy`), `.mmio` (memory-mapped I/O semantics), `[a].unified`, or generic,
+//! - loads and stores with `.mmio` (memory-mapped I/O semantics), `[a].unified`, or generic,
 //!   `.local`, `.const`, `.param` addressing: inputs are read through `.global` addresses and
 //!   shared slots through `.shared{::cta,::cluster}` ones only;
 //! - `st` of `.v8` with 8- or 16-bit types: the model follows ptxas, which assembles them, but
@@ -70,6 +69,8 @@ pub mod feat {
     pub const PRMT_MODES: u32 = 1 << 16;
     /// `shfl.sync` with `d|p`.
     pub const SHFL_PREDICATE: u32 = 1 << 17;
+    /// `.L2::cache_hint` on global loads and stores, with a `createpolicy` policy.
+    pub const CACHE_HINT: u32 = 1 << 18;
 }
 
 /// A form and the knobs it uses.
@@ -246,6 +247,8 @@ pub struct Tables {
     /// `prefetch.global` hints (§9.7.9.15) at the levels `.L1`, `.L2` and `.L2::evict_*`
     /// (the eviction priorities under [`feat::EVICTION_PRIORITY`]).
     pub prefetch: Table<Entry>,
+    /// `createpolicy` forms that make the policy of a `.L2::cache_hint` access (§9.7.9.18).
+    pub createpolicy: Table<Entry>,
     /// Conversions of the epilogue.
     pub movs: MovForms,
 }
@@ -432,18 +435,20 @@ impl Tables {
         let (mut ld_global, mut ld_shared) = (Vec::new(), Vec::new());
         for form in forms(Family::Ld, true) {
             let Form::Ld(l) = &form else { continue };
-            if l.mmio || l.cache_hint || l.unified {
+            if l.mmio || l.unified || (l.cache_hint && l.space != Some(Space::Global)) {
                 continue;
             }
-            let f = mem_feat(
-                l.vec,
-                l.sem.map(|s| s.token()),
-                l.cop.is_some(),
-                l.l1.is_some() || l.l2.is_some(),
-                l.prefetch.is_some(),
-                l.space,
-                l.ty,
-            );
+            let hint = if l.cache_hint { feat::CACHE_HINT } else { 0 };
+            let f = hint
+                | mem_feat(
+                    l.vec,
+                    l.sem.map(|s| s.token()),
+                    l.cop.is_some(),
+                    l.l1.is_some() || l.l2.is_some(),
+                    l.prefetch.is_some(),
+                    l.space,
+                    l.ty,
+                );
             let space = l.space;
             if let Some(m) = mem(form, f, 0) {
                 match space {
@@ -456,18 +461,17 @@ impl Tables {
         let mut ld_nc = Vec::new();
         for form in forms(Family::LdGlobalNc, true) {
             let Form::LdGlobalNc(l) = &form else { continue };
-            if l.cache_hint {
-                continue;
-            }
-            let f = mem_feat(
-                l.vec,
-                None,
-                l.cop.is_some(),
-                l.l1.is_some() || l.l2.is_some(),
-                l.prefetch.is_some(),
-                Some(Space::Global),
-                l.ty,
-            );
+            let hint = if l.cache_hint { feat::CACHE_HINT } else { 0 };
+            let f = hint
+                | mem_feat(
+                    l.vec,
+                    None,
+                    l.cop.is_some(),
+                    l.l1.is_some() || l.l2.is_some(),
+                    l.prefetch.is_some(),
+                    Some(Space::Global),
+                    l.ty,
+                );
             ld_nc.extend(mem(form, f, 0));
         }
         let (mut st_global, mut st_shared) = (Vec::new(), Vec::new());
@@ -475,18 +479,20 @@ impl Tables {
             let Form::St(s) = &form else { continue };
             // `.v8` of 8/16-bit types: see the module documentation.
             let small_v8 = s.vec == Some(VecWidth::V8) && s.ty.bits() <= 16;
-            if s.mmio || s.cache_hint || small_v8 {
+            if s.mmio || small_v8 || (s.cache_hint && s.space != Some(Space::Global)) {
                 continue;
             }
-            let f = mem_feat(
-                s.vec,
-                s.sem.map(|x| x.token()),
-                s.cop.is_some(),
-                s.l1.is_some() || s.l2.is_some(),
-                false,
-                s.space,
-                s.ty,
-            );
+            let hint = if s.cache_hint { feat::CACHE_HINT } else { 0 };
+            let f = hint
+                | mem_feat(
+                    s.vec,
+                    s.sem.map(|x| x.token()),
+                    s.cop.is_some(),
+                    s.l1.is_some() || s.l2.is_some(),
+                    false,
+                    s.space,
+                    s.ty,
+                );
             let space = s.space;
             if let Some(m) = mem(form, f, 1) {
                 match space {
@@ -519,6 +525,27 @@ impl Tables {
                 Some(Entry { form, feat })
             })
             .collect();
+        // `createpolicy` (§9.7.9.18) for `.L2::cache_hint` operands: fractional policies and
+        // `.global` range policies (addressed like the thread's inputs); not `.cvt`, whose
+        // source is an access property of the CUDA APIs.
+        let createpolicy: Vec<Entry> = forms(Family::Createpolicy, true)
+            .into_iter()
+            .filter(|form| match form {
+                Form::Createpolicy(c) => match c.kind {
+                    oracle::isa::PolicyKind::Fractional => true,
+                    oracle::isa::PolicyKind::Range => c.global,
+                    oracle::isa::PolicyKind::Cvt => false,
+                },
+                _ => false,
+            })
+            .map(|form| Entry { form, feat: feat::CACHE_HINT })
+            .collect();
+        if createpolicy.is_empty() {
+            // No policy to give them: no hinted accesses.
+            for t in [&mut ld_global, &mut ld_nc, &mut st_global] {
+                t.retain(|m: &Mem| m.feat & feat::CACHE_HINT == 0);
+            }
+        }
         let movs = MovForms {
             pack32_2: mov_form("mov.b32", true, 2),
             pack64_2: mov_form("mov.b64", true, 2),
@@ -541,6 +568,7 @@ impl Tables {
             st_global: Table::new(st_global, mem_key),
             st_shared: Table::new(st_shared, mem_key),
             prefetch: Table::new(prefetch, entry_key),
+            createpolicy: Table::new(createpolicy, entry_key),
             glue,
             movs,
         }
@@ -610,7 +638,21 @@ mod tests {
             .iter()
             .any(|e| ["cvt.rn.bf16.u8", "cvt.rzi.s8.bf16"].contains(&e.form.opcode().as_str())));
         assert!(blackwell.cvt.iter().any(|e| e.form.opcode() == "cvt.rzi.s8.f16"));
-        assert!(!blackwell.ld_global.iter().any(|m| m.form.opcode().contains("cache_hint")));
+        // Global loads and stores with `.L2::cache_hint`, under their knob, and the policies.
+        assert!(blackwell
+            .ld_global
+            .iter()
+            .any(|m| m.form.opcode().contains("cache_hint") && m.feat & feat::CACHE_HINT != 0));
+        assert!(blackwell
+            .st_global
+            .iter()
+            .any(|m| m.form.opcode().contains("cache_hint") && m.feat & feat::CACHE_HINT != 0));
+        assert!(blackwell.ld_nc.iter().any(|m| m.form.opcode().contains("cache_hint")));
+        assert!(!blackwell.ld_shared.iter().any(|m| m.form.opcode().contains("cache_hint")));
+        let policies: Vec<String> = blackwell.createpolicy.iter().map(|e| e.form.opcode()).collect();
+        assert!(policies.iter().any(|o| o.starts_with("createpolicy.fractional")), "{policies:?}");
+        assert!(policies.iter().any(|o| o.starts_with("createpolicy.range.global")), "{policies:?}");
+        assert!(!policies.iter().any(|o| o.starts_with("createpolicy.cvt") || o.starts_with("createpolicy.range.L2")));
         assert!(!blackwell.st_global.iter().any(|m| m.form.opcode().contains(".v8.b16")));
     }
 }

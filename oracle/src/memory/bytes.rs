@@ -89,6 +89,18 @@ impl Region {
         Ok(Region { bytes })
     }
 
+    /// The bytes, each unknown one as `unknown` (what a device buffer that starts as this
+    /// region holds, or a GPU's answer that matches it).
+    pub fn known_or(&self, unknown: u8) -> Vec<u8> {
+        self.bytes
+            .iter()
+            .map(|b| match b {
+                Byte::Known(v) => *v,
+                Byte::Unknown(_) => unknown,
+            })
+            .collect()
+    }
+
     /// The bytes as hex text, `??` for an unknown byte.
     pub fn to_hex(&self) -> String {
         let mut s = String::with_capacity(2 * self.bytes.len());

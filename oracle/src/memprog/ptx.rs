@@ -310,15 +310,7 @@ fn has_known_init(p: &MemProgram, k: usize) -> bool {
 }
 
 fn init_bytes(p: &MemProgram, k: usize) -> Vec<u8> {
-    p.buffers[k]
-        .init
-        .bytes()
-        .iter()
-        .map(|b| match b {
-            Byte::Known(v) => *v,
-            Byte::Unknown(_) => 0,
-        })
-        .collect()
+    p.buffers[k].init.known_or(0)
 }
 
 /// A loop in which all threads copy `len` bytes between `[%xd9+global_off]` (the staging

@@ -182,6 +182,32 @@ mod tests {
         assert_eq!(exact(&run(&hinted, &i, &allow).unwrap()), exact(&run(&plain, &i, &allow).unwrap()));
     }
 
+    /// `createpolicy`, `applypriority` and `.L2::cache_hint` loads and stores (§9.7.9.16,
+    /// §9.7.9.18, §9.7.9.8/9): hints that change no value; the policy itself is opaque.
+    #[test]
+    fn cache_policies_and_priorities_change_no_value() {
+        let lines = ["ld.global.b32 %r0, [%in+4];", "st.global.b32 [%out], %r0;", "st.global.b32 [%out+4], %tix;"];
+        let hinted = [
+            "createpolicy.fractional.L2::evict_last.b64 %d0, 0f3F000000;",
+            "createpolicy.range.global.L2::evict_first.b64 %d1, [%in], 16, 32;",
+            "applypriority.global.L2::evict_normal [%in], 128;",
+            "ld.global.L2::cache_hint.b32 %r0, [%in+4], %d0;",
+            "st.global.L2::cache_hint.b32 [%out], %r0, %d1;",
+            "st.global.b32 [%out+4], %tix;",
+        ];
+        let (plain, hinted) = (program(32, 0, &lines), program(32, 0, &hinted));
+        let i = inputs(32, |t, w| 7 * t + w);
+        let allow = Allowances::all();
+        assert_eq!(exact(&run(&hinted, &i, &allow).unwrap()), exact(&run(&plain, &i, &allow).unwrap()));
+        // The policy is opaque: stored, it is any value under `cache-policy`.
+        let leak = program(32, 0, &["createpolicy.fractional.L2::evict_last.b64 %d0;", "st.global.b64 [%out], %d0;"]);
+        let out = run(&leak, &i, &allow).unwrap();
+        assert!(out[0].free.iter().any(|f| f.allowance == crate::semantics::Allowance::CachePolicy), "{:?}", out[0]);
+        // A policy register never written is an error, as any undefined source is.
+        let unset = program(32, 0, &["ld.global.L2::cache_hint.b32 %r0, [%in], %d3;", "st.global.b32 [%out], %r0;"]);
+        assert!(run(&unset, &i, &allow).is_err());
+    }
+
     #[test]
     fn shuffles_and_shared_memory_move_data_between_threads() {
         let p = program(

@@ -171,8 +171,9 @@ impl Machine<'_> {
         let results = match &inst.form {
             Form::Ld(_) | Form::LdGlobalNc(_) => self.load(t, inst)?,
             Form::St(_) => return self.store(t, inst, run.is_none().then_some(why)),
-            // A cache hint (§9.7.9.15): no effect on any value.
-            Form::Prefetch(_) => return Ok(()),
+            // Cache hints (§9.7.9.15, §9.7.9.16): no effect on any value.
+            Form::Prefetch(_) | Form::Applypriority(_) => return Ok(()),
+            Form::Createpolicy(_) => self.create_policy(t, inst)?,
             Form::Mov(m) if matches!(m.shape, MovShape::Copy | MovShape::Pack(_) | MovShape::Unpack(_)) => {
                 self.mov(t, inst, m.shape)?
             }
@@ -334,6 +335,34 @@ impl Machine<'_> {
         }
     }
 
+    /// `createpolicy` (§9.7.9.18): its sources are read, and the policy it writes is an opaque
+    /// 64-bit value ([`Allowance::CachePolicy`]).
+    fn create_policy(&self, t: u32, inst: &Instruction) -> Result<Vec<(Reg, Expected)>, InterpError> {
+        let specs = inst.form.operands();
+        let mut dst = None;
+        for (spec, o) in specs.iter().zip(&inst.operands) {
+            match (spec.role, o) {
+                (Role::Dst, o) => dst = Some(self.reg_of(o)?),
+                (_, Operand::Name(_)) => {
+                    self.read(t, self.reg_of(o)?)?;
+                }
+                _ => {}
+            }
+        }
+        let d = dst.ok_or_else(|| self.unsupported("createpolicy without a destination"))?;
+        Ok(vec![(d, Expected::any(64, Allowance::CachePolicy))])
+    }
+
+    /// Reads the `cache-policy` operand of a load or store with `.L2::cache_hint` (the
+    /// operand after the first `plain` ones), which must be defined and changes no value.
+    fn read_policy(&self, t: u32, inst: &Instruction, plain: usize) -> Result<(), InterpError> {
+        match &inst.operands[plain.min(inst.operands.len())..] {
+            [] => Ok(()),
+            [policy] => self.source(t, policy, 64).map(|_| ()),
+            _ => Err(self.unsupported("a load or store with more than one operand after its data")),
+        }
+    }
+
     /// A load's destination registers and their values, for one thread.
     fn load(&self, t: u32, inst: &Instruction) -> Result<Vec<(Reg, Expected)>, InterpError> {
         let space = match &inst.form {
@@ -341,9 +370,7 @@ impl Machine<'_> {
             _ => Some(Space::Global),
         };
         let specs = inst.form.operands();
-        if inst.operands.len() != 2 {
-            return Err(self.unsupported("loads with a cache-policy operand"));
-        }
+        self.read_policy(t, inst, 2)?;
         let (ety, n) = data_shape(&specs[0].kind).ok_or_else(|| self.unsupported("load destination"))?;
         let (base, offset) = self.address(&inst.operands[1], space)?;
         let (eb, total) = (ety.bits(), ety.bits() * n / 8);
@@ -389,9 +416,7 @@ impl Machine<'_> {
     fn store(&mut self, t: u32, inst: &Instruction, unknown_guard: Option<Allowance>) -> Result<(), InterpError> {
         let Form::St(st) = &inst.form else { return Err(self.unsupported("store form")) };
         let specs = inst.form.operands();
-        if inst.operands.len() != 2 {
-            return Err(self.unsupported("stores with a cache-policy operand"));
-        }
+        self.read_policy(t, inst, 2)?;
         let (ety, _) = data_shape(&specs[1].kind).ok_or_else(|| self.unsupported("store source"))?;
         let (base, offset) = self.address(&inst.operands[0], st.space)?;
         let eb = ety.bits();

@@ -38,11 +38,14 @@ pub enum Allowance {
     /// of dimension 0: the H100 also writes the out-of-bounds elements that share the last
     /// 16-byte chunk with in-bounds ones (evidence in corpus/evidence/).
     TmaStoreOobChunk,
+    /// The cache policy `createpolicy` writes: an opaque 64-bit value (§9.7.9.18) that only
+    /// `.L2::cache_hint` operands read. Not switchable.
+    CachePolicy,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 10] = [
+    pub const ALL: [Allowance; 11] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -53,6 +56,7 @@ impl Allowance {
         Allowance::ReduceMinMaxZero,
         Allowance::TmaOobNanFill,
         Allowance::TmaStoreOobChunk,
+        Allowance::CachePolicy,
     ];
 
     /// The name the command line takes.
@@ -68,6 +72,7 @@ impl Allowance {
             Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
             Allowance::TmaOobNanFill => "tma-oob-nan-fill",
             Allowance::TmaStoreOobChunk => "tma-store-oob-chunk",
+            Allowance::CachePolicy => "cache-policy",
         }
     }
 
@@ -105,6 +110,7 @@ impl Allowance {
             Allowance::TmaStoreOobChunk => {
                 "a tensor tile store or reduction may also write the out-of-bounds elements of dimension 0 that lie in the last 16-byte chunk holding in-bounds elements of their row"
             }
+            Allowance::CachePolicy => "the cache policy createpolicy writes may be any 64-bit value",
         }
     }
 
@@ -141,6 +147,9 @@ impl Allowance {
             Allowance::TmaStoreOobChunk => {
                 "§9.7.9.25.5 does not say what a tile store does with elements past the end of dimension 0 (only that loads fill them); an H100 (sm_90, driver 580.159.04) writes (and reduces into) those in the row's last 16-byte chunk that holds in-bounds elements: corpus/evidence/tma-tile-stores.md"
             }
+            Allowance::CachePolicy => {
+                "§9.7.9.18: \"The createpolicy instruction creates a cache eviction policy for the specified cache level in an opaque 64-bit register\""
+            }
         }
     }
 
@@ -158,6 +167,7 @@ impl Allowance {
                 "the H100's fill, the bytes f7 7f repeated (memory::tensor_map::NAN_FILL_PATTERN): 0x7ff7 (f16, bf16), 0x7ff77ff7 (f32, tf32), 0x7ff77ff77ff77ff7 (f64)"
             }
             Allowance::TmaStoreOobChunk => "only in-bounds elements are written or reduced: memory past the end of dimension 0 keeps its bytes",
+            Allowance::CachePolicy => "cannot be switched off: the policy's encoding is opaque",
         }
     }
 
@@ -175,7 +185,7 @@ impl Allowance {
     /// Whether switching the allowance off means anything (undefined behaviour has no single
     /// value to demand).
     pub fn switchable(self) -> bool {
-        self != Allowance::Undefined
+        !matches!(self, Allowance::Undefined | Allowance::CachePolicy)
     }
 }
 

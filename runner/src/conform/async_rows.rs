@@ -532,26 +532,9 @@ mod tests {
     use super::*;
     use crate::conform::results::{write_run, Report};
     use crate::findings::{FindingsDoc, KnownSet};
-    use oracle::memory::Byte;
 
     fn target() -> Target {
         "sm_90".parse().unwrap()
-    }
-
-    /// The GPU bytes the oracle expects (unknown bytes as 0).
-    fn bytes_of(regions: &[Region]) -> Vec<Vec<u8>> {
-        regions
-            .iter()
-            .map(|r| {
-                r.bytes()
-                    .iter()
-                    .map(|b| match b {
-                        Byte::Known(v) => *v,
-                        Byte::Unknown(_) => 0,
-                    })
-                    .collect()
-            })
-            .collect()
     }
 
     /// A planted difference (one byte of one case's bulk store) and a fault in the
@@ -586,7 +569,7 @@ mod tests {
                 ));
                 continue;
             }
-            let mut got = bytes_of(regions);
+            let mut got: Vec<Vec<u8>> = regions.iter().map(|r| r.known_or(0)).collect();
             if k == planted {
                 let dst = p.read.iter().position(|&i| p.buffers[i].name == "dst").unwrap();
                 dst_at = dst;

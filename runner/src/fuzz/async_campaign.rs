@@ -616,18 +616,7 @@ mod tests {
         let s = src();
         let p = s.build().expect("builds");
         let expected = oracle_read(&p, &Allowances::all()).expect("runs");
-        let same: Vec<Vec<u8>> = expected
-            .iter()
-            .map(|r| {
-                r.bytes()
-                    .iter()
-                    .map(|b| match b {
-                        oracle::memory::Byte::Known(v) => *v,
-                        _ => 0x5a,
-                    })
-                    .collect()
-            })
-            .collect();
+        let same = known_bytes(&expected);
         assert_eq!(symptom(&p, &expected, &GpuResult::Bytes(same.clone()), "cuda:jit", &Allowances::all()).0, None);
         let mut wrong = same;
         wrong[0][3] ^= 1;
@@ -641,18 +630,7 @@ mod tests {
 
     /// The known bytes of `regions` (unknown bytes as 0x5a).
     fn known_bytes(regions: &[Region]) -> Vec<Vec<u8>> {
-        regions
-            .iter()
-            .map(|r| {
-                r.bytes()
-                    .iter()
-                    .map(|b| match b {
-                        oracle::memory::Byte::Known(v) => *v,
-                        _ => 0x5a,
-                    })
-                    .collect()
-            })
-            .collect()
+        regions.iter().map(|r| r.known_or(0x5a)).collect()
     }
 
     /// The H100's `.add.f32` reduction (subnormals kept) is the known finding, in fuzz as in
