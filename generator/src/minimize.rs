@@ -296,7 +296,8 @@ fn drop_dangling_labels(p: &mut Program) {
     p.body.retain(|s| !matches!(s, Stmt::Label(l) if !targets.contains(l)));
 }
 
-/// The one register a statement writes, if it writes exactly one (non-predicate) register.
+/// The one register a statement writes, if it writes exactly one register that a `mov` of a
+/// constant can write instead (not a predicate, not `.b8`: PTX has no `mov.b8`).
 fn single_destination(s: &Stmt) -> Option<Reg> {
     match s {
         Stmt::Glue { glue, .. } if glue.dst.class() != RegClass::Pred => Some(glue.dst),
@@ -309,7 +310,7 @@ fn single_destination(s: &Stmt) -> Option<Reg> {
                 .map(|(_, o)| o)
                 .collect();
             match dsts.as_slice() {
-                [Operand::Name(n)] => Reg::parse(n).filter(|r| r.class() != RegClass::Pred),
+                [Operand::Name(n)] => Reg::parse(n).filter(|r| !matches!(r.class(), RegClass::Pred | RegClass::B8)),
                 _ => None,
             }
         }

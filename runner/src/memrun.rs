@@ -178,7 +178,8 @@ pub fn run_on(
     }
     let Some(build) = backend.builds().into_iter().next() else {
         // The JIT compiles every module a worker loads: modules of a few programs each, so that
-        // each program is compiled once per batch, not once per worker.
+        // a program is compiled by the one or two workers its module's jobs go to (the pool's
+        // groups are at most a worker's share), not by every worker.
         let (mut kernels, mut specs) = (Vec::new(), Vec::new());
         for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
             let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;

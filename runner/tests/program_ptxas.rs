@@ -11,7 +11,7 @@
 
 mod common;
 
-use generator::program::tables::tables;
+use generator::program::tables::{operand_class, tables};
 use generator::program::{check_program, generate_seeded, Config};
 use oracle::isa::{OperandKind, Target};
 use oracle::program::text::{module, parse_stmt};
@@ -152,14 +152,10 @@ fn glue_program(target: &Target) -> Program {
     .map(|(i, l)| parse_stmt(i + 1, l).unwrap())
     .collect();
     let packed_ok = target.sm >= 90 && target.ptx >= oracle::isa::PtxVersion::new(8, 0);
-    let mut next = [1u32, 2, 2, 2];
+    // Per class of `RegClass::ALL` (no glue writes `.b8`).
+    let mut next = [1u32, 0, 2, 2, 2];
     let mut fresh = |c: RegClass| {
-        let k = match c {
-            RegClass::Pred => 0,
-            RegClass::B16 => 1,
-            RegClass::B32 => 2,
-            RegClass::B64 => 3,
-        };
+        let k = RegClass::ALL.iter().position(|&x| x == c).expect("a class");
         next[k] += 1;
         Reg::Virt(c, next[k])
     };
@@ -235,7 +231,7 @@ fn every_table_form_assembles_with_program_registers() {
         let target: Target = t.parse().unwrap();
         let tb = tables(&target);
         let mut text = format!(
-            ".version {}\n.target {}\n.address_size 64\n.visible .entry k()\n{{\n\t.reg .pred %p<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %d<8>;\n",
+            ".version {}\n.target {}\n.address_size 64\n.visible .entry k()\n{{\n\t.reg .pred %p<8>;\n\t.reg .b8 %c<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %d<8>;\n",
             target.ptx,
             target.name()
         );
@@ -262,7 +258,7 @@ fn every_table_form_assembles_with_program_registers() {
             let mut k = 0;
             let mut reg = |t| {
                 k += 1;
-                let c = RegClass::of(t).expect("table forms have register classes");
+                let c = operand_class(form, t).expect("table forms have register classes");
                 format!("%{}{}", c.prefix(), k % 7)
             };
             let ops: Vec<String> = form

@@ -26,7 +26,7 @@ use oracle::isa::{Form, Guard, Instruction, Operand};
 use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Special, Src, Stmt};
 
 use super::config::{permille, Config};
-use super::tables::{feat, writes, Key, Table, Tables};
+use super::tables::{feat, operand_class, writes, Key, Table, Tables};
 use super::values::{draw, Hint, Kind};
 
 /// Probability (‰) that a source is `%tix` where a `.b32` register is wanted, so lanes differ
@@ -72,8 +72,12 @@ pub fn ci(c: RegClass) -> usize {
         RegClass::B16 => 1,
         RegClass::B32 => 2,
         RegClass::B64 => 3,
+        RegClass::B8 => 4,
     }
 }
+
+/// Register classes, the length of per-class arrays.
+const CLASSES: usize = RegClass::ALL.len();
 
 /// The program's launch shape.
 #[derive(Clone, Copy, Debug)]
@@ -103,7 +107,7 @@ struct Scope {
     label: u32,
     /// Instructions emitted when the branch opened.
     opened_at: u32,
-    defined: [Vec<Reg>; 4],
+    defined: [Vec<Reg>; CLASSES],
 }
 
 /// What each source value of a form is for: `kinds(slot name, element index)`.
@@ -132,8 +136,8 @@ pub struct Builder<'u, 'a> {
     pub(crate) body: Vec<Stmt>,
     /// Instructions emitted so far.
     pub(crate) count: u32,
-    next: [u32; 4],
-    defined: [Vec<Reg>; 4],
+    next: [u32; CLASSES],
+    defined: [Vec<Reg>; CLASSES],
     unread: BTreeSet<Reg>,
     scopes: Vec<Scope>,
     next_label: u32,
@@ -227,7 +231,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             disabled,
             body: Vec::new(),
             count: 0,
-            next: [0; 4],
+            next: [0; CLASSES],
             defined: Default::default(),
             unread: BTreeSet::new(),
             scopes: Vec::new(),
@@ -343,9 +347,9 @@ impl<'u, 'a> Builder<'u, 'a> {
     }
 
     /// Registers written and not read since, top-level first in class order (`.b64`, `.b32`,
-    /// `.b16`, `.pred`), oldest first.
+    /// `.b16`, `.b8`, `.pred`), oldest first.
     pub fn unread_values(&self) -> Vec<Reg> {
-        [RegClass::B64, RegClass::B32, RegClass::B16, RegClass::Pred]
+        [RegClass::B64, RegClass::B32, RegClass::B16, RegClass::B8, RegClass::Pred]
             .into_iter()
             .flat_map(|c| self.defined[ci(c)].iter().copied())
             .filter(|r| self.unread.contains(r))
@@ -467,8 +471,12 @@ impl<'u, 'a> Builder<'u, 'a> {
         let allow = self.allow(self.cfg.ld);
         // A load of exactly the consumer's width (`.u8` for an 8-bit source in a `.b16`
         // register) most of the time, so the hint applies to the bits the consumer reads.
-        let exact = kind.width() < c.bits() && self.chance(EXACT_WIDTH_PERMILLE)?;
-        let width_ok = move |size: u32| !exact || size * 8 == kind.width();
+        // A `.b8` register takes a byte load (`ld.global.u8 %c0, [a]`, the tables' 1-byte
+        // `.b16` entries with an 8-bit destination).
+        let byte = c == RegClass::B8;
+        let exact = byte || (kind.width() < c.bits() && self.chance(EXACT_WIDTH_PERMILLE)?);
+        let width_ok = move |size: u32| if byte { size == 1 } else { !exact || size * 8 == kind.width() };
+        let (dst, c) = (c, if byte { RegClass::B16 } else { c });
         // (Loads with a cache policy are the `ld` family's.)
         let plain = |k: &Key| k.feat & feat::CACHE_HINT == 0;
         let m = match self
@@ -486,7 +494,7 @@ impl<'u, 'a> Builder<'u, 'a> {
         let off = self.input_offset(m.size)?.unwrap_or(0);
         let hint = if kind.width() == m.elem.bits() { kind } else { mem_kind(m.elem) };
         self.note_input(off, m.elem, 1, &[hint]);
-        let d = self.new_reg(c);
+        let d = self.new_reg(dst);
         self.push_isa(Instruction {
             guard: None,
             form: m.form.clone(),
@@ -564,7 +572,8 @@ impl<'u, 'a> Builder<'u, 'a> {
 
     /// A cache policy for a `.L2::cache_hint` access here (§9.7.9.18): a live top-level one
     /// half the time, else a new unguarded `createpolicy` (fractional, or a `.global` range over
-    /// the thread's inputs); `None` when the target has no `createpolicy` form.
+    /// the thread's inputs) into a register kept out of the value pool; `None` when the target
+    /// has no `createpolicy` form.
     pub fn policy(&mut self) -> Result<Option<Reg>> {
         if !self.policies.is_empty() && self.u.arbitrary::<bool>()? {
             let k = self.index(self.policies.len())?;
@@ -596,6 +605,10 @@ impl<'u, 'a> Builder<'u, 'a> {
             });
         }
         self.push_isa(Instruction { guard: None, form, operands });
+        // The policy is opaque: no instruction reads it as data, none overwrites it, and the
+        // epilogue does not store it (it is no value of the pool).
+        self.defined[ci(RegClass::B64)].retain(|r| *r != d);
+        self.unread.remove(&d);
         if self.depth() == 0 {
             self.policies.push(d);
         }
@@ -635,11 +648,13 @@ impl<'u, 'a> Builder<'u, 'a> {
         let mut guarded = mode == GuardMode::Maybe && self.chance(self.pred_pm)?;
         if guarded {
             // Every destination must be an existing register.
-            let mut need = [0usize; 4];
+            let mut need = [0usize; CLASSES];
             for s in specs.iter().filter(|s| writes(&s.kind, s.role)) {
                 match s.kind {
-                    OperandKind::Reg(t) => need[ci(RegClass::of(t).unwrap_or(RegClass::B32))] += 1,
-                    OperandKind::Vector(t, n) => need[ci(RegClass::of(t).unwrap_or(RegClass::B32))] += usize::from(n),
+                    OperandKind::Reg(t) => need[ci(operand_class(form, t).unwrap_or(RegClass::B32))] += 1,
+                    OperandKind::Vector(t, n) => {
+                        need[ci(operand_class(form, t).unwrap_or(RegClass::B32))] += usize::from(n)
+                    }
                     OperandKind::RegWithPred(_) => {
                         need[ci(RegClass::B32)] += 1;
                         need[0] += 1;
@@ -647,7 +662,7 @@ impl<'u, 'a> Builder<'u, 'a> {
                     _ => {}
                 }
             }
-            guarded = (0..4).all(|c| self.defined[c].len() >= need[c]);
+            guarded = (0..CLASSES).all(|c| self.defined[c].len() >= need[c]);
         }
         let mut ops: Vec<Option<Operand>> = vec![None; specs.len()];
         for (i, s) in specs.iter().enumerate() {
@@ -660,11 +675,11 @@ impl<'u, 'a> Builder<'u, 'a> {
             }
             ops[i] = Some(match s.kind {
                 OperandKind::Reg(t) => {
-                    let Some(c) = RegClass::of(t) else { return Ok(false) };
+                    let Some(c) = operand_class(form, t) else { return Ok(false) };
                     reg_op(self.src_reg(c, kinds(s.name, 0))?)
                 }
                 OperandKind::RegOrImm(t) => {
-                    let Some(c) = RegClass::of(t) else { return Ok(false) };
+                    let Some(c) = operand_class(form, t) else { return Ok(false) };
                     let kind = kinds(s.name, 0);
                     let imm_pm = if matches!(kind, Kind::Lane | Kind::Clamp) {
                         self.imm_pm.max(SHFL_IMM_PERMILLE)
@@ -679,7 +694,7 @@ impl<'u, 'a> Builder<'u, 'a> {
                     }
                 }
                 OperandKind::Vector(t, n) => {
-                    let Some(c) = RegClass::of(t) else { return Ok(false) };
+                    let Some(c) = operand_class(form, t) else { return Ok(false) };
                     let mut items = Vec::new();
                     for j in 0..usize::from(n) {
                         items.push(reg_op(self.src_reg(c, kinds(s.name, j))?));
@@ -702,13 +717,13 @@ impl<'u, 'a> Builder<'u, 'a> {
             }
             ops[i] = Some(match s.kind {
                 OperandKind::Reg(t) => {
-                    let Some(c) = RegClass::of(t) else { return Ok(false) };
+                    let Some(c) = operand_class(form, t) else { return Ok(false) };
                     let Some(d) = self.dst_reg(c, guarded, &taken)? else { return Ok(false) };
                     taken.push(d);
                     reg_op(d)
                 }
                 OperandKind::Vector(t, n) => {
-                    let Some(c) = RegClass::of(t) else { return Ok(false) };
+                    let Some(c) = operand_class(form, t) else { return Ok(false) };
                     let mut items = Vec::new();
                     for _ in 0..n {
                         let Some(d) = self.dst_reg(c, guarded, &taken)? else { return Ok(false) };

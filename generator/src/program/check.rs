@@ -11,8 +11,9 @@
 //!   only when the program has shared memory; special registers never written; a guarded
 //!   instruction writes only defined registers; no register written twice by one instruction;
 //! - every ISA instruction's form valid on the program's target (`Form::is_valid`), its
-//!   operands of the form's shapes and register classes (forms that need 8-bit registers,
-//!   `tables::needs_8bit_register`, are rejected), and its text parsing back to it;
+//!   operands of the form's shapes and register classes (`tables::operand_class`: `.b8` for
+//!   the 8-bit operands of forms that need 8-bit registers; any 8-bit operand may be `.b8`),
+//!   and its text parsing back to it;
 //! - `shfl.sync` and `bar.sync` unguarded and converged (no open forward branch spans them),
 //!   `shfl.sync` with the full member mask (§9.7.9.6);
 //! - memory: loads from `[%in+off]` (`.global`, `ld.global.nc`) and `[%sh+off]`/`[%shn+off]`
@@ -177,9 +178,6 @@ impl Walk<'_> {
             Ok(_) => return Err("prints as text that parses to another instruction".into()),
             Err(e) => return Err(format!("prints as text that does not parse: {e}")),
         }
-        if super::tables::needs_8bit_register(form) {
-            return Err(format!("`{}` needs 8-bit registers, which programs do not have", form.opcode()));
-        }
         let guarded = i.guard.is_some();
         if let Some(g) = &i.guard {
             match Reg::parse(&g.pred) {
@@ -219,7 +217,7 @@ impl Walk<'_> {
                 }
                 (OperandKind::Addr(_), _) => return Err(format!("address `{o}` is not [%reg+offset]")),
                 (OperandKind::Reg(t) | OperandKind::RegOrImm(t), Operand::Name(n)) => {
-                    let r = reg_of(n, t)?;
+                    let r = reg_of(form, n, t)?;
                     if dst {
                         written.push(r);
                     } else {
@@ -231,7 +229,7 @@ impl Walk<'_> {
                     for item in items {
                         match item {
                             Operand::Name(n) => {
-                                let r = reg_of(n, t)?;
+                                let r = reg_of(form, n, t)?;
                                 if dst {
                                     written.push(r);
                                 } else {
@@ -245,8 +243,8 @@ impl Walk<'_> {
                 }
                 (OperandKind::RegWithPred(t), Operand::WithPred(d, pr)) if dst => {
                     let Operand::Name(n) = &**d else { return Err("`d|p` without a register".into()) };
-                    written.push(reg_of(n, t)?);
-                    written.push(reg_of(pr, RegType::Pred)?);
+                    written.push(reg_of(form, n, t)?);
+                    written.push(reg_of(form, pr, RegType::Pred)?);
                 }
                 _ => return Err(format!("operand `{}` = `{o}` has an unexpected shape", s.name)),
             }
@@ -374,10 +372,13 @@ impl Walk<'_> {
     }
 }
 
-fn reg_of(name: &str, t: RegType) -> Result<Reg, String> {
+/// The register `name` for an operand of type `t` of `form`: of the form's class for it
+/// ([`super::tables::operand_class`]), or `.b8` for any other 8-bit operand (which ptxas takes
+/// in `.b8` and `.b16` registers alike).
+fn reg_of(form: &Form, name: &str, t: RegType) -> Result<Reg, String> {
     let r = Reg::parse(name).ok_or_else(|| format!("`{name}` is not a program register"))?;
-    let want = RegClass::of(t).ok_or_else(|| format!("no register class holds .{t}"))?;
-    if r.class() != want {
+    let want = super::tables::operand_class(form, t).ok_or_else(|| format!("no register class holds .{t}"))?;
+    if r.class() != want && !(t.bits() == 8 && r.class() == RegClass::B8) {
         return Err(format!("{r} is not a {} register for a .{t} operand", want.ptx_type()));
     }
     Ok(r)
@@ -544,7 +545,7 @@ mod tests {
             (&["st.global.b32 [%in], %tix;"], 0, "may not access"),
             (&["ld.shared.b32 %r0, [%sh];"], 0, "without shared memory"),
             (&["mov.b32 %r0, %tix;", "cvt.rn.f16.f32 %r1, %r0;"], 0, "not a .b16 register"),
-            (&["ld.global.b16 %h0, [%in];", "cvt.rn.bf16.u8 %h1, %h0;"], 0, "8-bit registers"),
+            (&["ld.global.b16 %h0, [%in];", "cvt.rn.bf16.u8 %h1, %h0;"], 0, "not a .b8 register"),
             (&["ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "%d0"),
             (&["ld.global.b64 %d0, [%in];", "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "cache-policy"),
             // A policy overwritten, made under a guard, or made on one path only.

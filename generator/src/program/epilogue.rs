@@ -7,8 +7,10 @@
 //! thread's output stride, so every access is aligned). Each element register of a chunk
 //! receives a share of the unread values, converted to its class — `.b64` through
 //! `mov.b64 {lo, hi}` / `{a, b, c, d}` unpacks, `.b16` through `mov.b32 d, {a, a}` packs,
-//! predicates through `selp` between a value and its complement — and combined with `xor`
-//! (sometimes `add`), which keeps every single-bit difference of every input visible.
+//! `.b8` through `mov.b16 h, {c, c}` first, predicates through `selp` between a value and its
+//! complement — and combined with `xor` (sometimes `add`), which keeps every single-bit
+//! difference of every input visible. A store form with `.L2::cache_hint` gets its policy
+//! from [`Builder::policy`] (cache policies are no values: never stored).
 //!
 //! Invariant: every output byte is stored exactly once, and only defined registers are read.
 
@@ -150,6 +152,11 @@ impl Builder<'_, '_> {
         };
         match (v.class(), c) {
             (a, b) if a == b => vec![v],
+            (RegClass::B8, _) => {
+                let h = self.new_reg(RegClass::B16);
+                self.mov(&movs.pack16_2, vec![name(h), Operand::Vector(vec![name(v); 2])]);
+                self.convert(h, c)
+            }
             (RegClass::B64, RegClass::B32) => unpack(self, &movs.unpack64_2, 2, RegClass::B32),
             (RegClass::B64, RegClass::B16) => unpack(self, &movs.unpack64_4, 4, RegClass::B16),
             (RegClass::B32, RegClass::B16) => unpack(self, &movs.unpack32_2, 2, RegClass::B16),

@@ -37,7 +37,7 @@ use oracle::isa::{CvtType, Form, Instruction, Operand};
 use oracle::program::{Cmp, Glue, GlueOp, GlueType, PredGuard, Reg, RegClass, Special, Src};
 
 use super::builder::{addr, Builder, ShByte};
-use super::tables::{Mem, PlainCvt};
+use super::tables::{operand_class, Mem, PlainCvt};
 use super::values::{self, Kind};
 
 /// One chain shape (see the module documentation).
@@ -307,7 +307,7 @@ impl Builder<'_, '_> {
         else {
             return Ok(None);
         };
-        let (Some(dc), Some(ac)) = (RegClass::of(dt), RegClass::of(at)) else { return Ok(None) };
+        let (Some(dc), Some(ac)) = (operand_class(form, dt), operand_class(form, at)) else { return Ok(None) };
         let a = match src {
             Some(r) if r.class() == ac => r,
             _ => {

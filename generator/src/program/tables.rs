@@ -3,13 +3,15 @@
 //! each tagged with the qualifier knobs ([`feat`]) it uses, so that a swarm configuration
 //! filters by a bit mask.
 //!
+//! (Forms that need 8-bit registers ([`needs_8bit_register`]: operands of type `.b8` in `cvt`
+//! and `mov` (`cvt …e2m1x2`, `mov.b16 d, {a, b}`, `mov.b32` with four elements) and the 16
+//! `cvt` forms between `.bf16` and `.u8`/`.s8`, where ptxas 13.5 rejects a `.b16` register,
+//! "Arguments mismatch") are in, with `.b8` registers for those operands ([`operand_class`]);
+//! every other 8-bit operand of a table form uses `.b16`, which ptxas takes. The byte loads
+//! that feed a `.b8` register are the 1-byte entries of [`Tables::ld_global`], emitted with a
+//! `.b8` destination by the builder.)
+//!
 //! Forms left out, and why:
-//! - forms that need 8-bit registers ([`needs_8bit_register`]): operands of type `.b8` in `cvt`
-//!   and `mov` (`cvt …e2m1x2`, `mov.b16 d, {a, b}`, `mov.b32` with four elements) and the 16
-//!   `cvt` forms between `.bf16` and `.u8`/`.s8`: ptxas 13.5 rejects a `.b16` register there
-//!   ("Arguments mismatch"; it takes one for `.u8`/`.s8` with `.f16`, `.f32`, `.f64` and the
-//!   integers), and programs declare no 8-bit class (8-bit *memory* types load into `.b16`,
-//!   which ptxas takes);
 //! - `.b128` operands (no `.b128` register class);
 //! - `mov` of special registers and of symbol addresses (not values a program computes);
 //! - loads and stores with `.mmio` (memory-mapped I/O semantics), `[a].unified`, or generic,
@@ -181,7 +183,7 @@ fn entry_key(e: &Entry) -> Key {
             MovShape::Copy => (
                 0,
                 e.form.operands().first().and_then(|s| match s.kind {
-                    OperandKind::Reg(t) => RegClass::of(t),
+                    OperandKind::Reg(t) => operand_class(&e.form, t),
                     _ => None,
                 }),
             ),
@@ -213,6 +215,8 @@ pub struct MovForms {
     pub unpack64_2: Form,
     /// `mov.b64 {d, e, f, g}, a`.
     pub unpack64_4: Form,
+    /// `mov.b16 d, {a, b}` (b8 elements): a `.b8` register's value into a `.b16` one.
+    pub pack16_2: Form,
 }
 
 /// Every usable form of a target.
@@ -276,13 +280,20 @@ pub fn needs_8bit_register(form: &Form) -> bool {
     }
 }
 
-fn expressible(form: &Form, memory: bool) -> bool {
-    if needs_8bit_register(form) {
-        return false;
+/// The register class of an operand of type `t` of `form`: `.b8` for the 8-bit operands of a
+/// form that [needs 8-bit registers](needs_8bit_register), else [`RegClass::of`]. The one
+/// mapping from a form's operand to the class of its register (builder, checker, tests).
+pub fn operand_class(form: &Form, t: RegType) -> Option<RegClass> {
+    if t.bits() == 8 && needs_8bit_register(form) {
+        return Some(RegClass::B8);
     }
+    RegClass::of(t)
+}
+
+fn expressible(form: &Form, memory: bool) -> bool {
     form.operands().iter().all(|s| match s.kind {
         OperandKind::Reg(t) | OperandKind::RegOrImm(t) | OperandKind::Vector(t, _) | OperandKind::RegWithPred(t) => {
-            RegClass::of(t).is_some()
+            operand_class(form, t).is_some()
         }
         OperandKind::Addr(_) => memory,
         _ => false,
@@ -553,6 +564,7 @@ impl Tables {
             unpack32_2: mov_form("mov.b32", false, 2),
             unpack64_2: mov_form("mov.b64", false, 2),
             unpack64_4: mov_form("mov.b64", false, 4),
+            pack16_2: mov_form("mov.b16", true, 2),
         };
         Tables {
             target: *target,
@@ -631,12 +643,16 @@ mod tests {
             .prefetch
             .iter()
             .any(|e| e.feat == 0 && e.form.opcode() == "prefetch.global.L1"));
-        // `.b8` register operands and cache hints are left out.
-        assert!(!blackwell.cvt.iter().any(|e| e.form.opcode().contains("e2m1x2")));
-        assert!(!blackwell
-            .cvt
-            .iter()
-            .any(|e| ["cvt.rn.bf16.u8", "cvt.rzi.s8.bf16"].contains(&e.form.opcode().as_str())));
+        // Forms with `.b8` register operands are in, those operands in `.b8` registers.
+        let e2m1 = blackwell.cvt.iter().find(|e| e.form.opcode().contains("e2m1x2")).expect("cvt …e2m1x2");
+        assert_eq!(operand_class(&e2m1.form, RegType::B8), Some(RegClass::B8));
+        for op in ["cvt.rn.bf16.u8", "cvt.rzi.s8.bf16"] {
+            let e = blackwell.cvt.iter().find(|e| e.form.opcode() == op).unwrap_or_else(|| panic!("{op}"));
+            assert_eq!(operand_class(&e.form, RegType::U8), Some(RegClass::B8), "{op}");
+            assert_eq!(operand_class(&e.form, RegType::S8), Some(RegClass::B8), "{op}");
+        }
+        let plain = blackwell.cvt.iter().find(|e| e.form.opcode() == "cvt.rzi.s8.f16").expect("cvt.rzi.s8.f16");
+        assert_eq!(operand_class(&plain.form, RegType::S8), Some(RegClass::B16));
         assert!(blackwell.cvt.iter().any(|e| e.form.opcode() == "cvt.rzi.s8.f16"));
         // Global loads and stores with `.L2::cache_hint`, under their knob, and the policies.
         assert!(blackwell

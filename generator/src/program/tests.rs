@@ -183,6 +183,21 @@ fn census(p: &Program, out: &mut BTreeMap<String, u32>) {
                 if i.form.opcode().starts_with("cvt.rs") {
                     add("cvt.rs");
                 }
+                if i.operands.iter().any(|o| o.to_string().contains("%c")) {
+                    add(".b8 register");
+                    if f == oracle::isa::Family::Cvt && i.form.opcode().contains("bf16") {
+                        add("cvt bf16 ↔ 8-bit");
+                    }
+                    if i.form.opcode().contains("e2m1x2") {
+                        add("e2m1x2");
+                    }
+                }
+                if i.form.opcode().contains("L2::cache_hint") {
+                    add("cache hint");
+                }
+                if f == oracle::isa::Family::Createpolicy {
+                    add("createpolicy");
+                }
                 if i.operands.iter().any(|o| matches!(o, Operand::Vector(v) if v.len() == 8))
                     || i.form.opcode().contains(".v4.b64")
                 {
@@ -242,6 +257,11 @@ fn every_family_and_feature_appears() {
         "32-byte access",
         "%tix",
         "prefetch",
+        ".b8 register",
+        "cvt bf16 ↔ 8-bit",
+        "e2m1x2",
+        "cache hint",
+        "createpolicy",
     ] {
         assert!(seen.get(k).copied().unwrap_or(0) > 0, "never generated: {k} (seen {seen:?})");
     }

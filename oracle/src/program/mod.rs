@@ -59,6 +59,9 @@ pub const MAX_INPUTS: u32 = 256;
 pub enum RegClass {
     /// `.pred` (`%p<n>`).
     Pred,
+    /// `.b8` (`%c<n>`): for the forms whose 8-bit operands ptxas takes only in 8-bit registers
+    /// (see [`RegClass::of`]).
+    B8,
     /// `.b16` (`%h<n>`).
     B16,
     /// `.b32` (`%r<n>`).
@@ -69,12 +72,13 @@ pub enum RegClass {
 
 impl RegClass {
     /// All classes.
-    pub const ALL: [RegClass; 4] = [RegClass::Pred, RegClass::B16, RegClass::B32, RegClass::B64];
+    pub const ALL: [RegClass; 5] = [RegClass::Pred, RegClass::B8, RegClass::B16, RegClass::B32, RegClass::B64];
 
     /// Width in bits (1 for predicates).
     pub fn bits(self) -> u32 {
         match self {
             RegClass::Pred => 1,
+            RegClass::B8 => 8,
             RegClass::B16 => 16,
             RegClass::B32 => 32,
             RegClass::B64 => 64,
@@ -85,6 +89,7 @@ impl RegClass {
     pub fn prefix(self) -> char {
         match self {
             RegClass::Pred => 'p',
+            RegClass::B8 => 'c',
             RegClass::B16 => 'h',
             RegClass::B32 => 'r',
             RegClass::B64 => 'd',
@@ -95,6 +100,7 @@ impl RegClass {
     pub fn ptx_type(self) -> &'static str {
         match self {
             RegClass::Pred => ".pred",
+            RegClass::B8 => ".b8",
             RegClass::B16 => ".b16",
             RegClass::B32 => ".b32",
             RegClass::B64 => ".b64",
@@ -102,7 +108,9 @@ impl RegClass {
     }
 
     /// The class whose registers hold an operand of type `t` (bit-size registers are
-    /// compatible with every type of their size, §6.4.4); 8-bit types live in `.b16`.
+    /// compatible with every type of their size, §6.4.4); 8-bit types live in `.b16`, which
+    /// ptxas takes for them except where a form needs `.b8` (a program then uses
+    /// [`RegClass::B8`]; `generator::program::tables::operand_class` decides).
     pub fn of(t: RegType) -> Option<RegClass> {
         match t {
             RegType::Pred => Some(RegClass::Pred),
@@ -176,6 +184,7 @@ impl Reg {
         let mut chars = body.chars();
         let class = match chars.next()? {
             'p' => RegClass::Pred,
+            'c' => RegClass::B8,
             'h' => RegClass::B16,
             'r' => RegClass::B32,
             'd' => RegClass::B64,

@@ -160,6 +160,11 @@ impl Program {
             }
         }
         for (c, n) in &count {
+            // `.b8` registers only where the program uses them (most programs do not).
+            if *c == RegClass::B8 && *n == 1 && !self.body.iter().flat_map(stmt_regs).any(|r| r.class() == RegClass::B8)
+            {
+                continue;
+            }
             let _ = writeln!(t, "\t.reg {} %{}<{n}>;", c.ptx_type(), c.prefix());
         }
         let _ = writeln!(t, "\t.reg .b32 %tix, %t1;\n\t.reg .b64 %in, %out, %sh, %shn, %t0;");

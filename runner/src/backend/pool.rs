@@ -11,8 +11,8 @@
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
 //! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs in groups of one
-//! module ([`mem_groups`]), so a worker loads each module once, and returns their results in
-//! job order. Workers start in parallel; a pool starts whole or
+//! module ([`mem_groups`]) from a queue that a worker going down hands its unrun jobs back
+//! to, so a worker loads each module it runs once, and returns their results in job order. Workers start in parallel; a pool starts whole or
 //! not at all.
 
 use std::path::Path;
@@ -352,36 +352,46 @@ impl Pool {
 
     /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool; results
     /// in spec order. The specs are dealt in [`mem_groups`] (consecutive specs of one module, at
-    /// most a worker's share each): a worker takes a whole group from a shared counter, so it
-    /// loads (JIT-compiles) each module it runs once, and the first job of a group may take
-    /// [`MODULE_LOAD_TIMEOUT`] longer than its own timeout for that load. Specs no worker ran
-    /// (every worker down) get the reason as their environment error.
+    /// most a worker's share each) from a shared queue: a live worker takes a whole group, so it
+    /// loads each module it runs once; a worker that goes down puts the rest of its group back
+    /// for the live ones. A JIT job that loads its module (the first of a group, or the first
+    /// after the worker restarted) may take [`MODULE_LOAD_TIMEOUT`] longer than its own
+    /// timeout. Specs no worker ran (every worker down) get the reason as their environment
+    /// error.
     pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
-        let groups = mem_groups(specs, self.members.len());
-        let next = AtomicUsize::new(0);
+        let queue = Mutex::new(std::collections::VecDeque::from(mem_groups(specs, self.members.len())));
         let ran: Vec<Vec<(usize, Result<MemOutcome, String>)>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .members
                 .iter()
                 .map(|m| {
-                    let (next, groups) = (&next, &groups);
+                    let queue = &queue;
                     s.spawn(move || {
                         let mut mine = Vec::new();
                         'groups: loop {
-                            let g = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(range) = groups.get(g) else { break };
+                            if m.lock().down().is_some() {
+                                break;
+                            }
+                            let Some(range) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                                break;
+                            };
+                            let mut loads = true;
                             for i in range.clone() {
                                 let mut slot = m.lock();
                                 if slot.down().is_some() {
+                                    queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(i..range.end);
                                     break 'groups;
                                 }
-                                let r = if i == range.start {
+                                let r = if loads && specs[i].cubin.is_none() {
                                     let mut first = specs[i].clone();
-                                    first.timeout += MODULE_LOAD_TIMEOUT;
+                                    first.timeout = first.timeout.saturating_add(MODULE_LOAD_TIMEOUT);
                                     slot.run_mem(name, executor.clone(), &first)
                                 } else {
                                     slot.run_mem(name, executor.clone(), &specs[i])
                                 };
+                                // A fault, crash or hang restarts the worker: the next job loads
+                                // the module again.
+                                loads = !matches!(r, Ok(MemOutcome::Done { .. }));
                                 mine.push((i, r));
                             }
                         }
@@ -400,9 +410,9 @@ impl Pool {
     }
 }
 
-/// How much longer than its own timeout the first job of a [`mem_groups`] group may take: the
-/// worker loads the group's module first (the driver JIT-compiles a PTX module, which takes
-/// seconds for a large one while the other workers compile theirs). Measured on an H100: with
+/// How much longer than its own timeout a JIT job that loads its module may take (the first of
+/// a [`mem_groups`] group, or the first after its worker restarted): the driver JIT-compiles a
+/// PTX module, which takes seconds for a large one while the other workers compile theirs. Measured on an H100: with
 /// the load inside a 10 s job timeout, 127 of 1,024 `fuzz --async` programs were reported as
 /// hangs on `cuda:jit` and none on the ptxas backends (docs/PERFORMANCE.md).
 pub const MODULE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);

@@ -6,7 +6,8 @@
 //! Layout: each source register is loaded from its own input word (a 64-bit source from an
 //! aligned pair), holding the sweep's value for the index masked to the slot's width; the
 //! destination is stored in output word 0 (a 16-bit one twice, filling the word; a 64-bit one
-//! in words 0 and 1). Thread `t` runs sweep index `indices[t % indices.len()]` of 32 threads.
+//! in words 0 and 1; a `.b8` one, for the forms that need 8-bit registers, once, in byte 0).
+//! Registers are of the classes `generator::program::tables::operand_class` gives. Thread `t` runs sweep index `indices[t % indices.len()]` of 32 threads.
 //!
 //! Invariant: the text is built through the case parser and printed back, so a case that comes
 //! out of [`case_text`] is one that `ptxdiff replay` reads.
@@ -37,13 +38,13 @@ pub fn case_text(
     indices: &[u64],
 ) -> Result<(Program, Inputs, String), String> {
     let first = *indices.first().ok_or("no inputs to put in the case")?;
-    let mut next = [1u32; 4];
+    let mut next = [1u32; RegClass::ALL.len()];
     let mut fresh = |c: RegClass| {
         let k = RegClass::ALL.iter().position(|&x| x == c).unwrap_or(0);
         next[k] += 1;
         reg(c, next[k] - 1)
     };
-    let class_of = |t| RegClass::of(t).filter(|c| *c != RegClass::Pred);
+    let class_of = |t| generator::program::tables::operand_class(form, t).filter(|c| *c != RegClass::Pred);
     // (register, class, input byte offset) per source, in source-slot order.
     let mut loads: Vec<(String, RegClass, u32)> = Vec::new();
     let mut offset = 0u32;

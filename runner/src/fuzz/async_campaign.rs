@@ -492,8 +492,8 @@ pub fn run_with(
     Ok(s)
 }
 
-/// A kind of finding: class, backends, symptom.
-type Kind = (FindingClass, Vec<String>, String);
+/// A kind of finding: class, backends, symptom, and the known deviation that explains it.
+type Kind = (FindingClass, Vec<String>, String, Option<Deviation>);
 
 /// What the campaign did with a kind so far: minimizations, and the signature of the first
 /// finding of the kind that was minimized.
@@ -515,7 +515,7 @@ fn record(
     raw: Raw,
     start: Instant,
 ) -> anyhow::Result<()> {
-    let kind = (raw.symptom.class, raw.backends.clone(), raw.symptom.how.clone());
+    let kind = (raw.symptom.class, raw.backends.clone(), raw.symptom.how.clone(), raw.symptom.deviation);
     let seen = kinds.entry(kind).or_default();
     let before = raw.source.statements.len();
     let pre = signature(&raw.source, &raw.symptom, &raw.backends);
@@ -554,7 +554,8 @@ fn record(
         source = red.source;
     }
     let sig = signature(&source, &raw.symptom, &raw.backends);
-    if (minimizing || !o.minimize) && seen.first.is_none() {
+    // A known signature never stands for its kind: new findings are not hidden under it.
+    if (minimizing || !o.minimize) && seen.first.is_none() && !matches!(store.classify(&sig), Recorded::Known(_)) {
         seen.first = Some(sig.clone());
     }
     let ptx =
