@@ -608,7 +608,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 let specs = form.operands();
                 let class = |role: Role| {
                     specs.iter().find(|s| s.role == role).and_then(|s| match s.kind {
-                        oracle::isa::operand::OperandKind::Reg(t) => crate::program::tables::operand_class(form, t),
+                        oracle::isa::operand::OperandKind::Reg(t) => oracle::program::operand_class(form, t),
                         _ => None,
                     })
                 };

@@ -11,7 +11,7 @@
 //!   only when the program has shared memory; special registers never written; a guarded
 //!   instruction writes only defined registers; no register written twice by one instruction;
 //! - every ISA instruction's form valid on the program's target (`Form::is_valid`), its
-//!   operands of the form's shapes and register classes (`tables::operand_class`: `.b8` for
+//!   operands of the form's shapes and register classes (`oracle::program::operand_class`: `.b8` for
 //!   the 8-bit operands of forms that need 8-bit registers; any 8-bit operand may be `.b8`),
 //!   and its text parsing back to it;
 //! - `shfl.sync` and `bar.sync` unguarded and converged (no open forward branch spans them),
@@ -373,11 +373,11 @@ impl Walk<'_> {
 }
 
 /// The register `name` for an operand of type `t` of `form`: of the form's class for it
-/// ([`super::tables::operand_class`]), or `.b8` for any other 8-bit operand (which ptxas takes
+/// ([`oracle::program::operand_class`]), or `.b8` for any other 8-bit operand (which ptxas takes
 /// in `.b8` and `.b16` registers alike).
 fn reg_of(form: &Form, name: &str, t: RegType) -> Result<Reg, String> {
     let r = Reg::parse(name).ok_or_else(|| format!("`{name}` is not a program register"))?;
-    let want = super::tables::operand_class(form, t).ok_or_else(|| format!("no register class holds .{t}"))?;
+    let want = oracle::program::operand_class(form, t).ok_or_else(|| format!("no register class holds .{t}"))?;
     if r.class() != want && !(t.bits() == 8 && r.class() == RegClass::B8) {
         return Err(format!("{r} is not a {} register for a .{t} operand", want.ptx_type()));
     }

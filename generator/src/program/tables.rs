@@ -257,38 +257,7 @@ pub struct Tables {
     pub movs: MovForms,
 }
 
-/// Whether `form` needs a register of 8 bits where programs only have `.b16` ones (see the
-/// module documentation; found with ptxas 13.5 on every generated form).
-pub fn needs_8bit_register(form: &Form) -> bool {
-    let b8 = || {
-        form.operands().iter().any(|s| {
-            matches!(
-                s.kind,
-                OperandKind::Reg(RegType::B8)
-                    | OperandKind::RegOrImm(RegType::B8)
-                    | OperandKind::Vector(RegType::B8, _)
-            )
-        })
-    };
-    match form {
-        Form::Cvt(c) => {
-            let byte = |t: CvtType| matches!(t, CvtType::U8 | CvtType::S8);
-            b8() || (c.dtype == CvtType::Bf16 && byte(c.atype)) || (c.atype == CvtType::Bf16 && byte(c.dtype))
-        }
-        Form::Mov(_) => b8(),
-        _ => false,
-    }
-}
-
-/// The register class of an operand of type `t` of `form`: `.b8` for the 8-bit operands of a
-/// form that [needs 8-bit registers](needs_8bit_register), else [`RegClass::of`]. The one
-/// mapping from a form's operand to the class of its register (builder, checker, tests).
-pub fn operand_class(form: &Form, t: RegType) -> Option<RegClass> {
-    if t.bits() == 8 && needs_8bit_register(form) {
-        return Some(RegClass::B8);
-    }
-    RegClass::of(t)
-}
+pub use oracle::program::{needs_8bit_register, operand_class};
 
 fn expressible(form: &Form, memory: bool) -> bool {
     form.operands().iter().all(|s| match s.kind {

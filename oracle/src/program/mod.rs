@@ -30,8 +30,9 @@
 
 use std::fmt;
 
+use crate::isa::operand::OperandKind;
 use crate::isa::types::RegType;
-use crate::isa::{Instruction, Target};
+use crate::isa::{CvtType, Form, Instruction, Target};
 
 mod exec;
 pub mod glue;
@@ -110,7 +111,7 @@ impl RegClass {
     /// The class whose registers hold an operand of type `t` (bit-size registers are
     /// compatible with every type of their size, §6.4.4); 8-bit types live in `.b16`, which
     /// ptxas takes for them except where a form needs `.b8` (a program then uses
-    /// [`RegClass::B8`]; `generator::program::tables::operand_class` decides).
+    /// [`RegClass::B8`]; [`operand_class`] decides).
     pub fn of(t: RegType) -> Option<RegClass> {
         match t {
             RegType::Pred => Some(RegClass::Pred),
@@ -123,6 +124,43 @@ impl RegClass {
             },
         }
     }
+}
+
+/// Whether `form` needs `.b8` registers for its 8-bit operands: operands of type `.b8` in `cvt`
+/// and `mov` (`cvt …e2m1x2`, `mov.b16 d, {a, b}`, `mov.b32` with four elements) and the 16
+/// `cvt` forms between `.bf16` and `.u8`/`.s8`, where ptxas 13.5 rejects a `.b16` register
+/// ("Arguments mismatch"), though it takes one for every other 8-bit operand (found with
+/// ptxas 13.5 on every form the program generator draws).
+pub fn needs_8bit_register(form: &Form) -> bool {
+    let b8 = || {
+        form.operands().iter().any(|s| {
+            matches!(
+                s.kind,
+                OperandKind::Reg(RegType::B8)
+                    | OperandKind::RegOrImm(RegType::B8)
+                    | OperandKind::Vector(RegType::B8, _)
+            )
+        })
+    };
+    match form {
+        Form::Cvt(c) => {
+            let byte = |t: CvtType| matches!(t, CvtType::U8 | CvtType::S8);
+            b8() || (c.dtype == CvtType::Bf16 && byte(c.atype)) || (c.atype == CvtType::Bf16 && byte(c.dtype))
+        }
+        Form::Mov(_) => b8(),
+        _ => false,
+    }
+}
+
+/// The register class of an operand of type `t` of `form`: `.b8` for the 8-bit operands of a
+/// form that [needs 8-bit registers](needs_8bit_register), else [`RegClass::of`]. The one
+/// mapping from a form's operand to the class of its register (the program generator, its
+/// checker, conform's case files, the tests).
+pub fn operand_class(form: &Form, t: RegType) -> Option<RegClass> {
+    if t.bits() == 8 && needs_8bit_register(form) {
+        return Some(RegClass::B8);
+    }
+    RegClass::of(t)
 }
 
 /// A register of the program.

@@ -7,7 +7,8 @@
 //! aligned pair), holding the sweep's value for the index masked to the slot's width; the
 //! destination is stored in output word 0 (a 16-bit one twice, filling the word; a 64-bit one
 //! in words 0 and 1; a `.b8` one, for the forms that need 8-bit registers, once, in byte 0).
-//! Registers are of the classes `generator::program::tables::operand_class` gives. Thread `t` runs sweep index `indices[t % indices.len()]` of 32 threads.
+//! Registers are of the classes `oracle::program::operand_class` gives. Thread `t` runs sweep
+//! index `indices[t % indices.len()]` of 32 threads.
 //!
 //! Invariant: the text is built through the case parser and printed back, so a case that comes
 //! out of [`case_text`] is one that `ptxdiff replay` reads.
@@ -44,7 +45,7 @@ pub fn case_text(
         next[k] += 1;
         reg(c, next[k] - 1)
     };
-    let class_of = |t| generator::program::tables::operand_class(form, t).filter(|c| *c != RegClass::Pred);
+    let class_of = |t| oracle::program::operand_class(form, t).filter(|c| *c != RegClass::Pred);
     // (register, class, input byte offset) per source, in source-slot order.
     let mut loads: Vec<(String, RegClass, u32)> = Vec::new();
     let mut offset = 0u32;
@@ -156,6 +157,21 @@ mod tests {
             n += 1;
         }
         assert!(n > 300, "{n} forms");
+    }
+
+    /// The forms ptxas takes only with `.b8` registers get them (loaded and stored as bytes).
+    #[test]
+    fn byte_register_forms_use_b8_registers() {
+        let target: Target = "sm_90".parse().unwrap();
+        for (op, load, store) in [
+            ("cvt.rn.bf16.u8", "ld.global.b8 %c", "st.global.b16"),
+            ("cvt.rzi.s8.bf16", "ld.global.b16 %h", "st.global.b8 [%out], %c"),
+        ] {
+            let (p, i, text) =
+                case_text(&form(op), &target, Scheme::Exhaustive { bits: 16 }, &[0x00ff, 0x4300]).unwrap();
+            assert!(text.contains(load) && text.contains(store), "{op}:\n{text}");
+            interp::run(&p, &i, &Allowances::all()).unwrap_or_else(|e| panic!("{op}: {e}\n{text}"));
+        }
     }
 
     #[test]
