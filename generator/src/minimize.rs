@@ -15,13 +15,21 @@
 //! 6. move inputs toward simple values: every thread the same as the first thread, then
 //!    zero words.
 //!
-//! The predicate decides what "still the same finding" means; a reduction that makes the
-//! program invalid is rejected by it (the program oracle reports broken invariants).
+//! The predicate decides what "still the same finding" means. The starting case is tried
+//! first: where the predicate does not hold for it (a finding that does not show again when
+//! its program runs alone) nothing is reduced, and [`Reduced::reproduced`] says so. Where the
+//! starting program passes the structural validator ([`check_program`]), every candidate must
+//! pass it too before the predicate sees it: a reduction may not buy a difference by breaking
+//! an invariant the oracle does not watch (e.g. a `.L2::cache_hint` policy that no
+//! `createpolicy` made, §9.7.9.18 — a GPU may fault on it). Other invalid candidates are
+//! rejected by the predicate (the program oracle reports broken invariants).
 
 use oracle::isa::operand::{Imm, Operand};
 use oracle::isa::{Instruction, MovShape};
 use oracle::program::{interp, Dim3, Glue, Inputs, Program, Reg, RegClass, Src, Stmt};
 use oracle::semantics::Allowances;
+
+use crate::program::check_program;
 
 /// Limits of a reduction.
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +57,9 @@ pub struct Reduced {
     pub after: usize,
     /// Predicate calls made.
     pub calls: usize,
+    /// Whether the predicate held for the starting case (its first call); `None` where no
+    /// reduction was asked for. When it did not hold, the case is returned unchanged.
+    pub reproduced: Option<bool>,
 }
 
 struct Reducer<'f, F: FnMut(&Program, &Inputs) -> bool> {
@@ -57,6 +68,8 @@ struct Reducer<'f, F: FnMut(&Program, &Inputs) -> bool> {
     pred: &'f mut F,
     calls: usize,
     budget: Budget,
+    /// Candidates must pass [`check_program`] (the starting program does).
+    checked: bool,
 }
 
 impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
@@ -66,7 +79,7 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
 
     /// Tries a candidate; keeps it when the predicate holds.
     fn try_accept(&mut self, p: Program, i: Inputs) -> bool {
-        if self.exhausted() || (p == self.p && i == self.i) {
+        if self.exhausted() || (p == self.p && i == self.i) || (self.checked && check_program(&p).is_err()) {
             return false;
         }
         self.calls += 1;
@@ -424,14 +437,30 @@ fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
     out
 }
 
-/// Reduces `(program, inputs)` while `pred` holds; `pred` must hold for the starting case
-/// (otherwise the case is returned unchanged).
+/// Reduces `(program, inputs)` while `pred` holds. The first call tries the starting case;
+/// where `pred` does not hold for it, the case is returned unchanged with
+/// `reproduced: Some(false)`.
 pub fn minimize<F>(program: &Program, inputs: &Inputs, budget: Budget, mut pred: F) -> Reduced
 where
     F: FnMut(&Program, &Inputs) -> bool,
 {
     let before = program.instruction_count();
-    let mut r = Reducer { p: program.clone(), i: inputs.clone(), pred: &mut pred, calls: 0, budget };
+    let unchanged = |calls, reproduced| Reduced {
+        program: program.clone(),
+        inputs: inputs.clone(),
+        before,
+        after: before,
+        calls,
+        reproduced,
+    };
+    if budget.calls == 0 {
+        return unchanged(0, None);
+    }
+    if !pred(program, inputs) {
+        return unchanged(1, Some(false));
+    }
+    let checked = check_program(program).is_ok();
+    let mut r = Reducer { p: program.clone(), i: inputs.clone(), pred: &mut pred, calls: 1, budget, checked };
     loop {
         let mut changed = r.shrink_launch();
         changed |= r.delete_statements();
@@ -448,7 +477,7 @@ where
         }
     }
     let after = r.p.instruction_count();
-    Reduced { program: r.p, inputs: r.i, before, after, calls: r.calls }
+    Reduced { program: r.p, inputs: r.i, before, after, calls: r.calls, reproduced: Some(true) }
 }
 
 #[cfg(test)]
@@ -507,6 +536,28 @@ mod tests {
         let p = program(&["mov.b32 %r0, 1;", "st.global.b32 [%out], %r0;"]);
         let inputs = Inputs(vec![0; 256]);
         let r = minimize(&p, &inputs, Budget { calls: 50 }, |_, _| false);
-        assert_eq!((r.program, r.inputs), (p, inputs));
+        assert_eq!((r.program, r.inputs, r.calls, r.reproduced), (p, inputs, 1, Some(false)));
+    }
+
+    /// A candidate that breaks a structural invariant is never shown to the predicate: here
+    /// replacing the `createpolicy` by a `mov` of zero (a policy no `createpolicy` made) would
+    /// keep the predicate true, but the reduced case still takes its policy from `createpolicy`.
+    #[test]
+    fn candidates_keep_the_programs_invariants() {
+        let p = program(&[
+            "createpolicy.fractional.L2::evict_last.b64 %d0;",
+            "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;",
+            "st.global.b32 [%out], %r0;",
+        ]);
+        assert_eq!(check_program(&p), Ok(()));
+        let inputs = Inputs(vec![7; 256]);
+        let has_hinted_load = |c: &Program, _: &Inputs| {
+            c.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("L2::cache_hint"))
+        };
+        let r = minimize(&p, &inputs, Budget::default(), has_hinted_load);
+        assert_eq!(r.reproduced, Some(true));
+        assert_eq!(check_program(&r.program), Ok(()), "{}", r.program.entry_text());
+        assert!(r.program.body.iter().any(|s| oracle::program::text::stmt_line(s).starts_with("createpolicy")));
+        assert!(r.after < r.before, "the store still goes: {}", r.program.entry_text());
     }
 }

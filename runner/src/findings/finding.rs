@@ -64,6 +64,11 @@ pub struct Finding {
     /// ([`super::versions::verdict`]); `None` where no ptxas took part or none is wrong.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<String>,
+    /// Whether the program showed the finding again when minimization ran it alone (`None`:
+    /// not minimized). `Some(false)` marks a finding seen only inside its batch: it is stored
+    /// as generated, and may depend on its neighbours or not be deterministic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduced: Option<bool>,
 }
 
 impl Finding {
@@ -86,6 +91,7 @@ impl Finding {
             count: 1,
             first_seen_s: 0.0,
             versions: None,
+            reproduced: None,
         }
     }
 

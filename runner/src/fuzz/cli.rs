@@ -495,6 +495,17 @@ fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::
     text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
 }
 
+/// Says so when a case breaks an invariant of generated programs (`generator::program::check`):
+/// its GPU results need not be defined, so a difference may be the case's fault, not a bug.
+fn warn_if_invalid(case: &Path, p: &oracle::program::Program) {
+    if let Err(why) = generator::program::check_program(p) {
+        println!(
+            "warning: {} is not a valid generated program ({why}); a difference may be the case's own fault",
+            case.display()
+        );
+    }
+}
+
 /// An engine for one case, and the guard of its scratch folder (removed when the guard drops,
 /// whichever way the command ends).
 fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, tempfile::TempDir)> {
@@ -518,6 +529,7 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
 /// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
 pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
+    warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
     if let Some(why) = &engine.gpu_unavailable {
         println!("GPU backends unavailable: {why}");
@@ -556,6 +568,7 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
 /// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
 pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs, calls: usize) -> Result<ExitCode> {
     let (p, i) = load_case(case)?;
+    warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "min");
     let Some(first) = raw_findings(&p, &r[0]).into_iter().next() else {
@@ -564,6 +577,9 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     let pre = first.pre_signature();
     println!("minimizing while `{pre}` reproduces");
     let red = minimize(&p, &i, Budget { calls }, super::minimize::still_shows(&mut engine, &pre));
+    if red.reproduced == Some(false) {
+        println!("`{pre}` did not show again on a second run: the case is written as it is (not deterministic?)");
+    }
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;

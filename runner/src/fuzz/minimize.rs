@@ -52,6 +52,7 @@ pub fn stage(
             before: program.instruction_count(),
             after: program.instruction_count(),
             calls: 0,
+            reproduced: None,
         },
     };
     Minimized { reduced, seconds: start.elapsed().as_secs_f64() }

@@ -40,6 +40,9 @@ pub struct TriageCounts {
     pub queued: u64,
     /// Minimized (the reducer ran on them).
     pub minimized: u64,
+    /// Of those minimized, how many did not show the finding again when run alone (stored as
+    /// generated; [`crate::findings::Finding::reproduced`]).
+    pub not_reproduced: u64,
     /// Predicate calls the reducer made (each runs the case on every backend).
     pub minimization_calls: u64,
     /// Stored unminimized because the minimization queue was full.
@@ -59,6 +62,7 @@ impl TriageCounts {
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.queued, other.queued),
             (&mut self.minimized, other.minimized),
+            (&mut self.not_reproduced, other.not_reproduced),
             (&mut self.minimization_calls, other.minimization_calls),
             (&mut self.queue_full, other.queue_full),
             (&mut self.unminimized_at_end, other.unminimized_at_end),
@@ -208,6 +212,7 @@ pub fn package(
     f.message = this.message.clone().map(|m| m.chars().take(4000).collect());
     f.environment = env.to_vec();
     f.first_seen_s = at_s;
+    f.reproduced = case.reduced.reproduced;
     let (observed, failed): (Vec<&str>, Vec<&str>) = (
         case.result.observed.iter().map(|o| o.backend.as_str()).collect(),
         case.result.failures.iter().map(Failure::by).collect(),
@@ -353,6 +358,9 @@ impl Triage {
         }
         if d.minimized {
             self.counts.minimized += 1;
+            if d.finding.reproduced == Some(false) {
+                self.counts.not_reproduced += 1;
+            }
         } else {
             self.counts.unminimized_at_end += 1;
         }

@@ -72,12 +72,18 @@ pub(crate) fn inputs_text(f: &Finding) -> String {
         .join("\n")
 }
 
-/// `N (from M)` instructions, or empty when unknown.
+/// `N (from M)` instructions, or empty when unknown; says so when the program did not show the
+/// finding again when run alone.
 pub(crate) fn size_text(f: &Finding) -> String {
-    match (f.minimized_instructions, f.original_instructions) {
+    let size = match (f.minimized_instructions, f.original_instructions) {
         (0, 0) => String::new(),
         (m, 0) => format!("{m} instructions"),
         (m, o) => format!("{m} instructions (from {o})"),
+    };
+    if f.reproduced == Some(false) {
+        format!("{size}, as generated: did not show again when run alone")
+    } else {
+        size
     }
 }
 
@@ -134,6 +140,21 @@ mod tests {
             signatures: [(format!("sig {EVIL}"), 12)].into(),
         }];
         d
+    }
+
+    #[test]
+    fn a_finding_that_did_not_show_again_alone_says_so() {
+        let mut f = doc().findings.remove(1);
+        assert_eq!(size_text(&f), "1 instructions (from 40)");
+        f.reproduced = Some(true);
+        assert_eq!(size_text(&f), "1 instructions (from 40)");
+        (f.reproduced, f.minimized_instructions) = (Some(false), 40);
+        assert_eq!(size_text(&f), "40 instructions (from 40), as generated: did not show again when run alone");
+        let mut d = doc();
+        d.findings[1] = f;
+        assert!(markdown::render(&d).contains(
+            "- reproducer: 40 instructions (from 40), as generated: did not show again when run alone, 2 thread(s)"
+        ));
     }
 
     #[test]
