@@ -26,6 +26,11 @@ pub enum Allowance {
     /// `cvt.ftz.f16.f32` on sm_90 rounds subnormal f32 inputs instead of flushing them
     /// (hardware deviates from §9.7.9.21; evidence in corpus/evidence/).
     CvtFtzF16Input,
+    /// `cvt.ftz.f32.f64` of a value that rounds up to ±2^-126 but is tiny by IEEE 754's
+    /// "after rounding" rule (rounded to 24 bits with an unbounded exponent it stays below
+    /// 2^-126): sm_90 flushes it; §9.7.9.21 does not say when a result is subnormal
+    /// (evidence in corpus/evidence/).
+    CvtFtzIeeeTininess,
     /// A bulk reduction (`cp.reduce.async.bulk{.tensor}`) float `.add`/`.min`/`.max` whose result
     /// is a NaN: §9.7.9.25.4.2 does not say which NaN.
     ReduceNanPayload,
@@ -45,13 +50,14 @@ pub enum Allowance {
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 11] = [
+    pub const ALL: [Allowance; 12] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
         Allowance::Undefined,
         Allowance::AddressWindow,
         Allowance::CvtFtzF16Input,
+        Allowance::CvtFtzIeeeTininess,
         Allowance::ReduceNanPayload,
         Allowance::ReduceMinMaxZero,
         Allowance::TmaOobNanFill,
@@ -68,6 +74,7 @@ impl Allowance {
             Allowance::Undefined => "undefined",
             Allowance::AddressWindow => "address-window",
             Allowance::CvtFtzF16Input => "cvt-ftz-f16-input",
+            Allowance::CvtFtzIeeeTininess => "cvt-ftz-ieee-tininess",
             Allowance::ReduceNanPayload => "reduce-nan-payload",
             Allowance::ReduceMinMaxZero => "reduce-min-max-zero",
             Allowance::TmaOobNanFill => "tma-oob-nan-fill",
@@ -97,6 +104,9 @@ impl Allowance {
             Allowance::AddressWindow => "an address value that depends on where the state-space windows lie may be anything",
             Allowance::CvtFtzF16Input => {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
+            }
+            Allowance::CvtFtzIeeeTininess => {
+                "cvt.{rn,rz,rm,rp}.ftz.f32.f64 of a value that rounds to ±2^-126 may give ±0 where, rounded to 24 bits with an unbounded exponent, it is below 2^-126 (IEEE 754 tininess after rounding)"
             }
             Allowance::ReduceNanPayload => {
                 "a cp.reduce.async.bulk{.tensor} .add/.min/.max element whose result is a NaN may be any NaN of its type"
@@ -135,6 +145,9 @@ impl Allowance {
             Allowance::CvtFtzF16Input => {
                 "§9.7.9.21 says .ftz flushes single-precision subnormal inputs; an H200 (sm_90, driver 580.159.04, ptxas 13.0.88, -O0/-O3 and driver JIT alike) does not for .f16 results: corpus/evidence/cvt-ftz-f16-input.md"
             }
+            Allowance::CvtFtzIeeeTininess => {
+                "§9.7.9.21 says .ftz flushes subnormal f32 results to sign-preserving zero, not how a result is judged subnormal (IEEE 754 allows tininess before or after rounding); an H100 (sm_90, driver 580.159.04, ptxas 13.0.88 and 13.5.37 at -O0/-O3, and the driver JIT) flushes by IEEE's after-rounding rule: corpus/evidence/cvt-ftz-ieee-tininess.md"
+            }
             Allowance::ReduceNanPayload => {
                 "§9.7.9.25.4.2 says only that float .add rounds to nearest even and how subnormals are treated; it fixes no NaN result"
             }
@@ -161,6 +174,7 @@ impl Allowance {
             Allowance::Undefined => "cannot be switched off: the behaviour is undefined",
             Allowance::AddressWindow => "the values of the oracle's address model (semantics::address::AddressModel)",
             Allowance::CvtFtzF16Input => "the spec's flush: a subnormal f32 input converts as ±0",
+            Allowance::CvtFtzIeeeTininess => "a result that rounds to ±2^-126 is normal and kept",
             Allowance::ReduceNanPayload => "the canonical NaN (sign 0, all ones)",
             Allowance::ReduceMinMaxZero => "IEEE 754-2019 minimum/maximum: -0 for .min, +0 for .max",
             Allowance::TmaOobNanFill => {
@@ -176,6 +190,7 @@ impl Allowance {
     pub fn evidence_file(self) -> Option<&'static str> {
         match self {
             Allowance::CvtFtzF16Input => Some("corpus/evidence/cvt-ftz-f16-input.md"),
+            Allowance::CvtFtzIeeeTininess => Some("corpus/evidence/cvt-ftz-ieee-tininess.md"),
             Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             Allowance::TmaStoreOobChunk => Some("corpus/evidence/tma-tile-stores.md"),
             _ => None,

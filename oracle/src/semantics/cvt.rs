@@ -679,6 +679,30 @@ fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut 
     };
     let (flushed_e, rule) = to_float(value, dst, &r, nan_allowance, allow);
     record(after_flush(rule, flushed));
+    // Hardware decides where the spec is silent (allowance `cvt-ftz-ieee-tininess`): sm_90
+    // flushes an f64 that rounds up to ±2^-126 when, rounded to 24 bits with an unbounded
+    // exponent, it stays below 2^-126 (IEEE 754 tininess after rounding).
+    if c.ftz && d == F32 && a == F64 && allow.allows(Allowance::CvtFtzIeeeTininess) {
+        let x = f64::from_bits(a_bits);
+        if flushed_e.bits & 0x7FFF_FFFF == 0x0080_0000 && x.abs() < f64::from(f32::MIN_POSITIVE) {
+            // Scaled by 2^127 into the normal range (exactly), only the precision rounds.
+            let scaled = decode(&num::F64, (x * 2f64.powi(127)).to_bits());
+            let unbounded = FloatRules { relu: false, satfinite: false, sat: false, ftz_result: false, ..r };
+            let (e, _) = to_float(scaled, dst, &unbounded, nan_allowance, allow);
+            if e.bits & 0x7FFF_FFFF < 0x4000_0000 {
+                return Expected {
+                    bits: flushed_e.bits,
+                    width: flushed_e.width,
+                    free: vec![Free {
+                        shift: 0,
+                        width: flushed_e.width,
+                        constraint: Constraint::OrValue(flushed_e.bits & 0x8000_0000),
+                        allowance: Allowance::CvtFtzIeeeTininess,
+                    }],
+                };
+            }
+        }
+    }
     // Hardware deviation (allowance `cvt-ftz-f16-input`): sm_90 converts a subnormal f32
     // input of `cvt.ftz.f16.f32` as if `.ftz` were absent.
     if c.ftz && d == F16 && a == F32 && flushed && allow.allows(Allowance::CvtFtzF16Input) {
@@ -713,6 +737,31 @@ mod tests {
 
     fn run(s: &str, a: u64, b: u64) -> Expected {
         eval(&cvt(s), &CvtInputs { a, b, ..Default::default() }, &Allowances::all())
+    }
+
+    /// An f64 just below 2^-126 that rounds to 2^-126 but, rounded to 24 bits with an unbounded
+    /// exponent, stays below it: sm_90 flushes it to zero, which the allowance accepts; one
+    /// that rounds to 2^-126 either way is kept (corpus/evidence/cvt-ftz-ieee-tininess.md).
+    #[test]
+    fn ftz_ieee_tininess_is_allowed() {
+        let tiny = 0x380F_FFFF_E000_0000; // 2^-126 (1 - 2^-24)
+        let e = run("cvt.rn.ftz.f32.f64", tiny, 0);
+        assert_eq!(e.bits, 0x0080_0000, "rounds to the smallest normal");
+        assert!(e.matches(0x0080_0000) && e.matches(0), "{e:?}");
+        let neg = run("cvt.rn.ftz.f32.f64", tiny | 1 << 63, 0);
+        assert!(neg.matches(0x8080_0000) && neg.matches(0x8000_0000) && !neg.matches(0), "{neg:?}");
+        let mut off = Allowances::all();
+        off.disable(Allowance::CvtFtzIeeeTininess);
+        let strict = eval(&cvt("cvt.rn.ftz.f32.f64"), &CvtInputs { a: tiny, ..Default::default() }, &off);
+        assert!(strict.matches(0x0080_0000) && !strict.matches(0), "{strict:?}");
+        // Rounded to 24 bits these reach 2^-126: not tiny, kept (as the H100 keeps them).
+        for kept in [0x380F_FFFF_FFFF_FFFF, 0x380F_FFFF_F000_0000] {
+            assert!(!run("cvt.rn.ftz.f32.f64", kept, 0).matches(0), "{kept:#x}");
+        }
+        // .rp rounds 2^-126 (1 - 3 * 2^-25) up to 2^-126, but to 24 bits only to 2^-126 (1 - 2^-24).
+        assert!(run("cvt.rp.ftz.f32.f64", 0x380F_FFFF_D000_0000, 0).matches(0));
+        // Without .ftz nothing changes.
+        assert!(!run("cvt.rn.f32.f64", tiny, 0).matches(0));
     }
 
     #[test]
