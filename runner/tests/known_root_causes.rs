@@ -1,8 +1,11 @@
-//! The shipped `corpus/known/` entries of root causes A–G (`corpus/findings/fuzz-h200/`):
-//! every minimized case of that campaign, sliced at each output word it writes and signed as
-//! its row of the README table says (class, form, input class, disagreeing backends, how),
-//! matches the entry of its root cause and no entry of another cause, except where the
-//! minimized program holds the ingredients of two causes (listed below with the words). And
+//! The shipped `corpus/known/` entries of root causes A–G (`corpus/findings/fuzz-h200/`) and
+//! H–K (`corpus/findings/fuzz-h100/`): every minimized case of those campaigns, sliced at each
+//! output word it writes and signed as its row of the README table says (class, form, input
+//! class, disagreeing backends, how), matches the entry of its root cause and no entry of
+//! another cause, except where the minimized program holds the ingredients of two causes
+//! (listed below with the words). Rows of cause `x` (a reduction the old minimizer made
+//! invalid), `n` (did not show again when run alone) and `o` (the oracle's, now an allowance)
+//! have no entry to match. And
 //! the entries stay tight: a new bug next to a known cause's ingredients is not counted as
 //! that cause, while an unminimized instance of it with unrelated statements and address
 //! arithmetic still is.
@@ -28,8 +31,8 @@ struct Row {
     case: String,
 }
 
-fn rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(repo().join("corpus/findings/fuzz-h200/README.md")).unwrap();
+fn rows(campaign: &str) -> Vec<Row> {
+    let text = std::fs::read_to_string(repo().join("corpus/findings").join(campaign).join("README.md")).unwrap();
     let mut out = Vec::new();
     for line in text.lines().filter(|l| l.starts_with("| c")) {
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
@@ -47,29 +50,76 @@ fn rows() -> Vec<Row> {
     out
 }
 
-/// The cause letter of a known entry named `fuzz-h200-<letter>-…`.
+/// The cause letter of a known entry named `fuzz-h200-<letter>-…` or `fuzz-h100-<letter>-…`.
 fn cause_of(name: &str) -> Option<char> {
-    let rest = name.strip_prefix("fuzz-h200-")?;
+    let rest = name.strip_prefix("fuzz-h200-").or_else(|| name.strip_prefix("fuzz-h100-"))?;
     rest.chars().next().filter(|c| rest[1..].starts_with('-') && c.is_ascii_lowercase()).map(|c| c.to_ascii_uppercase())
 }
 
 /// Cases whose minimized program shows a second cause too: (case, cause, why).
-const BOTH: [(&str, char, &str); 1] =
-    [("c2-compiler-cvt.f16.f16-f0020f9f.case", 'B', "word 0 is an f32-amount shr.u64, word 1 the narrow store")];
+const BOTH: [(&str, char, &str); 2] = [
+    ("c2-compiler-cvt.f16.f16-f0020f9f.case", 'B', "word 0 is an f32-amount shr.u64, word 1 the narrow store"),
+    (
+        "c2-compiler-add.u16-b9cd6df0.case",
+        'C',
+        "word 0 holds C's cvt.sat.s16.u64 → cvt.sat.f16.f16 before A's narrow vector store",
+    ),
+];
 
 #[test]
 fn every_case_of_a_to_g_matches_its_entry_and_no_other() {
+    let per_cause = check_campaign("fuzz-h200", 68, &BOTH);
+    assert_eq!(per_cause, BTreeMap::from([('A', 47), ('B', 8), ('C', 4), ('D', 3), ('E', 3), ('F', 2), ('G', 1)]));
+}
+
+#[test]
+fn every_case_of_the_h100_campaigns_matches_its_entry_and_no_other() {
+    let per_cause = check_campaign("fuzz-h100", 49, &[]);
+    assert_eq!(
+        per_cause,
+        BTreeMap::from([
+            ('A', 13),
+            ('B', 4),
+            ('C', 4),
+            ('D', 1),
+            ('F', 1),
+            ('E', 1),
+            ('H', 1),
+            ('I', 3),
+            ('J', 1),
+            ('n', 12),
+            ('o', 1),
+            ('x', 7)
+        ])
+    );
+}
+
+#[test]
+fn one_entry_per_root_cause() {
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
-    let letters: BTreeSet<char> = known.entries().iter().filter_map(|k| cause_of(&k.name)).collect();
-    assert_eq!(letters, "ABCDEFG".chars().collect(), "one entry per root cause");
-    let rows = rows();
-    assert_eq!(rows.len(), 68, "the README lists 68 findings");
+    let letters: Vec<char> = known.entries().iter().filter_map(|k| cause_of(&k.name)).collect();
+    assert_eq!(letters.iter().copied().collect::<String>(), "HIJABCDEFG", "one entry per root cause, h100 then h200");
+}
+
+/// Checks every row of `campaign`'s README table (see the module docs); returns the rows per
+/// cause.
+fn check_campaign(campaign: &str, expected_rows: usize, both: &[(&str, char, &str)]) -> BTreeMap<char, usize> {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let rows = rows(campaign);
+    assert_eq!(rows.len(), expected_rows, "the {campaign} README lists {expected_rows} findings");
     let mut per_cause: BTreeMap<char, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
     for row in &rows {
-        let path = repo().join("corpus/findings/fuzz-h200").join(&row.case);
-        let (p, _) = parse_case(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let allowed: BTreeSet<char> = BOTH.iter().filter(|(f, _, _)| *f == row.case).map(|(_, c, _)| *c).collect();
+        *per_cause.entry(row.cause).or_default() += 1;
+        let path = repo().join("corpus/findings").join(campaign).join(&row.case);
+        let (p, _) = parse_case(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if !row.cause.is_ascii_uppercase() {
+            continue;
+        }
+        let allowed: BTreeSet<char> = both.iter().filter(|(f, _, _)| *f == row.case).map(|(_, c, _)| *c).collect();
         let mut causes = BTreeSet::new();
+        let mut shapes = Vec::new();
         for w in 0..p.outputs {
             let shape = slice::shape(&p, w);
             if shape.is_empty() {
@@ -85,20 +135,26 @@ fn every_case_of_a_to_g_matches_its_entry_and_no_other() {
                 })
                 .filter_map(|k| cause_of(&k.name))
                 .collect();
-            assert!(
-                here.len() <= 1 || here.iter().all(|c| *c == row.cause || allowed.contains(c)),
-                "{}: word {w} ({}) matches several causes {here:?}",
-                row.case,
-                sig.shape
-            );
+            if here.len() > 1 && !here.iter().all(|c| *c == row.cause || allowed.contains(c)) {
+                failures.push(format!("{}: word {w} ({}) matches several causes {here:?}", row.case, sig.shape));
+            }
+            shapes.push(format!("word {w}: {} {:?}", sig.shape, here));
             causes.extend(here);
         }
-        assert!(causes.contains(&row.cause), "{}: cause {} not matched (matched {causes:?})", row.case, row.cause);
         let extra: BTreeSet<char> = causes.iter().copied().filter(|c| *c != row.cause).collect();
-        assert_eq!(extra, allowed, "{}: other causes matched", row.case);
-        *per_cause.entry(row.cause).or_default() += 1;
+        if !causes.contains(&row.cause) || extra != allowed {
+            failures.push(format!(
+                "{} (cause {}, {} {:?}): matched {causes:?}\n    {}",
+                row.case,
+                row.cause,
+                row.class,
+                row.backends,
+                shapes.join("\n    ")
+            ));
+        }
     }
-    assert_eq!(per_cause, BTreeMap::from([('A', 47), ('B', 8), ('C', 4), ('D', 3), ('E', 3), ('F', 2), ('G', 1)]));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    per_cause
 }
 
 /// The causes whose entries match `shape` as a compiler finding of every GPU backend.
@@ -164,4 +220,23 @@ fn an_unminimized_instance_with_address_arithmetic_is_still_a() {
     assert_eq!(causes_of(&known, &slice::shape(&p, 1)), BTreeSet::from(['A']));
     assert_eq!(slice::shape(&p, 0), "ld.global.b32 → xor.b32 → st.global.b32");
     assert_eq!(causes_of(&known, &slice::shape(&p, 0)), BTreeSet::new());
+}
+
+/// Root cause K was the oracle's, not the GPU's: where §9.7.9.21 is silent (is a result that
+/// rounds up to 2^-126 subnormal?) every backend flushed it, and the oracle now accepts that
+/// under the allowance `cvt-ftz-ieee-tininess`. The H100's word for the minimized case
+/// (thread 0, word 2: 0xfc00fc00, on ptxas 13.0 and 13.5 at -O0 and -O3 and the JIT) matches
+/// with the allowance on, and not with it off.
+#[test]
+fn the_gpu_word_of_k_is_accepted_under_its_allowance() {
+    use oracle::program::interp;
+    use oracle::semantics::{Allowance, Allowances};
+    let case = "c4101-hardware-spec-cvt.rn.f16.f32-3c0b90de.case";
+    let text = std::fs::read_to_string(repo().join("corpus/findings/fuzz-h100").join(case)).unwrap();
+    let (p, inputs) = parse_case(&text).unwrap();
+    let word = |allow: &Allowances| interp::run(&p, &inputs, allow).unwrap()[0].field(64, 32);
+    assert!(word(&Allowances::all()).matches(0xfc00_fc00), "{:?}", word(&Allowances::all()));
+    let mut off = Allowances::all();
+    off.disable(Allowance::CvtFtzIeeeTininess);
+    assert!(!word(&off).matches(0xfc00_fc00), "{:?}", word(&off));
 }
