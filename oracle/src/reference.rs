@@ -11,8 +11,8 @@
 //! Coverage: every legal form ([`forms`]) except `.rs` and the x4 destinations; [`covers`] says
 //! which. Results are per lane, exact bits or "any NaN", and [`compare`] checks the oracle's
 //! set-valued result against them with the hardware-deviation allowances that are not the
-//! spec's ([`Allowance::CvtFtzF16Input`]) switched off. Invariant: nothing here calls into the
-//! oracle's number code ([`crate::num`]); it shares only the instruction model.
+//! spec's ([`Allowance::CvtFtzF16Input`], [`Allowance::CvtFtzIeeeTininess`]) switched off.
+//! Invariant: nothing here calls into the oracle's number code ([`crate::num`]); it shares only the instruction model.
 
 use rustc_apfloat::ieee::{BFloat, Double, Float8E4M3FN, Float8E5M2, Half, IeeeFloat, Semantics, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
@@ -464,13 +464,14 @@ pub fn covers(c: &Cvt) -> bool {
 /// A lane the reference gives as exact bits must be exact in the oracle too (no free field at
 /// that lane) and equal; a lane the reference gives as "any NaN" must be an any-NaN set in the
 /// oracle. The reference states the spec, so the allowances for hardware deviations from the
-/// spec ([`Allowance::CvtFtzF16Input`]) are off.
+/// spec ([`Allowance::CvtFtzF16Input`], [`Allowance::CvtFtzIeeeTininess`]) are off.
 pub fn compare(c: &Cvt, x: &CvtInputs) -> Option<Vec<String>> {
     let want = reference(c, x)?;
     let mut failures = Vec::new();
     // The reference states the spec; allowances for hardware deviations from the spec are off.
     let mut allow = Allowances::all();
     allow.disable(Allowance::CvtFtzF16Input);
+    allow.disable(Allowance::CvtFtzIeeeTininess);
     let got = eval(c, x, &allow);
     for (shift, w, lane) in want {
         let (bits, nan_free) = lane_of(&got, shift, w);
