@@ -12,7 +12,8 @@
 //! which. Results are per lane, exact bits or "any NaN", and [`compare`] checks the oracle's
 //! set-valued result against them with the hardware-deviation allowances that are not the
 //! spec's ([`Allowance::CvtFtzF16Input`], [`Allowance::CvtFtzIeeeTininess`]) switched off.
-//! Invariant: nothing here calls into the oracle's number code ([`crate::num`]); it shares only the instruction model.
+//! Invariant: nothing here calls into the oracle's number code ([`crate::num`]); it shares
+//! only the instruction model.
 
 use rustc_apfloat::ieee::{BFloat, Double, Float8E4M3FN, Float8E5M2, Half, IeeeFloat, Semantics, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
