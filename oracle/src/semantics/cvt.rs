@@ -690,16 +690,8 @@ fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut 
             let unbounded = FloatRules { relu: false, satfinite: false, sat: false, ftz_result: false, ..r };
             let (e, _) = to_float(scaled, dst, &unbounded, nan_allowance, allow);
             if e.bits & 0x7FFF_FFFF < 0x4000_0000 {
-                return Expected {
-                    bits: flushed_e.bits,
-                    width: flushed_e.width,
-                    free: vec![Free {
-                        shift: 0,
-                        width: flushed_e.width,
-                        constraint: Constraint::OrValue(flushed_e.bits & 0x8000_0000),
-                        allowance: Allowance::CvtFtzIeeeTininess,
-                    }],
-                };
+                let zero = flushed_e.bits & 0x8000_0000;
+                return flushed_e.or_value(zero, Allowance::CvtFtzIeeeTininess);
             }
         }
     }
@@ -708,16 +700,7 @@ fn eval_scalar<R: Record>(c: &Cvt, x: &CvtInputs, allow: &Allowances, rec: &mut 
     if c.ftz && d == F16 && a == F32 && flushed && allow.allows(Allowance::CvtFtzF16Input) {
         let (kept, _) = to_float(decode(&num::F32, a_bits & 0xFFFF_FFFF), dst, &r, nan_allowance, allow);
         if kept.bits != flushed_e.bits {
-            return Expected {
-                bits: flushed_e.bits,
-                width: flushed_e.width,
-                free: vec![Free {
-                    shift: 0,
-                    width: flushed_e.width,
-                    constraint: Constraint::OrValue(kept.bits),
-                    allowance: Allowance::CvtFtzF16Input,
-                }],
-            };
+            return flushed_e.or_value(kept.bits, Allowance::CvtFtzF16Input);
         }
     }
     flushed_e

@@ -105,6 +105,14 @@ impl Expected {
         self.free.extend(inner.free.into_iter().map(|f| Free { shift: f.shift + shift, ..f }));
     }
 
+    /// This exact value, or also the whole-width value `other` under `allowance`.
+    pub fn or_value(self, other: u128, allowance: Allowance) -> Expected {
+        let width = self.width;
+        let mut e = self;
+        e.free.push(Free { shift: 0, width, constraint: Constraint::OrValue(other), allowance });
+        e
+    }
+
     /// Any value of `width` bits, under `allowance`.
     pub fn any(width: u32, allowance: Allowance) -> Expected {
         Expected { bits: 0, width, free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance }] }

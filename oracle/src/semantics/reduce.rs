@@ -27,7 +27,7 @@
 use thiserror::Error;
 
 use super::cvt::free_nan;
-use super::{Allowance, Allowances, Constraint, Deviation, Expected, Free};
+use super::{Allowance, Allowances, Deviation, Expected};
 use crate::isa::{reduce_pair_allowed, RedOp, ReduceType};
 use crate::num::{self, decode, encode, Class, Format, Overflow, Rounding, Value};
 
@@ -202,14 +202,9 @@ fn float_min_max(fmt: &'static Format, min: bool, a: u64, b: u64, allow: &Allowa
             // IEEE 754-2019 minimum/maximum: −0 < +0. The other zero under the allowance.
             let neg_zero = 1u64 << fmt.sign_shift();
             let (strict, other) = if min { (neg_zero, 0) } else { (0, neg_zero) };
-            let mut e = Expected::exact(u128::from(strict), width);
+            let e = Expected::exact(u128::from(strict), width);
             if allow.allows(Allowance::ReduceMinMaxZero) {
-                e.free.push(Free {
-                    shift: 0,
-                    width,
-                    constraint: Constraint::OrValue(u128::from(other)),
-                    allowance: Allowance::ReduceMinMaxZero,
-                });
+                return e.or_value(u128::from(other), Allowance::ReduceMinMaxZero);
             }
             return e;
         }
