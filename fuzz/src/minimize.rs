@@ -69,6 +69,11 @@ pub fn check(data: &[u8]) -> Option<(usize, usize)> {
         r.program.instruction_count()
     );
     assert_eq!((r.before, r.after), (p.instruction_count(), r.program.instruction_count()));
+    if generator::program::check_program(&p).is_ok() {
+        if let Err(e) = generator::program::check_program(&r.program) {
+            panic!("the reduced case of a valid program is invalid: {e}\n{text}");
+        }
+    }
     if let Err(e) = interp::run(&r.program, &r.inputs, &allow) {
         panic!("the oracle rejects the reduced case: {e}\n{text}");
     }

@@ -2,8 +2,8 @@
 //! finding's signature still reproduces) keeps holding.
 //!
 //! Reductions, tried greedily in rounds until a round changes nothing or the budget of
-//! predicate calls is spent (each accepted step keeps the predicate true, so the result always
-//! satisfies it):
+//! predicate calls is spent (each accepted step keeps the predicate true, so the result
+//! satisfies it whenever the starting case did):
 //! 1. shrink the launch to one warp (trying each warp's inputs) — later steps are cheaper;
 //! 2. delete statements (chunks first, then one at a time), labels with no branch left;
 //! 3. replace an instruction by a `mov` of one of its sources into its destination, of the

@@ -106,7 +106,7 @@ impl Allowance {
                 "cvt.{rn,rz,rm,rp}.ftz{.sat}.f16.f32 of a subnormal f32 may give the rounded subnormal value (as without .ftz) instead of the flushed result"
             }
             Allowance::CvtFtzIeeeTininess => {
-                "cvt.{rn,rz,rm,rp}.ftz.f32.f64 of a value that rounds to ±2^-126 may give ±0 where, rounded to 24 bits with an unbounded exponent, it is below 2^-126 (IEEE 754 tininess after rounding)"
+                "cvt.{rn,rm,rp}.ftz{.sat}.f32.f64 of a value that rounds to ±2^-126 may give ±0 where, rounded to 24 bits with an unbounded exponent, it is below 2^-126 (IEEE 754 tininess after rounding)"
             }
             Allowance::ReduceNanPayload => {
                 "a cp.reduce.async.bulk{.tensor} .add/.min/.max element whose result is a NaN may be any NaN of its type"

@@ -578,7 +578,10 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     println!("minimizing while `{pre}` reproduces");
     let red = minimize(&p, &i, Budget { calls }, super::minimize::still_shows(&mut engine, &pre));
     if red.reproduced == Some(false) {
-        println!("`{pre}` did not show again on a second run: the case is written as it is (not deterministic?)");
+        bail!(
+            "{}: `{pre}` did not show again on a second run; nothing written (is the case deterministic?)",
+            case.display()
+        );
     }
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))

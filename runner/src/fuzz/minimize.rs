@@ -9,7 +9,8 @@
 //! Invariants:
 //! - With minimization off, the case comes back unchanged and no predicate call is made; with
 //!   it on, the predicate holds for the returned case (the reducer keeps only candidates it
-//!   accepted, and the starting case when it rejects that one).
+//!   accepted), unless it did not hold for the starting case: then the case comes back as it
+//!   is, marked `reproduced: Some(false)`, and is packaged from its batch's results.
 //! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
 //! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
 //!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
@@ -141,6 +142,12 @@ impl Minimizer {
                         return (f, c, 0);
                     }
                     let m = stage(&job.program, &job.inputs, Some(budget), still_shows(&mut engine, &pre));
+                    if m.reduced.reproduced == Some(false) {
+                        // Not shown again alone: the batch's results are the evidence.
+                        let (mut f, c) = package_as_is(&job, &engine.allow, &env);
+                        f.reproduced = Some(false);
+                        return (f, c, m.reduced.calls as u64);
+                    }
                     let reduced = &m.reduced;
                     let result = engine.run(
                         std::slice::from_ref(&reduced.program),

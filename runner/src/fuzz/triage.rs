@@ -26,8 +26,10 @@ use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
 use crate::findings::{versions, Finding, FindingClass, FindingStore, Recorded, Signature, StoreError};
 
-/// What triage did with the raw findings of a campaign (cumulative over its sessions).
+/// What triage did with the raw findings of a campaign (cumulative over its sessions). A field
+/// missing from a saved campaign (written by an older build) reads as 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TriageCounts {
     /// Raw findings seen (every disagreement, crash or rejection of a program).
     pub raw: u64,
@@ -367,7 +369,9 @@ impl Triage {
         self.counts.minimization_calls += d.calls;
         self.minimization.add(d.time);
         let kind = self.kinds.entry(d.pre.clone()).or_default();
-        if kind.1.is_none() {
+        // The kind's representative: the first finding, replaced by the first one that showed
+        // again when run alone (a minimized case) if the first did not.
+        if kind.1.as_ref().is_none_or(|r| r.reproduced == Some(false) && d.finding.reproduced == Some(true)) {
             kind.1 = Some(d.finding.clone());
         }
         let waiting = std::mem::take(&mut kind.2);
@@ -383,5 +387,17 @@ impl Triage {
     /// must run it again.
     pub fn oldest_pending(&self) -> Option<u64> {
         self.pending.keys().next().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TriageCounts;
+
+    /// A campaign saved by a build without a newer count still resumes.
+    #[test]
+    fn counts_saved_without_a_newer_field_read_it_as_zero() {
+        let c: TriageCounts = serde_json::from_str(r#"{"raw": 3, "minimized": 1}"#).unwrap();
+        assert_eq!((c.raw, c.minimized, c.not_reproduced), (3, 1, 0));
     }
 }
