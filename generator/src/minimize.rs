@@ -60,6 +60,9 @@ pub struct Reduced {
     /// Whether the predicate held for the starting case (its first call); `None` where no
     /// reduction was asked for. When it did not hold, the case is returned unchanged.
     pub reproduced: Option<bool>,
+    /// Candidates refused by the structural validator before the predicate saw them (each
+    /// would have cost a predicate call: in a campaign, a run on every backend).
+    pub refused: usize,
 }
 
 struct Reducer<'f, F: FnMut(&Program, &Inputs) -> bool> {
@@ -70,6 +73,7 @@ struct Reducer<'f, F: FnMut(&Program, &Inputs) -> bool> {
     budget: Budget,
     /// Candidates must pass [`check_program`] (the starting program does).
     checked: bool,
+    refused: usize,
 }
 
 impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
@@ -79,7 +83,11 @@ impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
 
     /// Tries a candidate; keeps it when the predicate holds.
     fn try_accept(&mut self, p: Program, i: Inputs) -> bool {
-        if self.exhausted() || (p == self.p && i == self.i) || (self.checked && check_program(&p).is_err()) {
+        if self.exhausted() || (p == self.p && i == self.i) {
+            return false;
+        }
+        if self.checked && check_program(&p).is_err() {
+            self.refused += 1;
             return false;
         }
         self.calls += 1;
@@ -452,6 +460,7 @@ where
         after: before,
         calls,
         reproduced,
+        refused: 0,
     };
     if budget.calls == 0 {
         return unchanged(0, None);
@@ -460,7 +469,8 @@ where
         return unchanged(1, Some(false));
     }
     let checked = check_program(program).is_ok();
-    let mut r = Reducer { p: program.clone(), i: inputs.clone(), pred: &mut pred, calls: 1, budget, checked };
+    let mut r =
+        Reducer { p: program.clone(), i: inputs.clone(), pred: &mut pred, calls: 1, budget, checked, refused: 0 };
     loop {
         let mut changed = r.shrink_launch();
         changed |= r.delete_statements();
@@ -477,7 +487,7 @@ where
         }
     }
     let after = r.p.instruction_count();
-    Reduced { program: r.p, inputs: r.i, before, after, calls: r.calls, reproduced: Some(true) }
+    Reduced { program: r.p, inputs: r.i, before, after, calls: r.calls, reproduced: Some(true), refused: r.refused }
 }
 
 #[cfg(test)]
@@ -556,6 +566,7 @@ mod tests {
         };
         let r = minimize(&p, &inputs, Budget::default(), has_hinted_load);
         assert_eq!(r.reproduced, Some(true));
+        assert!(r.refused > 0, "the mov-of-zero candidate for the createpolicy was refused");
         assert_eq!(check_program(&r.program), Ok(()), "{}", r.program.entry_text());
         assert!(
             r.program.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("createpolicy")),

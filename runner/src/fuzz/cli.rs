@@ -587,11 +587,12 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "{} → {} instructions, {} threads, {} predicate calls: {}",
+        "{} → {} instructions, {} threads, {} predicate calls ({} invalid candidates refused without a run): {}",
         red.before,
         red.after,
         red.program.threads(),
         red.calls,
+        red.refused,
         out.display()
     );
     println!("replay: ptxdiff replay {}", out.display());

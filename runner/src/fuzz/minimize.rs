@@ -54,6 +54,7 @@ pub fn stage(
             after: program.instruction_count(),
             calls: 0,
             reproduced: None,
+            refused: 0,
         },
     };
     Minimized { reduced, seconds: start.elapsed().as_secs_f64() }
@@ -101,6 +102,8 @@ pub struct Done {
     pub minimized: bool,
     /// Predicate calls made.
     pub calls: u64,
+    /// Candidates the validator refused before a predicate call.
+    pub refused: u64,
     /// Wall and CPU time of the minimization thread on this job (reduction, final run,
     /// packaging).
     pub time: StageTime,
@@ -136,17 +139,17 @@ impl Minimizer {
             for job in rx {
                 let past = Instant::now() >= deadline;
                 let pre = job.raw.pre_signature();
-                let ((finding, case, calls), time) = measure(|| {
+                let ((finding, case, calls, refused), time) = measure(|| {
                     if past {
                         let (f, c) = package_as_is(&job, &engine.allow, &env);
-                        return (f, c, 0);
+                        return (f, c, 0, 0);
                     }
                     let m = stage(&job.program, &job.inputs, Some(budget), still_shows(&mut engine, &pre));
                     if m.reduced.reproduced == Some(false) {
                         // Not shown again alone: the batch's results are the evidence.
                         let (mut f, c) = package_as_is(&job, &engine.allow, &env);
                         f.reproduced = Some(false);
-                        return (f, c, m.reduced.calls as u64);
+                        return (f, c, m.reduced.calls as u64, 0);
                     }
                     let reduced = &m.reduced;
                     let result = engine.run(
@@ -156,9 +159,9 @@ impl Minimizer {
                     );
                     let case = triage::Case { original: &job.program, reduced, result: &result[0] };
                     let (f, c) = triage::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
-                    (f, c, reduced.calls as u64)
+                    (f, c, reduced.calls as u64, reduced.refused as u64)
                 });
-                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, time };
+                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, refused, time };
                 if tx.send(d).is_err() {
                     break;
                 }

@@ -47,6 +47,8 @@ pub struct TriageCounts {
     pub not_reproduced: u64,
     /// Predicate calls the reducer made (each runs the case on every backend).
     pub minimization_calls: u64,
+    /// Candidates the validator refused before a predicate call (runs saved).
+    pub minimization_refused: u64,
     /// Stored unminimized because the minimization queue was full.
     pub queue_full: u64,
     /// Stored unminimized because the campaign's time ran out before their turn.
@@ -66,6 +68,7 @@ impl TriageCounts {
             (&mut self.minimized, other.minimized),
             (&mut self.not_reproduced, other.not_reproduced),
             (&mut self.minimization_calls, other.minimization_calls),
+            (&mut self.minimization_refused, other.minimization_refused),
             (&mut self.queue_full, other.queue_full),
             (&mut self.unminimized_at_end, other.unminimized_at_end),
             (&mut self.minimization_off, other.minimization_off),
@@ -367,6 +370,7 @@ impl Triage {
             self.counts.unminimized_at_end += 1;
         }
         self.counts.minimization_calls += d.calls;
+        self.counts.minimization_refused += d.refused;
         self.minimization.add(d.time);
         let kind = self.kinds.entry(d.pre.clone()).or_default();
         // The kind's representative: the first finding, replaced by the first one that showed
