@@ -163,20 +163,18 @@ fn check_campaign(campaign: &str, expected_rows: usize, both: &[(&str, char, &st
 
 /// The causes whose entries match `shape` as a compiler finding of every GPU backend.
 fn causes_of(known: &KnownSet, shape: &str) -> BTreeSet<char> {
-    let backends = ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"];
-    let sig = Signature::new(FindingClass::Compiler, "add.u16", "int", backends, "value").with_shape(shape);
-    known
-        .entries()
-        .iter()
-        .filter(|k| matches!(&k.rule, KnownRule::Pattern(p) if p.matches(&sig)))
-        .filter_map(|k| cause_of(&k.name))
-        .collect()
+    causes_by(known, shape, &["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"])
 }
 
 /// The causes whose entries match `shape` as a compiler finding of -O3 and the JIT.
 fn o3_causes_of(known: &KnownSet, shape: &str) -> BTreeSet<char> {
-    let sig = Signature::new(FindingClass::Compiler, "add.u16", "int", ["cuda:jit", "cuda:ptxas-O3"], "value")
-        .with_shape(shape);
+    causes_by(known, shape, &["cuda:jit", "cuda:ptxas-O3"])
+}
+
+/// The causes whose entries match `shape` as a compiler finding of `backends`.
+fn causes_by(known: &KnownSet, shape: &str, backends: &[&str]) -> BTreeSet<char> {
+    let sig =
+        Signature::new(FindingClass::Compiler, "add.u16", "int", backends.iter().copied(), "value").with_shape(shape);
     known
         .entries()
         .iter()

@@ -314,36 +314,43 @@ fn cvt_feat(form: &Form) -> u32 {
     f
 }
 
-fn mem_feat(
+/// The qualifiers of a load or store that decide its swarm features.
+struct MemQualifiers<'a> {
     vec: Option<VecWidth>,
-    ordering: Option<&str>,
+    ordering: Option<&'a str>,
     cop: bool,
     evict: bool,
     prefetch: bool,
     space: Option<Space>,
     ty: MemType,
-) -> u32 {
+    cache_hint: bool,
+}
+
+fn mem_feat(q: MemQualifiers<'_>) -> u32 {
     let mut f = 0;
-    if vec.is_some() {
+    if q.vec.is_some() {
         f |= feat::VECTORS;
     }
-    if ordering.is_some_and(|s| s != "weak") {
+    if q.ordering.is_some_and(|s| s != "weak") {
         f |= feat::MEMORY_ORDERING;
     }
-    if cop {
+    if q.cop {
         f |= feat::CACHE_OPERATORS;
     }
-    if evict {
+    if q.evict {
         f |= feat::EVICTION_PRIORITY;
     }
-    if prefetch {
+    if q.prefetch {
         f |= feat::PREFETCH_SIZE;
     }
-    if space == Some(Space::SharedCluster) {
+    if q.space == Some(Space::SharedCluster) {
         f |= feat::SHARED_CLUSTER;
     }
-    if ty == MemType::F64 {
+    if q.ty == MemType::F64 {
         f |= feat::F64;
+    }
+    if q.cache_hint {
+        f |= feat::CACHE_HINT;
     }
     f
 }
@@ -418,17 +425,16 @@ impl Tables {
             if l.mmio || l.unified || (l.cache_hint && l.space != Some(Space::Global)) {
                 continue;
             }
-            let hint = if l.cache_hint { feat::CACHE_HINT } else { 0 };
-            let f = hint
-                | mem_feat(
-                    l.vec,
-                    l.sem.map(|s| s.token()),
-                    l.cop.is_some(),
-                    l.l1.is_some() || l.l2.is_some(),
-                    l.prefetch.is_some(),
-                    l.space,
-                    l.ty,
-                );
+            let f = mem_feat(MemQualifiers {
+                vec: l.vec,
+                ordering: l.sem.map(|s| s.token()),
+                cop: l.cop.is_some(),
+                evict: l.l1.is_some() || l.l2.is_some(),
+                prefetch: l.prefetch.is_some(),
+                space: l.space,
+                ty: l.ty,
+                cache_hint: l.cache_hint,
+            });
             let space = l.space;
             if let Some(m) = mem(form, f, 0) {
                 match space {
@@ -441,17 +447,16 @@ impl Tables {
         let mut ld_nc = Vec::new();
         for form in forms(Family::LdGlobalNc, true) {
             let Form::LdGlobalNc(l) = &form else { continue };
-            let hint = if l.cache_hint { feat::CACHE_HINT } else { 0 };
-            let f = hint
-                | mem_feat(
-                    l.vec,
-                    None,
-                    l.cop.is_some(),
-                    l.l1.is_some() || l.l2.is_some(),
-                    l.prefetch.is_some(),
-                    Some(Space::Global),
-                    l.ty,
-                );
+            let f = mem_feat(MemQualifiers {
+                vec: l.vec,
+                ordering: None,
+                cop: l.cop.is_some(),
+                evict: l.l1.is_some() || l.l2.is_some(),
+                prefetch: l.prefetch.is_some(),
+                space: Some(Space::Global),
+                ty: l.ty,
+                cache_hint: l.cache_hint,
+            });
             ld_nc.extend(mem(form, f, 0));
         }
         let (mut st_global, mut st_shared) = (Vec::new(), Vec::new());
@@ -462,17 +467,16 @@ impl Tables {
             if s.mmio || small_v8 || (s.cache_hint && s.space != Some(Space::Global)) {
                 continue;
             }
-            let hint = if s.cache_hint { feat::CACHE_HINT } else { 0 };
-            let f = hint
-                | mem_feat(
-                    s.vec,
-                    s.sem.map(|x| x.token()),
-                    s.cop.is_some(),
-                    s.l1.is_some() || s.l2.is_some(),
-                    false,
-                    s.space,
-                    s.ty,
-                );
+            let f = mem_feat(MemQualifiers {
+                vec: s.vec,
+                ordering: s.sem.map(|x| x.token()),
+                cop: s.cop.is_some(),
+                evict: s.l1.is_some() || s.l2.is_some(),
+                prefetch: false,
+                space: s.space,
+                ty: s.ty,
+                cache_hint: s.cache_hint,
+            });
             let space = s.space;
             if let Some(m) = mem(form, f, 1) {
                 match space {
