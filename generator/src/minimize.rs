@@ -15,6 +15,12 @@
 //! 6. move inputs toward simple values: every thread the same as the first thread, then
 //!    zero words.
 //!
+//! Each pass is a function from the current case and a cursor to its next candidate, so
+//! [`minimize_batched`] can show the predicate several candidates at once (a campaign runs them
+//! as one module: one ptxas process per level, one JIT load) and keep the first that holds; it
+//! then goes on from where that candidate's pass would have, so the result is the one
+//! [`minimize`] (one candidate a call) reaches with the same deterministic predicate.
+//!
 //! The predicate decides what "still the same finding" means. The starting case is tried
 //! first: where the predicate does not hold for it (a finding that does not show again when
 //! its program runs alone) nothing is reduced, and [`Reduced::reproduced`] says so. Where the
@@ -34,7 +40,7 @@ use crate::program::check_program;
 /// Limits of a reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
-    /// Most predicate calls.
+    /// Most candidates shown to the predicate.
     pub calls: usize,
 }
 
@@ -55,8 +61,14 @@ pub struct Reduced {
     pub before: usize,
     /// Instructions after.
     pub after: usize,
-    /// Predicate calls made.
+    /// Predicate calls a one-candidate-at-a-time reduction makes to reach this case (the
+    /// starting case included): the budget counts these, so batching never changes the result.
     pub calls: usize,
+    /// Predicate runs: calls of the predicate, each over a batch of one or more candidates.
+    pub runs: usize,
+    /// Candidates shown to the predicate over all runs: `calls` plus those laid out after an
+    /// accepted candidate of their batch (wasted).
+    pub shown: usize,
     /// Whether the predicate held for the starting case (its first call); `None` where no
     /// reduction was asked for. When it did not hold, the case is returned unchanged.
     pub reproduced: Option<bool>,
@@ -65,246 +77,315 @@ pub struct Reduced {
     pub refused: usize,
 }
 
-struct Reducer<'f, F: FnMut(&Program, &Inputs) -> bool> {
-    p: Program,
-    i: Inputs,
-    pred: &'f mut F,
-    calls: usize,
-    budget: Budget,
-    /// Candidates must pass [`check_program`] (the starting program does).
-    checked: bool,
-    refused: usize,
+impl Reduced {
+    /// The case as it is: no reduction asked for.
+    pub fn unchanged(program: &Program, inputs: &Inputs) -> Reduced {
+        let n = program.instruction_count();
+        Reduced {
+            program: program.clone(),
+            inputs: inputs.clone(),
+            before: n,
+            after: n,
+            calls: 0,
+            runs: 0,
+            shown: 0,
+            reproduced: None,
+            refused: 0,
+        }
+    }
 }
 
-impl<F: FnMut(&Program, &Inputs) -> bool> Reducer<'_, F> {
-    fn exhausted(&self) -> bool {
-        self.calls >= self.budget.calls
+/// Where a pass stands: its next candidate (the meaning of the two counters is the pass's).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Cursor(usize, usize);
+
+/// One step of a pass over the current case.
+enum Step {
+    /// The pass has no more candidates.
+    Done,
+    /// No candidate here; go on at the cursor.
+    Skip(Cursor),
+    /// A candidate; the pass goes on at `on_fail` if it is refused, at `on_accept` (or ends,
+    /// `None`) once it becomes the current case.
+    Try { p: Program, i: Inputs, on_fail: Cursor, on_accept: Option<Cursor> },
+}
+
+/// The current case; every pass is a function from it and a cursor to the next [`Step`], so a
+/// pass's candidates can be laid out ahead and shown to the predicate several at a time.
+struct Current {
+    p: Program,
+    i: Inputs,
+}
+
+type Pass = fn(&Current, Cursor) -> Step;
+
+impl Current {
+    fn try_program(&self, p: Program, on_fail: Cursor, on_accept: Option<Cursor>) -> Step {
+        Step::Try { p, i: self.i.clone(), on_fail, on_accept }
     }
 
-    /// Tries a candidate; keeps it when the predicate holds.
-    fn try_accept(&mut self, p: Program, i: Inputs) -> bool {
-        if self.exhausted() || (p == self.p && i == self.i) {
-            return false;
-        }
-        if self.checked && check_program(&p).is_err() {
-            self.refused += 1;
-            return false;
-        }
-        self.calls += 1;
-        if (self.pred)(&p, &i) {
-            self.p = p;
-            self.i = i;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn try_program(&mut self, p: Program) -> bool {
-        let i = self.i.clone();
-        self.try_accept(p, i)
-    }
-
-    fn shrink_launch(&mut self) -> bool {
-        if self.p.threads() <= 32 {
-            return false;
+    /// Shrinks the launch to one warp, each warp's inputs in turn (once per round).
+    fn shrink_launch(&self, at: Cursor) -> Step {
+        let w = at.0;
+        if self.p.threads() <= 32 || w >= (self.p.threads() / 32) as usize {
+            return Step::Done;
         }
         let per = self.p.inputs as usize;
-        for w in 0..(self.p.threads() / 32) as usize {
-            let mut p = self.p.clone();
-            p.launch.block = Dim3::x(32);
-            let words = self.i.0[w * 32 * per..(w + 1) * 32 * per].to_vec();
-            if self.try_accept(p, Inputs(words)) {
-                return true;
-            }
-        }
-        false
+        let mut p = self.p.clone();
+        p.launch.block = Dim3::x(32);
+        let words = self.i.0[w * 32 * per..(w + 1) * 32 * per].to_vec();
+        Step::Try { p, i: Inputs(words), on_fail: Cursor(w + 1, 0), on_accept: None }
     }
 
-    fn delete_statements(&mut self) -> bool {
-        let mut changed = false;
-        let mut chunk = (self.p.body.len() / 2).max(1);
-        loop {
-            let mut at = 0;
-            while at < self.p.body.len() && !self.exhausted() {
-                let end = (at + chunk).min(self.p.body.len());
-                let mut p = self.p.clone();
-                p.body.drain(at..end);
-                drop_dangling_labels(&mut p);
-                if self.try_program(p) {
-                    changed = true;
-                } else {
-                    at = end;
-                }
-            }
-            if chunk == 1 || self.exhausted() {
-                break;
-            }
-            chunk /= 2;
+    /// Deletes chunks of statements, halving the chunk size down to one (`Cursor(size, at)`;
+    /// size 0: half the body).
+    fn delete_statements(&self, at: Cursor) -> Step {
+        let len = self.p.body.len();
+        let chunk = if at.0 == 0 { (len / 2).max(1) } else { at.0 };
+        let start = at.1;
+        if start >= len {
+            return if chunk == 1 { Step::Done } else { Step::Skip(Cursor(chunk / 2, 0)) };
         }
-        changed
+        let end = (start + chunk).min(len);
+        let mut p = self.p.clone();
+        p.body.drain(start..end);
+        drop_dangling_labels(&mut p);
+        self.try_program(p, Cursor(chunk, end), Some(Cursor(chunk, start)))
     }
 
     /// Replaces a definition by `mov` of the value the oracle computes for it, when every
     /// thread computes the same exact value (folds whole computations into one constant).
-    fn fold_constants(&mut self) -> bool {
-        let mut changed = false;
+    fn fold_constants(&self, at: Cursor) -> Step {
+        let k = at.0;
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let next = Cursor(k + 1, 0);
+        let Some(dst) = single_destination(s).filter(|_| !is_imm_mov(s)) else { return Step::Skip(next) };
         let allow = Allowances::all();
-        for k in 0..self.p.body.len() {
-            let Some(dst) = single_destination(&self.p.body[k]) else { continue };
-            if is_imm_mov(&self.p.body[k]) {
-                continue;
-            }
-            let Ok(values) = interp::value_after(&self.p, &self.i, &allow, k, dst) else { continue };
-            let first = match values.first() {
-                Some(Some(e)) if e.is_exact() => e.bits,
-                _ => continue,
-            };
-            if !values.iter().all(|v| v.as_ref().is_some_and(|e| e.is_exact() && e.bits == first)) {
-                continue;
-            }
-            let mut p = self.p.clone();
-            p.body[k] = mov(dst, &format!("{first:#x}"));
-            changed |= self.try_program(p);
+        let Ok(values) = interp::value_after(&self.p, &self.i, &allow, k, dst) else { return Step::Skip(next) };
+        let first = match values.first() {
+            Some(Some(e)) if e.is_exact() => e.bits,
+            _ => return Step::Skip(next),
+        };
+        if !values.iter().all(|v| v.as_ref().is_some_and(|e| e.is_exact() && e.bits == first)) {
+            return Step::Skip(next);
         }
-        changed
+        let mut p = self.p.clone();
+        p.body[k] = mov(dst, &format!("{first:#x}"));
+        self.try_program(p, next, Some(next))
     }
 
-    fn zero_definitions(&mut self) -> bool {
-        let mut changed = false;
-        for k in 0..self.p.body.len() {
-            let Some(dst) = single_destination(&self.p.body[k]) else { continue };
-            if is_zero_mov(&self.p.body[k]) {
-                continue;
-            }
-            let mut p = self.p.clone();
-            p.body[k] = zero_mov(dst);
-            changed |= self.try_program(p);
-        }
-        changed
+    fn zero_definitions(&self, at: Cursor) -> Step {
+        let k = at.0;
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let next = Cursor(k + 1, 0);
+        let Some(dst) = single_destination(s).filter(|_| !is_zero_mov(s)) else { return Step::Skip(next) };
+        let mut p = self.p.clone();
+        p.body[k] = zero_mov(dst);
+        self.try_program(p, next, Some(next))
     }
 
-    /// Replaces an instruction by a `mov` of one of its register sources of the same class.
-    fn pass_through(&mut self) -> bool {
-        let mut changed = false;
-        for k in 0..self.p.body.len() {
-            let Some(dst) = single_destination(&self.p.body[k]) else { continue };
-            if matches!(&self.p.body[k], Stmt::Isa(i) if matches!(i.form, oracle::isa::Form::Mov(_))) {
-                continue;
-            }
-            for src in register_sources(&self.p.body[k]) {
-                if src.class() != dst.class() || src == dst {
-                    continue;
-                }
-                let mut p = self.p.clone();
-                p.body[k] = mov(dst, &src.to_string());
-                if self.try_program(p) {
-                    changed = true;
-                    break;
-                }
-            }
+    /// Replaces an instruction by a `mov` of one of its register sources of the same class
+    /// (`Cursor(statement, source)`).
+    fn pass_through(&self, at: Cursor) -> Step {
+        let (k, j) = (at.0, at.1);
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let next = Cursor(k + 1, 0);
+        let Some(dst) = single_destination(s) else { return Step::Skip(next) };
+        if matches!(s, Stmt::Isa(i) if matches!(i.form, oracle::isa::Form::Mov(_))) {
+            return Step::Skip(next);
         }
-        changed
+        let Some(&src) = register_sources(s).get(j) else { return Step::Skip(next) };
+        if src.class() != dst.class() || src == dst {
+            return Step::Skip(Cursor(k, j + 1));
+        }
+        let mut p = self.p.clone();
+        p.body[k] = mov(dst, &src.to_string());
+        self.try_program(p, Cursor(k, j + 1), Some(next))
     }
 
     /// Copy propagation: `mov d, s` is deleted and later reads of `d` read `s`.
-    fn propagate_copies(&mut self) -> bool {
-        let mut changed = false;
-        let mut k = 0;
-        while k < self.p.body.len() {
-            let copy = match &self.p.body[k] {
-                Stmt::Isa(i)
-                    if i.guard.is_none()
-                        && matches!(i.form, oracle::isa::Form::Mov(m) if m.shape == MovShape::Copy) =>
-                {
-                    match (single_destination(&self.p.body[k]), i.operands.get(1)) {
-                        (Some(d), Some(Operand::Name(n))) => Reg::parse(n).map(|s| (d, s)),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            };
-            if let Some((d, src)) = copy {
-                let mut p = self.p.clone();
-                p.body.remove(k);
-                for st in &mut p.body[k..] {
-                    rename_reads(st, d, src);
-                }
-                if self.try_program(p) {
-                    changed = true;
-                    continue;
+    fn propagate_copies(&self, at: Cursor) -> Step {
+        let k = at.0;
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let copy = match s {
+            Stmt::Isa(i)
+                if i.guard.is_none() && matches!(i.form, oracle::isa::Form::Mov(m) if m.shape == MovShape::Copy) =>
+            {
+                match (single_destination(s), i.operands.get(1)) {
+                    (Some(d), Some(Operand::Name(n))) => Reg::parse(n).map(|s| (d, s)),
+                    _ => None,
                 }
             }
-            k += 1;
+            _ => None,
+        };
+        let Some((d, src)) = copy else { return Step::Skip(Cursor(k + 1, 0)) };
+        let mut p = self.p.clone();
+        p.body.remove(k);
+        for st in &mut p.body[k..] {
+            rename_reads(st, d, src);
         }
-        changed
+        self.try_program(p, Cursor(k + 1, 0), Some(Cursor(k, 0)))
     }
 
-    fn drop_guards_and_qualifiers(&mut self) -> bool {
-        let mut changed = false;
-        for k in 0..self.p.body.len() {
+    /// Drops a statement's guard (`Cursor(k, 0)`), then one of its qualifiers (`Cursor(k, 1 + q)`).
+    fn drop_guards_and_qualifiers(&self, at: Cursor) -> Step {
+        let (k, j) = (at.0, at.1);
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let next = Cursor(k + 1, 0);
+        if j == 0 {
             let mut p = self.p.clone();
             let had_guard = match &mut p.body[k] {
                 Stmt::Isa(inst) => inst.guard.take().is_some(),
-                Stmt::Glue { guard, .. } | Stmt::Bra { guard, .. } => guard.take().is_some(),
+                Stmt::Glue { guard, .. } => guard.take().is_some(),
                 _ => false,
             };
-            if had_guard && matches!(p.body[k], Stmt::Isa(_) | Stmt::Glue { .. }) {
-                changed |= self.try_program(p);
+            return if had_guard {
+                self.try_program(p, Cursor(k, 1), Some(Cursor(k, 1)))
+            } else {
+                Step::Skip(Cursor(k, 1))
+            };
+        }
+        let Stmt::Isa(inst) = s else { return Step::Skip(next) };
+        let Some(shorter) = fewer_qualifiers(inst, &self.p).into_iter().nth(j - 1) else { return Step::Skip(next) };
+        let mut p = self.p.clone();
+        p.body[k] = Stmt::Isa(shorter);
+        self.try_program(p, Cursor(k, j + 1), Some(next))
+    }
+
+    fn immediate_sources(&self, at: Cursor) -> Step {
+        let k = at.0;
+        let Some(s) = self.p.body.get(k) else { return Step::Done };
+        let next = Cursor(k + 1, 0);
+        let Stmt::Glue { glue, .. } = s else { return Step::Skip(next) };
+        if !matches!(glue.src[1], Some(Src::Reg(_))) || !Glue::imm_allowed(glue.op, glue.ty, 1) {
+            return Step::Skip(next);
+        }
+        let mut p = self.p.clone();
+        if let Stmt::Glue { glue, .. } = &mut p.body[k] {
+            glue.src[1] = Some(Src::Imm(0));
+        }
+        self.try_program(p, next, Some(next))
+    }
+
+    /// Moves inputs toward simple values: every thread the same as thread `t`
+    /// (`Cursor(0, t)`, until one is accepted), then input word `w` zero in every thread
+    /// (`Cursor(1, w)`).
+    fn simplify_inputs(&self, at: Cursor) -> Step {
+        let per = self.p.inputs as usize;
+        let threads = self.p.threads() as usize;
+        match at {
+            _ if per == 0 => Step::Done,
+            Cursor(0, t) if t >= threads => Step::Skip(Cursor(1, 0)),
+            Cursor(0, t) => {
+                let row = self.i.0[t * per..(t + 1) * per].to_vec();
+                let uniform = Inputs(row.iter().cycle().take(self.i.0.len()).copied().collect());
+                if uniform == self.i {
+                    return Step::Skip(Cursor(1, 0));
+                }
+                Step::Try { p: self.p.clone(), i: uniform, on_fail: Cursor(0, t + 1), on_accept: Some(Cursor(1, 0)) }
             }
-            let Stmt::Isa(inst) = &self.p.body[k] else { continue };
-            for shorter in fewer_qualifiers(inst, &self.p) {
-                let mut p = self.p.clone();
-                p.body[k] = Stmt::Isa(shorter);
-                if self.try_program(p) {
+            Cursor(_, w) if w >= per => Step::Done,
+            Cursor(_, w) => {
+                let mut i = self.i.clone();
+                for t in 0..threads {
+                    i.0[t * per + w] = 0;
+                }
+                Step::Try { p: self.p.clone(), i, on_fail: Cursor(1, w + 1), on_accept: Some(Cursor(1, w + 1)) }
+            }
+        }
+    }
+}
+
+/// The passes of one round, in order (`delete_statements` twice: once more after the
+/// rewrites have cut dataflow).
+const ROUND: [Pass; 10] = [
+    Current::shrink_launch,
+    Current::delete_statements,
+    Current::pass_through,
+    Current::propagate_copies,
+    Current::fold_constants,
+    Current::zero_definitions,
+    Current::delete_statements,
+    Current::drop_guards_and_qualifiers,
+    Current::immediate_sources,
+    Current::simplify_inputs,
+];
+
+struct Reducer<'f, F: FnMut(&[(Program, Inputs)]) -> Option<usize>> {
+    cur: Current,
+    pred: &'f mut F,
+    calls: usize,
+    runs: usize,
+    shown: usize,
+    budget: Budget,
+    /// Candidates must pass [`check_program`] (the starting program does).
+    checked: bool,
+    refused: usize,
+    /// Most candidates per predicate run.
+    max_batch: usize,
+    /// Candidates of the next run: doubles (up to `max_batch`) after a run where none held,
+    /// halves after one where one did, so runs stay long where candidates keep failing (late
+    /// rounds) and few candidates are wasted where they keep being accepted (early ones).
+    batch: usize,
+}
+
+impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
+    fn exhausted(&self) -> bool {
+        self.calls >= self.budget.calls
+    }
+
+    /// Runs one round: every pass of [`ROUND`] in turn, each to its end. Lays out the next
+    /// candidates against the current case (on into the following passes when a pass has no
+    /// more), shows them to the predicate together and keeps the first that holds (in round
+    /// order), then lays out again from where that candidate's pass goes on. The result is the
+    /// one a candidate-at-a-time round reaches; the candidates after an accepted one are wasted
+    /// runs of single kernels.
+    fn run_round(&mut self) -> bool {
+        let after_pass = |k: usize| (k + 1 < ROUND.len()).then(|| (k + 1, Cursor::default()));
+        let mut at = Some((0, Cursor::default()));
+        let mut changed = false;
+        while let Some(start) = at.filter(|_| !self.exhausted()) {
+            let mut batch: Vec<(Program, Inputs)> = Vec::new();
+            let mut resume: Vec<Option<(usize, Cursor)>> = Vec::new();
+            let mut next = Some(start);
+            let room = self.batch.min(self.budget.calls - self.calls);
+            while let Some((k, c)) = next.filter(|_| batch.len() < room) {
+                next = match ROUND[k](&self.cur, c) {
+                    Step::Done => after_pass(k),
+                    Step::Skip(c) => Some((k, c)),
+                    Step::Try { p, i, on_fail, on_accept } => {
+                        if p == self.cur.p && i == self.cur.i {
+                            // Nothing to gain: as if refused.
+                        } else if self.checked && check_program(&p).is_err() {
+                            self.refused += 1;
+                        } else {
+                            batch.push((p, i));
+                            resume.push(on_accept.map_or_else(|| after_pass(k), |c| Some((k, c))));
+                        }
+                        Some((k, on_fail))
+                    }
+                };
+            }
+            if batch.is_empty() {
+                break;
+            }
+            self.runs += 1;
+            self.shown += batch.len();
+            match (self.pred)(&batch).filter(|&j| j < batch.len()) {
+                Some(j) => {
+                    self.calls += j + 1;
+                    self.batch = (self.batch / 2).max(1);
+                    let (p, i) = batch.swap_remove(j);
+                    self.cur = Current { p, i };
                     changed = true;
-                    break;
+                    at = resume[j];
+                }
+                None => {
+                    self.calls += batch.len();
+                    self.batch = (self.batch * 2).min(self.max_batch);
+                    at = next;
                 }
             }
-        }
-        changed
-    }
-
-    fn immediate_sources(&mut self) -> bool {
-        let mut changed = false;
-        for k in 0..self.p.body.len() {
-            let Stmt::Glue { glue, .. } = &self.p.body[k] else { continue };
-            if !matches!(glue.src[1], Some(Src::Reg(_))) || !Glue::imm_allowed(glue.op, glue.ty, 1) {
-                continue;
-            }
-            let mut p = self.p.clone();
-            if let Stmt::Glue { glue, .. } = &mut p.body[k] {
-                glue.src[1] = Some(Src::Imm(0));
-            }
-            changed |= self.try_program(p);
-        }
-        changed
-    }
-
-    fn simplify_inputs(&mut self) -> bool {
-        let mut changed = false;
-        let per = self.p.inputs as usize;
-        if per == 0 {
-            return false;
-        }
-        // The same inputs for every thread (each thread's in turn, first to last).
-        for t in 0..self.p.threads() as usize {
-            let row = self.i.0[t * per..(t + 1) * per].to_vec();
-            let uniform = Inputs(row.iter().cycle().take(self.i.0.len()).copied().collect());
-            if uniform == self.i {
-                break;
-            }
-            if self.try_accept(self.p.clone(), uniform) {
-                changed = true;
-                break;
-            }
-        }
-        for w in 0..per {
-            let mut i = self.i.clone();
-            for t in 0..self.p.threads() as usize {
-                i.0[t * per + w] = 0;
-            }
-            changed |= self.try_accept(self.p.clone(), i);
         }
         changed
     }
@@ -445,49 +526,60 @@ fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
     out
 }
 
-/// Reduces `(program, inputs)` while `pred` holds. The first call tries the starting case;
-/// where `pred` does not hold for it, the case is returned unchanged with
-/// `reproduced: Some(false)`.
+/// Reduces `(program, inputs)` while `pred` holds, one candidate per predicate call. The first
+/// call tries the starting case; where `pred` does not hold for it, the case is returned
+/// unchanged with `reproduced: Some(false)`.
 pub fn minimize<F>(program: &Program, inputs: &Inputs, budget: Budget, mut pred: F) -> Reduced
 where
     F: FnMut(&Program, &Inputs) -> bool,
 {
-    let before = program.instruction_count();
-    let unchanged = |calls, reproduced| Reduced {
-        program: program.clone(),
-        inputs: inputs.clone(),
-        before,
-        after: before,
-        calls,
-        reproduced,
-        refused: 0,
-    };
+    minimize_batched(program, inputs, budget, 1, |cands| cands.iter().position(|(p, i)| pred(p, i)))
+}
+
+/// Reduces `(program, inputs)` showing the predicate up to `max_batch` candidates at a time:
+/// `pred` gives the index of the first candidate (in order) for which the finding still shows,
+/// or `None`. A caller whose every run has a fixed cost (process start-up, a module load) pays
+/// it once per batch; the reduction is the one [`minimize`] reaches with the same predicate.
+/// The first run is the starting case alone.
+pub fn minimize_batched<F>(program: &Program, inputs: &Inputs, budget: Budget, max_batch: usize, mut pred: F) -> Reduced
+where
+    F: FnMut(&[(Program, Inputs)]) -> Option<usize>,
+{
     if budget.calls == 0 {
-        return unchanged(0, None);
+        return Reduced::unchanged(program, inputs);
     }
-    if !pred(program, inputs) {
-        return unchanged(1, Some(false));
+    if pred(&[(program.clone(), inputs.clone())]) != Some(0) {
+        return Reduced { calls: 1, runs: 1, shown: 1, reproduced: Some(false), ..Reduced::unchanged(program, inputs) };
     }
-    let checked = check_program(program).is_ok();
-    let mut r =
-        Reducer { p: program.clone(), i: inputs.clone(), pred: &mut pred, calls: 1, budget, checked, refused: 0 };
+    let mut r = Reducer {
+        cur: Current { p: program.clone(), i: inputs.clone() },
+        pred: &mut pred,
+        calls: 1,
+        runs: 1,
+        shown: 1,
+        budget,
+        checked: check_program(program).is_ok(),
+        refused: 0,
+        max_batch: max_batch.max(1),
+        batch: 1,
+    };
     loop {
-        let mut changed = r.shrink_launch();
-        changed |= r.delete_statements();
-        changed |= r.pass_through();
-        changed |= r.propagate_copies();
-        changed |= r.fold_constants();
-        changed |= r.zero_definitions();
-        changed |= r.delete_statements();
-        changed |= r.drop_guards_and_qualifiers();
-        changed |= r.immediate_sources();
-        changed |= r.simplify_inputs();
+        let changed = r.run_round();
         if !changed || r.exhausted() {
             break;
         }
     }
-    let after = r.p.instruction_count();
-    Reduced { program: r.p, inputs: r.i, before, after, calls: r.calls, reproduced: Some(true), refused: r.refused }
+    Reduced {
+        before: program.instruction_count(),
+        after: r.cur.p.instruction_count(),
+        program: r.cur.p,
+        inputs: r.cur.i,
+        calls: r.calls,
+        runs: r.runs,
+        shown: r.shown,
+        reproduced: Some(true),
+        refused: r.refused,
+    }
 }
 
 #[cfg(test)]
@@ -541,12 +633,49 @@ mod tests {
         assert!(!r.program.body.iter().any(|s| matches!(s, Stmt::Bra { .. })), "the branch is irrelevant");
     }
 
+    /// Showing the predicate several candidates a run reaches the same case as one at a time
+    /// (every candidate before the accepted one was refused against the same current case),
+    /// in fewer runs.
+    #[test]
+    fn batches_reach_the_case_one_at_a_time_reaches() {
+        let p = program(&[
+            "ld.global.v4.b32 {%r0, %r1, %r2, %r3}, [%in];",
+            "xor.b32 %r4, %r1, %r2;",
+            "mul.lo.s32 %r5, %r3, 3;",
+            "cvt.rzi.s32.f32 %r6, %r0;",
+            "add.s32 %r7, %r6, %r5;",
+            "shl.b32 %r8, %r7, 1;",
+            "or.b32 %r9, %r8, %r4;",
+            "st.global.b32 [%out], %r9;",
+        ]);
+        let inputs = Inputs((0..64 * 4).map(|k| if k % 4 == 0 { 0x4040_0000 } else { k as u32 }).collect());
+        let allow = Allowances::all();
+        let pred = |p: &Program, i: &Inputs| {
+            p.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("cvt"))
+                && interp::run(p, i, &allow).is_ok_and(|o| o[0].bits & 1 == 1)
+        };
+        let one = minimize(&p, &inputs, Budget::default(), pred);
+        let mut sizes = Vec::new();
+        let batched = minimize_batched(&p, &inputs, Budget::default(), 8, |cands| {
+            sizes.push(cands.len());
+            cands.iter().position(|(c, i)| pred(c, i))
+        });
+        assert_eq!((&batched.program, &batched.inputs), (&one.program, &one.inputs));
+        assert_eq!((batched.after, batched.refused, batched.calls), (one.after, one.refused, one.calls));
+        assert_eq!((one.runs, one.shown), (one.calls, one.calls), "one candidate a run");
+        assert_eq!(batched.runs, sizes.len());
+        assert_eq!(batched.shown, sizes.iter().sum::<usize>());
+        assert!(batched.shown > batched.calls, "some candidates after an accepted one were run");
+        assert!(sizes.iter().all(|&n| (1..=8).contains(&n)) && sizes.iter().any(|&n| n > 1), "{sizes:?}");
+        assert!(batched.runs < one.runs, "{} runs batched, {} one at a time", batched.runs, one.runs);
+    }
+
     #[test]
     fn a_failing_predicate_leaves_the_case_alone() {
         let p = program(&["mov.b32 %r0, 1;", "st.global.b32 [%out], %r0;"]);
         let inputs = Inputs(vec![0; 256]);
         let r = minimize(&p, &inputs, Budget { calls: 50 }, |_, _| false);
-        assert_eq!((r.program, r.inputs, r.calls, r.reproduced), (p, inputs, 1, Some(false)));
+        assert_eq!((r.program, r.inputs, r.calls, r.runs, r.reproduced), (p, inputs, 1, 1, Some(false)));
     }
 
     /// A candidate that breaks a structural invariant is never shown to the predicate: here

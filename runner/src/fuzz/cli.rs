@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use generator::minimize::{minimize, Budget};
+use generator::minimize::{minimize_batched, Budget};
 use generator::program::Config;
 use oracle::isa::Target;
 use oracle::program::interp::Plant;
@@ -236,7 +236,7 @@ pub struct FuzzArgs {
     /// floor within minutes, because known findings are everywhere (docs/PERFORMANCE.md).
     #[arg(long)]
     pub adapt: bool,
-    /// Most predicate runs per minimization.
+    /// Most candidates shown to the predicate per minimization (up to 16 are run together).
     #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
     /// Switch allowances off (comma-separated names).
@@ -576,7 +576,8 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     };
     let pre = first.pre_signature();
     println!("minimizing while `{pre}` reproduces");
-    let red = minimize(&p, &i, Budget { calls }, super::minimize::still_shows(&mut engine, &pre));
+    let batch = super::minimize::max_batch(first.class);
+    let red = minimize_batched(&p, &i, Budget { calls }, batch, super::minimize::still_shows(&mut engine, &pre));
     if red.reproduced == Some(false) {
         bail!(
             "{}: `{pre}` did not show again on a second run; nothing written (is the case deterministic?)",
@@ -587,11 +588,12 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "{} → {} instructions, {} threads, {} predicate calls ({} invalid candidates refused without a run): {}",
+        "{} → {} instructions, {} threads, {} candidates in {} runs ({} invalid candidates refused without a run): {}",
         red.before,
         red.after,
         red.program.threads(),
         red.calls,
+        red.runs,
         red.refused,
         out.display()
     );

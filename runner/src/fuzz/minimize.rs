@@ -20,12 +20,12 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use generator::minimize::{minimize, Budget, Reduced};
+use generator::minimize::{minimize_batched, Budget, Reduced};
 use oracle::program::{Inputs, Program};
 
 use super::engine::{measure, Engine, ProgramResult, StageTime};
 use super::triage::{self, raw_findings, Raw};
-use crate::findings::Finding;
+use crate::findings::{Finding, FindingClass};
 
 /// A case after the minimization stage, and the stage's cost.
 #[derive(Clone, Debug)]
@@ -36,36 +36,57 @@ pub struct Minimized {
     pub seconds: f64,
 }
 
-/// Reduces `(program, inputs)` within `budget` while `still` holds; `None` leaves the case as it
-/// is (minimization off).
+/// Most candidates one predicate run shows the backends (one module, one ptxas process per
+/// level, one JIT module load): process start-up is paid once per run, and a wasted candidate
+/// after an accepted one costs one kernel.
+pub const MAX_BATCH: usize = 16;
+
+/// Most candidates per predicate run for a finding of class `class`: one where a candidate may
+/// fault or hang (a fault in a batch costs halving runs and a worker restart each, a hang its
+/// batch timeout), [`MAX_BATCH`] otherwise.
+pub fn max_batch(class: FindingClass) -> usize {
+    if class == FindingClass::Crash {
+        1
+    } else {
+        MAX_BATCH
+    }
+}
+
+/// Reduces `(program, inputs)` within `budget` while `still` holds, showing it at most
+/// `max_batch` candidates a run; `None` leaves the case as it is (minimization off).
 pub fn stage(
     program: &Program,
     inputs: &Inputs,
     budget: Option<Budget>,
-    still: impl FnMut(&Program, &Inputs) -> bool,
+    max_batch: usize,
+    still: impl FnMut(&[(Program, Inputs)]) -> Option<usize>,
 ) -> Minimized {
     let start = Instant::now();
     let reduced = match budget {
-        Some(b) => minimize(program, inputs, b, still),
-        None => Reduced {
-            program: program.clone(),
-            inputs: inputs.clone(),
-            before: program.instruction_count(),
-            after: program.instruction_count(),
-            calls: 0,
-            reproduced: None,
-            refused: 0,
-        },
+        Some(b) => minimize_batched(program, inputs, b, max_batch, still),
+        None => Reduced::unchanged(program, inputs),
     };
     Minimized { reduced, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// The predicate "running this case on every backend still shows a finding of pre-signature
-/// `pre`" (same class, same disagreeing backends, same kind of difference).
-pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&Program, &Inputs) -> bool + 'e {
-    move |cand, inputs| {
-        let res = engine.run(std::slice::from_ref(cand), std::slice::from_ref(inputs), "min");
-        raw_findings(cand, &res[0]).iter().any(|x| x.pre_signature() == pre)
+/// `pre`" (same class, same disagreeing backends, same kind of difference) over a batch of
+/// candidates, run together as one module (each under a kernel name of its own; a single
+/// candidate keeps its name): the index of the first that still shows it.
+pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&[(Program, Inputs)]) -> Option<usize> + 'e {
+    move |cands| {
+        let programs: Vec<Program> = if cands.len() == 1 {
+            vec![cands[0].0.clone()]
+        } else {
+            cands
+                .iter()
+                .enumerate()
+                .map(|(j, (p, _))| Program { name: format!("{}_c{j}", p.name), ..p.clone() })
+                .collect()
+        };
+        let inputs: Vec<Inputs> = cands.iter().map(|(_, i)| i.clone()).collect();
+        let res = engine.run(&programs, &inputs, "min");
+        programs.iter().zip(&res).position(|(p, r)| raw_findings(p, r).iter().any(|x| x.pre_signature() == pre))
     }
 }
 
@@ -100,8 +121,10 @@ pub struct Done {
     pub case: String,
     /// Whether the reducer ran (false: its turn came after the deadline).
     pub minimized: bool,
-    /// Predicate calls made.
+    /// Candidates shown to the predicate.
     pub calls: u64,
+    /// Predicate runs (each a run of a batch of candidates on every backend).
+    pub runs: u64,
     /// Candidates the validator refused before a predicate call.
     pub refused: u64,
     /// Wall and CPU time of the minimization thread on this job (reduction, final run,
@@ -111,7 +134,7 @@ pub struct Done {
 
 /// Packages `job` as it is, from its own results (no run).
 pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(String, String)]) -> (Finding, String) {
-    let reduced = stage(&job.program, &job.inputs, None, |_, _| true).reduced;
+    let reduced = Reduced::unchanged(&job.program, &job.inputs);
     let case = triage::Case { original: &job.program, reduced: &reduced, result: &job.result };
     triage::package(&job.raw, &case, allow, job.seen_at, env)
 }
@@ -139,17 +162,18 @@ impl Minimizer {
             for job in rx {
                 let past = Instant::now() >= deadline;
                 let pre = job.raw.pre_signature();
-                let ((finding, case, calls, refused), time) = measure(|| {
+                let ((finding, case, reduced), time) = measure(|| {
                     if past {
                         let (f, c) = package_as_is(&job, &engine.allow, &env);
-                        return (f, c, 0, 0);
+                        return (f, c, None);
                     }
-                    let m = stage(&job.program, &job.inputs, Some(budget), still_shows(&mut engine, &pre));
+                    let batch = max_batch(job.raw.class);
+                    let m = stage(&job.program, &job.inputs, Some(budget), batch, still_shows(&mut engine, &pre));
                     if m.reduced.reproduced == Some(false) {
                         // Not shown again alone: the batch's results are the evidence.
                         let (mut f, c) = package_as_is(&job, &engine.allow, &env);
                         f.reproduced = Some(false);
-                        return (f, c, m.reduced.calls as u64, 0);
+                        return (f, c, Some(m.reduced));
                     }
                     let reduced = &m.reduced;
                     let result = engine.run(
@@ -159,9 +183,11 @@ impl Minimizer {
                     );
                     let case = triage::Case { original: &job.program, reduced, result: &result[0] };
                     let (f, c) = triage::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
-                    (f, c, reduced.calls as u64, reduced.refused as u64)
+                    (f, c, Some(m.reduced))
                 });
-                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, refused, time };
+                let count = |f: fn(&Reduced) -> usize| reduced.as_ref().map_or(0, |r| f(r) as u64);
+                let (calls, runs, refused) = (count(|r| r.calls), count(|r| r.runs), count(|r| r.refused));
+                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, runs, refused, time };
                 if tx.send(d).is_err() {
                     break;
                 }
@@ -264,7 +290,7 @@ mod tests {
     #[test]
     fn off_is_unchanged_and_calls_nothing() {
         let (p, i) = case();
-        let m = stage(&p, &i, None, |_, _| panic!("no predicate call with minimization off"));
+        let m = stage(&p, &i, None, MAX_BATCH, |_| panic!("no predicate call with minimization off"));
         assert_eq!((m.reduced.program, m.reduced.inputs, m.reduced.calls), (p, i, 0));
     }
 
@@ -274,7 +300,7 @@ mod tests {
         // "Still shows": the program still has an `xor`.
         let has_xor =
             |c: &Program, _: &Inputs| c.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("xor"));
-        let m = stage(&p, &i, Some(Budget { calls: 500 }), has_xor);
+        let m = stage(&p, &i, Some(Budget { calls: 500 }), 4, |cands| cands.iter().position(|(c, i)| has_xor(c, i)));
         assert!(has_xor(&m.reduced.program, &m.reduced.inputs));
         assert!(m.reduced.after < p.instruction_count(), "{}", m.reduced.program.module_text());
         assert!(m.reduced.calls > 0 && m.seconds >= 0.0);

@@ -670,12 +670,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         eprintln!("{}", stage_table(&stages, seconds));
         let c = &tri.counts;
         eprintln!(
-            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} predicate calls, {} invalid candidates refused without a run; {} did not show again alone), {} stored unminimized (queue full {}, time up {}, minimization off {})",
+            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} candidates in {} predicate runs, {} invalid candidates refused without a run; {} did not show again alone), {} stored unminimized (queue full {}, time up {}, minimization off {})",
             c.raw,
             c.known_before_minimization,
             c.repeated_kind,
             c.minimized,
             c.minimization_calls,
+            c.minimization_runs,
             c.minimization_refused,
             c.not_reproduced,
             c.queue_full + c.unminimized_at_end + c.minimization_off,

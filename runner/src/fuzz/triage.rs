@@ -45,8 +45,11 @@ pub struct TriageCounts {
     /// Of those minimized, how many did not show the finding again when run alone (stored as
     /// generated; [`crate::findings::Finding::reproduced`]).
     pub not_reproduced: u64,
-    /// Predicate calls the reducer made (each runs the case on every backend).
+    /// Candidates the reducer showed its predicate (each runs on every backend).
     pub minimization_calls: u64,
+    /// Predicate runs those candidates took (a run shows a batch of candidates to every
+    /// backend at once: one module, one ptxas process per level).
+    pub minimization_runs: u64,
     /// Candidates the validator refused before a predicate call (runs saved).
     pub minimization_refused: u64,
     /// Stored unminimized because the minimization queue was full.
@@ -68,6 +71,7 @@ impl TriageCounts {
             (&mut self.minimized, other.minimized),
             (&mut self.not_reproduced, other.not_reproduced),
             (&mut self.minimization_calls, other.minimization_calls),
+            (&mut self.minimization_runs, other.minimization_runs),
             (&mut self.minimization_refused, other.minimization_refused),
             (&mut self.queue_full, other.queue_full),
             (&mut self.unminimized_at_end, other.unminimized_at_end),
@@ -370,6 +374,7 @@ impl Triage {
             self.counts.unminimized_at_end += 1;
         }
         self.counts.minimization_calls += d.calls;
+        self.counts.minimization_runs += d.runs;
         self.counts.minimization_refused += d.refused;
         self.minimization.add(d.time);
         let kind = self.kinds.entry(d.pre.clone()).or_default();
