@@ -1,5 +1,5 @@
-//! The shipped `corpus/known/` entries of root causes A–G (`corpus/findings/fuzz-h200/`) and
-//! H–J (`corpus/findings/fuzz-h100/`): every minimized case of those campaigns, sliced at each
+//! The shipped `corpus/known/` entries of root causes A–G (`corpus/findings/fuzz-h200/`), H–J
+//! (`corpus/findings/fuzz-h100/`) and K–P (`corpus/findings/fuzz-h100-b/`): every minimized case of those campaigns, sliced at each
 //! output word it writes and signed as its row of the README table says (class, form, input
 //! class, disagreeing backends, how), matches the entry of its root cause and no entry of
 //! another cause, except where the minimized program holds the ingredients of two causes
@@ -95,10 +95,39 @@ fn every_case_of_the_h100_campaigns_matches_its_entry_and_no_other() {
 }
 
 #[test]
+fn every_case_of_the_second_h100_round_matches_its_entry_and_no_other() {
+    let per_cause = check_campaign("fuzz-h100-b", 56, &[]);
+    assert_eq!(
+        per_cause,
+        BTreeMap::from([
+            ('A', 12),
+            ('B', 11),
+            ('C', 1),
+            ('D', 5),
+            ('E', 2),
+            ('F', 2),
+            ('H', 2),
+            ('J', 1),
+            ('K', 3),
+            ('L', 2),
+            ('M', 1),
+            ('N', 1),
+            ('O', 1),
+            ('P', 1),
+            ('n', 11)
+        ])
+    );
+}
+
+#[test]
 fn one_entry_per_root_cause() {
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let letters: Vec<char> = known.entries().iter().filter_map(|k| cause_of(&k.name)).collect();
-    assert_eq!(letters.iter().copied().collect::<String>(), "HIJABCDEFG", "one entry per root cause, h100 then h200");
+    assert_eq!(
+        letters.iter().copied().collect::<String>(),
+        "HIJKLMNOPABCDEFG",
+        "one entry per root cause, h100 then h200"
+    );
 }
 
 /// Checks every row of `campaign`'s README table (see the module docs); returns the rows per
