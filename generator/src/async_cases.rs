@@ -17,7 +17,8 @@
 //! - the tensor forms (§9.7.9.25.5): tiled maps over data type × rank × swizzle × box shape ×
 //!   element strides × OOB fill (no interleaved maps: their tiles are not modeled), at coordinates inside the tensor, straddling each
 //!   edge and negative; loads (mbarrier), stores and reductions (bulk group), prefetches (memory
-//!   unchanged); im2col loads.
+//!   unchanged); im2col loads; `.im2col_no_offs` stores and reductions over im2col maps (the
+//!   column an im2col load without offsets reads, written back; measured on an H100).
 //!
 //! Forms sharing a base form's behaviour (cache hints, L2 prefetch sizes, the `.shared::cta`
 //! spelling of `cp.async`, the implicit `.tile` mode) get every [`VARIANT_STRIDE`]-th case of
@@ -32,7 +33,8 @@
 //! with a distinct byte pattern. The cases on which an H100 is known to deviate from the spec
 //! are not in the sweep but in the [`DEVIATION_SETS`]: tile loads at an innermost coordinate
 //! it traps on ([`TensorMap::inner_coordinate_traps`]), `.add.f32` edge pairs with a subnormal,
-//! bitwise tensor reductions over INT64 maps.
+//! bitwise tensor reductions over INT64 maps, `.im2col_no_offs` stores and reductions over
+//! im2col maps whose pixel bounding box corners are not 0.
 
 use std::collections::BTreeMap;
 
@@ -234,7 +236,7 @@ fn form_cases(form: &Form, target: &Target) -> Result<Vec<(String, MemSource)>, 
         Form::CpAsyncBulkPrefetch(c) => prefetch_cases(c.cache_hint, &form.opcode(), target),
         Form::CpAsyncBulkTensor(c) => tensor_copy_cases(c, &form.opcode(), target)?,
         Form::CpReduceAsyncBulkTensor(c) => {
-            tensor_reduce_cases(c, &form.opcode(), target, &|m| !int64_bitwise(c.redop, m))?
+            tensor_reduce_cases(c, &form.opcode(), target, &|m| !int64_bitwise(c.redop, m) && !im2col_corners(m))?
         }
         Form::CpAsyncBulkPrefetchTensor(c) => tensor_prefetch_cases(c, &form.opcode(), target)?,
         f => return Err(format!("`{}` is not an asynchronous copy", f.opcode())),
@@ -480,6 +482,29 @@ const REDUCE_CHUNK: usize = 256;
 fn f32_subnormal_pair(ty: ReduceType, a: u64, b: u64) -> bool {
     let subnormal = |v: u64| v & 0x7F80_0000 == 0 && v & 0x007F_FFFF != 0;
     ty == ReduceType::F32 && (subnormal(a) || subnormal(b))
+}
+
+/// Whether `map` is an im2col map whose pixel bounding box has a corner other than 0: an
+/// `.im2col_no_offs` store or reduction over one traps on an H100 ([`IM2COL_CORNER_TRAPS`];
+/// loads over them work, and so do stores over the same map with both corners 0, swizzled or
+/// not).
+fn im2col_corners(map: &TensorMap) -> bool {
+    matches!(&map.mode, MapMode::Im2col { lower_corner, upper_corner, .. }
+        if lower_corner.iter().chain(upper_corner).any(|&c| c != 0))
+}
+
+/// `map` with its pixel bounding box corners at 0 (the `.im2col_no_offs` stores of the sweep).
+fn with_zero_corners(map: TensorMap) -> TensorMap {
+    let mode = match map.mode {
+        MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => MapMode::Im2col {
+            lower_corner: vec![0; lower_corner.len()],
+            upper_corner: vec![0; upper_corner.len()],
+            channels_per_pixel,
+            pixels_per_column,
+        },
+        m => m,
+    };
+    TensorMap { mode, ..map }
 }
 
 /// Whether a tensor reduction with `redop` over `map` is a bitwise one over an INT64 map, which
@@ -732,6 +757,15 @@ fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Re
                 }
             }
         }
+        LoadMode::Im2colNoOffs if !load => {
+            for (m, map) in im2col_maps(rank, target).into_iter().map(with_zero_corners).enumerate() {
+                for (where_, coords) in im2col_store_coordinates(&map) {
+                    let seed = (m * 100 + out.len()) as u64 + 60_000;
+                    let label = format!("{}; {where_} {coords:?}", map_label(&map));
+                    out.push((label, tensor_store(opcode, None, c.cache_hint, target, &map, &coords, seed)));
+                }
+            }
+        }
         m => return Err(format!("not modelled by the memory programs: tensor copies in .{m} mode")),
     }
     Ok(sample(out, variant))
@@ -841,12 +875,33 @@ fn tensor_reduce_cases(
     target: &Target,
     keep: &dyn Fn(&TensorMap) -> bool,
 ) -> Result<Vec<(String, MemSource)>, String> {
-    if let Some(m) = c.load_mode.filter(|m| *m != LoadMode::Tile) {
-        return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode"));
-    }
     let rank = usize::from(c.dim.rank());
     let variant = c.cache_hint || c.load_mode.is_none();
     let mut out = Vec::new();
+    match c.load_mode.unwrap_or(LoadMode::Tile) {
+        LoadMode::Tile => {}
+        LoadMode::Im2colNoOffs => {
+            // `.add` over an f32 im2col map pairs edge values into subnormal sums, which an H100
+            // keeps where §9.7.9.25.4.2 flushes them: the known deviation of
+            // corpus/findings/reduce-add-f32-subnormals.md (seen here too, 2026-11-27), so f32
+            // adds are left out of these rows.
+            let types: Vec<D> =
+                reduce_types(c.redop).into_iter().filter(|&t| !(c.redop == RedOp::Add && t == D::Float32)).collect();
+            let maps = im2col_maps_of(rank, target, &types).into_iter().map(with_zero_corners);
+            for (m, map) in maps.enumerate() {
+                if map.oob_fill != OobFill::None || !keep(&map) {
+                    continue;
+                }
+                for (where_, coords) in im2col_store_coordinates(&map) {
+                    let seed = (m * 100 + out.len()) as u64 + 80_000;
+                    let label = format!("{}; {where_} {coords:?}", map_label(&map));
+                    out.push((label, tensor_store(opcode, Some(c.redop), c.cache_hint, target, &map, &coords, seed)));
+                }
+            }
+            return Ok(sample(out, variant));
+        }
+        m => return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode")),
+    }
     for (m, map) in tiled_maps(rank, target, &reduce_types(c.redop)).into_iter().enumerate().step_by(2) {
         if map.interleave != Interleave::None || map.oob_fill != OobFill::None || !keep(&map) {
             continue;
@@ -929,15 +984,31 @@ type Placement = (String, Vec<i32>, Vec<u16>);
 /// Im2col maps of `rank` (3…5): channels-innermost tensors `[C, W, (H, (D,)) N]` with corners
 /// inside and outside the image.
 fn im2col_maps(rank: usize, target: &Target) -> Vec<TensorMap> {
-    let mut maps = Vec::new();
-    for (k, (dtype, channels, pixels, swizzle, lower, upper)) in [
+    let shapes = [
         (D::Float16, 16u32, 8u32, Swizzle::None, 0i32, 0i32),
         (D::Float32, 8, 16, Swizzle::B64, -1, 1),
         (D::Uint8, 32, 4, Swizzle::B32, -1, -1),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    ];
+    im2col_maps_with(rank, target, &shapes)
+}
+
+/// Im2col maps of `rank` over each of `types` (for reductions): the shapes of [`im2col_maps`]
+/// with each type in turn (channels so that a pixel is 32 bytes).
+fn im2col_maps_of(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
+    let mut shapes = Vec::new();
+    for (k, &dtype) in types.iter().enumerate() {
+        let eb = TensorMap { dtype, ..blank_map() }.element_bytes() as u32;
+        let (swizzle, lower, upper) = [(Swizzle::None, 0, 0), (Swizzle::B64, -1, 1), (Swizzle::B32, -1, -1)][k % 3];
+        shapes.push((dtype, 32 / eb, 8u32, swizzle, lower, upper));
+    }
+    im2col_maps_with(rank, target, &shapes).into_iter().map(|m| TensorMap { oob_fill: OobFill::None, ..m }).collect()
+}
+
+/// Im2col maps of `rank`, one per `(dtype, channels per pixel, pixels per column, swizzle,
+/// lower corner, upper corner)`; the second gets the NaN out-of-bounds fill.
+fn im2col_maps_with(rank: usize, target: &Target, shapes: &[(D, u32, u32, Swizzle, i32, i32)]) -> Vec<TensorMap> {
+    let mut maps = Vec::new();
+    for (k, &(dtype, channels, pixels, swizzle, lower, upper)) in shapes.iter().enumerate() {
         let spatial = rank - 2;
         let mut dims = vec![u64::from(channels) + 8];
         for d in 0..spatial {
@@ -994,6 +1065,16 @@ fn im2col_coordinates(map: &TensorMap) -> Vec<Placement> {
     ]
 }
 
+/// Coordinates of `.im2col_no_offs` stores and reductions on an im2col map: at the image's
+/// start, inside it, and in the second image (non-negative, §9.7.9.25.5.1).
+fn im2col_store_coordinates(map: &TensorMap) -> Vec<(String, Vec<i32>)> {
+    im2col_coordinates(map)
+        .into_iter()
+        .map(|(w, c, _)| (w.replace(", offsets 1", ""), c))
+        .filter(|(_, c)| map.store_restriction(c).is_none())
+        .collect()
+}
+
 /// A dedicated set of cases on which an H100 deviates from the PTX ISA: an open finding under
 /// `corpus/findings/` with its known entry under `corpus/known/`. Its conform rows are
 /// `<opcode> [<name>]` and its findings carry `input_class`, so that the known entry matches
@@ -1025,8 +1106,54 @@ pub const F32_SUBNORMAL_ADDS: DeviationSet =
 pub const INT64_BITWISE_TRAPS: DeviationSet =
     DeviationSet { name: "int64 bitwise traps", input_class: "int64-bitwise-reduction", cases: int64_bitwise_cases };
 
+/// `.im2col_no_offs` tensor stores and reductions over an im2col map with a pixel bounding box
+/// corner other than 0 trap (corpus/findings/tma-im2col-no-offs-corner-trap.md).
+pub const IM2COL_CORNER_TRAPS: DeviationSet = DeviationSet {
+    name: "im2col_no_offs corner traps",
+    input_class: "im2col-no-offs-corners",
+    cases: im2col_corner_trap_cases,
+};
+
 /// Every dedicated set.
-pub const DEVIATION_SETS: [DeviationSet; 3] = [INNER_COORDINATE_TRAPS, F32_SUBNORMAL_ADDS, INT64_BITWISE_TRAPS];
+pub const DEVIATION_SETS: [DeviationSet; 4] =
+    [INNER_COORDINATE_TRAPS, F32_SUBNORMAL_ADDS, INT64_BITWISE_TRAPS, IM2COL_CORNER_TRAPS];
+
+/// The 3-D `.im2col_no_offs` store and `.add` reduction (no cache hint) over each im2col map of
+/// the sweep's shapes whose corners are not 0, at the sweep's store coordinates: the spec
+/// promises the write, an H100 traps (corpus/findings/tma-im2col-no-offs-corner-trap.md).
+pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
+    let mut out = Vec::new();
+    for (form, _) in valid_forms(target, None) {
+        let (opcode, redop, maps) = match &form {
+            Form::CpAsyncBulkTensor(c)
+                if c.dst == BulkSpace::Global
+                    && c.load_mode == Some(LoadMode::Im2colNoOffs)
+                    && c.dim.rank() == 3
+                    && !c.cache_hint =>
+            {
+                (form.opcode(), None, im2col_maps(3, target))
+            }
+            Form::CpReduceAsyncBulkTensor(c)
+                if c.load_mode == Some(LoadMode::Im2colNoOffs)
+                    && c.redop == RedOp::Add
+                    && c.dim.rank() == 3
+                    && !c.cache_hint =>
+            {
+                (form.opcode(), Some(RedOp::Add), im2col_maps_of(3, target, &reduce_types(RedOp::Add)))
+            }
+            _ => continue,
+        };
+        for (m, map) in maps.into_iter().enumerate().filter(|(_, m)| im2col_corners(m)) {
+            for (where_, coords) in im2col_store_coordinates(&map) {
+                let seed = 98_000 + (m * 10 + out.len()) as u64;
+                let label = format!("{}; {where_} {coords:?}", map_label(&map));
+                let source = tensor_store(&opcode, redop, false, target, &map, &coords, seed);
+                out.push(AsyncCase { form: opcode.clone(), label, source });
+            }
+        }
+    }
+    out
+}
 
 /// The `cp.reduce.async.bulk .add.f32` edge pairs with a subnormal, for each such form.
 pub fn f32_subnormal_add_cases(target: &Target) -> Vec<AsyncCase> {
@@ -1137,7 +1264,8 @@ mod deviation_sets {
 
     /// Each dedicated set has cases on sm_90, and the main sweep has none of them: no f32 edge
     /// pair with a subnormal, no bitwise tensor reduction over an INT64 map, no tile load at a
-    /// trapping innermost coordinate, no interleaved map.
+    /// trapping innermost coordinate, no interleaved map, no `.im2col_no_offs` store or
+    /// reduction over an im2col map with a corner other than 0.
     #[test]
     fn the_sets_hold_exactly_what_the_sweep_leaves_out() {
         let t: Target = "sm_90".parse().unwrap();
@@ -1158,6 +1286,8 @@ mod deviation_sets {
                 assert_eq!(m.map.interleave, Interleave::None, "{}: {}", c.form, c.label);
                 let bitwise = [".and.", ".or.", ".xor."].iter().any(|op| c.form.contains(op));
                 assert!(!(bitwise && m.map.dtype == D::Int64), "{}: {}", c.form, c.label);
+                let no_offs = c.form.contains(".im2col_no_offs");
+                assert!(!(no_offs && im2col_corners(&m.map)), "{}: {}", c.form, c.label);
             }
         }
         let int64 = int64_bitwise_cases(&t);

@@ -623,3 +623,27 @@ fn a_tensor_store_at_a_negative_coordinate_is_undefined() {
     let v = one(line);
     assert!(v["error"].as_str().unwrap().contains("§9.7.9.25.5.1"), "{v}");
 }
+
+/// An `.im2col_no_offs` store writes the column an im2col load without offsets reads: pixel p
+/// of the column (channels innermost) to W = w0 + p of the image, every channel from c0; the
+/// rest of the tensor keeps its bytes. This is how an H100 writes it where both pixel-box
+/// corners are 0 (corpus/findings/tma-im2col-no-offs-corner-trap.md).
+#[test]
+fn an_im2col_no_offs_store_writes_the_column_an_im2col_load_reads() {
+    let win: Vec<u8> = (0x40u8..0x50).collect();
+    let line = json!({
+        "program": ["fence.proxy.async.shared::cta;", "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [tmap, {c0, c1, c2}], [win];", "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;"],
+        "regs": {"c0": "0x0", "c1": "0x1", "c2": "0x1"},
+        "buffers": {"dst": {"space": "global", "len": 160, "fill": "ee"}, "win": {"space": "shared", "hex": hex(&win), "align": 1024}},
+        "tensor_maps": {"tmap": {"global": "dst", "mode": "im2col", "dtype": "UINT8", "dims": [4, 5, 2], "strides": [16, 80], "element_strides": [1, 1, 1], "lower_corner": [0], "upper_corner": [0], "channels_per_pixel": 4, "pixels_per_column": 4}},
+        "read": ["dst"],
+    });
+    let v = one(line);
+    // Image 1 starts at byte 80; pixels W = 1…4 at 16-byte pitch, 4 channels each.
+    let mut want = vec![0xeeu8; 160];
+    for p in 0..4 {
+        let at = 80 + (1 + p) * 16;
+        want[at..at + 4].copy_from_slice(&win[p * 4..p * 4 + 4]);
+    }
+    assert_eq!(v["dst"], json!(hex(&want)), "{v}");
+}

@@ -777,10 +777,15 @@ impl Machine<'_> {
     fn tensor_copy(&mut self, t: u32, c: &crate::isa::CpAsyncBulkTensor, ops: &[Operand]) -> Result<(), MemError> {
         use crate::isa::LoadMode;
         let mode = c.load_mode.unwrap_or(LoadMode::Tile);
-        if !matches!(mode, LoadMode::Tile | LoadMode::Im2col) || c.cta_group.is_some() {
+        let load = c.dst != BulkSpace::Global;
+        // A store in `.im2col_no_offs` mode writes the column an im2col load without offsets
+        // reads (§9.7.9.25.5.2: "some dimensions of the source tensors are unrolled in a single
+        // dimensional column"; the traversal is the load's, as an H100 writes it where it does
+        // not trap: corpus/findings/tma-im2col-no-offs-corner-trap.md).
+        let modelled = matches!(mode, LoadMode::Tile | LoadMode::Im2col) || (!load && mode == LoadMode::Im2colNoOffs);
+        if !modelled || c.cta_group.is_some() {
             return Err(MemError::Unsupported(format!("tensor copies in .{mode} mode or with .cta_group")));
         }
-        let load = c.dst != BulkSpace::Global;
         let (m, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
         let decl = &self.p.tensor_maps[m];
         let map = &decl.map;
@@ -930,16 +935,18 @@ impl Machine<'_> {
         Ok(spans)
     }
 
-    /// `cp.reduce.async.bulk.tensor` (§9.7.9.25.5.3) in tile mode: each in-bounds element of
-    /// the tile reduced into global memory; the element type is the map's.
+    /// `cp.reduce.async.bulk.tensor` (§9.7.9.25.5.3) in tile and `.im2col_no_offs` modes: each
+    /// in-bounds element of the tile (or im2col column, as a store writes it) reduced into
+    /// global memory; the element type is the map's.
     fn tensor_reduce(
         &mut self,
         t: u32,
         c: &crate::isa::CpReduceAsyncBulkTensor,
         ops: &[Operand],
     ) -> Result<(), MemError> {
-        if c.load_mode.is_some_and(|m| m != crate::isa::LoadMode::Tile) {
-            return Err(MemError::Unsupported("tensor reductions other than .tile".into()));
+        use crate::isa::LoadMode;
+        if c.load_mode.is_some_and(|m| !matches!(m, LoadMode::Tile | LoadMode::Im2colNoOffs)) {
+            return Err(MemError::Unsupported("tensor reductions other than .tile and .im2col_no_offs".into()));
         }
         let (m, coords) = self.tensor_ref(t, &ops[0])?;
         let decl = &self.p.tensor_maps[m];
