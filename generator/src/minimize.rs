@@ -347,6 +347,9 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
         while let Some(start) = at.filter(|_| !self.exhausted()) {
             let mut batch: Vec<(Program, Inputs)> = Vec::new();
             let mut resume: Vec<Option<(usize, Cursor)>> = Vec::new();
+            // Refusals laid out before each candidate, and in all: the count a one-at-a-time
+            // round makes is those before the accepted candidate.
+            let (mut refused_before, mut refused) = (Vec::new(), 0);
             let mut next = Some(start);
             let room = self.batch.min(self.budget.calls - self.calls);
             while let Some((k, c)) = next.filter(|_| batch.len() < room) {
@@ -357,8 +360,9 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
                         if p == self.cur.p && i == self.cur.i {
                             // Nothing to gain: as if refused.
                         } else if self.checked && check_program(&p).is_err() {
-                            self.refused += 1;
+                            refused += 1;
                         } else {
+                            refused_before.push(refused);
                             batch.push((p, i));
                             resume.push(on_accept.map_or_else(|| after_pass(k), |c| Some((k, c))));
                         }
@@ -367,6 +371,7 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
                 };
             }
             if batch.is_empty() {
+                self.refused += refused;
                 break;
             }
             self.runs += 1;
@@ -374,6 +379,7 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
             match (self.pred)(&batch).filter(|&j| j < batch.len()) {
                 Some(j) => {
                     self.calls += j + 1;
+                    self.refused += refused_before[j];
                     self.batch = (self.batch / 2).max(1);
                     let (p, i) = batch.swap_remove(j);
                     self.cur = Current { p, i };
@@ -382,6 +388,7 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
                 }
                 None => {
                     self.calls += batch.len();
+                    self.refused += refused;
                     self.batch = (self.batch * 2).min(self.max_batch);
                     at = next;
                 }
@@ -601,10 +608,9 @@ mod tests {
         }
     }
 
-    /// The predicate stands for a finding: the program still holds an `add` and a `cvt`, and
-    /// thread 0's output is odd.
-    #[test]
-    fn reduces_to_the_instructions_the_predicate_needs() {
+    /// Eleven statements around a `cvt` and an `add`, with a branch, over two warps; thread 0's
+    /// output is odd.
+    fn branchy_case() -> (Program, Inputs) {
         let p = program(&[
             "ld.global.v4.b32 {%r0, %r1, %r2, %r3}, [%in];",
             "xor.b32 %r4, %r1, %r2;",
@@ -618,7 +624,14 @@ mod tests {
             "or.b32 %r9, %r8, %r4;",
             "st.global.b32 [%out], %r9;",
         ]);
-        let inputs = Inputs((0..64 * 4).map(|k| if k % 4 == 0 { 0x4040_0000 } else { k as u32 }).collect());
+        (p, Inputs((0..64 * 4).map(|k| if k % 4 == 0 { 0x4040_0000 } else { k as u32 }).collect()))
+    }
+
+    /// The predicate stands for a finding: the program still holds an `add` and a `cvt`, and
+    /// thread 0's output is odd.
+    #[test]
+    fn reduces_to_the_instructions_the_predicate_needs() {
+        let (p, inputs) = branchy_case();
         let allow = Allowances::all();
         let pred = |p: &Program, i: &Inputs| {
             p.body.iter().any(|s| matches!(s, Stmt::Glue { glue, .. } if glue.op == GlueOp::Add))
@@ -638,17 +651,7 @@ mod tests {
     /// in fewer runs.
     #[test]
     fn batches_reach_the_case_one_at_a_time_reaches() {
-        let p = program(&[
-            "ld.global.v4.b32 {%r0, %r1, %r2, %r3}, [%in];",
-            "xor.b32 %r4, %r1, %r2;",
-            "mul.lo.s32 %r5, %r3, 3;",
-            "cvt.rzi.s32.f32 %r6, %r0;",
-            "add.s32 %r7, %r6, %r5;",
-            "shl.b32 %r8, %r7, 1;",
-            "or.b32 %r9, %r8, %r4;",
-            "st.global.b32 [%out], %r9;",
-        ]);
-        let inputs = Inputs((0..64 * 4).map(|k| if k % 4 == 0 { 0x4040_0000 } else { k as u32 }).collect());
+        let (p, inputs) = branchy_case();
         let allow = Allowances::all();
         let pred = |p: &Program, i: &Inputs| {
             p.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("cvt"))
