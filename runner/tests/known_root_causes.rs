@@ -164,7 +164,7 @@ fn check_campaign(campaign: &str, expected_rows: usize, both: &[(&str, char, &st
                 .iter()
                 .filter(|k| match &k.rule {
                     KnownRule::Pattern(pat) => pat.matches(&sig),
-                    KnownRule::Id(id) => *id == sig.key(),
+                    KnownRule::Ids(ids) => ids.contains(&sig.key()),
                 })
                 .filter_map(|k| cause_of(&k.name))
                 .collect();

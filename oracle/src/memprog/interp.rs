@@ -789,6 +789,7 @@ impl Machine<'_> {
         let (m, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
         let decl = &self.p.tensor_maps[m];
         let map = &decl.map;
+        check_map_mode(mode, map, &decl.name)?;
         let mut offsets = Vec::new();
         if load && mode == LoadMode::Im2col {
             let Some(Operand::Vector(items)) = ops.get(3) else {
@@ -950,6 +951,7 @@ impl Machine<'_> {
         }
         let (m, coords) = self.tensor_ref(t, &ops[0])?;
         let decl = &self.p.tensor_maps[m];
+        check_map_mode(c.load_mode.unwrap_or(LoadMode::Tile), &decl.map, &decl.name)?;
         let ty = decl
             .map
             .dtype
@@ -1079,4 +1081,20 @@ fn elements(o: &Operand) -> Vec<&Operand> {
         Operand::Vector(items) => items.iter().collect(),
         o => vec![o],
     }
+}
+
+/// A tensor copy or reduction in `mode` must use a map of that kind: the tile modes a tiled
+/// map, the im2col modes an im2col map (§9.7.9.25.5.2; the two encoders of the tensor-map
+/// section make different maps). Anything else is not modelled.
+fn check_map_mode(
+    mode: crate::isa::LoadMode,
+    map: &crate::memory::tensor_map::TensorMap,
+    name: &str,
+) -> Result<(), MemError> {
+    let im2col_map = matches!(map.mode, crate::memory::tensor_map::MapMode::Im2col { .. });
+    if mode.is_im2col() == im2col_map {
+        return Ok(());
+    }
+    let kind = if im2col_map { "an im2col" } else { "a tiled" };
+    Err(MemError::Unsupported(format!("a .{mode} tensor copy or reduction over {kind} map (`{name}`)")))
 }

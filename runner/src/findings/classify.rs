@@ -22,6 +22,10 @@ pub fn gist(message: &str) -> String {
     cleaned.chars().take(80).collect()
 }
 
+/// Every name [`input_class`] gives, and `""` (a finding without an input: a crash, a
+/// rejection).
+pub const INPUT_CLASSES: [&str; 9] = ["", "set", "zero", "subnormal", "normal", "inf", "nan", "int-limit", "int"];
+
 /// The class of a source value: by the cvt's source format (the oracle's one classification,
 /// `oracle::num::classify`), else as an integer.
 pub fn input_class(form: Option<&Form>, v: &Expected) -> String {
@@ -53,6 +57,18 @@ mod tests {
     fn gists_drop_names_and_numbers() {
         let m = "ptxas /tmp/x.ptx, line 12; error   : Arguments mismatch for instruction 'mov' at %r12";
         assert_eq!(gist(m), "Arguments mismatch for instruction 'mov' at");
+    }
+
+    #[test]
+    fn input_classes_are_listed() {
+        let cvt: Form = Form::parse_opcode("cvt.rn.f16.f32").unwrap();
+        for (form, bits) in
+            [(Some(&cvt), 0x7FC0_0000u128), (Some(&cvt), 1), (Some(&cvt), 0x3F80_0000), (None, 5), (None, 1), (None, 0)]
+        {
+            assert!(INPUT_CLASSES.contains(&input_class(form, &Expected::exact(bits, 32)).as_str()));
+        }
+        let set = Expected::any(32, oracle::semantics::Allowance::Undefined);
+        assert!(INPUT_CLASSES.contains(&input_class(None, &set).as_str()));
     }
 
     #[test]

@@ -45,6 +45,7 @@ use toml::Spanned;
 
 use oracle::program::slice::SHAPE_ARROW;
 
+use super::classify::INPUT_CLASSES;
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
 
@@ -165,8 +166,8 @@ impl SignaturePattern {
 /// How a known finding is recognized.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KnownRule {
-    /// Exactly this signature key.
-    Id(String),
+    /// Exactly these signature keys (`id = "…"` or `id = ["…", …]`).
+    Ids(Vec<String>),
     /// Any signature the pattern matches.
     Pattern(SignaturePattern),
 }
@@ -192,7 +193,7 @@ impl Known {
     /// Whether this known finding covers `sig` (whose key is `key`).
     fn covers(&self, sig: &Signature, key: &str) -> bool {
         match &self.rule {
-            KnownRule::Id(id) => id == key,
+            KnownRule::Ids(ids) => ids.iter().any(|id| id == key),
             KnownRule::Pattern(p) => p.matches(sig),
         }
     }
@@ -243,7 +244,7 @@ struct RawPattern {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawKnown {
-    id: Option<Spanned<String>>,
+    id: Option<Spanned<Globs>>,
     signature: Option<Spanned<RawPattern>>,
     reason: Spanned<String>,
     evidence: Spanned<String>,
@@ -311,14 +312,21 @@ impl KnownSet {
         };
         let rule = match (raw.id, raw.signature) {
             (Some(id), None) => {
-                let s = id.get_ref();
-                if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+                let span = id.span();
+                let ids = id.into_inner().into_vec();
+                if ids.is_empty() {
+                    return Err(invalid(span, "`id` needs at least one signature key".into()));
+                }
+                if let Some(s) = ids
+                    .iter()
+                    .find(|s| s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+                {
                     return Err(invalid(
-                        id.span(),
-                        format!("`id` must be a signature key (16 lower-case hex digits), not `{s}`"),
+                        span,
+                        format!("`id` must be a signature key (16 lower-case hex digits) or a list of them, not `{s}`"),
                     ));
                 }
-                KnownRule::Id(s.clone())
+                KnownRule::Ids(ids)
             }
             (None, Some(sig)) => {
                 let span = sig.span();
@@ -369,11 +377,15 @@ impl KnownSet {
     }
 
     /// Whether some known finding could cover `sig` whatever its input class: a pattern that
-    /// matches every other field, or any `id` entry (a key covers every field). Never false
-    /// when [`KnownSet::matches`] would find one for `sig` with some input class.
+    /// matches every other field, or an `id` entry holding the key of `sig` with one of the
+    /// input classes triage gives ([`INPUT_CLASSES`]). Never false when [`KnownSet::matches`]
+    /// would find one for `sig` with such an input class.
     pub fn may_match(&self, sig: &Signature) -> bool {
         self.entries.iter().any(|k| match &k.rule {
-            KnownRule::Id(_) => true,
+            KnownRule::Ids(ids) => INPUT_CLASSES.iter().any(|c| {
+                let with = Signature { input_class: (*c).to_string(), ..sig.clone() };
+                ids.contains(&with.key())
+            }),
             KnownRule::Pattern(p) => p.matches_but_input_class(sig),
         })
     }
@@ -467,6 +479,18 @@ mod tests {
         let set = KnownSet { entries: vec![KnownSet::parse_file(Path::new("by-id.toml"), &text).unwrap()] };
         assert_eq!(set.matches(&target).unwrap().name, "by-id");
         assert!(set.matches(&c(&["cuda:ptxas-O0"])).is_none());
+
+        // A list of keys covers each of them and nothing else.
+        let other = c(&["cuda:ptxas-O3"]);
+        let text = format!("id = [\"{}\", \"{}\"]\nreason = \"r\"\nevidence = \"e\"\n", target.key(), other.key());
+        let set = KnownSet { entries: vec![KnownSet::parse_file(Path::new("by-ids.toml"), &text).unwrap()] };
+        assert!(set.matches(&target).is_some() && set.matches(&other).is_some());
+        assert!(set.matches(&c(&["cuda:ptxas-O0"])).is_none());
+        for bad in ["id = []", "id = [\"0123\"]"] {
+            let text = format!("{bad}\nreason = \"r\"\nevidence = \"e\"\n");
+            let e = KnownSet::parse_file(Path::new("bad.toml"), &text).unwrap_err().to_string();
+            assert!(e.contains("bad.toml") && e.contains("`id`"), "{e}");
+        }
     }
 
     #[test]

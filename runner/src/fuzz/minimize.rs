@@ -43,9 +43,10 @@ pub const MAX_BATCH: usize = 16;
 
 /// Most candidates per predicate run for a finding of class `class`: one where a candidate may
 /// fault or hang (a fault in a batch costs halving runs and a worker restart each, a hang its
-/// batch timeout), [`MAX_BATCH`] otherwise.
+/// batch timeout) or be rejected by ptxas (a rejection's message names its kernel, and the
+/// assembler's attribution rounds are bounded), [`MAX_BATCH`] otherwise.
 pub fn max_batch(class: FindingClass) -> usize {
-    if class == FindingClass::Crash {
+    if matches!(class, FindingClass::Crash | FindingClass::AssemblerRejection) {
         1
     } else {
         MAX_BATCH
