@@ -40,7 +40,8 @@ use crate::program::check_program;
 /// Limits of a reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
-    /// Most candidates shown to the predicate.
+    /// Most predicate calls of a one-candidate-at-a-time reduction (a batched one runs the same
+    /// candidates plus, per accepting run, those laid out after the accepted one).
     pub calls: usize,
 }
 

@@ -236,7 +236,7 @@ pub struct FuzzArgs {
     /// floor within minutes, because known findings are everywhere (docs/PERFORMANCE.md).
     #[arg(long)]
     pub adapt: bool,
-    /// Most candidates shown to the predicate per minimization (up to 16 are run together).
+    /// Most predicate calls per minimization, counted as a one-candidate-at-a-time reduction makes them (up to 16 candidates run together).
     #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
     /// Switch allowances off (comma-separated names).
@@ -588,12 +588,13 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "{} → {} instructions, {} threads, {} candidates in {} runs ({} invalid candidates refused without a run): {}",
+        "{} → {} instructions, {} threads, {} predicate calls made in {} runs of {} candidates ({} invalid candidates refused without a run): {}",
         red.before,
         red.after,
         red.program.threads(),
         red.calls,
         red.runs,
+        red.shown,
         red.refused,
         out.display()
     );

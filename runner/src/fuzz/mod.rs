@@ -670,7 +670,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         eprintln!("{}", stage_table(&stages, seconds));
         let c = &tri.counts;
         eprintln!(
-            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} candidates in {} predicate runs, {} invalid candidates refused without a run; {} did not show again alone), {} stored unminimized (queue full {}, time up {}, minimization off {})",
+            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} predicate calls, one candidate each, made in {} runs, {} invalid candidates refused without a run; {} did not show again alone), {} stored unminimized (queue full {}, time up {}, minimization off {})",
             c.raw,
             c.known_before_minimization,
             c.repeated_kind,

@@ -45,7 +45,8 @@ pub struct TriageCounts {
     /// Of those minimized, how many did not show the finding again when run alone (stored as
     /// generated; [`crate::findings::Finding::reproduced`]).
     pub not_reproduced: u64,
-    /// Candidates the reducer showed its predicate (each runs on every backend).
+    /// Predicate calls the reductions made, counted as one candidate at a time would make them
+    /// (the candidates a batch runs after an accepted one come on top).
     pub minimization_calls: u64,
     /// Predicate runs those candidates took (a run shows a batch of candidates to every
     /// backend at once: one module, one ptxas process per level).
