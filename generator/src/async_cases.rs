@@ -758,13 +758,8 @@ fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Re
             }
         }
         LoadMode::Im2colNoOffs if !load => {
-            for (m, map) in im2col_maps(rank, target).into_iter().map(with_zero_corners).enumerate() {
-                for (where_, coords) in im2col_store_coordinates(&map) {
-                    let seed = (m * 100 + out.len()) as u64 + 60_000;
-                    let label = format!("{}; {where_} {coords:?}", map_label(&map));
-                    out.push((label, tensor_store(opcode, None, c.cache_hint, target, &map, &coords, seed)));
-                }
-            }
+            let maps = im2col_maps(rank, target).into_iter().map(with_zero_corners).enumerate();
+            out = im2col_stores(opcode, None, c.cache_hint, target, maps, &|m, n| (m * 100 + n) as u64 + 60_000);
         }
         m => return Err(format!("not modelled by the memory programs: tensor copies in .{m} mode")),
     }
@@ -888,16 +883,9 @@ fn tensor_reduce_cases(
             let types: Vec<D> =
                 reduce_types(c.redop).into_iter().filter(|&t| !(c.redop == RedOp::Add && t == D::Float32)).collect();
             let maps = im2col_maps_of(rank, target, &types).into_iter().map(with_zero_corners);
-            for (m, map) in maps.enumerate() {
-                if map.oob_fill != OobFill::None || !keep(&map) {
-                    continue;
-                }
-                for (where_, coords) in im2col_store_coordinates(&map) {
-                    let seed = (m * 100 + out.len()) as u64 + 80_000;
-                    let label = format!("{}; {where_} {coords:?}", map_label(&map));
-                    out.push((label, tensor_store(opcode, Some(c.redop), c.cache_hint, target, &map, &coords, seed)));
-                }
-            }
+            let seed = |m: usize, n: usize| (m * 100 + n) as u64 + 80_000;
+            let kept = maps.enumerate().filter(|(_, m)| keep(m));
+            let out = im2col_stores(opcode, Some(c.redop), c.cache_hint, target, kept, &seed);
             return Ok(sample(out, variant));
         }
         m => return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode")),
@@ -1066,6 +1054,27 @@ fn im2col_coordinates(map: &TensorMap) -> Vec<Placement> {
     ]
 }
 
+/// `.im2col_no_offs` stores (`redop` `None`) or reductions of `opcode` over each of `maps`
+/// (numbered) at [`im2col_store_coordinates`]; `seed(m, n)` seeds the bytes of the `n`-th case,
+/// on map number `m`.
+fn im2col_stores(
+    opcode: &str,
+    redop: Option<RedOp>,
+    cache_hint: bool,
+    target: &Target,
+    maps: impl Iterator<Item = (usize, TensorMap)>,
+    seed: &dyn Fn(usize, usize) -> u64,
+) -> Vec<(String, MemSource)> {
+    let mut out = Vec::new();
+    for (m, map) in maps {
+        for (where_, coords) in im2col_store_coordinates(&map) {
+            let label = format!("{}; {where_} {coords:?}", map_label(&map));
+            out.push((label, tensor_store(opcode, redop, cache_hint, target, &map, &coords, seed(m, out.len()))));
+        }
+    }
+    out
+}
+
 /// Coordinates of `.im2col_no_offs` stores and reductions on an im2col map: at the image's
 /// start, inside it, and in the second image (non-negative, §9.7.9.25.5.1).
 fn im2col_store_coordinates(map: &TensorMap) -> Vec<(String, Vec<i32>)> {
@@ -1144,14 +1153,11 @@ pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
             }
             _ => continue,
         };
-        for (m, map) in maps.into_iter().enumerate().filter(|(_, m)| im2col_corners(m)) {
-            for (where_, coords) in im2col_store_coordinates(&map) {
-                let seed = 98_000 + (m * 10 + out.len()) as u64;
-                let label = format!("{}; {where_} {coords:?}", map_label(&map));
-                let source = tensor_store(&opcode, redop, false, target, &map, &coords, seed);
-                out.push(AsyncCase { form: opcode.clone(), label, source });
-            }
-        }
+        let before = out.len();
+        let seed = |m: usize, n: usize| 98_000 + (m * 10 + before + n) as u64;
+        let trapping = maps.into_iter().enumerate().filter(|(_, m)| im2col_corners(m));
+        let cases = im2col_stores(&opcode, redop, false, target, trapping, &seed);
+        out.extend(cases.into_iter().map(|(label, source)| AsyncCase { form: opcode.clone(), label, source }));
     }
     out
 }

@@ -122,7 +122,7 @@ pub struct Done {
     pub case: String,
     /// Whether the reducer ran (false: its turn came after the deadline).
     pub minimized: bool,
-    /// Candidates shown to the predicate.
+    /// Predicate calls, counted as a one-candidate-at-a-time reduction makes them.
     pub calls: u64,
     /// Predicate runs (each a run of a batch of candidates on every backend).
     pub runs: u64,
