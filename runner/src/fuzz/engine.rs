@@ -1,7 +1,8 @@
 //! Running programs on every selected backend: the oracle in process (the reference), each
 //! distinct offline assembly the backends declare (one module per batch and [`Build`],
 //! failures attributed to single programs) and the backends that run programs (GPU or
-//! `oracle-worker`), narrowing a failure down to single programs by halving the batch.
+//! `oracle-worker`; concurrently, one thread each), narrowing a failure down to single programs
+//! by halving the batch.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls.
 //!
@@ -148,57 +149,6 @@ impl Engine {
         crate::backend::environment(&self.backends)
     }
 
-    /// Runs `which` programs on backend `b`; failures narrowed to single programs.
-    fn run_on(
-        &mut self,
-        b: usize,
-        programs: &[Program],
-        inputs: &[Inputs],
-        which: &[usize],
-        cubin: Option<&PathBuf>,
-        results: &mut [ProgramResult],
-    ) {
-        if which.is_empty() {
-            return;
-        }
-        let refs: Vec<Program> = which.iter().map(|&i| programs[i].clone()).collect();
-        let batch = ProgramBatch {
-            ptx: text::module(&refs),
-            cubin: cubin.cloned(),
-            kernels: which
-                .iter()
-                .map(|&i| KernelRun {
-                    name: programs[i].name.clone(),
-                    threads: programs[i].threads(),
-                    inputs: inputs[i].0.clone(),
-                    outputs: programs[i].outputs,
-                })
-                .collect(),
-            timeout: if which.len() == 1 { self.timeout.min(Duration::from_secs(20)) } else { self.timeout },
-        };
-        let backend = &mut self.backends[b];
-        let failure = match backend.run_programs(&batch) {
-            Ok(outputs) => {
-                let name = backend.name();
-                for (&i, words) in which.iter().zip(outputs) {
-                    results[i].observed.push(Observed { backend: name.clone(), words });
-                }
-                return;
-            }
-            Err(Failed::Environment(_)) => return,
-            Err(Failed::Finding(f)) => f,
-        };
-        if which.len() == 1 {
-            results[which[0]].failures.push(failure);
-            return;
-        }
-        // A cubin holds every program of the batch; halves re-use it (entries are looked up
-        // by name), the JIT compiles each half's own module.
-        let (x, y) = which.split_at(which.len() / 2);
-        self.run_on(b, programs, inputs, x, cubin, results);
-        self.run_on(b, programs, inputs, y, cubin, results);
-    }
-
     /// What batch preparation needs (shareable with the preparing threads).
     pub fn preparer(&self) -> Preparer {
         let mut builds: Vec<Build> = Vec::new();
@@ -223,22 +173,43 @@ impl Engine {
         self.execute(programs, inputs, prepared)
     }
 
-    /// Runs a prepared batch on the backends that run programs.
+    /// Runs a prepared batch on the backends that run programs, each on its own thread (the
+    /// JIT compiling while the cubins run); results in backend order.
     pub fn execute(&mut self, programs: &[Program], inputs: &[Inputs], prepared: Prepared) -> Vec<ProgramResult> {
         let Prepared { mut results, cubins, valid, .. } = prepared;
-        for b in 0..self.backends.len() {
-            if self.backends[b].role() != Role::Runs {
-                continue;
+        let timeout = self.timeout;
+        let runs: Vec<BackendRun> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .backends
+                .iter_mut()
+                .filter(|b| b.role() == Role::Runs)
+                .filter_map(|backend| {
+                    let (which, cubin) = match backend.builds().first() {
+                        Some(build) => {
+                            let a = cubins.get(&build.label())?;
+                            (a.accepted.clone(), a.cubin.clone())
+                        }
+                        None => (valid.clone(), None),
+                    };
+                    Some(s.spawn(move || {
+                        let mut out = Vec::new();
+                        let ((), t) = measure(|| {
+                            run_on(backend.as_mut(), timeout, programs, inputs, &which, cubin.as_ref(), &mut out)
+                        });
+                        (backend.name(), out, t)
+                    }))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
+        for (name, out, t) in runs {
+            for (i, outcome) in out {
+                match outcome {
+                    Outcome::Ran(words) => results[i].observed.push(Observed { backend: name.clone(), words }),
+                    Outcome::Failed(f) => results[i].failures.push(f),
+                }
             }
-            let (which, cubin) = match self.backends[b].builds().first() {
-                Some(build) => match cubins.get(&build.label()) {
-                    Some(a) => (a.accepted.clone(), a.cubin.clone()),
-                    None => continue,
-                },
-                None => (valid.clone(), None),
-            };
-            let ((), t) = measure(|| self.run_on(b, programs, inputs, &which, cubin.as_ref(), &mut results));
-            add_stage(&mut self.stages, &format!("run on {}", self.backends[b].name()), t);
+            add_stage(&mut self.stages, &format!("run on {name}"), t);
         }
         for a in cubins.values() {
             if let Some(c) = &a.cubin {
@@ -247,6 +218,63 @@ impl Engine {
         }
         results
     }
+}
+
+/// One backend's run of a batch: its name, what it did with each program it ran, its time.
+type BackendRun = (String, Vec<(usize, Outcome)>, StageTime);
+
+/// What one backend did with one program.
+enum Outcome {
+    Ran(Vec<u32>),
+    Failed(Failure),
+}
+
+/// Runs `which` programs on `backend`, adding what each did to `out`; failures narrowed to
+/// single programs by halving (an environment failure leaves the programs without outputs).
+fn run_on(
+    backend: &mut dyn Backend,
+    timeout: Duration,
+    programs: &[Program],
+    inputs: &[Inputs],
+    which: &[usize],
+    cubin: Option<&PathBuf>,
+    out: &mut Vec<(usize, Outcome)>,
+) {
+    if which.is_empty() {
+        return;
+    }
+    let refs: Vec<Program> = which.iter().map(|&i| programs[i].clone()).collect();
+    let batch = ProgramBatch {
+        ptx: text::module(&refs),
+        cubin: cubin.cloned(),
+        kernels: which
+            .iter()
+            .map(|&i| KernelRun {
+                name: programs[i].name.clone(),
+                threads: programs[i].threads(),
+                inputs: inputs[i].0.clone(),
+                outputs: programs[i].outputs,
+            })
+            .collect(),
+        timeout: if which.len() == 1 { timeout.min(Duration::from_secs(20)) } else { timeout },
+    };
+    let failure = match backend.run_programs(&batch) {
+        Ok(outputs) => {
+            out.extend(which.iter().zip(outputs).map(|(&i, words)| (i, Outcome::Ran(words))));
+            return;
+        }
+        Err(Failed::Environment(_)) => return,
+        Err(Failed::Finding(f)) => f,
+    };
+    if which.len() == 1 {
+        out.push((which[0], Outcome::Failed(failure)));
+        return;
+    }
+    // A cubin holds every program of the batch; halves re-use it (entries are looked up by
+    // name), the JIT compiles each half's own module.
+    let (x, y) = which.split_at(which.len() / 2);
+    run_on(backend, timeout, programs, inputs, x, cubin, out);
+    run_on(backend, timeout, programs, inputs, y, cubin, out);
 }
 
 /// A batch after the oracle and ptxas, before the backends that run programs.
@@ -275,7 +303,7 @@ pub struct Preparer {
 
 impl Preparer {
     /// Runs the oracle on every program (all cores) and the batch's assemblies (each distinct
-    /// [`Build`] the backends declare, concurrently).
+    /// [`Build`] the backends declare, concurrently, one thread each).
     pub fn prepare(&self, programs: &[Program], inputs: &[Inputs], tag: &str) -> Prepared {
         use rayon::prelude::*;
         let mut stages = BTreeMap::new();
@@ -302,15 +330,23 @@ impl Preparer {
         let valid: Vec<usize> = (0..programs.len()).filter(|&i| results[i].expected.is_ok()).collect();
         let arch = self.target.name();
         let dir = &self.scratch;
-        let assembled: Vec<(String, std::io::Result<Assembled>, StageTime)> = self
-            .builds
-            .par_iter()
-            .map(|b| {
-                let tag = format!("{tag}{}", label_suffix(b.label.as_deref()));
-                let (r, t) = measure(|| assemble(&b.ptxas, programs, &valid, &arch, b.opt, dir, &tag));
-                (b.label(), r, t)
-            })
-            .collect();
+        // One thread per build, each waiting for its ptxas process (not rayon's threads,
+        // which the oracle of the batches prepared beside this one needs).
+        let assembled: Vec<(String, std::io::Result<Assembled>, StageTime)> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .builds
+                .iter()
+                .map(|b| {
+                    let (arch, valid) = (&arch, &valid);
+                    s.spawn(move || {
+                        let tag = format!("{tag}{}", label_suffix(b.label.as_deref()));
+                        let (r, t) = measure(|| assemble(&b.ptxas, programs, valid, arch, b.opt, dir, &tag));
+                        (b.label(), r, t)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
         for (by, r, t) in assembled {
             add_stage(&mut stages, &by, t);

@@ -40,6 +40,7 @@
 //!   state.
 
 pub mod adapt;
+pub mod ahead;
 pub mod assemble;
 pub mod async_campaign;
 pub mod cli;
@@ -49,7 +50,6 @@ pub mod triage;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -285,15 +285,20 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Waits for the batch-preparation thread; a panic there becomes an error with its message.
-fn join_producer(producer: std::thread::JoinHandle<()>) -> anyhow::Result<()> {
-    producer.join().map_err(|p| {
-        anyhow::anyhow!(
-            "preparing batches failed: {} (a ptxdiff bug: please report it with the command line)",
-            panic_message(p.as_ref())
-        )
-    })
+/// A panic while preparing batches, as the campaign's error.
+fn preparation_failed(message: String) -> anyhow::Error {
+    anyhow::anyhow!("preparing batches failed: {message} (a ptxdiff bug: please report it with the command line)")
 }
+
+/// Threads preparing batches ahead and batches that may wait prepared, for `jobs` threads:
+/// every thread keeps a ptxas process or two busy, and everything claimed ahead stays within
+/// half the adaptive swarm's lag ([`adapt::LAG`]).
+pub fn read_ahead(jobs: usize) -> (usize, usize) {
+    let queue = 2;
+    let threads = jobs.clamp(1, (adapt::LAG / 2) as usize - queue);
+    (threads, queue)
+}
+
 /// New findings of one kind (class, backends, how) minimized per session; later ones are
 /// counted under the first.
 pub const MINIMIZE_PER_KIND: u32 = 3;
@@ -509,61 +514,34 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     } else {
         None
     };
-    // Batches are prepared ahead (generation, oracle, ptxas), several at once since each
-    // ptxas process is single-threaded, while the main thread runs the worker backends.
-    // Read-ahead stays below the adaptive swarm's lag (see `adapt`).
-    let window = (o.jobs / 2).clamp(1, (adapt::LAG / 4) as usize) as u64;
-    let (tx, rx) = mpsc::sync_channel::<Batch>(window as usize);
+    // Batches are prepared ahead (generation, oracle, ptxas) by several threads at once,
+    // since each ptxas process is single-threaded, while the main thread runs the worker
+    // backends; they arrive in order ([`ahead`]). Read-ahead stays below the adaptive swarm's
+    // lag (see `adapt`).
+    let (threads, queue) = read_ahead(o.jobs);
     let producer_opts = o.clone();
     let preparer = engine.preparer();
     let first = state.next_batch;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let stop2 = stop.clone();
     let swarm2 = swarm.clone();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(o.jobs.max(1)).build()?;
-    let producer = std::thread::spawn(move || {
-        use rayon::prelude::*;
-        let mut b = first;
-        while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
-            if batch_size(&producer_opts, first, b) == 0 {
-                return;
-            }
-            let mut configs = Vec::new();
-            for k in (b..b + window).filter(|&k| batch_size(&producer_opts, first, k) > 0) {
-                if !adapting {
-                    configs.push((k, producer_opts.config.clone()));
-                    continue;
-                }
-                let Some(cfg) = swarm2.config_for(&producer_opts.config, k, &stop2) else { return };
-                configs.push((k, cfg));
-            }
-            let batches: Vec<Batch> = pool.install(|| {
-                configs
-                    .into_par_iter()
-                    .map(|(k, cfg)| {
-                        let n = batch_size(&producer_opts, first, k);
-                        let (ps, is, t) = generate_batch_timed(&producer_opts, &cfg, k, n);
-                        let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
-                        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
-                        engine::add_stage(&mut prepared.stages, "generation", t);
-                        (k, ps, is, prepared, switches)
-                    })
-                    .collect()
-            });
-            for batch in batches {
-                if tx.send(batch).is_err() {
-                    return;
-                }
-            }
-            b += window;
+    let producer: ahead::Ahead<Batch> = ahead::Ahead::start(first, threads, queue, move |k, stop| {
+        let n = batch_size(&producer_opts, first, k);
+        if n == 0 {
+            return None;
         }
+        let cfg =
+            if adapting { swarm2.config_for(&producer_opts.config, k, stop)? } else { producer_opts.config.clone() };
+        let (ps, is, t) = generate_batch_timed(&producer_opts, &cfg, k, n);
+        let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
+        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
+        engine::add_stage(&mut prepared.stages, "generation", t);
+        Some((k, ps, is, prepared, switches))
     });
     let mut last_status = Instant::now();
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Ok((b, programs, inputs, prepared, switches)) = rx.recv() else { break };
+        let Some((b, programs, inputs, prepared, switches)) = producer.recv() else { break };
         let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
         let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
         engine::add_stage(&mut stages, "waiting for preparation", waited);
@@ -629,10 +607,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             last_status = Instant::now();
         }
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    drop(rx);
     // A panic while preparing batches ends the campaign early: it is an error, not a summary.
-    join_producer(producer)?;
+    producer.finish().map_err(preparation_failed)?;
     // The child processes waited for so far are the ptxas runs (the worker processes are
     // waited for when their engines are dropped, after this).
     let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
@@ -721,10 +697,21 @@ mod tests {
 
     #[test]
     fn a_panic_while_preparing_is_an_error_with_its_message() {
-        let h = std::thread::spawn(|| panic!("batch {} exploded", 7));
-        let e = join_producer(h).unwrap_err().to_string();
-        assert!(e.contains("preparing batches failed: batch 7 exploded"), "{e}");
-        assert!(join_producer(std::thread::spawn(|| ())).is_ok());
+        let a = ahead::Ahead::start(0, 2, 1, |k, _| {
+            assert!(k != 3, "batch {k} exploded");
+            Some(k)
+        });
+        while a.recv().is_some() {}
+        let e = a.finish().map_err(preparation_failed).unwrap_err().to_string();
+        assert!(e.contains("preparing batches failed: batch 3 exploded"), "{e}");
+    }
+
+    #[test]
+    fn read_ahead_stays_within_half_the_swarm_lag() {
+        for jobs in [0, 1, 2, 16, 128] {
+            let (threads, queue) = read_ahead(jobs);
+            assert!(threads >= 1 && queue >= 1 && (threads + queue) as u64 <= adapt::LAG / 2, "{jobs}");
+        }
     }
 
     /// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
