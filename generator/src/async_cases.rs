@@ -1,6 +1,7 @@
 //! Conformance cases of the asynchronous-copy families (§9.7.9.25): for every form valid on a
-//! target, a list of complete single-CTA memory programs over named buffers, each checked on
-//! the GPU and by the oracle byte for byte (`ptxdiff conform`).
+//! target, a list of complete memory programs over named buffers (one CTA, or a cluster for
+//! the multicast forms), each checked on the GPU and by the oracle byte for byte (`ptxdiff
+//! conform`).
 //!
 //! The parameter space per family:
 //! - `cp.async` (§9.7.9.25.3.1): every cp-size × every src-size 0…cp-size × ignore-src
@@ -18,12 +19,16 @@
 //!   element strides × OOB fill (no interleaved maps: their tiles are not modeled), at coordinates inside the tensor, straddling each
 //!   edge and negative; loads (mbarrier), stores and reductions (bulk group), prefetches (memory
 //!   unchanged); im2col loads; `.im2col_no_offs` stores and reductions over im2col maps (the
-//!   column an im2col load without offsets reads, written back; measured on an H100).
+//!   column an im2col load without offsets reads, written back; measured on an H100);
+//! - `.multicast::cluster` bulk and tensor loads in clusters of 2 and 4 CTAs
+//!   ([`MULTICAST_CLUSTERS`]: every CTA, a part that leaves the issuer out, one CTA alone),
+//!   every CTA arming its own mbarrier for the bytes it gets (none outside `ctaMask`) before a
+//!   cluster barrier, then one CTA issuing; every CTA's window read back.
 //!
 //! Forms sharing a base form's behaviour (cache hints, L2 prefetch sizes, the `.shared::cta`
 //! spelling of `cp.async`, the implicit `.tile` mode) get every [`VARIANT_STRIDE`]-th case of
-//! it. Forms a one-CTA program cannot run (`.multicast::cluster`) and forms the memory
-//! programs do not model are listed in [`AsyncSweep::not_run`] with the reason.
+//! it. Forms the memory programs do not model are listed in [`AsyncSweep::not_run`] with the
+//! reason.
 //!
 //! Invariants: the cases are a pure function of the target (same cases, same order, every
 //! run); every case is protocol-correct (mbarrier initialised and fenced before use, the
@@ -81,12 +86,14 @@ pub struct AsyncSweep {
     /// Every case, grouped by form in the order of [`ASYNC_FAMILIES`] and
     /// [`valid_forms`].
     pub cases: Vec<AsyncCase>,
-    /// Forms without cases, and why (`cluster`: it needs a cluster of several CTAs).
+    /// Forms without cases, and why.
     pub not_run: Vec<(String, String)>,
 }
 
-/// Why a multicast form has no cases.
-pub const NOT_RUN_CLUSTER: &str = "cluster: .multicast::cluster needs a cluster of several CTAs";
+/// The clusters multicast cases run in: (CTAs, ctaMask, issuing CTA) — every CTA, a part of
+/// the cluster that leaves the issuer out, and one CTA alone.
+pub const MULTICAST_CLUSTERS: [(u32, u64, u32); 5] =
+    [(2, 0b11, 0), (2, 0b10, 0), (4, 0b1111, 3), (4, 0b0110, 0), (4, 0b1000, 1)];
 
 /// The cases of every asynchronous-copy form valid on `target` whose opcode `keep` accepts.
 pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
@@ -126,6 +133,8 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
 /// A case under construction.
 struct Case {
     target: Target,
+    /// CTAs of the cluster (1: one CTA).
+    cluster: u32,
     statements: Vec<String>,
     regs: BTreeMap<String, u64>,
     buffers: Vec<BufferSource>,
@@ -137,6 +146,7 @@ impl Case {
     fn new(target: &Target) -> Case {
         Case {
             target: *target,
+            cluster: 1,
             statements: Vec::new(),
             regs: BTreeMap::new(),
             buffers: Vec::new(),
@@ -179,6 +189,26 @@ impl Case {
             .stmt("fence.proxy.async.shared::cta;")
     }
 
+    /// A cluster of `ctas` CTAs, each arming its own `bar` for a multicast of `bytes` bytes
+    /// that reaches the CTAs `mask` names (the others expect none, so their phase completes at
+    /// their arrival), then the cluster barrier: every CTA's mbarrier is initialised and armed
+    /// before CTA `issuer` issues the copy (§9.7.9.25.4.1: the mbarrier signal "is also
+    /// multicast to the same CTA-relative offset as dstMem in the destination CTAs"). Returns
+    /// the guard the issuing statement takes; the copy's `ctaMask` operand is `mask`.
+    fn multicast_arm(&mut self, ctas: u32, mask: u64, issuer: u32, bytes: u64) -> String {
+        self.cluster = ctas;
+        self.reg("mask", mask).reg("maskw", mask).reg("issuer", u64::from(issuer));
+        self.stmt("mov.u32 rk, %cluster_ctarank;")
+            .stmt("shr.b32 mine, maskw, rk;")
+            .stmt("and.b32 mine, mine, 1;")
+            .stmt(format!("mul.lo.u32 tx, mine, {bytes};"))
+            .stmt("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;")
+            .stmt("barrier.cluster.arrive;")
+            .stmt("barrier.cluster.wait;")
+            .stmt("setp.eq.u32 lead, rk, issuer;");
+        "@lead ".into()
+    }
+
     /// The one arrival with `bytes` of expected transactions, before the copy is issued.
     fn expect_tx(&mut self, bytes: u64) -> &mut Case {
         self.stmt(format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {bytes};"))
@@ -197,6 +227,7 @@ impl Case {
         MemSource {
             target: self.target,
             threads: 1,
+            cluster: self.cluster,
             statements: self.statements,
             regs: self.regs,
             buffers: self.buffers,
@@ -322,9 +353,68 @@ pub fn bulk_sizes() -> Vec<u64> {
     sizes
 }
 
+/// Multicast bulk copies (global → `.shared::cluster` of the CTAs `ctaMask` names) in the
+/// clusters of [`MULTICAST_CLUSTERS`], over a few sizes and offsets.
+fn multicast_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+    let mut out = Vec::new();
+    for (k, &(ctas, mask, issuer)) in MULTICAST_CLUSTERS.iter().enumerate() {
+        for (size, so, dof) in [(16u64, 0u64, 0u64), (48, 16, 32), (1024, 0, 16), (4096 + 16, 32, 0)] {
+            let seed = out.len() as u64 + 3000;
+            let len = size + 64;
+            let mut case = Case::new(target);
+            case.global("src", pattern(len as usize, seed), true)
+                .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
+                .mbarrier();
+            let guard = case.multicast_arm(ctas, mask, issuer, size);
+            let pol = policy(&mut case, c.cache_hint);
+            case.stmt(format!("{guard}{opcode} [win+{dof}], [src+{so}], {size}, [bar], mask{pol};")).wait_phase0();
+            let label =
+                format!("cluster {ctas}, ctaMask {mask:#06b} from CTA {issuer}, size {size}, src +{so}, dst +{dof}");
+            out.push((label, case.finish()));
+            // Large copies in the first cluster only.
+            if k > 0 && size >= 1024 {
+                out.pop();
+            }
+        }
+    }
+    out
+}
+
+/// Shared → shared copies into another CTA of a cluster of 2 (§9.7.9.25.4.1): CTA 0 copies
+/// its `src` to CTA 1's `win` (addresses through `mapa.shared::cluster`), completing on CTA
+/// 1's mbarrier, which CTA 1 armed for the bytes before the cluster barrier; CTA 0 arms its
+/// own for none. Every CTA's buffers are read back.
+fn remote_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+    let mut out = Vec::new();
+    for (size, so, dof) in [(16u64, 0u64, 0u64), (64, 16, 48), (256, 0, 16), (2048, 32, 0)] {
+        let seed = out.len() as u64 + 5000;
+        let len = size + 64;
+        let mut case = Case::new(target);
+        case.cluster = 2;
+        case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
+            .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
+            .mbarrier()
+            .stmt("mov.u32 rk, %cluster_ctarank;")
+            .stmt(format!("mul.lo.u32 tx, rk, {size};"))
+            .stmt("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;")
+            .stmt("barrier.cluster.arrive;")
+            .stmt("barrier.cluster.wait;")
+            .stmt("setp.eq.u32 lead, rk, 0;")
+            .stmt("mapa.shared::cluster.u32 rwin, win, 1;")
+            .stmt("mapa.shared::cluster.u32 rbar, bar, 1;");
+        let pol = policy(&mut case, c.cache_hint);
+        case.stmt(format!("@lead {opcode} [rwin+{dof}], [src+{so}], {size}, [rbar]{pol};")).wait_phase0();
+        out.push((format!("cluster 2, CTA 0 to CTA 1, size {size}, src +{so}, dst +{dof}"), case.finish()));
+    }
+    out
+}
+
 fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
     if c.multicast {
-        return Err(NOT_RUN_CLUSTER.into());
+        if c.cp_mask {
+            return Err("not modelled by the case generator: .cp_mask".into());
+        }
+        return Ok(sample(multicast_bulk_cases(c, opcode, target), c.cache_hint));
     }
     if c.cp_mask {
         return Err("not modelled by the case generator: .cp_mask".into());
@@ -380,6 +470,9 @@ fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Result<Vec<(Str
             }
             out.push((label, case.finish()));
         }
+    }
+    if c.src == BulkSpace::SharedCta && c.dst == BulkSpace::SharedCluster {
+        out.extend(remote_bulk_cases(c, opcode, target));
     }
     Ok(sample(out, c.cache_hint))
 }
@@ -717,11 +810,11 @@ fn map_label(m: &TensorMap) -> String {
 const TILE_ALIGN: u64 = 1024;
 
 fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
-    if c.multicast {
-        return Err(NOT_RUN_CLUSTER.into());
-    }
     if c.cta_group.is_some() {
         return Err("not modelled by the case generator: .cta_group".into());
+    }
+    if c.multicast {
+        return multicast_tensor_cases(c, opcode, target);
     }
     let rank = usize::from(c.dim.rank());
     let load = c.dst != BulkSpace::Global;
@@ -740,7 +833,7 @@ fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Re
                     let seed = (m * 100 + out.len()) as u64;
                     let label = format!("{}; {where_} {coords:?}", map_label(&map));
                     let case = if load {
-                        tensor_load(c.cache_hint, opcode, target, &map, &coords, &[], seed)
+                        tensor_load(c.cache_hint, opcode, target, &map, &coords, &[], seed, None)
                     } else {
                         tensor_store(opcode, None, c.cache_hint, target, &map, &coords, seed)
                     };
@@ -753,7 +846,7 @@ fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Re
                 for (where_, coords, offsets) in im2col_coordinates(&map) {
                     let seed = (m * 100 + out.len()) as u64 + 50_000;
                     let label = format!("{}; {where_} {coords:?} offsets {offsets:?}", map_label(&map));
-                    out.push((label, tensor_load(c.cache_hint, opcode, target, &map, &coords, &offsets, seed)));
+                    out.push((label, tensor_load(c.cache_hint, opcode, target, &map, &coords, &offsets, seed, None)));
                 }
             }
         }
@@ -766,7 +859,61 @@ fn tensor_copy_cases(c: &CpAsyncBulkTensor, opcode: &str, target: &Target) -> Re
     Ok(sample(out, variant))
 }
 
-/// A tensor load of the tile at `coords` into `win`, completing on an mbarrier.
+/// Multicast tensor loads (tile and im2col) in the clusters of [`MULTICAST_CLUSTERS`]: the
+/// first maps of the one-CTA sweep, each at its first and last coordinate sets (a box inside
+/// the tensor and one straddling its far edges).
+fn multicast_tensor_cases(
+    c: &CpAsyncBulkTensor,
+    opcode: &str,
+    target: &Target,
+) -> Result<Vec<(String, MemSource)>, String> {
+    let rank = usize::from(c.dim.rank());
+    let mut placed: Vec<(String, TensorMap, Vec<i32>, Vec<u16>)> = Vec::new();
+    match c.load_mode.unwrap_or(LoadMode::Tile) {
+        LoadMode::Tile => {
+            for map in tiled_maps(rank, target, &TILE_TYPES).into_iter().take(3) {
+                let sets = coordinate_sets(&map);
+                for (where_, coords) in sets.first().into_iter().chain(sets.last()) {
+                    placed.push((
+                        format!("{}; {where_} {coords:?}", map_label(&map)),
+                        map.clone(),
+                        coords.clone(),
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+        LoadMode::Im2col => {
+            for map in im2col_maps(rank, target).into_iter().take(2) {
+                let sets = im2col_coordinates(&map);
+                for (where_, coords, offsets) in sets.first().into_iter().chain(sets.last()) {
+                    let label = format!("{}; {where_} {coords:?} offsets {offsets:?}", map_label(&map));
+                    placed.push((label, map.clone(), coords.clone(), offsets.clone()));
+                }
+            }
+        }
+        m => return Err(format!("not modelled by the memory programs: tensor copies in .{m} mode")),
+    }
+    let mut out = Vec::new();
+    for (k, (label, map, coords, offsets)) in placed.iter().enumerate() {
+        for (j, &cluster) in MULTICAST_CLUSTERS.iter().enumerate() {
+            // Every placement in the first two clusters, the rest on a stride.
+            if j >= 2 && (k + j) % 3 != 0 {
+                continue;
+            }
+            let seed = (k * 10 + j) as u64 + 70_000;
+            let case = tensor_load(c.cache_hint, opcode, target, map, coords, offsets, seed, Some(cluster));
+            let (ctas, mask, issuer) = cluster;
+            out.push((format!("cluster {ctas}, ctaMask {mask:#06b} from CTA {issuer}; {label}"), case));
+        }
+    }
+    let variant = c.cache_hint || c.load_mode.is_none();
+    Ok(sample(out, variant))
+}
+
+/// A tensor load of the tile at `coords` into `win`, completing on an mbarrier; with
+/// `multicast` (CTAs, ctaMask, issuer), a multicast in that cluster.
+#[allow(clippy::too_many_arguments)]
 fn tensor_load(
     cache_hint: bool,
     opcode: &str,
@@ -775,6 +922,7 @@ fn tensor_load(
     coords: &[i32],
     offsets: &[u16],
     seed: u64,
+    multicast: Option<(u32, u64, u32)>,
 ) -> MemSource {
     let mut case = Case::new(target);
     case.global("src", pattern(tensor_bytes(map) as usize, seed), true).shared(
@@ -789,7 +937,14 @@ fn tensor_load(
         global_offset: 0,
         map: map.clone(),
     });
-    case.mbarrier().expect_tx(map.tile_bytes());
+    case.mbarrier();
+    let (guard, mask) = match multicast {
+        Some((ctas, mask, issuer)) => (case.multicast_arm(ctas, mask, issuer, map.tile_bytes()), ", mask"),
+        None => {
+            case.expect_tx(map.tile_bytes());
+            (String::new(), "")
+        }
+    };
     let c = coords_operand(&mut case, coords);
     let info = if offsets.is_empty() {
         String::new()
@@ -801,7 +956,7 @@ fn tensor_load(
         format!(", {{{}}}", names.join(", "))
     };
     let pol = policy(&mut case, cache_hint);
-    case.stmt(format!("{opcode} [win], [tmap, {c}], [bar]{info}{pol};")).wait_phase0();
+    case.stmt(format!("{guard}{opcode} [win], [tmap, {c}], [bar]{info}{mask}{pol};")).wait_phase0();
     case.finish()
 }
 
@@ -1219,7 +1374,7 @@ pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
         out.push(AsyncCase {
             form: opcode.clone(),
             label,
-            source: tensor_load(false, &opcode, target, &map, &coords, &[], 99_000 + k as u64),
+            source: tensor_load(false, &opcode, target, &map, &coords, &[], 99_000 + k as u64, None),
         });
     }
     out
@@ -1324,8 +1479,8 @@ mod coverage {
 
     use super::*;
 
-    /// Every family has cases; multicast forms are not run for want of a cluster; the sweep
-    /// stays a few thousand cases.
+    /// Every family has cases; every sm_90 multicast form has cases in clusters of several
+    /// CTAs; the sweep stays a few thousand cases.
     #[test]
     fn every_family_has_cases_and_the_sweep_stays_small() {
         let target: Target = "sm_90".parse().unwrap();
@@ -1338,7 +1493,13 @@ mod coverage {
         let mut reasons: Vec<&str> = sweep.not_run.iter().map(|(_, r)| r.as_str()).collect();
         reasons.dedup();
         eprintln!("{} cases; not run: {} forms ({reasons:?})", sweep.cases.len(), sweep.not_run.len());
-        assert!(sweep.not_run.iter().any(|(f, r)| f.contains("multicast") && r == NOT_RUN_CLUSTER));
+        let multicast: Vec<_> = sweep.cases.iter().filter(|c| c.form.to_string().contains("multicast")).collect();
+        assert!(multicast.iter().any(|c| c.source.cluster == 4) && multicast.iter().all(|c| c.source.cluster > 1));
+        assert!(
+            !sweep.not_run.iter().any(|(f, r)| f.contains("multicast") && !r.contains("cp_mask")),
+            "{:?}",
+            sweep.not_run.iter().filter(|(f, _)| f.contains("multicast")).collect::<Vec<_>>()
+        );
         assert!((1000..=6000).contains(&sweep.cases.len()), "{}", sweep.cases.len());
     }
 }

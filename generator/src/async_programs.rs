@@ -847,6 +847,7 @@ impl<'r, R: Rng> Gen<'r, R> {
         MemSource {
             target: self.target,
             threads: self.threads,
+            cluster: 1,
             statements: self.stmts,
             regs: self.regs,
             buffers: self

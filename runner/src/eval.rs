@@ -142,7 +142,7 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
 }
 
 /// The fields a program line may have.
-const PROGRAM_FIELDS: [&str; 7] = ["program", "threads", "regs", "buffers", "tensor_maps", "read", "target"];
+const PROGRAM_FIELDS: [&str; 8] = ["program", "threads", "cluster", "regs", "buffers", "tensor_maps", "read", "target"];
 /// The fields a buffer may have.
 const BUFFER_FIELDS: [&str; 5] = ["space", "hex", "len", "fill", "align"];
 /// The key of the output object that names the allowances of unknown bytes.
@@ -177,6 +177,13 @@ pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
             v.as_u64().filter(|n| (1..=1024).contains(n)).ok_or("\"threads\" must be an integer 1…1024 (one CTA)")?
                 as u32
         }
+    };
+    let cluster = match obj.get("cluster") {
+        None => 1,
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (1..=u64::from(oracle::memprog::MAX_CLUSTER)).contains(n))
+            .ok_or("\"cluster\" must be an integer 1…8 (CTAs of the one cluster)")? as u32,
     };
     let mut regs = std::collections::BTreeMap::new();
     if let Some(r) = obj.get("regs") {
@@ -262,7 +269,7 @@ pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
         }
         read.push(n.to_string());
     }
-    Ok(MemSource { target, threads, statements, regs, buffers, tensor_maps, read })
+    Ok(MemSource { target, threads, cluster, statements, regs, buffers, tensor_maps, read })
 }
 
 /// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and

@@ -104,8 +104,10 @@ fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Dura
         cubin,
         entry: kernel.entry.clone(),
         block: [kernel.threads, 1, 1],
-        grid: [1, 1, 1],
-        cluster: [1, 1, 1],
+        // The grid is the program's one cluster; the launch attribute repeats the entry's
+        // `.reqnctapercluster`.
+        grid: [kernel.cluster, 1, 1],
+        cluster: [kernel.cluster, 1, 1],
         dynamic_shared: kernel.dynamic_shared,
         buffers,
         params,
@@ -325,6 +327,9 @@ pub fn eval_line(src: &MemSource) -> Value {
     line.insert("target".into(), json!(target));
     line.insert("program".into(), json!(src.statements));
     line.insert("threads".into(), json!(src.threads));
+    if src.cluster > 1 {
+        line.insert("cluster".into(), json!(src.cluster));
+    }
     if !regs.is_empty() {
         line.insert("regs".into(), Value::Object(regs));
     }
@@ -363,6 +368,7 @@ mod tests {
         let kernel = MemKernel {
             entry: "mp0".into(),
             threads: 1,
+            cluster: 1,
             dynamic_shared: 0,
             buffers: vec![buffer(4), buffer(4), buffer(48)],
             params: Vec::new(),

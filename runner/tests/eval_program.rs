@@ -647,3 +647,116 @@ fn an_im2col_no_offs_store_writes_the_column_an_im2col_load_reads() {
     }
     assert_eq!(v["dst"], json!(hex(&want)), "{v}");
 }
+
+/// The statements of a multicast in a cluster: every CTA arms its own `bar` for the bytes it
+/// gets (`size` where `maskw` names it, else none), the cluster barrier, then CTA `issuer`
+/// issues `copy`, and every CTA waits for its phase 0.
+fn cluster_program(size: u64, copy: &str) -> Vec<String> {
+    [
+        "mbarrier.init.shared::cta.b64 [bar], 1;",
+        "fence.mbarrier_init.release.cluster;",
+        "mov.u32 rk, %cluster_ctarank;",
+        "shr.b32 mine, maskw, rk;",
+        "and.b32 mine, mine, 1;",
+        &format!("mul.lo.u32 tx, mine, {size};"),
+        "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;",
+        "barrier.cluster.arrive;",
+        "barrier.cluster.wait;",
+        "setp.eq.u32 lead, rk, issuer;",
+        copy,
+        "wait:",
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;",
+        "@!p bra wait;",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// A multicast reaches exactly the CTAs of `ctaMask`, at the same offset in each; a shared
+/// buffer reads back as its CTAs' copies in rank order (§9.7.9.25.4.1).
+#[test]
+fn a_multicast_writes_the_ctas_its_mask_names() {
+    let copy = "@lead cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [win+16], [src], 32, [bar], mask;";
+    let line = |mask: u64, issuer: u64| {
+        json!({
+            "program": cluster_program(32, copy),
+            "threads": 1,
+            "cluster": 4,
+            "regs": {"mask": format!("{mask:#x}"), "maskw": format!("{mask:#x}"), "issuer": format!("{issuer:#x}")},
+            "buffers": {
+                "src": {"space": "global", "hex": hex(&ramp(32))},
+                "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"},
+                "bar": {"space": "shared", "len": 8, "align": 8}
+            },
+            "read": ["win"]
+        })
+    };
+    let window = |hit: bool| {
+        let mut w = vec![0xa5u8; 64];
+        if hit {
+            w[16..48].copy_from_slice(&ramp(32));
+        }
+        hex(&w)
+    };
+    for (mask, issuer) in [(0b1111u64, 0u64), (0b0110, 0), (0b1000, 1)] {
+        let want: String = (0..4).map(|c| window(mask >> c & 1 == 1)).collect();
+        assert_eq!(one(line(mask, issuer)), json!({"win": want}), "ctaMask {mask:#b} from CTA {issuer}");
+    }
+    // A CTA the mask leaves out that still expects the bytes never completes its phase.
+    let mut hang = line(0b0110, 0);
+    hang["regs"]["maskw"] = json!("0x7");
+    assert!(error_of(&one(hang)).contains("hang"));
+    // A mask naming a CTA outside the cluster is undefined.
+    let e = error_of(&one(line(0b10000, 0)));
+    assert!(e.contains("undefined") && e.contains("§9.7.9.25.4.1"), "{e}");
+}
+
+/// `mapa` names another CTA's shared memory, which `.shared::cluster` destinations may write
+/// and `.shared::cta` accesses may not (§9.7.9.23, §5.1.5).
+#[test]
+fn mapa_reaches_another_cta_only_through_shared_cluster() {
+    let program = |last: &str| -> Vec<String> {
+        let mut p: Vec<String> = [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "fence.mbarrier_init.release.cluster;",
+            "mov.u32 rk, %cluster_ctarank;",
+            "mul.lo.u32 tx, rk, 4;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;",
+            "barrier.cluster.arrive;",
+            "barrier.cluster.wait;",
+            "setp.eq.u32 lead, rk, 0;",
+            "mapa.shared::cluster.u32 rwin, win, 1;",
+            "mapa.shared::cluster.u32 rbar, bar, 1;",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        p.push(last.to_string());
+        p.extend(["wait:", "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;", "@!p bra wait;"].map(String::from));
+        p
+    };
+    let line = |last: &str| {
+        json!({
+            "program": program(last),
+            "threads": 1,
+            "cluster": 2,
+            "regs": {"v": "0x11223344"},
+            "buffers": {
+                "win": {"space": "shared", "len": 8, "align": 16, "fill": "a5"},
+                "bar": {"space": "shared", "len": 8, "align": 8}
+            },
+            "read": ["win"]
+        })
+    };
+    let good = one(line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [rbar];"));
+    assert_eq!(good, json!({"win": "a5a5a5a5a5a5a5a5a5a5a5a544332211"}));
+    let e = error_of(&one(line("@lead st.shared::cta.u32 [rwin+4], v;")));
+    assert!(e.contains("undefined") && e.contains("CTA 1"), "{e}");
+    // The mbarrier must be in the destination's CTA.
+    let e = error_of(&one(line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [bar];")));
+    assert!(e.contains("same CTA"), "{e}");
+    let mut big = line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [rbar];");
+    big["cluster"] = json!(9);
+    assert!(error_of(&one(big)).contains("\"cluster\" must be an integer 1…8"));
+}

@@ -62,6 +62,11 @@ impl Region {
         Region { bytes: vec![Byte::Known(value); len] }
     }
 
+    /// The bytes of `parts`, one after another.
+    pub fn concat<'a>(parts: impl IntoIterator<Item = &'a Region>) -> Region {
+        Region { bytes: parts.into_iter().flat_map(|r| r.bytes.iter().copied()).collect() }
+    }
+
     /// Known bytes.
     pub fn from_bytes(bytes: &[u8]) -> Region {
         Region { bytes: bytes.iter().map(|&b| Byte::Known(b)).collect() }

@@ -1,10 +1,22 @@
-//! The memory-program interpreter: every thread of the CTA in lockstep, statement by
-//! statement, over the program's buffers as [`Region`]s, with every asynchronous operation
-//! taking effect through [`Protocol`].
+//! The memory-program interpreter: every thread of every CTA of the cluster in lockstep,
+//! statement by statement, over the program's buffers as [`Region`]s (one region per global
+//! buffer, one per shared buffer and CTA), with every asynchronous operation taking effect
+//! through [`Protocol`].
 //!
 //! - Registers hold known bits, unknown bits (with the allowance that made them so), or an
-//!   address (a buffer and a byte offset: `mov r, name` then integer `add`/`sub`); any other
-//!   arithmetic on an address is an error. `%tid.x` is the thread index.
+//!   address (a region and a byte offset: `mov r, name` then integer `add`/`sub`; a shared
+//!   buffer's name is the executing CTA's copy, `mapa.shared::cluster` names another CTA's);
+//!   any other arithmetic on an address is an error. `%tid.x` is the thread index in its CTA,
+//!   `%cluster_ctarank` and `%ctaid.x` the CTA's rank (the grid is the one cluster),
+//!   `%cluster_nctarank` and `%nctaid.x` the CTA count.
+//! - Only `.shared::cluster` destinations (`st.async`, `cp.async.bulk` into shared memory, and
+//!   their mbarriers, which must lie in the destination's CTA) may name another CTA's shared
+//!   memory; every other shared access to another CTA's copy is undefined. A multicast copy
+//!   (`ctaMask`) is one operation per destination CTA, each completing on the mbarrier at the
+//!   same offset in its CTA (§9.7.9.25.4.1, §9.7.9.25.5.2).
+//! - The CTAs run in lockstep, so the model does not see the ordering `barrier.cluster`
+//!   provides; programs that need it (a multicast after every CTA armed its mbarrier) must
+//!   still say it, for the hardware, and the generator always does.
 //! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
 //!   `bar.sync 0` needs every thread converged.
 //! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
@@ -43,9 +55,10 @@ enum Val {
     Bits(u64),
     /// Any value, under this allowance.
     Unknown(Allowance),
-    /// An address: a buffer and a byte offset from its base.
+    /// An address: a region (buffer `b` of CTA `c` is region `c × buffers + b`) and a byte
+    /// offset from its base.
     Addr {
-        /// Buffer index.
+        /// Region index.
         buffer: usize,
         /// Offset.
         offset: i64,
@@ -133,6 +146,8 @@ fn mask(bits: u32) -> u64 {
 
 struct Machine<'a> {
     p: &'a MemProgram,
+    /// Buffers of the program (regions per CTA).
+    nbuf: usize,
     allow: &'a Allowances,
     regions: Vec<Region>,
     regs: Vec<Vec<Val>>,
@@ -142,11 +157,14 @@ struct Machine<'a> {
 /// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
 /// [`MemProgram::buffers`].
 pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
+    let ctas = p.cluster.max(1);
+    let threads = p.threads * ctas;
     let mut m = Machine {
         p,
+        nbuf: p.buffers.len(),
         allow,
-        regions: p.buffers.iter().map(|b| b.init.clone()).collect(),
-        regs: vec![vec![Val::Unset; p.regs.len()]; p.threads as usize],
+        regions: (0..ctas).flat_map(|_| p.buffers.iter().map(|b| b.init.clone())).collect(),
+        regs: vec![vec![Val::Unset; p.regs.len()]; threads as usize],
         protocol: Protocol::new(),
     };
     for regs in &mut m.regs {
@@ -155,8 +173,12 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         }
     }
     // A thread skipping forward waits for this statement index.
-    let mut waiting: Vec<Option<usize>> = vec![None; p.threads as usize];
-    let names: Vec<String> = p.buffers.iter().map(|b| b.name.clone()).collect();
+    let mut waiting: Vec<Option<usize>> = vec![None; threads as usize];
+    let names: Vec<String> = (0..ctas)
+        .flat_map(|c| {
+            p.buffers.iter().map(move |b| if c == 0 { b.name.clone() } else { format!("{} of CTA {c}", b.name) })
+        })
+        .collect();
     for (i, s) in p.stmts.iter().enumerate() {
         let err = |error| StmtError { index: i, text: s.text.clone(), error: named(error, &names) };
         for w in waiting.iter_mut() {
@@ -166,16 +188,19 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         }
         match &s.kind {
             StmtKind::Label(_) => {}
-            StmtKind::Bar => {
+            StmtKind::Bar | StmtKind::ClusterArrive | StmtKind::ClusterWait => {
                 if waiting.iter().any(Option::is_some) {
                     return Err(err(MemError::Undefined(
-                        "bar.sync while threads of the CTA are diverged (§9.7.13.1: every thread must reach it)".into(),
+                        "a barrier while threads are diverged (§9.7.13.1, §9.7.13.2: every thread must reach it)"
+                            .into(),
                     )));
                 }
-                m.protocol.barrier();
+                if !matches!(s.kind, StmtKind::ClusterArrive) {
+                    m.protocol.barrier();
+                }
             }
             _ => {
-                for t in 0..p.threads {
+                for t in 0..threads {
                     if waiting[t as usize].is_some() || !m.guard(t, s).map_err(err)? {
                         continue;
                     }
@@ -196,10 +221,40 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
             .forget(span.start, span.len, Allowance::Undefined)
             .map_err(|e| StmtError { error: e.into(), ..end.clone() })?;
     }
-    Ok(m.regions)
+    // A shared buffer's bytes are its CTAs' copies one after another, in rank order.
+    let nbuf = m.nbuf;
+    Ok((0..nbuf)
+        .map(|b| match p.buffers[b].space {
+            BufferSpace::Global => m.regions[b].clone(),
+            BufferSpace::Shared => Region::concat((0..ctas as usize).map(|c| &m.regions[c * nbuf + b])),
+        })
+        .collect())
 }
 
 impl Machine<'_> {
+    /// The CTA thread `t` belongs to.
+    fn cta(&self, t: u32) -> u32 {
+        t / self.p.threads
+    }
+
+    /// The buffer a region is a copy of.
+    fn buffer(&self, region: usize) -> &super::Buffer {
+        &self.p.buffers[region % self.nbuf]
+    }
+
+    /// The region of `region`'s buffer in CTA `cta`.
+    fn in_cta(&self, region: usize, cta: u32) -> usize {
+        cta as usize * self.nbuf + region % self.nbuf
+    }
+
+    /// The region a buffer's name means in thread `t`: its own CTA's copy of a shared buffer.
+    fn named_region(&self, t: u32, buffer: usize) -> usize {
+        match self.p.buffers[buffer].space {
+            BufferSpace::Global => buffer,
+            BufferSpace::Shared => self.in_cta(buffer, self.cta(t)),
+        }
+    }
+
     fn guard(&self, t: u32, s: &Stmt) -> Result<bool, MemError> {
         let Some(g) = &s.guard else { return Ok(true) };
         let i = self.reg_index(&g.pred)?;
@@ -233,16 +288,20 @@ impl Machine<'_> {
             Operand::Imm(Imm::Int(v)) => Ok(Val::Bits(*v as u64)),
             Operand::Imm(Imm::F32Bits(b)) => Ok(Val::Bits(u64::from(*b))),
             Operand::Imm(Imm::F64Bits(b)) => Ok(Val::Bits(*b)),
-            Operand::Name(n) if n == "%tid.x" => Ok(Val::Bits(u64::from(t))),
-            Operand::Name(n) if n.starts_with('%') => {
-                Err(MemError::Unsupported(format!("special register `{n}` (only %tid.x)")))
+            Operand::Name(n) if n == "%tid.x" => Ok(Val::Bits(u64::from(t % self.p.threads))),
+            Operand::Name(n) if n == "%cluster_ctarank" || n == "%ctaid.x" => Ok(Val::Bits(u64::from(self.cta(t)))),
+            Operand::Name(n) if n == "%cluster_nctarank" || n == "%nctaid.x" => {
+                Ok(Val::Bits(u64::from(self.p.cluster.max(1))))
             }
+            Operand::Name(n) if n.starts_with('%') => Err(MemError::Unsupported(format!(
+                "special register `{n}` (only %tid.x, %cluster_ctarank, %ctaid.x, %cluster_nctarank, %nctaid.x)"
+            ))),
             Operand::Name(n) => match self.buffer_index(n) {
-                Some(buffer) => Ok(Val::Addr { buffer, offset: 0 }),
+                Some(buffer) => Ok(Val::Addr { buffer: self.named_region(t, buffer), offset: 0 }),
                 None => Ok(self.regs[t as usize][self.reg_index(n)?]),
             },
             Operand::NameOffset(n, off) => match self.buffer_index(n) {
-                Some(buffer) => Ok(Val::Addr { buffer, offset: *off }),
+                Some(buffer) => Ok(Val::Addr { buffer: self.named_region(t, buffer), offset: *off }),
                 None => Err(MemError::UnknownName(n.clone())),
             },
             o => Err(MemError::Unsupported(format!("operand `{o}`"))),
@@ -258,21 +317,35 @@ impl Machine<'_> {
         }
     }
 
-    /// The buffer and offset an address operand names, checked to lie in `space`.
+    /// The region and offset an address operand names, checked to lie in `space` and, if
+    /// shared, in the executing CTA's shared memory.
     fn address(&self, t: u32, o: &Operand, space: Option<BufferSpace>) -> Result<(usize, i64), MemError> {
+        let (region, at) = self.cluster_address(t, o, space)?;
+        let cta = (region / self.nbuf) as u32;
+        if self.buffer(region).space == BufferSpace::Shared && cta != self.cta(t) {
+            return Err(MemError::Undefined(format!(
+                "`{o}` is CTA {cta}'s shared memory, which only .shared::cluster accesses reach (§5.1.5: a .shared::cta address names the executing CTA's shared memory)"
+            )));
+        }
+        Ok((region, at))
+    }
+
+    /// The region and offset an address operand names, checked to lie in `space`; a shared
+    /// address may be another CTA's (a `.shared::cluster` access).
+    fn cluster_address(&self, t: u32, o: &Operand, space: Option<BufferSpace>) -> Result<(usize, i64), MemError> {
         let Operand::Address { base: Some(base), offset, .. } = o else {
             return Err(MemError::Unsupported(format!(
                 "address `{o}`: it must be [buffer+offset] or [register+offset]"
             )));
         };
         let (buffer, at) = match self.buffer_index(base) {
-            Some(b) => (b, *offset),
+            Some(b) => (self.named_region(t, b), *offset),
             None => match self.regs[t as usize][self.reg_index(base)?] {
                 Val::Addr { buffer, offset: o2 } => (buffer, o2 + offset),
                 _ => return Err(MemError::Unsupported(format!("register `{base}` does not hold a buffer address"))),
             },
         };
-        let b = &self.p.buffers[buffer];
+        let b = self.buffer(buffer);
         if let Some(s) = space {
             if b.space != s {
                 return Err(MemError::Undefined(format!(
@@ -288,7 +361,7 @@ impl Machine<'_> {
 
     /// The span of `len` bytes at an address, inside its buffer and aligned to `align`.
     fn span(&self, buffer: usize, at: i64, len: u64, align: u64, rule: &str) -> Result<Span, MemError> {
-        let b = &self.p.buffers[buffer];
+        let b = self.buffer(buffer);
         if at < 0 || at as u64 + len > b.init.len() as u64 {
             return Err(MemError::Undefined(format!(
                 "{len} bytes at offset {at} of `{}` ({} bytes) lie outside it",
@@ -382,7 +455,9 @@ impl Machine<'_> {
                     .map_err(|e| MemError::Parse(format!("not valid on {}: {e}", self.p.target.name())))?;
                 self.isa(t, &inst.form, &inst.operands)
             }
-            StmtKind::Label(_) | StmtKind::Bra(_) | StmtKind::Bar => Ok(()),
+            StmtKind::Label(_) | StmtKind::Bra(_) | StmtKind::Bar | StmtKind::ClusterArrive | StmtKind::ClusterWait => {
+                Ok(())
+            }
         }
     }
 
@@ -444,6 +519,23 @@ impl Machine<'_> {
                 }
                 _ => Err(MemError::Unsupported("mov packing or unpacking".into())),
             },
+            // §9.7.9.23: the address of the same variable in CTA `rank`'s shared memory.
+            Form::Mapa(a) if a.shared_cluster => {
+                let (region, offset) = self.shared_value(t, &ops[1])?;
+                let rank = self.known(t, &ops[2])?;
+                if rank >= u64::from(self.p.cluster.max(1)) {
+                    return Err(MemError::Undefined(format!(
+                        "mapa to CTA {rank} of a cluster of {} (§9.7.9.23)",
+                        self.p.cluster.max(1)
+                    )));
+                }
+                self.set(t, &dst_name(0)?, Val::Addr { buffer: self.in_cta(region, rank as u32), offset })
+            }
+            // §9.7.9.24: the rank of the CTA whose shared memory the address names.
+            Form::Getctarank(g) if g.shared_cluster => {
+                let (region, _) = self.shared_value(t, &ops[1])?;
+                self.set(t, &dst_name(0)?, Val::Bits((region / self.nbuf) as u64))
+            }
             Form::Ld(l) => {
                 let space = generic(l.space)?;
                 let (ty, n) = data_shape(form, Role::Dst)?;
@@ -559,23 +651,23 @@ impl Machine<'_> {
                 if size % 16 != 0 {
                     return Err(MemError::Undefined(format!("size {size} is not a multiple of 16 (§9.7.9.25.4.1)")));
                 }
-                let (db, doff) = self.address(t, &ops[0], Some(space(c.dst)))?;
+                let (db, doff) = if c.dst == BulkSpace::SharedCluster {
+                    self.cluster_address(t, &ops[0], Some(space(c.dst)))?
+                } else {
+                    self.address(t, &ops[0], Some(space(c.dst)))?
+                };
                 let (sb, soff) = self.address(t, &ops[1], Some(space(c.src)))?;
                 let dst = self.span(db, doff, size, 16, rule)?;
                 let src = self.span(sb, soff, size, 16, rule)?;
                 let mut extra = 3 + usize::from(c.completion == Completion::Mbarrier);
+                let mut ctas = vec![(db / self.nbuf) as u32];
                 if c.multicast {
-                    let mask = self.known(t, &ops[extra])?;
-                    if mask != 1 {
-                        return Err(MemError::Unsupported(format!(
-                            "ctaMask {mask:#x}: a memory program is one CTA (cluster rank 0), so ctaMask must be 0x1"
-                        )));
-                    }
+                    ctas = self.cta_mask(t, &ops[extra])?;
                     extra += 1;
                 }
                 extra += usize::from(c.cache_hint);
                 let byte_mask = if c.cp_mask { Some(self.known(t, &ops[extra])?) } else { None };
-                let bytes = self.regions[sb]
+                let bytes: Vec<Option<Byte>> = self.regions[sb]
                     .read(src.start, size)?
                     .iter()
                     .enumerate()
@@ -584,23 +676,30 @@ impl Machine<'_> {
                         _ => Some(b),
                     })
                     .collect();
-                let signal = match c.completion {
-                    Completion::BulkGroup => Signal::BulkGroup,
-                    Completion::Mbarrier => {
-                        let (bb, boff) = self.address(t, &ops[3], Some(BufferSpace::Shared))?;
-                        let bar = self.span(bb, boff, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
-                        Signal::Mbarrier { bar, bytes: size as i64 }
-                    }
+                let bar = match c.completion {
+                    Completion::BulkGroup => None,
+                    Completion::Mbarrier => Some(self.dst_mbarrier(t, &ops[3], db)?),
                 };
-                self.protocol.issue(AsyncOp {
-                    thread: t,
-                    proxy: Proxy::Async,
-                    reads: vec![src],
-                    writes: vec![dst],
-                    reduction: false,
-                    signal,
-                    effect: Effect::Write { region: db, start: dst.start, bytes },
-                })?;
+                // A multicast is one copy per destination CTA, each at the same offsets.
+                for cta in ctas {
+                    let region = self.in_cta(db, cta);
+                    let signal = match bar {
+                        None => Signal::BulkGroup,
+                        Some(b) => Signal::Mbarrier {
+                            bar: Span { region: self.in_cta(b.region, cta), ..b },
+                            bytes: size as i64,
+                        },
+                    };
+                    self.protocol.issue(AsyncOp {
+                        thread: t,
+                        proxy: Proxy::Async,
+                        reads: vec![src],
+                        writes: vec![Span { region, ..dst }],
+                        reduction: false,
+                        signal,
+                        effect: Effect::Write { region, start: dst.start, bytes: bytes.clone() },
+                    })?;
+                }
                 Ok(())
             }
             Form::Mbarrier(mb) => self.mbarrier(t, mb, ops),
@@ -652,9 +751,8 @@ impl Machine<'_> {
                         AsyncProxySpace::Global => BufferSpace::Global,
                         _ => BufferSpace::Shared,
                     });
-                    let regions: Vec<usize> = (0..self.p.buffers.len())
-                        .filter(|&b| want.is_none_or(|w| self.p.buffers[b].space == w))
-                        .collect();
+                    let regions: Vec<usize> =
+                        (0..self.regions.len()).filter(|&r| want.is_none_or(|w| self.buffer(r).space == w)).collect();
                     self.protocol.fence_proxy_async(t, want.map(|_| regions.as_slice()));
                 }
                 // Other fences order memory between threads and proxies the model does not
@@ -668,13 +766,13 @@ impl Machine<'_> {
                 }
                 let (ty, n) = data_shape(form, Role::Src)?;
                 let eb = u64::from(ty.bits() / 8).max(1);
-                let (buffer, at) = self.address(t, &ops[0], Some(BufferSpace::Shared))?;
+                let (buffer, at) = self.cluster_address(t, &ops[0], Some(BufferSpace::Shared))?;
                 let dst = self.span(buffer, at, eb * n, eb * n, "§9.7.9.12: naturally aligned")?;
                 let mut bytes = Vec::new();
                 for o in elements(&ops[1]) {
                     bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize).into_iter().map(Some));
                 }
-                let bar = self.bar(t, &ops[2])?;
+                let bar = self.dst_mbarrier(t, &ops[2], buffer)?;
                 self.protocol.issue(AsyncOp {
                     thread: t,
                     proxy: Proxy::Generic,
@@ -692,6 +790,43 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
+    /// The CTAs a multicast's `ctaMask` names, in rank order: at least one, each in the cluster
+    /// (§9.7.9.25.4.1: "each bit position in the 16-bit ctaMask operand corresponds to the
+    /// %ctaid of the destination CTA").
+    fn cta_mask(&self, t: u32, o: &Operand) -> Result<Vec<u32>, MemError> {
+        let mask = self.known(t, o)? & 0xffff;
+        let ctas = self.p.cluster.max(1);
+        if mask == 0 || mask >> ctas != 0 {
+            return Err(MemError::Undefined(format!(
+                "ctaMask {mask:#x} names no CTA or a CTA outside the cluster of {ctas} (§9.7.9.25.4.1)"
+            )));
+        }
+        Ok((0..ctas).filter(|c| mask >> c & 1 == 1).collect())
+    }
+
+    /// The mbarrier of a `.shared::cluster` destination in region `dst`: an 8-byte object in
+    /// the same CTA's shared memory (§9.7.9.12, §9.7.9.25.4.1).
+    fn dst_mbarrier(&self, t: u32, o: &Operand, dst: usize) -> Result<Span, MemError> {
+        let (b, off) = self.cluster_address(t, o, Some(BufferSpace::Shared))?;
+        if b / self.nbuf != dst / self.nbuf {
+            return Err(MemError::Undefined(format!(
+                "the mbarrier `{o}` is in CTA {}, the destination in CTA {} (§9.7.9.25.4.1: they must be in the same CTA)",
+                b / self.nbuf,
+                dst / self.nbuf
+            )));
+        }
+        self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")
+    }
+
+    /// The region and offset of a shared address held by a value operand (a shared buffer's
+    /// name or a register holding a shared address).
+    fn shared_value(&self, t: u32, o: &Operand) -> Result<(usize, i64), MemError> {
+        match self.value(t, o)? {
+            Val::Addr { buffer, offset } if self.buffer(buffer).space == BufferSpace::Shared => Ok((buffer, offset)),
+            _ => Err(MemError::Unsupported(format!("`{o}` does not hold a shared-memory address"))),
+        }
+    }
+
     /// The 8-byte mbarrier object an address operand names.
     fn bar(&self, t: u32, o: &Operand) -> Result<Span, MemError> {
         let (b, off) = self.address(t, o, Some(BufferSpace::Shared))?;
@@ -804,7 +939,11 @@ impl Machine<'_> {
         // The swizzle follows the absolute shared address; a program's shared buffers start at
         // multiples of 1024 bytes (the PTX printer places them so beside swizzled maps), so the
         // offset in the buffer decides it.
-        let (shared_buffer, shared_off) = self.address(t, &ops[usize::from(!load)], Some(BufferSpace::Shared))?;
+        let (shared_buffer, shared_off) = if load {
+            self.cluster_address(t, &ops[0], Some(BufferSpace::Shared))?
+        } else {
+            self.address(t, &ops[1], Some(BufferSpace::Shared))?
+        };
         let at = u64::try_from(shared_off).unwrap_or(0);
         let elements = map.tile_at(at, &coords, &offsets).map_err(tile_err)?;
         let eb = map.element_bytes();
@@ -836,7 +975,7 @@ impl Machine<'_> {
                 }
             };
             use crate::memory::tensor_map::LoadedByte;
-            let bytes = map
+            let bytes: Vec<Option<Byte>> = map
                 .load_at(at, &coords, &offsets, &global)
                 .map_err(tile_err)?
                 .into_iter()
@@ -853,23 +992,28 @@ impl Machine<'_> {
                     })
                 })
                 .collect();
-            let (bb, boff) = self.address(t, &ops[2], Some(BufferSpace::Shared))?;
-            let bar = self.span(bb, boff, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
-            if c.multicast {
-                let k = ops.len() - 1 - usize::from(c.cache_hint);
-                if self.known(t, &ops[k])? != 1 {
-                    return Err(MemError::Unsupported("ctaMask other than 0x1 in a one-CTA program".into()));
-                }
+            let bar = self.dst_mbarrier(t, &ops[2], db)?;
+            let ctas = if c.multicast {
+                self.cta_mask(t, &ops[ops.len() - 1 - usize::from(c.cache_hint)])?
+            } else {
+                vec![(db / self.nbuf) as u32]
+            };
+            // A multicast is one copy per destination CTA, each at the same offsets.
+            for cta in ctas {
+                let region = self.in_cta(db, cta);
+                self.protocol.issue(AsyncOp {
+                    thread: t,
+                    proxy: Proxy::Async,
+                    reads: global_spans.iter().map(|(_, s)| *s).collect(),
+                    writes: vec![Span { region, ..dst }],
+                    reduction: false,
+                    signal: Signal::Mbarrier {
+                        bar: Span { region: self.in_cta(bar.region, cta), ..bar },
+                        bytes: size as i64,
+                    },
+                    effect: Effect::Write { region, start: dst.start, bytes: bytes.clone() },
+                })?;
             }
-            self.protocol.issue(AsyncOp {
-                thread: t,
-                proxy: Proxy::Async,
-                reads: global_spans.iter().map(|(_, s)| *s).collect(),
-                writes: vec![dst],
-                reduction: false,
-                signal: Signal::Mbarrier { bar, bytes: size as i64 },
-                effect: Effect::Write { region: db, start: dst.start, bytes },
-            })?;
         } else {
             if let Some(why) = map.store_restriction(&coords) {
                 return Err(MemError::Undefined(format!("{why} (tensor map `{}`)", decl.name)));

@@ -106,6 +106,12 @@ pub enum StmtKind {
     Bra(String),
     /// `bar.sync 0` (or `barrier.sync 0`).
     Bar,
+    /// `barrier.cluster.arrive{.release|.relaxed}{.aligned}` (§9.7.13.2): this thread's arrival
+    /// at the cluster barrier.
+    ClusterArrive,
+    /// `barrier.cluster.wait{.acquire}{.aligned}` (§9.7.13.2): waits until every thread of the
+    /// cluster has arrived.
+    ClusterWait,
     /// Integer glue; its registers are `Reg::Virt(class, index into MemProgram::regs)`.
     Glue(Glue),
     /// An ISA instruction (its guard moved to [`Stmt::guard`]).
@@ -128,8 +134,12 @@ pub struct Stmt {
 pub struct MemProgram {
     /// The target it is meant for.
     pub target: Target,
-    /// Threads of the one CTA (`%tid.x` is 0..threads).
+    /// Threads of each CTA (`%tid.x` is 0..threads).
     pub threads: u32,
+    /// CTAs of the one cluster (`%cluster_ctarank` is 0..cluster; 1 unless
+    /// [`MemProgram::in_cluster`] says otherwise). Every CTA runs the statements and has its
+    /// own copy of every shared buffer; global buffers are one.
+    pub cluster: u32,
     /// The buffers.
     pub buffers: Vec<Buffer>,
     /// Every register, in order of first use.
@@ -311,7 +321,7 @@ pub fn parse(
         }
     }
     let inputs = inputs.iter().filter_map(|(n, v)| regs.find(n).map(|i| (i, *v))).collect();
-    let p = MemProgram { target, threads, buffers, regs: regs.decls, inputs, tensor_maps, stmts, read };
+    let p = MemProgram { target, threads, cluster: 1, buffers, regs: regs.decls, inputs, tensor_maps, stmts, read };
     interp::check_control_flow(&p)?;
     Ok(p)
 }
@@ -358,6 +368,20 @@ fn parse_stmt(
             return Err(MemError::Unsupported("only an unguarded `bar.sync 0` of the whole CTA".into()));
         }
         return Ok(stmt(None, StmtKind::Bar));
+    }
+    if let Some(quals) = opcode.strip_prefix("barrier.cluster.") {
+        let (phase, allowed): (StmtKind, &[&str]) = match quals.split('.').next() {
+            Some("arrive") => (StmtKind::ClusterArrive, &["release", "relaxed", "aligned"]),
+            Some("wait") => (StmtKind::ClusterWait, &["acquire", "aligned"]),
+            _ => return Err(MemError::Parse(format!("`{opcode}`: barrier.cluster is .arrive or .wait (§9.7.13.2)"))),
+        };
+        if let Some(q) = quals.split('.').skip(1).find(|q| !allowed.contains(q)) {
+            return Err(MemError::Parse(format!("`{opcode}`: .{q} is not a qualifier of it (§9.7.13.2)")));
+        }
+        if !rest.is_empty() || guard.is_some() {
+            return Err(MemError::Unsupported("only an unguarded barrier.cluster without operands".into()));
+        }
+        return Ok(stmt(None, phase));
     }
     if MNEMONICS.contains(&opcode.split('.').next().unwrap_or_default()) {
         if let Some((op, ty)) = glue_opcode(opcode) {
@@ -467,6 +491,25 @@ fn collect_names(o: &Operand, class: Option<RegClass>, out: &mut Vec<(String, Op
             out.push((p.clone(), Some(RegClass::Pred)));
         }
         Operand::Imm(_) | Operand::Sink | Operand::Address { base: None, .. } => {}
+    }
+}
+
+/// The special registers memory programs read: `%tid.x`, and the CTA's rank and the CTA
+/// count of the one cluster (the grid is the cluster).
+pub const SPECIAL_REGS: [&str; 5] = ["%tid.x", "%cluster_ctarank", "%ctaid.x", "%cluster_nctarank", "%nctaid.x"];
+
+/// The most CTAs a memory program's cluster may have: the portable cluster size (§9.7.13.2
+/// and the CUDA programming guide: 8 CTAs without opting into non-portable sizes).
+pub const MAX_CLUSTER: u32 = 8;
+
+impl MemProgram {
+    /// The program run by a cluster of `ctas` CTAs (1 ..= [`MAX_CLUSTER`]).
+    pub fn in_cluster(mut self, ctas: u32) -> Result<MemProgram, MemError> {
+        if !(1..=MAX_CLUSTER).contains(&ctas) {
+            return Err(MemError::Parse(format!("cluster {ctas}: a cluster has 1 to {MAX_CLUSTER} CTAs")));
+        }
+        self.cluster = ctas;
+        Ok(self)
     }
 }
 

@@ -3,8 +3,9 @@
 //! ([`MemKernel`]: the global buffers with their initial bytes, the parameters in signature
 //! order, and where each read-back buffer comes back).
 //!
-//! Each entry is a one-CTA cluster (`.reqnctapercluster 1, 1, 1`: `st.async` and bulk copies
-//! into `.shared::cluster` from `.shared::cta` trap on the H100 outside a cluster launch,
+//! Each entry is one cluster of [`MemProgram::cluster`] CTAs (`.reqnctapercluster N, 1, 1`,
+//! launched as a grid of that one cluster: `st.async` and bulk copies into `.shared::cluster`
+//! from `.shared::cta` trap on the H100 outside a cluster launch, even of one CTA,
 //! corpus/evidence/cluster-launch.md) with one `.u64` parameter per global buffer (converted with `cvta.to.global` into a
 //! register), one `.param .align 64 .b8 t{j}[128]` per tensor map (its generic address through
 //! `mov` + `cvta.param`: ptxas takes no parameter symbol as a tensor-map operand), one
@@ -14,16 +15,17 @@
 //! `%s{k}`, and the kernel asks for that much dynamic shared memory), and — when a shared buffer has known
 //! initial bytes or is read back — a *staging* global buffer (the last kernel buffer, its
 //! parameter last among the pointers) that holds the shared buffers' initial bytes and
-//! receives their final bytes. The prologue sets the input registers, copies the initial
-//! bytes into shared memory (all threads, a byte each in turn), makes them visible to the
-//! async proxy (`fence.proxy.async.shared::cta`) and to every thread (`bar.sync 0`); the
-//! epilogue waits for every thread (`bar.sync 0`) and copies the shared buffers in `read` to
-//! the staging buffer.
+//! receives their final bytes (a slot per CTA, in rank order). The prologue sets the input
+//! registers, copies the initial bytes into shared memory (all threads of every CTA, a byte
+//! each in turn), makes them visible to the async proxy (`fence.proxy.async.shared::cta`) and
+//! to every thread (`bar.sync 0`, or with several CTAs `barrier.cluster.arrive`/`wait`); the
+//! epilogue waits for every thread the same way and copies each CTA's shared buffers in
+//! `read` to its slot of the staging buffer.
 //!
 //! Invariant: no text from a program's input reaches the module. Registers print as
 //! `%p<i>`/`%h<i>`/`%r<i>`/`%d<i>` by their index in [`MemProgram::regs`] (the names glue
 //! already prints), buffers and tensor maps as `%g<k>`/`s<k>`/`%t<j>` by index, labels as
-//! `$L<n>` by order of appearance; the only special register is `%tid.x`, and scaffolding
+//! `$L<n>` by order of appearance; the special registers are [`SPECIAL_REGS`], and scaffolding
 //! registers (`%x…`) and labels (`$C…`) cannot collide with any of these.
 
 use std::collections::BTreeMap;
@@ -31,7 +33,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use super::{BufferSpace, MemProgram, StmtKind};
+use super::{BufferSpace, MemProgram, StmtKind, SPECIAL_REGS};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, Mov, MovShape, PtxVersion, Target};
 use crate::memory::tensor_map::{Swizzle, TensorMap};
@@ -73,8 +75,10 @@ pub struct MemModule {
 pub struct MemKernel {
     /// The entry's name.
     pub entry: String,
-    /// Threads of the one CTA.
+    /// Threads of each CTA.
     pub threads: u32,
+    /// CTAs of the one cluster (the grid is the cluster; the entry requires this size).
+    pub cluster: u32,
     /// Dynamic shared memory, bytes.
     pub dynamic_shared: u32,
     /// Global buffers the launcher allocates (the program's global buffers with their init
@@ -203,7 +207,7 @@ impl<'a> Names<'a> {
 
     /// A name used as a value or address base: register, buffer or tensor map.
     fn name(&self, n: &str) -> Result<String, String> {
-        if n == "%tid.x" {
+        if SPECIAL_REGS.contains(&n) {
             return Ok(n.to_string());
         }
         if let Some(k) = self.p.buffers.iter().position(|b| b.name == n) {
@@ -265,7 +269,11 @@ impl<'a> Names<'a> {
         let class = |n: &str| match self.p.regs.iter().find(|r| r.name == n) {
             Some(r) => Some(r.class),
             // A buffer or map whose address a `.b64` register holds.
-            None => self.name(n).ok().filter(|x| x.starts_with('%') && x != "%tid.x").map(|_| RegClass::B64),
+            None => self
+                .name(n)
+                .ok()
+                .filter(|x| x.starts_with('%') && !SPECIAL_REGS.contains(&x.as_str()))
+                .map(|_| RegClass::B64),
         };
         let (dc, ac) = (class(d)?, class(a)?);
         if dc == ac || dc == RegClass::Pred || ac == RegClass::Pred {
@@ -298,7 +306,7 @@ fn staging_layout(p: &MemProgram) -> (Vec<(usize, u64)>, u64) {
     for (k, b) in p.buffers.iter().enumerate() {
         if b.space == BufferSpace::Shared {
             layout.push((k, at));
-            at += (b.init.len() as u64).next_multiple_of(STAGING_ALIGN);
+            at += (b.init.len() as u64 * u64::from(p.cluster.max(1))).next_multiple_of(STAGING_ALIGN);
         }
     }
     (layout, at)
@@ -404,7 +412,7 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
                 Some(n) => Ok((n, 0, len)),
                 None => {
                     let at = layout.iter().find(|&&(s, _)| s == k).map(|&(_, at)| at).ok_or("no staging place")?;
-                    Ok((staging_index, at, len))
+                    Ok((staging_index, at, len * u64::from(p.cluster.max(1))))
                 }
             }
         })
@@ -414,7 +422,8 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     // Every entry is a one-CTA cluster (`.reqnctapercluster 1, 1, 1`): on the H100 `st.async`
     // and `cp.async.bulk.shared::cluster.shared::cta` trap in a launch that is not a cluster
     // launch, and work in one of one CTA (corpus/evidence/cluster-launch.md).
-    let _ = writeln!(t, ".visible .entry mp{i}(\n{}\n)\n.reqnctapercluster 1, 1, 1\n{{", sig.join(",\n"));
+    let ctas = p.cluster.max(1);
+    let _ = writeln!(t, ".visible .entry mp{i}(\n{}\n)\n.reqnctapercluster {ctas}, 1, 1\n{{", sig.join(",\n"));
     let count = |c: RegClass| p.regs.iter().filter(|r| r.class == c).count();
     for c in RegClass::ALL {
         if count(c) > 0 {
@@ -495,7 +504,7 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     if !init_shared.is_empty() {
         let _ = writeln!(t, "\tfence.proxy.async.shared::cta;");
     }
-    let _ = writeln!(t, "\tbar.sync 0;");
+    let _ = writeln!(t, "{}", whole_barrier(ctas));
     // Body.
     for (n, s) in p.stmts.iter().enumerate() {
         let _ = writeln!(t, "\t// statement {n}");
@@ -509,6 +518,12 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
             }
             StmtKind::Bar => {
                 let _ = writeln!(t, "\tbar.sync 0;");
+            }
+            StmtKind::ClusterArrive => {
+                let _ = writeln!(t, "\tbarrier.cluster.arrive.release.aligned;");
+            }
+            StmtKind::ClusterWait => {
+                let _ = writeln!(t, "\tbarrier.cluster.wait.acquire.aligned;");
             }
             StmtKind::Glue(g) => {
                 let _ = writeln!(t, "\t{guard}{g}");
@@ -529,29 +544,41 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
             }
         }
     }
-    // Epilogue.
-    let _ = writeln!(t, "\tbar.sync 0;");
+    // Epilogue: every CTA's copy of a shared buffer goes to its slot (rank order).
+    let _ = writeln!(t, "{}", whole_barrier(ctas));
     for &(k, at) in &read_shared {
-        copy_loop(
-            &mut t,
-            &format!("$Cout{k}"),
-            &names.name(&p.buffers[k].name)?,
-            at,
-            p.buffers[k].init.len() as u64,
-            p.threads,
-            false,
-        );
+        let len = p.buffers[k].init.len() as u64;
+        if ctas > 1 {
+            let _ = writeln!(t, "\tmov.u32 %xr0, %cluster_ctarank;\n\tmul.wide.u32 %xd4, %xr0, {len};");
+            let _ = writeln!(t, "\tadd.s64 %xd9, %xd9, %xd4;");
+        }
+        copy_loop(&mut t, &format!("$Cout{k}"), &names.name(&p.buffers[k].name)?, at, len, p.threads, false);
+        if ctas > 1 {
+            let _ = writeln!(t, "\tsub.s64 %xd9, %xd9, %xd4;");
+        }
     }
     let _ = writeln!(t, "\tret;\n}}");
     let kernel = MemKernel {
         entry: format!("mp{i}"),
         threads: p.threads,
+        cluster: ctas,
         dynamic_shared: dynamic_shared as u32,
         buffers,
         params,
         readback,
     };
     Ok((t, kernel))
+}
+
+/// A barrier of every thread of the program: the CTA's (`bar.sync 0`), or with several CTAs
+/// the cluster's (§9.7.13.2; the CTAs' shared memory must stay alive while another CTA may
+/// write it, and the staging copies of CTA 0 must not overwrite what another CTA still reads).
+fn whole_barrier(ctas: u32) -> &'static str {
+    if ctas > 1 {
+        "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;"
+    } else {
+        "\tbar.sync 0;"
+    }
 }
 
 /// How many `name+offset` operands an operand list holds (each may need a temporary).
@@ -581,6 +608,7 @@ mod tests {
         MemSource {
             target: Target::parse("sm_90").unwrap(),
             threads: 4,
+            cluster: 1,
             statements: statements.iter().map(|s| s.to_string()).collect(),
             regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect::<BTreeMap<_, _>>(),
             buffers: vec![

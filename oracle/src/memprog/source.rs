@@ -61,8 +61,11 @@ pub struct TensorMapSource {
 pub struct MemSource {
     /// The target.
     pub target: Target,
-    /// Threads of the one CTA.
+    /// Threads of each CTA.
     pub threads: u32,
+    /// CTAs of the one cluster (1 ..= [`super::MAX_CLUSTER`]); each runs the statements over
+    /// its own copy of the shared buffers.
+    pub cluster: u32,
     /// The statements, one PTX statement each.
     pub statements: Vec<String>,
     /// Input registers by name, the same value in every thread.
@@ -138,7 +141,9 @@ impl MemSource {
                 self.buffers.iter().position(|b| &b.name == n).ok_or_else(|| whole(MemError::UnknownName(n.clone())))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        parse(self.target, self.threads, buffers, tensor_maps, &self.regs, &self.statements, read)
+        parse(self.target, self.threads, buffers, tensor_maps, &self.regs, &self.statements, read)?
+            .in_cluster(self.cluster)
+            .map_err(whole)
     }
 }
 
@@ -150,6 +155,7 @@ mod tests {
         MemSource {
             target: Target::parse("sm_90").unwrap(),
             threads: 1,
+            cluster: 1,
             statements: vec!["ld.global.u32 x, [src+4];".into(), "st.global.u32 [dst], x;".into()],
             regs: BTreeMap::new(),
             buffers: vec![
