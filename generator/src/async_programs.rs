@@ -2,16 +2,22 @@
 //! ([`oracle::memprog::MemSource`]) that use async copies the way kernels do, for differential
 //! fuzzing of the memory oracle against the GPU.
 //!
-//! A program is one CTA of 1–128 threads over named buffers. Thread 0 (the *leader*: a block
-//! skipped by the others with `@!lead bra`) issues every bulk and tensor copy; `bar.sync 0`
-//! orders the leader's work with the other threads'. It is built from episodes, each chosen
-//! among the enabled [`AsyncConfig`] knobs:
+//! A program is one CTA of 1–128 threads over named buffers, or with `multicast` a cluster of
+//! 2 or 4 such CTAs, each running the program over its own shared memory and writing its own
+//! part of every global output (`out` by the thread's index across the cluster, `dst` and
+//! `red` by the CTA's rank). Thread 0 of a CTA (the *leader*: a block skipped by the others
+//! with `@!lead bra`) issues every bulk and tensor copy; `bar.sync 0` orders the leader's work
+//! with the other threads'. It is built from episodes, each chosen among the enabled
+//! [`AsyncConfig`] knobs:
 //! - **mbarrier phases** (`bulk`, `tensor`; `phases` of them on one mbarrier, parity 0, 1, 0,
 //!   …): the leader sets the transaction count to exactly the bytes the copy writes
 //!   (`mbarrier.arrive.expect_tx`, or `mbarrier.expect_tx` then `mbarrier.arrive` after the
 //!   copy), issues a `cp.async.bulk` load or a `cp.async.bulk.tensor` tile load completing on
 //!   the mbarrier, and the `try_wait.parity` loop waits for the phase — every thread, or the
-//!   leader followed by `bar.sync 0`; the window is then consumed;
+//!   leader followed by `bar.sync 0`; the window is then consumed. In a cluster, three phases
+//!   in four are a multicast (`multicast`): every CTA's leader arms its mbarrier for the bytes
+//!   its CTA gets (none outside the drawn `ctaMask`), `barrier.cluster.arrive`/`wait`, then the
+//!   leader of one drawn CTA issues the `.multicast::cluster` bulk or tensor copies;
 //! - **`cp.async` pipelines** (`cp_async`): every thread copies its own chunk in 1–3
 //!   async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size` including 0,
 //!   `ignore-src`), `cp.async.wait_group N` with groups still in flight, consumes the completed
@@ -39,8 +45,8 @@
 //! Invariants (checked by this module's tests on thousands of seeds with the oracle): every
 //! program builds ([`MemSource::build`]), the oracle runs it without a protocol error, an
 //! undefined operation or a hang, and it is deterministic per seed. What is never generated:
-//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), multicast and
-//! clusters of more than one CTA (a memory program is one CTA), interleaved and im2col maps,
+//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved and
+//! im2col maps, remote `st.async` and copies into another CTA through `mapa`,
 //! and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
 //! 1024-byte-aligned window, so the swizzle pattern (a function of the absolute address) is
 //! the same on every backend.
@@ -83,6 +89,10 @@ pub struct AsyncConfig {
     pub reduce: bool,
     /// `cvt` and `prmt` on the loaded values.
     pub convert: bool,
+    /// A cluster of 2 or 4 CTAs: every CTA runs the program over its own shared memory and its
+    /// own part of the global outputs, and mbarrier phases may load through
+    /// `.multicast::cluster` copies issued by one CTA.
+    pub multicast: bool,
     /// Most phases of the mbarrier per program (1 or more).
     pub phases: u32,
     /// CTA sizes to choose from.
@@ -100,6 +110,7 @@ impl Default for AsyncConfig {
             tensor: true,
             reduce: true,
             convert: true,
+            multicast: true,
             phases: 3,
             threads: vec![1, 32, 64, 128],
             swarm: true,
@@ -116,6 +127,7 @@ impl AsyncConfig {
             ("tensor", self.tensor),
             ("reduce", self.reduce),
             ("convert", self.convert),
+            ("multicast", self.multicast),
         ]
         .into_iter()
         .filter_map(|(n, on)| on.then_some(n))
@@ -130,7 +142,7 @@ impl AsyncConfig {
     /// The configuration one program is generated with: under `swarm`, each knob kept with
     /// probability 1/2 (at least one kind of copy stays on); the phase count drawn in
     /// `1..=phases`; one thread count.
-    fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32) {
+    fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32, u32) {
         let mut c = self.clone();
         if self.swarm {
             loop {
@@ -141,6 +153,7 @@ impl AsyncConfig {
                     (&mut k.tensor, self.tensor),
                     (&mut k.reduce, self.reduce),
                     (&mut k.convert, self.convert),
+                    (&mut k.multicast, self.multicast),
                 ] {
                     *knob = on && r.below(2) == 1;
                 }
@@ -152,7 +165,8 @@ impl AsyncConfig {
         }
         c.phases = 1 + r.below(u64::from(self.phases.max(1))) as u32;
         let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
-        (c, threads)
+        let ctas = if c.multicast { r.pick(&[2, 4]) } else { 1 };
+        (c, threads, ctas)
     }
 }
 
@@ -193,8 +207,9 @@ pub fn generate_seeded(seed: u64, cfg: &AsyncConfig, target: &Target) -> MemSour
 /// A protocol-correct asynchronous-copy program drawn from `r` (see the module
 /// documentation).
 pub fn generate(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> MemSource {
-    let (cfg, threads) = cfg.draw(r);
+    let (cfg, threads, ctas) = cfg.draw(r);
     let mut g = Gen::new(r, *target, threads, cfg);
+    g.ctas = ctas;
     g.program();
     g.finish()
 }
@@ -212,6 +227,8 @@ struct Gen<'r, R: Rng> {
     r: &'r mut R,
     target: Target,
     threads: u32,
+    /// CTAs of the cluster (1 without `multicast`).
+    ctas: u32,
     cfg: AsyncConfig,
     stmts: Vec<String>,
     regs: BTreeMap<String, u64>,
@@ -239,6 +256,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             r,
             target,
             threads,
+            ctas: 1,
             cfg,
             stmts: Vec::new(),
             regs: BTreeMap::new(),
@@ -330,6 +348,10 @@ impl<'r, R: Rng> Gen<'r, R> {
         if self.threads > 1 {
             self.emit("setp.eq.u32 lead, tid, 0;");
             self.emit("cvt.u64.u32 tid64, tid;");
+        }
+        if self.ctas > 1 {
+            self.emit("mov.u32 rk, %cluster_ctarank;");
+            self.emit("cvt.u64.u32 rk64, rk;");
         }
         let loads = self.cfg.bulk || self.cfg.tensor;
         if self.cfg.tensor {
@@ -485,6 +507,15 @@ impl<'r, R: Rng> Gen<'r, R> {
         let parity = self.phases & 1;
         self.phases += 1;
         let tensor = self.map.is_some() && (!self.cfg.bulk || self.r.below(2) == 1);
+        // In a cluster, most phases load through a multicast: (ctaMask, issuing CTA).
+        let multicast = (self.ctas > 1 && self.r.below(4) != 0).then(|| {
+            let mask = 1 + self.r.below((1 << self.ctas) - 1);
+            (mask, self.r.below(u64::from(self.ctas)), self.name("mk"))
+        });
+        let (mc, mask_operand) = match &multicast {
+            Some((_, _, mk)) => (".multicast::cluster", format!(", {mk}")),
+            None => ("", String::new()),
+        };
         let (bytes, copies, read_len) = if tensor {
             let map = self.map.clone().expect("checked above");
             let c = self.coords(&map);
@@ -493,7 +524,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 self.regs.insert(n.clone(), u64::from(*v as u32));
             }
             let stmt = format!(
-                "cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {{{}}}], [bar];",
+                "cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{mc} [win], [tmap, {{{}}}], [bar]{mask_operand};",
                 map.rank(),
                 names.join(", ")
             );
@@ -512,13 +543,36 @@ impl<'r, R: Rng> Gen<'r, R> {
                 let size = 16 * (1 + self.r.below(room.min(self.src_len / 16)));
                 let soff = 16 * self.r.below((self.src_len - size) / 16 + 1);
                 stmts.push(format!(
-                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win+{at}], [src+{soff}], {size}, [bar];"
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{mc} [win+{at}], [src+{soff}], {size}, [bar]{mask_operand};"
                 ));
                 total += size;
                 at += size;
             }
             (total, stmts, at)
         };
+        if let Some((mask, issuer, mk)) = multicast {
+            self.multicast_phase(mask, issuer, &mk, bytes, copies);
+        } else {
+            self.own_phase(bytes, copies);
+        }
+        let everyone = self.threads == 1 || self.r.below(2) == 0;
+        if everyone {
+            self.wait(parity);
+        } else {
+            self.leader(|g| g.wait(parity));
+            self.emit("bar.sync 0;");
+        }
+        let pairs = (read_len / 8).max(1);
+        let mask = self.piece_mask(pairs);
+        let extra = 8 * self.r.below(pairs - mask);
+        self.consume("win", 8, mask, extra);
+        // The window is loaded again by a later phase: every thread is done reading it.
+        self.emit("bar.sync 0;");
+    }
+
+    /// The leader arms its own mbarrier for `bytes` and issues `copies` into its CTA's window:
+    /// `arrive.expect_tx` first, or `expect_tx`, the copies, then `arrive`.
+    fn own_phase(&mut self, bytes: u64, copies: Vec<String>) {
         let split = self.r.below(3) == 0;
         self.leader(|g| {
             if split {
@@ -534,19 +588,30 @@ impl<'r, R: Rng> Gen<'r, R> {
                 g.emit("mbarrier.arrive.shared::cta.b64 _, [bar];");
             }
         });
-        let everyone = self.threads == 1 || self.r.below(2) == 0;
-        if everyone {
-            self.wait(parity);
-        } else {
-            self.leader(|g| g.wait(parity));
-            self.emit("bar.sync 0;");
-        }
-        let pairs = (read_len / 8).max(1);
-        let mask = self.piece_mask(pairs);
-        let extra = 8 * self.r.below(pairs - mask);
-        self.consume("win", 8, mask, extra);
-        // The window is loaded again by a later phase: every thread is done reading it.
-        self.emit("bar.sync 0;");
+    }
+
+    /// A multicast phase: every CTA's leader arms its own mbarrier for the bytes its CTA gets
+    /// (`bytes` where `mask`, in register `mk`, names it; none elsewhere), the cluster barrier (every CTA has armed
+    /// its mbarrier and finished reading its window), then the leader of CTA `issuer` issues
+    /// `copies`, each landing in every CTA of `mask` at the same offset and signalling the
+    /// mbarrier at the same offset there (§9.7.9.25.4.1).
+    fn multicast_phase(&mut self, mask: u64, issuer: u64, mk: &str, bytes: u64, copies: Vec<String>) {
+        let (m, mine, tx, iss) = (self.name("m"), self.name("mine"), self.name("tx"), self.name("iss"));
+        // `mk` is the copies' 16-bit ctaMask operand; `m` the same bits as a 32-bit register.
+        self.regs.insert(mk.to_string(), mask);
+        self.regs.insert(m.clone(), mask);
+        self.emit(format!("shr.b32 {mine}, {m}, rk;"));
+        self.emit(format!("and.b32 {mine}, {mine}, 1;"));
+        self.emit(format!("mul.lo.u32 {tx}, {mine}, {bytes};"));
+        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {tx};")));
+        self.emit("barrier.cluster.arrive;");
+        self.emit("barrier.cluster.wait;");
+        self.emit(format!("setp.eq.u32 {iss}, rk, {issuer};"));
+        self.leader(|g| {
+            for c in copies {
+                g.emit(format!("@{iss} {c}"));
+            }
+        });
     }
 
     /// The `try_wait.parity` loop on `bar` for `parity`.
@@ -568,9 +633,7 @@ impl<'r, R: Rng> Gen<'r, R> {
         let x = self.name("x");
         let y = self.name("y");
         self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{extra}];"));
-        let base = self.slots * u64::from(self.threads) * SLOT;
-        self.slots += 1;
-        let o = self.thread_addr("out", SLOT, None);
+        let (o, base) = self.out_slot();
         self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
         let mut second = y.clone();
         if self.cfg.convert {
@@ -658,20 +721,23 @@ impl<'r, R: Rng> Gen<'r, R> {
             let len = 4 * stage_len;
             if !self.has("dst") {
                 let fill = self.fill_byte();
-                self.buffer("dst", BufferSpace::Global, 128, Init::Fill { len, byte: Some(fill) });
+                let all = len * u64::from(self.ctas);
+                self.buffer("dst", BufferSpace::Global, 128, Init::Fill { len: all, byte: Some(fill) });
             }
             let off = 16 * self.r.below((len - size) / 16 + 1);
-            stmts.push(format!("cp.async.bulk.global.shared::cta.bulk_group [dst+{off}], [stage], {size};"));
+            let dst = self.cta_part("dst", len);
+            stmts.push(format!("cp.async.bulk.global.shared::cta.bulk_group [{dst}+{off}], [stage], {size};"));
         }
         if reduce {
             let len = 2 * stage_len;
             if !self.has("red") {
-                let bytes = self.words(len);
+                let bytes = self.words(len * u64::from(self.ctas));
                 self.buffer("red", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
             }
             let op = self.pick_reduce();
             let off = 16 * self.r.below((len - size) / 16 + 1);
-            stmts.push(format!("{op} [red+{off}], [stage], {size};"));
+            let red = self.cta_part("red", len);
+            stmts.push(format!("{op} [{red}+{off}], [stage], {size};"));
         }
         let read_only = self.r.below(2) == 0;
         self.leader(|g| {
@@ -821,16 +887,50 @@ impl<'r, R: Rng> Gen<'r, R> {
         let x = self.name("x");
         let y = self.name("y");
         self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{off}];"));
-        let base = self.slots * u64::from(self.threads) * SLOT;
-        self.slots += 1;
-        let o = self.thread_addr("out", SLOT, None);
+        let (o, base) = self.out_slot();
         self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
+    }
+
+    /// The next slot of `out` for this thread: a register holding the thread's piece of `out`
+    /// (its index across the cluster, so CTAs never write the same bytes) and the slot's byte
+    /// offset.
+    fn out_slot(&mut self) -> (String, u64) {
+        let all = u64::from(self.threads) * u64::from(self.ctas);
+        let base = self.slots * all * SLOT;
+        self.slots += 1;
+        if self.ctas == 1 {
+            return (self.thread_addr("out", SLOT, None), base);
+        }
+        let (g, o, a) = (self.name("g"), self.name("o"), self.name("a"));
+        if self.threads > 1 {
+            self.emit(format!("mul.lo.u64 {g}, rk64, {};", self.threads));
+            self.emit(format!("add.u64 {g}, {g}, tid64;"));
+        } else {
+            self.emit(format!("mov.u64 {g}, rk64;"));
+        }
+        self.emit(format!("mul.lo.u64 {o}, {g}, {SLOT};"));
+        self.emit(format!("mov.u64 {a}, out;"));
+        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        (a, base)
+    }
+
+    /// `buf` (a global buffer of `len` bytes per CTA) at this CTA's part: the name itself in
+    /// one CTA, else a register holding `buf + rank × len`.
+    fn cta_part(&mut self, buf: &str, len: u64) -> String {
+        if self.ctas == 1 {
+            return buf.to_string();
+        }
+        let (o, a) = (self.name("o"), self.name("a"));
+        self.emit(format!("mul.lo.u64 {o}, rk64, {len};"));
+        self.emit(format!("mov.u64 {a}, {buf};"));
+        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        a
     }
 
     fn finish(mut self) -> MemSource {
         if self.slots > 0 {
             let fill = self.fill_byte();
-            let len = self.slots * u64::from(self.threads) * SLOT;
+            let len = self.slots * u64::from(self.threads) * u64::from(self.ctas) * SLOT;
             self.buffer("out", BufferSpace::Global, 128, Init::Fill { len, byte: Some(fill) });
         }
         let read: Vec<String> = ["out", "win", "cpw", "stage", "dst", "red"]
@@ -847,7 +947,7 @@ impl<'r, R: Rng> Gen<'r, R> {
         MemSource {
             target: self.target,
             threads: self.threads,
-            cluster: 1,
+            cluster: self.ctas,
             statements: self.stmts,
             regs: self.regs,
             buffers: self
@@ -946,9 +1046,14 @@ mod tests {
             "cvt.",
             "prmt.b32",
             "fence.proxy.async.shared::cta;",
+            "mbarrier::complete_tx::bytes.multicast::cluster [win+",
+            "global.tile.mbarrier::complete_tx::bytes.multicast::cluster [win], [tmap",
+            "barrier.cluster.wait;",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
+        let clusters: std::collections::BTreeSet<u32> = programs.iter().map(|p| p.cluster).collect();
+        assert_eq!(clusters, [1, 2, 4].into(), "one CTA and clusters of 2 and 4");
         let src_size_0 = |s: &String| s.starts_with("cp.async.c") && s.ends_with(", 0;");
         assert!(programs.iter().flat_map(|p| &p.statements).any(src_size_0), "no cp.async with src-size 0");
         let swizzles: std::collections::BTreeSet<&str> =
@@ -993,11 +1098,13 @@ mod tests {
     /// A knob that is off never shows up.
     #[test]
     fn knobs_off_stay_off() {
-        let cfg = AsyncConfig { tensor: false, reduce: false, convert: false, ..AsyncConfig::default() };
+        let cfg =
+            AsyncConfig { tensor: false, reduce: false, convert: false, multicast: false, ..AsyncConfig::default() };
         for s in 0..200 {
             let p = generate_seeded(s, &cfg, &target());
             let text = p.statements.join("\n");
             assert!(!text.contains(".tensor") && !text.contains("cp.reduce") && !text.contains("cvt.rn"), "{text}");
+            assert!(p.cluster == 1 && !text.contains("multicast"), "{text}");
             assert!(p.tensor_maps.is_empty());
         }
     }
