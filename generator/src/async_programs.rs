@@ -35,6 +35,11 @@
 //!   type the target allows for a global destination), commits the bulk group and waits for it
 //!   (`wait_group.read 0`, always `wait_group 0` before the end).
 //!
+//! With `im2col` (off by default: corpus/findings/tma-im2col-fuzz-trap.md), half the tensor
+//! maps are im2col maps (rank 3–5, drawn channels per pixel,
+//! pixels per column and bounding-box corners) loaded in `.im2col` mode with drawn
+//! `im2colInfo` offsets, at coordinates the model places.
+//!
 //! Edge cases are drawn on purpose: `src-size` 0 and cp-size − 1, tensor boxes straddling
 //! every edge (negative and past-the-end coordinates, along every dimension), every sm_90
 //! swizzle (none, 32B, 64B, 128B), every out-of-bounds fill of float maps, bulk sizes and
@@ -45,8 +50,8 @@
 //! Invariants (checked by this module's tests on thousands of seeds with the oracle): every
 //! program builds ([`MemSource::build`]), the oracle runs it without a protocol error, an
 //! undefined operation or a hang, and it is deterministic per seed. What is never generated:
-//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved and
-//! im2col maps, remote `st.async` and copies into another CTA through `mapa`,
+//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved maps,
+//! `.im2col_no_offs` stores, remote `st.async` and copies into another CTA through `mapa`,
 //! and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
 //! 1024-byte-aligned window, so the swizzle pattern (a function of the absolute address) is
 //! the same on every backend.
@@ -85,6 +90,10 @@ pub struct AsyncConfig {
     pub bulk: bool,
     /// `cp.async.bulk.tensor` tile loads on the mbarrier.
     pub tensor: bool,
+    /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
+    /// `.im2col` mode with drawn `im2colInfo` offsets. Off by default: on an H100 some of these
+    /// loads trap where the model places the column (corpus/findings/tma-im2col-fuzz-trap.md).
+    pub im2col: bool,
     /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
     pub reduce: bool,
     /// `cvt` and `prmt` on the loaded values.
@@ -108,6 +117,7 @@ impl Default for AsyncConfig {
             cp_async: true,
             bulk: true,
             tensor: true,
+            im2col: false,
             reduce: true,
             convert: true,
             multicast: true,
@@ -125,6 +135,7 @@ impl AsyncConfig {
             ("cp_async", self.cp_async),
             ("bulk", self.bulk),
             ("tensor", self.tensor),
+            ("im2col", self.im2col),
             ("reduce", self.reduce),
             ("convert", self.convert),
             ("multicast", self.multicast),
@@ -151,6 +162,7 @@ impl AsyncConfig {
                     (&mut k.cp_async, self.cp_async),
                     (&mut k.bulk, self.bulk),
                     (&mut k.tensor, self.tensor),
+                    (&mut k.im2col, self.im2col),
                     (&mut k.reduce, self.reduce),
                     (&mut k.convert, self.convert),
                     (&mut k.multicast, self.multicast),
@@ -412,9 +424,85 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
     }
 
+    /// An im2col map over a new global buffer `tsrc` (§5.5.8, `cuTensorMapEncodeIm2col`):
+    /// rank 3–5, an unpacked type, channels per pixel a multiple of 16 bytes within the
+    /// swizzle span, 1–32 pixels per column, small spatial dimensions, bounding-box corners in
+    /// −2…2; `false` when no drawn map is valid for the target.
+    fn im2col_map(&mut self) -> bool {
+        let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
+        let swizzles = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128];
+        for _ in 0..64 {
+            let dtype = self.r.pick(&dtypes);
+            let swizzle = self.r.pick(&swizzles);
+            let rank = 3 + self.r.below(3) as usize;
+            let spatial = rank - 2;
+            let probe = TensorMap {
+                mode: MapMode::Tiled,
+                dtype,
+                global_address: 0,
+                dims: vec![1],
+                strides: vec![],
+                box_dims: vec![1],
+                element_strides: vec![1],
+                interleave: Interleave::None,
+                swizzle,
+                l2_promotion: L2Promotion::None,
+                oob_fill: OobFill::None,
+            };
+            let eb = probe.element_bytes();
+            let max_inner = swizzle.span().unwrap_or(256 * eb).min(256 * eb);
+            let channels = ((16 * (1 + self.r.below((max_inner / 16).max(1)))) / eb).max(1);
+            let mut dims = vec![channels + 16 * self.r.below(2) / eb];
+            for _ in 0..spatial {
+                dims.push(2 + self.r.below(6));
+            }
+            dims.push(1 + self.r.below(2));
+            let mut strides = Vec::new();
+            let mut s = (dims[0] * eb).next_multiple_of(16) + 16 * self.r.below(2);
+            for &n in &dims[1..] {
+                strides.push(s);
+                s *= n;
+            }
+            let corner = |r: &mut R| r.below(5) as i32 - 2;
+            let lower: Vec<i32> = (0..spatial).map(|_| corner(self.r)).collect();
+            let upper: Vec<i32> = (0..spatial).map(|_| corner(self.r)).collect();
+            let oob = if dtype.is_float() && self.r.below(2) == 1 { OobFill::NanRequestZeroFma } else { OobFill::None };
+            let map = TensorMap {
+                mode: MapMode::Im2col {
+                    lower_corner: lower,
+                    upper_corner: upper,
+                    channels_per_pixel: channels as u32,
+                    pixels_per_column: 1 + self.r.below(32) as u32,
+                },
+                dtype,
+                global_address: 0x1_0000_0000,
+                dims,
+                strides: strides.clone(),
+                box_dims: vec![],
+                element_strides: vec![1; rank],
+                interleave: Interleave::None,
+                swizzle,
+                l2_promotion: self.r.pick(L2Promotion::ALL),
+                oob_fill: oob,
+            };
+            let len = s;
+            if len > 64 * 1024 || map.validate(&self.target).is_err() || map.tile_extent() > MAX_TILE {
+                continue;
+            }
+            let bytes = self.words(len);
+            self.buffer("tsrc", BufferSpace::Global, 256, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            self.map = Some(map);
+            return true;
+        }
+        false
+    }
+
     /// A tensor map over a new global buffer `tsrc`: a valid sm_90 tiled map of an unpacked
     /// type, rank 1–3, a tile of at most [`MAX_TILE`] bytes.
     fn tensor_map(&mut self) {
+        if self.cfg.im2col && self.r.below(2) == 0 && self.im2col_map() {
+            return;
+        }
         let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
         let swizzles = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128];
         for _ in 0..64 {
@@ -501,6 +589,35 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
     }
 
+    /// Coordinates (channel, spatial…, image) and `im2colInfo` offsets (one per spatial
+    /// dimension) for an im2col load: the channel at a 16-byte boundary, spatial coordinates
+    /// from the bounding box's edges as often as from inside, every image; drawn until the
+    /// model places the column (the first zeros otherwise).
+    fn im2col_coords(&mut self, map: &TensorMap) -> (Vec<i32>, Vec<u16>) {
+        let MapMode::Im2col { lower_corner, upper_corner, .. } = &map.mode else { return (Vec::new(), Vec::new()) };
+        let rank = map.rank();
+        let spatial = rank - 2;
+        let q = (16 / map.element_bytes().max(1)).max(1);
+        for _ in 0..64 {
+            let mut c = vec![(q * self.r.below((map.dims[0] / q).max(1))) as i32];
+            for d in 0..spatial {
+                let (lo, hi) = (i64::from(lower_corner[d]), map.dims[d + 1] as i64 + i64::from(upper_corner[d]));
+                let v = if self.r.permille(EDGE_PERMILLE) {
+                    self.r.pick(&[lo, lo + 1, hi - 1, hi, -1, 0])
+                } else {
+                    lo + self.r.below((hi - lo + 1).max(1) as u64) as i64
+                };
+                c.push(v as i32);
+            }
+            c.push(self.r.below(map.dims[rank - 1]) as i32);
+            let offsets: Vec<u16> = (0..spatial).map(|_| self.r.below(3) as u16).collect();
+            if map.tile_at(0, &c, &offsets).is_ok() {
+                return (c, offsets);
+            }
+        }
+        (vec![0; rank], vec![0; spatial])
+    }
+
     /// One phase of the mbarrier: a bulk or tensor load of exactly the bytes expected, the
     /// wait on the phase's parity, and the window consumed.
     fn mbarrier_phase(&mut self) {
@@ -518,13 +635,25 @@ impl<'r, R: Rng> Gen<'r, R> {
         };
         let (bytes, copies, read_len) = if tensor {
             let map = self.map.clone().expect("checked above");
-            let c = self.coords(&map);
+            let (c, offsets) = match &map.mode {
+                MapMode::Tiled => (self.coords(&map), Vec::new()),
+                MapMode::Im2col { .. } => self.im2col_coords(&map),
+            };
             let names: Vec<String> = (0..c.len()).map(|_| self.name("c")).collect();
             for (n, v) in names.iter().zip(&c) {
                 self.regs.insert(n.clone(), u64::from(*v as u32));
             }
+            let (mode, info) = if matches!(map.mode, MapMode::Im2col { .. }) {
+                let os: Vec<String> = (0..offsets.len()).map(|_| self.name("o")).collect();
+                for (n, &v) in os.iter().zip(&offsets) {
+                    self.regs.insert(n.clone(), u64::from(v));
+                }
+                ("im2col", format!(", {{{}}}", os.join(", ")))
+            } else {
+                ("tile", String::new())
+            };
             let stmt = format!(
-                "cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{mc} [win], [tmap, {{{}}}], [bar]{mask_operand};",
+                "cp.async.bulk.tensor.{}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes{mc} [win], [tmap, {{{}}}], [bar]{info}{mask_operand};",
                 map.rank(),
                 names.join(", ")
             );
@@ -1025,7 +1154,7 @@ mod tests {
     /// Every kind of episode and edge the module documentation promises turns up.
     #[test]
     fn every_family_and_edge_is_generated() {
-        let cfg = AsyncConfig::default();
+        let cfg = AsyncConfig { im2col: true, ..AsyncConfig::default() };
         let programs: Vec<MemSource> = (0..400u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
         let text: String = programs.iter().flat_map(|p| p.statements.iter()).map(|s| format!("{s}\n")).collect();
         for needle in [
@@ -1049,6 +1178,8 @@ mod tests {
             "mbarrier::complete_tx::bytes.multicast::cluster [win+",
             "global.tile.mbarrier::complete_tx::bytes.multicast::cluster [win], [tmap",
             "barrier.cluster.wait;",
+            "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [win]",
+            "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
@@ -1064,7 +1195,9 @@ mod tests {
         assert_eq!(fills.len(), 2, "every out-of-bounds fill: {fills:?}");
         // Tiles straddling the low and the high edge of dimension 0.
         let coords = |p: &MemSource| -> Vec<(i64, i64, i64)> {
-            let Some(m) = p.tensor_maps.first() else { return Vec::new() };
+            let Some(m) = p.tensor_maps.first().filter(|m| matches!(m.map.mode, MapMode::Tiled)) else {
+                return Vec::new();
+            };
             p.regs
                 .iter()
                 .filter(|(n, _)| n.starts_with('c'))

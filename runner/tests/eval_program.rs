@@ -756,6 +756,18 @@ fn mapa_reaches_another_cta_only_through_shared_cluster() {
     // The mbarrier must be in the destination's CTA.
     let e = error_of(&one(line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [bar];")));
     assert!(e.contains("same CTA"), "{e}");
+    // Without the cluster barrier CTA 1's mbarrier init need not be visible to CTA 0 yet.
+    let mut early = line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [rbar];");
+    let kept: Vec<Value> = early["program"]
+        .as_array()
+        .expect("statements")
+        .iter()
+        .filter(|s| !s.as_str().unwrap_or_default().starts_with("barrier.cluster"))
+        .cloned()
+        .collect();
+    early["program"] = Value::Array(kept);
+    let e = error_of(&one(early));
+    assert!(e.contains("undefined") && e.contains("no barrier.cluster.wait"), "{e}");
     let mut big = line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [rbar];");
     big["cluster"] = json!(9);
     assert!(error_of(&one(big)).contains("\"cluster\" must be an integer 1…8"));

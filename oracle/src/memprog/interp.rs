@@ -152,6 +152,10 @@ struct Machine<'a> {
     regions: Vec<Region>,
     regs: Vec<Vec<Val>>,
     protocol: Protocol<Effect>,
+    /// `barrier.cluster.wait`s every thread has passed so far.
+    cluster_waits: u64,
+    /// Per mbarrier object (region, offset): the `cluster_waits` count when it was initialised.
+    init_epoch: std::collections::BTreeMap<(usize, u64), u64>,
 }
 
 /// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
@@ -166,6 +170,8 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         regions: (0..ctas).flat_map(|_| p.buffers.iter().map(|b| b.init.clone())).collect(),
         regs: vec![vec![Val::Unset; p.regs.len()]; threads as usize],
         protocol: Protocol::new(),
+        cluster_waits: 0,
+        init_epoch: std::collections::BTreeMap::new(),
     };
     for regs in &mut m.regs {
         for (&i, &v) in &p.inputs {
@@ -197,6 +203,9 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
                 }
                 if !matches!(s.kind, StmtKind::ClusterArrive) {
                     m.protocol.barrier();
+                }
+                if matches!(s.kind, StmtKind::ClusterWait) {
+                    m.cluster_waits += 1;
                 }
             }
             _ => {
@@ -685,10 +694,11 @@ impl Machine<'_> {
                     let region = self.in_cta(db, cta);
                     let signal = match bar {
                         None => Signal::BulkGroup,
-                        Some(b) => Signal::Mbarrier {
-                            bar: Span { region: self.in_cta(b.region, cta), ..b },
-                            bytes: size as i64,
-                        },
+                        Some(b) => {
+                            let bar = Span { region: self.in_cta(b.region, cta), ..b };
+                            self.remote_ready(t, bar)?;
+                            Signal::Mbarrier { bar, bytes: size as i64 }
+                        }
                     };
                     self.protocol.issue(AsyncOp {
                         thread: t,
@@ -773,6 +783,7 @@ impl Machine<'_> {
                     bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize).into_iter().map(Some));
                 }
                 let bar = self.dst_mbarrier(t, &ops[2], buffer)?;
+                self.remote_ready(t, bar)?;
                 self.protocol.issue(AsyncOp {
                     thread: t,
                     proxy: Proxy::Generic,
@@ -827,6 +838,24 @@ impl Machine<'_> {
         }
     }
 
+    /// That thread `t` may signal the mbarrier `bar` of another CTA: its initialisation was
+    /// followed by a `barrier.cluster.wait` (the hardware CTAs do not run in lockstep: only a
+    /// cluster barrier after `mbarrier.init` and `fence.mbarrier_init.release.cluster` makes the
+    /// object initialised for another CTA's copies, §9.7.13.4 and §9.7.13.15.9).
+    fn remote_ready(&self, t: u32, bar: Span) -> Result<(), MemError> {
+        let cta = (bar.region / self.nbuf) as u32;
+        if cta == self.cta(t) {
+            return Ok(());
+        }
+        match self.init_epoch.get(&(bar.region, bar.start)) {
+            Some(&e) if e < self.cluster_waits => Ok(()),
+            _ => Err(MemError::Undefined(format!(
+                "CTA {} signals the mbarrier of CTA {cta} with no barrier.cluster.wait between that mbarrier's init and this operation (§9.7.13.4, §9.7.13.15.9: the init must be made visible to the cluster first)",
+                self.cta(t)
+            ))),
+        }
+    }
+
     /// The 8-byte mbarrier object an address operand names.
     fn bar(&self, t: u32, o: &Operand) -> Result<Span, MemError> {
         let (b, off) = self.address(t, o, Some(BufferSpace::Shared))?;
@@ -846,6 +875,7 @@ impl Machine<'_> {
             Init => {
                 let count = self.known(t, &ops[1])? as i64;
                 self.protocol.mbarrier_init(t, bar, count)?;
+                self.init_epoch.insert((bar.region, bar.start), self.cluster_waits);
             }
             Inval => self.protocol.mbarrier_inval(bar)?,
             ExpectTx => self.protocol.mbarrier_expect_tx(bar, self.known(t, &ops[1])? as i64)?,
@@ -1001,6 +1031,7 @@ impl Machine<'_> {
             // A multicast is one copy per destination CTA, each at the same offsets.
             for cta in ctas {
                 let region = self.in_cta(db, cta);
+                self.remote_ready(t, Span { region: self.in_cta(bar.region, cta), ..bar })?;
                 self.protocol.issue(AsyncOp {
                     thread: t,
                     proxy: Proxy::Async,
