@@ -35,10 +35,10 @@
 //!   type the target allows for a global destination), commits the bulk group and waits for it
 //!   (`wait_group.read 0`, always `wait_group 0` before the end).
 //!
-//! With `im2col` (off by default: corpus/findings/tma-im2col-fuzz-trap.md), half the tensor
-//! maps are im2col maps (rank 3–5, drawn channels per pixel,
+//! With `im2col`, half the tensor maps are im2col maps (rank 3–5, drawn channels per pixel,
 //! pixels per column and bounding-box corners) loaded in `.im2col` mode with drawn
-//! `im2colInfo` offsets, at coordinates the model places.
+//! `im2colInfo` offsets, at coordinates the model places and inside the pixel bounding box (an
+//! H100 traps outside it: [`TensorMap::im2col_start_traps`]).
 //!
 //! Edge cases are drawn on purpose: `src-size` 0 and cp-size − 1, tensor boxes straddling
 //! every edge (negative and past-the-end coordinates, along every dimension), every sm_90
@@ -91,8 +91,8 @@ pub struct AsyncConfig {
     /// `cp.async.bulk.tensor` tile loads on the mbarrier.
     pub tensor: bool,
     /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
-    /// `.im2col` mode with drawn `im2colInfo` offsets. Off by default: on an H100 some of these
-    /// loads trap where the model places the column (corpus/findings/tma-im2col-fuzz-trap.md).
+    /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
+    /// [`TensorMap::im2col_start_traps`]).
     pub im2col: bool,
     /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
     pub reduce: bool,
@@ -117,7 +117,7 @@ impl Default for AsyncConfig {
             cp_async: true,
             bulk: true,
             tensor: true,
-            im2col: false,
+            im2col: true,
             reduce: true,
             convert: true,
             multicast: true,
@@ -591,8 +591,9 @@ impl<'r, R: Rng> Gen<'r, R> {
 
     /// Coordinates (channel, spatial…, image) and `im2colInfo` offsets (one per spatial
     /// dimension) for an im2col load: the channel at a 16-byte boundary, spatial coordinates
-    /// from the bounding box's edges as often as from inside, every image; drawn until the
-    /// model places the column (the first zeros otherwise).
+    /// inside the pixel bounding box (its edges as often as its inside: outside it an H100
+    /// traps, [`TensorMap::im2col_start_traps`]), every image; drawn until the model places
+    /// the column (the first zeros otherwise).
     fn im2col_coords(&mut self, map: &TensorMap) -> (Vec<i32>, Vec<u16>) {
         let MapMode::Im2col { lower_corner, upper_corner, .. } = &map.mode else { return (Vec::new(), Vec::new()) };
         let rank = map.rank();
@@ -611,7 +612,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             }
             c.push(self.r.below(map.dims[rank - 1]) as i32);
             let offsets: Vec<u16> = (0..spatial).map(|_| self.r.below(3) as u16).collect();
-            if map.tile_at(0, &c, &offsets).is_ok() {
+            if !map.im2col_start_traps(&c) && map.tile_at(0, &c, &offsets).is_ok() {
                 return (c, offsets);
             }
         }

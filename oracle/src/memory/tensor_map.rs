@@ -869,6 +869,23 @@ impl TensorMap {
         (i64::from(c0) * elem as i64).rem_euclid(INNER_COORDINATE_BYTES) != 0
     }
 
+    /// Whether an H100 faults on an im2col load at `coords`: it does when a spatial coordinate
+    /// lies outside the pixel bounding box `[lowerCorner, dim + upperCorner − 1]` of its
+    /// dimension, whatever the `im2colInfo` offsets (CUDA_ERROR_ILLEGAL_INSTRUCTION on an H100,
+    /// driver 580.159.04, JIT: a rank-3 UINT16 map with W = 7 loads at w ∈ [−1, 4] with corners
+    /// −1/−2, [0, 6] with 0/0, [−2, 8] with −2/+2, and faults just outside each range, offsets
+    /// 0, 1, 2 alike; corpus/findings/tma-im2col-fuzz-trap.md). The PTX ISA and cuda.h put no
+    /// such condition on `tensorCoords`; the oracle's column stays the spec's. Tiled maps answer
+    /// `false`.
+    pub fn im2col_start_traps(&self, coords: &[i32]) -> bool {
+        let MapMode::Im2col { lower_corner, upper_corner, .. } = &self.mode else { return false };
+        lower_corner.iter().zip(upper_corner).enumerate().any(|(d, (&lo, &up))| {
+            let (Some(&c), Some(&dim)) = (coords.get(d + 1), self.dims.get(d + 1)) else { return false };
+            let c = i64::from(c);
+            c < i64::from(lo) || c > dim as i64 + i64::from(up) - 1
+        })
+    }
+
     /// The checks every tile computation starts with: a valid map (device rules aside) of a
     /// modeled kind, of a size shared memory can hold.
     fn check_tileable(&self) -> Result<(), TileError> {
@@ -2136,5 +2153,27 @@ mod tests {
             ..tiled(TensorDataType::Uint8, &[16, 4, 2], &[16, 64], &[8, 2, 1])
         };
         assert!(!inter.inner_coordinate_traps(&[1, 0, 0]));
+    }
+
+    /// The ranges measured on an H100 (corpus/findings/tma-im2col-fuzz-trap.md): a UINT16
+    /// rank-3 map with W = 7 loads exactly at w ∈ [lower, 7 + upper − 1] of w ∈ −3…8.
+    #[test]
+    fn im2col_start_rule_is_the_pixel_bounding_box() {
+        for ((lo, up), loads) in [((-1, -2), (-1, 4)), ((0, 0), (0, 6)), ((-2, 2), (-2, 8))] {
+            let map = TensorMap {
+                mode: MapMode::Im2col {
+                    lower_corner: vec![lo],
+                    upper_corner: vec![up],
+                    channels_per_pixel: 32,
+                    pixels_per_column: 1,
+                },
+                box_dims: vec![],
+                ..tiled(TensorDataType::Uint16, &[40, 7, 1], &[80, 560], &[1, 1, 1])
+            };
+            let ok: Vec<i32> = (-3..=8).filter(|&w| !map.im2col_start_traps(&[0, w, 0])).collect();
+            assert_eq!(ok, (loads.0..=loads.1.min(8)).collect::<Vec<_>>(), "corners {lo}/{up}");
+        }
+        let tiled_map = tiled(TensorDataType::Float16, &[40, 20], &[80], &[16, 4]);
+        assert!(!tiled_map.im2col_start_traps(&[0, -5]));
     }
 }
