@@ -424,33 +424,26 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
     }
 
+    /// A drawn unpacked element type and sm_90 swizzle, the element's bytes, and the most bytes
+    /// a tile's inner dimension may take (a multiple of 16 within the swizzle span, at most
+    /// 256 elements).
+    fn type_and_swizzle(&mut self) -> (TensorDataType, Swizzle, u64, u64) {
+        let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
+        let dtype = self.r.pick(&dtypes);
+        let swizzle = self.r.pick(&[Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128]);
+        let eb = dtype.element_bytes();
+        (dtype, swizzle, eb, swizzle.span().unwrap_or(256 * eb).min(256 * eb))
+    }
+
     /// An im2col map over a new global buffer `tsrc` (§5.5.8, `cuTensorMapEncodeIm2col`):
     /// rank 3–5, an unpacked type, channels per pixel a multiple of 16 bytes within the
     /// swizzle span, 1–32 pixels per column, small spatial dimensions, bounding-box corners in
     /// −2…2; `false` when no drawn map is valid for the target.
     fn im2col_map(&mut self) -> bool {
-        let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
-        let swizzles = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128];
         for _ in 0..64 {
-            let dtype = self.r.pick(&dtypes);
-            let swizzle = self.r.pick(&swizzles);
+            let (dtype, swizzle, eb, max_inner) = self.type_and_swizzle();
             let rank = 3 + self.r.below(3) as usize;
             let spatial = rank - 2;
-            let probe = TensorMap {
-                mode: MapMode::Tiled,
-                dtype,
-                global_address: 0,
-                dims: vec![1],
-                strides: vec![],
-                box_dims: vec![1],
-                element_strides: vec![1],
-                interleave: Interleave::None,
-                swizzle,
-                l2_promotion: L2Promotion::None,
-                oob_fill: OobFill::None,
-            };
-            let eb = probe.element_bytes();
-            let max_inner = swizzle.span().unwrap_or(256 * eb).min(256 * eb);
             let channels = ((16 * (1 + self.r.below((max_inner / 16).max(1)))) / eb).max(1);
             let mut dims = vec![channels + 16 * self.r.below(2) / eb];
             for _ in 0..spatial {
@@ -477,7 +470,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 dtype,
                 global_address: 0x1_0000_0000,
                 dims,
-                strides: strides.clone(),
+                strides,
                 box_dims: vec![],
                 element_strides: vec![1; rank],
                 interleave: Interleave::None,
@@ -503,28 +496,9 @@ impl<'r, R: Rng> Gen<'r, R> {
         if self.cfg.im2col && self.r.below(2) == 0 && self.im2col_map() {
             return;
         }
-        let dtypes: Vec<TensorDataType> = TensorDataType::ALL.iter().copied().filter(|d| !d.is_packed()).collect();
-        let swizzles = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128];
         for _ in 0..64 {
-            let dtype = self.r.pick(&dtypes);
-            let swizzle = self.r.pick(&swizzles);
+            let (dtype, swizzle, eb, max_inner) = self.type_and_swizzle();
             let rank = 1 + self.r.below(3) as usize;
-            let probe = TensorMap {
-                mode: MapMode::Tiled,
-                dtype,
-                global_address: 0,
-                dims: vec![1; rank],
-                strides: vec![16; rank - 1],
-                box_dims: vec![1; rank],
-                element_strides: vec![1; rank],
-                interleave: Interleave::None,
-                swizzle,
-                l2_promotion: L2Promotion::None,
-                oob_fill: OobFill::None,
-            };
-            let eb = probe.element_bytes();
-            // Inner box bytes: a multiple of 16, at most the swizzle span (or 256 elements).
-            let max_inner = swizzle.span().unwrap_or(256 * eb).min(256 * eb);
             let inner_bytes = 16 * (1 + self.r.below((max_inner / 16).max(1)));
             let box0 = (inner_bytes / eb).max(1);
             let mut dims = vec![box0 + self.r.below(2 * box0 + 4)];
@@ -553,7 +527,10 @@ impl<'r, R: Rng> Gen<'r, R> {
                 oob_fill: oob,
                 l2_promotion: l2,
                 global_address: 0x1_0000_0000,
-                ..probe
+                mode: MapMode::Tiled,
+                dtype,
+                interleave: Interleave::None,
+                swizzle,
             };
             if len > 64 * 1024 || map.validate(&self.target).is_err() || map.tile_extent() > MAX_TILE {
                 continue;

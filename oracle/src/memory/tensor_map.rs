@@ -320,6 +320,12 @@ impl TensorDataType {
         }
     }
 
+    /// Bytes an element takes in shared memory: its size, or for a packed type one group of
+    /// 16 values' shared-memory bytes.
+    pub fn element_bytes(self) -> u64 {
+        self.unpacked_bytes().or_else(|| self.packed().map(|p| p.smem_bytes)).unwrap_or(0)
+    }
+
     /// The layout of a packed type's groups of 16 values.
     fn packed(self) -> Option<Packed> {
         match self {
@@ -511,7 +517,7 @@ impl TensorMap {
     /// Bytes of one element; for the packed types, of one group of 16 values as shared memory
     /// holds it (8 for `16U4_ALIGN8B`, 16 for the `*_ALIGN16B` types).
     pub fn element_bytes(&self) -> u64 {
-        self.dtype.unpacked_bytes().or_else(|| self.dtype.packed().map(|p| p.smem_bytes)).unwrap_or(0)
+        self.dtype.element_bytes()
     }
 
     /// The encode-time rules, as the driver checks them, for `target` (sm_90 lacks the

@@ -302,9 +302,9 @@ impl Machine<'_> {
             Operand::Name(n) if n == "%cluster_nctarank" || n == "%nctaid.x" => {
                 Ok(Val::Bits(u64::from(self.p.cluster.max(1))))
             }
-            Operand::Name(n) if n.starts_with('%') => Err(MemError::Unsupported(format!(
-                "special register `{n}` (only %tid.x, %cluster_ctarank, %ctaid.x, %cluster_nctarank, %nctaid.x)"
-            ))),
+            Operand::Name(n) if n.starts_with('%') => {
+                Err(MemError::Unsupported(format!("special register `{n}` (only {})", super::SPECIAL_REGS.join(", "))))
+            }
             Operand::Name(n) => match self.buffer_index(n) {
                 Some(buffer) => Ok(Val::Addr { buffer: self.named_region(t, buffer), offset: 0 }),
                 None => Ok(self.regs[t as usize][self.reg_index(n)?]),
