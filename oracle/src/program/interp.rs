@@ -190,7 +190,6 @@ mod tests {
         let hinted = [
             "createpolicy.fractional.L2::evict_last.b64 %d0, 0f3F000000;",
             "createpolicy.range.global.L2::evict_first.b64 %d1, [%in], 16, 32;",
-            "applypriority.global.L2::evict_normal [%in], 128;",
             "ld.global.L2::cache_hint.b32 %r0, [%in+4], %d0;",
             "st.global.L2::cache_hint.b32 [%out], %r0, %d1;",
             "st.global.b32 [%out+4], %tix;",
@@ -206,6 +205,48 @@ mod tests {
         // A policy register never written is an error, as any undefined source is.
         let unset = program(32, 0, &["ld.global.L2::cache_hint.b32 %r0, [%in], %d3;", "st.global.b32 [%out], %r0;"]);
         assert!(run(&unset, &i, &allow).is_err());
+    }
+
+    /// `applypriority` (§9.7.9.16) changes no value; `discard` (§9.7.9.17) makes its line any
+    /// value until overwritten. Both need a 128-byte-aligned line inside the thread's inputs.
+    #[test]
+    fn line_hints_need_an_aligned_line_and_discard_forgets_it() {
+        let with = |inputs: u32, lines: &[&str]| Program { inputs, ..program(32, 0, lines) };
+        let i = Inputs((0..32 * 64).map(|w| 0x1000 + w).collect());
+        let allow = Allowances::all();
+        let reads =
+            ["ld.global.b32 %r0, [%in+4];", "ld.global.b32 %r1, [%in+132];", "st.global.v2.b32 [%out], {%r0, %r1};"];
+        let plain = run(&with(64, &reads), &i, &allow).unwrap();
+        let hinted: Vec<&str> =
+            ["applypriority.global.L2::evict_normal [%in+128], 128;"].into_iter().chain(reads).collect();
+        assert_eq!(exact(&run(&with(64, &hinted), &i, &allow).unwrap()), exact(&plain));
+        // Thread t's second line holds words 64t + 32 …: word 33 of thread 0 is 0x1021.
+        assert_eq!(exact(&plain)[0], 0x1021 << 32 | 0x1001);
+        let discarded: Vec<&str> = ["discard.global.L2 [%in+128], 128;"].into_iter().chain(reads).collect();
+        let out = run(&with(64, &discarded), &i, &allow).unwrap();
+        for (t, e) in out.iter().enumerate() {
+            let word = |k: u32| (e.bits >> (32 * k)) as u32;
+            assert_eq!(word(0), 0x1001 + 64 * t as u32, "the first line is kept: {e}");
+            assert!(e.free.iter().any(|f| f.allowance == crate::semantics::Allowance::Discarded), "{e}");
+        }
+        // A discard under a guard no thread takes forgets nothing.
+        let skipped: Vec<&str> = ["setp.ne.u32 %p0, %tix, %tix;", "@%p0 discard.global.L2 [%in+128], 128;"]
+            .into_iter()
+            .chain(reads)
+            .collect();
+        assert_eq!(exact(&run(&with(64, &skipped), &i, &allow).unwrap()), exact(&plain));
+        // Misaligned: 16 words per thread put thread 1's line at p_in + 64; outside the
+        // thread's words; a line of the outputs.
+        for (inputs, line) in [
+            (16, "applypriority.global.L2::evict_normal [%in], 128;"),
+            (64, "discard.global.L2 [%in+192], 128;"),
+            (64, "discard.global.L2 [%in+64], 128;"),
+        ] {
+            let i = Inputs((0..32 * inputs).collect());
+            let err = run(&with(inputs, &[line, "st.global.b32 [%out], %tix;"]), &i, &allow).unwrap_err();
+            assert!(matches!(err, InterpError::Undefined { .. }), "{line}: {err}");
+        }
+        assert!(run(&with(64, &["discard.global.L2 [%out], 128;"]), &i, &allow).is_err());
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //!
 //! The launch contract ([`Launch::one_cta`], fixed by the prologue that [`text`] prints):
 //! - one CTA of [`Program::threads`] threads (a multiple of 32), kernel parameters `p_in` and
-//!   `p_out` (global pointers to the [`Buffer::Inputs`] and [`Buffer::Outputs`] buffers);
+//!   `p_out` (global pointers to the [`Buffer::Inputs`] and [`Buffer::Outputs`] buffers, each
+//!   128-byte aligned: `applypriority` and `discard` need a 128-byte-aligned line, §9.7.9.16/17);
 //! - thread `t` reads its [`Program::inputs`] 32-bit words (a multiple of 4, so `%in` is
 //!   16-byte aligned for vector loads) at `p_in + 4·inputs·t` through the
 //!   base register `%in`, and writes its [`Program::outputs`] words (1, 2 or 4) at

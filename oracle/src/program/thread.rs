@@ -31,6 +31,9 @@ use crate::num::{decode, encode, Overflow, Rounding, F32, F64};
 use crate::semantics::operands::{evaluate, source_slots, Input, Output};
 use crate::semantics::{Allowance, Expected};
 
+/// The bytes `applypriority` and `discard` act on: one 128-byte line (their only `size`).
+const LINE: u64 = 128;
+
 /// The low `bits` bits set.
 fn mask(bits: u32) -> u128 {
     if bits >= 128 {
@@ -171,8 +174,10 @@ impl Machine<'_> {
         let results = match &inst.form {
             Form::Ld(_) | Form::LdGlobalNc(_) => self.load(t, inst)?,
             Form::St(_) => return self.store(t, inst, run.is_none().then_some(why)),
-            // Cache hints (§9.7.9.15, §9.7.9.16): no effect on any value.
-            Form::Prefetch(_) | Form::Applypriority(_) => return Ok(()),
+            // Cache hints (§9.7.9.15): no effect on any value.
+            Form::Prefetch(_) => return Ok(()),
+            Form::Applypriority(_) => return self.line(t, inst).map(|_| ()),
+            Form::Discard(_) => return self.discard(t, inst),
             Form::Createpolicy(_) => self.create_policy(t, inst)?,
             Form::Mov(m) if matches!(m.shape, MovShape::Copy | MovShape::Pack(_) | MovShape::Unpack(_)) => {
                 self.mov(t, inst, m.shape)?
@@ -333,6 +338,51 @@ impl Machine<'_> {
             Special::ShNext => Some((self.shared.image(), (shared * ((t + 1) % self.threads)) as usize, shared)),
             Special::Tid => None,
         }
+    }
+
+    /// The 128-byte line of the thread's inputs that `applypriority` (§9.7.9.16) or `discard`
+    /// (§9.7.9.17) names: `.global`, `size` 128, and `a` "aligned to 128 bytes" (the launch
+    /// contract puts `p_in` on a 128-byte boundary, so the address is aligned when the
+    /// thread's offset into the buffer is). Gives the line's first byte in the inputs image.
+    fn line(&self, t: u32, inst: &Instruction) -> Result<usize, InterpError> {
+        let global = match &inst.form {
+            Form::Applypriority(a) => a.global,
+            Form::Discard(d) => d.global,
+            _ => return Err(self.unsupported("not applypriority or discard")),
+        };
+        let (base, offset) = self.address(&inst.operands[0], global.then_some(Space::Global))?;
+        if !matches!(inst.operands.get(1), Some(Operand::Imm(Imm::Int(128)))) {
+            return Err(self.unsupported(format!("`{}` with a size other than 128", inst.form.opcode())));
+        }
+        if base != Special::In {
+            return Err(self.unsupported(format!("`{}` of a line outside %in", inst.form.opcode())));
+        }
+        let (_, slot, size) = self.slot(t, base).ok_or_else(|| self.unsupported("no input buffer"))?;
+        if offset < 0 || offset as u64 + LINE > u64::from(size) {
+            return Err(
+                self.undefined(t, format!("a 128-byte line at offset {offset} leaves the thread's {size} input bytes"))
+            );
+        }
+        let at = slot + offset as usize;
+        if !(at as u64).is_multiple_of(LINE) {
+            return Err(
+                self.undefined(t, format!("`{}` address p_in+{at} is not 128-byte aligned", inst.form.opcode()))
+            );
+        }
+        Ok(at)
+    }
+
+    /// `discard.global.L2` (§9.7.9.17): "a weak write of an unstable indeterminate value" over
+    /// the line, so every later read of it is any value ([`Allowance::Discarded`]), also where
+    /// the guard or the thread's path is unknown (the bytes are either kept or discarded).
+    fn discard(&mut self, t: u32, inst: &Instruction) -> Result<(), InterpError> {
+        let at = self.line(t, inst)?;
+        let written = match self.global.get_mut(&Buffer::Inputs) {
+            Some(image) => (0..(LINE / 4) as usize)
+                .try_for_each(|w| image.write(at + 4 * w, Expected::any(32, Allowance::Discarded))),
+            None => return Err(self.unsupported("no input buffer")),
+        };
+        written.map_err(|m| self.undefined(t, m.to_string()))
     }
 
     /// `createpolicy` (§9.7.9.18): its sources are read, and the policy it writes is an opaque

@@ -46,11 +46,14 @@ pub enum Allowance {
     /// The cache policy `createpolicy` writes: an opaque 64-bit value (§9.7.9.18) that only
     /// `.L2::cache_hint` operands read. Not switchable.
     CachePolicy,
+    /// What a read of a line after `discard` gives: an unstable indeterminate value
+    /// (§9.7.9.17). Not switchable.
+    Discarded,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 12] = [
+    pub const ALL: [Allowance; 13] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -63,6 +66,7 @@ impl Allowance {
         Allowance::TmaOobNanFill,
         Allowance::TmaStoreOobChunk,
         Allowance::CachePolicy,
+        Allowance::Discarded,
     ];
 
     /// The name the command line takes.
@@ -80,6 +84,7 @@ impl Allowance {
             Allowance::TmaOobNanFill => "tma-oob-nan-fill",
             Allowance::TmaStoreOobChunk => "tma-store-oob-chunk",
             Allowance::CachePolicy => "cache-policy",
+            Allowance::Discarded => "discarded",
         }
     }
 
@@ -121,6 +126,7 @@ impl Allowance {
                 "a tensor tile store or reduction may also write the out-of-bounds elements of dimension 0 that lie in the last 16-byte chunk holding in-bounds elements of their row"
             }
             Allowance::CachePolicy => "the cache policy createpolicy writes may be any 64-bit value",
+            Allowance::Discarded => "a read of memory that discard wrote and nothing overwrote since may give any value",
         }
     }
 
@@ -163,6 +169,9 @@ impl Allowance {
             Allowance::CachePolicy => {
                 "§9.7.9.18: \"The createpolicy instruction creates a cache eviction policy for the specified cache level in an opaque 64-bit register\""
             }
+            Allowance::Discarded => {
+                "§9.7.9.17: discard \"behaves like a weak write of an unstable indeterminate value: reads of memory locations with unstable indeterminate values may return different bit patterns each time until the memory is overwritten\""
+            }
         }
     }
 
@@ -182,6 +191,7 @@ impl Allowance {
             }
             Allowance::TmaStoreOobChunk => "only in-bounds elements are written or reduced: memory past the end of dimension 0 keeps its bytes",
             Allowance::CachePolicy => "cannot be switched off: the policy's encoding is opaque",
+            Allowance::Discarded => "cannot be switched off: the spec fixes no value",
         }
     }
 
@@ -200,7 +210,7 @@ impl Allowance {
     /// Whether switching the allowance off means anything (undefined behaviour has no single
     /// value to demand).
     pub fn switchable(self) -> bool {
-        !matches!(self, Allowance::Undefined | Allowance::CachePolicy)
+        !matches!(self, Allowance::Undefined | Allowance::CachePolicy | Allowance::Discarded)
     }
 }
 

@@ -36,6 +36,9 @@ use crate::diff::sweep::check::{Checked, Checker, AUDIT_SEED};
 use crate::gpu::{DeviceBuffer, Function, Gpu, GpuError, KernelParams, Module, PinnedBuffer};
 use crate::ptxas::Ptxas;
 
+/// 32-bit words in a 128-byte line: where each program's inputs start in a job's buffer.
+const LINE_WORDS: usize = 32;
+
 /// Results per chunk: bounds host memory and lets the checker start early.
 const CHUNK: u64 = 1 << 27;
 
@@ -392,11 +395,21 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     };
     let load_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let in_words: usize = job.kernels.iter().map(|k| k.inputs.len()).sum();
+    // Each kernel's inputs start on a 128-byte line (the program launch contract: `p_in` is
+    // 128-byte aligned for `applypriority`/`discard`; the allocation itself is aligned more).
+    let in_slot = |k: &KernelRun| k.inputs.len().next_multiple_of(LINE_WORDS);
+    let in_words: usize = job.kernels.iter().map(in_slot).sum();
     let out_words: Vec<usize> = job.kernels.iter().map(|k| (k.threads * k.outputs) as usize).collect();
     let input = gpu.alloc(4 * in_words.max(1)).map_err(fault)?;
     let output = gpu.alloc(4 * out_words.iter().sum::<usize>().max(1)).map_err(fault)?;
-    let bytes: Vec<u8> = job.kernels.iter().flat_map(|k| k.inputs.iter().flat_map(|w| w.to_le_bytes())).collect();
+    let mut bytes = vec![0u8; 4 * in_words];
+    let mut at = 0;
+    for k in &job.kernels {
+        for (w, v) in k.inputs.iter().enumerate() {
+            bytes[4 * (at + w)..4 * (at + w + 1)].copy_from_slice(&v.to_le_bytes());
+        }
+        at += in_slot(k);
+    }
     gpu.upload(&input, &bytes).map_err(fault)?;
     gpu.zero(&output).map_err(fault)?;
     let (mut ioff, mut ooff) = (0, 0);
@@ -406,7 +419,7 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
             .find_map(|m| m.function(&k.name).ok())
             .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))?;
         gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
-        ioff += k.inputs.len();
+        ioff += in_slot(k);
         ooff += ow;
     }
     let raw = gpu.download(&output, 4 * ooff).map_err(fault)?;
