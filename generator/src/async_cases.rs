@@ -936,6 +936,7 @@ fn tensor_load(
         global: "src".into(),
         global_offset: 0,
         map: map.clone(),
+        object: None,
     });
     case.mbarrier();
     let (guard, mask) = match multicast {
@@ -984,6 +985,7 @@ fn tensor_store(
         global: "dst".into(),
         global_offset: 0,
         map: map.clone(),
+        object: None,
     });
     case.stmt("fence.proxy.async.shared::cta;");
     let c = coords_operand(&mut case, coords);
@@ -1102,6 +1104,7 @@ fn tensor_prefetch_cases(
                 global: "src".into(),
                 global_offset: 0,
                 map: map.clone(),
+                object: None,
             });
             let co = coords_operand(&mut case, &coords);
             let info = if offsets.is_empty() {

@@ -295,8 +295,9 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
 }
 
 /// The fields a tensor map may have.
-const TENSOR_MAP_FIELDS: [&str; 16] = [
+const TENSOR_MAP_FIELDS: [&str; 17] = [
     "global",
+    "object",
     "global_offset",
     "mode",
     "dtype",
@@ -436,7 +437,17 @@ fn tensor_map(
         l2_promotion,
         oob_fill,
     };
-    Ok(oracle::memprog::TensorMapSource { name: name.to_string(), global, global_offset, map })
+    let object = match spec.get("object") {
+        None => None,
+        Some(v) => {
+            let o = v.as_str().ok_or_else(|| err("\"object\" must be a buffer name".into()))?;
+            if !buffers.iter().any(|b| b.name == o) {
+                return Err(err(format!("unknown buffer `{o}` as \"object\"")));
+            }
+            Some(o.to_string())
+        }
+    };
+    Ok(oracle::memprog::TensorMapSource { name: name.to_string(), global, global_offset, map, object })
 }
 
 /// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.

@@ -295,6 +295,9 @@ pub fn eval_line(src: &MemSource) -> Value {
         if t.global_offset != 0 {
             o.insert("global_offset".into(), json!(t.global_offset));
         }
+        if let Some(object) = &t.object {
+            o.insert("object".into(), json!(object));
+        }
         o.insert("dtype".into(), json!(m.dtype.name()));
         o.insert("dims".into(), json!(m.dims));
         o.insert("strides".into(), json!(m.strides));

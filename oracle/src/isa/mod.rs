@@ -72,7 +72,9 @@ pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
 pub use tensor::LoadMode;
-pub use tensor::{CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapReplace};
+pub use tensor::{
+    CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapField, TensormapReplace, TensormapSs,
+};
 
 use qualifier::TokenBag;
 

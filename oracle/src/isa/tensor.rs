@@ -514,6 +514,11 @@ impl TensormapField {
         }
     }
 
+    /// Whether the field is per dimension (`.field2`: the `ord` operand names the dimension).
+    pub fn has_ord(self) -> bool {
+        self.kind() == FieldKind::Field2
+    }
+
     /// The largest valid `new_val` of a `.field3` field (Table 33).
     fn max_new_val(self) -> Option<u8> {
         use TensormapField::*;

@@ -65,6 +65,16 @@ enum Val {
     },
 }
 
+/// The map a tensor operand names: a tensor map parameter, or a tensor-map object as it is now.
+struct MapUse {
+    /// What messages call it.
+    name: String,
+    /// Its fields.
+    map: crate::memory::tensor_map::TensorMap,
+    /// The global buffer its global address lies in.
+    buffer: usize,
+}
+
 /// What a completed asynchronous operation does to memory.
 #[derive(Clone, Debug)]
 enum Effect {
@@ -156,6 +166,26 @@ struct Machine<'a> {
     cluster_waits: u64,
     /// Per mbarrier object (region, offset): the `cluster_waits` count when it was initialised.
     init_epoch: std::collections::BTreeMap<(usize, u64), u64>,
+    /// The tensor-map objects in global memory, by the region holding them.
+    objects: std::collections::BTreeMap<usize, MapObject>,
+}
+
+/// A tensor-map object in global memory (§9.7.9.26): its fields as `tensormap.replace` left
+/// them, and which threads' tensormap proxy may use them. `tensormap.replace` is a generic-proxy
+/// write; a tensor copy reads the object through the tensormap proxy, so a thread may use a
+/// replaced object only after a `fence.proxy.tensormap::generic.release` following the
+/// replacement and its own `fence.proxy.tensormap::generic.acquire [object], 128` after that
+/// (§9.7.13.4; the kernel prologue does both for the copy it starts with).
+#[derive(Clone, Debug)]
+struct MapObject {
+    /// The tensor map it was copied from (index into [`MemProgram::tensor_maps`]).
+    decl: usize,
+    /// Its fields now.
+    map: crate::memory::tensor_map::TensorMap,
+    /// Threads whose replacement no release fence of theirs has followed yet.
+    unreleased: std::collections::BTreeSet<u32>,
+    /// Threads whose acquire fence followed the last replacement's release.
+    acquired: std::collections::BTreeSet<u32>,
 }
 
 /// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
@@ -172,7 +202,23 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         protocol: Protocol::new(),
         cluster_waits: 0,
         init_epoch: std::collections::BTreeMap::new(),
+        objects: std::collections::BTreeMap::new(),
     };
+    // Each tensor-map object starts as a copy of its map, visible to every thread's tensormap
+    // proxy; its bytes are opaque.
+    for (j, d) in p.tensor_maps.iter().enumerate() {
+        if let Some(k) = d.object {
+            let opaque = m.regions[k].forget(0, super::TENSOR_MAP_BYTES as u64, Allowance::Undefined);
+            opaque.map_err(|e| StmtError {
+                index: 0,
+                text: "(declarations)".into(),
+                error: MemError::Parse(format!("tensor-map object of `{}`: {e}", d.name)),
+            })?;
+            let acquired = (0..threads).collect();
+            let unreleased = Default::default();
+            m.objects.insert(k, MapObject { decl: j, map: d.map.clone(), unreleased, acquired });
+        }
+    }
     for regs in &mut m.regs {
         for (&i, &v) in &p.inputs {
             regs[i] = Val::Bits(v & mask(p.regs[i].class.bits()));
@@ -765,11 +811,15 @@ impl Machine<'_> {
                         (0..self.regions.len()).filter(|&r| want.is_none_or(|w| self.buffer(r).space == w)).collect();
                     self.protocol.fence_proxy_async(t, want.map(|_| regions.as_slice()));
                 }
+                if f.kind == FenceKind::ProxyTensormap {
+                    self.fence_tensormap(t, f.sem, ops)?;
+                }
                 // Other fences order memory between threads and proxies the model does not
                 // distinguish (lockstep threads, one CTA): no effect.
                 Ok(())
             }
             Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_) => self.value_instruction(t, form, ops),
+            Form::TensormapReplace(r) => self.tensormap_replace(t, r, ops),
             Form::StAsync(st) => {
                 if !st.complete_tx || ops.len() < 3 {
                     return Err(MemError::Unsupported("st.async without its [mbar] (the .release line)".into()));
@@ -910,8 +960,11 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
-    /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand.
-    fn tensor_ref(&self, t: u32, o: &Operand) -> Result<(usize, Vec<i32>), MemError> {
+    /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand: a tensor map
+    /// parameter, or a tensor-map object in global memory (a buffer name or a register holding
+    /// its address) as `tensormap.replace` left it, which this thread's tensormap proxy must
+    /// have acquired and which must still be a map the driver would encode.
+    fn tensor_ref(&self, t: u32, o: &Operand) -> Result<(MapUse, Vec<i32>), MemError> {
         let Operand::TensorRef { map, coords } = o else {
             return Err(MemError::Unsupported(format!("tensor operand `{o}`")));
         };
@@ -919,14 +972,84 @@ impl Machine<'_> {
             Operand::Name(n) => n,
             o => return Err(MemError::Unsupported(format!("tensor map operand `{o}`: name a tensor map"))),
         };
-        let m = self
-            .p
-            .tensor_maps
-            .iter()
-            .position(|m| &m.name == name)
-            .ok_or_else(|| MemError::UnknownName(name.clone()))?;
         let coords = coords.iter().map(|c| self.known(t, c).map(|v| v as u32 as i32)).collect::<Result<_, _>>()?;
-        Ok((m, coords))
+        if let Some(d) = self.p.tensor_maps.iter().find(|m| &m.name == name) {
+            return Ok((MapUse { name: d.name.clone(), map: d.map.clone(), buffer: d.buffer }, coords));
+        }
+        let Val::Addr { buffer: region, offset: 0 } = self.value(t, map)? else {
+            return Err(MemError::Undefined(format!("tensor map operand `{name}` is no tensor map and no tensor-map object")));
+        };
+        let obj = self.objects.get(&region).ok_or_else(|| {
+            MemError::Undefined(format!("`{name}` is not a tensor-map object (a buffer a tensor map names as its \"object\")"))
+        })?;
+        let label = format!("the tensor-map object of `{}`", self.p.tensor_maps[obj.decl].name);
+        if !obj.acquired.contains(&t) {
+            return Err(MemError::Undefined(format!(
+                "{label} is used after tensormap.replace without fence.proxy.tensormap::generic.release and then this thread's .acquire [object], 128 (§9.7.9.26, §9.7.13.4: tensormap.replace is a generic-proxy write, tensor copies read through the tensormap proxy)"
+            )));
+        }
+        obj.map.validate(&self.p.target).map_err(|e| MemError::Undefined(format!("{label} after tensormap.replace: {e}")))?;
+        let buffer = self.global_byte(obj.map.global_address).map(|(b, _)| b).ok_or_else(|| {
+            MemError::Undefined(format!("{label}: its global address {:#x} lies in no global buffer", obj.map.global_address))
+        })?;
+        Ok((MapUse { name: label, map: obj.map.clone(), buffer }, coords))
+    }
+
+    /// `tensormap.replace` (§9.7.9.26) of a tensor-map object in global memory.
+    fn tensormap_replace(&mut self, t: u32, r: &crate::isa::TensormapReplace, ops: &[Operand]) -> Result<(), MemError> {
+        if r.ss == Some(crate::isa::TensormapSs::SharedCta) {
+            return Err(MemError::Unsupported("tensor-map objects in shared memory".into()));
+        }
+        let (region, at) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
+        if at != 0 || !self.objects.contains_key(&region) {
+            return Err(MemError::Undefined(format!(
+                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\")",
+                ops[0]
+            )));
+        }
+        let ord = match r.field.has_ord() {
+            true => Some(usize::try_from(self.known(t, &ops[1])?).unwrap_or(usize::MAX)),
+            false => None,
+        };
+        let new_val = ops.last().ok_or_else(|| MemError::Unsupported("tensormap.replace without new_val".into()))?;
+        let value = match self.value(t, new_val)? {
+            Val::Addr { buffer, offset } if self.buffer(buffer).space == BufferSpace::Global => {
+                super::global_base(buffer, self.buffer(buffer).align).wrapping_add_signed(offset)
+            }
+            _ => self.known(t, new_val)?,
+        };
+        let obj = self.objects.get_mut(&region).expect("checked above");
+        obj.map = obj.map.replaced(r.field, ord, value).map_err(MemError::Unsupported)?;
+        obj.unreleased.insert(t);
+        obj.acquired.clear();
+        Ok(())
+    }
+
+    /// `fence.proxy.tensormap::generic` (§9.7.13.4): `.release` makes this thread's
+    /// replacements releasable, `.acquire [addr], 128` lets this thread's tensormap proxy use
+    /// the object at `addr` once every replacement of it was released.
+    fn fence_tensormap(&mut self, t: u32, sem: Option<crate::isa::types::OrderSem>, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::isa::types::OrderSem;
+        if matches!(sem, Some(OrderSem::Release | OrderSem::AcqRel)) {
+            for obj in self.objects.values_mut() {
+                obj.unreleased.remove(&t);
+            }
+        }
+        if matches!(sem, Some(OrderSem::Acquire | OrderSem::AcqRel)) {
+            let Some(addr) = ops.first() else { return Ok(()) };
+            let (region, at) = self.address(t, addr, Some(BufferSpace::Global))?;
+            let Some(obj) = self.objects.get_mut(&region).filter(|_| at == 0) else {
+                return Err(MemError::Undefined(format!("`{addr}` is not the start of a tensor-map object")));
+            };
+            if !obj.unreleased.is_empty() {
+                return Err(MemError::Undefined(format!(
+                    "acquire of a tensor-map object whose replacement by thread {:?} no release fence followed (§9.7.13.4)",
+                    obj.unreleased.iter().next()
+                )));
+            }
+            obj.acquired.insert(t);
+        }
+        Ok(())
     }
 
     /// The global buffer byte at a model address, if it lies in a global buffer.
@@ -951,8 +1074,7 @@ impl Machine<'_> {
         if !modelled || c.cta_group.is_some() {
             return Err(MemError::Unsupported(format!("tensor copies in .{mode} mode or with .cta_group")));
         }
-        let (m, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
-        let decl = &self.p.tensor_maps[m];
+        let (decl, coords) = self.tensor_ref(t, &ops[usize::from(load)])?;
         let map = &decl.map;
         check_map_mode(mode, map, &decl.name)?;
         let mut offsets = Vec::new();
@@ -1124,8 +1246,7 @@ impl Machine<'_> {
         if c.load_mode.is_some_and(|m| !matches!(m, LoadMode::Tile | LoadMode::Im2colNoOffs)) {
             return Err(MemError::Unsupported("tensor reductions other than .tile and .im2col_no_offs".into()));
         }
-        let (m, coords) = self.tensor_ref(t, &ops[0])?;
-        let decl = &self.p.tensor_maps[m];
+        let (decl, coords) = self.tensor_ref(t, &ops[0])?;
         check_map_mode(c.load_mode.unwrap_or(LoadMode::Tile), &decl.map, &decl.name)?;
         let ty = decl
             .map

@@ -79,7 +79,18 @@ pub struct TensorMapDecl {
     /// The encode arguments; [`parse`] sets `global_address` to
     /// [`global_base`] of the buffer plus `global_offset`.
     pub map: TensorMap,
+    /// The global buffer whose first [`TENSOR_MAP_BYTES`] bytes hold a copy of the encoded
+    /// map before the statements run: a tensor-map object in global memory that
+    /// `tensormap.replace` modifies and tensor copies may name instead of the map (§9.7.9.26).
+    pub object: Option<usize>,
 }
+
+/// The size of a tensor-map object (§9.7.9.26 `.b1024`; cuda.h `CUtensorMap`).
+pub const TENSOR_MAP_BYTES: usize = 128;
+
+/// The alignment of a tensor-map object in global memory (cuda.h: `CUtensorMap` is 64-byte
+/// aligned).
+pub const TENSOR_MAP_ALIGN: u64 = 64;
 
 /// The address the model gives global buffer `index` with alignment `align`: aligned to
 /// exactly `align` (no more, so encode rules on the address see only what the buffer

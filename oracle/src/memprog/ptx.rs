@@ -55,6 +55,10 @@ const DYNAMIC_SHARED: &str = "dsm";
 /// `fence.proxy.async.shared::cta` needs 8.0 (§9.7.13.4).
 const MIN_PTX: PtxVersion = PtxVersion::new(8, 0);
 
+/// The PTX ISA version a module with tensor-map objects needs: the prologue's
+/// `fence.proxy.tensormap::generic` came with 8.3 (§9.7.13.4).
+const OBJECT_PTX: PtxVersion = PtxVersion::new(8, 3);
+
 /// The span after which every swizzle pattern repeats (bytes, §5.5.8 tensor-map swizzle modes).
 const SWIZZLE_REPEAT: u64 = 1024;
 
@@ -162,6 +166,9 @@ fn module_target(programs: &[&MemProgram]) -> Result<Target, PrintError> {
                 program: i,
                 what: format!("target {} differs from the module's {}", p.target.name(), first.name()),
             });
+        }
+        if p.tensor_maps.iter().any(|m| m.object.is_some()) {
+            ptx = ptx.max(OBJECT_PTX);
         }
         for s in &p.stmts {
             if let StmtKind::Isa(inst) = &s.kind {
@@ -504,7 +511,29 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     if !init_shared.is_empty() {
         let _ = writeln!(t, "\tfence.proxy.async.shared::cta;");
     }
+    // Tensor-map objects: thread 0 of CTA 0 copies each map's 128 bytes from its parameter to
+    // its object buffer and releases them to the tensormap proxy; after the barrier every
+    // thread acquires them (§9.7.13.4).
+    let objects: Vec<(usize, usize)> =
+        p.tensor_maps.iter().enumerate().filter_map(|(j, m)| m.object.map(|k| (j, k))).collect();
+    if !objects.is_empty() {
+        let _ = writeln!(t, "\tmov.u32 %xr0, %tid.x;");
+        if ctas > 1 {
+            let _ = writeln!(t, "\tmov.u32 %xr1, %cluster_ctarank;\n\tor.b32 %xr0, %xr0, %xr1;");
+        }
+        let _ = writeln!(t, "\tsetp.eq.u32 %xp0, %xr0, 0;");
+        for &(j, k) in &objects {
+            for at in (0..super::TENSOR_MAP_BYTES).step_by(16) {
+                let _ = writeln!(t, "\t@%xp0 ld.param.v2.b64 {{%xd0, %xd1}}, [t{j}+{at}];");
+                let _ = writeln!(t, "\t@%xp0 st.global.v2.b64 [%g{k}+{at}], {{%xd0, %xd1}};");
+            }
+        }
+        let _ = writeln!(t, "\t@%xp0 fence.proxy.tensormap::generic.release.gpu;");
+    }
     let _ = writeln!(t, "{}", whole_barrier(ctas));
+    for &(_, k) in &objects {
+        let _ = writeln!(t, "\tfence.proxy.tensormap::generic.acquire.gpu [%g{k}], 128;");
+    }
     // Body.
     for (n, s) in p.stmts.iter().enumerate() {
         let _ = writeln!(t, "\t// statement {n}");

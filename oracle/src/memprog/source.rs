@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{parse, Buffer, BufferSpace, MemError, MemProgram, StmtError, TensorMapDecl};
+use super::{TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES, parse, Buffer, BufferSpace, MemError, MemProgram, StmtError, TensorMapDecl};
 use crate::isa::Target;
 use crate::memory::tensor_map::TensorMap;
 use crate::memory::Region;
@@ -54,6 +54,10 @@ pub struct TensorMapSource {
     pub global_offset: u64,
     /// The encode arguments (`global_address` is set by [`MemSource::build`]).
     pub map: TensorMap,
+    /// The global buffer that holds a copy of the encoded map as a tensor-map object in
+    /// global memory (its first 128 bytes, copied there before the statements run), which
+    /// `tensormap.replace` may modify and tensor copies may name (§9.7.9.26).
+    pub object: Option<String>,
 }
 
 /// A memory program as described (see the module docs).
@@ -127,11 +131,36 @@ impl MemSource {
                 .iter()
                 .position(|b| b.name == t.global)
                 .ok_or_else(|| whole(MemError::UnknownName(t.global.clone())))?;
+            let object = match &t.object {
+                None => None,
+                Some(o) => {
+                    let k = self
+                        .buffers
+                        .iter()
+                        .position(|b| &b.name == o)
+                        .ok_or_else(|| whole(MemError::UnknownName(o.clone())))?;
+                    let b = &buffers[k];
+                    let taken = tensor_maps.iter().any(|d: &TensorMapDecl| d.object == Some(k));
+                    if b.space != BufferSpace::Global
+                        || b.init.len() < TENSOR_MAP_BYTES
+                        || b.align < TENSOR_MAP_ALIGN
+                        || taken
+                        || k == buffer
+                    {
+                        return Err(whole(MemError::Parse(format!(
+                            "tensor map `{}`: object buffer `{o}` must be a global buffer of its own of at least {TENSOR_MAP_BYTES} bytes aligned to {TENSOR_MAP_ALIGN} (§5.5.8: a tensor-map object is 128 bytes, 64-byte aligned)",
+                            t.name
+                        ))));
+                    }
+                    Some(k)
+                }
+            };
             tensor_maps.push(TensorMapDecl {
                 name: t.name.clone(),
                 buffer,
                 global_offset: t.global_offset,
                 map: t.map.clone(),
+                object,
             });
         }
         let read = self
