@@ -1047,7 +1047,13 @@ impl<'r, R: Rng> Gen<'r, R> {
             .collect();
         let tensor_maps = match (&self.map, self.phases) {
             (Some(map), _) => {
-                vec![TensorMapSource { name: "tmap".into(), global: "tsrc".into(), global_offset: 0, map: map.clone(), object: None }]
+                vec![TensorMapSource {
+                    name: "tmap".into(),
+                    global: "tsrc".into(),
+                    global_offset: 0,
+                    map: map.clone(),
+                    object: None,
+                }]
             }
             _ => Vec::new(),
         };

@@ -2,6 +2,8 @@
 //! final bytes, and the errors for undefined programs, hangs and bad names. Expected bytes are
 //! computed by hand here, never by the oracle.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -771,4 +773,62 @@ fn mapa_reaches_another_cta_only_through_shared_cluster() {
     let mut big = line("@lead st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rwin+4], v, [rbar];");
     big["cluster"] = json!(9);
     assert!(error_of(&one(big)).contains("\"cluster\" must be an integer 1…8"));
+}
+
+/// `tensormap.replace` (§9.7.9.26) on a tensor-map object in global memory: each field as the
+/// tile shows it (bytes by hand: row r of the ramp is 16r … 16r + 15), the fences §9.7.13.4
+/// asks for, and a replaced map the driver would not encode.
+#[test]
+fn tensormap_replace_changes_what_the_object_loads() {
+    let rows = |from: u8, n: usize, width: usize, stride: usize| -> String {
+        (0..n)
+            .flat_map(|r| (0..width).map(move |i| from as usize + r * stride + i))
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let pad = |s: String| format!("{s}{}", "a5".repeat(64 - s.len() / 2));
+    let r = "tensormap.replace.tile";
+    let cases: Vec<(Vec<String>, u32, String)> = vec![
+        (vec![], 32, pad(rows(16, 2, 16, 16))),
+        // Box dimension 1 of 1 row.
+        (vec![format!("{r}.box_dim.global.b1024.b32 [gmap], 1, 1;")], 16, pad(rows(16, 1, 16, 16))),
+        // Three rows of the tensor: the box's second row is past the end, zero filled.
+        (
+            vec![format!("{r}.global_dim.global.b1024.b32 [gmap], 1, 2;")],
+            32,
+            pad(format!("{}{}", rows(16, 1, 16, 16), "00".repeat(16))),
+        ),
+        // Rows 32 bytes apart (globalStrides[0], the stride of dimension 1) and every second
+        // row of the box (element stride 2 of dimension 1): one row, at byte 32.
+        (
+            vec![
+                format!("{r}.global_stride.global.b1024.b64 [gmap], 0, 32;"),
+                format!("{r}.element_stride.global.b1024.b32 [gmap], 1, 2;"),
+            ],
+            16,
+            pad(rows(32, 1, 16, 16)),
+        ),
+        // Another tensor: the same box of src2.
+        (
+            vec!["mov.b64 a, src2;".into(), format!("{r}.global_address.global.b1024.b64 [gmap], a;")],
+            32,
+            pad(rows(0x90, 2, 16, 16)),
+        ),
+    ];
+    let lines: Vec<Value> = cases
+        .iter()
+        .map(|(rep, tx, _)| common::replaced_line(&rep.iter().map(String::as_str).collect::<Vec<_>>(), true, *tx))
+        .collect();
+    for (out, (rep, _, want)) in eval(&lines).iter().zip(&cases) {
+        assert_eq!(out["win"].as_str(), Some(want.as_str()), "{rep:?}: {out}");
+    }
+    // Without the fences the tensormap proxy may still see the old map.
+    let e = error_of(&one(common::replaced_line(&[&format!("{r}.box_dim.global.b1024.b32 [gmap], 1, 1;")], false, 16)));
+    assert!(e.contains("undefined") && e.contains("fence.proxy.tensormap") && e.contains("§9.7.13.4"), "{e}");
+    // A box of 0 rows is no map the driver encodes.
+    let e = error_of(&one(common::replaced_line(&[&format!("{r}.box_dim.global.b1024.b32 [gmap], 1, 0;")], true, 16)));
+    assert!(e.contains("undefined") && e.contains("encode rule"), "{e}");
+    // Only an object's first byte names it; a map's own buffer is no object.
+    let e = error_of(&one(common::replaced_line(&[&format!("{r}.box_dim.global.b1024.b32 [src], 1, 1;")], true, 16)));
+    assert!(e.contains("not the start of a tensor-map object"), "{e}");
 }

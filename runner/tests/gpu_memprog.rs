@@ -543,3 +543,93 @@ fn every_program_runs_on_the_gpu_as_the_oracle_says() {
         assert!(bad.is_empty(), "{backend}:\n{}", bad.join("\n"));
     }
 }
+
+/// `tensormap.replace` programs (sm_90a, §9.7.9.26) over a tensor-map object: each replaced
+/// field once (the fields the H100 was probed with, `eval --backend` on both compilers).
+fn replace_programs() -> Vec<(String, MemProgram)> {
+    let r = "tensormap.replace.tile";
+    let cases: Vec<(Vec<String>, u32)> = vec![
+        (vec![], 32),
+        (vec![format!("{r}.box_dim.global.b1024.b32 [gmap], 1, 1;")], 16),
+        (vec![format!("{r}.global_dim.global.b1024.b32 [gmap], 1, 2;")], 32),
+        (
+            vec![
+                format!("{r}.global_stride.global.b1024.b64 [gmap], 0, 32;"),
+                format!("{r}.element_stride.global.b1024.b32 [gmap], 1, 2;"),
+            ],
+            16,
+        ),
+        (
+            vec![
+                format!("{r}.elemtype.global.b1024.b32 [gmap], 1;"),
+                format!("{r}.box_dim.global.b1024.b32 [gmap], 0, 8;"),
+            ],
+            32,
+        ),
+        (
+            vec![
+                format!("{r}.fill_mode.global.b1024.b32 [gmap], 1;"),
+                format!("{r}.elemtype.global.b1024.b32 [gmap], 6;"),
+                format!("{r}.box_dim.global.b1024.b32 [gmap], 0, 8;"),
+                format!("{r}.global_dim.global.b1024.b32 [gmap], 1, 2;"),
+            ],
+            32,
+        ),
+        (vec![format!("{r}.swizzle_mode.global.b1024.b32 [gmap], 1;")], 32),
+        (vec!["mov.b64 a, src2;".into(), format!("{r}.global_address.global.b1024.b64 [gmap], a;")], 32),
+    ];
+    cases
+        .into_iter()
+        .map(|(rep, tx)| {
+            let name = format!("{rep:?}");
+            let line = common::replaced_line(&rep.iter().map(String::as_str).collect::<Vec<_>>(), true, tx);
+            let p = program(&name, &line);
+            (name, p)
+        })
+        .collect()
+}
+
+#[test]
+fn tensormap_replace_programs_print_for_sm_90a_and_run_as_the_oracle_says() {
+    let all = replace_programs();
+    let expected: Vec<Vec<oracle::memory::Region>> = all
+        .iter()
+        .map(|(name, p)| {
+            oracle_read(p, &Allowances::all()).unwrap_or_else(|e| panic!("{name}: the oracle must run it: {e}"))
+        })
+        .collect();
+    let refs: Vec<&MemProgram> = all.iter().map(|(_, p)| p).collect();
+    let m = module(&refs).unwrap();
+    assert!(
+        m.ptx.contains(".target sm_90a") && m.ptx.contains("fence.proxy.tensormap::generic.acquire.gpu"),
+        "{}",
+        m.ptx
+    );
+    let ptxas = common::ptxas_or_skip();
+    if let Some(ptxas) = &ptxas {
+        let asm = ptxas.assemble(&m.ptx, "sm_90a", 3, None).expect("ptxas runs");
+        assert!(asm.ok, "{}\n{}", asm.output, m.ptx);
+    }
+    let registry = registry();
+    let mut names = vec!["cuda:jit"];
+    if ptxas.is_some() {
+        names.push("cuda:ptxas-O3");
+    }
+    for backend in names {
+        let mut b = match registry.build(backend) {
+            Ok(b) => b,
+            Err(BackendError::Unavailable { why, .. }) => {
+                eprintln!("SKIPPED (no GPU): {why}");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let results = run_on(b.as_mut(), &refs, Duration::from_secs(30)).expect("the backend runs");
+        for (((name, _), want), got) in all.iter().zip(&expected).zip(results) {
+            let GpuResult::Bytes(bytes) = got else { panic!("{backend} {name}: {got:?}") };
+            let want: Vec<&oracle::memory::Region> = want.iter().collect();
+            let diffs = compare(&want, &bytes);
+            assert!(diffs.is_empty(), "{backend} {name}: {} bytes differ, first {:?}", diffs.len(), diffs[0]);
+        }
+    }
+}

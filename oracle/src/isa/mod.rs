@@ -73,7 +73,8 @@ pub use store::{St, StAsync, StBulk};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
 pub use tensor::LoadMode;
 pub use tensor::{
-    CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapField, TensormapReplace, TensormapSs,
+    CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapField, TensormapReplace,
+    TensormapSs,
 };
 
 use qualifier::TokenBag;

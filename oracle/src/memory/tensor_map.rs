@@ -552,14 +552,19 @@ impl TensorMap {
         };
         let narrow = |v: u64| u32::try_from(v).map_err(|_| format!("`.{field}` value {v} does not fit 32 bits"));
         let row = |n: usize| {
-            usize::try_from(value).ok().filter(|&v| v < n).ok_or_else(|| format!("`.{field}` value {value}: not a row of Table 33"))
+            usize::try_from(value)
+                .ok()
+                .filter(|&v| v < n)
+                .ok_or_else(|| format!("`.{field}` value {value}: not a row of Table 33"))
         };
         match field {
             F::GlobalAddress => m.global_address = value,
             F::Rank => {
                 let new = usize::try_from(value).unwrap_or(usize::MAX).saturating_add(1);
                 if new > rank {
-                    return Err(format!("raising the rank from {rank} to {new} (the encoder never set the new dimensions' fields)"));
+                    return Err(format!(
+                        "raising the rank from {rank} to {new} (the encoder never set the new dimensions' fields)"
+                    ));
                 }
                 m.dims.truncate(new);
                 m.strides.truncate(new.saturating_sub(1));
@@ -586,7 +591,9 @@ impl TensorMap {
             F::InterleaveLayout => m.interleave = [Interleave::None, Interleave::B16, Interleave::B32][row(3)?],
             F::SwizzleMode => m.swizzle = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128][row(4)?],
             F::FillMode => m.oob_fill = [OobFill::None, OobFill::NanRequestZeroFma][row(2)?],
-            F::SwizzleAtomicity => return Err("`.swizzle_atomicity` (the 128B_ATOM swizzles of sm_100) is not modeled".into()),
+            F::SwizzleAtomicity => {
+                return Err("`.swizzle_atomicity` (the 128B_ATOM swizzles of sm_100) is not modeled".into())
+            }
         }
         Ok(m)
     }

@@ -977,20 +977,29 @@ impl Machine<'_> {
             return Ok((MapUse { name: d.name.clone(), map: d.map.clone(), buffer: d.buffer }, coords));
         }
         let Val::Addr { buffer: region, offset: 0 } = self.value(t, map)? else {
-            return Err(MemError::Undefined(format!("tensor map operand `{name}` is no tensor map and no tensor-map object")));
+            return Err(MemError::Undefined(format!(
+                "tensor map operand `{name}` is no tensor map and no tensor-map object"
+            )));
         };
         let obj = self.objects.get(&region).ok_or_else(|| {
-            MemError::Undefined(format!("`{name}` is not a tensor-map object (a buffer a tensor map names as its \"object\")"))
+            MemError::Undefined(format!(
+                "`{name}` is not a tensor-map object (a buffer a tensor map names as its \"object\")"
+            ))
         })?;
         let label = format!("the tensor-map object of `{}`", self.p.tensor_maps[obj.decl].name);
         if !obj.acquired.contains(&t) {
             return Err(MemError::Undefined(format!(
-                "{label} is used after tensormap.replace without fence.proxy.tensormap::generic.release and then this thread's .acquire [object], 128 (§9.7.9.26, §9.7.13.4: tensormap.replace is a generic-proxy write, tensor copies read through the tensormap proxy)"
+                "§9.7.13.4: {label} is used after tensormap.replace without fence.proxy.tensormap::generic release, then this thread's acquire [object], 128"
             )));
         }
-        obj.map.validate(&self.p.target).map_err(|e| MemError::Undefined(format!("{label} after tensormap.replace: {e}")))?;
+        obj.map
+            .validate(&self.p.target)
+            .map_err(|e| MemError::Undefined(format!("{label} after tensormap.replace: {e}")))?;
         let buffer = self.global_byte(obj.map.global_address).map(|(b, _)| b).ok_or_else(|| {
-            MemError::Undefined(format!("{label}: its global address {:#x} lies in no global buffer", obj.map.global_address))
+            MemError::Undefined(format!(
+                "{label}: its global address {:#x} lies in no global buffer",
+                obj.map.global_address
+            ))
         })?;
         Ok((MapUse { name: label, map: obj.map.clone(), buffer }, coords))
     }
@@ -1028,7 +1037,12 @@ impl Machine<'_> {
     /// `fence.proxy.tensormap::generic` (§9.7.13.4): `.release` makes this thread's
     /// replacements releasable, `.acquire [addr], 128` lets this thread's tensormap proxy use
     /// the object at `addr` once every replacement of it was released.
-    fn fence_tensormap(&mut self, t: u32, sem: Option<crate::isa::types::OrderSem>, ops: &[Operand]) -> Result<(), MemError> {
+    fn fence_tensormap(
+        &mut self,
+        t: u32,
+        sem: Option<crate::isa::types::OrderSem>,
+        ops: &[Operand],
+    ) -> Result<(), MemError> {
         use crate::isa::types::OrderSem;
         if matches!(sem, Some(OrderSem::Release | OrderSem::AcqRel)) {
             for obj in self.objects.values_mut() {

@@ -10,7 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES, parse, Buffer, BufferSpace, MemError, MemProgram, StmtError, TensorMapDecl};
+use super::{
+    parse, Buffer, BufferSpace, MemError, MemProgram, StmtError, TensorMapDecl, TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES,
+};
 use crate::isa::Target;
 use crate::memory::tensor_map::TensorMap;
 use crate::memory::Region;

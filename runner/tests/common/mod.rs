@@ -5,6 +5,7 @@ use runner::ptxas::Ptxas;
 /// The ptxas found, or `None` with a `SKIPPED` line when there is none — unless `CI` or
 /// `PTXDIFF_REQUIRE_PTXAS` is set: then a missing ptxas fails the test, so CI cannot silently
 /// skip what needs it.
+#[allow(dead_code)] // used by some of the test files
 pub fn ptxas_or_skip() -> Option<Ptxas> {
     match Ptxas::find() {
         Ok(p) => Some(p),
@@ -15,4 +16,41 @@ pub fn ptxas_or_skip() -> Option<Ptxas> {
             None
         }
     }
+}
+
+/// A 2-D UINT8 map over a 16 × 4 ramp (row stride 16) whose copy lives in the global buffer
+/// `gmap`; the program replaces fields (`replace`), fences if asked, and loads the box at
+/// (0, 1) through the object into `win` (expecting `tx` bytes).
+#[allow(dead_code)] // used by some of the test files
+pub fn replaced_line(replace: &[&str], fences: bool, tx: u32) -> serde_json::Value {
+    let hex = |from: u8| (0..64u8).map(|b| format!("{:02x}", from + b)).collect::<String>();
+    let mut program: Vec<String> = replace.iter().map(|s| s.to_string()).collect();
+    if fences {
+        program.push("fence.proxy.tensormap::generic.release.gpu;".into());
+        program.push("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;".into());
+    }
+    program.extend([
+        "mbarrier.init.shared::cta.b64 [bar], 1;".to_string(),
+        format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {tx};"),
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [gmap, {c0, c1}], [bar];"
+            .into(),
+        "L:".into(),
+        "mbarrier.try_wait.shared::cta.b64 p, [bar], st;".into(),
+        "@!p bra L;".into(),
+    ]);
+    serde_json::json!({
+        "program": program,
+        "target": "sm_90a",
+        "regs": {"c0": "0x0", "c1": "0x1"},
+        "buffers": {
+            "src": {"space": "global", "hex": hex(0)},
+            "src2": {"space": "global", "hex": hex(0x80)},
+            "gmap": {"space": "global", "len": 128, "align": 128},
+            "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+        },
+        "tensor_maps": {"tmap": {"global": "src", "object": "gmap", "dtype": "UINT8", "dims": [16, 4],
+            "strides": [16], "box": [16, 2], "element_strides": [1, 1]}},
+        "read": ["win"],
+    })
 }
