@@ -29,7 +29,7 @@
 //! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
 //!   set-valued result is unknown under its allowance.
 //! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
-//!   them so beside swizzled maps), so a tensor copy's swizzle, which follows the absolute
+//!   them so beside swizzled maps and tensor-map objects), so a tensor copy's swizzle, which follows the absolute
 //!   shared address, is decided by its offset in the buffer.
 //! - At the end, bytes that operations still pending may write are unknown
 //!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
@@ -618,6 +618,12 @@ impl Machine<'_> {
                 let eb = u64::from(ty.bits() / 8).max(1);
                 let (buffer, at) = self.address(t, &ops[0], space)?;
                 let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.11: naturally aligned")?;
+                if self.objects.contains_key(&buffer) && span.start < super::TENSOR_MAP_BYTES as u64 {
+                    return Err(MemError::Unsupported(
+                        "a store into a tensor-map object (its encoding is opaque; tensormap.replace changes fields)"
+                            .into(),
+                    ));
+                }
                 let mut bytes = Vec::new();
                 for o in elements(&ops[1]) {
                     bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize));

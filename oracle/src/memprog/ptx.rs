@@ -10,14 +10,19 @@
 //! register), one `.param .align 64 .b8 t{j}[128]` per tensor map (its generic address through
 //! `mov` + `cvta.param`: ptxas takes no parameter symbol as a tensor-map operand), one
 //! `.shared .align A .b8 s{k}[len]` per shared buffer (A its alignment, at least 1024 when the
-//! program has a swizzled tensor map; past 48 KiB in all, the buffers lie in the module's
+//! program has a swizzled tensor map or a tensor-map object; past 48 KiB in all, the buffers lie in the module's
 //! dynamic shared array from its first 1024-byte boundary on, their addresses in registers
 //! `%s{k}`, and the kernel asks for that much dynamic shared memory), and — when a shared buffer has known
 //! initial bytes or is read back — a *staging* global buffer (the last kernel buffer, its
 //! parameter last among the pointers) that holds the shared buffers' initial bytes and
 //! receives their final bytes (a slot per CTA, in rank order). The prologue sets the input
 //! registers, copies the initial bytes into shared memory (all threads of every CTA, a byte
-//! each in turn), makes them visible to the async proxy (`fence.proxy.async.shared::cta`) and
+//! each in turn), makes them visible to the async proxy (`fence.proxy.async.shared::cta`),
+//! copies each tensor map with an object buffer into it (thread 0 of CTA 0, 16 bytes at a
+//! time from the parameter, then `fence.proxy.tensormap::generic.release.gpu`; after the
+//! barrier every thread's `fence.proxy.tensormap::generic.acquire.gpu [object], 128`; the
+//! object's register holds its global address, which is also its generic address on NVIDIA
+//! GPUs, where `cvta.to.global` of a device pointer is the identity), and makes everything visible
 //! to every thread (`bar.sync 0`, or with several CTAs `barrier.cluster.arrive`/`wait`); the
 //! epilogue waits for every thread the same way and copies each CTA's shared buffers in
 //! `read` to its slot of the staging buffer.
@@ -356,7 +361,9 @@ fn copy_loop(out: &mut String, label: &str, base: &str, global_off: u64, len: u6
 fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     let globals: Vec<usize> = (0..p.buffers.len()).filter(|&k| p.buffers[k].space == BufferSpace::Global).collect();
     let (layout, staging_len) = staging_layout(p);
-    let swizzled = p.tensor_maps.iter().any(|m| m.map.swizzle != Swizzle::None);
+    // A tensor-map object may be given a swizzle by `tensormap.replace`: its program's shared
+    // buffers start at multiples of 1024 bytes too.
+    let swizzled = p.tensor_maps.iter().any(|m| m.map.swizzle != Swizzle::None || m.object.is_some());
     let shared_align =
         |k: usize| if swizzled { p.buffers[k].align.max(SWIZZLE_REPEAT) } else { p.buffers[k].align.max(1) };
     // The shared buffers laid out in order, each at its alignment.
