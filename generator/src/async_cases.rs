@@ -44,8 +44,9 @@
 use std::collections::BTreeMap;
 
 use oracle::isa::{
-    valid_forms, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpAsyncSrc,
-    CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
+    valid_forms, ArchSuffix, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor,
+    CpAsyncSrc, CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
+    TensormapField, TensormapReplace, TensormapSs, TensormapType,
 };
 use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType as D, TensorMap};
 use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
@@ -122,6 +123,33 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
                 label,
                 source,
             }));
+        }
+    }
+    // `tensormap.replace` (sm_90a beside sm_90) on a tensor-map object, then a load through it.
+    if let Some(rt) = replace_target(target) {
+        for (form, _) in valid_forms(&rt, Some(Family::TensormapReplace)) {
+            let Form::TensormapReplace(r) = &form else { continue };
+            let opcode = form.opcode();
+            if !keep(&opcode) {
+                continue;
+            }
+            match replace_cases(r, &opcode, &rt) {
+                Ok(cases) => {
+                    if !seen.contains(&opcode) {
+                        seen.push(opcode.clone());
+                    }
+                    sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase {
+                        form: opcode.clone(),
+                        label,
+                        source,
+                    }));
+                }
+                Err(why) => {
+                    if !sweep.not_run.iter().any(|(f, _)| *f == opcode) {
+                        sweep.not_run.push((opcode, why));
+                    }
+                }
+            }
         }
     }
     // Cases of one opcode (several operand shapes) stay together, forms in first-seen order.
@@ -1433,6 +1461,197 @@ pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
     out
 }
 
+/// The arch-specific target `tensormap.replace` needs beside `target` (sm_90 → sm_90a, §9.7.9.26
+/// Target ISA Notes), at the same PTX version or the lowest that knows it.
+pub fn replace_target(target: &Target) -> Option<Target> {
+    let t = Target { suffix: ArchSuffix::A, ..*target };
+    t.with_ptx(target.ptx.max(t.min_ptx())).ok()
+}
+
+/// The map the `tensormap.replace` cases start from: UINT8, 64 × 6 × 2 bytes in rows of 64,
+/// a 32 × 4 × 1 box (its copy lives in the object buffer `gmap`).
+fn replace_base_map() -> TensorMap {
+    TensorMap {
+        dtype: D::Uint8,
+        dims: vec![64, 6, 2],
+        strides: vec![64, 512],
+        box_dims: vec![32, 4, 1],
+        element_strides: vec![1, 1, 1],
+        ..blank_map()
+    }
+}
+
+/// The replacements of one `tensormap.replace` form's cases: each a list of `(field, ord,
+/// value)` that ends with the form's own (earlier ones keep the map one the driver encodes:
+/// a wider element type shrinks dimension 0 and the box to the same bytes), and a label.
+fn replace_plans(r: &TensormapReplace) -> Result<Vec<(String, ReplacePlan)>, String> {
+    use ReplaceValue::{Bits, Buffer};
+    use TensormapField as F;
+    let one = |ord: Option<usize>, v: u64| vec![(r.field, ord, Bits(v))];
+    let plans: Vec<(String, ReplacePlan)> = match r.field {
+        F::BoxDim => vec![
+            ("box dimension 0 of 16".into(), one(Some(0), 16)),
+            ("box dimension 0 of 64".into(), one(Some(0), 64)),
+            ("box dimension 1 of 1".into(), one(Some(1), 1)),
+            ("box dimension 1 of 6, past the end".into(), one(Some(1), 6)),
+            ("box dimension 2 of 2".into(), one(Some(2), 2)),
+        ],
+        F::GlobalDim => vec![
+            ("dimension 0 of 40: the box straddles its end".into(), one(Some(0), 40)),
+            ("dimension 1 of 3".into(), one(Some(1), 3)),
+            ("dimension 2 of 1".into(), one(Some(2), 1)),
+        ],
+        F::GlobalStride => vec![
+            ("rows 128 bytes apart".into(), one(Some(0), 128)),
+            ("rows 16 bytes apart (overlapping)".into(), one(Some(0), 16)),
+            ("planes 256 bytes apart".into(), one(Some(1), 256)),
+        ],
+        F::ElementStride => vec![
+            ("every second row".into(), one(Some(1), 2)),
+            ("every third row".into(), one(Some(1), 3)),
+            ("element stride 2 of dimension 0 (ignored without interleave)".into(), one(Some(0), 2)),
+        ],
+        F::GlobalAddress => {
+            vec![
+                ("the second tensor".into(), vec![(F::GlobalAddress, None, Buffer("src2", 0))]),
+                ("the second tensor 64 bytes in".into(), vec![(F::GlobalAddress, None, Buffer("src2", 64))]),
+            ]
+        }
+        F::Rank => vec![("rank 2".into(), one(None, 1))],
+        F::Elemtype => {
+            let v = r.new_val.ok_or("an .elemtype form without its value")?;
+            let dtype = replace_base_map().replaced(F::Elemtype, None, u64::from(v))?.dtype;
+            if dtype.is_packed() {
+                return Err(format!("packed element type {} (layout not modeled)", dtype.name()));
+            }
+            let eb = dtype.element_bytes();
+            vec![(
+                format!("element type {}", dtype.name()),
+                vec![
+                    (F::GlobalDim, Some(0), Bits(64 / eb)),
+                    (F::BoxDim, Some(0), Bits(32 / eb)),
+                    (F::Elemtype, None, Bits(u64::from(v))),
+                ],
+            )]
+        }
+        F::SwizzleMode => {
+            let v = r.new_val.ok_or("a .swizzle_mode form without its value")?;
+            vec![(format!("swizzle mode {v}"), one(None, u64::from(v)))]
+        }
+        F::FillMode => {
+            let v = r.new_val.ok_or("a .fill_mode form without its value")?;
+            // A NaN fill needs a float type: FLOAT16 first, rows past dimension 1's end.
+            vec![(
+                format!("fill mode {v} over FLOAT16, dimension 1 of 3"),
+                vec![
+                    (F::GlobalDim, Some(0), Bits(32)),
+                    (F::BoxDim, Some(0), Bits(16)),
+                    (F::Elemtype, None, Bits(6)),
+                    (F::GlobalDim, Some(1), Bits(3)),
+                    (F::FillMode, None, Bits(u64::from(v))),
+                ],
+            )]
+        }
+        F::InterleaveLayout => match r.new_val {
+            Some(0) => vec![("no interleave".into(), one(None, 0))],
+            _ => return Err("interleaved tiles are not modeled (corpus/evidence/tma-interleave.md)".into()),
+        },
+        F::SwizzleAtomicity => return Err("`.swizzle_atomicity` (sm_100) is not modeled".into()),
+    };
+    Ok(plans)
+}
+
+/// The `.global` opcode that replaces `field` with `value` (the helper replacements of a plan).
+fn field_opcode(field: TensormapField, value: ReplaceValue) -> String {
+    use TensormapField as F;
+    let ty = if matches!(field, F::GlobalAddress | F::GlobalStride) { TensormapType::B64 } else { TensormapType::B32 };
+    let new_val = match (field.has_ord() || matches!(field, F::GlobalAddress | F::Rank), value) {
+        (false, ReplaceValue::Bits(v)) => u8::try_from(v).ok(),
+        _ => None,
+    };
+    Form::TensormapReplace(TensormapReplace { field, ss: Some(TensormapSs::Global), ty, new_val }).opcode()
+}
+
+/// The replacements of one case, in order: field, ordinal, value.
+type ReplacePlan = Vec<(TensormapField, Option<usize>, ReplaceValue)>;
+
+/// A `tensormap.replace` value: bits, or a global buffer's address plus an offset.
+#[derive(Clone, Copy)]
+enum ReplaceValue {
+    Bits(u64),
+    Buffer(&'static str, u64),
+}
+
+/// The cases of a `tensormap.replace` form (§9.7.9.26) on a tensor-map object in global
+/// memory: each plan's replacements, the release and acquire fences (§9.7.13.4), then a tiled
+/// load through the object at the origin and at a place that straddles the end of dimension 1;
+/// its window and the object's tensor are compared byte for byte. The expected transaction
+/// count comes from the replaced map ([`TensorMap::replaced`]); forms on `.shared::cta` objects
+/// are not run.
+fn replace_cases(r: &TensormapReplace, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
+    if r.ss == Some(TensormapSs::SharedCta) {
+        return Err("tensor-map objects in shared memory are not modeled".into());
+    }
+    let base = replace_base_map();
+    let mut out = Vec::new();
+    for (k, (label, plan)) in replace_plans(r)?.into_iter().enumerate() {
+        let mut map = base.clone();
+        let mut statements = Vec::new();
+        for (n, &(field, ord, value)) in plan.iter().enumerate() {
+            let op = if n + 1 == plan.len() { opcode.to_string() } else { field_opcode(field, value) };
+            let (v, bits) = match value {
+                ReplaceValue::Bits(b) => (b.to_string(), b),
+                ReplaceValue::Buffer(name, off) => {
+                    statements.push(format!("mov.b64 a{n}, {name};"));
+                    statements.push(format!("add.s64 a{n}, a{n}, {off};"));
+                    // The model address of `src2` (the second global buffer) plus the offset.
+                    (format!("a{n}"), oracle::memprog::global_base(1, 256) + off)
+                }
+            };
+            map = map.replaced(field, ord, bits)?;
+            let ord = ord.map_or(String::new(), |o| format!("{o}, "));
+            statements.push(format!("{op} [gmap], {ord}{v};"));
+        }
+        if map.validate(target).is_err() {
+            return Err(format!("{label}: the replaced map breaks an encode rule"));
+        }
+        let rank = map.rank();
+        let places: Vec<Vec<i32>> = vec![vec![0; rank], {
+            let mut c = vec![0; rank];
+            c[1.min(rank - 1)] = 3;
+            c
+        }];
+        for (j, coords) in places.into_iter().enumerate() {
+            let mut case = Case::new(target);
+            let seed = 96_000 + (k * 10 + j) as u64;
+            case.global("src", pattern(1024, seed), false)
+                .global("src2", pattern(1024, seed + 1), false)
+                .buffer("gmap", BufferSpace::Global, 128, Init::Fill { len: 128, byte: None }, false)
+                .shared("win", Init::Fill { len: map.tile_extent(), byte: Some(0xA5) }, TILE_ALIGN, true);
+            case.tensor_maps.push(TensorMapSource {
+                name: "tmap".into(),
+                global: "src".into(),
+                global_offset: 0,
+                map: base.clone(),
+                object: Some("gmap".into()),
+            });
+            for s in &statements {
+                case.stmt(s.clone());
+            }
+            case.stmt("fence.proxy.tensormap::generic.release.gpu;")
+                .stmt("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;");
+            case.mbarrier().expect_tx(map.tile_bytes());
+            let c = coords_operand(&mut case, &coords);
+            case.stmt(format!(
+                "cp.async.bulk.tensor.{rank}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [gmap, {c}], [bar];"
+            ))
+            .wait_phase0();
+            out.push((format!("{label}; at {coords:?}"), case.finish()));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1531,6 +1750,32 @@ mod coverage {
     }
 
     use super::*;
+
+    /// The sm_90 sweep replaces every sm_90a field of a global tensor-map object (both
+    /// spellings of the address) and loads through it; objects in shared memory and the
+    /// interleaved layouts are listed as not run, with why.
+    #[test]
+    fn tensormap_replace_cases_cover_every_sm90a_field_of_a_global_object() {
+        let sweep = async_cases(&"sm_90".parse().unwrap(), &|op| op.starts_with("tensormap.replace"));
+        let forms: std::collections::BTreeSet<&str> = sweep.cases.iter().map(|c| c.form.as_str()).collect();
+        for field in ["box_dim", "global_dim", "global_stride", "element_stride", "global_address", "rank", "elemtype"]
+            .into_iter()
+            .chain(["swizzle_mode", "fill_mode", "interleave_layout"])
+        {
+            for ss in [".global", ""] {
+                let ty = if matches!(field, "global_address" | "global_stride") { "b64" } else { "b32" };
+                let op = format!("tensormap.replace.tile.{field}{ss}.b1024.{ty}");
+                assert!(forms.contains(op.as_str()), "no cases for {op}: {forms:?}");
+            }
+        }
+        assert!(sweep.cases.iter().all(|c| c.source.target.name() == "sm_90a"));
+        assert!(sweep.not_run.iter().any(|(f, why)| f.contains(".shared::cta.") && why.contains("shared memory")));
+        assert!(sweep.not_run.iter().any(|(f, why)| f.contains("interleave_layout") && why.contains("interleaved")));
+        // Every element type sm_90a has, each loaded at the origin and past dimension 1's end.
+        let elemtypes =
+            sweep.cases.iter().filter(|c| c.form == "tensormap.replace.tile.elemtype.global.b1024.b32").count();
+        assert_eq!(elemtypes, 13 * 2);
+    }
 
     /// Every family has cases; every sm_90 multicast form has cases in clusters of several
     /// CTAs; the sweep stays a few thousand cases.

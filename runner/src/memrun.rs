@@ -167,10 +167,24 @@ fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<
 /// so small modules spread the compilation over the workers.
 pub const JIT_MODULE_PROGRAMS: usize = 8;
 
-/// Runs programs on one backend: prints one module (for a backend without a build, the JIT,
-/// one per [`JIT_MODULE_PROGRAMS`] programs), assembles it when the backend's builds need it
-/// (once), sends one MemSpec per program; `Err` = environment problem for all.
+/// Runs programs on one backend: prints one module per run of consecutive programs of one
+/// target (a module has one `.target`; the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs),
+/// assembles it when the backend's builds need it (once), sends one MemSpec per program;
+/// `Err` = environment problem for all. Results come back in the programs' order.
 pub fn run_on(
+    backend: &mut dyn Backend,
+    programs: &[&MemProgram],
+    timeout: Duration,
+) -> Result<Vec<GpuResult>, String> {
+    let mut results = Vec::with_capacity(programs.len());
+    for group in programs.chunk_by(|a, b| a.target == b.target) {
+        results.extend(run_one_target(backend, group, timeout)?);
+    }
+    Ok(results)
+}
+
+/// [`run_on`] for programs of one target.
+fn run_one_target(
     backend: &mut dyn Backend,
     programs: &[&MemProgram],
     timeout: Duration,

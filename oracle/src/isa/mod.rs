@@ -74,7 +74,7 @@ pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
 pub use tensor::LoadMode;
 pub use tensor::{
     CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapField, TensormapReplace,
-    TensormapSs,
+    TensormapSs, TensormapType,
 };
 
 use qualifier::TokenBag;

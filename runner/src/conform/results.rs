@@ -161,12 +161,14 @@ pub struct Report {
 
 impl Row {
     /// The row's family name (`cvt`, `cvt.pack`, `prmt`, `cp.async.bulk.tensor`, …): the
-    /// longest of [`super::FAMILIES`] and [`generator::async_cases::ASYNC_FAMILIES`] that its
-    /// opcode starts with.
+    /// longest of [`super::FAMILIES`], [`generator::async_cases::ASYNC_FAMILIES`] and
+    /// `tensormap.replace` (the sweep's cases through tensor-map objects) that its opcode
+    /// starts with.
     pub fn family(&self) -> &'static str {
         super::FAMILIES
             .iter()
             .chain(&generator::async_cases::ASYNC_FAMILIES)
+            .chain(&[oracle::isa::Family::TensormapReplace])
             .map(|f| f.name())
             .filter(|n| self.form == *n || self.form.starts_with(&format!("{n}.")))
             .max_by_key(|n| n.len())
