@@ -505,42 +505,55 @@ fn registry() -> Registry {
     })
 }
 
-#[test]
-fn every_program_runs_on_the_gpu_as_the_oracle_says() {
+/// Runs `all` on `cuda:jit` and, with a ptxas, `cuda:ptxas-O3`, and compares every byte the
+/// oracle knows: the programs that differ or fail, a line each with its backend; `None`
+/// (SKIPPED) without a GPU.
+fn gpu_differences(all: &[(String, MemProgram)]) -> Option<Vec<String>> {
     let registry = registry();
-    let all = programs();
     let refs: Vec<&MemProgram> = all.iter().map(|(_, p)| p).collect();
-    let expected: Vec<Vec<oracle::memory::Region>> =
-        all.iter().map(|(_, p)| oracle_read(p, &Allowances::all()).unwrap()).collect();
+    let expected: Vec<Vec<oracle::memory::Region>> = all
+        .iter()
+        .map(|(name, p)| {
+            oracle_read(p, &Allowances::all()).unwrap_or_else(|e| panic!("{name}: the oracle must run it: {e}"))
+        })
+        .collect();
     let mut names = vec!["cuda:jit"];
     if common::ptxas_or_skip().is_some() {
         names.push("cuda:ptxas-O3");
     }
+    let mut bad = Vec::new();
     for backend in names {
         let mut b = match registry.build(backend) {
             Ok(b) => b,
             Err(BackendError::Unavailable { why, .. }) => {
                 eprintln!("SKIPPED (no GPU): {why}");
-                return;
+                return None;
             }
             Err(e) => panic!("{e}"),
         };
         let results = run_on(b.as_mut(), &refs, Duration::from_secs(30)).expect("the backend runs");
         assert_eq!(results.len(), refs.len());
-        let mut bad = Vec::new();
         for (((name, _), want), got) in all.iter().zip(&expected).zip(results) {
             match got {
                 GpuResult::Bytes(bytes) => {
                     let want: Vec<&oracle::memory::Region> = want.iter().collect();
                     let diffs = compare(&want, &bytes);
                     if !diffs.is_empty() {
-                        bad.push(format!("{name}: {} bytes differ, first {:?}", diffs.len(), diffs[0]));
+                        bad.push(format!("{backend} {name}: {} bytes differ, first {:?}", diffs.len(), diffs[0]));
                     }
                 }
-                other => bad.push(format!("{name}: {other:?}")),
+                other => bad.push(format!("{backend} {name}: {other:?}")),
             }
         }
-        assert!(bad.is_empty(), "{backend}:\n{}", bad.join("\n"));
+    }
+    Some(bad)
+}
+
+#[test]
+fn every_program_runs_on_the_gpu_as_the_oracle_says() {
+    let all: Vec<(String, MemProgram)> = programs().into_iter().map(|(n, p)| (n.to_string(), p)).collect();
+    if let Some(bad) = gpu_differences(&all) {
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 }
 
@@ -592,12 +605,6 @@ fn replace_programs() -> Vec<(String, MemProgram)> {
 #[test]
 fn tensormap_replace_programs_print_for_sm_90a_and_run_as_the_oracle_says() {
     let all = replace_programs();
-    let expected: Vec<Vec<oracle::memory::Region>> = all
-        .iter()
-        .map(|(name, p)| {
-            oracle_read(p, &Allowances::all()).unwrap_or_else(|e| panic!("{name}: the oracle must run it: {e}"))
-        })
-        .collect();
     let refs: Vec<&MemProgram> = all.iter().map(|(_, p)| p).collect();
     let m = module(&refs).unwrap();
     assert!(
@@ -605,31 +612,11 @@ fn tensormap_replace_programs_print_for_sm_90a_and_run_as_the_oracle_says() {
         "{}",
         m.ptx
     );
-    let ptxas = common::ptxas_or_skip();
-    if let Some(ptxas) = &ptxas {
+    if let Some(ptxas) = common::ptxas_or_skip() {
         let asm = ptxas.assemble(&m.ptx, "sm_90a", 3, None).expect("ptxas runs");
         assert!(asm.ok, "{}\n{}", asm.output, m.ptx);
     }
-    let registry = registry();
-    let mut names = vec!["cuda:jit"];
-    if ptxas.is_some() {
-        names.push("cuda:ptxas-O3");
-    }
-    for backend in names {
-        let mut b = match registry.build(backend) {
-            Ok(b) => b,
-            Err(BackendError::Unavailable { why, .. }) => {
-                eprintln!("SKIPPED (no GPU): {why}");
-                return;
-            }
-            Err(e) => panic!("{e}"),
-        };
-        let results = run_on(b.as_mut(), &refs, Duration::from_secs(30)).expect("the backend runs");
-        for (((name, _), want), got) in all.iter().zip(&expected).zip(results) {
-            let GpuResult::Bytes(bytes) = got else { panic!("{backend} {name}: {got:?}") };
-            let want: Vec<&oracle::memory::Region> = want.iter().collect();
-            let diffs = compare(&want, &bytes);
-            assert!(diffs.is_empty(), "{backend} {name}: {} bytes differ, first {:?}", diffs.len(), diffs[0]);
-        }
+    if let Some(bad) = gpu_differences(&all) {
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 }
