@@ -44,9 +44,9 @@
 use std::collections::BTreeMap;
 
 use oracle::isa::{
-    valid_forms, ArchSuffix, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor,
-    CpAsyncSrc, CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target,
-    TensormapField, TensormapReplace, TensormapSs, TensormapType,
+    valid_forms, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpAsyncSrc,
+    CpReduceAsyncBulk, CpReduceAsyncBulkTensor, Family, Form, LoadMode, RedOp, ReduceType, Target, TensormapField,
+    TensormapReplace, TensormapSs, TensormapType,
 };
 use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType as D, TensorMap};
 use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
@@ -1464,7 +1464,7 @@ pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
 /// The arch-specific target `tensormap.replace` needs beside `target` (sm_90 → sm_90a, §9.7.9.26
 /// Target ISA Notes), at the same PTX version or the lowest that knows it.
 pub fn replace_target(target: &Target) -> Option<Target> {
-    let t = Target { suffix: ArchSuffix::A, ..*target };
+    let t = Target::parse(&format!("sm_{}a", target.sm)).ok()?;
     t.with_ptx(target.ptx.max(t.min_ptx())).ok()
 }
 
@@ -1750,6 +1750,18 @@ mod coverage {
     }
 
     use super::*;
+
+    /// `tensormap.replace` runs beside a target only where its arch-specific twin exists.
+    #[test]
+    fn replace_cases_take_the_arch_specific_twin_or_none() {
+        let twin = |t: &str| replace_target(&t.parse().unwrap()).map(|t| t.name());
+        assert_eq!(twin("sm_90").as_deref(), Some("sm_90a"));
+        assert_eq!(twin("sm_90a").as_deref(), Some("sm_90a"));
+        for t in ["sm_80", "sm_89"] {
+            assert_eq!(twin(t), None, "{t}");
+            assert!(async_cases(&t.parse().unwrap(), &|op| op.starts_with("tensormap")).cases.is_empty());
+        }
+    }
 
     /// The sm_90 sweep replaces every sm_90a field of a global tensor-map object (both
     /// spellings of the address) and loads through it; objects in shared memory and the
