@@ -145,8 +145,10 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
                     }));
                 }
                 Err(why) => {
-                    if !sweep.not_run.iter().any(|(f, _)| *f == opcode) {
-                        sweep.not_run.push((opcode, why));
+                    // A `.field3` form's value is not in its opcode: name it.
+                    let key = r.new_val.map_or(opcode.clone(), |v| format!("{opcode} (new_val {v})"));
+                    if !sweep.not_run.iter().any(|(f, _)| *f == key) {
+                        sweep.not_run.push((key, why));
                     }
                 }
             }

@@ -831,4 +831,36 @@ fn tensormap_replace_changes_what_the_object_loads() {
     // Only an object's first byte names it; a map's own buffer is no object.
     let e = error_of(&one(common::replaced_line(&[&format!("{r}.box_dim.global.b1024.b32 [src], 1, 1;")], true, 16)));
     assert!(e.contains("not the start of a tensor-map object"), "{e}");
+    // A buffer's address is a value for `.global_address` only: as a stride it is unknown
+    // here (an address, not a number).
+    let e = error_of(&one(common::replaced_line(
+        &["mov.b64 a, src2;", &format!("{r}.global_stride.global.b1024.b64 [gmap], 0, a;")],
+        true,
+        16,
+    )));
+    assert!(e.contains("holds an address"), "{e}");
+    // An acquire before the release acquires nothing: the use is undefined; acquiring again
+    // after the release makes it defined.
+    let early = |again: bool| {
+        let mut l = common::replaced_line(&[], false, 16);
+        let mut program = vec![
+            format!("{r}.box_dim.global.b1024.b32 [gmap], 1, 1;"),
+            "fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;".into(),
+            "fence.proxy.tensormap::generic.release.gpu;".into(),
+        ];
+        if again {
+            program.push("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;".into());
+        }
+        let rest: Vec<Value> = l["program"].as_array().unwrap().clone();
+        program.extend(rest.iter().map(|v| v.as_str().unwrap().to_string()));
+        l["program"] = json!(program);
+        l
+    };
+    assert!(error_of(&one(early(false))).contains("§9.7.13.4"));
+    assert_eq!(one(early(true))["win"].as_str().map(|w| &w[..32]), Some("101112131415161718191a1b1c1d1e1f"));
+    // A store into the object is an error; so is an object that is also a tensor.
+    let mut l = common::replaced_line(&["mov.b32 v, 7;", "st.global.u32 [gmap+4], v;"], true, 32);
+    assert!(error_of(&one(l.clone())).contains("into a tensor-map object"));
+    l["tensor_maps"]["tmap"]["object"] = json!("src");
+    assert!(error_of(&one(l)).contains("no other map's object or tensor"));
 }

@@ -589,6 +589,9 @@ impl TensorMap {
             }
             F::Elemtype => m.dtype = REPLACE_ELEMTYPES[row(REPLACE_ELEMTYPES.len())?],
             F::InterleaveLayout => m.interleave = [Interleave::None, Interleave::B16, Interleave::B32][row(3)?],
+            F::SwizzleMode if value == 4 => {
+                return Err("`.swizzle_mode` 4 (96B swizzling, sm_103a) is not modeled".into())
+            }
             F::SwizzleMode => m.swizzle = [Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128][row(4)?],
             F::FillMode => m.oob_fill = [OobFill::None, OobFill::NanRequestZeroFma][row(2)?],
             F::SwizzleAtomicity => {

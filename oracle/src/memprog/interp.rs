@@ -25,7 +25,12 @@
 //!   has read it) and writes its destination when its completion mechanism completes it; a
 //!   bulk reduction computes `dst op src` ([`crate::semantics::reduce`]) at completion.
 //! - Tensor copies lay tiles out through [`crate::memory::tensor_map`]; global buffers sit at
-//!   the model addresses [`super::global_base`] gives them.
+//!   the model addresses [`super::global_base`] gives them. A tensor map with an object buffer
+//!   is also a tensor-map object there (opaque bytes, no other write may touch them):
+//!   `tensormap.replace` changes its fields ([`crate::memory::tensor_map::TensorMap::replaced`],
+//!   tile mode only), and a thread's tensor copy may name it only after a release fence
+//!   followed the last replacement and the thread's own acquire followed that (§9.7.13.4). A
+//!   replacement racing a copy still in flight through the object is not detected.
 //! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
 //!   set-valued result is unknown under its allowance.
 //! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
@@ -465,10 +470,23 @@ impl Machine<'_> {
         Val::Bits(v & mask(width))
     }
 
+    /// `Err` for a write from byte `start` of `region` on when the region holds a tensor-map
+    /// object there: its encoding is opaque, only `tensormap.replace` changes its fields.
+    fn outside_objects(&self, region: usize, start: u64) -> Result<(), MemError> {
+        if self.objects.contains_key(&region) && start < super::TENSOR_MAP_BYTES as u64 {
+            return Err(MemError::Unsupported(
+                "a write into a tensor-map object (its encoding is opaque; tensormap.replace changes its fields)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn apply(&mut self, effects: Vec<Effect>) -> Result<(), MemError> {
         for e in effects {
             match e {
                 Effect::Write { region, start, bytes } => {
+                    self.outside_objects(region, start)?;
                     for (k, b) in bytes.into_iter().enumerate() {
                         if let Some(b) = b {
                             self.regions[region].write(start + k as u64, &[b])?;
@@ -477,6 +495,7 @@ impl Machine<'_> {
                 }
                 Effect::Many(list) => self.apply(list)?,
                 Effect::Reduce { region, start, op, ty, src } => {
+                    self.outside_objects(region, start)?;
                     let eb = (crate::semantics::reduce::element_bits(ty) / 8) as usize;
                     for (k, s) in src.chunks(eb).enumerate() {
                         let at = start + (k * eb) as u64;
@@ -618,12 +637,7 @@ impl Machine<'_> {
                 let eb = u64::from(ty.bits() / 8).max(1);
                 let (buffer, at) = self.address(t, &ops[0], space)?;
                 let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.11: naturally aligned")?;
-                if self.objects.contains_key(&buffer) && span.start < super::TENSOR_MAP_BYTES as u64 {
-                    return Err(MemError::Unsupported(
-                        "a store into a tensor-map object (its encoding is opaque; tensormap.replace changes fields)"
-                            .into(),
-                    ));
-                }
+                self.outside_objects(buffer, span.start)?;
                 let mut bytes = Vec::new();
                 for o in elements(&ops[1]) {
                     bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize));
@@ -1022,13 +1036,21 @@ impl Machine<'_> {
                 ops[0]
             )));
         }
+        if self.objects.get(&region).is_some_and(|o| o.map.mode != crate::memory::tensor_map::MapMode::Tiled) {
+            return Err(MemError::Undefined(
+                "tensormap.replace.tile on an im2col tensor-map object (§9.7.9.26: .mode is the object's mode)".into(),
+            ));
+        }
         let ord = match r.field.has_ord() {
             true => Some(usize::try_from(self.known(t, &ops[1])?).unwrap_or(usize::MAX)),
             false => None,
         };
         let new_val = ops.last().ok_or_else(|| MemError::Unsupported("tensormap.replace without new_val".into()))?;
         let value = match self.value(t, new_val)? {
-            Val::Addr { buffer, offset } if self.buffer(buffer).space == BufferSpace::Global => {
+            Val::Addr { buffer, offset }
+                if r.field == crate::isa::TensormapField::GlobalAddress
+                    && self.buffer(buffer).space == BufferSpace::Global =>
+            {
                 super::global_base(buffer, self.buffer(buffer).align).wrapping_add_signed(offset)
             }
             _ => self.known(t, new_val)?,
@@ -1061,13 +1083,11 @@ impl Machine<'_> {
             let Some(obj) = self.objects.get_mut(&region).filter(|_| at == 0) else {
                 return Err(MemError::Undefined(format!("`{addr}` is not the start of a tensor-map object")));
             };
-            if !obj.unreleased.is_empty() {
-                return Err(MemError::Undefined(format!(
-                    "acquire of a tensor-map object whose replacement by thread {:?} no release fence followed (§9.7.13.4)",
-                    obj.unreleased.iter().next()
-                )));
+            // An acquire before every replacement was released acquires nothing; a use without
+            // a later acquire is undefined where it happens.
+            if obj.unreleased.is_empty() {
+                obj.acquired.insert(t);
             }
-            obj.acquired.insert(t);
         }
         Ok(())
     }
@@ -1124,7 +1144,7 @@ impl Machine<'_> {
             if let Some(addr) = e.global {
                 let (b, at) = self
                     .global_byte(addr)
-                    .filter(|&(_, at)| at + eb <= self.p.buffers[decl.buffer].init.len() as u64)
+                    .filter(|&(b, at)| b == decl.buffer && at + eb <= self.p.buffers[decl.buffer].init.len() as u64)
                     .ok_or_else(|| {
                         MemError::Undefined(format!(
                             "tensor map `{}` reaches global address {addr:#x}, outside buffer `{}`",

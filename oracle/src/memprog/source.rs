@@ -135,6 +135,12 @@ impl MemSource {
                 .ok_or_else(|| whole(MemError::UnknownName(t.global.clone())))?;
             let object = match &t.object {
                 None => None,
+                Some(_) if self.target.sm < 90 => {
+                    return Err(whole(MemError::Parse(format!(
+                        "tensor map `{}`: tensor-map objects need sm_90 or later (fence.proxy.tensormap::generic, §9.7.13.4)",
+                        t.name
+                    ))))
+                }
                 Some(o) => {
                     let k = self
                         .buffers
@@ -142,7 +148,8 @@ impl MemSource {
                         .position(|b| &b.name == o)
                         .ok_or_else(|| whole(MemError::UnknownName(o.clone())))?;
                     let b = &buffers[k];
-                    let taken = tensor_maps.iter().any(|d: &TensorMapDecl| d.object == Some(k));
+                    let taken = tensor_maps.iter().any(|d: &TensorMapDecl| d.object == Some(k))
+                        || self.tensor_maps.iter().any(|m| &m.global == o);
                     if b.space != BufferSpace::Global
                         || b.init.len() < TENSOR_MAP_BYTES
                         || b.align < TENSOR_MAP_ALIGN
@@ -150,7 +157,7 @@ impl MemSource {
                         || k == buffer
                     {
                         return Err(whole(MemError::Parse(format!(
-                            "tensor map `{}`: object buffer `{o}` must be a global buffer of its own of at least {TENSOR_MAP_BYTES} bytes aligned to {TENSOR_MAP_ALIGN} (§5.5.8: a tensor-map object is 128 bytes, 64-byte aligned)",
+                            "tensor map `{}`: object buffer `{o}` must be a global buffer of at least {TENSOR_MAP_BYTES} bytes aligned to {TENSOR_MAP_ALIGN}, no other map's object or tensor (§5.5.8: a tensor-map object is 128 bytes, 64-byte aligned)",
                             t.name
                         ))));
                     }
