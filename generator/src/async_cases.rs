@@ -1565,11 +1565,21 @@ fn replace_plans(r: &TensormapReplace) -> Result<Vec<(String, ReplacePlan)>, Str
 
 /// The `.global` opcode that replaces `field` with `value` (the helper replacements of a plan).
 fn field_opcode(field: TensormapField, value: ReplaceValue) -> String {
+    let bits = match value {
+        ReplaceValue::Bits(v) => Some(v),
+        ReplaceValue::Buffer(..) => None,
+    };
+    replace_opcode(field, bits)
+}
+
+/// The `tensormap.replace.tile.<field>.global.b1024.<type>` opcode for `field`; `value` is the
+/// Table 33 row of a `.field3` field (part of the form), ignored for the others.
+pub(crate) fn replace_opcode(field: TensormapField, value: Option<u64>) -> String {
     use TensormapField as F;
     let ty = if matches!(field, F::GlobalAddress | F::GlobalStride) { TensormapType::B64 } else { TensormapType::B32 };
-    let new_val = match (field.has_ord() || matches!(field, F::GlobalAddress | F::Rank), value) {
-        (false, ReplaceValue::Bits(v)) => u8::try_from(v).ok(),
-        _ => None,
+    let new_val = match field.has_ord() || matches!(field, F::GlobalAddress | F::Rank) {
+        false => value.and_then(|v| u8::try_from(v).ok()),
+        true => None,
     };
     Form::TensormapReplace(TensormapReplace { field, ss: Some(TensormapSs::Global), ty, new_val }).opcode()
 }

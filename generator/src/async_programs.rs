@@ -35,6 +35,12 @@
 //!   type the target allows for a global destination), commits the bulk group and waits for it
 //!   (`wait_group.read 0`, always `wait_group 0` before the end).
 //!
+//! With `replace` (one CTA, a tiled map), the map's copy is a tensor-map object in global
+//! memory (`tobj`) that the tensor loads name, and half the tensor phases first re-shape it
+//! with one `tensormap.replace` (§9.7.9.26) into another map the driver would encode, then
+//! `fence.proxy.tensormap::generic` release and acquire (§9.7.13.4); those programs target the
+//! arch-specific twin (sm_90a).
+//!
 //! With `im2col`, half the tensor maps are im2col maps (rank 3–5, drawn channels per pixel,
 //! pixels per column and bounding-box corners) loaded in `.im2col` mode with drawn
 //! `im2colInfo` offsets, at coordinates the model places and inside the pixel bounding box (an
@@ -98,6 +104,12 @@ pub struct AsyncConfig {
     pub reduce: bool,
     /// `cvt` and `prmt` on the loaded values.
     pub convert: bool,
+    /// With `tensor`, in one CTA: a tiled map's copy is a tensor-map object in global memory
+    /// (`tobj`) that tensor loads name, and half the phases first re-shape it with
+    /// `tensormap.replace` (a smaller global dimension, another box height or element stride,
+    /// another swizzle or fill), then the tensormap-proxy release and acquire fences; such
+    /// programs run on the target's arch-specific twin (sm_90a, §9.7.9.26).
+    pub replace: bool,
     /// A cluster of 2 or 4 CTAs: every CTA runs the program over its own shared memory and its
     /// own part of the global outputs, and mbarrier phases may load through
     /// `.multicast::cluster` copies issued by one CTA.
@@ -120,6 +132,7 @@ impl Default for AsyncConfig {
             im2col: true,
             reduce: true,
             convert: true,
+            replace: true,
             multicast: true,
             phases: 3,
             threads: vec![1, 32, 64, 128],
@@ -138,6 +151,7 @@ impl AsyncConfig {
             ("im2col", self.im2col),
             ("reduce", self.reduce),
             ("convert", self.convert),
+            ("replace", self.replace),
             ("multicast", self.multicast),
         ]
         .into_iter()
@@ -166,6 +180,7 @@ impl AsyncConfig {
                     (&mut k.reduce, self.reduce),
                     (&mut k.convert, self.convert),
                     (&mut k.multicast, self.multicast),
+                    (&mut k.replace, self.replace),
                 ] {
                     *knob = on && r.below(2) == 1;
                 }
@@ -248,8 +263,10 @@ struct Gen<'r, R: Rng> {
     fresh: u32,
     /// Buffers by name, in creation order.
     bufs: Vec<Buf>,
-    /// The tensor map (over `tsrc`), if the program uses one.
+    /// The tensor map (over `tsrc`), if the program uses one, as the next copy sees it.
     map: Option<TensorMap>,
+    /// The map as encoded, when it also lives in the tensor-map object `tobj` (`replace`).
+    object: Option<TensorMap>,
     /// Bytes of `win` (the window bulk and tensor loads land in).
     win_len: u64,
     /// `out` slots used so far (each `threads × SLOT` bytes).
@@ -275,6 +292,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             fresh: 0,
             bufs: Vec::new(),
             map: None,
+            object: None,
             win_len: 0,
             slots: 0,
             phases: 0,
@@ -537,6 +555,9 @@ impl<'r, R: Rng> Gen<'r, R> {
             }
             let bytes = self.words(len);
             self.buffer("tsrc", BufferSpace::Global, 256, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            if self.cfg.replace && self.ctas == 1 && crate::async_cases::replace_target(&self.target).is_some() {
+                self.object = Some(map.clone());
+            }
             self.map = Some(map);
             return;
         }
@@ -612,7 +633,11 @@ impl<'r, R: Rng> Gen<'r, R> {
             None => ("", String::new()),
         };
         let (bytes, copies, read_len) = if tensor {
+            if self.object.is_some() && self.r.below(2) == 0 {
+                self.replace_step();
+            }
             let map = self.map.clone().expect("checked above");
+            let tmap = if self.object.is_some() { "tobj" } else { "tmap" };
             let (c, offsets) = match &map.mode {
                 MapMode::Tiled => (self.coords(&map), Vec::new()),
                 MapMode::Im2col { .. } => self.im2col_coords(&map),
@@ -631,7 +656,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 ("tile", String::new())
             };
             let stmt = format!(
-                "cp.async.bulk.tensor.{}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes{mc} [win], [tmap, {{{}}}], [bar]{info}{mask_operand};",
+                "cp.async.bulk.tensor.{}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes{mc} [win], [{tmap}, {{{}}}], [bar]{info}{mask_operand};",
                 map.rank(),
                 names.join(", ")
             );
@@ -675,6 +700,44 @@ impl<'r, R: Rng> Gen<'r, R> {
         self.consume("win", 8, mask, extra);
         // The window is loaded again by a later phase: every thread is done reading it.
         self.emit("bar.sync 0;");
+    }
+
+    /// The leader re-shapes the tensor-map object with one `tensormap.replace` (§9.7.9.26) that
+    /// keeps it a map the driver encodes, reading only `tsrc` and fitting the window: a global
+    /// dimension no larger than encoded, a box height of 1–8 or element stride of 1–3 along a
+    /// dimension ≥ 1, a swizzle, or (float maps) a fill mode; then releases it to the tensormap
+    /// proxy and acquires it for its own copies (§9.7.13.4). The phase's copy was waited for.
+    fn replace_step(&mut self) {
+        use oracle::isa::TensormapField as F;
+        let (Some(map), Some(encoded)) = (self.map.clone(), self.object.clone()) else { return };
+        for _ in 0..16 {
+            let rank = map.rank() as u64;
+            let upper = 1 + self.r.below(rank.max(2) - 1) as usize;
+            let (field, ord, value) = match self.r.below(5) {
+                0 => {
+                    let d = self.r.below(rank) as usize;
+                    (F::GlobalDim, Some(d), 1 + self.r.below(encoded.dims[d]))
+                }
+                1 if rank > 1 => (F::BoxDim, Some(upper), 1 + self.r.below(8)),
+                2 if rank > 1 => (F::ElementStride, Some(upper), 1 + self.r.below(3)),
+                3 => (F::SwizzleMode, None, self.r.below(4)),
+                4 if map.dtype.is_float() => (F::FillMode, None, self.r.below(2)),
+                _ => continue,
+            };
+            let Ok(next) = map.replaced(field, ord, value) else { continue };
+            if next.validate(&self.target).is_err() || next.tile_extent() > self.win_len {
+                continue;
+            }
+            let op = crate::async_cases::replace_opcode(field, Some(value));
+            let ord = ord.map_or(String::new(), |o| format!("{o}, "));
+            self.leader(|g| {
+                g.emit(format!("{op} [tobj], {ord}{value};"));
+                g.emit("fence.proxy.tensormap::generic.release.gpu;");
+                g.emit("fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;");
+            });
+            self.map = Some(next);
+            return;
+        }
     }
 
     /// The leader arms its own mbarrier for `bytes` and issues `copies` into its CTA's window:
@@ -1045,20 +1108,30 @@ impl<'r, R: Rng> Gen<'r, R> {
             .filter(|n| self.has(n))
             .map(str::to_string)
             .collect();
-        let tensor_maps = match (&self.map, self.phases) {
-            (Some(map), _) => {
-                vec![TensorMapSource {
-                    name: "tmap".into(),
-                    global: "tsrc".into(),
-                    global_offset: 0,
-                    map: map.clone(),
-                    object: None,
-                }]
-            }
-            _ => Vec::new(),
+        let mut target = self.target;
+        if self.object.is_some() {
+            self.buffer("tobj", BufferSpace::Global, 128, Init::Fill { len: 128, byte: None });
+            target = crate::async_cases::replace_target(&self.target).unwrap_or(target);
+        }
+        let tensor_maps = match (&self.object, &self.map) {
+            (Some(encoded), _) => vec![TensorMapSource {
+                name: "tmap".into(),
+                global: "tsrc".into(),
+                global_offset: 0,
+                map: encoded.clone(),
+                object: Some("tobj".into()),
+            }],
+            (None, Some(map)) => vec![TensorMapSource {
+                name: "tmap".into(),
+                global: "tsrc".into(),
+                global_offset: 0,
+                map: map.clone(),
+                object: None,
+            }],
+            (None, None) => Vec::new(),
         };
         MemSource {
-            target: self.target,
+            target,
             threads: self.threads,
             cluster: self.ctas,
             statements: self.stmts,
@@ -1164,8 +1237,20 @@ mod tests {
             "barrier.cluster.wait;",
             "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [win]",
             "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
+            "tensormap.replace.tile.global_dim.global.b1024.b32 [tobj], ",
+            "tensormap.replace.tile.box_dim.global.b1024.b32 [tobj], ",
+            "tensormap.replace.tile.element_stride.global.b1024.b32 [tobj], ",
+            "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [tobj], ",
+            "tensormap.replace.tile.fill_mode.global.b1024.b32 [tobj], ",
+            "fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;",
+            "global.tile.mbarrier::complete_tx::bytes [win], [tobj, {",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
+        }
+        // Programs with a tensor-map object run on sm_90a; the others stay on sm_90.
+        for p in &programs {
+            let object = p.tensor_maps.iter().any(|m| m.object.is_some());
+            assert_eq!(p.target.name(), if object { "sm_90a" } else { "sm_90" });
         }
         let clusters: std::collections::BTreeSet<u32> = programs.iter().map(|p| p.cluster).collect();
         assert_eq!(clusters, [1, 2, 4].into(), "one CTA and clusters of 2 and 4");
@@ -1223,6 +1308,11 @@ mod tests {
             assert!(!text.contains(".tensor") && !text.contains("cp.reduce") && !text.contains("cvt.rn"), "{text}");
             assert!(p.cluster == 1 && !text.contains("multicast"), "{text}");
             assert!(p.tensor_maps.is_empty());
+        }
+        let cfg = AsyncConfig { replace: false, ..AsyncConfig::default() };
+        for s in 0..200 {
+            let p = generate_seeded(s, &cfg, &target());
+            assert!(!p.statements.join("\n").contains("tensormap") && p.target.name() == "sm_90");
         }
     }
 }

@@ -167,20 +167,30 @@ fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<
 /// so small modules spread the compilation over the workers.
 pub const JIT_MODULE_PROGRAMS: usize = 8;
 
-/// Runs programs on one backend: prints one module per run of consecutive programs of one
-/// target (a module has one `.target`; the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs),
-/// assembles it when the backend's builds need it (once), sends one MemSpec per program;
-/// `Err` = environment problem for all. Results come back in the programs' order.
+/// Runs programs on one backend: prints one module per target (a module has one `.target`;
+/// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target), assembles it when the
+/// backend's builds need it (once), sends one MemSpec per program; `Err` = environment
+/// problem for all. Results come back in the programs' order.
 pub fn run_on(
     backend: &mut dyn Backend,
     programs: &[&MemProgram],
     timeout: Duration,
 ) -> Result<Vec<GpuResult>, String> {
-    let mut results = Vec::with_capacity(programs.len());
-    for group in programs.chunk_by(|a, b| a.target == b.target) {
-        results.extend(run_one_target(backend, group, timeout)?);
+    let mut targets: Vec<oracle::isa::Target> = Vec::new();
+    for p in programs {
+        if !targets.contains(&p.target) {
+            targets.push(p.target);
+        }
     }
-    Ok(results)
+    let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
+    for target in targets {
+        let (at, group): (Vec<usize>, Vec<&MemProgram>) =
+            programs.iter().enumerate().filter(|(_, p)| p.target == target).map(|(i, p)| (i, *p)).unzip();
+        for (i, r) in at.into_iter().zip(run_one_target(backend, &group, timeout)?) {
+            results[i] = Some(r);
+        }
+    }
+    results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
 }
 
 /// [`run_on`] for programs of one target.
