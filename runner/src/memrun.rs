@@ -176,21 +176,35 @@ pub fn run_on(
     programs: &[&MemProgram],
     timeout: Duration,
 ) -> Result<Vec<GpuResult>, String> {
-    let mut targets: Vec<oracle::isa::Target> = Vec::new();
-    for p in programs {
-        if !targets.contains(&p.target) {
-            targets.push(p.target);
-        }
-    }
     let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
-    for target in targets {
-        let (at, group): (Vec<usize>, Vec<&MemProgram>) =
-            programs.iter().enumerate().filter(|(_, p)| p.target == target).map(|(i, p)| (i, *p)).unzip();
+    for (at, group) in by_target(programs) {
         for (i, r) in at.into_iter().zip(run_one_target(backend, &group, timeout)?) {
             results[i] = Some(r);
         }
     }
     results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+}
+
+/// The programs grouped by target, targets in order of first appearance: each group's indices
+/// into `programs` and its programs (a module has one `.target`).
+fn by_target<'p>(programs: &[&'p MemProgram]) -> Vec<(Vec<usize>, Vec<&'p MemProgram>)> {
+    let mut groups: Vec<(Vec<usize>, Vec<&'p MemProgram>)> = Vec::new();
+    for (i, &p) in programs.iter().enumerate() {
+        match groups.iter_mut().find(|(_, g)| g[0].target == p.target) {
+            Some((at, g)) => {
+                at.push(i);
+                g.push(p);
+            }
+            None => groups.push((vec![i], vec![p])),
+        }
+    }
+    groups
+}
+
+/// Prints `programs` as [`run_on`] does (a module per target): the bytes of PTX in all, or the
+/// first program the printer refuses.
+pub fn print_all(programs: &[&MemProgram]) -> Result<usize, oracle::memprog::ptx::PrintError> {
+    by_target(programs).into_iter().try_fold(0, |n, (_, group)| Ok(n + module(&group)?.ptx.len()))
 }
 
 /// [`run_on`] for programs of one target.

@@ -411,7 +411,7 @@ pub fn run_with(
         }
         if !gpus.is_empty() && !runnable.is_empty() {
             let programs: Vec<&MemProgram> = runnable.iter().map(|(_, p, _)| p).collect();
-            let (printed, t) = measure(|| oracle::memprog::ptx::module(&programs).map(|m| m.ptx.len()));
+            let (printed, t) = measure(|| crate::memrun::print_all(&programs));
             add_stage(&mut s.stages, "print", t);
             if let Err(e) = printed {
                 bail!("cannot print generated async programs as PTX ({e}): a ptxdiff bug");
