@@ -82,8 +82,9 @@ fn options_that_do_not_apply_are_errors() {
     }
 }
 
-/// What the GPU campaign sends to ptxas: generated programs printed as one module assemble
-/// without an error (a rejection would be a finding of every campaign).
+/// What the GPU campaign sends to ptxas: generated programs printed as one module per target
+/// (sm_90, and sm_90a for those with a tensor-map object) assemble without an error (a
+/// rejection would be a finding of every campaign).
 #[test]
 fn generated_async_programs_assemble_for_sm_90() {
     let Ok(ptxas) = runner::ptxas::Ptxas::find() else {
@@ -96,9 +97,12 @@ fn generated_async_programs_assemble_for_sm_90() {
         .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(9, 0, s), &cfg, &target))
         .map(|src| src.build().unwrap())
         .collect();
-    let refs: Vec<&oracle::memprog::MemProgram> = programs.iter().collect();
-    let m = oracle::memprog::ptx::module(&refs).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let asm = ptxas.assemble(&m.ptx, "sm_90", 3, Some(&dir.path().join("a.cubin"))).unwrap();
-    assert!(asm.ok, "{}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
+    for arch in ["sm_90", "sm_90a"] {
+        let refs: Vec<&oracle::memprog::MemProgram> = programs.iter().filter(|p| p.target.name() == arch).collect();
+        assert!(refs.len() > 10, "{arch}: {} programs", refs.len());
+        let m = oracle::memprog::ptx::module(&refs).unwrap();
+        let asm = ptxas.assemble(&m.ptx, arch, 3, Some(&dir.path().join(format!("{arch}.cubin")))).unwrap();
+        assert!(asm.ok, "{arch}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
+    }
 }
