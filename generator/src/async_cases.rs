@@ -16,8 +16,9 @@
 //!   subnormals, ±inf, NaNs, max finite, rounding ties, overflow; integer bounds and wrap
 //!   pairs), in 256-byte cases;
 //! - the tensor forms (§9.7.9.25.5): tiled maps over data type × rank × swizzle × box shape ×
-//!   element strides × OOB fill (no interleaved maps: their tiles are not modeled), at coordinates inside the tensor, straddling each
-//!   edge and negative; loads (mbarrier), stores and reductions (bulk group), prefetches (memory
+//!   element strides × OOB fill, interleaved maps of ranks 3–5 (16B under every swizzle, 32B;
+//!   one box position along dimension rank − 2), at coordinates inside the tensor, straddling
+//!   each edge and negative; loads (mbarrier), stores and reductions (bulk group), prefetches (memory
 //!   unchanged); im2col loads; `.im2col_no_offs` stores and reductions over im2col maps (the
 //!   column an im2col load without offsets reads, written back; measured on an H100);
 //! - `.multicast::cluster` bulk and tensor loads in clusters of 2 and 4 CTAs
@@ -769,17 +770,88 @@ fn tiled_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
             }
         }
     }
-    // No interleaved maps: the oracle does not model their tiles (`TensorMap::tile`
-    // `not-modeled`; corpus/evidence/tma-interleave.md).
+    if rank >= 3 {
+        maps.extend(interleaved_maps(rank, target, types));
+    }
     maps
 }
 
-/// Coordinate sets for `map`: inside, straddling the end and the start (negative) of each
-/// dimension; the innermost coordinate stays a multiple of 16 bytes.
+/// Interleaved maps of `rank` (≥ 3) valid on `target` (corpus/evidence/tma-interleave.md): the
+/// 16B interleave under each swizzle and the 32B one under its 32B swizzle, over `types` in
+/// turn, inner rows of 16 or 32 bytes of elements (`boxDim[0]` counts 16- or 32-byte units on
+/// the GPU), an element stride on dimension 0 or on the others, the NaN fill on some float
+/// maps. The box of dimension rank − 2 is one position: an H100 traverses no more
+/// ([`TensorMap::interleave_skips_box`], the dedicated set [`INTERLEAVE_BOX_SKIP`]).
+fn interleaved_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
+    let layouts = [
+        (Interleave::B16, Swizzle::None),
+        (Interleave::B16, Swizzle::B32),
+        (Interleave::B16, Swizzle::B64),
+        (Interleave::B16, Swizzle::B128),
+        (Interleave::B32, Swizzle::B32),
+    ];
+    let mut maps = Vec::new();
+    for (k, (interleave, swizzle)) in layouts.into_iter().enumerate() {
+        let dtype = types[(k + rank) % types.len()];
+        let inner = 16 * (1 + (k + rank) as u64 % 2);
+        let mut m = interleaved_map(rank, dtype, interleave, inner, 32 * (k as u64 % 2), 1);
+        m.swizzle = swizzle;
+        if k % 2 == 1 {
+            m.element_strides[0] = 2;
+        } else if k % 4 == 0 {
+            m = interleaved_map(rank, dtype, interleave, inner, 0, 2);
+            m.swizzle = swizzle;
+        }
+        if dtype.is_float() && k % 2 == 0 {
+            m.oob_fill = OobFill::NanRequestZeroFma;
+        }
+        if m.validate(target).is_ok() && !m.interleave_skips_box() {
+            maps.push(m);
+        }
+    }
+    maps
+}
+
+/// An interleaved map (16B or 32B): `boxDim[0]` = `inner_bytes` / element size, in a tensor
+/// three units wider; along dimension d ≥ 1 a box of 3 positions at element stride `estride`
+/// (one position along dimension rank − 2) in a tensor one larger than the box; rows padded by
+/// `row_pad` bytes (a multiple of 32). No swizzle, no fill: callers set them.
+fn interleaved_map(
+    rank: usize,
+    dtype: D,
+    interleave: Interleave,
+    inner_bytes: u64,
+    row_pad: u64,
+    estride: u32,
+) -> TensorMap {
+    let unit = interleave.unit_bytes().unwrap_or(16);
+    let box0 = (inner_bytes / dtype.element_bytes().max(1)).max(1) as u32;
+    let mut box_dims = vec![box0];
+    let mut dims = vec![u64::from(box0) + 3];
+    let mut element_strides = vec![1];
+    for d in 1..rank {
+        let (b, e) = if d == rank - 2 { (1, 1) } else { (3, estride) };
+        box_dims.push(b);
+        element_strides.push(e);
+        dims.push(u64::from(b) + 1);
+    }
+    let mut strides = Vec::new();
+    let mut s = (dims[0] * unit).next_multiple_of(32) + row_pad;
+    for &n in &dims[1..] {
+        strides.push(s);
+        s *= n;
+    }
+    TensorMap { dtype, dims, strides, box_dims, element_strides, interleave, ..blank_map() }
+}
+
+/// Coordinate sets for `map`: inside, straddling the end and the start (negative) of the
+/// innermost and the outermost dimension (and of dimension rank − 2 of an interleaved map);
+/// the innermost coordinate stays a multiple of 16 bytes (an interleaved map counts it in
+/// units of 16 or 32 bytes).
 fn coordinate_sets(map: &TensorMap) -> Vec<(String, Vec<i32>)> {
     let rank = map.rank();
     let eb = map.element_bytes().max(1) as i32;
-    let q = (16 / eb).max(1);
+    let q = if map.interleave == Interleave::None { (16 / eb).max(1) } else { 1 };
     let inside: Vec<i32> = (0..rank).map(|d| if d == 0 { q } else { 1 }).collect();
     let mut sets = vec![("inside".to_string(), inside.clone())];
     sets.push(("origin".into(), vec![0; rank]));
@@ -787,6 +859,9 @@ fn coordinate_sets(map: &TensorMap) -> Vec<(String, Vec<i32>)> {
     let mut edges = vec![0];
     if rank > 1 {
         edges.push(rank - 1);
+    }
+    if map.interleave != Interleave::None && rank >= 3 {
+        edges.push(rank - 2);
     }
     for d in edges {
         let b = map.box_dims.get(d).copied().unwrap_or(1) as i32;
@@ -1078,7 +1153,7 @@ fn tensor_reduce_cases(
         m => return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode")),
     }
     for (m, map) in tiled_maps(rank, target, &reduce_types(c.redop)).into_iter().enumerate().step_by(2) {
-        if map.interleave != Interleave::None || map.oob_fill != OobFill::None || !keep(&map) {
+        if map.oob_fill != OobFill::None || !keep(&map) {
             continue;
         }
         // Two placements per map: inside and straddling the end of every dimension.
@@ -1320,9 +1395,79 @@ pub const IM2COL_START_TRAPS: DeviationSet = DeviationSet {
     cases: im2col_start_trap_cases,
 };
 
+/// Interleaved tensor stores and reductions whose box spans more than one position along
+/// dimension rank − 2: an H100 writes only the first (corpus/findings/tma-interleave-box-skip.md).
+pub const INTERLEAVE_BOX_SKIP: DeviationSet = DeviationSet {
+    name: "interleave box skipped",
+    input_class: "interleave-box-rank-2",
+    cases: interleave_box_skip_cases,
+};
+
 /// Every dedicated set.
-pub const DEVIATION_SETS: [DeviationSet; 5] =
-    [INNER_COORDINATE_TRAPS, F32_SUBNORMAL_ADDS, INT64_BITWISE_TRAPS, IM2COL_CORNER_TRAPS, IM2COL_START_TRAPS];
+pub const DEVIATION_SETS: [DeviationSet; 6] = [
+    INNER_COORDINATE_TRAPS,
+    F32_SUBNORMAL_ADDS,
+    INT64_BITWISE_TRAPS,
+    IM2COL_CORNER_TRAPS,
+    IM2COL_START_TRAPS,
+    INTERLEAVE_BOX_SKIP,
+];
+
+/// The `.tile` tensor stores and `.add` reductions of ranks 3 and 4 (no cache hint) over
+/// interleaved maps (16B and 32B, UINT32) whose box spans 2 or 3 positions along dimension
+/// rank − 2, inside the tensor: the spec writes every position, an H100 the first only
+/// ([`TensorMap::interleave_skips_box`], corpus/findings/tma-interleave-box-skip.md). Loads are
+/// left out: the transaction bytes a load signals fall short of the tile's, so it would hang.
+pub fn interleave_box_skip_cases(target: &Target) -> Vec<AsyncCase> {
+    let mut out = Vec::new();
+    for (form, _) in valid_forms(target, None) {
+        let (opcode, redop, rank) = match &form {
+            Form::CpAsyncBulkTensor(c)
+                if c.dst == BulkSpace::Global
+                    && c.load_mode == Some(LoadMode::Tile)
+                    && matches!(c.dim.rank(), 3 | 4)
+                    && !c.cache_hint =>
+            {
+                (form.opcode(), None, usize::from(c.dim.rank()))
+            }
+            Form::CpReduceAsyncBulkTensor(c)
+                if c.load_mode == Some(LoadMode::Tile)
+                    && c.redop == RedOp::Add
+                    && matches!(c.dim.rank(), 3 | 4)
+                    && !c.cache_hint =>
+            {
+                (form.opcode(), Some(RedOp::Add), usize::from(c.dim.rank()))
+            }
+            _ => continue,
+        };
+        for (k, (interleave, swizzle, positions)) in
+            [(Interleave::B16, Swizzle::None, 2u32), (Interleave::B32, Swizzle::B32, 3)].into_iter().enumerate()
+        {
+            let mut map = interleaved_map(rank, D::Uint32, interleave, 16, 0, 1);
+            map.swizzle = swizzle;
+            map.box_dims[rank - 2] = positions;
+            map.dims[rank - 2] = u64::from(positions) + 1;
+            let mut s = map.strides[0];
+            for (st, &n) in map.strides.iter_mut().zip(&map.dims[1..]) {
+                *st = s;
+                s *= n;
+            }
+            let coords: Vec<i32> = (0..rank).map(|d| i32::from(d > 0 && d != rank - 2)).collect();
+            if !map.interleave_skips_box() || map.validate(target).is_err() || map.store_restriction(&coords).is_some()
+            {
+                continue;
+            }
+            let label = format!("{}; {positions} positions along dimension {}", map_label(&map), rank - 2);
+            let seed = 96_000 + (rank * 10 + k) as u64 + 100 * u64::from(redop.is_some());
+            out.push(AsyncCase {
+                form: opcode.clone(),
+                label,
+                source: tensor_store(&opcode, redop, false, target, &map, &coords, seed),
+            });
+        }
+    }
+    out
+}
 
 /// The `.im2col` loads into `.shared::cluster` of ranks 3, 4 and 5 (no multicast, no cache
 /// hint) over each im2col map of the sweep's shapes, with the first spatial coordinate one
@@ -1556,7 +1701,23 @@ fn replace_plans(r: &TensormapReplace) -> Result<Vec<(String, ReplacePlan)>, Str
         }
         F::InterleaveLayout => match r.new_val {
             Some(0) => vec![("no interleave".into(), one(None, 0))],
-            _ => return Err("interleaved tiles are not modeled (corpus/evidence/tma-interleave.md)".into()),
+            // Dimension 0 then counts 16- or 32-byte units (corpus/evidence/tma-interleave.md):
+            // a 64-byte row is 4 or 2 of them, a box of 16 reaches past it; one position along
+            // dimension 1 (an H100 traverses no more of it); 32B needs the 32B swizzle.
+            Some(v @ (1 | 2)) => {
+                let mut plan = vec![
+                    (F::GlobalDim, Some(0), Bits(if v == 1 { 4 } else { 2 })),
+                    (F::BoxDim, Some(0), Bits(16)),
+                    (F::BoxDim, Some(1), Bits(1)),
+                ];
+                if v == 2 {
+                    plan.push((F::SwizzleMode, None, Bits(1)));
+                }
+                plan.push((F::InterleaveLayout, None, Bits(u64::from(v))));
+                vec![(format!("interleave layout {v}, dimension 0 of 16 units"), plan)]
+            }
+            Some(v) => return Err(format!("interleave layout {v} is no Table 33 value")),
+            None => return Err("a .interleave_layout form without its value".into()),
         },
         F::SwizzleAtomicity => return Err("`.swizzle_atomicity` (sm_100) is not modeled".into()),
     };
@@ -1710,7 +1871,8 @@ mod deviation_sets {
 
     /// Each dedicated set has cases on sm_90, and the main sweep has none of them: no f32 edge
     /// pair with a subnormal, no bitwise tensor reduction over an INT64 map, no tile load at a
-    /// trapping innermost coordinate, no interleaved map, no `.im2col_no_offs` store or
+    /// trapping innermost coordinate, no interleaved map whose box spans positions along
+    /// dimension rank − 2, no `.im2col_no_offs` store or
     /// reduction over an im2col map with a corner other than 0.
     #[test]
     fn the_sets_hold_exactly_what_the_sweep_leaves_out() {
@@ -1727,9 +1889,18 @@ mod deviation_sets {
             f32_subnormal_pair(ReduceType::F32, w(a), w(b)) || (w(a) == 0 && w(b) == 0)
         }));
         let sweep = async_cases(&t, &|_| true);
+        let interleaved = |cases: &[AsyncCase], i: Interleave| {
+            cases.iter().filter(|c| c.source.tensor_maps.iter().any(|m| m.map.interleave == i)).count()
+        };
+        let (b16, b32) = (interleaved(&sweep.cases, Interleave::B16), interleaved(&sweep.cases, Interleave::B32));
+        eprintln!("{b16} cases over 16B-interleaved maps, {b32} over 32B ones");
+        assert!(b16 >= 100 && b32 >= 30, "{b16} cases over 16B-interleaved maps, {b32} over 32B ones");
+        let skipped = interleave_box_skip_cases(&t);
+        assert!(skipped.iter().all(|c| c.source.tensor_maps.iter().all(|m| m.map.interleave_skips_box())));
+        assert!(skipped.iter().any(|c| c.form.starts_with("cp.reduce")) && skipped.len() >= 8, "{}", skipped.len());
         for c in &sweep.cases {
             for m in &c.source.tensor_maps {
-                assert_eq!(m.map.interleave, Interleave::None, "{}: {}", c.form, c.label);
+                assert!(!m.map.interleave_skips_box(), "{}: {}", c.form, c.label);
                 let bitwise = [".and.", ".or.", ".xor."].iter().any(|op| c.form.contains(op));
                 assert!(!(bitwise && m.map.dtype == D::Int64), "{}: {}", c.form, c.label);
                 let no_offs = c.form.contains(".im2col_no_offs");
@@ -1776,8 +1947,8 @@ mod coverage {
     }
 
     /// The sm_90 sweep replaces every sm_90a field of a global tensor-map object (both
-    /// spellings of the address) and loads through it; objects in shared memory and the
-    /// interleaved layouts are listed as not run, with why.
+    /// spellings of the address) and loads through it, the interleaved layouts included;
+    /// objects in shared memory are listed as not run, with why.
     #[test]
     fn tensormap_replace_cases_cover_every_sm90a_field_of_a_global_object() {
         let sweep = async_cases(&"sm_90".parse().unwrap(), &|op| op.starts_with("tensormap.replace"));
@@ -1794,7 +1965,9 @@ mod coverage {
         }
         assert!(sweep.cases.iter().all(|c| c.source.target.name() == "sm_90a"));
         assert!(sweep.not_run.iter().any(|(f, why)| f.contains(".shared::cta.") && why.contains("shared memory")));
-        assert!(sweep.not_run.iter().any(|(f, why)| f.contains("interleave_layout") && why.contains("interleaved")));
+        assert!(sweep.not_run.iter().all(|(f, _)| f.contains(".shared::cta.")), "{:?}", sweep.not_run);
+        let interleaved = sweep.cases.iter().filter(|c| c.label.starts_with("interleave layout")).count();
+        assert_eq!(interleaved, 2 * 2 * 2, "16B and 32B, both spellings, two places");
         // Every element type sm_90a has, each loaded at the origin and past dimension 1's end.
         let elemtypes =
             sweep.cases.iter().filter(|c| c.form == "tensormap.replace.tile.elemtype.global.b1024.b32").count();

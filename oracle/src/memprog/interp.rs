@@ -1138,7 +1138,7 @@ impl Machine<'_> {
         };
         let at = u64::try_from(shared_off).unwrap_or(0);
         let elements = map.tile_at(at, &coords, &offsets).map_err(tile_err)?;
-        let eb = map.element_bytes();
+        let eb = map.tile_element_bytes();
         let mut global_spans = Vec::new();
         for e in &elements {
             if let Some(addr) = e.global {
@@ -1250,7 +1250,10 @@ impl Machine<'_> {
         elements: &[crate::memory::tensor_map::TileElement],
         buffer: usize,
     ) -> Result<Vec<(usize, u64, u64)>, MemError> {
-        let Some(&box0) = map.box_dims.first() else { return Ok(Vec::new()) };
+        // Interleaved rows are whole 16-byte chunks: a store skips exactly the units out of bounds.
+        let Some(&box0) = map.box_dims.first().filter(|_| map.interleave.unit_bytes().is_none()) else {
+            return Ok(Vec::new());
+        };
         let eb = map.element_bytes();
         let dim0 = map.dims[0];
         let row_end = (dim0 * eb).next_multiple_of(16);
@@ -1299,7 +1302,7 @@ impl Machine<'_> {
             .map
             .tile_at(u64::try_from(soff).unwrap_or(0), &coords, &[])
             .map_err(|e| MemError::Undefined(format!("tensor map `{}`: {e}", decl.name)))?;
-        let eb = decl.map.element_bytes();
+        let eb = decl.map.tile_element_bytes();
         let size = decl.map.tile_bytes();
         let align = decl.map.smem_align();
         let src = self.span(sb, soff, size, align, "§9.7.9.25.5.3: the shared-memory tile's alignment for this map")?;
