@@ -46,6 +46,11 @@
 //! `im2colInfo` offsets, at coordinates the model places and inside the pixel bounding box (an
 //! H100 traps outside it: [`TensorMap::im2col_start_traps`]).
 //!
+//! With `interleave`, a third of the tiled maps are interleaved (rank 3, 16B under any sm_90
+//! swizzle or 32B under the 32B one; corpus/evidence/tma-interleave.md): dimension 0 counts
+//! 16- or 32-byte units, its element stride applies, and the box has one position along
+//! dimension 1.
+//!
 //! Edge cases are drawn on purpose: `src-size` 0 and cp-size − 1, tensor boxes straddling
 //! every edge (negative and past-the-end coordinates, along every dimension), every sm_90
 //! swizzle (none, 32B, 64B, 128B), every out-of-bounds fill of float maps, bulk sizes and
@@ -56,8 +61,9 @@
 //! Invariants (checked by this module's tests on thousands of seeds with the oracle): every
 //! program builds ([`MemSource::build`]), the oracle runs it without a protocol error, an
 //! undefined operation or a hang, and it is deterministic per seed. What is never generated:
-//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved maps,
-//! `.im2col_no_offs` stores, remote `st.async` and copies into another CTA through `mapa`,
+//! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved maps
+//! with more than one box position along dimension rank − 2 ([`TensorMap::interleave_skips_box`]:
+//! an H100 traverses only the first, and the load would never complete), `.im2col_no_offs` stores, remote `st.async` and copies into another CTA through `mapa`,
 //! and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
 //! 1024-byte-aligned window, so the swizzle pattern (a function of the absolute address) is
 //! the same on every backend.
@@ -100,6 +106,11 @@ pub struct AsyncConfig {
     /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
     /// [`TensorMap::im2col_start_traps`]).
     pub im2col: bool,
+    /// With `tensor`: a third of the tiled maps are interleaved (rank 3; 16B under any sm_90
+    /// swizzle or 32B under the 32B one; dimension 0 in 16- or 32-byte units, one box
+    /// position along dimension 1, where an H100 traverses no more:
+    /// [`TensorMap::interleave_skips_box`]).
+    pub interleave: bool,
     /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
     pub reduce: bool,
     /// `cvt` and `prmt` on the loaded values.
@@ -130,6 +141,7 @@ impl Default for AsyncConfig {
             bulk: true,
             tensor: true,
             im2col: true,
+            interleave: true,
             reduce: true,
             convert: true,
             replace: true,
@@ -149,6 +161,7 @@ impl AsyncConfig {
             ("bulk", self.bulk),
             ("tensor", self.tensor),
             ("im2col", self.im2col),
+            ("interleave", self.interleave),
             ("reduce", self.reduce),
             ("convert", self.convert),
             ("replace", self.replace),
@@ -177,6 +190,7 @@ impl AsyncConfig {
                     (&mut k.bulk, self.bulk),
                     (&mut k.tensor, self.tensor),
                     (&mut k.im2col, self.im2col),
+                    (&mut k.interleave, self.interleave),
                     (&mut k.reduce, self.reduce),
                     (&mut k.convert, self.convert),
                     (&mut k.multicast, self.multicast),
@@ -509,32 +523,54 @@ impl<'r, R: Rng> Gen<'r, R> {
     }
 
     /// A tensor map over a new global buffer `tsrc`: a valid sm_90 tiled map of an unpacked
-    /// type, rank 1–3, a tile of at most [`MAX_TILE`] bytes.
+    /// type, rank 1–3, a tile of at most [`MAX_TILE`] bytes; with `interleave` a third of them
+    /// interleaved (rank 3, dimension 0 in units of 16 or 32 bytes, one box position along
+    /// dimension 1).
     fn tensor_map(&mut self) {
         if self.cfg.im2col && self.r.below(2) == 0 && self.im2col_map() {
             return;
         }
+        let interleave = if self.cfg.interleave && self.r.below(3) == 0 {
+            self.r.pick(&[Interleave::B16, Interleave::B16, Interleave::B32])
+        } else {
+            Interleave::None
+        };
         for _ in 0..64 {
-            let (dtype, swizzle, eb, max_inner) = self.type_and_swizzle();
-            let rank = 1 + self.r.below(3) as usize;
+            let (dtype, mut swizzle, eb, mut max_inner) = self.type_and_swizzle();
+            let mut rank = 1 + self.r.below(3) as usize;
+            let unit = interleave.unit_bytes();
+            if let Some(unit) = unit {
+                // boxDim[0] · element size stays a multiple of 16 bytes (the driver's rule) and
+                // the tile small: boxDim[0] counts units of 16 or 32 bytes.
+                rank = 3;
+                max_inner = 16 * (1 + u64::from(unit == 16 && eb >= 4));
+                if interleave == Interleave::B32 {
+                    swizzle = Swizzle::B32;
+                }
+            }
+            let rank = rank;
             let inner_bytes = 16 * (1 + self.r.below((max_inner / 16).max(1)));
             let box0 = (inner_bytes / eb).max(1);
             let mut dims = vec![box0 + self.r.below(2 * box0 + 4)];
             let mut boxes = vec![box0 as u32];
-            let mut es = vec![1u32];
-            for _ in 1..rank {
-                let b = 1 + self.r.below(8);
+            // The element stride of dimension 0 applies to interleaved maps only.
+            let mut es = vec![if unit.is_some() && self.r.permille(300) { 2 } else { 1u32 }];
+            for d in 1..rank {
+                let b = if unit.is_some() && d == rank - 2 { 1 } else { 1 + self.r.below(8) };
                 dims.push((b + self.r.below(12)).max(1));
                 boxes.push(b as u32);
                 es.push(if self.r.permille(200) { 1 + self.r.below(3) as u32 } else { 1 });
             }
             let mut strides = Vec::new();
-            let mut s = (dims[0] * eb).next_multiple_of(16) + 16 * self.r.below(3);
+            let row = dims[0] * unit.unwrap_or(eb);
+            // Strides are multiples of 16 bytes, 32 with interleave (cuda.h asks it of 32B).
+            let step = if unit.is_some() { 32 } else { 16 };
+            let mut s = row.next_multiple_of(step) + step * self.r.below(3);
             for &dim in &dims[1..] {
                 strides.push(s);
-                s = s * dim + 16 * self.r.below(2);
+                s = s * dim + step * self.r.below(2);
             }
-            let len = if rank == 1 { (dims[0] * eb).next_multiple_of(16) } else { strides[rank - 2] * dims[rank - 1] };
+            let len = if rank == 1 { row.next_multiple_of(16) } else { strides[rank - 2] * dims[rank - 1] };
             let oob = if dtype.is_float() && self.r.below(2) == 1 { OobFill::NanRequestZeroFma } else { OobFill::None };
             let l2 = self.r.pick(L2Promotion::ALL);
             let map = TensorMap {
@@ -547,10 +583,14 @@ impl<'r, R: Rng> Gen<'r, R> {
                 global_address: 0x1_0000_0000,
                 mode: MapMode::Tiled,
                 dtype,
-                interleave: Interleave::None,
+                interleave,
                 swizzle,
             };
-            if len > 64 * 1024 || map.validate(&self.target).is_err() || map.tile_extent() > MAX_TILE {
+            if len > 64 * 1024
+                || map.validate(&self.target).is_err()
+                || map.tile_extent() > MAX_TILE
+                || map.interleave_skips_box()
+            {
                 continue;
             }
             let bytes = self.words(len);
@@ -567,7 +607,8 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// coordinate keeps the load off the H100's trap.
     fn coords(&mut self, map: &TensorMap) -> Vec<i32> {
         let eb = map.element_bytes() as i64;
-        let q = 16 / gcd(eb, 16);
+        // An interleaved map counts dimension 0 in whole units.
+        let q = if map.interleave == Interleave::None { 16 / gcd(eb, 16) } else { 1 };
         loop {
             let mut c = Vec::new();
             for d in 0..map.rank() {
@@ -725,7 +766,8 @@ impl<'r, R: Rng> Gen<'r, R> {
                 _ => continue,
             };
             let Ok(next) = map.replaced(field, ord, value) else { continue };
-            if next.validate(&self.target).is_err() || next.tile_extent() > self.win_len {
+            if next.validate(&self.target).is_err() || next.tile_extent() > self.win_len || next.interleave_skips_box()
+            {
                 continue;
             }
             let op = crate::async_cases::replace_opcode(field, Some(value));
@@ -1246,6 +1288,11 @@ mod tests {
             "global.tile.mbarrier::complete_tx::bytes [win], [tobj, {",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
+        }
+        for inter in [Interleave::B16, Interleave::B32] {
+            let n = programs.iter().filter(|p| p.tensor_maps.iter().any(|m| m.map.interleave == inter)).count();
+            eprintln!("{n} of {} programs over {} interleaved maps", programs.len(), inter.name());
+            assert!(n >= 5, "{n} programs over {} interleaved maps", inter.name());
         }
         // Programs with a tensor-map object run on sm_90a; the others stay on sm_90.
         for p in &programs {

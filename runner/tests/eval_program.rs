@@ -864,3 +864,67 @@ fn tensormap_replace_changes_what_the_object_loads() {
     l["tensor_maps"]["tmap"]["object"] = json!("src");
     assert!(error_of(&one(l)).contains("no other map's object or tensor"));
 }
+
+/// Interleaved maps (corpus/evidence/tma-interleave.md, as an H100 does it): dimension 0
+/// counts 16-byte units whatever the element type — boxDim[0] = 8 FLOAT16 elements is 8 units
+/// of 16 bytes, coordinate c0 = 2 starts 32 bytes in, globalDim[0] = 4 units ends the row at
+/// 64 bytes (the rest zero-filled) — and rows are packed. A store writes the in-bounds units
+/// only. A bad map names its encode rule (boxDim[0] × 2 bytes = 8, not a multiple of 16).
+#[test]
+fn interleaved_maps_count_dimension_0_in_16_byte_units() {
+    let src = ramp(3 * 128);
+    let load = json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 256;",
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {c0, c1, c2}], [bar];",
+            "L:", "mbarrier.try_wait.shared::cta.b64 p, [bar], st;", "@!p bra L;"
+        ],
+        "regs": {"c0": "0x2", "c1": "0x1", "c2": "0x1"},
+        "buffers": {"src": {"space": "global", "hex": hex(&src)}, "win": {"space": "shared", "len": 256, "align": 1024, "fill": "a5"}, "bar": {"space": "shared", "len": 8, "align": 8}},
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "FLOAT16", "dims": [4, 2, 3], "strides": [64, 128], "box": [8, 1, 2], "element_strides": [1, 1, 1], "interleave": "16B", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}},
+        "read": ["win"],
+    });
+    let v = one(load);
+    // Row (c1 = 1, c2 = 1) starts at 64 + 128 = 192; units 2, 3 are in bounds, 4…9 zero.
+    let mut want = Vec::new();
+    for row in [192usize, 320] {
+        want.extend_from_slice(&src[row + 32..row + 64]);
+        want.extend(std::iter::repeat_n(0u8, 96));
+    }
+    assert_eq!(v["win"], json!(hex(&want)), "{v}");
+
+    let win: Vec<u8> = (0..=255u8).collect();
+    let store = json!({
+        "program": ["fence.proxy.async.shared::cta;", "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [tmap, {c0, c1, c2}], [win];", "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;"],
+        "regs": {"c0": "0x2", "c1": "0x1", "c2": "0x1"},
+        "buffers": {"dst": {"space": "global", "len": 384, "fill": "ee"}, "win": {"space": "shared", "hex": hex(&win), "align": 1024}},
+        "tensor_maps": {"tmap": {"global": "dst", "dtype": "FLOAT16", "dims": [4, 2, 3], "strides": [64, 128], "box": [8, 1, 2], "element_strides": [1, 1, 1], "interleave": "16B", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}},
+        "read": ["dst"],
+    });
+    let v = one(store);
+    let mut want = vec![0xeeu8; 384];
+    want[224..256].copy_from_slice(&win[0..32]);
+    want[352..384].copy_from_slice(&win[128..160]);
+    assert_eq!(v["dst"], json!(hex(&want)), "{v}");
+
+    let mut bad = load_line_with_box0(4);
+    bad["tensor_maps"]["tmap"]["interleave"] = json!("16B");
+    assert!(error_of(&one(bad)).contains("box-inner-bytes"));
+}
+
+/// A one-thread interleaved FLOAT16 load line whose box has `box0` elements along dimension 0.
+fn load_line_with_box0(box0: u32) -> Value {
+    json!({
+        "program": [
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 64;",
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {c0, c0, c0}], [bar];",
+            "L:", "mbarrier.try_wait.shared::cta.b64 p, [bar], st;", "@!p bra L;"
+        ],
+        "regs": {"c0": "0x0"},
+        "buffers": {"src": {"space": "global", "len": 384, "fill": "11"}, "win": {"space": "shared", "len": 256, "align": 1024, "fill": "a5"}, "bar": {"space": "shared", "len": 8, "align": 8}},
+        "tensor_maps": {"tmap": {"global": "src", "dtype": "FLOAT16", "dims": [4, 2, 3], "strides": [64, 128], "box": [box0, 1, 2], "element_strides": [1, 1, 1], "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}},
+        "read": ["win"],
+    })
+}
