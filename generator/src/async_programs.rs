@@ -2,8 +2,8 @@
 //! ([`oracle::memprog::MemSource`]) that use async copies the way kernels do, for differential
 //! fuzzing of the memory oracle against the GPU.
 //!
-//! A program is one CTA of 1–128 threads over named buffers, or with `multicast` a cluster of
-//! 2 or 4 such CTAs, each running the program over its own shared memory and writing its own
+//! A program is one CTA of 1–128 threads over named buffers, or with `multicast` or `cluster` a
+//! cluster of 2 or 4 such CTAs, each running the program over its own shared memory and writing its own
 //! part of every global output (`out` by the thread's index across the cluster, `dst` and
 //! `red` by the CTA's rank). Thread 0 of a CTA (the *leader*: a block skipped by the others
 //! with `@!lead bra`) issues every bulk and tensor copy; `bar.sync 0` orders the leader's work
@@ -17,7 +17,13 @@
 //!   leader followed by `bar.sync 0`; the window is then consumed. In a cluster, three phases
 //!   in four are a multicast (`multicast`): every CTA's leader arms its mbarrier for the bytes
 //!   its CTA gets (none outside the drawn `ctaMask`), `barrier.cluster.arrive`/`wait`, then the
-//!   leader of one drawn CTA issues the `.multicast::cluster` bulk or tensor copies;
+//!   leader of one drawn CTA issues the `.multicast::cluster` bulk or tensor copies. With
+//!   `cluster`, some phases (every phase when neither `bulk` nor `tensor` is on) are
+//!   exchanges: every CTA's leader arms its mbarrier for what its peer sends, the cluster
+//!   barrier, then every CTA writes the window of its peer (rank + a drawn shift, mod the
+//!   CTAs) through `mapa.shared::cluster` — each thread an `st.async` of 4, 8 or 16 bytes,
+//!   and/or the leader a `cp.async.bulk.shared::cluster.shared::cta` copy of the never-written
+//!   `xsrc` — completing on the peer's mbarrier;
 //! - **`cp.async` pipelines** (`cp_async`): every thread copies its own chunk in 1–3
 //!   async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size` including 0,
 //!   `ignore-src`), `cp.async.wait_group N` with groups still in flight, consumes the completed
@@ -63,8 +69,8 @@
 //! undefined operation or a hang, and it is deterministic per seed. What is never generated:
 //! the tiled loads an H100 traps on ([`TensorMap::inner_coordinate_traps`]), interleaved maps
 //! with more than one box position along dimension rank − 2 ([`TensorMap::interleave_skips_box`]:
-//! an H100 traverses only the first, and the load would never complete), `.im2col_no_offs` stores, remote `st.async` and copies into another CTA through `mapa`,
-//! and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
+//! an H100 traverses only the first, and the load would never complete), `.im2col_no_offs`
+//! stores, and the sm_100 swizzles and packed types. Tile destinations sit at offset 0 of a
 //! 1024-byte-aligned window, so the swizzle pattern (a function of the absolute address) is
 //! the same on every backend.
 
@@ -125,6 +131,11 @@ pub struct AsyncConfig {
     /// own part of the global outputs, and mbarrier phases may load through
     /// `.multicast::cluster` copies issued by one CTA.
     pub multicast: bool,
+    /// A cluster of 2 or 4 CTAs that write each other's shared memory: some mbarrier phases
+    /// are exchanges, where every CTA fills the window of a peer CTA (through `mapa`) with
+    /// `st.async` stores of each thread's values and/or a
+    /// `cp.async.bulk.shared::cluster.shared::cta` copy, completing on the peer's mbarrier.
+    pub cluster: bool,
     /// Most phases of the mbarrier per program (1 or more).
     pub phases: u32,
     /// CTA sizes to choose from.
@@ -146,6 +157,7 @@ impl Default for AsyncConfig {
             convert: true,
             replace: true,
             multicast: true,
+            cluster: true,
             phases: 3,
             threads: vec![1, 32, 64, 128],
             swarm: true,
@@ -166,6 +178,7 @@ impl AsyncConfig {
             ("convert", self.convert),
             ("replace", self.replace),
             ("multicast", self.multicast),
+            ("cluster", self.cluster),
         ]
         .into_iter()
         .filter_map(|(n, on)| on.then_some(n))
@@ -194,6 +207,7 @@ impl AsyncConfig {
                     (&mut k.reduce, self.reduce),
                     (&mut k.convert, self.convert),
                     (&mut k.multicast, self.multicast),
+                    (&mut k.cluster, self.cluster),
                     (&mut k.replace, self.replace),
                 ] {
                     *knob = on && r.below(2) == 1;
@@ -206,7 +220,7 @@ impl AsyncConfig {
         }
         c.phases = 1 + r.below(u64::from(self.phases.max(1))) as u32;
         let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
-        let ctas = if c.multicast { r.pick(&[2, 4]) } else { 1 };
+        let ctas = if c.multicast || c.cluster { r.pick(&[2, 4]) } else { 1 };
         (c, threads, ctas)
     }
 }
@@ -397,7 +411,8 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.emit("mov.u32 rk, %cluster_ctarank;");
             self.emit("cvt.u64.u32 rk64, rk;");
         }
-        let loads = self.cfg.bulk || self.cfg.tensor;
+        let exchange = self.cfg.cluster && self.ctas > 1;
+        let loads = self.cfg.bulk || self.cfg.tensor || exchange;
         if self.cfg.tensor {
             self.tensor_map();
         }
@@ -409,8 +424,15 @@ impl<'r, R: Rng> Gen<'r, R> {
         if loads {
             let fill = self.fill_byte();
             let tile = self.map.as_ref().map_or(0, TensorMap::tile_extent);
-            self.win_len = tile.max(16 * (1 + self.r.below(32))).next_multiple_of(128);
+            // An exchange has every thread store up to 16 bytes into its peer's window.
+            let stores = if exchange { 16 * u64::from(self.threads) } else { 0 };
+            self.win_len = tile.max(16 * (1 + self.r.below(32))).max(stores).next_multiple_of(128);
             self.buffer("win", BufferSpace::Shared, WINDOW_ALIGN, Init::Fill { len: self.win_len, byte: Some(fill) });
+            if exchange {
+                // What the bulk copies of an exchange send: never written, so never racing.
+                let bytes = self.words(self.win_len);
+                self.buffer("xsrc", BufferSpace::Shared, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            }
             self.buffer("bar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
             self.leader(|g| {
                 g.emit("mbarrier.init.shared::cta.b64 [bar], 1;");
@@ -663,9 +685,14 @@ impl<'r, R: Rng> Gen<'r, R> {
     fn mbarrier_phase(&mut self) {
         let parity = self.phases & 1;
         self.phases += 1;
+        let copies = self.cfg.bulk || self.cfg.tensor;
+        if self.cfg.cluster && self.ctas > 1 && (!copies || self.r.below(3) == 0) {
+            self.exchange_phase(parity);
+            return;
+        }
         let tensor = self.map.is_some() && (!self.cfg.bulk || self.r.below(2) == 1);
         // In a cluster, most phases load through a multicast: (ctaMask, issuing CTA).
-        let multicast = (self.ctas > 1 && self.r.below(4) != 0).then(|| {
+        let multicast = (self.ctas > 1 && self.cfg.multicast && self.r.below(4) != 0).then(|| {
             let mask = 1 + self.r.below((1 << self.ctas) - 1);
             (mask, self.r.below(u64::from(self.ctas)), self.name("mk"))
         });
@@ -740,6 +767,82 @@ impl<'r, R: Rng> Gen<'r, R> {
         let extra = 8 * self.r.below(pairs - mask);
         self.consume("win", 8, mask, extra);
         // The window is loaded again by a later phase: every thread is done reading it.
+        self.emit("bar.sync 0;");
+    }
+
+    /// An exchange phase (`cluster`): every CTA's leader arms its mbarrier for the bytes its
+    /// peer will send, `barrier.cluster.arrive`/`wait` (every mbarrier armed, every window
+    /// read), then every CTA writes the window of its peer `(rank + shift) mod CTAs` through
+    /// `mapa.shared::cluster` addresses: each thread an `st.async` of 4, 8 or 16 bytes at its
+    /// own offset and/or the leader a `cp.async.bulk.shared::cluster.shared::cta` copy of
+    /// `xsrc` after them, both completing on the peer's mbarrier (§9.7.9.12, §9.7.9.25.4.1);
+    /// then the wait on its own phase and the window consumed.
+    fn exchange_phase(&mut self, parity: u32) {
+        let shift = 1 + self.r.below(u64::from(self.ctas) - 1);
+        let (stores, bulk) = match self.r.below(3) {
+            0 => (true, false),
+            1 => (false, true),
+            _ => (true, true),
+        };
+        let width = self.r.pick(&[4u64, 8, 16]);
+        let stored = if stores { width * u64::from(self.threads) } else { 0 };
+        // The copy lands after the stores, at a 16-byte boundary, when there is room.
+        let at = stored.next_multiple_of(16);
+        let copy = (bulk && at + 16 <= self.win_len).then(|| {
+            let size = 16 * (1 + self.r.below((self.win_len - at) / 16));
+            let soff = 16 * self.r.below((self.win_len - size) / 16 + 1);
+            (at, size, soff)
+        });
+        let bytes = stored + copy.map_or(0, |(_, size, _)| size);
+        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {bytes};")));
+        self.emit("barrier.cluster.arrive;");
+        self.emit("barrier.cluster.wait;");
+        let (pr, rw, rb) = (self.name("pr"), self.name("rw"), self.name("rb"));
+        self.emit(format!("add.u32 {pr}, rk, {shift};"));
+        self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
+        self.emit(format!("mapa.shared::cluster.u32 {rw}, win, {pr};"));
+        self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        if stores {
+            let (o, a) = (self.name("o"), self.name("a"));
+            self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
+            self.emit(format!("add.u32 {a}, {rw}, {o};"));
+            let lanes = (width / 4) as usize;
+            let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
+            for (k, v) in vals.iter().enumerate() {
+                let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+                match k {
+                    0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
+                    1 => self.emit(format!("add.u32 {v}, rk, {c};")),
+                    _ => self.emit(format!("mov.b32 {v}, {c};")),
+                }
+            }
+            let (shape, operand) = match lanes {
+                1 => ("b32".to_string(), vals[0].clone()),
+                n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
+            };
+            self.emit(format!(
+                "st.async.shared::cluster.mbarrier::complete_tx::bytes.{shape} [{a}], {operand}, [{rb}];"
+            ));
+        }
+        if let Some((at, size, soff)) = copy {
+            self.leader(|g| {
+                g.emit(format!(
+                    "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{rw}+{at}], [xsrc+{soff}], {size}, [{rb}];"
+                ))
+            });
+        }
+        let everyone = self.threads == 1 || self.r.below(2) == 0;
+        if everyone {
+            self.wait(parity);
+        } else {
+            self.leader(|g| g.wait(parity));
+            self.emit("bar.sync 0;");
+        }
+        let read = copy.map_or(stored, |(at, size, _)| at + size);
+        let pairs = (read / 8).max(1);
+        let mask = self.piece_mask(pairs);
+        let extra = 8 * self.r.below(pairs - mask);
+        self.consume("win", 8, mask, extra);
         self.emit("bar.sync 0;");
     }
 
@@ -1286,6 +1389,11 @@ mod tests {
             "tensormap.replace.tile.fill_mode.global.b1024.b32 [tobj], ",
             "fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;",
             "global.tile.mbarrier::complete_tx::bytes [win], [tobj, {",
+            "mapa.shared::cluster.u32 rw",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [a",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [a",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [a",
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rw",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
@@ -1347,15 +1455,30 @@ mod tests {
     /// A knob that is off never shows up.
     #[test]
     fn knobs_off_stay_off() {
-        let cfg =
-            AsyncConfig { tensor: false, reduce: false, convert: false, multicast: false, ..AsyncConfig::default() };
+        let cfg = AsyncConfig {
+            tensor: false,
+            reduce: false,
+            convert: false,
+            multicast: false,
+            cluster: false,
+            ..AsyncConfig::default()
+        };
         for s in 0..200 {
             let p = generate_seeded(s, &cfg, &target());
             let text = p.statements.join("\n");
             assert!(!text.contains(".tensor") && !text.contains("cp.reduce") && !text.contains("cvt.rn"), "{text}");
-            assert!(p.cluster == 1 && !text.contains("multicast"), "{text}");
+            assert!(p.cluster == 1 && !text.contains("multicast") && !text.contains("mapa"), "{text}");
             assert!(p.tensor_maps.is_empty());
         }
+        // Clusters without multicast exchange through `mapa` only.
+        let cfg = AsyncConfig { multicast: false, swarm: false, ..AsyncConfig::default() };
+        let mut exchanges = 0;
+        for s in 0..50 {
+            let text = generate_seeded(s, &cfg, &target()).statements.join("\n");
+            assert!(!text.contains("multicast"), "{text}");
+            exchanges += usize::from(text.contains("mapa.shared::cluster"));
+        }
+        assert!(exchanges >= 20, "{exchanges} of 50 programs exchange");
         let cfg = AsyncConfig { replace: false, ..AsyncConfig::default() };
         for s in 0..200 {
             let p = generate_seeded(s, &cfg, &target());
