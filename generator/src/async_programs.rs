@@ -1397,6 +1397,8 @@ mod tests {
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
+        let exchanging = programs.iter().filter(|p| p.statements.iter().any(|s| s.starts_with("mapa."))).count();
+        eprintln!("{exchanging} of {} programs exchange between CTAs", programs.len());
         for inter in [Interleave::B16, Interleave::B32] {
             let n = programs.iter().filter(|p| p.tensor_maps.iter().any(|m| m.map.interleave == inter)).count();
             eprintln!("{n} of {} programs over {} interleaved maps", programs.len(), inter.name());
