@@ -1117,7 +1117,7 @@ fn edge_elements(dtype: D, len: usize, shift: usize) -> Vec<u8> {
 }
 
 /// The map element types a tensor reduction with `redop` is swept over (§9.7.9.25.5.3).
-fn reduce_types(redop: RedOp) -> Vec<D> {
+pub(crate) fn reduce_types(redop: RedOp) -> Vec<D> {
     match redop {
         RedOp::Add => vec![D::Float16, D::Bfloat16, D::Float32, D::Uint32, D::Int32, D::Uint64],
         RedOp::Min | RedOp::Max => vec![D::Float16, D::Bfloat16, D::Uint32, D::Int32, D::Uint64, D::Int64],

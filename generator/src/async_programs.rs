@@ -39,7 +39,12 @@
 //!   (`fence.proxy.async.shared::cta`), `bar.sync 0`, and the leader issues
 //!   `cp.async.bulk.global.shared::cta.bulk_group` and/or `cp.reduce.async.bulk` (every redOp ×
 //!   type the target allows for a global destination), commits the bulk group and waits for it
-//!   (`wait_group.read 0`, always `wait_group 0` before the end).
+//!   (`wait_group.read 0`, always `wait_group 0` before the end). With `tensor`, half the
+//!   write-backs also store or reduce the staging buffer through a store map (`smap` over
+//!   `tdst`: rank 1 or 2, every sm_90 swizzle, each CTA its own tile along the last dimension,
+//!   coordinates non-negative and the box inside the tensor as §9.7.9.25.5.1 asks): a
+//!   `cp.async.bulk.tensor` store or a `cp.reduce.async.bulk.tensor` with a redOp the map's
+//!   type has (never a bitwise one over INT64, which an H100 traps on).
 //!
 //! With `replace` (one CTA, a tiled map), the map's copy is a tensor-map object in global
 //! memory (`tobj`) that the tensor loads name, and half the tensor phases first re-shape it
@@ -77,7 +82,7 @@
 use std::collections::BTreeMap;
 
 use oracle::isa::{valid_forms, CpAsyncSrc, Family, Form, Role, Target};
-use oracle::isa::{BulkSpace, Completion};
+use oracle::isa::{BulkSpace, Completion, RedOp};
 use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
 use oracle::memory::Region;
 use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
@@ -106,7 +111,8 @@ pub struct AsyncConfig {
     pub cp_async: bool,
     /// `cp.async.bulk` loads on the mbarrier and bulk stores back.
     pub bulk: bool,
-    /// `cp.async.bulk.tensor` tile loads on the mbarrier.
+    /// `cp.async.bulk.tensor` tile loads on the mbarrier, and tensor stores and reductions of
+    /// the staging buffer back through a store map.
     pub tensor: bool,
     /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
     /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
@@ -295,6 +301,8 @@ struct Gen<'r, R: Rng> {
     map: Option<TensorMap>,
     /// The map as encoded, when it also lives in the tensor-map object `tobj` (`replace`).
     object: Option<TensorMap>,
+    /// The map tensor stores and reductions write `stage` back through (`smap`, over `tdst`).
+    store_map: Option<TensorMap>,
     /// Bytes of `win` (the window bulk and tensor loads land in).
     win_len: u64,
     /// `out` slots used so far (each `threads × SLOT` bytes).
@@ -321,6 +329,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             bufs: Vec::new(),
             map: None,
             object: None,
+            store_map: None,
             win_len: 0,
             slots: 0,
             phases: 0,
@@ -1032,6 +1041,11 @@ impl<'r, R: Rng> Gen<'r, R> {
         let reduce = self.cfg.reduce && (!store || self.r.below(2) == 0);
         let size = 16 * (1 + self.r.below(stage_len / 16));
         let mut stmts = Vec::new();
+        if self.cfg.tensor && self.r.below(2) == 0 {
+            if let Some(stmt) = self.tensor_back(stage_len, store, reduce) {
+                stmts.push(stmt);
+            }
+        }
         if store {
             let len = 4 * stage_len;
             if !self.has("dst") {
@@ -1069,6 +1083,131 @@ impl<'r, R: Rng> Gen<'r, R> {
         self.bulk_pending = read_only;
         // The staging buffer is written again later: the leader's copy has read it.
         self.emit("bar.sync 0;");
+    }
+
+    /// A tensor store (with `store`) or tensor reduction (with `reduce`) of `stage` through the
+    /// store map `smap` (drawn on first use: rank 1 or 2, a tile no larger than `stage`, every
+    /// CTA its own tile along the last dimension, coordinates inside the tensor as
+    /// §9.7.9.25.5.1 asks of stores, dimension 0 at a 16-byte boundary); a reduction draws a
+    /// redOp the map's type has (§9.7.9.25.5.3), never a bitwise one over INT64 (an H100 traps:
+    /// corpus/findings/tensor-reduce-int64-bitwise-trap.md). `None` when no map fits.
+    fn tensor_back(&mut self, stage_len: u64, store: bool, reduce: bool) -> Option<String> {
+        let map = match self.store_map.clone() {
+            Some(m) => m,
+            None => {
+                let m = self.draw_store_map(stage_len)?;
+                self.store_map = Some(m.clone());
+                m
+            }
+        };
+        let rank = map.rank();
+        let ops: Vec<RedOp> =
+            [RedOp::Add, RedOp::Min, RedOp::Max, RedOp::Inc, RedOp::Dec, RedOp::And, RedOp::Or, RedOp::Xor]
+                .into_iter()
+                .filter(|&op| {
+                    crate::async_cases::reduce_types(op).contains(&map.dtype)
+                        && !(matches!(op, RedOp::And | RedOp::Or | RedOp::Xor) && map.dtype == TensorDataType::Int64)
+                })
+                .collect();
+        let opcode = if reduce && !ops.is_empty() && (!store || self.r.below(2) == 0) {
+            let op = self.r.pick(&ops);
+            valid_forms(&self.target, Some(Family::CpReduceAsyncBulkTensor)).into_iter().find_map(
+                |(f, _)| match &f {
+                    Form::CpReduceAsyncBulkTensor(t)
+                        if usize::from(t.dim.rank()) == rank
+                            && t.redop == op
+                            && t.load_mode == Some(oracle::isa::LoadMode::Tile)
+                            && !t.cache_hint =>
+                    {
+                        Some(f.opcode())
+                    }
+                    _ => None,
+                },
+            )?
+        } else if store {
+            format!("cp.async.bulk.tensor.{rank}d.global.shared::cta.tile.bulk_group")
+        } else {
+            return None;
+        };
+        let eb = map.element_bytes().max(1);
+        let q = (16 / eb).max(1);
+        let names: Vec<String> = (0..rank).map(|_| self.name("sc")).collect();
+        for (d, n) in names.iter().enumerate() {
+            let b = u64::from(map.box_dims[d]);
+            let last = d + 1 == rank;
+            // Room along this dimension: every CTA's box along the last one.
+            let room = map.dims[d].saturating_sub(if last { b * u64::from(self.ctas) } else { b });
+            let mut base = self.r.below(room + 1);
+            if d == 0 {
+                base = base / q * q;
+            }
+            if last && self.ctas > 1 {
+                let t = self.name("t");
+                self.emit(format!("mul.lo.u32 {t}, rk, {b};"));
+                self.emit(format!("add.u32 {n}, {t}, {base};"));
+            } else {
+                self.regs.insert(n.clone(), base);
+            }
+        }
+        Some(format!("{opcode} [smap, {{{}}}], [stage];", names.join(", ")))
+    }
+
+    /// A tiled store map over a new global buffer `tdst`: rank 1 or 2, a type with tensor
+    /// reductions (or a byte or half-word type), rows of 16–64 bytes, a tile of at most
+    /// `stage_len` bytes, room along the last dimension for every CTA's tile; `None` when the
+    /// stage is too small for any.
+    fn draw_store_map(&mut self, stage_len: u64) -> Option<TensorMap> {
+        use TensorDataType as D;
+        for _ in 0..32 {
+            let dtype = self.r.pick(&[
+                D::Uint8,
+                D::Uint16,
+                D::Float16,
+                D::Bfloat16,
+                D::Float32,
+                D::Uint32,
+                D::Int32,
+                D::Uint64,
+                D::Int64,
+            ]);
+            let eb = dtype.element_bytes();
+            let rank = 1 + self.r.below(2) as usize;
+            let inner = 16 * (1 + self.r.below((stage_len / 16).clamp(1, 4)));
+            let box0 = inner / eb;
+            let rows = if rank == 2 { 1 + self.r.below((stage_len / inner).clamp(1, 4)) } else { 1 };
+            let ctas = u64::from(self.ctas);
+            let (dims, boxes) = if rank == 1 {
+                (vec![box0 * ctas + self.r.below(box0 + 1)], vec![box0 as u32])
+            } else {
+                (vec![box0 + self.r.below(box0 + 1), rows * ctas + self.r.below(3)], vec![box0 as u32, rows as u32])
+            };
+            let strides =
+                if rank == 2 { vec![(dims[0] * eb).next_multiple_of(16) + 16 * self.r.below(2)] } else { Vec::new() };
+            let len = match strides.first() {
+                Some(&s) => s * dims[1],
+                None => (dims[0] * eb).next_multiple_of(16),
+            };
+            let map = TensorMap {
+                mode: MapMode::Tiled,
+                dtype,
+                global_address: 0x2_0000_0000,
+                dims,
+                strides,
+                box_dims: boxes,
+                element_strides: vec![1; rank],
+                interleave: Interleave::None,
+                swizzle: self.r.pick(&[Swizzle::None, Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128]),
+                l2_promotion: L2Promotion::None,
+                oob_fill: OobFill::None,
+            };
+            if map.validate(&self.target).is_err() || map.tile_extent() > stage_len {
+                continue;
+            }
+            let bytes = self.words(len);
+            self.buffer("tdst", BufferSpace::Global, 256, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            return Some(map);
+        }
+        None
     }
 
     /// A `cp.reduce.async.bulk` opcode from shared::cta to global through a bulk group
@@ -1248,7 +1387,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             let len = self.slots * u64::from(self.threads) * u64::from(self.ctas) * SLOT;
             self.buffer("out", BufferSpace::Global, 128, Init::Fill { len, byte: Some(fill) });
         }
-        let read: Vec<String> = ["out", "win", "cpw", "stage", "dst", "red"]
+        let read: Vec<String> = ["out", "win", "cpw", "stage", "dst", "red", "tdst"]
             .into_iter()
             .filter(|n| self.has(n))
             .map(str::to_string)
@@ -1275,6 +1414,16 @@ impl<'r, R: Rng> Gen<'r, R> {
             }],
             (None, None) => Vec::new(),
         };
+        let mut tensor_maps = tensor_maps;
+        if let Some(map) = &self.store_map {
+            tensor_maps.push(TensorMapSource {
+                name: "smap".into(),
+                global: "tdst".into(),
+                global_offset: 0,
+                map: map.clone(),
+                object: None,
+            });
+        }
         MemSource {
             target,
             threads: self.threads,
@@ -1394,6 +1543,10 @@ mod tests {
             "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [a",
             "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [a",
             "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rw",
+            "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [smap, {",
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [smap, {",
+            "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [smap, {",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group [smap, {",
         ] {
             assert!(text.contains(needle), "no program has `{needle}`");
         }
