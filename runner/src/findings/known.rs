@@ -423,6 +423,36 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")
     }
 
+    /// The f32 subnormal-add entry covers the bulk reduction and the tensor reduction over a
+    /// FLOAT32 map (whose opcode names no type), only with the input class the emulated
+    /// deviation gives; the interleave entry covers its dedicated set's stores and reductions.
+    #[test]
+    fn corpus_known_matches_the_async_deviation_sets() {
+        let set = KnownSet::load(&corpus_known()).unwrap();
+        let all = ["cuda:jit", "cuda:ptxas-O0", "cuda:ptxas-O3"];
+        let sig = |form: &str, input: &str| {
+            Signature::new(FindingClass::HardwareSpec, form, input, all.iter().copied(), "bytes-differ")
+        };
+        let named = |s: &Signature| set.matches(s).map(|k| k.name.clone());
+        for form in [
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+        ] {
+            assert_eq!(named(&sig(form, "f32-subnormal-add")).as_deref(), Some("reduce-add-f32-subnormals"), "{form}");
+            assert_eq!(named(&sig(form, "normal")), None, "{form}");
+        }
+        for form in [
+            "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group",
+            "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group",
+        ] {
+            assert_eq!(
+                named(&sig(form, "interleave-box-rank-2")).as_deref(),
+                Some("tma-interleave-box-skip"),
+                "{form}"
+            );
+        }
+    }
+
     #[test]
     fn corpus_known_loads_and_matches_the_tf32_finding() {
         let set = KnownSet::load(&corpus_known()).unwrap();
