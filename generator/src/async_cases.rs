@@ -1413,6 +1413,35 @@ pub const DEVIATION_SETS: [DeviationSet; 6] = [
     INTERLEAVE_BOX_SKIP,
 ];
 
+/// The tensor stores into global memory and `.add` tensor reductions in `mode` (no cache hint)
+/// whose rank `ranks` accepts, valid on `target`: (opcode, `None` for a store or the redOp,
+/// rank).
+fn store_and_add_forms(
+    target: &Target,
+    mode: LoadMode,
+    ranks: &dyn Fn(usize) -> bool,
+) -> Vec<(String, Option<RedOp>, usize)> {
+    valid_forms(target, None)
+        .into_iter()
+        .filter_map(|(form, _)| {
+            let (redop, rank) = match &form {
+                Form::CpAsyncBulkTensor(c)
+                    if c.dst == BulkSpace::Global && c.load_mode == Some(mode) && !c.cache_hint =>
+                {
+                    (None, c.dim.rank())
+                }
+                Form::CpReduceAsyncBulkTensor(c)
+                    if c.load_mode == Some(mode) && c.redop == RedOp::Add && !c.cache_hint =>
+                {
+                    (Some(RedOp::Add), c.dim.rank())
+                }
+                _ => return None,
+            };
+            ranks(usize::from(rank)).then(|| (form.opcode(), redop, usize::from(rank)))
+        })
+        .collect()
+}
+
 /// The `.tile` tensor stores and `.add` reductions of ranks 3 and 4 (no cache hint) over
 /// interleaved maps (16B and 32B, UINT32) whose box spans 2 or 3 positions along dimension
 /// rank − 2, inside the tensor: the spec writes every position, an H100 the first only
@@ -1420,26 +1449,7 @@ pub const DEVIATION_SETS: [DeviationSet; 6] = [
 /// left out: the transaction bytes a load signals fall short of the tile's, so it would hang.
 pub fn interleave_box_skip_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (form, _) in valid_forms(target, None) {
-        let (opcode, redop, rank) = match &form {
-            Form::CpAsyncBulkTensor(c)
-                if c.dst == BulkSpace::Global
-                    && c.load_mode == Some(LoadMode::Tile)
-                    && matches!(c.dim.rank(), 3 | 4)
-                    && !c.cache_hint =>
-            {
-                (form.opcode(), None, usize::from(c.dim.rank()))
-            }
-            Form::CpReduceAsyncBulkTensor(c)
-                if c.load_mode == Some(LoadMode::Tile)
-                    && c.redop == RedOp::Add
-                    && matches!(c.dim.rank(), 3 | 4)
-                    && !c.cache_hint =>
-            {
-                (form.opcode(), Some(RedOp::Add), usize::from(c.dim.rank()))
-            }
-            _ => continue,
-        };
+    for (opcode, redop, rank) in store_and_add_forms(target, LoadMode::Tile, &|r| matches!(r, 3 | 4)) {
         for (k, (interleave, swizzle, positions)) in
             [(Interleave::B16, Swizzle::None, 2u32), (Interleave::B32, Swizzle::B32, 3)].into_iter().enumerate()
         {
@@ -1516,25 +1526,10 @@ pub fn im2col_start_trap_cases(target: &Target) -> Vec<AsyncCase> {
 /// promises the write, an H100 traps (corpus/findings/tma-im2col-no-offs-corner-trap.md).
 pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (form, _) in valid_forms(target, None) {
-        let (opcode, redop, maps) = match &form {
-            Form::CpAsyncBulkTensor(c)
-                if c.dst == BulkSpace::Global
-                    && c.load_mode == Some(LoadMode::Im2colNoOffs)
-                    && c.dim.rank() == 3
-                    && !c.cache_hint =>
-            {
-                (form.opcode(), None, im2col_maps(3, target))
-            }
-            Form::CpReduceAsyncBulkTensor(c)
-                if c.load_mode == Some(LoadMode::Im2colNoOffs)
-                    && c.redop == RedOp::Add
-                    && c.dim.rank() == 3
-                    && !c.cache_hint =>
-            {
-                (form.opcode(), Some(RedOp::Add), im2col_maps_of(3, target, &reduce_types(RedOp::Add)))
-            }
-            _ => continue,
+    for (opcode, redop, _) in store_and_add_forms(target, LoadMode::Im2colNoOffs, &|r| r == 3) {
+        let maps = match redop {
+            None => im2col_maps(3, target),
+            Some(op) => im2col_maps_of(3, target, &reduce_types(op)),
         };
         let before = out.len();
         let seed = |m: usize, n: usize| 98_000 + (m * 10 + before + n) as u64;

@@ -764,6 +764,13 @@ impl<'r, R: Rng> Gen<'r, R> {
         } else {
             self.own_phase(bytes, copies);
         }
+        self.wait_and_consume(parity, read_len);
+    }
+
+    /// The end of a phase: the wait for `parity` (every thread, or the leader then `bar.sync
+    /// 0`), the first `read_len` bytes of the window consumed, and `bar.sync 0` (a later phase
+    /// loads the window again: every thread is done reading it).
+    fn wait_and_consume(&mut self, parity: u32, read_len: u64) {
         let everyone = self.threads == 1 || self.r.below(2) == 0;
         if everyone {
             self.wait(parity);
@@ -775,7 +782,6 @@ impl<'r, R: Rng> Gen<'r, R> {
         let mask = self.piece_mask(pairs);
         let extra = 8 * self.r.below(pairs - mask);
         self.consume("win", 8, mask, extra);
-        // The window is loaded again by a later phase: every thread is done reading it.
         self.emit("bar.sync 0;");
     }
 
@@ -840,19 +846,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 ))
             });
         }
-        let everyone = self.threads == 1 || self.r.below(2) == 0;
-        if everyone {
-            self.wait(parity);
-        } else {
-            self.leader(|g| g.wait(parity));
-            self.emit("bar.sync 0;");
-        }
-        let read = copy.map_or(stored, |(at, size, _)| at + size);
-        let pairs = (read / 8).max(1);
-        let mask = self.piece_mask(pairs);
-        let extra = 8 * self.r.below(pairs - mask);
-        self.consume("win", 8, mask, extra);
-        self.emit("bar.sync 0;");
+        self.wait_and_consume(parity, copy.map_or(stored, |(at, size, _)| at + size));
     }
 
     /// The leader re-shapes the tensor-map object with one `tensormap.replace` (§9.7.9.26) that
