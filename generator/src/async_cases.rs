@@ -633,7 +633,7 @@ fn with_zero_corners(map: TensorMap) -> TensorMap {
 
 /// Whether a tensor reduction with `redop` over `map` is a bitwise one over an INT64 map, which
 /// traps on an H100 ([`INT64_BITWISE_TRAPS`]).
-fn int64_bitwise(redop: RedOp, map: &TensorMap) -> bool {
+pub(crate) fn int64_bitwise(redop: RedOp, map: &TensorMap) -> bool {
     matches!(redop, RedOp::And | RedOp::Or | RedOp::Xor) && map.dtype == D::Int64
 }
 

@@ -41,7 +41,7 @@
 //!   type the target allows for a global destination), commits the bulk group and waits for it
 //!   (`wait_group.read 0`, always `wait_group 0` before the end). With `tensor`, half the
 //!   write-backs also store or reduce the staging buffer through a store map (`smap` over
-//!   `tdst`: rank 1 or 2, every sm_90 swizzle, each CTA its own tile along the last dimension,
+//!   `tdst`: rank 1 or 2, every sm_90 swizzle, each CTA's tiles in its own slice of the last dimension,
 //!   coordinates non-negative and the box inside the tensor as §9.7.9.25.5.1 asks): a
 //!   `cp.async.bulk.tensor` store or a `cp.reduce.async.bulk.tensor` with a redOp the map's
 //!   type has (never a bitwise one over INT64, which an H100 traps on).
@@ -1081,7 +1081,7 @@ impl<'r, R: Rng> Gen<'r, R> {
 
     /// A tensor store (with `store`) or tensor reduction (with `reduce`) of `stage` through the
     /// store map `smap` (drawn on first use: rank 1 or 2, a tile no larger than `stage`, every
-    /// CTA its own tile along the last dimension, coordinates inside the tensor as
+    /// CTA's tiles inside its own slice of the last dimension, coordinates inside the tensor as
     /// §9.7.9.25.5.1 asks of stores, dimension 0 at a 16-byte boundary); a reduction draws a
     /// redOp the map's type has (§9.7.9.25.5.3), never a bitwise one over INT64 (an H100 traps:
     /// corpus/findings/tensor-reduce-int64-bitwise-trap.md). `None` when no map fits.
@@ -1100,7 +1100,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 .into_iter()
                 .filter(|&op| {
                     crate::async_cases::reduce_types(op).contains(&map.dtype)
-                        && !(matches!(op, RedOp::And | RedOp::Or | RedOp::Xor) && map.dtype == TensorDataType::Int64)
+                        && !crate::async_cases::int64_bitwise(op, &map)
                 })
                 .collect();
         let opcode = if reduce && !ops.is_empty() && (!store || self.r.below(2) == 0) {
@@ -1129,15 +1129,17 @@ impl<'r, R: Rng> Gen<'r, R> {
         for (d, n) in names.iter().enumerate() {
             let b = u64::from(map.box_dims[d]);
             let last = d + 1 == rank;
-            // Room along this dimension: every CTA's box along the last one.
-            let room = map.dims[d].saturating_sub(if last { b * u64::from(self.ctas) } else { b });
-            let mut base = self.r.below(room + 1);
+            // Along the last dimension each CTA owns a slice of `dims / CTAs` (a multiple of q
+            // along dimension 0): every write-back of a CTA stays in its slice, so no two CTAs
+            // ever write the same bytes.
+            let slice = if last { map.dims[d] / u64::from(self.ctas) } else { map.dims[d] };
+            let mut base = self.r.below(slice.saturating_sub(b) + 1);
             if d == 0 {
                 base = base / q * q;
             }
             if last && self.ctas > 1 {
                 let t = self.name("t");
-                self.emit(format!("mul.lo.u32 {t}, rk, {b};"));
+                self.emit(format!("mul.lo.u32 {t}, rk, {slice};"));
                 self.emit(format!("add.u32 {n}, {t}, {base};"));
             } else {
                 self.regs.insert(n.clone(), base);
@@ -1148,8 +1150,8 @@ impl<'r, R: Rng> Gen<'r, R> {
 
     /// A tiled store map over a new global buffer `tdst`: rank 1 or 2, a type with tensor
     /// reductions (or a byte or half-word type), rows of 16–64 bytes, a tile of at most
-    /// `stage_len` bytes, room along the last dimension for every CTA's tile; `None` when the
-    /// stage is too small for any.
+    /// `stage_len` bytes, the last dimension one slice per CTA, each room for a tile; `None`
+    /// when the stage is too small for any.
     fn draw_store_map(&mut self, stage_len: u64) -> Option<TensorMap> {
         use TensorDataType as D;
         for _ in 0..32 {
@@ -1170,10 +1172,13 @@ impl<'r, R: Rng> Gen<'r, R> {
             let box0 = inner / eb;
             let rows = if rank == 2 { 1 + self.r.below((stage_len / inner).clamp(1, 4)) } else { 1 };
             let ctas = u64::from(self.ctas);
+            // The last dimension is `ctas` slices, one per CTA (a multiple of 16 bytes along
+            // dimension 0, so every slice starts at a 16-byte boundary).
+            let q = (16 / eb).max(1);
             let (dims, boxes) = if rank == 1 {
-                (vec![box0 * ctas + self.r.below(box0 + 1)], vec![box0 as u32])
+                (vec![(box0 + q * self.r.below(box0 / q + 1)) * ctas], vec![box0 as u32])
             } else {
-                (vec![box0 + self.r.below(box0 + 1), rows * ctas + self.r.below(3)], vec![box0 as u32, rows as u32])
+                (vec![box0 + self.r.below(box0 + 1), (rows + self.r.below(3)) * ctas], vec![box0 as u32, rows as u32])
             };
             let strides =
                 if rank == 2 { vec![(dims[0] * eb).next_multiple_of(16) + 16 * self.r.below(2)] } else { Vec::new() };
@@ -1602,6 +1607,38 @@ mod tests {
     }
 
     /// A knob that is off never shows up.
+    /// Tensor write-backs in a cluster stay in the writing CTA's slice of the store map's last
+    /// dimension (`mul.lo.u32 t, rk, slice; add.u32 sc, t, base;` with base + box ≤ slice =
+    /// dims / CTAs), so no two CTAs write the same `tdst` bytes, whichever write-backs overlap
+    /// in time (the lockstep oracle would not see such a race).
+    #[test]
+    fn cluster_write_backs_stay_in_their_ctas_slices() {
+        let mut checked = 0;
+        for seed in 0..1500u64 {
+            let p = generate_seeded(seed, &AsyncConfig::default(), &target());
+            let Some(smap) = p.tensor_maps.iter().find(|m| m.name == "smap") else { continue };
+            if p.cluster < 2 {
+                continue;
+            }
+            let last = smap.map.rank() - 1;
+            let slice = smap.map.dims[last] / u64::from(p.cluster);
+            assert_eq!(slice * u64::from(p.cluster), smap.map.dims[last], "seed {seed}");
+            for w in p.statements.windows(2) {
+                let (Some(m), Some(a)) = (w[0].strip_prefix("mul.lo.u32 "), w[1].strip_prefix("add.u32 sc")) else {
+                    continue;
+                };
+                let step: u64 =
+                    m.trim_end_matches(';').rsplit(", ").next().and_then(|v| v.parse().ok()).expect("a slice");
+                let base: u64 =
+                    a.trim_end_matches(';').rsplit(", ").next().and_then(|v| v.parse().ok()).expect("a base");
+                assert_eq!(step, slice, "seed {seed}: {}", w[0]);
+                assert!(base + u64::from(smap.map.box_dims[last]) <= slice, "seed {seed}: {}", w[1]);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 50, "{checked} write-backs checked");
+    }
+
     #[test]
     fn knobs_off_stay_off() {
         let cfg = AsyncConfig {

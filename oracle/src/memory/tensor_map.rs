@@ -483,7 +483,8 @@ pub struct EncodeError {
     pub detail: String,
 }
 
-/// One element of a tile (a box, or an im2col column block) in the order the copy lays it out.
+/// One element of a tile (a box, or an im2col column block) in the order the copy lays it out:
+/// [`TensorMap::tile_element_bytes`] bytes (an element, or a 16-byte chunk of an interleave unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileElement {
     /// Byte offset of the element in the shared-memory destination (after swizzling).
@@ -890,8 +891,9 @@ impl TensorMap {
             .collect()
     }
 
-    /// Bytes of one row (a dimension-0 run: `boxDim[0]` elements, or an im2col pixel's
-    /// `channelsPerPixel`) in shared memory: what a row writes.
+    /// Bytes of one row (a dimension-0 run: `boxDim[0]` elements, `ceil(boxDim[0] /
+    /// elementStrides[0])` units of an interleaved map, or an im2col pixel's `channelsPerPixel`)
+    /// in shared memory: what a row writes.
     fn row_bytes(&self) -> u64 {
         let inner = self.box_counts().first().copied().unwrap_or(0);
         match (&self.mode, self.interleave.unit_bytes()) {
@@ -920,6 +922,12 @@ impl TensorMap {
             (Some(span), Interleave::None) => row.div_ceil(span).saturating_mul(span),
             _ => row,
         }
+    }
+
+    /// Bytes between consecutive positions along dimension 0: the element, or with interleave
+    /// the unit (16 or 32 bytes).
+    fn dim0_step_bytes(&self) -> u64 {
+        self.interleave.unit_bytes().unwrap_or(self.element_bytes())
     }
 
     /// Bytes of one [`TileElement`]: the map's element, or with interleave one 16-byte chunk of
@@ -1117,7 +1125,7 @@ impl TensorMap {
     /// The global address of the element at tensor coordinates `x` (innermost first), `None`
     /// when a coordinate lies outside `0..globalDim`.
     fn global_of(&self, x: &[i64]) -> Result<Option<u64>, TileError> {
-        let elem = u128::from(self.interleave.unit_bytes().unwrap_or(self.element_bytes()));
+        let elem = u128::from(self.dim0_step_bytes());
         let mut address = u128::from(self.global_address);
         for (d, &x_d) in x.iter().enumerate() {
             if x_d < 0 || x_d as u64 >= self.dims[d] {
@@ -1135,7 +1143,7 @@ impl TensorMap {
     /// [`Self::row_pitch`] apart); an interleave unit is one element per 16 bytes.
     fn tiled_elements(&self, coords: &[i32]) -> Result<Vec<TileElement>, TileError> {
         let counts = self.box_counts();
-        let elem = self.interleave.unit_bytes().unwrap_or(self.element_bytes());
+        let elem = self.dim0_step_bytes();
         let part = self.tile_element_bytes();
         let pitch = self.row_pitch();
         let per_row = counts.first().copied().unwrap_or(1).max(1);
