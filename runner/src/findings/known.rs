@@ -437,6 +437,8 @@ mod tests {
         for form in [
             "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32",
             "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+            // A program with both reductions (fuzz --async, 2026-11-28, seed 31).
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 + cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
         ] {
             assert_eq!(named(&sig(form, "f32-subnormal-add")).as_deref(), Some("reduce-add-f32-subnormals"), "{form}");
             assert_eq!(named(&sig(form, "normal")), None, "{form}");
