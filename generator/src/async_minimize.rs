@@ -194,9 +194,10 @@ mod tests {
         let cfg = AsyncConfig { swarm: false, ..AsyncConfig::default() };
         let (seed, src) = (0..200u64)
             .map(|s| (s, generate_seeded(s, &cfg, &target)))
-            .find(|(_, p)| p.threads > 1 && p.statements.iter().any(|s| s.starts_with("cp.reduce.async.bulk")))
-            .expect("a program with a reduction");
-        let planted = src.statements.iter().find(|s| s.starts_with("cp.reduce.async.bulk")).cloned().expect("found");
+            .find(|(_, p)| p.threads > 1 && p.statements.iter().any(|s| s.starts_with("cp.reduce.async.bulk.global")))
+            .expect("a program with a bulk reduction");
+        let planted =
+            src.statements.iter().find(|s| s.starts_with("cp.reduce.async.bulk.global")).cloned().expect("found");
         let r = minimize(&src, &allow, 2000, |c| c.statements.contains(&planted));
         assert!(r.source.statements.contains(&planted), "seed {seed}");
         assert!(protocol_correct(&r.source, &allow), "seed {seed}: {:?}", r.source.statements);
