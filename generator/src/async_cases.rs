@@ -794,13 +794,11 @@ fn interleaved_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap>
     for (k, (interleave, swizzle)) in layouts.into_iter().enumerate() {
         let dtype = types[(k + rank) % types.len()];
         let inner = 16 * (1 + (k + rank) as u64 % 2);
-        let mut m = interleaved_map(rank, dtype, interleave, inner, 32 * (k as u64 % 2), 1);
+        let estride = if k % 4 == 0 { 2 } else { 1 };
+        let mut m = interleaved_map(rank, dtype, interleave, inner, 32 * (k as u64 % 2), estride, 1);
         m.swizzle = swizzle;
         if k % 2 == 1 {
             m.element_strides[0] = 2;
-        } else if k % 4 == 0 {
-            m = interleaved_map(rank, dtype, interleave, inner, 0, 2);
-            m.swizzle = swizzle;
         }
         if dtype.is_float() && k % 2 == 0 {
             m.oob_fill = OobFill::NanRequestZeroFma;
@@ -814,8 +812,9 @@ fn interleaved_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap>
 
 /// An interleaved map (16B or 32B): `boxDim[0]` = `inner_bytes` / element size, in a tensor
 /// three units wider; along dimension d ≥ 1 a box of 3 positions at element stride `estride`
-/// (one position along dimension rank − 2) in a tensor one larger than the box; rows padded by
-/// `row_pad` bytes (a multiple of 32). No swizzle, no fill: callers set them.
+/// (`rank2_positions` at stride 1 along dimension rank − 2, where an H100 walks only the
+/// first) in a tensor one larger than the box; rows padded by `row_pad` bytes (a multiple of
+/// 32). No swizzle, no fill: callers set them.
 fn interleaved_map(
     rank: usize,
     dtype: D,
@@ -823,6 +822,7 @@ fn interleaved_map(
     inner_bytes: u64,
     row_pad: u64,
     estride: u32,
+    rank2_positions: u32,
 ) -> TensorMap {
     let unit = interleave.unit_bytes().unwrap_or(16);
     let box0 = (inner_bytes / dtype.element_bytes().max(1)).max(1) as u32;
@@ -830,7 +830,7 @@ fn interleaved_map(
     let mut dims = vec![u64::from(box0) + 3];
     let mut element_strides = vec![1];
     for d in 1..rank {
-        let (b, e) = if d == rank - 2 { (1, 1) } else { (3, estride) };
+        let (b, e) = if d == rank - 2 { (rank2_positions, 1) } else { (3, estride) };
         box_dims.push(b);
         element_strides.push(e);
         dims.push(u64::from(b) + 1);
@@ -1413,13 +1413,14 @@ pub const DEVIATION_SETS: [DeviationSet; 6] = [
     INTERLEAVE_BOX_SKIP,
 ];
 
-/// The tensor stores into global memory and `.add` tensor reductions in `mode` (no cache hint)
-/// whose rank `ranks` accepts, valid on `target`: (opcode, `None` for a store or the redOp,
-/// rank).
-fn store_and_add_forms(
+/// The tensor stores into global memory and the tensor reductions whose redOp `redops` accepts,
+/// in `mode` (no cache hint), of a rank `ranks` accepts, valid on `target`: (opcode, `None` for
+/// a store or the redOp, rank).
+pub(crate) fn tensor_write_forms(
     target: &Target,
     mode: LoadMode,
     ranks: &dyn Fn(usize) -> bool,
+    redops: &dyn Fn(RedOp) -> bool,
 ) -> Vec<(String, Option<RedOp>, usize)> {
     valid_forms(target, None)
         .into_iter()
@@ -1430,10 +1431,8 @@ fn store_and_add_forms(
                 {
                     (None, c.dim.rank())
                 }
-                Form::CpReduceAsyncBulkTensor(c)
-                    if c.load_mode == Some(mode) && c.redop == RedOp::Add && !c.cache_hint =>
-                {
-                    (Some(RedOp::Add), c.dim.rank())
+                Form::CpReduceAsyncBulkTensor(c) if c.load_mode == Some(mode) && redops(c.redop) && !c.cache_hint => {
+                    (Some(c.redop), c.dim.rank())
                 }
                 _ => return None,
             };
@@ -1449,19 +1448,14 @@ fn store_and_add_forms(
 /// left out: the transaction bytes a load signals fall short of the tile's, so it would hang.
 pub fn interleave_box_skip_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (opcode, redop, rank) in store_and_add_forms(target, LoadMode::Tile, &|r| matches!(r, 3 | 4)) {
+    for (opcode, redop, rank) in
+        tensor_write_forms(target, LoadMode::Tile, &|r| matches!(r, 3 | 4), &|op| op == RedOp::Add)
+    {
         for (k, (interleave, swizzle, positions)) in
             [(Interleave::B16, Swizzle::None, 2u32), (Interleave::B32, Swizzle::B32, 3)].into_iter().enumerate()
         {
-            let mut map = interleaved_map(rank, D::Uint32, interleave, 16, 0, 1);
+            let mut map = interleaved_map(rank, D::Uint32, interleave, 16, 0, 1, positions);
             map.swizzle = swizzle;
-            map.box_dims[rank - 2] = positions;
-            map.dims[rank - 2] = u64::from(positions) + 1;
-            let mut s = map.strides[0];
-            for (st, &n) in map.strides.iter_mut().zip(&map.dims[1..]) {
-                *st = s;
-                s *= n;
-            }
             let coords: Vec<i32> = (0..rank).map(|d| i32::from(d > 0 && d != rank - 2)).collect();
             if !map.interleave_skips_box() || map.validate(target).is_err() || map.store_restriction(&coords).is_some()
             {
@@ -1526,7 +1520,7 @@ pub fn im2col_start_trap_cases(target: &Target) -> Vec<AsyncCase> {
 /// promises the write, an H100 traps (corpus/findings/tma-im2col-no-offs-corner-trap.md).
 pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (opcode, redop, _) in store_and_add_forms(target, LoadMode::Im2colNoOffs, &|r| r == 3) {
+    for (opcode, redop, _) in tensor_write_forms(target, LoadMode::Im2colNoOffs, &|r| r == 3, &|op| op == RedOp::Add) {
         let maps = match redop {
             None => im2col_maps(3, target),
             Some(op) => im2col_maps_of(3, target, &reduce_types(op)),

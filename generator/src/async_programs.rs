@@ -579,7 +579,6 @@ impl<'r, R: Rng> Gen<'r, R> {
                     swizzle = Swizzle::B32;
                 }
             }
-            let rank = rank;
             let inner_bytes = 16 * (1 + self.r.below((max_inner / 16).max(1)));
             let box0 = (inner_bytes / eb).max(1);
             let mut dims = vec![box0 + self.r.below(2 * box0 + 4)];
@@ -1103,26 +1102,19 @@ impl<'r, R: Rng> Gen<'r, R> {
                         && !crate::async_cases::int64_bitwise(op, &map)
                 })
                 .collect();
-        let opcode = if reduce && !ops.is_empty() && (!store || self.r.below(2) == 0) {
-            let op = self.r.pick(&ops);
-            valid_forms(&self.target, Some(Family::CpReduceAsyncBulkTensor)).into_iter().find_map(
-                |(f, _)| match &f {
-                    Form::CpReduceAsyncBulkTensor(t)
-                        if usize::from(t.dim.rank()) == rank
-                            && t.redop == op
-                            && t.load_mode == Some(oracle::isa::LoadMode::Tile)
-                            && !t.cache_hint =>
-                    {
-                        Some(f.opcode())
-                    }
-                    _ => None,
-                },
-            )?
+        let redop = if reduce && !ops.is_empty() && (!store || self.r.below(2) == 0) {
+            Some(self.r.pick(&ops))
         } else if store {
-            format!("cp.async.bulk.tensor.{rank}d.global.shared::cta.tile.bulk_group")
+            None
         } else {
             return None;
         };
+        let (opcode, _, _) =
+            crate::async_cases::tensor_write_forms(&self.target, oracle::isa::LoadMode::Tile, &|r| r == rank, &|op| {
+                Some(op) == redop
+            })
+            .into_iter()
+            .find(|(_, op, _)| *op == redop)?;
         let eb = map.element_bytes().max(1);
         let q = (16 / eb).max(1);
         let names: Vec<String> = (0..rank).map(|_| self.name("sc")).collect();
@@ -1396,7 +1388,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.buffer("tobj", BufferSpace::Global, 128, Init::Fill { len: 128, byte: None });
             target = crate::async_cases::replace_target(&self.target).unwrap_or(target);
         }
-        let tensor_maps = match (&self.object, &self.map) {
+        let mut tensor_maps = match (&self.object, &self.map) {
             (Some(encoded), _) => vec![TensorMapSource {
                 name: "tmap".into(),
                 global: "tsrc".into(),
@@ -1413,7 +1405,6 @@ impl<'r, R: Rng> Gen<'r, R> {
             }],
             (None, None) => Vec::new(),
         };
-        let mut tensor_maps = tensor_maps;
         if let Some(map) = &self.store_map {
             tensor_maps.push(TensorMapSource {
                 name: "smap".into(),
