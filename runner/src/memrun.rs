@@ -1,6 +1,6 @@
-//! Memory programs on GPU backends: print programs as one module
-//! ([`oracle::memprog::ptx::module`]; for the JIT, modules of [`JIT_MODULE_PROGRAMS`]),
-//! assemble it once when the backend runs a ptxas build,
+//! Memory programs on GPU backends: print programs as modules
+//! ([`oracle::memprog::ptx::module`]; for the JIT, modules of [`JIT_MODULE_PROGRAMS`]; for a
+//! ptxas build, one module per share of the cores, assembled side by side),
 //! run one [`MemSpec`] per program ([`Backend::run_mem`]) and slice each program's read-back
 //! buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
 //! ([`oracle_read`], [`compare`]); and write a program's description as the `ptxdiff eval`
@@ -167,9 +167,9 @@ fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<
 /// so small modules spread the compilation over the workers.
 pub const JIT_MODULE_PROGRAMS: usize = 8;
 
-/// Runs programs on one backend: prints one module per target (a module has one `.target`;
-/// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target), assembles it when the
-/// backend's builds need it (once), sends one MemSpec per program; `Err` = environment
+/// Runs programs on one backend: prints modules per target (a module has one `.target`;
+/// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target, a ptxas build one per
+/// share of the cores, assembled in parallel), sends one MemSpec per program; `Err` = environment
 /// problem for all. Results come back in the programs' order.
 pub fn run_on(
     backend: &mut dyn Backend,
@@ -207,6 +207,54 @@ pub fn print_all(programs: &[&MemProgram]) -> Result<usize, oracle::memprog::ptx
     by_target(programs).into_iter().try_fold(0, |n, (_, group)| Ok(n + module(&group)?.ptx.len()))
 }
 
+/// Programs per module a ptxas build assembles: the batch dealt over the machine's cores,
+/// since ptxas is single-threaded and costs about the same per instruction whatever the
+/// module's size (measured on the H200 box: docs/PERFORMANCE.md), so modules assembled side
+/// by side finish a batch in a fraction of the time one module takes.
+fn ptxas_module_programs(programs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    programs.div_ceil(cores).max(1)
+}
+
+/// What a program of a ptxas module became: a job to run (its kernel and spec), or the
+/// assembler's failure.
+enum Assembled {
+    Job(Box<(MemKernel, MemSpec)>),
+    Failed(Failure),
+}
+
+/// Assembles `programs` as one module into `stem.cubin`: one [`Assembled`] per program, in
+/// order. When the whole module fails, each program is assembled alone to attribute the
+/// failure.
+fn assemble_programs(
+    build: &Build,
+    programs: &[&MemProgram],
+    arch: &str,
+    stem: &std::path::Path,
+    timeout: Duration,
+) -> Result<Vec<Assembled>, String> {
+    let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
+    let job = |m: &MemModule, k: &MemKernel, cubin: &PathBuf| {
+        Assembled::Job(Box::new((k.clone(), mem_spec(&m.ptx, Some(cubin.clone()), k, timeout))))
+    };
+    match assemble(build, &m, arch, stem.with_extension("cubin"))? {
+        Ok(cubin) => Ok(m.kernels.iter().map(|k| job(&m, k, &cubin)).collect()),
+        Err(whole) if programs.len() == 1 => Ok(vec![Assembled::Failed(whole)]),
+        Err(_) => programs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let one = module(&[*p]).map_err(|e| format!("cannot print memory program {i}: {e}"))?;
+                let cubin = stem.with_extension(format!("{i}.cubin"));
+                Ok(match assemble(build, &one, arch, cubin)? {
+                    Ok(cubin) => job(&one, &one.kernels[0], &cubin),
+                    Err(f) => Assembled::Failed(f),
+                })
+            })
+            .collect(),
+    }
+}
+
 /// [`run_on`] for programs of one target.
 fn run_one_target(
     backend: &mut dyn Backend,
@@ -228,39 +276,41 @@ fn run_one_target(
         }
         return finish(backend, &kernels, &specs);
     };
-    let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
     let arch = programs[0].target.name();
     let dir = tempfile::Builder::new()
         .prefix("ptxdiff-memrun-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
-    match assemble(&build, &m, &arch, dir.path().join("all.cubin"))? {
-        Ok(cubin) => {
-            let specs: Vec<MemSpec> =
-                m.kernels.iter().map(|k| mem_spec(&m.ptx, Some(cubin.clone()), k, timeout)).collect();
-            finish(backend, &m.kernels, &specs)
-        }
-        Err(whole) if programs.len() == 1 => Ok(vec![GpuResult::Failed(whole)]),
-        Err(_) => {
-            // Attribute the failure: each program in a module of its own.
-            let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
-            let mut runnable = Vec::new();
-            for (i, p) in programs.iter().enumerate() {
-                let one = module(&[*p]).map_err(|e| format!("cannot print memory program {i}: {e}"))?;
-                match assemble(&build, &one, &arch, dir.path().join(format!("p{i}.cubin")))? {
-                    Ok(cubin) => runnable.push((i, mem_spec(&one.ptx, Some(cubin), &one.kernels[0], timeout), one)),
-                    Err(f) => results[i] = Some(GpuResult::Failed(f)),
-                }
+    // One module per share of the cores, each assembled on a thread of its own.
+    let chunks: Vec<&[&MemProgram]> = programs.chunks(ptxas_module_programs(programs.len())).collect();
+    let assembled: Vec<Result<Vec<Assembled>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .enumerate()
+            .map(|(c, chunk)| {
+                let (build, arch, stem) = (&build, &arch, dir.path().join(format!("m{c}")));
+                s.spawn(move || assemble_programs(build, chunk, arch, &stem, timeout))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
+    let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
+    let (mut at, mut kernels, mut specs) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, a) in assembled.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().flatten().enumerate() {
+        match a {
+            Assembled::Job(job) => {
+                let (k, spec) = *job;
+                at.push(i);
+                kernels.push(k);
+                specs.push(spec);
             }
-            let specs: Vec<MemSpec> = runnable.iter().map(|(_, s, _)| s.clone()).collect();
-            let kernels: Vec<MemKernel> = runnable.iter().map(|(_, _, one)| one.kernels[0].clone()).collect();
-            let ran = finish(backend, &kernels, &specs)?;
-            for ((i, _, _), r) in runnable.iter().zip(ran) {
-                results[*i] = Some(r);
-            }
-            results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+            Assembled::Failed(f) => results[i] = Some(GpuResult::Failed(f)),
         }
     }
+    for (i, r) in at.into_iter().zip(finish(backend, &kernels, &specs)?) {
+        results[i] = Some(r);
+    }
+    results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
 }
 
 /// Runs `specs` (one per kernel) and turns the outcomes into results.

@@ -66,7 +66,7 @@ fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
 #[test]
 fn options_that_do_not_apply_are_errors() {
     let dir = tempfile::tempdir().unwrap();
-    for extra in [&["--adapt"][..], &["--shard", "1/2"], &["--backends", "ptxas-check"]] {
+    for extra in [&["--adapt"][..], &["--backends", "ptxas-check"]] {
         let out = ptxdiff()
             .args(["fuzz", "--async", "--programs", "1", "--out"])
             .arg(dir.path().join("run"))
@@ -80,6 +80,51 @@ fn options_that_do_not_apply_are_errors() {
             "{err}"
         );
     }
+}
+
+/// A memory-program campaign resumes like a register one: `fuzz --resume DIR` continues it (no
+/// `--async` needed: the campaign's kind is in its state) with its seed, counting every program
+/// once; a shard runs; and a register campaign cannot be resumed as a memory one.
+#[test]
+fn an_async_campaign_resumes_from_its_state_and_runs_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let text = |out: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    let out = ptxdiff()
+        .args(["fuzz", "--async", "--programs", "20", "--batch", "10", "--seed", "5", "--backends", "oracle", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = ptxdiff().args(["fuzz", "--programs", "10", "--resume"]).arg(&run).output().unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("fuzz --async: seed 5") && t.contains("10 async programs in"), "{t}");
+    assert!(t.contains("campaign: 30 async programs over all sessions"), "{t}");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!((state["programs"].as_u64(), state["next_batch"].as_u64()), (Some(30), Some(3)), "{state}");
+    assert!(state["memory"]["config"].is_object(), "{state}");
+    let out = ptxdiff()
+        .args(["fuzz", "--async", "--programs", "10", "--batch", "5", "--seed", "5", "--backends", "oracle"])
+        .args(["--shard", "2/3", "--out"])
+        .arg(dir.path().join("shard"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // A register campaign's directory resumed as a memory one: refused by name.
+    let reg = dir.path().join("reg");
+    let out = ptxdiff()
+        .args(["fuzz", "--programs", "1", "--batch", "1", "--seed", "5", "--backends", "oracle", "--out"])
+        .arg(&reg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = ptxdiff().args(["fuzz", "--async", "--programs", "1", "--resume"]).arg(&reg).output().unwrap();
+    let t = text(&out);
+    assert!(!out.status.success() && t.contains("fuzzes register programs"), "{t}");
 }
 
 /// What the GPU campaign sends to ptxas: generated programs printed as one module per target

@@ -36,7 +36,11 @@ use oracle::memory::Region;
 use oracle::memprog::{MemProgram, MemSource};
 use oracle::semantics::{Allowances, Deviation};
 
+use serde::{Deserialize, Serialize};
+
 use super::engine::{add_stage, measure, StageTime};
+use super::State;
+use crate::atomic_write::write_atomic;
 use crate::backend::{Backend, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
 use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
@@ -80,13 +84,90 @@ pub struct AsyncOptions {
     pub command: String,
     /// Print a status line every few seconds.
     pub progress: bool,
+    /// Continue the campaign in `run_dir` (its stored configuration, seed and shard).
+    pub resume: bool,
+    /// Only this shard of the campaign's batches (as for register programs:
+    /// [`crate::runs::shard::Shard::global`]).
+    pub shard: Option<crate::runs::shard::Shard>,
 }
 
-/// What an async campaign did.
+/// What `campaign.json` holds of a memory-program campaign beside the common state
+/// ([`super::State`]): its generator configuration and counters over all sessions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryState {
+    /// Generator configuration.
+    pub config: AsyncConfig,
+    /// Programs run on the GPU backends (each counted once per backend).
+    pub gpu_runs: u64,
+    /// Raw findings by symptom.
+    pub symptoms: BTreeMap<String, u64>,
+    /// Findings minimized.
+    pub minimized: u64,
+    /// Predicate calls the minimizations took.
+    pub minimize_calls: u64,
+    /// What the campaign did with each kind of finding so far (so that a resumed campaign
+    /// counts a kind under the same first finding as an uninterrupted one).
+    #[serde(default)]
+    pub kinds: Vec<KindRecord>,
+}
+
+/// A kind of finding and what the campaign did with it, as stored in [`MemoryState`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KindRecord {
+    /// Class.
+    pub class: FindingClass,
+    /// The backends that show it.
+    pub backends: Vec<String>,
+    /// The symptom.
+    pub how: String,
+    /// The input class of the known deviation that explains it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deviation: Option<String>,
+    /// Findings of the kind minimized.
+    pub minimized: u32,
+    /// The signature the kind's later findings are counted under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Signature>,
+}
+
+/// The kinds of a stored state as the campaign keeps them (a deviation the model no longer
+/// names is dropped with its kind: its findings are then stored anew).
+fn kinds_from(records: &[KindRecord]) -> BTreeMap<Kind, KindSeen> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let deviation = match &r.deviation {
+                None => None,
+                Some(name) => Some(Deviation::ALL.into_iter().find(|d| d.input_class() == name)?),
+            };
+            let kind = (r.class, r.backends.clone(), r.how.clone(), deviation);
+            Some((kind, KindSeen { minimized: r.minimized, first: r.first.clone() }))
+        })
+        .collect()
+}
+
+/// [`kinds_from`]'s inverse.
+fn kind_records(kinds: &BTreeMap<Kind, KindSeen>) -> Vec<KindRecord> {
+    kinds
+        .iter()
+        .map(|((class, backends, how, deviation), seen)| KindRecord {
+            class: *class,
+            backends: backends.clone(),
+            how: how.clone(),
+            deviation: deviation.map(|d| d.input_class().to_string()),
+            minimized: seen.minimized,
+            first: seen.first.clone(),
+        })
+        .collect()
+}
+
+/// What an async campaign did this session.
 #[derive(Clone, Debug, Default)]
 pub struct AsyncSummary {
     /// Programs generated and run on the oracle.
     pub programs: u64,
+    /// Programs over all sessions of the campaign.
+    pub campaign_programs: u64,
     /// Seconds the campaign ran.
     pub seconds: f64,
     /// Programs the oracle refused (must stay 0).
@@ -301,8 +382,10 @@ struct Prepared {
     oracle: StageTime,
 }
 
-/// Generates program `k` of batch `b` and runs it on the oracle.
+/// Generates program `k` of the session's batch `b` (under a shard, the campaign-wide batch
+/// it stands for) and runs it on the oracle.
 fn prepare(o: &AsyncOptions, b: u64, k: u64) -> Prepared {
+    let b = o.shard.map_or(b, |s| s.global(b));
     let seed = super::program_seed(o.seed, b, k);
     let (source, generation) = measure(|| generate_seeded(seed, &o.config, &o.target));
     let (result, oracle) = measure(|| {
@@ -333,7 +416,17 @@ pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
     run_with(o, sel.backends, why)
 }
 
+/// A batch prepared ahead: its index, and each program generated and run on the oracle.
+type Batch = (u64, Vec<Prepared>, StageTime);
+
 /// Runs an async campaign on the oracle and `gpus` (`gpu_unavailable`: why there are none).
+///
+/// The loop is the register campaign's ([`super::run`]): batches are prepared ahead
+/// (generation and the oracle, on all cores) while the previous batch runs on the GPU
+/// backends, each backend on a thread of its own; the campaign state (`campaign.json`,
+/// [`State`] with [`MemoryState`]) is written after each batch's findings, so a campaign killed
+/// at any point resumes at the batch it was in (`--resume`) and `--shard i/N` runs every
+/// N-th batch.
 pub fn run_with(
     o: &AsyncOptions,
     mut gpus: Vec<Box<dyn Backend>>,
@@ -345,61 +438,100 @@ pub fn run_with(
     } else {
         KnownSet::empty()
     };
-    if o.run_dir.exists()
-        && o.run_dir.read_dir().with_context(|| format!("reading {}", o.run_dir.display()))?.next().is_some()
-    {
-        bail!("{} is not empty: give --out a new or empty directory for the campaign", o.run_dir.display());
-    }
+    super::check_run_dir(&o.run_dir, o.resume)?;
     std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
     let mut s = AsyncSummary { gpu_unavailable, ..AsyncSummary::default() };
     s.backends =
         std::iter::once(crate::backend::oracle::NAME.to_string()).chain(gpus.iter().map(|b| b.name())).collect();
+    let state_path = o.run_dir.join(super::STATE);
+    let fresh = State {
+        seed: o.seed,
+        target: format!("{}@{}", o.target, o.target.ptx),
+        backends: s.backends.clone(),
+        next_batch: 0,
+        programs: 0,
+        seconds: 0.0,
+        families: BTreeMap::new(),
+        invalid: 0,
+        config: generator::program::Config::default(),
+        shard: o.shard,
+        triage: super::triage::TriageCounts::default(),
+        stages: BTreeMap::new(),
+        swarm: None,
+        memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
+    };
+    let mut state = super::open_state(&state_path, o.resume, fresh)?;
+    let mut totals = state.memory.clone().unwrap_or_default();
+    // A resumed campaign generates with its stored configuration.
+    let o = &AsyncOptions { config: totals.config.clone(), ..o.clone() };
     let mut env = vec![("mode".to_string(), "async".to_string())];
     env.extend(crate::backend::environment(&gpus));
     if let Some(why) = &s.gpu_unavailable {
         env.push(("gpu".into(), format!("unavailable: {why}")));
     }
     env.push(("backends".into(), s.backends.join(",")));
-    let meta = RunMeta {
-        run_id: String::new(),
-        started_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
-        command: o.command.clone(),
-        target: o.target.to_string(),
-        environment: env.clone(),
-        extra: BTreeMap::from([("seed".to_string(), o.seed.to_string()), ("mode".to_string(), "async".to_string())]),
+    let mut store = if o.resume && o.run_dir.join(crate::findings::store::FINDINGS_JSON).exists() {
+        FindingStore::open(&o.run_dir, known)?
+    } else {
+        let meta = RunMeta {
+            run_id: String::new(),
+            started_unix_s: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            command: o.command.clone(),
+            target: o.target.to_string(),
+            environment: env.clone(),
+            extra: BTreeMap::from_iter(
+                [("seed".to_string(), o.seed.to_string()), ("mode".to_string(), "async".to_string())]
+                    .into_iter()
+                    .chain(o.shard.map(|s| ("shard".to_string(), s.to_string()))),
+            ),
+        };
+        FindingStore::create(&o.run_dir, meta, known)?
     };
-    let mut store = FindingStore::create(&o.run_dir, meta, known)?;
     let start = Instant::now();
+    let s0 = state.programs;
     let mut last_status = Instant::now();
-    let mut minimized_kinds: BTreeMap<Kind, KindSeen> = BTreeMap::new();
-    let done = |s: &AsyncSummary| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| s.programs >= m);
-    let mut b = 0u64;
-    while !done(&s) {
-        let n = match o.max_programs {
-            Some(m) => (m - s.programs).min(o.batch as u64),
-            None => o.batch as u64,
-        };
-        // Generation and the oracle, on all cores.
+    let mut minimized_kinds = kinds_from(&totals.kinds);
+    // Generation and the oracle of the next batches (each on all cores) while the GPU
+    // backends run this one.
+    let first = state.next_batch;
+    let producer_opts = o.clone();
+    let producer: super::ahead::Ahead<Batch> = super::ahead::Ahead::start(first, 2, 1, move |b, _| {
+        let o = &producer_opts;
+        let n = super::session_batch_size(o.batch, o.max_programs, first, b);
+        if n == 0 {
+            return None;
+        }
+        use rayon::prelude::*;
         let t = Instant::now();
-        let prepared: Vec<_> = {
-            use rayon::prelude::*;
-            (0..n).into_par_iter().map(|k| prepare(o, b, k)).collect()
-        };
-        let wall = t.elapsed().as_secs_f64();
+        let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, b, k)).collect();
+        Some((b, prepared, StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 }))
+    });
+    let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
+    while !done(&state) {
+        let t_wait = Instant::now();
+        let Some((b, prepared, made)) = producer.recv() else { break };
+        add_stage(
+            &mut s.stages,
+            "waiting for preparation",
+            StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 },
+        );
+        let n = prepared.len() as u64;
         let (gen_cpu, ora_cpu): (f64, f64) = prepared
             .iter()
             .map(|p| (p.generation.cpu_s, p.oracle.cpu_s))
             .fold((0.0, 0.0), |a, x| (a.0 + x.0, a.1 + x.1));
         let share = gen_cpu / (gen_cpu + ora_cpu).max(1e-12);
-        add_stage(&mut s.stages, "generation", StageTime { wall_s: wall * share, cpu_s: gen_cpu });
-        add_stage(&mut s.stages, "oracle", StageTime { wall_s: wall * (1.0 - share), cpu_s: ora_cpu });
-        s.programs += n;
+        add_stage(&mut s.stages, "generation", StageTime { wall_s: made.wall_s * share, cpu_s: gen_cpu });
+        add_stage(&mut s.stages, "oracle", StageTime { wall_s: made.wall_s * (1.0 - share), cpu_s: ora_cpu });
         let mut runnable: Vec<(MemSource, MemProgram, Vec<Region>)> = Vec::new();
         for prep in prepared {
             match prep.result {
                 Ok((p, r)) => runnable.push((prep.source, p, r)),
                 Err(e) => {
                     s.undefined += 1;
+                    state.invalid = state.invalid.saturating_add(1);
                     if s.undefined_examples.len() < SHOW_UNDEFINED {
                         eprintln!(
                             "warning: the oracle refused a generated async program ({e}); this is a generator bug"
@@ -416,18 +548,32 @@ pub fn run_with(
             if let Err(e) = printed {
                 bail!("cannot print generated async programs as PTX ({e}): a ptxdiff bug");
             }
+            // Every backend on a thread of its own (the ptxas builds assemble while the JIT
+            // compiles; the workers are shared).
+            let runs: Vec<(String, Result<Vec<GpuResult>, String>, StageTime)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = gpus
+                    .iter_mut()
+                    .map(|g| {
+                        let programs = &programs;
+                        scope.spawn(move || {
+                            let (r, t) = measure(|| run_on(g.as_mut(), programs, JOB_TIMEOUT));
+                            (g.name(), r, t)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+            });
             let mut raws: Vec<Raw> = Vec::new();
             let mut per_program: Vec<Vec<(String, Symptom, Vec<WordMismatch>)>> = vec![Vec::new(); runnable.len()];
-            for g in gpus.iter_mut() {
-                let (results, t) = measure(|| run_on(g.as_mut(), &programs, JOB_TIMEOUT));
-                add_stage(&mut s.stages, "GPU", t);
-                let results = results.map_err(|e| anyhow::anyhow!("backend {}: {e}", g.name()))?;
+            for (name, results, t) in runs {
+                add_stage(&mut s.stages, &format!("GPU: run on {name}"), t);
+                let results = results.map_err(|e| anyhow::anyhow!("backend {name}: {e}"))?;
                 s.gpu_runs += results.len() as u64;
                 let (_, t) = measure(|| {
                     for (k, r) in results.iter().enumerate() {
                         let (_, p, expected) = &runnable[k];
-                        if let (Some(sym), m) = symptom(p, expected, r, &g.name(), &o.settings.allow) {
-                            per_program[k].push((g.name(), sym, m));
+                        if let (Some(sym), m) = symptom(p, expected, r, &name, &o.settings.allow) {
+                            per_program[k].push((name.clone(), sym, m));
                         }
                     }
                 });
@@ -467,8 +613,14 @@ pub fn run_with(
                 record(o, &mut s, &mut store, &mut gpus, &mut minimized_kinds, raw, start)?;
             }
         }
-        b += 1;
-        if o.progress && last_status.elapsed() >= Duration::from_secs(10) {
+        s.programs += n;
+        state.programs = state.programs.saturating_add(n);
+        state.next_batch = b + 1;
+        let mut snapshot = state.clone();
+        snapshot.seconds += start.elapsed().as_secs_f64();
+        snapshot.memory = Some(session_totals(&totals, &s, &minimized_kinds));
+        write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        if o.progress && last_status.elapsed() >= super::PLAIN_STATUS_EVERY {
             eprintln!(
                 "{:>6.0} s  {} async programs ({:.0}/s)  undefined {}  findings: {} new, {} dup, {} known",
                 start.elapsed().as_secs_f64(),
@@ -482,14 +634,39 @@ pub fn run_with(
             last_status = Instant::now();
         }
     }
+    // A panic while preparing batches ends the campaign early: it is an error, not a summary.
+    producer.finish().map_err(super::preparation_failed)?;
     s.seconds = start.elapsed().as_secs_f64();
+    totals = session_totals(&totals, &s, &minimized_kinds);
+    state.seconds += s.seconds;
+    for (name, t) in &s.stages {
+        add_stage(&mut state.stages, name, *t);
+    }
+    state.memory = Some(totals);
+    write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
+    s.campaign_programs = state.programs;
     store.update_meta(|m| {
-        m.extra.insert("programs".into(), s.programs.to_string());
-        m.extra.insert("undefined".into(), s.undefined.to_string());
-        m.extra.insert("duration (s)".into(), format!("{:.1}", s.seconds));
+        m.extra.insert("programs".into(), state.programs.to_string());
+        m.extra.insert("undefined".into(), state.invalid.to_string());
+        m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
     })?;
     crate::findings::render::write_all(&o.run_dir, store.doc())?;
     Ok(s)
+}
+
+/// The campaign's counters before this session (`before`) plus this session's (`s`), and the
+/// kinds seen so far.
+fn session_totals(before: &MemoryState, s: &AsyncSummary, kinds: &BTreeMap<Kind, KindSeen>) -> MemoryState {
+    let mut t = before.clone();
+    t.kinds = kind_records(kinds);
+    t.gpu_runs = t.gpu_runs.saturating_add(s.gpu_runs);
+    for (k, v) in &s.symptoms {
+        let n = t.symptoms.entry(k.clone()).or_default();
+        *n = n.saturating_add(*v);
+    }
+    t.minimized = t.minimized.saturating_add(s.minimized.0);
+    t.minimize_calls = t.minimize_calls.saturating_add(s.minimized.1);
+    t
 }
 
 /// A kind of finding: class, backends, symptom, and the known deviation that explains it.
@@ -732,6 +909,8 @@ mod tests {
             minimize_calls: 300,
             command: "test".into(),
             progress: false,
+            resume: false,
+            shard: None,
         }
     }
 
@@ -772,5 +951,80 @@ mod tests {
         let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
         assert_eq!((s.new, s.minimized.0, doc.findings.len()), (1, 0, 1), "{s:?}");
         assert_eq!(doc.findings[0].count, s.symptoms.values().sum::<u64>());
+    }
+
+    /// The findings of a run: (signature key, count), sorted.
+    fn findings_of(run: &std::path::Path) -> Vec<(String, u64)> {
+        let doc = crate::findings::FindingsDoc::load(run).expect("findings.json");
+        let mut v: Vec<(String, u64)> = doc.findings.iter().map(|f| (f.signature.key(), f.count)).collect();
+        v.sort();
+        v
+    }
+
+    /// A campaign killed at the worst moment (its findings of a batch on disk, its state not
+    /// yet counting that batch) and resumed finds everything the uninterrupted campaign finds;
+    /// the state counts every program once and the resumed session continues at the batch it
+    /// was killed in.
+    #[test]
+    fn a_resumed_campaign_loses_nothing() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), false) };
+        run_with(&whole, vec![Box::new(Idle)], None).expect("the campaign runs");
+        let parts = options(&dir.path().join("b"), false);
+        let state_path = parts.run_dir.join("campaign.json");
+        run_with(&AsyncOptions { max_programs: Some(8), ..parts.clone() }, vec![Box::new(Idle)], None)
+            .expect("session 1");
+        let after_first = std::fs::read_to_string(&state_path).expect("campaign.json");
+        let resume = AsyncOptions { resume: true, max_programs: Some(8), ..parts.clone() };
+        run_with(&resume, vec![Box::new(Idle)], None).expect("session 2");
+        // Killed after batch 1's findings were stored, before its state was written.
+        std::fs::write(&state_path, &after_first).expect("roll the state back");
+        let s = run_with(&AsyncOptions { max_programs: Some(16), ..resume }, vec![Box::new(Idle)], None)
+            .expect("session 3");
+        assert_eq!((s.programs, s.campaign_programs), (16, 24), "{s:?}");
+        let state = State::parse(&std::fs::read_to_string(&state_path).expect("state"), &state_path).expect("parses");
+        assert_eq!((state.next_batch, state.programs), (3, 24));
+        let memory = state.memory.clone().expect("a memory campaign");
+        assert_eq!(memory.config, AsyncConfig::default());
+        let keys = |v: Vec<(String, u64)>| v.into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        let (a, b) = (findings_of(&whole.run_dir), findings_of(&parts.run_dir));
+        assert!(!a.is_empty());
+        assert_eq!(keys(a), keys(b));
+        // Resuming as a register campaign, or with another seed, is refused by name.
+        let wrong = State { memory: None, ..state.clone() };
+        std::fs::write(&state_path, serde_json::to_string(&wrong).expect("json")).expect("write");
+        let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, vec![Box::new(Idle)], None)
+            .expect_err("another kind");
+        assert!(e.to_string().contains("fuzzes register programs"), "{e}");
+    }
+
+    /// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign, and the shards'
+    /// runs merge into one report.
+    #[test]
+    fn shards_run_the_campaigns_batches_and_merge() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let o = AsyncOptions { batch: 2, ..options(dir.path(), false) };
+        let texts = |o: &AsyncOptions, b: u64| -> Vec<String> {
+            (0..2).map(|k| crate::memrun::eval_line(&prepare(o, b, k).source).to_string()).collect()
+        };
+        let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
+        let mut runs = Vec::new();
+        for i in 1..=3u32 {
+            let shard = Some(crate::runs::shard::Shard { index: i, count: 3 });
+            let s = AsyncOptions { shard, run_dir: dir.path().join(format!("shard{i}")), ..o.clone() };
+            for b in 0..2u64 {
+                assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
+            }
+            run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, vec![Box::new(Idle)], None)
+                .expect("a shard runs");
+            runs.push(s.run_dir);
+        }
+        let merged = dir.path().join("merged");
+        let records: Vec<_> =
+            runs.iter().map(|r| crate::runs::record::RunRecord::load(r).expect("a run record")).collect();
+        crate::runs::merge::merge(&records, &merged, "test").expect("the shards merge");
+        let total: u64 = findings_of(&merged).iter().map(|(_, n)| n).sum();
+        let parts: u64 = runs.iter().flat_map(|r| findings_of(r)).map(|(_, n)| n).sum();
+        assert_eq!(total, parts);
     }
 }

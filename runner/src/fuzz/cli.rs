@@ -258,8 +258,8 @@ pub struct FuzzArgs {
     /// Fuzz asynchronous copies instead: protocol-correct memory programs (mbarrier phases with
     /// bulk and tensor loads, cp.async pipelines, bulk stores and reductions; see
     /// `generator::async_programs`) on the oracle and the cuda:* backends, compared byte for
-    /// byte. `--config` then takes an `AsyncConfig` (TOML); `--resume`, `--shard`, `--adapt`
-    /// and `--baseline` do not apply.
+    /// byte. `--config` then takes an `AsyncConfig` (TOML); `--adapt` does not apply, and
+    /// `--resume DIR` continues a campaign of either kind as it was started.
     #[arg(long = "async")]
     pub async_mode: bool,
     /// Plant a deliberately wrong oracle rule (tests of the campaign itself; only in builds
@@ -299,36 +299,41 @@ fn known_dir(a: &FuzzArgs) -> Result<PathBuf> {
     }
 }
 
-/// `ptxdiff fuzz --async` ([`super::async_campaign`]).
-fn async_fuzz_command(a: &FuzzArgs, target: Target) -> Result<ExitCode> {
+/// `ptxdiff fuzz --async` ([`super::async_campaign`]), or the resumption of a memory-program
+/// campaign (`stored`).
+fn async_fuzz_command(
+    a: &FuzzArgs,
+    target: Target,
+    run_dir: PathBuf,
+    seed: u64,
+    stored: Option<super::State>,
+) -> Result<ExitCode> {
     use super::async_campaign::{run, AsyncOptions};
-    for (given, flag) in [
-        (a.resume.is_some(), "--resume"),
-        (a.shard.is_some(), "--shard"),
-        (a.adapt, "--adapt"),
-        (a.baseline.is_some(), "--baseline"),
-        (planted(a)?.is_some(), "--plant-bug"),
-    ] {
+    for (given, flag) in [(a.adapt, "--adapt"), (planted(a)?.is_some(), "--plant-bug")] {
         if given {
             bail!("{flag} does not apply to `fuzz --async`");
         }
     }
-    let config = match &a.config {
-        None => generator::async_programs::AsyncConfig::default(),
+    let given_config = match &a.config {
+        None => None,
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            toml::from_str(&text).with_context(|| {
+            Some(toml::from_str(&text).with_context(|| {
                 format!("{}: not a valid async generator configuration (AsyncConfig)", path.display())
-            })?
+            })?)
         }
     };
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-    });
-    let run_dir = a.out.clone().unwrap_or_else(|| {
-        let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(format!("fuzz-async-{ts}"))
-    });
+    let config = match (stored.as_ref().and_then(|s| s.memory.as_ref()), given_config) {
+        (Some(m), Some(c)) if m.config != c => bail!(
+            "--config differs from the generator configuration of the campaign in {} (stored in campaign.json); drop --config",
+            run_dir.display()
+        ),
+        (Some(m), _) => m.config.clone(),
+        (None, c) => c.unwrap_or_default(),
+    };
+    if let Some(b) = &a.baseline {
+        crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;
+    }
     let allow = Allowances::from_off(&a.allow_off)?;
     let o = AsyncOptions {
         time: parse_duration(&a.time)?,
@@ -351,6 +356,8 @@ fn async_fuzz_command(a: &FuzzArgs, target: Target) -> Result<ExitCode> {
         minimize_calls: a.minimize_calls,
         command: a.command.clone(),
         progress: true,
+        resume: stored.is_some(),
+        shard: a.shard,
     };
     println!("fuzz --async: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = run(&o)?;
@@ -376,59 +383,81 @@ fn async_fuzz_command(a: &FuzzArgs, target: Target) -> Result<ExitCode> {
         "findings: {} new, {} duplicates, {} known; {} minimized ({} predicate calls)",
         s.new, s.duplicates, s.known, s.minimized.0, s.minimized.1
     );
+    if s.campaign_programs != s.programs {
+        println!("campaign: {} async programs over all sessions", s.campaign_programs);
+    }
     eprintln!("{}", super::stage_table(&s.stages, s.seconds));
     println!("report: {}", run_dir.join("index.html").display());
-    Ok(if s.new > 0 || s.undefined > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    if s.undefined > 0 {
+        return Ok(ExitCode::FAILURE);
+    }
+    if let Some(b) = &a.baseline {
+        let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
+        let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
+        return Ok(crate::runs::baseline::exit_status(&changes));
+    }
+    Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The run directory of `ptxdiff fuzz` (`--resume DIR`, `--out DIR`, or a new folder under
+/// `reports/`) and, when resuming, the campaign stored there, checked against the options that
+/// it fixed (`--out`, `--seed`: given again, they must agree with it).
+fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<super::State>)> {
+    let Some(run_dir) = a.resume.clone() else {
+        let dir = a.out.clone().unwrap_or_else(|| {
+            let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            let name = if a.async_mode { format!("fuzz-async-{ts}") } else { format!("fuzz-{ts}") };
+            crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(name)
+        });
+        return Ok((dir, None));
+    };
+    let path = run_dir.join("campaign.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
+    let stored = super::State::parse(&text, &path)?;
+    if let Some(out) = a.out.as_ref().filter(|o| *o != &run_dir) {
+        bail!(
+            "--out {} conflicts with --resume {}: a resumed campaign writes into its own directory; drop --out",
+            out.display(),
+            run_dir.display()
+        );
+    }
+    if let Some(given) = a.seed.filter(|&s| s != stored.seed) {
+        bail!(
+            "--seed {given} conflicts with the campaign in {} (seed {}); drop --seed",
+            run_dir.display(),
+            stored.seed
+        );
+    }
+    Ok((run_dir, Some(stored)))
 }
 
 /// `ptxdiff fuzz`.
 pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     let target: Target = if a.target == "auto" { "sm_90".parse()? } else { a.target.parse()? };
-    if a.async_mode {
-        return async_fuzz_command(&a, target);
+    let (run_dir, stored) = campaign_dir(&a)?;
+    let resume = stored.is_some();
+    let seed = stored.as_ref().map_or_else(
+        || {
+            a.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+            })
+        },
+        |s| s.seed,
+    );
+    // A resumed campaign is of the kind of program it was started with.
+    if a.async_mode || stored.as_ref().is_some_and(|s| s.memory.is_some()) {
+        return async_fuzz_command(&a, target, run_dir, seed, stored);
     }
     let plant = planted(&a)?;
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-    });
-    let (run_dir, resume) = match (&a.resume, &a.out) {
-        (Some(dir), _) => (dir.clone(), true),
-        (None, Some(dir)) => (dir.clone(), false),
-        (None, None) => {
-            let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            (crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(format!("fuzz-{ts}")), false)
-        }
-    };
-    let seed = if resume {
-        let path = run_dir.join("campaign.json");
-        let text =
-            std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
-        let stored = super::State::parse(&text, &path)?;
-        // Options the campaign fixed: given again, they must agree with it.
-        if let Some(out) = a.out.as_ref().filter(|o| *o != &run_dir) {
-            bail!(
-                "--out {} conflicts with --resume {}: a resumed campaign writes into its own directory; drop --out",
-                out.display(),
-                run_dir.display()
-            );
-        }
-        if let Some(given) = a.seed.filter(|&s| s != stored.seed) {
-            bail!(
-                "--seed {given} conflicts with the campaign in {} (seed {}); drop --seed",
-                run_dir.display(),
-                stored.seed
-            );
-        }
+    if let Some(stored) = &stored {
         if a.config.is_some() && load_config(a.config.as_deref())? != stored.config {
             bail!(
                 "--config differs from the generator configuration of the campaign in {} (stored in campaign.json); drop --config",
                 run_dir.display()
             );
         }
-        stored.seed
-    } else {
-        seed
-    };
+    }
     let known_dir = known_dir(&a)?;
     let o = Options {
         time: parse_duration(&a.time)?,

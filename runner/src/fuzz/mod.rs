@@ -155,6 +155,11 @@ pub struct State {
     /// campaign does not adapt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swarm: Option<adapt::Swarm>,
+    /// A campaign over memory programs (`fuzz --async`): its generator configuration and
+    /// counters (then `config` is unused and `invalid` counts the programs the oracle
+    /// refused); none for register programs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<async_campaign::MemoryState>,
 }
 
 /// What a campaign did.
@@ -223,6 +228,14 @@ impl State {
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
         }
+        if let Some(m) = &s.memory {
+            let counters = [("gpu_runs", m.gpu_runs), ("minimized", m.minimized), ("minimize_calls", m.minimize_calls)];
+            let counters = counters.into_iter().map(|(k, v)| (k.to_string(), v));
+            let symptoms = m.symptoms.iter().map(|(k, v)| (format!("symptoms.{k}"), *v));
+            if let Some((field, v)) = counters.chain(symptoms).find(|(_, v)| *v > MAX_COUNTER) {
+                return Err(bad(&format!("memory.{field}"), v.to_string(), MAX_COUNTER.to_string()));
+            }
+        }
         if let Some(sw) = &s.swarm {
             if let Some(b) = sw.applied.filter(|&b| b > MAX_NEXT_BATCH) {
                 return Err(bad("swarm.applied", b.to_string(), MAX_NEXT_BATCH.to_string()));
@@ -272,6 +285,38 @@ fn check_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<()> {
         "{} is not empty and holds no campaign; ptxdiff writes its reports there and would overwrite or delete files it did not create: give `--out` a new or empty directory (`--resume DIR` continues a campaign)",
         dir.display()
     );
+}
+
+/// The campaign state at `path`: with `resume`, the stored one, which must have `fresh`'s
+/// seed, target, shard and kind of program (an error names the difference); otherwise
+/// `fresh`, on disk before the first batch so that a campaign killed in that batch resumes
+/// (from batch 0) like one killed later.
+pub fn open_state(path: &std::path::Path, resume: bool, fresh: State) -> anyhow::Result<State> {
+    if !resume {
+        write_atomic(path, &serde_json::to_string_pretty(&fresh)?)?;
+        return Ok(fresh);
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: no campaign to resume here (start one without --resume)", path.display()))?;
+    let s = State::parse(&text, path)?;
+    if s.seed != fresh.seed || s.target != fresh.target {
+        bail!("{}: the campaign used seed {} and target {}; resume with those", path.display(), s.seed, s.target);
+    }
+    if s.shard != fresh.shard {
+        let name =
+            |s: Option<crate::runs::shard::Shard>| s.map_or_else(|| "no --shard".into(), |s| format!("--shard {s}"));
+        bail!("{}: the campaign ran with {}; resume with that", path.display(), name(s.shard));
+    }
+    if s.memory.is_some() != fresh.memory.is_some() {
+        let kind = |m: bool| if m { "memory programs (`fuzz --async`)" } else { "register programs" };
+        bail!(
+            "{}: the campaign fuzzes {}, not {}; resume it as it was started",
+            path.display(),
+            kind(s.memory.is_some()),
+            kind(fresh.memory.is_some())
+        );
+    }
+    Ok(s)
 }
 
 /// The text of a panic payload.
@@ -325,8 +370,13 @@ pub fn program_seed(seed: u64, batch: u64, k: u64) -> u64 {
 /// Programs of batch `b` in a session that started at batch `first`: `o.batch`, fewer for the
 /// last batch under `--programs` (so `--programs 1` runs one program), 0 past it.
 pub fn batch_size(o: &Options, first: u64, b: u64) -> usize {
-    let full = o.batch as u64;
-    let n = match o.max_programs {
+    session_batch_size(o.batch, o.max_programs, first, b)
+}
+
+/// [`batch_size`] for batches of `batch` programs and a session of at most `max_programs`.
+pub fn session_batch_size(batch: usize, max_programs: Option<u64>, first: u64, b: u64) -> usize {
+    let full = batch as u64;
+    let n = match max_programs {
         Some(m) => m.saturating_sub(b.saturating_sub(first).saturating_mul(full)).min(full),
         None => full,
     };
@@ -423,51 +473,30 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         sweep_timeout: Duration::from_secs(120),
     });
     let names = if o.backends.is_empty() { registry.fuzz_defaults() } else { o.backends.clone() };
-    let mut state = if o.resume {
-        let text = std::fs::read_to_string(&state_path).with_context(|| {
-            format!("{}: no campaign to resume here (start one without --resume)", state_path.display())
-        })?;
-        let s = State::parse(&text, &state_path)?;
-        if s.seed != o.seed || s.target != format!("{}@{}", o.target, o.target.ptx) {
-            bail!(
-                "{}: the campaign used seed {} and target {}; resume with those",
-                state_path.display(),
-                s.seed,
-                s.target
-            );
-        }
-        if s.shard != o.shard {
-            let name = |s: Option<crate::runs::shard::Shard>| {
-                s.map_or_else(|| "no --shard".into(), |s| format!("--shard {s}"))
-            };
-            bail!("{}: the campaign ran with {}; resume with that", state_path.display(), name(s.shard));
-        }
-        s
-    } else {
-        State {
-            seed: o.seed,
-            target: format!("{}@{}", o.target, o.target.ptx),
-            backends: names.clone(),
-            next_batch: 0,
-            programs: 0,
-            seconds: 0.0,
-            families: BTreeMap::new(),
-            invalid: 0,
-            config: o.config.clone(),
-            shard: o.shard,
-            triage: triage::TriageCounts::default(),
-            stages: BTreeMap::new(),
-            swarm: None,
-        }
+    let fresh = State {
+        seed: o.seed,
+        target: format!("{}@{}", o.target, o.target.ptx),
+        backends: names.clone(),
+        next_batch: 0,
+        programs: 0,
+        seconds: 0.0,
+        families: BTreeMap::new(),
+        invalid: 0,
+        config: o.config.clone(),
+        shard: o.shard,
+        triage: triage::TriageCounts::default(),
+        stages: BTreeMap::new(),
+        swarm: None,
+        memory: None,
     };
+    let mut state = open_state(&state_path, o.resume, fresh)?;
     let adapting = o.adapt && o.config.swarm;
     if adapting && state.swarm.is_none() {
         state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
     }
     let swarm = std::sync::Arc::new(adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
-    // A new campaign's state is on disk before its first batch, so one killed in that batch
-    // resumes (from batch 0) like one killed later.
-    if !o.resume {
+    if !o.resume && state.swarm.is_some() {
+        // With the swarm's starting weights.
         write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     }
     let scratch = o.run_dir.join(SCRATCH);
@@ -771,6 +800,7 @@ mod tests {
             triage: triage::TriageCounts::default(),
             stages: BTreeMap::new(),
             swarm: None,
+            memory: None,
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
