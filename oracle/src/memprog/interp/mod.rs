@@ -1,0 +1,258 @@
+//! The memory-program interpreter: every thread of every CTA of the cluster in lockstep,
+//! statement by statement, over the program's buffers as [`Region`]s (one region per global
+//! buffer, one per shared buffer and CTA), with every asynchronous operation taking effect
+//! through [`Protocol`].
+//!
+//! - Registers hold known bits, unknown bits (with the allowance that made them so), or an
+//!   address (a region and a byte offset: `mov r, name` then integer `add`/`sub`; a shared
+//!   buffer's name is the executing CTA's copy, `mapa.shared::cluster` names another CTA's);
+//!   any other arithmetic on an address is an error. `%tid.x` is the thread index in its CTA,
+//!   `%cluster_ctarank` and `%ctaid.x` the CTA's rank (the grid is the one cluster),
+//!   `%cluster_nctarank` and `%nctaid.x` the CTA count.
+//! - Only `.shared::cluster` destinations (`st.async`, `cp.async.bulk` into shared memory, and
+//!   their mbarriers, which must lie in the destination's CTA) may name another CTA's shared
+//!   memory; every other shared access to another CTA's copy is undefined. A multicast copy
+//!   (`ctaMask`) is one operation per destination CTA, each completing on the mbarrier at the
+//!   same offset in its CTA (§9.7.9.25.4.1, §9.7.9.25.5.2).
+//! - The CTAs run in lockstep, so the model does not see the ordering `barrier.cluster`
+//!   provides; programs that need it (a multicast after every CTA armed its mbarrier) must
+//!   still say it, for the hardware, and the generator always does.
+//! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
+//!   `bar.sync 0` needs every thread converged.
+//! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
+//!   access the bytes at once; an asynchronous copy (`cp.async`, `cp.async.bulk{.tensor}`,
+//!   `st.async`) reads its source when issued (a later write to it is undefined until the copy
+//!   has read it) and writes its destination when its completion mechanism completes it; a
+//!   bulk reduction computes `dst op src` ([`crate::semantics::reduce`]) at completion.
+//! - Tensor copies lay tiles out through [`crate::memory::tensor_map`]; global buffers sit at
+//!   the model addresses [`super::global_base`] gives them. A tensor map with an object buffer
+//!   is also a tensor-map object there (opaque bytes, no other write may touch them):
+//!   `tensormap.replace` changes its fields ([`crate::memory::tensor_map::TensorMap::replaced`],
+//!   tile mode only), and a thread's tensor copy may name it only after a release fence
+//!   followed the last replacement and the thread's own acquire followed that (§9.7.13.4). A
+//!   replacement racing a copy still in flight through the object is not detected.
+//! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
+//!   set-valued result is unknown under its allowance.
+//! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
+//!   them so beside swizzled maps and tensor-map objects), so a tensor copy's swizzle, which follows the absolute
+//!   shared address, is decided by its offset in the buffer.
+//! - At the end, bytes that operations still pending may write are unknown
+//!   ([`Allowance::Undefined`]), and so are live mbarrier objects (opaque).
+//!
+//! Each file has one job: `control.rs` (the branch and wait-loop rules), `machine.rs`
+//! (registers, operand values, addresses and spans, applying effects), `exec.rs` (statement
+//! dispatch, one function per instruction family), `values.rs` (glue, `mov`, `mapa`,
+//! `getctarank`, `ld`, `st`, `cvt`, `cvt.pack`, `prmt`), `cp_async.rs`, `bulk.rs` (bulk copies
+//! and reductions, `st.async`), `mbarrier.rs`, `tensormap.rs` (tensor-map operands and objects,
+//! `tensormap.replace`), `tensor.rs` (tensor copies and reductions) and `fence.rs`; this file
+//! holds the machine's state and [`run`].
+//!
+//! Invariant: the interpreter never panics on a parsed program; everything it cannot model
+//! or the spec leaves undefined is a [`StmtError`] naming the statement.
+
+mod bulk;
+mod control;
+mod cp_async;
+mod exec;
+mod fence;
+mod machine;
+mod mbarrier;
+mod tensor;
+mod tensormap;
+mod values;
+
+pub(super) use control::check_control_flow;
+
+use super::{BufferSpace, MemError, MemProgram, StmtError, StmtKind};
+use crate::isa::{RedOp, ReduceType};
+use crate::memory::{Byte, Protocol, Region};
+use crate::semantics::{Allowance, Allowances};
+
+/// A register's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    /// Never written (typing keeps reads of it out).
+    Unset,
+    /// Known bits (at the register's width).
+    Bits(u64),
+    /// Any value, under this allowance.
+    Unknown(Allowance),
+    /// An address: a region (buffer `b` of CTA `c` is region `c × buffers + b`) and a byte
+    /// offset from its base.
+    Addr {
+        /// Region index.
+        buffer: usize,
+        /// Offset.
+        offset: i64,
+    },
+}
+
+/// The map a tensor operand names: a tensor map parameter, or a tensor-map object as it is now.
+struct MapUse {
+    /// What messages call it.
+    name: String,
+    /// Its fields.
+    map: crate::memory::tensor_map::TensorMap,
+    /// The global buffer its global address lies in.
+    buffer: usize,
+}
+
+/// What a completed asynchronous operation does to memory.
+#[derive(Clone, Debug)]
+enum Effect {
+    /// Writes `bytes` at `start` of region `region`; `None` bytes are left as they are.
+    Write { region: usize, start: u64, bytes: Vec<Option<Byte>> },
+    /// Several effects, in order.
+    Many(Vec<Effect>),
+    /// `dst = dst op src` element by element over `src.len()` bytes at `start` of `region`
+    /// (§9.7.9.25.4.2), computed when the reduction completes.
+    Reduce { region: usize, start: u64, op: RedOp, ty: ReduceType, src: Vec<Byte> },
+}
+
+/// `e` with the buffer names its protocol error refers to.
+fn named(e: MemError, names: &[String]) -> MemError {
+    match e {
+        MemError::Protocol { error, .. } => MemError::Protocol { error, buffers: names.to_vec() },
+        e => e,
+    }
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+struct Machine<'a> {
+    p: &'a MemProgram,
+    /// Buffers of the program (regions per CTA).
+    nbuf: usize,
+    allow: &'a Allowances,
+    regions: Vec<Region>,
+    regs: Vec<Vec<Val>>,
+    protocol: Protocol<Effect>,
+    /// `barrier.cluster.wait`s every thread has passed so far.
+    cluster_waits: u64,
+    /// Per mbarrier object (region, offset): the `cluster_waits` count when it was initialised.
+    init_epoch: std::collections::BTreeMap<(usize, u64), u64>,
+    /// The tensor-map objects in global memory, by the region holding them.
+    objects: std::collections::BTreeMap<usize, MapObject>,
+}
+
+/// A tensor-map object in global memory (§9.7.9.26): its fields as `tensormap.replace` left
+/// them, and which threads' tensormap proxy may use them. `tensormap.replace` is a generic-proxy
+/// write; a tensor copy reads the object through the tensormap proxy, so a thread may use a
+/// replaced object only after a `fence.proxy.tensormap::generic.release` following the
+/// replacement and its own `fence.proxy.tensormap::generic.acquire [object], 128` after that
+/// (§9.7.13.4; the kernel prologue does both for the copy it starts with).
+#[derive(Clone, Debug)]
+struct MapObject {
+    /// The tensor map it was copied from (index into [`MemProgram::tensor_maps`]).
+    decl: usize,
+    /// Its fields now.
+    map: crate::memory::tensor_map::TensorMap,
+    /// Threads whose replacement no release fence of theirs has followed yet.
+    unreleased: std::collections::BTreeSet<u32>,
+    /// Threads whose acquire fence followed the last replacement's release.
+    acquired: std::collections::BTreeSet<u32>,
+}
+
+/// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
+/// [`MemProgram::buffers`].
+pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
+    let ctas = p.cluster.max(1);
+    let threads = p.threads * ctas;
+    let mut m = Machine {
+        p,
+        nbuf: p.buffers.len(),
+        allow,
+        regions: (0..ctas).flat_map(|_| p.buffers.iter().map(|b| b.init.clone())).collect(),
+        regs: vec![vec![Val::Unset; p.regs.len()]; threads as usize],
+        protocol: Protocol::new(),
+        cluster_waits: 0,
+        init_epoch: std::collections::BTreeMap::new(),
+        objects: std::collections::BTreeMap::new(),
+    };
+    // Each tensor-map object starts as a copy of its map, visible to every thread's tensormap
+    // proxy; its bytes are opaque.
+    for (j, d) in p.tensor_maps.iter().enumerate() {
+        if let Some(k) = d.object {
+            let opaque = m.regions[k].forget(0, super::TENSOR_MAP_BYTES as u64, Allowance::Undefined);
+            opaque.map_err(|e| StmtError {
+                index: 0,
+                text: "(declarations)".into(),
+                error: MemError::Parse(format!("tensor-map object of `{}`: {e}", d.name)),
+            })?;
+            let acquired = (0..threads).collect();
+            let unreleased = Default::default();
+            m.objects.insert(k, MapObject { decl: j, map: d.map.clone(), unreleased, acquired });
+        }
+    }
+    for regs in &mut m.regs {
+        for (&i, &v) in &p.inputs {
+            regs[i] = Val::Bits(v & mask(p.regs[i].class.bits()));
+        }
+    }
+    // A thread skipping forward waits for this statement index.
+    let mut waiting: Vec<Option<usize>> = vec![None; threads as usize];
+    let names: Vec<String> = (0..ctas)
+        .flat_map(|c| {
+            p.buffers.iter().map(move |b| if c == 0 { b.name.clone() } else { format!("{} of CTA {c}", b.name) })
+        })
+        .collect();
+    for (i, s) in p.stmts.iter().enumerate() {
+        let err = |error| StmtError { index: i, text: s.text.clone(), error: named(error, &names) };
+        for w in waiting.iter_mut() {
+            if *w == Some(i) {
+                *w = None;
+            }
+        }
+        match &s.kind {
+            StmtKind::Label(_) => {}
+            StmtKind::Bar | StmtKind::ClusterArrive | StmtKind::ClusterWait => {
+                if waiting.iter().any(Option::is_some) {
+                    return Err(err(MemError::Undefined(
+                        "a barrier while threads are diverged (§9.7.13.1, §9.7.13.2: every thread must reach it)"
+                            .into(),
+                    )));
+                }
+                if !matches!(s.kind, StmtKind::ClusterArrive) {
+                    m.protocol.barrier();
+                }
+                if matches!(s.kind, StmtKind::ClusterWait) {
+                    m.cluster_waits += 1;
+                }
+            }
+            _ => {
+                for t in 0..threads {
+                    if waiting[t as usize].is_some() || !m.guard(t, s).map_err(err)? {
+                        continue;
+                    }
+                    if let StmtKind::Bra(l) = &s.kind {
+                        // A wait loop's branch is never taken: the wait before it completed.
+                        waiting[t as usize] = control::label_index(p, l).filter(|&l| l > i);
+                        continue;
+                    }
+                    m.exec(t, s).map_err(err)?;
+                }
+            }
+        }
+    }
+    let end =
+        StmtError { index: p.stmts.len(), text: "(end of program)".into(), error: MemError::Parse(String::new()) };
+    for span in m.protocol.pending_writes().into_iter().chain(m.protocol.live_mbarriers()) {
+        m.regions[span.region]
+            .forget(span.start, span.len, Allowance::Undefined)
+            .map_err(|e| StmtError { error: e.into(), ..end.clone() })?;
+    }
+    // A shared buffer's bytes are its CTAs' copies one after another, in rank order.
+    let nbuf = m.nbuf;
+    Ok((0..nbuf)
+        .map(|b| match p.buffers[b].space {
+            BufferSpace::Global => m.regions[b].clone(),
+            BufferSpace::Shared => Region::concat((0..ctas as usize).map(|c| &m.regions[c * nbuf + b])),
+        })
+        .collect())
+}

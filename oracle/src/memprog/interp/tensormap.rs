@@ -1,0 +1,110 @@
+//! Tensor maps as operands and tensor-map objects in global memory (§9.7.9.26): the map and
+//! coordinates a `[tensorMap, {c0, …}]` operand names, `tensormap.replace` of an object's
+//! fields ([`crate::memory::tensor_map::TensorMap::replaced`], tile mode only), and the global
+//! buffer byte at a model address ([`crate::memprog::global_base`]).
+//!
+//! Invariant: a thread's copy names a replaced object only after a release fence followed the
+//! last replacement and the thread's own acquire followed that (§9.7.13.4, `fence.rs`), and
+//! only while the object is still a map the driver would encode.
+
+use super::{Machine, MapUse, Val};
+use crate::isa::operand::Operand;
+use crate::memprog::{BufferSpace, MemError};
+
+impl Machine<'_> {
+    /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand: a tensor map
+    /// parameter, or a tensor-map object in global memory (a buffer name or a register holding
+    /// its address) as `tensormap.replace` left it, which this thread's tensormap proxy must
+    /// have acquired and which must still be a map the driver would encode.
+    pub(super) fn tensor_ref(&self, t: u32, o: &Operand) -> Result<(MapUse, Vec<i32>), MemError> {
+        let Operand::TensorRef { map, coords } = o else {
+            return Err(MemError::Unsupported(format!("tensor operand `{o}`")));
+        };
+        let name = match map.as_ref() {
+            Operand::Name(n) => n,
+            o => return Err(MemError::Unsupported(format!("tensor map operand `{o}`: name a tensor map"))),
+        };
+        let coords = coords.iter().map(|c| self.known(t, c).map(|v| v as u32 as i32)).collect::<Result<_, _>>()?;
+        if let Some(d) = self.p.tensor_maps.iter().find(|m| &m.name == name) {
+            return Ok((MapUse { name: d.name.clone(), map: d.map.clone(), buffer: d.buffer }, coords));
+        }
+        let Val::Addr { buffer: region, offset: 0 } = self.value(t, map)? else {
+            return Err(MemError::Undefined(format!(
+                "tensor map operand `{name}` is no tensor map and no tensor-map object"
+            )));
+        };
+        let obj = self.objects.get(&region).ok_or_else(|| {
+            MemError::Undefined(format!(
+                "`{name}` is not a tensor-map object (a buffer a tensor map names as its \"object\")"
+            ))
+        })?;
+        let label = format!("the tensor-map object of `{}`", self.p.tensor_maps[obj.decl].name);
+        if !obj.acquired.contains(&t) {
+            return Err(MemError::Undefined(format!(
+                "§9.7.13.4: {label} is used after tensormap.replace without fence.proxy.tensormap::generic release, then this thread's acquire [object], 128"
+            )));
+        }
+        obj.map
+            .validate(&self.p.target)
+            .map_err(|e| MemError::Undefined(format!("{label} after tensormap.replace: {e}")))?;
+        let buffer = self.global_byte(obj.map.global_address).map(|(b, _)| b).ok_or_else(|| {
+            MemError::Undefined(format!(
+                "{label}: its global address {:#x} lies in no global buffer",
+                obj.map.global_address
+            ))
+        })?;
+        Ok((MapUse { name: label, map: obj.map.clone(), buffer }, coords))
+    }
+
+    /// `tensormap.replace` (§9.7.9.26) of a tensor-map object in global memory.
+    pub(super) fn tensormap_replace(
+        &mut self,
+        t: u32,
+        r: &crate::isa::TensormapReplace,
+        ops: &[Operand],
+    ) -> Result<(), MemError> {
+        if r.ss == Some(crate::isa::TensormapSs::SharedCta) {
+            return Err(MemError::Unsupported("tensor-map objects in shared memory".into()));
+        }
+        let (region, at) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
+        if at != 0 || !self.objects.contains_key(&region) {
+            return Err(MemError::Undefined(format!(
+                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\")",
+                ops[0]
+            )));
+        }
+        if self.objects.get(&region).is_some_and(|o| o.map.mode != crate::memory::tensor_map::MapMode::Tiled) {
+            return Err(MemError::Undefined(
+                "tensormap.replace.tile on an im2col tensor-map object (§9.7.9.26: .mode is the object's mode)".into(),
+            ));
+        }
+        let ord = match r.field.has_ord() {
+            true => Some(usize::try_from(self.known(t, &ops[1])?).unwrap_or(usize::MAX)),
+            false => None,
+        };
+        let new_val = ops.last().ok_or_else(|| MemError::Unsupported("tensormap.replace without new_val".into()))?;
+        let value = match self.value(t, new_val)? {
+            Val::Addr { buffer, offset }
+                if r.field == crate::isa::TensormapField::GlobalAddress
+                    && self.buffer(buffer).space == BufferSpace::Global =>
+            {
+                crate::memprog::global_base(buffer, self.buffer(buffer).align).wrapping_add_signed(offset)
+            }
+            _ => self.known(t, new_val)?,
+        };
+        let obj = self.objects.get_mut(&region).expect("checked above");
+        obj.map = obj.map.replaced(r.field, ord, value).map_err(MemError::Unsupported)?;
+        obj.unreleased.insert(t);
+        obj.acquired.clear();
+        Ok(())
+    }
+
+    /// The global buffer byte at a model address, if it lies in a global buffer.
+    pub(super) fn global_byte(&self, addr: u64) -> Option<(usize, u64)> {
+        self.p.buffers.iter().enumerate().find_map(|(k, b)| {
+            let base = crate::memprog::global_base(k, b.align);
+            (b.space == BufferSpace::Global && addr >= base && addr - base < b.init.len() as u64)
+                .then(|| (k, addr - base))
+        })
+    }
+}

@@ -1,0 +1,216 @@
+//! The per-thread instructions that take effect at once: glue (integer arithmetic, `selp`,
+//! `add`/`sub` on an address), `mov`, `mapa.shared::cluster` and `getctarank.shared::cluster`
+//! (§9.7.9.23, §9.7.9.24), generic `ld` and `st` (naturally aligned, §9.7.9.8, §9.7.9.11;
+//! checked against pending asynchronous operations), and `cvt`, `cvt.pack` and `prmt` through
+//! [`crate::semantics::operands`] (a set-valued result is unknown under its allowance).
+//!
+//! Invariant: any arithmetic on an address other than adding or subtracting a number is an
+//! error, as is `selp` on a predicate that is not known.
+
+use super::exec::unsupported;
+use super::{Machine, Val};
+use crate::isa::operand::{Operand, OperandKind, Role};
+use crate::isa::types::Space;
+use crate::isa::{Form, MovShape};
+use crate::memprog::{BufferSpace, MemError};
+use crate::program::glue::Src;
+use crate::program::Reg;
+
+impl Machine<'_> {
+    pub(super) fn glue(&mut self, t: u32, g: &crate::program::Glue) -> Result<(), MemError> {
+        let name = |r: Reg| match r {
+            Reg::Virt(_, i) => Ok(i as usize),
+            Reg::Special(_) => Err(MemError::Unsupported("special registers in glue".into())),
+        };
+        let src = |k: usize| -> Result<Val, MemError> {
+            match g.src[k] {
+                None => Ok(Val::Bits(0)),
+                Some(Src::Imm(v)) => Ok(Val::Bits(v)),
+                Some(Src::Reg(r)) => Ok(self.regs[t as usize][name(r)?]),
+            }
+        };
+        let (a, b, c) = (src(0)?, src(1)?, src(2)?);
+        use crate::program::GlueOp;
+        let out = match (g.op, a, b) {
+            (GlueOp::Add, Val::Addr { buffer, offset }, Val::Bits(x))
+            | (GlueOp::Add, Val::Bits(x), Val::Addr { buffer, offset }) => {
+                Val::Addr { buffer, offset: offset.wrapping_add(x as i64) }
+            }
+            (GlueOp::Sub, Val::Addr { buffer, offset }, Val::Bits(x)) => {
+                Val::Addr { buffer, offset: offset.wrapping_sub(x as i64) }
+            }
+            (_, Val::Addr { .. }, _) | (_, _, Val::Addr { .. }) => {
+                return Err(MemError::Unsupported(
+                    "arithmetic on an address other than adding or subtracting a number".into(),
+                ))
+            }
+            (_, Val::Bits(x), Val::Bits(y)) => match c {
+                Val::Bits(p) => Val::Bits(g.eval(x, y, p & 1 == 1)),
+                Val::Unknown(al) => Val::Unknown(al),
+                _ => return Err(MemError::Unsupported("selp on a predicate that is not a known value".into())),
+            },
+            (_, Val::Unknown(al), _) | (_, _, Val::Unknown(al)) => Val::Unknown(al),
+            _ => return Err(MemError::Unsupported("a glue source never written".into())),
+        };
+        self.regs[t as usize][name(g.dst)?] = out;
+        Ok(())
+    }
+
+    /// `mov`, `mapa`, `getctarank` (§9.7.9.23, §9.7.9.24), `ld` and `st`: a register or the
+    /// executing thread's memory, at once.
+    pub(super) fn data_movement(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
+        let dst_name = |k: usize| match ops.get(k) {
+            Some(Operand::Name(n)) => Ok(n.clone()),
+            o => Err(MemError::Unsupported(format!("destination `{o:?}`"))),
+        };
+        let generic = |space: Option<Space>| match space {
+            Some(Space::Global) => Ok(Some(BufferSpace::Global)),
+            Some(Space::Shared | Space::SharedCta | Space::SharedCluster) => Ok(Some(BufferSpace::Shared)),
+            None => Ok(None),
+            Some(s) => Err(MemError::Unsupported(format!("the .{s} state space"))),
+        };
+        match form {
+            Form::Mov(m) => match m.shape {
+                MovShape::Copy | MovShape::Symbol(_) | MovShape::SpecialReg => {
+                    let v = self.value(t, &ops[1])?;
+                    self.set(t, &dst_name(0)?, v)
+                }
+                _ => Err(MemError::Unsupported("mov packing or unpacking".into())),
+            },
+            // §9.7.9.23: the address of the same variable in CTA `rank`'s shared memory.
+            Form::Mapa(a) if a.shared_cluster => {
+                let (region, offset) = self.shared_value(t, &ops[1])?;
+                let rank = self.known(t, &ops[2])?;
+                if rank >= u64::from(self.p.cluster.max(1)) {
+                    return Err(MemError::Undefined(format!(
+                        "mapa to CTA {rank} of a cluster of {} (§9.7.9.23)",
+                        self.p.cluster.max(1)
+                    )));
+                }
+                self.set(t, &dst_name(0)?, Val::Addr { buffer: self.in_cta(region, rank as u32), offset })
+            }
+            // §9.7.9.24: the rank of the CTA whose shared memory the address names.
+            Form::Getctarank(g) if g.shared_cluster => {
+                let (region, _) = self.shared_value(t, &ops[1])?;
+                self.set(t, &dst_name(0)?, Val::Bits((region / self.nbuf) as u64))
+            }
+            Form::Ld(l) => {
+                let space = generic(l.space)?;
+                let (ty, n) = data_shape(form, Role::Dst)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[1], space)?;
+                let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.8: naturally aligned")?;
+                self.protocol.generic_read(t, span)?;
+                let bytes = self.regions[buffer].read(span.start, span.len)?.to_vec();
+                let dsts: Vec<&Operand> = elements(&ops[0]);
+                let signed = matches!(
+                    l.ty.reg(),
+                    crate::isa::types::RegType::S8 | crate::isa::types::RegType::S16 | crate::isa::types::RegType::S32
+                );
+                for (k, d) in dsts.into_iter().enumerate() {
+                    let Operand::Name(d) = d else { continue };
+                    let width = self.p.regs[self.reg_index(d)?].class.bits();
+                    let v = Self::val_of(&bytes[k * eb as usize..(k + 1) * eb as usize], signed, width);
+                    self.set(t, d, v)?;
+                }
+                Ok(())
+            }
+            Form::St(st) => {
+                let space = generic(st.space)?;
+                let (ty, n) = data_shape(form, Role::Src)?;
+                let eb = u64::from(ty.bits() / 8).max(1);
+                let (buffer, at) = self.address(t, &ops[0], space)?;
+                let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.11: naturally aligned")?;
+                self.outside_objects(buffer, span.start)?;
+                let mut bytes = Vec::new();
+                for o in elements(&ops[1]) {
+                    bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize));
+                }
+                self.protocol.generic_write(t, span)?;
+                self.regions[buffer].write(span.start, &bytes)?;
+                Ok(())
+            }
+            f => Err(unsupported(f)),
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// A per-thread value instruction (`cvt`, `cvt.pack`, `prmt`) through
+    /// [`crate::semantics::operands::evaluate`]: its scalar register operands by slot name; a
+    /// set-valued result is unknown under the allowance of its first free field.
+    pub(super) fn value_instruction(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
+        use crate::semantics::operands::{evaluate, Input, Output};
+        let specs = form.operands();
+        let mut values = std::collections::BTreeMap::new();
+        let mut unknown = None;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Src {
+                continue;
+            }
+            if !matches!(spec.kind, OperandKind::Reg(_) | OperandKind::RegOrImm(_) | OperandKind::Pred) {
+                return Err(MemError::Unsupported(format!("operand `{}` of `{}`", spec.name, form.opcode())));
+            }
+            match self.value(t, o)? {
+                Val::Bits(b) => {
+                    values.insert(spec.name.to_string(), Input::Scalar(u128::from(b)));
+                }
+                Val::Unknown(a) => {
+                    unknown.get_or_insert(a);
+                    values.insert(spec.name.to_string(), Input::Scalar(0));
+                }
+                _ => return Err(MemError::Unsupported(format!("an address as operand `{}`", spec.name))),
+            }
+        }
+        let outs = evaluate(form, &values, None, self.allow).map_err(|e| MemError::Parse(e.to_string()))?;
+        for (o, spec) in ops.iter().zip(&specs) {
+            if spec.role != Role::Dst {
+                continue;
+            }
+            let Operand::Name(reg) = o else {
+                return Err(MemError::Unsupported(format!("destination `{o}` of `{}`", form.opcode())));
+            };
+            let out = outs.iter().find(|(n, _)| n == spec.name).map(|(_, v)| v);
+            let v = match (unknown, out) {
+                (Some(a), _) => Val::Unknown(a),
+                (None, Some(Output::Bits(e))) => {
+                    // A sub-word result fills its register as the program model's does:
+                    // sign-extended for a signed type (§9.7.9.21 Notes, §6.4.4).
+                    use crate::program::thread::{extend, is_signed};
+                    let width = self.p.regs[self.reg_index(reg)?].class.bits();
+                    let signed = matches!(spec.kind, OperandKind::Reg(t) | OperandKind::RegOrImm(t) if is_signed(t));
+                    let e = extend(e.clone(), width, signed);
+                    match e.free.first() {
+                        None => Val::Bits(e.bits as u64),
+                        Some(f) => Val::Unknown(f.allowance),
+                    }
+                }
+                (None, Some(Output::Pred(Some(p)))) => Val::Bits(u64::from(*p)),
+                _ => return Err(MemError::Unsupported(format!("the result `{}` of `{}`", spec.name, form.opcode()))),
+            };
+            self.set(t, reg, v)?;
+        }
+        Ok(())
+    }
+}
+
+/// Element type and count of the data operand with `role` (`ld`'s destination, `st`'s source).
+pub(super) fn data_shape(form: &Form, role: Role) -> Result<(crate::isa::types::RegType, u64), MemError> {
+    form.operands()
+        .into_iter()
+        .filter(|s| s.role == role)
+        .find_map(|s| match s.kind {
+            OperandKind::Reg(t) | OperandKind::RegOrImm(t) => Some((t, 1)),
+            OperandKind::Vector(t, n) => Some((t, u64::from(n))),
+            _ => None,
+        })
+        .ok_or_else(|| MemError::Unsupported(format!("the operands of `{}`", form.opcode())))
+}
+
+/// An operand's elements (a vector's items, or the operand).
+pub(super) fn elements(o: &Operand) -> Vec<&Operand> {
+    match o {
+        Operand::Vector(items) => items.iter().collect(),
+        o => vec![o],
+    }
+}
