@@ -151,7 +151,7 @@ fn result_of(kernel: &MemKernel, outcome: MemOutcome) -> GpuResult {
 }
 
 /// What the assembler made of a module: its cubin, or the failure.
-fn assemble(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<Result<PathBuf, Failure>, String> {
+fn assemble_one(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Result<Result<PathBuf, Failure>, String> {
     let asm = build.ptxas.assemble(&m.ptx, arch, build.opt, Some(&cubin)).map_err(|e| e.to_string())?;
     Ok(if asm.ok {
         Ok(cubin)
@@ -176,9 +176,12 @@ pub fn run_on(
     programs: &[&MemProgram],
     timeout: Duration,
 ) -> Result<Vec<GpuResult>, String> {
+    if let Some(build) = backend.builds().into_iter().next() {
+        return run_assembled(backend, &assemble(&build, programs, timeout)?);
+    }
     let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
     for (at, group) in by_target(programs) {
-        for (i, r) in at.into_iter().zip(run_one_target(backend, &group, timeout)?) {
+        for (i, r) in at.into_iter().zip(run_jit(backend, &group, timeout)?) {
             results[i] = Some(r);
         }
     }
@@ -218,15 +221,30 @@ fn ptxas_module_programs(programs: usize) -> usize {
 
 /// What a program of a ptxas module became: a job to run (its kernel and spec), or the
 /// assembler's failure.
-enum Assembled {
+#[derive(Clone, Debug)]
+pub enum Assembled {
+    /// The program's kernel and job, with the cubin of its module.
     Job(Box<(MemKernel, MemSpec)>),
+    /// The assembler rejected or crashed on the program.
     Failed(Failure),
+}
+
+/// Programs assembled by one ptxas build, ahead of their run ([`assemble`]): one
+/// [`Assembled`] per program, in order, and the folder that holds the cubins (deleted when
+/// this is dropped).
+#[derive(Debug)]
+pub struct AssembledBatch {
+    /// The build's label ([`Build::label`]).
+    pub label: String,
+    /// Per program, in order.
+    pub programs: Vec<Assembled>,
+    _dir: std::sync::Arc<tempfile::TempDir>,
 }
 
 /// Assembles `programs` as one module into `stem.cubin`: one [`Assembled`] per program, in
 /// order. When the whole module fails, each program is assembled alone to attribute the
 /// failure.
-fn assemble_programs(
+fn assemble_module(
     build: &Build,
     programs: &[&MemProgram],
     arch: &str,
@@ -237,7 +255,7 @@ fn assemble_programs(
     let job = |m: &MemModule, k: &MemKernel, cubin: &PathBuf| {
         Assembled::Job(Box::new((k.clone(), mem_spec(&m.ptx, Some(cubin.clone()), k, timeout))))
     };
-    match assemble(build, &m, arch, stem.with_extension("cubin"))? {
+    match assemble_one(build, &m, arch, stem.with_extension("cubin"))? {
         Ok(cubin) => Ok(m.kernels.iter().map(|k| job(&m, k, &cubin)).collect()),
         Err(whole) if programs.len() == 1 => Ok(vec![Assembled::Failed(whole)]),
         Err(_) => programs
@@ -246,7 +264,7 @@ fn assemble_programs(
             .map(|(i, p)| {
                 let one = module(&[*p]).map_err(|e| format!("cannot print memory program {i}: {e}"))?;
                 let cubin = stem.with_extension(format!("{i}.cubin"));
-                Ok(match assemble(build, &one, arch, cubin)? {
+                Ok(match assemble_one(build, &one, arch, cubin)? {
                     Ok(cubin) => job(&one, &one.kernels[0], &cubin),
                     Err(f) => Assembled::Failed(f),
                 })
@@ -255,62 +273,74 @@ fn assemble_programs(
     }
 }
 
-/// [`run_on`] for programs of one target.
-fn run_one_target(
-    backend: &mut dyn Backend,
-    programs: &[&MemProgram],
-    timeout: Duration,
-) -> Result<Vec<GpuResult>, String> {
-    if programs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Some(build) = backend.builds().into_iter().next() else {
-        // The JIT compiles every module a worker loads: modules of a few programs each, so that
-        // a program is compiled by the one or two workers its module's jobs go to (the pool's
-        // groups are at most a worker's share), not by every worker.
-        let (mut kernels, mut specs) = (Vec::new(), Vec::new());
-        for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
-            let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
-            specs.extend(m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)));
-            kernels.extend(m.kernels);
-        }
-        return finish(backend, &kernels, &specs);
-    };
-    let arch = programs[0].target.name();
+/// Assembles `programs` with `build`: a module per target and per share of the cores
+/// ([`ptxas_module_programs`]), each on a thread of its own. `Err` = environment problem.
+pub fn assemble(build: &Build, programs: &[&MemProgram], timeout: Duration) -> Result<AssembledBatch, String> {
     let dir = tempfile::Builder::new()
         .prefix("ptxdiff-memrun-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
-    // One module per share of the cores, each assembled on a thread of its own.
-    let chunks: Vec<&[&MemProgram]> = programs.chunks(ptxas_module_programs(programs.len())).collect();
+    let mut modules: Vec<(Vec<usize>, Vec<&MemProgram>)> = Vec::new();
+    for (at, group) in by_target(programs) {
+        let n = ptxas_module_programs(group.len());
+        modules.extend(at.chunks(n).zip(group.chunks(n)).map(|(a, g)| (a.to_vec(), g.to_vec())));
+    }
     let assembled: Vec<Result<Vec<Assembled>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
+        let handles: Vec<_> = modules
             .iter()
             .enumerate()
-            .map(|(c, chunk)| {
-                let (build, arch, stem) = (&build, &arch, dir.path().join(format!("m{c}")));
-                s.spawn(move || assemble_programs(build, chunk, arch, &stem, timeout))
+            .map(|(c, (_, group))| {
+                let stem = dir.path().join(format!("m{c}"));
+                s.spawn(move || assemble_module(build, group, &group[0].target.name(), &stem, timeout))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
-    let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
+    let mut out: Vec<Option<Assembled>> = vec![None; programs.len()];
+    for ((at, _), a) in modules.iter().zip(assembled) {
+        for (&i, one) in at.iter().zip(a?) {
+            out[i] = Some(one);
+        }
+    }
+    let programs: Result<Vec<Assembled>, String> =
+        out.into_iter().map(|a| a.ok_or_else(|| "a program was not assembled".to_string())).collect();
+    Ok(AssembledBatch { label: build.label(), programs: programs?, _dir: std::sync::Arc::new(dir) })
+}
+
+/// Runs programs that `backend`'s build assembled ahead ([`assemble`]): results in the
+/// programs' order; `Err` = environment problem for all.
+pub fn run_assembled(backend: &mut dyn Backend, batch: &AssembledBatch) -> Result<Vec<GpuResult>, String> {
+    let mut results: Vec<Option<GpuResult>> = vec![None; batch.programs.len()];
     let (mut at, mut kernels, mut specs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, a) in assembled.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().flatten().enumerate() {
+    for (i, a) in batch.programs.iter().enumerate() {
         match a {
             Assembled::Job(job) => {
-                let (k, spec) = *job;
                 at.push(i);
-                kernels.push(k);
-                specs.push(spec);
+                kernels.push(job.0.clone());
+                specs.push(job.1.clone());
             }
-            Assembled::Failed(f) => results[i] = Some(GpuResult::Failed(f)),
+            Assembled::Failed(f) => results[i] = Some(GpuResult::Failed(f.clone())),
         }
     }
     for (i, r) in at.into_iter().zip(finish(backend, &kernels, &specs)?) {
         results[i] = Some(r);
     }
     results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+}
+
+/// [`run_on`] for programs of one target on a backend without a build (the JIT): modules of
+/// [`JIT_MODULE_PROGRAMS`] programs.
+fn run_jit(backend: &mut dyn Backend, programs: &[&MemProgram], timeout: Duration) -> Result<Vec<GpuResult>, String> {
+    // The JIT compiles every module a worker loads: modules of a few programs each, so that
+    // a program is compiled by the one or two workers its module's jobs go to (the pool's
+    // groups are at most a worker's share), not by every worker.
+    let (mut kernels, mut specs) = (Vec::new(), Vec::new());
+    for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
+        let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
+        specs.extend(m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)));
+        kernels.extend(m.kernels);
+    }
+    finish(backend, &kernels, &specs)
 }
 
 /// Runs `specs` (one per kernel) and turns the outcomes into results.

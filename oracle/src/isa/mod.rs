@@ -360,7 +360,8 @@ pub fn is_valid(form: &Form, target: &Target) -> bool {
     form.check().is_ok_and(|r| r.admits(target))
 }
 
-/// Every legal form of every family that `target` supports, with its requirement.
+/// Every legal form of every family that `target` supports, with its requirement, in the
+/// order of the families' candidates.
 pub fn valid_forms(target: &Target, family: Option<Family>) -> Vec<(Form, Requirement)> {
     let families: Vec<Family> = match family {
         Some(f) => vec![f],
@@ -368,12 +369,26 @@ pub fn valid_forms(target: &Target, family: Option<Family>) -> Vec<(Form, Requir
     };
     families
         .into_iter()
-        .flat_map(|f| f.candidates())
-        .filter_map(|form| match form.check() {
-            Ok(req) if req.admits(target) => Some((form, req)),
-            _ => None,
-        })
+        .flat_map(|f| legal_forms(f).iter().filter(|(_, req)| req.admits(target)).cloned().collect::<Vec<_>>())
         .collect()
+}
+
+/// The legal forms of `family` (whatever the target) with their requirements, in candidate
+/// order: checked once per process, since generators ask for them for every program they draw
+/// (the check of every candidate was most of `fuzz --async`'s generation time).
+fn legal_forms(family: Family) -> std::sync::Arc<Vec<(Form, Requirement)>> {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static LEGAL: OnceLock<Mutex<BTreeMap<Family, Arc<Vec<(Form, Requirement)>>>>> = OnceLock::new();
+    let cache = LEGAL.get_or_init(|| Mutex::new(BTreeMap::new()));
+    if let Some(forms) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&family) {
+        return forms.clone();
+    }
+    // Checked outside the lock: two threads may both check a family once; the first to
+    // finish is kept and both lists are equal.
+    let forms: Vec<(Form, Requirement)> =
+        family.candidates().into_iter().filter_map(|form| form.check().ok().map(|req| (form, req))).collect();
+    cache.lock().unwrap_or_else(|e| e.into_inner()).entry(family).or_insert_with(|| Arc::new(forms)).clone()
 }
 
 /// An instruction guard: `@p` or `@!p`.

@@ -43,7 +43,7 @@ use super::State;
 use crate::atomic_write::write_atomic;
 use crate::backend::{Backend, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
-use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
+use crate::memrun::{assemble, compare, eval_line, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
 
 /// Longest wait for one memory job on a GPU before it counts as a hang.
 pub const JOB_TIMEOUT: Duration = Duration::from_secs(10);
@@ -416,8 +416,10 @@ pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
     run_with(o, sel.backends, why)
 }
 
-/// A batch prepared ahead: its index, and each program generated and run on the oracle.
-type Batch = (u64, Vec<Prepared>, StageTime);
+/// A batch prepared ahead: its index, each program generated and run on the oracle (and the
+/// wall time that took), and the programs the oracle ran assembled by each ptxas build of the
+/// GPU backends (by [`crate::backend::Build::label`], with the time each took).
+type Batch = (u64, Vec<Prepared>, StageTime, BTreeMap<String, (Result<AssembledBatch, String>, StageTime)>);
 
 /// Runs an async campaign on the oracle and `gpus` (`gpu_unavailable`: why there are none).
 ///
@@ -497,6 +499,13 @@ pub fn run_with(
     // backends run this one.
     let first = state.next_batch;
     let producer_opts = o.clone();
+    // The ptxas builds of the GPU backends, each once: their assemblies are made ahead too.
+    let mut builds: Vec<crate::backend::Build> = Vec::new();
+    for b in gpus.iter().flat_map(|g| g.builds()) {
+        if !builds.iter().any(|x| x.label() == b.label()) {
+            builds.push(b);
+        }
+    }
     let producer: super::ahead::Ahead<Batch> = super::ahead::Ahead::start(first, 2, 1, move |b, _| {
         let o = &producer_opts;
         let n = super::session_batch_size(o.batch, o.max_programs, first, b);
@@ -506,12 +515,31 @@ pub fn run_with(
         use rayon::prelude::*;
         let t = Instant::now();
         let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, b, k)).collect();
-        Some((b, prepared, StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 }))
+        let made = StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 };
+        let programs: Vec<&MemProgram> = prepared.iter().filter_map(|p| p.result.as_ref().ok().map(|r| &r.0)).collect();
+        let assembled = std::thread::scope(|s| {
+            let handles: Vec<_> = builds
+                .iter()
+                .map(|build| {
+                    let programs = &programs;
+                    s.spawn(move || {
+                        let t = Instant::now();
+                        let a = assemble(build, programs, JOB_TIMEOUT);
+                        (build.label(), (a, StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 }))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
+        Some((b, prepared, made, assembled))
     });
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Some((b, prepared, made)) = producer.recv() else { break };
+        let Some((b, prepared, made, assembled)) = producer.recv() else { break };
+        for (label, (_, t)) in &assembled {
+            add_stage(&mut s.stages, &format!("{label} (ahead, wall of a preparing thread)"), *t);
+        }
         add_stage(
             &mut s.stages,
             "waiting for preparation",
@@ -555,8 +583,13 @@ pub fn run_with(
                     .iter_mut()
                     .map(|g| {
                         let programs = &programs;
+                        let ahead = g.builds().first().and_then(|b| assembled.get(&b.label()));
                         scope.spawn(move || {
-                            let (r, t) = measure(|| run_on(g.as_mut(), programs, JOB_TIMEOUT));
+                            let (r, t) = measure(|| match ahead {
+                                Some((Ok(batch), _)) => run_assembled(g.as_mut(), batch),
+                                Some((Err(e), _)) => Err(e.clone()),
+                                None => run_on(g.as_mut(), programs, JOB_TIMEOUT),
+                            });
                             (g.name(), r, t)
                         })
                     })
