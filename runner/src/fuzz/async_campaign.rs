@@ -37,9 +37,10 @@ use oracle::memprog::{MemProgram, MemSource};
 use oracle::semantics::{Allowances, Deviation};
 
 use super::engine::{add_stage, measure, StageTime};
-use crate::backend::{Backend, Failure, Registry, Selection, Settings};
+use crate::backend::{Backend, BackendKind, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
-use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
+use crate::memrun::{compare, oracle_read, run_on, GpuResult};
+use crate::program_line::program_line;
 
 /// Longest wait for one memory job on a GPU before it counts as a hang.
 pub const JOB_TIMEOUT: Duration = Duration::from_secs(10);
@@ -275,14 +276,14 @@ fn gpu_backends(registry: &Registry, names: &[String]) -> anyhow::Result<Selecti
     let oracle = crate::backend::oracle::NAME;
     let explicit = !names.is_empty();
     let names: Vec<String> = if explicit {
-        if let Some(n) = names.iter().find(|n| *n != oracle && !n.starts_with("cuda:")) {
+        if let Some(n) = names.iter().find(|n| *n != oracle && registry.kind_of(n) != Some(BackendKind::Gpu)) {
             bail!(
                 "backend `{n}` does not run memory programs; `fuzz --async` takes the oracle and the cuda:* backends"
             );
         }
         names.iter().filter(|n| *n != oracle).cloned().collect()
     } else {
-        registry.fuzz_defaults().into_iter().filter(|n| n.starts_with("cuda:")).collect()
+        registry.fuzz_defaults().into_iter().filter(|n| registry.kind_of(n) == Some(BackendKind::Gpu)).collect()
     };
     let sel = registry.build_all(&names)?;
     if explicit && !sel.unavailable.is_empty() {
@@ -570,7 +571,7 @@ fn record(
     f.mismatches = raw.mismatches.clone();
     let id = f.id.clone();
     f.replay = format!("ptxdiff eval --backend {} {}", raw.backends[0], store.case_path(&id).display());
-    let case = format!("{}\n", eval_line(&source));
+    let case = format!("{}\n", program_line(&source));
     match store.record(f, &case)? {
         Recorded::New => s.new += 1,
         Recorded::Duplicate => s.duplicates += 1,
@@ -647,7 +648,7 @@ mod tests {
         let case = std::fs::read_to_string(root.join("corpus/findings/reduce-add-f32-subnormals/edge-pairs.case"))
             .expect("the finding's case");
         let line: serde_json::Map<String, serde_json::Value> = serde_json::from_str(case.trim()).expect("JSON");
-        let mut src = crate::eval::program_source(&line).expect("a program line");
+        let mut src = crate::program_line::program_source(&line).expect("a program line");
         // A bystander the deviation does not concern stays out of the signature's form.
         src.statements.insert(0, "cp.async.bulk.prefetch.L2.global [dst], 16;".into());
         let p = src.build().expect("builds");
@@ -677,6 +678,9 @@ mod tests {
         fn name(&self) -> String {
             "cuda:idle".into()
         }
+        fn kind(&self) -> BackendKind {
+            BackendKind::Gpu
+        }
         fn needs(&self) -> Vec<crate::backend::Need> {
             Vec::new()
         }
@@ -695,7 +699,7 @@ mod tests {
         }
         fn run_mem(
             &mut self,
-            specs: &[crate::backend::MemSpec],
+            specs: &[crate::backend::MemJob],
         ) -> Vec<Result<crate::worker::protocol::MemOutcome, String>> {
             specs
                 .iter()
@@ -755,7 +759,7 @@ mod tests {
             assert!(f.replay.starts_with("ptxdiff eval --backend cuda:idle "), "{}", f.replay);
             assert!(f.ptx.contains(".entry mp0"), "{}", f.ptx);
             let case = std::fs::read_to_string(run_dir.join("cases").join(format!("{}.case", f.id))).expect("case");
-            let answer = crate::eval::eval_line(case.trim(), &mut Default::default(), &Allowances::all());
+            let answer = crate::eval::evaluate_line(case.trim(), &mut Default::default(), &Allowances::all());
             assert!(!answer.contains("\"error\""), "{case}\n→ {answer}");
         }
         let small = doc.findings.iter().map(|f| f.minimized_instructions).min().unwrap_or(u32::MAX);

@@ -21,7 +21,7 @@ use oracle::program::text;
 use oracle::semantics::Allowances;
 
 use super::engine::Engine;
-use super::triage::raw_findings;
+use super::package::raw_findings;
 use super::Options;
 use crate::backend::pool::Devices;
 use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};

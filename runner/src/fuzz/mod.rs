@@ -46,6 +46,7 @@ pub mod async_campaign;
 pub mod cli;
 pub mod engine;
 pub mod minimize;
+pub mod package;
 pub mod triage;
 
 use std::collections::BTreeMap;
@@ -561,7 +562,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
                 continue;
             }
-            let (raws, t) = engine::measure(|| triage::raw_findings(&programs[k], r));
+            let (raws, t) = engine::measure(|| package::raw_findings(&programs[k], r));
             compare.add(t);
             for raw in raws {
                 let job = minimize::Job {
