@@ -147,9 +147,9 @@ impl Checker {
     /// of a family whose sweep semantics the checker does not know.
     pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Result<Checker, String> {
         let semantics = match form {
-            Form::Cvt(c) => Semantics::Cvt(c.clone()),
-            Form::CvtPack(p) => Semantics::CvtPack(p.clone()),
-            Form::Prmt(p) => Semantics::Prmt(p.clone()),
+            Form::Cvt(c) => Semantics::Cvt(*c),
+            Form::CvtPack(p) => Semantics::CvtPack(*p),
+            Form::Prmt(p) => Semantics::Prmt(*p),
             other => {
                 return Err(format!(
                     "the sweep checker has no semantics for `{}` (family {}): add them to sweep_check::Semantics",
