@@ -359,6 +359,7 @@ mod tests {
         let kind = match backend {
             "oracle" => BackendKind::Oracle,
             "oracle-worker" => BackendKind::OracleWorker,
+            b if b.starts_with("ptxas-check") => BackendKind::PtxasCheck,
             _ => BackendKind::Gpu,
         };
         Row {
