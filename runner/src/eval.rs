@@ -8,7 +8,7 @@
 //! evaluated in parallel (parsed forms cached per worker) and answered, and the output flushed,
 //! before the next line is waited for, so another program can drive `eval` as a co-process.
 //!
-//! A program line (`{"program": […], …}`) is parsed into a [`MemSource`] ([`program_source`])
+//! A program line (`{"program": […], …}`) is parsed into a [`oracle::memprog::MemSource`] ([`program_source`])
 //! and run by the memory-program interpreter; `eval --backend NAME` ([`run_backend`]) runs the
 //! program lines of its whole input on a backend instead (through [`crate::memrun::run_on`])
 //! and answers with that backend's bytes.

@@ -23,7 +23,7 @@ pub struct Settings {
     /// The GPUs (`--devices`).
     pub devices: Devices,
     /// Worker processes per device, and of `oracle-worker` (`--workers`; `None`:
-    /// [`pool::per_core_workers`] for GPU workers, one oracle worker).
+    /// [`super::pool::per_core_workers`] for GPU workers, one oracle worker).
     pub workers: Option<usize>,
     /// The allowances results are checked under.
     pub allow: Allowances,
