@@ -17,7 +17,7 @@ use generator::sweep::sweep_kernel;
 use oracle::isa::{Form, Target};
 use oracle::semantics::Allowances;
 use rayon::prelude::*;
-use runner::diff::sweep::check::Checker;
+use runner::sweep_check::Checker;
 
 /// CPU seconds of this process so far (user + system, all threads; Linux), or 0.
 fn cpu_seconds() -> f64 {
@@ -55,7 +55,7 @@ fn main() {
     for opcode in &args {
         let form = Form::parse_opcode(opcode).unwrap_or_else(|e| panic!("{opcode}: {e}"));
         let k = sweep_kernel(&form, &target).unwrap_or_else(|e| panic!("{opcode}: {e}"));
-        let checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+        let checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).unwrap_or_else(|e| panic!("{e}"));
         let b = k.out_bytes as usize;
         // Synthetic results from the full semantics (timed: the cost without a fast kernel).
         let t = Instant::now();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use generator::sweep::{sweep_kernel, Scheme};
 use oracle::isa::{Family, Form, Target};
 use oracle::semantics::Allowances;
-use runner::diff::sweep::check::Checker;
+use runner::sweep_check::Checker;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,7 +27,7 @@ fn main() {
         let key = (format!("{}{sources}", c.atype), c.dtype.to_string());
         let g = groups.entry(key).or_default();
         g.0 += 1;
-        if Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).has_fast() {
+        if Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).is_ok_and(|c| c.has_fast()) {
             g.1 += 1;
         } else {
             g.2.push(form.opcode());

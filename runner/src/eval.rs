@@ -8,7 +8,7 @@
 //! evaluated in parallel (parsed forms cached per worker) and answered, and the output flushed,
 //! before the next line is waited for, so another program can drive `eval` as a co-process.
 //!
-//! A program line (`{"program": […], …}`) is parsed into a [`MemSource`] ([`program_source`])
+//! A program line (`{"program": […], …}`) is parsed into a [`oracle::memprog::MemSource`] ([`program_source`])
 //! and run by the memory-program interpreter; `eval --backend NAME` ([`run_backend`]) runs the
 //! program lines of its whole input on a backend instead (through [`crate::memrun::run_on`])
 //! and answers with that backend's bytes.
@@ -17,11 +17,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 
 use oracle::isa::Form;
-use oracle::memprog::MemSource;
 use oracle::semantics::operands::{evaluate, Input, Output};
 use oracle::semantics::{Allowances, Constraint, Expected};
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
+
+use crate::program_line::{parse_hex, program_source, ALLOWANCES_KEY};
 
 /// The most lines evaluated as one parallel batch (lines that are already waiting are batched;
 /// a lone line is answered at once).
@@ -73,20 +74,8 @@ pub fn expected_json(e: &Expected) -> Value {
     }
 }
 
-fn parse_hex(name: &str, v: &Value) -> Result<u128, String> {
-    let s = v.as_str().ok_or_else(|| format!("operand `{name}` must be a hex string like \"0x3f800000\""))?;
-    let digits = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .ok_or_else(|| format!("operand `{name}` = \"{s}\" must start with 0x"))?;
-    if digits.is_empty() || digits.len() > 32 {
-        return Err(format!("operand `{name}` = \"{s}\" is not a hex value of at most 128 bits"));
-    }
-    u128::from_str_radix(digits, 16).map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
-}
-
 /// Evaluates one input line; never fails (errors become `{"error": …}`).
-pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, allow: &Allowances) -> String {
+pub fn evaluate_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, allow: &Allowances) -> String {
     let result = (|| -> Result<Value, String> {
         let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         let obj = v.as_object().ok_or("each line must be a JSON object")?;
@@ -141,137 +130,6 @@ pub fn eval_line(line: &str, cache: &mut HashMap<String, Result<Form, String>>, 
     }
 }
 
-/// The fields a program line may have.
-const PROGRAM_FIELDS: [&str; 8] = ["program", "threads", "cluster", "regs", "buffers", "tensor_maps", "read", "target"];
-/// The fields a buffer may have.
-const BUFFER_FIELDS: [&str; 5] = ["space", "hex", "len", "fill", "align"];
-/// The key of the output object that names the allowances of unknown bytes.
-const ALLOWANCES_KEY: &str = "allowances";
-
-/// A memory program line's description (README, "`ptxdiff eval`", program lines) as a
-/// [`MemSource`]; `Err` names what is wrong with the line. [`crate::memrun::eval_line`]
-/// writes the same shape back.
-pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
-    use oracle::memory::{Byte, Region};
-    use oracle::memprog::{BufferSource, BufferSpace, Init};
-    if let Some(k) = obj.keys().find(|k| !PROGRAM_FIELDS.contains(&k.as_str())) {
-        return Err(format!("unknown field \"{k}\" (a program line has {})", PROGRAM_FIELDS.join(", ")));
-    }
-    let statements: Vec<String> = obj
-        .get("program")
-        .and_then(Value::as_array)
-        .ok_or("\"program\" must be an array of statement strings")?
-        .iter()
-        .map(|s| s.as_str().map(str::to_string).ok_or("\"program\" must be an array of statement strings"))
-        .collect::<Result<_, _>>()?;
-    let target = match obj.get("target") {
-        None => oracle::isa::Target::parse("sm_90").map_err(|e| e.to_string())?,
-        Some(t) => {
-            let t = t.as_str().ok_or("\"target\" must be a string such as \"sm_90a\"")?;
-            oracle::isa::Target::parse(t).map_err(|e| e.to_string())?
-        }
-    };
-    let threads = match obj.get("threads") {
-        None => 1,
-        Some(v) => {
-            v.as_u64().filter(|n| (1..=1024).contains(n)).ok_or("\"threads\" must be an integer 1…1024 (one CTA)")?
-                as u32
-        }
-    };
-    let cluster = match obj.get("cluster") {
-        None => 1,
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=u64::from(oracle::memprog::MAX_CLUSTER)).contains(n))
-            .ok_or("\"cluster\" must be an integer 1…8 (CTAs of the one cluster)")? as u32,
-    };
-    let mut regs = std::collections::BTreeMap::new();
-    if let Some(r) = obj.get("regs") {
-        for (k, v) in r.as_object().ok_or("\"regs\" must be an object of name: hex string")? {
-            let x = parse_hex(k, v)?;
-            regs.insert(
-                k.clone(),
-                u64::try_from(x).map_err(|_| format!("register `{k}` = {v} is wider than 64 bits"))?,
-            );
-        }
-    }
-    let mut buffers = Vec::new();
-    if let Some(b) = obj.get("buffers") {
-        for (name, spec) in b.as_object().ok_or("\"buffers\" must be an object of name: buffer")? {
-            let err = |m: &str| format!("buffer `{name}`: {m}");
-            if name == ALLOWANCES_KEY || regs.contains_key(name) {
-                return Err(err("the name is taken (by the output's \"allowances\" key or an input register)"));
-            }
-            let spec = spec.as_object().ok_or_else(|| err("must be an object"))?;
-            if let Some(k) = spec.keys().find(|k| !BUFFER_FIELDS.contains(&k.as_str())) {
-                return Err(err(&format!("unknown field \"{k}\" (a buffer has {})", BUFFER_FIELDS.join(", "))));
-            }
-            let space = match spec.get("space").and_then(Value::as_str) {
-                Some("global") => BufferSpace::Global,
-                Some("shared") => BufferSpace::Shared,
-                _ => return Err(err("\"space\" must be \"global\" or \"shared\"")),
-            };
-            let len = match spec.get("len") {
-                None => None,
-                Some(v) => {
-                    Some(v.as_u64().filter(|&n| n <= 1 << 30).ok_or_else(|| err("\"len\" must be an integer ≤ 2^30"))?)
-                }
-            };
-            let fill = match spec.get("fill") {
-                None => None,
-                Some(v) => {
-                    let s = v.as_str().ok_or_else(|| err("\"fill\" must be one hex byte such as \"a5\""))?;
-                    let r = Region::from_hex(s).map_err(|e| err(&format!("\"fill\": {e}")))?;
-                    match r.bytes() {
-                        [b] => Some(*b),
-                        _ => return Err(err("\"fill\" must be one hex byte such as \"a5\"")),
-                    }
-                }
-            };
-            let init = match (spec.get("hex"), len, fill) {
-                (Some(h), l, None) => {
-                    let h = h.as_str().ok_or_else(|| err("\"hex\" must be a string of hex byte pairs"))?;
-                    let r = Region::from_hex(h).map_err(|e| err(&format!("\"hex\": {e}")))?;
-                    if l.is_some_and(|l| l != r.len() as u64) {
-                        return Err(err("\"len\" differs from the length of \"hex\""));
-                    }
-                    Init::Hex(h.to_string())
-                }
-                (Some(_), _, Some(_)) => return Err(err("give \"hex\" or \"fill\", not both")),
-                (None, Some(l), Some(Byte::Known(b))) => Init::Fill { len: l, byte: Some(b) },
-                (None, Some(l), Some(Byte::Unknown(_))) => Init::Hex("??".repeat(l as usize)),
-                // Never-written shared memory is any value; global memory starts zeroed.
-                (None, Some(l), None) => Init::Fill { len: l, byte: None },
-                (None, None, _) => return Err(err("needs \"hex\" or \"len\"")),
-            };
-            let align = match spec.get("align") {
-                None if space == BufferSpace::Global => 256,
-                None => 16,
-                Some(v) => v
-                    .as_u64()
-                    .filter(|a| a.is_power_of_two() && *a <= 1 << 20)
-                    .ok_or_else(|| err("\"align\" must be a power of two ≤ 2^20"))?,
-            };
-            buffers.push(BufferSource { name: name.clone(), space, init, align });
-        }
-    }
-    let mut tensor_maps = Vec::new();
-    if let Some(m) = obj.get("tensor_maps") {
-        for (name, spec) in m.as_object().ok_or("\"tensor_maps\" must be an object of name: tensor map")? {
-            tensor_maps.push(tensor_map(name, spec, &buffers)?);
-        }
-    }
-    let mut read = Vec::new();
-    for r in obj.get("read").and_then(Value::as_array).ok_or("\"read\" must be an array of buffer names")? {
-        let n = r.as_str().ok_or("\"read\" must be an array of buffer names")?;
-        if !buffers.iter().any(|b| b.name == n) {
-            return Err(format!("unknown buffer `{n}` in \"read\""));
-        }
-        read.push(n.to_string());
-    }
-    Ok(MemSource { target, threads, cluster, statements, regs, buffers, tensor_maps, read })
-}
-
 /// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
 /// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
 /// allowances of its unknown (`??`) bytes when it has any.
@@ -294,162 +152,6 @@ fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, S
     Ok(Value::Object(out))
 }
 
-/// The fields a tensor map may have.
-const TENSOR_MAP_FIELDS: [&str; 17] = [
-    "global",
-    "object",
-    "global_offset",
-    "mode",
-    "dtype",
-    "dims",
-    "strides",
-    "box",
-    "element_strides",
-    "interleave",
-    "swizzle",
-    "l2_promotion",
-    "oob_fill",
-    "lower_corner",
-    "upper_corner",
-    "channels_per_pixel",
-    "pixels_per_column",
-];
-
-/// One entry of `"tensor_maps"`: the encode arguments by their `CU_TENSOR_MAP_*` suffixes.
-fn tensor_map(
-    name: &str,
-    spec: &Value,
-    buffers: &[oracle::memprog::BufferSource],
-) -> Result<oracle::memprog::TensorMapSource, String> {
-    use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
-    let err = |m: String| format!("tensor map `{name}`: {m}");
-    let spec = spec.as_object().ok_or_else(|| err("must be an object".into()))?;
-    if let Some(k) = spec.keys().find(|k| !TENSOR_MAP_FIELDS.contains(&k.as_str())) {
-        return Err(err(format!("unknown field \"{k}\" (a tensor map has {})", TENSOR_MAP_FIELDS.join(", "))));
-    }
-    let text = |k: &str, default: Option<&'static str>| -> Result<String, String> {
-        match spec.get(k) {
-            Some(v) => v.as_str().map(str::to_string).ok_or_else(|| err(format!("\"{k}\" must be a string"))),
-            None => default.map(str::to_string).ok_or_else(|| err(format!("missing \"{k}\""))),
-        }
-    };
-    let enum_of = |k: &str, default: Option<&'static str>, names: &[&str]| -> Result<String, String> {
-        let v = text(k, default)?;
-        if names.contains(&v.as_str()) {
-            Ok(v)
-        } else {
-            Err(err(format!("\"{k}\" = \"{v}\" is not one of {}", names.join(", "))))
-        }
-    };
-    let ints = |k: &str, required: bool| -> Result<Vec<i64>, String> {
-        match spec.get(k) {
-            None if !required => Ok(Vec::new()),
-            None => Err(err(format!("missing \"{k}\""))),
-            Some(v) => v
-                .as_array()
-                .and_then(|a| a.iter().map(Value::as_i64).collect::<Option<Vec<_>>>())
-                .ok_or_else(|| err(format!("\"{k}\" must be an array of integers"))),
-        }
-    };
-    let unsigned = |k: &str, v: Vec<i64>, max: u64| -> Result<Vec<u64>, String> {
-        v.into_iter()
-            .map(|x| {
-                u64::try_from(x)
-                    .ok()
-                    .filter(|&x| x <= max)
-                    .ok_or_else(|| err(format!("\"{k}\" entry {x} out of range")))
-            })
-            .collect()
-    };
-    let names = |all: Vec<&'static str>| all;
-    let dtype = TensorDataType::from_name(&enum_of(
-        "dtype",
-        None,
-        &names(TensorDataType::ALL.iter().map(|d| d.name()).collect()),
-    )?)
-    .ok_or_else(|| err("bad dtype".into()))?;
-    let interleave = Interleave::from_name(&enum_of(
-        "interleave",
-        Some("NONE"),
-        &names(Interleave::ALL.iter().map(|d| d.name()).collect()),
-    )?)
-    .ok_or_else(|| err("bad interleave".into()))?;
-    let swizzle =
-        Swizzle::from_name(&enum_of("swizzle", Some("NONE"), &names(Swizzle::ALL.iter().map(|d| d.name()).collect()))?)
-            .ok_or_else(|| err("bad swizzle".into()))?;
-    let l2_promotion = L2Promotion::from_name(&enum_of(
-        "l2_promotion",
-        Some("NONE"),
-        &names(L2Promotion::ALL.iter().map(|d| d.name()).collect()),
-    )?)
-    .ok_or_else(|| err("bad l2_promotion".into()))?;
-    let oob_fill = OobFill::from_name(&enum_of(
-        "oob_fill",
-        Some("NONE"),
-        &names(OobFill::ALL.iter().map(|d| d.name()).collect()),
-    )?)
-    .ok_or_else(|| err("bad oob_fill".into()))?;
-    let global = text("global", None)?;
-    if !buffers.iter().any(|b| b.name == global) {
-        return Err(err(format!("unknown buffer `{global}`")));
-    }
-    let global_offset = match spec.get("global_offset") {
-        None => 0,
-        Some(v) => v.as_u64().ok_or_else(|| err("\"global_offset\" must be a non-negative integer".into()))?,
-    };
-    let u32s = |k: &str, required: bool| -> Result<Vec<u32>, String> {
-        Ok(unsigned(k, ints(k, required)?, u64::from(u32::MAX))?.into_iter().map(|x| x as u32).collect())
-    };
-    let mode = match text("mode", Some("tiled"))?.as_str() {
-        "tiled" => MapMode::Tiled,
-        "im2col" => {
-            let corner = |k: &str| -> Result<Vec<i32>, String> {
-                ints(k, true)?
-                    .into_iter()
-                    .map(|x| i32::try_from(x).map_err(|_| err(format!("\"{k}\" entry {x} out of range"))))
-                    .collect()
-            };
-            let one = |k: &str| -> Result<u32, String> {
-                spec.get(k)
-                    .and_then(Value::as_u64)
-                    .and_then(|x| u32::try_from(x).ok())
-                    .ok_or_else(|| err(format!("missing or bad \"{k}\"")))
-            };
-            MapMode::Im2col {
-                lower_corner: corner("lower_corner")?,
-                upper_corner: corner("upper_corner")?,
-                channels_per_pixel: one("channels_per_pixel")?,
-                pixels_per_column: one("pixels_per_column")?,
-            }
-        }
-        m => return Err(err(format!("\"mode\" = \"{m}\" is not \"tiled\" or \"im2col\""))),
-    };
-    let map = TensorMap {
-        box_dims: u32s("box", mode == MapMode::Tiled)?,
-        mode,
-        dtype,
-        global_address: 0,
-        dims: unsigned("dims", ints("dims", true)?, u64::MAX)?,
-        strides: unsigned("strides", ints("strides", true)?, u64::MAX)?,
-        element_strides: u32s("element_strides", true)?,
-        interleave,
-        swizzle,
-        l2_promotion,
-        oob_fill,
-    };
-    let object = match spec.get("object") {
-        None => None,
-        Some(v) => {
-            let o = v.as_str().ok_or_else(|| err("\"object\" must be a buffer name".into()))?;
-            if !buffers.iter().any(|b| b.name == o) {
-                return Err(err(format!("unknown buffer `{o}` as \"object\"")));
-            }
-            Some(o.to_string())
-        }
-    };
-    Ok(oracle::memprog::TensorMapSource { name: name.to_string(), global, global_offset, map, object })
-}
-
 /// `e` cut to [`MAX_ERROR_CHARS`] characters, saying how much was cut.
 fn shorten(e: &str) -> String {
     match e.char_indices().nth(MAX_ERROR_CHARS) {
@@ -465,7 +167,7 @@ type Line = (usize, Result<String, String>);
 fn answer(line: &Line, cache: &mut HashMap<String, Result<Form, String>>, allow: &Allowances) -> String {
     let (n, text) = line;
     let out = match text {
-        Ok(t) => eval_line(t, cache, allow),
+        Ok(t) => evaluate_line(t, cache, allow),
         Err(e) => json!({ "error": e }).to_string(),
     };
     if out.starts_with(r#"{"error":"#) {
@@ -673,7 +375,7 @@ mod tests {
     use super::*;
 
     fn one(line: &str) -> String {
-        eval_line(line, &mut HashMap::new(), &Allowances::all())
+        evaluate_line(line, &mut HashMap::new(), &Allowances::all())
     }
 
     #[test]
@@ -733,7 +435,7 @@ mod tests {
             one(r#"{"instr": "isspacep.global", "operands": {"a": "0x1000"}}"#),
             r#"{"p":{"unspecified":true}}"#
         );
-        let strict = eval_line(
+        let strict = evaluate_line(
             r#"{"instr": "isspacep.global", "operands": {"a": "0x1000"}}"#,
             &mut HashMap::new(),
             &Allowances::none(),

@@ -18,7 +18,8 @@ use cudarc::driver::result::DriverError;
 use cudarc::driver::sys::{self, CUresult};
 use thiserror::Error;
 
-use crate::worker::protocol::WireTensorMap;
+use oracle::memory::tensor_map::{MapMode, TensorMap};
+use serde::{Deserialize, Serialize};
 
 /// GPU errors.
 #[derive(Debug, Error)]
@@ -158,6 +159,74 @@ const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 const PORTABLE_CLUSTER: u64 = 8;
 /// The largest tensor rank the encoders take (cuda.h: `tensorRank` ≤ 5).
 const MAX_TENSOR_RANK: usize = 5;
+
+/// The arguments of `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` (cuda.h) as numbers:
+/// enumerations as their cuda.h codes, arrays innermost dimension first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireTensorMap {
+    /// `Some`: an im2col map (`cuTensorMapEncodeIm2col`); `None`: a tiled one.
+    pub im2col: Option<WireIm2col>,
+    /// `CUtensorMapDataType`.
+    pub dtype: u32,
+    /// `globalDim` (the rank is its length).
+    pub dims: Vec<u64>,
+    /// `globalStrides`: byte strides of dims 1..rank-1.
+    pub strides: Vec<u64>,
+    /// `boxDim` (tiled maps; empty for im2col).
+    pub box_dims: Vec<u32>,
+    /// `elementStrides`.
+    pub element_strides: Vec<u32>,
+    /// `CUtensorMapInterleave`.
+    pub interleave: u32,
+    /// `CUtensorMapSwizzle`.
+    pub swizzle: u32,
+    /// `CUtensorMapL2promotion`.
+    pub l2_promotion: u32,
+    /// `CUtensorMapFloatOOBfill`.
+    pub oob_fill: u32,
+}
+
+/// The im2col-only arguments of `cuTensorMapEncodeIm2col`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireIm2col {
+    /// `pixelBoxLowerCorner` (rank − 2 entries).
+    pub lower_corner: Vec<i32>,
+    /// `pixelBoxUpperCorner` (rank − 2 entries).
+    pub upper_corner: Vec<i32>,
+    /// `channelsPerPixel`.
+    pub channels_per_pixel: u32,
+    /// `pixelsPerColumn`.
+    pub pixels_per_column: u32,
+}
+
+/// The one conversion of an oracle tensor map to the driver's arguments.
+impl From<&TensorMap> for WireTensorMap {
+    fn from(m: &TensorMap) -> WireTensorMap {
+        let im2col = match &m.mode {
+            MapMode::Tiled => None,
+            MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => Some(WireIm2col {
+                lower_corner: lower_corner.clone(),
+                upper_corner: upper_corner.clone(),
+                channels_per_pixel: *channels_per_pixel,
+                pixels_per_column: *pixels_per_column,
+            }),
+        };
+        WireTensorMap {
+            im2col,
+            dtype: m.dtype.code(),
+            dims: m.dims.clone(),
+            strides: m.strides.clone(),
+            box_dims: m.box_dims.clone(),
+            element_strides: m.element_strides.clone(),
+            interleave: m.interleave.code(),
+            swizzle: m.swizzle.code(),
+            l2_promotion: m.l2_promotion.code(),
+            oob_fill: m.oob_fill.code(),
+        }
+    }
+}
 
 /// Checks that the arrays of `map` have the lengths its rank asks for (`strides` rank − 1,
 /// `element_strides` rank, `box_dims` rank for a tiled map and none for im2col, the im2col
@@ -790,7 +859,6 @@ mod tests {
 
     #[test]
     fn tensor_map_arrays_must_match_the_rank() {
-        use crate::worker::protocol::WireIm2col;
         let tiled = WireTensorMap {
             im2col: None,
             dtype: 7,

@@ -1,10 +1,10 @@
 //! Memory programs on GPU backends: print programs as modules
 //! ([`oracle::memprog::ptx::module`]; for the JIT, modules of [`JIT_MODULE_PROGRAMS`]; for a
 //! ptxas build, one module per share of the cores, assembled side by side),
-//! run one [`MemSpec`] per program ([`Backend::run_mem`]) and slice each program's read-back
+//! run one [`MemJob`] per program ([`Backend::run_mem`]) and slice each program's read-back
 //! buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
-//! ([`oracle_read`], [`compare`]); and write a program's description as the `ptxdiff eval`
-//! program line that reproduces it ([`eval_line`]).
+//! ([`oracle_read`], [`compare`]). A program's case file is its `ptxdiff eval` program line
+//! ([`crate::program_line`]).
 //!
 //! Invariants: `run_on` gives one [`GpuResult`] per program, in order, or one environment
 //! error for all; a program the assembler rejects or crashes on is that program's
@@ -14,15 +14,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use oracle::memory::tensor_map::{MapMode, TensorMap};
 use oracle::memory::{Byte, Region};
 use oracle::memprog::ptx::{module, KernelParam, MemKernel, MemModule};
-use oracle::memprog::{Init, MemProgram, MemSource, StmtError};
+use oracle::memprog::{MemProgram, StmtError};
 use oracle::semantics::Allowances;
-use serde_json::{json, Map, Value};
 
-use crate::backend::{Backend, Build, Failure, MemSpec};
-use crate::worker::protocol::{JobBuffer, JobParam, MemOutcome, WireIm2col, WireTensorMap, MAX_BUFFER_ALIGN};
+use crate::backend::{Backend, Build, Failure};
+use crate::worker::protocol::{Executor, JobBuffer, JobParam, MemJob, MemOutcome, MAX_BUFFER_ALIGN};
 
 /// The GPU's final bytes of each `MemProgram::read` buffer, or why there are none.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,34 +52,8 @@ pub struct ByteDiff {
     pub got: u8,
 }
 
-impl From<&TensorMap> for WireTensorMap {
-    fn from(m: &TensorMap) -> WireTensorMap {
-        let im2col = match &m.mode {
-            MapMode::Tiled => None,
-            MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => Some(WireIm2col {
-                lower_corner: lower_corner.clone(),
-                upper_corner: upper_corner.clone(),
-                channels_per_pixel: *channels_per_pixel,
-                pixels_per_column: *pixels_per_column,
-            }),
-        };
-        WireTensorMap {
-            im2col,
-            dtype: m.dtype.code(),
-            dims: m.dims.clone(),
-            strides: m.strides.clone(),
-            box_dims: m.box_dims.clone(),
-            element_strides: m.element_strides.clone(),
-            interleave: m.interleave.code(),
-            swizzle: m.swizzle.code(),
-            l2_promotion: m.l2_promotion.code(),
-            oob_fill: m.oob_fill.code(),
-        }
-    }
-}
-
-/// The memory job of `kernel` in a module with text `ptx` (and cubin, when assembled).
-fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Duration) -> MemSpec {
+/// The memory job (the worker protocol's, the one type a memory job has) of `kernel` in a module with text `ptx` (and cubin, when assembled).
+fn mem_job(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Duration) -> MemJob {
     // No instruction needs more than MAX_BUFFER_ALIGN (the 1024-byte swizzle span is the most),
     // and a worker honours no more.
     let buffers = kernel
@@ -99,7 +71,10 @@ fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Dura
             }
         })
         .collect();
-    MemSpec {
+    MemJob {
+        // The backend that runs the job sets both.
+        id: 0,
+        executor: Executor::Oracle,
         ptx: ptx.to_string(),
         cubin,
         entry: kernel.entry.clone(),
@@ -112,7 +87,7 @@ fn mem_spec(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Dura
         buffers,
         params,
         read: read_buffers(kernel),
-        timeout,
+        timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
     }
 }
 
@@ -169,7 +144,7 @@ pub const JIT_MODULE_PROGRAMS: usize = 8;
 
 /// Runs programs on one backend: prints modules per target (a module has one `.target`;
 /// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target, a ptxas build one per
-/// share of the cores, assembled in parallel), sends one MemSpec per program; `Err` = environment
+/// share of the cores, assembled in parallel), sends one MemJob per program; `Err` = environment
 /// problem for all. Results come back in the programs' order.
 pub fn run_on(
     backend: &mut dyn Backend,
@@ -224,7 +199,7 @@ fn ptxas_module_programs(programs: usize) -> usize {
 #[derive(Clone, Debug)]
 pub enum Assembled {
     /// The program's kernel and job, with the cubin of its module.
-    Job(Box<(MemKernel, MemSpec)>),
+    Job(Box<(MemKernel, MemJob)>),
     /// The assembler rejected or crashed on the program.
     Failed(Failure),
 }
@@ -253,7 +228,7 @@ fn assemble_module(
 ) -> Result<Vec<Assembled>, String> {
     let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
     let job = |m: &MemModule, k: &MemKernel, cubin: &PathBuf| {
-        Assembled::Job(Box::new((k.clone(), mem_spec(&m.ptx, Some(cubin.clone()), k, timeout))))
+        Assembled::Job(Box::new((k.clone(), mem_job(&m.ptx, Some(cubin.clone()), k, timeout))))
     };
     match assemble_one(build, &m, arch, stem.with_extension("cubin"))? {
         Ok(cubin) => Ok(m.kernels.iter().map(|k| job(&m, k, &cubin)).collect()),
@@ -337,14 +312,14 @@ fn run_jit(backend: &mut dyn Backend, programs: &[&MemProgram], timeout: Duratio
     let (mut kernels, mut specs) = (Vec::new(), Vec::new());
     for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
         let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
-        specs.extend(m.kernels.iter().map(|k| mem_spec(&m.ptx, None, k, timeout)));
+        specs.extend(m.kernels.iter().map(|k| mem_job(&m.ptx, None, k, timeout)));
         kernels.extend(m.kernels);
     }
     finish(backend, &kernels, &specs)
 }
 
 /// Runs `specs` (one per kernel) and turns the outcomes into results.
-fn finish(backend: &mut dyn Backend, kernels: &[MemKernel], specs: &[MemSpec]) -> Result<Vec<GpuResult>, String> {
+fn finish(backend: &mut dyn Backend, kernels: &[MemKernel], specs: &[MemJob]) -> Result<Vec<GpuResult>, String> {
     if specs.is_empty() {
         return Ok(Vec::new());
     }
@@ -382,84 +357,6 @@ pub fn compare(expected: &[&Region], got: &[Vec<u8>]) -> Vec<ByteDiff> {
 pub fn oracle_read(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
     let all = oracle::memprog::interp::run(p, allow)?;
     Ok(p.read.iter().filter_map(|&k| all.get(k).cloned()).collect())
-}
-
-/// `src` as a `ptxdiff eval` program line (README, "`ptxdiff eval`"): running it with `eval`
-/// gives the oracle's bytes, with `eval --backend` a backend's.
-pub fn eval_line(src: &MemSource) -> Value {
-    let mut buffers = Map::new();
-    for b in &src.buffers {
-        let mut o = Map::new();
-        o.insert("space".into(), json!(b.space.name()));
-        match &b.init {
-            Init::Hex(h) => {
-                o.insert("hex".into(), json!(h));
-            }
-            Init::Fill { len, byte } => {
-                o.insert("len".into(), json!(len));
-                if let Some(v) = byte {
-                    o.insert("fill".into(), json!(format!("{v:02x}")));
-                }
-            }
-        }
-        o.insert("align".into(), json!(b.align));
-        buffers.insert(b.name.clone(), Value::Object(o));
-    }
-    let mut maps = Map::new();
-    for t in &src.tensor_maps {
-        let m = &t.map;
-        let mut o = Map::new();
-        o.insert("global".into(), json!(t.global));
-        if t.global_offset != 0 {
-            o.insert("global_offset".into(), json!(t.global_offset));
-        }
-        if let Some(object) = &t.object {
-            o.insert("object".into(), json!(object));
-        }
-        o.insert("dtype".into(), json!(m.dtype.name()));
-        o.insert("dims".into(), json!(m.dims));
-        o.insert("strides".into(), json!(m.strides));
-        match &m.mode {
-            MapMode::Tiled => {
-                o.insert("box".into(), json!(m.box_dims));
-            }
-            MapMode::Im2col { lower_corner, upper_corner, channels_per_pixel, pixels_per_column } => {
-                o.insert("mode".into(), json!("im2col"));
-                o.insert("lower_corner".into(), json!(lower_corner));
-                o.insert("upper_corner".into(), json!(upper_corner));
-                o.insert("channels_per_pixel".into(), json!(channels_per_pixel));
-                o.insert("pixels_per_column".into(), json!(pixels_per_column));
-            }
-        }
-        o.insert("element_strides".into(), json!(m.element_strides));
-        o.insert("interleave".into(), json!(m.interleave.name()));
-        o.insert("swizzle".into(), json!(m.swizzle.name()));
-        o.insert("l2_promotion".into(), json!(m.l2_promotion.name()));
-        o.insert("oob_fill".into(), json!(m.oob_fill.name()));
-        maps.insert(t.name.clone(), Value::Object(o));
-    }
-    let regs: Map<String, Value> = src.regs.iter().map(|(k, v)| (k.clone(), json!(format!("{v:#x}")))).collect();
-    // The target's name alone where it declares its default PTX version.
-    let target = match oracle::isa::Target::parse(&src.target.name()) {
-        Ok(t) if t == src.target => src.target.name(),
-        _ => format!("{}@{}", src.target.name(), src.target.ptx),
-    };
-    let mut line = Map::new();
-    line.insert("target".into(), json!(target));
-    line.insert("program".into(), json!(src.statements));
-    line.insert("threads".into(), json!(src.threads));
-    if src.cluster > 1 {
-        line.insert("cluster".into(), json!(src.cluster));
-    }
-    if !regs.is_empty() {
-        line.insert("regs".into(), Value::Object(regs));
-    }
-    line.insert("buffers".into(), Value::Object(buffers));
-    if !maps.is_empty() {
-        line.insert("tensor_maps".into(), Value::Object(maps));
-    }
-    line.insert("read".into(), json!(src.read));
-    Value::Object(line)
 }
 
 #[cfg(test)]
@@ -511,7 +408,10 @@ mod tests {
 
     #[test]
     fn a_tensor_map_goes_on_the_wire_as_its_cuda_codes() {
-        use oracle::memory::tensor_map::{Interleave, L2Promotion, OobFill, Swizzle, TensorDataType};
+        use crate::gpu::WireTensorMap;
+        use oracle::memory::tensor_map::{
+            Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap,
+        };
         let map = TensorMap {
             mode: MapMode::Im2col {
                 lower_corner: vec![-1],

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use oracle::semantics::Allowances;
 use runner::backend::pool::Devices;
-use runner::backend::{Backend, BackendError, Failure, MemSpec, Registry, Settings};
-use runner::worker::{JobBuffer, JobParam, MemOutcome, WireTensorMap};
+use runner::backend::{Backend, BackendError, Failure, MemJob, Registry, Settings};
+use runner::worker::{Executor, JobBuffer, JobParam, MemOutcome, WireTensorMap};
 
 const COPY: &str = r".version 8.0
 .target sm_90
@@ -236,9 +236,12 @@ fn buffer(len: u64, align: u64, init: impl Fn(u64) -> u8) -> JobBuffer {
 }
 
 /// A one-CTA spec of `threads` threads running `entry` (its PTX from [`KERNELS`]).
-fn spec(entry: &str, threads: u32, buffers: Vec<JobBuffer>, params: Vec<JobParam>, read: Vec<usize>) -> MemSpec {
+fn spec(entry: &str, threads: u32, buffers: Vec<JobBuffer>, params: Vec<JobParam>, read: Vec<usize>) -> MemJob {
     let ptx = KERNELS.iter().find(|k| k.0 == entry).map(|k| k.1).expect("a kernel of this file");
-    MemSpec {
+    MemJob {
+        // The backend that runs the job sets both.
+        id: 0,
+        executor: Executor::Oracle,
         ptx: ptx.to_string(),
         cubin: None,
         entry: entry.into(),
@@ -249,7 +252,7 @@ fn spec(entry: &str, threads: u32, buffers: Vec<JobBuffer>, params: Vec<JobParam
         buffers,
         params,
         read,
-        timeout: Duration::from_secs(60),
+        timeout_ms: 60_000,
     }
 }
 
@@ -259,7 +262,7 @@ fn u32_param(v: u32) -> JobParam {
 
 /// (a) `copy`: 14 words from `src + 8` to `dst + 16`; thread 0 writes the low 12 bits of both
 /// pointers to `probe`. `src` is 256-aligned, `dst` 4096-aligned and filled with 0xEE.
-fn copy_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
+fn copy_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let src = |i: u64| (i * 3 + 1) as u8;
     let s = spec(
         "copy",
@@ -287,7 +290,7 @@ fn copy_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
 }
 
 /// (b) `bulk`: 256 bytes through `cp.async.bulk` into shared memory, then back out.
-fn bulk_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
+fn bulk_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let src = |i: u64| (i * 7 + 3) as u8;
     let s = spec(
         "bulk",
@@ -327,7 +330,7 @@ fn tile_map(dims: [u64; 2], stride: u64) -> WireTensorMap {
 /// Boxes at (4, 2) (inside) and (16, 10) (past the right and bottom edges).
 const BOXES: [(u32, u32); 2] = [(4, 2), (16, 10)];
 
-fn tile_spec(map: WireTensorMap) -> MemSpec {
+fn tile_spec(map: WireTensorMap) -> MemJob {
     let tensor: Vec<u8> = (0..HEIGHT).flat_map(|y| (0..WIDTH).flat_map(move |x| element(x, y).to_le_bytes())).collect();
     let mut params =
         vec![JobParam::TensorMap { buffer: 0, offset: 0, map }, JobParam::Pointer { buffer: 1, offset: 0 }];
@@ -343,7 +346,7 @@ fn tile_spec(map: WireTensorMap) -> MemSpec {
 
 /// (c) `tile`: the two boxes, each laid out row by row (dim 0 innermost), 128 bytes apart;
 /// elements outside the tensor are zero.
-fn tile_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
+fn tile_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let check = |read: &[Vec<u8>]| {
         let mut want = Vec::new();
         for (bx, by) in BOXES {
@@ -360,7 +363,7 @@ fn tile_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
 }
 
 /// (e) `rank`: two clusters of 2 CTAs; CTA i writes its `%cluster_ctarank` to word i.
-fn rank_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
+fn rank_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let mut s =
         spec("rank", 32, vec![buffer(16, 16, |_| 0xFF)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
     s.grid = [4, 1, 1];
@@ -370,7 +373,7 @@ fn rank_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
 
 /// (g) `dynamic`: 64 KiB of dynamic shared memory; thread i stores i + 256 at the top of it and
 /// reads what thread 31 − i stored.
-fn dynamic_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
+fn dynamic_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let mut s =
         spec("dynamic", 32, vec![buffer(128, 16, |_| 0)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
     s.dynamic_shared = 64 * 1024;
@@ -378,9 +381,9 @@ fn dynamic_case() -> (MemSpec, impl Fn(&[Vec<u8>])) {
 }
 
 /// (f) `hang`: one thread waits forever on an mbarrier nobody arrives at.
-fn hang_spec() -> MemSpec {
+fn hang_spec() -> MemJob {
     let mut s = spec("hang", 1, vec![buffer(4, 4, |_| 0)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
-    s.timeout = Duration::from_secs(15);
+    s.timeout_ms = 15_000;
     s
 }
 
@@ -392,7 +395,7 @@ fn done(backend: &str, case: &str, r: &Result<MemOutcome, String>) -> Vec<Vec<u8
 }
 
 /// With `cubins`, each spec gets the cubin of its kernel from that directory.
-fn with_cubin(mut s: MemSpec, cubins: Option<&Path>) -> MemSpec {
+fn with_cubin(mut s: MemJob, cubins: Option<&Path>) -> MemJob {
     s.cubin = cubins.map(|d| d.join(format!("{}.cubin", s.entry)));
     s
 }
@@ -406,7 +409,7 @@ fn run_cases(backend: &mut dyn Backend, cubins: Option<&Path>) {
     let (rank, check_rank) = rank_case();
     let (dynamic, check_dynamic) = dynamic_case();
     let bad = tile_spec(tile_map([21, u64::from(HEIGHT)], 84));
-    let specs: Vec<MemSpec> =
+    let specs: Vec<MemJob> =
         [copy.clone(), bulk, tile, bad, rank, dynamic].into_iter().map(|s| with_cubin(s, cubins)).collect();
     let results = backend.run_mem(&specs);
     assert_eq!(results.len(), specs.len());

@@ -3,7 +3,7 @@
 //! valid program lines of `eval_program.rs` and the example), as eval lines.
 //!
 //! Without a GPU: every program prints to a module ptxas assembles for sm_90, alone and all
-//! together; `eval_line` writes back a line that builds the same program; `eval --backend`
+//! together; `program_line` writes back a line that builds the same program; `eval --backend`
 //! refuses instruction lines and answers a backend that runs no memory jobs with its reason.
 //! With a GPU: every program runs on `cuda:jit` and `cuda:ptxas-O3`, and every byte the oracle
 //! knows must be the GPU's ([`runner::memrun::compare`]).
@@ -19,7 +19,8 @@ use oracle::memprog::MemProgram;
 use oracle::semantics::Allowances;
 use runner::backend::pool::Devices;
 use runner::backend::{BackendError, Registry, Settings};
-use runner::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
+use runner::memrun::{compare, oracle_read, run_on, GpuResult};
+use runner::program_line::program_line;
 use serde_json::{json, Value};
 
 fn hex(bytes: &[u8]) -> String {
@@ -366,8 +367,8 @@ fn lines() -> Vec<(&'static str, Value)> {
 }
 
 fn program(name: &str, line: &Value) -> MemProgram {
-    let src =
-        runner::eval::program_source(line.as_object().expect("an object")).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let src = runner::program_line::program_source(line.as_object().expect("an object"))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     src.build().unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -442,11 +443,12 @@ fn names_that_are_ptx_keywords_print_safely() {
 }
 
 #[test]
-fn eval_line_writes_back_a_line_that_builds_the_same_program() {
+fn program_line_writes_back_a_line_that_builds_the_same_program() {
     for (name, line) in lines() {
-        let src = runner::eval::program_source(line.as_object().unwrap()).unwrap();
-        let again = eval_line(&src);
-        let back = runner::eval::program_source(again.as_object().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let src = runner::program_line::program_source(line.as_object().unwrap()).unwrap();
+        let again = program_line(&src);
+        let back =
+            runner::program_line::program_source(again.as_object().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(back.build().unwrap(), src.build().unwrap(), "{name}: {again}");
     }
 }

@@ -108,11 +108,12 @@ fn bad_directories_are_clear_errors() {
 #[test]
 fn a_conform_finding_replays_and_renders() {
     use runner::conform::results::{write_run, Report, Row};
-    use runner::diff::sweep::check::Mismatch;
+    use runner::sweep_check::Mismatch;
     let tmp = tempfile::tempdir().unwrap();
     let row = |backend: &str| Row {
         form: "cvt.rna.tf32.f32".into(),
         backend: backend.into(),
+        kind: Some(runner::backend::BackendKind::Gpu),
         checked: 1 << 32,
         mismatches: 1,
         examples: vec![Mismatch {

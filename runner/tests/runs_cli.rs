@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use runner::conform::results::{write_run, Report, Row};
-use runner::diff::sweep::check::Mismatch;
 use runner::findings::KnownSet;
+use runner::sweep_check::Mismatch;
 use serde_json::Value;
 
 /// The binary, never installing ptxas, with the repository's known findings.

@@ -256,22 +256,10 @@ fn the_oracle_worker_rejects_memory_jobs_and_goes_on() {
 
 #[test]
 fn a_memory_job_that_never_ends_is_a_hang_and_the_slot_goes_on() {
-    use runner::backend::{MemSpec, WorkerSlot};
+    use runner::backend::WorkerSlot;
     let mut slot = WorkerSlot::start(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
     let job = mem_job(0, Executor::Oracle);
-    let spec = |entry: &str, ms: u64| MemSpec {
-        ptx: job.ptx.clone(),
-        cubin: None,
-        entry: entry.into(),
-        block: job.block,
-        grid: job.grid,
-        cluster: job.cluster,
-        dynamic_shared: job.dynamic_shared,
-        buffers: job.buffers.clone(),
-        params: job.params.clone(),
-        read: job.read.clone(),
-        timeout: Duration::from_millis(ms),
-    };
+    let spec = |entry: &str, ms: u64| MemJob { cubin: None, entry: entry.into(), timeout_ms: ms, ..job.clone() };
     let t = std::time::Instant::now();
     match slot.run_mem("oracle-worker", Executor::Oracle, &spec("planted_hang", 1500)) {
         Ok(MemOutcome::Failed(Failure::Crash { how, by, .. })) => {

@@ -13,21 +13,15 @@ use oracle::semantics::Allowances;
 
 use super::pool::Pool;
 use super::{
-    label_suffix, Backend, Build, Built, Context, Failed, Kind, MemSpec, Need, ProgramBatch, Role, SweepResult,
+    label_suffix, Backend, BackendKind, Build, Built, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult,
     SweepSpec,
 };
 use crate::ptxas::Ptxas;
-use crate::worker::protocol::MemOutcome;
+use crate::worker::protocol::{MemJob, MemOutcome};
 use crate::worker::Executor;
 
 /// The JIT backend's name.
 pub const JIT: &str = "cuda:jit";
-
-/// Whether `name` names a backend of this kind (one whose results come from a GPU): only
-/// those count as hardware when a conform row's class is decided.
-pub fn is_gpu_backend(name: &str) -> bool {
-    name.starts_with("cuda:")
-}
 
 /// The optimization levels the offline-assembled backends offer.
 pub const LEVELS: [u8; 2] = [0, 3];
@@ -60,6 +54,7 @@ pub enum Compiler {
 
 /// The registry's entry.
 pub const KIND: Kind = Kind {
+    kind: BackendKind::Gpu,
     names: |ctx| {
         let mut v: Vec<String> = ctx.ptxas_labels().iter().flat_map(|l| ptxas_names(l.as_deref())).collect();
         v.push(JIT.to_string());
@@ -120,6 +115,10 @@ impl Backend for Cuda {
         self.name.clone()
     }
 
+    fn kind(&self) -> BackendKind {
+        BackendKind::Gpu
+    }
+
     fn needs(&self) -> Vec<Need> {
         let mut v: Vec<Need> = self.pool.ordinals().into_iter().map(Need::Gpu).collect();
         v.push(Need::Worker);
@@ -160,15 +159,15 @@ impl Backend for Cuda {
         self.pool.run_batch(&self.name, executor, &self.allow, batch)
     }
 
-    fn run_mem(&mut self, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+    fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
         let executor = self.executor();
         if let Compiler::Ptxas { .. } = &self.compiler {
-            if specs.iter().any(|s| s.cubin.is_none()) {
+            if jobs.iter().any(|s| s.cubin.is_none()) {
                 // The caller's omission, not the backend's failure: no job is sent.
                 let why = format!("{} runs memory jobs from the cubin of its build; a job came without one", self.name);
-                return specs.iter().map(|_| Err(why.clone())).collect();
+                return jobs.iter().map(|_| Err(why.clone())).collect();
             }
         }
-        self.pool.run_mem(&self.name, &executor, specs)
+        self.pool.run_mem(&self.name, &executor, jobs)
     }
 }

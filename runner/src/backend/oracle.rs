@@ -9,8 +9,11 @@ use std::time::Instant;
 use generator::sweep::sweep_kernel;
 use oracle::semantics::Allowances;
 
-use super::{Backend, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec};
-use crate::conform::segments;
+use super::{
+    segments, Backend, BackendKind, Context, Failed, Kind, Need, ProgramBatch, Role, SweepFailure, SweepResult,
+    SweepSpec,
+};
+use crate::failure::{BackendFailure, FailureKind};
 use crate::worker::{oracle_outputs, oracle_sweep};
 
 /// The backend's name.
@@ -23,6 +26,7 @@ pub const ORACLE_SAMPLES: u64 = 1 << 16;
 
 /// The registry's entry.
 pub const KIND: Kind = Kind {
+    kind: BackendKind::Oracle,
     names: |_| vec![NAME.to_string()],
     build: |name, ctx: &Context| {
         (name == NAME).then(|| Ok(Box::new(Oracle { allow: ctx.settings.allow.clone() }) as Box<dyn Backend>))
@@ -37,6 +41,10 @@ pub struct Oracle {
 impl Backend for Oracle {
     fn name(&self) -> String {
         NAME.into()
+    }
+
+    fn kind(&self) -> BackendKind {
+        BackendKind::Oracle
     }
 
     fn needs(&self) -> Vec<Need> {
@@ -55,7 +63,8 @@ impl Backend for Oracle {
                 let k = sweep_kernel(&s.form, &s.target).ok()?;
                 let t = Instant::now();
                 let segs = segments(k.scheme, false, s.samples.min(ORACLE_SAMPLES));
-                let outcome = Ok(oracle_sweep(&s.form, &k, &segs, allow));
+                let outcome = oracle_sweep(&s.form, &k, &segs, allow)
+                    .map_err(|why| SweepFailure::Row(BackendFailure::new(FailureKind::Other, why)));
                 tick(segs.iter().map(|x| x.1).sum());
                 Some(SweepResult {
                     backend: NAME.into(),

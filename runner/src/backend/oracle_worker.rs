@@ -11,7 +11,7 @@ use std::time::Duration;
 use oracle::semantics::Allowances;
 
 use super::pool::Pool;
-use super::{Backend, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec};
+use super::{Backend, BackendKind, Context, Failed, Kind, Need, ProgramBatch, Role, SweepResult, SweepSpec};
 use crate::worker::Executor;
 
 /// The backend's name.
@@ -19,6 +19,7 @@ pub const NAME: &str = "oracle-worker";
 
 /// The registry's entry.
 pub const KIND: Kind = Kind {
+    kind: BackendKind::OracleWorker,
     names: |_| vec![NAME.to_string()],
     build: |name, ctx: &Context| {
         (name == NAME).then(|| {
@@ -40,6 +41,10 @@ pub struct OracleWorker {
 impl Backend for OracleWorker {
     fn name(&self) -> String {
         NAME.into()
+    }
+
+    fn kind(&self) -> BackendKind {
+        BackendKind::OracleWorker
     }
 
     fn needs(&self) -> Vec<Need> {

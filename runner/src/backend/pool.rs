@@ -24,8 +24,8 @@ use std::time::Duration;
 use oracle::program::text;
 use oracle::semantics::Allowances;
 
-use super::{Failed, MemSpec, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
-use crate::worker::protocol::MemOutcome;
+use super::{Failed, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
+use crate::worker::protocol::{MemJob, MemOutcome};
 use crate::worker::{Executor, WorkerKind};
 
 /// Worker processes per device `conform` starts unless `--workers` says otherwise: enough that
@@ -358,7 +358,7 @@ impl Pool {
     /// after the worker restarted) may take [`MODULE_LOAD_TIMEOUT`] longer than its own
     /// timeout. Specs no worker ran (every worker down) get the reason as their environment
     /// error.
-    pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemSpec]) -> Vec<Result<MemOutcome, String>> {
+    pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
         let queue = Mutex::new(std::collections::VecDeque::from(mem_groups(specs, self.members.len())));
         let ran: Vec<Vec<(usize, Result<MemOutcome, String>)>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
@@ -384,7 +384,8 @@ impl Pool {
                                 }
                                 let r = if loads && specs[i].cubin.is_none() {
                                     let mut first = specs[i].clone();
-                                    first.timeout = first.timeout.saturating_add(MODULE_LOAD_TIMEOUT);
+                                    first.timeout_ms =
+                                        first.timeout_ms.saturating_add(MODULE_LOAD_TIMEOUT.as_millis() as u64);
                                     slot.run_mem(name, executor.clone(), &first)
                                 } else {
                                     slot.run_mem(name, executor.clone(), &specs[i])
@@ -420,7 +421,7 @@ pub const MODULE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 /// `specs` cut into ranges of consecutive specs of one module (the same PTX and cubin), each
 /// of at most `ceil(len / workers)` specs so that every worker gets a share; in order, covering
 /// every spec once.
-pub fn mem_groups(specs: &[MemSpec], workers: usize) -> Vec<std::ops::Range<usize>> {
+pub fn mem_groups(specs: &[MemJob], workers: usize) -> Vec<std::ops::Range<usize>> {
     let share = specs.len().div_ceil(workers.max(1)).max(1);
     let mut groups = Vec::new();
     let mut start = 0;
@@ -489,8 +490,10 @@ mod tests {
         }
     }
 
-    fn spec(ptx: &str, cubin: Option<&str>) -> MemSpec {
-        MemSpec {
+    fn spec(ptx: &str, cubin: Option<&str>) -> MemJob {
+        MemJob {
+            id: 0,
+            executor: Executor::Oracle,
             ptx: ptx.into(),
             cubin: cubin.map(Into::into),
             entry: "k".into(),
@@ -501,17 +504,17 @@ mod tests {
             buffers: Vec::new(),
             params: Vec::new(),
             read: Vec::new(),
-            timeout: Duration::from_secs(1),
+            timeout_ms: 1000,
         }
     }
 
     #[test]
     fn mem_groups_keep_a_module_together_and_share_one_module_out() {
         // JIT: modules of 3, 3 and 2 jobs over 4 workers (share 2): no group spans two modules.
-        let jit: Vec<MemSpec> = ["a", "a", "a", "b", "b", "b", "c", "c"].iter().map(|m| spec(m, None)).collect();
+        let jit: Vec<MemJob> = ["a", "a", "a", "b", "b", "b", "c", "c"].iter().map(|m| spec(m, None)).collect();
         assert_eq!(mem_groups(&jit, 4), vec![0..2, 2..3, 3..5, 5..6, 6..8]);
         // One module for all (a cubin): one group per worker's share.
-        let cubin: Vec<MemSpec> = (0..10).map(|_| spec("m", Some("m.cubin"))).collect();
+        let cubin: Vec<MemJob> = (0..10).map(|_| spec("m", Some("m.cubin"))).collect();
         assert_eq!(mem_groups(&cubin, 4), vec![0..3, 3..6, 6..9, 9..10]);
         // The same text with another cubin is another module.
         let mixed = vec![spec("m", Some("x")), spec("m", Some("y"))];

@@ -12,7 +12,8 @@ use rayon::prelude::*;
 
 use super::cuda::LEVELS;
 use super::{
-    label_suffix, Backend, Build, Context, Failed, Kind, Need, ProgramBatch, Role, SweepFailure, SweepResult, SweepSpec,
+    label_suffix, Backend, BackendKind, Build, Context, Failed, Kind, Need, ProgramBatch, Role, SweepFailure,
+    SweepResult, SweepSpec,
 };
 use crate::ptxas::Ptxas;
 
@@ -26,6 +27,7 @@ pub fn name(label: Option<&str>) -> String {
 
 /// The registry's entry.
 pub const KIND: Kind = Kind {
+    kind: BackendKind::PtxasCheck,
     names: |ctx| ctx.ptxas_labels().iter().map(|l| name(l.as_deref())).collect(),
     build: |n, ctx: &Context| {
         let label = ctx.ptxas_labels().into_iter().find(|l| name(l.as_deref()) == n)?;
@@ -42,6 +44,10 @@ pub struct PtxasCheck {
 impl Backend for PtxasCheck {
     fn name(&self) -> String {
         name(self.label.as_deref())
+    }
+
+    fn kind(&self) -> BackendKind {
+        BackendKind::PtxasCheck
     }
 
     fn needs(&self) -> Vec<Need> {

@@ -34,13 +34,14 @@ use oracle::memprog::MemProgram;
 use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
-use super::results::{failure_signature, Recording, Row};
-use crate::backend::{Backend, Failure, Need};
-use crate::diff::sweep::check::Mismatch;
+use super::row::{failure_signature, Recording, Row};
+use crate::backend::{Backend, BackendKind, Failure, Need};
 use crate::diff::{BackendFailure, FailureKind};
 use crate::findings::{Finding, FindingClass, FindingStore, Recorded, Signature, StoreError};
 use crate::glob::glob_match;
-use crate::memrun::{compare, eval_line, oracle_read, run_on, GpuResult};
+use crate::memrun::{compare, oracle_read, run_on, GpuResult};
+use crate::program_line::program_line;
+use crate::sweep_check::Mismatch;
 
 /// The row suffix of a dedicated set: ` [<name>]`.
 fn suffix(set: &DeviationSet) -> String {
@@ -166,7 +167,7 @@ enum Verdict {
 /// Builds the rows: per form, per backend, from each case's verdict.
 fn rows_of(
     cases: &[AsyncCase],
-    backends: &[String],
+    backends: &[(String, BackendKind)],
     verdicts: &[Vec<Verdict>],
     expected: &[Expected],
     seconds: &[f64],
@@ -186,9 +187,14 @@ fn rows_of(
         }
     }
     for form in forms {
-        for (b, backend) in backends.iter().enumerate() {
-            let mut row =
-                Row { form: form.to_string(), backend: backend.clone(), seconds: seconds[b], ..Row::default() };
+        for (b, (backend, kind)) in backends.iter().enumerate() {
+            let mut row = Row {
+                form: form.to_string(),
+                backend: backend.clone(),
+                kind: Some(*kind),
+                seconds: seconds[b],
+                ..Row::default()
+            };
             let mut failed = 0u64;
             for (k, c) in cases.iter().enumerate().filter(|(_, c)| c.form == form) {
                 let index = index_in_form[k];
@@ -280,7 +286,7 @@ pub fn run(
             })
             .collect();
         tick(cases.len() as u64);
-        (vec![ORACLE.to_string()], vec![v], vec![stages.oracle_s])
+        (vec![(ORACLE.to_string(), BackendKind::Oracle)], vec![v], vec![stages.oracle_s])
     } else {
         let mut names = Vec::new();
         let mut all = Vec::new();
@@ -290,7 +296,7 @@ pub fn run(
             let (v, compare_s) = run_backend(backends[b].as_mut(), cases, &expected, timeout, tick);
             stages.compare_s += compare_s;
             seconds.push(start.elapsed().as_secs_f64());
-            names.push(backends[b].name());
+            names.push((backends[b].name(), backends[b].kind()));
             all.push(v);
         }
         stages.gpu_s = seconds.iter().sum::<f64>() - stages.compare_s;
@@ -431,7 +437,7 @@ fn finding_for(
     let case = case_of(target, form, index);
     let (ptx, text, n) = match &case {
         Some(c) => {
-            let line = eval_line(&c.source).to_string();
+            let line = program_line(&c.source).to_string();
             let ptx = c
                 .source
                 .build()
@@ -476,7 +482,7 @@ fn form_findings(
                 .to_string();
             (FindingClass::HardwareSpec, how, set.input_class)
         } else {
-            match failure_signature(&r.backend, fail) {
+            match failure_signature(r.kind, fail) {
                 Some((class, how)) => (class, how, ""),
                 None => continue,
             }
@@ -494,7 +500,7 @@ fn form_findings(
         return out;
     };
     let agreeing =
-        rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
+        rows.iter().any(|r| r.kind.is_some_and(BackendKind::is_gpu) && r.checked > 0 && r.outcome().agrees());
     let class = if agreeing && set.is_none() { FindingClass::Compiler } else { FindingClass::HardwareSpec };
     let buffer = first.inputs.iter().find(|(k, _)| k == "buffer").map_or("", |(_, v)| v.as_str());
     let sig = Signature::new(
@@ -577,7 +583,7 @@ mod tests {
             }
             verdicts.push(verdict(regions, GpuResult::Bytes(got)));
         }
-        let rows = rows_of(cases, &["cuda:jit".to_string()], &[verdicts], &expected, &[1.0]);
+        let rows = rows_of(cases, &[("cuda:jit".to_string(), BackendKind::Gpu)], &[verdicts], &expected, &[1.0]);
         assert_eq!(rows.len(), 2);
         assert_eq!((rows[0].form.as_str(), rows[0].mismatches, rows[0].examples[0].index), (form, 1, planted as u64));
         assert!(rows[1].failure.is_some());

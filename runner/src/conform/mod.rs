@@ -23,17 +23,20 @@
 pub mod async_rows;
 pub mod case;
 pub mod results;
+pub mod row;
 
 use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use generator::sweep::{sweep_kernel, Scheme};
+use generator::sweep::sweep_kernel;
 use indicatif::{ProgressBar, ProgressStyle};
 use oracle::isa::{Family, Form, Target};
 
-use crate::backend::{BackendError, Need, Registry, Selection, SweepFailure, SweepResult, SweepSpec};
+use crate::backend::{
+    segments, BackendError, BackendKind, Need, Registry, Selection, SweepFailure, SweepResult, SweepSpec,
+};
 use crate::diff::{BackendFailure, FailureKind};
 use crate::glob::glob_match;
 pub use results::{record_findings, Recording, Report, Row};
@@ -96,24 +99,6 @@ pub fn select_forms(target: &Target, glob: Option<&str>) -> Vec<Form> {
         .map(|(f, _)| f)
         .filter(|f| glob.is_none_or(|g| glob_match(g, &f.opcode())))
         .collect()
-}
-
-/// Slices of a sampled exhaustive-scheme domain: spread evenly so that every sign and
-/// exponent range is sampled, not just the smallest indices.
-const SPREAD: u64 = 256;
-
-/// The index ranges a form's sweep covers: the whole domain when `exhaustive` (or when it
-/// holds at most `samples` inputs), else `samples` inputs.
-pub fn segments(scheme: Scheme, exhaustive: bool, samples: u64) -> Vec<(u64, u64)> {
-    match scheme {
-        Scheme::Exhaustive { bits } if exhaustive || (1u64 << bits) <= samples => vec![(0, 1u64 << bits)],
-        Scheme::Exhaustive { bits } => {
-            let domain = 1u64 << bits;
-            let per = (samples / SPREAD).max(1);
-            (0..SPREAD).map(|k| (k * (domain / SPREAD), per)).collect()
-        }
-        Scheme::Sampled => vec![(0, samples)],
-    }
 }
 
 /// Progress on stderr: an indicatif bar on a terminal; otherwise (CI logs, pipes) a plain line
@@ -217,10 +202,11 @@ fn async_notes(run: &async_rows::AsyncRun) -> Vec<String> {
     notes
 }
 
-fn row(r: SweepResult) -> Row {
+fn row(r: SweepResult, kind: BackendKind) -> Row {
     let mut row = Row {
         form: r.form,
         backend: r.backend,
+        kind: Some(kind),
         checked: 0,
         mismatches: 0,
         examples: Vec::new(),
@@ -326,7 +312,8 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             // A backend ticks once per row: one per form and build (ptxas-check: per level).
             let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps");
             pb.message(b.name());
-            rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(row));
+            let kind = b.kind();
+            rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(|r| row(r, kind)));
             pb.finish();
         }
     } else {
@@ -344,21 +331,21 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             .collect();
         let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
         let pb = Progress::new(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64, "inputs");
-        let mut by_backend: Vec<std::iter::Peekable<std::vec::IntoIter<SweepResult>>> = Vec::new();
+        let mut by_backend: Vec<(BackendKind, std::iter::Peekable<std::vec::IntoIter<SweepResult>>)> = Vec::new();
         for b in &mut backends {
             pb.message(b.name());
-            by_backend.push(b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable());
+            by_backend.push((b.kind(), b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable()));
         }
         for s in &specs {
             let opcode = s.form.opcode();
-            for results in &mut by_backend {
+            for (kind, results) in &mut by_backend {
                 while let Some(r) = results.next_if(|r| r.form == opcode) {
                     if let Err(SweepFailure::Environment(why)) = &r.outcome {
                         if !env.iter().any(|(k, _)| k == WORKER_DOWN) {
                             env.push((WORKER_DOWN.into(), why.clone()));
                         }
                     }
-                    rows.push(row(r));
+                    rows.push(row(r, *kind));
                 }
             }
         }

@@ -34,63 +34,18 @@ use serde::{Deserialize, Serialize};
 
 use super::async_rows::{is_async_row, record_async_findings};
 use super::case::case_text;
+use super::row::failure_signature;
+pub use super::row::{Recording, Row};
 use crate::atomic_write::write_atomic;
+use crate::backend::BackendKind;
 use crate::diff::program::{decoded, how_bits};
-use crate::diff::sweep::check::{Checker, Mismatch};
-use crate::diff::sweep::{outcome, Checked, SweepOutcome};
-use crate::diff::{BackendFailure, FailureKind, Outcome};
-use crate::findings::classify::{gist, input_class};
+use crate::diff::{FailureKind, Outcome};
+use crate::findings::classify::input_class;
 use crate::findings::versions;
 use crate::findings::{
     render, Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, StoreError, WordMismatch,
 };
-
-/// One (form, backend) sweep.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Row {
-    /// Opcode.
-    pub form: String,
-    /// Backend name.
-    pub backend: String,
-    /// Inputs checked.
-    pub checked: u64,
-    /// Inputs whose result the oracle does not admit.
-    pub mismatches: u64,
-    /// First mismatches.
-    pub examples: Vec<Mismatch>,
-    /// How the backend failed to produce results (assembler rejection, fault, crash, hang).
-    pub failure: Option<BackendFailure>,
-    /// Wall seconds.
-    pub seconds: f64,
-    /// The device it ran on (`0: NVIDIA H100 80GB HBM3`); `None` for backends that run in
-    /// this process (and in rows written before devices were recorded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub device: Option<String>,
-    /// Where the worker spent the row's time (absent for rows no worker ran).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stages: Option<crate::backend::Stages>,
-    /// Ids (signature keys) of the findings this row is part of, known ones included.
-    #[serde(default)]
-    pub findings: Vec<String>,
-}
-
-impl Row {
-    /// The row's verdict: agree, disagree (with the checker's evidence) or not comparable.
-    pub fn outcome(&self) -> SweepOutcome {
-        let checked = Checked {
-            checked: self.checked,
-            mismatches: self.mismatches,
-            examples: self.examples.clone(),
-            ..Checked::default()
-        };
-        outcome(&self.backend, &checked, self.failure.as_ref())
-    }
-
-    /// Whether the row fails the run (it does not agree).
-    pub fn failing(&self) -> bool {
-        self.mismatches > 0 || self.failure.is_some()
-    }
-}
+use crate::sweep_check::{Checker, Mismatch};
 
 /// The options of a conform run that decide which rows it has and what they check: two runs
 /// with equal options (and target) have comparable rows; shards of one run differ only in
@@ -159,39 +114,11 @@ pub struct Report {
     pub ptxdiff_version: String,
 }
 
-impl Row {
-    /// The row's family name (`cvt`, `cvt.pack`, `prmt`, `cp.async.bulk.tensor`, …): the
-    /// longest of [`super::FAMILIES`], [`generator::async_cases::ASYNC_FAMILIES`] and
-    /// `tensormap.replace` (the sweep's cases through tensor-map objects) that its opcode
-    /// starts with.
-    pub fn family(&self) -> &'static str {
-        super::FAMILIES
-            .iter()
-            .chain(&generator::async_cases::ASYNC_FAMILIES)
-            .chain(&[oracle::isa::Family::TensormapReplace])
-            .map(|f| f.name())
-            .filter(|n| self.form == *n || self.form.starts_with(&format!("{n}.")))
-            .max_by_key(|n| n.len())
-            .unwrap_or("other")
-    }
-}
-
 impl Report {
     /// Rows with mismatches or failures.
     pub fn failing(&self) -> impl Iterator<Item = &Row> {
         self.rows.iter().filter(|r| r.failing())
     }
-}
-
-/// What recording a run's findings did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Recording {
-    /// New findings.
-    pub new: u64,
-    /// Findings already stored in this run.
-    pub duplicates: u64,
-    /// Occurrences of known findings.
-    pub known: u64,
 }
 
 /// File name of the rows of a run, with their verdicts.
@@ -256,30 +183,6 @@ pub fn write_run(
 
 /// Mismatching inputs of a form put into its case file (one thread each).
 const CASE_INPUTS: usize = 8;
-
-/// The class and `how` of the failure of `backend`; `None` for an environment problem, which
-/// fails the row but is no finding.
-pub(super) fn failure_signature(backend: &str, f: &BackendFailure) -> Option<(FindingClass, String)> {
-    Some(match f.kind {
-        FailureKind::Rejected => (FindingClass::AssemblerRejection, gist(&f.message)),
-        FailureKind::Fault => (
-            FindingClass::Crash,
-            f.message
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .find(|w| w.starts_with("CUDA_ERROR"))
-                .unwrap_or("GPU fault")
-                .to_string(),
-        ),
-        FailureKind::Crash if backend.starts_with(crate::backend::ptxas_check::NAME) => {
-            (FindingClass::Crash, "ptxas crash".into())
-        }
-        FailureKind::Crash => (FindingClass::Crash, "worker crash".into()),
-        FailureKind::Hang => (FindingClass::Crash, "hang".into()),
-        FailureKind::Other => (FindingClass::Crash, "harness".into()),
-        FailureKind::OracleDefect => (FindingClass::OracleDefect, "fast kernel disagrees with the semantics".into()),
-        FailureKind::Environment => return None,
-    })
-}
 
 /// The ptxas version verdict ([`versions::verdict`]) of a finding of one form's `rows`: the rows
 /// `wrong` picks are wrong, the rows that agree are right, the rest took no part.
@@ -369,10 +272,10 @@ fn form_findings(
     for r in rows {
         if let Outcome::NotComparable(_) = r.outcome() {
             let Some(fail) = &r.failure else { continue };
-            let Some((class, how)) = failure_signature(&r.backend, fail) else { continue };
+            let Some((class, how)) = failure_signature(r.kind, fail) else { continue };
             let sig = Signature::new(class, form.opcode(), "", [r.backend.clone()], how);
             let (mut f, text) = finish(sig, &[0], fail.to_string().chars().take(4000).collect());
-            let failed = |r: &Row| r.failure.as_ref().is_some_and(|x| failure_signature(&r.backend, x).is_some());
+            let failed = |r: &Row| r.failure.as_ref().is_some_and(|x| failure_signature(r.kind, x).is_some());
             f.versions = rows_verdict(rows, failed, env);
             out.push((f, text));
         }
@@ -389,12 +292,12 @@ fn form_findings(
     let Some(first) = first_row.examples.first() else { return out };
     // Only GPU rows count as hardware that agrees: the oracle's own rows always agree.
     let agreeing =
-        rows.iter().any(|r| crate::backend::cuda::is_gpu_backend(&r.backend) && r.checked > 0 && r.outcome().agrees());
+        rows.iter().any(|r| r.kind.is_some_and(BackendKind::is_gpu) && r.checked > 0 && r.outcome().agrees());
     let actual_at = |r: &Row, index: u64| r.examples.iter().find(|m| m.index == index).map(|m| m.actual.clone());
     let split = disagreeing.iter().any(|r| actual_at(r, first.index).is_some_and(|a| a != first.actual));
     let class = if agreeing || split { FindingClass::Compiler } else { FindingClass::HardwareSpec };
     let Some(k) = &kernel else { return out };
-    let checker = Checker::new(form, k.scheme, k.out_bytes, allow.clone());
+    let Ok(checker) = Checker::new(form, k.scheme, k.out_bytes, allow.clone()) else { return out };
     let parse_hex = |s: &str| u128::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or(0);
     let expected = checker.expected(first.index);
     let how = how_bits(&expected, parse_hex(&first.actual));
@@ -442,6 +345,7 @@ fn form_findings(
 mod tests {
     use super::*;
     use crate::diff::program::{compare_result, Observed};
+    use crate::failure::BackendFailure;
     use crate::findings::FindingsDoc;
     use oracle::program::interp;
     use oracle::program::text::parse_case;
@@ -451,9 +355,17 @@ mod tests {
     const NANS: [(u64, &str); 2] = [(0x7F80_0001, "0x7f800000"), (0xFF80_1000, "0x7f800000")];
 
     fn row(form: &str, backend: &str, mismatches: &[(u64, &str)]) -> Row {
+        // The kinds of the fixtures' backend names, as the registry gives them.
+        let kind = match backend {
+            "oracle" => BackendKind::Oracle,
+            "oracle-worker" => BackendKind::OracleWorker,
+            b if b.starts_with("ptxas-check") => BackendKind::PtxasCheck,
+            _ => BackendKind::Gpu,
+        };
         Row {
             form: form.into(),
             backend: backend.into(),
+            kind: Some(kind),
             checked: 1 << 32,
             mismatches: mismatches.len() as u64,
             examples: mismatches
@@ -518,7 +430,7 @@ mod tests {
         let gpu = |b: &str| Observed { backend: b.into(), words: vec![0x7F80_0000; p.threads() as usize] };
         let d = compare_result(p.outputs, &expected, &[gpu("cuda:jit"), gpu("cuda:ptxas-O3")]);
         let d = d.disagreement().expect("the case shows the disagreement");
-        assert_eq!((d.class, d.how.as_str()), (FindingClass::HardwareSpec, "nan-becomes-inf"));
+        assert_eq!((d.split, d.how.as_str()), (false, "nan-becomes-inf"));
         assert_eq!(d.backends, f.signature.backends);
         let own: Vec<u32> = expected.as_ref().unwrap().iter().map(|e| e.bits as u32).collect();
         assert!(

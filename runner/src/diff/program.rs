@@ -9,7 +9,23 @@ use oracle::num::{classify, decode, Class, Value, F16, F32};
 use oracle::semantics::{Constraint, Expected};
 
 use super::{NotComparable, Outcome};
-use crate::findings::{FindingClass, WordMismatch};
+use serde::{Deserialize, Serialize};
+
+/// One output word that differs between the oracle and some backend.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordMismatch {
+    /// Thread index.
+    pub thread: u32,
+    /// Output word index within the thread's outputs.
+    pub word: u32,
+    /// The oracle's expectation rendered: `0x7fc00000`, or a set such as `any NaN (f32)`.
+    pub expected: String,
+    /// Each backend's actual word, as hex.
+    pub actual: BTreeMap<String, String>,
+    /// Human decoding of expected vs actual (`NaN → +inf`); may be empty.
+    #[serde(default)]
+    pub decoded: String,
+}
 
 /// What one backend produced for one program: `threads × outputs` words, thread 0 first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,9 +39,10 @@ pub struct Observed {
 /// The evidence of a program's disagreement between the oracle and some backends.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgramEvidence {
-    /// Compiler (the compiled variants disagree with each other) or hardware/spec (they agree
-    /// with each other, not with the oracle).
-    pub class: FindingClass,
+    /// Whether the backends' words differ from each other (the compiled variants disagree: a
+    /// compiler finding), rather than all agreeing with each other but not with the oracle
+    /// (hardware or the spec); the findings layer names the class.
+    pub split: bool,
     /// The backends whose words the oracle does not admit.
     pub backends: Vec<String>,
     /// How the first wrong word differs (`nan-becomes-inf`, `sign`, `off-by-one`, `value`…).
@@ -159,7 +176,7 @@ pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Ou
         return Outcome::Agree;
     }
     let distinct: std::collections::BTreeSet<&Vec<u32>> = observed.iter().map(|o| &o.words).collect();
-    let class = if distinct.len() > 1 { FindingClass::Compiler } else { FindingClass::HardwareSpec };
+    let split = distinct.len() > 1;
     let e = word(&expected[t as usize], w);
     let at = t as usize * per + w as usize;
     let actual_first = bad[0].words.get(at).copied().unwrap_or(0);
@@ -194,7 +211,7 @@ pub fn compare(outputs: u32, expected: &[Expected], observed: &[Observed]) -> Ou
         }
     }
     Outcome::Disagree(ProgramEvidence {
-        class,
+        split,
         backends: bad.iter().map(|o| o.backend.clone()).collect(),
         how: how(&e, actual_first),
         mismatches,
@@ -220,10 +237,10 @@ mod tests {
         };
         assert_eq!(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 7])]), Outcome::Agree);
         let d = disagree(compare(1, &exp, &[obs("a", &[5, 6]), obs("b", &[5, 6])]));
-        assert_eq!((d.class, d.how.as_str(), d.first), (FindingClass::HardwareSpec, "off-by-one", (1, 0)));
+        assert_eq!((d.split, d.how.as_str(), d.first), (false, "off-by-one", (1, 0)));
         assert_eq!(d.backends, vec!["a", "b"]);
         let d = disagree(compare(1, &exp, &[obs("a", &[5, 7]), obs("b", &[5, 0x8000_0007])]));
-        assert_eq!((d.class, d.how.as_str()), (FindingClass::Compiler, "sign"));
+        assert_eq!((d.split, d.how.as_str()), (true, "sign"));
         assert_eq!(d.backends, vec!["b"]);
         let nan = Expected {
             bits: 0x7FC0_0000,

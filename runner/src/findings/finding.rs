@@ -7,27 +7,10 @@
 //! - The PTX is a whole module as text; nothing here depends on the generator's AST, so a
 //!   finding stays readable after the generator changes.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::signature::Signature;
-
-/// One output word that differs between the oracle and some backend.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WordMismatch {
-    /// Thread index.
-    pub thread: u32,
-    /// Output word index within the thread's outputs.
-    pub word: u32,
-    /// The oracle's expectation rendered: `0x7fc00000`, or a set such as `any NaN (f32)`.
-    pub expected: String,
-    /// Each backend's actual word, as hex.
-    pub actual: BTreeMap<String, String>,
-    /// Human decoding of expected vs actual (`NaN → +inf`); may be empty.
-    #[serde(default)]
-    pub decoded: String,
-}
+pub use crate::diff::program::WordMismatch;
 
 /// A de-duplicated, minimized finding.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -41,9 +41,10 @@ use serde::{Deserialize, Serialize};
 use super::engine::{add_stage, measure, StageTime};
 use super::State;
 use crate::atomic_write::write_atomic;
-use crate::backend::{Backend, Failure, Registry, Selection, Settings};
+use crate::backend::{Backend, BackendKind, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
-use crate::memrun::{assemble, compare, eval_line, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
+use crate::memrun::{assemble, compare, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
+use crate::program_line::program_line;
 
 /// Longest wait for one memory job on a GPU before it counts as a hang.
 pub const JOB_TIMEOUT: Duration = Duration::from_secs(10);
@@ -356,14 +357,14 @@ fn gpu_backends(registry: &Registry, names: &[String]) -> anyhow::Result<Selecti
     let oracle = crate::backend::oracle::NAME;
     let explicit = !names.is_empty();
     let names: Vec<String> = if explicit {
-        if let Some(n) = names.iter().find(|n| *n != oracle && !n.starts_with("cuda:")) {
+        if let Some(n) = names.iter().find(|n| *n != oracle && registry.kind_of(n) != Some(BackendKind::Gpu)) {
             bail!(
                 "backend `{n}` does not run memory programs; `fuzz --async` takes the oracle and the cuda:* backends"
             );
         }
         names.iter().filter(|n| *n != oracle).cloned().collect()
     } else {
-        registry.fuzz_defaults().into_iter().filter(|n| n.starts_with("cuda:")).collect()
+        registry.fuzz_defaults().into_iter().filter(|n| registry.kind_of(n) == Some(BackendKind::Gpu)).collect()
     };
     let sel = registry.build_all(&names)?;
     if explicit && !sel.unavailable.is_empty() {
@@ -780,7 +781,7 @@ fn record(
     f.mismatches = raw.mismatches.clone();
     let id = f.id.clone();
     f.replay = format!("ptxdiff eval --backend {} {}", raw.backends[0], store.case_path(&id).display());
-    let case = format!("{}\n", eval_line(&source));
+    let case = format!("{}\n", program_line(&source));
     match store.record(f, &case)? {
         Recorded::New => s.new += 1,
         Recorded::Duplicate => s.duplicates += 1,
@@ -857,7 +858,7 @@ mod tests {
         let case = std::fs::read_to_string(root.join("corpus/findings/reduce-add-f32-subnormals/edge-pairs.case"))
             .expect("the finding's case");
         let line: serde_json::Map<String, serde_json::Value> = serde_json::from_str(case.trim()).expect("JSON");
-        let mut src = crate::eval::program_source(&line).expect("a program line");
+        let mut src = crate::program_line::program_source(&line).expect("a program line");
         // A bystander the deviation does not concern stays out of the signature's form.
         src.statements.insert(0, "cp.async.bulk.prefetch.L2.global [dst], 16;".into());
         let p = src.build().expect("builds");
@@ -887,6 +888,9 @@ mod tests {
         fn name(&self) -> String {
             "cuda:idle".into()
         }
+        fn kind(&self) -> BackendKind {
+            BackendKind::Gpu
+        }
         fn needs(&self) -> Vec<crate::backend::Need> {
             Vec::new()
         }
@@ -905,7 +909,7 @@ mod tests {
         }
         fn run_mem(
             &mut self,
-            specs: &[crate::backend::MemSpec],
+            specs: &[crate::backend::MemJob],
         ) -> Vec<Result<crate::worker::protocol::MemOutcome, String>> {
             specs
                 .iter()
@@ -967,7 +971,7 @@ mod tests {
             assert!(f.replay.starts_with("ptxdiff eval --backend cuda:idle "), "{}", f.replay);
             assert!(f.ptx.contains(".entry mp0"), "{}", f.ptx);
             let case = std::fs::read_to_string(run_dir.join("cases").join(format!("{}.case", f.id))).expect("case");
-            let answer = crate::eval::eval_line(case.trim(), &mut Default::default(), &Allowances::all());
+            let answer = crate::eval::evaluate_line(case.trim(), &mut Default::default(), &Allowances::all());
             assert!(!answer.contains("\"error\""), "{case}\n→ {answer}");
         }
         let small = doc.findings.iter().map(|f| f.minimized_instructions).min().unwrap_or(u32::MAX);
@@ -1038,7 +1042,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let o = AsyncOptions { batch: 2, ..options(dir.path(), false) };
         let texts = |o: &AsyncOptions, b: u64| -> Vec<String> {
-            (0..2).map(|k| crate::memrun::eval_line(&prepare(o, b, k).source).to_string()).collect()
+            (0..2).map(|k| program_line(&prepare(o, b, k).source).to_string()).collect()
         };
         let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
         let mut runs = Vec::new();

@@ -378,3 +378,16 @@ impl Preparer {
         Prepared { results, cubins, valid, stages }
     }
 }
+
+/// Fails when a backend named explicitly on the command line cannot run here (an
+/// unavailable backend in the defaults is only left out, with a notice).
+pub fn require_available(explicit: bool, engine: &Engine) -> anyhow::Result<()> {
+    if explicit && !engine.unavailable.is_empty() {
+        let why: Vec<String> = engine.unavailable.iter().map(|(n, w)| format!("{n}: {w}")).collect();
+        anyhow::bail!(
+            "requested backend(s) unavailable on this machine: {} (leave them out of --backends, or omit --backends to run all that this machine has)",
+            why.join("; ")
+        );
+    }
+    Ok(())
+}

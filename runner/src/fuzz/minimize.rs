@@ -1,6 +1,6 @@
 //! The minimization stage of a campaign: reduces one case while a predicate holds, and
 //! measures itself. It only minimizes — the campaign builds the predicate (what "still the same
-//! finding" means, [`still_shows`]) and triage packages the result.
+//! finding" means, [`still_shows`]) and [`super::package`] packages the result.
 //!
 //! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
 //! [`Engine`] (its own worker processes), takes [`Job`]s from a bounded queue and hands back
@@ -24,7 +24,7 @@ use generator::minimize::{minimize_batched, Budget, Reduced};
 use oracle::program::{Inputs, Program};
 
 use super::engine::{measure, Engine, ProgramResult, StageTime};
-use super::triage::{self, raw_findings, Raw};
+use super::package::{self, raw_findings, Raw};
 use crate::findings::{Finding, FindingClass};
 
 /// A case after the minimization stage, and the stage's cost.
@@ -136,8 +136,8 @@ pub struct Done {
 /// Packages `job` as it is, from its own results (no run).
 pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(String, String)]) -> (Finding, String) {
     let reduced = Reduced::unchanged(&job.program, &job.inputs);
-    let case = triage::Case { original: &job.program, reduced: &reduced, result: &job.result };
-    triage::package(&job.raw, &case, allow, job.seen_at, env)
+    let case = package::Case { original: &job.program, reduced: &reduced, result: &job.result };
+    package::package(&job.raw, &case, allow, job.seen_at, env)
 }
 
 /// The minimization thread of a campaign (see the module docs).
@@ -182,8 +182,8 @@ impl Minimizer {
                         std::slice::from_ref(&reduced.inputs),
                         "final",
                     );
-                    let case = triage::Case { original: &job.program, reduced, result: &result[0] };
-                    let (f, c) = triage::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
+                    let case = package::Case { original: &job.program, reduced, result: &result[0] };
+                    let (f, c) = package::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
                     (f, c, Some(m.reduced))
                 });
                 let count = |f: fn(&Reduced) -> usize| reduced.as_ref().map_or(0, |r| f(r) as u64);

@@ -43,9 +43,9 @@ pub mod adapt;
 pub mod ahead;
 pub mod assemble;
 pub mod async_campaign;
-pub mod cli;
 pub mod engine;
 pub mod minimize;
+pub mod package;
 pub mod triage;
 
 use std::collections::BTreeMap;
@@ -352,7 +352,7 @@ pub const MINIMIZE_QUEUE: usize = 64;
 
 /// The stage breakdown printed at the end of a campaign: wall and CPU seconds per stage, the
 /// stages' share of the session's `seconds`.
-fn stage_table(stages: &BTreeMap<String, engine::StageTime>, seconds: f64) -> String {
+pub fn stage_table(stages: &BTreeMap<String, engine::StageTime>, seconds: f64) -> String {
     let mut out = format!("stages ({seconds:.1} s session; stages overlap: preparation runs beside the backends):\n");
     out.push_str(&format!("  {:<40} {:>10} {:>10}\n", "stage", "wall s", "CPU s"));
     for (name, t) in stages {
@@ -502,7 +502,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let scratch = o.run_dir.join(SCRATCH);
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
-    cli::require_available(!o.backends.is_empty(), &engine)?;
+    engine::require_available(!o.backends.is_empty(), &engine)?;
     let mut env = vec![("target".to_string(), o.target.to_string())];
     env.extend(engine.environment());
     if let Some(why) = &engine.gpu_unavailable {
@@ -590,7 +590,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
                 continue;
             }
-            let (raws, t) = engine::measure(|| triage::raw_findings(&programs[k], r));
+            let (raws, t) = engine::measure(|| package::raw_findings(&programs[k], r));
             compare.add(t);
             for raw in raws {
                 let job = minimize::Job {

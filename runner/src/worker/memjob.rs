@@ -16,8 +16,8 @@
 
 use std::time::Instant;
 
+use super::job_error::{fault, on_gpu, JobError};
 use super::protocol::{Compiler, JobBuffer, JobParam, MemDone, MemJob, MemOutcome, MAX_BUFFER_ALIGN};
-use super::serve::{fault, on_gpu, JobError};
 use crate::gpu::{Gpu, KernelParams, LaunchConfig, Module};
 
 /// Where a job's buffers lie in its one allocation: byte offsets from a base aligned to

@@ -9,6 +9,7 @@
 //! over global buffers, tensor maps encoded by the driver) on a GPU worker.
 
 mod harness_kernels;
+mod job_error;
 pub mod memjob;
 pub mod protocol;
 mod serve;

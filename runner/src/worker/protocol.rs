@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use oracle::semantics::Allowances;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::diff::sweep::check::Checked;
+pub use crate::gpu::{WireIm2col, WireTensorMap};
+use crate::sweep_check::Checked;
 
 /// The id of a [`Reply::Failed`] to a request that could not be parsed.
 pub const UNPARSED: u64 = u64::MAX;
@@ -143,14 +144,18 @@ pub struct ProgramsDone {
 }
 
 /// A kernel over named global buffers, run once: the generic launch memory programs and async
-/// conformance cases need. Shared-memory results are copied to a global buffer by the kernel
+/// conformance cases need. The one description of a memory job: callers build it
+/// (`memrun`), backends pass it through ([`crate::backend::Backend::run_mem`]) setting its `id`
+/// and `executor`, the worker runs it. Shared-memory results are copied to a global buffer by the kernel
 /// itself (the printer's job), so a job only knows global buffers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemJob {
-    /// Caller's id.
+    /// The job's id on the wire: set by the backend that sends it (a caller's value is
+    /// replaced).
     pub id: u64,
-    /// What runs it (the driver's JIT, or the cubin of an offline ptxas).
+    /// What runs it (the driver's JIT, or the cubin of an offline ptxas): set by the backend
+    /// that runs it (a caller's value is replaced).
     pub executor: Executor,
     /// The module's PTX (compiled by the driver for `Compiler::Jit`).
     pub ptx: String,
@@ -216,45 +221,34 @@ pub enum JobParam {
     Bytes(Vec<u8>),
 }
 
-/// The arguments of `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` (cuda.h) as numbers:
-/// enumerations as their cuda.h codes, arrays innermost dimension first.
+/// A failure worth a finding: one backend on one program or sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WireTensorMap {
-    /// `Some`: an im2col map (`cuTensorMapEncodeIm2col`); `None`: a tiled one.
-    pub im2col: Option<WireIm2col>,
-    /// `CUtensorMapDataType`.
-    pub dtype: u32,
-    /// `globalDim` (the rank is its length).
-    pub dims: Vec<u64>,
-    /// `globalStrides`: byte strides of dims 1..rank-1.
-    pub strides: Vec<u64>,
-    /// `boxDim` (tiled maps; empty for im2col).
-    pub box_dims: Vec<u32>,
-    /// `elementStrides`.
-    pub element_strides: Vec<u32>,
-    /// `CUtensorMapInterleave`.
-    pub interleave: u32,
-    /// `CUtensorMapSwizzle`.
-    pub swizzle: u32,
-    /// `CUtensorMapL2promotion`.
-    pub l2_promotion: u32,
-    /// `CUtensorMapFloatOOBfill`.
-    pub oob_fill: u32,
+pub enum Failure {
+    /// The assembler or the driver's JIT rejected a program the model calls valid.
+    Rejected {
+        /// Who rejected it (`ptxas -O3`, `cuda:jit`).
+        by: String,
+        /// Its message.
+        message: String,
+    },
+    /// A crash: ptxas crashed, the GPU faulted, the worker died or hung.
+    Crash {
+        /// Where (`ptxas -O0`, `cuda:jit`).
+        by: String,
+        /// What happened (`CUDA_ERROR_ILLEGAL_ADDRESS`, `hang`, `ptxas crash`).
+        how: String,
+        /// The message or log.
+        message: String,
+    },
 }
 
-/// The im2col-only arguments of `cuTensorMapEncodeIm2col`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WireIm2col {
-    /// `pixelBoxLowerCorner` (rank − 2 entries).
-    pub lower_corner: Vec<i32>,
-    /// `pixelBoxUpperCorner` (rank − 2 entries).
-    pub upper_corner: Vec<i32>,
-    /// `channelsPerPixel`.
-    pub channels_per_pixel: u32,
-    /// `pixelsPerColumn`.
-    pub pixels_per_column: u32,
+impl Failure {
+    /// The backend or assembly that failed.
+    pub fn by(&self) -> &str {
+        match self {
+            Failure::Rejected { by, .. } | Failure::Crash { by, .. } => by,
+        }
+    }
 }
 
 /// What became of a [`MemJob`].
@@ -276,7 +270,7 @@ pub enum MemOutcome {
     /// a worker crash or a hang. Never sent by a worker (its failures travel as
     /// [`Reply::Failed`] and [`Reply::Fault`]); the backend builds it from the supervisor's
     /// outcome.
-    Failed(crate::backend::Failure),
+    Failed(Failure),
 }
 
 /// The reply to a [`MemJob`].

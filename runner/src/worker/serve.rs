@@ -27,14 +27,15 @@ use oracle::isa::{Form, Target};
 use oracle::semantics::Allowances;
 
 use super::harness_kernels::gather_kernel;
+use super::job_error::{fault, on_gpu, JobError};
 #[cfg(feature = "test-hooks")]
 use super::protocol::Planted;
 use super::protocol::{
     parse_request, Compiler, Executor, KernelRun, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob,
 };
-use crate::diff::sweep::check::{Checked, Checker, AUDIT_SEED};
 use crate::gpu::{DeviceBuffer, Function, Gpu, GpuError, KernelParams, Module, PinnedBuffer};
 use crate::ptxas::Ptxas;
+use crate::sweep_check::{Checked, Checker, AUDIT_SEED};
 
 /// 32-bit words in a 128-byte line: where each program's inputs start in a job's buffer.
 const LINE_WORDS: usize = 32;
@@ -76,27 +77,6 @@ fn compile(gpu: &Gpu, compiler: &Compiler, ptx: &str, target: &Target) -> Result
             let image = std::fs::read(&cubin).map_err(|e| e.to_string())?;
             gpu.load(&image, false, 0).map_err(|e| e.to_string())
         }
-    }
-}
-
-/// Why a job gave no reply of its own: a failure (the worker goes on) or a fault (it exits).
-pub(super) enum JobError {
-    Failed(String),
-    Fault(String),
-}
-
-pub(super) fn on_gpu(executor: &Executor) -> Result<&Compiler, JobError> {
-    match executor {
-        Executor::Cuda(c) => Ok(c),
-        Executor::Oracle => Err(JobError::Failed("an oracle job sent to a GPU worker".into())),
-    }
-}
-
-pub(super) fn fault(e: GpuError) -> JobError {
-    if e.is_fault() {
-        JobError::Fault(e.to_string())
-    } else {
-        JobError::Failed(e.to_string())
     }
 }
 
@@ -179,7 +159,7 @@ fn run_sweep(gpu: &Gpu, kept: &mut Kept, job: &SweepJob) -> Result<SweepDone, Jo
     let k: SweepKernel = sweep_kernel(&form, &target).map_err(|e| JobError::Failed(e.to_string()))?;
     let kernel = compile(gpu, compiler, &k.ptx, &target).map_err(JobError::Failed)?;
     let check = if job.cpu_check { None } else { check_kernel(&form, &target, &job.allow) };
-    let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
+    let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone()).map_err(JobError::Failed)?;
     let sweep = Sweep { gpu, kernel: &kernel, out_bytes: k.out_bytes, checker: &checker, job };
     if kept.modules.len() >= MAX_MODULES {
         kept.modules.clear();
@@ -528,7 +508,7 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
     let t = Instant::now();
     #[cfg(feature = "test-hooks")]
     let result = if job.planted == Some(Planted::NonCanonicalNan) {
-        let free = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+        let free = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).map_err(JobError::Failed)?;
         let top = 1u128 << (8 * k.out_bytes - 1);
         let gpu = |i: u64| {
             let e = free.expected(i);
@@ -538,22 +518,28 @@ fn run_sweep_on_oracle(job: &SweepJob) -> Result<SweepDone, JobError> {
                 e.bits ^ top
             }
         };
-        let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone());
+        let checker = Checker::new(&form, k.scheme, k.out_bytes, job.allow.clone()).map_err(JobError::Failed)?;
         check_bytes(&checker, k.out_bytes, &job.segments, gpu)
     } else {
-        oracle_sweep(&form, &k, &job.segments, &job.allow)
+        oracle_sweep(&form, &k, &job.segments, &job.allow).map_err(JobError::Failed)?
     };
     #[cfg(not(feature = "test-hooks"))]
-    let result = oracle_sweep(&form, &k, &job.segments, &job.allow);
+    let result = oracle_sweep(&form, &k, &job.segments, &job.allow).map_err(JobError::Failed)?;
     let check_s = t.elapsed().as_secs_f64();
     Ok(SweepDone { id: job.id, result, compile_s: 0.0, gpu_s: 0.0, check_s, gpu_checked: false })
 }
 
 /// The oracle's own expected results over `segments`, encoded as a backend returns them,
-/// through the sweep checker (which exercises the fast kernels against the full semantics).
-pub fn oracle_sweep(form: &Form, k: &SweepKernel, segments: &[(u64, u64)], allow: &Allowances) -> Checked {
-    let checker = Checker::new(form, k.scheme, k.out_bytes, allow.clone());
-    check_bytes(&checker, k.out_bytes, segments, |i| checker.expected(i).bits)
+/// through the sweep checker (which exercises the fast kernels against the full semantics);
+/// `Err` for a form the checker has no semantics for.
+pub fn oracle_sweep(
+    form: &Form,
+    k: &SweepKernel,
+    segments: &[(u64, u64)],
+    allow: &Allowances,
+) -> Result<Checked, String> {
+    let checker = Checker::new(form, k.scheme, k.out_bytes, allow.clone())?;
+    Ok(check_bytes(&checker, k.out_bytes, segments, |i| checker.expected(i).bits))
 }
 
 /// Checks the results `result(i)` gives for every index of `segments`, encoded as a backend

@@ -5,9 +5,7 @@
 //! Invariant: a failed backend is [`NotComparable`] even when the checker saw some results
 //! before it failed; mismatches are a disagreement only from a backend that finished.
 
-pub mod check;
-
-pub use check::{Checked, Mismatch};
+pub use crate::sweep_check::{Checked, Mismatch};
 
 use super::{BackendFailure, NotComparable, Outcome};
 

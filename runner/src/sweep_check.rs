@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::avx2_kernels;
-use crate::diff::{BackendFailure, FailureKind};
+use crate::failure::{BackendFailure, FailureKind};
 
 /// One result the oracle does not admit.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -100,9 +100,20 @@ impl Checked {
     }
 }
 
+/// The semantics of a form whose sweep results can be checked: one variant per family with a
+/// sweep kernel, so a family added to the sweeps without its semantics here cannot compile
+/// into a checker that expects nothing ([`Checker::new`] refuses any other form).
+#[derive(Clone, Debug)]
+enum Semantics {
+    Cvt(oracle::isa::Cvt),
+    CvtPack(oracle::isa::CvtPack),
+    Prmt(oracle::isa::Prmt),
+}
+
 /// Checks sweep results of one form.
 pub struct Checker {
     form: Form,
+    semantics: Semantics,
     scheme: Scheme,
     names: Vec<String>,
     out_bytes: u32,
@@ -132,8 +143,21 @@ fn audit_window(bits: u32) -> u64 {
 }
 
 impl Checker {
-    /// A checker for `form` swept under `scheme` with `out_bytes` per result.
-    pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Checker {
+    /// A checker for `form` swept under `scheme` with `out_bytes` per result; `Err` for a form
+    /// of a family whose sweep semantics the checker does not know.
+    pub fn new(form: &Form, scheme: Scheme, out_bytes: u32, allow: Allowances) -> Result<Checker, String> {
+        let semantics = match form {
+            Form::Cvt(c) => Semantics::Cvt(*c),
+            Form::CvtPack(p) => Semantics::CvtPack(*p),
+            Form::Prmt(p) => Semantics::Prmt(*p),
+            other => {
+                return Err(format!(
+                    "the sweep checker has no semantics for `{}` (family {}): add them to sweep_check::Semantics",
+                    other.opcode(),
+                    other.family().name()
+                ))
+            }
+        };
         let names = source_slots(form).into_iter().map(|s| s.name).collect();
         let (fast, audit_window) = match (form, scheme) {
             (Form::Cvt(c), Scheme::Exhaustive { bits }) => {
@@ -141,7 +165,7 @@ impl Checker {
             }
             _ => (None, 1),
         };
-        Checker { form: form.clone(), scheme, names, out_bytes, allow, fast, audit_window }
+        Ok(Checker { form: form.clone(), semantics, scheme, names, out_bytes, allow, fast, audit_window })
     }
 
     /// Test switch: replaces the fast kernel's function with `kernel` (a deliberately wrong
@@ -173,8 +197,8 @@ impl Checker {
     /// The expected destination for sweep index `i`.
     pub fn expected(&self, i: u64) -> Expected {
         let mask = |bits: u32, v: u64| if bits >= 64 { v } else { v & ((1u64 << bits) - 1) };
-        match &self.form {
-            Form::Cvt(c) => {
+        match &self.semantics {
+            Semantics::Cvt(c) => {
                 let w = |n: &str| {
                     let bits = if n == "a" { c.atype.reg().bits() } else { 32 };
                     mask(bits, self.value(n, i))
@@ -182,10 +206,10 @@ impl Checker {
                 let x = CvtInputs { a: w("a"), b: w("b"), e: w("e"), f: w("f"), rbits: w("rbits") as u32 };
                 cvt::eval(c, &x, &self.allow)
             }
-            Form::CvtPack(p) => {
+            Semantics::CvtPack(p) => {
                 cvt_pack::eval(p, self.value("a", i) as u32, self.value("b", i) as u32, self.value("c", i) as u32)
             }
-            Form::Prmt(p) => Expected::exact(
+            Semantics::Prmt(p) => Expected::exact(
                 u128::from(prmt::eval(
                     p,
                     self.value("a", i) as u32,
@@ -194,7 +218,6 @@ impl Checker {
                 )),
                 32,
             ),
-            _ => Expected::exact(0, 0),
         }
     }
 
@@ -570,6 +593,14 @@ fn blocks(f: SweepKernel, b: usize, bytes: &[u8], sources: Sources) -> Vec<usize
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_form_without_sweep_semantics_is_refused() {
+        let target = oracle::isa::Target::parse("sm_90").unwrap();
+        let (mov, _) = oracle::isa::valid_forms(&target, Some(oracle::isa::Family::Mov)).into_iter().next().unwrap();
+        let e = Checker::new(&mov, Scheme::Sampled, 4, Allowances::all()).err().unwrap();
+        assert!(e.contains("no semantics") && e.contains("mov"), "{e}");
+    }
+
     /// The fast kernels predict exactly what the full semantics expects (so sweeps only fall
     /// back on real mismatches), for every form that has one on sm_90a (PTX 8.7) and sm_100a,
     /// on stratified sources (every sign and exponent with the rounding edges of every bit
@@ -583,7 +614,7 @@ mod tests {
             let mut with_fast = 0;
             for (form, _) in oracle::isa::valid_forms(&target, Some(oracle::isa::Family::Cvt)) {
                 let Ok(k) = generator::sweep::sweep_kernel(&form, &target) else { continue };
-                let checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+                let checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).unwrap();
                 let Some(fast) = checker.fast else { continue };
                 with_fast += 1;
                 if !seen.insert(form.opcode()) {
@@ -641,7 +672,7 @@ mod tests {
             let f = Form::parse_opcode(form).unwrap();
             let k = generator::sweep::sweep_kernel(&f, &target).unwrap();
             let b = k.out_bytes as usize;
-            let mut checker = Checker::new(&f, k.scheme, k.out_bytes, Allowances::all());
+            let mut checker = Checker::new(&f, k.scheme, k.out_bytes, Allowances::all()).unwrap();
             let n = 1u64 << 18;
             let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
             let mut right: Vec<u8> =
@@ -703,7 +734,7 @@ mod tests {
         let target: oracle::isa::Target = "sm_90a@8.7".parse().unwrap();
         let k = generator::sweep::sweep_kernel(&form, &target).unwrap();
         let b = k.out_bytes as usize;
-        let mut checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all());
+        let mut checker = Checker::new(&form, k.scheme, k.out_bytes, Allowances::all()).unwrap();
         let (base, n) = (0x3F00_0000u64, 1u64 << 20);
         let input: Vec<u32> = (base..base + n).map(|i| i as u32).collect();
         let bytes = |words: Vec<u64>| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()[..b].to_vec()).collect() };

@@ -1,5 +1,5 @@
 //! The command-line edge of `ptxdiff fuzz`, `ptxdiff replay` and `ptxdiff minimize`: argument
-//! parsing into [`super::Options`] (backend names, `--ptxas`, `--devices`/`--workers`
+//! parsing into [`crate::fuzz::Options`] (backend names, `--ptxas`, `--devices`/`--workers`
 //! ([`DeviceArgs`], shared with `conform`) and `--allow-off`,
 //! which is parsed by `Allowances::from_off` and so rejects unknown names), messages, exit
 //! status. Nonsense is an error before anything runs: counts of 0, a missing `--known`, a
@@ -20,12 +20,12 @@ use oracle::program::interp::Plant;
 use oracle::program::text;
 use oracle::semantics::Allowances;
 
-use super::engine::Engine;
-use super::triage::raw_findings;
-use super::Options;
 use crate::backend::pool::Devices;
 use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
 use crate::findings::KnownSet;
+use crate::fuzz::engine::{require_available, Engine};
+use crate::fuzz::package::raw_findings;
+use crate::fuzz::Options;
 
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
 pub fn parse_duration(s: &str) -> Result<Duration> {
@@ -101,19 +101,6 @@ impl DeviceArgs {
             (None, None) => Devices::default(),
         }
     }
-}
-
-/// Fails when a backend named explicitly on the command line cannot run here (an
-/// unavailable backend in the defaults is only left out, with a notice).
-pub(crate) fn require_available(explicit: bool, engine: &Engine) -> Result<()> {
-    if explicit && !engine.unavailable.is_empty() {
-        let why: Vec<String> = engine.unavailable.iter().map(|(n, w)| format!("{n}: {w}")).collect();
-        bail!(
-            "requested backend(s) unavailable on this machine: {} (leave them out of --backends, or omit --backends to run all that this machine has)",
-            why.join("; ")
-        );
-    }
-    Ok(())
 }
 
 /// The ptxas options every command that builds backends takes.
@@ -299,16 +286,16 @@ fn known_dir(a: &FuzzArgs) -> Result<PathBuf> {
     }
 }
 
-/// `ptxdiff fuzz --async` ([`super::async_campaign`]), or the resumption of a memory-program
+/// `ptxdiff fuzz --async` ([`crate::fuzz::async_campaign`]), or the resumption of a memory-program
 /// campaign (`stored`).
 fn async_fuzz_command(
     a: &FuzzArgs,
     target: Target,
     run_dir: PathBuf,
     seed: u64,
-    stored: Option<super::State>,
+    stored: Option<crate::fuzz::State>,
 ) -> Result<ExitCode> {
-    use super::async_campaign::{run, AsyncOptions};
+    use crate::fuzz::async_campaign::{run, AsyncOptions};
     for (given, flag) in [(a.adapt, "--adapt"), (planted(a)?.is_some(), "--plant-bug")] {
         if given {
             bail!("{flag} does not apply to `fuzz --async`");
@@ -386,7 +373,7 @@ fn async_fuzz_command(
     if s.campaign_programs != s.programs {
         println!("campaign: {} async programs over all sessions", s.campaign_programs);
     }
-    eprintln!("{}", super::stage_table(&s.stages, s.seconds));
+    eprintln!("{}", crate::fuzz::stage_table(&s.stages, s.seconds));
     println!("report: {}", run_dir.join("index.html").display());
     if s.undefined > 0 {
         return Ok(ExitCode::FAILURE);
@@ -402,7 +389,7 @@ fn async_fuzz_command(
 /// The run directory of `ptxdiff fuzz` (`--resume DIR`, `--out DIR`, or a new folder under
 /// `reports/`) and, when resuming, the campaign stored there, checked against the options that
 /// it fixed (`--out`, `--seed`: given again, they must agree with it).
-fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<super::State>)> {
+fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<crate::fuzz::State>)> {
     let Some(run_dir) = a.resume.clone() else {
         let dir = a.out.clone().unwrap_or_else(|| {
             let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -414,7 +401,7 @@ fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<super::State>)> {
     let path = run_dir.join("campaign.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
-    let stored = super::State::parse(&text, &path)?;
+    let stored = crate::fuzz::State::parse(&text, &path)?;
     if let Some(out) = a.out.as_ref().filter(|o| *o != &run_dir) {
         bail!(
             "--out {} conflicts with --resume {}: a resumed campaign writes into its own directory; drop --out",
@@ -487,7 +474,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;
     }
     println!("fuzz: seed {seed}, target {target}, run directory {}", run_dir.display());
-    let s = super::run(&o)?;
+    let s = crate::fuzz::run(&o)?;
     if let Some(why) = &s.gpu_unavailable {
         println!("GPU backends unavailable: {why}");
         println!("ran the oracle and ptxas-check only (assembler rejections and crashes are still findings)");
@@ -605,8 +592,8 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
     };
     let pre = first.pre_signature();
     println!("minimizing while `{pre}` reproduces");
-    let batch = super::minimize::max_batch(first.class);
-    let red = minimize_batched(&p, &i, Budget { calls }, batch, super::minimize::still_shows(&mut engine, &pre));
+    let batch = crate::fuzz::minimize::max_batch(first.class);
+    let red = minimize_batched(&p, &i, Budget { calls }, batch, crate::fuzz::minimize::still_shows(&mut engine, &pre));
     if red.reproduced == Some(false) {
         bail!(
             "{}: `{pre}` did not show again on a second run; nothing written (is the case deterministic?)",

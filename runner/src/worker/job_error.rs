@@ -1,0 +1,30 @@
+//! How a job on a GPU worker goes wrong ([`JobError`]): shared by the worker's sweep and
+//! program jobs ([`super::serve`]) and its memory jobs ([`super::memjob`]).
+
+use super::protocol::{Compiler, Executor};
+use crate::gpu::GpuError;
+
+/// Why a job gave no reply of its own: a failure (the worker goes on) or a fault (it exits).
+pub(super) enum JobError {
+    /// The job failed; the worker goes on.
+    Failed(String),
+    /// The GPU faulted; the worker reports it and exits.
+    Fault(String),
+}
+
+/// The compiler of a GPU job; an oracle job sent to a GPU worker is a failure.
+pub(super) fn on_gpu(executor: &Executor) -> Result<&Compiler, JobError> {
+    match executor {
+        Executor::Cuda(c) => Ok(c),
+        Executor::Oracle => Err(JobError::Failed("an oracle job sent to a GPU worker".into())),
+    }
+}
+
+/// A GPU error as a job error: a fault (the context is poisoned) or a failure.
+pub(super) fn fault(e: GpuError) -> JobError {
+    if e.is_fault() {
+        JobError::Fault(e.to_string())
+    } else {
+        JobError::Failed(e.to_string())
+    }
+}
