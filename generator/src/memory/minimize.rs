@@ -183,7 +183,7 @@ pub fn minimize(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::async_programs::{generate_seeded, AsyncConfig};
+    use crate::memory::{generate_seeded, AsyncConfig};
 
     /// A planted difference — "the case has this reduction" — is reduced to a small case that
     /// still has it and is still protocol-correct.

@@ -1,0 +1,114 @@
+//! Tests of the conformance cases: every sm_90 case protocol-correct on the oracle, the cases a
+//! function of the target, every family covered, `tensormap.replace` on the arch-specific twin.
+
+use super::*;
+use oracle::isa::Target;
+use oracle::semantics::Allowances;
+
+fn sm90() -> Target {
+    "sm_90".parse().unwrap()
+}
+
+/// Every case of sm_90 builds and runs on the oracle without a protocol error, and its
+/// read buffers come back.
+#[test]
+fn every_sm90_case_is_protocol_correct() {
+    let mut sweep = async_cases(&sm90(), &|_| true);
+    for set in &DEVIATION_SETS {
+        sweep.cases.extend((set.cases)(&sm90()));
+    }
+    let mut failures = Vec::new();
+    for c in &sweep.cases {
+        let p = match c.source.build() {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{} [{}]: build: {e}", c.form, c.label));
+                continue;
+            }
+        };
+        if let Err(e) = oracle::memprog::interp::run(&p, &Allowances::all()) {
+            failures.push(format!("{} [{}]: run: {e}", c.form, c.label));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases fail:\n{}",
+        failures.len(),
+        sweep.cases.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+}
+
+/// The same target gives the same cases, in the same order.
+#[test]
+fn cases_are_a_function_of_the_target() {
+    let target: Target = "sm_90".parse().unwrap();
+    let keep = |op: &str| op.starts_with("cp.async.bulk.tensor.2d") || op.starts_with("cp.async.cg");
+    let (a, b) = (async_cases(&target, &keep), async_cases(&target, &keep));
+    assert!(!a.cases.is_empty());
+    assert_eq!(a.cases, b.cases);
+    assert_eq!(a.not_run, b.not_run);
+}
+
+/// `tensormap.replace` runs beside a target only where its arch-specific twin exists.
+#[test]
+fn replace_cases_take_the_arch_specific_twin_or_none() {
+    let twin = |t: &str| replace_target(&t.parse().unwrap()).map(|t| t.name());
+    assert_eq!(twin("sm_90").as_deref(), Some("sm_90a"));
+    assert_eq!(twin("sm_90a").as_deref(), Some("sm_90a"));
+    for t in ["sm_80", "sm_89"] {
+        assert_eq!(twin(t), None, "{t}");
+        assert!(async_cases(&t.parse().unwrap(), &|op| op.starts_with("tensormap")).cases.is_empty());
+    }
+}
+
+/// The sm_90 sweep replaces every sm_90a field of a global tensor-map object (both
+/// spellings of the address) and loads through it, the interleaved layouts included;
+/// objects in shared memory are listed as not run, with why.
+#[test]
+fn tensormap_replace_cases_cover_every_sm90a_field_of_a_global_object() {
+    let sweep = async_cases(&"sm_90".parse().unwrap(), &|op| op.starts_with("tensormap.replace"));
+    let forms: std::collections::BTreeSet<&str> = sweep.cases.iter().map(|c| c.form.as_str()).collect();
+    for field in ["box_dim", "global_dim", "global_stride", "element_stride", "global_address", "rank", "elemtype"]
+        .into_iter()
+        .chain(["swizzle_mode", "fill_mode", "interleave_layout"])
+    {
+        for ss in [".global", ""] {
+            let ty = if matches!(field, "global_address" | "global_stride") { "b64" } else { "b32" };
+            let op = format!("tensormap.replace.tile.{field}{ss}.b1024.{ty}");
+            assert!(forms.contains(op.as_str()), "no cases for {op}: {forms:?}");
+        }
+    }
+    assert!(sweep.cases.iter().all(|c| c.source.target.name() == "sm_90a"));
+    assert!(sweep.not_run.iter().any(|(f, why)| f.contains(".shared::cta.") && why.contains("shared memory")));
+    assert!(sweep.not_run.iter().all(|(f, _)| f.contains(".shared::cta.")), "{:?}", sweep.not_run);
+    let interleaved = sweep.cases.iter().filter(|c| c.label.starts_with("interleave layout")).count();
+    assert_eq!(interleaved, 2 * 2 * 2, "16B and 32B, both spellings, two places");
+    // Every element type sm_90a has, each loaded at the origin and past dimension 1's end.
+    let elemtypes = sweep.cases.iter().filter(|c| c.form == "tensormap.replace.tile.elemtype.global.b1024.b32").count();
+    assert_eq!(elemtypes, 13 * 2);
+}
+
+/// Every family has cases; every sm_90 multicast form has cases in clusters of several
+/// CTAs; the sweep stays a few thousand cases.
+#[test]
+fn every_family_has_cases_and_the_sweep_stays_small() {
+    let target: Target = "sm_90".parse().unwrap();
+    let sweep = async_cases(&target, &|_| true);
+    for family in ASYNC_FAMILIES {
+        let n = sweep.cases.iter().filter(|c| Family::classify(&c.form) == Some(family)).count();
+        eprintln!("{}: {n} cases", family.name());
+        assert!(n > 0, "{}", family.name());
+    }
+    let mut reasons: Vec<&str> = sweep.not_run.iter().map(|(_, r)| r.as_str()).collect();
+    reasons.dedup();
+    eprintln!("{} cases; not run: {} forms ({reasons:?})", sweep.cases.len(), sweep.not_run.len());
+    let multicast: Vec<_> = sweep.cases.iter().filter(|c| c.form.to_string().contains("multicast")).collect();
+    assert!(multicast.iter().any(|c| c.source.cluster == 4) && multicast.iter().all(|c| c.source.cluster > 1));
+    assert!(
+        !sweep.not_run.iter().any(|(f, r)| f.contains("multicast") && !r.contains("cp_mask")),
+        "{:?}",
+        sweep.not_run.iter().filter(|(f, _)| f.contains("multicast")).collect::<Vec<_>>()
+    );
+    assert!((1000..=6000).contains(&sweep.cases.len()), "{}", sweep.cases.len());
+}

@@ -1,0 +1,196 @@
+//! The memory-program generator's configuration ([`AsyncConfig`]): which families of episodes
+//! are on (the swarm switches) and the sizes, TOML-loadable (`#[serde(default,
+//! deny_unknown_fields)]`: a file names only what it changes, and a misspelt key is an error).
+//!
+//! Each knob is declared once, in the [`define_config!`] invocation below (name, type, default,
+//! doc; wasm-smith's `define_config!`): the macro writes the struct, its `Default`, the
+//! "Defaults to" line of each doc and the switch table ([`AsyncConfig::SWITCHES`],
+//! [`AsyncConfig::switches_mut`]).
+//!
+//! Invariants: a swarm draw ([`AsyncConfig::draw`]) only turns switches off, never on, and keeps
+//! at least one kind of copy when the configuration has one; it draws the switches in their
+//! `drawn` order (which predates the declaration order and is kept so that every seed gives the
+//! program it gave before).
+
+use serde::{Deserialize, Serialize};
+
+use crate::program::rng::Rng;
+
+/// Declares a configuration struct once: first its swarm switches (`bool`s a swarm draw may turn
+/// off), each with its doc, default and place in the draw order (`drawn N`), then its other
+/// fields with their docs, types and defaults. Writes the struct (every doc ending with its
+/// default), `Default`, the `SWITCHES` name table in declaration order and `switches_mut`.
+macro_rules! define_config {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            switches {
+                $(
+                    $(#[doc = $sdoc:literal])*
+                    $sw:ident: bool = $sdef:literal, drawn $rank:literal;
+                )*
+            }
+            $(
+                $(#[doc = $doc:literal])*
+                $field:ident: $ty:ty = $def:expr;
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(
+                $(#[doc = $sdoc])*
+                #[doc = ""]
+                #[doc = concat!("Defaults to `", stringify!($sdef), "`.")]
+                pub $sw: bool,
+            )*
+            $(
+                $(#[doc = $doc])*
+                #[doc = ""]
+                #[doc = concat!("Defaults to `", stringify!($def), "`.")]
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($sw: $sdef,)* $($field: $def,)* }
+            }
+        }
+
+        impl $name {
+            /// The swarm switches by field name, in declaration order.
+            pub const SWITCHES: &'static [&'static str] = &[$(stringify!($sw)),*];
+
+            /// Each switch's place (in [`Self::SWITCHES`] order) in the order a swarm draw
+            /// draws them.
+            const DRAWN: &'static [usize] = &[$($rank),*];
+
+            /// Every switch by name ([`Self::SWITCHES`] order), for reading and writing them
+            /// by name.
+            pub fn switches_mut(&mut self) -> Vec<(&'static str, &mut bool)> {
+                vec![$((stringify!($sw), &mut self.$sw)),*]
+            }
+
+            /// Every switch by name and value ([`Self::SWITCHES`] order).
+            pub fn switches(&self) -> Vec<(&'static str, bool)> {
+                vec![$((stringify!($sw), self.$sw)),*]
+            }
+        }
+    };
+}
+
+define_config! {
+    /// What programs to generate: the swarm knobs (each family of episodes on or off) and sizes.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct AsyncConfig {
+        switches {
+            /// `cp.async` pipelines with several async-groups in flight.
+            cp_async: bool = true, drawn 0;
+            /// `cp.async.bulk` loads on the mbarrier and bulk stores back.
+            bulk: bool = true, drawn 1;
+            /// `cp.async.bulk.tensor` tile loads on the mbarrier, and tensor stores and reductions
+            /// of the staging buffer back through a store map.
+            tensor: bool = true, drawn 2;
+            /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
+            /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
+            /// [`TensorMap::im2col_start_traps`](oracle::memory::tensor_map::TensorMap::im2col_start_traps)).
+            im2col: bool = true, drawn 3;
+            /// With `tensor`: a third of the tiled maps are interleaved (rank 3; 16B under any
+            /// sm_90 swizzle or 32B under the 32B one; dimension 0 in 16- or 32-byte units, one
+            /// box position along dimension 1, where an H100 traverses no more:
+            /// [`TensorMap::interleave_skips_box`](oracle::memory::tensor_map::TensorMap::interleave_skips_box)).
+            interleave: bool = true, drawn 4;
+            /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
+            reduce: bool = true, drawn 5;
+            /// `cvt` and `prmt` on the loaded values.
+            convert: bool = true, drawn 6;
+            /// With `tensor`, in one CTA: a tiled map's copy is a tensor-map object in global
+            /// memory (`tobj`) that tensor loads name, and half the phases first re-shape it with
+            /// `tensormap.replace` (a smaller global dimension, another box height or element
+            /// stride, another swizzle or fill), then the tensormap-proxy release and acquire
+            /// fences; such programs run on the target's arch-specific twin (sm_90a, §9.7.9.26).
+            replace: bool = true, drawn 9;
+            /// A cluster of 2 or 4 CTAs: every CTA runs the program over its own shared memory and
+            /// its own part of the global outputs, and mbarrier phases may load through
+            /// `.multicast::cluster` copies issued by one CTA.
+            multicast: bool = true, drawn 7;
+            /// A cluster of 2 or 4 CTAs that write each other's shared memory: some mbarrier
+            /// phases are exchanges, where every CTA fills the window of a peer CTA (through
+            /// `mapa`) with `st.async` stores of each thread's values and/or a
+            /// `cp.async.bulk.shared::cluster.shared::cta` copy, completing on the peer's mbarrier.
+            cluster: bool = true, drawn 8;
+        }
+        /// Most phases of the mbarrier per program (1 or more).
+        phases: u32 = 3;
+        /// CTA sizes to choose from.
+        threads: Vec<u32> = vec![1, 32, 64, 128];
+        /// Swarm testing: each program turns each knob off with probability 1/2 (keeping at least
+        /// one kind of copy).
+        swarm: bool = true;
+    }
+}
+
+impl AsyncConfig {
+    /// The knobs that are on, by name (for reports and signatures).
+    pub fn switches_on(&self) -> Vec<&'static str> {
+        self.switches().into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
+    }
+
+    /// Whether some kind of copy is on.
+    fn copies(&self) -> bool {
+        self.cp_async || self.bulk || self.tensor || self.reduce
+    }
+
+    /// The configuration one program is generated with: under `swarm`, each knob kept with
+    /// probability 1/2 (at least one kind of copy stays on), drawn in `drawn` order; the phase
+    /// count drawn in `1..=phases`; one thread count; and the CTAs of the cluster (2 or 4 with
+    /// `multicast` or `cluster`, else 1).
+    pub(super) fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32, u32) {
+        let mut c = self.clone();
+        if self.swarm {
+            let on = self.switches();
+            let mut order: Vec<usize> = (0..on.len()).collect();
+            order.sort_by_key(|&i| Self::DRAWN[i]);
+            loop {
+                let mut k = c.clone();
+                let mut knobs = k.switches_mut();
+                for &i in &order {
+                    *knobs[i].1 = on[i].1 && r.below(2) == 1;
+                }
+                if k.copies() || !self.copies() {
+                    c = k;
+                    break;
+                }
+            }
+        }
+        c.phases = 1 + r.below(u64::from(self.phases.max(1))) as u32;
+        let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
+        let ctas = if c.multicast || c.cluster { r.pick(&[2, 4]) } else { 1 };
+        (c, threads, ctas)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The draw order is a permutation of the switches: each drawn once.
+    #[test]
+    fn every_switch_is_drawn_once() {
+        let mut drawn = AsyncConfig::DRAWN.to_vec();
+        drawn.sort_unstable();
+        assert_eq!(drawn, (0..AsyncConfig::SWITCHES.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn toml_names_only_what_it_changes_and_rejects_typos() {
+        let c: AsyncConfig = toml::from_str("tensor = false\nthreads = [32]\n").unwrap();
+        assert!(!c.tensor && c.bulk && c.threads == [32] && c.phases == 3);
+        assert!(toml::from_str::<AsyncConfig>("tensorr = false\n").is_err());
+        let round: AsyncConfig = toml::from_str(&toml::to_string(&c).unwrap()).unwrap();
+        assert_eq!(round, c);
+        assert_eq!(c.switches_on().len(), AsyncConfig::SWITCHES.len() - 1);
+    }
+}

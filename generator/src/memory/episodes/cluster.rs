@@ -1,0 +1,102 @@
+//! The phases of a cluster of 2 or 4 CTAs: `.multicast::cluster` loads issued by one CTA into
+//! the windows of the CTAs its `ctaMask` names (`multicast`), and exchanges where every CTA
+//! writes the window of a peer through `mapa.shared::cluster` with `st.async` and/or
+//! `cp.async.bulk.shared::cluster.shared::cta` (`cluster`; §9.7.9.12, §9.7.9.25.4.1).
+//!
+//! Invariant: every CTA arms its own mbarrier for exactly the bytes it will receive (none
+//! outside the mask) before `barrier.cluster.arrive`/`wait`, and no copy or store is issued
+//! before that barrier.
+
+use super::{Gen, EDGE_PERMILLE};
+use crate::program::rng::Rng;
+use crate::program::values::{draw, Kind};
+
+impl<'r, R: Rng> Gen<'r, R> {
+    /// An exchange phase (`cluster`): every CTA's leader arms its mbarrier for the bytes its
+    /// peer will send, `barrier.cluster.arrive`/`wait` (every mbarrier armed, every window
+    /// read), then every CTA writes the window of its peer `(rank + shift) mod CTAs` through
+    /// `mapa.shared::cluster` addresses: each thread an `st.async` of 4, 8 or 16 bytes at its
+    /// own offset and/or the leader a `cp.async.bulk.shared::cluster.shared::cta` copy of
+    /// `xsrc` after them, both completing on the peer's mbarrier (§9.7.9.12, §9.7.9.25.4.1);
+    /// then the wait on its own phase and the window consumed.
+    pub(super) fn exchange_phase(&mut self, parity: u32) {
+        let shift = 1 + self.r.below(u64::from(self.ctas) - 1);
+        let (stores, bulk) = match self.r.below(3) {
+            0 => (true, false),
+            1 => (false, true),
+            _ => (true, true),
+        };
+        let width = self.r.pick(&[4u64, 8, 16]);
+        let stored = if stores { width * u64::from(self.threads) } else { 0 };
+        // The copy lands after the stores, at a 16-byte boundary, when there is room.
+        let at = stored.next_multiple_of(16);
+        let copy = (bulk && at + 16 <= self.win_len).then(|| {
+            let size = 16 * (1 + self.r.below((self.win_len - at) / 16));
+            let soff = 16 * self.r.below((self.win_len - size) / 16 + 1);
+            (at, size, soff)
+        });
+        let bytes = stored + copy.map_or(0, |(_, size, _)| size);
+        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {bytes};")));
+        self.emit("barrier.cluster.arrive;");
+        self.emit("barrier.cluster.wait;");
+        let (pr, rw, rb) = (self.name("pr"), self.name("rw"), self.name("rb"));
+        self.emit(format!("add.u32 {pr}, rk, {shift};"));
+        self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
+        self.emit(format!("mapa.shared::cluster.u32 {rw}, win, {pr};"));
+        self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        if stores {
+            let (o, a) = (self.name("o"), self.name("a"));
+            self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
+            self.emit(format!("add.u32 {a}, {rw}, {o};"));
+            let lanes = (width / 4) as usize;
+            let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
+            for (k, v) in vals.iter().enumerate() {
+                let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+                match k {
+                    0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
+                    1 => self.emit(format!("add.u32 {v}, rk, {c};")),
+                    _ => self.emit(format!("mov.b32 {v}, {c};")),
+                }
+            }
+            let (shape, operand) = match lanes {
+                1 => ("b32".to_string(), vals[0].clone()),
+                n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
+            };
+            self.emit(format!(
+                "st.async.shared::cluster.mbarrier::complete_tx::bytes.{shape} [{a}], {operand}, [{rb}];"
+            ));
+        }
+        if let Some((at, size, soff)) = copy {
+            self.leader(|g| {
+                g.emit(format!(
+                    "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{rw}+{at}], [xsrc+{soff}], {size}, [{rb}];"
+                ))
+            });
+        }
+        self.wait_and_consume(parity, copy.map_or(stored, |(at, size, _)| at + size));
+    }
+
+    /// A multicast phase: every CTA's leader arms its own mbarrier for the bytes its CTA gets
+    /// (`bytes` where `mask`, in register `mk`, names it; none elsewhere), the cluster barrier (every CTA has armed
+    /// its mbarrier and finished reading its window), then the leader of CTA `issuer` issues
+    /// `copies`, each landing in every CTA of `mask` at the same offset and signalling the
+    /// mbarrier at the same offset there (§9.7.9.25.4.1).
+    pub(super) fn multicast_phase(&mut self, mask: u64, issuer: u64, mk: &str, bytes: u64, copies: Vec<String>) {
+        let (m, mine, tx, iss) = (self.name("m"), self.name("mine"), self.name("tx"), self.name("iss"));
+        // `mk` is the copies' 16-bit ctaMask operand; `m` the same bits as a 32-bit register.
+        self.regs.insert(mk.to_string(), mask);
+        self.regs.insert(m.clone(), mask);
+        self.emit(format!("shr.b32 {mine}, {m}, rk;"));
+        self.emit(format!("and.b32 {mine}, {mine}, 1;"));
+        self.emit(format!("mul.lo.u32 {tx}, {mine}, {bytes};"));
+        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {tx};")));
+        self.emit("barrier.cluster.arrive;");
+        self.emit("barrier.cluster.wait;");
+        self.emit(format!("setp.eq.u32 {iss}, rk, {issuer};"));
+        self.leader(|g| {
+            for c in copies {
+                g.emit(format!("@{iss} {c}"));
+            }
+        });
+    }
+}
