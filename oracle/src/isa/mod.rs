@@ -379,7 +379,8 @@ pub fn valid_forms(target: &Target, family: Option<Family>) -> Vec<(Form, Requir
 fn legal_forms(family: Family) -> std::sync::Arc<Vec<(Form, Requirement)>> {
     use std::collections::BTreeMap;
     use std::sync::{Arc, Mutex, OnceLock};
-    static LEGAL: OnceLock<Mutex<BTreeMap<Family, Arc<Vec<(Form, Requirement)>>>>> = OnceLock::new();
+    type Legal = Arc<Vec<(Form, Requirement)>>;
+    static LEGAL: OnceLock<Mutex<BTreeMap<Family, Legal>>> = OnceLock::new();
     let cache = LEGAL.get_or_init(|| Mutex::new(BTreeMap::new()));
     if let Some(forms) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&family) {
         return forms.clone();

@@ -1,19 +1,25 @@
 //! `ptxdiff fuzz --async`: differential campaigns over protocol-correct asynchronous-copy
-//! programs ([`generator::async_programs`]).
+//! programs ([`generator::async_programs`]), on the register campaign's machinery
+//! ([`super::State`] in `campaign.json`, [`super::open_state`], [`super::ahead::Ahead`],
+//! [`crate::runs::shard::Shard`]).
 //!
 //! Each batch of programs (seeded by `(seed, batch, index)` through [`super::program_seed`],
-//! so every program is reproducible) is generated and run on the oracle on all cores, printed
-//! as one module and run on each GPU backend that runs memory programs (`cuda:*`,
-//! [`crate::memrun::run_on`]), and every program's read-back bytes are compared with the
-//! oracle's ([`crate::memrun::compare`]). A raw finding is a byte difference, a fault or hang,
-//! an assembler rejection, or a tensor map the driver refuses though the model accepts it.
-//! The first [`MINIMIZE_PER_KIND`] new findings of a kind (class, backends, symptom) are
-//! minimized ([`generator::async_minimize`], which keeps every candidate protocol-correct)
-//! while the same symptom remains on the same backends (within the campaign's time), later
-//! ones are counted under the first of them; a finding is stored in the [`FindingStore`] with
-//! the case's `ptxdiff eval` program line as its case file and `ptxdiff eval --backend B CASE`
-//! as its replay. The signature is built from the asynchronous statements that remain after
-//! minimization (the forms of the copies), the tensor map's type and swizzle, and the symptom.
+//! so every program is reproducible; under `--shard i/N` the session's batch `b` is the
+//! campaign's batch `b·N + i − 1`) is prepared ahead by two threads: generated and run on the
+//! oracle on all cores, then assembled by every ptxas build of the GPU backends
+//! ([`crate::memrun::assemble`]: modules per share of the cores, side by side). The main
+//! thread runs the batch on every GPU backend at once, one thread each
+//! ([`crate::memrun::run_assembled`], [`crate::memrun::run_on`] for the JIT), and compares
+//! every program's read-back bytes with the oracle's ([`crate::memrun::compare`]). A raw
+//! finding is a byte difference, a fault or hang, an assembler rejection, or a tensor map the
+//! driver refuses though the model accepts it. The first [`MINIMIZE_PER_KIND`] new findings
+//! of a kind (class, backends, symptom) are minimized ([`generator::async_minimize`], which
+//! keeps every candidate protocol-correct) while the same symptom remains on the same backends
+//! (within the campaign's time), later ones are counted under the first of them; a finding is
+//! stored in the [`FindingStore`] with the case's `ptxdiff eval` program line as its case file
+//! and `ptxdiff eval --backend B CASE` as its replay. The signature is built from the
+//! asynchronous statements that remain after minimization (the forms of the copies), the
+//! tensor map's type and swizzle, and the symptom.
 //!
 //! Without a GPU (or with `--backends oracle`) the campaign runs the oracle only: every
 //! program is still generated, built and run, so the count of programs the oracle calls
@@ -21,8 +27,12 @@
 //!
 //! Invariants: a program the oracle refuses is counted as undefined (a generator bug: the
 //! summary shows the first few) and never sent to a GPU; a finding is on disk (atomically,
-//! through the store) before it is counted; the stage times cover generation, oracle, print,
-//! GPU, compare and minimization.
+//! through the store) before it is counted; the campaign state, with the kinds seen so far
+//! ([`MemoryState`]), is written after each batch's findings, so a campaign killed at any
+//! point resumes (`--resume`) at the batch it was in and finds what an uninterrupted one
+//! finds; the stage times cover generation, oracle, the ptxas builds ahead, print, each GPU
+//! backend, compare and minimization. Not yet as for register programs: minimization runs
+//! inline (not on a thread of its own) and the adaptive swarm does not apply.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
