@@ -49,7 +49,7 @@ use oracle::semantics::{Allowances, Deviation};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{add_stage, measure, StageTime};
-use super::State;
+use super::{State, MINIMIZE_PER_KIND};
 use crate::atomic_write::write_atomic;
 use crate::backend::{Backend, BackendKind, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
@@ -58,9 +58,6 @@ use crate::program_line::program_line;
 
 /// Longest wait for one memory job on a GPU before it counts as a hang.
 pub const JOB_TIMEOUT: Duration = Duration::from_secs(10);
-/// New findings of one kind (class, backends, symptom) minimized per campaign; later ones are
-/// stored as they are.
-pub const MINIMIZE_PER_KIND: u32 = 3;
 /// Programs the oracle refused whose errors the summary shows.
 const SHOW_UNDEFINED: usize = 3;
 
@@ -483,25 +480,14 @@ pub fn run_with(
         env.push(("gpu".into(), format!("unavailable: {why}")));
     }
     env.push(("backends".into(), s.backends.join(",")));
-    let mut store = if o.resume && o.run_dir.join(crate::findings::store::FINDINGS_JSON).exists() {
-        FindingStore::open(&o.run_dir, known)?
-    } else {
-        let meta = RunMeta {
-            run_id: String::new(),
-            started_unix_s: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            command: o.command.clone(),
-            target: o.target.to_string(),
-            environment: env.clone(),
-            extra: BTreeMap::from_iter(
-                [("seed".to_string(), o.seed.to_string()), ("mode".to_string(), "async".to_string())]
-                    .into_iter()
-                    .chain(o.shard.map(|s| ("shard".to_string(), s.to_string()))),
-            ),
-        };
-        FindingStore::create(&o.run_dir, meta, known)?
-    };
+    let mut store = super::open_store(o.resume, &o.run_dir, known, || RunMeta {
+        run_id: String::new(),
+        started_unix_s: super::now_unix_s(),
+        command: o.command.clone(),
+        target: o.target.to_string(),
+        environment: env.clone(),
+        extra: super::campaign_extra(o.seed, o.shard, &[("mode", "async")]),
+    })?;
     let start = Instant::now();
     let s0 = state.programs;
     let mut last_status = Instant::now();

@@ -319,6 +319,38 @@ pub fn open_state(path: &std::path::Path, resume: bool, fresh: State) -> anyhow:
     Ok(s)
 }
 
+/// The finding store of a campaign in `run_dir`: the stored one when resuming a campaign that
+/// has one, otherwise a new one with the run's `meta`.
+pub fn open_store(
+    resume: bool,
+    run_dir: &std::path::Path,
+    known: KnownSet,
+    meta: impl FnOnce() -> RunMeta,
+) -> anyhow::Result<FindingStore> {
+    Ok(if resume && run_dir.join(crate::findings::store::FINDINGS_JSON).exists() {
+        FindingStore::open(run_dir, known)?
+    } else {
+        FindingStore::create(run_dir, meta(), known)?
+    })
+}
+
+/// Seconds since the Unix epoch (0 on a clock before it).
+pub fn now_unix_s() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// The run record's extra fields of a campaign: its seed, `more`, and its shard.
+pub fn campaign_extra(
+    seed: u64,
+    shard: Option<crate::runs::shard::Shard>,
+    more: &[(&str, &str)],
+) -> BTreeMap<String, String> {
+    std::iter::once(("seed".to_string(), seed.to_string()))
+        .chain(more.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+        .chain(shard.map(|s| ("shard".to_string(), s.to_string())))
+        .collect()
+}
+
 /// The text of a panic payload.
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -509,25 +541,16 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         env.push(("gpu".into(), format!("unavailable: {why}")));
     }
     env.push(("backends".into(), engine.backend_names().join(",")));
-    let mut store = if o.resume && o.run_dir.join("findings.json").exists() {
-        FindingStore::open(&o.run_dir, known)?
-    } else {
-        let meta = RunMeta {
-            run_id: String::new(),
-            started_unix_s: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            command: o.command.clone(),
-            target: o.target.to_string(),
-            // The target has its own field; the findings' environment keeps it.
-            environment: env.iter().filter(|(k, _)| k != "target").cloned().collect(),
-            extra: BTreeMap::from_iter(
-                std::iter::once(("seed".to_string(), o.seed.to_string()))
-                    .chain(o.shard.map(|s| ("shard".to_string(), s.to_string()))),
-            ),
-        };
-        FindingStore::create(&o.run_dir, meta, known)?
-    };
+    // The target has its own field; the findings' environment keeps it.
+    let findings_env: Vec<(String, String)> = env.iter().filter(|(k, _)| k != "target").cloned().collect();
+    let mut store = open_store(o.resume, &o.run_dir, known, || RunMeta {
+        run_id: String::new(),
+        started_unix_s: now_unix_s(),
+        command: o.command.clone(),
+        target: o.target.to_string(),
+        environment: findings_env,
+        extra: campaign_extra(o.seed, o.shard, &[]),
+    })?;
 
     let start = Instant::now();
     let s0 = state.programs;
