@@ -1,4 +1,4 @@
-//! `ptxdiff eval`: the JSON Lines batch contract (README, "`ptxdiff eval`").
+//! `ptxdiff eval`: the JSON Lines batch contract (docs/EVAL.md).
 //!
 //! One output line per input line, in order. Input `{"instr": "...", "operands": {"a": "0x…"}}`
 //! with hex bit strings; output `{"d": "0x…"}`, a set object (`{"any_nan": "f16"}`,
@@ -130,7 +130,7 @@ pub fn evaluate_line(line: &str, cache: &mut HashMap<String, Result<Form, String
     }
 }
 
-/// A memory program line (README, "`ptxdiff eval`", program lines): runs the program and
+/// A memory program line (docs/EVAL.md, program lines): runs the program and
 /// gives the final hex of each `read` buffer, plus `"allowances"` naming, per buffer, the
 /// allowances of its unknown (`??`) bytes when it has any.
 fn eval_program(obj: &Map<String, Value>, allow: &Allowances) -> Result<Value, String> {

@@ -1,4 +1,4 @@
-//! The `ptxdiff eval` program line (README, "`ptxdiff eval`", program lines), both ways: the
+//! The `ptxdiff eval` program line (docs/EVAL.md, program lines), both ways: the
 //! writer ([`program_line`]: a [`MemSource`] as the line that reproduces it, the case file of
 //! an async conform or `fuzz --async` finding) and the reader ([`program_source`]: a line's
 //! object as a [`MemSource`], for `eval`). Invariant: the reader gives back the source the
@@ -29,7 +29,7 @@ const BUFFER_FIELDS: [&str; 5] = ["space", "hex", "len", "fill", "align"];
 /// The key of the output object that names the allowances of unknown bytes.
 pub const ALLOWANCES_KEY: &str = "allowances";
 
-/// A memory program line's description (README, "`ptxdiff eval`", program lines) as a
+/// A memory program line's description (docs/EVAL.md, program lines) as a
 /// [`MemSource`]; `Err` names what is wrong with the line. [`program_line`]
 /// writes the same shape back.
 pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
@@ -309,7 +309,7 @@ fn tensor_map(
     Ok(oracle::memprog::TensorMapSource { name: name.to_string(), global, global_offset, map, object })
 }
 
-/// `src` as a `ptxdiff eval` program line (README, "`ptxdiff eval`"): running it with `eval`
+/// `src` as a `ptxdiff eval` program line (docs/EVAL.md): running it with `eval`
 /// gives the oracle's bytes, with `eval --backend` a backend's.
 pub fn program_line(src: &MemSource) -> Value {
     let mut buffers = Map::new();
