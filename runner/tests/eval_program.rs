@@ -264,6 +264,27 @@ fn bulk_load(expect: u32, size: u32) -> Value {
     })
 }
 
+/// A label on the line of an instruction, as ptxas accepts (`wait: mbarrier.try_wait…;`), is
+/// the label and the instruction: the same answer as on two lines; an error after it names
+/// its line (0-based, as given).
+#[test]
+fn a_label_on_the_line_of_an_instruction_is_a_label() {
+    let two_lines = bulk_load(32, 32);
+    let mut one_line = two_lines.clone();
+    let program = one_line["program"].as_array_mut().expect("a program");
+    let at = program.iter().position(|s| s == "wait:").expect("the label");
+    program.remove(at);
+    program[at] = json!(format!("wait: {}", program[at].as_str().expect("text")));
+    program.push(json!("ld.shared.u32 q, [win+64];"));
+    let mut fixed = one_line.clone();
+    fixed["program"].as_array_mut().expect("a program").pop();
+    let answers = eval(&[two_lines, fixed, one_line]);
+    assert_eq!(answers[0], answers[1], "{answers:?}");
+    assert!(answers[0].get("error").is_none(), "{answers:?}");
+    let e = error_of(&answers[2]);
+    assert!(e.contains(": statement 8 `ld.shared"), "{e}");
+}
+
 #[test]
 fn a_bulk_load_on_an_mbarrier_lands_before_the_wait_returns() {
     let v = one(bulk_load(32, 32));

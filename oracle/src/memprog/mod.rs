@@ -132,8 +132,12 @@ pub enum StmtKind {
 /// One statement: its text and its parsed form.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
-    /// The text as given.
+    /// The text as given (for an instruction after an inline label, the text after the label).
     pub text: String,
+    /// The index of the statement line it came from: a label on the line of an instruction
+    /// (`L: mbarrier.try_wait…;`, as ptxas accepts) is a statement of its own with the
+    /// instruction's line.
+    pub line: usize,
     /// `@p` / `@!p`.
     pub guard: Option<Guard>,
     /// The statement.
@@ -319,8 +323,11 @@ pub fn parse(
     let mut stmts = Vec::new();
     for (index, text) in statements.iter().enumerate() {
         let err = |error| StmtError { index, text: text.clone(), error };
-        let stmt = parse_stmt(text, &buffers, &tensor_maps, &mut regs, &input_names).map_err(err)?;
-        stmts.push(stmt);
+        let (label, rest) = split_inline_label(text);
+        if let Some(label) = label {
+            stmts.push(parse_stmt(&label, index, &buffers, &tensor_maps, &mut regs, &input_names).map_err(err)?);
+        }
+        stmts.push(parse_stmt(rest, index, &buffers, &tensor_maps, &mut regs, &input_names).map_err(err)?);
     }
     for name in &input_names {
         if regs.find(name).is_none() {
@@ -337,8 +344,28 @@ pub fn parse(
     Ok(p)
 }
 
+/// A label at the start of a line that also holds an instruction (`L: inst;`): the label as a
+/// statement of its own (`L:`) and the rest; otherwise no label and the whole text. A line
+/// that is only a label, or whose text before the first `:` is not a name (`[bar]`, `::`
+/// qualifiers come later), is left whole.
+fn split_inline_label(text: &str) -> (Option<String>, &str) {
+    let t = text.trim_start();
+    if let Some((name, rest)) = t.split_once(':') {
+        let rest = rest.trim_start();
+        if is_reg_name(name.trim())
+            && !name.ends_with(char::is_whitespace)
+            && !rest.is_empty()
+            && !rest.starts_with(':')
+        {
+            return (Some(format!("{name}:")), rest);
+        }
+    }
+    (None, text)
+}
+
 fn parse_stmt(
     text: &str,
+    line: usize,
     buffers: &[Buffer],
     maps: &[TensorMapDecl],
     regs: &mut Regs,
@@ -346,7 +373,7 @@ fn parse_stmt(
 ) -> Result<Stmt, MemError> {
     let s = text.trim();
     let s = s.strip_suffix(';').unwrap_or(s).trim_end();
-    let stmt = |guard, kind| Stmt { text: text.to_string(), guard, kind };
+    let stmt = |guard, kind| Stmt { text: text.to_string(), line, guard, kind };
     if let Some(label) = s.strip_suffix(':') {
         if !is_reg_name(label.trim()) {
             return Err(MemError::Parse(format!("bad label `{label}`")));

@@ -14,7 +14,7 @@ use crate::memprog::{MemError, MemProgram, Stmt, StmtError, StmtKind};
 pub(in crate::memprog) fn check_control_flow(p: &MemProgram) -> Result<(), StmtError> {
     const LOOP: &str = "the loop `L: mbarrier.try_wait… p, [bar], …; @!p bra L;`";
     for (i, s) in p.stmts.iter().enumerate() {
-        let err = |m: String| StmtError { index: i, text: s.text.clone(), error: MemError::Parse(m) };
+        let err = |m: String| StmtError { index: s.line, text: s.text.clone(), error: MemError::Parse(m) };
         if let StmtKind::Bra(l) = &s.kind {
             let target = label_index(p, l).ok_or_else(|| err(format!("no label `{l}`")))?;
             if target <= i && !is_wait_loop(p, i) {

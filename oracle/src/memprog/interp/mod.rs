@@ -203,7 +203,7 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         })
         .collect();
     for (i, s) in p.stmts.iter().enumerate() {
-        let err = |error| StmtError { index: i, text: s.text.clone(), error: named(error, &names) };
+        let err = |error| StmtError { index: s.line, text: s.text.clone(), error: named(error, &names) };
         for w in waiting.iter_mut() {
             if *w == Some(i) {
                 *w = None;
@@ -240,8 +240,11 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
             }
         }
     }
-    let end =
-        StmtError { index: p.stmts.len(), text: "(end of program)".into(), error: MemError::Parse(String::new()) };
+    let end = StmtError {
+        index: p.stmts.last().map_or(0, |s| s.line + 1),
+        text: "(end of program)".into(),
+        error: MemError::Parse(String::new()),
+    };
     for span in m.protocol.pending_writes().into_iter().chain(m.protocol.live_mbarriers()) {
         m.regions[span.region]
             .forget(span.start, span.len, Allowance::Undefined)
