@@ -179,8 +179,9 @@ fn by_target<'p>(programs: &[&'p MemProgram]) -> Vec<(Vec<usize>, Vec<&'p MemPro
     groups
 }
 
-/// Prints `programs` as [`run_on`] does (a module per target): the bytes of PTX in all, or the
-/// first program the printer refuses.
+/// Prints `programs` as one module per target (the check a campaign makes before a batch goes
+/// to the backends, which print their own modules): the bytes of PTX in all, or the first
+/// program the printer refuses.
 pub fn print_all(programs: &[&MemProgram]) -> Result<usize, oracle::memprog::ptx::PrintError> {
     by_target(programs).into_iter().try_fold(0, |n, (_, group)| Ok(n + module(&group)?.ptx.len()))
 }

@@ -392,7 +392,7 @@ fn async_fuzz_command(
 fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<crate::fuzz::State>)> {
     let Some(run_dir) = a.resume.clone() else {
         let dir = a.out.clone().unwrap_or_else(|| {
-            let ts = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            let ts = crate::fuzz::now_unix_s();
             let name = if a.async_mode { format!("fuzz-async-{ts}") } else { format!("fuzz-{ts}") };
             crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports").join(name)
         });
