@@ -22,6 +22,32 @@ pub fn parse_hex(name: &str, v: &Value) -> Result<u128, String> {
     u128::from_str_radix(digits, 16).map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
 }
 
+/// An input register of a program line: `"0x3"` (typed by its first use) or `{"u32": "0x3"}`
+/// (a PTX register type: `pred`, `b16`/`u16`/`s16`, `b32`/`u32`/`s32`/`f32`, `b64`/`u64`/`s64`/`f64`,
+/// …; its class is declared before the statements).
+fn input_reg(name: &str, v: &Value) -> Result<oracle::memprog::InputReg, String> {
+    use oracle::isa::qualifier::Qualifier;
+    use oracle::isa::types::RegType;
+    use oracle::program::RegClass;
+    let value = |x: &Value| {
+        let x = parse_hex(name, x)?;
+        u64::try_from(x).map_err(|_| format!("register `{name}` = {x:#x} is wider than 64 bits"))
+    };
+    match v {
+        Value::Object(o) => {
+            let [(ty, x)] = o.iter().collect::<Vec<_>>()[..] else {
+                return Err(format!("register `{name}`: give one type and its value, as {{\"u32\": \"0x3\"}}"));
+            };
+            let class =
+                RegType::ALL.iter().find(|t| t.token() == ty).and_then(|&t| RegClass::of(t)).ok_or_else(|| {
+                    format!("register `{name}`: `{ty}` is not a register type (pred, b16, u32, s64, …)")
+                })?;
+            Ok(oracle::memprog::InputReg::typed(class, value(x)?))
+        }
+        x => Ok(value(x)?.into()),
+    }
+}
+
 /// The fields a program line may have.
 const PROGRAM_FIELDS: [&str; 8] = ["program", "threads", "cluster", "regs", "buffers", "tensor_maps", "read", "target"];
 /// The fields a buffer may have.
@@ -68,12 +94,8 @@ pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
     };
     let mut regs = std::collections::BTreeMap::new();
     if let Some(r) = obj.get("regs") {
-        for (k, v) in r.as_object().ok_or("\"regs\" must be an object of name: hex string")? {
-            let x = parse_hex(k, v)?;
-            regs.insert(
-                k.clone(),
-                u64::try_from(x).map_err(|_| format!("register `{k}` = {v} is wider than 64 bits"))?,
-            );
+        for (k, v) in r.as_object().ok_or("\"regs\" must be an object of name: hex string or {type: hex string}")? {
+            regs.insert(k.clone(), input_reg(k, v)?);
         }
     }
     let mut buffers = Vec::new();
@@ -363,7 +385,14 @@ pub fn program_line(src: &MemSource) -> Value {
         o.insert("oob_fill".into(), json!(m.oob_fill.name()));
         maps.insert(t.name.clone(), Value::Object(o));
     }
-    let regs: Map<String, Value> = src.regs.iter().map(|(k, v)| (k.clone(), json!(format!("{v:#x}")))).collect();
+    let regs: Map<String, Value> = src
+        .regs
+        .iter()
+        .map(|(k, r)| {
+            let v = json!(format!("{:#x}", r.value));
+            (k.clone(), r.class.map_or(v.clone(), |c| json!({ c.ptx_type().trim_start_matches('.'): v })))
+        })
+        .collect();
     // The target's name alone where it declares its default PTX version.
     let target = match oracle::isa::Target::parse(&src.target.name()) {
         Ok(t) if t == src.target => src.target.name(),

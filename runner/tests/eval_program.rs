@@ -117,6 +117,72 @@ fn src_size_zero_fills_and_ignore_src_writes_zeros() {
     assert_eq!(one(line)["win"], json!("deadbeef"), "ignore-src false copies");
 }
 
+/// Issue 27's line: a `cp.async` whose fourth operand is a 32-bit register is `src-size`
+/// (§9.7.9.25.3.1): 3 bytes copied, then one zero — whatever else the register would be.
+#[test]
+fn a_register_src_size_copies_that_many_bytes_and_zero_fills() {
+    let src: Vec<u8> = (0..256).map(|i| 0x11u8.wrapping_add(i as u8) | 1).collect();
+    let line = |n: Value| {
+        json!({
+            "program": ["cp.async.ca.shared.global [win+16], [src+4], 4, n;", "cp.async.commit_group;", "cp.async.wait_group 0;"],
+            "threads": 1,
+            "regs": {"n": n},
+            "buffers": {"src": {"space": "global", "hex": hex(&src)}, "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"}},
+            "read": ["win"],
+        })
+    };
+    let win = |copied: &[u8]| {
+        let mut w = vec![0xa5u8; 64];
+        w[16..20].copy_from_slice(&[0, 0, 0, 0]);
+        w[16..16 + copied.len()].copy_from_slice(copied);
+        json!(hex(&w))
+    };
+    let answers = eval(&[
+        line(json!({"u32": "0x3"})),
+        line(json!({"b32": "0x0"})),
+        line(json!({"s32": "0x4"})),
+        line(json!({"u32": "0x5"})),
+        line(json!("0x3")),
+        line(json!({"pred": "0x1"})),
+        line(json!({"u64": "0x3"})),
+    ]);
+    assert_eq!(answers[0]["win"], win(&src[4..7]), "src-size 3: three bytes and a zero");
+    assert_eq!(answers[1]["win"], win(&[]), "src-size 0: four zeros");
+    assert_eq!(answers[2]["win"], win(&src[4..8]), "src-size 4: the whole copy");
+    assert!(error_of(&answers[3]).contains("src-size 5 exceeds cp-size 4"), "{}", answers[3]);
+    let e = error_of(&answers[4]);
+    assert!(e.contains("register `n`") && e.contains("give its type"), "untyped is ambiguous: {e}");
+    assert_eq!(answers[5]["win"], win(&[]), "a predicate is ignore-src: true writes zeros");
+    assert!(error_of(&answers[6]).contains("is .b64"), "{}", answers[6]);
+    // Written by the program, the register's class decides: `mov.u32` makes src-size,
+    // `setp` makes ignore-src.
+    let mut written = line(json!("0x2"));
+    written["program"].as_array_mut().expect("a program").insert(0, json!("add.u32 n2, n, 0;"));
+    written["program"][1] = json!("cp.async.ca.shared.global [win+16], [src+4], 4, n2;");
+    let mut pred = written.clone();
+    pred["program"][0] = json!("setp.ne.u32 n2, n, 0;");
+    let answers = eval(&[written, pred]);
+    assert_eq!(answers[0]["win"], win(&src[4..6]), "{}", answers[0]);
+    assert_eq!(answers[1]["win"], win(&[]), "{}", answers[1]);
+}
+
+/// No source byte is read when src-size is 0 or ignore-src is true: a source register holding
+/// no buffer address (0) is fine then, and an error when bytes are read.
+#[test]
+fn a_null_source_is_fine_when_nothing_is_read() {
+    let line = |size: &str| {
+        json!({
+            "program": [format!("cp.async.ca.shared.global [win+16], [srcaddr], 16, {size};"), "cp.async.wait_all;"],
+            "regs": {"srcaddr": {"u64": "0x0"}},
+            "buffers": {"win": {"space": "shared", "len": 32, "align": 128, "fill": "a5"}},
+            "read": ["win"],
+        })
+    };
+    let answers = eval(&[line("0"), line("1")]);
+    assert_eq!(answers[0]["win"], json!(format!("{}{}", "a5".repeat(16), "00".repeat(16))), "{}", answers[0]);
+    assert!(error_of(&answers[1]).contains("does not hold a buffer address"), "{}", answers[1]);
+}
+
 #[test]
 fn bulk_store_from_shared_waits_on_its_bulk_group() {
     let line = json!({

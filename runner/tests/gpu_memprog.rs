@@ -123,6 +123,25 @@ fn lines() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "register src-size and a null source read by no byte",
+            json!({
+                "program": [
+                    "cp.async.cg.shared.global [win], [src], 16, n;",
+                    "mov.u32 t, %tid.x;",
+                    "add.u32 m, t, 13;",
+                    "cp.async.cg.shared.global [win+16], [src+16], 16, m;",
+                    "cp.async.ca.shared.global [win+32], [nul], 8, 0;",
+                    "setp.ne.u32 q, flag, 0;",
+                    "cp.async.ca.shared.global [win+40], [nul], 8, q;",
+                    "cp.async.commit_group;",
+                    "cp.async.wait_group 0;",
+                ],
+                "regs": {"n": {"u32": "0xb"}, "nul": {"u64": "0x0"}, "flag": "0x1"},
+                "buffers": {"src": {"space": "global", "hex": hex(&ramp(32))}, "win": {"space": "shared", "len": 48, "fill": "a5"}},
+                "read": ["win"],
+            }),
+        ),
+        (
             "src-size and ignore-src",
             json!({
                 "program": [

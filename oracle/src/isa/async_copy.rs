@@ -6,10 +6,14 @@
 //! A `cp.async` form fixes the cache operator, the destination spelling (`.shared` or
 //! `.shared::cta`), the optional `.L2::cache_hint` and `.L2::{64,128,256}B` hints, the value of
 //! the `cp-size` immediate (4, 8 or 16: ptxas checks the value, so it is part of the form), and
-//! which optional fourth operand is present: none, an immediate `src-size`, or the predicate
-//! `ignore-src` (operands carry no types, so a register there is read as `ignore-src`; see
-//! [`CpAsyncSrc::SrcSize`]). The optional `cache-policy` goes with `.L2::cache_hint` and needs
-//! no field of its own.
+//! which optional fourth operand is present: none, `src-size` as an immediate or in a 32-bit
+//! register, or the predicate `ignore-src`. A register in that slot is `src-size` or
+//! `ignore-src` by its declared type, which the operand syntax does not carry: [`parse`]
+//! reads it as `ignore-src`, and a reader that knows the register's type (the memory
+//! programs) settles it with [`CpAsync::with_src_register`]. The optional `cache-policy` goes
+//! with `.L2::cache_hint` and needs no field of its own.
+//!
+//! [`parse`]: FormSpec::parse
 //!
 //! Invariant: `candidates()` is the full cross product of these slots; `check()` rejects `.cg`
 //! with a `cp-size` other than 16 and derives the requirement from the PTX/Target ISA Notes.
@@ -67,18 +71,18 @@ pub enum CpAsyncSrc {
     /// Neither: `cp-size` bytes are copied.
     Full,
     /// `src-size` as an immediate: the number of bytes read from `src`.
-    ///
-    /// The spec also allows a 32-bit register here, but the operand syntax carries no types,
-    /// so a register in this slot could not be told from `ignore-src`: the model reads an
-    /// immediate as `src-size` and a register as `ignore-src`.
     SrcSize,
+    /// `src-size` in a 32-bit integer register (§9.7.9.25.3.1: "a 32-bit integer operand"),
+    /// the predicated tile load of CUTLASS (`cp.async.cg.shared.global [d], [s], 16, n;`).
+    SrcSizeReg,
     /// `ignore-src`: a predicate; when true, zeros are written.
     IgnoreSrc,
 }
 
 impl CpAsyncSrc {
     /// Every value.
-    pub const ALL: [CpAsyncSrc; 3] = [CpAsyncSrc::Full, CpAsyncSrc::SrcSize, CpAsyncSrc::IgnoreSrc];
+    pub const ALL: [CpAsyncSrc; 4] =
+        [CpAsyncSrc::Full, CpAsyncSrc::SrcSize, CpAsyncSrc::SrcSizeReg, CpAsyncSrc::IgnoreSrc];
 }
 
 /// One `cp.async` form (§9.7.9.25.3.1).
@@ -151,6 +155,7 @@ impl FormSpec for CpAsync {
         let src = if operands.len() == base + 1 {
             match &operands[3] {
                 Operand::Imm(_) => CpAsyncSrc::SrcSize,
+                // Untyped, a register reads as `ignore-src` (see the module docs).
                 _ => CpAsyncSrc::IgnoreSrc,
             }
         } else {
@@ -168,6 +173,7 @@ impl FormSpec for CpAsync {
         match self.src {
             CpAsyncSrc::Full => {}
             CpAsyncSrc::SrcSize => ops.push(OperandSpec::src("src-size", OperandKind::Imm(self.cp_size.bytes() / 2))),
+            CpAsyncSrc::SrcSizeReg => ops.push(OperandSpec::src("src-size", OperandKind::Reg(RegType::U32))),
             CpAsyncSrc::IgnoreSrc => ops.push(OperandSpec::src("ignore-src", OperandKind::Pred)),
         }
         if self.cache_hint {
@@ -192,6 +198,20 @@ impl FormSpec for CpAsync {
         // `cp.async.ca.shared::cta.global`), although §9.7.9.25.3.1 introduces the `::cta`
         // sub-qualifier in PTX ISA 7.8; the model follows ptxas and adds no requirement.
         Ok(req)
+    }
+}
+
+impl CpAsync {
+    /// The form a register in the fourth operand slot makes, given whether the register is a
+    /// predicate (`ignore-src`) or a 32-bit integer (`src-size`); a form without a register
+    /// there is returned as it is (§9.7.9.25.3.1: the register's type decides).
+    pub fn with_src_register(self, predicate: bool) -> CpAsync {
+        let src = match self.src {
+            CpAsyncSrc::IgnoreSrc | CpAsyncSrc::SrcSizeReg if predicate => CpAsyncSrc::IgnoreSrc,
+            CpAsyncSrc::IgnoreSrc | CpAsyncSrc::SrcSizeReg => CpAsyncSrc::SrcSizeReg,
+            other => other,
+        };
+        CpAsync { src, ..self }
     }
 }
 
@@ -332,6 +352,22 @@ mod tests {
         assert_eq!(i.form.opcode(), "cp.async.cg.shared::cta.global.L2::cache_hint.L2::128B");
         let req = i.form.check().unwrap();
         assert_eq!((req.min_sm, req.min_ptx.to_string()), (80, "7.4".into()));
-        assert_eq!(CpAsync::candidates().len(), 288);
+        assert_eq!(CpAsync::candidates().len(), 384);
+    }
+
+    /// §9.7.9.25.3.1: a register in the fourth slot is `src-size` when it is a 32-bit integer
+    /// and `ignore-src` when it is a predicate; untyped, it parses as `ignore-src`.
+    #[test]
+    fn the_type_of_a_register_decides_src_size_or_ignore_src() {
+        let Form::CpAsync(f) = inst("cp.async.cg.shared.global [s], [g], 16, n;").form else { panic!() };
+        assert_eq!(f.src, CpAsyncSrc::IgnoreSrc);
+        let sized = f.with_src_register(false);
+        assert_eq!(sized.src, CpAsyncSrc::SrcSizeReg);
+        assert_eq!(sized.with_src_register(true).src, CpAsyncSrc::IgnoreSrc);
+        let kinds: Vec<_> = Form::CpAsync(sized).operands().into_iter().map(|o| o.kind).collect();
+        assert_eq!(kinds[3], OperandKind::Reg(RegType::U32));
+        assert_eq!(sized.check().unwrap().min_ptx.to_string(), "7.0", "src-size is as old as cp.async");
+        let Form::CpAsync(imm) = inst("cp.async.cg.shared.global [s], [g], 16, 3;").form else { panic!() };
+        assert_eq!(imm.with_src_register(false), imm, "an immediate stays an immediate");
     }
 }

@@ -31,7 +31,7 @@ pub mod interp;
 pub mod ptx;
 mod source;
 
-pub use source::{BufferSource, Init, MemSource, TensorMapSource};
+pub use source::{BufferSource, Init, InputReg, MemSource, TensorMapSource};
 
 /// The state space of a buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,14 +298,14 @@ fn glue_opcode(opcode: &str) -> Option<(GlueOp, GlueType)> {
 }
 
 /// Parses the statements of a program over `buffers` and `tensor_maps` with input registers
-/// `inputs` (values by name); each tensor map must pass the driver's encode rules for
-/// `target`.
+/// `inputs` (by name; a typed one is declared before the statements, an untyped one by its
+/// first use); each tensor map must pass the driver's encode rules for `target`.
 pub fn parse(
     target: Target,
     threads: u32,
     buffers: Vec<Buffer>,
     mut tensor_maps: Vec<TensorMapDecl>,
-    inputs: &BTreeMap<String, u64>,
+    inputs: &BTreeMap<String, InputReg>,
     statements: &[String],
     read: Vec<usize>,
 ) -> Result<MemProgram, StmtError> {
@@ -320,6 +320,14 @@ pub fn parse(
     }
     let input_names: Vec<String> = inputs.keys().cloned().collect();
     let mut regs = Regs::default();
+    for (name, input) in inputs {
+        if let Some(class) = input.class {
+            if !is_reg_name(name) {
+                return Err(whole(MemError::Parse(format!("input register `{name}`: not a register name"))));
+            }
+            regs.decls.push(RegDecl { name: name.clone(), class });
+        }
+    }
     let mut stmts = Vec::new();
     for (index, text) in statements.iter().enumerate() {
         let err = |error| StmtError { index, text: text.clone(), error };
@@ -338,7 +346,7 @@ pub fn parse(
             });
         }
     }
-    let inputs = inputs.iter().filter_map(|(n, v)| regs.find(n).map(|i| (i, *v))).collect();
+    let inputs = inputs.iter().filter_map(|(n, v)| regs.find(n).map(|i| (i, v.value))).collect();
     let p = MemProgram { target, threads, cluster: 1, buffers, regs: regs.decls, inputs, tensor_maps, stmts, read };
     interp::check_control_flow(&p)?;
     Ok(p)
@@ -426,7 +434,8 @@ fn parse_stmt(
             return Ok(stmt(guard, StmtKind::Glue(parse_glue(opcode, op, ty, rest, regs, inputs)?)));
         }
     }
-    let inst: Instruction = body.parse().map_err(|e: crate::isa::ParseError| MemError::Parse(e.to_string()))?;
+    let mut inst: Instruction = body.parse().map_err(|e: crate::isa::ParseError| MemError::Parse(e.to_string()))?;
+    settle_by_register_type(&mut inst, regs, inputs)?;
     type_operands(&inst, buffers, maps, regs, inputs)?;
     Ok(stmt(guard, StmtKind::Isa(inst)))
 }
@@ -464,6 +473,44 @@ fn parse_glue(
     }
     texts.extend(mapped);
     Glue::parse(&format!("{opcode} {};", texts.join(", "))).map_err(|e| MemError::Parse(e.to_string()))
+}
+
+/// Settles the forms whose operand syntax leaves the meaning of a register to its type: the
+/// fourth operand of `cp.async` is `src-size` for a 32-bit integer register and `ignore-src`
+/// for a predicate (§9.7.9.25.3.1). The register must have a class already — written by an
+/// earlier statement or a typed input register; an untyped input register there is
+/// ambiguous, an error naming it.
+///
+/// The audit of the other forms: every other slot's meaning follows from the opcode and the
+/// slot's position (`OperandKind`), an immediate and a register there mean the same.
+fn settle_by_register_type(inst: &mut Instruction, regs: &Regs, inputs: &[String]) -> Result<(), MemError> {
+    use crate::isa::{CpAsyncSrc, Form};
+    let Form::CpAsync(c) = inst.form else { return Ok(()) };
+    if !matches!(c.src, CpAsyncSrc::IgnoreSrc | CpAsyncSrc::SrcSizeReg) {
+        return Ok(());
+    }
+    let Some(Operand::Name(name)) = inst.operands.get(3) else { return Ok(()) };
+    let class = match regs.find(name) {
+        Some(i) => regs.decls[i].class,
+        None if inputs.iter().any(|n| n == name) => {
+            return Err(MemError::Parse(format!(
+                "register `{name}` in the fourth operand of cp.async is `src-size` if it is a 32-bit integer and `ignore-src` if it is a predicate (§9.7.9.25.3.1): give its type (\"regs\": {{\"{name}\": {{\"u32\": …}}}} or {{\"pred\": …}}) or write it before"
+            )))
+        }
+        None => return Err(MemError::UnknownName(name.clone())),
+    };
+    let c = match class {
+        RegClass::Pred => c.with_src_register(true),
+        RegClass::B32 => c.with_src_register(false),
+        other => {
+            return Err(MemError::Parse(format!(
+                "register `{name}` is {} but the fourth operand of cp.async is a 32-bit integer `src-size` or a predicate `ignore-src` (§9.7.9.25.3.1)",
+                other.ptx_type()
+            )))
+        }
+    };
+    inst.form = Form::CpAsync(c);
+    Ok(())
 }
 
 /// Declares or checks every register an ISA instruction names.
@@ -573,7 +620,7 @@ mod tests {
     }
 
     fn program(stmts: &[&str], inputs: &[(&str, u64)]) -> Result<MemProgram, StmtError> {
-        let inputs: BTreeMap<String, u64> = inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let inputs: BTreeMap<String, InputReg> = inputs.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect();
         let stmts: Vec<String> = stmts.iter().map(|s| s.to_string()).collect();
         parse(Target::parse("sm_90").unwrap(), 1, buffers(), Vec::new(), &inputs, &stmts, vec![0])
     }

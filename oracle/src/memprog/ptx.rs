@@ -646,7 +646,7 @@ mod tests {
             threads: 4,
             cluster: 1,
             statements: statements.iter().map(|s| s.to_string()).collect(),
-            regs: regs.iter().map(|(n, v)| (n.to_string(), *v)).collect::<BTreeMap<_, _>>(),
+            regs: regs.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect::<BTreeMap<_, _>>(),
             buffers: vec![
                 b("ld", BufferSpace::Global, Init::Hex("0102030405060708".into()), 16),
                 b("st", BufferSpace::Shared, Init::Fill { len: 8, byte: Some(0xa5) }, 16),

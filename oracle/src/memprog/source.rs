@@ -16,6 +16,7 @@ use super::{
 use crate::isa::Target;
 use crate::memory::tensor_map::TensorMap;
 use crate::memory::Region;
+use crate::program::RegClass;
 
 /// The initial bytes of a buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,32 @@ pub enum Init {
         /// The value of every byte.
         byte: Option<u8>,
     },
+}
+
+/// An input register as described: its value (the same in every thread) and, optionally, its
+/// type. An untyped input register takes the class of its first use; a slot where the class
+/// decides the meaning (the fourth operand of `cp.async`: `src-size` or `ignore-src`,
+/// §9.7.9.25.3.1) needs a typed one or a register written by an earlier statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputReg {
+    /// The value (its low bits for a narrower register; a predicate is true when non-zero).
+    pub value: u64,
+    /// The declared class, if given.
+    pub class: Option<RegClass>,
+}
+
+impl InputReg {
+    /// An input register of `class` holding `value`.
+    pub fn typed(class: RegClass, value: u64) -> InputReg {
+        InputReg { value, class: Some(class) }
+    }
+}
+
+impl From<u64> for InputReg {
+    /// An untyped input register (typed by its first use).
+    fn from(value: u64) -> InputReg {
+        InputReg { value, class: None }
+    }
 }
 
 /// A named buffer as described.
@@ -75,7 +102,7 @@ pub struct MemSource {
     /// The statements, one PTX statement each.
     pub statements: Vec<String>,
     /// Input registers by name, the same value in every thread.
-    pub regs: BTreeMap<String, u64>,
+    pub regs: BTreeMap<String, InputReg>,
     /// The buffers.
     pub buffers: Vec<BufferSource>,
     /// The tensor maps.

@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use oracle::isa::Target;
-use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
+use oracle::memprog::{BufferSource, BufferSpace, Init, InputReg, MemSource, TensorMapSource};
+use oracle::program::RegClass;
 
 /// A case under construction.
 pub(super) struct Case {
@@ -19,7 +20,7 @@ pub(super) struct Case {
     /// CTAs of the cluster (1: one CTA).
     pub(super) cluster: u32,
     pub(super) statements: Vec<String>,
-    pub(super) regs: BTreeMap<String, u64>,
+    pub(super) regs: BTreeMap<String, InputReg>,
     pub(super) buffers: Vec<BufferSource>,
     pub(super) tensor_maps: Vec<TensorMapSource>,
     pub(super) read: Vec<String>,
@@ -60,7 +61,13 @@ impl Case {
     }
 
     pub(super) fn reg(&mut self, name: &str, value: u64) -> &mut Case {
-        self.regs.insert(name.into(), value);
+        self.regs.insert(name.into(), value.into());
+        self
+    }
+
+    /// An input register declared with its class (where the class decides the meaning).
+    pub(super) fn typed_reg(&mut self, name: &str, class: RegClass, value: u64) -> &mut Case {
+        self.regs.insert(name.into(), InputReg::typed(class, value));
         self
     }
 

@@ -1,5 +1,5 @@
-//! The cases of the non-tensor copies: `cp.async` (§9.7.9.25.3.1: every cp-size × src-size ×
-//! ignore-src × offset pair, completed by `commit_group` + `wait_group 0` or `wait_all`),
+//! The cases of the non-tensor copies: `cp.async` (§9.7.9.25.3.1: every cp-size × src-size
+//! (immediate 0…cp-size; register 0, 1, cp-size − 1, cp-size) × ignore-src × offset pair, completed by `commit_group` + `wait_group 0` or `wait_all`),
 //! `cp.async.bulk` (§9.7.9.25.4.1: each direction, sizes from [`bulk_sizes`], offsets at 16-byte
 //! steps, multicast in the clusters of [`MULTICAST_CLUSTERS`], shared → a peer CTA's shared
 //! memory) and `cp.async.bulk.prefetch` (memory unchanged).
@@ -9,6 +9,7 @@
 
 use oracle::isa::{BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncSrc, Target};
 use oracle::memprog::{Init, MemSource};
+use oracle::program::RegClass;
 
 use super::builder::{hex, pattern, Case};
 use super::{policy, sample, MULTICAST_CLUSTERS};
@@ -20,6 +21,9 @@ pub(super) fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<
     let reads: Vec<(Option<u64>, String)> = match c.src {
         CpAsyncSrc::Full => vec![(None, "full".into())],
         CpAsyncSrc::SrcSize => (0..=size).map(|n| (Some(n), format!("src-size {n}"))).collect(),
+        // §9.7.9.25.3.1: a register src-size of 0, 1, cp-size − 1 and cp-size (larger is
+        // undefined).
+        CpAsyncSrc::SrcSizeReg => [0, 1, size - 1, size].map(|n| (Some(n), format!("src-size register {n}"))).to_vec(),
         CpAsyncSrc::IgnoreSrc => vec![(Some(0), "ignore-src false".into()), (Some(1), "ignore-src true".into())],
     };
     let src_offsets: Vec<u64> = (0..4).map(|k| k * size).collect();
@@ -42,6 +46,10 @@ pub(super) fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<
                 );
                 let operand = match (c.src, extra) {
                     (CpAsyncSrc::SrcSize, Some(n)) => format!(", {n}"),
+                    (CpAsyncSrc::SrcSizeReg, Some(n)) => {
+                        case.typed_reg("n", RegClass::B32, *n);
+                        ", n".to_string()
+                    }
                     (CpAsyncSrc::IgnoreSrc, Some(flag)) => {
                         case.reg("flag", *flag).stmt("setp.ne.u32 q, flag, 0;");
                         ", q".to_string()

@@ -84,8 +84,8 @@ impl<'r, R: Rng> Gen<'r, R> {
     pub(super) fn multicast_phase(&mut self, mask: u64, issuer: u64, mk: &str, bytes: u64, copies: Vec<String>) {
         let (m, mine, tx, iss) = (self.name("m"), self.name("mine"), self.name("tx"), self.name("iss"));
         // `mk` is the copies' 16-bit ctaMask operand; `m` the same bits as a 32-bit register.
-        self.regs.insert(mk.to_string(), mask);
-        self.regs.insert(m.clone(), mask);
+        self.regs.insert(mk.to_string(), mask.into());
+        self.regs.insert(m.clone(), mask.into());
         self.emit(format!("shr.b32 {mine}, {m}, rk;"));
         self.emit(format!("and.b32 {mine}, {mine}, 1;"));
         self.emit(format!("mul.lo.u32 {tx}, {mine}, {bytes};"));

@@ -1,6 +1,6 @@
 //! The `cp.async` pipelines of a memory program (`cp_async`, §9.7.9.25.3): every thread copies
 //! its own chunk in 1–3 async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size`
-//! including 0, `ignore-src`), then either `cp.async.wait_group N` with groups in flight and
+//! including 0 as an immediate or in a register, `ignore-src`), then either `cp.async.wait_group N` with groups in flight and
 //! `cp.async.wait_all`, or completion through a second mbarrier
 //! (`cp.async.mbarrier.arrive.noinc`, §9.7.9.25.3.4).
 //!
@@ -66,6 +66,18 @@ impl<'r, R: Rng> Gen<'r, R> {
                         } else {
                             self.r.below(size + 1)
                         };
+                        format!(", {n}")
+                    }
+                    CpAsyncSrc::SrcSizeReg => {
+                        // A 32-bit register (§9.7.9.25.3.1): an edge value for every thread,
+                        // or one that differs between threads.
+                        let n = self.name("n");
+                        if self.r.permille(EDGE_PERMILLE) {
+                            let v = self.r.pick(&[0, 1, size - 1, size]);
+                            self.emit(format!("mov.u32 {n}, {v};"));
+                        } else {
+                            self.emit(format!("and.b32 {n}, tid, {};", size - 1));
+                        }
                         format!(", {n}")
                     }
                     CpAsyncSrc::IgnoreSrc => {

@@ -46,12 +46,12 @@ impl<'r, R: Rng> Gen<'r, R> {
             };
             let names: Vec<String> = (0..c.len()).map(|_| self.name("c")).collect();
             for (n, v) in names.iter().zip(&c) {
-                self.regs.insert(n.clone(), u64::from(*v as u32));
+                self.regs.insert(n.clone(), u64::from(*v as u32).into());
             }
             let (mode, info) = if matches!(map.mode, MapMode::Im2col { .. }) {
                 let os: Vec<String> = (0..offsets.len()).map(|_| self.name("o")).collect();
                 for (n, &v) in os.iter().zip(&offsets) {
-                    self.regs.insert(n.clone(), u64::from(v));
+                    self.regs.insert(n.clone(), u64::from(v).into());
                 }
                 ("im2col", format!(", {{{}}}", os.join(", ")))
             } else {

@@ -93,7 +93,7 @@ use std::collections::BTreeMap;
 use oracle::isa::Target;
 use oracle::memory::tensor_map::TensorMap;
 use oracle::memory::Region;
-use oracle::memprog::{BufferSource, BufferSpace, Init, MemSource, TensorMapSource};
+use oracle::memprog::{BufferSource, BufferSpace, Init, InputReg, MemSource, TensorMapSource};
 
 use super::cases::replace::replace_target;
 use super::config::AsyncConfig;
@@ -182,7 +182,7 @@ struct Gen<'r, R: Rng> {
     ctas: u32,
     cfg: AsyncConfig,
     stmts: Vec<String>,
-    regs: BTreeMap<String, u64>,
+    regs: BTreeMap<String, InputReg>,
     /// Fresh names drawn so far (registers and labels).
     fresh: u32,
     /// Buffers by name, in creation order.

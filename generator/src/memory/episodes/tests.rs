@@ -132,7 +132,7 @@ fn every_family_and_edge_is_generated() {
         p.regs
             .iter()
             .filter(|(n, _)| n.starts_with('c'))
-            .map(|(_, v)| (*v as u32 as i32 as i64, m.map.dims[0] as i64, i64::from(m.map.box_dims[0])))
+            .map(|(_, v)| (v.value as u32 as i32 as i64, m.map.dims[0] as i64, i64::from(m.map.box_dims[0])))
             .collect()
     };
     let all: Vec<(i64, i64, i64)> = programs.iter().flat_map(coords).collect();

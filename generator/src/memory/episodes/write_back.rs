@@ -210,7 +210,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 self.emit(format!("mul.lo.u32 {t}, rk, {slice};"));
                 self.emit(format!("add.u32 {n}, {t}, {base};"));
             } else {
-                self.regs.insert(n.clone(), base);
+                self.regs.insert(n.clone(), base.into());
             }
         }
         Some(format!("{opcode} [smap, {{{}}}], [stage];", names.join(", ")))

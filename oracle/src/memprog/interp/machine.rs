@@ -52,7 +52,7 @@ impl Machine<'_> {
         self.p.regs.iter().position(|r| r.name == name).ok_or_else(|| MemError::UnknownName(name.to_string()))
     }
 
-    fn buffer_index(&self, name: &str) -> Option<usize> {
+    pub(super) fn buffer_index(&self, name: &str) -> Option<usize> {
         self.p.buffers.iter().position(|b| b.name == name)
     }
 
