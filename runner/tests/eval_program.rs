@@ -183,6 +183,46 @@ fn a_null_source_is_fine_when_nothing_is_read() {
     assert!(error_of(&answers[1]).contains("does not hold a buffer address"), "{}", answers[1]);
 }
 
+/// `createpolicy` (fractional and range, §9.7.9.18) makes an opaque policy that
+/// `.L2::cache_hint` copies take as a hint only: the copies land as without it, and the policy
+/// stored is any value under `cache-policy`.
+#[test]
+fn createpolicy_feeds_cache_hinted_copies() {
+    let src = ramp(32);
+    let line = json!({
+        "program": [
+            "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;",
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "fence.mbarrier_init.release.cluster;",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 32;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [win], [src], 32, [bar], pol;",
+            "L: mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+            "@!p bra L;",
+            "cp.async.ca.shared.global.L2::cache_hint [win+32], [src+4], 4, pol;",
+            "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol2, [src], 16, 32;",
+            "cp.async.cg.shared.global.L2::cache_hint [win+48], [src+16], 16, 5, pol2;",
+            "cp.async.wait_all;",
+            "st.global.u64 [out], pol;",
+        ],
+        "buffers": {
+            "src": {"space": "global", "hex": hex(&src)},
+            "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+            "out": {"space": "global", "len": 8},
+        },
+        "read": ["win", "out"],
+    });
+    let mut win = src.clone();
+    win.extend_from_slice(&src[4..8]);
+    win.extend_from_slice(&[0xa5; 12]);
+    win.extend_from_slice(&src[16..21]);
+    win.extend_from_slice(&[0; 11]);
+    let answer = one(line);
+    assert_eq!(answer["win"], json!(hex(&win)), "{answer}");
+    assert_eq!(answer["out"], json!("??".repeat(8)), "{answer}");
+    assert_eq!(answer["allowances"]["out"], json!(["cache-policy"]), "{answer}");
+}
+
 #[test]
 fn bulk_store_from_shared_waits_on_its_bulk_group() {
     let line = json!({

@@ -121,6 +121,10 @@ define_config! {
             /// `mapa`) with `st.async` stores of each thread's values and/or a
             /// `cp.async.bulk.shared::cluster.shared::cta` copy, completing on the peer's mbarrier.
             cluster: bool = true, drawn 8;
+            /// `.L2::cache_hint` forms of `cp.async` and `cp.reduce.async.bulk` with a cache
+            /// policy from `createpolicy` (fractional or range, every priority; §9.7.9.18) made
+            /// once at the start of the program: the policy is opaque and only a hint.
+            cache_hints: bool = true, drawn 10;
         }
         /// Most phases of the mbarrier per program (1 or more).
         phases: u32 = 3;

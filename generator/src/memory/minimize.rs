@@ -202,8 +202,10 @@ mod tests {
         assert!(r.source.statements.contains(&planted), "seed {seed}");
         assert!(protocol_correct(&r.source, &allow), "seed {seed}: {:?}", r.source.statements);
         assert_eq!(r.source.threads, 1, "{:?}", r.source.statements);
-        // The reduction needs only the staging buffer's bulk group around it.
-        assert!(r.after <= 4 && r.after < r.before / 4, "{} → {}: {:#?}", r.before, r.after, r.source.statements);
+        // The reduction needs only the staging buffer's bulk group around it (and the
+        // `createpolicy` of its cache hint, if it has one).
+        let most = if planted.contains(".L2::cache_hint") { 5 } else { 4 };
+        assert!(r.after <= most && r.after < r.before / 4, "{} → {}: {:#?}", r.before, r.after, r.source.statements);
         let names: Vec<&str> = r.source.buffers.iter().map(|b| b.name.as_str()).collect();
         assert!(names.contains(&"red") && names.contains(&"stage") && names.len() <= 3, "{names:?}");
     }

@@ -215,12 +215,27 @@ fn sample<T>(cases: Vec<T>, variant: bool) -> Vec<T> {
     }
 }
 
-/// The trailing cache-policy operand of a `.L2::cache_hint` form (an input register).
+/// The trailing cache-policy operand of a `.L2::cache_hint` form: the policy in `pol`, made in
+/// one of three ways, chosen by the case's buffers (so the cases of a form use all three): an
+/// input register holding [`CACHE_POLICY`], `createpolicy.fractional` or
+/// `createpolicy.range.global` over the case's first global buffer (§9.7.9.18; the policy is
+/// opaque and only a hint).
 fn policy(case: &mut Case, cache_hint: bool) -> &'static str {
-    if cache_hint {
-        case.reg("pol", CACHE_POLICY);
-        ", pol"
-    } else {
-        ""
+    if !cache_hint {
+        return "";
     }
+    let pick = format!("{:?}", case.buffers).bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let global = case.buffers.iter().find(|b| b.space == oracle::memprog::BufferSpace::Global).map(|b| b.name.clone());
+    match (pick % 3, global) {
+        (0, _) => {
+            case.reg("pol", CACHE_POLICY);
+        }
+        (1, Some(g)) => {
+            case.stmt(format!("createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol, [{g}], 16, 64;"));
+        }
+        _ => {
+            case.stmt("createpolicy.fractional.L2::evict_first.b64 pol, 0.5;");
+        }
+    }
+    ", pol"
 }

@@ -38,7 +38,7 @@ impl<'r, R: Rng> Gen<'r, R> {
         let forms: Vec<oracle::isa::CpAsync> = valid_forms(&self.target, Some(Family::CpAsync))
             .into_iter()
             .filter_map(|(f, _)| match f {
-                Form::CpAsync(c) if !c.cache_hint => Some(c),
+                Form::CpAsync(c) if !c.cache_hint || self.policy.is_some() => Some(c),
                 _ => None,
             })
             .collect();
@@ -96,7 +96,11 @@ impl<'r, R: Rng> Gen<'r, R> {
                         format!(", {p}")
                     }
                 };
-                self.emit(format!("{op} [{d}+{off}], [{s}+{off}], {size}{tail};"));
+                let pol = match (&self.policy, c.cache_hint) {
+                    (Some(p), true) => format!(", {p}"),
+                    _ => String::new(),
+                };
+                self.emit(format!("{op} [{d}+{off}], [{s}+{off}], {size}{tail}{pol};"));
                 at += size;
             }
             self.emit("cp.async.commit_group;");

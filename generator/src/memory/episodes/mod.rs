@@ -203,6 +203,8 @@ struct Gen<'r, R: Rng> {
     bulk_pending: bool,
     /// Whether `src` (global bytes) exists and how long it is.
     src_len: u64,
+    /// The register holding the cache policy `.L2::cache_hint` forms take (`cache_hints`).
+    policy: Option<String>,
 }
 
 impl<'r, R: Rng> Gen<'r, R> {
@@ -225,6 +227,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             phases: 0,
             bulk_pending: false,
             src_len: 0,
+            policy: None,
         }
     }
 
@@ -319,6 +322,9 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.src_len = 16 * (16 + self.r.below(64)).max(u64::from(self.threads) * 3);
             let bytes = self.words(self.src_len);
             self.buffer("src", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            if self.cfg.cache_hints {
+                self.create_policy();
+            }
         }
         if loads {
             let fill = self.fill_byte();
@@ -375,6 +381,36 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.emit("bar.sync 0;");
             self.leader(|g| g.emit("mbarrier.inval.shared::cta.b64 [bar];"));
         }
+    }
+
+    /// `createpolicy` (§9.7.9.18) into `pol`, run by every thread: a fractional policy (with or
+    /// without a fraction) or a range policy over `src`, of any priorities the target allows.
+    fn create_policy(&mut self) {
+        let forms: Vec<oracle::isa::Createpolicy> =
+            oracle::isa::valid_forms(&self.target, Some(oracle::isa::Family::Createpolicy))
+                .into_iter()
+                .filter_map(|(f, _)| match f {
+                    oracle::isa::Form::Createpolicy(c) if c.kind != oracle::isa::PolicyKind::Cvt => Some(c),
+                    _ => None,
+                })
+                .collect();
+        if forms.is_empty() {
+            return;
+        }
+        let c = forms[self.r.below(forms.len() as u64) as usize];
+        let op = oracle::isa::Form::Createpolicy(c).opcode();
+        let operands = match c.kind {
+            oracle::isa::PolicyKind::Range => {
+                let total = 16 * (1 + self.r.below(self.src_len / 16));
+                let primary = 16 * self.r.below(total / 16 + 1);
+                format!("[src], {primary}, {total}")
+            }
+            _ if c.fraction => self.r.pick(&["1.0", "0.5", "0.25", "0f3E800000"]).to_string(),
+            _ => String::new(),
+        };
+        let sep = if operands.is_empty() { "" } else { ", " };
+        self.emit(format!("{op} pol{sep}{operands};"));
+        self.policy = Some("pol".into());
     }
 
     /// The next slot of `out` for this thread: a register holding the thread's piece of `out`

@@ -137,10 +137,10 @@ impl<'r, R: Rng> Gen<'r, R> {
                 let bytes = self.words(len * u64::from(self.ctas));
                 self.buffer("red", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
             }
-            let op = self.pick_reduce();
+            let (op, pol) = self.pick_reduce();
             let off = 16 * self.r.below((len - size) / 16 + 1);
             let red = self.cta_part("red", len);
-            stmts.push(format!("{op} [{red}+{off}], [stage], {size};"));
+            stmts.push(format!("{op} [{red}+{off}], [stage], {size}{pol};"));
         }
         let read_only = self.r.below(2) == 0;
         self.leader(|g| {
@@ -217,18 +217,26 @@ impl<'r, R: Rng> Gen<'r, R> {
     }
 
     /// A `cp.reduce.async.bulk` opcode from shared::cta to global through a bulk group
-    /// (every redOp × type the target allows).
-    pub(super) fn pick_reduce(&mut self) -> String {
-        let forms: Vec<String> = valid_forms(&self.target, Some(Family::CpReduceAsyncBulk))
+    /// (every redOp × type the target allows; `.L2::cache_hint` with the program's policy) and
+    /// its trailing cache-policy operand (empty without a hint).
+    pub(super) fn pick_reduce(&mut self) -> (String, String) {
+        let forms: Vec<(String, String)> = valid_forms(&self.target, Some(Family::CpReduceAsyncBulk))
             .into_iter()
             .filter_map(|(f, _)| match &f {
                 Form::CpReduceAsyncBulk(c)
                     if c.dst == BulkSpace::Global
                         && c.src == BulkSpace::SharedCta
                         && c.completion == Completion::BulkGroup
-                        && !c.cache_hint =>
+                        && (!c.cache_hint || self.policy.is_some()) =>
                 {
-                    Some(f.opcode())
+                    Some((
+                        f.opcode(),
+                        if c.cache_hint {
+                            format!(", {}", self.policy.as_deref().unwrap_or(""))
+                        } else {
+                            String::new()
+                        },
+                    ))
                 }
                 _ => None,
             })

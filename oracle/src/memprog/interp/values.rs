@@ -1,7 +1,9 @@
 //! The per-thread instructions that take effect at once: glue (integer arithmetic, `selp`,
 //! `add`/`sub` on an address), `mov`, `mapa.shared::cluster` and `getctarank.shared::cluster`
 //! (§9.7.9.23, §9.7.9.24), generic `ld` and `st` (naturally aligned, §9.7.9.8, §9.7.9.11;
-//! checked against pending asynchronous operations), and `cvt`, `cvt.pack` and `prmt` through
+//! checked against pending asynchronous operations), `createpolicy` (§9.7.9.18: an opaque
+//! policy, any 64-bit value under `cache-policy`, as in register programs; the copies that
+//! take it as `cache-policy` treat it as a hint only), and `cvt`, `cvt.pack` and `prmt` through
 //! [`crate::semantics::operands`] (a set-valued result is unknown under its allowance).
 //!
 //! Invariant: any arithmetic on an address other than adding or subtracting a number is an
@@ -56,8 +58,8 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// `mov`, `mapa`, `getctarank` (§9.7.9.23, §9.7.9.24), `ld` and `st`: a register or the
-    /// executing thread's memory, at once.
+    /// `mov`, `mapa`, `getctarank` (§9.7.9.23, §9.7.9.24), `ld`, `st` and `createpolicy`
+    /// (§9.7.9.18): a register or the executing thread's memory, at once.
     pub(super) fn data_movement(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
         let dst_name = |k: usize| match ops.get(k) {
             Some(Operand::Name(n)) => Ok(n.clone()),
@@ -129,6 +131,24 @@ impl Machine<'_> {
                 self.protocol.generic_write(t, span)?;
                 self.regions[buffer].write(span.start, &bytes)?;
                 Ok(())
+            }
+            // §9.7.9.18: the sources are read (a register must hold a value, the range's
+            // address a global one); the policy is opaque.
+            Form::Createpolicy(_) => {
+                for o in &ops[1..] {
+                    match o {
+                        Operand::Address { .. } => {
+                            self.address(t, o, Some(BufferSpace::Global))?;
+                        }
+                        Operand::Imm(_) => {}
+                        o => {
+                            if let Val::Unset = self.value(t, o)? {
+                                return Err(MemError::Unsupported(format!("createpolicy reads `{o}`, never written")));
+                            }
+                        }
+                    }
+                }
+                self.set(t, &dst_name(0)?, Val::Unknown(crate::semantics::Allowance::CachePolicy))
             }
             f => Err(unsupported(f)),
         }
