@@ -25,6 +25,7 @@ pub mod paths;
 pub mod program_line;
 pub mod ptxas;
 pub mod runs;
+pub mod sass;
 pub mod sweep_check;
 pub mod validity;
 pub mod worker;

@@ -1,13 +1,15 @@
-//! Finding and running NVIDIA's `ptxas` (the offline PTX assembler).
+//! Finding and running NVIDIA's `ptxas` (the offline PTX assembler), and the lookup and install
+//! of the pinned NVIDIA tools in general ([`Tool`]: ptxas here, nvdisasm in [`crate::sass`]).
 //!
-//! Lookup order: the `PTXAS` environment variable, `ptxas` on `PATH`, `$CUDA_HOME/bin/ptxas`,
-//! the copy `ci/install-ptxas` unpacks from the pinned `nvidia-cuda-nvcc` wheel into
-//! `.tools/nvcc/` under the repository root, the copy [`install`] unpacks into the user's cache
-//! (`~/.cache/ptxdiff/nvcc/`, see [`crate::paths`]), and `/usr/local/cuda/bin/ptxas`.
-//! [`install`] runs `ci/install-ptxas` itself (compiled into the binary), so the wheel, its
-//! version and the unpacking live in that one script. Diagnostics are parsed from ptxas's
-//! `ptxas FILE, line N; error : MESSAGE` lines; the release (`13.5`) from its `--version` line
-//! ([`release`]), and releases are ordered numerically ([`compare_versions`]: 12.10 > 12.9).
+//! Lookup order of a tool: its environment variable (`PTXAS`, `NVDISASM`), the tool on `PATH`,
+//! `$CUDA_HOME/bin/`, the copy `ci/install-ptxas` unpacks from the pinned wheel
+//! (`nvidia-cuda-nvcc`, `nvidia-cuda-nvdisasm`) into `.tools/` under the repository root, the copy
+//! [`Tool::install`] unpacks into the user's cache (`~/.cache/ptxdiff/`, see [`crate::paths`]),
+//! and `/usr/local/cuda/bin/`. [`Tool::install`] runs `ci/install-ptxas` itself (compiled into
+//! the binary), so the wheels, their version and the unpacking live in that one script.
+//! Diagnostics are parsed from ptxas's `ptxas FILE, line N; error : MESSAGE` lines; the release
+//! (`13.5`) from its `--version` line ([`release`]), and releases are ordered numerically
+//! ([`compare_versions`]: 12.10 > 12.9).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,41 +103,101 @@ pub struct Ptxas {
     pub version: String,
 }
 
-/// `ci/install-ptxas`, the one installer of the pinned ptxas wheel.
+/// `ci/install-ptxas`, the one installer of the pinned NVIDIA tools.
 const INSTALLER: &str = include_str!("../../ci/install-ptxas");
 
-/// Where [`install`] unpacks the wheel: `nvcc/` in the user's cache.
-pub fn cache_install_dir() -> Option<PathBuf> {
-    crate::paths::cache_dir().map(|d| d.join("nvcc"))
+/// A pinned NVIDIA tool: where it is looked for and how `ci/install-ptxas` installs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Tool {
+    /// The executable's name (`ptxas`).
+    pub name: &'static str,
+    /// The environment variable naming the executable (`PTXAS`).
+    pub env: &'static str,
+    /// The folder under `.tools/` and under the cache that holds the unpacked wheel (`nvcc`).
+    pub dir: &'static str,
+    /// The installer's arguments before DEST (`["--nvdisasm"]`; none for ptxas).
+    pub installer_args: &'static [&'static str],
 }
 
-/// The ptxas executable inside an unpacked `nvidia-cuda-nvcc` wheel.
-fn in_wheel(dir: &Path) -> PathBuf {
-    dir.join("nvidia/cu13/bin/ptxas")
+/// ptxas, from the `nvidia-cuda-nvcc` wheel.
+pub const PTXAS: Tool = Tool { name: "ptxas", env: "PTXAS", dir: "nvcc", installer_args: &[] };
+
+impl Tool {
+    /// Where [`Tool::install`] unpacks the wheel: [`Tool::dir`] in the user's cache.
+    pub fn cache_install_dir(&self) -> Option<PathBuf> {
+        crate::paths::cache_dir().map(|d| d.join(self.dir))
+    }
+
+    /// The executable inside an unpacked wheel.
+    fn in_wheel(&self, dir: &Path) -> PathBuf {
+        dir.join("nvidia/cu13/bin").join(self.name)
+    }
+
+    /// Every place the tool is looked for, in order (see the module docs).
+    pub fn candidates(&self) -> Vec<PathBuf> {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(p) = std::env::var_os(self.env).filter(|p| !p.is_empty()) {
+            candidates.push(PathBuf::from(p));
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            candidates.extend(std::env::split_paths(&path).map(|d| d.join(self.name)));
+        }
+        if let Some(cuda) = std::env::var_os("CUDA_HOME") {
+            candidates.push(PathBuf::from(cuda).join("bin").join(self.name));
+        }
+        if let Some(root) = crate::paths::repo_root() {
+            candidates.push(self.in_wheel(&root.join(".tools").join(self.dir)));
+        }
+        if let Some(cache) = self.cache_install_dir() {
+            candidates.push(self.in_wheel(&cache));
+        }
+        candidates.push(Path::new("/usr/local/cuda/bin").join(self.name));
+        candidates
+    }
+
+    /// The first candidate that exists.
+    pub fn find(&self) -> Option<PathBuf> {
+        self.candidates().into_iter().find(|p| p.is_file())
+    }
+
+    /// Installs the tool from its pinned wheel into the user's cache (see
+    /// [`Tool::cache_install_dir`]) by running `ci/install-ptxas [ARGS] DEST` with `python3` from
+    /// `PATH`, and gives the installed executable; or where it was to go and why it failed
+    /// (without network access or pip).
+    pub fn install(&self) -> Result<PathBuf, (String, String)> {
+        let dest =
+            self.cache_install_dir().ok_or_else(|| ("~/.cache/ptxdiff".into(), "no HOME to cache it in".into()))?;
+        let fail = |why: String| (dest.display().to_string(), why);
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(INSTALLER)
+            .arg("ci/install-ptxas")
+            .args(self.installer_args)
+            .arg(&dest)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| fail(format!("running bash: {e}")))?;
+        if !out.status.success() {
+            let text = String::from_utf8_lossy(&out.stderr);
+            let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            let tail = tail[tail.len().saturating_sub(3)..].join("\n    ");
+            return Err(fail(format!("the installer failed ({}): {tail}", out.status)));
+        }
+        Ok(self.in_wheel(&dest))
+    }
+}
+
+/// Where [`install`] unpacks the ptxas wheel: `nvcc/` in the user's cache.
+pub fn cache_install_dir() -> Option<PathBuf> {
+    PTXAS.cache_install_dir()
 }
 
 /// Installs ptxas from the pinned `nvidia-cuda-nvcc` wheel into the user's cache (see
-/// [`cache_install_dir`]) by running `ci/install-ptxas DEST` with `python3` from `PATH`, and
-/// gives the installed ptxas. Without network access (or pip) it fails with what to do.
+/// [`cache_install_dir`]) with [`Tool::install`], and gives the installed ptxas. Without network
+/// access (or pip) it fails with what to do.
 pub fn install() -> Result<Ptxas, PtxasError> {
-    let dest = cache_install_dir()
-        .ok_or_else(|| PtxasError::Install { dest: "~/.cache/ptxdiff".into(), why: "no HOME to cache it in".into() })?;
-    let fail = |why: String| PtxasError::Install { dest: dest.display().to_string(), why };
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(INSTALLER)
-        .arg("ci/install-ptxas")
-        .arg(&dest)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| fail(format!("running bash: {e}")))?;
-    if !out.status.success() {
-        let text = String::from_utf8_lossy(&out.stderr);
-        let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = tail[tail.len().saturating_sub(3)..].join("\n    ");
-        return Err(fail(format!("the installer failed ({}): {tail}", out.status)));
-    }
-    Ptxas::at(&in_wheel(&dest))
+    let path = PTXAS.install().map_err(|(dest, why)| PtxasError::Install { dest, why })?;
+    Ptxas::at(&path)
 }
 
 /// The prefix of the temporary folders `assemble` works in: `ptxdiff-ptxas-PID-`, so that a
@@ -162,25 +224,7 @@ fn remove_stale_temp_dirs(tmp: &Path) {
 impl Ptxas {
     /// Finds ptxas (see the module docs for the lookup order) and reads its version.
     pub fn find() -> Result<Ptxas, PtxasError> {
-        let mut candidates: Vec<PathBuf> = Vec::new();
-        if let Some(p) = std::env::var_os("PTXAS") {
-            candidates.push(PathBuf::from(p));
-        }
-        if let Some(path) = std::env::var_os("PATH") {
-            candidates.extend(std::env::split_paths(&path).map(|d| d.join("ptxas")));
-        }
-        if let Some(cuda) = std::env::var_os("CUDA_HOME") {
-            candidates.push(PathBuf::from(cuda).join("bin").join("ptxas"));
-        }
-        if let Some(root) = crate::paths::repo_root() {
-            candidates.push(in_wheel(&root.join(".tools/nvcc")));
-        }
-        if let Some(cache) = cache_install_dir() {
-            candidates.push(in_wheel(&cache));
-        }
-        candidates.push(PathBuf::from("/usr/local/cuda/bin/ptxas"));
-        let path = candidates.into_iter().find(|p| p.is_file()).ok_or(PtxasError::NotFound)?;
-        Self::at(&path)
+        Self::at(&PTXAS.find().ok_or(PtxasError::NotFound)?)
     }
 
     /// Its release (`13.5`), read from [`Ptxas::version`].

@@ -42,6 +42,8 @@ const LAYERS: &[(&str, usize)] = &[
     ("failure.rs", 6),
     ("gpu.rs", 6),
     ("ptxas.rs", 6),
+    // The SASS check: nvdisasm, its listing, the def-use walk (uses ptxas.rs).
+    ("sass/", 6),
     ("paths.rs", 6),
     ("atomic_write.rs", 6),
     ("glob.rs", 6),

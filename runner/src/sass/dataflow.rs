@@ -1,0 +1,608 @@
+//! The def-use walk over a kernel's control-flow graph: which instructions read a register, or
+//! bytes of one, that nothing wrote on some path from the kernel's entry.
+//!
+//! A forward must-analysis at byte granularity: at each instruction, the bytes of R and UR
+//! registers (and the predicates) that hold a defined value on every path from the entry
+//! ([`State::defined`]), and the registers written whole but only under a guard (`@P0 MOV R2,
+//! …`), with the guard ([`State::cond`]). Nothing is defined at a kernel's entry (the prologue
+//! itself loads the stack pointer R1 from the constant bank; special registers come through
+//! `S2R`/`S2UR`/`CS2R`, which write their destination).
+//!
+//! A read is covered when the bytes it reads are defined, or when it is read under a guard the
+//! register was written under (`@P0 LDG R2 …; @P0 STG …, R2`; a `SEL`'s source under its
+//! condition); writes under complementary guards (`@P0`, `@!P0`) together define the register;
+//! a guard stops counting once its predicate is written again. Bytes are defined as values
+//! flow, the way memcheck tracks them, so that ptxas's partial writes are no finding by
+//! themselves: a `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3`, shifts by
+//! immediates, `SGXT` and `SEL` carry each byte's definedness from the bytes it comes from
+//! ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
+//! undefined), adds and multiplies carry it upwards (a low byte of a sum depends on no higher
+//! byte). Every other instruction reads its sources: if a byte it reads is not defined, the
+//! instruction is a finding, and its result counts as defined (one finding, not a cascade).
+//! Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a conversion from
+//! f16).
+//!
+//! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label,
+//! a call's subroutine (whose `RET` goes on after every call in the function), every label for an
+//! indirect branch. A call to a label not in the listing is taken to define every register (the
+//! check never guesses a finding). Code no path reaches is not checked.
+
+use std::collections::BTreeSet;
+
+use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
+
+/// Bytes of the tracked registers (4 per R and UR register, 1 per predicate), as bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bits([u64; 21]);
+
+const UR_BASE: usize = 255 * 4;
+const P_BASE: usize = UR_BASE + 63 * 4;
+const UP_BASE: usize = P_BASE + 7;
+
+/// The first bit of `r` and its number of bits (bytes).
+fn slot(r: Reg) -> (usize, usize) {
+    match r.file {
+        File::R => (4 * r.n as usize, 4),
+        File::Ur => (UR_BASE + 4 * r.n as usize, 4),
+        File::P => (P_BASE + r.n as usize, 1),
+        File::Up => (UP_BASE + r.n as usize, 1),
+    }
+}
+
+/// The byte mask of a whole register of `r`'s file (4 bytes, or the one "byte" of a predicate).
+fn whole(r: Reg) -> u8 {
+    if slot(r).1 == 4 {
+        0b1111
+    } else {
+        0b0001
+    }
+}
+
+impl Bits {
+    fn none() -> Bits {
+        Bits([0; 21])
+    }
+    fn all() -> Bits {
+        Bits([u64::MAX; 21])
+    }
+    /// The defined bytes of `r` (bit `i`: byte `i`).
+    fn get(&self, r: Reg) -> u8 {
+        let (at, n) = slot(r);
+        (0..n).filter(|i| self.0[(at + i) / 64] & (1 << ((at + i) % 64)) != 0).fold(0, |m, i| m | 1 << i)
+    }
+    fn put(&mut self, r: Reg, mask: u8) {
+        let (at, n) = slot(r);
+        for i in 0..n {
+            let (w, b) = ((at + i) / 64, (at + i) % 64);
+            if mask & (1 << i) != 0 {
+                self.0[w] |= 1 << b;
+            } else {
+                self.0[w] &= !(1 << b);
+            }
+        }
+    }
+    fn and(&self, o: &Bits) -> Bits {
+        let mut b = *self;
+        b.0.iter_mut().zip(o.0).for_each(|(x, y)| *x &= y);
+        b
+    }
+}
+
+/// What is known to be defined before an instruction, on every path that reaches it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    /// Bytes defined on every path.
+    defined: Bits,
+    /// Registers written whole on every path, but only under the guard (sorted).
+    cond: Vec<(Reg, Guard)>,
+}
+
+impl State {
+    fn entry() -> State {
+        State { defined: Bits::none(), cond: Vec::new() }
+    }
+
+    fn everything() -> State {
+        State { defined: Bits::all(), cond: Vec::new() }
+    }
+
+    /// The bytes of `r` defined where `guard` holds.
+    fn bytes(&self, r: Reg, guard: Option<Guard>) -> u8 {
+        match guard {
+            Some(g) if self.cond.binary_search(&(r, g)).is_ok() => whole(r),
+            _ => self.defined.get(r),
+        }
+    }
+
+    /// The bytes of `r` defined where either guard holds (the instruction's and the operand's).
+    fn bytes2(&self, r: Reg, a: Option<Guard>, b: Option<Guard>) -> u8 {
+        self.bytes(r, a) | self.bytes(r, b)
+    }
+
+    /// The state where two paths join: what each path covers.
+    fn meet(&self, o: &State) -> State {
+        let defined = self.defined.and(&o.defined);
+        let mut cond: Vec<(Reg, Guard)> = self
+            .cond
+            .iter()
+            .chain(&o.cond)
+            .copied()
+            .filter(|&(r, g)| {
+                defined.get(r) != whole(r) && self.bytes(r, Some(g)) == whole(r) && o.bytes(r, Some(g)) == whole(r)
+            })
+            .collect();
+        cond.sort_unstable();
+        cond.dedup();
+        State { defined, cond }
+    }
+
+    /// The state after an instruction under `guard` that writes `defs` with the defined bytes
+    /// `masks`.
+    fn after(&mut self, guard: Option<Guard>, defs: &[(Reg, u8)]) {
+        // A guard says nothing once its predicate is written again.
+        for (d, _) in defs.iter().filter(|(d, _)| matches!(d.file, File::P | File::Up)) {
+            self.cond.retain(|(_, g)| g.pred != *d);
+        }
+        for &(d, mask) in defs {
+            let full = mask == whole(d);
+            match guard {
+                None => {
+                    self.defined.put(d, mask);
+                    self.cond.retain(|(c, _)| *c != d);
+                }
+                Some(g) => {
+                    let old = self.defined.get(d);
+                    if full && self.cond.binary_search(&(d, g.complement())).is_ok() {
+                        self.defined.put(d, whole(d));
+                        self.cond.retain(|(c, _)| *c != d);
+                    } else {
+                        self.defined.put(d, old & mask);
+                        // Where another guard held, the register stays defined if this value is
+                        // whole; a partial one leaves nothing known.
+                        if !full {
+                            self.cond.retain(|(c, _)| *c != d);
+                        }
+                        if full && old != whole(d) {
+                            if let Err(at) = self.cond.binary_search(&(d, g)) {
+                                self.cond.insert(at, (d, g));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An instruction that reads registers (or bytes of them) nothing defined on some path from the
+/// entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnwrittenRead {
+    /// Its index in [`Function::instrs`].
+    pub instr: usize,
+    /// The registers, in operand order.
+    pub regs: Vec<Reg>,
+}
+
+/// A 32-bit register's defined bits from its defined bytes.
+fn bits_of(bytes: u8) -> u32 {
+    (0..4).filter(|i| bytes & (1 << i) != 0).fold(0, |m, i| m | 0xff << (8 * i))
+}
+
+/// Defined bytes from defined bits: a byte is defined when all its bits are.
+fn bytes_of(bits: u32) -> u8 {
+    (0..4).filter(|i| (bits >> (8 * i)) & 0xff == 0xff).fold(0, |m, i| m | 1 << i)
+}
+
+/// Bits `0..=i` of each source defined → bit `i` of a sum or product defined.
+fn upward(bits: u32) -> u32 {
+    // The lowest undefined bit and everything above it are undefined.
+    let first_undefined = (!bits).trailing_zeros();
+    if first_undefined >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << first_undefined).wrapping_sub(1)
+    }
+}
+
+/// A source of a propagating instruction: its defined bits and, for an immediate, its value.
+#[derive(Clone, Copy)]
+struct Val {
+    defined: u32,
+    imm: Option<u32>,
+}
+
+/// How a propagating instruction defines its first destination register from its sources,
+/// or `None` for an instruction that reads its sources (and is checked).
+fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
+    let mods: Vec<&str> = ins.modifiers().collect();
+    let imm = |k: usize| src.get(k).and_then(|v| v.imm);
+    let def = |k: usize| src.get(k).map_or(u32::MAX, |v| v.defined);
+    match (ins.opcode(), mods.as_slice()) {
+        ("MOV" | "UMOV", []) if src.len() == 1 => Some(def(0)),
+        // IMAD.MOV D, RZ, RZ, C (C may be negated: upwards, as a subtraction).
+        ("IMAD", ["MOV"] | ["MOV", "U32"]) if src.len() == 3 => Some(upward(def(2))),
+        // PRMT D, A, SEL, B: byte i of D is byte SEL[i] of B:A (bit 3: its sign, replicated).
+        ("PRMT" | "UPRMT", []) if src.len() == 3 => {
+            let sel = imm(1)?;
+            let (a, b) = (bytes_of(def(0)), bytes_of(def(2)));
+            let mut out = 0u8;
+            for i in 0..4 {
+                let n = (sel >> (4 * i)) & 0x7;
+                let from = if n < 4 { a >> n } else { b >> (n - 4) };
+                out |= (from & 1) << i;
+            }
+            Some(bits_of(out))
+        }
+        // LOP3.LUT D, A, B, C, LUT, …: bit i of D is defined when, whatever the defined bits
+        // of A, B and C are, it does not depend on their undefined bits.
+        ("LOP3" | "ULOP3", ["LUT"]) if src.len() >= 4 => {
+            let lut = imm(3)?;
+            Some((0..32).filter(|&bit| lut_bit_defined(lut, &src[..3], bit)).fold(0, |m, b| m | 1 << b))
+        }
+        // Shifts by an immediate move the defined bits; zeros shifted in are defined, copies of
+        // the sign bit are as defined as it is. SHF D, A, K, C: `.L.U32` shifts A, `.R.*.HI`
+        // shifts C, the 64-bit forms shift the pair C:A.
+        ("SHF" | "USHF", _) if imm(1).is_some() => {
+            let k = imm(1)?;
+            let wrap = mods.contains(&"W");
+            let undefined = |k_max: u32| if wrap { k & (k_max - 1) } else { k.min(k_max) };
+            let (a, c) = (u64::from(!def(0)), u64::from(!def(2)));
+            let sign = |v: u64| if v & (1 << 31) != 0 { u64::MAX } else { 0 };
+            let shl = |v: u64, k: u32| v.checked_shl(k).unwrap_or(0);
+            let shr = |v: u64, k: u32| v.checked_shr(k).unwrap_or(0);
+            let pair = (c << 32) | a;
+            let out_undefined: u64 = match mods.iter().filter(|m| **m != "W").copied().collect::<Vec<_>>().as_slice() {
+                ["L", "U32"] => shl(a, undefined(32)),
+                ["R", "U32", "HI"] => shr(c, undefined(32)),
+                ["R", "S32", "HI"] => shr(c, undefined(32)) | shl(sign(c), 32 - undefined(32)),
+                ["R", "U64"] => shr(pair, undefined(64)),
+                ["R", "S64"] => match undefined(64) {
+                    0 => pair,
+                    k => shr(pair, k) | shl(sign(c), 64 - k),
+                },
+                ["L", "U64", "HI"] => shr(shl(pair, undefined(64)), 32),
+                _ => return None,
+            };
+            Some(!(out_undefined as u32))
+        }
+        // A left shift by a register amount: upwards, if the amount is defined.
+        ("SHF" | "USHF", ["L", "U32"]) if def(1) == u32::MAX => Some(upward(def(0))),
+        ("IMAD", ["SHL", "U32"]) if imm(1).is_some_and(u32::is_power_of_two) => {
+            Some(!(!def(0) << imm(1)?.trailing_zeros()))
+        }
+        // SGXT D, A, N: the low N bits of A, sign-extended.
+        ("SGXT", _) => {
+            let n = imm(1)?.clamp(1, 32);
+            let low = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            Some(if def(0) & low == low { u32::MAX } else { 0 })
+        }
+        // Adds, multiplies, shift-and-add: a low bit of the result depends on no higher bit.
+        ("IADD3" | "UIADD3" | "VIADD" | "LEA" | "ULEA", m) if !m.contains(&"HI") => {
+            Some(upward(src.iter().fold(u32::MAX, |a, v| a & v.defined)))
+        }
+        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) => {
+            Some(upward(src.iter().fold(u32::MAX, |a, v| a & v.defined)))
+        }
+        _ => None,
+    }
+}
+
+/// Whether bit `bit` of `LOP3.LUT` with table `lut` on `src` (A, B, C) is defined: for every
+/// value of the inputs' defined bits (an immediate's bit is known), the table gives one result
+/// whatever the undefined bits are. The table is indexed by `A·4 + B·2 + C`.
+fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
+    // Per input: Some(v) a known bit, None a defined bit of unknown value, and whether undefined.
+    let class: Vec<(Option<u32>, bool)> = src
+        .iter()
+        .map(|v| match v.imm {
+            Some(x) => (Some((x >> bit) & 1), false),
+            None => (None, v.defined & (1 << bit) == 0),
+        })
+        .collect();
+    let mut seen: [Option<u32>; 8] = [None; 8];
+    for idx in 0..8u32 {
+        let value = |k: usize| (idx >> (2 - k)) & 1;
+        if (0..3).any(|k| class[k].0.is_some_and(|x| x != value(k))) {
+            continue;
+        }
+        // The same defined bits, whatever the undefined ones: one key.
+        let key = (0..3).filter(|&k| !class[k].1).fold(0, |m, k| m | value(k) << (2 - k)) as usize;
+        let r = (lut >> idx) & 1;
+        match seen[key] {
+            Some(p) if p != r => return false,
+            _ => seen[key] = Some(r),
+        }
+    }
+    true
+}
+
+/// The successors of instruction `i` and, for a call to a label outside the listing, whether
+/// the state after it is "everything defined".
+fn successors(f: &Function, i: usize, return_sites: &[usize]) -> (Vec<usize>, bool) {
+    let ins = &f.instrs[i];
+    let guarded = ins.guard.is_some();
+    let next = || (i + 1 < f.instrs.len()).then_some(i + 1);
+    let label = |l: &str| f.labels.get(l).copied().filter(|&t| t < f.instrs.len());
+    let mut out: Vec<usize> = Vec::new();
+    let mut havoc = false;
+    match &ins.flow {
+        Flow::Next => out.extend(next()),
+        Flow::Branch(l) => {
+            out.extend(label(l));
+            if guarded || label(l).is_none() {
+                out.extend(next());
+            }
+        }
+        Flow::Call(l) => match label(l) {
+            Some(t) => out.push(t),
+            None => {
+                out.extend(next());
+                havoc = true;
+            }
+        },
+        Flow::Return => {
+            out.extend(return_sites.iter().copied());
+            if guarded {
+                out.extend(next());
+            }
+        }
+        Flow::Exit => {
+            if guarded {
+                out.extend(next());
+            }
+        }
+        Flow::Indirect => {
+            out.extend(f.labels.values().copied().filter(|&t| t < f.instrs.len()));
+            if guarded {
+                out.extend(next());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    (out, havoc)
+}
+
+/// What one instruction does to the state: the registers it reads undefined (its finding, if
+/// any) and the state after it.
+fn step(s: &State, ins: &Instr) -> (Vec<Reg>, State) {
+    let g = ins.guard;
+    let mut bad: Vec<Reg> = Vec::new();
+    let flag = |r: Reg, bad: &mut Vec<Reg>| {
+        if !bad.contains(&r) {
+            bad.push(r);
+        }
+    };
+    if let Some(gd) = g {
+        if s.bytes(gd.pred, None) == 0 {
+            flag(gd.pred, &mut bad);
+        }
+    }
+    let sources = &ins.operands[ins.ndest.min(ins.operands.len())..];
+    // A select reads its first source where its condition holds and its second where it does not.
+    let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
+    let sel_guard = if select { sources.last().and_then(Operand::as_guard) } else { None };
+    let operand_guard = |k: usize| match (sel_guard, k) {
+        (Some(p), 0) => Some(p),
+        (Some(p), 1) => Some(p.complement()),
+        _ => None,
+    };
+    // Registers in brackets are read whole, always.
+    for o in &ins.operands {
+        for &r in &o.inner {
+            if s.bytes(r, g) != whole(r) {
+                flag(r, &mut bad);
+            }
+        }
+    }
+    let vals: Vec<Val> = sources
+        .iter()
+        .enumerate()
+        .map(|(k, o)| Val {
+            defined: match o.regs.as_slice() {
+                [r] if slot(*r).1 == 4 => bits_of(s.bytes2(*r, g, operand_guard(k))),
+                _ => u32::MAX,
+            },
+            imm: if o.zero { Some(0) } else { o.imm },
+        })
+        .collect();
+    // Values propagate into one R or UR register.
+    let single_dest = ins.ndest >= 1 && matches!(ins.operands[0].regs.as_slice(), [r] if slot(*r).1 == 4);
+    let propagated = if single_dest { propagate(ins, &vals) } else { None };
+    let propagated = match (propagated, select) {
+        (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
+        (p, _) => p,
+    };
+    match propagated {
+        Some(_) => {
+            // Predicate sources (carry-ins, a select's condition) are still read.
+            for o in sources {
+                for &r in o.regs.iter().filter(|r| slot(**r).1 == 1) {
+                    if s.bytes(r, g) == 0 {
+                        flag(r, &mut bad);
+                    }
+                }
+            }
+        }
+        None => {
+            for (k, o) in sources.iter().enumerate() {
+                for &r in &o.regs {
+                    let need = if o.regs.len() == 1 { o.bytes & whole(r) } else { whole(r) };
+                    if s.bytes2(r, g, operand_guard(k)) & need != need {
+                        flag(r, &mut bad);
+                    }
+                }
+            }
+        }
+    }
+    let mut defs: Vec<(Reg, u8)> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
+    if let Some(bits) = propagated {
+        if let Some(first) = defs.first_mut() {
+            first.1 = bytes_of(bits);
+        }
+        // A carry-out depends on every bit.
+        for d in defs.iter_mut().skip(1) {
+            if bits != u32::MAX {
+                d.1 = 0;
+            }
+        }
+    }
+    let mut next = s.clone();
+    next.after(g, &defs);
+    (bad, next)
+}
+
+/// Every instruction of `f` (entered at its first instruction with nothing defined) that reads
+/// a register, or bytes of one, not defined on some path to it, in address order.
+pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
+    let n = f.instrs.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let return_sites: Vec<usize> = f
+        .instrs
+        .iter()
+        .enumerate()
+        .filter(|(_, ins)| matches!(&ins.flow, Flow::Call(l) if f.labels.get(l).is_some_and(|&t| t < n)))
+        .filter_map(|(i, _)| (i + 1 < n).then_some(i + 1))
+        .collect();
+    let mut state: Vec<Option<State>> = vec![None; n];
+    state[0] = Some(State::entry());
+    let mut work: BTreeSet<usize> = BTreeSet::from([0]);
+    while let Some(i) = work.pop_first() {
+        let Some(s) = &state[i] else { continue };
+        let (_, out) = step(s, &f.instrs[i]);
+        let (succ, havoc) = successors(f, i, &return_sites);
+        let out = if havoc { State::everything() } else { out };
+        for t in succ {
+            let merged = match &state[t] {
+                None => out.clone(),
+                Some(old) => old.meet(&out),
+            };
+            if state[t].as_ref() != Some(&merged) {
+                state[t] = Some(merged);
+                work.insert(t);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (i, ins) in f.instrs.iter().enumerate() {
+        let Some(s) = &state[i] else { continue };
+        let (regs, _) = step(s, ins);
+        if !regs.is_empty() {
+            found.push(UnwrittenRead { instr: i, regs });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sass::parse::parse_listing;
+
+    /// The flagged instructions of a one-kernel listing, as `offset: regs`.
+    fn flagged(body: &str) -> Vec<String> {
+        let text = format!(".section .text.k,\"ax\",@progbits\nk:\n{body}");
+        let f = parse_listing(&text).unwrap();
+        unwritten_reads(&f[0])
+            .iter()
+            .map(|u| {
+                let regs: Vec<String> = u.regs.iter().map(Reg::to_string).collect();
+                format!("{:04x}: {}", f[0].instrs[u.instr].offset, regs.join(" "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_createpolicy_store_reads_a_descriptor_never_written() {
+        // ptxas 13.5.37 -O3 of the issue's createpolicy case (corpus/findings/).
+        let sass = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
+            /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+            /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x20, R2 ;\n\
+            /*0060*/ LDG.E.64 R2, desc[UR4][R2.64+0x18] ;\n/*0070*/ S2UR UR5, SR_CgaCtaId ;\n\
+            /*0080*/ UMOV UR4, 0x400 ;\n/*0090*/ IMAD.WIDE.U32 R4, R9, 0x10, R4 ;\n\
+            /*00a0*/ ULEA UR4, UR5, UR4, 0x18 ;\n/*00b0*/ LEA R7, R9, UR4, 0x4 ;\n\
+            /*00c0*/ STS.64 [R7+0x8], R2 ;\n/*00d0*/ NOP ;\n/*00e0*/ CCTL.IVALL ;\n\
+            /*00f0*/ STG.E desc[UR6][R4.64], R2 ;\n/*0100*/ EXIT ;\n.L_x_0:\n/*0110*/ BRA `(.L_x_0);\n";
+        assert_eq!(flagged(sass), ["00f0: UR6 UR7"]);
+        // The same kernel with the policy written (-O0 keeps the createpolicy) is clean.
+        let fixed = sass.replace("/*00e0*/ CCTL.IVALL ;", "/*00e0*/ UMOV UR6, URZ ;\n/*00e8*/ UMOV UR7, 0x1 ;");
+        assert_eq!(flagged(&fixed), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_read_on_one_path_only_is_flagged() {
+        let sass = "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0010*/ @P0 BRA `(.L_x_1) ;\n\
+            /*0020*/ MOV R2, 0x1 ;\n.L_x_1:\n/*0030*/ FADD R3, R2, RZ ;\n/*0040*/ EXIT ;\n";
+        assert_eq!(flagged(sass), ["0030: R2"]);
+        // Written on both paths: clean.
+        let both = sass.replace(".L_x_1:\n", "/*0028*/ BRA `(.L_x_2) ;\n.L_x_1:\n/*002c*/ MOV R2, 0x2 ;\n.L_x_2:\n");
+        assert_eq!(flagged(&both), Vec::<String>::new());
+    }
+
+    #[test]
+    fn guarded_writes_cover_reads_under_the_same_or_both_guards() {
+        let head = "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0010*/ @P0 MOV R2, 0x1 ;\n";
+        assert_eq!(flagged(&format!("{head}/*0020*/ @P0 FADD R3, R2, RZ ;\n")), Vec::<String>::new());
+        assert_eq!(flagged(&format!("{head}/*0020*/ @!P0 FADD R3, R2, RZ ;\n")), ["0020: R2"]);
+        assert_eq!(flagged(&format!("{head}/*0020*/ FADD R3, R2, RZ ;\n")), ["0020: R2"]);
+        assert_eq!(
+            flagged(&format!("{head}/*0018*/ @!P0 MOV R2, 0x2 ;\n/*0020*/ FADD R3, R2, RZ ;\n")),
+            Vec::<String>::new()
+        );
+        // A whole write under another guard keeps what @P0 wrote; a SEL under P0 copies it.
+        let other = format!("{head}/*0014*/ ISETP.NE.AND P1, PT, RZ, 0x2, PT ;\n/*0018*/ @P1 MOV R2, 0x2 ;\n");
+        assert_eq!(flagged(&format!("{other}/*0020*/ @P0 FADD R3, R2, RZ ;\n")), Vec::<String>::new());
+        let sel = |s: &str| flagged(&format!("{head}/*0020*/ {s} ;\n/*0030*/ STS [RZ], R3 ;\n"));
+        assert_eq!(sel("SEL R3, R2, RZ, P0"), Vec::<String>::new());
+        assert_eq!(sel("SEL R3, RZ, R2, P0"), ["0030: R3"]);
+        // P0 written again: the guard no longer says where R2 was written.
+        let again = format!("{head}/*0018*/ ISETP.NE.AND P0, PT, RZ, 0x2, PT ;\n/*0020*/ @P0 FADD R3, R2, RZ ;\n");
+        assert_eq!(flagged(&again), ["0020: R2"]);
+    }
+
+    #[test]
+    fn calls_return_after_the_call_and_unknown_callees_write_everything() {
+        let sass = "/*0000*/ MOV R20, 0x0 ;\n/*0010*/ CALL.REL.NOINC `($k$sub) ;\n/*0020*/ FADD R3, R4, RZ ;\n\
+            /*0030*/ EXIT ;\n$k$sub:\n/*0040*/ MOV R4, 0x1 ;\n/*0050*/ RET.REL.NODEC R20 `(k) ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+        let unwritten = sass.replace("MOV R4, 0x1", "MOV R5, 0x1");
+        assert_eq!(flagged(&unwritten), ["0020: R4"]);
+        let elsewhere = "/*0000*/ CALL.ABS.NOINC `(other) ;\n/*0010*/ FADD R3, R4, RZ ;\n/*0020*/ EXIT ;\n";
+        assert_eq!(flagged(elsewhere), Vec::<String>::new());
+    }
+
+    #[test]
+    fn loops_reach_a_fixed_point_and_unreachable_code_is_not_checked() {
+        let sass = "/*0000*/ MOV R2, RZ ;\n.L_x_0:\n/*0010*/ IADD3 R2, R2, 0x1, RZ ;\n\
+            /*0020*/ ISETP.NE.AND P0, PT, R2, 0x4, PT ;\n/*0030*/ @P0 BRA `(.L_x_0) ;\n/*0040*/ EXIT ;\n\
+            .L_x_1:\n/*0050*/ FADD R3, R9, RZ ;\n/*0060*/ BRA `(.L_x_1) ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+    }
+
+    #[test]
+    fn partial_writes_carry_undefined_bytes_to_the_reader_that_uses_them() {
+        // ptxas's 16-bit insert into a register never written: its upper half is undefined.
+        let head = "/*0000*/ MOV R10, 0x1234 ;\n/*0010*/ PRMT R8, R10, 0x7610, R8 ;\n";
+        let read = |tail: &str| flagged(&format!("{head}{tail}"));
+        assert_eq!(read("/*0020*/ STS.U16 [RZ], R8 ;\n"), Vec::<String>::new(), "the defined half stored");
+        assert_eq!(read("/*0020*/ STS [RZ], R8 ;\n"), ["0020: R8"], "the whole register stored");
+        assert_eq!(read("/*0020*/ F2FP.TF32.F32.PACK_B R2, R8 ;\n"), ["0020: R8"], "root cause D's reader");
+        assert_eq!(read("/*0020*/ HADD2.F32 R2, -RZ, R8.H0_H0 ;\n"), Vec::<String>::new());
+        assert_eq!(read("/*0020*/ HADD2.F32 R2, -RZ, R8.H1_H1 ;\n"), ["0020: R8"]);
+        // Through a sum (upwards), a mask, a shift, a sign extension: defined where it must be.
+        assert_eq!(read("/*0020*/ IADD3 R9, R8, 0x1, RZ ;\n/*0030*/ STS.U16 [RZ], R9 ;\n"), Vec::<String>::new());
+        assert_eq!(read("/*0020*/ IADD3 R9, R8, 0x1, RZ ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+        assert_eq!(
+            read("/*0020*/ LOP3.LUT R9, R8, 0xffff, RZ, 0xc0, !PT ;\n/*0030*/ STS [RZ], R9 ;\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(read("/*0020*/ LOP3.LUT R9, R8, 0xffff, RZ, 0xfc, !PT ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+        assert_eq!(read("/*0020*/ SHF.L.U32 R9, R8, 0x10, RZ ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+        assert_eq!(read("/*0020*/ SHF.R.U32.HI R9, RZ, 0x10, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+        assert_eq!(read("/*0020*/ SGXT R9, R8, 0x10 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+        assert_eq!(read("/*0020*/ PRMT R9, R8, 0x5410, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+    }
+}

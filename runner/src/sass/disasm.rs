@@ -1,0 +1,224 @@
+//! Finding and running NVIDIA's `nvdisasm` on a cubin, bounded in time.
+//!
+//! nvdisasm comes from the pinned `nvidia-cuda-nvdisasm` wheel of the same release as the pinned
+//! ptxas, looked up and installed exactly as ptxas is ([`crate::ptxas::Tool`]: `NVDISASM`, `PATH`,
+//! `$CUDA_HOME/bin`, `.tools/nvdisasm/`, the user's cache, `/usr/local/cuda/bin`). Every run is
+//! killed after its time limit ([`Nvdisasm::disassemble`]); its output goes to a file, never a
+//! pipe, so a large listing cannot block it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::ptxas::Tool;
+
+/// nvdisasm, from the `nvidia-cuda-nvdisasm` wheel.
+pub const NVDISASM: Tool = Tool { name: "nvdisasm", env: "NVDISASM", dir: "nvdisasm", installer_args: &["--nvdisasm"] };
+
+/// The time limit of one disassembly unless the caller gives another: nvdisasm takes well under
+/// a second for a 256-program module (docs/PERFORMANCE.md).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Errors from locating or running nvdisasm.
+#[derive(Debug, Error)]
+pub enum DisasmError {
+    /// No nvdisasm anywhere we looked.
+    #[error(
+        "nvdisasm not found: set NVDISASM=/path/to/nvdisasm, put it on PATH, set CUDA_HOME, or run \
+         `ci/install-ptxas` (unpacks the pinned nvidia-cuda-nvdisasm wheel into .tools/)"
+    )]
+    NotFound,
+    /// Installing nvdisasm from the pinned wheel failed.
+    #[error(
+        "could not install nvdisasm into {dest}: {why}\n  to go on: set NVDISASM=/path/to/nvdisasm, or run \
+         `ci/install-ptxas` on a machine with python3, pip and access to PyPI"
+    )]
+    Install {
+        /// Where it was to go.
+        dest: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// nvdisasm could not be started, or its output not read.
+    #[error("running {path}: {source}")]
+    Io {
+        /// The executable.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// nvdisasm ran past its time limit and was killed.
+    #[error("{path} did not finish disassembling {cubin} within {limit:?}; it was killed")]
+    Timeout {
+        /// The executable.
+        path: PathBuf,
+        /// The cubin.
+        cubin: PathBuf,
+        /// The limit.
+        limit: Duration,
+    },
+    /// nvdisasm exited with an error (a cubin it cannot read).
+    #[error("{path} failed on {cubin} ({status}): {stderr}")]
+    Failed {
+        /// The executable.
+        path: PathBuf,
+        /// The cubin.
+        cubin: PathBuf,
+        /// Its exit status.
+        status: String,
+        /// What it printed on stderr.
+        stderr: String,
+    },
+}
+
+/// A located nvdisasm executable.
+#[derive(Clone, Debug)]
+pub struct Nvdisasm {
+    /// Path to the executable.
+    pub path: PathBuf,
+    /// Its version line (`Cuda compilation tools, release 13.5, V13.5.37`).
+    pub version: String,
+}
+
+impl Nvdisasm {
+    /// Finds nvdisasm (see the module docs) and reads its version.
+    pub fn find() -> Result<Nvdisasm, DisasmError> {
+        Self::at(&NVDISASM.find().ok_or(DisasmError::NotFound)?)
+    }
+
+    /// Installs nvdisasm from the pinned wheel into the user's cache ([`Tool::install`]).
+    pub fn install() -> Result<Nvdisasm, DisasmError> {
+        let path = NVDISASM.install().map_err(|(dest, why)| DisasmError::Install { dest, why })?;
+        Self::at(&path)
+    }
+
+    /// Uses the nvdisasm at `path`, reading its version (bounded by [`DEFAULT_TIMEOUT`]).
+    pub fn at(path: &Path) -> Result<Nvdisasm, DisasmError> {
+        let dir = tempfile::tempdir().map_err(|source| DisasmError::Io { path: path.to_path_buf(), source })?;
+        let (status, stdout, stderr) = run_bounded(path, &["--version".as_ref()], dir.path(), DEFAULT_TIMEOUT)
+            .map_err(|e| e.into_error(path, Path::new("--version"), DEFAULT_TIMEOUT))?;
+        if !status.success() {
+            return Err(DisasmError::Failed {
+                path: path.to_path_buf(),
+                cubin: "--version".into(),
+                status: status.to_string(),
+                stderr,
+            });
+        }
+        let version = stdout
+            .lines()
+            .find(|l| l.contains("release"))
+            .unwrap_or_else(|| stdout.lines().last().unwrap_or("unknown"))
+            .trim()
+            .to_string();
+        Ok(Nvdisasm { path: path.to_path_buf(), version })
+    }
+
+    /// The SASS listing of every function in `cubin` (`nvdisasm -c`: code sections only), or an
+    /// error if nvdisasm fails or runs longer than `limit` (then it is killed).
+    pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
+        let dir = tempfile::tempdir().map_err(|source| DisasmError::Io { path: self.path.clone(), source })?;
+        let (status, stdout, stderr) = run_bounded(&self.path, &["-c".as_ref(), cubin.as_os_str()], dir.path(), limit)
+            .map_err(|e| e.into_error(&self.path, cubin, limit))?;
+        if !status.success() {
+            return Err(DisasmError::Failed {
+                path: self.path.clone(),
+                cubin: cubin.to_path_buf(),
+                status: status.to_string(),
+                stderr: stderr.trim().to_string(),
+            });
+        }
+        Ok(stdout)
+    }
+}
+
+/// Why [`run_bounded`] gave no output.
+enum RunError {
+    Io(std::io::Error),
+    Timeout,
+}
+
+impl RunError {
+    fn into_error(self, path: &Path, cubin: &Path, limit: Duration) -> DisasmError {
+        match self {
+            RunError::Io(source) => DisasmError::Io { path: path.to_path_buf(), source },
+            RunError::Timeout => DisasmError::Timeout { path: path.to_path_buf(), cubin: cubin.to_path_buf(), limit },
+        }
+    }
+}
+
+/// Runs `exe ARGS` with stdout and stderr in files under `dir`, killing it after `limit`: its
+/// status, stdout and stderr.
+fn run_bounded(
+    exe: &Path,
+    args: &[&std::ffi::OsStr],
+    dir: &Path,
+    limit: Duration,
+) -> Result<(std::process::ExitStatus, String, String), RunError> {
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    let out = std::fs::File::create(&out_path).map_err(RunError::Io)?;
+    let err = std::fs::File::create(&err_path).map_err(RunError::Io)?;
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .spawn()
+        .map_err(RunError::Io)?;
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(RunError::Io)? {
+            break s;
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(RunError::Timeout);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    };
+    let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(RunError::Io);
+    Ok((status, read(&out_path)?, read(&err_path)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_past_its_limit_is_killed_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let r = run_bounded(Path::new("sleep"), &["5".as_ref()], dir.path(), Duration::from_millis(100));
+        assert!(matches!(r, Err(RunError::Timeout)), "sleep 5 is cut at 100 ms");
+        assert!(start.elapsed() < Duration::from_secs(3), "killed, not waited for: {:?}", start.elapsed());
+        let e = RunError::Timeout.into_error(Path::new("nvdisasm"), Path::new("a.cubin"), Duration::from_secs(1));
+        assert!(e.to_string().contains("a.cubin") && e.to_string().contains("killed"), "{e}");
+    }
+
+    #[test]
+    fn output_and_status_come_back_from_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let Ok((status, out, err)) = run_bounded(
+            Path::new("sh"),
+            &["-c".as_ref(), "echo out; echo err >&2; exit 3".as_ref()],
+            dir.path(),
+            DEFAULT_TIMEOUT,
+        ) else {
+            panic!("sh runs")
+        };
+        assert_eq!((status.code(), out.as_str(), err.as_str()), (Some(3), "out\n", "err\n"));
+    }
+
+    #[test]
+    fn a_failing_disassembly_names_the_cubin() {
+        // `false` stands in for an nvdisasm that fails, whatever it is given.
+        let tool = Nvdisasm { path: "false".into(), version: "test".into() };
+        let e = tool.disassemble(Path::new("missing.cubin"), DEFAULT_TIMEOUT).unwrap_err();
+        assert!(matches!(e, DisasmError::Failed { .. }) && e.to_string().contains("missing.cubin"), "{e}");
+    }
+}
