@@ -2,13 +2,14 @@
 //! command parses and checks its arguments, calls library code and renders tables and JSON;
 //! `main.rs` turns the result into an exit status. One file per group of commands:
 //! [`conform`] (`conform`: arguments, the ptxas installer, the summary), [`fuzz`] (`fuzz`,
-//! `replay`, `minimize`), [`report`] (`report`, `report diff`, `report merge`) and [`isa`]
+//! `replay`, `minimize`), [`report`] (`report`, `report diff`, `report merge`), [`sass`] (`sass-check`) and [`isa`]
 //! (`variants`, `validity`); `explain`, `eval`, `allowances` and `worker` are dispatched here.
 
 pub mod conform;
 pub mod fuzz;
 pub mod isa;
 pub mod report;
+pub mod sass;
 
 use std::process::ExitCode;
 
@@ -131,6 +132,12 @@ enum Command {
         #[command(subcommand)]
         action: Option<ReportAction>,
     },
+    /// Assemble a PTX file or case (or take a cubin), disassemble it with nvdisasm and print
+    /// every SASS instruction that reads a register (general, uniform or predicate) never
+    /// written on some path: a compiler bug found without running anything.
+    ///
+    /// Exit status: 0 when nothing is flagged, 1 when something is, 2 on an error.
+    SassCheck(sass::SassArgs),
     /// The worker process (started by the GPU and oracle-worker backends; reads jobs on stdin).
     #[command(hide = true)]
     Worker {
@@ -297,6 +304,7 @@ pub fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Conform(args) => conform_cmd(args),
+        Command::SassCheck(args) => sass::sass_check(&args),
         Command::Report { action: Some(ReportAction::Diff { run_a, run_b, out, known }), .. } => {
             report_diff(&run_a, &run_b, out.as_deref(), known.as_deref())
         }

@@ -23,6 +23,8 @@
 //! f16).
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label,
+//! the way out of a waterfall loop (a guarded `BRA.U.ANY` back: every lane has been served, so
+//! what the loop wrote under a guard counts as written, [`waterfall_exit`]),
 //! a call's subroutine (whose `RET` goes on after every call in the function), every label for an
 //! indirect branch. A call to a label not in the listing is taken to define every register (the
 //! check never guesses a finding). Code no path reaches is not checked.
@@ -117,6 +119,16 @@ impl State {
     /// The bytes of `r` defined where either guard holds (the instruction's and the operand's).
     fn bytes2(&self, r: Reg, a: Option<Guard>, b: Option<Guard>) -> u8 {
         self.bytes(r, a) | self.bytes(r, b)
+    }
+
+    /// The state on leaving a waterfall loop ([`waterfall_exit`]): every lane has been served,
+    /// so what the loop wrote under a guard is written.
+    fn served(&self) -> State {
+        let mut s = self.clone();
+        for (r, _) in std::mem::take(&mut s.cond) {
+            s.defined.put(r, whole(r));
+        }
+        s
     }
 
     /// The state where two paths join: what each path covers.
@@ -277,6 +289,19 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
             let low = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
             Some(if def(0) & low == low { u32::MAX } else { 0 })
         }
+        // Shift-and-add LEA D, A, B, K: (A << K) + B, upwards.
+        ("LEA" | "ULEA", m) if !m.contains(&"HI") && imm(2).is_some() => {
+            Some(upward(!(!def(0) << (imm(2)? & 31)) & def(1)))
+        }
+        // Multiply-add by a power of two IMAD D, A, 2^K, C: (A << K) + C, upwards.
+        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) && imm(1).is_some_and(u32::is_power_of_two) => {
+            Some(upward(!(!def(0) << imm(1)?.trailing_zeros()) & def(2)))
+        }
+        // Paired 16-bit operations (`VIMNMX.U16x2`, `VIADD.16x2`): each half from the same halves.
+        ("VIMNMX" | "VIADD" | "VIADDMNMX" | "VIMNMX3", m) if m.iter().any(|x| x.ends_with("16x2")) => {
+            let all = src.iter().fold(u32::MAX, |a, v| a & v.defined);
+            Some([0x0000_ffffu32, 0xffff_0000].iter().filter(|h| all & **h == **h).fold(0, |m, h| m | h))
+        }
         // Adds, multiplies, shift-and-add: a low bit of the result depends on no higher bit.
         ("IADD3" | "UIADD3" | "VIADD" | "LEA" | "ULEA", m) if !m.contains(&"HI") => {
             Some(upward(src.iter().fold(u32::MAX, |a, v| a & v.defined)))
@@ -315,6 +340,16 @@ fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
         }
     }
     true
+}
+
+/// The instruction after `i` if `i` closes a waterfall loop: a guarded `BRA.U.ANY` back to an
+/// earlier label. ptxas builds such a loop around an instruction that needs a uniform operand
+/// the lanes do not share (`R2UR P0, UR6, R8`): each turn serves the lanes of one value, under a
+/// guard, and the loop runs until every lane has been served.
+fn waterfall_exit(f: &Function, i: usize) -> Option<usize> {
+    let ins = &f.instrs[i];
+    let back = matches!(&ins.flow, Flow::Branch(l) if f.labels.get(l).is_some_and(|&t| t <= i));
+    (back && ins.guard.is_some() && ins.mnemonic == "BRA.U.ANY" && i + 1 < f.instrs.len()).then_some(i + 1)
 }
 
 /// The successors of instruction `i` and, for a call to a label outside the listing, whether
@@ -448,8 +483,14 @@ fn step(s: &State, ins: &Instr) -> (Vec<Reg>, State) {
             }
         }
     }
+    // A uniform register written under a lane predicate is written when any lane's guard holds:
+    // ptxas does that only in waterfall loops ([`waterfall_exit`]), which turn while one does.
+    let lane_guard = g.is_some_and(|g| g.pred.file == File::P);
+    let uniform = |d: &(Reg, u8)| lane_guard && matches!(d.0.file, File::Ur | File::Up);
+    let (warp, lane): (Vec<(Reg, u8)>, Vec<(Reg, u8)>) = defs.iter().partition(|d| uniform(d));
     let mut next = s.clone();
-    next.after(g, &defs);
+    next.after(None, &warp);
+    next.after(g, &lane);
     (bad, next)
 }
 
@@ -475,10 +516,15 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let (_, out) = step(s, &f.instrs[i]);
         let (succ, havoc) = successors(f, i, &return_sites);
         let out = if havoc { State::everything() } else { out };
+        let exit = waterfall_exit(f, i).map(|t| (t, out.served()));
         for t in succ {
+            let out = match &exit {
+                Some((next, served)) if *next == t => served,
+                _ => &out,
+            };
             let merged = match &state[t] {
                 None => out.clone(),
-                Some(old) => old.meet(&out),
+                Some(old) => old.meet(out),
             };
             if state[t].as_ref() != Some(&merged) {
                 state[t] = Some(merged);

@@ -620,6 +620,8 @@ fn narrow_bytes(ins: &Instr) -> u8 {
             }
         }
         "F2I" | "FRND" if has(&["F16", "BF16"]) => 0b0011,
+        // Two 8-bit floats unpacked from the low half.
+        "F2FP" if has(&["UNPACK_B"]) => 0b0011,
         _ => 0b1111,
     }
 }
