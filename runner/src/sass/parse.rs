@@ -14,8 +14,9 @@
 //! Which operands are written ([`Instr::defs`]) is decided per opcode class ([`dest_count`]),
 //! erring on the side of a write: a missed write could make a correct kernel look as if it read
 //! a register never written (a false alarm), a missed read only hides a finding. The classes
-//! were read off the SASS of generated kernels (ptxas 13.5.37, -O0 and -O3) and agree with
-//! nvdisasm's own life ranges (`nvdisasm -plr`) on the cases the unit tests below pin.
+//! were read off the SASS of generated kernels (ptxas 13.5.37, -O0 and -O3); unclear ones were
+//! settled with nvdisasm's own life ranges (`nvdisasm -plr`: `R2UR.OR P0, UR7, R5` writes P0
+//! without reading it).
 
 use std::collections::BTreeMap;
 use std::fmt;
