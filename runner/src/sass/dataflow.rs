@@ -186,6 +186,9 @@ impl State {
     }
 }
 
+/// A register an instruction writes, with the bytes it leaves defined.
+type Def = (Reg, u8);
+
 /// An instruction that reads registers (or bytes of them) nothing defined on some path from the
 /// entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -487,7 +490,7 @@ fn step(s: &State, ins: &Instr) -> (Vec<Reg>, State) {
     // ptxas does that only in waterfall loops ([`waterfall_exit`]), which turn while one does.
     let lane_guard = g.is_some_and(|g| g.pred.file == File::P);
     let uniform = |d: &(Reg, u8)| lane_guard && matches!(d.0.file, File::Ur | File::Up);
-    let (warp, lane): (Vec<(Reg, u8)>, Vec<(Reg, u8)>) = defs.iter().partition(|d| uniform(d));
+    let (warp, lane): (Vec<Def>, Vec<Def>) = defs.iter().partition(|d| uniform(d));
     let mut next = s.clone();
     next.after(None, &warp);
     next.after(g, &lane);
