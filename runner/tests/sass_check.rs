@@ -109,6 +109,7 @@ fn generated_programs_at_scale() {
     let n: u64 = std::env::var("SASS_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let first: u64 = std::env::var("SASS_FIRST_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
     let ms = modules(first, n, 250);
+    let mut o0 = Vec::new();
     for opt in [0u8, 3] {
         let start = Instant::now();
         let (found, kernels, cpu) = check_modules(&ptxas, &checker, &ms, opt);
@@ -126,7 +127,9 @@ fn generated_programs_at_scale() {
             start.elapsed().as_secs_f64()
         );
         if opt == 0 {
-            assert!(found.is_empty(), "false alarms at -O0");
+            o0 = found;
         }
     }
+    let lines: Vec<String> = o0.iter().map(ToString::to_string).collect();
+    assert!(o0.is_empty(), "false alarms at -O0:\n{}", lines.join("\n"));
 }
