@@ -13,11 +13,21 @@
 //!   prints and parses back to itself, and runs on the program oracle without error.
 //! - [`minimize`]: the reducer keeps a predicate picked from the bytes, never grows the
 //!   program, and leaves a case the oracle runs.
+//! - [`memory_generate`]: every memory program (asynchronous copies) the generator builds from
+//!   the bytes builds, runs on the memory interpreter without being called undefined, and
+//!   prints as PTX; generation ends on any input.
+//! - [`memory_line`]: arbitrary statement text in a memory program never panics the parser,
+//!   the register typer or the interpreter; every refusal is a message naming the statement.
+//! - [`tensor_map`]: tensor-map encode rules, loads and `tensormap.replace` never panic; a load
+//!   never lays out more than shared memory holds.
 
 pub mod generate;
+pub mod memory_generate;
+pub mod memory_line;
 pub mod minimize;
 pub mod oracle_reference;
 pub mod parse;
+pub mod tensor_map;
 
 /// The deterministic pseudo-random source of the smoke tests (xorshift64).
 #[cfg(test)]

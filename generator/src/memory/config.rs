@@ -136,6 +136,10 @@ define_config! {
     }
 }
 
+/// Swarm draws per program before the configuration is kept as it is (a seeded stream almost
+/// never needs a second: each draw keeps some copy with probability ≥ 15/16).
+const MAX_SWARM_DRAWS: usize = 64;
+
 impl AsyncConfig {
     /// The knobs that are on, by name (for reports and signatures).
     pub fn switches_on(&self) -> Vec<&'static str> {
@@ -148,7 +152,8 @@ impl AsyncConfig {
     }
 
     /// The configuration one program is generated with: under `swarm`, each knob kept with
-    /// probability 1/2 (at least one kind of copy stays on), drawn in `drawn` order; the phase
+    /// probability 1/2 (at least one kind of copy stays on; after [`MAX_SWARM_DRAWS`] draws
+    /// without one, every knob as configured), drawn in `drawn` order; the phase
     /// count drawn in `1..=phases`; one thread count; and the CTAs of the cluster (2 or 4 with
     /// `multicast` or `cluster`, else 1).
     pub(super) fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32, u32) {
@@ -157,7 +162,9 @@ impl AsyncConfig {
             let on = self.switches();
             let mut order: Vec<usize> = (0..on.len()).collect();
             order.sort_by_key(|&i| Self::DRAWN[i]);
-            loop {
+            // A stream that keeps turning every copy off (an exhausted fuzz input reads as
+            // zeros) keeps the configuration's switches after a bounded number of draws.
+            for _ in 0..MAX_SWARM_DRAWS {
                 let mut k = c.clone();
                 let mut knobs = k.switches_mut();
                 for &i in &order {
@@ -186,6 +193,16 @@ mod tests {
         let mut drawn = AsyncConfig::DRAWN.to_vec();
         drawn.sort_unstable();
         assert_eq!(drawn, (0..AsyncConfig::SWITCHES.len()).collect::<Vec<_>>());
+    }
+
+    /// An exhausted fuzz input reads as zeros, which turn every switch off: the draw still
+    /// ends, with the configured switches (found by the `memory_generate` fuzz target).
+    #[test]
+    fn a_stream_of_zeros_still_draws_a_configuration() {
+        let mut zeros = arbitrary::Unstructured::new(&[]);
+        let (c, threads, _) = AsyncConfig::default().draw(&mut zeros);
+        assert!(c.copies(), "{c:?}");
+        assert_eq!(threads, 1);
     }
 
     #[test]
