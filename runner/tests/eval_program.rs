@@ -223,6 +223,32 @@ fn createpolicy_feeds_cache_hinted_copies() {
     assert_eq!(answer["allowances"]["out"], json!(["cache-policy"]), "{answer}");
 }
 
+/// What ptxas rejects is an error here too (issue 28): a label defined twice, a `mov` between
+/// registers of different widths, and names a statement could not use.
+#[test]
+fn programs_ptxas_would_reject_are_errors() {
+    let base = |program: Vec<&str>, buffer: &str| {
+        json!({
+            "program": program,
+            "regs": {"w": {"u64": "0x5"}},
+            "buffers": {buffer: {"space": "global", "len": 8}},
+            "read": [buffer],
+        })
+    };
+    let answers = eval(&[
+        base(vec!["L:", "L:", "mov.u64 z, w;"], "out"),
+        base(vec!["mov.u32 y, w;"], "out"),
+        base(vec!["mov.u64 y, w;", "st.global.u64 [out], y;"], "out"),
+        base(vec!["mov.u64 z, w;"], "win+16"),
+        base(vec!["mov.u64 z, w;"], "%tid.x"),
+    ]);
+    assert!(error_of(&answers[0]).contains("label `L` is defined twice"), "{}", answers[0]);
+    assert!(error_of(&answers[1]).contains("registers of different sizes"), "{}", answers[1]);
+    assert_eq!(answers[2]["out"], json!("0500000000000000"), "equal widths move: {}", answers[2]);
+    assert!(error_of(&answers[3]).contains("buffer `win+16`: not a name"), "{}", answers[3]);
+    assert!(error_of(&answers[4]).contains("buffer `%tid.x`: not a name"), "{}", answers[4]);
+}
+
 #[test]
 fn bulk_store_from_shared_waits_on_its_bulk_group() {
     let line = json!({

@@ -482,9 +482,14 @@ fn parse_glue(
 /// ambiguous, an error naming it.
 ///
 /// The audit of the other forms: every other slot's meaning follows from the opcode and the
-/// slot's position (`OperandKind`), an immediate and a register there mean the same.
+/// slot's position (`OperandKind`), an immediate and a register there mean the same — except
+/// `mov d, a`, whose form reads a name as a symbol: a register there must have `d`'s width
+/// ([`check_register_move`]).
 fn settle_by_register_type(inst: &mut Instruction, regs: &Regs, inputs: &[String]) -> Result<(), MemError> {
     use crate::isa::{CpAsyncSrc, Form};
+    if let Form::Mov(m) = &inst.form {
+        return check_register_move(m, &inst.operands, regs);
+    }
     let Form::CpAsync(c) = inst.form else { return Ok(()) };
     if !matches!(c.src, CpAsyncSrc::IgnoreSrc | CpAsyncSrc::SrcSizeReg) {
         return Ok(());
@@ -511,6 +516,25 @@ fn settle_by_register_type(inst: &mut Instruction, regs: &Regs, inputs: &[String
     };
     inst.form = Form::CpAsync(c);
     Ok(())
+}
+
+/// `mov d, a` with `a` a register (the form reads a name as a symbol, so its class is not the
+/// slot's): `a` must have `d`'s width — ptxas rejects a `mov` between registers of different
+/// sizes (§9.7.9.9: `d` and `a` have the instruction type). A buffer name is an address, and
+/// moves into a register of either width as PTX allows for a variable's address.
+fn check_register_move(m: &crate::isa::Mov, ops: &[Operand], regs: &Regs) -> Result<(), MemError> {
+    let crate::isa::MovShape::Symbol(_) = m.shape else { return Ok(()) };
+    let [_, Operand::Name(a)] = ops else { return Ok(()) };
+    let Some(i) = regs.find(a) else { return Ok(()) };
+    let have = regs.decls[i].class;
+    match RegClass::of(m.ty.reg()) {
+        Some(want) if want != have => Err(MemError::Parse(format!(
+            "`mov.{}` from register `{a}`, which is {}: ptxas rejects a mov between registers of different sizes (§9.7.9.9; use cvt)",
+            m.ty,
+            have.ptx_type()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Declares or checks every register an ISA instruction names.

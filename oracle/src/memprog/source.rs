@@ -133,8 +133,20 @@ impl MemSource {
     pub fn build(&self) -> Result<MemProgram, StmtError> {
         let whole = |error| StmtError { index: 0, text: "(declarations)".into(), error };
         let mut buffers = Vec::with_capacity(self.buffers.len());
+        for name in self.regs.keys().chain(self.tensor_maps.iter().map(|t| &t.name)) {
+            if !super::is_reg_name(name) {
+                return Err(whole(MemError::Parse(format!(
+                    "`{name}` is not a name a statement can use (a letter or `_`, then letters, digits or `_`)"
+                ))));
+            }
+        }
         for (k, b) in self.buffers.iter().enumerate() {
             let bad = |m: String| whole(MemError::Parse(format!("buffer `{}`: {m}", b.name)));
+            if !super::is_reg_name(&b.name) {
+                return Err(
+                    bad("not a name a statement can use (a letter or `_`, then letters, digits or `_`)".into()),
+                );
+            }
             if self.buffers[..k].iter().any(|x| x.name == b.name) {
                 return Err(bad("the name is given twice".into()));
             }

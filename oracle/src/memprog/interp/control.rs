@@ -15,6 +15,11 @@ pub(in crate::memprog) fn check_control_flow(p: &MemProgram) -> Result<(), StmtE
     const LOOP: &str = "the loop `L: mbarrier.try_wait… p, [bar], …; @!p bra L;`";
     for (i, s) in p.stmts.iter().enumerate() {
         let err = |m: String| StmtError { index: s.line, text: s.text.clone(), error: MemError::Parse(m) };
+        if let StmtKind::Label(l) = &s.kind {
+            if label_index(p, l) != Some(i) {
+                return Err(err(format!("label `{l}` is defined twice (ptxas rejects a duplicate label)")));
+            }
+        }
         if let StmtKind::Bra(l) = &s.kind {
             let target = label_index(p, l).ok_or_else(|| err(format!("no label `{l}`")))?;
             if target <= i && !is_wait_loop(p, i) {
