@@ -7,6 +7,8 @@
 //! ran and what the verdict covers, paths do not depend on the working directory, and bad
 //! options are errors.
 
+mod common;
+
 use std::process::Command;
 
 /// The binary, never installing ptxas (tests do not download).
@@ -69,10 +71,7 @@ fn bad_options_are_clear_errors() {
 /// runs `ptxas-check-VERSION` per version, side by side.
 #[test]
 fn several_ptxas_versions_run_side_by_side() {
-    let Ok(ptxas) = runner::backend::default_ptxas() else {
-        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
-        return;
-    };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
     let list = format!("13.0={p},13.5={p}", p = ptxas.path.display());
     let out = ptxdiff()
@@ -134,7 +133,7 @@ fn without_ptxas(c: &mut Command, tmp: &std::path::Path) -> std::path::PathBuf {
 #[test]
 fn first_run_without_ptxas_installs_it_or_says_what_to_do() {
     if std::path::Path::new("/usr/bin/ptxas").exists() || std::path::Path::new("/usr/local/cuda/bin/ptxas").exists() {
-        eprintln!("skipped: a system ptxas cannot be hidden");
+        common::skip("system ptxas", "a ptxas in /usr/bin or /usr/local/cuda cannot be hidden from the run");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

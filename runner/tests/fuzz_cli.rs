@@ -3,6 +3,8 @@
 //! (the worker-process oracle is the correct second opinion); a campaign killed with SIGKILL
 //! loses nothing it had recorded and resumes.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,14 +17,9 @@ fn ptxdiff() -> Command {
     c
 }
 
-fn have_ptxas() -> bool {
-    runner::ptxas::Ptxas::find().is_ok()
-}
-
 #[test]
 fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
-    if !have_ptxas() {
-        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+    if common::ptxas_or_skip().is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
