@@ -10,6 +10,7 @@ use tabled::{Table, Tabled};
 
 use super::report::load_known;
 use super::{parse_target, positive};
+use crate::findings::render::{family_totals, RowLine, RowStatus, RunRows};
 
 #[derive(Tabled)]
 struct ConformRow {
@@ -24,11 +25,18 @@ struct ConformRow {
 
 #[derive(Tabled)]
 struct FamilyRow {
-    family: &'static str,
+    family: String,
+    backend: String,
     rows: usize,
     inputs: u64,
-    failing: usize,
+    agree: usize,
+    known: usize,
+    new: usize,
+    failed: usize,
 }
+
+/// The widest line the terminal summary prints for a known failing row.
+const KNOWN_LINE_COLUMNS: usize = 120;
 
 /// `ptxdiff conform`'s arguments.
 #[derive(clap::Args)]
@@ -98,6 +106,10 @@ pub(super) struct ConformArgs {
     /// only for new findings that the baseline lacks and corpus/known/ does not cover.
     #[arg(long)]
     baseline: Option<std::path::PathBuf>,
+    /// Fail (exit 1) on known findings too: on any failing row, or with --baseline on any
+    /// finding the baseline lacks, known or not.
+    #[arg(long)]
+    strict: bool,
     /// Leave out the asynchronous-copy rows (cp.async, cp.async.bulk{.tensor},
     /// cp.reduce.async.bulk{.tensor}, the prefetches: memory programs whose final bytes are
     /// compared with the oracle's; `--forms` selects them too, e.g. `'cp.async.bulk*'`).
@@ -133,10 +145,49 @@ fn ensure_ptxas(no_install: bool) {
     }
 }
 
-/// Prints the end of a conform run: per-family totals, failing rows in full (every row with
-/// `verbose`), totals, the report path, and what ran, what did not and what the verdict covers.
+/// `line` cut to `columns` characters (the last one `…` when cut).
+fn clip(line: String, columns: usize) -> String {
+    if line.chars().count() <= columns {
+        return line;
+    }
+    let mut cut: String = line.chars().take(columns - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// One line per known failing row, `form  backend  known: <id>`, columns aligned, each at most
+/// [`KNOWN_LINE_COLUMNS`] wide.
+fn known_lines(rows: &RunRows) -> Vec<String> {
+    let known: Vec<&RowLine> = rows.with(RowStatus::Known).collect();
+    let width = |f: fn(&RowLine) -> usize, most: usize| known.iter().map(|r| f(r)).max().unwrap_or(0).min(most);
+    let (form_w, backend_w) = (width(|r| r.form.chars().count(), 56), width(|r| r.backend.chars().count(), 24));
+    known
+        .iter()
+        .map(|r| {
+            let ids = if r.known.is_empty() { "(a corpus/known/ entry)".to_string() } else { r.known.join(", ") };
+            clip(format!("  {:form_w$}  {:backend_w$}  known: {ids}", r.form, r.backend), KNOWN_LINE_COLUMNS)
+        })
+        .collect()
+}
+
+/// The exit status of a run without a baseline: 1 when a row fails with a new finding or
+/// without any finding (the machine stopped it), or — `strict` — fails at all; 0 when every
+/// failing row fails with known findings only.
+fn exit_status(rows: &RunRows, strict: bool) -> ExitCode {
+    let new = rows.count(RowStatus::New) + rows.count(RowStatus::Failed);
+    if new > 0 || (strict && rows.count(RowStatus::Known) > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the end of a conform run: totals per family and backend (they add up to the rows),
+/// the known failing rows one line each, the new failures in full (every row with `verbose`),
+/// totals, the report path, and what ran, what did not and what the verdict covers.
 fn conform_summary(
     report: &crate::conform::Report,
+    rows: &RunRows,
     verbose: bool,
     dir: &std::path::Path,
     rec: &crate::conform::Recording,
@@ -159,32 +210,46 @@ fn conform_summary(
     if verbose {
         writeln!(out, "{}", Table::new(report.rows.iter().map(table_row)).with(Style::modern()))?;
     }
-    let families: Vec<FamilyRow> = crate::conform::FAMILIES
-        .iter()
-        .chain(&generator::async_cases::ASYNC_FAMILIES)
-        .filter(|f| crate::conform::FAMILIES.contains(f) || report.rows.iter().any(|r| r.family() == f.name()))
-        .map(|f| {
-            let rows: Vec<_> = report.rows.iter().filter(|r| r.family() == f.name()).collect();
-            FamilyRow {
-                family: f.name(),
-                rows: rows.len(),
-                inputs: rows.iter().map(|r| r.checked).sum(),
-                failing: rows.iter().filter(|r| r.failing()).count(),
-            }
-        })
-        .collect();
+    let families = family_totals(&rows.rows).into_iter().map(|t| FamilyRow {
+        family: if t.family.is_empty() { "total".into() } else { t.family },
+        backend: t.backend,
+        rows: t.rows,
+        inputs: t.inputs,
+        agree: t.agree,
+        known: t.known,
+        new: t.new,
+        failed: t.failed,
+    });
     writeln!(out, "{}", Table::new(families).with(Style::modern()))?;
-    let failing: Vec<_> = report.failing().collect();
-    if !failing.is_empty() && !verbose {
-        writeln!(out, "failing rows:")?;
-        writeln!(out, "{}", Table::new(failing.iter().map(|r| table_row(r))).with(Style::modern()))?;
+    let known = known_lines(rows);
+    if !known.is_empty() {
+        writeln!(out, "known failing rows ({}; corpus/known/ covers every finding of them):", known.len())?;
+        for l in known {
+            writeln!(out, "{l}")?;
+        }
+    }
+    // The rows line up with the report's (run_rows keeps their order).
+    let new: Vec<&crate::conform::Row> = report
+        .rows
+        .iter()
+        .zip(&rows.rows)
+        .filter(|(_, l)| matches!(l.status, RowStatus::New | RowStatus::Failed))
+        .map(|(r, _)| r)
+        .collect();
+    if !new.is_empty() && !verbose {
+        writeln!(out, "new failures:")?;
+        writeln!(out, "{}", Table::new(new.iter().map(|r| table_row(r))).with(Style::modern()))?;
     }
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     writeln!(
         out,
-        "{} rows, {inputs} inputs checked, {} failing, {:.1} s; findings: {} new, {} known; report: {}",
-        report.rows.len(),
-        failing.len(),
+        "{} rows: {} agree, {} known, {} new, {} failed without a finding; {inputs} inputs checked, {:.1} s; \
+         findings: {} new, {} known; report: {}",
+        rows.rows.len(),
+        rows.count(RowStatus::Agrees),
+        rows.count(RowStatus::Known),
+        rows.count(RowStatus::New),
+        rows.count(RowStatus::Failed),
         report.seconds,
         rec.new,
         rec.known,
@@ -306,12 +371,12 @@ pub(super) fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let mut report = crate::conform::run(&opts, &registry, &run_id)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let known_now = if a.baseline.is_some() { Some(known.clone()) } else { None };
-    let (dir, rec) = crate::conform::results::write_run(&reports, &mut report, &command, &allow, known)
+    let written = crate::conform::results::write_run(&reports, &mut report, &command, &allow, known)
         .with_context(|| format!("writing the run under {}", reports.display()))?;
-    conform_summary(&report, a.verbose, &dir, &rec)?;
+    conform_summary(&report, &written.rows, a.verbose, &written.dir, &written.rec)?;
     if let (Some(b), Some(known)) = (&a.baseline, known_now) {
-        let changes = crate::runs::baseline::check(b, &dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        let changes = crate::runs::baseline::check(b, &written.dir, &known)?;
+        return Ok(crate::runs::baseline::exit_status(&changes, a.strict));
     }
-    Ok(if report.failing().next().is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(exit_status(&written.rows, a.strict))
 }

@@ -381,7 +381,7 @@ fn async_fuzz_command(
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
         let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        return Ok(crate::runs::baseline::exit_status(&changes, false));
     }
     Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
@@ -501,7 +501,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
         let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        return Ok(crate::runs::baseline::exit_status(&changes, false));
     }
     Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

@@ -545,6 +545,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let findings_env: Vec<(String, String)> = env.iter().filter(|(k, _)| k != "target").cloned().collect();
     let mut store = open_store(o.resume, &o.run_dir, known, || RunMeta {
         run_id: String::new(),
+        kind: "fuzz".into(),
+        ended_unix_s: 0,
         started_unix_s: now_unix_s(),
         command: o.command.clone(),
         target: o.target.to_string(),
@@ -727,7 +729,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         m.extra.insert("programs".into(), state.programs.to_string());
         m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
     })?;
-    crate::findings::render::write_all(&o.run_dir, store.doc())?;
+    crate::findings::render::write_all(&o.run_dir, store.doc(), None)?;
     Ok(Summary {
         programs: state.programs - s0,
         stored: store.doc().findings.len(),
