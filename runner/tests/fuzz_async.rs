@@ -62,7 +62,8 @@ fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("GPU backends unavailable") && text.contains("20 async programs"), "{text}");
+    assert!(text.contains("GPU backend unavailable: ") && text.contains("20 async programs"), "{text}");
+    assert_eq!(text.matches("unavailable").count(), 1, "said once:\n{text}");
 }
 
 #[test]
