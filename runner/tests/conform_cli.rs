@@ -270,7 +270,7 @@ fn nonsense_options_are_errors() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "--forms `{glob}`: {err}");
         assert!(
-            err.contains("no form valid on sm_90 matches") && err.contains("ptxdiff variants --family cvt"),
+            err.contains("no form valid on sm_90 matches") && err.contains("ptxdiff variants --forms --family cvt"),
             "{err}"
         );
     }
@@ -298,7 +298,7 @@ fn nonsense_options_are_errors() {
 #[test]
 fn variants_into_a_closed_pipe_exits_quietly() {
     let mut child = ptxdiff()
-        .args(["variants", "--target", "sm_100a"])
+        .args(["variants", "--forms", "--target", "sm_100a"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -308,4 +308,27 @@ fn variants_into_a_closed_pipe_exits_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
+}
+
+/// `ptxdiff variants` prints the per-family counts by default (a screenful, not 119,009 lines);
+/// `--forms` lists every form, one line each, not padded to the longest template.
+#[test]
+fn variants_prints_counts_by_default_and_forms_on_request() {
+    let out = ptxdiff().args(["variants", "--target", "sm_90"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().count() < 200, "{} lines", text.lines().count());
+    assert!(text.contains("Forms valid on sm_90") && text.contains("│ total"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    let out = ptxdiff().args(["variants", "--target", "sm_90", "--forms", "--family", "prmt"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let forms: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(forms.len() > 5 && forms.iter().all(|l| l.contains("prmt.b32") && !l.ends_with(' ')), "{text}");
+    let out = ptxdiff().args(["variants", "--forms", "--format", "json", "--family", "prmt"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["forms"].as_array().unwrap().len(), forms.len());
+    let out = ptxdiff().args(["variants", "--format", "json", "--family", "prmt"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["forms"].as_array().unwrap().is_empty() && doc["counts"]["prmt"].as_u64() == Some(forms.len() as u64));
 }

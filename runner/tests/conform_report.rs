@@ -175,3 +175,16 @@ fn without_a_gpu_the_notice_comes_first_and_the_totals_add_up() {
     let rows: usize = text.split(" rows: ").next().unwrap().rsplit('\n').next().unwrap().parse().unwrap();
     assert!(total.contains(&format!("│ {rows} ")), "{total} vs {rows} rows");
 }
+
+/// `conform --help` says what conform runs today (the asynchronous copies too), the exit
+/// status with known findings, and `--strict`.
+#[test]
+fn the_help_is_current() {
+    let out = ptxdiff().args(["conform", "--help"]).output().unwrap();
+    let help = stdout(&out);
+    assert!(out.status.success(), "{help}");
+    assert!(!help.contains("every cvt, cvt.pack and prmt form valid"), "{help}");
+    for want in ["asynchronous copies", "tensormap.replace", "known findings only", "--strict", "junit.xml"] {
+        assert!(help.contains(want), "`{want}` missing:\n{help}");
+    }
+}

@@ -44,8 +44,8 @@ pub(super) struct ConformArgs {
     /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
     #[arg(long, default_value = "auto")]
     target: String,
-    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`); `ptxdiff variants --family
-    /// cvt` lists them. A glob that matches nothing is an error.
+    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`); `ptxdiff variants --forms
+    /// --family cvt` lists them. A glob that matches nothing is an error.
     #[arg(long)]
     forms: Option<String>,
     /// Sweep every input of forms whose inputs fit in 32 bits, on the GPU backends. The oracle

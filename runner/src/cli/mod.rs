@@ -41,7 +41,8 @@ enum Format {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every instruction form valid on a target, with its requirement, and per-family counts.
+    /// Count the instruction forms valid on a target, per family; `--forms` lists every one
+    /// with its requirement.
     Variants {
         /// Target (`sm_90`, `sm_90a`, `sm_100f`; append `@8.7` for another PTX ISA version).
         #[arg(long, default_value = "sm_90")]
@@ -52,8 +53,11 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
-        /// Print only the per-family counts.
+        /// List every form (its template and requirement) before the counts.
         #[arg(long)]
+        forms: bool,
+        /// Only the per-family counts: the default (kept for scripts that ask for it).
+        #[arg(long, conflicts_with = "forms")]
         counts: bool,
     },
     /// Evaluate one instruction on given operands and explain the result (cvt, cvt.pack, prmt,
@@ -238,8 +242,8 @@ pub(crate) fn positive(s: &str) -> Result<usize, String> {
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Variants { target, family, format, counts } => {
-            variants(&target, family.as_deref(), format, counts)?;
+        Command::Variants { target, family, format, forms, counts: _ } => {
+            variants(&target, family.as_deref(), format, forms)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { instr, operands, mut allow_off, mut active } => {

@@ -50,7 +50,7 @@ pub enum ConformError {
     /// `--forms` matched nothing.
     #[error(
         "no form valid on {target} matches --forms `{glob}` (a glob over opcodes, `*` matches anything, e.g. \
-         `cvt.rn.*.f32`); list the forms with `ptxdiff variants --family cvt` (also cvt.pack, prmt)"
+         `cvt.rn.*.f32`); list the forms with `ptxdiff variants --forms --family cvt` (also cvt.pack, prmt)"
     )]
     NoForms {
         /// The glob.
