@@ -155,17 +155,33 @@ fn clip(line: String, columns: usize) -> String {
     cut
 }
 
+/// `s` cut to `n` characters in the middle (`…`), keeping its start and its end: asynchronous
+/// forms differ in their last qualifiers.
+fn elide_middle(s: &str, n: usize) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= n || n < 3 {
+        return s.to_string();
+    }
+    let head = (n - 1) / 2;
+    let tail = n - 1 - head;
+    format!("{}…{}", chars[..head].iter().collect::<String>(), chars[chars.len() - tail..].iter().collect::<String>())
+}
+
 /// One line per known failing row, `form  backend  known: <id>`, columns aligned, each at most
-/// [`KNOWN_LINE_COLUMNS`] wide.
+/// [`KNOWN_LINE_COLUMNS`] wide: forms too long for the column are cut in the middle, the
+/// backend and the known id never.
 fn known_lines(rows: &RunRows) -> Vec<String> {
     let known: Vec<&RowLine> = rows.with(RowStatus::Known).collect();
-    let width = |f: fn(&RowLine) -> usize, most: usize| known.iter().map(|r| f(r)).max().unwrap_or(0).min(most);
-    let (form_w, backend_w) = (width(|r| r.form.chars().count(), 56), width(|r| r.backend.chars().count(), 24));
+    let ids = |r: &RowLine| if r.known.is_empty() { "(a corpus/known/ entry)".to_string() } else { r.known.join(", ") };
+    let backend_w = known.iter().map(|r| r.backend.chars().count()).max().unwrap_or(0);
+    let rest_w = known.iter().map(|r| 2 + backend_w + 2 + "known: ".len() + ids(r).chars().count()).max().unwrap_or(0);
+    let most = known.iter().map(|r| r.form.chars().count()).max().unwrap_or(0);
+    let form_w = most.min(KNOWN_LINE_COLUMNS.saturating_sub(2 + rest_w).max(16));
     known
         .iter()
         .map(|r| {
-            let ids = if r.known.is_empty() { "(a corpus/known/ entry)".to_string() } else { r.known.join(", ") };
-            clip(format!("  {:form_w$}  {:backend_w$}  known: {ids}", r.form, r.backend), KNOWN_LINE_COLUMNS)
+            let form = elide_middle(&r.form, form_w);
+            clip(format!("  {form:form_w$}  {:backend_w$}  known: {}", r.backend, ids(r)), KNOWN_LINE_COLUMNS)
         })
         .collect()
 }
@@ -379,4 +395,64 @@ pub(super) fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
         return Ok(crate::runs::baseline::exit_status(&changes, a.strict));
     }
     Ok(exit_status(&written.rows, a.strict))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::render::RowLine;
+
+    fn known(form: &str, backend: &str, id: &str) -> RowLine {
+        RowLine {
+            family: "cvt".into(),
+            form: form.into(),
+            backend: backend.into(),
+            inputs: 1,
+            seconds: 0.0,
+            verdict: "1 of 1 mismatching".into(),
+            status: RowStatus::Known,
+            new: vec![],
+            known: vec![id.into()],
+        }
+    }
+
+    /// A long asynchronous form is cut, the known id never; columns line up; exit 0 with only
+    /// known findings, 1 with --strict or with a new one.
+    #[test]
+    fn known_rows_fit_in_120_columns_and_keep_their_id() {
+        let long =
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster";
+        let mut rows = RunRows {
+            rows: vec![
+                known("cvt.rna.tf32.f32", "cuda:ptxas-O3", "cvt-rna-tf32-nan"),
+                known(long, "cuda:ptxas-O3", "tma-inner-coordinate-trap"),
+            ],
+            not_run: vec![],
+        };
+        let lines = known_lines(&rows);
+        assert!(lines.iter().all(|l| l.chars().count() <= KNOWN_LINE_COLUMNS), "{lines:#?}");
+        assert!(
+            lines[0].starts_with("  cvt.rna.tf32.f32  ")
+                && lines[0].ends_with("  cuda:ptxas-O3  known: cvt-rna-tf32-nan")
+        );
+        assert!(lines[1].starts_with("  cp.async.bulk.tensor.2d.shared::"), "{}", lines[1]);
+        let cut = &lines[1];
+        assert!(
+            cut.contains('…') && cut.ends_with("multicast::cluster  cuda:ptxas-O3  known: tma-inner-coordinate-trap"),
+            "{cut}"
+        );
+        let column = |l: &str| l[..l.find("cuda:").unwrap()].chars().count();
+        assert_eq!(column(&lines[0]), column(&lines[1]), "{lines:#?}");
+        assert_eq!(elide_middle("abcdefghij", 5), "ab…ij");
+        assert_eq!(elide_middle("abc", 5), "abc");
+        assert_eq!(exit_status(&rows, false), ExitCode::SUCCESS);
+        assert_eq!(exit_status(&rows, true), ExitCode::FAILURE);
+        rows.rows[0].status = RowStatus::Failed;
+        assert_eq!(exit_status(&rows, false), ExitCode::FAILURE, "a row failed without a finding");
+        rows.rows[0].status = RowStatus::New;
+        assert_eq!(exit_status(&rows, false), ExitCode::FAILURE);
+        rows.rows[0].status = RowStatus::Agrees;
+        rows.rows[1].status = RowStatus::Agrees;
+        assert_eq!(exit_status(&rows, true), ExitCode::SUCCESS);
+    }
 }

@@ -14,8 +14,9 @@
 //! against the full semantics); the run says which backends were unavailable and why. Backends
 //! named explicitly must run: one that is unavailable is an error, as is a `--forms` glob that
 //! matches no form. Each row's verdict is the diff layer's three-way outcome; failing rows
-//! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
-//! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise. With a
+//! become findings with replayable case files ([`results`], [`case`]). A run without a GPU says
+//! so on stderr before it starts ([`no_gpu_notice`]). Progress goes to stderr: a bar with rate
+//! and ETA on a terminal, plain lines naming the phase every few seconds otherwise. With a
 //! `--shard i/N` the run sweeps only its share of [`select_forms`] (dealt round-robin,
 //! [`crate::runs::shard`]; the asynchronous forms are dealt on after them); `ptxdiff report
 //! merge` puts the shards back together.

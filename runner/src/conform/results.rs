@@ -16,9 +16,11 @@
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
 //! `rows.json`, the run's self-describing record: target, environment (device, driver, each
 //! ptxas), the options that decide its rows ([`RunOptions`]: forms, exhaustive, samples,
-//! allowances off, backends, shard), the ptxdiff version, and every row with its verdict,
-//! counts, seconds and the ids of the findings it produced. Fields added later are
-//! `#[serde(default)]`, so older `rows.json` files still load.
+//! allowances off, backends, shard), the ptxdiff version, the start time, the forms that could
+//! not run, and every row with its verdict, counts, seconds, the ids of the findings it produced
+//! and the `corpus/known/` entries that cover them. Fields added later are
+//! `#[serde(default)]`, so older `rows.json` files still load. [`Report::run_rows`] gives the
+//! rows as the reports and the terminal summary show them.
 //!
 //! Invariant: a row's verdict (agree, disagree, not comparable) is [`Row::outcome`], the diff
 //! layer's; recording findings never changes it.
