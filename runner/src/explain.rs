@@ -177,7 +177,7 @@ pub fn explain(instr: &str, operand_texts: &[String], active: Option<u32>, allow
             let shown = match ty {
                 SlotType::Float(f) => {
                     let (val, class) = describe(f, *v as u64);
-                    format!("{:<6} {val} ({class})", f.name)
+                    format!("{:<6} {val:<14} ({class})", f.name)
                 }
                 SlotType::Int { bits, signed } => {
                     let x =
@@ -330,11 +330,11 @@ fn explain_cvt_lanes(out: &mut String, c: &Cvt, e: &Expected, values: &BTreeMap<
             continue;
         };
         let (val, class) = describe(f, bits);
+        // In the operands' columns (name, bits, type, value), whatever the lane's width.
         let _ = writeln!(
             out,
-            "    d[{}:{}] {:<12} {:<6} {:<14} {:<18} from {from}: {}",
-            lane.shift + lane.width - 1,
-            lane.shift,
+            "  {:<10} {:<20} {:<6} {:<14} {:<18} from {from}: {}",
+            format!("d[{}:{}]", lane.shift + lane.width - 1, lane.shift),
             hex(u128::from(bits), f.bits()),
             f.name,
             val,
@@ -405,5 +405,29 @@ mod tests {
         assert!(out.contains("= 2") && out.contains("rounded to an integral value toward zero"), "{out}");
         let out = run("cvt.rn.f16.f32", &["1e6"]).unwrap();
         assert!(out.contains("overflow"), "{out}");
+    }
+
+    /// Lane lines share the operands' columns, bit ranges are written one way (`[15:8]`), and
+    /// with `--allow-off nan-payload` nothing cites the allowance that is off.
+    #[test]
+    fn lanes_align_one_bit_notation_and_no_allowance_that_is_off() {
+        let out = run("cvt.rn.satfinite.e4m3x2.f32", &["0x7fc00001", "0x3f800000"]).unwrap();
+        let col = |prefix: &str| {
+            let l = out.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {out}"));
+            l.find("0x").unwrap()
+        };
+        assert_eq!(col("  a "), col("  d[15:8] "), "{out}");
+        assert_eq!(col("  d[15:8] "), col("  d[7:0] "), "{out}");
+        let type_col = |prefix: &str| out.lines().find(|l| l.starts_with(prefix)).unwrap().find("e4m3").unwrap();
+        assert_eq!(type_col("  d[15:8] "), type_col("  d[7:0] "), "{out}");
+        let class_col = |prefix: &str| out.lines().find(|l| l.starts_with(prefix)).unwrap().find("(normal)").unwrap();
+        assert_eq!(class_col("  b "), class_col("  d[7:0] "), "values and classes line up too: {out}");
+        assert!(out.contains("bits [15:8]: any e4m3 NaN"), "{out}");
+        assert!(!out.contains(".."), "one bit-range notation: {out}");
+        let strict = Allowances::from_off(["nan-payload"]).unwrap();
+        let ops = ["0x7fc00001".to_string(), "0x3f800000".to_string()];
+        let out = explain("cvt.rn.satfinite.e4m3x2.f32", &ops, None, &strict).unwrap();
+        assert!(!out.contains("nan-payload") && !out.contains("allowance"), "{out}");
+        assert!(out.contains("from a: NaN input: the canonical NaN"), "{out}");
     }
 }

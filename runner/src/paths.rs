@@ -28,7 +28,13 @@ pub fn repo_root() -> Option<PathBuf> {
 
 /// The folder of the user's cached tools (see the module docs), if a home can be found.
 pub fn cache_dir() -> Option<PathBuf> {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    cache_dir_from(|k| std::env::var_os(k))
+}
+
+/// [`cache_dir`] with the environment read through `var`: the one statement of the rule, which
+/// `ci/install-ptxas` repeats in shell (runner/tests/install_ptxas.rs checks that they agree).
+pub fn cache_dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let nonempty = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     nonempty("PTXDIFF_CACHE")
         .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| d.join("ptxdiff")))
         .or_else(|| nonempty("HOME").map(|d| d.join(".cache").join("ptxdiff")))

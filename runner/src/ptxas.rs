@@ -2,11 +2,12 @@
 //! of the pinned NVIDIA tools in general ([`Tool`]: ptxas here, nvdisasm in [`crate::sass`]).
 //!
 //! Lookup order of a tool: its environment variable (`PTXAS`, `NVDISASM`), the tool on `PATH`,
-//! `$CUDA_HOME/bin/`, the copy `ci/install-ptxas` unpacks from the pinned wheel
-//! (`nvidia-cuda-nvcc`, `nvidia-cuda-nvdisasm`) into `.tools/` under the repository root, the copy
-//! [`Tool::install`] unpacks into the user's cache (`~/.cache/ptxdiff/`, see [`crate::paths`]),
-//! and `/usr/local/cuda/bin/`. [`Tool::install`] runs `ci/install-ptxas` itself (compiled into
-//! the binary), so the wheels, their version and the unpacking live in that one script.
+//! `$CUDA_HOME/bin/`, `.tools/` under the repository root, the copy of the pinned wheel
+//! (`nvidia-cuda-nvcc`, `nvidia-cuda-nvdisasm`) that [`Tool::install`] — and `ci/install-ptxas`
+//! without arguments, which looks in the same places first — unpacks into the user's cache
+//! (`~/.cache/ptxdiff/`, see [`crate::paths`]), and `/usr/local/cuda/bin/`: one copy per
+//! machine. [`Tool::install`] runs `ci/install-ptxas` itself (compiled into the binary), so the
+//! wheels, their version and the unpacking live in that one script.
 //! Diagnostics are parsed from ptxas's `ptxas FILE, line N; error : MESSAGE` lines; the release
 //! (`13.5`) from its `--version` line ([`release`]), and releases are ordered numerically
 //! ([`compare_versions`]: 12.10 > 12.9).
@@ -22,7 +23,7 @@ pub enum PtxasError {
     /// No ptxas anywhere we looked.
     #[error(
         "ptxas not found: set PTXAS=/path/to/ptxas, put it on PATH, set CUDA_HOME, or run `ci/install-ptxas` \
-         (unpacks the pinned nvidia-cuda-nvcc wheel into .tools/; `ptxdiff conform` installs it into ~/.cache/ptxdiff itself)"
+         (unpacks the pinned nvidia-cuda-nvcc wheel into ~/.cache/ptxdiff/nvcc, where `ptxdiff conform` installs it itself)"
     )]
     NotFound,
     /// Installing ptxas from the pinned wheel failed (no network, no pip, no home).

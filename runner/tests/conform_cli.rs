@@ -7,6 +7,8 @@
 //! ran and what the verdict covers, paths do not depend on the working directory, and bad
 //! options are errors.
 
+mod common;
+
 use std::process::Command;
 
 /// The binary, never installing ptxas (tests do not download).
@@ -43,7 +45,7 @@ fn conform_runs_and_writes_reports() {
     let junit = std::fs::read_to_string(run.join("junit.xml")).unwrap();
     assert!(junit.starts_with("<?xml") && junit.contains(r#"failures="0""#), "{junit}");
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
-    assert!(md.contains("# ptxdiff findings: conform-"), "{md}");
+    assert!(md.contains("# ptxdiff conform: conform-"), "{md}");
     assert!(run.join("index.html").is_file());
     assert!(!std::fs::read_dir(&run).unwrap().any(|e| e.unwrap().path().extension().is_some_and(|x| x == "tmp")));
 }
@@ -69,10 +71,7 @@ fn bad_options_are_clear_errors() {
 /// runs `ptxas-check-VERSION` per version, side by side.
 #[test]
 fn several_ptxas_versions_run_side_by_side() {
-    let Ok(ptxas) = runner::backend::default_ptxas() else {
-        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
-        return;
-    };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
     let list = format!("13.0={p},13.5={p}", p = ptxas.path.display());
     let out = ptxdiff()
@@ -134,7 +133,7 @@ fn without_ptxas(c: &mut Command, tmp: &std::path::Path) -> std::path::PathBuf {
 #[test]
 fn first_run_without_ptxas_installs_it_or_says_what_to_do() {
     if std::path::Path::new("/usr/bin/ptxas").exists() || std::path::Path::new("/usr/local/cuda/bin/ptxas").exists() {
-        eprintln!("skipped: a system ptxas cannot be hidden");
+        common::skip("system ptxas", "a ptxas in /usr/bin or /usr/local/cuda cannot be hidden from the run");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -182,7 +181,7 @@ fn compact_output_ends_with_what_ran_and_what_the_verdict_covers() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(!stdout.contains("cvt.rn.f16.f32"), "rows are printed only with --verbose:\n{stdout}");
-    assert!(stdout.contains("cvt.pack") && stdout.contains("prmt") && stdout.contains("failing"), "{stdout}");
+    assert!(stdout.contains("│ family") && stdout.contains("│ total") && stdout.contains("failed"), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     let tail = lines[lines.len().saturating_sub(7)..].join("\n");
     for want in ["inputs checked", "report: ", "device: ", "ptxas: ", "backends run: ", "the verdict covers: "] {
@@ -193,7 +192,7 @@ fn compact_output_ends_with_what_ran_and_what_the_verdict_covers() {
         assert!(tail.contains("not run: cuda:ptxas-O3"), "{tail}");
         assert!(tail.contains("it says nothing about hardware"), "{tail}");
     }
-    assert!(stderr.contains("conform: ") && stderr.contains("/s"), "plain progress lines:\n{stderr}");
+    assert!(stderr.contains("conform, ") && stderr.contains("/s"), "plain progress lines:\n{stderr}");
     assert!(!stderr.contains('\r') && !stderr.contains('\x1b'), "escape codes in a log:\n{stderr:?}");
 
     let out = ptxdiff()
@@ -271,7 +270,7 @@ fn nonsense_options_are_errors() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "--forms `{glob}`: {err}");
         assert!(
-            err.contains("no form valid on sm_90 matches") && err.contains("ptxdiff variants --family cvt"),
+            err.contains("no form valid on sm_90 matches") && err.contains("ptxdiff variants --forms --family cvt"),
             "{err}"
         );
     }
@@ -299,7 +298,7 @@ fn nonsense_options_are_errors() {
 #[test]
 fn variants_into_a_closed_pipe_exits_quietly() {
     let mut child = ptxdiff()
-        .args(["variants", "--target", "sm_100a"])
+        .args(["variants", "--forms", "--target", "sm_100a"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -309,4 +308,27 @@ fn variants_into_a_closed_pipe_exits_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
+}
+
+/// `ptxdiff variants` prints the per-family counts by default (a screenful, not 119,009 lines);
+/// `--forms` lists every form, one line each, not padded to the longest template.
+#[test]
+fn variants_prints_counts_by_default_and_forms_on_request() {
+    let out = ptxdiff().args(["variants", "--target", "sm_90"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().count() < 200, "{} lines", text.lines().count());
+    assert!(text.contains("Forms valid on sm_90") && text.contains("│ total"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    let out = ptxdiff().args(["variants", "--target", "sm_90", "--forms", "--family", "prmt"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let forms: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(forms.len() > 5 && forms.iter().all(|l| l.contains("prmt.b32") && !l.ends_with(' ')), "{text}");
+    let out = ptxdiff().args(["variants", "--forms", "--format", "json", "--family", "prmt"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["forms"].as_array().unwrap().len(), forms.len());
+    let out = ptxdiff().args(["variants", "--format", "json", "--family", "prmt"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["forms"].as_array().unwrap().is_empty() && doc["counts"]["prmt"].as_u64() == Some(forms.len() as u64));
 }

@@ -3,6 +3,8 @@
 //! report; options that do not apply to async campaigns are errors; and (with a ptxas) the
 //! generated programs, printed as one module, assemble for sm_90.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -49,7 +51,7 @@ fn an_oracle_only_async_campaign_reports_no_undefined_program() {
 #[test]
 fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
     if !no_gpu() {
-        eprintln!("skipped: a GPU is present");
+        common::skip("GPU present", "this test is for a machine without a GPU");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -60,7 +62,8 @@ fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("GPU backends unavailable") && text.contains("20 async programs"), "{text}");
+    assert!(text.contains("GPU backend unavailable: ") && text.contains("20 async programs"), "{text}");
+    assert_eq!(text.matches("unavailable").count(), 1, "said once:\n{text}");
 }
 
 #[test]
@@ -132,10 +135,7 @@ fn an_async_campaign_resumes_from_its_state_and_runs_shards() {
 /// rejection would be a finding of every campaign).
 #[test]
 fn generated_async_programs_assemble_for_sm_90() {
-    let Ok(ptxas) = runner::ptxas::Ptxas::find() else {
-        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
-        return;
-    };
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
     let target: oracle::isa::Target = "sm_90".parse().unwrap();
     let cfg = generator::async_programs::AsyncConfig::default();
     let programs: Vec<oracle::memprog::MemProgram> = (0..300u64)

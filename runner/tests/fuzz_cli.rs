@@ -3,6 +3,8 @@
 //! (the worker-process oracle is the correct second opinion); a campaign killed with SIGKILL
 //! loses nothing it had recorded and resumes.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,14 +17,9 @@ fn ptxdiff() -> Command {
     c
 }
 
-fn have_ptxas() -> bool {
-    runner::ptxas::Ptxas::find().is_ok()
-}
-
 #[test]
 fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
-    if !have_ptxas() {
-        eprintln!("skipped: no ptxas (run ci/install-ptxas)");
+    if common::ptxas_or_skip().is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -41,8 +38,16 @@ fn a_short_campaign_without_gpu_runs_oracle_and_ptxas() {
         assert!(run.join(f).is_file(), "{f} missing");
     }
     if std::env::var_os("CUDA_VISIBLE_DEVICES").is_none() && !Path::new("/dev/nvidia0").exists() {
-        assert!(text.contains("GPU backends unavailable"), "{text}");
+        assert!(text.contains("GPU backend unavailable: "), "{text}");
+        assert_eq!(text.matches("unavailable").count(), 1, "said once, not `unavailable: … unavailable`:\n{text}");
+        // campaign.json lists the backends that ran, not the GPU ones asked for.
+        let state: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(run.join("campaign.json")).unwrap()).unwrap();
+        assert_eq!(state["backends"], serde_json::json!(["oracle", "ptxas-check"]), "{state}");
     }
+    // The triage report is short lines, not one line of counters.
+    let triage = text.lines().position(|l| l.starts_with("triage")).expect("a triage report");
+    assert!(text.lines().skip(triage).take(6).all(|l| l.chars().count() <= 100), "{text}");
 }
 
 #[test]

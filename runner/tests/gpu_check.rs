@@ -5,6 +5,8 @@
 //! every result width and for a form the GPU cannot check (which takes the CPU path both
 //! times). Needs a GPU; skips cleanly otherwise.
 
+mod common;
+
 use std::time::Duration;
 
 use oracle::semantics::Allowances;
@@ -45,7 +47,7 @@ fn the_gpu_check_reaches_the_cpu_check_verdict() {
     let mut w = match WorkerHandle::spawn(&exe(), WorkerKind::Gpu { device: 0 }) {
         Ok(w) => w,
         Err(why) => {
-            eprintln!("SKIPPED (no GPU): {why}");
+            common::skip("no GPU", &why);
             return;
         }
     };

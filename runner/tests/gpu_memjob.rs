@@ -464,7 +464,7 @@ fn memory_jobs_run_on_the_gpu() {
     let mut jit = match registry.build("cuda:jit") {
         Ok(b) => b,
         Err(BackendError::Unavailable { why, .. }) => {
-            eprintln!("SKIPPED (no GPU): {why}");
+            common::skip("no GPU", &why);
             return;
         }
         Err(e) => panic!("{e}"),

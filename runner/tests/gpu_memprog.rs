@@ -567,7 +567,7 @@ fn gpu_differences(all: &[(String, MemProgram)]) -> Option<Vec<String>> {
         let mut b = match registry.build(backend) {
             Ok(b) => b,
             Err(BackendError::Unavailable { why, .. }) => {
-                eprintln!("SKIPPED (no GPU): {why}");
+                common::skip("no GPU", &why);
                 return None;
             }
             Err(e) => panic!("{e}"),

@@ -5,6 +5,8 @@
 //! otherwise. The planted kernels are test hooks (feature `test-hooks`, on for the runner's own
 //! tests): a `PTXDIFF_BIN` given from outside must be built with `--features test-hooks`.
 
+mod common;
+
 use std::time::Duration;
 
 use oracle::semantics::Allowances;
@@ -39,7 +41,7 @@ fn the_run_survives_a_faulting_and_a_hanging_kernel() {
         Ok(w) => w,
         Err(why) => {
             assert!(why.contains("unavailable"), "a machine without a GPU must say so: {why}");
-            eprintln!("SKIPPED (no GPU): {why}");
+            common::skip("no GPU", &why);
             return;
         }
     };

@@ -127,6 +127,7 @@ fn a_conform_finding_replays_and_renders() {
         device: None,
         stages: None,
         findings: vec![],
+        known: vec![],
     };
     let mut report = Report {
         run_id: "conform-1".into(),
@@ -140,7 +141,8 @@ fn a_conform_finding_replays_and_renders() {
         ..Report::default()
     };
     let allow = oracle::semantics::Allowances::all();
-    let (run, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();
+    let written = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, KnownSet::empty()).unwrap();
+    let (run, rec) = (written.dir, written.rec);
     assert_eq!(rec.new, 1);
     let doc = runner::findings::FindingsDoc::load(&run).unwrap();
     let case = run.join("cases").join(format!("{}.case", doc.findings[0].id));

@@ -213,7 +213,7 @@ fn gpu_run(root: &Path, rows: Vec<Row>, ptxas: &str) -> PathBuf {
     };
     let allow = oracle::semantics::Allowances::all();
     let known = KnownSet::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/known"))).unwrap();
-    write_run(root, &mut report, "ptxdiff conform", &allow, known).unwrap().0
+    write_run(root, &mut report, "ptxdiff conform", &allow, known).unwrap().dir
 }
 
 #[test]

@@ -17,7 +17,7 @@ use oracle::program::text;
 use runner::ptxas::Ptxas;
 use runner::sass::{check_listing, Checker, Unwritten};
 
-/// ptxas and the checker, or `None` with a `SKIPPED` line (a failure where tools are required).
+/// ptxas and the checker, or `None` after `common::skip` (a failure where tools are required).
 fn tools() -> Option<(Ptxas, Checker)> {
     let ptxas = common::ptxas_or_skip()?;
     match Checker::find() {
@@ -25,7 +25,7 @@ fn tools() -> Option<(Ptxas, Checker)> {
         Err(e) => {
             let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
             assert!(!required, "nvdisasm is required here: {e}");
-            eprintln!("SKIPPED: {e}");
+            common::skip("no nvdisasm", &e.to_string());
             None
         }
     }

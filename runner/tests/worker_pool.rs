@@ -6,6 +6,8 @@
 //! `--devices all` on a machine without a GPU says the GPU backend is unavailable. With a GPU,
 //! `--devices 0 --workers 2` gives the rows of `--workers 1`.
 
+mod common;
+
 use std::process::Command;
 use std::time::Duration;
 
@@ -190,13 +192,13 @@ fn bad_devices_and_workers_are_errors_naming_the_value() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("zero"));
 }
 
-/// Whether this machine has a usable GPU 0 (a GPU worker starts on it).
-fn has_gpu() -> bool {
+/// Whether this machine has a usable GPU 0 (a GPU worker starts on it), or why not.
+fn gpu() -> Result<(), String> {
     runner::worker::WorkerHandle::spawn(
         env!("CARGO_BIN_EXE_ptxdiff").as_ref(),
         runner::worker::WorkerKind::Gpu { device: 0 },
     )
-    .is_ok()
+    .map(drop)
 }
 
 /// Without a GPU, `--devices all` finds none and the run says the GPU backend is unavailable
@@ -204,7 +206,7 @@ fn has_gpu() -> bool {
 #[test]
 fn devices_all_without_a_gpu_reports_the_gpu_backend_unavailable() {
     let args = ["--devices", "all", "--target", "sm_90", "--forms", "cvt.rn.f16.f32", "--samples", "256"];
-    if has_gpu() {
+    if gpu().is_ok() {
         let (rows, _) = conform_rows(&[&args[..], &["--backends", "cuda:jit"]].concat());
         assert!(rows.iter().all(|r| r["device"].as_str().is_some_and(|d| d.contains(": "))), "{rows:?}");
         return;
@@ -217,8 +219,8 @@ fn devices_all_without_a_gpu_reports_the_gpu_backend_unavailable() {
 /// On a GPU: two workers on device 0 give the rows of one (skips without a GPU).
 #[test]
 fn two_workers_on_device_0_give_the_rows_of_one() {
-    if !has_gpu() {
-        eprintln!("skipped: no GPU");
+    if let Err(why) = gpu() {
+        common::skip("no GPU", &why);
         return;
     }
     let args = ["--backends", "cuda:jit", "--devices", "0", "--target", "sm_90", "--forms", "cvt.r*.f16.f32"];

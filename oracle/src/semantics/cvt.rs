@@ -272,6 +272,9 @@ pub enum Rule {
     NanUe8m0,
     /// A NaN whose result bits the spec does not fix: any NaN under this allowance.
     NanInput(Allowance),
+    /// The same NaN with that allowance switched off: exactly what the oracle then demands
+    /// ([`Allowance::strict`]).
+    NanStrict(Allowance),
     /// `.ftz`: a subnormal `.f32` input is flushed to the zero of its sign.
     FtzInput,
     /// `.ftz`: a subnormal `.f32` result is flushed to the zero of its sign.
@@ -314,6 +317,9 @@ impl Rule {
             }
             Rule::NanInput(a) => {
                 format!("NaN input: the NaN's bits are not fixed by §9.7.9.21 [allowance {}]", a.name())
+            }
+            Rule::NanStrict(a) => {
+                format!("NaN input: {}, as demanded when the NaN's bits are not left free (§9.7.9.21)", a.strict())
             }
             Rule::FtzInput => ".ftz: subnormal f32 input flushed to sign-preserving zero (§9.7.9.21)".into(),
             Rule::FtzResult => ".ftz: subnormal f32 result flushed to sign-preserving zero (§9.7.9.21)".into(),
@@ -474,7 +480,9 @@ fn to_float(
             // .satfinite to FP6/FP4: NaN becomes +MAX_NORM (§9.7.9.21 Saturation modifier).
             return (Expected::exact(dst.max_finite_bits() as u128, width), Rule::NanToMaxNorm);
         }
-        return (free_nan(dst, nan_allowance, allow), Rule::NanInput(nan_allowance));
+        let rule =
+            if allow.allows(nan_allowance) { Rule::NanInput(nan_allowance) } else { Rule::NanStrict(nan_allowance) };
+        return (free_nan(dst, nan_allowance, allow), rule);
     }
     let overflow = if rules.satfinite { Overflow::Saturate } else { Overflow::Ieee };
     let encoded = encode(dst, v, rules.mode, overflow);
@@ -861,6 +869,13 @@ mod tests {
         assert_eq!(rules("cvt.rn.relu.f16.f32", 0x7FC0_0000, 0), [ReluNan]);
         assert_eq!(rules("cvt.rn.f16.f32", 0x7FC0_0000, 0), [NanInput(Allowance::NanPayload)]);
         assert_eq!(rules("cvt.f32.bf16", 0x7FC1, 0), [NanInput(Allowance::CvtF32Bf16Nan)]);
+        // With the allowance off the NaN is exact, and the rule says so.
+        let strict = Allowances::from_off(["nan-payload"]).unwrap();
+        let x = CvtInputs { a: 0x7FC0_0001, ..Default::default() };
+        let e = eval_explained(&cvt("cvt.rn.f16.f32"), &x, &strict);
+        assert!(e.expected.is_exact());
+        assert_eq!(e.lanes.iter().map(|l| l.rule).collect::<Vec<_>>(), [NanStrict(Allowance::NanPayload)]);
+        assert!(!NanStrict(Allowance::NanPayload).text().contains("allowance"));
         assert_eq!(rules("cvt.ftz.f32.f32", 0x0000_0001, 0), [FtzInput]);
         assert_eq!(rules("cvt.rn.ftz.f32.f64", 0x3800_0000_0000_0000, 0), [FtzResult], "2^-127");
         assert_eq!(rules("cvt.rn.satfinite.e2m1x2.f32", 0x7FC0_0000, 0xC2C8_0000), [NanToMaxNorm, SatfiniteClamp]);

@@ -149,7 +149,8 @@ impl fmt::Display for Expected {
                 Constraint::Any => "anything".to_string(),
                 Constraint::OrValue(alt) => format!("or {alt:#x}"),
             };
-            write!(f, " (bits {}..{}: {what} [{}])", fr.shift, fr.shift + fr.width, fr.allowance)?;
+            // Bit ranges as PTX writes them, high bit first: `[15:8]`.
+            write!(f, " (bits [{}:{}]: {what} [{}])", fr.shift + fr.width - 1, fr.shift, fr.allowance)?;
         }
         Ok(())
     }
@@ -192,5 +193,7 @@ mod tests {
         f.replace(8, Expected::exact(0x1234, 16));
         assert_eq!(f.free.len(), 1, "the NaN field's upper byte stays free");
         assert!(f.matches(0xAB12_3400) && !f.matches(0xAB12_3401));
+        // Free bits are named as PTX names bit ranges, high bit first.
+        assert_eq!(e.to_string(), "0x7fff3c00 (bits [31:16]: any f16 NaN [nan-payload])");
     }
 }

@@ -10,6 +10,7 @@ use tabled::{Table, Tabled};
 
 use super::report::load_known;
 use super::{parse_target, positive};
+use crate::findings::render::{family_totals, RowLine, RowStatus, RunRows};
 
 #[derive(Tabled)]
 struct ConformRow {
@@ -24,11 +25,18 @@ struct ConformRow {
 
 #[derive(Tabled)]
 struct FamilyRow {
-    family: &'static str,
+    family: String,
+    backend: String,
     rows: usize,
     inputs: u64,
-    failing: usize,
+    agree: usize,
+    known: usize,
+    new: usize,
+    failed: usize,
 }
+
+/// The widest line the terminal summary prints for a known failing row.
+const KNOWN_LINE_COLUMNS: usize = 120;
 
 /// `ptxdiff conform`'s arguments.
 #[derive(clap::Args)]
@@ -36,8 +44,8 @@ pub(super) struct ConformArgs {
     /// Target: `auto` (the GPU's own; sm_90 without a GPU) or a name such as `sm_90`.
     #[arg(long, default_value = "auto")]
     target: String,
-    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`); `ptxdiff variants --family
-    /// cvt` lists them. A glob that matches nothing is an error.
+    /// Only forms whose opcode matches this glob (`cvt.*.f16.f32`); `ptxdiff variants --forms
+    /// --family cvt` lists them. A glob that matches nothing is an error.
     #[arg(long)]
     forms: Option<String>,
     /// Sweep every input of forms whose inputs fit in 32 bits, on the GPU backends. The oracle
@@ -98,6 +106,10 @@ pub(super) struct ConformArgs {
     /// only for new findings that the baseline lacks and corpus/known/ does not cover.
     #[arg(long)]
     baseline: Option<std::path::PathBuf>,
+    /// Fail (exit 1) on known findings too: on any failing row, or with --baseline on any
+    /// finding the baseline lacks, known or not.
+    #[arg(long)]
+    strict: bool,
     /// Leave out the asynchronous-copy rows (cp.async, cp.async.bulk{.tensor},
     /// cp.reduce.async.bulk{.tensor}, the prefetches: memory programs whose final bytes are
     /// compared with the oracle's; `--forms` selects them too, e.g. `'cp.async.bulk*'`).
@@ -133,10 +145,65 @@ fn ensure_ptxas(no_install: bool) {
     }
 }
 
-/// Prints the end of a conform run: per-family totals, failing rows in full (every row with
-/// `verbose`), totals, the report path, and what ran, what did not and what the verdict covers.
+/// `line` cut to `columns` characters (the last one `…` when cut).
+fn clip(line: String, columns: usize) -> String {
+    if line.chars().count() <= columns {
+        return line;
+    }
+    let mut cut: String = line.chars().take(columns - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `s` cut to `n` characters in the middle (`…`), keeping its start and its end: asynchronous
+/// forms differ in their last qualifiers.
+fn elide_middle(s: &str, n: usize) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= n || n < 3 {
+        return s.to_string();
+    }
+    let head = (n - 1) / 2;
+    let tail = n - 1 - head;
+    format!("{}…{}", chars[..head].iter().collect::<String>(), chars[chars.len() - tail..].iter().collect::<String>())
+}
+
+/// One line per known failing row, `form  backend  known: <id>`, columns aligned, each at most
+/// [`KNOWN_LINE_COLUMNS`] wide: forms too long for the column are cut in the middle, the
+/// backend and the known id never.
+fn known_lines(rows: &RunRows) -> Vec<String> {
+    let known: Vec<&RowLine> = rows.with(RowStatus::Known).collect();
+    let ids = |r: &RowLine| if r.known.is_empty() { "(a corpus/known/ entry)".to_string() } else { r.known.join(", ") };
+    let backend_w = known.iter().map(|r| r.backend.chars().count()).max().unwrap_or(0);
+    let rest_w = known.iter().map(|r| 2 + backend_w + 2 + "known: ".len() + ids(r).chars().count()).max().unwrap_or(0);
+    let most = known.iter().map(|r| r.form.chars().count()).max().unwrap_or(0);
+    let form_w = most.min(KNOWN_LINE_COLUMNS.saturating_sub(2 + rest_w).max(16));
+    known
+        .iter()
+        .map(|r| {
+            let form = elide_middle(&r.form, form_w);
+            clip(format!("  {form:form_w$}  {:backend_w$}  known: {}", r.backend, ids(r)), KNOWN_LINE_COLUMNS)
+        })
+        .collect()
+}
+
+/// The exit status of a run without a baseline: 1 when a row fails with a new finding or
+/// without any finding (the machine stopped it), or — `strict` — fails at all; 0 when every
+/// failing row fails with known findings only.
+fn exit_status(rows: &RunRows, strict: bool) -> ExitCode {
+    let new = rows.count(RowStatus::New) + rows.count(RowStatus::Failed);
+    if new > 0 || (strict && rows.count(RowStatus::Known) > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the end of a conform run: totals per family and backend (they add up to the rows),
+/// the known failing rows one line each, the new failures in full (every row with `verbose`),
+/// totals, the report path, and what ran, what did not and what the verdict covers.
 fn conform_summary(
     report: &crate::conform::Report,
+    rows: &RunRows,
     verbose: bool,
     dir: &std::path::Path,
     rec: &crate::conform::Recording,
@@ -159,32 +226,46 @@ fn conform_summary(
     if verbose {
         writeln!(out, "{}", Table::new(report.rows.iter().map(table_row)).with(Style::modern()))?;
     }
-    let families: Vec<FamilyRow> = crate::conform::FAMILIES
-        .iter()
-        .chain(&generator::async_cases::ASYNC_FAMILIES)
-        .filter(|f| crate::conform::FAMILIES.contains(f) || report.rows.iter().any(|r| r.family() == f.name()))
-        .map(|f| {
-            let rows: Vec<_> = report.rows.iter().filter(|r| r.family() == f.name()).collect();
-            FamilyRow {
-                family: f.name(),
-                rows: rows.len(),
-                inputs: rows.iter().map(|r| r.checked).sum(),
-                failing: rows.iter().filter(|r| r.failing()).count(),
-            }
-        })
-        .collect();
+    let families = family_totals(&rows.rows).into_iter().map(|t| FamilyRow {
+        family: if t.family.is_empty() { "total".into() } else { t.family },
+        backend: t.backend,
+        rows: t.rows,
+        inputs: t.inputs,
+        agree: t.agree,
+        known: t.known,
+        new: t.new,
+        failed: t.failed,
+    });
     writeln!(out, "{}", Table::new(families).with(Style::modern()))?;
-    let failing: Vec<_> = report.failing().collect();
-    if !failing.is_empty() && !verbose {
-        writeln!(out, "failing rows:")?;
-        writeln!(out, "{}", Table::new(failing.iter().map(|r| table_row(r))).with(Style::modern()))?;
+    let known = known_lines(rows);
+    if !known.is_empty() {
+        writeln!(out, "known failing rows ({}; corpus/known/ covers every finding of them):", known.len())?;
+        for l in known {
+            writeln!(out, "{l}")?;
+        }
+    }
+    // The rows line up with the report's (run_rows keeps their order).
+    let new: Vec<&crate::conform::Row> = report
+        .rows
+        .iter()
+        .zip(&rows.rows)
+        .filter(|(_, l)| matches!(l.status, RowStatus::New | RowStatus::Failed))
+        .map(|(r, _)| r)
+        .collect();
+    if !new.is_empty() && !verbose {
+        writeln!(out, "new failures:")?;
+        writeln!(out, "{}", Table::new(new.iter().map(|r| table_row(r))).with(Style::modern()))?;
     }
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
     writeln!(
         out,
-        "{} rows, {inputs} inputs checked, {} failing, {:.1} s; findings: {} new, {} known; report: {}",
-        report.rows.len(),
-        failing.len(),
+        "{} rows: {} agree, {} known, {} new, {} failed without a finding; {inputs} inputs checked, {:.1} s; \
+         findings: {} new, {} known; report: {}",
+        rows.rows.len(),
+        rows.count(RowStatus::Agrees),
+        rows.count(RowStatus::Known),
+        rows.count(RowStatus::New),
+        rows.count(RowStatus::Failed),
         report.seconds,
         rec.new,
         rec.known,
@@ -306,12 +387,72 @@ pub(super) fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
     let mut report = crate::conform::run(&opts, &registry, &run_id)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let known_now = if a.baseline.is_some() { Some(known.clone()) } else { None };
-    let (dir, rec) = crate::conform::results::write_run(&reports, &mut report, &command, &allow, known)
+    let written = crate::conform::results::write_run(&reports, &mut report, &command, &allow, known)
         .with_context(|| format!("writing the run under {}", reports.display()))?;
-    conform_summary(&report, a.verbose, &dir, &rec)?;
+    conform_summary(&report, &written.rows, a.verbose, &written.dir, &written.rec)?;
     if let (Some(b), Some(known)) = (&a.baseline, known_now) {
-        let changes = crate::runs::baseline::check(b, &dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        let changes = crate::runs::baseline::check(b, &written.dir, &known)?;
+        return Ok(crate::runs::baseline::exit_status(&changes, a.strict));
     }
-    Ok(if report.failing().next().is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(exit_status(&written.rows, a.strict))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::render::RowLine;
+
+    fn known(form: &str, backend: &str, id: &str) -> RowLine {
+        RowLine {
+            family: "cvt".into(),
+            form: form.into(),
+            backend: backend.into(),
+            inputs: 1,
+            seconds: 0.0,
+            verdict: "1 of 1 mismatching".into(),
+            status: RowStatus::Known,
+            new: vec![],
+            known: vec![id.into()],
+        }
+    }
+
+    /// A long asynchronous form is cut, the known id never; columns line up; exit 0 with only
+    /// known findings, 1 with --strict or with a new one.
+    #[test]
+    fn known_rows_fit_in_120_columns_and_keep_their_id() {
+        let long =
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster";
+        let mut rows = RunRows {
+            rows: vec![
+                known("cvt.rna.tf32.f32", "cuda:ptxas-O3", "cvt-rna-tf32-nan"),
+                known(long, "cuda:ptxas-O3", "tma-inner-coordinate-trap"),
+            ],
+            not_run: vec![],
+        };
+        let lines = known_lines(&rows);
+        assert!(lines.iter().all(|l| l.chars().count() <= KNOWN_LINE_COLUMNS), "{lines:#?}");
+        assert!(
+            lines[0].starts_with("  cvt.rna.tf32.f32  ")
+                && lines[0].ends_with("  cuda:ptxas-O3  known: cvt-rna-tf32-nan")
+        );
+        assert!(lines[1].starts_with("  cp.async.bulk.tensor.2d.shared::"), "{}", lines[1]);
+        let cut = &lines[1];
+        assert!(
+            cut.contains('…') && cut.ends_with("multicast::cluster  cuda:ptxas-O3  known: tma-inner-coordinate-trap"),
+            "{cut}"
+        );
+        let column = |l: &str| l[..l.find("cuda:").unwrap()].chars().count();
+        assert_eq!(column(&lines[0]), column(&lines[1]), "{lines:#?}");
+        assert_eq!(elide_middle("abcdefghij", 5), "ab…ij");
+        assert_eq!(elide_middle("abc", 5), "abc");
+        assert_eq!(exit_status(&rows, false), ExitCode::SUCCESS);
+        assert_eq!(exit_status(&rows, true), ExitCode::FAILURE);
+        rows.rows[0].status = RowStatus::Failed;
+        assert_eq!(exit_status(&rows, false), ExitCode::FAILURE, "a row failed without a finding");
+        rows.rows[0].status = RowStatus::New;
+        assert_eq!(exit_status(&rows, false), ExitCode::FAILURE);
+        rows.rows[0].status = RowStatus::Agrees;
+        rows.rows[1].status = RowStatus::Agrees;
+        assert_eq!(exit_status(&rows, true), ExitCode::SUCCESS);
+    }
 }

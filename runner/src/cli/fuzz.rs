@@ -349,7 +349,7 @@ fn async_fuzz_command(
     println!("fuzz --async: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = run(&o)?;
     if let Some(why) = &s.gpu_unavailable {
-        println!("GPU backends unavailable: {why}");
+        println!("{}", gpu_unavailable_line(why));
         println!("ran the oracle only: every program was generated, built and run on the oracle");
     }
     println!("backends: {}", s.backends.join(", "));
@@ -381,7 +381,7 @@ fn async_fuzz_command(
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
         let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        return Ok(crate::runs::baseline::exit_status(&changes, false));
     }
     Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
@@ -476,7 +476,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     println!("fuzz: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = crate::fuzz::run(&o)?;
     if let Some(why) = &s.gpu_unavailable {
-        println!("GPU backends unavailable: {why}");
+        println!("{}", gpu_unavailable_line(why));
         println!("ran the oracle and ptxas-check only (assembler rejections and crashes are still findings)");
     }
     println!("backends: {}", s.backends.join(", "));
@@ -501,9 +501,20 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
         let changes = crate::runs::baseline::check(b, &run_dir, &known)?;
-        return Ok(crate::runs::baseline::exit_status(&changes));
+        return Ok(crate::runs::baseline::exit_status(&changes, false));
     }
     Ok(if s.new > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The line saying why no GPU backend runs: the reason as the backends gave it (the GPU's own
+/// message already starts `GPU backend unavailable:`), said once.
+fn gpu_unavailable_line(why: &str) -> String {
+    const SAID: &str = "GPU backend unavailable";
+    if why.starts_with(SAID) {
+        why.to_string()
+    } else {
+        format!("{SAID}: {why}")
+    }
 }
 
 fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {
@@ -548,7 +559,7 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
     warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
     if let Some(why) = &engine.gpu_unavailable {
-        println!("GPU backends unavailable: {why}");
+        println!("{}", gpu_unavailable_line(why));
     }
     // The oracle always runs (the reference); it is named once whether or not it was asked for.
     let mut names = vec![crate::backend::oracle::NAME.to_string()];

@@ -19,7 +19,10 @@ struct CountRow {
     forms: usize,
 }
 
-pub(super) fn variants(target: &str, family: Option<&str>, format: Format, counts_only: bool) -> Result<()> {
+/// `ptxdiff variants`: the per-family counts of the forms valid on `target`, and with
+/// `list_forms` every form first (the requirement, then the template: no line is padded to the
+/// longest template).
+pub(super) fn variants(target: &str, family: Option<&str>, format: Format, list_forms: bool) -> Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     let target = parse_target(target)?;
@@ -46,15 +49,16 @@ pub(super) fn variants(target: &str, family: Option<&str>, format: Format, count
                 "target": target.name(),
                 "ptx": target.ptx.to_string(),
                 "counts": counts.iter().map(|(f, n)| (f.name(), *n)).collect::<BTreeMap<_, _>>(),
-                "forms": if counts_only { Vec::new() } else { rows },
+                "forms": if list_forms { rows } else { Vec::new() },
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         }
         Format::Table => {
-            if !counts_only {
-                let width = forms.iter().map(|(f, _)| f.template().len()).max().unwrap_or(0);
-                for (f, req) in &forms {
-                    writeln!(out, "{:width$}  {req}", f.template())?;
+            if list_forms {
+                let reqs: Vec<String> = forms.iter().map(|(_, req)| req.to_string()).collect();
+                let width = reqs.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+                for ((f, _), req) in forms.iter().zip(&reqs) {
+                    writeln!(out, "{req:width$}  {}", f.template())?;
                 }
                 writeln!(out)?;
             }

@@ -41,7 +41,8 @@ enum Format {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every instruction form valid on a target, with its requirement, and per-family counts.
+    /// Count the instruction forms valid on a target, per family; `--forms` lists every one
+    /// with its requirement.
     Variants {
         /// Target (`sm_90`, `sm_90a`, `sm_100f`; append `@8.7` for another PTX ISA version).
         #[arg(long, default_value = "sm_90")]
@@ -52,8 +53,11 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
-        /// Print only the per-family counts.
+        /// List every form (its template and requirement) before the counts.
         #[arg(long)]
+        forms: bool,
+        /// Only the per-family counts: the default (kept for scripts that ask for it).
+        #[arg(long, conflicts_with = "forms")]
         counts: bool,
     },
     /// Evaluate one instruction on given operands and explain the result (cvt, cvt.pack, prmt,
@@ -113,13 +117,18 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         calls: usize,
     },
-    /// Conformance sweeps: every cvt, cvt.pack and prmt form valid on the target, run on the GPU
-    /// backends and checked against the oracle (exhaustive where the inputs fit in 32 bits).
-    /// Without a GPU, runs the ptxas-check and oracle backends and says so.
+    /// Conformance sweeps: every form valid on the target of cvt, cvt.pack and prmt (swept over
+    /// their inputs, exhaustively where they fit in 32 bits) and of the asynchronous copies
+    /// (cp.async, cp.async.bulk{.tensor}, cp.reduce.async.bulk{.tensor}, the prefetches and
+    /// tensormap.replace: generated cases whose final memory is compared byte for byte), run on
+    /// the GPU backends and checked against the oracle. Without a GPU it says so first, then
+    /// runs the ptxas-check and oracle backends. Reports: summary.md, index.html (a table of
+    /// every row) and junit.xml (a test case per row) in the run's folder.
     ///
-    /// Exit status: 0 when every row agrees, 1 when a row fails, 2 on an error. With
-    /// --baseline: 0 unless the run has findings that the baseline lacks and corpus/known/
-    /// does not cover (then 1); 2 on an error.
+    /// Exit status: 0 when every row agrees or fails with known findings only (corpus/known/),
+    /// 1 when a row fails with a new finding or without any finding, 2 on an error; --strict:
+    /// 1 for known findings too. With --baseline: 0 unless the run has findings that the
+    /// baseline lacks and corpus/known/ does not cover (--strict: known or not), then 1.
     Conform(ConformArgs),
     /// Re-render a findings run's reports (summary.md, index.html, junit.xml) from its
     /// findings.json, completed by findings/*.json; `report diff` compares two runs, `report
@@ -233,8 +242,8 @@ pub(crate) fn positive(s: &str) -> Result<usize, String> {
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Variants { target, family, format, counts } => {
-            variants(&target, family.as_deref(), format, counts)?;
+        Command::Variants { target, family, format, forms, counts: _ } => {
+            variants(&target, family.as_deref(), format, forms)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { instr, operands, mut allow_off, mut active } => {

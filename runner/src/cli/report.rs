@@ -8,7 +8,12 @@ use anyhow::{bail, Context, Result};
 pub(super) fn report_cmd(dir: &std::path::Path) -> Result<ExitCode> {
     use crate::findings::{render, FindingsDoc};
     let doc = FindingsDoc::load(dir).with_context(|| format!("loading the findings run {}", dir.display()))?;
-    let paths = render::write_all(dir, &doc)
+    // A conform run's reports have its rows too.
+    let rows = match dir.join(crate::conform::results::ROWS_JSON).is_file() {
+        true => crate::runs::record::RunRecord::load(dir)?.report.map(|r| r.run_rows(&doc)),
+        false => None,
+    };
+    let paths = render::write_all(dir, &doc, rows.as_ref())
         .with_context(|| format!("writing the reports into {} (is it writable?)", dir.display()))?;
     println!(
         "{} new finding(s) ({} occurrence(s)), {} known finding(s) seen ({} occurrence(s))",
@@ -62,7 +67,7 @@ pub(super) fn report_diff(
         changes.write(out).with_context(|| format!("writing the changes into {}", out.display()))?;
         println!("wrote {}", out.join(crate::runs::compare::CHANGES_MD).display());
     }
-    Ok(crate::runs::baseline::exit_status(&changes))
+    Ok(crate::runs::baseline::exit_status(&changes, false))
 }
 
 /// `ptxdiff report merge RUN… --out DIR`.

@@ -34,10 +34,10 @@ use oracle::memprog::MemProgram;
 use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
-use super::row::{failure_signature, Recording, Row};
+use super::row::{failure_signature, Recording, Row, RowFindings};
 use crate::backend::{Backend, BackendKind, Failure, Need};
 use crate::diff::{BackendFailure, FailureKind};
-use crate::findings::{Finding, FindingClass, FindingStore, Recorded, Signature, StoreError};
+use crate::findings::{Finding, FindingClass, FindingStore, Signature, StoreError};
 use crate::glob::glob_match;
 use crate::memrun::{compare, oracle_read, run_on, GpuResult};
 use crate::program_line::program_line;
@@ -388,31 +388,21 @@ pub fn record_async_findings(
     env: &[(String, String)],
     store: &mut FindingStore,
 ) -> Result<Recording, StoreError> {
-    let mut rec = Recording::default();
     let mut forms: Vec<String> = Vec::new();
     for r in rows.iter().filter(|r| is_async_row(&r.form)) {
         if !forms.contains(&r.form) {
             forms.push(r.form.clone());
         }
     }
-    let mut ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    let mut found = RowFindings::default();
     for form in &forms {
         let of_form: Vec<&Row> = rows.iter().filter(|r| &r.form == form).collect();
         for (finding, case) in form_findings(form, target, env, &of_form, store) {
-            for b in &finding.signature.backends {
-                ids.entry((form.clone(), b.clone())).or_default().push(finding.signature.key());
-            }
-            match store.record(finding, &case)? {
-                Recorded::New => rec.new += 1,
-                Recorded::Duplicate => rec.duplicates += 1,
-                Recorded::Known(_) => rec.known += 1,
-            }
+            found.record(store, form, finding, &case)?;
         }
     }
-    for r in rows.iter_mut().filter(|r| is_async_row(&r.form)) {
-        r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
-    }
-    Ok(rec)
+    found.assign(rows.iter_mut().filter(|r| is_async_row(&r.form)));
+    Ok(found.rec)
 }
 
 /// A case of a row: the run's target, the row's form key, the case's index in the row.
@@ -536,7 +526,7 @@ fn form_findings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conform::results::{write_run, Report};
+    use crate::conform::results::{write_run, Report, Written};
     use crate::findings::{FindingsDoc, KnownSet};
 
     fn target() -> Target {
@@ -595,7 +585,7 @@ mod tests {
         };
         let tmp = tempfile::tempdir().unwrap();
         let known = KnownSet::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known")).unwrap();
-        let (dir, rec) = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, known).unwrap();
+        let Written { dir, rec, .. } = write_run(tmp.path(), &mut report, "ptxdiff conform", &allow, known).unwrap();
         assert_eq!((rec.new, rec.known), (1, 1), "{rec:?}");
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.known[0].id, "tma-inner-coordinate-trap");
@@ -605,6 +595,9 @@ mod tests {
         assert!(f.replay.starts_with("ptxdiff eval --backend cuda:jit "), "{}", f.replay);
         assert!(f.ptx.contains(".entry"), "the printed module");
         assert_eq!(report.rows[0].findings, vec![f.id.clone()]);
+        assert!(report.rows[0].known.is_empty());
+        let trap = report.rows.iter().find(|r| !r.known.is_empty()).expect("the trap row names its known entry");
+        assert_eq!(trap.known, ["tma-inner-coordinate-trap"]);
         // The case file is the eval line of the planted case: eval gives the oracle's bytes.
         let case = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
         let mut out = Vec::new();

@@ -14,8 +14,9 @@
 //! against the full semantics); the run says which backends were unavailable and why. Backends
 //! named explicitly must run: one that is unavailable is an error, as is a `--forms` glob that
 //! matches no form. Each row's verdict is the diff layer's three-way outcome; failing rows
-//! become findings with replayable case files ([`results`], [`case`]). Progress goes to stderr:
-//! a bar with rate and ETA on a terminal, plain lines every few seconds otherwise. With a
+//! become findings with replayable case files ([`results`], [`case`]). A run without a GPU says
+//! so on stderr before it starts ([`no_gpu_notice`]). Progress goes to stderr: a bar with rate
+//! and ETA on a terminal, plain lines naming the phase every few seconds otherwise. With a
 //! `--shard i/N` the run sweeps only its share of [`select_forms`] (dealt round-robin,
 //! [`crate::runs::shard`]; the asynchronous forms are dealt on after them); `ptxdiff report
 //! merge` puts the shards back together.
@@ -50,7 +51,7 @@ pub enum ConformError {
     /// `--forms` matched nothing.
     #[error(
         "no form valid on {target} matches --forms `{glob}` (a glob over opcodes, `*` matches anything, e.g. \
-         `cvt.rn.*.f32`); list the forms with `ptxdiff variants --family cvt` (also cvt.pack, prmt)"
+         `cvt.rn.*.f32`); list the forms with `ptxdiff variants --forms --family cvt` (also cvt.pack, prmt)"
     )]
     NoForms {
         /// The glob.
@@ -102,10 +103,12 @@ pub fn select_forms(target: &Target, glob: Option<&str>) -> Vec<Form> {
 }
 
 /// Progress on stderr: an indicatif bar on a terminal; otherwise (CI logs, pipes) a plain line
-/// every [`PLAIN_EVERY`] and one at the end, with no `\r` or escape codes.
+/// naming the phase (the backend sweeping, or the asynchronous copies) every [`PLAIN_EVERY`]
+/// and one at the end, with no `\r` or escape codes. A phase with nothing to do prints nothing.
 struct Progress {
     bar: Option<ProgressBar>,
     unit: &'static str,
+    phase: Mutex<String>,
     total: u64,
     done: AtomicU64,
     start: Instant,
@@ -116,8 +119,8 @@ struct Progress {
 const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
 impl Progress {
-    fn new(total: u64, unit: &'static str) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
+    fn new(total: u64, unit: &'static str, phase: String) -> Progress {
+        let bar = (total > 0 && std::io::stderr().is_terminal()).then(|| {
             let pb = ProgressBar::new(total);
             pb.set_style(
                 ProgressStyle::with_template(&format!(
@@ -125,10 +128,12 @@ impl Progress {
                 ))
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
+            pb.set_message(phase.clone());
             pb
         });
         let now = Instant::now();
-        Progress { bar, unit, total, done: AtomicU64::new(0), start: now, last: Mutex::new(now) }
+        let phase = Mutex::new(phase);
+        Progress { bar, unit, phase, total, done: AtomicU64::new(0), start: now, last: Mutex::new(now) }
     }
 
     fn line(&self, done: u64) -> String {
@@ -136,13 +141,15 @@ impl Progress {
         let rate = done as f64 / secs;
         let eta =
             if rate > 0.0 { format!("{:.0} s", self.total.saturating_sub(done) as f64 / rate) } else { "?".into() };
-        format!("conform: {done}/{} {} ({rate:.0}/s, {secs:.0} s, ETA {eta})", self.total, self.unit)
+        let phase = self.phase.lock().map(|p| p.clone()).unwrap_or_default();
+        format!("conform, {phase}: {done}/{} {} ({rate:.0}/s, {secs:.0} s, ETA {eta})", self.total, self.unit)
     }
 
     fn inc(&self, n: u64) {
         let done = self.done.fetch_add(n, Ordering::Relaxed).saturating_add(n);
         match &self.bar {
             Some(pb) => pb.inc(n),
+            None if self.total == 0 => {}
             None => {
                 if let Ok(mut last) = self.last.try_lock() {
                     if last.elapsed() >= PLAIN_EVERY {
@@ -154,22 +161,28 @@ impl Progress {
         }
     }
 
-    fn message(&self, m: String) {
+    /// The phase from now on (the backend now sweeping).
+    fn phase(&self, m: String) {
         if let Some(pb) = &self.bar {
-            pb.set_message(m);
+            pb.set_message(m.clone());
+        }
+        if let Ok(mut p) = self.phase.lock() {
+            *p = m;
         }
     }
 
     fn finish(&self) {
         match &self.bar {
             Some(pb) => pb.finish_and_clear(),
+            None if self.total == 0 => {}
             None => eprintln!("{}", self.line(self.done.load(Ordering::Relaxed))),
         }
     }
 }
 
-/// The notes an asynchronous run adds: cases per family, forms not run by reason, stages.
-fn async_notes(run: &async_rows::AsyncRun) -> Vec<String> {
+/// The notes an asynchronous run adds: cases per family, forms not run by reason, stages (the
+/// GPU's only when a GPU backend ran, `on_gpu`).
+fn async_notes(run: &async_rows::AsyncRun, on_gpu: bool) -> Vec<String> {
     let mut notes = Vec::new();
     let mut per_family: Vec<(&str, usize, usize)> = Vec::new();
     for (form, n) in &run.cases {
@@ -195,11 +208,25 @@ fn async_notes(run: &async_rows::AsyncRun) -> Vec<String> {
         notes.push(format!("asynchronous forms not run: {n} ({why})"));
     }
     let s = run.stages;
-    notes.push(format!(
-        "asynchronous stages: oracle {:.1} s, GPU (print, compile, run) {:.1} s, compare {:.1} s",
-        s.oracle_s, s.gpu_s, s.compare_s
-    ));
+    notes.push(if on_gpu {
+        format!(
+            "asynchronous stages: oracle {:.1} s, GPU (print, compile, run) {:.1} s, compare {:.1} s",
+            s.oracle_s, s.gpu_s, s.compare_s
+        )
+    } else {
+        format!("asynchronous stages: oracle {:.1} s (no GPU backend ran)", s.oracle_s)
+    });
     notes
+}
+
+/// What a run without a GPU says before it starts: why no GPU backend runs, which backends
+/// run instead, and what that verdict can cover.
+pub fn no_gpu_notice(why: &str, instead: &[String]) -> String {
+    format!(
+        "{why}\nno GPU backend runs: running {} instead (every sweep kernel assembled, the oracle checked \
+         against itself); the verdict will say nothing about hardware",
+        if instead.is_empty() { "no backend".to_string() } else { instead.join(", ") }
+    )
 }
 
 fn row(r: SweepResult, kind: BackendKind) -> Row {
@@ -215,6 +242,7 @@ fn row(r: SweepResult, kind: BackendKind) -> Row {
         device: r.device,
         stages: r.stages,
         findings: Vec::new(),
+        known: Vec::new(),
     };
     match r.outcome {
         Ok(c) => {
@@ -234,6 +262,7 @@ fn row(r: SweepResult, kind: BackendKind) -> Row {
 /// matches nothing are errors.
 pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, ConformError> {
     let start = Instant::now();
+    let started_unix_s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let mut env = Vec::new();
     let explicit = !o.backends.is_empty();
     let names = if explicit { o.backends.clone() } else { registry.conform_defaults() };
@@ -245,8 +274,11 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     let mut not_run = unavailable.clone();
     if fallback {
         let why = unavailable.first().map_or_else(|| "no backend selected".to_string(), |(_, w)| w.clone());
-        env.push(("GPU backends".into(), why));
         let cpu = registry.build_all(&registry.without_gpu())?;
+        // Said before the run, not only in the summary after it.
+        let names: Vec<String> = cpu.backends.iter().map(|b| b.name()).collect();
+        eprintln!("{}", no_gpu_notice(&why, &names));
+        env.push(("GPU backends".into(), why));
         backends = cpu.backends;
         not_run.extend(cpu.unavailable.iter().cloned());
         env.extend(cpu.unavailable.into_iter().map(|(n, w)| (n, format!("unavailable: {w}"))));
@@ -305,13 +337,13 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         planted: None,
     };
     let mut rows = Vec::new();
+    let mut forms_not_run = Vec::new();
     if fallback {
         // Backend by backend: the CPU backends spread a whole run over all cores.
         let specs: Vec<SweepSpec> = forms.iter().map(spec).collect();
         for b in &mut backends {
             // A backend ticks once per row: one per form and build (ptxas-check: per level).
-            let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps");
-            pb.message(b.name());
+            let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps", b.name());
             let kind = b.kind();
             rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(|r| row(r, kind)));
             pb.finish();
@@ -330,10 +362,11 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             })
             .collect();
         let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
-        let pb = Progress::new(plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64, "inputs");
+        let total = plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64;
+        let pb = Progress::new(total, "inputs", backends.first().map(|b| b.name()).unwrap_or_default());
         let mut by_backend: Vec<(BackendKind, std::iter::Peekable<std::vec::IntoIter<SweepResult>>)> = Vec::new();
         for b in &mut backends {
-            pb.message(b.name());
+            pb.phase(b.name());
             by_backend.push((b.kind(), b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable()));
         }
         for s in &specs {
@@ -354,12 +387,12 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     // The asynchronous rows: after the sweeps, form by form (the shard's share of the forms).
     if let Some(plan) = async_plan.filter(|p| !p.cases.is_empty()) {
         let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
-        let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases");
-        pb.message("asynchronous copies".into());
+        let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases", "asynchronous copies".into());
         let allow = registry.context().settings.allow.clone();
         let run = async_rows::run(plan, &mut backends, &allow, o.mem_timeout, &|n| pb.inc(n));
         pb.finish();
-        notes.extend(async_notes(&run));
+        notes.extend(async_notes(&run, on_gpu));
+        forms_not_run.extend(run.not_run);
         rows.extend(run.rows);
     }
     Ok(Report {
@@ -388,5 +421,7 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             no_async: o.no_async,
         },
         ptxdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s,
+        forms_not_run,
     })
 }

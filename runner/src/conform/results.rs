@@ -16,9 +16,11 @@
 //! `findings/`, `cases/`, and the rendered `summary.md`, `index.html`, `junit.xml` — plus
 //! `rows.json`, the run's self-describing record: target, environment (device, driver, each
 //! ptxas), the options that decide its rows ([`RunOptions`]: forms, exhaustive, samples,
-//! allowances off, backends, shard), the ptxdiff version, and every row with its verdict,
-//! counts, seconds and the ids of the findings it produced. Fields added later are
-//! `#[serde(default)]`, so older `rows.json` files still load.
+//! allowances off, backends, shard), the ptxdiff version, the start time, the forms that could
+//! not run, and every row with its verdict, counts, seconds, the ids of the findings it produced
+//! and the `corpus/known/` entries that cover them. Fields added later are
+//! `#[serde(default)]`, so older `rows.json` files still load. [`Report::run_rows`] gives the
+//! rows as the reports and the terminal summary show them.
 //!
 //! Invariant: a row's verdict (agree, disagree, not comparable) is [`Row::outcome`], the diff
 //! layer's; recording findings never changes it.
@@ -35,15 +37,17 @@ use serde::{Deserialize, Serialize};
 use super::async_rows::{is_async_row, record_async_findings};
 use super::case::case_text;
 use super::row::failure_signature;
+use super::row::RowFindings;
 pub use super::row::{Recording, Row};
 use crate::atomic_write::write_atomic;
 use crate::backend::BackendKind;
 use crate::diff::program::{decoded, how_bits};
 use crate::diff::{FailureKind, Outcome};
 use crate::findings::classify::input_class;
+use crate::findings::render::{NotRun, RunRows};
 use crate::findings::versions;
 use crate::findings::{
-    render, Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, StoreError, WordMismatch,
+    render, Finding, FindingClass, FindingStore, FindingsDoc, KnownSet, RunMeta, Signature, StoreError, WordMismatch,
 };
 use crate::sweep_check::{Checker, Mismatch};
 
@@ -112,12 +116,30 @@ pub struct Report {
     /// The ptxdiff version that wrote the run.
     #[serde(default)]
     pub ptxdiff_version: String,
+    /// When the run started, seconds since the Unix epoch (0 in runs written before it was
+    /// recorded).
+    #[serde(default)]
+    pub started_unix_s: u64,
+    /// Forms that could not run at all, and why (asynchronous forms the oracle does not model).
+    #[serde(default)]
+    pub forms_not_run: Vec<(String, String)>,
 }
 
 impl Report {
     /// Rows with mismatches or failures.
     pub fn failing(&self) -> impl Iterator<Item = &Row> {
         self.rows.iter().filter(|r| r.failing())
+    }
+
+    /// The rows as the reports show them, with `doc` (the run's findings) telling new findings
+    /// from known ones, and the backends and forms that did not run.
+    pub fn run_rows(&self, doc: &FindingsDoc) -> RunRows {
+        let new: std::collections::BTreeSet<&str> = doc.findings.iter().map(|f| f.id.as_str()).collect();
+        let not_run = self.not_run.iter().chain(&self.forms_not_run);
+        RunRows {
+            rows: self.rows.iter().map(|r| r.line(|id| new.contains(id))).collect(),
+            not_run: not_run.map(|(what, why)| NotRun { what: what.clone(), why: why.clone() }).collect(),
+        }
     }
 }
 
@@ -141,26 +163,41 @@ pub fn create_run_dir(dir: &Path, base: &str) -> std::io::Result<(PathBuf, Strin
     Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, format!("{base}-2 … {base}-10000 all exist")))
 }
 
+/// A written run: its directory, what recording its findings did, and its rows as the reports
+/// show them.
+#[derive(Debug)]
+pub struct Written {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// What recording did.
+    pub rec: Recording,
+    /// The rows with their status ([`Report::run_rows`]).
+    pub rows: RunRows,
+}
+
 /// Writes a new run directory `dir/<run id>/` for `report` (made unique by
 /// [`create_run_dir`], which sets `report.run_id`): every failing row recorded as a finding
 /// (known ones counted under their `corpus/known/` entry), `rows.json`, and the rendered
-/// reports. Gives the directory and what recording did.
+/// reports with the run's start (the report's) and end (now).
 pub fn write_run(
     dir: &Path,
     report: &mut Report,
     command: &str,
     allow: &Allowances,
     known: KnownSet,
-) -> anyhow::Result<(PathBuf, Recording)> {
+) -> anyhow::Result<Written> {
     use anyhow::Context as _;
     let target: Target = report.target.parse().with_context(|| format!("the run's target `{}`", report.target))?;
     let (out, run_id) = create_run_dir(dir, &report.run_id)
         .with_context(|| format!("creating a run directory {} under {}", report.run_id, dir.display()))?;
     report.run_id = run_id;
     let inputs: u64 = report.rows.iter().map(|r| r.checked).sum();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let meta = RunMeta {
         run_id: report.run_id.clone(),
-        started_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        kind: "conform".into(),
+        started_unix_s: if report.started_unix_s == 0 { now } else { report.started_unix_s },
+        ended_unix_s: now,
         command: command.to_string(),
         target: report.target.clone(),
         environment: report.environment.clone(),
@@ -177,8 +214,10 @@ pub fn write_run(
     let rows = out.join(ROWS_JSON);
     write_atomic(&rows, serde_json::to_string_pretty(report)?)
         .with_context(|| format!("writing {}", rows.display()))?;
-    render::write_all(&out, store.doc()).with_context(|| format!("rendering the reports into {}", out.display()))?;
-    Ok((out, rec))
+    let rows = report.run_rows(store.doc());
+    render::write_all(&out, store.doc(), Some(&rows))
+        .with_context(|| format!("rendering the reports into {}", out.display()))?;
+    Ok(Written { dir: out, rec, rows })
 }
 
 /// Mismatching inputs of a form put into its case file (one thread each).
@@ -217,25 +256,15 @@ pub fn record_findings(
             None => by_form.push((&r.form, vec![r])),
         }
     }
-    let mut rec = Recording::default();
-    // (form, backend) → finding ids.
-    let mut ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    let mut found = RowFindings::default();
     for (form_name, rows) in &by_form {
         let Ok(form) = Form::parse_opcode(form_name) else { continue };
-        for f in form_findings(&form, target, allow, rows, &report.environment) {
-            for b in &f.0.signature.backends {
-                ids.entry((form_name.to_string(), b.clone())).or_default().push(f.0.signature.key());
-            }
-            match store.record(f.0, &f.1)? {
-                Recorded::New => rec.new += 1,
-                Recorded::Duplicate => rec.duplicates += 1,
-                Recorded::Known(_) => rec.known += 1,
-            }
+        for (finding, case) in form_findings(&form, target, allow, rows, &report.environment) {
+            found.record(store, form_name, finding, &case)?;
         }
     }
-    for r in report.rows.iter_mut().filter(|r| !is_async_row(&r.form)) {
-        r.findings = ids.remove(&(r.form.clone(), r.backend.clone())).unwrap_or_default();
-    }
+    found.assign(report.rows.iter_mut().filter(|r| !is_async_row(&r.form)));
+    let mut rec = found.rec;
     let env = report.environment.clone();
     let a = record_async_findings(&mut report.rows, target, &env, store)?;
     rec.new += a.new;
@@ -346,7 +375,6 @@ mod tests {
     use super::*;
     use crate::diff::program::{compare_result, Observed};
     use crate::failure::BackendFailure;
-    use crate::findings::FindingsDoc;
     use oracle::program::interp;
     use oracle::program::text::parse_case;
 
@@ -382,6 +410,7 @@ mod tests {
             failure: None,
             seconds: 1.0,
             findings: vec![],
+            known: vec![],
         }
     }
 
@@ -402,9 +431,11 @@ mod tests {
         let rows =
             vec![row(TF32, "cuda:jit", &NANS), row(TF32, "cuda:ptxas-O3", &NANS), row("prmt.b32", "cuda:jit", &[])];
         let mut r = report(rows);
-        let (dir, rec) =
+        let Written { dir, rec, rows } =
             write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), KnownSet::empty()).unwrap();
         assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 0 });
+        let status: Vec<render::RowStatus> = rows.rows.iter().map(|x| x.status).collect();
+        assert_eq!(status, [render::RowStatus::New, render::RowStatus::New, render::RowStatus::Agrees]);
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.findings.len(), 1);
         let f = &doc.findings[0];
@@ -449,9 +480,15 @@ mod tests {
             row(sat, "cuda:ptxas-O0", &[(0x7F80_0001, "0x7f7fe000")]),
             row(sat, "cuda:jit", &[(0x7F80_0001, "0x7f7fe000")]),
         ];
-        let (dir, rec) =
-            write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        let mut r = report(rows);
+        let Written { dir, rec, rows } =
+            write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 2 });
+        // Each row names the known entry, and stands as known, in rows.json and the reports.
+        assert!(r.rows.iter().all(|x| x.known == ["cvt-rna-tf32-nan"]), "{:?}", r.rows);
+        assert!(rows.rows.iter().all(|x| x.status == render::RowStatus::Known && x.new.is_empty()), "{rows:?}");
+        let stored: Report = serde_json::from_str(&std::fs::read_to_string(dir.join(ROWS_JSON)).unwrap()).unwrap();
+        assert_eq!(stored.rows[0].known, ["cvt-rna-tf32-nan"]);
         let doc = FindingsDoc::load(&dir).unwrap();
         assert!(doc.findings.is_empty());
         assert_eq!((doc.known[0].id.as_str(), doc.known[0].count), ("cvt-rna-tf32-nan", 2));
@@ -468,8 +505,11 @@ mod tests {
         crash.failure = Some(BackendFailure::new(FailureKind::Crash, "ptxas crashed: Segmentation fault"));
         let mut r = report(vec![env, crash]);
         assert_eq!(r.failing().count(), 2);
-        let (dir, rec) = write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), known()).unwrap();
+        let Written { dir, rec, rows } =
+            write_run(tmp.path(), &mut r, "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec.new, 1);
+        let status: Vec<render::RowStatus> = rows.rows.iter().map(|x| x.status).collect();
+        assert_eq!(status, [render::RowStatus::Failed, render::RowStatus::New], "no finding: failed, not known");
         let doc = FindingsDoc::load(&dir).unwrap();
         assert_eq!(doc.findings[0].signature.to_string(), "crash prmt.b32 ptxas-check-O3: ptxas crash");
     }
@@ -481,7 +521,7 @@ mod tests {
         let mut r = row(TF32, "cuda:ptxas-O3", &NANS);
         r.failure =
             Some(BackendFailure::new(FailureKind::OracleDefect, "oracle defect: fast kernel of … at input a=0x1"));
-        let (dir, rec) =
+        let Written { dir, rec, .. } =
             write_run(tmp.path(), &mut report(vec![r]), "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec, Recording { new: 1, duplicates: 0, known: 1 });
         let doc = FindingsDoc::load(&dir).unwrap();
@@ -494,7 +534,7 @@ mod tests {
     fn the_oracles_own_rows_are_not_hardware_that_agrees() {
         let tmp = tempfile::tempdir().unwrap();
         let rows = vec![row(TF32, "oracle", &[]), row(TF32, "oracle-worker", &[]), row(TF32, "cuda:ptxas-O3", &NANS)];
-        let (_, rec) =
+        let Written { rec, .. } =
             write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec, Recording { new: 0, duplicates: 0, known: 1 }, "hardware-spec, hence the known tf32 finding");
     }
@@ -513,7 +553,7 @@ mod tests {
         ));
         let rows = vec![row(TF32, "cuda:jit", &[]), row(TF32, "cuda:ptxas-O3", &NANS), hung, rejected];
         assert!(matches!(rows[2].outcome(), Outcome::NotComparable(_)));
-        let (dir, rec) =
+        let Written { dir, rec, .. } =
             write_run(tmp.path(), &mut report(rows), "ptxdiff conform", &Allowances::all(), known()).unwrap();
         assert_eq!(rec.new, 3);
         let sigs: Vec<String> =
@@ -535,8 +575,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let mut first = report(vec![row("cvt.rn.f16.f32", "oracle", &[])]);
         let mut second = first.clone();
-        let (a, _) = write_run(tmp.path(), &mut first, "c", &Allowances::all(), KnownSet::empty()).unwrap();
-        let (b, _) = write_run(tmp.path(), &mut second, "c", &Allowances::all(), KnownSet::empty()).unwrap();
+        let Written { dir: a, .. } =
+            write_run(tmp.path(), &mut first, "c", &Allowances::all(), KnownSet::empty()).unwrap();
+        let Written { dir: b, .. } =
+            write_run(tmp.path(), &mut second, "c", &Allowances::all(), KnownSet::empty()).unwrap();
         assert_ne!(a, b);
         assert_eq!(first.run_id, "conform-1");
         assert_eq!(second.run_id, "conform-1-2");

@@ -119,8 +119,13 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 pub struct RunMeta {
     /// Run id (by default the run directory's name).
     pub run_id: String,
+    /// The command that wrote the run (`conform`, `fuzz`, `merge`); empty in runs written
+    /// before it was recorded.
+    pub kind: String,
     /// Start time, seconds since the Unix epoch.
     pub started_unix_s: u64,
+    /// End time, seconds since the Unix epoch (0: not recorded, e.g. a campaign still running).
+    pub ended_unix_s: u64,
     /// The command line that started it.
     pub command: String,
     /// Target (`sm_90`).

@@ -482,6 +482,8 @@ pub fn run_with(
     env.push(("backends".into(), s.backends.join(",")));
     let mut store = super::open_store(o.resume, &o.run_dir, known, || RunMeta {
         run_id: String::new(),
+        kind: "fuzz".into(),
+        ended_unix_s: 0,
         started_unix_s: super::now_unix_s(),
         command: o.command.clone(),
         target: o.target.to_string(),
@@ -680,7 +682,7 @@ pub fn run_with(
         m.extra.insert("undefined".into(), state.invalid.to_string());
         m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
     })?;
-    crate::findings::render::write_all(&o.run_dir, store.doc())?;
+    crate::findings::render::write_all(&o.run_dir, store.doc(), None)?;
     Ok(s)
 }
 

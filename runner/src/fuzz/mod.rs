@@ -128,7 +128,7 @@ pub struct State {
     pub seed: u64,
     /// Target name with PTX version.
     pub target: String,
-    /// Backends.
+    /// The backends that ran, over all sessions (not those asked for that could not run here).
     pub backends: Vec<String>,
     /// Next batch to run.
     pub next_batch: u64,
@@ -508,7 +508,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let fresh = State {
         seed: o.seed,
         target: format!("{}@{}", o.target, o.target.ptx),
-        backends: names.clone(),
+        // Filled in once the engine knows which of them run.
+        backends: Vec::new(),
         next_batch: 0,
         programs: 0,
         seconds: 0.0,
@@ -535,6 +536,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
     engine::require_available(!o.backends.is_empty(), &engine)?;
+    for b in engine.backend_names() {
+        if !state.backends.contains(&b) {
+            state.backends.push(b);
+        }
+    }
     let mut env = vec![("target".to_string(), o.target.to_string())];
     env.extend(engine.environment());
     if let Some(why) = &engine.gpu_unavailable {
@@ -545,6 +551,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let findings_env: Vec<(String, String)> = env.iter().filter(|(k, _)| k != "target").cloned().collect();
     let mut store = open_store(o.resume, &o.run_dir, known, || RunMeta {
         run_id: String::new(),
+        kind: "fuzz".into(),
+        ended_unix_s: 0,
         started_unix_s: now_unix_s(),
         command: o.command.clone(),
         target: o.target.to_string(),
@@ -696,22 +704,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let seconds = start.elapsed().as_secs_f64();
     if o.progress {
         eprintln!("{}", stage_table(&stages, seconds));
-        let c = &tri.counts;
-        eprintln!(
-            "triage: {} raw findings: {} known before minimization, {} of a kind seen {MINIMIZE_PER_KIND} times, {} minimized ({} predicate calls, one candidate each, made in {} runs, {} invalid candidates refused without a run; {} did not show again alone), {} stored unminimized (queue full {}, time up {}, minimization off {})",
-            c.raw,
-            c.known_before_minimization,
-            c.repeated_kind,
-            c.minimized,
-            c.minimization_calls,
-            c.minimization_runs,
-            c.minimization_refused,
-            c.not_reproduced,
-            c.queue_full + c.unminimized_at_end + c.minimization_off,
-            c.queue_full,
-            c.unminimized_at_end,
-            c.minimization_off
-        );
+        eprint!("{}", tri.counts.report(MINIMIZE_PER_KIND));
         if let Some(s) = state.swarm.as_ref().filter(|s| !s.stats.is_empty()) {
             eprint!("adaptive swarm (which switches paid off):\n{}", s.report());
         }
@@ -727,7 +720,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         m.extra.insert("programs".into(), state.programs.to_string());
         m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
     })?;
-    crate::findings::render::write_all(&o.run_dir, store.doc())?;
+    crate::findings::render::write_all(&o.run_dir, store.doc(), None)?;
     Ok(Summary {
         programs: state.programs - s0,
         stored: store.doc().findings.len(),

@@ -74,6 +74,47 @@ impl TriageCounts {
             *a = a.saturating_add(b);
         }
     }
+
+    /// What triage did, for a person: a line for the raw findings, then one short line per way
+    /// out that was taken (`per_kind`: how many findings of a kind are minimized before the
+    /// rest of that kind are only counted); one line when there was nothing to triage.
+    pub fn report(&self, per_kind: u32) -> String {
+        if self.raw == 0 {
+            return "triage: no raw findings (no disagreement, crash or rejection)\n".into();
+        }
+        let mut out = format!("triage of {} raw findings (disagreements, crashes, rejections):\n", self.raw);
+        let mut line = |n: u64, text: String| {
+            if n > 0 {
+                out.push_str(&format!("  {n:>6}  {text}\n"));
+            }
+        };
+        line(self.known_before_minimization, "known already as found: counted, not minimized".into());
+        line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
+        let redone = if self.not_reproduced > 0 {
+            format!("; {} did not show again alone", self.not_reproduced)
+        } else {
+            String::new()
+        };
+        line(
+            self.minimized,
+            format!(
+                "minimized ({} candidates in {} runs, {} invalid refused){redone}",
+                self.minimization_calls, self.minimization_runs, self.minimization_refused
+            ),
+        );
+        let reasons: Vec<String> = [
+            (self.queue_full, "the minimizer was busy"),
+            (self.unminimized_at_end, "the time ran out"),
+            (self.minimization_off, "--no-minimize"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{n} as {why}"))
+        .collect();
+        let unminimized = self.queue_full + self.unminimized_at_end + self.minimization_off;
+        line(unminimized, format!("stored unminimized ({})", reasons.join(", ")));
+        out
+    }
 }
 
 /// The campaign's triage of raw findings: cheap checks first, the minimization thread for the
@@ -254,5 +295,38 @@ mod tests {
     fn counts_saved_without_a_newer_field_read_it_as_zero() {
         let c: TriageCounts = serde_json::from_str(r#"{"raw": 3, "minimized": 1}"#).unwrap();
         assert_eq!((c.raw, c.minimized, c.not_reproduced), (3, 1, 0));
+    }
+
+    /// The triage report is a few short lines a person reads, not one line of counters.
+    #[test]
+    fn the_triage_report_is_short_lines() {
+        assert_eq!(
+            TriageCounts::default().report(3),
+            "triage: no raw findings (no disagreement, crash or rejection)\n"
+        );
+        let c = TriageCounts {
+            raw: 12,
+            known_before_minimization: 3,
+            repeated_kind: 4,
+            queued: 5,
+            minimized: 4,
+            not_reproduced: 1,
+            minimization_calls: 120,
+            minimization_runs: 40,
+            minimization_refused: 2,
+            queue_full: 1,
+            unminimized_at_end: 0,
+            minimization_off: 0,
+        };
+        let r = c.report(3);
+        assert!(r.lines().all(|l| l.chars().count() <= 100), "{r}");
+        assert_eq!(
+            r,
+            "triage of 12 raw findings (disagreements, crashes, rejections):\n\
+             \x20      3  known already as found: counted, not minimized\n\
+             \x20      4  of a kind minimized 3 times already: counted under it\n\
+             \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
+             \x20      1  stored unminimized (1 as the minimizer was busy)\n"
+        );
     }
 }

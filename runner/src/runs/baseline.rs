@@ -3,9 +3,10 @@
 //! `changes.json` and `changes.md` into the run directory, and the exit status they give.
 //!
 //! Invariant (the documented exit status): with a baseline, a run fails (status 1) only when
-//! it has findings that the baseline does not have and that no `corpus/known/` entry covers;
-//! newly failing rows without a new finding, timing regressions and version changes are
-//! reported but do not fail it.
+//! it has findings that the baseline does not have and that no `corpus/known/` entry covers
+//! (with `conform --strict`: that the baseline does not have, known or not); newly failing rows
+//! without a new finding, timing regressions and version changes are reported but do not fail
+//! it.
 
 use std::path::{Path, PathBuf};
 
@@ -60,9 +61,9 @@ pub fn check_exists(baseline: &Path, kind: RunKind) -> Result<(), BaselineError>
 }
 
 /// The exit status of a run compared with a baseline: failure only for new findings that are
-/// not known.
-pub fn exit_status(changes: &Changes) -> std::process::ExitCode {
-    if changes.new_unknown() > 0 {
+/// not known — or, `strict` (`conform --strict`), for any new finding, known or not.
+pub fn exit_status(changes: &Changes, strict: bool) -> std::process::ExitCode {
+    if changes.new_unknown() > 0 || (strict && !changes.new_findings.is_empty()) {
         std::process::ExitCode::FAILURE
     } else {
         std::process::ExitCode::SUCCESS

@@ -163,21 +163,6 @@ impl KindMismatch {
     }
 }
 
-/// A row's verdict in words: `agree`, `N of M mismatching`, or its failure.
-pub fn verdict(r: &Row) -> String {
-    match (&r.failure, r.mismatches) {
-        (Some(f), 0) => first_line(&f.to_string()),
-        (Some(f), n) => format!("{n} of {} mismatching; {}", r.checked, first_line(&f.to_string())),
-        (None, 0) => "agree".into(),
-        (None, n) => format!("{n} of {} mismatching", r.checked),
-    }
-}
-
-fn first_line(s: &str) -> String {
-    let line = s.lines().next().unwrap_or("");
-    line.chars().take(120).collect()
-}
-
 fn slower((ratio, seconds): (f64, f64), before: f64, after: f64) -> bool {
     after > before * ratio && after - before >= seconds
 }
@@ -289,7 +274,7 @@ fn compare_rows(c: &mut Changes, baseline: &RunRecord, run: &RunRecord) {
             c.only_in_run.push(format!("{} {}", rb.form, rb.backend));
             continue;
         };
-        let (va, vb) = (verdict(ra), verdict(rb));
+        let (va, vb) = (ra.verdict_text(), rb.verdict_text());
         let kind = match (ra.failing(), rb.failing()) {
             (false, true) => Some(RowChangeKind::NewlyFailing),
             (true, false) => Some(RowChangeKind::Fixed),

@@ -165,6 +165,7 @@ fn merge_rows(runs: &[RunRecord]) -> Result<Report, MergeError> {
         by_backend: first.by_backend,
         options: first.options.unsharded(),
         ptxdiff_version: first.ptxdiff_version.clone(),
+        started_unix_s: reports.iter().map(|(r, _)| r.started_unix_s).filter(|&t| t > 0).min().unwrap_or(0),
         ..Report::default()
     };
     let mut owner: BTreeMap<(String, String), String> = BTreeMap::new();
@@ -182,7 +183,11 @@ fn merge_rows(runs: &[RunRecord]) -> Result<Report, MergeError> {
                 merged.ran.push(b.clone());
             }
         }
-        for (list, from) in [(&mut merged.not_run, &r.not_run), (&mut merged.environment, &r.environment)] {
+        for (list, from) in [
+            (&mut merged.not_run, &r.not_run),
+            (&mut merged.forms_not_run, &r.forms_not_run),
+            (&mut merged.environment, &r.environment),
+        ] {
             for x in from {
                 if !list.contains(x) {
                     list.push(x.clone());
@@ -257,7 +262,9 @@ pub fn merge(runs: &[RunRecord], out: &Path, command: &str) -> Result<Merged, Me
     let first_meta = docs.first().map(|(d, _)| d.run.clone()).unwrap_or_default();
     let meta = RunMeta {
         run_id: run_id.clone(),
-        started_unix_s: docs.iter().map(|(d, _)| d.run.started_unix_s).min().unwrap_or(0),
+        kind: runs[0].kind.name().to_string(),
+        started_unix_s: docs.iter().map(|(d, _)| d.run.started_unix_s).filter(|&t| t > 0).min().unwrap_or(0),
+        ended_unix_s: docs.iter().map(|(d, _)| d.run.ended_unix_s).max().unwrap_or(0),
         command: command.to_string(),
         target: runs[0].target(),
         environment: report.as_ref().map_or(first_meta.environment, |r| r.environment.clone()),
@@ -299,6 +306,7 @@ pub fn merge(runs: &[RunRecord], out: &Path, command: &str) -> Result<Merged, Me
         let text = serde_json::to_string_pretty(r).map_err(StoreError::from)?;
         write_atomic(&rows, text).map_err(io(&rows))?;
     }
-    render::write_all(out, &findings).map_err(io(out))?;
+    let rows = report.as_ref().map(|r| r.run_rows(&findings));
+    render::write_all(out, &findings, rows.as_ref()).map_err(io(out))?;
     Ok(Merged { dir: out.to_path_buf(), report: report.take(), findings, missing })
 }

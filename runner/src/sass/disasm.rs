@@ -27,7 +27,7 @@ pub enum DisasmError {
     /// No nvdisasm anywhere we looked.
     #[error(
         "nvdisasm not found: set NVDISASM=/path/to/nvdisasm, put it on PATH, set CUDA_HOME, or run \
-         `ci/install-ptxas` (unpacks the pinned nvidia-cuda-nvdisasm wheel into .tools/)"
+         `ci/install-ptxas` (unpacks the pinned nvidia-cuda-nvdisasm wheel into ~/.cache/ptxdiff/nvdisasm)"
     )]
     NotFound,
     /// Installing nvdisasm from the pinned wheel failed.

@@ -1,8 +1,43 @@
 //! Helpers shared by the runner's integration tests (each test file says `mod common;`).
+//!
+//! A test that cannot run here (no GPU, no ptxas) calls [`skip`] and returns: it says so on
+//! stderr and, under `ci/test`, in the skip log that `ci/test-summary` reads, so that the
+//! suite's last line counts it as skipped, with the reason, and not as passed.
+
+use std::io::Write as _;
+use std::path::Path;
 
 use runner::ptxas::Ptxas;
 
-/// The ptxas found, or `None` with a `SKIPPED` line when there is none — unless `CI` or
+/// The environment variable naming the skip log (`ci/test` sets it): [`skip`] appends one line
+/// `CRATE<TAB>TEST<TAB>REASON<TAB>DETAIL` per skipped test, `ci/test-summary` reads them.
+#[allow(dead_code)] // used by some of the test files
+pub const SKIP_LOG: &str = "PTXDIFF_SKIP_LOG";
+
+/// The test calling this could not run here, for `reason` (short and fixed, e.g. `no GPU`,
+/// `no ptxas`; the summary groups by it) and `detail` (what the machine said): a `SKIPPED`
+/// line on stderr, and a line in the skip log when `PTXDIFF_SKIP_LOG` names one. The caller
+/// returns right after. The test's name is its thread's, as the test harness names it.
+#[allow(dead_code)] // used by some of the test files
+pub fn skip(reason: &str, detail: &str) {
+    eprintln!("SKIPPED ({reason}): {detail}");
+    if let Some(log) = std::env::var_os(SKIP_LOG).filter(|v| !v.is_empty()) {
+        let test = std::thread::current().name().unwrap_or("unnamed").to_string();
+        record_skip(Path::new(&log), env!("CARGO_CRATE_NAME"), &test, reason, detail)
+            .unwrap_or_else(|e| panic!("writing the skip log {}: {e}", Path::new(&log).display()));
+    }
+}
+
+/// Appends one skip line to `log` (created if missing) in one write, so that tests running
+/// side by side do not interleave their lines; tabs and newlines in the fields become spaces.
+#[allow(dead_code)] // used by some of the test files
+pub fn record_skip(log: &Path, krate: &str, test: &str, reason: &str, detail: &str) -> std::io::Result<()> {
+    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+    let line = format!("{}\t{}\t{}\t{}\n", clean(krate), clean(test), clean(reason), clean(detail));
+    std::fs::OpenOptions::new().create(true).append(true).open(log)?.write_all(line.as_bytes())
+}
+
+/// The ptxas found, or `None` after [`skip`] (`no ptxas`) when there is none — unless `CI` or
 /// `PTXDIFF_REQUIRE_PTXAS` is set: then a missing ptxas fails the test, so CI cannot silently
 /// skip what needs it.
 #[allow(dead_code)] // used by some of the test files
@@ -12,7 +47,7 @@ pub fn ptxas_or_skip() -> Option<Ptxas> {
         Err(e) => {
             let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
             assert!(!required, "ptxas is required here: {e}");
-            eprintln!("SKIPPED: {e}");
+            skip("no ptxas", &e.to_string());
             None
         }
     }

@@ -1,7 +1,9 @@
 //! `index.html`: one self-contained page (inline CSS, a few lines of inline JS, no external
-//! assets or links that load anything): run metadata, counts per class, a table of findings
-//! with expected and actual values decoded, class filters, and each finding's PTX, inputs and
-//! log in collapsible `<details><pre>`.
+//! assets or links that load anything): the run's header (title, start and end dates,
+//! environment), counts per class, for a conform run its rows (totals per family and backend,
+//! one line per row with its verdict and finding, what did not run), a table of findings with
+//! expected and actual values decoded, class filters, and each finding's PTX, inputs and log in
+//! collapsible `<details><pre>`.
 //!
 //! Invariants: every piece of text from the document goes through [`html_escape`] (element
 //! text and attribute values alike), including run metadata and known-finding links, which
@@ -12,7 +14,8 @@
 use std::fmt::Write as _;
 
 use super::escape::html_escape as esc;
-use super::{inputs_text, size_text, SHOWN_MISMATCHES};
+use super::rows::{family_totals, findings_text, RunRows};
+use super::{header, inputs_text, size_text, title, SHOWN_MISMATCHES};
 use crate::findings::signature::FindingClass;
 use crate::findings::store::FindingsDoc;
 
@@ -20,7 +23,8 @@ const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#2
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
 th{background:#f3f3f3}code,pre{font:12px/1.35 ui-monospace,monospace}pre{background:#f7f7f7;padding:.6em;overflow:auto;max-height:40em}\
 .crash{color:#a00}.compiler{color:#a50}.hardware-spec{color:#05a}.assembler-rejection{color:#607}\
-section.finding{border-top:1px solid #ddd;margin-top:1.5em}#filters label{margin-right:1em}";
+section.finding{border-top:1px solid #ddd;margin-top:1.5em}#filters label{margin-right:1em}\
+tr.new td{color:#a00}tr.failed td{color:#a50}tr.known td{color:#666}";
 
 /// Hides rows and sections whose `data-class` is unchecked. Reads only the checkboxes.
 const SCRIPT: &str =
@@ -38,23 +42,18 @@ fn details(out: &mut String, summary: &str, body: &str, open: bool) {
     );
 }
 
-/// Renders the page.
-pub fn render(doc: &FindingsDoc) -> String {
-    let run = &doc.run;
+/// Renders the page (with the rows of a conform run when given).
+pub fn render(doc: &FindingsDoc, rows: Option<&RunRows>) -> String {
     let mut h = String::new();
+    let title = esc(&title(doc));
     let _ = writeln!(
         h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptxdiff findings: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>",
-        esc(&run.run_id)
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>"
     );
-    let _ = writeln!(h, "<h1>ptxdiff findings: {}</h1>", esc(&run.run_id));
+    let _ = writeln!(h, "<h1>{title}</h1>");
     let _ = writeln!(h, "<table id=\"run\">");
-    let started = if run.started_unix_s == 0 { String::new() } else { run.started_unix_s.to_string() };
-    let fixed = [("target", run.target.as_str()), ("command", run.command.as_str()), ("started (unix s)", &started)];
-    let env = run.environment.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    let extra = run.extra.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    for (k, v) in fixed.into_iter().chain(env).chain(extra).filter(|(_, v)| !v.is_empty()) {
-        let _ = writeln!(h, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(v));
+    for (k, v) in header(doc) {
+        let _ = writeln!(h, "<tr><th>{}</th><td>{}</td></tr>", esc(&k), esc(&v));
     }
     let _ = writeln!(h, "</table>");
     let _ = writeln!(
@@ -74,6 +73,9 @@ pub fn render(doc: &FindingsDoc) -> String {
     }
     let _ = writeln!(h, "</div>");
 
+    if let Some(rows) = rows {
+        render_rows(&mut h, rows);
+    }
     let findings = doc.sorted_findings();
     let _ = writeln!(
         h,
@@ -209,4 +211,53 @@ pub fn render(doc: &FindingsDoc) -> String {
     debug_assert!(FindingClass::ALL.iter().all(|c| esc(c.name()) == c.name()));
     let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
     h
+}
+
+/// The rows of a conform run: totals per family and backend, every row (its status as the
+/// row's class), what did not run.
+fn render_rows(h: &mut String, rows: &RunRows) {
+    let _ = writeln!(
+        h,
+        "<h2>Rows</h2>\n<table id=\"families\">\n<tr><th>family</th><th>backend</th><th>rows</th><th>inputs</th><th>agree</th><th>known</th><th>new</th><th>failed</th></tr>"
+    );
+    for t in family_totals(&rows.rows) {
+        let family =
+            if t.family.is_empty() { "<b>total</b>".to_string() } else { format!("<code>{}</code>", esc(&t.family)) };
+        let _ = writeln!(
+            h,
+            "<tr><td>{family}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&t.backend),
+            t.rows,
+            t.inputs,
+            t.agree,
+            t.known,
+            t.new,
+            t.failed
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</table>\n<table id=\"rows\">\n<thead><tr><th>family</th><th>form</th><th>backend</th><th>inputs</th><th>verdict</th><th>finding</th></tr></thead>\n<tbody>"
+    );
+    for r in &rows.rows {
+        let _ = writeln!(
+            h,
+            "<tr class=\"{}\"><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            r.status.name(),
+            esc(&r.family),
+            esc(&r.form),
+            esc(&r.backend),
+            r.inputs,
+            esc(&r.verdict),
+            esc(&findings_text(r))
+        );
+    }
+    let _ = writeln!(h, "</tbody>\n</table>");
+    if !rows.not_run.is_empty() {
+        let _ = writeln!(h, "<h3>Not run</h3>\n<table id=\"not-run\">\n<tr><th>backend or form</th><th>why</th></tr>");
+        for n in &rows.not_run {
+            let _ = writeln!(h, "<tr><td><code>{}</code></td><td>{}</td></tr>", esc(&n.what), esc(&n.why));
+        }
+        let _ = writeln!(h, "</table>");
+    }
 }

@@ -1,5 +1,7 @@
-//! `summary.md`: run metadata, findings per class, known findings seen, then each finding with
-//! its reproducer command, first mismatches and PTX.
+//! `summary.md`: the run's header (title, target, command, start and end dates, environment),
+//! findings per class, for a conform run its rows — the (family, backend) totals and one line
+//! per row with its inputs, verdict and finding, then what did not run — known findings seen,
+//! then each finding with its reproducer command, first mismatches and PTX.
 //!
 //! Invariants: text in table cells and headings is escaped so it cannot break the table or be
 //! read as Markdown or HTML ([`md_text`]); code goes in spans and fences longer than any run of
@@ -8,7 +10,8 @@
 
 use std::fmt::Write as _;
 
-use super::{actual_text, inputs_text, size_text, SHOWN_MISMATCHES};
+use super::rows::{family_totals, RowStatus, RunRows};
+use super::{actual_text, header, inputs_text, size_text, title, SHOWN_MISMATCHES};
 use crate::findings::store::FindingsDoc;
 
 /// Escapes Markdown and inline HTML metacharacters and folds newlines, for one table cell or
@@ -50,25 +53,13 @@ pub fn fence(lang: &str, s: &str) -> String {
     format!("{ticks}{lang}\n{s}{nl}{ticks}\n")
 }
 
-/// Renders the summary.
-pub fn render(doc: &FindingsDoc) -> String {
+/// Renders the summary (with the rows of a conform run when given).
+pub fn render(doc: &FindingsDoc, rows: Option<&RunRows>) -> String {
     let mut md = String::new();
-    let run = &doc.run;
-    let _ = writeln!(md, "# ptxdiff findings: {}\n", md_text(&run.run_id));
-    let meta: Vec<(&str, String)> = [
-        ("target", run.target.clone()),
-        ("command", run.command.clone()),
-        ("started (unix s)", if run.started_unix_s == 0 { String::new() } else { run.started_unix_s.to_string() }),
-    ]
-    .into_iter()
-    .filter(|(_, v)| !v.is_empty())
-    .collect();
-    for (k, v) in meta {
-        let _ = writeln!(md, "- {k}: {}", code_span(&v));
-    }
-    let extra = run.extra.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    for (k, v) in run.environment.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra) {
-        let _ = writeln!(md, "- {}: {}", md_text(k), md_text(v));
+    let _ = writeln!(md, "# {}\n", md_text(&title(doc)));
+    for (k, v) in header(doc) {
+        let v = if k == "command" || k == "target" { code_span(&v) } else { md_text(&v) };
+        let _ = writeln!(md, "- {}: {v}", md_text(&k));
     }
     let _ = writeln!(
         md,
@@ -81,6 +72,9 @@ pub fn render(doc: &FindingsDoc) -> String {
     let _ = writeln!(md, "| class | findings | occurrences |\n| --- | --- | --- |");
     for (c, n, occ) in doc.by_class() {
         let _ = writeln!(md, "| {c} | {n} | {occ} |");
+    }
+    if let Some(rows) = rows {
+        render_rows(&mut md, rows);
     }
     let findings = doc.sorted_findings();
     if !findings.is_empty() {
@@ -173,6 +167,69 @@ pub fn render(doc: &FindingsDoc) -> String {
     md
 }
 
+/// The rows of a conform run: totals per family and backend, every row, what did not run.
+fn render_rows(md: &mut String, rows: &RunRows) {
+    let _ = writeln!(
+        md,
+        "\n## Rows\n\n{} rows: {} agree, {} fail with known findings only, {} fail with a new finding, {} failed without a finding; {} backend(s) or form(s) not run.\n",
+        rows.rows.len(),
+        rows.count(RowStatus::Agrees),
+        rows.count(RowStatus::Known),
+        rows.count(RowStatus::New),
+        rows.count(RowStatus::Failed),
+        rows.not_run.len()
+    );
+    let _ = writeln!(
+        md,
+        "| family | backend | rows | inputs | agree | known | new | failed |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for t in family_totals(&rows.rows) {
+        let family = if t.family.is_empty() { "**total**".to_string() } else { code_span(&t.family) };
+        let _ = writeln!(
+            md,
+            "| {family} | {} | {} | {} | {} | {} | {} | {} |",
+            md_text(&t.backend),
+            t.rows,
+            t.inputs,
+            t.agree,
+            t.known,
+            t.new,
+            t.failed
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n| family | form | backend | inputs | verdict | finding |\n| --- | --- | --- | --- | --- | --- |"
+    );
+    for r in &rows.rows {
+        // New findings link to their section below (ids are signature keys: hex digits).
+        let mut finding = Vec::new();
+        if !r.new.is_empty() {
+            let links: Vec<String> = r.new.iter().map(|id| format!("[{0}](#{0})", md_text(id))).collect();
+            finding.push(format!("new: {}", links.join(", ")));
+        }
+        if !r.known.is_empty() {
+            finding.push(format!("known: {}", md_text(&r.known.join(", "))));
+        }
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            code_span(&r.family),
+            code_span(&r.form),
+            md_text(&r.backend),
+            r.inputs,
+            md_text(&r.verdict),
+            finding.join("; ")
+        );
+    }
+    if !rows.not_run.is_empty() {
+        let _ = writeln!(md, "\n### Not run\n\n| backend or form | why |\n| --- | --- |");
+        for n in &rows.not_run {
+            let _ = writeln!(md, "| {} | {} |", code_span(&n.what), md_text(&n.why));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,10 +253,10 @@ mod tests {
         f.versions = Some("wrong in 13.0 -O3, right in 13.5: fixed in 13.5 <b>|*".into());
         let mut doc = FindingsDoc::new(RunMeta::default());
         doc.findings = vec![f.clone()];
-        let md = render(&doc);
+        let md = render(&doc, None);
         let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("- ptxas versions: ")).collect();
         assert_eq!(lines, ["- ptxas versions: wrong in 13.0 -O3, right in 13.5: fixed in 13.5 \\<b\\>\\|\\*"]);
-        let html = super::super::html::render(&doc);
+        let html = super::super::html::render(&doc, None);
         assert!(
             html.contains(
                 "<p class=\"versions\">ptxas versions: wrong in 13.0 -O3, right in 13.5: fixed in 13.5 &lt;b&gt;|*</p>"
@@ -208,6 +265,6 @@ mod tests {
         );
         f.versions = None;
         doc.findings = vec![f];
-        assert!(!render(&doc).contains("ptxas versions"), "no verdict, no line");
+        assert!(!render(&doc, None).contains("ptxas versions"), "no verdict, no line");
     }
 }

@@ -1,14 +1,20 @@
-//! Reports rendered from a [`FindingsDoc`]: `summary.md`, a self-contained `index.html`, and
-//! `junit.xml`, written next to `findings.json`.
+//! Reports rendered from a [`FindingsDoc`] and, for a conform run, its rows ([`RunRows`]):
+//! `summary.md`, a self-contained `index.html`, and `junit.xml`, written next to
+//! `findings.json`. Each opens with the run's header: `ptxdiff KIND: RUN` and the start and end
+//! as UTC dates ([`utc_time`]).
 //!
-//! Invariants: rendering is a pure function of the document (same document, same bytes); each
-//! file is written atomically; every piece of text taken from a finding is escaped for the
-//! format it lands in, because PTX, crash logs and backend messages are untrusted text.
+//! Invariants: rendering is a pure function of the document and the rows (same input, same
+//! bytes); each file is written atomically; every piece of text taken from a finding or a row
+//! is escaped for the format it lands in, because PTX, crash logs and backend messages are
+//! untrusted text.
 
 pub mod escape;
 pub mod html;
 pub mod junit;
 pub mod markdown;
+pub mod rows;
+
+pub use rows::{family_totals, FamilyTotal, NotRun, RowLine, RowStatus, RunRows};
 
 use std::path::{Path, PathBuf};
 
@@ -25,13 +31,61 @@ pub const JUNIT_XML: &str = "junit.xml";
 /// Mismatching words shown per finding in the summaries.
 pub const SHOWN_MISMATCHES: usize = 8;
 
-/// Renders the three reports into `dir`; returns their paths (summary, html, junit).
-pub fn write_all(dir: &Path, doc: &FindingsDoc) -> std::io::Result<[PathBuf; 3]> {
+/// Renders the three reports into `dir` (with the per-row tables when `rows` is given: a
+/// conform run); returns their paths (summary, html, junit).
+pub fn write_all(dir: &Path, doc: &FindingsDoc, rows: Option<&RunRows>) -> std::io::Result<[PathBuf; 3]> {
     let paths = [dir.join(SUMMARY_MD), dir.join(INDEX_HTML), dir.join(JUNIT_XML)];
-    write_atomic(&paths[0], markdown::render(doc))?;
-    write_atomic(&paths[1], html::render(doc))?;
-    write_atomic(&paths[2], junit::render(doc))?;
+    write_atomic(&paths[0], markdown::render(doc, rows))?;
+    write_atomic(&paths[1], html::render(doc, rows))?;
+    write_atomic(&paths[2], junit::render(doc, rows))?;
     Ok(paths)
+}
+
+/// `2026-11-28 13:20:59 UTC` for seconds since the Unix epoch (the proleptic Gregorian
+/// calendar, days from the epoch by Howard Hinnant's `civil_from_days`).
+pub fn utc_time(unix_s: u64) -> String {
+    let days = (unix_s / 86_400) as i64;
+    let secs = unix_s % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// The report's title: `ptxdiff conform: RUN` (`ptxdiff findings: RUN` for a run that does not
+/// say which command wrote it).
+pub(crate) fn title(doc: &FindingsDoc) -> String {
+    let kind = if doc.run.kind.is_empty() { "findings" } else { doc.run.kind.as_str() };
+    format!("ptxdiff {kind}: {}", doc.run.run_id)
+}
+
+/// The run's header entries: target, command, start and end as UTC dates (with the run's
+/// length), then its environment and extra entries; empty values left out.
+pub(crate) fn header(doc: &FindingsDoc) -> Vec<(String, String)> {
+    let run = &doc.run;
+    let when = |t: u64| if t == 0 { String::new() } else { utc_time(t) };
+    let ended = match (run.started_unix_s, run.ended_unix_s) {
+        (_, 0) => String::new(),
+        (s, e) if s > 0 && e >= s => format!("{} ({} s after the start)", utc_time(e), e - s),
+        (_, e) => utc_time(e),
+    };
+    [
+        ("target".to_string(), run.target.clone()),
+        ("command".to_string(), run.command.clone()),
+        ("started".to_string(), when(run.started_unix_s)),
+        ("ended".to_string(), ended),
+    ]
+    .into_iter()
+    .chain(run.environment.iter().cloned())
+    .chain(run.extra.iter().map(|(k, v)| (k.clone(), v.clone())))
+    .filter(|(_, v)| !v.is_empty())
+    .collect()
 }
 
 /// `backend=0x… backend=0x…`, in backend order.
@@ -152,14 +206,14 @@ mod tests {
         assert_eq!(size_text(&f), "40 instructions (from 40), as generated: did not show again when run alone");
         let mut d = doc();
         d.findings[1] = f;
-        assert!(markdown::render(&d).contains(
+        assert!(markdown::render(&d, None).contains(
             "- reproducer: 40 instructions (from 40), as generated: did not show again when run alone, 2 thread(s)"
         ));
     }
 
     #[test]
     fn html_escapes_everything_and_is_self_contained() {
-        let h = html::render(&doc());
+        let h = html::render(&doc(), None);
         // The only script element is ours; no raw markup from the findings survives.
         assert_eq!(h.matches("<script").count(), 1, "{h}");
         assert_eq!(h.matches("</script>").count(), 1);
@@ -187,7 +241,7 @@ mod tests {
 
     #[test]
     fn junit_is_well_formed_with_failures_and_skips() {
-        let x = junit::render(&doc());
+        let x = junit::render(&doc(), None);
         let parsed = roxmltree::Document::parse(&x).unwrap_or_else(|e| panic!("{e}\n{x}"));
         let suite = parsed.root_element();
         assert_eq!(suite.tag_name().name(), "testsuite");
@@ -253,7 +307,7 @@ mod tests {
 
     #[test]
     fn markdown_lists_findings_and_keeps_code_literal() {
-        let md = markdown::render(&doc());
+        let md = markdown::render(&doc(), None);
         assert!(md.contains("| crash | 1 | 1 |") && md.contains("| compiler | 1 | 7 |"), "{md}");
         assert!(md.contains("- replay: `ptxdiff replay reports/run/cases/x.case`"));
         assert!(md.contains("| 1 | 0 | `0x0001` | `cuda:ptxas-O0=0x0000` | 5.96e-8 → +0 |"));
@@ -281,10 +335,114 @@ mod tests {
     #[test]
     fn write_all_writes_three_files() {
         let dir = tempfile::tempdir().unwrap();
-        let paths = write_all(dir.path(), &doc()).unwrap();
+        let paths = write_all(dir.path(), &doc(), None).unwrap();
         for p in &paths {
             assert!(std::fs::metadata(p).unwrap().len() > 100, "{}", p.display());
         }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temp files left");
+    }
+
+    /// A conform run's document: its header with start and end, and the new finding `abc`.
+    fn conform_doc() -> FindingsDoc {
+        let mut d = doc();
+        d.run.kind = "conform".into();
+        d.run.run_id = "conform-1795872000".into();
+        (d.run.started_unix_s, d.run.ended_unix_s) = (1_795_872_000, 1_795_872_059);
+        d.findings[1].id = "abc".into();
+        d
+    }
+
+    #[test]
+    fn utc_dates_are_the_calendars() {
+        assert_eq!(utc_time(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_time(1_795_872_059), "2026-11-28 13:20:59 UTC");
+        assert_eq!(utc_time(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_time(4_107_456_000), "2100-02-28 00:00:00 UTC");
+        assert_eq!(utc_time(253_402_300_799), "9999-12-31 23:59:59 UTC");
+    }
+
+    /// The header names the command and gives start and end as dates, not a raw number.
+    #[test]
+    fn a_conform_report_is_titled_and_dated() {
+        let d = conform_doc();
+        let md = markdown::render(&d, Some(&rows::tests::rows()));
+        assert!(md.starts_with("# ptxdiff conform: conform-1795872000\n"), "{md}");
+        assert!(md.contains("- started: 2026-11-28 13:20:00 UTC\n"), "{md}");
+        assert!(md.contains("- ended: 2026-11-28 13:20:59 UTC (59 s after the start)\n"), "{md}");
+        assert!(!md.contains("unix"), "{md}");
+        let h = html::render(&d, Some(&rows::tests::rows()));
+        assert!(h.contains("<title>ptxdiff conform: conform-1795872000</title>"), "{h}");
+        assert!(h.contains("<tr><th>started</th><td>2026-11-28 13:20:00 UTC</td></tr>"), "{h}");
+        // A run that does not say what wrote it keeps the old title.
+        assert!(markdown::render(&doc(), None).starts_with("# ptxdiff findings: run"));
+    }
+
+    /// Every row is in the table, the totals per family and backend add up, known and new
+    /// findings are named, and what did not run is listed.
+    #[test]
+    fn markdown_and_html_have_a_row_table() {
+        let (d, rows) = (conform_doc(), rows::tests::rows());
+        let md = markdown::render(&d, Some(&rows));
+        assert!(md.contains("6 rows: 3 agree, 1 fail with known findings only, 1 fail with a new finding, 1 failed without a finding; 1 backend(s) or form(s) not run."), "{md}");
+        assert!(md.contains("| `tensormap.replace` | oracle | 1 | 10 | 1 | 0 | 0 | 0 |"), "{md}");
+        assert!(md.contains("| **total** |  | 6 | 60 | 3 | 1 | 1 | 1 |"), "{md}");
+        assert!(
+            md.contains("| `cvt` | `cvt.rna.tf32.f32` | oracle | 10 | 2 of 10 mismatching | known: cvt-rna-tf32-nan |"),
+            "{md}"
+        );
+        assert!(md.contains("| `prmt` | `prmt.b32` | oracle | 10 | 2 of 10 mismatching | new: [abc](#abc) |"), "{md}");
+        assert!(md.contains("| `cuda:ptxas-O3` | GPU backend unavailable: no driver |"), "{md}");
+        let row_lines = md.lines().filter(|l| l.starts_with("| `") && l.matches(" | ").count() == 5).count();
+        assert_eq!(row_lines, rows.rows.len(), "{md}");
+        let h = html::render(&d, Some(&rows));
+        assert_eq!(h.matches("<tr class=\"").count(), rows.rows.len());
+        assert!(h.contains("<tr class=\"known\"><td>cvt</td><td><code>cvt.rna.tf32.f32</code></td><td>oracle</td><td>10</td><td>2 of 10 mismatching</td><td>known: cvt-rna-tf32-nan</td></tr>"), "{h}");
+        assert!(h.contains("<td><code>cuda:ptxas-O3</code></td><td>GPU backend unavailable: no driver</td>"));
+    }
+
+    /// JUnit: one test case per row (failure for the new finding, error for the row the machine
+    /// stopped, the known one passing but marked), one skipped case per backend not run.
+    #[test]
+    fn junit_has_a_testcase_per_row() {
+        let (d, rows) = (conform_doc(), rows::tests::rows());
+        let x = junit::render(&d, Some(&rows));
+        let parsed = roxmltree::Document::parse(&x).unwrap_or_else(|e| panic!("{e}\n{x}"));
+        let suite = parsed.root_element();
+        assert_eq!(suite.attribute("name"), Some("ptxdiff conform: conform-1795872000"));
+        let attr = |k| suite.attribute(k).unwrap().parse::<usize>().unwrap();
+        assert_eq!((attr("tests"), attr("failures"), attr("errors"), attr("skipped")), (7, 1, 1, 1));
+        let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+        assert_eq!(cases.len(), 7);
+        let count = |tag: &str| cases.iter().filter(|c| c.children().any(|n| n.has_tag_name(tag))).count();
+        assert_eq!((count("failure"), count("error"), count("skipped")), (1, 1, 1));
+        let case = |name: &str| *cases.iter().find(|c| c.attribute("name") == Some(name)).unwrap();
+        let new = case("prmt.b32 oracle").children().find(|n| n.has_tag_name("failure")).unwrap();
+        assert_eq!(new.attribute("message"), Some("new finding abc: 2 of 10 mismatching"));
+        assert!(new.text().unwrap().contains("thread 1 word 0: expected 0x0001"), "the finding's details");
+        let known = case("cvt.rna.tf32.f32 oracle");
+        assert!(!known.children().any(|n| n.has_tag_name("failure")));
+        let prop = known.descendants().find(|n| n.has_tag_name("property")).unwrap();
+        assert_eq!((prop.attribute("name"), prop.attribute("value")), (Some("known"), Some("cvt-rna-tf32-nan")));
+        let out = known.children().find(|n| n.has_tag_name("system-out")).unwrap();
+        assert!(out.text().unwrap().starts_with("known finding (cvt-rna-tf32-nan)"));
+        assert_eq!(
+            case("tensormap.replace.tile.global_address oracle").attribute("classname"),
+            Some("tensormap.replace")
+        );
+        let skipped = case("cuda:ptxas-O3").children().find(|n| n.has_tag_name("skipped")).unwrap();
+        assert_eq!(skipped.attribute("message"), Some("not run: GPU backend unavailable: no driver"));
+        let props: Vec<_> = suite
+            .children()
+            .find(|n| n.has_tag_name("properties"))
+            .unwrap()
+            .children()
+            .filter(|n| n.is_element())
+            .collect();
+        assert!(
+            props
+                .iter()
+                .any(|p| p.attribute("name") == Some("started")
+                    && p.attribute("value") == Some("2026-11-28 13:20:00 UTC"))
+        );
     }
 }
