@@ -3,7 +3,8 @@
 //! model's tile stays the spec's. Each is an open finding with its measurements:
 //!
 //! - [`TensorMap::inner_coordinate_traps`]: a tiled load whose `c0 · elementSize` is not a
-//!   multiple of 16 bytes faults (corpus/findings/tma-inner-coordinate-trap.md).
+//!   multiple of 16 bytes faults (corpus/findings/tma-inner-coordinate-trap.md); so do tile
+//!   stores and reductions (an H200, corpus/findings/tma-store-coordinates.md).
 //! - [`TensorMap::im2col_start_traps`]: an im2col load whose spatial coordinate lies outside
 //!   the pixel bounding box faults (corpus/findings/tma-im2col-fuzz-trap.md).
 //! - [`TensorMap::interleave_skips_box`]: an interleaved tile traverses only the starting
@@ -24,8 +25,11 @@ impl TensorMap {
     /// of 16 bytes, for negative and positive `c0` alike (CUDA_ERROR_ILLEGAL_INSTRUCTION on an
     /// H100, driver 580.159.04: f32 c0 = 1, f16 c0 = −3, −1, 4, u8 c0 = −1, 8 fault; f16 c0 =
     /// −16, −8, 8, u8 16, f32 36 load; corpus/findings/tma-inner-coordinate-trap.md). Only
-    /// non-interleaved tiled maps of unpacked types were measured; others answer `false`. The
-    /// oracle's tile stays the spec's: a conformance case that sees the fault records a finding.
+    /// non-interleaved tiled maps of unpacked types were measured; others answer `false`. Tile
+    /// stores and reductions fault by the same rule (an H200, driver 580.159.04: UINT8 stores at
+    /// c0 = 1…15, 17…20 and UINT32 reductions at c0 = 1…3, 5 fault, c0 = 0 and 16 / 0 and 4
+    /// do not; corpus/findings/tma-store-coordinates.md). The oracle's tile stays the spec's:
+    /// a conformance case that sees the fault records a finding.
     pub fn inner_coordinate_traps(&self, coords: &[i32]) -> bool {
         let (MapMode::Tiled, Interleave::None, Some(elem), Some(&c0)) =
             (&self.mode, self.interleave, self.dtype.unpacked_bytes(), coords.first())

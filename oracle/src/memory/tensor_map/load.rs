@@ -10,7 +10,7 @@
 //! Invariant: a load's bytes number `tile_extent()`, and [`LoadedByte::Unwritten`] marks exactly
 //! the bytes no element of the tile covers.
 
-use super::{LoadedByte, OobFill, TensorDataType, TensorMap, TileError};
+use super::{LoadedByte, MapMode, OobFill, TensorDataType, TensorMap, TileError};
 use crate::num::{decode, encode, Overflow, Rounding, F32, TF32};
 
 /// The bytes an H100 writes, repeated, for every out-of-bounds element of a NAN_REQUEST_ZERO_FMA
@@ -42,24 +42,31 @@ pub fn tfloat32_on_load(bits: u32) -> u32 {
 }
 
 impl TensorMap {
-    /// The §9.7.9.25.5.1 restriction a tile store (`.global.shared::cta`) at `coords` breaks, if
-    /// any: the starting coordinates must be non-negative (an H100 traps on a negative one,
-    /// corpus/evidence/tma-tile-stores.md), and the box must stay inside the tensor along the
-    /// dimensions after the first ("D, W and H"). Dimension 0 may pass the end (what the
-    /// hardware then writes is the allowance `tma-store-oob-chunk`).
+    /// The §9.7.9.25.5.1 restriction a tensor store (`.global.shared::cta`) at `coords` breaks,
+    /// if any: the starting coordinates must be non-negative (an H100 traps on a negative one,
+    /// corpus/evidence/tma-tile-stores.md), and for an im2col map (`.im2col_no_offs`: a
+    /// box of one pixel per spatial dimension) the bounding box must stay inside the tensor
+    /// along the spatial dimensions ("D, W and H").
+    ///
+    /// A tile-mode box may pass the tensor's end along any dimension: the spec's second
+    /// restriction names the im2col bounding box, and an H200 clips such a store — it writes
+    /// the in-bounds elements and nothing of the rows past the end of dimension 1, as it does
+    /// for reductions (driver 580.159.04, ptxas 13.0.88 -O3 and JIT, UINT8 dims [20, 4] box
+    /// [16, 2] at c1 = 3, 4; corpus/findings/tma-store-coordinates.md). Dimension 0 may pass
+    /// the end too (what the hardware then writes is the allowance `tma-store-oob-chunk`).
     pub fn store_restriction(&self, coords: &[i32]) -> Option<String> {
         if let Some(c) = coords.iter().find(|&&c| c < 0) {
             return Some(format!(
                 "§9.7.9.25.5.1: a tensor store's starting coordinates must be non-negative (coordinate {c})"
             ));
         }
+        if self.mode == MapMode::Tiled {
+            return None;
+        }
         for (d, &c) in coords.iter().enumerate().take(self.rank().min(4)).skip(1) {
-            let es = u64::from(self.element_strides.get(d).copied().unwrap_or(1).max(1));
-            let n = u64::from(self.box_dims.get(d).copied().unwrap_or(1)).div_ceil(es).max(1);
-            let last = c as u64 + (n - 1) * es;
-            if last >= self.dims.get(d).copied().unwrap_or(0) {
+            if u64::from(c as u32) >= self.dims.get(d).copied().unwrap_or(0) {
                 return Some(format!(
-                    "§9.7.9.25.5.1: a tensor store's box must stay inside the tensor along dimension {d} (coordinate {c} + box reaches {last}, dims[{d}] = {})",
+                    "§9.7.9.25.5.1: a tensor store's bounding box must stay inside the tensor along D, W and H (coordinate {c} of dimension {d}, dims[{d}] = {})",
                     self.dims.get(d).copied().unwrap_or(0)
                 ));
             }
