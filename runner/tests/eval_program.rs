@@ -1163,7 +1163,7 @@ fn lines_over_the_limits_are_errors_for_themselves_only() {
     );
     assert!(
         error_of(&v[7]).contains("line 8: ")
-            && error_of(&v[7]).contains("more than 4096 asynchronous operations in flight"),
+            && error_of(&v[7]).contains("more than 32768 asynchronous operations in flight"),
         "{}",
         v[7]
     );
