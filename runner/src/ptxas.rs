@@ -162,9 +162,9 @@ pub fn timeout_for(ptx: &str) -> Result<Duration, PtxasError> {
 /// ptxas printing without end cannot fill the memory).
 pub const MAX_OUTPUT: usize = 1 << 20;
 
-/// How a bounded run ended.
+/// How a bounded run ([`run_bounded`]) ended.
 #[derive(Debug)]
-enum End {
+pub(crate) enum End {
     /// The process exited.
     Exited(std::process::ExitStatus),
     /// It ran past the time limit and was killed.
@@ -174,10 +174,13 @@ enum End {
 }
 
 /// What a bounded run gave: how it ended, and the output.
-struct Bounded {
-    end: End,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
+pub(crate) struct Bounded {
+    /// How it ended.
+    pub end: End,
+    /// The first bytes of its stdout.
+    pub stdout: Vec<u8>,
+    /// The first bytes of its stderr.
+    pub stderr: Vec<u8>,
 }
 
 /// Kills the process group `pgid` (the child and whatever it started) with SIGKILL.
@@ -212,8 +215,8 @@ fn wait_unreaped(pid: u32) -> std::io::Result<()> {
     }
 }
 
-/// Reads `stream` to its end on a thread of its own, keeping the first [`MAX_OUTPUT`] bytes.
-fn drain(mut stream: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<Vec<u8>> {
+/// Reads `stream` to its end on a thread of its own, keeping the first `max` bytes.
+fn drain(mut stream: impl std::io::Read + Send + 'static, max: usize) -> std::sync::mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -222,7 +225,7 @@ fn drain(mut stream: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Re
             if n == 0 {
                 break;
             }
-            let room = MAX_OUTPUT.saturating_sub(kept.len());
+            let room = max.saturating_sub(kept.len());
             kept.extend_from_slice(&buf[..n.min(room)]);
         }
         let _ = tx.send(kept);
@@ -233,8 +236,14 @@ fn drain(mut stream: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Re
 /// Runs `cmd` (stdin empty, stdout and stderr captured) in a process group of its own for at
 /// most `limit` (and until `cancel`, if given, is set); then, or as soon as the process exits,
 /// kills its whole group, so that neither the process nor a child holding its pipes can outlast
-/// the call (see the module docs).
-fn run_bounded(cmd: &mut Command, limit: Duration, cancel: Option<&AtomicBool>) -> std::io::Result<Bounded> {
+/// the call (see the module docs). Keeps the first `max_output` bytes of each stream. The one
+/// runner of the NVIDIA tools (ptxas here, nvdisasm in [`crate::sass`]).
+pub(crate) fn run_bounded(
+    cmd: &mut Command,
+    limit: Duration,
+    cancel: Option<&AtomicBool>,
+    max_output: usize,
+) -> std::io::Result<Bounded> {
     use std::os::unix::process::CommandExt as _;
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     // Outside ptxdiff's process group, a Ctrl-C no longer reaches ptxas: it is killed when
@@ -250,8 +259,8 @@ fn run_bounded(cmd: &mut Command, limit: Duration, cancel: Option<&AtomicBool>) 
     }
     let mut child = cmd.spawn()?;
     let pid = child.id();
-    let out = child.stdout.take().map(drain);
-    let err = child.stderr.take().map(drain);
+    let out = child.stdout.take().map(|s| drain(s, max_output));
+    let err = child.stderr.take().map(|s| drain(s, max_output));
     let start = Instant::now();
     // A thread waits for the exit; this one for that, the limit or the cancellation.
     let (tx, exited) = std::sync::mpsc::channel();
@@ -422,7 +431,7 @@ impl Ptxas {
     /// Uses the ptxas at `path`.
     pub fn at(path: &Path) -> Result<Ptxas, PtxasError> {
         let limit = timeout_for("")?;
-        let out = run_bounded(Command::new(path).arg("--version"), limit, None)
+        let out = run_bounded(Command::new(path).arg("--version"), limit, None, MAX_OUTPUT)
             .map_err(|source| PtxasError::Io { path: path.to_path_buf(), source })?;
         if !matches!(out.end, End::Exited(_)) {
             return Err(PtxasError::Timeout { path: path.to_path_buf(), limit });
@@ -465,7 +474,7 @@ impl Ptxas {
         let out_path = cubin.unwrap_or(&default_out);
         let mut cmd = Command::new(&self.path);
         cmd.arg(format!("-arch={arch}")).arg(format!("-O{opt}")).arg(&src).arg("-o").arg(out_path);
-        let out = run_bounded(&mut cmd, limit, cancel).map_err(io)?;
+        let out = run_bounded(&mut cmd, limit, cancel, MAX_OUTPUT).map_err(io)?;
         let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&out.stdout));
         let status = match out.end {
@@ -613,12 +622,13 @@ mod tests {
         let path = dir.path().join("ptxas");
         std::fs::write(&path, "#!/bin/sh\nsleep 1000\n").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let out = run_bounded(Command::new(&path).arg("--version"), Duration::from_millis(200), None).unwrap();
+        let out =
+            run_bounded(Command::new(&path).arg("--version"), Duration::from_millis(200), None, MAX_OUTPUT).unwrap();
         assert!(matches!(out.end, End::TimedOut), "{:?}", out.end);
         // A cancelled run ends at once, whatever the limit.
         let stop = AtomicBool::new(true);
         let t = Instant::now();
-        let out = run_bounded(Command::new(&path).arg("x"), Duration::from_secs(600), Some(&stop)).unwrap();
+        let out = run_bounded(Command::new(&path).arg("x"), Duration::from_secs(600), Some(&stop), MAX_OUTPUT).unwrap();
         assert!(matches!(out.end, End::Cancelled) && t.elapsed() < Duration::from_secs(30), "{:?}", out.end);
         let e = PtxasError::Timeout { path: path.clone(), limit: Duration::from_millis(200) }.to_string();
         assert!(e.contains(&path.display().to_string()) && e.contains("PTXDIFF_PTXAS_TIMEOUT"), "{e}");
