@@ -150,15 +150,26 @@ impl RunLock {
             .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
             .map_err(io_err(&path))?;
-        // SAFETY: flock only takes an advisory lock on the descriptor `file` owns.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        // A lock this process released may still be held for a moment by a child it is forking
+        // (the child shares the lock until its exec closes the file): that holder is waited for.
+        let mut tries = 0;
+        loop {
+            // SAFETY: flock only takes an advisory lock on the descriptor `file` owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                break;
+            }
             let e = std::io::Error::last_os_error();
             if e.kind() != std::io::ErrorKind::WouldBlock {
                 return Err(StoreError::Io { path, source: e });
             }
             let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
-            return Err(StoreError::Locked { dir: run_dir.to_path_buf(), pid: text.trim().parse().ok() });
+            let _ = file.rewind().and_then(|()| file.read_to_string(&mut text));
+            let pid: Option<u32> = text.trim().parse().ok();
+            tries += 1;
+            if pid != Some(std::process::id()) || tries > 100 {
+                return Err(StoreError::Locked { dir: run_dir.to_path_buf(), pid });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
         let write = |f: &mut std::fs::File| -> std::io::Result<()> {
             f.set_len(0)?;
