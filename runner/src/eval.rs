@@ -12,6 +12,12 @@
 //! and run by the memory-program interpreter; `eval --backend NAME` ([`run_backend`]) runs the
 //! program lines of its whole input on a backend instead (through [`crate::memrun::run_on`])
 //! and answers with that backend's bytes.
+//!
+//! Limits (docs/EVAL.md), each checked before anything is allocated for it, and each an error
+//! for its own line only: a line of at most [`MAX_LINE_BYTES`]; a program's limits
+//! ([`oracle::memprog::MemSource::check_limits`]: 64 MiB of buffers, the target's shared memory
+//! per CTA, statements × threads); and lines evaluated together hold at most
+//! [`MAX_PROCESS_BYTES`] (input read ahead, and the buffers of the programs run at once).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
@@ -27,6 +33,14 @@ use crate::program_line::{parse_hex, program_source, ALLOWANCES_KEY};
 /// The most lines evaluated as one parallel batch (lines that are already waiting are batched;
 /// a lone line is answered at once).
 const CHUNK: usize = 64 * 1024;
+
+/// The longest input line: a program line whose buffers reach the 64 MiB limit as hex is
+/// 128 MiB. A longer line is read to its end without being kept, and answered with an error.
+pub const MAX_LINE_BYTES: usize = 192 << 20;
+
+/// The most bytes the lines being read ahead and evaluated at once may hold: their text, and
+/// for program lines their buffers. Lines that would go past it wait for the ones before them.
+pub const MAX_PROCESS_BYTES: u64 = 512 << 20;
 
 /// The longest error message given back: errors may quote the input, which can be huge.
 const MAX_ERROR_CHARS: usize = 240;
@@ -188,24 +202,89 @@ pub fn resolve_form(instr: &str) -> Result<Form, oracle::isa::ParseError> {
     Form::parse_opcode(instr)
 }
 
-/// Reads `input` line by line on its own thread and sends each line (or the I/O error that
-/// ended the input) to `tx`. Bad UTF-8 is a bad line, not the end.
-fn read_lines(mut input: impl BufRead, tx: std::sync::mpsc::Sender<std::io::Result<Line>>) {
-    let mut n = 0;
+/// Bytes of input read ahead and not yet answered, shared by the reading thread (which waits
+/// while they are over [`MAX_PROCESS_BYTES`]) and the evaluating one.
+#[derive(Default)]
+struct InFlight {
+    bytes: std::sync::Mutex<u64>,
+    freed: std::sync::Condvar,
+}
+
+impl InFlight {
+    /// Waits until `n` more bytes fit (or nothing is in flight), then counts them.
+    fn take(&self, n: u64) {
+        let mut b = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        while *b > 0 && b.saturating_add(n) > MAX_PROCESS_BYTES {
+            b = self.freed.wait(b).unwrap_or_else(|e| e.into_inner());
+        }
+        *b = b.saturating_add(n);
+    }
+
+    /// Counts `n` bytes as answered.
+    fn give(&self, n: u64) {
+        let mut b = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        *b = b.saturating_sub(n);
+        self.freed.notify_all();
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] into `buf` (without its `\n`); a longer one is
+/// read to its end and dropped. `Ok(None)` at the end of the input; `Ok(Some(false))` for a
+/// line that was too long.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    use std::io::Read as _;
+    buf.clear();
+    let n = input.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Some(true));
+    }
+    if buf.len() <= MAX_LINE_BYTES {
+        return Ok(Some(true)); // the last line, without a newline
+    }
+    buf.clear();
     loop {
-        let mut buf = Vec::new();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(_) => {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(Some(false));
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(Some(false));
+            }
+            None => {
+                let all = chunk.len();
+                input.consume(all);
+            }
+        }
+    }
+}
+
+/// Reads `input` line by line on its own thread and sends each line (or the I/O error that
+/// ended the input) to `tx`, keeping the bytes read ahead within [`MAX_PROCESS_BYTES`]
+/// (`in_flight`). Bad UTF-8 and a line over [`MAX_LINE_BYTES`] are bad lines, not the end.
+fn read_lines(mut input: impl BufRead, tx: std::sync::mpsc::Sender<std::io::Result<Line>>, in_flight: &InFlight) {
+    let mut n = 0;
+    let mut buf = Vec::new();
+    loop {
+        match read_line(&mut input, &mut buf) {
+            Ok(None) => return,
+            Ok(Some(fits)) => {
                 n += 1;
-                if buf.last() == Some(&b'\n') {
+                if buf.last() == Some(&b'\r') {
                     buf.pop();
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
                 }
-                let text = String::from_utf8(buf)
-                    .map_err(|e| format!("not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()));
+                let text = if fits {
+                    String::from_utf8(std::mem::take(&mut buf))
+                        .map_err(|e| format!("not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+                } else {
+                    Err(format!("longer than {} MiB, the longest line eval reads", MAX_LINE_BYTES >> 20))
+                };
+                in_flight.take(line_bytes(&text));
                 if tx.send(Ok((n, text))).is_err() {
                     return;
                 }
@@ -218,13 +297,34 @@ fn read_lines(mut input: impl BufRead, tx: std::sync::mpsc::Sender<std::io::Resu
     }
 }
 
+/// The bytes a line read ahead is counted as.
+fn line_bytes(text: &Result<String, String>) -> u64 {
+    text.as_ref().map_or(0, |t| t.len() as u64)
+}
+
+/// The bytes the buffers of a program line will hold when it runs (0 for any other line, and
+/// for one that is refused before anything is allocated).
+fn program_bytes(text: &Result<String, String>) -> u64 {
+    let Ok(t) = text else { return 0 };
+    if !t.contains("\"program\"") {
+        return 0;
+    }
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(t) else { return 0 };
+    match program_source(&obj) {
+        Ok(src) if src.check_limits().is_ok() => src.buffer_bytes(),
+        _ => 0,
+    }
+}
+
 /// Streams `input` to `output`: every line that has arrived is evaluated (in parallel) and
 /// answered, and the output flushed, before waiting for more. Returns the number of lines; an
 /// I/O error ends the run after the lines before it were answered.
 pub fn run<R: BufRead + Send>(input: R, mut output: impl Write, allow: &Allowances) -> std::io::Result<usize> {
     let (tx, rx) = std::sync::mpsc::channel();
+    let in_flight = InFlight::default();
     std::thread::scope(|s| {
-        s.spawn(move || read_lines(input, tx));
+        let reading = &in_flight;
+        s.spawn(move || read_lines(input, tx, reading));
         let mut total = 0;
         // Blocks for the first line of a batch, then takes whatever else is already waiting.
         while let Ok(first) = rx.recv() {
@@ -246,13 +346,27 @@ pub fn run<R: BufRead + Send>(input: R, mut output: impl Write, allow: &Allowanc
                     }
                 }
             }
-            let outs: Vec<String> =
-                lines.par_iter().map_init(HashMap::new, |cache, l| answer(l, cache, allow)).collect();
-            for o in &outs {
-                output.write_all(o.as_bytes())?;
-                output.write_all(b"\n")?;
+            // Lines run together while their buffers fit in what is left of the budget.
+            let read: u64 = lines.iter().map(|l| line_bytes(&l.1)).sum();
+            let weights: Vec<u64> = lines.par_iter().map(|l| program_bytes(&l.1)).collect();
+            let mut at = 0;
+            while at < lines.len() {
+                let mut end = at + 1;
+                let mut sum = weights[at];
+                while end < lines.len() && sum.saturating_add(read).saturating_add(weights[end]) <= MAX_PROCESS_BYTES {
+                    sum += weights[end];
+                    end += 1;
+                }
+                let outs: Vec<String> =
+                    lines[at..end].par_iter().map_init(HashMap::new, |cache, l| answer(l, cache, allow)).collect();
+                for o in &outs {
+                    output.write_all(o.as_bytes())?;
+                    output.write_all(b"\n")?;
+                }
+                at = end;
             }
             output.flush()?;
+            in_flight.give(read);
             total += lines.len();
             if let Some(e) = failure {
                 return Err(e);

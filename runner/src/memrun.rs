@@ -131,7 +131,8 @@ fn assemble_one(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Res
     Ok(if asm.ok {
         Ok(cubin)
     } else if asm.crashed {
-        Err(Failure::Crash { by: build.label(), how: "ptxas crash".into(), message: asm.output.trim().to_string() })
+        let how = if asm.timed_out { "ptxas timeout" } else { "ptxas crash" };
+        Err(Failure::Crash { by: build.label(), how: how.into(), message: asm.output.trim().to_string() })
     } else {
         Err(Failure::Rejected { by: build.label(), message: asm.output.trim().to_string() })
     })

@@ -116,9 +116,9 @@ pub fn program_source(obj: &Map<String, Value>) -> Result<MemSource, String> {
             };
             let len = match spec.get("len") {
                 None => None,
-                Some(v) => {
-                    Some(v.as_u64().filter(|&n| n <= 1 << 30).ok_or_else(|| err("\"len\" must be an integer ≤ 2^30"))?)
-                }
+                Some(v) => Some(v.as_u64().filter(|&n| n <= oracle::memprog::MAX_PROGRAM_BYTES).ok_or_else(|| {
+                    err("\"len\" must be an integer ≤ 2^26 (64 MiB, the most a program's buffers hold together)")
+                })?),
             };
             let fill = match spec.get("fill") {
                 None => None,

@@ -11,9 +11,19 @@
 //! Diagnostics are parsed from ptxas's `ptxas FILE, line N; error : MESSAGE` lines; the release
 //! (`13.5`) from its `--version` line ([`release`]), and releases are ordered numerically
 //! ([`compare_versions`]: 12.10 > 12.9).
+//!
+//! Invariant: no ptxas process can hang ptxdiff. Every run ([`Ptxas::at`]'s `--version`,
+//! [`Ptxas::assemble`]) is bounded by [`timeout_for`] (`PTXDIFF_PTXAS_TIMEOUT`, by default
+//! [`BASE_TIMEOUT`] and [`PER_LINE`] per line of PTX) and runs in a process group of its own, which is killed whole when the
+//! time is up and again when ptxas exits, so a child that holds its output pipe cannot keep
+//! ptxdiff waiting either. A timed-out assembly is a crash of that ptxas ([`Assembly::timed_out`]),
+//! a timed-out `--version` an error naming the binary. What a run prints is kept up to
+//! [`MAX_OUTPUT`] bytes per stream.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -46,6 +56,20 @@ pub enum PtxasError {
         /// ptxas output.
         output: String,
     },
+    /// `--version` did not finish within the time allowed.
+    #[error("{} --version did not finish within {} s; is it a working ptxas? (the limit is PTXDIFF_PTXAS_TIMEOUT)", path.display(), limit.as_secs_f64())]
+    Timeout {
+        /// The executable.
+        path: PathBuf,
+        /// The limit it ran past.
+        limit: Duration,
+    },
+    /// The caller cancelled the run (its campaign's time was up).
+    #[error("ptxas was stopped: the run's time was up")]
+    Cancelled,
+    /// `PTXDIFF_PTXAS_TIMEOUT` is not a duration.
+    #[error("PTXDIFF_PTXAS_TIMEOUT={0:?} is not a number of seconds > 0 (e.g. 600 or 600s)")]
+    BadTimeout(String),
     /// ptxas exists but could not be started or talked to.
     #[error("running {path}: {source}")]
     Io {
@@ -72,8 +96,11 @@ pub struct Diagnostic {
 pub struct Assembly {
     /// Exit status was 0.
     pub ok: bool,
-    /// The process was killed by a signal (a crash of the assembler itself).
+    /// The process was killed by a signal (a crash of the assembler itself), or ran past the
+    /// time allowed ([`Assembly::timed_out`]).
     pub crashed: bool,
+    /// It ran past [`timeout_for`] and was killed (with its children); `output` says so.
+    pub timed_out: bool,
     /// Parsed diagnostics.
     pub diagnostics: Vec<Diagnostic>,
     /// Everything ptxas printed on stderr and stdout.
@@ -106,6 +133,174 @@ pub struct Ptxas {
 
 /// `ci/install-ptxas`, the one installer of the pinned NVIDIA tools.
 const INSTALLER: &str = include_str!("../../ci/install-ptxas");
+
+/// The time limit of a ptxas run on an empty module (and of `--version`) unless
+/// `PTXDIFF_PTXAS_TIMEOUT` says otherwise; [`PER_LINE`] more per line of PTX.
+pub const BASE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The time limit's share per line of PTX. Measured on the development machine (2 cores
+/// shared with other builds): a fuzz batch of 64 programs of the maximum length (4,096
+/// instructions each, about 290,000 lines) took 91 s at -O3, 0.3 ms a line; a default batch
+/// (256 programs, about 12,000 lines) 2.5 s. A millisecond a line leaves three times that
+/// (the largest batch, 256 programs of 4,096 instructions, gets about 19 minutes), and a
+/// default batch is killed after about 72 s if ptxas hangs.
+pub const PER_LINE: Duration = Duration::from_millis(1);
+
+/// The time one ptxas run on `ptx` may take: `PTXDIFF_PTXAS_TIMEOUT` in seconds (`600`,
+/// `600s`, `2.5`) for every run, else [`BASE_TIMEOUT`] plus [`PER_LINE`] per line of `ptx`.
+pub fn timeout_for(ptx: &str) -> Result<Duration, PtxasError> {
+    let Some(v) = std::env::var_os("PTXDIFF_PTXAS_TIMEOUT").filter(|v| !v.is_empty()) else {
+        let lines = u32::try_from(ptx.bytes().filter(|&b| b == b'\n').count()).unwrap_or(u32::MAX);
+        return Ok(BASE_TIMEOUT.saturating_add(PER_LINE.saturating_mul(lines)));
+    };
+    let text = v.to_string_lossy().into_owned();
+    let secs = text.trim().trim_end_matches('s').parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+    secs.and_then(|s| Duration::try_from_secs_f64(s).ok()).ok_or(PtxasError::BadTimeout(text))
+}
+
+/// Bytes of each output stream of a ptxas run kept (the rest is read and dropped, so that a
+/// ptxas printing without end cannot fill the memory).
+pub const MAX_OUTPUT: usize = 1 << 20;
+
+/// How a bounded run ([`run_bounded`]) ended.
+#[derive(Debug)]
+pub(crate) enum End {
+    /// The process exited.
+    Exited(std::process::ExitStatus),
+    /// It ran past the time limit and was killed.
+    TimedOut,
+    /// The caller cancelled it and it was killed.
+    Cancelled,
+}
+
+/// What a bounded run gave: how it ended, and the output.
+pub(crate) struct Bounded {
+    /// How it ended.
+    pub end: End,
+    /// The first bytes of its stdout.
+    pub stdout: Vec<u8>,
+    /// The first bytes of its stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// Kills the process group `pgid` (the child and whatever it started) with SIGKILL.
+fn kill_group(pgid: u32) {
+    if let Ok(pgid) = libc::pid_t::try_from(pgid) {
+        // SAFETY: killpg only sends a signal; the group is the child's own (it was started as
+        // the leader of a new group and has not been reaped yet, so its id is not reused).
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Waits until the child `pid` has exited, without reaping it (so that its process group id
+/// stays reserved until [`kill_group`] has run).
+fn wait_unreaped(pid: u32) -> std::io::Result<()> {
+    let pid: libc::id_t = pid;
+    loop {
+        // SAFETY: waitid writes only into `info`, a zeroed siginfo_t owned here; WNOWAIT leaves
+        // the child to `Child::wait`.
+        let r = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT)
+        };
+        if r == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Reads `stream` to its end on a thread of its own, keeping the first `max` bytes.
+fn drain(mut stream: impl std::io::Read + Send + 'static, max: usize) -> std::sync::mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = stream.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let room = max.saturating_sub(kept.len());
+            kept.extend_from_slice(&buf[..n.min(room)]);
+        }
+        let _ = tx.send(kept);
+    });
+    rx
+}
+
+/// Runs `cmd` (stdin empty, stdout and stderr captured) in a process group of its own for at
+/// most `limit` (and until `cancel`, if given, is set); then, or as soon as the process exits,
+/// kills its whole group, so that neither the process nor a child holding its pipes can outlast
+/// the call (see the module docs). Keeps the first `max_output` bytes of each stream. The one
+/// runner of the NVIDIA tools (ptxas here, nvdisasm in [`crate::sass`]).
+pub(crate) fn run_bounded(
+    cmd: &mut Command,
+    limit: Duration,
+    cancel: Option<&AtomicBool>,
+    max_output: usize,
+) -> std::io::Result<Bounded> {
+    use std::os::unix::process::CommandExt as _;
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // Outside ptxdiff's process group, a Ctrl-C no longer reaches ptxas: it is killed when
+    // ptxdiff dies instead.
+    #[cfg(target_os = "linux")]
+    // SAFETY: the closure runs in the child between fork and exec and only calls prctl, which
+    // is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+    let out = child.stdout.take().map(|s| drain(s, max_output));
+    let err = child.stderr.take().map(|s| drain(s, max_output));
+    let start = Instant::now();
+    // A thread waits for the exit; this one for that, the limit or the cancellation.
+    let (tx, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(wait_unreaped(pid));
+    });
+    let stopped = loop {
+        let left = limit.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            break Some(End::TimedOut);
+        }
+        match exited.recv_timeout(left.min(Duration::from_millis(50))) {
+            Ok(Ok(())) => break None,
+            Ok(Err(e)) => {
+                kill_group(pid);
+                let _ = child.wait();
+                return Err(e);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    break Some(End::Cancelled);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                kill_group(pid);
+                let _ = child.wait();
+                return Err(std::io::Error::other("the thread waiting for ptxas ended"));
+            }
+        }
+    };
+    kill_group(pid);
+    let status = child.wait()?;
+    // The group is gone, so the pipes close; a process that left the group (setsid) and keeps
+    // them open loses its output to us after a second rather than hanging the call.
+    let grace = Duration::from_secs(1);
+    let take = |rx: Option<std::sync::mpsc::Receiver<Vec<u8>>>| {
+        rx.and_then(|r| r.recv_timeout(grace).ok()).unwrap_or_default()
+    };
+    Ok(Bounded { end: stopped.unwrap_or(End::Exited(status)), stdout: take(out), stderr: take(err) })
+}
 
 /// A pinned NVIDIA tool: where it is looked for and how `ci/install-ptxas` installs it.
 #[derive(Clone, Copy, Debug)]
@@ -235,10 +430,12 @@ impl Ptxas {
 
     /// Uses the ptxas at `path`.
     pub fn at(path: &Path) -> Result<Ptxas, PtxasError> {
-        let out = Command::new(path)
-            .arg("--version")
-            .output()
+        let limit = timeout_for("")?;
+        let out = run_bounded(Command::new(path).arg("--version"), limit, None, MAX_OUTPUT)
             .map_err(|source| PtxasError::Io { path: path.to_path_buf(), source })?;
+        if !matches!(out.end, End::Exited(_)) {
+            return Err(PtxasError::Timeout { path: path.to_path_buf(), limit });
+        }
         let text = String::from_utf8_lossy(&out.stdout);
         let version = text
             .lines()
@@ -250,8 +447,23 @@ impl Ptxas {
     }
 
     /// Assembles `ptx` for `arch` (`sm_90a`) at optimization level `opt`, writing the cubin to
-    /// `cubin` (or discarding it).
+    /// `cubin` (or discarding it), within [`timeout_for`] the module.
     pub fn assemble(&self, ptx: &str, arch: &str, opt: u8, cubin: Option<&Path>) -> Result<Assembly, PtxasError> {
+        self.assemble_within(ptx, arch, opt, cubin, timeout_for(ptx)?, None)
+    }
+
+    /// [`Ptxas::assemble`] within `limit`: past it ptxas and its children are killed and the
+    /// assembly is a crash that says so ([`Assembly::timed_out`]). Once `cancel` is set, ptxas
+    /// is killed too and the result is [`PtxasError::Cancelled`] (no verdict).
+    pub fn assemble_within(
+        &self,
+        ptx: &str,
+        arch: &str,
+        opt: u8,
+        cubin: Option<&Path>,
+        limit: Duration,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Assembly, PtxasError> {
         let io = |source| PtxasError::Io { path: self.path.clone(), source };
         static SWEEP: std::sync::Once = std::sync::Once::new();
         SWEEP.call_once(|| remove_stale_temp_dirs(&std::env::temp_dir()));
@@ -260,18 +472,31 @@ impl Ptxas {
         std::fs::write(&src, ptx).map_err(io)?;
         let default_out = dir.path().join("probe.cubin");
         let out_path = cubin.unwrap_or(&default_out);
-        let out = Command::new(&self.path)
-            .arg(format!("-arch={arch}"))
-            .arg(format!("-O{opt}"))
-            .arg(&src)
-            .arg("-o")
-            .arg(out_path)
-            .output()
-            .map_err(io)?;
+        let mut cmd = Command::new(&self.path);
+        cmd.arg(format!("-arch={arch}")).arg(format!("-O{opt}")).arg(&src).arg("-o").arg(out_path);
+        let out = run_bounded(&mut cmd, limit, cancel, MAX_OUTPUT).map_err(io)?;
         let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&out.stdout));
-        let crashed = out.status.code().is_none();
-        Ok(Assembly { ok: out.status.success(), crashed, diagnostics: parse_diagnostics(&output), output })
+        let status = match out.end {
+            End::Exited(status) => status,
+            End::Cancelled => return Err(PtxasError::Cancelled),
+            End::TimedOut => {
+                output.push_str(&format!(
+                    "\nptxdiff: {} did not finish within {} s and was killed (the limit is PTXDIFF_PTXAS_TIMEOUT)",
+                    self.path.display(),
+                    limit.as_secs_f64()
+                ));
+                return Ok(Assembly { ok: false, crashed: true, timed_out: true, diagnostics: Vec::new(), output });
+            }
+        };
+        let crashed = status.code().is_none();
+        Ok(Assembly {
+            ok: status.success(),
+            crashed,
+            timed_out: false,
+            diagnostics: parse_diagnostics(&output),
+            output,
+        })
     }
 }
 
@@ -343,6 +568,84 @@ mod tests {
         remove_stale_temp_dirs(tmp.path());
         assert!(!stale.exists() || !cfg!(target_os = "linux"), "a dead process's folder goes");
         assert!(live.exists() && foreign.exists(), "a live process's and a foreign folder stay");
+    }
+
+    /// A fake ptxas in `dir`: answers `--version` like ptxas 13.0, and runs `assemble` (shell
+    /// text) for anything else.
+    fn fake_ptxas(dir: &Path, assemble: &str) -> Ptxas {
+        use std::os::unix::fs::PermissionsExt as _;
+        let path = dir.join("ptxas");
+        let script = format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; fi\n{assemble}\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Ptxas::at(&path).unwrap()
+    }
+
+    /// Issue 28: a ptxas that hangs, or that exits but leaves a child holding its output pipe,
+    /// hung every command that assembles. Now the run ends at the limit (the hang) or when ptxas
+    /// exits (the child), and its whole process group is killed.
+    #[test]
+    fn a_hung_ptxas_and_a_child_holding_its_pipe_are_killed_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("child.pid");
+        let hung = fake_ptxas(dir.path(), "sleep 1000");
+        let t = Instant::now();
+        let a = hung.assemble_within("", "sm_90", 3, None, Duration::from_millis(300), None).unwrap();
+        assert!(a.timed_out && a.crashed && !a.ok, "{a:?}");
+        assert!(a.output.contains("did not finish within 0.3 s") && a.output.contains("ptxas"), "{}", a.output);
+        assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+
+        let dir2 = tempfile::tempdir().unwrap();
+        let holder =
+            fake_ptxas(dir2.path(), &format!("sleep 1000 & echo $! > {}; echo partial; exit 1", pid_file.display()));
+        let a = holder.assemble_within("", "sm_90", 3, None, Duration::from_secs(600), None).unwrap();
+        assert!(!a.timed_out && !a.ok && a.output.contains("partial"), "{a:?}");
+        // The child was killed with its group.
+        let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_string();
+        let gone = |pid: &str| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            stat.is_empty() || stat.split(' ').nth(2) == Some("Z")
+        };
+        let t = Instant::now();
+        while !gone(&pid) && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!cfg!(target_os = "linux") || gone(&pid), "the child {pid} outlived ptxas");
+    }
+
+    #[test]
+    fn a_ptxas_hanging_on_version_is_an_error_naming_it_and_the_limit_is_read_from_the_environment() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ptxas");
+        std::fs::write(&path, "#!/bin/sh\nsleep 1000\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out =
+            run_bounded(Command::new(&path).arg("--version"), Duration::from_millis(200), None, MAX_OUTPUT).unwrap();
+        assert!(matches!(out.end, End::TimedOut), "{:?}", out.end);
+        // A cancelled run ends at once, whatever the limit.
+        let stop = AtomicBool::new(true);
+        let t = Instant::now();
+        let out = run_bounded(Command::new(&path).arg("x"), Duration::from_secs(600), Some(&stop), MAX_OUTPUT).unwrap();
+        assert!(matches!(out.end, End::Cancelled) && t.elapsed() < Duration::from_secs(30), "{:?}", out.end);
+        let e = PtxasError::Timeout { path: path.clone(), limit: Duration::from_millis(200) }.to_string();
+        assert!(e.contains(&path.display().to_string()) && e.contains("PTXDIFF_PTXAS_TIMEOUT"), "{e}");
+        // The default limit grows with the module.
+        if std::env::var_os("PTXDIFF_PTXAS_TIMEOUT").is_none() {
+            assert_eq!(timeout_for("").unwrap(), BASE_TIMEOUT);
+            assert_eq!(timeout_for(&"x\n".repeat(1000)).unwrap(), BASE_TIMEOUT + Duration::from_secs(1));
+        }
+        assert!(PtxasError::BadTimeout("x".into()).to_string().contains("PTXDIFF_PTXAS_TIMEOUT=\"x\""));
+    }
+
+    #[test]
+    fn output_past_the_cap_is_dropped_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let chatty = fake_ptxas(dir.path(), "head -c 5000000 /dev/zero | tr '\\0' x; exit 1");
+        let a = chatty.assemble_within("", "sm_90", 3, None, Duration::from_secs(600), None).unwrap();
+        assert!(!a.ok && a.output.len() <= 2 * MAX_OUTPUT, "{}", a.output.len());
     }
 
     #[test]

@@ -1081,3 +1081,91 @@ fn load_line_with_box0(box0: u32) -> Value {
         "read": ["win"],
     })
 }
+
+/// 1,024 threads, each issuing `groups` 4-byte `cp.async` copies into its own words of `win`,
+/// one group each, none waited for.
+fn copies_in_flight(groups: usize) -> Value {
+    let mut program = vec![
+        "mov.u32 t, %tid.x;".to_string(),
+        "shl.b32 o, t, 2;".into(),
+        "mov.u32 w, win;".into(),
+        "add.u32 w, w, o;".into(),
+    ];
+    for _ in 0..groups {
+        program.push("cp.async.ca.shared.global [w], [src], 4;".into());
+        program.push("cp.async.commit_group;".into());
+        program.push("add.u32 w, w, 4096;".into());
+    }
+    json!({
+        "program": program,
+        "threads": 1024,
+        "buffers": {"src": {"space": "global", "len": 4}, "win": {"space": "shared", "len": 4096 * groups.min(40)}},
+        "read": ["src"],
+    })
+}
+
+/// Issue 28: one line within the documented limits (a 1 GiB buffer; `cluster: 8` with a 1 GiB
+/// shared buffer; 64 buffers of 1 GiB) aborted the whole co-process, and the good lines before
+/// and after it got no answer; 1,024 threads × 200 `cp.async` groups ran for over 500 s. Now
+/// each is an error for its own line, found before anything is allocated (or, for the copies
+/// in flight, at the interpreter's bound), and the other lines are answered.
+#[test]
+fn lines_over_the_limits_are_errors_for_themselves_only() {
+    let good = json!({
+        "program": ["ld.global.u32 a, [src];", "st.global.u32 [dst], a;"],
+        "buffers": {"src": {"space": "global", "hex": "01020304"}, "dst": {"space": "global", "len": 4}},
+        "read": ["dst"],
+    });
+    let gib = 1u64 << 30;
+    let big = |space: &str, len: u64, cluster: u32| {
+        json!({
+            "program": ["ld.global.u32 a, [src];", "st.global.u32 [dst], a;"],
+            "cluster": cluster,
+            "buffers": {"src": {"space": "global", "hex": "01020304"}, "dst": {"space": "global", "len": 4},
+                        "big": {"space": space, "len": len}},
+            "read": ["dst"],
+        })
+    };
+    let mut many = json!({
+        "program": ["ld.global.u32 a, [b0];", "st.global.u32 [b1], a;"],
+        "buffers": {},
+        "read": ["b1"],
+    });
+    for k in 0..64 {
+        many["buffers"][format!("b{k}")] = json!({"space": "global", "len": 1 << 20});
+    }
+    let mut over = many.clone();
+    over["buffers"]["b64"] = json!({"space": "global", "len": 1});
+    let lines = [
+        good.clone(),
+        big("global", gib, 1),
+        big("shared", gib, 8),
+        big("shared", 228 * 1024, 1),
+        many.clone(),
+        over,
+        copies_in_flight(200),
+        copies_in_flight(40),
+        good,
+    ];
+    let t = std::time::Instant::now();
+    let v = eval(&lines);
+    assert!(t.elapsed() < std::time::Duration::from_secs(120), "{:?}", t.elapsed());
+    assert_eq!(v[0]["dst"], json!("01020304"), "{}", v[0]);
+    assert!(error_of(&v[1]).contains("line 2: buffer `big`: \"len\" must be an integer ≤ 2^26"), "{}", v[1]);
+    assert!(error_of(&v[2]).contains("line 3: buffer `big`"), "{}", v[2]);
+    assert!(error_of(&v[3]).contains("line 4: ") && error_of(&v[3]).contains("at most 232448 (227 KiB)"), "{}", v[3]);
+    assert_eq!(v[4]["b1"], json!("00".repeat(1 << 20)), "64 MiB in all is within the limit");
+    assert!(error_of(&v[5]).contains("line 6: ") && error_of(&v[5]).contains("at most 67108864 (64 MiB)"), "{}", v[5]);
+    assert!(
+        error_of(&v[6]).contains("line 7: ") && error_of(&v[6]).contains("a program may run at most 131072"),
+        "{}",
+        v[6]
+    );
+    assert!(
+        error_of(&v[7]).contains("line 8: ")
+            && error_of(&v[7]).contains("more than 32768 asynchronous operations in flight"),
+        "{}",
+        v[7]
+    );
+    assert_eq!(v[8]["dst"], json!("01020304"), "{}", v[8]);
+}

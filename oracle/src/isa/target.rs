@@ -197,6 +197,20 @@ impl Target {
         out
     }
 
+    /// The most shared memory one CTA may have on this architecture, in bytes (the opt-in
+    /// maximum per block of the CUDA C++ Programming Guide's table of compute capabilities:
+    /// 227 KiB on sm_90 and sm_100, 163 KiB on sm_80 and sm_87, 99 KiB on sm_86, sm_89 and
+    /// sm_120, 64 KiB on sm_75; 99 KiB for an architecture not in that table).
+    pub fn max_shared_per_cta(&self) -> u64 {
+        let kib = match self.sm {
+            75 => 64,
+            80 | 87 => 163,
+            90 | 100 | 103 | 110 => 227,
+            _ => 99,
+        };
+        kib * 1024
+    }
+
     /// The major architecture (`10` for sm_100 and sm_103): the unit of "the same family".
     pub fn family_major(&self) -> u16 {
         self.sm / 10

@@ -119,9 +119,25 @@ pub enum WaitOn {
     Token(u64),
 }
 
-/// A protocol violation: the program is undefined (or hangs).
+/// The most asynchronous operations in flight in one CTA. Every access and every operation
+/// issued is checked against those in flight, so this bound (with
+/// [`crate::memprog::MAX_THREAD_STATEMENTS`], which bounds the completions and generic writes
+/// also kept) bounds the interpreter's work: 1,024 threads × 200 `cp.async` groups in flight
+/// took over 500 s before it; reaching this bound takes seconds. Generated programs
+/// have had over 4,096 in flight (1,024 threads, a few copies each), so it is 8 times that.
+pub const MAX_TRACKED: usize = 32768;
+
+/// A protocol violation: the program is undefined (or hangs), or beyond what the interpreter
+/// tracks ([`ProtocolError::TooMany`]).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum ProtocolError {
+    /// More than [`MAX_TRACKED`] operations in flight (a limit of ptxdiff, not of the
+    /// hardware).
+    #[error("more than {MAX_TRACKED} {what} at once in one CTA, the most ptxdiff tracks; wait for them sooner")]
+    TooMany {
+        /// What there were too many of.
+        what: &'static str,
+    },
     /// A generic read of bytes a pending operation writes.
     #[error("undefined (§9.7.9.25.1): generic read of {span} while an asynchronous operation writing them is pending; wait for its completion mechanism first")]
     ReadWhilePending {
@@ -373,6 +389,9 @@ impl<E> Protocol<E> {
         if let Signal::Mbarrier { bar, .. } = op.signal {
             self.mbarrier(bar)?;
         }
+        if self.pending.len() >= MAX_TRACKED {
+            return Err(ProtocolError::TooMany { what: "asynchronous operations in flight" });
+        }
         let id = self.next_id;
         self.next_id += 1;
         let ts = self.threads.entry(op.thread).or_default();
@@ -389,22 +408,23 @@ impl<E> Protocol<E> {
     /// writes as observed by `observer` (`None`: by every thread, as an mbarrier phase is
     /// observed by every thread that waits on it).
     fn complete(&mut self, ids: &[u64], observer: Option<u32>) -> Vec<E> {
-        let mut done = Vec::new();
-        let mut k = 0;
-        while k < self.pending.len() {
-            if ids.contains(&self.pending[k].id) {
-                let p = self.pending.remove(k);
-                if let Some(observer) = observer {
-                    for &span in &p.op.writes {
+        let ids: std::collections::HashSet<u64> = ids.iter().copied().collect();
+        let (done, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.pending).into_iter().partition(|p| ids.contains(&p.id));
+        self.pending = kept;
+        let mut effects = Vec::with_capacity(done.len());
+        for p in done {
+            if let Some(observer) = observer {
+                for &span in &p.op.writes {
+                    // The same bytes seen again by the same thread add nothing.
+                    if !self.completed.iter().rev().take(8).any(|c| c.span == span && c.observer == observer) {
                         self.completed.push(Completed { span, observer });
                     }
                 }
-                done.push(p.op.effect);
-            } else {
-                k += 1;
             }
+            effects.push(p.op.effect);
         }
-        done
+        effects
     }
 
     /// `cp.async.commit_group` (§9.7.9.25.3.2) or `cp.async.bulk.commit_group` (§9.7.9.25.6.1).
@@ -612,6 +632,44 @@ mod tests {
 
     fn copy(thread: u32, src: Span, dst: Span, proxy: Proxy, signal: Signal, tag: u32) -> AsyncOp<u32> {
         AsyncOp { thread, proxy, reads: vec![src], writes: vec![dst], reduction: false, signal, effect: tag }
+    }
+
+    /// Issue 28: 1,024 threads × 200 `cp.async` groups in flight ran for over 500 s (every
+    /// access checked against every operation in flight). Past [`MAX_TRACKED`] operations in
+    /// flight it is an error, reached at once.
+    #[test]
+    fn operations_in_flight_are_bounded() {
+        let mut p: Protocol<u32> = Protocol::new();
+        let mut result = Ok(());
+        let mut issued = 0u32;
+        'outer: for _group in 0..200 {
+            for thread in 0..1024u32 {
+                let at = u64::from(issued) * 4;
+                result = p.issue(copy(
+                    thread,
+                    span(0, at % 4096, 4),
+                    span(1, at, 4),
+                    Proxy::Generic,
+                    Signal::CpAsyncGroup,
+                    issued,
+                ));
+                if result.is_err() {
+                    break 'outer;
+                }
+                issued += 1;
+            }
+        }
+        assert_eq!(issued as usize, MAX_TRACKED);
+        let e = result.unwrap_err();
+        assert_eq!(e, ProtocolError::TooMany { what: "asynchronous operations in flight" });
+        assert!(e.to_string().contains("more than 32768 asynchronous operations in flight"), "{e}");
+        // Completing them frees the room.
+        for thread in 0..1024 {
+            p.wait_all(thread);
+        }
+        assert!(p.pending_writes().is_empty());
+        p.barrier();
+        assert!(p.issue(copy(0, span(0, 0, 4), span(1, 0, 4), Proxy::Generic, Signal::CpAsyncGroup, 0)).is_ok());
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub mod interp;
 pub mod ptx;
 mod source;
 
-pub use source::{BufferSource, Init, InputReg, MemSource, TensorMapSource};
+pub use source::{BufferSource, Init, InputReg, MemSource, TensorMapSource, MAX_PROGRAM_BYTES, MAX_THREAD_STATEMENTS};
 
 /// The state space of a buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -49,9 +49,6 @@ use crate::program::{Reg, RegClass};
 /// memory is dynamic only). Programs with more shared bytes get them as dynamic shared memory.
 pub const MAX_STATIC_SHARED: u64 = 48 * 1024;
 
-/// The most dynamic shared memory one CTA may have on sm_90 (227 KiB).
-pub const MAX_DYNAMIC_SHARED: u64 = 227 * 1024;
-
 /// The module's dynamic shared array (entries whose shared buffers exceed
 /// [`MAX_STATIC_SHARED`] place them in it, from its first 1024-byte boundary on).
 const DYNAMIC_SHARED: &str = "dsm";
@@ -373,9 +370,12 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
     let dynamic = shared_total > MAX_STATIC_SHARED;
     // Dynamic shared memory is 16-byte aligned: room to start at a 1024-byte boundary.
     let dynamic_shared = if dynamic { shared_total + SWIZZLE_REPEAT } else { 0 };
-    if dynamic_shared > MAX_DYNAMIC_SHARED {
+    // The shared buffers themselves fit (`MemSource::check_limits`); the room to align them
+    // may not.
+    let max_shared = p.target.max_shared_per_cta();
+    if dynamic_shared > max_shared {
         return Err(format!(
-            "{shared_total} bytes of shared buffers exceed the {MAX_DYNAMIC_SHARED} bytes of shared memory of a CTA"
+            "{shared_total} bytes of shared buffers and {SWIZZLE_REPEAT} to align them exceed the {max_shared} bytes of shared memory of a CTA"
         ));
     }
     let names = Names::new(p, dynamic);
@@ -726,7 +726,13 @@ mod tests {
         assert!(m.ptx.contains("ld.shared.u32 %r0, [%s1+4];"), "{}", m.ptx);
         assert!(m.ptx.contains("cvt.u32.u64 %r1, %s1;"), "{}", m.ptx);
         assert!(!m.ptx.contains("\t.shared .align"), "{}", m.ptx);
-        src.buffers[1].init = Init::Fill { len: MAX_DYNAMIC_SHARED, byte: None };
+        // Past the CTA's shared memory, the program itself is refused (MemSource::check_limits).
+        let cta = src.target.max_shared_per_cta();
+        src.buffers[1].init = Init::Fill { len: cta, byte: None };
+        let e = src.build().unwrap_err();
+        assert!(e.to_string().contains("a CTA of sm_90 may have at most 232448 (227 KiB)"), "{e}");
+        // Within it, but not with the room the printer keeps to align the dynamic buffers.
+        src.buffers[1].init = Init::Fill { len: cta - 512, byte: None };
         let p = src.build().unwrap();
         let e = module(&[&p]).unwrap_err();
         assert!(e.to_string().contains("shared memory of a CTA"), "{e}");

@@ -128,10 +128,81 @@ impl Init {
     }
 }
 
+/// The most bytes one program's buffers may hold together (global buffers once, shared buffers
+/// once per CTA of the cluster), checked before any is made: 64 MiB, hundreds of times what a
+/// conform case or a generated program uses.
+pub const MAX_PROGRAM_BYTES: u64 = 64 << 20;
+
+/// The most statements one program may run over all its threads (statements × threads per
+/// CTA × CTAs): 131,072, e.g. 128 statements in 1,024 threads. The interpreter checks each
+/// memory access against the operations in flight, so its work grows with this product times
+/// [`crate::memory::protocol::MAX_TRACKED`].
+pub const MAX_THREAD_STATEMENTS: u64 = 1 << 17;
+
+impl BufferSource {
+    /// Its length in bytes as described (`hex` by its length, without decoding it).
+    pub fn described_len(&self) -> u64 {
+        match &self.init {
+            Init::Hex(h) => h.len() as u64 / 2,
+            Init::Fill { len, .. } => *len,
+        }
+    }
+}
+
 impl MemSource {
-    /// Resolves the names and parses the statements ([`parse`]).
+    /// The bytes of the buffers as described, counted as [`MAX_PROGRAM_BYTES`] counts them.
+    pub fn buffer_bytes(&self) -> u64 {
+        self.buffers
+            .iter()
+            .map(|b| match b.space {
+                BufferSpace::Shared => b.described_len().saturating_mul(u64::from(self.cluster.max(1))),
+                BufferSpace::Global => b.described_len(),
+            })
+            .fold(0, u64::saturating_add)
+    }
+
+    /// Checks the limits of a program before anything is made from it: [`MAX_PROGRAM_BYTES`],
+    /// the target's shared memory per CTA ([`Target::max_shared_per_cta`], with each shared
+    /// buffer at its alignment) and [`MAX_THREAD_STATEMENTS`].
+    pub fn check_limits(&self) -> Result<(), MemError> {
+        let bytes = self.buffer_bytes();
+        if bytes > MAX_PROGRAM_BYTES {
+            return Err(MemError::Parse(format!(
+                "the buffers hold {bytes} bytes together (shared ones once per CTA); a program may have at most {MAX_PROGRAM_BYTES} (64 MiB)"
+            )));
+        }
+        let mut shared = 0u64;
+        for b in self.buffers.iter().filter(|b| b.space == BufferSpace::Shared) {
+            shared =
+                shared.checked_next_multiple_of(b.align.max(1)).unwrap_or(u64::MAX).saturating_add(b.described_len());
+        }
+        let max = self.target.max_shared_per_cta();
+        if shared > max {
+            return Err(MemError::Parse(format!(
+                "the shared buffers take {shared} bytes of each CTA (with their alignment); a CTA of {} may have at most {max} ({} KiB)",
+                self.target.name(),
+                max / 1024
+            )));
+        }
+        let work = (self.statements.len() as u64)
+            .saturating_mul(u64::from(self.threads))
+            .saturating_mul(u64::from(self.cluster.max(1)));
+        if work > MAX_THREAD_STATEMENTS {
+            return Err(MemError::Parse(format!(
+                "{} statements × {} threads × {} CTAs is {work} statements to run; a program may run at most {MAX_THREAD_STATEMENTS}",
+                self.statements.len(),
+                self.threads,
+                self.cluster.max(1)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Checks the limits ([`MemSource::check_limits`]), resolves the names and parses the
+    /// statements ([`parse`]).
     pub fn build(&self) -> Result<MemProgram, StmtError> {
         let whole = |error| StmtError { index: 0, text: "(declarations)".into(), error };
+        self.check_limits().map_err(whole)?;
         let mut buffers = Vec::with_capacity(self.buffers.len());
         for name in self.regs.keys().chain(self.tensor_maps.iter().map(|t| &t.name)) {
             if !super::is_reg_name(name) {

@@ -8,8 +8,8 @@ use oracle::semantics::Allowances;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
 
+use super::parse_target;
 use super::report::load_known;
-use super::{parse_target, positive};
 use crate::findings::render::{family_totals, RowLine, RowStatus, RunRows};
 
 #[derive(Tabled)]
@@ -72,8 +72,8 @@ pub(super) struct ConformArgs {
     /// GPUs and workers per GPU.
     #[command(flatten)]
     gpus: crate::cli::fuzz::DeviceArgs,
-    /// Threads for the oracle (default: all cores; at least 1).
-    #[arg(long, value_parser = positive)]
+    /// Threads for the oracle (default: all cores; at least 1, at most 4 per core).
+    #[arg(long, value_parser = crate::cli::fuzz::per_machine)]
     jobs: Option<usize>,
     /// Seconds before a job counts as hung.
     #[arg(long, default_value_t = 300)]

@@ -76,6 +76,35 @@ fn positive(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Threads or processes per core that `--workers` and `--jobs` may ask for: more only waste
+/// memory and start-up time (and 100,000 threads fail to start).
+pub const MAX_PER_CORE: usize = 4;
+
+/// The most programs in a batch (`--batch`): 16 times the default, a module ptxas takes
+/// minutes over at the longest programs; far more ran out of memory before the first program.
+pub const MAX_BATCH: usize = 4096;
+
+/// Parses a count of threads or processes (`--workers`, `--jobs`): at least 1, at most
+/// [`MAX_PER_CORE`] per core of this machine (and at least 16).
+pub fn per_machine(s: &str) -> Result<usize, String> {
+    let n = positive(s)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = (MAX_PER_CORE * cores).max(16);
+    if n > max {
+        return Err(format!("{n} is too many: at most {max} on this machine ({MAX_PER_CORE} per core, {cores} cores)"));
+    }
+    Ok(n)
+}
+
+/// Parses `--batch`: 1 to [`MAX_BATCH`] programs.
+fn batch_count(s: &str) -> Result<usize, String> {
+    let n = positive(s)?;
+    if n > MAX_BATCH {
+        return Err(format!("{n} programs per batch is too many: at most {MAX_BATCH}"));
+    }
+    Ok(n)
+}
+
 /// Which GPUs a command uses and how many worker processes run on each: `--devices`,
 /// `--workers` and the older `--device N` (hidden; one device).
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -87,8 +116,8 @@ pub struct DeviceArgs {
     #[arg(long, hide = true)]
     pub device: Option<u16>,
     /// Worker processes per device (and of `oracle-worker`); default: 8 for `conform` (no more than its forms), 1 for
-    /// `replay` and `minimize` (one program), for `fuzz` the cores divided by the devices.
-    #[arg(long, value_parser = positive)]
+    /// `replay` and `minimize` (one program), for `fuzz` the cores divided by the devices; at most 4 per core.
+    #[arg(long, value_parser = per_machine)]
     pub workers: Option<usize>,
 }
 
@@ -170,7 +199,7 @@ pub struct BackendArgs {
 /// Loads a generator configuration file (TOML).
 pub fn load_config(path: Option<&Path>) -> Result<Config> {
     let Some(path) = path else { return Ok(Config::default()) };
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::atomic_write::read_capped(path).with_context(|| format!("reading {}", path.display()))?;
     toml::from_str(&text).with_context(|| format!("{}: not a valid generator configuration", path.display()))
 }
 
@@ -197,8 +226,8 @@ pub struct FuzzArgs {
     /// GPUs and workers per GPU.
     #[command(flatten)]
     pub gpus: DeviceArgs,
-    /// Threads preparing batches (default: all cores).
-    #[arg(long, value_parser = positive)]
+    /// Threads preparing batches (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = per_machine)]
     pub jobs: Option<usize>,
     /// Generator configuration (TOML; see `generator::program::Config`).
     #[arg(long)]
@@ -209,8 +238,8 @@ pub struct FuzzArgs {
     /// Continue the campaign in this run directory.
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// Programs per module.
-    #[arg(long, default_value_t = 256, value_parser = positive)]
+    /// Programs per module (at most 4096).
+    #[arg(long, default_value_t = 256, value_parser = batch_count)]
     pub batch: usize,
     /// Stop after this many programs.
     #[arg(long, value_parser = positive)]
@@ -304,7 +333,7 @@ fn async_fuzz_command(
     let given_config = match &a.config {
         None => None,
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = crate::atomic_write::read_capped(path).with_context(|| format!("reading {}", path.display()))?;
             Some(toml::from_str(&text).with_context(|| {
                 format!("{}: not a valid async generator configuration (AsyncConfig)", path.display())
             })?)
@@ -399,8 +428,8 @@ fn campaign_dir(a: &FuzzArgs) -> Result<(PathBuf, Option<crate::fuzz::State>)> {
         return Ok((dir, None));
     };
     let path = run_dir.join("campaign.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
+    let text = crate::atomic_write::read_capped(&path)
+        .with_context(|| format!("{}: no campaign to resume", run_dir.display()))?;
     let stored = crate::fuzz::State::parse(&text, &path)?;
     if let Some(out) = a.out.as_ref().filter(|o| *o != &run_dir) {
         bail!(
@@ -518,7 +547,7 @@ fn gpu_unavailable_line(why: &str) -> String {
 }
 
 fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::atomic_write::read_capped(path).with_context(|| format!("reading {}", path.display()))?;
     text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
 }
 
@@ -593,7 +622,16 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
 }
 
 /// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
-pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs, calls: usize) -> Result<ExitCode> {
+pub fn minimize_command(
+    case: &Path,
+    out: Option<&Path>,
+    force: bool,
+    backends: &BackendArgs,
+    calls: usize,
+) -> Result<ExitCode> {
+    let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
+    // Refused before the work, not after it.
+    crate::atomic_write::check_output(&out, force)?;
     let (p, i) = load_case(case)?;
     warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
@@ -611,9 +649,7 @@ pub fn minimize_command(case: &Path, out: Option<&Path>, backends: &BackendArgs,
             case.display()
         );
     }
-    let out = out.map(Path::to_path_buf).unwrap_or_else(|| case.with_extension("min.case"));
-    crate::atomic_write::write_atomic(&out, text::case(&red.program, &red.inputs))
-        .with_context(|| format!("writing {}", out.display()))?;
+    crate::atomic_write::write_new(&out, text::case(&red.program, &red.inputs), force)?;
     println!(
         "{} → {} instructions, {} threads, {} predicate calls made in {} runs of {} candidates ({} invalid candidates refused without a run): {}",
         red.before,

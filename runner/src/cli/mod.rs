@@ -108,9 +108,12 @@ enum Command {
     Minimize {
         /// The case.
         case: std::path::PathBuf,
-        /// Output (default: CASE with `.min.case`).
+        /// Output (default: CASE with `.min.case`); an existing file only with --force.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         backends: fuzz::BackendArgs,
         /// Most predicate runs.
@@ -169,8 +172,8 @@ enum Command {
         /// Invalid forms tried per distinct rule and family.
         #[arg(long, default_value_t = 10)]
         per_rule: usize,
-        /// Parallel ptxas processes (default: all cores).
-        #[arg(long)]
+        /// Parallel ptxas processes (default: all cores; at most 4 per core).
+        #[arg(long, value_parser = fuzz::per_machine)]
         jobs: Option<usize>,
         /// Output format.
         #[arg(long, value_enum, default_value = "table")]
@@ -192,9 +195,13 @@ enum ReportAction {
         run_a: std::path::PathBuf,
         /// The run compared with it.
         run_b: std::path::PathBuf,
-        /// Also write changes.json and changes.md into this directory.
+        /// Also write changes.json and changes.md into this directory (existing ones only with
+        /// --force).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Overwrite changes.json and changes.md in --out.
+        #[arg(long)]
+        force: bool,
         /// Known findings (default: PTXDIFF_KNOWN, else `corpus/known/` of the repository).
         #[arg(long)]
         known: Option<std::path::PathBuf>,
@@ -228,14 +235,6 @@ pub(crate) fn parse_family(name: Option<&str>) -> Result<Option<Family>> {
 
 pub(crate) fn parse_target(s: &str) -> Result<Target> {
     Ok(s.trim().parse::<Target>()?)
-}
-
-pub(crate) fn positive(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 /// Parses the command line and runs the command: its exit status, or the error `main` reports.
@@ -314,8 +313,8 @@ pub fn run() -> Result<ExitCode> {
         }
         Command::Conform(args) => conform_cmd(args),
         Command::SassCheck(args) => sass::sass_check(&args),
-        Command::Report { action: Some(ReportAction::Diff { run_a, run_b, out, known }), .. } => {
-            report_diff(&run_a, &run_b, out.as_deref(), known.as_deref())
+        Command::Report { action: Some(ReportAction::Diff { run_a, run_b, out, known, force }), .. } => {
+            report_diff(&run_a, &run_b, out.as_deref(), known.as_deref(), force)
         }
         Command::Report { action: Some(ReportAction::Merge { runs, out }), .. } => report_merge(&runs, &out),
         Command::Report { dir: Some(dir), action: None } => report_cmd(&dir),
@@ -325,8 +324,8 @@ pub fn run() -> Result<ExitCode> {
             fuzz::fuzz_command(args)
         }
         Command::Replay { case, backends } => fuzz::replay_command(&case, &backends),
-        Command::Minimize { case, out, backends, calls } => {
-            fuzz::minimize_command(&case, out.as_deref(), &backends, calls)
+        Command::Minimize { case, out, force, backends, calls } => {
+            fuzz::minimize_command(&case, out.as_deref(), force, &backends, calls)
         }
         Command::Allowances => {
             for a in Allowance::ALL {

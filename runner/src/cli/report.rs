@@ -13,6 +13,8 @@ pub(super) fn report_cmd(dir: &std::path::Path) -> Result<ExitCode> {
         true => crate::runs::record::RunRecord::load(dir)?.report.map(|r| r.run_rows(&doc)),
         false => None,
     };
+    // Re-rendering writes the run's reports: not while a run is writing it.
+    let _lock = crate::findings::store::RunLock::acquire(dir)?;
     let paths = render::write_all(dir, &doc, rows.as_ref())
         .with_context(|| format!("writing the reports into {} (is it writable?)", dir.display()))?;
     println!(
@@ -53,6 +55,7 @@ pub(super) fn report_diff(
     b: &std::path::Path,
     out: Option<&std::path::Path>,
     known: Option<&std::path::Path>,
+    force: bool,
 ) -> Result<ExitCode> {
     use crate::runs::record::RunRecord;
     let known = load_known(known)?;
@@ -63,8 +66,11 @@ pub(super) fn report_diff(
         println!("{line}");
     }
     if let Some(out) = out {
+        if std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
+            bail!("--out {}: is not a directory (give a directory for changes.json and changes.md)", out.display());
+        }
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-        changes.write(out).with_context(|| format!("writing the changes into {}", out.display()))?;
+        changes.write(out, force).with_context(|| format!("writing the changes into {}", out.display()))?;
         println!("wrote {}", out.join(crate::runs::compare::CHANGES_MD).display());
     }
     Ok(crate::runs::baseline::exit_status(&changes, false))

@@ -278,8 +278,8 @@ impl KnownSet {
         files.sort();
         let mut entries = Vec::with_capacity(files.len());
         for file in files {
-            let text =
-                std::fs::read_to_string(&file).map_err(|source| KnownError::Read { file: file.clone(), source })?;
+            let text = crate::atomic_write::read_capped(&file)
+                .map_err(|source| KnownError::Read { file: file.clone(), source })?;
             entries.push(Self::parse_file(&file, &text)?);
         }
         Ok(KnownSet { entries })

@@ -13,7 +13,10 @@
 //!   counted under that entry's name. Known entries are checked first, so a run resumed with
 //!   a newer `corpus/known/` stops adding to findings that have since become known.
 //! - `id == signature.key()` for every stored finding; files are named by that key.
-//! - One writer per run directory at a time (not enforced); readers may run alongside.
+//! - One writer per run directory at a time: a run that writes one (a campaign, its resumption,
+//!   a merge, a re-render) holds its [`RunLock`] (`flock` on `RUN/.ptxdiff.lock`, which names
+//!   the holder's pid; released when the holder ends, `kill -9` included), and a second writer
+//!   is an error naming the folder and that pid. Readers may run alongside.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -88,6 +91,18 @@ pub enum StoreError {
         /// The directory.
         dir: PathBuf,
     },
+    /// Another process holds the run directory's [`RunLock`].
+    #[error(
+        "{} is in use by another ptxdiff run ({}); two runs writing one folder would mix their findings: wait for it to finish, or give another directory",
+        dir.display(),
+        pid.map_or_else(|| "its pid not written yet".to_string(), |p| format!("process {p}"))
+    )]
+    Locked {
+        /// The run directory.
+        dir: PathBuf,
+        /// The holder's pid, as it wrote it.
+        pid: Option<u32>,
+    },
     /// Serializing failed (not expected for these types).
     #[error("serializing findings: {0}")]
     Serialize(#[from] serde_json::Error),
@@ -107,6 +122,64 @@ pub fn refuse_links(run_dir: &Path, subs: &[&str]) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// The lock file of a run directory ([`RunLock`]); the only file of an otherwise empty folder
+/// that does not make it a run.
+pub const LOCK_FILE: &str = ".ptxdiff.lock";
+
+/// The exclusive right to write a run directory (see the module docs); released on drop.
+#[derive(Debug)]
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+impl RunLock {
+    /// Takes the lock of `run_dir` (which must exist) without waiting: [`StoreError::Locked`]
+    /// when another process holds it. The lock file is opened without following a link.
+    pub fn acquire(run_dir: &Path) -> Result<RunLock, StoreError> {
+        use std::io::{Read as _, Seek as _, Write as _};
+        use std::os::unix::fs::OpenOptionsExt as _;
+        use std::os::unix::io::AsRawFd as _;
+        let path = run_dir.join(LOCK_FILE);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        // A lock this process released may still be held for a moment by a child it is forking
+        // (the child shares the lock until its exec closes the file): that holder is waited for.
+        let mut tries = 0;
+        loop {
+            // SAFETY: flock only takes an advisory lock on the descriptor `file` owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::WouldBlock {
+                return Err(StoreError::Io { path, source: e });
+            }
+            let mut text = String::new();
+            let _ = file.rewind().and_then(|()| file.read_to_string(&mut text));
+            let pid: Option<u32> = text.trim().parse().ok();
+            tries += 1;
+            if pid != Some(std::process::id()) || tries > 100 {
+                return Err(StoreError::Locked { dir: run_dir.to_path_buf(), pid });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let write = |f: &mut std::fs::File| -> std::io::Result<()> {
+            f.set_len(0)?;
+            f.rewind()?;
+            f.write_all(std::process::id().to_string().as_bytes())?;
+            f.sync_all()
+        };
+        write(&mut file).map_err(io_err(&path))?;
+        Ok(RunLock { _file: file })
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -171,7 +244,7 @@ pub struct FindingsDoc {
 }
 
 fn parse_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
-    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let text = crate::atomic_write::read_capped(path).map_err(io_err(path))?;
     serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
         path: path.to_path_buf(),
         line: e.line(),
@@ -286,6 +359,18 @@ impl FindingsDoc {
         });
         v
     }
+}
+
+/// The counts of a store at one moment ([`FindingStore::checkpoint`]): what a campaign's
+/// state records with each batch it counts, so that a resumed campaign can take back what the
+/// batches it runs again had already recorded ([`FindingStore::rollback`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Checkpoint {
+    /// Occurrences per stored finding id.
+    pub findings: BTreeMap<String, u64>,
+    /// Occurrences per known entry, and per signature of it.
+    pub known: BTreeMap<String, (u64, BTreeMap<String, u64>)>,
 }
 
 /// What [`FindingStore::record`] did with a finding.
@@ -471,6 +556,53 @@ impl FindingStore {
                 Ok(Recorded::New)
             }
         }
+    }
+
+    /// The counts as they are now.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            findings: self.doc.findings.iter().map(|f| (f.id.clone(), f.count)).collect(),
+            known: self.doc.known.iter().map(|k| (k.id.clone(), (k.count, k.signatures.clone()))).collect(),
+        }
+    }
+
+    /// Goes back to the counts of checkpoint `c`: a finding it lacks is removed (its files
+    /// too, which this store wrote), every other count set to the checkpoint's. Each file is
+    /// written atomically; a process killed in between leaves a store that a second rollback
+    /// to the same checkpoint finishes.
+    pub fn rollback(&mut self, c: &Checkpoint) -> Result<(), StoreError> {
+        let before = self.doc.findings.len();
+        let mut kept = Vec::with_capacity(before);
+        for mut f in std::mem::take(&mut self.doc.findings) {
+            match c.findings.get(&f.id) {
+                Some(&n) => {
+                    if f.count != n {
+                        f.count = n;
+                        self.write_finding(&f)?;
+                    }
+                    kept.push(f);
+                }
+                None => {
+                    for path in [self.finding_path(&f.id), self.case_path(&f.id)] {
+                        match std::fs::remove_file(&path) {
+                            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(&path)(e)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        self.doc.findings = kept;
+        self.index = self.doc.findings.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
+        self.doc.known.retain_mut(|k| match c.known.get(&k.id) {
+            Some((n, sigs)) => {
+                k.count = *n;
+                k.signatures = sigs.clone();
+                true
+            }
+            None => false,
+        });
+        self.write_doc()
     }
 
     /// Changes the run metadata and re-writes `findings.json`.

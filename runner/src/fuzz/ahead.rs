@@ -28,6 +28,10 @@ pub struct Ahead<T> {
     panic: Arc<Mutex<Option<String>>>,
 }
 
+/// [`Ahead::recv_until`]'s deadline passed before the next item was ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeUp;
+
 /// Whose turn it is to hand its item on, and whether the sequence has ended.
 struct Turn {
     next: u64,
@@ -92,6 +96,19 @@ impl<T: Send + 'static> Ahead<T> {
         self.rx.as_ref()?.recv().ok()
     }
 
+    /// [`Ahead::recv`], waiting no later than `deadline` (`None`: as long as it takes):
+    /// `Err(TimeUp)` when the deadline passes first (the item stays unreceived; [`Ahead::finish`]
+    /// then abandons it).
+    pub fn recv_until(&self, deadline: Option<std::time::Instant>) -> Result<Option<T>, TimeUp> {
+        let Some(rx) = self.rx.as_ref() else { return Ok(None) };
+        let Some(deadline) = deadline else { return Ok(rx.recv().ok()) };
+        match rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+            Ok(item) => Ok(Some(item)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Ok(None),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(TimeUp),
+        }
+    }
+
     /// Stops the threads, waits for them, and gives the message of a panic in `make`, if any.
     pub fn finish(mut self) -> Result<(), String> {
         self.stop.store(true, Ordering::Relaxed);
@@ -142,6 +159,22 @@ mod tests {
         let got: Vec<u64> = std::iter::from_fn(|| a.recv()).collect();
         assert_eq!(got, vec![0, 1, 2, 3]);
         assert_eq!(a.finish().unwrap_err(), "batch 4 exploded");
+    }
+
+    #[test]
+    fn recv_until_gives_up_at_the_deadline_and_finish_stops_a_slow_item() {
+        let a = Ahead::start(0, 1, 1, |k, stop| {
+            // Item 1 takes "forever" unless stopped.
+            while k == 1 && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Some(k)
+        });
+        let far = std::time::Instant::now() + Duration::from_secs(60);
+        assert_eq!(a.recv_until(Some(far)), Ok(Some(0)));
+        let soon = std::time::Instant::now() + Duration::from_millis(50);
+        assert_eq!(a.recv_until(Some(soon)), Err(TimeUp));
+        assert!(a.finish().is_ok());
     }
 
     #[test]

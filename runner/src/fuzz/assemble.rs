@@ -1,9 +1,12 @@
 //! Assembling a batch of programs as one module with `ptxas`, and attributing what goes wrong
 //! to single programs: an error line falls inside one program's entry; a crash of the
 //! assembler (a signal, or an "internal error") is narrowed down by assembling the programs
-//! one at a time.
+//! one at a time. A ptxas that ran past its time limit ([`crate::ptxas::timeout_for`]) is a
+//! crash of every program of the module (narrowing it down would wait out the limit once per
+//! program).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use oracle::program::{text, Program};
 use rayon::prelude::*;
@@ -43,7 +46,9 @@ fn crash_text(out: &str) -> bool {
 }
 
 /// Assembles `programs` (indices `which`) at `-O{opt}` for `arch`, writing the cubin under
-/// `dir`. Rejected or crashing programs are left out and the rest re-assembled.
+/// `dir`. Rejected or crashing programs are left out and the rest re-assembled. Once `stop`
+/// is set, the ptxas running is killed and the result is an error (the batch is abandoned).
+#[allow(clippy::too_many_arguments)]
 pub fn assemble(
     ptxas: &Ptxas,
     programs: &[Program],
@@ -52,6 +57,7 @@ pub fn assemble(
     opt: u8,
     dir: &Path,
     tag: &str,
+    stop: Option<&AtomicBool>,
 ) -> std::io::Result<Assembled> {
     let mut result = Assembled::default();
     let mut live: Vec<usize> = which.to_vec();
@@ -62,10 +68,19 @@ pub fn assemble(
         let refs: Vec<&Program> = live.iter().map(|&i| &programs[i]).collect();
         let (module, starts) = module_with_lines(&refs);
         let cubin = dir.join(format!("{tag}-O{opt}-{round}.cubin"));
-        let asm = ptxas.assemble(&module, arch, opt, Some(&cubin)).map_err(std::io::Error::other)?;
+        let limit = crate::ptxas::timeout_for(&module).map_err(std::io::Error::other)?;
+        let asm =
+            ptxas.assemble_within(&module, arch, opt, Some(&cubin), limit, stop).map_err(std::io::Error::other)?;
         if asm.ok {
             result.cubin = Some(cubin);
             result.accepted = live;
+            return Ok(result);
+        }
+        if asm.timed_out {
+            // Narrowing down would run the hung ptxas again once per program: the module's
+            // programs share the crash.
+            let why = asm.output.trim().to_string();
+            result.crashed.extend(live.iter().map(|&i| (i, why.clone())));
             return Ok(result);
         }
         if asm.crashed || crash_text(&asm.output) || asm.error_lines().is_empty() {
@@ -74,7 +89,8 @@ pub fn assemble(
                 .par_iter()
                 .map(|&i| {
                     let m = programs[i].module_text();
-                    let v = ptxas.assemble(&m, arch, opt, None).ok().map(|a| {
+                    let run = |limit| ptxas.assemble_within(&m, arch, opt, None, limit, stop).ok();
+                    let v = crate::ptxas::timeout_for(&m).ok().and_then(run).map(|a| {
                         let crashed = a.crashed || crash_text(&a.output);
                         (a.ok && !crashed, if crashed { format!("CRASH {}", a.output) } else { a.output })
                     });

@@ -448,8 +448,7 @@ pub fn run_with(
     } else {
         KnownSet::empty()
     };
-    super::check_run_dir(&o.run_dir, o.resume)?;
-    std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
+    let _lock = super::lock_run_dir(&o.run_dir, o.resume)?;
     let mut s = AsyncSummary { gpu_unavailable, ..AsyncSummary::default() };
     s.backends =
         std::iter::once(crate::backend::oracle::NAME.to_string()).chain(gpus.iter().map(|b| b.name())).collect();
@@ -468,6 +467,8 @@ pub fn run_with(
         triage: super::triage::TriageCounts::default(),
         stages: BTreeMap::new(),
         swarm: None,
+        kinds: BTreeMap::new(),
+        checkpoint: None,
         memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
     };
     let mut state = super::open_state(&state_path, o.resume, fresh)?;
@@ -490,6 +491,10 @@ pub fn run_with(
         environment: env.clone(),
         extra: super::campaign_extra(o.seed, o.shard, &[("mode", "async")]),
     })?;
+    // What the batches run again had recorded before the last session ended is taken back.
+    if let Some(c) = state.checkpoint.as_ref().filter(|_| o.resume) {
+        store.rollback(c)?;
+    }
     let start = Instant::now();
     let s0 = state.programs;
     let mut last_status = Instant::now();
@@ -505,7 +510,7 @@ pub fn run_with(
             builds.push(b);
         }
     }
-    let producer: super::ahead::Ahead<Batch> = super::ahead::Ahead::start(first, 2, 1, move |b, _| {
+    let producer: super::ahead::Ahead<Batch> = super::ahead::Ahead::start(first, 2, 1, move |b, stop| {
         let o = &producer_opts;
         let n = super::session_batch_size(o.batch, o.max_programs, first, b);
         if n == 0 {
@@ -515,6 +520,9 @@ pub fn run_with(
         let t = Instant::now();
         let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, b, k)).collect();
         let made = StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 };
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         let programs: Vec<&MemProgram> = prepared.iter().filter_map(|p| p.result.as_ref().ok().map(|r| &r.0)).collect();
         let assembled = std::thread::scope(|s| {
             let handles: Vec<_> = builds
@@ -535,7 +543,11 @@ pub fn run_with(
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Some((b, prepared, made, assembled)) = producer.recv() else { break };
+        // The time is up while a batch is still being prepared: it is not counted, and a
+        // resumed campaign runs it.
+        let Ok(Some((b, prepared, made, assembled))) = producer.recv_until(start.checked_add(o.time)) else {
+            break;
+        };
         for (label, (_, t)) in &assembled {
             add_stage(&mut s.stages, &format!("{label} (ahead, wall of a preparing thread)"), *t);
         }
@@ -651,6 +663,7 @@ pub fn run_with(
         let mut snapshot = state.clone();
         snapshot.seconds += start.elapsed().as_secs_f64();
         snapshot.memory = Some(session_totals(&totals, &s, &minimized_kinds));
+        snapshot.checkpoint = Some(store.checkpoint());
         write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
         if o.progress && last_status.elapsed() >= super::PLAIN_STATUS_EVERY {
             eprintln!(
@@ -675,6 +688,7 @@ pub fn run_with(
         add_stage(&mut state.stages, name, *t);
     }
     state.memory = Some(totals);
+    state.checkpoint = Some(store.checkpoint());
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     s.campaign_programs = state.programs;
     store.update_meta(|m| {

@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use oracle::isa::Target;
@@ -169,7 +170,10 @@ impl Engine {
 
     /// Runs `programs` on every backend.
     pub fn run(&mut self, programs: &[Program], inputs: &[Inputs], tag: &str) -> Vec<ProgramResult> {
-        let prepared = self.preparer().prepare(programs, inputs, tag);
+        let never = AtomicBool::new(false);
+        let Some(prepared) = self.preparer().prepare(programs, inputs, tag, &never) else {
+            unreachable!("preparation stops only when asked to")
+        };
         self.execute(programs, inputs, prepared)
     }
 
@@ -303,23 +307,29 @@ pub struct Preparer {
 
 impl Preparer {
     /// Runs the oracle on every program (all cores) and the batch's assemblies (each distinct
-    /// [`Build`] the backends declare, concurrently, one thread each).
-    pub fn prepare(&self, programs: &[Program], inputs: &[Inputs], tag: &str) -> Prepared {
+    /// [`Build`] the backends declare, concurrently, one thread each). `None` once `stop` is
+    /// set: the oracle runs no further program and the running ptxas processes are killed
+    /// (the campaign's time is up; the batch is abandoned).
+    pub fn prepare(&self, programs: &[Program], inputs: &[Inputs], tag: &str, stop: &AtomicBool) -> Option<Prepared> {
         use rayon::prelude::*;
         let mut stages = BTreeMap::new();
         let oracle_start = Instant::now();
         let (expected, oracle_cpu): (Vec<Result<Vec<Expected>, InterpError>>, Vec<f64>) = {
             let (allow, plant) = (&self.allow, self.plant);
-            programs
+            let each: Option<Vec<_>> = programs
                 .par_iter()
                 .zip(inputs.par_iter())
                 .map(|(p, i)| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let (r, t) = measure(|| {
                         interp::run_with(p, i, allow, RunOptions { plant, ..RunOptions::default() }).map(|(o, _)| o)
                     });
-                    (r, t.cpu_s)
+                    Some((r, t.cpu_s))
                 })
-                .unzip()
+                .collect();
+            each?.into_iter().unzip()
         };
         let oracle = StageTime { wall_s: oracle_start.elapsed().as_secs_f64(), cpu_s: oracle_cpu.iter().sum() };
         add_stage(&mut stages, "oracle", oracle);
@@ -340,13 +350,17 @@ impl Preparer {
                     let (arch, valid) = (&arch, &valid);
                     s.spawn(move || {
                         let tag = format!("{tag}{}", label_suffix(b.label.as_deref()));
-                        let (r, t) = measure(|| assemble(&b.ptxas, programs, valid, arch, b.opt, dir, &tag));
+                        let (r, t) =
+                            measure(|| assemble(&b.ptxas, programs, valid, arch, b.opt, dir, &tag, Some(stop)));
                         (b.label(), r, t)
                     })
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
         });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
         for (by, r, t) in assembled {
             add_stage(&mut stages, &by, t);
@@ -375,7 +389,7 @@ impl Preparer {
                 }
             }
         }
-        Prepared { results, cubins, valid, stages }
+        Some(Prepared { results, cubins, valid, stages })
     }
 }
 

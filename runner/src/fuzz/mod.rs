@@ -7,24 +7,29 @@
 //! or a rejection of a program the model calls valid. Each raw finding is first triaged
 //! cheaply: packaged as it is, and counted as known when its signature (its shape above all)
 //! matches `corpus/known/`, or counted under the first finding of its kind when that kind
-//! (class, backends, how) was minimized [`MINIMIZE_PER_KIND`] times this session; neither is
+//! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign; neither is
 //! minimized. The rest go to the minimization thread ([`minimize::Minimizer`], its own
 //! engine, a bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding unminimized):
 //! it reduces the case while it still shows the same class, disagreeing backends and kind of
 //! difference ([`minimize::still_shows`]) and triage packages it (signature with shape, case
 //! file, finding); the campaign records what it hands back after each batch. The campaign
-//! ends when its time is up; queued minimizations whose turn comes after that are stored
+//! ends when its time is up, also within a batch: a batch still being prepared then is abandoned
+//! (its oracle runs and ptxas processes stopped), is not counted, and is the first a resumed
+//! campaign runs; queued minimizations whose turn comes after that are stored
 //! unminimized (and counted so). At the end the campaign prints the time of every stage (wall
 //! and CPU seconds), also kept in `campaign.json`.
 //!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
-//!   batch's findings, so a resumed campaign re-runs at most the batch it was killed in and
-//!   the batches whose findings were still being minimized (its `next_batch` never passes
-//!   one of those; their programs and occurrences are then counted again); it is checked on load ([`State::parse`]: every counter in range, the field
-//!   named otherwise). Every finding is on disk (atomically) before the state that counts it.
+//!   batch whose findings are settled (none still being minimized): it then counts exactly the
+//!   batches before its `next_batch` — programs, families, what triage saw of each kind
+//!   ([`triage::KindState`]) and the finding store's counts ([`State::checkpoint`]). A resumed
+//!   campaign takes back what later batches had recorded ([`FindingStore::rollback`]) and runs
+//!   them again, so it ends with the programs and findings of the uninterrupted campaign. It is
+//!   checked on load ([`State::parse`]: every counter in range, the field named otherwise).
+//!   Every finding is on disk (atomically) before the state that counts it.
 //! - A campaign starts only in a missing or empty directory and resumes only where a campaign
-//!   is; no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
+//!   is, and holds the directory's lock while it runs ([`lock_run_dir`]); no folder of a run directory may be a symbolic link; ptxdiff deletes only what it
 //!   created (its `scratch/` folder, its own temporary files).
 //! - Counters saturate, never wrap; a panic while preparing batches is an error, never a
 //!   normal summary.
@@ -155,6 +160,14 @@ pub struct State {
     /// campaign does not adapt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swarm: Option<adapt::Swarm>,
+    /// What triage saw of each kind of raw finding over the campaign ([`triage::KindState`]),
+    /// so that a resumed campaign de-duplicates as the uninterrupted one would.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kinds: BTreeMap<String, triage::KindState>,
+    /// The finding store's counts when this state was written: a resumed campaign first
+    /// takes back what the batches it runs again had recorded ([`FindingStore::rollback`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<crate::findings::store::Checkpoint>,
     /// A campaign over memory programs (`fuzz --async`): its generator configuration and
     /// counters (then `config` is unused and `invalid` counts the programs the oracle
     /// refused); none for register programs.
@@ -264,14 +277,15 @@ const SCRATCH: &str = "scratch";
 /// (ptxdiff would otherwise overwrite or delete files it did not create); a resumed one needs
 /// a campaign there. Neither may be, or have its folders be, symbolic links.
 fn check_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<()> {
-    use crate::findings::store::{refuse_links, CASES_DIR, FINDINGS_DIR};
+    use crate::findings::store::{refuse_links, CASES_DIR, FINDINGS_DIR, LOCK_FILE};
     refuse_links(dir, &[FINDINGS_DIR, CASES_DIR, SCRATCH])?;
     let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
     if !meta.is_dir() {
         bail!("{} is not a directory: give a new or empty directory for the campaign", dir.display());
     }
     let has_campaign = dir.join(STATE).is_file();
-    if resume || dir.read_dir().with_context(|| format!("reading {}", dir.display()))?.next().is_none() {
+    let mut entries = dir.read_dir().with_context(|| format!("reading {}", dir.display()))?;
+    if resume || entries.all(|e| e.is_ok_and(|e| e.file_name() == LOCK_FILE)) {
         return Ok(());
     }
     if has_campaign {
@@ -287,6 +301,21 @@ fn check_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<()> {
     );
 }
 
+/// Checks `dir` for a campaign ([`check_run_dir`]), creates it if missing, takes its lock
+/// (a second campaign on the folder is an error naming the holder's pid) and checks it again
+/// under the lock (another campaign may have started there in between).
+pub fn lock_run_dir(dir: &std::path::Path, resume: bool) -> anyhow::Result<crate::findings::store::RunLock> {
+    // A folder a run has locked before: the lock first, so that a run in progress is named as
+    // such; elsewhere the check first, so that no lock file is left in a folder that is refused.
+    if !dir.join(crate::findings::store::LOCK_FILE).is_file() {
+        check_run_dir(dir, resume)?;
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let lock = crate::findings::store::RunLock::acquire(dir)?;
+    check_run_dir(dir, resume)?;
+    Ok(lock)
+}
+
 /// The campaign state at `path`: with `resume`, the stored one, which must have `fresh`'s
 /// seed, target, shard and kind of program (an error names the difference); otherwise
 /// `fresh`, on disk before the first batch so that a campaign killed in that batch resumes
@@ -296,7 +325,7 @@ pub fn open_state(path: &std::path::Path, resume: bool, fresh: State) -> anyhow:
         write_atomic(path, &serde_json::to_string_pretty(&fresh)?)?;
         return Ok(fresh);
     }
-    let text = std::fs::read_to_string(path)
+    let text = crate::atomic_write::read_capped(path)
         .with_context(|| format!("{}: no campaign to resume here (start one without --resume)", path.display()))?;
     let s = State::parse(&text, path)?;
     if s.seed != fresh.seed || s.target != fresh.target {
@@ -494,8 +523,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     } else {
         KnownSet::empty()
     };
-    check_run_dir(&o.run_dir, o.resume)?;
-    std::fs::create_dir_all(&o.run_dir).with_context(|| format!("creating {}", o.run_dir.display()))?;
+    let _lock = lock_run_dir(&o.run_dir, o.resume)?;
     let state_path = o.run_dir.join(STATE);
     let registry = Registry::new(Settings {
         ptxas: o.ptxas.clone(),
@@ -520,6 +548,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         triage: triage::TriageCounts::default(),
         stages: BTreeMap::new(),
         swarm: None,
+        kinds: BTreeMap::new(),
+        checkpoint: None,
         memory: None,
     };
     let mut state = open_state(&state_path, o.resume, fresh)?;
@@ -560,9 +590,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         extra: campaign_extra(o.seed, o.shard, &[]),
     })?;
 
+    // What the batches run again had recorded before the last session ended is taken back.
+    if let Some(c) = state.checkpoint.as_ref().filter(|_| o.resume) {
+        store.rollback(c)?;
+    }
     let start = Instant::now();
     let s0 = state.programs;
-    let mut tri = triage::Triage::default();
+    let mut tri = triage::Triage::resumed(&state.kinds);
     let mut stages: BTreeMap<String, engine::StageTime> = BTreeMap::new();
     let children_cpu0 = engine::children_cpu_s();
     // The minimizer runs its own engine (one worker per device is plenty for single cases).
@@ -592,7 +626,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             if adapting { swarm2.config_for(&producer_opts.config, k, stop)? } else { producer_opts.config.clone() };
         let (ps, is, t) = generate_batch_timed(&producer_opts, &cfg, k, n);
         let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
-        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"));
+        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"), stop)?;
         engine::add_stage(&mut prepared.stages, "generation", t);
         Some((k, ps, is, prepared, switches))
     });
@@ -601,7 +635,11 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
-        let Some((b, programs, inputs, prepared, switches)) = producer.recv() else { break };
+        // The time is up while a batch is still being prepared: it is abandoned (its ptxas
+        // processes killed), not counted, and run again by `--resume`.
+        let Ok(Some((b, programs, inputs, prepared, switches))) = producer.recv_until(start.checked_add(o.time)) else {
+            break;
+        };
         let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
         let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
         engine::add_stage(&mut stages, "waiting for preparation", waited);
@@ -652,11 +690,17 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             swarm.finish_batch(b, &switches, &outcomes);
             state.swarm = Some(swarm.snapshot(state.next_batch));
         }
-        let mut snapshot = state.clone();
-        // A resumed campaign runs again the batches whose findings are still being minimized.
-        snapshot.next_batch = tri.oldest_pending().map_or(snapshot.next_batch, |p| p.min(snapshot.next_batch));
-        snapshot.seconds += start.elapsed().as_secs_f64();
-        write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        // Written only where nothing is being minimized: then it counts exactly the batches
+        // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
+        // takes back whatever later batches recorded and runs them again.
+        if let Some(kinds) = tri.settled_kinds() {
+            let mut snapshot = state.clone();
+            snapshot.kinds = kinds;
+            snapshot.checkpoint = Some(store.checkpoint());
+            snapshot.triage.add(&tri.counts);
+            snapshot.seconds += start.elapsed().as_secs_f64();
+            write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        }
         if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
             let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
             if tty {
@@ -711,6 +755,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     }
     state.seconds += seconds;
     state.triage.add(&tri.counts);
+    if let Some(kinds) = tri.settled_kinds() {
+        state.kinds = kinds;
+        state.checkpoint = Some(store.checkpoint());
+    }
     for (name, t) in &stages {
         engine::add_stage(&mut state.stages, name, *t);
     }
@@ -816,6 +864,8 @@ mod tests {
             triage: triage::TriageCounts::default(),
             stages: BTreeMap::new(),
             swarm: None,
+            kinds: BTreeMap::new(),
+            checkpoint: None,
             memory: None,
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();

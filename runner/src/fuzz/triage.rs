@@ -27,8 +27,8 @@ pub struct TriageCounts {
     pub raw: u64,
     /// Counted as known from their unminimized signature: never minimized.
     pub known_before_minimization: u64,
-    /// Of a kind (class, backends, how) already minimized often enough this session: counted
-    /// under the first finding of that kind, not minimized.
+    /// Of a kind (class, backends, how) already minimized often enough in the campaign:
+    /// counted under the first finding of that kind, not minimized.
     pub repeated_kind: u64,
     /// Handed to the minimization thread.
     pub queued: u64,
@@ -117,6 +117,19 @@ impl TriageCounts {
     }
 }
 
+/// What triage remembers of one kind of raw finding (class, backends, how) across sessions:
+/// how often it was seen and the finding later occurrences count under. A campaign's state
+/// carries it ([`super::State::kinds`]), so that a resumed campaign de-duplicates as the
+/// uninterrupted one would.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct KindState {
+    /// Occurrences seen (saturating).
+    pub seen: u32,
+    /// The first finding recorded of this kind.
+    pub first: Option<Finding>,
+}
+
 /// The campaign's triage of raw findings: cheap checks first, the minimization thread for the
 /// rest, and the recording of everything in the store (see the module docs).
 ///
@@ -125,8 +138,8 @@ impl TriageCounts {
 /// as duplicates of the finding it becomes.
 #[derive(Default)]
 pub struct Triage {
-    /// Per kind (pre-signature): occurrences this session, the first finding recorded, and the
-    /// occurrences waiting for that first finding.
+    /// Per kind (pre-signature): occurrences over the campaign, the first finding recorded,
+    /// and the occurrences waiting for that first finding.
     kinds: BTreeMap<String, (u32, Option<Finding>, u64)>,
     /// Jobs with the minimizer, per batch.
     pending: BTreeMap<u64, u64>,
@@ -143,6 +156,26 @@ pub struct Triage {
 }
 
 impl Triage {
+    /// Triage that goes on from the kinds a campaign's earlier sessions saw.
+    pub fn resumed(kinds: &BTreeMap<String, KindState>) -> Triage {
+        let kinds = kinds.iter().map(|(k, s)| (k.clone(), (s.seen, s.first.clone(), 0))).collect();
+        Triage { kinds, ..Triage::default() }
+    }
+
+    /// The kinds seen so far, for the campaign's state; `None` while a minimization is pending
+    /// (its finding, and the occurrences waiting for it, are not recorded yet).
+    pub fn settled_kinds(&self) -> Option<BTreeMap<String, KindState>> {
+        if !self.pending.is_empty() {
+            return None;
+        }
+        Some(
+            self.kinds
+                .iter()
+                .map(|(k, (seen, first, _))| (k.clone(), KindState { seen: *seen, first: first.clone() }))
+                .collect(),
+        )
+    }
+
     /// Records `finding` (with its case text) and counts its occurrences by how they were
     /// recorded (a new finding's further occurrences are duplicates).
     fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<Worth, StoreError> {
@@ -277,12 +310,6 @@ impl Triage {
             self.record(store, Finding { count: waiting, ..first }, "")?;
         }
         Ok(())
-    }
-
-    /// The first batch whose findings are still being minimized, if any: a resumed campaign
-    /// must run it again.
-    pub fn oldest_pending(&self) -> Option<u64> {
-        self.pending.keys().next().copied()
     }
 }
 

@@ -46,7 +46,7 @@ pub fn check(baseline: &Path, run_dir: &Path, known: &KnownSet) -> Result<Change
     for line in changes.lines() {
         println!("{line}");
     }
-    changes.write(run_dir).map_err(|source| BaselineError::Write { dir: run_dir.to_path_buf(), source })?;
+    changes.write(run_dir, true).map_err(|e| BaselineError::Write { dir: run_dir.to_path_buf(), source: e.into() })?;
     Ok(changes)
 }
 

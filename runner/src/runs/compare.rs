@@ -419,10 +419,19 @@ impl Changes {
         md
     }
 
-    /// Writes `changes.json` and `changes.md` into `dir`, atomically.
-    pub fn write(&self, dir: &std::path::Path) -> std::io::Result<()> {
-        crate::atomic_write::write_atomic(&dir.join(CHANGES_JSON), serde_json::to_string_pretty(self)?)?;
-        crate::atomic_write::write_atomic(&dir.join(CHANGES_MD), self.markdown())
+    /// Writes `changes.json` and `changes.md` into `dir`, atomically; an existing one of
+    /// them only with `overwrite` (a run's own, or `--force`), and never one that is no
+    /// regular file ([`crate::atomic_write::write_new`]). Neither is written if either is
+    /// refused.
+    pub fn write(&self, dir: &std::path::Path, overwrite: bool) -> Result<(), crate::atomic_write::WriteError> {
+        use crate::atomic_write::{check_output, write_new, WriteError};
+        let (json, md) = (dir.join(CHANGES_JSON), dir.join(CHANGES_MD));
+        check_output(&json, overwrite)?;
+        check_output(&md, overwrite)?;
+        let text =
+            serde_json::to_string_pretty(self).map_err(|e| WriteError::Io { path: json.clone(), source: e.into() })?;
+        write_new(&json, text, overwrite)?;
+        write_new(&md, self.markdown(), overwrite)
     }
 }
 

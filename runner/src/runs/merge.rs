@@ -22,7 +22,7 @@ use super::shard::Shard;
 use crate::atomic_write::write_atomic;
 use crate::conform::results::{Report, ROWS_JSON};
 use crate::conform::{select_forms, Row};
-use crate::findings::store::{CASES_DIR, FINDINGS_JSON};
+use crate::findings::store::{RunLock, CASES_DIR, FINDINGS_JSON, LOCK_FILE};
 use crate::findings::{render, FindingStore, FindingsDoc, KnownHit, KnownSet, RunMeta, StoreError};
 
 /// Why runs could not be merged.
@@ -236,10 +236,16 @@ pub fn merge(runs: &[RunRecord], out: &Path, command: &str) -> Result<Merged, Me
         RunKind::Conform => Some(merge_rows(runs)?),
         RunKind::Fuzz => None,
     };
-    if std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
+    let empty = || !std::fs::read_dir(out).is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.file_name() != LOCK_FILE)));
+    if !empty() {
         return Err(MergeError::OutNotEmpty(out.to_path_buf()));
     }
     std::fs::create_dir_all(out).map_err(io(out))?;
+    // Under the lock, nobody else is writing it; it must still be empty.
+    let _lock = RunLock::acquire(out)?;
+    if !empty() {
+        return Err(MergeError::OutNotEmpty(out.to_path_buf()));
+    }
     let run_id = out.file_name().map_or_else(|| "merged".into(), |n| n.to_string_lossy().into_owned());
     let sources: Vec<String> = runs.iter().map(|r| r.dir.display().to_string()).collect();
     let missing_note = (!missing.is_empty()).then(|| {
@@ -277,7 +283,7 @@ pub fn merge(runs: &[RunRecord], out: &Path, command: &str) -> Result<Merged, Me
             // The case file is named by the signature's key, recomputed here rather than taken
             // from the stored id, so no id from a file can point outside `cases/`.
             let case_path = rec.dir.join(CASES_DIR).join(format!("{}.case", f.signature.key()));
-            let case = std::fs::read_to_string(&case_path)
+            let case = crate::atomic_write::read_capped(&case_path)
                 .unwrap_or_else(|_| format!("// no case file in {}\n", rec.dir.display()));
             let mut f = f.clone();
             f.replay = String::new();

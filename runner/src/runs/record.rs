@@ -89,7 +89,8 @@ pub struct RunRecord {
 }
 
 fn read_json(path: &Path) -> Result<serde_json::Value, RecordError> {
-    let text = std::fs::read_to_string(path).map_err(|source| RecordError::Io { path: path.into(), source })?;
+    let text =
+        crate::atomic_write::read_capped(path).map_err(|source| RecordError::Io { path: path.into(), source })?;
     serde_json::from_str(&text).map_err(|e| RecordError::Corrupt { path: path.into(), message: e.to_string() })
 }
 

@@ -3,12 +3,13 @@
 //! nvdisasm comes from the pinned `nvidia-cuda-nvdisasm` wheel of the same release as the pinned
 //! ptxas, looked up and installed exactly as ptxas is ([`crate::ptxas::Tool`]: `NVDISASM`, `PATH`,
 //! `$CUDA_HOME/bin`, `.tools/nvdisasm/`, the user's cache, `/usr/local/cuda/bin`). Every run is
-//! killed after its time limit ([`Nvdisasm::disassemble`]); its output goes to a file, never a
-//! pipe, so a large listing cannot block it.
+//! killed after its time limit ([`Nvdisasm::disassemble`]), with whatever it started (its
+//! process group: [`crate::ptxas`]'s runner, the one for both tools); its output is read as it
+//! comes, so a large listing cannot block it, up to [`MAX_LISTING`] bytes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -20,6 +21,10 @@ pub const NVDISASM: Tool = Tool { name: "nvdisasm", env: "NVDISASM", dir: "nvdis
 /// The time limit of one disassembly unless the caller gives another: nvdisasm takes well under
 /// a second for a 256-program module (docs/PERFORMANCE.md).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most bytes of a listing (or of nvdisasm's stderr) kept: hundreds of times the listing
+/// of a 256-program module.
+pub const MAX_LISTING: usize = 256 << 20;
 
 /// Errors from locating or running nvdisasm.
 #[derive(Debug, Error)]
@@ -96,8 +101,7 @@ impl Nvdisasm {
 
     /// Uses the nvdisasm at `path`, reading its version (bounded by [`DEFAULT_TIMEOUT`]).
     pub fn at(path: &Path) -> Result<Nvdisasm, DisasmError> {
-        let dir = tempfile::tempdir().map_err(|source| DisasmError::Io { path: path.to_path_buf(), source })?;
-        let (status, stdout, stderr) = run_bounded(path, &["--version".as_ref()], dir.path(), DEFAULT_TIMEOUT)
+        let (status, stdout, stderr) = run_bounded(path, &["--version".as_ref()], DEFAULT_TIMEOUT)
             .map_err(|e| e.into_error(path, Path::new("--version"), DEFAULT_TIMEOUT))?;
         if !status.success() {
             return Err(DisasmError::Failed {
@@ -119,8 +123,7 @@ impl Nvdisasm {
     /// The SASS listing of every function in `cubin` (`nvdisasm -c`: code sections only), or an
     /// error if nvdisasm fails or runs longer than `limit` (then it is killed).
     pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
-        let dir = tempfile::tempdir().map_err(|source| DisasmError::Io { path: self.path.clone(), source })?;
-        let (status, stdout, stderr) = run_bounded(&self.path, &["-c".as_ref(), cubin.as_os_str()], dir.path(), limit)
+        let (status, stdout, stderr) = run_bounded(&self.path, &["-c".as_ref(), cubin.as_os_str()], limit)
             .map_err(|e| e.into_error(&self.path, cubin, limit))?;
         if !status.success() {
             return Err(DisasmError::Failed {
@@ -149,40 +152,20 @@ impl RunError {
     }
 }
 
-/// Runs `exe ARGS` with stdout and stderr in files under `dir`, killing it after `limit`: its
-/// status, stdout and stderr.
+/// Runs `exe ARGS` for at most `limit` ([`crate::ptxas::run_bounded`]: killed with its process
+/// group): its status, stdout and stderr.
 fn run_bounded(
     exe: &Path,
     args: &[&std::ffi::OsStr],
-    dir: &Path,
     limit: Duration,
 ) -> Result<(std::process::ExitStatus, String, String), RunError> {
-    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
-    let out = std::fs::File::create(&out_path).map_err(RunError::Io)?;
-    let err = std::fs::File::create(&err_path).map_err(RunError::Io)?;
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .spawn()
-        .map_err(RunError::Io)?;
-    let start = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    let status = loop {
-        if let Some(s) = child.try_wait().map_err(RunError::Io)? {
-            break s;
-        }
-        if start.elapsed() >= limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(RunError::Timeout);
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
-    };
-    let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(RunError::Io);
-    Ok((status, read(&out_path)?, read(&err_path)?))
+    use crate::ptxas::End;
+    let b = crate::ptxas::run_bounded(Command::new(exe).args(args), limit, None, MAX_LISTING).map_err(RunError::Io)?;
+    let text = |v: Vec<u8>| String::from_utf8_lossy(&v).into_owned();
+    match b.end {
+        End::Exited(status) => Ok((status, text(b.stdout), text(b.stderr))),
+        End::TimedOut | End::Cancelled => Err(RunError::Timeout),
+    }
 }
 
 #[cfg(test)]
@@ -191,9 +174,8 @@ mod tests {
 
     #[test]
     fn a_run_past_its_limit_is_killed_and_named() {
-        let dir = tempfile::tempdir().unwrap();
-        let start = Instant::now();
-        let r = run_bounded(Path::new("sleep"), &["5".as_ref()], dir.path(), Duration::from_millis(100));
+        let start = std::time::Instant::now();
+        let r = run_bounded(Path::new("sleep"), &["5".as_ref()], Duration::from_millis(100));
         assert!(matches!(r, Err(RunError::Timeout)), "sleep 5 is cut at 100 ms");
         assert!(start.elapsed() < Duration::from_secs(3), "killed, not waited for: {:?}", start.elapsed());
         let e = RunError::Timeout.into_error(Path::new("nvdisasm"), Path::new("a.cubin"), Duration::from_secs(1));
@@ -201,17 +183,27 @@ mod tests {
     }
 
     #[test]
-    fn output_and_status_come_back_from_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let Ok((status, out, err)) = run_bounded(
-            Path::new("sh"),
-            &["-c".as_ref(), "echo out; echo err >&2; exit 3".as_ref()],
-            dir.path(),
-            DEFAULT_TIMEOUT,
-        ) else {
+    fn output_and_status_come_back() {
+        let Ok((status, out, err)) =
+            run_bounded(Path::new("sh"), &["-c".as_ref(), "echo out; echo err >&2; exit 3".as_ref()], DEFAULT_TIMEOUT)
+        else {
             panic!("sh runs")
         };
         assert_eq!((status.code(), out.as_str(), err.as_str()), (Some(3), "out\n", "err\n"));
+    }
+
+    /// Issue 28 (the nvdisasm half): a tool that exits but leaves a child holding its output
+    /// pipe does not hold up the run; the child is killed with the tool's process group.
+    #[test]
+    fn a_child_holding_the_pipe_neither_blocks_nor_survives() {
+        let start = std::time::Instant::now();
+        let Ok((status, out, _)) =
+            run_bounded(Path::new("sh"), &["-c".as_ref(), "sleep 1000 & echo listing".as_ref()], DEFAULT_TIMEOUT)
+        else {
+            panic!("sh runs")
+        };
+        assert_eq!((status.code(), out.as_str()), (Some(0), "listing\n"));
+        assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
     }
 
     #[test]
