@@ -190,20 +190,7 @@ fn a_null_source_is_fine_when_nothing_is_read() {
 fn createpolicy_feeds_cache_hinted_copies() {
     let src = ramp(32);
     let line = json!({
-        "program": [
-            "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;",
-            "mbarrier.init.shared::cta.b64 [bar], 1;",
-            "fence.mbarrier_init.release.cluster;",
-            "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 32;",
-            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [win], [src], 32, [bar], pol;",
-            "L: mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
-            "@!p bra L;",
-            "cp.async.ca.shared.global.L2::cache_hint [win+32], [src+4], 4, pol;",
-            "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol2, [src], 16, 32;",
-            "cp.async.cg.shared.global.L2::cache_hint [win+48], [src+16], 16, 5, pol2;",
-            "cp.async.wait_all;",
-            "st.global.u64 [out], pol;",
-        ],
+        "program": common::CREATEPOLICY_PROGRAM.iter().chain(&["st.global.u64 [out], pol;"]).collect::<Vec<_>>(),
         "buffers": {
             "src": {"space": "global", "hex": hex(&src)},
             "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"},

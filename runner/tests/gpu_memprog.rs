@@ -144,19 +144,7 @@ fn lines() -> Vec<(&'static str, Value)> {
         (
             "createpolicy and cache-hinted copies",
             json!({
-                "program": [
-                    "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;",
-                    "mbarrier.init.shared::cta.b64 [bar], 1;",
-                    "fence.mbarrier_init.release.cluster;",
-                    "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 32;",
-                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [win], [src], 32, [bar], pol;",
-                    "L: mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
-                    "@!p bra L;",
-                    "cp.async.ca.shared.global.L2::cache_hint [win+32], [src+4], 4, pol;",
-                    "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol2, [src], 16, 32;",
-                    "cp.async.cg.shared.global.L2::cache_hint [win+48], [src+16], 16, 5, pol2;",
-                    "cp.async.wait_all;",
-                ],
+                "program": common::CREATEPOLICY_PROGRAM,
                 "buffers": {"src": {"space": "global", "hex": hex(&ramp(32))}, "win": {"space": "shared", "len": 64, "align": 128, "fill": "a5"}, "bar": {"space": "shared", "len": 8, "align": 8}},
                 "read": ["win"],
             }),

@@ -89,3 +89,22 @@ pub fn replaced_line(replace: &[&str], fences: bool, tx: u32) -> serde_json::Val
         "read": ["win"],
     })
 }
+
+/// A memory program over `src` (32 global bytes), `win` (64 shared bytes) and `bar`:
+/// `createpolicy` (fractional, then range) feeding a hinted bulk load on an mbarrier and two
+/// hinted `cp.async` (the second with src-size 5), then `cp.async.wait_all` — the copies land
+/// as without the hints (§9.7.9.18: the policy is a hint only).
+#[allow(dead_code)] // used by some of the test files
+pub const CREATEPOLICY_PROGRAM: [&str; 11] = [
+    "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;",
+    "mbarrier.init.shared::cta.b64 [bar], 1;",
+    "fence.mbarrier_init.release.cluster;",
+    "mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], 32;",
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [win], [src], 32, [bar], pol;",
+    "L: mbarrier.try_wait.shared::cta.b64 p, [bar], st;",
+    "@!p bra L;",
+    "cp.async.ca.shared.global.L2::cache_hint [win+32], [src+4], 4, pol;",
+    "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol2, [src], 16, 32;",
+    "cp.async.cg.shared.global.L2::cache_hint [win+48], [src+16], 16, 5, pol2;",
+    "cp.async.wait_all;",
+];
