@@ -436,13 +436,7 @@ impl Ptxas {
         if !matches!(out.end, End::Exited(_)) {
             return Err(PtxasError::Timeout { path: path.to_path_buf(), limit });
         }
-        let text = String::from_utf8_lossy(&out.stdout);
-        let version = text
-            .lines()
-            .find(|l| l.contains("release"))
-            .unwrap_or_else(|| text.lines().last().unwrap_or("unknown"))
-            .trim()
-            .to_string();
+        let version = release_line(&String::from_utf8_lossy(&out.stdout));
         Ok(Ptxas { path: path.to_path_buf(), version })
     }
 
@@ -548,6 +542,16 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
         out.push(Diagnostic { line, severity, message: msg.trim().to_string() });
     }
     out
+}
+
+/// The line of an NVIDIA tool's `--version` output that names its release ("Cuda compilation
+/// tools, release 13.0, V13.0.88"), else its last line, else "unknown".
+pub fn release_line(text: &str) -> String {
+    text.lines()
+        .find(|l| l.contains("release"))
+        .unwrap_or_else(|| text.lines().last().unwrap_or("unknown"))
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -222,15 +222,6 @@ fn no_gpu() -> bool {
     std::env::var_os("CUDA_VISIBLE_DEVICES").is_none() && !Path::new("/dev/nvidia0").exists()
 }
 
-/// A generated program's case file in `dir`.
-fn a_case(dir: &Path) -> std::path::PathBuf {
-    let target: oracle::isa::Target = "sm_90".parse().unwrap();
-    let (p, i) = generator::program::generate_seeded(9, &generator::program::Config::default(), &target, "p");
-    let path = dir.join("p.case");
-    std::fs::write(&path, oracle::program::text::case(&p, &i)).unwrap();
-    path
-}
-
 #[test]
 fn nonsense_options_are_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -290,7 +281,8 @@ fn nonsense_options_are_errors() {
             .unwrap();
         let text = text_of(&out);
         assert!(!out.status.success() && text.contains("unavailable") && text.contains("cuda:jit"), "{text}");
-        let out = ptxdiff().arg("replay").arg(a_case(dir.path())).args(["--backends", "cuda:jit"]).output().unwrap();
+        let out =
+            ptxdiff().arg("replay").arg(common::a_case(dir.path())).args(["--backends", "cuda:jit"]).output().unwrap();
         let text = text_of(&out);
         assert!(!out.status.success() && text.contains("unavailable") && !text.contains("agrees"), "{text}");
     }
@@ -299,7 +291,7 @@ fn nonsense_options_are_errors() {
 #[test]
 fn replay_bounds_header_sizes_and_names_the_oracle_once() {
     let dir = tempfile::tempdir().unwrap();
-    let case = a_case(dir.path());
+    let case = common::a_case(dir.path());
     let out = ptxdiff().arg("replay").arg(&case).args(["--backends", "oracle,oracle-worker"]).output().unwrap();
     let text = text_of(&out);
     assert!(out.status.success(), "{text}");

@@ -5,6 +5,8 @@
 //! two runs on one folder. No GPU is needed; each command runs under a deadline, so a
 //! regression fails the test instead of hanging it.
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -48,21 +50,12 @@ fn fake_ptxas(dir: &Path, assemble: &str) -> PathBuf {
     path
 }
 
-/// A generated program's case file in `dir`.
-fn a_case(dir: &Path) -> PathBuf {
-    let target: oracle::isa::Target = "sm_90".parse().unwrap();
-    let (p, i) = generator::program::generate_seeded(9, &generator::program::Config::default(), &target, "p");
-    let path = dir.join("p.case");
-    std::fs::write(&path, oracle::program::text::case(&p, &i)).unwrap();
-    path
-}
-
 /// Issue 28: a ptxas that hangs, or that leaves a child holding its pipe, hung `replay` and
 /// `fuzz` forever. Now it is a crash finding that names the limit (`PTXDIFF_PTXAS_TIMEOUT`).
 #[test]
 fn a_hung_ptxas_is_a_finding_not_a_hang() {
     let dir = tempfile::tempdir().unwrap();
-    let case = a_case(dir.path());
+    let case = common::a_case(dir.path());
     let hung_dir = dir.path().join("hung");
     let holder_dir = dir.path().join("holder");
     std::fs::create_dir_all(&hung_dir).unwrap();
@@ -237,7 +230,7 @@ fn outputs_never_replace_what_is_no_regular_file_or_exists() {
     assert_ne!(std::fs::read_to_string(out_dir.join("changes.md")).unwrap(), "my notes");
 
     // minimize refuses before it works: an existing CASE.min.case, a link, a device node.
-    let case = a_case(dir.path());
+    let case = common::a_case(dir.path());
     std::fs::write(case.with_extension("min.case"), "mine").unwrap();
     let link = dir.path().join("link.case");
     std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();

@@ -111,12 +111,7 @@ impl Nvdisasm {
                 stderr,
             });
         }
-        let version = stdout
-            .lines()
-            .find(|l| l.contains("release"))
-            .unwrap_or_else(|| stdout.lines().last().unwrap_or("unknown"))
-            .trim()
-            .to_string();
+        let version = crate::ptxas::release_line(&stdout);
         Ok(Nvdisasm { path: path.to_path_buf(), version })
     }
 

@@ -108,3 +108,13 @@ pub const CREATEPOLICY_PROGRAM: [&str; 11] = [
     "cp.async.cg.shared.global.L2::cache_hint [win+48], [src+16], 16, 5, pol2;",
     "cp.async.wait_all;",
 ];
+
+/// A generated program's case file `p.case` in `dir` (seed 9, sm_90, the default generator).
+#[allow(dead_code)] // used by some of the test files
+pub fn a_case(dir: &Path) -> std::path::PathBuf {
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let (p, i) = generator::program::generate_seeded(9, &generator::program::Config::default(), &target, "p");
+    let path = dir.join("p.case");
+    std::fs::write(&path, oracle::program::text::case(&p, &i)).unwrap();
+    path
+}
