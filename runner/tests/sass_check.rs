@@ -6,7 +6,8 @@
 //!
 //! `generated_programs_at_scale` (ignored; `SASS_PROGRAMS=10000 cargo test -p ptxdiff --test
 //! sass_check -- --ignored --nocapture`) checks many programs at -O0 and -O3 and prints what it
-//! flags and what the check cost (docs/PERFORMANCE.md).
+//! flags and what the check cost (docs/PERFORMANCE.md). `SASS_OPT=3` checks one level only;
+//! `SASS_DUMP=DIR` writes each flagged kernel's PTX and SASS to DIR for analysis.
 
 mod common;
 
@@ -57,9 +58,36 @@ fn modules(first: u64, n: u64, per: u64) -> Vec<String> {
         .collect()
 }
 
+/// The listing of one function: from its `.section .text.NAME` line to the next section.
+fn function_listing<'a>(listing: &'a str, name: &str) -> &'a str {
+    let head = format!(".section\t.text.{name},");
+    let Some(start) = listing.find(&head).or_else(|| listing.find(&format!(".section .text.{name},"))) else {
+        return "";
+    };
+    let rest = &listing[start + head.len()..];
+    let end = rest.find(".section").map_or(listing.len(), |e| start + head.len() + e);
+    &listing[start..end]
+}
+
+/// The PTX of one program of a module: from its `// ptxdiff-program name=NAME` line to the next.
+fn program_ptx<'a>(module: &'a str, name: &str) -> &'a str {
+    let head = format!("// ptxdiff-program name={name} ");
+    let Some(start) = module.find(&head) else { return "" };
+    let rest = &module[start + head.len()..];
+    let end = rest.find("// ptxdiff-program ").map_or(module.len(), |e| start + head.len() + e);
+    &module[start..end]
+}
+
 /// What checking `modules` at `opt` flagged, the kernels checked, and the CPU seconds spent in
-/// nvdisasm plus the check (not ptxas).
-fn check_modules(ptxas: &Ptxas, checker: &Checker, modules: &[String], opt: u8) -> (Vec<Unwritten>, usize, f64) {
+/// nvdisasm plus the check (not ptxas); with `dump`, each flagged kernel's PTX and SASS are
+/// written there.
+fn check_modules(
+    ptxas: &Ptxas,
+    checker: &Checker,
+    modules: &[String],
+    opt: u8,
+    dump: Option<&std::path::Path>,
+) -> (Vec<Unwritten>, usize, f64) {
     let dir = tempfile::tempdir().unwrap();
     let (mut found, mut kernels, mut cpu) = (Vec::new(), 0, 0.0);
     for (k, m) in modules.iter().enumerate() {
@@ -75,6 +103,14 @@ fn check_modules(ptxas: &Ptxas, checker: &Checker, modules: &[String], opt: u8) 
         let mut f = check_listing(&listing).unwrap();
         cpu += cpu_seconds() - before;
         kernels += listing.matches("STO_CUDA_ENTRY").count();
+        if let Some(dir) = dump {
+            for u in &f {
+                let stem = dir.join(format!("O{opt}-{}", u.kernel));
+                std::fs::write(stem.with_extension("ptx"), program_ptx(m, &u.kernel)).unwrap();
+                let sass = format!("// {u}\n{}", function_listing(&listing, &u.kernel));
+                std::fs::write(stem.with_extension("sass"), sass).unwrap();
+            }
+        }
         found.append(&mut f);
     }
     (found, kernels, cpu)
@@ -96,7 +132,7 @@ fn cpu_seconds() -> f64 {
 fn generated_programs_raise_no_alarm_at_o0() {
     let Some((ptxas, checker)) = tools() else { return };
     let ms = modules(0, 200, 50);
-    let (found, kernels, _) = check_modules(&ptxas, &checker, &ms, 0);
+    let (found, kernels, _) = check_modules(&ptxas, &checker, &ms, 0, None);
     assert!(kernels >= 190, "only {kernels} of 200 kernels checked");
     let lines: Vec<String> = found.iter().map(ToString::to_string).collect();
     assert!(found.is_empty(), "false alarms at -O0 on generated programs:\n{}", lines.join("\n"));
@@ -108,11 +144,19 @@ fn generated_programs_at_scale() {
     let Some((ptxas, checker)) = tools() else { return };
     let n: u64 = std::env::var("SASS_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let first: u64 = std::env::var("SASS_FIRST_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let levels: Vec<u8> = match std::env::var("SASS_OPT").ok().and_then(|v| v.parse().ok()) {
+        Some(opt) => vec![opt],
+        None => vec![0, 3],
+    };
+    let dump = std::env::var_os("SASS_DUMP").map(std::path::PathBuf::from);
+    if let Some(d) = &dump {
+        std::fs::create_dir_all(d).unwrap();
+    }
     let ms = modules(first, n, 250);
     let mut o0 = Vec::new();
-    for opt in [0u8, 3] {
+    for opt in levels {
         let start = Instant::now();
-        let (found, kernels, cpu) = check_modules(&ptxas, &checker, &ms, opt);
+        let (found, kernels, cpu) = check_modules(&ptxas, &checker, &ms, opt, dump.as_deref());
         let mut by_key = std::collections::BTreeMap::<&str, usize>::new();
         for u in &found {
             *by_key.entry(u.key()).or_default() += 1;

@@ -3,35 +3,44 @@
 //!
 //! A forward must-analysis at byte granularity: at each instruction, the bytes of R and UR
 //! registers (and the predicates) that hold a defined value on every path from the entry
-//! ([`State::defined`]), and the registers written whole but only under a guard (`@P0 MOV R2,
-//! …`), with the guard ([`State::cond`]). Nothing is defined at a kernel's entry (the prologue
-//! itself loads the stack pointer R1 from the constant bank; special registers come through
-//! `S2R`/`S2UR`/`CS2R`, which write their destination).
+//! ([`State::defined`]), the bytes defined only where a guard holds (`@P0 MOV R2, …` defines
+//! R2 under P0, [`State::cond`]), and what is known of the predicates ([`State::rel`],
+//! [`Relations`]: constants and implications, `P3 ⇒ !P2`). Nothing is defined at a kernel's
+//! entry (the prologue itself loads the stack pointer R1 from the constant bank; special
+//! registers come through `S2R`/`S2UR`/`CS2R`, which write their destination).
 //!
-//! A read is covered when the bytes it reads are defined, or when it is read under a guard the
-//! register was written under (`@P0 LDG R2 …; @P0 STG …, R2`; a `SEL`'s source under its
-//! condition); writes under complementary guards (`@P0`, `@!P0`) together define the register;
-//! a guard stops counting once its predicate is written again. Bytes are defined as values
-//! flow, the way memcheck tracks them, so that ptxas's partial writes are no finding by
-//! themselves: a `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3`, shifts by
-//! immediates, `SGXT` and `SEL` carry each byte's definedness from the bytes it comes from
-//! ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
-//! undefined), adds and multiplies carry it upwards (a low byte of a sum depends on no higher
-//! byte). Every other instruction reads its sources: if a byte it reads is not defined, the
-//! instruction is a finding, and its result counts as defined (one finding, not a cascade).
-//! Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a conversion from
-//! f16).
+//! A read is covered when the bytes it reads are defined wherever it reads them: under its
+//! guard, and a `SEL`'s source under its condition, a combined comparison's values only where
+//! its predicate operand leaves the result open (`ISETP.NE.OR P0, PT, R13, R6, !P0` reads R13
+//! where P0 holds). Bytes written under a guard count where any literal the read holds under
+//! implies that guard (`@P3 F2F R14` after `@!P2` wrote R14 and `P3 ⇒ !P2` is known). Every
+//! value is described where its instruction's guard holds and, for the guards worth knowing
+//! (those of what it reads and writes, its own and the complement), where each of them holds
+//! too ([`after`]); writes under complementary guards together define a register, and a guard
+//! stops counting once its predicate is written again. Bytes are defined as values flow, the
+//! way memcheck tracks them, so that ptxas's partial writes are no finding by themselves: a
+//! `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
+//! shifts by immediates, `SGXT` and `SEL` carry each byte's definedness from the bytes it
+//! comes from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's
+//! upper half undefined), adds and multiplies carry it upwards (a low byte of a sum depends on
+//! no higher byte). Every other instruction reads its sources: if a byte it reads is not
+//! defined, the instruction is a finding, and its result counts as defined (one finding, not a
+//! cascade). Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a
+//! conversion from f16). A `NOP` reads nothing, its guard included: it has no effect.
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label,
 //! the way out of a waterfall loop (a guarded `BRA.U.ANY` back: every lane has been served, so
 //! what the loop wrote under a guard counts as written, [`waterfall_exit`]),
 //! a call's subroutine (whose `RET` goes on after every call in the function), every label for an
 //! indirect branch. A call to a label not in the listing is taken to define every register (the
-//! check never guesses a finding). Code no path reaches is not checked.
+//! check never guesses a finding). Past a plain `@P BRA` the branch's way has P and the other
+//! way !P; past a guarded `EXIT` the lanes that go on lack its guard ([`edge_facts`]). Code no
+//! path reaches is not checked.
 
 use std::collections::BTreeSet;
 
 use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
+use super::preds::{Input, Join, PredFn, Relations};
 
 /// Bytes of the tracked registers (4 per R and UR register, 1 per predicate), as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,101 +97,120 @@ impl Bits {
         b.0.iter_mut().zip(o.0).for_each(|(x, y)| *x &= y);
         b
     }
+    /// The registers with a byte defined in one and not the other.
+    fn differing(&self, o: &Bits) -> Vec<Reg> {
+        let mut out: Vec<Reg> = Vec::new();
+        for (w, (x, y)) in self.0.iter().zip(o.0).enumerate() {
+            let mut d = x ^ y;
+            while d != 0 {
+                let bit = w * 64 + d.trailing_zeros() as usize;
+                d &= d - 1;
+                if let Some(r) = reg_at(bit) {
+                    if out.last() != Some(&r) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The register a bit of [`Bits`] belongs to.
+fn reg_at(bit: usize) -> Option<Reg> {
+    let (file, n) = if bit < UR_BASE {
+        (File::R, bit / 4)
+    } else if bit < P_BASE {
+        (File::Ur, (bit - UR_BASE) / 4)
+    } else if bit < UP_BASE {
+        (File::P, bit - P_BASE)
+    } else {
+        (File::Up, bit - UP_BASE)
+    };
+    let n = u16::try_from(n).ok()?;
+    (n < file.tracked()).then_some(Reg { file, n })
 }
 
 /// What is known to be defined before an instruction, on every path that reaches it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct State {
-    /// Bytes defined on every path.
+    /// Bytes defined on every path, wherever the lane is.
     defined: Bits,
-    /// Registers written whole on every path, but only under the guard (sorted).
-    cond: Vec<(Reg, Guard)>,
+    /// Bytes defined where a guard holds, beyond `defined`: `(R2, @P0, 0b1111)` after `@P0 MOV
+    /// R2, …` (sorted by register and guard).
+    cond: Vec<(Reg, Guard, u8)>,
+    /// What is known of the predicates ([`Relations`]).
+    rel: Relations,
 }
+
+/// Literals that hold wherever a read or a value happens (the instruction's guard, a select's
+/// condition, the guard a value is wanted under).
+type Ctx = Vec<Guard>;
 
 impl State {
     fn entry() -> State {
-        State { defined: Bits::none(), cond: Vec::new() }
+        State { defined: Bits::none(), cond: Vec::new(), rel: Relations::default() }
     }
 
     fn everything() -> State {
-        State { defined: Bits::all(), cond: Vec::new() }
+        State { defined: Bits::all(), cond: Vec::new(), rel: Relations::default() }
     }
 
-    /// The bytes of `r` defined where `guard` holds.
-    fn bytes(&self, r: Reg, guard: Option<Guard>) -> u8 {
-        match guard {
-            Some(g) if self.cond.binary_search(&(r, g)).is_ok() => whole(r),
-            _ => self.defined.get(r),
+    /// The entries of `r` in [`State::cond`].
+    fn entries(&self, r: Reg) -> &[(Reg, Guard, u8)] {
+        let lo = self.cond.partition_point(|e| e.0 < r);
+        let hi = self.cond.partition_point(|e| e.0 <= r);
+        &self.cond[lo..hi]
+    }
+
+    /// The bytes of `r` defined wherever every literal of `ctx` holds: those defined everywhere,
+    /// and those written under a guard that `ctx` implies (all of them where `ctx` never holds).
+    fn bytes(&self, r: Reg, ctx: &[Guard]) -> u8 {
+        if ctx.iter().any(|c| self.rel.holds(c.complement())) {
+            return whole(r);
         }
-    }
-
-    /// The bytes of `r` defined where either guard holds (the instruction's and the operand's).
-    fn bytes2(&self, r: Reg, a: Option<Guard>, b: Option<Guard>) -> u8 {
-        self.bytes(r, a) | self.bytes(r, b)
+        self.entries(r).iter().filter(|e| self.rel.entails(ctx, e.1)).fold(self.defined.get(r), |m, e| m | e.2)
     }
 
     /// The state on leaving a waterfall loop ([`waterfall_exit`]): every lane has been served,
     /// so what the loop wrote under a guard is written.
     fn served(&self) -> State {
         let mut s = self.clone();
-        for (r, _) in std::mem::take(&mut s.cond) {
-            s.defined.put(r, whole(r));
+        for (r, _, m) in std::mem::take(&mut s.cond) {
+            s.defined.put(r, s.defined.get(r) | m);
         }
         s
     }
 
-    /// The state where two paths join: what each path covers.
-    fn meet(&self, o: &State) -> State {
-        let defined = self.defined.and(&o.defined);
-        let mut cond: Vec<(Reg, Guard)> = self
-            .cond
-            .iter()
-            .chain(&o.cond)
-            .copied()
-            .filter(|&(r, g)| {
-                defined.get(r) != whole(r) && self.bytes(r, Some(g)) == whole(r) && o.bytes(r, Some(g)) == whole(r)
-            })
-            .collect();
-        cond.sort_unstable();
-        cond.dedup();
-        State { defined, cond }
+    /// Replaces what is known of `d`: `un` defined everywhere, `conds` under their guards.
+    fn put(&mut self, d: Reg, un: u8, conds: &[(Guard, u8)]) {
+        self.defined.put(d, un);
+        let lo = self.cond.partition_point(|e| e.0 < d);
+        let hi = self.cond.partition_point(|e| e.0 <= d);
+        let keep = conds.iter().filter(|(_, m)| m & !un != 0).map(|&(h, m)| (d, h, m));
+        self.cond.splice(lo..hi, keep);
     }
 
-    /// The state after an instruction under `guard` that writes `defs` with the defined bytes
-    /// `masks`.
-    fn after(&mut self, guard: Option<Guard>, defs: &[(Reg, u8)]) {
-        // A guard says nothing once its predicate is written again.
-        for (d, _) in defs.iter().filter(|(d, _)| matches!(d.file, File::P | File::Up)) {
-            self.cond.retain(|(_, g)| g.pred != *d);
+    /// The state where two paths join: what each path covers, and the predicate facts both
+    /// know. A literal that holds on one path makes its complement never hold there, so what the
+    /// other path defines under the complement is defined under it at the join (`@P0 BRA L;
+    /// MOV R2, …; L:` defines R2 under !P0).
+    fn meet(&self, o: &State) -> State {
+        let defined = self.defined.and(&o.defined);
+        let rel = self.rel.meet(&o.rel);
+        let mut keys: Vec<(Reg, Guard)> = self.cond.iter().chain(&o.cond).map(|e| (e.0, e.1)).collect();
+        let differ = self.defined.differing(&o.defined);
+        for x in self.rel.holding().iter().chain(o.rel.holding()) {
+            keys.extend(differ.iter().map(|&r| (r, x.complement())));
         }
-        for &(d, mask) in defs {
-            let full = mask == whole(d);
-            match guard {
-                None => {
-                    self.defined.put(d, mask);
-                    self.cond.retain(|(c, _)| *c != d);
-                }
-                Some(g) => {
-                    let old = self.defined.get(d);
-                    if full && self.cond.binary_search(&(d, g.complement())).is_ok() {
-                        self.defined.put(d, whole(d));
-                        self.cond.retain(|(c, _)| *c != d);
-                    } else {
-                        self.defined.put(d, old & mask);
-                        // Where another guard held, the register stays defined if this value is
-                        // whole; a partial one leaves nothing known.
-                        if !full {
-                            self.cond.retain(|(c, _)| *c != d);
-                        }
-                        if full && old != whole(d) {
-                            if let Err(at) = self.cond.binary_search(&(d, g)) {
-                                self.cond.insert(at, (d, g));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        keys.sort_unstable();
+        keys.dedup();
+        let cond = keys
+            .into_iter()
+            .map(|(r, h)| (r, h, self.bytes(r, &[h]) & o.bytes(r, &[h])))
+            .filter(|&(r, _, m)| m & !defined.get(r) != 0)
+            .collect();
+        State { defined, cond, rel }
     }
 }
 
@@ -402,80 +430,133 @@ fn successors(f: &Function, i: usize, return_sites: &[usize]) -> (Vec<usize>, bo
     (out, havoc)
 }
 
-/// What one instruction does to the state: the registers it reads undefined (its finding, if
-/// any) and the state after it.
-fn step(s: &State, ins: &Instr) -> (Vec<Reg>, State) {
-    let g = ins.guard;
-    let mut bad: Vec<Reg> = Vec::new();
-    let flag = |r: Reg, bad: &mut Vec<Reg>| {
-        if !bad.contains(&r) {
-            bad.push(r);
-        }
-    };
-    if let Some(gd) = g {
-        if s.bytes(gd.pred, None) == 0 {
-            flag(gd.pred, &mut bad);
-        }
+/// A predicate operand as an input of a predicate computation: `PT`/`!PT` or a literal.
+fn pred_input(o: &Operand) -> Option<Input> {
+    match o.text.trim().trim_start_matches('!') {
+        "PT" | "UPT" => Some(Input::Const(!o.negated)),
+        _ => o.as_guard().map(Input::Lit),
     }
-    let sources = &ins.operands[ins.ndest.min(ins.operands.len())..];
-    // A select reads its first source where its condition holds and its second where it does not.
-    let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
-    let sel_guard = if select { sources.last().and_then(Operand::as_guard) } else { None };
-    let operand_guard = |k: usize| match (sel_guard, k) {
-        (Some(p), 0) => Some(p),
-        (Some(p), 1) => Some(p.complement()),
+}
+
+/// A combined comparison (`ISETP.GT.AND P1, PT, R11, 0x19, !P0`, `FSETP`, `DSETP`, `HSETP2`,
+/// `UISETP`; `.EX` forms read a previous comparison as operand 5): its join and predicate
+/// operand (operand 4).
+fn compare_join(ins: &Instr) -> Option<(Join, Input)> {
+    let op = ins.opcode();
+    let setp = (op.ends_with("SETP") && !op.ends_with("PSETP")) || op == "HSETP2";
+    if !setp || ins.ndest != 2 || ins.operands.len() < 5 {
+        return None;
+    }
+    let join = ins.modifiers().find_map(|m| match m {
+        "AND" => Some(Join::And),
+        "OR" => Some(Join::Or),
+        "XOR" => Some(Join::Xor),
         _ => None,
-    };
-    // Registers in brackets are read whole, always.
-    for o in &ins.operands {
-        for &r in &o.inner {
-            if s.bytes(r, g) != whole(r) {
-                flag(r, &mut bad);
+    })?;
+    Some((join, pred_input(&ins.operands[4])?))
+}
+
+/// `PLOP3.LUT Pd, Pq, A, B, C, LUT, LUT2` (and `UPLOP3`): the tables of Pd and Pq and the
+/// inputs.
+fn plop3(ins: &Instr) -> Option<([u8; 2], [Input; 3])> {
+    if !matches!(ins.opcode(), "PLOP3" | "UPLOP3") || ins.modifiers().ne(["LUT"]) || ins.operands.len() < 7 {
+        return None;
+    }
+    let o = &ins.operands;
+    let inputs = [pred_input(&o[2])?, pred_input(&o[3])?, pred_input(&o[4])?];
+    let table = |k: usize| o[k].imm.and_then(|v| u8::try_from(v).ok());
+    Some(([table(5)?, table(6)?], inputs))
+}
+
+/// The literals that hold wherever operand `k` of `ins` is read, given that `ctx` holds there,
+/// or `None` where its value never matters: a select reads its first source where its
+/// condition holds and its second where it does not; a combined comparison reads the values
+/// it compares only where its predicate operand leaves the result open (`.AND` with C: where C
+/// holds; `.OR` with C: where it does not).
+fn operand_ctx(ins: &Instr, k: usize, ctx: &[Guard]) -> Option<Ctx> {
+    let mut c: Ctx = ctx.to_vec();
+    if matches!(ins.opcode(), "SEL" | "FSEL" | "USEL") && ins.ndest == 1 {
+        if let Some(p) = ins.operands.last().and_then(Operand::as_guard) {
+            match k {
+                1 => c.push(p),
+                2 => c.push(p.complement()),
+                _ => {}
             }
         }
     }
-    let vals: Vec<Val> = sources
+    if let Some((join, with)) = compare_join(ins).filter(|_| matches!(k, 2 | 3 | 5)) {
+        match (join, with) {
+            (Join::And, Input::Const(false)) | (Join::Or, Input::Const(true)) => return None,
+            (Join::And, Input::Lit(l)) => c.push(l),
+            (Join::Or, Input::Lit(l)) => c.push(l.complement()),
+            _ => {}
+        }
+    }
+    Some(c)
+}
+
+/// How `ins` uses its sources: `Some(true)` when it propagates their definedness into its
+/// destinations and still reads its predicate sources (carry-ins, a select's condition),
+/// `Some(false)` when it propagates predicates too (`PLOP3`), `None` when it reads every
+/// source.
+fn propagates(s: &State, ins: &Instr, ctx: &[Guard]) -> Option<bool> {
+    if plop3(ins).is_some() {
+        return Some(false);
+    }
+    values(s, ins, ctx).1.map(|_| true)
+}
+
+/// The sources of `ins` where `ctx` holds ([`Val`]s), and the defined bits of its first
+/// destination if the instruction propagates definedness into one R or UR register.
+fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
+    let first = ins.ndest.min(ins.operands.len());
+    let vals: Vec<Val> = ins.operands[first..]
         .iter()
         .enumerate()
         .map(|(k, o)| Val {
-            defined: match o.regs.as_slice() {
-                [r] if slot(*r).1 == 4 => bits_of(s.bytes2(*r, g, operand_guard(k))),
+            defined: match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
+                ([r], Some(c)) if slot(*r).1 == 4 => bits_of(s.bytes(*r, &c)),
                 _ => u32::MAX,
             },
             imm: if o.zero { Some(0) } else { o.imm },
         })
         .collect();
-    // Values propagate into one R or UR register.
     let single_dest = ins.ndest >= 1 && matches!(ins.operands[0].regs.as_slice(), [r] if slot(*r).1 == 4);
-    let propagated = if single_dest { propagate(ins, &vals) } else { None };
-    let propagated = match (propagated, select) {
+    let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
+    let propagated = match (single_dest.then(|| propagate(ins, &vals)).flatten(), select) {
         (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
         (p, _) => p,
     };
-    match propagated {
-        Some(_) => {
-            // Predicate sources (carry-ins, a select's condition) are still read.
-            for o in sources {
-                for &r in o.regs.iter().filter(|r| slot(**r).1 == 1) {
-                    if s.bytes(r, g) == 0 {
-                        flag(r, &mut bad);
-                    }
-                }
-            }
-        }
-        None => {
-            for (k, o) in sources.iter().enumerate() {
-                for &r in &o.regs {
-                    let need = if o.regs.len() == 1 { o.bytes & whole(r) } else { whole(r) };
-                    if s.bytes2(r, g, operand_guard(k)) & need != need {
-                        flag(r, &mut bad);
-                    }
-                }
-            }
-        }
+    (vals, propagated)
+}
+
+/// The registers `ins` writes with the bytes it leaves defined where every literal of `ctx`
+/// (its guard among them) holds, in [`Instr::defs`] order.
+fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
+    if let Some((tables, inputs)) = plop3(ins) {
+        // Each result bit is defined where it does not depend on an undefined input.
+        let vals: Vec<Val> = inputs
+            .iter()
+            .map(|i| match *i {
+                Input::Const(b) => Val { defined: u32::MAX, imm: Some(if b { u32::MAX } else { 0 }) },
+                Input::Lit(l) => Val {
+                    defined: if s.bytes(l.pred, ctx) != 0 { u32::MAX } else { 0 },
+                    imm: s.rel.value(ctx, l).map(|v| if v { u32::MAX } else { 0 }),
+                },
+            })
+            .collect();
+        let mask = |k: usize| u8::from(lut_bit_defined(u32::from(tables[k]), &vals, 0));
+        return ins
+            .defs
+            .iter()
+            .map(|&d| {
+                let k = usize::from(ins.operands.get(1).is_some_and(|o| o.regs.contains(&d)));
+                (d, mask(k))
+            })
+            .collect();
     }
-    let mut defs: Vec<(Reg, u8)> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
-    if let Some(bits) = propagated {
+    let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
+    if let (_, Some(bits)) = values(s, ins, ctx) {
         if let Some(first) = defs.first_mut() {
             first.1 = bytes_of(bits);
         }
@@ -486,16 +567,158 @@ fn step(s: &State, ins: &Instr) -> (Vec<Reg>, State) {
             }
         }
     }
+    defs
+}
+
+/// The predicates `ins` writes with what it writes to each where its guard holds.
+fn pred_writes(ins: &Instr) -> Vec<(Reg, PredFn)> {
+    let lut = plop3(ins);
+    let cmp = compare_join(ins);
+    ins.defs
+        .iter()
+        .filter(|d| matches!(d.file, File::P | File::Up))
+        .map(|&d| {
+            let k = ins.operands.iter().take(ins.ndest).position(|o| o.regs.contains(&d));
+            let f = match (k, lut, cmp) {
+                (Some(k @ (0 | 1)), Some((tables, inputs)), _) => PredFn::Lut { lut: tables[k], inputs },
+                (Some(0 | 1), _, Some((join, with))) => PredFn::Compare { join, with },
+                _ => PredFn::Opaque,
+            };
+            (d, f)
+        })
+        .collect()
+}
+
+/// The registers `ins` reads that are not defined where it reads them (an instruction that
+/// does nothing, `NOP`, reads nothing, not even its guard).
+fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
+    let mut bad: Vec<Reg> = Vec::new();
+    if ins.opcode() == "NOP" {
+        return bad;
+    }
+    let mut flag = |r: Reg| {
+        if !bad.contains(&r) {
+            bad.push(r);
+        }
+    };
+    let ctx: Ctx = ins.guard.into_iter().collect();
+    if let Some(g) = ins.guard {
+        if s.bytes(g.pred, &[]) == 0 {
+            flag(g.pred);
+        }
+    }
+    // Registers in brackets are read whole, always.
+    for o in &ins.operands {
+        for &r in &o.inner {
+            if s.bytes(r, &ctx) != whole(r) {
+                flag(r);
+            }
+        }
+    }
+    let first = ins.ndest.min(ins.operands.len());
+    let propagating = propagates(s, ins, &ctx);
+    for (k, o) in ins.operands.iter().enumerate().skip(first) {
+        let Some(c) = operand_ctx(ins, k, &ctx) else { continue };
+        for &r in &o.regs {
+            let pred = slot(r).1 == 1;
+            let need = match propagating {
+                Some(false) => continue,
+                Some(true) if !pred => continue,
+                _ if o.regs.len() == 1 => o.bytes & whole(r),
+                _ => whole(r),
+            };
+            if s.bytes(r, &c) & need != need {
+                flag(r);
+            }
+        }
+    }
+    bad
+}
+
+/// The state after `ins`. Each register it writes is described where its guard holds and, for
+/// each guard worth knowing (those of what it reads or writes, its predicate sources, its own
+/// guard and the complement), where that guard holds too; on the other lanes the register keeps
+/// what it had. Guards on the predicates it writes say nothing afterwards.
+fn after(s: &State, ins: &Instr) -> State {
+    let g = ins.guard;
+    let base: Ctx = g.into_iter().collect();
+    let here = results(s, ins, &base);
+    let written: Vec<Reg> = ins.defs.iter().copied().filter(|d| slot(*d).1 == 1).collect();
+    let mut hs: Vec<Guard> = Vec::new();
+    for &r in ins.uses.iter().chain(&ins.defs) {
+        hs.extend(s.entries(r).iter().map(|e| e.1));
+        if slot(r).1 == 1 {
+            hs.extend([Guard { pred: r, negated: false }, Guard { pred: r, negated: true }]);
+        }
+    }
+    hs.extend(g.into_iter().flat_map(|g| [g, g.complement()]));
+    hs.sort_unstable();
+    hs.dedup();
+    hs.retain(|h| !written.contains(&h.pred));
+    let under: Vec<(Guard, Vec<Def>)> =
+        hs.iter().map(|&h| (h, results(s, ins, &base.iter().copied().chain([h]).collect::<Ctx>()))).collect();
     // A uniform register written under a lane predicate is written when any lane's guard holds:
     // ptxas does that only in waterfall loops ([`waterfall_exit`]), which turn while one does.
     let lane_guard = g.is_some_and(|g| g.pred.file == File::P);
-    let uniform = |d: &(Reg, u8)| lane_guard && matches!(d.0.file, File::Ur | File::Up);
-    let (warp, lane): (Vec<Def>, Vec<Def>) = defs.iter().partition(|d| uniform(d));
     let mut next = s.clone();
-    next.after(None, &warp);
-    next.after(g, &lane);
-    (bad, next)
+    for (i, &(d, m)) in here.iter().enumerate() {
+        let warp = lane_guard && matches!(d.file, File::Ur | File::Up);
+        let (un, conds): (u8, Vec<(Guard, u8)>) = match g {
+            None => (m, under.iter().map(|(h, v)| (*h, v[i].1)).collect()),
+            Some(_) if warp => (m, Vec::new()),
+            Some(g) => {
+                let conds = under
+                    .iter()
+                    .map(|(h, v)| {
+                        let m_h = if s.rel.implies(*h, g) {
+                            v[i].1
+                        } else if s.rel.implies(*h, g.complement()) {
+                            s.bytes(d, &[*h])
+                        } else {
+                            v[i].1 & s.bytes(d, &[*h])
+                        };
+                        (*h, m_h)
+                    })
+                    .collect();
+                (m & s.bytes(d, &[g.complement()]), conds)
+            }
+        };
+        next.put(d, un, &conds);
+    }
+    next.cond.retain(|e| !written.contains(&e.1.pred));
+    next.rel = s.rel.after(g, &pred_writes(ins));
+    next
 }
+
+/// The facts an edge adds: past a plain `@P BRA` a lane that took it has P, one that went on
+/// has !P; past a guarded `EXIT` the lanes that go on do not have its guard.
+fn edge_facts(f: &Function, i: usize, t: usize, out: &State) -> Option<State> {
+    let ins = &f.instrs[i];
+    let g = ins.guard?;
+    let holds = match &ins.flow {
+        Flow::Branch(l) if ins.mnemonic == "BRA" => {
+            let target = f.labels.get(l).copied()?;
+            if target == i + 1 {
+                return None;
+            }
+            if t == target {
+                g
+            } else {
+                g.complement()
+            }
+        }
+        Flow::Exit if t == i + 1 => g.complement(),
+        _ => return None,
+    };
+    let mut s = out.clone();
+    s.rel.assert_holds(holds);
+    Some(s)
+}
+
+/// Most times one instruction's state may change before the walk stops refining it: far more
+/// than a kernel needs (each change removes information, and there is little), it only bounds
+/// the walk. A walk stopped early flags less, never more.
+const MAX_VISITS: u32 = 1000;
 
 /// Every instruction of `f` (entered at its first instruction with nothing defined) that reads
 /// a register, or bytes of one, not defined on some path to it, in address order.
@@ -512,24 +735,26 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         .filter_map(|(i, _)| (i + 1 < n).then_some(i + 1))
         .collect();
     let mut state: Vec<Option<State>> = vec![None; n];
+    let mut visits = vec![0u32; n];
     state[0] = Some(State::entry());
     let mut work: BTreeSet<usize> = BTreeSet::from([0]);
     while let Some(i) = work.pop_first() {
         let Some(s) = &state[i] else { continue };
-        let (_, out) = step(s, &f.instrs[i]);
+        let out = after(s, &f.instrs[i]);
         let (succ, havoc) = successors(f, i, &return_sites);
         let out = if havoc { State::everything() } else { out };
         let exit = waterfall_exit(f, i).map(|t| (t, out.served()));
         for t in succ {
             let out = match &exit {
-                Some((next, served)) if *next == t => served,
-                _ => &out,
+                Some((next, served)) if *next == t => served.clone(),
+                _ => edge_facts(f, i, t, &out).unwrap_or_else(|| out.clone()),
             };
             let merged = match &state[t] {
-                None => out.clone(),
-                Some(old) => old.meet(out),
+                None => out,
+                Some(old) => old.meet(&out),
             };
-            if state[t].as_ref() != Some(&merged) {
+            if state[t].as_ref() != Some(&merged) && visits[t] < MAX_VISITS {
+                visits[t] += 1;
                 state[t] = Some(merged);
                 work.insert(t);
             }
@@ -538,7 +763,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     let mut found = Vec::new();
     for (i, ins) in f.instrs.iter().enumerate() {
         let Some(s) = &state[i] else { continue };
-        let (regs, _) = step(s, ins);
+        let regs = reads(s, ins);
         if !regs.is_empty() {
             found.push(UnwrittenRead { instr: i, regs });
         }
@@ -653,5 +878,86 @@ mod tests {
         assert_eq!(read("/*0020*/ SHF.R.U32.HI R9, RZ, 0x10, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
         assert_eq!(read("/*0020*/ SGXT R9, R8, 0x10 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
         assert_eq!(read("/*0020*/ PRMT R9, R8, 0x5410, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_predicate_set_constant_then_overwritten_under_a_guard_implies_the_guard() {
+        // ptxas -O3 (generated program p1000119): P3 := false; @!P2 P3 := P1; @P3 reads what
+        // was written under @!P2.
+        let head = "/*0000*/ S2R R5, SR_TID.X ;\n/*0008*/ ISETP.NE.AND P2, PT, R5, 0x3, PT ;\n\
+            /*0010*/ ISETP.NE.AND P1, PT, R5, 0x4, PT ;\n/*0020*/ PLOP3.LUT P3, PT, PT, PT, PT, 0x8, 0x0 ;\n\
+            /*0030*/ @!P2 FRND.F16 R14, -RZ ;\n/*0040*/ @!P2 PLOP3.LUT P3, PT, P1, PT, PT, 0x80, 0x0 ;\n\
+            /*0050*/ @P3 F2F.BF16.F16 R14, R14 ;\n";
+        assert_eq!(flagged(&head), Vec::<String>::new());
+        // Written under @P2 instead: P3 implies !P2, so the read is not covered.
+        assert_eq!(flagged(&head.replace("@!P2 FRND", "@P2 FRND")), ["0050: R14"]);
+        // Without the constant, P3's old value is unknown where P2 holds.
+        let unknown = head.replace("PLOP3.LUT P3, PT, PT, PT, PT, 0x8, 0x0", "ISETP.NE.AND P3, PT, R5, 0x5, PT");
+        assert_eq!(flagged(&unknown), ["0050: R14"]);
+    }
+
+    #[test]
+    fn combined_comparisons_relate_their_predicates_and_read_where_they_matter() {
+        let head = "/*0000*/ S2R R11, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R11, 0x19, PT ;\n\
+            /*0020*/ @!P0 MOV R12, 0x1 ;\n";
+        // P1 := (R11 > 25) AND !P0: P1 implies !P0 (generated program p1000432).
+        let and =
+            format!("{head}/*0030*/ ISETP.GT.U32.AND P1, PT, R11, 0x19, !P0 ;\n/*0040*/ @P1 FADD R3, R12, RZ ;\n");
+        assert_eq!(flagged(&and), Vec::<String>::new());
+        assert_eq!(flagged(&and.replace(".AND P1", ".XOR P1")), ["0040: R12"]);
+        // P2 := (R12 != R11) OR P0 reads R12 only where P0 does not hold (p1000382), and
+        // !P2 implies !P0.
+        let or = format!("{head}/*0030*/ ISETP.NE.U32.OR P2, PT, R12, R11, P0 ;\n/*0040*/ @!P2 FADD R3, R12, RZ ;\n");
+        assert_eq!(flagged(&or), Vec::<String>::new());
+        assert_eq!(
+            flagged(&or.replace(".OR P2, PT, R12, R11, P0", ".OR P2, PT, R12, R11, !P0")),
+            ["0030: R12", "0040: R12"]
+        );
+    }
+
+    #[test]
+    fn bytes_written_under_a_guard_flow_through_unguarded_instructions() {
+        // Generated program p1000908: R3's upper half is written under @P0 only; an unguarded
+        // PRMT keeps it there, and a PRMT under @P0 moves it into the half a 16-bit store reads.
+        let sass = "/*0000*/ S2R R4, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R4, 0x15, PT ;\n\
+            /*0020*/ @P0 MOV R3, R4 ;\n/*0030*/ PRMT R3, R4, 0x7632, R3 ;\n/*0040*/ MOV R9, 0x1 ;\n\
+            /*0050*/ @P0 PRMT R9, R3, 0x7632, R9 ;\n/*0060*/ STS.U16 [RZ], R9 ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+        assert_eq!(flagged(&sass.replace("@P0 PRMT R9", "@!P0 PRMT R9")), ["0060: R9"]);
+    }
+
+    #[test]
+    fn a_lookup_table_over_predicates_is_defined_where_it_ignores_the_undefined_one() {
+        // The head of a waterfall loop (generated program p1000745): P6 := !P0 | P6 reads P6
+        // before the loop writes it, but only where P0 holds, and there `@P0 R2UR P6` writes it.
+        let sass = "/*0000*/ S2R R0, SR_TID.X ;\n/*0010*/ PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0 ;\n.L_x_4:\n\
+            /*0020*/ PLOP3.LUT P6, PT, P6, P0, PT, 0xa2, 0x0 ;\n/*0030*/ @P0 R2UR P6, UR8, R0 ;\n\
+            /*0040*/ @P0 PLOP3.LUT P0, PT, P6, PT, PT, 0x80, 0x0 ;\n/*0050*/ @P6 MOV R2, 0x1 ;\n\
+            /*0060*/ @P0 BRA.U.ANY `(.L_x_4) ;\n/*0070*/ EXIT ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+        // A table that depends on the never-written P6 everywhere leaves its result undefined:
+        // the read is its guard's.
+        let used = "/*0000*/ PLOP3.LUT P1, PT, P6, PT, PT, 0x80, 0x0 ;\n/*0010*/ @P1 MOV R2, 0x1 ;\n";
+        assert_eq!(flagged(used), ["0010: P1"]);
+    }
+
+    #[test]
+    fn a_branch_tells_each_way_its_guard() {
+        let sass = "/*0000*/ S2R R5, SR_TID.X ;\n/*0010*/ ISETP.NE.AND P0, PT, R5, 0x1, PT ;\n\
+            /*0020*/ @P0 BRA `(.L_x_1) ;\n/*0030*/ MOV R2, 0x1 ;\n.L_x_1:\n/*0040*/ @!P0 FADD R3, R2, RZ ;\n\
+            /*0050*/ EXIT ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+        assert_eq!(flagged(&sass.replace("@!P0 FADD", "@P0 FADD")), ["0040: R2"]);
+        // A waterfall's `BRA.U.ANY` branches when any lane's guard holds: no fact per lane.
+        let any = sass.replace("@P0 BRA `", "@P0 BRA.U.ANY `");
+        assert_eq!(flagged(&any), ["0040: R2"]);
+    }
+
+    #[test]
+    fn a_guarded_nop_reads_nothing_but_a_guarded_cache_invalidation_does() {
+        // ptxas -O3 drops a dead ld.acquire inside a branch and leaves its cache invalidation
+        // under the branch's predicate, which nothing writes any more.
+        assert_eq!(flagged("/*0000*/ @!P0 NOP ;\n/*0010*/ @!P0 NOP ;\n"), Vec::<String>::new());
+        assert_eq!(flagged("/*0000*/ @P0 NOP ;\n/*0010*/ @P0 CCTL.IVALL ;\n"), ["0010: P0"]);
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! One job per file: [`disasm`] finds, installs and runs nvdisasm (bounded in time), [`parse`]
 //! reads its listing into instructions with the registers each writes and reads, [`dataflow`]
-//! walks each kernel's control-flow graph. This file joins them: [`check_listing`] on SASS text,
+//! walks each kernel's control-flow graph, [`preds`] keeps what the walk knows of the predicates
+//! (constants and implications between them) so that a guarded read can be proved written. This file joins them: [`check_listing`] on SASS text,
 //! [`Checker::check_cubin`] on a cubin, [`Checker::check_ptx`] on PTX assembled by ptxas first.
 //! Only kernels (`.entry`) are checked: a device function's registers at entry are its
 //! caller's. A finding is de-duplicated by [`Unwritten::key`], the mnemonic of the instruction
@@ -14,6 +15,7 @@
 pub mod dataflow;
 pub mod disasm;
 pub mod parse;
+pub mod preds;
 
 use std::path::Path;
 use std::time::Duration;
