@@ -14,21 +14,41 @@ mod common;
 use std::time::Instant;
 
 use generator::program::{generate_seeded, Config};
-use oracle::program::text;
+use oracle::program::text::{self, parse_case};
+use runner::findings::{FindingClass, KnownSet, Signature};
 use runner::ptxas::Ptxas;
-use runner::sass::{check_listing, Checker, Unwritten};
+use runner::sass::{check_listing, function_listing, Checker, Unwritten};
 
 /// ptxas and the checker, or `None` after `common::skip` (a failure where tools are required).
 fn tools() -> Option<(Ptxas, Checker)> {
-    let ptxas = common::ptxas_or_skip()?;
-    match Checker::find() {
-        Ok(c) => Some((ptxas, c)),
-        Err(e) => {
-            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
-            assert!(!required, "nvdisasm is required here: {e}");
-            common::skip("no nvdisasm", &e.to_string());
-            None
-        }
+    common::sass_tools_or_skip()
+}
+
+/// The minimized case of each class of read ptxas is known for (corpus/findings/sass-unwritten/)
+/// and the createpolicy case: clean at -O0, flagged at -O3 with the reader and role its
+/// write-up names, and counted as known by that class's entry in `corpus/known/`.
+#[test]
+fn each_known_class_has_a_case_flagged_at_o3_only_and_known() {
+    let Some((ptxas, checker)) = tools() else { return };
+    let root = runner::paths::repo_root().expect("the repository");
+    let known = KnownSet::load(&root.join("corpus/known")).unwrap();
+    let cases = [
+        ("corpus/findings/sass-unwritten/cctl-under-unwritten-predicate.case", "CCTL.IVALL", "guard"),
+        ("corpus/findings/sass-unwritten/descriptor-never-loaded.case", "LDG.E.NA.64", "descriptor"),
+        ("corpus/findings/sass-unwritten/tf32-of-unwritten-half.case", "F2FP.TF32.F32.PACK_B", "source"),
+        ("corpus/findings/createpolicy-dropped-store-policy.case", "STG.E", "descriptor"),
+    ];
+    for (file, reader, role) in cases {
+        let (p, _) = parse_case(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
+        let ptx = p.module_text();
+        let arch = p.target.name();
+        let (_, o0) = checker.check_ptx(&ptxas, &ptx, &arch, 0).unwrap();
+        assert_eq!(o0, Vec::<Unwritten>::new(), "{file} at -O0");
+        let (listing, o3) = checker.check_ptx(&ptxas, &ptx, &arch, 3).unwrap();
+        let keys: Vec<String> = o3.iter().map(Unwritten::key).collect();
+        assert_eq!(keys, [format!("{reader} {role}")], "{file} at -O3 ({}):\n{listing}", ptxas.version);
+        let sig = Signature::new(FindingClass::UnwrittenRegister, reader, "", ["ptxas -O3"], role);
+        assert!(known.matches(&sig).is_some(), "{file}: no corpus/known entry covers {sig}");
     }
 }
 
@@ -40,8 +60,8 @@ fn the_createpolicy_root_cause_is_flagged_at_o3_only() {
     let (_, o0) = checker.check_ptx(&ptxas, &ptx, "sm_90a", 0).unwrap();
     assert_eq!(o0, Vec::<Unwritten>::new(), "-O0 computes the policy");
     let (listing, o3) = checker.check_ptx(&ptxas, &ptx, "sm_90a", 3).unwrap();
-    let flagged: Vec<(&str, String)> = o3.iter().map(|u| (u.key(), u.registers.join(" "))).collect();
-    assert_eq!(flagged, [("STG.E", "UR6 UR7".to_string())], "{}\n{listing}", ptxas.version);
+    let flagged: Vec<(String, String)> = o3.iter().map(|u| (u.key(), u.registers.join(" "))).collect();
+    assert_eq!(flagged, [("STG.E descriptor".into(), "UR6 UR7".into())], "{}\n{listing}", ptxas.version);
 }
 
 /// `n` generated programs (seeds from `first`) as modules of `per` programs.
@@ -56,17 +76,6 @@ fn modules(first: u64, n: u64, per: u64) -> Vec<String> {
             text::module(&ps)
         })
         .collect()
-}
-
-/// The listing of one function: from its `.section .text.NAME` line to the next section.
-fn function_listing<'a>(listing: &'a str, name: &str) -> &'a str {
-    let head = format!(".section\t.text.{name},");
-    let Some(start) = listing.find(&head).or_else(|| listing.find(&format!(".section .text.{name},"))) else {
-        return "";
-    };
-    let rest = &listing[start + head.len()..];
-    let end = rest.find(".section").map_or(listing.len(), |e| start + head.len() + e);
-    &listing[start..end]
 }
 
 /// The PTX of one program of a module: from its `// ptxdiff-program name=NAME` line to the next.
@@ -107,7 +116,7 @@ fn check_modules(
             for u in &f {
                 let stem = dir.join(format!("O{opt}-{}", u.kernel));
                 std::fs::write(stem.with_extension("ptx"), program_ptx(m, &u.kernel)).unwrap();
-                let sass = format!("// {u}\n{}", function_listing(&listing, &u.kernel));
+                let sass = format!("// {u}\n{}", function_listing(&listing, &u.kernel).unwrap_or(""));
                 std::fs::write(stem.with_extension("sass"), sass).unwrap();
             }
         }
@@ -157,7 +166,7 @@ fn generated_programs_at_scale() {
     for opt in levels {
         let start = Instant::now();
         let (found, kernels, cpu) = check_modules(&ptxas, &checker, &ms, opt, dump.as_deref());
-        let mut by_key = std::collections::BTreeMap::<&str, usize>::new();
+        let mut by_key = std::collections::BTreeMap::<String, usize>::new();
         for u in &found {
             *by_key.entry(u.key()).or_default() += 1;
             println!("-O{opt} {u}");

@@ -36,14 +36,20 @@ pub enum FindingClass {
     /// The oracle disagrees with itself: a fast kernel's prediction, confirmed by a backend,
     /// differs from the full semantics (the sweep audit). A bug of ptxdiff, not of the GPU.
     OracleDefect,
+    /// The compiled kernel reads a register nothing wrote on some path ([`crate::sass`]): its
+    /// result depends on what the register held. Found in the SASS without running it, so
+    /// deterministic; the form is the SASS instruction that reads (`CCTL.IVALL`), `how` what
+    /// the never-written registers are to it (`guard`, `descriptor`, `address`, `source`).
+    UnwrittenRegister,
 }
 
 impl FindingClass {
     /// Every class, in report order.
-    pub const ALL: [FindingClass; 5] = [
+    pub const ALL: [FindingClass; 6] = [
         FindingClass::OracleDefect,
         FindingClass::Crash,
         FindingClass::Compiler,
+        FindingClass::UnwrittenRegister,
         FindingClass::HardwareSpec,
         FindingClass::AssemblerRejection,
     ];
@@ -56,6 +62,7 @@ impl FindingClass {
             FindingClass::Crash => "crash",
             FindingClass::AssemblerRejection => "assembler-rejection",
             FindingClass::OracleDefect => "oracle-defect",
+            FindingClass::UnwrittenRegister => "unwritten-register",
         }
     }
 

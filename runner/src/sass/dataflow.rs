@@ -262,7 +262,9 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
     let imm = |k: usize| src.get(k).and_then(|v| v.imm);
     let def = |k: usize| src.get(k).map_or(u32::MAX, |v| v.defined);
     match (ins.opcode(), mods.as_slice()) {
-        ("MOV" | "UMOV", []) if src.len() == 1 => Some(def(0)),
+        // Copies, also into a uniform register (`R2UR UR8, R2`: a cache policy on its way to a
+        // descriptor).
+        ("MOV" | "UMOV" | "R2UR", []) if src.len() == 1 => Some(def(0)),
         // IMAD.MOV D, RZ, RZ, C (C may be negated: upwards, as a subtraction).
         ("IMAD", ["MOV"] | ["MOV", "U32"]) if src.len() == 3 => Some(upward(def(2))),
         // PRMT D, A, SEL, B: byte i of D is byte SEL[i] of B:A (bit 3: its sign, replicated).
@@ -321,6 +323,12 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
             Some(if def(0) & low == low { u32::MAX } else { 0 })
         }
         // Shift-and-add LEA D, A, B, K: (A << K) + B, upwards.
+        // The high form LEA.HI D, A, B, [C,] K adds to B a value made of A's (and C's) high
+        // bits: upwards from B when those are all defined.
+        ("LEA" | "ULEA", m) if m.contains(&"HI") && src.len() >= 3 => {
+            let others = src.iter().enumerate().filter(|&(k, _)| k != 1).all(|(_, v)| v.defined == u32::MAX);
+            Some(if others { upward(def(1)) } else { 0 })
+        }
         ("LEA" | "ULEA", m) if !m.contains(&"HI") && imm(2).is_some() => {
             Some(upward(!(!def(0) << (imm(2)? & 31)) & def(1)))
         }
@@ -685,9 +693,33 @@ fn after(s: &State, ins: &Instr) -> State {
         };
         next.put(d, un, &conds);
     }
-    next.cond.retain(|e| !written.contains(&e.1.pred));
+    rehome(&mut next, &s.rel, &written);
     next.rel = s.rel.after(g, &pred_writes(ins));
     next
+}
+
+/// Moves what is defined under a guard whose predicate `written` overwrites to the literals
+/// that imply the guard (`rel`, the facts before the write) and stay: where those hold, the old
+/// guard held (R0 written under P0, `!P1 ⇒ P0` known, P0 rewritten: R0 stays defined under
+/// !P1); a guard that held everywhere makes its bytes defined. Then drops the old guards.
+fn rehome(s: &mut State, rel: &Relations, written: &[Reg]) {
+    let stale: Vec<(Reg, Guard, u8)> = s.cond.iter().copied().filter(|e| written.contains(&e.1.pred)).collect();
+    s.cond.retain(|e| !written.contains(&e.1.pred));
+    for (r, h, m) in stale {
+        if rel.holds(h) {
+            s.defined.put(r, s.defined.get(r) | m);
+            continue;
+        }
+        for x in rel.implying(h).into_iter().filter(|x| !written.contains(&x.pred)) {
+            let at = s.cond.partition_point(|e| (e.0, e.1) < (r, x));
+            match s.cond.get_mut(at) {
+                Some(e) if (e.0, e.1) == (r, x) => e.2 |= m,
+                _ => s.cond.insert(at, (r, x, m)),
+            }
+        }
+    }
+    let defined = s.defined;
+    s.cond.retain(|e| e.2 & !defined.get(e.0) != 0);
 }
 
 /// The facts an edge adds: past a plain `@P BRA` a lane that took it has P, one that went on
@@ -791,15 +823,7 @@ mod tests {
 
     #[test]
     fn the_createpolicy_store_reads_a_descriptor_never_written() {
-        // ptxas 13.5.37 -O3 of the issue's createpolicy case (corpus/findings/).
-        let sass = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
-            /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
-            /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x20, R2 ;\n\
-            /*0060*/ LDG.E.64 R2, desc[UR4][R2.64+0x18] ;\n/*0070*/ S2UR UR5, SR_CgaCtaId ;\n\
-            /*0080*/ UMOV UR4, 0x400 ;\n/*0090*/ IMAD.WIDE.U32 R4, R9, 0x10, R4 ;\n\
-            /*00a0*/ ULEA UR4, UR5, UR4, 0x18 ;\n/*00b0*/ LEA R7, R9, UR4, 0x4 ;\n\
-            /*00c0*/ STS.64 [R7+0x8], R2 ;\n/*00d0*/ NOP ;\n/*00e0*/ CCTL.IVALL ;\n\
-            /*00f0*/ STG.E desc[UR6][R4.64], R2 ;\n/*0100*/ EXIT ;\n.L_x_0:\n/*0110*/ BRA `(.L_x_0);\n";
+        let sass = crate::sass::fixtures::CREATEPOLICY_O3;
         assert_eq!(flagged(sass), ["00f0: UR6 UR7"]);
         // The same kernel with the policy written (-O0 keeps the createpolicy) is clean.
         let fixed = sass.replace("/*00e0*/ CCTL.IVALL ;", "/*00e0*/ UMOV UR6, URZ ;\n/*00e8*/ UMOV UR7, 0x1 ;");
@@ -888,7 +912,7 @@ mod tests {
             /*0010*/ ISETP.NE.AND P1, PT, R5, 0x4, PT ;\n/*0020*/ PLOP3.LUT P3, PT, PT, PT, PT, 0x8, 0x0 ;\n\
             /*0030*/ @!P2 FRND.F16 R14, -RZ ;\n/*0040*/ @!P2 PLOP3.LUT P3, PT, P1, PT, PT, 0x80, 0x0 ;\n\
             /*0050*/ @P3 F2F.BF16.F16 R14, R14 ;\n";
-        assert_eq!(flagged(&head), Vec::<String>::new());
+        assert_eq!(flagged(head), Vec::<String>::new());
         // Written under @P2 instead: P3 implies !P2, so the read is not covered.
         assert_eq!(flagged(&head.replace("@!P2 FRND", "@P2 FRND")), ["0050: R14"]);
         // Without the constant, P3's old value is unknown where P2 holds.
@@ -959,5 +983,36 @@ mod tests {
         // under the branch's predicate, which nothing writes any more.
         assert_eq!(flagged("/*0000*/ @!P0 NOP ;\n/*0010*/ @!P0 NOP ;\n"), Vec::<String>::new());
         assert_eq!(flagged("/*0000*/ @P0 NOP ;\n/*0010*/ @P0 CCTL.IVALL ;\n"), ["0010: P0"]);
+    }
+
+    #[test]
+    fn a_guard_rewritten_leaves_its_writes_to_the_literals_that_implied_it() {
+        // Generated program p1009755: R0 written under P0; P1 := (R11 > 0xc000) | !P0, so !P1
+        // implies P0; P0 is then rewritten (a waterfall's `PLOP3 … 0x80`), and R0 is read under
+        // !P1.
+        let sass = "/*0000*/ S2R R11, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R11, 0xc000, PT ;\n\
+            /*0020*/ @P0 MOV R0, R11 ;\n/*0030*/ ISETP.GT.U32.OR P1, PT, R11, 0xc000, !P0 ;\n\
+            /*0040*/ PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0 ;\n/*0050*/ @!P1 IMAD R12, R0, 0x100, R0 ;\n\
+            /*0060*/ @!P1 STS [RZ], R12 ;\n";
+        assert_eq!(flagged(sass), Vec::<String>::new());
+        // With P1 := … | P0 instead, !P1 implies !P0: the product is undefined where stored.
+        assert_eq!(flagged(&sass.replace("!P0 ;", "P0 ;")), ["0060: R12"]);
+    }
+
+    #[test]
+    fn copies_to_uniform_registers_and_high_shift_adds_carry_definedness() {
+        // ptxas -O3 moves a cache policy nothing wrote into the descriptor of a hinted load
+        // (generated program p1001221): the load's descriptor is what is never written.
+        let sass = "/*0000*/ S2R R4, SR_TID.X ;\n/*0010*/ R2UR UR8, R2 ;\n/*0020*/ R2UR UR9, R3 ;\n\
+            /*0030*/ LDG.E.64 R6, desc[UR8][R4.64+0x8] ;\n";
+        let sass =
+            sass.replace("/*0000*/ S2R R4, SR_TID.X ;\n", "/*0000*/ S2R R4, SR_TID.X ;\n/*0008*/ MOV R5, RZ ;\n");
+        assert_eq!(flagged(&sass), ["0030: UR8 UR9"]);
+        // LEA.HI D, A, B, K: the low half of the sum depends on B's low half (p1008129).
+        let lea = "/*0000*/ S2R R9, SR_TID.X ;\n/*0010*/ MOV R10, 0x1 ;\n/*0020*/ PRMT R10, R10, 0x7610, R12 ;\n\
+            /*0030*/ LEA.HI.SX32 R7, R9, R10, 0x19 ;\n/*0040*/ STS.U16 [RZ], R7 ;\n";
+        assert_eq!(flagged(lea), Vec::<String>::new());
+        assert_eq!(flagged(&lea.replace("STS.U16", "STS")), ["0040: R7"]);
+        assert_eq!(flagged(&lea.replace("S2R R9, SR_TID.X", "PRMT R9, R9, 0x7610, RZ")), ["0040: R7"]);
     }
 }

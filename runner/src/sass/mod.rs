@@ -9,8 +9,8 @@
 //! (constants and implications between them) so that a guarded read can be proved written. This file joins them: [`check_listing`] on SASS text,
 //! [`Checker::check_cubin`] on a cubin, [`Checker::check_ptx`] on PTX assembled by ptxas first.
 //! Only kernels (`.entry`) are checked: a device function's registers at entry are its
-//! caller's. A finding is de-duplicated by [`Unwritten::key`], the mnemonic of the instruction
-//! that reads (`STG.E`).
+//! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
+//! that reads and what the never-written registers are to it (`STG.E descriptor`).
 
 pub mod dataflow;
 pub mod disasm;
@@ -36,17 +36,59 @@ pub struct Unwritten {
     pub offset: u32,
     /// The instruction as nvdisasm prints it (`STG.E desc[UR6][R4.64], R2`).
     pub instruction: String,
-    /// Its mnemonic with modifiers (`STG.E`): the de-duplication key.
+    /// Its mnemonic with modifiers (`STG.E`).
     pub mnemonic: String,
     /// The registers it reads that were not written (`UR6`, `UR7`).
     pub registers: Vec<String>,
+    /// What those registers are to the instruction ([`ROLES`], in that order): `guard` (its
+    /// `@P`), `descriptor` (`desc[UR6]`), `address` (other registers in brackets), `source`.
+    pub roles: Vec<&'static str>,
 }
 
+/// What a register can be to the instruction that reads it, in the order [`Unwritten::roles`]
+/// lists them.
+pub const ROLES: [&str; 4] = ["guard", "descriptor", "address", "source"];
+
 impl Unwritten {
-    /// The de-duplication key of the finding: the mnemonic of the reading instruction.
-    pub fn key(&self) -> &str {
-        &self.mnemonic
+    /// The de-duplication key of the finding: the mnemonic of the reading instruction and the
+    /// roles of what it reads unwritten (`STG.E descriptor`).
+    pub fn key(&self) -> String {
+        format!("{} {}", self.mnemonic, self.roles.join("+"))
     }
+}
+
+/// What register `r`, read by `ins`, is to it (one of [`ROLES`]).
+fn role(ins: &parse::Instr, r: parse::Reg) -> &'static str {
+    if ins.guard.is_some_and(|g| g.pred == r) {
+        "guard"
+    } else if ins.operands.iter().any(|o| o.descriptor.contains(&r)) {
+        "descriptor"
+    } else if ins.operands.iter().any(|o| o.inner.contains(&r)) {
+        "address"
+    } else {
+        "source"
+    }
+}
+
+/// The listing of one function of an `nvdisasm -c` listing: from its `.section .text.NAME`
+/// line up to the next section, or `None` when the listing has no such function.
+pub fn function_listing<'a>(listing: &'a str, name: &str) -> Option<&'a str> {
+    let mut start = None;
+    let mut at = 0;
+    for line in listing.split_inclusive('\n') {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix(".section") {
+            if start.is_some() {
+                return start.map(|s| &listing[s..at]);
+            }
+            let section = rest.trim().split(',').next().unwrap_or("").trim().trim_matches('"');
+            if section.strip_prefix(".text.") == Some(name) {
+                start = Some(at);
+            }
+        }
+        at += line.len();
+    }
+    start.map(|s| &listing[s..])
 }
 
 impl std::fmt::Display for Unwritten {
@@ -94,12 +136,14 @@ pub fn check_listing(text: &str) -> Result<Vec<Unwritten>, ParseError> {
     for f in parse::parse_listing(text)?.iter().filter(|f| f.entry) {
         for u in dataflow::unwritten_reads(f) {
             let ins = &f.instrs[u.instr];
+            let roles = ROLES.into_iter().filter(|&k| u.regs.iter().any(|&r| role(ins, r) == k)).collect();
             out.push(Unwritten {
                 kernel: f.name.clone(),
                 offset: ins.offset,
                 instruction: ins.text.clone(),
                 mnemonic: ins.mnemonic.clone(),
                 registers: u.regs.iter().map(ToString::to_string).collect(),
+                roles,
             });
         }
     }
@@ -146,6 +190,28 @@ impl Checker {
     }
 }
 
+/// Listings for tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    /// The instructions of ptxas 13.5.37 -O3 of `corpus/findings/createpolicy-dropped-store-policy`:
+    /// the hinted store at 0x00f0 reads its descriptor UR6:UR7, which nothing writes.
+    pub const CREATEPOLICY_O3: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
+            /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+            /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x20, R2 ;\n\
+            /*0060*/ LDG.E.64 R2, desc[UR4][R2.64+0x18] ;\n/*0070*/ S2UR UR5, SR_CgaCtaId ;\n\
+            /*0080*/ UMOV UR4, 0x400 ;\n/*0090*/ IMAD.WIDE.U32 R4, R9, 0x10, R4 ;\n\
+            /*00a0*/ ULEA UR4, UR5, UR4, 0x18 ;\n/*00b0*/ LEA R7, R9, UR4, 0x4 ;\n\
+            /*00c0*/ STS.64 [R7+0x8], R2 ;\n/*00d0*/ NOP ;\n/*00e0*/ CCTL.IVALL ;\n\
+            /*00f0*/ STG.E desc[UR6][R4.64], R2 ;\n/*0100*/ EXIT ;\n.L_x_0:\n/*0110*/ BRA `(.L_x_0);\n";
+
+    /// An `nvdisasm -c` listing of one kernel `name` with the instruction lines `body`.
+    pub fn kernel(name: &str, body: &str) -> String {
+        format!(
+            ".section .text.{name},\"ax\",@progbits\n.other {name},@\"STO_CUDA_ENTRY STV_DEFAULT\"\n{name}:\n{body}"
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,10 +225,26 @@ mod tests {
         let found = check_listing(&format!("{kernel}{device}")).unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         let u = &found[0];
-        assert_eq!((u.kernel.as_str(), u.key(), u.registers.join(" ")), ("k", "STG.E", "UR6 UR7 R4 R5".into()));
+        assert_eq!(
+            (u.kernel.as_str(), u.key(), u.registers.join(" ")),
+            ("k", "STG.E descriptor+address".into(), "UR6 UR7 R4 R5".into())
+        );
         assert_eq!(
             u.to_string(),
             "k /*0000*/ STG.E desc[UR6][R4.64], RZ  reads UR6 UR7 R4 R5 never written on some path"
         );
+        let guarded = ".section .text.k,\"ax\",@progbits\n.other k,@\"STO_CUDA_ENTRY STV_DEFAULT\"\nk:\n\
+            /*0000*/ @P0 CCTL.IVALL ;\n/*0010*/ MOV R2, R3 ;\n/*0020*/ STS [RZ], R2 ;\n";
+        let keys: Vec<String> = check_listing(guarded).unwrap().iter().map(Unwritten::key).collect();
+        assert_eq!(keys, ["CCTL.IVALL guard", "STS source"]);
+    }
+
+    #[test]
+    fn a_function_listing_runs_to_the_next_section() {
+        let text = "\t.section\t.text.a,\"ax\",@progbits\na:\n/*0000*/ EXIT ;\n\
+            \t.section\t.text.ab,\"ax\",@progbits\nab:\n/*0000*/ NOP ;\n";
+        assert_eq!(function_listing(text, "a"), Some("\t.section\t.text.a,\"ax\",@progbits\na:\n/*0000*/ EXIT ;\n"));
+        assert!(function_listing(text, "ab").is_some_and(|l| l.ends_with("NOP ;\n") && !l.contains("EXIT")));
+        assert_eq!(function_listing(text, "b"), None);
     }
 }

@@ -143,6 +143,8 @@ pub struct Operand {
     pub regs: Vec<Reg>,
     /// Registers inside its brackets (addresses, descriptors, constant-bank indices): read whole.
     pub inner: Vec<Reg>,
+    /// Those of [`Operand::inner`] that are a memory descriptor (`desc[UR4]`: UR4 and UR5).
+    pub descriptor: Vec<Reg>,
     /// Its value, if it is an integer immediate (`0x7632`, `-0xc`, `12`).
     pub imm: Option<u32>,
     /// Which bytes of a one-register source the instruction reads (bit `i`: byte `i`): a half
@@ -348,8 +350,8 @@ struct Named {
 
 /// The registers an operand names: the operand's own register (`-R4.H0_H0`, `!P0`, `|R2|`,
 /// `R4.64`) and, separately, those inside its brackets (addresses, descriptors, constant-bank
-/// indices), which are always read.
-fn operand_regs(op: &str) -> (Option<Named>, Vec<Named>) {
+/// indices), which are always read, each with whether it is a descriptor.
+fn operand_regs(op: &str) -> (Option<Named>, Vec<(Named, bool)>) {
     let mut inner = Vec::new();
     let mut outer = String::new();
     let mut depth = 0;
@@ -375,7 +377,7 @@ fn operand_regs(op: &str) -> (Option<Named>, Vec<Named>) {
                         if let Some(n) = named(t) {
                             // A descriptor is 64 bits: `desc[UR4]` reads UR4:UR5.
                             let width = if prefix_desc { 2 } else { n.width };
-                            inner.push(Named { width, ..n });
+                            inner.push((Named { width, ..n }, prefix_desc));
                         }
                     }
                     prefix_desc = false;
@@ -516,7 +518,7 @@ fn dest_count(ins: &Instr, operands: &[&str]) -> usize {
         matches!(operand_regs(o).0, Some(Named { reg: Some(Reg { file: File::P | File::Up, .. }), .. }))
             || matches!(o, "PT" | "UPT")
     };
-    if op.ends_with("SETP") || matches!(op, "PLOP3" | "UPLOP3" | "VOTE" | "ELECT") {
+    if op.ends_with("SETP") || matches!(op, "HSETP2" | "PLOP3" | "UPLOP3" | "VOTE" | "ELECT") {
         return 2.min(operands.len());
     }
     // `SHFL.BFLY P1, R17, …`, `ATOMG.E.ADD PT, R0, [..], R5`, `R2UR P1, UR7, R0`,
@@ -634,7 +636,11 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
     let store = matches!(ins.opcode(), "ST" | "STG" | "STS" | "STL" | "RED" | "REDG");
     let narrow = narrow_bytes(ins);
     let wide_addr = wide_address(ins);
-    let span = |r: Reg, w: u16| (r.n..(r.n + w).min(r.file.tracked())).map(move |n| Reg { n, ..r }).collect::<Vec<_>>();
+    // A predicate is one register whatever the opcode's width (`DSETP.MIN.AND P1, P3, R10, …`).
+    let span = |r: Reg, w: u16| {
+        let w = if matches!(r.file, File::P | File::Up) { 1 } else { w };
+        (r.n..(r.n + w).min(r.file.tracked())).map(move |n| Reg { n, ..r }).collect::<Vec<_>>()
+    };
     let mut out = Vec::new();
     for (k, op) in operands.iter().enumerate() {
         let (own, inner) = operand_regs(op);
@@ -646,10 +652,13 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
             zero: own.is_some_and(|n| n.reg.is_none()),
             ..Operand::default()
         };
-        for n in inner {
+        for (n, desc) in inner {
             let w = if wide_addr && n.width == 1 && n.reg.is_some_and(|r| r.file == File::R) { 2 } else { n.width };
             if let Some(r) = n.reg {
                 o.inner.extend(span(r, w));
+                if desc {
+                    o.descriptor.extend(span(r, w));
+                }
             }
         }
         if let Some(own) = own {
@@ -760,6 +769,8 @@ mod tests {
         let i = ins("STG.E desc[UR6][R4.64], R2");
         assert!(i.defs.is_empty());
         assert_eq!(used(&i), ["UR6", "UR7", "R4", "R5", "R2"]);
+        assert_eq!(regs(&i.operands[0].descriptor), ["UR6", "UR7"]);
+        assert!(ins("LDS.U16 R2, [R3+0x8]").operands[1].descriptor.is_empty());
         let i = ins("LDG.E.128 R4, desc[UR4][R2.64+0x10]");
         assert_eq!(regs(&i.defs), ["R4", "R5", "R6", "R7"]);
         let i = ins("STS.128 [R2+0x10], R8");
@@ -775,6 +786,10 @@ mod tests {
             (regs(&i.defs), used(&i)),
             (vec!["R2".into(), "R3".into()], vec!["R9".into(), "R4".into(), "R5".into()])
         );
+        let i = ins("HSETP2.NE.AND P0, P1, R0.H0_H0, R1.H1_H1, PT");
+        assert_eq!((regs(&i.defs), used(&i)), (vec!["P0".into(), "P1".into()], vec!["R0".into(), "R1".into()]));
+        let i = ins("DSETP.MIN.AND P1, P3, R10, 1, PT");
+        assert_eq!((regs(&i.defs), used(&i)), (vec!["P1".into(), "P3".into()], vec!["R10".into(), "R11".into()]));
         let i = ins("DADD R14, -RZ, R20");
         assert_eq!((regs(&i.defs), used(&i)), (vec!["R14".into(), "R15".into()], vec!["R20".into(), "R21".into()]));
         let i = ins("F2F.F64.F32 R4, R9");

@@ -164,6 +164,11 @@ impl Relations {
         }
     }
 
+    /// The literals known to imply `l` (other than `l` itself).
+    pub fn implying(&self, l: Guard) -> Vec<Guard> {
+        self.implies.iter().filter(|(_, b)| *b == l).map(|&(a, _)| a).collect()
+    }
+
     /// Forgets everything said about `p` (it is about to be written).
     pub fn forget(&mut self, p: Reg) {
         self.holds.retain(|l| l.pred != p);

@@ -53,6 +53,23 @@ pub fn ptxas_or_skip() -> Option<Ptxas> {
     }
 }
 
+/// ptxas and the SASS checker (nvdisasm), or `None` after [`skip`] (`no ptxas`, `no
+/// nvdisasm`) — a failure where the tools are required (`CI`, `PTXDIFF_REQUIRE_PTXAS`; ci/test
+/// installs both).
+#[allow(dead_code)] // used by some of the test files
+pub fn sass_tools_or_skip() -> Option<(Ptxas, runner::sass::Checker)> {
+    let ptxas = ptxas_or_skip()?;
+    match runner::sass::Checker::find() {
+        Ok(c) => Some((ptxas, c)),
+        Err(e) => {
+            let required = std::env::var_os("CI").is_some() || std::env::var_os("PTXDIFF_REQUIRE_PTXAS").is_some();
+            assert!(!required, "nvdisasm is required here: {e}");
+            skip("no nvdisasm", &e.to_string());
+            None
+        }
+    }
+}
+
 /// A 2-D UINT8 map over a 16 × 4 ramp (row stride 16) whose copy lives in the global buffer
 /// `gmap`; the program replaces fields (`replace`), fences if asked, and loads the box at
 /// (0, 1) through the object into `win` (expecting `tx` bytes).
