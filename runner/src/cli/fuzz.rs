@@ -526,6 +526,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
     if s.state.invalid > 0 {
         println!("warning: {} generated programs were refused by the oracle (generator bugs)", s.state.invalid);
     }
+    println!("{}", sass_line(&s));
     println!("report: {}", run_dir.join("index.html").display());
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
@@ -544,6 +545,24 @@ fn gpu_unavailable_line(why: &str) -> String {
     } else {
         format!("{SAID}: {why}")
     }
+}
+
+/// The campaign's SASS-check line: what this session checked and flagged, and the class's
+/// stored findings (the rest of what it flagged is known or a duplicate).
+fn sass_line(s: &crate::fuzz::Summary) -> String {
+    if let Some(why) = &s.sass_unavailable {
+        return format!("SASS check: off ({why})");
+    }
+    let c = &s.sass;
+    if c.modules == 0 {
+        return "SASS check: no -O3 module to check (no backend assembles at -O3)".into();
+    }
+    let failed =
+        if c.failed > 0 { format!(", {} modules unreadable (see the warnings)", c.failed) } else { String::new() };
+    format!(
+        "SASS check: {} kernels in {} -O3 modules{failed}; unwritten-register: {} raw ({} stored findings of the class; the rest known or duplicates)",
+        c.kernels, c.modules, c.flagged, s.unwritten_stored
+    )
 }
 
 fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {
@@ -577,8 +596,15 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
     let explicit = !names.is_empty();
     let names = if explicit { names } else { registry.fuzz_defaults() };
     let scratch = tempfile::tempdir()?;
-    let engine = Engine::new(&registry, &names, p.target, None, scratch.path().to_path_buf())?;
+    let mut engine = Engine::new(&registry, &names, p.target, None, scratch.path().to_path_buf())?;
     require_available(explicit, &engine)?;
+    // The SASS check of the -O3 assembly, as in a campaign (reads of never-written registers).
+    if engine.has_sass_level() {
+        match crate::sass::Checker::find() {
+            Ok(c) => engine.sass = Some(c),
+            Err(e) => println!("SASS check off: {e}"),
+        }
+    }
     Ok((engine, scratch))
 }
 
@@ -608,7 +634,8 @@ pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for f in &found {
-        println!("{} [{}] {}", f.class.name(), f.backends.join(","), f.how);
+        let form = f.form.as_deref().map(|x| format!("{x} ")).unwrap_or_default();
+        println!("{} [{}] {form}{}", f.class.name(), f.backends.join(","), f.how);
         if let Some(m) = &f.message {
             println!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  "));
         }
@@ -640,6 +667,10 @@ pub fn minimize_command(
         bail!("{}: no backend disagrees with the oracle; nothing to minimize", case.display());
     };
     let pre = first.pre_signature();
+    if first.class != crate::findings::FindingClass::UnwrittenRegister {
+        // Only an unwritten-register finding needs the SASS of every candidate.
+        engine.sass = None;
+    }
     println!("minimizing while `{pre}` reproduces");
     let batch = crate::fuzz::minimize::max_batch(first.class);
     let red = minimize_batched(&p, &i, Budget { calls }, batch, crate::fuzz::minimize::still_shows(&mut engine, &pre));

@@ -470,6 +470,7 @@ pub fn run_with(
         kinds: BTreeMap::new(),
         checkpoint: None,
         memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
+        sass: super::SassCounts::default(),
     };
     let mut state = super::open_state(&state_path, o.resume, fresh)?;
     let mut totals = state.memory.clone().unwrap_or_default();

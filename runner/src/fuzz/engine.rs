@@ -1,18 +1,21 @@
 //! Running programs on every selected backend: the oracle in process (the reference), each
 //! distinct offline assembly the backends declare (one module per batch and [`Build`],
-//! failures attributed to single programs) and the backends that run programs (GPU or
-//! `oracle-worker`; concurrently, one thread each), narrowing a failure down to single programs
-//! by halving the batch.
+//! failures attributed to single programs), the SASS check of each -O3 module when the engine
+//! has one ([`Engine::sass`]: one nvdisasm run per module, on the preparing thread of that
+//! assembly, so beside the backends' run of the batch before; its reads of never-written
+//! registers are attributed to programs by kernel name, [`ProgramResult::sass`]) and the
+//! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each),
+//! narrowing a failure down to single programs by halving the batch.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls.
 //!
 //! Every stage measures itself ([`StageTime`]: wall seconds, and CPU seconds of the threads
-//! that did the work, from `CLOCK_THREAD_CPUTIME_ID` through `libc`): the oracle and each
-//! assembly per prepared batch ([`Prepared::stages`]), each backend that runs programs per
+//! that did the work, from `CLOCK_THREAD_CPUTIME_ID` through `libc`): the oracle, each
+//! assembly and each SASS check per prepared batch ([`Prepared::stages`]), each backend that runs programs per
 //! batch ([`Engine::stages`], `run on NAME`: for `cuda:jit` that is the JIT and the GPU run
 //! together, as the worker reports one time for both). Work done in other processes (ptxas,
 //! the worker backends) shows in wall time only; [`children_cpu_s`] gives the CPU time of the
-//! child processes already waited for (the ptxas runs).
+//! child processes already waited for (the ptxas and nvdisasm runs).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,7 +31,12 @@ use super::assemble::{assemble, Assembled};
 pub use crate::backend::Failure;
 use crate::backend::{label_suffix, Backend, BackendError, Build, Failed, ProgramBatch, Registry, Role};
 use crate::diff::program::Observed;
+use crate::sass::{Checker, Unwritten};
 use crate::worker::KernelRun;
+
+/// The optimization level whose SASS the check reads (issue 29: the -O3 cubin, where ptxas
+/// drops and merges what -O0 keeps).
+pub const SASS_LEVEL: u8 = 3;
 
 /// Wall and CPU seconds spent in one stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -92,6 +100,20 @@ pub struct ProgramResult {
     pub observed: Vec<Observed>,
     /// Failures.
     pub failures: Vec<Failure>,
+    /// The SASS check of its kernel in each assembly checked ([`SASS_LEVEL`]; empty when the
+    /// engine has no checker).
+    pub sass: Vec<SassCheck>,
+}
+
+/// The SASS check of one program's kernel in one assembly.
+#[derive(Clone, Debug)]
+pub struct SassCheck {
+    /// The assembly (`ptxas -O3`, `ptxas-13.0 -O3`).
+    pub by: String,
+    /// Its reads of never-written registers (none: the kernel is clean).
+    pub reads: Vec<Unwritten>,
+    /// The kernel's SASS when it has such reads (empty otherwise).
+    pub listing: String,
 }
 
 /// The backends of a campaign.
@@ -114,6 +136,8 @@ pub struct Engine {
     pub unavailable: Vec<(String, String)>,
     /// Why the GPU backends are unavailable, if a GPU was asked for and none is usable.
     pub gpu_unavailable: Option<String>,
+    /// The SASS check of each [`SASS_LEVEL`] module (`None`: off, the default).
+    pub sass: Option<Checker>,
 }
 
 impl Engine {
@@ -137,7 +161,13 @@ impl Engine {
             timeout: Duration::from_secs(120),
             unavailable,
             gpu_unavailable: registry.context().gpu_unavailable(),
+            sass: None,
         })
+    }
+
+    /// Whether some backend assembles at [`SASS_LEVEL`]: the modules the SASS check reads.
+    pub fn has_sass_level(&self) -> bool {
+        self.backends.iter().flat_map(|b| b.builds()).any(|b| b.opt == SASS_LEVEL)
     }
 
     /// The names of the backends that run.
@@ -165,6 +195,7 @@ impl Engine {
             allow: self.allow.clone(),
             plant: self.plant,
             scratch: self.scratch.clone(),
+            sass: self.sass.clone(),
         }
     }
 
@@ -290,8 +321,11 @@ pub struct Prepared {
     pub cubins: BTreeMap<String, Assembled>,
     /// Programs the oracle accepts.
     pub valid: Vec<usize>,
-    /// Time of the preparation stages: `oracle`, and `ptxas LABEL` per assembly.
+    /// Time of the preparation stages: `oracle`, `ptxas LABEL` per assembly, `SASS check
+    /// LABEL` per module checked.
     pub stages: BTreeMap<String, StageTime>,
+    /// Per module checked: the assembly and the kernels checked, or why the check failed.
+    pub sass: Vec<(String, Result<usize, String>)>,
 }
 
 /// The CPU side of a batch: the program oracle and the offline assemblies (no worker
@@ -303,13 +337,15 @@ pub struct Preparer {
     allow: Allowances,
     plant: Option<Plant>,
     scratch: PathBuf,
+    sass: Option<Checker>,
 }
 
 impl Preparer {
     /// Runs the oracle on every program (all cores) and the batch's assemblies (each distinct
-    /// [`Build`] the backends declare, concurrently, one thread each). `None` once `stop` is
-    /// set: the oracle runs no further program and the running ptxas processes are killed
-    /// (the campaign's time is up; the batch is abandoned).
+    /// [`Build`] the backends declare, concurrently, one thread each), then on the thread of
+    /// each [`SASS_LEVEL`] assembly the SASS check of its module. `None` once `stop` is set:
+    /// the oracle runs no further program, the running ptxas processes are killed and no SASS
+    /// check starts (the campaign's time is up; the batch is abandoned).
     pub fn prepare(&self, programs: &[Program], inputs: &[Inputs], tag: &str, stop: &AtomicBool) -> Option<Prepared> {
         use rayon::prelude::*;
         let mut stages = BTreeMap::new();
@@ -335,14 +371,15 @@ impl Preparer {
         add_stage(&mut stages, "oracle", oracle);
         let mut results: Vec<ProgramResult> = expected
             .into_iter()
-            .map(|e| ProgramResult { expected: e, observed: Vec::new(), failures: Vec::new() })
+            .map(|e| ProgramResult { expected: e, observed: Vec::new(), failures: Vec::new(), sass: Vec::new() })
             .collect();
         let valid: Vec<usize> = (0..programs.len()).filter(|&i| results[i].expected.is_ok()).collect();
         let arch = self.target.name();
         let dir = &self.scratch;
         // One thread per build, each waiting for its ptxas process (not rayon's threads,
         // which the oracle of the batches prepared beside this one needs).
-        let assembled: Vec<(String, std::io::Result<Assembled>, StageTime)> = std::thread::scope(|s| {
+        type Built = (String, std::io::Result<Assembled>, StageTime, Option<(SassOutcome, StageTime)>);
+        let assembled: Vec<Built> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .builds
                 .iter()
@@ -352,7 +389,15 @@ impl Preparer {
                         let tag = format!("{tag}{}", label_suffix(b.label.as_deref()));
                         let (r, t) =
                             measure(|| assemble(&b.ptxas, programs, valid, arch, b.opt, dir, &tag, Some(stop)));
-                        (b.label(), r, t)
+                        let checked = match (&self.sass, &r) {
+                            (Some(checker), Ok(Assembled { cubin: Some(cubin), .. }))
+                                if b.opt == SASS_LEVEL && !stop.load(Ordering::Relaxed) =>
+                            {
+                                Some(measure(|| check_module(checker, cubin)))
+                            }
+                            _ => None,
+                        };
+                        (b.label(), r, t, checked)
                     })
                 })
                 .collect();
@@ -362,8 +407,13 @@ impl Preparer {
             return None;
         }
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
-        for (by, r, t) in assembled {
+        let mut sass = Vec::new();
+        for (by, r, t, checked) in assembled {
             add_stage(&mut stages, &by, t);
+            if let (Some((outcome, t)), Ok(a)) = (checked, &r) {
+                add_stage(&mut stages, &format!("SASS check {by}"), t);
+                sass.push((by.clone(), attribute_sass(&by, outcome, programs, a, &mut results)));
+            }
             match r {
                 Ok(a) => {
                     for (i, m) in &a.rejected {
@@ -389,8 +439,39 @@ impl Preparer {
                 }
             }
         }
-        Some(Prepared { results, cubins, valid, stages })
+        Some(Prepared { results, cubins, valid, stages, sass })
     }
+}
+
+/// What the SASS check of one module gave: the listing and its flagged reads, or why not.
+type SassOutcome = Result<(String, Vec<Unwritten>), String>;
+
+/// Disassembles and checks one module.
+fn check_module(checker: &Checker, cubin: &std::path::Path) -> SassOutcome {
+    checker.check_cubin(cubin).map_err(|e| e.to_string())
+}
+
+/// Gives every program of assembly `a` (by `by`) its [`SassCheck`] from the module's
+/// `outcome`: the kernels checked, or why the check failed.
+fn attribute_sass(
+    by: &str,
+    outcome: SassOutcome,
+    programs: &[Program],
+    a: &Assembled,
+    results: &mut [ProgramResult],
+) -> Result<usize, String> {
+    let (listing, found) = outcome?;
+    for &i in &a.accepted {
+        let name = &programs[i].name;
+        let reads: Vec<Unwritten> = found.iter().filter(|u| &u.kernel == name).cloned().collect();
+        let listing = if reads.is_empty() {
+            String::new()
+        } else {
+            crate::sass::function_listing(&listing, name).unwrap_or_default().to_string()
+        };
+        results[i].sass.push(SassCheck { by: by.to_string(), reads, listing });
+    }
+    Ok(a.accepted.len())
 }
 
 /// Fails when a backend named explicitly on the command line cannot run here (an

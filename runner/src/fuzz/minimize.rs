@@ -149,7 +149,9 @@ pub struct Minimizer {
 
 impl Minimizer {
     /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
-    /// within `budget` when its turn comes before `deadline`, packaged as it is after it.
+    /// within `budget` when its turn comes before `deadline`, packaged as it is after it. The
+    /// engine's SASS check ([`Engine::sass`]) runs only for unwritten-register findings (the
+    /// other classes do not need it, and it costs an nvdisasm process per predicate run).
     pub fn start(
         mut engine: Engine,
         budget: Budget,
@@ -160,7 +162,9 @@ impl Minimizer {
         let (jobs, rx) = mpsc::sync_channel::<Box<Job>>(queue.max(1));
         let (tx, done) = mpsc::channel::<Done>();
         let thread = std::thread::spawn(move || {
+            let checker = engine.sass.take();
             for job in rx {
+                engine.sass = checker.clone().filter(|_| job.raw.class == FindingClass::UnwrittenRegister);
                 let past = Instant::now() >= deadline;
                 let pre = job.raw.pre_signature();
                 let ((finding, case, reduced), time) = measure(|| {
@@ -193,6 +197,7 @@ impl Minimizer {
                     break;
                 }
             }
+            engine.sass = checker;
             engine
         });
         Minimizer { jobs, done, thread }

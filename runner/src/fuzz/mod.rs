@@ -19,6 +19,14 @@
 //! unminimized (and counted so). At the end the campaign prints the time of every stage (wall
 //! and CPU seconds), also kept in `campaign.json`.
 //!
+//! When a backend assembles at -O3 (`cuda:ptxas-O3`, `ptxas-check`), the preparing threads
+//! also disassemble each batch's -O3 module once and check its SASS for reads of registers
+//! nothing wrote ([`crate::sass`], [`engine::SASS_LEVEL`]); each flagged kernel is a raw
+//! finding of class `unwritten-register` ([`package::raw_findings`]), triaged like the others
+//! (known entries, minimization with the check on). Without nvdisasm the campaign says so once
+//! and runs without the check; what the check did is counted in `campaign.json`
+//! ([`SassCounts`]) and printed.
+//!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
 //!   batch whose findings are settled (none still being minimized): it then counts exactly the
@@ -173,6 +181,45 @@ pub struct State {
     /// refused); none for register programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<async_campaign::MemoryState>,
+    /// What the SASS check did, over all sessions.
+    #[serde(default)]
+    pub sass: SassCounts,
+}
+
+/// What the SASS check did in a campaign (cumulative; a field missing from a campaign saved
+/// by an older build reads as 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SassCounts {
+    /// -O3 modules disassembled and checked (one per batch and -O3 assembly).
+    pub modules: u64,
+    /// Kernels checked in them.
+    pub kernels: u64,
+    /// Raw `unwritten-register` findings: per kernel, one per SASS instruction and what it reads
+    /// unwritten.
+    pub flagged: u64,
+    /// Modules the check could not read (nvdisasm failed or timed out, a listing line the
+    /// parser does not know).
+    pub failed: u64,
+}
+
+impl SassCounts {
+    /// Adds `o` (saturating).
+    pub fn add(&mut self, o: &SassCounts) {
+        for (a, b) in [
+            (&mut self.modules, o.modules),
+            (&mut self.kernels, o.kernels),
+            (&mut self.flagged, o.flagged),
+            (&mut self.failed, o.failed),
+        ] {
+            *a = a.saturating_add(b);
+        }
+    }
+
+    /// The counters by name (for range checks and reports).
+    fn fields(&self) -> [(&'static str, u64); 4] {
+        [("modules", self.modules), ("kernels", self.kernels), ("flagged", self.flagged), ("failed", self.failed)]
+    }
 }
 
 /// What a campaign did.
@@ -200,6 +247,12 @@ pub struct Summary {
     pub triage: triage::TriageCounts,
     /// Wall and CPU seconds per stage this session.
     pub stages: BTreeMap<String, engine::StageTime>,
+    /// What the SASS check did this session.
+    pub sass: SassCounts,
+    /// Why the SASS check did not run (no nvdisasm), when a backend assembles at -O3.
+    pub sass_unavailable: Option<String>,
+    /// Distinct `unwritten-register` findings in the store.
+    pub unwritten_stored: usize,
 }
 
 const STATE: &str = "campaign.json";
@@ -237,6 +290,9 @@ impl State {
         }
         if let Some((k, v)) = s.families.iter().find(|(_, v)| **v > MAX_COUNTER) {
             return Err(bad(&format!("families.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if let Some((k, v)) = s.sass.fields().into_iter().find(|(_, v)| *v > MAX_COUNTER) {
+            return Err(bad(&format!("sass.{k}"), v.to_string(), MAX_COUNTER.to_string()));
         }
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
@@ -515,6 +571,47 @@ fn status_line(state: &State, start: Instant, s0: u64, new: u64, dup: u64, known
     )
 }
 
+/// Gives `engine` the SASS check when some backend assembles at -O3 and nvdisasm is found;
+/// otherwise says why not (once, on stderr with `progress`) and gives the reason. No -O3
+/// assembly: no check, no reason.
+fn start_sass_check(engine: &mut Engine, progress: bool) -> Option<String> {
+    if !engine.has_sass_level() {
+        return None;
+    }
+    match crate::sass::Checker::find() {
+        Ok(c) => {
+            engine.sass = Some(c);
+            None
+        }
+        Err(e) => {
+            if progress {
+                eprintln!("SASS check off (no reads of never-written registers are looked for): {e}");
+            }
+            Some(e.to_string())
+        }
+    }
+}
+
+/// Most warnings about modules the SASS check could not read that a session prints.
+const SASS_WARNINGS: u64 = 3;
+
+/// Counts what the SASS check of batch `b` did ([`engine::Prepared::sass`]), warning on
+/// stderr (with `progress`, at most [`SASS_WARNINGS`] times) when it could not read a module.
+fn count_sass(checked: &[(String, Result<usize, String>)], b: u64, into: &mut SassCounts, progress: bool) {
+    for (by, r) in checked {
+        into.modules = into.modules.saturating_add(1);
+        match r {
+            Ok(n) => into.kernels = into.kernels.saturating_add(*n as u64),
+            Err(e) => {
+                into.failed = into.failed.saturating_add(1);
+                if progress && into.failed <= SASS_WARNINGS {
+                    eprintln!("warning: the SASS check of batch {b} ({by}) failed, the batch goes on unchecked: {e}");
+                }
+            }
+        }
+    }
+}
+
 /// Runs a campaign.
 pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let known = if o.known_dir.is_dir() {
@@ -551,6 +648,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         kinds: BTreeMap::new(),
         checkpoint: None,
         memory: None,
+        sass: SassCounts::default(),
     };
     let mut state = open_state(&state_path, o.resume, fresh)?;
     let adapting = o.adapt && o.config.swarm;
@@ -571,8 +669,12 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             state.backends.push(b);
         }
     }
+    let sass_unavailable = start_sass_check(&mut engine, o.progress);
     let mut env = vec![("target".to_string(), o.target.to_string())];
     env.extend(engine.environment());
+    if let Some(c) = &engine.sass {
+        env.push(("nvdisasm".into(), c.nvdisasm.version.clone()));
+    }
     if let Some(why) = &engine.gpu_unavailable {
         env.push(("gpu".into(), format!("unavailable: {why}")));
     }
@@ -602,7 +704,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     // The minimizer runs its own engine (one worker per device is plenty for single cases).
     let minimizer = if o.minimize {
         let reg = Registry::new(Settings { workers: Some(1), ..registry.context().settings.clone() });
-        let e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
+        let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
+        e.sass = engine.sass.clone();
         let budget = Budget { calls: o.minimize_calls };
         Some(minimize::Minimizer::start(e, budget, MINIMIZE_QUEUE, env.clone(), start + o.time))
     } else {
@@ -631,6 +734,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         Some((k, ps, is, prepared, switches))
     });
     let mut last_status = Instant::now();
+    let mut sass = SassCounts::default();
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
@@ -646,6 +750,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         for (name, t) in &prepared.stages {
             engine::add_stage(&mut stages, name, *t);
         }
+        count_sass(&prepared.sass, b, &mut sass, o.progress);
         let results = engine.execute(&programs, &inputs, prepared);
         let (mut compare, mut triaging) = (engine::StageTime::default(), engine::StageTime::default());
         for (k, r) in results.iter().enumerate() {
@@ -662,6 +767,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             let (raws, t) = engine::measure(|| package::raw_findings(&programs[k], r));
             compare.add(t);
             for raw in raws {
+                if raw.class == crate::findings::FindingClass::UnwrittenRegister {
+                    sass.flagged = sass.flagged.saturating_add(1);
+                }
                 let job = minimize::Job {
                     batch: b,
                     raw,
@@ -753,6 +861,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             eprint!("adaptive swarm (which switches paid off):\n{}", s.report());
         }
     }
+    state.sass.add(&sass);
     state.seconds += seconds;
     state.triage.add(&tri.counts);
     if let Some(kinds) = tri.settled_kinds() {
@@ -769,9 +878,18 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
     })?;
     crate::findings::render::write_all(&o.run_dir, store.doc(), None)?;
+    let unwritten_stored = store
+        .doc()
+        .by_class()
+        .iter()
+        .find(|(c, ..)| *c == crate::findings::FindingClass::UnwrittenRegister)
+        .map_or(0, |&(_, n, _)| n);
     Ok(Summary {
         programs: state.programs - s0,
         stored: store.doc().findings.len(),
+        sass,
+        sass_unavailable,
+        unwritten_stored,
         state,
         new: tri.new,
         duplicates: tri.duplicates,
@@ -867,11 +985,13 @@ mod tests {
             kinds: BTreeMap::new(),
             checkpoint: None,
             memory: None,
+            sass: SassCounts::default(),
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
         type Edit = fn(&mut State);
-        let cases: [(&str, Edit); 7] = [
+        let cases: [(&str, Edit); 8] = [
+            ("sass.kernels", |s| s.sass.kernels = u64::MAX),
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),

@@ -1,4 +1,6 @@
-//! From a program's results to findings: what went wrong (class, disagreeing backends, how),
+//! From a program's results to findings: what went wrong (class, disagreeing backends, how;
+//! for a read of a never-written register in the SASS, [`FindingClass::UnwrittenRegister`],
+//! the assemblies whose SASS has it, the SASS instruction and what it reads),
 //! the implicated instruction form, the class of its input and the shape of the disagreement
 //! (the opcodes of the first wrong word's data path, [`oracle::program::slice::data_path`]) — the
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
@@ -10,7 +12,7 @@ use oracle::isa::{Family, Form};
 use oracle::program::{interp, slice, text, Program, Stmt};
 use oracle::semantics::Allowances;
 
-use super::engine::{Failure, ProgramResult};
+use super::engine::{Failure, ProgramResult, SassCheck};
 use crate::diff::program::{compare_result, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
@@ -29,13 +31,44 @@ pub struct Raw {
     pub message: Option<String>,
     /// The word-level disagreement, for mismatches.
     pub disagreement: Option<ProgramEvidence>,
+    /// The implicated form when the finding itself names it (the SASS instruction of an
+    /// unwritten-register finding, `CCTL.IVALL`); otherwise it is read off the program.
+    pub form: Option<String>,
 }
 
 impl Raw {
-    /// What must stay the same while minimizing (and de-duplicates before minimizing).
+    /// What must stay the same while minimizing (and de-duplicates before minimizing): class,
+    /// backends, how, and the form when the finding names it.
     pub fn pre_signature(&self) -> String {
-        format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how)
+        let pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
+        match &self.form {
+            Some(f) => format!("{pre}|{f}"),
+            None => pre,
+        }
     }
+}
+
+/// The text of an unwritten-register finding: each assembly's flagged instruction, then the
+/// kernel's SASS with the flagged lines marked `>>`.
+fn sass_message(checks: &[&SassCheck], key: &str) -> String {
+    let mut out = String::new();
+    for c in checks {
+        for u in c.reads.iter().filter(|u| u.key() == key) {
+            out.push_str(&format!("{}: {u}\n", c.by));
+        }
+    }
+    if let Some(c) = checks.first() {
+        let marked: Vec<u32> = c.reads.iter().filter(|u| u.key() == key).map(|u| u.offset).collect();
+        out.push_str(&format!("\nSASS of {}:\n", c.by));
+        for line in c.listing.lines().filter(|l| l.trim_start().starts_with("/*")) {
+            let offset = line.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")).map(|(o, _)| o.trim());
+            let hit = offset.and_then(|o| u32::from_str_radix(o, 16).ok()).is_some_and(|o| marked.contains(&o));
+            out.push_str(if hit { ">> " } else { "   " });
+            out.push_str(line.trim());
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The findings in one program's results.
@@ -49,6 +82,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 how: gist(message),
                 message: Some(message.clone()),
                 disagreement: None,
+                form: None,
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -56,7 +90,28 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 how: how.clone(),
                 message: Some(message.clone()),
                 disagreement: None,
+                form: None,
             },
+        });
+    }
+    // One finding per key (SASS instruction and what it reads), with every assembly whose SASS
+    // has it.
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for u in r.sass.iter().flat_map(|c| &c.reads) {
+        let k = (u.key(), u.mnemonic.clone(), u.roles.join("+"));
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    for (key, mnemonic, roles) in keys {
+        let checks: Vec<&SassCheck> = r.sass.iter().filter(|c| c.reads.iter().any(|u| u.key() == key)).collect();
+        out.push(Raw {
+            class: FindingClass::UnwrittenRegister,
+            backends: checks.iter().map(|c| c.by.clone()).collect(),
+            how: roles,
+            message: Some(sass_message(&checks, &key)),
+            disagreement: None,
+            form: Some(mnemonic),
         });
     }
     // A refused program or one no backend ran is not comparable: its failures above are all
@@ -68,6 +123,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
             how: d.how.clone(),
             message: None,
             disagreement: Some(d),
+            form: None,
         });
     }
     out
@@ -90,8 +146,8 @@ fn implicated(p: &Program) -> Option<(usize, String)> {
 /// run of the oracle), and the body index of the implicated statement: class, implicated form,
 /// backends, how, and the shape of the first wrong word.
 fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>) {
-    let imp = implicated(p);
-    let form_name = imp.as_ref().map_or("program".to_string(), |(_, n)| n.clone());
+    let imp = if this.form.is_some() { None } else { implicated(p) };
+    let form_name = this.form.clone().or_else(|| imp.as_ref().map(|(_, n)| n.clone())).unwrap_or("program".into());
     let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
     let sig = Signature::new(this.class, form_name, "", this.backends.clone(), this.how.clone()).with_shape(shape);
     (sig, imp.map(|(k, _)| k))
@@ -159,6 +215,85 @@ pub fn package(
         case.result.observed.iter().map(|o| o.backend.as_str()).collect(),
         case.result.failures.iter().map(Failure::by).collect(),
     );
-    f.versions = versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env);
+    f.versions = if this.class == FindingClass::UnwrittenRegister {
+        // Only the checked assemblies took part: those without the read got it right.
+        let outcomes: Vec<(String, bool)> =
+            case.result.sass.iter().map(|c| (c.by.clone(), !this.backends.contains(&c.by))).collect();
+        versions::verdict(&outcomes, versions::found_release(env).as_deref())
+    } else {
+        versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env)
+    };
     (f, text::case(mp, mi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::KnownSet;
+    use crate::sass::{check_listing, fixtures};
+    use oracle::program::text::parse_case;
+
+    /// The createpolicy case (`corpus/findings/`) with the SASS check of its -O3 kernel `k` by
+    /// `ptxas -O3` (the fixture listing) and of a clean `ptxas-12.8 -O3`.
+    fn planted() -> (Program, oracle::program::Inputs, ProgramResult) {
+        let (p, i) =
+            parse_case(include_str!("../../../corpus/findings/createpolicy-dropped-store-policy.case")).unwrap();
+        let listing = fixtures::kernel("k", fixtures::CREATEPOLICY_O3);
+        let reads = check_listing(&listing).unwrap();
+        let clean = SassCheck { by: "ptxas-12.8 -O3".into(), reads: Vec::new(), listing: String::new() };
+        let flagged = SassCheck { by: "ptxas -O3".into(), reads, listing };
+        let result = ProgramResult {
+            expected: Ok(Vec::new()),
+            observed: Vec::new(),
+            failures: Vec::new(),
+            sass: vec![flagged, clean],
+        };
+        (p, i, result)
+    }
+
+    #[test]
+    fn a_read_of_a_never_written_register_is_a_finding_of_its_own_class() {
+        let (p, i, result) = planted();
+        let raws = raw_findings(&p, &result);
+        assert_eq!(raws.len(), 1, "{raws:?}");
+        let r = &raws[0];
+        assert_eq!(
+            (r.class, r.backends.as_slice(), r.how.as_str(), r.form.as_deref()),
+            (FindingClass::UnwrittenRegister, &["ptxas -O3".to_string()][..], "descriptor", Some("STG.E"))
+        );
+        assert_eq!(r.pre_signature(), "unwritten-register|ptxas -O3|descriptor|STG.E");
+        let reduced = Reduced::unchanged(&p, &i);
+        let env = [("ptxas".to_string(), "Cuda compilation tools, release 13.5, V13.5.37".to_string())];
+        let case = Case { original: &p, reduced: &reduced, result: &result };
+        let (f, text) = package(r, &case, &Allowances::all(), 1.5, &env);
+        assert_eq!(
+            f.signature,
+            Signature::new(FindingClass::UnwrittenRegister, "STG.E", "", ["ptxas -O3"], "descriptor")
+        );
+        let message = f.message.clone().unwrap_or_default();
+        assert!(message.starts_with("ptxas -O3: k /*00f0*/ STG.E desc[UR6][R4.64], R2  reads UR6 UR7"), "{message}");
+        assert!(
+            message.contains(">> /*00f0*/ STG.E desc[UR6][R4.64], R2 ;")
+                && message.contains("   /*00e0*/ CCTL.IVALL ;")
+        );
+        // Only the checked assemblies took part: the clean 12.8 is right.
+        assert_eq!(f.versions.as_deref(), Some("right in 12.8, wrong in 13.5: regressed in 13.5"));
+        assert!(f.mismatches.is_empty() && text.contains("// ptxdiff-inputs"));
+    }
+
+    #[test]
+    fn the_classes_of_reads_ptxas_is_known_for_are_known_and_others_are_not() {
+        let root = crate::paths::repo_root().expect("the repository");
+        let known = KnownSet::load(&root.join("corpus/known")).unwrap();
+        let sig = |form: &str, how: &str| Signature::new(FindingClass::UnwrittenRegister, form, "", ["ptxas -O3"], how);
+        let name = |s: Signature| known.matches(&s).map(|k| k.name.clone());
+        assert_eq!(name(sig("STG.E", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
+        assert_eq!(name(sig("LDG.E.EL.LTC256B.64", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
+        assert_eq!(name(sig("CCTL.IVALL", "guard")).as_deref(), Some("sass-cctl-under-unwritten-predicate"));
+        assert_eq!(name(sig("F2FP.RELU.TF32.F32.PACK_B.RZ", "source")).as_deref(), Some("sass-tf32-of-unwritten-half"));
+        // Another reader, or another role, is new.
+        for (form, how) in [("STG.E", "source"), ("CCTL.IVALL", "address"), ("F2FP.BF16.F32.PACK_AB", "source")] {
+            assert_eq!(name(sig(form, how)), None, "{form} {how}");
+        }
+    }
 }
