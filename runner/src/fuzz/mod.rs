@@ -806,6 +806,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             snapshot.kinds = kinds;
             snapshot.checkpoint = Some(store.checkpoint());
             snapshot.triage.add(&tri.counts);
+            snapshot.sass.add(&sass);
             snapshot.seconds += start.elapsed().as_secs_f64();
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
         }
