@@ -11,9 +11,9 @@
 //!
 //! Every stage measures itself ([`StageTime`]: wall seconds, and CPU seconds of the threads
 //! that did the work, from `CLOCK_THREAD_CPUTIME_ID` through `libc`): the oracle, each
-//! assembly and each SASS check per prepared batch ([`Prepared::stages`]), each backend that runs programs per
-//! batch ([`Engine::stages`], `run on NAME`: for `cuda:jit` that is the JIT and the GPU run
-//! together, as the worker reports one time for both). Work done in other processes (ptxas,
+//! assembly and each SASS check per prepared batch ([`Prepared::stages`]), each backend that
+//! runs programs per batch ([`Engine::stages`], `run on NAME`: for `cuda:jit` that is the JIT
+//! and the GPU run together, as the worker reports one time for both). Work done in other processes (ptxas,
 //! the worker backends) shows in wall time only; [`children_cpu_s`] gives the CPU time of the
 //! child processes already waited for (the ptxas and nvdisasm runs).
 
