@@ -26,6 +26,28 @@ pub fn repo_root() -> Option<PathBuf> {
     is_repo(&built).then(|| built.canonicalize().unwrap_or(built))
 }
 
+/// An error naming the variable when `PTXDIFF_ROOT` or `PTXDIFF_KNOWN` is set to a path that is
+/// not an existing folder: a typo there would otherwise mean "no known findings" (every known
+/// bug reported as new) or a new, empty repository root created on the fly.
+pub fn check_environment() -> Result<(), String> {
+    check_environment_from(|k| std::env::var_os(k))
+}
+
+/// [`check_environment`] with the environment read through `var`.
+pub fn check_environment_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<(), String> {
+    for (name, what) in [
+        ("PTXDIFF_ROOT", "the folder holding corpus/ (a checkout of ptxdiff, or the copy carried with the binary)"),
+        ("PTXDIFF_KNOWN", "the folder of known findings, e.g. corpus/known"),
+    ] {
+        let Some(v) = var(name).filter(|v| !v.is_empty()) else { continue };
+        let path = PathBuf::from(&v);
+        if !path.is_dir() {
+            return Err(format!("{name}={} is not an existing folder; set it to {what}, or unset it", path.display()));
+        }
+    }
+    Ok(())
+}
+
 /// The folder of the user's cached tools (see the module docs), if a home can be found.
 pub fn cache_dir() -> Option<PathBuf> {
     cache_dir_from(|k| std::env::var_os(k))
@@ -52,6 +74,22 @@ pub fn default_under_repo(var: &str, rel: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_root_or_known_folder_that_does_not_exist_is_an_error_naming_the_variable() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope");
+        let env = |k: &'static str, v: &Path| {
+            let v = v.as_os_str().to_owned();
+            move |name: &str| (name == k).then(|| v.clone())
+        };
+        for var in ["PTXDIFF_ROOT", "PTXDIFF_KNOWN"] {
+            let e = check_environment_from(env(var, &missing)).unwrap_err();
+            assert!(e.contains(var) && e.contains("nope"), "{e}");
+            assert!(check_environment_from(env(var, dir.path())).is_ok());
+        }
+        assert!(check_environment_from(|_| None).is_ok());
+    }
 
     #[test]
     fn the_repository_is_found_from_the_test_executable() {

@@ -6,7 +6,10 @@
 //! (`nvidia-cuda-nvcc`, `nvidia-cuda-nvdisasm`) that [`Tool::install`] — and `ci/install-ptxas`
 //! without arguments, which looks in the same places first — unpacks into the user's cache
 //! (`~/.cache/ptxdiff/`, see [`crate::paths`]), and `/usr/local/cuda/bin/`: one copy per
-//! machine. [`Tool::install`] runs `ci/install-ptxas` itself (compiled into the binary), so the
+//! machine. A `PTXAS` that is set is the only candidate ([`Ptxas::find`]): a ptxas is checked on
+//! first use ([`Ptxas::at`]: an executable file whose `--version` names a release), and an
+//! assembly that exits 0 without a cubin is an error ([`PtxasError::NoCubin`]), never a
+//! verdict. [`Tool::install`] runs `ci/install-ptxas` itself (compiled into the binary), so the
 //! wheels, their version and the unpacking live in that one script.
 //! Diagnostics are parsed from ptxas's `ptxas FILE, line N; error : MESSAGE` lines; the release
 //! (`13.5`) from its `--version` line ([`release`]), and releases are ordered numerically
@@ -70,6 +73,36 @@ pub enum PtxasError {
     /// `PTXDIFF_PTXAS_TIMEOUT` is not a duration.
     #[error("PTXDIFF_PTXAS_TIMEOUT={0:?} is not a number of seconds > 0 (e.g. 600 or 600s)")]
     BadTimeout(String),
+    /// The path does not name an executable file (missing, a folder, not executable).
+    #[error("{} is not usable as ptxas: {why}{hint}", path.display())]
+    NotExecutable {
+        /// The path.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+        /// Where the path came from, when that tells the user what to change.
+        hint: String,
+    },
+    /// `--version` did not name a CUDA release: not a ptxas (or a broken one).
+    #[error(
+        "{} is not a working ptxas: `--version` printed no `release X.Y` line (it printed {said:?}); \
+         point PTXAS or --ptxas at NVIDIA's ptxas",
+        path.display()
+    )]
+    NotPtxas {
+        /// The executable.
+        path: PathBuf,
+        /// The start of what it printed.
+        said: String,
+    },
+    /// ptxas said it assembled the module but wrote no cubin.
+    #[error("{} exited 0 but wrote no cubin to {}: not a working ptxas (or the folder is not writable)", path.display(), cubin.display())]
+    NoCubin {
+        /// The executable.
+        path: PathBuf,
+        /// Where the cubin was to be.
+        cubin: PathBuf,
+    },
     /// ptxas exists but could not be started or talked to.
     #[error("running {path}: {source}")]
     Io {
@@ -418,8 +451,18 @@ fn remove_stale_temp_dirs(tmp: &Path) {
 }
 
 impl Ptxas {
-    /// Finds ptxas (see the module docs for the lookup order) and reads its version.
+    /// Finds ptxas (see the module docs for the lookup order) and reads its version. A `PTXAS`
+    /// that is set is the only candidate: when it is not a working ptxas that is an error
+    /// naming it, never a silent fall back to another ptxas.
     pub fn find() -> Result<Ptxas, PtxasError> {
+        if let Some(p) = std::env::var_os(PTXAS.env).filter(|p| !p.is_empty()) {
+            return Self::at(Path::new(&p)).map_err(|e| match e {
+                PtxasError::NotExecutable { path, why, .. } => {
+                    PtxasError::NotExecutable { path, why, hint: " (from the environment variable PTXAS)".into() }
+                }
+                e => e,
+            });
+        }
         Self::at(&PTXAS.find().ok_or(PtxasError::NotFound)?)
     }
 
@@ -428,15 +471,22 @@ impl Ptxas {
         release(&self.version)
     }
 
-    /// Uses the ptxas at `path`.
+    /// Uses the ptxas at `path`, checked on first use: an executable file whose `--version`
+    /// names a CUDA release.
     pub fn at(path: &Path) -> Result<Ptxas, PtxasError> {
+        check_executable(path)?;
         let limit = timeout_for("")?;
         let out = run_bounded(Command::new(path).arg("--version"), limit, None, MAX_OUTPUT)
             .map_err(|source| PtxasError::Io { path: path.to_path_buf(), source })?;
         if !matches!(out.end, End::Exited(_)) {
             return Err(PtxasError::Timeout { path: path.to_path_buf(), limit });
         }
-        let version = release_line(&String::from_utf8_lossy(&out.stdout));
+        let said = String::from_utf8_lossy(&out.stdout);
+        let version = release_line(&said);
+        if release(&version).is_none() {
+            let said: String = said.trim().chars().take(120).collect();
+            return Err(PtxasError::NotPtxas { path: path.to_path_buf(), said });
+        }
         Ok(Ptxas { path: path.to_path_buf(), version })
     }
 
@@ -484,6 +534,9 @@ impl Ptxas {
             }
         };
         let crashed = status.code().is_none();
+        if status.success() && std::fs::metadata(out_path).map_or(true, |m| m.len() == 0) {
+            return Err(PtxasError::NoCubin { path: self.path.clone(), cubin: out_path.to_path_buf() });
+        }
         Ok(Assembly {
             ok: status.success(),
             crashed,
@@ -492,6 +545,20 @@ impl Ptxas {
             output,
         })
     }
+}
+
+/// An error unless `path` is an executable regular file (following links).
+pub(crate) fn check_executable(path: &Path) -> Result<(), PtxasError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let bad = |why: String| PtxasError::NotExecutable { path: path.to_path_buf(), why, hint: String::new() };
+    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad("it is not a file".into()));
+    }
+    if meta.permissions().mode() & 0o111 == 0 {
+        return Err(bad("it is not executable (chmod +x it)".into()));
+    }
+    Ok(())
 }
 
 /// The release in a `ptxas --version` line (`Cuda compilation tools, release 13.5, V13.5.37`

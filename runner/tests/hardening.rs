@@ -354,3 +354,63 @@ fn a_killed_and_resumed_campaign_equals_the_uninterrupted_one() {
     assert_eq!(programs_of(&cut), TOTAL, "each program counted once");
     assert_eq!(counts(&cut), expected, "resumed = uninterrupted");
 }
+
+/// Issue 28 item 3: nonsense that was accepted. A `PTXAS` printing garbage, naming a folder or
+/// a file that is not executable, a ptxas writing no cubin, a `--ptxas` path that does not
+/// exist, `PTXDIFF_KNOWN`/`PTXDIFF_ROOT` naming no folder and a PTX ISA version newer than the
+/// model: each is now an error (exit 2) naming what is wrong, never a run that "agrees".
+#[test]
+fn nonsense_settings_are_errors_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = common::a_case(dir.path());
+    let garbage_dir = dir.path().join("garbage");
+    std::fs::create_dir_all(&garbage_dir).unwrap();
+    let garbage = garbage_dir.join("ptxas");
+    std::fs::write(&garbage, "#!/bin/sh\necho 'hello world'\nexit 0\n").unwrap();
+    std::fs::set_permissions(&garbage, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let not_executable = dir.path().join("plain-file");
+    std::fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+    let no_cubin_dir = dir.path().join("no-cubin");
+    std::fs::create_dir_all(&no_cubin_dir).unwrap();
+    let no_cubin = fake_ptxas(&no_cubin_dir, "exit 0");
+
+    let expect_error = |cmd: &mut Command, wants: &[&str]| {
+        let out = within(cmd, Duration::from_secs(120));
+        let text = text_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        for w in wants {
+            assert!(text.contains(w), "`{w}` missing: {text}");
+        }
+    };
+    let replay = || {
+        let mut c = ptxdiff();
+        c.arg("replay").arg(&case).args(["--backends", "ptxas-check"]);
+        c
+    };
+    expect_error(replay().env("PTXAS", &garbage), &["is not a working ptxas", "hello world"]);
+    expect_error(replay().env("PTXAS", &garbage_dir), &["not a file", "PTXAS"]);
+    expect_error(replay().env("PTXAS", &not_executable), &["not executable", "PTXAS"]);
+    let run = dir.path().join("run");
+    expect_error(
+        ptxdiff()
+            .args(["fuzz", "--programs", "4", "--batch", "4", "--seed", "3", "--no-minimize"])
+            .args(["--backends", "oracle,ptxas-check", "--out"])
+            .arg(&run)
+            .env("PTXAS", &no_cubin),
+        &["wrote no cubin", "not a finding"],
+    );
+    assert!(runner::findings::FindingsDoc::load(&run).map_or(true, |d| d.findings.is_empty()));
+    expect_error(
+        ptxdiff().args(["fuzz", "--programs", "4", "--backends", "oracle", "--ptxas", "13.5=/no/such/ptxas"]),
+        &["--ptxas 13.5=/no/such/ptxas", "/no/such/ptxas"],
+    );
+    let missing = dir.path().join("missing");
+    for var in ["PTXDIFF_KNOWN", "PTXDIFF_ROOT"] {
+        expect_error(replay().env(var, &missing), &[var, "not an existing folder"]);
+        assert!(!missing.exists(), "{var} created {}", missing.display());
+    }
+    expect_error(
+        ptxdiff().args(["fuzz", "--programs", "4", "--backends", "oracle", "--target", "sm_90@99.9"]),
+        &["99.9", "newer than the ISA model"],
+    );
+}

@@ -109,6 +109,11 @@ fn sharded_runs_merge_into_the_unsharded_rows() {
     let out =
         ptxdiff().args(["report", "merge"]).arg(&shards[0]).arg(&shards[0]).arg("--out").arg(&again).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("is given twice (also as"), "the same run twice: {}", text(&out));
+    let copy = tmp.path().join("copy-of-shard-1");
+    assert!(std::process::Command::new("cp").arg("-r").arg(&shards[0]).arg(&copy).status().unwrap().success());
+    let out = ptxdiff().args(["report", "merge"]).arg(&shards[0]).arg(&copy).arg("--out").arg(&again).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("shard 1/3 is given twice"), "{}", text(&out));
     let out = ptxdiff().args(["report", "merge"]).args(&shards[..2]).arg("--out").arg(&again).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
@@ -333,4 +338,17 @@ fn fuzz_shards_and_baseline() {
     let out = ptxdiff().args(["report", "merge"]).arg(&shard).arg("--out").arg(&merged).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "shard 1/2 is missing: {}", text(&out));
     assert!(merged.join("findings.json").is_file());
+    // Issue 28: a run given twice (here by two paths) doubled every count; now it is refused.
+    let twice = tmp.path().join("twice");
+    let out = ptxdiff()
+        .args(["report", "merge"])
+        .arg(&first)
+        .arg(tmp.path().join(".").join("first"))
+        .arg("--out")
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("given twice"), "{}", text(&out));
+    assert!(!twice.join("findings.json").exists());
 }

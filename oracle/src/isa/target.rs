@@ -35,6 +35,10 @@ impl PtxVersion {
     pub const DEFAULT: PtxVersion = PtxVersion::new(9, 0);
     /// The oldest version any requirement can name.
     pub const MIN: PtxVersion = PtxVersion::new(1, 0);
+    /// The newest version the ISA model is written from (the PTX ISA 9.0 text in the spec):
+    /// a later version may add forms or change rules the model does not know, so a target
+    /// naming one is refused rather than tested against an older model.
+    pub const NEWEST_MODELED: PtxVersion = PtxVersion::new(9, 0);
 }
 
 impl fmt::Display for PtxVersion {
@@ -133,6 +137,17 @@ pub enum TargetError {
         /// The version requested.
         given: PtxVersion,
     },
+    /// The PTX version is newer than the ISA model.
+    #[error(
+        "PTX ISA {given} is newer than the ISA model ptxdiff checks against ({newest}, the spec it \
+         was written from); give a version up to {newest}, e.g. `sm_90@{newest}`"
+    )]
+    PtxTooNew {
+        /// The version requested.
+        given: PtxVersion,
+        /// [`PtxVersion::NEWEST_MODELED`].
+        newest: PtxVersion,
+    },
 }
 
 impl Target {
@@ -147,6 +162,9 @@ impl Target {
         let needed = self.min_ptx();
         if ptx < needed {
             return Err(TargetError::PtxTooOld { target: self.name(), needed, given: ptx });
+        }
+        if ptx > PtxVersion::NEWEST_MODELED {
+            return Err(TargetError::PtxTooNew { given: ptx, newest: PtxVersion::NEWEST_MODELED });
         }
         Ok(Target { ptx, ..self })
     }
@@ -457,6 +475,12 @@ mod tests {
         assert!(matches!("sm_91".parse::<Target>(), Err(TargetError::Unknown(_))));
         assert!(matches!("sm_100a@8.5".parse::<Target>(), Err(TargetError::PtxTooOld { .. })));
         assert!(matches!("sm_90@nine".parse::<Target>(), Err(TargetError::BadPtxVersion(_))));
+        // A version the model was not written from is refused, naming the newest it knows.
+        let e = "sm_90@99.9".parse::<Target>().unwrap_err();
+        assert!(matches!(e, TargetError::PtxTooNew { .. }), "{e:?}");
+        assert!(e.to_string().contains("9.0"), "{e}");
+        assert!("sm_90@9.1".parse::<Target>().is_err());
+        assert!("sm_90@9.0".parse::<Target>().is_ok());
         let err = "gfx90a".parse::<Target>().unwrap_err().to_string();
         assert!(err.contains("sm_90a") && err.contains("sm_120a"), "{err}");
     }

@@ -226,13 +226,21 @@ pub fn case(p: &Program, inputs: &Inputs) -> String {
     t
 }
 
+/// The keys of the program header, as [`Program::text`] prints them.
+const HEADER_KEYS: [&str; 6] = ["name", "target", "threads", "inputs", "outputs", "shared"];
+
 fn header_fields(line: usize, text: &str) -> Result<Program, TextError> {
     let mut kv = BTreeMap::new();
     for item in text.split_whitespace() {
         let Some((k, v)) = item.split_once('=') else {
             return err(line, format!("`{item}` in the program header is not key=value"));
         };
-        kv.insert(k, v);
+        if !HEADER_KEYS.contains(&k) {
+            return err(line, format!("unknown key `{k}` in the program header (it has {})", HEADER_KEYS.join(", ")));
+        }
+        if kv.insert(k, v).is_some() {
+            return err(line, format!("`{k}` given twice in the program header"));
+        }
     }
     let get = |k: &str| kv.get(k).copied().ok_or(TextError { line, message: format!("program header lacks `{k}=`") });
     let num = |k: &str| -> Result<u32, TextError> {
@@ -362,6 +370,7 @@ pub fn parse_case(text: &str) -> Result<(Program, Inputs), TextError> {
         return err(1, format!("a case holds one program, this text holds {}", programs.len()));
     }
     let p = programs.remove(0);
+    check_frame(text, &p)?;
     let mut words = Vec::new();
     let mut seen = false;
     let mut next_thread = 0u32;
@@ -403,6 +412,56 @@ pub fn parse_case(text: &str) -> Result<(Program, Inputs), TextError> {
         );
     }
     Ok((p, Inputs(words)))
+}
+
+/// The lines of `text` outside the body and the inputs block that are not blank or comments,
+/// with their 1-based line numbers; `.reg` declarations left out (they follow from the body).
+fn frame_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut in_body = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line == BEGIN {
+            in_body = true;
+        } else if line == END {
+            in_body = false;
+        } else if line == INPUTS {
+            break;
+        } else if !in_body && !line.is_empty() && !line.starts_with("//") && !line.starts_with(".reg ") {
+            out.push((i + 1, line));
+        }
+    }
+    out
+}
+
+/// An error unless every line of the case's text outside the body (the module header, the
+/// `.entry` line, the prologue and the epilogue) is, in order, a line ptxdiff prints there for
+/// `p`. Lines may be left out (down to the short form: the program header, the body between
+/// its markers and the inputs), since a case is run as ptxdiff prints it; but a line that is
+/// not the printer's (a second `.entry`, a changed prologue, stray text) would be silently
+/// ignored, so it is an error. Comments, blank lines and `.reg` declarations are free.
+fn check_frame(text: &str, p: &Program) -> Result<(), TextError> {
+    let printed = module(std::slice::from_ref(p));
+    let want = frame_lines(&printed);
+    let mut next = 0;
+    for (n, line) in frame_lines(text) {
+        match want[next..].iter().position(|&(_, w)| w == line) {
+            Some(k) => next += k + 1,
+            None if want.iter().any(|&(_, w)| w == line) => {
+                return err(n, format!("`{line}` is out of place (given twice, or out of order) in the case's frame"))
+            }
+            None => {
+                return err(
+                    n,
+                    format!(
+                        "`{line}` is not what ptxdiff prints for this program: outside `// begin body` … `// end body` \
+                         a case holds only lines of the fixed frame (edit the body and the inputs, nothing else)"
+                    ),
+                )
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -456,6 +515,41 @@ mod tests {
         let short = case_text.lines().filter(|l| !l.starts_with("// t63")).collect::<Vec<_>>().join("\n");
         assert!(parse_case(&short).unwrap_err().message.contains("63 threads"));
         assert!(parse_module(&text.replace("threads=64", "threads=48")).is_err());
+    }
+
+    /// Issue 28: text outside the body, a second `.entry` and unknown header keys were ignored.
+    #[test]
+    fn a_case_is_its_header_body_and_inputs_and_nothing_else() {
+        let p = sample();
+        let text = case(&p, &Inputs(vec![0; 64 * 4]));
+        let error = |t: String| parse_case(&t).unwrap_err();
+        let e = error(text.replace("threads=64", "threads=64 blocks=2"));
+        assert!(e.message.contains("unknown key `blocks`"), "{e}");
+        let e = error(text.replace("name=", "shared=4 name="));
+        assert!(e.message.contains("twice"), "{e}");
+        let e = error(text.replace("// ptxdiff-inputs", "mov.u32 %r0, 1;\n// ptxdiff-inputs"));
+        assert!(e.message.contains("`mov.u32 %r0, 1;` is not what ptxdiff prints"), "{e}");
+        let e = error(text.replace("// begin body", "junk here\n// begin body"));
+        assert!(e.message.contains("`junk here` is not what ptxdiff prints"), "{e}");
+        let entry = text.lines().find(|l| l.contains(".entry")).unwrap();
+        let e = error(text.replace("// ptxdiff-inputs", &format!("{entry}\n{{\nret;\n}}\n// ptxdiff-inputs")));
+        assert!(e.message.contains(".entry") && e.message.contains("out of place"), "{e}");
+        // Comments, blank lines and `.reg` declarations are free; so is the short form without
+        // the frame at all.
+        let free = text.replace("// begin body", "// a note\n\n.reg .b32 %extra;\n// begin body");
+        assert_eq!(parse_case(&free).unwrap().0, p);
+        let short: String = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim();
+                l.is_empty() || l.starts_with("//") || {
+                    let body = text.split("// begin body").nth(1).unwrap().split("// end body").next().unwrap();
+                    body.lines().any(|b| b.trim() == l)
+                }
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(parse_case(&short).unwrap().0, p);
     }
 
     #[test]

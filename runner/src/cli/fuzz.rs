@@ -159,6 +159,11 @@ impl PtxasArgs {
 /// ([`crate::backend::supporting`]).
 pub fn ptxas_specs(entries: &[String], matrix: bool, target: Option<&Target>) -> Result<Vec<PtxasSpec>> {
     let explicit = parse_ptxas_specs(entries).map_err(anyhow::Error::msg)?;
+    // A ptxas the user names is checked now: a missing or broken one is an error, not a
+    // backend that quietly cannot run.
+    for s in &explicit {
+        crate::ptxas::Ptxas::at(&s.path).with_context(|| format!("--ptxas {}={}", s.label, s.path.display()))?;
+    }
     if !matrix {
         return Ok(explicit);
     }

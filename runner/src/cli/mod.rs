@@ -240,6 +240,7 @@ pub(crate) fn parse_target(s: &str) -> Result<Target> {
 /// Parses the command line and runs the command: its exit status, or the error `main` reports.
 pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
+    crate::paths::check_environment().map_err(anyhow::Error::msg)?;
     match cli.command {
         Command::Variants { target, family, format, forms, counts: _ } => {
             variants(&target, family.as_deref(), format, forms)?;

@@ -291,7 +291,15 @@ impl KnownSet {
             let (line, column) = line_col(text, span.start);
             KnownError::Invalid { file: file.to_path_buf(), line, column, message }
         };
-        let raw: RawKnown = toml::from_str(text).map_err(|e| invalid(e.span().unwrap_or(0..0), e.message().into()))?;
+        let raw: RawKnown = toml::from_str(text).map_err(|e| {
+            let message = if e.message().contains("untagged enum Classes") {
+                let names: Vec<&str> = FindingClass::ALL.iter().map(|c| c.name()).collect();
+                format!("`class` must be one of {} (or a list of them)", names.join(", "))
+            } else {
+                e.message().to_string()
+            };
+            invalid(e.span().unwrap_or(0..0), message)
+        })?;
         let nonempty = |s: &Spanned<String>, what: &str| {
             if s.get_ref().trim().is_empty() {
                 Err(invalid(s.span(), format!("`{what}` is empty")))
@@ -350,9 +358,32 @@ impl KnownSet {
                 if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).all(|step| is_gap(step.trim()))) {
                     return Err(invalid(span, format!("`shape` pattern `{bad}` is gaps only: it matches every shape")));
                 }
+                let form = p.form.map(|g| globs(g, "form")).transpose()?;
+                // An entry must narrow by form or shape: one that matches every finding of its
+                // class would hide every new bug as known.
+                let all_stars = |g: &String| g.chars().all(|c| c == '*');
+                let narrows = |g: &Option<Spanned<Globs>>| {
+                    g.as_ref().is_some_and(|g| match g.get_ref() {
+                        Globs::One(s) => !all_stars(s),
+                        Globs::Many(v) => !v.is_empty() && !v.iter().any(all_stars),
+                    })
+                };
+                let form_narrows = form.as_ref().is_some_and(|f| !f.iter().any(all_stars));
+                let shape_narrows = shape.as_ref().is_some_and(|s| {
+                    !s.iter()
+                        .any(|p| p.split(arrow()).map(str::trim).all(|step| is_gap(step) || all_stars(&step.into())))
+                });
+                if !form_narrows && !shape_narrows && ![&p.input_class, &p.how, &p.backends].into_iter().any(narrows) {
+                    return Err(invalid(
+                        span,
+                        "this entry matches every finding of its class (its `form` and `shape` are only `*` or gaps, \
+                         and nothing else narrows it): name the form or the shape of the bug"
+                            .into(),
+                    ));
+                }
                 KnownRule::Pattern(SignaturePattern {
                     class,
-                    form: p.form.map(|g| globs(g, "form")).transpose()?,
+                    form,
                     shape,
                     input_class: p.input_class.map(|g| globs(g, "input_class")).transpose()?,
                     how: p.how.map(|g| globs(g, "how")).transpose()?,
@@ -630,6 +661,24 @@ mod tests {
         assert!(msg.contains("gaps only"), "{msg}");
         let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = []\nform = \"x\"\n");
         assert_eq!(line, 4, "{msg}");
+        // Issue 28: an entry matching every finding of its class is refused (`form = "*"` hid
+        // every finding), and an unknown class names the valid ones.
+        for sig in [
+            "form = \"*\"",
+            "form = [\"cvt*\", \"**\"]",
+            "shape = \"*\"",
+            "form = \"*\"\nshape = \"… → *\"",
+            "form = \"*\"\nbackends = \"*\"",
+        ] {
+            let (_, _, msg) =
+                error_of(&format!("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\n{sig}\n"));
+            assert!(msg.contains("matches every finding"), "{sig}: {msg}");
+        }
+        let ok = "reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"crash\"\nform = \"*\"\nshape = \"cvt*\"\n";
+        assert!(KnownSet::parse_file(Path::new("k.toml"), ok).is_ok());
+        let (_, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\n[signature]\nclass = \"cosmic-ray\"\nform = \"x\"\n");
+        assert!(msg.contains("`class` must be one of") && msg.contains("assembler-rejection"), "{msg}");
         // Missing reason.
         let (_, _, msg) = error_of("evidence = \"e\"\nid = \"0123456789abcdef\"\n");
         assert!(msg.contains("reason"), "{msg}");

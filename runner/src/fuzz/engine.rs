@@ -211,7 +211,17 @@ impl Engine {
     /// Runs a prepared batch on the backends that run programs, each on its own thread (the
     /// JIT compiling while the cubins run); results in backend order.
     pub fn execute(&mut self, programs: &[Program], inputs: &[Inputs], prepared: Prepared) -> Vec<ProgramResult> {
-        let Prepared { mut results, cubins, valid, .. } = prepared;
+        let Prepared { mut results, cubins, valid, environment, .. } = prepared;
+        if let Some(why) = environment {
+            // A campaign stops before this (see `Prepared::environment`); a replay shows it.
+            for &i in &valid {
+                results[i].failures.push(Failure::Crash {
+                    by: "ptxas".into(),
+                    how: "ptxas could not run".into(),
+                    message: why.clone(),
+                });
+            }
+        }
         let timeout = self.timeout;
         let runs: Vec<BackendRun> = std::thread::scope(|s| {
             let handles: Vec<_> = self
@@ -326,6 +336,10 @@ pub struct Prepared {
     pub stages: BTreeMap<String, StageTime>,
     /// Per module checked: the assembly and the kernels checked, or why the check failed.
     pub sass: Vec<(String, Result<usize, String>)>,
+    /// A build that could not run ptxas at all (no temporary folder, ptxas gone, no cubin
+    /// written): an environment problem that says nothing about the programs, so the campaign
+    /// stops with it instead of filing a finding per program.
+    pub environment: Option<String>,
 }
 
 /// The CPU side of a batch: the program oracle and the offline assemblies (no worker
@@ -408,6 +422,7 @@ impl Preparer {
         }
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
         let mut sass = Vec::new();
+        let mut environment = None;
         for (by, r, t, checked) in assembled {
             add_stage(&mut stages, &by, t);
             if let (Some((outcome, t)), Ok(a)) = (checked, &r) {
@@ -429,17 +444,11 @@ impl Preparer {
                     cubins.insert(by, a);
                 }
                 Err(e) => {
-                    for &i in &valid {
-                        results[i].failures.push(Failure::Crash {
-                            by: by.clone(),
-                            how: "ptxas could not run".into(),
-                            message: e.to_string(),
-                        });
-                    }
+                    environment.get_or_insert(format!("{by}: ptxas could not run: {e}"));
                 }
             }
         }
-        Some(Prepared { results, cubins, valid, stages, sass })
+        Some(Prepared { results, cubins, valid, stages, sass, environment })
     }
 }
 

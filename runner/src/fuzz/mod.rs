@@ -745,6 +745,12 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             break;
         };
         let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
+        if let Some(why) = &prepared.environment {
+            bail!(
+                "batch {b}: {why}\n  this is a problem of this machine (TMPDIR, disk, the ptxas binary), not a finding; \
+                 fix it and go on with --resume"
+            );
+        }
         let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
         engine::add_stage(&mut stages, "waiting for preparation", waited);
         for (name, t) in &prepared.stages {

@@ -10,8 +10,8 @@
 //!   one form and backend the rows keep the order their run wrote them.
 //! - Findings are merged by signature id, counts summed (saturating); known-finding counts
 //!   likewise.
-//! - Runs of another target or other options (shard aside), of both kinds, a shard given
-//!   twice, shards of different splits or a row in two runs are refused before anything is
+//! - Runs of another target or other options (shard aside), of both kinds, a run or a shard
+//!   given twice, shards of different splits or a row in two runs are refused before anything is
 //!   written; missing shards are reported ([`Merged::missing`]) and noted in the report.
 
 use std::collections::BTreeMap;
@@ -113,6 +113,18 @@ fn check(runs: &[RunRecord]) -> Result<Vec<Shard>, MergeError> {
             RunKind::Fuzz => r.campaign.as_ref().and_then(|c| serde_json::from_value(c.get("shard")?.clone()).ok()),
         }
     };
+    // The same run twice (by any path to it) would double every count of a fuzz run.
+    let mut dirs: BTreeMap<PathBuf, &RunRecord> = BTreeMap::new();
+    for r in runs {
+        let dir = r.dir.canonicalize().unwrap_or_else(|_| r.dir.clone());
+        if let Some(other) = dirs.insert(dir, r) {
+            return Err(MergeError::Shards(format!(
+                "the run {} is given twice (also as {}); give each run once",
+                r.dir.display(),
+                other.dir.display()
+            )));
+        }
+    }
     for r in &runs[1..] {
         if r.kind != first.kind {
             return Err(mismatch("the kind of run", r, first.kind.name().into(), r.kind.name().into()));
