@@ -534,6 +534,10 @@ impl Ptxas {
             }
         };
         let crashed = status.code().is_none();
+        if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+            // A crash may print nothing: say what happened.
+            output.push_str(&format!("\nptxdiff: {} was killed by signal {signal}", self.path.display()));
+        }
         if status.success() && std::fs::metadata(out_path).map_or(true, |m| m.len() == 0) {
             return Err(PtxasError::NoCubin { path: self.path.clone(), cubin: out_path.to_path_buf() });
         }
@@ -709,6 +713,15 @@ mod tests {
             assert_eq!(timeout_for(&"x\n".repeat(1000)).unwrap(), BASE_TIMEOUT + Duration::from_secs(1));
         }
         assert!(PtxasError::BadTimeout("x".into()).to_string().contains("PTXDIFF_PTXAS_TIMEOUT=\"x\""));
+    }
+
+    /// Issue 28: a segfaulting ptxas printed nothing, and `validity` said "ptxas said:" and
+    /// nothing more.
+    #[test]
+    fn a_ptxas_killed_by_a_signal_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = fake_ptxas(dir.path(), "kill -SEGV $$").assemble("", "sm_90", 3, None).unwrap();
+        assert!(a.crashed && !a.ok && a.output.contains("killed by signal 11"), "{a:?}");
     }
 
     #[test]

@@ -413,4 +413,11 @@ fn nonsense_settings_are_errors_naming_them() {
         ptxdiff().args(["fuzz", "--programs", "4", "--backends", "oracle", "--target", "sm_90@99.9"]),
         &["99.9", "newer than the ISA model"],
     );
+    // `--reports FILE` failed only after the whole sweep; now before it starts.
+    let t = Instant::now();
+    expect_error(
+        ptxdiff().args(["conform", "--backends", "oracle", "--forms", "cvt*", "--reports"]).arg(&not_executable),
+        &["--reports", "not a directory"],
+    );
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use oracle::semantics::Allowances;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
@@ -365,6 +365,10 @@ pub(super) fn conform_cmd(a: ConformArgs) -> Result<ExitCode> {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().context("setting up the thread pool")?;
     }
     let reports = a.reports.unwrap_or_else(|| crate::paths::default_under_repo("PTXDIFF_REPORTS", "reports"));
+    // Checked before the sweep, not after it: a run's report cannot go into a file.
+    if reports.exists() && !reports.is_dir() {
+        bail!("--reports {}: not a directory (give the folder the run's directory is made in)", reports.display());
+    }
     if let Some(b) = &a.baseline {
         crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Conform)?;
     }
