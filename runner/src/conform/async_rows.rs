@@ -3,9 +3,11 @@
 //! `<opcode> [<set>]`) run on each GPU backend and by the oracle, final memory compared byte
 //! for byte; one [`Row`] per (form, backend).
 //!
-//! The oracle runs every case on all cores (rayon); each GPU backend gets the cases in batches
-//! of [`BATCH`] programs ([`crate::memrun::run_on`]: one module, one JIT or ptxas per batch,
-//! the jobs spread over the backend's workers). A row counts the cases it compared
+//! The oracle runs every case on all cores (rayon), and every batch of [`BATCH`] programs is
+//! assembled by each ptxas build of the GPU backends ([`prepare`]: the CPU side, which `conform`
+//! runs on a thread of its own while the sweeps keep the GPU busy); each GPU backend then runs
+//! the batches ([`run`]: the assembled modules, or for the JIT one module per batch compiled by
+//! the backend, the jobs spread over the backend's workers). A row counts the cases it compared
 //! (`checked`), the cases whose known bytes differ (`mismatches`), and gives up to
 //! [`EXAMPLES`] of them (the case's index in its row, its label, the first differing byte);
 //! a case that faults, hangs, is rejected, or whose tensor map the driver refuses makes the
@@ -35,11 +37,11 @@ use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
 use super::row::{failure_signature, Recording, Row, RowFindings};
-use crate::backend::{Backend, BackendKind, Failure, Need};
+use crate::backend::{Backend, BackendKind, Build, Failure, Need};
 use crate::diff::{BackendFailure, FailureKind};
 use crate::findings::{Finding, FindingClass, FindingStore, Signature, StoreError};
 use crate::glob::glob_match;
-use crate::memrun::{compare, oracle_read, run_on, GpuResult};
+use crate::memrun::{assemble, compare, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
 use crate::program_line::program_line;
 use crate::sweep_check::Mismatch;
 
@@ -99,7 +101,11 @@ pub fn is_async_row(form: &str) -> bool {
 pub struct AsyncStages {
     /// The oracle, all cases (wall).
     pub oracle_s: f64,
-    /// Printing, assembling and running the batches on the GPU backends (wall).
+    /// Assembling every batch with each ptxas build, ahead (wall; beside the sweeps when the
+    /// caller prepares during them).
+    pub assemble_s: f64,
+    /// Running the batches on the GPU backends, and printing and compiling for those without a
+    /// build (the JIT) (wall).
     pub gpu_s: f64,
     /// Comparing bytes.
     pub compare_s: f64,
@@ -131,6 +137,60 @@ fn oracle_all(cases: &[AsyncCase], allow: &Allowances) -> Vec<Expected> {
             Ok((p, r))
         })
         .collect()
+}
+
+/// The CPU side of the asynchronous rows, done ahead ([`prepare`]) while the sweeps keep the GPU
+/// busy: every case on the oracle, and every GPU batch assembled by each ptxas build of the
+/// GPU backends.
+pub struct Prepared {
+    /// Per case, the oracle's view.
+    expected: Vec<Expected>,
+    /// Per case, index lists of the GPU batches ([`batches`]).
+    batches: Vec<Vec<usize>>,
+    /// Per [`Build::label`], each batch assembled (or why not).
+    assembled: BTreeMap<String, Vec<Result<AssembledBatch, String>>>,
+    /// Wall seconds of the oracle and of the assemblies.
+    oracle_s: f64,
+    assemble_s: f64,
+}
+
+/// Runs every case of `sweep` on the oracle and assembles its GPU batches with each of `builds`
+/// (each module on its share of the cores, [`crate::memrun::assemble`]): what [`run`] needs
+/// before it talks to a GPU, so that a caller can do it beside the sweeps.
+pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout: Duration) -> Prepared {
+    let t = Instant::now();
+    let expected = oracle_all(&sweep.cases, allow);
+    let oracle_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let batches = batches(&sweep.cases, &expected);
+    let mut assembled = BTreeMap::new();
+    for build in builds {
+        let label = build.label();
+        if assembled.contains_key(&label) {
+            continue;
+        }
+        let each = batches
+            .iter()
+            .map(|batch| {
+                let programs: Vec<&MemProgram> =
+                    batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
+                assemble(build, &programs, timeout)
+            })
+            .collect();
+        assembled.insert(label, each);
+    }
+    Prepared { expected, batches, assembled, oracle_s, assemble_s: t.elapsed().as_secs_f64() }
+}
+
+/// The GPU batches: the cases the oracle ran, [`BATCH`] at a time, the dedicated sets' cases
+/// (which may fault) in batches of their own.
+fn batches(cases: &[AsyncCase], expected: &[Expected]) -> Vec<Vec<usize>> {
+    let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
+    let (traps, normal): (Vec<usize>, Vec<usize>) =
+        runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some());
+    let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
+    batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
+    batches
 }
 
 /// A row's failure kind for a backend failure.
@@ -265,16 +325,15 @@ fn rows_of(
 /// needs a GPU, on the oracle alone); `tick` is called with the cases each batch finished.
 pub fn run(
     sweep: AsyncSweep,
+    prepared: Prepared,
     backends: &mut [Box<dyn Backend>],
-    allow: &Allowances,
     timeout: Duration,
     tick: &(dyn Fn(u64) + Sync),
 ) -> AsyncRun {
     let cases = &sweep.cases;
-    let mut stages = AsyncStages::default();
-    let t = Instant::now();
-    let expected = oracle_all(cases, allow);
-    stages.oracle_s = t.elapsed().as_secs_f64();
+    let mut stages = AsyncStages { oracle_s: prepared.oracle_s, assemble_s: prepared.assemble_s, ..Default::default() };
+    let Prepared { expected, batches, mut assembled, .. } = prepared;
+    let expected = &expected;
     let gpu: Vec<usize> =
         (0..backends.len()).filter(|&b| backends[b].needs().iter().any(|n| matches!(n, Need::Gpu(_)))).collect();
     let (names, verdicts, seconds) = if gpu.is_empty() {
@@ -293,7 +352,8 @@ pub fn run(
         let mut seconds = Vec::new();
         for &b in &gpu {
             let start = Instant::now();
-            let (v, compare_s) = run_backend(backends[b].as_mut(), cases, &expected, timeout, tick);
+            let ahead = backends[b].builds().first().and_then(|build| assembled.remove(&build.label()));
+            let (v, compare_s) = run_backend(backends[b].as_mut(), expected, &batches, ahead, timeout, tick);
             stages.compare_s += compare_s;
             seconds.push(start.elapsed().as_secs_f64());
             names.push((backends[b].name(), backends[b].kind()));
@@ -302,7 +362,7 @@ pub fn run(
         stages.gpu_s = seconds.iter().sum::<f64>() - stages.compare_s;
         (names, all, seconds)
     };
-    let rows = rows_of(cases, &names, &verdicts, &expected, &seconds);
+    let rows = rows_of(cases, &names, &verdicts, expected, &seconds);
     let mut per_form: Vec<(String, usize)> = Vec::new();
     for c in cases {
         match per_form.iter_mut().find(|(f, _)| *f == c.form) {
@@ -332,33 +392,37 @@ fn verdict(regions: &[Region], r: GpuResult) -> Verdict {
     }
 }
 
-/// The verdicts of every case on one GPU backend, and the seconds spent comparing.
+/// The verdicts of every case on one GPU backend, and the seconds spent comparing: each batch
+/// run as assembled ahead (`ahead`, [`prepare`]) or, for a backend without a build (the JIT),
+/// compiled by the backend itself ([`run_on`]).
 fn run_backend(
     backend: &mut dyn Backend,
-    cases: &[AsyncCase],
     expected: &[Expected],
+    batches: &[Vec<usize>],
+    ahead: Option<Vec<Result<AssembledBatch, String>>>,
     timeout: Duration,
     tick: &(dyn Fn(u64) + Sync),
 ) -> (Vec<Verdict>, f64) {
-    let mut verdicts: Vec<Option<Verdict>> = (0..cases.len()).map(|_| None).collect();
+    let mut verdicts: Vec<Option<Verdict>> = (0..expected.len()).map(|_| None).collect();
     for (k, e) in expected.iter().enumerate() {
         if let Err(why) = e {
             verdicts[k] = Some(Verdict::Oracle(why.clone()));
         }
     }
-    let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
-    // The dedicated sets' cases may fault: batches of their own.
-    let (traps, normal): (Vec<usize>, Vec<usize>) =
-        runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some());
-    let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
-    batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
+    let mut ahead = ahead.map(Vec::into_iter);
     let mut compare_s = 0.0;
     for batch in batches {
-        let programs: Vec<&MemProgram> =
-            batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
-        match run_on(backend, &programs, timeout) {
+        let outcome = match ahead.as_mut().and_then(Iterator::next) {
+            Some(assembled) => assembled.and_then(|a| run_assembled(backend, &a)),
+            None => {
+                let programs: Vec<&MemProgram> =
+                    batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
+                run_on(backend, &programs, timeout)
+            }
+        };
+        match outcome {
             Err(why) => {
-                for &k in &batch {
+                for &k in batch {
                     verdicts[k] = Some(Verdict::Environment(why.clone()));
                 }
             }

@@ -210,8 +210,9 @@ fn async_notes(run: &async_rows::AsyncRun, on_gpu: bool) -> Vec<String> {
     let s = run.stages;
     notes.push(if on_gpu {
         format!(
-            "asynchronous stages: oracle {:.1} s, GPU (print, compile, run) {:.1} s, compare {:.1} s",
-            s.oracle_s, s.gpu_s, s.compare_s
+            "asynchronous stages: oracle {:.1} s and ptxas {:.1} s (beside the sweeps), GPU (run; the JIT also \
+             print and compile) {:.1} s, compare {:.1} s",
+            s.oracle_s, s.assemble_s, s.gpu_s, s.compare_s
         )
     } else {
         format!("asynchronous stages: oracle {:.1} s (no GPU backend ran)", s.oracle_s)
@@ -338,58 +339,72 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
     };
     let mut rows = Vec::new();
     let mut forms_not_run = Vec::new();
-    if fallback {
-        // Backend by backend: the CPU backends spread a whole run over all cores.
-        let specs: Vec<SweepSpec> = forms.iter().map(spec).collect();
-        for b in &mut backends {
-            // A backend ticks once per row: one per form and build (ptxas-check: per level).
-            let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps", b.name());
-            let kind = b.kind();
-            rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(|r| row(r, kind)));
-            pb.finish();
-        }
-    } else {
-        // Backend by backend, each spreading the forms over its workers; the rows are then
-        // laid out form by form, each on every backend in turn. A form no worker could run (its
-        // worker could not be restarted, and no other was left) is a row failed by the
-        // environment — never a finding — and the run names the cause once; every row that
-        // did run is kept.
-        let plan: Vec<(SweepSpec, u64)> = forms
-            .iter()
-            .filter_map(|f| {
-                let k = sweep_kernel(f, &target).ok()?;
-                Some((spec(f), segments(k.scheme, o.exhaustive, o.samples).iter().map(|s| s.1).sum()))
-            })
-            .collect();
-        let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
-        let total = plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64;
-        let pb = Progress::new(total, "inputs", backends.first().map(|b| b.name()).unwrap_or_default());
-        let mut by_backend: Vec<(BackendKind, std::iter::Peekable<std::vec::IntoIter<SweepResult>>)> = Vec::new();
-        for b in &mut backends {
-            pb.phase(b.name());
-            by_backend.push((b.kind(), b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable()));
-        }
-        for s in &specs {
-            let opcode = s.form.opcode();
-            for (kind, results) in &mut by_backend {
-                while let Some(r) = results.next_if(|r| r.form == opcode) {
-                    if let Err(SweepFailure::Environment(why)) = &r.outcome {
-                        if !env.iter().any(|(k, _)| k == WORKER_DOWN) {
-                            env.push((WORKER_DOWN.into(), why.clone()));
+    // The CPU side of the asynchronous rows (their oracle and every ptxas assembly of the GPU
+    // backends' builds) runs on a thread of its own while the sweeps keep the GPU busy.
+    let allow = registry.context().settings.allow.clone();
+    let gpu_builds: Vec<crate::backend::Build> = backends
+        .iter()
+        .filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_))))
+        .flat_map(|b| b.builds())
+        .collect();
+    let async_plan = async_plan.filter(|p| !p.cases.is_empty());
+    let prepared = std::thread::scope(|scope| {
+        let ahead = async_plan
+            .as_ref()
+            .map(|plan| scope.spawn(|| async_rows::prepare(plan, &gpu_builds, &allow, o.mem_timeout)));
+        if fallback {
+            // Backend by backend: the CPU backends spread a whole run over all cores.
+            let specs: Vec<SweepSpec> = forms.iter().map(spec).collect();
+            for b in &mut backends {
+                // A backend ticks once per row: one per form and build (ptxas-check: per level).
+                let pb = Progress::new((specs.len() * b.builds().len().max(1)) as u64, "sweeps", b.name());
+                let kind = b.kind();
+                rows.extend(b.sweep(&specs, &|_| pb.inc(1)).into_iter().map(|r| row(r, kind)));
+                pb.finish();
+            }
+        } else {
+            // Backend by backend, each spreading the forms over its workers; the rows are then
+            // laid out form by form, each on every backend in turn. A form no worker could run (its
+            // worker could not be restarted, and no other was left) is a row failed by the
+            // environment — never a finding — and the run names the cause once; every row that
+            // did run is kept.
+            let plan: Vec<(SweepSpec, u64)> = forms
+                .iter()
+                .filter_map(|f| {
+                    let k = sweep_kernel(f, &target).ok()?;
+                    Some((spec(f), segments(k.scheme, o.exhaustive, o.samples).iter().map(|s| s.1).sum()))
+                })
+                .collect();
+            let specs: Vec<SweepSpec> = plan.iter().map(|(s, _)| s.clone()).collect();
+            let total = plan.iter().map(|(_, n)| n).sum::<u64>() * backends.len() as u64;
+            let pb = Progress::new(total, "inputs", backends.first().map(|b| b.name()).unwrap_or_default());
+            let mut by_backend: Vec<(BackendKind, std::iter::Peekable<std::vec::IntoIter<SweepResult>>)> = Vec::new();
+            for b in &mut backends {
+                pb.phase(b.name());
+                by_backend.push((b.kind(), b.sweep(&specs, &|n| pb.inc(n)).into_iter().peekable()));
+            }
+            for s in &specs {
+                let opcode = s.form.opcode();
+                for (kind, results) in &mut by_backend {
+                    while let Some(r) = results.next_if(|r| r.form == opcode) {
+                        if let Err(SweepFailure::Environment(why)) = &r.outcome {
+                            if !env.iter().any(|(k, _)| k == WORKER_DOWN) {
+                                env.push((WORKER_DOWN.into(), why.clone()));
+                            }
                         }
+                        rows.push(row(r, *kind));
                     }
-                    rows.push(row(r, *kind));
                 }
             }
+            pb.finish();
         }
-        pb.finish();
-    }
+        ahead.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
     // The asynchronous rows: after the sweeps, form by form (the shard's share of the forms).
-    if let Some(plan) = async_plan.filter(|p| !p.cases.is_empty()) {
+    if let (Some(plan), Some(prepared)) = (async_plan, prepared) {
         let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
         let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases", "asynchronous copies".into());
-        let allow = registry.context().settings.allow.clone();
-        let run = async_rows::run(plan, &mut backends, &allow, o.mem_timeout, &|n| pb.inc(n));
+        let run = async_rows::run(plan, prepared, &mut backends, o.mem_timeout, &|n| pb.inc(n));
         pb.finish();
         notes.extend(async_notes(&run, on_gpu));
         forms_not_run.extend(run.not_run);
