@@ -678,7 +678,8 @@ mod tests {
         let sweep = plan(&target(), Some("cp.async.bulk.prefetch.L2.global*"));
         let n = sweep.cases.len() as u64;
         assert!(n > 0);
-        let run = run(sweep, &mut [], &Allowances::all(), Duration::from_secs(1), &|_| {});
+        let prepared = prepare(&sweep, &[], &Allowances::all(), Duration::from_secs(1));
+        let run = run(sweep, prepared, &mut [], Duration::from_secs(1), &|_| {});
         assert!(run.rows.iter().all(|r| r.backend == ORACLE && r.failure.is_none()));
         assert_eq!(run.rows.iter().map(|r| r.checked).sum::<u64>(), n);
     }
