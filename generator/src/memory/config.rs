@@ -242,7 +242,10 @@ mod tests {
         let mut none = fair.clone();
         none.swarm_weights.insert("no_such_switch".into(), 0.9);
         for s in 0..50 {
-            assert_eq!(fair.draw(&mut SplitMix64::new(s)).0.switches_on(), none.draw(&mut SplitMix64::new(s)).0.switches_on());
+            assert_eq!(
+                fair.draw(&mut SplitMix64::new(s)).0.switches_on(),
+                none.draw(&mut SplitMix64::new(s)).0.switches_on()
+            );
         }
     }
 

@@ -630,7 +630,7 @@ mod tests {
         assert!(logs[1][taken].2, "{logs:?}");
         // Every worker down: the jobs nobody ran come back as `None`.
         let down = [Mutex::new(Fake { down_after: Some(0), ..Fake::default() })];
-        let r = deal(&down.iter().collect::<Vec<_>>(), vec![0..3], 3, fake_run('a'));
+        let r = deal(&down.iter().collect::<Vec<_>>(), std::iter::once(0..3).collect(), 3, fake_run('a'));
         assert_eq!(r, vec![None, None, None]);
     }
 

@@ -507,8 +507,7 @@ pub fn run_with(
         let cfg = if adapting { swarm2.config_for(&o.config, b, stop)? } else { o.config.clone() };
         use rayon::prelude::*;
         let t = Instant::now();
-        let prepared: Vec<Prepared> =
-            (0..n as u64).into_par_iter().map(|k| prepare(o, &cfg, b, k, adapting)).collect();
+        let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, &cfg, b, k, adapting)).collect();
         let made = StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 };
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
@@ -623,8 +622,7 @@ pub fn run_with(
                 for raw in raw_findings(source, found, ran) {
                     *s.symptoms.entry(raw.symptom.how.clone()).or_default() += 1;
                     let case = MemCase { batch: b, raw, seen_at: start.elapsed().as_secs_f64(), cases: cases.clone() };
-                    let (worth, t) =
-                        measure(|| tri.raw(&mut store, minimizer.as_ref(), case, &o.settings.allow, &env));
+                    let (worth, t) = measure(|| tri.raw(&mut store, minimizer.as_ref(), case, &o.settings.allow, &env));
                     super::adapt::Outcome::merge(&mut outcomes[at], worth?);
                     triaging.add(t);
                 }
@@ -716,9 +714,10 @@ pub fn run_with(
 fn raw_findings(source: &MemSource, found: Vec<(String, Symptom, Vec<WordMismatch>)>, ran: usize) -> Vec<Raw> {
     let mut groups: Vec<Raw> = Vec::new();
     for (name, sym, m) in found {
-        match groups.iter_mut().find(|r| {
-            r.symptom.how == sym.how && r.symptom.class == sym.class && r.symptom.deviation == sym.deviation
-        }) {
+        match groups
+            .iter_mut()
+            .find(|r| r.symptom.how == sym.how && r.symptom.class == sym.class && r.symptom.deviation == sym.deviation)
+        {
             Some(r) => r.backends.push(name),
             None => groups.push(Raw { source: source.clone(), symptom: sym, backends: vec![name], mismatches: m }),
         }
@@ -818,8 +817,12 @@ impl Case for MemCase {
         let raw = &self.raw;
         let (allow, deadline) = (&r.allow, r.deadline);
         let gpus = &mut r.gpus;
+        // Without its own instance of every backend that showed the finding the thread cannot
+        // check a candidate: none is accepted.
+        let present = raw.backends.iter().all(|b| gpus.iter().any(|g| &g.name() == b));
         let red = async_minimize::minimize(&raw.source, allow, budget.calls, |cand| {
-            Instant::now() < deadline
+            present
+                && Instant::now() < deadline
                 && gpus.iter_mut().filter(|g| raw.backends.contains(&g.name())).all(|g| {
                     rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
                         sym.class == raw.symptom.class

@@ -281,8 +281,7 @@ fn resumed_campaign_loses_nothing(minimize: bool) {
     run_with(&resume, idle(), idle(), None).expect("session 2");
     // Killed after batch 1's findings were stored, before its state was written.
     std::fs::write(&state_path, &after_first).expect("roll the state back");
-    let s =
-        run_with(&AsyncOptions { max_programs: Some(16), ..resume }, idle(), idle(), None).expect("session 3");
+    let s = run_with(&AsyncOptions { max_programs: Some(16), ..resume }, idle(), idle(), None).expect("session 3");
     assert_eq!((s.programs, s.campaign_programs), (16, 24), "{s:?}");
     let state = State::parse(&std::fs::read_to_string(&state_path).expect("state"), &state_path).expect("parses");
     assert_eq!((state.next_batch, state.programs), (3, 24));
@@ -294,8 +293,7 @@ fn resumed_campaign_loses_nothing(minimize: bool) {
     // Resuming as a register campaign, or with another seed, is refused by name.
     let wrong = State { memory: None, ..state.clone() };
     std::fs::write(&state_path, serde_json::to_string(&wrong).expect("json")).expect("write");
-    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None)
-        .expect_err("another kind");
+    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None).expect_err("another kind");
     assert!(e.to_string().contains("fuzzes register programs"), "{e}");
 }
 
@@ -316,8 +314,7 @@ fn shards_run_the_campaigns_batches_and_merge() {
         for b in 0..2u64 {
             assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
         }
-        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, idle(), idle(), None)
-            .expect("a shard runs");
+        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, idle(), idle(), None).expect("a shard runs");
         runs.push(s.run_dir);
     }
     let merged = dir.path().join("merged");
@@ -349,5 +346,22 @@ fn the_adaptive_swarm_steers_the_memory_generators_switches() {
         .expect("resumed");
     let later = again.swarm.expect("still adapting");
     assert_eq!(later.applied, Some(2));
-    assert!(later.stats.values().map(|st| st.programs).sum::<u64>() > sw.stats.values().map(|st| st.programs).sum::<u64>());
+    assert!(
+        later.stats.values().map(|st| st.programs).sum::<u64>() > sw.stats.values().map(|st| st.programs).sum::<u64>()
+    );
+}
+
+/// A minimization thread without its own instance of the backend that showed a finding accepts
+/// no candidate (it could not check one): the case is stored as generated.
+#[test]
+fn without_the_backend_to_check_on_nothing_is_reduced() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let o = options(dir.path(), true);
+    let s = run_with(&o, idle(), Vec::new(), None).expect("the campaign runs");
+    assert!(s.triage.queued >= 1, "{s:?}");
+    let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
+    assert!(!doc.findings.is_empty());
+    for f in &doc.findings {
+        assert_eq!(f.minimized_instructions, f.original_instructions, "{}", f.id);
+    }
 }
