@@ -20,5 +20,5 @@ pub use memory::minimize as async_minimize;
 /// The memory-program generator under its old path ([`memory::episodes`] and
 /// [`memory::config`]).
 pub mod async_programs {
-    pub use crate::memory::{generate, generate_seeded, supported, AsyncConfig};
+    pub use crate::memory::{generate, generate_seeded, seeded_switches, supported, AsyncConfig};
 }

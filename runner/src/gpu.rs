@@ -10,6 +10,12 @@
 //!
 //! A fault inside a kernel (illegal address, trap) poisons the context for good; callers run
 //! this in a worker process (`ptxdiff worker`) that the supervisor restarts.
+//!
+//! A process waiting for the GPU blocks on the driver ([`SyncMode::Blocking`], the default)
+//! instead of spinning: the driver's default for a process with one context and more cores
+//! than contexts is to spin, so every worker process waiting for a kernel held a core at
+//! 100 % while the JIT (in other workers), ptxas and the oracle needed the cores. The
+//! environment variable [`SYNC_ENV`] picks another mode (`spin`, `yield`, `auto`) to compare.
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
@@ -332,6 +338,52 @@ mod tensor_map_codes {
     }
 }
 
+/// The environment variable that sets how a process waits for the GPU ([`SyncMode`]).
+pub const SYNC_ENV: &str = "PTXDIFF_CUDA_SYNC";
+
+/// How a process waits for the GPU (the primary context's scheduling flag, `cuda.h`
+/// `CU_CTX_SCHED_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SyncMode {
+    /// Block on a driver primitive (`CU_CTX_SCHED_BLOCKING_SYNC`): the core is free meanwhile.
+    #[default]
+    Blocking,
+    /// Spin (`CU_CTX_SCHED_SPIN`): the lowest latency, a core busy while waiting.
+    Spin,
+    /// Spin, yielding the core to other threads (`CU_CTX_SCHED_YIELD`).
+    Yield,
+    /// The driver's heuristic (`CU_CTX_SCHED_AUTO`: spin while contexts ≤ cores).
+    Auto,
+}
+
+impl SyncMode {
+    /// The mode `value` of [`SYNC_ENV`] names (`None`: unset or empty, the default); an
+    /// unknown value is an error naming it and the accepted ones.
+    pub fn parse(value: Option<&str>) -> Result<SyncMode, String> {
+        match value.map(str::trim).unwrap_or("") {
+            "" | "blocking" => Ok(SyncMode::Blocking),
+            "spin" => Ok(SyncMode::Spin),
+            "yield" => Ok(SyncMode::Yield),
+            "auto" => Ok(SyncMode::Auto),
+            other => Err(format!("{SYNC_ENV}={other}: unknown; give blocking (the default), spin, yield or auto")),
+        }
+    }
+
+    /// The mode of this process's environment.
+    pub fn from_env() -> Result<SyncMode, String> {
+        SyncMode::parse(std::env::var(SYNC_ENV).ok().as_deref())
+    }
+
+    fn flag(self) -> sys::CUctx_flags {
+        match self {
+            SyncMode::Blocking => sys::CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC,
+            SyncMode::Spin => sys::CUctx_flags::CU_CTX_SCHED_SPIN,
+            SyncMode::Yield => sys::CUctx_flags::CU_CTX_SCHED_YIELD,
+            SyncMode::Auto => sys::CUctx_flags::CU_CTX_SCHED_AUTO,
+        }
+    }
+}
+
 /// The process's GPU: device, primary context, one stream.
 pub struct Gpu {
     ctx: sys::CUcontext,
@@ -401,8 +453,10 @@ pub struct PinnedBuffer {
 }
 
 impl Gpu {
-    /// Opens device `ordinal` (binds its primary context to this thread).
+    /// Opens device `ordinal` (binds its primary context to this thread), the context waiting
+    /// for the GPU as [`SYNC_ENV`] says ([`SyncMode`]; a bad value is [`GpuError::Request`]).
     pub fn open(ordinal: i32) -> Result<Gpu, GpuError> {
+        let sync = SyncMode::from_env().map_err(GpuError::Request)?;
         // SAFETY: only checks whether the shared library can be loaded.
         if !unsafe { sys::is_culib_present() } {
             return Err(GpuError::Unavailable("libcuda.so.1 (the NVIDIA driver) is not installed".into()));
@@ -437,6 +491,8 @@ impl Gpu {
                     dev,
                 ),
             )?;
+            // Before the context is retained (it is inactive in a fresh process).
+            check("cuDevicePrimaryCtxSetFlags", sys::cuDevicePrimaryCtxSetFlags_v2(dev, sync.flag() as u32))?;
             let mut ctx = ptr::null_mut();
             check("cuDevicePrimaryCtxRetain", sys::cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
             check("cuCtxSetCurrent", sys::cuCtxSetCurrent(ctx))?;
@@ -822,6 +878,19 @@ unsafe impl Sync for PinnedBuffer {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sync_mode_is_blocking_unless_the_environment_names_another() {
+        assert_eq!(SyncMode::parse(None), Ok(SyncMode::Blocking));
+        assert_eq!(SyncMode::parse(Some(" ")), Ok(SyncMode::Blocking));
+        assert_eq!(SyncMode::parse(Some("spin")), Ok(SyncMode::Spin));
+        assert_eq!(SyncMode::parse(Some("yield")), Ok(SyncMode::Yield));
+        assert_eq!(SyncMode::parse(Some("auto")), Ok(SyncMode::Auto));
+        let e = SyncMode::parse(Some("busy")).unwrap_err();
+        assert!(e.contains("PTXDIFF_CUDA_SYNC=busy") && e.contains("blocking"), "{e}");
+        assert_eq!(SyncMode::Blocking.flag() as u32, 4, "cuda.h: CU_CTX_SCHED_BLOCKING_SYNC = 0x04");
+        assert_eq!(SyncMode::Spin.flag() as u32, 1);
+    }
 
     #[test]
     fn faults_are_told_apart_by_result_code() {

@@ -1,6 +1,7 @@
 //! `ptxdiff fuzz --async` end to end without a GPU: a short campaign on the oracle alone runs
 //! every generated program, reports 0 programs the oracle calls undefined and writes its
-//! report; options that do not apply to async campaigns are errors; and (with a ptxas) the
+//! report; `--adapt` and `--baseline` apply as for register programs; options that do not apply
+//! to async campaigns are errors; and (with a ptxas) the
 //! generated programs, printed as one module, assemble for sm_90.
 
 mod common;
@@ -82,7 +83,7 @@ fn without_a_gpu_the_default_backends_fall_back_to_the_oracle() {
 #[test]
 fn options_that_do_not_apply_are_errors() {
     let dir = tempfile::tempdir().unwrap();
-    for extra in [&["--adapt"][..], &["--backends", "ptxas-check"]] {
+    for extra in [&["--plant-bug", "xor-as-or"][..], &["--backends", "ptxas-check"]] {
         let out = ptxdiff()
             .args(["fuzz", "--async", "--programs", "1", "--out"])
             .arg(dir.path().join("run"))
@@ -96,6 +97,33 @@ fn options_that_do_not_apply_are_errors() {
             "{err}"
         );
     }
+}
+
+/// `--adapt` counts the memory generator's switches and prints which paid off; `--baseline`
+/// compares a memory campaign with an earlier one (the same seed again: no change, exit 0).
+#[test]
+fn an_async_campaign_adapts_and_compares_with_a_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = ptxdiff()
+            .args(["fuzz", "--async", "--programs", "8", "--batch", "4", "--seed", "5", "--backends", "oracle"])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path().join(name))
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{name}: {text}");
+        text
+    };
+    let first = run("first", &["--adapt"]);
+    assert!(first.contains("adaptive swarm (which switches paid off)") && first.contains("multicast"), "{first}");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("first/campaign.json")).unwrap()).unwrap();
+    assert_eq!(state["swarm"]["stats"]["bulk"]["programs"].as_u64().map(|n| n <= 8), Some(true), "{state}");
+    let base = dir.path().join("first");
+    let again = run("again", &["--baseline", base.to_str().unwrap()]);
+    assert!(again.contains("no change"), "{again}");
 }
 
 /// A memory-program campaign resumes like a register one: `fuzz --resume DIR` continues it (no

@@ -12,8 +12,11 @@
 //! `drawn` order (which predates the declaration order and is kept so that every seed gives the
 //! program it gave before).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
+use crate::program::config::{permille, MAX_KEEP, MIN_KEEP};
 use crate::program::rng::Rng;
 
 /// Declares a configuration struct once: first its swarm switches (`bool`s a swarm draw may turn
@@ -82,7 +85,7 @@ macro_rules! define_config {
 
 define_config! {
     /// What programs to generate: the swarm knobs (each family of episodes on or off) and sizes.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(default, deny_unknown_fields)]
     pub struct AsyncConfig {
         switches {
@@ -133,6 +136,13 @@ define_config! {
         /// Swarm testing: each program turns each knob off with probability 1/2 (keeping at least
         /// one kind of copy).
         swarm: bool = true;
+        /// Per switch (a name of [`AsyncConfig::SWITCHES`]), the probability that a swarm draw
+        /// keeps it on when the configuration enables it; a switch not named here stays on with
+        /// probability 1/2. Adaptive campaigns (`fuzz --async --adapt`) set this between
+        /// batches, as for register programs ([`crate::program::Config::swarm_weights`]); a
+        /// value is clamped to [`MIN_KEEP`]`..=`[`MAX_KEEP`] when drawn, an unknown name is
+        /// ignored.
+        swarm_weights: BTreeMap<String, f64> = BTreeMap::new();
     }
 }
 
@@ -152,7 +162,8 @@ impl AsyncConfig {
     }
 
     /// The configuration one program is generated with: under `swarm`, each knob kept with
-    /// probability 1/2 (at least one kind of copy stays on; after [`MAX_SWARM_DRAWS`] draws
+    /// probability 1/2, or its [`AsyncConfig::swarm_weights`] probability when it has one (the
+    /// same draws as before for a switch without one), (at least one kind of copy stays on; after [`MAX_SWARM_DRAWS`] draws
     /// without one, every knob as configured), drawn in `drawn` order; the phase
     /// count drawn in `1..=phases`; one thread count; and the CTAs of the cluster (2 or 4 with
     /// `multicast` or `cluster`, else 1).
@@ -168,7 +179,14 @@ impl AsyncConfig {
                 let mut k = c.clone();
                 let mut knobs = k.switches_mut();
                 for &i in &order {
-                    *knobs[i].1 = on[i].1 && r.below(2) == 1;
+                    let kept = match self.swarm_weights.get(on[i].0) {
+                        None => r.below(2) == 1,
+                        Some(&w) => {
+                            let w = if w.is_nan() { 0.5 } else { w.clamp(MIN_KEEP, MAX_KEEP) };
+                            r.below(1000) < u64::from(permille(w))
+                        }
+                    };
+                    *knobs[i].1 = on[i].1 && kept;
                 }
                 if k.copies() || !self.copies() {
                     c = k;
@@ -203,6 +221,32 @@ mod tests {
         let (c, threads, _) = AsyncConfig::default().draw(&mut zeros);
         assert!(c.copies(), "{c:?}");
         assert_eq!(threads, 1);
+    }
+
+    /// A weight steers how often a draw keeps its switch; switches without one keep the fair
+    /// coin (and the draws of a configuration without weights are those of before).
+    #[test]
+    fn swarm_weights_steer_the_draw() {
+        use crate::program::rng::SplitMix64;
+        let kept = |c: &AsyncConfig, name: &str| {
+            (0..2000u64).filter(|&s| c.draw(&mut SplitMix64::new(s)).0.switches_on().contains(&name)).count()
+        };
+        let fair = AsyncConfig::default();
+        let mut steered = fair.clone();
+        steered.swarm_weights.insert("convert".into(), 0.95);
+        steered.swarm_weights.insert("reduce".into(), 0.0);
+        let (c, r) = (kept(&steered, "convert"), kept(&steered, "reduce"));
+        assert!(c > 1750 && r < 200, "convert kept {c}, reduce kept {r} of 2000");
+        assert!((800..1200).contains(&kept(&fair, "convert")), "{}", kept(&fair, "convert"));
+        // Without weights a seed draws what it drew before the weights existed.
+        let mut none = fair.clone();
+        none.swarm_weights.insert("no_such_switch".into(), 0.9);
+        for s in 0..50 {
+            assert_eq!(
+                fair.draw(&mut SplitMix64::new(s)).0.switches_on(),
+                none.draw(&mut SplitMix64::new(s)).0.switches_on()
+            );
+        }
     }
 
     #[test]

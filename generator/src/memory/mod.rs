@@ -21,4 +21,4 @@ pub mod episodes;
 pub mod minimize;
 
 pub use config::AsyncConfig;
-pub use episodes::{generate, generate_seeded, supported};
+pub use episodes::{generate, generate_seeded, seeded_switches, supported};

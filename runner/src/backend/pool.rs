@@ -11,8 +11,10 @@
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
 //! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs in groups of one
-//! module ([`mem_groups`]) from a queue that a worker going down hands its unrun jobs back
-//! to, so a worker loads each module it runs once, and returns their results in job order. Workers start in parallel; a pool starts whole or
+//! module ([`mem_groups`], [`deal`]) from a queue that a worker going down hands its unrun jobs
+//! back to; a worker runs a group back to back with its slot held, so the backends sharing the
+//! pool never interleave their jobs inside a group and a worker loads (JIT-compiles) each
+//! module it runs once; results come back in job order. Workers start in parallel; a pool starts whole or
 //! not at all.
 
 use std::path::Path;
@@ -352,63 +354,88 @@ impl Pool {
 
     /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool; results
     /// in spec order. The specs are dealt in [`mem_groups`] (consecutive specs of one module, at
-    /// most a worker's share each) from a shared queue: a live worker takes a whole group, so it
-    /// loads each module it runs once; a worker that goes down puts the rest of its group back
-    /// for the live ones. A JIT job that loads its module (the first of a group, or the first
-    /// after the worker restarted) may take [`MODULE_LOAD_TIMEOUT`] longer than its own
-    /// timeout. Specs no worker ran (every worker down) get the reason as their environment
-    /// error.
+    /// most a worker's share each) by [`deal`]: a live worker takes a whole group and runs it
+    /// back to back, holding its slot, so no other backend's job comes between two jobs of the
+    /// group and the worker loads (for the JIT: compiles) the group's module once; a worker that
+    /// goes down puts the rest of its group back for the live ones. A JIT job that loads its
+    /// module (the first of a group, or the first after the worker restarted) may take
+    /// [`MODULE_LOAD_TIMEOUT`] longer than its own timeout. Specs no worker ran (every worker
+    /// down) get the reason as their environment error.
     pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
-        let queue = Mutex::new(std::collections::VecDeque::from(mem_groups(specs, self.members.len())));
-        let ran: Vec<Vec<(usize, Result<MemOutcome, String>)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .members
-                .iter()
-                .map(|m| {
-                    let queue = &queue;
-                    s.spawn(move || {
-                        let mut mine = Vec::new();
-                        'groups: loop {
-                            if m.lock().down().is_some() {
-                                break;
-                            }
-                            let Some(range) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
-                                break;
-                            };
-                            let mut loads = true;
-                            for i in range.clone() {
-                                let mut slot = m.lock();
-                                if slot.down().is_some() {
-                                    queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(i..range.end);
-                                    break 'groups;
+        let slots: Vec<&Mutex<WorkerSlot>> = self.members.iter().map(|m| &m.slot).collect();
+        let ran = deal(&slots, mem_groups(specs, self.members.len()), specs.len(), |slot, i, loads| {
+            if slot.down().is_some() {
+                return None;
+            }
+            let r = if loads && specs[i].cubin.is_none() {
+                let mut first = specs[i].clone();
+                first.timeout_ms = first.timeout_ms.saturating_add(MODULE_LOAD_TIMEOUT.as_millis() as u64);
+                slot.run_mem(name, executor.clone(), &first)
+            } else {
+                slot.run_mem(name, executor.clone(), &specs[i])
+            };
+            // A fault, crash or hang restarts the worker: the next job loads the module again.
+            let loaded = matches!(r, Ok(MemOutcome::Done { .. }));
+            Some((r, loaded))
+        });
+        let why = self.down().unwrap_or_else(|| "no worker ran the memory job".into());
+        ran.into_iter().map(|r| r.unwrap_or_else(|| Err(why.clone()))).collect()
+    }
+}
+
+/// Runs jobs `0..jobs`, cut into `groups`, on `slots` (one thread per slot): each thread takes
+/// the next group from a shared queue and runs its jobs in order with its slot locked for the
+/// whole group (`run(slot, job, loads)`, `loads` true for the first job of the group and after
+/// a job that left the module unloaded; it gives the result and whether the module is loaded
+/// after it). `run` giving `None` says the slot is down: the rest of the group goes back to the
+/// front of the queue for the other slots, and the slot takes no more. Results by job; `None`
+/// for the jobs no slot ran.
+pub fn deal<S: Send, R: Send>(
+    slots: &[&Mutex<S>],
+    groups: Vec<std::ops::Range<usize>>,
+    jobs: usize,
+    run: impl Fn(&mut S, usize, bool) -> Option<(R, bool)> + Sync,
+) -> Vec<Option<R>> {
+    let queue = Mutex::new(std::collections::VecDeque::from(groups));
+    let ran: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = slots
+            .iter()
+            .map(|&slot| {
+                let (queue, run) = (&queue, &run);
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let Some(range) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                            break;
+                        };
+                        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+                        let mut loads = true;
+                        for i in range.clone() {
+                            match run(&mut held, i, loads) {
+                                Some((r, loaded)) => {
+                                    loads = !loaded;
+                                    mine.push((i, r));
                                 }
-                                let r = if loads && specs[i].cubin.is_none() {
-                                    let mut first = specs[i].clone();
-                                    first.timeout_ms =
-                                        first.timeout_ms.saturating_add(MODULE_LOAD_TIMEOUT.as_millis() as u64);
-                                    slot.run_mem(name, executor.clone(), &first)
-                                } else {
-                                    slot.run_mem(name, executor.clone(), &specs[i])
-                                };
-                                // A fault, crash or hang restarts the worker: the next job loads
-                                // the module again.
-                                loads = !matches!(r, Ok(MemOutcome::Done { .. }));
-                                mine.push((i, r));
+                                None => {
+                                    queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(i..range.end);
+                                    return mine;
+                                }
                             }
                         }
-                        mine
-                    })
+                    }
+                    mine
                 })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-        });
-        let mut by_spec: Vec<Option<Result<MemOutcome, String>>> = vec![None; specs.len()];
-        for (i, r) in ran.into_iter().flatten() {
-            by_spec[i] = Some(r);
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let mut by_job: Vec<Option<R>> = (0..jobs).map(|_| None).collect();
+    for (i, r) in ran.into_iter().flatten() {
+        if let Some(slot) = by_job.get_mut(i) {
+            *slot = Some(r);
         }
-        let why = self.down().unwrap_or_else(|| "no worker ran the memory job".into());
-        by_spec.into_iter().map(|r| r.unwrap_or_else(|| Err(why.clone()))).collect()
     }
+    by_job
 }
 
 /// How much longer than its own timeout a JIT job that loads its module may take (the first of
@@ -521,6 +548,90 @@ mod tests {
         assert_eq!(mem_groups(&mixed, 1), vec![0..1, 1..2]);
         assert!(mem_groups(&[], 4).is_empty());
         assert_eq!(mem_groups(&cubin, 0).len(), 1);
+    }
+
+    /// A stand-in for a worker: what it ran (backend, job, whether it loaded the module) and
+    /// after how many jobs it goes down.
+    #[derive(Default)]
+    struct Fake {
+        log: Vec<(char, usize, bool)>,
+        down_after: Option<usize>,
+    }
+
+    fn fake_run(backend: char) -> impl Fn(&mut Fake, usize, bool) -> Option<(usize, bool)> + Sync {
+        move |w, i, loads| {
+            if w.down_after.is_some_and(|n| w.log.len() >= n) {
+                return None;
+            }
+            w.log.push((backend, i, loads));
+            // Long enough that another backend's thread waits for the slot meanwhile.
+            std::thread::sleep(Duration::from_millis(2));
+            Some((i * 10, true))
+        }
+    }
+
+    /// Two backends sharing the workers (as the three `cuda:*` backends of a memory campaign
+    /// do) never interleave their jobs inside a group: a worker runs a module's jobs back to
+    /// back, so it loads (JIT-compiles) that module once, on the group's first job.
+    #[test]
+    fn a_group_runs_back_to_back_on_one_worker_whoever_else_shares_it() {
+        let workers: Vec<Mutex<Fake>> = (0..3).map(|_| Mutex::new(Fake::default())).collect();
+        let slots: Vec<&Mutex<Fake>> = workers.iter().collect();
+        // Modules of 4 jobs, 24 jobs per backend.
+        let groups = || (0..6).map(|g| g * 4..g * 4 + 4).collect::<Vec<_>>();
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| deal(&slots, groups(), 24, fake_run('a')));
+            let b = s.spawn(|| deal(&slots, groups(), 24, fake_run('b')));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        for r in [a, b] {
+            assert_eq!(r, (0..24).map(|i| Some(i * 10)).collect::<Vec<_>>(), "every job once, in job order");
+        }
+        for w in &workers {
+            let log = &w.lock().unwrap().log;
+            for run in log.chunks(4) {
+                let (backend, first, _) = run[0];
+                assert_eq!(first % 4, 0, "{log:?}");
+                let want: Vec<(char, usize, bool)> = (0..4).map(|k| (backend, first + k, k == 0)).collect();
+                assert_eq!(run, want.as_slice(), "a group interleaved with another: {log:?}");
+            }
+        }
+    }
+
+    /// A worker that goes down inside a group gives the rest back: another worker runs it,
+    /// loading the module again, and no job is lost or run twice.
+    #[test]
+    fn a_worker_going_down_gives_the_rest_of_its_group_back() {
+        let workers = [Mutex::new(Fake { down_after: Some(2), ..Fake::default() }), Mutex::new(Fake::default())];
+        let slots: Vec<&Mutex<Fake>> = workers.iter().collect();
+        // The healthy worker waits (within reason) until the other went down, so that the other
+        // surely took a group.
+        let gone = std::sync::atomic::AtomicBool::new(false);
+        let r = deal(&slots, vec![0..5, 5..10], 10, |w, i, loads| {
+            if w.down_after.is_some_and(|n| w.log.len() >= n) {
+                gone.store(true, Ordering::SeqCst);
+                return None;
+            }
+            let t = std::time::Instant::now();
+            while w.down_after.is_none() && !gone.load(Ordering::SeqCst) && t.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            w.log.push(('a', i, loads));
+            Some((i * 10, true))
+        });
+        assert_eq!(r, (0..10).map(|i| Some(i * 10)).collect::<Vec<_>>());
+        let logs: Vec<Vec<(char, usize, bool)>> = workers.iter().map(|w| w.lock().unwrap().log.clone()).collect();
+        assert_eq!(logs[0].len(), 2, "{logs:?}");
+        let mut all: Vec<usize> = logs.iter().flatten().map(|x| x.1).collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        // Where the second worker took over the group, its first job there loads the module.
+        let taken = logs[1].iter().position(|x| x.1 == logs[0][1].1 + 1).expect("the rest ran on the other worker");
+        assert!(logs[1][taken].2, "{logs:?}");
+        // Every worker down: the jobs nobody ran come back as `None`.
+        let down = [Mutex::new(Fake { down_after: Some(0), ..Fake::default() })];
+        let r = deal(&down.iter().collect::<Vec<_>>(), std::iter::once(0..3).collect(), 3, fake_run('a'));
+        assert_eq!(r, vec![None, None, None]);
     }
 
     #[test]

@@ -279,7 +279,7 @@ pub struct FuzzArgs {
     /// Fuzz asynchronous copies instead: protocol-correct memory programs (mbarrier phases with
     /// bulk and tensor loads, cp.async pipelines, bulk stores and reductions; see
     /// `generator::async_programs`) on the oracle and the cuda:* backends, compared byte for
-    /// byte. `--config` then takes an `AsyncConfig` (TOML); `--adapt` does not apply, and
+    /// byte. `--config` then takes an `AsyncConfig` (TOML), `--adapt` steers its switches, and
     /// `--resume DIR` continues a campaign of either kind as it was started.
     #[arg(long = "async")]
     pub async_mode: bool,
@@ -330,10 +330,8 @@ fn async_fuzz_command(
     stored: Option<crate::fuzz::State>,
 ) -> Result<ExitCode> {
     use crate::fuzz::async_campaign::{run, AsyncOptions};
-    for (given, flag) in [(a.adapt, "--adapt"), (planted(a)?.is_some(), "--plant-bug")] {
-        if given {
-            bail!("{flag} does not apply to `fuzz --async`");
-        }
+    if planted(a)?.is_some() {
+        bail!("--plant-bug does not apply to `fuzz --async`");
     }
     let given_config = match &a.config {
         None => None,
@@ -379,6 +377,7 @@ fn async_fuzz_command(
         progress: true,
         resume: stored.is_some(),
         shard: a.shard,
+        adapt: a.adapt,
     };
     println!("fuzz --async: seed {seed}, target {target}, run directory {}", run_dir.display());
     let s = run(&o)?;
@@ -408,6 +407,10 @@ fn async_fuzz_command(
         println!("campaign: {} async programs over all sessions", s.campaign_programs);
     }
     eprintln!("{}", crate::fuzz::stage_table(&s.stages, s.seconds));
+    eprint!("{}", s.triage.report(crate::fuzz::MINIMIZE_PER_KIND));
+    if let Some(sw) = &s.swarm {
+        eprint!("adaptive swarm (which switches paid off):\n{}", sw.report());
+    }
     println!("report: {}", run_dir.join("index.html").display());
     if s.undefined > 0 {
         return Ok(ExitCode::FAILURE);

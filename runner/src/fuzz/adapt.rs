@@ -1,5 +1,7 @@
 //! The adaptive swarm: between batches, a campaign moves the generator's swarm keep weights
-//! ([`generator::program::Config::swarm_weights`]) toward the switches (families and knobs)
+//! ([`generator::program::Config::swarm_weights`] for register programs,
+//! [`generator::async_programs::AsyncConfig::swarm_weights`] for memory programs: either
+//! generator's configuration is [`Weighted`]) toward the switches (families and knobs)
 //! that were on in programs that produced *new* finding signatures, and away from those whose
 //! programs only hit known or already-seen ones; at the end it reports which switches paid off.
 //!
@@ -27,6 +29,7 @@ use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
+use generator::async_programs::AsyncConfig;
 use generator::program::config::{MAX_KEEP, MIN_KEEP};
 use generator::program::Config;
 use serde::{Deserialize, Serialize};
@@ -163,6 +166,24 @@ impl Swarm {
     }
 }
 
+/// A generator configuration the swarm steers: its switches' keep weights can be set.
+pub trait Weighted: Clone {
+    /// Sets the keep weights of the switches `w` names (the others keep theirs).
+    fn add_weights(&mut self, w: BTreeMap<String, f64>);
+}
+
+impl Weighted for Config {
+    fn add_weights(&mut self, w: BTreeMap<String, f64>) {
+        self.swarm_weights.extend(w);
+    }
+}
+
+impl Weighted for AsyncConfig {
+    fn add_weights(&mut self, w: BTreeMap<String, f64>) {
+        self.swarm_weights.extend(w);
+    }
+}
+
 /// The swarm shared between the campaign (which applies outcomes) and the preparation thread
 /// (which generates with the weights).
 pub struct Shared {
@@ -186,12 +207,12 @@ impl Shared {
 
     /// `base` with the weights of batch `b`, waiting until they are known; `None` when `stop`
     /// says the campaign is over first.
-    pub fn config_for(&self, base: &Config, b: u64, stop: &std::sync::atomic::AtomicBool) -> Option<Config> {
+    pub fn config_for<C: Weighted>(&self, base: &C, b: u64, stop: &std::sync::atomic::AtomicBool) -> Option<C> {
         let mut s = self.swarm.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(w) = s.weights_for(b) {
                 let mut c = base.clone();
-                c.swarm_weights.extend(w);
+                c.add_weights(w);
                 return Some(c);
             }
             if stop.load(std::sync::atomic::Ordering::Relaxed) {

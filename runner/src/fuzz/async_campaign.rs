@@ -12,14 +12,18 @@
 //! ([`crate::memrun::run_assembled`], [`crate::memrun::run_on`] for the JIT), and compares
 //! every program's read-back bytes with the oracle's ([`crate::memrun::compare`]). A raw
 //! finding is a byte difference, a fault or hang, an assembler rejection, or a tensor map the
-//! driver refuses though the model accepts it. The first [`MINIMIZE_PER_KIND`] new findings
-//! of a kind (class, backends, symptom) are minimized ([`generator::async_minimize`], which
-//! keeps every candidate protocol-correct) while the same symptom remains on the same backends
-//! (within the campaign's time), later ones are counted under the first of them; a finding is
-//! stored in the [`FindingStore`] with the case's `ptxdiff eval` program line as its case file
-//! and `ptxdiff eval --backend B CASE` as its replay. The signature is built from the
-//! asynchronous statements that remain after minimization (the forms of the copies), the
-//! tensor map's type and swizzle, and the symptom.
+//! driver refuses though the model accepts it. Raw findings go through the register campaign's
+//! triage ([`Triage`]: known entries, the first [`MINIMIZE_PER_KIND`](super::MINIMIZE_PER_KIND)
+//! of a kind (class, backends, symptom, known deviation) to the minimization thread, later ones
+//! counted under the first) and its minimization thread ([`Minimizer`], with GPU backends of
+//! its own), which takes memory programs as [`MemCase`]s: [`generator::async_minimize`] keeps
+//! every candidate protocol-correct while the same symptom remains on the same backends
+//! (within the campaign's time). A finding is stored in the [`crate::findings::FindingStore`] with the case's
+//! `ptxdiff eval` program line as its case file and `ptxdiff eval --backend B CASE` as its
+//! replay. The signature is built from the asynchronous statements that remain after
+//! minimization (the forms of the copies), the tensor map's type and swizzle, and the symptom.
+//! With `--adapt` the swarm weights of the generator's switches ([`AsyncConfig::SWITCHES`])
+//! adapt to what finds new signatures ([`super::adapt`], as for register programs).
 //!
 //! Without a GPU (or with `--backends oracle`) the campaign runs the oracle only: every
 //! program is still generated, built and run, so the count of programs the oracle calls
@@ -27,12 +31,12 @@
 //!
 //! Invariants: a program the oracle refuses is counted as undefined (a generator bug: the
 //! summary shows the first few) and never sent to a GPU; a finding is on disk (atomically,
-//! through the store) before it is counted; the campaign state, with the kinds seen so far
-//! ([`MemoryState`]), is written after each batch's findings, so a campaign killed at any
-//! point resumes (`--resume`) at the batch it was in and finds what an uninterrupted one
-//! finds; the stage times cover generation, oracle, the ptxas builds ahead, print, each GPU
-//! backend, compare and minimization. Not yet as for register programs: minimization runs
-//! inline (not on a thread of its own) and the adaptive swarm does not apply.
+//! through the store) before it is counted; the campaign state (with triage's kinds and the
+//! store's checkpoint) is written after each batch whose findings are settled (none still being
+//! minimized), so a campaign killed at any point resumes (`--resume`) at the batch after the
+//! last settled one and finds what an uninterrupted one finds; the stage times cover
+//! generation, oracle, the ptxas builds ahead, print, each GPU backend, compare, triage and the
+//! minimization thread.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -40,7 +44,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use generator::async_minimize;
-use generator::async_programs::{generate_seeded, AsyncConfig};
+use generator::async_programs::{generate_seeded, seeded_switches, AsyncConfig};
 use oracle::isa::{Family, Instruction, Target};
 use oracle::memory::Region;
 use oracle::memprog::{MemProgram, MemSource};
@@ -49,10 +53,12 @@ use oracle::semantics::{Allowances, Deviation};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{add_stage, measure, StageTime};
-use super::{State, MINIMIZE_PER_KIND};
+use super::minimize::{Case, Minimizer, Reduction};
+use super::triage::{Triage, TriageCounts};
+use super::State;
 use crate::atomic_write::write_atomic;
 use crate::backend::{Backend, BackendKind, Failure, Registry, Selection, Settings};
-use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, RunMeta, Signature, WordMismatch};
+use crate::findings::{Finding, FindingClass, KnownSet, RunMeta, Signature, WordMismatch};
 use crate::memrun::{assemble, compare, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
 use crate::program_line::program_line;
 
@@ -97,10 +103,14 @@ pub struct AsyncOptions {
     /// Only this shard of the campaign's batches (as for register programs:
     /// [`crate::runs::shard::Shard::global`]).
     pub shard: Option<crate::runs::shard::Shard>,
+    /// Adapt the swarm weights of the generator's switches to what finds new signatures
+    /// ([`super::adapt`]; swarm configurations only).
+    pub adapt: bool,
 }
 
 /// What `campaign.json` holds of a memory-program campaign beside the common state
-/// ([`super::State`]): its generator configuration and counters over all sessions.
+/// ([`super::State`], which also keeps triage's kinds and counts and the adaptive swarm): its
+/// generator configuration and counters over all sessions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MemoryState {
     /// Generator configuration.
@@ -109,64 +119,6 @@ pub struct MemoryState {
     pub gpu_runs: u64,
     /// Raw findings by symptom.
     pub symptoms: BTreeMap<String, u64>,
-    /// Findings minimized.
-    pub minimized: u64,
-    /// Predicate calls the minimizations took.
-    pub minimize_calls: u64,
-    /// What the campaign did with each kind of finding so far (so that a resumed campaign
-    /// counts a kind under the same first finding as an uninterrupted one).
-    #[serde(default)]
-    pub kinds: Vec<KindRecord>,
-}
-
-/// A kind of finding and what the campaign did with it, as stored in [`MemoryState`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KindRecord {
-    /// Class.
-    pub class: FindingClass,
-    /// The backends that show it.
-    pub backends: Vec<String>,
-    /// The symptom.
-    pub how: String,
-    /// The input class of the known deviation that explains it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deviation: Option<String>,
-    /// Findings of the kind minimized.
-    pub minimized: u32,
-    /// The signature the kind's later findings are counted under.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first: Option<Signature>,
-}
-
-/// The kinds of a stored state as the campaign keeps them (a deviation the model no longer
-/// names is dropped with its kind: its findings are then stored anew).
-fn kinds_from(records: &[KindRecord]) -> BTreeMap<Kind, KindSeen> {
-    records
-        .iter()
-        .filter_map(|r| {
-            let deviation = match &r.deviation {
-                None => None,
-                Some(name) => Some(Deviation::ALL.into_iter().find(|d| d.input_class() == name)?),
-            };
-            let kind = (r.class, r.backends.clone(), r.how.clone(), deviation);
-            Some((kind, KindSeen { minimized: r.minimized, first: r.first.clone() }))
-        })
-        .collect()
-}
-
-/// [`kinds_from`]'s inverse.
-fn kind_records(kinds: &BTreeMap<Kind, KindSeen>) -> Vec<KindRecord> {
-    kinds
-        .iter()
-        .map(|((class, backends, how, deviation), seen)| KindRecord {
-            class: *class,
-            backends: backends.clone(),
-            how: how.clone(),
-            deviation: deviation.map(|d| d.input_class().to_string()),
-            minimized: seen.minimized,
-            first: seen.first.clone(),
-        })
-        .collect()
 }
 
 /// What an async campaign did this session.
@@ -195,6 +147,10 @@ pub struct AsyncSummary {
     pub known: u64,
     /// Findings minimized and the predicate calls it took.
     pub minimized: (u64, u64),
+    /// What triage did with the raw findings.
+    pub triage: TriageCounts,
+    /// The adaptive swarm (with `adapt`, once a switch was counted).
+    pub swarm: Option<super::adapt::Swarm>,
     /// Why the GPU backends are unavailable (none: they ran).
     pub gpu_unavailable: Option<String>,
     /// The backends that ran programs (the oracle first).
@@ -386,22 +342,26 @@ struct Prepared {
     source: MemSource,
     /// The program and its read-back regions, or the oracle's refusal.
     result: Result<(MemProgram, Vec<Region>), String>,
+    /// The swarm switches it was generated with (only when the swarm adapts).
+    switches: Vec<&'static str>,
     generation: StageTime,
     oracle: StageTime,
 }
 
 /// Generates program `k` of the session's batch `b` (under a shard, the campaign-wide batch
-/// it stands for) and runs it on the oracle.
-fn prepare(o: &AsyncOptions, b: u64, k: u64) -> Prepared {
+/// it stands for) with `cfg` and runs it on the oracle; `switches`: say which swarm switches
+/// it was generated with.
+fn prepare(o: &AsyncOptions, cfg: &AsyncConfig, b: u64, k: u64, switches: bool) -> Prepared {
     let b = o.shard.map_or(b, |s| s.global(b));
     let seed = super::program_seed(o.seed, b, k);
-    let (source, generation) = measure(|| generate_seeded(seed, &o.config, &o.target));
+    let (source, generation) = measure(|| generate_seeded(seed, cfg, &o.target));
     let (result, oracle) = measure(|| {
         let p = source.build().map_err(|e| format!("seed {seed}: {e}"))?;
         let r = oracle_read(&p, &o.settings.allow).map_err(|e| format!("seed {seed}: {e}"))?;
         Ok((p, r))
     });
-    Prepared { source, result, generation, oracle }
+    let switches = if switches { seeded_switches(seed, cfg) } else { Vec::new() };
+    Prepared { source, result, switches, generation, oracle }
 }
 
 /// Runs one case on one backend: the symptom it shows, if any.
@@ -412,7 +372,8 @@ fn rerun(backend: &mut dyn Backend, src: &MemSource, allow: &Allowances) -> Opti
     symptom(&p, &expected, &r, &backend.name(), allow).0
 }
 
-/// Runs an async campaign on the oracle and the GPU backends of `o`.
+/// Runs an async campaign on the oracle and the GPU backends of `o` (and, to minimize, GPU
+/// backends of their own for the minimization thread: one worker per device).
 pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
     generator::async_programs::supported(&o.target).map_err(|e| anyhow::anyhow!("fuzz --async: {e}"))?;
     let registry = Registry::new(o.settings.clone());
@@ -421,7 +382,14 @@ pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
         (sel.backends.is_empty() && !sel.unavailable.is_empty())
             .then(|| sel.unavailable.iter().map(|(n, w)| format!("{n}: {w}")).collect::<Vec<_>>().join("; "))
     });
-    run_with(o, sel.backends, why)
+    let reducers = if o.minimize && !sel.backends.is_empty() {
+        let names: Vec<String> = sel.backends.iter().map(|b| b.name()).collect();
+        let one = Registry::new(Settings { workers: Some(1), ..o.settings.clone() });
+        one.build_all(&names)?.backends
+    } else {
+        Vec::new()
+    };
+    run_with(o, sel.backends, reducers, why)
 }
 
 /// A batch prepared ahead: its index, each program generated and run on the oracle (and the
@@ -429,17 +397,22 @@ pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
 /// GPU backends (by [`crate::backend::Build::label`], with the time each took).
 type Batch = (u64, Vec<Prepared>, StageTime, BTreeMap<String, (Result<AssembledBatch, String>, StageTime)>);
 
-/// Runs an async campaign on the oracle and `gpus` (`gpu_unavailable`: why there are none).
+/// Runs an async campaign on the oracle and `gpus` (`gpu_unavailable`: why there are none);
+/// `reducers` are the minimization thread's own instances of the same backends.
 ///
 /// The loop is the register campaign's ([`super::run`]): batches are prepared ahead
-/// (generation and the oracle, on all cores) while the previous batch runs on the GPU
-/// backends, each backend on a thread of its own; the campaign state (`campaign.json`,
-/// [`State`] with [`MemoryState`]) is written after each batch's findings, so a campaign killed
-/// at any point resumes at the batch it was in (`--resume`) and `--shard i/N` runs every
-/// N-th batch.
+/// (generation and the oracle, on all cores, and the ptxas builds) while the previous batch
+/// runs on the GPU backends, each backend on a thread of its own; raw findings go through the
+/// register campaign's triage and minimization thread ([`Triage`], [`Minimizer`] of
+/// [`MemCase`]s); the campaign state (`campaign.json`, [`State`] with [`MemoryState`]) is
+/// written after each batch whose findings are settled, so a campaign killed at any point
+/// resumes (`--resume`) with the findings of the uninterrupted one, and `--shard i/N` runs
+/// every N-th batch. With `adapt` (and a swarm configuration) the swarm weights of the
+/// generator's switches adapt as for register programs ([`super::adapt`]).
 pub fn run_with(
     o: &AsyncOptions,
     mut gpus: Vec<Box<dyn Backend>>,
+    reducers: Vec<Box<dyn Backend>>,
     gpu_unavailable: Option<String>,
 ) -> anyhow::Result<AsyncSummary> {
     let known = if o.known_dir.is_dir() {
@@ -464,7 +437,7 @@ pub fn run_with(
         invalid: 0,
         config: generator::program::Config::default(),
         shard: o.shard,
-        triage: super::triage::TriageCounts::default(),
+        triage: TriageCounts::default(),
         stages: BTreeMap::new(),
         swarm: None,
         kinds: BTreeMap::new(),
@@ -476,6 +449,11 @@ pub fn run_with(
     let mut totals = state.memory.clone().unwrap_or_default();
     // A resumed campaign generates with its stored configuration.
     let o = &AsyncOptions { config: totals.config.clone(), ..o.clone() };
+    let adapting = o.adapt && o.config.swarm;
+    if adapting && state.swarm.is_none() {
+        state.swarm = Some(super::adapt::Swarm::starting_at(state.next_batch));
+    }
+    let swarm = std::sync::Arc::new(super::adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
     let mut env = vec![("mode".to_string(), "async".to_string())];
     env.extend(crate::backend::environment(&gpus));
     if let Some(why) = &s.gpu_unavailable {
@@ -499,7 +477,14 @@ pub fn run_with(
     let start = Instant::now();
     let s0 = state.programs;
     let mut last_status = Instant::now();
-    let mut minimized_kinds = kinds_from(&totals.kinds);
+    let mut tri = Triage::resumed(&state.kinds);
+    let cases = store.case_path("x").parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    // The minimization thread, with backends of its own (never holding up the next batch).
+    let minimizer: Option<Minimizer<MemCase>> = (o.minimize && !gpus.is_empty()).then(|| {
+        let reducer = MemReducer { gpus: reducers, allow: o.settings.allow.clone(), deadline: start + o.time };
+        let budget = generator::minimize::Budget { calls: o.minimize_calls };
+        Minimizer::start(reducer, budget, super::MINIMIZE_QUEUE, o.settings.allow.clone(), env.clone(), start + o.time)
+    });
     // Generation and the oracle of the next batches (each on all cores) while the GPU
     // backends run this one.
     let first = state.next_batch;
@@ -511,15 +496,18 @@ pub fn run_with(
             builds.push(b);
         }
     }
+    let swarm2 = swarm.clone();
+    // Two preparing threads and one batch waiting: within half the swarm's lag.
     let producer: super::ahead::Ahead<Batch> = super::ahead::Ahead::start(first, 2, 1, move |b, stop| {
         let o = &producer_opts;
         let n = super::session_batch_size(o.batch, o.max_programs, first, b);
         if n == 0 {
             return None;
         }
+        let cfg = if adapting { swarm2.config_for(&o.config, b, stop)? } else { o.config.clone() };
         use rayon::prelude::*;
         let t = Instant::now();
-        let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, b, k)).collect();
+        let prepared: Vec<Prepared> = (0..n as u64).into_par_iter().map(|k| prepare(o, &cfg, b, k, adapting)).collect();
         let made = StageTime { wall_s: t.elapsed().as_secs_f64(), cpu_s: 0.0 };
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
@@ -565,10 +553,13 @@ pub fn run_with(
         let share = gen_cpu / (gen_cpu + ora_cpu).max(1e-12);
         add_stage(&mut s.stages, "generation", StageTime { wall_s: made.wall_s * share, cpu_s: gen_cpu });
         add_stage(&mut s.stages, "oracle", StageTime { wall_s: made.wall_s * (1.0 - share), cpu_s: ora_cpu });
-        let mut runnable: Vec<(MemSource, MemProgram, Vec<Region>)> = Vec::new();
-        for prep in prepared {
+        let switches: Vec<Vec<&'static str>> = prepared.iter().map(|p| p.switches.clone()).collect();
+        let mut outcomes: Vec<Option<super::adapt::Outcome>> = vec![None; prepared.len()];
+        // Each runnable program with its index in the batch.
+        let mut runnable: Vec<(usize, MemSource, MemProgram, Vec<Region>)> = Vec::new();
+        for (k, prep) in prepared.into_iter().enumerate() {
             match prep.result {
-                Ok((p, r)) => runnable.push((prep.source, p, r)),
+                Ok((p, r)) => runnable.push((k, prep.source, p, r)),
                 Err(e) => {
                     s.undefined += 1;
                     state.invalid = state.invalid.saturating_add(1);
@@ -582,7 +573,7 @@ pub fn run_with(
             }
         }
         if !gpus.is_empty() && !runnable.is_empty() {
-            let programs: Vec<&MemProgram> = runnable.iter().map(|(_, p, _)| p).collect();
+            let programs: Vec<&MemProgram> = runnable.iter().map(|(_, _, p, _)| p).collect();
             let (printed, t) = measure(|| crate::memrun::print_all(&programs));
             add_stage(&mut s.stages, "print", t);
             if let Err(e) = printed {
@@ -608,7 +599,6 @@ pub fn run_with(
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
             });
-            let mut raws: Vec<Raw> = Vec::new();
             let mut per_program: Vec<Vec<(String, Symptom, Vec<WordMismatch>)>> = vec![Vec::new(); runnable.len()];
             for (name, results, t) in runs {
                 add_stage(&mut s.stages, &format!("GPU: run on {name}"), t);
@@ -616,7 +606,7 @@ pub fn run_with(
                 s.gpu_runs += results.len() as u64;
                 let (_, t) = measure(|| {
                     for (k, r) in results.iter().enumerate() {
-                        let (_, p, expected) = &runnable[k];
+                        let (_, _, p, expected) = &runnable[k];
                         if let (Some(sym), m) = symptom(p, expected, r, &name, &o.settings.allow) {
                             per_program[k].push((name.clone(), sym, m));
                         }
@@ -624,48 +614,46 @@ pub fn run_with(
                 });
                 add_stage(&mut s.stages, "compare", t);
             }
+            let mut triaging = StageTime::default();
             // One raw finding per program and symptom, with every backend that shows it.
             for (k, found) in per_program.into_iter().enumerate() {
-                let mut groups: Vec<Raw> = Vec::new();
-                for (name, sym, m) in found {
-                    match groups.iter_mut().find(|r| {
-                        r.symptom.how == sym.how && r.symptom.class == sym.class && r.symptom.deviation == sym.deviation
-                    }) {
-                        Some(r) => r.backends.push(name),
-                        None => groups.push(Raw {
-                            source: runnable[k].0.clone(),
-                            symptom: sym,
-                            backends: vec![name],
-                            mismatches: m,
-                        }),
-                    }
-                }
-                // Compiled variants that disagree with each other: a compiler bug, whatever
-                // the oracle says.
                 let ran = gpus.len();
-                for r in &mut groups {
-                    if r.symptom.class == FindingClass::HardwareSpec
-                        && r.backends.len() < ran
-                        && r.symptom.how == "bytes-differ"
-                    {
-                        r.symptom.class = FindingClass::Compiler;
-                    }
+                let (at, source) = (runnable[k].0, &runnable[k].1);
+                for raw in raw_findings(source, found, ran) {
+                    *s.symptoms.entry(raw.symptom.how.clone()).or_default() += 1;
+                    let case = MemCase { batch: b, raw, seen_at: start.elapsed().as_secs_f64(), cases: cases.clone() };
+                    let (worth, t) = measure(|| tri.raw(&mut store, minimizer.as_ref(), case, &o.settings.allow, &env));
+                    super::adapt::Outcome::merge(&mut outcomes[at], worth?);
+                    triaging.add(t);
                 }
-                raws.extend(groups);
             }
-            for raw in raws {
-                *s.symptoms.entry(raw.symptom.how.clone()).or_default() += 1;
-                record(o, &mut s, &mut store, &mut gpus, &mut minimized_kinds, raw, start)?;
+            // What the minimizer finished meanwhile (it never holds up the next batch).
+            for d in minimizer.iter().flat_map(Minimizer::finished) {
+                let (res, t) = measure(|| tri.done(&mut store, d));
+                res?;
+                triaging.add(t);
             }
+            add_stage(&mut s.stages, "triage", triaging);
         }
         s.programs += n;
         state.programs = state.programs.saturating_add(n);
         state.next_batch = b + 1;
-        let mut snapshot = state.clone();
-        snapshot.seconds += start.elapsed().as_secs_f64();
-        snapshot.memory = Some(session_totals(&totals, &s, &minimized_kinds));
-        snapshot.checkpoint = Some(store.checkpoint());
-        write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        if adapting {
+            swarm.finish_batch(b, &switches, &outcomes);
+            state.swarm = Some(swarm.snapshot(state.next_batch));
+        }
+        // Written only where nothing is being minimized: then it counts exactly the batches
+        // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
+        // takes back whatever later batches recorded and runs them again.
+        if let Some(kinds) = tri.settled_kinds() {
+            let mut snapshot = state.clone();
+            snapshot.kinds = kinds;
+            snapshot.triage.add(&tri.counts);
+            snapshot.seconds += start.elapsed().as_secs_f64();
+            snapshot.memory = Some(session_totals(&totals, &s));
+            snapshot.checkpoint = Some(store.checkpoint());
+            write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+        }
         if o.progress && last_status.elapsed() >= super::PLAIN_STATUS_EVERY {
             eprintln!(
                 "{:>6.0} s  {} async programs ({:.0}/s)  undefined {}  findings: {} new, {} dup, {} known",
@@ -673,25 +661,43 @@ pub fn run_with(
                 s.programs,
                 s.programs as f64 / start.elapsed().as_secs_f64().max(1e-9),
                 s.undefined,
-                s.new,
-                s.duplicates,
-                s.known
+                tri.new,
+                tri.duplicates,
+                tri.known
             );
             last_status = Instant::now();
         }
     }
     // A panic while preparing batches ends the campaign early: it is an error, not a summary.
     producer.finish().map_err(super::preparation_failed)?;
+    // Queued minimizations finish within the campaign's time; later ones are stored as they are.
+    if let Some(m) = minimizer {
+        let (finished, _) = m.finish()?;
+        for d in finished {
+            let (res, t) = measure(|| tri.done(&mut store, d));
+            res?;
+            add_stage(&mut s.stages, "triage", t);
+        }
+    }
+    add_stage(&mut s.stages, "minimization (its own thread and backends)", tri.minimization);
     s.seconds = start.elapsed().as_secs_f64();
-    totals = session_totals(&totals, &s, &minimized_kinds);
+    (s.new, s.duplicates, s.known) = (tri.new, tri.duplicates, tri.known);
+    s.minimized = (tri.counts.minimized, tri.counts.minimization_calls);
+    s.triage = tri.counts.clone();
+    totals = session_totals(&totals, &s);
     state.seconds += s.seconds;
     for (name, t) in &s.stages {
         add_stage(&mut state.stages, name, *t);
     }
+    state.triage.add(&tri.counts);
+    if let Some(kinds) = tri.settled_kinds() {
+        state.kinds = kinds;
+        state.checkpoint = Some(store.checkpoint());
+    }
     state.memory = Some(totals);
-    state.checkpoint = Some(store.checkpoint());
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     s.campaign_programs = state.programs;
+    s.swarm = state.swarm.clone().filter(|sw| !sw.stats.is_empty());
     store.update_meta(|m| {
         m.extra.insert("programs".into(), state.programs.to_string());
         m.extra.insert("undefined".into(), state.invalid.to_string());
@@ -701,106 +707,135 @@ pub fn run_with(
     Ok(s)
 }
 
-/// The campaign's counters before this session (`before`) plus this session's (`s`), and the
-/// kinds seen so far.
-fn session_totals(before: &MemoryState, s: &AsyncSummary, kinds: &BTreeMap<Kind, KindSeen>) -> MemoryState {
+/// The raw findings of one program (`source`) from what each backend showed (`found`: the
+/// backend, its symptom and the differing bytes), `ran` GPU backends having run it: one per
+/// symptom, with every backend that shows it; byte differences that only some of the backends
+/// show are a compiler bug, whatever the oracle says.
+fn raw_findings(source: &MemSource, found: Vec<(String, Symptom, Vec<WordMismatch>)>, ran: usize) -> Vec<Raw> {
+    let mut groups: Vec<Raw> = Vec::new();
+    for (name, sym, m) in found {
+        match groups
+            .iter_mut()
+            .find(|r| r.symptom.how == sym.how && r.symptom.class == sym.class && r.symptom.deviation == sym.deviation)
+        {
+            Some(r) => r.backends.push(name),
+            None => groups.push(Raw { source: source.clone(), symptom: sym, backends: vec![name], mismatches: m }),
+        }
+    }
+    for r in &mut groups {
+        if r.symptom.class == FindingClass::HardwareSpec && r.backends.len() < ran && r.symptom.how == "bytes-differ" {
+            r.symptom.class = FindingClass::Compiler;
+        }
+    }
+    groups
+}
+
+/// The campaign's counters before this session (`before`) plus this session's (`s`).
+fn session_totals(before: &MemoryState, s: &AsyncSummary) -> MemoryState {
     let mut t = before.clone();
-    t.kinds = kind_records(kinds);
     t.gpu_runs = t.gpu_runs.saturating_add(s.gpu_runs);
     for (k, v) in &s.symptoms {
         let n = t.symptoms.entry(k.clone()).or_default();
         *n = n.saturating_add(*v);
     }
-    t.minimized = t.minimized.saturating_add(s.minimized.0);
-    t.minimize_calls = t.minimize_calls.saturating_add(s.minimized.1);
     t
 }
 
-/// A kind of finding: class, backends, symptom, and the known deviation that explains it.
-type Kind = (FindingClass, Vec<String>, String, Option<Deviation>);
-
-/// What the campaign did with a kind so far: minimizations, and the signature of the first
-/// finding of the kind that was minimized.
-#[derive(Default)]
-struct KindSeen {
-    minimized: u32,
-    first: Option<Signature>,
+/// A memory program's raw finding as triage and the minimization thread take it ([`Case`]).
+#[derive(Clone, Debug)]
+pub struct MemCase {
+    batch: u64,
+    raw: Raw,
+    /// Seconds since the campaign started when it was seen.
+    seen_at: f64,
+    /// The store's folder of case files (the replay command names the case's).
+    cases: PathBuf,
 }
 
-/// Minimizes and stores one raw finding; once [`MINIMIZE_PER_KIND`] findings of its kind were
-/// minimized (without minimization: once one is stored), a further new one is counted under
-/// the first of them instead (unminimized cases would each have a signature of their own).
-fn record(
-    o: &AsyncOptions,
-    s: &mut AsyncSummary,
-    store: &mut FindingStore,
-    gpus: &mut [Box<dyn Backend>],
-    kinds: &mut BTreeMap<Kind, KindSeen>,
-    raw: Raw,
-    start: Instant,
-) -> anyhow::Result<()> {
-    let kind = (raw.symptom.class, raw.backends.clone(), raw.symptom.how.clone(), raw.symptom.deviation);
-    let seen = kinds.entry(kind).or_default();
-    let before = raw.source.statements.len();
-    let pre = signature(&raw.source, &raw.symptom, &raw.backends);
-    let mut source = raw.source.clone();
-    let new = store.classify(&pre) == Recorded::New;
-    let enough = !o.minimize || seen.minimized >= MINIMIZE_PER_KIND;
-    if let (true, Some(first)) = (new && enough, &seen.first) {
-        match store.record(Finding::new(first.clone(), ""), "")? {
-            Recorded::Known(_) => s.known += 1,
-            _ => s.duplicates += 1,
-        }
-        return Ok(());
+/// The minimization thread's side of memory programs: GPU backends of its own, the
+/// allowances, and the campaign's end (past it every candidate fails, so a reduction stops).
+pub struct MemReducer {
+    gpus: Vec<Box<dyn Backend>>,
+    allow: Allowances,
+    deadline: Instant,
+}
+
+impl MemCase {
+    /// The case packaged with `source` (the generated program, or what minimization left of
+    /// it): its signature from the statements that remain, its `ptxdiff eval` program line.
+    fn package(&self, source: &MemSource, env: &[(String, String)]) -> (Finding, String) {
+        let raw = &self.raw;
+        let sig = signature(source, &raw.symptom, &raw.backends);
+        let ptx = source
+            .build()
+            .ok()
+            .and_then(|p| oracle::memprog::ptx::module(&[&p]).ok())
+            .map_or_else(String::new, |m| m.ptx);
+        let mut f = Finding::new(sig, ptx);
+        f.original_instructions = raw.source.statements.len() as u32;
+        f.minimized_instructions = source.statements.len() as u32;
+        f.threads = source.threads;
+        f.message = raw.symptom.message.clone();
+        f.environment = env.to_vec();
+        f.first_seen_s = self.seen_at;
+        f.mismatches = raw.mismatches.clone();
+        f.replay = format!(
+            "ptxdiff eval --backend {} {}",
+            raw.backends[0],
+            self.cases.join(format!("{}.case", f.id)).display()
+        );
+        (f, format!("{}\n", program_line(source)))
     }
-    let minimizing = o.minimize && new && seen.minimized < MINIMIZE_PER_KIND;
-    if minimizing {
-        seen.minimized += 1;
-        let (red, t) = measure(|| {
-            let allow = &o.settings.allow;
-            let deadline = start + o.time;
-            async_minimize::minimize(&raw.source, allow, o.minimize_calls, |cand| {
-                // Past the campaign's time every candidate fails, so the reduction stops.
-                Instant::now() < deadline
-                    && gpus.iter_mut().filter(|g| raw.backends.contains(&g.name())).all(|g| {
-                        rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
-                            sym.class == raw.symptom.class
-                                && sym.how == raw.symptom.how
-                                && sym.deviation == raw.symptom.deviation
-                                && (sym.buffer == raw.symptom.buffer || raw.symptom.buffer.is_none())
-                        })
+}
+
+impl Case for MemCase {
+    type Runner = MemReducer;
+
+    fn batch(&self) -> u64 {
+        self.batch
+    }
+
+    /// Class, backends, symptom and the known deviation that explains the bytes, if one does.
+    fn pre_signature(&self) -> String {
+        let r = &self.raw;
+        let deviation = r.symptom.deviation.map_or("", |d| d.input_class());
+        format!("{}|{}|{}|{deviation}", r.symptom.class.name(), r.backends.join(","), r.symptom.how)
+    }
+
+    fn may_be_known(&self, known: &KnownSet) -> bool {
+        known.may_match(&signature(&self.raw.source, &self.raw.symptom, &self.raw.backends))
+    }
+
+    fn package_as_is(&self, _: &Allowances, env: &[(String, String)]) -> (Finding, String) {
+        self.package(&self.raw.source, env)
+    }
+
+    /// Reduces the program ([`async_minimize`], which keeps every candidate protocol-correct)
+    /// while it shows the same symptom on the same backends (the same first differing buffer
+    /// for byte differences).
+    fn reduce(&self, r: &mut MemReducer, budget: generator::minimize::Budget, env: &[(String, String)]) -> Reduction {
+        let raw = &self.raw;
+        let (allow, deadline) = (&r.allow, r.deadline);
+        let gpus = &mut r.gpus;
+        // Without its own instance of every backend that showed the finding the thread cannot
+        // check a candidate: none is accepted.
+        let present = raw.backends.iter().all(|b| gpus.iter().any(|g| &g.name() == b));
+        let red = async_minimize::minimize(&raw.source, allow, budget.calls, |cand| {
+            present
+                && Instant::now() < deadline
+                && gpus.iter_mut().filter(|g| raw.backends.contains(&g.name())).all(|g| {
+                    rerun(g.as_mut(), cand, allow).is_some_and(|sym| {
+                        sym.class == raw.symptom.class
+                            && sym.how == raw.symptom.how
+                            && sym.deviation == raw.symptom.deviation
+                            && (sym.buffer == raw.symptom.buffer || raw.symptom.buffer.is_none())
                     })
-            })
+                })
         });
-        add_stage(&mut s.stages, "minimize", t);
-        s.minimized.0 += 1;
-        s.minimized.1 += red.calls as u64;
-        source = red.source;
+        let (finding, case) = self.package(&red.source, env);
+        let calls = red.calls as u64;
+        Reduction { finding, case, calls, runs: calls, refused: 0 }
     }
-    let sig = signature(&source, &raw.symptom, &raw.backends);
-    // A known signature never stands for its kind: new findings are not hidden under it.
-    if (minimizing || !o.minimize) && seen.first.is_none() && !matches!(store.classify(&sig), Recorded::Known(_)) {
-        seen.first = Some(sig.clone());
-    }
-    let ptx =
-        source.build().ok().and_then(|p| oracle::memprog::ptx::module(&[&p]).ok()).map_or_else(String::new, |m| m.ptx);
-    let mut f = Finding::new(sig, ptx);
-    f.original_instructions = before as u32;
-    f.minimized_instructions = source.statements.len() as u32;
-    f.threads = source.threads;
-    f.message = raw.symptom.message.clone();
-    f.environment = store.doc().run.environment.clone();
-    f.first_seen_s = start.elapsed().as_secs_f64();
-    f.mismatches = raw.mismatches.clone();
-    let id = f.id.clone();
-    f.replay = format!("ptxdiff eval --backend {} {}", raw.backends[0], store.case_path(&id).display());
-    let case = format!("{}\n", program_line(&source));
-    match store.record(f, &case)? {
-        Recorded::New => s.new += 1,
-        Recorded::Duplicate => s.duplicates += 1,
-        Recorded::Known(_) => s.known += 1,
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,8 +3,11 @@
 //! finding" means, [`still_shows`]) and [`super::package`] packages the result.
 //!
 //! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
-//! [`Engine`] (its own worker processes), takes [`Job`]s from a bounded queue and hands back
-//! packaged findings ([`Done`]); the campaign never waits for it while batches remain.
+//! backends (its own worker processes: for register programs a [`Reducer`] over an [`Engine`],
+//! for memory programs [`super::async_campaign::MemReducer`]), takes cases ([`Case`]: a register
+//! program's [`Job`] or a memory program's [`super::async_campaign::MemCase`]) from a bounded
+//! queue and hands back packaged findings ([`Done`]); the campaign never waits for it while
+//! batches remain. One thread, one queue and one triage ([`super::triage`]) serve both kinds.
 //!
 //! Invariants:
 //! - With minimization off, the case comes back unchanged and no predicate call is made; with
@@ -15,7 +18,6 @@
 //! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
 //!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
 
-use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -23,9 +25,11 @@ use std::time::Instant;
 use generator::minimize::{minimize_batched, Budget, Reduced};
 use oracle::program::{Inputs, Program};
 
+use oracle::semantics::Allowances;
+
 use super::engine::{measure, Engine, ProgramResult, StageTime};
 use super::package::{self, raw_findings, Raw};
-use crate::findings::{Finding, FindingClass};
+use crate::findings::{Finding, FindingClass, KnownSet};
 
 /// A case after the minimization stage, and the stage's cost.
 #[derive(Clone, Debug)]
@@ -134,77 +138,155 @@ pub struct Done {
 }
 
 /// Packages `job` as it is, from its own results (no run).
-pub fn package_as_is(job: &Job, allow: &oracle::semantics::Allowances, env: &[(String, String)]) -> (Finding, String) {
+pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {
     let reduced = Reduced::unchanged(&job.program, &job.inputs);
     let case = package::Case { original: &job.program, reduced: &reduced, result: &job.result };
     package::package(&job.raw, &case, allow, job.seen_at, env)
 }
 
-/// The minimization thread of a campaign (see the module docs).
-pub struct Minimizer {
-    jobs: SyncSender<Box<Job>>,
-    done: Receiver<Done>,
-    thread: JoinHandle<Engine>,
+/// A case the minimization thread takes, of either kind of program the campaign runs: a
+/// register program ([`Job`]) or a memory program
+/// ([`super::async_campaign::MemCase`]). Triage ([`super::triage::Triage`]) and the thread
+/// ([`Minimizer`]) see cases only through this.
+pub trait Case: Send + 'static {
+    /// What the thread reduces with: backends of its own, beside the campaign's.
+    type Runner: Send + 'static;
+    /// The campaign batch the case came from.
+    fn batch(&self) -> u64;
+    /// Its kind: class, disagreeing backends and kind of difference (what must stay the same
+    /// while minimizing, and triage's key).
+    fn pre_signature(&self) -> String;
+    /// Whether an entry of `known` may match its signature (cheap; only then does triage
+    /// package the case to check).
+    fn may_be_known(&self, known: &KnownSet) -> bool;
+    /// The case packaged as it is, from its own results (no run): the finding and its case
+    /// file text.
+    fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String);
+    /// Reduces the case on `runner` within `budget` while it shows its finding, and packages
+    /// the result. A case that did not show its finding again comes back as it is, marked
+    /// `reproduced: Some(false)`.
+    fn reduce(&self, runner: &mut Self::Runner, budget: Budget, env: &[(String, String)]) -> Reduction;
 }
 
-impl Minimizer {
-    /// Starts the thread with its own `engine`; at most `queue` jobs wait; each is reduced
-    /// within `budget` when its turn comes before `deadline`, packaged as it is after it. The
-    /// engine's SASS check ([`Engine::sass`]) runs only for unwritten-register findings (the
-    /// other classes do not need it, and it costs an nvdisasm process per predicate run).
+/// A case after [`Case::reduce`]: the packaged finding, its case text and the reducer's counts.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The packaged finding.
+    pub finding: Finding,
+    /// Its case file text.
+    pub case: String,
+    /// Predicate calls, counted as a one-candidate-at-a-time reduction makes them.
+    pub calls: u64,
+    /// Predicate runs.
+    pub runs: u64,
+    /// Candidates refused before a predicate call.
+    pub refused: u64,
+}
+
+/// The register programs' reducer: the minimization thread's [`Engine`], and the SASS checker
+/// it switches on only for unwritten-register findings (the other classes do not need it, and
+/// it costs an nvdisasm process per predicate run).
+pub struct Reducer {
+    /// The engine (its stage times: `run on NAME`).
+    pub engine: Engine,
+    checker: Option<crate::sass::Checker>,
+}
+
+impl Reducer {
+    /// The reducer of `engine` (its SASS check, if any, only for unwritten-register findings).
+    pub fn new(mut engine: Engine) -> Reducer {
+        let checker = engine.sass.take();
+        Reducer { engine, checker }
+    }
+}
+
+impl Case for Job {
+    type Runner = Reducer;
+
+    fn batch(&self) -> u64 {
+        self.batch
+    }
+
+    fn pre_signature(&self) -> String {
+        self.raw.pre_signature()
+    }
+
+    fn may_be_known(&self, known: &KnownSet) -> bool {
+        known.may_match(&package::quick_signature(&self.raw, &self.program))
+    }
+
+    fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {
+        package_as_is(self, allow, env)
+    }
+
+    fn reduce(&self, r: &mut Reducer, budget: Budget, env: &[(String, String)]) -> Reduction {
+        let engine = &mut r.engine;
+        engine.sass = r.checker.clone().filter(|_| self.raw.class == FindingClass::UnwrittenRegister);
+        let pre = self.raw.pre_signature();
+        let m = stage(&self.program, &self.inputs, Some(budget), max_batch(self.raw.class), still_shows(engine, &pre));
+        let (calls, runs, refused) = (m.reduced.calls as u64, m.reduced.runs as u64, m.reduced.refused as u64);
+        let (finding, case) = if m.reduced.reproduced == Some(false) {
+            // Not shown again alone: the batch's results are the evidence.
+            let (mut f, c) = package_as_is(self, &engine.allow, env);
+            f.reproduced = Some(false);
+            (f, c)
+        } else {
+            let reduced = &m.reduced;
+            let result =
+                engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
+            let case = package::Case { original: &self.program, reduced, result: &result[0] };
+            package::package(&self.raw, &case, &engine.allow, self.seen_at, env)
+        };
+        engine.sass = None;
+        Reduction { finding, case, calls, runs, refused }
+    }
+}
+
+/// The minimization thread of a campaign (see the module docs), for cases of kind `C`.
+pub struct Minimizer<C: Case> {
+    jobs: SyncSender<Box<C>>,
+    done: Receiver<Done>,
+    thread: JoinHandle<C::Runner>,
+}
+
+impl<C: Case> Minimizer<C> {
+    /// Starts the thread with its own `runner`; at most `queue` cases wait; each is reduced
+    /// within `budget` when its turn comes before `deadline`, packaged as it is (under `allow`)
+    /// after it.
     pub fn start(
-        mut engine: Engine,
+        mut runner: C::Runner,
         budget: Budget,
         queue: usize,
+        allow: Allowances,
         env: Vec<(String, String)>,
         deadline: Instant,
-    ) -> Minimizer {
-        let (jobs, rx) = mpsc::sync_channel::<Box<Job>>(queue.max(1));
+    ) -> Minimizer<C> {
+        let (jobs, rx) = mpsc::sync_channel::<Box<C>>(queue.max(1));
         let (tx, done) = mpsc::channel::<Done>();
         let thread = std::thread::spawn(move || {
-            let checker = engine.sass.take();
             for job in rx {
-                engine.sass = checker.clone().filter(|_| job.raw.class == FindingClass::UnwrittenRegister);
                 let past = Instant::now() >= deadline;
-                let pre = job.raw.pre_signature();
-                let ((finding, case, reduced), time) = measure(|| {
+                let pre = job.pre_signature();
+                let (r, time) = measure(|| {
                     if past {
-                        let (f, c) = package_as_is(&job, &engine.allow, &env);
-                        return (f, c, None);
+                        let (finding, case) = job.package_as_is(&allow, &env);
+                        return Reduction { finding, case, calls: 0, runs: 0, refused: 0 };
                     }
-                    let batch = max_batch(job.raw.class);
-                    let m = stage(&job.program, &job.inputs, Some(budget), batch, still_shows(&mut engine, &pre));
-                    if m.reduced.reproduced == Some(false) {
-                        // Not shown again alone: the batch's results are the evidence.
-                        let (mut f, c) = package_as_is(&job, &engine.allow, &env);
-                        f.reproduced = Some(false);
-                        return (f, c, Some(m.reduced));
-                    }
-                    let reduced = &m.reduced;
-                    let result = engine.run(
-                        std::slice::from_ref(&reduced.program),
-                        std::slice::from_ref(&reduced.inputs),
-                        "final",
-                    );
-                    let case = package::Case { original: &job.program, reduced, result: &result[0] };
-                    let (f, c) = package::package(&job.raw, &case, &engine.allow, job.seen_at, &env);
-                    (f, c, Some(m.reduced))
+                    job.reduce(&mut runner, budget, &env)
                 });
-                let count = |f: fn(&Reduced) -> usize| reduced.as_ref().map_or(0, |r| f(r) as u64);
-                let (calls, runs, refused) = (count(|r| r.calls), count(|r| r.runs), count(|r| r.refused));
-                let d = Done { batch: job.batch, pre, finding, case, minimized: !past, calls, runs, refused, time };
+                let Reduction { finding, case, calls, runs, refused } = r;
+                let d = Done { batch: job.batch(), pre, finding, case, minimized: !past, calls, runs, refused, time };
                 if tx.send(d).is_err() {
                     break;
                 }
             }
-            engine.sass = checker;
-            engine
+            runner
         });
         Minimizer { jobs, done, thread }
     }
 
     /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
-    pub fn submit(&self, job: Box<Job>) -> Result<(), Box<Job>> {
+    pub fn submit(&self, job: Box<C>) -> Result<(), Box<C>> {
         match self.jobs.try_send(job) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) => Err(job),
@@ -218,15 +300,14 @@ impl Minimizer {
 
     /// Closes the queue, lets the thread finish what is queued (reducing only the jobs whose
     /// turn comes before the deadline) and gives every remaining [`Done`] and the thread's
-    /// stage times (`run on NAME` of its engine). A panic of the thread is an error with its
-    /// message.
-    pub fn finish(self) -> anyhow::Result<(Vec<Done>, BTreeMap<String, StageTime>)> {
+    /// runner back (for its stage times). A panic of the thread is an error with its message.
+    pub fn finish(self) -> anyhow::Result<(Vec<Done>, C::Runner)> {
         let Minimizer { jobs, done, thread } = self;
         drop(jobs);
-        let engine = thread
+        let runner = thread
             .join()
             .map_err(|p| anyhow::anyhow!("the minimization thread failed: {}", super::panic_message(p.as_ref())))?;
-        Ok((done.try_iter().collect(), engine.stages))
+        Ok((done.try_iter().collect(), runner))
     }
 }
 
@@ -248,7 +329,7 @@ mod tests {
 
     /// A minimizer over the in-process oracle only, and a job whose raw finding is a crash the
     /// oracle never reproduces (so the reducer keeps the case as it is).
-    fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer, Job) {
+    fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer<Job>, Job) {
         use crate::backend::{pool::Devices, Registry, Settings};
         let registry = Registry::new(Settings {
             ptxas: Vec::new(),
@@ -268,7 +349,8 @@ mod tests {
         });
         let raw = raw_findings(&p, &result).remove(0);
         let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0 };
-        (Minimizer::start(engine, Budget { calls: 20 }, 4, Vec::new(), deadline), job)
+        let allow = engine.allow.clone();
+        (Minimizer::start(Reducer::new(engine), Budget { calls: 20 }, 4, allow, Vec::new(), deadline), job)
     }
 
     #[test]

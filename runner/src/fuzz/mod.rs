@@ -298,8 +298,7 @@ impl State {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
         }
         if let Some(m) = &s.memory {
-            let counters = [("gpu_runs", m.gpu_runs), ("minimized", m.minimized), ("minimize_calls", m.minimize_calls)];
-            let counters = counters.into_iter().map(|(k, v)| (k.to_string(), v));
+            let counters = std::iter::once(("gpu_runs".to_string(), m.gpu_runs));
             let symptoms = m.symptoms.iter().map(|(k, v)| (format!("symptoms.{k}"), *v));
             if let Some((field, v)) = counters.chain(symptoms).find(|(_, v)| *v > MAX_COUNTER) {
                 return Err(bad(&format!("memory.{field}"), v.to_string(), MAX_COUNTER.to_string()));
@@ -707,7 +706,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
         e.sass = engine.sass.clone();
         let budget = Budget { calls: o.minimize_calls };
-        Some(minimize::Minimizer::start(e, budget, MINIMIZE_QUEUE, env.clone(), start + o.time))
+        let allow = e.allow.clone();
+        Some(minimize::Minimizer::start(
+            minimize::Reducer::new(e),
+            budget,
+            MINIMIZE_QUEUE,
+            allow,
+            env.clone(),
+            start + o.time,
+        ))
     } else {
         None
     };
@@ -833,7 +840,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
     // Queued minimizations finish within the campaign's time; later ones are stored as they are.
     if let Some(m) = minimizer {
-        let (done, min_stages) = m.finish()?;
+        let (done, reducer) = m.finish()?;
+        let min_stages = reducer.engine.stages;
         for d in done {
             let (res, t) = engine::measure(|| tri.done(&mut store, d));
             res?;

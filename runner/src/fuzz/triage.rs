@@ -1,4 +1,6 @@
-//! The campaign's triage of raw findings ([`super::package`] finds and packages them):
+//! The campaign's triage of raw findings, of either kind of program ([`super::minimize::Case`]:
+//! a register program's [`super::minimize::Job`], a memory program's
+//! [`super::async_campaign::MemCase`]; [`super::package`] finds and packages register findings):
 //! minimization is its own stage ([`super::minimize`]), and the campaign hands triage the
 //! results of the final run.
 //!
@@ -13,8 +15,7 @@ use oracle::semantics::Allowances;
 
 use super::adapt::Outcome as Worth;
 use super::engine::StageTime;
-use super::minimize::{package_as_is, Done, Job, Minimizer};
-use super::package::quick_signature;
+use super::minimize::{Case, Done, Minimizer};
 use super::MINIMIZE_PER_KIND;
 use crate::findings::{Finding, FindingStore, Recorded, StoreError};
 
@@ -204,20 +205,20 @@ impl Triage {
     /// never waits for the minimizer): what recording it said, or for a finding handed to the
     /// minimizer, [`Worth::New`] for the first of its kind this session and
     /// [`Worth::Duplicate`] otherwise.
-    pub fn raw(
+    pub fn raw<C: Case>(
         &mut self,
         store: &mut FindingStore,
-        minimizer: Option<&Minimizer>,
-        job: Job,
+        minimizer: Option<&Minimizer<C>>,
+        job: C,
         allow: &Allowances,
         env: &[(String, String)],
     ) -> Result<Worth, StoreError> {
         self.counts.raw += 1;
-        let pre = job.raw.pre_signature();
+        let pre = job.pre_signature();
         // The input class needs a run of the oracle: only when an entry could match otherwise.
         let mut packaged_early = None;
-        if store.known().may_match(&quick_signature(&job.raw, &job.program)) {
-            let (finding, case) = package_as_is(&job, allow, env);
+        if job.may_be_known(store.known()) {
+            let (finding, case) = job.package_as_is(allow, env);
             if store.known().matches(&finding.signature).is_some() {
                 self.counts.known_before_minimization += 1;
                 return self.record(store, finding, &case);
@@ -225,7 +226,7 @@ impl Triage {
             packaged_early = Some((finding, case));
         }
         let packaged =
-            |packaged: Option<(Finding, String)>, job: &Job| packaged.unwrap_or_else(|| package_as_is(job, allow, env));
+            |packaged: Option<(Finding, String)>, job: &C| packaged.unwrap_or_else(|| job.package_as_is(allow, env));
         let kind = self.kinds.entry(pre.clone()).or_default();
         kind.0 = kind.0.saturating_add(1);
         if kind.0 > MINIMIZE_PER_KIND {
@@ -246,7 +247,7 @@ impl Triage {
             let (finding, case) = packaged(packaged_early, &job);
             return self.first_of_kind(store, pre, finding, &case);
         };
-        let batch = job.batch;
+        let batch = job.batch();
         let first = kind.0 == 1;
         match m.submit(Box::new(job)) {
             Ok(()) => {

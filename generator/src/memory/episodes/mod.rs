@@ -155,6 +155,12 @@ pub fn generate_seeded(seed: u64, cfg: &AsyncConfig, target: &Target) -> MemSour
     generate(&mut SplitMix64::new(seed), cfg, target)
 }
 
+/// The switches program `seed` under `cfg` is generated with (its swarm draw, as
+/// [`generate_seeded`] draws it), by name.
+pub fn seeded_switches(seed: u64, cfg: &AsyncConfig) -> Vec<&'static str> {
+    cfg.draw(&mut SplitMix64::new(seed)).0.switches_on()
+}
+
 /// A protocol-correct asynchronous-copy program drawn from `r` (see the module
 /// documentation).
 pub fn generate(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> MemSource {

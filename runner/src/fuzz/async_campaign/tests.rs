@@ -2,6 +2,7 @@
 //! after a rolled-back state, shards.
 
 use super::*;
+use crate::fuzz::MINIMIZE_PER_KIND;
 
 fn src() -> MemSource {
     generate_seeded(3, &AsyncConfig::default(), &"sm_90".parse().expect("a target"))
@@ -152,7 +153,13 @@ fn options(dir: &std::path::Path, minimize: bool) -> AsyncOptions {
         progress: false,
         resume: false,
         shard: None,
+        adapt: false,
     }
+}
+
+/// The campaign's backends and the minimization thread's: one idle "GPU" each.
+fn idle() -> Vec<Box<dyn Backend>> {
+    vec![Box::new(Idle)]
 }
 
 #[test]
@@ -160,7 +167,7 @@ fn differences_are_minimized_and_stored_as_eval_lines() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = options(dir.path(), true);
     let run_dir = o.run_dir.clone();
-    let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
+    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
     assert_eq!((s.programs, s.undefined, s.gpu_runs), (8, 0, 8));
     assert!(s.new >= 1 && s.minimized.0 >= 1, "{s:?}");
     let raw: u64 = s.symptoms.values().sum();
@@ -183,15 +190,64 @@ fn differences_are_minimized_and_stored_as_eval_lines() {
     assert!(small * 4 < big, "minimized to {small} of {big} statements");
 }
 
-/// Without minimization one kind is one finding, however many programs show it.
+/// Without minimization (as for register programs) the first [`MINIMIZE_PER_KIND`]
+/// occurrences of a kind are stored as generated and later ones counted under the first.
 #[test]
-fn without_minimization_a_kind_is_one_finding() {
+fn without_minimization_a_kind_is_a_few_findings() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = options(dir.path(), false);
-    let s = run_with(&o, vec![Box::new(Idle)], None).expect("the campaign runs");
+    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
     let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
-    assert_eq!((s.new, s.minimized.0, doc.findings.len()), (1, 0, 1), "{s:?}");
-    assert_eq!(doc.findings[0].count, s.symptoms.values().sum::<u64>());
+    let raw: u64 = s.symptoms.values().sum();
+    assert!(raw > u64::from(MINIMIZE_PER_KIND), "{s:?}");
+    assert_eq!((s.minimized.0, s.triage.minimization_off), (0, u64::from(MINIMIZE_PER_KIND)), "{s:?}");
+    assert!(s.new >= 1 && doc.findings.len() <= MINIMIZE_PER_KIND as usize, "{s:?}");
+    assert_eq!(doc.findings.iter().map(|f| f.count).sum::<u64>(), raw);
+    for f in &doc.findings {
+        assert_eq!(f.minimized_instructions, f.original_instructions);
+    }
+}
+
+/// The findings of a run with their case files: (signature key, count, case text), sorted.
+fn findings_with_cases(run: &std::path::Path) -> Vec<(String, u64, String)> {
+    let doc = crate::findings::FindingsDoc::load(run).expect("findings.json");
+    let mut v: Vec<(String, u64, String)> = doc
+        .findings
+        .iter()
+        .map(|f| {
+            let case = std::fs::read_to_string(run.join("cases").join(format!("{}.case", f.id))).expect("its case");
+            (f.signature.key(), f.count, case)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Minimization off the critical path finds what minimizing inline finds: one session of three
+/// batches (the minimization thread works while later batches run) against three sessions of
+/// one batch each (every minimization done before the next batch starts, as inline), same seed:
+/// the same findings, counts and minimized cases.
+#[test]
+fn background_minimization_finds_what_inline_minimization_finds() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), true) };
+    let a = run_with(&whole, idle(), idle(), None).expect("the campaign runs");
+    assert!(a.minimized.0 >= 1 && a.triage.queued >= 1, "{a:?}");
+    let parts = options(&dir.path().join("b"), true);
+    run_with(&parts, idle(), idle(), None).expect("session 1");
+    for _ in 0..2 {
+        run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None).expect("a later session");
+    }
+    let (x, y) = (findings_with_cases(&whole.run_dir), findings_with_cases(&parts.run_dir));
+    assert!(!x.is_empty());
+    assert_eq!(x, y);
+    let state = |o: &AsyncOptions| {
+        let path = o.run_dir.join("campaign.json");
+        State::parse(&std::fs::read_to_string(&path).expect("state"), &path).expect("parses")
+    };
+    let (sa, sb) = (state(&whole), state(&parts));
+    assert_eq!((sa.programs, sa.triage.minimized), (sb.programs, sb.triage.minimized));
+    assert_eq!(sa.kinds.keys().collect::<Vec<_>>(), sb.kinds.keys().collect::<Vec<_>>());
 }
 
 /// The findings of a run: (signature key, count), sorted.
@@ -208,33 +264,36 @@ fn findings_of(run: &std::path::Path) -> Vec<(String, u64)> {
 /// was killed in.
 #[test]
 fn a_resumed_campaign_loses_nothing() {
+    for minimize in [false, true] {
+        resumed_campaign_loses_nothing(minimize);
+    }
+}
+
+fn resumed_campaign_loses_nothing(minimize: bool) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), false) };
-    run_with(&whole, vec![Box::new(Idle)], None).expect("the campaign runs");
-    let parts = options(&dir.path().join("b"), false);
+    let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), minimize) };
+    run_with(&whole, idle(), idle(), None).expect("the campaign runs");
+    let parts = options(&dir.path().join("b"), minimize);
     let state_path = parts.run_dir.join("campaign.json");
-    run_with(&AsyncOptions { max_programs: Some(8), ..parts.clone() }, vec![Box::new(Idle)], None).expect("session 1");
+    run_with(&AsyncOptions { max_programs: Some(8), ..parts.clone() }, idle(), idle(), None).expect("session 1");
     let after_first = std::fs::read_to_string(&state_path).expect("campaign.json");
     let resume = AsyncOptions { resume: true, max_programs: Some(8), ..parts.clone() };
-    run_with(&resume, vec![Box::new(Idle)], None).expect("session 2");
+    run_with(&resume, idle(), idle(), None).expect("session 2");
     // Killed after batch 1's findings were stored, before its state was written.
     std::fs::write(&state_path, &after_first).expect("roll the state back");
-    let s =
-        run_with(&AsyncOptions { max_programs: Some(16), ..resume }, vec![Box::new(Idle)], None).expect("session 3");
+    let s = run_with(&AsyncOptions { max_programs: Some(16), ..resume }, idle(), idle(), None).expect("session 3");
     assert_eq!((s.programs, s.campaign_programs), (16, 24), "{s:?}");
     let state = State::parse(&std::fs::read_to_string(&state_path).expect("state"), &state_path).expect("parses");
     assert_eq!((state.next_batch, state.programs), (3, 24));
     let memory = state.memory.clone().expect("a memory campaign");
     assert_eq!(memory.config, AsyncConfig::default());
-    let keys = |v: Vec<(String, u64)>| v.into_iter().map(|(k, _)| k).collect::<Vec<_>>();
-    let (a, b) = (findings_of(&whole.run_dir), findings_of(&parts.run_dir));
+    let (a, b) = (findings_with_cases(&whole.run_dir), findings_with_cases(&parts.run_dir));
     assert!(!a.is_empty());
-    assert_eq!(keys(a), keys(b));
+    assert_eq!(a, b, "minimize: {minimize}");
     // Resuming as a register campaign, or with another seed, is refused by name.
     let wrong = State { memory: None, ..state.clone() };
     std::fs::write(&state_path, serde_json::to_string(&wrong).expect("json")).expect("write");
-    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, vec![Box::new(Idle)], None)
-        .expect_err("another kind");
+    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None).expect_err("another kind");
     assert!(e.to_string().contains("fuzzes register programs"), "{e}");
 }
 
@@ -245,7 +304,7 @@ fn shards_run_the_campaigns_batches_and_merge() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = AsyncOptions { batch: 2, ..options(dir.path(), false) };
     let texts = |o: &AsyncOptions, b: u64| -> Vec<String> {
-        (0..2).map(|k| program_line(&prepare(o, b, k).source).to_string()).collect()
+        (0..2).map(|k| program_line(&prepare(o, &o.config, b, k, false).source).to_string()).collect()
     };
     let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
     let mut runs = Vec::new();
@@ -255,8 +314,7 @@ fn shards_run_the_campaigns_batches_and_merge() {
         for b in 0..2u64 {
             assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
         }
-        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, vec![Box::new(Idle)], None)
-            .expect("a shard runs");
+        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, idle(), idle(), None).expect("a shard runs");
         runs.push(s.run_dir);
     }
     let merged = dir.path().join("merged");
@@ -265,4 +323,45 @@ fn shards_run_the_campaigns_batches_and_merge() {
     let total: u64 = findings_of(&merged).iter().map(|(_, n)| n).sum();
     let parts: u64 = runs.iter().flat_map(|r| findings_of(r)).map(|(_, n)| n).sum();
     assert_eq!(total, parts);
+}
+
+/// With `adapt`, the swarm weights of the memory generator's switches move with what the
+/// programs found (every program here shows a difference on the idle "GPU": the first of a kind
+/// is new, the rest duplicates), are kept in the campaign state, and a resumed campaign goes on
+/// from them.
+#[test]
+fn the_adaptive_swarm_steers_the_memory_generators_switches() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let o = AsyncOptions { adapt: true, max_programs: Some(16), ..options(dir.path(), false) };
+    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
+    let sw = s.swarm.expect("the swarm counted switches");
+    assert!(sw.stats.keys().all(|k| AsyncConfig::SWITCHES.contains(&k.as_str())), "{:?}", sw.stats.keys());
+    assert!(sw.stats.values().map(|st| st.programs).max() > Some(0));
+    let moved: Vec<(&String, &f64)> = sw.weights.iter().filter(|(_, w)| (**w - 0.5).abs() > 1e-9).collect();
+    assert!(!moved.is_empty(), "no weight moved: {:?}", sw.weights);
+    let path = o.run_dir.join("campaign.json");
+    let state = State::parse(&std::fs::read_to_string(&path).expect("state"), &path).expect("parses");
+    assert_eq!(state.swarm.as_ref().map(|s| &s.weights), Some(&sw.weights));
+    let again = run_with(&AsyncOptions { resume: true, max_programs: Some(8), ..o.clone() }, idle(), idle(), None)
+        .expect("resumed");
+    let later = again.swarm.expect("still adapting");
+    assert_eq!(later.applied, Some(2));
+    assert!(
+        later.stats.values().map(|st| st.programs).sum::<u64>() > sw.stats.values().map(|st| st.programs).sum::<u64>()
+    );
+}
+
+/// A minimization thread without its own instance of the backend that showed a finding accepts
+/// no candidate (it could not check one): the case is stored as generated.
+#[test]
+fn without_the_backend_to_check_on_nothing_is_reduced() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let o = options(dir.path(), true);
+    let s = run_with(&o, idle(), Vec::new(), None).expect("the campaign runs");
+    assert!(s.triage.queued >= 1, "{s:?}");
+    let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
+    assert!(!doc.findings.is_empty());
+    for f in &doc.findings {
+        assert_eq!(f.minimized_instructions, f.original_instructions, "{}", f.id);
+    }
 }
