@@ -10,6 +10,7 @@
 pub mod atomic_write;
 pub mod avx2_kernels;
 pub mod backend;
+pub mod bundle;
 pub mod cli;
 pub mod conform;
 pub mod diff;

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("runs/", 1),
     ("eval.rs", 1),
     ("explain.rs", 1),
+    ("bundle.rs", 1),
     ("validity.rs", 1),
     // Findings: signatures, known findings, the store, renderers, tool versions.
     ("findings/", 2),

@@ -150,6 +150,20 @@ enum Command {
     ///
     /// Exit status: 0 when nothing is flagged, 1 when something is, 2 on an error.
     SassCheck(sass::SassArgs),
+    /// Write a vendor-ready folder per stored register-program finding of a run: the kernel,
+    /// a standalone repro.cu that prints the expected and actual words, the SASS at -O0 and -O3
+    /// with the differing instructions marked, and a README with the exact versions.
+    ///
+    /// Bundles go to RUN/bundles/<id>/ (or --out DIR/<id>/); an existing bundle is kept.
+    Bundle {
+        /// The run directory (the one holding findings.json).
+        run: std::path::PathBuf,
+        /// Finding ids (default: every register-program finding of the run).
+        ids: Vec<String>,
+        /// The folder the bundles go into (default: RUN/bundles).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
     /// The worker process (started by the GPU and oracle-worker backends; reads jobs on stdin).
     #[command(hide = true)]
     Worker {
@@ -314,6 +328,7 @@ pub fn run() -> Result<ExitCode> {
         }
         Command::Conform(args) => conform_cmd(args),
         Command::SassCheck(args) => sass::sass_check(&args),
+        Command::Bundle { run, ids, out } => bundle(&run, &ids, out.as_deref()),
         Command::Report { action: Some(ReportAction::Diff { run_a, run_b, out, known, force }), .. } => {
             report_diff(&run_a, &run_b, out.as_deref(), known.as_deref(), force)
         }
@@ -345,4 +360,30 @@ pub fn run() -> Result<ExitCode> {
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
     }
+}
+
+/// `ptxdiff bundle RUN [ID…]`: writes each bundle (see [`crate::bundle`]); exit 1 when a
+/// finding could not be bundled, 0 otherwise.
+fn bundle(run: &std::path::Path, ids: &[String], out: Option<&std::path::Path>) -> Result<ExitCode> {
+    let doc = crate::findings::FindingsDoc::load(run).with_context(|| format!("reading the run {}", run.display()))?;
+    if let Some(missing) = ids.iter().find(|id| !doc.findings.iter().any(|f| &f.id == *id)) {
+        bail!("{}: no finding `{missing}` (see its findings.json for the ids)", run.display());
+    }
+    let parent = out.map_or_else(|| run.join("bundles"), std::path::Path::to_path_buf);
+    let mut failed = 0;
+    for f in doc.findings.iter().filter(|f| ids.is_empty() || ids.contains(&f.id)) {
+        match crate::bundle::write_bundle(f, &parent) {
+            Ok(b) => {
+                println!("{}: {}", b.dir.display(), b.files.join(", "));
+                for n in &b.notes {
+                    println!("  note: {n}");
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
