@@ -5,8 +5,8 @@
 //!
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
 //! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
-//! `mov` copies are looked through, so a value keeps its producer when moved; every other write,
-//! shuffles included, makes the writer the producer). The hooks are called by the interpreter
+//! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
+//! split; every other write, shuffles included, makes the writer the producer). The hooks are called by the interpreter
 //! with the spec's result and give it back changed where an emulation applies ([`glue`],
 //! [`isa`], [`stored`]); each change of a value is recorded as the deviation having fired.
 //!
@@ -109,11 +109,11 @@ impl Machine<'_> {
     }
 
     /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
-    /// copy of a register passes on that register's origin, every other writer is the producer
-    /// (with its first source value for a `cvt`).
+    /// copy or unpack of a register passes on that register's origin (its halves keep their
+    /// producer), every other writer is the producer (with its first source value for a `cvt`).
     pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
         match &inst.form {
-            Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty != MovType::F32 => {
+            Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
                 let r = self.reg_of(inst.operands.get(1)?).ok()?;
                 self.origins[t as usize].get(&r).cloned()
             }
@@ -235,33 +235,21 @@ pub(super) fn isa(
     let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone()));
     if let Some((c0, first_a)) = producer {
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
-        // I: cvt.rzi.<int>.{f16,bf16} of a cvt.rp between f16 and bf16 rounds toward +inf.
-        if m.allow.emulates(Deviation::DirectedRoundingFoldedIntoInt)
-            && float_to_int
-            && c.rnd == Some(CvtRnd::Rzi)
-            && c0.rnd == Some(CvtRnd::Rp)
-            && half(c0.dtype)
-            && half(c0.atype)
-            && a.is_exact()
-        {
-            let f = Form::Cvt(Cvt { rnd: Some(CvtRnd::Rpi), atype: c0.dtype, ..c });
-            if let Some(v) = convert(m, &f, a.bits & 0xFFFF) {
-                emulated = Some((Deviation::DirectedRoundingFoldedIntoInt, widen(v)));
-            }
-        }
-        // E: a float-to-integer cvt of a cvt between f16 and bf16 (not .rp) converts the bits
-        // that cvt read, as if it were a move.
-        if m.allow.emulates(Deviation::Bf16ReadAsF16)
-            && emulated.is_none()
-            && float_to_int
-            && c0.rnd != Some(CvtRnd::Rp)
-            && half(c0.dtype)
-            && half(c0.atype)
-        {
-            if let Some(first) = first_a.filter(Expected::is_exact) {
-                if let Some(v) = convert(m, &inst.form, first.bits & 0xFFFF) {
-                    emulated = Some((Deviation::Bf16ReadAsF16, widen(v)));
-                }
+        // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
+        // the first cvt's source bits, read as the integer cvt's source type, rounded in the
+        // first cvt's direction (to nearest without one). I where that direction is .rp or .rm.
+        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm));
+        let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
+        if m.allow.emulates(d) && float_to_int && c.rnd == Some(CvtRnd::Rzi) && half(c0.dtype) && half(c0.atype) {
+            let rnd = match c0.rnd {
+                Some(CvtRnd::Rp) => CvtRnd::Rpi,
+                Some(CvtRnd::Rm) => CvtRnd::Rmi,
+                Some(CvtRnd::Rz) => CvtRnd::Rzi,
+                _ => CvtRnd::Rni,
+            };
+            let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
+            if let Some(v) = first_a.filter(Expected::is_exact).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
+                emulated = Some((d, widen(v)));
             }
         }
         // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
@@ -316,31 +304,34 @@ pub(super) fn isa(
     })
 }
 
-/// The value an 8-bit store writes for element operand `o` (whose spec value is `v`) under
-/// the emulated deviations: A makes it any byte when a float `cvt` wrote the register (the
-/// byte it names is the truncating conversion of the register read as `.f16`/`.f32`, what
-/// -O0's `F2I.U8.F16.TRUNC` stores).
-pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, o: &Operand, v: Expected) -> Expected {
-    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8)
-    {
-        return v;
+/// The values an 8-bit store writes for its element operands `elems` (whose spec values are
+/// `values`) under the emulated deviations: A makes every element any byte when a float `cvt`
+/// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
+/// each names is the truncating conversion of its register read as `.f16`/`.f32` when a float
+/// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
+pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
+    let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
+    let from_float = |m: &Machine<'_>, o: &Operand| m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype));
+    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
+        return values;
     }
-    let Some((c0, _)) = m.cvt_producer(t, Some(o)) else { return v };
-    if !float_dtype(c0.dtype) {
-        return v;
-    }
-    let Ok(reg) = m.reg_of(o) else { return v };
-    let Ok(value) = m.read(t, reg) else { return v };
     let int = if st.ty == MemType::S8 { "s8" } else { "u8" };
-    let named = match reg.class().bits() {
-        16 => cvt_form(&format!("cvt.rzi.{int}.f16")),
-        32 => cvt_form(&format!("cvt.rzi.{int}.f32")),
-        _ => None,
+    let mut out = Vec::with_capacity(values.len());
+    for (o, v) in elems.iter().zip(values) {
+        let named = m.reg_of(o).ok().filter(|_| from_float(m, o)).and_then(|reg| {
+            let value = m.read(t, reg).ok().filter(Expected::is_exact)?;
+            let bits = reg.class().bits();
+            let f = match bits {
+                16 => cvt_form(&format!("cvt.rzi.{int}.f16")),
+                32 => cvt_form(&format!("cvt.rzi.{int}.f32")),
+                _ => None,
+            }?;
+            convert(m, &f, value.bits & ((1u128 << bits) - 1))
+        });
+        let byte = named.map_or_else(|| v.clone(), |n| n.field(0, 8));
+        out.push(m.fire(Deviation::NarrowStoreOfFloatCvt, &v, anything(byte)));
     }
-    .filter(|_| value.is_exact())
-    .and_then(|f| convert(m, &f, value.bits & ((1u128 << reg.class().bits()) - 1)));
-    let byte = named.map_or_else(|| v.clone(), |n| n.field(0, 8));
-    m.fire(Deviation::NarrowStoreOfFloatCvt, &v, anything(byte))
+    out
 }
 
 #[cfg(test)]
@@ -416,6 +407,26 @@ mod tests {
         );
     }
 
+    /// A through a vector store (corpus/findings/fuzz-h100/README.md: 13.5 converts every
+    /// element of a .v2 8-bit store with a float cvt element) and through an unpacked half of
+    /// a float cvt's result (corpus/findings/fuzz-h200/c2-hardware-spec-cvt.rn.ftz.f32.f64-23300f07.case).
+    #[test]
+    fn a_reaches_every_element_of_a_vector_store_and_unpacked_halves() {
+        let vector = [
+            "mov.b16 %h7, 0x1234;",
+            "mov.b16 %h0, 0x3e3c;",
+            "cvt.bf16.bf16 %h4, %h0;",
+            "st.global.v2.b8 [%out], {%h7, %h4};",
+        ];
+        let (s, e, _) = both(&vector, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+        assert_eq!(s.bits, 0x3c34);
+        assert!(e.matches(0x3c00) && e.matches(0x0034) && e.matches(0x0101) && !e.matches(0x1_0000));
+        let unpacked = ["ld.global.b64 %d3, [%in];", "cvt.rn.ftz.f32.f64 %r2, %d3;", "mov.b32 {%h14, %h15}, %r2;", "st.global.b8 [%out+1], %h15;"];
+        let (s, e, fired) = both(&unpacked, [0, 0x3ff0_0000, 0, 0], Deviation::NarrowStoreOfFloatCvt);
+        assert_eq!((s.bits, fired), (0x8000, vec![Deviation::NarrowStoreOfFloatCvt]));
+        assert!(e.matches(0x0100) && e.matches(0xff00) && !e.matches(0x01_0000));
+    }
+
     /// B (corpus/findings/shift-clamp/shift64-f32-load.case): 0x8000000000000001 >> (f32 bits 1)
     /// shifts by cvt.rzi.u32.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
     #[test]
@@ -483,6 +494,10 @@ mod tests {
             "st.global.u32 [%out], %r0;",
         ];
         exact_case(&lines, [0; 4], Deviation::Bf16ReadAsF16, 0xFFFF_FFFF, 65504);
+        // Without a rounding modifier the fold rounds to nearest: bf16 bits 0x3eaf read as f16
+        // (1.67) give 2 (corpus/findings/fuzz-h100-b/c4105-compiler-xor.b16-41c11234.case).
+        let nearest = ["mov.b16 %h2, 16047;", "cvt.bf16.bf16 %h5, %h2;", "cvt.rzi.u32.f16 %r0, %h5;", "st.global.u32 [%out], %r0;"];
+        exact_case(&nearest, [0; 4], Deviation::Bf16ReadAsF16, 1, 2);
         untouched(
             &["mov.b16 %h1, 0x7c00;", "cvt.rzi.u32.f16 %r0, %h1;", "st.global.u32 [%out], %r0;"],
             [0; 4],
@@ -537,6 +552,10 @@ mod tests {
             [0; 4],
             Deviation::DirectedRoundingFoldedIntoInt,
         );
+        // .rm rounds toward -inf (corpus/findings/fuzz-h200/c1-compiler-xor.b16-a25b6497.case:
+        // f16 0xac01 through cvt.rm.bf16.f16 gives -1, hence its word's "sign").
+        let rm = ["mov.b16 %h0, 44033;", "cvt.rm.bf16.f16 %h0, %h0;", "cvt.rzi.s32.bf16 %r1, %h0;", "st.global.u32 [%out], %r1;"];
+        exact_case(&rm, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
     }
 
     /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.

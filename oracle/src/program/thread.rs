@@ -481,9 +481,12 @@ impl Machine<'_> {
         let (base, offset) = self.address(&inst.operands[0], st.space)?;
         let eb = ety.bits();
         let mut values = Vec::new();
-        for e in elements(&inst.operands[1]) {
-            let v = self.source(t, e, eb)?;
-            values.push(if self.emulating { emulate::stored(self, t, st, e, v) } else { v });
+        let elems = elements(&inst.operands[1]);
+        for e in &elems {
+            values.push(self.source(t, e, eb)?);
+        }
+        if self.emulating {
+            values = emulate::stored(self, t, st, &elems, values);
         }
         let total = eb * values.len() as u32 / 8;
         let taint_all = unknown_guard.or(self.uncertain(t));

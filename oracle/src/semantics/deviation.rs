@@ -35,11 +35,12 @@ pub enum Deviation {
     /// addition), where §9.7.9.25.4.2 says the implementation flushes them to sign-preserving
     /// zero (H100, driver 580.159.04: `corpus/findings/reduce-add-f32-subnormals.md`).
     ReduceAddF32KeepsSubnormals,
-    /// Root cause A: an 8-bit `st` (`.b8/.u8/.s8`, scalar or vector element, any space) of a
-    /// register written by a `cvt` to a float type (`.f16 .bf16 .f32 .tf32 .f16x2 .bf16x2`)
-    /// stores a float-to-integer conversion (`F2I.U8.F16.TRUNC` at -O0, a rounding one at -O3)
-    /// instead of the register's low byte (§9.7.9.10 Notes). Set-valued: the conversion differs
-    /// by level and version, so the byte is any value.
+    /// Root cause A: an 8-bit `st` (`.b8/.u8/.s8`, any space) of a register written by a `cvt`
+    /// to a float type (`.f16 .bf16 .f32 .tf32 .f16x2 .bf16x2`, or a half of its result) stores
+    /// a float-to-integer conversion (`F2I.U8.F16.TRUNC` at -O0, a rounding one at -O3) instead
+    /// of the register's low byte (§9.7.9.10 Notes); a vector store with such an element
+    /// converts every element. Set-valued: the conversion differs by level and version, so each
+    /// byte is any value.
     NarrowStoreOfFloatCvt,
     /// Root cause B: a 64-bit `shl`/`shr` whose `.u32` amount register holds an f32-typed value
     /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by `cvt.rzi.u32.f32` of it (the bit
@@ -49,18 +50,21 @@ pub enum Deviation {
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
     /// that takes the other half from a register nothing wrote. Set-valued: any result.
     Tf32OfPackedHalf,
-    /// Root cause E: a float-to-integer `cvt` of `.f16/.bf16` whose source was written by a `cvt`
-    /// between `.f16` and `.bf16` (not `.rp`: that is I) converts that `cvt`'s source bits (read
-    /// as its own source type): the intermediate conversion is dropped.
+    /// Root cause E: `cvt.rzi.<int>.{f16,bf16}` of a register written by a `cvt` between `.f16`
+    /// and `.bf16` without a directed rounding (`.rn`, `.rz` or none; `.rp`/`.rm` are I): the two
+    /// are folded into one conversion of the first `cvt`'s source bits, read as the integer
+    /// `cvt`'s source type (a `.bf16` result read as `.f16`, and the reverse) and rounded as the
+    /// first `cvt` rounds (to nearest without a modifier): bf16 0x7bff through `cvt.f16.bf16`
+    /// converts as f16 65504, not as +inf.
     Bf16ReadAsF16,
     /// Root cause F: -O3 assumes `abs`/`neg` (`.s16/.s32/.s64`) cannot overflow. Of a result that
     /// is the minimum (-2^(n-1), which `abs` and `neg` give back, §9.7.1.13/14): an unsigned
     /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
     /// reading it is folded (set-valued: any result).
     NegationOverflow,
-    /// Root cause I: `cvt.rzi.<int>.{f16,bf16}` of a register written by
-    /// `cvt.rp.{f16,bf16}.{bf16,f16}` rounds toward +inf (`cvt.rpi.<int>` of the first
-    /// `cvt`'s result, read as its destination type): the folded conversion keeps `.rp`.
+    /// Root cause I: the fold of E where the first `cvt` rounds `.rp` (or `.rm`): the integer
+    /// conversion rounds toward +inf (or -inf), so a tiny positive value converts to 1 (a tiny
+    /// negative one to -1) instead of 0.
     DirectedRoundingFoldedIntoInt,
     /// Root cause L: `cvt.s64.u32` sign-extends (§9.7.9.21: an integer conversion extends by its
     /// source type, so zero-extends here).

@@ -17,6 +17,14 @@
 //! backends = ["cuda:*"]                   # optional; list of globs
 //! ```
 //!
+//! A compiler root cause whose effect can be stated as semantics names its emulation beside its
+//! `[signature]`: `emulation = "narrow-store-of-float-cvt"` (or a list), an
+//! [`oracle::semantics::Deviation`] the program oracle implements once. Such an entry covers a
+//! finding only when the oracle emulating it gives every differing word of the finding (triage
+//! then gives the finding the deviation's input class, [`Deviation::input_class`]); its
+//! pattern's `class` and `backends` still scope it, while its `form` and `shape` only document
+//! the instances seen (they never decide).
+//!
 //! Invariants:
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
 //!   matches if any of its globs does. An omitted optional field matches anything; at least
@@ -33,7 +41,8 @@
 //!   run with fewer backends still recognizes it.
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
-//!   both or neither of `id` and `[signature]` is an error naming the file, line and column.
+//!   both or neither of `id` and `[signature]`, an unknown emulation name or an emulation beside
+//!   an `id` is an error naming the file, line and column.
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
@@ -44,6 +53,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use oracle::program::slice::SHAPE_ARROW;
+use oracle::semantics::{Deviation, DeviationScope};
 
 use super::classify::INPUT_CLASSES;
 use super::signature::{FindingClass, Signature};
@@ -187,15 +197,34 @@ pub struct Known {
     pub evidence: String,
     /// An optional link (shown as text in reports, never fetched).
     pub link: Option<String>,
+    /// The emulations that decide whether it covers a finding (see the module docs); empty: its
+    /// rule decides.
+    pub emulations: Vec<Deviation>,
 }
 
 impl Known {
     /// Whether this known finding covers `sig` (whose key is `key`).
     fn covers(&self, sig: &Signature, key: &str) -> bool {
         match &self.rule {
+            _ if !self.emulations.is_empty() => self.covers_emulated(sig),
             KnownRule::Ids(ids) => ids.iter().any(|id| id == key),
             KnownRule::Pattern(p) => p.matches(sig),
         }
+    }
+
+    /// Whether an entry with emulations covers `sig`: the input class names one of them, and the
+    /// pattern's class and backends admit it.
+    fn covers_emulated(&self, sig: &Signature) -> bool {
+        let scoped = match &self.rule {
+            KnownRule::Pattern(p) => {
+                p.class.contains(&sig.class)
+                    && p.backends
+                        .as_ref()
+                        .is_none_or(|g| !sig.backends.is_empty() && sig.backends.iter().all(|b| any_glob(g, b)))
+            }
+            KnownRule::Ids(_) => false,
+        };
+        scoped && self.emulations.iter().any(|d| d.input_class() == sig.input_class)
     }
 }
 
@@ -249,6 +278,7 @@ struct RawKnown {
     reason: Spanned<String>,
     evidence: Spanned<String>,
     link: Option<String>,
+    emulation: Option<Spanned<Globs>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -397,8 +427,30 @@ impl KnownSet {
                 return Err(invalid(0..0, "missing `id` or a `[signature]` table: nothing to match".into()))
             }
         };
+        let mut emulations = Vec::new();
+        if let Some(e) = raw.emulation {
+            let span = e.span();
+            if matches!(rule, KnownRule::Ids(_)) {
+                return Err(invalid(span, "an `emulation` needs a `[signature]` table (its class and backends), not an `id`".into()));
+            }
+            for name in e.into_inner().into_vec() {
+                match Deviation::from_name(&name) {
+                    Some(d) if d.scope() == DeviationScope::Program => emulations.push(d),
+                    _ => {
+                        let valid: Vec<&str> = Deviation::of(DeviationScope::Program).map(Deviation::name).collect();
+                        return Err(invalid(
+                            span,
+                            format!("unknown emulation `{name}`; valid names: {}", valid.join(", ")),
+                        ));
+                    }
+                }
+            }
+            if emulations.is_empty() {
+                return Err(invalid(span, "`emulation` needs at least one name".into()));
+            }
+        }
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link })
+        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link, emulations })
     }
 
     /// The first known finding covering `sig`.
@@ -413,12 +465,19 @@ impl KnownSet {
     /// would find one for `sig` with such an input class.
     pub fn may_match(&self, sig: &Signature) -> bool {
         self.entries.iter().any(|k| match &k.rule {
+            _ if !k.emulations.is_empty() => k.covers_emulated(sig),
             KnownRule::Ids(ids) => INPUT_CLASSES.iter().any(|c| {
                 let with = Signature { input_class: (*c).to_string(), ..sig.clone() };
                 ids.contains(&with.key())
             }),
             KnownRule::Pattern(p) => p.matches_but_input_class(sig),
         })
+    }
+
+    /// Every register-program emulation some entry names, each once, in triage order: what
+    /// triage runs the emulating oracle with.
+    pub fn emulations(&self) -> Vec<Deviation> {
+        Deviation::ALL.into_iter().filter(|d| self.entries.iter().any(|k| k.emulations.contains(d))).collect()
     }
 
     /// The known finding named `name`.

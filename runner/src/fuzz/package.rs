@@ -10,10 +10,10 @@
 use generator::minimize::Reduced;
 use oracle::isa::{Family, Form};
 use oracle::program::{interp, slice, text, Program, Stmt};
-use oracle::semantics::Allowances;
+use oracle::semantics::{Allowances, Deviation, Expected};
 
 use super::engine::{Failure, ProgramResult, SassCheck};
-use crate::diff::program::{compare_result, ProgramEvidence};
+use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
 use crate::findings::{versions, Finding, FindingClass, Signature};
@@ -34,17 +34,75 @@ pub struct Raw {
     /// The implicated form when the finding itself names it (the SASS instruction of an
     /// unwritten-register finding, `CCTL.IVALL`); otherwise it is read off the program.
     pub form: Option<String>,
+    /// For words the oracle emulating known root causes gives exactly (or admits): the
+    /// emulations that fired, in triage order; empty for every other finding.
+    pub explained: Vec<Deviation>,
 }
 
 impl Raw {
     /// What must stay the same while minimizing (and de-duplicates before minimizing): class,
-    /// backends, how, and the form when the finding names it.
+    /// backends, how, the form when the finding names it, and the emulations that explain it.
     pub fn pre_signature(&self) -> String {
-        let pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
-        match &self.form {
-            Some(f) => format!("{pre}|{f}"),
-            None => pre,
+        let mut pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
+        if let Some(f) = &self.form {
+            pre = format!("{pre}|{f}");
         }
+        if !self.explained.is_empty() {
+            let names: Vec<&str> = self.explained.iter().map(|d| d.name()).collect();
+            pre = format!("{pre}|emulated:{}", names.join("+"));
+        }
+        pre
+    }
+}
+
+/// The observed words split by what explains them: a copy of `observed` in which every word
+/// the emulating oracle (`emulated`) admits but the oracle (`plain`) does not is replaced by
+/// the oracle's word (what is left differs unexplained), and a copy in which every other
+/// differing word is replaced (what is left is explained). A missing word is unexplained.
+fn split_explained(
+    outputs: u32,
+    plain: &[Expected],
+    emulated: &[Expected],
+    observed: &[Observed],
+) -> (Vec<Observed>, Vec<Observed>) {
+    let (mut unexplained, mut explained) = (observed.to_vec(), observed.to_vec());
+    let per = outputs as usize;
+    for (k, o) in observed.iter().enumerate() {
+        for (t, (e, em)) in plain.iter().zip(emulated).enumerate() {
+            for w in 0..outputs {
+                let i = t * per + w as usize;
+                let (spec, emu) = (e.field(32 * w, 32), em.field(32 * w, 32));
+                let Some(&a) = o.words.get(i) else { continue };
+                if spec.matches(u128::from(a)) {
+                    continue;
+                }
+                let copy = if emu.matches(u128::from(a)) { &mut unexplained } else { &mut explained };
+                copy[k].words[i] = spec.bits as u32;
+            }
+        }
+    }
+    (unexplained, explained)
+}
+
+/// The raw finding of a disagreement's evidence `d`, explained by the emulations `explained`
+/// (empty: unexplained).
+fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
+    let message = (!explained.is_empty()).then(|| {
+        let names: Vec<&str> = explained.iter().map(|d| d.name()).collect();
+        format!(
+            "the oracle emulating the known root cause {} gives every differing word of {}",
+            names.join(" + "),
+            d.backends.join(", ")
+        )
+    });
+    Raw {
+        class: if d.split { FindingClass::Compiler } else { FindingClass::HardwareSpec },
+        backends: d.backends.clone(),
+        how: d.how.clone(),
+        message,
+        disagreement: Some(d),
+        form: None,
+        explained,
     }
 }
 
@@ -83,6 +141,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 message: Some(message.clone()),
                 disagreement: None,
                 form: None,
+                explained: Vec::new(),
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -91,6 +150,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 message: Some(message.clone()),
                 disagreement: None,
                 form: None,
+                explained: Vec::new(),
             },
         });
     }
@@ -112,19 +172,26 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
             message: Some(sass_message(&checks, &key)),
             disagreement: None,
             form: Some(mnemonic),
+            explained: Vec::new(),
         });
     }
     // A refused program or one no backend ran is not comparable: its failures above are all
     // there is to report.
+    // With the emulating oracle's words: the differing words it explains are one finding (known
+    // if an entry of corpus/known/ names an emulation that fired), the others another.
     if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
-        out.push(Raw {
-            class: if d.split { FindingClass::Compiler } else { FindingClass::HardwareSpec },
-            backends: d.backends.clone(),
-            how: d.how.clone(),
-            message: None,
-            disagreement: Some(d),
-            form: None,
-        });
+        match (&r.expected, &r.emulated) {
+            (Ok(plain), Some(em)) => {
+                let (unexplained, explained) = split_explained(p.outputs, plain, &em.expected, &r.observed);
+                if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
+                    out.push(disagreement(x, em.fired.clone()));
+                }
+                if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
+                    out.push(disagreement(rest, Vec::new()));
+                }
+            }
+            _ => out.push(disagreement(d, Vec::new())),
+        }
     }
     out
 }
@@ -149,7 +216,10 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
     let imp = if this.form.is_some() { None } else { implicated(p) };
     let form_name = this.form.clone().or_else(|| imp.as_ref().map(|(_, n)| n.clone())).unwrap_or("program".into());
     let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
-    let sig = Signature::new(this.class, form_name, "", this.backends.clone(), this.how.clone()).with_shape(shape);
+    // A finding the emulations explain carries the first one's input class (what its known
+    // entry matches); triage tries the others (`with_emulation`).
+    let input = this.explained.first().map_or("", |d| d.input_class());
+    let sig = Signature::new(this.class, form_name, input, this.backends.clone(), this.how.clone()).with_shape(shape);
     (sig, imp.map(|(k, _)| k))
 }
 
@@ -158,6 +228,11 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
 /// whether the input class is worth a run).
 pub fn quick_signature(raw: &Raw, p: &Program) -> Signature {
     signature_without_input(raw, p).0
+}
+
+/// `sig` of a finding explained by emulations, with the input class of emulation `d`.
+pub fn with_emulation(sig: &Signature, d: Deviation) -> Signature {
+    Signature { input_class: d.input_class().to_string(), ..sig.clone() }
 }
 
 /// Everything about one case that triage packages: the program as generated, the case after
@@ -189,6 +264,7 @@ pub fn package(
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
     let (mut sig, imp) = signature_without_input(&this, mp);
     sig.input_class = match (imp, &this.disagreement) {
+        _ if !this.explained.is_empty() => sig.input_class,
         (Some(k), Some(d)) => {
             let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),
@@ -247,6 +323,7 @@ mod tests {
             observed: Vec::new(),
             failures: Vec::new(),
             sass: vec![flagged, clean],
+            emulated: None,
         };
         (p, i, result)
     }
