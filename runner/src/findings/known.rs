@@ -28,7 +28,7 @@
 //! Invariants:
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
 //!   matches if any of its globs does. An omitted optional field matches anything; at least
-//!   one of `form` and `shape` must be given.
+//!   one of `form` and `shape` must be given, unless the entry names an `emulation`.
 //! - A shape pattern is steps separated by `→`: a glob that must match one whole element of
 //!   the signature's shape (`cvt.rn.f16.f32`), or the gap `…` (also written `...`) that
 //!   matches any number (≥ 0) of elements. Consecutive steps match consecutive elements (a
@@ -377,8 +377,8 @@ impl KnownSet {
                 if class.is_empty() {
                     return Err(invalid(class_span, "`class` needs at least one class".into()));
                 }
-                if p.form.is_none() && p.shape.is_none() {
-                    return Err(invalid(span, "give `form` or `shape` (or both): nothing to match".into()));
+                if p.form.is_none() && p.shape.is_none() && raw.emulation.is_none() {
+                    return Err(invalid(span, "give `form` or `shape` (or both), or an `emulation`: nothing to match".into()));
                 }
                 let shape = p.shape.map(|g| globs(g, "shape")).transpose()?;
                 if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty()))
@@ -669,6 +669,40 @@ mod tests {
         assert!(set.matches(&tf32).is_none() && set.may_match(&tf32));
         tf32.how = "sign".into();
         assert!(!set.may_match(&tf32));
+    }
+
+    /// An entry naming an emulation covers a finding by its input class (the emulation's), within
+    /// its class and backends, whatever its form or shape; a bad name is an error that lists the
+    /// valid ones.
+    #[test]
+    fn an_emulation_entry_covers_by_the_emulation_not_the_shape() {
+        let text = "reason = \"r\"\nevidence = \"e\"\nemulation = \"cvt-s64-u32-sign-extends\"\n\
+                    [signature]\nclass = [\"compiler\", \"hardware-spec\"]\nshape = \"cvt.s64.u32 → st.*\"\nbackends = [\"cuda:*\"]\n";
+        let k = KnownSet::parse_file(Path::new("l.toml"), text).unwrap();
+        assert_eq!(k.emulations, vec![Deviation::CvtS64U32SignExtends]);
+        let set = KnownSet { entries: vec![k] };
+        assert_eq!(set.emulations(), vec![Deviation::CvtS64U32SignExtends]);
+        let sig = |input: &str, shape: &str, b: &str| {
+            Signature::new(FindingClass::Compiler, "shl.b64", input, [b], "value").with_shape(shape)
+        };
+        let by = "cvt-s64-u32-sign-extends";
+        // Another chain: still covered; the documented shape without the emulation: not.
+        assert!(set.matches(&sig(by, "ld.global.u32 → cvt.s64.u32 → shl.b64 → mov.b64 → st.global.b16", "cuda:jit")).is_some());
+        assert!(set.may_match(&sig(by, "", "cuda:ptxas-O3")));
+        assert!(set.matches(&sig("int", "cvt.s64.u32 → st.global.b64", "cuda:jit")).is_none());
+        // Out of its backends, or another class: not covered.
+        assert!(set.matches(&sig(by, "", "oracle-worker")).is_none());
+        let mut crash = sig(by, "", "cuda:jit");
+        crash.class = FindingClass::Crash;
+        assert!(set.matches(&crash).is_none());
+        // Without form or shape an emulation entry is valid.
+        let bare = "reason = \"r\"\nevidence = \"e\"\nemulation = [\"f16-mask-dropped\"]\n[signature]\nclass = \"compiler\"\n";
+        assert!(KnownSet::parse_file(Path::new("m.toml"), bare).is_ok());
+        let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"bogus\"\n[signature]\nclass = \"compiler\"\n");
+        assert_eq!(line, 3, "{msg}");
+        assert!(msg.contains("bogus") && msg.contains("narrow-store-of-float-cvt") && !msg.contains("reduce-add"), "{msg}");
+        let (_, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"f16-mask-dropped\"\nid = \"0123456789abcdef\"\n");
+        assert!(msg.contains("`[signature]`"), "{msg}");
     }
 
     fn error_of(text: &str) -> (usize, usize, String) {

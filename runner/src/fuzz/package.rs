@@ -358,6 +358,72 @@ mod tests {
         assert!(f.mismatches.is_empty() && text.contains("// ptxdiff-inputs"));
     }
 
+    /// A program with a known root cause (L: cvt.s64.u32 sign-extends, word 0) and another bug
+    /// (xor computed as or, word 2), run by an -O3 that has both and a right -O0: one finding the emulating
+    /// oracle explains, known by the entry naming L, and one it does not, new.
+    #[test]
+    fn a_known_emulation_and_another_bug_in_one_program_are_one_known_and_one_new_finding() {
+        use crate::findings::{FindingStore, Recorded, RunMeta};
+        use oracle::program::interp::{self, Plant, RunOptions};
+        use oracle::semantics::Deviation;
+        let inputs: String = (0..32).map(|t| format!("// t{t}: 8000{t:04x} 000000ff 0000000f 00000000\n")).collect();
+        let (p, i) = parse_case(&format!(
+            "// ptxdiff-program name=k target=sm_90@9.0 threads=32 inputs=4 outputs=4 shared=0\n// begin body\n\
+             ld.global.u32 %r0, [%in];\nld.global.u32 %r1, [%in+4];\nld.global.u32 %r2, [%in+8];\n\
+             cvt.s64.u32 %d0, %r0;\nshl.b64 %d1, %d0, 4;\nmov.b64 {{%r3, %r4}}, %d1;\nst.global.b32 [%out+4], %r4;\n\
+             xor.b32 %r5, %r1, %r2;\nadd.u32 %r6, %r5, 1;\nst.global.b32 [%out+8], %r6;\n// end body\n// ptxdiff-inputs\n{inputs}"
+        ))
+        .unwrap();
+        let allow = Allowances::all();
+        let expected = interp::run(&p, &i, &allow).unwrap();
+        // -O0 is right; -O3 has L and the xor bug.
+        let buggy = allow.clone().emulating(Deviation::CvtS64U32SignExtends);
+        let (out, _) = interp::run_with(&p, &i, &buggy, RunOptions { plant: Some(Plant::XorAsOr), ..Default::default() })
+            .unwrap();
+        let words_of = |out: &[Expected]| -> Vec<u32> {
+            out.iter().flat_map(|e| (0..4).map(move |w| (e.bits >> (32 * w)) as u32)).collect()
+        };
+        let (words, right) = (words_of(&out), words_of(&expected));
+        let (emulated, fired) = interp::run_emulating(&p, &i, &buggy).unwrap();
+        assert_eq!(fired, vec![Deviation::CvtS64U32SignExtends]);
+        let result = ProgramResult {
+            expected: Ok(expected),
+            observed: vec![
+                Observed { backend: "cuda:ptxas-O0".into(), words: right },
+                Observed { backend: "cuda:ptxas-O3".into(), words },
+            ],
+            failures: Vec::new(),
+            sass: Vec::new(),
+            emulated: Some(super::super::engine::Emulated { expected: emulated, fired }),
+        };
+        let raws = raw_findings(&p, &result);
+        assert_eq!(raws.len(), 2, "{raws:#?}");
+        let (known, new) = (&raws[0], &raws[1]);
+        assert_eq!(known.explained, vec![Deviation::CvtS64U32SignExtends]);
+        assert!(known.disagreement.as_ref().unwrap().mismatches.iter().all(|m| m.word == 1), "{known:#?}");
+        assert!(new.explained.is_empty());
+        assert!(new.disagreement.as_ref().unwrap().mismatches.iter().all(|m| m.word == 2), "{new:#?}");
+        assert!(known.pre_signature().ends_with("|emulated:cvt-s64-u32-sign-extends"));
+        // Recorded against corpus/known/: the one known by its emulation, the other new.
+        let root = crate::paths::repo_root().expect("the repository");
+        let dir = tempfile::tempdir().unwrap();
+        let mut store =
+            FindingStore::create(dir.path(), RunMeta::default(), KnownSet::load(&root.join("corpus/known")).unwrap())
+                .unwrap();
+        let reduced = Reduced::unchanged(&p, &i);
+        let case = Case { original: &p, reduced: &reduced, result: &result };
+        let (k, _) = package(known, &case, &allow, 0.0, &[]);
+        assert_eq!(k.signature.input_class, "cvt-s64-u32-sign-extends");
+        assert_eq!(store.record(k, "").unwrap(), Recorded::Known("fuzz-h100-l-cvt-s64-u32-sign-extends".into()));
+        let (n, text) = package(new, &case, &allow, 0.0, &[]);
+        assert_eq!(n.signature.form, "add.u32");
+        assert_eq!(store.record(n, &text).unwrap(), Recorded::New);
+        // Without the emulating oracle's words both words are one finding, known by no entry.
+        let plain = ProgramResult { emulated: None, ..result };
+        let raws = raw_findings(&p, &plain);
+        assert_eq!((raws.len(), raws[0].explained.len()), (1, 0));
+    }
+
     #[test]
     fn the_classes_of_reads_ptxas_is_known_for_are_known_and_others_are_not() {
         let root = crate::paths::repo_root().expect("the repository");
