@@ -311,7 +311,8 @@ pub(super) fn isa(
 /// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
 pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
     let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
-    let from_float = |m: &Machine<'_>, o: &Operand| m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype));
+    let from_float =
+        |m: &Machine<'_>, o: &Operand| m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype));
     if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
         return values;
     }
@@ -421,7 +422,12 @@ mod tests {
         let (s, e, _) = both(&vector, [0; 4], Deviation::NarrowStoreOfFloatCvt);
         assert_eq!(s.bits, 0x3c34);
         assert!(e.matches(0x3c00) && e.matches(0x0034) && e.matches(0x0101) && !e.matches(0x1_0000));
-        let unpacked = ["ld.global.b64 %d3, [%in];", "cvt.rn.ftz.f32.f64 %r2, %d3;", "mov.b32 {%h14, %h15}, %r2;", "st.global.b8 [%out+1], %h15;"];
+        let unpacked = [
+            "ld.global.b64 %d3, [%in];",
+            "cvt.rn.ftz.f32.f64 %r2, %d3;",
+            "mov.b32 {%h14, %h15}, %r2;",
+            "st.global.b8 [%out+1], %h15;",
+        ];
         let (s, e, fired) = both(&unpacked, [0, 0x3ff0_0000, 0, 0], Deviation::NarrowStoreOfFloatCvt);
         assert_eq!((s.bits, fired), (0x8000, vec![Deviation::NarrowStoreOfFloatCvt]));
         assert!(e.matches(0x0100) && e.matches(0xff00) && !e.matches(0x01_0000));
@@ -496,7 +502,12 @@ mod tests {
         exact_case(&lines, [0; 4], Deviation::Bf16ReadAsF16, 0xFFFF_FFFF, 65504);
         // Without a rounding modifier the fold rounds to nearest: bf16 bits 0x3eaf read as f16
         // (1.67) give 2 (corpus/findings/fuzz-h100-b/c4105-compiler-xor.b16-41c11234.case).
-        let nearest = ["mov.b16 %h2, 16047;", "cvt.bf16.bf16 %h5, %h2;", "cvt.rzi.u32.f16 %r0, %h5;", "st.global.u32 [%out], %r0;"];
+        let nearest = [
+            "mov.b16 %h2, 16047;",
+            "cvt.bf16.bf16 %h5, %h2;",
+            "cvt.rzi.u32.f16 %r0, %h5;",
+            "st.global.u32 [%out], %r0;",
+        ];
         exact_case(&nearest, [0; 4], Deviation::Bf16ReadAsF16, 1, 2);
         untouched(
             &["mov.b16 %h1, 0x7c00;", "cvt.rzi.u32.f16 %r0, %h1;", "st.global.u32 [%out], %r0;"],
@@ -554,7 +565,12 @@ mod tests {
         );
         // .rm rounds toward -inf (corpus/findings/fuzz-h200/c1-compiler-xor.b16-a25b6497.case:
         // f16 0xac01 through cvt.rm.bf16.f16 gives -1, hence its word's "sign").
-        let rm = ["mov.b16 %h0, 44033;", "cvt.rm.bf16.f16 %h0, %h0;", "cvt.rzi.s32.bf16 %r1, %h0;", "st.global.u32 [%out], %r1;"];
+        let rm = [
+            "mov.b16 %h0, 44033;",
+            "cvt.rm.bf16.f16 %h0, %h0;",
+            "cvt.rzi.s32.bf16 %r1, %h0;",
+            "st.global.u32 [%out], %r1;",
+        ];
         exact_case(&rm, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
     }
 

@@ -378,7 +378,10 @@ impl KnownSet {
                     return Err(invalid(class_span, "`class` needs at least one class".into()));
                 }
                 if p.form.is_none() && p.shape.is_none() && raw.emulation.is_none() {
-                    return Err(invalid(span, "give `form` or `shape` (or both), or an `emulation`: nothing to match".into()));
+                    return Err(invalid(
+                        span,
+                        "give `form` or `shape` (or both), or an `emulation`: nothing to match".into(),
+                    ));
                 }
                 let shape = p.shape.map(|g| globs(g, "shape")).transpose()?;
                 if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty()))
@@ -431,7 +434,10 @@ impl KnownSet {
         if let Some(e) = raw.emulation {
             let span = e.span();
             if matches!(rule, KnownRule::Ids(_)) {
-                return Err(invalid(span, "an `emulation` needs a `[signature]` table (its class and backends), not an `id`".into()));
+                return Err(invalid(
+                    span,
+                    "an `emulation` needs a `[signature]` table (its class and backends), not an `id`".into(),
+                ));
             }
             for name in e.into_inner().into_vec() {
                 match Deviation::from_name(&name) {
@@ -687,7 +693,9 @@ mod tests {
         };
         let by = "cvt-s64-u32-sign-extends";
         // Another chain: still covered; the documented shape without the emulation: not.
-        assert!(set.matches(&sig(by, "ld.global.u32 → cvt.s64.u32 → shl.b64 → mov.b64 → st.global.b16", "cuda:jit")).is_some());
+        assert!(set
+            .matches(&sig(by, "ld.global.u32 → cvt.s64.u32 → shl.b64 → mov.b64 → st.global.b16", "cuda:jit"))
+            .is_some());
         assert!(set.may_match(&sig(by, "", "cuda:ptxas-O3")));
         assert!(set.matches(&sig("int", "cvt.s64.u32 → st.global.b64", "cuda:jit")).is_none());
         // Out of its backends, or another class: not covered.
@@ -696,12 +704,18 @@ mod tests {
         crash.class = FindingClass::Crash;
         assert!(set.matches(&crash).is_none());
         // Without form or shape an emulation entry is valid.
-        let bare = "reason = \"r\"\nevidence = \"e\"\nemulation = [\"f16-mask-dropped\"]\n[signature]\nclass = \"compiler\"\n";
+        let bare =
+            "reason = \"r\"\nevidence = \"e\"\nemulation = [\"f16-mask-dropped\"]\n[signature]\nclass = \"compiler\"\n";
         assert!(KnownSet::parse_file(Path::new("m.toml"), bare).is_ok());
-        let (line, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"bogus\"\n[signature]\nclass = \"compiler\"\n");
+        let (line, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"bogus\"\n[signature]\nclass = \"compiler\"\n");
         assert_eq!(line, 3, "{msg}");
-        assert!(msg.contains("bogus") && msg.contains("narrow-store-of-float-cvt") && !msg.contains("reduce-add"), "{msg}");
-        let (_, _, msg) = error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"f16-mask-dropped\"\nid = \"0123456789abcdef\"\n");
+        assert!(
+            msg.contains("bogus") && msg.contains("narrow-store-of-float-cvt") && !msg.contains("reduce-add"),
+            "{msg}"
+        );
+        let (_, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"f16-mask-dropped\"\nid = \"0123456789abcdef\"\n");
         assert!(msg.contains("`[signature]`"), "{msg}");
     }
 

@@ -5,7 +5,9 @@
 //! assembly, so beside the backends' run of the batch before; its reads of never-written
 //! registers are attributed to programs by kernel name, [`ProgramResult::sass`]) and the
 //! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each),
-//! narrowing a failure down to single programs by halving the batch.
+//! narrowing a failure down to single programs by halving the batch; then, on every program
+//! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
+//! ([`ProgramResult::emulated`]), so that triage can tell the words they explain.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls.
 //!

@@ -4,7 +4,10 @@
 //! the implicated instruction form, the class of its input and the shape of the disagreement
 //! (the opcodes of the first wrong word's data path, [`oracle::program::slice::data_path`]) — the
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
-//! as a [`Finding`] with its case file. Runs nothing: both the minimization stage
+//! as a [`Finding`] with its case file. Where the oracle emulating known root causes ran
+//! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
+//! findings (a word is explained only if the emulation gives or admits it for that backend).
+//! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it.
 
 use generator::minimize::Reduced;
@@ -378,8 +381,8 @@ mod tests {
         let expected = interp::run(&p, &i, &allow).unwrap();
         // -O0 is right; -O3 has L and the xor bug.
         let buggy = allow.clone().emulating(Deviation::CvtS64U32SignExtends);
-        let (out, _) = interp::run_with(&p, &i, &buggy, RunOptions { plant: Some(Plant::XorAsOr), ..Default::default() })
-            .unwrap();
+        let (out, _) =
+            interp::run_with(&p, &i, &buggy, RunOptions { plant: Some(Plant::XorAsOr), ..Default::default() }).unwrap();
         let words_of = |out: &[Expected]| -> Vec<u32> {
             out.iter().flat_map(|e| (0..4).map(move |w| (e.bits >> (32 * w)) as u32)).collect()
         };

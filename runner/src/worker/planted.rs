@@ -14,11 +14,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use oracle::program::interp::{self, Plant, RunOptions};
-use oracle::semantics::{Allowances, Deviation, DeviationScope};
-
-use super::serve::outputs_by;
-use super::KernelRun;
+use oracle::program::interp::{self, InterpError, Plant, RunOptions};
+use oracle::program::{Inputs, Program};
+use oracle::semantics::{Allowances, Deviation, DeviationScope, Expected};
 
 /// The environment variable that plants bugs.
 pub const ENV: &str = "PTXDIFF_PLANT_WORKER";
@@ -47,7 +45,9 @@ impl WorkerPlant {
                 "flaky" => w.flaky = true,
                 name => match Deviation::from_name(name).filter(|d| d.scope() == DeviationScope::Program) {
                     Some(d) => w.emulate.push(d),
-                    None => return Err(format!("{ENV}: unknown planted bug `{name}` (xor-as-or, flaky, or an emulation)")),
+                    None => {
+                        return Err(format!("{ENV}: unknown planted bug `{name}` (xor-as-or, flaky, or an emulation)"))
+                    }
                 },
             }
         }
@@ -59,18 +59,22 @@ impl WorkerPlant {
         std::env::var(ENV).ok().map(|v| WorkerPlant::parse(&v)).transpose()
     }
 
-    /// The outputs of `kernels` of the module `ptx` with the planted bugs.
-    pub fn outputs(&self, ptx: &str, kernels: &[KernelRun], allow: &Allowances) -> Result<Vec<Vec<u32>>, String> {
+    /// The outputs of one kernel with the planted emulations and glue rule.
+    pub fn run(&self, p: &Program, inputs: &Inputs, allow: &Allowances) -> Result<Vec<Expected>, InterpError> {
         let allow = allow.clone().emulating_all(self.emulate.iter().copied());
         let opts = RunOptions { plant: self.plant, ..RunOptions::default() };
-        let mut out = outputs_by(ptx, kernels, |p, i| interp::run_with(p, i, &allow, opts).map(|(o, _)| o))?;
-        if self.flaky && kernels.len() > 1 {
+        interp::run_with(p, inputs, &allow, opts).map(|(o, _)| o)
+    }
+
+    /// Makes the outputs of a job (one word list per kernel) flaky when planted: in a job of two
+    /// kernels or more, word 0 of the first kernel changes with every job.
+    pub fn perturb(&self, outputs: &mut [Vec<u32>]) {
+        if self.flaky && outputs.len() > 1 {
             let n = FLAKY_JOBS.fetch_add(1, Ordering::Relaxed);
-            if let Some(w) = out.first_mut().and_then(|k| k.first_mut()) {
+            if let Some(w) = outputs.first_mut().and_then(|k| k.first_mut()) {
                 *w ^= 0x100 + n;
             }
         }
-        Ok(out)
     }
 }
 

@@ -451,7 +451,9 @@ fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     }
     #[cfg(feature = "test-hooks")]
     if let Some(plant) = super::planted::WorkerPlant::from_env().map_err(JobError::Failed)? {
-        let outputs = plant.outputs(&job.ptx, &job.kernels, &job.allow).map_err(JobError::Failed)?;
+        let mut outputs =
+            outputs_by(&job.ptx, &job.kernels, |p, i| plant.run(p, i, &job.allow)).map_err(JobError::Failed)?;
+        plant.perturb(&mut outputs);
         return Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() });
     }
     let outputs = oracle_outputs(&job.ptx, &job.kernels, &job.allow).map_err(JobError::Failed)?;
@@ -486,7 +488,7 @@ pub fn oracle_outputs(ptx: &str, kernels: &[KernelRun], allow: &Allowances) -> R
 
 /// The outputs `run` gives for `kernels` of the module `ptx` (as [`oracle_outputs`] does with
 /// the oracle itself).
-pub(super) fn outputs_by(
+fn outputs_by(
     ptx: &str,
     kernels: &[KernelRun],
     run: impl Fn(
