@@ -392,8 +392,8 @@ impl KnownSet {
                     return Err(invalid(span, format!("`shape` pattern `{bad}` is gaps only: it matches every shape")));
                 }
                 let form = p.form.map(|g| globs(g, "form")).transpose()?;
-                // An entry must narrow by form or shape: one that matches every finding of its
-                // class would hide every new bug as known.
+                // An entry must narrow by form or shape (or name an emulation, which decides):
+                // one that matches every finding of its class would hide every new bug as known.
                 let all_stars = |g: &String| g.chars().all(|c| c == '*');
                 let narrows = |g: &Option<Spanned<Globs>>| {
                     g.as_ref().is_some_and(|g| match g.get_ref() {
@@ -406,7 +406,12 @@ impl KnownSet {
                     !s.iter()
                         .any(|p| p.split(arrow()).map(str::trim).all(|step| is_gap(step) || all_stars(&step.into())))
                 });
-                if !form_narrows && !shape_narrows && ![&p.input_class, &p.how, &p.backends].into_iter().any(narrows) {
+                let emulated = raw.emulation.is_some();
+                if !emulated
+                    && !form_narrows
+                    && !shape_narrows
+                    && ![&p.input_class, &p.how, &p.backends].into_iter().any(narrows)
+                {
                     return Err(invalid(
                         span,
                         "this entry matches every finding of its class (its `form` and `shape` are only `*` or gaps, \

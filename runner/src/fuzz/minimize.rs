@@ -124,8 +124,14 @@ pub fn words_seen_to_change(engine: &mut Engine, job: &Job) -> Option<String> {
             if words.iter().all(|w| *w == words[0]) {
                 continue;
             }
-            let text: Vec<String> = words.iter().map(|w| w.map_or("missing".into(), |w| format!("{w:#010x}"))).collect();
-            lines.push(format!("thread {} word {}, {b}: {} (the batch's run, then alone)", i / per, i % per, text.join(", ")));
+            let text: Vec<String> =
+                words.iter().map(|w| w.map_or("missing".into(), |w| format!("{w:#010x}"))).collect();
+            lines.push(format!(
+                "thread {} word {}, {b}: {} (the batch's run, then alone)",
+                i / per,
+                i % per,
+                text.join(", ")
+            ));
         }
     }
     if lines.is_empty() {
@@ -133,7 +139,8 @@ pub fn words_seen_to_change(engine: &mut Engine, job: &Job) -> Option<String> {
     }
     let more = lines.len().saturating_sub(8);
     lines.truncate(8);
-    let mut out = format!("did not show again alone; the words changed between {} runs:\n{}", runs.len(), lines.join("\n"));
+    let mut out =
+        format!("did not show again alone; the words changed between {} runs:\n{}", runs.len(), lines.join("\n"));
     if more > 0 {
         out.push_str(&format!("\n… and {more} more words"));
     }
