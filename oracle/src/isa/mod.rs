@@ -64,7 +64,7 @@ pub use cvt_pack::{CvtPack, PackType};
 pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind};
 pub use load::{Ld, LdGlobalNc, Ldu};
 pub use mbarrier::{Mbarrier, MbarrierOp};
-pub use mov::{symbol_kind, symbol_name, Mov, MovShape};
+pub use mov::{symbol_kind, symbol_name, Mov, MovShape, MovType};
 pub use multimem::{MultimemLdReduce, MultimemRed, MultimemSt};
 pub use operand::{Operand, OperandKind, OperandSpec, Role};
 pub use prmt::{Prmt, PrmtMode};

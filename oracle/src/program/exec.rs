@@ -13,15 +13,16 @@
 //! shape only (checked when it is made); a thread never runs a statement while it waits; a
 //! register read before any write is an error unless the thread is uncertain.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::emulate::Origin;
 use super::interp::{InterpError, Probed, RunOptions};
 use super::launch::{Buffer, ParamValue};
 use super::{Inputs, PredGuard, Program, Reg, RegClass, Special, Stmt};
 use crate::isa::operand::Operand;
 use crate::memory::{Image, Shared};
 use crate::semantics::operands::is_warp_form;
-use crate::semantics::{Allowance, Allowances, Expected};
+use crate::semantics::{Allowance, Allowances, Deviation, DeviationScope, Expected};
 
 /// What happened to one thread's control flow.
 #[derive(Clone, Copy, Debug, Default)]
@@ -57,6 +58,15 @@ pub(super) struct Machine<'a> {
     pub(super) shared: Shared,
     /// The body index being run.
     pub(super) stmt: usize,
+    /// Whether some register-program deviation is emulated ([`super::emulate`]): only then
+    /// are origins recorded and the emulation hooks called.
+    pub(super) emulating: bool,
+    /// Each thread's origin of each register's value (while emulating).
+    pub(super) origins: Vec<HashMap<Reg, Origin>>,
+    /// The origin the current statement gives the registers it writes in the thread being run.
+    pub(super) origin_now: Option<Origin>,
+    /// The emulated deviations that changed a value.
+    pub(super) fired: BTreeSet<Deviation>,
 }
 
 /// The allowance behind a set-valued result.
@@ -103,6 +113,10 @@ impl<'a> Machine<'a> {
             global,
             shared: Shared::new((threads * p.shared) as usize),
             stmt: 0,
+            emulating: allow.emulated().any(|d| d.scope() == DeviationScope::Program),
+            origins: vec![HashMap::new(); threads as usize],
+            origin_now: None,
+            fired: BTreeSet::new(),
             opts,
             probed: Vec::new(),
             captured: Vec::new(),
@@ -162,6 +176,12 @@ impl<'a> Machine<'a> {
             None => super::thread::extend(e, width, false),
         };
         self.regs[t as usize].insert(r, e);
+        if self.emulating {
+            match &self.origin_now {
+                Some(o) => self.origins[t as usize].insert(r, o.clone()),
+                None => self.origins[t as usize].remove(&r),
+            };
+        }
         Ok(())
     }
 
@@ -214,6 +234,7 @@ impl<'a> Machine<'a> {
             .collect();
         for i in 0..self.p.body.len() {
             self.stmt = i;
+            self.origin_now = None;
             let s = &self.p.body[i];
             match s {
                 Stmt::Label(_) => {

@@ -4,8 +4,8 @@
 //! statement's sources, or capture a register after a statement.
 //!
 //! The work is split by concern: control flow in `exec`, per-thread statements in
-//! `thread`, collectives in `warp`, memory in [`crate::memory`], the test
-//! hook in `plant`. A run starts from the initial images of the launch's buffers (the
+//! `thread`, collectives in `warp`, memory in [`crate::memory`], the emulated compiler root
+//! causes in `emulate` ([`run_emulating`]), the test hook in `plant`. A run starts from the initial images of the launch's buffers (the
 //! inputs; the outputs zeroed) and ends with the final image of the output buffer.
 //!
 //! Programs that break the invariants of [`super`] (a read of an unwritten register, an
@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use super::exec::Machine;
 use super::{Inputs, Program, Reg};
-use crate::semantics::{Allowances, Expected};
+use crate::semantics::{Allowances, Deviation, Expected};
 
 pub use super::plant::Plant;
 
@@ -98,6 +98,20 @@ pub fn value_after(
     let mut v = std::mem::take(&mut m.captured);
     v.resize(m.threads as usize, None);
     Ok(v)
+}
+
+/// [`run`] under allowances that emulate known deviations
+/// ([`Allowances::emulating`](crate::semantics::Allowances::emulating)): each thread's output
+/// words and the emulated deviations that changed a value on the way (in triage order).
+pub fn run_emulating(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+) -> Result<(Vec<Expected>, Vec<Deviation>), InterpError> {
+    let mut m = Machine::new(p, inputs, allow, RunOptions::default())?;
+    m.run()?;
+    let out = m.outputs()?;
+    Ok((out, m.fired.iter().copied().collect()))
 }
 
 /// [`run`] with options; also gives the probed source values.

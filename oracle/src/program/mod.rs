@@ -35,6 +35,7 @@ use crate::isa::operand::OperandKind;
 use crate::isa::types::RegType;
 use crate::isa::{CvtType, Form, Instruction, Target};
 
+mod emulate;
 mod exec;
 pub mod glue;
 pub mod interp;

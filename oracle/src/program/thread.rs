@@ -22,7 +22,7 @@ use super::exec::{taint, Machine};
 use super::glue::{GlueOp, Src};
 use super::interp::InterpError;
 use super::launch::Buffer;
-use super::{plant, PredGuard, Reg, RegClass, Special};
+use super::{emulate, plant, PredGuard, Reg, RegClass, Special};
 use crate::isa::operand::{Imm, Operand, OperandKind, Role};
 use crate::isa::types::{RegType, Space};
 use crate::isa::{Form, Instruction, MovShape};
@@ -145,7 +145,7 @@ impl Machine<'_> {
         if self.opts.probe == Some((self.stmt, t)) {
             self.probed = vals.iter().enumerate().map(|(k, v)| (["a", "b", "c"][k].to_string(), v.clone())).collect();
         }
-        let result = if vals.iter().all(Expected::is_exact) {
+        let mut result = if vals.iter().all(Expected::is_exact) {
             let get = |k: usize| vals.get(k).map_or(0, |e| e.bits as u64);
             let op = plant::glue(self.opts.plant, g);
             Expected::exact(u128::from(op.eval(get(0), get(1), get(2) == 1)), width)
@@ -155,6 +155,10 @@ impl Machine<'_> {
             let a = vals.iter().find(|e| !e.is_exact()).map_or(Allowance::Undefined, taint);
             Expected::any(width, a)
         };
+        if self.emulating {
+            result = emulate::glue(self, t, g, &vals, result);
+            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: None });
+        }
         self.write(t, g.dst, result)
     }
 
@@ -171,7 +175,10 @@ impl Machine<'_> {
         if run == Some(false) {
             return Ok(());
         }
-        let results = match &inst.form {
+        if self.emulating {
+            self.origin_now = self.origin_of(t, inst);
+        }
+        let mut results = match &inst.form {
             Form::Ld(_) | Form::LdGlobalNc(_) => self.load(t, inst)?,
             Form::St(_) => return self.store(t, inst, run.is_none().then_some(why)),
             // Cache hints (§9.7.9.15): no effect on any value.
@@ -184,6 +191,9 @@ impl Machine<'_> {
             }
             _ => self.evaluate(t, inst)?,
         };
+        if self.emulating {
+            results = emulate::isa(self, t, inst, results)?;
+        }
         for (r, e) in results {
             if run.is_none() {
                 self.read(t, r)?;
@@ -471,8 +481,12 @@ impl Machine<'_> {
         let (base, offset) = self.address(&inst.operands[0], st.space)?;
         let eb = ety.bits();
         let mut values = Vec::new();
-        for e in elements(&inst.operands[1]) {
+        let elems = elements(&inst.operands[1]);
+        for e in &elems {
             values.push(self.source(t, e, eb)?);
+        }
+        if self.emulating {
+            values = emulate::stored(self, t, st, &elems, values);
         }
         let total = eb * values.len() as u32 / 8;
         let taint_all = unknown_guard.or(self.uncertain(t));

@@ -220,8 +220,8 @@ impl fmt::Display for Allowance {
     }
 }
 
-/// The set of allowances in force (all by default), and the known hardware deviations the
-/// oracle emulates for triage (none by default; see [`Deviation`]).
+/// The set of allowances in force (all by default), and the known deviations (hardware or
+/// compiler) the oracle emulates for triage (none by default; see [`Deviation`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Allowances {
     off: BTreeSet<Allowance>,
@@ -247,15 +247,23 @@ impl Allowances {
     pub fn allows(&self, a: Allowance) -> bool {
         !self.off.contains(&a)
     }
-    /// These allowances with the oracle emulating the hardware deviation `d` instead of the
+    /// These allowances with the oracle emulating the known deviation `d` instead of the
     /// spec's reading: for triage only (is a difference wholly `d`?), never for a verdict.
     pub fn emulating(mut self, d: Deviation) -> Self {
         self.emulated.insert(d);
         self
     }
-    /// Whether the oracle emulates the hardware deviation `d`.
+    /// Whether the oracle emulates the deviation `d`.
     pub fn emulates(&self, d: Deviation) -> bool {
         self.emulated.contains(&d)
+    }
+    /// These allowances emulating every deviation of `ds` (see [`Allowances::emulating`]).
+    pub fn emulating_all(self, ds: impl IntoIterator<Item = Deviation>) -> Self {
+        ds.into_iter().fold(self, Allowances::emulating)
+    }
+    /// The deviations emulated, in triage order.
+    pub fn emulated(&self) -> impl Iterator<Item = Deviation> + '_ {
+        self.emulated.iter().copied()
     }
 
     /// Every allowance on except those `names` switch off (as the command line's `--allow-off`

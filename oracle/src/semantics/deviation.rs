@@ -1,39 +1,151 @@
-//! Known hardware deviations from the spec: behaviours a GPU shows where the PTX ISA text says
-//! otherwise. Each is an open finding with its evidence in `corpus/findings/`, not an
-//! allowance: the oracle keeps the spec's reading, and nothing switches a deviation on for a
-//! verdict. Triage asks the oracle to *emulate* one ([`crate::semantics::Allowances::emulating`])
-//! to tell whether a difference is wholly explained by it; then the difference is that known
-//! finding (its input class names it), not a new one.
+//! Known deviations from the spec, each an *emulation* the oracle can switch on: a hardware
+//! deviation (behaviour a GPU shows where the PTX ISA text says otherwise) or a compiler root
+//! cause of `corpus/known/` (what ptxas makes of some instructions, stated as semantics). Each
+//! is an open finding with its evidence in `corpus/findings/`, not an allowance: the oracle
+//! keeps the spec's reading, and nothing switches a deviation on for a verdict. Triage asks the
+//! oracle to *emulate* some ([`crate::semantics::Allowances::emulating`]) to tell whether a
+//! difference is wholly explained by them: a difference is known only where the emulating
+//! oracle admits every differing word (or byte); then it is that known finding, not a new one.
+//! A `corpus/known/` entry names its emulation (`emulation = "NAME"`, [`Deviation::name`]).
 //!
-//! Invariant: emulating a deviation changes only the element operation its finding describes
-//! (for [`Deviation::ReduceAddF32KeepsSubnormals`], the f32 `.add` of bulk reductions, which
-//! tensor reductions share; [`Deviation::concerns`] names the forms the evidence covers).
+//! Invariants:
+//! - Emulating a deviation changes only the operations its finding describes
+//!   ([`Deviation::concerns`] for the memory-program one; for the register-program ones, the
+//!   instructions that `program::emulate` names for each, reading where the register a
+//!   consumer reads was written, moves looked through).
+//! - An emulation is exact (the value the GPU gives) unless [`Deviation::set_valued`]: then the
+//!   affected result is any value (the evidence shows no single value: it depends on the
+//!   assembly, or on a register nothing wrote).
+//! - The memory-program interpreter knows only [`Scope::Memory`] deviations, the register-program
+//!   interpreter only [`Scope::Program`] ones.
 
-/// A known hardware deviation from the spec.
+/// Which interpreter a deviation changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Memory programs (`fuzz --async`, conform's async rows): `memprog::interp`.
+    Memory,
+    /// Register programs (`fuzz`): `program::interp`.
+    Program,
+}
+
+/// A known deviation from the spec that the oracle can emulate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Deviation {
     /// `cp.reduce.async.bulk{.tensor}` `.add.f32` keeps subnormal inputs and results (IEEE
     /// addition), where §9.7.9.25.4.2 says the implementation flushes them to sign-preserving
     /// zero (H100, driver 580.159.04: `corpus/findings/reduce-add-f32-subnormals.md`).
     ReduceAddF32KeepsSubnormals,
+    /// Root cause A: an 8-bit `st` (`.b8/.u8/.s8`, any space) of a register written by a `cvt`
+    /// to a float type (`.f16 .bf16 .f32 .tf32 .f16x2 .bf16x2`, or a half of its result) stores
+    /// a float-to-integer conversion (`F2I.U8.F16.TRUNC` at -O0, a rounding one at -O3) instead
+    /// of the register's low byte (§9.7.9.10 Notes); a vector store with such an element
+    /// converts every element. Set-valued: the conversion differs by level and version, so each
+    /// byte is any value.
+    NarrowStoreOfFloatCvt,
+    /// Root cause B: a 64-bit `shl`/`shr` whose `.u32` amount register holds an f32-typed value
+    /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by `cvt.rzi.u32.f32` of it (the bit
+    /// pattern 1 shifts by 0), where §9.7.8.7 shifts by the amount's bits.
+    F32ShiftAmount,
+    /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
+    /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
+    /// that takes the other half from a register nothing wrote. Set-valued: any result.
+    Tf32OfPackedHalf,
+    /// Root cause E: `cvt.rzi.<int>.{f16,bf16}` of a register written by a `cvt` between `.f16`
+    /// and `.bf16` without a directed rounding (`.rn`, `.rz` or none; `.rp`/`.rm` are I): the two
+    /// are folded into one conversion of the first `cvt`'s source bits, read as the integer
+    /// `cvt`'s source type (a `.bf16` result read as `.f16`, and the reverse) and rounded as the
+    /// first `cvt` rounds (to nearest without a modifier): bf16 0x7bff through `cvt.f16.bf16`
+    /// converts as f16 65504, not as +inf.
+    Bf16ReadAsF16,
+    /// Root cause F: -O3 assumes `abs`/`neg` (`.s16/.s32/.s64`) cannot overflow. Of a result that
+    /// is the minimum (-2^(n-1), which `abs` and `neg` give back, §9.7.1.13/14): an unsigned
+    /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
+    /// reading it is folded (set-valued: any result).
+    NegationOverflow,
+    /// Root cause I: the fold of E where the first `cvt` rounds `.rp` (or `.rm`): the integer
+    /// conversion rounds toward +inf (or -inf), so a tiny positive value converts to 1 (a tiny
+    /// negative one to -1) instead of 0.
+    DirectedRoundingFoldedIntoInt,
+    /// Root cause L: `cvt.s64.u32` sign-extends (§9.7.9.21: an integer conversion extends by its
+    /// source type, so zero-extends here).
+    CvtS64U32SignExtends,
+    /// Root cause M: `and.b16` with an immediate mask of a register written by
+    /// `cvt.rz.f16.f32` gives the register unmasked (ptxas 13.0 -O3 drops the mask).
+    F16MaskDropped,
+    /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
+    /// register's 16 bits unchanged (the conversion is dropped).
+    CvtU8S8OfF16Dropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 1] = [Deviation::ReduceAddF32KeepsSubnormals];
+    pub const ALL: [Deviation; 10] = [
+        Deviation::ReduceAddF32KeepsSubnormals,
+        Deviation::NarrowStoreOfFloatCvt,
+        Deviation::F32ShiftAmount,
+        Deviation::Tf32OfPackedHalf,
+        Deviation::Bf16ReadAsF16,
+        Deviation::NegationOverflow,
+        Deviation::DirectedRoundingFoldedIntoInt,
+        Deviation::CvtS64U32SignExtends,
+        Deviation::F16MaskDropped,
+        Deviation::CvtU8S8OfF16Dropped,
+    ];
 
-    /// The input class a finding it explains carries (what `corpus/known/` entries match).
-    pub fn input_class(self) -> &'static str {
+    /// The deviations of one interpreter, in triage order.
+    pub fn of(scope: Scope) -> impl Iterator<Item = Deviation> {
+        Self::ALL.into_iter().filter(move |d| d.scope() == scope)
+    }
+
+    /// The name a `corpus/known/` entry gives it (`emulation = "NAME"`).
+    pub fn name(self) -> &'static str {
         match self {
-            Deviation::ReduceAddF32KeepsSubnormals => "f32-subnormal-add",
+            Deviation::ReduceAddF32KeepsSubnormals => "reduce-add-f32-keeps-subnormals",
+            Deviation::NarrowStoreOfFloatCvt => "narrow-store-of-float-cvt",
+            Deviation::F32ShiftAmount => "f32-shift-amount",
+            Deviation::Tf32OfPackedHalf => "tf32-of-packed-half",
+            Deviation::Bf16ReadAsF16 => "bf16-read-as-f16",
+            Deviation::NegationOverflow => "negation-overflow",
+            Deviation::DirectedRoundingFoldedIntoInt => "directed-rounding-folded-into-int",
+            Deviation::CvtS64U32SignExtends => "cvt-s64-u32-sign-extends",
+            Deviation::F16MaskDropped => "f16-mask-dropped",
+            Deviation::CvtU8S8OfF16Dropped => "cvt-u8-s8-of-f16-dropped",
         }
     }
 
-    /// Whether the instruction with opcode `opcode` is one the deviation concerns: for
-    /// [`Deviation::ReduceAddF32KeepsSubnormals`], `.add.f32` bulk reductions and the `.add`
-    /// tensor reductions (whose opcode carries no type; the emulation changes only their f32
-    /// elements). The evidence covers the non-tensor form, so the known entry matches only
-    /// that; a tensor reduction the emulation explains is reported under its own form.
+    /// The deviation called `name`.
+    pub fn from_name(name: &str) -> Option<Deviation> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Which interpreter it changes.
+    pub fn scope(self) -> Scope {
+        match self {
+            Deviation::ReduceAddF32KeepsSubnormals => Scope::Memory,
+            _ => Scope::Program,
+        }
+    }
+
+    /// Whether the emulation gives any value where the deviation applies (see the module docs).
+    pub fn set_valued(self) -> bool {
+        matches!(self, Deviation::NarrowStoreOfFloatCvt | Deviation::Tf32OfPackedHalf | Deviation::NegationOverflow)
+    }
+
+    /// The input class a finding it explains carries: for the memory-program deviation the class
+    /// its `corpus/known/` entry matches (`f32-subnormal-add`), for the others its name.
+    pub fn input_class(self) -> &'static str {
+        match self {
+            Deviation::ReduceAddF32KeepsSubnormals => "f32-subnormal-add",
+            d => d.name(),
+        }
+    }
+
+    /// Whether the instruction with opcode `opcode` is one the memory-program deviation
+    /// concerns: for [`Deviation::ReduceAddF32KeepsSubnormals`], `.add.f32` bulk reductions and
+    /// the `.add` tensor reductions (whose opcode carries no type; the emulation changes only
+    /// their f32 elements). The evidence covers the non-tensor form, so the known entry matches
+    /// only that; a tensor reduction the emulation explains is reported under its own form.
+    /// Register-program deviations concern no memory-program opcode.
     pub fn concerns(self, opcode: &str) -> bool {
         match self {
             Deviation::ReduceAddF32KeepsSubnormals => {
@@ -42,6 +154,7 @@ impl Deviation {
                     && opcode.contains(".add.")
                     && (tensor || opcode.ends_with(".f32"))
             }
+            _ => false,
         }
     }
 
@@ -49,6 +162,15 @@ impl Deviation {
     pub fn evidence(self) -> &'static str {
         match self {
             Deviation::ReduceAddF32KeepsSubnormals => "corpus/findings/reduce-add-f32-subnormals.md",
+            Deviation::NarrowStoreOfFloatCvt
+            | Deviation::F32ShiftAmount
+            | Deviation::Tf32OfPackedHalf
+            | Deviation::Bf16ReadAsF16
+            | Deviation::NegationOverflow => "corpus/findings/fuzz-h200/README.md",
+            Deviation::DirectedRoundingFoldedIntoInt => "corpus/findings/fuzz-h100/README.md",
+            Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
+                "corpus/findings/fuzz-h100-b/README.md"
+            }
         }
     }
 }
@@ -69,6 +191,12 @@ mod tests {
         for d in Deviation::ALL {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(d.evidence());
             assert!(path.is_file(), "{}", path.display());
+            assert_eq!(Deviation::from_name(d.name()), Some(d));
+            assert!(
+                d.scope() == Scope::Memory || !d.concerns("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32")
+            );
         }
+        assert_eq!(Deviation::of(Scope::Memory).collect::<Vec<_>>(), vec![Deviation::ReduceAddF32KeepsSubnormals]);
+        assert_eq!(Deviation::of(Scope::Program).count(), Deviation::ALL.len() - 1);
     }
 }

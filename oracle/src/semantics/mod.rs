@@ -17,5 +17,5 @@ pub mod reduce;
 pub mod shfl;
 
 pub use allowance::{Allowance, AllowanceError, Allowances};
-pub use deviation::Deviation;
+pub use deviation::{Deviation, Scope as DeviationScope};
 pub use expected::{Constraint, Expected, Free};

@@ -17,10 +17,18 @@
 //! backends = ["cuda:*"]                   # optional; list of globs
 //! ```
 //!
+//! A compiler root cause whose effect can be stated as semantics names its emulation beside its
+//! `[signature]`: `emulation = "narrow-store-of-float-cvt"` (or a list), an
+//! [`oracle::semantics::Deviation`] the program oracle implements once. Such an entry covers a
+//! finding only when the oracle emulating it gives every differing word of the finding (triage
+//! then gives the finding the deviation's input class, [`Deviation::input_class`]); its
+//! pattern's `class` and `backends` still scope it, while its `form` and `shape` only document
+//! the instances seen (they never decide).
+//!
 //! Invariants:
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
 //!   matches if any of its globs does. An omitted optional field matches anything; at least
-//!   one of `form` and `shape` must be given.
+//!   one of `form` and `shape` must be given, unless the entry names an `emulation`.
 //! - A shape pattern is steps separated by `→`: a glob that must match one whole element of
 //!   the signature's shape (`cvt.rn.f16.f32`), or the gap `…` (also written `...`) that
 //!   matches any number (≥ 0) of elements. Consecutive steps match consecutive elements (a
@@ -33,7 +41,8 @@
 //!   run with fewer backends still recognizes it.
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
-//!   both or neither of `id` and `[signature]` is an error naming the file, line and column.
+//!   both or neither of `id` and `[signature]`, an unknown emulation name or an emulation beside
+//!   an `id` is an error naming the file, line and column.
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
@@ -44,6 +53,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use oracle::program::slice::SHAPE_ARROW;
+use oracle::semantics::{Deviation, DeviationScope};
 
 use super::classify::INPUT_CLASSES;
 use super::signature::{FindingClass, Signature};
@@ -187,15 +197,34 @@ pub struct Known {
     pub evidence: String,
     /// An optional link (shown as text in reports, never fetched).
     pub link: Option<String>,
+    /// The emulations that decide whether it covers a finding (see the module docs); empty: its
+    /// rule decides.
+    pub emulations: Vec<Deviation>,
 }
 
 impl Known {
     /// Whether this known finding covers `sig` (whose key is `key`).
     fn covers(&self, sig: &Signature, key: &str) -> bool {
         match &self.rule {
+            _ if !self.emulations.is_empty() => self.covers_emulated(sig),
             KnownRule::Ids(ids) => ids.iter().any(|id| id == key),
             KnownRule::Pattern(p) => p.matches(sig),
         }
+    }
+
+    /// Whether an entry with emulations covers `sig`: the input class names one of them, and the
+    /// pattern's class and backends admit it.
+    fn covers_emulated(&self, sig: &Signature) -> bool {
+        let scoped = match &self.rule {
+            KnownRule::Pattern(p) => {
+                p.class.contains(&sig.class)
+                    && p.backends
+                        .as_ref()
+                        .is_none_or(|g| !sig.backends.is_empty() && sig.backends.iter().all(|b| any_glob(g, b)))
+            }
+            KnownRule::Ids(_) => false,
+        };
+        scoped && self.emulations.iter().any(|d| d.input_class() == sig.input_class)
     }
 }
 
@@ -249,6 +278,7 @@ struct RawKnown {
     reason: Spanned<String>,
     evidence: Spanned<String>,
     link: Option<String>,
+    emulation: Option<Spanned<Globs>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -347,8 +377,11 @@ impl KnownSet {
                 if class.is_empty() {
                     return Err(invalid(class_span, "`class` needs at least one class".into()));
                 }
-                if p.form.is_none() && p.shape.is_none() {
-                    return Err(invalid(span, "give `form` or `shape` (or both): nothing to match".into()));
+                if p.form.is_none() && p.shape.is_none() && raw.emulation.is_none() {
+                    return Err(invalid(
+                        span,
+                        "give `form` or `shape` (or both), or an `emulation`: nothing to match".into(),
+                    ));
                 }
                 let shape = p.shape.map(|g| globs(g, "shape")).transpose()?;
                 if let Some(bad) = shape.iter().flatten().find(|s| s.split(arrow()).any(|step| step.trim().is_empty()))
@@ -359,8 +392,8 @@ impl KnownSet {
                     return Err(invalid(span, format!("`shape` pattern `{bad}` is gaps only: it matches every shape")));
                 }
                 let form = p.form.map(|g| globs(g, "form")).transpose()?;
-                // An entry must narrow by form or shape: one that matches every finding of its
-                // class would hide every new bug as known.
+                // An entry must narrow by form or shape (or name an emulation, which decides):
+                // one that matches every finding of its class would hide every new bug as known.
                 let all_stars = |g: &String| g.chars().all(|c| c == '*');
                 let narrows = |g: &Option<Spanned<Globs>>| {
                     g.as_ref().is_some_and(|g| match g.get_ref() {
@@ -373,7 +406,12 @@ impl KnownSet {
                     !s.iter()
                         .any(|p| p.split(arrow()).map(str::trim).all(|step| is_gap(step) || all_stars(&step.into())))
                 });
-                if !form_narrows && !shape_narrows && ![&p.input_class, &p.how, &p.backends].into_iter().any(narrows) {
+                let emulated = raw.emulation.is_some();
+                if !emulated
+                    && !form_narrows
+                    && !shape_narrows
+                    && ![&p.input_class, &p.how, &p.backends].into_iter().any(narrows)
+                {
                     return Err(invalid(
                         span,
                         "this entry matches every finding of its class (its `form` and `shape` are only `*` or gaps, \
@@ -397,8 +435,33 @@ impl KnownSet {
                 return Err(invalid(0..0, "missing `id` or a `[signature]` table: nothing to match".into()))
             }
         };
+        let mut emulations = Vec::new();
+        if let Some(e) = raw.emulation {
+            let span = e.span();
+            if matches!(rule, KnownRule::Ids(_)) {
+                return Err(invalid(
+                    span,
+                    "an `emulation` needs a `[signature]` table (its class and backends), not an `id`".into(),
+                ));
+            }
+            for name in e.into_inner().into_vec() {
+                match Deviation::from_name(&name) {
+                    Some(d) if d.scope() == DeviationScope::Program => emulations.push(d),
+                    _ => {
+                        let valid: Vec<&str> = Deviation::of(DeviationScope::Program).map(Deviation::name).collect();
+                        return Err(invalid(
+                            span,
+                            format!("unknown emulation `{name}`; valid names: {}", valid.join(", ")),
+                        ));
+                    }
+                }
+            }
+            if emulations.is_empty() {
+                return Err(invalid(span, "`emulation` needs at least one name".into()));
+            }
+        }
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link })
+        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link, emulations })
     }
 
     /// The first known finding covering `sig`.
@@ -413,12 +476,19 @@ impl KnownSet {
     /// would find one for `sig` with such an input class.
     pub fn may_match(&self, sig: &Signature) -> bool {
         self.entries.iter().any(|k| match &k.rule {
+            _ if !k.emulations.is_empty() => k.covers_emulated(sig),
             KnownRule::Ids(ids) => INPUT_CLASSES.iter().any(|c| {
                 let with = Signature { input_class: (*c).to_string(), ..sig.clone() };
                 ids.contains(&with.key())
             }),
             KnownRule::Pattern(p) => p.matches_but_input_class(sig),
         })
+    }
+
+    /// Every register-program emulation some entry names, each once, in triage order: what
+    /// triage runs the emulating oracle with.
+    pub fn emulations(&self) -> Vec<Deviation> {
+        Deviation::ALL.into_iter().filter(|d| self.entries.iter().any(|k| k.emulations.contains(d))).collect()
     }
 
     /// The known finding named `name`.
@@ -610,6 +680,48 @@ mod tests {
         assert!(set.matches(&tf32).is_none() && set.may_match(&tf32));
         tf32.how = "sign".into();
         assert!(!set.may_match(&tf32));
+    }
+
+    /// An entry naming an emulation covers a finding by its input class (the emulation's), within
+    /// its class and backends, whatever its form or shape; a bad name is an error that lists the
+    /// valid ones.
+    #[test]
+    fn an_emulation_entry_covers_by_the_emulation_not_the_shape() {
+        let text = "reason = \"r\"\nevidence = \"e\"\nemulation = \"cvt-s64-u32-sign-extends\"\n\
+                    [signature]\nclass = [\"compiler\", \"hardware-spec\"]\nshape = \"cvt.s64.u32 → st.*\"\nbackends = [\"cuda:*\"]\n";
+        let k = KnownSet::parse_file(Path::new("l.toml"), text).unwrap();
+        assert_eq!(k.emulations, vec![Deviation::CvtS64U32SignExtends]);
+        let set = KnownSet { entries: vec![k] };
+        assert_eq!(set.emulations(), vec![Deviation::CvtS64U32SignExtends]);
+        let sig = |input: &str, shape: &str, b: &str| {
+            Signature::new(FindingClass::Compiler, "shl.b64", input, [b], "value").with_shape(shape)
+        };
+        let by = "cvt-s64-u32-sign-extends";
+        // Another chain: still covered; the documented shape without the emulation: not.
+        assert!(set
+            .matches(&sig(by, "ld.global.u32 → cvt.s64.u32 → shl.b64 → mov.b64 → st.global.b16", "cuda:jit"))
+            .is_some());
+        assert!(set.may_match(&sig(by, "", "cuda:ptxas-O3")));
+        assert!(set.matches(&sig("int", "cvt.s64.u32 → st.global.b64", "cuda:jit")).is_none());
+        // Out of its backends, or another class: not covered.
+        assert!(set.matches(&sig(by, "", "oracle-worker")).is_none());
+        let mut crash = sig(by, "", "cuda:jit");
+        crash.class = FindingClass::Crash;
+        assert!(set.matches(&crash).is_none());
+        // Without form or shape an emulation entry is valid.
+        let bare =
+            "reason = \"r\"\nevidence = \"e\"\nemulation = [\"f16-mask-dropped\"]\n[signature]\nclass = \"compiler\"\n";
+        assert!(KnownSet::parse_file(Path::new("m.toml"), bare).is_ok());
+        let (line, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"bogus\"\n[signature]\nclass = \"compiler\"\n");
+        assert_eq!(line, 3, "{msg}");
+        assert!(
+            msg.contains("bogus") && msg.contains("narrow-store-of-float-cvt") && !msg.contains("reduce-add"),
+            "{msg}"
+        );
+        let (_, _, msg) =
+            error_of("reason = \"r\"\nevidence = \"e\"\nemulation = \"f16-mask-dropped\"\nid = \"0123456789abcdef\"\n");
+        assert!(msg.contains("`[signature]`"), "{msg}");
     }
 
     fn error_of(text: &str) -> (usize, usize, String) {

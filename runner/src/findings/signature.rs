@@ -41,17 +41,23 @@ pub enum FindingClass {
     /// deterministic; the form is the SASS instruction that reads (`CCTL.IVALL`), `how` what
     /// the never-written registers are to it (`guard`, `descriptor`, `address`, `source`).
     UnwrittenRegister,
+    /// A difference that did not show again when its program ran alone, and whose words changed
+    /// between runs of it on its own backend (the campaign's batch and the runs alone): the
+    /// result depends on something other than the program and its inputs (a register nothing
+    /// wrote, say). Grouped apart, never a new compiler bug; the message lists the words seen.
+    NonDeterministic,
 }
 
 impl FindingClass {
     /// Every class, in report order.
-    pub const ALL: [FindingClass; 6] = [
+    pub const ALL: [FindingClass; 7] = [
         FindingClass::OracleDefect,
         FindingClass::Crash,
         FindingClass::Compiler,
         FindingClass::UnwrittenRegister,
         FindingClass::HardwareSpec,
         FindingClass::AssemblerRejection,
+        FindingClass::NonDeterministic,
     ];
 
     /// The kebab-case name used in JSON, TOML and reports.
@@ -63,6 +69,7 @@ impl FindingClass {
             FindingClass::AssemblerRejection => "assembler-rejection",
             FindingClass::OracleDefect => "oracle-defect",
             FindingClass::UnwrittenRegister => "unwritten-register",
+            FindingClass::NonDeterministic => "non-deterministic",
         }
     }
 

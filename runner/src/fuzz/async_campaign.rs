@@ -48,7 +48,7 @@ use generator::async_programs::{generate_seeded, seeded_switches, AsyncConfig};
 use oracle::isa::{Family, Instruction, Target};
 use oracle::memory::Region;
 use oracle::memprog::{MemProgram, MemSource};
-use oracle::semantics::{Allowances, Deviation};
+use oracle::semantics::{Allowances, Deviation, DeviationScope};
 
 use serde::{Deserialize, Serialize};
 
@@ -213,7 +213,7 @@ fn symptom(
             let buffer = name(first.buffer);
             let message =
                 format!("{} known bytes differ; the first in `{buffer}` at byte {}", diffs.len(), first.offset);
-            let deviation = Deviation::ALL.into_iter().find(|&d| {
+            let deviation = Deviation::of(DeviationScope::Memory).find(|&d| {
                 oracle_read(p, &allow.clone().emulating(d))
                     .is_ok_and(|e| compare(&e.iter().collect::<Vec<_>>(), got).is_empty())
             });

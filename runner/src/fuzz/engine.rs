@@ -5,7 +5,9 @@
 //! assembly, so beside the backends' run of the batch before; its reads of never-written
 //! registers are attributed to programs by kernel name, [`ProgramResult::sass`]) and the
 //! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each),
-//! narrowing a failure down to single programs by halving the batch.
+//! narrowing a failure down to single programs by halving the batch; then, on every program
+//! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
+//! ([`ProgramResult::emulated`]), so that triage can tell the words they explain.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls.
 //!
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 use oracle::isa::Target;
 use oracle::program::interp::{self, InterpError, Plant, RunOptions};
 use oracle::program::{text, Inputs, Program};
-use oracle::semantics::{Allowances, Expected};
+use oracle::semantics::{Allowances, Deviation, Expected};
 
 use super::assemble::{assemble, Assembled};
 pub use crate::backend::Failure;
@@ -103,6 +105,18 @@ pub struct ProgramResult {
     /// The SASS check of its kernel in each assembly checked ([`SASS_LEVEL`]; empty when the
     /// engine has no checker).
     pub sass: Vec<SassCheck>,
+    /// The oracle emulating the engine's known root causes ([`Engine::emulate`]), run when some
+    /// backend's words differ from `expected` (`None` otherwise, or when it refused the program).
+    pub emulated: Option<Emulated>,
+}
+
+/// What the oracle emulating known root causes gives for one program.
+#[derive(Clone, Debug)]
+pub struct Emulated {
+    /// Each thread's output words under the emulations.
+    pub expected: Vec<Expected>,
+    /// The emulations that changed a value, in triage order.
+    pub fired: Vec<Deviation>,
 }
 
 /// The SASS check of one program's kernel in one assembly.
@@ -138,6 +152,9 @@ pub struct Engine {
     pub gpu_unavailable: Option<String>,
     /// The SASS check of each [`SASS_LEVEL`] module (`None`: off, the default).
     pub sass: Option<Checker>,
+    /// The known root causes to emulate on every program some backend disagrees on (those
+    /// `corpus/known/` names, [`crate::findings::KnownSet::emulations`]; empty: none, the default).
+    pub emulate: Vec<Deviation>,
 }
 
 impl Engine {
@@ -162,6 +179,7 @@ impl Engine {
             unavailable,
             gpu_unavailable: registry.context().gpu_unavailable(),
             sass: None,
+            emulate: Vec::new(),
         })
     }
 
@@ -261,7 +279,29 @@ impl Engine {
                 let _ = std::fs::remove_file(c);
             }
         }
+        self.emulate_differing(programs, inputs, &mut results);
         results
+    }
+
+    /// Runs the oracle emulating [`Engine::emulate`] on every program whose words some backend
+    /// gives differently from the oracle (all cores), so that triage can tell which differing
+    /// words the known root causes explain.
+    fn emulate_differing(&self, programs: &[Program], inputs: &[Inputs], results: &mut [ProgramResult]) {
+        use rayon::prelude::*;
+        if self.emulate.is_empty() {
+            return;
+        }
+        let allow = self.allow.clone().emulating_all(self.emulate.iter().copied());
+        results.par_iter_mut().enumerate().for_each(|(i, r)| {
+            let differs = r.expected.as_ref().is_ok_and(|e| {
+                crate::diff::program::compare(programs[i].outputs, e, &r.observed).disagreement().is_some()
+            });
+            if differs {
+                r.emulated = interp::run_emulating(&programs[i], &inputs[i], &allow)
+                    .ok()
+                    .map(|(expected, fired)| Emulated { expected, fired });
+            }
+        });
     }
 }
 
@@ -385,7 +425,13 @@ impl Preparer {
         add_stage(&mut stages, "oracle", oracle);
         let mut results: Vec<ProgramResult> = expected
             .into_iter()
-            .map(|e| ProgramResult { expected: e, observed: Vec::new(), failures: Vec::new(), sass: Vec::new() })
+            .map(|e| ProgramResult {
+                expected: e,
+                observed: Vec::new(),
+                failures: Vec::new(),
+                sass: Vec::new(),
+                emulated: None,
+            })
             .collect();
         let valid: Vec<usize> = (0..programs.len()).filter(|&i| results[i].expected.is_ok()).collect();
         let arch = self.target.name();

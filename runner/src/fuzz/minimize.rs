@@ -13,7 +13,10 @@
 //! - With minimization off, the case comes back unchanged and no predicate call is made; with
 //!   it on, the predicate holds for the returned case (the reducer keeps only candidates it
 //!   accepted), unless it did not hold for the starting case: then the case comes back as it
-//!   is, marked `reproduced: Some(false)`, and is packaged from its batch's results.
+//!   is, marked `reproduced: Some(false)`, and is packaged from its batch's results; a word
+//!   difference of a register program is then run alone [`RERUNS`] times more and classed
+//!   non-deterministic when a disagreeing backend's words changed between runs
+//!   ([`words_seen_to_change`]).
 //! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
 //! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
 //!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
@@ -95,6 +98,55 @@ pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&[(Pr
     }
 }
 
+/// Runs alone of a case that did not show its difference again, to tell a non-deterministic
+/// one ([`FindingClass::NonDeterministic`]).
+pub const RERUNS: usize = 3;
+
+/// For a word difference that did not show again alone: runs the program alone [`RERUNS`]
+/// times more on every backend, and when a disagreeing backend's words change between its runs
+/// (the batch's included), gives the words seen, per word that changed (at most eight lines).
+/// `None`: the words never changed (or the finding is not a word difference).
+pub fn words_seen_to_change(engine: &mut Engine, job: &Job) -> Option<String> {
+    job.raw.disagreement.as_ref()?;
+    let mut runs: Vec<Vec<crate::diff::program::Observed>> = vec![job.result.observed.clone()];
+    for _ in 0..RERUNS {
+        let r = engine.run(std::slice::from_ref(&job.program), std::slice::from_ref(&job.inputs), "again");
+        runs.push(r.into_iter().next().map(|r| r.observed).unwrap_or_default());
+    }
+    let per = job.program.outputs.max(1) as usize;
+    let mut lines = Vec::new();
+    for b in &job.raw.backends {
+        let seen: Vec<&[u32]> =
+            runs.iter().filter_map(|run| run.iter().find(|o| &o.backend == b)).map(|o| o.words.as_slice()).collect();
+        let len = seen.iter().map(|w| w.len()).max().unwrap_or(0);
+        for i in 0..len {
+            let words: Vec<Option<u32>> = seen.iter().map(|w| w.get(i).copied()).collect();
+            if words.iter().all(|w| *w == words[0]) {
+                continue;
+            }
+            let text: Vec<String> =
+                words.iter().map(|w| w.map_or("missing".into(), |w| format!("{w:#010x}"))).collect();
+            lines.push(format!(
+                "thread {} word {}, {b}: {} (the batch's run, then alone)",
+                i / per,
+                i % per,
+                text.join(", ")
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    let more = lines.len().saturating_sub(8);
+    lines.truncate(8);
+    let mut out =
+        format!("did not show again alone; the words changed between {} runs:\n{}", runs.len(), lines.join("\n"));
+    if more > 0 {
+        out.push_str(&format!("\n… and {more} more words"));
+    }
+    Some(out)
+}
+
 /// A raw finding to minimize, with the program that showed it.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -162,6 +214,18 @@ pub trait Case: Send + 'static {
     /// The case packaged as it is, from its own results (no run): the finding and its case
     /// file text.
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String);
+    /// The case packaged as it is when the oracle emulating known root causes gives its words
+    /// and an entry of `known` naming an emulation that fired covers it (its input class the
+    /// emulation's); `None` otherwise, and for kinds of case without emulations.
+    fn known_by_emulation(
+        &self,
+        known: &KnownSet,
+        allow: &Allowances,
+        env: &[(String, String)],
+    ) -> Option<(Finding, String)> {
+        let _ = (known, allow, env);
+        None
+    }
     /// Reduces the case on `runner` within `budget` while it shows its finding, and packages
     /// the result. A case that did not show its finding again comes back as it is, marked
     /// `reproduced: Some(false)`.
@@ -219,6 +283,25 @@ impl Case for Job {
         package_as_is(self, allow, env)
     }
 
+    fn known_by_emulation(
+        &self,
+        known: &KnownSet,
+        allow: &Allowances,
+        env: &[(String, String)],
+    ) -> Option<(Finding, String)> {
+        if self.raw.explained.is_empty() {
+            return None;
+        }
+        let (finding, case) = package_as_is(self, allow, env);
+        let signature = self
+            .raw
+            .explained
+            .iter()
+            .map(|&d| package::with_emulation(&finding.signature, d))
+            .find(|s| known.matches(s).is_some())?;
+        Some((Finding { signature, ..finding }, case))
+    }
+
     fn reduce(&self, r: &mut Reducer, budget: Budget, env: &[(String, String)]) -> Reduction {
         let engine = &mut r.engine;
         engine.sass = r.checker.clone().filter(|_| self.raw.class == FindingClass::UnwrittenRegister);
@@ -226,9 +309,14 @@ impl Case for Job {
         let m = stage(&self.program, &self.inputs, Some(budget), max_batch(self.raw.class), still_shows(engine, &pre));
         let (calls, runs, refused) = (m.reduced.calls as u64, m.reduced.runs as u64, m.reduced.refused as u64);
         let (finding, case) = if m.reduced.reproduced == Some(false) {
-            // Not shown again alone: the batch's results are the evidence.
+            // Not shown again alone: the batch's results are the evidence, and runs alone whose
+            // words change make it non-deterministic.
             let (mut f, c) = package_as_is(self, &engine.allow, env);
             f.reproduced = Some(false);
+            if let Some(seen) = words_seen_to_change(engine, self) {
+                f.signature.class = FindingClass::NonDeterministic;
+                f.message = Some(seen);
+            }
             (f, c)
         } else {
             let reduced = &m.reduced;

@@ -663,6 +663,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
     engine::require_available(!o.backends.is_empty(), &engine)?;
+    // The root causes corpus/known/ states as semantics: emulated on every differing program.
+    engine.emulate = known.emulations();
     for b in engine.backend_names() {
         if !state.backends.contains(&b) {
             state.backends.push(b);
@@ -705,6 +707,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let reg = Registry::new(Settings { workers: Some(1), ..registry.context().settings.clone() });
         let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
         e.sass = engine.sass.clone();
+        e.emulate = engine.emulate.clone();
         let budget = Budget { calls: o.minimize_calls };
         let allow = e.allow.clone();
         Some(minimize::Minimizer::start(

@@ -4,16 +4,19 @@
 //! the implicated instruction form, the class of its input and the shape of the disagreement
 //! (the opcodes of the first wrong word's data path, [`oracle::program::slice::data_path`]) — the
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
-//! as a [`Finding`] with its case file. Runs nothing: both the minimization stage
+//! as a [`Finding`] with its case file. Where the oracle emulating known root causes ran
+//! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
+//! findings (a word is explained only if the emulation gives or admits it for that backend).
+//! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it.
 
 use generator::minimize::Reduced;
 use oracle::isa::{Family, Form};
 use oracle::program::{interp, slice, text, Program, Stmt};
-use oracle::semantics::Allowances;
+use oracle::semantics::{Allowances, Deviation, Expected};
 
 use super::engine::{Failure, ProgramResult, SassCheck};
-use crate::diff::program::{compare_result, ProgramEvidence};
+use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
 use crate::findings::{versions, Finding, FindingClass, Signature};
@@ -34,17 +37,75 @@ pub struct Raw {
     /// The implicated form when the finding itself names it (the SASS instruction of an
     /// unwritten-register finding, `CCTL.IVALL`); otherwise it is read off the program.
     pub form: Option<String>,
+    /// For words the oracle emulating known root causes gives exactly (or admits): the
+    /// emulations that fired, in triage order; empty for every other finding.
+    pub explained: Vec<Deviation>,
 }
 
 impl Raw {
     /// What must stay the same while minimizing (and de-duplicates before minimizing): class,
-    /// backends, how, and the form when the finding names it.
+    /// backends, how, the form when the finding names it, and the emulations that explain it.
     pub fn pre_signature(&self) -> String {
-        let pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
-        match &self.form {
-            Some(f) => format!("{pre}|{f}"),
-            None => pre,
+        let mut pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
+        if let Some(f) = &self.form {
+            pre = format!("{pre}|{f}");
         }
+        if !self.explained.is_empty() {
+            let names: Vec<&str> = self.explained.iter().map(|d| d.name()).collect();
+            pre = format!("{pre}|emulated:{}", names.join("+"));
+        }
+        pre
+    }
+}
+
+/// The observed words split by what explains them: a copy of `observed` in which every word
+/// the emulating oracle (`emulated`) admits but the oracle (`plain`) does not is replaced by
+/// the oracle's word (what is left differs unexplained), and a copy in which every other
+/// differing word is replaced (what is left is explained). A missing word is unexplained.
+fn split_explained(
+    outputs: u32,
+    plain: &[Expected],
+    emulated: &[Expected],
+    observed: &[Observed],
+) -> (Vec<Observed>, Vec<Observed>) {
+    let (mut unexplained, mut explained) = (observed.to_vec(), observed.to_vec());
+    let per = outputs as usize;
+    for (k, o) in observed.iter().enumerate() {
+        for (t, (e, em)) in plain.iter().zip(emulated).enumerate() {
+            for w in 0..outputs {
+                let i = t * per + w as usize;
+                let (spec, emu) = (e.field(32 * w, 32), em.field(32 * w, 32));
+                let Some(&a) = o.words.get(i) else { continue };
+                if spec.matches(u128::from(a)) {
+                    continue;
+                }
+                let copy = if emu.matches(u128::from(a)) { &mut unexplained } else { &mut explained };
+                copy[k].words[i] = spec.bits as u32;
+            }
+        }
+    }
+    (unexplained, explained)
+}
+
+/// The raw finding of a disagreement's evidence `d`, explained by the emulations `explained`
+/// (empty: unexplained).
+fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
+    let message = (!explained.is_empty()).then(|| {
+        let names: Vec<&str> = explained.iter().map(|d| d.name()).collect();
+        format!(
+            "the oracle emulating the known root cause {} gives every differing word of {}",
+            names.join(" + "),
+            d.backends.join(", ")
+        )
+    });
+    Raw {
+        class: if d.split { FindingClass::Compiler } else { FindingClass::HardwareSpec },
+        backends: d.backends.clone(),
+        how: d.how.clone(),
+        message,
+        disagreement: Some(d),
+        form: None,
+        explained,
     }
 }
 
@@ -83,6 +144,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 message: Some(message.clone()),
                 disagreement: None,
                 form: None,
+                explained: Vec::new(),
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -91,6 +153,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 message: Some(message.clone()),
                 disagreement: None,
                 form: None,
+                explained: Vec::new(),
             },
         });
     }
@@ -112,19 +175,26 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
             message: Some(sass_message(&checks, &key)),
             disagreement: None,
             form: Some(mnemonic),
+            explained: Vec::new(),
         });
     }
     // A refused program or one no backend ran is not comparable: its failures above are all
     // there is to report.
+    // With the emulating oracle's words: the differing words it explains are one finding (known
+    // if an entry of corpus/known/ names an emulation that fired), the others another.
     if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
-        out.push(Raw {
-            class: if d.split { FindingClass::Compiler } else { FindingClass::HardwareSpec },
-            backends: d.backends.clone(),
-            how: d.how.clone(),
-            message: None,
-            disagreement: Some(d),
-            form: None,
-        });
+        match (&r.expected, &r.emulated) {
+            (Ok(plain), Some(em)) => {
+                let (unexplained, explained) = split_explained(p.outputs, plain, &em.expected, &r.observed);
+                if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
+                    out.push(disagreement(x, em.fired.clone()));
+                }
+                if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
+                    out.push(disagreement(rest, Vec::new()));
+                }
+            }
+            _ => out.push(disagreement(d, Vec::new())),
+        }
     }
     out
 }
@@ -149,7 +219,10 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
     let imp = if this.form.is_some() { None } else { implicated(p) };
     let form_name = this.form.clone().or_else(|| imp.as_ref().map(|(_, n)| n.clone())).unwrap_or("program".into());
     let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
-    let sig = Signature::new(this.class, form_name, "", this.backends.clone(), this.how.clone()).with_shape(shape);
+    // A finding the emulations explain carries the first one's input class (what its known
+    // entry matches); triage tries the others (`with_emulation`).
+    let input = this.explained.first().map_or("", |d| d.input_class());
+    let sig = Signature::new(this.class, form_name, input, this.backends.clone(), this.how.clone()).with_shape(shape);
     (sig, imp.map(|(k, _)| k))
 }
 
@@ -158,6 +231,11 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
 /// whether the input class is worth a run).
 pub fn quick_signature(raw: &Raw, p: &Program) -> Signature {
     signature_without_input(raw, p).0
+}
+
+/// `sig` of a finding explained by emulations, with the input class of emulation `d`.
+pub fn with_emulation(sig: &Signature, d: Deviation) -> Signature {
+    Signature { input_class: d.input_class().to_string(), ..sig.clone() }
 }
 
 /// Everything about one case that triage packages: the program as generated, the case after
@@ -189,6 +267,7 @@ pub fn package(
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
     let (mut sig, imp) = signature_without_input(&this, mp);
     sig.input_class = match (imp, &this.disagreement) {
+        _ if !this.explained.is_empty() => sig.input_class,
         (Some(k), Some(d)) => {
             let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),
@@ -247,6 +326,7 @@ mod tests {
             observed: Vec::new(),
             failures: Vec::new(),
             sass: vec![flagged, clean],
+            emulated: None,
         };
         (p, i, result)
     }
@@ -279,6 +359,72 @@ mod tests {
         // Only the checked assemblies took part: the clean 12.8 is right.
         assert_eq!(f.versions.as_deref(), Some("right in 12.8, wrong in 13.5: regressed in 13.5"));
         assert!(f.mismatches.is_empty() && text.contains("// ptxdiff-inputs"));
+    }
+
+    /// A program with a known root cause (L: cvt.s64.u32 sign-extends, word 0) and another bug
+    /// (xor computed as or, word 2), run by an -O3 that has both and a right -O0: one finding the emulating
+    /// oracle explains, known by the entry naming L, and one it does not, new.
+    #[test]
+    fn a_known_emulation_and_another_bug_in_one_program_are_one_known_and_one_new_finding() {
+        use crate::findings::{FindingStore, Recorded, RunMeta};
+        use oracle::program::interp::{self, Plant, RunOptions};
+        use oracle::semantics::Deviation;
+        let inputs: String = (0..32).map(|t| format!("// t{t}: 8000{t:04x} 000000ff 0000000f 00000000\n")).collect();
+        let (p, i) = parse_case(&format!(
+            "// ptxdiff-program name=k target=sm_90@9.0 threads=32 inputs=4 outputs=4 shared=0\n// begin body\n\
+             ld.global.u32 %r0, [%in];\nld.global.u32 %r1, [%in+4];\nld.global.u32 %r2, [%in+8];\n\
+             cvt.s64.u32 %d0, %r0;\nshl.b64 %d1, %d0, 4;\nmov.b64 {{%r3, %r4}}, %d1;\nst.global.b32 [%out+4], %r4;\n\
+             xor.b32 %r5, %r1, %r2;\nadd.u32 %r6, %r5, 1;\nst.global.b32 [%out+8], %r6;\n// end body\n// ptxdiff-inputs\n{inputs}"
+        ))
+        .unwrap();
+        let allow = Allowances::all();
+        let expected = interp::run(&p, &i, &allow).unwrap();
+        // -O0 is right; -O3 has L and the xor bug.
+        let buggy = allow.clone().emulating(Deviation::CvtS64U32SignExtends);
+        let (out, _) =
+            interp::run_with(&p, &i, &buggy, RunOptions { plant: Some(Plant::XorAsOr), ..Default::default() }).unwrap();
+        let words_of = |out: &[Expected]| -> Vec<u32> {
+            out.iter().flat_map(|e| (0..4).map(move |w| (e.bits >> (32 * w)) as u32)).collect()
+        };
+        let (words, right) = (words_of(&out), words_of(&expected));
+        let (emulated, fired) = interp::run_emulating(&p, &i, &buggy).unwrap();
+        assert_eq!(fired, vec![Deviation::CvtS64U32SignExtends]);
+        let result = ProgramResult {
+            expected: Ok(expected),
+            observed: vec![
+                Observed { backend: "cuda:ptxas-O0".into(), words: right },
+                Observed { backend: "cuda:ptxas-O3".into(), words },
+            ],
+            failures: Vec::new(),
+            sass: Vec::new(),
+            emulated: Some(super::super::engine::Emulated { expected: emulated, fired }),
+        };
+        let raws = raw_findings(&p, &result);
+        assert_eq!(raws.len(), 2, "{raws:#?}");
+        let (known, new) = (&raws[0], &raws[1]);
+        assert_eq!(known.explained, vec![Deviation::CvtS64U32SignExtends]);
+        assert!(known.disagreement.as_ref().unwrap().mismatches.iter().all(|m| m.word == 1), "{known:#?}");
+        assert!(new.explained.is_empty());
+        assert!(new.disagreement.as_ref().unwrap().mismatches.iter().all(|m| m.word == 2), "{new:#?}");
+        assert!(known.pre_signature().ends_with("|emulated:cvt-s64-u32-sign-extends"));
+        // Recorded against corpus/known/: the one known by its emulation, the other new.
+        let root = crate::paths::repo_root().expect("the repository");
+        let dir = tempfile::tempdir().unwrap();
+        let mut store =
+            FindingStore::create(dir.path(), RunMeta::default(), KnownSet::load(&root.join("corpus/known")).unwrap())
+                .unwrap();
+        let reduced = Reduced::unchanged(&p, &i);
+        let case = Case { original: &p, reduced: &reduced, result: &result };
+        let (k, _) = package(known, &case, &allow, 0.0, &[]);
+        assert_eq!(k.signature.input_class, "cvt-s64-u32-sign-extends");
+        assert_eq!(store.record(k, "").unwrap(), Recorded::Known("fuzz-h100-l-cvt-s64-u32-sign-extends".into()));
+        let (n, text) = package(new, &case, &allow, 0.0, &[]);
+        assert_eq!(n.signature.form, "add.u32");
+        assert_eq!(store.record(n, &text).unwrap(), Recorded::New);
+        // Without the emulating oracle's words both words are one finding, known by no entry.
+        let plain = ProgramResult { emulated: None, ..result };
+        let raws = raw_findings(&p, &plain);
+        assert_eq!((raws.len(), raws[0].explained.len()), (1, 0));
     }
 
     #[test]

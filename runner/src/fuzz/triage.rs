@@ -4,7 +4,10 @@
 //! minimization is its own stage ([`super::minimize`]), and the campaign hands triage the
 //! results of the final run.
 //!
-//! The campaign triages cheaply before it minimizes: a raw finding is packaged as it is
+//! The campaign triages cheaply before it minimizes: a raw finding of words the oracle
+//! emulating known root causes gives (a register program's
+//! [`super::package::Raw::explained`]) is known when an entry naming an emulation that fired
+//! covers it ([`super::minimize::Case::known_by_emulation`]); otherwise it is packaged as it is
 //! (unminimized, from the batch's own results) and, when that signature — its shape
 //! especially — matches `corpus/known/`, counted as known and never minimized
 //! ([`TriageCounts`] says how often each way out was taken).
@@ -17,7 +20,7 @@ use super::adapt::Outcome as Worth;
 use super::engine::StageTime;
 use super::minimize::{Case, Done, Minimizer};
 use super::MINIMIZE_PER_KIND;
-use crate::findings::{Finding, FindingStore, Recorded, StoreError};
+use crate::findings::{Finding, FindingClass, FindingStore, Recorded, StoreError};
 
 /// What triage did with the raw findings of a campaign (cumulative over its sessions). A field
 /// missing from a saved campaign (written by an older build) reads as 0.
@@ -26,7 +29,12 @@ use crate::findings::{Finding, FindingStore, Recorded, StoreError};
 pub struct TriageCounts {
     /// Raw findings seen (every disagreement, crash or rejection of a program).
     pub raw: u64,
-    /// Counted as known from their unminimized signature: never minimized.
+    /// Counted as known because the oracle emulating a known root cause gives every differing
+    /// word ([`oracle::semantics::Deviation`]; the emulation of a `corpus/known/` entry): never
+    /// minimized.
+    pub known_by_emulation: u64,
+    /// Counted as known from their unminimized signature (an entry's shape or form; no
+    /// emulation): never minimized.
     pub known_before_minimization: u64,
     /// Of a kind (class, backends, how) already minimized often enough in the campaign:
     /// counted under the first finding of that kind, not minimized.
@@ -38,6 +46,9 @@ pub struct TriageCounts {
     /// Of those minimized, how many did not show the finding again when run alone (stored as
     /// generated; [`crate::findings::Finding::reproduced`]).
     pub not_reproduced: u64,
+    /// Of those not shown again, how many gave other words when run again alone
+    /// ([`crate::findings::FindingClass::NonDeterministic`]): never a new compiler bug.
+    pub non_deterministic: u64,
     /// Predicate calls the reductions made, counted as one candidate at a time would make them
     /// (the candidates a batch runs after an accepted one come on top).
     pub minimization_calls: u64,
@@ -59,11 +70,13 @@ impl TriageCounts {
     pub fn add(&mut self, other: &TriageCounts) {
         let pairs = [
             (&mut self.raw, other.raw),
+            (&mut self.known_by_emulation, other.known_by_emulation),
             (&mut self.known_before_minimization, other.known_before_minimization),
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.queued, other.queued),
             (&mut self.minimized, other.minimized),
             (&mut self.not_reproduced, other.not_reproduced),
+            (&mut self.non_deterministic, other.non_deterministic),
             (&mut self.minimization_calls, other.minimization_calls),
             (&mut self.minimization_runs, other.minimization_runs),
             (&mut self.minimization_refused, other.minimization_refused),
@@ -89,7 +102,8 @@ impl TriageCounts {
                 out.push_str(&format!("  {n:>6}  {text}\n"));
             }
         };
-        line(self.known_before_minimization, "known already as found: counted, not minimized".into());
+        line(self.known_by_emulation, "known: the emulated root cause gives every differing word".into());
+        line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
         let redone = if self.not_reproduced > 0 {
             format!("; {} did not show again alone", self.not_reproduced)
@@ -103,6 +117,7 @@ impl TriageCounts {
                 self.minimization_calls, self.minimization_runs, self.minimization_refused
             ),
         );
+        line(self.non_deterministic, "of those, non-deterministic (other words when run again alone)".into());
         let reasons: Vec<String> = [
             (self.queue_full, "the minimizer was busy"),
             (self.unminimized_at_end, "the time ran out"),
@@ -215,6 +230,12 @@ impl Triage {
     ) -> Result<Worth, StoreError> {
         self.counts.raw += 1;
         let pre = job.pre_signature();
+        // Words the oracle emulating a known root cause gives: known if an entry names an
+        // emulation that fired (and its class and backends admit the finding).
+        if let Some((finding, case)) = job.known_by_emulation(store.known(), allow, env) {
+            self.counts.known_by_emulation += 1;
+            return self.record(store, finding, &case);
+        }
         // The input class needs a run of the oracle: only when an entry could match otherwise.
         let mut packaged_early = None;
         if job.may_be_known(store.known()) {
@@ -291,6 +312,9 @@ impl Triage {
             if d.finding.reproduced == Some(false) {
                 self.counts.not_reproduced += 1;
             }
+            if d.finding.signature.class == FindingClass::NonDeterministic {
+                self.counts.non_deterministic += 1;
+            }
         } else {
             self.counts.unminimized_at_end += 1;
         }
@@ -333,12 +357,14 @@ mod tests {
             "triage: no raw findings (no disagreement, crash or rejection)\n"
         );
         let c = TriageCounts {
-            raw: 12,
+            raw: 14,
+            known_by_emulation: 2,
             known_before_minimization: 3,
             repeated_kind: 4,
             queued: 5,
             minimized: 4,
             not_reproduced: 1,
+            non_deterministic: 1,
             minimization_calls: 120,
             minimization_runs: 40,
             minimization_refused: 2,
@@ -350,10 +376,12 @@ mod tests {
         assert!(r.lines().all(|l| l.chars().count() <= 100), "{r}");
         assert_eq!(
             r,
-            "triage of 12 raw findings (disagreements, crashes, rejections):\n\
-             \x20      3  known already as found: counted, not minimized\n\
+            "triage of 14 raw findings (disagreements, crashes, rejections):\n\
+             \x20      2  known: the emulated root cause gives every differing word\n\
+             \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
+             \x20      1  of those, non-deterministic (other words when run again alone)\n\
              \x20      1  stored unminimized (1 as the minimizer was busy)\n"
         );
     }

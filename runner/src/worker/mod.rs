@@ -6,11 +6,14 @@
 //! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).
 //! [`harness_kernels`] holds the worker's own small kernels (gathering suspects, the planted
 //! bit flips), which never contain code under test. [`memjob`] runs a memory job (one kernel
-//! over global buffers, tensor maps encoded by the driver) on a GPU worker.
+//! over global buffers, tensor maps encoded by the driver) on a GPU worker. [`planted`]
+//! (`test-hooks` builds) makes the oracle worker a backend with planted compiler bugs.
 
 mod harness_kernels;
 mod job_error;
 pub mod memjob;
+#[cfg(feature = "test-hooks")]
+pub mod planted;
 pub mod protocol;
 mod serve;
 pub mod supervisor;

@@ -434,7 +434,8 @@ fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobE
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
 /// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or
-/// hang, for the supervisor's tests.
+/// hang, for the supervisor's tests, and the bugs [`super::planted`] reads from the
+/// environment are planted.
 fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     let t = Instant::now();
     #[cfg(feature = "test-hooks")]
@@ -447,6 +448,13 @@ fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
                 std::thread::sleep(Duration::from_secs(3600));
             }
         }
+    }
+    #[cfg(feature = "test-hooks")]
+    if let Some(plant) = super::planted::WorkerPlant::from_env().map_err(JobError::Failed)? {
+        let mut outputs =
+            outputs_by(&job.ptx, &job.kernels, |p, i| plant.run(p, i, &job.allow)).map_err(JobError::Failed)?;
+        plant.perturb(&mut outputs);
+        return Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() });
     }
     let outputs = oracle_outputs(&job.ptx, &job.kernels, &job.allow).map_err(JobError::Failed)?;
     Ok(ProgramsDone { id: job.id, outputs, load_s: 0.0, run_s: t.elapsed().as_secs_f64() })
@@ -475,13 +483,26 @@ fn refuse_mem_on_oracle(job: &super::protocol::MemJob) -> Result<Reply, JobError
 /// oracle's expected bits (one admissible value where the result is a set), threads × outputs
 /// words, thread 0 first.
 pub fn oracle_outputs(ptx: &str, kernels: &[KernelRun], allow: &Allowances) -> Result<Vec<Vec<u32>>, String> {
-    use oracle::program::{interp, text, Inputs};
+    outputs_by(ptx, kernels, |p, i| oracle::program::interp::run(p, i, allow))
+}
+
+/// The outputs `run` gives for `kernels` of the module `ptx` (as [`oracle_outputs`] does with
+/// the oracle itself).
+fn outputs_by(
+    ptx: &str,
+    kernels: &[KernelRun],
+    run: impl Fn(
+        &oracle::program::Program,
+        &oracle::program::Inputs,
+    ) -> Result<Vec<oracle::semantics::Expected>, oracle::program::interp::InterpError>,
+) -> Result<Vec<Vec<u32>>, String> {
+    use oracle::program::{text, Inputs};
     let programs = text::parse_module(ptx).map_err(|e| format!("module: {e}"))?;
     let mut outputs = Vec::new();
     for k in kernels {
         let p =
             programs.iter().find(|p| p.name == k.name).ok_or_else(|| format!("no entry `{}` in the module", k.name))?;
-        let e = interp::run(p, &Inputs(k.inputs.clone()), allow).map_err(|e| format!("{}: {e}", k.name))?;
+        let e = run(p, &Inputs(k.inputs.clone())).map_err(|e| format!("{}: {e}", k.name))?;
         outputs.push(e.iter().flat_map(|x| (0..p.outputs).map(move |w| (x.bits >> (32 * w)) as u32)).collect());
     }
     Ok(outputs)

@@ -1,0 +1,633 @@
+//! The register-program emulations of known compiler root causes ([`Deviation`]s of
+//! [`Scope::Program`]): what the interpreter computes instead of the spec's result where a
+//! `corpus/known/` root cause applies, when triage switches the deviation on
+//! ([`crate::semantics::Allowances::emulating`]). Nothing here changes a result otherwise.
+//!
+//! A root cause is scoped by the instruction that consumes a value and by where that value was
+//! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
+//! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
+//! split; every other write, shuffles included, makes the writer the producer). The hooks are called by the interpreter
+//! with the spec's result and give it back changed where an emulation applies ([`glue`],
+//! [`isa`], [`stored`]); each change of a value is recorded as the deviation having fired.
+//!
+//! Invariants:
+//! - Without a program deviation emulated the machine records no origins and the hooks are not
+//!   called (the interpreter checks [`Machine::emulating`] first).
+//! - A hook only changes the destination of the instruction it is called for, and only when the
+//!   instruction and its source's producer are the ones its deviation's evidence names
+//!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
+//!   bits (or the evidenced conversion) as the one admissible value it names.
+
+use super::exec::Machine;
+use super::glue::{Glue, GlueOp, GlueType, Src};
+use super::interp::InterpError;
+use super::{Reg, Stmt};
+
+use crate::isa::operand::Operand;
+use crate::isa::types::MemType;
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType, St};
+use crate::semantics::operands::{evaluate, Input, Output};
+use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
+
+/// Where the value a register holds was made.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Origin {
+    /// The producing statement (body index); `mov` copies looked through.
+    pub(super) stmt: usize,
+    /// The producer's first source value (`a`), for a `cvt` producer.
+    pub(super) a: Option<Expected>,
+}
+
+/// `e` as a set-valued result: any value, `e`'s bits the one it names.
+fn anything(e: Expected) -> Expected {
+    let width = e.width;
+    Expected {
+        bits: e.bits,
+        width,
+        free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance: Allowance::Undefined }],
+    }
+}
+
+/// Whether a `cvt` writes a float type (what an 8-bit store of its register converts, A).
+fn float_dtype(t: CvtType) -> bool {
+    matches!(t, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::Tf32 | CvtType::F16x2 | CvtType::Bf16x2)
+}
+
+/// Whether `t` is `.f16` or `.bf16`.
+fn half(t: CvtType) -> bool {
+    matches!(t, CvtType::F16 | CvtType::Bf16)
+}
+
+/// The signed integer type of the width of `t` (an unsigned one).
+fn signed_of(t: CvtType) -> Option<CvtType> {
+    Some(match t {
+        CvtType::U8 => CvtType::S8,
+        CvtType::U16 => CvtType::S16,
+        CvtType::U32 => CvtType::S32,
+        CvtType::U64 => CvtType::S64,
+        _ => return None,
+    })
+}
+
+/// The result `d` of `form` on source `a` (through the oracle's own semantics), if exact.
+fn convert(m: &Machine<'_>, form: &Form, a: u128) -> Option<Expected> {
+    let values = [("a".to_string(), Input::Scalar(a))].into_iter().collect();
+    let out = evaluate(form, &values, None, m.allow).ok()?;
+    out.into_iter().find(|(n, _)| n == "d").and_then(|(_, o)| match o {
+        Output::Bits(e) => Some(e),
+        _ => None,
+    })
+}
+
+/// The `cvt` form named by `opcode` (a form the oracle models).
+fn cvt_form(opcode: &str) -> Option<Form> {
+    Form::parse_opcode(opcode).ok()
+}
+
+impl Machine<'_> {
+    /// The producer of the value register `r` of thread `t` holds, if recorded.
+    fn producer(&self, t: u32, r: Reg) -> Option<(&Stmt, &Origin)> {
+        let o = self.origins.get(t as usize)?.get(&r)?;
+        Some((&self.p.body[o.stmt], o))
+    }
+
+    /// The `cvt` that produced the value of the register operand `o` of thread `t`.
+    fn cvt_producer(&self, t: u32, o: Option<&Operand>) -> Option<(Cvt, &Origin)> {
+        let r = self.reg_of(o?).ok()?;
+        match self.producer(t, r)? {
+            (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin) => Some((*c, origin)),
+            _ => None,
+        }
+    }
+
+    /// Records that `d` changed `from` into `to` (when it did) and gives `to`.
+    fn fire(&mut self, d: Deviation, from: &Expected, to: Expected) -> Expected {
+        if &to != from {
+            self.fired.insert(d);
+        }
+        to
+    }
+
+    /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
+    /// copy or unpack of a register passes on that register's origin (its halves keep their
+    /// producer), every other writer is the producer (with its first source value for a `cvt`).
+    pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
+        match &inst.form {
+            Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
+                let r = self.reg_of(inst.operands.get(1)?).ok()?;
+                self.origins[t as usize].get(&r).cloned()
+            }
+            Form::Cvt(_) => {
+                let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
+                Some(Origin { stmt: self.stmt, a })
+            }
+            _ => Some(Origin { stmt: self.stmt, a: None }),
+        }
+    }
+}
+
+/// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
+/// by a `cvt` to `.f32` or by `mov.f32` (B).
+fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    match m.producer(t, r) {
+        Some((Stmt::Isa(i), _)) => match &i.form {
+            Form::Ld(l) => l.ty == MemType::F32,
+            Form::LdGlobalNc(l) => l.ty == MemType::F32,
+            Form::Cvt(c) => c.dtype == CvtType::F32,
+            Form::Mov(mv) => mv.ty == MovType::F32,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
+/// type (F).
+fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    matches!(
+        m.producer(t, r),
+        Some((Stmt::Glue { glue, .. }, _))
+            if matches!(glue.op, GlueOp::Abs | GlueOp::Neg)
+                && matches!(glue.ty, GlueType::S16 | GlueType::S32 | GlueType::S64)
+    )
+}
+
+/// Whether `v` is the minimum of a signed type of `width` bits.
+fn is_min(v: &Expected, width: u32) -> bool {
+    v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
+}
+
+/// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
+/// where B, F or M applies. `vals` are its source values.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
+    let reg = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    };
+    // B: a 64-bit shift by an f32-typed amount shifts by its conversion to an integer.
+    if m.allow.emulates(Deviation::F32ShiftAmount)
+        && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
+        && g.ty.bits() == 64
+        && vals.iter().all(Expected::is_exact)
+        && reg(1).is_some_and(|r| f32_typed(m, t, r))
+    {
+        if let Some(amount) = cvt_form("cvt.rzi.u32.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
+            if amount.is_exact() {
+                let v = Expected::exact(u128::from(g.eval(vals[0].bits as u64, amount.bits as u64, false)), 64);
+                return m.fire(Deviation::F32ShiftAmount, &result, v);
+            }
+        }
+    }
+    // M: `and.b16` of a cvt.rz.f16.f32 result with an immediate mask gives the value unmasked.
+    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
+        for (k, other) in [(0usize, 1usize), (1, 0)] {
+            let masked_by_imm = matches!(g.src.get(other).copied().flatten(), Some(Src::Imm(_)));
+            let rz_f16 = reg(k).is_some_and(|r| {
+                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
+                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
+            });
+            if masked_by_imm && rz_f16 && vals[k].is_exact() {
+                let v = vals[k].clone();
+                return m.fire(Deviation::F16MaskDropped, &result, v);
+            }
+        }
+    }
+    // F: a signed comparison or arithmetic shift of an overflowed abs/neg is folded: any result.
+    let signed_consumer =
+        matches!(g.op, GlueOp::Setp(_) | GlueOp::Shr) && matches!(g.ty, GlueType::S16 | GlueType::S32 | GlueType::S64);
+    if m.allow.emulates(Deviation::NegationOverflow) && signed_consumer {
+        let width = g.ty.bits();
+        if (0..2).any(|k| reg(k).is_some_and(|r| negated(m, t, r)) && vals.get(k).is_some_and(|v| is_min(v, width))) {
+            let to = anything(result.clone());
+            return m.fire(Deviation::NegationOverflow, &result, to);
+        }
+    }
+    result
+}
+
+/// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
+/// changed where D, E, F, I, L or N applies (all of them concern `cvt`).
+pub(super) fn isa(
+    m: &mut Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Result<Vec<(Reg, Expected)>, InterpError> {
+    let Form::Cvt(c) = inst.form else { return Ok(results) };
+    let [(dst, spec)] = results.as_slice() else { return Ok(results) };
+    let (dst, spec) = (*dst, spec.clone());
+    let width = dst.class().bits();
+    let src = inst.operands.get(1);
+    let a = match src {
+        Some(o) => m.source(t, o, 64)?,
+        None => return Ok(results),
+    };
+    let widen = |e: Expected| super::thread::extend(e, width, c.dtype.is_signed_int());
+    let mut emulated: Option<(Deviation, Expected)> = None;
+    // L: cvt.s64.u32 sign-extends its source.
+    if m.allow.emulates(Deviation::CvtS64U32SignExtends)
+        && c.dtype == CvtType::S64
+        && c.atype == CvtType::U32
+        && a.is_exact()
+    {
+        emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
+    }
+    let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone()));
+    if let Some((c0, first_a)) = producer {
+        let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
+        // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
+        // the first cvt's source bits, read as the integer cvt's source type, rounded in the
+        // first cvt's direction (to nearest without one). I where that direction is .rp or .rm.
+        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm));
+        let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
+        if m.allow.emulates(d) && float_to_int && c.rnd == Some(CvtRnd::Rzi) && half(c0.dtype) && half(c0.atype) {
+            let rnd = match c0.rnd {
+                Some(CvtRnd::Rp) => CvtRnd::Rpi,
+                Some(CvtRnd::Rm) => CvtRnd::Rmi,
+                Some(CvtRnd::Rz) => CvtRnd::Rzi,
+                _ => CvtRnd::Rni,
+            };
+            let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
+            if let Some(v) = first_a.filter(Expected::is_exact).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
+                emulated = Some((d, widen(v)));
+            }
+        }
+        // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
+        if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
+            && c.dtype == CvtType::U8
+            && c.atype == CvtType::S8
+            && c0.dtype == CvtType::F16
+            && c0.atype == CvtType::F32
+            && a.is_exact()
+        {
+            emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
+        }
+        // D: a tf32 conversion of a packed half result reads a half nothing wrote.
+        if m.allow.emulates(Deviation::Tf32OfPackedHalf)
+            && c.dtype == CvtType::Tf32
+            && matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
+        {
+            emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
+        }
+    }
+    let r = src.and_then(|o| m.reg_of(o).ok());
+    // D, for the other producers of packed halves: a mov packing two halves, packed glue.
+    let packed_producer = r.is_some_and(|r| match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), _)) => mv.shape == MovShape::Pack(2),
+        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
+        _ => false,
+    });
+    if m.allow.emulates(Deviation::Tf32OfPackedHalf) && c.dtype == CvtType::Tf32 && packed_producer {
+        emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
+    }
+    // F: an unsigned int-to-float cvt of an overflowed abs/neg converts it as signed.
+    let overflowed = r.is_some_and(|r| negated(m, t, r));
+    if m.allow.emulates(Deviation::NegationOverflow) && overflowed && !c.dtype.is_int() {
+        if let Some(s) = signed_of(c.atype) {
+            let bits = match c.atype {
+                CvtType::U8 => 8,
+                CvtType::U16 => 16,
+                CvtType::U32 => 32,
+                _ => 64,
+            };
+            if is_min(&a, bits) {
+                let f = Form::Cvt(Cvt { atype: s, ..c });
+                if let Some(v) = convert(m, &f, a.bits & ((1u128 << bits) - 1)) {
+                    emulated = Some((Deviation::NegationOverflow, widen(v)));
+                }
+            }
+        }
+    }
+    Ok(match emulated {
+        Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
+        None => results,
+    })
+}
+
+/// The values an 8-bit store writes for its element operands `elems` (whose spec values are
+/// `values`) under the emulated deviations: A makes every element any byte when a float `cvt`
+/// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
+/// each names is the truncating conversion of its register read as `.f16`/`.f32` when a float
+/// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
+pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
+    let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
+    let from_float =
+        |m: &Machine<'_>, o: &Operand| m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype));
+    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
+        return values;
+    }
+    let int = if st.ty == MemType::S8 { "s8" } else { "u8" };
+    let mut out = Vec::with_capacity(values.len());
+    for (o, v) in elems.iter().zip(values) {
+        let named = m.reg_of(o).ok().filter(|_| from_float(m, o)).and_then(|reg| {
+            let value = m.read(t, reg).ok().filter(Expected::is_exact)?;
+            let bits = reg.class().bits();
+            let f = match bits {
+                16 => cvt_form(&format!("cvt.rzi.{int}.f16")),
+                32 => cvt_form(&format!("cvt.rzi.{int}.f32")),
+                _ => None,
+            }?;
+            convert(m, &f, value.bits & ((1u128 << bits) - 1))
+        });
+        let byte = named.map_or_else(|| v.clone(), |n| n.field(0, 8));
+        out.push(m.fire(Deviation::NarrowStoreOfFloatCvt, &v, anything(byte)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::interp::{run, run_emulating};
+    use crate::program::text::parse_stmt;
+    use crate::program::{Inputs, Launch, Program};
+    use crate::semantics::Allowances;
+
+    /// A one-thread program of `lines` reading the input words `words`, writing two words.
+    fn program(lines: &[&str]) -> Program {
+        Program {
+            name: "k".into(),
+            target: "sm_90@9.0".parse().unwrap(),
+            launch: Launch::one_cta(1),
+            inputs: 4,
+            outputs: 2,
+            shared: 0,
+            body: lines.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect(),
+        }
+    }
+
+    /// The output (two words) of `lines` on `words`: by the spec, and emulating `d` (with the
+    /// deviations that fired).
+    fn both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
+        let (p, i) = (program(lines), Inputs(words.to_vec()));
+        let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
+        let (mut out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
+        (spec, out.remove(0), fired)
+    }
+
+    /// Checks that emulating `d` turns the spec's exact `spec` into the exact `bug` and fires.
+    fn exact_case(lines: &[&str], words: [u32; 4], d: Deviation, spec: u64, bug: u64) {
+        let (s, e, fired) = both(lines, words, d);
+        assert_eq!((s.bits as u64, s.is_exact()), (spec, true), "spec of {lines:?}");
+        assert_eq!((e.bits as u64, e.is_exact()), (bug, true), "{d:?} of {lines:?}");
+        assert_eq!(fired, vec![d]);
+        // Every other emulation leaves the program alone.
+        for other in Deviation::ALL.into_iter().filter(|&o| o != d) {
+            let (_, e, fired) = both(lines, words, other);
+            assert_eq!((e.bits as u64, fired.as_slice()), (spec, &[][..]), "{other:?} of {lines:?}");
+        }
+    }
+
+    /// Checks that emulating `d` leaves `lines` as the spec says (out of its scope).
+    fn untouched(lines: &[&str], words: [u32; 4], d: Deviation) {
+        let (s, e, fired) = both(lines, words, d);
+        assert_eq!((e, fired), (s, Vec::new()), "{d:?} of {lines:?}");
+    }
+
+    /// A (corpus/findings/fuzz-h200/README.md): bf16 0x3e3c stored by st.b8 through a move is
+    /// any byte (-O0 stores 0x01, the truncation it names; -O3 0x02); the other bytes stay.
+    #[test]
+    fn a_narrow_store_of_a_float_cvt_is_any_byte() {
+        let lines =
+            ["mov.b16 %h0, 0x3e3c;", "cvt.bf16.bf16 %h1, %h0;", "mov.b16 %h2, %h1;", "st.global.b8 [%out+1], %h2;"];
+        let (s, e, fired) = both(&lines, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+        assert_eq!((s.bits, s.is_exact()), (0x3c00, true));
+        assert_eq!(e.bits, 0x0100, "the named byte: F2I.U8.F16.TRUNC of 1.56");
+        assert!(e.matches(0x0100) && e.matches(0x0200) && e.matches(0x3c00) && !e.matches(0x0201));
+        assert_eq!(fired, vec![Deviation::NarrowStoreOfFloatCvt]);
+        // A loaded register, or a 16-bit store of the cvt's register: the spec's bytes.
+        untouched(
+            &["ld.global.b16 %h1, [%in];", "st.global.b8 [%out], %h1;"],
+            [0x3e3c; 4],
+            Deviation::NarrowStoreOfFloatCvt,
+        );
+        untouched(
+            &["mov.b16 %h0, 0x3e3c;", "cvt.bf16.bf16 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+            [0; 4],
+            Deviation::NarrowStoreOfFloatCvt,
+        );
+    }
+
+    /// A through a vector store (corpus/findings/fuzz-h100/README.md: 13.5 converts every
+    /// element of a .v2 8-bit store with a float cvt element) and through an unpacked half of
+    /// a float cvt's result (corpus/findings/fuzz-h200/c2-hardware-spec-cvt.rn.ftz.f32.f64-23300f07.case).
+    #[test]
+    fn a_reaches_every_element_of_a_vector_store_and_unpacked_halves() {
+        let vector = [
+            "mov.b16 %h7, 0x1234;",
+            "mov.b16 %h0, 0x3e3c;",
+            "cvt.bf16.bf16 %h4, %h0;",
+            "st.global.v2.b8 [%out], {%h7, %h4};",
+        ];
+        let (s, e, _) = both(&vector, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+        assert_eq!(s.bits, 0x3c34);
+        assert!(e.matches(0x3c00) && e.matches(0x0034) && e.matches(0x0101) && !e.matches(0x1_0000));
+        let unpacked = [
+            "ld.global.b64 %d3, [%in];",
+            "cvt.rn.ftz.f32.f64 %r2, %d3;",
+            "mov.b32 {%h14, %h15}, %r2;",
+            "st.global.b8 [%out+1], %h15;",
+        ];
+        let (s, e, fired) = both(&unpacked, [0, 0x3ff0_0000, 0, 0], Deviation::NarrowStoreOfFloatCvt);
+        assert_eq!((s.bits, fired), (0x8000, vec![Deviation::NarrowStoreOfFloatCvt]));
+        assert!(e.matches(0x0100) && e.matches(0xff00) && !e.matches(0x01_0000));
+    }
+
+    /// B (corpus/findings/shift-clamp/shift64-f32-load.case): 0x8000000000000001 >> (f32 bits 1)
+    /// shifts by cvt.rzi.u32.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
+    #[test]
+    fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
+        let f32_amount = [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "shr.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ];
+        exact_case(
+            &f32_amount,
+            [1, 0, 1, 0x8000_0000],
+            Deviation::F32ShiftAmount,
+            0x4000_0000_0000_0000,
+            0x8000_0000_0000_0001,
+        );
+        // 2.0f shifts by 2; through a move the amount keeps its type.
+        let moved = [
+            "ld.global.f32 %r0, [%in];",
+            "mov.b32 %r1, %r0;",
+            "ld.global.b64 %d0, [%in+8];",
+            "shl.b64 %d1, %d0, %r1;",
+            "st.global.b64 [%out], %d1;",
+        ];
+        exact_case(&moved, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+        let bits = [
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "shr.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ];
+        untouched(&bits, [1, 0, 1, 0x8000_0000], Deviation::F32ShiftAmount);
+    }
+
+    /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
+    /// any value; of a loaded word it is the spec's.
+    #[test]
+    fn d_a_tf32_conversion_of_a_packed_half_is_any_value() {
+        let lines = [
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b32 %r1, [%in+4];",
+            "cvt.rn.bf16x2.f32 %r2, %r0, %r1;",
+            "cvt.rn.tf32.f32 %r3, %r2;",
+            "st.global.b32 [%out], %r3;",
+        ];
+        let (s, e, fired) = both(&lines, [0x3f80_0000, 0x4000_0000, 0, 0], Deviation::Tf32OfPackedHalf);
+        assert!(s.is_exact() && e.matches(s.bits) && e.matches(0x1234_5678 | (s.bits & !0xFFFF_FFFF)));
+        assert_eq!(fired, vec![Deviation::Tf32OfPackedHalf]);
+        untouched(
+            &["ld.global.b32 %r2, [%in];", "cvt.rn.tf32.f32 %r3, %r2;", "st.global.b32 [%out], %r3;"],
+            [0x3f80_0000; 4],
+            Deviation::Tf32OfPackedHalf,
+        );
+    }
+
+    /// E (corpus/known/fuzz-h200-e-bf16-read-as-f16.toml, the mirror case): bf16 0x7bff through
+    /// cvt.f16.bf16 (+inf) then cvt.rzi.u32.f16 converts as f16 65504, not as +inf.
+    #[test]
+    fn e_a_float_to_integer_cvt_of_a_half_cvt_converts_its_source_bits() {
+        let lines = [
+            "mov.b16 %h0, 0x7bff;",
+            "cvt.rn.f16.bf16 %h1, %h0;",
+            "cvt.rzi.u32.f16 %r0, %h1;",
+            "st.global.u32 [%out], %r0;",
+        ];
+        exact_case(&lines, [0; 4], Deviation::Bf16ReadAsF16, 0xFFFF_FFFF, 65504);
+        // Without a rounding modifier the fold rounds to nearest: bf16 bits 0x3eaf read as f16
+        // (1.67) give 2 (corpus/findings/fuzz-h100-b/c4105-compiler-xor.b16-41c11234.case).
+        let nearest = [
+            "mov.b16 %h2, 16047;",
+            "cvt.bf16.bf16 %h5, %h2;",
+            "cvt.rzi.u32.f16 %r0, %h5;",
+            "st.global.u32 [%out], %r0;",
+        ];
+        exact_case(&nearest, [0; 4], Deviation::Bf16ReadAsF16, 1, 2);
+        untouched(
+            &["mov.b16 %h1, 0x7c00;", "cvt.rzi.u32.f16 %r0, %h1;", "st.global.u32 [%out], %r0;"],
+            [0; 4],
+            Deviation::Bf16ReadAsF16,
+        );
+    }
+
+    /// F (corpus/findings/fuzz-h200/README.md): cvt.rm.f32.u16 of abs.s16(-32768) converts as
+    /// signed (-32768.0); a signed setp of it is any; abs of another value is the spec's.
+    #[test]
+    fn f_an_overflowed_negation_is_taken_as_signed() {
+        let lines = [
+            "ld.global.u16 %h0, [%in];",
+            "abs.s16 %h1, %h0;",
+            "cvt.rm.f32.u16 %r0, %h1;",
+            "st.global.u32 [%out], %r0;",
+        ];
+        exact_case(&lines, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0x4700_0000, 0xC700_0000);
+        untouched(&lines, [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+        let setp = [
+            "ld.global.u16 %h0, [%in];",
+            "neg.s16 %h1, %h0;",
+            "setp.ge.s16 %p0, %h1, 0;",
+            "ld.global.b32 %r1, [%in+4];",
+            "ld.global.b32 %r2, [%in+8];",
+            "selp.b32 %r0, %r1, %r2, %p0;",
+            "st.global.u32 [%out], %r0;",
+        ];
+        let (s, e, fired) = both(&setp, [0x8000, 1, 2, 0], Deviation::NegationOverflow);
+        assert_eq!((s.bits, s.is_exact()), (2, true));
+        assert!(e.matches(1) && e.matches(2) && fired == vec![Deviation::NegationOverflow]);
+    }
+
+    /// I (corpus/findings/fuzz-h100/README.md): f16 0x007f through cvt.rp.bf16.f16, then
+    /// cvt.rzi.u32.bf16, gives 1 (rounded toward +inf), not 0.
+    #[test]
+    fn i_a_directed_rounding_is_folded_into_the_integer_cvt() {
+        let lines = [
+            "mov.b16 %h3, 127;",
+            "cvt.rp.bf16.f16 %h6, %h3;",
+            "cvt.rzi.u32.bf16 %r4, %h6;",
+            "st.global.u32 [%out], %r4;",
+        ];
+        exact_case(&lines, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 1);
+        untouched(
+            &[
+                "mov.b16 %h3, 127;",
+                "cvt.rn.bf16.f16 %h6, %h3;",
+                "cvt.rzi.u32.bf16 %r4, %h6;",
+                "st.global.u32 [%out], %r4;",
+            ],
+            [0; 4],
+            Deviation::DirectedRoundingFoldedIntoInt,
+        );
+        // .rm rounds toward -inf (corpus/findings/fuzz-h200/c1-compiler-xor.b16-a25b6497.case:
+        // f16 0xac01 through cvt.rm.bf16.f16 gives -1, hence its word's "sign").
+        let rm = [
+            "mov.b16 %h0, 44033;",
+            "cvt.rm.bf16.f16 %h0, %h0;",
+            "cvt.rzi.s32.bf16 %r1, %h0;",
+            "st.global.u32 [%out], %r1;",
+        ];
+        exact_case(&rm, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
+    }
+
+    /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
+    #[test]
+    fn l_cvt_s64_u32_sign_extends() {
+        let lines = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+        exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x8000_0000, 0xFFFF_FFFF_8000_0000);
+        untouched(&lines, [0x7FFF_FFFF, 0, 0, 0], Deviation::CvtS64U32SignExtends);
+    }
+
+    /// M (corpus/findings/fuzz-h100-b/README.md): and.b16 0x7f of cvt.rz.f16.f32(-0.0) stores
+    /// 0x8000, the mask dropped.
+    #[test]
+    fn m_the_mask_of_an_f16_result_is_dropped() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "cvt.rz.f16.f32 %h1, %r0;",
+            "and.b16 %h2, %h1, 127;",
+            "st.global.b16 [%out], %h2;",
+        ];
+        exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::F16MaskDropped, 0, 0x8000);
+        untouched(
+            &["ld.global.u16 %h1, [%in];", "and.b16 %h2, %h1, 127;", "st.global.b16 [%out], %h2;"],
+            [0x8000, 0, 0, 0],
+            Deviation::F16MaskDropped,
+        );
+    }
+
+    /// N (corpus/findings/fuzz-h100-b/README.md): cvt.u8.s8 of cvt.rn.satfinite.f16.f32 of a
+    /// negative tiny value (-0.0, 0x8000) stores 0x8000, the conversion dropped.
+    #[test]
+    fn n_cvt_u8_s8_of_an_f16_result_is_dropped() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "cvt.rn.satfinite.f16.f32 %h0, %r0;",
+            "cvt.u8.s8 %h1, %h0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        exact_case(&lines, [0x8000_0001, 0, 0, 0], Deviation::CvtU8S8OfF16Dropped, 0, 0x8000);
+        untouched(
+            &["ld.global.u16 %h0, [%in];", "cvt.u8.s8 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+            [0x8000, 0, 0, 0],
+            Deviation::CvtU8S8OfF16Dropped,
+        );
+    }
+
+    /// A register overwritten by another producer loses its origin: no emulation applies.
+    #[test]
+    fn a_later_write_ends_the_origin() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "cvt.rz.f16.f32 %h1, %r0;",
+            "ld.global.u16 %h1, [%in+4];",
+            "and.b16 %h2, %h1, 127;",
+            "st.global.b16 [%out], %h2;",
+        ];
+        untouched(&lines, [0x8000_0000, 0x8000, 0, 0], Deviation::F16MaskDropped);
+    }
+}
