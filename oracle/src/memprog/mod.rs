@@ -288,13 +288,7 @@ fn slot_class(kind: &OperandKind) -> Option<RegClass> {
 
 /// The glue opcode and type an opcode names.
 fn glue_opcode(opcode: &str) -> Option<(GlueOp, GlueType)> {
-    let dummy = Reg::Virt(RegClass::B32, 0);
-    GlueOp::all().into_iter().find_map(|op| {
-        GlueType::ALL
-            .into_iter()
-            .find(|&ty| Glue { op, ty, dst: dummy, src: [None; 3] }.opcode() == opcode)
-            .map(|ty| (op, ty))
-    })
+    Glue::lookup(opcode)
 }
 
 /// Parses the statements of a program over `buffers` and `tensor_maps` with input registers

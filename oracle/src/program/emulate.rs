@@ -173,7 +173,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     {
         if let Some(amount) = cvt_form("cvt.rzi.u32.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
             if amount.is_exact() {
-                let v = Expected::exact(u128::from(g.eval(vals[0].bits as u64, amount.bits as u64, false)), 64);
+                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount.bits as u64, 0, 0], false)), 64);
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
         }

@@ -52,6 +52,8 @@ pub(super) struct Machine<'a> {
     pub(super) regs: Vec<HashMap<Reg, Expected>>,
     /// Each thread's control flow.
     pub(super) flow: Vec<Flow>,
+    /// Each thread's carry flag `CC.CF` (§9.7.2), once an instruction wrote it.
+    pub(super) carry: Vec<Option<Expected>>,
     /// The global buffers the launch's parameters point to.
     pub(super) global: BTreeMap<Buffer, Image>,
     /// The CTA's shared memory.
@@ -110,6 +112,7 @@ impl<'a> Machine<'a> {
             allow,
             regs: vec![HashMap::new(); threads as usize],
             flow: vec![Flow::default(); threads as usize],
+            carry: vec![None; threads as usize],
             global,
             shared: Shared::new((threads * p.shared) as usize),
             stmt: 0,
@@ -161,6 +164,27 @@ impl<'a> Machine<'a> {
                 None => Err(self.undefined(t, format!("reads {r} before any write"))),
             },
         }
+    }
+
+    /// The carry flag of thread `t` (§9.7.2): an error before any instruction wrote it,
+    /// unless the thread is uncertain.
+    pub(super) fn carry(&self, t: u32) -> Result<Expected, InterpError> {
+        match &self.carry[t as usize] {
+            Some(e) => Ok(e.clone()),
+            None => match self.uncertain(t) {
+                Some(a) => Ok(Expected::any(1, a)),
+                None => Err(self.undefined(t, "reads the carry flag CC.CF before any instruction wrote it")),
+            },
+        }
+    }
+
+    /// Sets the carry flag of thread `t` (any value while the thread is uncertain).
+    pub(super) fn set_carry(&mut self, t: u32, e: Expected) {
+        let e = match self.uncertain(t) {
+            Some(a) => Expected::any(1, a),
+            None => e,
+        };
+        self.carry[t as usize] = Some(e);
     }
 
     /// Writes register `r` of thread `t` (zero-extended to the register; any value while the

@@ -1,17 +1,54 @@
-//! The integer glue set of test programs: `add sub mul.lo and or xor not shl shr min max abs
-//! neg setp selp` on 16/32/64-bit types and `add min max` on packed `.u16x2`/`.s16x2`. Glue is
-//! not what ptxdiff tests; it makes values mix between the instructions under test and gives
-//! the optimizer work (PTX ISA §9.7.1 integer arithmetic, §9.7.8 logic and shift, §9.7.7
-//! comparison and selection; the packed 16x2 forms need sm_90 and PTX 8.0).
+//! The integer glue set of test programs. Glue is not what ptxdiff tests; it makes values mix
+//! between the instructions under test and gives the optimizer work. The set (PTX ISA 9.0
+//! numbering):
+//! - §9.7.1 integer arithmetic: `add sub mul.lo mul.hi mul.wide mad.lo mad.hi mad.wide min
+//!   max abs neg` (§9.7.1.1–4, 9.7.1.10–13), `popc clz bfind brev bfe bfi` (§9.7.1.14–16,
+//!   9.7.1.18–20); `add min max` also on packed `.u16x2`/`.s16x2` (sm_90, PTX 8.0);
+//! - §9.7.2 extended precision: `add.cc addc{.cc} sub.cc subc{.cc}` through the carry flag
+//!   `CC.CF` (§9.7.2.1–4);
+//! - §9.7.7 comparison and selection: `set setp selp slct` (§9.7.7.1–4);
+//! - §9.7.8 logic and shift: `and or xor not cnot lop3 shf shl shr` (§9.7.8.1–9).
 //!
-//! Invariant: every (op, type, operand shape) that [`Glue::is_valid`] accepts assembles with
-//! ptxas (a test in the runner checks it) and [`Glue::eval`] is its exact result.
+//! The semantics below follow the pseudo-code of those sections (the excerpts in
+//! `shared/spec/` hold §9.7.9 only; these chapters are cited from the PTX ISA 9.0 manual).
+//!
+//! Invariant: every (op, type, operand shape) that [`Glue::is_valid`] accepts on a target
+//! that [`Glue::available`] allows assembles with ptxas (a test in the runner checks it) and
+//! [`Glue::eval`] is its exact result. An instruction that reads the carry flag reads the one
+//! written by the instruction right before it ([`GlueOp::reads_carry`]; the program checker
+//! enforces it, so no other instruction sits between them).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 use super::{Reg, RegClass};
 use crate::isa::operand::{parse_operands, Imm, Operand};
-use crate::isa::ParseError;
+use crate::isa::{ParseError, PtxVersion, Target};
+
+/// The destination type of `set` (§9.7.7.1): an integer mask (all ones for true) or `1.0f`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetDst {
+    /// `.u32`: `0xFFFFFFFF` or 0.
+    U32,
+    /// `.s32`: -1 or 0.
+    S32,
+    /// `.f32`: `1.0f` or `0.0f`.
+    F32,
+}
+
+impl SetDst {
+    /// All destination types.
+    pub const ALL: [SetDst; 3] = [SetDst::U32, SetDst::S32, SetDst::F32];
+
+    fn name(self) -> &'static str {
+        match self {
+            SetDst::U32 => "u32",
+            SetDst::S32 => "s32",
+            SetDst::F32 => "f32",
+        }
+    }
+}
 
 /// A glue opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +59,16 @@ pub enum GlueOp {
     Sub,
     /// `mul.lo` (low half of the product).
     MulLo,
+    /// `mul.hi` (high half of the double-width product, §9.7.1.3).
+    MulHi,
+    /// `mul.wide` (the double-width product, §9.7.1.3; 16- and 32-bit types).
+    MulWide,
+    /// `mad.lo` (`a·b + c`, low half, §9.7.1.4).
+    MadLo,
+    /// `mad.hi` (high half of `a·b`, plus `c`, §9.7.1.4).
+    MadHi,
+    /// `mad.wide` (double-width `a·b + c`, `c` double-width, §9.7.1.4).
+    MadWide,
     /// `and`.
     And,
     /// `or`.
@@ -30,6 +77,17 @@ pub enum GlueOp {
     Xor,
     /// `not`.
     Not,
+    /// `cnot` (1 when the source is 0, else 0, §9.7.8.5).
+    Cnot,
+    /// `lop3.b32 d, a, b, c, immLut` (§9.7.8.6): the look-up table is source 3, an immediate.
+    Lop3,
+    /// `shf.{l,r}.{wrap,clamp}.b32 d, a, b, c` (§9.7.8.7): the funnel shift of `b:a`.
+    Shf {
+        /// `.l` (else `.r`).
+        left: bool,
+        /// `.wrap` (amount mod 32; else `.clamp`, amount at most 32).
+        wrap: bool,
+    },
     /// `shl` (amounts above the width give 0).
     Shl,
     /// `shr` (arithmetic for signed types; amounts above the width clamp).
@@ -42,13 +100,46 @@ pub enum GlueOp {
     Abs,
     /// `neg` (wrapping).
     Neg,
+    /// `popc` (set bits, a `.u32` result, §9.7.1.14).
+    Popc,
+    /// `clz` (leading zeros, a `.u32` result, §9.7.1.15).
+    Clz,
+    /// `bfind{.shiftamt}` (most significant non-sign bit, a `.u32` result, §9.7.1.16).
+    Bfind {
+        /// `.shiftamt`: the left shift that would normalize the value instead.
+        shiftamt: bool,
+    },
+    /// `brev` (bit reversal, §9.7.1.18).
+    Brev,
+    /// `bfe d, a, pos, len` (bit field extract, §9.7.1.19).
+    Bfe,
+    /// `bfi f, a, b, pos, len` (bit field insert of `a` into `b`, §9.7.1.20).
+    Bfi,
     /// `setp.cmp`.
     Setp(Cmp),
+    /// `set.cmp.dtype` (§9.7.7.1).
+    Set(Cmp, SetDst),
     /// `selp` (`d = c ? a : b`).
     Selp,
+    /// `slct.dtype.s32` (`d = c >= 0 ? a : b`, §9.7.7.4).
+    Slct,
+    /// `add.cc` (writes the carry-out to `CC.CF`, §9.7.2.1).
+    AddCc,
+    /// `addc{.cc}` (adds `CC.CF`; `.cc` writes the carry-out, §9.7.2.2).
+    Addc {
+        /// `.cc`.
+        cc: bool,
+    },
+    /// `sub.cc` (writes the borrow-out to `CC.CF`, §9.7.2.3).
+    SubCc,
+    /// `subc{.cc}` (`a - (b + CC.CF)`; `.cc` writes the borrow-out, §9.7.2.4).
+    Subc {
+        /// `.cc`.
+        cc: bool,
+    },
 }
 
-/// Comparison of `setp`.
+/// Comparison of `setp` and `set`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
     /// `eq`.
@@ -79,29 +170,64 @@ impl Cmp {
             Cmp::Ge => "ge",
         }
     }
+
+    fn holds(self, ord: std::cmp::Ordering) -> bool {
+        match self {
+            Cmp::Eq => ord.is_eq(),
+            Cmp::Ne => ord.is_ne(),
+            Cmp::Lt => ord.is_lt(),
+            Cmp::Le => ord.is_le(),
+            Cmp::Gt => ord.is_gt(),
+            Cmp::Ge => ord.is_ge(),
+        }
+    }
 }
+
+/// The glue opcodes before the issue-29 additions: what [`GlueOp::is_basic`] names.
+const BASIC: [GlueOp; 14] = [
+    GlueOp::Add,
+    GlueOp::Sub,
+    GlueOp::MulLo,
+    GlueOp::And,
+    GlueOp::Or,
+    GlueOp::Xor,
+    GlueOp::Not,
+    GlueOp::Shl,
+    GlueOp::Shr,
+    GlueOp::Min,
+    GlueOp::Max,
+    GlueOp::Abs,
+    GlueOp::Neg,
+    GlueOp::Selp,
+];
 
 impl GlueOp {
     /// Every opcode.
     pub fn all() -> Vec<GlueOp> {
-        let mut v = vec![
-            GlueOp::Add,
-            GlueOp::Sub,
-            GlueOp::MulLo,
-            GlueOp::And,
-            GlueOp::Or,
-            GlueOp::Xor,
-            GlueOp::Not,
-            GlueOp::Shl,
-            GlueOp::Shr,
-            GlueOp::Min,
-            GlueOp::Max,
-            GlueOp::Abs,
-            GlueOp::Neg,
-            GlueOp::Selp,
-        ];
+        let mut v = BASIC.to_vec();
         v.extend(Cmp::ALL.map(GlueOp::Setp));
+        v.extend([GlueOp::MulHi, GlueOp::MulWide, GlueOp::MadLo, GlueOp::MadHi, GlueOp::MadWide]);
+        v.extend([GlueOp::Cnot, GlueOp::Lop3]);
+        for left in [true, false] {
+            for wrap in [true, false] {
+                v.push(GlueOp::Shf { left, wrap });
+            }
+        }
+        v.extend([GlueOp::Popc, GlueOp::Clz, GlueOp::Bfind { shiftamt: false }, GlueOp::Bfind { shiftamt: true }]);
+        v.extend([GlueOp::Brev, GlueOp::Bfe, GlueOp::Bfi]);
+        for c in Cmp::ALL {
+            v.extend(SetDst::ALL.map(|d| GlueOp::Set(c, d)));
+        }
+        v.push(GlueOp::Slct);
+        v.extend([GlueOp::AddCc, GlueOp::Addc { cc: false }, GlueOp::Addc { cc: true }]);
+        v.extend([GlueOp::SubCc, GlueOp::Subc { cc: false }, GlueOp::Subc { cc: true }]);
         v
+    }
+
+    /// Whether the opcode is of the basic glue set (`add sub mul.lo and or xor not shl shr
+    /// min max abs neg selp setp`).
+    pub fn is_basic(self) -> bool {
+        BASIC.contains(&self) || matches!(self, GlueOp::Setp(_))
     }
 
     fn mnemonic(self) -> String {
@@ -109,27 +235,85 @@ impl GlueOp {
             GlueOp::Add => "add".into(),
             GlueOp::Sub => "sub".into(),
             GlueOp::MulLo => "mul.lo".into(),
+            GlueOp::MulHi => "mul.hi".into(),
+            GlueOp::MulWide => "mul.wide".into(),
+            GlueOp::MadLo => "mad.lo".into(),
+            GlueOp::MadHi => "mad.hi".into(),
+            GlueOp::MadWide => "mad.wide".into(),
             GlueOp::And => "and".into(),
             GlueOp::Or => "or".into(),
             GlueOp::Xor => "xor".into(),
             GlueOp::Not => "not".into(),
+            GlueOp::Cnot => "cnot".into(),
+            GlueOp::Lop3 => "lop3".into(),
+            GlueOp::Shf { left, wrap } => {
+                format!("shf.{}.{}", if left { "l" } else { "r" }, if wrap { "wrap" } else { "clamp" })
+            }
             GlueOp::Shl => "shl".into(),
             GlueOp::Shr => "shr".into(),
             GlueOp::Min => "min".into(),
             GlueOp::Max => "max".into(),
             GlueOp::Abs => "abs".into(),
             GlueOp::Neg => "neg".into(),
+            GlueOp::Popc => "popc".into(),
+            GlueOp::Clz => "clz".into(),
+            GlueOp::Bfind { shiftamt } => if shiftamt { "bfind.shiftamt" } else { "bfind" }.into(),
+            GlueOp::Brev => "brev".into(),
+            GlueOp::Bfe => "bfe".into(),
+            GlueOp::Bfi => "bfi".into(),
             GlueOp::Setp(c) => format!("setp.{}", c.name()),
+            GlueOp::Set(c, d) => format!("set.{}.{}", c.name(), d.name()),
             GlueOp::Selp => "selp".into(),
+            GlueOp::Slct => "slct".into(),
+            GlueOp::AddCc => "add.cc".into(),
+            GlueOp::Addc { cc } => if cc { "addc.cc" } else { "addc" }.into(),
+            GlueOp::SubCc => "sub.cc".into(),
+            GlueOp::Subc { cc } => if cc { "subc.cc" } else { "subc" }.into(),
         }
     }
 
-    /// Number of source operands.
+    /// Number of source operands (`lop3`'s look-up table counts as its fourth).
     pub fn arity(self) -> usize {
         match self {
-            GlueOp::Not | GlueOp::Abs | GlueOp::Neg => 1,
-            GlueOp::Selp => 3,
+            GlueOp::Not
+            | GlueOp::Abs
+            | GlueOp::Neg
+            | GlueOp::Cnot
+            | GlueOp::Popc
+            | GlueOp::Clz
+            | GlueOp::Bfind { .. }
+            | GlueOp::Brev => 1,
+            GlueOp::Selp
+            | GlueOp::Slct
+            | GlueOp::MadLo
+            | GlueOp::MadHi
+            | GlueOp::MadWide
+            | GlueOp::Shf { .. }
+            | GlueOp::Bfe => 3,
+            GlueOp::Bfi | GlueOp::Lop3 => 4,
             _ => 2,
+        }
+    }
+
+    /// Whether the instruction reads the carry flag `CC.CF` (§9.7.2).
+    pub fn reads_carry(self) -> bool {
+        matches!(self, GlueOp::Addc { .. } | GlueOp::Subc { .. })
+    }
+
+    /// Whether the instruction writes the carry flag `CC.CF` (§9.7.2).
+    pub fn writes_carry(self) -> bool {
+        matches!(self, GlueOp::AddCc | GlueOp::SubCc | GlueOp::Addc { cc: true } | GlueOp::Subc { cc: true })
+    }
+
+    /// Whether `self` may read the carry flag that `prev` wrote: an `addc` continues an
+    /// `add.cc`/`addc.cc` chain and a `subc` a `sub.cc`/`subc.cc` one. (PTX defines the flag
+    /// as a carry after an add and a borrow after a subtract; chains that mix them are not
+    /// generated.)
+    pub fn continues_carry(self, prev: GlueOp) -> bool {
+        match self {
+            GlueOp::Addc { .. } => matches!(prev, GlueOp::AddCc | GlueOp::Addc { cc: true }),
+            GlueOp::Subc { .. } => matches!(prev, GlueOp::SubCc | GlueOp::Subc { cc: true }),
+            _ => false,
         }
     }
 }
@@ -212,7 +396,8 @@ impl GlueType {
         }
     }
 
-    fn signed(self) -> bool {
+    /// Whether the type is signed (`.s16`, `.s32`, `.s64`, `.s16x2`).
+    pub fn signed(self) -> bool {
         matches!(self, GlueType::S16 | GlueType::S32 | GlueType::S64 | GlueType::S16x2)
     }
 
@@ -222,6 +407,20 @@ impl GlueType {
 
     fn bit_type(self) -> bool {
         matches!(self, GlueType::B16 | GlueType::B32 | GlueType::B64)
+    }
+
+    /// An integer type of 16 or 32 bits (the `.wide` forms, §9.7.1.3–4).
+    fn widens(self) -> bool {
+        matches!(self, GlueType::U16 | GlueType::U32 | GlueType::S16 | GlueType::S32)
+    }
+
+    /// The class of twice the width (`.wide` results).
+    fn wide_class(self) -> RegClass {
+        if self.bits() == 16 {
+            RegClass::B32
+        } else {
+            RegClass::B64
+        }
     }
 }
 
@@ -234,7 +433,7 @@ pub enum Src {
     Imm(u64),
 }
 
-/// One glue instruction: `op.type d, a{, b{, c}}`.
+/// One glue instruction: `op.type d, a{, b{, c{, e}}}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Glue {
     /// Opcode.
@@ -244,7 +443,7 @@ pub struct Glue {
     /// Destination (a predicate for `setp`).
     pub dst: Reg,
     /// Sources (`arity()` of them; the rest are unused and `None`).
-    pub src: [Option<Src>; 3],
+    pub src: [Option<Src>; 4],
 }
 
 fn mask(bits: u32) -> u64 {
@@ -260,24 +459,63 @@ fn sext(v: u64, bits: u32) -> i64 {
 }
 
 impl Glue {
-    /// Whether the opcode takes this type (PTX ISA §9.7.1, §9.7.7, §9.7.8; ptxas rejects `sub`,
-    /// `abs`, `neg` and `setp` on 16x2).
+    /// A glue instruction from its sources (at most four; the rest `None`).
+    pub fn new(op: GlueOp, ty: GlueType, dst: Reg, src: &[Src]) -> Glue {
+        let mut s = [None; 4];
+        for (slot, v) in s.iter_mut().zip(src) {
+            *slot = Some(*v);
+        }
+        Glue { op, ty, dst, src: s }
+    }
+
+    /// Whether the opcode takes this type (PTX ISA §9.7.1, §9.7.2, §9.7.7, §9.7.8; ptxas
+    /// rejects `sub`, `abs`, `neg` and `setp` on 16x2).
     pub fn op_takes(op: GlueOp, ty: GlueType) -> bool {
+        let int = !ty.bit_type() && !ty.packed();
+        let wide_int = matches!(ty.bits(), 32 | 64) && int;
         match op {
             GlueOp::Add | GlueOp::Min | GlueOp::Max => !ty.bit_type(),
-            GlueOp::Sub | GlueOp::MulLo => !ty.bit_type() && !ty.packed(),
-            GlueOp::And | GlueOp::Or | GlueOp::Xor | GlueOp::Not | GlueOp::Shl | GlueOp::Selp => ty.bit_type(),
+            GlueOp::Sub | GlueOp::MulLo | GlueOp::MulHi | GlueOp::MadLo | GlueOp::MadHi => int,
+            GlueOp::MulWide | GlueOp::MadWide => ty.widens(),
+            GlueOp::And | GlueOp::Or | GlueOp::Xor | GlueOp::Not | GlueOp::Shl | GlueOp::Selp | GlueOp::Cnot => {
+                ty.bit_type()
+            }
+            GlueOp::Lop3 | GlueOp::Shf { .. } => ty == GlueType::B32,
+            GlueOp::Popc | GlueOp::Clz | GlueOp::Brev | GlueOp::Bfi => matches!(ty, GlueType::B32 | GlueType::B64),
+            GlueOp::Bfind { .. } | GlueOp::Bfe => wide_int,
             GlueOp::Shr => !ty.packed(),
             GlueOp::Abs | GlueOp::Neg => ty.signed() && !ty.packed(),
-            GlueOp::Setp(_) => !ty.bit_type() && !ty.packed(),
+            GlueOp::Setp(_) | GlueOp::Set(..) => int,
+            GlueOp::Slct => !ty.packed(),
+            GlueOp::AddCc | GlueOp::Addc { .. } | GlueOp::SubCc | GlueOp::Subc { .. } => wide_int,
+        }
+    }
+
+    /// Whether `op.ty` exists on `target`: the packed 16x2 forms need sm_90 and PTX 8.0
+    /// (§9.7.1.1, 9.7.1.12–13), `lop3` sm_50 (§9.7.8.6), `shf` sm_32 (§9.7.8.7); the rest are
+    /// older than any target ptxdiff knows.
+    pub fn available(op: GlueOp, ty: GlueType, target: &Target) -> bool {
+        if !Self::op_takes(op, ty) {
+            return false;
+        }
+        if ty.packed() && (target.sm < 90 || target.ptx < PtxVersion::new(8, 0)) {
+            return false;
+        }
+        match op {
+            GlueOp::Lop3 => target.sm >= 50,
+            GlueOp::Shf { .. } => target.sm >= 32,
+            _ => true,
         }
     }
 
     /// The class operand `k` (0-based source index) must have.
     pub fn src_class(op: GlueOp, ty: GlueType, k: usize) -> RegClass {
         match (op, k) {
-            (GlueOp::Shl | GlueOp::Shr, 1) => RegClass::B32,
+            (GlueOp::Shl | GlueOp::Shr, 1) | (GlueOp::Bfe, 1 | 2) | (GlueOp::Bfi, 2 | 3) | (GlueOp::Slct, 2) => {
+                RegClass::B32
+            }
             (GlueOp::Selp, 2) => RegClass::Pred,
+            (GlueOp::MadWide, 2) => ty.wide_class(),
             _ => ty.class(),
         }
     }
@@ -286,14 +524,41 @@ impl Glue {
     pub fn dst_class(op: GlueOp, ty: GlueType) -> RegClass {
         match op {
             GlueOp::Setp(_) => RegClass::Pred,
+            GlueOp::Set(..) | GlueOp::Popc | GlueOp::Clz | GlueOp::Bfind { .. } => RegClass::B32,
+            GlueOp::MulWide | GlueOp::MadWide => ty.wide_class(),
             _ => ty.class(),
         }
     }
 
-    /// Whether source `k` may be an immediate (the first source never is; packed operands and
-    /// `selp`'s predicate are registers).
+    /// Whether source `k` may be an immediate: never the first source, packed operands or
+    /// `selp`'s predicate; the second source of every binary op; the later sources of `mad`,
+    /// `bfe`, `bfi`, `lop3`, `shf` and `slct` (the field positions, lengths and shift amounts
+    /// optimizers fold); `lop3`'s table is always one ([`Glue::imm_required`]).
     pub fn imm_allowed(op: GlueOp, ty: GlueType, k: usize) -> bool {
-        k == 1 && !ty.packed() && op.arity() >= 2
+        if k == 0 || ty.packed() || k >= op.arity() {
+            return false;
+        }
+        match op {
+            GlueOp::Selp => k == 1,
+            GlueOp::MadLo | GlueOp::MadHi | GlueOp::MadWide | GlueOp::Bfe | GlueOp::Slct | GlueOp::Shf { .. } => true,
+            GlueOp::Bfi | GlueOp::Lop3 => true,
+            _ => k == 1,
+        }
+    }
+
+    /// Whether source `k` must be an immediate (`lop3`'s look-up table, 8 bits).
+    pub fn imm_required(op: GlueOp, k: usize) -> bool {
+        op == GlueOp::Lop3 && k == 3
+    }
+
+    /// Whether an immediate at source `k` prints as a signed decimal.
+    fn imm_signed(op: GlueOp, ty: GlueType, k: usize) -> bool {
+        match (op, k) {
+            (GlueOp::Slct, 2) => true,
+            (GlueOp::Bfe, 1 | 2) | (GlueOp::Bfi, 2 | 3) | (GlueOp::Lop3, 3) => false,
+            (GlueOp::MadWide, 2) => ty.signed(),
+            _ => ty.signed() && Self::src_class(op, ty, k) == ty.class(),
+        }
     }
 
     /// Whether this instruction is well formed: the op takes the type, the operand count and
@@ -307,7 +572,9 @@ impl Glue {
         }
         let n = self.op.arity();
         self.src.iter().enumerate().all(|(k, s)| match (k < n, s) {
+            (true, Some(Src::Reg(_))) if Self::imm_required(self.op, k) => false,
             (true, Some(Src::Reg(r))) => r.class() == Self::src_class(self.op, self.ty, k),
+            (true, Some(Src::Imm(v))) if Self::imm_required(self.op, k) => *v <= 0xFF,
             (true, Some(Src::Imm(v))) => {
                 Self::imm_allowed(self.op, self.ty, k) && *v & !mask(Self::src_class(self.op, self.ty, k).bits()) == 0
             }
@@ -316,63 +583,118 @@ impl Glue {
         })
     }
 
-    /// The opcode text (`mul.lo.s32`).
-    pub fn opcode(&self) -> String {
-        format!("{}.{}", self.op.mnemonic(), self.ty.name())
+    /// The opcode text of `op.ty` (`mul.lo.s32`, `set.lt.u32.s16`).
+    pub fn opcode_of(op: GlueOp, ty: GlueType) -> String {
+        format!("{}.{}", op.mnemonic(), ty.name())
     }
 
-    /// The result for source values `a`, `b` (bits at their widths) and predicate `c`; `setp`
-    /// gives 0 or 1.
-    pub fn eval(&self, a: u64, b: u64, c: bool) -> u64 {
+    /// The opcode text (`mul.lo.s32`; `slct.u16.s32` names its selector's type too).
+    pub fn opcode(&self) -> String {
+        match self.op {
+            GlueOp::Slct => format!("{}.s32", Self::opcode_of(self.op, self.ty)),
+            op => Self::opcode_of(op, self.ty),
+        }
+    }
+
+    /// The result for source values `s` (bits at their widths; `selp`'s predicate is bit 0 of
+    /// `s[2]`) and the carry flag `carry` (read by `addc`/`subc` only); `setp` gives 0 or 1.
+    pub fn eval(&self, s: [u64; 4], carry: bool) -> u64 {
         let ty = self.ty;
         if ty.packed() {
             let lane = |v: u64, i: u32| (v >> (16 * i)) & 0xFFFF;
+            let lane_ty = if ty.signed() { GlueType::S16 } else { GlueType::U16 };
             let mut out = 0;
             for i in 0..2 {
-                let r =
-                    scalar(self.op, if ty.signed() { GlueType::S16 } else { GlueType::U16 }, lane(a, i), lane(b, i), c);
+                let r = scalar(self.op, lane_ty, [lane(s[0], i), lane(s[1], i), s[2], s[3]], carry);
                 out |= (r & 0xFFFF) << (16 * i);
             }
             return out;
         }
-        scalar(self.op, ty, a, b, c)
+        scalar(self.op, ty, s, carry)
+    }
+
+    /// The carry flag after the instruction, for the instructions that write it
+    /// ([`GlueOp::writes_carry`]): the carry out of the unsigned sum of an add, the borrow
+    /// out of the unsigned difference of a subtract (§9.7.2).
+    pub fn carry_out(&self, s: [u64; 4], carry: bool) -> Option<bool> {
+        if !self.op.writes_carry() {
+            return None;
+        }
+        let m = u128::from(mask(self.ty.bits()));
+        let (a, b) = (u128::from(s[0]) & m, u128::from(s[1]) & m);
+        let cin = u128::from(carry && self.op.reads_carry());
+        Some(match self.op {
+            GlueOp::AddCc | GlueOp::Addc { .. } => a + b + cin > m,
+            _ => a < b + cin,
+        })
     }
 }
 
-fn scalar(op: GlueOp, ty: GlueType, a: u64, b: u64, c: bool) -> u64 {
+/// The result of `op` at the scalar type `ty` (see [`Glue::eval`]).
+fn scalar(op: GlueOp, ty: GlueType, s: [u64; 4], carry: bool) -> u64 {
     let w = ty.bits();
     let m = mask(w);
-    let (a, b) = (a & m, b);
+    let (a, b, c) = (s[0] & m, s[1], s[2]);
     let (sa, sb) = (sext(a, w), sext(b & m, w));
+    // The double-width product (§9.7.1.3): exact in 128 bits for every width.
+    let product = || -> u128 {
+        if ty.signed() {
+            (i128::from(sa) * i128::from(sb)) as u128
+        } else {
+            u128::from(a) * u128::from(b & m)
+        }
+    };
     let r = match op {
         GlueOp::Add => a.wrapping_add(b),
         GlueOp::Sub => a.wrapping_sub(b),
         GlueOp::MulLo => a.wrapping_mul(b),
+        GlueOp::MulHi => (product() >> w) as u64,
+        GlueOp::MadLo => (product() as u64).wrapping_add(c),
+        GlueOp::MadHi => ((product() >> w) as u64).wrapping_add(c),
+        // The double width is at most 64 bits (16- and 32-bit types only).
+        GlueOp::MulWide => return product() as u64 & mask(2 * w),
+        GlueOp::MadWide => return (product() as u64).wrapping_add(c) & mask(2 * w),
         GlueOp::And => a & b,
         GlueOp::Or => a | b,
         GlueOp::Xor => a ^ b,
         GlueOp::Not => !a,
-        // §9.7.8.7: shift amounts greater than the register width clamp to the width.
+        GlueOp::Cnot => u64::from(a == 0),
+        // §9.7.8.6: each result bit is the table's bit at index (a<<2 | b<<1 | c).
+        GlueOp::Lop3 => (0..w).fold(0, |acc, i| {
+            let idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
+            acc | (((s[3] >> idx) & 1) << i)
+        }),
+        // §9.7.8.7: the 64-bit value b:a shifted, its high (.l) or low (.r) word kept.
+        GlueOp::Shf { left, wrap } => {
+            let n = if wrap { c & 31 } else { (c & 0xFFFF_FFFF).min(32) };
+            let pair = (u128::from(b & m) << 32) | u128::from(a);
+            if left {
+                ((pair << n) >> 32) as u64
+            } else {
+                (pair >> n) as u64
+            }
+        }
+        // §9.7.8.8: shift amounts greater than the register width clamp to the width.
         GlueOp::Shl => {
-            let s = b & 0xFFFF_FFFF;
-            if s >= w as u64 {
+            let n = b & 0xFFFF_FFFF;
+            if n >= u64::from(w) {
                 0
             } else {
-                a << s
+                a << n
             }
         }
         GlueOp::Shr => {
-            let s = (b & 0xFFFF_FFFF).min(w as u64);
+            let n = (b & 0xFFFF_FFFF).min(u64::from(w));
             if ty.signed() {
-                if s >= w as u64 {
+                if n >= u64::from(w) {
                     (sa >> 63) as u64
                 } else {
-                    (sa >> s) as u64
+                    (sa >> n) as u64
                 }
-            } else if s >= w as u64 {
+            } else if n >= u64::from(w) {
                 0
             } else {
-                a >> s
+                a >> n
             }
         }
         GlueOp::Min if ty.signed() => sa.min(sb) as u64,
@@ -381,32 +703,83 @@ fn scalar(op: GlueOp, ty: GlueType, a: u64, b: u64, c: bool) -> u64 {
         GlueOp::Max => a.max(b & m),
         GlueOp::Abs => sa.wrapping_abs() as u64,
         GlueOp::Neg => sa.wrapping_neg() as u64,
+        GlueOp::Popc => u64::from(a.count_ones()),
+        GlueOp::Clz => u64::from(a.leading_zeros() - (64 - w)),
+        // §9.7.1.16: a negative signed value is inverted first; no bit gives 0xFFFFFFFF.
+        GlueOp::Bfind { shiftamt } => {
+            let x = if ty.signed() && sa < 0 { !a & m } else { a };
+            return if x == 0 {
+                0xFFFF_FFFF
+            } else {
+                let msb = 63 - u64::from(x.leading_zeros());
+                if shiftamt {
+                    u64::from(w) - 1 - msb
+                } else {
+                    msb
+                }
+            };
+        }
+        GlueOp::Brev => a.reverse_bits() >> (64 - w),
+        // §9.7.1.19: pos and len are the low bytes of b and c; bits past the msb (and all of
+        // them when len is 0) are the sign bit of the field for signed types, else 0.
+        GlueOp::Bfe => {
+            let (pos, len) = (b & 0xFF, c & 0xFF);
+            let msb = u64::from(w) - 1;
+            let sbit = if !ty.signed() || len == 0 { 0 } else { (a >> (pos + len - 1).min(msb)) & 1 };
+            (0..u64::from(w)).fold(0, |acc, i| {
+                let bit = if i < len && pos + i <= msb { (a >> (pos + i)) & 1 } else { sbit };
+                acc | (bit << i)
+            })
+        }
+        // §9.7.1.20: a's low len bits replace b's bits from pos on, up to the msb.
+        GlueOp::Bfi => {
+            let (pos, len) = (c & 0xFF, s[3] & 0xFF);
+            let msb = u64::from(w) - 1;
+            let mut f = b & m;
+            let mut i = 0;
+            while i < len && pos + i <= msb {
+                f = (f & !(1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
+                i += 1;
+            }
+            f
+        }
         GlueOp::Setp(cmp) => {
             let ord = if ty.signed() { sa.cmp(&sb) } else { a.cmp(&(b & m)) };
-            let t = match cmp {
-                Cmp::Eq => ord.is_eq(),
-                Cmp::Ne => ord.is_ne(),
-                Cmp::Lt => ord.is_lt(),
-                Cmp::Le => ord.is_le(),
-                Cmp::Gt => ord.is_gt(),
-                Cmp::Ge => ord.is_ge(),
+            return u64::from(cmp.holds(ord));
+        }
+        GlueOp::Set(cmp, dst) => {
+            let ord = if ty.signed() { sa.cmp(&sb) } else { a.cmp(&(b & m)) };
+            return match (cmp.holds(ord), dst) {
+                (false, _) => 0,
+                (true, SetDst::F32) => 0x3F80_0000,
+                (true, _) => 0xFFFF_FFFF,
             };
-            return t as u64;
         }
         GlueOp::Selp => {
-            if c {
+            if c & 1 == 1 {
                 a
             } else {
                 b
             }
         }
+        GlueOp::Slct => {
+            if sext(c & 0xFFFF_FFFF, 32) >= 0 {
+                a
+            } else {
+                b
+            }
+        }
+        GlueOp::AddCc => a.wrapping_add(b),
+        GlueOp::Addc { .. } => a.wrapping_add(b).wrapping_add(u64::from(carry)),
+        GlueOp::SubCc => a.wrapping_sub(b),
+        GlueOp::Subc { .. } => a.wrapping_sub(b).wrapping_sub(u64::from(carry)),
     };
     r & m
 }
 
-fn imm_text(v: u64, class: RegClass, signed: bool) -> String {
+fn imm_text(v: u64, bits: u32, signed: bool) -> String {
     if signed {
-        sext(v, class.bits()).to_string()
+        sext(v, bits).to_string()
     } else {
         format!("{v:#x}")
     }
@@ -419,9 +792,8 @@ impl fmt::Display for Glue {
             match s {
                 Some(Src::Reg(r)) => write!(f, ", {r}")?,
                 Some(Src::Imm(v)) => {
-                    let class = Self::src_class(self.op, self.ty, k);
-                    let signed = self.ty.signed() && class == self.ty.class();
-                    write!(f, ", {}", imm_text(*v, class, signed))?
+                    let bits = Self::src_class(self.op, self.ty, k).bits();
+                    write!(f, ", {}", imm_text(*v, bits, Self::imm_signed(self.op, self.ty, k)))?
                 }
                 None => {}
             }
@@ -431,33 +803,39 @@ impl fmt::Display for Glue {
 }
 
 /// The opcode names glue instructions start with.
-pub const MNEMONICS: [&str; 15] =
-    ["add", "sub", "mul", "and", "or", "xor", "not", "shl", "shr", "min", "max", "abs", "neg", "setp", "selp"];
+pub const MNEMONICS: [&str; 29] = [
+    "add", "sub", "mul", "mad", "and", "or", "xor", "not", "cnot", "lop3", "shf", "shl", "shr", "min", "max", "abs",
+    "neg", "popc", "clz", "bfind", "brev", "bfe", "bfi", "setp", "set", "selp", "slct", "addc", "subc",
+];
+
+/// Every glue opcode text and the (op, type) it names.
+fn opcodes() -> &'static HashMap<String, (GlueOp, GlueType)> {
+    static TABLE: OnceLock<HashMap<String, (GlueOp, GlueType)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = HashMap::new();
+        for op in GlueOp::all() {
+            for ty in GlueType::ALL.into_iter().filter(|&ty| Glue::op_takes(op, ty)) {
+                let g = Glue { op, ty, dst: Reg::Virt(RegClass::B32, 0), src: [None; 4] };
+                t.insert(g.opcode(), (op, ty));
+            }
+        }
+        t
+    })
+}
 
 impl Glue {
+    /// The glue (op, type) an opcode text names (`mul.wide.s16`, `slct.b32.s32`), if any.
+    pub fn lookup(opcode: &str) -> Option<(GlueOp, GlueType)> {
+        opcodes().get(opcode).copied()
+    }
+
     /// Parses `opcode operands` (without guard; a trailing `;` is allowed).
     pub fn parse(text: &str) -> Result<Glue, ParseError> {
         let err = |why: &str| ParseError::new(text, why.to_string());
         let s = text.trim();
         let s = s.strip_suffix(';').unwrap_or(s).trim_end();
         let (opcode, rest) = s.split_once(char::is_whitespace).ok_or_else(|| err("no operands"))?;
-        let parts: Vec<&str> = opcode.split('.').collect();
-        let (op, ty) = match parts.as_slice() {
-            ["mul", "lo", t] => (GlueOp::MulLo, *t),
-            ["setp", c, t] => {
-                let cmp = Cmp::ALL.into_iter().find(|k| k.name() == *c).ok_or_else(|| err("unknown comparison"))?;
-                (GlueOp::Setp(cmp), *t)
-            }
-            [m, t] => {
-                let op = GlueOp::all()
-                    .into_iter()
-                    .find(|o| !matches!(o, GlueOp::MulLo | GlueOp::Setp(_)) && o.mnemonic() == *m)
-                    .ok_or_else(|| err("not a glue opcode"))?;
-                (op, *t)
-            }
-            _ => return Err(err("not a glue opcode")),
-        };
-        let ty = GlueType::ALL.into_iter().find(|t| t.name() == ty).ok_or_else(|| err("unknown glue type"))?;
+        let (op, ty) = Self::lookup(opcode).ok_or_else(|| err("not a glue opcode"))?;
         let operands = parse_operands(rest.trim()).map_err(|e| err(&e))?;
         if operands.len() != op.arity() + 1 {
             return Err(err(&format!("`{}` takes {} operands", op.mnemonic(), op.arity() + 1)));
@@ -467,7 +845,7 @@ impl Glue {
             _ => Err(err("expected a register")),
         };
         let dst = reg(&operands[0])?;
-        let mut src = [None; 3];
+        let mut src = [None; 4];
         for (k, o) in operands[1..].iter().enumerate() {
             src[k] = Some(match o {
                 Operand::Imm(Imm::Int(v)) => {
@@ -496,6 +874,26 @@ mod tests {
         Reg::parse(s).unwrap()
     }
 
+    /// The instruction `op.ty` with no operands (for evaluation only).
+    fn g(op: GlueOp, ty: GlueType) -> Glue {
+        Glue { op, ty, dst: r("%r1"), src: [None; 4] }
+    }
+
+    /// SplitMix64 values, for property checks against a second formulation.
+    fn values(n: usize) -> Vec<u64> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let edges = [0, 1, 2, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF];
+        let mut v: Vec<u64> = edges.iter().flat_map(|&e| [e, !e, e << 32 | e]).collect();
+        while v.len() < n {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            v.push(z ^ (z >> 31));
+        }
+        v
+    }
+
     #[test]
     fn print_parse_round_trip() {
         let cases = [
@@ -508,30 +906,209 @@ mod tests {
             "min.s16x2 %r1, %r2, %r3;",
             "not.b64 %d1, %d2;",
             "abs.s16 %h1, %h2;",
+            "mul.hi.s64 %d1, %d2, -7;",
+            "mul.wide.u16 %r1, %h2, %h3;",
+            "mad.wide.s32 %d1, %r2, %r3, -1;",
+            "mad.lo.u16 %h1, %h2, 0x3, %h4;",
+            "lop3.b32 %r1, %r2, %r3, %r4, 0xe8;",
+            "shf.r.clamp.b32 %r1, %r2, %r3, 0x20;",
+            "bfe.s64 %d1, %d2, 0x8, %r3;",
+            "bfi.b64 %d1, %d2, %d3, %r4, 0x10;",
+            "bfind.shiftamt.u64 %r1, %d2;",
+            "clz.b64 %r1, %d2;",
+            "popc.b32 %r1, %r2;",
+            "brev.b64 %d1, %d2;",
+            "cnot.b16 %h1, %h2;",
+            "set.ge.f32.s16 %r1, %h2, -1;",
+            "slct.u16.s32 %h1, %h2, %h3, %r4;",
+            "slct.b64.s32 %d1, %d2, %d3, -8;",
+            "add.cc.u32 %r1, %r2, %r3;",
+            "addc.cc.s64 %d1, %d2, -1;",
+            "subc.u32 %r1, %r2, 0x1;",
+            "sub.cc.s32 %r1, %r2, %r3;",
         ];
         for c in cases {
-            let g = Glue::parse(c).unwrap();
+            let g = Glue::parse(c).unwrap_or_else(|e| panic!("{c}: {e}"));
             assert_eq!(g.to_string(), c);
         }
-        for bad in ["sub.s16x2 %r1, %r2, %r3", "add.s32 %h1, %r2, %r3", "not.b32 %r1, 5", "add.s16 %h1, %h2, 70000"] {
+        for bad in [
+            "sub.s16x2 %r1, %r2, %r3",
+            "add.s32 %h1, %r2, %r3",
+            "not.b32 %r1, 5",
+            "add.s16 %h1, %h2, 70000",
+            "lop3.b32 %r1, %r2, %r3, %r4, %r5",
+            "lop3.b32 %r1, %r2, %r3, %r4, 0x100",
+            "mul.wide.u64 %d1, %d2, %d3",
+            "mul.wide.u32 %r1, %r2, %r3",
+            "clz.b32 %h1, %r2",
+            "bfe.b32 %r1, %r2, 1, 2",
+            "slct.u32 %r1, %r2, %r3, %r4",
+            "shf.l.b32 %r1, %r2, %r3, %r4",
+            "addc.u16 %h1, %h2, %h3",
+        ] {
             assert!(Glue::parse(bad).is_err(), "{bad}");
         }
+        // Every (op, type) pair prints and parses back with register operands.
+        let mut pairs = 0;
+        for op in GlueOp::all() {
+            for ty in GlueType::ALL.into_iter().filter(|&t| Glue::op_takes(op, t)) {
+                let mut src = [None; 4];
+                for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
+                    *s = Some(if Glue::imm_required(op, k) {
+                        Src::Imm(0x5A)
+                    } else {
+                        Src::Reg(Reg::Virt(Glue::src_class(op, ty, k), k as u32))
+                    });
+                }
+                let glue = Glue { op, ty, dst: Reg::Virt(Glue::dst_class(op, ty), 9), src };
+                assert!(glue.is_valid(), "{glue}");
+                assert_eq!(Glue::parse(&glue.to_string()).ok(), Some(glue), "{glue}");
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 150, "{pairs} pairs");
     }
 
     #[test]
     fn semantics_edge_cases() {
-        let g = |op, ty, dst: &str| Glue { op, ty, dst: r(dst), src: [None; 3] };
-        assert_eq!(g(GlueOp::Abs, GlueType::S32, "%r1").eval(0x8000_0000, 0, false), 0x8000_0000);
-        assert_eq!(g(GlueOp::Shr, GlueType::S16, "%h1").eval(0x8000, 40, false), 0xFFFF);
-        assert_eq!(g(GlueOp::Shr, GlueType::U16, "%h1").eval(0x8000, 40, false), 0);
-        assert_eq!(g(GlueOp::Shl, GlueType::B32, "%r1").eval(1, 32, false), 0);
-        assert_eq!(g(GlueOp::Shl, GlueType::B32, "%r1").eval(1, 31, false), 0x8000_0000);
-        assert_eq!(g(GlueOp::Min, GlueType::S16x2, "%r1").eval(0x8000_0001, 0x0001_8000, false), 0x8000_8000);
-        assert_eq!(g(GlueOp::Max, GlueType::U16x2, "%r1").eval(0x8000_0001, 0x0001_8000, false), 0x8000_8000);
-        assert_eq!(g(GlueOp::Add, GlueType::U16x2, "%r1").eval(0xFFFF_0001, 0x0001_FFFF, false), 0);
-        assert_eq!(g(GlueOp::Setp(Cmp::Lt), GlueType::S64, "%p1").eval(u64::MAX, 0, false), 1);
-        assert_eq!(g(GlueOp::Setp(Cmp::Lt), GlueType::U64, "%p1").eval(u64::MAX, 0, false), 0);
-        assert_eq!(g(GlueOp::Selp, GlueType::B16, "%h1").eval(1, 2, false), 2);
-        assert_eq!(g(GlueOp::MulLo, GlueType::S16, "%h1").eval(0x100, 0x100, false), 0);
+        let e = |op, ty, a, b| g(op, ty).eval([a, b, 0, 0], false);
+        assert_eq!(e(GlueOp::Abs, GlueType::S32, 0x8000_0000, 0), 0x8000_0000);
+        assert_eq!(e(GlueOp::Shr, GlueType::S16, 0x8000, 40), 0xFFFF);
+        assert_eq!(e(GlueOp::Shr, GlueType::U16, 0x8000, 40), 0);
+        assert_eq!(e(GlueOp::Shl, GlueType::B32, 1, 32), 0);
+        assert_eq!(e(GlueOp::Shl, GlueType::B32, 1, 31), 0x8000_0000);
+        assert_eq!(e(GlueOp::Min, GlueType::S16x2, 0x8000_0001, 0x0001_8000), 0x8000_8000);
+        assert_eq!(e(GlueOp::Max, GlueType::U16x2, 0x8000_0001, 0x0001_8000), 0x8000_8000);
+        assert_eq!(e(GlueOp::Add, GlueType::U16x2, 0xFFFF_0001, 0x0001_FFFF), 0);
+        assert_eq!(e(GlueOp::Setp(Cmp::Lt), GlueType::S64, u64::MAX, 0), 1);
+        assert_eq!(e(GlueOp::Setp(Cmp::Lt), GlueType::U64, u64::MAX, 0), 0);
+        assert_eq!(g(GlueOp::Selp, GlueType::B16).eval([1, 2, 0, 0], false), 2);
+        assert_eq!(e(GlueOp::MulLo, GlueType::S16, 0x100, 0x100), 0);
+    }
+
+    /// Vectors computed by hand from the pseudo-code of §9.7.1, §9.7.7 and §9.7.8.
+    #[test]
+    fn new_glue_matches_hand_computed_vectors() {
+        use GlueOp::*;
+        use GlueType::*;
+        let e = |op, ty, s: [u64; 4]| g(op, ty).eval(s, false);
+        // mul.hi / mul.wide / mad (§9.7.1.3–4).
+        assert_eq!(e(MulHi, U32, [0xFFFF_FFFF, 0xFFFF_FFFF, 0, 0]), 0xFFFF_FFFE);
+        assert_eq!(e(MulHi, S32, [0xFFFF_FFFF, 0xFFFF_FFFF, 0, 0]), 0); // -1·-1 = 1
+        assert_eq!(e(MulHi, S16, [0x8000, 0x8000, 0, 0]), 0x4000); // 2^30
+        assert_eq!(e(MulHi, U64, [u64::MAX, 2, 0, 0]), 1);
+        assert_eq!(e(MulHi, S64, [u64::MAX, 2, 0, 0]), u64::MAX); // -2 >> 64
+        assert_eq!(e(MulWide, S16, [0xFFFE, 3, 0, 0]), 0xFFFF_FFFA); // -6
+        assert_eq!(e(MulWide, U16, [0xFFFF, 0xFFFF, 0, 0]), 0xFFFE_0001);
+        assert_eq!(e(MulWide, S32, [0x8000_0000, 0x8000_0000, 0, 0]), 1 << 62);
+        assert_eq!(e(MadLo, U16, [0x100, 0x100, 5, 0]), 5);
+        assert_eq!(e(MadHi, U32, [0xFFFF_FFFF, 0xFFFF_FFFF, 2, 0]), 0);
+        assert_eq!(e(MadWide, S32, [0xFFFF_FFFF, 1, 0, 0]), u64::MAX);
+        assert_eq!(e(MadWide, U16, [0xFFFF, 0xFFFF, 0xFFFF, 0]), 0xFFFF_0000);
+        // cnot, popc, clz, brev, bfind (§9.7.8.5, §9.7.1.14–18).
+        assert_eq!(e(Cnot, B16, [0, 0, 0, 0]), 1);
+        assert_eq!(e(Cnot, B64, [1 << 63, 0, 0, 0]), 0);
+        assert_eq!(e(Popc, B64, [u64::MAX, 0, 0, 0]), 64);
+        assert_eq!(e(Popc, B32, [0xF0F0_0001, 0, 0, 0]), 9);
+        assert_eq!(e(Clz, B32, [0, 0, 0, 0]), 32);
+        assert_eq!(e(Clz, B64, [1, 0, 0, 0]), 63);
+        assert_eq!(e(Clz, B32, [0x0001_0000, 0, 0, 0]), 15);
+        assert_eq!(e(Brev, B32, [1, 0, 0, 0]), 0x8000_0000);
+        assert_eq!(e(Brev, B64, [0x0000_0000_0000_00F1, 0, 0, 0]), 0x8F00_0000_0000_0000);
+        let bfind = |sa| Bfind { shiftamt: sa };
+        assert_eq!(e(bfind(false), U32, [0, 0, 0, 0]), 0xFFFF_FFFF);
+        assert_eq!(e(bfind(false), U32, [0x0010_0000, 0, 0, 0]), 20);
+        assert_eq!(e(bfind(true), U32, [0x0010_0000, 0, 0, 0]), 11);
+        assert_eq!(e(bfind(false), S32, [0xFFFF_FFFF, 0, 0, 0]), 0xFFFF_FFFF);
+        assert_eq!(e(bfind(false), S32, [0x8000_0000, 0, 0, 0]), 30);
+        assert_eq!(e(bfind(true), S64, [0xFFFF_FFFF_FFFF_FFFE, 0, 0, 0]), 63);
+        assert_eq!(e(bfind(false), U64, [1 << 40, 0, 0, 0]), 40);
+        // bfe / bfi (§9.7.1.19–20).
+        assert_eq!(e(Bfe, U32, [0x1234_5678, 4, 8, 0]), 0x67);
+        assert_eq!(e(Bfe, S32, [0x0000_00F0, 4, 4, 0]), 0xFFFF_FFFF);
+        assert_eq!(e(Bfe, S32, [0x0000_00F0, 4, 0, 0]), 0);
+        assert_eq!(e(Bfe, S32, [0x8000_0000, 40, 3, 0]), 0xFFFF_FFFF); // past the msb: sign bit
+        assert_eq!(e(Bfe, U32, [0x8000_0000, 28, 0x108, 0]), 0x8); // len's low byte: 8
+        assert_eq!(e(Bfe, S64, [0x0000_0080_0000_0000, 32, 8, 0]), u64::MAX << 7);
+        assert_eq!(e(Bfi, B32, [0xF, 0x1234_5678, 8, 4]), 0x1234_5F78);
+        assert_eq!(e(Bfi, B32, [0xFFFF, 0, 30, 8]), 0xC000_0000);
+        assert_eq!(e(Bfi, B64, [0xAB, u64::MAX, 60, 0]), u64::MAX);
+        assert_eq!(e(Bfi, B32, [1, 0x10, 0x120, 1]), 0x10); // pos's low byte 0x20: past the msb
+        assert_eq!(e(Bfi, B32, [1, 0x10, 0x101, 1]), 0x12); // pos's low byte 1
+                                                            // lop3 (§9.7.8.6): the tables of a, b, c are 0xF0, 0xCC, 0xAA.
+        let (a, b, c) = (0x1234_5678u64, 0x9ABC_DEF0, 0x0F0F_F0F0);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0xF0]), a);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0xCC]), b);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0xAA]), c);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0x96]), a ^ b ^ c);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0xE8]), (a & b) | (a & c) | (b & c));
+        assert_eq!(e(Lop3, B32, [a, b, c, 0x80]), a & b & c);
+        assert_eq!(e(Lop3, B32, [a, b, c, 0x01]), !(a | b | c) & 0xFFFF_FFFF);
+        // shf (§9.7.8.7): b:a = 0x01234567:89ABCDEF.
+        let shf = |left, wrap| Shf { left, wrap };
+        let (lo, hi) = (0x89AB_CDEF, 0x0123_4567);
+        assert_eq!(e(shf(true, true), B32, [lo, hi, 8, 0]), 0x2345_6789);
+        assert_eq!(e(shf(false, true), B32, [lo, hi, 8, 0]), 0x6789_ABCD);
+        assert_eq!(e(shf(true, true), B32, [lo, hi, 40, 0]), 0x2345_6789);
+        assert_eq!(e(shf(true, false), B32, [lo, hi, 40, 0]), lo);
+        assert_eq!(e(shf(false, false), B32, [lo, hi, 40, 0]), hi);
+        assert_eq!(e(shf(false, false), B32, [lo, hi, 0, 0]), lo);
+        assert_eq!(e(shf(true, false), B32, [lo, hi, 0, 0]), hi);
+        // set / slct (§9.7.7.1, §9.7.7.4).
+        assert_eq!(e(Set(Cmp::Lt, SetDst::F32), S32, [0xFFFF_FFFF, 0, 0, 0]), 0x3F80_0000);
+        assert_eq!(e(Set(Cmp::Lt, SetDst::U32), U32, [0xFFFF_FFFF, 0, 0, 0]), 0);
+        assert_eq!(e(Set(Cmp::Ne, SetDst::S32), U16, [1, 2, 0, 0]), 0xFFFF_FFFF);
+        assert_eq!(e(Slct, B16, [1, 2, 0, 0]), 1);
+        assert_eq!(e(Slct, S64, [1, 2, 0x8000_0000, 0]), 2);
+        assert_eq!(e(Slct, U32, [1, 2, 0x7FFF_FFFF, 0]), 1);
+    }
+
+    /// `bfe` and `bfi` against a second formulation by masks and shifts; `mul.hi.u64` against
+    /// a product of 32-bit halves; carry chains against one wide add or subtract.
+    #[test]
+    fn new_glue_matches_second_formulations() {
+        let vs = values(200);
+        for (i, &a) in vs.iter().enumerate() {
+            let x = vs[(i * 7 + 3) % vs.len()];
+            for ty in [GlueType::U32, GlueType::S32, GlueType::U64, GlueType::S64] {
+                let w = u64::from(ty.bits());
+                let m = mask(ty.bits());
+                for (pos, len) in [(0, 0), (0, 1), (3, 5), (w - 1, 1), (w - 4, 8), (w, 2), (7, w), (x & 0x1FF, a >> 56)]
+                {
+                    let got = g(GlueOp::Bfe, ty).eval([a, pos, len, 0], false);
+                    let (p, l) = (pos & 0xFF, len & 0xFF);
+                    let real = if p >= w { 0 } else { l.min(w - p) };
+                    let field = if p >= w { 0 } else { ((a & m) >> p) & mask(real as u32) };
+                    let sign = ty.signed() && l > 0 && (a >> (p + l - 1).min(w - 1)) & 1 == 1;
+                    let want = if sign { field | (!mask(real as u32) & m) } else { field };
+                    assert_eq!(got, want, "bfe.{} {a:#x}, {pos}, {len}", ty.name());
+                    let bty = if w == 32 { GlueType::B32 } else { GlueType::B64 };
+                    let got = g(GlueOp::Bfi, bty).eval([a, x, pos, len], false);
+                    let field = if p >= w { 0 } else { mask(real as u32) << p };
+                    let want = ((x & m) & !field) | ((a << p.min(63)) & field);
+                    assert_eq!(got, want, "bfi.{} {a:#x}, {x:#x}, {pos}, {len}", bty.name());
+                }
+            }
+            let (ah, al, xh, xl) = (a >> 32, a & 0xFFFF_FFFF, x >> 32, x & 0xFFFF_FFFF);
+            let mid = (al * xl >> 32) + (ah * xl & 0xFFFF_FFFF) + (al * xh & 0xFFFF_FFFF);
+            let hi = ah * xh + (ah * xl >> 32) + (al * xh >> 32) + (mid >> 32);
+            assert_eq!(g(GlueOp::MulHi, GlueType::U64).eval([a, x, 0, 0], false), hi);
+            // A 64-bit add and subtract as 32-bit carry chains (§9.7.2).
+            let (lo_add, hi_add) = (g(GlueOp::AddCc, GlueType::U32), g(GlueOp::Addc { cc: false }, GlueType::U32));
+            let cf = lo_add.carry_out([al, xl, 0, 0], false).unwrap();
+            let sum = hi_add.eval([ah, xh, 0, 0], cf) << 32 | lo_add.eval([al, xl, 0, 0], false);
+            assert_eq!(sum, a.wrapping_add(x));
+            let (lo_sub, hi_sub) = (g(GlueOp::SubCc, GlueType::S32), g(GlueOp::Subc { cc: true }, GlueType::S32));
+            let bf = lo_sub.carry_out([al, xl, 0, 0], false).unwrap();
+            let diff = hi_sub.eval([ah, xh, 0, 0], bf) << 32 | lo_sub.eval([al, xl, 0, 0], false);
+            assert_eq!(diff, a.wrapping_sub(x));
+            assert_eq!(hi_sub.carry_out([ah, xh, 0, 0], bf), Some(a < x), "{a:#x} - {x:#x}");
+            let top = g(GlueOp::Addc { cc: true }, GlueType::U64);
+            assert_eq!(
+                top.carry_out([a, x, 0, 0], true),
+                Some(u128::from(a) + u128::from(x) + 1 > u128::from(u64::MAX))
+            );
+        }
+        assert_eq!(g(GlueOp::Addc { cc: false }, GlueType::U32).carry_out([1, 2, 0, 0], true), None);
     }
 }

@@ -343,10 +343,52 @@ mod tests {
         assert_eq!(out[0].bits, 0x3DCC_CCCD);
     }
 
+    /// A 64-bit add and subtract as 32-bit carry chains (§9.7.2) against the 64-bit result;
+    /// a guard that skips `add.cc` leaves the flag of the instruction before.
+    #[test]
+    fn carry_chains_carry_per_thread() {
+        let p = program(
+            32,
+            0,
+            &[
+                "ld.global.b32 %r0, [%in];",
+                "ld.global.b32 %r1, [%in+4];",
+                "ld.global.b32 %r2, [%in+8];",
+                "ld.global.b32 %r3, [%in+12];",
+                "add.cc.u32 %r4, %r0, %r2;",
+                "addc.u32 %r5, %r1, %r3;",
+                "sub.cc.u32 %r6, %r0, %r2;",
+                "setp.eq.u32 %p0, %tix, 3;",
+                "@%p0 sub.cc.u32 %r7, %r0, %r0;",
+                "subc.u32 %r7, %r1, %r3;",
+                "st.global.v2.b32 [%out], {%r5, %r7};",
+            ],
+        );
+        let words = |t: u32, w: u32| match w {
+            0 => 0xFFFF_FFF0u32.wrapping_add(t),
+            1 => t,
+            2 => 0x20 - t,
+            _ => 7,
+        };
+        let out = exact(&run(&p, &inputs(32, words), &Allowances::all()).unwrap());
+        for (t, v) in out.iter().enumerate() {
+            let t = t as u32;
+            let (a, b) = (
+                u64::from(words(t, 1)) << 32 | u64::from(words(t, 0)),
+                u64::from(words(t, 3)) << 32 | u64::from(words(t, 2)),
+            );
+            let sum_hi = (a.wrapping_add(b) >> 32) as u32;
+            // Thread 3 borrows from its own `r0 - r0` (none); the others from `r0 - r2`.
+            let diff_hi = if t == 3 { words(t, 1).wrapping_sub(words(t, 3)) } else { (a.wrapping_sub(b) >> 32) as u32 };
+            assert_eq!(*v, u64::from(diff_hi) << 32 | u64::from(sum_hi), "thread {t}");
+        }
+    }
+
     #[test]
     fn broken_invariants_are_errors() {
-        let cases: [(&[&str], &str); 5] = [
+        let cases: [(&[&str], &str); 6] = [
             (&["add.s32 %r1, %r0, 1;"], "before any write"),
+            (&["addc.u32 %r1, %tix, 1;"], "carry flag"),
             (
                 &["setp.eq.u32 %p0, %tix, 1;", "@%p0 bra $L0;", "shfl.sync.idx.b32 %r1, %tix, 0, 31, -1;", "$L0:"],
                 "diverged",

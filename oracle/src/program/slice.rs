@@ -14,6 +14,8 @@
 //!   `%in` is never written, so loads of it are leaves. An address register the body computes
 //!   from `%out`/`%sh`/`%shn` by unguarded moves and constant 64-bit adds addresses that
 //!   region at the summed offset; any other register base addresses nothing the slicer knows;
+//! - the carry flag (§9.7.2): an `addc`/`subc` in the slice depends on the instruction that
+//!   wrote `CC.CF` before it;
 //! - control: a statement between a guarded `bra` and its label depends on the branch's
 //!   predicate (the `bra` itself is not part of the shape: it moves no data).
 //!
@@ -67,6 +69,10 @@ struct Effects {
     mem_defs: Vec<Byte>,
     mem_uses: Vec<Byte>,
     guarded: bool,
+    /// Writes the carry flag `CC.CF` (§9.7.2).
+    carry_def: bool,
+    /// Reads the carry flag.
+    carry_use: bool,
 }
 
 /// The region a prologue base register addresses (`None`: `%in`, read-only, or not a
@@ -126,7 +132,7 @@ fn base_of(p: &Program, spans: &[Vec<Reg>], at: usize, reg: Reg) -> Option<(Regi
             }
         }
         Stmt::Glue { guard: None, glue } if glue.op == GlueOp::Add && glue.ty.bits() == 64 => match glue.src {
-            [Some(Src::Reg(r)), Some(Src::Imm(c)), _] | [Some(Src::Imm(c)), Some(Src::Reg(r)), _] => {
+            [Some(Src::Reg(r)), Some(Src::Imm(c)), _, _] | [Some(Src::Imm(c)), Some(Src::Reg(r)), _, _] => {
                 base_of(p, spans, j, r).map(|(region, off)| (region, off.wrapping_add(c as i64)))
             }
             _ => None,
@@ -186,7 +192,14 @@ fn effects(p: &Program, spans: &[Vec<Reg>], at: usize) -> Effects {
             if glue.src.iter().any(|x| matches!(x, Some(super::Src::Reg(r)) if *r == glue.dst)) {
                 uses.push(glue.dst);
             }
-            Effects { defs: vec![glue.dst], uses, guarded: guard.is_some(), ..Effects::default() }
+            Effects {
+                defs: vec![glue.dst],
+                uses,
+                guarded: guard.is_some(),
+                carry_def: glue.op.writes_carry(),
+                carry_use: glue.op.reads_carry(),
+                ..Effects::default()
+            }
         }
         Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => Effects::default(),
     }
@@ -236,9 +249,13 @@ fn walk(p: &Program, word: u32, addresses: Addresses) -> Vec<usize> {
     let first = i64::from(word) * 4;
     let mut bytes: BTreeSet<Byte> = (first..first + 4).map(|b| (Region::Out, b)).collect();
     let mut taken = Vec::new();
+    // Whether a statement of the slice reads the carry flag that an earlier one writes.
+    let mut carry = false;
     for k in (0..p.body.len()).rev() {
         let e = effects(p, &spans, k);
-        let relevant = e.defs.iter().any(|r| regs.contains(r)) || e.mem_defs.iter().any(|b| bytes.contains(b));
+        let relevant = e.defs.iter().any(|r| regs.contains(r))
+            || e.mem_defs.iter().any(|b| bytes.contains(b))
+            || (carry && e.carry_def);
         if !relevant {
             continue;
         }
@@ -250,7 +267,11 @@ fn walk(p: &Program, word: u32, addresses: Addresses) -> Vec<usize> {
             e.mem_defs.iter().for_each(|b| {
                 bytes.remove(b);
             });
+            if e.carry_def {
+                carry = false;
+            }
         }
+        carry |= e.carry_use;
         regs.extend(e.uses);
         if addresses == Addresses::Follow {
             regs.extend(e.addr_uses);
@@ -314,6 +335,22 @@ mod tests {
         assert_eq!(slice(&p, 0), vec![0, 2, 4]);
         assert_eq!(shape(&p, 0), "ld.global.f32 → cvt.rn.f16.f32 → st.global.b8");
         assert_eq!(shape(&p, 1), "ld.global.b32 → xor.b32 → st.global.b32");
+    }
+
+    #[test]
+    fn a_carry_chain_is_followed_through_the_flag() {
+        let p = program(
+            1,
+            0,
+            "ld.global.b32 %r0, [%in];\n\
+             ld.global.b32 %r1, [%in+4];\n\
+             add.cc.u32 %r2, %r0, %r1;\n\
+             addc.u32 %r3, %r1, 0x0;\n\
+             st.global.b32 [%out], %r3;\n",
+        );
+        // The low word's sum is dead, but its carry feeds the stored high word.
+        assert_eq!(slice(&p, 0), vec![0, 1, 2, 3, 4]);
+        assert_eq!(shape(&p, 0), "ld.global.b32 → ld.global.b32 → add.cc.u32 → addc.u32 → st.global.b32");
     }
 
     #[test]

@@ -494,7 +494,7 @@ mod tests {
                 op: GlueOp::Setp(Cmp::Ge),
                 ty: GlueType::U64,
                 dst: Reg::Virt(RegClass::Pred, 2),
-                src: [Some(Src::Reg(Reg::Special(Special::In))), Some(Src::Imm(3)), None],
+                src: [Some(Src::Reg(Reg::Special(Special::In))), Some(Src::Imm(3)), None, None],
             },
         });
         let text = module(&[p.clone(), q.clone()]);

@@ -122,15 +122,21 @@ impl Machine<'_> {
         }
     }
 
-    /// A glue statement in thread `t`.
+    /// A glue statement in thread `t`. `addc`/`subc` read the thread's carry flag and the
+    /// `.cc` forms write it (§9.7.2); a skipped instruction leaves it as it was, one under an
+    /// unknown guard makes it any value.
     pub(super) fn glue(&mut self, t: u32, guard: Option<PredGuard>, g: &super::Glue) -> Result<(), InterpError> {
         let (run, why) = self.guard(t, guard)?;
         if run == Some(false) {
             return Ok(());
         }
         let width = g.dst.class().bits();
+        let carry_in = if g.op.reads_carry() { Some(self.carry(t)?) } else { None };
         if run.is_none() {
             self.read(t, g.dst)?;
+            if g.op.writes_carry() {
+                self.set_carry(t, Expected::any(1, why));
+            }
             return self.write(t, g.dst, Expected::any(width, why));
         }
         let mut vals = Vec::new();
@@ -143,21 +149,29 @@ impl Machine<'_> {
             });
         }
         if self.opts.probe == Some((self.stmt, t)) {
-            self.probed = vals.iter().enumerate().map(|(k, v)| (["a", "b", "c"][k].to_string(), v.clone())).collect();
+            self.probed =
+                vals.iter().enumerate().map(|(k, v)| (["a", "b", "c", "d"][k].to_string(), v.clone())).collect();
         }
-        let mut result = if vals.iter().all(Expected::is_exact) {
+        let carry_exact = carry_in.as_ref().is_none_or(Expected::is_exact);
+        let (mut result, carry_out) = if vals.iter().all(Expected::is_exact) && carry_exact {
             let get = |k: usize| vals.get(k).map_or(0, |e| e.bits as u64);
             let op = plant::glue(self.opts.plant, g);
-            Expected::exact(u128::from(op.eval(get(0), get(1), get(2) == 1)), width)
+            let s = [get(0), get(1), get(2), get(3)];
+            let cin = carry_in.as_ref().is_some_and(|c| c.bits == 1);
+            let cout = op.carry_out(s, cin).map(|c| Expected::exact(u128::from(c), 1));
+            (Expected::exact(u128::from(op.eval(s, cin)), width), cout)
         } else if g.op == GlueOp::Selp && vals[2].is_exact() {
-            vals[if vals[2].bits == 1 { 0 } else { 1 }].clone()
+            (vals[if vals[2].bits == 1 { 0 } else { 1 }].clone(), None)
         } else {
-            let a = vals.iter().find(|e| !e.is_exact()).map_or(Allowance::Undefined, taint);
-            Expected::any(width, a)
+            let a = vals.iter().chain(carry_in.iter()).find(|e| !e.is_exact()).map_or(Allowance::Undefined, taint);
+            (Expected::any(width, a), g.op.writes_carry().then(|| Expected::any(1, a)))
         };
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
             self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: None });
+        }
+        if let Some(c) = carry_out {
+            self.set_carry(t, c);
         }
         self.write(t, g.dst, result)
     }

@@ -31,8 +31,11 @@ impl Machine<'_> {
                 Some(Src::Reg(r)) => Ok(self.regs[t as usize][name(r)?]),
             }
         };
-        let (a, b, c) = (src(0)?, src(1)?, src(2)?);
         use crate::program::GlueOp;
+        if g.op.reads_carry() || g.op.writes_carry() {
+            return Err(MemError::Unsupported("carry-chain glue (`add.cc`, `addc`, `sub.cc`, `subc`)".into()));
+        }
+        let (a, b, c, d) = (src(0)?, src(1)?, src(2)?, src(3)?);
         let out = match (g.op, a, b) {
             (GlueOp::Add, Val::Addr { buffer, offset }, Val::Bits(x))
             | (GlueOp::Add, Val::Bits(x), Val::Addr { buffer, offset }) => {
@@ -46,10 +49,12 @@ impl Machine<'_> {
                     "arithmetic on an address other than adding or subtracting a number".into(),
                 ))
             }
-            (_, Val::Bits(x), Val::Bits(y)) => match c {
-                Val::Bits(p) => Val::Bits(g.eval(x, y, p & 1 == 1)),
-                Val::Unknown(al) => Val::Unknown(al),
-                _ => return Err(MemError::Unsupported("selp on a predicate that is not a known value".into())),
+            (_, Val::Bits(x), Val::Bits(y)) => match (c, d) {
+                (Val::Bits(z), Val::Bits(e)) => Val::Bits(g.eval([x, y, z, e], false)),
+                (Val::Unknown(al), _) | (_, Val::Unknown(al)) => Val::Unknown(al),
+                _ => {
+                    return Err(MemError::Unsupported("a third or fourth glue source that is not a known value".into()))
+                }
             },
             (_, Val::Unknown(al), _) | (_, _, Val::Unknown(al)) => Val::Unknown(al),
             _ => return Err(MemError::Unsupported("a glue source never written".into())),
