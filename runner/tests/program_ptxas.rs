@@ -151,7 +151,6 @@ fn glue_program(target: &Target) -> Program {
     .enumerate()
     .map(|(i, l)| parse_stmt(i + 1, l).unwrap())
     .collect();
-    let packed_ok = target.sm >= 90 && target.ptx >= oracle::isa::PtxVersion::new(8, 0);
     // Per class of `RegClass::ALL` (no glue writes `.b8`).
     let mut next = [1u32, 0, 2, 2, 2];
     let mut fresh = |c: RegClass| {
@@ -166,32 +165,55 @@ fn glue_program(target: &Target) -> Program {
     let mut pairs = 0;
     for op in GlueOp::all() {
         for ty in GlueType::ALL {
-            if !Glue::op_takes(op, ty) || (!packed_ok && matches!(ty, GlueType::U16x2 | GlueType::S16x2)) {
+            if !Glue::available(op, ty, target) {
                 continue;
             }
             pairs += 1;
             let n = op.arity();
-            let regs: Vec<Option<Src>> =
-                (0..3).map(|k| (k < n).then(|| Src::Reg(src_reg(Glue::src_class(op, ty, k), k)))).collect();
+            let regs: Vec<Option<Src>> = (0..4)
+                .map(|k| {
+                    (k < n).then(|| {
+                        if Glue::imm_required(op, k) {
+                            Src::Imm(0xE8)
+                        } else {
+                            Src::Reg(src_reg(Glue::src_class(op, ty, k), k))
+                        }
+                    })
+                })
+                .collect();
             let mut shapes = vec![regs.clone()];
-            if Glue::imm_allowed(op, ty, 1) {
-                let bits = Glue::src_class(op, ty, 1).bits();
-                let all = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            for k in (1..n).filter(|&k| Glue::imm_allowed(op, ty, k) && !Glue::imm_required(op, k)) {
+                let bits = Glue::src_class(op, ty, k).bits();
+                let all = Glue::imm_max(op, ty, k);
                 for v in [0, 1, all, 1 << (bits - 1), (1 << (bits - 1)) - 1, 31, 32, 255] {
                     let mut s = regs.clone();
-                    s[1] = Some(Src::Imm(v & all));
+                    s[k] = Some(Src::Imm(v & all));
+                    shapes.push(s);
+                }
+            }
+            if op == GlueOp::Lop3 {
+                for lut in [0u64, 0xFF, 0x96, 0x01] {
+                    let mut s = regs.clone();
+                    s[3] = Some(Src::Imm(lut));
                     shapes.push(s);
                 }
             }
             for s in shapes {
+                if op.reads_carry() {
+                    // The carry flag comes from the instruction right before (§9.7.2).
+                    let first = if matches!(op, GlueOp::Addc { .. }) { GlueOp::AddCc } else { GlueOp::SubCc };
+                    let a = Src::Reg(src_reg(ty.class(), 0));
+                    let b = Src::Reg(src_reg(ty.class(), 1));
+                    body.push(Stmt::Glue { guard: None, glue: Glue::new(first, ty, fresh(ty.class()), &[a, b]) });
+                }
                 let dst = fresh(Glue::dst_class(op, ty));
-                let glue = Glue { op, ty, dst, src: [s[0], s[1], s[2]] };
+                let glue = Glue { op, ty, dst, src: [s[0], s[1], s[2], s[3]] };
                 assert!(glue.is_valid(), "{glue}");
                 body.push(Stmt::Glue { guard: None, glue });
             }
         }
     }
-    assert!(pairs > 60, "only {pairs} glue pairs");
+    assert!(pairs > 150, "only {pairs} glue pairs");
     body.push(parse_stmt(0, "st.global.b32 [%out], %r0;").unwrap());
     Program {
         name: "glue".into(),

@@ -10,6 +10,9 @@
 //! - every register read (sources, guards, address bases) defined on every path; `%sh`/`%shn`
 //!   only when the program has shared memory; special registers never written; a guarded
 //!   instruction writes only defined registers; no register written twice by one instruction;
+//! - every glue instruction well formed and available on the target (`Glue::available`), and
+//!   an `addc`/`subc` right after the unguarded `add.cc`/`addc.cc` or `sub.cc`/`subc.cc`
+//!   whose carry flag it reads (§9.7.2);
 //! - every ISA instruction's form valid on the program's target (`Form::is_valid`), its
 //!   operands of the form's shapes and register classes (`oracle::program::operand_class`: `.b8` for
 //!   the 8-bit operands of forms that need 8-bit registers; any 8-bit operand may be `.b8`),
@@ -39,7 +42,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use oracle::isa::operand::{Imm, OperandKind};
 use oracle::isa::types::{RegType, Space};
 use oracle::isa::{Family, Form, Instruction, Operand, Role};
-use oracle::program::{GlueType, PredGuard, Program, Reg, RegClass, Special, Src, Stmt, MAX_OUTPUTS, MAX_THREADS};
+use oracle::program::{Glue, GlueOp, PredGuard, Program, Reg, RegClass, Special, Src, Stmt, MAX_OUTPUTS, MAX_THREADS};
 
 type Defs = BTreeSet<Reg>;
 
@@ -60,6 +63,9 @@ struct Walk<'p> {
     /// branch to it.
     pending: BTreeMap<u32, (Defs, Defs)>,
     shared: Vec<Sh>,
+    /// The op of the statement just walked when it is an unguarded glue instruction that
+    /// writes the carry flag (§9.7.2): what a next `addc`/`subc` may continue.
+    carry: Option<GlueOp>,
 }
 
 fn intersect(a: &Defs, b: &Defs) -> Defs {
@@ -150,10 +156,20 @@ impl Walk<'_> {
                 if !glue.is_valid() {
                     return Err("the glue instruction is not well formed".into());
                 }
-                let packed = matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2);
                 let t = &self.p.target;
-                if packed && (t.sm < 90 || t.ptx < oracle::isa::PtxVersion::new(8, 0)) {
-                    return Err("packed 16x2 glue needs sm_90 and PTX ISA 8.0 (§9.7.1)".into());
+                if !Glue::available(glue.op, glue.ty, t) {
+                    return Err(format!("`{}` is not available on {t}@{} (§9.7.1, §9.7.8)", glue.opcode(), t.ptx));
+                }
+                if glue.op.reads_carry() && !self.carry.is_some_and(|prev| glue.op.continues_carry(prev)) {
+                    return Err(format!(
+                        "`{}` reads the carry flag, but the statement before it is no unguarded {} (§9.7.2)",
+                        glue.opcode(),
+                        if matches!(glue.op, GlueOp::Addc { .. }) {
+                            "`add.cc`/`addc.cc`"
+                        } else {
+                            "`sub.cc`/`subc.cc`"
+                        }
+                    ));
                 }
                 self.guard(guard)?;
                 for src in glue.src.iter().flatten() {
@@ -473,9 +489,14 @@ pub fn check_program(p: &Program) -> Result<(), String> {
         policies: Defs::new(),
         pending: BTreeMap::new(),
         shared: vec![Sh::Empty; 4 * p.shared as usize],
+        carry: None,
     };
     for (i, s) in p.body.iter().enumerate() {
         w.stmt(s).map_err(|e| format!("statement {i} `{}`: {e}", stmt_text(s)))?;
+        w.carry = match s {
+            Stmt::Glue { guard: None, glue } if glue.op.writes_carry() => Some(glue.op),
+            _ => None,
+        };
     }
     Ok(())
 }
@@ -512,6 +533,23 @@ mod tests {
             shared,
             body: body.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect(),
         }
+    }
+
+    #[test]
+    fn accepts_carry_chains() {
+        let p = prog(
+            &[
+                "ld.global.b64 %d0, [%in];",
+                "add.cc.u64 %d1, %d0, 5;",
+                "addc.cc.u64 %d2, %d0, %d1;",
+                "addc.u64 %d3, %d0, 0x0;",
+                "sub.cc.s32 %r0, %tix, 2;",
+                "subc.s32 %r1, %tix, -1;",
+                "st.global.b64 [%out], %d3;",
+            ],
+            0,
+        );
+        check_program(&p).unwrap();
     }
 
     #[test]
@@ -580,6 +618,23 @@ mod tests {
             (&["setp.lt.s32 %p0, %tix, 3;", "@%p0 mov.b32 %r1, 5;"], 0, "guarded"),
             (&["$L0:", "bra $L0;"], 0, "backward"),
             (&["bra $L3;"], 0, "not in the body"),
+            // A carry read with no flag, across a guard, a label, another instruction, or from
+            // the other kind of chain.
+            (&["addc.u32 %r0, %tix, 1;"], 0, "carry flag"),
+            (
+                &[
+                    "setp.lt.s32 %p0, %tix, 3;",
+                    "mov.b32 %r0, 1;",
+                    "@%p0 add.cc.u32 %r0, %tix, 1;",
+                    "addc.u32 %r1, %tix, 1;",
+                ],
+                0,
+                "carry flag",
+            ),
+            (&["add.cc.u32 %r0, %tix, 1;", "$L0:", "addc.u32 %r1, %tix, 1;"], 0, "carry flag"),
+            (&["add.cc.u32 %r0, %tix, 1;", "add.u32 %r2, %tix, 1;", "addc.u32 %r1, %tix, 1;"], 0, "carry flag"),
+            (&["sub.cc.u32 %r0, %tix, 1;", "addc.u32 %r1, %tix, 1;"], 0, "carry flag"),
+            (&["addc.u32 %r0, %tix, 1;", "addc.u32 %r1, %tix, 1;"], 0, "carry flag"),
             (&["$L0:", "$L0:"], 0, "twice"),
             (&["setp.lt.s32 %p0, %tix, 3;", "@%p0 bra $L0;", "bar.sync 0;", "$L0:"], 0, "divergent"),
             (

@@ -94,6 +94,31 @@ pub struct Config {
     /// A 16-bit value (float `cvt` or 16-bit arithmetic) stored with an 8- or 16-bit
     /// `st.shared`, loaded back and added to itself (needs `shared`). Defaults to `true`.
     pub fold_narrow_stores: bool,
+    /// Known-bits producers (boundary masks, shifts by constants, `cvt` sign or zero
+    /// extension, `prmt` with an immediate selector in every mode, `bfe` with constant
+    /// position and length) feeding a known-bits consumer (a mask, an extension, a comparison,
+    /// a select, a narrow shared store, an integer conversion). Defaults to `true`.
+    pub fold_known_bits: bool,
+    /// If/else diamonds: `@p bra` to an else arm, a then arm ending in `bra` to the join, each
+    /// arm writing the same registers with one or two instructions (the shape ptxas turns into
+    /// selects or predication), then a consumer of the joined values. Defaults to `true`.
+    pub fold_diamonds: bool,
+    /// Short counted loops: a counter from an immediate, a body of one to four glue
+    /// instructions updating loop-carried values, an increment and a backward `@p bra`,
+    /// 1–8 trips, the same for every thread (top level only). Defaults to `true`.
+    pub fold_loops: bool,
+
+    // ----- glue ingredients (instructions beside the basic integer glue) -----
+    /// `mul.hi`, `mul.wide`, `mad.lo`, `mad.hi`, `mad.wide` (§9.7.1.3–4). Defaults to `true`.
+    pub glue_mul: bool,
+    /// Bit manipulation: `bfe`, `bfi`, `lop3`, `shf`, `cnot`, `popc`, `clz`, `bfind`, `brev`
+    /// (§9.7.1.14–20, §9.7.8.5–7). Defaults to `true`.
+    pub glue_bits: bool,
+    /// `set` (an integer mask or `1.0f`) and `slct` (§9.7.7.1, §9.7.7.4). Defaults to `true`.
+    pub glue_select: bool,
+    /// Carry chains: `add.cc` or `sub.cc` followed at once by one to three `addc`/`subc`
+    /// (§9.7.2), unguarded. Defaults to `true`.
+    pub glue_carry: bool,
 
     // ----- qualifier knobs (a form using a disabled knob is not chosen) -----
     /// Vector loads and stores (`.v2`, `.v4`, `.v8`). Defaults to `true`.
@@ -197,7 +222,7 @@ pub const FAMILIES: [&str; 11] =
 
 /// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
 /// swarm-draw order.
-pub const KNOBS: [&str; 27] = [
+pub const KNOBS: [&str; 34] = [
     "vectors",
     "memory_ordering",
     "cache_operators",
@@ -225,6 +250,13 @@ pub const KNOBS: [&str; 27] = [
     "fold_sub_words",
     "fold_two_paths",
     "fold_narrow_stores",
+    "fold_known_bits",
+    "fold_diamonds",
+    "fold_loops",
+    "glue_mul",
+    "glue_bits",
+    "glue_select",
+    "glue_carry",
 ];
 
 /// The least keep probability of a weighted swarm switch.
@@ -253,6 +285,13 @@ impl Default for Config {
             fold_sub_words: true,
             fold_two_paths: true,
             fold_narrow_stores: true,
+            fold_known_bits: true,
+            fold_diamonds: true,
+            fold_loops: true,
+            glue_mul: true,
+            glue_bits: true,
+            glue_select: true,
+            glue_carry: true,
             vectors: true,
             memory_ordering: true,
             cache_operators: true,
@@ -345,7 +384,7 @@ impl Config {
 
     /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
     /// writing them by name.
-    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 38] {
+    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 45] {
         [
             ("cvt", &mut self.cvt),
             ("cvt_pack", &mut self.cvt_pack),
@@ -385,6 +424,13 @@ impl Config {
             ("fold_sub_words", &mut self.fold_sub_words),
             ("fold_two_paths", &mut self.fold_two_paths),
             ("fold_narrow_stores", &mut self.fold_narrow_stores),
+            ("fold_known_bits", &mut self.fold_known_bits),
+            ("fold_diamonds", &mut self.fold_diamonds),
+            ("fold_loops", &mut self.fold_loops),
+            ("glue_mul", &mut self.glue_mul),
+            ("glue_bits", &mut self.glue_bits),
+            ("glue_select", &mut self.glue_select),
+            ("glue_carry", &mut self.glue_carry),
         ]
     }
 

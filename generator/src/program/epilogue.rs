@@ -180,7 +180,7 @@ impl Builder<'_, '_> {
             let ty = bit_type(c);
             self.push_glue(
                 None,
-                Glue { op: GlueOp::Xor, ty, dst: t, src: [Some(Src::Reg(base)), Some(Src::Imm(k)), None] },
+                Glue { op: GlueOp::Xor, ty, dst: t, src: [Some(Src::Reg(base)), Some(Src::Imm(k)), None, None] },
             );
             let d = self.new_reg(c);
             self.push_glue(
@@ -189,7 +189,7 @@ impl Builder<'_, '_> {
                     op: GlueOp::Selp,
                     ty,
                     dst: d,
-                    src: [Some(Src::Reg(t)), Some(Src::Reg(base)), Some(Src::Reg(v))],
+                    src: [Some(Src::Reg(t)), Some(Src::Reg(base)), Some(Src::Reg(v)), None],
                 },
             );
             return Ok(d);
@@ -205,7 +205,10 @@ impl Builder<'_, '_> {
                         (GlueOp::Xor, bit_type(c))
                     };
                     let d = self.new_reg(c);
-                    self.push_glue(None, Glue { op, ty, dst: d, src: [Some(Src::Reg(a)), Some(Src::Reg(p)), None] });
+                    self.push_glue(
+                        None,
+                        Glue { op, ty, dst: d, src: [Some(Src::Reg(a)), Some(Src::Reg(p)), None, None] },
+                    );
                     d
                 }
             });

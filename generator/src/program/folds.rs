@@ -198,7 +198,7 @@ impl Builder<'_, '_> {
     fn link(&mut self, op: GlueOp, w: Width, a: Reg, b: Option<Src>) -> Reg {
         let ty = w.ty(op);
         let dst = self.new_reg(Glue::dst_class(op, ty));
-        self.push_glue(None, Glue { op, ty, dst, src: [Some(Src::Reg(a)), b, None] });
+        self.push_glue(None, Glue { op, ty, dst, src: [Some(Src::Reg(a)), b, None, None] });
         dst
     }
 
@@ -239,14 +239,15 @@ impl Builder<'_, '_> {
             op: GlueOp::Selp,
             ty: w.ty(GlueOp::Selp),
             dst: d,
-            src: [Some(Src::Reg(v)), Some(other), Some(Src::Reg(p))],
+            src: [Some(Src::Reg(v)), Some(other), Some(Src::Reg(p)), None],
         };
         self.push_glue(None, select);
         let Reg::Virt(_, pred) = p else { return Ok(true) };
         let guard = PredGuard { pred, negated: self.u.arbitrary::<bool>()? };
         let m = Src::Imm(self.boundary_mask(w)?);
         // `d` is defined (written just above, unguarded), so the guarded write may target it.
-        let rewrite = Glue { op: GlueOp::And, ty: w.ty(GlueOp::And), dst: d, src: [Some(Src::Reg(v)), Some(m), None] };
+        let rewrite =
+            Glue { op: GlueOp::And, ty: w.ty(GlueOp::And), dst: d, src: [Some(Src::Reg(v)), Some(m), None, None] };
         self.push_glue(Some(guard), rewrite);
         Ok(true)
     }
@@ -271,7 +272,7 @@ impl Builder<'_, '_> {
         for _ in 0..self.u.int_in_range(1u8..=2)? {
             let op = rewrites[self.index(rewrites.len())?];
             let b = if op == GlueOp::Shl { self.boundary_shift()? } else { self.boundary(w) };
-            let glue = Glue { op, ty: w.ty(op), dst: target, src: [Some(Src::Reg(v)), Some(Src::Imm(b)), None] };
+            let glue = Glue { op, ty: w.ty(op), dst: target, src: [Some(Src::Reg(v)), Some(Src::Imm(b)), None, None] };
             self.push_glue(None, glue);
         }
         self.close_branch();

@@ -489,14 +489,11 @@ impl Tables {
                 }
             }
         }
-        // §9.7.1: the packed `.u16x2`/`.s16x2` forms of add/min/max need sm_90 and PTX 8.0.
-        let packed_ok = target.sm >= 90 && target.ptx >= oracle::isa::PtxVersion::new(8, 0);
+        // What the target takes (the packed 16x2 forms need sm_90 and PTX 8.0, §9.7.1).
         let glue = GlueOp::all()
             .into_iter()
             .flat_map(|op| GlueType::ALL.into_iter().map(move |ty| (op, ty)))
-            .filter(|&(op, ty)| {
-                Glue::op_takes(op, ty) && (packed_ok || !matches!(ty, GlueType::U16x2 | GlueType::S16x2))
-            })
+            .filter(|&(op, ty)| Glue::available(op, ty, target))
             .collect();
         let prefetch: Vec<Entry> = forms(Family::Prefetch, true)
             .into_iter()

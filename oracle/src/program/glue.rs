@@ -551,6 +551,17 @@ impl Glue {
         op == GlueOp::Lop3 && k == 3
     }
 
+    /// The largest immediate source `k` takes: 255 for `lop3`'s table and for the field
+    /// position and length of `bfe`/`bfi` (ptxas 13 rejects larger ones, "expected to be in
+    /// range [0..255]", though a register's value there is only read in its low byte,
+    /// §9.7.1.19–20); else every value of the operand's width.
+    pub fn imm_max(op: GlueOp, ty: GlueType, k: usize) -> u64 {
+        match (op, k) {
+            (GlueOp::Lop3, 3) | (GlueOp::Bfe, 1 | 2) | (GlueOp::Bfi, 2 | 3) => 0xFF,
+            _ => mask(Self::src_class(op, ty, k).bits()),
+        }
+    }
+
     /// Whether an immediate at source `k` prints as a signed decimal.
     fn imm_signed(op: GlueOp, ty: GlueType, k: usize) -> bool {
         match (op, k) {
@@ -574,9 +585,9 @@ impl Glue {
         self.src.iter().enumerate().all(|(k, s)| match (k < n, s) {
             (true, Some(Src::Reg(_))) if Self::imm_required(self.op, k) => false,
             (true, Some(Src::Reg(r))) => r.class() == Self::src_class(self.op, self.ty, k),
-            (true, Some(Src::Imm(v))) if Self::imm_required(self.op, k) => *v <= 0xFF,
             (true, Some(Src::Imm(v))) => {
-                Self::imm_allowed(self.op, self.ty, k) && *v & !mask(Self::src_class(self.op, self.ty, k).bits()) == 0
+                (Self::imm_required(self.op, k) || Self::imm_allowed(self.op, self.ty, k))
+                    && *v <= Self::imm_max(self.op, self.ty, k)
             }
             (true, None) => false,
             (false, s) => s.is_none(),
@@ -942,6 +953,8 @@ mod tests {
             "mul.wide.u32 %r1, %r2, %r3",
             "clz.b32 %h1, %r2",
             "bfe.b32 %r1, %r2, 1, 2",
+            "bfe.u32 %r1, %r2, 256, 2",
+            "bfi.b32 %r1, %r2, %r3, 1, 0x100",
             "slct.u32 %r1, %r2, %r3, %r4",
             "shf.l.b32 %r1, %r2, %r3, %r4",
             "addc.u16 %h1, %h2, %h3",
