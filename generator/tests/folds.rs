@@ -136,6 +136,66 @@ fn has_shape(p: &Program, name: &str) -> bool {
             }
             _ => false,
         }),
+        // A known-bits producer (a mask or shift by an immediate, `bfe` of a constant field,
+        // `prmt` with an immediate selector, an integer `cvt` from 8 or 16 bits) read within
+        // three statements by a known-bits consumer.
+        "fold_known_bits" => b.iter().enumerate().any(|(k, s)| {
+            let Some(d) = known_bits_producer(s) else { return false };
+            b.iter().skip(k + 1).take(3).any(|c| known_bits_consumer(c, d))
+        }),
+        // `@p bra ELSE`, a then arm, `bra JOIN`, `ELSE:`, an else arm, `JOIN:`.
+        "fold_diamonds" => b.iter().enumerate().any(|(k, s)| {
+            let Stmt::Bra { guard: None, label: join } = s else { return false };
+            let Some(Stmt::Label(els)) = b.get(k + 1) else { return false };
+            b[..k].iter().any(|x| matches!(x, Stmt::Bra { guard: Some(_), label } if label == els))
+                && b[k + 2..].contains(&Stmt::Label(*join))
+        }),
+        // A backward `@p bra` to a label before it, the loop body updating a register from
+        // itself.
+        "fold_loops" => b.iter().enumerate().any(|(k, s)| {
+            let Stmt::Bra { guard: Some(_), label } = s else { return false };
+            let Some(head) = b[..k].iter().position(|x| *x == Stmt::Label(*label)) else { return false };
+            b[head..k].iter().filter_map(glue_of).any(|g| reads(g, g.dst))
+        }),
+        _ => false,
+    }
+}
+
+/// The destination of a known-bits producer.
+fn known_bits_producer(s: &Stmt) -> Option<Reg> {
+    match s {
+        Stmt::Glue { glue: g, .. } => {
+            let imm = |k: usize| matches!(g.src[k], Some(Src::Imm(_)));
+            let ok = match g.op {
+                GlueOp::And | GlueOp::Or | GlueOp::Shl | GlueOp::Shr => imm(1),
+                GlueOp::Bfe => imm(1) && imm(2),
+                _ => false,
+            };
+            ok.then_some(g.dst)
+        }
+        Stmt::Isa(i) => match &i.form {
+            Form::Prmt(_) if matches!(i.operands.get(3), Some(Operand::Imm(_))) => isa_reg(s, 0),
+            Form::Cvt(c) if c.atype.is_int() && c.dtype.is_int() && c.atype.bits() <= 16 && c.dtype.bits() >= 32 => {
+                isa_reg(s, 0)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `s` consumes `d` as a known-bits consumer: a mask, an extension (`bfe` from bit 0,
+/// `shl`), a comparison, a select, a conversion.
+fn known_bits_consumer(s: &Stmt, d: Reg) -> bool {
+    match s {
+        Stmt::Glue { glue: g, .. } => {
+            reads(g, d)
+                && matches!(
+                    g.op,
+                    GlueOp::And | GlueOp::Shl | GlueOp::Bfe | GlueOp::Setp(_) | GlueOp::Selp | GlueOp::Slct
+                )
+        }
+        Stmt::Isa(i) => matches!(i.form, Form::Cvt(_)) && isa_reg(s, 1) == Some(d),
         _ => false,
     }
 }

@@ -77,7 +77,7 @@ pub fn ci(c: RegClass) -> usize {
 }
 
 /// Register classes, the length of per-class arrays.
-const CLASSES: usize = RegClass::ALL.len();
+pub const CLASSES: usize = RegClass::ALL.len();
 
 /// Glue groups and their weights: the basic set (`None`) weighs as much as the four `glue_*`
 /// ingredients together, so with every ingredient on half of the glue steps stay basic (the
@@ -944,6 +944,53 @@ impl<'u, 'a> Builder<'u, 'a> {
             Reg::Virt(c, _) => defined[ci(*c)].contains(r),
             Reg::Special(_) => false,
         });
+    }
+
+    /// A label never used before.
+    pub fn fresh_label(&mut self) -> u32 {
+        self.next_label += 1;
+        self.next_label - 1
+    }
+
+    /// Places label `label` (a join or a loop head; forward branches use
+    /// [`Builder::close_branch`]).
+    pub fn place_label(&mut self, label: u32) {
+        self.body.push(Stmt::Label(label));
+    }
+
+    /// Emits `bra $L<label>` (unguarded) or `@p bra $L<label>`.
+    pub fn jump(&mut self, guard: Option<PredGuard>, label: u32) {
+        if let Some(g) = guard {
+            self.read(Reg::Virt(RegClass::Pred, g.pred));
+        }
+        self.body.push(Stmt::Bra { guard, label });
+        self.count += 1;
+    }
+
+    /// The defined registers of every class, to restore after a construct whose paths define
+    /// different registers ([`Builder::restore_defined`]).
+    pub fn defined_snapshot(&self) -> [Vec<Reg>; CLASSES] {
+        self.defined.clone()
+    }
+
+    /// Makes `defined` the registers defined at a join: `saved` (those defined before the
+    /// construct, which every path keeps); values not read yet stay unread only if defined.
+    pub fn restore_defined(&mut self, saved: [Vec<Reg>; CLASSES]) {
+        self.defined = saved;
+        let defined = &self.defined;
+        self.unread.retain(|r| match r {
+            Reg::Virt(c, _) => defined[ci(*c)].contains(r),
+            Reg::Special(_) => false,
+        });
+    }
+
+    /// Takes `r` out of the pool of registers sources and destinations are drawn from (a
+    /// loop counter no other instruction may overwrite); writing it puts it back.
+    pub fn reserve(&mut self, r: Reg) {
+        if let Reg::Virt(c, _) = r {
+            self.defined[ci(c)].retain(|x| *x != r);
+            self.unread.remove(&r);
+        }
     }
 
     /// Emits `bar.sync 0` (top level only): every stored shared byte becomes readable by the

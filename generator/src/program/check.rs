@@ -6,7 +6,11 @@
 //! every branch to it; a register is readable where it is defined on every path. It checks:
 //! - the launch shape (one CTA of a multiple of 32 threads, `Launch::check_one_cta`) and the
 //!   memory layout (inputs a multiple of 4, outputs 1, 2 or 4, shared words a multiple of 4);
-//! - labels unique, every branch forward to a label of the body, guards on defined predicates;
+//! - labels unique, every branch to a label of the body, guards on defined predicates;
+//!   a backward branch only as a counted loop's back edge: the CTA converged at its label and
+//!   at the branch, guarded by a predicate with the same known value in every thread
+//!   (computed from immediates by unguarded `mov` and glue), and ending within 1024 trips —
+//!   the walk follows the loop trip by trip, so everything below holds on every trip;
 //! - every register read (sources, guards, address bases) defined on every path; `%sh`/`%shn`
 //!   only when the program has shared memory; special registers never written; a guarded
 //!   instruction writes only defined registers; no register written twice by one instruction;
@@ -66,7 +70,17 @@ struct Walk<'p> {
     /// The op of the statement just walked when it is an unguarded glue instruction that
     /// writes the carry flag (§9.7.2): what a next `addc`/`subc` may continue.
     carry: Option<GlueOp>,
+    /// Registers that hold the same known value in every thread here: written last by an
+    /// unguarded `mov` of an immediate or an unguarded glue instruction of such values and
+    /// immediates (what a loop's counter and its predicate are). Cleared at a join.
+    consts: BTreeMap<Reg, u64>,
+    /// Labels reached with the CTA converged (where a loop may start).
+    converged_labels: BTreeSet<u32>,
 }
+
+/// The most trips the checker follows one loop for: a backward branch still taken after this
+/// many is refused (the generator's loops run at most `folds::MAX_TRIPS`).
+const MAX_CHECKED_TRIPS: u32 = 1024;
 
 fn intersect(a: &Defs, b: &Defs) -> Defs {
     a.intersection(b).copied().collect()
@@ -118,6 +132,7 @@ impl Walk<'_> {
             Reg::Virt(..) => {
                 self.defs.insert(r);
                 self.policies.remove(&r);
+                self.consts.remove(&r);
                 Ok(())
             }
         }
@@ -129,6 +144,10 @@ impl Walk<'_> {
                 if let Some((d, pol)) = self.pending.remove(l) {
                     self.defs = intersect(&self.defs, &d);
                     self.policies = intersect(&self.policies, &pol);
+                    self.consts.clear();
+                }
+                if self.converged() {
+                    self.converged_labels.insert(*l);
                 }
                 Ok(())
             }
@@ -180,6 +199,54 @@ impl Walk<'_> {
                 self.write(glue.dst, guard.is_some())
             }
             Stmt::Isa(i) => self.isa(i),
+        }
+    }
+
+    /// A backward branch to `label` (a loop's back edge): allowed with the CTA converged here
+    /// and at the label, on a guard whose predicate has the same known value in every thread
+    /// ([`Walk::consts`]). Returns whether it jumps.
+    fn back_edge(&self, guard: &Option<PredGuard>, label: u32) -> Result<bool, String> {
+        if !self.converged() || !self.converged_labels.contains(&label) {
+            return Err(format!(
+                "a backward branch to $L{label} where a forward branch is still open (loops run converged)"
+            ));
+        }
+        let Some(g) = guard else {
+            return Err(format!("an unconditional backward branch to $L{label} never ends"));
+        };
+        let pred = Reg::Virt(RegClass::Pred, g.pred);
+        self.need(pred, "the guard")?;
+        match self.consts.get(&pred) {
+            Some(v) => Ok((*v == 1) != g.negated),
+            None => Err(format!(
+                "a backward branch on {pred}, which is not the same known value in every thread (a loop must count with immediates)"
+            )),
+        }
+    }
+
+    /// The value `s` gives its destination when it is the same in every thread (read before
+    /// `s` runs): an unguarded `mov` of an integer immediate, or unguarded glue on such values
+    /// and immediates (no carry flag read).
+    fn const_result(&self, s: &Stmt) -> Option<(Reg, u64)> {
+        match s {
+            Stmt::Glue { guard: None, glue } if !glue.op.reads_carry() => {
+                let mut vals = [0u64; 4];
+                for (k, src) in glue.src.iter().enumerate() {
+                    vals[k] = match src {
+                        None => 0,
+                        Some(Src::Imm(v)) => *v,
+                        Some(Src::Reg(r)) => *self.consts.get(r)?,
+                    };
+                }
+                Some((glue.dst, glue.eval(vals, false)))
+            }
+            Stmt::Isa(i) if i.guard.is_none() && i.form.family() == Family::Mov => {
+                let [Operand::Name(d), Operand::Imm(Imm::Int(v))] = i.operands.as_slice() else { return None };
+                let r @ Reg::Virt(c, _) = Reg::parse(d)? else { return None };
+                let m = if c.bits() >= 64 { u64::MAX } else { (1u64 << c.bits()) - 1 };
+                Some((r, (*v as u64) & m))
+            }
+            _ => None,
         }
     }
 
@@ -476,10 +543,8 @@ pub fn check_program(p: &Program) -> Result<(), String> {
     }
     for (i, s) in p.body.iter().enumerate() {
         if let Stmt::Bra { label, .. } = s {
-            match labels.get(label) {
-                Some(&at) if at > i => {}
-                Some(_) => return Err(format!("statement {i}: branch to $L{label} goes backward")),
-                None => return Err(format!("statement {i}: branch to $L{label}, which is not in the body")),
+            if !labels.contains_key(label) {
+                return Err(format!("statement {i}: branch to $L{label}, which is not in the body"));
             }
         }
     }
@@ -490,13 +555,43 @@ pub fn check_program(p: &Program) -> Result<(), String> {
         pending: BTreeMap::new(),
         shared: vec![Sh::Empty; 4 * p.shared as usize],
         carry: None,
+        consts: BTreeMap::new(),
+        converged_labels: BTreeSet::new(),
     };
-    for (i, s) in p.body.iter().enumerate() {
-        w.stmt(s).map_err(|e| format!("statement {i} `{}`: {e}", stmt_text(s)))?;
+    // Walked in execution order: a taken back edge walks its loop's body again (so a value
+    // carried around the loop, a second store to a shared byte, the counter, are all seen).
+    let mut trips: BTreeMap<usize, u32> = BTreeMap::new();
+    let mut i = 0;
+    while i < p.body.len() {
+        let s = &p.body[i];
+        let at = |e: String| format!("statement {i} `{}`: {e}", stmt_text(s));
+        if let Stmt::Bra { guard, label } = s {
+            let head = labels[label];
+            if head <= i {
+                w.carry = None;
+                if !w.back_edge(guard, *label).map_err(at)? {
+                    i += 1;
+                    continue;
+                }
+                let n = trips.entry(i).or_insert(0);
+                *n += 1;
+                if *n > MAX_CHECKED_TRIPS {
+                    return Err(at(format!("the loop is still running after {MAX_CHECKED_TRIPS} trips")));
+                }
+                i = head;
+                continue;
+            }
+        }
+        let known = w.const_result(s);
+        w.stmt(s).map_err(at)?;
         w.carry = match s {
             Stmt::Glue { guard: None, glue } if glue.op.writes_carry() => Some(glue.op),
             _ => None,
         };
+        if let Some((r, v)) = known {
+            w.consts.insert(r, v);
+        }
+        i += 1;
     }
     Ok(())
 }
@@ -533,6 +628,26 @@ mod tests {
             shared,
             body: body.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect(),
         }
+    }
+
+    #[test]
+    fn accepts_counted_loops() {
+        let p = prog(
+            &[
+                "ld.global.b32 %r0, [%in];",
+                "mov.u32 %r1, 6;",
+                "$L0:",
+                "add.u32 %r0, %r0, %r1;",
+                "ld.global.b32 %r3, [%in+4];",
+                "sub.u32 %r1, %r1, 2;",
+                "setp.ne.u32 %p0, %r1, 0;",
+                "@%p0 bra $L0;",
+                "add.u32 %r0, %r0, %r3;",
+                "st.global.b32 [%out], %r0;",
+            ],
+            0,
+        );
+        check_program(&p).unwrap();
     }
 
     #[test]
@@ -617,6 +732,44 @@ mod tests {
             ),
             (&["setp.lt.s32 %p0, %tix, 3;", "@%p0 mov.b32 %r1, 5;"], 0, "guarded"),
             (&["$L0:", "bra $L0;"], 0, "backward"),
+            // Loops: on a predicate that differs between threads, one that never ends, one
+            // inside a forward branch, one that stores a shared byte twice.
+            (
+                &["mov.u32 %r1, 0;", "$L0:", "add.u32 %r1, %r1, 1;", "setp.lt.u32 %p0, %r1, %tix;", "@%p0 bra $L0;"],
+                0,
+                "same known value",
+            ),
+            (
+                &["mov.u32 %r1, 0;", "$L0:", "add.u32 %r1, %r1, 0;", "setp.lt.u32 %p0, %r1, 3;", "@%p0 bra $L0;"],
+                0,
+                "1024 trips",
+            ),
+            (
+                &[
+                    "setp.lt.s32 %p1, %tix, 3;",
+                    "@%p1 bra $L1;",
+                    "mov.u32 %r1, 0;",
+                    "$L0:",
+                    "add.u32 %r1, %r1, 1;",
+                    "setp.lt.u32 %p0, %r1, 3;",
+                    "@%p0 bra $L0;",
+                    "$L1:",
+                ],
+                0,
+                "converged",
+            ),
+            (
+                &[
+                    "mov.u32 %r1, 0;",
+                    "$L0:",
+                    "st.shared.b32 [%sh], %r1;",
+                    "add.u32 %r1, %r1, 1;",
+                    "setp.lt.u32 %p0, %r1, 2;",
+                    "@%p0 bra $L0;",
+                ],
+                4,
+                "stored twice",
+            ),
             (&["bra $L3;"], 0, "not in the body"),
             // A carry read with no flag, across a guard, a label, another instruction, or from
             // the other kind of chain.

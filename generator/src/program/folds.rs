@@ -57,6 +57,12 @@ pub enum Ingredient {
     TwoPaths,
     /// `fold_narrow_stores`.
     NarrowStores,
+    /// `fold_known_bits`.
+    KnownBits,
+    /// `fold_diamonds`.
+    Diamonds,
+    /// `fold_loops`.
+    Loops,
 }
 
 /// A chain's integer width and signedness; each link takes the glue type its opcode needs at
@@ -132,6 +138,9 @@ impl Builder<'_, '_> {
             (c.fold_sub_words && c.cvt, Ingredient::SubWords),
             (c.fold_two_paths, Ingredient::TwoPaths),
             (c.fold_narrow_stores && c.shared && self.shape.shared > 0 && self.depth() == 0, Ingredient::NarrowStores),
+            (c.fold_known_bits, Ingredient::KnownBits),
+            (c.fold_diamonds && (self.depth() as u32) < c.max_depth, Ingredient::Diamonds),
+            (c.fold_loops && self.depth() == 0, Ingredient::Loops),
         ]
         .into_iter()
         .filter(|(on, _)| *on)
@@ -154,6 +163,9 @@ impl Builder<'_, '_> {
             Ingredient::SubWords => self.fold_sub_words(),
             Ingredient::TwoPaths => self.fold_two_paths(),
             Ingredient::NarrowStores => self.fold_narrow_stores(),
+            Ingredient::KnownBits => self.fold_known_bits(),
+            Ingredient::Diamonds => self.fold_diamonds(),
+            Ingredient::Loops => self.fold_loops(),
         }
     }
 
@@ -377,26 +389,9 @@ impl Builder<'_, '_> {
     fn fold_narrow_stores(&mut self) -> Result<bool> {
         let tb = self.tb;
         let allow = self.allow(true);
-        // Store and load shapes: one `.b16`-register element of 1 or 2 bytes, at an offset
-        // whose bytes were never stored.
-        let free = |size: u32, shared: &[ShByte]| -> Vec<u32> {
-            (0..shared.len() as u32 / size)
-                .map(|i| i * size)
-                .filter(|&o| shared[o as usize..(o + size) as usize].iter().all(|&b| b == ShByte::Empty))
-                .collect()
-        };
-        let narrow = |m: &Mem| m.n == 1 && m.class == RegClass::B16 && matches!(m.size, 1 | 2) && allow(m.feat);
-        let stores: Vec<&Mem> =
-            tb.st_shared.iter().filter(|m| narrow(m) && !free(m.size, &self.shared).is_empty()).collect();
-        if stores.is_empty() {
+        if !self.can_store_narrow() {
             return Ok(false);
         }
-        let st = stores[self.index(stores.len())?];
-        let loads: Vec<&Mem> = tb.ld_shared.iter().filter(|m| narrow(m) && m.size == st.size).collect();
-        if loads.is_empty() {
-            return Ok(false);
-        }
-        let ld = loads[self.index(loads.len())?];
         // The producer: a float conversion into 16 bits, or 16-bit arithmetic.
         let to_half: Vec<PlainCvt> = tb
             .cvt_plain
@@ -416,7 +411,45 @@ impl Builder<'_, '_> {
             let b = self.boundary(w);
             self.link(GlueOp::Add, w, x, Some(Src::Imm(b)))
         };
-        let offs = free(st.size, &self.shared);
+        self.narrow_store_round_trip(v, w)
+    }
+
+    /// Whether a narrow shared round trip can be emitted here: the `shared` family on, shared
+    /// memory, the top level, and a store form of one `.b16`-register element of 1 or 2 bytes
+    /// with free bytes whose load form exists.
+    fn can_store_narrow(&self) -> bool {
+        if !self.cfg.shared || self.shape.shared == 0 || self.depth() > 0 {
+            return false;
+        }
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let narrow = |m: &Mem| m.n == 1 && m.class == RegClass::B16 && matches!(m.size, 1 | 2) && allow(m.feat);
+        tb.st_shared.iter().any(|st| {
+            narrow(st)
+                && !free_offsets(st.size, &self.shared).is_empty()
+                && tb.ld_shared.iter().any(|m| narrow(m) && m.size == st.size)
+        })
+    }
+
+    /// Stores the `.b16` value `v` to free bytes of the own shared slot with an 8- or 16-bit
+    /// `st.shared` (§9.7.9.11), loads it back (zero or sign extending) and adds the value it
+    /// came from at width `w`.
+    fn narrow_store_round_trip(&mut self, v: Reg, w: Width) -> Result<bool> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let narrow = |m: &Mem| m.n == 1 && m.class == RegClass::B16 && matches!(m.size, 1 | 2) && allow(m.feat);
+        let stores: Vec<&Mem> =
+            tb.st_shared.iter().filter(|m| narrow(m) && !free_offsets(m.size, &self.shared).is_empty()).collect();
+        if stores.is_empty() || self.depth() > 0 {
+            return Ok(false);
+        }
+        let st = stores[self.index(stores.len())?];
+        let loads: Vec<&Mem> = tb.ld_shared.iter().filter(|m| narrow(m) && m.size == st.size).collect();
+        if loads.is_empty() {
+            return Ok(false);
+        }
+        let ld = loads[self.index(loads.len())?];
+        let offs = free_offsets(st.size, &self.shared);
         let off = offs[self.index(offs.len())?];
         let at = addr(Special::Sh, off);
         let (st_form, ld_form, size) = (st.form.clone(), ld.form.clone(), st.size);
@@ -427,6 +460,351 @@ impl Builder<'_, '_> {
         let back = self.new_reg(RegClass::B16);
         self.push_isa(Instruction { guard: None, form: ld_form, operands: vec![reg_op(back), at] });
         self.link(GlueOp::Add, w, back, Some(Src::Reg(v)));
+        Ok(true)
+    }
+}
+
+/// Offsets of `size` aligned bytes of the own shared slot that were never stored.
+fn free_offsets(size: u32, shared: &[ShByte]) -> Vec<u32> {
+    (0..shared.len() as u32 / size)
+        .map(|i| i * size)
+        .filter(|&o| shared[o as usize..(o + size) as usize].iter().all(|&b| b == ShByte::Empty))
+        .collect()
+}
+
+/// The most trips of a generated counted loop (`fold_loops`): short enough that a program of
+/// 40 instructions stays cheap to interpret and that ptxas may unroll it whole.
+pub const MAX_TRIPS: u32 = 8;
+
+/// Probability (‰) that a loop's accumulator update reads the loop counter (an induction
+/// variable feeding data) rather than a constant or another value.
+const COUNTER_AS_DATA_PERMILLE: u32 = 300;
+
+/// A known-bits producer's output: the register and the width it was computed at.
+type Known = (Reg, Width);
+
+impl Builder<'_, '_> {
+    /// `fold_known_bits`: a known-bits producer feeding a known-bits consumer.
+    fn fold_known_bits(&mut self) -> Result<bool> {
+        let Some(v) = self.known_bits_producer()? else { return Ok(false) };
+        self.known_bits_consumer(v)?;
+        Ok(true)
+    }
+
+    /// A value some of whose bits the compiler knows: a boundary mask, a shift by a constant,
+    /// `prmt` with an immediate selector (any mode the configuration allows; §9.7.9.7), `bfe`
+    /// with a constant position and length (§9.7.1.19), or a `cvt` sign or zero extension of
+    /// an 8- or 16-bit value (§9.7.9.21). `None` when no enabled producer fits.
+    fn known_bits_producer(&mut self) -> Result<Option<Known>> {
+        let c = &self.cfg;
+        let producers: Vec<u8> = [(0u8, true), (1, true), (2, c.prmt), (3, c.glue_bits), (4, c.cvt)]
+            .into_iter()
+            .filter(|&(_, on)| on)
+            .map(|(k, _)| k)
+            .collect();
+        match producers[self.index(producers.len())?] {
+            0 | 1 => {
+                let ops = [GlueOp::And, GlueOp::Or, GlueOp::Shl, GlueOp::Shr];
+                let Some(w) = self.chain_width(&ops)? else { return Ok(None) };
+                let x = self.chain_source(w)?;
+                let (op, b) = if self.u.arbitrary::<bool>()? {
+                    (if self.u.arbitrary::<bool>()? { GlueOp::And } else { GlueOp::Or }, self.boundary_mask(w)?)
+                } else {
+                    (if self.u.arbitrary::<bool>()? { GlueOp::Shl } else { GlueOp::Shr }, self.boundary_shift()?)
+                };
+                Ok(Some((self.link(op, w, x, Some(Src::Imm(b))), w)))
+            }
+            2 => {
+                let tb = self.tb;
+                let allow = self.allow(true);
+                let Some(e) = self.pick(&tb.prmt, |k| allow(k.feat))? else { return Ok(None) };
+                let form = e.form.clone();
+                let sel = values::edge(self.u, Kind::Selector) & 0xFFFF;
+                let fixed = [("c", Operand::Imm(oracle::isa::operand::Imm::Int(i128::from(sel))))];
+                let kinds = |_: &str, _: usize| Kind::Bits(32);
+                if !self.emit_form(&form, &fixed, &kinds, super::builder::GuardMode::Never, false)? {
+                    return Ok(None);
+                }
+                let d = self.last_dst();
+                Ok(d.map(|d| (d, Width { bits: 32, signed: false })))
+            }
+            3 => {
+                let w = Width { bits: if self.u.arbitrary::<bool>()? { 32 } else { 64 }, signed: self.u.arbitrary()? };
+                let ty = w.ty(GlueOp::Bfe);
+                if !self.glue_ok(GlueOp::Bfe, ty) {
+                    return Ok(None);
+                }
+                let x = self.chain_source(w)?;
+                let pos = u64::from(self.u.int_in_range(0..=w.bits)?);
+                const LENS: [u64; 6] = [0, 1, 7, 8, 16, 31];
+                let len = if self.u.arbitrary::<bool>()? {
+                    LENS[self.index(LENS.len())?]
+                } else {
+                    u64::from(w.bits) - pos.min(u64::from(w.bits))
+                };
+                let d = self.new_reg(w.class());
+                self.push_glue(None, Glue::new(GlueOp::Bfe, ty, d, &[Src::Reg(x), Src::Imm(pos), Src::Imm(len)]));
+                Ok(Some((d, w)))
+            }
+            _ => {
+                let from = [CvtType::U16, CvtType::S16, CvtType::U8, CvtType::S8][self.index(4)?];
+                let to = [CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64][self.index(4)?];
+                let Some(form) = self.plain_cvt(from, to)? else { return Ok(None) };
+                let Some(d) = self.emit_cvt(&form, None)? else { return Ok(None) };
+                Ok(Some((d, Width { bits: to.bits(), signed: to.is_signed_int() })))
+            }
+        }
+    }
+
+    /// The destination register of the statement just emitted (its first operand).
+    fn last_dst(&self) -> Option<Reg> {
+        match self.body.last()? {
+            oracle::program::Stmt::Isa(i) => match i.operands.first()? {
+                Operand::Name(n) => Reg::parse(n),
+                _ => None,
+            },
+            oracle::program::Stmt::Glue { glue, .. } => Some(glue.dst),
+            _ => None,
+        }
+    }
+
+    /// A plain `cvt.to.from` form the configuration allows, if any.
+    fn plain_cvt(&mut self, from: CvtType, to: CvtType) -> Result<Option<Form>> {
+        let tb = self.tb;
+        let allow = self.allow(true);
+        let ok: Vec<PlainCvt> = tb
+            .cvt_plain
+            .iter()
+            .copied()
+            .filter(|p| p.atype == from && p.dtype == to && allow(tb.cvt.items[p.item as usize].feat))
+            .collect();
+        if ok.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(tb.cvt.items[ok[self.index(ok.len())?].item as usize].form.clone()))
+    }
+
+    /// A consumer of the known-bits value `v`: a mask, a sign or zero extension of its low
+    /// bits (`bfe` from bit 0, or `shl` then `shr` by the same constant), a comparison with a
+    /// boundary feeding `selp`, a select (`selp`, or `slct` on it), a narrow shared store
+    /// (through a `cvt` to 16 bits for wider values), or a conversion (`cvt` to any type).
+    fn known_bits_consumer(&mut self, (v, w): Known) -> Result<()> {
+        let c = &self.cfg;
+        let narrow_ok = self.can_store_narrow() && (w.bits == 16 || c.cvt);
+        let consumers: Vec<u8> = [(0u8, true), (1, true), (2, true), (3, true), (4, narrow_ok), (5, c.cvt)]
+            .into_iter()
+            .filter(|&(_, on)| on)
+            .map(|(k, _)| k)
+            .collect();
+        match consumers[self.index(consumers.len())?] {
+            0 => {
+                let m = self.boundary_mask(w)?;
+                self.link(GlueOp::And, w, v, Some(Src::Imm(m)));
+            }
+            1 => {
+                const FIELDS: [u32; 3] = [8, 16, 32];
+                let bits = FIELDS[self.index(FIELDS.len())?].min(w.bits);
+                let signed = self.u.arbitrary::<bool>()?;
+                let ext = Width { bits: w.bits, signed };
+                let bfe_ty = ext.ty(GlueOp::Bfe);
+                if self.cfg.glue_bits && self.glue_ok(GlueOp::Bfe, bfe_ty) && self.u.arbitrary::<bool>()? {
+                    let d = self.new_reg(w.class());
+                    let srcs = [Src::Reg(v), Src::Imm(0), Src::Imm(u64::from(bits))];
+                    self.push_glue(None, Glue::new(GlueOp::Bfe, bfe_ty, d, &srcs));
+                } else {
+                    let k = u64::from(w.bits - bits);
+                    let t = self.link(GlueOp::Shl, w, v, Some(Src::Imm(k)));
+                    self.link(GlueOp::Shr, ext, t, Some(Src::Imm(k)));
+                }
+            }
+            2 => {
+                let cmp = Cmp::ALL[self.index(Cmp::ALL.len())?];
+                let limit = self.boundary(w);
+                let p = self.link(GlueOp::Setp(cmp), w, v, Some(Src::Imm(limit)));
+                let other = self.boundary(w);
+                let d = self.new_reg(w.class());
+                let srcs = [Src::Reg(v), Src::Imm(other), Src::Reg(p)];
+                self.push_glue(None, Glue::new(GlueOp::Selp, w.ty(GlueOp::Selp), d, &srcs));
+            }
+            3 => {
+                let other = self.chain_source(w)?;
+                let ty = w.ty(GlueOp::Slct);
+                if self.cfg.glue_select
+                    && w.bits == 32
+                    && self.glue_ok(GlueOp::Slct, ty)
+                    && self.u.arbitrary::<bool>()?
+                {
+                    // The known-bits value as slct's selector: its sign decides.
+                    let d = self.new_reg(w.class());
+                    self.push_glue(None, Glue::new(GlueOp::Slct, ty, d, &[Src::Reg(other), Src::Imm(0), Src::Reg(v)]));
+                } else {
+                    let p = self.guard_pred()?;
+                    let d = self.new_reg(w.class());
+                    let srcs = [Src::Reg(v), Src::Reg(other), Src::Reg(p)];
+                    self.push_glue(None, Glue::new(GlueOp::Selp, w.ty(GlueOp::Selp), d, &srcs));
+                }
+            }
+            4 => {
+                let h = if w.bits == 16 {
+                    v
+                } else {
+                    let from = if w.signed {
+                        if w.bits == 32 {
+                            CvtType::S32
+                        } else {
+                            CvtType::S64
+                        }
+                    } else if w.bits == 32 {
+                        CvtType::U32
+                    } else {
+                        CvtType::U64
+                    };
+                    let to = if self.u.arbitrary::<bool>()? { CvtType::U16 } else { CvtType::S16 };
+                    let Some(form) = self.plain_cvt(from, to)? else { return Ok(()) };
+                    let Some(h) = self.emit_cvt(&form, Some(v))? else { return Ok(()) };
+                    h
+                };
+                self.narrow_store_round_trip(h, Width { bits: 16, signed: w.signed })?;
+            }
+            _ => {
+                let from = match (w.bits, w.signed) {
+                    (16, false) => CvtType::U16,
+                    (16, true) => CvtType::S16,
+                    (32, false) => CvtType::U32,
+                    (32, true) => CvtType::S32,
+                    (_, false) => CvtType::U64,
+                    (_, true) => CvtType::S64,
+                };
+                let tb = self.tb;
+                let allow = self.allow(true);
+                let ok: Vec<PlainCvt> = tb
+                    .cvt_plain
+                    .iter()
+                    .copied()
+                    .filter(|p| p.atype == from && allow(tb.cvt.items[p.item as usize].feat))
+                    .collect();
+                if !ok.is_empty() {
+                    let form = tb.cvt.items[ok[self.index(ok.len())?].item as usize].form.clone();
+                    self.emit_cvt(&form, Some(v))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `fold_diamonds`: `setp p` on a data comparison, `@p bra ELSE`, a then arm rewriting one
+    /// or two registers defined before, `bra JOIN`, `ELSE:` an else arm rewriting the same
+    /// registers differently, `JOIN:` and a consumer of the joined values. The arms read only
+    /// the compared value, the targets and constants, so every register defined after the join
+    /// was defined before the branch (on both paths).
+    fn fold_diamonds(&mut self) -> Result<bool> {
+        const ARM_OPS: [GlueOp; 6] = [GlueOp::Add, GlueOp::Xor, GlueOp::And, GlueOp::Or, GlueOp::Shl, GlueOp::Sub];
+        let Some(w) = self.chain_width(&[GlueOp::Setp(Cmp::Eq), GlueOp::Add, GlueOp::Xor, GlueOp::Sub])? else {
+            return Ok(false);
+        };
+        if !ARM_OPS.iter().all(|&op| self.glue_ok(op, w.ty(op))) {
+            return Ok(false);
+        }
+        let v = self.chain_source(w)?;
+        let outer: Vec<Reg> = self.defined(w.class()).to_vec();
+        let mut targets = vec![outer[self.index(outer.len())?]];
+        if outer.len() > 1 && self.u.arbitrary::<bool>()? {
+            let t = outer[self.index(outer.len())?];
+            if t != targets[0] {
+                targets.push(t);
+            }
+        }
+        let cmp = Cmp::ALL[self.index(Cmp::ALL.len())?];
+        let limit = self.boundary(w);
+        let p = self.link(GlueOp::Setp(cmp), w, v, Some(Src::Imm(limit)));
+        let saved = self.defined_snapshot();
+        self.open_branch_on(p)?;
+        self.diamond_arm(w, v, &targets, &ARM_OPS)?;
+        let join = self.fresh_label();
+        self.jump(None, join);
+        self.close_branch();
+        self.diamond_arm(w, v, &targets, &ARM_OPS)?;
+        self.place_label(join);
+        self.restore_defined(saved);
+        let other = if targets.len() > 1 { targets[1] } else { v };
+        let join_op = if self.u.arbitrary::<bool>()? { GlueOp::Add } else { GlueOp::Xor };
+        self.link(join_op, w, targets[0], Some(Src::Reg(other)));
+        Ok(true)
+    }
+
+    /// One arm of a diamond: each target rewritten by one or two ops on `v`, the target and
+    /// constants.
+    fn diamond_arm(&mut self, w: Width, v: Reg, targets: &[Reg], ops: &[GlueOp]) -> Result<()> {
+        for &t in targets {
+            for _ in 0..self.u.int_in_range(1u8..=2)? {
+                let op = ops[self.index(ops.len())?];
+                let a = if self.u.arbitrary::<bool>()? { v } else { t };
+                let b = match op {
+                    GlueOp::Shl => Src::Imm(self.boundary_shift()?),
+                    _ if self.u.arbitrary::<bool>()? => Src::Reg(if a == v { t } else { v }),
+                    _ => Src::Imm(self.boundary(w)),
+                };
+                self.push_glue(None, Glue::new(op, w.ty(op), t, &[Src::Reg(a), b]));
+            }
+        }
+        Ok(())
+    }
+
+    /// `fold_loops`: a counted loop at the top level (see [`MAX_TRIPS`]): a counter from an
+    /// immediate, the loop head, a loop-carried accumulator update (sometimes reading the
+    /// counter), zero to two glue steps, the counter's step, and `setp` + `@p bra` back to the
+    /// head. The counter is reserved while the body is drawn, so nothing else writes it; its
+    /// start, step and bound are immediates, so every thread takes the same number of trips.
+    fn fold_loops(&mut self) -> Result<bool> {
+        const UPDATES: [GlueOp; 5] = [GlueOp::Add, GlueOp::Xor, GlueOp::MulLo, GlueOp::Or, GlueOp::Shl];
+        if self.depth() > 0 {
+            return Ok(false);
+        }
+        let Some(w) = self.chain_width(&UPDATES)? else { return Ok(false) };
+        // The accumulator: a register the program wrote (never `%tix`, which a source may be).
+        let outer = self.defined(w.class()).to_vec();
+        let acc = if outer.is_empty() { self.produce(w.class(), w.kind())? } else { outer[self.index(outer.len())?] };
+        let trips = self.u.int_in_range(1..=MAX_TRIPS)?;
+        let step = self.u.int_in_range(1u32..=3)?;
+        let down = self.u.arbitrary::<bool>()?;
+        let (start, end) = if down { (trips * step, 0) } else { (0, trips * step) };
+        let counter = self.new_reg(RegClass::B32);
+        let init = format!("mov.u32 {counter}, {start};");
+        let Ok(oracle::program::Stmt::Isa(mov)) = oracle::program::text::parse_stmt(0, &init) else {
+            return Ok(false);
+        };
+        self.push_isa(mov);
+        self.reserve(counter);
+        let head = self.fresh_label();
+        self.place_label(head);
+        let op = UPDATES[self.index(UPDATES.len())?];
+        let b = if op == GlueOp::Shl {
+            if self.chance(COUNTER_AS_DATA_PERMILLE)? {
+                Src::Reg(counter)
+            } else {
+                Src::Imm(self.boundary_shift()?)
+            }
+        } else if w.bits == 32 && self.chance(COUNTER_AS_DATA_PERMILLE)? {
+            Src::Reg(counter)
+        } else if self.u.arbitrary::<bool>()? {
+            Src::Imm(self.boundary(w))
+        } else {
+            Src::Reg(self.chain_source(w)?)
+        };
+        self.push_glue(None, Glue::new(op, w.ty(op), acc, &[Src::Reg(acc), b]));
+        for _ in 0..self.u.int_in_range(0u8..=2)? {
+            self.emit_glue()?;
+        }
+        let (step_op, cmp) = if down {
+            (GlueOp::Sub, if self.u.arbitrary::<bool>()? { Cmp::Gt } else { Cmp::Ne })
+        } else {
+            (GlueOp::Add, if self.u.arbitrary::<bool>()? { Cmp::Lt } else { Cmp::Ne })
+        };
+        let u32w = Width { bits: 32, signed: false };
+        self.push_glue(None, Glue::new(step_op, GlueType::U32, counter, &[Src::Reg(counter), Src::Imm(step.into())]));
+        let p = self.link(GlueOp::Setp(cmp), u32w, counter, Some(Src::Imm(end.into())));
+        let Reg::Virt(_, pred) = p else { return Ok(true) };
+        self.jump(Some(PredGuard { pred, negated: false }), head);
         Ok(true)
     }
 }

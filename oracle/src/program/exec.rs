@@ -3,13 +3,15 @@
 //! carries (registers, where it waits, whether it is uncertain).
 //!
 //! Forward branches are exact: a thread that takes `@p bra $L` waits at `$L` and rejoins there,
-//! so divergence and reconvergence need no stack. A branch or guard on a set-valued predicate
+//! so divergence and reconvergence need no stack. A backward branch is the back edge of a
+//! counted loop: every thread that runs it must take it or fall through together (the
+//! generator's loops count with immediates), and the machine jumps back for all of them. A branch or guard on a set-valued predicate
 //! makes the thread *uncertain* until the branch target: it runs every statement, and every
 //! register it writes becomes "any value" under the predicate's allowance (a superset of both
 //! paths). Per-thread statements are in [`super::thread`], warp and CTA collectives in
 //! [`super::warp`], memory in [`crate::memory`].
 //!
-//! Invariants: the machine runs the launch of [`Launch::one_cta`](super::Launch::one_cta)'s
+//! Invariants: the machine runs at most [`MAX_STEPS`] statements; it runs the launch of [`Launch::one_cta`](super::Launch::one_cta)'s
 //! shape only (checked when it is made); a thread never runs a statement while it waits; a
 //! register read before any write is an error unless the thread is uncertain.
 
@@ -70,6 +72,11 @@ pub(super) struct Machine<'a> {
     /// The emulated deviations that changed a value.
     pub(super) fired: BTreeSet<Deviation>,
 }
+
+/// The most statements one run executes (loops included): a thousand times a 4096-statement
+/// body, far above what a generated program with its short counted loops runs; a program past
+/// it is taken as one that does not terminate.
+const MAX_STEPS: u64 = 1 << 22;
 
 /// The allowance behind a set-valued result.
 pub(super) fn taint(e: &Expected) -> Allowance {
@@ -256,7 +263,15 @@ impl<'a> Machine<'a> {
             .enumerate()
             .filter_map(|(i, s)| if let Stmt::Label(l) = s { Some((*l, i)) } else { None })
             .collect();
-        for i in 0..self.p.body.len() {
+        let mut steps = 0u64;
+        let mut next = 0;
+        while next < self.p.body.len() {
+            let i = next;
+            next += 1;
+            steps += 1;
+            if steps > MAX_STEPS {
+                return Err(self.unsupported(format!("the program runs more than {MAX_STEPS} statements")));
+            }
             self.stmt = i;
             self.origin_now = None;
             let s = &self.p.body[i];
@@ -277,7 +292,10 @@ impl<'a> Machine<'a> {
                         return Err(self.unsupported(format!("no label $L{label}")));
                     };
                     if target <= i {
-                        return Err(self.unsupported("backward branch (programs branch forward only)"));
+                        if self.backward(*guard)? {
+                            next = target;
+                        }
+                        continue;
                     }
                     for t in 0..self.threads {
                         if !self.active(t) {
@@ -322,6 +340,26 @@ impl<'a> Machine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A backward branch (the back edge of a counted loop): whether every thread jumps. The
+    /// threads that run it must agree, each on an exact guard; a loop whose threads would
+    /// split, or that an uncertain thread reaches, is beyond this machine.
+    fn backward(&self, guard: Option<PredGuard>) -> Result<bool, InterpError> {
+        let mut taken = None;
+        for t in (0..self.threads).filter(|&t| self.active(t)) {
+            if self.uncertain(t).is_some() {
+                return Err(self.unsupported("a backward branch in an uncertain thread"));
+            }
+            let (Some(jump), _) = self.guard(t, guard)? else {
+                return Err(self.unsupported("a backward branch on a set-valued predicate"));
+            };
+            if taken.is_some_and(|j| j != jump) {
+                return Err(self.unsupported("a backward branch that splits the threads (loops must be uniform)"));
+            }
+            taken = Some(jump);
+        }
+        Ok(taken.unwrap_or(false))
     }
 
     /// Each thread's output words as one [`Expected`] of `32 × outputs` bits (word 0 in the

@@ -384,6 +384,45 @@ mod tests {
         }
     }
 
+    /// A counted loop (a backward branch on a uniform counter) runs its trips; the
+    /// accumulator is loop-carried; a loop whose threads disagree is refused.
+    #[test]
+    fn counted_loops_run_their_trips() {
+        let p = program(
+            64,
+            0,
+            &[
+                "ld.global.b32 %r0, [%in];",
+                "mov.u32 %r1, 0;",
+                "$L0:",
+                "mul.lo.u32 %r0, %r0, 3;",
+                "add.u32 %r0, %r0, %r1;",
+                "add.u32 %r1, %r1, 1;",
+                "setp.lt.u32 %p0, %r1, 5;",
+                "@%p0 bra $L0;",
+                "st.global.v2.b32 [%out], {%r0, %r1};",
+            ],
+        );
+        let out = exact(&run(&p, &inputs(64, |t, _| t), &Allowances::all()).unwrap());
+        for (t, v) in out.iter().enumerate() {
+            let mut acc = t as u32;
+            for i in 0..5 {
+                acc = acc.wrapping_mul(3).wrapping_add(i);
+            }
+            assert_eq!(*v, 5 << 32 | u64::from(acc), "thread {t}");
+        }
+        let split = program(
+            32,
+            0,
+            &["mov.u32 %r1, 0;", "$L0:", "add.u32 %r1, %r1, 1;", "setp.lt.u32 %p0, %r1, %tix;", "@%p0 bra $L0;"],
+        );
+        let e = run(&split, &inputs(32, |_, _| 0), &Allowances::all()).unwrap_err();
+        assert!(e.to_string().contains("splits the threads"), "{e}");
+        let forever = program(32, 0, &["$L0:", "bra $L0;"]);
+        let e = run(&forever, &inputs(32, |_, _| 0), &Allowances::all()).unwrap_err();
+        assert!(e.to_string().contains("more than"), "{e}");
+    }
+
     #[test]
     fn broken_invariants_are_errors() {
         let cases: [(&[&str], &str); 6] = [

@@ -3,7 +3,7 @@
 //!
 //! A [`Program`] is a straight list of [`Stmt`]s over typed virtual registers: §9.7.9
 //! instructions from the ISA model ([`Instruction`]), a small integer glue set ([`Glue`]),
-//! forward branches with their labels, and `bar.sync`; and the [`Launch`] that runs it. It
+//! forward branches with their labels, counted loops (a backward branch), and `bar.sync`; and the [`Launch`] that runs it. It
 //! prints as one `.entry` of a module ([`text`]) and parses back from that text, so a case file
 //! is plain PTX that `ptxas` takes as is; [`interp`] evaluates it for every thread of the
 //! launch (`exec` control flow, `thread` per-thread statements, `warp` collectives,
@@ -23,7 +23,8 @@
 //! - `%tix` holds the thread index (`.b32`).
 //!
 //! Invariants the generator keeps and [`interp`] relies on (a program that breaks them has
-//! undefined results): branches only go forward; registers are written before they are read;
+//! undefined results): branches go forward, except the back edge of a counted loop, which
+//! every thread reaching it takes the same number of times (the loop runs converged); registers are written before they are read;
 //! `shfl.sync` and `bar.sync` run with the whole CTA converged, unguarded; shared words are
 //! stored by their own thread, unguarded and converged, and another thread's word is read
 //! only after a `bar.sync` that follows the last store to it (bytes never stored read as any

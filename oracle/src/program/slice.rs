@@ -17,7 +17,9 @@
 //! - the carry flag (§9.7.2): an `addc`/`subc` in the slice depends on the instruction that
 //!   wrote `CC.CF` before it;
 //! - control: a statement between a guarded `bra` and its label depends on the branch's
-//!   predicate (the `bra` itself is not part of the shape: it moves no data).
+//!   predicate (the `bra` itself is not part of the shape: it moves no data); a statement of a
+//!   loop body (between the head's label and the backward `bra`) on the loop's predicate, and
+//!   the body is walked until no trip adds to the slice (loop-carried values).
 //!
 //! The shape of a word is the opcodes of its *data path* ([`data_path`]), not of the whole
 //! slice: the same walk, but the registers an address operand reads (`[%d1+4]`'s `%d1`, a
@@ -29,8 +31,8 @@
 //!
 //! Invariants:
 //! - A definition kills earlier ones (of a register or memory byte) only when it certainly
-//!   runs: unguarded and outside every forward branch's span; otherwise the earlier
-//!   definitions stay in the slice as well.
+//!   runs: unguarded and outside every forward branch's span and every loop body; otherwise
+//!   the earlier definitions stay in the slice as well.
 //! - The slice and the data path list body indices in program order, so a shape reads
 //!   producer → consumer and ends with the last store of the word; labels, `bra` and
 //!   `bar.sync` never appear in them (they define no data). The data path is a subset of the
@@ -206,18 +208,33 @@ fn effects(p: &Program, spans: &[Vec<Reg>], at: usize) -> Effects {
 }
 
 /// For each statement, the guard predicates of the forward branches whose span holds it
-/// (between the `bra` and its label).
+/// (between the `bra` and its label) and of the loops whose body holds it (between the loop
+/// head's label and the backward `bra`: the trip count decides how often it runs).
 fn branch_guards(p: &Program) -> Vec<Vec<Reg>> {
     let mut out = vec![Vec::new(); p.body.len()];
     for (j, s) in p.body.iter().enumerate() {
         let Stmt::Bra { guard, label } = s else { continue };
+        // An unconditional branch skips its span for good: no predicate, but still not certain.
+        let pred = guard.map_or(Reg::Special(Special::Tid), |g| Reg::Virt(super::RegClass::Pred, g.pred));
+        if let Some(head) = loop_head(p, j) {
+            for slot in out.iter_mut().take(j).skip(head + 1) {
+                slot.push(pred);
+            }
+            continue;
+        }
         let end = p.body.iter().skip(j + 1).position(|x| *x == Stmt::Label(*label)).map_or(p.body.len(), |k| j + 1 + k);
         for slot in out.iter_mut().take(end).skip(j + 1) {
-            // An unconditional branch skips its span for good: no predicate, but still not certain.
-            slot.push(guard.map_or(Reg::Special(Special::Tid), |g| Reg::Virt(super::RegClass::Pred, g.pred)));
+            slot.push(pred);
         }
     }
     out
+}
+
+/// The body index of the label statement `bra` at `j` jumps back to, when it is a backward
+/// branch (a loop's back edge).
+fn loop_head(p: &Program, j: usize) -> Option<usize> {
+    let Some(Stmt::Bra { label, .. }) = p.body.get(j) else { return None };
+    p.body.iter().take(j).position(|x| *x == Stmt::Label(*label))
 }
 
 /// What a backward walk follows through the address operands of the statements it takes.
@@ -242,46 +259,84 @@ pub fn data_path(p: &Program, word: u32) -> Vec<usize> {
     walk(p, word, Addresses::Skip)
 }
 
-/// The backward walk of [`slice`](fn@slice) and [`data_path`].
+/// What the backward walk has collected: the registers and bytes still wanted, whether the
+/// carry flag is, and the statements taken.
+struct Wanted {
+    regs: BTreeSet<Reg>,
+    bytes: BTreeSet<Byte>,
+    carry: bool,
+    taken: BTreeSet<usize>,
+}
+
+impl Wanted {
+    fn size(&self) -> usize {
+        self.regs.len() + self.bytes.len() + usize::from(self.carry) + self.taken.len()
+    }
+}
+
+/// The backward walk of [`slice`](fn@slice) and [`data_path`]. A loop body is walked again
+/// until nothing new is wanted (a value written late in one trip is read early in the next);
+/// its statements never kill (they are in the loop's span), so the walk only grows and ends.
 fn walk(p: &Program, word: u32, addresses: Addresses) -> Vec<usize> {
     let spans = branch_guards(p);
-    let mut regs: BTreeSet<Reg> = BTreeSet::new();
     let first = i64::from(word) * 4;
-    let mut bytes: BTreeSet<Byte> = (first..first + 4).map(|b| (Region::Out, b)).collect();
-    let mut taken = Vec::new();
-    // Whether a statement of the slice reads the carry flag that an earlier one writes.
-    let mut carry = false;
-    for k in (0..p.body.len()).rev() {
-        let e = effects(p, &spans, k);
-        let relevant = e.defs.iter().any(|r| regs.contains(r))
-            || e.mem_defs.iter().any(|b| bytes.contains(b))
-            || (carry && e.carry_def);
-        if !relevant {
-            continue;
-        }
-        taken.push(k);
-        if !e.guarded && spans[k].is_empty() {
-            e.defs.iter().for_each(|r| {
-                regs.remove(r);
-            });
-            e.mem_defs.iter().for_each(|b| {
-                bytes.remove(b);
-            });
-            if e.carry_def {
-                carry = false;
+    let mut w = Wanted {
+        regs: BTreeSet::new(),
+        bytes: (first..first + 4).map(|b| (Region::Out, b)).collect(),
+        carry: false,
+        taken: BTreeSet::new(),
+    };
+    let mut k = p.body.len();
+    while k > 0 {
+        k -= 1;
+        match loop_head(p, k) {
+            Some(head) => {
+                loop {
+                    let before = w.size();
+                    for j in (head..=k).rev() {
+                        visit(p, &spans, j, addresses, &mut w);
+                    }
+                    if w.size() == before {
+                        break;
+                    }
+                }
+                k = head;
             }
+            None => visit(p, &spans, k, addresses, &mut w),
         }
-        carry |= e.carry_use;
-        regs.extend(e.uses);
-        if addresses == Addresses::Follow {
-            regs.extend(e.addr_uses);
-        }
-        // The specials (`%tix`, `%in`, …) are set by the prologue, never by the body.
-        regs.extend(spans[k].iter().filter(|r| matches!(r, Reg::Virt(..))));
-        bytes.extend(e.mem_uses);
     }
-    taken.reverse();
-    taken
+    w.taken.into_iter().collect()
+}
+
+/// One statement of the backward walk: taken when it defines something wanted.
+fn visit(p: &Program, spans: &[Vec<Reg>], k: usize, addresses: Addresses, w: &mut Wanted) {
+    let e = effects(p, spans, k);
+    let relevant = e.defs.iter().any(|r| w.regs.contains(r))
+        || e.mem_defs.iter().any(|b| w.bytes.contains(b))
+        || (w.carry && e.carry_def);
+    if !relevant {
+        return;
+    }
+    w.taken.insert(k);
+    if !e.guarded && spans[k].is_empty() {
+        e.defs.iter().for_each(|r| {
+            w.regs.remove(r);
+        });
+        e.mem_defs.iter().for_each(|b| {
+            w.bytes.remove(b);
+        });
+        if e.carry_def {
+            w.carry = false;
+        }
+    }
+    w.carry |= e.carry_use;
+    w.regs.extend(e.uses);
+    if addresses == Addresses::Follow {
+        w.regs.extend(e.addr_uses);
+    }
+    // The specials (`%tix`, `%in`, …) are set by the prologue, never by the body.
+    w.regs.extend(spans[k].iter().filter(|r| matches!(r, Reg::Virt(..))));
+    w.bytes.extend(e.mem_uses);
 }
 
 /// The opcode of each statement of `stmts`, in order (`cvt.rn.f16.f32`, `st.global.b8`,
@@ -335,6 +390,32 @@ mod tests {
         assert_eq!(slice(&p, 0), vec![0, 2, 4]);
         assert_eq!(shape(&p, 0), "ld.global.f32 → cvt.rn.f16.f32 → st.global.b8");
         assert_eq!(shape(&p, 1), "ld.global.b32 → xor.b32 → st.global.b32");
+    }
+
+    #[test]
+    fn a_loop_body_is_walked_until_its_carried_values_are_in() {
+        let p = program(
+            1,
+            0,
+            "ld.global.b32 %r0, [%in];\n\
+             ld.global.b32 %r1, [%in+4];\n\
+             ld.global.b32 %r4, [%in+8];\n\
+             mov.u32 %r2, 0;\n\
+             $L0:\n\
+             add.u32 %r3, %r0, 1;\n\
+             xor.b32 %r0, %r1, 5;\n\
+             mov.b32 %r1, %r4;\n\
+             add.u32 %r4, %r4, %r2;\n\
+             add.u32 %r2, %r2, 1;\n\
+             setp.lt.u32 %p0, %r2, 3;\n\
+             @%p0 bra $L0;\n\
+             st.global.b32 [%out], %r3;\n",
+        );
+        // %r3 reads %r0 (before the loop, or the xor of the last trip), which reads %r1 (a
+        // load, or the mov of the trip before), which reads %r4 (a load, or its own add of the
+        // trip before) and the counter; the loop's predicate decides the trips (the `bra` moves
+        // no data and is not listed).
+        assert_eq!(slice(&p, 0), vec![0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 12]);
     }
 
     #[test]
