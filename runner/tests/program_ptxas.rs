@@ -1,6 +1,7 @@
 //! Generated programs assemble with the real ptxas: 600 seeded programs for `sm_90a@8.7` in
 //! modules of 100 entries at `-O0` and `-O3`, 200 for `sm_100a@8.8` (FP8/FP6/FP4, `.rs`,
-//! 256-bit accesses), 300 dense in optimizer-stressing chains and `prefetch` hints, one
+//! 256-bit accesses), 300 dense in optimizer-stressing chains and `prefetch` hints, 400 dense
+//! in the reach ingredients (new glue, known bits, diamonds, counted loops), one
 //! program per target holding every valid glue (op, type) pair with register and immediate
 //! operands, and every form of the generator's tables written with the
 //! program's register classes (`.b16`/`.b32`/`.b64`/`.pred`) on four targets. A rejection
@@ -127,6 +128,29 @@ fn cache_hint_programs_assemble_at_o0_and_o3() {
         assert!(found, "no `{op}…{needle}` in 50 programs");
     }
     check_seeded(&cfg, "sm_90a@8.7", 200, 100, &[0, 3]);
+    check_seeded(&cfg, "sm_100a@8.8", 100, 100, &[3]);
+}
+
+/// Programs dense in the reach ingredients: the new glue groups (`glue_*`, glue on two steps of
+/// three) and the known-bits, diamond and loop chains, no swarm; each ingredient shows in the
+/// first 60 programs.
+#[test]
+fn reach_programs_assemble_at_o0_and_o3() {
+    let mut cfg = Config { swarm: false, min_len: 30, max_len: 60, glue_density: 0.6, ..Config::default() };
+    for (name, on) in cfg.switches_mut() {
+        if generator::program::config::FAMILIES.contains(&name) {
+            *on = matches!(name, "folds" | "prmt" | "cvt" | "shared");
+        } else if name.starts_with("fold_") {
+            *on = matches!(name, "fold_known_bits" | "fold_diamonds" | "fold_loops");
+        }
+    }
+    let target: Target = "sm_90a@8.7".parse().unwrap();
+    let text: String = (0..60).map(|s| generate_seeded(s, &cfg, &target, &format!("s{s}")).0.module_text()).collect();
+    for op in ["mul.hi.", "mul.wide.", "mad.", "bfe.", "bfi.", "lop3.", "shf.", "popc.", "clz.", "bfind.", "brev.", "cnot.", "set.", "slct.", "addc.", "subc."] {
+        assert!(text.lines().any(|l| l.contains(op)), "no `{op}` in 60 programs");
+    }
+    assert!(text.contains("\tbra $L"), "no diamond (unconditional bra) in 60 programs");
+    check_seeded(&cfg, "sm_90a@8.7", 300, 100, &[0, 3]);
     check_seeded(&cfg, "sm_100a@8.8", 100, 100, &[3]);
 }
 
