@@ -576,8 +576,9 @@ fn widths(ins: &Instr) -> (u16, Vec<u16>, u16) {
             let src = mods.iter().any(|m| matches!(*m, "S64" | "U64"));
             (if dst { 2 } else { 1 }, vec![if src { 2 } else { 1 }], 1)
         }
-        // `IMAD.WIDE D, A, B, C`: D and C are pairs.
-        "IMAD" if mods.contains(&"WIDE") => (2, vec![1, 1, 2], 1),
+        // `IMAD.WIDE D, A, B, C` and its uniform `UIMAD.WIDE` (ptxas makes one of
+        // `mad.hi.s64`/`mul.hi.u64` on constants): D and C are pairs.
+        "IMAD" | "UIMAD" if mods.contains(&"WIDE") => (2, vec![1, 1, 2], 1),
         // CS2R writes 64 bits unless `.32`.
         "CS2R" => (if mods.contains(&"32") { 1 } else { 2 }, vec![], 1),
         // Loads and stores: the vector width is the data width.
@@ -785,6 +786,11 @@ mod tests {
         assert_eq!(
             (regs(&i.defs), used(&i)),
             (vec!["R2".into(), "R3".into()], vec!["R9".into(), "R4".into(), "R5".into()])
+        );
+        let i = ins("UIMAD.WIDE.U32 UR4, UP0, URZ, 0x3004c647, UR6");
+        assert_eq!(
+            (regs(&i.defs), used(&i)),
+            (vec!["UR4".into(), "UR5".into(), "UP0".into()], vec!["UR6".into(), "UR7".into()])
         );
         let i = ins("HSETP2.NE.AND P0, P1, R0.H0_H0, R1.H1_H1, PT");
         assert_eq!((regs(&i.defs), used(&i)), (vec!["P0".into(), "P1".into()], vec!["R0".into(), "R1".into()]));
