@@ -146,7 +146,24 @@ fn reach_programs_assemble_at_o0_and_o3() {
     }
     let target: Target = "sm_90a@8.7".parse().unwrap();
     let text: String = (0..60).map(|s| generate_seeded(s, &cfg, &target, &format!("s{s}")).0.module_text()).collect();
-    for op in ["mul.hi.", "mul.wide.", "mad.", "bfe.", "bfi.", "lop3.", "shf.", "popc.", "clz.", "bfind.", "brev.", "cnot.", "set.", "slct.", "addc.", "subc."] {
+    for op in [
+        "mul.hi.",
+        "mul.wide.",
+        "mad.",
+        "bfe.",
+        "bfi.",
+        "lop3.",
+        "shf.",
+        "popc.",
+        "clz.",
+        "bfind.",
+        "brev.",
+        "cnot.",
+        "set.",
+        "slct.",
+        "addc.",
+        "subc.",
+    ] {
         assert!(text.lines().any(|l| l.contains(op)), "no `{op}` in 60 programs");
     }
     assert!(text.contains("\tbra $L"), "no diamond (unconditional bra) in 60 programs");

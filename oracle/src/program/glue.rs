@@ -1103,8 +1103,8 @@ mod tests {
                 }
             }
             let (ah, al, xh, xl) = (a >> 32, a & 0xFFFF_FFFF, x >> 32, x & 0xFFFF_FFFF);
-            let mid = (al * xl >> 32) + (ah * xl & 0xFFFF_FFFF) + (al * xh & 0xFFFF_FFFF);
-            let hi = ah * xh + (ah * xl >> 32) + (al * xh >> 32) + (mid >> 32);
+            let mid = ((al * xl) >> 32) + ((ah * xl) & 0xFFFF_FFFF) + ((al * xh) & 0xFFFF_FFFF);
+            let hi = ah * xh + ((ah * xl) >> 32) + ((al * xh) >> 32) + (mid >> 32);
             assert_eq!(g(GlueOp::MulHi, GlueType::U64).eval([a, x, 0, 0], false), hi);
             // A 64-bit add and subtract as 32-bit carry chains (§9.7.2).
             let (lo_add, hi_add) = (g(GlueOp::AddCc, GlueType::U32), g(GlueOp::Addc { cc: false }, GlueType::U32));
