@@ -508,10 +508,13 @@ fn is_imm_mov(s: &Stmt) -> bool {
         && matches!(i.operands.get(1), Some(Operand::Imm(_))))
 }
 
-/// The instruction with one qualifier fewer, each way that still parses and is valid.
+/// The instruction with one qualifier fewer, each way that still parses and is valid; without
+/// `.L2::cache_hint` the access loses its `cache-policy` operand too (§9.7.9.8), so a policy
+/// the reduced case no longer needs can go.
 fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
     let opcode = inst.form.opcode();
     let parts: Vec<&str> = opcode.split('.').collect();
+    let policy = inst.form.operands().iter().position(|s| s.name == "cache-policy");
     let mut out = Vec::new();
     for k in 1..parts.len() {
         let shorter: Vec<&str> = parts.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, s)| *s).collect();
@@ -520,7 +523,14 @@ fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
             text.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
         }
         text.push_str(&shorter.join("."));
-        let ops: Vec<String> = inst.operands.iter().map(|o| o.to_string()).collect();
+        let unhinted = parts[k] == "L2::cache_hint";
+        let ops: Vec<String> = inst
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !(unhinted && Some(*j) == policy))
+            .map(|(_, o)| o.to_string())
+            .collect();
         if !ops.is_empty() {
             text.push(' ');
             text.push_str(&ops.join(", "));
@@ -680,6 +690,25 @@ mod tests {
         let inputs = Inputs(vec![0; 256]);
         let r = minimize(&p, &inputs, Budget { calls: 50 }, |_, _| false);
         assert_eq!((r.program, r.inputs, r.calls, r.runs, r.reproduced), (p, inputs, 1, 1, Some(false)));
+    }
+
+    /// A hinted load whose hint the finding does not need loses `.L2::cache_hint` with its
+    /// policy operand, and then its `createpolicy`.
+    #[test]
+    fn a_hint_the_finding_does_not_need_goes_with_its_policy() {
+        let p = program(&[
+            "createpolicy.fractional.L2::evict_last.b64 %d0;",
+            "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;",
+            "xor.b32 %r1, %r0, 5;",
+            "st.global.b32 [%out], %r1;",
+        ]);
+        let has_xor = |c: &Program, _: &Inputs| {
+            c.body.iter().any(|s| oracle::program::text::stmt_line(s).trim_start().starts_with("xor"))
+        };
+        let r = minimize(&p, &Inputs(vec![7; 256]), Budget::default(), has_xor);
+        let text = r.program.entry_text();
+        assert_eq!(check_program(&r.program), Ok(()), "{text}");
+        assert!(!text.contains("cache_hint") && !text.contains("createpolicy"), "{text}");
     }
 
     /// A candidate that breaks a structural invariant is never shown to the predicate: here

@@ -112,11 +112,11 @@ fn has_shape(p: &Program, name: &str) -> bool {
             (Some(g), Some((d, _))) => g.ty.bits() == 16 && d.bits() == 32 && isa_reg(&w[1], 1) == Some(g.dst),
             _ => false,
         }),
-        // and(v, m), shift(v, k), join(and, shift).
+        // and(v, m), shift/rotate/bfe(v, k), join(and, second path).
         "fold_two_paths" => w3.into_iter().any(|w| match (glue_of(&w[0]), glue_of(&w[1]), glue_of(&w[2])) {
             (Some(a), Some(s), Some(j)) => {
                 a.op == GlueOp::And
-                    && matches!(s.op, GlueOp::Shl | GlueOp::Shr)
+                    && matches!(s.op, GlueOp::Shl | GlueOp::Shr | GlueOp::Shf { .. } | GlueOp::Bfe)
                     && a.src[0] == s.src[0]
                     && reads(j, a.dst)
                     && reads(j, s.dst)

@@ -84,10 +84,13 @@ fn a_planted_oracle_bug_is_found_and_minimized() {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "new findings give exit status 1:\n{text}");
     let doc = FindingsDoc::load(&run).unwrap();
+    // The xor finding that minimized furthest: how far one reduces depends on the program
+    // around it (a vector load the minimizer cannot split keeps its unpacking `mov`).
     let f = doc
         .findings
         .iter()
-        .find(|f| f.signature.form.starts_with("xor"))
+        .filter(|f| f.signature.form.starts_with("xor"))
+        .min_by_key(|f| f.minimized_instructions)
         .unwrap_or_else(|| panic!("no xor finding:\n{text}\n{:#?}", doc.findings));
     assert_eq!(f.signature.class, FindingClass::HardwareSpec);
     assert_eq!(f.signature.backends, vec!["oracle-worker"]);

@@ -17,18 +17,32 @@
 //! - `fold_sub_words`: a 16-bit (or 8-bit in a `.b16` register) value through 16-bit
 //!   arithmetic with a boundary constant, widened by `cvt` (zero or sign extension) and
 //!   consumed by a 32-bit shift;
-//! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`);
+//! - `fold_two_paths`: one value reaching a consumer by two paths (`(v & m) op (v >> k)`; with
+//!   `glue_bits` the second path may be a rotate `shf.*.wrap v, v, k` or a constant-field
+//!   `bfe`);
 //! - `fold_narrow_stores`: a 16-bit value (from a float `cvt` to `.f16`/`.bf16`, or 16-bit
 //!   arithmetic) stored to the thread's shared slot with an 8- or 16-bit `st.shared` (§9.7.9.11:
 //!   the low bits are stored), loaded back zero or sign extending, and added to the value it
 //!   came from (the shape of root cause A of `corpus/findings/fuzz-h200/`). Top level only,
 //!   and it needs the `shared` family (a disabled family never appears).
+//! - `fold_known_bits`: a known-bits producer (a boundary mask or a shift by a constant, a
+//!   `cvt` sign or zero extension from 8/16 bits, `prmt` with an immediate selector in any
+//!   allowed mode, `bfe` of a constant field) feeding a known-bits consumer (a mask, an
+//!   extension by `bfe` from bit 0 or `shl`+`shr`, `setp` against a boundary into `selp`,
+//!   `selp`/`slct`, a narrow shared round trip, a `cvt` to any type);
+//! - `fold_diamonds`: an if/else diamond (`@p bra ELSE`, then arm, `bra JOIN`, `ELSE:`, else
+//!   arm, `JOIN:`) whose arms rewrite the same registers defined before it, then a consumer of
+//!   the joined values: what ptxas turns into selects or predication;
+//! - `fold_loops`: a counted loop at the top level, [`MAX_TRIPS`] trips at most, the same in
+//!   every thread (counter from an immediate, stepped and compared with immediates, reserved
+//!   from the register pool while the body is drawn), with a loop-carried accumulator.
 //!
 //! The conversion ingredients need the `cvt` family on (a disabled family never appears).
 //! Constants come from the integer edge pools ([`values::edge`]): 0, ±1, the limits ± 1,
 //! powers of two ± 1. Every link goes through [`Builder::push_glue`]/[`Builder::push_isa`], so
 //! the register bookkeeping (defined, unread, guarded writes only to defined registers) is
-//! the builder's; a chain never leaves a branch open.
+//! the builder's; a chain never leaves a branch open, and a diamond's arms write only
+//! registers defined before it (so the registers defined after its join are those before).
 
 use arbitrary::Result;
 
@@ -377,11 +391,35 @@ impl Builder<'_, '_> {
         let v = self.chain_source(w)?;
         let m = Src::Imm(self.boundary_mask(w)?);
         let left = self.link(GlueOp::And, w, v, Some(m));
-        let shift = if self.u.arbitrary::<bool>()? { GlueOp::Shr } else { GlueOp::Shl };
-        let k = Src::Imm(self.boundary_shift()?);
-        let right = self.link(shift, w, v, Some(k));
+        let right = self.second_path(w, v)?;
         self.link(join, w, left, Some(Src::Reg(right)));
         Ok(true)
+    }
+
+    /// The second path of `fold_two_paths` from `v`: a shift by a boundary amount, or (half
+    /// the time, where `glue_bits` is on) a rotate `shf.{l,r}.wrap v, v, k` at 32 bits or a
+    /// `bfe` of a constant field at 32/64 bits.
+    fn second_path(&mut self, w: Width, v: Reg) -> Result<Reg> {
+        let rotate = GlueOp::Shf { left: self.u.arbitrary::<bool>()?, wrap: true };
+        let bfe_ty = w.ty(GlueOp::Bfe);
+        if self.cfg.glue_bits && self.u.arbitrary::<bool>()? {
+            if w.bits == 32 && self.glue_ok(rotate, GlueType::B32) && self.u.arbitrary::<bool>()? {
+                let k = Src::Imm(self.boundary_shift()?);
+                let d = self.new_reg(RegClass::B32);
+                self.push_glue(None, Glue::new(rotate, GlueType::B32, d, &[Src::Reg(v), Src::Reg(v), k]));
+                return Ok(d);
+            }
+            if self.glue_ok(GlueOp::Bfe, bfe_ty) {
+                let pos = Src::Imm(self.boundary_shift()? & 0xFF);
+                let len = Src::Imm(self.boundary_shift()? & 0xFF);
+                let d = self.new_reg(w.class());
+                self.push_glue(None, Glue::new(GlueOp::Bfe, bfe_ty, d, &[Src::Reg(v), pos, len]));
+                return Ok(d);
+            }
+        }
+        let shift = if self.u.arbitrary::<bool>()? { GlueOp::Shr } else { GlueOp::Shl };
+        let k = Src::Imm(self.boundary_shift()?);
+        Ok(self.link(shift, w, v, Some(k)))
     }
 
     /// A 16-bit value stored narrow to the own shared slot, loaded back and added to itself

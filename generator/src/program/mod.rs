@@ -8,8 +8,9 @@
 //!
 //! A program is built in three parts:
 //! 1. a body of [`Config`]-many steps ([`families`]): instructions under test chosen among the
-//!    target's valid forms ([`tables`]), integer glue, forward branches (nested, labels unique)
-//!    and shared-memory round trips; each source operand is an existing register, `%tix`, an
+//!    target's valid forms ([`tables`]), integer glue (the basic set and the `glue_*` groups),
+//!    forward branches (nested, labels unique), fold chains (if/else diamonds and counted
+//!    loops among them) and shared-memory round trips; each source operand is an existing register, `%tix`, an
 //!    immediate, or a fresh value produced on the spot (a load of the thread's inputs, `mov` of
 //!    an immediate, `setp`) — see [`builder`] for the register and region bookkeeping;
 //! 2. an epilogue ([`epilogue`]) that folds every value not read yet into the output words and
