@@ -183,6 +183,18 @@ fn generated_programs_at_scale() {
             o0 = found;
         }
     }
-    let lines: Vec<String> = o0.iter().map(ToString::to_string).collect();
-    assert!(o0.is_empty(), "false alarms at -O0:\n{}", lines.join("\n"));
+    // A flag that a known root cause covers is a real read of a never-written register (K
+    // reads a descriptor nothing wrote at -O0 too, e.g. seed 1,003,446), not a false alarm.
+    let root = runner::paths::repo_root().expect("the repository");
+    let known = KnownSet::load(&root.join("corpus/known")).unwrap();
+    let unexplained: Vec<String> = o0
+        .iter()
+        .filter(|u| {
+            let sig =
+                Signature::new(FindingClass::UnwrittenRegister, &u.mnemonic, "", ["ptxas -O0"], &u.roles.join("+"));
+            known.matches(&sig).is_none()
+        })
+        .map(ToString::to_string)
+        .collect();
+    assert!(unexplained.is_empty(), "false alarms at -O0:\n{}", unexplained.join("\n"));
 }
