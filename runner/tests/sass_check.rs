@@ -191,7 +191,7 @@ fn generated_programs_at_scale() {
         .iter()
         .filter(|u| {
             let sig =
-                Signature::new(FindingClass::UnwrittenRegister, &u.mnemonic, "", ["ptxas -O0"], &u.roles.join("+"));
+                Signature::new(FindingClass::UnwrittenRegister, &u.mnemonic, "", ["ptxas -O0"], u.roles.join("+"));
             known.matches(&sig).is_none()
         })
         .map(ToString::to_string)
