@@ -365,19 +365,8 @@ impl Builder<'_, '_> {
         let b = if matches!(op, GlueOp::Shl | GlueOp::Shr) { self.boundary_shift()? } else { self.boundary(w) };
         let narrow = self.link(op, w, v, Some(Src::Imm(b)));
         let from = [CvtType::U16, CvtType::S16, CvtType::U8, CvtType::S8][self.index(4)?];
-        let tb = self.tb;
-        let allow = self.allow(true);
-        let widen: Vec<PlainCvt> = tb
-            .cvt_plain
-            .iter()
-            .copied()
-            .filter(|p| p.dtype == to && p.atype == from && allow(tb.cvt.items[p.item as usize].feat))
-            .collect();
-        if widen.is_empty() {
-            return Ok(true);
-        }
-        let form = &tb.cvt.items[widen[self.index(widen.len())?].item as usize].form;
-        let Some(wide) = self.emit_cvt(form, Some(narrow))? else { return Ok(true) };
+        let Some(form) = self.plain_cvt(from, to)? else { return Ok(true) };
+        let Some(wide) = self.emit_cvt(&form, Some(narrow))? else { return Ok(true) };
         let amount = self.boundary_shift()?;
         self.link(GlueOp::Shr, wide_w, wide, Some(Src::Imm(amount)));
         Ok(true)
@@ -608,14 +597,16 @@ impl Builder<'_, '_> {
 
     /// A plain `cvt.to.from` form the configuration allows, if any.
     fn plain_cvt(&mut self, from: CvtType, to: CvtType) -> Result<Option<Form>> {
+        self.plain_cvt_where(|p| p.atype == from && p.dtype == to)
+    }
+
+    /// One of the plain `cvt` forms that `keep` takes and the configuration allows, drawn
+    /// uniformly (one draw, none when there is no such form).
+    fn plain_cvt_where(&mut self, keep: impl Fn(&PlainCvt) -> bool) -> Result<Option<Form>> {
         let tb = self.tb;
         let allow = self.allow(true);
-        let ok: Vec<PlainCvt> = tb
-            .cvt_plain
-            .iter()
-            .copied()
-            .filter(|p| p.atype == from && p.dtype == to && allow(tb.cvt.items[p.item as usize].feat))
-            .collect();
+        let ok: Vec<PlainCvt> =
+            tb.cvt_plain.iter().copied().filter(|p| keep(p) && allow(tb.cvt.items[p.item as usize].feat)).collect();
         if ok.is_empty() {
             return Ok(None);
         }
@@ -713,16 +704,7 @@ impl Builder<'_, '_> {
                     (_, false) => CvtType::U64,
                     (_, true) => CvtType::S64,
                 };
-                let tb = self.tb;
-                let allow = self.allow(true);
-                let ok: Vec<PlainCvt> = tb
-                    .cvt_plain
-                    .iter()
-                    .copied()
-                    .filter(|p| p.atype == from && allow(tb.cvt.items[p.item as usize].feat))
-                    .collect();
-                if !ok.is_empty() {
-                    let form = tb.cvt.items[ok[self.index(ok.len())?].item as usize].form.clone();
+                if let Some(form) = self.plain_cvt_where(|p| p.atype == from)? {
                     self.emit_cvt(&form, Some(v))?;
                 }
             }
