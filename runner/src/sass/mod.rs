@@ -11,7 +11,10 @@
 //! Only kernels (`.entry`) are checked: a device function's registers at entry are its
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
 //! that reads and what the never-written registers are to it (`STG.E descriptor`).
+//! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
+//! coverage ([`Checker::check_cubin_covered`]: one parse for both).
 
+pub mod coverage;
 pub mod dataflow;
 pub mod disasm;
 pub mod parse;
@@ -132,8 +135,13 @@ pub enum SassError {
 /// Every read of a never-written register in the kernels of an `nvdisasm -c` listing, kernel by
 /// kernel in listing order, instructions in address order.
 pub fn check_listing(text: &str) -> Result<Vec<Unwritten>, ParseError> {
+    Ok(check_functions(&parse::parse_listing(text)?))
+}
+
+/// [`check_listing`] on an already parsed listing.
+pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
     let mut out = Vec::new();
-    for f in parse::parse_listing(text)?.iter().filter(|f| f.entry) {
+    for f in functions.iter().filter(|f| f.entry) {
         for u in dataflow::unwritten_reads(f) {
             let ins = &f.instrs[u.instr];
             let roles = ROLES.into_iter().filter(|&k| u.regs.iter().any(|&r| role(ins, r) == k)).collect();
@@ -147,8 +155,12 @@ pub fn check_listing(text: &str) -> Result<Vec<Unwritten>, ParseError> {
             });
         }
     }
-    Ok(out)
+    out
 }
+
+/// What [`Checker::check_cubin_covered`] gives: the listing, what the check flags, and each
+/// kernel's n-grams ([`coverage::kernels`]).
+pub type Covered = (String, Vec<Unwritten>, std::collections::BTreeMap<String, std::collections::BTreeSet<String>>);
 
 /// The tools of the check.
 #[derive(Clone, Debug)]
@@ -170,6 +182,14 @@ impl Checker {
         let listing = self.nvdisasm.disassemble(cubin, self.timeout)?;
         let found = check_listing(&listing)?;
         Ok((listing, found))
+    }
+
+    /// [`Checker::check_cubin`] and each kernel's SASS n-grams ([`coverage`]) from one parse.
+    pub fn check_cubin_covered(&self, cubin: &Path) -> Result<Covered, SassError> {
+        let listing = self.nvdisasm.disassemble(cubin, self.timeout)?;
+        let functions = parse::parse_listing(&listing)?;
+        let (found, grams) = (check_functions(&functions), coverage::kernels(&functions));
+        Ok((listing, found, grams))
     }
 
     /// Assembles `ptx` with `ptxas` for `arch` at `-O{opt}`, then [`Checker::check_cubin`].

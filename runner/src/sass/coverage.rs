@@ -1,0 +1,193 @@
+//! SASS coverage (issue 29 item 4): what ptxas emitted for a kernel, as a set of opcode
+//! n-grams. ptxas is closed source, but its output is not: a program whose -O3 kernel holds an
+//! n-gram no earlier kernel of the campaign held made the compiler do something new.
+//!
+//! An n-gram is one instruction's mnemonic with its modifiers (`F2FP.BF16.F32.PACK_AB`; the
+//! guard and the operands left out), or two or three adjacent ones in listing (address) order,
+//! joined by a space (`LDG.E.64 STS.64`). Only kernels (`.entry`) count, like the check
+//! ([`super::check_functions`]). [`Coverage`] is a campaign's running total: the n-grams seen so
+//! far and a short curve of (programs, n-grams) points, at most [`CURVE_POINTS`] long.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::parse::Function;
+
+/// The longest n-gram: unigrams, adjacent pairs and triples.
+pub const MAX_N: usize = 3;
+
+/// The most points [`Coverage::curve`] keeps; when it would hold more, every second point is
+/// dropped (the first and the latest always stay), so the curve spans the whole campaign.
+pub const CURVE_POINTS: usize = 64;
+
+/// The n-grams of one function's instructions (see the module header).
+pub fn ngrams(f: &Function) -> BTreeSet<String> {
+    let ops: Vec<&str> = f.instrs.iter().map(|i| i.mnemonic.as_str()).collect();
+    let mut out = BTreeSet::new();
+    for n in 1..=MAX_N {
+        for w in ops.windows(n) {
+            out.insert(w.join(" "));
+        }
+    }
+    out
+}
+
+/// The n-grams of every kernel of a parsed listing, by kernel name.
+pub fn kernels(functions: &[Function]) -> BTreeMap<String, BTreeSet<String>> {
+    functions.iter().filter(|f| f.entry).map(|f| (f.name.clone(), ngrams(f))).collect()
+}
+
+/// One point of the coverage curve: the n-grams seen after so many programs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point {
+    /// Programs run so far.
+    pub programs: u64,
+    /// Distinct n-grams seen so far.
+    pub ngrams: u64,
+}
+
+/// A campaign's SASS coverage (kept in `campaign.json`, so `--resume` goes on from it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Coverage {
+    /// Distinct n-grams seen so far.
+    pub total: u64,
+    /// Kernels whose n-grams were added.
+    pub kernels: u64,
+    /// Kernels that added at least one n-gram never seen before them.
+    pub novel_kernels: u64,
+    /// The growth: (programs, n-grams) after the batches that added n-grams, thinned to at most
+    /// [`CURVE_POINTS`].
+    pub curve: Vec<Point>,
+    /// Every n-gram seen so far (`total` of them).
+    pub ngrams: BTreeSet<String>,
+}
+
+impl Coverage {
+    /// Adds one kernel's n-grams; how many were new.
+    pub fn add_kernel(&mut self, grams: &BTreeSet<String>) -> usize {
+        let mut new = 0;
+        for g in grams {
+            if !self.ngrams.contains(g) {
+                self.ngrams.insert(g.clone());
+                new += 1;
+            }
+        }
+        self.total = self.ngrams.len() as u64;
+        self.kernels = self.kernels.saturating_add(1);
+        if new > 0 {
+            self.novel_kernels = self.novel_kernels.saturating_add(1);
+        }
+        new
+    }
+
+    /// Records the curve after a batch: a point when the total grew since the last point (or
+    /// there is none yet), the latest point moved forward otherwise; then thins the curve to
+    /// [`CURVE_POINTS`].
+    pub fn point(&mut self, programs: u64) {
+        let p = Point { programs, ngrams: self.total };
+        let n = self.curve.len();
+        // A plateau is two points, its start and its latest end; the end moves forward.
+        if n >= 2 && self.curve[n - 1].ngrams == p.ngrams && self.curve[n - 2].ngrams == p.ngrams {
+            self.curve[n - 1].programs = programs;
+        } else {
+            self.curve.push(p);
+        }
+        if self.curve.len() > CURVE_POINTS {
+            let latest = *self.curve.last().expect("not empty");
+            let mut kept: Vec<Point> = self.curve.iter().copied().step_by(2).collect();
+            if kept.last() != Some(&latest) {
+                kept.push(latest);
+            }
+            self.curve = kept;
+        }
+    }
+
+    /// The counters by name (for range checks).
+    pub fn fields(&self) -> [(&'static str, u64); 3] {
+        [("total", self.total), ("kernels", self.kernels), ("novel_kernels", self.novel_kernels)]
+    }
+
+    /// Whether the stored total agrees with the stored n-grams (a hand-edited file may not).
+    pub fn consistent(&self) -> bool {
+        self.total == self.ngrams.len() as u64
+            && self.novel_kernels <= self.kernels
+            && self.curve.windows(2).all(|w| w[0].programs <= w[1].programs && w[0].ngrams <= w[1].ngrams)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures;
+    use super::super::parse::parse_listing;
+    use super::*;
+
+    #[test]
+    fn a_kernels_ngrams_are_its_mnemonics_alone_in_pairs_and_in_triples() {
+        let text = fixtures::kernel("k", fixtures::CREATEPOLICY_O3);
+        let f = &parse_listing(&text).unwrap()[0];
+        let g = ngrams(f);
+        for want in
+            ["IMAD.WIDE.U32", "LDG.E.64", "STS.64 NOP CCTL.IVALL", "CCTL.IVALL STG.E", "S2UR UMOV IMAD.WIDE.U32"]
+        {
+            assert!(g.contains(want), "{want}: {g:?}");
+        }
+        // Operands, non-adjacent mnemonics and quadruples are not n-grams.
+        for not in ["LDC R1", "S2UR UMOV ULEA", "STG.E desc[UR6][R4.64], R2", "NOP CCTL.IVALL STG.E EXIT"] {
+            assert!(!g.contains(not), "{not}: {g:?}");
+        }
+        // 18 instructions: 16 distinct mnemonics (LDC.64 and IMAD.WIDE.U32 twice), 17 distinct
+        // pairs, 16 distinct triples.
+        assert_eq!(f.instrs.len(), 18);
+        assert_eq!(g.len(), 16 + 17 + 16);
+    }
+
+    #[test]
+    fn guards_and_operands_are_stripped_and_device_functions_left_out() {
+        let k = fixtures::kernel("k", "/*0000*/ @!P0 IADD3 R1, R2, R3, RZ ;\n/*0010*/ @P1 EXIT ;\n/*0020*/ EXIT ;\n");
+        let device =
+            ".section .text.f,\"ax\",@progbits\nf:\n/*0000*/ FADD R2, R4, R5 ;\n/*0010*/ RET.REL.NODEC R20 `(f) ;\n";
+        let by = kernels(&parse_listing(&format!("{k}{device}")).unwrap());
+        assert_eq!(by.keys().collect::<Vec<_>>(), ["k"]);
+        let got: Vec<&str> = by["k"].iter().map(String::as_str).collect();
+        assert_eq!(got, ["EXIT", "EXIT EXIT", "IADD3", "IADD3 EXIT", "IADD3 EXIT EXIT"]);
+    }
+
+    #[test]
+    fn coverage_counts_new_ngrams_and_kernels_that_added_some() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>();
+        let mut c = Coverage::default();
+        assert_eq!(c.add_kernel(&set(&["A", "B", "A B"])), 3);
+        assert_eq!(c.add_kernel(&set(&["A", "B"])), 0);
+        assert_eq!(c.add_kernel(&set(&["A", "C"])), 1);
+        assert_eq!((c.total, c.kernels, c.novel_kernels), (4, 3, 2));
+        assert!(c.consistent());
+        c.total = 5;
+        assert!(!c.consistent());
+    }
+
+    #[test]
+    fn the_curve_keeps_growth_points_and_stays_short() {
+        let mut c = Coverage::default();
+        let mut programs = 0;
+        for b in 0..1000u64 {
+            programs += 256;
+            if b % 3 == 0 {
+                c.add_kernel(&BTreeSet::from([format!("OP{b}")]));
+            }
+            c.point(programs);
+            assert!(c.curve.len() <= CURVE_POINTS, "batch {b}");
+            assert!(c.consistent(), "batch {b}: {:?}", c.curve);
+        }
+        assert_eq!(c.curve.first(), Some(&Point { programs: 256, ngrams: 1 }));
+        assert_eq!(c.curve.last().map(|p| p.ngrams), Some(c.total));
+        // Without growth the latest point moves forward instead of adding points.
+        let mut flat = Coverage::default();
+        flat.add_kernel(&BTreeSet::from(["A".to_string()]));
+        for p in 1..=10 {
+            flat.point(p);
+        }
+        assert_eq!(flat.curve, [Point { programs: 1, ngrams: 1 }, Point { programs: 10, ngrams: 1 }]);
+    }
+}
