@@ -103,6 +103,61 @@ fn a_campaign_stores_and_counts_each_kernel_that_reads_a_never_written_register(
     }
 }
 
+/// The `coverage` section of `run`'s campaign.json.
+fn coverage(run: &Path) -> serde_json::Value {
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("campaign.json")).unwrap()).unwrap();
+    state["coverage"].clone()
+}
+
+/// The n-grams of a `coverage` section.
+fn ngrams(c: &serde_json::Value) -> std::collections::BTreeSet<String> {
+    c["ngrams"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn sass_coverage_grows_and_a_resumed_campaign_goes_on_from_it() {
+    if common::sass_tools_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, split, known) = (dir.path().join("whole"), dir.path().join("split"), dir.path().join("known"));
+    std::fs::create_dir(&known).unwrap();
+    let session = |run: &Path, resume: bool, programs: &str| {
+        let mut c = ptxdiff();
+        c.args(["fuzz", "--time", "300s", "--programs", programs, "--batch", "128", "--seed", "5", "--no-minimize"]);
+        c.args(["--backends", "oracle,ptxas-check", "--known"]).arg(&known);
+        if resume {
+            c.arg("--resume").arg(run);
+        } else {
+            c.arg("--out").arg(run);
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{}", text(&out));
+        text(&out)
+    };
+    session(&split, false, "128");
+    let first = coverage(&split);
+    let t1 = first["total"].as_u64().unwrap();
+    assert_eq!(ngrams(&first).len() as u64, t1);
+    assert!(t1 >= 20, "128 kernels hold at least 20 distinct opcode n-grams: {first}");
+    assert_eq!((first["kernels"].as_u64(), first["curve"].as_array().map(Vec::len)), (Some(128), Some(1)));
+    let said = session(&split, true, "128");
+    let second = coverage(&split);
+    let t2 = second["total"].as_u64().unwrap();
+    assert!(ngrams(&first).is_subset(&ngrams(&second)) && t2 >= t1, "coverage never shrinks");
+    assert_eq!(second["kernels"].as_u64(), Some(256));
+    let line = format!("SASS coverage: {t2} opcode n-grams (+{} this session)", t2 - t1);
+    assert!(said.contains(&line), "`{line}` in:\n{said}");
+    // The resumed campaign holds what the uninterrupted one does.
+    session(&whole, false, "256");
+    assert_eq!(coverage(&whole), second);
+    let curve = second["curve"].as_array().unwrap();
+    assert_eq!(curve[0]["programs"].as_u64(), Some(128));
+    assert_eq!(curve.last().unwrap()["programs"].as_u64(), Some(256));
+    assert_eq!(curve.last().unwrap()["ngrams"].as_u64(), Some(t2));
+}
+
 #[test]
 fn without_a_working_nvdisasm_a_campaign_says_so_once_and_runs() {
     if common::ptxas_or_skip().is_none() {

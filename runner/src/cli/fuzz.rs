@@ -535,6 +535,9 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         println!("warning: {} generated programs were refused by the oracle (generator bugs)", s.state.invalid);
     }
     println!("{}", sass_line(&s));
+    if let Some(line) = coverage_line(&s) {
+        println!("{line}");
+    }
     println!("report: {}", run_dir.join("index.html").display());
     if let Some(b) = &a.baseline {
         let known = if o.known_dir.is_dir() { KnownSet::load(&o.known_dir)? } else { KnownSet::empty() };
@@ -571,6 +574,18 @@ fn sass_line(s: &crate::fuzz::Summary) -> String {
         "SASS check: {} kernels in {} -O3 modules{failed}; unwritten-register: {} raw ({} stored findings of the class; the rest known or duplicates)",
         c.kernels, c.modules, c.flagged, s.unwritten_stored
     )
+}
+
+/// The campaign's SASS-coverage line (none without the SASS check): the n-grams so far, those
+/// new this session, and how many kernels added some.
+fn coverage_line(s: &crate::fuzz::Summary) -> Option<String> {
+    let c = &s.state.coverage;
+    (s.sass_unavailable.is_none() && !c.is_empty()).then(|| {
+        format!(
+            "SASS coverage: {} opcode n-grams (+{} this session); {} of {} -O3 kernels added new ones",
+            c.total, s.coverage_new, c.novel_kernels, c.kernels
+        )
+    })
 }
 
 fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {

@@ -444,6 +444,7 @@ pub fn run_with(
         checkpoint: None,
         memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
         sass: super::SassCounts::default(),
+        coverage: Default::default(),
     };
     let mut state = super::open_state(&state_path, o.resume, fresh)?;
     let mut totals = state.memory.clone().unwrap_or_default();

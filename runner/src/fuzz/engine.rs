@@ -3,7 +3,8 @@
 //! failures attributed to single programs), the SASS check of each -O3 module when the engine
 //! has one ([`Engine::sass`]: one nvdisasm run per module, on the preparing thread of that
 //! assembly, so beside the backends' run of the batch before; its reads of never-written
-//! registers are attributed to programs by kernel name, [`ProgramResult::sass`]) and the
+//! registers are attributed to programs by kernel name, [`ProgramResult::sass`], and so are
+//! its kernels' SASS n-grams, [`Prepared::coverage`]) and the
 //! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each),
 //! narrowing a failure down to single programs by halving the batch; then, on every program
 //! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
@@ -19,7 +20,7 @@
 //! the worker backends) shows in wall time only; [`children_cpu_s`] gives the CPU time of the
 //! child processes already waited for (the ptxas and nvdisasm runs).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -372,10 +373,14 @@ pub struct Prepared {
     /// Programs the oracle accepts.
     pub valid: Vec<usize>,
     /// Time of the preparation stages: `oracle`, `ptxas LABEL` per assembly, `SASS check
-    /// LABEL` per module checked.
+    /// LABEL` per module checked and, within it, `SASS coverage LABEL (part of its check)`.
     pub stages: BTreeMap<String, StageTime>,
     /// Per module checked: the assembly and the kernels checked, or why the check failed.
     pub sass: Vec<(String, Result<usize, String>)>,
+    /// The SASS coverage of the checked modules: per program (by index) whose kernel was
+    /// disassembled, its kernel's opcode n-grams ([`crate::sass::coverage`]; the union over
+    /// the [`SASS_LEVEL`] assemblies), in program order.
+    pub coverage: Vec<(usize, BTreeSet<String>)>,
     /// A build that could not run ptxas at all (no temporary folder, ptxas gone, no cubin
     /// written): an environment problem that says nothing about the programs, so the campaign
     /// stops with it instead of filing a finding per program.
@@ -438,7 +443,7 @@ impl Preparer {
         let dir = &self.scratch;
         // One thread per build, each waiting for its ptxas process (not rayon's threads,
         // which the oracle of the batches prepared beside this one needs).
-        type Built = (String, std::io::Result<Assembled>, StageTime, Option<(SassOutcome, StageTime)>);
+        type Built = (String, std::io::Result<Assembled>, StageTime, Option<((SassOutcome, StageTime), StageTime)>);
         let assembled: Vec<Built> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .builds
@@ -468,12 +473,14 @@ impl Preparer {
         }
         let mut cubins: BTreeMap<String, Assembled> = BTreeMap::new();
         let mut sass = Vec::new();
+        let mut coverage: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
         let mut environment = None;
         for (by, r, t, checked) in assembled {
             add_stage(&mut stages, &by, t);
-            if let (Some((outcome, t)), Ok(a)) = (checked, &r) {
+            if let (Some(((outcome, grams_t), t)), Ok(a)) = (checked, &r) {
                 add_stage(&mut stages, &format!("SASS check {by}"), t);
-                sass.push((by.clone(), attribute_sass(&by, outcome, programs, a, &mut results)));
+                add_stage(&mut stages, &format!("SASS coverage {by} (part of its check)"), grams_t);
+                sass.push((by.clone(), attribute_sass(&by, outcome, programs, a, &mut results, &mut coverage)));
             }
             match r {
                 Ok(a) => {
@@ -494,30 +501,44 @@ impl Preparer {
                 }
             }
         }
-        Some(Prepared { results, cubins, valid, stages, sass, environment })
+        let coverage = coverage.into_iter().collect();
+        Some(Prepared { results, cubins, valid, stages, sass, coverage, environment })
     }
 }
 
-/// What the SASS check of one module gave: the listing and its flagged reads, or why not.
-type SassOutcome = Result<(String, Vec<Unwritten>), String>;
+/// What the SASS check of one module gave: the listing, its flagged reads and each kernel's
+/// n-grams, or why not.
+type SassOutcome = Result<(String, Vec<Unwritten>, BTreeMap<String, BTreeSet<String>>), String>;
 
-/// Disassembles and checks one module.
-fn check_module(checker: &Checker, cubin: &std::path::Path) -> SassOutcome {
-    checker.check_cubin(cubin).map_err(|e| e.to_string())
+/// Disassembles and checks one module, and reads its kernels' SASS n-grams: the outcome and
+/// the time the n-grams took (part of the check's own time).
+fn check_module(checker: &Checker, cubin: &std::path::Path) -> (SassOutcome, StageTime) {
+    let (functions, listing) = match checker.disassemble_parsed(cubin) {
+        Ok((listing, functions)) => (functions, listing),
+        Err(e) => return (Err(e.to_string()), StageTime::default()),
+    };
+    let found = crate::sass::check_functions(&functions);
+    let (grams, t) = measure(|| crate::sass::coverage::kernels(&functions));
+    (Ok((listing, found, grams)), t)
 }
 
 /// Gives every program of assembly `a` (by `by`) its [`SassCheck`] from the module's
-/// `outcome`: the kernels checked, or why the check failed.
+/// `outcome`, and its kernel's n-grams to `coverage`: the kernels checked, or why the check
+/// failed.
 fn attribute_sass(
     by: &str,
     outcome: SassOutcome,
     programs: &[Program],
     a: &Assembled,
     results: &mut [ProgramResult],
+    coverage: &mut BTreeMap<usize, BTreeSet<String>>,
 ) -> Result<usize, String> {
-    let (listing, found) = outcome?;
+    let (listing, found, mut grams) = outcome?;
     for &i in &a.accepted {
         let name = &programs[i].name;
+        if let Some(g) = grams.remove(name) {
+            coverage.entry(i).or_default().extend(g);
+        }
         let reads: Vec<Unwritten> = found.iter().filter(|u| &u.kernel == name).cloned().collect();
         let listing = if reads.is_empty() {
             String::new()

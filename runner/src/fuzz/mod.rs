@@ -79,6 +79,7 @@ use engine::Engine;
 use crate::atomic_write::write_atomic;
 use crate::backend::{Registry, Settings};
 use crate::findings::{FindingStore, KnownSet, RunMeta};
+use crate::sass::coverage::Coverage;
 
 /// Campaign options.
 #[derive(Clone, Debug)]
@@ -184,6 +185,10 @@ pub struct State {
     /// What the SASS check did, over all sessions.
     #[serde(default)]
     pub sass: SassCounts,
+    /// The SASS coverage so far: every opcode n-gram of the checked -O3 kernels and its growth
+    /// ([`crate::sass::coverage`]); empty without the SASS check.
+    #[serde(default, skip_serializing_if = "Coverage::is_empty")]
+    pub coverage: Coverage,
 }
 
 /// What the SASS check did in a campaign (cumulative; a field missing from a campaign saved
@@ -253,6 +258,8 @@ pub struct Summary {
     pub sass_unavailable: Option<String>,
     /// Distinct `unwritten-register` findings in the store.
     pub unwritten_stored: usize,
+    /// SASS n-grams first seen this session ([`State::coverage`] has the total).
+    pub coverage_new: u64,
 }
 
 const STATE: &str = "campaign.json";
@@ -293,6 +300,16 @@ impl State {
         }
         if let Some((k, v)) = s.sass.fields().into_iter().find(|(_, v)| *v > MAX_COUNTER) {
             return Err(bad(&format!("sass.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if let Some((k, v)) = s.coverage.fields().into_iter().find(|(_, v)| *v > MAX_COUNTER) {
+            return Err(bad(&format!("coverage.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if !s.coverage.consistent() {
+            return Err(bad(
+                "coverage.total",
+                s.coverage.total.to_string(),
+                format!("the {} n-grams listed, with a curve that never falls", s.coverage.ngrams.len()),
+            ));
         }
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
             return Err(bad("seconds", s.seconds.to_string(), format!("{MAX_SECONDS:e}")));
@@ -648,6 +665,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         checkpoint: None,
         memory: None,
         sass: SassCounts::default(),
+        coverage: Coverage::default(),
     };
     let mut state = open_state(&state_path, o.resume, fresh)?;
     let adapting = o.adapt && o.config.swarm;
@@ -745,13 +763,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     });
     let mut last_status = Instant::now();
     let mut sass = SassCounts::default();
+    let mut coverage_new = 0u64;
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
     while !done(&state) {
         let t_wait = Instant::now();
         // The time is up while a batch is still being prepared: it is abandoned (its ptxas
         // processes killed), not counted, and run again by `--resume`.
-        let Ok(Some((b, programs, inputs, prepared, switches))) = producer.recv_until(start.checked_add(o.time)) else {
+        let Ok(Some((b, programs, inputs, mut prepared, switches))) = producer.recv_until(start.checked_add(o.time))
+        else {
             break;
         };
         let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
@@ -767,6 +787,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             engine::add_stage(&mut stages, name, *t);
         }
         count_sass(&prepared.sass, b, &mut sass, o.progress);
+        let covered = std::mem::take(&mut prepared.coverage);
         let results = engine.execute(&programs, &inputs, prepared);
         let (mut compare, mut triaging) = (engine::StageTime::default(), engine::StageTime::default());
         for (k, r) in results.iter().enumerate() {
@@ -809,6 +830,15 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         engine::add_stage(&mut stages, "triage", triaging);
         family_counts(&programs, &mut state.families);
         state.programs = state.programs.saturating_add(programs.len() as u64);
+        let ((), t) = engine::measure(|| {
+            for (_, grams) in &covered {
+                coverage_new = coverage_new.saturating_add(state.coverage.add_kernel(grams) as u64);
+            }
+            if !covered.is_empty() {
+                state.coverage.point(state.programs);
+            }
+        });
+        engine::add_stage(&mut stages, "coverage", t);
         state.next_batch = b + 1;
         if adapting {
             swarm.finish_batch(b, &switches, &outcomes);
@@ -908,6 +938,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         sass,
         sass_unavailable,
         unwritten_stored,
+        coverage_new,
         state,
         new: tri.new,
         duplicates: tri.duplicates,
@@ -1004,12 +1035,15 @@ mod tests {
             checkpoint: None,
             memory: None,
             sass: SassCounts::default(),
+            coverage: Coverage::default(),
         };
         let text = |s: &State| serde_json::to_string(s).unwrap();
         assert!(State::parse(&text(&good), path).is_ok());
         type Edit = fn(&mut State);
-        let cases: [(&str, Edit); 8] = [
+        let cases: [(&str, Edit); 10] = [
             ("sass.kernels", |s| s.sass.kernels = u64::MAX),
+            ("coverage.kernels", |s| s.coverage.kernels = u64::MAX),
+            ("coverage.total", |s| s.coverage.total = 3),
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),

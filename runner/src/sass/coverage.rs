@@ -104,6 +104,11 @@ impl Coverage {
         }
     }
 
+    /// Nothing was covered yet (every field as in a new campaign).
+    pub fn is_empty(&self) -> bool {
+        *self == Coverage::default()
+    }
+
     /// The counters by name (for range checks).
     pub fn fields(&self) -> [(&'static str, u64); 3] {
         [("total", self.total), ("kernels", self.kernels), ("novel_kernels", self.novel_kernels)]

@@ -12,7 +12,7 @@
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
 //! that reads and what the never-written registers are to it (`STG.E descriptor`).
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
-//! coverage ([`Checker::check_cubin_covered`]: one parse for both).
+//! coverage ([`Checker::disassemble_parsed`]: one parse for both).
 
 pub mod coverage;
 pub mod dataflow;
@@ -158,10 +158,6 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
     out
 }
 
-/// What [`Checker::check_cubin_covered`] gives: the listing, what the check flags, and each
-/// kernel's n-grams ([`coverage::kernels`]).
-pub type Covered = (String, Vec<Unwritten>, std::collections::BTreeMap<String, std::collections::BTreeSet<String>>);
-
 /// The tools of the check.
 #[derive(Clone, Debug)]
 pub struct Checker {
@@ -184,12 +180,12 @@ impl Checker {
         Ok((listing, found))
     }
 
-    /// [`Checker::check_cubin`] and each kernel's SASS n-grams ([`coverage`]) from one parse.
-    pub fn check_cubin_covered(&self, cubin: &Path) -> Result<Covered, SassError> {
+    /// Disassembles `cubin` and parses the listing, for [`check_functions`] and
+    /// [`coverage::kernels`] to share: the listing and its functions.
+    pub fn disassemble_parsed(&self, cubin: &Path) -> Result<(String, Vec<parse::Function>), SassError> {
         let listing = self.nvdisasm.disassemble(cubin, self.timeout)?;
         let functions = parse::parse_listing(&listing)?;
-        let (found, grams) = (check_functions(&functions), coverage::kernels(&functions));
-        Ok((listing, found, grams))
+        Ok((listing, functions))
     }
 
     /// Assembles `ptx` with `ptxas` for `arch` at `-O{opt}`, then [`Checker::check_cubin`].
