@@ -306,9 +306,9 @@ impl State {
         }
         if !s.coverage.consistent() {
             return Err(bad(
-                "coverage.total",
-                s.coverage.total.to_string(),
-                format!("the {} n-grams listed, with a curve that never falls", s.coverage.ngrams.len()),
+                "coverage.novel_kernels",
+                s.coverage.novel_kernels.to_string(),
+                "coverage.kernels, with a curve that never falls nor passes coverage.total".into(),
             ));
         }
         if !(0.0..=MAX_SECONDS).contains(&s.seconds) {
@@ -668,6 +668,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         coverage: Coverage::default(),
     };
     let mut state = open_state(&state_path, o.resume, fresh)?;
+    if o.resume {
+        state.coverage.load_ngrams(&o.run_dir, state.next_batch).map_err(anyhow::Error::msg)?;
+    }
     let adapting = o.adapt && o.config.swarm;
     if adapting && state.swarm.is_none() {
         state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
@@ -838,7 +841,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 state.coverage.point(state.programs);
             }
         });
+        let (written, t2) =
+            engine::measure(|| crate::sass::coverage::Coverage::append(&o.run_dir, b, &state.coverage.take_fresh()));
+        written.with_context(|| {
+            format!("appending to {}", o.run_dir.join(crate::sass::coverage::NGRAMS_FILE).display())
+        })?;
         engine::add_stage(&mut stages, "coverage", t);
+        engine::add_stage(&mut stages, "coverage", t2);
         state.next_batch = b + 1;
         if adapting {
             swarm.finish_batch(b, &switches, &outcomes);
@@ -1043,7 +1052,7 @@ mod tests {
         let cases: [(&str, Edit); 10] = [
             ("sass.kernels", |s| s.sass.kernels = u64::MAX),
             ("coverage.kernels", |s| s.coverage.kernels = u64::MAX),
-            ("coverage.total", |s| s.coverage.total = 3),
+            ("coverage.novel_kernels", |s| s.coverage.novel_kernels = 3),
             ("next_batch", |s| s.next_batch = u64::MAX),
             ("programs", |s| s.programs = u64::MAX),
             ("invalid", |s| s.invalid = 769),

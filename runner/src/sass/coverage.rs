@@ -7,8 +7,16 @@
 //! joined by a space (`LDG.E.64 STS.64`). Only kernels (`.entry`) count, like the check
 //! ([`super::check_functions`]). [`Coverage`] is a campaign's running total: the n-grams seen so
 //! far and a short curve of (programs, n-grams) points, at most [`CURVE_POINTS`] long.
+//!
+//! The set itself grows large (about 130,000 n-grams after 4,096 generated programs: the
+//! triples of a varied generator are nearly all distinct), so it is not part of the campaign
+//! state that is rewritten after every batch: each batch's new n-grams are appended to
+//! [`NGRAMS_FILE`] (`BATCH<TAB>NGRAM` lines) before that state is written, and a resumed
+//! campaign keeps the lines of the batches its state counts ([`Coverage::load_ngrams`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +28,10 @@ pub const MAX_N: usize = 3;
 /// The most points [`Coverage::curve`] keeps; when it would hold more, every second point is
 /// dropped (the first and the latest always stay), so the curve spans the whole campaign.
 pub const CURVE_POINTS: usize = 64;
+
+/// The file next to `campaign.json` that holds the n-grams seen so far, one per line, each with
+/// the batch that first saw it.
+pub const NGRAMS_FILE: &str = "coverage-ngrams.tsv";
 
 /// The n-grams of one function's instructions (see the module header).
 pub fn ngrams(f: &Function) -> BTreeSet<String> {
@@ -60,8 +72,12 @@ pub struct Coverage {
     /// The growth: (programs, n-grams) after the batches that added n-grams, thinned to at most
     /// [`CURVE_POINTS`].
     pub curve: Vec<Point>,
-    /// Every n-gram seen so far (`total` of them).
+    /// Every n-gram seen so far (`total` of them; kept in [`NGRAMS_FILE`], not in the state).
+    #[serde(skip)]
     pub ngrams: BTreeSet<String>,
+    /// The n-grams added since the last [`Coverage::take_fresh`].
+    #[serde(skip)]
+    fresh: Vec<String>,
 }
 
 impl Coverage {
@@ -71,6 +87,7 @@ impl Coverage {
         for g in grams {
             if !self.ngrams.contains(g) {
                 self.ngrams.insert(g.clone());
+                self.fresh.push(g.clone());
                 new += 1;
             }
         }
@@ -114,11 +131,66 @@ impl Coverage {
         [("total", self.total), ("kernels", self.kernels), ("novel_kernels", self.novel_kernels)]
     }
 
-    /// Whether the stored total agrees with the stored n-grams (a hand-edited file may not).
+    /// Whether the stored counters agree with each other (a hand-edited file may not): no more
+    /// novel kernels than kernels, a curve that never falls and ends at most at `total`.
     pub fn consistent(&self) -> bool {
-        self.total == self.ngrams.len() as u64
-            && self.novel_kernels <= self.kernels
+        self.novel_kernels <= self.kernels
             && self.curve.windows(2).all(|w| w[0].programs <= w[1].programs && w[0].ngrams <= w[1].ngrams)
+            && self.curve.last().is_none_or(|p| p.ngrams <= self.total)
+    }
+
+    /// The n-grams added since the last call, in the order they were first seen.
+    pub fn take_fresh(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.fresh)
+    }
+
+    /// Appends `grams`, first seen in batch `batch`, to the [`NGRAMS_FILE`] of `dir`.
+    pub fn append(dir: &Path, batch: u64, grams: &[String]) -> std::io::Result<()> {
+        if grams.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for g in grams {
+            text.push_str(&format!("{batch}\t{g}\n"));
+        }
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(NGRAMS_FILE))?;
+        f.write_all(text.as_bytes())
+    }
+
+    /// Reads the n-grams of the batches before `next_batch` from the [`NGRAMS_FILE`] of `dir`
+    /// (a resumed campaign: later lines belong to batches it runs again and are dropped from
+    /// the file), checking that they are the `total` the state counts.
+    pub fn load_ngrams(&mut self, dir: &Path, next_batch: u64) -> Result<(), String> {
+        let path = dir.join(NGRAMS_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let (mut kept, mut set) = (String::new(), BTreeSet::new());
+        for (i, line) in text.lines().enumerate() {
+            let bad = || format!("{}:{}: `{line}` is no `BATCH<TAB>NGRAM` line", path.display(), i + 1);
+            let (b, g) = line.split_once('\t').ok_or_else(bad)?;
+            let b: u64 = b.parse().map_err(|_| bad())?;
+            if b < next_batch && set.insert(g.to_string()) {
+                kept.push_str(line);
+                kept.push('\n');
+            }
+        }
+        if set.len() as u64 != self.total {
+            return Err(format!(
+                "{}: {} n-grams of the batches before {next_batch}, but campaign.json counts coverage.total = {}; the files do not belong together: restore them or start a new run directory",
+                path.display(),
+                set.len(),
+                self.total
+            ));
+        }
+        if kept.len() != text.len() {
+            crate::atomic_write::write_atomic(&path, &kept).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        self.ngrams = set;
+        self.fresh.clear();
+        Ok(())
     }
 }
 
@@ -167,9 +239,33 @@ mod tests {
         assert_eq!(c.add_kernel(&set(&["A", "B"])), 0);
         assert_eq!(c.add_kernel(&set(&["A", "C"])), 1);
         assert_eq!((c.total, c.kernels, c.novel_kernels), (4, 3, 2));
+        assert_eq!(c.take_fresh(), ["A", "A B", "B", "C"]);
+        assert!(c.take_fresh().is_empty());
         assert!(c.consistent());
-        c.total = 5;
+        c.novel_kernels = 4;
         assert!(!c.consistent());
+    }
+
+    #[test]
+    fn the_ngrams_file_keeps_the_batches_the_state_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        Coverage::append(dir.path(), 0, &["A".into(), "A B".into()]).unwrap();
+        Coverage::append(dir.path(), 1, &["C".into()]).unwrap();
+        Coverage::append(dir.path(), 2, &["D".into()]).unwrap();
+        // The state was written after batch 1: batch 2 runs again, its line goes.
+        let mut c = Coverage { total: 3, ..Coverage::default() };
+        c.load_ngrams(dir.path(), 2).unwrap();
+        assert_eq!(c.ngrams.iter().map(String::as_str).collect::<Vec<_>>(), ["A", "A B", "C"]);
+        let text = std::fs::read_to_string(dir.path().join(NGRAMS_FILE)).unwrap();
+        assert_eq!(text, "0\tA\n0\tA B\n1\tC\n");
+        // A state that counts other n-grams than the file holds is refused, naming both.
+        let e = Coverage { total: 4, ..Coverage::default() }.load_ngrams(dir.path(), 2).unwrap_err();
+        assert!(e.contains(NGRAMS_FILE) && e.contains("3 n-grams") && e.contains("coverage.total = 4"), "{e}");
+        std::fs::write(dir.path().join(NGRAMS_FILE), "zero\tA\n").unwrap();
+        let e = Coverage::default().load_ngrams(dir.path(), 2).unwrap_err();
+        assert!(e.contains(":1: `zero\tA`"), "{e}");
+        // No file: a campaign that never had coverage.
+        assert!(Coverage::default().load_ngrams(&dir.path().join("none"), 5).is_ok());
     }
 
     #[test]
