@@ -25,7 +25,11 @@
 //! finding of class `unwritten-register` ([`package::raw_findings`]), triaged like the others
 //! (known entries, minimization with the check on). Without nvdisasm the campaign says so once
 //! and runs without the check; what the check did is counted in `campaign.json`
-//! ([`SassCounts`]) and printed.
+//! ([`SassCounts`]) and printed. The same listing gives each kernel's SASS opcode n-grams, the
+//! campaign's coverage ([`crate::sass::coverage`]): counters and curve in `campaign.json`
+//! ([`State::coverage`]), the n-grams themselves appended per batch to
+//! [`crate::sass::coverage::NGRAMS_FILE`] before the state that counts them is written (a
+//! resumed campaign keeps the lines of the batches before its `next_batch`).
 //!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
