@@ -646,13 +646,8 @@ pub fn run_with(
         // Written only where nothing is being minimized: then it counts exactly the batches
         // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
         // takes back whatever later batches recorded and runs them again.
-        if let Some(kinds) = tri.settled_kinds() {
-            let mut snapshot = state.clone();
-            snapshot.kinds = kinds;
-            snapshot.triage.add(&tri.counts);
-            snapshot.seconds += start.elapsed().as_secs_f64();
+        if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.memory = Some(session_totals(&totals, &s));
-            snapshot.checkpoint = Some(store.checkpoint());
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
         }
         if o.progress && last_status.elapsed() >= super::PLAIN_STATUS_EVERY {

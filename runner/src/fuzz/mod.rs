@@ -860,13 +860,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         // Written only where nothing is being minimized: then it counts exactly the batches
         // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
         // takes back whatever later batches recorded and runs them again.
-        if let Some(kinds) = tri.settled_kinds() {
-            let mut snapshot = state.clone();
-            snapshot.kinds = kinds;
-            snapshot.checkpoint = Some(store.checkpoint());
-            snapshot.triage.add(&tri.counts);
+        if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.sass.add(&sass);
-            snapshot.seconds += start.elapsed().as_secs_f64();
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
         }
         if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {

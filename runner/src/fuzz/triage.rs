@@ -192,6 +192,19 @@ impl Triage {
         )
     }
 
+    /// `state` as a campaign writes it after a batch: the settled kinds, the store's
+    /// checkpoint, this session's triage counts and `session_s` seconds added; `None` while a
+    /// minimization is pending ([`Triage::settled_kinds`]), so that a written state counts
+    /// exactly the batches before its `next_batch`.
+    pub fn settled_state(&self, state: &super::State, store: &FindingStore, session_s: f64) -> Option<super::State> {
+        let mut snapshot = state.clone();
+        snapshot.kinds = self.settled_kinds()?;
+        snapshot.checkpoint = Some(store.checkpoint());
+        snapshot.triage.add(&self.counts);
+        snapshot.seconds += session_s;
+        Some(snapshot)
+    }
+
     /// Records `finding` (with its case text) and counts its occurrences by how they were
     /// recorded (a new finding's further occurrences are duplicates).
     fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<Worth, StoreError> {
