@@ -1,0 +1,114 @@
+//! Tests of [`super`] (`fuzz/mod.rs`).
+
+use super::*;
+
+#[test]
+fn a_panic_while_preparing_is_an_error_with_its_message() {
+    let a = ahead::Ahead::start(0, 2, 1, |k, _| {
+        assert!(k != 3, "batch {k} exploded");
+        Some(k)
+    });
+    while a.recv().is_some() {}
+    let e = a.finish().map_err(preparation_failed).unwrap_err().to_string();
+    assert!(e.contains("preparing batches failed: batch 3 exploded"), "{e}");
+}
+
+#[test]
+fn read_ahead_stays_within_half_the_swarm_lag() {
+    for jobs in [0, 1, 2, 16, 128] {
+        let (threads, queue) = read_ahead(jobs);
+        assert!(threads >= 1 && queue >= 1 && (threads + queue) as u64 <= adapt::LAG / 2, "{jobs}");
+    }
+}
+
+/// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
+/// run disjoint programs that together are the campaign's.
+#[test]
+fn shards_run_the_campaigns_batches() {
+    let o = Options {
+        time: Duration::from_secs(1),
+        max_programs: None,
+        seed: 11,
+        target: "sm_90".parse().unwrap(),
+        backends: Vec::new(),
+        ptxas: Vec::new(),
+        devices: crate::backend::pool::Devices::List(vec![0]),
+        workers: None,
+        jobs: 1,
+        config: Config::default(),
+        run_dir: PathBuf::new(),
+        known_dir: PathBuf::new(),
+        resume: false,
+        batch: 2,
+        minimize: false,
+        minimize_calls: 0,
+        allow: Allowances::all(),
+        plant: None,
+        command: String::new(),
+        progress: false,
+        shard: None,
+        adapt: false,
+    };
+    let texts =
+        |o: &Options, b: u64| -> Vec<String> { generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect() };
+    let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
+    for i in 1..=3u32 {
+        let s = Options { shard: Some(crate::runs::shard::Shard { index: i, count: 3 }), ..o.clone() };
+        for b in 0..2u64 {
+            assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
+        }
+    }
+}
+
+#[test]
+fn out_of_range_campaign_state_names_the_field() {
+    let path = std::path::Path::new("run/campaign.json");
+    let good = State {
+        seed: 1,
+        target: "sm_90@8.7".into(),
+        backends: vec!["oracle".into()],
+        next_batch: 3,
+        programs: 768,
+        seconds: 2.0,
+        families: BTreeMap::from([("mov".to_string(), 10)]),
+        invalid: 0,
+        config: Config::default(),
+        shard: None,
+        triage: triage::TriageCounts::default(),
+        stages: BTreeMap::new(),
+        swarm: None,
+        kinds: BTreeMap::new(),
+        checkpoint: None,
+        memory: None,
+        sass: SassCounts::default(),
+        coverage: Coverage::default(),
+    };
+    let text = |s: &State| serde_json::to_string(s).unwrap();
+    assert!(State::parse(&text(&good), path).is_ok());
+    type Edit = fn(&mut State);
+    let cases: [(&str, Edit); 10] = [
+        ("sass.kernels", |s| s.sass.kernels = u64::MAX),
+        ("coverage.kernels", |s| s.coverage.kernels = u64::MAX),
+        ("coverage.novel_kernels", |s| s.coverage.novel_kernels = 3),
+        ("next_batch", |s| s.next_batch = u64::MAX),
+        ("programs", |s| s.programs = u64::MAX),
+        ("invalid", |s| s.invalid = 769),
+        ("families.mov", |s| {
+            s.families.insert("mov".into(), u64::MAX);
+        }),
+        ("seconds", |s| s.seconds = -1.0),
+        ("swarm.weights.cvt", |s| {
+            s.swarm = Some(adapt::Swarm { weights: BTreeMap::from([("cvt".into(), 2.0)]), ..Default::default() })
+        }),
+        ("swarm.stats.mov", |s| {
+            let stats = adapt::SwitchStats { programs: u64::MAX, ..Default::default() };
+            s.swarm = Some(adapt::Swarm { stats: BTreeMap::from([("mov".into(), stats)]), ..Default::default() })
+        }),
+    ];
+    for (field, edit) in cases {
+        let mut s = good.clone();
+        edit(&mut s);
+        let e = State::parse(&text(&s), path).unwrap_err().to_string();
+        assert!(e.contains(&format!("field `{field}`")) && e.contains("run/campaign.json"), "{field}: {e}");
+    }
+}

@@ -1,0 +1,210 @@
+//! Tests of [`super`] (`sass/dataflow.rs`).
+
+use super::*;
+use crate::sass::parse::parse_listing;
+
+/// The flagged instructions of a one-kernel listing, as `offset: regs`.
+fn flagged(body: &str) -> Vec<String> {
+    let text = format!(".section .text.k,\"ax\",@progbits\nk:\n{body}");
+    let f = parse_listing(&text).unwrap();
+    unwritten_reads(&f[0])
+        .iter()
+        .map(|u| {
+            let regs: Vec<String> = u.regs.iter().map(Reg::to_string).collect();
+            format!("{:04x}: {}", f[0].instrs[u.instr].offset, regs.join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn the_createpolicy_store_reads_a_descriptor_never_written() {
+    let sass = crate::sass::fixtures::CREATEPOLICY_O3;
+    assert_eq!(flagged(sass), ["00f0: UR6 UR7"]);
+    // The same kernel with the policy written (-O0 keeps the createpolicy) is clean.
+    let fixed = sass.replace("/*00e0*/ CCTL.IVALL ;", "/*00e0*/ UMOV UR6, URZ ;\n/*00e8*/ UMOV UR7, 0x1 ;");
+    assert_eq!(flagged(&fixed), Vec::<String>::new());
+}
+
+#[test]
+fn a_read_on_one_path_only_is_flagged() {
+    let sass = "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0010*/ @P0 BRA `(.L_x_1) ;\n\
+        /*0020*/ MOV R2, 0x1 ;\n.L_x_1:\n/*0030*/ FADD R3, R2, RZ ;\n/*0040*/ EXIT ;\n";
+    assert_eq!(flagged(sass), ["0030: R2"]);
+    // Written on both paths: clean.
+    let both = sass.replace(".L_x_1:\n", "/*0028*/ BRA `(.L_x_2) ;\n.L_x_1:\n/*002c*/ MOV R2, 0x2 ;\n.L_x_2:\n");
+    assert_eq!(flagged(&both), Vec::<String>::new());
+}
+
+#[test]
+fn guarded_writes_cover_reads_under_the_same_or_both_guards() {
+    let head = "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0010*/ @P0 MOV R2, 0x1 ;\n";
+    assert_eq!(flagged(&format!("{head}/*0020*/ @P0 FADD R3, R2, RZ ;\n")), Vec::<String>::new());
+    assert_eq!(flagged(&format!("{head}/*0020*/ @!P0 FADD R3, R2, RZ ;\n")), ["0020: R2"]);
+    assert_eq!(flagged(&format!("{head}/*0020*/ FADD R3, R2, RZ ;\n")), ["0020: R2"]);
+    assert_eq!(
+        flagged(&format!("{head}/*0018*/ @!P0 MOV R2, 0x2 ;\n/*0020*/ FADD R3, R2, RZ ;\n")),
+        Vec::<String>::new()
+    );
+    // A whole write under another guard keeps what @P0 wrote; a SEL under P0 copies it.
+    let other = format!("{head}/*0014*/ ISETP.NE.AND P1, PT, RZ, 0x2, PT ;\n/*0018*/ @P1 MOV R2, 0x2 ;\n");
+    assert_eq!(flagged(&format!("{other}/*0020*/ @P0 FADD R3, R2, RZ ;\n")), Vec::<String>::new());
+    let sel = |s: &str| flagged(&format!("{head}/*0020*/ {s} ;\n/*0030*/ STS [RZ], R3 ;\n"));
+    assert_eq!(sel("SEL R3, R2, RZ, P0"), Vec::<String>::new());
+    assert_eq!(sel("SEL R3, RZ, R2, P0"), ["0030: R3"]);
+    // P0 written again: the guard no longer says where R2 was written.
+    let again = format!("{head}/*0018*/ ISETP.NE.AND P0, PT, RZ, 0x2, PT ;\n/*0020*/ @P0 FADD R3, R2, RZ ;\n");
+    assert_eq!(flagged(&again), ["0020: R2"]);
+}
+
+#[test]
+fn calls_return_after_the_call_and_unknown_callees_write_everything() {
+    let sass = "/*0000*/ MOV R20, 0x0 ;\n/*0010*/ CALL.REL.NOINC `($k$sub) ;\n/*0020*/ FADD R3, R4, RZ ;\n\
+        /*0030*/ EXIT ;\n$k$sub:\n/*0040*/ MOV R4, 0x1 ;\n/*0050*/ RET.REL.NODEC R20 `(k) ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    let unwritten = sass.replace("MOV R4, 0x1", "MOV R5, 0x1");
+    assert_eq!(flagged(&unwritten), ["0020: R4"]);
+    let elsewhere = "/*0000*/ CALL.ABS.NOINC `(other) ;\n/*0010*/ FADD R3, R4, RZ ;\n/*0020*/ EXIT ;\n";
+    assert_eq!(flagged(elsewhere), Vec::<String>::new());
+}
+
+#[test]
+fn loops_reach_a_fixed_point_and_unreachable_code_is_not_checked() {
+    let sass = "/*0000*/ MOV R2, RZ ;\n.L_x_0:\n/*0010*/ IADD3 R2, R2, 0x1, RZ ;\n\
+        /*0020*/ ISETP.NE.AND P0, PT, R2, 0x4, PT ;\n/*0030*/ @P0 BRA `(.L_x_0) ;\n/*0040*/ EXIT ;\n\
+        .L_x_1:\n/*0050*/ FADD R3, R9, RZ ;\n/*0060*/ BRA `(.L_x_1) ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+}
+
+#[test]
+fn partial_writes_carry_undefined_bytes_to_the_reader_that_uses_them() {
+    // ptxas's 16-bit insert into a register never written: its upper half is undefined.
+    let head = "/*0000*/ MOV R10, 0x1234 ;\n/*0010*/ PRMT R8, R10, 0x7610, R8 ;\n";
+    let read = |tail: &str| flagged(&format!("{head}{tail}"));
+    assert_eq!(read("/*0020*/ STS.U16 [RZ], R8 ;\n"), Vec::<String>::new(), "the defined half stored");
+    assert_eq!(read("/*0020*/ STS [RZ], R8 ;\n"), ["0020: R8"], "the whole register stored");
+    assert_eq!(read("/*0020*/ F2FP.TF32.F32.PACK_B R2, R8 ;\n"), ["0020: R8"], "root cause D's reader");
+    assert_eq!(read("/*0020*/ HADD2.F32 R2, -RZ, R8.H0_H0 ;\n"), Vec::<String>::new());
+    assert_eq!(read("/*0020*/ HADD2.F32 R2, -RZ, R8.H1_H1 ;\n"), ["0020: R8"]);
+    // Through a sum (upwards), a mask, a shift, a sign extension: defined where it must be.
+    assert_eq!(read("/*0020*/ IADD3 R9, R8, 0x1, RZ ;\n/*0030*/ STS.U16 [RZ], R9 ;\n"), Vec::<String>::new());
+    assert_eq!(read("/*0020*/ IADD3 R9, R8, 0x1, RZ ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+    assert_eq!(
+        read("/*0020*/ LOP3.LUT R9, R8, 0xffff, RZ, 0xc0, !PT ;\n/*0030*/ STS [RZ], R9 ;\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(read("/*0020*/ LOP3.LUT R9, R8, 0xffff, RZ, 0xfc, !PT ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+    assert_eq!(read("/*0020*/ SHF.L.U32 R9, R8, 0x10, RZ ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+    assert_eq!(read("/*0020*/ SHF.R.U32.HI R9, RZ, 0x10, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), ["0030: R9"]);
+    assert_eq!(read("/*0020*/ SGXT R9, R8, 0x10 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+    assert_eq!(read("/*0020*/ PRMT R9, R8, 0x5410, R8 ;\n/*0030*/ STS [RZ], R9 ;\n"), Vec::<String>::new());
+}
+
+#[test]
+fn a_predicate_set_constant_then_overwritten_under_a_guard_implies_the_guard() {
+    // ptxas -O3 (generated program p1000119): P3 := false; @!P2 P3 := P1; @P3 reads what
+    // was written under @!P2.
+    let head = "/*0000*/ S2R R5, SR_TID.X ;\n/*0008*/ ISETP.NE.AND P2, PT, R5, 0x3, PT ;\n\
+        /*0010*/ ISETP.NE.AND P1, PT, R5, 0x4, PT ;\n/*0020*/ PLOP3.LUT P3, PT, PT, PT, PT, 0x8, 0x0 ;\n\
+        /*0030*/ @!P2 FRND.F16 R14, -RZ ;\n/*0040*/ @!P2 PLOP3.LUT P3, PT, P1, PT, PT, 0x80, 0x0 ;\n\
+        /*0050*/ @P3 F2F.BF16.F16 R14, R14 ;\n";
+    assert_eq!(flagged(head), Vec::<String>::new());
+    // Written under @P2 instead: P3 implies !P2, so the read is not covered.
+    assert_eq!(flagged(&head.replace("@!P2 FRND", "@P2 FRND")), ["0050: R14"]);
+    // Without the constant, P3's old value is unknown where P2 holds.
+    let unknown = head.replace("PLOP3.LUT P3, PT, PT, PT, PT, 0x8, 0x0", "ISETP.NE.AND P3, PT, R5, 0x5, PT");
+    assert_eq!(flagged(&unknown), ["0050: R14"]);
+}
+
+#[test]
+fn combined_comparisons_relate_their_predicates_and_read_where_they_matter() {
+    let head = "/*0000*/ S2R R11, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R11, 0x19, PT ;\n\
+        /*0020*/ @!P0 MOV R12, 0x1 ;\n";
+    // P1 := (R11 > 25) AND !P0: P1 implies !P0 (generated program p1000432).
+    let and = format!("{head}/*0030*/ ISETP.GT.U32.AND P1, PT, R11, 0x19, !P0 ;\n/*0040*/ @P1 FADD R3, R12, RZ ;\n");
+    assert_eq!(flagged(&and), Vec::<String>::new());
+    assert_eq!(flagged(&and.replace(".AND P1", ".XOR P1")), ["0040: R12"]);
+    // P2 := (R12 != R11) OR P0 reads R12 only where P0 does not hold (p1000382), and
+    // !P2 implies !P0.
+    let or = format!("{head}/*0030*/ ISETP.NE.U32.OR P2, PT, R12, R11, P0 ;\n/*0040*/ @!P2 FADD R3, R12, RZ ;\n");
+    assert_eq!(flagged(&or), Vec::<String>::new());
+    assert_eq!(
+        flagged(&or.replace(".OR P2, PT, R12, R11, P0", ".OR P2, PT, R12, R11, !P0")),
+        ["0030: R12", "0040: R12"]
+    );
+}
+
+#[test]
+fn bytes_written_under_a_guard_flow_through_unguarded_instructions() {
+    // Generated program p1000908: R3's upper half is written under @P0 only; an unguarded
+    // PRMT keeps it there, and a PRMT under @P0 moves it into the half a 16-bit store reads.
+    let sass = "/*0000*/ S2R R4, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R4, 0x15, PT ;\n\
+        /*0020*/ @P0 MOV R3, R4 ;\n/*0030*/ PRMT R3, R4, 0x7632, R3 ;\n/*0040*/ MOV R9, 0x1 ;\n\
+        /*0050*/ @P0 PRMT R9, R3, 0x7632, R9 ;\n/*0060*/ STS.U16 [RZ], R9 ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    assert_eq!(flagged(&sass.replace("@P0 PRMT R9", "@!P0 PRMT R9")), ["0060: R9"]);
+}
+
+#[test]
+fn a_lookup_table_over_predicates_is_defined_where_it_ignores_the_undefined_one() {
+    // The head of a waterfall loop (generated program p1000745): P6 := !P0 | P6 reads P6
+    // before the loop writes it, but only where P0 holds, and there `@P0 R2UR P6` writes it.
+    let sass = "/*0000*/ S2R R0, SR_TID.X ;\n/*0010*/ PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0 ;\n.L_x_4:\n\
+        /*0020*/ PLOP3.LUT P6, PT, P6, P0, PT, 0xa2, 0x0 ;\n/*0030*/ @P0 R2UR P6, UR8, R0 ;\n\
+        /*0040*/ @P0 PLOP3.LUT P0, PT, P6, PT, PT, 0x80, 0x0 ;\n/*0050*/ @P6 MOV R2, 0x1 ;\n\
+        /*0060*/ @P0 BRA.U.ANY `(.L_x_4) ;\n/*0070*/ EXIT ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    // A table that depends on the never-written P6 everywhere leaves its result undefined:
+    // the read is its guard's.
+    let used = "/*0000*/ PLOP3.LUT P1, PT, P6, PT, PT, 0x80, 0x0 ;\n/*0010*/ @P1 MOV R2, 0x1 ;\n";
+    assert_eq!(flagged(used), ["0010: P1"]);
+}
+
+#[test]
+fn a_branch_tells_each_way_its_guard() {
+    let sass = "/*0000*/ S2R R5, SR_TID.X ;\n/*0010*/ ISETP.NE.AND P0, PT, R5, 0x1, PT ;\n\
+        /*0020*/ @P0 BRA `(.L_x_1) ;\n/*0030*/ MOV R2, 0x1 ;\n.L_x_1:\n/*0040*/ @!P0 FADD R3, R2, RZ ;\n\
+        /*0050*/ EXIT ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    assert_eq!(flagged(&sass.replace("@!P0 FADD", "@P0 FADD")), ["0040: R2"]);
+    // A waterfall's `BRA.U.ANY` branches when any lane's guard holds: no fact per lane.
+    let any = sass.replace("@P0 BRA `", "@P0 BRA.U.ANY `");
+    assert_eq!(flagged(&any), ["0040: R2"]);
+}
+
+#[test]
+fn a_guarded_nop_reads_nothing_but_a_guarded_cache_invalidation_does() {
+    // ptxas -O3 drops a dead ld.acquire inside a branch and leaves its cache invalidation
+    // under the branch's predicate, which nothing writes any more.
+    assert_eq!(flagged("/*0000*/ @!P0 NOP ;\n/*0010*/ @!P0 NOP ;\n"), Vec::<String>::new());
+    assert_eq!(flagged("/*0000*/ @P0 NOP ;\n/*0010*/ @P0 CCTL.IVALL ;\n"), ["0010: P0"]);
+}
+
+#[test]
+fn a_guard_rewritten_leaves_its_writes_to_the_literals_that_implied_it() {
+    // Generated program p1009755: R0 written under P0; P1 := (R11 > 0xc000) | !P0, so !P1
+    // implies P0; P0 is then rewritten (a waterfall's `PLOP3 … 0x80`), and R0 is read under
+    // !P1.
+    let sass = "/*0000*/ S2R R11, SR_TID.X ;\n/*0010*/ ISETP.GT.U32.AND P0, PT, R11, 0xc000, PT ;\n\
+        /*0020*/ @P0 MOV R0, R11 ;\n/*0030*/ ISETP.GT.U32.OR P1, PT, R11, 0xc000, !P0 ;\n\
+        /*0040*/ PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0 ;\n/*0050*/ @!P1 IMAD R12, R0, 0x100, R0 ;\n\
+        /*0060*/ @!P1 STS [RZ], R12 ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    // With P1 := … | P0 instead, !P1 implies !P0: the product is undefined where stored.
+    assert_eq!(flagged(&sass.replace("!P0 ;", "P0 ;")), ["0060: R12"]);
+}
+
+#[test]
+fn copies_to_uniform_registers_and_high_shift_adds_carry_definedness() {
+    // ptxas -O3 moves a cache policy nothing wrote into the descriptor of a hinted load
+    // (generated program p1001221): the load's descriptor is what is never written.
+    let sass = "/*0000*/ S2R R4, SR_TID.X ;\n/*0010*/ R2UR UR8, R2 ;\n/*0020*/ R2UR UR9, R3 ;\n\
+        /*0030*/ LDG.E.64 R6, desc[UR8][R4.64+0x8] ;\n";
+    let sass = sass.replace("/*0000*/ S2R R4, SR_TID.X ;\n", "/*0000*/ S2R R4, SR_TID.X ;\n/*0008*/ MOV R5, RZ ;\n");
+    assert_eq!(flagged(&sass), ["0030: UR8 UR9"]);
+    // LEA.HI D, A, B, K: the low half of the sum depends on B's low half (p1008129).
+    let lea = "/*0000*/ S2R R9, SR_TID.X ;\n/*0010*/ MOV R10, 0x1 ;\n/*0020*/ PRMT R10, R10, 0x7610, R12 ;\n\
+        /*0030*/ LEA.HI.SX32 R7, R9, R10, 0x19 ;\n/*0040*/ STS.U16 [RZ], R7 ;\n";
+    assert_eq!(flagged(lea), Vec::<String>::new());
+    assert_eq!(flagged(&lea.replace("STS.U16", "STS")), ["0040: R7"]);
+    assert_eq!(flagged(&lea.replace("S2R R9, SR_TID.X", "PRMT R9, R9, 0x7610, RZ")), ["0040: R7"]);
+}
