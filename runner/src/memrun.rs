@@ -1,8 +1,8 @@
 //! Memory programs on GPU backends: print programs as modules
 //! ([`oracle::memprog::ptx::module`]; for the JIT, modules of [`JIT_MODULE_PROGRAMS`]; for a
 //! ptxas build, one module per share of the cores, assembled side by side),
-//! run one [`MemJob`] per program ([`Backend::run_mem`]) and slice each program's read-back
-//! buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
+//! run one [`MemJob`] per module, one [`MemLaunch`] per program ([`Backend::run_mem`]), and
+//! slice each program's read-back buffers out of what comes back ([`run_on`]); compare those bytes with the oracle's
 //! ([`oracle_read`], [`compare`]). A program's case file is its `ptxdiff eval` program line
 //! ([`crate::program_line`]).
 //!
@@ -20,7 +20,7 @@ use oracle::memprog::{MemProgram, StmtError};
 use oracle::semantics::Allowances;
 
 use crate::backend::{Backend, Build, Failure};
-use crate::worker::protocol::{Executor, JobBuffer, JobParam, MemJob, MemOutcome, MAX_BUFFER_ALIGN};
+use crate::worker::protocol::{Executor, JobBuffer, JobParam, MemJob, MemLaunch, MemOutcome, MAX_BUFFER_ALIGN};
 
 /// The GPU's final bytes of each `MemProgram::read` buffer, or why there are none.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +52,22 @@ pub struct ByteDiff {
     pub got: u8,
 }
 
-/// The memory job (the worker protocol's, the one type a memory job has) of `kernel` in a module with text `ptx` (and cubin, when assembled).
-fn mem_job(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Duration) -> MemJob {
+/// The memory job (the worker protocol's, the one type a memory job has) of `kernels`, the
+/// programs of a module with text `ptx` (and cubin, when assembled): one launch per kernel.
+fn mem_job(ptx: &str, cubin: Option<PathBuf>, kernels: &[MemKernel], timeout: Duration) -> MemJob {
+    MemJob {
+        // The backend that runs the job sets both.
+        id: 0,
+        executor: Executor::Oracle,
+        ptx: ptx.to_string(),
+        cubin,
+        launches: kernels.iter().map(mem_launch).collect(),
+        timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+    }
+}
+
+/// The launch of `kernel`: its buffers, parameters, shape and the buffers it reads back.
+fn mem_launch(kernel: &MemKernel) -> MemLaunch {
     // No instruction needs more than MAX_BUFFER_ALIGN (the 1024-byte swizzle span is the most),
     // and a worker honours no more.
     let buffers = kernel
@@ -71,12 +85,7 @@ fn mem_job(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Durat
             }
         })
         .collect();
-    MemJob {
-        // The backend that runs the job sets both.
-        id: 0,
-        executor: Executor::Oracle,
-        ptx: ptx.to_string(),
-        cubin,
+    MemLaunch {
         entry: kernel.entry.clone(),
         block: [kernel.threads, 1, 1],
         // The grid is the program's one cluster; the launch attribute repeats the entry's
@@ -87,7 +96,6 @@ fn mem_job(ptx: &str, cubin: Option<PathBuf>, kernel: &MemKernel, timeout: Durat
         buffers,
         params,
         read: read_buffers(kernel),
-        timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
     }
 }
 
@@ -138,14 +146,14 @@ fn assemble_one(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Res
     })
 }
 
-/// Programs per module a JIT backend gets: each worker JIT-compiles the modules of the jobs it
-/// runs ([`crate::backend::pool::Pool::run_mem`] deals the jobs of one module to one worker),
-/// so small modules spread the compilation over the workers.
+/// Programs per module a JIT backend gets: a module is one job, which one worker JIT-compiles
+/// and runs ([`crate::backend::pool::Pool::run_mem`]), so small modules spread the compilation
+/// over the workers.
 pub const JIT_MODULE_PROGRAMS: usize = 8;
 
 /// Runs programs on one backend: prints modules per target (a module has one `.target`;
 /// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target, a ptxas build one per
-/// share of the cores, assembled in parallel), sends one MemJob per program; `Err` = environment
+/// share of the cores, assembled in parallel), sends one MemJob per module; `Err` = environment
 /// problem for all. Results come back in the programs' order.
 pub fn run_on(
     backend: &mut dyn Backend,
@@ -196,54 +204,70 @@ fn ptxas_module_programs(programs: usize) -> usize {
     programs.div_ceil(cores).max(1)
 }
 
-/// What a program of a ptxas module became: a job to run (its kernel and spec), or the
-/// assembler's failure.
+/// What the programs of a ptxas module became: one job for the module, or, for a program the
+/// assembler rejects or crashes on, that failure.
 #[derive(Clone, Debug)]
 pub enum Assembled {
-    /// The program's kernel and job, with the cubin of its module.
-    Job(Box<(MemKernel, MemJob)>),
-    /// The assembler rejected or crashed on the program.
-    Failed(Failure),
+    /// A module the assembler made a cubin of.
+    Module {
+        /// Its kernels' indices among the batch's programs.
+        at: Vec<usize>,
+        /// Its kernels, in module order.
+        kernels: Vec<MemKernel>,
+        /// Its job: one launch per kernel, with the module's cubin.
+        job: MemJob,
+    },
+    /// The assembler rejected or crashed on a program.
+    Failed {
+        /// The program's index in the batch.
+        at: usize,
+        /// What the assembler did.
+        failure: Failure,
+    },
 }
 
-/// Programs assembled by one ptxas build, ahead of their run ([`assemble`]): one
-/// [`Assembled`] per program, in order, and the folder that holds the cubins (deleted when
+/// Programs assembled by one ptxas build, ahead of their run ([`assemble`]): every program of
+/// the batch in exactly one [`Assembled`], and the folder that holds the cubins (deleted when
 /// this is dropped).
 #[derive(Debug)]
 pub struct AssembledBatch {
     /// The build's label ([`Build::label`]).
     pub label: String,
-    /// Per program, in order.
-    pub programs: Vec<Assembled>,
+    /// How many programs the batch has.
+    pub programs: usize,
+    /// The modules and failures.
+    pub assembled: Vec<Assembled>,
     _dir: std::sync::Arc<tempfile::TempDir>,
 }
 
-/// Assembles `programs` as one module into `stem.cubin`: one [`Assembled`] per program, in
-/// order. When the whole module fails, each program is assembled alone to attribute the
-/// failure.
+/// Assembles `programs` (the batch's programs `at`) as one module into `stem.cubin`. When the
+/// whole module fails, each program is assembled alone to attribute the failure.
 fn assemble_module(
     build: &Build,
-    programs: &[&MemProgram],
+    (at, programs): (&[usize], &[&MemProgram]),
     arch: &str,
     stem: &std::path::Path,
     timeout: Duration,
 ) -> Result<Vec<Assembled>, String> {
     let m = module(programs).map_err(|e| format!("cannot print the memory programs: {e}"))?;
-    let job = |m: &MemModule, k: &MemKernel, cubin: &PathBuf| {
-        Assembled::Job(Box::new((k.clone(), mem_job(&m.ptx, Some(cubin.clone()), k, timeout))))
+    let job = |at: Vec<usize>, m: MemModule, cubin: PathBuf| Assembled::Module {
+        at,
+        job: mem_job(&m.ptx, Some(cubin), &m.kernels, timeout),
+        kernels: m.kernels,
     };
     match assemble_one(build, &m, arch, stem.with_extension("cubin"))? {
-        Ok(cubin) => Ok(m.kernels.iter().map(|k| job(&m, k, &cubin)).collect()),
-        Err(whole) if programs.len() == 1 => Ok(vec![Assembled::Failed(whole)]),
+        Ok(cubin) => Ok(vec![job(at.to_vec(), m, cubin)]),
+        Err(whole) if programs.len() == 1 => Ok(vec![Assembled::Failed { at: at[0], failure: whole }]),
         Err(_) => programs
             .iter()
+            .zip(at)
             .enumerate()
-            .map(|(i, p)| {
+            .map(|(i, (p, &at))| {
                 let one = module(&[*p]).map_err(|e| format!("cannot print memory program {i}: {e}"))?;
                 let cubin = stem.with_extension(format!("{i}.cubin"));
                 Ok(match assemble_one(build, &one, arch, cubin)? {
-                    Ok(cubin) => job(&one, &one.kernels[0], &cubin),
-                    Err(f) => Assembled::Failed(f),
+                    Ok(cubin) => job(vec![at], one, cubin),
+                    Err(failure) => Assembled::Failed { at, failure },
                 })
             })
             .collect(),
@@ -266,75 +290,100 @@ pub fn assemble(build: &Build, programs: &[&MemProgram], timeout: Duration) -> R
         let handles: Vec<_> = modules
             .iter()
             .enumerate()
-            .map(|(c, (_, group))| {
+            .map(|(c, (at, group))| {
                 let stem = dir.path().join(format!("m{c}"));
-                s.spawn(move || assemble_module(build, group, &group[0].target.name(), &stem, timeout))
+                s.spawn(move || assemble_module(build, (at, group), &group[0].target.name(), &stem, timeout))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
-    let mut out: Vec<Option<Assembled>> = vec![None; programs.len()];
-    for ((at, _), a) in modules.iter().zip(assembled) {
-        for (&i, one) in at.iter().zip(a?) {
-            out[i] = Some(one);
-        }
+    let mut all = Vec::new();
+    for a in assembled {
+        all.extend(a?);
     }
-    let programs: Result<Vec<Assembled>, String> =
-        out.into_iter().map(|a| a.ok_or_else(|| "a program was not assembled".to_string())).collect();
-    Ok(AssembledBatch { label: build.label(), programs: programs?, _dir: std::sync::Arc::new(dir) })
+    Ok(AssembledBatch {
+        label: build.label(),
+        programs: programs.len(),
+        assembled: all,
+        _dir: std::sync::Arc::new(dir),
+    })
 }
 
 /// Runs programs that `backend`'s build assembled ahead ([`assemble`]): results in the
 /// programs' order; `Err` = environment problem for all.
 pub fn run_assembled(backend: &mut dyn Backend, batch: &AssembledBatch) -> Result<Vec<GpuResult>, String> {
-    let mut results: Vec<Option<GpuResult>> = vec![None; batch.programs.len()];
-    let (mut at, mut kernels, mut specs) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, a) in batch.programs.iter().enumerate() {
+    let mut results: Vec<Option<GpuResult>> = vec![None; batch.programs];
+    let mut modules = Vec::new();
+    for a in &batch.assembled {
         match a {
-            Assembled::Job(job) => {
-                at.push(i);
-                kernels.push(job.0.clone());
-                specs.push(job.1.clone());
+            Assembled::Module { at, kernels, job } => modules.push((at.as_slice(), kernels.as_slice(), job.clone())),
+            Assembled::Failed { at, failure } => {
+                if let Some(r) = results.get_mut(*at) {
+                    *r = Some(GpuResult::Failed(failure.clone()));
+                }
             }
-            Assembled::Failed(f) => results[i] = Some(GpuResult::Failed(f.clone())),
         }
     }
-    for (i, r) in at.into_iter().zip(finish(backend, &kernels, &specs)?) {
-        results[i] = Some(r);
-    }
+    finish(backend, &modules, &mut results)?;
     results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
 }
 
 /// [`run_on`] for programs of one target on a backend without a build (the JIT): modules of
-/// [`JIT_MODULE_PROGRAMS`] programs.
+/// [`JIT_MODULE_PROGRAMS`] programs, one job each.
 fn run_jit(backend: &mut dyn Backend, programs: &[&MemProgram], timeout: Duration) -> Result<Vec<GpuResult>, String> {
     // The JIT compiles every module a worker loads: modules of a few programs each, so that
-    // a program is compiled by the one or two workers its module's jobs go to (the pool's
-    // groups are at most a worker's share), not by every worker.
-    let (mut kernels, mut specs) = (Vec::new(), Vec::new());
-    for chunk in programs.chunks(JIT_MODULE_PROGRAMS) {
+    // a program is compiled by the one worker its module's job goes to, and the batch's
+    // compilation is spread over the workers.
+    let mut chunks = Vec::new();
+    for (c, chunk) in programs.chunks(JIT_MODULE_PROGRAMS).enumerate() {
         let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
-        specs.extend(m.kernels.iter().map(|k| mem_job(&m.ptx, None, k, timeout)));
-        kernels.extend(m.kernels);
+        let at: Vec<usize> = (c * JIT_MODULE_PROGRAMS..c * JIT_MODULE_PROGRAMS + chunk.len()).collect();
+        chunks.push((at, mem_job(&m.ptx, None, &m.kernels, timeout), m.kernels));
     }
-    finish(backend, &kernels, &specs)
+    let modules: Vec<(&[usize], &[MemKernel], MemJob)> =
+        chunks.iter().map(|(at, job, kernels)| (at.as_slice(), kernels.as_slice(), job.clone())).collect();
+    let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
+    finish(backend, &modules, &mut results)?;
+    results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
 }
 
-/// Runs `specs` (one per kernel) and turns the outcomes into results.
-fn finish(backend: &mut dyn Backend, kernels: &[MemKernel], specs: &[MemJob]) -> Result<Vec<GpuResult>, String> {
-    if specs.is_empty() {
-        return Ok(Vec::new());
+/// Runs the modules' jobs (each with its kernels and their indices among the programs) and
+/// writes each program's result into `results`.
+fn finish(
+    backend: &mut dyn Backend,
+    modules: &[(&[usize], &[MemKernel], MemJob)],
+    results: &mut [Option<GpuResult>],
+) -> Result<(), String> {
+    if modules.is_empty() {
+        return Ok(());
     }
-    let outcomes = backend.run_mem(specs);
-    if outcomes.len() != specs.len() {
+    let jobs: Vec<MemJob> = modules.iter().map(|(_, _, job)| job.clone()).collect();
+    let outcomes = backend.run_mem(&jobs);
+    if outcomes.len() != jobs.len() {
         return Err(format!(
             "backend `{}` gave {} results for {} memory jobs",
             backend.name(),
             outcomes.len(),
-            specs.len()
+            jobs.len()
         ));
     }
-    kernels.iter().zip(outcomes).map(|(k, o)| o.map(|o| result_of(k, o))).collect()
+    for ((at, kernels, _), outcome) in modules.iter().zip(outcomes) {
+        let outcome = outcome?;
+        if outcome.len() != kernels.len() {
+            return Err(format!(
+                "backend `{}` gave {} outcomes for a job of {} launches",
+                backend.name(),
+                outcome.len(),
+                kernels.len()
+            ));
+        }
+        for ((&i, k), o) in at.iter().zip(kernels.iter()).zip(outcome) {
+            if let Some(r) = results.get_mut(i) {
+                *r = Some(result_of(k, o));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Byte comparison of the oracle's regions of the read buffers with the GPU's bytes: every

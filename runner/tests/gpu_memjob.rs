@@ -5,7 +5,9 @@
 //! of a box inside the tensor and of one straddling its right and bottom edges (zero fill), a
 //! tensor map the driver refuses (`EncodeRejected`), a cluster launch (`%cluster_ctarank`),
 //! dynamic shared memory above 48 KiB, and a kernel waiting forever on an mbarrier (a hang
-//! finding, after which the same backend runs the next job). Each case runs on `cuda:jit` and,
+//! finding, after which the same backend runs the next job); a job of three launches of one
+//! module (one outcome each), and one whose middle launch hangs (the hang is that launch's
+//! alone: the job runs again launch by launch). Each case runs on `cuda:jit` and,
 //! with a ptxas, on `cuda:ptxas-O3` from cubins assembled here. Without a GPU those tests skip
 //! cleanly; every kernel's PTX is still assembled by the local ptxas for sm_90, and the
 //! backends without a GPU must refuse memory jobs as an environment error.
@@ -17,7 +19,7 @@ use std::time::Duration;
 
 use oracle::semantics::Allowances;
 use runner::backend::pool::Devices;
-use runner::backend::{Backend, BackendError, Failure, MemJob, Registry, Settings};
+use runner::backend::{Backend, BackendError, Failure, MemJob, MemLaunch, Registry, Settings};
 use runner::worker::{Executor, JobBuffer, JobParam, MemOutcome, WireTensorMap};
 
 const COPY: &str = r".version 8.0
@@ -244,14 +246,16 @@ fn spec(entry: &str, threads: u32, buffers: Vec<JobBuffer>, params: Vec<JobParam
         executor: Executor::Oracle,
         ptx: ptx.to_string(),
         cubin: None,
-        entry: entry.into(),
-        block: [threads, 1, 1],
-        grid: [1, 1, 1],
-        cluster: [1, 1, 1],
-        dynamic_shared: 0,
-        buffers,
-        params,
-        read,
+        launches: vec![MemLaunch {
+            entry: entry.into(),
+            block: [threads, 1, 1],
+            grid: [1, 1, 1],
+            cluster: [1, 1, 1],
+            dynamic_shared: 0,
+            buffers,
+            params,
+            read,
+        }],
         timeout_ms: 60_000,
     }
 }
@@ -366,8 +370,8 @@ fn tile_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
 fn rank_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let mut s =
         spec("rank", 32, vec![buffer(16, 16, |_| 0xFF)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
-    s.grid = [4, 1, 1];
-    s.cluster = [2, 1, 1];
+    s.launches[0].grid = [4, 1, 1];
+    s.launches[0].cluster = [2, 1, 1];
     (s, |read: &[Vec<u8>]| assert_eq!(words(&read[0]), [0, 1, 0, 1]))
 }
 
@@ -376,7 +380,7 @@ fn rank_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
 fn dynamic_case() -> (MemJob, impl Fn(&[Vec<u8>])) {
     let mut s =
         spec("dynamic", 32, vec![buffer(128, 16, |_| 0)], vec![JobParam::Pointer { buffer: 0, offset: 0 }], vec![0]);
-    s.dynamic_shared = 64 * 1024;
+    s.launches[0].dynamic_shared = 64 * 1024;
     (s, |read: &[Vec<u8>]| assert_eq!(words(&read[0]), (0..32).map(|i| 287 - i).collect::<Vec<u32>>()))
 }
 
@@ -387,17 +391,47 @@ fn hang_spec() -> MemJob {
     s
 }
 
-fn done(backend: &str, case: &str, r: &Result<MemOutcome, String>) -> Vec<Vec<u8>> {
+/// The one outcome of a job of one launch.
+fn only(r: &Result<Vec<MemOutcome>, String>) -> Result<&MemOutcome, String> {
     match r {
+        Ok(o) if o.len() == 1 => Ok(&o[0]),
+        Ok(o) => Err(format!("{} outcomes for one launch: {o:?}", o.len())),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+fn done(backend: &str, case: &str, r: &Result<Vec<MemOutcome>, String>) -> Vec<Vec<u8>> {
+    match only(r) {
         Ok(MemOutcome::Done { buffers }) => buffers.clone(),
         other => panic!("{backend}, {case}: {other:?}"),
     }
 }
 
-/// With `cubins`, each spec gets the cubin of its kernel from that directory.
+/// With `cubins`, each spec gets the cubin of its module (named after its first entry) from
+/// that directory.
 fn with_cubin(mut s: MemJob, cubins: Option<&Path>) -> MemJob {
-    s.cubin = cubins.map(|d| d.join(format!("{}.cubin", s.entry)));
+    s.cubin = cubins.map(|d| d.join(format!("{}.cubin", s.launches[0].entry)));
     s
+}
+
+/// The module of `copy` and `hang` together (its cubin is `copy_hang.cubin`).
+fn copy_hang_module() -> String {
+    let body = HANG.split_once(".address_size 64").map(|(_, b)| b).unwrap_or(HANG);
+    format!("{COPY}{body}")
+}
+
+/// One job of three launches of one module: `copy`, `hang`, `copy` with its own buffers each.
+/// The job hangs as a whole; the launches run again alone, so only `hang` is the hang.
+fn copy_hang_job(cubins: Option<&Path>) -> MemJob {
+    let (copy, _) = copy_case();
+    let mut job = MemJob {
+        ptx: copy_hang_module(),
+        cubin: cubins.map(|d| d.join("copy_hang.cubin")),
+        launches: vec![copy.launches[0].clone(), hang_spec().launches[0].clone(), copy.launches[0].clone()],
+        ..copy
+    };
+    job.timeout_ms = hang_spec().timeout_ms;
+    job
 }
 
 /// Every case on `backend` (see the module docs).
@@ -413,10 +447,21 @@ fn run_cases(backend: &mut dyn Backend, cubins: Option<&Path>) {
         [copy.clone(), bulk, tile, bad, rank, dynamic].into_iter().map(|s| with_cubin(s, cubins)).collect();
     let results = backend.run_mem(&specs);
     assert_eq!(results.len(), specs.len());
+    // One job, three launches of the copy kernel, each over its own buffers: one outcome each.
+    let mut three = with_cubin(copy.clone(), cubins);
+    three.launches = vec![copy.launches[0].clone(); 3];
+    match &backend.run_mem(&[three])[..] {
+        [Ok(outcomes)] if outcomes.len() == 3 => {
+            for o in outcomes {
+                check_copy(&done(&name, "copy, one of three launches", &Ok(vec![o.clone()])));
+            }
+        }
+        other => panic!("{name}: three launches of one job: {other:?}"),
+    }
     check_copy(&done(&name, "copy", &results[0]));
     check_bulk(&done(&name, "bulk", &results[1]));
     check_tile(&done(&name, "tile", &results[2]));
-    match &results[3] {
+    match only(&results[3]) {
         Ok(MemOutcome::EncodeRejected { param: 0, error }) => {
             assert!(error.starts_with("CUDA_ERROR_"), "{error}");
             eprintln!("{name}: a row stride of 84 bytes: {error}");
@@ -425,12 +470,24 @@ fn run_cases(backend: &mut dyn Backend, cubins: Option<&Path>) {
     }
     check_rank(&done(&name, "rank", &results[4]));
     check_dynamic(&done(&name, "dynamic", &results[5]));
-    let after = backend.run_mem(&[with_cubin(hang_spec(), cubins), with_cubin(copy, cubins)]);
-    match &after[0] {
+    let after = backend.run_mem(&[with_cubin(hang_spec(), cubins), with_cubin(copy.clone(), cubins)]);
+    match only(&after[0]) {
         Ok(MemOutcome::Failed(Failure::Crash { how, .. })) if how == "hang" => {}
         other => panic!("{name}: a wait that never completes must be a hang: {other:?}"),
     }
     check_copy(&done(&name, "copy after the hang", &after[1]));
+    // A hang inside a job of several launches is the hanging launch's alone.
+    match &backend.run_mem(&[copy_hang_job(cubins)])[..] {
+        [Ok(outcomes)] if outcomes.len() == 3 => {
+            check_copy(&done(&name, "copy before the hang", &Ok(vec![outcomes[0].clone()])));
+            match &outcomes[1] {
+                MemOutcome::Failed(Failure::Crash { how, .. }) if how == "hang" => {}
+                other => panic!("{name}: the hanging launch of the job: {other:?}"),
+            }
+            check_copy(&done(&name, "copy after the hang", &Ok(vec![outcomes[2].clone()])));
+        }
+        other => panic!("{name}: a job with a hanging launch: {other:?}"),
+    }
 }
 
 #[test]
@@ -440,6 +497,8 @@ fn every_kernel_assembles_for_sm_90() {
         let asm = ptxas.assemble(ptx, "sm_90", 3, None).expect("ptxas runs");
         assert!(asm.ok, "{entry}: {}", asm.output);
     }
+    let asm = ptxas.assemble(&copy_hang_module(), "sm_90", 3, None).expect("ptxas runs");
+    assert!(asm.ok, "copy_hang: {}", asm.output);
 }
 
 #[test]
@@ -472,7 +531,8 @@ fn memory_jobs_run_on_the_gpu() {
     run_cases(jit.as_mut(), None);
     let Some(ptxas) = common::ptxas_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
-    for (entry, ptx) in KERNELS {
+    let copy_hang = copy_hang_module();
+    for (entry, ptx) in KERNELS.into_iter().chain([("copy_hang", copy_hang.as_str())]) {
         let cubin = dir.path().join(format!("{entry}.cubin"));
         let asm = ptxas.assemble(ptx, "sm_90", 3, Some(&cubin)).expect("ptxas runs");
         assert!(asm.ok, "{entry}: {}", asm.output);

@@ -14,8 +14,8 @@ use oracle::semantics::Allowances;
 use runner::backend::Failure;
 use runner::worker::protocol::{parse_request, MemDone};
 use runner::worker::{
-    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemJob, MemOutcome, Outcome, Planted, ProgramJob, Reply,
-    Request, SweepJob, WireIm2col, WireTensorMap, WorkerHandle, WorkerKind,
+    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemJob, MemLaunch, MemOutcome, Outcome, Planted, ProgramJob,
+    Reply, Request, SweepJob, WireIm2col, WireTensorMap, WorkerHandle, WorkerKind,
 };
 
 fn exe() -> std::path::PathBuf {
@@ -184,23 +184,42 @@ fn mem_job(id: u64, executor: Executor) -> MemJob {
         executor,
         ptx: ".version 8.0\n.target sm_90\n".into(),
         cubin: Some("/tmp/k.cubin".into()),
-        entry: "k".into(),
-        block: [128, 1, 1],
-        grid: [2, 1, 1],
-        cluster: [2, 1, 1],
-        dynamic_shared: 65536,
-        buffers: vec![
-            JobBuffer { len: 4, align: 16, init: vec![1, 2, 3, 0xFF] },
-            JobBuffer { len: 0, align: 4096, init: Vec::new() },
+        launches: vec![
+            MemLaunch {
+                entry: "k".into(),
+                block: [128, 1, 1],
+                grid: [2, 1, 1],
+                cluster: [2, 1, 1],
+                dynamic_shared: 65536,
+                buffers: vec![
+                    JobBuffer { len: 4, align: 16, init: vec![1, 2, 3, 0xFF] },
+                    JobBuffer { len: 0, align: 4096, init: Vec::new() },
+                ],
+                params: vec![
+                    JobParam::Pointer { buffer: 0, offset: 2 },
+                    JobParam::TensorMap { buffer: 0, offset: 0, map: tiled },
+                    JobParam::TensorMap { buffer: 1, offset: 0, map: im2col },
+                    JobParam::Bytes(vec![0x28, 0, 0, 0]),
+                ],
+                read: vec![1, 0],
+            },
+            launch("k2"),
         ],
-        params: vec![
-            JobParam::Pointer { buffer: 0, offset: 2 },
-            JobParam::TensorMap { buffer: 0, offset: 0, map: tiled },
-            JobParam::TensorMap { buffer: 1, offset: 0, map: im2col },
-            JobParam::Bytes(vec![0x28, 0, 0, 0]),
-        ],
-        read: vec![1, 0],
         timeout_ms: 30_000,
+    }
+}
+
+/// A launch of `entry` over one 16-byte buffer it reads back.
+fn launch(entry: &str) -> MemLaunch {
+    MemLaunch {
+        entry: entry.into(),
+        block: [1, 1, 1],
+        grid: [1, 1, 1],
+        cluster: [1, 1, 1],
+        dynamic_shared: 0,
+        buffers: vec![JobBuffer { len: 16, align: 16, init: vec![7; 16] }],
+        params: vec![JobParam::Pointer { buffer: 0, offset: 0 }],
+        read: vec![0],
     }
 }
 
@@ -227,7 +246,7 @@ fn memory_jobs_and_their_replies_round_trip_through_json() {
         MemOutcome::Failed(Failure::Crash { by: "cuda:jit".into(), how: "hang".into(), message: "60 s".into() }),
     ];
     for outcome in outcomes {
-        let done = MemDone { id: 9, outcome, load_s: 0.5, run_s: 0.25 };
+        let done = MemDone { id: 9, outcomes: vec![outcome.clone(), outcome], load_s: 0.5, run_s: 0.25 };
         let line = serde_json::to_string(&Reply::Mem(done.clone())).unwrap();
         match serde_json::from_str::<Reply>(&line).unwrap() {
             Reply::Mem(back) => assert_eq!(back, done),
@@ -259,23 +278,52 @@ fn a_memory_job_that_never_ends_is_a_hang_and_the_slot_goes_on() {
     use runner::backend::WorkerSlot;
     let mut slot = WorkerSlot::start(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
     let job = mem_job(0, Executor::Oracle);
-    let spec = |entry: &str, ms: u64| MemJob { cubin: None, entry: entry.into(), timeout_ms: ms, ..job.clone() };
+    let spec = |entries: &[&str], ms: u64| MemJob {
+        cubin: None,
+        launches: entries.iter().map(|e| launch(e)).collect(),
+        timeout_ms: ms,
+        ..job.clone()
+    };
     let t = std::time::Instant::now();
-    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("planted_hang", 1500)) {
-        Ok(MemOutcome::Failed(Failure::Crash { how, by, .. })) => {
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec(&["planted_hang"], 1500)).as_deref() {
+        Ok([MemOutcome::Failed(Failure::Crash { how, by, .. })]) => {
             assert_eq!((how.as_str(), by.as_str()), ("hang", "oracle-worker"))
         }
         other => panic!("{other:?}"),
     }
     assert!(t.elapsed() < Duration::from_secs(30), "the job's own timeout applies: {:?}", t.elapsed());
-    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("planted_fault", 30_000)) {
-        Ok(MemOutcome::Failed(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec(&["planted_fault"], 30_000)).as_deref() {
+        Ok([MemOutcome::Failed(Failure::Crash { how, .. })]) => assert_eq!(how, "worker crash"),
         other => panic!("{other:?}"),
     }
-    match slot.run_mem("oracle-worker", Executor::Oracle, &spec("k", 30_000)) {
-        Ok(MemOutcome::Failed(Failure::Rejected { message, .. })) => {
+    match slot.run_mem("oracle-worker", Executor::Oracle, &spec(&["k"], 30_000)).as_deref() {
+        Ok([MemOutcome::Failed(Failure::Rejected { message, .. })]) => {
             assert!(message.contains("GPU worker only"), "{message}")
         }
         other => panic!("the restarted worker answers: {other:?}"),
+    }
+}
+
+/// A job of several launches that crashes as a whole is run again one launch at a time: the
+/// crash is its launch's alone, and every other launch gets its own answer.
+#[test]
+fn a_crash_in_a_job_of_several_launches_is_attributed_to_its_launch() {
+    use runner::backend::WorkerSlot;
+    let mut slot = WorkerSlot::start(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
+    let job = MemJob {
+        cubin: None,
+        launches: ["a", "planted_fault", "c"].iter().map(|e| launch(e)).collect(),
+        ..mem_job(0, Executor::Oracle)
+    };
+    let outcomes = slot.run_mem("oracle-worker", Executor::Oracle, &job).expect("the slot runs it");
+    assert_eq!(outcomes.len(), 3, "{outcomes:?}");
+    for (i, o) in outcomes.iter().enumerate() {
+        match (i, o) {
+            (1, MemOutcome::Failed(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
+            (0 | 2, MemOutcome::Failed(Failure::Rejected { message, .. })) => {
+                assert!(message.contains("GPU worker only"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

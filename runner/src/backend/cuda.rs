@@ -159,7 +159,7 @@ impl Backend for Cuda {
         self.pool.run_batch(&self.name, executor, &self.allow, batch)
     }
 
-    fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
+    fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<Vec<MemOutcome>, String>> {
         let executor = self.executor();
         if let Compiler::Ptxas { .. } = &self.compiler {
             if jobs.iter().any(|s| s.cubin.is_none()) {

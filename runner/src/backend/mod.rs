@@ -37,7 +37,7 @@ pub mod ptxas_check;
 pub mod registry;
 pub mod slots;
 
-pub use crate::worker::protocol::{Failure, MemJob, MemOutcome};
+pub use crate::worker::protocol::{Failure, MemJob, MemLaunch, MemOutcome};
 pub use context::{Built, Context, Kind, Settings};
 pub use jobs::{segments, spec_segments, Build, Failed, ProgramBatch, Stages, SweepFailure, SweepResult, SweepSpec};
 pub use matrix::{
@@ -113,12 +113,13 @@ pub trait Backend: Send {
     fn sweep(&mut self, specs: &[SweepSpec], tick: &(dyn Fn(u64) + Sync)) -> Vec<SweepResult>;
     /// Runs a program batch: each program's output words, or what went wrong with the batch.
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed>;
-    /// Runs memory jobs, one result per job in order: what became of the job (read-back
-    /// bytes, a refused tensor map, or a failure worth a finding, [`MemOutcome::Failed`]), or
-    /// `Err` with why the backend ran nothing (the environment). The backend sets each job's
-    /// `id` and `executor` as it sends it (whatever the caller put there). The default is that
-    /// error for every job: this backend does not run memory jobs.
-    fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
+    /// Runs memory jobs (each one module and its launches), one result per job in order: per
+    /// launch, what became of it (read-back bytes, a refused tensor map, or a failure worth a
+    /// finding, [`MemOutcome::Failed`]), or `Err` with why the backend ran nothing (the
+    /// environment). The backend sets each job's `id` and `executor` as it sends it (whatever
+    /// the caller put there). The default is that error for every job: this backend does not
+    /// run memory jobs.
+    fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<Vec<MemOutcome>, String>> {
         let why = format!("backend `{}` does not run memory jobs", self.name());
         jobs.iter().map(|_| Err(why.clone())).collect()
     }

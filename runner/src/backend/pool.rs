@@ -10,11 +10,10 @@
 //! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
-//! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs in groups of one
-//! module ([`mem_groups`], [`deal`]) from a queue that a worker going down hands its unrun jobs
-//! back to; a worker runs a group back to back with its slot held, so the backends sharing the
-//! pool never interleave their jobs inside a group and a worker loads (JIT-compiles) each
-//! module it runs once; results come back in job order. Workers start in parallel; a pool starts whole or
+//! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs (each one module and
+//! its launches) from a queue ([`deal`]) that a worker going down hands its unrun jobs back to;
+//! a worker loads (JIT-compiles) a job's module once and synchronises once for all its
+//! launches; results come back in job order. Workers start in parallel; a pool starts whole or
 //! not at all.
 
 use std::path::Path;
@@ -352,31 +351,20 @@ impl Pool {
         }
     }
 
-    /// Runs memory jobs `specs` as backend `name` (`executor`), spread over the pool; results
-    /// in spec order. The specs are dealt in [`mem_groups`] (consecutive specs of one module, at
-    /// most a worker's share each) by [`deal`]: a live worker takes a whole group and runs it
-    /// back to back, holding its slot, so no other backend's job comes between two jobs of the
-    /// group and the worker loads (for the JIT: compiles) the group's module once; a worker that
-    /// goes down puts the rest of its group back for the live ones. A JIT job that loads its
-    /// module (the first of a group, or the first after the worker restarted) may take
-    /// [`MODULE_LOAD_TIMEOUT`] longer than its own timeout. Specs no worker ran (every worker
-    /// down) get the reason as their environment error.
-    pub fn run_mem(&self, name: &str, executor: &Executor, specs: &[MemJob]) -> Vec<Result<MemOutcome, String>> {
+    /// Runs memory jobs `jobs` as backend `name` (`executor`), spread over the pool: per job,
+    /// one outcome per launch, in job order. Each job (one module and its launches) goes to one
+    /// worker ([`deal`], one job per group), which loads (for the JIT: compiles) the module once
+    /// and synchronises once for all its launches; a worker that goes down puts its unrun jobs
+    /// back for the live ones. Jobs no worker ran (every worker down) get the reason as their
+    /// environment error.
+    pub fn run_mem(&self, name: &str, executor: &Executor, jobs: &[MemJob]) -> Vec<Result<Vec<MemOutcome>, String>> {
         let slots: Vec<&Mutex<WorkerSlot>> = self.members.iter().map(|m| &m.slot).collect();
-        let ran = deal(&slots, mem_groups(specs, self.members.len()), specs.len(), |slot, i, loads| {
+        let groups = (0..jobs.len()).map(|i| i..i + 1).collect();
+        let ran = deal(&slots, groups, jobs.len(), |slot, i, _| {
             if slot.down().is_some() {
                 return None;
             }
-            let r = if loads && specs[i].cubin.is_none() {
-                let mut first = specs[i].clone();
-                first.timeout_ms = first.timeout_ms.saturating_add(MODULE_LOAD_TIMEOUT.as_millis() as u64);
-                slot.run_mem(name, executor.clone(), &first)
-            } else {
-                slot.run_mem(name, executor.clone(), &specs[i])
-            };
-            // A fault, crash or hang restarts the worker: the next job loads the module again.
-            let loaded = matches!(r, Ok(MemOutcome::Done { .. }));
-            Some((r, loaded))
+            Some((slot.run_mem(name, executor.clone(), &jobs[i]), true))
         });
         let why = self.down().unwrap_or_else(|| "no worker ran the memory job".into());
         ran.into_iter().map(|r| r.unwrap_or_else(|| Err(why.clone()))).collect()
@@ -438,30 +426,6 @@ pub fn deal<S: Send, R: Send>(
     by_job
 }
 
-/// How much longer than its own timeout a JIT job that loads its module may take (the first of
-/// a [`mem_groups`] group, or the first after its worker restarted): the driver JIT-compiles a
-/// PTX module, which takes seconds for a large one while the other workers compile theirs. Measured on an H100: with
-/// the load inside a 10 s job timeout, 127 of 1,024 `fuzz --async` programs were reported as
-/// hangs on `cuda:jit` and none on the ptxas backends (docs/PERFORMANCE.md).
-pub const MODULE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// `specs` cut into ranges of consecutive specs of one module (the same PTX and cubin), each
-/// of at most `ceil(len / workers)` specs so that every worker gets a share; in order, covering
-/// every spec once.
-pub fn mem_groups(specs: &[MemJob], workers: usize) -> Vec<std::ops::Range<usize>> {
-    let share = specs.len().div_ceil(workers.max(1)).max(1);
-    let mut groups = Vec::new();
-    let mut start = 0;
-    for i in 1..=specs.len() {
-        let same = i < specs.len() && specs[i].ptx == specs[start].ptx && specs[i].cubin == specs[start].cubin;
-        if !same || i - start == share {
-            groups.push(start..i);
-            start = i;
-        }
-    }
-    groups
-}
-
 /// `batch` split by kernels into at most `parts` batches of consecutive kernels (as even as
 /// can be), in kernel order. Without a cubin (the JIT, the oracle worker) each part's module
 /// holds only its own programs, cut from the batch's module as whole programs; with a cubin
@@ -515,39 +479,6 @@ mod tests {
             let e = Devices::parse(bad).unwrap_err();
             assert!(e.contains(names), "{bad:?}: {e}");
         }
-    }
-
-    fn spec(ptx: &str, cubin: Option<&str>) -> MemJob {
-        MemJob {
-            id: 0,
-            executor: Executor::Oracle,
-            ptx: ptx.into(),
-            cubin: cubin.map(Into::into),
-            entry: "k".into(),
-            block: [1, 1, 1],
-            grid: [1, 1, 1],
-            cluster: [1, 1, 1],
-            dynamic_shared: 0,
-            buffers: Vec::new(),
-            params: Vec::new(),
-            read: Vec::new(),
-            timeout_ms: 1000,
-        }
-    }
-
-    #[test]
-    fn mem_groups_keep_a_module_together_and_share_one_module_out() {
-        // JIT: modules of 3, 3 and 2 jobs over 4 workers (share 2): no group spans two modules.
-        let jit: Vec<MemJob> = ["a", "a", "a", "b", "b", "b", "c", "c"].iter().map(|m| spec(m, None)).collect();
-        assert_eq!(mem_groups(&jit, 4), vec![0..2, 2..3, 3..5, 5..6, 6..8]);
-        // One module for all (a cubin): one group per worker's share.
-        let cubin: Vec<MemJob> = (0..10).map(|_| spec("m", Some("m.cubin"))).collect();
-        assert_eq!(mem_groups(&cubin, 4), vec![0..3, 3..6, 6..9, 9..10]);
-        // The same text with another cubin is another module.
-        let mixed = vec![spec("m", Some("x")), spec("m", Some("y"))];
-        assert_eq!(mem_groups(&mixed, 1), vec![0..1, 1..2]);
-        assert!(mem_groups(&[], 4).is_empty());
-        assert_eq!(mem_groups(&cubin, 0).len(), 1);
     }
 
     /// A stand-in for a worker: what it ran (backend, job, whether it loaded the module) and

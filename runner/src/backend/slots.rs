@@ -135,19 +135,41 @@ impl WorkerSlot {
         }
     }
 
-    /// Runs memory job `spec` on this worker as backend `name` (`executor`): a failure worth a
-    /// finding is [`MemOutcome::Failed`]; `Err` when no worker runs, or the driver cannot load
-    /// the backend's cubins at all ([`driver_cannot_load`]). The worker is restarted after a
-    /// fault, crash or hang.
-    pub fn run_mem(&mut self, name: &str, executor: Executor, job: &MemJob) -> Result<MemOutcome, String> {
+    /// Runs memory job `job` on this worker as backend `name` (`executor`): one outcome per
+    /// launch, a failure worth a finding being [`MemOutcome::Failed`]; `Err` when no worker
+    /// runs, or the driver cannot load the backend's cubins at all ([`driver_cannot_load`]).
+    /// The worker is restarted after a fault, crash or hang. A job of several launches that
+    /// fails as a whole (a fault, crash, hang or rejection) is run again one launch at a time,
+    /// so each launch gets its own outcome and a fault is its kernel's alone.
+    pub fn run_mem(&mut self, name: &str, executor: Executor, job: &MemJob) -> Result<Vec<MemOutcome>, String> {
         let job = MemJob { id: self.next_id(), executor, ..job.clone() };
         let w = self.live()?;
         let o = w.run_mem(&job);
         self.after(&o);
         match o {
-            Outcome::Mem(done) => Ok(done.outcome),
+            Outcome::Mem(done) if done.outcomes.len() == job.launches.len() => Ok(done.outcomes),
+            Outcome::Mem(done) => Ok(vec![
+                MemOutcome::Failed(Failure::Crash {
+                    by: name.to_string(),
+                    how: "protocol".into(),
+                    message: format!(
+                        "the worker answered {} outcomes for {} launches",
+                        done.outcomes.len(),
+                        job.launches.len()
+                    ),
+                });
+                job.launches.len()
+            ]),
             Outcome::Failed(m) if job.cubin.is_some() && driver_cannot_load(&m) => Err(cubin_unloadable(name, &m)),
-            other => Ok(MemOutcome::Failed(failure(name, other))),
+            _ if job.launches.len() > 1 => {
+                let mut outcomes = Vec::with_capacity(job.launches.len());
+                for l in 0..job.launches.len() {
+                    let alone = job.only(l);
+                    outcomes.extend(self.run_mem(name, alone.executor.clone(), &alone)?);
+                }
+                Ok(outcomes)
+            }
+            other => Ok(vec![MemOutcome::Failed(failure(name, other)); job.launches.len()]),
         }
     }
 

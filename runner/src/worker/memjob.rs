@@ -1,24 +1,33 @@
-//! A GPU worker's execution of one [`MemJob`]: a kernel over named global buffers.
+//! A GPU worker's execution of one [`MemJob`]: the kernels of one module, each over named
+//! global buffers of its own.
 //!
-//! Contract: the buffers are laid out in one device allocation ([`layout`]), each at a base
-//! that is a multiple of its `align` (a power of two, at most [`MAX_BUFFER_ALIGN`]), in job
-//! order, and filled with their `init` bytes before the launch; parameters are laid out in
-//! signature order at their natural alignment (pointers 8, tensor maps 64, raw bytes the
-//! alignment of their size); tensor maps are encoded by the driver's own encoders
-//! ([`Gpu::encode_tensor_map`]) over the named buffer's base plus offset, and a map the driver
-//! refuses ends the job before anything is launched, as [`MemOutcome::EncodeRejected`] naming
-//! the parameter and the `CUresult`. The kernel is launched once with the job's grid, block,
-//! cluster and dynamic shared memory, and the `read` buffers' final bytes come back in `read`
-//! order. A malformed job (bad index, offset, alignment or length), a module the JIT or
-//! ptxas rejects and a launch the driver refuses are failures; a fault in the kernel is a
-//! fault (the worker exits). A kernel that never finishes blocks the worker in the read-back,
-//! and the supervisor's timeout (`timeout_ms`) turns it into a hang.
+//! Contract: each launch's buffers are laid out in one device allocation of its own
+//! ([`layout`]), each at a base that is a multiple of its `align` (a power of two, at most
+//! [`MAX_BUFFER_ALIGN`]), in launch order, and filled with their `init` bytes before anything
+//! is launched; parameters are laid out in signature order at their natural alignment
+//! (pointers 8, tensor maps 64, raw bytes the alignment of their size); tensor maps are encoded
+//! by the driver's own encoders ([`Gpu::encode_tensor_map`]) over the named buffer's base plus
+//! offset, and a map the driver refuses skips that launch alone, as
+//! [`MemOutcome::EncodeRejected`] naming the parameter and the `CUresult`. The module is loaded
+//! once; the launches are queued on the stream in order (one after another, never side by
+//! side) with their grid, block, cluster and dynamic shared memory; one synchronisation
+//! follows, then the `read` buffers' final bytes come back in `read` order, one outcome per
+//! launch. A malformed launch (bad index, offset, alignment or length), a module the JIT or
+//! ptxas rejects and a launch the driver refuses fail the whole job; a fault in any kernel is a
+//! fault of the job (the worker exits; the supervisor's side runs the launches alone to say
+//! which, `MemJob::only`). A kernel that never finishes blocks the worker in the
+//! synchronisation, and the supervisor's timeout (`timeout_ms`, counted from the
+//! [`Reply::Loaded`](super::protocol::Reply::Loaded) the worker sends once the module is
+//! loaded) turns it into a hang.
+//! Queuing every launch before one synchronisation matters: each synchronisation of a worker
+//! process waits for the GPU to switch to its context, which costs milliseconds when other
+//! workers keep the GPU busy (docs/PERFORMANCE.md).
 
 use std::time::Instant;
 
 use super::job_error::{fault, on_gpu, JobError};
-use super::protocol::{Compiler, JobBuffer, JobParam, MemDone, MemJob, MemOutcome, MAX_BUFFER_ALIGN};
-use crate::gpu::{Gpu, KernelParams, LaunchConfig, Module};
+use super::protocol::{Compiler, JobBuffer, JobParam, MemDone, MemJob, MemLaunch, MemOutcome, MAX_BUFFER_ALIGN};
+use crate::gpu::{DeviceBuffer, Gpu, KernelParams, LaunchConfig, Module};
 
 /// Where a job's buffers lie in its one allocation: byte offsets from a base aligned to
 /// [`MAX_BUFFER_ALIGN`], and the bytes the buffers span from that base.
@@ -58,13 +67,13 @@ pub fn bytes_param_align(len: usize) -> usize {
     }
 }
 
-/// Checks that every buffer index and offset of `job`'s parameters and read list names a
+/// Checks that every buffer index and offset of `launch`'s parameters and read list names a
 /// buffer (an offset may point at the buffer's end, not past it).
-fn check_references(job: &MemJob) -> Result<(), String> {
+fn check_references(launch: &MemLaunch) -> Result<(), String> {
     let buffer = |i: usize, what: &str| {
-        job.buffers.get(i).ok_or_else(|| format!("{what} names buffer {i}; the job has {}", job.buffers.len()))
+        launch.buffers.get(i).ok_or_else(|| format!("{what} names buffer {i}; the launch has {}", launch.buffers.len()))
     };
-    for (p, param) in job.params.iter().enumerate() {
+    for (p, param) in launch.params.iter().enumerate() {
         if let JobParam::Pointer { buffer: i, offset } | JobParam::TensorMap { buffer: i, offset, .. } = param {
             let b = buffer(*i, &format!("parameter {p}"))?;
             if *offset > b.len {
@@ -72,7 +81,7 @@ fn check_references(job: &MemJob) -> Result<(), String> {
             }
         }
     }
-    for &i in &job.read {
+    for &i in &launch.read {
         buffer(i, "the read list")?;
     }
     Ok(())
@@ -87,11 +96,20 @@ pub(super) struct LoadedModule {
 }
 
 /// Runs `job` on `gpu` (see the module docs), reusing `cache` when the job's module is the one
-/// loaded last.
-pub(super) fn run_mem(gpu: &Gpu, cache: &mut Option<LoadedModule>, job: &MemJob) -> Result<MemDone, JobError> {
+/// loaded last, and calling `loaded` once the module is loaded, before the first launch.
+pub(super) fn run_mem(
+    gpu: &Gpu,
+    cache: &mut Option<LoadedModule>,
+    job: &MemJob,
+    loaded: &mut dyn FnMut(),
+) -> Result<MemDone, JobError> {
     let compiler = on_gpu(&job.executor)?;
-    let plan = layout(&job.buffers).map_err(JobError::Failed)?;
-    check_references(job).map_err(JobError::Failed)?;
+    let mut plans = Vec::with_capacity(job.launches.len());
+    for (l, launch) in job.launches.iter().enumerate() {
+        let in_launch = |e: String| JobError::Failed(format!("launch {l} (`{}`): {e}", launch.entry));
+        plans.push(layout(&launch.buffers).map_err(in_launch)?);
+        check_references(launch).map_err(in_launch)?;
+    }
     let t0 = Instant::now();
     let key = match (compiler, &job.cubin) {
         (Compiler::Jit, _) => (true, job.ptx.as_bytes().to_vec()),
@@ -109,9 +127,49 @@ pub(super) fn run_mem(gpu: &Gpu, cache: &mut Option<LoadedModule>, job: &MemJob)
         *cache = Some(LoadedModule { key, module });
     }
     let module = &cache.as_ref().ok_or_else(|| JobError::Failed("module cache".into()))?.module;
-    let f = module.function(&job.entry).map_err(|e| JobError::Failed(format!("entry `{}`: {e}", job.entry)))?;
     let load_s = t0.elapsed().as_secs_f64();
+    loaded();
     let t1 = Instant::now();
+    // Every launch's memory and parameters first, then the launches back to back, then one
+    // synchronisation (the module docs say why).
+    let mut queued = Vec::with_capacity(job.launches.len());
+    for (launch, plan) in job.launches.iter().zip(&plans) {
+        queued.push(queue(gpu, module, launch, plan)?);
+    }
+    gpu.synchronize().map_err(fault)?;
+    let mut outcomes = Vec::with_capacity(queued.len());
+    for ((launch, plan), q) in job.launches.iter().zip(&plans).zip(queued) {
+        outcomes.push(match q {
+            Queued::Rejected(outcome) => outcome,
+            Queued::Launched { memory, skip } => {
+                let after = gpu.download_at(&memory, skip, plan.span as usize).map_err(fault)?;
+                let buffers = launch
+                    .read
+                    .iter()
+                    .map(|&i| {
+                        let at = plan.offsets[i] as usize;
+                        after[at..at + launch.buffers[i].len as usize].to_vec()
+                    })
+                    .collect();
+                MemOutcome::Done { buffers }
+            }
+        });
+    }
+    Ok(MemDone { id: job.id, outcomes, load_s, run_s: t1.elapsed().as_secs_f64() })
+}
+
+/// A launch of a job after [`queue`]: on the stream, with the allocation that holds its buffers
+/// (`skip` bytes from its start to the aligned base), or not launched because the driver refused
+/// one of its tensor maps.
+enum Queued {
+    Launched { memory: DeviceBuffer, skip: usize },
+    Rejected(MemOutcome),
+}
+
+/// Allocates and fills `launch`'s buffers (laid out by `plan`), encodes its tensor maps and
+/// queues the kernel without waiting for it.
+fn queue(gpu: &Gpu, module: &Module, launch: &MemLaunch, plan: &Layout) -> Result<Queued, JobError> {
+    let f = module.function(&launch.entry).map_err(|e| JobError::Failed(format!("entry `{}`: {e}", launch.entry)))?;
     let too_big = |what: &str| JobError::Failed(format!("{what} does not fit this host's address space"));
     let span = usize::try_from(plan.span).map_err(|_| too_big("the buffers"))?;
     let room = span.checked_add(MAX_BUFFER_ALIGN as usize).ok_or_else(|| too_big("the buffers"))?;
@@ -119,23 +177,20 @@ pub(super) fn run_mem(gpu: &Gpu, cache: &mut Option<LoadedModule>, job: &MemJob)
     let base = memory.ptr().next_multiple_of(MAX_BUFFER_ALIGN);
     let skip = (base - memory.ptr()) as usize;
     let mut image = vec![0u8; span];
-    for (b, &at) in job.buffers.iter().zip(&plan.offsets) {
+    for (b, &at) in launch.buffers.iter().zip(&plan.offsets) {
         image[at as usize..at as usize + b.init.len()].copy_from_slice(&b.init);
     }
     gpu.upload_at(&memory, skip, &image).map_err(fault)?;
     let address = |buffer: usize, offset: u64| base + plan.offsets[buffer] + offset;
     let mut params = KernelParams::new();
-    for (p, param) in job.params.iter().enumerate() {
+    for (p, param) in launch.params.iter().enumerate() {
         params = match param {
             JobParam::Pointer { buffer, offset } => params.u64(address(*buffer, *offset)),
             JobParam::TensorMap { buffer, offset, map } => {
                 match gpu.encode_tensor_map(address(*buffer, *offset), map) {
                     Ok(bytes) => params.aligned(64, &bytes),
                     Err(e) => match e.driver_error_name() {
-                        Some(error) => {
-                            let outcome = MemOutcome::EncodeRejected { param: p, error };
-                            return Ok(MemDone { id: job.id, outcome, load_s, run_s: t1.elapsed().as_secs_f64() });
-                        }
+                        Some(error) => return Ok(Queued::Rejected(MemOutcome::EncodeRejected { param: p, error })),
                         None => return Err(JobError::Failed(format!("parameter {p}: {e}"))),
                     },
                 }
@@ -145,24 +200,15 @@ pub(super) fn run_mem(gpu: &Gpu, cache: &mut Option<LoadedModule>, job: &MemJob)
     }
     let triple = |[x, y, z]: [u32; 3]| (x, y, z);
     let config = LaunchConfig {
-        grid: triple(job.grid),
-        block: triple(job.block),
-        cluster: triple(job.cluster),
-        dynamic_shared_bytes: job.dynamic_shared,
+        grid: triple(launch.grid),
+        block: triple(launch.block),
+        cluster: triple(launch.cluster),
+        dynamic_shared_bytes: launch.dynamic_shared,
     };
     // The kernel writes only inside the buffers its parameters name (the job's contract with
-    // its author); they all lie inside `memory`.
+    // its author); they all lie inside `memory`, which lives until the job's read-back.
     gpu.launch_with(f, &config, &params).map_err(fault)?;
-    let after = gpu.download_at(&memory, skip, span).map_err(fault)?;
-    let buffers = job
-        .read
-        .iter()
-        .map(|&i| {
-            let at = plan.offsets[i] as usize;
-            after[at..at + job.buffers[i].len as usize].to_vec()
-        })
-        .collect();
-    Ok(MemDone { id: job.id, outcome: MemOutcome::Done { buffers }, load_s, run_s: t1.elapsed().as_secs_f64() })
+    Ok(Queued::Launched { memory, skip })
 }
 
 #[cfg(test)]
@@ -200,12 +246,7 @@ mod tests {
 
     #[test]
     fn references_past_the_buffers_are_errors() {
-        use super::super::protocol::Executor;
-        let mut job = MemJob {
-            id: 1,
-            executor: Executor::Cuda(Compiler::Jit),
-            ptx: String::new(),
-            cubin: None,
+        let mut launch = MemLaunch {
             entry: "k".into(),
             block: [1, 1, 1],
             grid: [1, 1, 1],
@@ -214,15 +255,14 @@ mod tests {
             buffers: vec![buffer(16, 16)],
             params: vec![JobParam::Pointer { buffer: 0, offset: 16 }],
             read: vec![0],
-            timeout_ms: 1000,
         };
-        assert_eq!(check_references(&job), Ok(()));
-        job.params[0] = JobParam::Pointer { buffer: 0, offset: 17 };
-        assert!(check_references(&job).unwrap_err().contains("past the end of buffer 0"));
-        job.params[0] = JobParam::Pointer { buffer: 1, offset: 0 };
-        assert!(check_references(&job).unwrap_err().contains("parameter 0 names buffer 1"));
-        job.params.clear();
-        job.read = vec![2];
-        assert!(check_references(&job).unwrap_err().contains("the read list names buffer 2"));
+        assert_eq!(check_references(&launch), Ok(()));
+        launch.params[0] = JobParam::Pointer { buffer: 0, offset: 17 };
+        assert!(check_references(&launch).unwrap_err().contains("past the end of buffer 0"));
+        launch.params[0] = JobParam::Pointer { buffer: 1, offset: 0 };
+        assert!(check_references(&launch).unwrap_err().contains("parameter 0 names buffer 1"));
+        launch.params.clear();
+        launch.read = vec![2];
+        assert!(check_references(&launch).unwrap_err().contains("the read list names buffer 2"));
     }
 }

@@ -21,8 +21,8 @@ pub mod supervisor;
 #[cfg(feature = "test-hooks")]
 pub use protocol::Planted;
 pub use protocol::{
-    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemDone, MemJob, MemOutcome, ProgramJob, ProgramsDone, Reply,
-    Request, SweepDone, SweepJob, WireIm2col, WireTensorMap,
+    Compiler, Executor, JobBuffer, JobParam, KernelRun, MemDone, MemJob, MemLaunch, MemOutcome, ProgramJob,
+    ProgramsDone, Reply, Request, SweepDone, SweepJob, WireIm2col, WireTensorMap,
 };
 pub use serve::{oracle_outputs, oracle_sweep, serve};
 pub use supervisor::{worker_exe, Outcome, WorkerHandle, WorkerKind};

@@ -6,9 +6,9 @@
 //! switched off, and are parsed back with `Allowances::from_off` on the worker's side, so a bad
 //! name is an error reply, never silently ignored; what runs a job is named by its
 //! [`Executor`], so the oracle behind the protocol has its own identity on the wire. A
-//! [`MemJob`] (one kernel over named global buffers, tensor maps encoded on the worker's side)
-//! is answered with a [`MemDone`] whose [`MemOutcome`] is the read-back bytes or the driver's
-//! refusal of a tensor map; its faults, hangs and rejections travel as every other job's do.
+//! [`MemJob`] (the kernels of one module, each over named global buffers, tensor maps encoded
+//! on the worker's side) is answered with a [`MemDone`] holding one [`MemOutcome`] per launch:
+//! the read-back bytes or the driver's refusal of a tensor map; its faults, hangs and rejections travel as every other job's do.
 
 use std::path::PathBuf;
 
@@ -143,11 +143,13 @@ pub struct ProgramsDone {
     pub run_s: f64,
 }
 
-/// A kernel over named global buffers, run once: the generic launch memory programs and async
-/// conformance cases need. The one description of a memory job: callers build it
-/// (`memrun`), backends pass it through ([`crate::backend::Backend::run_mem`]) setting its `id`
-/// and `executor`, the worker runs it. Shared-memory results are copied to a global buffer by the kernel
-/// itself (the printer's job), so a job only knows global buffers.
+/// The kernels of one module over named global buffers, each launched once: the generic launch
+/// memory programs and async conformance cases need. The one description of a memory job:
+/// callers build it (`memrun`: one job per printed module, one [`MemLaunch`] per program),
+/// backends pass it through ([`crate::backend::Backend::run_mem`]) setting its `id` and
+/// `executor`, the worker runs it (the module loaded once, every launch queued, one
+/// synchronisation: `worker::memjob`). Shared-memory results are copied to a global buffer by
+/// the kernel itself (the printer's job), so a job only knows global buffers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemJob {
@@ -161,6 +163,35 @@ pub struct MemJob {
     pub ptx: String,
     /// The cubin assembled by the supervisor (`Compiler::Ptxas`).
     pub cubin: Option<PathBuf>,
+    /// The kernels to launch, one after another in this order, each over its own buffers.
+    pub launches: Vec<MemLaunch>,
+    /// The longest the supervisor waits for the reply once the module is loaded (every
+    /// launch and the copies; the load has a limit of its own,
+    /// `worker::supervisor::MODULE_LOAD_TIMEOUT` for the JIT); past it the worker is killed and
+    /// the job is a hang.
+    pub timeout_ms: u64,
+}
+
+impl MemJob {
+    /// The job of launch `index` alone (the same module, id, executor and timeout): how a
+    /// fault, crash or hang of a job of several launches is attributed to its launch.
+    pub fn only(&self, index: usize) -> MemJob {
+        MemJob {
+            id: self.id,
+            executor: self.executor.clone(),
+            ptx: self.ptx.clone(),
+            cubin: self.cubin.clone(),
+            launches: self.launches.get(index).cloned().into_iter().collect(),
+            timeout_ms: self.timeout_ms,
+        }
+    }
+}
+
+/// One kernel launch of a [`MemJob`]: an entry of the job's module over global buffers of its
+/// own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemLaunch {
     /// The entry to launch.
     pub entry: String,
     /// Threads per CTA, per dimension.
@@ -177,12 +208,9 @@ pub struct MemJob {
     pub params: Vec<JobParam>,
     /// Indices into `buffers` copied back after the kernel, in this order.
     pub read: Vec<usize>,
-    /// The longest the supervisor waits for the reply (load, launch and copies); past it the
-    /// worker is killed and the job is a hang.
-    pub timeout_ms: u64,
 }
 
-/// One global buffer of a [`MemJob`].
+/// One global buffer of a [`MemLaunch`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JobBuffer {
@@ -197,12 +225,12 @@ pub struct JobBuffer {
 /// The largest [`JobBuffer::align`] a worker honours.
 pub const MAX_BUFFER_ALIGN: u64 = 4096;
 
-/// One kernel parameter of a [`MemJob`].
+/// One kernel parameter of a [`MemLaunch`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum JobParam {
     /// A `.u64` global pointer: buffer base + offset.
     Pointer {
-        /// Index into [`MemJob::buffers`].
+        /// Index into [`MemLaunch::buffers`].
         buffer: usize,
         /// Bytes past the buffer's base (at most its length).
         offset: u64,
@@ -210,7 +238,7 @@ pub enum JobParam {
     /// A `.param .align 64 .b8 [128]` tensor map encoded on the host by the driver
     /// (cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col) over buffer base + offset.
     TensorMap {
-        /// Index into [`MemJob::buffers`]: the tensor's global memory.
+        /// Index into [`MemLaunch::buffers`]: the tensor's global memory.
         buffer: usize,
         /// Bytes past the buffer's base where the tensor starts (its `globalAddress`).
         offset: u64,
@@ -251,17 +279,17 @@ impl Failure {
     }
 }
 
-/// What became of a [`MemJob`].
+/// What became of one [`MemLaunch`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MemOutcome {
-    /// The kernel ran: the [`MemJob::read`] buffers' final bytes, in that order.
+    /// The kernel ran: the [`MemLaunch::read`] buffers' final bytes, in that order.
     Done {
         /// One byte vector per read buffer.
         buffers: Vec<Vec<u8>>,
     },
-    /// The driver refused to encode a tensor map, so nothing was launched.
+    /// The driver refused to encode a tensor map, so this kernel was not launched.
     EncodeRejected {
-        /// Index into [`MemJob::params`] of the refused map.
+        /// Index into [`MemLaunch::params`] of the refused map.
         param: usize,
         /// The `CUresult` name (`CUDA_ERROR_INVALID_VALUE`).
         error: String,
@@ -278,8 +306,8 @@ pub enum MemOutcome {
 pub struct MemDone {
     /// The job's id.
     pub id: u64,
-    /// What became of it.
-    pub outcome: MemOutcome,
+    /// What became of each launch, in the job's order.
+    pub outcomes: Vec<MemOutcome>,
     /// Seconds loading the module (the JIT's compile time for `cuda:jit`).
     pub load_s: f64,
     /// Seconds encoding, copying, running and reading back.
@@ -293,7 +321,7 @@ pub enum Request {
     Sweep(SweepJob),
     /// A batch of fuzz programs.
     Programs(ProgramJob),
-    /// One kernel over global buffers.
+    /// The kernels of one module over global buffers.
     Mem(MemJob),
 }
 
@@ -349,6 +377,12 @@ pub enum Reply {
     Done(SweepDone),
     /// A program job finished.
     Programs(ProgramsDone),
+    /// A memory job's module is loaded (for the JIT: compiled); its launches follow. Not an
+    /// answer: the supervisor measures the job's own timeout from here.
+    Loaded {
+        /// The job's id.
+        id: u64,
+    },
     /// A memory job finished (ran, or a tensor map was refused).
     Mem(MemDone),
     /// A job failed without killing the worker (assembler or JIT rejection, bad request).

@@ -461,15 +461,15 @@ fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
 }
 
 /// A memory job for the oracle: refused, since memory jobs run on a GPU worker only. With
-/// `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or hang first, for the
-/// supervisor's tests of memory jobs.
+/// `test-hooks`, a launch of an entry named `planted_fault…`/`planted_hang…` aborts or hangs
+/// first, for the supervisor's tests of memory jobs.
 fn refuse_mem_on_oracle(job: &super::protocol::MemJob) -> Result<Reply, JobError> {
     #[cfg(feature = "test-hooks")]
     {
-        if job.entry.starts_with("planted_fault") {
+        if job.launches.iter().any(|l| l.entry.starts_with("planted_fault")) {
             std::process::abort();
         }
-        if job.entry.starts_with("planted_hang") {
+        if job.launches.iter().any(|l| l.entry.starts_with("planted_hang")) {
             loop {
                 std::thread::sleep(Duration::from_secs(3600));
             }
@@ -626,7 +626,14 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             (_, None) => Err(JobError::Failed("this worker has no GPU (started with --oracle)".into())),
             (Request::Sweep(job), Some(gpu)) => run_sweep(gpu, &mut kept, job).map(Reply::Done),
             (Request::Programs(job), Some(gpu)) => run_programs(gpu, job).map(Reply::Programs),
-            (Request::Mem(job), Some(gpu)) => super::memjob::run_mem(gpu, &mut kept.mem_module, job).map(Reply::Mem),
+            (Request::Mem(job), Some(gpu)) => {
+                // The supervisor counts the job's timeout from this line: a slow JIT compile
+                // is not a hang. A closed stdout ends the worker at the next reply anyway.
+                let mut loaded = || {
+                    let _ = reply(&mut out, &Reply::Loaded { id });
+                };
+                super::memjob::run_mem(gpu, &mut kept.mem_module, job, &mut loaded).map(Reply::Mem)
+            }
         };
         match result {
             Ok(r) => reply(&mut out, &r)?,

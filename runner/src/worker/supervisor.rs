@@ -10,7 +10,16 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::protocol::{MemDone, MemJob, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob, UNPARSED};
+use super::protocol::{
+    Compiler, Executor, MemDone, MemJob, ProgramJob, ProgramsDone, Reply, Request, SweepDone, SweepJob, UNPARSED,
+};
+
+/// How long a worker may take to JIT-compile a memory job's module, on top of the job's own
+/// timeout (which counts from the worker's [`Reply::Loaded`]): the driver takes seconds for a
+/// large module while the other workers compile theirs. Measured on an H100: with the load
+/// inside a 10 s job timeout, 127 of 1,024 `fuzz --async` programs were reported as hangs on
+/// `cuda:jit` and none on the ptxas backends (docs/PERFORMANCE.md).
+pub const MODULE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Which kind of worker to start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,11 +136,16 @@ impl WorkerHandle {
         self.exchange(&Request::Programs(job.clone()), job.id, timeout)
     }
 
-    /// Runs a memory job, waiting at most its `timeout_ms`, as [`WorkerHandle::run`]: a
-    /// kernel that never finishes (an mbarrier wait that never completes) is [`Outcome::Hung`]
-    /// and the worker is killed.
+    /// Runs a memory job, as [`WorkerHandle::run`]: the worker has [`MODULE_LOAD_TIMEOUT`] to
+    /// load a JIT job's module (none beyond the job's own for a cubin), then the job's
+    /// `timeout_ms` from its [`Reply::Loaded`] for the launches and copies; a kernel that never
+    /// finishes (an mbarrier wait that never completes) is [`Outcome::Hung`] and the worker is
+    /// killed.
     pub fn run_mem(&mut self, job: &MemJob) -> Outcome {
-        self.exchange(&Request::Mem(job.clone()), job.id, Duration::from_millis(job.timeout_ms))
+        let run = Duration::from_millis(job.timeout_ms);
+        let load = if job.executor == Executor::Cuda(Compiler::Jit) { MODULE_LOAD_TIMEOUT } else { Duration::ZERO };
+        let line = serde_json::to_string(&Request::Mem(job.clone())).unwrap_or_default();
+        self.wait_for(&line, job.id, load.saturating_add(run), Some(run))
     }
 
     fn exchange(&mut self, request: &Request, id: u64, timeout: Duration) -> Outcome {
@@ -141,10 +155,16 @@ impl WorkerHandle {
     /// Sends one request line as it stands (as any other process could write it) and waits
     /// for the reply to job `id`, as [`WorkerHandle::run`].
     pub fn exchange_line(&mut self, line: &str, id: u64, timeout: Duration) -> Outcome {
+        self.wait_for(line, id, timeout, None)
+    }
+
+    /// [`WorkerHandle::exchange_line`], where a [`Reply::Loaded`] for the job restarts the
+    /// clock with `after_load` as the timeout (when given).
+    fn wait_for(&mut self, line: &str, id: u64, mut timeout: Duration, after_load: Option<Duration>) -> Outcome {
         if writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_err() {
             return Outcome::Crashed("the worker's stdin is closed".into());
         }
-        let start = Instant::now();
+        let mut start = Instant::now();
         loop {
             let left = timeout.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
@@ -152,6 +172,11 @@ impl WorkerHandle {
                     Ok(Reply::Done(d)) if d.id == id => return Outcome::Done(d),
                     Ok(Reply::Programs(d)) if d.id == id => return Outcome::Programs(d),
                     Ok(Reply::Mem(d)) if d.id == id => return Outcome::Mem(d),
+                    Ok(Reply::Loaded { id: i }) if i == id => {
+                        if let Some(run) = after_load {
+                            (start, timeout) = (Instant::now(), run);
+                        }
+                    }
                     Ok(Reply::Failed { id: i, message }) if i == id || i == UNPARSED => {
                         return Outcome::Failed(message)
                     }

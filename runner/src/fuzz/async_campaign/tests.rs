@@ -114,15 +114,13 @@ impl Backend for Idle {
     }
     fn run_mem(
         &mut self,
-        specs: &[crate::backend::MemJob],
-    ) -> Vec<Result<crate::worker::protocol::MemOutcome, String>> {
-        specs
-            .iter()
-            .map(|s| {
-                let buffers = s.read.iter().map(|&i| s.buffers[i].init.clone()).collect();
-                Ok(crate::worker::protocol::MemOutcome::Done { buffers })
-            })
-            .collect()
+        jobs: &[crate::backend::MemJob],
+    ) -> Vec<Result<Vec<crate::worker::protocol::MemOutcome>, String>> {
+        let idle = |l: &crate::backend::MemLaunch| {
+            let buffers = l.read.iter().map(|&i| l.buffers[i].init.clone()).collect();
+            crate::worker::protocol::MemOutcome::Done { buffers }
+        };
+        jobs.iter().map(|j| Ok(j.launches.iter().map(idle).collect())).collect()
     }
 }
 
