@@ -312,20 +312,53 @@ pub fn assemble(build: &Build, programs: &[&MemProgram], timeout: Duration) -> R
 /// Runs programs that `backend`'s build assembled ahead ([`assemble`]): results in the
 /// programs' order; `Err` = environment problem for all.
 pub fn run_assembled(backend: &mut dyn Backend, batch: &AssembledBatch) -> Result<Vec<GpuResult>, String> {
-    let mut results: Vec<Option<GpuResult>> = vec![None; batch.programs];
+    run_assembled_all(backend, &[batch]).map(|mut all| all.pop().unwrap_or_default())
+}
+
+/// [`run_assembled`] for several batches at once: every module's job goes to the backend in
+/// one call, so its workers never wait for the last job of one batch before the next batch
+/// starts. Results per batch, in the programs' order.
+pub fn run_assembled_all(
+    backend: &mut dyn Backend,
+    batches: &[&AssembledBatch],
+) -> Result<Vec<Vec<GpuResult>>, String> {
+    let offsets: Vec<usize> = batches
+        .iter()
+        .scan(0, |at, b| {
+            let first = *at;
+            *at += b.programs;
+            Some(first)
+        })
+        .collect();
+    let total = batches.iter().map(|b| b.programs).sum();
+    let mut results: Vec<Option<GpuResult>> = vec![None; total];
+    let mut shifted: Vec<Vec<usize>> = Vec::new();
     let mut modules = Vec::new();
-    for a in &batch.assembled {
-        match a {
-            Assembled::Module { at, kernels, job } => modules.push((at.as_slice(), kernels.as_slice(), job.clone())),
-            Assembled::Failed { at, failure } => {
-                if let Some(r) = results.get_mut(*at) {
-                    *r = Some(GpuResult::Failed(failure.clone()));
+    for (batch, &first) in batches.iter().zip(&offsets) {
+        for a in &batch.assembled {
+            match a {
+                Assembled::Module { at, kernels, job } => {
+                    shifted.push(at.iter().map(|i| first + i).collect());
+                    modules.push((kernels.as_slice(), job.clone()));
+                }
+                Assembled::Failed { at, failure } => {
+                    if let Some(r) = results.get_mut(first + at) {
+                        *r = Some(GpuResult::Failed(failure.clone()));
+                    }
                 }
             }
         }
     }
+    let modules: Vec<(&[usize], &[MemKernel], MemJob)> =
+        shifted.iter().zip(modules).map(|(at, (kernels, job))| (at.as_slice(), kernels, job)).collect();
     finish(backend, &modules, &mut results)?;
-    results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+    let mut results = results.into_iter();
+    batches
+        .iter()
+        .map(|b| {
+            results.by_ref().take(b.programs).map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+        })
+        .collect()
 }
 
 /// [`run_on`] for programs of one target on a backend without a build (the JIT): modules of

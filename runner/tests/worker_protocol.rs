@@ -302,6 +302,9 @@ fn a_memory_job_that_never_ends_is_a_hang_and_the_slot_goes_on() {
         }
         other => panic!("the restarted worker answers: {other:?}"),
     }
+    // The second restart swapped in the spare started after the first; both are counted.
+    let stages = slot.mem_stages()["oracle-worker"];
+    assert_eq!((stages.jobs, stages.launches, stages.restarts), (3, 3, 2), "{stages:?}");
 }
 
 /// A job of several launches that crashes as a whole is run again one launch at a time: the

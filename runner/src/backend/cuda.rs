@@ -170,4 +170,8 @@ impl Backend for Cuda {
         }
         self.pool.run_mem(&self.name, &executor, jobs)
     }
+
+    fn mem_stages(&self) -> Option<super::MemStages> {
+        Some(self.pool.mem_stages(&self.name))
+    }
 }

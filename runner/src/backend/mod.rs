@@ -45,7 +45,7 @@ pub use matrix::{
     PtxasTool,
 };
 pub use registry::{BackendError, Registry, Selection};
-pub use slots::{driver_cannot_load, program_outcome, sweep_job, sweep_outcome, WorkerSlot};
+pub use slots::{driver_cannot_load, program_outcome, sweep_job, sweep_outcome, MemStages, WorkerSlot};
 
 /// Something a backend needs from the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +122,11 @@ pub trait Backend: Send {
     fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<Vec<MemOutcome>, String>> {
         let why = format!("backend `{}` does not run memory jobs", self.name());
         jobs.iter().map(|_| Err(why.clone())).collect()
+    }
+    /// What this backend's memory jobs have cost so far inside its workers (`None` for a
+    /// backend without workers).
+    fn mem_stages(&self) -> Option<MemStages> {
+        None
     }
 }
 

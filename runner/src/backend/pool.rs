@@ -25,6 +25,7 @@ use std::time::Duration;
 use oracle::program::text;
 use oracle::semantics::Allowances;
 
+use super::slots::MemStages;
 use super::{Failed, ProgramBatch, SweepFailure, SweepResult, SweepSpec, WorkerSlot};
 use crate::worker::protocol::{MemJob, MemOutcome};
 use crate::worker::{Executor, WorkerKind};
@@ -222,6 +223,17 @@ impl Pool {
             v.push(("cuda".into(), cuda));
         }
         v
+    }
+
+    /// What memory jobs of backend `name` cost, summed over the pool's slots.
+    pub fn mem_stages(&self, name: &str) -> MemStages {
+        let mut all = MemStages::default();
+        for m in &self.members {
+            if let Some(s) = m.lock().mem_stages().get(name) {
+                all.absorb(s);
+            }
+        }
+        all
     }
 
     /// Why the pool can run nothing more, when every worker is down.

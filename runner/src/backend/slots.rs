@@ -2,10 +2,17 @@
 //! after a fault, crash or hang; a worker's [`Outcome`] becomes a backend's result or failure
 //! ([`program_outcome`], [`sweep_outcome`]); a cubin the driver cannot load at all is the
 //! environment, said once per backend on stderr ([`driver_cannot_load`]).
+//!
+//! A restart costs a process start and a CUDA context (about a second on an H200); after its
+//! first restart a slot keeps a *spare* worker starting in the background, so the next
+//! restart swaps it in instead of waiting (conformance rows whose cases trap restart a worker
+//! per case). What memory jobs cost inside the workers is summed per backend ([`MemStages`]).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use ::oracle::semantics::Allowances;
 
@@ -20,15 +27,73 @@ pub struct WorkerSlot {
     exe: PathBuf,
     kind: WorkerKind,
     handle: Option<WorkerHandle>,
+    /// A worker starting in the background, for the next restart (after the first).
+    spare: Option<JoinHandle<Result<WorkerHandle, String>>>,
     down: Option<String>,
     serial: u64,
+    /// Memory jobs' costs by backend name.
+    mem: BTreeMap<String, MemStages>,
+}
+
+/// What memory jobs cost, summed over jobs: the worker's own timings, the supervisor's wall
+/// per job, and the restarts after faults, crashes and hangs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MemStages {
+    /// Jobs sent (a job that runs again launch by launch counts each run).
+    pub jobs: u64,
+    /// Launches in them.
+    pub launches: u64,
+    /// Seconds the workers spent loading modules (the JIT's compile for `cuda:jit`).
+    pub load_s: f64,
+    /// Seconds the workers spent on memory, launches, the synchronisation and read-back.
+    pub run_s: f64,
+    /// Seconds from sending a job to its answer (what the backend waits).
+    pub wall_s: f64,
+    /// Workers restarted.
+    pub restarts: u64,
+    /// Seconds waiting for restarted workers.
+    pub restart_s: f64,
+}
+
+impl MemStages {
+    /// Adds `other`'s figures to these.
+    pub fn absorb(&mut self, other: &MemStages) {
+        self.jobs += other.jobs;
+        self.launches += other.launches;
+        self.load_s += other.load_s;
+        self.run_s += other.run_s;
+        self.wall_s += other.wall_s;
+        self.restarts += other.restarts;
+        self.restart_s += other.restart_s;
+    }
+
+    /// What was added to `earlier` to make these figures.
+    pub fn since(&self, earlier: &MemStages) -> MemStages {
+        MemStages {
+            jobs: self.jobs.saturating_sub(earlier.jobs),
+            launches: self.launches.saturating_sub(earlier.launches),
+            load_s: self.load_s - earlier.load_s,
+            run_s: self.run_s - earlier.run_s,
+            wall_s: self.wall_s - earlier.wall_s,
+            restarts: self.restarts.saturating_sub(earlier.restarts),
+            restart_s: self.restart_s - earlier.restart_s,
+        }
+    }
 }
 
 impl WorkerSlot {
     /// Starts a worker; `Err` says why it cannot run.
     pub fn start(exe: &Path, kind: WorkerKind) -> Result<WorkerSlot, String> {
         let handle = WorkerHandle::spawn(exe, kind)?;
-        Ok(WorkerSlot { exe: exe.to_path_buf(), kind, handle: Some(handle), down: None, serial: 0 })
+        Ok(WorkerSlot {
+            exe: exe.to_path_buf(),
+            kind,
+            handle: Some(handle),
+            spare: None,
+            down: None,
+            serial: 0,
+            mem: BTreeMap::new(),
+        })
     }
 
     /// The running worker (device, driver and what else it reported when it started).
@@ -44,6 +109,11 @@ impl WorkerSlot {
     /// The native target of the worker's device (`90`).
     pub fn sm(&self) -> Option<u16> {
         self.handle.as_ref().map(|h| h.sm)
+    }
+
+    /// What memory jobs cost on this slot, by backend name.
+    pub fn mem_stages(&self) -> &BTreeMap<String, MemStages> {
+        &self.mem
     }
 
     /// A fresh job id.
@@ -144,8 +214,24 @@ impl WorkerSlot {
     pub fn run_mem(&mut self, name: &str, executor: Executor, job: &MemJob) -> Result<Vec<MemOutcome>, String> {
         let job = MemJob { id: self.next_id(), executor, ..job.clone() };
         let w = self.live()?;
+        let t = Instant::now();
         let o = w.run_mem(&job);
-        self.after(&o);
+        let wall_s = t.elapsed().as_secs_f64();
+        let (restarts, restart_s) = self.after(&o);
+        let stages = self.mem.entry(name.to_string()).or_default();
+        let (load_s, run_s) = match &o {
+            Outcome::Mem(d) => (d.load_s, d.run_s),
+            _ => (0.0, 0.0),
+        };
+        stages.absorb(&MemStages {
+            jobs: 1,
+            launches: job.launches.len() as u64,
+            load_s,
+            run_s,
+            wall_s,
+            restarts,
+            restart_s,
+        });
         match o {
             Outcome::Mem(done) if done.outcomes.len() == job.launches.len() => Ok(done.outcomes),
             Outcome::Mem(done) => Ok(vec![
@@ -181,13 +267,37 @@ impl WorkerSlot {
         }
     }
 
-    fn after(&mut self, o: &Outcome) {
-        if matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
-            self.handle = None;
-            match WorkerHandle::spawn(&self.exe, self.kind) {
-                Ok(h) => self.handle = Some(h),
-                Err(e) => self.down = Some(e),
+    /// After a dead outcome, a fresh worker: the spare when one was started, else one started
+    /// now; then a spare for the next time. Gives the restarts made (0 or 1) and the seconds
+    /// waited.
+    fn after(&mut self, o: &Outcome) -> (u64, f64) {
+        if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
+            return (0, 0.0);
+        }
+        let t = Instant::now();
+        self.handle = None;
+        let fresh = match self.spare.take().map(JoinHandle::join) {
+            Some(Ok(Ok(h))) => Ok(h),
+            // A spare that failed to start (or whose thread died): start one now, which says why.
+            _ => WorkerHandle::spawn(&self.exe, self.kind),
+        };
+        match fresh {
+            Ok(h) => {
+                self.handle = Some(h);
+                let (exe, kind) = (self.exe.clone(), self.kind);
+                self.spare = Some(std::thread::spawn(move || WorkerHandle::spawn(&exe, kind)));
             }
+            Err(e) => self.down = Some(e),
+        }
+        (1, t.elapsed().as_secs_f64())
+    }
+}
+
+impl Drop for WorkerSlot {
+    fn drop(&mut self) {
+        // The spare is a process of ours: wait for it to start and stop it (its handle's drop).
+        if let Some(spare) = self.spare.take() {
+            let _ = spare.join();
         }
     }
 }

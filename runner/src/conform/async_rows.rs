@@ -37,11 +37,11 @@ use oracle::semantics::Allowances;
 use rayon::prelude::*;
 
 use super::row::{failure_signature, Recording, Row, RowFindings};
-use crate::backend::{Backend, BackendKind, Build, Failure, Need};
+use crate::backend::{Backend, BackendKind, Build, Failure, MemStages, Need};
 use crate::diff::{BackendFailure, FailureKind};
 use crate::findings::{Finding, FindingClass, FindingStore, Signature, StoreError};
 use crate::glob::glob_match;
-use crate::memrun::{assemble, compare, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
+use crate::memrun::{assemble, compare, oracle_read, run_assembled_all, run_on, AssembledBatch, GpuResult};
 use crate::program_line::program_line;
 use crate::sweep_check::Mismatch;
 
@@ -109,6 +109,9 @@ pub struct AsyncStages {
     pub gpu_s: f64,
     /// Comparing bytes.
     pub compare_s: f64,
+    /// Inside the GPU backends' workers: module loads, launches, restarts (summed over
+    /// workers).
+    pub workers: MemStages,
 }
 
 /// What the asynchronous part of a run did.
@@ -353,8 +356,12 @@ pub fn run(
         for &b in &gpu {
             let start = Instant::now();
             let ahead = backends[b].builds().first().and_then(|build| assembled.remove(&build.label()));
+            let before = backends[b].mem_stages().unwrap_or_default();
             let (v, compare_s) = run_backend(backends[b].as_mut(), expected, &batches, ahead, timeout, tick);
             stages.compare_s += compare_s;
+            if let Some(after) = backends[b].mem_stages() {
+                stages.workers.absorb(&after.since(&before));
+            }
             seconds.push(start.elapsed().as_secs_f64());
             names.push((backends[b].name(), backends[b].kind()));
             all.push(v);
@@ -409,17 +416,35 @@ fn run_backend(
             verdicts[k] = Some(Verdict::Oracle(why.clone()));
         }
     }
-    let mut ahead = ahead.map(Vec::into_iter);
-    let mut compare_s = 0.0;
-    for batch in batches {
-        let outcome = match ahead.as_mut().and_then(Iterator::next) {
-            Some(assembled) => assembled.and_then(|a| run_assembled(backend, &a)),
-            None => {
+    // Batches assembled ahead go to the backend together (its workers never wait for a
+    // batch's last job); the JIT compiles and runs batch by batch.
+    let outcomes: Vec<Result<Vec<GpuResult>, String>> = match ahead {
+        Some(ahead) => {
+            let ok: Vec<&AssembledBatch> = ahead.iter().filter_map(|a| a.as_ref().ok()).collect();
+            let mut ran = match run_assembled_all(backend, &ok) {
+                Ok(all) => all.into_iter().map(Ok).collect::<Vec<_>>().into_iter(),
+                Err(why) => vec![Err(why); ok.len()].into_iter(),
+            };
+            let outcomes = ahead
+                .iter()
+                .map(|a| match a {
+                    Ok(_) => ran.next().unwrap_or_else(|| Err("the batch was not run".into())),
+                    Err(e) => Err(e.clone()),
+                })
+                .collect();
+            outcomes
+        }
+        None => batches
+            .iter()
+            .map(|batch| {
                 let programs: Vec<&MemProgram> =
                     batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
                 run_on(backend, &programs, timeout)
-            }
-        };
+            })
+            .collect(),
+    };
+    let mut compare_s = 0.0;
+    for (batch, outcome) in batches.iter().zip(outcomes) {
         match outcome {
             Err(why) => {
                 for &k in batch {

@@ -211,8 +211,18 @@ fn async_notes(run: &async_rows::AsyncRun, on_gpu: bool) -> Vec<String> {
     notes.push(if on_gpu {
         format!(
             "asynchronous stages: oracle {:.1} s and ptxas {:.1} s (beside the sweeps), GPU (run; the JIT also \
-             print and compile) {:.1} s, compare {:.1} s",
-            s.oracle_s, s.assemble_s, s.gpu_s, s.compare_s
+             print and compile) {:.1} s, compare {:.1} s; in the workers (summed over them): {} jobs of {} \
+             launches, loads {:.1} s, launches and read-back {:.1} s, {} restarts {:.1} s",
+            s.oracle_s,
+            s.assemble_s,
+            s.gpu_s,
+            s.compare_s,
+            s.workers.jobs,
+            s.workers.launches,
+            s.workers.load_s,
+            s.workers.run_s,
+            s.workers.restarts,
+            s.workers.restart_s
         )
     } else {
         format!("asynchronous stages: oracle {:.1} s (no GPU backend ran)", s.oracle_s)

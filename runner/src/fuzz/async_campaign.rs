@@ -676,6 +676,13 @@ pub fn run_with(
         }
     }
     add_stage(&mut s.stages, "minimization (its own thread and backends)", tri.minimization);
+    for g in &gpus {
+        if let Some(m) = g.mem_stages() {
+            for (name, t) in worker_stages(&g.name(), &m) {
+                add_stage(&mut s.stages, &name, t);
+            }
+        }
+    }
     s.seconds = start.elapsed().as_secs_f64();
     (s.new, s.duplicates, s.known) = (tri.new, tri.duplicates, tri.known);
     s.minimized = (tri.counts.minimized, tri.counts.minimization_calls);
@@ -832,6 +839,18 @@ impl Case for MemCase {
         let calls = red.calls as u64;
         Reduction { finding, case, calls, runs: calls, refused: 0 }
     }
+}
+
+/// The stage lines of a backend's memory jobs inside its workers (summed over the workers, so
+/// more than the session's wall where workers run side by side): the module loads (the JIT's
+/// compile), the launches with their memory and read-back, and the restarts after faults.
+pub fn worker_stages(backend: &str, m: &crate::backend::MemStages) -> Vec<(String, StageTime)> {
+    let at = |wall_s| StageTime { wall_s, cpu_s: 0.0 };
+    vec![
+        (format!("workers: load modules for {backend}"), at(m.load_s)),
+        (format!("workers: launch and read back for {backend}"), at(m.run_s)),
+        (format!("workers: restarts for {backend}"), at(m.restart_s)),
+    ]
 }
 
 #[cfg(test)]
