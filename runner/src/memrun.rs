@@ -149,7 +149,7 @@ fn assemble_one(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Res
 /// Programs per module a JIT backend gets: a module is one job, which one worker JIT-compiles
 /// and runs ([`crate::backend::pool::Pool::run_mem`]), so small modules spread the compilation
 /// over the workers.
-pub const JIT_MODULE_PROGRAMS: usize = 8;
+pub const JIT_MODULE_PROGRAMS: usize = 4;
 
 /// Runs programs on one backend: prints modules per target (a module has one `.target`;
 /// the JIT gets one per [`JIT_MODULE_PROGRAMS`] programs of a target, a ptxas build one per
