@@ -309,39 +309,6 @@ pub fn assemble(build: &Build, programs: &[&MemProgram], timeout: Duration) -> R
     })
 }
 
-impl AssembledBatch {
-    /// The same batch with each program `alone` picks (by its index in the batch) in a job of
-    /// its own: for programs expected to fault, whose modules' jobs would otherwise fault whole
-    /// and run again launch by launch on one worker; alone, they are spread over the workers
-    /// and each fault restarts one.
-    pub fn alone_where(mut self, alone: impl Fn(usize) -> bool) -> AssembledBatch {
-        self.assembled = std::mem::take(&mut self.assembled)
-            .into_iter()
-            .flat_map(|a| match a {
-                Assembled::Module { at, kernels, job } => {
-                    let (lone, kept): (Vec<usize>, Vec<usize>) = (0..at.len()).partition(|&l| alone(at[l]));
-                    let part = |launches: &[usize]| Assembled::Module {
-                        at: launches.iter().map(|&l| at[l]).collect(),
-                        kernels: launches.iter().map(|&l| kernels[l].clone()).collect(),
-                        job: MemJob {
-                            launches: launches.iter().map(|&l| job.launches[l].clone()).collect(),
-                            ..job.clone()
-                        },
-                    };
-                    let mut parts = Vec::new();
-                    if !kept.is_empty() {
-                        parts.push(part(&kept));
-                    }
-                    parts.extend(lone.iter().map(|&l| part(&[l])));
-                    parts
-                }
-                failed => vec![failed],
-            })
-            .collect();
-        self
-    }
-}
-
 /// Runs programs that `backend`'s build assembled ahead ([`assemble`]): results in the
 /// programs' order; `Err` = environment problem for all.
 pub fn run_assembled(backend: &mut dyn Backend, batch: &AssembledBatch) -> Result<Vec<GpuResult>, String> {
@@ -521,54 +488,6 @@ mod tests {
             result_of(&kernel, refused),
             GpuResult::EncodeRejected { param: 3, error: "CUDA_ERROR_INVALID_VALUE".into() }
         );
-    }
-
-    #[test]
-    fn programs_picked_to_run_alone_get_jobs_of_their_own_and_the_rest_stay_one_job() {
-        let kernel = |entry: &str| MemKernel {
-            entry: entry.into(),
-            threads: 1,
-            cluster: 1,
-            dynamic_shared: 0,
-            buffers: Vec::new(),
-            params: Vec::new(),
-            readback: Vec::new(),
-        };
-        let kernels: Vec<MemKernel> = ["mp0", "mp1", "mp2", "mp3"].map(kernel).to_vec();
-        let failure = Failure::Rejected { by: "ptxas -O3".into(), message: "no".into() };
-        let batch = AssembledBatch {
-            label: "13.0".into(),
-            programs: 5,
-            assembled: vec![
-                Assembled::Module {
-                    at: vec![0, 1, 3, 4],
-                    job: mem_job("ptx", Some("m.cubin".into()), &kernels, Duration::from_secs(1)),
-                    kernels,
-                },
-                Assembled::Failed { at: 2, failure: failure.clone() },
-            ],
-            _dir: std::sync::Arc::new(tempfile::tempdir().unwrap()),
-        };
-        let split = batch.alone_where(|i| i == 1 || i == 4);
-        let shape: Vec<(Vec<usize>, Vec<String>)> = split
-            .assembled
-            .iter()
-            .filter_map(|a| match a {
-                Assembled::Module { at, kernels, job } => {
-                    assert_eq!(job.launches.len(), kernels.len());
-                    assert!(job.launches.iter().zip(kernels).all(|(l, k)| l.entry == k.entry));
-                    assert_eq!(job.cubin.as_deref(), Some(std::path::Path::new("m.cubin")));
-                    Some((at.clone(), kernels.iter().map(|k| k.entry.clone()).collect()))
-                }
-                Assembled::Failed { .. } => None,
-            })
-            .collect();
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            shape,
-            vec![(vec![0, 3], names(&["mp0", "mp2"])), (vec![1], names(&["mp1"])), (vec![4], names(&["mp3"]))]
-        );
-        assert!(split.assembled.iter().any(|a| matches!(a, Assembled::Failed { at: 2, .. })));
     }
 
     #[test]

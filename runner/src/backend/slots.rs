@@ -4,8 +4,8 @@
 //! environment, said once per backend on stderr ([`driver_cannot_load`]).
 //!
 //! A restart costs a process start and a CUDA context (about a second on an H200); after its
-//! first restart a slot keeps [`SPARES`] workers starting in the background, so the next
-//! restarts swap one in instead of waiting (conformance rows whose cases trap restart a worker
+//! first restart a slot keeps a *spare* worker starting in the background, so the next
+//! restart swaps it in instead of waiting (conformance rows whose cases trap restart a worker
 //! per case). What memory jobs cost inside the workers is summed per backend ([`MemStages`]).
 
 use std::collections::BTreeMap;
@@ -27,9 +27,8 @@ pub struct WorkerSlot {
     exe: PathBuf,
     kind: WorkerKind,
     handle: Option<WorkerHandle>,
-    /// Workers starting in the background for the next restarts (after the first), oldest
-    /// first, at most [`SPARES`].
-    spares: std::collections::VecDeque<JoinHandle<Result<WorkerHandle, String>>>,
+    /// A worker starting in the background, for the next restart (after the first).
+    spare: Option<JoinHandle<Result<WorkerHandle, String>>>,
     down: Option<String>,
     serial: u64,
     /// Memory jobs' costs by backend name.
@@ -90,7 +89,7 @@ impl WorkerSlot {
             exe: exe.to_path_buf(),
             kind,
             handle: Some(handle),
-            spares: std::collections::VecDeque::new(),
+            spare: None,
             down: None,
             serial: 0,
             mem: BTreeMap::new(),
@@ -268,16 +267,16 @@ impl WorkerSlot {
         }
     }
 
-    /// After a dead outcome, a fresh worker: the oldest spare when one was started, else one
-    /// started now; then spares for the next times. Gives the restarts made (0 or 1) and the
-    /// seconds waited.
+    /// After a dead outcome, a fresh worker: the spare when one was started, else one started
+    /// now; then a spare for the next time. Gives the restarts made (0 or 1) and the seconds
+    /// waited.
     fn after(&mut self, o: &Outcome) -> (u64, f64) {
         if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
             return (0, 0.0);
         }
         let t = Instant::now();
         self.handle = None;
-        let fresh = match self.spares.pop_front().map(JoinHandle::join) {
+        let fresh = match self.spare.take().map(JoinHandle::join) {
             Some(Ok(Ok(h))) => Ok(h),
             // A spare that failed to start (or whose thread died): start one now, which says why.
             _ => WorkerHandle::spawn(&self.exe, self.kind),
@@ -285,10 +284,8 @@ impl WorkerSlot {
         match fresh {
             Ok(h) => {
                 self.handle = Some(h);
-                while self.spares.len() < SPARES {
-                    let (exe, kind) = (self.exe.clone(), self.kind);
-                    self.spares.push_back(std::thread::spawn(move || WorkerHandle::spawn(&exe, kind)));
-                }
+                let (exe, kind) = (self.exe.clone(), self.kind);
+                self.spare = Some(std::thread::spawn(move || WorkerHandle::spawn(&exe, kind)));
             }
             Err(e) => self.down = Some(e),
         }
@@ -296,16 +293,10 @@ impl WorkerSlot {
     }
 }
 
-/// Spare workers a slot keeps starting after its first restart: restarts come in runs (the
-/// conformance cases that trap), and a worker takes about a second to start (more while the
-/// GPU is busy), so one spare would often still be starting at the next fault.
-pub const SPARES: usize = 2;
-
 impl Drop for WorkerSlot {
     fn drop(&mut self) {
-        // The spares are processes of ours: wait for each to start and stop it (its handle's
-        // drop).
-        for spare in self.spares.drain(..) {
+        // The spare is a process of ours: wait for it to start and stop it (its handle's drop).
+        if let Some(spare) = self.spare.take() {
             let _ = spare.join();
         }
     }

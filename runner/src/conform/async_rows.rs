@@ -177,8 +177,7 @@ pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout
             .map(|batch| {
                 let programs: Vec<&MemProgram> =
                     batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
-                let traps = |i: usize| deviation_set(&sweep.cases[batch[i]].form).is_some();
-                assemble(build, &programs, timeout).map(|a| a.alone_where(traps))
+                assemble(build, &programs, timeout)
             })
             .collect();
         assembled.insert(label, each);
@@ -186,22 +185,14 @@ pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout
     Prepared { expected, batches, assembled, oracle_s, assemble_s: t.elapsed().as_secs_f64() }
 }
 
-/// The GPU batches: the cases the oracle ran, [`BATCH`] at a time, and the dedicated sets'
-/// cases (which may fault) shared out over them, each of those a job of its own
-/// ([`AssembledBatch::alone_where`]): the workers their faults restart are spread over the
-/// pool and over the run, each starting while the others run.
+/// The GPU batches: the cases the oracle ran, [`BATCH`] at a time, the dedicated sets' cases
+/// (which may fault) in batches of their own.
 fn batches(cases: &[AsyncCase], expected: &[Expected]) -> Vec<Vec<usize>> {
     let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
     let (traps, normal): (Vec<usize>, Vec<usize>) =
         runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some());
     let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
-    if batches.is_empty() {
-        return traps.chunks(BATCH).map(<[usize]>::to_vec).collect();
-    }
-    let n = batches.len();
-    for (j, &k) in traps.iter().enumerate() {
-        batches[j * n / traps.len()].push(k);
-    }
+    batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
     batches
 }
 
@@ -716,30 +707,6 @@ mod tests {
         let run = run(sweep, prepared, &mut [], Duration::from_secs(1), &|_| {});
         assert!(run.rows.iter().all(|r| r.backend == ORACLE && r.failure.is_none()));
         assert_eq!(run.rows.iter().map(|r| r.checked).sum::<u64>(), n);
-    }
-
-    /// Every runnable case lands in exactly one batch, the cases of the dedicated sets spread
-    /// over the batches rather than gathered at the end.
-    #[test]
-    fn the_trapping_cases_are_shared_out_over_the_batches() {
-        let sweep = plan(&target(), Some("cp.async.bulk.tensor.2d.shared::cluster.global.tile*"));
-        let expected: Vec<Expected> = sweep.cases.iter().map(|_| Err("not run".into())).collect();
-        assert!(batches(&sweep.cases, &expected).is_empty(), "cases the oracle did not run are not batched");
-        let expected = oracle_all(&sweep.cases, &Allowances::all());
-        let b = batches(&sweep.cases, &expected);
-        let mut all: Vec<usize> = b.iter().flatten().copied().collect();
-        all.sort_unstable();
-        let runnable: Vec<usize> = (0..sweep.cases.len()).filter(|&k| expected[k].is_ok()).collect();
-        assert_eq!(all, runnable);
-        let traps =
-            |batch: &Vec<usize>| batch.iter().filter(|&&k| deviation_set(&sweep.cases[k].form).is_some()).count();
-        let with_traps = b.iter().filter(|batch| traps(batch) > 0).count();
-        assert!(b.iter().map(traps).sum::<usize>() > 0, "the inner-coordinate set has cases");
-        assert!(
-            with_traps == b.len() || b.iter().map(traps).max() <= Some(1),
-            "{:?}",
-            b.iter().map(traps).collect::<Vec<_>>()
-        );
     }
 
     #[test]
