@@ -302,7 +302,7 @@ fn a_memory_job_that_never_ends_is_a_hang_and_the_slot_goes_on() {
         }
         other => panic!("the restarted worker answers: {other:?}"),
     }
-    // The second restart swapped in the spare started after the first; both are counted.
+    // Both restarts are counted.
     let stages = slot.mem_stages()["oracle-worker"];
     assert_eq!((stages.jobs, stages.launches, stages.restarts), (3, 3, 2), "{stages:?}");
 }

@@ -3,15 +3,14 @@
 //! ([`program_outcome`], [`sweep_outcome`]); a cubin the driver cannot load at all is the
 //! environment, said once per backend on stderr ([`driver_cannot_load`]).
 //!
-//! A restart costs a process start and a CUDA context (about a second on an H200); after its
-//! first restart a slot keeps a *spare* worker starting in the background, so the next
-//! restart swaps it in instead of waiting (conformance rows whose cases trap restart a worker
-//! per case). What memory jobs cost inside the workers is summed per backend ([`MemStages`]).
+//! A restart costs a process start and a CUDA context (about 1.3 s on an H200, measured as
+//! `MemStages::restart_s`). Workers started ahead as spares were tried and left out: the context
+//! creations slowed the other workers' launches more than they saved (docs/PERFORMANCE.md).
+//! What memory jobs cost inside the workers is summed per backend ([`MemStages`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use ::oracle::semantics::Allowances;
@@ -27,8 +26,6 @@ pub struct WorkerSlot {
     exe: PathBuf,
     kind: WorkerKind,
     handle: Option<WorkerHandle>,
-    /// A worker starting in the background, for the next restart (after the first).
-    spare: Option<JoinHandle<Result<WorkerHandle, String>>>,
     down: Option<String>,
     serial: u64,
     /// Memory jobs' costs by backend name.
@@ -89,7 +86,6 @@ impl WorkerSlot {
             exe: exe.to_path_buf(),
             kind,
             handle: Some(handle),
-            spare: None,
             down: None,
             serial: 0,
             mem: BTreeMap::new(),
@@ -267,38 +263,19 @@ impl WorkerSlot {
         }
     }
 
-    /// After a dead outcome, a fresh worker: the spare when one was started, else one started
-    /// now; then a spare for the next time. Gives the restarts made (0 or 1) and the seconds
-    /// waited.
+    /// After a dead outcome, a fresh worker. Gives the restarts made (0 or 1) and the seconds
+    /// they took.
     fn after(&mut self, o: &Outcome) -> (u64, f64) {
         if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
             return (0, 0.0);
         }
         let t = Instant::now();
         self.handle = None;
-        let fresh = match self.spare.take().map(JoinHandle::join) {
-            Some(Ok(Ok(h))) => Ok(h),
-            // A spare that failed to start (or whose thread died): start one now, which says why.
-            _ => WorkerHandle::spawn(&self.exe, self.kind),
-        };
-        match fresh {
-            Ok(h) => {
-                self.handle = Some(h);
-                let (exe, kind) = (self.exe.clone(), self.kind);
-                self.spare = Some(std::thread::spawn(move || WorkerHandle::spawn(&exe, kind)));
-            }
+        match WorkerHandle::spawn(&self.exe, self.kind) {
+            Ok(h) => self.handle = Some(h),
             Err(e) => self.down = Some(e),
         }
         (1, t.elapsed().as_secs_f64())
-    }
-}
-
-impl Drop for WorkerSlot {
-    fn drop(&mut self) {
-        // The spare is a process of ours: wait for it to start and stop it (its handle's drop).
-        if let Some(spare) = self.spare.take() {
-            let _ = spare.join();
-        }
     }
 }
 

@@ -8,10 +8,7 @@
 //! `--workers`, crash isolated, forms running in parallel); the rows are reported in form
 //! order × backend order whatever the completion order; forms
 //! whose sources fit in 32 bits are swept over every input, the rest over `--samples` mixed
-//! inputs. On a GPU the asynchronous rows run beside the sweeps, on a pool of workers of their
-//! own (their oracle and ptxas assemblies first, then the GPU runs; a case that traps restarts
-//! one of those workers, never a sweeping one), and are reported after the sweep rows. When
-//! none of the asked-for backends can run (no GPU), the run falls back to the
+//! inputs. When none of the asked-for backends can run (no GPU), the run falls back to the
 //! backends that need none: `ptxas-check` (every sweep kernel must assemble at each level)
 //! and `oracle` (the oracle's own results through the checker, fast kernels cross-checked
 //! against the full semantics); the run says which backends were unavailable and why. Backends
@@ -233,18 +230,6 @@ fn async_notes(run: &async_rows::AsyncRun, on_gpu: bool) -> Vec<String> {
     notes
 }
 
-/// What the thread of the asynchronous rows gives back: the rows, when it ran them beside the
-/// sweeps, or what they need to run after them.
-enum AsyncPart {
-    Ran(async_rows::AsyncRun),
-    Prepared(async_rows::Prepared),
-}
-
-/// A scoped thread's result (its panic goes on in the caller).
-fn joined<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-}
-
 /// What a run without a GPU says before it starts: why no GPU backend runs, which backends
 /// run instead, and what that verdict can cover.
 pub fn no_gpu_notice(why: &str, instead: &[String]) -> String {
@@ -373,37 +358,10 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
         .flat_map(|b| b.builds())
         .collect();
     let async_plan = async_plan.filter(|p| !p.cases.is_empty());
-    // On a GPU the asynchronous rows run beside the sweeps, on workers of their own started by
-    // that thread (a case that traps restarts one of those, never a sweeping worker); when
-    // those cannot be had, they run after the sweeps on the sweeps' backends.
-    let beside_names: Vec<String> = backends
-        .iter()
-        .filter(|b| on_gpu && !fallback && b.needs().iter().any(|n| matches!(n, Need::Gpu(_))))
-        .map(|b| b.name())
-        .collect();
-    let (prepared, ran_beside) = std::thread::scope(|scope| {
-        let ahead = async_plan.as_ref().map(|plan| {
-            let (gpu_builds, allow, beside_names) = (&gpu_builds, &allow, &beside_names);
-            scope.spawn(move || {
-                let prepared = async_rows::prepare(plan, gpu_builds, allow, o.mem_timeout);
-                if beside_names.is_empty() {
-                    return AsyncPart::Prepared(prepared);
-                }
-                let own = Registry::new(registry.context().settings.clone());
-                match own.build_all(beside_names) {
-                    Ok(mut sel) if sel.unavailable.is_empty() && sel.backends.len() == beside_names.len() => {
-                        AsyncPart::Ran(async_rows::run(
-                            plan.clone(),
-                            prepared,
-                            &mut sel.backends,
-                            o.mem_timeout,
-                            &|_| {},
-                        ))
-                    }
-                    _ => AsyncPart::Prepared(prepared),
-                }
-            })
-        });
+    let prepared = std::thread::scope(|scope| {
+        let ahead = async_plan
+            .as_ref()
+            .map(|plan| scope.spawn(|| async_rows::prepare(plan, &gpu_builds, &allow, o.mem_timeout)));
         if fallback {
             // Backend by backend: the CPU backends spread a whole run over all cores.
             let specs: Vec<SweepSpec> = forms.iter().map(spec).collect();
@@ -450,25 +408,14 @@ pub fn run(o: &Options, registry: &Registry, run_id: &str) -> Result<Report, Con
             }
             pb.finish();
         }
-        match ahead.map(joined) {
-            Some(AsyncPart::Ran(run)) => (None, Some(run)),
-            Some(AsyncPart::Prepared(p)) => (Some(p), None),
-            None => (None, None),
-        }
+        ahead.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
     });
-    // The asynchronous rows: after the sweeps unless they ran beside them (the shard's share of
-    // the forms).
-    let after = match (async_plan, prepared) {
-        (Some(plan), Some(prepared)) => {
-            let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
-            let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases", "asynchronous copies".into());
-            let run = async_rows::run(plan, prepared, &mut backends, o.mem_timeout, &|n| pb.inc(n));
-            pb.finish();
-            Some(run)
-        }
-        _ => None,
-    };
-    if let Some(run) = ran_beside.or(after) {
+    // The asynchronous rows: after the sweeps, form by form (the shard's share of the forms).
+    if let (Some(plan), Some(prepared)) = (async_plan, prepared) {
+        let gpus = backends.iter().filter(|b| b.needs().iter().any(|n| matches!(n, Need::Gpu(_)))).count().max(1);
+        let pb = Progress::new(plan.cases.len() as u64 * gpus as u64, "cases", "asynchronous copies".into());
+        let run = async_rows::run(plan, prepared, &mut backends, o.mem_timeout, &|n| pb.inc(n));
+        pb.finish();
         notes.extend(async_notes(&run, on_gpu));
         forms_not_run.extend(run.not_run);
         rows.extend(run.rows);
