@@ -62,14 +62,14 @@ pub use cache::{Applypriority, Createpolicy, Discard, PolicyKind, Prefetch, Pref
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
 pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind};
-pub use load::{Ld, LdGlobalNc, Ldu};
+pub use load::{Ld, LdGlobalNc, LdSem, Ldu};
 pub use mbarrier::{Mbarrier, MbarrierOp};
 pub use mov::{symbol_kind, symbol_name, Mov, MovShape, MovType};
 pub use multimem::{MultimemLdReduce, MultimemRed, MultimemSt};
 pub use operand::{Operand, OperandKind, OperandSpec, Role};
 pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
-pub use store::{St, StAsync, StBulk};
+pub use store::{St, StAsync, StBulk, StSem};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
 pub use tensor::LoadMode;
 pub use tensor::{

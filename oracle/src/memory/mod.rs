@@ -5,7 +5,8 @@
 //!   of each byte's last store ([`Shared`]).
 //! - Memory programs ([`crate::memprog`]): named buffers as plain byte arrays ([`Region`] of
 //!   [`Byte`]s), mbarrier objects ([`Mbarrier`]) and the rules of asynchronous copies
-//!   ([`Protocol`]: pending operations, completion mechanisms, proxies).
+//!   ([`Protocol`]: pending operations, completion mechanisms, proxies), and happens-before
+//!   between the CTAs of a cluster ([`Order`]: which generic accesses race).
 //! - Tensor maps as data: encode rules and the tile layout of tensor copies ([`tensor_map`]).
 //!
 //! Values go in and come out of an [`Image`] as [`Expected`](crate::semantics::Expected) of
@@ -23,6 +24,7 @@
 mod bytes;
 mod image;
 pub mod mbarrier;
+pub mod order;
 pub mod protocol;
 mod shared;
 pub mod tensor_map;
@@ -30,5 +32,6 @@ pub mod tensor_map;
 pub use bytes::{Byte, Region, RegionError};
 pub use image::{Image, Misaccess, GRANULE};
 pub use mbarrier::{Mbarrier, MbarrierError};
+pub use order::{Order, OrderError};
 pub use protocol::{AsyncOp, Protocol, ProtocolError, Proxy, Signal, Span, WaitOn};
 pub use shared::Shared;

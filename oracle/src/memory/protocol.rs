@@ -616,6 +616,11 @@ impl<E> Protocol<E> {
         self.pending.iter().flat_map(|p| p.op.writes.iter().copied()).collect()
     }
 
+    /// The phases `bar` has completed (`None`: no mbarrier was initialised there).
+    pub fn phases(&self, bar: Span) -> Option<u64> {
+        self.mbarriers.get(&bar).map(Mbarrier::phases)
+    }
+
     /// The live mbarrier objects.
     pub fn live_mbarriers(&self) -> Vec<Span> {
         self.mbarriers.iter().filter(|(_, m)| m.is_valid()).map(|(s, _)| *s).collect()

@@ -117,11 +117,14 @@ pub enum StmtKind {
     Bra(String),
     /// `bar.sync 0` (or `barrier.sync 0`).
     Bar,
-    /// `barrier.cluster.arrive{.release|.relaxed}{.aligned}` (§9.7.13.2): this thread's arrival
-    /// at the cluster barrier.
-    ClusterArrive,
-    /// `barrier.cluster.wait{.acquire}{.aligned}` (§9.7.13.2): waits until every thread of the
-    /// cluster has arrived.
+    /// `barrier.cluster.arrive{.release|.relaxed}{.aligned}` (§9.7.13.3): this thread's arrival
+    /// at the cluster barrier, with release semantics unless `.relaxed`.
+    ClusterArrive {
+        /// `.relaxed`: the arrival releases nothing (§9.7.13.3).
+        relaxed: bool,
+    },
+    /// `barrier.cluster.wait{.acquire}{.aligned}` (§9.7.13.3): waits until every thread of the
+    /// cluster has arrived (always with acquire semantics).
     ClusterWait,
     /// Integer glue; its registers are `Reg::Virt(class, index into MemProgram::regs)`.
     Glue(Glue),
@@ -411,12 +414,15 @@ fn parse_stmt(
     }
     if let Some(quals) = opcode.strip_prefix("barrier.cluster.") {
         let (phase, allowed): (StmtKind, &[&str]) = match quals.split('.').next() {
-            Some("arrive") => (StmtKind::ClusterArrive, &["release", "relaxed", "aligned"]),
+            Some("arrive") => (
+                StmtKind::ClusterArrive { relaxed: quals.split('.').any(|q| q == "relaxed") },
+                &["release", "relaxed", "aligned"],
+            ),
             Some("wait") => (StmtKind::ClusterWait, &["acquire", "aligned"]),
-            _ => return Err(MemError::Parse(format!("`{opcode}`: barrier.cluster is .arrive or .wait (§9.7.13.2)"))),
+            _ => return Err(MemError::Parse(format!("`{opcode}`: barrier.cluster is .arrive or .wait (§9.7.13.3)"))),
         };
         if let Some(q) = quals.split('.').skip(1).find(|q| !allowed.contains(q)) {
-            return Err(MemError::Parse(format!("`{opcode}`: .{q} is not a qualifier of it (§9.7.13.2)")));
+            return Err(MemError::Parse(format!("`{opcode}`: .{q} is not a qualifier of it (§9.7.13.3)")));
         }
         if !rest.is_empty() || guard.is_some() {
             return Err(MemError::Unsupported("only an unguarded barrier.cluster without operands".into()));
@@ -601,7 +607,7 @@ fn collect_names(o: &Operand, class: Option<RegClass>, out: &mut Vec<(String, Op
 /// count of the one cluster (the grid is the cluster).
 pub const SPECIAL_REGS: [&str; 5] = ["%tid.x", "%cluster_ctarank", "%ctaid.x", "%cluster_nctarank", "%nctaid.x"];
 
-/// The most CTAs a memory program's cluster may have: the portable cluster size (§9.7.13.2
+/// The most CTAs a memory program's cluster may have: the portable cluster size (§9.7.13.3
 /// and the CUDA programming guide: 8 CTAs without opting into non-portable sizes).
 pub const MAX_CLUSTER: u32 = 8;
 

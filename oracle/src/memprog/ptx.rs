@@ -555,8 +555,9 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
             StmtKind::Bar => {
                 let _ = writeln!(t, "\tbar.sync 0;");
             }
-            StmtKind::ClusterArrive => {
-                let _ = writeln!(t, "\tbarrier.cluster.arrive.release.aligned;");
+            StmtKind::ClusterArrive { relaxed } => {
+                let sem = if *relaxed { "relaxed" } else { "release" };
+                let _ = writeln!(t, "\tbarrier.cluster.arrive.{sem}.aligned;");
             }
             StmtKind::ClusterWait => {
                 let _ = writeln!(t, "\tbarrier.cluster.wait.acquire.aligned;");
@@ -607,7 +608,7 @@ fn entry(i: usize, p: &MemProgram) -> Result<(String, MemKernel), String> {
 }
 
 /// A barrier of every thread of the program: the CTA's (`bar.sync 0`), or with several CTAs
-/// the cluster's (§9.7.13.2; the CTAs' shared memory must stay alive while another CTA may
+/// the cluster's (§9.7.13.3; the CTAs' shared memory must stay alive while another CTA may
 /// write it, and the staging copies of CTA 0 must not overwrite what another CTA still reads).
 fn whole_barrier(ctas: u32) -> &'static str {
     if ctas > 1 {

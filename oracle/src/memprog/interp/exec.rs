@@ -21,9 +21,11 @@ impl Machine<'_> {
                     .map_err(|e| MemError::Parse(format!("not valid on {}: {e}", self.p.target.name())))?;
                 self.isa(t, &inst.form, &inst.operands)
             }
-            StmtKind::Label(_) | StmtKind::Bra(_) | StmtKind::Bar | StmtKind::ClusterArrive | StmtKind::ClusterWait => {
-                Ok(())
-            }
+            StmtKind::Label(_)
+            | StmtKind::Bra(_)
+            | StmtKind::Bar
+            | StmtKind::ClusterArrive { .. }
+            | StmtKind::ClusterWait => Ok(()),
         }
     }
 

@@ -7,7 +7,8 @@
 //!
 //! Invariant: a shared address of another CTA is accepted only where the caller asks for a
 //! `.shared::cluster` address ([`Machine::cluster_address`]); a write into a tensor-map
-//! object's bytes is an error ([`Machine::outside_objects`]).
+//! object's bytes is an error ([`Machine::outside_objects`]); a race that
+//! [`crate::memory::Order`] finds is an error naming the buffer ([`Machine::ordered`]).
 
 use super::{mask, Effect, Machine, Val};
 use crate::isa::operand::{Imm, Operand};
@@ -248,6 +249,20 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `r` as a [`MemError`]: a data race is undefined; an unordered pair of strong accesses
+    /// is beyond the lockstep model. Regions are named as the program names its buffers.
+    pub(super) fn ordered(&self, r: Result<(), crate::memory::OrderError>) -> Result<(), MemError> {
+        use crate::memory::OrderError;
+        let Err(e) = r else { return Ok(()) };
+        let (OrderError::Race { span, .. } | OrderError::Timing { span, .. }) = &e;
+        let name = self.names.get(span.region).map_or_else(|| format!("region {}", span.region), |n| format!("`{n}`"));
+        let text = e.to_string().replacen(&format!("region {} ", span.region), &format!("{name} "), 1);
+        Err(match e {
+            OrderError::Race { .. } => MemError::Undefined(text),
+            OrderError::Timing { .. } => MemError::Unsupported(text),
+        })
     }
 
     /// The region and offset of a shared address held by a value operand (a shared buffer's

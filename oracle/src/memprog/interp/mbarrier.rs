@@ -2,12 +2,19 @@
 //! mbarrier operands of the copies that complete on one: an 8-byte aligned object in shared
 //! memory, in the destination's CTA for a `.shared::cluster` destination (§9.7.9.25.4.1).
 //!
+//! An `mbarrier.arrive` (and `arrive_drop`, `expect_tx`, `complete_tx`) on `.shared::cluster`
+//! may name another CTA's mbarrier (§9.7.13.15.13; its address from `mapa.shared::cluster`).
+//! An arrive with release semantics (the default) and a wait with acquire semantics (the
+//! default) that observes its phase order the threads for [`crate::memory::Order`], both ways
+//! only when both are `.cluster` scope or in one CTA (PTX ISA 9.0 §8.7, §8.9.4).
+//!
 //! Invariant: only the wait loop's `test_wait`/`try_wait` runs (`control.rs`), so a wait
 //! completes what it waits for; another CTA's mbarrier may be signalled only after a
 //! `barrier.cluster.wait` followed its `mbarrier.init` (§9.7.13.4, §9.7.13.15.9).
 
 use super::{Machine, Val};
 use crate::isa::operand::Operand;
+use crate::isa::types::{OrderSem, Scope, Space};
 use crate::memory::{Span, WaitOn};
 use crate::memprog::{BufferSpace, MemError};
 
@@ -54,7 +61,18 @@ impl Machine<'_> {
     pub(super) fn mbarrier(&mut self, t: u32, mb: &crate::isa::Mbarrier, ops: &[Operand]) -> Result<(), MemError> {
         use crate::isa::MbarrierOp::*;
         let addr_at = usize::from(!matches!(mb.op, Init | Inval | ExpectTx | CompleteTx));
-        let bar = self.bar(t, &ops[addr_at])?;
+        // §9.7.13.15.13: a `.shared::cluster` address may name another CTA's mbarrier (an
+        // address from `mapa.shared::cluster`); only arrives and tx-count changes take one.
+        let bar = if mb.space == Some(Space::SharedCluster) {
+            let (b, off) = self.cluster_address(t, &ops[addr_at], Some(BufferSpace::Shared))?;
+            let bar = self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
+            self.remote_ready(t, bar)?;
+            bar
+        } else {
+            self.bar(t, &ops[addr_at])?
+        };
+        let release = mb.sem != Some(OrderSem::Relaxed);
+        let cluster_scope = mb.scope == Some(Scope::Cluster);
         let set_state = |m: &mut Self, token: u64| match &ops[0] {
             Operand::Name(n) => m.set(t, n, Val::Bits(token)),
             _ => Ok(()),
@@ -76,6 +94,9 @@ impl Machine<'_> {
                     _ => (1, 0),
                 };
                 let token = self.protocol.mbarrier_arrive(bar, count, expect, drop)?;
+                if release {
+                    self.order.release(t, self.step, bar, token, cluster_scope);
+                }
                 set_state(self, token)?;
             }
             TestWait | TryWait | TestWaitParity | TryWaitParity => {
@@ -85,6 +106,16 @@ impl Machine<'_> {
                 };
                 let effects = self.protocol.mbarrier_wait(bar, on)?;
                 self.apply(effects)?;
+                // The phase the wait observed complete: the token's, or the last completed
+                // phase of that parity (§9.7.13.15.16); an acquire learns its releases.
+                let done = self.protocol.phases(bar).unwrap_or(0);
+                let observed = match on {
+                    WaitOn::Token(phase) => Some(phase),
+                    WaitOn::Parity(p) => (0..done).rev().find(|k| (k % 2 == 1) == p),
+                };
+                if let (true, Some(phase)) = (release, observed) {
+                    self.order.acquire(t, bar, phase, cluster_scope);
+                }
                 if let Operand::Name(p) = &ops[0] {
                     self.set(t, p, Val::Bits(1))?;
                 }

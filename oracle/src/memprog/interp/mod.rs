@@ -9,14 +9,19 @@
 //!   any other arithmetic on an address is an error. `%tid.x` is the thread index in its CTA,
 //!   `%cluster_ctarank` and `%ctaid.x` the CTA's rank (the grid is the one cluster),
 //!   `%cluster_nctarank` and `%nctaid.x` the CTA count.
-//! - Only `.shared::cluster` destinations (`st.async`, `cp.async.bulk` into shared memory, and
-//!   their mbarriers, which must lie in the destination's CTA) may name another CTA's shared
-//!   memory; every other shared access to another CTA's copy is undefined. A multicast copy
+//! - Only `.shared::cluster` accesses (`ld`/`st.shared::cluster`, `mbarrier.arrive` and
+//!   friends on `.shared::cluster`, `st.async`, `cp.async.bulk` into shared memory, and their
+//!   mbarriers, which must lie in the destination's CTA) may name another CTA's shared memory;
+//!   every other shared access to another CTA's copy is undefined. A multicast copy
 //!   (`ctaMask`) is one operation per destination CTA, each completing on the mbarrier at the
 //!   same offset in its CTA (§9.7.9.25.4.1, §9.7.9.25.5.2).
-//! - The CTAs run in lockstep, so the model does not see the ordering `barrier.cluster`
-//!   provides; programs that need it (a multicast after every CTA armed its mbarrier) must
-//!   still say it, for the hardware, and the generator always does.
+//! - The CTAs run in lockstep, which orders everything; what the hardware orders between CTAs
+//!   is tracked beside it ([`crate::memory::Order`]: `bar.sync`, `barrier.cluster` with
+//!   release, and mbarrier release/acquire at `.cluster` scope), and two generic accesses of
+//!   different CTAs, one a write, that it does not order are a data race: undefined (PTX ISA
+//!   9.0 §8.7.1). Programs that need a barrier for an asynchronous operation (a multicast after
+//!   every CTA armed its mbarrier) must still say it, for the hardware, and the generator
+//!   always does.
 //! - Threads diverge at forward branches (and guards) and reconverge at the branch's label;
 //!   `bar.sync 0` needs every thread converged.
 //! - Generic loads and stores check the protocol (pending operations, opaque mbarriers) and
@@ -59,6 +64,8 @@ mod machine;
 mod mbarrier;
 mod tensor;
 mod tensormap;
+#[cfg(test)]
+mod tests;
 mod values;
 
 pub(super) use control::check_control_flow;
@@ -139,6 +146,12 @@ struct Machine<'a> {
     init_epoch: std::collections::BTreeMap<(usize, u64), u64>,
     /// The tensor-map objects in global memory, by the region holding them.
     objects: std::collections::BTreeMap<usize, MapObject>,
+    /// Happens-before between the CTAs: which generic accesses race.
+    order: crate::memory::Order,
+    /// The statement running (the time [`crate::memory::Order`] counts in).
+    step: u64,
+    /// Region names as messages give them.
+    names: Vec<String>,
 }
 
 /// A tensor-map object in global memory (§9.7.9.26): its fields as `tensormap.replace` left
@@ -164,6 +177,11 @@ struct MapObject {
 pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError> {
     let ctas = p.cluster.max(1);
     let threads = p.threads * ctas;
+    let names: Vec<String> = (0..ctas)
+        .flat_map(|c| {
+            p.buffers.iter().map(move |b| if c == 0 { b.name.clone() } else { format!("{} of CTA {c}", b.name) })
+        })
+        .collect();
     let mut m = Machine {
         p,
         nbuf: p.buffers.len(),
@@ -174,6 +192,9 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         cluster_waits: 0,
         init_epoch: std::collections::BTreeMap::new(),
         objects: std::collections::BTreeMap::new(),
+        order: crate::memory::Order::new(ctas, p.threads),
+        step: 0,
+        names: names.clone(),
     };
     // Each tensor-map object starts as a copy of its map, visible to every thread's tensormap
     // proxy; its bytes are opaque.
@@ -197,12 +218,8 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
     }
     // A thread skipping forward waits for this statement index.
     let mut waiting: Vec<Option<usize>> = vec![None; threads as usize];
-    let names: Vec<String> = (0..ctas)
-        .flat_map(|c| {
-            p.buffers.iter().map(move |b| if c == 0 { b.name.clone() } else { format!("{} of CTA {c}", b.name) })
-        })
-        .collect();
     for (i, s) in p.stmts.iter().enumerate() {
+        m.step = i as u64;
         let err = |error| StmtError { index: s.line, text: s.text.clone(), error: named(error, &names) };
         for w in waiting.iter_mut() {
             if *w == Some(i) {
@@ -211,18 +228,24 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         }
         match &s.kind {
             StmtKind::Label(_) => {}
-            StmtKind::Bar | StmtKind::ClusterArrive | StmtKind::ClusterWait => {
+            StmtKind::Bar | StmtKind::ClusterArrive { .. } | StmtKind::ClusterWait => {
                 if waiting.iter().any(Option::is_some) {
                     return Err(err(MemError::Undefined(
-                        "a barrier while threads are diverged (§9.7.13.1, §9.7.13.2: every thread must reach it)"
+                        "a barrier while threads are diverged (§9.7.13.1, §9.7.13.3: every thread must reach it)"
                             .into(),
                     )));
                 }
-                if !matches!(s.kind, StmtKind::ClusterArrive) {
-                    m.protocol.barrier();
-                }
-                if matches!(s.kind, StmtKind::ClusterWait) {
-                    m.cluster_waits += 1;
+                match s.kind {
+                    StmtKind::ClusterArrive { relaxed } => m.order.cluster_arrive(m.step, !relaxed),
+                    StmtKind::ClusterWait => {
+                        m.protocol.barrier();
+                        m.order.cluster_wait();
+                        m.cluster_waits += 1;
+                    }
+                    _ => {
+                        m.protocol.barrier();
+                        m.order.bar(m.step);
+                    }
                 }
             }
             _ => {

@@ -12,8 +12,8 @@
 use super::exec::unsupported;
 use super::{Machine, Val};
 use crate::isa::operand::{Operand, OperandKind, Role};
-use crate::isa::types::Space;
-use crate::isa::{Form, MovShape};
+use crate::isa::types::{Scope, Space};
+use crate::isa::{Form, LdSem, MovShape, StSem};
 use crate::memprog::{BufferSpace, MemError};
 use crate::program::glue::Src;
 use crate::program::Reg;
@@ -105,9 +105,12 @@ impl Machine<'_> {
                 let space = generic(l.space)?;
                 let (ty, n) = data_shape(form, Role::Dst)?;
                 let eb = u64::from(ty.bits() / 8).max(1);
-                let (buffer, at) = self.address(t, &ops[1], space)?;
+                let (buffer, at) = self.access_address(t, &ops[1], l.space, space)?;
                 let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.8: naturally aligned")?;
                 self.protocol.generic_read(t, span)?;
+                let strong = strong(l.sem.map(|s| s == LdSem::Volatile), l.scope);
+                let r = self.order.read(t, self.step, span, strong);
+                self.ordered(r)?;
                 let bytes = self.regions[buffer].read(span.start, span.len)?.to_vec();
                 let dsts: Vec<&Operand> = elements(&ops[0]);
                 let signed = matches!(
@@ -126,7 +129,7 @@ impl Machine<'_> {
                 let space = generic(st.space)?;
                 let (ty, n) = data_shape(form, Role::Src)?;
                 let eb = u64::from(ty.bits() / 8).max(1);
-                let (buffer, at) = self.address(t, &ops[0], space)?;
+                let (buffer, at) = self.access_address(t, &ops[0], st.space, space)?;
                 let span = self.span(buffer, at, eb * n, eb * n, "§9.7.9.11: naturally aligned")?;
                 self.outside_objects(buffer, span.start)?;
                 let mut bytes = Vec::new();
@@ -134,6 +137,9 @@ impl Machine<'_> {
                     bytes.extend(Self::bytes_of(self.value(t, o)?, eb as usize));
                 }
                 self.protocol.generic_write(t, span)?;
+                let strong = strong(st.sem.map(|s| s == StSem::Volatile), st.scope);
+                let r = self.order.write(t, self.step, span, strong);
+                self.ordered(r)?;
                 self.regions[buffer].write(span.start, &bytes)?;
                 Ok(())
             }
@@ -161,6 +167,24 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
+    /// The region and offset of an `ld`/`st` address with state space `ss` (`space`: the
+    /// buffer space it must name): a `.shared::cluster` access may reach another CTA's shared
+    /// memory (an address from `mapa.shared::cluster`, §9.7.9.8, §9.7.9.11, §9.7.9.23), every
+    /// other one only the executing CTA's.
+    fn access_address(
+        &self,
+        t: u32,
+        o: &Operand,
+        ss: Option<Space>,
+        space: Option<BufferSpace>,
+    ) -> Result<(usize, i64), MemError> {
+        if ss == Some(Space::SharedCluster) {
+            self.cluster_address(t, o, space)
+        } else {
+            self.address(t, o, space)
+        }
+    }
+
     /// A per-thread value instruction (`cvt`, `cvt.pack`, `prmt`) through
     /// [`crate::semantics::operands::evaluate`]: its scalar register operands by slot name; a
     /// set-valued result is unknown under the allowance of its first free field.
@@ -216,6 +240,18 @@ impl Machine<'_> {
             self.set(t, reg, v)?;
         }
         Ok(())
+    }
+}
+
+/// Whether an `ld`/`st` is strong with a scope holding every thread of the cluster (§8.7 of
+/// PTX ISA 9.0): `.relaxed`/`.acquire`/`.release` at `.cluster` or wider, or `.volatile`
+/// (counted as strong, so a pair of them is never called a race). `volatile`: the `.sem` is
+/// `.volatile` (`None`: no `.sem`, a weak access; `Some(false)`: another `.sem`).
+fn strong(volatile: Option<bool>, scope: Option<Scope>) -> bool {
+    match volatile {
+        Some(true) => true,
+        Some(false) => matches!(scope, Some(Scope::Cluster | Scope::Gpu | Scope::Sys)),
+        None => false,
     }
 }
 
