@@ -128,6 +128,14 @@ define_config! {
             /// policy from `createpolicy` (fractional or range, every priority; §9.7.9.18) made
             /// once at the start of the program: the policy is opaque and only a hint.
             cache_hints: bool = true, drawn 10;
+            /// A cluster of 2 or 4 CTAs that write each other's shared memory with generic
+            /// stores: some mbarrier phases are remote exchanges, where every thread stores its
+            /// values into a peer CTA's `rwin` with `st.shared::cluster` (address from `mapa`),
+            /// the leader arrives on the peer's mbarrier with
+            /// `mbarrier.arrive.release.cluster.shared::cluster` (§9.7.13.15.13) and the wait
+            /// acquires at `.cluster` scope; half of them then, after `barrier.cluster`, load the
+            /// peer's `rwin` with `ld.shared::cluster`. Never a data race (PTX ISA 9.0 §8.7.1).
+            remote: bool = true, drawn 11;
         }
         /// Most phases of the mbarrier per program (1 or more).
         phases: u32 = 3;
@@ -166,7 +174,7 @@ impl AsyncConfig {
     /// same draws as before for a switch without one), (at least one kind of copy stays on; after [`MAX_SWARM_DRAWS`] draws
     /// without one, every knob as configured), drawn in `drawn` order; the phase
     /// count drawn in `1..=phases`; one thread count; and the CTAs of the cluster (2 or 4 with
-    /// `multicast` or `cluster`, else 1).
+    /// `multicast`, `cluster` or `remote`, else 1).
     pub(super) fn draw(&self, r: &mut impl Rng) -> (AsyncConfig, u32, u32) {
         let mut c = self.clone();
         if self.swarm {
@@ -196,7 +204,7 @@ impl AsyncConfig {
         }
         c.phases = 1 + r.below(u64::from(self.phases.max(1))) as u32;
         let threads = if self.threads.is_empty() { 1 } else { r.pick(&self.threads).clamp(1, 1024) };
-        let ctas = if c.multicast || c.cluster { r.pick(&[2, 4]) } else { 1 };
+        let ctas = if c.multicast || c.cluster || c.remote { r.pick(&[2, 4]) } else { 1 };
         (c, threads, ctas)
     }
 }

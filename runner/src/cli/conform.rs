@@ -332,9 +332,12 @@ fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> 
     let Some(glob) = forms else { return most };
     let target = target.unwrap_or_else(|| "sm_90".parse().expect("sm_90 is a target"));
     let opcodes = |f| oracle::isa::valid_forms(&target, Some(f)).into_iter().map(|(f, _)| f.opcode());
+    use oracle::isa::Family;
+    let remote = [Family::Mbarrier, Family::Ld, Family::St];
     let async_forms = generator::async_cases::ASYNC_FAMILIES
         .into_iter()
         .flat_map(opcodes)
+        .chain(remote.into_iter().flat_map(opcodes).filter(|op| generator::async_cases::is_remote_form(op)))
         .filter(|op| crate::glob::glob_match(glob, op))
         .collect::<std::collections::BTreeSet<_>>()
         .len();

@@ -90,10 +90,15 @@ pub fn case_of(target: &Target, form: &str, index: u64) -> Option<AsyncCase> {
     cases.into_iter().nth(usize::try_from(index).ok()?)
 }
 
-/// Whether a row's form is an asynchronous-copy form (or one of a dedicated set).
+/// Whether a row's form is one of the memory-program sweep's: an asynchronous-copy form (or
+/// one of a dedicated set), a `tensormap.replace` form, or a remote form
+/// ([`generator::async_cases::is_remote_form`]).
 pub fn is_async_row(form: &str) -> bool {
     let base = deviation_set(form).map_or(form, |(_, base)| base);
-    oracle::isa::Family::classify(base).is_some_and(|f| generator::async_cases::ASYNC_FAMILIES.contains(&f))
+    let family = oracle::isa::Family::classify(base);
+    family.is_some_and(|f| {
+        generator::async_cases::ASYNC_FAMILIES.contains(&f) || f == oracle::isa::Family::TensormapReplace
+    }) || generator::async_cases::is_remote_form(base)
 }
 
 /// Seconds per stage of the asynchronous rows.

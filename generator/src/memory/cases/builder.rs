@@ -1,5 +1,5 @@
-//! The builder of one conformance case: a one-thread memory program (or one per CTA of a
-//! cluster) over named buffers, with the protocol steps every case shares — an mbarrier
+//! The builder of one conformance case: a memory program of one thread (or more, where a case
+//! says so) in one CTA or each CTA of a cluster over named buffers, with the protocol steps every case shares — an mbarrier
 //! initialised and fenced for the async proxy, one arrival with the exact expected transaction
 //! bytes, the wait on phase 0, the bulk-group commit and wait, and a multicast's arming of
 //! every CTA's mbarrier before the cluster barrier (§9.7.9.25.4.1) — and the byte patterns
@@ -19,6 +19,8 @@ pub(super) struct Case {
     pub(super) target: Target,
     /// CTAs of the cluster (1: one CTA).
     pub(super) cluster: u32,
+    /// Threads of each CTA (1 unless a case says otherwise).
+    pub(super) threads: u32,
     pub(super) statements: Vec<String>,
     pub(super) regs: BTreeMap<String, InputReg>,
     pub(super) buffers: Vec<BufferSource>,
@@ -31,6 +33,7 @@ impl Case {
         Case {
             target: *target,
             cluster: 1,
+            threads: 1,
             statements: Vec::new(),
             regs: BTreeMap::new(),
             buffers: Vec::new(),
@@ -116,7 +119,7 @@ impl Case {
     pub(super) fn finish(self) -> MemSource {
         MemSource {
             target: self.target,
-            threads: 1,
+            threads: self.threads,
             cluster: self.cluster,
             statements: self.statements,
             regs: self.regs,

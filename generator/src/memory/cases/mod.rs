@@ -26,6 +26,11 @@
 //!   every CTA arming its own mbarrier for the bytes it gets (none outside `ctaMask`) before a
 //!   cluster barrier, then one CTA issuing; every CTA's window read back.
 //!
+//! - the forms that reach another CTA's shared memory through `mapa.shared::cluster`
+//!   addresses: remote `mbarrier.arrive{.expect_tx}`/`arrive_drop` and `ld`/`st` on
+//!   `.shared::cluster`, in clusters of 2 and 4 CTAs, each ordered by mbarrier release/acquire
+//!   at `.cluster` scope or by `barrier.cluster` (`remote.rs`).
+//!
 //! Forms sharing a base form's behaviour (cache hints, L2 prefetch sizes, the `.shared::cta`
 //! spelling of `cp.async`, the implicit `.tile` mode) get every [`VARIANT_STRIDE`]-th case of
 //! it. Forms the memory programs do not model are listed in [`AsyncSweep::not_run`] with the
@@ -48,7 +53,7 @@
 //! `cp.async.bulk` and bulk-prefetch cases; `reduce.rs` the `cp.reduce.async.bulk` edge pairs;
 //! `tensor.rs` the tensor loads, stores, reductions and prefetches; `maps.rs` the tensor-map
 //! catalogues and their coordinate sets; `deviations.rs` the [`DEVIATION_SETS`]; `replace.rs`
-//! the `tensormap.replace` cases.
+//! the `tensormap.replace` cases; `remote.rs` the remote arrive and `ld`/`st` cases.
 
 use oracle::isa::{valid_forms, Family, Form, Target};
 use oracle::memprog::MemSource;
@@ -58,6 +63,7 @@ mod copies;
 pub(crate) mod deviations;
 mod maps;
 pub(crate) mod reduce;
+mod remote;
 pub(crate) mod replace;
 pub(crate) mod tensor;
 #[cfg(test)]
@@ -71,6 +77,7 @@ pub use deviations::{
     IM2COL_CORNER_TRAPS, IM2COL_START_TRAPS, INNER_COORDINATE_TRAPS, INT64_BITWISE_TRAPS, INTERLEAVE_BOX_SKIP,
 };
 pub use reduce::edge_values;
+pub use remote::is_remote_form;
 pub use replace::replace_target;
 
 use builder::Case;
@@ -182,6 +189,13 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
                 }
             }
         }
+    }
+    // The forms that reach another CTA's shared memory (remote arrives, ld/st.shared::cluster).
+    for (opcode, cases) in remote::remote_cases(target, keep) {
+        if !seen.contains(&opcode) {
+            seen.push(opcode.clone());
+        }
+        sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase { form: opcode.clone(), label, source }));
     }
     // Cases of one opcode (several operand shapes) stay together, forms in first-seen order.
     let order = |c: &AsyncCase| seen.iter().position(|f| *f == c.form).unwrap_or(usize::MAX);

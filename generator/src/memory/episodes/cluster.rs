@@ -1,11 +1,15 @@
 //! The phases of a cluster of 2 or 4 CTAs: `.multicast::cluster` loads issued by one CTA into
 //! the windows of the CTAs its `ctaMask` names (`multicast`), and exchanges where every CTA
 //! writes the window of a peer through `mapa.shared::cluster` with `st.async` and/or
-//! `cp.async.bulk.shared::cluster.shared::cta` (`cluster`; §9.7.9.12, §9.7.9.25.4.1).
+//! `cp.async.bulk.shared::cluster.shared::cta` (`cluster`; §9.7.9.12, §9.7.9.25.4.1), and
+//! remote exchanges through generic `st`/`ld.shared::cluster` and a remote `mbarrier.arrive`
+//! (`remote`; §9.7.9.8, §9.7.9.11, §9.7.13.15.13).
 //!
 //! Invariant: every CTA arms its own mbarrier for exactly the bytes it will receive (none
 //! outside the mask) before `barrier.cluster.arrive`/`wait`, and no copy or store is issued
-//! before that barrier.
+//! before that barrier; a remote exchange's generic accesses of another CTA's `rwin` are
+//! ordered with that CTA's by `barrier.cluster` or by the mbarrier's release/acquire at
+//! `.cluster` scope, never a data race (PTX ISA 9.0 §8.7.1).
 
 use super::{Gen, EDGE_PERMILLE};
 use crate::program::rng::Rng;
@@ -98,5 +102,70 @@ impl<'r, R: Rng> Gen<'r, R> {
                 g.emit(format!("@{iss} {c}"));
             }
         });
+    }
+
+    /// A remote exchange phase (`remote`): `barrier.cluster` (every CTA is done with the `rwin`
+    /// of earlier phases), every thread stores 4, 8 or 16 bytes into its part of the `rwin` of
+    /// its peer `(rank + a drawn shift) mod CTAs` with `st.shared::cluster` (address from
+    /// `mapa`), `bar.sync 0`, and the leader arrives on the peer's mbarrier with
+    /// `mbarrier.arrive.release.cluster.shared::cluster`: the phase's one arrival, releasing
+    /// every store of its CTA (§9.7.13.15.13); the wait acquires at `.cluster` scope and `rwin`
+    /// is consumed. Half the time then `barrier.cluster` and every thread loads a pair of words
+    /// of the peer's `rwin` with `ld.shared::cluster` into its slot of `out`.
+    pub(super) fn remote_phase(&mut self, parity: u32) {
+        let shift = 1 + self.r.below(u64::from(self.ctas) - 1);
+        let width = self.r.pick(&[4u64, 8, 16]);
+        self.emit("barrier.cluster.arrive;");
+        self.emit("barrier.cluster.wait;");
+        let (pr, rw, rb) = (self.name("pr"), self.name("rw"), self.name("rb"));
+        self.emit(format!("add.u32 {pr}, rk, {shift};"));
+        self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
+        self.emit(format!("mapa.shared::cluster.u32 {rw}, rwin, {pr};"));
+        self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        let (o, a) = (self.name("o"), self.name("a"));
+        self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
+        self.emit(format!("add.u32 {a}, {rw}, {o};"));
+        let lanes = (width / 4) as usize;
+        let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
+        for (k, v) in vals.iter().enumerate() {
+            let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+            match k {
+                0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
+                1 => self.emit(format!("add.u32 {v}, rk, {c};")),
+                _ => self.emit(format!("mov.b32 {v}, {c};")),
+            }
+        }
+        let (shape, operand) = match lanes {
+            1 => ("b32".to_string(), vals[0].clone()),
+            n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
+        };
+        self.emit(format!("st.shared::cluster.{shape} [{a}], {operand};"));
+        if self.threads > 1 {
+            self.emit("bar.sync 0;");
+        }
+        self.leader(|g| g.emit(format!("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{rb}];")));
+        if self.threads == 1 || self.r.below(2) == 0 {
+            self.wait_with(parity, ".acquire.cluster");
+        } else {
+            self.leader(|g| g.wait_with(parity, ".acquire.cluster"));
+            self.emit("bar.sync 0;");
+        }
+        let pairs = (width * u64::from(self.threads) / 8).max(1);
+        let mask = self.piece_mask(pairs);
+        let extra = 8 * self.r.below(pairs - mask);
+        self.consume("rwin", 8, mask, extra);
+        self.emit("bar.sync 0;");
+        if self.r.below(2) == 0 {
+            self.emit("barrier.cluster.arrive;");
+            self.emit("barrier.cluster.wait;");
+            let (m, mo, ra) = (self.name("m"), self.name("mo"), self.name("ra"));
+            self.emit(format!("and.b32 {m}, tid, {mask};"));
+            self.emit(format!("mul.lo.u32 {mo}, {m}, 8;"));
+            self.emit(format!("add.u32 {ra}, {rw}, {mo};"));
+            let (x, y) = (self.name("x"), self.name("y"));
+            self.emit(format!("ld.shared::cluster.v2.b32 {{{x}, {y}}}, [{ra}+{extra}];"));
+            let (slot, base) = self.out_slot();
+            self.emit(format!("st.global.v2.b32 [{slot}+{base}], {{{x}, {y}}};"));
+        }
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! Invariant: no thread reads the window before its phase completes, and every thread has read
 //! it (`bar.sync 0`) before a later phase loads it again. In a cluster a phase may instead be a
-//! multicast or an exchange (`cluster.rs`).
+//! multicast, an exchange or a remote exchange (`cluster.rs`).
 
 use oracle::memory::tensor_map::MapMode;
 
@@ -20,7 +20,12 @@ impl<'r, R: Rng> Gen<'r, R> {
         let parity = self.phases & 1;
         self.phases += 1;
         let copies = self.cfg.bulk || self.cfg.tensor;
-        if self.cfg.cluster && self.ctas > 1 && (!copies || self.r.below(3) == 0) {
+        let exchange = self.cfg.cluster && self.ctas > 1;
+        if self.cfg.remote && self.ctas > 1 && (!(copies || exchange) || self.r.below(3) == 0) {
+            self.remote_phase(parity);
+            return;
+        }
+        if exchange && (!copies || self.r.below(3) == 0) {
             self.exchange_phase(parity);
             return;
         }
@@ -132,12 +137,18 @@ impl<'r, R: Rng> Gen<'r, R> {
 
     /// The `try_wait.parity` loop on `bar` for `parity`.
     pub(super) fn wait(&mut self, parity: u32) {
+        self.wait_with(parity, "");
+    }
+
+    /// The `try_wait.parity{sem}` loop on `bar` for `parity` (`sem`: `.acquire.cluster` where
+    /// another CTA's release must be acquired, or empty: `.acquire.cta`, the default).
+    pub(super) fn wait_with(&mut self, parity: u32, sem: &str) {
         let ph = self.name("ph");
         let p = self.name("p");
         let l = self.name("W");
         self.emit(format!("mov.u32 {ph}, {parity};"));
         self.emit(format!("{l}:"));
-        self.emit(format!("mbarrier.try_wait.parity.shared::cta.b64 {p}, [bar], {ph};"));
+        self.emit(format!("mbarrier.try_wait.parity{sem}.shared::cta.b64 {p}, [bar], {ph};"));
         self.emit(format!("@!{p} bra {l};"));
     }
 }

@@ -23,7 +23,13 @@
 //!   barrier, then every CTA writes the window of its peer (rank + a drawn shift, mod the
 //!   CTAs) through `mapa.shared::cluster` — each thread an `st.async` of 4, 8 or 16 bytes,
 //!   and/or the leader a `cp.async.bulk.shared::cluster.shared::cta` copy of the never-written
-//!   `xsrc` — completing on the peer's mbarrier;
+//!   `xsrc` — completing on the peer's mbarrier. With `remote`, some phases are remote
+//!   exchanges instead: after `barrier.cluster`, every thread stores 4, 8 or 16 bytes into its
+//!   part of a peer's `rwin` with `st.shared::cluster` (a generic store), `bar.sync 0`, the
+//!   leader arrives on the peer's mbarrier (`mbarrier.arrive.release.cluster.shared::cluster`,
+//!   the phase's one arrival), the wait acquires at `.cluster` scope and `rwin` is consumed;
+//!   half of them then load the peer's `rwin` with `ld.shared::cluster` after another cluster
+//!   barrier;
 //! - **`cp.async` pipelines** (`cp_async`): every thread copies its own chunk in 1–3
 //!   async-groups (cp-size 4/8/16, `.ca`/`.cg`, prefetch sizes, `src-size` including 0,
 //!   `ignore-src`), `cp.async.wait_group N` with groups still in flight, consumes the completed
@@ -122,7 +128,11 @@ const WINDOW_ALIGN: u64 = 1024;
 const EDGE_PERMILLE: u32 = 400;
 
 /// The statements of fixed form the generator writes (one of each shape).
-const FIXED_FORMS: [&str; 13] = [
+const FIXED_FORMS: [&str; 17] = [
+    "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
+    "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [bar], ph;",
+    "st.shared::cluster.v4.b32 [a], {x, y, z, w};",
+    "ld.shared::cluster.v2.b32 {x, y}, [a];",
     "mbarrier.init.shared::cta.b64 [bar], 1;",
     "fence.mbarrier_init.release.cluster;",
     "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;",
@@ -320,7 +330,8 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.emit("cvt.u64.u32 rk64, rk;");
         }
         let exchange = self.cfg.cluster && self.ctas > 1;
-        let loads = self.cfg.bulk || self.cfg.tensor || exchange;
+        let remote = self.cfg.remote && self.ctas > 1;
+        let loads = self.cfg.bulk || self.cfg.tensor || exchange || remote;
         if self.cfg.tensor {
             self.tensor_map();
         }
@@ -343,6 +354,12 @@ impl<'r, R: Rng> Gen<'r, R> {
                 // What the bulk copies of an exchange send: never written, so never racing.
                 let bytes = self.words(self.win_len);
                 self.buffer("xsrc", BufferSpace::Shared, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
+            }
+            if remote {
+                // What remote exchanges store into (generic stores only, never a copy's target).
+                let fill = self.fill_byte();
+                let len = 16 * u64::from(self.threads);
+                self.buffer("rwin", BufferSpace::Shared, 16, Init::Fill { len, byte: Some(fill) });
             }
             self.buffer("bar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
             self.leader(|g| {

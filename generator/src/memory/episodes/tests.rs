@@ -58,7 +58,9 @@ fn later_targets_are_protocol_correct_too() {
 #[test]
 fn every_family_and_edge_is_generated() {
     let cfg = AsyncConfig { im2col: true, ..AsyncConfig::default() };
-    let programs: Vec<MemSource> = (0..400u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
+    // 800: one program in eight is a single CTA (`multicast`, `cluster` and `remote` all off),
+    // where `tensormap.replace` runs.
+    let programs: Vec<MemSource> = (0..800u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
     let text: String = programs.iter().flat_map(|p| p.statements.iter()).map(|s| format!("{s}\n")).collect();
     for needle in [
         "cp.async.bulk.tensor.1d.",
@@ -100,6 +102,12 @@ fn every_family_and_edge_is_generated() {
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [a",
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [a",
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rw",
+        "mapa.shared::cluster.u32 rw",
+        "st.shared::cluster.v4.b32 [a",
+        "st.shared::cluster.b32 [a",
+        "ld.shared::cluster.v2.b32 {",
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [rb",
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p",
         "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [smap, {",
         "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [smap, {",
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [smap, {",
@@ -203,6 +211,7 @@ fn knobs_off_stay_off() {
         convert: false,
         multicast: false,
         cluster: false,
+        remote: false,
         ..AsyncConfig::default()
     };
     for s in 0..200 {
@@ -213,7 +222,7 @@ fn knobs_off_stay_off() {
         assert!(p.tensor_maps.is_empty());
     }
     // Clusters without multicast exchange through `mapa` only.
-    let cfg = AsyncConfig { multicast: false, swarm: false, ..AsyncConfig::default() };
+    let cfg = AsyncConfig { multicast: false, remote: false, swarm: false, ..AsyncConfig::default() };
     let mut exchanges = 0;
     for s in 0..50 {
         let text = generate_seeded(s, &cfg, &target()).statements.join("\n");
@@ -225,5 +234,42 @@ fn knobs_off_stay_off() {
     for s in 0..200 {
         let p = generate_seeded(s, &cfg, &target());
         assert!(!p.statements.join("\n").contains("tensormap") && p.target.name() == "sm_90");
+    }
+}
+
+/// `remote` alone among the cluster knobs: clusters whose CTAs store into each other's `rwin`
+/// with `st.shared::cluster`, arrive on each other's mbarrier and load with
+/// `ld.shared::cluster`; every program runs on the oracle (no race, no hang) and prints. The
+/// ordering is what keeps them race-free: without the `.cluster` scope on the waits the oracle
+/// calls the same programs undefined (a data race, PTX ISA 9.0 §8.7.1).
+#[test]
+fn remote_exchanges_are_race_free_and_need_their_ordering() {
+    let cfg = AsyncConfig { multicast: false, cluster: false, swarm: false, ..AsyncConfig::default() };
+    let (mut stores, mut loads, mut arrives, mut races) = (0, 0, 0, 0);
+    for s in 0..150u64 {
+        check(s, &cfg).unwrap_or_else(|e| panic!("{e}"));
+        let src = generate_seeded(s, &cfg, &target());
+        assert!(src.cluster > 1);
+        let text = src.statements.join("\n");
+        stores += usize::from(text.contains("st.shared::cluster."));
+        loads += usize::from(text.contains("ld.shared::cluster."));
+        arrives += usize::from(text.contains("mbarrier.arrive.release.cluster.shared::cluster.b64 _"));
+        if text.contains("try_wait.parity.acquire.cluster") {
+            let mut weak = src.clone();
+            for st in &mut weak.statements {
+                *st = st.replace("try_wait.parity.acquire.cluster", "try_wait.parity");
+            }
+            let e = oracle::memprog::interp::run(&weak.build().unwrap(), &Allowances::all()).unwrap_err();
+            assert!(e.to_string().contains("§8.7.1"), "seed {s}: {e}");
+            races += 1;
+        }
+    }
+    eprintln!("{stores} with remote stores, {loads} with remote loads, {arrives} with remote arrives, {races} races");
+    assert!(stores >= 50 && loads >= 25 && arrives >= 50 && races >= 50, "{stores} {loads} {arrives} {races}");
+    // Off, no program has them.
+    let cfg = AsyncConfig { remote: false, ..AsyncConfig::default() };
+    for s in 0..200 {
+        let text = generate_seeded(s, &cfg, &target()).statements.join("\n");
+        assert!(!text.contains("st.shared::cluster.") && !text.contains("rwin"), "{text}");
     }
 }
