@@ -1156,3 +1156,103 @@ fn lines_over_the_limits_are_errors_for_themselves_only() {
     );
     assert_eq!(v[8]["dst"], json!("01020304"), "{}", v[8]);
 }
+
+/// The statements of a remote exchange in a cluster of 2 with 2 threads per CTA: every thread
+/// stores `0x10 + rank` into its word of the peer's `win` with `st.shared::cluster` (address
+/// from `mapa`), then `arrive` on the peer's mbarrier (`rb`); every thread waits with `wait`
+/// and thread 0 copies the first 8 bytes of its own `win` to its CTA's 8 bytes of `out`.
+fn remote_exchange(arrive: &str, wait: &str) -> Value {
+    let program: Vec<String> = [
+        "mov.u32 rk, %cluster_ctarank;",
+        "mov.u32 tid, %tid.x;",
+        "setp.eq.u32 lead, tid, 0;",
+        "@lead mbarrier.init.shared::cta.b64 [bar], 2;",
+        "fence.mbarrier_init.release.cluster;",
+        "barrier.cluster.arrive;",
+        "barrier.cluster.wait;",
+        "xor.b32 pr, rk, 1;",
+        "mapa.shared::cluster.u32 rw, win, pr;",
+        "mapa.shared::cluster.u32 rb, bar, pr;",
+        "shl.b32 o, tid, 2;",
+        "add.u32 a, rw, o;",
+        "add.u32 v, rk, 0x10;",
+        "st.shared::cluster.u32 [a], v;",
+        arrive,
+        &format!("w: mbarrier.try_wait.parity{wait}.shared::cta.b64 p, [bar], 0;"),
+        "@!p bra w;",
+        "ld.shared.v2.u32 {x, y}, [win];",
+        "mul.wide.u32 oo, rk, 8;",
+        "mov.u64 d, out;",
+        "add.u64 d, d, oo;",
+        "@lead st.global.v2.u32 [d], {x, y};",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    json!({
+        "program": program,
+        "threads": 2,
+        "cluster": 2,
+        "buffers": {
+            "win": {"space": "shared", "len": 8, "align": 16, "fill": "a5"},
+            "bar": {"space": "shared", "len": 8, "align": 8},
+            "out": {"space": "global", "len": 16}
+        },
+        "read": ["out", "win"]
+    })
+}
+
+/// A remote `mbarrier.arrive` with release at `.cluster` scope and a wait that acquires at
+/// `.cluster` scope order the peer's `st.shared::cluster` before the load (PTX ISA 9.0 §8.7):
+/// CTA 0 reads CTA 1's 0x11s, CTA 1 CTA 0's 0x10s. Without that ordering the same exchange
+/// is a data race, an error naming §8.7.1.
+#[test]
+fn remote_stores_and_a_remote_arrive_order_the_cluster() {
+    let arrive = "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [rb];";
+    let good = one(remote_exchange(arrive, ".acquire.cluster"));
+    assert_eq!(
+        good,
+        json!({"out": "11000000110000001000000010000000", "win": "11000000110000001000000010000000"})
+    );
+    for (arrive, wait) in [
+        (arrive, ""),
+        ("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [rb];", ".acquire.cluster"),
+        ("mbarrier.arrive.shared::cluster.b64 _, [rb];", ".acquire.cluster"),
+    ] {
+        let e = error_of(&one(remote_exchange(arrive, wait)));
+        assert!(e.contains("undefined") && e.contains("§8.7.1") && e.contains("`win`"), "{arrive} {wait}: {e}");
+    }
+    // A remote load after the cluster barrier reads the peer's bytes; a .shared::cta access to
+    // the peer's memory stays undefined.
+    let mut line = remote_exchange(arrive, ".acquire.cluster");
+    let program: Vec<Value> = [
+        "mov.u32 rk, %cluster_ctarank;",
+        "mov.u32 tid, %tid.x;",
+        "shl.b32 o, tid, 2;",
+        "mov.u32 own, win;",
+        "add.u32 own, own, o;",
+        "add.u32 v, rk, 0x20;",
+        "st.shared.u32 [own], v;",
+        "barrier.cluster.arrive;",
+        "barrier.cluster.wait;",
+        "xor.b32 pr, rk, 1;",
+        "mapa.shared::cluster.u32 rw, win, pr;",
+        "add.u32 a, rw, o;",
+        "ld.shared::cluster.u32 x, [a];",
+        "shl.b32 k, rk, 1;",
+        "add.u32 k, k, tid;",
+        "mul.wide.u32 kk, k, 4;",
+        "mov.u64 d, out;",
+        "add.u64 d, d, kk;",
+        "st.global.u32 [d], x;",
+    ]
+    .iter()
+    .map(|s| json!(s))
+    .collect();
+    line["program"] = Value::Array(program);
+    let got = one(line.clone());
+    assert_eq!(got["out"], json!("21000000210000002000000020000000"), "{got}");
+    line["program"][12] = json!("ld.shared::cta.u32 x, [a];");
+    let e = error_of(&one(line));
+    assert!(e.contains("undefined") && e.contains("CTA 1"), "{e}");
+}

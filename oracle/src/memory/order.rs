@@ -97,7 +97,7 @@ type Releases = BTreeMap<(usize, bool), Clock>;
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum OrderError {
     /// Two conflicting accesses of different CTAs that nothing orders (§8.7.1).
-    #[error("{what} of {span} by thread {thread} (CTA {cta}) races with the {other_what} by thread {other} (CTA {other_cta}) at statement {other_step}: no barrier.cluster (arrive with release, then wait) or mbarrier release/acquire at .cluster scope orders them (PTX ISA 9.0 §8.7.1: a data race)")]
+    #[error("{what} of {span} by thread {thread} (CTA {cta}) races with the {other_what} by thread {other} (CTA {other_cta}) at statement {other_step} (PTX ISA 9.0 §8.7.1: a data race); order them by barrier.cluster or mbarrier release/acquire at .cluster scope")]
     Race {
         /// This access: `"a write"` or `"a read"`.
         what: &'static str,
@@ -118,7 +118,7 @@ pub enum OrderError {
     },
     /// Two conflicting strong accesses of different CTAs that nothing orders: not a race
     /// (§8.7), but which value is read depends on timing.
-    #[error("{span} is accessed by thread {thread} (CTA {cta}) and written or read by thread {other} (CTA {other_cta}) at statement {other_step}, both strong, with nothing ordering them: the value depends on timing, which the lockstep model does not decide (order them with barrier.cluster or an mbarrier release/acquire)")]
+    #[error("{span}: strong accesses by thread {thread} (CTA {cta}) and thread {other} (CTA {other_cta}, statement {other_step}) that nothing orders (PTX ISA 9.0 §8.7: no race, but the value depends on timing, which the lockstep model does not decide)")]
     Timing {
         /// The bytes.
         span: Span,

@@ -1,0 +1,57 @@
+//! The forms that reach another CTA's shared memory (remote `mbarrier.arrive`, `ld`/`st` on
+//! `.shared::cluster`, addresses from `mapa`): what the GPU would be sent assembles with
+//! ptxas for sm_90 — every conform case of those forms, and generated programs with the
+//! `remote` knob on, which the oracle never calls undefined. Without ptxas these tests skip
+//! visibly (common::ptxas_or_skip); running them on a GPU is `ptxdiff conform --forms` and
+//! `fuzz --async` (docs/EVAL.md).
+
+mod common;
+
+use generator::async_cases::{async_cases, is_remote_form};
+use oracle::memprog::MemProgram;
+use oracle::semantics::Allowances;
+
+/// Assembles `programs` as modules of at most 128 entries (conform's batch) for `arch`.
+fn assemble_all(ptxas: &runner::ptxas::Ptxas, programs: &[MemProgram], arch: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, chunk) in programs.chunks(128).enumerate() {
+        let refs: Vec<&MemProgram> = chunk.iter().collect();
+        let m = oracle::memprog::ptx::module(&refs).unwrap();
+        let asm = ptxas.assemble(&m.ptx, arch, 3, Some(&dir.path().join(format!("{k}.cubin")))).unwrap();
+        assert!(asm.ok, "batch {k}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
+    }
+}
+
+#[test]
+fn every_remote_conform_case_assembles_for_sm_90() {
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let sweep = async_cases(&target, &|op| is_remote_form(op));
+    assert!(sweep.cases.len() > 300, "{} cases", sweep.cases.len());
+    let programs: Vec<MemProgram> = sweep.cases.iter().map(|c| c.source.build().unwrap()).collect();
+    assemble_all(&ptxas, &programs, "sm_90");
+}
+
+#[test]
+fn generated_programs_with_remote_exchanges_are_defined_and_assemble() {
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let cfg = generator::async_programs::AsyncConfig {
+        multicast: false,
+        cluster: false,
+        replace: false,
+        ..Default::default()
+    };
+    let programs: Vec<MemProgram> = (0..200u64)
+        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(11, 0, s), &cfg, &target))
+        .filter(|src| src.statements.iter().any(|s| s.contains("shared::cluster.")))
+        .map(|src| src.build().unwrap())
+        .collect();
+    assert!(programs.len() >= 40, "{} programs with remote forms", programs.len());
+    for p in &programs {
+        if let Err(e) = oracle::memprog::interp::run(p, &Allowances::all()) {
+            panic!("undefined or unsupported: {e}\n{p}");
+        }
+    }
+    assemble_all(&ptxas, &programs, "sm_90");
+}
