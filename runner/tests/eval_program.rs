@@ -1210,10 +1210,7 @@ fn remote_exchange(arrive: &str, wait: &str) -> Value {
 fn remote_stores_and_a_remote_arrive_order_the_cluster() {
     let arrive = "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [rb];";
     let good = one(remote_exchange(arrive, ".acquire.cluster"));
-    assert_eq!(
-        good,
-        json!({"out": "11000000110000001000000010000000", "win": "11000000110000001000000010000000"})
-    );
+    assert_eq!(good, json!({"out": "11000000110000001000000010000000", "win": "11000000110000001000000010000000"}));
     for (arrive, wait) in [
         (arrive, ""),
         ("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [rb];", ".acquire.cluster"),

@@ -484,11 +484,21 @@ fn parse_glue(
 /// The audit of the other forms: every other slot's meaning follows from the opcode and the
 /// slot's position (`OperandKind`), an immediate and a register there mean the same — except
 /// `mov d, a`, whose form reads a name as a symbol: a register there must have `d`'s width
-/// ([`check_register_move`]).
+/// ([`check_register_move`]); and the source of `cvta`, `mapa` and `getctarank`, a variable or
+/// a register by what the name is (§9.7.9.20, §9.7.9.23, §9.7.9.24).
 fn settle_by_register_type(inst: &mut Instruction, regs: &Regs, inputs: &[String]) -> Result<(), MemError> {
     use crate::isa::{CpAsyncSrc, Form};
     if let Form::Mov(m) = &inst.form {
         return check_register_move(m, &inst.operands, regs);
+    }
+    // `cvta`, `mapa`, `getctarank`: the source is a variable or a register by what the name
+    // is (the parser reads every name as a variable).
+    let source_is_reg = matches!(inst.operands.get(1), Some(Operand::Name(n)) if regs.find(n).is_some());
+    match &mut inst.form {
+        Form::Cvta(c) if source_is_reg => c.var = false,
+        Form::Mapa(m) if source_is_reg => m.var = false,
+        Form::Getctarank(g) if source_is_reg => g.var = false,
+        _ => {}
     }
     let Form::CpAsync(c) = inst.form else { return Ok(()) };
     if !matches!(c.src, CpAsyncSrc::IgnoreSrc | CpAsyncSrc::SrcSizeReg) {

@@ -15,13 +15,15 @@
 //!   `barrier.cluster.arrive` (release) / `wait` (acquire) orders the CTAs (§9.7.13.3). Forms:
 //!   every type, scalar, `.v2` and `.v4`, without `.sem` (not `.b128`, which memory programs
 //!   have no register for, nor `.v8`), and the strong ones at `.cluster` scope for `.b32` and `.v4.b32`; no cache
-//!   operator, eviction priority, cache hint or prefetch size (they change no byte).
+//!   operator, eviction priority, cache hint or prefetch size (they change no byte);
+//! - generic remote `ld`/`st` (rows of the generic `mapa` forms, §9.7.9.23): the same cases
+//!   through a generic address, `cvta.shared` of `win` (§9.7.9.20) then `mapa` to the peer.
 //!
 //! Invariant: every case is race-free by construction (the oracle's
 //! [`oracle::memory::Order`] agrees: the tests run each), reads back every buffer it writes,
 //! and is a pure function of the target.
 
-use oracle::isa::types::{OrderSem, Scope, Space};
+use oracle::isa::types::{MemType, OrderSem, Scope, Space};
 use oracle::isa::{valid_forms, Family, Form, LdSem, MbarrierOp, StSem, Target};
 use oracle::memprog::{Init, MemSource};
 use oracle::program::RegClass;
@@ -38,15 +40,33 @@ const ARRIVE_SHAPES: [(u32, u32, u32); 5] = [(2, 1, 1), (2, 32, 1), (4, 4, 1), (
 /// Whether an opcode is one of the forms this file makes cases of (its row is an asynchronous
 /// row of `conform`).
 pub fn is_remote_form(opcode: &str) -> bool {
-    matches!(Family::classify(opcode), Some(Family::Mbarrier | Family::Ld | Family::St))
-        && opcode.split('.').any(|q| q == "shared::cluster")
+    let cluster = opcode.split('.').any(|q| q == "shared::cluster");
+    match Family::classify(opcode) {
+        Some(Family::Mbarrier | Family::Ld | Family::St) => cluster,
+        // Generic `mapa` of 64-bit (generic) addresses: its row holds the generic remote
+        // `ld`/`st` cases.
+        Some(Family::Mapa) => !cluster && opcode.ends_with(".u64"),
+        _ => false,
+    }
 }
+
+/// The generic remote accesses of the generic `mapa` row: (store, element type, lanes).
+const GENERIC_ACCESSES: [(bool, MemType, u32); 8] = [
+    (true, MemType::U8, 1),
+    (true, MemType::B16, 1),
+    (true, MemType::B32, 1),
+    (true, MemType::B32, 4),
+    (true, MemType::F64, 2),
+    (false, MemType::S8, 1),
+    (false, MemType::B64, 1),
+    (false, MemType::B32, 2),
+];
 
 /// The remote forms valid on `target` that `keep` accepts, each with its cases (forms of one
 /// opcode with different operands share the opcode's list).
 pub(super) fn remote_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> Vec<(String, Vec<(String, MemSource)>)> {
     let mut out: Vec<(String, Vec<(String, MemSource)>)> = Vec::new();
-    for family in [Family::Mbarrier, Family::St, Family::Ld] {
+    for family in [Family::Mbarrier, Family::St, Family::Ld, Family::Mapa] {
         for (form, _) in valid_forms(target, Some(family)) {
             let opcode = form.opcode();
             if !keep(&opcode) {
@@ -58,13 +78,24 @@ pub(super) fn remote_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> Vec<
                     if ldst_form(st.space, st.sem.map(|s| s != StSem::Weak), st.scope, st.ty, st.vec)
                         && plain_st(st) =>
                 {
-                    ldst_cases(&opcode, true, st.ty, st.vec.map_or(1, |v| u32::from(v.len())), target)
+                    ldst_cases(&opcode, Access::Window, true, st.ty, st.vec.map_or(1, |v| u32::from(v.len())), target)
                 }
                 Form::Ld(l)
                     if ldst_form(l.space, l.sem.map(|s| s != LdSem::Weak), l.scope, l.ty, l.vec) && plain_ld(l) =>
                 {
-                    ldst_cases(&opcode, false, l.ty, l.vec.map_or(1, |v| u32::from(v.len())), target)
+                    ldst_cases(&opcode, Access::Window, false, l.ty, l.vec.map_or(1, |v| u32::from(v.len())), target)
                 }
+                Form::Mapa(_) if is_remote_form(&opcode) => GENERIC_ACCESSES
+                    .iter()
+                    .flat_map(|&(store, ty, lanes)| {
+                        let op = if store { "st" } else { "ld" };
+                        let shape = if lanes > 1 { format!("v{lanes}.{ty}") } else { ty.to_string() };
+                        let access = Access::Generic { mapa: &opcode };
+                        ldst_cases(&format!("{op}.{shape}"), access, store, ty, lanes, target)
+                            .into_iter()
+                            .map(move |(label, src)| (format!("generic {op}.{shape}, {label}"), src))
+                    })
+                    .collect(),
                 _ => continue,
             };
             match out.iter_mut().find(|(o, _)| *o == opcode) {
@@ -90,10 +121,10 @@ fn ldst_form(
     space: Option<Space>,
     strong: Option<bool>,
     scope: Option<Scope>,
-    ty: oracle::isa::types::MemType,
+    ty: MemType,
     vec: Option<oracle::isa::types::VecWidth>,
 ) -> bool {
-    use oracle::isa::types::{MemType, VecWidth};
+    use oracle::isa::types::VecWidth;
     if space != Some(Space::SharedCluster) || RegClass::of(ty.reg()).is_none() || vec == Some(VecWidth::V8) {
         return false;
     }
@@ -194,10 +225,25 @@ fn arrive_cases(mb: &oracle::isa::Mbarrier, opcode: &str, target: &Target) -> Ve
     out
 }
 
+/// How a remote `ld`/`st` case addresses the peer's `win`.
+#[derive(Clone, Copy)]
+enum Access<'a> {
+    /// A `.shared::cluster` window address from `mapa.shared::cluster` (`rw`).
+    Window,
+    /// A generic address: `cvta.shared` of `win`, then this generic `mapa` form.
+    Generic {
+        /// The `mapa` opcode.
+        mapa: &'a str,
+    },
+}
+
+/// The cases of the remote access `opcode` (an `ld`/`st` of `lanes` elements of `ty`) through
+/// `access`.
 fn ldst_cases(
     opcode: &str,
+    access: Access<'_>,
     store: bool,
-    ty: oracle::isa::types::MemType,
+    ty: MemType,
     lanes: u32,
     target: &Target,
 ) -> Vec<(String, MemSource)> {
@@ -223,20 +269,29 @@ fn ldst_cases(
         let (v, vals) = elements("v", lanes);
         slot(&mut case, "sa", "src", size);
         case.stmt(format!("ld.global{v}.{ty} {vals}, [sa];")).stmt(format!("mul.lo.u32 o, tid, {size};"));
+        let address = |case: &mut Case| match access {
+            Access::Window => {
+                case.stmt("add.u32 a, rw, o;");
+            }
+            Access::Generic { mapa } => {
+                case.stmt("cvta.shared.u64 gw, win;")
+                    .stmt(format!("{mapa} gp, gw, pr;"))
+                    .stmt("cvt.u64.u32 o64, o;")
+                    .stmt("add.u64 a, gp, o64;");
+            }
+        };
         if store {
-            case.stmt("add.u32 a, rw, o;")
-                .stmt(format!("{opcode} [a], {vals};"))
-                .stmt("barrier.cluster.arrive;")
-                .stmt("barrier.cluster.wait;");
+            address(&mut case);
+            case.stmt(format!("{opcode} [a], {vals};")).stmt("barrier.cluster.arrive;").stmt("barrier.cluster.wait;");
         } else {
             let (_, got) = elements("w", lanes);
             case.stmt("mov.u32 own, win;")
                 .stmt("add.u32 own, own, o;")
                 .stmt(format!("st.shared{v}.{ty} [own], {vals};"))
                 .stmt("barrier.cluster.arrive;")
-                .stmt("barrier.cluster.wait;")
-                .stmt("add.u32 a, rw, o;")
-                .stmt(format!("{opcode} {got}, [a];"));
+                .stmt("barrier.cluster.wait;");
+            address(&mut case);
+            case.stmt(format!("{opcode} {got}, [a];"));
             slot(&mut case, "od", "out", size);
             case.stmt(format!("st.global{v}.{ty} [od], {got};"));
         }

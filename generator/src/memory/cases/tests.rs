@@ -131,6 +131,7 @@ fn remote_forms_have_race_free_cluster_cases() {
         "st.release.cluster.shared::cluster.b32",
         "ld.shared::cluster.v2.f64",
         "ld.acquire.cluster.shared::cluster.v4.b32",
+        "mapa.u64",
     ] {
         assert!(forms.contains(f), "{f} has no case");
     }
@@ -138,6 +139,8 @@ fn remote_forms_have_race_free_cluster_cases() {
     assert!(sweep.cases.iter().all(|c| c.source.cluster > 1));
     let ordered = |s: &str| sweep.cases.iter().filter(|c| c.label.contains(s)).count();
     assert!(ordered("release/acquire") > 0 && ordered("cluster barrier") > 0);
+    assert!(ordered("generic st.v4.b32") > 0 && ordered("generic ld.s8") > 0);
+    assert!(!forms.contains("mapa.shared::cluster.u32"), "a window mapa has no row of its own");
     for c in &sweep.cases {
         let p = c.source.build().unwrap_or_else(|e| panic!("{} [{}]: {e}", c.form, c.label));
         let out = oracle::memprog::interp::run(&p, &Allowances::all())

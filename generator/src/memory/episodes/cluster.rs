@@ -107,11 +107,12 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// A remote exchange phase (`remote`): `barrier.cluster` (every CTA is done with the `rwin`
     /// of earlier phases), every thread stores 4, 8 or 16 bytes into its part of the `rwin` of
     /// its peer `(rank + a drawn shift) mod CTAs` with `st.shared::cluster` (address from
-    /// `mapa`), `bar.sync 0`, and the leader arrives on the peer's mbarrier with
+    /// `mapa.shared::cluster`) or, half the time, a generic `st` (address from `cvta.shared`
+    /// and generic `mapa`), `bar.sync 0`, and the leader arrives on the peer's mbarrier with
     /// `mbarrier.arrive.release.cluster.shared::cluster`: the phase's one arrival, releasing
     /// every store of its CTA (§9.7.13.15.13); the wait acquires at `.cluster` scope and `rwin`
     /// is consumed. Half the time then `barrier.cluster` and every thread loads a pair of words
-    /// of the peer's `rwin` with `ld.shared::cluster` into its slot of `out`.
+    /// of the peer's `rwin` (`ld.shared::cluster`, or generic `ld`) into its slot of `out`.
     pub(super) fn remote_phase(&mut self, parity: u32) {
         let shift = 1 + self.r.below(u64::from(self.ctas) - 1);
         let width = self.r.pick(&[4u64, 8, 16]);
@@ -122,9 +123,22 @@ impl<'r, R: Rng> Gen<'r, R> {
         self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
         self.emit(format!("mapa.shared::cluster.u32 {rw}, rwin, {pr};"));
         self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        // Half the phases address the peer's `rwin` generically: `cvta.shared`, then `mapa`
+        // without `.shared::cluster` (§9.7.9.20, §9.7.9.23), and plain `st`/`ld`.
+        let generic = self.r.below(2) == 0;
         let (o, a) = (self.name("o"), self.name("a"));
         self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
-        self.emit(format!("add.u32 {a}, {rw}, {o};"));
+        let (base, space) = if generic {
+            let (gw, gp, o64) = (self.name("gw"), self.name("gp"), self.name("o"));
+            self.emit(format!("cvta.shared.u64 {gw}, rwin;"));
+            self.emit(format!("mapa.u64 {gp}, {gw}, {pr};"));
+            self.emit(format!("cvt.u64.u32 {o64}, {o};"));
+            self.emit(format!("add.u64 {a}, {gp}, {o64};"));
+            (gp, "")
+        } else {
+            self.emit(format!("add.u32 {a}, {rw}, {o};"));
+            (rw.clone(), ".shared::cluster")
+        };
         let lanes = (width / 4) as usize;
         let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
         for (k, v) in vals.iter().enumerate() {
@@ -139,7 +153,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             1 => ("b32".to_string(), vals[0].clone()),
             n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
         };
-        self.emit(format!("st.shared::cluster.{shape} [{a}], {operand};"));
+        self.emit(format!("st{space}.{shape} [{a}], {operand};"));
         if self.threads > 1 {
             self.emit("bar.sync 0;");
         }
@@ -161,9 +175,15 @@ impl<'r, R: Rng> Gen<'r, R> {
             let (m, mo, ra) = (self.name("m"), self.name("mo"), self.name("ra"));
             self.emit(format!("and.b32 {m}, tid, {mask};"));
             self.emit(format!("mul.lo.u32 {mo}, {m}, 8;"));
-            self.emit(format!("add.u32 {ra}, {rw}, {mo};"));
+            if generic {
+                let mo64 = self.name("o");
+                self.emit(format!("cvt.u64.u32 {mo64}, {mo};"));
+                self.emit(format!("add.u64 {ra}, {base}, {mo64};"));
+            } else {
+                self.emit(format!("add.u32 {ra}, {base}, {mo};"));
+            }
             let (x, y) = (self.name("x"), self.name("y"));
-            self.emit(format!("ld.shared::cluster.v2.b32 {{{x}, {y}}}, [{ra}+{extra}];"));
+            self.emit(format!("ld{space}.v2.b32 {{{x}, {y}}}, [{ra}+{extra}];"));
             let (slot, base) = self.out_slot();
             self.emit(format!("st.global.v2.b32 [{slot}+{base}], {{{x}, {y}}};"));
         }

@@ -32,9 +32,13 @@ impl Machine<'_> {
     /// One instruction, by its family.
     fn isa(&mut self, t: u32, form: &Form, ops: &[Operand]) -> Result<(), MemError> {
         match form {
-            Form::Mov(_) | Form::Mapa(_) | Form::Getctarank(_) | Form::Ld(_) | Form::St(_) | Form::Createpolicy(_) => {
-                self.data_movement(t, form, ops)
-            }
+            Form::Mov(_)
+            | Form::Mapa(_)
+            | Form::Getctarank(_)
+            | Form::Cvta(_)
+            | Form::Ld(_)
+            | Form::St(_)
+            | Form::Createpolicy(_) => self.data_movement(t, form, ops),
             Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_) => self.value_instruction(t, form, ops),
             Form::CpAsync(_)
             | Form::CpAsyncCommitGroup(_)

@@ -40,6 +40,13 @@ impl Machine<'_> {
         }
     }
 
+    /// The address a buffer's name gives in thread `t`: a global buffer's is generic, a shared
+    /// one's is in the shared window (§6.4; `cvta.shared` makes it generic).
+    fn named_address(&self, t: u32, buffer: usize, offset: i64) -> Val {
+        let generic = self.p.buffers[buffer].space == BufferSpace::Global;
+        Val::Addr { buffer: self.named_region(t, buffer), offset, generic }
+    }
+
     pub(super) fn guard(&self, t: u32, s: &Stmt) -> Result<bool, MemError> {
         let Some(g) = &s.guard else { return Ok(true) };
         let i = self.reg_index(&g.pred)?;
@@ -83,11 +90,11 @@ impl Machine<'_> {
                 crate::memprog::SPECIAL_REGS.join(", ")
             ))),
             Operand::Name(n) => match self.buffer_index(n) {
-                Some(buffer) => Ok(Val::Addr { buffer: self.named_region(t, buffer), offset: 0 }),
+                Some(buffer) => Ok(self.named_address(t, buffer, 0)),
                 None => Ok(self.regs[t as usize][self.reg_index(n)?]),
             },
             Operand::NameOffset(n, off) => match self.buffer_index(n) {
-                Some(buffer) => Ok(Val::Addr { buffer: self.named_region(t, buffer), offset: *off }),
+                Some(buffer) => Ok(self.named_address(t, buffer, *off)),
                 None => Err(MemError::UnknownName(n.clone())),
             },
             o => Err(MemError::Unsupported(format!("operand `{o}`"))),
@@ -129,14 +136,30 @@ impl Machine<'_> {
                 "address `{o}`: it must be [buffer+offset] or [register+offset]"
             )));
         };
-        let (buffer, at) = match self.buffer_index(base) {
-            Some(b) => (self.named_region(t, b), *offset),
+        let (buffer, at, generic) = match self.buffer_index(base) {
+            Some(b) => (self.named_region(t, b), *offset, false),
             None => match self.regs[t as usize][self.reg_index(base)?] {
-                Val::Addr { buffer, offset: o2 } => (buffer, o2 + offset),
+                Val::Addr { buffer, offset: o2, generic } => (buffer, o2 + offset, generic),
                 _ => return Err(MemError::Unsupported(format!("register `{base}` does not hold a buffer address"))),
             },
         };
         let b = self.buffer(buffer);
+        if b.space == BufferSpace::Shared {
+            // §6.4: a state-space access takes a window address, a generic one a generic
+            // address; another CTA's window address means nothing to a generic access.
+            let remote = (buffer / self.nbuf) as u32 != self.cta(t);
+            if generic && space.is_some() {
+                return Err(MemError::Undefined(format!(
+                    "`{o}` holds a generic address where the instruction takes a .shared one (§6.4; cvta.to.shared first)"
+                )));
+            }
+            if !generic && space.is_none() && remote {
+                return Err(MemError::Undefined(format!(
+                    "`{o}` holds a .shared::cluster address of CTA {} where the instruction takes a generic one (§6.4, §9.7.9.23: cvta.shared, then mapa without .shared::cluster)",
+                    buffer / self.nbuf
+                )));
+            }
+        }
         if let Some(s) = space {
             if b.space != s {
                 return Err(MemError::Undefined(format!(
@@ -265,11 +288,13 @@ impl Machine<'_> {
         })
     }
 
-    /// The region and offset of a shared address held by a value operand (a shared buffer's
-    /// name or a register holding a shared address).
+    /// The region and offset of a shared-window address held by a value operand (a shared
+    /// buffer's name or a register holding such an address, not a generic one).
     pub(super) fn shared_value(&self, t: u32, o: &Operand) -> Result<(usize, i64), MemError> {
         match self.value(t, o)? {
-            Val::Addr { buffer, offset } if self.buffer(buffer).space == BufferSpace::Shared => Ok((buffer, offset)),
+            Val::Addr { buffer, offset, generic: false } if self.buffer(buffer).space == BufferSpace::Shared => {
+                Ok((buffer, offset))
+            }
             _ => Err(MemError::Unsupported(format!("`{o}` does not hold a shared-memory address"))),
         }
     }

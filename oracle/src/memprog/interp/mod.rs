@@ -5,7 +5,8 @@
 //!
 //! - Registers hold known bits, unknown bits (with the allowance that made them so), or an
 //!   address (a region and a byte offset: `mov r, name` then integer `add`/`sub`; a shared
-//!   buffer's name is the executing CTA's copy, `mapa.shared::cluster` names another CTA's);
+//!   buffer's name is the executing CTA's copy, `mapa.shared::cluster` names another CTA's),
+//!   shared-window or generic (`cvta.shared`, generic `mapa`; a global buffer's is both);
 //!   any other arithmetic on an address is an error. `%tid.x` is the thread index in its CTA,
 //!   `%cluster_ctarank` and `%ctaid.x` the CTA's rank (the grid is the one cluster),
 //!   `%cluster_nctarank` and `%nctaid.x` the CTA count.
@@ -91,6 +92,9 @@ enum Val {
         buffer: usize,
         /// Offset.
         offset: i64,
+        /// A generic address (§6.4: a global buffer's, or a shared one's after `cvta.shared`
+        /// or generic `mapa`), not a shared-window one (a shared buffer's name, `mapa.shared::cluster`).
+        generic: bool,
     },
 }
 

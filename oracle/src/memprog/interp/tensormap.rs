@@ -28,7 +28,7 @@ impl Machine<'_> {
         if let Some(d) = self.p.tensor_maps.iter().find(|m| &m.name == name) {
             return Ok((MapUse { name: d.name.clone(), map: d.map.clone(), buffer: d.buffer }, coords));
         }
-        let Val::Addr { buffer: region, offset: 0 } = self.value(t, map)? else {
+        let Val::Addr { buffer: region, offset: 0, .. } = self.value(t, map)? else {
             return Err(MemError::Undefined(format!(
                 "tensor map operand `{name}` is no tensor map and no tensor-map object"
             )));
@@ -84,7 +84,7 @@ impl Machine<'_> {
         };
         let new_val = ops.last().ok_or_else(|| MemError::Unsupported("tensormap.replace without new_val".into()))?;
         let value = match self.value(t, new_val)? {
-            Val::Addr { buffer, offset }
+            Val::Addr { buffer, offset, .. }
                 if r.field == crate::isa::TensormapField::GlobalAddress
                     && self.buffer(buffer).space == BufferSpace::Global =>
             {

@@ -209,3 +209,50 @@ fn unordered_strong_accesses_are_not_supported() {
         .unwrap_err();
     assert!(matches!(e.error, MemError::Unsupported(_)) && e.to_string().contains("timing"), "{e}");
 }
+
+/// Generic addresses of another CTA's shared memory: `cvta.shared` then `mapa` without
+/// `.shared::cluster` (§9.7.9.20, §9.7.9.23) give the generic address of the peer's copy; a
+/// generic `st` through it lands there (CTA 0's window gets CTA 1's 0x41s), `getctarank` of it
+/// is the peer, and `cvta.to.shared::cluster` turns it back into a window address.
+#[test]
+fn generic_addresses_reach_another_ctas_shared_memory() {
+    let generic = [
+        "cvta.shared.u64 gw, win;",
+        "mapa.u64 gp, gw, pr;",
+        "mul.wide.u32 o64, tid, 4;",
+        "add.u64 ga, gp, o64;",
+        "add.u32 v, rk, 0x40;",
+    ];
+    let finish = ["barrier.cluster.arrive;", "barrier.cluster.wait;", "ld.shared.v2.u32 {x, y}, [win];"];
+    let with = |mid: &[&str], tail: &[&str]| -> Vec<String> {
+        generic.iter().chain(mid).chain(&finish).chain(tail).map(|s| s.to_string()).collect()
+    };
+    let out = run(&refs(&with(&["st.u32 [ga], v;"], &["@lead st.global.v2.u32 [dst], {x, y};"]))).unwrap();
+    assert_eq!(out[2], "41000000410000004000000040000000");
+    let out = run(&refs(&with(
+        &["cvta.to.shared::cluster.u64 wa, ga;", "st.shared::cluster.u32 [wa], v;", "getctarank.u64 pk, gp;"],
+        &["add.u32 x, x, pk;", "@lead st.global.v2.u32 [dst], {x, y};"],
+    )))
+    .unwrap();
+    // CTA 0's peer is 1, CTA 1's is 0: the first word gains the rank of the peer.
+    assert_eq!(out[2], "42000000410000004000000040000000");
+    // A window address in a generic access, a generic one in a .shared::cluster access, a
+    // window address given to generic mapa, and cvta of the peer's memory as .shared::cta.
+    let m = undefined(&with(&["st.u32 [a], v;"], &[]));
+    assert!(m.contains("where the instruction takes a generic one"), "{m}");
+    let m = undefined(&with(&["st.shared::cluster.u32 [ga], v;"], &[]));
+    assert!(m.contains("holds a generic address"), "{m}");
+    let m = undefined(&with(&["cvta.to.shared.u64 wa, ga;"], &[]));
+    assert!(m.contains("only .shared::cluster"), "{m}");
+    let e = run(&["mov.u64 w64, win;", "mapa.u64 gp, w64, pr;"]).unwrap_err();
+    assert!(matches!(e.error, MemError::Unsupported(_)) && e.to_string().contains("cvta.shared first"), "{e}");
+    // Generic accesses race like any other.
+    let m = undefined(
+        &generic
+            .iter()
+            .chain(&["st.u32 [ga], v;", "ld.shared.u32 x, [win];"])
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>(),
+    );
+    assert!(m.contains("§8.7.1"), "{m}");
+}

@@ -1,7 +1,9 @@
 //! The per-thread instructions that take effect at once: glue (integer arithmetic, `selp`,
-//! `add`/`sub` on an address), `mov`, `mapa.shared::cluster` and `getctarank.shared::cluster`
-//! (§9.7.9.23, §9.7.9.24), generic `ld` and `st` (naturally aligned, §9.7.9.8, §9.7.9.11;
-//! checked against pending asynchronous operations), `createpolicy` (§9.7.9.18: an opaque
+//! `add`/`sub` on an address), `mov`, `cvta` between shared-window and generic addresses
+//! (§9.7.9.20), `mapa` and `getctarank` with `.shared::cluster` (window addresses) or without
+//! (generic ones) (§9.7.9.23, §9.7.9.24), `ld` and `st` (naturally aligned, §9.7.9.8,
+//! §9.7.9.11; checked against pending asynchronous operations and, between CTAs, for data
+//! races), `createpolicy` (§9.7.9.18: an opaque
 //! policy, any 64-bit value under `cache-policy`, as in register programs; the copies that
 //! take it as `cache-policy` treat it as a hint only), and `cvt`, `cvt.pack` and `prmt` through
 //! [`crate::semantics::operands`] (a set-valued result is unknown under its allowance).
@@ -37,12 +39,12 @@ impl Machine<'_> {
         }
         let (a, b, c, d) = (src(0)?, src(1)?, src(2)?, src(3)?);
         let out = match (g.op, a, b) {
-            (GlueOp::Add, Val::Addr { buffer, offset }, Val::Bits(x))
-            | (GlueOp::Add, Val::Bits(x), Val::Addr { buffer, offset }) => {
-                Val::Addr { buffer, offset: offset.wrapping_add(x as i64) }
+            (GlueOp::Add, Val::Addr { buffer, offset, generic }, Val::Bits(x))
+            | (GlueOp::Add, Val::Bits(x), Val::Addr { buffer, offset, generic }) => {
+                Val::Addr { buffer, offset: offset.wrapping_add(x as i64), generic }
             }
-            (GlueOp::Sub, Val::Addr { buffer, offset }, Val::Bits(x)) => {
-                Val::Addr { buffer, offset: offset.wrapping_sub(x as i64) }
+            (GlueOp::Sub, Val::Addr { buffer, offset, generic }, Val::Bits(x)) => {
+                Val::Addr { buffer, offset: offset.wrapping_sub(x as i64), generic }
             }
             (_, Val::Addr { .. }, _) | (_, _, Val::Addr { .. }) => {
                 return Err(MemError::Unsupported(
@@ -94,11 +96,59 @@ impl Machine<'_> {
                         self.p.cluster.max(1)
                     )));
                 }
-                self.set(t, &dst_name(0)?, Val::Addr { buffer: self.in_cta(region, rank as u32), offset })
+                let buffer = self.in_cta(region, rank as u32);
+                self.set(t, &dst_name(0)?, Val::Addr { buffer, offset, generic: false })
+            }
+            // §9.7.9.23: the generic address of the same location in CTA `rank`'s shared memory.
+            Form::Mapa(_) => {
+                let (region, offset) = self.generic_shared(t, &ops[1], "mapa")?;
+                let rank = self.known(t, &ops[2])?;
+                if rank >= u64::from(self.p.cluster.max(1)) {
+                    return Err(MemError::Undefined(format!(
+                        "mapa to CTA {rank} of a cluster of {} (§9.7.9.23)",
+                        self.p.cluster.max(1)
+                    )));
+                }
+                let buffer = self.in_cta(region, rank as u32);
+                self.set(t, &dst_name(0)?, Val::Addr { buffer, offset, generic: true })
+            }
+            // §9.7.9.20: a shared-window address to generic and back; global ones are both.
+            Form::Cvta(c) => {
+                let v = self.value(t, &ops[1])?;
+                let out = match (c.space, v) {
+                    (Space::Global, Val::Addr { buffer, .. }) if self.buffer(buffer).space == BufferSpace::Global => v,
+                    (
+                        Space::Shared | Space::SharedCta | Space::SharedCluster,
+                        Val::Addr { buffer, offset, generic },
+                    ) if self.buffer(buffer).space == BufferSpace::Shared && generic == c.to => {
+                        let remote = (buffer / self.nbuf) as u32 != self.cta(t);
+                        if remote && c.space != Space::SharedCluster {
+                            return Err(MemError::Undefined(format!(
+                                "cvta of CTA {}'s shared memory as .{} (§9.7.9.20: only .shared::cluster holds another CTA's)",
+                                buffer / self.nbuf,
+                                c.space
+                            )));
+                        }
+                        Val::Addr { buffer, offset, generic: !c.to }
+                    }
+                    _ => {
+                        let want = if c.to { "a generic address" } else { "an address" };
+                        return Err(MemError::Unsupported(format!(
+                            "`{}` needs {want} of a .{} buffer in `{}`",
+                            form.opcode(),
+                            c.space,
+                            ops[1]
+                        )));
+                    }
+                };
+                self.set(t, &dst_name(0)?, out)
             }
             // §9.7.9.24: the rank of the CTA whose shared memory the address names.
-            Form::Getctarank(g) if g.shared_cluster => {
-                let (region, _) = self.shared_value(t, &ops[1])?;
+            Form::Getctarank(g) => {
+                let (region, _) = match g.shared_cluster {
+                    true => self.shared_value(t, &ops[1])?,
+                    false => self.generic_shared(t, &ops[1], "getctarank")?,
+                };
                 self.set(t, &dst_name(0)?, Val::Bits((region / self.nbuf) as u64))
             }
             Form::Ld(l) => {
@@ -169,8 +219,9 @@ impl Machine<'_> {
 impl Machine<'_> {
     /// The region and offset of an `ld`/`st` address with state space `ss` (`space`: the
     /// buffer space it must name): a `.shared::cluster` access may reach another CTA's shared
-    /// memory (an address from `mapa.shared::cluster`, §9.7.9.8, §9.7.9.11, §9.7.9.23), every
-    /// other one only the executing CTA's.
+    /// memory (an address from `mapa.shared::cluster`), and so may a generic one (a generic
+    /// address from `mapa`, §9.7.9.8, §9.7.9.11, §9.7.9.23); `.shared{::cta}` only the
+    /// executing CTA's.
     fn access_address(
         &self,
         t: u32,
@@ -178,7 +229,7 @@ impl Machine<'_> {
         ss: Option<Space>,
         space: Option<BufferSpace>,
     ) -> Result<(usize, i64), MemError> {
-        if ss == Some(Space::SharedCluster) {
+        if ss == Some(Space::SharedCluster) || ss.is_none() {
             self.cluster_address(t, o, space)
         } else {
             self.address(t, o, space)
@@ -240,6 +291,21 @@ impl Machine<'_> {
             self.set(t, reg, v)?;
         }
         Ok(())
+    }
+}
+
+impl Machine<'_> {
+    /// The region and offset of a generic address of shared memory held by a value operand
+    /// (the source of generic `mapa`/`getctarank`, §9.7.9.23, §9.7.9.24).
+    fn generic_shared(&self, t: u32, o: &Operand, what: &str) -> Result<(usize, i64), MemError> {
+        match self.value(t, o)? {
+            Val::Addr { buffer, offset, generic: true } if self.buffer(buffer).space == BufferSpace::Shared => {
+                Ok((buffer, offset))
+            }
+            _ => Err(MemError::Unsupported(format!(
+                "`{o}` holds no generic address of shared memory, which {what} without .shared::cluster takes (cvta.shared first; §9.7.9.23)"
+            ))),
+        }
     }
 }
 
