@@ -179,10 +179,21 @@ fn generated_async_programs_assemble_for_sm_90() {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
     let target: oracle::isa::Target = "sm_90".parse().unwrap();
     let cfg = generator::async_programs::AsyncConfig::default();
-    let programs: Vec<oracle::memprog::MemProgram> = (0..300u64)
-        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(9, 0, s), &cfg, &target))
-        .map(|src| src.build().unwrap())
-        .collect();
+    // 300 programs for sm_90 and at least 12 for sm_90a (the one-CTA programs with a
+    // tensor-map object: about one seed in fifty since the cluster knobs draw clusters).
+    let mut programs: Vec<oracle::memprog::MemProgram> = Vec::new();
+    let count = |ps: &[oracle::memprog::MemProgram], arch: &str| ps.iter().filter(|p| p.target.name() == arch).count();
+    for s in 0..2000u64 {
+        let src = generator::async_programs::generate_seeded(runner::fuzz::program_seed(9, 0, s), &cfg, &target);
+        let p = src.build().unwrap();
+        let arch = p.target.name();
+        if count(&programs, &arch) < if arch == "sm_90" { 300 } else { 20 } {
+            programs.push(p);
+        }
+        if count(&programs, "sm_90") >= 300 && count(&programs, "sm_90a") >= 20 {
+            break;
+        }
+    }
     let dir = tempfile::tempdir().unwrap();
     for arch in ["sm_90", "sm_90a"] {
         let refs: Vec<&oracle::memprog::MemProgram> = programs.iter().filter(|p| p.target.name() == arch).collect();

@@ -107,8 +107,8 @@ pub(super) fn remote_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> Vec<
     out
 }
 
-/// A remote arrive: `.shared::cluster`, not `.noComplete` (its count must not complete the
-/// phase, which memory programs do not model).
+/// A remote arrive: `.shared::cluster` (the `.noComplete` arrives have no `.shared::cluster`
+/// form).
 fn arrive_form(mb: &oracle::isa::Mbarrier) -> bool {
     use MbarrierOp::*;
     mb.space == Some(Space::SharedCluster) && matches!(mb.op, Arrive | ArriveExpectTx | ArriveDrop | ArriveDropExpectTx)
