@@ -67,6 +67,11 @@ impl Clock {
             let e = self.threads.entry(t).or_insert(0);
             *e = (*e).max(s);
         }
+        self.prune(per_cta);
+    }
+
+    /// Drops the per-thread steps their CTA's floor already covers.
+    fn prune(&mut self, per_cta: u32) {
         let floors = &self.floors;
         self.threads.retain(|&t, s| *s > floors[(t / per_cta) as usize]);
     }
@@ -257,7 +262,7 @@ impl Order {
                 j.join(c, self.per_cta);
             }
             j.floors[cta] = j.floors[cta].max(step);
-            j.join(&Clock::new(0), self.per_cta);
+            j.prune(self.per_cta);
             for c in &mut self.clocks[cta * per..(cta + 1) * per] {
                 *c = j.clone();
             }

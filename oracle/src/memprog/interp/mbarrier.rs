@@ -68,6 +68,17 @@ impl Machine<'_> {
             let bar = self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?;
             self.remote_ready(t, bar)?;
             bar
+        } else if mb.space.is_none() {
+            // Generic addressing: a generic address (or a buffer's name) of this CTA's shared
+            // memory.
+            let (b, off) = self.address(t, &ops[addr_at], None)?;
+            if self.buffer(b).space != BufferSpace::Shared {
+                return Err(MemError::Undefined(format!(
+                    "the mbarrier `{}` is not in shared memory (§9.7.13.15)",
+                    ops[addr_at]
+                )));
+            }
+            self.span(b, off, 8, 8, "§9.7.13.15: an 8-byte aligned mbarrier object")?
         } else {
             self.bar(t, &ops[addr_at])?
         };

@@ -246,6 +246,15 @@ fn generic_addresses_reach_another_ctas_shared_memory() {
     assert!(m.contains("only .shared::cluster"), "{m}");
     let e = run(&["mov.u64 w64, win;", "mapa.u64 gp, w64, pr;"]).unwrap_err();
     assert!(matches!(e.error, MemError::Unsupported(_)) && e.to_string().contains("cvta.shared first"), "{e}");
+    // An mbarrier op with generic addressing takes a generic address of this CTA's mbarrier.
+    let out = run(&[
+        "cvta.shared.u64 gb, bar;",
+        "mbarrier.arrive.b64 tok, [gb];",
+        "w1: mbarrier.try_wait.parity.shared::cta.b64 q, [bar], 0;",
+        "@!q bra w1;",
+        "@lead st.global.u32 [dst], rk;",
+    ]);
+    assert_eq!(out.unwrap()[2], "00000000000000000100000000000000");
     // Generic accesses race like any other.
     let m = undefined(
         &generic
