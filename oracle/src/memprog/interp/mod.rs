@@ -47,11 +47,11 @@
 //!
 //! Each file has one job: `control.rs` (the branch and wait-loop rules), `machine.rs`
 //! (registers, operand values, addresses and spans, applying effects), `exec.rs` (statement
-//! dispatch, one function per instruction family), `values.rs` (glue, `mov`, `mapa`,
+//! dispatch, one function per instruction family), `values.rs` (glue, `mov`, `cvta`, `mapa`,
 //! `getctarank`, `ld`, `st`, `cvt`, `cvt.pack`, `prmt`), `cp_async.rs`, `bulk.rs` (bulk copies
 //! and reductions, `st.async`), `mbarrier.rs`, `tensormap.rs` (tensor-map operands and objects,
 //! `tensormap.replace`), `tensor.rs` (tensor copies and reductions) and `fence.rs`; this file
-//! holds the machine's state and [`run`].
+//! holds the machine's state and [`run`]; `tests.rs` the cluster tests (remote forms, races).
 //!
 //! Invariant: the interpreter never panics on a parsed program; everything it cannot model
 //! or the spec leaves undefined is a [`StmtError`] naming the statement.
