@@ -172,13 +172,22 @@ pub fn seeded_switches(seed: u64, cfg: &AsyncConfig) -> Vec<&'static str> {
 }
 
 /// A protocol-correct asynchronous-copy program drawn from `r` (see the module
-/// documentation).
+/// documentation). One whose statements × threads × CTAs pass what a memory program may run
+/// ([`oracle::memprog::MAX_THREAD_STATEMENTS`]) is drawn again, from where `r` is, with half
+/// the threads (a program that fits is the one it always was).
 pub fn generate(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> MemSource {
-    let (cfg, threads, ctas) = cfg.draw(r);
-    let mut g = Gen::new(r, *target, threads, cfg);
-    g.ctas = ctas;
-    g.program();
-    g.finish()
+    let (cfg, mut threads, ctas) = cfg.draw(r);
+    loop {
+        let mut g = Gen::new(r, *target, threads, cfg.clone());
+        g.ctas = ctas;
+        g.program();
+        let src = g.finish();
+        let work = src.statements.len() as u64 * u64::from(threads) * u64::from(ctas);
+        if work <= oracle::memprog::MAX_THREAD_STATEMENTS || threads == 1 {
+            return src;
+        }
+        threads = (threads / 2).max(1);
+    }
 }
 
 /// A buffer while the program is built.

@@ -279,3 +279,15 @@ fn remote_exchanges_are_race_free_and_need_their_ordering() {
         assert!(!text.contains("st.shared::cluster.") && !text.contains("rwin"), "{text}");
     }
 }
+
+/// A program whose statements × threads × CTAs would pass what memory programs may run
+/// ([`oracle::memprog::MAX_THREAD_STATEMENTS`]) is drawn again with half the threads: seed 3866
+/// of the remote-only configuration (263 statements × 128 threads × 4 CTAs at first) builds.
+#[test]
+fn programs_stay_within_the_statement_limit() {
+    let cfg = AsyncConfig { multicast: false, cluster: false, ..AsyncConfig::default() };
+    let src = generate_seeded(3866, &cfg, &target());
+    let work = src.statements.len() as u64 * u64::from(src.threads) * u64::from(src.cluster);
+    assert!(work <= oracle::memprog::MAX_THREAD_STATEMENTS && src.threads < 128, "{work}, {} threads", src.threads);
+    check(3866, &cfg).unwrap();
+}
