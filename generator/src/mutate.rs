@@ -181,7 +181,9 @@ fn in_group(s: &Stmt, groups: &[&[&str]]) -> bool {
 fn has_immediate(s: &Stmt) -> bool {
     match s {
         Stmt::Glue { glue, .. } => glue.src.iter().any(|x| matches!(x, Some(Src::Imm(_)))),
-        Stmt::Isa(i) => i.operands.iter().any(|o| matches!(o, Operand::Imm(_))),
+        Stmt::Isa(i) => {
+            !i.form.opcode().starts_with("createpolicy") && i.operands.iter().any(|o| matches!(o, Operand::Imm(_)))
+        }
         _ => false,
     }
 }
@@ -377,6 +379,9 @@ fn immediate(s: &Stmt, r: &mut SplitMix64) -> Option<Stmt> {
             g.src[j] = Some(Src::Imm(edge_value(r, old, imm_bits(glue.op, glue.ty, j))));
             g.is_valid().then_some(Stmt::Glue { guard: *guard, glue: g })
         }
+        // `createpolicy`'s immediates are a fraction in (0, 1] and a primary size at most the
+        // total size (ptxas 13 rejects others, §9.7.9.18): not edited.
+        Stmt::Isa(inst) if inst.form.opcode().starts_with("createpolicy") => None,
         Stmt::Isa(inst) => {
             let at: Vec<usize> = (0..inst.operands.len()).filter(|&j| matches!(inst.operands[j], Operand::Imm(_))).collect();
             if at.is_empty() {

@@ -445,6 +445,10 @@ pub fn run_with(
         memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
         sass: super::SassCounts::default(),
         coverage: Default::default(),
+        // Memory programs are not mutated.
+        mutate_share: 0.0,
+        corpus: Default::default(),
+        metrics: None,
     };
     let mut state = super::open_state(&state_path, o.resume, fresh)?;
     let mut totals = state.memory.clone().unwrap_or_default();

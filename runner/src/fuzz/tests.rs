@@ -48,6 +48,7 @@ fn shards_run_the_campaigns_batches() {
         progress: false,
         shard: None,
         adapt: false,
+        mutate_share: 0.25,
     };
     let texts =
         |o: &Options, b: u64| -> Vec<String> { generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect() };
@@ -82,6 +83,9 @@ fn out_of_range_campaign_state_names_the_field() {
         memory: None,
         sass: SassCounts::default(),
         coverage: Coverage::default(),
+        mutate_share: 0.25,
+        corpus: Default::default(),
+        metrics: None,
     };
     let text = |s: &State| serde_json::to_string(s).unwrap();
     assert!(State::parse(&text(&good), path).is_ok());
