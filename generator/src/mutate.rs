@@ -2,7 +2,7 @@
 //! made ptxas emit SASS it had not emitted before, and spends part of every batch on small
 //! edits of them, beside fresh generation.
 //!
-//! One mutation is one edit of one statement ([`Kind`]): insert a glue instruction (a basic
+//! A mutant is one to [`MAX_EDITS`] edits, each of one statement ([`Kind`]): insert a glue instruction (a basic
 //! operation over registers written before it, into a register written before it, so the
 //! value flows on), delete a statement, replace one (a glue operation by another of the same
 //! shape, an instruction by a `mov` of one of its sources or of a constant), change a type
@@ -17,9 +17,10 @@
 //! (deterministic); a mutant it returns passes the structural checker ([`check_program`]: valid
 //! on the target, registers written before read, carry chains, shared memory, convergence) and
 //! the program oracle runs it without error (defined: no undefined result under `allow`); it
-//! differs from the parent and keeps the parent's launch, memory layout and inputs. An edit that
-//! breaks either check is tried again with the next draw, at most `tries` draws; past that the
-//! mutant is dropped ([`Dropped`]), and the caller counts it.
+//! differs from the parent and keeps the parent's launch, memory layout and inputs. An edit the
+//! checker refuses is tried again with the next draw, at most `tries` draws; a stack the oracle
+//! refuses falls back to its first edit; past that the mutant is dropped ([`Dropped`]), and the
+//! caller counts it.
 
 use oracle::isa::operand::{Imm, Operand, Role};
 use oracle::isa::Guard;
@@ -77,11 +78,11 @@ pub struct Mutant {
     pub program: Program,
     /// Its inputs (the parent's).
     pub inputs: Inputs,
-    /// The edit.
-    pub kind: Kind,
-    /// The edit for a person: `type 12: cvt.rn.f32.s32 … → cvt.rn.f32.u32 …`.
+    /// The edits, in the order applied (1 to [`MAX_EDITS`]).
+    pub kinds: Vec<Kind>,
+    /// The edits for a person, ` + `-separated: `type 12: cvt.rn.f32.s32 … → cvt.rn.f32.u32 …`.
     pub what: String,
-    /// Draws it took (1: the first edit was valid).
+    /// Draws it took over all its edits.
     pub tries: u32,
 }
 
@@ -96,26 +97,58 @@ pub struct Dropped {
 /// three (a deleted definition, a type the form has not), so 16 draws nearly always find one.
 pub const TRIES: u32 = 16;
 
-/// Mutates `(parent, inputs)` with one edit drawn from `seed` (see the module documentation):
-/// the first of at most `tries` draws whose result passes [`check_program`] and runs on the
-/// oracle under `allow`.
-pub fn mutate(
-    parent: &Program,
-    inputs: &Inputs,
-    seed: u64,
-    allow: &Allowances,
-    tries: u32,
-) -> Result<Mutant, Dropped> {
+/// Most edits stacked in one mutant.
+pub const MAX_EDITS: u64 = 4;
+
+/// Mutates `(parent, inputs)` with 1 to [`MAX_EDITS`] edits drawn from `seed` (see the module
+/// documentation), each the first of at most `tries` draws whose result passes
+/// [`check_program`]; the stack must then run on the oracle under `allow` (else its first edit
+/// alone must). Stacked edits move a mutant further from its parent, whose SASS the campaign
+/// has seen already; the oracle runs once per mutant, not per draw (it costs far more than the
+/// checker). Dropped when the first edit finds no valid draw or the oracle refuses both.
+pub fn mutate(parent: &Program, inputs: &Inputs, seed: u64, allow: &Allowances, tries: u32) -> Result<Mutant, Dropped> {
+    let edits = 1 + SplitMix64::new(seed).next_u64() % MAX_EDITS;
+    let mut m =
+        Mutant { program: parent.clone(), inputs: inputs.clone(), kinds: Vec::new(), what: String::new(), tries: 0 };
+    let mut first = None;
+    for e in 0..edits {
+        let Some((program, kind, what, t)) = one_edit(&m.program, parent, mix64(seed, e + 1), tries) else {
+            m.tries += tries;
+            break;
+        };
+        if !m.what.is_empty() {
+            m.what.push_str(" + ");
+        }
+        m.what.push_str(&what);
+        m.program = program;
+        m.kinds.push(kind);
+        m.tries += t;
+        if e == 0 {
+            first = Some(m.clone());
+        }
+    }
+    let defined = |m: &Mutant| interp::run(&m.program, inputs, allow).is_ok();
+    match first {
+        None => Err(Dropped { tries }),
+        Some(_) if defined(&m) => Ok(m),
+        Some(f) if m.kinds.len() > 1 && defined(&f) => Ok(Mutant { tries: m.tries, ..f }),
+        Some(_) => Err(Dropped { tries: m.tries }),
+    }
+}
+
+/// One edit of `p` that passes the checker and does not give back `parent`: the program, the
+/// edit, its description and the draws it took.
+fn one_edit(p: &Program, parent: &Program, seed: u64, tries: u32) -> Option<(Program, Kind, String, u32)> {
     for t in 0..tries {
         let mut r = SplitMix64::new(mix64(seed, u64::from(t)));
         let kind = Kind::ALL[pick(&mut r, Kind::ALL.len())];
-        let Some((program, what)) = edit(parent, kind, &mut r) else { continue };
-        if program == *parent || check_program(&program).is_err() || interp::run(&program, inputs, allow).is_err() {
+        let Some((program, what)) = edit(p, kind, &mut r) else { continue };
+        if program == *p || program == *parent || check_program(&program).is_err() {
             continue;
         }
-        return Ok(Mutant { program, inputs: inputs.clone(), kind, what, tries: t + 1 });
+        return Some((program, kind, what, t + 1));
     }
-    Err(Dropped { tries })
+    None
 }
 
 /// A uniform index below `n` (`n > 0`).
@@ -383,7 +416,8 @@ fn immediate(s: &Stmt, r: &mut SplitMix64) -> Option<Stmt> {
         // total size (ptxas 13 rejects others, §9.7.9.18): not edited.
         Stmt::Isa(inst) if inst.form.opcode().starts_with("createpolicy") => None,
         Stmt::Isa(inst) => {
-            let at: Vec<usize> = (0..inst.operands.len()).filter(|&j| matches!(inst.operands[j], Operand::Imm(_))).collect();
+            let at: Vec<usize> =
+                (0..inst.operands.len()).filter(|&j| matches!(inst.operands[j], Operand::Imm(_))).collect();
             if at.is_empty() {
                 return None;
             }

@@ -92,7 +92,7 @@ fn assemble_all(ptxas: &Ptxas, what: &str, batches: &[Vec<Program>], opts: &[u8]
 }
 
 /// Mutants ([`generator::mutate`], as a campaign's corpus makes them) assemble: three chains
-/// of three edits from each of 200 seeded programs (1,800 mutants), every edit kind among them.
+/// of three mutants from each of 200 seeded programs (1,800 mutants), every edit kind among them.
 #[test]
 fn mutants_assemble_at_o0_and_o3() {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
@@ -107,7 +107,7 @@ fn mutants_assemble_at_o0_and_o3() {
             for step in 0..3u64 {
                 let seed = (s << 8) | (chain << 4) | step;
                 let Ok(m) = generator::mutate::mutate(&p, &i, seed, &allow, generator::mutate::TRIES) else { continue };
-                kinds.insert(m.kind);
+                kinds.extend(m.kinds);
                 (p, i) = (m.program, m.inputs);
                 mutants.push(Program { name: format!("m{s}_{chain}_{step}"), ..p.clone() });
             }

@@ -38,10 +38,16 @@ fn mutants_are_valid_defined_deterministic_and_of_every_kind() {
                 assert_eq!(check_program(&m.program), Ok(()), "{}\n{}", m.what, m.program.entry_text());
                 assert!(interp::run(&m.program, &m.inputs, &allow()).is_ok(), "{}", m.what);
                 assert_ne!(m.program.body, p.body, "{}", m.what);
-                assert_eq!((&m.program.launch, m.program.inputs, m.program.outputs, &m.inputs), (&p.launch, p.inputs, p.outputs, &i));
-                assert!(m.what.starts_with(m.kind.name()) && (1..=TRIES).contains(&m.tries), "{m:?}");
+                assert_eq!(
+                    (&m.program.launch, m.program.inputs, m.program.outputs, &m.inputs),
+                    (&p.launch, p.inputs, p.outputs, &i)
+                );
+                assert!(m.what.starts_with(m.kinds[0].name()) && m.what.split(" + ").count() == m.kinds.len(), "{m:?}");
+                assert!((1..=MAX_EDITS as usize).contains(&m.kinds.len()) && m.tries >= m.kinds.len() as u32, "{m:?}");
                 assert_eq!(mutate(&p, &i, s ^ 0x5eed, &allow(), TRIES), Ok(m.clone()), "deterministic");
-                *kinds.entry(m.kind).or_default() += 1;
+                for k in &m.kinds {
+                    *kinds.entry(*k).or_default() += 1;
+                }
             }
             Err(d) => {
                 assert_eq!(d.tries, TRIES);
@@ -58,11 +64,7 @@ fn mutants_are_valid_defined_deterministic_and_of_every_kind() {
 /// A rounding edit changes the rounding mode and nothing else; a type edit keeps the width.
 #[test]
 fn rounding_and_type_edits_stay_in_their_group() {
-    let p = program(&[
-        "ld.global.b32 %r0, [%in];",
-        "cvt.rzi.s32.f32 %r1, %r0;",
-        "st.global.b32 [%out], %r1;",
-    ]);
+    let p = program(&["ld.global.b32 %r0, [%in];", "cvt.rzi.s32.f32 %r1, %r0;", "st.global.b32 [%out], %r1;"]);
     let i = Inputs(vec![0x3fc0_0000; 128]);
     let mut seen = Vec::new();
     for s in 0..200 {
@@ -96,7 +98,7 @@ fn invalid_edits_are_drawn_again_and_a_hopeless_parent_is_dropped() {
         match mutate(&p, &i, s, &allow(), TRIES) {
             Ok(m) => {
                 assert_eq!(check_program(&m.program), Ok(()), "{}", m.what);
-                // Deleting the load leaves %r0 read unwritten: never a mutant.
+                // Deleting the load first leaves %r0 read unwritten: never a mutant.
                 assert!(!m.what.starts_with("delete 0"), "{}", m.what);
             }
             Err(d) => assert_eq!(d.tries, TRIES),

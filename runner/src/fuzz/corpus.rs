@@ -135,7 +135,7 @@ pub struct CorpusCounts {
     pub mutants: u64,
     /// Mutants dropped (no valid edit within the draws; a fresh program took the place).
     pub dropped: u64,
-    /// Mutants run per edit ([`generator::mutate::Kind::name`]).
+    /// Edits made per kind ([`generator::mutate::Kind::name`]; a mutant stacks one or more).
     pub edits: BTreeMap<String, u64>,
     /// Mutants that the corpus kept in turn (they added coverage).
     pub kept_mutants: u64,
@@ -166,7 +166,7 @@ impl CorpusCounts {
             && self.opcode <= self.added
             && self.evicted.checked_add(self.size) == Some(self.added)
             && self.kept_mutants <= self.added
-            && self.edits.values().try_fold(0u64, |a, &n| a.checked_add(n)) == Some(self.mutants)
+            && self.edits.values().try_fold(0u64, |a, &n| a.checked_add(n)).is_some_and(|e| e >= self.mutants)
     }
 
     /// The summary line: `corpus: 211 programs (290 added, 37 of them for a new opcode, 79
@@ -274,7 +274,7 @@ impl Corpus {
     /// Applies batch `b` (batches in order): keeps each offer that earns a [`tier`], evicting
     /// past [`CAPACITY`], and returns the lines to append to [`FILE`]. `mutants`, `dropped` and
     /// `edits` are what the batch's mutation did.
-    pub fn finish_batch(&mut self, b: u64, offers: &[Offer], dropped: u64, edits: &[&str]) -> String {
+    pub fn finish_batch(&mut self, b: u64, offers: &[Offer], dropped: u64, edits: &[Vec<&str>]) -> String {
         let mut out = String::new();
         let line = |l: &Line| serde_json::to_string(l).expect("a corpus line serializes") + "\n";
         for o in offers {
@@ -306,7 +306,7 @@ impl Corpus {
         }
         self.counts.mutants += edits.len() as u64;
         self.counts.dropped += dropped;
-        for e in edits {
+        for e in edits.iter().flatten() {
             *self.counts.edits.entry((*e).to_string()).or_default() += 1;
         }
         self.applied = Some(b);

@@ -156,8 +156,8 @@ pub struct Mixed {
     pub sources: Vec<Source>,
     /// The swarm switches each fresh program was generated with (empty for mutants).
     pub switches: Vec<Vec<&'static str>>,
-    /// The edit of each mutant ([`generator::mutate::Kind::name`]).
-    pub edits: Vec<&'static str>,
+    /// The edits of each mutant ([`generator::mutate::Kind::name`]).
+    pub edits: Vec<Vec<&'static str>>,
     /// Mutants dropped (no valid edit within the draws): fresh programs took their places.
     pub dropped: u64,
     /// Wall and CPU time of generating the fresh programs.
@@ -358,7 +358,10 @@ impl State {
             return Err(bad(
                 "corpus.size",
                 s.corpus.size.to_string(),
-                format!("{} and corpus.added − corpus.evicted, with as many edits as mutants", corpus::CAPACITY),
+                format!(
+                    "{} and corpus.added − corpus.evicted, with at least as many edits as mutants",
+                    corpus::CAPACITY
+                ),
             ));
         }
         if !(0.0..=1.0).contains(&s.mutate_share) {
@@ -640,22 +643,29 @@ pub fn generate_mixed(o: &Options, cfg: &Config, b: u64, n: usize, parents: &[co
         switches.iter().map(|on| Source::Fresh { switches: on.iter().map(|s| s.to_string()).collect() }).collect();
     let gb = o.shard.map_or(b, |s| s.global(b));
     let start = Instant::now();
-    let made: Vec<(Program, Inputs, Source, Option<&'static str>, f64)> = ((n - m) as u64..n as u64)
+    let made: Vec<(Program, Inputs, Source, Vec<&'static str>, f64)> = ((n - m) as u64..n as u64)
         .into_par_iter()
         .map(|k| {
             let ((p, i, src, edit), t) = engine::measure(|| {
                 let seed = program_seed(o.seed, gb, k);
                 let parent = &parents[(generator::sweep::mix64(seed, 0x9a7e) % parents.len() as u64) as usize];
                 let name = generator::program::entry_name(&format!("p{gb}_{k}"));
-                match generator::mutate::mutate(&parent.parsed.0, &parent.parsed.1, seed, &o.allow, generator::mutate::TRIES) {
+                match generator::mutate::mutate(
+                    &parent.parsed.0,
+                    &parent.parsed.1,
+                    seed,
+                    &o.allow,
+                    generator::mutate::TRIES,
+                ) {
                     Ok(mt) => {
                         let src = Source::Mutation { parent: parent.name.clone(), mutation: mt.what };
-                        (Program { name, ..mt.program }, mt.inputs, src, Some(mt.kind.name()))
+                        let kinds = mt.kinds.iter().map(|k| k.name()).collect();
+                        (Program { name, ..mt.program }, mt.inputs, src, kinds)
                     }
                     Err(_) => {
                         let (p, i) = generate_seeded(seed, cfg, &o.target, &name);
                         let on = generator::program::seeded_config(seed, cfg).switches_on();
-                        (p, i, Source::Fresh { switches: on.iter().map(|s| s.to_string()).collect() }, None)
+                        (p, i, Source::Fresh { switches: on.iter().map(|s| s.to_string()).collect() }, Vec::new())
                     }
                 }
             });
@@ -669,9 +679,10 @@ pub fn generate_mixed(o: &Options, cfg: &Config, b: u64, n: usize, parents: &[co
         inputs.push(i);
         sources.push(src);
         switches.push(Vec::new());
-        match edit {
-            Some(e) => edits.push(e),
-            None => dropped += 1,
+        if edit.is_empty() {
+            dropped += 1;
+        } else {
+            edits.push(edit);
         }
         cpu += t;
     }
@@ -982,9 +993,6 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
             let mut offers = Vec::new();
             for (i, grams) in &covered {
                 let added = state.coverage.add_kernel_by_length(grams);
-                if std::env::var_os("PTXDIFF_DEBUG_NOVELTY").is_some() {
-                    eprintln!("NOVELTY {b} {} {} {} {}", added[0], added[1], added[2], sources[*i].kind());
-                }
                 coverage_new = coverage_new.saturating_add(added.iter().sum::<usize>() as u64);
                 offers.push(corpus::Offer { program: &programs[*i], inputs: &inputs[*i], source: &sources[*i], added });
             }

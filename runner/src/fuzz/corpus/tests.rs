@@ -27,11 +27,8 @@ fn fresh() -> Source {
 fn apply(c: &mut Corpus, b: u64, added: &[[usize; 3]]) -> String {
     let progs: Vec<(Program, Inputs)> = (0..added.len()).map(|k| program(&format!("p{b}_{k}"))).collect();
     let src = fresh();
-    let offers: Vec<Offer> = progs
-        .iter()
-        .zip(added)
-        .map(|((p, i), a)| Offer { program: p, inputs: i, source: &src, added: *a })
-        .collect();
+    let offers: Vec<Offer> =
+        progs.iter().zip(added).map(|((p, i), a)| Offer { program: p, inputs: i, source: &src, added: *a }).collect();
     c.finish_batch(b, &offers, 0, &[])
 }
 
@@ -81,7 +78,9 @@ fn eviction_keeps_the_opcode_entries_longest() {
     apply(&mut c, 3, &opcodes);
     let live: Vec<&str> = c.live().map(|h| h.entry.name.as_str()).collect();
     assert_eq!(live.len(), CAPACITY);
-    assert!(!live.contains(&"p0_0") && live.contains(&"p3_0") && live.contains(&format!("p3_{}", CAPACITY - 1).as_str()));
+    assert!(
+        !live.contains(&"p0_0") && live.contains(&"p3_0") && live.contains(&format!("p3_{}", CAPACITY - 1).as_str())
+    );
     assert_eq!(c.counts.added, 2 + (CAPACITY as u64 - 2) + 1 + CAPACITY as u64);
     assert!(c.counts.consistent(), "{:?}", c.counts);
 }
