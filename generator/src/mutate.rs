@@ -156,6 +156,11 @@ fn pick(r: &mut SplitMix64, n: usize) -> usize {
     (r.next_u64() % n as u64) as usize
 }
 
+/// A fair coin.
+fn coin(r: &mut SplitMix64) -> bool {
+    r.next_u64().is_multiple_of(2)
+}
+
 /// The statement as a case file prints it, on one line.
 fn line(s: &Stmt) -> String {
     stmt_line(s).trim().to_string()
@@ -288,7 +293,7 @@ fn inserted(p: &Program, k: usize, r: &mut SplitMix64) -> Option<Stmt> {
     let ty = types[pick(r, types.len())];
     let a = Src::Reg(same[pick(r, same.len())]);
     let second: Vec<Reg> = regs.iter().copied().filter(|x| x.class() == Glue::src_class(op, ty, 1)).collect();
-    let b = if second.is_empty() || (r.next_u64() % 2 == 0 && Glue::imm_allowed(op, ty, 1)) {
+    let b = if second.is_empty() || (coin(r) && Glue::imm_allowed(op, ty, 1)) {
         Src::Imm(edge_value(r, 0, imm_bits(op, ty, 1)))
     } else {
         Src::Reg(second[pick(r, second.len())])
@@ -319,7 +324,7 @@ fn replaced(p: &Program, k: usize, r: &mut SplitMix64) -> Option<Stmt> {
     }
     let dst = single_destination(s)?;
     let sources: Vec<Reg> = register_sources(s).into_iter().filter(|x| x.class() == dst.class() && *x != dst).collect();
-    if !sources.is_empty() && r.next_u64() % 2 == 0 {
+    if !sources.is_empty() && coin(r) {
         return Some(mov(dst, &sources[pick(r, sources.len())].to_string()));
     }
     Some(mov(dst, &format!("{:#x}", edge_value(r, 0, dst.class().bits()))))
@@ -445,11 +450,11 @@ fn guarded(p: &Program, k: usize, r: &mut SplitMix64) -> Option<Stmt> {
             _ => None,
         })
         .collect();
-    let drawn = |r: &mut SplitMix64| (!preds.is_empty()).then(|| (preds[pick(r, preds.len())], r.next_u64() % 2 == 0));
+    let drawn = |r: &mut SplitMix64| (!preds.is_empty()).then(|| (preds[pick(r, preds.len())], coin(r)));
     let mut s = p.body[k].clone();
     match &mut s {
         Stmt::Glue { guard, .. } => match guard {
-            Some(g) if r.next_u64() % 2 == 0 => g.negated = !g.negated,
+            Some(g) if coin(r) => g.negated = !g.negated,
             Some(_) => *guard = None,
             None => {
                 let (pred, negated) = drawn(r)?;
@@ -457,7 +462,7 @@ fn guarded(p: &Program, k: usize, r: &mut SplitMix64) -> Option<Stmt> {
             }
         },
         Stmt::Isa(inst) => match &mut inst.guard {
-            Some(g) if r.next_u64() % 2 == 0 => g.negated = !g.negated,
+            Some(g) if coin(r) => g.negated = !g.negated,
             Some(_) => inst.guard = None,
             None => {
                 let (pred, negated) = drawn(r)?;

@@ -41,7 +41,8 @@ pub struct Finding {
     pub replay: String,
     /// Occurrences in this run.
     pub count: u64,
-    /// Seconds since the start of the run when it was first seen.
+    /// Seconds since the start of the run when it was first seen (a campaign's: over all its
+    /// sessions).
     pub first_seen_s: f64,
     /// Which ptxas versions get it right and which wrong, in one line
     /// ([`super::versions::verdict`]); `None` where no ptxas took part or none is wrong.

@@ -29,7 +29,12 @@
 //! campaign's coverage ([`crate::sass::coverage`]): counters and curve in `campaign.json`
 //! ([`State::coverage`]), the n-grams themselves appended per batch to
 //! [`crate::sass::coverage::NGRAMS_FILE`] before the state that counts them is written (a
-//! resumed campaign keeps the lines of the batches before its `next_batch`).
+//! resumed campaign keeps the lines of the batches before its `next_batch`). Kernels that added
+//! a new opcode (or many new pairs or triples) put their programs in the campaign's coverage
+//! [`corpus`] (`corpus.jsonl`, kept like the n-grams), and a share of every batch
+//! ([`Options::mutate_share`]) is made by mutating corpus programs ([`generate_mixed`]). Every
+//! finding records its program's source ([`crate::findings::Source`]); at the end the campaign
+//! prints and stores its [`metrics`].
 //!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
@@ -55,6 +60,9 @@
 //!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
 //!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
 //!   state.
+//! - The mutants of batch `b` come from the corpus as it was after batch `b − adapt::LAG`
+//!   ([`corpus::Shared::view_for`]), so they too depend only on the seed; the share is part of
+//!   the campaign state and a resume keeps it.
 
 pub mod adapt;
 pub mod ahead;
