@@ -53,9 +53,11 @@
 //! - The live status line uses `\r` only on a terminal; elsewhere it is a plain line every
 //!   [`PLAIN_STATUS_EVERY`].
 //! - With `--shard i/N` the session's batch `b` is the campaign-wide batch `b·N + i − 1`
-//!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
-//!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
-//!   is part of the campaign state and must be the same when resuming.
+//!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint fresh
+//!   programs that together are the unsharded campaign's; without a shard, batch `b` is batch
+//!   `b`. Each shard keeps its own corpus, so its mutants are its own (with `--mutate-share 0`
+//!   the shards together are exactly the unsharded campaign). The shard is part of the
+//!   campaign state and must be the same when resuming.
 //! - With the adaptive swarm on (`--adapt`, for swarm configurations), batch `b`
 //!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
 //!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
