@@ -631,6 +631,21 @@ mod tests {
     use oracle::program::text::parse_stmt;
     use oracle::program::Launch;
 
+    /// ptxas takes no integer literal for a float operand and no float literal for an integer
+    /// one (mutants changed `mov.b32 %r0, 7` to `mov.f32 …` and were rejected); bit-size
+    /// operands take both.
+    #[test]
+    fn a_literal_must_be_of_its_operands_kind() {
+        let one = |line: &str| check_program(&prog(&[line, "st.global.b32 [%out], %r0;"], 0));
+        let e = one("mov.f32 %r0, 7;").unwrap_err();
+        assert!(e.contains("integer literal `7` for a .f32 operand"), "{e}");
+        let e = one("mov.u32 %r0, 0f3F800000;").unwrap_err();
+        assert!(e.contains("float literal `0f3F800000` for a .u32 operand"), "{e}");
+        for ok in ["mov.b32 %r0, 0f3F800000;", "mov.b32 %r0, 7;", "mov.f32 %r0, 0f3F800000;", "mov.s32 %r0, -7;"] {
+            assert_eq!(one(ok), Ok(()), "{ok}");
+        }
+    }
+
     fn prog(body: &[&str], shared: u32) -> Program {
         Program {
             name: "k".into(),
