@@ -1,6 +1,7 @@
 //! The coverage corpus and its mutants in `ptxdiff fuzz`, end to end without a GPU (the oracle,
 //! ptxas-check for the -O3 SASS, and the oracle worker with planted bugs): a campaign resumed
-//! mid-way ends with the corpus, counters and findings of the uninterrupted one; a planted bug
+//! mid-way, prepared by another number of threads, ends with the corpus, counters and findings
+//! of the uninterrupted one; a planted bug
 //! in an instruction only mutants build is found by a mutant, and the finding says so; every
 //! mutant assembles; the campaign metrics are in `campaign.json`. Skipped (visibly) without
 //! ptxas or nvdisasm, unless `CI` or `PTXDIFF_REQUIRE_PTXAS` is set.
@@ -62,8 +63,10 @@ fn a_resumed_campaign_restores_the_corpus_of_the_uninterrupted_one() {
     let a = args("800", "--out", &whole);
     let text = fuzz(&known, &a.iter().map(String::as_str).collect::<Vec<_>>(), None);
     let parts = dir.path().join("parts");
-    // Interrupted after 40 batches (mutants start at batch 32), then resumed.
-    let b = args("640", "--out", &parts);
+    // Interrupted after 40 batches (mutants start at batch 32), then resumed; one preparing
+    // thread instead of one per core (the mutants do not depend on the read-ahead).
+    let mut b = args("640", "--out", &parts);
+    b.extend(["--jobs".to_string(), "1".to_string()]);
     fuzz(&known, &b.iter().map(String::as_str).collect::<Vec<_>>(), None);
     let r = args("160", "--resume", &parts);
     let r: Vec<String> = r.into_iter().filter(|s| s != "--mutate-share" && s != "0.5").collect();

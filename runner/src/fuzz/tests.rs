@@ -90,8 +90,14 @@ fn out_of_range_campaign_state_names_the_field() {
     let text = |s: &State| serde_json::to_string(s).unwrap();
     assert!(State::parse(&text(&good), path).is_ok());
     type Edit = fn(&mut State);
-    let cases: [(&str, Edit); 10] = [
+    let cases: [(&str, Edit); 14] = [
         ("sass.kernels", |s| s.sass.kernels = u64::MAX),
+        ("corpus.mutants", |s| s.corpus.mutants = u64::MAX),
+        ("corpus.size", |s| s.corpus.size = 5),
+        ("corpus.size", |s| {
+            s.corpus = corpus::CorpusCounts { size: 300, added: 300, ..Default::default() };
+        }),
+        ("mutate_share", |s| s.mutate_share = 1.5),
         ("coverage.kernels", |s| s.coverage.kernels = u64::MAX),
         ("coverage.novel_kernels", |s| s.coverage.novel_kernels = 3),
         ("next_batch", |s| s.next_batch = u64::MAX),
