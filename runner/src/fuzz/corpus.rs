@@ -30,7 +30,8 @@
 //! ([`crate::sass::coverage::NGRAMS_FILE`]); a resumed campaign drops the lines of the batches
 //! it runs again and rebuilds the corpus from the rest ([`Corpus::load`]), checked against the
 //! state's counters. After a state is written the file is compacted ([`Corpus::compact`]):
-//! entries evicted so long ago that no batch not yet run can see them lose their lines.
+//! entries evicted so long ago that no batch not yet run can see them lose their lines (the
+//! file is read only when more than [`CAPACITY`] of them are there, not after every batch).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -190,6 +191,9 @@ impl CorpusCounts {
 pub struct Corpus {
     held: Vec<Held>,
     applied: Option<u64>,
+    /// The batch of every eviction whose lines [`FILE`] still holds (so that
+    /// [`Corpus::compact`] reads the file only when it has something to drop).
+    evictions_in_file: Vec<u64>,
     /// The counters (the campaign state's `corpus`).
     pub counts: CorpusCounts,
 }
@@ -237,6 +241,7 @@ impl Corpus {
                     let h = c.held.iter_mut().find(|h| h.entry.id == id && h.evicted.is_none());
                     h.ok_or_else(|| format!("{}: evicts entry {id}, which is not in the corpus", at()))?.evicted =
                         Some(line.batch);
+                    c.evictions_in_file.push(line.batch);
                 }
                 _ => return Err(format!("{}: a corpus line adds one entry or evicts one", at())),
             }
@@ -304,6 +309,7 @@ impl Corpus {
                 let oldest = |t: Tier| self.held.iter().position(|h| h.evicted.is_none() && h.entry.tier == t);
                 let k = oldest(Tier::Schedule).or_else(|| oldest(Tier::Opcode)).expect("a full corpus has entries");
                 self.held[k].evicted = Some(b);
+                self.evictions_in_file.push(b);
                 self.counts.size -= 1;
                 self.counts.evicted += 1;
                 out.push_str(&line(&Line { batch: b, add: None, evict: Some(self.held[k].entry.id) }));
@@ -332,20 +338,21 @@ impl Corpus {
 
     /// Rewrites `dir`'s [`FILE`] without the entries evicted at or before `next − LAG`, where a
     /// campaign state with `next_batch = next` was just written (a campaign resumed from it or a
-    /// later one never sees them), once there are more than [`CAPACITY`] of them.
-    pub fn compact(dir: &Path, next: u64) -> Result<(), String> {
-        let path = dir.join(FILE);
-        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
+    /// later one never sees them), once there are more than [`CAPACITY`] of them; the file is
+    /// read only then.
+    pub fn compact(&mut self, dir: &Path, next: u64) -> Result<(), String> {
         let horizon = next.saturating_sub(LAG);
+        if self.evictions_in_file.iter().filter(|&&e| e <= horizon).count() <= CAPACITY {
+            return Ok(());
+        }
+        let path = dir.join(FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let lines: Vec<(&str, Line)> = text
             .lines()
             .map(|l| serde_json::from_str(l).map(|x| (l, x)).map_err(|e| format!("{}: {e}", path.display())))
             .collect::<Result<_, _>>()?;
         let gone: std::collections::BTreeSet<u64> =
             lines.iter().filter(|(_, x)| x.batch <= horizon).filter_map(|(_, x)| x.evict).collect();
-        if gone.len() <= CAPACITY {
-            return Ok(());
-        }
         let mut kept = String::new();
         for (l, x) in &lines {
             let id = x.evict.or(x.add.as_ref().map(|e| e.id));
@@ -354,7 +361,9 @@ impl Corpus {
                 kept.push('\n');
             }
         }
-        crate::atomic_write::write_atomic(&path, &kept).map_err(|e| format!("{}: {e}", path.display()))
+        crate::atomic_write::write_atomic(&path, &kept).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.evictions_in_file.retain(|&e| e > horizon);
+        Ok(())
     }
 }
 

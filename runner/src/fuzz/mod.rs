@@ -1035,7 +1035,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.sass.add(&sass);
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
-            corpus::Corpus::compact(&o.run_dir, snapshot.next_batch).map_err(anyhow::Error::msg)?;
+            corpus.update(|c| c.compact(&o.run_dir, snapshot.next_batch)).map_err(anyhow::Error::msg)?;
         }
         if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
             let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
