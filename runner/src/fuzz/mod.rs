@@ -640,10 +640,10 @@ pub fn mutants_in(n: usize, share: f64, parents: usize) -> usize {
 }
 
 /// The session's batch `b` of `n` programs under `cfg`: the first `n − m` generated fresh
-/// (program `k` from [`program_seed`], as without mutation), the last `m` ([`mutants_in`]) one
-/// edit each of a program of `parents` ([`generator::mutate`]; program `k`'s seed picks the
-/// parent and draws the edit; a mutant without a valid edit is dropped and the fresh program
-/// `k` takes its place). Every program's name is `p<batch>_<k>`.
+/// (program `k` from [`program_seed`], as without mutation), the last `m` ([`mutants_in`]) 1
+/// to 4 edits each of a program of `parents` ([`generator::mutate`]; program `k`'s seed picks
+/// the parent and draws the edits; a mutant without a valid edit is dropped and the fresh
+/// program `k` takes its place). Every program's name is `p<batch>_<k>`.
 pub fn generate_mixed(o: &Options, cfg: &Config, b: u64, n: usize, parents: &[corpus::Parent]) -> Mixed {
     use rayon::prelude::*;
     let m = mutants_in(n, o.mutate_share, parents.len());
