@@ -9,6 +9,7 @@
 
 pub mod memory;
 pub mod minimize;
+pub mod mutate;
 pub mod probe;
 pub mod program;
 pub mod sweep;

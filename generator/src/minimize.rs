@@ -400,7 +400,7 @@ impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
 }
 
 /// Removes labels no branch targets.
-fn drop_dangling_labels(p: &mut Program) {
+pub(crate) fn drop_dangling_labels(p: &mut Program) {
     let targets: Vec<u32> =
         p.body.iter().filter_map(|s| if let Stmt::Bra { label, .. } = s { Some(*label) } else { None }).collect();
     p.body.retain(|s| !matches!(s, Stmt::Label(l) if !targets.contains(l)));
@@ -408,7 +408,7 @@ fn drop_dangling_labels(p: &mut Program) {
 
 /// The one register a statement writes, if it writes exactly one register that a `mov` of a
 /// constant can write instead (not a predicate, not `.b8`: PTX has no `mov.b8`).
-fn single_destination(s: &Stmt) -> Option<Reg> {
+pub(crate) fn single_destination(s: &Stmt) -> Option<Reg> {
     match s {
         Stmt::Glue { glue, .. } if glue.dst.class() != RegClass::Pred => Some(glue.dst),
         Stmt::Isa(inst) => {
@@ -429,7 +429,7 @@ fn single_destination(s: &Stmt) -> Option<Reg> {
 }
 
 /// The registers a statement reads (guard excluded).
-fn register_sources(s: &Stmt) -> Vec<Reg> {
+pub(crate) fn register_sources(s: &Stmt) -> Vec<Reg> {
     match s {
         Stmt::Glue { glue, .. } => glue
             .src
@@ -489,7 +489,7 @@ fn rename_reads(s: &mut Stmt, from: Reg, to: Reg) {
 }
 
 /// `mov.bW dst, src;` (a register or an immediate).
-fn mov(dst: Reg, src: &str) -> Stmt {
+pub(crate) fn mov(dst: Reg, src: &str) -> Stmt {
     let text = format!("mov.b{} {dst}, {src};", dst.class().bits());
     Stmt::Isa(text.parse::<Instruction>().expect("a bit-size mov parses"))
 }
@@ -514,34 +514,39 @@ fn is_imm_mov(s: &Stmt) -> bool {
 fn fewer_qualifiers(inst: &Instruction, p: &Program) -> Vec<Instruction> {
     let opcode = inst.form.opcode();
     let parts: Vec<&str> = opcode.split('.').collect();
-    let policy = inst.form.operands().iter().position(|s| s.name == "cache-policy");
     let mut out = Vec::new();
     for k in 1..parts.len() {
         let shorter: Vec<&str> = parts.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, s)| *s).collect();
-        let mut text = String::new();
-        if let Some(g) = &inst.guard {
-            text.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
-        }
-        text.push_str(&shorter.join("."));
         let unhinted = parts[k] == "L2::cache_hint";
-        let ops: Vec<String> = inst
-            .operands
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| !(unhinted && Some(*j) == policy))
-            .map(|(_, o)| o.to_string())
-            .collect();
-        if !ops.is_empty() {
-            text.push(' ');
-            text.push_str(&ops.join(", "));
-        }
-        if let Ok(i) = text.parse::<Instruction>() {
-            if i.form.is_valid(&p.target) {
-                out.push(i);
-            }
+        if let Some(i) = requalified(inst, &shorter, unhinted, p) {
+            out.push(i);
         }
     }
     out
+}
+
+/// `inst` with the opcode `parts` (joined by `.`), its guard and operands kept (less the
+/// `cache-policy` operand with `drop_policy`), when that parses and is valid on `p`'s target.
+/// The one way the minimizer and the mutator ([`crate::mutate`]) rewrite an opcode.
+pub(crate) fn requalified(inst: &Instruction, parts: &[&str], drop_policy: bool, p: &Program) -> Option<Instruction> {
+    let policy = inst.form.operands().iter().position(|s| s.name == "cache-policy");
+    let mut text = String::new();
+    if let Some(g) = &inst.guard {
+        text.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
+    }
+    text.push_str(&parts.join("."));
+    let ops: Vec<String> = inst
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !(drop_policy && Some(*j) == policy))
+        .map(|(_, o)| o.to_string())
+        .collect();
+    if !ops.is_empty() {
+        text.push(' ');
+        text.push_str(&ops.join(", "));
+    }
+    text.parse::<Instruction>().ok().filter(|i| i.form.is_valid(&p.target))
 }
 
 /// Reduces `(program, inputs)` while `pred` holds, one candidate per predicate call. The first

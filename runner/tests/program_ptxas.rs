@@ -70,20 +70,52 @@ fn check_seeded(cfg: &Config, target: &str, count: u64, per_module: u64, opts: &
                 .collect()
         })
         .collect();
+    assemble_all(&ptxas, &format!("{target}: {count} programs"), &batches, opts);
+}
+
+/// Assembles `batches` (one module each) at each of `opts` on all cores; fails listing every
+/// rejection.
+fn assemble_all(ptxas: &Ptxas, what: &str, batches: &[Vec<Program>], opts: &[u8]) {
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get()).min(batches.len());
     let failures: Vec<String> = std::thread::scope(|scope| {
         let chunks: Vec<&[Vec<Program>]> = batches.chunks(batches.len().div_ceil(jobs)).collect();
         let handles: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
-                let ptxas = &ptxas;
                 scope.spawn(move || chunk.iter().flat_map(|b| assemble(ptxas, b, opts)).collect::<Vec<String>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
     });
-    eprintln!("{target}: {count} programs assembled at {opts:?} ({})", ptxas.version);
+    eprintln!("{what} assembled at {opts:?} ({})", ptxas.version);
     assert!(failures.is_empty(), "{} ptxas failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Mutants ([`generator::mutate`], as a campaign's corpus makes them) assemble: three chains
+/// of three mutants from each of 200 seeded programs (1,800 mutants), every edit kind among them.
+#[test]
+fn mutants_assemble_at_o0_and_o3() {
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
+    let target: Target = "sm_90a@8.7".parse().unwrap();
+    let allow = oracle::semantics::Allowances::default();
+    let mut mutants = Vec::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    for s in 0..200u64 {
+        let (p0, i0) = generate_seeded(s, &Config::default(), &target, "k");
+        for chain in 0..3u64 {
+            let (mut p, mut i) = (p0.clone(), i0.clone());
+            for step in 0..3u64 {
+                let seed = (s << 8) | (chain << 4) | step;
+                let Ok(m) = generator::mutate::mutate(&p, &i, seed, &allow, generator::mutate::TRIES) else { continue };
+                kinds.extend(m.kinds);
+                (p, i) = (m.program, m.inputs);
+                mutants.push(Program { name: format!("m{s}_{chain}_{step}"), ..p.clone() });
+            }
+        }
+    }
+    assert_eq!(kinds.len(), generator::mutate::Kind::ALL.len(), "{kinds:?}");
+    let batches: Vec<Vec<Program>> = mutants.chunks(100).map(<[Program]>::to_vec).collect();
+    assemble_all(&ptxas, &format!("{} mutants", mutants.len()), &batches, &[0, 3]);
 }
 
 #[test]

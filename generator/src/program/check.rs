@@ -501,6 +501,19 @@ fn reg_of(form: &Form, name: &str, t: RegType) -> Result<Reg, String> {
 
 fn imm_fits(imm: &Imm, t: RegType) -> Result<(), String> {
     let bits = t.bits();
+    // ptxas takes a float literal only for float and bit-size operands, and an integer literal
+    // only for integer and bit-size ones ("Arguments mismatch", ptxas 13: `mov.f32 %r0, 7`,
+    // `mov.u32 %r0, 0f3F800000`).
+    let float = matches!(t, RegType::F16 | RegType::Bf16 | RegType::F32 | RegType::F64);
+    let int = matches!(t, RegType::U8 | RegType::U16 | RegType::U32 | RegType::U64)
+        || matches!(t, RegType::S8 | RegType::S16 | RegType::S32 | RegType::S64);
+    match imm {
+        Imm::Int(_) if float => return Err(format!("integer literal `{imm}` for a .{t} operand")),
+        Imm::F32Bits(_) | Imm::F64Bits(_) | Imm::Float(_) if int => {
+            return Err(format!("float literal `{imm}` for a .{t} operand"))
+        }
+        _ => {}
+    }
     let ok = match imm {
         Imm::Int(v) => {
             let lo = -(1i128 << (bits.max(1) - 1));
@@ -617,6 +630,21 @@ mod tests {
     use super::*;
     use oracle::program::text::parse_stmt;
     use oracle::program::Launch;
+
+    /// ptxas takes no integer literal for a float operand and no float literal for an integer
+    /// one (mutants changed `mov.b32 %r0, 7` to `mov.f32 …` and were rejected); bit-size
+    /// operands take both.
+    #[test]
+    fn a_literal_must_be_of_its_operands_kind() {
+        let one = |line: &str| check_program(&prog(&[line, "st.global.b32 [%out], %r0;"], 0));
+        let e = one("mov.f32 %r0, 7;").unwrap_err();
+        assert!(e.contains("integer literal `7` for a .f32 operand"), "{e}");
+        let e = one("mov.u32 %r0, 0f3F800000;").unwrap_err();
+        assert!(e.contains("float literal `0f3F800000` for a .u32 operand"), "{e}");
+        for ok in ["mov.b32 %r0, 0f3F800000;", "mov.b32 %r0, 7;", "mov.f32 %r0, 0f3F800000;", "mov.s32 %r0, -7;"] {
+            assert_eq!(one(ok), Ok(()), "{ok}");
+        }
+    }
 
     fn prog(body: &[&str], shared: u32) -> Program {
         Program {

@@ -13,12 +13,16 @@ use super::glue::{Glue, GlueOp};
 pub enum Plant {
     /// `xor` computes `or`.
     XorAsOr,
+    /// `mul.hi` computes `mul.lo`: a bug only in an instruction the generator builds when its
+    /// `glue_mul` group is on (tests of mutants, which reach it by replacing other glue).
+    MulHiAsLo,
 }
 
 /// The glue instruction the oracle evaluates in place of `g` under `plant`.
 pub(super) fn glue(plant: Option<Plant>, g: &Glue) -> Glue {
     match plant {
         Some(Plant::XorAsOr) if g.op == GlueOp::Xor => Glue { op: GlueOp::Or, ..*g },
+        Some(Plant::MulHiAsLo) if g.op == GlueOp::MulHi => Glue { op: GlueOp::MulLo, ..*g },
         _ => *g,
     }
 }
@@ -34,5 +38,8 @@ mod tests {
         assert_eq!(glue(Some(Plant::XorAsOr), &g).op, GlueOp::Or);
         let and = Glue::parse("and.b32 %r1, %r2, %r3;").unwrap();
         assert_eq!(glue(Some(Plant::XorAsOr), &and), and);
+        let hi = Glue::parse("mul.hi.u32 %r1, %r2, %r3;").unwrap();
+        assert_eq!(glue(Some(Plant::MulHiAsLo), &hi).op, GlueOp::MulLo);
+        assert_eq!(glue(Some(Plant::XorAsOr), &hi), hi);
     }
 }

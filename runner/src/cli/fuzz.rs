@@ -76,6 +76,15 @@ fn positive(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A share of a batch (`--mutate-share`): a number from 0 to 1.
+fn share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        Ok(x) => Err(format!("{x} is not a share of a batch: give a number from 0 to 1 (0.25: a quarter mutants)")),
+        Err(e) => Err(format!("`{s}` is not a number: {e}")),
+    }
+}
+
 /// Threads or processes per core that `--workers` and `--jobs` may ask for: more only waste
 /// memory and start-up time (and 100,000 threads fail to start).
 pub const MAX_PER_CORE: usize = 4;
@@ -257,6 +266,12 @@ pub struct FuzzArgs {
     /// floor within minutes, because known findings are everywhere (docs/PERFORMANCE.md).
     #[arg(long)]
     pub adapt: bool,
+    /// The share of each batch made by mutating programs of the campaign's coverage corpus
+    /// (programs whose -O3 SASS added a new opcode, pair, or many new triples; `fuzz::corpus`),
+    /// 0 to 1. Default 0.25 for a new campaign (docs/FUZZING.md says why); a resumed campaign
+    /// keeps its own.
+    #[arg(long, value_parser = share)]
+    pub mutate_share: Option<f64>,
     /// Most predicate calls per minimization, counted as a one-candidate-at-a-time reduction makes them (up to 16 candidates run together).
     #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
@@ -506,6 +521,10 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         progress: true,
         shard: a.shard,
         adapt: a.adapt,
+        mutate_share: a
+            .mutate_share
+            .or(stored.as_ref().map(|s| s.mutate_share))
+            .unwrap_or(crate::fuzz::corpus::DEFAULT_SHARE),
     };
     if let Some(b) = &a.baseline {
         crate::runs::baseline::check_exists(b, crate::runs::record::RunKind::Fuzz)?;

@@ -41,7 +41,8 @@ pub struct Finding {
     pub replay: String,
     /// Occurrences in this run.
     pub count: u64,
-    /// Seconds since the start of the run when it was first seen.
+    /// Seconds since the start of the run when it was first seen (a campaign's: over all its
+    /// sessions).
     pub first_seen_s: f64,
     /// Which ptxas versions get it right and which wrong, in one line
     /// ([`super::versions::verdict`]); `None` where no ptxas took part or none is wrong.
@@ -52,6 +53,48 @@ pub struct Finding {
     /// as generated, and may depend on its neighbours or not be deterministic.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproduced: Option<bool>,
+    /// Where the program came from (fresh generation or a mutant of a corpus entry); `None`
+    /// for findings of other commands and of builds before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// Where a campaign's program came from (issue 29 item 4): generated fresh, or a mutant of a
+/// program of the campaign's coverage corpus ([`crate::fuzz::corpus`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Source {
+    /// Generated fresh from its seed.
+    Fresh {
+        /// The swarm switches (families and knobs) that were on in it (every switch of the
+        /// configuration without the swarm).
+        switches: Vec<String>,
+    },
+    /// One edit of a corpus program.
+    Mutation {
+        /// The corpus entry mutated (its program's name as it was generated, `p12_34`).
+        parent: String,
+        /// The edit ([`generator::mutate::Mutant::what`]).
+        mutation: String,
+    },
+}
+
+impl Source {
+    /// `fresh` or `mutation`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Source::Fresh { .. } => "fresh",
+            Source::Mutation { .. } => "mutation",
+        }
+    }
+
+    /// One line for a person: `fresh (switches: cvt, glue_bits)`, `mutation of p3_7: delete 4: …`.
+    pub fn line(&self) -> String {
+        match self {
+            Source::Fresh { switches } => format!("fresh (switches: {})", switches.join(", ")),
+            Source::Mutation { parent, mutation } => format!("mutation of {parent}: {mutation}"),
+        }
+    }
 }
 
 impl Finding {
@@ -75,6 +118,7 @@ impl Finding {
             first_seen_s: 0.0,
             versions: None,
             reproduced: None,
+            source: None,
         }
     }
 

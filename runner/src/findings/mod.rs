@@ -17,7 +17,7 @@ pub mod signature;
 pub mod store;
 pub mod versions;
 
-pub use finding::{Finding, WordMismatch};
+pub use finding::{Finding, Source, WordMismatch};
 pub use known::{Known, KnownError, KnownRule, KnownSet, SignaturePattern};
 pub use signature::{FindingClass, Signature};
 pub use store::{FindingStore, FindingsDoc, KnownHit, Recorded, RunMeta, StoreError};

@@ -445,6 +445,10 @@ pub fn run_with(
         memory: Some(MemoryState { config: o.config.clone(), ..MemoryState::default() }),
         sass: super::SassCounts::default(),
         coverage: Default::default(),
+        // Memory programs are not mutated.
+        mutate_share: 0.0,
+        corpus: Default::default(),
+        metrics: None,
     };
     let mut state = super::open_state(&state_path, o.resume, fresh)?;
     let mut totals = state.memory.clone().unwrap_or_default();
@@ -476,6 +480,8 @@ pub fn run_with(
         store.rollback(c)?;
     }
     let start = Instant::now();
+    // Campaign seconds before this session: findings are timed from the campaign's start.
+    let prior_s = state.seconds;
     let s0 = state.programs;
     let mut last_status = Instant::now();
     let mut tri = Triage::resumed(&state.kinds);
@@ -622,7 +628,12 @@ pub fn run_with(
                 let (at, source) = (runnable[k].0, &runnable[k].1);
                 for raw in raw_findings(source, found, ran) {
                     *s.symptoms.entry(raw.symptom.how.clone()).or_default() += 1;
-                    let case = MemCase { batch: b, raw, seen_at: start.elapsed().as_secs_f64(), cases: cases.clone() };
+                    let case = MemCase {
+                        batch: b,
+                        raw,
+                        seen_at: prior_s + start.elapsed().as_secs_f64(),
+                        cases: cases.clone(),
+                    };
                     let (worth, t) = measure(|| tri.raw(&mut store, minimizer.as_ref(), case, &o.settings.allow, &env));
                     super::adapt::Outcome::merge(&mut outcomes[at], worth?);
                     triaging.add(t);

@@ -163,6 +163,8 @@ pub struct Job {
     pub result: ProgramResult,
     /// Seconds since the campaign started when it was seen.
     pub seen_at: f64,
+    /// Where the program came from (the finding records it).
+    pub source: Option<crate::findings::Source>,
 }
 
 /// A job after the minimization thread: the packaged finding and what it cost.
@@ -193,7 +195,9 @@ pub struct Done {
 pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {
     let reduced = Reduced::unchanged(&job.program, &job.inputs);
     let case = package::Case { original: &job.program, reduced: &reduced, result: &job.result };
-    package::package(&job.raw, &case, allow, job.seen_at, env)
+    let (mut f, text) = package::package(&job.raw, &case, allow, job.seen_at, env);
+    f.source = job.source.clone();
+    (f, text)
 }
 
 /// A case the minimization thread takes, of either kind of program the campaign runs: a
@@ -323,7 +327,9 @@ impl Case for Job {
             let result =
                 engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
             let case = package::Case { original: &self.program, reduced, result: &result[0] };
-            package::package(&self.raw, &case, &engine.allow, self.seen_at, env)
+            let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
+            f.source = self.source.clone();
+            (f, text)
         };
         engine.sass = None;
         Reduction { finding, case, calls, runs, refused }
@@ -436,7 +442,7 @@ mod tests {
             message: "timed out".into(),
         });
         let raw = raw_findings(&p, &result).remove(0);
-        let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0 };
+        let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0, source: None };
         let allow = engine.allow.clone();
         (Minimizer::start(Reducer::new(engine), Budget { calls: 20 }, 4, allow, Vec::new(), deadline), job)
     }

@@ -29,7 +29,12 @@
 //! campaign's coverage ([`crate::sass::coverage`]): counters and curve in `campaign.json`
 //! ([`State::coverage`]), the n-grams themselves appended per batch to
 //! [`crate::sass::coverage::NGRAMS_FILE`] before the state that counts them is written (a
-//! resumed campaign keeps the lines of the batches before its `next_batch`).
+//! resumed campaign keeps the lines of the batches before its `next_batch`). Kernels that added
+//! a new opcode (or many new pairs or triples) put their programs in the campaign's coverage
+//! [`corpus`] (`corpus.jsonl`, kept like the n-grams), and a share of every batch
+//! ([`Options::mutate_share`]) is made by mutating corpus programs ([`generate_mixed`]). Every
+//! finding records its program's source ([`crate::findings::Source`]); at the end the campaign
+//! prints and stores its [`metrics`].
 //!
 //! Invariants:
 //! - The campaign state (`campaign.json`) is written when the campaign starts and after each
@@ -48,19 +53,26 @@
 //! - The live status line uses `\r` only on a terminal; elsewhere it is a plain line every
 //!   [`PLAIN_STATUS_EVERY`].
 //! - With `--shard i/N` the session's batch `b` is the campaign-wide batch `b·N + i − 1`
-//!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint programs that
-//!   together are the unsharded campaign's; without a shard, batch `b` is batch `b`. The shard
-//!   is part of the campaign state and must be the same when resuming.
+//!   ([`crate::runs::shard::Shard::global`]): the shards of one seed run disjoint fresh
+//!   programs that together are the unsharded campaign's; without a shard, batch `b` is batch
+//!   `b`. Each shard keeps its own corpus, so its mutants are its own (with `--mutate-share 0`
+//!   the shards together are exactly the unsharded campaign). The shard is part of the
+//!   campaign state and must be the same when resuming.
 //! - With the adaptive swarm on (`--adapt`, for swarm configurations), batch `b`
 //!   is generated with the swarm weights after batch `b − adapt::LAG`, and the read-ahead stays
 //!   below that lag ([`adapt`]); the weights and per-switch statistics are part of the campaign
 //!   state.
+//! - The mutants of batch `b` come from the corpus as it was after batch `b − adapt::LAG`
+//!   ([`corpus::Shared::view_for`]), so they too depend only on the seed; the share is part of
+//!   the campaign state and a resume keeps it.
 
 pub mod adapt;
 pub mod ahead;
 pub mod assemble;
 pub mod async_campaign;
+pub mod corpus;
 pub mod engine;
+pub mod metrics;
 pub mod minimize;
 pub mod package;
 pub mod triage;
@@ -82,7 +94,7 @@ use engine::Engine;
 
 use crate::atomic_write::write_atomic;
 use crate::backend::{Registry, Settings};
-use crate::findings::{FindingStore, KnownSet, RunMeta};
+use crate::findings::{FindingStore, KnownSet, RunMeta, Source};
 use crate::sass::coverage::Coverage;
 
 /// Campaign options.
@@ -133,11 +145,36 @@ pub struct Options {
     /// Adapt the swarm weights to what finds new signatures ([`adapt`]; swarm
     /// configurations only).
     pub adapt: bool,
+    /// The share of each batch made by mutating corpus programs ([`corpus`]; 0 to 1).
+    pub mutate_share: f64,
 }
 
-/// A prepared batch: index, programs, inputs, oracle and ptxas results, and the switches each
-/// program was generated with.
-type Batch = (u64, Vec<Program>, Vec<Inputs>, engine::Prepared, Vec<Vec<&'static str>>);
+/// A prepared batch: its programs ([`Mixed`]) and their oracle and ptxas results.
+struct Batch {
+    b: u64,
+    mixed: Mixed,
+    prepared: engine::Prepared,
+}
+
+/// A batch's programs, fresh and mutants ([`generate_mixed`]).
+pub struct Mixed {
+    /// The programs, fresh ones first.
+    pub programs: Vec<Program>,
+    /// Their inputs.
+    pub inputs: Vec<Inputs>,
+    /// Where each came from.
+    pub sources: Vec<Source>,
+    /// The swarm switches each fresh program was generated with (empty for mutants).
+    pub switches: Vec<Vec<&'static str>>,
+    /// The edits of each mutant ([`generator::mutate::Kind::name`]).
+    pub edits: Vec<Vec<&'static str>>,
+    /// Mutants dropped (no valid edit within the draws): fresh programs took their places.
+    pub dropped: u64,
+    /// Wall and CPU time of generating the fresh programs.
+    pub generation: engine::StageTime,
+    /// Wall and CPU time of mutating (the oracle runs that check each mutant included).
+    pub mutation: engine::StageTime,
+}
 
 /// Resumable campaign state (`campaign.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -193,6 +230,20 @@ pub struct State {
     /// ([`crate::sass::coverage`]); empty without the SASS check.
     #[serde(default, skip_serializing_if = "Coverage::is_empty")]
     pub coverage: Coverage,
+    /// The share of each batch made by mutating corpus programs (`--mutate-share`; a resumed
+    /// campaign keeps it).
+    #[serde(default = "default_share")]
+    pub mutate_share: f64,
+    /// The coverage corpus and its mutants ([`corpus`]; the programs are in [`corpus::FILE`]).
+    #[serde(default)]
+    pub corpus: corpus::CorpusCounts,
+    /// The campaign metrics as of the end of the last session ([`metrics::Metrics`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<metrics::Metrics>,
+}
+
+fn default_share() -> f64 {
+    corpus::DEFAULT_SHARE
 }
 
 /// What the SASS check did in a campaign (cumulative; a field missing from a campaign saved
@@ -264,6 +315,8 @@ pub struct Summary {
     pub unwritten_stored: usize,
     /// SASS n-grams first seen this session ([`State::coverage`] has the total).
     pub coverage_new: u64,
+    /// The campaign metrics (also in [`State::metrics`]).
+    pub metrics: metrics::Metrics,
 }
 
 const STATE: &str = "campaign.json";
@@ -307,6 +360,22 @@ impl State {
         }
         if let Some((k, v)) = s.coverage.fields().into_iter().find(|(_, v)| *v > MAX_COUNTER) {
             return Err(bad(&format!("coverage.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if let Some((k, v)) = s.corpus.fields().into_iter().find(|(_, v)| *v > MAX_COUNTER) {
+            return Err(bad(&format!("corpus.{k}"), v.to_string(), MAX_COUNTER.to_string()));
+        }
+        if !s.corpus.consistent() {
+            return Err(bad(
+                "corpus.size",
+                s.corpus.size.to_string(),
+                format!(
+                    "{} and corpus.added − corpus.evicted, with at least as many edits as mutants",
+                    corpus::CAPACITY
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&s.mutate_share) {
+            return Err(bad("mutate_share", s.mutate_share.to_string(), "1 (and at least 0)".into()));
         }
         if !s.coverage.consistent() {
             return Err(bad(
@@ -561,6 +630,76 @@ fn batch_switches(o: &Options, cfg: &Config, b: u64, n: usize) -> Vec<Vec<&'stat
     (0..n as u64).map(|k| generator::program::seeded_config(program_seed(o.seed, b, k), cfg).switches_on()).collect()
 }
 
+/// Mutants in a batch of `n` programs with a corpus of `parents` and a mutate share of
+/// `share`: `n · share` rounded, none without parents.
+pub fn mutants_in(n: usize, share: f64, parents: usize) -> usize {
+    if parents == 0 {
+        return 0;
+    }
+    ((n as f64 * share.clamp(0.0, 1.0)).round() as usize).min(n)
+}
+
+/// The session's batch `b` of `n` programs under `cfg`: the first `n − m` generated fresh
+/// (program `k` from [`program_seed`], as without mutation), the last `m` ([`mutants_in`]) 1
+/// to 4 edits each of a program of `parents` ([`generator::mutate`]; program `k`'s seed picks
+/// the parent and draws the edits; a mutant without a valid edit is dropped and the fresh
+/// program `k` takes its place). Every program's name is `p<batch>_<k>`.
+pub fn generate_mixed(o: &Options, cfg: &Config, b: u64, n: usize, parents: &[corpus::Parent]) -> Mixed {
+    use rayon::prelude::*;
+    let m = mutants_in(n, o.mutate_share, parents.len());
+    let (mut programs, mut inputs, generation) = generate_batch_timed(o, cfg, b, n - m);
+    let mut switches = batch_switches(o, cfg, b, n - m);
+    let mut sources: Vec<Source> =
+        switches.iter().map(|on| Source::Fresh { switches: on.iter().map(|s| s.to_string()).collect() }).collect();
+    let gb = o.shard.map_or(b, |s| s.global(b));
+    let start = Instant::now();
+    let made: Vec<(Program, Inputs, Source, Vec<&'static str>, f64)> = ((n - m) as u64..n as u64)
+        .into_par_iter()
+        .map(|k| {
+            let ((p, i, src, edit), t) = engine::measure(|| {
+                let seed = program_seed(o.seed, gb, k);
+                let parent = &parents[(generator::sweep::mix64(seed, 0x9a7e) % parents.len() as u64) as usize];
+                let name = generator::program::entry_name(&format!("p{gb}_{k}"));
+                match generator::mutate::mutate(
+                    &parent.parsed.0,
+                    &parent.parsed.1,
+                    seed,
+                    &o.allow,
+                    generator::mutate::TRIES,
+                ) {
+                    Ok(mt) => {
+                        let src = Source::Mutation { parent: parent.name.clone(), mutation: mt.what };
+                        let kinds = mt.kinds.iter().map(|k| k.name()).collect();
+                        (Program { name, ..mt.program }, mt.inputs, src, kinds)
+                    }
+                    Err(_) => {
+                        let (p, i) = generate_seeded(seed, cfg, &o.target, &name);
+                        let on = generator::program::seeded_config(seed, cfg).switches_on();
+                        (p, i, Source::Fresh { switches: on.iter().map(|s| s.to_string()).collect() }, Vec::new())
+                    }
+                }
+            });
+            (p, i, src, edit, t.cpu_s)
+        })
+        .collect();
+    let mut edits = Vec::new();
+    let (mut dropped, mut cpu) = (0, 0.0);
+    for (p, i, src, edit, t) in made {
+        programs.push(p);
+        inputs.push(i);
+        sources.push(src);
+        switches.push(Vec::new());
+        if edit.is_empty() {
+            dropped += 1;
+        } else {
+            edits.push(edit);
+        }
+        cpu += t;
+    }
+    let mutation = engine::StageTime { wall_s: start.elapsed().as_secs_f64(), cpu_s: cpu };
+    Mixed { programs, inputs, sources, switches, edits, dropped, generation, mutation }
+}
+
 fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
     for p in ps {
         for s in &p.body {
@@ -670,11 +809,29 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         memory: None,
         sass: SassCounts::default(),
         coverage: Coverage::default(),
+        mutate_share: o.mutate_share,
+        corpus: corpus::CorpusCounts::default(),
+        metrics: None,
     };
     let mut state = open_state(&state_path, o.resume, fresh)?;
     if o.resume {
         state.coverage.load_ngrams(&o.run_dir, state.next_batch).map_err(anyhow::Error::msg)?;
+        if state.mutate_share != o.mutate_share {
+            bail!(
+                "{}: the campaign runs with --mutate-share {}; resume with that (or without --mutate-share)",
+                state_path.display(),
+                state.mutate_share
+            );
+        }
     }
+    let loaded = if o.resume {
+        corpus::Corpus::load(&o.run_dir, state.next_batch, &state.corpus).map_err(anyhow::Error::msg)?
+    } else {
+        corpus::Corpus::default()
+    };
+    let corpus = std::sync::Arc::new(corpus::Shared::new(loaded));
+    // Campaign seconds before this session: findings are timed from the campaign's start.
+    let prior_s = state.seconds;
     let adapting = o.adapt && o.config.swarm;
     if adapting && state.swarm.is_none() {
         state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
@@ -755,6 +912,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     let preparer = engine.preparer();
     let first = state.next_batch;
     let swarm2 = swarm.clone();
+    let corpus2 = corpus.clone();
     let producer: ahead::Ahead<Batch> = ahead::Ahead::start(first, threads, queue, move |k, stop| {
         let n = batch_size(&producer_opts, first, k);
         if n == 0 {
@@ -762,11 +920,14 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         }
         let cfg =
             if adapting { swarm2.config_for(&producer_opts.config, k, stop)? } else { producer_opts.config.clone() };
-        let (ps, is, t) = generate_batch_timed(&producer_opts, &cfg, k, n);
-        let switches = if adapting { batch_switches(&producer_opts, &cfg, k, n) } else { Vec::new() };
-        let mut prepared = preparer.prepare(&ps, &is, &format!("b{k}"), stop)?;
-        engine::add_stage(&mut prepared.stages, "generation", t);
-        Some((k, ps, is, prepared, switches))
+        let parents = if producer_opts.mutate_share > 0.0 { corpus2.view_for(k, stop)? } else { Vec::new() };
+        let mixed = generate_mixed(&producer_opts, &cfg, k, n, &parents);
+        let mut prepared = preparer.prepare(&mixed.programs, &mixed.inputs, &format!("b{k}"), stop)?;
+        engine::add_stage(&mut prepared.stages, "generation", mixed.generation);
+        if !mixed.edits.is_empty() || mixed.dropped > 0 {
+            engine::add_stage(&mut prepared.stages, "mutation", mixed.mutation);
+        }
+        Some(Batch { b: k, mixed, prepared })
     });
     let mut last_status = Instant::now();
     let mut sass = SassCounts::default();
@@ -777,10 +938,10 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let t_wait = Instant::now();
         // The time is up while a batch is still being prepared: it is abandoned (its ptxas
         // processes killed), not counted, and run again by `--resume`.
-        let Ok(Some((b, programs, inputs, mut prepared, switches))) = producer.recv_until(start.checked_add(o.time))
-        else {
+        let Ok(Some(Batch { b, mixed, mut prepared })) = producer.recv_until(start.checked_add(o.time)) else {
             break;
         };
+        let Mixed { programs, inputs, sources, switches, edits, dropped, .. } = mixed;
         let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
         if let Some(why) = &prepared.environment {
             bail!(
@@ -820,7 +981,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                     program: programs[k].clone(),
                     inputs: inputs[k].clone(),
                     result: r.clone(),
-                    seen_at: start.elapsed().as_secs_f64(),
+                    seen_at: prior_s + start.elapsed().as_secs_f64(),
+                    source: Some(sources[k].clone()),
                 };
                 let (res, t) = engine::measure(|| tri.raw(&mut store, minimizer.as_ref(), job, &engine.allow, &env));
                 adapt::Outcome::merge(&mut outcomes[k], res?);
@@ -837,14 +999,24 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         engine::add_stage(&mut stages, "triage", triaging);
         family_counts(&programs, &mut state.families);
         state.programs = state.programs.saturating_add(programs.len() as u64);
-        let ((), t) = engine::measure(|| {
-            for (_, grams) in &covered {
-                coverage_new = coverage_new.saturating_add(state.coverage.add_kernel(grams) as u64);
+        let (lines, t) = engine::measure(|| {
+            let mut offers = Vec::new();
+            for (i, grams) in &covered {
+                let added = state.coverage.add_kernel_by_length(grams);
+                coverage_new = coverage_new.saturating_add(added.iter().sum::<usize>() as u64);
+                offers.push(corpus::Offer { program: &programs[*i], inputs: &inputs[*i], source: &sources[*i], added });
             }
             if !covered.is_empty() {
                 state.coverage.point(state.programs);
             }
+            corpus.update(|c| {
+                let lines = c.finish_batch(b, &offers, dropped, &edits);
+                state.corpus = c.counts.clone();
+                lines
+            })
         });
+        corpus::Corpus::append(&o.run_dir, &lines)
+            .with_context(|| format!("appending to {}", o.run_dir.join(corpus::FILE).display()))?;
         let (written, t2) =
             engine::measure(|| crate::sass::coverage::Coverage::append(&o.run_dir, b, &state.coverage.take_fresh()));
         written.with_context(|| {
@@ -863,6 +1035,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.sass.add(&sass);
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
+            corpus.update(|c| c.compact(&o.run_dir, snapshot.next_batch)).map_err(anyhow::Error::msg)?;
         }
         if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
             let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
@@ -927,6 +1100,12 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     for (name, t) in &stages {
         engine::add_stage(&mut state.stages, name, *t);
     }
+    let gpus = metrics::gpus(&engine.backend_names(), &env, engine.gpu_unavailable.is_some());
+    let m = metrics::Metrics::of(&state, store.doc(), gpus);
+    state.metrics = Some(m.clone());
+    if o.progress {
+        eprint!("{}", m.report(&state));
+    }
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
     store.update_meta(|m| {
@@ -947,6 +1126,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         sass_unavailable,
         unwritten_stored,
         coverage_new,
+        metrics: m,
         state,
         new: tri.new,
         duplicates: tri.duplicates,

@@ -21,11 +21,9 @@ fn read_ahead_stays_within_half_the_swarm_lag() {
     }
 }
 
-/// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
-/// run disjoint programs that together are the campaign's.
-#[test]
-fn shards_run_the_campaigns_batches() {
-    let o = Options {
+/// The options of the tests below (seed 11, sm_90, batches of 2, share 0.25).
+fn options() -> Options {
+    Options {
         time: Duration::from_secs(1),
         max_programs: None,
         seed: 11,
@@ -48,7 +46,15 @@ fn shards_run_the_campaigns_batches() {
         progress: false,
         shard: None,
         adapt: false,
-    };
+        mutate_share: 0.25,
+    }
+}
+
+/// Batch `b` of shard `i/N` is batch `b·N + i − 1` of the unsharded campaign: the shards
+/// run disjoint programs that together are the campaign's.
+#[test]
+fn shards_run_the_campaigns_batches() {
+    let o = options();
     let texts =
         |o: &Options, b: u64| -> Vec<String> { generate_batch(o, b, 2).0.iter().map(|p| p.module_text()).collect() };
     let whole: Vec<Vec<String>> = (0..6).map(|b| texts(&o, b)).collect();
@@ -82,12 +88,21 @@ fn out_of_range_campaign_state_names_the_field() {
         memory: None,
         sass: SassCounts::default(),
         coverage: Coverage::default(),
+        mutate_share: 0.25,
+        corpus: Default::default(),
+        metrics: None,
     };
     let text = |s: &State| serde_json::to_string(s).unwrap();
     assert!(State::parse(&text(&good), path).is_ok());
     type Edit = fn(&mut State);
-    let cases: [(&str, Edit); 10] = [
+    let cases: [(&str, Edit); 14] = [
         ("sass.kernels", |s| s.sass.kernels = u64::MAX),
+        ("corpus.mutants", |s| s.corpus.mutants = u64::MAX),
+        ("corpus.size", |s| s.corpus.size = 5),
+        ("corpus.size", |s| {
+            s.corpus = corpus::CorpusCounts { size: 300, added: 300, ..Default::default() };
+        }),
+        ("mutate_share", |s| s.mutate_share = 1.5),
         ("coverage.kernels", |s| s.coverage.kernels = u64::MAX),
         ("coverage.novel_kernels", |s| s.coverage.novel_kernels = 3),
         ("next_batch", |s| s.next_batch = u64::MAX),
@@ -111,4 +126,35 @@ fn out_of_range_campaign_state_names_the_field() {
         let e = State::parse(&text(&s), path).unwrap_err().to_string();
         assert!(e.contains(&format!("field `{field}`")) && e.contains("run/campaign.json"), "{field}: {e}");
     }
+}
+
+/// A batch with a corpus is its fresh programs (those of the batch without mutation), then its
+/// share of mutants of corpus programs, named like the fresh ones, each with its source.
+#[test]
+fn a_batch_is_fresh_programs_then_its_share_of_mutants() {
+    let o = options();
+    let (parent, inputs) = generate_seeded(99, &o.config, &o.target, "p0_0");
+    let parents = vec![corpus::Parent { name: "p0_0".into(), parsed: std::sync::Arc::new((parent.clone(), inputs)) }];
+    assert_eq!(
+        (mutants_in(8, 0.25, 1), mutants_in(8, 0.25, 0), mutants_in(3, 1.0, 5), mutants_in(4, 0.0, 5)),
+        (2, 0, 3, 0)
+    );
+    let mixed = generate_mixed(&o, &o.config, 5, 8, &parents);
+    let (fresh, _) = generate_batch(&o, 5, 6);
+    assert_eq!(&mixed.programs[..6], &fresh[..]);
+    assert!(mixed.sources[..6].iter().all(|s| matches!(s, Source::Fresh { switches } if !switches.is_empty())));
+    assert_eq!((mixed.edits.len(), mixed.dropped), (2, 0));
+    for k in 6..8 {
+        assert_eq!(mixed.programs[k].name, format!("p5_{k}"));
+        assert_eq!(generator::program::check_program(&mixed.programs[k]), Ok(()));
+        assert_ne!(mixed.programs[k].body, parent.body);
+        match &mixed.sources[k] {
+            Source::Mutation { parent, mutation } => assert!(parent == "p0_0" && !mutation.is_empty()),
+            other => panic!("{other:?}"),
+        }
+        assert!(mixed.switches[k].is_empty() && !mixed.edits[k - 6].is_empty());
+    }
+    // Without parents the batch is the batch without mutation.
+    let plain = generate_mixed(&o, &o.config, 5, 8, &[]);
+    assert_eq!(plain.programs, generate_batch(&o, 5, 8).0);
 }

@@ -96,16 +96,21 @@ pub struct Coverage {
 impl Coverage {
     /// Adds one kernel's n-grams; how many were new.
     pub fn add_kernel(&mut self, grams: &BTreeSet<String>) -> usize {
-        let mut new = 0;
+        self.add_kernel_by_length(grams).iter().sum()
+    }
+
+    /// Adds one kernel's n-grams; how many were new of each length (unigrams, pairs, triples).
+    pub fn add_kernel_by_length(&mut self, grams: &BTreeSet<String>) -> [usize; MAX_N] {
+        let mut new = [0; MAX_N];
         for g in grams {
             if self.seen.insert(key(g)) {
                 self.fresh.push(g.clone());
-                new += 1;
+                new[(g.matches(' ').count()).min(MAX_N - 1)] += 1;
             }
         }
         self.total = self.seen.len() as u64;
         self.kernels = self.kernels.saturating_add(1);
-        if new > 0 {
+        if new.iter().any(|&n| n > 0) {
             self.novel_kernels = self.novel_kernels.saturating_add(1);
         }
         new
@@ -254,9 +259,9 @@ mod tests {
         let mut c = Coverage::default();
         assert_eq!(c.add_kernel(&set(&["A", "B", "A B"])), 3);
         assert_eq!(c.add_kernel(&set(&["A", "B"])), 0);
-        assert_eq!(c.add_kernel(&set(&["A", "C"])), 1);
-        assert_eq!((c.total, c.kernels, c.novel_kernels), (4, 3, 2));
-        assert_eq!(c.take_fresh(), ["A", "A B", "B", "C"]);
+        assert_eq!(c.add_kernel_by_length(&set(&["A", "C", "A C", "X Y Z", "A B"])), [1, 1, 1]);
+        assert_eq!((c.total, c.kernels, c.novel_kernels), (6, 3, 2));
+        assert_eq!(c.take_fresh(), ["A", "A B", "B", "A C", "C", "X Y Z"]);
         assert!(c.take_fresh().is_empty());
         assert!(c.consistent());
         c.novel_kernels = 4;

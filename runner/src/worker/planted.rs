@@ -5,6 +5,8 @@
 //!   emulates it, as a compiler with that known root cause would compile the program (a
 //!   set-valued emulation gives the one value it names);
 //! - `xor-as-or`: `xor` computes `or` ([`Plant::XorAsOr`]), a bug no emulation explains;
+//! - `mul-hi-as-lo`: `mul.hi` computes `mul.lo` ([`Plant::MulHiAsLo`]), one that programs
+//!   generated without the `glue_mul` group reach only as mutants;
 //! - `flaky`: in a job of two kernels or more, word 0 of thread 0 of the first kernel is XORed
 //!   with a count of the jobs this worker ran (so it changes from run to run), and a kernel run
 //!   alone is right: what a register nothing wrote gives in a campaign's batch.
@@ -42,11 +44,14 @@ impl WorkerPlant {
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match item {
                 "xor-as-or" => w.plant = Some(Plant::XorAsOr),
+                "mul-hi-as-lo" => w.plant = Some(Plant::MulHiAsLo),
                 "flaky" => w.flaky = true,
                 name => match Deviation::from_name(name).filter(|d| d.scope() == DeviationScope::Program) {
                     Some(d) => w.emulate.push(d),
                     None => {
-                        return Err(format!("{ENV}: unknown planted bug `{name}` (xor-as-or, flaky, or an emulation)"))
+                        return Err(format!(
+                            "{ENV}: unknown planted bug `{name}` (xor-as-or, mul-hi-as-lo, flaky, or an emulation)"
+                        ))
                     }
                 },
             }

@@ -157,6 +157,9 @@ pub fn render(doc: &FindingsDoc, rows: Option<&RunRows>) -> String {
         if let Some(v) = &f.versions {
             let _ = writeln!(h, "<p class=\"versions\">ptxas versions: {}</p>", esc(v));
         }
+        if let Some(src) = &f.source {
+            let _ = writeln!(h, "<p class=\"source\">source: {}</p>", esc(&src.line()));
+        }
         let size = size_text(f);
         if !size.is_empty() {
             let _ = writeln!(h, "<p>reproducer: {}, {} thread(s)</p>", esc(&size), f.threads);

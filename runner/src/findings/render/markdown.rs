@@ -129,6 +129,9 @@ pub fn render(doc: &FindingsDoc, rows: Option<&RunRows>) -> String {
         if let Some(v) = &f.versions {
             let _ = writeln!(md, "- ptxas versions: {}", md_text(v));
         }
+        if let Some(src) = &f.source {
+            let _ = writeln!(md, "- source: {}", md_text(&src.line()));
+        }
         let size = size_text(f);
         if !size.is_empty() {
             let _ = writeln!(md, "- reproducer: {size}, {} thread(s)", f.threads);
