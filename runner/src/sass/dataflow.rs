@@ -28,7 +28,10 @@
 //! cascade). Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a
 //! conversion from f16). A `NOP` reads nothing, its guard included: it has no effect.
 //!
-//! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label,
+//! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
+//! (where a guarded branch's guard holds, so what was written under that guard is written:
+//! ptxas's `bfind.s64` writes its result under `@P0` and branches under `@P0` past the other
+//! writes),
 //! the way out of a waterfall loop (a guarded `BRA.U.ANY` back: every lane has been served, so
 //! what the loop wrote under a guard counts as written, [`waterfall_exit`]),
 //! a call's subroutine (whose `RET` goes on after every call in the function), every label for an
@@ -180,6 +183,17 @@ impl State {
             s.defined.put(r, s.defined.get(r) | m);
         }
         s
+    }
+
+    /// Bytes written under a guard that now holds everywhere (an edge's fact: past `@P0 BRA L`
+    /// towards L, what `@P0` wrote is written) become defined.
+    fn promote_holding(&mut self) {
+        let (holding, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.cond).into_iter().partition(|e| self.rel.holds(e.1));
+        self.cond = rest;
+        for (r, _, m) in holding {
+            self.defined.put(r, self.defined.get(r) | m);
+        }
     }
 
     /// Replaces what is known of `d`: `un` defined everywhere, `conds` under their guards.
@@ -744,6 +758,7 @@ fn edge_facts(f: &Function, i: usize, t: usize, out: &State) -> Option<State> {
     };
     let mut s = out.clone();
     s.rel.assert_holds(holds);
+    s.promote_holding();
     Some(s)
 }
 

@@ -208,3 +208,31 @@ fn copies_to_uniform_registers_and_high_shift_adds_carry_definedness() {
     assert_eq!(flagged(&lea.replace("STS.U16", "STS")), ["0040: R7"]);
     assert_eq!(flagged(&lea.replace("S2R R9, SR_TID.X", "PRMT R9, R9, 0x7610, RZ")), ["0040: R7"]);
 }
+
+/// ptxas 13.0.88 -O3's `bfind.s64` (a campaign on the H200 flagged 49 kernels with it): the
+/// result is written under @P0 and the branch under the same @P0 skips the other writes, so on
+/// the taken edge the guarded write is a write. Reduced from finding 3c86… of seed 3201.
+#[test]
+fn a_write_under_the_guard_of_the_branch_taken_is_a_write_on_that_edge() {
+    let sass = "/*00f0*/ FLO R10, R3 ;\n\
+        /*0100*/ ISETP.NE.U32.AND P0, PT, R10, -0x1, PT ;\n\
+        /*0110*/ @P0 VIADD R11, R10, 0x20 ;\n\
+        /*0120*/ @P0 BRA `(.L_x_146) ;\n\
+        /*0130*/ ISETP.GE.AND P0, PT, R3, RZ, PT ;\n\
+        /*0150*/ @!P0 BRA `(.L_x_147) ;\n\
+        /*0160*/ FLO.U32 R11, R2 ;\n\
+        /*0170*/ BRA `(.L_x_146) ;\n\
+        .L_x_147:\n\
+        /*0180*/ FLO.U32 R11, ~R2 ;\n\
+        .L_x_146:\n\
+        /*01b0*/ ISETP.GT.U32.AND P0, PT, R2, 0x4b68624e, PT ;\n\
+        /*0300*/ PRMT.ECR R11, R11, R0, R0 ;\n";
+    let head = "/*0000*/ MOV R0, 0x1 ;\n/*0010*/ MOV R2, 0x2 ;\n/*0020*/ MOV R3, 0x3 ;\n";
+    assert_eq!(flagged(&format!("{head}{sass}")), Vec::<String>::new());
+    // Without the write under @P0 the taken path leaves R11 unwritten.
+    let missing = sass.replace("/*0110*/ @P0 VIADD R11, R10, 0x20 ;\n", "");
+    assert_eq!(flagged(&format!("{head}{missing}")), ["0300: R11"]);
+    // A write under the other guard does not cover the taken edge.
+    let other = sass.replace("@P0 VIADD", "@!P0 VIADD");
+    assert_eq!(flagged(&format!("{head}{other}")), ["0300: R11"]);
+}
