@@ -58,7 +58,7 @@ pub fn check(data: &[u8]) -> Option<(usize, usize)> {
             && interp::run(q, i, &allow).is_ok_and(|o| o.first().and_then(|e| exact_bit(e, k)) == Some(bit))
     };
     assert!(pred(&p, &inputs), "the predicate is deterministic");
-    let r = minimize(&p, &inputs, Budget { calls: CALLS }, pred);
+    let r = minimize(&p, &inputs, Budget::calls(CALLS), pred);
     let what = format!("family {family:?}, thread 0 bit {k} = {bit}");
     let text = case(&r.program, &r.inputs);
     assert!(pred(&r.program, &r.inputs), "the reduced case lost the predicate ({what})\n{text}");

@@ -43,11 +43,21 @@ pub struct Budget {
     /// Most predicate calls of a one-candidate-at-a-time reduction (a batched one runs the same
     /// candidates plus, per accepting run, those laid out after the accepted one).
     pub calls: usize,
+    /// No predicate run starts after this instant (a campaign's end): the reduction keeps what
+    /// it has. `None`: the calls alone bound it, and the result is a function of the case.
+    pub until: Option<std::time::Instant>,
+}
+
+impl Budget {
+    /// At most `calls` predicate calls, whatever the time.
+    pub fn calls(calls: usize) -> Budget {
+        Budget { calls, until: None }
+    }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { calls: 2_000 }
+        Budget::calls(2_000)
     }
 }
 
@@ -332,7 +342,7 @@ struct Reducer<'f, F: FnMut(&[(Program, Inputs)]) -> Option<usize>> {
 
 impl<F: FnMut(&[(Program, Inputs)]) -> Option<usize>> Reducer<'_, F> {
     fn exhausted(&self) -> bool {
-        self.calls >= self.budget.calls
+        self.calls >= self.budget.calls || self.budget.until.is_some_and(|t| std::time::Instant::now() >= t)
     }
 
     /// Runs one round: every pass of [`ROUND`] in turn, each to its end. Lays out the next
@@ -662,6 +672,22 @@ mod tests {
         assert!(!r.program.body.iter().any(|s| matches!(s, Stmt::Bra { .. })), "the branch is irrelevant");
     }
 
+    /// A reduction whose `until` has passed stops before its next predicate run and keeps the
+    /// case it has (a campaign's end); without `until` the same reduction goes on.
+    #[test]
+    fn a_reduction_stops_at_its_until() {
+        let (p, inputs) = branchy_case();
+        let mut runs = 0;
+        let past = Budget { calls: 2_000, until: Some(std::time::Instant::now()) };
+        let r = minimize(&p, &inputs, past, |_, _| {
+            runs += 1;
+            true
+        });
+        assert_eq!((runs, r.after), (1, r.before), "only the starting case was checked");
+        let r = minimize(&p, &inputs, Budget::default(), |_, _| true);
+        assert!(r.after < r.before);
+    }
+
     /// Showing the predicate several candidates a run reaches the same case as one at a time
     /// (every candidate before the accepted one was refused against the same current case),
     /// in fewer runs.
@@ -693,7 +719,7 @@ mod tests {
     fn a_failing_predicate_leaves_the_case_alone() {
         let p = program(&["mov.b32 %r0, 1;", "st.global.b32 [%out], %r0;"]);
         let inputs = Inputs(vec![0; 256]);
-        let r = minimize(&p, &inputs, Budget { calls: 50 }, |_, _| false);
+        let r = minimize(&p, &inputs, Budget::calls(50), |_, _| false);
         assert_eq!((r.program, r.inputs, r.calls, r.runs, r.reproduced), (p, inputs, 1, 1, Some(false)));
     }
 

@@ -715,7 +715,8 @@ pub fn minimize_command(
     }
     println!("minimizing while `{pre}` reproduces");
     let batch = crate::fuzz::minimize::max_batch(first.class);
-    let red = minimize_batched(&p, &i, Budget { calls }, batch, crate::fuzz::minimize::still_shows(&mut engine, &pre));
+    let red =
+        minimize_batched(&p, &i, Budget::calls(calls), batch, crate::fuzz::minimize::still_shows(&mut engine, &pre));
     if red.reproduced == Some(false) {
         bail!(
             "{}: `{pre}` did not show again on a second run; nothing written (is the case deterministic?)",

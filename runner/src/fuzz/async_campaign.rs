@@ -489,7 +489,7 @@ pub fn run_with(
     // The minimization thread, with backends of its own (never holding up the next batch).
     let minimizer: Option<Minimizer<MemCase>> = (o.minimize && !gpus.is_empty()).then(|| {
         let reducer = MemReducer { gpus: reducers, allow: o.settings.allow.clone(), deadline: start + o.time };
-        let budget = generator::minimize::Budget { calls: o.minimize_calls };
+        let budget = generator::minimize::Budget::calls(o.minimize_calls);
         Minimizer::start(reducer, budget, super::MINIMIZE_QUEUE, o.settings.allow.clone(), env.clone(), start + o.time)
     });
     // Generation and the oracle of the next batches (each on all cores) while the GPU

@@ -345,8 +345,8 @@ pub struct Minimizer<C: Case> {
 
 impl<C: Case> Minimizer<C> {
     /// Starts the thread with its own `runner`; at most `queue` cases wait; each is reduced
-    /// within `budget` when its turn comes before `deadline`, packaged as it is (under `allow`)
-    /// after it.
+    /// within `budget` when its turn comes before `deadline` (and stops at it, keeping what it
+    /// has), packaged as it is (under `allow`) after it.
     pub fn start(
         mut runner: C::Runner,
         budget: Budget,
@@ -366,7 +366,8 @@ impl<C: Case> Minimizer<C> {
                         let (finding, case) = job.package_as_is(&allow, &env);
                         return Reduction { finding, case, calls: 0, runs: 0, refused: 0 };
                     }
-                    job.reduce(&mut runner, budget, &env)
+                    // A reduction under way at the campaign's end stops there with what it has.
+                    job.reduce(&mut runner, Budget { until: Some(deadline), ..budget }, &env)
                 });
                 let Reduction { finding, case, calls, runs, refused } = r;
                 let d = Done { batch: job.batch(), pre, finding, case, minimized: !past, calls, runs, refused, time };
@@ -444,7 +445,7 @@ mod tests {
         let raw = raw_findings(&p, &result).remove(0);
         let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0, source: None };
         let allow = engine.allow.clone();
-        (Minimizer::start(Reducer::new(engine), Budget { calls: 20 }, 4, allow, Vec::new(), deadline), job)
+        (Minimizer::start(Reducer::new(engine), Budget::calls(20), 4, allow, Vec::new(), deadline), job)
     }
 
     #[test]
@@ -482,7 +483,7 @@ mod tests {
         // "Still shows": the program still has an `xor`.
         let has_xor =
             |c: &Program, _: &Inputs| c.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("xor"));
-        let m = stage(&p, &i, Some(Budget { calls: 500 }), 4, |cands| cands.iter().position(|(c, i)| has_xor(c, i)));
+        let m = stage(&p, &i, Some(Budget::calls(500)), 4, |cands| cands.iter().position(|(c, i)| has_xor(c, i)));
         assert!(has_xor(&m.reduced.program, &m.reduced.inputs));
         assert!(m.reduced.after < p.instruction_count(), "{}", m.reduced.program.module_text());
         assert!(m.reduced.calls > 0 && m.seconds >= 0.0);

@@ -890,7 +890,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
         e.sass = engine.sass.clone();
         e.emulate = engine.emulate.clone();
-        let budget = Budget { calls: o.minimize_calls };
+        let budget = Budget::calls(o.minimize_calls);
         let allow = e.allow.clone();
         Some(minimize::Minimizer::start(
             minimize::Reducer::new(e),
