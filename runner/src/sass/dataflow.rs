@@ -33,7 +33,8 @@
 //! ptxas's `bfind.s64` writes its result under `@P0` and branches under `@P0` past the other
 //! writes),
 //! the way out of a waterfall loop (a guarded `BRA.U.ANY` back: every lane has been served, so
-//! what the loop wrote under a guard counts as written, [`waterfall_exit`]),
+//! what the loop wrote under a guard counts as written — also where its body writes that guard's
+//! predicate again before the branch back, [`waterfall_exit`], [`guarded_writes`]),
 //! a call's subroutine (whose `RET` goes on after every call in the function), every label for an
 //! indirect branch. A call to a label not in the listing is taken to define every register (the
 //! check never guesses a finding). Past a plain `@P BRA` the branch's way has P and the other
@@ -194,6 +195,15 @@ impl State {
         for (r, _, m) in holding {
             self.defined.put(r, self.defined.get(r) | m);
         }
+    }
+
+    /// These facts with `regs` written whole.
+    fn with_written(mut self, regs: &[Reg]) -> State {
+        for &r in regs {
+            self.defined.put(r, whole(r));
+        }
+        self.cond.retain(|e| e.2 & !self.defined.get(e.0) != 0);
+        self
     }
 
     /// Replaces what is known of `d`: `un` defined everywhere, `conds` under their guards.
@@ -393,6 +403,22 @@ fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
         }
     }
     true
+}
+
+/// The registers the instructions of the waterfall loop closed at `i` write under a guard
+/// (its body: from the label `i` branches back to, up to `i`). Every lane has been served when
+/// the loop is left, so each of them ran the body under the guard that served it — even where
+/// ptxas writes that guard's predicate again before the branch back (`@!P1 IMAD.U32 R8, RZ, RZ,
+/// UR4; PLOP3.LUT P1, PT, PT, PT, PT, 0x80, 0x0; @P0 BRA.U.ANY`, ptxas 13.0.88's loop around a
+/// per-lane `createpolicy.range`), which drops what [`State::served`] would have kept.
+fn guarded_writes(f: &Function, i: usize) -> Vec<Reg> {
+    let Flow::Branch(l) = &f.instrs[i].flow else { return Vec::new() };
+    let Some(&start) = f.labels.get(l) else { return Vec::new() };
+    f.instrs[start.min(i)..i]
+        .iter()
+        .filter(|ins| ins.guard.is_some())
+        .flat_map(|ins| ins.defs.iter().copied())
+        .collect()
 }
 
 /// The instruction after `i` if `i` closes a waterfall loop: a guarded `BRA.U.ANY` back to an
@@ -790,7 +816,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let out = after(s, &f.instrs[i]);
         let (succ, havoc) = successors(f, i, &return_sites);
         let out = if havoc { State::everything() } else { out };
-        let exit = waterfall_exit(f, i).map(|t| (t, out.served()));
+        let exit = waterfall_exit(f, i).map(|t| (t, out.served().with_written(&guarded_writes(f, i))));
         for t in succ {
             let out = match &exit {
                 Some((next, served)) if *next == t => served.clone(),

@@ -236,3 +236,31 @@ fn a_write_under_the_guard_of_the_branch_taken_is_a_write_on_that_edge() {
     let other = sass.replace("@P0 VIADD", "@!P0 VIADD");
     assert_eq!(flagged(&format!("{head}{other}")), ["0300: R11"]);
 }
+
+/// ptxas 13.0.88 -O3's waterfall around a per-lane `createpolicy.range` (finding 3c8afc43 of the
+/// H200 campaign, seed 3201): the copies out of the uniform registers are written under `!P1`,
+/// P1 is written again before the branch back, and the loop is left once every lane has been
+/// served, so R8 and R9 are written for every lane.
+#[test]
+fn what_a_waterfall_writes_under_a_guard_it_rewrites_is_written_at_its_exit() {
+    let sass = "/*0000*/ S2R R4, SR_TID.X ;\n/*0008*/ MOV R5, RZ ;\n/*0010*/ MOV R7, RZ ;\n\
+        /*0020*/ PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0 ;\n\
+        .L_x_0:\n\
+        /*02f0*/ PLOP3.LUT P1, PT, P1, P0, PT, 0xa2, 0x0 ;\n\
+        /*0300*/ @P0 R2UR P1, UR6, R4 ;\n\
+        /*0310*/ PLOP3.LUT P1, PT, P1, P0, PT, 0xa2, 0x0 ;\n\
+        /*0320*/ @P0 R2UR.OR P1, UR7, R7 ;\n\
+        /*0330*/ @P0 PLOP3.LUT P0, PT, P1, PT, PT, 0x80, 0x0 ;\n\
+        /*03c0*/ UMOV UR4, URZ ;\n\
+        /*03d0*/ @!P1 IMAD.U32 R8, RZ, RZ, UR4 ;\n\
+        /*03e0*/ @!P1 IMAD.U32 R9, RZ, RZ, UR6 ;\n\
+        /*03f0*/ PLOP3.LUT P1, PT, PT, PT, PT, 0x80, 0x0 ;\n\
+        /*0400*/ @P0 BRA.U.ANY `(.L_x_0) ;\n\
+        /*0420*/ R2UR UR4, R8 ;\n\
+        /*0430*/ R2UR UR5, R9 ;\n\
+        /*0440*/ STG.E desc[UR4][R4.64], R7 ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    // Without the guarded copy of R9 the descriptor's upper half is never written.
+    let missing = sass.replace("/*03e0*/ @!P1 IMAD.U32 R9, RZ, RZ, UR6 ;\n", "");
+    assert_eq!(flagged(&missing), ["0440: UR5"]);
+}
