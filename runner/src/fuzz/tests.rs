@@ -1,6 +1,8 @@
 //! Tests of [`super`] (`fuzz/mod.rs`).
 
 use super::*;
+use crate::findings::Source;
+use generator::program::generate_seeded;
 
 #[test]
 fn a_panic_while_preparing_is_an_error_with_its_message() {
