@@ -16,6 +16,25 @@ use crate::program::rng::Rng;
 use crate::program::values::{draw, Kind};
 
 impl<'r, R: Rng> Gen<'r, R> {
+    /// Computes the `width / 4` words a thread stores into its peer (from `tid`, `rk` and drawn
+    /// constants): the store's type suffix (`b32`, `v2.b32`, `v4.b32`) and its value operand.
+    fn store_values(&mut self, width: u64) -> (String, String) {
+        let lanes = (width / 4) as usize;
+        let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
+        for (k, v) in vals.iter().enumerate() {
+            let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+            match k {
+                0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
+                1 => self.emit(format!("add.u32 {v}, rk, {c};")),
+                _ => self.emit(format!("mov.b32 {v}, {c};")),
+            }
+        }
+        match lanes {
+            1 => ("b32".to_string(), vals[0].clone()),
+            n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
+        }
+    }
+
     /// An exchange phase (`cluster`): every CTA's leader arms its mbarrier for the bytes its
     /// peer will send, `barrier.cluster.arrive`/`wait` (every mbarrier armed, every window
     /// read), then every CTA writes the window of its peer `(rank + shift) mod CTAs` through
@@ -52,20 +71,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             let (o, a) = (self.name("o"), self.name("a"));
             self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
             self.emit(format!("add.u32 {a}, {rw}, {o};"));
-            let lanes = (width / 4) as usize;
-            let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
-            for (k, v) in vals.iter().enumerate() {
-                let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
-                match k {
-                    0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
-                    1 => self.emit(format!("add.u32 {v}, rk, {c};")),
-                    _ => self.emit(format!("mov.b32 {v}, {c};")),
-                }
-            }
-            let (shape, operand) = match lanes {
-                1 => ("b32".to_string(), vals[0].clone()),
-                n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
-            };
+            let (shape, operand) = self.store_values(width);
             self.emit(format!(
                 "st.async.shared::cluster.mbarrier::complete_tx::bytes.{shape} [{a}], {operand}, [{rb}];"
             ));
@@ -139,20 +145,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.emit(format!("add.u32 {a}, {rw}, {o};"));
             (rw.clone(), ".shared::cluster")
         };
-        let lanes = (width / 4) as usize;
-        let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
-        for (k, v) in vals.iter().enumerate() {
-            let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
-            match k {
-                0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
-                1 => self.emit(format!("add.u32 {v}, rk, {c};")),
-                _ => self.emit(format!("mov.b32 {v}, {c};")),
-            }
-        }
-        let (shape, operand) = match lanes {
-            1 => ("b32".to_string(), vals[0].clone()),
-            n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
-        };
+        let (shape, operand) = self.store_values(width);
         self.emit(format!("st{space}.{shape} [{a}], {operand};"));
         if self.threads > 1 {
             self.emit("bar.sync 0;");

@@ -86,9 +86,12 @@ impl Machine<'_> {
                 }
                 _ => Err(MemError::Unsupported("mov packing or unpacking".into())),
             },
-            // §9.7.9.23: the address of the same variable in CTA `rank`'s shared memory.
-            Form::Mapa(a) if a.shared_cluster => {
-                let (region, offset) = self.shared_value(t, &ops[1])?;
+            // §9.7.9.23: the same location in CTA `rank`'s shared memory — a `.shared::cluster`
+            // window address, or without `.shared::cluster` a generic one.
+            Form::Mapa(a) => {
+                let generic = !a.shared_cluster;
+                let (region, offset) =
+                    if generic { self.generic_shared(t, &ops[1], "mapa")? } else { self.shared_value(t, &ops[1])? };
                 let rank = self.known(t, &ops[2])?;
                 if rank >= u64::from(self.p.cluster.max(1)) {
                     return Err(MemError::Undefined(format!(
@@ -97,20 +100,7 @@ impl Machine<'_> {
                     )));
                 }
                 let buffer = self.in_cta(region, rank as u32);
-                self.set(t, &dst_name(0)?, Val::Addr { buffer, offset, generic: false })
-            }
-            // §9.7.9.23: the generic address of the same location in CTA `rank`'s shared memory.
-            Form::Mapa(_) => {
-                let (region, offset) = self.generic_shared(t, &ops[1], "mapa")?;
-                let rank = self.known(t, &ops[2])?;
-                if rank >= u64::from(self.p.cluster.max(1)) {
-                    return Err(MemError::Undefined(format!(
-                        "mapa to CTA {rank} of a cluster of {} (§9.7.9.23)",
-                        self.p.cluster.max(1)
-                    )));
-                }
-                let buffer = self.in_cta(region, rank as u32);
-                self.set(t, &dst_name(0)?, Val::Addr { buffer, offset, generic: true })
+                self.set(t, &dst_name(0)?, Val::Addr { buffer, offset, generic })
             }
             // §9.7.9.20: a shared-window address to generic and back; global ones are both.
             Form::Cvta(c) => {
