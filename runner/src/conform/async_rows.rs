@@ -190,14 +190,16 @@ pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout
     Prepared { expected, batches, assembled, oracle_s, assemble_s: t.elapsed().as_secs_f64() }
 }
 
-/// The GPU batches: the cases the oracle ran, [`BATCH`] at a time, the dedicated sets' cases
-/// (which may fault) in batches of their own.
+/// The GPU batches: the cases the oracle ran, [`BATCH`] at a time, then each case of a set that
+/// traps ([`DeviationSet::traps`]) as a batch of its own. A trap ends its worker's context: alone,
+/// it costs one restart, where inside a module it would also cost the module's restart and a
+/// re-run of its other launches one by one (docs/PERFORMANCE.md).
 fn batches(cases: &[AsyncCase], expected: &[Expected]) -> Vec<Vec<usize>> {
     let runnable: Vec<usize> = (0..cases.len()).filter(|&k| expected[k].is_ok()).collect();
     let (traps, normal): (Vec<usize>, Vec<usize>) =
-        runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some());
+        runnable.into_iter().partition(|&k| deviation_set(&cases[k].form).is_some_and(|(set, _)| set.traps));
     let mut batches: Vec<Vec<usize>> = normal.chunks(BATCH).map(<[usize]>::to_vec).collect();
-    batches.extend(traps.chunks(BATCH).map(<[usize]>::to_vec));
+    batches.extend(traps.into_iter().map(|k| vec![k]));
     batches
 }
 
@@ -625,6 +627,29 @@ mod tests {
 
     fn target() -> Target {
         "sm_90".parse().unwrap()
+    }
+
+    /// The cases of a set that traps run one per batch (one fault, one restart); the cases of
+    /// the main sweep and of a set that does not trap share batches.
+    #[test]
+    fn each_case_of_a_trapping_set_is_a_batch_of_its_own() {
+        let t = target();
+        let sweep = plan(&t, Some("cp.reduce.async.bulk.tensor.1d.global.shared::cta.{and,add}.tile.bulk_group"));
+        let trapping = |k: usize| deviation_set(&sweep.cases[k].form).is_some_and(|(set, _)| set.traps);
+        assert!((0..sweep.cases.len()).any(trapping), "the int64 bitwise set has cases here");
+        assert!((0..sweep.cases.len()).filter(|&k| !trapping(k)).count() > 1);
+        let expected = oracle_all(&sweep.cases, &Allowances::all());
+        let batches = batches(&sweep.cases, &expected);
+        let mut seen: Vec<usize> = batches.concat();
+        seen.sort_unstable();
+        let runnable: Vec<usize> = (0..sweep.cases.len()).filter(|&k| expected[k].is_ok()).collect();
+        assert_eq!(seen, runnable, "every runnable case in exactly one batch");
+        for b in &batches {
+            if b.iter().any(|&k| trapping(k)) {
+                assert_eq!(b.len(), 1, "a trapping case shares its batch: {b:?}");
+            }
+        }
+        assert!(batches.iter().any(|b| b.len() > 1), "the other cases share batches");
     }
 
     /// A planted difference (one byte of one case's bulk store) and a fault in the

@@ -25,6 +25,9 @@ pub struct DeviationSet {
     pub input_class: &'static str,
     /// Its cases on a target.
     pub cases: fn(&Target) -> Vec<AsyncCase>,
+    /// Whether its cases trap on the GPU: each such fault ends its worker's CUDA context, so a
+    /// runner gives every case a job of its own (one fault, one restart, no re-run of others).
+    pub traps: bool,
 }
 
 /// Tiled loads whose innermost coordinate × element size is not a multiple of 16 bytes trap
@@ -33,16 +36,25 @@ pub const INNER_COORDINATE_TRAPS: DeviationSet = DeviationSet {
     name: "inner-coordinate traps",
     input_class: "inner-coordinate-not-16B",
     cases: inner_coordinate_trap_cases,
+    traps: true,
 };
 
 /// `cp.reduce.async.bulk .add.f32` keeps subnormal inputs and results, where §9.7.9.25.4.2 says
 /// it flushes them (corpus/findings/reduce-add-f32-subnormals.md).
-pub const F32_SUBNORMAL_ADDS: DeviationSet =
-    DeviationSet { name: "f32 subnormal adds", input_class: "f32-subnormal-add", cases: f32_subnormal_add_cases };
+pub const F32_SUBNORMAL_ADDS: DeviationSet = DeviationSet {
+    name: "f32 subnormal adds",
+    input_class: "f32-subnormal-add",
+    cases: f32_subnormal_add_cases,
+    traps: false,
+};
 
 /// Bitwise tensor reductions over an INT64 map trap (corpus/findings/tensor-reduce-int64-bitwise-trap.md).
-pub const INT64_BITWISE_TRAPS: DeviationSet =
-    DeviationSet { name: "int64 bitwise traps", input_class: "int64-bitwise-reduction", cases: int64_bitwise_cases };
+pub const INT64_BITWISE_TRAPS: DeviationSet = DeviationSet {
+    name: "int64 bitwise traps",
+    input_class: "int64-bitwise-reduction",
+    cases: int64_bitwise_cases,
+    traps: true,
+};
 
 /// `.im2col_no_offs` tensor stores and reductions over an im2col map with a pixel bounding box
 /// corner other than 0 trap (corpus/findings/tma-im2col-no-offs-corner-trap.md).
@@ -50,6 +62,7 @@ pub const IM2COL_CORNER_TRAPS: DeviationSet = DeviationSet {
     name: "im2col_no_offs corner traps",
     input_class: "im2col-no-offs-corners",
     cases: im2col_corner_trap_cases,
+    traps: true,
 };
 
 /// `.im2col` tensor loads whose spatial coordinate lies outside the pixel bounding box trap
@@ -58,6 +71,7 @@ pub const IM2COL_START_TRAPS: DeviationSet = DeviationSet {
     name: "im2col start traps",
     input_class: "im2col-start-outside-box",
     cases: im2col_start_trap_cases,
+    traps: true,
 };
 
 /// Interleaved tensor stores and reductions whose box spans more than one position along
@@ -66,6 +80,7 @@ pub const INTERLEAVE_BOX_SKIP: DeviationSet = DeviationSet {
     name: "interleave box skipped",
     input_class: "interleave-box-rank-2",
     cases: interleave_box_skip_cases,
+    traps: false,
 };
 
 /// Every dedicated set.
