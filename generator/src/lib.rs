@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod define_config;
 pub mod memory;
 pub mod minimize;
 pub mod mutate;

@@ -2,10 +2,10 @@
 //! are on (the swarm switches) and the sizes, TOML-loadable (`#[serde(default,
 //! deny_unknown_fields)]`: a file names only what it changes, and a misspelt key is an error).
 //!
-//! Each knob is declared once, in the [`define_config!`] invocation below (name, type, default,
-//! doc; wasm-smith's `define_config!`): the macro writes the struct, its `Default`, the
-//! "Defaults to" line of each doc and the switch table ([`AsyncConfig::SWITCHES`],
-//! [`AsyncConfig::switches_mut`]).
+//! Each knob is declared once, in the `define_config!` invocation below (name, type, default,
+//! doc; `generator/src/define_config.rs`, shared with the program generator's configuration):
+//! the macro writes the struct, its `Default`, the "Defaults to" line of each doc and the switch
+//! table ([`AsyncConfig::SWITCHES`], [`AsyncConfig::switches_mut`]).
 //!
 //! Invariants: a swarm draw ([`AsyncConfig::draw`]) only turns switches off, never on, and keeps
 //! at least one kind of copy when the configuration has one; it draws the switches in their
@@ -16,72 +16,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::define_config::define_config;
 use crate::program::config::{permille, MAX_KEEP, MIN_KEEP};
 use crate::program::rng::Rng;
-
-/// Declares a configuration struct once: first its swarm switches (`bool`s a swarm draw may turn
-/// off), each with its doc, default and place in the draw order (`drawn N`), then its other
-/// fields with their docs, types and defaults. Writes the struct (every doc ending with its
-/// default), `Default`, the `SWITCHES` name table in declaration order and `switches_mut`.
-macro_rules! define_config {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            switches {
-                $(
-                    $(#[doc = $sdoc:literal])*
-                    $sw:ident: bool = $sdef:literal, drawn $rank:literal;
-                )*
-            }
-            $(
-                $(#[doc = $doc:literal])*
-                $field:ident: $ty:ty = $def:expr;
-            )*
-        }
-    ) => {
-        $(#[$meta])*
-        pub struct $name {
-            $(
-                $(#[doc = $sdoc])*
-                #[doc = ""]
-                #[doc = concat!("Defaults to `", stringify!($sdef), "`.")]
-                pub $sw: bool,
-            )*
-            $(
-                $(#[doc = $doc])*
-                #[doc = ""]
-                #[doc = concat!("Defaults to `", stringify!($def), "`.")]
-                pub $field: $ty,
-            )*
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                $name { $($sw: $sdef,)* $($field: $def,)* }
-            }
-        }
-
-        impl $name {
-            /// The swarm switches by field name, in declaration order.
-            pub const SWITCHES: &'static [&'static str] = &[$(stringify!($sw)),*];
-
-            /// Each switch's place (in [`Self::SWITCHES`] order) in the order a swarm draw
-            /// draws them.
-            const DRAWN: &'static [usize] = &[$($rank),*];
-
-            /// Every switch by name ([`Self::SWITCHES`] order), for reading and writing them
-            /// by name.
-            pub fn switches_mut(&mut self) -> Vec<(&'static str, &mut bool)> {
-                vec![$((stringify!($sw), &mut self.$sw)),*]
-            }
-
-            /// Every switch by name and value ([`Self::SWITCHES`] order).
-            pub fn switches(&self) -> Vec<(&'static str, bool)> {
-                vec![$((stringify!($sw), self.$sw)),*]
-            }
-        }
-    };
-}
 
 define_config! {
     /// What programs to generate: the swarm knobs (each family of episodes on or off) and sizes.
@@ -89,53 +26,56 @@ define_config! {
     #[serde(default, deny_unknown_fields)]
     pub struct AsyncConfig {
         switches {
-            /// `cp.async` pipelines with several async-groups in flight.
-            cp_async: bool = true, drawn 0;
-            /// `cp.async.bulk` loads on the mbarrier and bulk stores back.
-            bulk: bool = true, drawn 1;
-            /// `cp.async.bulk.tensor` tile loads on the mbarrier, and tensor stores and reductions
-            /// of the staging buffer back through a store map.
-            tensor: bool = true, drawn 2;
-            /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
-            /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
-            /// [`TensorMap::im2col_start_traps`](oracle::memory::tensor_map::TensorMap::im2col_start_traps)).
-            im2col: bool = true, drawn 3;
-            /// With `tensor`: a third of the tiled maps are interleaved (rank 3; 16B under any
-            /// sm_90 swizzle or 32B under the 32B one; dimension 0 in 16- or 32-byte units, one
-            /// box position along dimension 1, where an H100 traverses no more:
-            /// [`TensorMap::interleave_skips_box`](oracle::memory::tensor_map::TensorMap::interleave_skips_box)).
-            interleave: bool = true, drawn 4;
-            /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
-            reduce: bool = true, drawn 5;
-            /// `cvt` and `prmt` on the loaded values.
-            convert: bool = true, drawn 6;
-            /// With `tensor`, in one CTA: a tiled map's copy is a tensor-map object in global
-            /// memory (`tobj`) that tensor loads name, and half the phases first re-shape it with
-            /// `tensormap.replace` (a smaller global dimension, another box height or element
-            /// stride, another swizzle or fill), then the tensormap-proxy release and acquire
-            /// fences; such programs run on the target's arch-specific twin (sm_90a, §9.7.9.26).
-            replace: bool = true, drawn 9;
-            /// A cluster of 2 or 4 CTAs: every CTA runs the program over its own shared memory and
-            /// its own part of the global outputs, and mbarrier phases may load through
-            /// `.multicast::cluster` copies issued by one CTA.
-            multicast: bool = true, drawn 7;
-            /// A cluster of 2 or 4 CTAs that write each other's shared memory: some mbarrier
-            /// phases are exchanges, where every CTA fills the window of a peer CTA (through
-            /// `mapa`) with `st.async` stores of each thread's values and/or a
-            /// `cp.async.bulk.shared::cluster.shared::cta` copy, completing on the peer's mbarrier.
-            cluster: bool = true, drawn 8;
-            /// `.L2::cache_hint` forms of `cp.async` and `cp.reduce.async.bulk` with a cache
-            /// policy from `createpolicy` (fractional or range, every priority; §9.7.9.18) made
-            /// once at the start of the program: the policy is opaque and only a hint.
-            cache_hints: bool = true, drawn 10;
-            /// A cluster of 2 or 4 CTAs that write each other's shared memory with generic
-            /// stores: some mbarrier phases are remote exchanges, where every thread stores its
-            /// values into a peer CTA's `rwin` with `st.shared::cluster` (address from `mapa`),
-            /// the leader arrives on the peer's mbarrier with
-            /// `mbarrier.arrive.release.cluster.shared::cluster` (§9.7.13.15.13) and the wait
-            /// acquires at `.cluster` scope; half of them then, after `barrier.cluster`, load the
-            /// peer's `rwin` with `ld.shared::cluster`. Never a data race (PTX ISA 9.0 §8.7.1).
-            remote: bool = true, drawn 11;
+            /// The episode families a swarm draw may turn off.
+            EPISODES {
+                /// `cp.async` pipelines with several async-groups in flight.
+                cp_async: bool = true, drawn 0;
+                /// `cp.async.bulk` loads on the mbarrier and bulk stores back.
+                bulk: bool = true, drawn 1;
+                /// `cp.async.bulk.tensor` tile loads on the mbarrier, and tensor stores and reductions
+                /// of the staging buffer back through a store map.
+                tensor: bool = true, drawn 2;
+                /// With `tensor`: the tensor map is an im2col map (rank 3–5) half the time, loaded in
+                /// `.im2col` mode with drawn `im2colInfo` offsets (never at a start an H100 traps on,
+                /// [`TensorMap::im2col_start_traps`](oracle::memory::tensor_map::TensorMap::im2col_start_traps)).
+                im2col: bool = true, drawn 3;
+                /// With `tensor`: a third of the tiled maps are interleaved (rank 3; 16B under any
+                /// sm_90 swizzle or 32B under the 32B one; dimension 0 in 16- or 32-byte units, one
+                /// box position along dimension 1, where an H100 traverses no more:
+                /// [`TensorMap::interleave_skips_box`](oracle::memory::tensor_map::TensorMap::interleave_skips_box)).
+                interleave: bool = true, drawn 4;
+                /// `cp.reduce.async.bulk` reductions of the staged values into global memory.
+                reduce: bool = true, drawn 5;
+                /// `cvt` and `prmt` on the loaded values.
+                convert: bool = true, drawn 6;
+                /// With `tensor`, in one CTA: a tiled map's copy is a tensor-map object in global
+                /// memory (`tobj`) that tensor loads name, and half the phases first re-shape it with
+                /// `tensormap.replace` (a smaller global dimension, another box height or element
+                /// stride, another swizzle or fill), then the tensormap-proxy release and acquire
+                /// fences; such programs run on the target's arch-specific twin (sm_90a, §9.7.9.26).
+                replace: bool = true, drawn 9;
+                /// A cluster of 2 or 4 CTAs: every CTA runs the program over its own shared memory and
+                /// its own part of the global outputs, and mbarrier phases may load through
+                /// `.multicast::cluster` copies issued by one CTA.
+                multicast: bool = true, drawn 7;
+                /// A cluster of 2 or 4 CTAs that write each other's shared memory: some mbarrier
+                /// phases are exchanges, where every CTA fills the window of a peer CTA (through
+                /// `mapa`) with `st.async` stores of each thread's values and/or a
+                /// `cp.async.bulk.shared::cluster.shared::cta` copy, completing on the peer's mbarrier.
+                cluster: bool = true, drawn 8;
+                /// `.L2::cache_hint` forms of `cp.async` and `cp.reduce.async.bulk` with a cache
+                /// policy from `createpolicy` (fractional or range, every priority; §9.7.9.18) made
+                /// once at the start of the program: the policy is opaque and only a hint.
+                cache_hints: bool = true, drawn 10;
+                /// A cluster of 2 or 4 CTAs that write each other's shared memory with generic
+                /// stores: some mbarrier phases are remote exchanges, where every thread stores its
+                /// values into a peer CTA's `rwin` with `st.shared::cluster` (address from `mapa`),
+                /// the leader arrives on the peer's mbarrier with
+                /// `mbarrier.arrive.release.cluster.shared::cluster` (§9.7.13.15.13) and the wait
+                /// acquires at `.cluster` scope; half of them then, after `barrier.cluster`, load the
+                /// peer's `rwin` with `ld.shared::cluster`. Never a data race (PTX ISA 9.0 §8.7.1).
+                remote: bool = true, drawn 11;
+            }
         }
         /// Most phases of the mbarrier per program (1 or more).
         phases: u32 = 3;
@@ -159,11 +99,6 @@ define_config! {
 const MAX_SWARM_DRAWS: usize = 64;
 
 impl AsyncConfig {
-    /// The knobs that are on, by name (for reports and signatures).
-    pub fn switches_on(&self) -> Vec<&'static str> {
-        self.switches().into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
-    }
-
     /// Whether some kind of copy is on.
     fn copies(&self) -> bool {
         self.cp_async || self.bulk || self.tensor || self.reduce

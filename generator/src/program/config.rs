@@ -3,7 +3,11 @@
 //! and edge values.
 //!
 //! One flat struct, TOML-loadable (`#[serde(default, deny_unknown_fields)]`: a file names only
-//! what it changes, and a misspelt key is an error). Every field documents its default.
+//! what it changes, and a misspelt key is an error). Each knob is declared once, with its doc
+//! and default, in the `define_config!` invocation below (`generator/src/define_config.rs`,
+//! shared with the memory-program generator's configuration), which writes the struct, its
+//! `Default`, the "Defaults to" line of each doc and the switch tables. The swarm reads the switches in
+//! declaration order ([`Config::DRAWN`] is `0, 1, 2, …`).
 //!
 //! Swarm testing (Groce et al., "Swarm Testing", ISSTA 2012; wasm-smith's `Config`):
 //! [`Config::swarm`] draws, per program, a configuration *within the bounds* of this one — a
@@ -25,6 +29,8 @@ use serde::{Deserialize, Serialize};
 
 use oracle::program::{MAX_OUTPUTS, MAX_THREADS};
 
+use crate::define_config::define_config;
+
 /// The longest program body [`Config::sanitized`] lets through (instructions before the output
 /// epilogue); longer requests are clamped. Chosen so one program stays well under ptxas's and
 /// the interpreter's comfortable sizes while allowing long dataflow chains.
@@ -40,295 +46,191 @@ pub const MAX_SHARED_WORDS: u32 = 64;
 /// The deepest nesting of forward branches [`Config::sanitized`] lets through.
 pub const MAX_DEPTH: u32 = 8;
 
-/// Generator configuration (see the module documentation).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Config {
-    // ----- instruction families -----
-    /// `cvt` (§9.7.9.21): every valid form the registers can express. Defaults to `true`.
-    pub cvt: bool,
-    /// `cvt.pack` (§9.7.9.22). Defaults to `true`.
-    pub cvt_pack: bool,
-    /// `prmt` (§9.7.9.7), generic and with modes. Defaults to `true`.
-    pub prmt: bool,
-    /// `shfl.sync` (§9.7.9.6), converged, full member mask. Defaults to `true`.
-    pub shfl: bool,
-    /// `mov` (§9.7.9.3, §9.7.9.4): copies, immediates, pack and unpack. Defaults to `true`.
-    pub mov: bool,
-    /// `ld.global` (§9.7.9.8) with its qualifiers as an instruction under test. When off, the
-    /// program still loads its inputs, with unqualified scalar loads only. Defaults to `true`.
-    pub ld: bool,
-    /// `ld.global.nc` (§9.7.9.9). Defaults to `true`.
-    pub ld_nc: bool,
-    /// `st.global` (§9.7.9.11) with its qualifiers for the output stores. When off, outputs are
-    /// stored with unqualified forms only. Defaults to `true`.
-    pub st: bool,
-    /// Shared-memory round trips: `st.shared` to the thread's own slot, `bar.sync`, and
-    /// `ld.shared` from the own or the neighbour's slot. Defaults to `true`.
-    pub shared: bool,
-    /// `prefetch.global` hints (§9.7.9.15) on the thread's input and output words: no effect
-    /// on values, so they test that the compiler keeps them harmless. Defaults to `true`.
-    pub prefetch: bool,
-    /// Optimizer-stressing chains (dense def-use chains through folds; see the `fold_*`
-    /// ingredients). Defaults to `true`.
-    pub folds: bool,
-
-    // ----- fold ingredients (each a chain shape of the `folds` family) -----
-    /// `and`/`or` with boundary masks and shifts by boundary amounts (§9.7.8.7–8). Defaults
-    /// to `true`.
-    pub fold_masks: bool,
-    /// `setp` against a boundary, `selp` on it (§9.7.8.10) and an `@p`-guarded rewrite.
-    /// Defaults to `true`.
-    pub fold_selects: bool,
-    /// A short forward branch on a data comparison around one or two rewrites (the shape
-    /// if-conversion predicates). Defaults to `true`.
-    pub fold_if_conversion: bool,
-    /// `cvt.a.b` then `cvt.b.a` (§9.7.9.21): float round trips, widening then narrowing.
-    /// Defaults to `true`.
-    pub fold_round_trips: bool,
-    /// 16- and 8-bit values through 16-bit arithmetic, widened by `cvt` (zero or sign
-    /// extension) and shifted. Defaults to `true`.
-    pub fold_sub_words: bool,
-    /// One value reaching a consumer by two paths (`(v & m) op (v >> k)`). Defaults to `true`.
-    pub fold_two_paths: bool,
-    /// A 16-bit value (float `cvt` or 16-bit arithmetic) stored with an 8- or 16-bit
-    /// `st.shared`, loaded back and added to itself (needs `shared`). Defaults to `true`.
-    pub fold_narrow_stores: bool,
-    /// Known-bits producers (boundary masks, shifts by constants, `cvt` sign or zero
-    /// extension, `prmt` with an immediate selector in every mode, `bfe` with constant
-    /// position and length) feeding a known-bits consumer (a mask, an extension, a comparison,
-    /// a select, a narrow shared store, an integer conversion). Defaults to `true`.
-    pub fold_known_bits: bool,
-    /// If/else diamonds: `@p bra` to an else arm, a then arm ending in `bra` to the join, each
-    /// arm writing the same registers with one or two instructions (the shape ptxas turns into
-    /// selects or predication), then a consumer of the joined values. Defaults to `true`.
-    pub fold_diamonds: bool,
-    /// Short counted loops: a counter from an immediate, a body of one to four glue
-    /// instructions updating loop-carried values, an increment and a backward `@p bra`,
-    /// 1–8 trips, the same for every thread (top level only). Defaults to `true`.
-    pub fold_loops: bool,
-
-    // ----- glue ingredients (instructions beside the basic integer glue) -----
-    /// `mul.hi`, `mul.wide`, `mad.lo`, `mad.hi`, `mad.wide` (§9.7.1.3–4). Defaults to `true`.
-    pub glue_mul: bool,
-    /// Bit manipulation: `bfe`, `bfi`, `lop3`, `shf`, `cnot`, `popc`, `clz`, `bfind`, `brev`
-    /// (§9.7.1.14–20, §9.7.8.5–7). Defaults to `true`.
-    pub glue_bits: bool,
-    /// `set` (an integer mask or `1.0f`) and `slct` (§9.7.7.1, §9.7.7.4). Defaults to `true`.
-    pub glue_select: bool,
-    /// Carry chains: `add.cc` or `sub.cc` followed at once by one to three `addc`/`subc`
-    /// (§9.7.2), unguarded. Defaults to `true`.
-    pub glue_carry: bool,
-
-    // ----- qualifier knobs (a form using a disabled knob is not chosen) -----
-    /// Vector loads and stores (`.v2`, `.v4`, `.v8`). Defaults to `true`.
-    pub vectors: bool,
-    /// Memory-ordering qualifiers `.volatile`, `.relaxed`, `.acquire`, `.release` with their
-    /// scopes, on loads and stores. Defaults to `true`.
-    pub memory_ordering: bool,
-    /// Cache operators (`.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.wb`, `.wt`; §9.7.9.1). Defaults to
-    /// `true`.
-    pub cache_operators: bool,
-    /// Eviction priorities (`.L1::…`, `.L2::…`; §9.7.9.2). Defaults to `true`.
-    pub eviction_priority: bool,
-    /// `.level::prefetch_size` (`.L2::64B` …) on loads. Defaults to `true`.
-    pub prefetch_size: bool,
-    /// Shared accesses through the `.shared::cluster` window (a CTA's own `.shared::cta`
-    /// address is valid there). Defaults to `true`.
-    pub shared_cluster: bool,
-    /// The sink `_` in vector destinations (mov unpack; 256-bit loads). Defaults to `true`.
-    pub sinks: bool,
-    /// `.rn/.rz/.rm/.rp` and `.rni/.rzi/.rmi/.rpi` other than the one a form requires: when
-    /// off, conversions keep only `.rn`/`.rni` (and forms without rounding). Defaults to `true`.
-    pub rounding_modes: bool,
-    /// `.sat` on `cvt`. Defaults to `true`.
-    pub saturate: bool,
-    /// `.ftz` on `cvt`. Defaults to `true`.
-    pub ftz: bool,
-    /// `.relu` on `cvt`. Defaults to `true`.
-    pub relu: bool,
-    /// `.satfinite` where it is optional. Defaults to `true`.
-    pub satfinite: bool,
-    /// `.rs` stochastic rounding with `rbits` (sm_100a/sm_103a). Defaults to `true`.
-    pub stochastic_rounding: bool,
-    /// FP8/FP6/FP4 and UE8M0 conversions. Defaults to `true`.
-    pub narrow_floats: bool,
-    /// `.f16x2`/`.bf16x2`/`.tf32` conversions. Defaults to `true`.
-    pub packed_halves: bool,
-    /// `.f64` conversions, moves and memory types. Defaults to `true`.
-    pub f64: bool,
-    /// Integer `cvt` (to, from and between integer types). Defaults to `true`.
-    pub int_conversions: bool,
-    /// `prmt` modes (`.f4e` …); the generic form stays. Defaults to `true`.
-    pub prmt_modes: bool,
-    /// `shfl.sync` with the destination predicate (`d|p`). Defaults to `true`.
-    pub shfl_predicate: bool,
-    /// `.L2::cache_hint` global loads and stores with a policy from `createpolicy`
-    /// (§9.7.9.18): hints that change no value. Defaults to `true`.
-    pub cache_hint: bool,
-
-    // ----- shape and rates -----
-    /// Fewest instructions in the body before the output epilogue. Defaults to 8.
-    pub min_len: u32,
-    /// Most instructions in the body before the output epilogue (at most [`MAX_LEN`]).
-    /// Defaults to 40.
-    pub max_len: u32,
-    /// Probability that a step emits an integer glue instruction rather than an instruction
-    /// under test. Defaults to 0.35: enough mixing that values flow between the tested
-    /// instructions, while two thirds of the steps still exercise the ISA model.
-    pub glue_density: f64,
-    /// Probability that an operand that may be an immediate is one, and that a fresh value
-    /// comes from `mov` of an immediate rather than a load (so the optimizer can fold).
-    /// Defaults to 0.25.
-    pub immediate_rate: f64,
-    /// Probability per step of opening a forward branch (`@p bra`) while the nesting depth
-    /// allows. Defaults to 0.12: a few divergent regions per 40-instruction program (swarm
-    /// draws scale it down).
-    pub divergence_rate: f64,
-    /// Probability that an instruction is guarded by `@p`/`@!p` (where it may be: not loads of
-    /// fresh values, `shfl.sync`, shared stores, output stores). Defaults to 0.2.
-    pub predication_rate: f64,
-    /// Probability that a value (immediate or input word) comes from the edge-case pool of its
-    /// format rather than random bits. Defaults to 0.5 (wasmtime's `biased_arbitrary_value`).
-    pub edge_rate: f64,
-    /// Deepest nesting of forward branches (at most [`MAX_DEPTH`]). Defaults to 3.
-    pub max_depth: u32,
-    /// CTA sizes to choose from (multiples of 32, at most 1024). Defaults to `[32, 64, 128]`.
-    pub threads: Vec<u32>,
-    /// Input words per thread to choose from (multiples of 4, 4..=256; 32-byte loads need a
-    /// multiple of 8, `applypriority` and `discard` of a 128-byte line a multiple of 32).
-    /// Defaults to `[8, 16, 64]`.
-    pub input_words: Vec<u32>,
-    /// Output words per thread to choose from (1, 2 or 4). Defaults to `[1, 2, 4]`.
-    pub outputs: Vec<u32>,
-    /// Shared-memory words per thread when [`Config::shared`] is on (a multiple of 4, at most
-    /// [`MAX_SHARED_WORDS`]). Defaults to 8.
-    pub shared_words: u32,
-    /// Whether [`generate`](super::generate) draws a [`Config::swarm`] configuration per
-    /// program. Defaults to `true`.
-    pub swarm: bool,
-    /// Per switch (a name of [`FAMILIES`] or [`KNOBS`]), the probability that a swarm draw
-    /// keeps it on when the configuration enables it; a switch not named here stays on with
-    /// probability 1/2. Adaptive campaigns set this between batches. Values are clamped to
-    /// [`MIN_KEEP`]`..=`[`MAX_KEEP`] (a switch is never starved) and unknown names dropped
-    /// ([`Config::sanitized`]). Defaults to empty.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub swarm_weights: BTreeMap<String, f64>,
+define_config! {
+    /// Generator configuration (see the module documentation).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Config {
+        switches {
+            /// The instruction families under test, in swarm-draw order (a draw keeps at least
+            /// one of those the configuration has on).
+            FAMILIES {
+                /// `cvt` (§9.7.9.21): every valid form the registers can express.
+                cvt: bool = true, drawn 0;
+                /// `cvt.pack` (§9.7.9.22).
+                cvt_pack: bool = true, drawn 1;
+                /// `prmt` (§9.7.9.7), generic and with modes.
+                prmt: bool = true, drawn 2;
+                /// `shfl.sync` (§9.7.9.6), converged, full member mask.
+                shfl: bool = true, drawn 3;
+                /// `mov` (§9.7.9.3, §9.7.9.4): copies, immediates, pack and unpack.
+                mov: bool = true, drawn 4;
+                /// `ld.global` (§9.7.9.8) with its qualifiers as an instruction under test. When
+                /// off, the program still loads its inputs, with unqualified scalar loads only.
+                ld: bool = true, drawn 5;
+                /// `ld.global.nc` (§9.7.9.9).
+                ld_nc: bool = true, drawn 6;
+                /// `st.global` (§9.7.9.11) with its qualifiers for the output stores. When off,
+                /// outputs are stored with unqualified forms only.
+                st: bool = true, drawn 7;
+                /// Shared-memory round trips: `st.shared` to the thread's own slot, `bar.sync`, and
+                /// `ld.shared` from the own or the neighbour's slot.
+                shared: bool = true, drawn 8;
+                /// `prefetch.global` hints (§9.7.9.15) on the thread's input and output words: no
+                /// effect on values, so they test that the compiler keeps them harmless.
+                prefetch: bool = true, drawn 9;
+                /// Optimizer-stressing chains (dense def-use chains through folds; see the `fold_*`
+                /// ingredients).
+                folds: bool = true, drawn 10;
+            }
+            /// The qualifier knobs, fold ingredients and glue ingredients, in swarm-draw order
+            /// (a form using a knob that is off is not chosen).
+            KNOBS {
+                /// Vector loads and stores (`.v2`, `.v4`, `.v8`).
+                vectors: bool = true, drawn 11;
+                /// Memory-ordering qualifiers `.volatile`, `.relaxed`, `.acquire`, `.release` with
+                /// their scopes, on loads and stores.
+                memory_ordering: bool = true, drawn 12;
+                /// Cache operators (`.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.wb`, `.wt`; §9.7.9.1).
+                cache_operators: bool = true, drawn 13;
+                /// Eviction priorities (`.L1::…`, `.L2::…`; §9.7.9.2).
+                eviction_priority: bool = true, drawn 14;
+                /// `.level::prefetch_size` (`.L2::64B` …) on loads.
+                prefetch_size: bool = true, drawn 15;
+                /// Shared accesses through the `.shared::cluster` window (a CTA's own
+                /// `.shared::cta` address is valid there).
+                shared_cluster: bool = true, drawn 16;
+                /// The sink `_` in vector destinations (mov unpack; 256-bit loads).
+                sinks: bool = true, drawn 17;
+                /// `.rn/.rz/.rm/.rp` and `.rni/.rzi/.rmi/.rpi` other than the one a form requires:
+                /// when off, conversions keep only `.rn`/`.rni` (and forms without rounding).
+                rounding_modes: bool = true, drawn 18;
+                /// `.sat` on `cvt`.
+                saturate: bool = true, drawn 19;
+                /// `.ftz` on `cvt`.
+                ftz: bool = true, drawn 20;
+                /// `.relu` on `cvt`.
+                relu: bool = true, drawn 21;
+                /// `.satfinite` where it is optional.
+                satfinite: bool = true, drawn 22;
+                /// `.rs` stochastic rounding with `rbits` (sm_100a/sm_103a).
+                stochastic_rounding: bool = true, drawn 23;
+                /// FP8/FP6/FP4 and UE8M0 conversions.
+                narrow_floats: bool = true, drawn 24;
+                /// `.f16x2`/`.bf16x2`/`.tf32` conversions.
+                packed_halves: bool = true, drawn 25;
+                /// `.f64` conversions, moves and memory types.
+                f64: bool = true, drawn 26;
+                /// Integer `cvt` (to, from and between integer types).
+                int_conversions: bool = true, drawn 27;
+                /// `prmt` modes (`.f4e` …); the generic form stays.
+                prmt_modes: bool = true, drawn 28;
+                /// `shfl.sync` with the destination predicate (`d|p`).
+                shfl_predicate: bool = true, drawn 29;
+                /// `.L2::cache_hint` global loads and stores with a policy from `createpolicy`
+                /// (§9.7.9.18): hints that change no value.
+                cache_hint: bool = true, drawn 30;
+                /// `and`/`or` with boundary masks and shifts by boundary amounts (§9.7.8.7–8).
+                fold_masks: bool = true, drawn 31;
+                /// `setp` against a boundary, `selp` on it (§9.7.8.10) and an `@p`-guarded rewrite.
+                fold_selects: bool = true, drawn 32;
+                /// A short forward branch on a data comparison around one or two rewrites (the
+                /// shape if-conversion predicates).
+                fold_if_conversion: bool = true, drawn 33;
+                /// `cvt.a.b` then `cvt.b.a` (§9.7.9.21): float round trips, widening then
+                /// narrowing.
+                fold_round_trips: bool = true, drawn 34;
+                /// 16- and 8-bit values through 16-bit arithmetic, widened by `cvt` (zero or sign
+                /// extension) and shifted.
+                fold_sub_words: bool = true, drawn 35;
+                /// One value reaching a consumer by two paths (`(v & m) op (v >> k)`).
+                fold_two_paths: bool = true, drawn 36;
+                /// A 16-bit value (float `cvt` or 16-bit arithmetic) stored with an 8- or 16-bit
+                /// `st.shared`, loaded back and added to itself (needs `shared`).
+                fold_narrow_stores: bool = true, drawn 37;
+                /// Known-bits producers (boundary masks, shifts by constants, `cvt` sign or zero
+                /// extension, `prmt` with an immediate selector in every mode, `bfe` with constant
+                /// position and length) feeding a known-bits consumer (a mask, an extension, a
+                /// comparison, a select, a narrow shared store, an integer conversion).
+                fold_known_bits: bool = true, drawn 38;
+                /// If/else diamonds: `@p bra` to an else arm, a then arm ending in `bra` to the
+                /// join, each arm writing the same registers with one or two instructions (the
+                /// shape ptxas turns into selects or predication), then a consumer of the joined
+                /// values.
+                fold_diamonds: bool = true, drawn 39;
+                /// Short counted loops: a counter from an immediate, a body of one to four glue
+                /// instructions updating loop-carried values, an increment and a backward `@p bra`,
+                /// 1–8 trips, the same for every thread (top level only).
+                fold_loops: bool = true, drawn 40;
+                /// `mul.hi`, `mul.wide`, `mad.lo`, `mad.hi`, `mad.wide` (§9.7.1.3–4).
+                glue_mul: bool = true, drawn 41;
+                /// Bit manipulation: `bfe`, `bfi`, `lop3`, `shf`, `cnot`, `popc`, `clz`, `bfind`,
+                /// `brev` (§9.7.1.14–20, §9.7.8.5–7).
+                glue_bits: bool = true, drawn 42;
+                /// `set` (an integer mask or `1.0f`) and `slct` (§9.7.7.1, §9.7.7.4).
+                glue_select: bool = true, drawn 43;
+                /// Carry chains: `add.cc` or `sub.cc` followed at once by one to three
+                /// `addc`/`subc` (§9.7.2), unguarded.
+                glue_carry: bool = true, drawn 44;
+            }
+        }
+        /// Fewest instructions in the body before the output epilogue.
+        min_len: u32 = 8;
+        /// Most instructions in the body before the output epilogue (at most [`MAX_LEN`]).
+        max_len: u32 = 40;
+        /// Probability that a step emits an integer glue instruction rather than an instruction
+        /// under test. 0.35 gives enough mixing that values flow between the tested instructions,
+        /// while two thirds of the steps still exercise the ISA model.
+        glue_density: f64 = 0.35;
+        /// Probability that an operand that may be an immediate is one, and that a fresh value
+        /// comes from `mov` of an immediate rather than a load (so the optimizer can fold).
+        immediate_rate: f64 = 0.25;
+        /// Probability per step of opening a forward branch (`@p bra`) while the nesting depth
+        /// allows. 0.12 gives a few divergent regions per 40-instruction program (swarm draws scale
+        /// it down).
+        divergence_rate: f64 = 0.12;
+        /// Probability that an instruction is guarded by `@p`/`@!p` (where it may be: not loads of
+        /// fresh values, `shfl.sync`, shared stores, output stores).
+        predication_rate: f64 = 0.2;
+        /// Probability that a value (immediate or input word) comes from the edge-case pool of its
+        /// format rather than random bits. As wasmtime's `biased_arbitrary_value`.
+        edge_rate: f64 = 0.5;
+        /// Deepest nesting of forward branches (at most [`MAX_DEPTH`]).
+        max_depth: u32 = 3;
+        /// CTA sizes to choose from (multiples of 32, at most 1024).
+        threads: Vec<u32> = vec![32, 64, 128];
+        /// Input words per thread to choose from (multiples of 4, 4..=256; 32-byte loads need a
+        /// multiple of 8, `applypriority` and `discard` of a 128-byte line a multiple of 32).
+        input_words: Vec<u32> = vec![8, 16, 64];
+        /// Output words per thread to choose from (1, 2 or 4).
+        outputs: Vec<u32> = vec![1, 2, 4];
+        /// Shared-memory words per thread when [`Config::shared`] is on (a multiple of 4, at most
+        /// [`MAX_SHARED_WORDS`]).
+        shared_words: u32 = 8;
+        /// Whether [`generate`](super::generate) draws a [`Config::swarm`] configuration per
+        /// program.
+        swarm: bool = true;
+        /// Per switch (a name of [`FAMILIES`] or [`KNOBS`]), the probability that a swarm draw
+        /// keeps it on when the configuration enables it; a switch not named here stays on with
+        /// probability 1/2. Adaptive campaigns set this between batches. Values are clamped to
+        /// [`MIN_KEEP`]`..=`[`MAX_KEEP`] (a switch is never starved) and unknown names dropped
+        /// ([`Config::sanitized`]).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        swarm_weights: BTreeMap<String, f64> = BTreeMap::new();
+    }
 }
 
 /// The family switches of [`Config`], by field name, in swarm-draw order.
-pub const FAMILIES: [&str; 11] =
-    ["cvt", "cvt_pack", "prmt", "shfl", "mov", "ld", "ld_nc", "st", "shared", "prefetch", "folds"];
+pub const FAMILIES: &[&str] = Config::FAMILIES;
 
 /// The knob switches of [`Config`] (qualifier knobs and fold ingredients), by field name, in
 /// swarm-draw order.
-pub const KNOBS: [&str; 34] = [
-    "vectors",
-    "memory_ordering",
-    "cache_operators",
-    "eviction_priority",
-    "prefetch_size",
-    "shared_cluster",
-    "sinks",
-    "rounding_modes",
-    "saturate",
-    "ftz",
-    "relu",
-    "satfinite",
-    "stochastic_rounding",
-    "narrow_floats",
-    "packed_halves",
-    "f64",
-    "int_conversions",
-    "prmt_modes",
-    "shfl_predicate",
-    "cache_hint",
-    "fold_masks",
-    "fold_selects",
-    "fold_if_conversion",
-    "fold_round_trips",
-    "fold_sub_words",
-    "fold_two_paths",
-    "fold_narrow_stores",
-    "fold_known_bits",
-    "fold_diamonds",
-    "fold_loops",
-    "glue_mul",
-    "glue_bits",
-    "glue_select",
-    "glue_carry",
-];
+pub const KNOBS: &[&str] = Config::KNOBS;
 
 /// The least keep probability of a weighted swarm switch.
 pub const MIN_KEEP: f64 = 0.05;
 /// The greatest keep probability of a weighted swarm switch.
 pub const MAX_KEEP: f64 = 0.95;
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            cvt: true,
-            cvt_pack: true,
-            prmt: true,
-            shfl: true,
-            mov: true,
-            ld: true,
-            ld_nc: true,
-            st: true,
-            shared: true,
-            prefetch: true,
-            folds: true,
-            fold_masks: true,
-            fold_selects: true,
-            fold_if_conversion: true,
-            fold_round_trips: true,
-            fold_sub_words: true,
-            fold_two_paths: true,
-            fold_narrow_stores: true,
-            fold_known_bits: true,
-            fold_diamonds: true,
-            fold_loops: true,
-            glue_mul: true,
-            glue_bits: true,
-            glue_select: true,
-            glue_carry: true,
-            vectors: true,
-            memory_ordering: true,
-            cache_operators: true,
-            eviction_priority: true,
-            prefetch_size: true,
-            shared_cluster: true,
-            sinks: true,
-            rounding_modes: true,
-            saturate: true,
-            ftz: true,
-            relu: true,
-            satfinite: true,
-            stochastic_rounding: true,
-            narrow_floats: true,
-            packed_halves: true,
-            f64: true,
-            int_conversions: true,
-            prmt_modes: true,
-            shfl_predicate: true,
-            cache_hint: true,
-            min_len: 8,
-            max_len: 40,
-            glue_density: 0.35,
-            immediate_rate: 0.25,
-            divergence_rate: 0.12,
-            predication_rate: 0.2,
-            edge_rate: 0.5,
-            max_depth: 3,
-            threads: vec![32, 64, 128],
-            input_words: vec![8, 16, 64],
-            outputs: vec![1, 2, 4],
-            shared_words: 8,
-            swarm: true,
-            swarm_weights: BTreeMap::new(),
-        }
-    }
-}
 
 fn rate(x: f64) -> f64 {
     if x.is_nan() {
@@ -380,64 +282,6 @@ impl Config {
             *w = if w.is_nan() { 0.5 } else { w.clamp(MIN_KEEP, MAX_KEEP) };
         }
         c
-    }
-
-    /// Every family and knob switch by name ([`FAMILIES`] then [`KNOBS`]), for reading and
-    /// writing them by name.
-    pub fn switches_mut(&mut self) -> [(&'static str, &mut bool); 45] {
-        [
-            ("cvt", &mut self.cvt),
-            ("cvt_pack", &mut self.cvt_pack),
-            ("prmt", &mut self.prmt),
-            ("shfl", &mut self.shfl),
-            ("mov", &mut self.mov),
-            ("ld", &mut self.ld),
-            ("ld_nc", &mut self.ld_nc),
-            ("st", &mut self.st),
-            ("shared", &mut self.shared),
-            ("prefetch", &mut self.prefetch),
-            ("folds", &mut self.folds),
-            ("vectors", &mut self.vectors),
-            ("memory_ordering", &mut self.memory_ordering),
-            ("cache_operators", &mut self.cache_operators),
-            ("eviction_priority", &mut self.eviction_priority),
-            ("prefetch_size", &mut self.prefetch_size),
-            ("shared_cluster", &mut self.shared_cluster),
-            ("sinks", &mut self.sinks),
-            ("rounding_modes", &mut self.rounding_modes),
-            ("saturate", &mut self.saturate),
-            ("ftz", &mut self.ftz),
-            ("relu", &mut self.relu),
-            ("satfinite", &mut self.satfinite),
-            ("stochastic_rounding", &mut self.stochastic_rounding),
-            ("narrow_floats", &mut self.narrow_floats),
-            ("packed_halves", &mut self.packed_halves),
-            ("f64", &mut self.f64),
-            ("int_conversions", &mut self.int_conversions),
-            ("prmt_modes", &mut self.prmt_modes),
-            ("shfl_predicate", &mut self.shfl_predicate),
-            ("cache_hint", &mut self.cache_hint),
-            ("fold_masks", &mut self.fold_masks),
-            ("fold_selects", &mut self.fold_selects),
-            ("fold_if_conversion", &mut self.fold_if_conversion),
-            ("fold_round_trips", &mut self.fold_round_trips),
-            ("fold_sub_words", &mut self.fold_sub_words),
-            ("fold_two_paths", &mut self.fold_two_paths),
-            ("fold_narrow_stores", &mut self.fold_narrow_stores),
-            ("fold_known_bits", &mut self.fold_known_bits),
-            ("fold_diamonds", &mut self.fold_diamonds),
-            ("fold_loops", &mut self.fold_loops),
-            ("glue_mul", &mut self.glue_mul),
-            ("glue_bits", &mut self.glue_bits),
-            ("glue_select", &mut self.glue_select),
-            ("glue_carry", &mut self.glue_carry),
-        ]
-    }
-
-    /// The switches that are on, by name ([`FAMILIES`] then [`KNOBS`] order).
-    pub fn switches_on(&self) -> Vec<&'static str> {
-        let mut c = self.clone();
-        c.switches_mut().into_iter().filter(|(_, on)| **on).map(|(name, _)| name).collect()
     }
 
     /// Swarm testing: a configuration within the bounds of this one (sanitized first). Each
@@ -501,6 +345,15 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_swarm_draws_the_switches_in_declaration_order() {
+        assert_eq!(Config::DRAWN, (0..Config::SWITCHES.len()).collect::<Vec<_>>());
+        assert_eq!(Config::SWITCHES, [FAMILIES, KNOBS].concat());
+        assert_eq!((FAMILIES.len(), KNOBS.len()), (11, 34));
+        let mut c = Config::default();
+        assert!(c.switches_mut().into_iter().all(|(_, on)| *on), "every switch defaults to on");
+    }
 
     #[test]
     fn toml_names_only_what_it_changes_and_rejects_typos() {
