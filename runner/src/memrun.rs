@@ -163,13 +163,7 @@ pub fn run_on(
     if let Some(build) = backend.builds().into_iter().next() {
         return run_assembled(backend, &assemble(&build, programs, timeout)?);
     }
-    let mut results: Vec<Option<GpuResult>> = vec![None; programs.len()];
-    for (at, group) in by_target(programs) {
-        for (i, r) in at.into_iter().zip(run_jit(backend, &group, timeout)?) {
-            results[i] = Some(r);
-        }
-    }
-    results.into_iter().map(|r| r.ok_or_else(|| "a program got no result".to_string())).collect()
+    run_jit(backend, programs, timeout)
 }
 
 /// The programs grouped by target, targets in order of first appearance: each group's indices
@@ -361,17 +355,19 @@ pub fn run_assembled_all(
         .collect()
 }
 
-/// [`run_on`] for programs of one target on a backend without a build (the JIT): modules of
-/// [`JIT_MODULE_PROGRAMS`] programs, one job each.
+/// [`run_on`] on a backend without a build (the JIT): modules of [`JIT_MODULE_PROGRAMS`]
+/// programs of one target, one job each, every target's jobs sent together (so the workers
+/// never wait for the last job of one target before the next target's start).
 fn run_jit(backend: &mut dyn Backend, programs: &[&MemProgram], timeout: Duration) -> Result<Vec<GpuResult>, String> {
     // The JIT compiles every module a worker loads: modules of a few programs each, so that
     // a program is compiled by the one worker its module's job goes to, and the batch's
     // compilation is spread over the workers.
     let mut chunks = Vec::new();
-    for (c, chunk) in programs.chunks(JIT_MODULE_PROGRAMS).enumerate() {
-        let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
-        let at: Vec<usize> = (c * JIT_MODULE_PROGRAMS..c * JIT_MODULE_PROGRAMS + chunk.len()).collect();
-        chunks.push((at, mem_job(&m.ptx, None, &m.kernels, timeout), m.kernels));
+    for (at, group) in by_target(programs) {
+        for (at, chunk) in at.chunks(JIT_MODULE_PROGRAMS).zip(group.chunks(JIT_MODULE_PROGRAMS)) {
+            let m = module(chunk).map_err(|e| format!("cannot print the memory programs: {e}"))?;
+            chunks.push((at.to_vec(), mem_job(&m.ptx, None, &m.kernels, timeout), m.kernels));
+        }
     }
     let modules: Vec<(&[usize], &[MemKernel], MemJob)> =
         chunks.iter().map(|(at, job, kernels)| (at.as_slice(), kernels.as_slice(), job.clone())).collect();
@@ -447,6 +443,71 @@ pub fn oracle_read(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, St
 mod tests {
     use super::*;
     use oracle::memprog::ptx::KernelBuffer;
+
+    /// A "GPU" that launches nothing (each read buffer comes back as it started) and counts
+    /// the calls it gets.
+    #[derive(Default)]
+    struct Counting {
+        calls: Vec<usize>,
+    }
+
+    impl Backend for Counting {
+        fn name(&self) -> String {
+            "cuda:counting".into()
+        }
+        fn kind(&self) -> crate::backend::BackendKind {
+            crate::backend::BackendKind::Gpu
+        }
+        fn needs(&self) -> Vec<crate::backend::Need> {
+            Vec::new()
+        }
+        fn role(&self) -> crate::backend::Role {
+            crate::backend::Role::Runs
+        }
+        fn sweep(
+            &mut self,
+            _: &[crate::backend::SweepSpec],
+            _: &(dyn Fn(u64) + Sync),
+        ) -> Vec<crate::backend::SweepResult> {
+            Vec::new()
+        }
+        fn run_programs(&mut self, _: &crate::backend::ProgramBatch) -> Result<Vec<Vec<u32>>, crate::backend::Failed> {
+            Err(crate::backend::Failed::Environment("memory jobs only".into()))
+        }
+        fn run_mem(&mut self, jobs: &[MemJob]) -> Vec<Result<Vec<MemOutcome>, String>> {
+            self.calls.push(jobs.len());
+            let idle = |l: &crate::backend::MemLaunch| MemOutcome::Done {
+                buffers: l.read.iter().map(|&i| l.buffers[i].init.clone()).collect(),
+            };
+            jobs.iter().map(|j| Ok(j.launches.iter().map(idle).collect())).collect()
+        }
+    }
+
+    /// Programs of two targets, interleaved, go to a backend without a build (the JIT) in one
+    /// call, in modules of one target each, and every result comes back at its program.
+    #[test]
+    fn the_jit_gets_every_targets_modules_at_once() {
+        let program = |k: usize, target: &str| {
+            let line = format!(
+                r#"{{"program": ["ld.global.b32 v, [src];", "st.global.b32 [dst], v;"], "threads": 1, "target": "{target}",
+                    "buffers": {{"src": {{"space": "global", "hex": "000000{k:02x}"}}, "dst": {{"space": "global", "len": 4, "fill": "{k:02x}"}}}},
+                    "read": ["dst"]}}"#
+            );
+            let line: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&line).expect("JSON");
+            crate::program_line::program_source(&line).expect("a program line").build().expect("builds")
+        };
+        let programs: Vec<MemProgram> =
+            (0..11).map(|k| program(k, if k % 3 == 0 { "sm_90a" } else { "sm_90" })).collect();
+        let refs: Vec<&MemProgram> = programs.iter().collect();
+        let mut backend = Counting::default();
+        let results = run_on(&mut backend, &refs, Duration::from_secs(1)).expect("runs");
+        let modules = 4usize.div_ceil(JIT_MODULE_PROGRAMS) + 7usize.div_ceil(JIT_MODULE_PROGRAMS);
+        assert_eq!(backend.calls, [modules], "one call with every module");
+        for (k, r) in results.iter().enumerate() {
+            let GpuResult::Bytes(b) = r else { panic!("program {k}: {r:?}") };
+            assert_eq!(b, &[vec![k as u8; 4]], "program {k}");
+        }
+    }
 
     #[test]
     fn compare_reports_exactly_the_known_bytes_that_differ() {
