@@ -177,14 +177,21 @@ pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout
         if assembled.contains_key(&label) {
             continue;
         }
-        let each = batches
-            .iter()
-            .map(|batch| {
-                let programs: Vec<&MemProgram> =
-                    batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
-                assemble(build, &programs, timeout)
-            })
-            .collect();
+        let one = |batch: &Vec<usize>| {
+            let programs: Vec<&MemProgram> =
+                batch.iter().filter_map(|&k| expected[k].as_ref().ok().map(|(p, _)| p)).collect();
+            assemble(build, &programs, timeout)
+        };
+        // A batch of many programs assembles its modules on all cores; the batches of one
+        // case (each trapping case) are one ptxas process each, so they go side by side.
+        let mut each: Vec<Option<Result<AssembledBatch, String>>> =
+            batches.iter().map(|batch| (batch.len() > 1).then(|| one(batch))).collect();
+        let alone: Vec<(usize, Result<AssembledBatch, String>)> =
+            batches.par_iter().enumerate().filter(|(_, b)| b.len() <= 1).map(|(i, b)| (i, one(b))).collect();
+        for (i, a) in alone {
+            each[i] = Some(a);
+        }
+        let each = each.into_iter().map(|a| a.unwrap_or_else(|| Err("the batch was not assembled".into()))).collect();
         assembled.insert(label, each);
     }
     Prepared { expected, batches, assembled, oracle_s, assemble_s: t.elapsed().as_secs_f64() }
