@@ -383,9 +383,9 @@ impl Pool {
     }
 }
 
-/// Runs jobs `0..jobs`, cut into `groups`, on `slots` (one thread per slot): each thread takes
-/// the next group from a shared queue and runs its jobs in order with its slot locked for the
-/// whole group (`run(slot, job, loads)`, `loads` true for the first job of the group and after
+/// Runs jobs `0..jobs`, cut into `groups`, on `slots` (one thread per slot): each thread locks
+/// its slot, takes the next group from a shared queue and runs its jobs in order with the slot
+/// locked for the whole group (`run(slot, job, loads)`, `loads` true for the first job of the group and after
 /// a job that left the module unloaded; it gives the result and whether the module is loaded
 /// after it). `run` giving `None` says the slot is down: the rest of the group goes back to the
 /// front of the queue for the other slots, and the slot takes no more. Results by job; `None`
@@ -405,10 +405,13 @@ pub fn deal<S: Send, R: Send>(
                 s.spawn(move || {
                     let mut mine = Vec::new();
                     loop {
+                        // The slot first, then a group: a group is never held by a thread
+                        // waiting for its slot (busy with another backend's job) while another
+                        // slot is free to run it.
+                        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
                         let Some(range) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
                             break;
                         };
-                        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
                         let mut loads = true;
                         for i in range.clone() {
                             match run(&mut held, i, loads) {
@@ -575,6 +578,40 @@ mod tests {
         let down = [Mutex::new(Fake { down_after: Some(0), ..Fake::default() })];
         let r = deal(&down.iter().collect::<Vec<_>>(), std::iter::once(0..3).collect(), 3, fake_run('a'));
         assert_eq!(r, vec![None, None, None]);
+    }
+
+    /// A slot busy with another backend's work takes no group meanwhile: the other slots run
+    /// every group, and the busy one's thread finds the queue empty once it is free.
+    #[test]
+    fn a_busy_slot_holds_no_group_while_another_slot_is_free() {
+        let workers: Vec<Mutex<Fake>> = (0..2).map(|_| Mutex::new(Fake::default())).collect();
+        let slots: Vec<&Mutex<Fake>> = workers.iter().collect();
+        let ran = std::sync::atomic::AtomicUsize::new(0);
+        let busy = workers[0].lock().unwrap();
+        let r = std::thread::scope(|s| {
+            let dealt = s.spawn(|| {
+                deal(&slots, vec![0..1, 1..2, 2..3], 3, |w, i, loads| {
+                    w.log.push(('a', i, loads));
+                    ran.fetch_add(1, Ordering::SeqCst);
+                    Some((i, true))
+                })
+            });
+            // Another backend's job holds slot 0 until the free slot ran every group (or a
+            // generous while, so that the old order fails instead of hanging).
+            let t = std::time::Instant::now();
+            while ran.load(Ordering::SeqCst) < 3 && t.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            drop(busy);
+            dealt.join().unwrap()
+        });
+        assert_eq!(r, vec![Some(0), Some(1), Some(2)]);
+        assert!(
+            workers[0].lock().unwrap().log.is_empty(),
+            "the busy slot took a group: {:?}",
+            workers[0].lock().unwrap().log
+        );
+        assert_eq!(workers[1].lock().unwrap().log.len(), 3);
     }
 
     #[test]
