@@ -4,7 +4,11 @@
 //! - `fence.proxy.async{.space}` and `fence.proxy.alias` — proxy fences ([`FenceKind::Proxy`]);
 //! - `fence.mbarrier_init.release.cluster` ([`FenceKind::MbarrierInit`]);
 //! - `fence.proxy.tensormap::generic.{release,acquire,acq_rel}.scope`
-//!   ([`FenceKind::ProxyTensormap`]; the acquire form names the tensor map: `[addr], 128`).
+//!   ([`FenceKind::ProxyTensormap`]; the acquire form names the tensor map: `[addr], 128`);
+//! - and, in its own family, [`TensormapCpFenceproxy`]: `tensormap.cp_fenceproxy`, the copy of a
+//!   tensor-map object from `.shared::cta` to `.global` fused with a release tensormap-proxy
+//!   fence (§9.7.13.16 of PTX ISA 9.0, not among the spec excerpts either: its syntax follows
+//!   the CCCL wrapper `tensormap_cp_fenceproxy.h`, PTX ISA 8.3, `sm_90`).
 //!
 //! §9.7.13.4 is not among the spec excerpts this project was built from: the forms and their
 //! requirements follow the CCCL wrappers (`cuda/__ptx/instructions/generated/fence*.h`, one
@@ -13,7 +17,8 @@
 //! `async::generic` and `fabric` proxy forms (PTX 8.6+) are not modelled, nor `membar`.
 //!
 //! Invariant: `candidates()` is every kind (with every async-proxy space) × optional `.sem` ×
-//! optional `.scope`; `check()` admits the combinations the wrappers list.
+//! optional `.scope` (`tensormap.cp_fenceproxy`: × optional `.scope`); `check()` admits the
+//! combinations the wrappers list.
 
 use super::operand::{AddrKind, Operand, OperandKind, OperandSpec};
 use super::qualifier::{opt, OpcodeWriter, TokenBag};
@@ -192,6 +197,64 @@ impl FormSpec for Fence {
     }
 }
 
+/// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+/// [dst], [src], 128` (§9.7.13.16, PTX ISA 8.3, `sm_90`): copies the 128-byte tensor-map object
+/// at `src` in the executing CTA's shared memory to `dst` in global memory and releases it to
+/// the tensormap proxy at `.scope` (a consumer then acquires it with
+/// `fence.proxy.tensormap::generic.acquire.scope [dst], 128`). Every thread of the warp
+/// executes it together (`.sync.aligned`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TensormapCpFenceproxy {
+    /// `.scope` of the release.
+    pub scope: Option<Scope>,
+}
+
+/// The fixed tokens of `tensormap.cp_fenceproxy` after the mnemonic's first token, in order:
+/// `.cp_qualifiers`, `.to_proxy::from_proxy` and `.release` (before the scope), `.sync.aligned`
+/// (after it).
+const CP_FENCEPROXY_HEAD: [&str; 5] = ["cp_fenceproxy", "global", "shared::cta", TENSORMAP_GENERIC, "release"];
+
+impl FormSpec for TensormapCpFenceproxy {
+    fn candidates() -> Vec<Self> {
+        opt::<Scope>().map(|scope| TensormapCpFenceproxy { scope }).collect()
+    }
+
+    fn opcode(&self) -> String {
+        let mut w = OpcodeWriter::new();
+        w.lit("tensormap");
+        for t in CP_FENCEPROXY_HEAD {
+            w.lit(t);
+        }
+        w.opt(self.scope).lit("sync").lit("aligned").finish()
+    }
+
+    fn parse(bag: &mut TokenBag<'_>, operands: &[Operand]) -> Result<Self, ParseError> {
+        if operands.get(2).is_some_and(|o| *o != Operand::Imm(super::operand::Imm::Int(128))) {
+            return Err(ParseError::new(
+                bag.opcode(),
+                "`size` must be 128, the bytes of a tensor-map object (§9.7.13.16)",
+            ));
+        }
+        for t in CP_FENCEPROXY_HEAD.into_iter().chain(["sync", "aligned"]) {
+            bag.expect(t)?;
+        }
+        Ok(TensormapCpFenceproxy { scope: bag.take() })
+    }
+
+    fn operands(&self) -> Vec<OperandSpec> {
+        vec![
+            OperandSpec::dst("dst", OperandKind::Addr(AddrKind::Global)),
+            OperandSpec::src("src", OperandKind::Addr(AddrKind::SharedCta)),
+            OperandSpec::src("size", OperandKind::Imm(128)),
+        ]
+    }
+
+    fn check(&self) -> Result<Requirement, Illegal> {
+        forbid(self.scope.is_none(), "`tensormap.cp_fenceproxy` needs a `.scope` (§9.7.13.16)")?;
+        Ok(Requirement::new(90, 8, 3))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +298,39 @@ mod tests {
         assert!("fence.proxy.tensormap::generic.acquire.cta;".parse::<crate::isa::Instruction>().is_err());
         assert!("fence.proxy.bogus;".parse::<crate::isa::Instruction>().is_err());
         assert_eq!(Fence::candidates().len(), FenceKind::all().len() * 6 * 5);
+    }
+
+    /// `tensormap.cp_fenceproxy` (§9.7.13.16): the four scopes of the CCCL wrapper, PTX 8.3 on
+    /// `sm_90`; any qualifier order parses to the canonical text; no scope, another proxy or
+    /// another `.sem` is not the form.
+    #[test]
+    fn cp_fenceproxy_parses_prints_and_needs_sm_90() {
+        use crate::isa::test_util::valid_on;
+        let canon = "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned";
+        let f = inst(&format!("{canon} [%rd1], [%r1], 128;")).form;
+        assert_eq!(f, Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(Scope::Gpu) }));
+        assert_eq!(f.opcode(), canon);
+        let shuffled =
+            "tensormap.cp_fenceproxy.shared::cta.global.sync.aligned.release.gpu.tensormap::generic [g], [s], 128;";
+        assert_eq!(inst(shuffled).form, f);
+        assert_legal(&[
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.cta.sync.aligned [g], [s], 128;",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.cluster.sync.aligned [g], [s], 128;",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sys.sync.aligned [g], [s], 128;",
+        ]);
+        assert_illegal(&[
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sync.aligned [g], [s], 128;",
+        ]);
+        for bad in [
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.acquire.gpu.sync.aligned [g], [s], 128;",
+            "tensormap.cp_fenceproxy.global.shared::cta.release.gpu.sync.aligned [g], [s], 128;",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.aligned [g], [s], 128;",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [g], [s], 64;",
+        ] {
+            assert!(bad.parse::<crate::isa::Instruction>().is_err(), "{bad} parsed");
+        }
+        assert!(valid_on(shuffled, "sm_90") && !valid_on(shuffled, "sm_89"));
+        assert!(valid_on(shuffled, "sm_90@8.3") && !valid_on(shuffled, "sm_90@8.2"));
+        assert_eq!(TensormapCpFenceproxy::candidates().len(), 5);
     }
 }

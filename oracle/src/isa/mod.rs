@@ -61,7 +61,7 @@ pub use async_copy::CpAsyncSrc;
 pub use cache::{Applypriority, Createpolicy, Discard, PolicyKind, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
-pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind};
+pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind, TensormapCpFenceproxy};
 pub use load::{Ld, LdGlobalNc, LdSem, Ldu};
 pub use mbarrier::{Mbarrier, MbarrierOp};
 pub use mov::{symbol_kind, symbol_name, Mov, MovShape, MovType};
@@ -233,6 +233,7 @@ forms! {
     TensormapReplace(TensormapReplace) = "tensormap.replace", "9.7.9.26";
     Fence(Fence) = "fence", "9.7.13.4";
     Mbarrier(Mbarrier) = "mbarrier", "9.7.13.15";
+    TensormapCpFenceproxy(TensormapCpFenceproxy) = "tensormap.cp_fenceproxy", "9.7.13.16";
 }
 
 impl Family {
@@ -286,6 +287,7 @@ impl Family {
             "cp" if starts(&["reduce", "async", "bulk"]) => Family::CpReduceAsyncBulk,
             "cp" if starts(&["async"]) => Family::CpAsync,
             "tensormap" if starts(&["replace"]) => Family::TensormapReplace,
+            "tensormap" if starts(&["cp_fenceproxy"]) => Family::TensormapCpFenceproxy,
             "fence" => Family::Fence,
             "mbarrier" => Family::Mbarrier,
             _ => return None,

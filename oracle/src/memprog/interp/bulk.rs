@@ -4,6 +4,9 @@
 //! (`dst op src` computed at completion, §9.7.9.25.4.2), `cp.async.bulk.prefetch`, the bulk
 //! groups, and `st.async` (§9.7.9.12), whose writes complete on the destination's mbarrier.
 //!
+//! A `cp.async.bulk` of a whole global tensor-map object to the start of a shared buffer
+//! carries the object ([`Effect::Object`]); any other copy of an object's bytes is an error.
+//!
 //! Invariant: a multicast is one operation per destination CTA, each completing on the
 //! mbarrier at the same offset in its CTA (§9.7.9.25.4.1), and another CTA's mbarrier is
 //! signalled only once its initialisation was made visible to the cluster
@@ -71,6 +74,7 @@ impl Machine<'_> {
                         _ => Some(b),
                     })
                     .collect();
+                let object = self.object_copy(sb, src, db, dst)?;
                 let bar = match c.completion {
                     Completion::BulkGroup => None,
                     Completion::Mbarrier => Some(self.dst_mbarrier(t, &ops[3], db)?),
@@ -93,7 +97,10 @@ impl Machine<'_> {
                         writes: vec![Span { region, ..dst }],
                         reduction: false,
                         signal,
-                        effect: Effect::Write { region, start: dst.start, bytes: bytes.clone() },
+                        effect: match &object {
+                            Some(object) => Effect::Object { region, object: object.clone() },
+                            None => Effect::Write { region, start: dst.start, bytes: bytes.clone() },
+                        },
                     })?;
                 }
                 Ok(())
@@ -169,5 +176,31 @@ impl Machine<'_> {
             )));
         }
         Ok((0..ctas).filter(|c| mask >> c & 1 == 1).collect())
+    }
+}
+
+impl Machine<'_> {
+    /// What a `cp.async.bulk` from `src` (region `sb`) to `dst` (region `db`) copies of a
+    /// tensor-map object: `None` when its source holds none; the object, as it is now, when
+    /// it copies a whole global object (all 128 bytes from its start) to the start of a
+    /// shared buffer, which becomes a tensor-map object in shared memory (§9.7.9.26
+    /// `.shared::cta`, §9.7.13.16); an error for any other copy of an object's bytes, whose
+    /// encoding the model does not hold.
+    fn object_copy(&self, sb: usize, src: Span, db: usize, dst: Span) -> Result<Option<super::MapObject>, MemError> {
+        let bytes = crate::memprog::TENSOR_MAP_BYTES as u64;
+        let Some(obj) = self.objects.get(&sb).filter(|_| src.start < bytes) else { return Ok(None) };
+        let whole = src.start == 0 && src.len == bytes && dst.start == 0;
+        if !whole || self.buffer(sb).space != BufferSpace::Global || self.buffer(db).space != BufferSpace::Shared {
+            return Err(MemError::Unsupported(format!(
+                "a copy of {} bytes at offset {} of a tensor-map object to offset {} of `{}`: the object's encoding is opaque; \
+                 copy all {bytes} bytes of a global object to the start of a shared buffer (then tensormap.replace.*.shared::cta and tensormap.cp_fenceproxy)",
+                src.len,
+                src.start,
+                dst.start,
+                self.buffer(db).name
+            )));
+        }
+        let object = super::MapObject { acquired: Default::default(), unreleased: Default::default(), ..obj.clone() };
+        Ok(Some(object))
     }
 }

@@ -1,7 +1,7 @@
 //! Statement dispatch: a statement is glue or one PTX instruction, checked to be a legal form
 //! valid on the program's target, then handed to the function of its instruction family
-//! (`values.rs`, `cp_async.rs`, `bulk.rs`, `mbarrier.rs`, `tensor.rs`, `tensormap.rs`,
-//! `fence.rs`).
+//! (`values.rs`, `cp_async.rs`, `bulk.rs`, `mbarrier.rs`, `tensor.rs`, `tensormap.rs`
+//! (with `tensormap.cp_fenceproxy`), `fence.rs`).
 //!
 //! Invariant: a form no family models is [`MemError::Unsupported`] naming its opcode and PTX ISA
 //! section ([`unsupported`]), never ignored.
@@ -60,6 +60,7 @@ impl Machine<'_> {
             }
             Form::Fence(f) => self.fence(t, f, ops),
             Form::TensormapReplace(r) => self.tensormap_replace(t, r, ops),
+            Form::TensormapCpFenceproxy(_) => self.tensormap_cp_fenceproxy(t, ops),
             f => Err(unsupported(f)),
         }
     }

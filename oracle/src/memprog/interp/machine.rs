@@ -248,6 +248,10 @@ impl Machine<'_> {
                     }
                 }
                 Effect::Many(list) => self.apply(list)?,
+                Effect::Object { region, object } => {
+                    self.regions[region].forget(0, crate::memprog::TENSOR_MAP_BYTES as u64, Allowance::Undefined)?;
+                    self.objects.insert(region, object);
+                }
                 Effect::Reduce { region, start, op, ty, src } => {
                     self.outside_objects(region, start)?;
                     let eb = (crate::semantics::reduce::element_bits(ty) / 8) as usize;

@@ -36,7 +36,11 @@
 //!   `tensormap.replace` changes its fields ([`crate::memory::tensor_map::TensorMap::replaced`],
 //!   tile mode only), and a thread's tensor copy may name it only after a release fence
 //!   followed the last replacement and the thread's own acquire followed that (§9.7.13.4). A
-//!   replacement racing a copy still in flight through the object is not detected.
+//!   `cp.async.bulk` of an object's 128 bytes to the start of a shared buffer makes that
+//!   buffer (in each destination CTA) a tensor-map object in shared memory, which
+//!   `tensormap.replace.*.shared::cta` changes and `tensormap.cp_fenceproxy` copies to the
+//!   start of a global buffer and releases (§9.7.13.16); a tensor copy never names a shared
+//!   object. A replacement racing a copy still in flight through the object is not detected.
 //! - `cvt`, `cvt.pack` and `prmt` evaluate through [`crate::semantics::operands`]; a
 //!   set-valued result is unknown under its allowance.
 //! - A shared buffer is taken to start at a multiple of 1024 bytes (the PTX printer places
@@ -51,7 +55,8 @@
 //! `getctarank`, `ld`, `st`, `cvt`, `cvt.pack`, `prmt`), `cp_async.rs`, `bulk.rs` (bulk copies
 //! and reductions, `st.async`), `mbarrier.rs`, `tensormap.rs` (tensor-map operands and objects,
 //! `tensormap.replace`), `tensor.rs` (tensor copies and reductions) and `fence.rs`; this file
-//! holds the machine's state and [`run`]; `tests.rs` the cluster tests (remote forms, races).
+//! holds the machine's state and [`run`]; `tests.rs` the cluster tests (remote forms, races);
+//! `object_tests.rs` the tests of tensor-map objects in shared memory.
 //!
 //! Invariant: the interpreter never panics on a parsed program; everything it cannot model
 //! or the spec leaves undefined is a [`StmtError`] naming the statement.
@@ -63,6 +68,8 @@ mod exec;
 mod fence;
 mod machine;
 mod mbarrier;
+#[cfg(test)]
+mod object_tests;
 mod tensor;
 mod tensormap;
 #[cfg(test)]
@@ -118,6 +125,9 @@ enum Effect {
     /// `dst = dst op src` element by element over `src.len()` bytes at `start` of `region`
     /// (§9.7.9.25.4.2), computed when the reduction completes.
     Reduce { region: usize, start: u64, op: RedOp, ty: ReduceType, src: Vec<Byte> },
+    /// A whole tensor-map object copied to the start of `region` (a shared buffer): the region
+    /// becomes that object, its 128 bytes opaque.
+    Object { region: usize, object: MapObject },
 }
 
 /// `e` with the buffer names its protocol error refers to.
@@ -148,7 +158,8 @@ struct Machine<'a> {
     cluster_waits: u64,
     /// Per mbarrier object (region, offset): the `cluster_waits` count when it was initialised.
     init_epoch: std::collections::BTreeMap<(usize, u64), u64>,
-    /// The tensor-map objects in global memory, by the region holding them.
+    /// The tensor-map objects in global and shared memory, by the region holding them (each
+    /// at the region's start).
     objects: std::collections::BTreeMap<usize, MapObject>,
     /// Happens-before between the CTAs: which generic accesses race.
     order: crate::memory::Order,
@@ -158,15 +169,17 @@ struct Machine<'a> {
     names: Vec<String>,
 }
 
-/// A tensor-map object in global memory (§9.7.9.26): its fields as `tensormap.replace` left
-/// them, and which threads' tensormap proxy may use them. `tensormap.replace` is a generic-proxy
+/// A tensor-map object in global or shared memory (§9.7.9.26): its fields as
+/// `tensormap.replace` left them, and which threads' tensormap proxy may use them (a shared
+/// object is never used by a copy; it only goes back to global memory through
+/// `tensormap.cp_fenceproxy`, §9.7.13.16). `tensormap.replace` is a generic-proxy
 /// write; a tensor copy reads the object through the tensormap proxy, so a thread may use a
 /// replaced object only after a `fence.proxy.tensormap::generic.release` following the
 /// replacement and its own `fence.proxy.tensormap::generic.acquire [object], 128` after that
 /// (§9.7.13.4; the kernel prologue does both for the copy it starts with).
 #[derive(Clone, Debug)]
 struct MapObject {
-    /// The tensor map it was copied from (index into [`MemProgram::tensor_maps`]).
+    /// The tensor map it was first copied from (index into [`MemProgram::tensor_maps`]).
     decl: usize,
     /// Its fields now.
     map: crate::memory::tensor_map::TensorMap,
@@ -174,6 +187,35 @@ struct MapObject {
     unreleased: std::collections::BTreeSet<u32>,
     /// Threads whose acquire fence followed the last replacement's release.
     acquired: std::collections::BTreeSet<u32>,
+}
+
+/// Threads of a warp (a CTA's threads `32 k …` go together).
+const WARP: u32 = 32;
+
+impl Machine<'_> {
+    /// `Err` when `s` is a `.sync.aligned` instruction (`tensormap.cp_fenceproxy`,
+    /// §9.7.13.16) that some but not all threads of a warp execute (diverged, or under a guard
+    /// that differs between them): every thread of the warp must execute it together.
+    fn warp_uniform(&self, s: &super::Stmt, waiting: &[Option<usize>]) -> Result<(), MemError> {
+        let StmtKind::Isa(inst) = &s.kind else { return Ok(()) };
+        if !matches!(inst.form, crate::isa::Form::TensormapCpFenceproxy(_)) {
+            return Ok(());
+        }
+        let mut warps: std::collections::BTreeMap<(u32, u32), bool> = std::collections::BTreeMap::new();
+        for t in 0..waiting.len() as u32 {
+            let runs = waiting[t as usize].is_none() && self.guard(t, s)?;
+            let warp = (self.cta(t), (t % self.p.threads) / WARP);
+            if *warps.entry(warp).or_insert(runs) != runs {
+                return Err(MemError::Undefined(format!(
+                    "`{}` is .sync.aligned: every thread of a warp executes it together, but only some threads of warp {} of CTA {} do (§9.7.13.16)",
+                    inst.form.opcode(),
+                    warp.1,
+                    warp.0
+                )));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Runs `p` under the allowances `allow`: the final bytes of every buffer, in the order of
@@ -253,6 +295,7 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
                 }
             }
             _ => {
+                m.warp_uniform(s, &waiting).map_err(err)?;
                 for t in 0..threads {
                     if waiting[t as usize].is_some() || !m.guard(t, s).map_err(err)? {
                         continue;

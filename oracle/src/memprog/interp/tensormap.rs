@@ -1,11 +1,17 @@
-//! Tensor maps as operands and tensor-map objects in global memory (§9.7.9.26): the map and
-//! coordinates a `[tensorMap, {c0, …}]` operand names, `tensormap.replace` of an object's
-//! fields ([`crate::memory::tensor_map::TensorMap::replaced`], tile mode only), and the global
+//! Tensor maps as operands and tensor-map objects (§9.7.9.26): the map and coordinates a
+//! `[tensorMap, {c0, …}]` operand names, `tensormap.replace` of an object's fields in global or
+//! shared memory ([`crate::memory::tensor_map::TensorMap::replaced`], tile mode only),
+//! `tensormap.cp_fenceproxy` of a shared object to global memory (§9.7.13.16), and the global
 //! buffer byte at a model address ([`crate::memprog::global_base`]).
 //!
-//! Invariant: a thread's copy names a replaced object only after a release fence followed the
-//! last replacement and the thread's own acquire followed that (§9.7.13.4, `fence.rs`), and
-//! only while the object is still a map the driver would encode.
+//! Invariant: a thread's copy names a global object only after a release (a
+//! `fence.proxy.tensormap::generic` release, or the `tensormap.cp_fenceproxy` that wrote it)
+//! followed the last replacement and the thread's own acquire followed that (§9.7.13.4,
+//! `fence.rs`), and only while the object is still a map the driver would encode; a copy never
+//! names a shared object. `tensormap.replace` is a generic-proxy write of the object's bytes
+//! ([`crate::memory::Protocol::generic_write`]), so an asynchronous copy of a replaced object
+//! needs `fence.proxy.async` first. The release's and acquire's `.scope` are not
+//! distinguished (lockstep threads, one cluster).
 
 use super::{Machine, MapUse, Val};
 use crate::isa::operand::Operand;
@@ -39,6 +45,12 @@ impl Machine<'_> {
             ))
         })?;
         let label = format!("the tensor-map object of `{}`", self.p.tensor_maps[obj.decl].name);
+        if self.buffer(region).space == BufferSpace::Shared {
+            return Err(MemError::Undefined(format!(
+                "{label} in shared memory (`{name}`) cannot be a copy's tensor map (§9.7.9.25.5.2: .param, .const or .global); \
+                 tensormap.cp_fenceproxy it to global memory and acquire it there"
+            )));
+        }
         if !obj.acquired.contains(&t) {
             return Err(MemError::Undefined(format!(
                 "§9.7.13.4: {label} is used after tensormap.replace without fence.proxy.tensormap::generic release, then this thread's acquire [object], 128"
@@ -63,16 +75,19 @@ impl Machine<'_> {
         r: &crate::isa::TensormapReplace,
         ops: &[Operand],
     ) -> Result<(), MemError> {
-        if r.ss == Some(crate::isa::TensormapSs::SharedCta) {
-            return Err(MemError::Unsupported("tensor-map objects in shared memory".into()));
-        }
-        let (region, at) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
+        let space = match r.ss {
+            Some(crate::isa::TensormapSs::SharedCta) => BufferSpace::Shared,
+            _ => BufferSpace::Global,
+        };
+        let (region, at) = self.address(t, &ops[0], Some(space))?;
         if at != 0 || !self.objects.contains_key(&region) {
             return Err(MemError::Undefined(format!(
-                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\")",
+                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\", or a shared buffer a whole object was copied to)",
                 ops[0]
             )));
         }
+        let bytes = crate::memprog::TENSOR_MAP_BYTES as u64;
+        self.protocol.generic_write(t, crate::memory::Span { region, start: 0, len: bytes })?;
         if self.objects.get(&region).is_some_and(|o| o.map.mode != crate::memory::tensor_map::MapMode::Tiled) {
             return Err(MemError::Undefined(
                 "tensormap.replace.tile on an im2col tensor-map object (§9.7.9.26: .mode is the object's mode)".into(),
@@ -96,6 +111,42 @@ impl Machine<'_> {
         obj.map = obj.map.replaced(r.field, ord, value).map_err(MemError::Unsupported)?;
         obj.unreleased.insert(t);
         obj.acquired.clear();
+        Ok(())
+    }
+
+    /// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+    /// [dst], [src], 128` (§9.7.13.16): the tensor-map object at the start of the shared buffer
+    /// `src` (this CTA's) becomes the object at the start of the global buffer `dst` (128-byte
+    /// aligned), released by this thread: a thread's copy may name `dst` after its own
+    /// `fence.proxy.tensormap::generic.acquire [dst], 128` once every replacement of `src` was
+    /// released (each replacing thread's own release or `cp_fenceproxy`).
+    pub(super) fn tensormap_cp_fenceproxy(&mut self, t: u32, ops: &[Operand]) -> Result<(), MemError> {
+        let bytes = crate::memprog::TENSOR_MAP_BYTES as u64;
+        let rule = "§9.7.13.16: a 128-byte aligned tensor-map object";
+        let (dst, at) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
+        if at != 0 {
+            return Err(MemError::Unsupported(format!(
+                "`{}` is {at} bytes into its buffer: tensor-map objects sit at the start of a buffer",
+                ops[0]
+            )));
+        }
+        let span = self.span(dst, at, bytes, bytes, rule)?;
+        let (src, at) = self.address(t, &ops[1], Some(BufferSpace::Shared))?;
+        let size = self.known(t, &ops[2])?;
+        if size != bytes {
+            return Err(MemError::Undefined(format!("size {size}: a tensor-map object is {bytes} bytes (§9.7.13.16)")));
+        }
+        let Some(obj) = self.objects.get_mut(&src).filter(|_| at == 0) else {
+            return Err(MemError::Undefined(format!(
+                "`{}` is not a tensor-map object in shared memory (cp.async.bulk all 128 bytes of a global object to the start of a shared buffer first)",
+                ops[1]
+            )));
+        };
+        obj.unreleased.remove(&t);
+        let object = super::MapObject { acquired: Default::default(), ..obj.clone() };
+        self.protocol.generic_write(t, span)?;
+        self.regions[dst].forget(0, bytes, crate::semantics::Allowance::Undefined)?;
+        self.objects.insert(dst, object);
         Ok(())
     }
 
