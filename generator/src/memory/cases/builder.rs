@@ -109,7 +109,16 @@ impl Case {
 
     /// The wait for phase 0 of `bar` to complete.
     pub(super) fn wait_phase0(&mut self) -> &mut Case {
-        self.stmt("wait:").stmt("mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;").stmt("@!p bra wait;")
+        self.wait_parity(0)
+    }
+
+    /// The wait for the phase of `bar` with parity `parity` (0 or 1) to complete; each parity
+    /// has its own loop label.
+    pub(super) fn wait_parity(&mut self, parity: u32) -> &mut Case {
+        let label = if parity == 0 { "wait".to_string() } else { format!("wait{parity}") };
+        self.stmt(format!("{label}:"))
+            .stmt(format!("mbarrier.try_wait.parity.shared::cta.b64 p, [bar], {parity};"))
+            .stmt(format!("@!p bra {label};"))
     }
 
     pub(super) fn bulk_wait(&mut self) -> &mut Case {

@@ -29,7 +29,11 @@
 //! - the forms that reach another CTA's shared memory through `mapa.shared::cluster`
 //!   addresses: remote `mbarrier.arrive{.expect_tx}`/`arrive_drop` and `ld`/`st` on
 //!   `.shared::cluster`, in clusters of 2 and 4 CTAs, each ordered by mbarrier release/acquire
-//!   at `.cluster` scope or by `barrier.cluster` (`remote.rs`).
+//!   at `.cluster` scope or by `barrier.cluster` (`remote.rs`);
+//! - `tensormap.replace` (§9.7.9.26, sm_90a) of every field on a tensor-map object in global
+//!   memory and on one in shared memory (`.shared::cta`: copied there whole, replaced, copied
+//!   back by `tensormap.cp_fenceproxy`), and `tensormap.cp_fenceproxy` (§9.7.13.16) at each
+//!   scope; each followed by a tiled load through the object (`replace.rs`).
 //!
 //! Forms sharing a base form's behaviour (cache hints, L2 prefetch sizes, the `.shared::cta`
 //! spelling of `cp.async`, the implicit `.tile` mode) get every [`VARIANT_STRIDE`]-th case of
@@ -53,7 +57,7 @@
 //! `cp.async.bulk` and bulk-prefetch cases; `reduce.rs` the `cp.reduce.async.bulk` edge pairs;
 //! `tensor.rs` the tensor loads, stores, reductions and prefetches; `maps.rs` the tensor-map
 //! catalogues and their coordinate sets; `deviations.rs` the [`DEVIATION_SETS`]; `replace.rs`
-//! the `tensormap.replace` cases; `remote.rs` the remote arrive and `ld`/`st` cases.
+//! the `tensormap.replace` and `tensormap.cp_fenceproxy` cases; `remote.rs` the remote arrive and `ld`/`st` cases.
 
 use oracle::isa::{valid_forms, Family, Form, Target};
 use oracle::memprog::MemSource;
@@ -84,7 +88,7 @@ use builder::Case;
 use copies::{bulk_cases, cp_async_cases, prefetch_cases};
 use deviations::{f32_subnormal_pair, im2col_corners, int64_bitwise};
 use reduce::reduce_cases;
-use replace::replace_cases;
+use replace::{cp_fenceproxy_cases, replace_cases};
 use tensor::{tensor_copy_cases, tensor_prefetch_cases, tensor_reduce_cases};
 
 /// The asynchronous-copy families `conform` sweeps.
@@ -161,7 +165,8 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
             }));
         }
     }
-    // `tensormap.replace` (sm_90a beside sm_90) on a tensor-map object, then a load through it.
+    // `tensormap.replace` (sm_90a beside sm_90) on a tensor-map object in global or shared
+    // memory, then a load through it.
     if let Some(rt) = replace_target(target) {
         for (form, _) in valid_forms(&rt, Some(Family::TensormapReplace)) {
             let Form::TensormapReplace(r) = &form else { continue };
@@ -188,6 +193,25 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
                     }
                 }
             }
+        }
+    }
+    // `tensormap.cp_fenceproxy`: a tensor-map object copied to shared memory and back.
+    for (form, _) in valid_forms(target, Some(Family::TensormapCpFenceproxy)) {
+        let Form::TensormapCpFenceproxy(c) = &form else { continue };
+        let opcode = form.opcode();
+        if !keep(&opcode) {
+            continue;
+        }
+        match cp_fenceproxy_cases(c, target) {
+            Ok(cases) => {
+                seen.push(opcode.clone());
+                sweep.cases.extend(cases.into_iter().map(|(label, source)| AsyncCase {
+                    form: opcode.clone(),
+                    label,
+                    source,
+                }));
+            }
+            Err(why) => sweep.not_run.push((opcode, why)),
         }
     }
     // The forms that reach another CTA's shared memory (remote arrives, ld/st.shared::cluster).

@@ -1,12 +1,19 @@
-//! The `tensormap.replace` cases (§9.7.9.26) on a tensor-map object in global memory: each plan's
-//! replacements, the tensormap-proxy release and acquire fences (§9.7.13.4), then a tiled load
-//! through the object; and the arch-specific target the instruction needs beside a target
-//! (sm_90 → sm_90a), which generated programs with `replace` use too.
+//! The `tensormap.replace` cases (§9.7.9.26) and the `tensormap.cp_fenceproxy` cases
+//! (§9.7.13.16). On a tensor-map object in global memory: each plan's replacements, the
+//! tensormap-proxy release and acquire fences (§9.7.13.4), then a tiled load through the object.
+//! On a `.shared::cta` object: the global object copied whole into a shared buffer
+//! (`cp.async.bulk`, after `fence.proxy.async.global` for the prologue's generic writes), the
+//! plan's replacements there, `tensormap.cp_fenceproxy` back to the global object (the fused
+//! release), the acquire, then the same load. `tensormap.cp_fenceproxy` itself runs at each
+//! scope without a replacement, into the object and into a blank global buffer. Also the
+//! arch-specific target `tensormap.replace` needs beside a target (sm_90 → sm_90a), which
+//! generated programs with `replace` use too.
 //!
 //! Invariant: every replaced map is one the driver would encode (a plan's earlier replacements
-//! keep it so); forms on `.shared::cta` objects are listed as not run.
+//! keep it so); global and shared objects go through one case builder ([`object_case`]).
 
-use oracle::isa::{Form, Target, TensormapField, TensormapReplace, TensormapSs, TensormapType};
+use oracle::isa::types::Scope;
+use oracle::isa::{Form, Target, TensormapCpFenceproxy, TensormapField, TensormapReplace, TensormapSs, TensormapType};
 use oracle::memory::tensor_map::{TensorDataType as D, TensorMap};
 use oracle::memprog::{BufferSpace, Init, MemSource, TensorMapSource};
 
@@ -24,13 +31,18 @@ pub fn replace_target(target: &Target) -> Option<Target> {
 /// The `tensormap.replace.tile.<field>.global.b1024.<type>` opcode for `field`; `value` is the
 /// Table 33 row of a `.field3` field (part of the form), ignored for the others.
 pub(crate) fn replace_opcode(field: TensormapField, value: Option<u64>) -> String {
+    replace_opcode_in(field, value, TensormapSs::Global)
+}
+
+/// [`replace_opcode`] on an object in the state space `ss`.
+fn replace_opcode_in(field: TensormapField, value: Option<u64>, ss: TensormapSs) -> String {
     use TensormapField as F;
     let ty = if matches!(field, F::GlobalAddress | F::GlobalStride) { TensormapType::B64 } else { TensormapType::B32 };
     let new_val = match field.has_ord() || matches!(field, F::GlobalAddress | F::Rank) {
         false => value.and_then(|v| u8::try_from(v).ok()),
         true => None,
     };
-    Form::TensormapReplace(TensormapReplace { field, ss: Some(TensormapSs::Global), ty, new_val }).opcode()
+    Form::TensormapReplace(TensormapReplace { field, ss: Some(ss), ty, new_val }).opcode()
 }
 
 /// The map the `tensormap.replace` cases start from: UINT8, 64 × 6 × 2 bytes in rows of 64,
@@ -142,13 +154,14 @@ pub(super) fn replace_plans(r: &TensormapReplace) -> Result<Vec<(String, Replace
     Ok(plans)
 }
 
-/// The `.global` opcode that replaces `field` with `value` (the helper replacements of a plan).
-pub(super) fn field_opcode(field: TensormapField, value: ReplaceValue) -> String {
+/// The opcode on an object in `ss` that replaces `field` with `value` (the helper
+/// replacements of a plan).
+pub(super) fn field_opcode(field: TensormapField, value: ReplaceValue, ss: TensormapSs) -> String {
     let bits = match value {
         ReplaceValue::Bits(v) => Some(v),
         ReplaceValue::Buffer(..) => None,
     };
-    replace_opcode(field, bits)
+    replace_opcode_in(field, bits, ss)
 }
 
 /// The replacements of one case, in order: field, ordinal, value.
@@ -161,27 +174,118 @@ pub(super) enum ReplaceValue {
     Buffer(&'static str, u64),
 }
 
+/// Where a case's object is replaced and how it reaches the tensormap proxy.
+#[derive(Clone, Copy)]
+enum Flow {
+    /// Replaced in global memory (`gmap`), then `fence.proxy.tensormap::generic` release and
+    /// acquire at `.gpu` (§9.7.13.4).
+    Global,
+    /// Copied whole into the shared buffer `smap`, replaced there, copied back to `dst`
+    /// (`gmap`, or the blank global buffer `gout`) by `tensormap.cp_fenceproxy` at `scope`,
+    /// and acquired there at the same scope (§9.7.13.16).
+    Shared { scope: Scope, dst: &'static str },
+}
+
+/// The places a case loads the box at: the origin and a place that straddles the end of
+/// dimension 1 (or 0 of a rank-1 map).
+fn load_places(rank: usize) -> Vec<Vec<i32>> {
+    let mut straddle = vec![0; rank];
+    straddle[1.min(rank - 1)] = 3;
+    vec![vec![0; rank], straddle]
+}
+
+/// One case: the tensor `src` (and `src2`, the second tensor a global address may name) with
+/// its map's object `gmap` starting as [`replace_base_map`]; `statements` (the replacements,
+/// naming `[gmap]` or `[smap]` as `flow` says) run on the object, which reaches the tensormap
+/// proxy as `flow` says; then the box at `coords` is loaded through the object into `win`
+/// (expecting `map`'s tile bytes) and `win` and the tensor are compared.
+fn object_case(
+    target: &Target,
+    seed: u64,
+    flow: Flow,
+    statements: &[String],
+    map: &TensorMap,
+    coords: &[i32],
+) -> MemSource {
+    let mut case = Case::new(target);
+    case.global("src", pattern(1024, seed), false)
+        .global("src2", pattern(1024, seed + 1), false)
+        .buffer("gmap", BufferSpace::Global, 128, Init::Fill { len: 128, byte: None }, false)
+        .shared("win", Init::Fill { len: map.tile_extent(), byte: Some(0xA5) }, TILE_ALIGN, true);
+    case.tensor_maps.push(TensorMapSource {
+        name: "tmap".into(),
+        global: "src".into(),
+        global_offset: 0,
+        map: replace_base_map(),
+        object: Some("gmap".into()),
+    });
+    let map_operand = match flow {
+        Flow::Global => {
+            for s in statements {
+                case.stmt(s.clone());
+            }
+            case.stmt("fence.proxy.tensormap::generic.release.gpu;")
+                .stmt("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;")
+                .mbarrier();
+            "gmap"
+        }
+        Flow::Shared { scope, dst } => {
+            if dst != "gmap" {
+                case.buffer(dst, BufferSpace::Global, 128, Init::Fill { len: 128, byte: None }, false);
+            }
+            let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;
+            case.shared("smap", Init::Fill { len: bytes, byte: None }, 128, false).mbarrier().expect_tx(bytes);
+            case.stmt("fence.proxy.async.global;")
+                .stmt(format!(
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [smap], [gmap], {bytes}, [bar];"
+                ))
+                .wait_parity(0);
+            for s in statements {
+                case.stmt(s.clone());
+            }
+            let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(scope) }).opcode();
+            case.stmt(format!("{cp} [{dst}], [smap], {bytes};"))
+                .stmt(format!("fence.proxy.tensormap::generic.acquire.{scope} [{dst}], {bytes};"));
+            dst
+        }
+    };
+    case.expect_tx(map.tile_bytes());
+    let c = coords_operand(&mut case, coords);
+    let rank = map.rank();
+    case.stmt(format!(
+        "cp.async.bulk.tensor.{rank}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [{map_operand}, {c}], [bar];"
+    ));
+    match flow {
+        Flow::Global => case.wait_parity(0),
+        Flow::Shared { .. } => case.wait_parity(1),
+    };
+    case.finish()
+}
+
 /// The cases of a `tensormap.replace` form (§9.7.9.26) on a tensor-map object in global
-/// memory: each plan's replacements, the release and acquire fences (§9.7.13.4), then a tiled
-/// load through the object at the origin and at a place that straddles the end of dimension 1;
-/// its window and the object's tensor are compared byte for byte. The expected transaction
-/// count comes from the replaced map ([`TensorMap::replaced`]); forms on `.shared::cta` objects
-/// are not run.
+/// memory or (`.shared::cta`) in shared memory: each plan's replacements, then a tiled load
+/// through the object at the origin and at a place that straddles the end of dimension 1
+/// ([`object_case`]); its window and the object's tensor are compared byte for byte. The
+/// expected transaction count comes from the replaced map ([`TensorMap::replaced`]).
 pub(super) fn replace_cases(
     r: &TensormapReplace,
     opcode: &str,
     target: &Target,
 ) -> Result<Vec<(String, MemSource)>, String> {
-    if r.ss == Some(TensormapSs::SharedCta) {
-        return Err("tensor-map objects in shared memory are not modeled".into());
-    }
-    let base = replace_base_map();
+    let (ss, object, flow) = match r.ss {
+        Some(TensormapSs::SharedCta) => {
+            (TensormapSs::SharedCta, "smap", Flow::Shared { scope: Scope::Gpu, dst: "gmap" })
+        }
+        _ => (TensormapSs::Global, "gmap", Flow::Global),
+    };
+    // The shared cases' seeds follow the global ones' (each case its own pattern).
+    let seed0 = if ss == TensormapSs::SharedCta { 97_000 } else { 96_000 };
     let mut out = Vec::new();
     for (k, (label, plan)) in replace_plans(r)?.into_iter().enumerate() {
-        let mut map = base.clone();
+        let mut map = replace_base_map();
         let mut statements = Vec::new();
         for (n, &(field, ord, value)) in plan.iter().enumerate() {
-            let op = if n + 1 == plan.len() { opcode.to_string() } else { field_opcode(field, value) };
+            let op = if n + 1 == plan.len() { opcode.to_string() } else { field_opcode(field, value, ss) };
             let (v, bits) = match value {
                 ReplaceValue::Bits(b) => (b.to_string(), b),
                 ReplaceValue::Buffer(name, off) => {
@@ -193,43 +297,36 @@ pub(super) fn replace_cases(
             };
             map = map.replaced(field, ord, bits)?;
             let ord = ord.map_or(String::new(), |o| format!("{o}, "));
-            statements.push(format!("{op} [gmap], {ord}{v};"));
+            statements.push(format!("{op} [{object}], {ord}{v};"));
         }
         if map.validate(target).is_err() {
             return Err(format!("{label}: the replaced map breaks an encode rule"));
         }
-        let rank = map.rank();
-        let places: Vec<Vec<i32>> = vec![vec![0; rank], {
-            let mut c = vec![0; rank];
-            c[1.min(rank - 1)] = 3;
-            c
-        }];
-        for (j, coords) in places.into_iter().enumerate() {
-            let mut case = Case::new(target);
-            let seed = 96_000 + (k * 10 + j) as u64;
-            case.global("src", pattern(1024, seed), false)
-                .global("src2", pattern(1024, seed + 1), false)
-                .buffer("gmap", BufferSpace::Global, 128, Init::Fill { len: 128, byte: None }, false)
-                .shared("win", Init::Fill { len: map.tile_extent(), byte: Some(0xA5) }, TILE_ALIGN, true);
-            case.tensor_maps.push(TensorMapSource {
-                name: "tmap".into(),
-                global: "src".into(),
-                global_offset: 0,
-                map: base.clone(),
-                object: Some("gmap".into()),
-            });
-            for s in &statements {
-                case.stmt(s.clone());
-            }
-            case.stmt("fence.proxy.tensormap::generic.release.gpu;")
-                .stmt("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;");
-            case.mbarrier().expect_tx(map.tile_bytes());
-            let c = coords_operand(&mut case, &coords);
-            case.stmt(format!(
-                "cp.async.bulk.tensor.{rank}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [gmap, {c}], [bar];"
-            ))
-            .wait_phase0();
-            out.push((format!("{label}; at {coords:?}"), case.finish()));
+        for (j, coords) in load_places(map.rank()).into_iter().enumerate() {
+            let seed = seed0 + (k * 10 + j) as u64;
+            let source = object_case(target, seed, flow, &statements, &map, &coords);
+            out.push((format!("{label}; at {coords:?}"), source));
+        }
+    }
+    Ok(out)
+}
+
+/// The cases of `tensormap.cp_fenceproxy` at `scope` (§9.7.13.16): the object copied into
+/// shared memory and back, unreplaced, into the object itself and into a blank global buffer,
+/// then a load through it at the origin and straddling the end of dimension 1
+/// ([`object_case`]).
+pub(super) fn cp_fenceproxy_cases(
+    c: &TensormapCpFenceproxy,
+    target: &Target,
+) -> Result<Vec<(String, MemSource)>, String> {
+    let scope = c.scope.ok_or("a tensormap.cp_fenceproxy form without a scope")?;
+    let map = replace_base_map();
+    let mut out = Vec::new();
+    for (k, dst) in ["gmap", "gout"].into_iter().enumerate() {
+        for (j, coords) in load_places(map.rank()).into_iter().enumerate() {
+            let seed = 98_000 + (k * 10 + j) as u64;
+            let source = object_case(target, seed, Flow::Shared { scope, dst }, &[], &map, &coords);
+            out.push((format!("copied back to {dst}; at {coords:?}"), source));
         }
     }
     Ok(out)

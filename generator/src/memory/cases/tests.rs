@@ -62,31 +62,73 @@ fn replace_cases_take_the_arch_specific_twin_or_none() {
     }
 }
 
-/// The sm_90 sweep replaces every sm_90a field of a global tensor-map object (both
-/// spellings of the address) and loads through it, the interleaved layouts included;
-/// objects in shared memory are listed as not run, with why.
+/// The sm_90 sweep replaces every sm_90a field of a tensor-map object in global memory (both
+/// spellings of the address) and in shared memory (`.shared::cta`: the 28 forms, one per field
+/// and Table 33 value) and loads through it, the interleaved layouts included; every form has
+/// cases. A shared case copies the object in, replaces it there, copies it back with
+/// `tensormap.cp_fenceproxy` and acquires it before the load.
 #[test]
-fn tensormap_replace_cases_cover_every_sm90a_field_of_a_global_object() {
+fn tensormap_replace_cases_cover_every_sm90a_field_of_a_global_and_a_shared_object() {
     let sweep = async_cases(&"sm_90".parse().unwrap(), &|op| op.starts_with("tensormap.replace"));
     let forms: std::collections::BTreeSet<&str> = sweep.cases.iter().map(|c| c.form.as_str()).collect();
     for field in ["box_dim", "global_dim", "global_stride", "element_stride", "global_address", "rank", "elemtype"]
         .into_iter()
         .chain(["swizzle_mode", "fill_mode", "interleave_layout"])
     {
-        for ss in [".global", ""] {
+        for ss in [".global", "", ".shared::cta"] {
             let ty = if matches!(field, "global_address" | "global_stride") { "b64" } else { "b32" };
             let op = format!("tensormap.replace.tile.{field}{ss}.b1024.{ty}");
             assert!(forms.contains(op.as_str()), "no cases for {op}: {forms:?}");
         }
     }
     assert!(sweep.cases.iter().all(|c| c.source.target.name() == "sm_90a"));
-    assert!(sweep.not_run.iter().any(|(f, why)| f.contains(".shared::cta.") && why.contains("shared memory")));
-    assert!(sweep.not_run.iter().all(|(f, _)| f.contains(".shared::cta.")), "{:?}", sweep.not_run);
+    assert!(sweep.not_run.is_empty(), "{:?}", sweep.not_run);
+    let rt: Target = "sm_90a".parse().unwrap();
+    let shared_forms: Vec<_> = valid_forms(&rt, Some(Family::TensormapReplace))
+        .into_iter()
+        .filter(|(f, _)| matches!(f, Form::TensormapReplace(r) if r.ss == Some(oracle::isa::TensormapSs::SharedCta)))
+        .collect();
+    assert_eq!(shared_forms.len(), 28);
+    let shared: Vec<&AsyncCase> = sweep.cases.iter().filter(|c| c.form.contains(".shared::cta.")).collect();
+    let global = sweep.cases.iter().filter(|c| c.form.contains(".global.")).count();
+    assert_eq!(shared.len(), global, "one shared case per global one");
+    for c in &shared {
+        let text = c.source.statements.join("\n");
+        for step in ["[smap], [gmap], 128, [bar]", "[smap], ", "tensormap.cp_fenceproxy", "acquire.gpu [gmap], 128"] {
+            assert!(text.contains(step), "{} [{}] lacks {step}:\n{text}", c.form, c.label);
+        }
+        assert!(
+            !text.contains("b1024.b32 [gmap]") && !text.contains("b1024.b64 [gmap]"),
+            "replaced in global memory:\n{text}"
+        );
+    }
     let interleaved = sweep.cases.iter().filter(|c| c.label.starts_with("interleave layout")).count();
-    assert_eq!(interleaved, 2 * 2 * 2, "16B and 32B, both spellings, two places");
+    assert_eq!(interleaved, 2 * 3 * 2, "16B and 32B, three spellings, two places");
     // Every element type sm_90a has, each loaded at the origin and past dimension 1's end.
-    let elemtypes = sweep.cases.iter().filter(|c| c.form == "tensormap.replace.tile.elemtype.global.b1024.b32").count();
-    assert_eq!(elemtypes, 13 * 2);
+    for ss in ["global", "shared::cta"] {
+        let form = format!("tensormap.replace.tile.elemtype.{ss}.b1024.b32");
+        assert_eq!(sweep.cases.iter().filter(|c| c.form == form).count(), 13 * 2, "{form}");
+    }
+}
+
+/// `tensormap.cp_fenceproxy` runs on sm_90 itself at each of its four scopes: the object into
+/// itself and into a blank global buffer, two places each; the acquire takes the release's
+/// scope.
+#[test]
+fn cp_fenceproxy_cases_run_at_every_scope_on_sm_90() {
+    let sweep = async_cases(&sm90(), &|op| op.starts_with("tensormap.cp_fenceproxy"));
+    assert!(sweep.not_run.is_empty(), "{:?}", sweep.not_run);
+    for scope in ["cta", "cluster", "gpu", "sys"] {
+        let form =
+            format!("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{scope}.sync.aligned");
+        let cases: Vec<&AsyncCase> = sweep.cases.iter().filter(|c| c.form == form).collect();
+        assert_eq!(cases.len(), 4, "{form}");
+        for c in cases {
+            assert_eq!(c.source.target.name(), "sm_90");
+            let text = c.source.statements.join("\n");
+            assert!(text.contains(&format!("fence.proxy.tensormap::generic.acquire.{scope} [")), "{text}");
+        }
+    }
 }
 
 /// Every family has cases; every sm_90 multicast form has cases in clusters of several
