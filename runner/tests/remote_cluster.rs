@@ -11,17 +11,6 @@ use generator::async_cases::{async_cases, is_remote_form};
 use oracle::memprog::MemProgram;
 use oracle::semantics::Allowances;
 
-/// Assembles `programs` as modules of at most 128 entries (conform's batch) for `arch`.
-fn assemble_all(ptxas: &runner::ptxas::Ptxas, programs: &[MemProgram], arch: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    for (k, chunk) in programs.chunks(128).enumerate() {
-        let refs: Vec<&MemProgram> = chunk.iter().collect();
-        let m = oracle::memprog::ptx::module(&refs).unwrap();
-        let asm = ptxas.assemble(&m.ptx, arch, 3, Some(&dir.path().join(format!("{k}.cubin")))).unwrap();
-        assert!(asm.ok, "batch {k}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
-    }
-}
-
 #[test]
 fn every_remote_conform_case_assembles_for_sm_90() {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
@@ -29,7 +18,7 @@ fn every_remote_conform_case_assembles_for_sm_90() {
     let sweep = async_cases(&target, &|op| is_remote_form(op));
     assert!(sweep.cases.len() > 300, "{} cases", sweep.cases.len());
     let programs: Vec<MemProgram> = sweep.cases.iter().map(|c| c.source.build().unwrap()).collect();
-    assemble_all(&ptxas, &programs, "sm_90");
+    common::assemble_all(&ptxas, &programs, "sm_90");
 }
 
 #[test]
@@ -53,5 +42,5 @@ fn generated_programs_with_remote_exchanges_are_defined_and_assemble() {
             panic!("undefined or unsupported: {e}\n{p}");
         }
     }
-    assemble_all(&ptxas, &programs, "sm_90");
+    common::assemble_all(&ptxas, &programs, "sm_90");
 }

@@ -338,6 +338,11 @@ fn conform_workers(target: Option<oracle::isa::Target>, forms: Option<&str>) -> 
         .into_iter()
         .flat_map(opcodes)
         .chain(remote.into_iter().flat_map(opcodes).filter(|op| generator::async_cases::is_remote_form(op)))
+        .chain(generator::async_cases::OBJECT_FAMILIES.into_iter().flat_map(|f| {
+            // `tensormap.replace` runs on the arch-specific twin (sm_90 → sm_90a).
+            let twin = generator::async_cases::replace_target(&target).unwrap_or(target);
+            oracle::isa::valid_forms(&twin, Some(f)).into_iter().map(|(f, _)| f.opcode())
+        }))
         .filter(|op| crate::glob::glob_match(glob, op))
         .collect::<std::collections::BTreeSet<_>>()
         .len();

@@ -91,13 +91,14 @@ pub fn case_of(target: &Target, form: &str, index: u64) -> Option<AsyncCase> {
 }
 
 /// Whether a row's form is one of the memory-program sweep's: an asynchronous-copy form (or
-/// one of a dedicated set), a `tensormap.replace` form, or a remote form
+/// one of a dedicated set), a `tensormap.replace` or `tensormap.cp_fenceproxy` form, or a
+/// remote form
 /// ([`generator::async_cases::is_remote_form`]).
 pub fn is_async_row(form: &str) -> bool {
     let base = deviation_set(form).map_or(form, |(_, base)| base);
     let family = oracle::isa::Family::classify(base);
     family.is_some_and(|f| {
-        generator::async_cases::ASYNC_FAMILIES.contains(&f) || f == oracle::isa::Family::TensormapReplace
+        generator::async_cases::ASYNC_FAMILIES.contains(&f) || generator::async_cases::OBJECT_FAMILIES.contains(&f)
     }) || generator::async_cases::is_remote_form(base)
 }
 

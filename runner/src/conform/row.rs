@@ -120,14 +120,16 @@ impl Row {
 impl Row {
     /// The row's family name (`cvt`, `cvt.pack`, `prmt`, `cp.async.bulk.tensor`, …): the
     /// longest of [`super::FAMILIES`], [`generator::async_cases::ASYNC_FAMILIES`],
-    /// `tensormap.replace` (the sweep's cases through tensor-map objects) and `mbarrier`, `ld`,
+    /// `tensormap.replace` and `tensormap.cp_fenceproxy` (the sweep's cases through tensor-map
+    /// objects) and `mbarrier`, `ld`,
     /// `st` and `mapa` (the remote forms' cases) that its opcode starts with.
     pub fn family(&self) -> &'static str {
         use oracle::isa::Family;
         super::FAMILIES
             .iter()
             .chain(&generator::async_cases::ASYNC_FAMILIES)
-            .chain(&[Family::TensormapReplace, Family::Mbarrier, Family::Ld, Family::St, Family::Mapa])
+            .chain(&generator::async_cases::OBJECT_FAMILIES)
+            .chain(&[Family::Mbarrier, Family::Ld, Family::St, Family::Mapa])
             .map(|f| f.name())
             .filter(|n| self.form == *n || self.form.starts_with(&format!("{n}.")))
             .max_by_key(|n| n.len())

@@ -135,3 +135,16 @@ pub fn a_case(dir: &Path) -> std::path::PathBuf {
     std::fs::write(&path, oracle::program::text::case(&p, &i)).unwrap();
     path
 }
+
+/// Assembles `programs` as modules of at most 128 entries (conform's batch) for `arch`,
+/// failing with ptxas's first lines for a batch it rejects.
+#[allow(dead_code)] // used by some of the test files
+pub fn assemble_all(ptxas: &Ptxas, programs: &[oracle::memprog::MemProgram], arch: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, chunk) in programs.chunks(128).enumerate() {
+        let refs: Vec<&oracle::memprog::MemProgram> = chunk.iter().collect();
+        let m = oracle::memprog::ptx::module(&refs).unwrap();
+        let asm = ptxas.assemble(&m.ptx, arch, 3, Some(&dir.path().join(format!("{k}.cubin")))).unwrap();
+        assert!(asm.ok, "batch {k}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
+    }
+}

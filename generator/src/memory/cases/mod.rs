@@ -102,6 +102,9 @@ pub const ASYNC_FAMILIES: [Family; 7] = [
     Family::CpAsyncBulkPrefetchTensor,
 ];
 
+/// The families whose conform cases go through tensor-map objects (`replace.rs`).
+pub const OBJECT_FAMILIES: [Family; 2] = [Family::TensormapReplace, Family::TensormapCpFenceproxy];
+
 /// A variant form (cache hint, prefetch size, alternative spelling) runs every this-many-th
 /// case of its base form.
 pub const VARIANT_STRIDE: usize = 8;
