@@ -75,6 +75,11 @@ define_config! {
                 /// acquires at `.cluster` scope; half of them then, after `barrier.cluster`, load the
                 /// peer's `rwin` with `ld.shared::cluster`. Never a data race (PTX ISA 9.0 §8.7.1).
                 remote: bool = true, drawn 11;
+                /// With `replace`: half the re-shapes of the tensor-map object happen on a copy in
+                /// shared memory (`cp.async.bulk` of its 128 bytes, `tensormap.replace.*.shared::cta`,
+                /// then `tensormap.cp_fenceproxy` back to `tobj`, the fused release, §9.7.13.16),
+                /// before the leader's acquire.
+                shared_tensormap: bool = true, drawn 12;
             }
         }
         /// Most phases of the mbarrier per program (1 or more).

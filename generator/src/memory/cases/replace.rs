@@ -35,7 +35,7 @@ pub(crate) fn replace_opcode(field: TensormapField, value: Option<u64>) -> Strin
 }
 
 /// [`replace_opcode`] on an object in the state space `ss`.
-fn replace_opcode_in(field: TensormapField, value: Option<u64>, ss: TensormapSs) -> String {
+pub(crate) fn replace_opcode_in(field: TensormapField, value: Option<u64>, ss: TensormapSs) -> String {
     use TensormapField as F;
     let ty = if matches!(field, F::GlobalAddress | F::GlobalStride) { TensormapType::B64 } else { TensormapType::B32 };
     let new_val = match field.has_ord() || matches!(field, F::GlobalAddress | F::Rank) {

@@ -1,6 +1,8 @@
 //! The tensor maps of a memory program: the load map over `tsrc` (tiled — interleaved a third
 //! of the time with `interleave` — or im2col, §5.5.8), the coordinates of each tile, the
-//! `tensormap.replace` steps that re-shape the map's object (§9.7.9.26), and the store map
+//! `tensormap.replace` steps that re-shape the map's object (§9.7.9.26; with
+//! `shared_tensormap` half of them on a copy in shared memory, copied back by
+//! `tensormap.cp_fenceproxy`, §9.7.13.16), and the store map
 //! `smap` over `tdst` that write-backs go through.
 //!
 //! Invariants: every map validates for the target and its tile fits [`MAX_TILE`] bytes (the
@@ -14,8 +16,10 @@ use oracle::memory::Region;
 use oracle::memprog::{BufferSpace, Init};
 
 use super::{Gen, EDGE_PERMILLE, MAX_TILE};
-use crate::memory::cases::replace::{replace_opcode, replace_target};
+use crate::memory::cases::replace::{replace_opcode, replace_opcode_in, replace_target};
 use crate::program::rng::Rng;
+use oracle::isa::types::Scope;
+use oracle::isa::{Form, TensormapCpFenceproxy, TensormapSs};
 
 impl<'r, R: Rng> Gen<'r, R> {
     /// A drawn unpacked element type and sm_90 swizzle, the element's bytes, and the most bytes
@@ -246,16 +250,55 @@ impl<'r, R: Rng> Gen<'r, R> {
             {
                 continue;
             }
-            let op = replace_opcode(field, Some(value));
             let ord = ord.map_or(String::new(), |o| format!("{o}, "));
-            self.leader(|g| {
-                g.emit(format!("{op} [tobj], {ord}{value};"));
-                g.emit("fence.proxy.tensormap::generic.release.gpu;");
-                g.emit("fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;");
-            });
+            if self.cfg.shared_tensormap && self.r.below(2) == 0 {
+                let op = replace_opcode_in(field, Some(value), TensormapSs::SharedCta);
+                self.shared_replace(&format!("{op} [tsh], {ord}{value};"));
+            } else {
+                let op = replace_opcode(field, Some(value));
+                self.leader(|g| {
+                    g.emit(format!("{op} [tobj], {ord}{value};"));
+                    g.emit("fence.proxy.tensormap::generic.release.gpu;");
+                    g.emit("fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;");
+                });
+            }
             self.map = Some(next);
             return;
         }
+    }
+
+    /// `replace` on a copy of the object in shared memory (`shared_tensormap`, §9.7.9.26
+    /// `.shared::cta`): the leader copies `tobj` whole into `tsh` with `cp.async.bulk` on its
+    /// own mbarrier `tbar` (after `fence.proxy.async.global`: earlier replacements and copies
+    /// back are generic writes), waits, and runs `replace` there; after `bar.sync 0` the whole
+    /// first warp copies it back with `tensormap.cp_fenceproxy` (`.sync.aligned`, the fused
+    /// release, §9.7.13.16) and the leader acquires `tobj` for its copies (§9.7.13.4).
+    fn shared_replace(&mut self, replace: &str) {
+        let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;
+        if !self.has("tsh") {
+            self.buffer("tsh", BufferSpace::Shared, 128, Init::Fill { len: bytes, byte: None });
+            self.buffer("tbar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
+            self.leader(|g| g.emit("mbarrier.init.shared::cta.b64 [tbar], 1;"));
+            if self.threads > 32 {
+                self.emit("setp.lt.u32 warp0, tid, 32;");
+            }
+        }
+        let parity = self.object_copies & 1;
+        self.object_copies += 1;
+        self.leader(|g| {
+            g.emit("fence.proxy.async.global;");
+            g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [tbar], {bytes};"));
+            g.emit(format!(
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [tsh], [tobj], {bytes}, [tbar];"
+            ));
+            g.wait_on("tbar", parity, "");
+            g.emit(replace);
+        });
+        self.emit("bar.sync 0;");
+        let warp0 = if self.threads > 32 { "@warp0 " } else { "" };
+        let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(Scope::Gpu) }).opcode();
+        self.emit(format!("{warp0}{cp} [tobj], [tsh], {bytes};"));
+        self.leader(|g| g.emit(format!("fence.proxy.tensormap::generic.acquire.gpu [tobj], {bytes};")));
     }
 
     /// A tiled store map over a new global buffer `tdst`: rank 1 or 2, a type with tensor

@@ -143,12 +143,17 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// The `try_wait.parity{sem}` loop on `bar` for `parity` (`sem`: `.acquire.cluster` where
     /// another CTA's release must be acquired, or empty: `.acquire.cta`, the default).
     pub(super) fn wait_with(&mut self, parity: u32, sem: &str) {
+        self.wait_on("bar", parity, sem);
+    }
+
+    /// [`Gen::wait_with`] on the mbarrier `bar`.
+    pub(super) fn wait_on(&mut self, bar: &str, parity: u32, sem: &str) {
         let ph = self.name("ph");
         let p = self.name("p");
         let l = self.name("W");
         self.emit(format!("mov.u32 {ph}, {parity};"));
         self.emit(format!("{l}:"));
-        self.emit(format!("mbarrier.try_wait.parity{sem}.shared::cta.b64 {p}, [bar], {ph};"));
+        self.emit(format!("mbarrier.try_wait.parity{sem}.shared::cta.b64 {p}, [{bar}], {ph};"));
         self.emit(format!("@!{p} bra {l};"));
     }
 }

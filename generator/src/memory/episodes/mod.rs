@@ -56,7 +56,10 @@
 //! memory (`tobj`) that the tensor loads name, and half the tensor phases first re-shape it
 //! with one `tensormap.replace` (§9.7.9.26) into another map the driver would encode, then
 //! `fence.proxy.tensormap::generic` release and acquire (§9.7.13.4); those programs target the
-//! arch-specific twin (sm_90a).
+//! arch-specific twin (sm_90a). With `shared_tensormap` too, half of those re-shapes copy the
+//! object into shared memory (`tsh`, `cp.async.bulk` on the leader's own mbarrier `tbar`),
+//! replace it there (`.shared::cta`) and copy it back with `tensormap.cp_fenceproxy` (the whole
+//! first warp, §9.7.13.16) before the leader's acquire.
 //!
 //! With `im2col`, half the tensor maps are im2col maps (rank 3–5, drawn channels per pixel,
 //! pixels per column and bounding-box corners) loaded in `.im2col` mode with drawn
@@ -230,6 +233,9 @@ struct Gen<'r, R: Rng> {
     src_len: u64,
     /// The register holding the cache policy `.L2::cache_hint` forms take (`cache_hints`).
     policy: Option<String>,
+    /// Copies of the tensor-map object into shared memory so far (`shared_tensormap`: the
+    /// phases of `tbar`).
+    object_copies: u32,
 }
 
 impl<'r, R: Rng> Gen<'r, R> {
@@ -253,6 +259,7 @@ impl<'r, R: Rng> Gen<'r, R> {
             bulk_pending: false,
             src_len: 0,
             policy: None,
+            object_copies: 0,
         }
     }
 
