@@ -1,6 +1,7 @@
 //! The typed model of every instruction form of PTX ISA §9.7.9 (Data Movement and Conversion
-//! Instructions), plus the fences (§9.7.13.4) and mbarrier operations (§9.7.13.15) that the
-//! asynchronous copies of §9.7.9.25 complete through.
+//! Instructions), plus the fences (§9.7.13.4), mbarrier operations (§9.7.13.15) and
+//! `tensormap.cp_fenceproxy` (§9.7.13.16) that the asynchronous copies of §9.7.9.25 complete
+//! through or need.
 //!
 //! A *form* is an opcode with all its qualifiers chosen plus, where the opcode alone does not
 //! fix it, the shape of its operand list (`mov.b32 d, {a, b}` packs; `mov.b32 d, a` copies).
@@ -80,7 +81,8 @@ pub use tensor::{
 use qualifier::TokenBag;
 
 /// Why an opcode of no family fails to parse.
-const NOT_MODELLED: &str = "not an instruction of §9.7.9 (Data Movement and Conversion) or a fence/mbarrier of §9.7.13";
+const NOT_MODELLED: &str =
+    "not an instruction of §9.7.9 (Data Movement and Conversion) or a fence/mbarrier/tensormap.cp_fenceproxy of §9.7.13";
 
 /// A text that is not a valid instruction of the model.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
