@@ -1,9 +1,10 @@
 //! Tensor-map objects in shared memory (§9.7.9.26 `.shared::cta`) and `tensormap.cp_fenceproxy`
 //! (§9.7.13.16): what the GPU would be sent assembles with ptxas — every conform case of
-//! `tensormap.replace` (sm_90a) and `tensormap.cp_fenceproxy` (sm_90). Without ptxas the test
-//! skips visibly (common::ptxas_or_skip); running the cases on a GPU is
+//! `tensormap.replace` (sm_90a) and `tensormap.cp_fenceproxy` (sm_90), and generated programs
+//! with the `shared_tensormap` knob, which the oracle never calls undefined. Without ptxas they
+//! skip visibly (common::ptxas_or_skip); running the cases on a GPU is
 //! `ptxdiff conform --forms 'tensormap.replace*shared::cta*'` and
-//! `--forms 'tensormap.cp_fenceproxy*'` (docs/EVAL.md).
+//! `--forms 'tensormap.cp_fenceproxy*'` (docs/COMMANDS.md).
 
 mod common;
 
@@ -26,4 +27,31 @@ fn every_tensor_map_object_conform_case_assembles() {
     for (arch, programs) in &by_arch {
         common::assemble_all(&ptxas, programs, arch);
     }
+}
+
+/// Generated programs with the `shared_tensormap` knob (one CTA, so `replace` runs) that copy
+/// the object through shared memory run on the oracle, defined, and assemble for sm_90a.
+#[test]
+fn generated_programs_with_shared_objects_are_defined_and_assemble() {
+    let Some(ptxas) = common::ptxas_or_skip() else { return };
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let cfg = generator::async_programs::AsyncConfig {
+        multicast: false,
+        cluster: false,
+        remote: false,
+        swarm: false,
+        ..Default::default()
+    };
+    let programs: Vec<MemProgram> = (0..200u64)
+        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(12, 0, s), &cfg, &target))
+        .filter(|src| src.statements.iter().any(|s| s.contains("tensormap.cp_fenceproxy")))
+        .map(|src| src.build().unwrap())
+        .collect();
+    assert!(programs.len() >= 15, "{} programs copy the object through shared memory", programs.len());
+    for p in &programs {
+        if let Err(e) = oracle::memprog::interp::run(p, &oracle::semantics::Allowances::all()) {
+            panic!("undefined or unsupported: {e}\n{p}");
+        }
+    }
+    common::assemble_all(&ptxas, &programs, "sm_90a");
 }
