@@ -82,7 +82,7 @@ impl Machine<'_> {
         let (region, at) = self.address(t, &ops[0], Some(space))?;
         if at != 0 || !self.objects.contains_key(&region) {
             return Err(MemError::Undefined(format!(
-                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\", or a shared buffer a whole object was copied to)",
+                "`{}` is not the start of a tensor-map object (a buffer a tensor map names as its \"object\", or a shared buffer a whole object was copied to and waited for)",
                 ops[0]
             )));
         }
@@ -138,7 +138,7 @@ impl Machine<'_> {
         }
         let Some(obj) = self.objects.get_mut(&src).filter(|_| at == 0) else {
             return Err(MemError::Undefined(format!(
-                "`{}` is not a tensor-map object in shared memory (cp.async.bulk all 128 bytes of a global object to the start of a shared buffer first)",
+                "`{}` is not a tensor-map object in shared memory (cp.async.bulk all 128 bytes of a global object to the start of a shared buffer, and wait for it, first)",
                 ops[1]
             )));
         };
