@@ -683,6 +683,15 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
         }
         out.push(o);
     }
+    // `F2FP.<8-bit float>.F32.PACK_AB_MERGE_C D, A, B, C` packs A and B (an 8-bit float pair)
+    // into D's low half and
+    // puts C's low half in D's upper half: it reads bytes 0-1 of C (ptxas builds `mov.b32 %r,
+    // {%h_e5m2x2, %h}` with one such instruction; corpus/findings/fuzz-h200-3201/README.md row 4).
+    if ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "PACK_AB_MERGE_C") && out.len() == ndest + 3 {
+        if let Some(c) = out.last_mut().filter(|c| c.regs.len() == 1) {
+            c.bytes = 0b0011;
+        }
+    }
     let mut defs: Vec<Reg> = out.iter().take(ndest).flat_map(|o| o.regs.iter().copied()).collect();
     // `R2P PR, R0, MASK` writes the predicates of MASK.
     if ins.opcode() == "R2P" {
