@@ -19,7 +19,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 use super::exec::Machine;
-use super::glue::{Glue, GlueOp, GlueType, Src};
+use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
 
@@ -158,7 +158,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F or M applies. `vals` are its source values.
+/// where B, F, M, N-7 or N-8 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -191,6 +191,34 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 return m.fire(Deviation::F16MaskDropped, &result, v);
             }
         }
+    }
+    let imm = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    };
+    // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1.
+    if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
+        && g.op == GlueOp::Bfe
+        && g.ty == GlueType::S32
+        && imm(1).is_some_and(|pos| pos & 0xff >= 32)
+        && imm(2).is_some_and(|len| len & 0xff >= 1)
+    {
+        let v = Expected::exact(0xFFFF_FFFF, result.width);
+        return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
+    }
+    // N-8: setp.lt.u32 of a set.*.s32 result against 0 tests the result being true.
+    let of_set = reg(0).is_some_and(|r| {
+        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
+    });
+    if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet)
+        && g.op == GlueOp::Setp(Cmp::Lt)
+        && g.ty == GlueType::U32
+        && imm(1) == Some(0)
+        && of_set
+        && vals[0].is_exact()
+    {
+        let v = Expected::exact(u128::from(vals[0].bits & 0xFFFF_FFFF != 0), result.width);
+        return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
     }
     // F: a signed comparison or arithmetic shift of an overflowed abs/neg is folded: any result.
     let signed_consumer =
@@ -629,5 +657,64 @@ mod tests {
             "st.global.b16 [%out], %h2;",
         ];
         untouched(&lines, [0x8000_0000, 0x8000, 0, 0], Deviation::F16MaskDropped);
+    }
+
+    /// N-7 (corpus/findings/fuzz-h200-3201/README.md): bfe.s32 of a non-negative word from
+    /// bit 63 gives −1 (d44f4ae5: `bfe.s32 %r5, %r2, 0x3f, 0x20`); a start below 32, an empty
+    /// field, or a register start: the spec's result.
+    #[test]
+    fn n7_bfe_s32_past_the_msb_is_all_ones() {
+        let at = |pos: &str, len: &str| {
+            [
+                "ld.global.u32 %r0, [%in];".to_string(),
+                format!("bfe.s32 %r1, %r0, {pos}, {len};"),
+                "st.global.u32 [%out], %r1;".to_string(),
+            ]
+        };
+        let lines = at("0x3f", "0x20");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        exact_case(&lines, [0x1234, 0, 0, 0], Deviation::BfeS32PastMsbAllOnes, 0, 0xFFFF_FFFF);
+        for (pos, len) in [("0x1f", "0x20"), ("0x20", "0x0")] {
+            let l = at(pos, len);
+            untouched(
+                &l.iter().map(String::as_str).collect::<Vec<_>>(),
+                [0x1234, 0, 0, 0],
+                Deviation::BfeS32PastMsbAllOnes,
+            );
+        }
+        let reg = [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r2, [%in+4];",
+            "bfe.s32 %r1, %r0, %r2, 0x20;",
+            "st.global.u32 [%out], %r1;",
+        ];
+        untouched(&reg, [0x1234, 0x3f, 0, 0], Deviation::BfeS32PastMsbAllOnes);
+    }
+
+    /// N-8 (corpus/findings/fuzz-h200-3201/README.md, fe11eb1e): `setp.lt.u32 %p0, %r8, 0` of
+    /// `set.ge.s32.s32 %r8, %r0, 0` is never true, but is the set's result being true; a
+    /// loaded value or a non-zero bound: the spec's result.
+    #[test]
+    fn n8_an_unsigned_test_below_zero_of_a_set_result_tests_the_set() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "set.ge.s32.s32 %r8, %r0, 0;",
+            "setp.lt.u32 %p0, %r8, 0;",
+            "mov.b16 %h0, 34995;",
+            "selp.b16 %h1, %h0, 0x0, %p0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        exact_case(&lines, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet, 0, 34995);
+        untouched(&lines, [0x8000_0000, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+        let loaded = [
+            "ld.global.u32 %r8, [%in];",
+            "setp.lt.u32 %p0, %r8, 0;",
+            "mov.b16 %h0, 34995;",
+            "selp.b16 %h1, %h0, 0x0, %p0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        untouched(&loaded, [0xFFFF_FFFF, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+        let bound = lines.map(|l| if l.starts_with("setp") { "setp.lt.u32 %p0, %r8, 1;" } else { l });
+        untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
     }
 }

@@ -75,11 +75,19 @@ pub enum Deviation {
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
     CvtU8S8OfF16Dropped,
+    /// N-7 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `bfe.s32 d, a, pos, len` with immediate
+    /// `pos ≥ 32` and `len ≥ 1` gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
+    /// a non-negative `a`).
+    BfeS32PastMsbAllOnes,
+    /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
+    /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
+    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison.
+    UnsignedBelowZeroOfSet,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 10] = [
+    pub const ALL: [Deviation; 12] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -90,6 +98,8 @@ impl Deviation {
         Deviation::CvtS64U32SignExtends,
         Deviation::F16MaskDropped,
         Deviation::CvtU8S8OfF16Dropped,
+        Deviation::BfeS32PastMsbAllOnes,
+        Deviation::UnsignedBelowZeroOfSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -110,6 +120,8 @@ impl Deviation {
             Deviation::CvtS64U32SignExtends => "cvt-s64-u32-sign-extends",
             Deviation::F16MaskDropped => "f16-mask-dropped",
             Deviation::CvtU8S8OfF16Dropped => "cvt-u8-s8-of-f16-dropped",
+            Deviation::BfeS32PastMsbAllOnes => "bfe-s32-past-msb-all-ones",
+            Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
         }
     }
 
@@ -170,6 +182,9 @@ impl Deviation {
             Deviation::DirectedRoundingFoldedIntoInt => "corpus/findings/fuzz-h100/README.md",
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
+            }
+            Deviation::BfeS32PastMsbAllOnes | Deviation::UnsignedBelowZeroOfSet => {
+                "corpus/findings/fuzz-h200-3201/README.md"
             }
         }
     }
