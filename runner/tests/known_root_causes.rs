@@ -409,7 +409,7 @@ const SEED_3201_LABELS: [(&str, &str); 11] = [
     ("243ce6a0", "new"),                                          // row 10: probably M, not proven
     ("3c48e30d", "new"),                                          // row 9
     ("3c86afeb", "new"),                                          // row 12: bfe.u64 len > 255
-    ("5690d5c8", "new"),                                          // N-11
+    ("5690d5c8", "fuzz-h200-3201-n11-skipped-set-sign-extends"),  // N-11
     ("b7673906", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // N-7
     ("c32d9d48", "new"),                                          // row 12: bfe.s64 len > 255
     ("d44f4ae5", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // N-7

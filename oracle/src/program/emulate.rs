@@ -233,6 +233,22 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     result
 }
 
+/// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
+/// nothing, as the spec says): N-11 sign-extends the destination of `set.<cmp>.s32.u16` from
+/// its low 16 bits.
+/// A destination never written before is left alone (the spec's value stands).
+pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SkippedSetSignExtends)
+        || !matches!(g.op, GlueOp::Set(_, SetDst::S32))
+        || g.ty != GlueType::U16
+    {
+        return None;
+    }
+    let old = m.read(t, g.dst).ok()?;
+    let v = super::thread::extend(old.field(0, 16), 32, true);
+    Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where D, E, F, I, L or N applies (all of them concern `cvt`).
 pub(super) fn isa(
@@ -716,5 +732,29 @@ mod tests {
         untouched(&loaded, [0xFFFF_FFFF, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
         let bound = lines.map(|l| if l.starts_with("setp") { "setp.lt.u32 %p0, %r8, 1;" } else { l });
         untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+    }
+
+    /// N-11 (corpus/findings/fuzz-h200-3201/README.md, 5690d5c8): `@%p0 set.le.s32.u16 %r0, …`
+    /// with %p0 false leaves 0xc8a85f01 as 0x00005f01 (sign-extended from 16 bits); a guard
+    /// that holds, or an `.s32` source: the spec's result.
+    #[test]
+    fn n11_a_skipped_set_s32_u16_sign_extends_its_destination() {
+        let at = |guard: &str, ty: &str| {
+            [
+                "mov.b32 %r0, 0xc8a85f01;".to_string(),
+                "ld.global.u32 %r1, [%in];".to_string(),
+                "cvt.u16.u32 %h0, %r1;".to_string(),
+                format!("setp.{guard}.s32 %p0, %r1, 0;"),
+                format!("@%p0 set.le.s32.{ty} %r0, %{}0, 0x0;", if ty == "u16" { "h" } else { "r" }),
+                "st.global.u32 [%out], %r0;".to_string(),
+            ]
+        };
+        let lines = at("lt", "u16");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, 0xc8a8_5f01, 0x5f01);
+        let ran = at("ge", "u16");
+        untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+        let wide = at("lt", "s32");
+        untouched(&wide.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
     }
 }

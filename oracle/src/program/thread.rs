@@ -128,6 +128,11 @@ impl Machine<'_> {
     pub(super) fn glue(&mut self, t: u32, guard: Option<PredGuard>, g: &super::Glue) -> Result<(), InterpError> {
         let (run, why) = self.guard(t, guard)?;
         if run == Some(false) {
+            if self.emulating {
+                if let Some(v) = emulate::skipped_glue(self, t, g) {
+                    self.write_keeping_origin(t, g.dst, v)?;
+                }
+            }
             return Ok(());
         }
         let width = g.dst.class().bits();

@@ -83,11 +83,16 @@ pub enum Deviation {
     /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
     /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison.
     UnsignedBelowZeroOfSet,
+    /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
+    /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,
+    /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
+    /// instruction whose guard is false does nothing (§9.7.7.1, §11.2).
+    SkippedSetSignExtends,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 12] = [
+    pub const ALL: [Deviation; 13] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -100,6 +105,7 @@ impl Deviation {
         Deviation::CvtU8S8OfF16Dropped,
         Deviation::BfeS32PastMsbAllOnes,
         Deviation::UnsignedBelowZeroOfSet,
+        Deviation::SkippedSetSignExtends,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -122,6 +128,7 @@ impl Deviation {
             Deviation::CvtU8S8OfF16Dropped => "cvt-u8-s8-of-f16-dropped",
             Deviation::BfeS32PastMsbAllOnes => "bfe-s32-past-msb-all-ones",
             Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
+            Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
         }
     }
 
@@ -183,7 +190,7 @@ impl Deviation {
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
             }
-            Deviation::BfeS32PastMsbAllOnes | Deviation::UnsignedBelowZeroOfSet => {
+            Deviation::BfeS32PastMsbAllOnes | Deviation::UnsignedBelowZeroOfSet | Deviation::SkippedSetSignExtends => {
                 "corpus/findings/fuzz-h200-3201/README.md"
             }
         }
