@@ -416,3 +416,40 @@ const SEED_3201_LABELS: [(&str, &str); 11] = [
     ("fdc114af", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // N-7
     ("fe11eb1e", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // N-8
 ];
+
+/// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
+/// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
+/// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored
+/// 13.0.88 listings (`sass/`) labels N-6's kernel known and finds nothing in rows 3 and 4's.
+#[test]
+fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let dir = repo().join("corpus/findings/fuzz-h200-3201");
+    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(dir.join("sass-findings.json")).unwrap()).unwrap();
+    assert_eq!(doc.findings.len(), 65);
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let matched: BTreeSet<(String, String)> = doc
+        .findings
+        .iter()
+        .filter_map(|f| known.matches(&f.signature).map(|k| (f.id[..8].to_string(), k.name.clone())))
+        .collect();
+    let expect = [("036ff68f", "sass-ifconv-else-copy-dropped"), ("bb88ad7c", "sass-createpolicy-ur-pair-data")];
+    assert_eq!(matched, expect.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect());
+    let label = |name: &str| {
+        let text = std::fs::read_to_string(dir.join("sass").join(name)).unwrap();
+        label_listing(&text, "ptxas -O3", &known).unwrap()
+    };
+    assert_eq!(label("bb88ad7c-O3.sass"), Label::Known(vec!["sass-createpolicy-ur-pair-data".into()]));
+    for false_alarm in ["2d31cc89-O3.sass", "f3e83ec2-O3.sass", "77b0c630-O3.sass"] {
+        assert_eq!(label(false_alarm), Label::Gone, "{false_alarm}");
+    }
+}

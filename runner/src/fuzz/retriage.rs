@@ -123,23 +123,17 @@ pub fn label_words(
     Ok(verdict(known_as, new))
 }
 
-/// Labels a stored `unwritten-register` finding of program `p` whose kernel `listing` (an
-/// `nvdisasm -c` listing) was assembled by `by` (`ptxas -O3`): the reads the check flags now,
-/// each matched by its key as triage matches it.
-pub fn label_listing(p: &Program, listing: &str, by: &str, known: &KnownSet) -> Result<Label, RetriageError> {
+/// Labels a stored `unwritten-register` finding whose kernel `listing` (an `nvdisasm -c`
+/// listing) was assembled by `by` (`ptxas -O3`): the reads the check flags now, each matched by
+/// its key as triage matches it (the signature such a finding has: reader, role, assembly).
+pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label, RetriageError> {
     let reads = crate::sass::check_listing(listing)?;
     let check = SassCheck { by: by.to_string(), reads, listing: listing.to_string() };
-    let result = ProgramResult {
-        expected: Ok(Vec::new()),
-        observed: Vec::new(),
-        failures: Vec::new(),
-        sass: vec![check],
-        emulated: None,
-    };
     let mut known_as = Vec::new();
     let mut new = Vec::new();
-    for raw in package::raw_findings(p, &result).into_iter().filter(|r| r.class == FindingClass::UnwrittenRegister) {
-        let sig = package::quick_signature(&raw, p);
+    for raw in package::sass_findings(&[check]) {
+        let form = raw.form.clone().unwrap_or_default();
+        let sig = Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how);
         match known.matches(&sig) {
             Some(k) => known_as.push(k.name.clone()),
             None => new.push(sig),
