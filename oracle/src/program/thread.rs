@@ -157,6 +157,18 @@ impl Machine<'_> {
             self.probed =
                 vals.iter().enumerate().map(|(k, v)| (["a", "b", "c", "d"][k].to_string(), v.clone())).collect();
         }
+        // §9.7.1.19–20 restrict a bit field's position and length to 0..255; the 64-bit forms
+        // of ptxas use the whole value (allowance `bit-field-wide-operand`).
+        let field = match g.op {
+            GlueOp::Bfe => Some(1..3),
+            GlueOp::Bfi => Some(2..4),
+            _ => None,
+        };
+        let wide_field = field
+            .is_some_and(|k| g.ty.bits() == 64 && vals[k].iter().any(|v| v.is_exact() && v.bits & 0xFFFF_FFFF > 0xFF));
+        if wide_field && self.allow.allows(Allowance::BitFieldWideOperand) {
+            return self.write(t, g.dst, Expected::any(width, Allowance::BitFieldWideOperand));
+        }
         let carry_exact = carry_in.as_ref().is_none_or(Expected::is_exact);
         let (mut result, carry_out) = if vals.iter().all(Expected::is_exact) && carry_exact {
             let get = |k: usize| vals.get(k).map_or(0, |e| e.bits as u64);
