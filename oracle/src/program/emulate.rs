@@ -250,7 +250,7 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
-/// changed where D, E, F, I, L or N applies (all of them concern `cvt`).
+/// changed where D, E, F, I, L, N or row 10's M-like fold applies (all of them concern `cvt`).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -305,6 +305,16 @@ pub(super) fn isa(
             && a.is_exact()
         {
             emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
+        }
+        // M's mechanism (row 10 of fuzz-h200-3201): cvt.u16.u8 of an e4m3x2 result is dropped.
+        if m.allow.emulates(Deviation::U8ExtensionOfE4m3x2Dropped)
+            && c.dtype == CvtType::U16
+            && c.atype == CvtType::U8
+            && c0.dtype == CvtType::E4m3x2
+        {
+            // The 16 bits as they are, a NaN's any-NaN byte included (e4m3 NaN under
+            // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
+            emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
         // D: a tf32 conversion of a packed half result reads a half nothing wrote.
         if m.allow.emulates(Deviation::Tf32OfPackedHalf)
@@ -756,5 +766,26 @@ mod tests {
         untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
         let wide = at("lt", "s32");
         untouched(&wide.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+    }
+
+    /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a
+    /// `cvt.rn.satfinite.e4m3x2.f32` result keeps bit 15 (0x80fe, not 0x00fe); of a loaded
+    /// register, the spec's zero extension.
+    #[test]
+    fn row10_the_u8_extension_of_an_e4m3x2_result_is_dropped() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r1, [%in+4];",
+            "cvt.rn.satfinite.e4m3x2.f32 %h0, %r0, %r1;",
+            "cvt.u16.u8 %h1, %h0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        // e4m3(-0.0) = 0x80 in the high byte, e4m3(-448.0) = 0xfe in the low byte.
+        exact_case(&lines, [0x8000_0000, 0xc3e0_0000, 0, 0], Deviation::U8ExtensionOfE4m3x2Dropped, 0xfe, 0x80fe);
+        untouched(
+            &["ld.global.u16 %h0, [%in];", "cvt.u16.u8 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+            [0x80fe, 0, 0, 0],
+            Deviation::U8ExtensionOfE4m3x2Dropped,
+        );
     }
 }

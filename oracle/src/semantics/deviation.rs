@@ -88,11 +88,16 @@ pub enum Deviation {
     /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
     /// instruction whose guard is false does nothing (§9.7.7.1, §11.2).
     SkippedSetSignExtends,
+    /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
+    /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
+    /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
+    /// extension of the low byte, §9.7.9.21, is dropped).
+    U8ExtensionOfE4m3x2Dropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 13] = [
+    pub const ALL: [Deviation; 14] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -106,6 +111,7 @@ impl Deviation {
         Deviation::BfeS32PastMsbAllOnes,
         Deviation::UnsignedBelowZeroOfSet,
         Deviation::SkippedSetSignExtends,
+        Deviation::U8ExtensionOfE4m3x2Dropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -129,6 +135,7 @@ impl Deviation {
             Deviation::BfeS32PastMsbAllOnes => "bfe-s32-past-msb-all-ones",
             Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
             Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
+            Deviation::U8ExtensionOfE4m3x2Dropped => "u8-extension-of-e4m3x2-dropped",
         }
     }
 
@@ -190,9 +197,10 @@ impl Deviation {
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
             }
-            Deviation::BfeS32PastMsbAllOnes | Deviation::UnsignedBelowZeroOfSet | Deviation::SkippedSetSignExtends => {
-                "corpus/findings/fuzz-h200-3201/README.md"
-            }
+            Deviation::BfeS32PastMsbAllOnes
+            | Deviation::UnsignedBelowZeroOfSet
+            | Deviation::SkippedSetSignExtends
+            | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
         }
     }
 }
