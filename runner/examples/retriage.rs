@@ -6,8 +6,9 @@
 //! an `unwritten-register` finding is checked again on its kernel's -O3 listing, from its
 //! bundle (`RUN_DIR/bundles/ID/sass-O3.txt`) where there is one, else from the listing in its
 //! message (cut at 4,000 characters: such a finding is labelled from a partial kernel, and the
-//! line says so); a crash or rejection is matched by its stored signature. Prints one line per
-//! finding and the counts; writes nothing.
+//! line says so; where the cut comes before the flagged instruction it is `undetermined`); a
+//! crash or rejection is matched by its stored signature. Prints one line per finding and the
+//! counts; writes nothing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,12 +34,21 @@ fn main() -> Result<()> {
         let (label, note) = match sig.class {
             FindingClass::UnwrittenRegister => {
                 let bundle = run.join("bundles").join(&f.id).join("sass-O3.txt");
+                let message = f.message.as_deref().unwrap_or("");
                 let (listing, note) = match std::fs::read_to_string(&bundle) {
                     Ok(text) => (strip_marks(&text), ""),
-                    Err(_) => {
-                        (message_listing(f.message.as_deref().unwrap_or(""))?, " (partial listing from the message)")
-                    }
+                    Err(_) => (message_listing(message)?, " (partial listing from the message)"),
                 };
+                let flagged = message.lines().next().and_then(|l| l.split_once("/*")).map(|(_, r)| r);
+                let offset = flagged.and_then(|r| r.split_once("*/")).map(|(o, _)| format!("/*{o}*/"));
+                if offset.is_some_and(|o| !listing.contains(&o)) {
+                    *counts.entry("undetermined".to_string()).or_default() += 1;
+                    println!(
+                        "{} {} {}: undetermined (the message's listing ends before it)",
+                        f.id, sig.class, sig.form
+                    );
+                    continue;
+                }
                 let by = sig.backends.first().cloned().unwrap_or_else(|| "ptxas -O3".into());
                 (label_listing(&listing, &by, &known).with_context(|| format!("finding {}", f.id))?, note)
             }
