@@ -406,7 +406,7 @@ fn the_seed_3201_word_findings_are_labelled_by_their_entries() {
 const SEED_3201_LABELS: [(&str, &str); 11] = [
     ("1990d180", "gone"), // row 12: bfi.b64 len > 255, allowance bit-field-wide-operand
     ("1f56d984", "fuzz-h200-f-negation-overflow"), // row 14
-    ("243ce6a0", "fuzz-h100-m-f16-mask-dropped"),  // row 10: probably M, not proven
+    ("243ce6a0", "fuzz-h100-m-f16-mask-dropped"), // row 10: probably M, not proven
     ("3c48e30d", "new"),  // row 9
     ("3c86afeb", "gone"), // row 12: allowance bit-field-wide-operand
     ("5690d5c8", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11
