@@ -293,10 +293,23 @@ fn defined_bits_flow_through_shifts_masks_multiplies_and_merges() {
     assert_eq!(read("/*0020*/ PRMT R9, R2, 0x8882, RZ ;\n"), ["0100: R9"], "byte 2's sign");
     let merge = |c: &str| read(&format!("/*0020*/ F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R3, R3, {c} ;\n"));
     assert_eq!(merge("R2"), none, "C's low half becomes the upper half");
+    // cvt.pack.sat.s8.s32.b32 takes the rest of d from c's low bits (§9.7.9.22).
+    assert_eq!(read("/*0020*/ I2IP.S8.S32.SAT R9, R3, R3, R2 ;\n"), none);
+    assert_eq!(read("/*0020*/ I2IP.U8.S32.SAT R9, R3, R3, R2 ;\n"), none);
+    assert_eq!(
+        read("/*0020*/ I2IP.S16.S32.SAT R9, R3, R3, R2 ;\n"),
+        ["0020: R2"],
+        "the 16-bit pack has no c in PTX: its fourth operand is read whole"
+    );
     assert_eq!(
         flagged(&format!("{head}/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R3, R3, R5 ;\n")),
         ["0030: R5"],
         "C's low half not written"
+    );
+    assert_eq!(
+        flagged(&format!("{head}/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ I2IP.U8.S32.SAT R9, R3, R3, R5 ;\n")),
+        ["0030: R5"],
+        "c's low half not written"
     );
 }
 
