@@ -692,7 +692,8 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
     let merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "PACK_AB_MERGE_C");
     let pack8 = ins.opcode() == "I2IP" && ins.modifiers().any(|m| matches!(m, "S8" | "U8"));
     if (merge_c || pack8) && out.len() == ndest + 3 {
-        if let Some(c) = out.last_mut().filter(|c| c.regs.len() == 1) {
+        // A half selector (`R9.H1`) already says which bytes are read.
+        if let Some(c) = out.last_mut().filter(|c| c.regs.len() == 1 && c.bytes == 0b1111) {
             c.bytes = 0b0011;
         }
     }

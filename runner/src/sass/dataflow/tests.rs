@@ -296,6 +296,9 @@ fn defined_bits_flow_through_shifts_masks_multiplies_and_merges() {
     // cvt.pack.sat.s8.s32.b32 takes the rest of d from c's low bits (§9.7.9.22).
     assert_eq!(read("/*0020*/ I2IP.S8.S32.SAT R9, R3, R3, R2 ;\n"), none);
     assert_eq!(read("/*0020*/ I2IP.U8.S32.SAT R9, R3, R3, R2 ;\n"), none);
+    // With a half selector, the half it names (campaign seed 3's `…, R9.H1`).
+    assert_eq!(read("/*0020*/ I2IP.U8.S32.SAT R9, R3, R3, R2.H1 ;\n"), ["0020: R2"]);
+    assert_eq!(read("/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ I2IP.U8.S32.SAT R9, R3, R3, R5.H1 ;\n"), none);
     assert_eq!(
         read("/*0020*/ I2IP.S16.S32.SAT R9, R3, R3, R2 ;\n"),
         ["0020: R2"],
