@@ -362,3 +362,94 @@ fn the_emulation_of_each_cause_applies_to_its_recorded_cases() {
     }
     assert_eq!(checked, 122, "cases of emulated causes");
 }
+
+/// The word findings of the H200 campaign of seed 3201 (corpus/findings/fuzz-h200-3201/: each
+/// finding's signature and mismatching words in `value-findings.json`, its minimized case in
+/// `cases/`), labelled again as triage labels them now ([`runner::fuzz::retriage`]): each
+/// one whose root cause has an entry is known by that entry, and no other finding is.
+#[test]
+fn the_seed_3201_word_findings_are_labelled_by_their_entries() {
+    use oracle::semantics::Allowances;
+    use runner::diff::program::WordMismatch;
+    use runner::fuzz::retriage::{label_words, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+        mismatches: Vec<WordMismatch>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let dir = repo().join("corpus/findings/fuzz-h200-3201");
+    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(dir.join("value-findings.json")).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let mut labels = BTreeMap::new();
+    for f in doc.findings.iter().filter(|f| !f.mismatches.is_empty()) {
+        let (p, i) =
+            parse_case(&std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap()).unwrap();
+        let label = label_words(&p, &i, &f.signature, &f.mismatches, &known, &Allowances::all()).unwrap();
+        let short = match label {
+            Label::Known(names) => names.join("+"),
+            Label::New(_) => "new".to_string(),
+            Label::Gone => "gone".to_string(),
+        };
+        labels.insert(f.id[..8].to_string(), short);
+    }
+    let expect: BTreeMap<String, String> =
+        SEED_3201_LABELS.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    assert_eq!(labels, expect);
+}
+
+/// What each word finding of the seed-3201 campaign is labelled now (its README's table row).
+const SEED_3201_LABELS: [(&str, &str); 11] = [
+    ("1990d180", "gone"), // row 12: bfi.b64 len > 255, allowance bit-field-wide-operand
+    ("1f56d984", "fuzz-h200-f-negation-overflow"), // row 14
+    ("243ce6a0", "fuzz-h100-m-f16-mask-dropped"), // row 10: probably M, not proven
+    ("3c48e30d", "new"),  // row 9
+    ("3c86afeb", "gone"), // row 12: allowance bit-field-wide-operand
+    ("5690d5c8", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11
+    ("b7673906", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // N-7
+    ("c32d9d48", "gone"), // row 12: allowance bit-field-wide-operand
+    ("d44f4ae5", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // N-7
+    ("fdc114af", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // N-7
+    ("fe11eb1e", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // N-8
+];
+
+/// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
+/// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
+/// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored
+/// 13.0.88 listings (`sass/`) labels N-6's kernel known and finds nothing in rows 3 and 4's.
+#[test]
+fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let dir = repo().join("corpus/findings/fuzz-h200-3201");
+    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(dir.join("sass-findings.json")).unwrap()).unwrap();
+    assert_eq!(doc.findings.len(), 65);
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let matched: BTreeSet<(String, String)> = doc
+        .findings
+        .iter()
+        .filter_map(|f| known.matches(&f.signature).map(|k| (f.id[..8].to_string(), k.name.clone())))
+        .collect();
+    let expect = [("036ff68f", "sass-ifconv-else-copy-dropped"), ("bb88ad7c", "sass-createpolicy-ur-pair-data")];
+    assert_eq!(matched, expect.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect());
+    let label = |name: &str| {
+        let text = std::fs::read_to_string(dir.join("sass").join(name)).unwrap();
+        label_listing(&text, "ptxas -O3", &known).unwrap()
+    };
+    assert_eq!(label("bb88ad7c-O3.sass"), Label::Known(vec!["sass-createpolicy-ur-pair-data".into()]));
+    for false_alarm in ["2d31cc89-O3.sass", "f3e83ec2-O3.sass", "77b0c630-O3.sass"] {
+        assert_eq!(label(false_alarm), Label::Gone, "{false_alarm}");
+    }
+}

@@ -19,7 +19,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 use super::exec::Machine;
-use super::glue::{Glue, GlueOp, GlueType, Src};
+use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
 
@@ -158,7 +158,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F or M applies. `vals` are its source values.
+/// where B, F, M, N-7 or N-8 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -192,6 +192,34 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             }
         }
     }
+    let imm = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    };
+    // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1.
+    if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
+        && g.op == GlueOp::Bfe
+        && g.ty == GlueType::S32
+        && imm(1).is_some_and(|pos| pos & 0xff >= 32)
+        && imm(2).is_some_and(|len| len & 0xff >= 1)
+    {
+        let v = Expected::exact(0xFFFF_FFFF, result.width);
+        return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
+    }
+    // N-8: setp.lt.u32 of a set.*.s32 result against 0 tests the result being true.
+    let of_set = reg(0).is_some_and(|r| {
+        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
+    });
+    if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet)
+        && g.op == GlueOp::Setp(Cmp::Lt)
+        && g.ty == GlueType::U32
+        && imm(1) == Some(0)
+        && of_set
+        && vals[0].is_exact()
+    {
+        let v = Expected::exact(u128::from(vals[0].bits & 0xFFFF_FFFF != 0), result.width);
+        return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+    }
     // F: a signed comparison or arithmetic shift of an overflowed abs/neg is folded: any result.
     let signed_consumer =
         matches!(g.op, GlueOp::Setp(_) | GlueOp::Shr) && matches!(g.ty, GlueType::S16 | GlueType::S32 | GlueType::S64);
@@ -205,8 +233,24 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     result
 }
 
+/// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
+/// nothing, as the spec says): N-11 sign-extends the destination of `set.<cmp>.s32.u16` from
+/// its low 16 bits.
+/// A destination never written before is left alone (the spec's value stands).
+pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SkippedSetSignExtends)
+        || !matches!(g.op, GlueOp::Set(_, SetDst::S32))
+        || g.ty != GlueType::U16
+    {
+        return None;
+    }
+    let old = m.read(t, g.dst).ok()?;
+    let v = super::thread::extend(old.field(0, 16), 32, true);
+    Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
-/// changed where D, E, F, I, L or N applies (all of them concern `cvt`).
+/// changed where D, E, F, I, L, N or row 10's M-like fold applies (all of them concern `cvt`).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -261,6 +305,16 @@ pub(super) fn isa(
             && a.is_exact()
         {
             emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
+        }
+        // M's mechanism (row 10 of fuzz-h200-3201): cvt.u16.u8 of an e4m3x2 result is dropped.
+        if m.allow.emulates(Deviation::U8ExtensionOfE4m3x2Dropped)
+            && c.dtype == CvtType::U16
+            && c.atype == CvtType::U8
+            && c0.dtype == CvtType::E4m3x2
+        {
+            // The 16 bits as they are, a NaN's any-NaN byte included (e4m3 NaN under
+            // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
+            emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
         // D: a tf32 conversion of a packed half result reads a half nothing wrote.
         if m.allow.emulates(Deviation::Tf32OfPackedHalf)
@@ -629,5 +683,109 @@ mod tests {
             "st.global.b16 [%out], %h2;",
         ];
         untouched(&lines, [0x8000_0000, 0x8000, 0, 0], Deviation::F16MaskDropped);
+    }
+
+    /// N-7 (corpus/findings/fuzz-h200-3201/README.md): bfe.s32 of a non-negative word from
+    /// bit 63 gives −1 (d44f4ae5: `bfe.s32 %r5, %r2, 0x3f, 0x20`); a start below 32, an empty
+    /// field, or a register start: the spec's result.
+    #[test]
+    fn n7_bfe_s32_past_the_msb_is_all_ones() {
+        let at = |pos: &str, len: &str| {
+            [
+                "ld.global.u32 %r0, [%in];".to_string(),
+                format!("bfe.s32 %r1, %r0, {pos}, {len};"),
+                "st.global.u32 [%out], %r1;".to_string(),
+            ]
+        };
+        let lines = at("0x3f", "0x20");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        exact_case(&lines, [0x1234, 0, 0, 0], Deviation::BfeS32PastMsbAllOnes, 0, 0xFFFF_FFFF);
+        for (pos, len) in [("0x1f", "0x20"), ("0x20", "0x0")] {
+            let l = at(pos, len);
+            untouched(
+                &l.iter().map(String::as_str).collect::<Vec<_>>(),
+                [0x1234, 0, 0, 0],
+                Deviation::BfeS32PastMsbAllOnes,
+            );
+        }
+        let reg = [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r2, [%in+4];",
+            "bfe.s32 %r1, %r0, %r2, 0x20;",
+            "st.global.u32 [%out], %r1;",
+        ];
+        untouched(&reg, [0x1234, 0x3f, 0, 0], Deviation::BfeS32PastMsbAllOnes);
+    }
+
+    /// N-8 (corpus/findings/fuzz-h200-3201/README.md, fe11eb1e): `setp.lt.u32 %p0, %r8, 0` of
+    /// `set.ge.s32.s32 %r8, %r0, 0` is never true, but is the set's result being true; a
+    /// loaded value or a non-zero bound: the spec's result.
+    #[test]
+    fn n8_an_unsigned_test_below_zero_of_a_set_result_tests_the_set() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "set.ge.s32.s32 %r8, %r0, 0;",
+            "setp.lt.u32 %p0, %r8, 0;",
+            "mov.b16 %h0, 34995;",
+            "selp.b16 %h1, %h0, 0x0, %p0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        exact_case(&lines, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet, 0, 34995);
+        untouched(&lines, [0x8000_0000, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+        let loaded = [
+            "ld.global.u32 %r8, [%in];",
+            "setp.lt.u32 %p0, %r8, 0;",
+            "mov.b16 %h0, 34995;",
+            "selp.b16 %h1, %h0, 0x0, %p0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        untouched(&loaded, [0xFFFF_FFFF, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+        let bound = lines.map(|l| if l.starts_with("setp") { "setp.lt.u32 %p0, %r8, 1;" } else { l });
+        untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+    }
+
+    /// N-11 (corpus/findings/fuzz-h200-3201/README.md, 5690d5c8): `@%p0 set.le.s32.u16 %r0, …`
+    /// with %p0 false leaves 0xc8a85f01 as 0x00005f01 (sign-extended from 16 bits); a guard
+    /// that holds, or an `.s32` source: the spec's result.
+    #[test]
+    fn n11_a_skipped_set_s32_u16_sign_extends_its_destination() {
+        let at = |guard: &str, ty: &str| {
+            [
+                "mov.b32 %r0, 0xc8a85f01;".to_string(),
+                "ld.global.u32 %r1, [%in];".to_string(),
+                "cvt.u16.u32 %h0, %r1;".to_string(),
+                format!("setp.{guard}.s32 %p0, %r1, 0;"),
+                format!("@%p0 set.le.s32.{ty} %r0, %{}0, 0x0;", if ty == "u16" { "h" } else { "r" }),
+                "st.global.u32 [%out], %r0;".to_string(),
+            ]
+        };
+        let lines = at("lt", "u16");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, 0xc8a8_5f01, 0x5f01);
+        let ran = at("ge", "u16");
+        untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+        let wide = at("lt", "s32");
+        untouched(&wide.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+    }
+
+    /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a
+    /// `cvt.rn.satfinite.e4m3x2.f32` result keeps bit 15 (0x80fe, not 0x00fe); of a loaded
+    /// register, the spec's zero extension.
+    #[test]
+    fn row10_the_u8_extension_of_an_e4m3x2_result_is_dropped() {
+        let lines = [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r1, [%in+4];",
+            "cvt.rn.satfinite.e4m3x2.f32 %h0, %r0, %r1;",
+            "cvt.u16.u8 %h1, %h0;",
+            "st.global.b16 [%out], %h1;",
+        ];
+        // e4m3(-0.0) = 0x80 in the high byte, e4m3(-448.0) = 0xfe in the low byte.
+        exact_case(&lines, [0x8000_0000, 0xc3e0_0000, 0, 0], Deviation::U8ExtensionOfE4m3x2Dropped, 0xfe, 0x80fe);
+        untouched(
+            &["ld.global.u16 %h0, [%in];", "cvt.u16.u8 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+            [0x80fe, 0, 0, 0],
+            Deviation::U8ExtensionOfE4m3x2Dropped,
+        );
     }
 }

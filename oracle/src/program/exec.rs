@@ -216,6 +216,16 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    /// Writes `e` to `r` of thread `t` keeping the origin of the value it replaces (an emulation
+    /// that changes a register a skipped instruction would have left alone).
+    pub(super) fn write_keeping_origin(&mut self, t: u32, r: Reg, e: Expected) -> Result<(), InterpError> {
+        let origin = self.origins.get(t as usize).and_then(|o| o.get(&r)).cloned();
+        let now = std::mem::replace(&mut self.origin_now, origin);
+        let out = self.write(t, r, e);
+        self.origin_now = now;
+        out
+    }
+
     /// A guard's value: `Some(true)` run, `Some(false)` skip, `None` unknown (with the
     /// allowance that made it so).
     pub(super) fn guard(&self, t: u32, g: Option<PredGuard>) -> Result<(Option<bool>, Allowance), InterpError> {

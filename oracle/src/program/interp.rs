@@ -221,6 +221,52 @@ mod tests {
         assert!(run(&unset, &i, &allow).is_err());
     }
 
+    /// §9.7.1.19–20 restrict a bit field's position and length to 0..255: a 64-bit `bfe`/`bfi`
+    /// with a larger one is any value under `bit-field-wide-operand` (ptxas uses the whole
+    /// value, corpus/findings/fuzz-h200-3201/ row 12) and the pseudocode's low byte without it;
+    /// the 32-bit forms and values in range are exact either way.
+    #[test]
+    fn wide_bit_field_operands_of_the_64_bit_forms_are_an_allowance() {
+        use crate::semantics::Allowance;
+        let i = inputs(32, |_, w| [0x0800_0000, 0x108, 0x8, 0][w as usize % 4]);
+        let field = |op: &str| {
+            program(
+                32,
+                0,
+                &[
+                    "ld.global.b32 %r0, [%in];",
+                    "ld.global.b32 %r1, [%in+4];",
+                    "ld.global.b32 %r2, [%in+8];",
+                    "mov.b64 %d0, 0x73d7a7b0c0ffee12;",
+                    op,
+                    "st.global.b64 [%out], %d1;",
+                ],
+            )
+        };
+        let mut strict = Allowances::all();
+        strict.disable(Allowance::BitFieldWideOperand);
+        let any = |e: &Expected| e.free.iter().any(|f| f.allowance == Allowance::BitFieldWideOperand);
+        for wide in ["bfe.u64 %d1, %d0, 0x0, %r0;", "bfe.s64 %d1, %d0, %r1, 0x8;", "bfi.b64 %d1, %d0, %d0, 0x0, %r0;"] {
+            let out = run(&field(wide), &i, &Allowances::all()).unwrap();
+            assert!(any(&out[0]), "{wide}: {}", out[0]);
+            let out = run(&field(wide), &i, &strict).unwrap();
+            assert!(out[0].is_exact(), "{wide} without the allowance: {}", out[0]);
+        }
+        // Without it, the low byte: len 0x08000000 reads as 0, pos 0x108 as 8 (0xee, sign-extended).
+        assert_eq!(run(&field("bfe.u64 %d1, %d0, 0x0, %r0;"), &i, &strict).unwrap()[0].bits, 0);
+        assert_eq!(run(&field("bfe.s64 %d1, %d0, %r1, 0x8;"), &i, &strict).unwrap()[0].bits, 0xFFFF_FFFF_FFFF_FFEE);
+        for exact in ["bfe.u64 %d1, %d0, %r2, 0x8;", "bfi.b64 %d1, %d0, %d0, %r2, %r2;"] {
+            assert!(run(&field(exact), &i, &Allowances::all()).unwrap()[0].is_exact(), "{exact}");
+        }
+        let narrow = program(
+            32,
+            0,
+            &["ld.global.b32 %r1, [%in+4];", "bfe.u32 %r3, %r1, %r1, 0x8;", "st.global.b32 [%out], %r3;"],
+        );
+        let out = run(&narrow, &i, &Allowances::all()).unwrap();
+        assert_eq!((out[0].is_exact(), out[0].bits & 0xFFFF_FFFF), (true, 0x1), "0x108 >> 8, 8 bits");
+    }
+
     /// `applypriority` (§9.7.9.16) changes no value; `discard` (§9.7.9.17) makes its line any
     /// value until overwritten. Both need a 128-byte-aligned line inside the thread's inputs.
     #[test]

@@ -128,6 +128,11 @@ impl Machine<'_> {
     pub(super) fn glue(&mut self, t: u32, guard: Option<PredGuard>, g: &super::Glue) -> Result<(), InterpError> {
         let (run, why) = self.guard(t, guard)?;
         if run == Some(false) {
+            if self.emulating {
+                if let Some(v) = emulate::skipped_glue(self, t, g) {
+                    self.write_keeping_origin(t, g.dst, v)?;
+                }
+            }
             return Ok(());
         }
         let width = g.dst.class().bits();
@@ -151,6 +156,18 @@ impl Machine<'_> {
         if self.opts.probe == Some((self.stmt, t)) {
             self.probed =
                 vals.iter().enumerate().map(|(k, v)| (["a", "b", "c", "d"][k].to_string(), v.clone())).collect();
+        }
+        // §9.7.1.19–20 restrict a bit field's position and length to 0..255; the 64-bit forms
+        // of ptxas use the whole value (allowance `bit-field-wide-operand`).
+        let field = match g.op {
+            GlueOp::Bfe => Some(1..3),
+            GlueOp::Bfi => Some(2..4),
+            _ => None,
+        };
+        let wide_field = field
+            .is_some_and(|k| g.ty.bits() == 64 && vals[k].iter().any(|v| v.is_exact() && v.bits & 0xFFFF_FFFF > 0xFF));
+        if wide_field && self.allow.allows(Allowance::BitFieldWideOperand) {
+            return self.write(t, g.dst, Expected::any(width, Allowance::BitFieldWideOperand));
         }
         let carry_exact = carry_in.as_ref().is_none_or(Expected::is_exact);
         let (mut result, carry_out) = if vals.iter().all(Expected::is_exact) && carry_exact {

@@ -49,11 +49,15 @@ pub enum Allowance {
     /// What a read of a line after `discard` gives: an unstable indeterminate value
     /// (§9.7.9.17). Not switchable.
     Discarded,
+    /// `bfe`/`bfi` of a 64-bit type whose position or length (a register) is above 255:
+    /// §9.7.1.19–20 restrict both to 0..255 and read their low byte, ptxas's 64-bit expansion
+    /// uses the whole value.
+    BitFieldWideOperand,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 13] = [
+    pub const ALL: [Allowance; 14] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -67,6 +71,7 @@ impl Allowance {
         Allowance::TmaStoreOobChunk,
         Allowance::CachePolicy,
         Allowance::Discarded,
+        Allowance::BitFieldWideOperand,
     ];
 
     /// The name the command line takes.
@@ -85,6 +90,7 @@ impl Allowance {
             Allowance::TmaStoreOobChunk => "tma-store-oob-chunk",
             Allowance::CachePolicy => "cache-policy",
             Allowance::Discarded => "discarded",
+            Allowance::BitFieldWideOperand => "bit-field-wide-operand",
         }
     }
 
@@ -127,6 +133,9 @@ impl Allowance {
             }
             Allowance::CachePolicy => "the cache policy createpolicy writes may be any 64-bit value",
             Allowance::Discarded => "a read of memory that discard wrote and nothing overwrote since may give any value",
+            Allowance::BitFieldWideOperand => {
+                "bfe.{u64,s64} or bfi.b64 whose position or length operand is above 255 may give anything"
+            }
         }
     }
 
@@ -172,6 +181,12 @@ impl Allowance {
             Allowance::Discarded => {
                 "§9.7.9.17: discard \"behaves like a weak write of an unstable indeterminate value: reads of memory locations with unstable indeterminate values may return different bit patterns each time until the memory is overwritten\""
             }
+            Allowance::BitFieldWideOperand => {
+                "§9.7.1.19/20: b and c \"are restricted to the 8-bit value range 0..255\", and the pseudocode reads pos = b & 0xff, len = c & 0xff; \
+                 ptxas 13.0.88 (-O0, -O3) and the JIT expand the 64-bit forms with the whole 32-bit value (SHF.L.U32 R11, 1, len; IADD3 -1; SHF.R.U64 a, pos), \
+                 and an H200 (driver 580.159.04) gave other words for len = 0x08000000 and 0x80000000: corpus/findings/fuzz-h200-3201/README.md, row 12 \
+                 (the 32-bit forms mask, as the pseudocode says)"
+            }
         }
     }
 
@@ -192,6 +207,7 @@ impl Allowance {
             Allowance::TmaStoreOobChunk => "only in-bounds elements are written or reduced: memory past the end of dimension 0 keeps its bytes",
             Allowance::CachePolicy => "cannot be switched off: the policy's encoding is opaque",
             Allowance::Discarded => "cannot be switched off: the spec fixes no value",
+            Allowance::BitFieldWideOperand => "the pseudocode's reading: the low byte of the position and of the length",
         }
     }
 

@@ -75,11 +75,29 @@ pub enum Deviation {
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
     CvtU8S8OfF16Dropped,
+    /// N-7 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `bfe.s32 d, a, pos, len` with immediate
+    /// `pos ≥ 32` and `len ≥ 1` gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
+    /// a non-negative `a`).
+    BfeS32PastMsbAllOnes,
+    /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
+    /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
+    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison.
+    UnsignedBelowZeroOfSet,
+    /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
+    /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,
+    /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
+    /// instruction whose guard is false does nothing (§9.7.7.1, §11.2).
+    SkippedSetSignExtends,
+    /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
+    /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
+    /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
+    /// extension of the low byte, §9.7.9.21, is dropped).
+    U8ExtensionOfE4m3x2Dropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 10] = [
+    pub const ALL: [Deviation; 14] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -90,6 +108,10 @@ impl Deviation {
         Deviation::CvtS64U32SignExtends,
         Deviation::F16MaskDropped,
         Deviation::CvtU8S8OfF16Dropped,
+        Deviation::BfeS32PastMsbAllOnes,
+        Deviation::UnsignedBelowZeroOfSet,
+        Deviation::SkippedSetSignExtends,
+        Deviation::U8ExtensionOfE4m3x2Dropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -110,6 +132,10 @@ impl Deviation {
             Deviation::CvtS64U32SignExtends => "cvt-s64-u32-sign-extends",
             Deviation::F16MaskDropped => "f16-mask-dropped",
             Deviation::CvtU8S8OfF16Dropped => "cvt-u8-s8-of-f16-dropped",
+            Deviation::BfeS32PastMsbAllOnes => "bfe-s32-past-msb-all-ones",
+            Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
+            Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
+            Deviation::U8ExtensionOfE4m3x2Dropped => "u8-extension-of-e4m3x2-dropped",
         }
     }
 
@@ -171,6 +197,10 @@ impl Deviation {
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
             }
+            Deviation::BfeS32PastMsbAllOnes
+            | Deviation::UnsignedBelowZeroOfSet
+            | Deviation::SkippedSetSignExtends
+            | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
         }
     }
 }

@@ -76,6 +76,7 @@ pub mod engine;
 pub mod metrics;
 pub mod minimize;
 pub mod package;
+pub mod retriage;
 pub mod triage;
 
 use std::collections::BTreeMap;

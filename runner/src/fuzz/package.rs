@@ -132,6 +132,32 @@ fn sass_message(checks: &[&SassCheck], key: &str) -> String {
     out
 }
 
+/// The `unwritten-register` findings of one kernel's SASS checks: one per key (SASS instruction
+/// and what it reads), with every assembly whose SASS has it.
+pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for u in sass.iter().flat_map(|c| &c.reads) {
+        let k = (u.key(), u.mnemonic.clone(), u.roles.join("+"));
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.into_iter()
+        .map(|(key, mnemonic, roles)| {
+            let checks: Vec<&SassCheck> = sass.iter().filter(|c| c.reads.iter().any(|u| u.key() == key)).collect();
+            Raw {
+                class: FindingClass::UnwrittenRegister,
+                backends: checks.iter().map(|c| c.by.clone()).collect(),
+                how: roles,
+                message: Some(sass_message(&checks, &key)),
+                disagreement: None,
+                form: Some(mnemonic),
+                explained: Vec::new(),
+            }
+        })
+        .collect()
+}
+
 /// The findings in one program's results.
 pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     let mut out = Vec::new();
@@ -157,27 +183,7 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
             },
         });
     }
-    // One finding per key (SASS instruction and what it reads), with every assembly whose SASS
-    // has it.
-    let mut keys: Vec<(String, String, String)> = Vec::new();
-    for u in r.sass.iter().flat_map(|c| &c.reads) {
-        let k = (u.key(), u.mnemonic.clone(), u.roles.join("+"));
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
-    for (key, mnemonic, roles) in keys {
-        let checks: Vec<&SassCheck> = r.sass.iter().filter(|c| c.reads.iter().any(|u| u.key() == key)).collect();
-        out.push(Raw {
-            class: FindingClass::UnwrittenRegister,
-            backends: checks.iter().map(|c| c.by.clone()).collect(),
-            how: roles,
-            message: Some(sass_message(&checks, &key)),
-            disagreement: None,
-            form: Some(mnemonic),
-            explained: Vec::new(),
-        });
-    }
+    out.extend(sass_findings(&r.sass));
     // A refused program or one no backend ran is not comparable: its failures above are all
     // there is to report.
     // With the emulating oracle's words: the differing words it explains are one finding (known
@@ -437,8 +443,11 @@ mod tests {
         assert_eq!(name(sig("LDG.E.EL.LTC256B.64", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
         assert_eq!(name(sig("CCTL.IVALL", "guard")).as_deref(), Some("sass-cctl-under-unwritten-predicate"));
         assert_eq!(name(sig("F2FP.RELU.TF32.F32.PACK_B.RZ", "source")).as_deref(), Some("sass-tf32-of-unwritten-half"));
+        // N-5 and N-6 of corpus/findings/fuzz-h200-3201/, by the exact reader of each 13.0 finding.
+        assert_eq!(name(sig("STG.E", "source")).as_deref(), Some("sass-createpolicy-ur-pair-data"));
+        assert_eq!(name(sig("STG.E.STRONG.SYS", "source")).as_deref(), Some("sass-ifconv-else-copy-dropped"));
         // Another reader, or another role, is new.
-        for (form, how) in [("STG.E", "source"), ("CCTL.IVALL", "address"), ("F2FP.BF16.F32.PACK_AB", "source")] {
+        for (form, how) in [("STG.E.U16", "source"), ("CCTL.IVALL", "address"), ("F2FP.BF16.F32.PACK_AB", "source")] {
             assert_eq!(name(sig(form, how)), None, "{form} {how}");
         }
     }

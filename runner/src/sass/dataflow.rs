@@ -1,32 +1,33 @@
 //! The def-use walk over a kernel's control-flow graph: which instructions read a register, or
-//! bytes of one, that nothing wrote on some path from the kernel's entry.
+//! bits of one, that nothing wrote on some path from the kernel's entry.
 //!
-//! A forward must-analysis at byte granularity: at each instruction, the bytes of R and UR
+//! A forward must-analysis at bit granularity: at each instruction, the bits of R and UR
 //! registers (and the predicates) that hold a defined value on every path from the entry
-//! ([`State::defined`]), the bytes defined only where a guard holds (`@P0 MOV R2, …` defines
+//! ([`State::defined`]), the bits defined only where a guard holds (`@P0 MOV R2, …` defines
 //! R2 under P0, [`State::cond`]), and what is known of the predicates ([`State::rel`],
 //! [`Relations`]: constants and implications, `P3 ⇒ !P2`). Nothing is defined at a kernel's
 //! entry (the prologue itself loads the stack pointer R1 from the constant bank; special
 //! registers come through `S2R`/`S2UR`/`CS2R`, which write their destination).
 //!
-//! A read is covered when the bytes it reads are defined wherever it reads them: under its
+//! A read is covered when the bits it reads are defined wherever it reads them: under its
 //! guard, and a `SEL`'s source under its condition, a combined comparison's values only where
 //! its predicate operand leaves the result open (`ISETP.NE.OR P0, PT, R13, R6, !P0` reads R13
-//! where P0 holds). Bytes written under a guard count where any literal the read holds under
+//! where P0 holds). Bits written under a guard count where any literal the read holds under
 //! implies that guard (`@P3 F2F R14` after `@!P2` wrote R14 and `P3 ⇒ !P2` is known). Every
 //! value is described where its instruction's guard holds and, for the guards worth knowing
 //! (those of what it reads and writes, its own and the complement), where each of them holds
 //! too ([`after`]); writes under complementary guards together define a register, and a guard
-//! stops counting once its predicate is written again. Bytes are defined as values flow, the
+//! stops counting once its predicate is written again. Bits are defined as values flow, the
 //! way memcheck tracks them, so that ptxas's partial writes are no finding by themselves: a
 //! `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
-//! shifts by immediates, `SGXT` and `SEL` carry each byte's definedness from the bytes it
-//! comes from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's
-//! upper half undefined), adds and multiplies carry it upwards (a low byte of a sum depends on
-//! no higher byte). Every other instruction reads its sources: if a byte it reads is not
+//! shifts by immediates, `SGXT` and `SEL` carry each bit's definedness from the bits it comes
+//! from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
+//! undefined, and `(R8 << 4) & 0xffff0 >> 16` is defined), adds and multiplies carry it upwards
+//! (a low bit of a sum depends on no higher bit; bit i of a product by an immediate 2^t·k on
+//! none above i−t). Every other instruction reads its sources: if a byte it reads is not
 //! defined, the instruction is a finding, and its result counts as defined (one finding, not a
 //! cascade). Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a
-//! conversion from f16). A `NOP` reads nothing, its guard included: it has no effect.
+//! conversion from f16, the C of an 8-bit float pair's `F2FP.…PACK_AB_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP` reads nothing, its guard included: it has no effect.
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
 //! (where a guarded branch's guard holds, so what was written under that guard is written:
@@ -46,55 +47,55 @@ use std::collections::BTreeSet;
 use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
 use super::preds::{Input, Join, PredFn, Relations};
 
-/// Bytes of the tracked registers (4 per R and UR register, 1 per predicate), as bits.
+/// Bits of the tracked registers (32 per R and UR register, 1 per predicate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Bits([u64; 21]);
+struct Bits([u64; WORDS]);
 
-const UR_BASE: usize = 255 * 4;
-const P_BASE: usize = UR_BASE + 63 * 4;
+const UR_BASE: usize = 255 * 32;
+const P_BASE: usize = UR_BASE + 63 * 32;
 const UP_BASE: usize = P_BASE + 7;
+const WORDS: usize = (UP_BASE + 7).div_ceil(64);
 
-/// The first bit of `r` and its number of bits (bytes).
+/// The first bit of `r` and its number of bits. A register's bits never straddle two words.
 fn slot(r: Reg) -> (usize, usize) {
     match r.file {
-        File::R => (4 * r.n as usize, 4),
-        File::Ur => (UR_BASE + 4 * r.n as usize, 4),
+        File::R => (32 * r.n as usize, 32),
+        File::Ur => (UR_BASE + 32 * r.n as usize, 32),
         File::P => (P_BASE + r.n as usize, 1),
         File::Up => (UP_BASE + r.n as usize, 1),
     }
 }
 
-/// The byte mask of a whole register of `r`'s file (4 bytes, or the one "byte" of a predicate).
-fn whole(r: Reg) -> u8 {
-    if slot(r).1 == 4 {
-        0b1111
+/// The mask of a whole register of `r`'s file (32 bits, or the one bit of a predicate).
+fn whole(r: Reg) -> Mask {
+    if slot(r).1 == 32 {
+        Mask::MAX
     } else {
-        0b0001
+        1
     }
 }
 
+/// Which bits of a register are defined (bit `i`: bit `i` of the register; a predicate has bit
+/// 0 only).
+type Mask = u32;
+
 impl Bits {
     fn none() -> Bits {
-        Bits([0; 21])
+        Bits([0; WORDS])
     }
     fn all() -> Bits {
-        Bits([u64::MAX; 21])
+        Bits([u64::MAX; WORDS])
     }
-    /// The defined bytes of `r` (bit `i`: byte `i`).
-    fn get(&self, r: Reg) -> u8 {
-        let (at, n) = slot(r);
-        (0..n).filter(|i| self.0[(at + i) / 64] & (1 << ((at + i) % 64)) != 0).fold(0, |m, i| m | 1 << i)
+    /// The defined bits of `r`.
+    fn get(&self, r: Reg) -> Mask {
+        let (at, _) = slot(r);
+        ((self.0[at / 64] >> (at % 64)) as Mask) & whole(r)
     }
-    fn put(&mut self, r: Reg, mask: u8) {
-        let (at, n) = slot(r);
-        for i in 0..n {
-            let (w, b) = ((at + i) / 64, (at + i) % 64);
-            if mask & (1 << i) != 0 {
-                self.0[w] |= 1 << b;
-            } else {
-                self.0[w] &= !(1 << b);
-            }
-        }
+    fn put(&mut self, r: Reg, mask: Mask) {
+        let (at, _) = slot(r);
+        let field = u64::from(whole(r)) << (at % 64);
+        let w = &mut self.0[at / 64];
+        *w = (*w & !field) | ((u64::from(mask & whole(r)) << (at % 64)) & field);
     }
     fn and(&self, o: &Bits) -> Bits {
         let mut b = *self;
@@ -123,9 +124,9 @@ impl Bits {
 /// The register a bit of [`Bits`] belongs to.
 fn reg_at(bit: usize) -> Option<Reg> {
     let (file, n) = if bit < UR_BASE {
-        (File::R, bit / 4)
+        (File::R, bit / 32)
     } else if bit < P_BASE {
-        (File::Ur, (bit - UR_BASE) / 4)
+        (File::Ur, (bit - UR_BASE) / 32)
     } else if bit < UP_BASE {
         (File::P, bit - P_BASE)
     } else {
@@ -138,11 +139,11 @@ fn reg_at(bit: usize) -> Option<Reg> {
 /// What is known to be defined before an instruction, on every path that reaches it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct State {
-    /// Bytes defined on every path, wherever the lane is.
+    /// Bits defined on every path, wherever the lane is.
     defined: Bits,
-    /// Bytes defined where a guard holds, beyond `defined`: `(R2, @P0, 0b1111)` after `@P0 MOV
-    /// R2, …` (sorted by register and guard).
-    cond: Vec<(Reg, Guard, u8)>,
+    /// Bits defined where a guard holds, beyond `defined`: `(R2, @P0, 0xffffffff)` after `@P0
+    /// MOV R2, …` (sorted by register and guard).
+    cond: Vec<(Reg, Guard, Mask)>,
     /// What is known of the predicates ([`Relations`]).
     rel: Relations,
 }
@@ -161,15 +162,15 @@ impl State {
     }
 
     /// The entries of `r` in [`State::cond`].
-    fn entries(&self, r: Reg) -> &[(Reg, Guard, u8)] {
+    fn entries(&self, r: Reg) -> &[(Reg, Guard, Mask)] {
         let lo = self.cond.partition_point(|e| e.0 < r);
         let hi = self.cond.partition_point(|e| e.0 <= r);
         &self.cond[lo..hi]
     }
 
-    /// The bytes of `r` defined wherever every literal of `ctx` holds: those defined everywhere,
+    /// The bits of `r` defined wherever every literal of `ctx` holds: those defined everywhere,
     /// and those written under a guard that `ctx` implies (all of them where `ctx` never holds).
-    fn bytes(&self, r: Reg, ctx: &[Guard]) -> u8 {
+    fn known(&self, r: Reg, ctx: &[Guard]) -> Mask {
         if ctx.iter().any(|c| self.rel.holds(c.complement())) {
             return whole(r);
         }
@@ -186,7 +187,7 @@ impl State {
         s
     }
 
-    /// Bytes written under a guard that now holds everywhere (an edge's fact: past `@P0 BRA L`
+    /// Bits written under a guard that now holds everywhere (an edge's fact: past `@P0 BRA L`
     /// towards L, what `@P0` wrote is written) become defined.
     fn promote_holding(&mut self) {
         let (holding, rest): (Vec<_>, Vec<_>) =
@@ -207,7 +208,7 @@ impl State {
     }
 
     /// Replaces what is known of `d`: `un` defined everywhere, `conds` under their guards.
-    fn put(&mut self, d: Reg, un: u8, conds: &[(Guard, u8)]) {
+    fn put(&mut self, d: Reg, un: Mask, conds: &[(Guard, Mask)]) {
         self.defined.put(d, un);
         let lo = self.cond.partition_point(|e| e.0 < d);
         let hi = self.cond.partition_point(|e| e.0 <= d);
@@ -231,17 +232,17 @@ impl State {
         keys.dedup();
         let cond = keys
             .into_iter()
-            .map(|(r, h)| (r, h, self.bytes(r, &[h]) & o.bytes(r, &[h])))
+            .map(|(r, h)| (r, h, self.known(r, &[h]) & o.known(r, &[h])))
             .filter(|&(r, _, m)| m & !defined.get(r) != 0)
             .collect();
         State { defined, cond, rel }
     }
 }
 
-/// A register an instruction writes, with the bytes it leaves defined.
-type Def = (Reg, u8);
+/// A register an instruction writes, with the bits it leaves defined.
+type Def = (Reg, Mask);
 
-/// An instruction that reads registers (or bytes of them) nothing defined on some path from the
+/// An instruction that reads registers (or bits of them) nothing defined on some path from the
 /// entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnwrittenRead {
@@ -251,14 +252,10 @@ pub struct UnwrittenRead {
     pub regs: Vec<Reg>,
 }
 
-/// A 32-bit register's defined bits from its defined bytes.
-fn bits_of(bytes: u8) -> u32 {
+/// The bits of a register's bytes (bit `i` of `bytes`: byte `i`, as [`Operand::bytes`] says what
+/// an instruction reads; bit 0 alone is a predicate's one bit too).
+fn bits_of(bytes: u8) -> Mask {
     (0..4).filter(|i| bytes & (1 << i) != 0).fold(0, |m, i| m | 0xff << (8 * i))
-}
-
-/// Defined bytes from defined bits: a byte is defined when all its bits are.
-fn bytes_of(bits: u32) -> u8 {
-    (0..4).filter(|i| (bits >> (8 * i)) & 0xff == 0xff).fold(0, |m, i| m | 1 << i)
 }
 
 /// Bits `0..=i` of each source defined → bit `i` of a sum or product defined.
@@ -294,14 +291,24 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
         // PRMT D, A, SEL, B: byte i of D is byte SEL[i] of B:A (bit 3: its sign, replicated).
         ("PRMT" | "UPRMT", []) if src.len() == 3 => {
             let sel = imm(1)?;
-            let (a, b) = (bytes_of(def(0)), bytes_of(def(2)));
-            let mut out = 0u8;
+            let pair = (u64::from(def(2)) << 32) | u64::from(def(0));
+            let mut out = 0u32;
             for i in 0..4 {
                 let n = (sel >> (4 * i)) & 0x7;
-                let from = if n < 4 { a >> n } else { b >> (n - 4) };
-                out |= (from & 1) << i;
+                let byte = (pair >> (8 * n)) as u32 & 0xff;
+                // Bit 3 of the selector: byte n's sign bit, replicated.
+                let byte = if sel & (0x8 << (4 * i)) != 0 {
+                    if byte & 0x80 != 0 {
+                        0xff
+                    } else {
+                        0
+                    }
+                } else {
+                    byte
+                };
+                out |= byte << (8 * i);
             }
-            Some(bits_of(out))
+            Some(out)
         }
         // LOP3.LUT D, A, B, C, LUT, …: bit i of D is defined when, whatever the defined bits
         // of A, B and C are, it does not depend on their undefined bits.
@@ -356,9 +363,14 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
         ("LEA" | "ULEA", m) if !m.contains(&"HI") && imm(2).is_some() => {
             Some(upward(!(!def(0) << (imm(2)? & 31)) & def(1)))
         }
-        // Multiply-add by a power of two IMAD D, A, 2^K, C: (A << K) + C, upwards.
-        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) && imm(1).is_some_and(u32::is_power_of_two) => {
-            Some(upward(!(!def(0) << imm(1)?.trailing_zeros()) & def(2)))
+        // Multiply-add by an immediate IMAD D, A, K, C with t = K's trailing zeros: bit i of A·K
+        // depends on A's bits 0..=i−t only (it is A's bit i−t where K = 2^t; `IMAD R4, R23,
+        // -0x10000, R4` needs only R23's low half), then + C upwards.
+        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) && imm(1).is_some() => {
+            let k = imm(1)?;
+            let shifted = !(!def(0)).checked_shl(k.trailing_zeros()).unwrap_or(0);
+            let product = if k.is_power_of_two() || k == 0 { shifted } else { upward(shifted) };
+            Some(if imm(2) == Some(0) { product } else { upward(product & def(2)) })
         }
         // Paired 16-bit operations (`VIMNMX.U16x2`, `VIADD.16x2`): each half from the same halves.
         ("VIMNMX" | "VIADD" | "VIADDMNMX" | "VIMNMX3", m) if m.iter().any(|x| x.ends_with("16x2")) => {
@@ -563,13 +575,13 @@ fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
         .enumerate()
         .map(|(k, o)| Val {
             defined: match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
-                ([r], Some(c)) if slot(*r).1 == 4 => bits_of(s.bytes(*r, &c)),
+                ([r], Some(c)) if slot(*r).1 == 32 => s.known(*r, &c),
                 _ => u32::MAX,
             },
             imm: if o.zero { Some(0) } else { o.imm },
         })
         .collect();
-    let single_dest = ins.ndest >= 1 && matches!(ins.operands[0].regs.as_slice(), [r] if slot(*r).1 == 4);
+    let single_dest = ins.ndest >= 1 && matches!(ins.operands[0].regs.as_slice(), [r] if slot(*r).1 == 32);
     let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
     let propagated = match (single_dest.then(|| propagate(ins, &vals)).flatten(), select) {
         (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
@@ -578,7 +590,7 @@ fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
     (vals, propagated)
 }
 
-/// The registers `ins` writes with the bytes it leaves defined where every literal of `ctx`
+/// The registers `ins` writes with the bits it leaves defined where every literal of `ctx`
 /// (its guard among them) holds, in [`Instr::defs`] order.
 fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
     if let Some((tables, inputs)) = plop3(ins) {
@@ -588,12 +600,12 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
             .map(|i| match *i {
                 Input::Const(b) => Val { defined: u32::MAX, imm: Some(if b { u32::MAX } else { 0 }) },
                 Input::Lit(l) => Val {
-                    defined: if s.bytes(l.pred, ctx) != 0 { u32::MAX } else { 0 },
+                    defined: if s.known(l.pred, ctx) != 0 { u32::MAX } else { 0 },
                     imm: s.rel.value(ctx, l).map(|v| if v { u32::MAX } else { 0 }),
                 },
             })
             .collect();
-        let mask = |k: usize| u8::from(lut_bit_defined(u32::from(tables[k]), &vals, 0));
+        let mask = |k: usize| Mask::from(lut_bit_defined(u32::from(tables[k]), &vals, 0));
         return ins
             .defs
             .iter()
@@ -606,7 +618,7 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
     let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
     if let (_, Some(bits)) = values(s, ins, ctx) {
         if let Some(first) = defs.first_mut() {
-            first.1 = bytes_of(bits);
+            first.1 = bits;
         }
         // A carry-out depends on every bit.
         for d in defs.iter_mut().skip(1) {
@@ -651,14 +663,14 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
     };
     let ctx: Ctx = ins.guard.into_iter().collect();
     if let Some(g) = ins.guard {
-        if s.bytes(g.pred, &[]) == 0 {
+        if s.known(g.pred, &[]) == 0 {
             flag(g.pred);
         }
     }
     // Registers in brackets are read whole, always.
     for o in &ins.operands {
         for &r in &o.inner {
-            if s.bytes(r, &ctx) != whole(r) {
+            if s.known(r, &ctx) != whole(r) {
                 flag(r);
             }
         }
@@ -672,10 +684,10 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
             let need = match propagating {
                 Some(false) => continue,
                 Some(true) if !pred => continue,
-                _ if o.regs.len() == 1 => o.bytes & whole(r),
+                _ if o.regs.len() == 1 => bits_of(o.bytes) & whole(r),
                 _ => whole(r),
             };
-            if s.bytes(r, &c) & need != need {
+            if s.known(r, &c) & need != need {
                 flag(r);
             }
         }
@@ -711,7 +723,7 @@ fn after(s: &State, ins: &Instr) -> State {
     let mut next = s.clone();
     for (i, &(d, m)) in here.iter().enumerate() {
         let warp = lane_guard && matches!(d.file, File::Ur | File::Up);
-        let (un, conds): (u8, Vec<(Guard, u8)>) = match g {
+        let (un, conds): (Mask, Vec<(Guard, Mask)>) = match g {
             None => (m, under.iter().map(|(h, v)| (*h, v[i].1)).collect()),
             Some(_) if warp => (m, Vec::new()),
             Some(g) => {
@@ -721,14 +733,14 @@ fn after(s: &State, ins: &Instr) -> State {
                         let m_h = if s.rel.implies(*h, g) {
                             v[i].1
                         } else if s.rel.implies(*h, g.complement()) {
-                            s.bytes(d, &[*h])
+                            s.known(d, &[*h])
                         } else {
-                            v[i].1 & s.bytes(d, &[*h])
+                            v[i].1 & s.known(d, &[*h])
                         };
                         (*h, m_h)
                     })
                     .collect();
-                (m & s.bytes(d, &[g.complement()]), conds)
+                (m & s.known(d, &[g.complement()]), conds)
             }
         };
         next.put(d, un, &conds);
@@ -741,9 +753,9 @@ fn after(s: &State, ins: &Instr) -> State {
 /// Moves what is defined under a guard whose predicate `written` overwrites to the literals
 /// that imply the guard (`rel`, the facts before the write) and stay: where those hold, the old
 /// guard held (R0 written under P0, `!P1 ⇒ P0` known, P0 rewritten: R0 stays defined under
-/// !P1); a guard that held everywhere makes its bytes defined. Then drops the old guards.
+/// !P1); a guard that held everywhere makes its bits defined. Then drops the old guards.
 fn rehome(s: &mut State, rel: &Relations, written: &[Reg]) {
-    let stale: Vec<(Reg, Guard, u8)> = s.cond.iter().copied().filter(|e| written.contains(&e.1.pred)).collect();
+    let stale: Vec<(Reg, Guard, Mask)> = s.cond.iter().copied().filter(|e| written.contains(&e.1.pred)).collect();
     s.cond.retain(|e| !written.contains(&e.1.pred));
     for (r, h, m) in stale {
         if rel.holds(h) {
@@ -794,7 +806,7 @@ fn edge_facts(f: &Function, i: usize, t: usize, out: &State) -> Option<State> {
 const MAX_VISITS: u32 = 1000;
 
 /// Every instruction of `f` (entered at its first instruction with nothing defined) that reads
-/// a register, or bytes of one, not defined on some path to it, in address order.
+/// a register, or bits of one, not defined on some path to it, in address order.
 pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     let n = f.instrs.len();
     if n == 0 {

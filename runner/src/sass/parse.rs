@@ -683,6 +683,20 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
         }
         out.push(o);
     }
+    // Two packs that fill D's upper half from C's low half read only bytes 0-1 of C:
+    // `F2FP.<8-bit float>.F32.PACK_AB_MERGE_C D, A, B, C` (an 8-bit float pair in D's low half;
+    // ptxas builds `mov.b32 %r, {%h_e5m2x2, %h}` with one; corpus/findings/fuzz-h200-3201/
+    // README.md row 4) and `I2IP.{S8,U8}.S32.SAT D, A, B, C`, `cvt.pack.sat.{s8,u8}.s32.b32`
+    // (§9.7.9.22: "remaining bits of d are copied from lower bits of c"; ptxas writes only C's low
+    // half before one, `PRMT R3, R2, 0x7610, R3; I2IP.S8.S32.SAT R9, R2, R9, R3`).
+    let merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "PACK_AB_MERGE_C");
+    let pack8 = ins.opcode() == "I2IP" && ins.modifiers().any(|m| matches!(m, "S8" | "U8"));
+    if (merge_c || pack8) && out.len() == ndest + 3 {
+        // A half selector (`R9.H1`) already says which bytes are read.
+        if let Some(c) = out.last_mut().filter(|c| c.regs.len() == 1 && c.bytes == 0b1111) {
+            c.bytes = 0b0011;
+        }
+    }
     let mut defs: Vec<Reg> = out.iter().take(ndest).flat_map(|o| o.regs.iter().copied()).collect();
     // `R2P PR, R0, MASK` writes the predicates of MASK.
     if ins.opcode() == "R2P" {

@@ -264,3 +264,83 @@ fn what_a_waterfall_writes_under_a_guard_it_rewrites_is_written_at_its_exit() {
     let missing = sass.replace("/*03e0*/ @!P1 IMAD.U32 R9, RZ, RZ, UR6 ;\n", "");
     assert_eq!(flagged(&missing), ["0440: UR5"]);
 }
+
+/// Definedness is bit-granular (rows 3 and 4 of corpus/findings/fuzz-h200-3201/README.md): a
+/// shift by a non-multiple of 8 bits, a mask and a shift back use only defined bits; a
+/// multiply by −2^16 needs only the low half; a sign-replicating `PRMT` byte needs only that
+/// byte's sign bit; `…PACK_AB_MERGE_C` reads only C's low half. Each planted variant that
+/// does use an undefined bit is flagged.
+#[test]
+fn defined_bits_flow_through_shifts_masks_multiplies_and_merges() {
+    // R2's upper half is never written.
+    let head = "/*0000*/ S2R R3, SR_TID.X ;\n/*0010*/ PRMT R2, R3, 0x7610, R2 ;\n";
+    let read = |tail: &str| flagged(&format!("{head}{tail}/*0100*/ STS [RZ], R9 ;\n"));
+    let none = Vec::<String>::new();
+    let shifted = |mask: &str| {
+        read(&format!(
+            "/*0020*/ IMAD.SHL.U32 R4, R2, 0x10, RZ ;\n/*0030*/ LOP3.LUT R4, R4, {mask}, RZ, 0xc0, !PT ;\n\
+             /*0040*/ SHF.R.U32.HI R9, RZ, 0x10, R4 ;\n"
+        ))
+    };
+    assert_eq!(shifted("0xffff0"), none, "(R2 << 4) & 0xffff0 >> 16 uses R2's bits 12..15 only");
+    assert_eq!(shifted("0xfffff0"), ["0100: R9"], "bits 16..19 of R2 are not defined");
+    let times = |k: &str| read(&format!("/*0020*/ IMAD R9, R2, {k}, R3 ;\n"));
+    assert_eq!(times("-0x10000"), none);
+    assert_eq!(times("0x30000"), none, "bit i of R2·3·2^16 depends on bits 0..=i−16");
+    assert_eq!(times("-0x8000"), ["0100: R9"]);
+    assert_eq!(times("0x3"), ["0100: R9"]);
+    assert_eq!(read("/*0020*/ PRMT R9, R2, 0x8880, RZ ;\n"), none, "byte 0's sign, replicated");
+    assert_eq!(read("/*0020*/ PRMT R9, R2, 0x8882, RZ ;\n"), ["0100: R9"], "byte 2's sign");
+    let merge = |c: &str| read(&format!("/*0020*/ F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R3, R3, {c} ;\n"));
+    assert_eq!(merge("R2"), none, "C's low half becomes the upper half");
+    // cvt.pack.sat.s8.s32.b32 takes the rest of d from c's low bits (§9.7.9.22).
+    assert_eq!(read("/*0020*/ I2IP.S8.S32.SAT R9, R3, R3, R2 ;\n"), none);
+    assert_eq!(read("/*0020*/ I2IP.U8.S32.SAT R9, R3, R3, R2 ;\n"), none);
+    // With a half selector, the half it names (campaign seed 3's `…, R9.H1`).
+    assert_eq!(read("/*0020*/ I2IP.U8.S32.SAT R9, R3, R3, R2.H1 ;\n"), ["0020: R2"]);
+    assert_eq!(read("/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ I2IP.U8.S32.SAT R9, R3, R3, R5.H1 ;\n"), none);
+    assert_eq!(
+        read("/*0020*/ I2IP.S16.S32.SAT R9, R3, R3, R2 ;\n"),
+        ["0020: R2"],
+        "the 16-bit pack has no c in PTX: its fourth operand is read whole"
+    );
+    assert_eq!(
+        flagged(&format!("{head}/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R3, R3, R5 ;\n")),
+        ["0030: R5"],
+        "C's low half not written"
+    );
+    assert_eq!(
+        flagged(&format!("{head}/*0020*/ PRMT R5, R3, 0x1076, R5 ;\n/*0030*/ I2IP.U8.S32.SAT R9, R3, R3, R5 ;\n")),
+        ["0030: R5"],
+        "c's low half not written"
+    );
+}
+
+/// The ptxas 13.0.88 -O3 listings of the three findings of the H200 campaign (seed 3201) that
+/// the byte-granular check flagged falsely (corpus/findings/fuzz-h200-3201/sass/): clean now,
+/// and flagged again where the planted change makes the program use an undefined bit.
+#[test]
+fn the_campaign_3201_false_alarms_are_clean_and_planted_reads_are_not() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings/fuzz-h200-3201/sass");
+    let check = |name: &str, from: &str, to: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(text.contains(from), "{name}: {from}");
+        let f = parse_listing(&text.replace(from, to)).unwrap();
+        f.iter()
+            .flat_map(|f| unwritten_reads(f).into_iter().map(|u| format!("{:04x}", f.instrs[u.instr].offset)))
+            .collect()
+    };
+    let none = Vec::<String>::new();
+    // 2d31cc89: (R9 << 4) & 0xffff0 >> 16, R9's upper half undefined where P0 holds.
+    let mask = "LOP3.LUT R8, R8, 0xffff0, RZ, 0xe2, !PT";
+    assert_eq!(check("2d31cc89-O3.sass", mask, mask), none);
+    assert_eq!(check("2d31cc89-O3.sass", mask, "LOP3.LUT R8, R8, 0xfffff0, RZ, 0xe2, !PT"), ["06d0"]);
+    // f3e83ec2: R23 · −0x10000, R23's upper half undefined.
+    let mul = "IMAD R4, R23, -0x10000, R4";
+    assert_eq!(check("f3e83ec2-O3.sass", mul, mul), none);
+    assert_eq!(check("f3e83ec2-O3.sass", mul, "IMAD R4, R23, -0x1, R4"), ["0790"]);
+    // 77b0c630: MERGE_C of R7, whose upper half only is undefined.
+    let low = "PRMT R7, R10, 0x7610, R7";
+    assert_eq!(check("77b0c630-O3.sass", low, low), none);
+    assert_eq!(check("77b0c630-O3.sass", low, "PRMT R7, R10, 0x1076, R7"), ["0260"]);
+}

@@ -1,0 +1,112 @@
+//! Labels every finding of a stored run again, as triage would now (`runner::fuzz::retriage`):
+//!
+//!     cargo run -p ptxdiff --example retriage -- RUN_DIR [KNOWN_DIR]
+//!
+//! A word disagreement is run from `RUN_DIR/cases/ID.case` with its stored mismatching words;
+//! an `unwritten-register` finding is checked again on its kernel's -O3 listing, from its
+//! bundle (`RUN_DIR/bundles/ID/sass-O3.txt`) where there is one, else from the listing in its
+//! message (cut at 4,000 characters: such a finding is labelled from a partial kernel, and the
+//! line says so; where the cut comes before the flagged instruction it is `undetermined`); a
+//! crash or rejection is matched by its stored signature. Prints one line per finding and the
+//! counts; writes nothing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use oracle::program::text::parse_case;
+use oracle::semantics::Allowances;
+use runner::findings::store::FindingsDoc;
+use runner::findings::{FindingClass, KnownSet};
+use runner::fuzz::retriage::{label_listing, label_words, Label};
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(run) = args.first().map(PathBuf::from) else {
+        bail!("usage: retriage RUN_DIR [KNOWN_DIR] (RUN_DIR holds findings.json and cases/)");
+    };
+    let known_dir = args.get(1).map(PathBuf::from).unwrap_or_else(|| Path::new("corpus/known").to_path_buf());
+    let known = KnownSet::load(&known_dir).with_context(|| format!("loading {}", known_dir.display()))?;
+    let doc = FindingsDoc::load(&run).with_context(|| format!("loading the findings of {}", run.display()))?;
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &doc.findings {
+        let sig = &f.signature;
+        let (label, note) = match sig.class {
+            FindingClass::UnwrittenRegister => {
+                let bundle = run.join("bundles").join(&f.id).join("sass-O3.txt");
+                let message = f.message.as_deref().unwrap_or("");
+                let (listing, note) = match std::fs::read_to_string(&bundle) {
+                    Ok(text) => (strip_marks(&text), ""),
+                    Err(_) => (message_listing(message)?, " (partial listing from the message)"),
+                };
+                let flagged = message.lines().next().and_then(|l| l.split_once("/*")).map(|(_, r)| r);
+                let offset = flagged.and_then(|r| r.split_once("*/")).map(|(o, _)| format!("/*{o}*/"));
+                if offset.is_some_and(|o| !listing.contains(&o)) {
+                    *counts.entry("undetermined".to_string()).or_default() += 1;
+                    println!(
+                        "{} {} {}: undetermined (the message's listing ends before it)",
+                        f.id, sig.class, sig.form
+                    );
+                    continue;
+                }
+                let by = sig.backends.first().cloned().unwrap_or_else(|| "ptxas -O3".into());
+                (label_listing(&listing, &by, &known).with_context(|| format!("finding {}", f.id))?, note)
+            }
+            FindingClass::Crash | FindingClass::AssemblerRejection => match known.matches(sig) {
+                Some(k) => (Label::Known(vec![k.name.clone()]), ""),
+                None => (Label::New(vec![sig.clone()]), ""),
+            },
+            _ => {
+                let path = run.join("cases").join(format!("{}.case", f.id));
+                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+                let (p, i) = parse_case(&text).with_context(|| format!("parsing {}", path.display()))?;
+                let label = label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all())
+                    .with_context(|| format!("finding {}", f.id))?;
+                (label, "")
+            }
+        };
+        let short = match &label {
+            Label::Known(names) => format!("known: {}", names.join(" + ")),
+            Label::New(sigs) => {
+                format!("NEW: {}", sigs.iter().map(ToString::to_string).collect::<Vec<_>>().join(" | "))
+            }
+            Label::Gone => "gone".to_string(),
+        };
+        let kind = match &label {
+            Label::Known(_) => "known",
+            Label::New(_) => "new",
+            Label::Gone => "gone",
+        };
+        *counts.entry(kind.to_string()).or_default() += 1;
+        println!("{} {} {}: {short}{note}", f.id, sig.class, sig.form);
+    }
+    println!("{} findings: {counts:?}", doc.findings.len());
+    Ok(())
+}
+
+/// A bundle's listing without its `<< only at this level` marks.
+fn strip_marks(text: &str) -> String {
+    text.lines().map(|l| l.split("    <<").next().unwrap_or(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// The kernel listing in an `unwritten-register` finding's message (`SASS of ptxas -O3:` and
+/// the instruction lines, flagged ones marked `>>`), as an `nvdisasm -c` listing of the kernel
+/// the message's first line names.
+fn message_listing(message: &str) -> Result<String> {
+    let first = message.lines().next().unwrap_or("");
+    let Some(kernel) = first.split_once(": ").and_then(|(_, rest)| rest.split_whitespace().next()) else {
+        bail!("no kernel named in the message's first line `{first}`");
+    };
+    let mut out = format!(
+        ".section .text.{kernel},\"ax\",@progbits\n.other {kernel},@\"STO_CUDA_ENTRY STV_DEFAULT\"\n{kernel}:\n"
+    );
+    let body = message.split_once("SASS of").map_or("", |(_, b)| b);
+    for line in body.lines().skip(1) {
+        let l = line.trim_start_matches(">>").trim();
+        if l.starts_with("/*") && l.ends_with(';') {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
