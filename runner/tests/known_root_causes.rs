@@ -442,13 +442,14 @@ fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
         .iter()
         .filter_map(|f| known.matches(&f.signature).map(|k| (f.id[..8].to_string(), k.name.clone())))
         .collect();
-    let expect = [("036ff68f", "sass-ifconv-else-copy-dropped"), ("bb88ad7c", "sass-createpolicy-ur-pair-data")];
-    assert_eq!(matched, expect.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect());
+    // N-5 (036ff68f) and N-6 (bb88ad7c) have no entry (their readers, a store's source, would
+    // name every later store of an unwritten register): nothing of the campaign matches.
+    assert_eq!(matched, BTreeSet::new());
     let label = |name: &str| {
         let text = std::fs::read_to_string(dir.join("sass").join(name)).unwrap();
         label_listing(&text, "ptxas -O3", &known).unwrap()
     };
-    assert_eq!(label("bb88ad7c-O3.sass"), Label::Known(vec!["sass-createpolicy-ur-pair-data".into()]));
+    assert!(matches!(label("bb88ad7c-O3.sass"), Label::New(_)), "N-6 stays new");
     for false_alarm in ["2d31cc89-O3.sass", "f3e83ec2-O3.sass", "77b0c630-O3.sass"] {
         assert_eq!(label(false_alarm), Label::Gone, "{false_alarm}");
     }

@@ -443,11 +443,16 @@ mod tests {
         assert_eq!(name(sig("LDG.E.EL.LTC256B.64", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
         assert_eq!(name(sig("CCTL.IVALL", "guard")).as_deref(), Some("sass-cctl-under-unwritten-predicate"));
         assert_eq!(name(sig("F2FP.RELU.TF32.F32.PACK_B.RZ", "source")).as_deref(), Some("sass-tf32-of-unwritten-half"));
-        // N-5 and N-6 of corpus/findings/fuzz-h200-3201/, by the exact reader of each 13.0 finding.
-        assert_eq!(name(sig("STG.E", "source")).as_deref(), Some("sass-createpolicy-ur-pair-data"));
-        assert_eq!(name(sig("STG.E.STRONG.SYS", "source")).as_deref(), Some("sass-ifconv-else-copy-dropped"));
-        // Another reader, or another role, is new.
-        for (form, how) in [("STG.E.U16", "source"), ("CCTL.IVALL", "address"), ("F2FP.BF16.F32.PACK_AB", "source")] {
+        // Another reader, or another role, is new — also the readers of N-5 and N-6 of
+        // corpus/findings/fuzz-h200-3201/ (a store of a never-written register), which have no
+        // entry: the reader alone would name every later store of an unwritten register.
+        for (form, how) in [
+            ("STG.E", "source"),
+            ("STG.E.STRONG.SYS", "source"),
+            ("STG.E.U16", "source"),
+            ("CCTL.IVALL", "address"),
+            ("F2FP.BF16.F32.PACK_AB", "source"),
+        ] {
             assert_eq!(name(sig(form, how)), None, "{form} {how}");
         }
     }
