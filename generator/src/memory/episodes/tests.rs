@@ -57,7 +57,9 @@ fn later_targets_are_protocol_correct_too() {
 /// Every kind of episode and edge the module documentation promises turns up.
 #[test]
 fn every_family_and_edge_is_generated() {
-    let cfg = AsyncConfig { im2col: true, ..AsyncConfig::default() };
+    // `shared_tensormap` is off by default (not verified on a GPU); on here, so its statements
+    // are generated too.
+    let cfg = AsyncConfig { im2col: true, shared_tensormap: true, ..AsyncConfig::default() };
     // 800: one program in eight is a single CTA (`multicast`, `cluster` and `remote` all off),
     // where `tensormap.replace` runs.
     let programs: Vec<MemSource> = (0..800u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
@@ -287,7 +289,14 @@ fn remote_exchanges_are_race_free_and_need_their_ordering() {
 /// no program has them.
 #[test]
 fn shared_tensor_map_objects_are_defined_and_need_their_acquire() {
-    let cfg = AsyncConfig { multicast: false, cluster: false, remote: false, swarm: false, ..AsyncConfig::default() };
+    let cfg = AsyncConfig {
+        multicast: false,
+        cluster: false,
+        remote: false,
+        swarm: false,
+        shared_tensormap: true,
+        ..AsyncConfig::default()
+    };
     let (mut shared, mut guarded, mut unacquired) = (0, 0, 0);
     let mut all = String::new();
     for s in 0..300u64 {
