@@ -234,18 +234,31 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
-/// nothing, as the spec says): N-11 sign-extends the destination of `set.<cmp>.s32.u16` from
-/// its low 16 bits.
+/// nothing, as the spec says): N-11 extends the destination of `set.<cmp>.{s32,u32}.{u16,s16}`
+/// from its low 16 bits — by its sign for `.s32.u16` (seen with bit 15 set), by its sign or
+/// with zeros for the other three (seen only with bit 15 clear: 1297e441 of
+/// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
     if !m.allow.emulates(Deviation::SkippedSetSignExtends)
-        || !matches!(g.op, GlueOp::Set(_, SetDst::S32))
-        || g.ty != GlueType::U16
+        || !integer_dst
+        || !matches!(g.ty, GlueType::U16 | GlueType::S16)
     {
         return None;
     }
     let old = m.read(t, g.dst).ok()?;
-    let v = super::thread::extend(old.field(0, 16), 32, true);
+    let signed = super::thread::extend(old.field(0, 16), 32, true);
+    let v = if matches!(g.op, GlueOp::Set(_, SetDst::S32)) && g.ty == GlueType::U16 {
+        signed
+    } else {
+        let zeros = super::thread::extend(old.field(0, 16), 32, false);
+        if signed.is_exact() && zeros.is_exact() && signed.bits != zeros.bits {
+            zeros.or_value(signed.bits, Allowance::Undefined)
+        } else {
+            zeros
+        }
+    };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
 }
 
@@ -766,6 +779,34 @@ mod tests {
         untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
         let wide = at("lt", "s32");
         untouched(&wide.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+    }
+
+    /// N-11 with a `.u32` destination (corpus/findings/fuzz-h200-3301/, 1297e441): `@!%p1
+    /// set.le.u32.s16 %r1, %h2, 0` with %p1 true leaves 0xe9fb3ef5 as 0x00003ef5 on every
+    /// backend; with bit 15 of the old value set, the extension by sign and by zeros are both
+    /// admitted (no campaign has shown which); a guard that holds: the spec's result.
+    #[test]
+    fn n11_a_skipped_set_u32_of_a_16_bit_source_extends_its_destination() {
+        let at = |old: &str, guard: &str| {
+            [
+                format!("mov.b32 %r1, {old};"),
+                "mov.b16 %h2, 0;".to_string(),
+                format!("setp.{guard}.s16 %p1, %h2, 0;"),
+                "@!%p1 set.le.u32.s16 %r1, %h2, 0;".to_string(),
+                "st.global.u32 [%out], %r1;".to_string(),
+            ]
+        };
+        let lines = at("3925556981", "eq");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        exact_case(&lines, [0; 4], Deviation::SkippedSetSignExtends, 0xe9fb_3ef5, 0x3ef5);
+        let high = at("0x1234c001", "eq");
+        let high: Vec<&str> = high.iter().map(String::as_str).collect();
+        let (s, e, fired) = both(&high, [0; 4], Deviation::SkippedSetSignExtends);
+        assert_eq!(s.bits, 0x1234_c001);
+        assert!(e.matches(0x0000_c001) && e.matches(0xffff_c001) && !e.matches(0x1234_c001), "{e:?}");
+        assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
+        let ran = at("3925556981", "ne");
+        untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [0; 4], Deviation::SkippedSetSignExtends);
     }
 
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a

@@ -86,7 +86,9 @@ pub enum Deviation {
     /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
     /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,
     /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
-    /// instruction whose guard is false does nothing (§9.7.7.1, §11.2).
+    /// instruction whose guard is false does nothing (§9.7.7.1, §11.2). The same with a `.u32`
+    /// destination or an `.s16` source (an H200 campaign, 1297e441 of
+    /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued).
     SkippedSetSignExtends,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
