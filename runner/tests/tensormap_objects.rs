@@ -40,6 +40,8 @@ fn generated_programs_with_shared_objects_are_defined_and_assemble() {
         cluster: false,
         remote: false,
         swarm: false,
+        // Off by default until the GPU agrees (`generator::async_cases::unverified`).
+        shared_tensormap: true,
         ..Default::default()
     };
     let programs: Vec<MemProgram> = (0..200u64)
