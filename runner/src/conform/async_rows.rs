@@ -197,14 +197,9 @@ pub fn prepare(sweep: &AsyncSweep, builds: &[Build], allow: &Allowances, timeout
         };
         // A batch of many programs assembles its modules on all cores; the batches of one
         // case (each trapping case) are one ptxas process each, so they go side by side.
-        let mut each: Vec<Option<Result<AssembledBatch, String>>> =
-            batches.iter().map(|batch| (batch.len() > 1).then(|| one(batch))).collect();
-        let alone: Vec<(usize, Result<AssembledBatch, String>)> =
+        let mut alone: BTreeMap<usize, Result<AssembledBatch, String>> =
             batches.par_iter().enumerate().filter(|(_, b)| b.len() <= 1).map(|(i, b)| (i, one(b))).collect();
-        for (i, a) in alone {
-            each[i] = Some(a);
-        }
-        let each = each.into_iter().map(|a| a.unwrap_or_else(|| Err("the batch was not assembled".into()))).collect();
+        let each = batches.iter().enumerate().map(|(i, b)| alone.remove(&i).unwrap_or_else(|| one(b))).collect();
         assembled.insert(label, each);
     }
     Prepared { expected, batches, assembled, oracle_s, assemble_s: t.elapsed().as_secs_f64() }
