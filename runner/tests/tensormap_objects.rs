@@ -40,7 +40,6 @@ fn generated_programs_with_shared_objects_are_defined_and_assemble() {
         cluster: false,
         remote: false,
         swarm: false,
-        // Off by default until the GPU agrees (`generator::async_cases::unverified`).
         shared_tensormap: true,
         ..Default::default()
     };

@@ -78,9 +78,9 @@ define_config! {
                 /// With `replace`: half the re-shapes of the tensor-map object happen on a copy in
                 /// shared memory (`cp.async.bulk` of its 128 bytes, `tensormap.replace.*.shared::cta`,
                 /// then `tensormap.cp_fenceproxy` back to `tobj`, the fused release, §9.7.13.16),
-                /// before the leader's acquire. Off by default: not verified on a GPU yet
-                /// ([`crate::async_cases::unverified`] says what an H200 did).
-                shared_tensormap: bool = false, drawn 12;
+                /// before the leader's acquire. Only in programs of at least 32 threads: a warp of
+                /// fewer copies only its lanes' words (allowance `cp-fenceproxy-whole-warp`).
+                shared_tensormap: bool = true, drawn 12;
             }
         }
         /// Most phases of the mbarrier per program (1 or more).
@@ -205,8 +205,6 @@ mod tests {
         assert!(toml::from_str::<AsyncConfig>("tensorr = false\n").is_err());
         let round: AsyncConfig = toml::from_str(&toml::to_string(&c).unwrap()).unwrap();
         assert_eq!(round, c);
-        // `tensor` off here, `shared_tensormap` by default.
-        assert!(!c.shared_tensormap);
-        assert_eq!(c.switches_on().len(), AsyncConfig::SWITCHES.len() - 2);
+        assert_eq!(c.switches_on().len(), AsyncConfig::SWITCHES.len() - 1);
     }
 }

@@ -53,11 +53,16 @@ pub enum Allowance {
     /// §9.7.1.19–20 restrict both to 0..255 and read their low byte, ptxas's 64-bit expansion
     /// uses the whole value.
     BitFieldWideOperand,
+    /// `tensormap.cp_fenceproxy` executed by a warp of fewer than 32 threads (a CTA of fewer
+    /// threads, or the last warp of one whose size is not a multiple of 32): ptxas lowers it as
+    /// each lane copying its own 4 bytes, so only the present lanes' words of the object are
+    /// copied, and a tensor copy through the destination may trap.
+    CpFenceproxyWholeWarp,
 }
 
 impl Allowance {
     /// Every allowance.
-    pub const ALL: [Allowance; 14] = [
+    pub const ALL: [Allowance; 15] = [
         Allowance::NanPayload,
         Allowance::CvtF32Bf16Nan,
         Allowance::Fp6PaddingBits,
@@ -72,6 +77,7 @@ impl Allowance {
         Allowance::CachePolicy,
         Allowance::Discarded,
         Allowance::BitFieldWideOperand,
+        Allowance::CpFenceproxyWholeWarp,
     ];
 
     /// The name the command line takes.
@@ -91,6 +97,7 @@ impl Allowance {
             Allowance::CachePolicy => "cache-policy",
             Allowance::Discarded => "discarded",
             Allowance::BitFieldWideOperand => "bit-field-wide-operand",
+            Allowance::CpFenceproxyWholeWarp => "cp-fenceproxy-whole-warp",
         }
     }
 
@@ -135,6 +142,9 @@ impl Allowance {
             Allowance::Discarded => "a read of memory that discard wrote and nothing overwrote since may give any value",
             Allowance::BitFieldWideOperand => {
                 "bfe.{u64,s64} or bfi.b64 whose position or length operand is above 255 may give anything"
+            }
+            Allowance::CpFenceproxyWholeWarp => {
+                "tensormap.cp_fenceproxy executed by a warp of fewer than 32 threads is undefined (what it copies, and any tensor copy through its destination, may be anything, a trap included)"
             }
         }
     }
@@ -187,6 +197,12 @@ impl Allowance {
                  and an H200 (driver 580.159.04) gave other words for len = 0x08000000 and 0x80000000: corpus/findings/fuzz-h200-3201/README.md, row 12 \
                  (the 32-bit forms mask, as the pseudocode says)"
             }
+            Allowance::CpFenceproxyWholeWarp => {
+                "§9.7.13.16 has every thread of the warp execute it (.sync.aligned) and copies `size` bytes, without saying what a warp of fewer than 32 threads copies; \
+                 ptxas 13.0.88 and 13.5 lower it as LDS R, [src + laneid*4]; ATOMG.E.EXCH [dst + laneid*4], R (one word per lane), \
+                 and on an H200 (driver 580.159.04) a 1-thread CTA's copy into a fresh buffer made the tile load through it raise CUDA_ERROR_ILLEGAL_INSTRUCTION \
+                 while a 32-thread warp's agreed with the oracle: corpus/findings/cp-fenceproxy-partial-warp.md"
+            }
         }
     }
 
@@ -208,6 +224,7 @@ impl Allowance {
             Allowance::CachePolicy => "cannot be switched off: the policy's encoding is opaque",
             Allowance::Discarded => "cannot be switched off: the spec fixes no value",
             Allowance::BitFieldWideOperand => "the pseudocode's reading: the low byte of the position and of the length",
+            Allowance::CpFenceproxyWholeWarp => "the whole 128-byte object is copied, whatever the warp's size",
         }
     }
 
@@ -219,6 +236,7 @@ impl Allowance {
             Allowance::CvtFtzIeeeTininess => Some("corpus/evidence/cvt-ftz-ieee-tininess.md"),
             Allowance::TmaOobNanFill => Some("corpus/evidence/tma-tile-loads.md"),
             Allowance::TmaStoreOobChunk => Some("corpus/evidence/tma-tile-stores.md"),
+            Allowance::CpFenceproxyWholeWarp => Some("corpus/findings/cp-fenceproxy-partial-warp.md"),
             _ => None,
         }
     }

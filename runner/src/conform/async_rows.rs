@@ -29,7 +29,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use generator::async_cases::{async_cases, unverified, AsyncCase, AsyncSweep, DeviationSet, DEVIATION_SETS};
+use generator::async_cases::{async_cases, AsyncCase, AsyncSweep, DeviationSet, DEVIATION_SETS};
 use oracle::isa::Target;
 use oracle::memory::Region;
 use oracle::memprog::MemProgram;
@@ -68,22 +68,10 @@ pub const EXAMPLES: usize = 8;
 pub const ORACLE: &str = crate::backend::oracle::NAME;
 
 /// The cases of a run on `target`, forms matching `glob`: the sweep, then each dedicated set
-/// (form keys suffixed with ` [<set>]`). Without a glob, the forms not verified on a GPU
-/// ([`generator::async_cases::unverified`]) are listed as not run instead.
+/// (form keys suffixed with ` [<set>]`).
 pub fn plan(target: &Target, glob: Option<&str>) -> AsyncSweep {
     let keep = |op: &str| glob.is_none_or(|g| glob_match(g, op));
     let mut sweep = async_cases(target, &keep);
-    if glob.is_none() {
-        let (held, run): (Vec<AsyncCase>, Vec<AsyncCase>) =
-            std::mem::take(&mut sweep.cases).into_iter().partition(|c| unverified(&c.form).is_some());
-        sweep.cases = run;
-        for c in held {
-            if !sweep.not_run.iter().any(|(f, _)| *f == c.form) {
-                let why = unverified(&c.form).unwrap_or_default().to_string();
-                sweep.not_run.push((c.form, why));
-            }
-        }
-    }
     for set in &DEVIATION_SETS {
         sweep.cases.extend((set.cases)(target).into_iter().filter(|c| keep(&c.form)).map(|mut c| {
             c.form.push_str(&suffix(set));

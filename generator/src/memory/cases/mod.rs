@@ -82,7 +82,7 @@ pub use deviations::{
 };
 pub use reduce::edge_values;
 pub use remote::is_remote_form;
-pub use replace::{replace_target, unverified};
+pub use replace::replace_target;
 
 use builder::Case;
 use copies::{bulk_cases, cp_async_cases, prefetch_cases};

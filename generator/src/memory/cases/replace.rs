@@ -174,6 +174,9 @@ pub(super) enum ReplaceValue {
     Buffer(&'static str, u64),
 }
 
+/// The threads of a warp: a shared object's case runs one (see [`Flow::Shared`]).
+const WARP: u32 = 32;
+
 /// Where a case's object is replaced and how it reaches the tensormap proxy.
 #[derive(Clone, Copy)]
 enum Flow {
@@ -182,7 +185,9 @@ enum Flow {
     Global,
     /// Copied whole into the shared buffer `smap`, replaced there, copied back to `dst`
     /// (`gmap`, or the blank global buffer `gout`) by `tensormap.cp_fenceproxy` at `scope`,
-    /// and acquired there at the same scope (§9.7.13.16).
+    /// and acquired there at the same scope (§9.7.13.16). The case is one warp of 32
+    /// threads: thread 0 copies, replaces, acquires and loads; the whole warp runs
+    /// `tensormap.cp_fenceproxy` after `bar.sync 0`.
     Shared { scope: Scope, dst: &'static str },
 }
 
@@ -234,6 +239,12 @@ fn object_case(
                 case.buffer(dst, BufferSpace::Global, 128, Init::Fill { len: 128, byte: None }, false);
             }
             let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;
+            // A whole warp: `tensormap.cp_fenceproxy` is `.sync.aligned`, and ptxas lowers it as
+            // each lane copying its own 4 bytes (lane i bytes 4i…4i+3), so a warp of fewer than
+            // 32 threads copies only part of the object (corpus/findings/cp-fenceproxy-partial-warp.md).
+            // Thread 0 does everything else.
+            case.threads = WARP;
+            case.stmt("mov.u32 tid, %tid.x;").stmt("setp.eq.u32 lead, tid, 0;").stmt("@!lead bra copied;");
             case.shared("smap", Init::Fill { len: bytes, byte: None }, 128, false).mbarrier().expect_tx(bytes);
             case.stmt("fence.proxy.async.global;")
                 .stmt(format!(
@@ -244,7 +255,10 @@ fn object_case(
                 case.stmt(s.clone());
             }
             let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(scope) }).opcode();
-            case.stmt(format!("{cp} [{dst}], [smap], {bytes};"))
+            case.stmt("copied:")
+                .stmt("bar.sync 0;")
+                .stmt(format!("{cp} [{dst}], [smap], {bytes};"))
+                .stmt("@!lead bra loaded;")
                 .stmt(format!("fence.proxy.tensormap::generic.acquire.{scope} [{dst}], {bytes};"));
             dst
         }
@@ -257,7 +271,7 @@ fn object_case(
     ));
     match flow {
         Flow::Global => case.wait_parity(0),
-        Flow::Shared { .. } => case.wait_parity(1),
+        Flow::Shared { .. } => case.wait_parity(1).stmt("loaded:"),
     };
     case.finish()
 }
@@ -315,23 +329,6 @@ pub(super) fn replace_cases(
 /// shared memory and back, unreplaced, into the object itself and into a blank global buffer,
 /// then a load through it at the origin and straddling the end of dimension 1
 /// ([`object_case`]).
-/// Why the cases of `opcode` are left out of a default conform run, if they are: the forms on
-/// tensor-map objects in shared memory (`tensormap.replace….shared::cta`,
-/// `tensormap.cp_fenceproxy`) are not verified on a GPU. On an H200 (driver 580.159.04, ptxas
-/// 13.0.88, 2026-11-29) the object copied back into the object itself loads as the oracle says
-/// at every scope tried (`.cta`, `.gpu`), but copied into a fresh global buffer the tile load
-/// through it raises `CUDA_ERROR_ILLEGAL_INSTRUCTION` where the oracle has it load, and a conform
-/// run over every `tensormap.*` row did not finish within 60 s (docs/PERFORMANCE.md, session 33).
-/// A run that names them (`--forms`) still runs them.
-pub fn unverified(opcode: &str) -> Option<&'static str> {
-    (opcode.starts_with("tensormap.cp_fenceproxy")
-        || (opcode.starts_with("tensormap.replace") && opcode.contains(".shared::cta")))
-    .then_some(
-        "not in a default run: tensor-map objects in shared memory are not verified on a GPU yet \
-         (an H200 traps where the oracle loads; docs/PERFORMANCE.md, session 33); name them with --forms",
-    )
-}
-
 pub(super) fn cp_fenceproxy_cases(
     c: &TensormapCpFenceproxy,
     target: &Target,

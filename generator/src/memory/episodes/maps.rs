@@ -251,7 +251,9 @@ impl<'r, R: Rng> Gen<'r, R> {
                 continue;
             }
             let ord = ord.map_or(String::new(), |o| format!("{o}, "));
-            if self.cfg.shared_tensormap && self.r.below(2) == 0 {
+            // A warp of fewer than 32 threads copies only its lanes' words of the object back
+            // (corpus/findings/cp-fenceproxy-partial-warp.md): shared objects need a whole warp.
+            if self.cfg.shared_tensormap && self.r.below(2) == 0 && self.threads >= 32 {
                 let op = replace_opcode_in(field, Some(value), TensormapSs::SharedCta);
                 self.shared_replace(&format!("{op} [tsh], {ord}{value};"));
             } else {
@@ -271,7 +273,7 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// `.shared::cta`): the leader copies `tobj` whole into `tsh` with `cp.async.bulk` on its
     /// own mbarrier `tbar` (after `fence.proxy.async.global`: earlier replacements and copies
     /// back are generic writes), waits, and runs `replace` there; after `bar.sync 0` the whole
-    /// first warp copies it back with `tensormap.cp_fenceproxy` (`.sync.aligned`, the fused
+    /// first warp (32 threads: the program has at least that many) copies it back with `tensormap.cp_fenceproxy` (`.sync.aligned`, the fused
     /// release, §9.7.13.16) and the leader acquires `tobj` for its copies (§9.7.13.4).
     fn shared_replace(&mut self, replace: &str) {
         let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;

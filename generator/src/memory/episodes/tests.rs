@@ -57,9 +57,7 @@ fn later_targets_are_protocol_correct_too() {
 /// Every kind of episode and edge the module documentation promises turns up.
 #[test]
 fn every_family_and_edge_is_generated() {
-    // `shared_tensormap` is off by default (not verified on a GPU); on here, so its statements
-    // are generated too.
-    let cfg = AsyncConfig { im2col: true, shared_tensormap: true, ..AsyncConfig::default() };
+    let cfg = AsyncConfig { im2col: true, ..AsyncConfig::default() };
     // 800: one program in eight is a single CTA (`multicast`, `cluster` and `remote` all off),
     // where `tensormap.replace` runs.
     let programs: Vec<MemSource> = (0..800u64).map(|s| generate_seeded(s, &cfg, &target())).collect();
@@ -283,20 +281,13 @@ fn remote_exchanges_are_race_free_and_need_their_ordering() {
 
 /// `replace` with `shared_tensormap`: in one CTA, programs re-shape every field the re-shapes
 /// draw, on the tensor-map object in global memory and on a copy in shared
-/// memory and copy it back with `tensormap.cp_fenceproxy` (the whole first warp; a guard on
-/// the warp where the CTA has more), and every one runs on the oracle, defined, and prints.
+/// memory and copy it back with `tensormap.cp_fenceproxy` (the whole first warp of a CTA of
+/// at least 32 threads; a guard on the warp where the CTA has more), and every one runs on the oracle, defined, and prints.
 /// Without the acquire after the copy back the oracle calls them undefined (§9.7.13.4); off,
 /// no program has them.
 #[test]
 fn shared_tensor_map_objects_are_defined_and_need_their_acquire() {
-    let cfg = AsyncConfig {
-        multicast: false,
-        cluster: false,
-        remote: false,
-        swarm: false,
-        shared_tensormap: true,
-        ..AsyncConfig::default()
-    };
+    let cfg = AsyncConfig { multicast: false, cluster: false, remote: false, swarm: false, ..AsyncConfig::default() };
     let (mut shared, mut guarded, mut unacquired) = (0, 0, 0);
     let mut all = String::new();
     for s in 0..300u64 {
@@ -308,6 +299,8 @@ fn shared_tensor_map_objects_are_defined_and_need_their_acquire() {
             continue;
         }
         assert!(text.contains(".shared::cta.b1024.b32 [tsh], ") && src.target.name() == "sm_90a", "{text}");
+        // A whole warp copies back (`cp-fenceproxy-whole-warp`: ptxas copies a word per lane).
+        assert!(src.threads >= 32, "seed {s}: {} threads copy back", src.threads);
         shared += 1;
         guarded += usize::from(text.contains("@warp0 tensormap.cp_fenceproxy"));
         let mut weak = src.clone();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::isa::Target;
 use crate::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swizzle, TensorDataType, TensorMap};
 use crate::memprog::{BufferSource, BufferSpace, Init, MemError, MemSource, StmtError, TensorMapSource};
-use crate::semantics::Allowances;
+use crate::semantics::{Allowance, Allowances};
 
 /// The statements that copy the object `gmap` into `smap` on phase 0 of `bar`.
 const COPY_IN: [&str; 7] = [
@@ -86,9 +86,17 @@ fn source(threads: u32, statements: Vec<String>) -> MemSource {
     }
 }
 
+/// Runs the program with every allowance but `cp-fenceproxy-whole-warp` (the spec's reading:
+/// the whole object is copied whatever the warp's size; these tests are about the model).
 fn run(threads: u32, statements: Vec<String>) -> Result<String, StmtError> {
+    let mut spec = Allowances::all();
+    spec.disable(Allowance::CpFenceproxyWholeWarp);
+    run_under(threads, statements, &spec)
+}
+
+fn run_under(threads: u32, statements: Vec<String>, allow: &Allowances) -> Result<String, StmtError> {
     let p = source(threads, statements).build().unwrap();
-    Ok(super::run(&p, &Allowances::all())?[4].to_hex())
+    Ok(super::run(&p, allow)?[4].to_hex())
 }
 
 /// The object copied into shared memory, `middle` run on it, copied back to `dst`, acquired,
@@ -130,10 +138,9 @@ fn a_shared_object_replaced_and_copied_back_loads_as_replaced() {
     assert_eq!(run(1, s).unwrap(), ramp(0x10, 32));
 }
 
-/// Two threads of one warp execute `cp_fenceproxy` together; each acquires, then thread 0
-/// loads.
-#[test]
-fn every_thread_of_the_warp_copies_back_together() {
+/// The statements of a copy back to `gout` by every thread of the CTA, thread 0 doing the
+/// rest, loading one row.
+fn whole_warp_flow() -> Vec<String> {
     let mut s: Vec<String> = vec!["mov.u32 tid, %tid.x;".into(), "setp.eq.u32 lead, tid, 0;".into()];
     let lead = |l: &str| {
         if l.starts_with('L') || l.starts_with('@') || l.starts_with("fence") {
@@ -150,6 +157,14 @@ fn every_thread_of_the_warp_copies_back_together() {
     s.push(cp_fenceproxy("gout"));
     s.push("fence.proxy.tensormap::generic.acquire.gpu [gout], 128;".into());
     s.extend(load_through("gout", 16).iter().map(|l| lead(l)));
+    s
+}
+
+/// Two threads of one warp execute `cp_fenceproxy` together; each acquires, then thread 0
+/// loads.
+#[test]
+fn every_thread_of_the_warp_copies_back_together() {
+    let mut s = whole_warp_flow();
     let out = run(2, s.clone());
     assert_eq!(out.unwrap(), ramp(0x10, 16));
     // Only thread 0 copying back breaks `.sync.aligned`.
@@ -157,6 +172,31 @@ fn every_thread_of_the_warp_copies_back_together() {
     s[n] = format!("@lead {}", s[n]);
     let e = error(run(2, s));
     assert!(matches!(&e, MemError::Undefined(m) if m.contains(".sync.aligned")), "{e}");
+}
+
+/// Under `cp-fenceproxy-whole-warp` (on by default) a warp of fewer than 32 threads copying
+/// back is undefined (ptxas copies a word per lane; an H200 traps on the copy's use), naming
+/// the allowance; a whole warp copies as the spec says, and so does the first warp of a CTA
+/// of 40 threads, while its second (8 threads) would not.
+#[test]
+fn a_warp_of_fewer_than_32_threads_copying_back_is_undefined_under_its_allowance() {
+    let all = Allowances::all();
+    for threads in [1, 2, 31] {
+        let e = run_under(threads, whole_warp_flow(), &all).expect_err("undefined").error;
+        assert!(
+            matches!(&e, MemError::Undefined(m) if m.contains("cp-fenceproxy-whole-warp") && m.contains(&format!("warp of {threads} threads"))),
+            "{threads}: {e}"
+        );
+    }
+    assert_eq!(run_under(32, whole_warp_flow(), &all).unwrap(), ramp(0x10, 16));
+    let mut first_warp = whole_warp_flow();
+    first_warp.insert(2, "setp.lt.u32 w0, tid, 32;".into());
+    let n = first_warp.iter().position(|l| l.starts_with("tensormap.cp_fenceproxy")).unwrap();
+    first_warp[n] = format!("@w0 {}", first_warp[n]);
+    assert_eq!(run_under(40, first_warp.clone(), &all).unwrap(), ramp(0x10, 16));
+    first_warp[n] = first_warp[n].replace("@w0 ", "");
+    let e = run_under(40, first_warp, &all).expect_err("undefined").error;
+    assert!(matches!(&e, MemError::Undefined(m) if m.contains("warp of 8 threads")), "{e}");
 }
 
 /// Each misuse is an error naming the rule: no acquire after the copy back, a shared object

@@ -11,11 +11,14 @@
 //! names a shared object. `tensormap.replace` is a generic-proxy write of the object's bytes
 //! ([`crate::memory::Protocol::generic_write`]), so an asynchronous copy of a replaced object
 //! needs `fence.proxy.async` first. The release's and acquire's `.scope` are not
-//! distinguished (lockstep threads, one cluster).
+//! distinguished (lockstep threads, one cluster). A `tensormap.cp_fenceproxy` by a warp of
+//! fewer than 32 threads is undefined under the allowance `cp-fenceproxy-whole-warp` (ptxas
+//! copies a word per lane); with it off, the whole object is copied as §9.7.13.16 reads.
 
 use super::{Machine, MapUse, Val};
 use crate::isa::operand::Operand;
 use crate::memprog::{BufferSpace, MemError};
+use crate::semantics::Allowance;
 
 impl Machine<'_> {
     /// The tensor map and coordinates of a `[tensorMap, {c0, …}]` operand: a tensor map
@@ -123,6 +126,16 @@ impl Machine<'_> {
     pub(super) fn tensormap_cp_fenceproxy(&mut self, t: u32, ops: &[Operand]) -> Result<(), MemError> {
         let bytes = crate::memprog::TENSOR_MAP_BYTES as u64;
         let rule = "§9.7.13.16: a 128-byte aligned tensor-map object";
+        // The threads of `t`'s warp: a CTA's threads 32k … 32k + 31 that exist.
+        let tid = t % self.p.threads;
+        let lanes = (self.p.threads - tid / super::WARP * super::WARP).min(super::WARP);
+        if lanes < super::WARP && self.allow.allows(Allowance::CpFenceproxyWholeWarp) {
+            return Err(MemError::Undefined(format!(
+                "tensormap.cp_fenceproxy by a warp of {lanes} threads: ptxas copies a 4-byte word per lane, so only {} of the {bytes} bytes (allowance {}; run a whole warp of 32 threads)",
+                4 * lanes,
+                Allowance::CpFenceproxyWholeWarp.name()
+            )));
+        }
         let (dst, at) = self.address(t, &ops[0], Some(BufferSpace::Global))?;
         if at != 0 {
             return Err(MemError::Unsupported(format!(
