@@ -606,21 +606,41 @@ pub fn run_with(
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
             });
-            let mut per_program: Vec<Vec<(String, Symptom, Vec<WordMismatch>)>> = vec![Vec::new(); runnable.len()];
+            let mut ran: Vec<(String, Vec<GpuResult>)> = Vec::with_capacity(runs.len());
             for (name, results, t) in runs {
                 add_stage(&mut s.stages, &format!("GPU: run on {name}"), t);
                 let results = results.map_err(|e| anyhow::anyhow!("backend {name}: {e}"))?;
                 s.gpu_runs += results.len() as u64;
-                let (_, t) = measure(|| {
-                    for (k, r) in results.iter().enumerate() {
-                        let (_, _, p, expected) = &runnable[k];
-                        if let (Some(sym), m) = symptom(p, expected, r, &name, &o.settings.allow) {
-                            per_program[k].push((name.clone(), sym, m));
-                        }
-                    }
-                });
-                add_stage(&mut s.stages, "compare", t);
+                ran.push((name, results));
             }
+            // Every program's results against the oracle's bytes, the programs side by side (a
+            // difference runs the oracle again, emulating the known deviations): the batch's
+            // critical path waits for this.
+            let (compared, wall) = measure(|| {
+                use rayon::prelude::*;
+                (0..runnable.len())
+                    .into_par_iter()
+                    .map(|k| {
+                        let (_, _, p, expected) = &runnable[k];
+                        let (found, t) = measure(|| {
+                            ran.iter()
+                                .filter_map(|(name, results)| {
+                                    let r = results.get(k)?;
+                                    match symptom(p, expected, r, name, &o.settings.allow) {
+                                        (Some(sym), m) => Some((name.clone(), sym, m)),
+                                        (None, _) => None,
+                                    }
+                                })
+                                .collect::<Vec<_>>()
+                        });
+                        (found, t.cpu_s)
+                    })
+                    .collect::<Vec<_>>()
+            });
+            let cpu_s = compared.iter().map(|(_, c)| c).sum();
+            add_stage(&mut s.stages, "compare", StageTime { wall_s: wall.wall_s, cpu_s });
+            let per_program: Vec<Vec<(String, Symptom, Vec<WordMismatch>)>> =
+                compared.into_iter().map(|(found, _)| found).collect();
             let mut triaging = StageTime::default();
             // One raw finding per program and symptom, with every backend that shows it.
             for (k, found) in per_program.into_iter().enumerate() {
