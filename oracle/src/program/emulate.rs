@@ -164,16 +164,18 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         Some(Src::Reg(r)) => Some(r),
         _ => None,
     };
-    // B: a 64-bit shift by an f32-typed amount shifts by its conversion to an integer.
+    // B: a 64-bit shift by an f32-typed amount shifts by the low word of its conversion to a
+    // u64 (`F2I.U64.TRUNC`, then the shift's own clamp of that word).
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
         && reg(1).is_some_and(|r| f32_typed(m, t, r))
     {
-        if let Some(amount) = cvt_form("cvt.rzi.u32.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
+        if let Some(amount) = cvt_form("cvt.rzi.u64.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
             if amount.is_exact() {
-                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount.bits as u64, 0, 0], false)), 64);
+                let low = amount.bits as u64 & 0xFFFF_FFFF;
+                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
         }
@@ -501,7 +503,7 @@ mod tests {
     }
 
     /// B (corpus/findings/shift-clamp/shift64-f32-load.case): 0x8000000000000001 >> (f32 bits 1)
-    /// shifts by cvt.rzi.u32.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
+    /// shifts by cvt.rzi.u64.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
     #[test]
     fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
         let f32_amount = [
@@ -533,6 +535,30 @@ mod tests {
             "st.global.b64 [%out], %d1;",
         ];
         untouched(&bits, [1, 0, 1, 0x8000_0000], Deviation::F32ShiftAmount);
+    }
+
+    /// B at amounts ≥ 2^32 (corpus/findings/fuzz-h200-3301/, 763c9409: ptxas 13.0.88 and 13.5
+    /// emit `F2I.U64.TRUNC` and shift by its low word): f32 0x5bffb634 (1.44e17, an integer
+    /// whose low 33 bits are 0) shifts by 0, not by the saturated u32 0xffffffff; f32 2^64
+    /// saturates the u64 to all ones (low word 0xffffffff: clamped, §9.7.8.7); a NaN converts
+    /// to 2^63 (§9.7.9.21) and shifts by 0; a negative value by 0.
+    #[test]
+    fn b_an_amount_of_2_pow_32_or_more_shifts_by_the_low_word_of_its_u64_conversion() {
+        let lines = [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "shr.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ];
+        exact_case(&lines, [0x5bff_b634, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount, 0, 0x7ac7_d499);
+        untouched(&lines, [0x5f80_0000, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+        // 2^32 + 512: the low word 512 is past 64, clamped like the spec's amount.
+        untouched(&lines, [0x4f80_0001, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+        for nan_or_negative in [0x7fc0_0000, 0xbf80_0000] {
+            let (s, e, fired) = both(&lines, [nan_or_negative, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+            assert_eq!((s.bits, e.bits, e.is_exact()), (0, 0x7ac7_d499, true), "{nan_or_negative:#x}");
+            assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+        }
     }
 
     /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is

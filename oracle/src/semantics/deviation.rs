@@ -43,8 +43,9 @@ pub enum Deviation {
     /// byte is any value.
     NarrowStoreOfFloatCvt,
     /// Root cause B: a 64-bit `shl`/`shr` whose `.u32` amount register holds an f32-typed value
-    /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by `cvt.rzi.u32.f32` of it (the bit
-    /// pattern 1 shifts by 0), where §9.7.8.7 shifts by the amount's bits.
+    /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by the low word of `cvt.rzi.u64.f32` of
+    /// it (ptxas emits `F2I.U64.TRUNC`: the bit pattern 1 shifts by 0, 1.44e17 by its low word
+    /// 0; saturating, a NaN gives 2^63, §9.7.9.21), where §9.7.8.7 shifts by the amount's bits.
     F32ShiftAmount,
     /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
