@@ -240,13 +240,24 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// from its low 16 bits — by its sign for `.s32.u16` (seen with bit 15 set), by its sign or
 /// with zeros for the other three (seen only with bit 15 clear: 1297e441 of
 /// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
+/// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
+/// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
+/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`].
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
+        return None;
+    }
+    if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
+        let old = m.read(t, g.dst).ok()?;
+        if !old.is_exact() {
+            return None;
+        }
+        let v = Expected::exact(u128::from(skipped_set_f32(old.bits as u32, g.ty.bits())), old.width);
+        return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
+    }
     let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
-    if !m.allow.emulates(Deviation::SkippedSetSignExtends)
-        || !integer_dst
-        || !matches!(g.ty, GlueType::U16 | GlueType::S16)
-    {
+    if !integer_dst || !matches!(g.ty, GlueType::U16 | GlueType::S16) {
         return None;
     }
     let old = m.read(t, g.dst).ok()?;
@@ -262,6 +273,21 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its
+/// destination, `src_bits` the width of its source type: what ptxas's lowering computes after
+/// merging the old word in place of the comparison's −1/0 (ptxas 13.0.88 and 13.5, every
+/// level). 32- and 64-bit sources: `IABS` then `I2FP.F32.S32` (to nearest; |−2^31| stays
+/// −2^31). 16-bit sources (13.5's listing): `PRMT 0x9910` (sign extension from bit 15), `IABS`,
+/// `PRMT 0x7710` (the low 16 bits), `I2F.S16`.
+fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
+    if src_bits == 16 {
+        let magnitude = i32::from(old as u16 as i16).unsigned_abs() as u16;
+        f32::from(magnitude as i16).to_bits()
+    } else {
+        ((old as i32).wrapping_abs() as f32).to_bits()
+    }
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
@@ -833,6 +859,42 @@ mod tests {
         assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
         let ran = at("3925556981", "ne");
         untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [0; 4], Deviation::SkippedSetSignExtends);
+    }
+
+    /// N-11 with an `.f32` destination (corpus/findings/fuzz-h200-3301/, e733b56f): `@%p1
+    /// set.ne.f32.u64 %r2, %d0, 0` with %p1 false turns 0x863ebcfb into 0x4ef38286, the f32 of
+    /// |int32(old)| (`IABS; I2FP.F32.S32` after the merge); −2^31 stays negative; a 16-bit
+    /// source converts |the old low half, sign-extended| as an s16 (13.5's `PRMT 0x9910; IABS;
+    /// PRMT 0x7710; I2F.S16`); a guard that holds: the spec's result.
+    #[test]
+    fn n11_a_skipped_set_f32_converts_its_old_value() {
+        let at = |old: &str, guard: &str, src: &str| {
+            let (ld, reg) = match src {
+                "u64" => ("ld.global.u64 %d0, [%in+8];", "%d0"),
+                _ => ("ld.global.u16 %h0, [%in+8];", "%h0"),
+            };
+            [
+                format!("mov.b32 %r2, {old};"),
+                ld.to_string(),
+                "ld.global.u32 %r1, [%in];".to_string(),
+                format!("setp.{guard}.u32 %p1, %r1, 0;"),
+                format!("@%p1 set.ne.f32.{src} %r2, {reg}, 0;"),
+                "st.global.u32 [%out], %r2;".to_string(),
+            ]
+        };
+        for (old, src, bug) in [
+            ("0x863ebcfb", "u64", 0x4ef3_8286),
+            ("0x80000000", "u64", 0xcf00_0000),
+            ("0x1234fffe", "u16", 0x4000_0000),
+            ("0x12348000", "s16", 0xc700_0000),
+        ] {
+            let lines = at(old, "eq", src);
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let spec = u64::from_str_radix(&old[2..], 16).unwrap();
+            exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, spec, bug);
+        }
+        let ran = at("0x863ebcfb", "ne", "u64");
+        untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
     }
 
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a

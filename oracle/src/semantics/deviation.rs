@@ -89,7 +89,10 @@ pub enum Deviation {
     /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
     /// instruction whose guard is false does nothing (§9.7.7.1, §11.2). The same with a `.u32`
     /// destination or an `.s16` source (an H200 campaign, 1297e441 of
-    /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued).
+    /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued). With an
+    /// `.f32` destination (e733b56f, fa10cd83 of the same campaign) the old value is converted
+    /// as the −1 would be: the f32 of |int32(old)| (`IABS; I2FP.F32.S32`), for a 16-bit source
+    /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing).
     SkippedSetSignExtends,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
