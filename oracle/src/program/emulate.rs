@@ -34,7 +34,7 @@ use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 pub(super) struct Origin {
     /// The producing statement (body index); `mov` copies looked through.
     pub(super) stmt: usize,
-    /// The producer's first source value (`a`), for a `cvt` producer.
+    /// The producer's first source value (`a`), for a `cvt` or glue producer.
     pub(super) a: Option<Expected>,
 }
 
@@ -366,6 +366,25 @@ pub(super) fn isa(
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
+    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself.
+    let by_16 = r.and_then(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, o))
+            if glue.op == GlueOp::Shr
+                && glue.ty == GlueType::S16
+                && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
+        {
+            o.a.clone()
+        }
+        _ => None,
+    });
+    if m.allow.emulates(Deviation::ShrS16By16ReadsSource) && half(c.atype) {
+        let source = by_16.filter(|a| a.is_exact() && a.bits & 0x8000 == 0);
+        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).filter(Expected::is_exact) {
+            if spec.is_exact() && v.bits != spec.bits {
+                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
+            }
+        }
+    }
     // D, for the other producers of packed halves: a mov packing two halves, packed glue.
     let packed_producer = r.is_some_and(|r| match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), _)) => mv.shape == MovShape::Pack(2),
@@ -659,6 +678,36 @@ mod tests {
         let (s, e, fired) = both(&setp, [0x8000, 1, 2, 0], Deviation::NegationOverflow);
         assert_eq!((s.bits, s.is_exact()), (2, true));
         assert!(e.matches(1) && e.matches(2) && fired == vec![Deviation::NegationOverflow]);
+    }
+
+    /// G (corpus/findings/fuzz-h200-3301/, 8518bbff): `shr.s16 %h2, %h1, 16` of a loaded byte
+    /// is 0, but `cvt.sat.f32.f16` of it converts the byte (-O3's `HADD2.F32 R, -RZ, R.H0_H0`
+    /// of the load): f16 0x3c00 is not a byte, 0x0040 (3.8e-6) is; both values admitted. A
+    /// shift by 17, or a source with bit 15 set: the spec's result.
+    #[test]
+    fn g_a_half_cvt_of_shr_s16_by_16_may_convert_the_unshifted_source() {
+        let at = |ld: &str, by: &str| {
+            [
+                format!("ld.global.{ld} %h1, [%in];"),
+                format!("shr.s16 %h2, %h1, {by};"),
+                "cvt.sat.f32.f16 %r2, %h2;".to_string(),
+                "st.global.u32 [%out], %r2;".to_string(),
+            ]
+        };
+        let lines = at("u8", "0x10");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (s, e, fired) = both(&lines, [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+        assert_eq!((s.bits, s.is_exact()), (0, true));
+        assert!(e.matches(0x3680_0000) && e.matches(0) && !e.matches(0x3f80_0000), "{e:?}");
+        assert_eq!(fired, vec![Deviation::ShrS16By16ReadsSource]);
+        for other in Deviation::ALL.into_iter().filter(|&o| o != Deviation::ShrS16By16ReadsSource) {
+            untouched(&lines, [0x40, 0, 0, 0], other);
+        }
+        let by_17 = at("u8", "0x11");
+        untouched(&by_17.iter().map(String::as_str).collect::<Vec<_>>(), [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+        let negative = at("u16", "0x10");
+        let negative: Vec<&str> = negative.iter().map(String::as_str).collect();
+        untouched(&negative, [0xbc00, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
     }
 
     /// I (corpus/findings/fuzz-h100/README.md): f16 0x007f through cvt.rp.bf16.f16, then

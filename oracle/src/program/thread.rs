@@ -185,7 +185,7 @@ impl Machine<'_> {
         };
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
-            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: None });
+            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: vals.first().cloned() });
         }
         if let Some(c) = carry_out {
             self.set_carry(t, c);

@@ -63,6 +63,14 @@ pub enum Deviation {
     /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
     /// reading it is folded (set-valued: any result).
     NegationOverflow,
+    /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
+    /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers
+    /// the shift as `PRMT 0x9910` (sign extension) and the consumer reading the upper half
+    /// (`.H1_H1`); when `a` is known non-negative (a zero-extended byte) the extension is
+    /// dropped and the consumer reads the lower half, `a` (ptxas 13.0.88 and 13.5, -O3 and the
+    /// JIT; corpus/findings/fuzz-h200-3301/, 8518bbff). Two values admitted: `a`'s conversion
+    /// and the spec's (what ptxas knows of bit 15 decides; a loaded `.u16` is right).
+    ShrS16By16ReadsSource,
     /// Root cause I: the fold of E where the first `cvt` rounds `.rp` (or `.rm`): the integer
     /// conversion rounds toward +inf (or -inf), so a tiny positive value converts to 1 (a tiny
     /// negative one to -1) instead of 0.
@@ -103,13 +111,14 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 14] = [
+    pub const ALL: [Deviation; 15] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
         Deviation::Tf32OfPackedHalf,
         Deviation::Bf16ReadAsF16,
         Deviation::NegationOverflow,
+        Deviation::ShrS16By16ReadsSource,
         Deviation::DirectedRoundingFoldedIntoInt,
         Deviation::CvtS64U32SignExtends,
         Deviation::F16MaskDropped,
@@ -134,6 +143,7 @@ impl Deviation {
             Deviation::Tf32OfPackedHalf => "tf32-of-packed-half",
             Deviation::Bf16ReadAsF16 => "bf16-read-as-f16",
             Deviation::NegationOverflow => "negation-overflow",
+            Deviation::ShrS16By16ReadsSource => "shr-s16-by-16-reads-its-source",
             Deviation::DirectedRoundingFoldedIntoInt => "directed-rounding-folded-into-int",
             Deviation::CvtS64U32SignExtends => "cvt-s64-u32-sign-extends",
             Deviation::F16MaskDropped => "f16-mask-dropped",
@@ -198,7 +208,8 @@ impl Deviation {
             | Deviation::F32ShiftAmount
             | Deviation::Tf32OfPackedHalf
             | Deviation::Bf16ReadAsF16
-            | Deviation::NegationOverflow => "corpus/findings/fuzz-h200/README.md",
+            | Deviation::NegationOverflow
+            | Deviation::ShrS16By16ReadsSource => "corpus/findings/fuzz-h200/README.md",
             Deviation::DirectedRoundingFoldedIntoInt => "corpus/findings/fuzz-h100/README.md",
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
