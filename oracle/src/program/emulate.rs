@@ -152,6 +152,14 @@ fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     )
 }
 
+/// The immediate source `k` of `g`, if it is one.
+fn imm_of(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
 /// Whether `v` is the minimum of a signed type of `width` bits.
 fn is_min(v: &Expected, width: u32) -> bool {
     v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
@@ -180,6 +188,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             }
         }
     }
+    // 3301-N1: a 16-bit shift by an immediate of 2^16 or more shifts by its low 16 bits.
+    if m.allow.emulates(Deviation::Shift16ImmediateLowHalf)
+        && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
+        && g.ty.bits() == 16
+        && vals.first().is_some_and(Expected::is_exact)
+    {
+        if let Some(amount) = imm_of(g, 1).filter(|&v| v & 0xFFFF_FFFF > 0xFFFF) {
+            let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount & 0xFFFF, 0, 0], false)), result.width);
+            return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
+        }
+    }
     // M: `and.b16` of a cvt.rz.f16.f32 result with an immediate mask gives the value unmasked.
     if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
         for (k, other) in [(0usize, 1usize), (1, 0)] {
@@ -194,10 +213,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             }
         }
     }
-    let imm = |k: usize| match g.src.get(k).copied().flatten() {
-        Some(Src::Imm(v)) => Some(v),
-        _ => None,
-    };
+    let imm = |k: usize| imm_of(g, k);
     // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1.
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
@@ -678,6 +694,37 @@ mod tests {
         let (s, e, fired) = both(&setp, [0x8000, 1, 2, 0], Deviation::NegationOverflow);
         assert_eq!((s.bits, s.is_exact()), (2, true));
         assert!(e.matches(1) && e.matches(2) && fired == vec![Deviation::NegationOverflow]);
+    }
+
+    /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27): `shr.b16 %h2, %h0, 0x80000000` of
+    /// 0x8000 gives 0x8000 (shifted by the immediate's low 16 bits, 0), where the spec's
+    /// clamped amount gives 0; `shl.b16 …, 0x10001` shifts by 1; a register amount of 2^16,
+    /// or an immediate below 2^16: the spec's result.
+    #[test]
+    fn n1_3301_a_16_bit_shift_by_a_wide_immediate_shifts_by_its_low_half() {
+        let at = |op: &str, amount: &str| {
+            [
+                "ld.global.u16 %h0, [%in];".to_string(),
+                "ld.global.u32 %r0, [%in+4];".to_string(),
+                format!("{op} %h2, %h0, {amount};"),
+                "st.global.b16 [%out], %h2;".to_string(),
+            ]
+        };
+        let d = Deviation::Shift16ImmediateLowHalf;
+        for (op, amount, words, spec, bug) in [
+            ("shr.b16", "0x80000000", [0x8000, 0, 0, 0], 0, 0x8000),
+            ("shr.s16", "0x10000", [0x8000, 0, 0, 0], 0xffff, 0x8000),
+            ("shl.b16", "0x10001", [0x4001, 0, 0, 0], 0, 0x8002),
+        ] {
+            let l = at(op, amount);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), words, d, spec, bug);
+        }
+        for amount in ["%r0", "0xffff"] {
+            let l = at("shr.b16", amount);
+            untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x8000, 0x1_0000, 0, 0], d);
+        }
+        let wide = ["ld.global.u32 %r1, [%in];", "shr.b32 %r2, %r1, 0x80000000;", "st.global.b32 [%out], %r2;"];
+        untouched(&wide, [0x8000_0000, 0, 0, 0], d);
     }
 
     /// G (corpus/findings/fuzz-h200-3301/, 8518bbff): `shr.s16 %h2, %h1, 16` of a loaded byte

@@ -102,6 +102,12 @@ pub enum Deviation {
     /// as the −1 would be: the f32 of |int32(old)| (`IABS; I2FP.F32.S32`), for a 16-bit source
     /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing).
     SkippedSetSignExtends,
+    /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27 and a9e172f6; ptxas 13.0.88 and 13.5
+    /// at every level, and the JIT): a 16-bit `shl`/`shr` with an immediate amount of 2^16 or
+    /// more shifts by the amount's low 16 bits (`shr.b16 d, a, 0x80000000` is `SHF.R.U32.HI d,
+    /// RZ, RZ, a`: by 0), where §9.7.8.7 clamps a `.u32` amount greater than 16 to 16. A
+    /// register amount is clamped right (`VIMNMX.U32 …, 0xffff`).
+    Shift16ImmediateLowHalf,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
@@ -111,7 +117,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 15] = [
+    pub const ALL: [Deviation; 16] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -127,6 +133,7 @@ impl Deviation {
         Deviation::UnsignedBelowZeroOfSet,
         Deviation::SkippedSetSignExtends,
         Deviation::U8ExtensionOfE4m3x2Dropped,
+        Deviation::Shift16ImmediateLowHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -152,6 +159,7 @@ impl Deviation {
             Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
             Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
             Deviation::U8ExtensionOfE4m3x2Dropped => "u8-extension-of-e4m3x2-dropped",
+            Deviation::Shift16ImmediateLowHalf => "shift16-immediate-low-half",
         }
     }
 
@@ -218,6 +226,7 @@ impl Deviation {
             | Deviation::UnsignedBelowZeroOfSet
             | Deviation::SkippedSetSignExtends
             | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
+            Deviation::Shift16ImmediateLowHalf => "corpus/findings/fuzz-h200-3301/README.md",
         }
     }
 }
