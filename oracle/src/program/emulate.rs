@@ -36,6 +36,9 @@ pub(super) struct Origin {
     pub(super) stmt: usize,
     /// The producer's first source value (`a`), for a `cvt` or glue producer.
     pub(super) a: Option<Expected>,
+    /// The statement that produced that first source's value, for a `cvt` producer reading a
+    /// register whose producer is recorded.
+    pub(super) a_stmt: Option<usize>,
 }
 
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
@@ -110,7 +113,8 @@ impl Machine<'_> {
 
     /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
     /// copy or unpack of a register passes on that register's origin (its halves keep their
-    /// producer), every other writer is the producer (with its first source value for a `cvt`).
+    /// producer), every other writer is the producer (with its first source value, and that
+    /// value's producer, for a `cvt`).
     pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
         match &inst.form {
             Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
@@ -119,9 +123,11 @@ impl Machine<'_> {
             }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
-                Some(Origin { stmt: self.stmt, a })
+                let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
+                Some(Origin { stmt: self.stmt, a, a_stmt })
             }
-            _ => Some(Origin { stmt: self.stmt, a: None }),
+            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None }),
         }
     }
 }
@@ -251,6 +257,24 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     result
 }
 
+/// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
+/// changed where 3301-N2 applies: `sub.cc` of a 64-bit `abs.s64` result that is 0 borrows.
+pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    let of_abs_s64 = match g.src.get(1).copied().flatten() {
+        Some(Src::Reg(r)) => matches!(
+            m.producer(t, r),
+            Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Abs && glue.ty == GlueType::S64
+        ),
+        _ => false,
+    };
+    let zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF_FFFF_FFFF == 0);
+    if m.allow.emulates(Deviation::SubCcOfAbsZeroBorrows) && g.op == GlueOp::SubCc && g.ty.bits() == 64 && of_abs_s64 && zero {
+        let v = Expected::exact(1, carry.width);
+        return m.fire(Deviation::SubCcOfAbsZeroBorrows, &carry, v);
+    }
+    carry
+}
+
 /// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
 /// nothing, as the spec says): N-11 extends the destination of `set.<cmp>.{s32,u32}.{u16,s16}`
 /// from its low 16 bits — by its sign for `.s32.u16` (seen with bit 15 set), by its sign or
@@ -333,8 +357,24 @@ pub(super) fn isa(
     {
         emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
     }
-    let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone()));
-    if let Some((c0, first_a)) = producer {
+    let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
+    if let Some((c0, first_a, first_a_stmt)) = producer {
+        // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word
+        // (−1 or 0) sign-extended to 64 bits, at the destination's width.
+        let of_set = first_a_stmt.is_some_and(|k| {
+            matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
+        });
+        let round_trip = c.dtype.is_int()
+            && c.rnd.is_some_and(CvtRnd::is_integer)
+            && c0.atype.is_int()
+            && !c0.dtype.is_int()
+            && !c.atype.is_int();
+        if m.allow.emulates(Deviation::SetRoundTripFolded) && round_trip && of_set {
+            if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
+                let word = super::thread::extend(w.field(0, 32), 64, true);
+                emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
+            }
+        }
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
         // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
         // the first cvt's source bits, read as the integer cvt's source type, rounded in the
@@ -725,6 +765,65 @@ mod tests {
         }
         let wide = ["ld.global.u32 %r1, [%in];", "shr.b32 %r2, %r1, 0x80000000;", "st.global.b32 [%out], %r2;"];
         untouched(&wide, [0x8000_0000, 0, 0, 0], d);
+    }
+
+    /// 3301-N2 (corpus/findings/fuzz-h200-3301/, a6d22081): `sub.cc.s64 %d4, %d1, %d2` with
+    /// %d2 = `abs.s64` of 0 borrows, so `subc.s64` after it is one less; |x| ≠ 0, a loaded 0,
+    /// or a 32-bit `abs` (13.5: `IADD3 RZ, P0, a, -|x|`, right): the spec's result.
+    #[test]
+    fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
+        let lines = [
+            "ld.global.b64 %d0, [%in];",
+            "ld.global.b64 %d1, [%in+8];",
+            "abs.s64 %d2, %d0;",
+            "sub.cc.s64 %d4, %d1, %d2;",
+            "subc.s64 %d5, %d1, %d1;",
+            "st.global.b64 [%out], %d5;",
+        ];
+        let d = Deviation::SubCcOfAbsZeroBorrows;
+        exact_case(&lines, [0, 0, 7, 0], d, 0, 0xFFFF_FFFF_FFFF_FFFF);
+        untouched(&lines, [1, 0, 7, 0], d);
+        let loaded = lines.map(|l| if l.starts_with("abs") { "mov.b64 %d2, %d0;" } else { l });
+        untouched(&loaded, [0, 0, 7, 0], d);
+        let narrow = [
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b32 %r1, [%in+8];",
+            "abs.s32 %r2, %r0;",
+            "sub.cc.s32 %r4, %r1, %r2;",
+            "subc.s32 %r5, %r1, %r1;",
+            "st.global.b32 [%out], %r5;",
+        ];
+        untouched(&narrow, [0, 0, 7, 0], d);
+    }
+
+    /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392): `set.le.s32.s64` (−1), then
+    /// `cvt.rn.bf16.s32` (bf16 −1.0, 0xbf80) and `cvt.rni.u32.f16` (f16 −1.875 → 0) gives −1;
+    /// through f32 to `.u16` 0xffff, through f16 to `.u64` all ones (13.5's listings); a set
+    /// that is false, or a loaded −1: the spec's result.
+    #[test]
+    fn n3_3301_a_float_round_trip_of_a_set_result_is_the_set() {
+        let at = |src: &str, mid: &str, last: &str, st: &str| {
+            [
+                "ld.global.u32 %r1, [%in];".to_string(),
+                src.to_string(),
+                mid.to_string(),
+                last.to_string(),
+                st.to_string(),
+            ]
+        };
+        let set = "set.le.s32.u32 %r0, %r1, 5;";
+        let d = Deviation::SetRoundTripFolded;
+        for (mid, last, st, bug) in [
+            ("cvt.rn.bf16.s32 %h0, %r0;", "cvt.rni.u32.f16 %r2, %h0;", "st.global.u32 [%out], %r2;", 0xFFFF_FFFF),
+            ("cvt.rn.f32.s32 %r3, %r0;", "cvt.rzi.u16.f32 %h1, %r3;", "st.global.u16 [%out], %h1;", 0xFFFF),
+            ("cvt.rn.f16.s32 %h0, %r0;", "cvt.rzi.u64.f16 %d3, %h0;", "st.global.u64 [%out], %d3;", u64::MAX),
+        ] {
+            let l = at(set, mid, last, st);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0, 0, 0], d, 0, bug);
+            untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [9, 0, 0, 0], d);
+            let loaded = at("ld.global.u32 %r0, [%in+4];", mid, last, st);
+            untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0xFFFF_FFFF, 0, 0], d);
+        }
     }
 
     /// G (corpus/findings/fuzz-h200-3301/, 8518bbff): `shr.s16 %h2, %h1, 16` of a loaded byte

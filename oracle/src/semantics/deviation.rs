@@ -108,6 +108,19 @@ pub enum Deviation {
     /// RZ, RZ, a`: by 0), where §9.7.8.7 clamps a `.u32` amount greater than 16 to 16. A
     /// register amount is clamped right (`VIMNMX.U32 …, 0xffff`).
     Shift16ImmediateLowHalf,
+    /// 3301-N2 (corpus/findings/fuzz-h200-3301/, a6d22081; ptxas 13.0.88 and 13.5 -O3, and the
+    /// JIT): `sub.cc.{s64,u64} d, a, b` with `b` written by `abs.s64` of 0 sets the borrow
+    /// (CC.CF) that a following `subc` subtracts, where `a − 0` borrows nothing (§9.7.2.2). -O3
+    /// selects −|x| from x and −x (`SEL`) and adds it (`IADD3 RZ, P0, a, −|x|`): the carry of
+    /// `a + 0` is 0, i.e. a borrow. The difference itself is right.
+    SubCcOfAbsZeroBorrows,
+    /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392; ptxas 13.0.88 and 13.5 -O3, and the
+    /// JIT): an integer `cvt` (integer rounding) of a float `cvt` from `.s32`/`.u32` of a
+    /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) sign-extended to 64 bits, at
+    /// the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
+    /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
+    /// `.f16` is −1.875.
+    SetRoundTripFolded,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
@@ -117,7 +130,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 16] = [
+    pub const ALL: [Deviation; 18] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -134,6 +147,8 @@ impl Deviation {
         Deviation::SkippedSetSignExtends,
         Deviation::U8ExtensionOfE4m3x2Dropped,
         Deviation::Shift16ImmediateLowHalf,
+        Deviation::SubCcOfAbsZeroBorrows,
+        Deviation::SetRoundTripFolded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -160,6 +175,8 @@ impl Deviation {
             Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
             Deviation::U8ExtensionOfE4m3x2Dropped => "u8-extension-of-e4m3x2-dropped",
             Deviation::Shift16ImmediateLowHalf => "shift16-immediate-low-half",
+            Deviation::SubCcOfAbsZeroBorrows => "sub-cc-of-abs-zero-borrows",
+            Deviation::SetRoundTripFolded => "set-round-trip-through-float-folded",
         }
     }
 
@@ -226,7 +243,9 @@ impl Deviation {
             | Deviation::UnsignedBelowZeroOfSet
             | Deviation::SkippedSetSignExtends
             | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
-            Deviation::Shift16ImmediateLowHalf => "corpus/findings/fuzz-h200-3301/README.md",
+            Deviation::Shift16ImmediateLowHalf | Deviation::SubCcOfAbsZeroBorrows | Deviation::SetRoundTripFolded => {
+                "corpus/findings/fuzz-h200-3301/README.md"
+            }
         }
     }
 }
