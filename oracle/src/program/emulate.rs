@@ -393,6 +393,21 @@ pub(super) fn isa(
                 emulated = Some((d, widen(v)));
             }
         }
+        // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
+        // saturated.
+        let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
+        let of_int_sat = c0.sat && c0.dtype.is_int() && c0.atype.is_int();
+        if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
+            let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
+            let bits = match c.atype {
+                CvtType::F16 | CvtType::Bf16 => 16,
+                CvtType::F32 => 32,
+                _ => 64,
+            };
+            if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
+                emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
+            }
+        }
         // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
         if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
             && c.dtype == CvtType::U8
@@ -823,6 +838,28 @@ mod tests {
             untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [9, 0, 0, 0], d);
             let loaded = at("ld.global.u32 %r0, [%in+4];", mid, last, st);
             untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0xFFFF_FFFF, 0, 0], d);
+        }
+    }
+
+    /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b): f16 19.0 (0x4cc0)
+    /// through `cvt.sat.s16.u16` (unchanged) and `cvt.sat.f32.f16` gives 19.0, not 1.0; the
+    /// same to `.f64`; of a loaded half, or of an integer cvt without `.sat`: the spec's 1.0.
+    #[test]
+    fn c_a_float_sat_cvt_of_an_integer_sat_cvt_is_not_saturated() {
+        let at = |first: &str, last: &str, st: &str| {
+            ["ld.global.u16 %h0, [%in];".to_string(), first.to_string(), last.to_string(), st.to_string()]
+        };
+        let d = Deviation::FloatSatOfIntSatDropped;
+        for (last, st, spec, bug) in [
+            ("cvt.sat.f32.f16 %r2, %h1;", "st.global.u32 [%out], %r2;", 0x3f80_0000, 0x4198_0000),
+            ("cvt.sat.f64.f16 %d2, %h1;", "st.global.u64 [%out], %d2;", 0x3ff0_0000_0000_0000, 0x4033_0000_0000_0000),
+        ] {
+            let l = at("cvt.sat.s16.u16 %h1, %h0;", last, st);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d, spec, bug);
+            let loaded = at("mov.b16 %h1, %h0;", last, st);
+            untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
+            let plain = at("cvt.s16.u16 %h1, %h0;", last, st);
+            untouched(&plain.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
         }
     }
 

@@ -121,6 +121,11 @@ pub enum Deviation {
     /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
     /// `.f16` is −1.875.
     SetRoundTripFolded,
+    /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a
+    /// register written by an integer `cvt.sat` loses its saturation (`HADD2.F32` without the
+    /// `FADD.SAT`, `F2F.F64.F16` without `.SAT`), where §9.7.9.21 clamps to [0.0, 1.0].
+    FloatSatOfIntSatDropped,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
@@ -130,7 +135,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 18] = [
+    pub const ALL: [Deviation; 19] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -149,6 +154,7 @@ impl Deviation {
         Deviation::Shift16ImmediateLowHalf,
         Deviation::SubCcOfAbsZeroBorrows,
         Deviation::SetRoundTripFolded,
+        Deviation::FloatSatOfIntSatDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -177,6 +183,7 @@ impl Deviation {
             Deviation::Shift16ImmediateLowHalf => "shift16-immediate-low-half",
             Deviation::SubCcOfAbsZeroBorrows => "sub-cc-of-abs-zero-borrows",
             Deviation::SetRoundTripFolded => "set-round-trip-through-float-folded",
+            Deviation::FloatSatOfIntSatDropped => "float-sat-of-int-sat-dropped",
         }
     }
 
@@ -243,7 +250,10 @@ impl Deviation {
             | Deviation::UnsignedBelowZeroOfSet
             | Deviation::SkippedSetSignExtends
             | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
-            Deviation::Shift16ImmediateLowHalf | Deviation::SubCcOfAbsZeroBorrows | Deviation::SetRoundTripFolded => {
+            Deviation::Shift16ImmediateLowHalf
+            | Deviation::SubCcOfAbsZeroBorrows
+            | Deviation::SetRoundTripFolded
+            | Deviation::FloatSatOfIntSatDropped => {
                 "corpus/findings/fuzz-h200-3301/README.md"
             }
         }
