@@ -201,7 +201,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         && vals.first().is_some_and(Expected::is_exact)
     {
         if let Some(amount) = imm_of(g, 1).filter(|&v| v & 0xFFFF_FFFF > 0xFFFF) {
-            let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount & 0xFFFF, 0, 0], false)), result.width);
+            let v =
+                Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount & 0xFFFF, 0, 0], false)), result.width);
             return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
         }
     }
@@ -268,7 +269,12 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
         _ => false,
     };
     let zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF_FFFF_FFFF == 0);
-    if m.allow.emulates(Deviation::SubCcOfAbsZeroBorrows) && g.op == GlueOp::SubCc && g.ty.bits() == 64 && of_abs_s64 && zero {
+    if m.allow.emulates(Deviation::SubCcOfAbsZeroBorrows)
+        && g.op == GlueOp::SubCc
+        && g.ty.bits() == 64
+        && of_abs_s64
+        && zero
+    {
         let v = Expected::exact(1, carry.width);
         return m.fire(Deviation::SubCcOfAbsZeroBorrows, &carry, v);
     }
@@ -887,7 +893,11 @@ mod tests {
             untouched(&lines, [0x40, 0, 0, 0], other);
         }
         let by_17 = at("u8", "0x11");
-        untouched(&by_17.iter().map(String::as_str).collect::<Vec<_>>(), [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+        untouched(
+            &by_17.iter().map(String::as_str).collect::<Vec<_>>(),
+            [0x40, 0, 0, 0],
+            Deviation::ShrS16By16ReadsSource,
+        );
         let negative = at("u16", "0x10");
         let negative: Vec<&str> = negative.iter().map(String::as_str).collect();
         untouched(&negative, [0xbc00, 0, 0, 0], Deviation::ShrS16By16ReadsSource);

@@ -253,9 +253,7 @@ impl Deviation {
             Deviation::Shift16ImmediateLowHalf
             | Deviation::SubCcOfAbsZeroBorrows
             | Deviation::SetRoundTripFolded
-            | Deviation::FloatSatOfIntSatDropped => {
-                "corpus/findings/fuzz-h200-3301/README.md"
-            }
+            | Deviation::FloatSatOfIntSatDropped => "corpus/findings/fuzz-h200-3301/README.md",
         }
     }
 }
