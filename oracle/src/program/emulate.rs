@@ -8,12 +8,15 @@
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
 //! split; every other write, shuffles included, makes the writer the producer). The hooks are called by the interpreter
 //! with the spec's result and give it back changed where an emulation applies ([`glue`],
-//! [`isa`], [`stored`]); each change of a value is recorded as the deviation having fired.
+//! [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value is recorded as the
+//! deviation having fired. A `cvt` producer also records its source value and that value's
+//! producer (3301-N3 looks two producers back), a glue producer its first source value (G).
 //!
 //! Invariants:
 //! - Without a program deviation emulated the machine records no origins and the hooks are not
 //!   called (the interpreter checks [`Machine::emulating`] first).
-//! - A hook only changes the destination of the instruction it is called for, and only when the
+//! - A hook only changes the destination (or, [`carry`], the carry flag) of the instruction it
+//!   is called for, or ([`skipped_glue`]) what a skipped one leaves there, and only when the
 //!   instruction and its source's producer are the ones its deviation's evidence names
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
