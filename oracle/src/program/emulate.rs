@@ -8,12 +8,15 @@
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
 //! split; every other write, shuffles included, makes the writer the producer). The hooks are called by the interpreter
 //! with the spec's result and give it back changed where an emulation applies ([`glue`],
-//! [`isa`], [`stored`]); each change of a value is recorded as the deviation having fired.
+//! [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value is recorded as the
+//! deviation having fired. A `cvt` producer also records its source value and that value's
+//! producer (3301-N3 looks two producers back), a glue producer its first source value (G).
 //!
 //! Invariants:
 //! - Without a program deviation emulated the machine records no origins and the hooks are not
 //!   called (the interpreter checks [`Machine::emulating`] first).
-//! - A hook only changes the destination of the instruction it is called for, and only when the
+//! - A hook only changes the destination (or, [`carry`], the carry flag) of the instruction it
+//!   is called for, or ([`skipped_glue`]) what a skipped one leaves there, and only when the
 //!   instruction and its source's producer are the ones its deviation's evidence names
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
@@ -34,8 +37,11 @@ use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 pub(super) struct Origin {
     /// The producing statement (body index); `mov` copies looked through.
     pub(super) stmt: usize,
-    /// The producer's first source value (`a`), for a `cvt` producer.
+    /// The producer's first source value (`a`), for a `cvt` or glue producer.
     pub(super) a: Option<Expected>,
+    /// The statement that produced that first source's value, for a `cvt` producer reading a
+    /// register whose producer is recorded.
+    pub(super) a_stmt: Option<usize>,
 }
 
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
@@ -110,7 +116,8 @@ impl Machine<'_> {
 
     /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
     /// copy or unpack of a register passes on that register's origin (its halves keep their
-    /// producer), every other writer is the producer (with its first source value for a `cvt`).
+    /// producer), every other writer is the producer (with its first source value, and that
+    /// value's producer, for a `cvt`).
     pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
         match &inst.form {
             Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
@@ -119,9 +126,11 @@ impl Machine<'_> {
             }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
-                Some(Origin { stmt: self.stmt, a })
+                let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
+                Some(Origin { stmt: self.stmt, a, a_stmt })
             }
-            _ => Some(Origin { stmt: self.stmt, a: None }),
+            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None }),
         }
     }
 }
@@ -152,6 +161,14 @@ fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     )
 }
 
+/// The immediate source `k` of `g`, if it is one.
+fn imm_of(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
 /// Whether `v` is the minimum of a signed type of `width` bits.
 fn is_min(v: &Expected, width: u32) -> bool {
     v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
@@ -164,18 +181,32 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         Some(Src::Reg(r)) => Some(r),
         _ => None,
     };
-    // B: a 64-bit shift by an f32-typed amount shifts by its conversion to an integer.
+    // B: a 64-bit shift by an f32-typed amount shifts by the low word of its conversion to a
+    // u64 (`F2I.U64.TRUNC`, then the shift's own clamp of that word).
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
         && reg(1).is_some_and(|r| f32_typed(m, t, r))
     {
-        if let Some(amount) = cvt_form("cvt.rzi.u32.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
+        if let Some(amount) = cvt_form("cvt.rzi.u64.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
             if amount.is_exact() {
-                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount.bits as u64, 0, 0], false)), 64);
+                let low = amount.bits as u64 & 0xFFFF_FFFF;
+                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
+        }
+    }
+    // 3301-N1: a 16-bit shift by an immediate of 2^16 or more shifts by its low 16 bits.
+    if m.allow.emulates(Deviation::Shift16ImmediateLowHalf)
+        && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
+        && g.ty.bits() == 16
+        && vals.first().is_some_and(Expected::is_exact)
+    {
+        if let Some(amount) = imm_of(g, 1).filter(|&v| v & 0xFFFF_FFFF > 0xFFFF) {
+            let v =
+                Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount & 0xFFFF, 0, 0], false)), result.width);
+            return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
         }
     }
     // M: `and.b16` of a cvt.rz.f16.f32 result with an immediate mask gives the value unmasked.
@@ -192,10 +223,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             }
         }
     }
-    let imm = |k: usize| match g.src.get(k).copied().flatten() {
-        Some(Src::Imm(v)) => Some(v),
-        _ => None,
-    };
+    let imm = |k: usize| imm_of(g, k);
     // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1.
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
@@ -233,18 +261,52 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     result
 }
 
+/// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
+/// changed where 3301-N2 applies: `sub.cc` of a 64-bit `abs.s64` result that is 0 borrows.
+pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    let of_abs_s64 = match g.src.get(1).copied().flatten() {
+        Some(Src::Reg(r)) => matches!(
+            m.producer(t, r),
+            Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Abs && glue.ty == GlueType::S64
+        ),
+        _ => false,
+    };
+    let zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF_FFFF_FFFF == 0);
+    if m.allow.emulates(Deviation::SubCcOfAbsZeroBorrows)
+        && g.op == GlueOp::SubCc
+        && g.ty.bits() == 64
+        && of_abs_s64
+        && zero
+    {
+        let v = Expected::exact(1, carry.width);
+        return m.fire(Deviation::SubCcOfAbsZeroBorrows, &carry, v);
+    }
+    carry
+}
+
 /// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
 /// nothing, as the spec says): N-11 extends the destination of `set.<cmp>.{s32,u32}.{u16,s16}`
 /// from its low 16 bits — by its sign for `.s32.u16` (seen with bit 15 set), by its sign or
 /// with zeros for the other three (seen only with bit 15 clear: 1297e441 of
 /// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
+/// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
+/// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
+/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`].
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
+        return None;
+    }
+    if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
+        let old = m.read(t, g.dst).ok()?;
+        if !old.is_exact() {
+            return None;
+        }
+        let v = Expected::exact(u128::from(skipped_set_f32(old.bits as u32, g.ty.bits())), old.width);
+        return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
+    }
     let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
-    if !m.allow.emulates(Deviation::SkippedSetSignExtends)
-        || !integer_dst
-        || !matches!(g.ty, GlueType::U16 | GlueType::S16)
-    {
+    if !integer_dst || !matches!(g.ty, GlueType::U16 | GlueType::S16) {
         return None;
     }
     let old = m.read(t, g.dst).ok()?;
@@ -260,6 +322,21 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its
+/// destination, `src_bits` the width of its source type: what ptxas's lowering computes after
+/// merging the old word in place of the comparison's −1/0 (ptxas 13.0.88 and 13.5, every
+/// level). 32- and 64-bit sources: `IABS` then `I2FP.F32.S32` (to nearest; |−2^31| stays
+/// −2^31). 16-bit sources (13.5's listing): `PRMT 0x9910` (sign extension from bit 15), `IABS`,
+/// `PRMT 0x7710` (the low 16 bits), `I2F.S16`.
+fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
+    if src_bits == 16 {
+        let magnitude = i32::from(old as u16 as i16).unsigned_abs() as u16;
+        f32::from(magnitude as i16).to_bits()
+    } else {
+        ((old as i32).wrapping_abs() as f32).to_bits()
+    }
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
@@ -289,8 +366,24 @@ pub(super) fn isa(
     {
         emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
     }
-    let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone()));
-    if let Some((c0, first_a)) = producer {
+    let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
+    if let Some((c0, first_a, first_a_stmt)) = producer {
+        // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word
+        // (−1 or 0) sign-extended to 64 bits, at the destination's width.
+        let of_set = first_a_stmt.is_some_and(|k| {
+            matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
+        });
+        let round_trip = c.dtype.is_int()
+            && c.rnd.is_some_and(CvtRnd::is_integer)
+            && c0.atype.is_int()
+            && !c0.dtype.is_int()
+            && !c.atype.is_int();
+        if m.allow.emulates(Deviation::SetRoundTripFolded) && round_trip && of_set {
+            if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
+                let word = super::thread::extend(w.field(0, 32), 64, true);
+                emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
+            }
+        }
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
         // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
         // the first cvt's source bits, read as the integer cvt's source type, rounded in the
@@ -307,6 +400,21 @@ pub(super) fn isa(
             let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
             if let Some(v) = first_a.filter(Expected::is_exact).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
                 emulated = Some((d, widen(v)));
+            }
+        }
+        // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
+        // saturated.
+        let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
+        let of_int_sat = c0.sat && c0.dtype.is_int() && c0.atype.is_int();
+        if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
+            let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
+            let bits = match c.atype {
+                CvtType::F16 | CvtType::Bf16 => 16,
+                CvtType::F32 => 32,
+                _ => 64,
+            };
+            if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
+                emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
             }
         }
         // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
@@ -338,6 +446,25 @@ pub(super) fn isa(
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
+    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself.
+    let by_16 = r.and_then(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, o))
+            if glue.op == GlueOp::Shr
+                && glue.ty == GlueType::S16
+                && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
+        {
+            o.a.clone()
+        }
+        _ => None,
+    });
+    if m.allow.emulates(Deviation::ShrS16By16ReadsSource) && half(c.atype) {
+        let source = by_16.filter(|a| a.is_exact() && a.bits & 0x8000 == 0);
+        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).filter(Expected::is_exact) {
+            if spec.is_exact() && v.bits != spec.bits {
+                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
+            }
+        }
+    }
     // D, for the other producers of packed halves: a mov packing two halves, packed glue.
     let packed_producer = r.is_some_and(|r| match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), _)) => mv.shape == MovShape::Pack(2),
@@ -501,7 +628,7 @@ mod tests {
     }
 
     /// B (corpus/findings/shift-clamp/shift64-f32-load.case): 0x8000000000000001 >> (f32 bits 1)
-    /// shifts by cvt.rzi.u32.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
+    /// shifts by cvt.rzi.u64.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
     #[test]
     fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
         let f32_amount = [
@@ -533,6 +660,30 @@ mod tests {
             "st.global.b64 [%out], %d1;",
         ];
         untouched(&bits, [1, 0, 1, 0x8000_0000], Deviation::F32ShiftAmount);
+    }
+
+    /// B at amounts ≥ 2^32 (corpus/findings/fuzz-h200-3301/, 763c9409: ptxas 13.0.88 and 13.5
+    /// emit `F2I.U64.TRUNC` and shift by its low word): f32 0x5bffb634 (1.44e17, an integer
+    /// whose low 33 bits are 0) shifts by 0, not by the saturated u32 0xffffffff; f32 2^64
+    /// saturates the u64 to all ones (low word 0xffffffff: clamped, §9.7.8.7); a NaN converts
+    /// to 2^63 (§9.7.9.21) and shifts by 0; a negative value by 0.
+    #[test]
+    fn b_an_amount_of_2_pow_32_or_more_shifts_by_the_low_word_of_its_u64_conversion() {
+        let lines = [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "shr.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ];
+        exact_case(&lines, [0x5bff_b634, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount, 0, 0x7ac7_d499);
+        untouched(&lines, [0x5f80_0000, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+        // 2^32 + 512: the low word 512 is past 64, clamped like the spec's amount.
+        untouched(&lines, [0x4f80_0001, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+        for nan_or_negative in [0x7fc0_0000, 0xbf80_0000] {
+            let (s, e, fired) = both(&lines, [nan_or_negative, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+            assert_eq!((s.bits, e.bits, e.is_exact()), (0, 0x7ac7_d499, true), "{nan_or_negative:#x}");
+            assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+        }
     }
 
     /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
@@ -607,6 +758,152 @@ mod tests {
         let (s, e, fired) = both(&setp, [0x8000, 1, 2, 0], Deviation::NegationOverflow);
         assert_eq!((s.bits, s.is_exact()), (2, true));
         assert!(e.matches(1) && e.matches(2) && fired == vec![Deviation::NegationOverflow]);
+    }
+
+    /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27): `shr.b16 %h2, %h0, 0x80000000` of
+    /// 0x8000 gives 0x8000 (shifted by the immediate's low 16 bits, 0), where the spec's
+    /// clamped amount gives 0; `shl.b16 …, 0x10001` shifts by 1; a register amount of 2^16,
+    /// or an immediate below 2^16: the spec's result.
+    #[test]
+    fn n1_3301_a_16_bit_shift_by_a_wide_immediate_shifts_by_its_low_half() {
+        let at = |op: &str, amount: &str| {
+            [
+                "ld.global.u16 %h0, [%in];".to_string(),
+                "ld.global.u32 %r0, [%in+4];".to_string(),
+                format!("{op} %h2, %h0, {amount};"),
+                "st.global.b16 [%out], %h2;".to_string(),
+            ]
+        };
+        let d = Deviation::Shift16ImmediateLowHalf;
+        for (op, amount, words, spec, bug) in [
+            ("shr.b16", "0x80000000", [0x8000, 0, 0, 0], 0, 0x8000),
+            ("shr.s16", "0x10000", [0x8000, 0, 0, 0], 0xffff, 0x8000),
+            ("shl.b16", "0x10001", [0x4001, 0, 0, 0], 0, 0x8002),
+        ] {
+            let l = at(op, amount);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), words, d, spec, bug);
+        }
+        for amount in ["%r0", "0xffff"] {
+            let l = at("shr.b16", amount);
+            untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x8000, 0x1_0000, 0, 0], d);
+        }
+        let wide = ["ld.global.u32 %r1, [%in];", "shr.b32 %r2, %r1, 0x80000000;", "st.global.b32 [%out], %r2;"];
+        untouched(&wide, [0x8000_0000, 0, 0, 0], d);
+    }
+
+    /// 3301-N2 (corpus/findings/fuzz-h200-3301/, a6d22081): `sub.cc.s64 %d4, %d1, %d2` with
+    /// %d2 = `abs.s64` of 0 borrows, so `subc.s64` after it is one less; |x| ≠ 0, a loaded 0,
+    /// or a 32-bit `abs` (13.5: `IADD3 RZ, P0, a, -|x|`, right): the spec's result.
+    #[test]
+    fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
+        let lines = [
+            "ld.global.b64 %d0, [%in];",
+            "ld.global.b64 %d1, [%in+8];",
+            "abs.s64 %d2, %d0;",
+            "sub.cc.s64 %d4, %d1, %d2;",
+            "subc.s64 %d5, %d1, %d1;",
+            "st.global.b64 [%out], %d5;",
+        ];
+        let d = Deviation::SubCcOfAbsZeroBorrows;
+        exact_case(&lines, [0, 0, 7, 0], d, 0, 0xFFFF_FFFF_FFFF_FFFF);
+        untouched(&lines, [1, 0, 7, 0], d);
+        let loaded = lines.map(|l| if l.starts_with("abs") { "mov.b64 %d2, %d0;" } else { l });
+        untouched(&loaded, [0, 0, 7, 0], d);
+        let narrow = [
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b32 %r1, [%in+8];",
+            "abs.s32 %r2, %r0;",
+            "sub.cc.s32 %r4, %r1, %r2;",
+            "subc.s32 %r5, %r1, %r1;",
+            "st.global.b32 [%out], %r5;",
+        ];
+        untouched(&narrow, [0, 0, 7, 0], d);
+    }
+
+    /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392): `set.le.s32.s64` (−1), then
+    /// `cvt.rn.bf16.s32` (bf16 −1.0, 0xbf80) and `cvt.rni.u32.f16` (f16 −1.875 → 0) gives −1;
+    /// through f32 to `.u16` 0xffff, through f16 to `.u64` all ones (13.5's listings); a set
+    /// that is false, or a loaded −1: the spec's result.
+    #[test]
+    fn n3_3301_a_float_round_trip_of_a_set_result_is_the_set() {
+        let at = |src: &str, mid: &str, last: &str, st: &str| {
+            [
+                "ld.global.u32 %r1, [%in];".to_string(),
+                src.to_string(),
+                mid.to_string(),
+                last.to_string(),
+                st.to_string(),
+            ]
+        };
+        let set = "set.le.s32.u32 %r0, %r1, 5;";
+        let d = Deviation::SetRoundTripFolded;
+        for (mid, last, st, bug) in [
+            ("cvt.rn.bf16.s32 %h0, %r0;", "cvt.rni.u32.f16 %r2, %h0;", "st.global.u32 [%out], %r2;", 0xFFFF_FFFF),
+            ("cvt.rn.f32.s32 %r3, %r0;", "cvt.rzi.u16.f32 %h1, %r3;", "st.global.u16 [%out], %h1;", 0xFFFF),
+            ("cvt.rn.f16.s32 %h0, %r0;", "cvt.rzi.u64.f16 %d3, %h0;", "st.global.u64 [%out], %d3;", u64::MAX),
+        ] {
+            let l = at(set, mid, last, st);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0, 0, 0], d, 0, bug);
+            untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [9, 0, 0, 0], d);
+            let loaded = at("ld.global.u32 %r0, [%in+4];", mid, last, st);
+            untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0xFFFF_FFFF, 0, 0], d);
+        }
+    }
+
+    /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b): f16 19.0 (0x4cc0)
+    /// through `cvt.sat.s16.u16` (unchanged) and `cvt.sat.f32.f16` gives 19.0, not 1.0; the
+    /// same to `.f64`; of a loaded half, or of an integer cvt without `.sat`: the spec's 1.0.
+    #[test]
+    fn c_a_float_sat_cvt_of_an_integer_sat_cvt_is_not_saturated() {
+        let at = |first: &str, last: &str, st: &str| {
+            ["ld.global.u16 %h0, [%in];".to_string(), first.to_string(), last.to_string(), st.to_string()]
+        };
+        let d = Deviation::FloatSatOfIntSatDropped;
+        for (last, st, spec, bug) in [
+            ("cvt.sat.f32.f16 %r2, %h1;", "st.global.u32 [%out], %r2;", 0x3f80_0000, 0x4198_0000),
+            ("cvt.sat.f64.f16 %d2, %h1;", "st.global.u64 [%out], %d2;", 0x3ff0_0000_0000_0000, 0x4033_0000_0000_0000),
+        ] {
+            let l = at("cvt.sat.s16.u16 %h1, %h0;", last, st);
+            exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d, spec, bug);
+            let loaded = at("mov.b16 %h1, %h0;", last, st);
+            untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
+            let plain = at("cvt.s16.u16 %h1, %h0;", last, st);
+            untouched(&plain.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
+        }
+    }
+
+    /// G (corpus/findings/fuzz-h200-3301/, 8518bbff): `shr.s16 %h2, %h1, 16` of a loaded byte
+    /// is 0, but `cvt.sat.f32.f16` of it converts the byte (-O3's `HADD2.F32 R, -RZ, R.H0_H0`
+    /// of the load): f16 0x3c00 is not a byte, 0x0040 (3.8e-6) is; both values admitted. A
+    /// shift by 17, or a source with bit 15 set: the spec's result.
+    #[test]
+    fn g_a_half_cvt_of_shr_s16_by_16_may_convert_the_unshifted_source() {
+        let at = |ld: &str, by: &str| {
+            [
+                format!("ld.global.{ld} %h1, [%in];"),
+                format!("shr.s16 %h2, %h1, {by};"),
+                "cvt.sat.f32.f16 %r2, %h2;".to_string(),
+                "st.global.u32 [%out], %r2;".to_string(),
+            ]
+        };
+        let lines = at("u8", "0x10");
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (s, e, fired) = both(&lines, [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+        assert_eq!((s.bits, s.is_exact()), (0, true));
+        assert!(e.matches(0x3680_0000) && e.matches(0) && !e.matches(0x3f80_0000), "{e:?}");
+        assert_eq!(fired, vec![Deviation::ShrS16By16ReadsSource]);
+        for other in Deviation::ALL.into_iter().filter(|&o| o != Deviation::ShrS16By16ReadsSource) {
+            untouched(&lines, [0x40, 0, 0, 0], other);
+        }
+        let by_17 = at("u8", "0x11");
+        untouched(
+            &by_17.iter().map(String::as_str).collect::<Vec<_>>(),
+            [0x40, 0, 0, 0],
+            Deviation::ShrS16By16ReadsSource,
+        );
+        let negative = at("u16", "0x10");
+        let negative: Vec<&str> = negative.iter().map(String::as_str).collect();
+        untouched(&negative, [0xbc00, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
     }
 
     /// I (corpus/findings/fuzz-h100/README.md): f16 0x007f through cvt.rp.bf16.f16, then
@@ -807,6 +1104,42 @@ mod tests {
         assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
         let ran = at("3925556981", "ne");
         untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [0; 4], Deviation::SkippedSetSignExtends);
+    }
+
+    /// N-11 with an `.f32` destination (corpus/findings/fuzz-h200-3301/, e733b56f): `@%p1
+    /// set.ne.f32.u64 %r2, %d0, 0` with %p1 false turns 0x863ebcfb into 0x4ef38286, the f32 of
+    /// |int32(old)| (`IABS; I2FP.F32.S32` after the merge); −2^31 stays negative; a 16-bit
+    /// source converts |the old low half, sign-extended| as an s16 (13.5's `PRMT 0x9910; IABS;
+    /// PRMT 0x7710; I2F.S16`); a guard that holds: the spec's result.
+    #[test]
+    fn n11_a_skipped_set_f32_converts_its_old_value() {
+        let at = |old: &str, guard: &str, src: &str| {
+            let (ld, reg) = match src {
+                "u64" => ("ld.global.u64 %d0, [%in+8];", "%d0"),
+                _ => ("ld.global.u16 %h0, [%in+8];", "%h0"),
+            };
+            [
+                format!("mov.b32 %r2, {old};"),
+                ld.to_string(),
+                "ld.global.u32 %r1, [%in];".to_string(),
+                format!("setp.{guard}.u32 %p1, %r1, 0;"),
+                format!("@%p1 set.ne.f32.{src} %r2, {reg}, 0;"),
+                "st.global.u32 [%out], %r2;".to_string(),
+            ]
+        };
+        for (old, src, bug) in [
+            ("0x863ebcfb", "u64", 0x4ef3_8286),
+            ("0x80000000", "u64", 0xcf00_0000),
+            ("0x1234fffe", "u16", 0x4000_0000),
+            ("0x12348000", "s16", 0xc700_0000),
+        ] {
+            let lines = at(old, "eq", src);
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let spec = u64::from_str_radix(&old[2..], 16).unwrap();
+            exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, spec, bug);
+        }
+        let ran = at("0x863ebcfb", "ne", "u64");
+        untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
     }
 
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a

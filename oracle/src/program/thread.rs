@@ -170,7 +170,7 @@ impl Machine<'_> {
             return self.write(t, g.dst, Expected::any(width, Allowance::BitFieldWideOperand));
         }
         let carry_exact = carry_in.as_ref().is_none_or(Expected::is_exact);
-        let (mut result, carry_out) = if vals.iter().all(Expected::is_exact) && carry_exact {
+        let (mut result, mut carry_out) = if vals.iter().all(Expected::is_exact) && carry_exact {
             let get = |k: usize| vals.get(k).map_or(0, |e| e.bits as u64);
             let op = plant::glue(self.opts.plant, g);
             let s = [get(0), get(1), get(2), get(3)];
@@ -185,7 +185,8 @@ impl Machine<'_> {
         };
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
-            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: None });
+            carry_out = carry_out.map(|c| emulate::carry(self, t, g, &vals, c));
+            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: vals.first().cloned(), a_stmt: None });
         }
         if let Some(c) = carry_out {
             self.set_carry(t, c);

@@ -43,8 +43,9 @@ pub enum Deviation {
     /// byte is any value.
     NarrowStoreOfFloatCvt,
     /// Root cause B: a 64-bit `shl`/`shr` whose `.u32` amount register holds an f32-typed value
-    /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by `cvt.rzi.u32.f32` of it (the bit
-    /// pattern 1 shifts by 0), where §9.7.8.7 shifts by the amount's bits.
+    /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by the low word of `cvt.rzi.u64.f32` of
+    /// it (ptxas emits `F2I.U64.TRUNC`: the bit pattern 1 shifts by 0, 1.44e17 by its low word
+    /// 0; saturating, a NaN gives 2^63, §9.7.9.21), where §9.7.8.7 shifts by the amount's bits.
     F32ShiftAmount,
     /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
@@ -62,6 +63,14 @@ pub enum Deviation {
     /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
     /// reading it is folded (set-valued: any result).
     NegationOverflow,
+    /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
+    /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers
+    /// the shift as `PRMT 0x9910` (sign extension) and the consumer reading the upper half
+    /// (`.H1_H1`); when `a` is known non-negative (a zero-extended byte) the extension is
+    /// dropped and the consumer reads the lower half, `a` (ptxas 13.0.88 and 13.5, -O3 and the
+    /// JIT; corpus/findings/fuzz-h200-3301/, 8518bbff). Two values admitted: `a`'s conversion
+    /// and the spec's (what ptxas knows of bit 15 decides; a loaded `.u16` is right).
+    ShrS16By16ReadsSource,
     /// Root cause I: the fold of E where the first `cvt` rounds `.rp` (or `.rm`): the integer
     /// conversion rounds toward +inf (or -inf), so a tiny positive value converts to 1 (a tiny
     /// negative one to -1) instead of 0.
@@ -88,8 +97,35 @@ pub enum Deviation {
     /// R0, 0x9910, RZ`: the merge with the old value comes before the extension), where an
     /// instruction whose guard is false does nothing (§9.7.7.1, §11.2). The same with a `.u32`
     /// destination or an `.s16` source (an H200 campaign, 1297e441 of
-    /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued).
+    /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued). With an
+    /// `.f32` destination (e733b56f, fa10cd83 of the same campaign) the old value is converted
+    /// as the −1 would be: the f32 of |int32(old)| (`IABS; I2FP.F32.S32`), for a 16-bit source
+    /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing).
     SkippedSetSignExtends,
+    /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27 and a9e172f6; ptxas 13.0.88 and 13.5
+    /// at every level, and the JIT): a 16-bit `shl`/`shr` with an immediate amount of 2^16 or
+    /// more shifts by the amount's low 16 bits (`shr.b16 d, a, 0x80000000` is `SHF.R.U32.HI d,
+    /// RZ, RZ, a`: by 0), where §9.7.8.7 clamps a `.u32` amount greater than 16 to 16. A
+    /// register amount is clamped right (`VIMNMX.U32 …, 0xffff`).
+    Shift16ImmediateLowHalf,
+    /// 3301-N2 (corpus/findings/fuzz-h200-3301/, a6d22081; ptxas 13.0.88 and 13.5 -O3, and the
+    /// JIT): `sub.cc.{s64,u64} d, a, b` with `b` written by `abs.s64` of 0 sets the borrow
+    /// (CC.CF) that a following `subc` subtracts, where `a − 0` borrows nothing (§9.7.2.2). -O3
+    /// selects −|x| from x and −x (`SEL`) and adds it (`IADD3 RZ, P0, a, −|x|`): the carry of
+    /// `a + 0` is 0, i.e. a borrow. The difference itself is right.
+    SubCcOfAbsZeroBorrows,
+    /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392; ptxas 13.0.88 and 13.5 -O3, and the
+    /// JIT): an integer `cvt` (integer rounding) of a float `cvt` from `.s32`/`.u32` of a
+    /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) sign-extended to 64 bits, at
+    /// the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
+    /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
+    /// `.f16` is −1.875.
+    SetRoundTripFolded,
+    /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a
+    /// register written by an integer `cvt.sat` loses its saturation (`HADD2.F32` without the
+    /// `FADD.SAT`, `F2F.F64.F16` without `.SAT`), where §9.7.9.21 clamps to [0.0, 1.0].
+    FloatSatOfIntSatDropped,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
@@ -99,13 +135,14 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 14] = [
+    pub const ALL: [Deviation; 19] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
         Deviation::Tf32OfPackedHalf,
         Deviation::Bf16ReadAsF16,
         Deviation::NegationOverflow,
+        Deviation::ShrS16By16ReadsSource,
         Deviation::DirectedRoundingFoldedIntoInt,
         Deviation::CvtS64U32SignExtends,
         Deviation::F16MaskDropped,
@@ -114,6 +151,10 @@ impl Deviation {
         Deviation::UnsignedBelowZeroOfSet,
         Deviation::SkippedSetSignExtends,
         Deviation::U8ExtensionOfE4m3x2Dropped,
+        Deviation::Shift16ImmediateLowHalf,
+        Deviation::SubCcOfAbsZeroBorrows,
+        Deviation::SetRoundTripFolded,
+        Deviation::FloatSatOfIntSatDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -130,6 +171,7 @@ impl Deviation {
             Deviation::Tf32OfPackedHalf => "tf32-of-packed-half",
             Deviation::Bf16ReadAsF16 => "bf16-read-as-f16",
             Deviation::NegationOverflow => "negation-overflow",
+            Deviation::ShrS16By16ReadsSource => "shr-s16-by-16-reads-its-source",
             Deviation::DirectedRoundingFoldedIntoInt => "directed-rounding-folded-into-int",
             Deviation::CvtS64U32SignExtends => "cvt-s64-u32-sign-extends",
             Deviation::F16MaskDropped => "f16-mask-dropped",
@@ -138,6 +180,10 @@ impl Deviation {
             Deviation::UnsignedBelowZeroOfSet => "unsigned-below-zero-of-set",
             Deviation::SkippedSetSignExtends => "skipped-set-sign-extends",
             Deviation::U8ExtensionOfE4m3x2Dropped => "u8-extension-of-e4m3x2-dropped",
+            Deviation::Shift16ImmediateLowHalf => "shift16-immediate-low-half",
+            Deviation::SubCcOfAbsZeroBorrows => "sub-cc-of-abs-zero-borrows",
+            Deviation::SetRoundTripFolded => "set-round-trip-through-float-folded",
+            Deviation::FloatSatOfIntSatDropped => "float-sat-of-int-sat-dropped",
         }
     }
 
@@ -194,7 +240,8 @@ impl Deviation {
             | Deviation::F32ShiftAmount
             | Deviation::Tf32OfPackedHalf
             | Deviation::Bf16ReadAsF16
-            | Deviation::NegationOverflow => "corpus/findings/fuzz-h200/README.md",
+            | Deviation::NegationOverflow
+            | Deviation::ShrS16By16ReadsSource => "corpus/findings/fuzz-h200/README.md",
             Deviation::DirectedRoundingFoldedIntoInt => "corpus/findings/fuzz-h100/README.md",
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
@@ -203,6 +250,10 @@ impl Deviation {
             | Deviation::UnsignedBelowZeroOfSet
             | Deviation::SkippedSetSignExtends
             | Deviation::U8ExtensionOfE4m3x2Dropped => "corpus/findings/fuzz-h200-3201/README.md",
+            Deviation::Shift16ImmediateLowHalf
+            | Deviation::SubCcOfAbsZeroBorrows
+            | Deviation::SetRoundTripFolded
+            | Deviation::FloatSatOfIntSatDropped => "corpus/findings/fuzz-h200-3301/README.md",
         }
     }
 }
