@@ -9,7 +9,6 @@ mod common;
 
 use generator::async_cases::{async_cases, is_remote_form};
 use oracle::memprog::MemProgram;
-use oracle::semantics::Allowances;
 
 #[test]
 fn every_remote_conform_case_assembles_for_sm_90() {
@@ -24,23 +23,12 @@ fn every_remote_conform_case_assembles_for_sm_90() {
 #[test]
 fn generated_programs_with_remote_exchanges_are_defined_and_assemble() {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
-    let target: oracle::isa::Target = "sm_90".parse().unwrap();
     let cfg = generator::async_programs::AsyncConfig {
         multicast: false,
         cluster: false,
         replace: false,
         ..Default::default()
     };
-    let programs: Vec<MemProgram> = (0..200u64)
-        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(11, 0, s), &cfg, &target))
-        .filter(|src| src.statements.iter().any(|s| s.contains("shared::cluster.")))
-        .map(|src| src.build().unwrap())
-        .collect();
-    assert!(programs.len() >= 40, "{} programs with remote forms", programs.len());
-    for p in &programs {
-        if let Err(e) = oracle::memprog::interp::run(p, &Allowances::all()) {
-            panic!("undefined or unsupported: {e}\n{p}");
-        }
-    }
+    let programs = common::defined_generated_programs(&cfg, 11, "shared::cluster.", 40);
     common::assemble_all(&ptxas, &programs, "sm_90");
 }

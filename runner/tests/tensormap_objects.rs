@@ -34,7 +34,6 @@ fn every_tensor_map_object_conform_case_assembles() {
 #[test]
 fn generated_programs_with_shared_objects_are_defined_and_assemble() {
     let Some(ptxas) = common::ptxas_or_skip() else { return };
-    let target: oracle::isa::Target = "sm_90".parse().unwrap();
     let cfg = generator::async_programs::AsyncConfig {
         multicast: false,
         cluster: false,
@@ -43,16 +42,6 @@ fn generated_programs_with_shared_objects_are_defined_and_assemble() {
         shared_tensormap: true,
         ..Default::default()
     };
-    let programs: Vec<MemProgram> = (0..200u64)
-        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(12, 0, s), &cfg, &target))
-        .filter(|src| src.statements.iter().any(|s| s.contains("tensormap.cp_fenceproxy")))
-        .map(|src| src.build().unwrap())
-        .collect();
-    assert!(programs.len() >= 15, "{} programs copy the object through shared memory", programs.len());
-    for p in &programs {
-        if let Err(e) = oracle::memprog::interp::run(p, &oracle::semantics::Allowances::all()) {
-            panic!("undefined or unsupported: {e}\n{p}");
-        }
-    }
+    let programs = common::defined_generated_programs(&cfg, 12, "tensormap.cp_fenceproxy", 15);
     common::assemble_all(&ptxas, &programs, "sm_90a");
 }

@@ -391,6 +391,12 @@ pub struct FindingStore {
     doc: FindingsDoc,
     index: HashMap<String, usize>,
     known: KnownSet,
+    /// Counts wait for [`FindingStore::flush`] ([`FindingStore::defer_counts`]).
+    deferred: bool,
+    /// Deferred counts not yet on disk: the stored findings whose count went up, and whether
+    /// `findings.json` is behind.
+    pending: std::collections::BTreeSet<usize>,
+    doc_behind: bool,
 }
 
 impl FindingStore {
@@ -404,8 +410,15 @@ impl FindingStore {
         if meta.run_id.is_empty() {
             meta.run_id = run_dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         }
-        let store =
-            FindingStore { dir: run_dir.to_path_buf(), doc: FindingsDoc::new(meta), index: HashMap::new(), known };
+        let store = FindingStore {
+            dir: run_dir.to_path_buf(),
+            doc: FindingsDoc::new(meta),
+            index: HashMap::new(),
+            known,
+            deferred: false,
+            pending: Default::default(),
+            doc_behind: false,
+        };
         store.make_dirs()?;
         store.write_doc()?;
         Ok(store)
@@ -419,7 +432,15 @@ impl FindingStore {
         refuse_links(run_dir, &[FINDINGS_DIR, CASES_DIR])?;
         let (doc, changed) = FindingsDoc::load_merged(run_dir)?;
         let index = doc.findings.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
-        let store = FindingStore { dir: run_dir.to_path_buf(), doc, index, known };
+        let store = FindingStore {
+            dir: run_dir.to_path_buf(),
+            doc,
+            index,
+            known,
+            deferred: false,
+            pending: Default::default(),
+            doc_behind: false,
+        };
         store.make_dirs()?;
         for sub in [store.dir.clone(), store.dir.join(FINDINGS_DIR), store.dir.join(CASES_DIR)] {
             for e in std::fs::read_dir(&sub).map_err(io_err(&sub))?.flatten() {
@@ -437,6 +458,29 @@ impl FindingStore {
     fn make_dirs(&self) -> Result<(), StoreError> {
         for d in [self.dir.clone(), self.dir.join(FINDINGS_DIR), self.dir.join(CASES_DIR)] {
             std::fs::create_dir_all(&d).map_err(io_err(&d))?;
+        }
+        Ok(())
+    }
+
+    /// From now on a known hit's or a duplicate's count is written by [`FindingStore::flush`]
+    /// (or with the next new finding), not at once: a campaign that records hundreds of known
+    /// hits per batch flushes once per batch, before its checkpoint (each write of
+    /// `findings.json` is atomic and synced, and the file grows with the known signatures).
+    /// A new finding is always on disk before [`FindingStore::record`] returns.
+    pub fn defer_counts(&mut self) {
+        self.deferred = true;
+    }
+
+    /// Writes the deferred counts ([`FindingStore::defer_counts`]): each finding whose count
+    /// went up, then `findings.json`.
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        for i in std::mem::take(&mut self.pending) {
+            if let Some(f) = self.doc.findings.get(i) {
+                self.write_finding(f)?;
+            }
+        }
+        if std::mem::take(&mut self.doc_behind) {
+            self.write_doc()?;
         }
         Ok(())
     }
@@ -493,7 +537,9 @@ impl FindingStore {
     /// mismatches; a non-finite `first_seen_s` becomes 0), then `cases/<id>.case` (the
     /// `case_text`), `findings/<id>.json` and `findings.json` are written. Duplicate: the
     /// stored count goes up and both JSON files are re-written. Known: the entry's count goes
-    /// up and `findings.json` is re-written. Everything is on disk when this returns `Ok`.
+    /// up and `findings.json` is re-written. Everything is on disk when this returns `Ok` —
+    /// except, after [`FindingStore::defer_counts`], a known hit's or a duplicate's count,
+    /// which is on disk after the next [`FindingStore::flush`] (or the next new finding).
     pub fn record(&mut self, mut finding: Finding, case_text: &str) -> Result<Recorded, StoreError> {
         let n = finding.count.max(1);
         let sig = &finding.signature;
@@ -522,15 +568,24 @@ impl FindingStore {
                     let c = hit.signatures.entry(text).or_default();
                     *c = c.saturating_add(n);
                 }
-                self.write_doc()?;
+                if self.deferred {
+                    self.doc_behind = true;
+                } else {
+                    self.write_doc()?;
+                }
                 Ok(Recorded::Known(name))
             }
             Recorded::Duplicate => {
                 let i = self.index[&sig.key()];
                 let f = &mut self.doc.findings[i];
                 f.count = f.count.saturating_add(n);
-                self.write_finding(&self.doc.findings[i])?;
-                self.write_doc()?;
+                if self.deferred {
+                    self.pending.insert(i);
+                    self.doc_behind = true;
+                } else {
+                    self.write_finding(&self.doc.findings[i])?;
+                    self.write_doc()?;
+                }
                 Ok(Recorded::Duplicate)
             }
             Recorded::New => {
@@ -553,6 +608,7 @@ impl FindingStore {
                 self.index.insert(id, self.doc.findings.len());
                 self.doc.findings.push(finding);
                 self.write_doc()?;
+                self.doc_behind = false;
                 Ok(Recorded::New)
             }
         }
@@ -571,6 +627,8 @@ impl FindingStore {
     /// written atomically; a process killed in between leaves a store that a second rollback
     /// to the same checkpoint finishes.
     pub fn rollback(&mut self, c: &Checkpoint) -> Result<(), StoreError> {
+        // Deferred counts name findings by index: on disk first, then rolled back with the rest.
+        self.flush()?;
         let before = self.doc.findings.len();
         let mut kept = Vec::with_capacity(before);
         for mut f in std::mem::take(&mut self.doc.findings) {
@@ -713,6 +771,38 @@ mod tests {
             FindingStore::create(&run, RunMeta::default(), KnownSet::empty()),
             Err(StoreError::AlreadyExists { .. })
         ));
+    }
+
+    /// With deferred counts a known hit and a duplicate wait for `flush` (or the next new
+    /// finding), while a new finding is on disk at once; a rollback writes them first.
+    #[test]
+    fn deferred_counts_reach_the_disk_at_flush_and_new_findings_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        let mut s = FindingStore::create(&run, RunMeta::default(), known_tf32()).unwrap();
+        s.defer_counts();
+        let a = finding("cvt.rn.f16.f32", "off-by-one-ulp", 1.5);
+        assert_eq!(s.record(a.clone(), "case a").unwrap(), Recorded::New);
+        assert_eq!(raw_doc(&run).findings.len(), 1, "a new finding is written at once");
+        let checkpoint = s.checkpoint();
+        assert_eq!(s.record(a.clone(), "").unwrap(), Recorded::Duplicate);
+        assert_eq!(s.record(tf32_finding(), "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+        let on_disk = raw_doc(&run);
+        assert_eq!((on_disk.findings[0].count, on_disk.known.len()), (1, 0), "counts wait for flush");
+        s.flush().unwrap();
+        assert_eq!(&raw_doc(&run), s.doc());
+        let file: Finding =
+            serde_json::from_str(&std::fs::read_to_string(s.finding_path(&a.signature.key())).unwrap()).unwrap();
+        assert_eq!((file.count, raw_doc(&run).known[0].count), (2, 1));
+        // A new finding writes findings.json with the pending known count in it.
+        assert_eq!(s.record(tf32_finding(), "").unwrap(), Recorded::Known("cvt-rna-tf32-nan".into()));
+        assert_eq!(s.record(finding("prmt.b32", "bits", 2.0), "b").unwrap(), Recorded::New);
+        assert_eq!(raw_doc(&run).known[0].count, 2);
+        // A rollback goes back to the checkpoint's counts on disk too.
+        assert_eq!(s.record(a.clone(), "").unwrap(), Recorded::Duplicate);
+        s.rollback(&checkpoint).unwrap();
+        assert_eq!(&raw_doc(&run), s.doc());
+        assert_eq!((s.doc().findings.len(), s.doc().findings[0].count, s.doc().known.len()), (1, 1, 0));
     }
 
     #[test]

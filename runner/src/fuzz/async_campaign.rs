@@ -677,6 +677,8 @@ pub fn run_with(
         // Written only where nothing is being minimized: then it counts exactly the batches
         // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
         // takes back whatever later batches recorded and runs them again.
+        // The batch's known hits and duplicates on disk before its checkpoint.
+        store.flush()?;
         if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.memory = Some(session_totals(&totals, &s));
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
@@ -732,6 +734,7 @@ pub fn run_with(
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     s.campaign_programs = state.programs;
     s.swarm = state.swarm.clone().filter(|sw| !sw.stats.is_empty());
+    store.flush()?;
     store.update_meta(|m| {
         m.extra.insert("programs".into(), state.programs.to_string());
         m.extra.insert("undefined".into(), state.invalid.to_string());

@@ -480,18 +480,23 @@ pub fn open_state(path: &std::path::Path, resume: bool, fresh: State) -> anyhow:
 }
 
 /// The finding store of a campaign in `run_dir`: the stored one when resuming a campaign that
-/// has one, otherwise a new one with the run's `meta`.
+/// has one, otherwise a new one with the run's `meta`; known hits' and duplicates' counts are
+/// written once per batch ([`FindingStore::defer_counts`]), new findings at once.
 pub fn open_store(
     resume: bool,
     run_dir: &std::path::Path,
     known: KnownSet,
     meta: impl FnOnce() -> RunMeta,
 ) -> anyhow::Result<FindingStore> {
-    Ok(if resume && run_dir.join(crate::findings::store::FINDINGS_JSON).exists() {
+    let mut store = if resume && run_dir.join(crate::findings::store::FINDINGS_JSON).exists() {
         FindingStore::open(run_dir, known)?
     } else {
         FindingStore::create(run_dir, meta(), known)?
-    })
+    };
+    // A campaign records hundreds of known hits per batch: their counts are written once per
+    // batch (`FindingStore::flush`), before its checkpoint; new findings at once.
+    store.defer_counts();
+    Ok(store)
 }
 
 /// Seconds since the Unix epoch (0 on a clock before it).
@@ -886,6 +891,8 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         // Written only where nothing is being minimized: then it counts exactly the batches
         // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
         // takes back whatever later batches recorded and runs them again.
+        // The batch's known hits and duplicates on disk before its checkpoint.
+        store.flush()?;
         if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
             snapshot.sass.add(&sass);
             write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
@@ -962,6 +969,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     }
     write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
     let _ = std::fs::remove_dir_all(&scratch);
+    store.flush()?;
     store.update_meta(|m| {
         m.extra.insert("programs".into(), state.programs.to_string());
         m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));

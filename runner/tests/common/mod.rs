@@ -148,3 +148,28 @@ pub fn assemble_all(ptxas: &Ptxas, programs: &[oracle::memprog::MemProgram], arc
         assert!(asm.ok, "batch {k}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
     }
 }
+
+/// The first 200 programs of campaign seed `seed` (batch 0) generated with `cfg` on sm_90 that
+/// have a statement containing `needle`: at least `min` of them, each defined on the oracle
+/// (never undefined or unsupported), built.
+#[allow(dead_code)] // used by some of the test files
+pub fn defined_generated_programs(
+    cfg: &generator::async_programs::AsyncConfig,
+    seed: u64,
+    needle: &str,
+    min: usize,
+) -> Vec<oracle::memprog::MemProgram> {
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let programs: Vec<oracle::memprog::MemProgram> = (0..200u64)
+        .map(|s| generator::async_programs::generate_seeded(runner::fuzz::program_seed(seed, 0, s), cfg, &target))
+        .filter(|src| src.statements.iter().any(|s| s.contains(needle)))
+        .map(|src| src.build().unwrap())
+        .collect();
+    assert!(programs.len() >= min, "{} programs have `{needle}`", programs.len());
+    for p in &programs {
+        if let Err(e) = oracle::memprog::interp::run(p, &oracle::semantics::Allowances::all()) {
+            panic!("undefined or unsupported: {e}\n{p}");
+        }
+    }
+    programs
+}
