@@ -1,0 +1,605 @@
+//! Tests of the register-program emulations (one per root cause and scope).
+
+use super::*;
+use crate::program::interp::{run, run_emulating};
+use crate::program::text::parse_stmt;
+use crate::program::{Inputs, Launch, Program};
+use crate::semantics::Allowances;
+
+/// A one-thread program of `lines` reading the input words `words`, writing two words.
+fn program(lines: &[&str]) -> Program {
+    Program {
+        name: "k".into(),
+        target: "sm_90@9.0".parse().unwrap(),
+        launch: Launch::one_cta(1),
+        inputs: 4,
+        outputs: 2,
+        shared: 0,
+        body: lines.iter().enumerate().map(|(i, l)| parse_stmt(i + 1, l).unwrap()).collect(),
+    }
+}
+
+/// The output (two words) of `lines` on `words`: by the spec, and emulating `d` (with the
+/// deviations that fired).
+fn both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
+    let (p, i) = (program(lines), Inputs(words.to_vec()));
+    let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
+    let (mut out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
+    (spec, out.remove(0), fired)
+}
+
+/// Checks that emulating `d` turns the spec's exact `spec` into the exact `bug` and fires.
+fn exact_case(lines: &[&str], words: [u32; 4], d: Deviation, spec: u64, bug: u64) {
+    let (s, e, fired) = both(lines, words, d);
+    assert_eq!((s.bits as u64, s.is_exact()), (spec, true), "spec of {lines:?}");
+    assert_eq!((e.bits as u64, e.is_exact()), (bug, true), "{d:?} of {lines:?}");
+    assert_eq!(fired, vec![d]);
+    // Every other emulation leaves the program alone.
+    for other in Deviation::ALL.into_iter().filter(|&o| o != d) {
+        let (_, e, fired) = both(lines, words, other);
+        assert_eq!((e.bits as u64, fired.as_slice()), (spec, &[][..]), "{other:?} of {lines:?}");
+    }
+}
+
+/// Checks that emulating `d` leaves `lines` as the spec says (out of its scope).
+fn untouched(lines: &[&str], words: [u32; 4], d: Deviation) {
+    let (s, e, fired) = both(lines, words, d);
+    assert_eq!((e, fired), (s, Vec::new()), "{d:?} of {lines:?}");
+}
+
+/// A (corpus/findings/fuzz-h200/README.md): bf16 0x3e3c stored by st.b8 through a move is
+/// any byte (-O0 stores 0x01, the truncation it names; -O3 0x02); the other bytes stay.
+#[test]
+fn a_narrow_store_of_a_float_cvt_is_any_byte() {
+    let lines = ["mov.b16 %h0, 0x3e3c;", "cvt.bf16.bf16 %h1, %h0;", "mov.b16 %h2, %h1;", "st.global.b8 [%out+1], %h2;"];
+    let (s, e, fired) = both(&lines, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+    assert_eq!((s.bits, s.is_exact()), (0x3c00, true));
+    assert_eq!(e.bits, 0x0100, "the named byte: F2I.U8.F16.TRUNC of 1.56");
+    assert!(e.matches(0x0100) && e.matches(0x0200) && e.matches(0x3c00) && !e.matches(0x0201));
+    assert_eq!(fired, vec![Deviation::NarrowStoreOfFloatCvt]);
+    // A loaded register, or a 16-bit store of the cvt's register: the spec's bytes.
+    untouched(
+        &["ld.global.b16 %h1, [%in];", "st.global.b8 [%out], %h1;"],
+        [0x3e3c; 4],
+        Deviation::NarrowStoreOfFloatCvt,
+    );
+    untouched(
+        &["mov.b16 %h0, 0x3e3c;", "cvt.bf16.bf16 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+        [0; 4],
+        Deviation::NarrowStoreOfFloatCvt,
+    );
+}
+
+/// A through a vector store (corpus/findings/fuzz-h100/README.md: 13.5 converts every
+/// element of a .v2 8-bit store with a float cvt element) and through an unpacked half of
+/// a float cvt's result (corpus/findings/fuzz-h200/c2-hardware-spec-cvt.rn.ftz.f32.f64-23300f07.case).
+#[test]
+fn a_reaches_every_element_of_a_vector_store_and_unpacked_halves() {
+    let vector = [
+        "mov.b16 %h7, 0x1234;",
+        "mov.b16 %h0, 0x3e3c;",
+        "cvt.bf16.bf16 %h4, %h0;",
+        "st.global.v2.b8 [%out], {%h7, %h4};",
+    ];
+    let (s, e, _) = both(&vector, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+    assert_eq!(s.bits, 0x3c34);
+    assert!(e.matches(0x3c00) && e.matches(0x0034) && e.matches(0x0101) && !e.matches(0x1_0000));
+    let unpacked = [
+        "ld.global.b64 %d3, [%in];",
+        "cvt.rn.ftz.f32.f64 %r2, %d3;",
+        "mov.b32 {%h14, %h15}, %r2;",
+        "st.global.b8 [%out+1], %h15;",
+    ];
+    let (s, e, fired) = both(&unpacked, [0, 0x3ff0_0000, 0, 0], Deviation::NarrowStoreOfFloatCvt);
+    assert_eq!((s.bits, fired), (0x8000, vec![Deviation::NarrowStoreOfFloatCvt]));
+    assert!(e.matches(0x0100) && e.matches(0xff00) && !e.matches(0x01_0000));
+}
+
+/// B (corpus/findings/shift-clamp/shift64-f32-load.case): 0x8000000000000001 >> (f32 bits 1)
+/// shifts by cvt.rzi.u64.f32(1.4e-45) = 0: unshifted; loaded as .b32 the amount is 1.
+#[test]
+fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
+    let f32_amount = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shr.b64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(
+        &f32_amount,
+        [1, 0, 1, 0x8000_0000],
+        Deviation::F32ShiftAmount,
+        0x4000_0000_0000_0000,
+        0x8000_0000_0000_0001,
+    );
+    // 2.0f shifts by 2; through a move the amount keeps its type.
+    let moved = [
+        "ld.global.f32 %r0, [%in];",
+        "mov.b32 %r1, %r0;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r1;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&moved, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+    let bits = [
+        "ld.global.b32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shr.b64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    untouched(&bits, [1, 0, 1, 0x8000_0000], Deviation::F32ShiftAmount);
+}
+
+/// B at amounts ≥ 2^32 (corpus/findings/fuzz-h200-3301/, 763c9409: ptxas 13.0.88 and 13.5
+/// emit `F2I.U64.TRUNC` and shift by its low word): f32 0x5bffb634 (1.44e17, an integer
+/// whose low 33 bits are 0) shifts by 0, not by the saturated u32 0xffffffff; f32 2^64
+/// saturates the u64 to all ones (low word 0xffffffff: clamped, §9.7.8.7); a NaN converts
+/// to 2^63 (§9.7.9.21) and shifts by 0; a negative value by 0.
+#[test]
+fn b_an_amount_of_2_pow_32_or_more_shifts_by_the_low_word_of_its_u64_conversion() {
+    let lines = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shr.b64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&lines, [0x5bff_b634, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount, 0, 0x7ac7_d499);
+    untouched(&lines, [0x5f80_0000, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+    // 2^32 + 512: the low word 512 is past 64, clamped like the spec's amount.
+    untouched(&lines, [0x4f80_0001, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+    for nan_or_negative in [0x7fc0_0000, 0xbf80_0000] {
+        let (s, e, fired) = both(&lines, [nan_or_negative, 0, 0x7ac7_d499, 0], Deviation::F32ShiftAmount);
+        assert_eq!((s.bits, e.bits, e.is_exact()), (0, 0x7ac7_d499, true), "{nan_or_negative:#x}");
+        assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+    }
+}
+
+/// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
+/// any value; of a loaded word it is the spec's.
+#[test]
+fn d_a_tf32_conversion_of_a_packed_half_is_any_value() {
+    let lines = [
+        "ld.global.b32 %r0, [%in];",
+        "ld.global.b32 %r1, [%in+4];",
+        "cvt.rn.bf16x2.f32 %r2, %r0, %r1;",
+        "cvt.rn.tf32.f32 %r3, %r2;",
+        "st.global.b32 [%out], %r3;",
+    ];
+    let (s, e, fired) = both(&lines, [0x3f80_0000, 0x4000_0000, 0, 0], Deviation::Tf32OfPackedHalf);
+    assert!(s.is_exact() && e.matches(s.bits) && e.matches(0x1234_5678 | (s.bits & !0xFFFF_FFFF)));
+    assert_eq!(fired, vec![Deviation::Tf32OfPackedHalf]);
+    untouched(
+        &["ld.global.b32 %r2, [%in];", "cvt.rn.tf32.f32 %r3, %r2;", "st.global.b32 [%out], %r3;"],
+        [0x3f80_0000; 4],
+        Deviation::Tf32OfPackedHalf,
+    );
+}
+
+/// E (corpus/known/fuzz-h200-e-bf16-read-as-f16.toml, the mirror case): bf16 0x7bff through
+/// cvt.f16.bf16 (+inf) then cvt.rzi.u32.f16 converts as f16 65504, not as +inf.
+#[test]
+fn e_a_float_to_integer_cvt_of_a_half_cvt_converts_its_source_bits() {
+    let lines = [
+        "mov.b16 %h0, 0x7bff;",
+        "cvt.rn.f16.bf16 %h1, %h0;",
+        "cvt.rzi.u32.f16 %r0, %h1;",
+        "st.global.u32 [%out], %r0;",
+    ];
+    exact_case(&lines, [0; 4], Deviation::Bf16ReadAsF16, 0xFFFF_FFFF, 65504);
+    // Without a rounding modifier the fold rounds to nearest: bf16 bits 0x3eaf read as f16
+    // (1.67) give 2 (corpus/findings/fuzz-h100-b/c4105-compiler-xor.b16-41c11234.case).
+    let nearest =
+        ["mov.b16 %h2, 16047;", "cvt.bf16.bf16 %h5, %h2;", "cvt.rzi.u32.f16 %r0, %h5;", "st.global.u32 [%out], %r0;"];
+    exact_case(&nearest, [0; 4], Deviation::Bf16ReadAsF16, 1, 2);
+    untouched(
+        &["mov.b16 %h1, 0x7c00;", "cvt.rzi.u32.f16 %r0, %h1;", "st.global.u32 [%out], %r0;"],
+        [0; 4],
+        Deviation::Bf16ReadAsF16,
+    );
+}
+
+/// F (corpus/findings/fuzz-h200/README.md): cvt.rm.f32.u16 of abs.s16(-32768) converts as
+/// signed (-32768.0); a signed setp of it is any; abs of another value is the spec's.
+#[test]
+fn f_an_overflowed_negation_is_taken_as_signed() {
+    let lines =
+        ["ld.global.u16 %h0, [%in];", "abs.s16 %h1, %h0;", "cvt.rm.f32.u16 %r0, %h1;", "st.global.u32 [%out], %r0;"];
+    exact_case(&lines, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0x4700_0000, 0xC700_0000);
+    untouched(&lines, [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+    let setp = [
+        "ld.global.u16 %h0, [%in];",
+        "neg.s16 %h1, %h0;",
+        "setp.ge.s16 %p0, %h1, 0;",
+        "ld.global.b32 %r1, [%in+4];",
+        "ld.global.b32 %r2, [%in+8];",
+        "selp.b32 %r0, %r1, %r2, %p0;",
+        "st.global.u32 [%out], %r0;",
+    ];
+    let (s, e, fired) = both(&setp, [0x8000, 1, 2, 0], Deviation::NegationOverflow);
+    assert_eq!((s.bits, s.is_exact()), (2, true));
+    assert!(e.matches(1) && e.matches(2) && fired == vec![Deviation::NegationOverflow]);
+}
+
+/// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27): `shr.b16 %h2, %h0, 0x80000000` of
+/// 0x8000 gives 0x8000 (shifted by the immediate's low 16 bits, 0), where the spec's
+/// clamped amount gives 0; `shl.b16 …, 0x10001` shifts by 1; a register amount of 2^16,
+/// or an immediate below 2^16: the spec's result.
+#[test]
+fn n1_3301_a_16_bit_shift_by_a_wide_immediate_shifts_by_its_low_half() {
+    let at = |op: &str, amount: &str| {
+        [
+            "ld.global.u16 %h0, [%in];".to_string(),
+            "ld.global.u32 %r0, [%in+4];".to_string(),
+            format!("{op} %h2, %h0, {amount};"),
+            "st.global.b16 [%out], %h2;".to_string(),
+        ]
+    };
+    let d = Deviation::Shift16ImmediateLowHalf;
+    for (op, amount, words, spec, bug) in [
+        ("shr.b16", "0x80000000", [0x8000, 0, 0, 0], 0, 0x8000),
+        ("shr.s16", "0x10000", [0x8000, 0, 0, 0], 0xffff, 0x8000),
+        ("shl.b16", "0x10001", [0x4001, 0, 0, 0], 0, 0x8002),
+    ] {
+        let l = at(op, amount);
+        exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), words, d, spec, bug);
+    }
+    for amount in ["%r0", "0xffff"] {
+        let l = at("shr.b16", amount);
+        untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x8000, 0x1_0000, 0, 0], d);
+    }
+    let wide = ["ld.global.u32 %r1, [%in];", "shr.b32 %r2, %r1, 0x80000000;", "st.global.b32 [%out], %r2;"];
+    untouched(&wide, [0x8000_0000, 0, 0, 0], d);
+}
+
+/// 3301-N2 (corpus/findings/fuzz-h200-3301/, a6d22081): `sub.cc.s64 %d4, %d1, %d2` with
+/// %d2 = `abs.s64` of 0 borrows, so `subc.s64` after it is one less; |x| ≠ 0, a loaded 0,
+/// or a 32-bit `abs` (13.5: `IADD3 RZ, P0, a, -|x|`, right): the spec's result.
+#[test]
+fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
+    let lines = [
+        "ld.global.b64 %d0, [%in];",
+        "ld.global.b64 %d1, [%in+8];",
+        "abs.s64 %d2, %d0;",
+        "sub.cc.s64 %d4, %d1, %d2;",
+        "subc.s64 %d5, %d1, %d1;",
+        "st.global.b64 [%out], %d5;",
+    ];
+    let d = Deviation::SubCcOfAbsZeroBorrows;
+    exact_case(&lines, [0, 0, 7, 0], d, 0, 0xFFFF_FFFF_FFFF_FFFF);
+    untouched(&lines, [1, 0, 7, 0], d);
+    let loaded = lines.map(|l| if l.starts_with("abs") { "mov.b64 %d2, %d0;" } else { l });
+    untouched(&loaded, [0, 0, 7, 0], d);
+    let narrow = [
+        "ld.global.b32 %r0, [%in];",
+        "ld.global.b32 %r1, [%in+8];",
+        "abs.s32 %r2, %r0;",
+        "sub.cc.s32 %r4, %r1, %r2;",
+        "subc.s32 %r5, %r1, %r1;",
+        "st.global.b32 [%out], %r5;",
+    ];
+    untouched(&narrow, [0, 0, 7, 0], d);
+}
+
+/// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392): `set.le.s32.s64` (−1), then
+/// `cvt.rn.bf16.s32` (bf16 −1.0, 0xbf80) and `cvt.rni.u32.f16` (f16 −1.875 → 0) gives −1;
+/// through f32 to `.u16` 0xffff, through f16 to `.u64` all ones (13.5's listings); a set
+/// that is false, or a loaded −1: the spec's result.
+#[test]
+fn n3_3301_a_float_round_trip_of_a_set_result_is_the_set() {
+    let at = |src: &str, mid: &str, last: &str, st: &str| {
+        ["ld.global.u32 %r1, [%in];".to_string(), src.to_string(), mid.to_string(), last.to_string(), st.to_string()]
+    };
+    let set = "set.le.s32.u32 %r0, %r1, 5;";
+    let d = Deviation::SetRoundTripFolded;
+    for (mid, last, st, bug) in [
+        ("cvt.rn.bf16.s32 %h0, %r0;", "cvt.rni.u32.f16 %r2, %h0;", "st.global.u32 [%out], %r2;", 0xFFFF_FFFF),
+        ("cvt.rn.f32.s32 %r3, %r0;", "cvt.rzi.u16.f32 %h1, %r3;", "st.global.u16 [%out], %h1;", 0xFFFF),
+        ("cvt.rn.f16.s32 %h0, %r0;", "cvt.rzi.u64.f16 %d3, %h0;", "st.global.u64 [%out], %d3;", u64::MAX),
+    ] {
+        let l = at(set, mid, last, st);
+        exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0, 0, 0], d, 0, bug);
+        untouched(&l.iter().map(String::as_str).collect::<Vec<_>>(), [9, 0, 0, 0], d);
+        let loaded = at("ld.global.u32 %r0, [%in+4];", mid, last, st);
+        untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [3, 0xFFFF_FFFF, 0, 0], d);
+    }
+}
+
+/// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b): f16 19.0 (0x4cc0)
+/// through `cvt.sat.s16.u16` (unchanged) and `cvt.sat.f32.f16` gives 19.0, not 1.0; the
+/// same to `.f64`; of a loaded half, or of an integer cvt without `.sat`: the spec's 1.0.
+#[test]
+fn c_a_float_sat_cvt_of_an_integer_sat_cvt_is_not_saturated() {
+    let at = |first: &str, last: &str, st: &str| {
+        ["ld.global.u16 %h0, [%in];".to_string(), first.to_string(), last.to_string(), st.to_string()]
+    };
+    let d = Deviation::FloatSatOfIntSatDropped;
+    for (last, st, spec, bug) in [
+        ("cvt.sat.f32.f16 %r2, %h1;", "st.global.u32 [%out], %r2;", 0x3f80_0000, 0x4198_0000),
+        ("cvt.sat.f64.f16 %d2, %h1;", "st.global.u64 [%out], %d2;", 0x3ff0_0000_0000_0000, 0x4033_0000_0000_0000),
+    ] {
+        let l = at("cvt.sat.s16.u16 %h1, %h0;", last, st);
+        exact_case(&l.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d, spec, bug);
+        let loaded = at("mov.b16 %h1, %h0;", last, st);
+        untouched(&loaded.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
+        let plain = at("cvt.s16.u16 %h1, %h0;", last, st);
+        untouched(&plain.iter().map(String::as_str).collect::<Vec<_>>(), [0x4cc0, 0, 0, 0], d);
+    }
+}
+
+/// G (corpus/findings/fuzz-h200-3301/, 8518bbff): `shr.s16 %h2, %h1, 16` of a loaded byte
+/// is 0, but `cvt.sat.f32.f16` of it converts the byte (-O3's `HADD2.F32 R, -RZ, R.H0_H0`
+/// of the load): f16 0x3c00 is not a byte, 0x0040 (3.8e-6) is; both values admitted. A
+/// shift by 17, or a source with bit 15 set: the spec's result.
+#[test]
+fn g_a_half_cvt_of_shr_s16_by_16_may_convert_the_unshifted_source() {
+    let at = |ld: &str, by: &str| {
+        [
+            format!("ld.global.{ld} %h1, [%in];"),
+            format!("shr.s16 %h2, %h1, {by};"),
+            "cvt.sat.f32.f16 %r2, %h2;".to_string(),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    let lines = at("u8", "0x10");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (s, e, fired) = both(&lines, [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+    assert_eq!((s.bits, s.is_exact()), (0, true));
+    assert!(e.matches(0x3680_0000) && e.matches(0) && !e.matches(0x3f80_0000), "{e:?}");
+    assert_eq!(fired, vec![Deviation::ShrS16By16ReadsSource]);
+    for other in Deviation::ALL.into_iter().filter(|&o| o != Deviation::ShrS16By16ReadsSource) {
+        untouched(&lines, [0x40, 0, 0, 0], other);
+    }
+    let by_17 = at("u8", "0x11");
+    untouched(&by_17.iter().map(String::as_str).collect::<Vec<_>>(), [0x40, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+    let negative = at("u16", "0x10");
+    let negative: Vec<&str> = negative.iter().map(String::as_str).collect();
+    untouched(&negative, [0xbc00, 0, 0, 0], Deviation::ShrS16By16ReadsSource);
+}
+
+/// I (corpus/findings/fuzz-h100/README.md): f16 0x007f through cvt.rp.bf16.f16, then
+/// cvt.rzi.u32.bf16, gives 1 (rounded toward +inf), not 0.
+#[test]
+fn i_a_directed_rounding_is_folded_into_the_integer_cvt() {
+    let lines =
+        ["mov.b16 %h3, 127;", "cvt.rp.bf16.f16 %h6, %h3;", "cvt.rzi.u32.bf16 %r4, %h6;", "st.global.u32 [%out], %r4;"];
+    exact_case(&lines, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 1);
+    untouched(
+        &["mov.b16 %h3, 127;", "cvt.rn.bf16.f16 %h6, %h3;", "cvt.rzi.u32.bf16 %r4, %h6;", "st.global.u32 [%out], %r4;"],
+        [0; 4],
+        Deviation::DirectedRoundingFoldedIntoInt,
+    );
+    // .rm rounds toward -inf (corpus/findings/fuzz-h200/c1-compiler-xor.b16-a25b6497.case:
+    // f16 0xac01 through cvt.rm.bf16.f16 gives -1, hence its word's "sign").
+    let rm = [
+        "mov.b16 %h0, 44033;",
+        "cvt.rm.bf16.f16 %h0, %h0;",
+        "cvt.rzi.s32.bf16 %r1, %h0;",
+        "st.global.u32 [%out], %r1;",
+    ];
+    exact_case(&rm, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
+}
+
+/// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
+#[test]
+fn l_cvt_s64_u32_sign_extends() {
+    let lines = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x8000_0000, 0xFFFF_FFFF_8000_0000);
+    untouched(&lines, [0x7FFF_FFFF, 0, 0, 0], Deviation::CvtS64U32SignExtends);
+}
+
+/// M (corpus/findings/fuzz-h100-b/README.md): and.b16 0x7f of cvt.rz.f16.f32(-0.0) stores
+/// 0x8000, the mask dropped.
+#[test]
+fn m_the_mask_of_an_f16_result_is_dropped() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "cvt.rz.f16.f32 %h1, %r0;",
+        "and.b16 %h2, %h1, 127;",
+        "st.global.b16 [%out], %h2;",
+    ];
+    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::F16MaskDropped, 0, 0x8000);
+    untouched(
+        &["ld.global.u16 %h1, [%in];", "and.b16 %h2, %h1, 127;", "st.global.b16 [%out], %h2;"],
+        [0x8000, 0, 0, 0],
+        Deviation::F16MaskDropped,
+    );
+}
+
+/// N (corpus/findings/fuzz-h100-b/README.md): cvt.u8.s8 of cvt.rn.satfinite.f16.f32 of a
+/// negative tiny value (-0.0, 0x8000) stores 0x8000, the conversion dropped.
+#[test]
+fn n_cvt_u8_s8_of_an_f16_result_is_dropped() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "cvt.rn.satfinite.f16.f32 %h0, %r0;",
+        "cvt.u8.s8 %h1, %h0;",
+        "st.global.b16 [%out], %h1;",
+    ];
+    exact_case(&lines, [0x8000_0001, 0, 0, 0], Deviation::CvtU8S8OfF16Dropped, 0, 0x8000);
+    untouched(
+        &["ld.global.u16 %h0, [%in];", "cvt.u8.s8 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+        [0x8000, 0, 0, 0],
+        Deviation::CvtU8S8OfF16Dropped,
+    );
+}
+
+/// A register overwritten by another producer loses its origin: no emulation applies.
+#[test]
+fn a_later_write_ends_the_origin() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "cvt.rz.f16.f32 %h1, %r0;",
+        "ld.global.u16 %h1, [%in+4];",
+        "and.b16 %h2, %h1, 127;",
+        "st.global.b16 [%out], %h2;",
+    ];
+    untouched(&lines, [0x8000_0000, 0x8000, 0, 0], Deviation::F16MaskDropped);
+}
+
+/// N-7 (corpus/findings/fuzz-h200-3201/README.md): bfe.s32 of a non-negative word from
+/// bit 63 gives −1 (d44f4ae5: `bfe.s32 %r5, %r2, 0x3f, 0x20`); a start below 32, an empty
+/// field, or a register start: the spec's result.
+#[test]
+fn n7_bfe_s32_past_the_msb_is_all_ones() {
+    let at = |pos: &str, len: &str| {
+        [
+            "ld.global.u32 %r0, [%in];".to_string(),
+            format!("bfe.s32 %r1, %r0, {pos}, {len};"),
+            "st.global.u32 [%out], %r1;".to_string(),
+        ]
+    };
+    let lines = at("0x3f", "0x20");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    exact_case(&lines, [0x1234, 0, 0, 0], Deviation::BfeS32PastMsbAllOnes, 0, 0xFFFF_FFFF);
+    for (pos, len) in [("0x1f", "0x20"), ("0x20", "0x0")] {
+        let l = at(pos, len);
+        untouched(
+            &l.iter().map(String::as_str).collect::<Vec<_>>(),
+            [0x1234, 0, 0, 0],
+            Deviation::BfeS32PastMsbAllOnes,
+        );
+    }
+    let reg = [
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.u32 %r2, [%in+4];",
+        "bfe.s32 %r1, %r0, %r2, 0x20;",
+        "st.global.u32 [%out], %r1;",
+    ];
+    untouched(&reg, [0x1234, 0x3f, 0, 0], Deviation::BfeS32PastMsbAllOnes);
+}
+
+/// N-8 (corpus/findings/fuzz-h200-3201/README.md, fe11eb1e): `setp.lt.u32 %p0, %r8, 0` of
+/// `set.ge.s32.s32 %r8, %r0, 0` is never true, but is the set's result being true; a
+/// loaded value or a non-zero bound: the spec's result.
+#[test]
+fn n8_an_unsigned_test_below_zero_of_a_set_result_tests_the_set() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "set.ge.s32.s32 %r8, %r0, 0;",
+        "setp.lt.u32 %p0, %r8, 0;",
+        "mov.b16 %h0, 34995;",
+        "selp.b16 %h1, %h0, 0x0, %p0;",
+        "st.global.b16 [%out], %h1;",
+    ];
+    exact_case(&lines, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet, 0, 34995);
+    untouched(&lines, [0x8000_0000, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+    let loaded = [
+        "ld.global.u32 %r8, [%in];",
+        "setp.lt.u32 %p0, %r8, 0;",
+        "mov.b16 %h0, 34995;",
+        "selp.b16 %h1, %h0, 0x0, %p0;",
+        "st.global.b16 [%out], %h1;",
+    ];
+    untouched(&loaded, [0xFFFF_FFFF, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+    let bound = lines.map(|l| if l.starts_with("setp") { "setp.lt.u32 %p0, %r8, 1;" } else { l });
+    untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+}
+
+/// N-11 (corpus/findings/fuzz-h200-3201/README.md, 5690d5c8): `@%p0 set.le.s32.u16 %r0, …`
+/// with %p0 false leaves 0xc8a85f01 as 0x00005f01 (sign-extended from 16 bits); a guard
+/// that holds, or an `.s32` source: the spec's result.
+#[test]
+fn n11_a_skipped_set_s32_u16_sign_extends_its_destination() {
+    let at = |guard: &str, ty: &str| {
+        [
+            "mov.b32 %r0, 0xc8a85f01;".to_string(),
+            "ld.global.u32 %r1, [%in];".to_string(),
+            "cvt.u16.u32 %h0, %r1;".to_string(),
+            format!("setp.{guard}.s32 %p0, %r1, 0;"),
+            format!("@%p0 set.le.s32.{ty} %r0, %{}0, 0x0;", if ty == "u16" { "h" } else { "r" }),
+            "st.global.u32 [%out], %r0;".to_string(),
+        ]
+    };
+    let lines = at("lt", "u16");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, 0xc8a8_5f01, 0x5f01);
+    let ran = at("ge", "u16");
+    untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+    let wide = at("lt", "s32");
+    untouched(&wide.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+}
+
+/// N-11 with a `.u32` destination (corpus/findings/fuzz-h200-3301/, 1297e441): `@!%p1
+/// set.le.u32.s16 %r1, %h2, 0` with %p1 true leaves 0xe9fb3ef5 as 0x00003ef5 on every
+/// backend; with bit 15 of the old value set, the extension by sign and by zeros are both
+/// admitted (no campaign has shown which); a guard that holds: the spec's result.
+#[test]
+fn n11_a_skipped_set_u32_of_a_16_bit_source_extends_its_destination() {
+    let at = |old: &str, guard: &str| {
+        [
+            format!("mov.b32 %r1, {old};"),
+            "mov.b16 %h2, 0;".to_string(),
+            format!("setp.{guard}.s16 %p1, %h2, 0;"),
+            "@!%p1 set.le.u32.s16 %r1, %h2, 0;".to_string(),
+            "st.global.u32 [%out], %r1;".to_string(),
+        ]
+    };
+    let lines = at("3925556981", "eq");
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    exact_case(&lines, [0; 4], Deviation::SkippedSetSignExtends, 0xe9fb_3ef5, 0x3ef5);
+    let high = at("0x1234c001", "eq");
+    let high: Vec<&str> = high.iter().map(String::as_str).collect();
+    let (s, e, fired) = both(&high, [0; 4], Deviation::SkippedSetSignExtends);
+    assert_eq!(s.bits, 0x1234_c001);
+    assert!(e.matches(0x0000_c001) && e.matches(0xffff_c001) && !e.matches(0x1234_c001), "{e:?}");
+    assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
+    let ran = at("3925556981", "ne");
+    untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [0; 4], Deviation::SkippedSetSignExtends);
+}
+
+/// N-11 with an `.f32` destination (corpus/findings/fuzz-h200-3301/, e733b56f): `@%p1
+/// set.ne.f32.u64 %r2, %d0, 0` with %p1 false turns 0x863ebcfb into 0x4ef38286, the f32 of
+/// |int32(old)| (`IABS; I2FP.F32.S32` after the merge); −2^31 stays negative; a 16-bit
+/// source converts |the old low half, sign-extended| as an s16 (13.5's `PRMT 0x9910; IABS;
+/// PRMT 0x7710; I2F.S16`); a guard that holds: the spec's result.
+#[test]
+fn n11_a_skipped_set_f32_converts_its_old_value() {
+    let at = |old: &str, guard: &str, src: &str| {
+        let (ld, reg) = match src {
+            "u64" => ("ld.global.u64 %d0, [%in+8];", "%d0"),
+            _ => ("ld.global.u16 %h0, [%in+8];", "%h0"),
+        };
+        [
+            format!("mov.b32 %r2, {old};"),
+            ld.to_string(),
+            "ld.global.u32 %r1, [%in];".to_string(),
+            format!("setp.{guard}.u32 %p1, %r1, 0;"),
+            format!("@%p1 set.ne.f32.{src} %r2, {reg}, 0;"),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    for (old, src, bug) in [
+        ("0x863ebcfb", "u64", 0x4ef3_8286),
+        ("0x80000000", "u64", 0xcf00_0000),
+        ("0x1234fffe", "u16", 0x4000_0000),
+        ("0x12348000", "s16", 0xc700_0000),
+    ] {
+        let lines = at(old, "eq", src);
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let spec = u64::from_str_radix(&old[2..], 16).unwrap();
+        exact_case(&lines, [5, 0, 0, 0], Deviation::SkippedSetSignExtends, spec, bug);
+    }
+    let ran = at("0x863ebcfb", "ne", "u64");
+    untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
+}
+
+/// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a
+/// `cvt.rn.satfinite.e4m3x2.f32` result keeps bit 15 (0x80fe, not 0x00fe); of a loaded
+/// register, the spec's zero extension.
+#[test]
+fn row10_the_u8_extension_of_an_e4m3x2_result_is_dropped() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.u32 %r1, [%in+4];",
+        "cvt.rn.satfinite.e4m3x2.f32 %h0, %r0, %r1;",
+        "cvt.u16.u8 %h1, %h0;",
+        "st.global.b16 [%out], %h1;",
+    ];
+    // e4m3(-0.0) = 0x80 in the high byte, e4m3(-448.0) = 0xfe in the low byte.
+    exact_case(&lines, [0x8000_0000, 0xc3e0_0000, 0, 0], Deviation::U8ExtensionOfE4m3x2Dropped, 0xfe, 0x80fe);
+    untouched(
+        &["ld.global.u16 %h0, [%in];", "cvt.u16.u8 %h1, %h0;", "st.global.b16 [%out], %h1;"],
+        [0x80fe, 0, 0, 0],
+        Deviation::U8ExtensionOfE4m3x2Dropped,
+    );
+}
