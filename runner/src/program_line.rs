@@ -22,7 +22,8 @@ pub fn parse_hex(name: &str, v: &Value) -> Result<u128, String> {
     u128::from_str_radix(digits, 16).map_err(|_| format!("operand `{name}` = \"{s}\" is not hexadecimal"))
 }
 
-/// An input register of a program line: `"0x3"` (typed by its first use) or `{"u32": "0x3"}`
+/// An input register of a program line: `"0x3"` (typed by its first use; the digits as written
+/// are kept: 8 of them make a 32-bit integer where the type decides the meaning) or `{"u32": "0x3"}`
 /// (a PTX register type: `pred`, `b16`/`u16`/`s16`, `b32`/`u32`/`s32`/`f32`, `b64`/`u64`/`s64`/`f64`,
 /// …; its class is declared before the statements).
 fn input_reg(name: &str, v: &Value) -> Result<oracle::memprog::InputReg, String> {
@@ -44,7 +45,11 @@ fn input_reg(name: &str, v: &Value) -> Result<oracle::memprog::InputReg, String>
                 })?;
             Ok(oracle::memprog::InputReg::typed(class, value(x)?))
         }
-        x => Ok(value(x)?.into()),
+        // The digits as written: 8 of them make a 32-bit integer where the type decides.
+        x => Ok(match x.as_str().and_then(|t| t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))) {
+            Some(digits) => oracle::memprog::InputReg::written(value(x)?, 4 * digits.len() as u32),
+            None => value(x)?.into(),
+        }),
     }
 }
 
@@ -389,7 +394,9 @@ pub fn program_line(src: &MemSource) -> Value {
         .regs
         .iter()
         .map(|(k, r)| {
-            let v = json!(format!("{:#x}", r.value));
+            // An untyped value keeps the width it was written with (it may decide its type).
+            let digits = r.written_bits.map_or(1, |b| b.div_ceil(4) as usize);
+            let v = json!(format!("0x{:0digits$x}", r.value));
             (k.clone(), r.class.map_or(v.clone(), |c| json!({ c.ptx_type().trim_start_matches('.'): v })))
         })
         .collect();

@@ -145,6 +145,8 @@ fn a_register_src_size_copies_that_many_bytes_and_zero_fills() {
         line(json!("0x3")),
         line(json!({"pred": "0x1"})),
         line(json!({"u64": "0x3"})),
+        // The line as written: 8 hex digits make the untyped register a 32-bit integer.
+        line(json!("0x00000003")),
     ]);
     assert_eq!(answers[0]["win"], win(&src[4..7]), "src-size 3: three bytes and a zero");
     assert_eq!(answers[1]["win"], win(&[]), "src-size 0: four zeros");
@@ -154,6 +156,10 @@ fn a_register_src_size_copies_that_many_bytes_and_zero_fills() {
     assert!(e.contains("register `n`") && e.contains("give its type"), "untyped is ambiguous: {e}");
     assert_eq!(answers[5]["win"], win(&[]), "a predicate is ignore-src: true writes zeros");
     assert!(error_of(&answers[6]).contains("is .b64"), "{}", answers[6]);
+    assert_eq!(answers[7]["win"], win(&src[4..7]), "\"0x00000003\": src-size 3");
+    // A case file keeps the width: the line written back still has 8 digits.
+    let source = runner::program_line::program_source(line(json!("0x00000003")).as_object().unwrap()).unwrap();
+    assert_eq!(runner::program_line::program_line(&source)["regs"]["n"], json!("0x00000003"));
     // Written by the program, the register's class decides: `mov.u32` makes src-size,
     // `setp` makes ignore-src.
     let mut written = line(json!("0x2"));

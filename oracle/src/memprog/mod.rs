@@ -243,6 +243,8 @@ fn quote(text: &str) -> String {
 #[derive(Default)]
 struct Regs {
     decls: Vec<RegDecl>,
+    /// Untyped input registers written as 32-bit hex literals (`InputReg::written_bits`).
+    written32: std::collections::BTreeSet<String>,
 }
 
 impl Regs {
@@ -318,6 +320,9 @@ pub fn parse(
     let input_names: Vec<String> = inputs.keys().cloned().collect();
     let mut regs = Regs::default();
     for (name, input) in inputs {
+        if input.class.is_none() && input.written_bits == Some(32) {
+            regs.written32.insert(name.clone());
+        }
         if let Some(class) = input.class {
             if !is_reg_name(name) {
                 return Err(whole(MemError::Parse(format!("input register `{name}`: not a register name"))));
@@ -478,7 +483,8 @@ fn parse_glue(
 /// Settles the forms whose operand syntax leaves the meaning of a register to its type: the
 /// fourth operand of `cp.async` is `src-size` for a 32-bit integer register and `ignore-src`
 /// for a predicate (§9.7.9.25.3.1). The register must have a class already — written by an
-/// earlier statement or a typed input register; an untyped input register there is
+/// earlier statement or a typed input register — or be an untyped input register written as a
+/// 32-bit hex literal (8 digits: a 32-bit integer); any other untyped input register there is
 /// ambiguous, an error naming it.
 ///
 /// The audit of the other forms: every other slot's meaning follows from the opcode and the
@@ -507,9 +513,11 @@ fn settle_by_register_type(inst: &mut Instruction, regs: &Regs, inputs: &[String
     let Some(Operand::Name(name)) = inst.operands.get(3) else { return Ok(()) };
     let class = match regs.find(name) {
         Some(i) => regs.decls[i].class,
+        // Written as 8 hex digits: a 32-bit integer.
+        None if regs.written32.contains(name) => RegClass::B32,
         None if inputs.iter().any(|n| n == name) => {
             return Err(MemError::Parse(format!(
-                "register `{name}` in the fourth operand of cp.async is `src-size` if it is a 32-bit integer and `ignore-src` if it is a predicate (§9.7.9.25.3.1): give its type (\"regs\": {{\"{name}\": {{\"u32\": …}}}} or {{\"pred\": …}}) or write it before"
+                "register `{name}` in the fourth operand of cp.async is `src-size` if it is a 32-bit integer and `ignore-src` if it is a predicate (§9.7.9.25.3.1): give its type (\"regs\": {{\"{name}\": {{\"u32\": …}}}} or {{\"pred\": …}}), write it as 8 hex digits (\"0x00000003\") or write it before"
             )))
         }
         None => return Err(MemError::UnknownName(name.clone())),

@@ -36,26 +36,35 @@ pub enum Init {
 /// An input register as described: its value (the same in every thread) and, optionally, its
 /// type. An untyped input register takes the class of its first use; a slot where the class
 /// decides the meaning (the fourth operand of `cp.async`: `src-size` or `ignore-src`,
-/// §9.7.9.25.3.1) needs a typed one or a register written by an earlier statement.
+/// §9.7.9.25.3.1) needs a typed one, one written at full 32-bit width (`"0x00000003"`: a
+/// 32-bit integer), or a register written by an earlier statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputReg {
     /// The value (its low bits for a narrower register; a predicate is true when non-zero).
     pub value: u64,
     /// The declared class, if given.
     pub class: Option<RegClass>,
+    /// For an untyped register, the bits its hex literal was written with (4 per digit), if
+    /// known: 32 makes it a 32-bit integer where the class decides the meaning.
+    pub written_bits: Option<u32>,
 }
 
 impl InputReg {
     /// An input register of `class` holding `value`.
     pub fn typed(class: RegClass, value: u64) -> InputReg {
-        InputReg { value, class: Some(class) }
+        InputReg { value, class: Some(class), written_bits: None }
+    }
+
+    /// An untyped input register holding `value`, written with `bits` bits of hex digits.
+    pub fn written(value: u64, bits: u32) -> InputReg {
+        InputReg { value, class: None, written_bits: Some(bits) }
     }
 }
 
 impl From<u64> for InputReg {
     /// An untyped input register (typed by its first use).
     fn from(value: u64) -> InputReg {
-        InputReg { value, class: None }
+        InputReg { value, class: None, written_bits: None }
     }
 }
 
