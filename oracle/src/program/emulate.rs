@@ -6,11 +6,13 @@
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
 //! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
-//! split; every other write, shuffles included, makes the writer the producer). The hooks are called by the interpreter
-//! with the spec's result and give it back changed where an emulation applies ([`glue`],
-//! [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value is recorded as the
-//! deviation having fired. A `cvt` producer also records its source value and that value's
-//! producer (3301-N3 looks two producers back), a glue producer its first source value (G).
+//! split; every other write, shuffles included, makes the writer the producer). The hooks are
+//! called by the interpreter with the spec's result and give it back changed where an emulation
+//! applies ([`glue`], [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value
+//! is recorded as the deviation having fired. [`skipped_isa`] only marks an origin (A: a float
+//! `cvt` whose guard was false still makes its destination float-typed to ptxas). A `cvt`
+//! producer also records its source value and that value's producer (3301-N3 looks two
+//! producers back), a glue producer its first source value (G).
 //!
 //! Invariants:
 //! - Without a program deviation emulated the machine records no origins and the hooks are not
@@ -42,6 +44,9 @@ pub(super) struct Origin {
     /// The statement that produced that first source's value, for a `cvt` producer reading a
     /// register whose producer is recorded.
     pub(super) a_stmt: Option<usize>,
+    /// Whether a float `cvt` whose guard was false named the register after its producer (A:
+    /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
+    pub(super) float_merged: bool,
 }
 
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
@@ -116,33 +121,36 @@ impl Machine<'_> {
 
     /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
     /// copy or unpack of a register passes on that register's origin (its halves keep their
-    /// producer), every other writer is the producer (with its first source value, and that
-    /// value's producer, for a `cvt`).
+    /// producer), every other writer (a move of an immediate included) is the producer (with
+    /// its first source value, and that value's producer, for a `cvt`).
     pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
         match &inst.form {
             Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
-                let r = self.reg_of(inst.operands.get(1)?).ok()?;
-                self.origins[t as usize].get(&r).cloned()
+                match self.reg_of(inst.operands.get(1)?) {
+                    Ok(r) => self.origins[t as usize].get(&r).cloned(),
+                    // A move of an immediate is its value's producer.
+                    Err(_) => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false }),
+                }
             }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
-                Some(Origin { stmt: self.stmt, a, a_stmt })
+                Some(Origin { stmt: self.stmt, a, a_stmt, float_merged: false })
             }
-            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None }),
+            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false }),
         }
     }
 }
 
 /// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
-/// by a `cvt` to `.f32` or by `mov.f32` (B).
+/// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21) or by `mov.f32` (B).
 fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Isa(i), _)) => match &i.form {
             Form::Ld(l) => l.ty == MemType::F32,
             Form::LdGlobalNc(l) => l.ty == MemType::F32,
-            Form::Cvt(c) => c.dtype == CvtType::F32,
+            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32),
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
         },
@@ -182,14 +190,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         _ => None,
     };
     // B: a 64-bit shift by an f32-typed amount shifts by the low word of its conversion to a
-    // u64 (`F2I.U64.TRUNC`, then the shift's own clamp of that word).
+    // 64-bit integer of the shift's signedness (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC`
+    // otherwise), then the shift's own clamp of that word.
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
         && reg(1).is_some_and(|r| f32_typed(m, t, r))
     {
-        if let Some(amount) = cvt_form("cvt.rzi.u64.f32").and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
+        let to = if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" };
+        if let Some(amount) = cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
             if amount.is_exact() {
                 let low = amount.bits as u64 & 0xFFFF_FFFF;
                 let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
@@ -340,7 +350,8 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
-/// changed where D, E, F, I, L, N or row 10's M-like fold applies (all of them concern `cvt`).
+/// changed where C's float direction, D, E, F, G, I, L, N, 3301-N3, 3301-N4 or row 10's M-like
+/// fold applies (all of them concern `cvt`).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -446,6 +457,29 @@ pub(super) fn isa(
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
+    // 3301-N4: cvt.sat.<int>.u32 of a byte- or half-aligned bfe.s32 saturates it as an .s32.
+    let byte_bfe = r.is_some_and(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Bfe && glue.ty == GlueType::S32 => {
+            // §9.7.1.19: `pos` and `len` are read from their low 8 bits.
+            match (imm_of(glue, 1).map(|v| v & 0xff), imm_of(glue, 2).map(|v| v & 0xff)) {
+                (Some(pos), Some(len)) => matches!(len, 8 | 16) && pos % len == 0 && pos + len <= 32,
+                _ => false,
+            }
+        }
+        _ => false,
+    });
+    if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned)
+        && byte_bfe
+        && c.sat
+        && c.atype == CvtType::U32
+        && c.dtype.is_int()
+        && a.is_exact()
+    {
+        let signed = Form::Cvt(Cvt { atype: CvtType::S32, ..c });
+        if let Some(v) = convert(m, &signed, a.bits & 0xFFFF_FFFF) {
+            emulated = Some((Deviation::SatCvtOfByteBfeSigned, widen(v)));
+        }
+    }
     // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself.
     let by_16 = r.and_then(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, o))
@@ -498,6 +532,25 @@ pub(super) fn isa(
     })
 }
 
+/// What a §9.7.9 instruction whose guard is false leaves under the emulated deviations: its
+/// registers keep their values (§11.2), but A marks the destination of a float `cvt` as
+/// float-merged ([`Origin::float_merged`]). ptxas computes the cvt, selects between its result
+/// and the old value by the guard (`SEL R0, R0, R2, P0`), and an 8-bit store of the selected
+/// register converts it whatever the guard (`F2I.U8.F16.TRUNC.NTZ` after the `SEL` at -O0,
+/// the folded `F2I.U8.F16.TRUNC.NTZ R5, -0.066` of the old value at -O3; ptxas 13.0.88,
+/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A register with no recorded
+/// producer is left alone.
+pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
+    let Form::Cvt(c) = inst.form else { return };
+    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !float_dtype(c.dtype) {
+        return;
+    }
+    let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+    if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
+        o.float_merged = true;
+    }
+}
+
 /// The values an 8-bit store writes for its element operands `elems` (whose spec values are
 /// `values`) under the emulated deviations: A makes every element any byte when a float `cvt`
 /// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
@@ -505,8 +558,10 @@ pub(super) fn isa(
 /// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
 pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
     let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
-    let from_float =
-        |m: &Machine<'_>, o: &Operand| m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype));
+    let from_float = |m: &Machine<'_>, o: &Operand| {
+        m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype))
+            || m.reg_of(o).ok().and_then(|r| m.origins.get(t as usize)?.get(&r)).is_some_and(|o| o.float_merged)
+    };
     if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
         return values;
     }

@@ -186,7 +186,8 @@ impl Machine<'_> {
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
             carry_out = carry_out.map(|c| emulate::carry(self, t, g, &vals, c));
-            self.origin_now = Some(emulate::Origin { stmt: self.stmt, a: vals.first().cloned(), a_stmt: None });
+            self.origin_now =
+                Some(emulate::Origin { stmt: self.stmt, a: vals.first().cloned(), a_stmt: None, float_merged: false });
         }
         if let Some(c) = carry_out {
             self.set_carry(t, c);
@@ -205,6 +206,9 @@ impl Machine<'_> {
         };
         let (run, why) = self.guard(t, guard)?;
         if run == Some(false) {
+            if self.emulating {
+                emulate::skipped_isa(self, t, inst);
+            }
             return Ok(());
         }
         if self.emulating {

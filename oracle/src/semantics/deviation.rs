@@ -126,6 +126,15 @@ pub enum Deviation {
     /// register written by an integer `cvt.sat` loses its saturation (`HADD2.F32` without the
     /// `FADD.SAT`, `F2F.F64.F16` without `.SAT`), where §9.7.9.21 clamps to [0.0, 1.0].
     FloatSatOfIntSatDropped,
+    /// 3301-N4 (corpus/findings/fuzz-h200-3301/, third run, f2f81bb3; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `cvt.sat.<int>.u32` of a register written by `bfe.s32 d, a, pos, len`
+    /// whose immediate field is a whole byte or half at its own alignment (`len` 8 or 16, `pos`
+    /// a multiple of `len`) saturates the source as an `.s32`: -O3 lowers the `bfe` as a
+    /// sign-extending `PRMT` (0x8880, 0x9910, 0x9991) and clamps with signed comparisons
+    /// (`ISETP.LT`/`ISETP.GT`, `SEL`; to `.s32` no clamp at all), where §9.7.9.21 reads the
+    /// `.u32` source unsigned (a negative field is above every signed maximum: 0x7fff for
+    /// `.s16`, 0xffff for `.u16`). Other fields (`SGXT`) are clamped right (`VIMNMX.U32`).
+    SatCvtOfByteBfeSigned,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
@@ -135,7 +144,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 19] = [
+    pub const ALL: [Deviation; 20] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -155,6 +164,7 @@ impl Deviation {
         Deviation::SubCcOfAbsZeroBorrows,
         Deviation::SetRoundTripFolded,
         Deviation::FloatSatOfIntSatDropped,
+        Deviation::SatCvtOfByteBfeSigned,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -184,6 +194,7 @@ impl Deviation {
             Deviation::SubCcOfAbsZeroBorrows => "sub-cc-of-abs-zero-borrows",
             Deviation::SetRoundTripFolded => "set-round-trip-through-float-folded",
             Deviation::FloatSatOfIntSatDropped => "float-sat-of-int-sat-dropped",
+            Deviation::SatCvtOfByteBfeSigned => "sat-cvt-of-byte-bfe-signed",
         }
     }
 
@@ -253,7 +264,8 @@ impl Deviation {
             Deviation::Shift16ImmediateLowHalf
             | Deviation::SubCcOfAbsZeroBorrows
             | Deviation::SetRoundTripFolded
-            | Deviation::FloatSatOfIntSatDropped => "corpus/findings/fuzz-h200-3301/README.md",
+            | Deviation::FloatSatOfIntSatDropped
+            | Deviation::SatCvtOfByteBfeSigned => "corpus/findings/fuzz-h200-3301/README.md",
         }
     }
 }

@@ -603,3 +603,100 @@ fn row10_the_u8_extension_of_an_e4m3x2_result_is_dropped() {
         Deviation::U8ExtensionOfE4m3x2Dropped,
     );
 }
+
+/// A where the float `cvt` is skipped by its guard (corpus/findings/fuzz-h200-3301/, third
+/// run, 4a9df7fd and a4cd0d1f): ptxas selects between the cvt's result and the old value and
+/// converts the selection at the 8-bit store (-O0 `F2I.BF16.F16; SEL R0, R0, R2, P0; …
+/// F2I.U8.F16.TRUNC.NTZ R0, R0`): the old 0xac3e (f16 −0.066) is stored as 0, not 0x3e.
+#[test]
+fn a_a_float_cvt_skipped_by_its_guard_still_converts_the_narrow_store() {
+    let skipped = [
+        "mov.b16 %h0, 0;",
+        "mov.b16 %h4, 44094;",
+        "setp.lt.s16 %p2, %h4, -32768;",
+        "@%p2 cvt.bf16.f16 %h4, %h0;",
+        "st.global.u8 [%out], %h4;",
+    ];
+    let (s, e, fired) = both(&skipped, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+    assert_eq!((s.bits, s.is_exact()), (0x3e, true));
+    assert_eq!(e.bits, 0, "the named byte: F2I.U8.F16.TRUNC of the old value, f16 -0.066");
+    assert!(e.matches(0x3e) && e.matches(0xff) && !e.matches(0x100));
+    assert_eq!(fired, vec![Deviation::NarrowStoreOfFloatCvt]);
+    // a4cd0d1f: `@!%p4 cvt.f16.f16` skipped, `st.s8` of the old 0x00f8 (f16 1.5e-5): 0.
+    let negated = [
+        "mov.b16 %h1, 248;",
+        "mov.b16 %h2, 0;",
+        "setp.eq.u16 %p4, %h2, 0x0;",
+        "@!%p4 cvt.f16.f16 %h1, %h2;",
+        "mov.b16 %h3, %h1;",
+        "st.global.s8 [%out], %h3;",
+    ];
+    let (s, e, fired) = both(&negated, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+    assert_eq!((s.bits, e.bits, fired), (0xf8, 0, vec![Deviation::NarrowStoreOfFloatCvt]));
+    // A skipped integer cvt, or a write after the skipped float one: the spec's byte.
+    let integer = ["mov.b16 %h4, 44094;", "setp.ne.u16 %p2, %h4, %h4;", "@%p2 cvt.rzi.s16.f16 %h4, %h4;"];
+    untouched(&[&integer[..], &["st.global.u8 [%out], %h4;"]].concat(), [0; 4], Deviation::NarrowStoreOfFloatCvt);
+    let rewritten = [&skipped[..4], &["add.u16 %h4, %h4, 1;", "st.global.u8 [%out], %h4;"]].concat();
+    untouched(&rewritten, [0; 4], Deviation::NarrowStoreOfFloatCvt);
+}
+
+/// B with a `.tf32` amount and B's signedness (corpus/findings/fuzz-h200-3301/, third run,
+/// 46a74d17; ptxas 13.0.88 and 13.5): `cvt.rz.tf32.f32` then `shr.s64` by it is
+/// `F2FP.TF32.F32.PACK_B.RZ; F2I.S64.TRUNC; SHF.R.S64`. `shr.u64`/`shr.b64`/`shl.b64` convert
+/// with `F2I.U64.TRUNC`, `shr.s64` with `F2I.S64.TRUNC`: a negative amount is a negative
+/// integer whose low word is past 64 (clamped, the spec's result), not 0.
+#[test]
+fn b_a_tf32_amount_converts_and_shr_s64_converts_signed() {
+    // 46a74d17 as minimized: tf32 −3.6e34 saturates to −2^63, whose low word 0 shifts by 0.
+    let finding = [
+        "mov.b32 %r0, 4175390100;",
+        "cvt.rz.tf32.f32 %r3, %r0;",
+        "mov.b64 %d0, 17933163927542169600;",
+        "shr.s64 %d1, %d0, %r3;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&finding, [0; 4], Deviation::F32ShiftAmount, u64::MAX, 17_933_163_927_542_169_600);
+    // tf32 1.5 shifts by 1 (the spec: 0x3fc00000, clamped to 64).
+    let tf32 = [
+        "ld.global.f32 %r0, [%in];",
+        "cvt.rz.tf32.f32 %r3, %r0;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shr.u64 %d1, %d0, %r3;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&tf32, [0x3fc0_0000, 0, 0x100, 0], Deviation::F32ShiftAmount, 0, 0x80);
+    // shr.s64 by −1.0: F2I.S64 gives −1, low word 0xffffffff, clamped: the sign, as the spec.
+    let signed = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shr.s64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    untouched(&signed, [0xbf80_0000, 0, 1, 0x8000_0000], Deviation::F32ShiftAmount);
+    exact_case(&signed, [0x4000_0000, 0, 0, 0x8000_0000], Deviation::F32ShiftAmount, u64::MAX, 0xe000_0000_0000_0000);
+}
+
+/// 3301-N4 (corpus/findings/fuzz-h200-3301/, third run, f2f81bb3; ptxas 13.0.88 and 13.5 -O3):
+/// `bfe.s32 %r8, %r6, 0, 16; cvt.sat.s16.u32 %h5, %r8` is `PRMT R0, R2, 0x9910; ISETP.LT …
+/// -0x8000; ISETP.GT … 0x7fff; SEL; SEL`: the field 0xa645 sign-extended stays 0xa645 where
+/// §9.7.9.21 saturates the unsigned 0xffffa645 to 0x7fff.
+#[test]
+fn n4_3301_a_sat_cvt_of_a_byte_aligned_bfe_s32_saturates_it_signed() {
+    let half = ["ld.global.s32 %r6, [%in];", "bfe.s32 %r8, %r6, 0, 16;", "cvt.sat.s16.u32 %h5, %r8;"];
+    let store = ["st.global.u16 [%out], %h5;"];
+    let lines = [&half[..], &store[..]].concat();
+    exact_case(&lines, [0x1234_a645, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned, 0x7fff, 0xa645);
+    // To .u16 a negative field clamps to 0 (`ISETP.LT … RZ`), not 0xffff; a byte at 8.
+    let unsigned = ["ld.global.s32 %r6, [%in];", "bfe.s32 %r8, %r6, 8, 8;", "cvt.sat.u16.u32 %h5, %r8;"];
+    exact_case(&[&unsigned[..], &store[..]].concat(), [0x80ff, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned, 0xffff, 0);
+    // A non-negative field, a field not at its own alignment (`SGXT; VIMNMX.U32`), a register
+    // start, a signed source type: the spec's.
+    untouched(&lines, [0x7000, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned);
+    let misaligned = ["ld.global.s32 %r6, [%in];", "bfe.s32 %r8, %r6, 8, 16;", "cvt.sat.s16.u32 %h5, %r8;"];
+    untouched(&[&misaligned[..], &store[..]].concat(), [0x00a6_4500, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned);
+    let register = ["ld.global.s32 %r6, [%in];", "ld.global.u32 %r7, [%in+4];", "bfe.s32 %r8, %r6, %r7, 16;"];
+    let register = [&register[..], &half[2..], &store[..]].concat();
+    untouched(&register, [0xa645, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned);
+    let signed = [&half[..2], &["cvt.sat.s16.s32 %h5, %r8;"], &store[..]].concat();
+    untouched(&signed, [0xa645, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned);
+}
