@@ -398,14 +398,16 @@ pub(super) fn isa(
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
         // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
         // the first cvt's source bits, read as the integer cvt's source type, rounded in the
-        // first cvt's direction (to nearest without one). I where that direction is .rp or .rm.
-        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm));
+        // first cvt's direction (to nearest without one; an integer rounding of the first cvt
+        // rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is toward
+        // +inf or -inf (.rp, .rm, .rpi, .rmi).
+        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
         let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
         if m.allow.emulates(d) && float_to_int && c.rnd == Some(CvtRnd::Rzi) && half(c0.dtype) && half(c0.atype) {
             let rnd = match c0.rnd {
-                Some(CvtRnd::Rp) => CvtRnd::Rpi,
-                Some(CvtRnd::Rm) => CvtRnd::Rmi,
-                Some(CvtRnd::Rz) => CvtRnd::Rzi,
+                Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
+                Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
+                Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
                 _ => CvtRnd::Rni,
             };
             let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });

@@ -52,7 +52,8 @@ pub enum Deviation {
     /// that takes the other half from a register nothing wrote. Set-valued: any result.
     Tf32OfPackedHalf,
     /// Root cause E: `cvt.rzi.<int>.{f16,bf16}` of a register written by a `cvt` between `.f16`
-    /// and `.bf16` without a directed rounding (`.rn`, `.rz` or none; `.rp`/`.rm` are I): the two
+    /// and `.bf16` without a directed rounding (`.rn`, `.rz`, `.rni`, `.rzi` or none;
+    /// `.rp`/`.rm`/`.rpi`/`.rmi` are I): the two
     /// are folded into one conversion of the first `cvt`'s source bits, read as the integer
     /// `cvt`'s source type (a `.bf16` result read as `.f16`, and the reverse) and rounded as the
     /// first `cvt` rounds (to nearest without a modifier): bf16 0x7bff through `cvt.f16.bf16`
@@ -71,9 +72,12 @@ pub enum Deviation {
     /// JIT; corpus/findings/fuzz-h200-3301/, 8518bbff). Two values admitted: `a`'s conversion
     /// and the spec's (what ptxas knows of bit 15 decides; a loaded `.u16` is right).
     ShrS16By16ReadsSource,
-    /// Root cause I: the fold of E where the first `cvt` rounds `.rp` (or `.rm`): the integer
-    /// conversion rounds toward +inf (or -inf), so a tiny positive value converts to 1 (a tiny
-    /// negative one to -1) instead of 0.
+    /// Root cause I: the fold of E where the first `cvt` rounds `.rp` or `.rpi` (`.rm`,
+    /// `.rmi`): the integer conversion rounds toward +inf (-inf), so a tiny positive value
+    /// converts to 1 (a tiny negative one to -1) instead of 0. The integer roundings from
+    /// corpus/findings/fuzz-h200-3301/ (third run, 0048b69b: `cvt.rpi.f16.f16; cvt.rzi.s32.bf16`
+    /// is `F2I.BF16.CEIL.NTZ` of the first source, ptxas 13.0.88 and 13.5 -O3; `.rzi` and
+    /// `.rni` first cvts fold the same way, as E).
     DirectedRoundingFoldedIntoInt,
     /// Root cause L: `cvt.s64.u32` sign-extends (§9.7.9.21: an integer conversion extends by its
     /// source type, so zero-extends here).

@@ -379,6 +379,20 @@ fn i_a_directed_rounding_is_folded_into_the_integer_cvt() {
     exact_case(&rm, [0; 4], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
 }
 
+/// I with an integer rounding (corpus/findings/fuzz-h200-3301/, third run, 0048b69b; ptxas
+/// 13.0.88 and 13.5 -O3): `cvt.rpi.f16.f16; cvt.rzi.s32.bf16` is `F2I.BF16.CEIL.NTZ` of the
+/// first source: f16 0x004e (4.6e-6) read as bf16 (7e-39) rounds up to 1, where the spec
+/// rounds it to f16 1.0 (0x3c00, bf16 0.0078) and truncates that to 0. `.rmi` rounds down.
+#[test]
+fn i_an_integer_rounding_of_the_first_cvt_is_folded_too() {
+    let rpi = ["ld.global.u16 %h0, [%in];", "cvt.rpi.f16.f16 %h1, %h0;", "cvt.rzi.s32.bf16 %r0, %h1;"];
+    let store = ["st.global.u32 [%out], %r0;"];
+    exact_case(&[&rpi[..], &store[..]].concat(), [0x4e, 0, 0, 0], Deviation::DirectedRoundingFoldedIntoInt, 0, 1);
+    let rmi = ["ld.global.u16 %h0, [%in];", "cvt.rmi.f16.f16 %h1, %h0;", "cvt.rzi.s32.bf16 %r0, %h1;"];
+    let rmi = [&rmi[..], &store[..]].concat();
+    exact_case(&rmi, [0x804e, 0, 0, 0], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
+}
+
 /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
