@@ -510,6 +510,26 @@ pub(super) fn isa(
     if m.allow.emulates(Deviation::Tf32OfPackedHalf) && c.dtype == CvtType::Tf32 && packed_producer {
         emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
     }
+    // F: a narrowing integer cvt.sat from .s16/.s32 of an overflowed abs saturates it as
+    // unsigned (`IABS; VIMNMX.U32 …, 0xff`: the lower clamp is dropped).
+    let of_abs = r.is_some_and(|r| {
+        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
+            if glue.op == GlueOp::Abs && matches!(glue.ty, GlueType::S16 | GlueType::S32))
+    });
+    let src_bits = match c.atype {
+        CvtType::S16 => 16,
+        CvtType::S32 => 32,
+        _ => 0,
+    };
+    let narrowing = matches!(c.dtype, CvtType::U8 | CvtType::S8)
+        || (src_bits == 32 && matches!(c.dtype, CvtType::U16 | CvtType::S16));
+    if m.allow.emulates(Deviation::NegationOverflow) && of_abs && c.sat && narrowing && is_min(&a, src_bits) {
+        let unsigned = if src_bits == 16 { CvtType::U16 } else { CvtType::U32 };
+        let f = Form::Cvt(Cvt { atype: unsigned, ..c });
+        if let Some(v) = convert(m, &f, a.bits & ((1u128 << src_bits) - 1)) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
     // F: an unsigned int-to-float cvt of an overflowed abs/neg converts it as signed.
     let overflowed = r.is_some_and(|r| negated(m, t, r));
     if m.allow.emulates(Deviation::NegationOverflow) && overflowed && !c.dtype.is_int() {

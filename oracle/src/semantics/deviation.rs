@@ -62,7 +62,10 @@ pub enum Deviation {
     /// Root cause F: -O3 assumes `abs`/`neg` (`.s16/.s32/.s64`) cannot overflow. Of a result that
     /// is the minimum (-2^(n-1), which `abs` and `neg` give back, §9.7.1.13/14): an unsigned
     /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
-    /// reading it is folded (set-valued: any result).
+    /// reading it is folded (set-valued: any result); a narrowing integer `cvt.sat` from
+    /// `.s16`/`.s32` of an `abs` result saturates it as unsigned (`IABS; VIMNMX.U32 …, 0xff`:
+    /// −2^31 gives 0xff, not 0; corpus/findings/fuzz-h200-3301/, third run, 5702bd9b; ptxas
+    /// 13.0.88 and 13.5 -O3, exact).
     NegationOverflow,
     /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
     /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers

@@ -393,6 +393,31 @@ fn i_an_integer_rounding_of_the_first_cvt_is_folded_too() {
     exact_case(&rmi, [0x804e, 0, 0, 0], Deviation::DirectedRoundingFoldedIntoInt, 0, 0xFFFF_FFFF);
 }
 
+/// F through a saturating narrowing cvt (corpus/findings/fuzz-h200-3301/, third run,
+/// 5702bd9b; ptxas 13.0.88 and 13.5 -O3): `abs.s32; cvt.sat.u8.s32` is `IABS R9, R8;
+/// ISETP.GT.U32 …, 0xff; SEL` — abs of −2^31 (−2^31) saturates to 0xff, not 0; to `.s8` 0x7f.
+/// `neg` keeps its signed clamp, and a wider destination is out of the evidence.
+#[test]
+fn f_a_sat_cvt_of_an_overflowed_abs_saturates_it_as_unsigned() {
+    let abs = ["ld.global.s32 %r5, [%in];", "abs.s32 %r4, %r5;"];
+    let u8 = [&abs[..], &["cvt.sat.u8.s32 %r6, %r4;", "st.global.u32 [%out], %r6;"]].concat();
+    exact_case(&u8, [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow, 0, 0xff);
+    untouched(&u8, [0x8000_0005, 0, 0, 0], Deviation::NegationOverflow);
+    let s8 = [&abs[..], &["cvt.sat.s8.s32 %r6, %r4;", "st.global.u32 [%out], %r6;"]].concat();
+    exact_case(&s8, [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow, 0xffff_ff80, 0x7f);
+    let s16 = ["ld.global.s16 %h0, [%in];", "abs.s16 %h1, %h0;", "cvt.sat.u8.s16 %h2, %h1;"];
+    let s16 = [&s16[..], &["st.global.u16 [%out], %h2;"]].concat();
+    exact_case(&s16, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0, 0xff);
+    let neg = ["ld.global.s32 %r5, [%in];", "neg.s32 %r4, %r5;", "cvt.sat.u8.s32 %r6, %r4;"];
+    untouched(
+        &[&neg[..], &["st.global.u32 [%out], %r6;"]].concat(),
+        [0x8000_0000, 0, 0, 0],
+        Deviation::NegationOverflow,
+    );
+    let wide = [&abs[..], &["cvt.sat.u32.s32 %r6, %r4;", "st.global.u32 [%out], %r6;"]].concat();
+    untouched(&wide, [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow);
+}
+
 /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
