@@ -64,7 +64,7 @@ pub enum Deviation {
     /// int-to-float `cvt` converts it as signed (`I2F.S16`, exact); a signed `setp` or `shr`
     /// reading it is folded (set-valued: any result); a narrowing integer `cvt.sat` from
     /// `.s16`/`.s32` of an `abs` result saturates it as unsigned (`IABS; VIMNMX.U32 …, 0xff`:
-    /// −2^31 gives 0xff, not 0; corpus/findings/fuzz-h200-3301/, third run, 5702bd9b; ptxas
+    /// −2^31 gives 0xff, not 0; corpus/findings/fuzz-h200-3301/, third run, 5702bd91; ptxas
     /// 13.0.88 and 13.5 -O3, exact).
     NegationOverflow,
     /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has

@@ -394,7 +394,7 @@ fn i_an_integer_rounding_of_the_first_cvt_is_folded_too() {
 }
 
 /// F through a saturating narrowing cvt (corpus/findings/fuzz-h200-3301/, third run,
-/// 5702bd9b; ptxas 13.0.88 and 13.5 -O3): `abs.s32; cvt.sat.u8.s32` is `IABS R9, R8;
+/// 5702bd91; ptxas 13.0.88 and 13.5 -O3): `abs.s32; cvt.sat.u8.s32` is `IABS R9, R8;
 /// ISETP.GT.U32 …, 0xff; SEL` — abs of −2^31 (−2^31) saturates to 0xff, not 0; to `.s8` 0x7f.
 /// `neg` keeps its signed clamp, and a wider destination is out of the evidence.
 #[test]
