@@ -228,6 +228,31 @@ impl Known {
     }
 }
 
+/// The emulations of a known set, in triage order, each with the backends it applies to: the
+/// `backends` globs of each entry naming it (`None`: every backend). An emulation applies to a
+/// backend when one of its entries admits that backend: a cause seen only at -O3 does not
+/// explain -O0's words (nor change them where it meets another cause in one program).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Emulations(Vec<(Deviation, Vec<Option<Vec<String>>>)>);
+
+impl Emulations {
+    /// Every emulation, whatever the backend.
+    pub fn all(&self) -> Vec<Deviation> {
+        self.0.iter().map(|(d, _)| *d).collect()
+    }
+
+    /// The emulations that apply to `backend` (`cuda:ptxas-O3`), in triage order.
+    pub fn for_backend(&self, backend: &str) -> Vec<Deviation> {
+        let admits = |g: &Option<Vec<String>>| g.as_ref().is_none_or(|g| any_glob(g, backend));
+        self.0.iter().filter(|(_, scopes)| scopes.iter().any(admits)).map(|(d, _)| *d).collect()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// All known findings of a corpus.
 #[derive(Clone, Debug, Default)]
 pub struct KnownSet {
@@ -485,10 +510,31 @@ impl KnownSet {
         })
     }
 
-    /// Every register-program emulation some entry names, each once, in triage order: what
-    /// triage runs the emulating oracle with.
+    /// Every register-program emulation some entry names, each once, in triage order.
     pub fn emulations(&self) -> Vec<Deviation> {
-        Deviation::ALL.into_iter().filter(|d| self.entries.iter().any(|k| k.emulations.contains(d))).collect()
+        self.emulation_scopes().all()
+    }
+
+    /// Every emulation some entry names with the backends it applies to: what triage runs the
+    /// emulating oracle with, for each backend's words.
+    pub fn emulation_scopes(&self) -> Emulations {
+        Emulations(
+            Deviation::ALL
+                .into_iter()
+                .filter_map(|d| {
+                    let scopes: Vec<Option<Vec<String>>> = self
+                        .entries
+                        .iter()
+                        .filter(|k| k.emulations.contains(&d))
+                        .map(|k| match &k.rule {
+                            KnownRule::Pattern(p) => p.backends.clone(),
+                            KnownRule::Ids(_) => None,
+                        })
+                        .collect();
+                    (!scopes.is_empty()).then_some((d, scopes))
+                })
+                .collect(),
+        )
     }
 
     /// The known finding named `name`.
@@ -693,6 +739,8 @@ mod tests {
         assert_eq!(k.emulations, vec![Deviation::CvtS64U32SignExtends]);
         let set = KnownSet { entries: vec![k] };
         assert_eq!(set.emulations(), vec![Deviation::CvtS64U32SignExtends]);
+        assert_eq!(set.emulation_scopes().for_backend("cuda:ptxas-O0"), vec![Deviation::CvtS64U32SignExtends]);
+        assert!(set.emulation_scopes().for_backend("ptxas-check").is_empty());
         let sig = |input: &str, shape: &str, b: &str| {
             Signature::new(FindingClass::Compiler, "shl.b64", input, [b], "value").with_shape(shape)
         };

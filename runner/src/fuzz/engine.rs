@@ -34,6 +34,7 @@ use super::assemble::{assemble, Assembled};
 pub use crate::backend::Failure;
 use crate::backend::{label_suffix, Backend, BackendError, Build, Failed, ProgramBatch, Registry, Role};
 use crate::diff::program::Observed;
+use crate::findings::Emulations;
 use crate::sass::{Checker, Unwritten};
 use crate::worker::KernelRun;
 
@@ -107,17 +108,49 @@ pub struct ProgramResult {
     /// engine has no checker).
     pub sass: Vec<SassCheck>,
     /// The oracle emulating the engine's known root causes ([`Engine::emulate`]), run when some
-    /// backend's words differ from `expected` (`None` otherwise, or when it refused the program).
-    pub emulated: Option<Emulated>,
+    /// backend's words differ from `expected`: one run per set of backends the same emulations
+    /// apply to ([`emulate`]; empty otherwise, or when it refused the program).
+    pub emulated: Vec<Emulated>,
 }
 
-/// What the oracle emulating known root causes gives for one program.
+/// What the oracle emulating known root causes gives for one program, for some backends.
 #[derive(Clone, Debug)]
 pub struct Emulated {
+    /// The backends whose words it is compared with (each backend in one run at most).
+    pub backends: Vec<String>,
     /// Each thread's output words under the emulations.
     pub expected: Vec<Expected>,
     /// The emulations that changed a value, in triage order.
     pub fired: Vec<Deviation>,
+}
+
+/// The oracle emulating, for each of `backends`, the emulations of `emulations` that apply to
+/// it: one run per distinct set (none for a backend no emulation applies to).
+pub fn emulate<'a>(
+    p: &Program,
+    inputs: &Inputs,
+    allow: &Allowances,
+    emulations: &Emulations,
+    backends: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<Emulated>, InterpError> {
+    let mut groups: Vec<(Vec<Deviation>, Vec<String>)> = Vec::new();
+    for b in backends {
+        let ds = emulations.for_backend(b);
+        if ds.is_empty() || groups.iter().any(|(_, bs)| bs.iter().any(|x| x == b)) {
+            continue;
+        }
+        match groups.iter_mut().find(|(g, _)| *g == ds) {
+            Some((_, bs)) => bs.push(b.to_string()),
+            None => groups.push((ds, vec![b.to_string()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(ds, backends)| {
+            let (expected, fired) = interp::run_emulating(p, inputs, &allow.clone().emulating_all(ds))?;
+            Ok(Emulated { backends, expected, fired })
+        })
+        .collect()
 }
 
 /// The SASS check of one program's kernel in one assembly.
@@ -153,9 +186,10 @@ pub struct Engine {
     pub gpu_unavailable: Option<String>,
     /// The SASS check of each [`SASS_LEVEL`] module (`None`: off, the default).
     pub sass: Option<Checker>,
-    /// The known root causes to emulate on every program some backend disagrees on (those
-    /// `corpus/known/` names, [`crate::findings::KnownSet::emulations`]; empty: none, the default).
-    pub emulate: Vec<Deviation>,
+    /// The known root causes to emulate on every program some backend disagrees on, each for
+    /// the backends its entries admit (those `corpus/known/` names,
+    /// [`crate::findings::KnownSet::emulation_scopes`]; empty: none, the default).
+    pub emulate: Emulations,
 }
 
 impl Engine {
@@ -180,7 +214,7 @@ impl Engine {
             unavailable,
             gpu_unavailable: registry.context().gpu_unavailable(),
             sass: None,
-            emulate: Vec::new(),
+            emulate: Emulations::default(),
         })
     }
 
@@ -292,15 +326,14 @@ impl Engine {
         if self.emulate.is_empty() {
             return;
         }
-        let allow = self.allow.clone().emulating_all(self.emulate.iter().copied());
+        let (allow, emulations) = (&self.allow, &self.emulate);
         results.par_iter_mut().enumerate().for_each(|(i, r)| {
             let differs = r.expected.as_ref().is_ok_and(|e| {
                 crate::diff::program::compare(programs[i].outputs, e, &r.observed).disagreement().is_some()
             });
             if differs {
-                r.emulated = interp::run_emulating(&programs[i], &inputs[i], &allow)
-                    .ok()
-                    .map(|(expected, fired)| Emulated { expected, fired });
+                let backends = r.observed.iter().map(|o| o.backend.as_str());
+                r.emulated = emulate(&programs[i], &inputs[i], allow, emulations, backends).unwrap_or_default();
             }
         });
     }
@@ -435,7 +468,7 @@ impl Preparer {
                 observed: Vec::new(),
                 failures: Vec::new(),
                 sass: Vec::new(),
-                emulated: None,
+                emulated: Vec::new(),
             })
             .collect();
         let valid: Vec<usize> = (0..programs.len()).filter(|&i| results[i].expected.is_ok()).collect();

@@ -704,8 +704,9 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     std::fs::create_dir_all(&scratch)?;
     let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
     engine::require_available(!o.backends.is_empty(), &engine)?;
-    // The root causes corpus/known/ states as semantics: emulated on every differing program.
-    engine.emulate = known.emulations();
+    // The root causes corpus/known/ states as semantics: emulated on every differing program,
+    // each for the backends its entries admit.
+    engine.emulate = known.emulation_scopes();
     for b in engine.backend_names() {
         if !state.backends.contains(&b) {
             state.backends.push(b);

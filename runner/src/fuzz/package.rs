@@ -6,7 +6,8 @@
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
 //! as a [`Finding`] with its case file. Where the oracle emulating known root causes ran
 //! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
-//! findings (a word is explained only if the emulation gives or admits it for that backend).
+//! findings (a word is explained only if the emulation run for that backend, with the
+//! emulations its entries admit there, gives or admits it).
 //! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it.
 
@@ -15,7 +16,7 @@ use oracle::isa::{Family, Form};
 use oracle::program::{interp, slice, text, Program, Stmt};
 use oracle::semantics::{Allowances, Deviation, Expected};
 
-use super::engine::{Failure, ProgramResult, SassCheck};
+use super::engine::{Emulated, Failure, ProgramResult, SassCheck};
 use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
@@ -59,32 +60,41 @@ impl Raw {
 }
 
 /// The observed words split by what explains them: a copy of `observed` in which every word
-/// the emulating oracle (`emulated`) admits but the oracle (`plain`) does not is replaced by
-/// the oracle's word (what is left differs unexplained), and a copy in which every other
-/// differing word is replaced (what is left is explained). A missing word is unexplained.
+/// the emulating oracle of its backend (`emulated`) admits but the oracle (`plain`) does not is
+/// replaced by the oracle's word (what is left differs unexplained), and a copy in which every
+/// other differing word is replaced (what is left is explained). A missing word, or a word of a
+/// backend no emulation applies to, is unexplained.
 fn split_explained(
     outputs: u32,
     plain: &[Expected],
-    emulated: &[Expected],
+    emulated: &[Emulated],
     observed: &[Observed],
 ) -> (Vec<Observed>, Vec<Observed>) {
     let (mut unexplained, mut explained) = (observed.to_vec(), observed.to_vec());
     let per = outputs as usize;
     for (k, o) in observed.iter().enumerate() {
-        for (t, (e, em)) in plain.iter().zip(emulated).enumerate() {
+        let em = emulated.iter().find(|e| e.backends.contains(&o.backend)).map(|e| e.expected.as_slice());
+        for (t, e) in plain.iter().enumerate() {
             for w in 0..outputs {
                 let i = t * per + w as usize;
-                let (spec, emu) = (e.field(32 * w, 32), em.field(32 * w, 32));
+                let spec = e.field(32 * w, 32);
                 let Some(&a) = o.words.get(i) else { continue };
                 if spec.matches(u128::from(a)) {
                     continue;
                 }
-                let copy = if emu.matches(u128::from(a)) { &mut unexplained } else { &mut explained };
+                let admitted = em.and_then(|em| em.get(t)).is_some_and(|x| x.field(32 * w, 32).matches(u128::from(a)));
+                let copy = if admitted { &mut unexplained } else { &mut explained };
                 copy[k].words[i] = spec.bits as u32;
             }
         }
     }
     (unexplained, explained)
+}
+
+/// The emulations that fired for any of `backends`, in triage order.
+fn fired_for(emulated: &[Emulated], backends: &[String]) -> Vec<Deviation> {
+    let runs: Vec<&Emulated> = emulated.iter().filter(|e| e.backends.iter().any(|b| backends.contains(b))).collect();
+    Deviation::ALL.into_iter().filter(|d| runs.iter().any(|e| e.fired.contains(d))).collect()
 }
 
 /// The raw finding of a disagreement's evidence `d`, explained by the emulations `explained`
@@ -189,11 +199,12 @@ pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     // With the emulating oracle's words: the differing words it explains are one finding (known
     // if an entry of corpus/known/ names an emulation that fired), the others another.
     if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
-        match (&r.expected, &r.emulated) {
-            (Ok(plain), Some(em)) => {
-                let (unexplained, explained) = split_explained(p.outputs, plain, &em.expected, &r.observed);
+        match &r.expected {
+            Ok(plain) if !r.emulated.is_empty() => {
+                let (unexplained, explained) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
                 if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
-                    out.push(disagreement(x, em.fired.clone()));
+                    let fired = fired_for(&r.emulated, &x.backends);
+                    out.push(disagreement(x, fired));
                 }
                 if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
                     out.push(disagreement(rest, Vec::new()));
@@ -332,7 +343,7 @@ mod tests {
             observed: Vec::new(),
             failures: Vec::new(),
             sass: vec![flagged, clean],
-            emulated: None,
+            emulated: Vec::new(),
         };
         (p, i, result)
     }
@@ -403,7 +414,11 @@ mod tests {
             ],
             failures: Vec::new(),
             sass: Vec::new(),
-            emulated: Some(super::super::engine::Emulated { expected: emulated, fired }),
+            emulated: vec![Emulated {
+                backends: vec!["cuda:ptxas-O0".into(), "cuda:ptxas-O3".into()],
+                expected: emulated,
+                fired,
+            }],
         };
         let raws = raw_findings(&p, &result);
         assert_eq!(raws.len(), 2, "{raws:#?}");
@@ -427,8 +442,13 @@ mod tests {
         let (n, text) = package(new, &case, &allow, 0.0, &[]);
         assert_eq!(n.signature.form, "add.u32");
         assert_eq!(store.record(n, &text).unwrap(), Recorded::New);
+        // An emulation run for -O0 only (its entries' backends) explains none of -O3's words.
+        let only_o0 = Emulated { backends: vec!["cuda:ptxas-O0".into()], ..result.emulated[0].clone() };
+        let scoped = ProgramResult { emulated: vec![only_o0], ..result.clone() };
+        let raws = raw_findings(&p, &scoped);
+        assert_eq!((raws.len(), raws[0].explained.len()), (1, 0), "{raws:#?}");
         // Without the emulating oracle's words both words are one finding, known by no entry.
-        let plain = ProgramResult { emulated: None, ..result };
+        let plain = ProgramResult { emulated: Vec::new(), ..result.clone() };
         let raws = raw_findings(&p, &plain);
         assert_eq!((raws.len(), raws[0].explained.len()), (1, 0));
     }

@@ -1,6 +1,7 @@
 //! A stored finding labelled again against `corpus/known/` as the campaign's triage would label
 //! it now: for a word disagreement, its (minimized) case run by the oracle, plain and emulating
-//! every emulation the known entries name, the backends' words rebuilt from the finding's
+//! the emulations the known entries name (for each backend those its entries admit there,
+//! [`super::engine::emulate`]), the backends' words rebuilt from the finding's
 //! mismatches (each other word is the oracle's), then [`super::package::raw_findings`] splits
 //! the explained words from the rest and each part is matched as triage matches it
 //! ([`super::minimize::Case::known_by_emulation`] for the explained part, the stored signature
@@ -13,7 +14,7 @@
 use oracle::program::{interp, Inputs, Program};
 use oracle::semantics::Allowances;
 
-use super::engine::{Emulated, ProgramResult, SassCheck};
+use super::engine::{emulate, ProgramResult, SassCheck};
 use super::package;
 use crate::diff::program::{Observed, WordMismatch};
 use crate::findings::{FindingClass, KnownSet, Signature};
@@ -68,7 +69,13 @@ pub fn label_words(
     allow: &Allowances,
 ) -> Result<Label, RetriageError> {
     let plain = interp::run(p, inputs, allow)?;
-    let (expected, fired) = interp::run_emulating(p, inputs, &allow.clone().emulating_all(known.emulations()))?;
+    let mut backends: Vec<&str> = Vec::new();
+    for b in mismatches.iter().flat_map(|m| m.actual.keys()) {
+        if !backends.contains(&b.as_str()) {
+            backends.push(b);
+        }
+    }
+    let emulated = emulate(p, inputs, allow, &known.emulation_scopes(), backends)?;
     let per = p.outputs as usize;
     let spec_words: Vec<u32> =
         plain.iter().flat_map(|e| (0..p.outputs).map(move |w| e.field(32 * w, 32).bits as u32)).collect();
@@ -97,13 +104,7 @@ pub fn label_words(
             observed[at].words[i] = value;
         }
     }
-    let result = ProgramResult {
-        expected: Ok(plain),
-        observed,
-        failures: Vec::new(),
-        sass: Vec::new(),
-        emulated: Some(Emulated { expected, fired }),
-    };
+    let result = ProgramResult { expected: Ok(plain), observed, failures: Vec::new(), sass: Vec::new(), emulated };
     let mut known_as = Vec::new();
     let mut new = Vec::new();
     for raw in package::raw_findings(p, &result) {
