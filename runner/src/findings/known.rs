@@ -236,11 +236,6 @@ impl Known {
 pub struct Emulations(Vec<(Deviation, Vec<Option<Vec<String>>>)>);
 
 impl Emulations {
-    /// Every emulation, whatever the backend.
-    pub fn all(&self) -> Vec<Deviation> {
-        self.0.iter().map(|(d, _)| *d).collect()
-    }
-
     /// The emulations that apply to `backend` (`cuda:ptxas-O3`), in triage order.
     pub fn for_backend(&self, backend: &str) -> Vec<Deviation> {
         let admits = |g: &Option<Vec<String>>| g.as_ref().is_none_or(|g| any_glob(g, backend));
@@ -510,11 +505,6 @@ impl KnownSet {
         })
     }
 
-    /// Every register-program emulation some entry names, each once, in triage order.
-    pub fn emulations(&self) -> Vec<Deviation> {
-        self.emulation_scopes().all()
-    }
-
     /// Every emulation some entry names with the backends it applies to: what triage runs the
     /// emulating oracle with, for each backend's words.
     pub fn emulation_scopes(&self) -> Emulations {
@@ -738,7 +728,6 @@ mod tests {
         let k = KnownSet::parse_file(Path::new("l.toml"), text).unwrap();
         assert_eq!(k.emulations, vec![Deviation::CvtS64U32SignExtends]);
         let set = KnownSet { entries: vec![k] };
-        assert_eq!(set.emulations(), vec![Deviation::CvtS64U32SignExtends]);
         assert_eq!(set.emulation_scopes().for_backend("cuda:ptxas-O0"), vec![Deviation::CvtS64U32SignExtends]);
         assert!(set.emulation_scopes().for_backend("ptxas-check").is_empty());
         let sig = |input: &str, shape: &str, b: &str| {
