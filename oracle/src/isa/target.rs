@@ -410,34 +410,54 @@ impl Requirement {
 
     /// `Ok(())` if `t` meets the requirement, else the first unmet condition, in words.
     pub fn check(&self, t: &Target) -> Result<(), String> {
+        match self.first_unmet(t) {
+            None => Ok(()),
+            Some(Unmet::Sm(sm)) => Err(format!("needs sm_{sm} or higher")),
+            Some(Unmet::Ptx(ptx)) => Err(format!("needs PTX ISA {ptx} or later")),
+            Some(Unmet::OlderSmPtx(below, ptx)) => {
+                Err(format!("needs PTX ISA {ptx} or later on targets below sm_{below}"))
+            }
+            Some(Unmet::Gate(g)) => Err(format!("supported only on {g}")),
+            Some(Unmet::Removed(sm, ptx)) => Err(format!("removed for sm_{sm} and later from PTX ISA {ptx}")),
+        }
+    }
+
+    /// Whether `t` meets the requirement (no words made: generators ask this of every
+    /// candidate form of every program they draw).
+    pub fn admits(&self, t: &Target) -> bool {
+        self.first_unmet(t).is_none()
+    }
+
+    /// The first condition `t` does not meet, in [`Requirement::check`]'s order.
+    fn first_unmet(&self, t: &Target) -> Option<Unmet> {
         if t.sm < self.min_sm {
-            return Err(format!("needs sm_{} or higher", self.min_sm));
+            return Some(Unmet::Sm(self.min_sm));
         }
         if t.ptx < self.min_ptx {
-            return Err(format!("needs PTX ISA {} or later", self.min_ptx));
+            return Some(Unmet::Ptx(self.min_ptx));
         }
         if let Some((below, ptx)) = self.older_sm_ptx {
             if t.sm < below && t.ptx < ptx {
-                return Err(format!("needs PTX ISA {ptx} or later on targets below sm_{below}"));
+                return Some(Unmet::OlderSmPtx(below, ptx));
             }
         }
-        for g in &self.gates {
-            if !g.admits(t) {
-                return Err(format!("supported only on {g}"));
-            }
+        if let Some(g) = self.gates.iter().find(|g| !g.admits(t)) {
+            return Some(Unmet::Gate(*g));
         }
-        if let Some((sm, ptx)) = self.removed {
-            if t.sm >= sm && t.ptx >= ptx {
-                return Err(format!("removed for sm_{sm} and later from PTX ISA {ptx}"));
-            }
+        match self.removed {
+            Some((sm, ptx)) if t.sm >= sm && t.ptx >= ptx => Some(Unmet::Removed(sm, ptx)),
+            _ => None,
         }
-        Ok(())
     }
+}
 
-    /// Whether `t` meets the requirement.
-    pub fn admits(&self, t: &Target) -> bool {
-        self.check(t).is_ok()
-    }
+/// A condition of a [`Requirement`] a target does not meet.
+enum Unmet {
+    Sm(u16),
+    Ptx(PtxVersion),
+    OlderSmPtx(u16, PtxVersion),
+    Gate(ArchGate),
+    Removed(u16, PtxVersion),
 }
 
 impl fmt::Display for Requirement {

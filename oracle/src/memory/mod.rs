@@ -24,6 +24,7 @@
 mod bytes;
 mod image;
 pub mod mbarrier;
+mod occupancy;
 pub mod order;
 pub mod protocol;
 mod shared;

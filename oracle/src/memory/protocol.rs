@@ -40,6 +40,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::mbarrier::{Mbarrier, MbarrierError};
+use super::occupancy::Occupancy;
 
 /// A byte range of one memory region (the caller's region index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -219,7 +220,6 @@ pub enum ProtocolError {
 
 #[derive(Clone, Debug)]
 struct Pending<E> {
-    id: u64,
     op: AsyncOp<E>,
     /// `cp.async.bulk.wait_group.read` released its sources.
     reads_done: bool,
@@ -244,6 +244,9 @@ struct ThreadState {
     bulk: Groups,
 }
 
+/// Indices into a protocol's generic writes, by region.
+type Unfenced = BTreeMap<usize, Vec<usize>>;
+
 /// A generic-proxy write not yet published to the async proxy.
 #[derive(Clone, Debug)]
 struct GenericWrite {
@@ -267,12 +270,26 @@ struct Completed {
 #[derive(Clone, Debug)]
 pub struct Protocol<E> {
     next_id: u64,
-    pending: Vec<Pending<E>>,
+    /// By id: issue order.
+    pending: BTreeMap<u64, Pending<E>>,
     arrive_ons: Vec<ArriveOn>,
     threads: BTreeMap<u32, ThreadState>,
     generic_writes: Vec<GenericWrite>,
     completed: Vec<Completed>,
     mbarriers: BTreeMap<Span, Mbarrier>,
+    /// Where the ranges above lie ([`Occupancy`]): the writes of pending operations (plain
+    /// and reductions apart: pending reductions may share bytes), their reads not yet
+    /// released, the generic writes and the completed bytes.
+    pending_writes: Occupancy,
+    pending_reductions: Occupancy,
+    pending_reads: Occupancy,
+    generic_occupied: Occupancy,
+    completed_occupied: Occupancy,
+    /// Indices into `generic_writes` of those not yet fenced, by region: per writer while no
+    /// `bar.sync` has ordered them, and the ordered ones (a fence covers a thread's own writes
+    /// and every ordered one, in its regions).
+    unfenced_own: BTreeMap<u32, Unfenced>,
+    unfenced_ordered: Unfenced,
 }
 
 impl<E> Default for Protocol<E> {
@@ -286,12 +303,19 @@ impl<E> Protocol<E> {
     pub fn new() -> Protocol<E> {
         Protocol {
             next_id: 0,
-            pending: Vec::new(),
+            pending: BTreeMap::new(),
             arrive_ons: Vec::new(),
             threads: BTreeMap::new(),
             generic_writes: Vec::new(),
             completed: Vec::new(),
             mbarriers: BTreeMap::new(),
+            pending_writes: Occupancy::default(),
+            pending_reductions: Occupancy::default(),
+            pending_reads: Occupancy::default(),
+            generic_occupied: Occupancy::default(),
+            completed_occupied: Occupancy::default(),
+            unfenced_own: BTreeMap::new(),
+            unfenced_ordered: Unfenced::new(),
         }
     }
 
@@ -299,7 +323,15 @@ impl<E> Protocol<E> {
         self.mbarriers.iter().any(|(at, m)| m.is_valid() && at.overlaps(span))
     }
 
+    /// Whether a pending operation may write bytes of `span` (`false` is certain).
+    fn pending_written(&self, span: &Span) -> bool {
+        self.pending_writes.overlaps(span) || self.pending_reductions.overlaps(span)
+    }
+
     fn check_visible(&self, thread: u32, span: &Span) -> Result<(), ProtocolError> {
+        if !self.completed_occupied.overlaps(span) {
+            return Ok(());
+        }
         if let Some(c) = self.completed.iter().find(|c| c.observer != thread && c.span.overlaps(span)) {
             return Err(ProtocolError::MissingBarrier { span: *span, reader: thread, other: c.observer });
         }
@@ -311,14 +343,18 @@ impl<E> Protocol<E> {
         if self.live_mbarrier(&span) {
             return Err(ProtocolError::MbarrierAccess { span });
         }
-        if self.pending.iter().any(|p| p.op.writes.iter().any(|w| w.overlaps(&span))) {
+        if self.pending_written(&span) && self.pending.values().any(|p| p.op.writes.iter().any(|w| w.overlaps(&span))) {
             return Err(ProtocolError::ReadWhilePending { span });
         }
         self.check_visible(thread, &span)
     }
 
     fn check_write(&self, span: &Span, reduction: bool) -> Result<(), ProtocolError> {
-        let conflict = self.pending.iter().any(|p| {
+        let plain = self.pending_reads.overlaps(span) || self.pending_writes.overlaps(span);
+        if !plain && (reduction || !self.pending_reductions.overlaps(span)) {
+            return Ok(());
+        }
+        let conflict = self.pending.values().any(|p| {
             (!p.reads_done && p.op.reads.iter().any(|r| r.overlaps(span)))
                 || (!(reduction && p.op.reduction) && p.op.writes.iter().any(|w| w.overlaps(span)))
         });
@@ -335,6 +371,9 @@ impl<E> Protocol<E> {
         }
         self.check_write(&span, false)?;
         self.check_visible(thread, &span)?;
+        let unfenced = self.unfenced_own.entry(thread).or_default();
+        unfenced.entry(span.region).or_default().push(self.generic_writes.len());
+        self.generic_occupied.add(&span);
         self.generic_writes.push(GenericWrite { span, writer: thread, ordered: false, fenced_by: None });
         Ok(())
     }
@@ -343,11 +382,21 @@ impl<E> Protocol<E> {
     /// `bar.sync` ordered before it, to its async-proxy operations — in every region, or
     /// only in `regions` (the regions of the fence's state space).
     pub fn fence_proxy_async(&mut self, thread: u32, regions: Option<&[usize]>) {
-        for w in &mut self.generic_writes {
-            let covered = regions.is_none_or(|r| r.contains(&w.span.region));
-            if covered && w.fenced_by.is_none() && (w.writer == thread || w.ordered) {
-                w.fenced_by = Some(thread);
+        let writes = &mut self.generic_writes;
+        let mut fence = |unfenced: &mut Unfenced| {
+            let covered: Vec<usize> = match regions {
+                None => unfenced.keys().copied().collect(),
+                Some(r) => r.iter().copied().filter(|k| unfenced.contains_key(k)).collect(),
+            };
+            for region in covered {
+                for i in unfenced.remove(&region).unwrap_or_default() {
+                    writes[i].fenced_by = Some(thread);
+                }
             }
+        };
+        fence(&mut self.unfenced_ordered);
+        if let Some(own) = self.unfenced_own.get_mut(&thread) {
+            fence(own);
         }
     }
 
@@ -357,18 +406,28 @@ impl<E> Protocol<E> {
             w.ordered = true;
             w.fenced_by.is_none()
         });
+        self.generic_occupied.clear();
+        for w in &self.generic_writes {
+            self.generic_occupied.add(&w.span);
+        }
+        self.unfenced_own.clear();
+        self.unfenced_ordered.clear();
+        for (i, w) in self.generic_writes.iter().enumerate() {
+            self.unfenced_ordered.entry(w.span.region).or_default().push(i);
+        }
         self.completed.clear();
+        self.completed_occupied.clear();
     }
 
     /// Issues an asynchronous operation; it joins the thread's open group or waits for its
     /// mbarrier.
     pub fn issue(&mut self, op: AsyncOp<E>) -> Result<(), ProtocolError> {
         for r in &op.reads {
-            if self.pending.iter().any(|p| p.op.writes.iter().any(|w| w.overlaps(r))) {
+            if self.pending_written(r) && self.pending.values().any(|p| p.op.writes.iter().any(|w| w.overlaps(r))) {
                 return Err(ProtocolError::AsyncReadWhilePending { span: *r });
             }
             self.check_visible(op.thread, r)?;
-            if op.proxy == Proxy::Async {
+            if op.proxy == Proxy::Async && self.generic_occupied.overlaps(r) {
                 if let Some(w) = self.generic_writes.iter().find(|w| w.span.overlaps(r)) {
                     match w.fenced_by {
                         None => return Err(ProtocolError::MissingProxyFence { span: *r, writer: w.writer }),
@@ -400,7 +459,14 @@ impl<E> Protocol<E> {
             Signal::BulkGroup => ts.bulk.open.push(id),
             Signal::Mbarrier { .. } => {}
         }
-        self.pending.push(Pending { id, op, reads_done: false });
+        let writes = if op.reduction { &mut self.pending_reductions } else { &mut self.pending_writes };
+        for w in &op.writes {
+            writes.add(w);
+        }
+        for r in &op.reads {
+            self.pending_reads.add(r);
+        }
+        self.pending.insert(id, Pending { op, reads_done: false });
         Ok(())
     }
 
@@ -408,16 +474,25 @@ impl<E> Protocol<E> {
     /// writes as observed by `observer` (`None`: by every thread, as an mbarrier phase is
     /// observed by every thread that waits on it).
     fn complete(&mut self, ids: &[u64], observer: Option<u32>) -> Vec<E> {
-        let ids: std::collections::HashSet<u64> = ids.iter().copied().collect();
-        let (done, kept): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.pending).into_iter().partition(|p| ids.contains(&p.id));
-        self.pending = kept;
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        let done: Vec<Pending<E>> = ids.iter().filter_map(|id| self.pending.remove(id)).collect();
         let mut effects = Vec::with_capacity(done.len());
         for p in done {
+            let writes = if p.op.reduction { &mut self.pending_reductions } else { &mut self.pending_writes };
+            for w in &p.op.writes {
+                writes.remove(w);
+            }
+            if !p.reads_done {
+                for r in &p.op.reads {
+                    self.pending_reads.remove(r);
+                }
+            }
             if let Some(observer) = observer {
                 for &span in &p.op.writes {
                     // The same bytes seen again by the same thread add nothing.
                     if !self.completed.iter().rev().take(8).any(|c| c.span == span && c.observer == observer) {
+                        self.completed_occupied.add(&span);
                         self.completed.push(Completed { span, observer });
                     }
                 }
@@ -442,10 +517,12 @@ impl<E> Protocol<E> {
         let g = if bulk { &mut ts.bulk } else { &mut ts.cp_async };
         let older = g.committed.len().saturating_sub(n);
         if read_only {
-            let ids: Vec<u64> = g.committed.iter().take(older).flatten().copied().collect();
-            for p in &mut self.pending {
-                if ids.contains(&p.id) {
+            for id in g.committed.iter().take(older).flatten() {
+                if let Some(p) = self.pending.get_mut(id).filter(|p| !p.reads_done) {
                     p.reads_done = true;
+                    for r in &p.op.reads {
+                        self.pending_reads.remove(r);
+                    }
                 }
             }
             return Vec::new();
@@ -470,7 +547,7 @@ impl<E> Protocol<E> {
 
     /// Whether an operation still pending signals `bar`.
     fn signalled(&self, bar: Span) -> bool {
-        self.pending.iter().any(|p| matches!(p.op.signal, Signal::Mbarrier { bar: b, .. } if b == bar))
+        self.pending.values().any(|p| matches!(p.op.signal, Signal::Mbarrier { bar: b, .. } if b == bar))
             || self.arrive_ons.iter().any(|a| a.bar == bar)
     }
 
@@ -534,8 +611,8 @@ impl<E> Protocol<E> {
         let after = self
             .pending
             .iter()
-            .filter(|p| p.op.thread == thread && p.op.signal == Signal::CpAsyncGroup)
-            .map(|p| p.id)
+            .filter(|(_, p)| p.op.thread == thread && p.op.signal == Signal::CpAsyncGroup)
+            .map(|(&id, _)| id)
             .collect();
         self.arrive_ons.push(ArriveOn { bar, after });
         Ok(())
@@ -569,11 +646,10 @@ impl<E> Protocol<E> {
                 self.mbarrier(bar)?.arrive(1, 0, false).map_err(|error| ProtocolError::Mbarrier { bar, error })?;
             self.phase_done(bar, step.completed)?;
         }
-        while let Some(k) =
-            self.pending.iter().position(|p| matches!(p.op.signal, Signal::Mbarrier { bar: b, .. } if b == bar))
-        {
-            let Signal::Mbarrier { bytes, .. } = self.pending[k].op.signal else { unreachable!("matched above") };
-            let id = self.pending[k].id;
+        while let Some((id, bytes)) = self.pending.iter().find_map(|(&id, p)| match p.op.signal {
+            Signal::Mbarrier { bar: b, bytes } if b == bar => Some((id, bytes)),
+            _ => None,
+        }) {
             effects.extend(self.complete(&[id], None));
             let m = self.mbarrier(bar)?;
             let (pending, tx) = (m.pending(), m.tx_count());
@@ -613,7 +689,7 @@ impl<E> Protocol<E> {
 
     /// The bytes that operations still pending may write (read back as unknown at the end).
     pub fn pending_writes(&self) -> Vec<Span> {
-        self.pending.iter().flat_map(|p| p.op.writes.iter().copied()).collect()
+        self.pending.values().flat_map(|p| p.op.writes.iter().copied()).collect()
     }
 
     /// The phases `bar` has completed (`None`: no mbarrier was initialised there).

@@ -8,8 +8,8 @@
 //! function of the address) is the same on every backend.
 
 use oracle::isa::{
-    valid_forms, BulkSpace, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, Form, LoadMode,
-    RedOp, Target,
+    valid_forms, BulkSpace, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, Family, Form,
+    LoadMode, RedOp, Target,
 };
 use oracle::memory::tensor_map::{OobFill, TensorDataType as D, TensorMap};
 use oracle::memprog::{Init, MemSource, TensorMapSource};
@@ -356,8 +356,9 @@ pub(crate) fn tensor_write_forms(
     ranks: &dyn Fn(usize) -> bool,
     redops: &dyn Fn(RedOp) -> bool,
 ) -> Vec<(String, Option<RedOp>, usize)> {
-    valid_forms(target, None)
+    [Family::CpAsyncBulkTensor, Family::CpReduceAsyncBulkTensor]
         .into_iter()
+        .flat_map(|family| valid_forms(target, Some(family)))
         .filter_map(|(form, _)| {
             let (redop, rank) = match &form {
                 Form::CpAsyncBulkTensor(c)

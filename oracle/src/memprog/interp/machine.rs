@@ -57,7 +57,7 @@ impl Machine<'_> {
     }
 
     pub(super) fn reg_index(&self, name: &str) -> Result<usize, MemError> {
-        self.p.regs.iter().position(|r| r.name == name).ok_or_else(|| MemError::UnknownName(name.to_string()))
+        self.reg_at.get(name).copied().ok_or_else(|| MemError::UnknownName(name.to_string()))
     }
 
     pub(super) fn buffer_index(&self, name: &str) -> Option<usize> {

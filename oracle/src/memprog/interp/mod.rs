@@ -167,6 +167,8 @@ struct Machine<'a> {
     step: u64,
     /// Region names as messages give them.
     names: Vec<String>,
+    /// Each register's index in the program's list, by name (looked up by every operand).
+    reg_at: std::collections::HashMap<&'a str, usize>,
 }
 
 /// A tensor-map object in global or shared memory (§9.7.9.26): its fields as
@@ -241,6 +243,8 @@ pub fn run(p: &MemProgram, allow: &Allowances) -> Result<Vec<Region>, StmtError>
         order: crate::memory::Order::new(ctas, p.threads),
         step: 0,
         names: names.clone(),
+        // The first of two registers of one name wins, as a search of the list would find it.
+        reg_at: p.regs.iter().enumerate().rev().map(|(i, r)| (r.name.as_str(), i)).collect(),
     };
     // Each tensor-map object starts as a copy of its map, visible to every thread's tensormap
     // proxy; its bytes are opaque.
