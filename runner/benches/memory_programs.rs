@@ -17,7 +17,9 @@ fn bench(c: &mut Criterion) {
     let seed = |k: u64| k * 7919 + 13;
     let mut g = c.benchmark_group("64 memory programs");
     g.sample_size(10);
-    g.bench_function("generate", |b| b.iter(|| (0..PROGRAMS).map(|k| generate_seeded(seed(k), &cfg, &target)).count()));
+    g.bench_function("generate", |b| {
+        b.iter(|| (0..PROGRAMS).map(|k| generate_seeded(seed(k), &cfg, &target)).collect::<Vec<_>>())
+    });
     let sources: Vec<_> = (0..PROGRAMS).map(|k| generate_seeded(seed(k), &cfg, &target)).collect();
     g.bench_function("build", |b| b.iter(|| sources.iter().filter(|s| s.build().is_ok()).count()));
     let programs: Vec<_> = sources.iter().filter_map(|s| s.build().ok()).collect();
