@@ -47,6 +47,9 @@ pub(super) struct Origin {
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
     pub(super) float_merged: bool,
+    /// Whether that `cvt` was to `.f32` or `.tf32` (B: the merged register is f32-typed to a
+    /// 64-bit shift that reads it as its amount, [`skipped_isa`]).
+    pub(super) f32_merged: bool,
 }
 
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
@@ -129,23 +132,31 @@ impl Machine<'_> {
                 match self.reg_of(inst.operands.get(1)?) {
                     Ok(r) => self.origins[t as usize].get(&r).cloned(),
                     // A move of an immediate is its value's producer.
-                    Err(_) => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false }),
+                    Err(_) => {
+                        Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false, f32_merged: false })
+                    }
                 }
             }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
-                Some(Origin { stmt: self.stmt, a, a_stmt, float_merged: false })
+                Some(Origin { stmt: self.stmt, a, a_stmt, float_merged: false, f32_merged: false })
             }
-            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false }),
+            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false, f32_merged: false }),
         }
     }
 }
 
 /// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
-/// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21) or by `mov.f32` (B).
+/// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a
+/// `set` with an `.f32` destination (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/:
+/// ptxas 13.5 -O0 converts that float back with `F2I.U64.TRUNC` before the shift), or named
+/// by a skipped `cvt` to `.f32` ([`Origin::f32_merged`]) (B).
 fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    if m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.f32_merged) {
+        return true;
+    }
     match m.producer(t, r) {
         Some((Stmt::Isa(i), _)) => match &i.form {
             Form::Ld(l) => l.ty == MemType::F32,
@@ -154,6 +165,7 @@ fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
         },
+        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.op, GlueOp::Set(_, SetDst::F32)),
         _ => false,
     }
 }
@@ -556,7 +568,9 @@ pub(super) fn isa(
 
 /// What a §9.7.9 instruction whose guard is false leaves under the emulated deviations: its
 /// registers keep their values (§11.2), but A marks the destination of a float `cvt` as
-/// float-merged ([`Origin::float_merged`]). ptxas computes the cvt, selects between its result
+/// float-merged ([`Origin::float_merged`]), and B that of a `cvt` to `.f32`/`.tf32` as f32-typed
+/// ([`Origin::f32_merged`]: `FSEL R4, R4, R3, P0; F2I.U64.TRUNC R4, R4` before the shift at -O0,
+/// ptxas 13.5, corpus/findings/fuzz-h200-3501/, ec8d0db0). ptxas computes the cvt, selects between its result
 /// and the old value by the guard (`SEL R0, R0, R2, P0`), and an 8-bit store of the selected
 /// register converts it whatever the guard (`F2I.U8.F16.TRUNC.NTZ` after the `SEL` at -O0,
 /// the folded `F2I.U8.F16.TRUNC.NTZ R5, -0.066` of the old value at -O3; ptxas 13.0.88,
@@ -564,12 +578,15 @@ pub(super) fn isa(
 /// producer is left alone.
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     let Form::Cvt(c) = inst.form else { return };
-    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !float_dtype(c.dtype) {
+    let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
+    let b = m.allow.emulates(Deviation::F32ShiftAmount) && matches!(c.dtype, CvtType::F32 | CvtType::Tf32);
+    if !a && !b {
         return;
     }
     let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
     if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
-        o.float_merged = true;
+        o.float_merged |= a;
+        o.f32_merged |= b;
     }
 }
 

@@ -154,6 +154,47 @@ fn b_an_amount_of_2_pow_32_or_more_shifts_by_the_low_word_of_its_u64_conversion(
     }
 }
 
+/// B through a `set` with an `.f32` destination (corpus/findings/fuzz-h200-3501/, 2bc4dfbb:
+/// `set.ge.f32.u16` gives 1.0, and ptxas 13.5 -O0 shifts by `F2I.U64.TRUNC` of it): shifts by
+/// 1, not by the clamped 0x3f800000; an integer `set` result is the spec's amount.
+#[test]
+fn b_a_64_bit_shift_by_a_set_f32_result_shifts_by_its_conversion() {
+    let lines = [
+        "ld.global.u16 %h0, [%in];",
+        "set.ge.f32.u16 %r1, %h0, 0x0;",
+        "mov.b64 %d2, 76661604;",
+        "shr.u64 %d3, %d2, %r1;",
+        "st.global.b64 [%out], %d3;",
+    ];
+    exact_case(&lines, [0, 0, 0, 0], Deviation::F32ShiftAmount, 0, 76661604 >> 1);
+    let integer = [
+        "ld.global.u16 %h0, [%in];",
+        "set.ge.u32.u16 %r1, %h0, 0x0;",
+        "mov.b64 %d2, 76661604;",
+        "shr.u64 %d3, %d2, %r1;",
+        "st.global.b64 [%out], %d3;",
+    ];
+    untouched(&integer, [0, 0, 0, 0], Deviation::F32ShiftAmount);
+}
+
+/// B through a `cvt.f32` whose guard is false (corpus/findings/fuzz-h200-3501/, ec8d0db0:
+/// ptxas 13.5 -O0 selects the old word, `FSEL`, and converts it, `F2I.U64.TRUNC`): the integer
+/// bits 0xe0167f86 read as f32 (−4.3e19) convert to 0, so the shift does not move the value;
+/// the spec clamps the amount and shifts everything out.
+#[test]
+fn b_a_skipped_cvt_to_f32_makes_the_old_amount_f32_typed() {
+    let lines = [
+        "mov.b32 %r0, 3759559814;",
+        "ld.global.u16 %h0, [%in];",
+        "setp.eq.s16 %p0, %h0, 7;",
+        "@%p0 cvt.f32.bf16 %r0, %h0;",
+        "mov.b64 %d1, 16147186448485842944;",
+        "shr.u64 %d2, %d1, %r0;",
+        "st.global.b64 [%out], %d2;",
+    ];
+    exact_case(&lines, [0, 0, 0, 0], Deviation::F32ShiftAmount, 0, 16147186448485842944);
+}
+
 /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
 /// any value; of a loaded word it is the spec's.
 #[test]
