@@ -21,7 +21,10 @@
 //! time is up and again when ptxas exits, so a child that holds its output pipe cannot keep
 //! ptxdiff waiting either. A timed-out assembly is a crash of that ptxas ([`Assembly::timed_out`]),
 //! a timed-out `--version` an error naming the binary. What a run prints is kept up to
-//! [`MAX_OUTPUT`] bytes per stream.
+//! [`MAX_OUTPUT`] bytes per stream. A run is spawned without forking ptxdiff (a fork of a large,
+//! threaded process costs tens of milliseconds): under coreutils' `timeout`, which also ends a
+//! ptxas that outlives a killed ptxdiff; only where there is no `timeout` does the child get
+//! `PR_SET_PDEATHSIG` instead, at the cost of a fork ([`run_bounded`]).
 
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
