@@ -24,7 +24,7 @@
 //! [`MAX_OUTPUT`] bytes per stream. A run is spawned without forking ptxdiff (a fork of a large,
 //! threaded process costs tens of milliseconds): under coreutils' `timeout`, which also ends a
 //! ptxas that outlives a killed ptxdiff; only where there is no `timeout` does the child get
-//! `PR_SET_PDEATHSIG` instead, at the cost of a fork ([`run_bounded`]).
+//! `PR_SET_PDEATHSIG` instead, at the cost of a fork (`run_bounded`).
 
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
