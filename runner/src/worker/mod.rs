@@ -6,7 +6,7 @@
 //! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).
 //! [`harness_kernels`] holds the worker's own small kernels (gathering suspects, the planted
 //! bit flips), which never contain code under test. [`memjob`] runs a memory job (one kernel
-//! over global buffers, tensor maps encoded by the driver) on a GPU worker. [`planted`]
+//! over global buffers, tensor maps encoded by the driver) on a GPU worker. `planted`
 //! (`test-hooks` builds) makes the oracle worker a backend with planted compiler bugs.
 
 mod harness_kernels;

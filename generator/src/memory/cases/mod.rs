@@ -47,7 +47,7 @@
 //! buffer it touches (not the mbarrier object, whose bytes are opaque), and fills every buffer
 //! with a distinct byte pattern. The cases on which an H100 is known to deviate from the spec
 //! are not in the sweep but in the [`DEVIATION_SETS`]: tile loads at an innermost coordinate
-//! it traps on ([`TensorMap::inner_coordinate_traps`]), `.add.f32` edge pairs with a subnormal,
+//! it traps on ([`TensorMap::inner_coordinate_traps`](oracle::memory::tensor_map::TensorMap::inner_coordinate_traps)), `.add.f32` edge pairs with a subnormal,
 //! bitwise tensor reductions over INT64 maps, `.im2col_no_offs` stores and reductions over
 //! im2col maps whose pixel bounding box corners are not 0.
 //!

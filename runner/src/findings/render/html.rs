@@ -5,7 +5,7 @@
 //! expected and actual values decoded, class filters, and each finding's PTX, inputs and log in
 //! collapsible `<details><pre>`.
 //!
-//! Invariants: every piece of text from the document goes through [`html_escape`] (element
+//! Invariants: every piece of text from the document goes through [`html_escape`](super::escape::html_escape) (element
 //! text and attribute values alike), including run metadata and known-finding links, which
 //! are shown as text and never turned into `href`s; the only `<script>` element is the fixed
 //! filter code, which reads no document data; ids and classes used in attributes are escaped

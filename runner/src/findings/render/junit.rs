@@ -8,7 +8,7 @@
 //! failures and what did not run as skips; the exit status follows the same rule.
 //!
 //! Invariants: the document is well-formed XML 1.0 whatever the findings contain (every text
-//! and attribute goes through [`xml_escape`], which also drops characters XML cannot carry);
+//! and attribute goes through [`xml_escape`](super::escape::xml_escape), which also drops characters XML cannot carry);
 //! `tests` counts every `<testcase>`, and `failures`, `errors` and `skipped` each equal the
 //! number of elements of that kind.
 
