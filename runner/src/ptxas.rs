@@ -234,7 +234,10 @@ fn bounded_by_timeout(cmd: &Command, limit: Duration) -> Option<Command> {
     static TIMEOUT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let timeout = TIMEOUT
         .get_or_init(|| {
-            std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join("timeout")).find(|p| is_executable_file(p))
+            std::env::split_paths(&std::env::var_os("PATH")?)
+                .map(|d| d.join("timeout"))
+                .find(|p| is_executable_file(p))
+                .filter(|p| is_coreutils_timeout(p))
         })
         .as_ref()?;
     // `timeout 0` waits without a limit; so does a limit beyond any run.
@@ -272,6 +275,33 @@ fn die_with_ptxdiff(cmd: &mut Command) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = cmd;
+}
+
+/// Whether `timeout` at `p` is GNU coreutils' (whose `--signal=KILL DURATION COMMAND` syntax
+/// the wrapper uses; another `timeout`, BusyBox's say, is not used): its `--version` names
+/// coreutils within two seconds.
+fn is_coreutils_timeout(p: &Path) -> bool {
+    let Ok(mut child) =
+        Command::new(p).arg("--version").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
+    else {
+        return false;
+    };
+    let out = child.stdout.take().map(|s| drain(s, 4096));
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                let text = out.and_then(|r| r.recv_timeout(Duration::from_secs(1)).ok()).unwrap_or_default();
+                return status.success() && String::from_utf8_lossy(&text).contains("coreutils");
+            }
+            Ok(None) if start.elapsed() < Duration::from_secs(2) => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return false;
+            }
+        }
+    }
 }
 
 /// Whether `p` is a regular file someone may execute.
@@ -799,6 +829,24 @@ mod tests {
         let out = run_bounded(&mut segv, Duration::from_secs(20), None, MAX_OUTPUT).unwrap();
         use std::os::unix::process::ExitStatusExt as _;
         assert!(matches!(out.end, End::Exited(s) if s.signal() == Some(libc::SIGSEGV)), "a crash stays a crash");
+    }
+
+    /// Only coreutils' `timeout` wraps runs: one that does not say so, or hangs, is not used.
+    #[test]
+    fn a_timeout_that_is_not_coreutils_is_not_used() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        for (name, body) in [("busybox", "echo 'BusyBox v1.36'"), ("hangs", "exec sleep 1000")] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let t = Instant::now();
+            assert!(!is_coreutils_timeout(&path), "{name}");
+            assert!(t.elapsed() < Duration::from_secs(10), "{name} took {:?}", t.elapsed());
+        }
+        if let Some(found) = bounded_by_timeout(&Command::new("x"), Duration::from_secs(1)) {
+            assert!(is_coreutils_timeout(Path::new(found.get_program())));
+        }
     }
 
     /// Issue 28: a segfaulting ptxas printed nothing, and `validity` said "ptxas said:" and
