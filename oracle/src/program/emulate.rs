@@ -181,6 +181,15 @@ fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     )
 }
 
+/// Whether the value register `r` of thread `t` holds was written by `abs.s16`/`neg.s16` (F's
+/// 16-bit form: ptxas 13.0.88 -O3 leaves the result at 32 bits, see [`glue`] and [`isa`]).
+fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    matches!(
+        m.producer(t, r),
+        Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Abs | GlueOp::Neg) && glue.ty == GlueType::S16
+    )
+}
+
 /// The immediate source `k` of `g`, if it is one.
 fn imm_of(g: &Glue, k: usize) -> Option<u64> {
     match g.src.get(k).copied().flatten() {
@@ -269,6 +278,29 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     {
         let v = Expected::exact(u128::from(vals[0].bits & 0xFFFF_FFFF != 0), result.width);
         return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+    }
+    // F, 16 bits (corpus/findings/fuzz-h200-3501/, a3b8be37; ptxas 13.0.88 -O3, 13.5 right):
+    // `abs.s16`/`neg.s16` are computed on the 32-bit sign extension (`PRMT 0x9910; IABS` or
+    // `IMAD.MOV R0, RZ, RZ, -R0`) and not wrapped back to 16 bits, so `set.<cmp>.<dst>.s16`
+    // (`ISETP` at 32 bits) compares the overflowed −2^15 as +2^15.
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && matches!(g.op, GlueOp::Set(..))
+        && g.ty == GlueType::S16
+        && vals.iter().take(2).all(Expected::is_exact)
+    {
+        let overflowed = |k: usize| reg(k).is_some_and(|r| negated16(m, t, r)) && is_min(&vals[k], 16);
+        if overflowed(0) || overflowed(1) {
+            let wide = |k: usize| {
+                if overflowed(k) {
+                    0x8000
+                } else {
+                    u64::from(i32::from(vals[k].bits as u16 as i16) as u32)
+                }
+            };
+            let at_32 = Glue { ty: GlueType::S32, ..*g };
+            let v = Expected::exact(u128::from(at_32.eval([wide(0), wide(1), 0, 0], false)), result.width);
+            return m.fire(Deviation::NegationOverflow, &result, v);
+        }
     }
     // F: a signed comparison or arithmetic shift of an overflowed abs/neg is folded: any result.
     let signed_consumer =
@@ -381,10 +413,22 @@ pub(super) fn isa(
     };
     let widen = |e: Expected| super::thread::extend(e, width, c.dtype.is_signed_int());
     let mut emulated: Option<(Deviation, Expected)> = None;
-    // L: cvt.s64.u32 sign-extends its source.
+    // L: cvt.s64.u32 sign-extends its source; not a constant one (an immediate, or a register
+    // a move of an immediate wrote), which -O3 folds right (corpus/findings/fuzz-h200-3501/,
+    // ad84da1a; ptxas 13.0.88 -O3: `mov.b32 %r8, 3123994210; cvt.s64.u32` stores the high word
+    // `MOV R5, 0x0`).
+    let constant = match src {
+        Some(Operand::Imm(_)) => true,
+        Some(o) => m.reg_of(o).ok().is_some_and(|r| {
+            matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
+                if matches!(operands.get(1), Some(Operand::Imm(_))))
+        }),
+        None => false,
+    };
     if m.allow.emulates(Deviation::CvtS64U32SignExtends)
         && c.dtype == CvtType::S64
         && c.atype == CvtType::U32
+        && !constant
         && a.is_exact()
     {
         emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
@@ -539,6 +583,25 @@ pub(super) fn isa(
         let unsigned = if src_bits == 16 { CvtType::U16 } else { CvtType::U32 };
         let f = Form::Cvt(Cvt { atype: unsigned, ..c });
         if let Some(v) = convert(m, &f, a.bits & ((1u128 << src_bits) - 1)) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
+    // F, 16 bits (corpus/findings/fuzz-h200-3501/, 5fe30520; ptxas 13.0.88 -O3, 13.5 right):
+    // an integer cvt from `.s16` to a wider type, saturating or not, of an overflowed
+    // `abs.s16`/`neg.s16` converts +2^15 (`PRMT 0x9910; IABS R7, R0` for `cvt.u32.s16`, then
+    // `ISETP.LT; SEL` for `.sat`, `SHF.R.S32.HI` for `.s64`: no wrap back to 16 bits).
+    let wider = matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64);
+    let of_negated16 = r.is_some_and(|r| negated16(m, t, r));
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && of_negated16
+        && c.atype == CvtType::S16
+        && wider
+        && is_min(&a, 16)
+    {
+        // +2^15 fits every wider type: nothing to saturate (and `.sat` is no modifier of a
+        // widening `cvt.u32.u16`).
+        let f = Form::Cvt(Cvt { atype: CvtType::U16, sat: false, ..c });
+        if let Some(v) = convert(m, &f, 0x8000) {
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }

@@ -459,12 +459,56 @@ fn f_a_sat_cvt_of_an_overflowed_abs_saturates_it_as_unsigned() {
     untouched(&wide, [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
+/// F at 16 bits (corpus/findings/fuzz-h200-3501/, 5fe30520 and a3b8be37; ptxas 13.0.88 -O3,
+/// 13.5 wraps right): `abs.s16`/`neg.s16` of −2^15 are left at 32 bits (`PRMT 0x9910; IABS`,
+/// `IMAD.MOV R0, RZ, RZ, -R0`), so a widening cvt converts +2^15 and `set.<cmp>.<dst>.s16`
+/// compares +2^15 (`ISETP` at 32 bits); any other source value, and a 32-bit `neg`, the spec's.
+#[test]
+fn f_an_overflowed_16_bit_abs_or_neg_is_widened_and_compared_as_2_pow_15() {
+    let store = ["st.global.u32 [%out], %r1;"];
+    // 5fe30520: cvt.sat.u32.s16 of abs.s16 of −32768 gives 0x8000 (`ISETP.LT; SEL`), not 0.
+    let abs = ["ld.global.s16 %h0, [%in];", "abs.s16 %h1, %h0;"];
+    let sat = [&abs[..], &["cvt.sat.u32.s16 %r1, %h1;"], &store[..]].concat();
+    exact_case(&sat, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0, 0x8000);
+    untouched(&sat, [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+    // Without .sat (`IABS R7, R0`): 0x8000, not the sign extension 0xffff8000; neg.s16 too.
+    let plain = [&abs[..], &["cvt.u32.s16 %r1, %h1;"], &store[..]].concat();
+    exact_case(&plain, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0xffff_8000, 0x8000);
+    let neg = ["ld.global.s16 %h0, [%in];", "neg.s16 %h1, %h0;", "cvt.sat.u32.s16 %r1, %h1;"];
+    exact_case(&[&neg[..], &store[..]].concat(), [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0, 0x8000);
+    // a3b8be37: set.gt.s32.s16 0, neg.s16(−32768) is 0 > +32768, false.
+    let set = ["ld.global.s16 %h0, [%in];", "neg.s16 %h5, %h0;", "mov.b16 %h3, 0;", "set.gt.s32.s16 %r1, %h3, %h5;"];
+    let set = [&set[..], &store[..]].concat();
+    exact_case(&set, [0x8000, 0, 0, 0], Deviation::NegationOverflow, 0xffff_ffff, 0);
+    untouched(&set, [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+    // abs.s16 of −32768 against −2: the spec's −32768 > −2 is false, +32768 > −2 true.
+    let abs_set = [&abs[..], &["ld.global.s16 %h2, [%in+4];", "set.gt.u32.s16 %r1, %h1, %h2;"], &store[..]].concat();
+    exact_case(&abs_set, [0x8000, 0xfffe, 0, 0], Deviation::NegationOverflow, 0, 0xffff_ffff);
+    // neg.s32 wraps at 32 bits (`IMAD.MOV R0, RZ, RZ, -R2; ISETP.LT`): the spec's.
+    let neg32 = ["ld.global.s32 %r0, [%in];", "neg.s32 %r2, %r0;", "mov.b32 %r3, 0;", "set.gt.s32.s32 %r1, %r3, %r2;"];
+    untouched(&[&neg32[..], &store[..]].concat(), [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow);
+}
+
 /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
     let lines = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
     exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x8000_0000, 0xFFFF_FFFF_8000_0000);
     untouched(&lines, [0x7FFF_FFFF, 0, 0, 0], Deviation::CvtS64U32SignExtends);
+}
+
+/// L leaves a constant source alone (corpus/findings/fuzz-h200-3501/, ad84da1a; ptxas 13.0.88
+/// -O3 folds `mov.b32 %r8, 3123994210; cvt.s64.u32 %d3, %r8` to the zero extension, `MOV R5,
+/// 0x0`): a register a move of an immediate wrote converts as the spec says; a loaded one not.
+#[test]
+fn l_a_constant_source_is_folded_right() {
+    let moved = ["mov.b32 %r0, 3123994210;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    untouched(&moved, [0; 4], Deviation::CvtS64U32SignExtends);
+    let copied =
+        ["mov.b32 %r1, 3123994210;", "mov.b32 %r0, %r1;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    untouched(&copied, [0; 4], Deviation::CvtS64U32SignExtends);
+    let loaded = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    exact_case(&loaded, [0xba34_5e62, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0xba34_5e62, 0xFFFF_FFFF_BA34_5E62);
 }
 
 /// M (corpus/findings/fuzz-h100-b/README.md): and.b16 0x7f of cvt.rz.f16.f32(-0.0) stores
