@@ -204,7 +204,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, M, N-7 or N-8 applies. `vals` are its source values.
+/// where B, F, M, N-7, N-8, 3301-N1 or 3501-N1 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -238,6 +238,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             let v =
                 Expected::exact(u128::from(g.eval([vals[0].bits as u64, amount & 0xFFFF, 0, 0], false)), result.width);
             return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
+        }
+    }
+    // 3501-N1: slct.s32.s32 with the immediate c = −2^31 selects a.
+    if m.allow.emulates(Deviation::SlctS32ByMinImmediateSelectsA)
+        && g.op == GlueOp::Slct
+        && g.ty == GlueType::S32
+        && imm_of(g, 2).is_some_and(|c| c & 0xFFFF_FFFF == 0x8000_0000)
+    {
+        if let Some(a) = vals.first().cloned() {
+            return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
         }
     }
     // M: `and.b16` of a cvt.rz.f16.f32 result with an immediate mask gives the value unmasked.

@@ -147,11 +147,17 @@ pub enum Deviation {
     /// written by a `cvt` to `.e4m3x2` gives the register's 16 bits unchanged (the zero
     /// extension of the low byte, §9.7.9.21, is dropped).
     U8ExtensionOfE4m3x2Dropped,
+    /// 3501-N1 (corpus/findings/fuzz-h200-3501/, 03565707; ptxas 13.0.88 -O3 and the JIT,
+    /// fixed in 13.5): `slct.s32.s32 d, a, b, c` with the immediate `c` = −2^31 (0x80000000)
+    /// selects `a` (the -O3 listing stores `a`: `STG … R3` of the loaded `a`, the folded
+    /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
+    /// immediates (−1, −5) select `b`, as does a register `c`.
+    SlctS32ByMinImmediateSelectsA,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 20] = [
+    pub const ALL: [Deviation; 21] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -172,6 +178,7 @@ impl Deviation {
         Deviation::SetRoundTripFolded,
         Deviation::FloatSatOfIntSatDropped,
         Deviation::SatCvtOfByteBfeSigned,
+        Deviation::SlctS32ByMinImmediateSelectsA,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -202,6 +209,7 @@ impl Deviation {
             Deviation::SetRoundTripFolded => "set-round-trip-through-float-folded",
             Deviation::FloatSatOfIntSatDropped => "float-sat-of-int-sat-dropped",
             Deviation::SatCvtOfByteBfeSigned => "sat-cvt-of-byte-bfe-signed",
+            Deviation::SlctS32ByMinImmediateSelectsA => "slct-s32-by-min-immediate-selects-a",
         }
     }
 
@@ -273,6 +281,7 @@ impl Deviation {
             | Deviation::SetRoundTripFolded
             | Deviation::FloatSatOfIntSatDropped
             | Deviation::SatCvtOfByteBfeSigned => "corpus/findings/fuzz-h200-3301/README.md",
+            Deviation::SlctS32ByMinImmediateSelectsA => "corpus/findings/fuzz-h200-3501/README.md",
         }
     }
 }

@@ -824,3 +824,30 @@ fn n4_3301_a_sat_cvt_of_a_byte_aligned_bfe_s32_saturates_it_signed() {
     let signed = [&half[..2], &["cvt.sat.s16.s32 %h5, %r8;"], &store[..]].concat();
     untouched(&signed, [0xa645, 0, 0, 0], Deviation::SatCvtOfByteBfeSigned);
 }
+
+/// 3501-N1 (corpus/findings/fuzz-h200-3501/, 03565707; ptxas 13.0.88 -O3, 13.5 right):
+/// `slct.s32.s32 %r1, %r0, 0, -2147483648` selects `%r0` (-O3 stores the loaded word, `STG …
+/// R3`), where §9.7.7.2 selects `b` for a negative `c`; −1 and −5 select `b` (`HFMA2.MMA R5`
+/// of b's 7, `STG … RZ`).
+#[test]
+fn n1_3501_slct_s32_by_the_immediate_min_selects_a() {
+    let min = ["ld.global.u32 %r0, [%in];", "slct.s32.s32 %r1, %r0, 0, -2147483648;", "st.global.u32 [%out], %r1;"];
+    exact_case(&min, [0xfbff, 0, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA, 0, 0xfbff);
+    // 03565707 as minimized: a moved 64511, then the bf16 of its bits rounds to 0x0001.
+    let finding = [
+        "mov.b32 %r0, 64511;",
+        "slct.s32.s32 %r0, %r0, 0, -2147483648;",
+        "cvt.rn.bf16.f32 %h5, %r0;",
+        "st.global.u16 [%out], %h5;",
+    ];
+    exact_case(&finding, [0; 4], Deviation::SlctS32ByMinImmediateSelectsA, 0, 1);
+    let minus_one = ["ld.global.u32 %r0, [%in];", "slct.s32.s32 %r1, %r0, 7, -1;", "st.global.u32 [%out], %r1;"];
+    untouched(&minus_one, [0xfbff, 0, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
+    let register = [
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.s32 %r2, [%in+4];",
+        "slct.s32.s32 %r1, %r0, 0, %r2;",
+        "st.global.u32 [%out], %r1;",
+    ];
+    untouched(&register, [0xfbff, 0x8000_0000, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
+}
