@@ -323,7 +323,7 @@ impl<E> Protocol<E> {
         self.mbarriers.iter().any(|(at, m)| m.is_valid() && at.overlaps(span))
     }
 
-    /// Whether a pending operation may write bytes of `span` (`false` is certain).
+    /// Whether a pending operation writes bytes of `span`.
     fn pending_written(&self, span: &Span) -> bool {
         self.pending_writes.overlaps(span) || self.pending_reductions.overlaps(span)
     }
@@ -343,21 +343,18 @@ impl<E> Protocol<E> {
         if self.live_mbarrier(&span) {
             return Err(ProtocolError::MbarrierAccess { span });
         }
-        if self.pending_written(&span) && self.pending.values().any(|p| p.op.writes.iter().any(|w| w.overlaps(&span))) {
+        if self.pending_written(&span) {
             return Err(ProtocolError::ReadWhilePending { span });
         }
         self.check_visible(thread, &span)
     }
 
     fn check_write(&self, span: &Span, reduction: bool) -> Result<(), ProtocolError> {
-        let plain = self.pending_reads.overlaps(span) || self.pending_writes.overlaps(span);
-        if !plain && (reduction || !self.pending_reductions.overlaps(span)) {
-            return Ok(());
-        }
-        let conflict = self.pending.values().any(|p| {
-            (!p.reads_done && p.op.reads.iter().any(|r| r.overlaps(span)))
-                || (!(reduction && p.op.reduction) && p.op.writes.iter().any(|w| w.overlaps(span)))
-        });
+        // Reads not yet released and plain writes conflict; pending reductions only with a
+        // write that is not a reduction itself.
+        let conflict = self.pending_reads.overlaps(span)
+            || self.pending_writes.overlaps(span)
+            || (!reduction && self.pending_reductions.overlaps(span));
         if conflict {
             return Err(ProtocolError::WriteWhilePending { span: *span });
         }
@@ -423,7 +420,7 @@ impl<E> Protocol<E> {
     /// mbarrier.
     pub fn issue(&mut self, op: AsyncOp<E>) -> Result<(), ProtocolError> {
         for r in &op.reads {
-            if self.pending_written(r) && self.pending.values().any(|p| p.op.writes.iter().any(|w| w.overlaps(r))) {
+            if self.pending_written(r) {
                 return Err(ProtocolError::AsyncReadWhilePending { span: *r });
             }
             self.check_visible(op.thread, r)?;

@@ -52,6 +52,14 @@ pub(super) struct Origin {
     pub(super) f32_merged: bool,
 }
 
+impl Origin {
+    /// The origin of a register written by statement `stmt` (first source value `a`, produced by
+    /// `a_stmt`), no skipped `cvt` merged into it.
+    pub(super) fn written(stmt: usize, a: Option<Expected>, a_stmt: Option<usize>) -> Origin {
+        Origin { stmt, a, a_stmt, float_merged: false, f32_merged: false }
+    }
+}
+
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
 fn anything(e: Expected) -> Expected {
     let width = e.width;
@@ -132,18 +140,16 @@ impl Machine<'_> {
                 match self.reg_of(inst.operands.get(1)?) {
                     Ok(r) => self.origins[t as usize].get(&r).cloned(),
                     // A move of an immediate is its value's producer.
-                    Err(_) => {
-                        Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false, f32_merged: false })
-                    }
+                    Err(_) => Some(Origin::written(self.stmt, None, None)),
                 }
             }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
-                Some(Origin { stmt: self.stmt, a, a_stmt, float_merged: false, f32_merged: false })
+                Some(Origin::written(self.stmt, a, a_stmt))
             }
-            _ => Some(Origin { stmt: self.stmt, a: None, a_stmt: None, float_merged: false, f32_merged: false }),
+            _ => Some(Origin::written(self.stmt, None, None)),
         }
     }
 }
@@ -173,21 +179,26 @@ fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
 /// type (F).
 fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    matches!(
-        m.producer(t, r),
-        Some((Stmt::Glue { glue, .. }, _))
-            if matches!(glue.op, GlueOp::Abs | GlueOp::Neg)
-                && matches!(glue.ty, GlueType::S16 | GlueType::S32 | GlueType::S64)
-    )
+    negated_type(m, t, r).is_some()
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `abs.s16`/`neg.s16` (F's
 /// 16-bit form: ptxas 13.0.88 -O3 leaves the result at 32 bits, see [`glue`] and [`isa`]).
 fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    matches!(
-        m.producer(t, r),
-        Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Abs | GlueOp::Neg) && glue.ty == GlueType::S16
-    )
+    negated_type(m, t, r) == Some(GlueType::S16)
+}
+
+/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds.
+fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, _))
+            if matches!(glue.op, GlueOp::Abs | GlueOp::Neg)
+                && matches!(glue.ty, GlueType::S16 | GlueType::S32 | GlueType::S64) =>
+        {
+            Some(glue.ty)
+        }
+        _ => None,
+    }
 }
 
 /// The immediate source `k` of `g`, if it is one.

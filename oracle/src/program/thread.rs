@@ -186,13 +186,7 @@ impl Machine<'_> {
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
             carry_out = carry_out.map(|c| emulate::carry(self, t, g, &vals, c));
-            self.origin_now = Some(emulate::Origin {
-                stmt: self.stmt,
-                a: vals.first().cloned(),
-                a_stmt: None,
-                float_merged: false,
-                f32_merged: false,
-            });
+            self.origin_now = Some(emulate::Origin::written(self.stmt, vals.first().cloned(), None));
         }
         if let Some(c) = carry_out {
             self.set_carry(t, c);
