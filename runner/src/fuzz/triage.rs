@@ -63,6 +63,11 @@ pub struct TriageCounts {
     pub unminimized_at_end: u64,
     /// Stored unminimized because minimization is off (`--no-minimize`).
     pub minimization_off: u64,
+    /// The wall milliseconds of the longest minimization (a slow case holds up the cases
+    /// queued behind it; `--minimize-time` bounds it), and the finding it gave.
+    pub minimization_longest_ms: u64,
+    /// The id of that finding.
+    pub minimization_longest_id: String,
 }
 
 impl TriageCounts {
@@ -87,6 +92,10 @@ impl TriageCounts {
         for (a, b) in pairs {
             *a = a.saturating_add(b);
         }
+        if other.minimization_longest_ms > self.minimization_longest_ms {
+            self.minimization_longest_ms = other.minimization_longest_ms;
+            self.minimization_longest_id = other.minimization_longest_id.clone();
+        }
     }
 
     /// What triage did, for a person: a line for the raw findings, then one short line per way
@@ -97,9 +106,11 @@ impl TriageCounts {
             return "triage: no raw findings (no disagreement, crash or rejection)\n".into();
         }
         let mut out = format!("triage of {} raw findings (disagreements, crashes, rejections):\n", self.raw);
+        // Each line: a count (blank for a remark on the line above) and its text.
+        let mut lines: Vec<(Option<u64>, String)> = Vec::new();
         let mut line = |n: u64, text: String| {
             if n > 0 {
-                out.push_str(&format!("  {n:>6}  {text}\n"));
+                lines.push((Some(n), text));
             }
         };
         line(self.known_by_emulation, "known: the emulated root cause gives every differing word".into());
@@ -110,6 +121,7 @@ impl TriageCounts {
         } else {
             String::new()
         };
+
         line(
             self.minimized,
             format!(
@@ -117,6 +129,21 @@ impl TriageCounts {
                 self.minimization_calls, self.minimization_runs, self.minimization_refused
             ),
         );
+        if self.minimized > 0 && self.minimization_longest_ms > 0 {
+            lines.push((
+                None,
+                format!(
+                    "the longest took {:.1} s ({})",
+                    self.minimization_longest_ms as f64 / 1000.0,
+                    self.minimization_longest_id
+                ),
+            ));
+        }
+        let mut line = |n: u64, text: String| {
+            if n > 0 {
+                lines.push((Some(n), text));
+            }
+        };
         line(self.non_deterministic, "of those, non-deterministic (other words when run again alone)".into());
         let reasons: Vec<String> = [
             (self.queue_full, "the minimizer was busy"),
@@ -129,6 +156,12 @@ impl TriageCounts {
         .collect();
         let unminimized = self.queue_full + self.unminimized_at_end + self.minimization_off;
         line(unminimized, format!("stored unminimized ({})", reasons.join(", ")));
+        for (n, text) in lines {
+            match n {
+                Some(n) => out.push_str(&format!("  {n:>6}  {text}\n")),
+                None => out.push_str(&format!("          {text}\n")),
+            }
+        }
         out
     }
 }
@@ -335,6 +368,11 @@ impl Triage {
         self.counts.minimization_runs += d.runs;
         self.counts.minimization_refused += d.refused;
         self.minimization.add(d.time);
+        let ms = (d.time.wall_s * 1000.0).round() as u64;
+        if d.minimized && ms > self.counts.minimization_longest_ms {
+            self.counts.minimization_longest_ms = ms;
+            self.counts.minimization_longest_id = d.finding.id.clone();
+        }
         let kind = self.kinds.entry(d.pre.clone()).or_default();
         // The kind's representative: the first finding, replaced by the first one that showed
         // again when run alone (a minimized case) if the first did not.
@@ -384,6 +422,8 @@ mod tests {
             queue_full: 1,
             unminimized_at_end: 0,
             minimization_off: 0,
+            minimization_longest_ms: 61_234,
+            minimization_longest_id: "5c073d59e12bcc4e".into(),
         };
         let r = c.report(3);
         assert!(r.lines().all(|l| l.chars().count() <= 100), "{r}");
@@ -394,6 +434,7 @@ mod tests {
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
+             \x20         the longest took 61.2 s (5c073d59e12bcc4e)\n\
              \x20      1  of those, non-deterministic (other words when run again alone)\n\
              \x20      1  stored unminimized (1 as the minimizer was busy)\n"
         );
