@@ -46,12 +46,27 @@ pub struct Budget {
     /// No predicate run starts after this instant (a campaign's end): the reduction keeps what
     /// it has. `None`: the calls alone bound it, and the result is a function of the case.
     pub until: Option<std::time::Instant>,
+    /// Most wall time one reduction takes from its start (a campaign's bound per case, so one
+    /// slow case — a crash whose every candidate restarts a GPU worker — cannot hold up the
+    /// cases queued behind it): no predicate run starts after it, as with `until`. `None`: no
+    /// such bound.
+    pub seconds: Option<std::time::Duration>,
 }
 
 impl Budget {
     /// At most `calls` predicate calls, whatever the time.
     pub fn calls(calls: usize) -> Budget {
-        Budget { calls, until: None }
+        Budget { calls, until: None, seconds: None }
+    }
+
+    /// The instant no predicate run of a reduction started at `start` may start after: the
+    /// earlier of `until` and `start` + `seconds` (`None` when neither is set).
+    pub fn deadline_from(&self, start: std::time::Instant) -> Option<std::time::Instant> {
+        let own = self.seconds.map(|s| start + s);
+        match (self.until, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -584,6 +599,7 @@ where
     if pred(&[(program.clone(), inputs.clone())]) != Some(0) {
         return Reduced { calls: 1, runs: 1, shown: 1, reproduced: Some(false), ..Reduced::unchanged(program, inputs) };
     }
+    let budget = Budget { until: budget.deadline_from(std::time::Instant::now()), seconds: None, ..budget };
     let mut r = Reducer {
         cur: Current { p: program.clone(), i: inputs.clone() },
         pred: &mut pred,
@@ -678,7 +694,7 @@ mod tests {
     fn a_reduction_stops_at_its_until() {
         let (p, inputs) = branchy_case();
         let mut runs = 0;
-        let past = Budget { calls: 2_000, until: Some(std::time::Instant::now()) };
+        let past = Budget { calls: 2_000, until: Some(std::time::Instant::now()), seconds: None };
         let r = minimize(&p, &inputs, past, |_, _| {
             runs += 1;
             true
@@ -686,6 +702,27 @@ mod tests {
         assert_eq!((runs, r.after), (1, r.before), "only the starting case was checked");
         let r = minimize(&p, &inputs, Budget::default(), |_, _| true);
         assert!(r.after < r.before);
+    }
+
+    /// A reduction stops `seconds` after it started, keeping the case it has (a campaign's
+    /// bound per case); `until` and `seconds` together stop it at the earlier.
+    #[test]
+    fn a_reduction_stops_after_its_seconds() {
+        let (p, inputs) = branchy_case();
+        let mut runs = 0;
+        let none = Budget { seconds: Some(std::time::Duration::ZERO), ..Budget::default() };
+        let r = minimize(&p, &inputs, none, |_, _| {
+            runs += 1;
+            true
+        });
+        assert_eq!((runs, r.after), (1, r.before), "only the starting case was checked");
+        let now = std::time::Instant::now();
+        let later = now + std::time::Duration::from_secs(60);
+        let both = Budget { until: Some(later), seconds: Some(std::time::Duration::from_secs(5)), ..Budget::default() };
+        assert_eq!(both.deadline_from(now), Some(now + std::time::Duration::from_secs(5)));
+        let until_first = Budget { until: Some(now), ..both };
+        assert_eq!(until_first.deadline_from(now), Some(now));
+        assert_eq!(Budget::default().deadline_from(now), None);
     }
 
     /// Showing the predicate several candidates a run reaches the same case as one at a time

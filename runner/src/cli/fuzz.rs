@@ -275,6 +275,11 @@ pub struct FuzzArgs {
     /// Most predicate calls per minimization, counted as a one-candidate-at-a-time reduction makes them (up to 16 candidates run together).
     #[arg(long, default_value_t = 400)]
     pub minimize_calls: usize,
+    /// Most wall seconds one minimization takes (it keeps what it has then), so one slow case —
+    /// a crash, whose every candidate costs a GPU worker restart — cannot hold up the findings
+    /// queued behind it. A duration as `--time` takes it (`60s`, `2m`).
+    #[arg(long, default_value = "60s")]
+    pub minimize_time: String,
     /// Switch allowances off (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub allow_off: Vec<String>,
@@ -388,6 +393,7 @@ fn async_fuzz_command(
         batch: a.batch,
         minimize: !a.no_minimize,
         minimize_calls: a.minimize_calls,
+        minimize_seconds: parse_duration(&a.minimize_time).context("--minimize-time")?,
         command: a.command.clone(),
         progress: true,
         resume: stored.is_some(),
@@ -515,6 +521,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         batch: a.batch,
         minimize: !a.no_minimize,
         minimize_calls: a.minimize_calls,
+        minimize_seconds: parse_duration(&a.minimize_time).context("--minimize-time")?,
         allow: Allowances::from_off(&a.allow_off)?,
         plant,
         command: a.command.clone(),

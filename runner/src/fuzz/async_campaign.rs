@@ -94,6 +94,8 @@ pub struct AsyncOptions {
     pub minimize: bool,
     /// Predicate calls per minimization.
     pub minimize_calls: usize,
+    /// Most wall time one minimization takes.
+    pub minimize_seconds: std::time::Duration,
     /// The command line, for the report.
     pub command: String,
     /// Print a status line every few seconds.
@@ -489,7 +491,10 @@ pub fn run_with(
     // The minimization thread, with backends of its own (never holding up the next batch).
     let minimizer: Option<Minimizer<MemCase>> = (o.minimize && !gpus.is_empty()).then(|| {
         let reducer = MemReducer { gpus: reducers, allow: o.settings.allow.clone(), deadline: start + o.time };
-        let budget = generator::minimize::Budget::calls(o.minimize_calls);
+        let budget = generator::minimize::Budget {
+            seconds: Some(o.minimize_seconds),
+            ..generator::minimize::Budget::calls(o.minimize_calls)
+        };
         Minimizer::start(reducer, budget, super::MINIMIZE_QUEUE, o.settings.allow.clone(), env.clone(), start + o.time)
     });
     // Generation and the oracle of the next batches (each on all cores) while the GPU
@@ -852,7 +857,9 @@ impl Case for MemCase {
     /// for byte differences).
     fn reduce(&self, r: &mut MemReducer, budget: generator::minimize::Budget, env: &[(String, String)]) -> Reduction {
         let raw = &self.raw;
-        let (allow, deadline) = (&r.allow, r.deadline);
+        // The campaign's end, or this case's own bound (`--minimize-seconds`) if earlier.
+        let deadline = budget.deadline_from(Instant::now()).map_or(r.deadline, |d| d.min(r.deadline));
+        let allow = &r.allow;
         let gpus = &mut r.gpus;
         // Without its own instance of every backend that showed the finding the thread cannot
         // check a candidate: none is accepted.

@@ -488,4 +488,16 @@ mod tests {
         assert!(m.reduced.after < p.instruction_count(), "{}", m.reduced.program.module_text());
         assert!(m.reduced.calls > 0 && m.seconds >= 0.0);
     }
+
+    /// A case's own time bound (`--minimize-time`) stops its reduction with what it has, even
+    /// with calls left: here nothing beyond the starting case.
+    #[test]
+    fn a_case_past_its_own_time_keeps_what_it_has() {
+        let (p, i) = case();
+        let has_xor =
+            |c: &Program, _: &Inputs| c.body.iter().any(|s| oracle::program::text::stmt_line(s).contains("xor"));
+        let bounded = Budget { seconds: Some(std::time::Duration::ZERO), ..Budget::calls(500) };
+        let m = stage(&p, &i, Some(bounded), 4, |cands| cands.iter().position(|(c, i)| has_xor(c, i)));
+        assert_eq!((m.reduced.calls, m.reduced.after), (1, p.instruction_count()));
+    }
 }

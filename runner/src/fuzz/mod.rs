@@ -140,6 +140,8 @@ pub struct Options {
     pub minimize: bool,
     /// Predicate calls per minimization.
     pub minimize_calls: usize,
+    /// Most wall time one minimization takes.
+    pub minimize_seconds: std::time::Duration,
     /// Allowances.
     pub allow: Allowances,
     /// A planted oracle bug (tests).
@@ -657,7 +659,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
         e.sass = engine.sass.clone();
         e.emulate = engine.emulate.clone();
-        let budget = Budget::calls(o.minimize_calls);
+        let budget = Budget { seconds: Some(o.minimize_seconds), ..Budget::calls(o.minimize_calls) };
         let allow = e.allow.clone();
         Some(minimize::Minimizer::start(
             minimize::Reducer::new(e),

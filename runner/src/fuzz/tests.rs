@@ -42,6 +42,7 @@ fn options() -> Options {
         batch: 2,
         minimize: false,
         minimize_calls: 0,
+        minimize_seconds: std::time::Duration::from_secs(60),
         allow: Allowances::all(),
         plant: None,
         command: String::new(),

@@ -147,6 +147,7 @@ fn options(dir: &std::path::Path, minimize: bool) -> AsyncOptions {
         batch: 8,
         minimize,
         minimize_calls: 300,
+        minimize_seconds: std::time::Duration::from_secs(60),
         command: "test".into(),
         progress: false,
         resume: false,
