@@ -30,7 +30,7 @@ use super::{Reg, Stmt};
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType, St};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
@@ -41,22 +41,51 @@ pub(super) struct Origin {
     pub(super) stmt: usize,
     /// The producer's first source value (`a`), for a `cvt` or glue producer.
     pub(super) a: Option<Expected>,
-    /// The statement that produced that first source's value, for a `cvt` producer reading a
-    /// register whose producer is recorded.
+    /// The statement that produced that first source's value, for a `cvt` or glue producer
+    /// reading a register whose producer is recorded.
     pub(super) a_stmt: Option<usize>,
+    /// The statement that produced *that* statement's first source (two producers back), for a
+    /// glue producer whose source's origin records one (3501-N3: `cnot` of a `cvt` of a `set`).
+    pub(super) a_a_stmt: Option<usize>,
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
     pub(super) float_merged: bool,
     /// Whether that `cvt` was to `.f32` or `.tf32` (B: the merged register is f32-typed to a
     /// 64-bit shift that reads it as its amount, [`skipped_isa`]).
     pub(super) f32_merged: bool,
+    /// For a value made by a chain of `shl.b64` by one immediate (each shifting the last's
+    /// result), the chain (3501-N2).
+    pub(super) shl_chain: Option<ShlChain>,
+    /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
+    /// (M: what a pack of it as the low half stores, [`stored`] and [`isa`]).
+    pub(super) unmasked: Option<Expected>,
+}
+
+/// A chain of `shl.b64` by the same immediate, each reading the previous one's result.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ShlChain {
+    /// The immediate amount of every shift.
+    pub(super) k: u64,
+    /// How many shifts the chain has.
+    pub(super) n: u64,
+    /// The value the first shift shifted.
+    pub(super) base: Expected,
 }
 
 impl Origin {
     /// The origin of a register written by statement `stmt` (first source value `a`, produced by
     /// `a_stmt`), no skipped `cvt` merged into it.
     pub(super) fn written(stmt: usize, a: Option<Expected>, a_stmt: Option<usize>) -> Origin {
-        Origin { stmt, a, a_stmt, float_merged: false, f32_merged: false }
+        Origin {
+            stmt,
+            a,
+            a_stmt,
+            a_a_stmt: None,
+            float_merged: false,
+            f32_merged: false,
+            shl_chain: None,
+            unmasked: None,
+        }
     }
 }
 
@@ -154,6 +183,58 @@ impl Machine<'_> {
     }
 }
 
+/// The origin a glue statement `g` (source values `vals`) gives its destination in thread `t`:
+/// the statement, its first source value, that source's producer and the producer's own first
+/// source's producer; the `shl.b64` chain it extends or starts (3501-N2); and, for M, the value
+/// unmasked.
+pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Origin {
+    let reg = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    };
+    let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
+    let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
+    o.a_a_stmt = source.and_then(|o| o.a_stmt);
+    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
+        if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
+            o.shl_chain = Some(match source.and_then(|s| s.shl_chain.as_ref()) {
+                Some(c) if c.k == k => ShlChain { k, n: c.n + 1, base: c.base.clone() },
+                _ => ShlChain { k, n: 1, base: a.clone() },
+            });
+        }
+    }
+    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
+        for (k, other) in [(0usize, 1usize), (1, 0)] {
+            let masked_by_imm = imm_of(g, other).is_some();
+            let rz_f16 = reg(k).is_some_and(|r| {
+                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
+                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
+            });
+            if masked_by_imm && rz_f16 && vals.get(k).is_some_and(Expected::is_exact) {
+                o.unmasked = Some(vals[k].clone());
+            }
+        }
+    }
+    o
+}
+
+/// Whether the value register `r` of thread `t` holds is a constant: written by a move of an
+/// immediate (which ptxas folds as the immediate).
+fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
+        if matches!(operands.get(1), Some(Operand::Imm(_))))
+}
+
+/// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
+/// source unmasked), if an `and.b16` M concerns wrote it.
+fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::F16MaskDropped) {
+        return None;
+    }
+    let r = m.reg_of(o).ok()?;
+    m.origins.get(t as usize)?.get(&r)?.unmasked.clone()
+}
+
 /// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
 /// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a
 /// `set` with an `.f32` destination (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/:
@@ -215,7 +296,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, M, N-7, N-8, 3301-N1 or 3501-N1 applies. `vals` are its source values.
+/// where B, F, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -261,18 +342,20 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
         }
     }
-    // M: `and.b16` of a cvt.rz.f16.f32 result with an immediate mask gives the value unmasked.
-    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
-        for (k, other) in [(0usize, 1usize), (1, 0)] {
-            let masked_by_imm = matches!(g.src.get(other).copied().flatten(), Some(Src::Imm(_)));
-            let rz_f16 = reg(k).is_some_and(|r| {
-                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
-            });
-            if masked_by_imm && rz_f16 && vals[k].is_exact() {
-                let v = vals[k].clone();
-                return m.fire(Deviation::F16MaskDropped, &result, v);
-            }
+    // 3501-N2: a 64-bit add/sub of a constant `b` reading a shl.b64 chain by k (< 32) whose
+    // total reaches 64 gives (x << 2k) ± b, x the value the chain started from.
+    let chain = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
+    let constant_b = imm_of(g, 1).is_some() || reg(1).is_some_and(|r| moved_immediate(m, t, r));
+    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
+        && matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
+        && g.ty.bits() == 64
+        && constant_b
+        && vals.get(1).is_some_and(Expected::is_exact)
+    {
+        if let Some(c) = chain.filter(|c| c.k < 32 && c.n * c.k >= 64 && c.base.is_exact()) {
+            let x = (c.base.bits as u64) << (2 * c.k);
+            let v = Expected::exact(u128::from(g.eval([x, vals[1].bits as u64, 0, 0], false)), result.width);
+            return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
         }
     }
     let imm = |k: usize| imm_of(g, k);
@@ -423,6 +506,9 @@ pub(super) fn isa(
     inst: &Instruction,
     results: Vec<(Reg, Expected)>,
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
+    if let Form::Mov(mv) = &inst.form {
+        return Ok(packed(m, t, mv, inst, results));
+    }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };
     let (dst, spec) = (*dst, spec.clone());
@@ -440,10 +526,7 @@ pub(super) fn isa(
     // `MOV R5, 0x0`).
     let constant = match src {
         Some(Operand::Imm(_)) => true,
-        Some(o) => m.reg_of(o).ok().is_some_and(|r| {
-            matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
-                if matches!(operands.get(1), Some(Operand::Imm(_))))
-        }),
+        Some(o) => m.reg_of(o).ok().is_some_and(|r| moved_immediate(m, t, r)),
         None => false,
     };
     if m.allow.emulates(Deviation::CvtS64U32SignExtends)
@@ -536,6 +619,32 @@ pub(super) fn isa(
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
+    // 3501-N3: a cvt from .f32 of a cnot.b32 of a cvt.<irnd>.{u32,s32}.f32 of a
+    // set.<cmp>.f32.{u16,s16} result converts the cnot's 0/1 as the number.
+    let cnot_of_set_cvt = r.is_some_and(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
+            let int_cvt = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })
+                    if matches!(c0.dtype, CvtType::U32 | CvtType::S32) && c0.atype == CvtType::F32)
+            });
+            let of_set = o.a_a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Glue { glue, .. }
+                    if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && matches!(glue.ty, GlueType::U16 | GlueType::S16))
+            });
+            int_cvt && of_set
+        }
+        _ => false,
+    });
+    if m.allow.emulates(Deviation::CnotOfSetCvtConvertedAsNumber)
+        && cnot_of_set_cvt
+        && c.atype == CvtType::F32
+        && a.is_exact()
+    {
+        let number = if a.bits & 0xFFFF_FFFF == 0 { 0 } else { 1.0f32.to_bits() };
+        if let Some(v) = convert(m, &inst.form, u128::from(number)) {
+            emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
+        }
+    }
     // 3301-N4: cvt.sat.<int>.u32 of a byte- or half-aligned bfe.s32 saturates it as an .s32.
     let byte_bfe = r.is_some_and(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Bfe && glue.ty == GlueType::S32 => {
@@ -650,6 +759,28 @@ pub(super) fn isa(
     })
 }
 
+/// A `mov.b32 {a, b}` pack under the emulated deviations: M gives the low half unmasked where
+/// an `and.b16` it concerns wrote `a` (ptxas 13.0.88 -O3: `PRMT R0, R0, 0x5410, RZ; PRMT R3,
+/// R0, 0x5410, R6`, no `LOP3`; `b` keeps its mask, `PRMT R7, R7, 0x5410, R0` after the `LOP3`).
+fn packed(
+    m: &mut Machine<'_>,
+    t: u32,
+    mv: &Mov,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let low = match inst.operands.get(1) {
+        Some(Operand::Vector(items)) if mv.shape == MovShape::Pack(2) && dst.class().bits() == 32 => items.first(),
+        _ => None,
+    };
+    let Some(v) = low.and_then(|o| unmasked(m, t, o)) else { return results };
+    let (dst, from) = (*dst, spec.clone());
+    let mut to = from.clone();
+    to.replace(0, v.field(0, 16));
+    vec![(dst, m.fire(Deviation::F16MaskDropped, &from, to))]
+}
+
 /// What a §9.7.9 instruction whose guard is false leaves under the emulated deviations: its
 /// registers keep their values (§11.2), but A marks the destination of a float `cvt` as
 /// float-merged ([`Origin::float_merged`]), and B that of a `cvt` to `.f32`/`.tf32` as f32-typed
@@ -679,7 +810,20 @@ pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
 /// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
 /// each names is the truncating conversion of its register read as `.f16`/`.f32` when a float
 /// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
-pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
+pub(super) fn stored(
+    m: &mut Machine<'_>,
+    t: u32,
+    st: &St,
+    elems: &[&Operand],
+    mut values: Vec<Expected>,
+) -> Vec<Expected> {
+    // M: the first element of a `.v2` 16-bit store is the low half of the 32-bit word ptxas
+    // packs (`PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`): its mask is dropped.
+    let half_pair = elems.len() == 2 && matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16);
+    if let (true, Some(v)) = (half_pair, elems.first().and_then(|o| unmasked(m, t, o))) {
+        let from = values[0].clone();
+        values[0] = m.fire(Deviation::F16MaskDropped, &from, v.field(0, 16));
+    }
     let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
     let from_float = |m: &Machine<'_>, o: &Operand| {
         m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype))

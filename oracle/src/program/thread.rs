@@ -186,7 +186,7 @@ impl Machine<'_> {
         if self.emulating {
             result = emulate::glue(self, t, g, &vals, result);
             carry_out = carry_out.map(|c| emulate::carry(self, t, g, &vals, c));
-            self.origin_now = Some(emulate::Origin::written(self.stmt, vals.first().cloned(), None));
+            self.origin_now = Some(emulate::glue_origin(self, t, g, &vals));
         }
         if let Some(c) = carry_out {
             self.set_carry(t, c);

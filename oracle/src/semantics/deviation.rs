@@ -86,7 +86,11 @@ pub enum Deviation {
     /// source type, so zero-extends here).
     CvtS64U32SignExtends,
     /// Root cause M: `and.b16` with an immediate mask of a register written by
-    /// `cvt.rz.f16.f32` gives the register unmasked (ptxas 13.0 -O3 drops the mask).
+    /// `cvt.rz.f16.f32` is unmasked where it is the low half of a packed 32-bit value: the
+    /// first element of a `.v2` 16-bit store or of `mov.b32 {a, b}` (ptxas 13.0.88 -O3 packs
+    /// with `PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`, no `LOP3`). The mask stays
+    /// where the result is stored alone, is the high half, or is read by `setp` (`LOP3.LUT R0,
+    /// R0, 0x2, RZ, 0xc0`; corpus/findings/fuzz-h200-3501/, 26d7842c).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
@@ -153,11 +157,27 @@ pub enum Deviation {
     /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
     /// immediates (−1, −5) select `b`, as does a register `c`.
     SlctS32ByMinImmediateSelectsA,
+    /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; ptxas 13.0.88 -O3 and
+    /// the JIT, 13.5 right by value): a chain of `shl.b64` by the same immediate `k` (k < 32)
+    /// whose total reaches 64, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a constant
+    /// `b` (an immediate, or a register a move of an immediate wrote), gives `(x << 2k) ± b`
+    /// with `x` the value the chain started from: the listing keeps one shift and fuses the
+    /// last into `LEA …, 0x1f` (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0, 0x6ce7dff3, R9,
+    /// 0x1f, P0`), where §9.7.8.5 shifts the chain to 0.
+    ShlChainFoldedIntoLea,
+    /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3, the
+    /// JIT): a `cvt` from `.f32` of a `cnot.b32` result, whose source a `cvt.<irnd>.{u32,s32}.f32`
+    /// of a `set.<cmp>.f32.{u16,s16}` result wrote, converts the cnot's 0/1 as the number (0.0
+    /// or 1.0), not as the bits (`ISETP.NE.AND P0, PT, R0, 0x1; SEL R7, RZ, 0x1, P0` for an
+    /// integer destination, `SEL R7, RZ, 0x3c00` for `.f16`, `FSEL R7, RZ, 1.875` for `.f64`),
+    /// where §9.7.9.21 converts the f32 of the bits 1 (1.4e−45). A 32- or 64-bit `set` source,
+    /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`).
+    CnotOfSetCvtConvertedAsNumber,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 21] = [
+    pub const ALL: [Deviation; 23] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -179,6 +199,8 @@ impl Deviation {
         Deviation::FloatSatOfIntSatDropped,
         Deviation::SatCvtOfByteBfeSigned,
         Deviation::SlctS32ByMinImmediateSelectsA,
+        Deviation::ShlChainFoldedIntoLea,
+        Deviation::CnotOfSetCvtConvertedAsNumber,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -210,6 +232,8 @@ impl Deviation {
             Deviation::FloatSatOfIntSatDropped => "float-sat-of-int-sat-dropped",
             Deviation::SatCvtOfByteBfeSigned => "sat-cvt-of-byte-bfe-signed",
             Deviation::SlctS32ByMinImmediateSelectsA => "slct-s32-by-min-immediate-selects-a",
+            Deviation::ShlChainFoldedIntoLea => "shl-b64-chain-folded-into-lea",
+            Deviation::CnotOfSetCvtConvertedAsNumber => "cnot-of-set-cvt-converted-as-number",
         }
     }
 
@@ -281,7 +305,9 @@ impl Deviation {
             | Deviation::SetRoundTripFolded
             | Deviation::FloatSatOfIntSatDropped
             | Deviation::SatCvtOfByteBfeSigned => "corpus/findings/fuzz-h200-3301/README.md",
-            Deviation::SlctS32ByMinImmediateSelectsA => "corpus/findings/fuzz-h200-3501/README.md",
+            Deviation::SlctS32ByMinImmediateSelectsA
+            | Deviation::ShlChainFoldedIntoLea
+            | Deviation::CnotOfSetCvtConvertedAsNumber => "corpus/findings/fuzz-h200-3501/README.md",
         }
     }
 }
