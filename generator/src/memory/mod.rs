@@ -8,7 +8,9 @@
 //!   with the tensor-map catalogues, the dedicated deviation sets and the `tensormap.replace`
 //!   cases;
 //! - [`minimize`]: the reducer of memory programs, which keeps every candidate
-//!   protocol-correct.
+//!   protocol-correct;
+//! - [`stmt`]: the typed statements the episodes write ([`stmt::Stmt`]: ISA instructions,
+//!   glue, labels, branches, barriers) and their one printer.
 //!
 //! Invariant: everything here is a pure function of its inputs (target, seed, configuration):
 //! the same seed gives the same program and the same target the same cases, byte for byte.
@@ -19,6 +21,7 @@ pub mod cases;
 pub mod config;
 pub mod episodes;
 pub mod minimize;
+pub mod stmt;
 
 pub use config::AsyncConfig;
 pub use episodes::{generate, generate_seeded, seeded_switches, supported};

@@ -58,7 +58,7 @@ pub use async_bulk::{
 pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncMbarrierArrive, CpAsyncWaitAll, CpAsyncWaitGroup};
 // The memory-program interpreter (`crate::memprog`) matches on these fields.
 pub use async_bulk::{BulkSpace, Completion};
-pub use async_copy::CpAsyncSrc;
+pub use async_copy::{CpAsyncDst, CpAsyncSrc};
 pub use cache::{Applypriority, Createpolicy, Discard, PolicyKind, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
@@ -72,11 +72,11 @@ pub use prmt::{Prmt, PrmtMode};
 pub use shfl::{Shfl, ShflMode, ShflSync};
 pub use store::{St, StAsync, StBulk, StSem};
 pub use target::{ArchSuffix, PtxVersion, Requirement, Target, TargetError};
-pub use tensor::LoadMode;
 pub use tensor::{
     CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, TensormapField, TensormapReplace,
     TensormapSs, TensormapType,
 };
+pub use tensor::{LoadMode, TensorDim};
 
 use qualifier::TokenBag;
 

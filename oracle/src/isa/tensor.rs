@@ -39,6 +39,11 @@ qualifiers! {
 }
 
 impl TensorDim {
+    /// The `.dim` of `rank` dimensions (1–5), if there is one.
+    pub fn of_rank(rank: usize) -> Option<TensorDim> {
+        [TensorDim::D1, TensorDim::D2, TensorDim::D3, TensorDim::D4, TensorDim::D5].get(rank.checked_sub(1)?).copied()
+    }
+
     /// The number of dimensions.
     pub fn rank(self) -> u8 {
         match self {
@@ -668,6 +673,15 @@ mod tests {
     use super::*;
     use crate::isa::test_util::{assert_illegal, assert_legal, inst};
     use crate::isa::{Instruction, Target};
+
+    #[test]
+    fn a_dim_is_named_by_its_rank() {
+        for rank in 1..=5 {
+            assert_eq!(TensorDim::of_rank(rank).map(|d| usize::from(d.rank())), Some(rank));
+        }
+        assert_eq!(TensorDim::of_rank(0), None);
+        assert_eq!(TensorDim::of_rank(6), None);
+    }
 
     #[test]
     fn spec_examples_are_legal() {

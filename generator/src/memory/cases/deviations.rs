@@ -122,9 +122,10 @@ pub(crate) fn int64_bitwise(redop: RedOp, map: &TensorMap) -> bool {
 /// left out: the transaction bytes a load signals fall short of the tile's, so it would hang.
 pub fn interleave_box_skip_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (opcode, redop, rank) in
+    for (form, redop, rank) in
         tensor_write_forms(target, LoadMode::Tile, &|r| matches!(r, 3 | 4), &|op| op == RedOp::Add)
     {
+        let opcode = form.opcode();
         for (k, (interleave, swizzle, positions)) in
             [(Interleave::B16, Swizzle::None, 2u32), (Interleave::B32, Swizzle::B32, 3)].into_iter().enumerate()
         {
@@ -194,7 +195,8 @@ pub fn im2col_start_trap_cases(target: &Target) -> Vec<AsyncCase> {
 /// promises the write, an H100 traps (corpus/findings/tma-im2col-no-offs-corner-trap.md).
 pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
     let mut out = Vec::new();
-    for (opcode, redop, _) in tensor_write_forms(target, LoadMode::Im2colNoOffs, &|r| r == 3, &|op| op == RedOp::Add) {
+    for (form, redop, _) in tensor_write_forms(target, LoadMode::Im2colNoOffs, &|r| r == 3, &|op| op == RedOp::Add) {
+        let opcode = form.opcode();
         let maps = match redop {
             None => im2col_maps(3, target),
             Some(op) => im2col_maps_of(3, target, &reduce_types(op)),

@@ -28,21 +28,17 @@ pub fn replace_target(target: &Target) -> Option<Target> {
     t.with_ptx(target.ptx.max(t.min_ptx())).ok()
 }
 
-/// The `tensormap.replace.tile.<field>.global.b1024.<type>` opcode for `field`; `value` is the
-/// Table 33 row of a `.field3` field (part of the form), ignored for the others.
-pub(crate) fn replace_opcode(field: TensormapField, value: Option<u64>) -> String {
-    replace_opcode_in(field, value, TensormapSs::Global)
-}
-
-/// [`replace_opcode`] on an object in the state space `ss`.
-pub(crate) fn replace_opcode_in(field: TensormapField, value: Option<u64>, ss: TensormapSs) -> String {
+/// The `tensormap.replace.tile.<field>.<ss>.b1024.<type>` form for `field` on an object in the
+/// state space `ss`; `value` is the Table 33 row of a `.field3` field (part of the form), ignored
+/// for the others.
+pub(crate) fn replace_form(field: TensormapField, value: Option<u64>, ss: TensormapSs) -> Form {
     use TensormapField as F;
     let ty = if matches!(field, F::GlobalAddress | F::GlobalStride) { TensormapType::B64 } else { TensormapType::B32 };
     let new_val = match field.has_ord() || matches!(field, F::GlobalAddress | F::Rank) {
         false => value.and_then(|v| u8::try_from(v).ok()),
         true => None,
     };
-    Form::TensormapReplace(TensormapReplace { field, ss: Some(ss), ty, new_val }).opcode()
+    Form::TensormapReplace(TensormapReplace { field, ss: Some(ss), ty, new_val })
 }
 
 /// The map the `tensormap.replace` cases start from: UINT8, 64 × 6 × 2 bytes in rows of 64,
@@ -161,7 +157,7 @@ pub(super) fn field_opcode(field: TensormapField, value: ReplaceValue, ss: Tenso
         ReplaceValue::Bits(v) => Some(v),
         ReplaceValue::Buffer(..) => None,
     };
-    replace_opcode_in(field, bits, ss)
+    replace_form(field, bits, ss).opcode()
 }
 
 /// The replacements of one case, in order: field, ordinal, value.

@@ -348,14 +348,14 @@ pub(super) fn im2col_stores(
 }
 
 /// The tensor stores into global memory and the tensor reductions whose redOp `redops` accepts,
-/// in `mode` (no cache hint), of a rank `ranks` accepts, valid on `target`: (opcode, `None` for
+/// in `mode` (no cache hint), of a rank `ranks` accepts, valid on `target`: (form, `None` for
 /// a store or the redOp, rank).
 pub(crate) fn tensor_write_forms(
     target: &Target,
     mode: LoadMode,
     ranks: &dyn Fn(usize) -> bool,
     redops: &dyn Fn(RedOp) -> bool,
-) -> Vec<(String, Option<RedOp>, usize)> {
+) -> Vec<(Form, Option<RedOp>, usize)> {
     [Family::CpAsyncBulkTensor, Family::CpReduceAsyncBulkTensor]
         .into_iter()
         .flat_map(|family| valid_forms(target, Some(family)))
@@ -371,7 +371,7 @@ pub(crate) fn tensor_write_forms(
                 }
                 _ => return None,
             };
-            ranks(usize::from(rank)).then(|| (form.opcode(), redop, usize::from(rank)))
+            ranks(usize::from(rank)).then(|| (form.clone(), redop, usize::from(rank)))
         })
         .collect()
 }

@@ -11,28 +11,49 @@
 //! ordered with that CTA's by `barrier.cluster` or by the mbarrier's release/acquire at
 //! `.cluster` scope, never a data race (PTX ISA 9.0 §8.7.1).
 
-use super::{Gen, EDGE_PERMILLE};
+use oracle::isa::operand::Operand;
+use oracle::isa::types::{AddrType, MemType, Space, VecWidth};
+use oracle::isa::{CvtType, Cvta, Form, Instruction, Mapa, MovType, StAsync};
+use oracle::program::{Cmp, GlueOp, GlueType};
+
+use super::{forms, Gen, EDGE_PERMILLE};
+use crate::memory::stmt::{self, at, guard, imm, name, Stmt};
 use crate::program::rng::Rng;
 use crate::program::values::{draw, Kind};
 
 impl<'r, R: Rng> Gen<'r, R> {
     /// Computes the `width / 4` words a thread stores into its peer (from `tid`, `rk` and drawn
-    /// constants): the store's type suffix (`b32`, `v2.b32`, `v4.b32`) and its value operand.
-    fn store_values(&mut self, width: u64) -> (String, String) {
+    /// constants): the store's vector width (none, `.v2`, `.v4`; the type is `.b32`) and its
+    /// value operand.
+    fn store_values(&mut self, width: u64) -> (Option<VecWidth>, Operand) {
         let lanes = (width / 4) as usize;
         let vals: Vec<String> = (0..lanes).map(|_| self.name("v")).collect();
         for (k, v) in vals.iter().enumerate() {
-            let c = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32;
+            let c = u64::from(draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32);
             match k {
-                0 => self.emit(format!("xor.b32 {v}, tid, {c};")),
-                1 => self.emit(format!("add.u32 {v}, rk, {c};")),
-                _ => self.emit(format!("mov.b32 {v}, {c};")),
+                0 => self.glue(GlueOp::Xor, GlueType::B32, v, vec![name("tid"), imm(c)]),
+                1 => self.glue(GlueOp::Add, GlueType::U32, v, vec![name("rk"), imm(c)]),
+                _ => self.isa(stmt::mov_value(MovType::B32), vec![name(v), imm(c)]),
             }
         }
         match lanes {
-            1 => ("b32".to_string(), vals[0].clone()),
-            n => (format!("v{n}.b32"), format!("{{{}}}", vals.join(", "))),
+            1 => (None, name(&vals[0])),
+            2 => (Some(VecWidth::V2), stmt::vector(&vals)),
+            _ => (Some(VecWidth::V4), stmt::vector(&vals)),
         }
+    }
+
+    /// `add.u32 pr, rk, shift` and `and.b32 pr, pr, CTAs − 1`: the rank of the peer `shift`
+    /// CTAs on, in register `pr`.
+    fn peer_rank(&mut self, pr: &str, shift: u64) {
+        self.glue(GlueOp::Add, GlueType::U32, pr, vec![name("rk"), imm(shift)]);
+        self.glue(GlueOp::And, GlueType::B32, pr, vec![name(pr), imm(u64::from(self.ctas) - 1)]);
+    }
+
+    /// `mapa.shared::cluster.u32 d, buf, pr`: the `.shared::cluster` address of `buf` in CTA `pr`.
+    fn map_shared(&mut self, d: &str, buf: &str, pr: &str) {
+        let form = Form::Mapa(Mapa { shared_cluster: true, ty: AddrType::U32, var: true });
+        self.isa(form, vec![name(d), name(buf), name(pr)]);
     }
 
     /// An exchange phase (`cluster`): every CTA's leader arms its mbarrier for the bytes its
@@ -52,36 +73,38 @@ impl<'r, R: Rng> Gen<'r, R> {
         let width = self.r.pick(&[4u64, 8, 16]);
         let stored = if stores { width * u64::from(self.threads) } else { 0 };
         // The copy lands after the stores, at a 16-byte boundary, when there is room.
-        let at = stored.next_multiple_of(16);
-        let copy = (bulk && at + 16 <= self.win_len).then(|| {
-            let size = 16 * (1 + self.r.below((self.win_len - at) / 16));
+        let pos = stored.next_multiple_of(16);
+        let copy = (bulk && pos + 16 <= self.win_len).then(|| {
+            let size = 16 * (1 + self.r.below((self.win_len - pos) / 16));
             let soff = 16 * self.r.below((self.win_len - size) / 16 + 1);
-            (at, size, soff)
+            (pos, size, soff)
         });
         let bytes = stored + copy.map_or(0, |(_, size, _)| size);
-        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {bytes};")));
-        self.emit("barrier.cluster.arrive;");
-        self.emit("barrier.cluster.wait;");
+        self.leader(|g| g.isa(forms::arrive_expect_tx(true), vec![Operand::Sink, at("bar", 0), imm(bytes)]));
+        self.cluster_barrier();
         let (pr, rw, rb) = (self.name("pr"), self.name("rw"), self.name("rb"));
-        self.emit(format!("add.u32 {pr}, rk, {shift};"));
-        self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
-        self.emit(format!("mapa.shared::cluster.u32 {rw}, win, {pr};"));
-        self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        self.peer_rank(&pr, shift);
+        self.map_shared(&rw, "win", &pr);
+        self.map_shared(&rb, "bar", &pr);
         if stores {
             let (o, a) = (self.name("o"), self.name("a"));
-            self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
-            self.emit(format!("add.u32 {a}, {rw}, {o};"));
-            let (shape, operand) = self.store_values(width);
-            self.emit(format!(
-                "st.async.shared::cluster.mbarrier::complete_tx::bytes.{shape} [{a}], {operand}, [{rb}];"
-            ));
-        }
-        if let Some((at, size, soff)) = copy {
-            self.leader(|g| {
-                g.emit(format!(
-                    "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{rw}+{at}], [xsrc+{soff}], {size}, [{rb}];"
-                ))
+            self.glue(GlueOp::MulLo, GlueType::U32, &o, vec![name("tid"), imm(width)]);
+            self.glue(GlueOp::Add, GlueType::U32, &a, vec![name(&rw), name(&o)]);
+            let (vec, operand) = self.store_values(width);
+            let form = Form::StAsync(StAsync {
+                mmio: false,
+                sem: None,
+                scope: None,
+                space: Some(Space::SharedCluster),
+                complete_tx: true,
+                vec,
+                ty: MemType::B32,
             });
+            self.isa(form, vec![at(&a, 0), operand, at(&rb, 0)]);
+        }
+        if let Some((pos, size, soff)) = copy {
+            let operands = vec![at(&rw, pos), at("xsrc", soff), imm(size), at(&rb, 0)];
+            self.leader(|g| g.isa(forms::bulk_exchange(), operands));
         }
         self.wait_and_consume(parity, copy.map_or(stored, |(at, size, _)| at + size));
     }
@@ -91,21 +114,20 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// its mbarrier and finished reading its window), then the leader of CTA `issuer` issues
     /// `copies`, each landing in every CTA of `mask` at the same offset and signalling the
     /// mbarrier at the same offset there (§9.7.9.25.4.1).
-    pub(super) fn multicast_phase(&mut self, mask: u64, issuer: u64, mk: &str, bytes: u64, copies: Vec<String>) {
+    pub(super) fn multicast_phase(&mut self, mask: u64, issuer: u64, mk: &str, bytes: u64, copies: Vec<Instruction>) {
         let (m, mine, tx, iss) = (self.name("m"), self.name("mine"), self.name("tx"), self.name("iss"));
         // `mk` is the copies' 16-bit ctaMask operand; `m` the same bits as a 32-bit register.
         self.regs.insert(mk.to_string(), mask.into());
         self.regs.insert(m.clone(), mask.into());
-        self.emit(format!("shr.b32 {mine}, {m}, rk;"));
-        self.emit(format!("and.b32 {mine}, {mine}, 1;"));
-        self.emit(format!("mul.lo.u32 {tx}, {mine}, {bytes};"));
-        self.leader(|g| g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], {tx};")));
-        self.emit("barrier.cluster.arrive;");
-        self.emit("barrier.cluster.wait;");
-        self.emit(format!("setp.eq.u32 {iss}, rk, {issuer};"));
+        self.glue(GlueOp::Shr, GlueType::B32, &mine, vec![name(&m), name("rk")]);
+        self.glue(GlueOp::And, GlueType::B32, &mine, vec![name(&mine), imm(1)]);
+        self.glue(GlueOp::MulLo, GlueType::U32, &tx, vec![name(&mine), imm(bytes)]);
+        self.leader(|g| g.isa(forms::arrive_expect_tx(true), vec![Operand::Sink, at("bar", 0), name(&tx)]));
+        self.cluster_barrier();
+        self.glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, &iss, vec![name("rk"), imm(issuer)]);
         self.leader(|g| {
             for c in copies {
-                g.emit(format!("@{iss} {c}"));
+                g.emit(Stmt::Isa(Instruction { guard: Some(guard(&iss, false)), ..c }));
             }
         });
     }
@@ -122,63 +144,61 @@ impl<'r, R: Rng> Gen<'r, R> {
     pub(super) fn remote_phase(&mut self, parity: u32) {
         let shift = 1 + self.r.below(u64::from(self.ctas) - 1);
         let width = self.r.pick(&[4u64, 8, 16]);
-        self.emit("barrier.cluster.arrive;");
-        self.emit("barrier.cluster.wait;");
+        self.cluster_barrier();
         let (pr, rw, rb) = (self.name("pr"), self.name("rw"), self.name("rb"));
-        self.emit(format!("add.u32 {pr}, rk, {shift};"));
-        self.emit(format!("and.b32 {pr}, {pr}, {};", self.ctas - 1));
-        self.emit(format!("mapa.shared::cluster.u32 {rw}, rwin, {pr};"));
-        self.emit(format!("mapa.shared::cluster.u32 {rb}, bar, {pr};"));
+        self.peer_rank(&pr, shift);
+        self.map_shared(&rw, "rwin", &pr);
+        self.map_shared(&rb, "bar", &pr);
         // Half the phases address the peer's `rwin` generically: `cvta.shared`, then `mapa`
         // without `.shared::cluster` (§9.7.9.20, §9.7.9.23), and plain `st`/`ld`.
         let generic = self.r.below(2) == 0;
         let (o, a) = (self.name("o"), self.name("a"));
-        self.emit(format!("mul.lo.u32 {o}, tid, {width};"));
+        self.glue(GlueOp::MulLo, GlueType::U32, &o, vec![name("tid"), imm(width)]);
         let (base, space) = if generic {
             let (gw, gp, o64) = (self.name("gw"), self.name("gp"), self.name("o"));
-            self.emit(format!("cvta.shared.u64 {gw}, rwin;"));
-            self.emit(format!("mapa.u64 {gp}, {gw}, {pr};"));
-            self.emit(format!("cvt.u64.u32 {o64}, {o};"));
-            self.emit(format!("add.u64 {a}, {gp}, {o64};"));
-            (gp, "")
+            let cvta = Form::Cvta(Cvta { to: false, space: Space::Shared, size: AddrType::U64, var: true });
+            self.isa(cvta, vec![name(&gw), name("rwin")]);
+            let mapa = Form::Mapa(Mapa { shared_cluster: false, ty: AddrType::U64, var: false });
+            self.isa(mapa, vec![name(&gp), name(&gw), name(&pr)]);
+            self.isa(stmt::cvt(CvtType::U64, CvtType::U32), vec![name(&o64), name(&o)]);
+            self.glue(GlueOp::Add, GlueType::U64, &a, vec![name(&gp), name(&o64)]);
+            (gp, None)
         } else {
-            self.emit(format!("add.u32 {a}, {rw}, {o};"));
-            (rw.clone(), ".shared::cluster")
+            self.glue(GlueOp::Add, GlueType::U32, &a, vec![name(&rw), name(&o)]);
+            (rw.clone(), Some(Space::SharedCluster))
         };
-        let (shape, operand) = self.store_values(width);
-        self.emit(format!("st{space}.{shape} [{a}], {operand};"));
+        let (vec, operand) = self.store_values(width);
+        self.isa(stmt::st(space, vec, MemType::B32), vec![at(&a, 0), operand]);
         if self.threads > 1 {
-            self.emit("bar.sync 0;");
+            self.emit(Stmt::Bar);
         }
-        self.leader(|g| g.emit(format!("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{rb}];")));
+        self.leader(|g| g.isa(forms::arrive_remote(), vec![Operand::Sink, at(&rb, 0)]));
         if self.threads == 1 || self.r.below(2) == 0 {
-            self.wait_with(parity, ".acquire.cluster");
+            self.wait_with(parity, true);
         } else {
-            self.leader(|g| g.wait_with(parity, ".acquire.cluster"));
-            self.emit("bar.sync 0;");
+            self.leader(|g| g.wait_with(parity, true));
+            self.emit(Stmt::Bar);
         }
         let pairs = (width * u64::from(self.threads) / 8).max(1);
         let mask = self.piece_mask(pairs);
         let extra = 8 * self.r.below(pairs - mask);
         self.consume("rwin", 8, mask, extra);
-        self.emit("bar.sync 0;");
+        self.emit(Stmt::Bar);
         if self.r.below(2) == 0 {
-            self.emit("barrier.cluster.arrive;");
-            self.emit("barrier.cluster.wait;");
+            self.cluster_barrier();
             let (m, mo, ra) = (self.name("m"), self.name("mo"), self.name("ra"));
-            self.emit(format!("and.b32 {m}, tid, {mask};"));
-            self.emit(format!("mul.lo.u32 {mo}, {m}, 8;"));
+            self.glue(GlueOp::And, GlueType::B32, &m, vec![name("tid"), imm(mask)]);
+            self.glue(GlueOp::MulLo, GlueType::U32, &mo, vec![name(&m), imm(8)]);
             if generic {
                 let mo64 = self.name("o");
-                self.emit(format!("cvt.u64.u32 {mo64}, {mo};"));
-                self.emit(format!("add.u64 {ra}, {base}, {mo64};"));
+                self.isa(stmt::cvt(CvtType::U64, CvtType::U32), vec![name(&mo64), name(&mo)]);
+                self.glue(GlueOp::Add, GlueType::U64, &ra, vec![name(&base), name(&mo64)]);
             } else {
-                self.emit(format!("add.u32 {ra}, {base}, {mo};"));
+                self.glue(GlueOp::Add, GlueType::U32, &ra, vec![name(&base), name(&mo)]);
             }
             let (x, y) = (self.name("x"), self.name("y"));
-            self.emit(format!("ld{space}.v2.b32 {{{x}, {y}}}, [{ra}+{extra}];"));
-            let (slot, base) = self.out_slot();
-            self.emit(format!("st.global.v2.b32 [{slot}+{base}], {{{x}, {y}}};"));
+            self.load_pair(space, &x, &y, at(&ra, extra));
+            self.store_pair(&x, &y);
         }
     }
 }

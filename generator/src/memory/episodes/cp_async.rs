@@ -6,10 +6,15 @@
 //!
 //! Invariant: a thread reads only its own chunk, and only groups that have completed.
 
-use oracle::isa::{valid_forms, CpAsyncSrc, Family, Form};
+use oracle::isa::types::Space;
+use oracle::isa::{
+    valid_forms, CpAsyncCommitGroup, CpAsyncSrc, CpAsyncWaitAll, CpAsyncWaitGroup, Family, Form, MovType,
+};
 use oracle::memprog::{BufferSpace, Init};
+use oracle::program::{Cmp, GlueOp, GlueType};
 
-use super::{Gen, EDGE_PERMILLE};
+use super::{forms, Gen, EDGE_PERMILLE};
+use crate::memory::stmt::{self, at, imm, name, Stmt};
 use crate::program::rng::Rng;
 
 impl<'r, R: Rng> Gen<'r, R> {
@@ -28,45 +33,45 @@ impl<'r, R: Rng> Gen<'r, R> {
             let threads = self.threads;
             self.buffer("cpbar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
             self.leader(|g| {
-                g.emit(format!("mbarrier.init.shared::cta.b64 [cpbar], {threads};"));
-                g.emit("fence.mbarrier_init.release.cluster;");
+                g.isa(forms::mbarrier_init(), vec![at("cpbar", 0), imm(u64::from(threads))]);
+                g.isa(forms::mbarrier_init_fence(), vec![]);
             });
-            self.emit("bar.sync 0;");
+            self.emit(Stmt::Bar);
         }
-        let name = "cpw";
-        self.buffer(name, BufferSpace::Shared, 128, Init::Fill { len, byte: Some(fill) });
-        let forms: Vec<oracle::isa::CpAsync> = valid_forms(&self.target, Some(Family::CpAsync))
+        let window = "cpw";
+        self.buffer(window, BufferSpace::Shared, 128, Init::Fill { len, byte: Some(fill) });
+        let copies: Vec<oracle::isa::CpAsync> = valid_forms(&self.target, Some(Family::CpAsync))
             .into_iter()
             .filter_map(|(f, _)| match f {
                 Form::CpAsync(c) if !c.cache_hint || self.policy.is_some() => Some(c),
                 _ => None,
             })
             .collect();
-        let d = self.thread_addr(name, chunk, None);
+        let d = self.thread_addr(window, chunk, None);
         // The source chunk of each thread (the first `src_len` bytes, wrapping by mask).
         let src_chunks = self.src_len / chunk;
         let smask = self.piece_mask(src_chunks);
         let s = self.thread_addr("src", chunk, Some(smask));
         let mut ignore = None;
         for gi in 0..groups {
-            let mut at = 0;
-            while at < 16 {
-                let c = forms[self.r.below(forms.len() as u64) as usize];
+            let mut pos = 0;
+            while pos < 16 {
+                let c = copies[self.r.below(copies.len() as u64) as usize];
                 let size = c.cp_size.bytes() as u64;
-                if at % size != 0 || at + size > 16 {
+                if pos % size != 0 || pos + size > 16 {
                     continue;
                 }
-                let off = gi * 16 + at;
-                let op = Form::CpAsync(c).opcode();
-                let tail = match c.src {
-                    CpAsyncSrc::Full => String::new(),
+                let off = gi * 16 + pos;
+                let mut operands = vec![at(&d, off), at(&s, off), imm(size)];
+                match c.src {
+                    CpAsyncSrc::Full => {}
                     CpAsyncSrc::SrcSize => {
                         let n = if self.r.permille(EDGE_PERMILLE) {
                             self.r.pick(&[0, size - 1, size])
                         } else {
                             self.r.below(size + 1)
                         };
-                        format!(", {n}")
+                        operands.push(imm(n));
                     }
                     CpAsyncSrc::SrcSizeReg => {
                         // A 32-bit register (§9.7.9.25.3.1): an edge value for every thread,
@@ -74,11 +79,11 @@ impl<'r, R: Rng> Gen<'r, R> {
                         let n = self.name("n");
                         if self.r.permille(EDGE_PERMILLE) {
                             let v = self.r.pick(&[0, 1, size - 1, size]);
-                            self.emit(format!("mov.u32 {n}, {v};"));
+                            self.isa(stmt::mov_value(MovType::U32), vec![name(&n), imm(v)]);
                         } else {
-                            self.emit(format!("and.b32 {n}, tid, {};", size - 1));
+                            self.glue(GlueOp::And, GlueType::B32, &n, vec![name("tid"), imm(size - 1)]);
                         }
-                        format!(", {n}")
+                        operands.push(name(&n));
                     }
                     CpAsyncSrc::IgnoreSrc => {
                         let p = match ignore.clone() {
@@ -87,33 +92,26 @@ impl<'r, R: Rng> Gen<'r, R> {
                                 let t = self.name("t");
                                 let p = self.name("ig");
                                 let k = 1 + self.r.below(3);
-                                self.emit(format!("and.b32 {t}, tid, {k};"));
-                                self.emit(format!("setp.ne.u32 {p}, {t}, 0;"));
+                                self.glue(GlueOp::And, GlueType::B32, &t, vec![name("tid"), imm(k)]);
+                                self.glue(GlueOp::Setp(Cmp::Ne), GlueType::U32, &p, vec![name(&t), imm(0)]);
                                 ignore = Some(p.clone());
                                 p
                             }
                         };
-                        format!(", {p}")
+                        operands.push(name(&p));
                     }
-                };
-                let pol = match (&self.policy, c.cache_hint) {
-                    (Some(p), true) => format!(", {p}"),
-                    _ => String::new(),
-                };
-                self.emit(format!("{op} [{d}+{off}], [{s}+{off}], {size}{tail}{pol};"));
-                at += size;
+                }
+                if let (Some(p), true) = (&self.policy, c.cache_hint) {
+                    operands.push(name(p));
+                }
+                self.isa(Form::CpAsync(c), operands);
+                pos += size;
             }
-            self.emit("cp.async.commit_group;");
+            self.isa(Form::CpAsyncCommitGroup(CpAsyncCommitGroup), vec![]);
         }
         if through_mbarrier {
-            self.emit("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [cpbar];");
-            let ph = self.name("ph");
-            let p = self.name("p");
-            let l = self.name("W");
-            self.emit(format!("mov.u32 {ph}, 0;"));
-            self.emit(format!("{l}:"));
-            self.emit(format!("mbarrier.try_wait.parity.shared::cta.b64 {p}, [cpbar], {ph};"));
-            self.emit(format!("@!{p} bra {l};"));
+            self.isa(forms::cp_async_arrive_noinc(), vec![at("cpbar", 0)]);
+            self.wait_on("cpbar", 0, false);
             for gi in 0..groups {
                 let off = gi * 16 + 8 * self.r.below(2);
                 self.consume_own(&d, off);
@@ -121,12 +119,12 @@ impl<'r, R: Rng> Gen<'r, R> {
             return;
         }
         let in_flight = self.r.below(groups);
-        self.emit(format!("cp.async.wait_group {in_flight};"));
+        self.isa(Form::CpAsyncWaitGroup(CpAsyncWaitGroup), vec![imm(in_flight)]);
         for gi in 0..groups - in_flight {
             let off = gi * 16 + 8 * self.r.below(2);
             self.consume_own(&d, off);
         }
-        self.emit("cp.async.wait_all;");
+        self.isa(Form::CpAsyncWaitAll(CpAsyncWaitAll), vec![]);
         for gi in groups - in_flight..groups {
             let off = gi * 16 + 8 * self.r.below(2);
             self.consume_own(&d, off);
@@ -138,8 +136,7 @@ impl<'r, R: Rng> Gen<'r, R> {
     pub(super) fn consume_own(&mut self, a: &str, off: u64) {
         let x = self.name("x");
         let y = self.name("y");
-        self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{off}];"));
-        let (o, base) = self.out_slot();
-        self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
+        self.load_pair(Some(Space::Shared), &x, &y, at(a, off));
+        self.store_pair(&x, &y);
     }
 }

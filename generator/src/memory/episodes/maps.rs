@@ -15,11 +15,21 @@ use oracle::memory::tensor_map::{Interleave, L2Promotion, MapMode, OobFill, Swiz
 use oracle::memory::Region;
 use oracle::memprog::{BufferSpace, Init};
 
-use super::{Gen, EDGE_PERMILLE, MAX_TILE};
-use crate::memory::cases::replace::{replace_opcode, replace_opcode_in, replace_target};
+use oracle::isa::operand::Operand;
+use oracle::isa::types::{OrderSem, Scope};
+use oracle::isa::{AsyncProxySpace, FenceKind, Form, Instruction, TensormapCpFenceproxy, TensormapSs};
+use oracle::program::{Cmp, GlueOp, GlueType};
+
+use super::{forms, Gen, EDGE_PERMILLE, MAX_TILE};
+use crate::memory::cases::replace::{replace_form, replace_target};
+use crate::memory::stmt::{self, at, guard, imm, name, Stmt};
 use crate::program::rng::Rng;
-use oracle::isa::types::Scope;
-use oracle::isa::{Form, TensormapCpFenceproxy, TensormapSs};
+
+/// `fence.proxy.tensormap::generic.<sem>.gpu` (§9.7.13.4): the release takes no operands, the
+/// acquire `[object], size`.
+fn tensormap_fence(sem: OrderSem) -> Form {
+    stmt::fence(FenceKind::ProxyTensormap, Some(sem), Some(Scope::Gpu))
+}
 
 impl<'r, R: Rng> Gen<'r, R> {
     /// A drawn unpacked element type and sm_90 swizzle, the element's bytes, and the most bytes
@@ -250,18 +260,23 @@ impl<'r, R: Rng> Gen<'r, R> {
             {
                 continue;
             }
-            let ord = ord.map_or(String::new(), |o| format!("{o}, "));
+            // `[object], {ord,} value`.
+            let operands = |object: &str| -> Vec<Operand> {
+                std::iter::once(at(object, 0)).chain(ord.map(|o| imm(o as u64))).chain([imm(value)]).collect()
+            };
             // A warp of fewer than 32 threads copies only its lanes' words of the object back
             // (corpus/findings/cp-fenceproxy-partial-warp.md): shared objects need a whole warp.
             if self.cfg.shared_tensormap && self.r.below(2) == 0 && self.threads >= 32 {
-                let op = replace_opcode_in(field, Some(value), TensormapSs::SharedCta);
-                self.shared_replace(&format!("{op} [tsh], {ord}{value};"));
+                let form = replace_form(field, Some(value), TensormapSs::SharedCta);
+                self.shared_replace(Instruction { guard: None, form, operands: operands("tsh") });
             } else {
-                let op = replace_opcode(field, Some(value));
+                let form = replace_form(field, Some(value), TensormapSs::Global);
+                let operands = operands("tobj");
                 self.leader(|g| {
-                    g.emit(format!("{op} [tobj], {ord}{value};"));
-                    g.emit("fence.proxy.tensormap::generic.release.gpu;");
-                    g.emit("fence.proxy.tensormap::generic.acquire.gpu [tobj], 128;");
+                    g.isa(form, operands);
+                    g.isa(tensormap_fence(OrderSem::Release), vec![]);
+                    let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;
+                    g.isa(tensormap_fence(OrderSem::Acquire), vec![at("tobj", 0), imm(bytes)]);
                 });
             }
             self.map = Some(next);
@@ -275,32 +290,31 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// back are generic writes), waits, and runs `replace` there; after `bar.sync 0` the whole
     /// first warp (32 threads: the program has at least that many) copies it back with `tensormap.cp_fenceproxy` (`.sync.aligned`, the fused
     /// release, §9.7.13.16) and the leader acquires `tobj` for its copies (§9.7.13.4).
-    fn shared_replace(&mut self, replace: &str) {
+    fn shared_replace(&mut self, replace: Instruction) {
         let bytes = oracle::memprog::TENSOR_MAP_BYTES as u64;
         if !self.has("tsh") {
             self.buffer("tsh", BufferSpace::Shared, 128, Init::Fill { len: bytes, byte: None });
             self.buffer("tbar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
-            self.leader(|g| g.emit("mbarrier.init.shared::cta.b64 [tbar], 1;"));
+            self.leader(|g| g.isa(forms::mbarrier_init(), vec![at("tbar", 0), imm(1)]));
             if self.threads > 32 {
-                self.emit("setp.lt.u32 warp0, tid, 32;");
+                self.glue(GlueOp::Setp(Cmp::Lt), GlueType::U32, "warp0", vec![name("tid"), imm(32)]);
             }
         }
         let parity = self.object_copies & 1;
         self.object_copies += 1;
         self.leader(|g| {
-            g.emit("fence.proxy.async.global;");
-            g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [tbar], {bytes};"));
-            g.emit(format!(
-                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [tsh], [tobj], {bytes}, [tbar];"
-            ));
-            g.wait_on("tbar", parity, "");
-            g.emit(replace);
+            g.isa(forms::proxy_fence(AsyncProxySpace::Global), vec![]);
+            g.isa(forms::arrive_expect_tx(true), vec![Operand::Sink, at("tbar", 0), imm(bytes)]);
+            g.isa(forms::bulk_load(false), vec![at("tsh", 0), at("tobj", 0), imm(bytes), at("tbar", 0)]);
+            g.wait_on("tbar", parity, false);
+            g.emit(Stmt::Isa(replace));
         });
-        self.emit("bar.sync 0;");
-        let warp0 = if self.threads > 32 { "@warp0 " } else { "" };
-        let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(Scope::Gpu) }).opcode();
-        self.emit(format!("{warp0}{cp} [tobj], [tsh], {bytes};"));
-        self.leader(|g| g.emit(format!("fence.proxy.tensormap::generic.acquire.gpu [tobj], {bytes};")));
+        self.emit(Stmt::Bar);
+        let warp0 = (self.threads > 32).then(|| guard("warp0", false));
+        let form = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(Scope::Gpu) });
+        let operands = vec![at("tobj", 0), at("tsh", 0), imm(bytes)];
+        self.emit(Stmt::Isa(Instruction { guard: warp0, form, operands }));
+        self.leader(|g| g.isa(tensormap_fence(OrderSem::Acquire), vec![at("tobj", 0), imm(bytes)]));
     }
 
     /// A tiled store map over a new global buffer `tdst`: rank 1 or 2, a type with tensor

@@ -8,9 +8,12 @@
 //! it (`bar.sync 0`) before a later phase loads it again. In a cluster a phase may instead be a
 //! multicast, an exchange or a remote exchange (`cluster.rs`).
 
+use oracle::isa::operand::Operand;
+use oracle::isa::{Instruction, LoadMode, MovType};
 use oracle::memory::tensor_map::MapMode;
 
-use super::Gen;
+use super::{forms, Gen};
+use crate::memory::stmt::{self, at, guard, imm, name, tensor_ref, vector, Stmt};
 use crate::program::rng::Rng;
 
 impl<'r, R: Rng> Gen<'r, R> {
@@ -35,10 +38,9 @@ impl<'r, R: Rng> Gen<'r, R> {
             let mask = 1 + self.r.below((1 << self.ctas) - 1);
             (mask, self.r.below(u64::from(self.ctas)), self.name("mk"))
         });
-        let (mc, mask_operand) = match &multicast {
-            Some((_, _, mk)) => (".multicast::cluster", format!(", {mk}")),
-            None => ("", String::new()),
-        };
+        // The copies' trailing `ctaMask` operand, if multicast.
+        let mask_operand: Vec<Operand> = multicast.iter().map(|(_, _, mk)| name(mk)).collect();
+        let mc = multicast.is_some();
         let (bytes, copies, read_len) = if tensor {
             if self.object.is_some() && self.r.below(2) == 0 {
                 self.replace_step();
@@ -53,41 +55,40 @@ impl<'r, R: Rng> Gen<'r, R> {
             for (n, v) in names.iter().zip(&c) {
                 self.regs.insert(n.clone(), u64::from(*v as u32).into());
             }
-            let (mode, info) = if matches!(map.mode, MapMode::Im2col { .. }) {
+            let mut operands = vec![at("win", 0), tensor_ref(tmap, &names), at("bar", 0)];
+            let mode = if matches!(map.mode, MapMode::Im2col { .. }) {
                 let os: Vec<String> = (0..offsets.len()).map(|_| self.name("o")).collect();
                 for (n, &v) in os.iter().zip(&offsets) {
                     self.regs.insert(n.clone(), u64::from(v).into());
                 }
-                ("im2col", format!(", {{{}}}", os.join(", ")))
+                operands.push(vector(&os));
+                LoadMode::Im2col
             } else {
-                ("tile", String::new())
+                LoadMode::Tile
             };
-            let stmt = format!(
-                "cp.async.bulk.tensor.{}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes{mc} [win], [{tmap}, {{{}}}], [bar]{info}{mask_operand};",
-                map.rank(),
-                names.join(", ")
-            );
-            (map.tile_bytes(), vec![stmt], map.tile_extent())
+            operands.extend(mask_operand);
+            let form = forms::tensor_load(map.rank(), mode, mc).expect("a drawn map has rank 1 to 5");
+            (map.tile_bytes(), vec![Instruction { guard: None, form, operands }], map.tile_extent())
         } else {
             // One or two bulk copies at 16-byte boundaries.
             let n = 1 + self.r.below(2);
             let mut stmts = Vec::new();
             let mut total = 0;
-            let mut at = 0;
+            let mut pos = 0;
             for _ in 0..n {
-                let room = (self.win_len - at) / 16;
+                let room = (self.win_len - pos) / 16;
                 if room == 0 {
                     break;
                 }
                 let size = 16 * (1 + self.r.below(room.min(self.src_len / 16)));
                 let soff = 16 * self.r.below((self.src_len - size) / 16 + 1);
-                stmts.push(format!(
-                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{mc} [win+{at}], [src+{soff}], {size}, [bar]{mask_operand};"
-                ));
+                let mut operands = vec![at("win", pos), at("src", soff), imm(size), at("bar", 0)];
+                operands.extend(mask_operand.iter().cloned());
+                stmts.push(Instruction { guard: None, form: forms::bulk_load(mc), operands });
                 total += size;
-                at += size;
+                pos += size;
             }
-            (total, stmts, at)
+            (total, stmts, pos)
         };
         if let Some((mask, issuer, mk)) = multicast {
             self.multicast_phase(mask, issuer, &mk, bytes, copies);
@@ -106,54 +107,55 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.wait(parity);
         } else {
             self.leader(|g| g.wait(parity));
-            self.emit("bar.sync 0;");
+            self.emit(Stmt::Bar);
         }
         let pairs = (read_len / 8).max(1);
         let mask = self.piece_mask(pairs);
         let extra = 8 * self.r.below(pairs - mask);
         self.consume("win", 8, mask, extra);
-        self.emit("bar.sync 0;");
+        self.emit(Stmt::Bar);
     }
 
     /// The leader arms its own mbarrier for `bytes` and issues `copies` into its CTA's window:
     /// `arrive.expect_tx` first, or `expect_tx`, the copies, then `arrive`.
-    pub(super) fn own_phase(&mut self, bytes: u64, copies: Vec<String>) {
+    pub(super) fn own_phase(&mut self, bytes: u64, copies: Vec<Instruction>) {
         let split = self.r.below(3) == 0;
         self.leader(|g| {
             if split {
-                g.emit(format!("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], {bytes};"));
+                g.isa(forms::expect_tx(), vec![at("bar", 0), imm(bytes)]);
             } else {
-                let st = if g.r.below(2) == 0 { "_".to_string() } else { g.name("st") };
-                g.emit(format!("mbarrier.arrive.expect_tx.shared::cta.b64 {st}, [bar], {bytes};"));
+                let sink = g.r.below(2) == 0;
+                let state = if sink { Operand::Sink } else { name(&g.name("st")) };
+                g.isa(forms::arrive_expect_tx(sink), vec![state, at("bar", 0), imm(bytes)]);
             }
-            for s in copies {
-                g.emit(s);
+            for c in copies {
+                g.emit(Stmt::Isa(c));
             }
             if split {
-                g.emit("mbarrier.arrive.shared::cta.b64 _, [bar];");
+                g.isa(forms::arrive(), vec![Operand::Sink, at("bar", 0)]);
             }
         });
     }
 
     /// The `try_wait.parity` loop on `bar` for `parity`.
     pub(super) fn wait(&mut self, parity: u32) {
-        self.wait_with(parity, "");
+        self.wait_with(parity, false);
     }
 
-    /// The `try_wait.parity{sem}` loop on `bar` for `parity` (`sem`: `.acquire.cluster` where
-    /// another CTA's release must be acquired, or empty: `.acquire.cta`, the default).
-    pub(super) fn wait_with(&mut self, parity: u32, sem: &str) {
-        self.wait_on("bar", parity, sem);
+    /// The `try_wait.parity` loop on `bar` for `parity` (`cluster`: `.acquire.cluster`, where
+    /// another CTA's release must be acquired; else `.acquire.cta`, the default).
+    pub(super) fn wait_with(&mut self, parity: u32, cluster: bool) {
+        self.wait_on("bar", parity, cluster);
     }
 
     /// [`Gen::wait_with`] on the mbarrier `bar`.
-    pub(super) fn wait_on(&mut self, bar: &str, parity: u32, sem: &str) {
+    pub(super) fn wait_on(&mut self, bar: &str, parity: u32, cluster: bool) {
         let ph = self.name("ph");
         let p = self.name("p");
         let l = self.name("W");
-        self.emit(format!("mov.u32 {ph}, {parity};"));
-        self.emit(format!("{l}:"));
-        self.emit(format!("mbarrier.try_wait.parity{sem}.shared::cta.b64 {p}, [{bar}], {ph};"));
-        self.emit(format!("@!{p} bra {l};"));
+        self.isa(stmt::mov_value(MovType::U32), vec![name(&ph), imm(u64::from(parity))]);
+        self.emit(Stmt::Label(l.clone()));
+        self.isa(forms::try_wait(cluster), vec![name(&p), at(bar, 0), name(&ph)]);
+        self.emit(Stmt::Bra { guard: Some(guard(&p, true)), label: l });
     }
 }

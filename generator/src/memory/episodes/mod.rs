@@ -94,18 +94,26 @@
 //! `mbarrier.rs` the mbarrier phases; `cluster.rs` the multicast and exchange phases of a
 //! cluster; `cp_async.rs` the `cp.async` pipelines; `write_back.rs` the consumption of a window
 //! and the bulk and tensor stores and reductions back; the knobs are [`AsyncConfig`]
-//! (`memory/config.rs`). The episodes build statements as PTX text that
-//! [`MemSource::build`] parses back.
+//! (`memory/config.rs`). The episodes build typed statements ([`Stmt`](crate::memory::stmt::Stmt):
+//! ISA instructions as [`oracle::isa::Instruction`] values of the ISA model's forms, glue over
+//! named registers, labels, branches and barriers); the statement text of the finished
+//! [`MemSource`] (the memory-program contract) is printed from them by `Stmt`'s one printer, and
+//! [`MemSource::build`] reads each back as the statement it was built as (checked by this
+//! module's tests).
 
 use std::collections::BTreeMap;
 
-use oracle::isa::Target;
+use oracle::isa::operand::{Imm, Operand};
+use oracle::isa::types::{MemType, Space, VecWidth};
+use oracle::isa::{CvtType, Form, LoadMode, MovType, Target};
 use oracle::memory::tensor_map::TensorMap;
 use oracle::memory::Region;
 use oracle::memprog::{BufferSource, BufferSpace, Init, InputReg, MemSource, TensorMapSource};
+use oracle::program::{Cmp, GlueOp, GlueType};
 
 use super::cases::replace::replace_target;
 use super::config::AsyncConfig;
+use super::stmt::{self, at, guard, imm, name, Stmt};
 use crate::program::rng::{Rng, SplitMix64};
 use crate::program::values::{draw, Kind};
 
@@ -130,37 +138,152 @@ const WINDOW_ALIGN: u64 = 1024;
 /// Probability (‰) that a value or coordinate is drawn from the edges.
 const EDGE_PERMILLE: u32 = 400;
 
-/// The statements of fixed form the generator writes (one of each shape).
-const FIXED_FORMS: [&str; 17] = [
-    "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
-    "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [bar], ph;",
-    "st.shared::cluster.v4.b32 [a], {x, y, z, w};",
-    "ld.shared::cluster.v2.b32 {x, y}, [a];",
-    "mbarrier.init.shared::cta.b64 [bar], 1;",
-    "fence.mbarrier_init.release.cluster;",
-    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;",
-    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
-    "mbarrier.arrive.shared::cta.b64 _, [bar];",
-    "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], ph;",
-    "mbarrier.inval.shared::cta.b64 [bar];",
-    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [win], [src], 16, [bar];",
-    "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [tmap, {c}], [bar];",
-    "cp.async.bulk.global.shared::cta.bulk_group [dst], [stage], 16;",
-    "fence.proxy.async.shared::cta;",
-    "cp.async.bulk.wait_group.read 0;",
-    "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];",
-];
+/// The forms of fixed shape the generator writes (one of each; the forms drawn from the
+/// target's valid forms need no check).
+fn fixed_forms() -> Vec<Form> {
+    use oracle::isa::types::MemType::B32;
+    use oracle::isa::types::VecWidth::{V2, V4};
+    use oracle::isa::AsyncProxySpace;
+    vec![
+        forms::arrive_remote(),
+        forms::try_wait(true),
+        stmt::st(Some(Space::SharedCluster), Some(V4), B32),
+        stmt::ld(Some(Space::SharedCluster), Some(V2), B32),
+        forms::mbarrier_init(),
+        forms::mbarrier_init_fence(),
+        forms::arrive_expect_tx(true),
+        forms::expect_tx(),
+        forms::arrive(),
+        forms::try_wait(false),
+        forms::inval(),
+        forms::bulk_load(false),
+        forms::tensor_load(1, LoadMode::Tile, false).expect("rank 1 has a form"),
+        forms::bulk_store(),
+        forms::proxy_fence(AsyncProxySpace::SharedCta),
+        forms::bulk_wait(true),
+        forms::cp_async_arrive_noinc(),
+    ]
+}
 
 /// Whether `target` has every form the generator writes (sm_90 and later do): `Err` names
 /// the first it lacks.
 pub fn supported(target: &Target) -> Result<(), String> {
-    for text in FIXED_FORMS {
-        let inst: oracle::isa::Instruction = text.parse().map_err(|e| format!("`{text}`: {e}"))?;
-        if !oracle::isa::is_valid(&inst.form, target) {
-            return Err(format!("{target} lacks `{}`, which async programs use", inst.form.opcode()));
+    for form in fixed_forms() {
+        if !oracle::isa::is_valid(&form, target) {
+            return Err(format!("{target} lacks `{}`, which async programs use", form.opcode()));
         }
     }
     Ok(())
+}
+
+/// The forms of fixed shape the episodes write, built from the ISA model's types.
+mod forms {
+    use oracle::isa::types::{OrderSem, Scope, Space};
+    use oracle::isa::{AsyncProxySpace, BulkSpace, Completion, ProxyKind};
+    use oracle::isa::{
+        CpAsyncBulkTensor, CpAsyncBulkWaitGroup, CpAsyncDst, CpAsyncMbarrierArrive, FenceKind, Form, LoadMode,
+        Mbarrier, MbarrierOp, TensorDim,
+    };
+
+    use crate::memory::stmt::{bulk_copy, fence, mbarrier};
+
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}`.
+    pub(super) fn bulk_load(multicast: bool) -> Form {
+        bulk_copy(BulkSpace::SharedCluster, BulkSpace::Global, Completion::Mbarrier, multicast)
+    }
+
+    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` (into a peer CTA).
+    pub(super) fn bulk_exchange() -> Form {
+        bulk_copy(BulkSpace::SharedCluster, BulkSpace::SharedCta, Completion::Mbarrier, false)
+    }
+
+    /// `cp.async.bulk.global.shared::cta.bulk_group`.
+    pub(super) fn bulk_store() -> Form {
+        bulk_copy(BulkSpace::Global, BulkSpace::SharedCta, Completion::BulkGroup, false)
+    }
+
+    /// `fence.proxy.async.<space>`.
+    pub(super) fn proxy_fence(space: AsyncProxySpace) -> Form {
+        fence(FenceKind::Proxy(ProxyKind::Async(Some(space))), None, None)
+    }
+
+    /// `mbarrier.init.shared::cta.b64 [bar], count`.
+    pub(super) fn mbarrier_init() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Init, Space::SharedCta, false))
+    }
+
+    /// `fence.mbarrier_init.release.cluster`.
+    pub(super) fn mbarrier_init_fence() -> Form {
+        fence(FenceKind::MbarrierInit, Some(OrderSem::Release), Some(Scope::Cluster))
+    }
+
+    /// `mbarrier.arrive.expect_tx.shared::cta.b64 st|_, [bar], tx`.
+    pub(super) fn arrive_expect_tx(sink: bool) -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::ArriveExpectTx, Space::SharedCta, sink))
+    }
+
+    /// `mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], tx`.
+    pub(super) fn expect_tx() -> Form {
+        Form::Mbarrier(Mbarrier {
+            sem: Some(OrderSem::Relaxed),
+            scope: Some(Scope::Cta),
+            ..mbarrier(MbarrierOp::ExpectTx, Space::SharedCta, false)
+        })
+    }
+
+    /// `mbarrier.arrive.shared::cta.b64 _, [bar]`.
+    pub(super) fn arrive() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Arrive, Space::SharedCta, true))
+    }
+
+    /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]` (a peer's mbarrier).
+    pub(super) fn arrive_remote() -> Form {
+        Form::Mbarrier(Mbarrier {
+            sem: Some(OrderSem::Release),
+            scope: Some(Scope::Cluster),
+            ..mbarrier(MbarrierOp::Arrive, Space::SharedCluster, true)
+        })
+    }
+
+    /// `mbarrier.try_wait.parity{.acquire.cluster}.shared::cta.b64 p, [bar], ph` (`cluster`:
+    /// acquiring another CTA's release; else the default `.acquire.cta`).
+    pub(super) fn try_wait(cluster: bool) -> Form {
+        let m = mbarrier(MbarrierOp::TryWaitParity, Space::SharedCta, false);
+        Form::Mbarrier(match cluster {
+            true => Mbarrier { sem: Some(OrderSem::Acquire), scope: Some(Scope::Cluster), ..m },
+            false => m,
+        })
+    }
+
+    /// `mbarrier.inval.shared::cta.b64 [bar]`.
+    pub(super) fn inval() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Inval, Space::SharedCta, false))
+    }
+
+    /// `cp.async.bulk.tensor.<rank>d.shared::cluster.global.<mode>.mbarrier::complete_tx::bytes{.multicast::cluster}`
+    /// (`None` for a rank without a `.dim`).
+    pub(super) fn tensor_load(rank: usize, mode: LoadMode, multicast: bool) -> Option<Form> {
+        Some(Form::CpAsyncBulkTensor(CpAsyncBulkTensor {
+            dim: TensorDim::of_rank(rank)?,
+            dst: BulkSpace::SharedCluster,
+            src: BulkSpace::Global,
+            load_mode: Some(mode),
+            completion: Completion::Mbarrier,
+            multicast,
+            cta_group: None,
+            cache_hint: false,
+        }))
+    }
+
+    /// `cp.async.bulk.wait_group{.read} N`.
+    pub(super) fn bulk_wait(read: bool) -> Form {
+        Form::CpAsyncBulkWaitGroup(CpAsyncBulkWaitGroup { read })
+    }
+
+    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar]`.
+    pub(super) fn cp_async_arrive_noinc() -> Form {
+        Form::CpAsyncMbarrierArrive(CpAsyncMbarrierArrive { noinc: true, space: Some(CpAsyncDst::SharedCta) })
+    }
 }
 
 /// The program of `seed` under `cfg` for `target` (SplitMix64 drives [`generate`]).
@@ -179,15 +302,20 @@ pub fn seeded_switches(seed: u64, cfg: &AsyncConfig) -> Vec<&'static str> {
 /// ([`oracle::memprog::MAX_THREAD_STATEMENTS`]) is drawn again, from where `r` is, with half
 /// the threads (a program that fits is the one it always was).
 pub fn generate(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> MemSource {
+    generate_typed(r, cfg, target).0
+}
+
+/// [`generate`] with the typed statements its text was printed from (one per statement).
+fn generate_typed(r: &mut impl Rng, cfg: &AsyncConfig, target: &Target) -> (MemSource, Vec<Stmt>) {
     let (cfg, mut threads, ctas) = cfg.draw(r);
     loop {
         let mut g = Gen::new(r, *target, threads, cfg.clone());
         g.ctas = ctas;
         g.program();
-        let src = g.finish();
+        let (src, stmts) = g.finish();
         let work = src.statements.len() as u64 * u64::from(threads) * u64::from(ctas);
         if work <= oracle::memprog::MAX_THREAD_STATEMENTS || threads == 1 {
-            return src;
+            return (src, stmts);
         }
         threads = (threads / 2).max(1);
     }
@@ -209,7 +337,7 @@ struct Gen<'r, R: Rng> {
     /// CTAs of the cluster (1 without `multicast`).
     ctas: u32,
     cfg: AsyncConfig,
-    stmts: Vec<String>,
+    stmts: Vec<Stmt>,
     regs: BTreeMap<String, InputReg>,
     /// Fresh names drawn so far (registers and labels).
     fresh: u32,
@@ -263,8 +391,45 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
     }
 
-    fn emit(&mut self, s: impl Into<String>) {
-        self.stmts.push(s.into());
+    fn emit(&mut self, s: Stmt) {
+        self.stmts.push(s);
+    }
+
+    /// The unguarded instruction `form operands`.
+    fn isa(&mut self, form: Form, operands: Vec<Operand>) {
+        self.emit(Stmt::isa(form, operands));
+    }
+
+    /// Glue `op.ty dst, src…`.
+    fn glue(&mut self, op: GlueOp, ty: GlueType, dst: &str, src: Vec<Operand>) {
+        self.emit(Stmt::glue(op, ty, dst, src));
+    }
+
+    /// `barrier.cluster.arrive` then `barrier.cluster.wait`.
+    fn cluster_barrier(&mut self) {
+        self.emit(Stmt::ClusterArrive);
+        self.emit(Stmt::ClusterWait);
+    }
+
+    /// `ld{.space}.v2.b32 {x, y}, addr`: a pair of words.
+    fn load_pair(&mut self, space: Option<Space>, x: &str, y: &str, addr: Operand) {
+        let form = stmt::ld(space, Some(VecWidth::V2), MemType::B32);
+        self.isa(form, vec![stmt::vector(&[x, y]), addr]);
+    }
+
+    /// `st.global.v2.b32` of the pair `{x, y}` to this thread's next slot of `out`: the slot
+    /// ([`Gen::out_slot`]).
+    fn store_pair(&mut self, x: &str, y: &str) -> (String, u64) {
+        let (o, base) = self.out_slot();
+        let form = stmt::st(Some(Space::Global), Some(VecWidth::V2), MemType::B32);
+        self.isa(form, vec![at(&o, base), stmt::vector(&[x, y])]);
+        (o, base)
+    }
+
+    /// `mov.u64 a, buf` then `add.u64 a, a, o`: the address `buf + o` in a new register `a`.
+    fn add_to_buffer(&mut self, a: &str, buf: &str, o: &str) {
+        self.isa(stmt::mov_name(MovType::U64, buf), vec![name(a), name(buf)]);
+        self.glue(GlueOp::Add, GlueType::U64, a, vec![name(a), name(o)]);
     }
 
     fn name(&mut self, prefix: &str) -> String {
@@ -302,9 +467,9 @@ impl<'r, R: Rng> Gen<'r, R> {
             return;
         }
         let l = self.name("L");
-        self.emit(format!("@!lead bra {l};"));
+        self.emit(Stmt::Bra { guard: Some(guard("lead", true)), label: l.clone() });
         body(self);
-        self.emit(format!("{l}:"));
+        self.emit(Stmt::Label(l));
     }
 
     /// A 64-bit register holding `buf` + `(tid & mask) * stride` (`mask` `None`: every
@@ -319,13 +484,12 @@ impl<'r, R: Rng> Gen<'r, R> {
         match mask {
             Some(mask) => {
                 let m = self.name("m");
-                self.emit(format!("and.b64 {m}, tid64, {mask};"));
-                self.emit(format!("mul.lo.u64 {o}, {m}, {stride};"));
+                self.glue(GlueOp::And, GlueType::B64, &m, vec![name("tid64"), imm(mask)]);
+                self.glue(GlueOp::MulLo, GlueType::U64, &o, vec![name(&m), imm(stride)]);
             }
-            None => self.emit(format!("mul.lo.u64 {o}, tid64, {stride};")),
+            None => self.glue(GlueOp::MulLo, GlueType::U64, &o, vec![name("tid64"), imm(stride)]),
         }
-        self.emit(format!("mov.u64 {a}, {buf};"));
-        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        self.add_to_buffer(&a, buf, &o);
         a
     }
 
@@ -336,14 +500,14 @@ impl<'r, R: Rng> Gen<'r, R> {
     }
 
     fn program(&mut self) {
-        self.emit("mov.u32 tid, %tid.x;");
+        self.isa(stmt::mov_special(MovType::U32), vec![name("tid"), name("%tid.x")]);
         if self.threads > 1 {
-            self.emit("setp.eq.u32 lead, tid, 0;");
-            self.emit("cvt.u64.u32 tid64, tid;");
+            self.glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, "lead", vec![name("tid"), imm(0)]);
+            self.isa(stmt::cvt(CvtType::U64, CvtType::U32), vec![name("tid64"), name("tid")]);
         }
         if self.ctas > 1 {
-            self.emit("mov.u32 rk, %cluster_ctarank;");
-            self.emit("cvt.u64.u32 rk64, rk;");
+            self.isa(stmt::mov_special(MovType::U32), vec![name("rk"), name("%cluster_ctarank")]);
+            self.isa(stmt::cvt(CvtType::U64, CvtType::U32), vec![name("rk64"), name("rk")]);
         }
         let exchange = self.cfg.cluster && self.ctas > 1;
         let remote = self.cfg.remote && self.ctas > 1;
@@ -379,10 +543,10 @@ impl<'r, R: Rng> Gen<'r, R> {
             }
             self.buffer("bar", BufferSpace::Shared, 8, Init::Fill { len: 8, byte: Some(0) });
             self.leader(|g| {
-                g.emit("mbarrier.init.shared::cta.b64 [bar], 1;");
-                g.emit("fence.mbarrier_init.release.cluster;");
+                g.isa(forms::mbarrier_init(), vec![at("bar", 0), imm(1)]);
+                g.isa(forms::mbarrier_init_fence(), vec![]);
             });
-            self.emit("bar.sync 0;");
+            self.emit(Stmt::Bar);
         }
         let mut episodes: Vec<u8> = Vec::new();
         if loads {
@@ -406,19 +570,19 @@ impl<'r, R: Rng> Gen<'r, R> {
                 _ => {
                     let x = self.name("x");
                     let y = self.name("y");
-                    self.emit(format!("mov.u32 {x}, tid;"));
+                    self.isa(stmt::mov_name(MovType::U32, "tid"), vec![name(&x), name("tid")]);
                     let k = self.r.bits() as u32;
-                    self.emit(format!("xor.b32 {y}, tid, {k};"));
+                    self.glue(GlueOp::Xor, GlueType::B32, &y, vec![name("tid"), imm(u64::from(k))]);
                     self.write_back(&x, &y);
                 }
             }
         }
         if self.bulk_pending {
-            self.leader(|g| g.emit("cp.async.bulk.wait_group 0;"));
+            self.leader(|g| g.isa(forms::bulk_wait(false), vec![imm(0)]));
         }
         if loads && self.r.below(2) == 1 {
-            self.emit("bar.sync 0;");
-            self.leader(|g| g.emit("mbarrier.inval.shared::cta.b64 [bar];"));
+            self.emit(Stmt::Bar);
+            self.leader(|g| g.isa(forms::inval(), vec![at("bar", 0)]));
         }
     }
 
@@ -437,18 +601,21 @@ impl<'r, R: Rng> Gen<'r, R> {
             return;
         }
         let c = forms[self.r.below(forms.len() as u64) as usize];
-        let op = oracle::isa::Form::Createpolicy(c).opcode();
-        let operands = match c.kind {
+        let mut operands = vec![name("pol")];
+        match c.kind {
             oracle::isa::PolicyKind::Range => {
                 let total = 16 * (1 + self.r.below(self.src_len / 16));
                 let primary = 16 * self.r.below(total / 16 + 1);
-                format!("[src], {primary}, {total}")
+                operands.extend([at("src", 0), imm(primary), imm(total)]);
             }
-            _ if c.fraction => self.r.pick(&["1.0", "0.5", "0.25", "0f3E800000"]).to_string(),
-            _ => String::new(),
-        };
-        let sep = if operands.is_empty() { "" } else { ", " };
-        self.emit(format!("{op} pol{sep}{operands};"));
+            _ if c.fraction => {
+                let fractions = [Imm::Float(1.0), Imm::Float(0.5), Imm::Float(0.25), Imm::F32Bits(0x3E80_0000)];
+                let k = self.r.below(fractions.len() as u64) as usize;
+                operands.push(Operand::Imm(fractions[k].clone()));
+            }
+            _ => {}
+        }
+        self.isa(Form::Createpolicy(c), operands);
         self.policy = Some("pol".into());
     }
 
@@ -464,14 +631,13 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
         let (g, o, a) = (self.name("g"), self.name("o"), self.name("a"));
         if self.threads > 1 {
-            self.emit(format!("mul.lo.u64 {g}, rk64, {};", self.threads));
-            self.emit(format!("add.u64 {g}, {g}, tid64;"));
+            self.glue(GlueOp::MulLo, GlueType::U64, &g, vec![name("rk64"), imm(u64::from(self.threads))]);
+            self.glue(GlueOp::Add, GlueType::U64, &g, vec![name(&g), name("tid64")]);
         } else {
-            self.emit(format!("mov.u64 {g}, rk64;"));
+            self.isa(stmt::mov_name(MovType::U64, "rk64"), vec![name(&g), name("rk64")]);
         }
-        self.emit(format!("mul.lo.u64 {o}, {g}, {SLOT};"));
-        self.emit(format!("mov.u64 {a}, out;"));
-        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        self.glue(GlueOp::MulLo, GlueType::U64, &o, vec![name(&g), imm(SLOT)]);
+        self.add_to_buffer(&a, "out", &o);
         (a, base)
     }
 
@@ -482,13 +648,13 @@ impl<'r, R: Rng> Gen<'r, R> {
             return buf.to_string();
         }
         let (o, a) = (self.name("o"), self.name("a"));
-        self.emit(format!("mul.lo.u64 {o}, rk64, {len};"));
-        self.emit(format!("mov.u64 {a}, {buf};"));
-        self.emit(format!("add.u64 {a}, {a}, {o};"));
+        self.glue(GlueOp::MulLo, GlueType::U64, &o, vec![name("rk64"), imm(len)]);
+        self.add_to_buffer(&a, buf, &o);
         a
     }
 
-    fn finish(mut self) -> MemSource {
+    /// The finished program and the typed statements its text is printed from.
+    fn finish(mut self) -> (MemSource, Vec<Stmt>) {
         if self.slots > 0 {
             let fill = self.fill_byte();
             let len = self.slots * u64::from(self.threads) * u64::from(self.ctas) * SLOT;
@@ -530,11 +696,11 @@ impl<'r, R: Rng> Gen<'r, R> {
                 object: None,
             });
         }
-        MemSource {
+        let src = MemSource {
             target,
             threads: self.threads,
             cluster: self.ctas,
-            statements: self.stmts,
+            statements: self.stmts.iter().map(ToString::to_string).collect(),
             regs: self.regs,
             buffers: self
                 .bufs
@@ -543,6 +709,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                 .collect(),
             tensor_maps,
             read,
-        }
+        };
+        (src, self.stmts)
     }
 }

@@ -341,3 +341,63 @@ fn programs_stay_within_the_statement_limit() {
     assert!(work <= oracle::memprog::MAX_THREAD_STATEMENTS && src.threads < 128, "{work}, {} threads", src.threads);
     check(16488, &cfg).unwrap();
 }
+
+/// The statement text of a program is printed from its typed statements, and the oracle's
+/// parser reads every one back as the statement it was built as (parse ∘ print = id over
+/// every form, glue, label, branch and barrier the generator writes), on sm_90 and sm_100a,
+/// with the knobs that bring `tensormap.cp_fenceproxy` too; every family of form the
+/// generator writes turns up.
+#[test]
+fn statements_parse_back_as_built() {
+    use std::collections::BTreeSet;
+    let shared =
+        AsyncConfig { multicast: false, cluster: false, remote: false, swarm: false, ..AsyncConfig::default() };
+    let runs =
+        [("sm_90", AsyncConfig::default(), 1500u64), ("sm_100a", AsyncConfig::default(), 300), ("sm_90", shared, 300)];
+    let mut families = BTreeSet::new();
+    for (t, cfg, seeds) in runs {
+        let target: Target = t.parse().expect("a target");
+        for seed in 0..seeds {
+            let (src, typed) = generate_typed(&mut SplitMix64::new(seed), &cfg, &target);
+            let printed: Vec<String> = typed.iter().map(ToString::to_string).collect();
+            assert_eq!(src.statements, printed, "{t} seed {seed}: the text is the typed statements printed");
+            let p = src.build().unwrap_or_else(|e| panic!("{t} seed {seed}: {e}"));
+            assert_eq!(p.stmts.len(), typed.len(), "{t} seed {seed}");
+            for (built, parsed) in typed.iter().zip(&p.stmts) {
+                crate::memory::stmt::assert_same(built, parsed, &p.regs);
+                if let Stmt::Isa(i) = built {
+                    families.insert(i.form.family());
+                }
+            }
+        }
+    }
+    use oracle::isa::Family as F;
+    let want = [
+        F::Mov,
+        F::Ld,
+        F::St,
+        F::StAsync,
+        F::Createpolicy,
+        F::Cvta,
+        F::Cvt,
+        F::Prmt,
+        F::Mapa,
+        F::CpAsync,
+        F::CpAsyncCommitGroup,
+        F::CpAsyncWaitGroup,
+        F::CpAsyncWaitAll,
+        F::CpAsyncMbarrierArrive,
+        F::CpAsyncBulk,
+        F::CpReduceAsyncBulk,
+        F::CpAsyncBulkTensor,
+        F::CpReduceAsyncBulkTensor,
+        F::CpAsyncBulkCommitGroup,
+        F::CpAsyncBulkWaitGroup,
+        F::TensormapReplace,
+        F::Fence,
+        F::Mbarrier,
+        F::TensormapCpFenceproxy,
+    ];
+    let missing: Vec<_> = want.iter().filter(|f| !families.contains(f)).collect();
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+}

@@ -9,15 +9,20 @@
 //! CTA writes only its own part of `dst`, `red` and `tdst`, and no tensor reduction is a
 //! bitwise one over INT64 (an H100 traps).
 
-use oracle::isa::{valid_forms, BulkSpace, Completion, Family, Form, RedOp, Role};
+use oracle::isa::operand::Operand;
+use oracle::isa::types::{MemType, Space, VecWidth};
+use oracle::isa::{
+    valid_forms, AsyncProxySpace, BulkSpace, Completion, CpAsyncBulkCommitGroup, Family, Form, Instruction, RedOp, Role,
+};
 use oracle::memory::Region;
 use oracle::memprog::{BufferSpace, Init};
-use oracle::program::RegClass;
+use oracle::program::{GlueOp, GlueType, RegClass};
 
-use super::{Gen, EDGE_PERMILLE};
+use super::{forms, Gen, EDGE_PERMILLE};
 use crate::memory::cases::deviations::int64_bitwise;
 use crate::memory::cases::reduce::reduce_types;
 use crate::memory::cases::tensor::tensor_write_forms;
+use crate::memory::stmt::{self, at, imm, name, tensor_ref, Stmt};
 use crate::program::rng::Rng;
 use crate::program::tables::tables;
 use crate::program::values::{draw, Kind};
@@ -30,26 +35,25 @@ impl<'r, R: Rng> Gen<'r, R> {
         let a = self.thread_addr(buf, stride, Some(mask));
         let x = self.name("x");
         let y = self.name("y");
-        self.emit(format!("ld.shared.v2.b32 {{{x}, {y}}}, [{a}+{extra}];"));
-        let (o, base) = self.out_slot();
-        self.emit(format!("st.global.v2.b32 [{o}+{base}], {{{x}, {y}}};"));
+        self.load_pair(Some(Space::Shared), &x, &y, at(&a, extra));
+        let (o, base) = self.store_pair(&x, &y);
         let mut second = y.clone();
         if self.cfg.convert {
-            if let Some((op, class)) = self.pick_cvt() {
+            if let Some((form, class)) = self.pick_cvt() {
                 let z = self.name("z");
-                self.emit(format!("{op} {z}, {x};"));
-                let w = match class {
-                    RegClass::B16 => 16,
-                    RegClass::B64 => 64,
-                    _ => 32,
+                self.isa(form, vec![name(&z), name(&x)]);
+                let ty = match class {
+                    RegClass::B16 => MemType::B16,
+                    RegClass::B64 => MemType::B64,
+                    _ => MemType::B32,
                 };
-                self.emit(format!("st.global.b{w} [{o}+{}], {z};", base + 8));
+                self.isa(stmt::st(Some(Space::Global), None, ty), vec![at(&o, base + 8), name(&z)]);
             }
-            if let Some(op) = self.pick_prmt() {
+            if let Some(form) = self.pick_prmt() {
                 let w = self.name("w");
                 let sel = draw(self.r, Kind::Bits(32), EDGE_PERMILLE) as u32 & 0xffff;
-                self.emit(format!("{op} {w}, {x}, {y}, {sel};"));
-                self.emit(format!("st.global.b32 [{o}+{}], {w};", base + 16));
+                self.isa(form, vec![name(&w), name(&x), name(&y), imm(u64::from(sel))]);
+                self.isa(stmt::st(Some(Space::Global), None, MemType::B32), vec![at(&o, base + 16), name(&w)]);
                 second = w;
             }
         }
@@ -58,10 +62,10 @@ impl<'r, R: Rng> Gen<'r, R> {
         }
     }
 
-    /// A plain `cvt` from a 32-bit register: its opcode and the destination's class.
-    pub(super) fn pick_cvt(&mut self) -> Option<(String, RegClass)> {
+    /// A plain `cvt` from a 32-bit register: its form and the destination's class.
+    pub(super) fn pick_cvt(&mut self) -> Option<(Form, RegClass)> {
         let tb = tables(&self.target);
-        let ok: Vec<(String, RegClass)> = tb
+        let ok: Vec<(Form, RegClass)> = tb
             .cvt_plain
             .iter()
             .filter_map(|c| {
@@ -74,7 +78,7 @@ impl<'r, R: Rng> Gen<'r, R> {
                     })
                 };
                 match (class(Role::Dst), class(Role::Src)) {
-                    (Some(d), Some(RegClass::B32)) if d != RegClass::Pred => Some((form.opcode(), d)),
+                    (Some(d), Some(RegClass::B32)) if d != RegClass::Pred => Some((form.clone(), d)),
                     _ => None,
                 }
             })
@@ -86,11 +90,10 @@ impl<'r, R: Rng> Gen<'r, R> {
         Some(ok[k].clone())
     }
 
-    /// A `prmt` opcode of the target whose operands are `d, a, b, c`.
-    pub(super) fn pick_prmt(&mut self) -> Option<String> {
+    /// A `prmt` form of the target whose operands are `d, a, b, c`.
+    pub(super) fn pick_prmt(&mut self) -> Option<Form> {
         let tb = tables(&self.target);
-        let ok: Vec<String> =
-            tb.prmt.iter().filter(|e| e.form.operands().len() == 4).map(|e| e.form.opcode()).collect();
+        let ok: Vec<Form> = tb.prmt.iter().filter(|e| e.form.operands().len() == 4).map(|e| e.form.clone()).collect();
         if ok.is_empty() {
             return None;
         }
@@ -107,9 +110,10 @@ impl<'r, R: Rng> Gen<'r, R> {
             self.buffer("stage", BufferSpace::Shared, 128, Init::Fill { len: stage_len, byte: Some(fill) });
         }
         let s = self.thread_addr("stage", 8, None);
-        self.emit(format!("st.shared.v2.b32 [{s}], {{{x}, {y}}};"));
-        self.emit("fence.proxy.async.shared::cta;");
-        self.emit("bar.sync 0;");
+        let st = stmt::st(Some(Space::Shared), Some(VecWidth::V2), MemType::B32);
+        self.isa(st, vec![at(&s, 0), stmt::vector(&[x, y])]);
+        self.isa(forms::proxy_fence(AsyncProxySpace::SharedCta), vec![]);
+        self.emit(Stmt::Bar);
         let pending = std::mem::take(&mut self.bulk_pending);
         let store = self.cfg.bulk && (!self.cfg.reduce || self.r.below(2) == 0);
         let reduce = self.cfg.reduce && (!store || self.r.below(2) == 0);
@@ -129,7 +133,11 @@ impl<'r, R: Rng> Gen<'r, R> {
             }
             let off = 16 * self.r.below((len - size) / 16 + 1);
             let dst = self.cta_part("dst", len);
-            stmts.push(format!("cp.async.bulk.global.shared::cta.bulk_group [{dst}+{off}], [stage], {size};"));
+            stmts.push(Instruction {
+                guard: None,
+                form: forms::bulk_store(),
+                operands: vec![at(&dst, off), at("stage", 0), imm(size)],
+            });
         }
         if reduce {
             let len = 2 * stage_len;
@@ -137,26 +145,28 @@ impl<'r, R: Rng> Gen<'r, R> {
                 let bytes = self.words(len * u64::from(self.ctas));
                 self.buffer("red", BufferSpace::Global, 128, Init::Hex(Region::from_bytes(&bytes).to_hex()));
             }
-            let (op, pol) = self.pick_reduce();
+            let (form, policy) = self.pick_reduce();
             let off = 16 * self.r.below((len - size) / 16 + 1);
             let red = self.cta_part("red", len);
-            stmts.push(format!("{op} [{red}+{off}], [stage], {size}{pol};"));
+            let mut operands = vec![at(&red, off), at("stage", 0), imm(size)];
+            operands.extend(policy);
+            stmts.push(Instruction { guard: None, form, operands });
         }
         let read_only = self.r.below(2) == 0;
         self.leader(|g| {
             if pending {
                 // No two pending bulk writes may overlap: the earlier ones complete first.
-                g.emit("cp.async.bulk.wait_group 0;");
+                g.isa(forms::bulk_wait(false), vec![imm(0)]);
             }
             for s in stmts {
-                g.emit(s);
+                g.emit(Stmt::Isa(s));
             }
-            g.emit("cp.async.bulk.commit_group;");
-            g.emit(if read_only { "cp.async.bulk.wait_group.read 0;" } else { "cp.async.bulk.wait_group 0;" });
+            g.isa(Form::CpAsyncBulkCommitGroup(CpAsyncBulkCommitGroup), vec![]);
+            g.isa(forms::bulk_wait(read_only), vec![imm(0)]);
         });
         self.bulk_pending = read_only;
         // The staging buffer is written again later: the leader's copy has read it.
-        self.emit("bar.sync 0;");
+        self.emit(Stmt::Bar);
     }
 
     /// A tensor store (with `store`) or tensor reduction (with `reduce`) of `stage` through the
@@ -165,7 +175,7 @@ impl<'r, R: Rng> Gen<'r, R> {
     /// §9.7.9.25.5.1 asks of stores, dimension 0 at a 16-byte boundary); a reduction draws a
     /// redOp the map's type has (§9.7.9.25.5.3), never a bitwise one over INT64 (an H100 traps:
     /// corpus/findings/tensor-reduce-int64-bitwise-trap.md). `None` when no map fits.
-    pub(super) fn tensor_back(&mut self, stage_len: u64, store: bool, reduce: bool) -> Option<String> {
+    pub(super) fn tensor_back(&mut self, stage_len: u64, store: bool, reduce: bool) -> Option<Instruction> {
         let map = match self.store_map.clone() {
             Some(m) => m,
             None => {
@@ -187,7 +197,7 @@ impl<'r, R: Rng> Gen<'r, R> {
         } else {
             return None;
         };
-        let (opcode, _, _) =
+        let (form, _, _) =
             tensor_write_forms(&self.target, oracle::isa::LoadMode::Tile, &|r| r == rank, &|op| Some(op) == redop)
                 .into_iter()
                 .find(|(_, op, _)| *op == redop)?;
@@ -207,20 +217,20 @@ impl<'r, R: Rng> Gen<'r, R> {
             }
             if last && self.ctas > 1 {
                 let t = self.name("t");
-                self.emit(format!("mul.lo.u32 {t}, rk, {slice};"));
-                self.emit(format!("add.u32 {n}, {t}, {base};"));
+                self.glue(GlueOp::MulLo, GlueType::U32, &t, vec![name("rk"), imm(slice)]);
+                self.glue(GlueOp::Add, GlueType::U32, n, vec![name(&t), imm(base)]);
             } else {
                 self.regs.insert(n.clone(), base.into());
             }
         }
-        Some(format!("{opcode} [smap, {{{}}}], [stage];", names.join(", ")))
+        Some(Instruction { guard: None, form, operands: vec![tensor_ref("smap", &names), at("stage", 0)] })
     }
 
-    /// A `cp.reduce.async.bulk` opcode from shared::cta to global through a bulk group
+    /// A `cp.reduce.async.bulk` form from shared::cta to global through a bulk group
     /// (every redOp × type the target allows; `.L2::cache_hint` with the program's policy) and
-    /// its trailing cache-policy operand (empty without a hint).
-    pub(super) fn pick_reduce(&mut self) -> (String, String) {
-        let forms: Vec<(String, String)> = valid_forms(&self.target, Some(Family::CpReduceAsyncBulk))
+    /// its trailing cache-policy operand (none without a hint).
+    pub(super) fn pick_reduce(&mut self) -> (Form, Option<Operand>) {
+        let forms: Vec<(Form, Option<Operand>)> = valid_forms(&self.target, Some(Family::CpReduceAsyncBulk))
             .into_iter()
             .filter_map(|(f, _)| match &f {
                 Form::CpReduceAsyncBulk(c)
@@ -229,14 +239,8 @@ impl<'r, R: Rng> Gen<'r, R> {
                         && c.completion == Completion::BulkGroup
                         && (!c.cache_hint || self.policy.is_some()) =>
                 {
-                    Some((
-                        f.opcode(),
-                        if c.cache_hint {
-                            format!(", {}", self.policy.as_deref().unwrap_or(""))
-                        } else {
-                            String::new()
-                        },
-                    ))
+                    let policy = if c.cache_hint { self.policy.as_deref().map(name) } else { None };
+                    Some((f.clone(), policy))
                 }
                 _ => None,
             })
