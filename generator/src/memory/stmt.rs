@@ -1,5 +1,5 @@
-//! The typed statements of generated memory programs: what the episodes (and the case
-//! builder's protocol steps) write, before it becomes the text of
+//! The typed statements of generated memory programs: what the episodes (and the conformance
+//! cases' builder, `copies.rs` and `reduce.rs`) write, before it becomes the text of
 //! [`MemSource::statements`](oracle::memprog::MemSource) (the JSON contract).
 //!
 //! An ISA statement is an [`Instruction`] of the ISA model (its form a typed value of
@@ -200,6 +200,117 @@ pub fn fence(kind: FenceKind, sem: Option<oracle::isa::types::OrderSem>, scope: 
 /// `cp.async.bulk.dst.src.completion{.multicast::cluster}`.
 pub fn bulk_copy(dst: BulkSpace, src: BulkSpace, completion: Completion, multicast: bool) -> Form {
     Form::CpAsyncBulk(CpAsyncBulk { dst, src, completion, multicast, cache_hint: false, cp_mask: false })
+}
+
+/// The forms of fixed shape memory programs write (the episodes, the cases' protocol steps),
+/// built from the ISA model's types.
+pub mod forms {
+    use oracle::isa::types::{OrderSem, Scope, Space};
+    use oracle::isa::{AsyncProxySpace, BulkSpace, Completion, ProxyKind};
+    use oracle::isa::{
+        CpAsyncBulkTensor, CpAsyncBulkWaitGroup, CpAsyncDst, CpAsyncMbarrierArrive, FenceKind, Form, LoadMode,
+        Mbarrier, MbarrierOp, TensorDim,
+    };
+
+    use super::{bulk_copy, fence, mbarrier};
+
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}`.
+    pub fn bulk_load(multicast: bool) -> Form {
+        bulk_copy(BulkSpace::SharedCluster, BulkSpace::Global, Completion::Mbarrier, multicast)
+    }
+
+    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` (into a peer CTA).
+    pub fn bulk_exchange() -> Form {
+        bulk_copy(BulkSpace::SharedCluster, BulkSpace::SharedCta, Completion::Mbarrier, false)
+    }
+
+    /// `cp.async.bulk.global.shared::cta.bulk_group`.
+    pub fn bulk_store() -> Form {
+        bulk_copy(BulkSpace::Global, BulkSpace::SharedCta, Completion::BulkGroup, false)
+    }
+
+    /// `fence.proxy.async.<space>`.
+    pub fn proxy_fence(space: AsyncProxySpace) -> Form {
+        fence(FenceKind::Proxy(ProxyKind::Async(Some(space))), None, None)
+    }
+
+    /// `mbarrier.init.shared::cta.b64 [bar], count`.
+    pub fn mbarrier_init() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Init, Space::SharedCta, false))
+    }
+
+    /// `fence.mbarrier_init.release.cluster`.
+    pub fn mbarrier_init_fence() -> Form {
+        fence(FenceKind::MbarrierInit, Some(OrderSem::Release), Some(Scope::Cluster))
+    }
+
+    /// `mbarrier.arrive.expect_tx.shared::cta.b64 st|_, [bar], tx`.
+    pub fn arrive_expect_tx(sink: bool) -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::ArriveExpectTx, Space::SharedCta, sink))
+    }
+
+    /// `mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], tx`.
+    pub fn expect_tx() -> Form {
+        Form::Mbarrier(Mbarrier {
+            sem: Some(OrderSem::Relaxed),
+            scope: Some(Scope::Cta),
+            ..mbarrier(MbarrierOp::ExpectTx, Space::SharedCta, false)
+        })
+    }
+
+    /// `mbarrier.arrive.shared::cta.b64 _, [bar]`.
+    pub fn arrive() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Arrive, Space::SharedCta, true))
+    }
+
+    /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]` (a peer's mbarrier).
+    pub fn arrive_remote() -> Form {
+        Form::Mbarrier(Mbarrier {
+            sem: Some(OrderSem::Release),
+            scope: Some(Scope::Cluster),
+            ..mbarrier(MbarrierOp::Arrive, Space::SharedCluster, true)
+        })
+    }
+
+    /// `mbarrier.try_wait.parity{.acquire.cluster}.shared::cta.b64 p, [bar], ph` (`cluster`:
+    /// acquiring another CTA's release; else the default `.acquire.cta`).
+    pub fn try_wait(cluster: bool) -> Form {
+        let m = mbarrier(MbarrierOp::TryWaitParity, Space::SharedCta, false);
+        Form::Mbarrier(match cluster {
+            true => Mbarrier { sem: Some(OrderSem::Acquire), scope: Some(Scope::Cluster), ..m },
+            false => m,
+        })
+    }
+
+    /// `mbarrier.inval.shared::cta.b64 [bar]`.
+    pub fn inval() -> Form {
+        Form::Mbarrier(mbarrier(MbarrierOp::Inval, Space::SharedCta, false))
+    }
+
+    /// `cp.async.bulk.tensor.<rank>d.shared::cluster.global.<mode>.mbarrier::complete_tx::bytes{.multicast::cluster}`
+    /// (`None` for a rank without a `.dim`).
+    pub fn tensor_load(rank: usize, mode: LoadMode, multicast: bool) -> Option<Form> {
+        Some(Form::CpAsyncBulkTensor(CpAsyncBulkTensor {
+            dim: TensorDim::of_rank(rank)?,
+            dst: BulkSpace::SharedCluster,
+            src: BulkSpace::Global,
+            load_mode: Some(mode),
+            completion: Completion::Mbarrier,
+            multicast,
+            cta_group: None,
+            cache_hint: false,
+        }))
+    }
+
+    /// `cp.async.bulk.wait_group{.read} N`.
+    pub fn bulk_wait(read: bool) -> Form {
+        Form::CpAsyncBulkWaitGroup(CpAsyncBulkWaitGroup { read })
+    }
+
+    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar]`.
+    pub fn cp_async_arrive_noinc() -> Form {
+        Form::CpAsyncMbarrierArrive(CpAsyncMbarrierArrive { noinc: true, space: Some(CpAsyncDst::SharedCta) })
+    }
 }
 
 /// Asserts that the parsed statement `parsed` is the typed statement `typed`.

@@ -59,7 +59,7 @@ pub use async_copy::{CpAsync, CpAsyncCommitGroup, CpAsyncMbarrierArrive, CpAsync
 // The memory-program interpreter (`crate::memprog`) matches on these fields.
 pub use async_bulk::{BulkSpace, Completion};
 pub use async_copy::{CpAsyncDst, CpAsyncSrc};
-pub use cache::{Applypriority, Createpolicy, Discard, PolicyKind, Prefetch, Prefetchu};
+pub use cache::{Applypriority, Createpolicy, Discard, PolicyKind, PolicyPriority, Prefetch, Prefetchu};
 pub use cvt::{Cvt, CvtRnd, CvtType};
 pub use cvt_pack::{CvtPack, PackType};
 pub use fence::{AsyncProxySpace, Fence, FenceKind, ProxyKind, TensormapCpFenceproxy};

@@ -5,14 +5,22 @@
 //! every CTA's mbarrier before the cluster barrier (§9.7.9.25.4.1) — and the byte patterns
 //! that fill the buffers.
 //!
+//! Statements: the protocol steps here, the cache policies and the cases of `copies.rs` and
+//! `reduce.rs` are typed ([`Stmt`], pushed with [`Case::push`]/[`Case::isa`]/[`Case::glue`]
+//! and printed by its one printer); `tensor.rs`, `remote.rs` and `replace.rs` still write theirs
+//! as text ([`Case::stmt`]), which `MemSource::build` parses.
+//!
 //! Invariant: every buffer a case reads back is named in `read`; [`pattern`] is a pure function
 //! of its seed, so a byte copied from the wrong offset shows.
 
 use std::collections::BTreeMap;
 
-use oracle::isa::Target;
+use oracle::isa::operand::Operand;
+use oracle::isa::{AsyncProxySpace, Form, Guard, MovType, Target};
 use oracle::memprog::{BufferSource, BufferSpace, Init, InputReg, MemSource, TensorMapSource};
-use oracle::program::RegClass;
+use oracle::program::{Cmp, GlueOp, GlueType, RegClass};
+
+use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
 
 /// A case under construction.
 pub(super) struct Case {
@@ -63,6 +71,22 @@ impl Case {
         self
     }
 
+    /// A typed statement, printed by its one printer ([`Stmt`]'s `Display`).
+    pub(super) fn push(&mut self, s: Stmt) -> &mut Case {
+        self.statements.push(s.to_string());
+        self
+    }
+
+    /// The unguarded instruction `form operands`.
+    pub(super) fn isa(&mut self, form: Form, operands: Vec<Operand>) -> &mut Case {
+        self.push(Stmt::isa(form, operands))
+    }
+
+    /// Glue `op.ty dst, src…`.
+    pub(super) fn glue(&mut self, op: GlueOp, ty: GlueType, dst: &str, src: Vec<Operand>) -> &mut Case {
+        self.push(Stmt::glue(op, ty, dst, src))
+    }
+
     pub(super) fn reg(&mut self, name: &str, value: u64) -> &mut Case {
         self.regs.insert(name.into(), value.into());
         self
@@ -77,9 +101,9 @@ impl Case {
     /// An 8-byte mbarrier `bar` initialised for one arrival and fenced for the async proxy.
     pub(super) fn mbarrier(&mut self) -> &mut Case {
         self.shared("bar", Init::Fill { len: 8, byte: Some(0) }, 8, false)
-            .stmt("mbarrier.init.shared::cta.b64 [bar], 1;")
-            .stmt("fence.mbarrier_init.release.cluster;")
-            .stmt("fence.proxy.async.shared::cta;")
+            .isa(forms::mbarrier_init(), vec![at("bar", 0), imm(1)])
+            .isa(forms::mbarrier_init_fence(), vec![])
+            .isa(forms::proxy_fence(AsyncProxySpace::SharedCta), vec![])
     }
 
     /// A cluster of `ctas` CTAs, each arming its own `bar` for a multicast of `bytes` bytes
@@ -87,24 +111,24 @@ impl Case {
     /// their arrival), then the cluster barrier: every CTA's mbarrier is initialised and armed
     /// before CTA `issuer` issues the copy (§9.7.9.25.4.1: the mbarrier signal "is also
     /// multicast to the same CTA-relative offset as dstMem in the destination CTAs"). Returns
-    /// the guard the issuing statement takes; the copy's `ctaMask` operand is `mask`.
-    pub(super) fn multicast_arm(&mut self, ctas: u32, mask: u64, issuer: u32, bytes: u64) -> String {
+    /// the guard the issuing statement takes (`@lead`); the copy's `ctaMask` operand is `mask`.
+    pub(super) fn multicast_arm(&mut self, ctas: u32, mask: u64, issuer: u32, bytes: u64) -> Guard {
         self.cluster = ctas;
         self.reg("mask", mask).reg("maskw", mask).reg("issuer", u64::from(issuer));
-        self.stmt("mov.u32 rk, %cluster_ctarank;")
-            .stmt("shr.b32 mine, maskw, rk;")
-            .stmt("and.b32 mine, mine, 1;")
-            .stmt(format!("mul.lo.u32 tx, mine, {bytes};"))
-            .stmt("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;")
-            .stmt("barrier.cluster.arrive;")
-            .stmt("barrier.cluster.wait;")
-            .stmt("setp.eq.u32 lead, rk, issuer;");
-        "@lead ".into()
+        self.isa(stmt::mov_special(MovType::U32), vec![name("rk"), name("%cluster_ctarank")])
+            .glue(GlueOp::Shr, GlueType::B32, "mine", vec![name("maskw"), name("rk")])
+            .glue(GlueOp::And, GlueType::B32, "mine", vec![name("mine"), imm(1)])
+            .glue(GlueOp::MulLo, GlueType::U32, "tx", vec![name("mine"), imm(bytes)])
+            .isa(forms::arrive_expect_tx(false), vec![name("st"), at("bar", 0), name("tx")])
+            .push(Stmt::ClusterArrive)
+            .push(Stmt::ClusterWait)
+            .glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, "lead", vec![name("rk"), name("issuer")]);
+        guard("lead", false)
     }
 
     /// The one arrival with `bytes` of expected transactions, before the copy is issued.
     pub(super) fn expect_tx(&mut self, bytes: u64) -> &mut Case {
-        self.stmt(format!("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], {bytes};"))
+        self.isa(forms::arrive_expect_tx(false), vec![name("st"), at("bar", 0), imm(bytes)])
     }
 
     /// The wait for phase 0 of `bar` to complete.
@@ -116,13 +140,14 @@ impl Case {
     /// has its own loop label.
     pub(super) fn wait_parity(&mut self, parity: u32) -> &mut Case {
         let label = if parity == 0 { "wait".to_string() } else { format!("wait{parity}") };
-        self.stmt(format!("{label}:"))
-            .stmt(format!("mbarrier.try_wait.parity.shared::cta.b64 p, [bar], {parity};"))
-            .stmt(format!("@!p bra {label};"))
+        self.push(Stmt::Label(label.clone()))
+            .isa(forms::try_wait(false), vec![name("p"), at("bar", 0), imm(u64::from(parity))])
+            .push(Stmt::Bra { guard: Some(guard("p", true)), label })
     }
 
     pub(super) fn bulk_wait(&mut self) -> &mut Case {
-        self.stmt("cp.async.bulk.commit_group;").stmt("cp.async.bulk.wait_group 0;")
+        self.isa(Form::CpAsyncBulkCommitGroup(oracle::isa::CpAsyncBulkCommitGroup), vec![])
+            .isa(forms::bulk_wait(false), vec![imm(0)])
     }
 
     pub(super) fn finish(self) -> MemSource {

@@ -7,12 +7,17 @@
 //! Invariant: a bulk copy's destination is read only after its completion (the mbarrier phase or
 //! `wait_group 0`); after `wait_group.read 0` only the source is overwritten.
 
-use oracle::isa::{BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncSrc, Target};
+use oracle::isa::types::{AddrType, MemType, Space};
+use oracle::isa::{
+    AsyncProxySpace, BulkSpace, Completion, CpAsync, CpAsyncBulk, CpAsyncBulkPrefetch, CpAsyncCommitGroup, CpAsyncSrc,
+    CpAsyncWaitAll, CpAsyncWaitGroup, Form, Instruction, Mapa, MovType, Target,
+};
 use oracle::memprog::{Init, MemSource};
-use oracle::program::RegClass;
+use oracle::program::{Cmp, GlueOp, GlueType, RegClass};
 
 use super::builder::{hex, pattern, Case};
-use super::{policy, sample, MULTICAST_CLUSTERS};
+use super::{policy_operand, sample, MULTICAST_CLUSTERS};
+use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
 
 pub(super) fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
     let size = c.cp_size.bytes() as u64;
@@ -44,24 +49,31 @@ pub(super) fn cp_async_cases(c: &CpAsync, opcode: &str, target: &Target) -> Vec<
                     16,
                     true,
                 );
-                let operand = match (c.src, extra) {
-                    (CpAsyncSrc::SrcSize, Some(n)) => format!(", {n}"),
+                let mut operands = vec![at("win", dof), at("src", so), imm(size)];
+                match (c.src, extra) {
+                    (CpAsyncSrc::SrcSize, Some(n)) => operands.push(imm(*n)),
                     (CpAsyncSrc::SrcSizeReg, Some(n)) => {
                         case.typed_reg("n", RegClass::B32, *n);
-                        ", n".to_string()
+                        operands.push(name("n"));
                     }
                     (CpAsyncSrc::IgnoreSrc, Some(flag)) => {
-                        case.reg("flag", *flag).stmt("setp.ne.u32 q, flag, 0;");
-                        ", q".to_string()
+                        case.reg("flag", *flag).glue(
+                            GlueOp::Setp(Cmp::Ne),
+                            GlueType::U32,
+                            "q",
+                            vec![name("flag"), imm(0)],
+                        );
+                        operands.push(name("q"));
                     }
-                    _ => String::new(),
-                };
-                let pol = policy(&mut case, c.cache_hint);
-                case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}{operand}{pol};"));
+                    _ => {}
+                }
+                operands.extend(policy_operand(&mut case, c.cache_hint));
+                case.isa(Form::CpAsync(*c), operands);
                 if seed.is_multiple_of(2) {
-                    case.stmt("cp.async.commit_group;").stmt("cp.async.wait_group 0;");
+                    case.isa(Form::CpAsyncCommitGroup(CpAsyncCommitGroup), vec![])
+                        .isa(Form::CpAsyncWaitGroup(CpAsyncWaitGroup), vec![imm(0)]);
                 } else {
-                    case.stmt("cp.async.wait_all;");
+                    case.isa(Form::CpAsyncWaitAll(CpAsyncWaitAll), vec![]);
                 }
                 out.push((format!("cp-size {size}, {what}, src +{so}, dst +{dof}"), case.finish()));
             }
@@ -82,7 +94,7 @@ pub fn bulk_sizes() -> Vec<u64> {
 
 /// Multicast bulk copies (global → `.shared::cluster` of the CTAs `ctaMask` names) in the
 /// clusters of [`MULTICAST_CLUSTERS`], over a few sizes and offsets.
-pub(super) fn multicast_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+pub(super) fn multicast_bulk_cases(c: &CpAsyncBulk, target: &Target) -> Vec<(String, MemSource)> {
     let mut out = Vec::new();
     for (k, &(ctas, mask, issuer)) in MULTICAST_CLUSTERS.iter().enumerate() {
         for (size, so, dof) in [(16u64, 0u64, 0u64), (48, 16, 32), (1024, 0, 16), (4096 + 16, 32, 0)] {
@@ -96,9 +108,11 @@ pub(super) fn multicast_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Targe
             case.global("src", pattern(len as usize, seed), true)
                 .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
                 .mbarrier();
-            let guard = case.multicast_arm(ctas, mask, issuer, size);
-            let pol = policy(&mut case, c.cache_hint);
-            case.stmt(format!("{guard}{opcode} [win+{dof}], [src+{so}], {size}, [bar], mask{pol};")).wait_phase0();
+            let lead = case.multicast_arm(ctas, mask, issuer, size);
+            let mut operands = vec![at("win", dof), at("src", so), imm(size), at("bar", 0), name("mask")];
+            operands.extend(policy_operand(&mut case, c.cache_hint));
+            let copy = Instruction { guard: Some(lead), form: Form::CpAsyncBulk(*c), operands };
+            case.push(Stmt::Isa(copy)).wait_phase0();
             let label =
                 format!("cluster {ctas}, ctaMask {mask:#06b} from CTA {issuer}, size {size}, src +{so}, dst +{dof}");
             out.push((label, case.finish()));
@@ -111,7 +125,7 @@ pub(super) fn multicast_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Targe
 /// its `src` to CTA 1's `win` (addresses through `mapa.shared::cluster`), completing on CTA
 /// 1's mbarrier, which CTA 1 armed for the bytes before the cluster barrier; CTA 0 arms its
 /// own for none. Every CTA's buffers are read back.
-pub(super) fn remote_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+pub(super) fn remote_bulk_cases(c: &CpAsyncBulk, target: &Target) -> Vec<(String, MemSource)> {
     let mut out = Vec::new();
     for (size, so, dof) in [(16u64, 0u64, 0u64), (64, 16, 48), (256, 0, 16), (2048, 32, 0)] {
         let seed = out.len() as u64 + 5000;
@@ -121,27 +135,30 @@ pub(super) fn remote_bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) 
         case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
             .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
             .mbarrier()
-            .stmt("mov.u32 rk, %cluster_ctarank;")
-            .stmt(format!("mul.lo.u32 tx, rk, {size};"))
-            .stmt("mbarrier.arrive.expect_tx.shared::cta.b64 st, [bar], tx;")
-            .stmt("barrier.cluster.arrive;")
-            .stmt("barrier.cluster.wait;")
-            .stmt("setp.eq.u32 lead, rk, 0;")
-            .stmt("mapa.shared::cluster.u32 rwin, win, 1;")
-            .stmt("mapa.shared::cluster.u32 rbar, bar, 1;");
-        let pol = policy(&mut case, c.cache_hint);
-        case.stmt(format!("@lead {opcode} [rwin+{dof}], [src+{so}], {size}, [rbar]{pol};")).wait_phase0();
+            .isa(stmt::mov_special(MovType::U32), vec![name("rk"), name("%cluster_ctarank")])
+            .glue(GlueOp::MulLo, GlueType::U32, "tx", vec![name("rk"), imm(size)])
+            .isa(forms::arrive_expect_tx(false), vec![name("st"), at("bar", 0), name("tx")])
+            .push(Stmt::ClusterArrive)
+            .push(Stmt::ClusterWait)
+            .glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, "lead", vec![name("rk"), imm(0)]);
+        let mapa = Form::Mapa(Mapa { shared_cluster: true, ty: AddrType::U32, var: true });
+        case.isa(mapa.clone(), vec![name("rwin"), name("win"), imm(1)])
+            .isa(mapa, vec![name("rbar"), name("bar"), imm(1)]);
+        let mut operands = vec![at("rwin", dof), at("src", so), imm(size), at("rbar", 0)];
+        operands.extend(policy_operand(&mut case, c.cache_hint));
+        let copy = Instruction { guard: Some(guard("lead", false)), form: Form::CpAsyncBulk(*c), operands };
+        case.push(Stmt::Isa(copy)).wait_phase0();
         out.push((format!("cluster 2, CTA 0 to CTA 1, size {size}, src +{so}, dst +{dof}"), case.finish()));
     }
     out
 }
 
-pub(super) fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
+pub(super) fn bulk_cases(c: &CpAsyncBulk, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
     if c.multicast {
         if c.cp_mask {
             return Err("not modelled by the case generator: .cp_mask".into());
         }
-        return Ok(sample(multicast_bulk_cases(c, opcode, target), c.cache_hint));
+        return Ok(sample(multicast_bulk_cases(c, target), c.cache_hint));
     }
     if c.cp_mask {
         return Err("not modelled by the case generator: .cp_mask".into());
@@ -158,40 +175,45 @@ pub(super) fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Resu
             let mut case = Case::new(target);
             let label = format!("size {size}, src +{so}, dst +{dof}");
             let len = size + 64;
-            let pol_src = |case: &mut Case| policy(case, c.cache_hint);
+            let pol_src = |case: &mut Case| policy_operand(case, c.cache_hint);
+            let form = Form::CpAsyncBulk(*c);
             match (c.src, c.completion) {
                 (BulkSpace::Global, Completion::Mbarrier) => {
                     case.global("src", pattern(len as usize, seed), true)
                         .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
                         .mbarrier()
                         .expect_tx(size);
-                    let pol = pol_src(&mut case);
-                    case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}, [bar]{pol};")).wait_phase0();
+                    let mut operands = vec![at("win", dof), at("src", so), imm(size), at("bar", 0)];
+                    operands.extend(pol_src(&mut case));
+                    case.isa(form.clone(), operands).wait_phase0();
                 }
                 (_, Completion::Mbarrier) => {
                     case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
                         .shared("win", Init::Fill { len, byte: Some(0xA5) }, 128, true)
                         .mbarrier()
                         .expect_tx(size);
-                    let pol = pol_src(&mut case);
-                    case.stmt(format!("{opcode} [win+{dof}], [src+{so}], {size}, [bar]{pol};")).wait_phase0();
+                    let mut operands = vec![at("win", dof), at("src", so), imm(size), at("bar", 0)];
+                    operands.extend(pol_src(&mut case));
+                    case.isa(form.clone(), operands).wait_phase0();
                 }
                 (_, Completion::BulkGroup) => {
                     case.shared("src", Init::Hex(hex(&pattern(len as usize, seed))), 128, true)
                         .global("dst", pattern(len as usize, seed + 7), true)
-                        .stmt("fence.proxy.async.shared::cta;");
-                    let pol = pol_src(&mut case);
-                    case.stmt(format!("{opcode} [dst+{dof}], [src+{so}], {size}{pol};"))
-                        .stmt("cp.async.bulk.commit_group;");
+                        .isa(forms::proxy_fence(AsyncProxySpace::SharedCta), vec![]);
+                    let mut operands = vec![at("dst", dof), at("src", so), imm(size)];
+                    operands.extend(pol_src(&mut case));
+                    case.isa(form.clone(), operands)
+                        .isa(Form::CpAsyncBulkCommitGroup(oracle::isa::CpAsyncBulkCommitGroup), vec![]);
                     if seed.is_multiple_of(2) {
-                        case.stmt("cp.async.bulk.wait_group 0;");
+                        case.isa(forms::bulk_wait(false), vec![imm(0)]);
                     } else {
                         // Once the source is read it may be overwritten; the copy still
                         // writes the old bytes.
-                        case.stmt("cp.async.bulk.wait_group.read 0;")
+                        let st = stmt::st(Some(Space::Shared), None, MemType::U32);
+                        case.isa(forms::bulk_wait(true), vec![imm(0)])
                             .reg("junk", 0x5A5A_5A5A)
-                            .stmt(format!("st.shared.u32 [src+{so}], junk;"))
-                            .stmt("cp.async.bulk.wait_group 0;");
+                            .isa(st, vec![at("src", so), name("junk")])
+                            .isa(forms::bulk_wait(false), vec![imm(0)]);
                     }
                 }
             }
@@ -199,20 +221,21 @@ pub(super) fn bulk_cases(c: &CpAsyncBulk, opcode: &str, target: &Target) -> Resu
         }
     }
     if c.src == BulkSpace::SharedCta && c.dst == BulkSpace::SharedCluster {
-        out.extend(remote_bulk_cases(c, opcode, target));
+        out.extend(remote_bulk_cases(c, target));
     }
     Ok(sample(out, c.cache_hint))
 }
 
-pub(super) fn prefetch_cases(cache_hint: bool, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+pub(super) fn prefetch_cases(c: &CpAsyncBulkPrefetch, target: &Target) -> Vec<(String, MemSource)> {
     let mut out = Vec::new();
     for (k, size) in [16u64, 48, 256, 4096, 8208].into_iter().enumerate() {
         let mut case = Case::new(target);
         let so = 16 * (k as u64 % 3);
         case.global("src", pattern((size + 64) as usize, 3000 + k as u64), true);
-        let pol = policy(&mut case, cache_hint);
-        case.stmt(format!("{opcode} [src+{so}], {size}{pol};"));
+        let mut operands = vec![at("src", so), imm(size)];
+        operands.extend(policy_operand(&mut case, c.cache_hint));
+        case.isa(Form::CpAsyncBulkPrefetch(*c), operands);
         out.push((format!("size {size}, src +{so}: memory unchanged"), case.finish()));
     }
-    sample(out, cache_hint)
+    sample(out, c.cache_hint)
 }

@@ -219,7 +219,7 @@ pub fn f32_subnormal_add_cases(target: &Target) -> Vec<AsyncCase> {
             continue;
         }
         let opcode = form.opcode();
-        for (label, source) in reduce_cases(c, &opcode, target, &|a, b| f32_subnormal_pair(c.ty, a, b)) {
+        for (label, source) in reduce_cases(c, target, &|a, b| f32_subnormal_pair(c.ty, a, b)) {
             out.push(AsyncCase { form: opcode.clone(), label, source });
         }
     }

@@ -59,8 +59,11 @@
 //! catalogues and their coordinate sets; `deviations.rs` the [`DEVIATION_SETS`]; `replace.rs`
 //! the `tensormap.replace` and `tensormap.cp_fenceproxy` cases; `remote.rs` the remote arrive and `ld`/`st` cases.
 
-use oracle::isa::{valid_forms, Family, Form, Target};
+use oracle::isa::operand::{Imm, Operand};
+use oracle::isa::{valid_forms, Createpolicy, Family, Form, PolicyKind, PolicyPriority, Target};
 use oracle::memprog::MemSource;
+
+use crate::memory::stmt::{at, imm, name};
 
 mod builder;
 mod copies;
@@ -234,9 +237,9 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
 fn form_cases(form: &Form, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
     let cases = match form {
         Form::CpAsync(c) => cp_async_cases(c, &form.opcode(), target),
-        Form::CpAsyncBulk(c) => bulk_cases(c, &form.opcode(), target)?,
-        Form::CpReduceAsyncBulk(c) => reduce_cases(c, &form.opcode(), target, &|a, b| !f32_subnormal_pair(c.ty, a, b)),
-        Form::CpAsyncBulkPrefetch(c) => prefetch_cases(c.cache_hint, &form.opcode(), target),
+        Form::CpAsyncBulk(c) => bulk_cases(c, target)?,
+        Form::CpReduceAsyncBulk(c) => reduce_cases(c, target, &|a, b| !f32_subnormal_pair(c.ty, a, b)),
+        Form::CpAsyncBulkPrefetch(c) => prefetch_cases(c, target),
         Form::CpAsyncBulkTensor(c) => tensor_copy_cases(c, &form.opcode(), target)?,
         Form::CpReduceAsyncBulkTensor(c) => {
             tensor_reduce_cases(c, &form.opcode(), target, &|m| !int64_bitwise(c.redop, m) && !im2col_corners(m))?
@@ -256,6 +259,12 @@ fn sample<T>(cases: Vec<T>, variant: bool) -> Vec<T> {
     }
 }
 
+/// [`policy`] as an operand: `pol` with a cache hint, none without.
+fn policy_operand(case: &mut Case, cache_hint: bool) -> Option<oracle::isa::operand::Operand> {
+    policy(case, cache_hint);
+    cache_hint.then(|| name("pol"))
+}
+
 /// The trailing cache-policy operand of a `.L2::cache_hint` form: the policy in `pol`, made in
 /// one of three ways, chosen by the case's buffers (so the cases of a form use all three): an
 /// input register holding [`CACHE_POLICY`], `createpolicy.fractional` or
@@ -272,10 +281,24 @@ fn policy(case: &mut Case, cache_hint: bool) -> &'static str {
             case.reg("pol", CACHE_POLICY);
         }
         (1, Some(g)) => {
-            case.stmt(format!("createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 pol, [{g}], 16, 64;"));
+            let range = Createpolicy {
+                kind: PolicyKind::Range,
+                global: true,
+                primary: Some(PolicyPriority::Last),
+                secondary: Some(PolicyPriority::Unchanged),
+                fraction: false,
+            };
+            case.isa(Form::Createpolicy(range), vec![name("pol"), at(&g, 0), imm(16), imm(64)]);
         }
         _ => {
-            case.stmt("createpolicy.fractional.L2::evict_first.b64 pol, 0.5;");
+            let fractional = Createpolicy {
+                kind: PolicyKind::Fractional,
+                global: false,
+                primary: Some(PolicyPriority::First),
+                secondary: None,
+                fraction: true,
+            };
+            case.isa(Form::Createpolicy(fractional), vec![name("pol"), Operand::Imm(Imm::Float(0.5))]);
         }
     }
     ", pol"

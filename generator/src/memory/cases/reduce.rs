@@ -6,12 +6,13 @@
 //! Invariant: the pairs a caller's `keep` rejects are left out (the sweep leaves out the f32
 //! subnormal adds of [`super::F32_SUBNORMAL_ADDS`], which hold exactly those).
 
-use oracle::isa::{Completion, CpReduceAsyncBulk, RedOp, ReduceType, Target};
+use oracle::isa::{AsyncProxySpace, Completion, CpReduceAsyncBulk, Form, RedOp, ReduceType, Target};
 use oracle::memory::tensor_map::TensorDataType as D;
 use oracle::memprog::{Init, MemSource};
 
 use super::builder::{hex, Case};
-use super::{policy, sample};
+use super::{policy_operand, sample};
+use crate::memory::stmt::{at, forms, imm};
 
 /// Edge values of a reduction type (bit patterns).
 pub fn edge_values(ty: ReduceType) -> Vec<u64> {
@@ -108,7 +109,6 @@ pub(super) const REDUCE_CHUNK: usize = 256;
 
 pub(super) fn reduce_cases(
     c: &CpReduceAsyncBulk,
-    opcode: &str,
     target: &Target,
     keep: &dyn Fn(u64, u64) -> bool,
 ) -> Vec<(String, MemSource)> {
@@ -116,22 +116,24 @@ pub(super) fn reduce_cases(
     let mut out = Vec::new();
     for (k, (d, s)) in dst_all.chunks(REDUCE_CHUNK).zip(src_all.chunks(REDUCE_CHUNK)).enumerate() {
         let size = d.len() as u64;
-        let at = k * REDUCE_CHUNK;
+        let first = k * REDUCE_CHUNK;
         let mut case = Case::new(target);
         case.shared("src", Init::Hex(hex(s)), 128, true);
         match c.completion {
             Completion::BulkGroup => {
-                case.global("dst", d.to_vec(), true).stmt("fence.proxy.async.shared::cta;");
-                let pol = policy(&mut case, c.cache_hint);
-                case.stmt(format!("{opcode} [dst], [src], {size}{pol};")).bulk_wait();
+                case.global("dst", d.to_vec(), true).isa(forms::proxy_fence(AsyncProxySpace::SharedCta), vec![]);
+                let mut operands = vec![at("dst", 0), at("src", 0), imm(size)];
+                operands.extend(policy_operand(&mut case, c.cache_hint));
+                case.isa(Form::CpReduceAsyncBulk(*c), operands).bulk_wait();
             }
             Completion::Mbarrier => {
                 case.shared("dst", Init::Hex(hex(d)), 128, true).mbarrier().expect_tx(size);
-                let pol = policy(&mut case, c.cache_hint);
-                case.stmt(format!("{opcode} [dst], [src], {size}, [bar]{pol};")).wait_phase0();
+                let mut operands = vec![at("dst", 0), at("src", 0), imm(size), at("bar", 0)];
+                operands.extend(policy_operand(&mut case, c.cache_hint));
+                case.isa(Form::CpReduceAsyncBulk(*c), operands).wait_phase0();
             }
         }
-        out.push((format!("edge pairs, bytes {at}..{}", at as u64 + size), case.finish()));
+        out.push((format!("edge pairs, bytes {first}..{}", first as u64 + size), case.finish()));
     }
     sample(out, c.cache_hint)
 }

@@ -169,7 +169,10 @@ pub(super) fn tensor_load(
     });
     case.mbarrier();
     let (guard, mask) = match multicast {
-        Some((ctas, mask, issuer)) => (case.multicast_arm(ctas, mask, issuer, map.tile_bytes()), ", mask"),
+        Some((ctas, mask, issuer)) => {
+            let lead = case.multicast_arm(ctas, mask, issuer, map.tile_bytes());
+            (format!("@{} ", lead.pred), ", mask")
+        }
         None => {
             case.expect_tx(map.tile_bytes());
             (String::new(), "")

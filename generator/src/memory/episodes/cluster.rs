@@ -16,8 +16,8 @@ use oracle::isa::types::{AddrType, MemType, Space, VecWidth};
 use oracle::isa::{CvtType, Cvta, Form, Instruction, Mapa, MovType, StAsync};
 use oracle::program::{Cmp, GlueOp, GlueType};
 
-use super::{forms, Gen, EDGE_PERMILLE};
-use crate::memory::stmt::{self, at, guard, imm, name, Stmt};
+use super::{Gen, EDGE_PERMILLE};
+use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
 use crate::program::rng::Rng;
 use crate::program::values::{draw, Kind};
 

@@ -13,8 +13,8 @@ use oracle::isa::{
 use oracle::memprog::{BufferSpace, Init};
 use oracle::program::{Cmp, GlueOp, GlueType};
 
-use super::{forms, Gen, EDGE_PERMILLE};
-use crate::memory::stmt::{self, at, imm, name, Stmt};
+use super::{Gen, EDGE_PERMILLE};
+use crate::memory::stmt::{self, at, forms, imm, name, Stmt};
 use crate::program::rng::Rng;
 
 impl<'r, R: Rng> Gen<'r, R> {

@@ -20,9 +20,9 @@ use oracle::isa::types::{OrderSem, Scope};
 use oracle::isa::{AsyncProxySpace, FenceKind, Form, Instruction, TensormapCpFenceproxy, TensormapSs};
 use oracle::program::{Cmp, GlueOp, GlueType};
 
-use super::{forms, Gen, EDGE_PERMILLE, MAX_TILE};
+use super::{Gen, EDGE_PERMILLE, MAX_TILE};
 use crate::memory::cases::replace::{replace_form, replace_target};
-use crate::memory::stmt::{self, at, guard, imm, name, Stmt};
+use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
 use crate::program::rng::Rng;
 
 /// `fence.proxy.tensormap::generic.<sem>.gpu` (§9.7.13.4): the release takes no operands, the

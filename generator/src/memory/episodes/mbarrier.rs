@@ -12,8 +12,8 @@ use oracle::isa::operand::Operand;
 use oracle::isa::{Instruction, LoadMode, MovType};
 use oracle::memory::tensor_map::MapMode;
 
-use super::{forms, Gen};
-use crate::memory::stmt::{self, at, guard, imm, name, tensor_ref, vector, Stmt};
+use super::Gen;
+use crate::memory::stmt::{self, at, forms, guard, imm, name, tensor_ref, vector, Stmt};
 use crate::program::rng::Rng;
 
 impl<'r, R: Rng> Gen<'r, R> {

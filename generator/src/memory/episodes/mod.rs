@@ -113,7 +113,7 @@ use oracle::program::{Cmp, GlueOp, GlueType};
 
 use super::cases::replace::replace_target;
 use super::config::AsyncConfig;
-use super::stmt::{self, at, guard, imm, name, Stmt};
+use super::stmt::{self, at, forms, guard, imm, name, Stmt};
 use crate::program::rng::{Rng, SplitMix64};
 use crate::program::values::{draw, Kind};
 
@@ -174,116 +174,6 @@ pub fn supported(target: &Target) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The forms of fixed shape the episodes write, built from the ISA model's types.
-mod forms {
-    use oracle::isa::types::{OrderSem, Scope, Space};
-    use oracle::isa::{AsyncProxySpace, BulkSpace, Completion, ProxyKind};
-    use oracle::isa::{
-        CpAsyncBulkTensor, CpAsyncBulkWaitGroup, CpAsyncDst, CpAsyncMbarrierArrive, FenceKind, Form, LoadMode,
-        Mbarrier, MbarrierOp, TensorDim,
-    };
-
-    use crate::memory::stmt::{bulk_copy, fence, mbarrier};
-
-    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}`.
-    pub(super) fn bulk_load(multicast: bool) -> Form {
-        bulk_copy(BulkSpace::SharedCluster, BulkSpace::Global, Completion::Mbarrier, multicast)
-    }
-
-    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` (into a peer CTA).
-    pub(super) fn bulk_exchange() -> Form {
-        bulk_copy(BulkSpace::SharedCluster, BulkSpace::SharedCta, Completion::Mbarrier, false)
-    }
-
-    /// `cp.async.bulk.global.shared::cta.bulk_group`.
-    pub(super) fn bulk_store() -> Form {
-        bulk_copy(BulkSpace::Global, BulkSpace::SharedCta, Completion::BulkGroup, false)
-    }
-
-    /// `fence.proxy.async.<space>`.
-    pub(super) fn proxy_fence(space: AsyncProxySpace) -> Form {
-        fence(FenceKind::Proxy(ProxyKind::Async(Some(space))), None, None)
-    }
-
-    /// `mbarrier.init.shared::cta.b64 [bar], count`.
-    pub(super) fn mbarrier_init() -> Form {
-        Form::Mbarrier(mbarrier(MbarrierOp::Init, Space::SharedCta, false))
-    }
-
-    /// `fence.mbarrier_init.release.cluster`.
-    pub(super) fn mbarrier_init_fence() -> Form {
-        fence(FenceKind::MbarrierInit, Some(OrderSem::Release), Some(Scope::Cluster))
-    }
-
-    /// `mbarrier.arrive.expect_tx.shared::cta.b64 st|_, [bar], tx`.
-    pub(super) fn arrive_expect_tx(sink: bool) -> Form {
-        Form::Mbarrier(mbarrier(MbarrierOp::ArriveExpectTx, Space::SharedCta, sink))
-    }
-
-    /// `mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], tx`.
-    pub(super) fn expect_tx() -> Form {
-        Form::Mbarrier(Mbarrier {
-            sem: Some(OrderSem::Relaxed),
-            scope: Some(Scope::Cta),
-            ..mbarrier(MbarrierOp::ExpectTx, Space::SharedCta, false)
-        })
-    }
-
-    /// `mbarrier.arrive.shared::cta.b64 _, [bar]`.
-    pub(super) fn arrive() -> Form {
-        Form::Mbarrier(mbarrier(MbarrierOp::Arrive, Space::SharedCta, true))
-    }
-
-    /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]` (a peer's mbarrier).
-    pub(super) fn arrive_remote() -> Form {
-        Form::Mbarrier(Mbarrier {
-            sem: Some(OrderSem::Release),
-            scope: Some(Scope::Cluster),
-            ..mbarrier(MbarrierOp::Arrive, Space::SharedCluster, true)
-        })
-    }
-
-    /// `mbarrier.try_wait.parity{.acquire.cluster}.shared::cta.b64 p, [bar], ph` (`cluster`:
-    /// acquiring another CTA's release; else the default `.acquire.cta`).
-    pub(super) fn try_wait(cluster: bool) -> Form {
-        let m = mbarrier(MbarrierOp::TryWaitParity, Space::SharedCta, false);
-        Form::Mbarrier(match cluster {
-            true => Mbarrier { sem: Some(OrderSem::Acquire), scope: Some(Scope::Cluster), ..m },
-            false => m,
-        })
-    }
-
-    /// `mbarrier.inval.shared::cta.b64 [bar]`.
-    pub(super) fn inval() -> Form {
-        Form::Mbarrier(mbarrier(MbarrierOp::Inval, Space::SharedCta, false))
-    }
-
-    /// `cp.async.bulk.tensor.<rank>d.shared::cluster.global.<mode>.mbarrier::complete_tx::bytes{.multicast::cluster}`
-    /// (`None` for a rank without a `.dim`).
-    pub(super) fn tensor_load(rank: usize, mode: LoadMode, multicast: bool) -> Option<Form> {
-        Some(Form::CpAsyncBulkTensor(CpAsyncBulkTensor {
-            dim: TensorDim::of_rank(rank)?,
-            dst: BulkSpace::SharedCluster,
-            src: BulkSpace::Global,
-            load_mode: Some(mode),
-            completion: Completion::Mbarrier,
-            multicast,
-            cta_group: None,
-            cache_hint: false,
-        }))
-    }
-
-    /// `cp.async.bulk.wait_group{.read} N`.
-    pub(super) fn bulk_wait(read: bool) -> Form {
-        Form::CpAsyncBulkWaitGroup(CpAsyncBulkWaitGroup { read })
-    }
-
-    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar]`.
-    pub(super) fn cp_async_arrive_noinc() -> Form {
-        Form::CpAsyncMbarrierArrive(CpAsyncMbarrierArrive { noinc: true, space: Some(CpAsyncDst::SharedCta) })
-    }
 }
 
 /// The program of `seed` under `cfg` for `target` (SplitMix64 drives [`generate`]).

@@ -18,11 +18,11 @@ use oracle::memory::Region;
 use oracle::memprog::{BufferSpace, Init};
 use oracle::program::{GlueOp, GlueType, RegClass};
 
-use super::{forms, Gen, EDGE_PERMILLE};
+use super::{Gen, EDGE_PERMILLE};
 use crate::memory::cases::deviations::int64_bitwise;
 use crate::memory::cases::reduce::reduce_types;
 use crate::memory::cases::tensor::tensor_write_forms;
-use crate::memory::stmt::{self, at, imm, name, tensor_ref, Stmt};
+use crate::memory::stmt::{self, at, forms, imm, name, tensor_ref, Stmt};
 use crate::program::rng::Rng;
 use crate::program::tables::tables;
 use crate::program::values::{draw, Kind};
