@@ -212,8 +212,6 @@ impl CaseKind for Memory {
     type Result = MemResult;
     type Raw = Raw;
 
-    const NAME: &'static str = "memory program";
-
     /// Each backend's symptom against the oracle's bytes ([`symptom`]; a byte difference the
     /// oracle emulating a known deviation under `allow` reproduces names it), grouped: one raw
     /// finding per symptom, with every backend that shows it; byte differences that only some

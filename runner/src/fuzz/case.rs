@@ -35,9 +35,6 @@ pub trait CaseKind {
     /// One raw finding: a symptom and the backends that show it.
     type Raw;
 
-    /// The kind's name in messages ("register program", "memory program").
-    const NAME: &'static str;
-
     /// The raw findings in `result`, the results of `program`: one per symptom, with every
     /// backend that shows it (`allow`: the allowances of unknown bits, where the kind needs
     /// them to tell a difference).

@@ -251,8 +251,6 @@ impl CaseKind for Register {
     type Result = ProgramResult;
     type Raw = Raw;
 
-    const NAME: &'static str = "register program";
-
     /// Failures, SASS reads of never-written registers, and word differences (split by what
     /// the emulating oracle in `result` explains); `allow` is not needed: the engine's oracle
     /// already applied it.
