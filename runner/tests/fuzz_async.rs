@@ -203,3 +203,31 @@ fn generated_async_programs_assemble_for_sm_90() {
         assert!(asm.ok, "{arch}: {}", asm.output.lines().take(20).collect::<Vec<_>>().join("\n"));
     }
 }
+
+/// `ptxdiff replay` takes a memory case (an eval program line, as `fuzz --async` stores it) as it
+/// takes a register one: without a GPU only the oracle runs (exit 0, said so); a backend that
+/// does not run memory programs is an error, as is a line that is not a program.
+#[test]
+fn replay_takes_a_memory_case() {
+    let case = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/findings/reduce-add-f32-subnormals/edge-pairs.case");
+    let text = |out: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    if no_gpu() {
+        let out = ptxdiff().args(["replay", case]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let t = text(&out);
+        assert!(t.contains("backends: oracle\n") && t.contains("only the oracle ran"), "{t}");
+    } else {
+        common::skip("GPU present", "the replay without a GPU runs the oracle only");
+    }
+    let out = ptxdiff().args(["replay", case, "--backends", "ptxas-check"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("does not run memory programs"), "{}", text(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.case");
+    std::fs::write(&bad, "{\"program\": 3}\n").unwrap();
+    let out = ptxdiff().arg("replay").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("not a ptxdiff case file"), "{}", text(&out));
+}

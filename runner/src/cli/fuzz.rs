@@ -17,14 +17,13 @@ use generator::minimize::{minimize_batched, Budget};
 use generator::program::Config;
 use oracle::isa::Target;
 use oracle::program::interp::Plant;
-use oracle::program::text;
 use oracle::semantics::Allowances;
 
 use crate::backend::pool::Devices;
 use crate::backend::{parse_ptxas_specs, PtxasSpec, Registry, Settings};
 use crate::findings::KnownSet;
+use crate::fuzz::case::{CaseKind, Memory, Register};
 use crate::fuzz::engine::{require_available, Engine};
-use crate::fuzz::package::raw_findings;
 use crate::fuzz::Options;
 
 /// Parses `90s`, `15m`, `1h`, `2h30m` or plain seconds.
@@ -616,7 +615,9 @@ fn coverage_line(s: &crate::fuzz::Summary) -> Option<String> {
 
 fn load_case(path: &Path) -> Result<(oracle::program::Program, oracle::program::Inputs)> {
     let text = crate::atomic_write::read_capped(path).with_context(|| format!("reading {}", path.display()))?;
-    text::parse_case(&text).with_context(|| format!("{}: not a ptxdiff case file", path.display()))
+    Register::read_case(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("{}: not a ptxdiff case file", path.display()))
 }
 
 /// Says so when a case breaks an invariant of generated programs (`generator::program::check`):
@@ -657,44 +658,80 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
     Ok((engine, scratch))
 }
 
-/// `ptxdiff replay CASE`: runs a case on every backend and shows what disagrees.
+/// `ptxdiff replay CASE`: runs a case of either kind (a register case, or a memory case: an
+/// eval program line) on every backend and shows what disagrees.
 pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
+    let text = crate::atomic_write::read_capped(case).with_context(|| format!("reading {}", case.display()))?;
+    if text.trim_start().starts_with('{') {
+        return replay_memory(case, &text, backends);
+    }
     let (p, i) = load_case(case)?;
     warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
     if let Some(why) = &engine.gpu_unavailable {
         println!("{}", gpu_unavailable_line(why));
     }
-    // The oracle always runs (the reference); it is named once whether or not it was asked for.
-    let mut names = vec![crate::backend::oracle::NAME.to_string()];
-    names.extend(engine.backend_names().into_iter().filter(|n| n != crate::backend::oracle::NAME));
-    println!("backends: {}", names.join(", "));
+    let names = replay_names(engine.backend_names());
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
     if let Err(e) = &r[0].expected {
         bail!("the oracle refuses this program: {e}");
     }
-    let found = raw_findings(&p, &r[0]);
+    Ok(show_found::<Register>(case, &names, &Register::raw_findings(&p, &r[0], &engine.allow)))
+}
+
+/// The backends a replay names, printed: the oracle (the reference, named once whether or not
+/// it was asked for), then the others.
+fn replay_names(backends: Vec<String>) -> Vec<String> {
+    let mut names = vec![crate::backend::oracle::NAME.to_string()];
+    names.extend(backends.into_iter().filter(|n| n != crate::backend::oracle::NAME));
+    println!("backends: {}", names.join(", "));
+    names
+}
+
+/// `ptxdiff replay` of a memory case: on the oracle and the GPU backends asked for (or this
+/// machine's).
+fn replay_memory(case: &Path, text: &str, a: &BackendArgs) -> Result<ExitCode> {
+    let src = Memory::read_case(text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("{}: not a ptxdiff case file", case.display()))?;
+    let allow = Allowances::from_off(&a.allow_off)?;
+    let registry = Registry::new(Settings {
+        ptxas: a.ptxas.specs(None)?,
+        devices: a.gpus.devices(),
+        workers: Some(a.gpus.workers.unwrap_or(1)),
+        allow: allow.clone(),
+        sweep_timeout: Duration::from_secs(120),
+    });
+    let mut sel = crate::fuzz::async_campaign::gpu_backends(&registry, &parse_backends(&a.backends))?;
+    if sel.backends.is_empty() {
+        let why = registry
+            .context()
+            .gpu_unavailable()
+            .unwrap_or_else(|| sel.unavailable.iter().map(|(n, w)| format!("{n}: {w}")).collect::<Vec<_>>().join("; "));
+        if !why.is_empty() {
+            println!("{}", gpu_unavailable_line(&why));
+        }
+    }
+    let names = replay_names(sel.backends.iter().map(|b| b.name()).collect());
+    let found = crate::fuzz::async_campaign::replay(&src, &mut sel.backends, &allow)?;
+    Ok(show_found::<Memory>(case, &names, &found))
+}
+
+/// Prints what a replay found (each raw finding as its kind describes it) and gives the exit
+/// status: 0 when nothing disagrees, 1 otherwise.
+fn show_found<K: CaseKind>(case: &Path, names: &[String], found: &[K::Raw]) -> ExitCode {
     if found.is_empty() {
         if names.len() == 1 {
             println!("{}: only the oracle ran, so nothing was compared (see the backends above)", case.display());
         } else {
             println!("{}: every backend agrees with the oracle", case.display());
         }
-        return Ok(ExitCode::SUCCESS);
+        return ExitCode::SUCCESS;
     }
-    for f in &found {
-        let form = f.form.as_deref().map(|x| format!("{x} ")).unwrap_or_default();
-        println!("{} [{}] {form}{}", f.class.name(), f.backends.join(","), f.how);
-        if let Some(m) = &f.message {
-            println!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  "));
-        }
-        if let Some(d) = &f.disagreement {
-            for m in &d.mismatches {
-                println!("  thread {} word {}: expected {}; got {:?}", m.thread, m.word, m.expected, m.actual);
-            }
-        }
+    for f in found {
+        println!("{}", K::describe(f));
     }
-    Ok(ExitCode::FAILURE)
+    ExitCode::FAILURE
 }
 
 /// `ptxdiff minimize CASE`: reduces a case while its first finding reproduces.
@@ -712,10 +749,10 @@ pub fn minimize_command(
     warn_if_invalid(case, &p);
     let (mut engine, _scratch) = engine_for(&p, backends)?;
     let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "min");
-    let Some(first) = raw_findings(&p, &r[0]).into_iter().next() else {
+    let Some(first) = Register::raw_findings(&p, &r[0], &engine.allow).into_iter().next() else {
         bail!("{}: no backend disagrees with the oracle; nothing to minimize", case.display());
     };
-    let pre = first.pre_signature();
+    let pre = Register::pre_signature(&first);
     if first.class != crate::findings::FindingClass::UnwrittenRegister {
         // Only an unwritten-register finding needs the SASS of every candidate.
         engine.sass = None;
@@ -730,7 +767,7 @@ pub fn minimize_command(
             case.display()
         );
     }
-    crate::atomic_write::write_new(&out, text::case(&red.program, &red.inputs), force)?;
+    crate::atomic_write::write_new(&out, Register::write_case(&(red.program.clone(), red.inputs.clone())), force)?;
     println!(
         "{} → {} instructions, {} threads, {} predicate calls made in {} runs of {} candidates ({} invalid candidates refused without a run): {}",
         red.before,

@@ -10,9 +10,10 @@
 //! ([`crate::memrun::assemble`]: modules per share of the cores, side by side). The main
 //! thread runs the batch on every GPU backend at once, one thread each
 //! ([`crate::memrun::run_assembled`], [`crate::memrun::run_on`] for the JIT), and compares
-//! every program's read-back bytes with the oracle's ([`crate::memrun::compare`]). A raw
-//! finding is a byte difference, a fault or hang, an assembler rejection, or a tensor map the
-//! driver refuses though the model accepts it. Raw findings go through the register campaign's
+//! every program's read-back bytes with the oracle's ([`crate::memrun::compare`]), as the
+//! memory programs' [`CaseKind`] ([`Memory`], implemented here: raw findings, their kind and
+//! signature, the case file) says. A raw finding is a byte difference, a fault or hang, an
+//! assembler rejection, or a tensor map the driver refuses though the model accepts it. Raw findings go through the register campaign's
 //! triage ([`Triage`]: known entries, the first [`MINIMIZE_PER_KIND`](super::MINIMIZE_PER_KIND)
 //! of a kind (class, backends, symptom, known deviation) to the minimization thread, later ones
 //! counted under the first) and its minimization thread ([`Minimizer`], with GPU backends of
@@ -52,6 +53,7 @@ use oracle::semantics::{Allowances, Deviation, DeviationScope};
 
 use serde::{Deserialize, Serialize};
 
+use super::case::{CaseKind, Memory};
 use super::engine::{add_stage, measure, StageTime};
 use super::minimize::{Case, Minimizer, Reduction};
 use super::triage::{Triage, TriageCounts};
@@ -60,7 +62,7 @@ use crate::atomic_write::write_atomic;
 use crate::backend::{Backend, BackendKind, Failure, Registry, Selection, Settings};
 use crate::findings::{Finding, FindingClass, KnownSet, RunMeta, Signature, WordMismatch};
 use crate::memrun::{assemble, compare, oracle_read, run_assembled, run_on, AssembledBatch, GpuResult};
-use crate::program_line::program_line;
+use crate::program_line::{program_line, program_source};
 
 /// Longest wait for one memory job on a GPU before it counts as a hang.
 pub const JOB_TIMEOUT: Duration = Duration::from_secs(10);
@@ -163,30 +165,106 @@ pub struct AsyncSummary {
 
 /// What one backend did with one program, as a finding would describe it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Symptom {
-    class: FindingClass,
+pub struct Symptom {
+    /// The finding class.
+    pub class: FindingClass,
     /// `bytes-differ`, `hang`, `CUDA_ERROR_…`, `encode-rejected CUDA_ERROR_…`, `rejected`.
-    how: String,
+    pub how: String,
     /// The first differing read-back buffer (byte differences).
-    buffer: Option<String>,
+    pub buffer: Option<String>,
     /// The log or message.
-    message: Option<String>,
+    pub message: Option<String>,
     /// The known hardware deviation that explains every differing byte (the oracle emulating
     /// it gives the GPU's bytes), if one does.
-    deviation: Option<Deviation>,
+    pub deviation: Option<Deviation>,
 }
 
-/// One raw finding: a program and the backends that show one symptom.
+/// One raw finding of a memory program ([`Memory`]'s [`CaseKind::Raw`]): the program and the
+/// backends that show one symptom.
 #[derive(Clone, Debug)]
-struct Raw {
-    source: MemSource,
-    symptom: Symptom,
-    backends: Vec<String>,
-    mismatches: Vec<WordMismatch>,
+pub struct Raw {
+    /// The program as generated.
+    pub source: MemSource,
+    /// What the backends show.
+    pub symptom: Symptom,
+    /// The backends that show it.
+    pub backends: Vec<String>,
+    /// The first differing bytes (of the first backend).
+    pub mismatches: Vec<WordMismatch>,
 }
 
-/// The symptom of `result` against the oracle's `expected` read-back bytes of `p` (under
-/// `allow`), if any; byte differences that the oracle emulating a known hardware deviation
+/// What running one memory program gave ([`Memory`]'s [`CaseKind::Result`]): the program
+/// built, the oracle's read-back regions, and each GPU backend's result (in the campaign's
+/// order of backends).
+#[derive(Clone, Debug)]
+pub struct MemResult {
+    /// The program built from its source.
+    pub program: MemProgram,
+    /// The oracle's read-back regions.
+    pub expected: Vec<Region>,
+    /// Each GPU backend that ran it, with its result.
+    pub observed: Vec<(String, GpuResult)>,
+}
+
+impl CaseKind for Memory {
+    type Program = MemSource;
+    type Case = MemSource;
+    type Result = MemResult;
+    type Raw = Raw;
+
+    /// Each backend's symptom against the oracle's bytes ([`symptom`]; a byte difference the
+    /// oracle emulating a known deviation under `allow` reproduces names it), grouped: one raw
+    /// finding per symptom, with every backend that shows it; byte differences that only some
+    /// of the backends that ran show are a compiler bug, whatever the oracle says.
+    fn raw_findings(source: &MemSource, result: &MemResult, allow: &Allowances) -> Vec<Raw> {
+        let found = result
+            .observed
+            .iter()
+            .filter_map(|(name, r)| match symptom(&result.program, &result.expected, r, name, allow) {
+                (Some(sym), m) => Some((name.clone(), sym, m)),
+                (None, _) => None,
+            })
+            .collect();
+        group(source, found, result.observed.len())
+    }
+
+    /// Class, backends, symptom and the known deviation that explains the bytes, if one does.
+    fn pre_signature(r: &Raw) -> String {
+        let deviation = r.symptom.deviation.map_or("", |d| d.input_class());
+        format!("{}|{}|{}|{deviation}", r.symptom.class.name(), r.backends.join(","), r.symptom.how)
+    }
+
+    /// The whole signature ([`signature`]): a memory program's needs no run.
+    fn quick_signature(raw: &Raw, source: &MemSource) -> Signature {
+        signature(source, &raw.symptom, &raw.backends)
+    }
+
+    fn describe(raw: &Raw) -> String {
+        let buffer = raw.symptom.buffer.as_deref().map(|b| format!(" in `{b}`")).unwrap_or_default();
+        let sym = &raw.symptom;
+        let mut lines = vec![format!("{} [{}] {}{buffer}", sym.class.name(), raw.backends.join(","), sym.how)];
+        if let Some(m) = &sym.message {
+            lines.push(format!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  ")));
+        }
+        for m in &raw.mismatches {
+            lines.push(format!("  {}: expected {}; got {:?}", m.decoded, m.expected, m.actual));
+        }
+        lines.join("\n")
+    }
+
+    fn write_case(source: &MemSource) -> String {
+        format!("{}\n", program_line(source))
+    }
+
+    fn read_case(text: &str) -> Result<MemSource, String> {
+        let line: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text.trim())
+            .map_err(|e| format!("not a `ptxdiff eval` program line (one JSON object): {e}"))?;
+        program_source(&line)
+    }
+}
+
+/// The symptom of `result` (of backend `backend`) against the oracle's `expected` read-back
+/// bytes of `p` (under `allow`), if any; byte differences that the oracle emulating a known hardware deviation
 /// reproduces exactly name that deviation.
 fn symptom(
     p: &MemProgram,
@@ -316,16 +394,15 @@ fn signature(src: &MemSource, symptom: &Symptom, backends: &[String]) -> Signatu
     }
 }
 
-/// The GPU backends of the campaign: those named (or the registry's defaults) that run memory
-/// programs, built; the rest with why they cannot run.
-fn gpu_backends(registry: &Registry, names: &[String]) -> anyhow::Result<Selection> {
+/// The GPU backends of the campaign (or of a replay): those named (or the registry's
+/// defaults) that run memory programs, built; the rest with why they cannot run. A named
+/// backend that does not run memory programs, or is unavailable here, is an error.
+pub fn gpu_backends(registry: &Registry, names: &[String]) -> anyhow::Result<Selection> {
     let oracle = crate::backend::oracle::NAME;
     let explicit = !names.is_empty();
     let names: Vec<String> = if explicit {
         if let Some(n) = names.iter().find(|n| *n != oracle && registry.kind_of(n) != Some(BackendKind::Gpu)) {
-            bail!(
-                "backend `{n}` does not run memory programs; `fuzz --async` takes the oracle and the cuda:* backends"
-            );
+            bail!("backend `{n}` does not run memory programs (they run on the oracle and the cuda:* backends)");
         }
         names.iter().filter(|n| *n != oracle).cloned().collect()
     } else {
@@ -364,6 +441,23 @@ fn prepare(o: &AsyncOptions, cfg: &AsyncConfig, b: u64, k: u64, switches: bool) 
     });
     let switches = if switches { seeded_switches(seed, cfg) } else { Vec::new() };
     Prepared { source, result, switches, generation, oracle }
+}
+
+/// Runs memory case `source` on the oracle and on each of `gpus` (`ptxdiff replay` of a memory
+/// case): its raw findings ([`Memory`]'s), none when every backend agrees with the oracle.
+/// A program that does not build, or that the oracle refuses, is an error, as is a backend
+/// that cannot run it (an environment error, not a finding).
+pub fn replay(source: &MemSource, gpus: &mut [Box<dyn Backend>], allow: &Allowances) -> anyhow::Result<Vec<Raw>> {
+    let program = source.build().map_err(|e| anyhow::anyhow!("the program does not build: {e}"))?;
+    let expected = oracle_read(&program, allow).map_err(|e| anyhow::anyhow!("the oracle refuses this program: {e}"))?;
+    let mut observed = Vec::with_capacity(gpus.len());
+    for g in gpus.iter_mut() {
+        let name = g.name();
+        let r = run_on(g.as_mut(), &[&program], JOB_TIMEOUT).map_err(|e| anyhow::anyhow!("backend {name}: {e}"))?;
+        let r = r.into_iter().next().ok_or_else(|| anyhow::anyhow!("backend {name} gave no result"))?;
+        observed.push((name, r));
+    }
+    Ok(Memory::raw_findings(source, &MemResult { program, expected, observed }, allow))
 }
 
 /// Runs one case on one backend: the symptom it shows, if any.
@@ -611,47 +705,41 @@ pub fn run_with(
                     .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
             });
-            let mut ran: Vec<(String, Vec<GpuResult>)> = Vec::with_capacity(runs.len());
+            // Each program's results: its program, the oracle's bytes and every backend's result.
+            let mut observed: Vec<Vec<(String, GpuResult)>> = vec![Vec::with_capacity(runs.len()); runnable.len()];
             for (name, results, t) in runs {
                 add_stage(&mut s.stages, &format!("GPU: run on {name}"), t);
                 let results = results.map_err(|e| anyhow::anyhow!("backend {name}: {e}"))?;
                 s.gpu_runs += results.len() as u64;
-                ran.push((name, results));
+                for (per, r) in observed.iter_mut().zip(results) {
+                    per.push((name.clone(), r));
+                }
             }
-            // Every program's results against the oracle's bytes, the programs side by side (a
-            // difference runs the oracle again, emulating the known deviations): the batch's
-            // critical path waits for this.
+            let ran: Vec<(usize, MemSource, MemResult)> = runnable
+                .into_iter()
+                .zip(observed)
+                .map(|((k, source, program, expected), observed)| {
+                    (k, source, MemResult { program, expected, observed })
+                })
+                .collect();
+            // Every program's raw findings ([`Memory`]'s: its results against the oracle's
+            // bytes), the programs side by side (a difference runs the oracle again, emulating
+            // the known deviations): the batch's critical path waits for this.
             let (compared, wall) = measure(|| {
                 use rayon::prelude::*;
-                (0..runnable.len())
-                    .into_par_iter()
-                    .map(|k| {
-                        let (_, _, p, expected) = &runnable[k];
-                        let (found, t) = measure(|| {
-                            ran.iter()
-                                .filter_map(|(name, results)| {
-                                    let r = results.get(k)?;
-                                    match symptom(p, expected, r, name, &o.settings.allow) {
-                                        (Some(sym), m) => Some((name.clone(), sym, m)),
-                                        (None, _) => None,
-                                    }
-                                })
-                                .collect::<Vec<_>>()
-                        });
-                        (found, t.cpu_s)
+                ran.par_iter()
+                    .map(|(_, source, result)| {
+                        let (raws, t) = measure(|| Memory::raw_findings(source, result, &o.settings.allow));
+                        (raws, t.cpu_s)
                     })
                     .collect::<Vec<_>>()
             });
             let cpu_s = compared.iter().map(|(_, c)| c).sum();
             add_stage(&mut s.stages, "compare", StageTime { wall_s: wall.wall_s, cpu_s });
-            let per_program: Vec<Vec<(String, Symptom, Vec<WordMismatch>)>> =
-                compared.into_iter().map(|(found, _)| found).collect();
             let mut triaging = StageTime::default();
             // One raw finding per program and symptom, with every backend that shows it.
-            for (k, found) in per_program.into_iter().enumerate() {
-                let ran = gpus.len();
-                let (at, source) = (runnable[k].0, &runnable[k].1);
-                for raw in raw_findings(source, found, ran) {
+            for ((at, ..), (raws, _)) in ran.iter().zip(compared) {
+                for raw in raws {
                     *s.symptoms.entry(raw.symptom.how.clone()).or_default() += 1;
                     let case = MemCase {
                         batch: b,
@@ -660,7 +748,7 @@ pub fn run_with(
                         cases: cases.clone(),
                     };
                     let (worth, t) = measure(|| tri.raw(&mut store, minimizer.as_ref(), case, &o.settings.allow, &env));
-                    super::adapt::Outcome::merge(&mut outcomes[at], worth?);
+                    super::adapt::Outcome::merge(&mut outcomes[*at], worth?);
                     triaging.add(t);
                 }
             }
@@ -753,7 +841,7 @@ pub fn run_with(
 /// backend, its symptom and the differing bytes), `ran` GPU backends having run it: one per
 /// symptom, with every backend that shows it; byte differences that only some of the backends
 /// show are a compiler bug, whatever the oracle says.
-fn raw_findings(source: &MemSource, found: Vec<(String, Symptom, Vec<WordMismatch>)>, ran: usize) -> Vec<Raw> {
+fn group(source: &MemSource, found: Vec<(String, Symptom, Vec<WordMismatch>)>, ran: usize) -> Vec<Raw> {
     let mut groups: Vec<Raw> = Vec::new();
     for (name, sym, m) in found {
         match groups
@@ -807,7 +895,7 @@ impl MemCase {
     /// it): its signature from the statements that remain, its `ptxdiff eval` program line.
     fn package(&self, source: &MemSource, env: &[(String, String)]) -> (Finding, String) {
         let raw = &self.raw;
-        let sig = signature(source, &raw.symptom, &raw.backends);
+        let sig = Memory::quick_signature(raw, source);
         let ptx = source
             .build()
             .ok()
@@ -826,26 +914,24 @@ impl MemCase {
             raw.backends[0],
             self.cases.join(format!("{}.case", f.id)).display()
         );
-        (f, format!("{}\n", program_line(source)))
+        (f, Memory::write_case(source))
     }
 }
 
 impl Case for MemCase {
+    type Kind = Memory;
     type Runner = MemReducer;
 
     fn batch(&self) -> u64 {
         self.batch
     }
 
-    /// Class, backends, symptom and the known deviation that explains the bytes, if one does.
-    fn pre_signature(&self) -> String {
-        let r = &self.raw;
-        let deviation = r.symptom.deviation.map_or("", |d| d.input_class());
-        format!("{}|{}|{}|{deviation}", r.symptom.class.name(), r.backends.join(","), r.symptom.how)
+    fn raw(&self) -> &Raw {
+        &self.raw
     }
 
-    fn may_be_known(&self, known: &KnownSet) -> bool {
-        known.may_match(&signature(&self.raw.source, &self.raw.symptom, &self.raw.backends))
+    fn program(&self) -> &MemSource {
+        &self.raw.source
     }
 
     fn package_as_is(&self, _: &Allowances, env: &[(String, String)]) -> (Finding, String) {

@@ -30,8 +30,9 @@ use oracle::program::{Inputs, Program};
 
 use oracle::semantics::Allowances;
 
+use super::case::{CaseKind, Register};
 use super::engine::{measure, Engine, ProgramResult, StageTime};
-use super::package::{self, raw_findings, Raw};
+use super::package::{self, Raw};
 use crate::findings::{Finding, FindingClass, KnownSet};
 
 /// A case after the minimization stage, and the stage's cost.
@@ -94,7 +95,11 @@ pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&[(Pr
         };
         let inputs: Vec<Inputs> = cands.iter().map(|(_, i)| i.clone()).collect();
         let res = engine.run(&programs, &inputs, "min");
-        programs.iter().zip(&res).position(|(p, r)| raw_findings(p, r).iter().any(|x| x.pre_signature() == pre))
+        let allow = &engine.allow;
+        programs
+            .iter()
+            .zip(&res)
+            .position(|(p, r)| Register::raw_findings(p, r, allow).iter().any(|x| Register::pre_signature(x) == pre))
     }
 }
 
@@ -202,19 +207,33 @@ pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) ->
 
 /// A case the minimization thread takes, of either kind of program the campaign runs: a
 /// register program ([`Job`]) or a memory program
-/// ([`super::async_campaign::MemCase`]). Triage ([`super::triage::Triage`]) and the thread
-/// ([`Minimizer`]) see cases only through this.
+/// ([`super::async_campaign::MemCase`]): one raw finding of its [`CaseKind`] with the program
+/// that showed it. Triage ([`super::triage::Triage`]) and the thread ([`Minimizer`]) see cases
+/// only through this; what is said once per kind (the kind of a raw finding, its quick
+/// signature) comes from [`Case::Kind`], what a case adds (its results in the batch, the
+/// reducer) from the case.
 pub trait Case: Send + 'static {
+    /// The kind of program ([`CaseKind`]): it says what the case's kind and quick signature
+    /// are.
+    type Kind: CaseKind;
     /// What the thread reduces with: backends of its own, beside the campaign's.
     type Runner: Send + 'static;
     /// The campaign batch the case came from.
     fn batch(&self) -> u64;
+    /// The raw finding.
+    fn raw(&self) -> &<Self::Kind as CaseKind>::Raw;
+    /// The program that showed it, as generated.
+    fn program(&self) -> &<Self::Kind as CaseKind>::Program;
     /// Its kind: class, disagreeing backends and kind of difference (what must stay the same
-    /// while minimizing, and triage's key).
-    fn pre_signature(&self) -> String;
-    /// Whether an entry of `known` may match its signature (cheap; only then does triage
-    /// package the case to check).
-    fn may_be_known(&self, known: &KnownSet) -> bool;
+    /// while minimizing, and triage's key; [`CaseKind::pre_signature`]).
+    fn pre_signature(&self) -> String {
+        Self::Kind::pre_signature(self.raw())
+    }
+    /// Whether an entry of `known` may match its signature as it stands
+    /// ([`CaseKind::quick_signature`]; cheap: only then does triage package the case to check).
+    fn may_be_known(&self, known: &KnownSet) -> bool {
+        known.may_match(&Self::Kind::quick_signature(self.raw(), self.program()))
+    }
     /// The case packaged as it is, from its own results (no run): the finding and its case
     /// file text.
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String);
@@ -269,18 +288,19 @@ impl Reducer {
 }
 
 impl Case for Job {
+    type Kind = Register;
     type Runner = Reducer;
 
     fn batch(&self) -> u64 {
         self.batch
     }
 
-    fn pre_signature(&self) -> String {
-        self.raw.pre_signature()
+    fn raw(&self) -> &Raw {
+        &self.raw
     }
 
-    fn may_be_known(&self, known: &KnownSet) -> bool {
-        known.may_match(&package::quick_signature(&self.raw, &self.program))
+    fn program(&self) -> &Program {
+        &self.program
     }
 
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {
@@ -309,7 +329,7 @@ impl Case for Job {
     fn reduce(&self, r: &mut Reducer, budget: Budget, env: &[(String, String)]) -> Reduction {
         let engine = &mut r.engine;
         engine.sass = r.checker.clone().filter(|_| self.raw.class == FindingClass::UnwrittenRegister);
-        let pre = self.raw.pre_signature();
+        let pre = self.pre_signature();
         let m = stage(&self.program, &self.inputs, Some(budget), max_batch(self.raw.class), still_shows(engine, &pre));
         let (calls, runs, refused) = (m.reduced.calls as u64, m.reduced.runs as u64, m.reduced.refused as u64);
         let (finding, case) = if m.reduced.reproduced == Some(false) {
@@ -442,7 +462,7 @@ mod tests {
             how: "hang".into(),
             message: "timed out".into(),
         });
-        let raw = raw_findings(&p, &result).remove(0);
+        let raw = Register::raw_findings(&p, &result, &engine.allow).remove(0);
         let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0, source: None };
         let allow = engine.allow.clone();
         (Minimizer::start(Reducer::new(engine), Budget::calls(20), 4, allow, Vec::new(), deadline), job)

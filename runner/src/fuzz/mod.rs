@@ -22,7 +22,7 @@
 //! When a backend assembles at -O3 (`cuda:ptxas-O3`, `ptxas-check`), the preparing threads
 //! also disassemble each batch's -O3 module once and check its SASS for reads of registers
 //! nothing wrote ([`crate::sass`], [`engine::SASS_LEVEL`]); each flagged kernel is a raw
-//! finding of class `unwritten-register` ([`package::raw_findings`]), triaged like the others
+//! finding of class `unwritten-register` ([`case::Register`]'s [`case::CaseKind::raw_findings`]), triaged like the others
 //! (known entries, minimization with the check on). Without nvdisasm the campaign says so once
 //! and runs without the check; what the check did is counted in `campaign.json`
 //! ([`SassCounts`]) and printed. The same listing gives each kernel's SASS opcode n-grams, the
@@ -71,6 +71,7 @@ pub mod ahead;
 pub mod assemble;
 pub mod async_campaign;
 pub mod batch;
+pub mod case;
 pub mod corpus;
 pub mod engine;
 pub mod metrics;
@@ -97,6 +98,7 @@ pub use batch::{
     batch_size, generate_batch, generate_batch_timed, generate_batch_with, generate_mixed, mutants_in, program_seed,
     session_batch_size, Mixed,
 };
+use case::{CaseKind, Register};
 use engine::Engine;
 pub use run_dir::{lock_run_dir, open_state, open_store};
 
@@ -738,7 +740,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
                 }
                 continue;
             }
-            let (raws, t) = engine::measure(|| package::raw_findings(&programs[k], r));
+            let (raws, t) = engine::measure(|| Register::raw_findings(&programs[k], r, &engine.allow));
             compare.add(t);
             for raw in raws {
                 if raw.class == crate::findings::FindingClass::UnwrittenRegister {

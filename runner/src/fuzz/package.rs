@@ -9,13 +9,15 @@
 //! findings (a word is explained only if the emulation run for that backend, with the
 //! emulations its entries admit there, gives or admits it).
 //! Runs nothing: both the minimization stage
-//! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it.
+//! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it, through the
+//! register programs' [`CaseKind`] ([`Register`]).
 
 use generator::minimize::Reduced;
 use oracle::isa::{Family, Form};
-use oracle::program::{interp, slice, text, Program, Stmt};
+use oracle::program::{interp, slice, text, Inputs, Program, Stmt};
 use oracle::semantics::{Allowances, Deviation, Expected};
 
+use super::case::{CaseKind, Register};
 use super::engine::{Emulated, Failure, ProgramResult, SassCheck};
 use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
 use crate::diff::Outcome;
@@ -168,8 +170,8 @@ pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
         .collect()
 }
 
-/// The findings in one program's results.
-pub fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
+/// The findings in one program's results ([`Register`]'s [`CaseKind::raw_findings`]).
+fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     let mut out = Vec::new();
     for f in &r.failures {
         out.push(match f {
@@ -243,11 +245,49 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
     (sig, imp.map(|(k, _)| k))
 }
 
-/// What cheap triage checks first: the signature of `raw` in program `p` as it is, without
-/// its input class ([`KnownSet::may_match`](crate::findings::KnownSet::may_match) decides
-/// whether the input class is worth a run).
-pub fn quick_signature(raw: &Raw, p: &Program) -> Signature {
-    signature_without_input(raw, p).0
+impl CaseKind for Register {
+    type Program = Program;
+    type Case = (Program, Inputs);
+    type Result = ProgramResult;
+    type Raw = Raw;
+
+    /// Failures, SASS reads of never-written registers, and word differences (split by what
+    /// the emulating oracle in `result` explains); `allow` is not needed: the engine's oracle
+    /// already applied it.
+    fn raw_findings(p: &Program, result: &ProgramResult, _: &Allowances) -> Vec<Raw> {
+        raw_findings(p, result)
+    }
+
+    fn pre_signature(raw: &Raw) -> String {
+        raw.pre_signature()
+    }
+
+    /// What cheap triage checks first: the signature without its input class
+    /// ([`KnownSet::may_match`](crate::findings::KnownSet::may_match) decides whether the input
+    /// class is worth a run).
+    fn quick_signature(raw: &Raw, p: &Program) -> Signature {
+        signature_without_input(raw, p).0
+    }
+
+    fn describe(raw: &Raw) -> String {
+        let form = raw.form.as_deref().map(|x| format!("{x} ")).unwrap_or_default();
+        let mut lines = vec![format!("{} [{}] {form}{}", raw.class.name(), raw.backends.join(","), raw.how)];
+        if let Some(m) = &raw.message {
+            lines.push(format!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  ")));
+        }
+        for m in raw.disagreement.iter().flat_map(|d| &d.mismatches) {
+            lines.push(format!("  thread {} word {}: expected {}; got {:?}", m.thread, m.word, m.expected, m.actual));
+        }
+        lines.join("\n")
+    }
+
+    fn write_case((p, i): &(Program, Inputs)) -> String {
+        text::case(p, i)
+    }
+
+    fn read_case(text: &str) -> Result<(Program, Inputs), String> {
+        text::parse_case(text).map_err(|e| e.to_string())
+    }
 }
 
 /// `sig` of a finding explained by emulations, with the input class of emulation `d`.
@@ -319,7 +359,7 @@ pub fn package(
     } else {
         versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env)
     };
-    (f, text::case(mp, mi))
+    (f, Register::write_case(&(mp.clone(), mi.clone())))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! it now: for a word disagreement, its (minimized) case run by the oracle, plain and emulating
 //! the emulations the known entries name (for each backend those its entries admit there,
 //! [`super::engine::emulate`]), the backends' words rebuilt from the finding's
-//! mismatches (each other word is the oracle's), then [`super::package::raw_findings`] splits
+//! mismatches (each other word is the oracle's), then [`Register`]'s [`CaseKind::raw_findings`] splits
 //! the explained words from the rest and each part is matched as triage matches it
 //! ([`super::minimize::Case::known_by_emulation`] for the explained part, the stored signature
 //! for the rest). For an `unwritten-register` finding, its kernel's SASS listing checked again
@@ -14,6 +14,7 @@
 use oracle::program::{interp, Inputs, Program};
 use oracle::semantics::Allowances;
 
+use super::case::{CaseKind, Register};
 use super::engine::{emulate, ProgramResult, SassCheck};
 use super::package;
 use crate::diff::program::{Observed, WordMismatch};
@@ -107,8 +108,8 @@ pub fn label_words(
     let result = ProgramResult { expected: Ok(plain), observed, failures: Vec::new(), sass: Vec::new(), emulated };
     let mut known_as = Vec::new();
     let mut new = Vec::new();
-    for raw in package::raw_findings(p, &result) {
-        let quick = package::quick_signature(&raw, p);
+    for raw in Register::raw_findings(p, &result, allow) {
+        let quick = Register::quick_signature(&raw, p);
         let by_emulation =
             raw.explained.iter().map(|&d| package::with_emulation(&quick, d)).find_map(|s| known.matches(&s));
         let sig = if raw.explained.is_empty() {

@@ -124,6 +124,22 @@ impl Backend for Idle {
     }
 }
 
+/// A memory case replayed: the idle "GPU" shows its bytes differ (described with the first
+/// differing byte), and with no GPU backend nothing is compared.
+#[test]
+fn a_replayed_memory_case_shows_what_differs() {
+    let s = src();
+    let found = replay(&s, &mut idle(), &Allowances::all()).expect("replays");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].symptom.how.as_str(), found[0].backends.as_slice()),
+        ("bytes-differ", &["cuda:idle".to_string()][..])
+    );
+    let text = Memory::describe(&found[0]);
+    assert!(text.starts_with("hardware-spec [cuda:idle] bytes-differ in `") && text.contains(" byte "), "{text}");
+    assert!(replay(&s, &mut Vec::new(), &Allowances::all()).expect("replays").is_empty());
+}
+
 /// The whole finding path without a GPU: a backend whose bytes differ is found, the case
 /// minimized to a small protocol-correct program, stored with its eval line, which the
 /// oracle evaluates without an error.
