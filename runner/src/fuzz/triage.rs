@@ -275,7 +275,7 @@ impl Triage {
         env: &[(String, String)],
     ) -> Result<Worth, StoreError> {
         self.counts.raw += 1;
-        let pre = job.pre_signature();
+        let pre = job.kind_key();
         // Words the oracle emulating a known root cause gives: known if an entry names an
         // emulation that fired (and its class and backends admit the finding).
         if let Some((finding, case)) = job.known_by_emulation(store.known(), allow, env) {
