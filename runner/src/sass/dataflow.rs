@@ -27,7 +27,9 @@
 //! none above i−t). Every other instruction reads its sources: if a byte it reads is not
 //! defined, the instruction is a finding, and its result counts as defined (one finding, not a
 //! cascade). Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a
-//! conversion from f16, the C of an 8-bit float pair's `F2FP.…PACK_AB_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP` reads nothing, its guard included: it has no effect.
+//! conversion from f16, the C of an 8-bit float pair's `F2FP.…PACK_AB_MERGE_C` or
+//! `F2FP.…UNPACK_B_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP` reads nothing, its guard
+//! included: it has no effect.
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
 //! (where a guarded branch's guard holds, so what was written under that guard is written:

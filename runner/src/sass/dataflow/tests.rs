@@ -344,3 +344,29 @@ fn the_campaign_3201_false_alarms_are_clean_and_planted_reads_are_not() {
     assert_eq!(check("77b0c630-O3.sass", low, low), none);
     assert_eq!(check("77b0c630-O3.sass", low, "PRMT R7, R10, 0x1076, R7"), ["0260"]);
 }
+
+/// The ptxas 13.0.88 -O3 listings (reduced) of the three false alarms of the H200 campaign of
+/// seed 3601: clean now, and flagged where a planted change makes the read use an undefined bit.
+const CAMPAIGN_3601_HEAD: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
+    /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+    /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x40, R2 ;\n";
+
+/// 5814b646: `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C D, B, C` (`cvt.rn.satfinite.e4m3x2.f16x2`
+/// into a register that also holds another 16-bit value) makes D = {C[15:0], the pair of B}:
+/// C's upper half is not read; B is read whole.
+#[test]
+fn an_unpack_merge_reads_only_the_low_half_of_c() {
+    let sass = format!(
+        "{CAMPAIGN_3601_HEAD}/*0060*/ LDG.E R0, desc[UR4][R2.64] ;\n/*0070*/ LDG.E R6, desc[UR4][R2.64+0x4] ;\n\
+         /*0080*/ IMAD.WIDE.U32 R4, R9, 0x8, R4 ;\n/*0090*/ PRMT R7, R0, 0x7632, R7 ;\n\
+         /*00a0*/ LOP3.LUT R7, R0, R7, RZ, 0x3c, !PT ;\n\
+         /*00b0*/ F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, R6, R7 ;\n\
+         /*00c0*/ STG.E desc[UR4][R4.64], R7 ;\n/*00d0*/ EXIT ;\n"
+    );
+    assert_eq!(flagged(&sass), Vec::<String>::new());
+    // C's low half not written.
+    assert_eq!(flagged(&sass.replace("PRMT R7, R0, 0x7632, R7", "PRMT R7, R0, 0x3276, R7")), ["00b0: R7"]);
+    // B's upper half not written: B is read whole.
+    let b = sass.replace("UNPACK_B_MERGE_C R7, R6, R7", "UNPACK_B_MERGE_C R6, R7, R6");
+    assert_eq!(flagged(&b.replace("STG.E desc[UR4][R4.64], R7", "STG.E desc[UR4][R4.64], R6")), ["00b0: R7"]);
+}
