@@ -26,7 +26,8 @@
 //! (a low bit of a sum depends on no higher bit; bit i of a product by an immediate 2^t·k on
 //! none above i−t). Their predicate outputs (carry-outs) are defined where the whole result
 //! is, also for an `RZ`/`URZ` destination (`LEA RZ, P0, R7, R8, 0x10`, an add kept for its
-//! carry: R7's upper half is shifted out; [`outputs_defined`]). Every other instruction reads its
+//! carry: R7's upper half is shifted out); one predicate named twice by `VIMNMX.{S,U}16x2 Rd,
+//! Pa, Pa, …` where the low half is ([`outputs_defined`]). Every other instruction reads its
 //! sources: if a byte it reads is not defined, the instruction is a finding, and its result
 //! counts as defined (one finding, not a cascade). Narrow reads read only their bytes (a 16-bit
 //! store, an `.H0_H0` half, a conversion from f16, the C of an 8-bit float pair's
@@ -649,9 +650,18 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
 /// Whether the predicate outputs of a propagating instruction are defined, given the bits
 /// `bits` its result has defined. A carry-out depends on every bit of the result (of an `RZ`
 /// destination too: `LEA RZ, P0, R7, R8, 0x10` needs R7's low half only, its upper half is
-/// shifted out).
-fn outputs_defined(_ins: &Instr, bits: u32) -> bool {
-    bits == u32::MAX
+/// shifted out). `VIMNMX.{S,U}16x2 Rd, Pa, Pa, …` (`max.s16` fused with the `setp` that compares
+/// its result), both outputs one predicate: it holds the low half's comparison (H200, ptxas
+/// 13.0.88 -O3, `VIMNMX.S16x2` with an immediate: an upper half that compares the other way
+/// changes nothing; finding 607f088a of the campaign of seed 3601), so it depends on the low
+/// half alone. Which half each of two different outputs holds is not known: those depend on
+/// every bit.
+fn outputs_defined(ins: &Instr, bits: u32) -> bool {
+    let paired16 = ins.opcode() == "VIMNMX" && ins.modifiers().any(|m| m.ends_with("16x2"));
+    let o = &ins.operands;
+    let one_pred = ins.ndest == 3 && o.len() > 2 && o[1].regs == o[2].regs && o[1].as_guard().is_some();
+    let needed = if paired16 && one_pred { 0x0000_ffff } else { u32::MAX };
+    bits & needed == needed
 }
 
 /// The predicates `ins` writes with what it writes to each where its guard holds.

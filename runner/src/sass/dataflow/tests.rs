@@ -404,3 +404,27 @@ fn an_unpack_merge_reads_only_the_low_half_of_c() {
     let b = sass.replace("UNPACK_B_MERGE_C R7, R6, R7", "UNPACK_B_MERGE_C R6, R7, R6");
     assert_eq!(flagged(&b.replace("STG.E desc[UR4][R4.64], R7", "STG.E desc[UR4][R4.64], R6")), ["00b0: R7"]);
 }
+
+/// 607f088a: `max.s16` fused with the `setp.eq.s16` that compares its result,
+/// `VIMNMX.S16x2 R0, P0, P0, R0, 0x177a, !PT`: with both outputs P0, P0 holds the low half's
+/// comparison (GPU-checked), so R0's never-written upper half does not reach it. Two different
+/// outputs (which half each holds is untested) still depend on both halves.
+#[test]
+fn a_paired_min_max_with_one_predicate_output_needs_only_the_low_half() {
+    let sass = format!(
+        "{CAMPAIGN_3601_HEAD}/*0060*/ LDG.E R7, desc[UR4][R2.64] ;\n/*0070*/ IMAD.WIDE.U32 R4, R9, 0x8, R4 ;\n\
+         /*0080*/ STG.E desc[UR4][R4.64+0x4], R7 ;\n/*0090*/ LDG.E R9, desc[UR4][R2.64+0x4] ;\n\
+         /*00a0*/ PRMT R0, R7, 0x7632, R0 ;\n/*00b0*/ VIMNMX.S16x2 R0, P0, P0, R0, 0x177a, !PT ;\n\
+         /*00c0*/ @P0 LOP3.LUT R9, R9, 0x7fffffff, RZ, 0x3c, !PT ;\n/*00d0*/ STG.E desc[UR4][R4.64], R9 ;\n\
+         /*00e0*/ EXIT ;\n"
+    );
+    let none = Vec::<String>::new();
+    assert_eq!(flagged(&sass), none);
+    assert_eq!(flagged(&sass.replace("VIMNMX.S16x2", "VIMNMX.U16x2")), none);
+    // The low half not written: P0 is not defined.
+    assert_eq!(flagged(&sass.replace("PRMT R0, R7, 0x7632, R0", "PRMT R0, R7, 0x3276, R0")), ["00c0: P0"]);
+    // Two outputs: each depends on both halves.
+    assert_eq!(flagged(&sass.replace("R0, P0, P0, R0", "R0, P0, P1, R0")), ["00c0: P0"]);
+    // The result's upper half stays undefined.
+    assert_eq!(flagged(&sass.replace("STG.E desc[UR4][R4.64], R9", "STG.E desc[UR4][R4.64], R0")), ["00d0: R0"]);
+}
