@@ -653,9 +653,9 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
 /// shifted out). `VIMNMX.{S,U}16x2 Rd, Pa, Pa, …` (`max.s16` fused with the `setp` that compares
 /// its result), both outputs one predicate: it holds the low half's comparison (H200, ptxas
 /// 13.0.88 -O3, `VIMNMX.S16x2` with an immediate: an upper half that compares the other way
-/// changes nothing; finding 607f088a of the campaign of seed 3601), so it depends on the low
-/// half alone. Which half each of two different outputs holds is not known: those depend on
-/// every bit.
+/// changes nothing; corpus/findings/fuzz-h200-3601/trace/T1.md, finding 607f088a), so it
+/// depends on the low half alone. Which half each of two different outputs holds is not known:
+/// those depend on every bit.
 fn outputs_defined(ins: &Instr, bits: u32) -> bool {
     let paired16 = ins.opcode() == "VIMNMX" && ins.modifiers().any(|m| m.ends_with("16x2"));
     let o = &ins.operands;

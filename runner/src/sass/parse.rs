@@ -691,7 +691,7 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
     // half before one, `PRMT R3, R2, 0x7610, R3; I2IP.S8.S32.SAT R9, R2, R9, R3`). Likewise the
     // 2-source `F2FP.<8-bit float>.F16.UNPACK_B_MERGE_C D, B, C` of `cvt.*.{e4m3x2,e5m2x2}.f16x2`:
     // D = {C[15:0], the pair of B} (H200, ptxas 13.0.88 -O3: 0x12345678, 0x3c003c00 → 0x444c3838;
-    // finding 5814b646 of the campaign of seed 3601).
+    // corpus/findings/fuzz-h200-3601/trace/T1.md, finding 5814b646).
     let merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "PACK_AB_MERGE_C");
     let unpack_merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "UNPACK_B_MERGE_C");
     let pack8 = ins.opcode() == "I2IP" && ins.modifiers().any(|m| matches!(m, "S8" | "U8"));

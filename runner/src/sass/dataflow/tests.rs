@@ -346,7 +346,8 @@ fn the_campaign_3201_false_alarms_are_clean_and_planted_reads_are_not() {
 }
 
 /// The ptxas 13.0.88 -O3 listings (reduced) of the three false alarms of the H200 campaign of
-/// seed 3601: clean now, and flagged where a planted change makes the read use an undefined bit.
+/// seed 3601 (corpus/findings/fuzz-h200-3601/trace/T1.md): clean now, and flagged where a planted
+/// change makes the read use an undefined bit.
 const CAMPAIGN_3601_HEAD: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
     /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
     /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x40, R2 ;\n";
