@@ -24,10 +24,15 @@
 //! from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
 //! undefined, and `(R8 << 4) & 0xffff0 >> 16` is defined), adds and multiplies carry it upwards
 //! (a low bit of a sum depends on no higher bit; bit i of a product by an immediate 2^t·k on
-//! none above i−t). Every other instruction reads its sources: if a byte it reads is not
-//! defined, the instruction is a finding, and its result counts as defined (one finding, not a
-//! cascade). Narrow reads read only their bytes (a 16-bit store, an `.H0_H0` half, a
-//! conversion from f16, the C of an 8-bit float pair's `F2FP.…PACK_AB_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP` reads nothing, its guard included: it has no effect.
+//! none above i−t). Their predicate outputs (carry-outs) are defined where the whole result
+//! is, also for an `RZ`/`URZ` destination (`LEA RZ, P0, R7, R8, 0x10`, an add kept for its
+//! carry: R7's upper half is shifted out); one predicate named twice by `VIMNMX.{S,U}16x2 Rd,
+//! Pa, Pa, …` where the low half is ([`outputs_defined`]). Every other instruction reads its
+//! sources: if a byte it reads is not defined, the instruction is a finding, and its result
+//! counts as defined (one finding, not a cascade). Narrow reads read only their bytes (a 16-bit
+//! store, an `.H0_H0` half, a conversion from f16, the C of an 8-bit float pair's
+//! `F2FP.…PACK_AB_MERGE_C` or `F2FP.…UNPACK_B_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP`
+//! reads nothing, its guard included: it has no effect.
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
 //! (where a guarded branch's guard holds, so what was written under that guard is written:
@@ -567,7 +572,8 @@ fn propagates(s: &State, ins: &Instr, ctx: &[Guard]) -> Option<bool> {
 }
 
 /// The sources of `ins` where `ctx` holds ([`Val`]s), and the defined bits of its first
-/// destination if the instruction propagates definedness into one R or UR register.
+/// destination if the instruction propagates definedness into one R or UR register (or into
+/// `RZ`/`URZ`: the bits its result would have).
 fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
     let first = ins.ndest.min(ins.operands.len());
     let vals: Vec<Val> = ins.operands[first..]
@@ -581,7 +587,15 @@ fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
             imm: if o.zero { Some(0) } else { o.imm },
         })
         .collect();
-    let single_dest = ins.ndest >= 1 && matches!(ins.operands[0].regs.as_slice(), [r] if slot(*r).1 == 32);
+    // One 32-bit R or UR register, or `RZ`/`URZ` where only the carry-outs are kept (`LEA RZ, P0,
+    // R7, R8, 0x10`: ptxas's `add.cc.u32` whose sum is dead): the bits are what the result
+    // would be, and [`outputs_defined`] makes the predicate outputs of them.
+    let single_dest = ins.ndest >= 1
+        && match ins.operands[0].regs.as_slice() {
+            [r] => slot(*r).1 == 32,
+            [] => matches!(ins.operands[0].text.trim(), "RZ" | "URZ"),
+            _ => false,
+        };
     let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
     let propagated = match (single_dest.then(|| propagate(ins, &vals)).flatten(), select) {
         (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
@@ -617,17 +631,37 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
     }
     let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
     if let (_, Some(bits)) = values(s, ins, ctx) {
-        if let Some(first) = defs.first_mut() {
-            first.1 = bits;
-        }
-        // A carry-out depends on every bit.
-        for d in defs.iter_mut().skip(1) {
-            if bits != u32::MAX {
-                d.1 = 0;
-            }
+        // The register destination, if it is not `RZ`/`URZ`, then the predicate outputs.
+        let register = ins.operands.first().map_or(0, |o| o.regs.len());
+        let outputs = outputs_defined(ins, bits);
+        for (k, d) in defs.iter_mut().enumerate() {
+            d.1 = if k < register {
+                bits
+            } else if outputs {
+                d.1
+            } else {
+                0
+            };
         }
     }
     defs
+}
+
+/// Whether the predicate outputs of a propagating instruction are defined, given the bits
+/// `bits` its result has defined. A carry-out depends on every bit of the result (of an `RZ`
+/// destination too: `LEA RZ, P0, R7, R8, 0x10` needs R7's low half only, its upper half is
+/// shifted out). `VIMNMX.{S,U}16x2 Rd, Pa, Pa, …` (`max.s16` fused with the `setp` that compares
+/// its result), both outputs one predicate: it holds the low half's comparison (H200, ptxas
+/// 13.0.88 -O3, `VIMNMX.S16x2` with an immediate: an upper half that compares the other way
+/// changes nothing; corpus/findings/fuzz-h200-3601/trace/T1.md, finding 607f088a), so it
+/// depends on the low half alone. Which half each of two different outputs holds is not known:
+/// those depend on every bit.
+fn outputs_defined(ins: &Instr, bits: u32) -> bool {
+    let paired16 = ins.opcode() == "VIMNMX" && ins.modifiers().any(|m| m.ends_with("16x2"));
+    let o = &ins.operands;
+    let one_pred = ins.ndest == 3 && o.len() > 2 && o[1].regs == o[2].regs && o[1].as_guard().is_some();
+    let needed = if paired16 && one_pred { 0x0000_ffff } else { u32::MAX };
+    bits & needed == needed
 }
 
 /// The predicates `ins` writes with what it writes to each where its guard holds.

@@ -688,10 +688,14 @@ fn effects(ins: &mut Instr, operands: &[&str]) {
     // ptxas builds `mov.b32 %r, {%h_e5m2x2, %h}` with one; corpus/findings/fuzz-h200-3201/
     // README.md row 4) and `I2IP.{S8,U8}.S32.SAT D, A, B, C`, `cvt.pack.sat.{s8,u8}.s32.b32`
     // (§9.7.9.22: "remaining bits of d are copied from lower bits of c"; ptxas writes only C's low
-    // half before one, `PRMT R3, R2, 0x7610, R3; I2IP.S8.S32.SAT R9, R2, R9, R3`).
+    // half before one, `PRMT R3, R2, 0x7610, R3; I2IP.S8.S32.SAT R9, R2, R9, R3`). Likewise the
+    // 2-source `F2FP.<8-bit float>.F16.UNPACK_B_MERGE_C D, B, C` of `cvt.*.{e4m3x2,e5m2x2}.f16x2`:
+    // D = {C[15:0], the pair of B} (H200, ptxas 13.0.88 -O3: 0x12345678, 0x3c003c00 → 0x444c3838;
+    // corpus/findings/fuzz-h200-3601/trace/T1.md, finding 5814b646).
     let merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "PACK_AB_MERGE_C");
+    let unpack_merge_c = ins.opcode() == "F2FP" && ins.modifiers().any(|m| m == "UNPACK_B_MERGE_C");
     let pack8 = ins.opcode() == "I2IP" && ins.modifiers().any(|m| matches!(m, "S8" | "U8"));
-    if (merge_c || pack8) && out.len() == ndest + 3 {
+    if ((merge_c || pack8) && out.len() == ndest + 3) || (unpack_merge_c && out.len() == ndest + 2) {
         // A half selector (`R9.H1`) already says which bytes are read.
         if let Some(c) = out.last_mut().filter(|c| c.regs.len() == 1 && c.bytes == 0b1111) {
             c.bytes = 0b0011;
@@ -846,6 +850,10 @@ mod tests {
         assert_eq!(bytes("F2F.BF16.F32 R2, R3", 1), 0b1111);
         assert_eq!(bytes("HADD2.F32 R2, -RZ, R3.H0_H0", 2), 0b0011);
         assert_eq!(bytes("LDG.E.U16 R2, desc[UR4][R4.64]", 0), 0b1111);
+        // D = {C[15:0], the 8-bit float pair of B}: B whole, C's low half.
+        let unpack = "F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, R6, R7";
+        assert_eq!((bytes(unpack, 1), bytes(unpack, 2)), (0b1111, 0b0011));
+        assert_eq!(bytes("F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, R6, R7.H1", 2), 0b1100);
         let i = ins("SEL R0, R1, R2, !P3");
         assert_eq!(i.operands[3].as_guard(), Some(Guard { pred: Reg { file: File::P, n: 3 }, negated: true }));
         let i = ins("@P1 R2UR.OR P0, UR7, R7");

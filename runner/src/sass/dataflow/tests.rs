@@ -344,3 +344,88 @@ fn the_campaign_3201_false_alarms_are_clean_and_planted_reads_are_not() {
     assert_eq!(check("77b0c630-O3.sass", low, low), none);
     assert_eq!(check("77b0c630-O3.sass", low, "PRMT R7, R10, 0x1076, R7"), ["0260"]);
 }
+
+/// The ptxas 13.0.88 -O3 listings (reduced) of the three false alarms of the H200 campaign of
+/// seed 3601 (corpus/findings/fuzz-h200-3601/trace/T1.md): clean now, and flagged where a planted
+/// change makes the read use an undefined bit.
+const CAMPAIGN_3601_HEAD: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R9, SR_TID.X ;\n\
+    /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+    /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R9, 0x40, R2 ;\n";
+
+/// 6ac05b09: `cvt.f32.bf16` (a shift by 16) folded into an `add.cc.u32` whose sum is dead:
+/// `LEA RZ, P0, R7, R8, 0x10` keeps only the carry, and R7's never-written upper half is
+/// shifted out. The carry-out is defined by the bits of the sum that are defined.
+#[test]
+fn a_carry_only_add_needs_only_the_bits_that_reach_the_sum() {
+    let sass = format!(
+        "{CAMPAIGN_3601_HEAD}/*0060*/ LDG.E R0, desc[UR4][R2.64] ;\n/*0070*/ LDG.E.64 R8, desc[UR4][R2.64+0x8] ;\n\
+         /*0080*/ F2FP.RELU.BF16.F32.MERGE_C.RZ R0, R0, RZ ;\n/*0090*/ PRMT R7, R0, 0x7610, R7 ;\n\
+         /*00a0*/ LEA RZ, P0, R7, R8, 0x10 ;\n/*00b0*/ IMAD.X R9, RZ, RZ, R9, P0 ;\n\
+         /*00c0*/ STG.E desc[UR4][R4.64], R9 ;\n/*00d0*/ EXIT ;\n"
+    );
+    let none = Vec::<String>::new();
+    let lea = "LEA RZ, P0, R7, R8, 0x10";
+    assert_eq!(flagged(&sass), none);
+    assert_eq!(flagged(&sass.replace(lea, "LEA R10, P0, R7, R8, 0x10")), none, "the sum used too");
+    // Shifted by 8, bits 16..23 of R7 reach the sum: its carry is not defined, and the
+    // instruction that reads the carry is flagged.
+    assert_eq!(flagged(&sass.replace(lea, "LEA RZ, P0, R7, R8, 0x8")), ["00b0: P0"]);
+    assert_eq!(flagged(&sass.replace(lea, "LEA R10, P0, R7, R8, 0x8")), ["00b0: P0"]);
+    // The same with an IADD3 kept for its carry, R7 shifted first (defined) or not (undefined).
+    let shifted = "IMAD.SHL.U32 R7, R7, 0x10000, RZ ;\n/*00a8*/ IADD3 RZ, P0, R7, R8, RZ";
+    assert_eq!(flagged(&sass.replace(lea, shifted)), none);
+    assert_eq!(flagged(&sass.replace(lea, "IADD3 RZ, P0, R7, R8, RZ")), ["00b0: P0"]);
+    // Uniform: `UIADD3 URZ, UP0, …` likewise, and a carry-in is still read whole.
+    let uniform = "/*0000*/ S2UR UR4, SR_CTAID.X ;\n/*0010*/ UPRMT UR5, UR4, 0x7610, UR5 ;\n\
+        /*0020*/ USHF.L.U32 UR6, UR5, 0x10, URZ ;\n/*0030*/ UIADD3 URZ, UP0, UR6, UR4, URZ ;\n\
+        /*0040*/ UIADD3.X UR7, URZ, UR4, URZ, UP0, !UPT ;\n/*0050*/ STS [RZ], UR7 ;\n";
+    assert_eq!(flagged(uniform), none);
+    assert_eq!(flagged(&uniform.replace("UR6, UR4, URZ ;", "UR5, UR4, URZ ;")), ["0040: UP0"]);
+    let carry_in = "/*0038*/ UIADD3.X URZ, UP1, UR6, UR4, URZ, UP2, !UPT ;\n";
+    let with_carry_in = uniform.replace("/*0040*/", &format!("{carry_in}/*0040*/"));
+    assert_eq!(flagged(&with_carry_in), ["0038: UP2"]);
+}
+
+/// 5814b646: `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C D, B, C` (`cvt.rn.satfinite.e4m3x2.f16x2`
+/// into a register that also holds another 16-bit value) makes D = {C[15:0], the pair of B}:
+/// C's upper half is not read; B is read whole.
+#[test]
+fn an_unpack_merge_reads_only_the_low_half_of_c() {
+    let sass = format!(
+        "{CAMPAIGN_3601_HEAD}/*0060*/ LDG.E R0, desc[UR4][R2.64] ;\n/*0070*/ LDG.E R6, desc[UR4][R2.64+0x4] ;\n\
+         /*0080*/ IMAD.WIDE.U32 R4, R9, 0x8, R4 ;\n/*0090*/ PRMT R7, R0, 0x7632, R7 ;\n\
+         /*00a0*/ LOP3.LUT R7, R0, R7, RZ, 0x3c, !PT ;\n\
+         /*00b0*/ F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, R6, R7 ;\n\
+         /*00c0*/ STG.E desc[UR4][R4.64], R7 ;\n/*00d0*/ EXIT ;\n"
+    );
+    assert_eq!(flagged(&sass), Vec::<String>::new());
+    // C's low half not written.
+    assert_eq!(flagged(&sass.replace("PRMT R7, R0, 0x7632, R7", "PRMT R7, R0, 0x3276, R7")), ["00b0: R7"]);
+    // B's upper half not written: B is read whole.
+    let b = sass.replace("UNPACK_B_MERGE_C R7, R6, R7", "UNPACK_B_MERGE_C R6, R7, R6");
+    assert_eq!(flagged(&b.replace("STG.E desc[UR4][R4.64], R7", "STG.E desc[UR4][R4.64], R6")), ["00b0: R7"]);
+}
+
+/// 607f088a: `max.s16` fused with the `setp.eq.s16` that compares its result,
+/// `VIMNMX.S16x2 R0, P0, P0, R0, 0x177a, !PT`: with both outputs P0, P0 holds the low half's
+/// comparison (GPU-checked), so R0's never-written upper half does not reach it. Two different
+/// outputs (which half each holds is untested) still depend on both halves.
+#[test]
+fn a_paired_min_max_with_one_predicate_output_needs_only_the_low_half() {
+    let sass = format!(
+        "{CAMPAIGN_3601_HEAD}/*0060*/ LDG.E R7, desc[UR4][R2.64] ;\n/*0070*/ IMAD.WIDE.U32 R4, R9, 0x8, R4 ;\n\
+         /*0080*/ STG.E desc[UR4][R4.64+0x4], R7 ;\n/*0090*/ LDG.E R9, desc[UR4][R2.64+0x4] ;\n\
+         /*00a0*/ PRMT R0, R7, 0x7632, R0 ;\n/*00b0*/ VIMNMX.S16x2 R0, P0, P0, R0, 0x177a, !PT ;\n\
+         /*00c0*/ @P0 LOP3.LUT R9, R9, 0x7fffffff, RZ, 0x3c, !PT ;\n/*00d0*/ STG.E desc[UR4][R4.64], R9 ;\n\
+         /*00e0*/ EXIT ;\n"
+    );
+    let none = Vec::<String>::new();
+    assert_eq!(flagged(&sass), none);
+    assert_eq!(flagged(&sass.replace("VIMNMX.S16x2", "VIMNMX.U16x2")), none);
+    // The low half not written: P0 is not defined.
+    assert_eq!(flagged(&sass.replace("PRMT R0, R7, 0x7632, R0", "PRMT R0, R7, 0x3276, R0")), ["00c0: P0"]);
+    // Two outputs: each depends on both halves.
+    assert_eq!(flagged(&sass.replace("R0, P0, P0, R0", "R0, P0, P1, R0")), ["00c0: P0"]);
+    // The result's upper half stays undefined.
+    assert_eq!(flagged(&sass.replace("STG.E desc[UR4][R4.64], R9", "STG.E desc[UR4][R4.64], R0")), ["00d0: R0"]);
+}
