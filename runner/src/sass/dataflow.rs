@@ -489,6 +489,19 @@ fn successors(f: &Function, i: usize, return_sites: &[usize]) -> (Vec<usize>, bo
                 out.extend(next());
             }
         }
+        // A listed target missing from the listing makes it any label, as without a list.
+        Flow::Targets(ls) if ls.iter().all(|l| label(l).is_some()) => {
+            out.extend(ls.iter().filter_map(|l| label(l)));
+            if guarded {
+                out.extend(next());
+            }
+        }
+        Flow::Targets(_) => {
+            out.extend(f.labels.values().copied().filter(|&t| t < f.instrs.len()));
+            if guarded {
+                out.extend(next());
+            }
+        }
     }
     out.sort_unstable();
     out.dedup();

@@ -108,6 +108,10 @@ pub enum Flow {
     Exit,
     /// To a target in a register (`BRX`, `JMX`): any label of the function.
     Indirect,
+    /// To a target in a register among the labels nvdisasm lists after it
+    /// (`BRX R10 -0x2c0 (*"BRANCH_TARGETS .L_x_5,.L_x_6"*)`: a jump table), and to the next
+    /// instruction when guarded.
+    Targets(Vec<String>),
 }
 
 /// One SASS instruction.
@@ -437,13 +441,22 @@ fn flow(ins: &Instr, operands: &[&str]) -> Flow {
     };
     match ins.opcode() {
         "BRA" => label().map_or(Flow::Indirect, Flow::Branch),
-        "BRX" | "JMX" => Flow::Indirect,
+        "BRX" | "JMX" => branch_targets(&ins.text).map_or(Flow::Indirect, Flow::Targets),
         "JMP" => label().map_or(Flow::Indirect, Flow::Branch),
         "CALL" => label().map_or(Flow::Next, Flow::Call),
         "RET" => Flow::Return,
         "EXIT" | "KILL" => Flow::Exit,
         _ => Flow::Next,
     }
+}
+
+/// The labels of nvdisasm's `(*"BRANCH_TARGETS .L_x_5,.L_x_6"*)` annotation of an indirect
+/// branch, if it has one (none listed is no annotation).
+fn branch_targets(text: &str) -> Option<Vec<String>> {
+    let rest = text.split_once("BRANCH_TARGETS")?.1;
+    let list = rest.split('"').next()?;
+    let labels: Vec<String> = list.split(',').map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
+    (!labels.is_empty()).then_some(labels)
 }
 
 /// Opcodes that write nothing: stores, reductions, branches, barriers, fences, cache control.

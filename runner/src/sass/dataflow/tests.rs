@@ -429,3 +429,28 @@ fn a_paired_min_max_with_one_predicate_output_needs_only_the_low_half() {
     // The result's upper half stays undefined.
     assert_eq!(flagged(&sass.replace("STG.E desc[UR4][R4.64], R9", "STG.E desc[UR4][R4.64], R0")), ["00d0: R0"]);
 }
+
+/// An indirect branch with nvdisasm's target list goes to those targets only (seed 3602's
+/// d6253075 and 3f1a76e0: a jump table of two targets, each writing the register, and a later
+/// loop label that skips the write was taken as a target too); without a list, to any label.
+#[test]
+fn a_jump_table_goes_to_its_listed_targets_only() {
+    let table = "/*0000*/ MOV R10, 0x0 ;\n\
+        /*0010*/ BRX R10 -0x20 (*\"BRANCH_TARGETS .L_x_5,.L_x_6\"*) ;\n\
+        .L_x_5:\n/*0020*/ MOV R2, 0x1 ;\n/*0030*/ BRA `(.L_x_7) ;\n\
+        .L_x_6:\n/*0040*/ MOV R2, 0x2 ;\n\
+        .L_x_7:\n/*0050*/ FADD R3, R2, RZ ;\n/*0060*/ EXIT ;\n\
+        .L_x_1:\n/*0070*/ BRA `(.L_x_7) ;\n";
+    assert_eq!(flagged(table), Vec::<String>::new());
+    // The same table without its list: any label, .L_x_1 among them, which skips both writes.
+    let unlisted = table.replace(" (*\"BRANCH_TARGETS .L_x_5,.L_x_6\"*)", "");
+    assert_eq!(flagged(&unlisted), ["0050: R2"]);
+    // A listed target that skips the write is still a read of a never-written register.
+    let skipping = table.replace(".L_x_5,.L_x_6", ".L_x_5,.L_x_7");
+    assert_eq!(flagged(&skipping), ["0050: R2"]);
+    // A guarded table also falls through to the next instruction (here: the write of .L_x_5).
+    let guarded = table
+        .replace("/*0010*/ BRX", "/*0010*/ @P0 BRX")
+        .replace("/*0000*/ MOV R10, 0x0 ;\n", "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0008*/ MOV R10, 0x0 ;\n");
+    assert_eq!(flagged(&guarded), Vec::<String>::new());
+}
