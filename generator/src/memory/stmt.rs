@@ -154,36 +154,12 @@ pub fn cvt(dtype: CvtType, atype: CvtType) -> Form {
 
 /// `ld{.space}{.vec}.ty`.
 pub fn ld(space: Option<Space>, vec: Option<VecWidth>, ty: MemType) -> Form {
-    Form::Ld(Ld {
-        mmio: false,
-        sem: None,
-        scope: None,
-        space,
-        cop: None,
-        l1: None,
-        l2: None,
-        cache_hint: false,
-        prefetch: None,
-        vec,
-        ty,
-        unified: false,
-    })
+    Form::Ld(Ld { vec, ..Ld::base(space, ty) })
 }
 
 /// `st{.space}{.vec}.ty`.
 pub fn st(space: Option<Space>, vec: Option<VecWidth>, ty: MemType) -> Form {
-    Form::St(St {
-        mmio: false,
-        sem: None,
-        scope: None,
-        space,
-        cop: None,
-        l1: None,
-        l2: None,
-        cache_hint: false,
-        vec,
-        ty,
-    })
+    Form::St(St { vec, ..St::base(space, ty) })
 }
 
 /// The `mbarrier` form `op` on an object in `space`, without `.sem`/`.scope`, with a

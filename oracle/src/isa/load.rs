@@ -57,8 +57,9 @@ pub struct Ld {
 }
 
 impl Ld {
-    /// The plain weak form `ld{.ss}.type` from which the syntax lines vary.
-    fn base(space: Option<Space>, ty: MemType) -> Ld {
+    /// The plain weak form `ld{.ss}.type` from which the syntax lines vary (and programs'
+    /// plain loads are built).
+    pub fn base(space: Option<Space>, ty: MemType) -> Ld {
         Ld {
             mmio: false,
             sem: None,

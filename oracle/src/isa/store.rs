@@ -58,7 +58,9 @@ pub struct St {
 }
 
 impl St {
-    fn base(space: Option<Space>, ty: MemType) -> St {
+    /// The plain weak form `st{.ss}.type` from which the syntax lines vary (and programs'
+    /// plain stores are built).
+    pub fn base(space: Option<Space>, ty: MemType) -> St {
         St {
             mmio: false,
             sem: None,
