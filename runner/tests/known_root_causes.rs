@@ -508,6 +508,36 @@ const SEED_3502_LABELS: [(&str, &str); 11] = [
     ("f94a1b7c", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"),
 ];
 
+/// The word findings labelled new by the seed-3601 campaign (corpus/findings/fuzz-h200-3601/:
+/// signatures and mismatching words in `findings-labelled-new.json`, cases in `cases/`),
+/// labelled again now: each is known by the entry of the cause its trace names
+/// (/work/notes/campaign36/trace/T2–T4), once that cause's emulation has the scope the
+/// 13.0.88 and 13.5 listings show.
+#[test]
+fn the_seed_3601_word_findings_are_labelled_by_their_entries() {
+    assert_eq!(labels_of("fuzz-h200-3601", "findings-labelled-new.json"), expected(&SEED_3601_LABELS));
+}
+
+/// What each word finding of the seed-3601 campaign is labelled now (the first entry whose
+/// emulation gives every differing word; `new` where no emulation has the scope yet).
+const SEED_3601_LABELS: [(&str, &str); 15] = [
+    ("12ee3dcb", "fuzz-h200-b-f32-shift-amount"), // a .ftz f64→f32 amount is raw
+    ("1a7764b0", "new"),
+    ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
+    ("508957df", "new"),
+    ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl
+    ("6ac6a5e1", "new"),
+    ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
+    ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
+    ("c6597432", "new"),
+    ("c9db337a", "new"),
+    ("d603bf3c", "new"),
+    ("d6c433ca", "new"),
+    ("de45dd17", "new"),
+    ("e2ff640a", "new"),
+    ("e9e8eb40", "new"),
+];
+
 /// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
 /// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
 /// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored

@@ -29,7 +29,7 @@ use super::interp::InterpError;
 use super::{Reg, Stmt};
 
 use crate::isa::operand::Operand;
-use crate::isa::types::MemType;
+use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -50,9 +50,14 @@ pub(super) struct Origin {
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
     pub(super) float_merged: bool,
-    /// Whether that `cvt` was to `.f32` or `.tf32` (B: the merged register is f32-typed to a
-    /// 64-bit shift that reads it as its amount, [`skipped_isa`]).
-    pub(super) f32_merged: bool,
+    /// The `cvt` to `.f32` or `.tf32` whose guard was false after the producer, if one named the
+    /// register (B: the merged register is f32-typed to a 64-bit shift that reads it as its
+    /// amount, [`skipped_isa`]; its statement is where that typing starts, [`boundary_between`]).
+    pub(super) f32_merged: Option<usize>,
+    /// Whether an instruction writing a non-f32 type whose guard was false named the register
+    /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
+    /// [`skipped_glue`] and [`skipped_isa`]); the mirror of [`Origin::f32_merged`].
+    pub(super) f32_cleared: bool,
     /// For a value made by a chain of `shl.b64` by one immediate (each shifting the last's
     /// result), the chain (3501-N2).
     pub(super) shl_chain: Option<ShlChain>,
@@ -82,7 +87,8 @@ impl Origin {
             a_stmt,
             a_a_stmt: None,
             float_merged: false,
-            f32_merged: false,
+            f32_merged: None,
+            f32_cleared: false,
             shl_chain: None,
             unmasked: None,
         }
@@ -235,26 +241,65 @@ fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
     m.origins.get(t as usize)?.get(&r)?.unmasked.clone()
 }
 
-/// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
-/// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a
-/// `set` with an `.f32` destination (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/:
-/// ptxas 13.5 -O0 converts that float back with `F2I.U64.TRUNC` before the shift), or named
-/// by a skipped `cvt` to `.f32` ([`Origin::f32_merged`]) (B).
-fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    if m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.f32_merged) {
-        return true;
+/// Where the value register `r` of thread `t` holds became f32-typed (B), if it is: its
+/// producer's statement when it was loaded as `.f32`, written by a `cvt` to `.f32` or `.tf32`
+/// (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a `set` with an `.f32` destination
+/// (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/: ptxas 13.5 -O0 converts that float
+/// back with `F2I.U64.TRUNC` before the shift); the statement of a skipped `cvt` to `.f32` that
+/// named it ([`Origin::f32_merged`]). Not f32-typed (ptxas shifts by the raw bits; 13.0.88 and
+/// 13.5, -O0 and -O3, corpus/findings/fuzz-h200-3601/): a value written by
+/// `cvt.*.ftz*.f32.f64` (lowered as `F2F.F32.F64` plus a `DSETP`/`FMUL` flush, 12ee3dcb), or
+/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5).
+fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
+    let origin = m.origins.get(t as usize).and_then(|o| o.get(&r))?;
+    if origin.f32_cleared {
+        return None;
     }
-    match m.producer(t, r) {
+    if let Some(k) = origin.f32_merged {
+        return Some(k);
+    }
+    let typed = match m.producer(t, r) {
         Some((Stmt::Isa(i), _)) => match &i.form {
             Form::Ld(l) => l.ty == MemType::F32,
             Form::LdGlobalNc(l) => l.ty == MemType::F32,
-            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32),
+            Form::Cvt(c) => {
+                matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64)
+            }
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
         },
         Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.op, GlueOp::Set(_, SetDst::F32)),
         _ => false,
+    };
+    typed.then_some(origin.stmt)
+}
+
+/// Whether a statement across which ptxas does not carry an f32 amount's typing lies strictly
+/// between the body indices `from` (where the amount became f32-typed) and `to` (the 64-bit
+/// shift) in program order (B; ptxas 13.0.88 and 13.5, -O0 and -O3,
+/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, `bar.sync`, `shfl.sync`,
+/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
+/// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
+/// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
+/// `from` at or after `to` (a loop's back edge) has the loop's label between them.
+fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
+    if from >= to {
+        return true;
     }
+    let shared_or_global = |s: Option<Space>| {
+        matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster))
+    };
+    m.p.body[from + 1..to].iter().any(|s| match s {
+        Stmt::Label(_) | Stmt::Bar => true,
+        Stmt::Isa(i) => match &i.form {
+            Form::ShflSync(_) => true,
+            Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),
+            Form::St(st) => i.guard.is_some() && shared_or_global(st.space),
+            Form::LdGlobalNc(_) | Form::Prefetch(_) => i.guard.is_some(),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
@@ -302,14 +347,15 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         Some(Src::Reg(r)) => Some(r),
         _ => None,
     };
-    // B: a 64-bit shift by an f32-typed amount shifts by the low word of its conversion to a
-    // 64-bit integer of the shift's signedness (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC`
-    // otherwise), then the shift's own clamp of that word.
+    // B: a 64-bit shift by an f32-typed amount with no block boundary since it became f32-typed
+    // shifts by the low word of its conversion to a 64-bit integer of the shift's signedness
+    // (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC` otherwise), then the shift's own clamp
+    // of that word.
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
-        && reg(1).is_some_and(|r| f32_typed(m, t, r))
+        && reg(1).and_then(|r| f32_typed(m, t, r)).is_some_and(|k| !boundary_between(m, k, m.stmt))
     {
         let to = if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" };
         if let Some(amount) = cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
@@ -450,8 +496,15 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
 /// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`].
+/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if m.allow.emulates(Deviation::F32ShiftAmount) {
+        let stmt = m.stmt;
+        if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&g.dst)) {
+            merge_f32(o, false, stmt);
+        }
+    }
     if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
         return None;
     }
@@ -794,15 +847,26 @@ fn packed(
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     let Form::Cvt(c) = inst.form else { return };
     let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
-    let b = m.allow.emulates(Deviation::F32ShiftAmount) && matches!(c.dtype, CvtType::F32 | CvtType::Tf32);
+    let b = m.allow.emulates(Deviation::F32ShiftAmount);
     if !a && !b {
         return;
     }
     let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+    let stmt = m.stmt;
     if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
         o.float_merged |= a;
-        o.f32_merged |= b;
+        if b {
+            merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
+        }
     }
+}
+
+/// B's record of a write whose guard was false at statement `stmt` on the origin `o` of the
+/// register it names: a `cvt` to `.f32`/`.tf32` (`f32`) makes the register f32-typed from
+/// there, a write of another type clears that typing.
+fn merge_f32(o: &mut Origin, f32: bool, stmt: usize) {
+    o.f32_merged = f32.then_some(stmt);
+    o.f32_cleared = !f32;
 }
 
 /// The values an 8-bit store writes for its element operands `elems` (whose spec values are

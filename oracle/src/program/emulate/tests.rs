@@ -817,6 +817,123 @@ fn b_a_tf32_amount_converts_and_shr_s64_converts_signed() {
     exact_case(&signed, [0x4000_0000, 0, 0, 0x8000_0000], Deviation::F32ShiftAmount, u64::MAX, 0xe000_0000_0000_0000);
 }
 
+/// B's scope (corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2; ptxas 13.0.88 and 13.5,
+/// -O0 and -O3): a label, `bar.sync`, `shfl.sync` or a guarded global or shared memory access strictly between the amount's producer and the shift makes the shift
+/// read the raw bits (the spec's clamp); before the producer or after the shift, or an
+/// unguarded load, or a guarded `add` of another register, it does not.
+#[test]
+fn b_no_conversion_across_a_block_boundary() {
+    // 2.0f: converted, shifts by 2; raw (0x40000000), clamped: 0.
+    let with = |between: &[&str]| {
+        let mut lines = vec!["ld.global.f32 %r0, [%in];", "ld.global.b64 %d0, [%in+8];", "setp.eq.u32 %p0, %r0, 7;"];
+        lines.extend_from_slice(&["mov.b32 %r5, 0;"]);
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&["shl.b64 %d1, %d0, %r0;", "st.global.b64 [%out], %d1;"]);
+        lines.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let words = [0x4000_0000, 0, 1, 0];
+    for boundary in [
+        &["bar.sync 0;"][..],
+        &["bra $L1;", "$L1:"],
+        &["shfl.sync.idx.b32 %r6, %r5, 0, 31, -1;"],
+        &["@%p0 ld.global.b32 %r6, [%in+4];"],
+        &["@%p0 ld.global.nc.b32 %r6, [%in+4];"],
+        &["@%p0 st.global.b32 [%out+4], %r5;"],
+    ] {
+        untouched(&strs(&with(boundary)), words, Deviation::F32ShiftAmount);
+    }
+    for harmless in [
+        &["ld.global.b32 %r6, [%in+4];"][..],
+        &["st.global.b32 [%out+4], %r5;"],
+        &["@%p0 add.u32 %r5, %r5, 1;"],
+        &["mov.b32 %r6, %r5;"],
+        &["shl.b64 %d2, %d0, 1;"],
+    ] {
+        exact_case(&strs(&with(harmless)), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+    // 7a844563 (as reduced): the shift before the barrier converts, the one after does not.
+    let finding = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r0;",
+        "bar.sync 0;",
+        "shr.s64 %d2, %d0, %r0;",
+        "xor.b64 %d3, %d1, %d2;",
+        "st.global.b64 [%out], %d3;",
+    ];
+    exact_case(&finding, words, Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B through a guarded write of another type (corpus/findings/fuzz-h200-3601/, 96e7a1b5;
+/// ptxas 13.0.88 and 13.5: `SEL R4, R4, R10, P0; SHF.R.U64 R0, R11, R4`, no `F2I`, whatever
+/// the guard): a skipped `cvt.u32.u16` or `add.u32` to the amount ends its f32 typing, and a
+/// skipped `cvt` to `.f32` after it starts it again.
+#[test]
+fn b_a_skipped_write_of_another_type_clears_the_f32_typing() {
+    let with = |write: &'static str| {
+        [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.eq.u32 %p0, %r0, 7;",
+            write,
+            "shl.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ]
+    };
+    let words = [0x4000_0000, 0, 1, 0];
+    untouched(&with("@%p0 cvt.u32.u16 %r0, %h0;"), words, Deviation::F32ShiftAmount);
+    untouched(&with("@%p0 add.u32 %r0, %r0, 1;"), words, Deviation::F32ShiftAmount);
+    exact_case(&with("@%p0 add.u32 %r1, %r0, 1;"), words, Deviation::F32ShiftAmount, 0, 4);
+    let again = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "setp.eq.u32 %p0, %r0, 7;",
+        "@%p0 add.u32 %r0, %r0, 1;",
+        "@%p0 cvt.f32.u32 %r0, %r0;",
+        "shl.b64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&again, words, Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B's scope (corpus/findings/fuzz-h200-3601/, 12ee3dcb and 4919e679; ptxas 13.0.88 and 13.5,
+/// -O0 and -O3): an amount written by `cvt.*.ftz*.f32.f64` is shifted by its raw bits
+/// (`F2F.F32.F64` plus a flush, no `F2I`); without `.ftz` it converts. An amount packed into a
+/// `mov.b64` that a guarded `ld` then overwrites is raw too: the guarded load lies between.
+#[test]
+fn b_an_ftz_f64_to_f32_amount_and_a_guarded_load_after_its_pack_are_raw() {
+    let with = |cvt: &'static str| {
+        [
+            "ld.global.f64 %d2, [%in];",
+            cvt,
+            "ld.global.b64 %d0, [%in+8];",
+            "shl.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ]
+    };
+    // f64 2.0 = 0x40000000_00000000.
+    let words = [0, 0x4000_0000, 1, 0];
+    untouched(&with("cvt.rn.ftz.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount);
+    untouched(&with("cvt.rz.ftz.sat.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount);
+    exact_case(&with("cvt.rn.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount, 0, 4);
+    let packed = |load: &'static str| {
+        [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.eq.u32 %p0, %r0, 7;",
+            "mov.b64 %d2, {%r0, %r0};",
+            load,
+            "shr.u64 %d1, %d0, %r0;",
+            "xor.b64 %d3, %d1, %d2;",
+            "st.global.b64 [%out], %d3;",
+        ]
+    };
+    let words = [0x4000_0000, 0, 0x100, 0];
+    untouched(&packed("@%p0 ld.global.nc.b64 %d2, [%in];"), words, Deviation::F32ShiftAmount);
+    let pair = 0x4000_0000_4000_0000;
+    exact_case(&packed("@%p0 xor.b64 %d2, %d2, 1;"), words, Deviation::F32ShiftAmount, pair, pair ^ 0x40);
+}
+
 /// 3301-N4 (corpus/findings/fuzz-h200-3301/, third run, f2f81bb3; ptxas 13.0.88 and 13.5 -O3):
 /// `bfe.s32 %r8, %r6, 0, 16; cvt.sat.s16.u32 %h5, %r8` is `PRMT R0, R2, 0x9910; ISETP.LT …
 /// -0x8000; ISETP.GT … 0x7fff; SEL; SEL`: the field 0xa645 sign-extended stays 0xa645 where
