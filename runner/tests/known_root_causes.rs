@@ -524,14 +524,14 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("12ee3dcb", "fuzz-h200-b-f32-shift-amount"), // a .ftz f64→f32 amount is raw
     ("1a7764b0", "new"),
     ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
-    ("508957df", "new"),
+    ("508957df", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl
     ("6ac6a5e1", "new"),
     ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
     ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
     ("c6597432", "new"),
     ("c9db337a", "new"),
-    ("d603bf3c", "new"),
+    ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("d6c433ca", "new"),
     ("de45dd17", "new"),
     ("e2ff640a", "new"),

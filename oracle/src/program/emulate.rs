@@ -6,7 +6,8 @@
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
 //! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
-//! split; every other write, shuffles included, makes the writer the producer). The hooks are
+//! split; every other write, shuffles and `mov.f32` copies included, makes the writer the
+//! producer, a `mov.f32` copy recording the producer of what it copied). The hooks are
 //! called by the interpreter with the spec's result and give it back changed where an emulation
 //! applies ([`glue`], [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value
 //! is recorded as the deviation having fired. [`skipped_isa`] only marks an origin (A: a float
@@ -178,6 +179,19 @@ impl Machine<'_> {
                     Err(_) => Some(Origin::written(self.stmt, None, None)),
                 }
             }
+            // A `mov.f32` copy is its value's producer (B: it makes the register f32-typed); its
+            // `a_stmt` is the producer of the value it copied, `mov.f32` copies looked through
+            // (D, [`packed_half_producer`]).
+            Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
+                let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt = copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
+                    Stmt::Isa(Instruction { form: Form::Mov(m0), .. }) if m0.ty == MovType::F32 && m0.shape == MovShape::Copy => {
+                        o.a_stmt
+                    }
+                    _ => Some(o.stmt),
+                });
+                Some(Origin::written(self.stmt, None, a_stmt))
+            }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
@@ -229,6 +243,27 @@ pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) 
 fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
         if matches!(operands.get(1), Some(Operand::Imm(_))))
+}
+
+/// Whether the value register `r` of thread `t` holds was produced as packed halves (D): by a
+/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, `mov.f32` copies
+/// looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and 13.5 -O3 drop
+/// the `mov.f32` and keep the `PRMT 0x7610` of a register never written).
+fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let stmt = match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), o))
+            if mv.ty == MovType::F32 && mv.shape == MovShape::Copy =>
+        {
+            o.a_stmt.map(|k| &m.p.body[k])
+        }
+        other => other.map(|(s, _)| s),
+    };
+    match stmt {
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2),
+        Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
+        Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
+        _ => false,
+    }
 }
 
 /// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
@@ -663,13 +698,6 @@ pub(super) fn isa(
             // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
             emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
-        // D: a tf32 conversion of a packed half result reads a half nothing wrote.
-        if m.allow.emulates(Deviation::Tf32OfPackedHalf)
-            && c.dtype == CvtType::Tf32
-            && matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
-        {
-            emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
-        }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
     // 3501-N3: a cvt from .f32 of a cnot.b32 of a cvt.<irnd>.{u32,s32}.f32 of a
@@ -740,13 +768,11 @@ pub(super) fn isa(
             }
         }
     }
-    // D, for the other producers of packed halves: a mov packing two halves, packed glue.
-    let packed_producer = r.is_some_and(|r| match m.producer(t, r) {
-        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), _)) => mv.shape == MovShape::Pack(2),
-        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
-        _ => false,
-    });
-    if m.allow.emulates(Deviation::Tf32OfPackedHalf) && c.dtype == CvtType::Tf32 && packed_producer {
+    // D: a tf32 conversion of a packed half result reads a half nothing wrote.
+    if m.allow.emulates(Deviation::Tf32OfPackedHalf)
+        && c.dtype == CvtType::Tf32
+        && r.is_some_and(|r| packed_half_producer(m, t, r))
+    {
         emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
     }
     // F: a narrowing integer cvt.sat from .s16/.s32 of an overflowed abs saturates it as

@@ -216,6 +216,46 @@ fn d_a_tf32_conversion_of_a_packed_half_is_any_value() {
     );
 }
 
+/// D through `mov.f32` copies (corpus/findings/fuzz-h200-3601/, d603bf3c and 508957df; ptxas
+/// 13.0.88 and 13.5 -O3 drop the copy and keep `PRMT R9, R8, 0x7610, R9` of a register never
+/// written): the copy, guarded (and run) or not, one or two deep, is looked through; a
+/// `mov.f32` of a loaded word stays the spec's; B still sees the copy as f32-typed.
+#[test]
+fn d_a_mov_f32_copy_of_a_packed_half_is_looked_through() {
+    let with = |copies: &[&'static str]| {
+        let mut lines = vec![
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b32 %r1, [%in+4];",
+            "setp.eq.u32 %p1, %r0, %r0;",
+            "cvt.rn.bf16x2.f32 %r2, %r0, %r1;",
+        ];
+        lines.extend_from_slice(copies);
+        lines.extend_from_slice(&["cvt.rn.tf32.f32 %r3, %r2;", "st.global.b32 [%out], %r3;"]);
+        lines
+    };
+    for copies in [
+        &["mov.f32 %r2, %r2;"][..],
+        &["@%p1 mov.f32 %r2, %r2;"],
+        &["mov.f32 %r4, %r2;", "mov.f32 %r2, %r4;"],
+        &["mov.f32 %r4, %r2;", "mov.b32 %r2, %r4;"],
+    ] {
+        let (s, e, fired) = both(&with(copies), [0x3f80_0000, 0x4000_0000, 0, 0], Deviation::Tf32OfPackedHalf);
+        assert!(s.is_exact() && e.matches(s.bits) && e.matches(0x1234_5678 | (s.bits & !0xFFFF_FFFF)), "{copies:?}");
+        assert_eq!(fired, vec![Deviation::Tf32OfPackedHalf], "{copies:?}");
+    }
+    let loaded = ["ld.global.b32 %r2, [%in];", "mov.f32 %r4, %r2;", "cvt.rn.tf32.f32 %r3, %r4;", "st.global.b32 [%out], %r3;"];
+    untouched(&loaded, [0x3f80_0000; 4], Deviation::Tf32OfPackedHalf);
+    // B: a `mov.f32` copy of an integer word is an f32-typed amount (2.0f shifts by 2).
+    let amount = [
+        "ld.global.b32 %r0, [%in];",
+        "mov.f32 %r1, %r0;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r1;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&amount, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+}
+
 /// E (corpus/known/fuzz-h200-e-bf16-read-as-f16.toml, the mirror case): bf16 0x7bff through
 /// cvt.f16.bf16 (+inf) then cvt.rzi.u32.f16 converts as f16 65504, not as +inf.
 #[test]
