@@ -30,6 +30,7 @@ use super::interp::InterpError;
 use super::{Reg, Stmt};
 
 use crate::isa::operand::Operand;
+use crate::num::F32;
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
 use crate::semantics::operands::{evaluate, Input, Output};
@@ -530,7 +531,8 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
 /// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
-/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`].
+/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
+/// value that is any f32 NaN converts as the canonical 0x7fffffff.
 /// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
@@ -545,10 +547,17 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
     }
     if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
         let old = m.read(t, g.dst).ok()?;
-        if !old.is_exact() {
+        // An old value that is any f32 NaN (§9.7.9.21 fixes no payload) is the GPU's canonical
+        // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
+        // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
+        let word = if old.is_exact() {
+            old.bits as u32
+        } else if any_f32_nan(&old) {
+            0x7fff_ffff
+        } else {
             return None;
-        }
-        let v = Expected::exact(u128::from(skipped_set_f32(old.bits as u32, g.ty.bits())), old.width);
+        };
+        let v = Expected::exact(u128::from(skipped_set_f32(word, g.ty.bits())), old.width);
         return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
     }
     let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
@@ -568,6 +577,12 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
+fn any_f32_nan(e: &Expected) -> bool {
+    e.width == 32
+        && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
 }
 
 /// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its

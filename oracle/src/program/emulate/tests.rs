@@ -764,6 +764,36 @@ fn n11_a_skipped_set_f32_converts_its_old_value() {
     untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
 }
 
+/// N-11 with an old value that is any f32 NaN (corpus/findings/fuzz-h200-3601/, de45dd17:
+/// `cvt.ftz.f32.f32` of 0xffd304ed, then `@!%p0 set.le.f32.u16` skipped): the GPU's NaN is the
+/// canonical 0x7fffffff (`FADD.FTZ`), so a 16-bit source stores f32(|sext16(0xffff)|) = 1.0 and
+/// a 64-bit one `I2FP.F32.S32(0x7fffffff)` = 0x4f000000. A guard that holds: the spec's.
+#[test]
+fn n11_a_skipped_set_f32_over_an_f32_nan_converts_the_canonical_nan() {
+    let at = |guard: &str, src: &str| {
+        let (ld, reg) = match src {
+            "u64" => ("ld.global.u64 %d0, [%in+8];", "%d0"),
+            _ => ("ld.global.u16 %h0, [%in+8];", "%h0"),
+        };
+        [
+            "ld.global.u32 %r1, [%in];".to_string(),
+            "cvt.ftz.f32.f32 %r2, %r1;".to_string(),
+            ld.to_string(),
+            format!("setp.{guard}.u32 %p1, %r1, 0;"),
+            format!("@%p1 set.le.f32.{src} %r2, {reg}, 0;"),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    for (src, bug) in [("u16", 0x3f80_0000u32), ("u64", 0x4f00_0000)] {
+        let lines = at("eq", src);
+        let (s, e, fired) = both(&strs(&lines), [0xffd3_04ed, 0, 0, 0], Deviation::SkippedSetSignExtends);
+        assert!(!s.is_exact() && s.matches(0x7fff_ffff), "{src}: the spec's is any f32 NaN");
+        assert_eq!((e.bits as u32, e.is_exact()), (bug, true), "{src}");
+        assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
+    }
+    untouched(&strs(&at("ne", "u16")), [0xffd3_04ed, 0, 0, 0], Deviation::SkippedSetSignExtends);
+}
+
 /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a
 /// `cvt.rn.satfinite.e4m3x2.f32` result keeps bit 15 (0x80fe, not 0x00fe); of a loaded
 /// register, the spec's zero extension.
