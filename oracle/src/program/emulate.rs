@@ -829,6 +829,24 @@ pub(super) fn isa(
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }
+    // F, 16 bits, same width or narrower (corpus/findings/fuzz-h200-3601/, e2ff640a; ptxas
+    // 13.0.88 and 13.5 -O3, JIT): `cvt.sat.{u16,u8,s8}.s16` of an overflowed `abs.s16`/`neg.s16`
+    // saturates +2^15 (`PRMT 0x9910; IABS; ISETP.GT.U32 …, 0xffff; SEL`, 13.5 `VIMNMX.U32`):
+    // 0x8000, 0xff, 0x7f.
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && of_negated16
+        && c.atype == CvtType::S16
+        && c.sat
+        && matches!(c.dtype, CvtType::U16 | CvtType::U8 | CvtType::S8)
+        && is_min(&a, 16)
+    {
+        // +2^15 as the `.u32` ptxas compares (`cvt.sat.<dtype>.u32`: `cvt.sat.u16.u16` is no
+        // conversion the semantics evaluate).
+        let f = Form::Cvt(Cvt { atype: CvtType::U32, ..c });
+        if let Some(v) = convert(m, &f, 0x8000) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
     // F: an unsigned int-to-float cvt of an overflowed abs/neg converts it as signed.
     let overflowed = r.is_some_and(|r| negated(m, t, r));
     if m.allow.emulates(Deviation::NegationOverflow) && overflowed && !c.dtype.is_int() {

@@ -529,6 +529,34 @@ fn f_an_overflowed_16_bit_abs_or_neg_is_widened_and_compared_as_2_pow_15() {
     untouched(&[&neg32[..], &store[..]].concat(), [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
+/// F, same width or narrower (corpus/findings/fuzz-h200-3601/, e2ff640a; ptxas 13.0.88 and
+/// 13.5 -O3): `cvt.sat.{u16,u8,s8}.s16` of `abs.s16`/`neg.s16` of −32768 saturates +32768
+/// (0x8000, 0xff, 0x7f; the spec: 0, 0, −128); a non-saturating `cvt.u16.s16`, another source
+/// value, or a loaded −32768: the spec's.
+#[test]
+fn f_a_same_width_sat_cvt_of_an_overflowed_16_bit_abs_or_neg_saturates_2_pow_15() {
+    let at = |op: &str, cvt: &str| {
+        [
+            "ld.global.b16 %h0, [%in];".to_string(),
+            format!("{op} %h1, %h0;"),
+            format!("{cvt} %h2, %h1;"),
+            "cvt.u32.u16 %r0, %h2;".to_string(),
+            "st.global.u32 [%out], %r0;".to_string(),
+        ]
+    };
+    for op in ["abs.s16", "neg.s16"] {
+        for (cvt, spec, bug) in
+            [("cvt.sat.u16.s16", 0, 0x8000), ("cvt.sat.u8.s16", 0, 0xff), ("cvt.sat.s8.s16", 0xff80, 0x7f)]
+        {
+            exact_case(&strs(&at(op, cvt)), [0x8000, 0, 0, 0], Deviation::NegationOverflow, spec, bug);
+        }
+        untouched(&strs(&at(op, "cvt.u16.s16")), [0x8000, 0, 0, 0], Deviation::NegationOverflow);
+        untouched(&strs(&at(op, "cvt.sat.u16.s16")), [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+    }
+    let loaded = ["ld.global.b16 %h1, [%in];", "cvt.sat.u16.s16 %h2, %h1;", "cvt.u32.u16 %r0, %h2;", "st.global.u32 [%out], %r0;"];
+    untouched(&loaded, [0x8000, 0, 0, 0], Deviation::NegationOverflow);
+}
+
 /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
