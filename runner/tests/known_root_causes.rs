@@ -529,8 +529,8 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("6ac6a5e1", "new"),
     ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
     ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
-    ("c6597432", "new"),
-    ("c9db337a", "new"),
+    ("c6597432", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
+    ("c9db337a", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
     ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("d6c433ca", "new"),
     ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // over an f32 NaN

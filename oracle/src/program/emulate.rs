@@ -27,9 +27,9 @@
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
-use super::{Reg, Stmt};
+use super::{PredGuard, Reg, RegClass, Stmt};
 
-use crate::isa::operand::Operand;
+use crate::isa::operand::{Operand, Role};
 use crate::num::F32;
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
@@ -267,6 +267,41 @@ fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     }
 }
 
+/// How many statements read the value statement `k` wrote to register `r`: those after it (the
+/// body branches only forward) that read `r` (as a source, an address or a guard), up to and
+/// including the first that writes `r` unguarded.
+fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
+    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
+    let mut n = 0;
+    for s in &m.p.body[k + 1..] {
+        let (reads, overwrites) = match s {
+            Stmt::Glue { guard, glue } => {
+                (pred(guard) || glue.src.iter().any(|s| *s == Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
+            }
+            Stmt::Isa(i) => {
+                let (mut read, mut written) = (Vec::new(), Vec::new());
+                for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                    let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
+                        &mut read
+                    } else {
+                        &mut written
+                    };
+                    super::text::operand_regs(o, into);
+                }
+                let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
+                (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
+            }
+            Stmt::Bra { guard, .. } => (pred(guard), false),
+            Stmt::Label(_) | Stmt::Bar => (false, false),
+        };
+        n += usize::from(reads);
+        if overwrites {
+            break;
+        }
+    }
+    n
+}
+
 /// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
 /// source unmasked), if an `and.b16` M concerns wrote it.
 fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
@@ -502,8 +537,33 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
-/// changed where 3301-N2 applies: `sub.cc` of a 64-bit `abs.s64` result that is 0 borrows.
+/// changed where 3301-N2 applies (`sub.cc` of a 64-bit `abs.s64` result that is 0 borrows) or
+/// 3601-N1 (`sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result read nowhere else, by a register
+/// holding 0, borrows: ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not
+/// carry for b = 0).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    let of_sole_mul_hi = match g.src.first().copied().flatten() {
+        Some(Src::Reg(r)) => match m.producer(t, r) {
+            Some((Stmt::Glue { glue, .. }, o))
+                if glue.op == GlueOp::MulHi && matches!(glue.ty, GlueType::U32 | GlueType::S32) =>
+            {
+                value_readers(m, o.stmt, glue.dst) == 1
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    let register_zero = matches!(g.src.get(1).copied().flatten(), Some(Src::Reg(_)))
+        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF == 0);
+    if m.allow.emulates(Deviation::SubCcOfMulHiZeroBorrows)
+        && g.op == GlueOp::SubCc
+        && matches!(g.ty, GlueType::U32 | GlueType::S32)
+        && of_sole_mul_hi
+        && register_zero
+    {
+        let v = Expected::exact(1, carry.width);
+        return m.fire(Deviation::SubCcOfMulHiZeroBorrows, &carry, v);
+    }
     let of_abs_s64 = match g.src.get(1).copied().flatten() {
         Some(Src::Reg(r)) => matches!(
             m.producer(t, r),

@@ -173,11 +173,21 @@ pub enum Deviation {
     /// where §9.7.9.21 converts the f32 of the bits 1 (1.4e−45). A 32- or 64-bit `set` source,
     /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`).
     CnotOfSetCvtConvertedAsNumber,
+    /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `sub.cc.{u32,s32} d, a, b` with `a` written by `mul.hi.{u32,s32}`
+    /// that nothing else reads and `b` a register holding 0 sets the borrow (CC.CF) that a
+    /// following `subc`/`subc.cc` subtracts (an `addc` adds one less), where `a − 0` borrows
+    /// nothing (§9.7.2.3). -O3 fuses the subtraction into the multiply's 64-bit addend
+    /// (`IMAD.HI R10, P0, Rx, Ry, R6` with R7:R6 = −b · 2^32): for b = 0 the addend is 0 and its
+    /// carry 0, i.e. a borrow. The difference itself is right. The same flaw as 3301-N2 (an
+    /// added negation, `a + 0` does not carry) in another fold. An immediate 0, `mad.hi`,
+    /// `mul.lo` and `mul.hi.u64` are right.
+    SubCcOfMulHiZeroBorrows,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 23] = [
+    pub const ALL: [Deviation; 24] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -201,6 +211,7 @@ impl Deviation {
         Deviation::SlctS32ByMinImmediateSelectsA,
         Deviation::ShlChainFoldedIntoLea,
         Deviation::CnotOfSetCvtConvertedAsNumber,
+        Deviation::SubCcOfMulHiZeroBorrows,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -234,6 +245,7 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA => "slct-s32-by-min-immediate-selects-a",
             Deviation::ShlChainFoldedIntoLea => "shl-b64-chain-folded-into-lea",
             Deviation::CnotOfSetCvtConvertedAsNumber => "cnot-of-set-cvt-converted-as-number",
+            Deviation::SubCcOfMulHiZeroBorrows => "sub-cc-of-mul-hi-zero-borrows",
         }
     }
 
@@ -308,6 +320,7 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA
             | Deviation::ShlChainFoldedIntoLea
             | Deviation::CnotOfSetCvtConvertedAsNumber => "corpus/findings/fuzz-h200-3501/README.md",
+            Deviation::SubCcOfMulHiZeroBorrows => "corpus/findings/fuzz-h200-3601/README.md",
         }
     }
 }

@@ -361,6 +361,57 @@ fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
     untouched(&narrow, [0, 0, 7, 0], d);
 }
 
+/// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
+/// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
+/// `subc` after it is one less (7 − 0 − 1); a nonzero subtrahend, an immediate 0, `mad.hi`,
+/// `mul.lo`, or a `mul.hi` result read elsewhere too: the spec's result.
+#[test]
+fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
+    let at = |mul: &str, sub: &str, extra: &str| {
+        let mut lines = vec![
+            "ld.global.u32 %r0, [%in];".to_string(),
+            "ld.global.u32 %r7, [%in+4];".to_string(),
+            "ld.global.u32 %r5, [%in+8];".to_string(),
+            format!("{mul};"),
+            format!("{sub};"),
+            "subc.u32 %r8, %r5, %r7;".to_string(),
+        ];
+        lines.extend((!extra.is_empty()).then(|| extra.to_string()));
+        lines.push("st.global.u32 [%out], %r8;".to_string());
+        lines
+    };
+    let d = Deviation::SubCcOfMulHiZeroBorrows;
+    for (mul, sub) in [
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7"),
+        ("mul.hi.s32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7"),
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.s32 %r6, %r6, %r7"),
+    ] {
+        exact_case(&strs(&at(mul, sub, "")), [0x10000, 0, 7, 0], d, 7, 6);
+        untouched(&strs(&at(mul, sub, "")), [0x10000, 1, 7, 0], d);
+    }
+    let right = [
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, 0", ""),
+        ("mad.hi.u32 %r6, %r0, %r0, %r7", "sub.cc.u32 %r4, %r6, %r7", ""),
+        ("mul.lo.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", ""),
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", "add.u32 %r8, %r8, %r6;"),
+    ];
+    for (mul, sub, extra) in right {
+        untouched(&strs(&at(mul, sub, extra)), [0x10000, 0, 7, 0], d);
+    }
+    // c9db337a: the `subc` overwrites the `mul.hi`'s register; a read after that is another value.
+    let reused = [
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.u32 %r7, [%in+4];",
+        "ld.global.u32 %r5, [%in+8];",
+        "mul.hi.s32 %r6, %r0, %r0;",
+        "sub.cc.u32 %r4, %r6, %r7;",
+        "subc.u32 %r6, %r5, %r7;",
+        "add.u32 %r8, %r6, 0;",
+        "st.global.u32 [%out], %r8;",
+    ];
+    exact_case(&reused, [0x10000, 0, 7, 0], d, 7, 6);
+}
+
 /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392): `set.le.s32.s64` (−1), then
 /// `cvt.rn.bf16.s32` (bf16 −1.0, 0xbf80) and `cvt.rni.u32.f16` (f16 −1.875 → 0) gives −1;
 /// through f32 to `.u16` 0xffff, through f16 to `.u64` all ones (13.5's listings); a set
