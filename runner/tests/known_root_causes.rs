@@ -526,7 +526,7 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
     ("508957df", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl
-    ("6ac6a5e1", "new"),
+    ("6ac6a5e1", "fuzz-h200-3601-c-int-sat-of-nan-cvt"), // C, integer direction
     ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
     ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
     ("c6597432", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),

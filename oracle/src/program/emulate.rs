@@ -645,6 +645,16 @@ fn any_f32_nan(e: &Expected) -> bool {
         && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
 }
 
+/// Whether `x` (a `cvt` source of type `t`, `.f32` or `.f16`) is a NaN: exactly, or any f32 NaN.
+fn nan_of(t: CvtType, x: &Expected) -> bool {
+    let (exp, man) = match t {
+        CvtType::F32 => (0x7f80_0000u128, 0x007f_ffffu128),
+        CvtType::F16 => (0x7c00, 0x03ff),
+        _ => return false,
+    };
+    (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
+}
+
 /// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its
 /// destination, `src_bits` the width of its source type: what ptxas's lowering computes after
 /// merging the old word in place of the comparison's −1/0 (ptxas 13.0.88 and 13.5, every
@@ -734,7 +744,7 @@ pub(super) fn isa(
                 _ => CvtRnd::Rni,
             };
             let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-            if let Some(v) = first_a.filter(Expected::is_exact).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
+            if let Some(v) = first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
                 emulated = Some((d, widen(v)));
             }
         }
@@ -752,6 +762,17 @@ pub(super) fn isa(
             if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
                 emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
             }
+        }
+        // C's integer direction for a NaN: cvt.sat.s32.s64 / cvt.sat.u32.u64 of a float-to-64-bit
+        // cvt of a NaN is folded into one F2I to 32 bits (NaN → 0).
+        let int_sat = c.sat && matches!((c.dtype, c.atype), (CvtType::S32, CvtType::S64) | (CvtType::U32, CvtType::U64));
+        let of_float = c0.dtype == c.atype && matches!(c0.atype, CvtType::F32 | CvtType::F16);
+        if m.allow.emulates(Deviation::IntSatOfNanCvtFolded)
+            && int_sat
+            && of_float
+            && first_a.as_ref().is_some_and(|x| nan_of(c0.atype, x))
+        {
+            emulated = Some((Deviation::IntSatOfNanCvtFolded, widen(Expected::exact(0, 32))));
         }
         // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
         if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)

@@ -183,11 +183,19 @@ pub enum Deviation {
     /// added negation, `a + 0` does not carry) in another fold. An immediate 0, `mad.hi`,
     /// `mul.lo` and `mul.hi.u64` are right.
     SubCcOfMulHiZeroBorrows,
+    /// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1, and C's
+    /// 949ad306; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.s32.s64` of a
+    /// `cvt.*.s64.{f32,f16}` result, or `cvt.sat.u32.u64` of a `cvt.*.u64.{f32,f16}` one, whose
+    /// float source is a NaN gives 0: the pair is folded into one `F2I{.F16}.NTZ` to 32 bits
+    /// (NaN → 0), where §9.7.9.21 converts the NaN to 1 << 63 (`.s64`) or 0 (`.u64`… then
+    /// saturated: 0x80000000 for `.s32`). Other values agree; an `.f64` source, a `.s16`
+    /// destination and `cvt.sat.s32.u64` are not folded.
+    IntSatOfNanCvtFolded,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 24] = [
+    pub const ALL: [Deviation; 25] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -212,6 +220,7 @@ impl Deviation {
         Deviation::ShlChainFoldedIntoLea,
         Deviation::CnotOfSetCvtConvertedAsNumber,
         Deviation::SubCcOfMulHiZeroBorrows,
+        Deviation::IntSatOfNanCvtFolded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -246,6 +255,7 @@ impl Deviation {
             Deviation::ShlChainFoldedIntoLea => "shl-b64-chain-folded-into-lea",
             Deviation::CnotOfSetCvtConvertedAsNumber => "cnot-of-set-cvt-converted-as-number",
             Deviation::SubCcOfMulHiZeroBorrows => "sub-cc-of-mul-hi-zero-borrows",
+            Deviation::IntSatOfNanCvtFolded => "int-sat-of-nan-cvt-folded",
         }
     }
 
@@ -320,7 +330,9 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA
             | Deviation::ShlChainFoldedIntoLea
             | Deviation::CnotOfSetCvtConvertedAsNumber => "corpus/findings/fuzz-h200-3501/README.md",
-            Deviation::SubCcOfMulHiZeroBorrows => "corpus/findings/fuzz-h200-3601/README.md",
+            Deviation::SubCcOfMulHiZeroBorrows | Deviation::IntSatOfNanCvtFolded => {
+                "corpus/findings/fuzz-h200-3601/README.md"
+            }
         }
     }
 }

@@ -361,6 +361,34 @@ fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
     untouched(&narrow, [0, 0, 7, 0], d);
 }
 
+/// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1; ptxas 13.0.88
+/// and 13.5 -O3 fold the pair into `F2I.NTZ`): `cvt.sat.s32.s64` of `cvt.rni.s64.f32` of a NaN
+/// is 0, not 0x80000000; `cvt.sat.u32.u64` of `cvt.rzi.u64.f16` of a NaN 0 as well (through a
+/// move); a number, an `.f64` source or `cvt.sat.s32.u64`: the spec's.
+#[test]
+fn c_an_int_sat_cvt_of_a_float_to_64_bit_cvt_of_a_nan_is_0() {
+    let d = Deviation::IntSatOfNanCvtFolded;
+    let signed = ["ld.global.u32 %r0, [%in];", "cvt.rni.ftz.sat.s64.f32 %d1, %r0;", "cvt.sat.s32.s64 %r3, %d1;", "st.global.u32 [%out], %r3;"];
+    exact_case(&signed, [0xffff_ffff, 0, 0, 0], d, 0x8000_0000, 0);
+    untouched(&signed, [0x4f00_0000, 0, 0, 0], d);
+    let unsigned = [
+        "ld.global.u16 %h0, [%in];",
+        "cvt.rzi.u64.f16 %d1, %h0;",
+        "mov.b64 %d2, %d1;",
+        "cvt.sat.u32.u64 %r3, %d2;",
+        "st.global.u32 [%out], %r3;",
+    ];
+    let (s, e, fired) = both(&unsigned, [0x7e00, 0, 0, 0], d);
+    assert!(s.is_exact() && (e.bits as u32, e.is_exact()) == (0, true), "spec {s:?}, emulated {e:?}");
+    assert_eq!(fired, if s.bits as u32 == 0 { vec![] } else { vec![d] });
+    for right in [
+        ["ld.global.u64 %d0, [%in];", "cvt.rni.s64.f64 %d1, %d0;", "cvt.sat.s32.s64 %r3, %d1;", "st.global.u32 [%out], %r3;"],
+        ["ld.global.u32 %r0, [%in];", "cvt.rzi.u64.f32 %d1, %r0;", "cvt.sat.s32.u64 %r3, %d1;", "st.global.u32 [%out], %r3;"],
+    ] {
+        untouched(&right, [0xffff_ffff, 0xffff_ffff, 0, 0], d);
+    }
+}
+
 /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
 /// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
 /// `subc` after it is one less (7 − 0 − 1); a nonzero subtrahend, an immediate 0, `mad.hi`,
