@@ -538,6 +538,24 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("e9e8eb40", "new"),
 ];
 
+/// The crash of the seed-3601 campaign (corpus/findings/fuzz-h200-3601/, 5c073d59: -O0 never
+/// loads the global descriptor, `R2UR UR4, R6` of registers never written) is K by its id: a
+/// crash has no shape and no emulation.
+#[test]
+fn the_seed_3601_crash_is_k() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-3601/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("5c073d59")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(known.matches(&crash.signature).map(|k| k.name.as_str()), Some("fuzz-h100-k-descriptor-never-loaded"));
+}
+
 /// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
 /// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
 /// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored
