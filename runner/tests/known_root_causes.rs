@@ -522,7 +522,7 @@ fn the_seed_3601_word_findings_are_labelled_by_their_entries() {
 /// emulation gives every differing word; `new` where no emulation has the scope yet).
 const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("12ee3dcb", "fuzz-h200-b-f32-shift-amount"), // a .ftz f64→f32 amount is raw
-    ("1a7764b0", "new"),
+    ("1a7764b0", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // cut at 35 of 49
     ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
     ("508957df", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl

@@ -60,7 +60,7 @@ pub(super) struct Origin {
     /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
     /// [`skipped_glue`] and [`skipped_isa`]); the mirror of [`Origin::f32_merged`].
     pub(super) f32_cleared: bool,
-    /// For a value made by a chain of `shl.b64` by one immediate (each shifting the last's
+    /// For a value made by a chain of `shl.b64` by immediates below 32 (each shifting the last's
     /// result), the chain (3501-N2).
     pub(super) shl_chain: Option<ShlChain>,
     /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
@@ -68,13 +68,14 @@ pub(super) struct Origin {
     pub(super) unmasked: Option<Expected>,
 }
 
-/// A chain of `shl.b64` by the same immediate, each reading the previous one's result.
+/// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct ShlChain {
-    /// The immediate amount of every shift.
-    pub(super) k: u64,
-    /// How many shifts the chain has.
-    pub(super) n: u64,
+    /// The sum of the amounts.
+    pub(super) total: u64,
+    /// The sum of the amounts up to and including the first shift at which it reached 32, once
+    /// it has.
+    pub(super) cut: Option<u64>,
     /// The value the first shift shifted.
     pub(super) base: Expected,
 }
@@ -218,9 +219,14 @@ pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) 
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
         if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
-            o.shl_chain = Some(match source.and_then(|s| s.shl_chain.as_ref()) {
-                Some(c) if c.k == k => ShlChain { k, n: c.n + 1, base: c.base.clone() },
-                _ => ShlChain { k, n: 1, base: a.clone() },
+            // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
+            o.shl_chain = (k < 32).then(|| {
+                let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
+                    Some(c) => (c.total + k, c.base.clone()),
+                    None => (k, a.clone()),
+                };
+                let cut = source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
+                ShlChain { total, cut, base }
             });
         }
     }
@@ -459,18 +465,21 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
         }
     }
-    // 3501-N2: a 64-bit add/sub of a constant `b` reading a shl.b64 chain by k (< 32) whose
-    // total reaches 64 gives (x << 2k) ± b, x the value the chain started from.
+    // 3501-N2 (corpus/findings/fuzz-h200-3601/, 1a7764b0: 7 × 7 in a loop gives x << 35): a
+    // 64-bit add/sub of a nonzero constant `b` reading a chain of shl.b64 by immediates below 32
+    // is computed from the chain cut at the first shift where the running amount reaches 32:
+    // (x << cut) ± b, x the value the chain started from (every later shift dropped).
     let chain = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
     let constant_b = imm_of(g, 1).is_some() || reg(1).is_some_and(|r| moved_immediate(m, t, r));
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
         && matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
         && g.ty.bits() == 64
         && constant_b
-        && vals.get(1).is_some_and(Expected::is_exact)
+        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits != 0)
     {
-        if let Some(c) = chain.filter(|c| c.k < 32 && c.n * c.k >= 64 && c.base.is_exact()) {
-            let x = (c.base.bits as u64) << (2 * c.k);
+        let cut = chain.as_ref().and_then(|c| c.cut.filter(|&cut| cut < c.total && c.base.is_exact()));
+        if let (Some(c), Some(cut)) = (chain, cut) {
+            let x = (c.base.bits as u64) << cut;
             let v = Expected::exact(u128::from(g.eval([x, vals[1].bits as u64, 0, 0], false)), result.width);
             return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
         }

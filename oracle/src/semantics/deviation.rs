@@ -157,13 +157,15 @@ pub enum Deviation {
     /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
     /// immediates (−1, −5) select `b`, as does a register `c`.
     SlctS32ByMinImmediateSelectsA,
-    /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; ptxas 13.0.88 -O3 and
-    /// the JIT, 13.5 right by value): a chain of `shl.b64` by the same immediate `k` (k < 32)
-    /// whose total reaches 64, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a constant
-    /// `b` (an immediate, or a register a move of an immediate wrote), gives `(x << 2k) ± b`
-    /// with `x` the value the chain started from: the listing keeps one shift and fuses the
-    /// last into `LEA …, 0x1f` (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0, 0x6ce7dff3, R9,
-    /// 0x1f, P0`), where §9.7.8.5 shifts the chain to 0.
+    /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
+    /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by
+    /// immediates below 32, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a nonzero
+    /// constant `b` (an immediate, or a register a move of an immediate wrote), gives
+    /// `(x << S') ± b` with `x` the value the chain started from and S' the running amount at
+    /// the first shift where it reaches 32, when shifts follow it: the listing fuses that
+    /// shift into `LEA …, k` and drops the rest (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0,
+    /// 0x6ce7dff3, R9, 0x1f, P0`), where §9.7.8.5 shifts by the whole chain. The carry out
+    /// is the whole chain's (right).
     ShlChainFoldedIntoLea,
     /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3, the
     /// JIT): a `cvt` from `.f32` of a `cnot.b32` result, whose source a `cvt.<irnd>.{u32,s32}.f32`

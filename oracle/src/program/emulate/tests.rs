@@ -1173,8 +1173,8 @@ fn strs(lines: &[String]) -> Vec<&str> {
 /// (`LEA …, 0x1f` of the one shift kept); the constant may be moved into a register, and
 /// `sub.cc` subtracts it. Shifts totalling less than 64 (5 × 7, 31 × 2), by 32 or more (40 × 3,
 /// folded to `5`), a loaded `b` (`LEA R6, P0, R5, R6, 0x1f` of x << 62: 0 + b), or no add: the
-/// spec's result, as 13.0.88 computes it. Mixed amounts are out of the emulation's scope:
-/// 13.0.88 folds 31, 31, 30 to x << 62 as well (`LEA …, 0x1f`), but no finding shows it.
+/// spec's result, as 13.0.88 computes it. Mixed amounts are cut the same way: 31, 31, 30 gives
+/// x << 62 (`LEA …, 0x1f`; the cut rule of corpus/findings/fuzz-h200-3601/, 1a7764b0).
 #[test]
 fn n2_3501_a_shl_b64_chain_reaching_64_fed_to_an_add_shifts_by_twice_its_amount() {
     let chain = |k: u32, n: usize| {
@@ -1199,11 +1199,47 @@ fn n2_3501_a_shl_b64_chain_reaching_64_fed_to_an_add_shifts_by_twice_its_amount(
     untouched(&strs(&with(5, 7, &add)), [2, 0, 0, 0], d);
     untouched(&strs(&with(31, 2, &add)), [2, 0, 0, 0], d);
     untouched(&strs(&with(40, 3, &add)), [2, 0, 0, 0], d);
+    // Mixed amounts: cut at 62 (31 + 31) of 92.
     let mixed = ["shl.b64 %d0, %d0, 30;", "add.u64 %d1, %d0, 5;", "st.global.b64 [%out], %d1;"];
-    untouched(&strs(&with(31, 2, &mixed)), [2, 0, 0, 0], d);
+    exact_case(&strs(&with(31, 2, &mixed)), [2, 0, 0, 0], d, 5, 0x8000_0000_0000_0005);
+    // An add of 0 is dropped and the chain stays whole.
+    untouched(&strs(&with(31, 3, &["add.u64 %d1, %d0, 0;", "st.global.b64 [%out], %d1;"])), [2, 0, 0, 0], d);
     let loaded = ["ld.global.b64 %d2, [%in+8];", "add.u64 %d1, %d0, %d2;", "st.global.b64 [%out], %d1;"];
     untouched(&strs(&with(31, 3, &loaded)), [2, 0, 5, 0], d);
     untouched(&strs(&with(31, 3, &["st.global.b64 [%out], %d0;"])), [2, 0, 0, 0], d);
+}
+
+/// 3501-N2's cut (corpus/findings/fuzz-h200-3601/, 1a7764b0; ptxas 13.0.88 -O3, JIT): the add
+/// reads the chain cut at the first shift where the running amount reaches 32: a loop of
+/// 7 × `shl.b64 … 7` (49) gives (x << 35) + c; 20, 12, 1 gives (x << 32) + 5; a first amount of
+/// 32 or more makes no chain; 5 × 7 (35: the cut on the last shift) stays the spec's.
+#[test]
+fn n2_3501_the_add_reads_the_chain_cut_where_it_reaches_32() {
+    let d = Deviation::ShlChainFoldedIntoLea;
+    let looped = [
+        "ld.global.u64 %d0, [%in];",
+        "mov.u32 %r5, 0;",
+        "$L3:",
+        "shl.b64 %d0, %d0, 0x7;",
+        "add.u32 %r5, %r5, 0x3;",
+        "setp.lt.u32 %p2, %r5, 0x15;",
+        "@%p2 bra $L3;",
+        "mov.b64 %d4, 1302123111085380114;",
+        "add.u64 %d5, %d0, %d4;",
+        "st.global.b64 [%out], %d5;",
+    ];
+    let x: u64 = 3068898814;
+    let c: u64 = 1302123111085380114;
+    exact_case(&looped, [x as u32, 0, 0, 0], d, (x << 49).wrapping_add(c), (x << 35).wrapping_add(c));
+    let mixed = |amounts: &[u32]| {
+        let mut v = vec!["ld.global.b64 %d0, [%in];".to_string()];
+        v.extend(amounts.iter().map(|k| format!("shl.b64 %d0, %d0, {k};")));
+        v.extend(["add.u64 %d1, %d0, 5;".to_string(), "st.global.b64 [%out], %d1;".to_string()]);
+        v
+    };
+    exact_case(&strs(&mixed(&[20, 12, 1])), [1, 0, 0, 0], d, (1 << 33) + 5, (1 << 32) + 5);
+    untouched(&strs(&mixed(&[40, 1])), [1, 0, 0, 0], d);
+    untouched(&strs(&mixed(&[5, 5, 5, 5, 5, 5, 5])), [1, 0, 0, 0], d);
 }
 
 /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3): `set.ne.f32.s16
