@@ -534,7 +534,7 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
     ("d6c433ca", "new"),
     ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // over an f32 NaN
-    ("e2ff640a", "fuzz-h200-f-negation-overflow"), // cvt.sat.u16.s16 of abs.s16
+    ("e2ff640a", "fuzz-h200-f-negation-overflow"),               // cvt.sat.u16.s16 of abs.s16
     ("e9e8eb40", "new"),
 ];
 

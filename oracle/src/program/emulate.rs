@@ -30,9 +30,9 @@ use super::interp::InterpError;
 use super::{PredGuard, Reg, RegClass, Stmt};
 
 use crate::isa::operand::{Operand, Role};
-use crate::num::F32;
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
+use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
@@ -186,12 +186,15 @@ impl Machine<'_> {
             // (D, [`packed_half_producer`]).
             Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
                 let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
-                let a_stmt = copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
-                    Stmt::Isa(Instruction { form: Form::Mov(m0), .. }) if m0.ty == MovType::F32 && m0.shape == MovShape::Copy => {
-                        o.a_stmt
-                    }
-                    _ => Some(o.stmt),
-                });
+                let a_stmt =
+                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
+                        Stmt::Isa(Instruction { form: Form::Mov(m0), .. })
+                            if m0.ty == MovType::F32 && m0.shape == MovShape::Copy =>
+                        {
+                            o.a_stmt
+                        }
+                        _ => Some(o.stmt),
+                    });
                 Some(Origin::written(self.stmt, None, a_stmt))
             }
             Form::Cvt(_) => {
@@ -225,7 +228,8 @@ pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) 
                     Some(c) => (c.total + k, c.base.clone()),
                     None => (k, a.clone()),
                 };
-                let cut = source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
+                let cut =
+                    source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
                 ShlChain { total, cut, base }
             });
         }
@@ -266,7 +270,9 @@ fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         other => other.map(|(s, _)| s),
     };
     match stmt {
-        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2),
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => {
+            matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
+        }
         Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
         Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
         _ => false,
@@ -282,7 +288,7 @@ fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
     for s in &m.p.body[k + 1..] {
         let (reads, overwrites) = match s {
             Stmt::Glue { guard, glue } => {
-                (pred(guard) || glue.src.iter().any(|s| *s == Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
+                (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
             }
             Stmt::Isa(i) => {
                 let (mut read, mut written) = (Vec::new(), Vec::new());
@@ -339,9 +345,7 @@ fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
         Some((Stmt::Isa(i), _)) => match &i.form {
             Form::Ld(l) => l.ty == MemType::F32,
             Form::LdGlobalNc(l) => l.ty == MemType::F32,
-            Form::Cvt(c) => {
-                matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64)
-            }
+            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64),
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
         },
@@ -363,9 +367,8 @@ fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
     if from >= to {
         return true;
     }
-    let shared_or_global = |s: Option<Space>| {
-        matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster))
-    };
+    let shared_or_global =
+        |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
     m.p.body[from + 1..to].iter().any(|s| match s {
         Stmt::Label(_) | Stmt::Bar => true,
         Stmt::Isa(i) => match &i.form {
@@ -753,7 +756,9 @@ pub(super) fn isa(
                 _ => CvtRnd::Rni,
             };
             let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-            if let Some(v) = first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
+            if let Some(v) =
+                first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))
+            {
                 emulated = Some((d, widen(v)));
             }
         }
@@ -774,7 +779,8 @@ pub(super) fn isa(
         }
         // C's integer direction for a NaN: cvt.sat.s32.s64 / cvt.sat.u32.u64 of a float-to-64-bit
         // cvt of a NaN is folded into one F2I to 32 bits (NaN → 0).
-        let int_sat = c.sat && matches!((c.dtype, c.atype), (CvtType::S32, CvtType::S64) | (CvtType::U32, CvtType::U64));
+        let int_sat =
+            c.sat && matches!((c.dtype, c.atype), (CvtType::S32, CvtType::S64) | (CvtType::U32, CvtType::U64));
         let of_float = c0.dtype == c.atype && matches!(c0.atype, CvtType::F32 | CvtType::F16);
         if m.allow.emulates(Deviation::IntSatOfNanCvtFolded)
             && int_sat

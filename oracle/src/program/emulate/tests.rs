@@ -243,7 +243,8 @@ fn d_a_mov_f32_copy_of_a_packed_half_is_looked_through() {
         assert!(s.is_exact() && e.matches(s.bits) && e.matches(0x1234_5678 | (s.bits & !0xFFFF_FFFF)), "{copies:?}");
         assert_eq!(fired, vec![Deviation::Tf32OfPackedHalf], "{copies:?}");
     }
-    let loaded = ["ld.global.b32 %r2, [%in];", "mov.f32 %r4, %r2;", "cvt.rn.tf32.f32 %r3, %r4;", "st.global.b32 [%out], %r3;"];
+    let loaded =
+        ["ld.global.b32 %r2, [%in];", "mov.f32 %r4, %r2;", "cvt.rn.tf32.f32 %r3, %r4;", "st.global.b32 [%out], %r3;"];
     untouched(&loaded, [0x3f80_0000; 4], Deviation::Tf32OfPackedHalf);
     // B: a `mov.f32` copy of an integer word is an f32-typed amount (2.0f shifts by 2).
     let amount = [
@@ -368,7 +369,12 @@ fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
 #[test]
 fn c_an_int_sat_cvt_of_a_float_to_64_bit_cvt_of_a_nan_is_0() {
     let d = Deviation::IntSatOfNanCvtFolded;
-    let signed = ["ld.global.u32 %r0, [%in];", "cvt.rni.ftz.sat.s64.f32 %d1, %r0;", "cvt.sat.s32.s64 %r3, %d1;", "st.global.u32 [%out], %r3;"];
+    let signed = [
+        "ld.global.u32 %r0, [%in];",
+        "cvt.rni.ftz.sat.s64.f32 %d1, %r0;",
+        "cvt.sat.s32.s64 %r3, %d1;",
+        "st.global.u32 [%out], %r3;",
+    ];
     exact_case(&signed, [0xffff_ffff, 0, 0, 0], d, 0x8000_0000, 0);
     untouched(&signed, [0x4f00_0000, 0, 0, 0], d);
     let unsigned = [
@@ -382,8 +388,18 @@ fn c_an_int_sat_cvt_of_a_float_to_64_bit_cvt_of_a_nan_is_0() {
     assert!(s.is_exact() && (e.bits as u32, e.is_exact()) == (0, true), "spec {s:?}, emulated {e:?}");
     assert_eq!(fired, if s.bits as u32 == 0 { vec![] } else { vec![d] });
     for right in [
-        ["ld.global.u64 %d0, [%in];", "cvt.rni.s64.f64 %d1, %d0;", "cvt.sat.s32.s64 %r3, %d1;", "st.global.u32 [%out], %r3;"],
-        ["ld.global.u32 %r0, [%in];", "cvt.rzi.u64.f32 %d1, %r0;", "cvt.sat.s32.u64 %r3, %d1;", "st.global.u32 [%out], %r3;"],
+        [
+            "ld.global.u64 %d0, [%in];",
+            "cvt.rni.s64.f64 %d1, %d0;",
+            "cvt.sat.s32.s64 %r3, %d1;",
+            "st.global.u32 [%out], %r3;",
+        ],
+        [
+            "ld.global.u32 %r0, [%in];",
+            "cvt.rzi.u64.f32 %d1, %r0;",
+            "cvt.sat.s32.u64 %r3, %d1;",
+            "st.global.u32 [%out], %r3;",
+        ],
     ] {
         untouched(&right, [0xffff_ffff, 0xffff_ffff, 0, 0], d);
     }
@@ -632,7 +648,12 @@ fn f_a_same_width_sat_cvt_of_an_overflowed_16_bit_abs_or_neg_saturates_2_pow_15(
         untouched(&strs(&at(op, "cvt.u16.s16")), [0x8000, 0, 0, 0], Deviation::NegationOverflow);
         untouched(&strs(&at(op, "cvt.sat.u16.s16")), [0x8001, 0, 0, 0], Deviation::NegationOverflow);
     }
-    let loaded = ["ld.global.b16 %h1, [%in];", "cvt.sat.u16.s16 %h2, %h1;", "cvt.u32.u16 %r0, %h2;", "st.global.u32 [%out], %r0;"];
+    let loaded = [
+        "ld.global.b16 %h1, [%in];",
+        "cvt.sat.u16.s16 %h2, %h1;",
+        "cvt.u32.u16 %r0, %h2;",
+        "st.global.u32 [%out], %r0;",
+    ];
     untouched(&loaded, [0x8000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
