@@ -535,7 +535,7 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("d6c433ca", "new"),
     ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // over an f32 NaN
     ("e2ff640a", "fuzz-h200-f-negation-overflow"),               // cvt.sat.u16.s16 of abs.s16
-    ("e9e8eb40", "new"),
+    ("e9e8eb40", "fuzz-h200-3601-o-shift16-by-cnot-amount"),     // O by emulation
 ];
 
 /// The crash of the seed-3601 campaign (corpus/findings/fuzz-h200-3601/, 5c073d59: -O0 never

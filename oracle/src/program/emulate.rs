@@ -421,7 +421,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -445,6 +445,26 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
         }
+    }
+    // O: shl.b16/shr.b16 by an amount cnot.b32 of a register wrote shifts by a register nothing
+    // wrote: any value. (`sub.u32 d, 0, x` does the same; glue has no immediate minuend.)
+    let unwritten_amount = reg(1).is_some_and(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue: p, .. }, _)) => {
+            let register = |k: usize| match p.src.get(k).copied().flatten() {
+                Some(Src::Reg(x)) => !moved_immediate(m, t, x),
+                _ => false,
+            };
+            p.op == GlueOp::Cnot && p.ty == GlueType::B32 && register(0)
+        }
+        _ => false,
+    });
+    if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
+        && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
+        && g.ty == GlueType::B16
+        && unwritten_amount
+    {
+        let to = anything(result.clone());
+        return m.fire(Deviation::Shift16ByCnotAmountUnwritten, &result, to);
     }
     // 3301-N1: a 16-bit shift by an immediate of 2^16 or more shifts by its low 16 bits.
     if m.allow.emulates(Deviation::Shift16ImmediateLowHalf)

@@ -193,11 +193,19 @@ pub enum Deviation {
     /// saturated: 0x80000000 for `.s32`). Other values agree; an `.f64` source, a `.s16`
     /// destination and `cvt.sat.s32.u64` are not folded.
     IntSatOfNanCvtFolded,
+    /// O on an H200 (corpus/findings/fuzz-h200-3601/, e9e8eb40, and fuzz-h200-3501/, ab41e69a;
+    /// ptxas 13.0.88 -O3 and the JIT; 13.5 -O3 segfaults): `shl.b16`/`shr.b16` whose amount
+    /// `cnot.b32` of a register wrote shifts by a register nothing wrote (`sub.u32 d, 0, x` too,
+    /// which glue cannot express)
+    /// (R0, or the stack pointer R1: `LOP3.LUT R7, R0, 0xffff, RZ, 0xc0, !PT; SHF.L.U32 R7, R0,
+    /// R7, RZ`, the `cnot` gone): any value. `shr.s16`, 32- and 64-bit shifts, and the other
+    /// producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`, …) are right.
+    Shift16ByCnotAmountUnwritten,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 25] = [
+    pub const ALL: [Deviation; 26] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -223,6 +231,7 @@ impl Deviation {
         Deviation::CnotOfSetCvtConvertedAsNumber,
         Deviation::SubCcOfMulHiZeroBorrows,
         Deviation::IntSatOfNanCvtFolded,
+        Deviation::Shift16ByCnotAmountUnwritten,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -258,6 +267,7 @@ impl Deviation {
             Deviation::CnotOfSetCvtConvertedAsNumber => "cnot-of-set-cvt-converted-as-number",
             Deviation::SubCcOfMulHiZeroBorrows => "sub-cc-of-mul-hi-zero-borrows",
             Deviation::IntSatOfNanCvtFolded => "int-sat-of-nan-cvt-folded",
+            Deviation::Shift16ByCnotAmountUnwritten => "shift16-by-cnot-amount-unwritten",
         }
     }
 
@@ -276,7 +286,13 @@ impl Deviation {
 
     /// Whether the emulation gives any value where the deviation applies (see the module docs).
     pub fn set_valued(self) -> bool {
-        matches!(self, Deviation::NarrowStoreOfFloatCvt | Deviation::Tf32OfPackedHalf | Deviation::NegationOverflow)
+        matches!(
+            self,
+            Deviation::NarrowStoreOfFloatCvt
+                | Deviation::Tf32OfPackedHalf
+                | Deviation::NegationOverflow
+                | Deviation::Shift16ByCnotAmountUnwritten
+        )
     }
 
     /// The input class a finding it explains carries: for the memory-program deviation the class
@@ -332,9 +348,9 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA
             | Deviation::ShlChainFoldedIntoLea
             | Deviation::CnotOfSetCvtConvertedAsNumber => "corpus/findings/fuzz-h200-3501/README.md",
-            Deviation::SubCcOfMulHiZeroBorrows | Deviation::IntSatOfNanCvtFolded => {
-                "corpus/findings/fuzz-h200-3601/README.md"
-            }
+            Deviation::SubCcOfMulHiZeroBorrows
+            | Deviation::IntSatOfNanCvtFolded
+            | Deviation::Shift16ByCnotAmountUnwritten => "corpus/findings/fuzz-h200-3601/README.md",
         }
     }
 }

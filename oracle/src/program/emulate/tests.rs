@@ -405,6 +405,38 @@ fn c_an_int_sat_cvt_of_a_float_to_64_bit_cvt_of_a_nan_is_0() {
     }
 }
 
+/// O (corpus/findings/fuzz-h200-3601/, e9e8eb40; ptxas 13.0.88 -O3 shifts by R0, never
+/// written): `shl.b16` of 0xf0 by `cnot.b32` of a loaded 0 is any value (the spec's 0xe0 one
+/// of them), as is `shr.b16`; `shr.s16`, `not.b32`, `sub.u32 d, x, 5`: the spec's.
+#[test]
+fn o_a_16_bit_shift_by_a_cnot_or_negated_u32_amount_is_any_value() {
+    let d = Deviation::Shift16ByCnotAmountUnwritten;
+    let at = |amount: &str, shift: &str| {
+        [
+            "ld.global.u32 %r0, [%in];".to_string(),
+            format!("{amount};"),
+            "ld.global.u16 %h0, [%in+4];".to_string(),
+            format!("{shift};"),
+            "cvt.u32.u16 %r2, %h1;".to_string(),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    for (amount, shift) in
+        [("cnot.b32 %r1, %r0", "shl.b16 %h1, %h0, %r1"), ("cnot.b32 %r1, %r0", "shr.b16 %h1, %h0, %r1")]
+    {
+        let (s, e, fired) = both(&strs(&at(amount, shift)), [0, 0xf0, 0, 0], d);
+        assert!(s.is_exact() && e.matches(s.bits) && e.matches(0xf0) && !e.is_exact(), "{amount}; {shift}");
+        assert_eq!(fired, vec![d]);
+    }
+    for (amount, shift) in [
+        ("cnot.b32 %r1, %r0", "shr.s16 %h1, %h0, %r1"),
+        ("not.b32 %r1, %r0", "shl.b16 %h1, %h0, %r1"),
+        ("sub.u32 %r1, %r0, 5", "shl.b16 %h1, %h0, %r1"),
+    ] {
+        untouched(&strs(&at(amount, shift)), [0, 0xf0, 0, 0], d);
+    }
+}
+
 /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
 /// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
 /// `subc` after it is one less (7 − 0 − 1); a nonzero subtrahend, an immediate 0, `mad.hi`,
