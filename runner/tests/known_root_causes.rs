@@ -508,6 +508,54 @@ const SEED_3502_LABELS: [(&str, &str); 11] = [
     ("f94a1b7c", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"),
 ];
 
+/// The word findings labelled new by the seed-3601 campaign (corpus/findings/fuzz-h200-3601/:
+/// signatures and mismatching words in `findings-labelled-new.json`, cases in `cases/`),
+/// labelled again now: each is known by the entry of the cause its trace names
+/// (/work/notes/campaign36/trace/T2–T4), once that cause's emulation has the scope the
+/// 13.0.88 and 13.5 listings show.
+#[test]
+fn the_seed_3601_word_findings_are_labelled_by_their_entries() {
+    assert_eq!(labels_of("fuzz-h200-3601", "findings-labelled-new.json"), expected(&SEED_3601_LABELS));
+}
+
+/// What each word finding of the seed-3601 campaign is labelled now (the first entry whose
+/// emulation gives every differing word; `new` where no emulation has the scope yet).
+const SEED_3601_LABELS: [(&str, &str); 15] = [
+    ("12ee3dcb", "fuzz-h200-b-f32-shift-amount"), // a .ftz f64→f32 amount is raw
+    ("1a7764b0", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // cut at 35 of 49
+    ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
+    ("508957df", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
+    ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl
+    ("6ac6a5e1", "fuzz-h200-3601-c-int-sat-of-nan-cvt"), // C, integer direction
+    ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
+    ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
+    ("c6597432", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
+    ("c9db337a", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
+    ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
+    ("d6c433ca", "new"),
+    ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // over an f32 NaN
+    ("e2ff640a", "fuzz-h200-f-negation-overflow"),               // cvt.sat.u16.s16 of abs.s16
+    ("e9e8eb40", "fuzz-h200-3601-o-shift16-by-cnot-amount"),     // O by emulation
+];
+
+/// The crash of the seed-3601 campaign (corpus/findings/fuzz-h200-3601/, 5c073d59: -O0 never
+/// loads the global descriptor, `R2UR UR4, R6` of registers never written) is K by its id: a
+/// crash has no shape and no emulation.
+#[test]
+fn the_seed_3601_crash_is_k() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-3601/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("5c073d59")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(known.matches(&crash.signature).map(|k| k.name.as_str()), Some("fuzz-h100-k-descriptor-never-loaded"));
+}
+
 /// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
 /// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
 /// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored

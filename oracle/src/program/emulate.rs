@@ -6,7 +6,8 @@
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
 //! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
-//! split; every other write, shuffles included, makes the writer the producer). The hooks are
+//! split; every other write, shuffles and `mov.f32` copies included, makes the writer the
+//! producer, a `mov.f32` copy recording the producer of what it copied). The hooks are
 //! called by the interpreter with the spec's result and give it back changed where an emulation
 //! applies ([`glue`], [`carry`], [`skipped_glue`], [`isa`], [`stored`]); each change of a value
 //! is recorded as the deviation having fired. [`skipped_isa`] only marks an origin (A: a float
@@ -26,11 +27,12 @@
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
-use super::{Reg, Stmt};
+use super::{PredGuard, Reg, RegClass, Stmt};
 
-use crate::isa::operand::Operand;
-use crate::isa::types::MemType;
+use crate::isa::operand::{Operand, Role};
+use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
+use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
@@ -50,10 +52,15 @@ pub(super) struct Origin {
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
     pub(super) float_merged: bool,
-    /// Whether that `cvt` was to `.f32` or `.tf32` (B: the merged register is f32-typed to a
-    /// 64-bit shift that reads it as its amount, [`skipped_isa`]).
-    pub(super) f32_merged: bool,
-    /// For a value made by a chain of `shl.b64` by one immediate (each shifting the last's
+    /// The `cvt` to `.f32` or `.tf32` whose guard was false after the producer, if one named the
+    /// register (B: the merged register is f32-typed to a 64-bit shift that reads it as its
+    /// amount, [`skipped_isa`]; its statement is where that typing starts, [`boundary_between`]).
+    pub(super) f32_merged: Option<usize>,
+    /// Whether an instruction writing a non-f32 type whose guard was false named the register
+    /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
+    /// [`skipped_glue`] and [`skipped_isa`]); the mirror of [`Origin::f32_merged`].
+    pub(super) f32_cleared: bool,
+    /// For a value made by a chain of `shl.b64` by immediates below 32 (each shifting the last's
     /// result), the chain (3501-N2).
     pub(super) shl_chain: Option<ShlChain>,
     /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
@@ -61,13 +68,14 @@ pub(super) struct Origin {
     pub(super) unmasked: Option<Expected>,
 }
 
-/// A chain of `shl.b64` by the same immediate, each reading the previous one's result.
+/// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct ShlChain {
-    /// The immediate amount of every shift.
-    pub(super) k: u64,
-    /// How many shifts the chain has.
-    pub(super) n: u64,
+    /// The sum of the amounts.
+    pub(super) total: u64,
+    /// The sum of the amounts up to and including the first shift at which it reached 32, once
+    /// it has.
+    pub(super) cut: Option<u64>,
     /// The value the first shift shifted.
     pub(super) base: Expected,
 }
@@ -82,7 +90,8 @@ impl Origin {
             a_stmt,
             a_a_stmt: None,
             float_merged: false,
-            f32_merged: false,
+            f32_merged: None,
+            f32_cleared: false,
             shl_chain: None,
             unmasked: None,
         }
@@ -172,6 +181,22 @@ impl Machine<'_> {
                     Err(_) => Some(Origin::written(self.stmt, None, None)),
                 }
             }
+            // A `mov.f32` copy is its value's producer (B: it makes the register f32-typed); its
+            // `a_stmt` is the producer of the value it copied, `mov.f32` copies looked through
+            // (D, [`packed_half_producer`]).
+            Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
+                let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt =
+                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
+                        Stmt::Isa(Instruction { form: Form::Mov(m0), .. })
+                            if m0.ty == MovType::F32 && m0.shape == MovShape::Copy =>
+                        {
+                            o.a_stmt
+                        }
+                        _ => Some(o.stmt),
+                    });
+                Some(Origin::written(self.stmt, None, a_stmt))
+            }
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
@@ -197,9 +222,15 @@ pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) 
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
         if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
-            o.shl_chain = Some(match source.and_then(|s| s.shl_chain.as_ref()) {
-                Some(c) if c.k == k => ShlChain { k, n: c.n + 1, base: c.base.clone() },
-                _ => ShlChain { k, n: 1, base: a.clone() },
+            // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
+            o.shl_chain = (k < 32).then(|| {
+                let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
+                    Some(c) => (c.total + k, c.base.clone()),
+                    None => (k, a.clone()),
+                };
+                let cut =
+                    source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
+                ShlChain { total, cut, base }
             });
         }
     }
@@ -225,6 +256,64 @@ fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         if matches!(operands.get(1), Some(Operand::Imm(_))))
 }
 
+/// Whether the value register `r` of thread `t` holds was produced as packed halves (D): by a
+/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, `mov.f32` copies
+/// looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and 13.5 -O3 drop
+/// the `mov.f32` and keep the `PRMT 0x7610` of a register never written).
+fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let stmt = match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), o))
+            if mv.ty == MovType::F32 && mv.shape == MovShape::Copy =>
+        {
+            o.a_stmt.map(|k| &m.p.body[k])
+        }
+        other => other.map(|(s, _)| s),
+    };
+    match stmt {
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => {
+            matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
+        }
+        Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
+        Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
+        _ => false,
+    }
+}
+
+/// How many statements read the value statement `k` wrote to register `r`: those after it (the
+/// body branches only forward) that read `r` (as a source, an address or a guard), up to and
+/// including the first that writes `r` unguarded.
+fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
+    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
+    let mut n = 0;
+    for s in &m.p.body[k + 1..] {
+        let (reads, overwrites) = match s {
+            Stmt::Glue { guard, glue } => {
+                (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
+            }
+            Stmt::Isa(i) => {
+                let (mut read, mut written) = (Vec::new(), Vec::new());
+                for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                    let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
+                        &mut read
+                    } else {
+                        &mut written
+                    };
+                    super::text::operand_regs(o, into);
+                }
+                let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
+                (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
+            }
+            Stmt::Bra { guard, .. } => (pred(guard), false),
+            Stmt::Label(_) | Stmt::Bar => (false, false),
+        };
+        n += usize::from(reads);
+        if overwrites {
+            break;
+        }
+    }
+    n
+}
+
 /// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
 /// source unmasked), if an `and.b16` M concerns wrote it.
 fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
@@ -235,26 +324,62 @@ fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
     m.origins.get(t as usize)?.get(&r)?.unmasked.clone()
 }
 
-/// Whether the value register `r` of thread `t` holds is f32-typed: loaded as `.f32`, written
-/// by a `cvt` to `.f32` or `.tf32` (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a
-/// `set` with an `.f32` destination (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/:
-/// ptxas 13.5 -O0 converts that float back with `F2I.U64.TRUNC` before the shift), or named
-/// by a skipped `cvt` to `.f32` ([`Origin::f32_merged`]) (B).
-fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    if m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.f32_merged) {
-        return true;
+/// Where the value register `r` of thread `t` holds became f32-typed (B), if it is: its
+/// producer's statement when it was loaded as `.f32`, written by a `cvt` to `.f32` or `.tf32`
+/// (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a `set` with an `.f32` destination
+/// (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/: ptxas 13.5 -O0 converts that float
+/// back with `F2I.U64.TRUNC` before the shift); the statement of a skipped `cvt` to `.f32` that
+/// named it ([`Origin::f32_merged`]). Not f32-typed (ptxas shifts by the raw bits; 13.0.88 and
+/// 13.5, -O0 and -O3, corpus/findings/fuzz-h200-3601/): a value written by
+/// `cvt.*.ftz*.f32.f64` (lowered as `F2F.F32.F64` plus a `DSETP`/`FMUL` flush, 12ee3dcb), or
+/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5).
+fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
+    let origin = m.origins.get(t as usize).and_then(|o| o.get(&r))?;
+    if origin.f32_cleared {
+        return None;
     }
-    match m.producer(t, r) {
+    if let Some(k) = origin.f32_merged {
+        return Some(k);
+    }
+    let typed = match m.producer(t, r) {
         Some((Stmt::Isa(i), _)) => match &i.form {
             Form::Ld(l) => l.ty == MemType::F32,
             Form::LdGlobalNc(l) => l.ty == MemType::F32,
-            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32),
+            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64),
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
         },
         Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.op, GlueOp::Set(_, SetDst::F32)),
         _ => false,
+    };
+    typed.then_some(origin.stmt)
+}
+
+/// Whether a statement across which ptxas does not carry an f32 amount's typing lies strictly
+/// between the body indices `from` (where the amount became f32-typed) and `to` (the 64-bit
+/// shift) in program order (B; ptxas 13.0.88 and 13.5, -O0 and -O3,
+/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, `bar.sync`, `shfl.sync`,
+/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
+/// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
+/// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
+/// `from` at or after `to` (a loop's back edge) has the loop's label between them.
+fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
+    if from >= to {
+        return true;
     }
+    let shared_or_global =
+        |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
+    m.p.body[from + 1..to].iter().any(|s| match s {
+        Stmt::Label(_) | Stmt::Bar => true,
+        Stmt::Isa(i) => match &i.form {
+            Form::ShflSync(_) => true,
+            Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),
+            Form::St(st) => i.guard.is_some() && shared_or_global(st.space),
+            Form::LdGlobalNc(_) | Form::Prefetch(_) => i.guard.is_some(),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
@@ -296,20 +421,21 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
         _ => None,
     };
-    // B: a 64-bit shift by an f32-typed amount shifts by the low word of its conversion to a
-    // 64-bit integer of the shift's signedness (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC`
-    // otherwise), then the shift's own clamp of that word.
+    // B: a 64-bit shift by an f32-typed amount with no block boundary since it became f32-typed
+    // shifts by the low word of its conversion to a 64-bit integer of the shift's signedness
+    // (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC` otherwise), then the shift's own clamp
+    // of that word.
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
-        && reg(1).is_some_and(|r| f32_typed(m, t, r))
+        && reg(1).and_then(|r| f32_typed(m, t, r)).is_some_and(|k| !boundary_between(m, k, m.stmt))
     {
         let to = if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" };
         if let Some(amount) = cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
@@ -319,6 +445,26 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
         }
+    }
+    // O: shl.b16/shr.b16 by an amount cnot.b32 of a register wrote shifts by a register nothing
+    // wrote: any value. (`sub.u32 d, 0, x` does the same; glue has no immediate minuend.)
+    let unwritten_amount = reg(1).is_some_and(|r| match m.producer(t, r) {
+        Some((Stmt::Glue { glue: p, .. }, _)) => {
+            let register = |k: usize| match p.src.get(k).copied().flatten() {
+                Some(Src::Reg(x)) => !moved_immediate(m, t, x),
+                _ => false,
+            };
+            p.op == GlueOp::Cnot && p.ty == GlueType::B32 && register(0)
+        }
+        _ => false,
+    });
+    if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
+        && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
+        && g.ty == GlueType::B16
+        && unwritten_amount
+    {
+        let to = anything(result.clone());
+        return m.fire(Deviation::Shift16ByCnotAmountUnwritten, &result, to);
     }
     // 3301-N1: a 16-bit shift by an immediate of 2^16 or more shifts by its low 16 bits.
     if m.allow.emulates(Deviation::Shift16ImmediateLowHalf)
@@ -342,18 +488,21 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
         }
     }
-    // 3501-N2: a 64-bit add/sub of a constant `b` reading a shl.b64 chain by k (< 32) whose
-    // total reaches 64 gives (x << 2k) ± b, x the value the chain started from.
+    // 3501-N2 (corpus/findings/fuzz-h200-3601/, 1a7764b0: 7 × 7 in a loop gives x << 35): a
+    // 64-bit add/sub of a nonzero constant `b` reading a chain of shl.b64 by immediates below 32
+    // is computed from the chain cut at the first shift where the running amount reaches 32:
+    // (x << cut) ± b, x the value the chain started from (every later shift dropped).
     let chain = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
     let constant_b = imm_of(g, 1).is_some() || reg(1).is_some_and(|r| moved_immediate(m, t, r));
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
         && matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
         && g.ty.bits() == 64
         && constant_b
-        && vals.get(1).is_some_and(Expected::is_exact)
+        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits != 0)
     {
-        if let Some(c) = chain.filter(|c| c.k < 32 && c.n * c.k >= 64 && c.base.is_exact()) {
-            let x = (c.base.bits as u64) << (2 * c.k);
+        let cut = chain.as_ref().and_then(|c| c.cut.filter(|&cut| cut < c.total && c.base.is_exact()));
+        if let (Some(c), Some(cut)) = (chain, cut) {
+            let x = (c.base.bits as u64) << cut;
             let v = Expected::exact(u128::from(g.eval([x, vals[1].bits as u64, 0, 0], false)), result.width);
             return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
         }
@@ -420,8 +569,33 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
-/// changed where 3301-N2 applies: `sub.cc` of a 64-bit `abs.s64` result that is 0 borrows.
+/// changed where 3301-N2 applies (`sub.cc` of a 64-bit `abs.s64` result that is 0 borrows) or
+/// 3601-N1 (`sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result read nowhere else, by a register
+/// holding 0, borrows: ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not
+/// carry for b = 0).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    let of_sole_mul_hi = match g.src.first().copied().flatten() {
+        Some(Src::Reg(r)) => match m.producer(t, r) {
+            Some((Stmt::Glue { glue, .. }, o))
+                if glue.op == GlueOp::MulHi && matches!(glue.ty, GlueType::U32 | GlueType::S32) =>
+            {
+                value_readers(m, o.stmt, glue.dst) == 1
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    let register_zero = matches!(g.src.get(1).copied().flatten(), Some(Src::Reg(_)))
+        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF == 0);
+    if m.allow.emulates(Deviation::SubCcOfMulHiZeroBorrows)
+        && g.op == GlueOp::SubCc
+        && matches!(g.ty, GlueType::U32 | GlueType::S32)
+        && of_sole_mul_hi
+        && register_zero
+    {
+        let v = Expected::exact(1, carry.width);
+        return m.fire(Deviation::SubCcOfMulHiZeroBorrows, &carry, v);
+    }
     let of_abs_s64 = match g.src.get(1).copied().flatten() {
         Some(Src::Reg(r)) => matches!(
             m.producer(t, r),
@@ -449,18 +623,33 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
 /// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
-/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`].
+/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
+/// value that is any f32 NaN converts as the canonical 0x7fffffff.
+/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    if m.allow.emulates(Deviation::F32ShiftAmount) {
+        let stmt = m.stmt;
+        if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&g.dst)) {
+            merge_f32(o, false, stmt);
+        }
+    }
     if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
         return None;
     }
     if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
         let old = m.read(t, g.dst).ok()?;
-        if !old.is_exact() {
+        // An old value that is any f32 NaN (§9.7.9.21 fixes no payload) is the GPU's canonical
+        // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
+        // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
+        let word = if old.is_exact() {
+            old.bits as u32
+        } else if any_f32_nan(&old) {
+            0x7fff_ffff
+        } else {
             return None;
-        }
-        let v = Expected::exact(u128::from(skipped_set_f32(old.bits as u32, g.ty.bits())), old.width);
+        };
+        let v = Expected::exact(u128::from(skipped_set_f32(word, g.ty.bits())), old.width);
         return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
     }
     let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
@@ -480,6 +669,22 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
+fn any_f32_nan(e: &Expected) -> bool {
+    e.width == 32
+        && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
+}
+
+/// Whether `x` (a `cvt` source of type `t`, `.f32` or `.f16`) is a NaN: exactly, or any f32 NaN.
+fn nan_of(t: CvtType, x: &Expected) -> bool {
+    let (exp, man) = match t {
+        CvtType::F32 => (0x7f80_0000u128, 0x007f_ffffu128),
+        CvtType::F16 => (0x7c00, 0x03ff),
+        _ => return false,
+    };
+    (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
 }
 
 /// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its
@@ -571,7 +776,9 @@ pub(super) fn isa(
                 _ => CvtRnd::Rni,
             };
             let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-            if let Some(v) = first_a.filter(Expected::is_exact).and_then(|x| convert(m, &folded, x.bits & 0xFFFF)) {
+            if let Some(v) =
+                first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))
+            {
                 emulated = Some((d, widen(v)));
             }
         }
@@ -589,6 +796,18 @@ pub(super) fn isa(
             if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
                 emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
             }
+        }
+        // C's integer direction for a NaN: cvt.sat.s32.s64 / cvt.sat.u32.u64 of a float-to-64-bit
+        // cvt of a NaN is folded into one F2I to 32 bits (NaN → 0).
+        let int_sat =
+            c.sat && matches!((c.dtype, c.atype), (CvtType::S32, CvtType::S64) | (CvtType::U32, CvtType::U64));
+        let of_float = c0.dtype == c.atype && matches!(c0.atype, CvtType::F32 | CvtType::F16);
+        if m.allow.emulates(Deviation::IntSatOfNanCvtFolded)
+            && int_sat
+            && of_float
+            && first_a.as_ref().is_some_and(|x| nan_of(c0.atype, x))
+        {
+            emulated = Some((Deviation::IntSatOfNanCvtFolded, widen(Expected::exact(0, 32))));
         }
         // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
         if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
@@ -609,13 +828,6 @@ pub(super) fn isa(
             // The 16 bits as they are, a NaN's any-NaN byte included (e4m3 NaN under
             // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
             emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
-        }
-        // D: a tf32 conversion of a packed half result reads a half nothing wrote.
-        if m.allow.emulates(Deviation::Tf32OfPackedHalf)
-            && c.dtype == CvtType::Tf32
-            && matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
-        {
-            emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
@@ -687,13 +899,11 @@ pub(super) fn isa(
             }
         }
     }
-    // D, for the other producers of packed halves: a mov packing two halves, packed glue.
-    let packed_producer = r.is_some_and(|r| match m.producer(t, r) {
-        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), _)) => mv.shape == MovShape::Pack(2),
-        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
-        _ => false,
-    });
-    if m.allow.emulates(Deviation::Tf32OfPackedHalf) && c.dtype == CvtType::Tf32 && packed_producer {
+    // D: a tf32 conversion of a packed half result reads a half nothing wrote.
+    if m.allow.emulates(Deviation::Tf32OfPackedHalf)
+        && c.dtype == CvtType::Tf32
+        && r.is_some_and(|r| packed_half_producer(m, t, r))
+    {
         emulated = Some((Deviation::Tf32OfPackedHalf, anything(spec.clone())));
     }
     // F: a narrowing integer cvt.sat from .s16/.s32 of an overflowed abs saturates it as
@@ -731,6 +941,24 @@ pub(super) fn isa(
         // +2^15 fits every wider type: nothing to saturate (and `.sat` is no modifier of a
         // widening `cvt.u32.u16`).
         let f = Form::Cvt(Cvt { atype: CvtType::U16, sat: false, ..c });
+        if let Some(v) = convert(m, &f, 0x8000) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
+    // F, 16 bits, same width or narrower (corpus/findings/fuzz-h200-3601/, e2ff640a; ptxas
+    // 13.0.88 and 13.5 -O3, JIT): `cvt.sat.{u16,u8,s8}.s16` of an overflowed `abs.s16`/`neg.s16`
+    // saturates +2^15 (`PRMT 0x9910; IABS; ISETP.GT.U32 …, 0xffff; SEL`, 13.5 `VIMNMX.U32`):
+    // 0x8000, 0xff, 0x7f.
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && of_negated16
+        && c.atype == CvtType::S16
+        && c.sat
+        && matches!(c.dtype, CvtType::U16 | CvtType::U8 | CvtType::S8)
+        && is_min(&a, 16)
+    {
+        // +2^15 as the `.u32` ptxas compares (`cvt.sat.<dtype>.u32`: `cvt.sat.u16.u16` is no
+        // conversion the semantics evaluate).
+        let f = Form::Cvt(Cvt { atype: CvtType::U32, ..c });
         if let Some(v) = convert(m, &f, 0x8000) {
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
@@ -794,15 +1022,26 @@ fn packed(
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     let Form::Cvt(c) = inst.form else { return };
     let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
-    let b = m.allow.emulates(Deviation::F32ShiftAmount) && matches!(c.dtype, CvtType::F32 | CvtType::Tf32);
+    let b = m.allow.emulates(Deviation::F32ShiftAmount);
     if !a && !b {
         return;
     }
     let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+    let stmt = m.stmt;
     if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
         o.float_merged |= a;
-        o.f32_merged |= b;
+        if b {
+            merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
+        }
     }
+}
+
+/// B's record of a write whose guard was false at statement `stmt` on the origin `o` of the
+/// register it names: a `cvt` to `.f32`/`.tf32` (`f32`) makes the register f32-typed from
+/// there, a write of another type clears that typing.
+fn merge_f32(o: &mut Origin, f32: bool, stmt: usize) {
+    o.f32_merged = f32.then_some(stmt);
+    o.f32_cleared = !f32;
 }
 
 /// The values an 8-bit store writes for its element operands `elems` (whose spec values are

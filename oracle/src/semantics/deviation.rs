@@ -157,13 +157,15 @@ pub enum Deviation {
     /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
     /// immediates (−1, −5) select `b`, as does a register `c`.
     SlctS32ByMinImmediateSelectsA,
-    /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; ptxas 13.0.88 -O3 and
-    /// the JIT, 13.5 right by value): a chain of `shl.b64` by the same immediate `k` (k < 32)
-    /// whose total reaches 64, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a constant
-    /// `b` (an immediate, or a register a move of an immediate wrote), gives `(x << 2k) ± b`
-    /// with `x` the value the chain started from: the listing keeps one shift and fuses the
-    /// last into `LEA …, 0x1f` (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0, 0x6ce7dff3, R9,
-    /// 0x1f, P0`), where §9.7.8.5 shifts the chain to 0.
+    /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
+    /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by
+    /// immediates below 32, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a nonzero
+    /// constant `b` (an immediate, or a register a move of an immediate wrote), gives
+    /// `(x << S') ± b` with `x` the value the chain started from and S' the running amount at
+    /// the first shift where it reaches 32, when shifts follow it: the listing fuses that
+    /// shift into `LEA …, k` and drops the rest (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0,
+    /// 0x6ce7dff3, R9, 0x1f, P0`), where §9.7.8.5 shifts by the whole chain. The carry out
+    /// is the whole chain's (right).
     ShlChainFoldedIntoLea,
     /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3, the
     /// JIT): a `cvt` from `.f32` of a `cnot.b32` result, whose source a `cvt.<irnd>.{u32,s32}.f32`
@@ -173,11 +175,37 @@ pub enum Deviation {
     /// where §9.7.9.21 converts the f32 of the bits 1 (1.4e−45). A 32- or 64-bit `set` source,
     /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`).
     CnotOfSetCvtConvertedAsNumber,
+    /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `sub.cc.{u32,s32} d, a, b` with `a` written by `mul.hi.{u32,s32}`
+    /// that nothing else reads and `b` a register holding 0 sets the borrow (CC.CF) that a
+    /// following `subc`/`subc.cc` subtracts (an `addc` adds one less), where `a − 0` borrows
+    /// nothing (§9.7.2.3). -O3 fuses the subtraction into the multiply's 64-bit addend
+    /// (`IMAD.HI R10, P0, Rx, Ry, R6` with R7:R6 = −b · 2^32): for b = 0 the addend is 0 and its
+    /// carry 0, i.e. a borrow. The difference itself is right. The same flaw as 3301-N2 (an
+    /// added negation, `a + 0` does not carry) in another fold. An immediate 0, `mad.hi`,
+    /// `mul.lo` and `mul.hi.u64` are right.
+    SubCcOfMulHiZeroBorrows,
+    /// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1, and C's
+    /// 949ad306; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.s32.s64` of a
+    /// `cvt.*.s64.{f32,f16}` result, or `cvt.sat.u32.u64` of a `cvt.*.u64.{f32,f16}` one, whose
+    /// float source is a NaN gives 0: the pair is folded into one `F2I{.F16}.NTZ` to 32 bits
+    /// (NaN → 0), where §9.7.9.21 converts the NaN to 1 << 63 (`.s64`) or 0 (`.u64`… then
+    /// saturated: 0x80000000 for `.s32`). Other values agree; an `.f64` source, a `.s16`
+    /// destination and `cvt.sat.s32.u64` are not folded.
+    IntSatOfNanCvtFolded,
+    /// O on an H200 (corpus/findings/fuzz-h200-3601/, e9e8eb40, and fuzz-h200-3501/, ab41e69a;
+    /// ptxas 13.0.88 -O3 and the JIT; 13.5 -O3 segfaults): `shl.b16`/`shr.b16` whose amount
+    /// `cnot.b32` of a register wrote shifts by a register nothing wrote (`sub.u32 d, 0, x` too,
+    /// which glue cannot express)
+    /// (R0, or the stack pointer R1: `LOP3.LUT R7, R0, 0xffff, RZ, 0xc0, !PT; SHF.L.U32 R7, R0,
+    /// R7, RZ`, the `cnot` gone): any value. `shr.s16`, 32- and 64-bit shifts, and the other
+    /// producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`, …) are right.
+    Shift16ByCnotAmountUnwritten,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 23] = [
+    pub const ALL: [Deviation; 26] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -201,6 +229,9 @@ impl Deviation {
         Deviation::SlctS32ByMinImmediateSelectsA,
         Deviation::ShlChainFoldedIntoLea,
         Deviation::CnotOfSetCvtConvertedAsNumber,
+        Deviation::SubCcOfMulHiZeroBorrows,
+        Deviation::IntSatOfNanCvtFolded,
+        Deviation::Shift16ByCnotAmountUnwritten,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -234,6 +265,9 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA => "slct-s32-by-min-immediate-selects-a",
             Deviation::ShlChainFoldedIntoLea => "shl-b64-chain-folded-into-lea",
             Deviation::CnotOfSetCvtConvertedAsNumber => "cnot-of-set-cvt-converted-as-number",
+            Deviation::SubCcOfMulHiZeroBorrows => "sub-cc-of-mul-hi-zero-borrows",
+            Deviation::IntSatOfNanCvtFolded => "int-sat-of-nan-cvt-folded",
+            Deviation::Shift16ByCnotAmountUnwritten => "shift16-by-cnot-amount-unwritten",
         }
     }
 
@@ -252,7 +286,13 @@ impl Deviation {
 
     /// Whether the emulation gives any value where the deviation applies (see the module docs).
     pub fn set_valued(self) -> bool {
-        matches!(self, Deviation::NarrowStoreOfFloatCvt | Deviation::Tf32OfPackedHalf | Deviation::NegationOverflow)
+        matches!(
+            self,
+            Deviation::NarrowStoreOfFloatCvt
+                | Deviation::Tf32OfPackedHalf
+                | Deviation::NegationOverflow
+                | Deviation::Shift16ByCnotAmountUnwritten
+        )
     }
 
     /// The input class a finding it explains carries: for the memory-program deviation the class
@@ -308,6 +348,9 @@ impl Deviation {
             Deviation::SlctS32ByMinImmediateSelectsA
             | Deviation::ShlChainFoldedIntoLea
             | Deviation::CnotOfSetCvtConvertedAsNumber => "corpus/findings/fuzz-h200-3501/README.md",
+            Deviation::SubCcOfMulHiZeroBorrows
+            | Deviation::IntSatOfNanCvtFolded
+            | Deviation::Shift16ByCnotAmountUnwritten => "corpus/findings/fuzz-h200-3601/README.md",
         }
     }
 }

@@ -216,6 +216,47 @@ fn d_a_tf32_conversion_of_a_packed_half_is_any_value() {
     );
 }
 
+/// D through `mov.f32` copies (corpus/findings/fuzz-h200-3601/, d603bf3c and 508957df; ptxas
+/// 13.0.88 and 13.5 -O3 drop the copy and keep `PRMT R9, R8, 0x7610, R9` of a register never
+/// written): the copy, guarded (and run) or not, one or two deep, is looked through; a
+/// `mov.f32` of a loaded word stays the spec's; B still sees the copy as f32-typed.
+#[test]
+fn d_a_mov_f32_copy_of_a_packed_half_is_looked_through() {
+    let with = |copies: &[&'static str]| {
+        let mut lines = vec![
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b32 %r1, [%in+4];",
+            "setp.eq.u32 %p1, %r0, %r0;",
+            "cvt.rn.bf16x2.f32 %r2, %r0, %r1;",
+        ];
+        lines.extend_from_slice(copies);
+        lines.extend_from_slice(&["cvt.rn.tf32.f32 %r3, %r2;", "st.global.b32 [%out], %r3;"]);
+        lines
+    };
+    for copies in [
+        &["mov.f32 %r2, %r2;"][..],
+        &["@%p1 mov.f32 %r2, %r2;"],
+        &["mov.f32 %r4, %r2;", "mov.f32 %r2, %r4;"],
+        &["mov.f32 %r4, %r2;", "mov.b32 %r2, %r4;"],
+    ] {
+        let (s, e, fired) = both(&with(copies), [0x3f80_0000, 0x4000_0000, 0, 0], Deviation::Tf32OfPackedHalf);
+        assert!(s.is_exact() && e.matches(s.bits) && e.matches(0x1234_5678 | (s.bits & !0xFFFF_FFFF)), "{copies:?}");
+        assert_eq!(fired, vec![Deviation::Tf32OfPackedHalf], "{copies:?}");
+    }
+    let loaded =
+        ["ld.global.b32 %r2, [%in];", "mov.f32 %r4, %r2;", "cvt.rn.tf32.f32 %r3, %r4;", "st.global.b32 [%out], %r3;"];
+    untouched(&loaded, [0x3f80_0000; 4], Deviation::Tf32OfPackedHalf);
+    // B: a `mov.f32` copy of an integer word is an f32-typed amount (2.0f shifts by 2).
+    let amount = [
+        "ld.global.b32 %r0, [%in];",
+        "mov.f32 %r1, %r0;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r1;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&amount, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+}
+
 /// E (corpus/known/fuzz-h200-e-bf16-read-as-f16.toml, the mirror case): bf16 0x7bff through
 /// cvt.f16.bf16 (+inf) then cvt.rzi.u32.f16 converts as f16 65504, not as +inf.
 #[test]
@@ -319,6 +360,132 @@ fn n2_3301_sub_cc_of_an_abs_s64_zero_borrows() {
         "st.global.b32 [%out], %r5;",
     ];
     untouched(&narrow, [0, 0, 7, 0], d);
+}
+
+/// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1; ptxas 13.0.88
+/// and 13.5 -O3 fold the pair into `F2I.NTZ`): `cvt.sat.s32.s64` of `cvt.rni.s64.f32` of a NaN
+/// is 0, not 0x80000000; `cvt.sat.u32.u64` of `cvt.rzi.u64.f16` of a NaN 0 as well (through a
+/// move); a number, an `.f64` source or `cvt.sat.s32.u64`: the spec's.
+#[test]
+fn c_an_int_sat_cvt_of_a_float_to_64_bit_cvt_of_a_nan_is_0() {
+    let d = Deviation::IntSatOfNanCvtFolded;
+    let signed = [
+        "ld.global.u32 %r0, [%in];",
+        "cvt.rni.ftz.sat.s64.f32 %d1, %r0;",
+        "cvt.sat.s32.s64 %r3, %d1;",
+        "st.global.u32 [%out], %r3;",
+    ];
+    exact_case(&signed, [0xffff_ffff, 0, 0, 0], d, 0x8000_0000, 0);
+    untouched(&signed, [0x4f00_0000, 0, 0, 0], d);
+    let unsigned = [
+        "ld.global.u16 %h0, [%in];",
+        "cvt.rzi.u64.f16 %d1, %h0;",
+        "mov.b64 %d2, %d1;",
+        "cvt.sat.u32.u64 %r3, %d2;",
+        "st.global.u32 [%out], %r3;",
+    ];
+    let (s, e, fired) = both(&unsigned, [0x7e00, 0, 0, 0], d);
+    assert!(s.is_exact() && (e.bits as u32, e.is_exact()) == (0, true), "spec {s:?}, emulated {e:?}");
+    assert_eq!(fired, if s.bits as u32 == 0 { vec![] } else { vec![d] });
+    for right in [
+        [
+            "ld.global.u64 %d0, [%in];",
+            "cvt.rni.s64.f64 %d1, %d0;",
+            "cvt.sat.s32.s64 %r3, %d1;",
+            "st.global.u32 [%out], %r3;",
+        ],
+        [
+            "ld.global.u32 %r0, [%in];",
+            "cvt.rzi.u64.f32 %d1, %r0;",
+            "cvt.sat.s32.u64 %r3, %d1;",
+            "st.global.u32 [%out], %r3;",
+        ],
+    ] {
+        untouched(&right, [0xffff_ffff, 0xffff_ffff, 0, 0], d);
+    }
+}
+
+/// O (corpus/findings/fuzz-h200-3601/, e9e8eb40; ptxas 13.0.88 -O3 shifts by R0, never
+/// written): `shl.b16` of 0xf0 by `cnot.b32` of a loaded 0 is any value (the spec's 0xe0 one
+/// of them), as is `shr.b16`; `shr.s16`, `not.b32`, `sub.u32 d, x, 5`: the spec's.
+#[test]
+fn o_a_16_bit_shift_by_a_cnot_or_negated_u32_amount_is_any_value() {
+    let d = Deviation::Shift16ByCnotAmountUnwritten;
+    let at = |amount: &str, shift: &str| {
+        [
+            "ld.global.u32 %r0, [%in];".to_string(),
+            format!("{amount};"),
+            "ld.global.u16 %h0, [%in+4];".to_string(),
+            format!("{shift};"),
+            "cvt.u32.u16 %r2, %h1;".to_string(),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    for (amount, shift) in
+        [("cnot.b32 %r1, %r0", "shl.b16 %h1, %h0, %r1"), ("cnot.b32 %r1, %r0", "shr.b16 %h1, %h0, %r1")]
+    {
+        let (s, e, fired) = both(&strs(&at(amount, shift)), [0, 0xf0, 0, 0], d);
+        assert!(s.is_exact() && e.matches(s.bits) && e.matches(0xf0) && !e.is_exact(), "{amount}; {shift}");
+        assert_eq!(fired, vec![d]);
+    }
+    for (amount, shift) in [
+        ("cnot.b32 %r1, %r0", "shr.s16 %h1, %h0, %r1"),
+        ("not.b32 %r1, %r0", "shl.b16 %h1, %h0, %r1"),
+        ("sub.u32 %r1, %r0, 5", "shl.b16 %h1, %h0, %r1"),
+    ] {
+        untouched(&strs(&at(amount, shift)), [0, 0xf0, 0, 0], d);
+    }
+}
+
+/// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
+/// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
+/// `subc` after it is one less (7 − 0 − 1); a nonzero subtrahend, an immediate 0, `mad.hi`,
+/// `mul.lo`, or a `mul.hi` result read elsewhere too: the spec's result.
+#[test]
+fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
+    let at = |mul: &str, sub: &str, extra: &str| {
+        let mut lines = vec![
+            "ld.global.u32 %r0, [%in];".to_string(),
+            "ld.global.u32 %r7, [%in+4];".to_string(),
+            "ld.global.u32 %r5, [%in+8];".to_string(),
+            format!("{mul};"),
+            format!("{sub};"),
+            "subc.u32 %r8, %r5, %r7;".to_string(),
+        ];
+        lines.extend((!extra.is_empty()).then(|| extra.to_string()));
+        lines.push("st.global.u32 [%out], %r8;".to_string());
+        lines
+    };
+    let d = Deviation::SubCcOfMulHiZeroBorrows;
+    for (mul, sub) in [
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7"),
+        ("mul.hi.s32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7"),
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.s32 %r6, %r6, %r7"),
+    ] {
+        exact_case(&strs(&at(mul, sub, "")), [0x10000, 0, 7, 0], d, 7, 6);
+        untouched(&strs(&at(mul, sub, "")), [0x10000, 1, 7, 0], d);
+    }
+    let right = [
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, 0", ""),
+        ("mad.hi.u32 %r6, %r0, %r0, %r7", "sub.cc.u32 %r4, %r6, %r7", ""),
+        ("mul.lo.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", ""),
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", "add.u32 %r8, %r8, %r6;"),
+    ];
+    for (mul, sub, extra) in right {
+        untouched(&strs(&at(mul, sub, extra)), [0x10000, 0, 7, 0], d);
+    }
+    // c9db337a: the `subc` overwrites the `mul.hi`'s register; a read after that is another value.
+    let reused = [
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.u32 %r7, [%in+4];",
+        "ld.global.u32 %r5, [%in+8];",
+        "mul.hi.s32 %r6, %r0, %r0;",
+        "sub.cc.u32 %r4, %r6, %r7;",
+        "subc.u32 %r6, %r5, %r7;",
+        "add.u32 %r8, %r6, 0;",
+        "st.global.u32 [%out], %r8;",
+    ];
+    exact_case(&reused, [0x10000, 0, 7, 0], d, 7, 6);
 }
 
 /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392): `set.le.s32.s64` (−1), then
@@ -487,6 +654,39 @@ fn f_an_overflowed_16_bit_abs_or_neg_is_widened_and_compared_as_2_pow_15() {
     // neg.s32 wraps at 32 bits (`IMAD.MOV R0, RZ, RZ, -R2; ISETP.LT`): the spec's.
     let neg32 = ["ld.global.s32 %r0, [%in];", "neg.s32 %r2, %r0;", "mov.b32 %r3, 0;", "set.gt.s32.s32 %r1, %r3, %r2;"];
     untouched(&[&neg32[..], &store[..]].concat(), [0x8000_0000, 0, 0, 0], Deviation::NegationOverflow);
+}
+
+/// F, same width or narrower (corpus/findings/fuzz-h200-3601/, e2ff640a; ptxas 13.0.88 and
+/// 13.5 -O3): `cvt.sat.{u16,u8,s8}.s16` of `abs.s16`/`neg.s16` of −32768 saturates +32768
+/// (0x8000, 0xff, 0x7f; the spec: 0, 0, −128); a non-saturating `cvt.u16.s16`, another source
+/// value, or a loaded −32768: the spec's.
+#[test]
+fn f_a_same_width_sat_cvt_of_an_overflowed_16_bit_abs_or_neg_saturates_2_pow_15() {
+    let at = |op: &str, cvt: &str| {
+        [
+            "ld.global.b16 %h0, [%in];".to_string(),
+            format!("{op} %h1, %h0;"),
+            format!("{cvt} %h2, %h1;"),
+            "cvt.u32.u16 %r0, %h2;".to_string(),
+            "st.global.u32 [%out], %r0;".to_string(),
+        ]
+    };
+    for op in ["abs.s16", "neg.s16"] {
+        for (cvt, spec, bug) in
+            [("cvt.sat.u16.s16", 0, 0x8000), ("cvt.sat.u8.s16", 0, 0xff), ("cvt.sat.s8.s16", 0xff80, 0x7f)]
+        {
+            exact_case(&strs(&at(op, cvt)), [0x8000, 0, 0, 0], Deviation::NegationOverflow, spec, bug);
+        }
+        untouched(&strs(&at(op, "cvt.u16.s16")), [0x8000, 0, 0, 0], Deviation::NegationOverflow);
+        untouched(&strs(&at(op, "cvt.sat.u16.s16")), [0x8001, 0, 0, 0], Deviation::NegationOverflow);
+    }
+    let loaded = [
+        "ld.global.b16 %h1, [%in];",
+        "cvt.sat.u16.s16 %h2, %h1;",
+        "cvt.u32.u16 %r0, %h2;",
+        "st.global.u32 [%out], %r0;",
+    ];
+    untouched(&loaded, [0x8000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
 /// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
@@ -724,6 +924,36 @@ fn n11_a_skipped_set_f32_converts_its_old_value() {
     untouched(&ran.iter().map(String::as_str).collect::<Vec<_>>(), [5, 0, 0, 0], Deviation::SkippedSetSignExtends);
 }
 
+/// N-11 with an old value that is any f32 NaN (corpus/findings/fuzz-h200-3601/, de45dd17:
+/// `cvt.ftz.f32.f32` of 0xffd304ed, then `@!%p0 set.le.f32.u16` skipped): the GPU's NaN is the
+/// canonical 0x7fffffff (`FADD.FTZ`), so a 16-bit source stores f32(|sext16(0xffff)|) = 1.0 and
+/// a 64-bit one `I2FP.F32.S32(0x7fffffff)` = 0x4f000000. A guard that holds: the spec's.
+#[test]
+fn n11_a_skipped_set_f32_over_an_f32_nan_converts_the_canonical_nan() {
+    let at = |guard: &str, src: &str| {
+        let (ld, reg) = match src {
+            "u64" => ("ld.global.u64 %d0, [%in+8];", "%d0"),
+            _ => ("ld.global.u16 %h0, [%in+8];", "%h0"),
+        };
+        [
+            "ld.global.u32 %r1, [%in];".to_string(),
+            "cvt.ftz.f32.f32 %r2, %r1;".to_string(),
+            ld.to_string(),
+            format!("setp.{guard}.u32 %p1, %r1, 0;"),
+            format!("@%p1 set.le.f32.{src} %r2, {reg}, 0;"),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    for (src, bug) in [("u16", 0x3f80_0000u32), ("u64", 0x4f00_0000)] {
+        let lines = at("eq", src);
+        let (s, e, fired) = both(&strs(&lines), [0xffd3_04ed, 0, 0, 0], Deviation::SkippedSetSignExtends);
+        assert!(!s.is_exact() && s.matches(0x7fff_ffff), "{src}: the spec's is any f32 NaN");
+        assert_eq!((e.bits as u32, e.is_exact()), (bug, true), "{src}");
+        assert_eq!(fired, vec![Deviation::SkippedSetSignExtends]);
+    }
+    untouched(&strs(&at("ne", "u16")), [0xffd3_04ed, 0, 0, 0], Deviation::SkippedSetSignExtends);
+}
+
 /// Row 10 of corpus/findings/fuzz-h200-3201/README.md (243ce6a0): `cvt.u16.u8` of a
 /// `cvt.rn.satfinite.e4m3x2.f32` result keeps bit 15 (0x80fe, not 0x00fe); of a loaded
 /// register, the spec's zero extension.
@@ -817,6 +1047,123 @@ fn b_a_tf32_amount_converts_and_shr_s64_converts_signed() {
     exact_case(&signed, [0x4000_0000, 0, 0, 0x8000_0000], Deviation::F32ShiftAmount, u64::MAX, 0xe000_0000_0000_0000);
 }
 
+/// B's scope (corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2; ptxas 13.0.88 and 13.5,
+/// -O0 and -O3): a label, `bar.sync`, `shfl.sync` or a guarded global or shared memory access strictly between the amount's producer and the shift makes the shift
+/// read the raw bits (the spec's clamp); before the producer or after the shift, or an
+/// unguarded load, or a guarded `add` of another register, it does not.
+#[test]
+fn b_no_conversion_across_a_block_boundary() {
+    // 2.0f: converted, shifts by 2; raw (0x40000000), clamped: 0.
+    let with = |between: &[&str]| {
+        let mut lines = vec!["ld.global.f32 %r0, [%in];", "ld.global.b64 %d0, [%in+8];", "setp.eq.u32 %p0, %r0, 7;"];
+        lines.extend_from_slice(&["mov.b32 %r5, 0;"]);
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&["shl.b64 %d1, %d0, %r0;", "st.global.b64 [%out], %d1;"]);
+        lines.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let words = [0x4000_0000, 0, 1, 0];
+    for boundary in [
+        &["bar.sync 0;"][..],
+        &["bra $L1;", "$L1:"],
+        &["shfl.sync.idx.b32 %r6, %r5, 0, 31, -1;"],
+        &["@%p0 ld.global.b32 %r6, [%in+4];"],
+        &["@%p0 ld.global.nc.b32 %r6, [%in+4];"],
+        &["@%p0 st.global.b32 [%out+4], %r5;"],
+    ] {
+        untouched(&strs(&with(boundary)), words, Deviation::F32ShiftAmount);
+    }
+    for harmless in [
+        &["ld.global.b32 %r6, [%in+4];"][..],
+        &["st.global.b32 [%out+4], %r5;"],
+        &["@%p0 add.u32 %r5, %r5, 1;"],
+        &["mov.b32 %r6, %r5;"],
+        &["shl.b64 %d2, %d0, 1;"],
+    ] {
+        exact_case(&strs(&with(harmless)), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+    // 7a844563 (as reduced): the shift before the barrier converts, the one after does not.
+    let finding = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r0;",
+        "bar.sync 0;",
+        "shr.s64 %d2, %d0, %r0;",
+        "xor.b64 %d3, %d1, %d2;",
+        "st.global.b64 [%out], %d3;",
+    ];
+    exact_case(&finding, words, Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B through a guarded write of another type (corpus/findings/fuzz-h200-3601/, 96e7a1b5;
+/// ptxas 13.0.88 and 13.5: `SEL R4, R4, R10, P0; SHF.R.U64 R0, R11, R4`, no `F2I`, whatever
+/// the guard): a skipped `cvt.u32.u16` or `add.u32` to the amount ends its f32 typing, and a
+/// skipped `cvt` to `.f32` after it starts it again.
+#[test]
+fn b_a_skipped_write_of_another_type_clears_the_f32_typing() {
+    let with = |write: &'static str| {
+        [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.eq.u32 %p0, %r0, 7;",
+            write,
+            "shl.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ]
+    };
+    let words = [0x4000_0000, 0, 1, 0];
+    untouched(&with("@%p0 cvt.u32.u16 %r0, %h0;"), words, Deviation::F32ShiftAmount);
+    untouched(&with("@%p0 add.u32 %r0, %r0, 1;"), words, Deviation::F32ShiftAmount);
+    exact_case(&with("@%p0 add.u32 %r1, %r0, 1;"), words, Deviation::F32ShiftAmount, 0, 4);
+    let again = [
+        "ld.global.f32 %r0, [%in];",
+        "ld.global.b64 %d0, [%in+8];",
+        "setp.eq.u32 %p0, %r0, 7;",
+        "@%p0 add.u32 %r0, %r0, 1;",
+        "@%p0 cvt.f32.u32 %r0, %r0;",
+        "shl.b64 %d1, %d0, %r0;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&again, words, Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B's scope (corpus/findings/fuzz-h200-3601/, 12ee3dcb and 4919e679; ptxas 13.0.88 and 13.5,
+/// -O0 and -O3): an amount written by `cvt.*.ftz*.f32.f64` is shifted by its raw bits
+/// (`F2F.F32.F64` plus a flush, no `F2I`); without `.ftz` it converts. An amount packed into a
+/// `mov.b64` that a guarded `ld` then overwrites is raw too: the guarded load lies between.
+#[test]
+fn b_an_ftz_f64_to_f32_amount_and_a_guarded_load_after_its_pack_are_raw() {
+    let with = |cvt: &'static str| {
+        [
+            "ld.global.f64 %d2, [%in];",
+            cvt,
+            "ld.global.b64 %d0, [%in+8];",
+            "shl.b64 %d1, %d0, %r0;",
+            "st.global.b64 [%out], %d1;",
+        ]
+    };
+    // f64 2.0 = 0x40000000_00000000.
+    let words = [0, 0x4000_0000, 1, 0];
+    untouched(&with("cvt.rn.ftz.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount);
+    untouched(&with("cvt.rz.ftz.sat.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount);
+    exact_case(&with("cvt.rn.f32.f64 %r0, %d2;"), words, Deviation::F32ShiftAmount, 0, 4);
+    let packed = |load: &'static str| {
+        [
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.eq.u32 %p0, %r0, 7;",
+            "mov.b64 %d2, {%r0, %r0};",
+            load,
+            "shr.u64 %d1, %d0, %r0;",
+            "xor.b64 %d3, %d1, %d2;",
+            "st.global.b64 [%out], %d3;",
+        ]
+    };
+    let words = [0x4000_0000, 0, 0x100, 0];
+    untouched(&packed("@%p0 ld.global.nc.b64 %d2, [%in];"), words, Deviation::F32ShiftAmount);
+    let pair = 0x4000_0000_4000_0000;
+    exact_case(&packed("@%p0 xor.b64 %d2, %d2, 1;"), words, Deviation::F32ShiftAmount, pair, pair ^ 0x40);
+}
+
 /// 3301-N4 (corpus/findings/fuzz-h200-3301/, third run, f2f81bb3; ptxas 13.0.88 and 13.5 -O3):
 /// `bfe.s32 %r8, %r6, 0, 16; cvt.sat.s16.u32 %h5, %r8` is `PRMT R0, R2, 0x9910; ISETP.LT …
 /// -0x8000; ISETP.GT … 0x7fff; SEL; SEL`: the field 0xa645 sign-extended stays 0xa645 where
@@ -879,8 +1226,8 @@ fn strs(lines: &[String]) -> Vec<&str> {
 /// (`LEA …, 0x1f` of the one shift kept); the constant may be moved into a register, and
 /// `sub.cc` subtracts it. Shifts totalling less than 64 (5 × 7, 31 × 2), by 32 or more (40 × 3,
 /// folded to `5`), a loaded `b` (`LEA R6, P0, R5, R6, 0x1f` of x << 62: 0 + b), or no add: the
-/// spec's result, as 13.0.88 computes it. Mixed amounts are out of the emulation's scope:
-/// 13.0.88 folds 31, 31, 30 to x << 62 as well (`LEA …, 0x1f`), but no finding shows it.
+/// spec's result, as 13.0.88 computes it. Mixed amounts are cut the same way: 31, 31, 30 gives
+/// x << 62 (`LEA …, 0x1f`; the cut rule of corpus/findings/fuzz-h200-3601/, 1a7764b0).
 #[test]
 fn n2_3501_a_shl_b64_chain_reaching_64_fed_to_an_add_shifts_by_twice_its_amount() {
     let chain = |k: u32, n: usize| {
@@ -905,11 +1252,47 @@ fn n2_3501_a_shl_b64_chain_reaching_64_fed_to_an_add_shifts_by_twice_its_amount(
     untouched(&strs(&with(5, 7, &add)), [2, 0, 0, 0], d);
     untouched(&strs(&with(31, 2, &add)), [2, 0, 0, 0], d);
     untouched(&strs(&with(40, 3, &add)), [2, 0, 0, 0], d);
+    // Mixed amounts: cut at 62 (31 + 31) of 92.
     let mixed = ["shl.b64 %d0, %d0, 30;", "add.u64 %d1, %d0, 5;", "st.global.b64 [%out], %d1;"];
-    untouched(&strs(&with(31, 2, &mixed)), [2, 0, 0, 0], d);
+    exact_case(&strs(&with(31, 2, &mixed)), [2, 0, 0, 0], d, 5, 0x8000_0000_0000_0005);
+    // An add of 0 is dropped and the chain stays whole.
+    untouched(&strs(&with(31, 3, &["add.u64 %d1, %d0, 0;", "st.global.b64 [%out], %d1;"])), [2, 0, 0, 0], d);
     let loaded = ["ld.global.b64 %d2, [%in+8];", "add.u64 %d1, %d0, %d2;", "st.global.b64 [%out], %d1;"];
     untouched(&strs(&with(31, 3, &loaded)), [2, 0, 5, 0], d);
     untouched(&strs(&with(31, 3, &["st.global.b64 [%out], %d0;"])), [2, 0, 0, 0], d);
+}
+
+/// 3501-N2's cut (corpus/findings/fuzz-h200-3601/, 1a7764b0; ptxas 13.0.88 -O3, JIT): the add
+/// reads the chain cut at the first shift where the running amount reaches 32: a loop of
+/// 7 × `shl.b64 … 7` (49) gives (x << 35) + c; 20, 12, 1 gives (x << 32) + 5; a first amount of
+/// 32 or more makes no chain; 5 × 7 (35: the cut on the last shift) stays the spec's.
+#[test]
+fn n2_3501_the_add_reads_the_chain_cut_where_it_reaches_32() {
+    let d = Deviation::ShlChainFoldedIntoLea;
+    let looped = [
+        "ld.global.u64 %d0, [%in];",
+        "mov.u32 %r5, 0;",
+        "$L3:",
+        "shl.b64 %d0, %d0, 0x7;",
+        "add.u32 %r5, %r5, 0x3;",
+        "setp.lt.u32 %p2, %r5, 0x15;",
+        "@%p2 bra $L3;",
+        "mov.b64 %d4, 1302123111085380114;",
+        "add.u64 %d5, %d0, %d4;",
+        "st.global.b64 [%out], %d5;",
+    ];
+    let x: u64 = 3068898814;
+    let c: u64 = 1302123111085380114;
+    exact_case(&looped, [x as u32, 0, 0, 0], d, (x << 49).wrapping_add(c), (x << 35).wrapping_add(c));
+    let mixed = |amounts: &[u32]| {
+        let mut v = vec!["ld.global.b64 %d0, [%in];".to_string()];
+        v.extend(amounts.iter().map(|k| format!("shl.b64 %d0, %d0, {k};")));
+        v.extend(["add.u64 %d1, %d0, 5;".to_string(), "st.global.b64 [%out], %d1;".to_string()]);
+        v
+    };
+    exact_case(&strs(&mixed(&[20, 12, 1])), [1, 0, 0, 0], d, (1 << 33) + 5, (1 << 32) + 5);
+    untouched(&strs(&mixed(&[40, 1])), [1, 0, 0, 0], d);
+    untouched(&strs(&mixed(&[5, 5, 5, 5, 5, 5, 5])), [1, 0, 0, 0], d);
 }
 
 /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3): `set.ne.f32.s16
