@@ -358,7 +358,9 @@ fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
 /// Whether a statement across which ptxas does not carry an f32 amount's typing lies strictly
 /// between the body indices `from` (where the amount became f32-typed) and `to` (the 64-bit
 /// shift) in program order (B; ptxas 13.0.88 and 13.5, -O0 and -O3,
-/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, `bar.sync`, `shfl.sync`,
+/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, a `bra` (guarded or not:
+/// a diamond whose label follows the shift, corpus/findings/fuzz-h200-3602/, a9fb5bb8,
+/// f89b9251, abc7b2d8), `bar.sync`, `shfl.sync`,
 /// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
 /// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
 /// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
@@ -370,7 +372,7 @@ fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
     let shared_or_global =
         |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
     m.p.body[from + 1..to].iter().any(|s| match s {
-        Stmt::Label(_) | Stmt::Bar => true,
+        Stmt::Label(_) | Stmt::Bar | Stmt::Bra { .. } => true,
         Stmt::Isa(i) => match &i.form {
             Form::ShflSync(_) => true,
             Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),

@@ -1081,6 +1081,11 @@ fn b_no_conversion_across_a_block_boundary() {
     ] {
         exact_case(&strs(&with(harmless)), words, Deviation::F32ShiftAmount, 0, 4);
     }
+    // a9fb5bb8 (as reduced): a branch around the shift, its label after it — ptxas 13.0.88 and
+    // 13.5, -O0 and -O3, shift by the raw bits (no F2I).
+    let mut diamond = with(&["@%p0 bra $L9;"]);
+    diamond.push("$L9:".into());
+    untouched(&strs(&diamond), words, Deviation::F32ShiftAmount);
     // 7a844563 (as reduced): the shift before the barrier converts, the one after does not.
     let finding = [
         "ld.global.f32 %r0, [%in];",
