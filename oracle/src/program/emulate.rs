@@ -4,7 +4,8 @@
 //! ([`crate::semantics::Allowances::emulating`]). Nothing here changes a result otherwise.
 //!
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
-//! made: each thread remembers, per register, the statement that wrote its value ([`Origin`];
+//! made: each thread remembers, per register, the statement that wrote its value ([`Origin`],
+//! tracked and queried in `emulate/origin.rs`;
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
 //! split; every other write, shuffles and `mov.f32` copies included, makes the writer the
 //! producer, a `mov.f32` copy recording the producer of what it copied). The hooks are
@@ -24,77 +25,32 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod origin;
+
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
-use super::{PredGuard, Reg, RegClass, Stmt};
+use super::{Reg, Stmt};
+use origin::{
+    boundary_between, f32_typed, merge_f32, moved_immediate, negated, negated16, packed_half_producer, unmasked,
+    value_readers,
+};
+pub(super) use origin::{glue_origin, Origin};
 
-use crate::isa::operand::{Operand, Role};
-use crate::isa::types::{MemType, Space};
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
+use crate::isa::operand::Operand;
+use crate::isa::types::MemType;
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
-/// Where the value a register holds was made.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Origin {
-    /// The producing statement (body index); `mov` copies looked through.
-    pub(super) stmt: usize,
-    /// The producer's first source value (`a`), for a `cvt` or glue producer.
-    pub(super) a: Option<Expected>,
-    /// The statement that produced that first source's value, for a `cvt` or glue producer
-    /// reading a register whose producer is recorded.
-    pub(super) a_stmt: Option<usize>,
-    /// The statement that produced *that* statement's first source (two producers back), for a
-    /// glue producer whose source's origin records one (3501-N3: `cnot` of a `cvt` of a `set`).
-    pub(super) a_a_stmt: Option<usize>,
-    /// Whether a float `cvt` whose guard was false named the register after its producer (A:
-    /// ptxas merges the old value into the cvt's float result, [`skipped_isa`]).
-    pub(super) float_merged: bool,
-    /// The `cvt` to `.f32` or `.tf32` whose guard was false after the producer, if one named the
-    /// register (B: the merged register is f32-typed to a 64-bit shift that reads it as its
-    /// amount, [`skipped_isa`]; its statement is where that typing starts, [`boundary_between`]).
-    pub(super) f32_merged: Option<usize>,
-    /// Whether an instruction writing a non-f32 type whose guard was false named the register
-    /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
-    /// [`skipped_glue`] and [`skipped_isa`]); the mirror of [`Origin::f32_merged`].
-    pub(super) f32_cleared: bool,
-    /// For a value made by a chain of `shl.b64` by immediates below 32 (each shifting the last's
-    /// result), the chain (3501-N2).
-    pub(super) shl_chain: Option<ShlChain>,
-    /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
-    /// (M: what a pack of it as the low half stores, [`stored`] and [`isa`]).
-    pub(super) unmasked: Option<Expected>,
-}
-
-/// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct ShlChain {
-    /// The sum of the amounts.
-    pub(super) total: u64,
-    /// The sum of the amounts up to and including the first shift at which it reached 32, once
-    /// it has.
-    pub(super) cut: Option<u64>,
-    /// The value the first shift shifted.
-    pub(super) base: Expected,
-}
-
-impl Origin {
-    /// The origin of a register written by statement `stmt` (first source value `a`, produced by
-    /// `a_stmt`), no skipped `cvt` merged into it.
-    pub(super) fn written(stmt: usize, a: Option<Expected>, a_stmt: Option<usize>) -> Origin {
-        Origin {
-            stmt,
-            a,
-            a_stmt,
-            a_a_stmt: None,
-            float_merged: false,
-            f32_merged: None,
-            f32_cleared: false,
-            shl_chain: None,
-            unmasked: None,
+impl Machine<'_> {
+    /// Records that `d` changed `from` into `to` (when it did) and gives `to`.
+    fn fire(&mut self, d: Deviation, from: &Expected, to: Expected) -> Expected {
+        if &to != from {
+            self.fired.insert(d);
         }
+        to
     }
 }
 
@@ -142,271 +98,6 @@ fn convert(m: &Machine<'_>, form: &Form, a: u128) -> Option<Expected> {
 /// The `cvt` form named by `opcode` (a form the oracle models).
 fn cvt_form(opcode: &str) -> Option<Form> {
     Form::parse_opcode(opcode).ok()
-}
-
-impl Machine<'_> {
-    /// The producer of the value register `r` of thread `t` holds, if recorded.
-    fn producer(&self, t: u32, r: Reg) -> Option<(&Stmt, &Origin)> {
-        let o = self.origins.get(t as usize)?.get(&r)?;
-        Some((&self.p.body[o.stmt], o))
-    }
-
-    /// The `cvt` that produced the value of the register operand `o` of thread `t`.
-    fn cvt_producer(&self, t: u32, o: Option<&Operand>) -> Option<(Cvt, &Origin)> {
-        let r = self.reg_of(o?).ok()?;
-        match self.producer(t, r)? {
-            (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin) => Some((*c, origin)),
-            _ => None,
-        }
-    }
-
-    /// Records that `d` changed `from` into `to` (when it did) and gives `to`.
-    fn fire(&mut self, d: Deviation, from: &Expected, to: Expected) -> Expected {
-        if &to != from {
-            self.fired.insert(d);
-        }
-        to
-    }
-
-    /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
-    /// copy or unpack of a register passes on that register's origin (its halves keep their
-    /// producer), every other writer (a move of an immediate included) is the producer (with
-    /// its first source value, and that value's producer, for a `cvt`).
-    pub(super) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
-        match &inst.form {
-            Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
-                match self.reg_of(inst.operands.get(1)?) {
-                    Ok(r) => self.origins[t as usize].get(&r).cloned(),
-                    // A move of an immediate is its value's producer.
-                    Err(_) => Some(Origin::written(self.stmt, None, None)),
-                }
-            }
-            // A `mov.f32` copy is its value's producer (B: it makes the register f32-typed); its
-            // `a_stmt` is the producer of the value it copied, `mov.f32` copies looked through
-            // (D, [`packed_half_producer`]).
-            Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
-                let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
-                let a_stmt =
-                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
-                        Stmt::Isa(Instruction { form: Form::Mov(m0), .. })
-                            if m0.ty == MovType::F32 && m0.shape == MovShape::Copy =>
-                        {
-                            o.a_stmt
-                        }
-                        _ => Some(o.stmt),
-                    });
-                Some(Origin::written(self.stmt, None, a_stmt))
-            }
-            Form::Cvt(_) => {
-                let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
-                let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
-                let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
-                Some(Origin::written(self.stmt, a, a_stmt))
-            }
-            _ => Some(Origin::written(self.stmt, None, None)),
-        }
-    }
-}
-
-/// The origin a glue statement `g` (source values `vals`) gives its destination in thread `t`:
-/// the statement, its first source value, that source's producer and the producer's own first
-/// source's producer; the `shl.b64` chain it extends or starts (3501-N2); and, for M, the value
-/// unmasked.
-pub(super) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Origin {
-    let reg = |k: usize| match g.src.get(k).copied().flatten() {
-        Some(Src::Reg(r)) => Some(r),
-        _ => None,
-    };
-    let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
-    let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
-    o.a_a_stmt = source.and_then(|o| o.a_stmt);
-    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
-        if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
-            // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
-            o.shl_chain = (k < 32).then(|| {
-                let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
-                    Some(c) => (c.total + k, c.base.clone()),
-                    None => (k, a.clone()),
-                };
-                let cut =
-                    source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
-                ShlChain { total, cut, base }
-            });
-        }
-    }
-    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
-        for (k, other) in [(0usize, 1usize), (1, 0)] {
-            let masked_by_imm = imm_of(g, other).is_some();
-            let rz_f16 = reg(k).is_some_and(|r| {
-                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
-            });
-            if masked_by_imm && rz_f16 && vals.get(k).is_some_and(Expected::is_exact) {
-                o.unmasked = Some(vals[k].clone());
-            }
-        }
-    }
-    o
-}
-
-/// Whether the value register `r` of thread `t` holds is a constant: written by a move of an
-/// immediate (which ptxas folds as the immediate).
-fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
-        if matches!(operands.get(1), Some(Operand::Imm(_))))
-}
-
-/// Whether the value register `r` of thread `t` holds was produced as packed halves (D): by a
-/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, `mov.f32` copies
-/// looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and 13.5 -O3 drop
-/// the `mov.f32` and keep the `PRMT 0x7610` of a register never written).
-fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    let stmt = match m.producer(t, r) {
-        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), o))
-            if mv.ty == MovType::F32 && mv.shape == MovShape::Copy =>
-        {
-            o.a_stmt.map(|k| &m.p.body[k])
-        }
-        other => other.map(|(s, _)| s),
-    };
-    match stmt {
-        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => {
-            matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
-        }
-        Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
-        Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
-        _ => false,
-    }
-}
-
-/// How many statements read the value statement `k` wrote to register `r`: those after it (the
-/// body branches only forward) that read `r` (as a source, an address or a guard), up to and
-/// including the first that writes `r` unguarded.
-fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
-    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
-    let mut n = 0;
-    for s in &m.p.body[k + 1..] {
-        let (reads, overwrites) = match s {
-            Stmt::Glue { guard, glue } => {
-                (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
-            }
-            Stmt::Isa(i) => {
-                let (mut read, mut written) = (Vec::new(), Vec::new());
-                for (spec, o) in i.form.operands().iter().zip(&i.operands) {
-                    let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
-                        &mut read
-                    } else {
-                        &mut written
-                    };
-                    super::text::operand_regs(o, into);
-                }
-                let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
-                (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
-            }
-            Stmt::Bra { guard, .. } => (pred(guard), false),
-            Stmt::Label(_) | Stmt::Bar => (false, false),
-        };
-        n += usize::from(reads);
-        if overwrites {
-            break;
-        }
-    }
-    n
-}
-
-/// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
-/// source unmasked), if an `and.b16` M concerns wrote it.
-fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
-    if !m.allow.emulates(Deviation::F16MaskDropped) {
-        return None;
-    }
-    let r = m.reg_of(o).ok()?;
-    m.origins.get(t as usize)?.get(&r)?.unmasked.clone()
-}
-
-/// Where the value register `r` of thread `t` holds became f32-typed (B), if it is: its
-/// producer's statement when it was loaded as `.f32`, written by a `cvt` to `.f32` or `.tf32`
-/// (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a `set` with an `.f32` destination
-/// (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/: ptxas 13.5 -O0 converts that float
-/// back with `F2I.U64.TRUNC` before the shift); the statement of a skipped `cvt` to `.f32` that
-/// named it ([`Origin::f32_merged`]). Not f32-typed (ptxas shifts by the raw bits; 13.0.88 and
-/// 13.5, -O0 and -O3, corpus/findings/fuzz-h200-3601/): a value written by
-/// `cvt.*.ftz*.f32.f64` (lowered as `F2F.F32.F64` plus a `DSETP`/`FMUL` flush, 12ee3dcb), or
-/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5).
-fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
-    let origin = m.origins.get(t as usize).and_then(|o| o.get(&r))?;
-    if origin.f32_cleared {
-        return None;
-    }
-    if let Some(k) = origin.f32_merged {
-        return Some(k);
-    }
-    let typed = match m.producer(t, r) {
-        Some((Stmt::Isa(i), _)) => match &i.form {
-            Form::Ld(l) => l.ty == MemType::F32,
-            Form::LdGlobalNc(l) => l.ty == MemType::F32,
-            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64),
-            Form::Mov(mv) => mv.ty == MovType::F32,
-            _ => false,
-        },
-        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.op, GlueOp::Set(_, SetDst::F32)),
-        _ => false,
-    };
-    typed.then_some(origin.stmt)
-}
-
-/// Whether a statement across which ptxas does not carry an f32 amount's typing lies strictly
-/// between the body indices `from` (where the amount became f32-typed) and `to` (the 64-bit
-/// shift) in program order (B; ptxas 13.0.88 and 13.5, -O0 and -O3,
-/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, a `bra` (guarded or not:
-/// a diamond whose label follows the shift, corpus/findings/fuzz-h200-3602/, a9fb5bb8,
-/// f89b9251, abc7b2d8), `bar.sync`, `shfl.sync`,
-/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
-/// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
-/// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
-/// `from` at or after `to` (a loop's back edge) has the loop's label between them.
-fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
-    if from >= to {
-        return true;
-    }
-    let shared_or_global =
-        |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
-    m.p.body[from + 1..to].iter().any(|s| match s {
-        Stmt::Label(_) | Stmt::Bar | Stmt::Bra { .. } => true,
-        Stmt::Isa(i) => match &i.form {
-            Form::ShflSync(_) => true,
-            Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),
-            Form::St(st) => i.guard.is_some() && shared_or_global(st.space),
-            Form::LdGlobalNc(_) | Form::Prefetch(_) => i.guard.is_some(),
-            _ => false,
-        },
-        _ => false,
-    })
-}
-
-/// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
-/// type (F).
-fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    negated_type(m, t, r).is_some()
-}
-
-/// Whether the value register `r` of thread `t` holds was written by `abs.s16`/`neg.s16` (F's
-/// 16-bit form: ptxas 13.0.88 -O3 leaves the result at 32 bits, see [`glue`] and [`isa`]).
-fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    negated_type(m, t, r) == Some(GlueType::S16)
-}
-
-/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds.
-fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
-    match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, _))
-            if matches!(glue.op, GlueOp::Abs | GlueOp::Neg)
-                && matches!(glue.ty, GlueType::S16 | GlueType::S32 | GlueType::S64) =>
-        {
-            Some(glue.ty)
-        }
-        _ => None,
-    }
 }
 
 /// The immediate source `k` of `g`, if it is one.
@@ -1036,14 +727,6 @@ pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
             merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
         }
     }
-}
-
-/// B's record of a write whose guard was false at statement `stmt` on the origin `o` of the
-/// register it names: a `cvt` to `.f32`/`.tf32` (`f32`) makes the register f32-typed from
-/// there, a write of another type clears that typing.
-fn merge_f32(o: &mut Origin, f32: bool, stmt: usize) {
-    o.f32_merged = f32.then_some(stmt);
-    o.f32_cleared = !f32;
 }
 
 /// The values an 8-bit store writes for its element operands `elems` (whose spec values are

@@ -1,0 +1,345 @@
+//! Producer tracking for the register-program emulations: where the value each register of
+//! each thread holds was made ([`Origin`]), how a statement passes origins on
+//! ([`Machine::origin_of`], [`glue_origin`]) and the questions the emulations ask of a value's
+//! producer (f32 typing and its boundaries for B, packed halves for D, negations for F, the
+//! `shl.b64` chain of 3501-N2, M's unmasked value).
+//!
+//! Invariants: origins are recorded only while a program deviation is emulated; a query never
+//! changes an origin; `mov` copies and unpacks keep their source's origin, `mov.f32` copies are
+//! producers that remember the producer of what they copied (see [`Machine::origin_of`]).
+
+use super::imm_of;
+use crate::isa::operand::{Operand, Role};
+use crate::isa::types::{MemType, Space};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::{PredGuard, Reg, RegClass, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// Where the value a register holds was made.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::program) struct Origin {
+    /// The producing statement (body index); `mov` copies looked through.
+    pub(in crate::program) stmt: usize,
+    /// The producer's first source value (`a`), for a `cvt` or glue producer.
+    pub(in crate::program) a: Option<Expected>,
+    /// The statement that produced that first source's value, for a `cvt` or glue producer
+    /// reading a register whose producer is recorded.
+    pub(in crate::program) a_stmt: Option<usize>,
+    /// The statement that produced *that* statement's first source (two producers back), for a
+    /// glue producer whose source's origin records one (3501-N3: `cnot` of a `cvt` of a `set`).
+    pub(in crate::program) a_a_stmt: Option<usize>,
+    /// Whether a float `cvt` whose guard was false named the register after its producer (A:
+    /// ptxas merges the old value into the cvt's float result, [`skipped_isa`](super::skipped_isa)).
+    pub(in crate::program) float_merged: bool,
+    /// The `cvt` to `.f32` or `.tf32` whose guard was false after the producer, if one named the
+    /// register (B: the merged register is f32-typed to a 64-bit shift that reads it as its
+    /// amount, [`skipped_isa`](super::skipped_isa); its statement is where that typing starts, [`boundary_between`]).
+    pub(in crate::program) f32_merged: Option<usize>,
+    /// Whether an instruction writing a non-f32 type whose guard was false named the register
+    /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
+    /// [`skipped_glue`](super::skipped_glue) and [`skipped_isa`](super::skipped_isa)); the mirror of [`Origin::f32_merged`].
+    pub(in crate::program) f32_cleared: bool,
+    /// For a value made by a chain of `shl.b64` by immediates below 32 (each shifting the last's
+    /// result), the chain (3501-N2).
+    pub(in crate::program) shl_chain: Option<ShlChain>,
+    /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
+    /// (M: what a pack of it as the low half stores, [`stored`](super::stored) and [`isa`](super::isa)).
+    pub(in crate::program) unmasked: Option<Expected>,
+}
+
+/// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::program) struct ShlChain {
+    /// The sum of the amounts.
+    pub(in crate::program) total: u64,
+    /// The sum of the amounts up to and including the first shift at which it reached 32, once
+    /// it has.
+    pub(in crate::program) cut: Option<u64>,
+    /// The value the first shift shifted.
+    pub(in crate::program) base: Expected,
+}
+
+impl Origin {
+    /// The origin of a register written by statement `stmt` (first source value `a`, produced by
+    /// `a_stmt`), no skipped `cvt` merged into it.
+    pub(in crate::program) fn written(stmt: usize, a: Option<Expected>, a_stmt: Option<usize>) -> Origin {
+        Origin {
+            stmt,
+            a,
+            a_stmt,
+            a_a_stmt: None,
+            float_merged: false,
+            f32_merged: None,
+            f32_cleared: false,
+            shl_chain: None,
+            unmasked: None,
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// The producer of the value register `r` of thread `t` holds, if recorded.
+    pub(super) fn producer(&self, t: u32, r: Reg) -> Option<(&Stmt, &Origin)> {
+        let o = self.origins.get(t as usize)?.get(&r)?;
+        Some((&self.p.body[o.stmt], o))
+    }
+
+    /// The `cvt` that produced the value of the register operand `o` of thread `t`.
+    pub(super) fn cvt_producer(&self, t: u32, o: Option<&Operand>) -> Option<(Cvt, &Origin)> {
+        let r = self.reg_of(o?).ok()?;
+        match self.producer(t, r)? {
+            (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin) => Some((*c, origin)),
+            _ => None,
+        }
+    }
+
+    /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
+    /// copy or unpack of a register passes on that register's origin (its halves keep their
+    /// producer), every other writer (a move of an immediate included) is the producer (with
+    /// its first source value, and that value's producer, for a `cvt`).
+    pub(in crate::program) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
+        match &inst.form {
+            Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
+                match self.reg_of(inst.operands.get(1)?) {
+                    Ok(r) => self.origins[t as usize].get(&r).cloned(),
+                    // A move of an immediate is its value's producer.
+                    Err(_) => Some(Origin::written(self.stmt, None, None)),
+                }
+            }
+            // A `mov.f32` copy is its value's producer (B: it makes the register f32-typed); its
+            // `a_stmt` is the producer of the value it copied, `mov.f32` copies looked through
+            // (D, [`packed_half_producer`]).
+            Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
+                let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt =
+                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
+                        Stmt::Isa(Instruction { form: Form::Mov(m0), .. })
+                            if m0.ty == MovType::F32 && m0.shape == MovShape::Copy =>
+                        {
+                            o.a_stmt
+                        }
+                        _ => Some(o.stmt),
+                    });
+                Some(Origin::written(self.stmt, None, a_stmt))
+            }
+            Form::Cvt(_) => {
+                let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
+                let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
+                let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
+                Some(Origin::written(self.stmt, a, a_stmt))
+            }
+            _ => Some(Origin::written(self.stmt, None, None)),
+        }
+    }
+}
+
+/// The origin a glue statement `g` (source values `vals`) gives its destination in thread `t`:
+/// the statement, its first source value, that source's producer and the producer's own first
+/// source's producer; the `shl.b64` chain it extends or starts (3501-N2); and, for M, the value
+/// unmasked.
+pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Origin {
+    let reg = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    };
+    let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
+    let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
+    o.a_a_stmt = source.and_then(|o| o.a_stmt);
+    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
+        if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
+            // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
+            o.shl_chain = (k < 32).then(|| {
+                let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
+                    Some(c) => (c.total + k, c.base.clone()),
+                    None => (k, a.clone()),
+                };
+                let cut =
+                    source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
+                ShlChain { total, cut, base }
+            });
+        }
+    }
+    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
+        for (k, other) in [(0usize, 1usize), (1, 0)] {
+            let masked_by_imm = imm_of(g, other).is_some();
+            let rz_f16 = reg(k).is_some_and(|r| {
+                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
+                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
+            });
+            if masked_by_imm && rz_f16 && vals.get(k).is_some_and(Expected::is_exact) {
+                o.unmasked = Some(vals[k].clone());
+            }
+        }
+    }
+    o
+}
+
+/// Whether the value register `r` of thread `t` holds is a constant: written by a move of an
+/// immediate (which ptxas folds as the immediate).
+pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. }), _))
+        if matches!(operands.get(1), Some(Operand::Imm(_))))
+}
+
+/// Whether the value register `r` of thread `t` holds was produced as packed halves (D): by a
+/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, `mov.f32` copies
+/// looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and 13.5 -O3 drop
+/// the `mov.f32` and keep the `PRMT 0x7610` of a register never written).
+pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let stmt = match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), o))
+            if mv.ty == MovType::F32 && mv.shape == MovShape::Copy =>
+        {
+            o.a_stmt.map(|k| &m.p.body[k])
+        }
+        other => other.map(|(s, _)| s),
+    };
+    match stmt {
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => {
+            matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
+        }
+        Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
+        Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
+        _ => false,
+    }
+}
+
+/// How many statements read the value statement `k` wrote to register `r`: those after it (the
+/// body branches only forward) that read `r` (as a source, an address or a guard), up to and
+/// including the first that writes `r` unguarded.
+pub(super) fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
+    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
+    let mut n = 0;
+    for s in &m.p.body[k + 1..] {
+        let (reads, overwrites) = match s {
+            Stmt::Glue { guard, glue } => {
+                (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
+            }
+            Stmt::Isa(i) => {
+                let (mut read, mut written) = (Vec::new(), Vec::new());
+                for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                    let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
+                        &mut read
+                    } else {
+                        &mut written
+                    };
+                    crate::program::text::operand_regs(o, into);
+                }
+                let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
+                (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
+            }
+            Stmt::Bra { guard, .. } => (pred(guard), false),
+            Stmt::Label(_) | Stmt::Bar => (false, false),
+        };
+        n += usize::from(reads);
+        if overwrites {
+            break;
+        }
+    }
+    n
+}
+
+/// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`
+/// source unmasked), if an `and.b16` M concerns wrote it.
+pub(super) fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::F16MaskDropped) {
+        return None;
+    }
+    let r = m.reg_of(o).ok()?;
+    m.origins.get(t as usize)?.get(&r)?.unmasked.clone()
+}
+
+/// Where the value register `r` of thread `t` holds became f32-typed (B), if it is: its
+/// producer's statement when it was loaded as `.f32`, written by a `cvt` to `.f32` or `.tf32`
+/// (an f32 bit pattern, §9.7.9.21), by `mov.f32`, or by a `set` with an `.f32` destination
+/// (1.0 or 0.0, §9.7.7.1; corpus/findings/fuzz-h200-3501/: ptxas 13.5 -O0 converts that float
+/// back with `F2I.U64.TRUNC` before the shift); the statement of a skipped `cvt` to `.f32` that
+/// named it ([`Origin::f32_merged`]). Not f32-typed (ptxas shifts by the raw bits; 13.0.88 and
+/// 13.5, -O0 and -O3, corpus/findings/fuzz-h200-3601/): a value written by
+/// `cvt.*.ftz*.f32.f64` (lowered as `F2F.F32.F64` plus a `DSETP`/`FMUL` flush, 12ee3dcb), or
+/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5).
+pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
+    let origin = m.origins.get(t as usize).and_then(|o| o.get(&r))?;
+    if origin.f32_cleared {
+        return None;
+    }
+    if let Some(k) = origin.f32_merged {
+        return Some(k);
+    }
+    let typed = match m.producer(t, r) {
+        Some((Stmt::Isa(i), _)) => match &i.form {
+            Form::Ld(l) => l.ty == MemType::F32,
+            Form::LdGlobalNc(l) => l.ty == MemType::F32,
+            Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64),
+            Form::Mov(mv) => mv.ty == MovType::F32,
+            _ => false,
+        },
+        Some((Stmt::Glue { glue, .. }, _)) => matches!(glue.op, GlueOp::Set(_, SetDst::F32)),
+        _ => false,
+    };
+    typed.then_some(origin.stmt)
+}
+
+/// Whether a statement across which ptxas does not carry an f32 amount's typing lies strictly
+/// between the body indices `from` (where the amount became f32-typed) and `to` (the 64-bit
+/// shift) in program order (B; ptxas 13.0.88 and 13.5, -O0 and -O3,
+/// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, a `bra` (guarded or not:
+/// a diamond whose label follows the shift, corpus/findings/fuzz-h200-3602/, a9fb5bb8,
+/// f89b9251, abc7b2d8), `bar.sync`, `shfl.sync`,
+/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
+/// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
+/// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
+/// `from` at or after `to` (a loop's back edge) has the loop's label between them.
+pub(super) fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
+    if from >= to {
+        return true;
+    }
+    let shared_or_global =
+        |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
+    m.p.body[from + 1..to].iter().any(|s| match s {
+        Stmt::Label(_) | Stmt::Bar | Stmt::Bra { .. } => true,
+        Stmt::Isa(i) => match &i.form {
+            Form::ShflSync(_) => true,
+            Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),
+            Form::St(st) => i.guard.is_some() && shared_or_global(st.space),
+            Form::LdGlobalNc(_) | Form::Prefetch(_) => i.guard.is_some(),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed
+/// type (F).
+pub(super) fn negated(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    negated_type(m, t, r).is_some()
+}
+
+/// Whether the value register `r` of thread `t` holds was written by `abs.s16`/`neg.s16` (F's
+/// 16-bit form: ptxas 13.0.88 -O3 leaves the result at 32 bits, see [`glue`](super::glue) and [`isa`](super::isa)).
+pub(super) fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    negated_type(m, t, r) == Some(GlueType::S16)
+}
+
+/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds.
+pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, _))
+            if matches!(glue.op, GlueOp::Abs | GlueOp::Neg)
+                && matches!(glue.ty, GlueType::S16 | GlueType::S32 | GlueType::S64) =>
+        {
+            Some(glue.ty)
+        }
+        _ => None,
+    }
+}
+
+/// B's record of a write whose guard was false at statement `stmt` on the origin `o` of the
+/// register it names: a `cvt` to `.f32`/`.tf32` (`f32`) makes the register f32-typed from
+/// there, a write of another type clears that typing.
+pub(super) fn merge_f32(o: &mut Origin, f32: bool, stmt: usize) {
+    o.f32_merged = f32.then_some(stmt);
+    o.f32_cleared = !f32;
+}
