@@ -155,6 +155,8 @@ impl Case {
     /// The memory program: the statements printed by their one printer.
     pub(super) fn finish(self) -> MemSource {
         let statements: Vec<String> = self.stmts.iter().map(ToString::to_string).collect();
+        #[cfg(test)]
+        built::record(&statements, self.stmts);
         MemSource {
             target: self.target,
             threads: self.threads,
@@ -187,4 +189,32 @@ pub fn pattern(len: usize, seed: u64) -> Vec<u8> {
     }
     out.truncate(len);
     out
+}
+
+/// The typed statements of the cases finished on this thread, by their printed text (tests
+/// look a case's typed statements up by its `MemSource::statements`).
+#[cfg(test)]
+pub(super) mod built {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use crate::memory::stmt::Stmt;
+
+    thread_local! {
+        static BUILT: RefCell<HashMap<Vec<String>, Vec<Stmt>>> = RefCell::new(HashMap::new());
+    }
+
+    pub(in crate::memory::cases) fn record(text: &[String], typed: Vec<Stmt>) {
+        BUILT.with(|b| b.borrow_mut().insert(text.to_vec(), typed));
+    }
+
+    /// The typed statements printed as `text`, if a case finished on this thread printed it.
+    pub(in crate::memory::cases) fn typed(text: &[String]) -> Option<Vec<Stmt>> {
+        BUILT.with(|b| b.borrow().get(text).cloned())
+    }
+
+    /// Forgets every recorded case.
+    pub(in crate::memory::cases) fn clear() {
+        BUILT.with(|b| b.borrow_mut().clear());
+    }
 }
