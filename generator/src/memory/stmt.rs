@@ -1,5 +1,5 @@
-//! The typed statements of generated memory programs: what the episodes (and the conformance
-//! cases' builder, `copies.rs` and `reduce.rs`) write, before it becomes the text of
+//! The typed statements of generated memory programs: what the episodes and the conformance
+//! cases write, before it becomes the text of
 //! [`MemSource::statements`](oracle::memprog::MemSource) (the JSON contract).
 //!
 //! An ISA statement is an [`Instruction`] of the ISA model (its form a typed value of
@@ -12,7 +12,8 @@
 //! Invariant: [`Stmt`]'s `Display` is the one printer of generated statements, built from the
 //! oracle's printers ([`Instruction`]'s and [`Operand`]'s `Display`, [`Glue::opcode`]); what
 //! it prints, [`oracle::memprog::parse`] reads back as the same statement (this module's
-//! tests and the episodes' round-trip test over thousands of programs check it).
+//! tests, the episodes' round-trip test over thousands of programs and the conformance cases'
+//! over every case of sm_90, sm_90a and sm_100a check it).
 
 use std::fmt;
 
@@ -208,6 +209,12 @@ pub mod forms {
     /// `fence.proxy.async.<space>`.
     pub fn proxy_fence(space: AsyncProxySpace) -> Form {
         fence(FenceKind::Proxy(ProxyKind::Async(Some(space))), None, None)
+    }
+
+    /// `fence.proxy.tensormap::generic.<sem>.<scope>` (§9.7.13.4): the release takes no
+    /// operands, the acquire `[object], size`.
+    pub fn tensormap_fence(sem: OrderSem, scope: Scope) -> Form {
+        fence(FenceKind::ProxyTensormap, Some(sem), Some(scope))
     }
 
     /// `mbarrier.init.shared::cta.b64 [bar], count`.

@@ -5,10 +5,9 @@
 //! every CTA's mbarrier before the cluster barrier (§9.7.9.25.4.1) — and the byte patterns
 //! that fill the buffers.
 //!
-//! Statements: the protocol steps here, the cache policies and the cases of `copies.rs` and
-//! `reduce.rs` are typed ([`Stmt`], pushed with [`Case::push`]/[`Case::isa`]/[`Case::glue`]
-//! and printed by its one printer); `tensor.rs`, `remote.rs` and `replace.rs` still write theirs
-//! as text ([`Case::stmt`]), which `MemSource::build` parses.
+//! Statements: every case's statements are typed ([`Stmt`], pushed with
+//! [`Case::push`]/[`Case::isa`]/[`Case::glue`]) and printed by its one printer when the case
+//! is finished ([`Case::finish`]).
 //!
 //! Invariant: every buffer a case reads back is named in `read`; [`pattern`] is a pure function
 //! of its seed, so a byte copied from the wrong offset shows.
@@ -29,7 +28,8 @@ pub(super) struct Case {
     pub(super) cluster: u32,
     /// Threads of each CTA (1 unless a case says otherwise).
     pub(super) threads: u32,
-    pub(super) statements: Vec<String>,
+    /// The typed statements, in program order.
+    pub(super) stmts: Vec<Stmt>,
     pub(super) regs: BTreeMap<String, InputReg>,
     pub(super) buffers: Vec<BufferSource>,
     pub(super) tensor_maps: Vec<TensorMapSource>,
@@ -42,7 +42,7 @@ impl Case {
             target: *target,
             cluster: 1,
             threads: 1,
-            statements: Vec::new(),
+            stmts: Vec::new(),
             regs: BTreeMap::new(),
             buffers: Vec::new(),
             tensor_maps: Vec::new(),
@@ -66,14 +66,10 @@ impl Case {
         self
     }
 
-    pub(super) fn stmt(&mut self, s: impl Into<String>) -> &mut Case {
-        self.statements.push(s.into());
-        self
-    }
-
-    /// A typed statement, printed by its one printer ([`Stmt`]'s `Display`).
+    /// A typed statement (printed by its one printer, [`Stmt`]'s `Display`, when the case is
+    /// finished).
     pub(super) fn push(&mut self, s: Stmt) -> &mut Case {
-        self.statements.push(s.to_string());
+        self.stmts.push(s);
         self
     }
 
@@ -139,9 +135,15 @@ impl Case {
     /// The wait for the phase of `bar` with parity `parity` (0 or 1) to complete; each parity
     /// has its own loop label.
     pub(super) fn wait_parity(&mut self, parity: u32) -> &mut Case {
+        self.wait_on(parity, false)
+    }
+
+    /// [`Case::wait_parity`], acquiring at `.cluster` scope when `cluster` (another CTA's
+    /// release), else at the default `.cta`.
+    pub(super) fn wait_on(&mut self, parity: u32, cluster: bool) -> &mut Case {
         let label = if parity == 0 { "wait".to_string() } else { format!("wait{parity}") };
         self.push(Stmt::Label(label.clone()))
-            .isa(forms::try_wait(false), vec![name("p"), at("bar", 0), imm(u64::from(parity))])
+            .isa(forms::try_wait(cluster), vec![name("p"), at("bar", 0), imm(u64::from(parity))])
             .push(Stmt::Bra { guard: Some(guard("p", true)), label })
     }
 
@@ -150,12 +152,16 @@ impl Case {
             .isa(forms::bulk_wait(false), vec![imm(0)])
     }
 
+    /// The memory program: the statements printed by their one printer.
     pub(super) fn finish(self) -> MemSource {
+        let statements: Vec<String> = self.stmts.iter().map(ToString::to_string).collect();
+        #[cfg(test)]
+        built::record(&statements, self.stmts);
         MemSource {
             target: self.target,
             threads: self.threads,
             cluster: self.cluster,
-            statements: self.statements,
+            statements,
             regs: self.regs,
             buffers: self.buffers,
             tensor_maps: self.tensor_maps,
@@ -183,4 +189,32 @@ pub fn pattern(len: usize, seed: u64) -> Vec<u8> {
     }
     out.truncate(len);
     out
+}
+
+/// The typed statements of the cases finished on this thread, by their printed text (tests
+/// look a case's typed statements up by its `MemSource::statements`).
+#[cfg(test)]
+pub(super) mod built {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use crate::memory::stmt::Stmt;
+
+    thread_local! {
+        static BUILT: RefCell<HashMap<Vec<String>, Vec<Stmt>>> = RefCell::new(HashMap::new());
+    }
+
+    pub(in crate::memory::cases) fn record(text: &[String], typed: Vec<Stmt>) {
+        BUILT.with(|b| b.borrow_mut().insert(text.to_vec(), typed));
+    }
+
+    /// The typed statements printed as `text`, if a case finished on this thread printed it.
+    pub(in crate::memory::cases) fn typed(text: &[String]) -> Option<Vec<Stmt>> {
+        BUILT.with(|b| b.borrow().get(text).cloned())
+    }
+
+    /// Forgets every recorded case.
+    pub(in crate::memory::cases) fn clear() {
+        BUILT.with(|b| b.borrow_mut().clear());
+    }
 }

@@ -141,7 +141,7 @@ pub fn interleave_box_skip_cases(target: &Target) -> Vec<AsyncCase> {
             out.push(AsyncCase {
                 form: opcode.clone(),
                 label,
-                source: tensor_store(&opcode, redop, false, target, &map, &coords, seed),
+                source: tensor_store(&form, redop, false, target, &map, &coords, seed),
             });
         }
     }
@@ -182,7 +182,7 @@ pub fn im2col_start_trap_cases(target: &Target) -> Vec<AsyncCase> {
                 out.push(AsyncCase {
                     form: opcode.clone(),
                     label,
-                    source: tensor_load(false, &opcode, target, &map, &coords, &offsets, seed, None),
+                    source: tensor_load(false, &form, target, &map, &coords, &offsets, seed, None),
                 });
             }
         }
@@ -204,7 +204,7 @@ pub fn im2col_corner_trap_cases(target: &Target) -> Vec<AsyncCase> {
         let before = out.len();
         let seed = |m: usize, n: usize| 98_000 + (m * 10 + before + n) as u64;
         let trapping = maps.into_iter().enumerate().filter(|(_, m)| im2col_corners(m));
-        let cases = im2col_stores(&opcode, redop, false, target, trapping, &seed);
+        let cases = im2col_stores(&form, redop, false, target, trapping, &seed);
         out.extend(cases.into_iter().map(|(label, source)| AsyncCase { form: opcode.clone(), label, source }));
     }
     out
@@ -236,7 +236,7 @@ pub fn int64_bitwise_cases(target: &Target) -> Vec<AsyncCase> {
             continue;
         }
         let opcode = form.opcode();
-        let Ok(cases) = tensor_reduce_cases(c, &opcode, target, &|m| int64_bitwise(c.redop, m)) else { continue };
+        let Ok(cases) = tensor_reduce_cases(c, target, &|m| int64_bitwise(c.redop, m)) else { continue };
         out.extend(cases.into_iter().map(|(label, source)| AsyncCase { form: opcode.clone(), label, source }));
     }
     out
@@ -267,7 +267,7 @@ pub fn inner_coordinate_trap_cases(target: &Target) -> Vec<AsyncCase> {
         out.push(AsyncCase {
             form: opcode.clone(),
             label,
-            source: tensor_load(false, &opcode, target, &map, &coords, &[], 99_000 + k as u64, None),
+            source: tensor_load(false, &form, target, &map, &coords, &[], 99_000 + k as u64, None),
         });
     }
     out

@@ -180,7 +180,7 @@ pub fn async_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> AsyncSweep {
             if !keep(&opcode) {
                 continue;
             }
-            match replace_cases(r, &opcode, &rt) {
+            match replace_cases(r, &rt) {
                 Ok(cases) => {
                     if !seen.contains(&opcode) {
                         seen.push(opcode.clone());
@@ -240,11 +240,11 @@ fn form_cases(form: &Form, target: &Target) -> Result<Vec<(String, MemSource)>, 
         Form::CpAsyncBulk(c) => bulk_cases(c, target)?,
         Form::CpReduceAsyncBulk(c) => reduce_cases(c, target, &|a, b| !f32_subnormal_pair(c.ty, a, b)),
         Form::CpAsyncBulkPrefetch(c) => prefetch_cases(c, target),
-        Form::CpAsyncBulkTensor(c) => tensor_copy_cases(c, &form.opcode(), target)?,
+        Form::CpAsyncBulkTensor(c) => tensor_copy_cases(c, target)?,
         Form::CpReduceAsyncBulkTensor(c) => {
-            tensor_reduce_cases(c, &form.opcode(), target, &|m| !int64_bitwise(c.redop, m) && !im2col_corners(m))?
+            tensor_reduce_cases(c, target, &|m| !int64_bitwise(c.redop, m) && !im2col_corners(m))?
         }
-        Form::CpAsyncBulkPrefetchTensor(c) => tensor_prefetch_cases(c, &form.opcode(), target)?,
+        Form::CpAsyncBulkPrefetchTensor(c) => tensor_prefetch_cases(c, target)?,
         f => return Err(format!("`{}` is not an asynchronous copy", f.opcode())),
     };
     Ok(cases)
@@ -259,20 +259,14 @@ fn sample<T>(cases: Vec<T>, variant: bool) -> Vec<T> {
     }
 }
 
-/// [`policy`] as an operand: `pol` with a cache hint, none without.
-fn policy_operand(case: &mut Case, cache_hint: bool) -> Option<oracle::isa::operand::Operand> {
-    policy(case, cache_hint);
-    cache_hint.then(|| name("pol"))
-}
-
-/// The trailing cache-policy operand of a `.L2::cache_hint` form: the policy in `pol`, made in
-/// one of three ways, chosen by the case's buffers (so the cases of a form use all three): an
-/// input register holding [`CACHE_POLICY`], `createpolicy.fractional` or
-/// `createpolicy.range.global` over the case's first global buffer (§9.7.9.18; the policy is
-/// opaque and only a hint).
-fn policy(case: &mut Case, cache_hint: bool) -> &'static str {
+/// The trailing cache-policy operand of a `.L2::cache_hint` form (`pol`; none without a
+/// hint): the policy in `pol`, made in one of three ways, chosen by the case's buffers (so the
+/// cases of a form use all three): an input register holding [`CACHE_POLICY`],
+/// `createpolicy.fractional` or `createpolicy.range.global` over the case's first global buffer
+/// (§9.7.9.18; the policy is opaque and only a hint).
+fn policy_operand(case: &mut Case, cache_hint: bool) -> Option<Operand> {
     if !cache_hint {
-        return "";
+        return None;
     }
     let pick = format!("{:?}", case.buffers).bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
     let global = case.buffers.iter().find(|b| b.space == oracle::memprog::BufferSpace::Global).map(|b| b.name.clone());
@@ -301,5 +295,5 @@ fn policy(case: &mut Case, cache_hint: bool) -> &'static str {
             case.isa(Form::Createpolicy(fractional), vec![name("pol"), Operand::Imm(Imm::Float(0.5))]);
         }
     }
-    ", pol"
+    Some(name("pol"))
 }

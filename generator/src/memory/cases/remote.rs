@@ -23,12 +23,16 @@
 //! [`oracle::memory::Order`] agrees: the tests run each), reads back every buffer it writes,
 //! and is a pure function of the target.
 
-use oracle::isa::types::{MemType, OrderSem, Scope, Space};
-use oracle::isa::{valid_forms, Family, Form, LdSem, MbarrierOp, StSem, Target};
+use oracle::isa::operand::Operand;
+use oracle::isa::types::{AddrType, MemType, OrderSem, Scope, Space, VecWidth};
+use oracle::isa::{
+    valid_forms, CvtType, Cvta, Family, Form, Instruction, LdSem, Mapa, MbarrierOp, MovType, StSem, Target,
+};
 use oracle::memprog::{Init, MemSource};
-use oracle::program::RegClass;
+use oracle::program::{Cmp, GlueOp, GlueType, RegClass};
 
 use super::builder::{hex, pattern, Case};
+use crate::memory::stmt::{self, at, forms, guard, imm, name, vector, Stmt};
 
 /// The clusters and threads per CTA a remote `ld`/`st` case runs with.
 const LDST_SHAPES: [(u32, u32); 3] = [(2, 1), (2, 32), (4, 8)];
@@ -73,27 +77,30 @@ pub(super) fn remote_cases(target: &Target, keep: &dyn Fn(&str) -> bool) -> Vec<
                 continue;
             }
             let cases = match &form {
-                Form::Mbarrier(mb) if arrive_form(mb) => arrive_cases(mb, &opcode, target),
+                Form::Mbarrier(mb) if arrive_form(mb) => arrive_cases(mb, target),
                 Form::St(st)
                     if ldst_form(st.space, st.sem.map(|s| s != StSem::Weak), st.scope, st.ty, st.vec)
                         && plain_st(st) =>
                 {
-                    ldst_cases(&opcode, Access::Window, true, st.ty, st.vec.map_or(1, |v| u32::from(v.len())), target)
+                    ldst_cases(&form, Access::Window, true, st.ty, st.vec, target)
                 }
                 Form::Ld(l)
                     if ldst_form(l.space, l.sem.map(|s| s != LdSem::Weak), l.scope, l.ty, l.vec) && plain_ld(l) =>
                 {
-                    ldst_cases(&opcode, Access::Window, false, l.ty, l.vec.map_or(1, |v| u32::from(v.len())), target)
+                    ldst_cases(&form, Access::Window, false, l.ty, l.vec, target)
                 }
-                Form::Mapa(_) if is_remote_form(&opcode) => GENERIC_ACCESSES
+                Form::Mapa(m) if is_remote_form(&opcode) => GENERIC_ACCESSES
                     .iter()
                     .flat_map(|&(store, ty, lanes)| {
-                        let op = if store { "st" } else { "ld" };
-                        let shape = if lanes > 1 { format!("v{lanes}.{ty}") } else { ty.to_string() };
-                        let access = Access::Generic { mapa: &opcode };
-                        ldst_cases(&format!("{op}.{shape}"), access, store, ty, lanes, target)
+                        let vec = lanes_width(lanes);
+                        let access_form = if store { stmt::st(None, vec, ty) } else { stmt::ld(None, vec, ty) };
+                        let access_opcode = access_form.opcode();
+                        // The generic address is a register (`gw`), whichever operand the row's
+                        // form names.
+                        let access = Access::Generic { mapa: Mapa { var: false, ..*m } };
+                        ldst_cases(&access_form, access, store, ty, vec, target)
                             .into_iter()
-                            .map(move |(label, src)| (format!("generic {op}.{shape}, {label}"), src))
+                            .map(move |(label, src)| (format!("generic {access_opcode}, {label}"), src))
                     })
                     .collect(),
                 _ => continue,
@@ -152,24 +159,35 @@ fn plain_ld(l: &oracle::isa::Ld) -> bool {
 /// peer's rank (`rk + 1` mod `ctas`, a power of two), `rw` the peer's `win`.
 fn prelude(case: &mut Case) {
     let ctas = case.cluster;
-    case.stmt("mov.u32 rk, %cluster_ctarank;")
-        .stmt("mov.u32 tid, %tid.x;")
-        .stmt("add.u32 pr, rk, 1;")
-        .stmt(format!("and.b32 pr, pr, {};", ctas - 1))
-        .stmt("mapa.shared::cluster.u32 rw, win, pr;");
+    case.isa(stmt::mov_special(MovType::U32), vec![name("rk"), name("%cluster_ctarank")])
+        .isa(stmt::mov_special(MovType::U32), vec![name("tid"), name("%tid.x")])
+        .glue(GlueOp::Add, GlueType::U32, "pr", vec![name("rk"), imm(1)])
+        .glue(GlueOp::And, GlueType::B32, "pr", vec![name("pr"), imm(u64::from(ctas - 1))])
+        .isa(window_mapa(), vec![name("rw"), name("win"), name("pr")]);
+}
+
+/// `mapa.shared::cluster.u32 d, var, rank`: a shared buffer's address in another CTA.
+fn window_mapa() -> Form {
+    Form::Mapa(Mapa { shared_cluster: true, ty: AddrType::U32, var: true })
 }
 
 /// `dst` := the global address of `buffer` + (rank × threads + tid) × `size`.
 fn slot(case: &mut Case, dst: &str, buffer: &str, size: u64) {
-    let threads = case.threads;
-    case.stmt(format!("mul.lo.u32 {dst}i, rk, {threads};"))
-        .stmt(format!("add.u32 {dst}i, {dst}i, tid;"))
-        .stmt(format!("mul.wide.u32 {dst}o, {dst}i, {size};"))
-        .stmt(format!("mov.u64 {dst}, {buffer};"))
-        .stmt(format!("add.u64 {dst}, {dst}, {dst}o;"));
+    let threads = u64::from(case.threads);
+    let (index, offset) = (format!("{dst}i"), format!("{dst}o"));
+    case.glue(GlueOp::MulLo, GlueType::U32, &index, vec![name("rk"), imm(threads)])
+        .glue(GlueOp::Add, GlueType::U32, &index, vec![name(&index), name("tid")])
+        .glue(GlueOp::MulWide, GlueType::U32, &offset, vec![name(&index), imm(size)])
+        .isa(stmt::mov_name(MovType::U64, buffer), vec![name(dst), name(buffer)])
+        .glue(GlueOp::Add, GlueType::U64, dst, vec![name(dst), name(&offset)]);
 }
 
-fn arrive_cases(mb: &oracle::isa::Mbarrier, opcode: &str, target: &Target) -> Vec<(String, MemSource)> {
+/// The cluster barrier: `barrier.cluster.arrive` (release) then `wait` (acquire).
+fn cluster_barrier(case: &mut Case) -> &mut Case {
+    case.push(Stmt::ClusterArrive).push(Stmt::ClusterWait)
+}
+
+fn arrive_cases(mb: &oracle::isa::Mbarrier, target: &Target) -> Vec<(String, MemSource)> {
     let orders = mb.sem != Some(OrderSem::Relaxed) && mb.scope == Some(Scope::Cluster);
     let mut out = Vec::new();
     for (k, &(ctas, threads, count)) in ARRIVE_SHAPES.iter().enumerate() {
@@ -191,33 +209,38 @@ fn arrive_cases(mb: &oracle::isa::Mbarrier, opcode: &str, target: &Target) -> Ve
             )
             .reg("x", u64::from(u32::from_le_bytes([0x5c, 0x3a, 0x96, 0x0f]) ^ (k as u32)));
         prelude(&mut case);
-        let operand = match (mb.op, mb.count) {
-            (MbarrierOp::ArriveExpectTx | MbarrierOp::ArriveDropExpectTx, _) => ", 0".to_string(),
-            (_, true) => format!(", {count}"),
-            _ => String::new(),
-        };
-        let wait = if orders { ".acquire.cluster" } else { "" };
-        case.stmt("setp.eq.u32 lead, tid, 0;")
-            .stmt(format!("@lead mbarrier.init.shared::cta.b64 [bar], {};", threads * count))
-            .stmt("fence.mbarrier_init.release.cluster;")
-            .stmt("barrier.cluster.arrive;")
-            .stmt("barrier.cluster.wait;")
-            .stmt("mapa.shared::cluster.u32 rb, bar, pr;")
-            .stmt("shl.b32 o, tid, 2;")
-            .stmt("add.u32 a, rw, o;")
-            .stmt("shl.b32 v, rk, 8;")
-            .stmt("or.b32 v, v, tid;")
-            .stmt("xor.b32 v, v, x;")
-            .stmt("st.shared::cluster.u32 [a], v;")
-            .stmt(format!("{opcode} _, [rb]{operand};"))
-            .stmt(format!("wait: mbarrier.try_wait.parity{wait}.shared::cta.b64 p, [bar], 0;"))
-            .stmt("@!p bra wait;");
-        if !orders {
-            case.stmt("barrier.cluster.arrive;").stmt("barrier.cluster.wait;");
+        let mut arrive = vec![Operand::Sink, at("rb", 0)];
+        match (mb.op, mb.count) {
+            (MbarrierOp::ArriveExpectTx | MbarrierOp::ArriveDropExpectTx, _) => arrive.push(imm(0)),
+            (_, true) => arrive.push(imm(u64::from(count))),
+            _ => {}
         }
-        case.stmt("mov.u32 own, win;").stmt("add.u32 own, own, o;").stmt("ld.shared.u32 y, [own];");
+        let init = Instruction {
+            guard: Some(guard("lead", false)),
+            form: forms::mbarrier_init(),
+            operands: vec![at("bar", 0), imm(u64::from(threads * count))],
+        };
+        case.glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, "lead", vec![name("tid"), imm(0)])
+            .push(Stmt::Isa(init))
+            .isa(forms::mbarrier_init_fence(), vec![]);
+        cluster_barrier(&mut case)
+            .isa(window_mapa(), vec![name("rb"), name("bar"), name("pr")])
+            .glue(GlueOp::Shl, GlueType::B32, "o", vec![name("tid"), imm(2)])
+            .glue(GlueOp::Add, GlueType::U32, "a", vec![name("rw"), name("o")])
+            .glue(GlueOp::Shl, GlueType::B32, "v", vec![name("rk"), imm(8)])
+            .glue(GlueOp::Or, GlueType::B32, "v", vec![name("v"), name("tid")])
+            .glue(GlueOp::Xor, GlueType::B32, "v", vec![name("v"), name("x")])
+            .isa(stmt::st(Some(Space::SharedCluster), None, MemType::U32), vec![at("a", 0), name("v")])
+            .isa(Form::Mbarrier(*mb), arrive)
+            .wait_on(0, orders);
+        if !orders {
+            cluster_barrier(&mut case);
+        }
+        case.isa(stmt::mov_name(MovType::U32, "win"), vec![name("own"), name("win")])
+            .glue(GlueOp::Add, GlueType::U32, "own", vec![name("own"), name("o")])
+            .isa(stmt::ld(Some(Space::Shared), None, MemType::U32), vec![name("y"), at("own", 0)]);
         slot(&mut case, "od", "out", 4);
-        case.stmt("st.global.u32 [od], y;");
+        case.isa(stmt::st(Some(Space::Global), None, MemType::U32), vec![at("od", 0), name("y")]);
         let how = if orders { "release/acquire" } else { "cluster barrier" };
         let label = format!("cluster {ctas}, {threads} threads, count {count}, ordered by {how}");
         out.push((label, case.finish()));
@@ -227,26 +250,36 @@ fn arrive_cases(mb: &oracle::isa::Mbarrier, opcode: &str, target: &Target) -> Ve
 
 /// How a remote `ld`/`st` case addresses the peer's `win`.
 #[derive(Clone, Copy)]
-enum Access<'a> {
+enum Access {
     /// A `.shared::cluster` window address from `mapa.shared::cluster` (`rw`).
     Window,
     /// A generic address: `cvta.shared` of `win`, then this generic `mapa` form.
     Generic {
-        /// The `mapa` opcode.
-        mapa: &'a str,
+        /// The `mapa` form (of a register).
+        mapa: Mapa,
     },
 }
 
-/// The cases of the remote access `opcode` (an `ld`/`st` of `lanes` elements of `ty`) through
+/// The `.v2`/`.v4` of `lanes` elements (none for one).
+fn lanes_width(lanes: u32) -> Option<VecWidth> {
+    match lanes {
+        2 => Some(VecWidth::V2),
+        4 => Some(VecWidth::V4),
+        _ => None,
+    }
+}
+
+/// The cases of the remote access `form` (an `ld`/`st` of `vec` elements of `ty`) through
 /// `access`.
 fn ldst_cases(
-    opcode: &str,
-    access: Access<'_>,
+    form: &Form,
+    access: Access,
     store: bool,
     ty: MemType,
-    lanes: u32,
+    vec: Option<VecWidth>,
     target: &Target,
 ) -> Vec<(String, MemSource)> {
+    let lanes = vec.map_or(1, |v| u32::from(v.len()));
     let eb = u64::from(ty.bits() / 8);
     let size = eb * u64::from(lanes);
     let mut out = Vec::new();
@@ -266,46 +299,52 @@ fn ldst_cases(
             case.global("out", pattern((bytes * u64::from(ctas)) as usize, seed + 1), true);
         }
         prelude(&mut case);
-        let (v, vals) = elements("v", lanes);
+        let vals = elements("v", lanes);
         slot(&mut case, "sa", "src", size);
-        case.stmt(format!("ld.global{v}.{ty} {vals}, [sa];")).stmt(format!("mul.lo.u32 o, tid, {size};"));
+        case.isa(stmt::ld(Some(Space::Global), vec, ty), vec![vals.clone(), at("sa", 0)]).glue(
+            GlueOp::MulLo,
+            GlueType::U32,
+            "o",
+            vec![name("tid"), imm(size)],
+        );
         let address = |case: &mut Case| match access {
             Access::Window => {
-                case.stmt("add.u32 a, rw, o;");
+                case.glue(GlueOp::Add, GlueType::U32, "a", vec![name("rw"), name("o")]);
             }
             Access::Generic { mapa } => {
-                case.stmt("cvta.shared.u64 gw, win;")
-                    .stmt(format!("{mapa} gp, gw, pr;"))
-                    .stmt("cvt.u64.u32 o64, o;")
-                    .stmt("add.u64 a, gp, o64;");
+                let cvta = Cvta { to: false, space: Space::Shared, size: AddrType::U64, var: true };
+                case.isa(Form::Cvta(cvta), vec![name("gw"), name("win")])
+                    .isa(Form::Mapa(mapa), vec![name("gp"), name("gw"), name("pr")])
+                    .isa(stmt::cvt(CvtType::U64, CvtType::U32), vec![name("o64"), name("o")])
+                    .glue(GlueOp::Add, GlueType::U64, "a", vec![name("gp"), name("o64")]);
             }
         };
         if store {
             address(&mut case);
-            case.stmt(format!("{opcode} [a], {vals};")).stmt("barrier.cluster.arrive;").stmt("barrier.cluster.wait;");
+            case.isa(form.clone(), vec![at("a", 0), vals]);
+            cluster_barrier(&mut case);
         } else {
-            let (_, got) = elements("w", lanes);
-            case.stmt("mov.u32 own, win;")
-                .stmt("add.u32 own, own, o;")
-                .stmt(format!("st.shared{v}.{ty} [own], {vals};"))
-                .stmt("barrier.cluster.arrive;")
-                .stmt("barrier.cluster.wait;");
+            let got = elements("w", lanes);
+            case.isa(stmt::mov_name(MovType::U32, "win"), vec![name("own"), name("win")])
+                .glue(GlueOp::Add, GlueType::U32, "own", vec![name("own"), name("o")])
+                .isa(stmt::st(Some(Space::Shared), vec, ty), vec![at("own", 0), vals]);
+            cluster_barrier(&mut case);
             address(&mut case);
-            case.stmt(format!("{opcode} {got}, [a];"));
+            case.isa(form.clone(), vec![got.clone(), at("a", 0)]);
             slot(&mut case, "od", "out", size);
-            case.stmt(format!("st.global{v}.{ty} [od], {got};"));
+            case.isa(stmt::st(Some(Space::Global), vec, ty), vec![at("od", 0), got]);
         }
         out.push((format!("cluster {ctas}, {threads} threads"), case.finish()));
     }
     out
 }
 
-/// The vector suffix (`.v2`, `.v4`, or none) and the register operand of `lanes` registers
-/// named `p0`, `p1`, ….
-fn elements(p: &str, lanes: u32) -> (String, String) {
+/// The register operand of `lanes` registers named `p0`, `p1`, … (the register itself for one,
+/// else the brace vector).
+fn elements(p: &str, lanes: u32) -> Operand {
     let names: Vec<String> = (0..lanes).map(|k| format!("{p}{k}")).collect();
     match lanes {
-        1 => (String::new(), names[0].clone()),
-        n => (format!(".v{n}"), format!("{{{}}}", names.join(", "))),
+        1 => name(&names[0]),
+        _ => vector(&names),
     }
 }

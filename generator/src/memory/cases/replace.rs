@@ -12,14 +12,19 @@
 //! Invariant: every replaced map is one the driver would encode (a plan's earlier replacements
 //! keep it so); global and shared objects go through one case builder ([`object_case`]).
 
-use oracle::isa::types::Scope;
-use oracle::isa::{Form, Target, TensormapCpFenceproxy, TensormapField, TensormapReplace, TensormapSs, TensormapType};
+use oracle::isa::types::{OrderSem, Scope};
+use oracle::isa::{
+    AsyncProxySpace, Form, LoadMode, MovType, Target, TensormapCpFenceproxy, TensormapField, TensormapReplace,
+    TensormapSs, TensormapType,
+};
 use oracle::memory::tensor_map::{TensorDataType as D, TensorMap};
 use oracle::memprog::{BufferSpace, Init, MemSource, TensorMapSource};
+use oracle::program::{Cmp, GlueOp, GlueType};
 
 use super::builder::{pattern, Case};
 use super::maps::blank_map;
 use super::tensor::{coords_operand, TILE_ALIGN};
+use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
 
 /// The arch-specific target `tensormap.replace` needs beside `target` (sm_90 → sm_90a, §9.7.9.26
 /// Target ISA Notes), at the same PTX version or the lowest that knows it.
@@ -150,14 +155,14 @@ pub(super) fn replace_plans(r: &TensormapReplace) -> Result<Vec<(String, Replace
     Ok(plans)
 }
 
-/// The opcode on an object in `ss` that replaces `field` with `value` (the helper
+/// The form on an object in `ss` that replaces `field` with `value` (the helper
 /// replacements of a plan).
-pub(super) fn field_opcode(field: TensormapField, value: ReplaceValue, ss: TensormapSs) -> String {
+pub(super) fn field_form(field: TensormapField, value: ReplaceValue, ss: TensormapSs) -> Form {
     let bits = match value {
         ReplaceValue::Bits(v) => Some(v),
         ReplaceValue::Buffer(..) => None,
     };
-    replace_form(field, bits, ss).opcode()
+    replace_form(field, bits, ss)
 }
 
 /// The replacements of one case, in order: field, ordinal, value.
@@ -204,10 +209,10 @@ fn object_case(
     target: &Target,
     seed: u64,
     flow: Flow,
-    statements: &[String],
+    statements: &[Stmt],
     map: &TensorMap,
     coords: &[i32],
-) -> MemSource {
+) -> Result<MemSource, String> {
     let mut case = Case::new(target);
     case.global("src", pattern(1024, seed), false)
         .global("src2", pattern(1024, seed + 1), false)
@@ -223,10 +228,10 @@ fn object_case(
     let map_operand = match flow {
         Flow::Global => {
             for s in statements {
-                case.stmt(s.clone());
+                case.push(s.clone());
             }
-            case.stmt("fence.proxy.tensormap::generic.release.gpu;")
-                .stmt("fence.proxy.tensormap::generic.acquire.gpu [gmap], 128;")
+            case.isa(forms::tensormap_fence(OrderSem::Release, Scope::Gpu), vec![])
+                .isa(forms::tensormap_fence(OrderSem::Acquire, Scope::Gpu), vec![at("gmap", 0), imm(128)])
                 .mbarrier();
             "gmap"
         }
@@ -240,36 +245,35 @@ fn object_case(
             // 32 threads copies only part of the object (corpus/findings/cp-fenceproxy-partial-warp.md).
             // Thread 0 does everything else.
             case.threads = WARP;
-            case.stmt("mov.u32 tid, %tid.x;").stmt("setp.eq.u32 lead, tid, 0;").stmt("@!lead bra copied;");
+            case.isa(stmt::mov_special(MovType::U32), vec![name("tid"), name("%tid.x")])
+                .glue(GlueOp::Setp(Cmp::Eq), GlueType::U32, "lead", vec![name("tid"), imm(0)])
+                .push(Stmt::Bra { guard: Some(guard("lead", true)), label: "copied".into() });
             case.shared("smap", Init::Fill { len: bytes, byte: None }, 128, false).mbarrier().expect_tx(bytes);
-            case.stmt("fence.proxy.async.global;")
-                .stmt(format!(
-                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [smap], [gmap], {bytes}, [bar];"
-                ))
+            case.isa(forms::proxy_fence(AsyncProxySpace::Global), vec![])
+                .isa(forms::bulk_load(false), vec![at("smap", 0), at("gmap", 0), imm(bytes), at("bar", 0)])
                 .wait_parity(0);
             for s in statements {
-                case.stmt(s.clone());
+                case.push(s.clone());
             }
-            let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(scope) }).opcode();
-            case.stmt("copied:")
-                .stmt("bar.sync 0;")
-                .stmt(format!("{cp} [{dst}], [smap], {bytes};"))
-                .stmt("@!lead bra loaded;")
-                .stmt(format!("fence.proxy.tensormap::generic.acquire.{scope} [{dst}], {bytes};"));
+            let cp = Form::TensormapCpFenceproxy(TensormapCpFenceproxy { scope: Some(scope) });
+            case.push(Stmt::Label("copied".into()))
+                .push(Stmt::Bar)
+                .isa(cp, vec![at(dst, 0), at("smap", 0), imm(bytes)])
+                .push(Stmt::Bra { guard: Some(guard("lead", true)), label: "loaded".into() })
+                .isa(forms::tensormap_fence(OrderSem::Acquire, scope), vec![at(dst, 0), imm(bytes)]);
             dst
         }
     };
     case.expect_tx(map.tile_bytes());
-    let c = coords_operand(&mut case, coords);
-    let rank = map.rank();
-    case.stmt(format!(
-        "cp.async.bulk.tensor.{rank}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [win], [{map_operand}, {c}], [bar];"
-    ));
+    let load = forms::tensor_load(map.rank(), LoadMode::Tile, false)
+        .ok_or_else(|| format!("no tensor load of rank {}", map.rank()))?;
+    let tensor = coords_operand(&mut case, map_operand, coords);
+    case.isa(load, vec![at("win", 0), tensor, at("bar", 0)]);
     match flow {
         Flow::Global => case.wait_parity(0),
-        Flow::Shared { .. } => case.wait_parity(1).stmt("loaded:"),
+        Flow::Shared { .. } => case.wait_parity(1).push(Stmt::Label("loaded".into())),
     };
-    case.finish()
+    Ok(case.finish())
 }
 
 /// The cases of a `tensormap.replace` form (§9.7.9.26) on a tensor-map object in global
@@ -277,11 +281,7 @@ fn object_case(
 /// through the object at the origin and at a place that straddles the end of dimension 1
 /// ([`object_case`]); its window and the object's tensor are compared byte for byte. The
 /// expected transaction count comes from the replaced map ([`TensorMap::replaced`]).
-pub(super) fn replace_cases(
-    r: &TensormapReplace,
-    opcode: &str,
-    target: &Target,
-) -> Result<Vec<(String, MemSource)>, String> {
+pub(super) fn replace_cases(r: &TensormapReplace, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
     let (ss, object, flow) = match r.ss {
         Some(TensormapSs::SharedCta) => {
             (TensormapSs::SharedCta, "smap", Flow::Shared { scope: Scope::Gpu, dst: "gmap" })
@@ -295,26 +295,29 @@ pub(super) fn replace_cases(
         let mut map = replace_base_map();
         let mut statements = Vec::new();
         for (n, &(field, ord, value)) in plan.iter().enumerate() {
-            let op = if n + 1 == plan.len() { opcode.to_string() } else { field_opcode(field, value, ss) };
+            let form = if n + 1 == plan.len() { Form::TensormapReplace(*r) } else { field_form(field, value, ss) };
             let (v, bits) = match value {
-                ReplaceValue::Bits(b) => (b.to_string(), b),
-                ReplaceValue::Buffer(name, off) => {
-                    statements.push(format!("mov.b64 a{n}, {name};"));
-                    statements.push(format!("add.s64 a{n}, a{n}, {off};"));
+                ReplaceValue::Bits(b) => (imm(b), b),
+                ReplaceValue::Buffer(buffer, off) => {
+                    let a = format!("a{n}");
+                    statements.push(Stmt::isa(stmt::mov_name(MovType::B64, buffer), vec![name(&a), name(buffer)]));
+                    statements.push(Stmt::glue(GlueOp::Add, GlueType::S64, &a, vec![name(&a), imm(off)]));
                     // The model address of `src2` (the second global buffer) plus the offset.
-                    (format!("a{n}"), oracle::memprog::global_base(1, 256) + off)
+                    (name(&a), oracle::memprog::global_base(1, 256) + off)
                 }
             };
             map = map.replaced(field, ord, bits)?;
-            let ord = ord.map_or(String::new(), |o| format!("{o}, "));
-            statements.push(format!("{op} [{object}], {ord}{v};"));
+            let mut operands = vec![at(object, 0)];
+            operands.extend(ord.map(|o| imm(o as u64)));
+            operands.push(v);
+            statements.push(Stmt::isa(form, operands));
         }
         if map.validate(target).is_err() {
             return Err(format!("{label}: the replaced map breaks an encode rule"));
         }
         for (j, coords) in load_places(map.rank()).into_iter().enumerate() {
             let seed = seed0 + (k * 10 + j) as u64;
-            let source = object_case(target, seed, flow, &statements, &map, &coords);
+            let source = object_case(target, seed, flow, &statements, &map, &coords)?;
             out.push((format!("{label}; at {coords:?}"), source));
         }
     }
@@ -335,7 +338,7 @@ pub(super) fn cp_fenceproxy_cases(
     for (k, dst) in ["gmap", "gout"].into_iter().enumerate() {
         for (j, coords) in load_places(map.rank()).into_iter().enumerate() {
             let seed = 98_000 + (k * 10 + j) as u64;
-            let source = object_case(target, seed, Flow::Shared { scope, dst }, &[], &map, &coords);
+            let source = object_case(target, seed, Flow::Shared { scope, dst }, &[], &map, &coords)?;
             out.push((format!("copied back to {dst}; at {coords:?}"), source));
         }
     }

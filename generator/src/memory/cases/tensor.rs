@@ -7,9 +7,10 @@
 //! ([`TensorMap::store_restriction`]); tile buffers are 1024-byte aligned, so a swizzle (a
 //! function of the address) is the same on every backend.
 
+use oracle::isa::operand::Operand;
 use oracle::isa::{
-    valid_forms, BulkSpace, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor, Family, Form,
-    LoadMode, RedOp, Target,
+    valid_forms, AsyncProxySpace, BulkSpace, CpAsyncBulkPrefetchTensor, CpAsyncBulkTensor, CpReduceAsyncBulkTensor,
+    Family, Form, Instruction, LoadMode, RedOp, Target,
 };
 use oracle::memory::tensor_map::{OobFill, TensorDataType as D, TensorMap};
 use oracle::memprog::{Init, MemSource, TensorMapSource};
@@ -20,31 +21,44 @@ use super::maps::{
     tensor_bytes, tiled_maps, with_zero_corners, Placement, TILE_TYPES,
 };
 use super::reduce::{edge_elements, reduce_types};
-use super::{policy, sample, MULTICAST_CLUSTERS};
+use super::{policy_operand, sample, MULTICAST_CLUSTERS};
+use crate::memory::stmt::{at, forms, name, tensor_ref, vector, Stmt};
 
 /// Shared-memory alignment of tile buffers: swizzle patterns follow the address, so 1024.
 pub(super) const TILE_ALIGN: u64 = 1024;
 
-/// The `{c0, …}` operand of `coords` as input registers `c0…`.
-pub(super) fn coords_operand(case: &mut Case, coords: &[i32]) -> String {
-    let names: Vec<String> = (0..coords.len()).map(|d| format!("c{d}")).collect();
-    for (n, &c) in names.iter().zip(coords) {
-        case.reg(n, u64::from(c as u32));
-    }
-    format!("{{{}}}", names.join(", "))
+/// The tensor reference `[map, {c0, …}]` of `coords` as input registers `c0…`.
+pub(super) fn coords_operand(case: &mut Case, map: &str, coords: &[i32]) -> Operand {
+    let names = input_regs(case, "c", coords.iter().map(|&c| u64::from(c as u32)));
+    tensor_ref(map, &names)
 }
 
-pub(super) fn tensor_copy_cases(
-    c: &CpAsyncBulkTensor,
-    opcode: &str,
-    target: &Target,
-) -> Result<Vec<(String, MemSource)>, String> {
+/// The im2col offsets operand `{o0, …}` of `offsets` as input registers `o0…` (none without
+/// offsets).
+fn offsets_operand(case: &mut Case, offsets: &[u16]) -> Option<Operand> {
+    let names = input_regs(case, "o", offsets.iter().map(|&o| u64::from(o)));
+    (!names.is_empty()).then(|| vector(&names))
+}
+
+/// Input registers `<prefix>0…` holding `values`, by name.
+fn input_regs(case: &mut Case, prefix: &str, values: impl Iterator<Item = u64>) -> Vec<String> {
+    let mut names = Vec::new();
+    for (k, v) in values.enumerate() {
+        let n = format!("{prefix}{k}");
+        case.reg(&n, v);
+        names.push(n);
+    }
+    names
+}
+
+pub(super) fn tensor_copy_cases(c: &CpAsyncBulkTensor, target: &Target) -> Result<Vec<(String, MemSource)>, String> {
     if c.cta_group.is_some() {
         return Err("not modelled by the case generator: .cta_group".into());
     }
     if c.multicast {
-        return multicast_tensor_cases(c, opcode, target);
+        return multicast_tensor_cases(c, target);
     }
+    let form = Form::CpAsyncBulkTensor(*c);
     let rank = usize::from(c.dim.rank());
     let load = c.dst != BulkSpace::Global;
     let mode = c.load_mode;
@@ -62,9 +76,9 @@ pub(super) fn tensor_copy_cases(
                     let seed = (m * 100 + out.len()) as u64;
                     let label = format!("{}; {where_} {coords:?}", map_label(&map));
                     let case = if load {
-                        tensor_load(c.cache_hint, opcode, target, &map, &coords, &[], seed, None)
+                        tensor_load(c.cache_hint, &form, target, &map, &coords, &[], seed, None)
                     } else {
-                        tensor_store(opcode, None, c.cache_hint, target, &map, &coords, seed)
+                        tensor_store(&form, None, c.cache_hint, target, &map, &coords, seed)
                     };
                     out.push((label, case));
                 }
@@ -75,13 +89,13 @@ pub(super) fn tensor_copy_cases(
                 for (where_, coords, offsets) in im2col_coordinates(&map) {
                     let seed = (m * 100 + out.len()) as u64 + 50_000;
                     let label = format!("{}; {where_} {coords:?} offsets {offsets:?}", map_label(&map));
-                    out.push((label, tensor_load(c.cache_hint, opcode, target, &map, &coords, &offsets, seed, None)));
+                    out.push((label, tensor_load(c.cache_hint, &form, target, &map, &coords, &offsets, seed, None)));
                 }
             }
         }
         LoadMode::Im2colNoOffs if !load => {
             let maps = im2col_maps(rank, target).into_iter().map(with_zero_corners).enumerate();
-            out = im2col_stores(opcode, None, c.cache_hint, target, maps, &|m, n| (m * 100 + n) as u64 + 60_000);
+            out = im2col_stores(&form, None, c.cache_hint, target, maps, &|m, n| (m * 100 + n) as u64 + 60_000);
         }
         m => return Err(format!("not modelled by the memory programs: tensor copies in .{m} mode")),
     }
@@ -93,9 +107,9 @@ pub(super) fn tensor_copy_cases(
 /// the tensor and one straddling its far edges).
 pub(super) fn multicast_tensor_cases(
     c: &CpAsyncBulkTensor,
-    opcode: &str,
     target: &Target,
 ) -> Result<Vec<(String, MemSource)>, String> {
+    let form = Form::CpAsyncBulkTensor(*c);
     let rank = usize::from(c.dim.rank());
     let mut placed: Vec<(String, TensorMap, Vec<i32>, Vec<u16>)> = Vec::new();
     match c.load_mode.unwrap_or(LoadMode::Tile) {
@@ -131,7 +145,7 @@ pub(super) fn multicast_tensor_cases(
                 continue;
             }
             let seed = (k * 10 + j) as u64 + 70_000;
-            let case = tensor_load(c.cache_hint, opcode, target, map, coords, offsets, seed, Some(cluster));
+            let case = tensor_load(c.cache_hint, &form, target, map, coords, offsets, seed, Some(cluster));
             let (ctas, mask, issuer) = cluster;
             out.push((format!("cluster {ctas}, ctaMask {mask:#06b} from CTA {issuer}; {label}"), case));
         }
@@ -140,12 +154,12 @@ pub(super) fn multicast_tensor_cases(
     Ok(sample(out, variant))
 }
 
-/// A tensor load of the tile at `coords` into `win`, completing on an mbarrier; with
+/// A tensor load (`form`) of the tile at `coords` into `win`, completing on an mbarrier; with
 /// `multicast` (CTAs, ctaMask, issuer), a multicast in that cluster.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn tensor_load(
     cache_hint: bool,
-    opcode: &str,
+    form: &Form,
     target: &Target,
     map: &TensorMap,
     coords: &[i32],
@@ -168,35 +182,25 @@ pub(super) fn tensor_load(
         object: None,
     });
     case.mbarrier();
-    let (guard, mask) = match multicast {
-        Some((ctas, mask, issuer)) => {
-            let lead = case.multicast_arm(ctas, mask, issuer, map.tile_bytes());
-            (format!("@{} ", lead.pred), ", mask")
-        }
+    let guard = match multicast {
+        Some((ctas, mask, issuer)) => Some(case.multicast_arm(ctas, mask, issuer, map.tile_bytes())),
         None => {
             case.expect_tx(map.tile_bytes());
-            (String::new(), "")
+            None
         }
     };
-    let c = coords_operand(&mut case, coords);
-    let info = if offsets.is_empty() {
-        String::new()
-    } else {
-        let names: Vec<String> = (0..offsets.len()).map(|k| format!("o{k}")).collect();
-        for (n, &o) in names.iter().zip(offsets) {
-            case.reg(n, u64::from(o));
-        }
-        format!(", {{{}}}", names.join(", "))
-    };
-    let pol = policy(&mut case, cache_hint);
-    case.stmt(format!("{guard}{opcode} [win], [tmap, {c}], [bar]{info}{mask}{pol};")).wait_phase0();
+    let mut operands = vec![at("win", 0), coords_operand(&mut case, "tmap", coords), at("bar", 0)];
+    operands.extend(offsets_operand(&mut case, offsets));
+    operands.extend(guard.is_some().then(|| name("mask")));
+    operands.extend(policy_operand(&mut case, cache_hint));
+    case.push(Stmt::Isa(Instruction { guard, form: form.clone(), operands })).wait_phase0();
     case.finish()
 }
 
-/// A tensor store (or, with `redop`, reduction) of `win` to the tile at `coords`, on a bulk
-/// group; the tensor in `dst` is read back.
+/// A tensor store (or, with `redop`, reduction; `form` either) of `win` to the tile at
+/// `coords`, on a bulk group; the tensor in `dst` is read back.
 pub(super) fn tensor_store(
-    opcode: &str,
+    form: &Form,
     redop: Option<RedOp>,
     cache_hint: bool,
     target: &Target,
@@ -219,19 +223,19 @@ pub(super) fn tensor_store(
         map: map.clone(),
         object: None,
     });
-    case.stmt("fence.proxy.async.shared::cta;");
-    let c = coords_operand(&mut case, coords);
-    let pol = policy(&mut case, cache_hint);
-    case.stmt(format!("{opcode} [tmap, {c}], [win]{pol};")).bulk_wait();
+    case.isa(forms::proxy_fence(AsyncProxySpace::SharedCta), vec![]);
+    let mut operands = vec![coords_operand(&mut case, "tmap", coords), at("win", 0)];
+    operands.extend(policy_operand(&mut case, cache_hint));
+    case.isa(form.clone(), operands).bulk_wait();
     case.finish()
 }
 
 pub(super) fn tensor_reduce_cases(
     c: &CpReduceAsyncBulkTensor,
-    opcode: &str,
     target: &Target,
     keep: &dyn Fn(&TensorMap) -> bool,
 ) -> Result<Vec<(String, MemSource)>, String> {
+    let form = Form::CpReduceAsyncBulkTensor(*c);
     let rank = usize::from(c.dim.rank());
     let variant = c.cache_hint || c.load_mode.is_none();
     let mut out = Vec::new();
@@ -247,7 +251,7 @@ pub(super) fn tensor_reduce_cases(
             let maps = im2col_maps_of(rank, target, &types).into_iter().map(with_zero_corners);
             let seed = |m: usize, n: usize| (m * 100 + n) as u64 + 80_000;
             let kept = maps.enumerate().filter(|(_, m)| keep(m));
-            let out = im2col_stores(opcode, Some(c.redop), c.cache_hint, target, kept, &seed);
+            let out = im2col_stores(&form, Some(c.redop), c.cache_hint, target, kept, &seed);
             return Ok(sample(out, variant));
         }
         m => return Err(format!("not modelled by the memory programs: tensor reductions in .{m} mode")),
@@ -268,7 +272,7 @@ pub(super) fn tensor_reduce_cases(
             }
             let seed = (m * 100 + out.len()) as u64 + 70_000;
             let label = format!("{}; {where_} {coords:?}", map_label(&map));
-            out.push((label, tensor_store(opcode, Some(c.redop), c.cache_hint, target, &map, &coords, seed)));
+            out.push((label, tensor_store(&form, Some(c.redop), c.cache_hint, target, &map, &coords, seed)));
         }
     }
     Ok(sample(out, variant))
@@ -276,7 +280,6 @@ pub(super) fn tensor_reduce_cases(
 
 pub(super) fn tensor_prefetch_cases(
     c: &CpAsyncBulkPrefetchTensor,
-    opcode: &str,
     target: &Target,
 ) -> Result<Vec<(String, MemSource)>, String> {
     let rank = usize::from(c.dim.rank());
@@ -311,29 +314,21 @@ pub(super) fn tensor_prefetch_cases(
                 map: map.clone(),
                 object: None,
             });
-            let co = coords_operand(&mut case, &coords);
-            let info = if offsets.is_empty() {
-                String::new()
-            } else {
-                let names: Vec<String> = (0..offsets.len()).map(|k| format!("o{k}")).collect();
-                for (n, &o) in names.iter().zip(&offsets) {
-                    case.reg(n, u64::from(o));
-                }
-                format!(", {{{}}}", names.join(", "))
-            };
-            let pol = policy(&mut case, c.cache_hint);
-            case.stmt(format!("{opcode} [tmap, {co}]{info}{pol};"));
+            let mut operands = vec![coords_operand(&mut case, "tmap", &coords)];
+            operands.extend(offsets_operand(&mut case, &offsets));
+            operands.extend(policy_operand(&mut case, c.cache_hint));
+            case.isa(Form::CpAsyncBulkPrefetchTensor(*c), operands);
             out.push((format!("{}; {where_} {coords:?}: memory unchanged", map_label(&map)), case.finish()));
         }
     }
     Ok(sample(out, c.cache_hint))
 }
 
-/// `.im2col_no_offs` stores (`redop` `None`) or reductions of `opcode` over each of `maps`
+/// `.im2col_no_offs` stores (`redop` `None`) or reductions of `form` over each of `maps`
 /// (numbered) at [`im2col_store_coordinates`]; `seed(m, n)` seeds the bytes of the `n`-th case,
 /// on map number `m`.
 pub(super) fn im2col_stores(
-    opcode: &str,
+    form: &Form,
     redop: Option<RedOp>,
     cache_hint: bool,
     target: &Target,
@@ -344,7 +339,7 @@ pub(super) fn im2col_stores(
     for (m, map) in maps {
         for (where_, coords) in im2col_store_coordinates(&map) {
             let label = format!("{}; {where_} {coords:?}", map_label(&map));
-            out.push((label, tensor_store(opcode, redop, cache_hint, target, &map, &coords, seed(m, out.len()))));
+            out.push((label, tensor_store(form, redop, cache_hint, target, &map, &coords, seed(m, out.len()))));
         }
     }
     out

@@ -17,18 +17,18 @@ use oracle::memprog::{BufferSpace, Init};
 
 use oracle::isa::operand::Operand;
 use oracle::isa::types::{OrderSem, Scope};
-use oracle::isa::{AsyncProxySpace, FenceKind, Form, Instruction, TensormapCpFenceproxy, TensormapSs};
+use oracle::isa::{AsyncProxySpace, Form, Instruction, TensormapCpFenceproxy, TensormapSs};
 use oracle::program::{Cmp, GlueOp, GlueType};
 
 use super::{Gen, EDGE_PERMILLE, MAX_TILE};
 use crate::memory::cases::replace::{replace_form, replace_target};
-use crate::memory::stmt::{self, at, forms, guard, imm, name, Stmt};
+use crate::memory::stmt::{at, forms, guard, imm, name, Stmt};
 use crate::program::rng::Rng;
 
 /// `fence.proxy.tensormap::generic.<sem>.gpu` (§9.7.13.4): the release takes no operands, the
 /// acquire `[object], size`.
 fn tensormap_fence(sem: OrderSem) -> Form {
-    stmt::fence(FenceKind::ProxyTensormap, Some(sem), Some(Scope::Gpu))
+    forms::tensormap_fence(sem, Scope::Gpu)
 }
 
 impl<'r, R: Rng> Gen<'r, R> {
