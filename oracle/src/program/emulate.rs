@@ -39,7 +39,7 @@ pub(super) use origin::{glue_origin, Origin};
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
 use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -710,10 +710,26 @@ fn packed(
 /// and the old value by the guard (`SEL R0, R0, R2, P0`), and an 8-bit store of the selected
 /// register converts it whatever the guard (`F2I.U8.F16.TRUNC.NTZ` after the `SEL` at -O0,
 /// the folded `F2I.U8.F16.TRUNC.NTZ R5, -0.066` of the old value at -O3; ptxas 13.0.88,
-/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A register with no recorded
-/// producer is left alone.
+/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A `mov.f32` copy whose guard is
+/// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
+/// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
+/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
+/// register with no recorded producer is left alone.
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
-    let Form::Cvt(c) = inst.form else { return };
+    let c = match inst.form {
+        Form::Cvt(c) => c,
+        Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {
+            if m.allow.emulates(Deviation::F32ShiftAmount) {
+                let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+                let stmt = m.stmt;
+                if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
+                    merge_f32(o, true, stmt);
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
     let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
     let b = m.allow.emulates(Deviation::F32ShiftAmount);
     if !a && !b {

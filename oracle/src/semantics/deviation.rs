@@ -46,6 +46,13 @@ pub enum Deviation {
     /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by the low word of `cvt.rzi.u64.f32` of
     /// it (ptxas emits `F2I.U64.TRUNC`: the bit pattern 1 shifts by 0, 1.44e17 by its low word
     /// 0; saturating, a NaN gives 2^63, §9.7.9.21), where §9.7.8.7 shifts by the amount's bits.
+    /// Scope (ptxas 13.0.88 and 13.5, -O0 and -O3; corpus/findings/fuzz-h200-3601/ and
+    /// fuzz-h200-3602/): the last copy's type counts (a `mov.u32`/`mov.b32`/`mov.s32` copy is
+    /// raw, 4b388efe); a skipped `cvt` to `.f32` or `mov.f32` makes the old value f32-typed
+    /// whatever wrote it, a `shfl.sync` included (9ab5ce60, 24bc5888); no conversion across a
+    /// label, `bra`, `bar.sync`, `shfl.sync`, guarded global/shared memory access or 64-bit
+    /// bit-field instruction (`brev`/`bfe`/`bfi`/`bfind` at 64 bits, a5368bf9) between where the
+    /// amount became f32-typed and the shift, nor of an amount a guarded load wrote (73350c55).
     F32ShiftAmount,
     /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`

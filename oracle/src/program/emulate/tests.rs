@@ -112,10 +112,11 @@ fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
         0x4000_0000_0000_0000,
         0x8000_0000_0000_0001,
     );
-    // 2.0f shifts by 2; through a move the amount keeps its type.
+    // 2.0f shifts by 2; through a `mov.f32` copy the amount keeps its type, through an
+    // integer copy it does not (b_an_integer_copy_ends_the_f32_typing).
     let moved = [
         "ld.global.f32 %r0, [%in];",
-        "mov.b32 %r1, %r0;",
+        "mov.f32 %r1, %r0;",
         "ld.global.b64 %d0, [%in+8];",
         "shl.b64 %d1, %d0, %r1;",
         "st.global.b64 [%out], %d1;",
@@ -193,6 +194,105 @@ fn b_a_skipped_cvt_to_f32_makes_the_old_amount_f32_typed() {
         "st.global.b64 [%out], %d2;",
     ];
     exact_case(&lines, [0, 0, 0, 0], Deviation::F32ShiftAmount, 0, 16147186448485842944);
+}
+
+/// B through an integer copy (corpus/findings/fuzz-h200-3604/, 4b388efe; ptxas 13.0.88 and
+/// 13.5, -O0 and -O3: `F2I.U64.TRUNC R4, R0; SHF.L.U64.HI …; SHF.R.S64 R7, RZ, R8, R11`, the
+/// `shr.s64` by the raw word): the last copy's type counts, `mov.u32`/`mov.b32`/`mov.s32` end the
+/// f32 typing, `mov.f32` keeps it. The finding's word: shl by F2I.U64(−702375) = 0 leaves
+/// 0xffffffff00000000, the shr.s64 by the raw 0xa8856fff fills with the sign: 0xffff.
+#[test]
+fn b_an_integer_copy_ends_the_f32_typing() {
+    let with = |copy: &'static str| {
+        [
+            "mov.b64 %d0, 18446744069414584320;",
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.f32 %r6, [%in+12];",
+            copy,
+            "shl.b64 %d0, %d0, %r0;",
+            "shr.s64 %d0, %d0, %r4;",
+            "mov.b64 {%h5, %h6, %h7, %h8}, %d0;",
+            "st.global.b16 [%out], %h5;",
+        ]
+    };
+    let words = [0xc92a_c86f, 0, 0, 0xa885_6fff];
+    for copy in ["mov.u32 %r4, %r6;", "mov.b32 %r4, %r6;", "mov.s32 %r4, %r6;"] {
+        exact_case(&with(copy), words, Deviation::F32ShiftAmount, 0, 0xffff);
+    }
+    // Through `mov.f32` both shifts convert: shr.s64 by F2I.S64(−1.48e−14) = 0, the low half 0.
+    let (s, e, fired) = both(&with("mov.f32 %r4, %r6;"), words, Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, e.bits, e.is_exact()), (0, 0, true));
+    assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+    // An integer copy then a `mov.f32` copy: f32-typed again.
+    let again = [
+        "ld.global.f32 %r0, [%in];",
+        "mov.b32 %r1, %r0;",
+        "mov.f32 %r2, %r1;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r2;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&again, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B through a `mov.f32` whose guard is false (corpus/findings/fuzz-h200-3602/, 9ab5ce60,
+/// `red_ld`; ptxas 13.0.88 and 13.5: -O0 `FSEL R4, R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3
+/// `F2I.U64.TRUNC` whatever the guard): the old `ld.u32` word 2.0f shifts by 2, as after a
+/// skipped `cvt` to `.f32`; a skipped `mov.b32` (`red_movb32`: `SEL`, no `F2I`) leaves it raw.
+#[test]
+fn b_a_skipped_mov_f32_makes_the_old_amount_f32_typed() {
+    let with = |mov: &'static str| {
+        [
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.ge.s64 %p0, %d0, 0;",
+            "ld.global.f32 %r4, [%in+4];",
+            "ld.global.u32 %r0, [%in];",
+            mov,
+            "shr.b64 %d0, %d0, %r0;",
+            "st.global.u64 [%out], %d0;",
+        ]
+    };
+    let words = [0x4000_0000, 0x3f80_0000, 0x100, 0];
+    exact_case(&with("@!%p0 mov.f32 %r0, %r4;"), words, Deviation::F32ShiftAmount, 0, 0x40);
+    untouched(&with("@!%p0 mov.b32 %r0, %r4;"), words, Deviation::F32ShiftAmount);
+}
+
+/// A one-warp program of `lines` (32 threads, four input words each, all `words`), for the
+/// shuffles: thread 0's two output words by the spec, and emulating `d` (with the deviations
+/// that fired).
+fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
+    let p = Program { launch: Launch::one_cta(32), ..program(lines) };
+    let i = Inputs(words.repeat(32));
+    let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
+    let (mut out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
+    (spec, out.remove(0), fired)
+}
+
+/// B through a `shfl.sync` result merged by a skipped `cvt.f32` (corpus/findings/fuzz-h200-3602/,
+/// 24bc5888; ptxas 13.0.88 and 13.5, -O0 and -O3: `SHFL.UP P0, R0, R0, 0x1a, RZ; HADD2.F32 R7,
+/// …; FSEL R7, R7, R0, P0; F2I.S64.TRUNC R6, R7; SHF.R.S64`): lane 0 keeps its 2, read as the
+/// f32 2.8e−45 it converts to 0, so 23403082 is not shifted (the GPU's low half 0x1a4a; the
+/// spec's 0x4692). Without the cvt the shuffled word is raw (`red_nocvt`).
+#[test]
+fn b_a_shuffled_amount_merged_by_a_skipped_cvt_to_f32_converts() {
+    let with = |cvt: &'static str| {
+        [
+            "mov.b32 %r5, 2;",
+            "mov.b64 %d2, 23403082;",
+            "shfl.sync.up.b32 %r7|%p1, %r5, 26, 291717572, -1;",
+            "mov.b16 %h2, 0;",
+            cvt,
+            "shr.s64 %d2, %d2, %r7;",
+            "mov.b64 {%h6, %h7, %h8, %h9}, %d2;",
+            "st.global.s16 [%out], %h6;",
+        ]
+    };
+    let (s, e, fired) = warp_both(&with("@%p1 cvt.f32.f16 %r7, %h2;"), [0; 4], Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, s.is_exact()), (0x4692, true));
+    assert_eq!((e.bits, e.is_exact()), (0x1a4a, true));
+    assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+    let (s, e, fired) = warp_both(&with("mov.b16 %h3, 0;"), [0; 4], Deviation::F32ShiftAmount);
+    assert_eq!((e, fired), (s, Vec::new()));
 }
 
 /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
@@ -1097,6 +1197,69 @@ fn b_no_conversion_across_a_block_boundary() {
         "st.global.b64 [%out], %d3;",
     ];
     exact_case(&finding, words, Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B's boundaries, 64-bit bit-field instructions (corpus/findings/fuzz-h200-3602/, a5368bf9;
+/// ptxas 13.0.88 and 13.5, -O0 and -O3: `brev.b64` between `cvt.rn.sat.f32.f64` and
+/// `shr.b64` leaves the shift raw, `red_brev`; `sep/*` with an `ld.global.f32` producer):
+/// `brev.b64`, `bfe.{u64,s64}`, `bfi.b64`, `bfind{.shiftamt}.{u64,s64}` strictly between the
+/// amount and the shift, whatever they touch; their 32-bit forms, `clz.b64` and `popc.b64`,
+/// or one before the producer, are not boundaries.
+#[test]
+fn b_no_conversion_across_a_64_bit_bit_field_instruction() {
+    fn with<'a>(before: &[&'a str], between: &[&'a str]) -> Vec<&'a str> {
+        let mut lines = before.to_vec();
+        lines.extend_from_slice(&["ld.global.f32 %r0, [%in];", "ld.global.b64 %d0, [%in+8];"]);
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&["shl.b64 %d1, %d0, %r0;", "st.global.b64 [%out], %d1;"]);
+        lines
+    }
+    // 2.0f: converted, shifts by 2; raw (0x40000000), clamped: 0 (the GPU's word with one between).
+    let words = [0x4000_0000, 0, 1, 0];
+    for boundary in [
+        "brev.b64 %d4, %d0;",
+        "bfe.u64 %d4, %d0, 3, 4;",
+        "bfe.s64 %d4, %d0, 3, 4;",
+        "bfi.b64 %d4, %d0, %d0, 3, 4;",
+        "bfind.u64 %r4, %d0;",
+        "bfind.shiftamt.s64 %r4, %d0;",
+    ] {
+        untouched(&with(&[], &[boundary]), words, Deviation::F32ShiftAmount);
+        let before = boundary.replace("%d0", "%d3");
+        exact_case(&with(&["mov.b64 %d3, 5;", &before], &[]), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+    for harmless in ["brev.b32 %r4, %r5;", "bfe.u32 %r4, %r5, 3, 4;", "clz.b64 %r4, %d0;", "popc.b64 %r4, %d0;"] {
+        exact_case(&with(&["mov.b32 %r5, 7;"], &[harmless]), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+}
+
+/// B's guarded-load boundary (corpus/findings/fuzz-h200-3602/, 73350c55; ptxas 13.0.88 and
+/// 13.5): with the guard false (the finding) the first shift, before the guarded load,
+/// converts −7.2e−35 to 0 and the second is raw: 0x0000de00, the GPU's word. With the guard
+/// true (`red_p`: `@!P0 LDG.E R13 …; SHF.R.U64 R6, R6, R13`) the guarded `ld.f32` is the
+/// amount's producer and the shift is still raw.
+#[test]
+fn b_a_guarded_f32_load_is_a_boundary_and_no_f32_producer() {
+    let with = |setp: &'static str| {
+        [
+            "ld.global.v2.f32 {%r0, %r1}, [%in];",
+            "mov.b64 %d1, 16307795215104299230;",
+            "shr.s64 %d2, %d1, %r1;",
+            "mov.b64 %d3, 2062310735;",
+            setp,
+            "@%p1 ld.global.v2.f32 {%r1, %r0}, [%in+8];",
+            "shr.b64 %d4, %d3, %r1;",
+            "mov.b64 {%h10, %h11, %h12, %h13}, %d2;",
+            "mov.b64 {%h17, %h18, %h19, %h20}, %d4;",
+            "st.global.s8 [%out+1], %h10;",
+            "st.global.b16 [%out+2], %h17;",
+        ]
+    };
+    let words = [0, 0x86bf_0001, 0x4000_0000, 0x4000_0000];
+    exact_case(&with("setp.lt.u32 %p1, %r1, 0x0;"), words, Deviation::F32ShiftAmount, 0xff00, 0xde00);
+    // The guard holds: the second amount is the guarded load's 2.0f, shifted raw (clamped: 0).
+    let (s, e, _) = both(&with("setp.ne.u32 %p1, %r1, 0x0;"), words, Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, e.bits, e.is_exact()), (0xff00, 0xde00, true));
 }
 
 /// B through a guarded write of another type (corpus/findings/fuzz-h200-3601/, 96e7a1b5;
