@@ -114,7 +114,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -137,6 +137,35 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
+        }
+    }
+    // L (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): a `cvt.s64.u32`
+    // result is sign-extended only inside `shl.b64 d, x, k` by an immediate 1 ≤ k < 32
+    // (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word); not of a constant source (an
+    // immediate, or a register a move of an immediate wrote), which -O3 folds right
+    // (corpus/findings/fuzz-h200-3501/, ad84da1a: `MOV R5, 0x0`).
+    let of_loaded_cvt_s64_u32 = reg(0).and_then(|r| match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. }), o))
+            if c.dtype == CvtType::S64 && c.atype == CvtType::U32 =>
+        {
+            let moved = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. })
+                    if matches!(operands.get(1), Some(Operand::Imm(_))))
+            });
+            let constant = matches!(operands.get(1), Some(Operand::Imm(_))) || moved;
+            o.a.clone().filter(|a| !constant && a.is_exact())
+        }
+        _ => None,
+    });
+    if m.allow.emulates(Deviation::CvtS64U32SignExtends)
+        && g.op == GlueOp::Shl
+        && g.ty.bits() == 64
+        && imm_of(g, 1).is_some_and(|k| (1..32).contains(&(k & 0xFFFF_FFFF)))
+    {
+        if let (Some(a), Some(k)) = (of_loaded_cvt_s64_u32, imm_of(g, 1)) {
+            let x = i64::from(a.bits as u32 as i32) as u64;
+            let v = Expected::exact(u128::from(g.eval([x, k & 0xFFFF_FFFF, 0, 0], false)), result.width);
+            return m.fire(Deviation::CvtS64U32SignExtends, &result, v);
         }
     }
     // O: shl.b16/shr.b16 by an amount cnot.b32 of a register wrote shifts by a register nothing
@@ -396,8 +425,9 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
-/// changed where C's float direction, D, E, F, G, I, L, N, 3301-N3, 3301-N4 or row 10's M-like
-/// fold applies (all of them concern `cvt`).
+/// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
+/// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
+/// reading it, [`glue`]).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -418,23 +448,6 @@ pub(super) fn isa(
     };
     let widen = |e: Expected| super::thread::extend(e, width, c.dtype.is_signed_int());
     let mut emulated: Option<(Deviation, Expected)> = None;
-    // L: cvt.s64.u32 sign-extends its source; not a constant one (an immediate, or a register
-    // a move of an immediate wrote), which -O3 folds right (corpus/findings/fuzz-h200-3501/,
-    // ad84da1a; ptxas 13.0.88 -O3: `mov.b32 %r8, 3123994210; cvt.s64.u32` stores the high word
-    // `MOV R5, 0x0`).
-    let constant = match src {
-        Some(Operand::Imm(_)) => true,
-        Some(o) => m.reg_of(o).ok().is_some_and(|r| moved_immediate(m, t, r)),
-        None => false,
-    };
-    if m.allow.emulates(Deviation::CvtS64U32SignExtends)
-        && c.dtype == CvtType::S64
-        && c.atype == CvtType::U32
-        && !constant
-        && a.is_exact()
-    {
-        emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
-    }
     let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
     if let Some((c0, first_a, first_a_stmt)) = producer {
         // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word

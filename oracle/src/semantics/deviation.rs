@@ -90,7 +90,10 @@ pub enum Deviation {
     /// `.rni` first cvts fold the same way, as E).
     DirectedRoundingFoldedIntoInt,
     /// Root cause L: `cvt.s64.u32` sign-extends (§9.7.9.21: an integer conversion extends by its
-    /// source type, so zero-extends here).
+    /// source type, so zero-extends here) where `shl.b64 d, x, k` by an immediate 1 ≤ k < 32
+    /// reads its result (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word; ptxas 13.0.88 and
+    /// 13.5 -O3, corpus/findings/fuzz-h200-3602/, 11a4e5a9): stored, moved, `or`/`xor`/`and`,
+    /// `add`, `shr`, `mul.lo`, a register amount or k ≥ 32 zero-extend, as does a constant source.
     CvtS64U32SignExtends,
     /// Root cause M: `and.b16` with an immediate mask of a register written by
     /// `cvt.rz.f16.f32` is unmasked where it is the low half of a packed 32-bit value: the

@@ -789,12 +789,45 @@ fn f_a_same_width_sat_cvt_of_an_overflowed_16_bit_abs_or_neg_saturates_2_pow_15(
     untouched(&loaded, [0x8000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
-/// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
+/// L (corpus/findings/fuzz-h100-b/README.md, c4104: `cvt.s64.u32; shl.b64 …, 0x1`):
+/// cvt.s64.u32 of a word ≥ 2^31 shifted left by an immediate is sign-extended.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
-    let lines = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
-    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x8000_0000, 0xFFFF_FFFF_8000_0000);
+    let lines =
+        ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "shl.b64 %d1, %d0, 1;", "st.global.b64 [%out], %d1;"];
+    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 1 << 32, 0xFFFF_FFFF_0000_0000);
     untouched(&lines, [0x7FFF_FFFF, 0, 0, 0], Deviation::CvtS64U32SignExtends);
+}
+
+/// L's scope (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): only
+/// `shl.b64 d, x, k` by an immediate 1 ≤ k < 32 of the `cvt.s64.u32` result sign-extends it
+/// (`reduced_l_shl`: `SHF.R.S32.HI R7, RZ, 0x1c, R2`, while the `%d0` stored beside it keeps
+/// its high word 0); stored, `or.b64` with a constant (`reduced_l_or`: `STG … RZ`, the GPU's
+/// high word 0), `add.s64`, `shr.s64`, a register amount, k ≥ 32, or an `or` between the cvt
+/// and the shift zero-extend, as §9.7.9.21 says.
+#[test]
+fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
+    let with = |between: &[&'static str], consumer: &'static str| {
+        let mut lines = vec!["ld.global.u32 %r0, [%in];", "ld.global.u32 %r1, [%in+4];", "cvt.s64.u32 %d0, %r0;"];
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&[consumer, "st.global.b64 [%out], %d1;"]);
+        lines
+    };
+    let words = [0xba34_5e62, 4, 0, 0];
+    let d = Deviation::CvtS64U32SignExtends;
+    exact_case(&with(&[], "shl.b64 %d1, %d0, 4;"), words, d, 0xb_a345_e620, 0xFFFF_FFFB_A345_E620);
+    exact_case(&with(&[], "shl.b64 %d1, %d0, 31;"), words, d, 0xba34_5e62 << 31, 0xFFFF_FFFF_BA34_5E62 << 31);
+    for consumer in [
+        "mov.b64 %d1, %d0;",
+        "or.b64 %d1, %d0, 0x40000000;",
+        "add.s64 %d1, %d0, 1;",
+        "shr.s64 %d1, %d0, 4;",
+        "shl.b64 %d1, %d0, %r1;",
+        "shl.b64 %d1, %d0, 32;",
+    ] {
+        untouched(&with(&[], consumer), words, d);
+    }
+    untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
 /// L leaves a constant source alone (corpus/findings/fuzz-h200-3501/, ad84da1a; ptxas 13.0.88
@@ -802,13 +835,13 @@ fn l_cvt_s64_u32_sign_extends() {
 /// 0x0`): a register a move of an immediate wrote converts as the spec says; a loaded one not.
 #[test]
 fn l_a_constant_source_is_folded_right() {
-    let moved = ["mov.b32 %r0, 3123994210;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    let shifted = ["shl.b64 %d1, %d0, 1;", "st.global.b64 [%out], %d1;"];
+    let moved = [&["mov.b32 %r0, 3123994210;", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
     untouched(&moved, [0; 4], Deviation::CvtS64U32SignExtends);
-    let copied =
-        ["mov.b32 %r1, 3123994210;", "mov.b32 %r0, %r1;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    let copied = [&["mov.b32 %r1, 3123994210;", "mov.b32 %r0, %r1;", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
     untouched(&copied, [0; 4], Deviation::CvtS64U32SignExtends);
-    let loaded = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
-    exact_case(&loaded, [0xba34_5e62, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0xba34_5e62, 0xFFFF_FFFF_BA34_5E62);
+    let loaded = [&["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
+    exact_case(&loaded, [0xba34_5e62, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x1_7468_bcc4, 0xFFFF_FFFF_7468_BCC4);
 }
 
 /// M (corpus/findings/fuzz-h100-b/README.md, c4105-compiler-and.b16-8e9fdcdc.case): and.b16
