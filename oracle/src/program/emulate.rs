@@ -240,19 +240,31 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let v = Expected::exact(0xFFFF_FFFF, result.width);
         return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
     }
-    // N-8: setp.lt.u32 of a set.*.s32 result against 0 tests the result being true.
-    let of_set = reg(0).is_some_and(|r| {
-        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
-    });
-    if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet)
-        && g.op == GlueOp::Setp(Cmp::Lt)
-        && g.ty == GlueType::U32
-        && imm(1) == Some(0)
-        && of_set
-        && vals[0].is_exact()
-    {
-        let v = Expected::exact(u128::from(vals[0].bits & 0xFFFF_FFFF != 0), result.width);
-        return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+    // N-8: an unsigned compare of a set.*.s32 result s with 0 is folded as the signed one:
+    // `setp.lt.u32 s, 0` and `setp.gt.u32 0, s` test s ≠ 0, `setp.ge.u32 s, 0` and
+    // `setp.le.u32 0, s` test s = 0; the 0 an immediate or a moved immediate
+    // (corpus/findings/fuzz-h200-3602/, 5d06e0d1: `mov.b32 %r1, 0; setp.gt.u32 %p0, %r1, %r3`).
+    let of_set = |k: usize| {
+        reg(k).is_some_and(|r| {
+            matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
+        })
+    };
+    let zero = |k: usize| {
+        imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
+            || (reg(k).is_some_and(|r| moved_immediate(m, t, r))
+                && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
+    };
+    let set_against_zero = match g.op {
+        GlueOp::Setp(cmp @ (Cmp::Lt | Cmp::Ge)) => Some((0, 1, cmp == Cmp::Lt)),
+        GlueOp::Setp(cmp @ (Cmp::Gt | Cmp::Le)) => Some((1, 0, cmp == Cmp::Gt)),
+        _ => None,
+    };
+    if let Some((s, _, tests_true)) = set_against_zero.filter(|&(s, z, _)| of_set(s) && zero(z)) {
+        if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet) && g.ty == GlueType::U32 && vals[s].is_exact() {
+            let is_true = vals[s].bits & 0xFFFF_FFFF != 0;
+            let v = Expected::exact(u128::from(is_true == tests_true), result.width);
+            return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+        }
     }
     // F, 16 bits (corpus/findings/fuzz-h200-3501/, a3b8be37; ptxas 13.0.88 -O3, 13.5 right):
     // `abs.s16`/`neg.s16` are computed on the 32-bit sign extension (`PRMT 0x9910; IABS` or

@@ -111,7 +111,10 @@ pub enum Deviation {
     BfeS32PastMsbAllOnes,
     /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
     /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
-    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison.
+    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison. The same with the
+    /// operands swapped, `setp.gt.u32 p, 0, s`, and the inclusive forms `setp.ge.u32 p, s, 0`
+    /// and `setp.le.u32 p, 0, s` (always true) give `s = 0`; the 0 an immediate or a moved
+    /// immediate (corpus/findings/fuzz-h200-3602/, 5d06e0d1).
     UnsignedBelowZeroOfSet,
     /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
     /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,

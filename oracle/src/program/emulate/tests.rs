@@ -969,6 +969,37 @@ fn n8_an_unsigned_test_below_zero_of_a_set_result_tests_the_set() {
     untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
 }
 
+/// N-8 with the operands swapped and a moved 0 (corpus/findings/fuzz-h200-3602/, 5d06e0d1;
+/// ptxas 13.0.88 -O3: `ISETP.NE.AND P0, R2, RZ; SEL R7, RZ, 0xf3c16590, !P0`, 13.5 right):
+/// `setp.gt.u32 0, s` tests s ≠ 0 (never true by §9.7.7.2: the GPU's 0xf3c16590 where the spec
+/// selects 0), `setp.ge.u32 s, 0` and `setp.le.u32 0, s` test s = 0 (always true by the spec);
+/// a loaded 0 is no constant.
+#[test]
+fn n8_a_swapped_or_inclusive_unsigned_test_against_0_of_a_set_result_tests_the_set() {
+    let with = |zero: &'static str, setp: &'static str| {
+        [
+            zero,
+            "ld.global.s64 %d1, [%in+8];",
+            "set.gt.f32.u64 %r2, %d1, 0x0;",
+            "set.ne.s32.s32 %r3, %r2, 0;",
+            setp,
+            "mov.b32 %r11, 4089537936;",
+            "selp.b32 %r12, %r11, 0x0, %p0;",
+            "st.global.u32 [%out], %r12;",
+        ]
+    };
+    let d = Deviation::UnsignedBelowZeroOfSet;
+    let (moved, true_set, false_set) = ("mov.b32 %r1, 0;", [0, 0, 5, 0], [0; 4]);
+    exact_case(&with(moved, "setp.gt.u32 %p0, %r1, %r3;"), true_set, d, 0, 0xf3c1_6590);
+    untouched(&with(moved, "setp.gt.u32 %p0, %r1, %r3;"), false_set, d);
+    for inclusive in ["setp.le.u32 %p0, %r1, %r3;", "setp.ge.u32 %p0, %r3, %r1;", "setp.ge.u32 %p0, %r3, 0;"] {
+        exact_case(&with(moved, inclusive), true_set, d, 0xf3c1_6590, 0);
+        untouched(&with(moved, inclusive), false_set, d);
+    }
+    untouched(&with("ld.global.u32 %r1, [%in];", "setp.gt.u32 %p0, %r1, %r3;"), true_set, d);
+    untouched(&with(moved, "setp.gt.u32 %p0, %r3, %r1;"), true_set, d);
+}
+
 /// N-11 (corpus/findings/fuzz-h200-3201/README.md, 5690d5c8): `@%p0 set.le.s32.u16 %r0, …`
 /// with %p0 false leaves 0xc8a85f01 as 0x00005f01 (sign-extended from 16 bits); a guard
 /// that holds, or an `.s32` source: the spec's result.
