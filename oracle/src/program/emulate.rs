@@ -200,14 +200,23 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
         }
     }
-    // 3501-N1: slct.s32.s32 with the immediate c = −2^31 selects a.
+    // 3501-N1: slct.{s32,u32}.s32 with a constant c (an immediate, or a moved immediate) tests
+    // c as an f32, c ≥ 0.0 (corpus/findings/fuzz-h200-3602/, a9cbbc89, bisected on 13.0.88
+    // -O3): c = −2^31 (−0.0) selects a, c in the NaNs 0x7f800001–0x7fffffff selects b.
+    let constant_c = imm_of(g, 2).or_else(|| {
+        reg(2).filter(|&r| moved_immediate(m, t, r)).and(vals.get(2)).filter(|c| c.is_exact()).map(|c| c.bits as u64)
+    });
     if m.allow.emulates(Deviation::SlctS32ByMinImmediateSelectsA)
         && g.op == GlueOp::Slct
-        && g.ty == GlueType::S32
-        && imm_of(g, 2).is_some_and(|c| c & 0xFFFF_FFFF == 0x8000_0000)
+        && matches!(g.ty, GlueType::S32 | GlueType::U32)
     {
-        if let Some(a) = vals.first().cloned() {
-            return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
+        let selected = match constant_c.map(|c| c & 0xFFFF_FFFF) {
+            Some(0x8000_0000) => vals.first().cloned(),
+            Some(0x7f80_0001..=0x7fff_ffff) => vals.get(1).cloned(),
+            _ => None,
+        };
+        if let Some(v) = selected {
+            return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, v);
         }
     }
     // 3501-N2 (corpus/findings/fuzz-h200-3601/, 1a7764b0: 7 × 7 in a loop gives x << 35): a

@@ -168,7 +168,10 @@ pub enum Deviation {
     /// fixed in 13.5): `slct.s32.s32 d, a, b, c` with the immediate `c` = −2^31 (0x80000000)
     /// selects `a` (the -O3 listing stores `a`: `STG … R3` of the loaded `a`, the folded
     /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
-    /// immediates (−1, −5) select `b`, as does a register `c`.
+    /// immediates (−1, −5) select `b`, as does a register `c`. Wider (corpus/findings/
+    /// fuzz-h200-3602/, a9cbbc89, bisected): 13.0.88 tests a constant `c` (immediate or moved)
+    /// of `slct.{s32,u32}.s32` as an f32, c ≥ 0.0: −2^31 is −0.0 (selects `a`) and the NaNs
+    /// 0x7f800001–0x7fffffff select `b`, where the spec selects `a`; `slct.b32.s32` is right.
     SlctS32ByMinImmediateSelectsA,
     /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
     /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by

@@ -1448,6 +1448,33 @@ fn n1_3501_slct_s32_by_the_immediate_min_selects_a() {
     untouched(&register, [0xfbff, 0x8000_0000, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
 }
 
+/// 3501-N1, wider (corpus/findings/fuzz-h200-3602/, a9cbbc89; ptxas 13.0.88 -O3, bisected on
+/// loaded a and b, 13.5 right): the constant c of `slct.{s32,u32}.s32` is tested as an f32,
+/// c ≥ 0.0: the NaNs 0x7f800001–0x7fffffff select b (the finding's 0x7fffffff: the GPU stores
+/// b, the thread index, where §9.7.7.2 selects a), +inf 0x7f800000 selects a as the spec does;
+/// a moved constant the same; `slct.b32.s32` is right.
+#[test]
+fn n1_3501_slct_by_a_positive_nan_constant_selects_b() {
+    let with = |slct: &'static str| {
+        ["ld.global.u32 %r0, [%in];", "ld.global.u32 %r2, [%in+4];", "mov.b32 %r3, 2147483647;", slct]
+            .into_iter()
+            .chain(["st.global.u32 [%out], %r1;"])
+            .collect::<Vec<_>>()
+    };
+    let (words, d) = ([0, 7, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
+    for nan in [
+        "slct.s32.s32 %r1, %r0, %r2, 2147483647;",
+        "slct.s32.s32 %r1, %r0, %r2, 2139095041;",
+        "slct.u32.s32 %r1, %r0, %r2, 2147483647;",
+        "slct.s32.s32 %r1, %r0, %r2, %r3;",
+    ] {
+        exact_case(&with(nan), words, d, 0, 7);
+    }
+    for right in ["slct.s32.s32 %r1, %r0, %r2, 2139095040;", "slct.b32.s32 %r1, %r0, %r2, 2147483647;"] {
+        untouched(&with(right), words, d);
+    }
+}
+
 /// `lines` as the `&str`s the helpers take.
 fn strs(lines: &[String]) -> Vec<&str> {
     lines.iter().map(String::as_str).collect()
