@@ -487,6 +487,23 @@ pub(super) fn isa(
                 emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
             }
         }
+        // 3301-N3 with the `set.<cmp>.f32` itself as the float step and an integer truncation
+        // `cvt.{s16,u16}.{s32,u32}` between (corpus/findings/fuzz-h200-3602/, dced936c; ptxas
+        // 13.0.88 and 13.5 -O3: `SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7, R0, 0x7710`,
+        // set.f32's lowering without its `I2FP`, the truncation and the `F2I` dropped): an integer
+        // cvt (integer rounding) of a half source gives the set's |word|, 1 or 0.
+        let of_set_f32 = first_a_stmt.is_some_and(
+            |k| matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32))),
+        );
+        let truncation =
+            matches!(c0.dtype, CvtType::S16 | CvtType::U16) && matches!(c0.atype, CvtType::S32 | CvtType::U32);
+        let half_to_int = c.dtype.is_int() && c.rnd.is_some_and(CvtRnd::is_integer) && half(c.atype);
+        if m.allow.emulates(Deviation::SetRoundTripFolded) && half_to_int && truncation && of_set_f32 {
+            if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
+                let truth = u128::from(w.bits & 0xFFFF_FFFF != 0);
+                emulated = Some((Deviation::SetRoundTripFolded, Expected::exact(truth, width)));
+            }
+        }
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
         // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
         // the first cvt's source bits, read as the integer cvt's source type, rounded in the

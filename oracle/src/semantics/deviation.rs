@@ -143,7 +143,10 @@ pub enum Deviation {
     /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) sign-extended to 64 bits, at
     /// the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
     /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
-    /// `.f16` is −1.875.
+    /// `.f16` is −1.875. With the `set.<cmp>.f32` itself as the float step and an integer
+    /// truncation `cvt.{s16,u16}.{s32,u32}` between, an integer `cvt` of a half source gives
+    /// the set's |word|, 1 or 0 (corpus/findings/fuzz-h200-3602/, dced936c: `SEL; IABS; PRMT
+    /// 0x7710`, where the low half of 1.0f is f16 +0).
     SetRoundTripFolded,
     /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a

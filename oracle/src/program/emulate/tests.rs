@@ -612,6 +612,35 @@ fn n3_3301_a_float_round_trip_of_a_set_result_is_the_set() {
     }
 }
 
+/// 3301-N3 with the `set.f32` as the float step (corpus/findings/fuzz-h200-3602/, dced936c;
+/// ptxas 13.0.88 and 13.5 -O3: `SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7, R0,
+/// 0x7710`): `set.le.f32.s64` (1.0f), `cvt.s16.s32` (its low half, f16 +0) and
+/// `cvt.rzi.s16.f16` give 1, the GPU's word, where the spec gives 0; a false set gives 0 either
+/// way; `selp.b32 0x3f800000, 0` in place of the set (`d6`: `F2I.S16.F16.TRUNC`) is right.
+#[test]
+fn n3_3301_an_integer_cvt_of_a_truncated_set_f32_result_is_the_set() {
+    let with = |set: &'static str, trunc: &'static str, last: &'static str| {
+        ["mov.b64 %d1, 0;", "ld.global.s64 %d2, [%in];", "setp.le.s64 %p0, %d1, %d2;", set, trunc, last]
+            .into_iter()
+            .chain(["st.global.s16 [%out], %h5;"])
+            .collect::<Vec<_>>()
+    };
+    let d = Deviation::SetRoundTripFolded;
+    let set = "set.le.f32.s64 %r0, %d1, %d2;";
+    for (trunc, last) in [
+        ("cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.f16 %h5, %h0;"),
+        ("cvt.u16.u32 %h0, %r0;", "cvt.rni.u16.f16 %h5, %h0;"),
+        ("cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.bf16 %h5, %h0;"),
+    ] {
+        exact_case(&with(set, trunc, last), [5, 0, 0, 0], d, 0, 1);
+        untouched(&with(set, trunc, last), [0, 0x8000_0000, 0, 0], d);
+    }
+    let selp = "selp.b32 %r0, %r9, %r8, %p0;";
+    let mut selected = with(selp, "cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.f16 %h5, %h0;");
+    selected.splice(0..0, ["mov.b32 %r9, 1065353216;", "mov.b32 %r8, 0;"]);
+    untouched(&selected, [5, 0, 0, 0], d);
+}
+
 /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b): f16 19.0 (0x4cc0)
 /// through `cvt.sat.s16.u16` (unchanged) and `cvt.sat.f32.f16` gives 19.0, not 1.0; the
 /// same to `.f64`; of a loaded half, or of an integer cvt without `.sat`: the spec's 1.0.
