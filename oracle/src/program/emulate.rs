@@ -39,7 +39,7 @@ pub(super) use origin::{glue_origin, Origin};
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, MovType, St};
 use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -114,7 +114,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -137,6 +137,35 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
                 return m.fire(Deviation::F32ShiftAmount, &result, v);
             }
+        }
+    }
+    // L (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): a `cvt.s64.u32`
+    // result is sign-extended only inside `shl.b64 d, x, k` by an immediate 1 ≤ k < 32
+    // (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word); not of a constant source (an
+    // immediate, or a register a move of an immediate wrote), which -O3 folds right
+    // (corpus/findings/fuzz-h200-3501/, ad84da1a: `MOV R5, 0x0`).
+    let of_loaded_cvt_s64_u32 = reg(0).and_then(|r| match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. }), o))
+            if c.dtype == CvtType::S64 && c.atype == CvtType::U32 =>
+        {
+            let moved = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. })
+                    if matches!(operands.get(1), Some(Operand::Imm(_))))
+            });
+            let constant = matches!(operands.get(1), Some(Operand::Imm(_))) || moved;
+            o.a.clone().filter(|a| !constant && a.is_exact())
+        }
+        _ => None,
+    });
+    if m.allow.emulates(Deviation::CvtS64U32SignExtends)
+        && g.op == GlueOp::Shl
+        && g.ty.bits() == 64
+        && imm_of(g, 1).is_some_and(|k| (1..32).contains(&(k & 0xFFFF_FFFF)))
+    {
+        if let (Some(a), Some(k)) = (of_loaded_cvt_s64_u32, imm_of(g, 1)) {
+            let x = i64::from(a.bits as u32 as i32) as u64;
+            let v = Expected::exact(u128::from(g.eval([x, k & 0xFFFF_FFFF, 0, 0], false)), result.width);
+            return m.fire(Deviation::CvtS64U32SignExtends, &result, v);
         }
     }
     // O: shl.b16/shr.b16 by an amount cnot.b32 of a register wrote shifts by a register nothing
@@ -171,14 +200,23 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::Shift16ImmediateLowHalf, &result, v);
         }
     }
-    // 3501-N1: slct.s32.s32 with the immediate c = −2^31 selects a.
+    // 3501-N1: slct.{s32,u32}.s32 with a constant c (an immediate, or a moved immediate) tests
+    // c as an f32, c ≥ 0.0 (corpus/findings/fuzz-h200-3602/, a9cbbc89, bisected on 13.0.88
+    // -O3): c = −2^31 (−0.0) selects a, c in the NaNs 0x7f800001–0x7fffffff selects b.
+    let constant_c = imm_of(g, 2).or_else(|| {
+        reg(2).filter(|&r| moved_immediate(m, t, r)).and(vals.get(2)).filter(|c| c.is_exact()).map(|c| c.bits as u64)
+    });
     if m.allow.emulates(Deviation::SlctS32ByMinImmediateSelectsA)
         && g.op == GlueOp::Slct
-        && g.ty == GlueType::S32
-        && imm_of(g, 2).is_some_and(|c| c & 0xFFFF_FFFF == 0x8000_0000)
+        && matches!(g.ty, GlueType::S32 | GlueType::U32)
     {
-        if let Some(a) = vals.first().cloned() {
-            return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, a);
+        let selected = match constant_c.map(|c| c & 0xFFFF_FFFF) {
+            Some(0x8000_0000) => vals.first().cloned(),
+            Some(0x7f80_0001..=0x7fff_ffff) => vals.get(1).cloned(),
+            _ => None,
+        };
+        if let Some(v) = selected {
+            return m.fire(Deviation::SlctS32ByMinImmediateSelectsA, &result, v);
         }
     }
     // 3501-N2 (corpus/findings/fuzz-h200-3601/, 1a7764b0: 7 × 7 in a loop gives x << 35): a
@@ -211,19 +249,31 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let v = Expected::exact(0xFFFF_FFFF, result.width);
         return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
     }
-    // N-8: setp.lt.u32 of a set.*.s32 result against 0 tests the result being true.
-    let of_set = reg(0).is_some_and(|r| {
-        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
-    });
-    if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet)
-        && g.op == GlueOp::Setp(Cmp::Lt)
-        && g.ty == GlueType::U32
-        && imm(1) == Some(0)
-        && of_set
-        && vals[0].is_exact()
-    {
-        let v = Expected::exact(u128::from(vals[0].bits & 0xFFFF_FFFF != 0), result.width);
-        return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+    // N-8: an unsigned compare of a set.*.s32 result s with 0 is folded as the signed one:
+    // `setp.lt.u32 s, 0` and `setp.gt.u32 0, s` test s ≠ 0, `setp.ge.u32 s, 0` and
+    // `setp.le.u32 0, s` test s = 0; the 0 an immediate or a moved immediate
+    // (corpus/findings/fuzz-h200-3602/, 5d06e0d1: `mov.b32 %r1, 0; setp.gt.u32 %p0, %r1, %r3`).
+    let of_set = |k: usize| {
+        reg(k).is_some_and(|r| {
+            matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
+        })
+    };
+    let zero = |k: usize| {
+        imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
+            || (reg(k).is_some_and(|r| moved_immediate(m, t, r))
+                && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
+    };
+    let set_against_zero = match g.op {
+        GlueOp::Setp(cmp @ (Cmp::Lt | Cmp::Ge)) => Some((0, 1, cmp == Cmp::Lt)),
+        GlueOp::Setp(cmp @ (Cmp::Gt | Cmp::Le)) => Some((1, 0, cmp == Cmp::Gt)),
+        _ => None,
+    };
+    if let Some((s, _, tests_true)) = set_against_zero.filter(|&(s, z, _)| of_set(s) && zero(z)) {
+        if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet) && g.ty == GlueType::U32 && vals[s].is_exact() {
+            let is_true = vals[s].bits & 0xFFFF_FFFF != 0;
+            let v = Expected::exact(u128::from(is_true == tests_true), result.width);
+            return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
+        }
     }
     // F, 16 bits (corpus/findings/fuzz-h200-3501/, a3b8be37; ptxas 13.0.88 -O3, 13.5 right):
     // `abs.s16`/`neg.s16` are computed on the 32-bit sign extension (`PRMT 0x9910; IABS` or
@@ -396,8 +446,9 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
-/// changed where C's float direction, D, E, F, G, I, L, N, 3301-N3, 3301-N4 or row 10's M-like
-/// fold applies (all of them concern `cvt`).
+/// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
+/// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
+/// reading it, [`glue`]).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -418,23 +469,6 @@ pub(super) fn isa(
     };
     let widen = |e: Expected| super::thread::extend(e, width, c.dtype.is_signed_int());
     let mut emulated: Option<(Deviation, Expected)> = None;
-    // L: cvt.s64.u32 sign-extends its source; not a constant one (an immediate, or a register
-    // a move of an immediate wrote), which -O3 folds right (corpus/findings/fuzz-h200-3501/,
-    // ad84da1a; ptxas 13.0.88 -O3: `mov.b32 %r8, 3123994210; cvt.s64.u32` stores the high word
-    // `MOV R5, 0x0`).
-    let constant = match src {
-        Some(Operand::Imm(_)) => true,
-        Some(o) => m.reg_of(o).ok().is_some_and(|r| moved_immediate(m, t, r)),
-        None => false,
-    };
-    if m.allow.emulates(Deviation::CvtS64U32SignExtends)
-        && c.dtype == CvtType::S64
-        && c.atype == CvtType::U32
-        && !constant
-        && a.is_exact()
-    {
-        emulated = Some((Deviation::CvtS64U32SignExtends, widen(super::thread::extend(a.field(0, 32), 64, true))));
-    }
     let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
     if let Some((c0, first_a, first_a_stmt)) = producer {
         // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word
@@ -451,6 +485,23 @@ pub(super) fn isa(
             if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
                 let word = super::thread::extend(w.field(0, 32), 64, true);
                 emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
+            }
+        }
+        // 3301-N3 with the `set.<cmp>.f32` itself as the float step and an integer truncation
+        // `cvt.{s16,u16}.{s32,u32}` between (corpus/findings/fuzz-h200-3602/, dced936c; ptxas
+        // 13.0.88 and 13.5 -O3: `SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7, R0, 0x7710`,
+        // set.f32's lowering without its `I2FP`, the truncation and the `F2I` dropped): an integer
+        // cvt (integer rounding) of a half source gives the set's |word|, 1 or 0.
+        let of_set_f32 = first_a_stmt.is_some_and(
+            |k| matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32))),
+        );
+        let truncation =
+            matches!(c0.dtype, CvtType::S16 | CvtType::U16) && matches!(c0.atype, CvtType::S32 | CvtType::U32);
+        let half_to_int = c.dtype.is_int() && c.rnd.is_some_and(CvtRnd::is_integer) && half(c.atype);
+        if m.allow.emulates(Deviation::SetRoundTripFolded) && half_to_int && truncation && of_set_f32 {
+            if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
+                let truth = u128::from(w.bits & 0xFFFF_FFFF != 0);
+                emulated = Some((Deviation::SetRoundTripFolded, Expected::exact(truth, width)));
             }
         }
         let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
@@ -710,10 +761,26 @@ fn packed(
 /// and the old value by the guard (`SEL R0, R0, R2, P0`), and an 8-bit store of the selected
 /// register converts it whatever the guard (`F2I.U8.F16.TRUNC.NTZ` after the `SEL` at -O0,
 /// the folded `F2I.U8.F16.TRUNC.NTZ R5, -0.066` of the old value at -O3; ptxas 13.0.88,
-/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A register with no recorded
-/// producer is left alone.
+/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A `mov.f32` copy whose guard is
+/// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
+/// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
+/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
+/// register with no recorded producer is left alone.
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
-    let Form::Cvt(c) = inst.form else { return };
+    let c = match inst.form {
+        Form::Cvt(c) => c,
+        Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {
+            if m.allow.emulates(Deviation::F32ShiftAmount) {
+                let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+                let stmt = m.stmt;
+                if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
+                    merge_f32(o, true, stmt);
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
     let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
     let b = m.allow.emulates(Deviation::F32ShiftAmount);
     if !a && !b {

@@ -29,6 +29,11 @@ impl Machine<'_> {
         if inst.guard.is_some() {
             return Err(self.unsupported("guarded shfl.sync (programs shuffle unguarded)"));
         }
+        // The shuffle is its destinations' producer (B: a skipped `cvt.f32` after it merges into
+        // the shuffled value, corpus/findings/fuzz-h200-3602/, 24bc5888).
+        if self.emulating {
+            self.origin_now = Some(super::emulate::Origin::written(self.stmt, None, None));
+        }
         let specs = inst.form.operands();
         for w in 0..self.threads / 32 {
             let mut values = BTreeMap::new();

@@ -46,6 +46,13 @@ pub enum Deviation {
     /// (`ld.f32`, a `cvt` to `.f32`, `mov.f32`) shifts by the low word of `cvt.rzi.u64.f32` of
     /// it (ptxas emits `F2I.U64.TRUNC`: the bit pattern 1 shifts by 0, 1.44e17 by its low word
     /// 0; saturating, a NaN gives 2^63, §9.7.9.21), where §9.7.8.7 shifts by the amount's bits.
+    /// Scope (ptxas 13.0.88 and 13.5, -O0 and -O3; corpus/findings/fuzz-h200-3601/ and
+    /// fuzz-h200-3602/): the last copy's type counts (a `mov.u32`/`mov.b32`/`mov.s32` copy is
+    /// raw, 4b388efe); a skipped `cvt` to `.f32` or `mov.f32` makes the old value f32-typed
+    /// whatever wrote it, a `shfl.sync` included (9ab5ce60, 24bc5888); no conversion across a
+    /// label, `bra`, `bar.sync`, `shfl.sync`, guarded global/shared memory access or 64-bit
+    /// bit-field instruction (`brev`/`bfe`/`bfi`/`bfind` at 64 bits, a5368bf9) between where the
+    /// amount became f32-typed and the shift, nor of an amount a guarded load wrote (73350c55).
     F32ShiftAmount,
     /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
@@ -83,7 +90,10 @@ pub enum Deviation {
     /// `.rni` first cvts fold the same way, as E).
     DirectedRoundingFoldedIntoInt,
     /// Root cause L: `cvt.s64.u32` sign-extends (§9.7.9.21: an integer conversion extends by its
-    /// source type, so zero-extends here).
+    /// source type, so zero-extends here) where `shl.b64 d, x, k` by an immediate 1 ≤ k < 32
+    /// reads its result (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word; ptxas 13.0.88 and
+    /// 13.5 -O3, corpus/findings/fuzz-h200-3602/, 11a4e5a9): stored, moved, `or`/`xor`/`and`,
+    /// `add`, `shr`, `mul.lo`, a register amount or k ≥ 32 zero-extend, as does a constant source.
     CvtS64U32SignExtends,
     /// Root cause M: `and.b16` with an immediate mask of a register written by
     /// `cvt.rz.f16.f32` is unmasked where it is the low half of a packed 32-bit value: the
@@ -101,7 +111,10 @@ pub enum Deviation {
     BfeS32PastMsbAllOnes,
     /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
     /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
-    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison.
+    /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison. The same with the
+    /// operands swapped, `setp.gt.u32 p, 0, s`, and the inclusive forms `setp.ge.u32 p, s, 0`
+    /// and `setp.le.u32 p, 0, s` (always true) give `s = 0`; the 0 an immediate or a moved
+    /// immediate (corpus/findings/fuzz-h200-3602/, 5d06e0d1).
     UnsignedBelowZeroOfSet,
     /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
     /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,
@@ -130,7 +143,10 @@ pub enum Deviation {
     /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) sign-extended to 64 bits, at
     /// the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
     /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
-    /// `.f16` is −1.875.
+    /// `.f16` is −1.875. With the `set.<cmp>.f32` itself as the float step and an integer
+    /// truncation `cvt.{s16,u16}.{s32,u32}` between, an integer `cvt` of a half source gives
+    /// the set's |word|, 1 or 0 (corpus/findings/fuzz-h200-3602/, dced936c: `SEL; IABS; PRMT
+    /// 0x7710`, where the low half of 1.0f is f16 +0).
     SetRoundTripFolded,
     /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a
@@ -155,7 +171,10 @@ pub enum Deviation {
     /// fixed in 13.5): `slct.s32.s32 d, a, b, c` with the immediate `c` = −2^31 (0x80000000)
     /// selects `a` (the -O3 listing stores `a`: `STG … R3` of the loaded `a`, the folded
     /// constant of a moved one), where §9.7.7.2 selects `b` for a negative `c`. Other negative
-    /// immediates (−1, −5) select `b`, as does a register `c`.
+    /// immediates (−1, −5) select `b`, as does a register `c`. Wider (corpus/findings/
+    /// fuzz-h200-3602/, a9cbbc89, bisected): 13.0.88 tests a constant `c` (immediate or moved)
+    /// of `slct.{s32,u32}.s32` as an f32, c ≥ 0.0: −2^31 is −0.0 (selects `a`) and the NaNs
+    /// 0x7f800001–0x7fffffff select `b`, where the spec selects `a`; `slct.b32.s32` is right.
     SlctS32ByMinImmediateSelectsA,
     /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
     /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by

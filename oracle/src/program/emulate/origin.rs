@@ -33,13 +33,16 @@ pub(in crate::program) struct Origin {
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`](super::skipped_isa)).
     pub(in crate::program) float_merged: bool,
-    /// The `cvt` to `.f32` or `.tf32` whose guard was false after the producer, if one named the
+    /// The `cvt` to `.f32` or `.tf32` (or `mov.f32` copy) whose guard was false after the
+    /// producer, if one named the
     /// register (B: the merged register is f32-typed to a 64-bit shift that reads it as its
     /// amount, [`skipped_isa`](super::skipped_isa); its statement is where that typing starts, [`boundary_between`]).
     pub(in crate::program) f32_merged: Option<usize>,
     /// Whether an instruction writing a non-f32 type whose guard was false named the register
     /// after its producer (B: ptxas merges it with `SEL` and the shift reads the merge raw,
-    /// [`skipped_glue`](super::skipped_glue) and [`skipped_isa`](super::skipped_isa)); the mirror of [`Origin::f32_merged`].
+    /// [`skipped_glue`](super::skipped_glue) and [`skipped_isa`](super::skipped_isa)), or an
+    /// integer `mov` copied the value here (the shift reads the copy raw, [`f32_typed`]); the
+    /// mirror of [`Origin::f32_merged`].
     pub(in crate::program) f32_cleared: bool,
     /// For a value made by a chain of `shl.b64` by immediates below 32 (each shifting the last's
     /// result), the chain (3501-N2).
@@ -97,13 +100,19 @@ impl Machine<'_> {
 
     /// The origin the statement being run gives the registers it writes in thread `t`: a `mov`
     /// copy or unpack of a register passes on that register's origin (its halves keep their
-    /// producer), every other writer (a move of an immediate included) is the producer (with
-    /// its first source value, and that value's producer, for a `cvt`).
+    /// producer; an integer copy ends B's f32 typing, [`f32_typed`]), every other writer (a move
+    /// of an immediate included) is the producer (with its first source value, and that value's
+    /// producer, for a `cvt`).
     pub(in crate::program) fn origin_of(&self, t: u32, inst: &Instruction) -> Option<Origin> {
         match &inst.form {
             Form::Mov(mv) if matches!(mv.shape, MovShape::Copy | MovShape::Unpack(_)) && mv.ty != MovType::F32 => {
                 match self.reg_of(inst.operands.get(1)?) {
-                    Ok(r) => self.origins[t as usize].get(&r).cloned(),
+                    Ok(r) => self.origins[t as usize].get(&r).cloned().map(|mut o| {
+                        if mv.shape == MovShape::Copy {
+                            merge_f32(&mut o, false, self.stmt);
+                        }
+                        o
+                    }),
                     // A move of an immediate is its value's producer.
                     Err(_) => Some(Origin::written(self.stmt, None, None)),
                 }
@@ -259,7 +268,11 @@ pub(super) fn unmasked(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected>
 /// named it ([`Origin::f32_merged`]). Not f32-typed (ptxas shifts by the raw bits; 13.0.88 and
 /// 13.5, -O0 and -O3, corpus/findings/fuzz-h200-3601/): a value written by
 /// `cvt.*.ftz*.f32.f64` (lowered as `F2F.F32.F64` plus a `DSETP`/`FMUL` flush, 12ee3dcb), or
-/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5).
+/// one a skipped write of another type named after ([`Origin::f32_cleared`], 96e7a1b5), or one
+/// an integer `mov` copied ([`Origin::f32_cleared`]: the last copy's type counts, `mov.u32`,
+/// `mov.b32` and `mov.s32` shift raw, `mov.f32` converts; corpus/findings/fuzz-h200-3602/,
+/// 4b388efe), or one a guarded load wrote, which is a boundary ([`boundary_between`]) and
+/// shifts raw when it runs too (73350c55, `@!P0 LDG.E R13` then `SHF.R.U64 … R13`).
 pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
     let origin = m.origins.get(t as usize).and_then(|o| o.get(&r))?;
     if origin.f32_cleared {
@@ -270,8 +283,8 @@ pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
     }
     let typed = match m.producer(t, r) {
         Some((Stmt::Isa(i), _)) => match &i.form {
-            Form::Ld(l) => l.ty == MemType::F32,
-            Form::LdGlobalNc(l) => l.ty == MemType::F32,
+            Form::Ld(l) => l.ty == MemType::F32 && !(i.guard.is_some() && shared_or_global(l.space)),
+            Form::LdGlobalNc(l) => l.ty == MemType::F32 && i.guard.is_none(),
             Form::Cvt(c) => matches!(c.dtype, CvtType::F32 | CvtType::Tf32) && !(c.ftz && c.atype == CvtType::F64),
             Form::Mov(mv) => mv.ty == MovType::F32,
             _ => false,
@@ -288,18 +301,23 @@ pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
 /// corpus/findings/fuzz-h200-3601/, 7a844563 and 5eea61e2): a label, a `bra` (guarded or not:
 /// a diamond whose label follows the shift, corpus/findings/fuzz-h200-3602/, a9fb5bb8,
 /// f89b9251, abc7b2d8), `bar.sync`, `shfl.sync`,
-/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`. Across one
-/// the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`, `vote`, `match`, `redux`
-/// and `activemask` are boundaries too, but the interpreter runs no program with one.) A
+/// or a guarded `ld`/`st` of `.global` or `.shared`, `ld.global.nc` or `prefetch`; and a 64-bit
+/// bit-field instruction, `brev.b64`, `bfe.{u64,s64}`, `bfi.b64`, `bfind{.shiftamt}.{u64,s64}`
+/// (corpus/findings/fuzz-h200-3602/, a5368bf9: ptxas 13.0.88 and 13.5, -O0 and -O3, whatever
+/// register it touches, even dead; their 32-bit forms, `clz.b64` and `popc.b64` are not
+/// boundaries). Across one the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`,
+/// `vote`, `match`, `redux` and `activemask` are boundaries too, but the interpreter runs no
+/// program with one.) A
 /// `from` at or after `to` (a loop's back edge) has the loop's label between them.
 pub(super) fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool {
     if from >= to {
         return true;
     }
-    let shared_or_global =
-        |s: Option<Space>| matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster));
     m.p.body[from + 1..to].iter().any(|s| match s {
         Stmt::Label(_) | Stmt::Bar | Stmt::Bra { .. } => true,
+        Stmt::Glue { glue, .. } => {
+            glue.ty.bits() == 64 && matches!(glue.op, GlueOp::Brev | GlueOp::Bfe | GlueOp::Bfi | GlueOp::Bfind { .. })
+        }
         Stmt::Isa(i) => match &i.form {
             Form::ShflSync(_) => true,
             Form::Ld(l) => i.guard.is_some() && shared_or_global(l.space),
@@ -307,8 +325,13 @@ pub(super) fn boundary_between(m: &Machine<'_>, from: usize, to: usize) -> bool 
             Form::LdGlobalNc(_) | Form::Prefetch(_) => i.guard.is_some(),
             _ => false,
         },
-        _ => false,
     })
+}
+
+/// Whether a memory access of state space `s` is one whose guard makes it a boundary for B
+/// (`.global` or `.shared`).
+fn shared_or_global(s: Option<Space>) -> bool {
+    matches!(s, Some(Space::Global | Space::Shared | Space::SharedCta | Space::SharedCluster))
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `abs`/`neg` of a signed

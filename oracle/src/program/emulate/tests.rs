@@ -112,10 +112,11 @@ fn b_a_64_bit_shift_by_an_f32_amount_shifts_by_its_conversion() {
         0x4000_0000_0000_0000,
         0x8000_0000_0000_0001,
     );
-    // 2.0f shifts by 2; through a move the amount keeps its type.
+    // 2.0f shifts by 2; through a `mov.f32` copy the amount keeps its type, through an
+    // integer copy it does not (b_an_integer_copy_ends_the_f32_typing).
     let moved = [
         "ld.global.f32 %r0, [%in];",
-        "mov.b32 %r1, %r0;",
+        "mov.f32 %r1, %r0;",
         "ld.global.b64 %d0, [%in+8];",
         "shl.b64 %d1, %d0, %r1;",
         "st.global.b64 [%out], %d1;",
@@ -193,6 +194,105 @@ fn b_a_skipped_cvt_to_f32_makes_the_old_amount_f32_typed() {
         "st.global.b64 [%out], %d2;",
     ];
     exact_case(&lines, [0, 0, 0, 0], Deviation::F32ShiftAmount, 0, 16147186448485842944);
+}
+
+/// B through an integer copy (corpus/findings/fuzz-h200-3604/, 4b388efe; ptxas 13.0.88 and
+/// 13.5, -O0 and -O3: `F2I.U64.TRUNC R4, R0; SHF.L.U64.HI …; SHF.R.S64 R7, RZ, R8, R11`, the
+/// `shr.s64` by the raw word): the last copy's type counts, `mov.u32`/`mov.b32`/`mov.s32` end the
+/// f32 typing, `mov.f32` keeps it. The finding's word: shl by F2I.U64(−702375) = 0 leaves
+/// 0xffffffff00000000, the shr.s64 by the raw 0xa8856fff fills with the sign: 0xffff.
+#[test]
+fn b_an_integer_copy_ends_the_f32_typing() {
+    let with = |copy: &'static str| {
+        [
+            "mov.b64 %d0, 18446744069414584320;",
+            "ld.global.f32 %r0, [%in];",
+            "ld.global.f32 %r6, [%in+12];",
+            copy,
+            "shl.b64 %d0, %d0, %r0;",
+            "shr.s64 %d0, %d0, %r4;",
+            "mov.b64 {%h5, %h6, %h7, %h8}, %d0;",
+            "st.global.b16 [%out], %h5;",
+        ]
+    };
+    let words = [0xc92a_c86f, 0, 0, 0xa885_6fff];
+    for copy in ["mov.u32 %r4, %r6;", "mov.b32 %r4, %r6;", "mov.s32 %r4, %r6;"] {
+        exact_case(&with(copy), words, Deviation::F32ShiftAmount, 0, 0xffff);
+    }
+    // Through `mov.f32` both shifts convert: shr.s64 by F2I.S64(−1.48e−14) = 0, the low half 0.
+    let (s, e, fired) = both(&with("mov.f32 %r4, %r6;"), words, Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, e.bits, e.is_exact()), (0, 0, true));
+    assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+    // An integer copy then a `mov.f32` copy: f32-typed again.
+    let again = [
+        "ld.global.f32 %r0, [%in];",
+        "mov.b32 %r1, %r0;",
+        "mov.f32 %r2, %r1;",
+        "ld.global.b64 %d0, [%in+8];",
+        "shl.b64 %d1, %d0, %r2;",
+        "st.global.b64 [%out], %d1;",
+    ];
+    exact_case(&again, [0x4000_0000, 0, 1, 0], Deviation::F32ShiftAmount, 0, 4);
+}
+
+/// B through a `mov.f32` whose guard is false (corpus/findings/fuzz-h200-3602/, 9ab5ce60,
+/// `red_ld`; ptxas 13.0.88 and 13.5: -O0 `FSEL R4, R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3
+/// `F2I.U64.TRUNC` whatever the guard): the old `ld.u32` word 2.0f shifts by 2, as after a
+/// skipped `cvt` to `.f32`; a skipped `mov.b32` (`red_movb32`: `SEL`, no `F2I`) leaves it raw.
+#[test]
+fn b_a_skipped_mov_f32_makes_the_old_amount_f32_typed() {
+    let with = |mov: &'static str| {
+        [
+            "ld.global.b64 %d0, [%in+8];",
+            "setp.ge.s64 %p0, %d0, 0;",
+            "ld.global.f32 %r4, [%in+4];",
+            "ld.global.u32 %r0, [%in];",
+            mov,
+            "shr.b64 %d0, %d0, %r0;",
+            "st.global.u64 [%out], %d0;",
+        ]
+    };
+    let words = [0x4000_0000, 0x3f80_0000, 0x100, 0];
+    exact_case(&with("@!%p0 mov.f32 %r0, %r4;"), words, Deviation::F32ShiftAmount, 0, 0x40);
+    untouched(&with("@!%p0 mov.b32 %r0, %r4;"), words, Deviation::F32ShiftAmount);
+}
+
+/// A one-warp program of `lines` (32 threads, four input words each, all `words`), for the
+/// shuffles: thread 0's two output words by the spec, and emulating `d` (with the deviations
+/// that fired).
+fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
+    let p = Program { launch: Launch::one_cta(32), ..program(lines) };
+    let i = Inputs(words.repeat(32));
+    let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
+    let (mut out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
+    (spec, out.remove(0), fired)
+}
+
+/// B through a `shfl.sync` result merged by a skipped `cvt.f32` (corpus/findings/fuzz-h200-3602/,
+/// 24bc5888; ptxas 13.0.88 and 13.5, -O0 and -O3: `SHFL.UP P0, R0, R0, 0x1a, RZ; HADD2.F32 R7,
+/// …; FSEL R7, R7, R0, P0; F2I.S64.TRUNC R6, R7; SHF.R.S64`): lane 0 keeps its 2, read as the
+/// f32 2.8e−45 it converts to 0, so 23403082 is not shifted (the GPU's low half 0x1a4a; the
+/// spec's 0x4692). Without the cvt the shuffled word is raw (`red_nocvt`).
+#[test]
+fn b_a_shuffled_amount_merged_by_a_skipped_cvt_to_f32_converts() {
+    let with = |cvt: &'static str| {
+        [
+            "mov.b32 %r5, 2;",
+            "mov.b64 %d2, 23403082;",
+            "shfl.sync.up.b32 %r7|%p1, %r5, 26, 291717572, -1;",
+            "mov.b16 %h2, 0;",
+            cvt,
+            "shr.s64 %d2, %d2, %r7;",
+            "mov.b64 {%h6, %h7, %h8, %h9}, %d2;",
+            "st.global.s16 [%out], %h6;",
+        ]
+    };
+    let (s, e, fired) = warp_both(&with("@%p1 cvt.f32.f16 %r7, %h2;"), [0; 4], Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, s.is_exact()), (0x4692, true));
+    assert_eq!((e.bits, e.is_exact()), (0x1a4a, true));
+    assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+    let (s, e, fired) = warp_both(&with("mov.b16 %h3, 0;"), [0; 4], Deviation::F32ShiftAmount);
+    assert_eq!((e, fired), (s, Vec::new()));
 }
 
 /// D (corpus/findings/fuzz-h200/README.md): a tf32 conversion of a packed bf16x2 result is
@@ -512,6 +612,35 @@ fn n3_3301_a_float_round_trip_of_a_set_result_is_the_set() {
     }
 }
 
+/// 3301-N3 with the `set.f32` as the float step (corpus/findings/fuzz-h200-3602/, dced936c;
+/// ptxas 13.0.88 and 13.5 -O3: `SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7, R0,
+/// 0x7710`): `set.le.f32.s64` (1.0f), `cvt.s16.s32` (its low half, f16 +0) and
+/// `cvt.rzi.s16.f16` give 1, the GPU's word, where the spec gives 0; a false set gives 0 either
+/// way; `selp.b32 0x3f800000, 0` in place of the set (`d6`: `F2I.S16.F16.TRUNC`) is right.
+#[test]
+fn n3_3301_an_integer_cvt_of_a_truncated_set_f32_result_is_the_set() {
+    let with = |set: &'static str, trunc: &'static str, last: &'static str| {
+        ["mov.b64 %d1, 0;", "ld.global.s64 %d2, [%in];", "setp.le.s64 %p0, %d1, %d2;", set, trunc, last]
+            .into_iter()
+            .chain(["st.global.s16 [%out], %h5;"])
+            .collect::<Vec<_>>()
+    };
+    let d = Deviation::SetRoundTripFolded;
+    let set = "set.le.f32.s64 %r0, %d1, %d2;";
+    for (trunc, last) in [
+        ("cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.f16 %h5, %h0;"),
+        ("cvt.u16.u32 %h0, %r0;", "cvt.rni.u16.f16 %h5, %h0;"),
+        ("cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.bf16 %h5, %h0;"),
+    ] {
+        exact_case(&with(set, trunc, last), [5, 0, 0, 0], d, 0, 1);
+        untouched(&with(set, trunc, last), [0, 0x8000_0000, 0, 0], d);
+    }
+    let selp = "selp.b32 %r0, %r9, %r8, %p0;";
+    let mut selected = with(selp, "cvt.s16.s32 %h0, %r0;", "cvt.rzi.s16.f16 %h5, %h0;");
+    selected.splice(0..0, ["mov.b32 %r9, 1065353216;", "mov.b32 %r8, 0;"]);
+    untouched(&selected, [5, 0, 0, 0], d);
+}
+
 /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b): f16 19.0 (0x4cc0)
 /// through `cvt.sat.s16.u16` (unchanged) and `cvt.sat.f32.f16` gives 19.0, not 1.0; the
 /// same to `.f64`; of a loaded half, or of an integer cvt without `.sat`: the spec's 1.0.
@@ -689,12 +818,45 @@ fn f_a_same_width_sat_cvt_of_an_overflowed_16_bit_abs_or_neg_saturates_2_pow_15(
     untouched(&loaded, [0x8000, 0, 0, 0], Deviation::NegationOverflow);
 }
 
-/// L (corpus/findings/fuzz-h100-b/README.md): cvt.s64.u32 of a word ≥ 2^31 sign-extends.
+/// L (corpus/findings/fuzz-h100-b/README.md, c4104: `cvt.s64.u32; shl.b64 …, 0x1`):
+/// cvt.s64.u32 of a word ≥ 2^31 shifted left by an immediate is sign-extended.
 #[test]
 fn l_cvt_s64_u32_sign_extends() {
-    let lines = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
-    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x8000_0000, 0xFFFF_FFFF_8000_0000);
+    let lines =
+        ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "shl.b64 %d1, %d0, 1;", "st.global.b64 [%out], %d1;"];
+    exact_case(&lines, [0x8000_0000, 0, 0, 0], Deviation::CvtS64U32SignExtends, 1 << 32, 0xFFFF_FFFF_0000_0000);
     untouched(&lines, [0x7FFF_FFFF, 0, 0, 0], Deviation::CvtS64U32SignExtends);
+}
+
+/// L's scope (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): only
+/// `shl.b64 d, x, k` by an immediate 1 ≤ k < 32 of the `cvt.s64.u32` result sign-extends it
+/// (`reduced_l_shl`: `SHF.R.S32.HI R7, RZ, 0x1c, R2`, while the `%d0` stored beside it keeps
+/// its high word 0); stored, `or.b64` with a constant (`reduced_l_or`: `STG … RZ`, the GPU's
+/// high word 0), `add.s64`, `shr.s64`, a register amount, k ≥ 32, or an `or` between the cvt
+/// and the shift zero-extend, as §9.7.9.21 says.
+#[test]
+fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
+    let with = |between: &[&'static str], consumer: &'static str| {
+        let mut lines = vec!["ld.global.u32 %r0, [%in];", "ld.global.u32 %r1, [%in+4];", "cvt.s64.u32 %d0, %r0;"];
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&[consumer, "st.global.b64 [%out], %d1;"]);
+        lines
+    };
+    let words = [0xba34_5e62, 4, 0, 0];
+    let d = Deviation::CvtS64U32SignExtends;
+    exact_case(&with(&[], "shl.b64 %d1, %d0, 4;"), words, d, 0xb_a345_e620, 0xFFFF_FFFB_A345_E620);
+    exact_case(&with(&[], "shl.b64 %d1, %d0, 31;"), words, d, 0xba34_5e62 << 31, 0xFFFF_FFFF_BA34_5E62 << 31);
+    for consumer in [
+        "mov.b64 %d1, %d0;",
+        "or.b64 %d1, %d0, 0x40000000;",
+        "add.s64 %d1, %d0, 1;",
+        "shr.s64 %d1, %d0, 4;",
+        "shl.b64 %d1, %d0, %r1;",
+        "shl.b64 %d1, %d0, 32;",
+    ] {
+        untouched(&with(&[], consumer), words, d);
+    }
+    untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
 /// L leaves a constant source alone (corpus/findings/fuzz-h200-3501/, ad84da1a; ptxas 13.0.88
@@ -702,13 +864,13 @@ fn l_cvt_s64_u32_sign_extends() {
 /// 0x0`): a register a move of an immediate wrote converts as the spec says; a loaded one not.
 #[test]
 fn l_a_constant_source_is_folded_right() {
-    let moved = ["mov.b32 %r0, 3123994210;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    let shifted = ["shl.b64 %d1, %d0, 1;", "st.global.b64 [%out], %d1;"];
+    let moved = [&["mov.b32 %r0, 3123994210;", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
     untouched(&moved, [0; 4], Deviation::CvtS64U32SignExtends);
-    let copied =
-        ["mov.b32 %r1, 3123994210;", "mov.b32 %r0, %r1;", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
+    let copied = [&["mov.b32 %r1, 3123994210;", "mov.b32 %r0, %r1;", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
     untouched(&copied, [0; 4], Deviation::CvtS64U32SignExtends);
-    let loaded = ["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;", "st.global.b64 [%out], %d0;"];
-    exact_case(&loaded, [0xba34_5e62, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0xba34_5e62, 0xFFFF_FFFF_BA34_5E62);
+    let loaded = [&["ld.global.u32 %r0, [%in];", "cvt.s64.u32 %d0, %r0;"][..], &shifted].concat();
+    exact_case(&loaded, [0xba34_5e62, 0, 0, 0], Deviation::CvtS64U32SignExtends, 0x1_7468_bcc4, 0xFFFF_FFFF_7468_BCC4);
 }
 
 /// M (corpus/findings/fuzz-h100-b/README.md, c4105-compiler-and.b16-8e9fdcdc.case): and.b16
@@ -834,6 +996,37 @@ fn n8_an_unsigned_test_below_zero_of_a_set_result_tests_the_set() {
     untouched(&loaded, [0xFFFF_FFFF, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
     let bound = lines.map(|l| if l.starts_with("setp") { "setp.lt.u32 %p0, %r8, 1;" } else { l });
     untouched(&bound, [5, 0, 0, 0], Deviation::UnsignedBelowZeroOfSet);
+}
+
+/// N-8 with the operands swapped and a moved 0 (corpus/findings/fuzz-h200-3602/, 5d06e0d1;
+/// ptxas 13.0.88 -O3: `ISETP.NE.AND P0, R2, RZ; SEL R7, RZ, 0xf3c16590, !P0`, 13.5 right):
+/// `setp.gt.u32 0, s` tests s ≠ 0 (never true by §9.7.7.2: the GPU's 0xf3c16590 where the spec
+/// selects 0), `setp.ge.u32 s, 0` and `setp.le.u32 0, s` test s = 0 (always true by the spec);
+/// a loaded 0 is no constant.
+#[test]
+fn n8_a_swapped_or_inclusive_unsigned_test_against_0_of_a_set_result_tests_the_set() {
+    let with = |zero: &'static str, setp: &'static str| {
+        [
+            zero,
+            "ld.global.s64 %d1, [%in+8];",
+            "set.gt.f32.u64 %r2, %d1, 0x0;",
+            "set.ne.s32.s32 %r3, %r2, 0;",
+            setp,
+            "mov.b32 %r11, 4089537936;",
+            "selp.b32 %r12, %r11, 0x0, %p0;",
+            "st.global.u32 [%out], %r12;",
+        ]
+    };
+    let d = Deviation::UnsignedBelowZeroOfSet;
+    let (moved, true_set, false_set) = ("mov.b32 %r1, 0;", [0, 0, 5, 0], [0; 4]);
+    exact_case(&with(moved, "setp.gt.u32 %p0, %r1, %r3;"), true_set, d, 0, 0xf3c1_6590);
+    untouched(&with(moved, "setp.gt.u32 %p0, %r1, %r3;"), false_set, d);
+    for inclusive in ["setp.le.u32 %p0, %r1, %r3;", "setp.ge.u32 %p0, %r3, %r1;", "setp.ge.u32 %p0, %r3, 0;"] {
+        exact_case(&with(moved, inclusive), true_set, d, 0xf3c1_6590, 0);
+        untouched(&with(moved, inclusive), false_set, d);
+    }
+    untouched(&with("ld.global.u32 %r1, [%in];", "setp.gt.u32 %p0, %r1, %r3;"), true_set, d);
+    untouched(&with(moved, "setp.gt.u32 %p0, %r3, %r1;"), true_set, d);
 }
 
 /// N-11 (corpus/findings/fuzz-h200-3201/README.md, 5690d5c8): `@%p0 set.le.s32.u16 %r0, …`
@@ -1099,6 +1292,69 @@ fn b_no_conversion_across_a_block_boundary() {
     exact_case(&finding, words, Deviation::F32ShiftAmount, 0, 4);
 }
 
+/// B's boundaries, 64-bit bit-field instructions (corpus/findings/fuzz-h200-3602/, a5368bf9;
+/// ptxas 13.0.88 and 13.5, -O0 and -O3: `brev.b64` between `cvt.rn.sat.f32.f64` and
+/// `shr.b64` leaves the shift raw, `red_brev`; `sep/*` with an `ld.global.f32` producer):
+/// `brev.b64`, `bfe.{u64,s64}`, `bfi.b64`, `bfind{.shiftamt}.{u64,s64}` strictly between the
+/// amount and the shift, whatever they touch; their 32-bit forms, `clz.b64` and `popc.b64`,
+/// or one before the producer, are not boundaries.
+#[test]
+fn b_no_conversion_across_a_64_bit_bit_field_instruction() {
+    fn with<'a>(before: &[&'a str], between: &[&'a str]) -> Vec<&'a str> {
+        let mut lines = before.to_vec();
+        lines.extend_from_slice(&["ld.global.f32 %r0, [%in];", "ld.global.b64 %d0, [%in+8];"]);
+        lines.extend_from_slice(between);
+        lines.extend_from_slice(&["shl.b64 %d1, %d0, %r0;", "st.global.b64 [%out], %d1;"]);
+        lines
+    }
+    // 2.0f: converted, shifts by 2; raw (0x40000000), clamped: 0 (the GPU's word with one between).
+    let words = [0x4000_0000, 0, 1, 0];
+    for boundary in [
+        "brev.b64 %d4, %d0;",
+        "bfe.u64 %d4, %d0, 3, 4;",
+        "bfe.s64 %d4, %d0, 3, 4;",
+        "bfi.b64 %d4, %d0, %d0, 3, 4;",
+        "bfind.u64 %r4, %d0;",
+        "bfind.shiftamt.s64 %r4, %d0;",
+    ] {
+        untouched(&with(&[], &[boundary]), words, Deviation::F32ShiftAmount);
+        let before = boundary.replace("%d0", "%d3");
+        exact_case(&with(&["mov.b64 %d3, 5;", &before], &[]), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+    for harmless in ["brev.b32 %r4, %r5;", "bfe.u32 %r4, %r5, 3, 4;", "clz.b64 %r4, %d0;", "popc.b64 %r4, %d0;"] {
+        exact_case(&with(&["mov.b32 %r5, 7;"], &[harmless]), words, Deviation::F32ShiftAmount, 0, 4);
+    }
+}
+
+/// B's guarded-load boundary (corpus/findings/fuzz-h200-3602/, 73350c55; ptxas 13.0.88 and
+/// 13.5): with the guard false (the finding) the first shift, before the guarded load,
+/// converts −7.2e−35 to 0 and the second is raw: 0x0000de00, the GPU's word. With the guard
+/// true (`red_p`: `@!P0 LDG.E R13 …; SHF.R.U64 R6, R6, R13`) the guarded `ld.f32` is the
+/// amount's producer and the shift is still raw.
+#[test]
+fn b_a_guarded_f32_load_is_a_boundary_and_no_f32_producer() {
+    let with = |setp: &'static str| {
+        [
+            "ld.global.v2.f32 {%r0, %r1}, [%in];",
+            "mov.b64 %d1, 16307795215104299230;",
+            "shr.s64 %d2, %d1, %r1;",
+            "mov.b64 %d3, 2062310735;",
+            setp,
+            "@%p1 ld.global.v2.f32 {%r1, %r0}, [%in+8];",
+            "shr.b64 %d4, %d3, %r1;",
+            "mov.b64 {%h10, %h11, %h12, %h13}, %d2;",
+            "mov.b64 {%h17, %h18, %h19, %h20}, %d4;",
+            "st.global.s8 [%out+1], %h10;",
+            "st.global.b16 [%out+2], %h17;",
+        ]
+    };
+    let words = [0, 0x86bf_0001, 0x4000_0000, 0x4000_0000];
+    exact_case(&with("setp.lt.u32 %p1, %r1, 0x0;"), words, Deviation::F32ShiftAmount, 0xff00, 0xde00);
+    // The guard holds: the second amount is the guarded load's 2.0f, shifted raw (clamped: 0).
+    let (s, e, _) = both(&with("setp.ne.u32 %p1, %r1, 0x0;"), words, Deviation::F32ShiftAmount);
+    assert_eq!((s.bits, e.bits, e.is_exact()), (0xff00, 0xde00, true));
+}
+
 /// B through a guarded write of another type (corpus/findings/fuzz-h200-3601/, 96e7a1b5;
 /// ptxas 13.0.88 and 13.5: `SEL R4, R4, R10, P0; SHF.R.U64 R0, R11, R4`, no `F2I`, whatever
 /// the guard): a skipped `cvt.u32.u16` or `add.u32` to the amount ends its f32 typing, and a
@@ -1219,6 +1475,33 @@ fn n1_3501_slct_s32_by_the_immediate_min_selects_a() {
         "st.global.u32 [%out], %r1;",
     ];
     untouched(&register, [0xfbff, 0x8000_0000, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
+}
+
+/// 3501-N1, wider (corpus/findings/fuzz-h200-3602/, a9cbbc89; ptxas 13.0.88 -O3, bisected on
+/// loaded a and b, 13.5 right): the constant c of `slct.{s32,u32}.s32` is tested as an f32,
+/// c ≥ 0.0: the NaNs 0x7f800001–0x7fffffff select b (the finding's 0x7fffffff: the GPU stores
+/// b, the thread index, where §9.7.7.2 selects a), +inf 0x7f800000 selects a as the spec does;
+/// a moved constant the same; `slct.b32.s32` is right.
+#[test]
+fn n1_3501_slct_by_a_positive_nan_constant_selects_b() {
+    let with = |slct: &'static str| {
+        ["ld.global.u32 %r0, [%in];", "ld.global.u32 %r2, [%in+4];", "mov.b32 %r3, 2147483647;", slct]
+            .into_iter()
+            .chain(["st.global.u32 [%out], %r1;"])
+            .collect::<Vec<_>>()
+    };
+    let (words, d) = ([0, 7, 0, 0], Deviation::SlctS32ByMinImmediateSelectsA);
+    for nan in [
+        "slct.s32.s32 %r1, %r0, %r2, 2147483647;",
+        "slct.s32.s32 %r1, %r0, %r2, 2139095041;",
+        "slct.u32.s32 %r1, %r0, %r2, 2147483647;",
+        "slct.s32.s32 %r1, %r0, %r2, %r3;",
+    ] {
+        exact_case(&with(nan), words, d, 0, 7);
+    }
+    for right in ["slct.s32.s32 %r1, %r0, %r2, 2139095040;", "slct.b32.s32 %r1, %r0, %r2, 2147483647;"] {
+        untouched(&with(right), words, d);
+    }
 }
 
 /// `lines` as the `&str`s the helpers take.
