@@ -615,3 +615,40 @@ fn the_seed_3502_sass_finding_is_o() {
     let label = label_listing(&text, "ptxas -O3", &known).unwrap();
     assert_eq!(label, Label::Known(vec!["sass-shift-by-unwritten-register".to_string()]));
 }
+
+/// The findings of the seven new root causes of seeds 3602 and 3604
+/// (corpus/findings/fuzz-h200-3602/README.md, 3602-N1 … N4 and 3604-N1 … N3: signatures and
+/// words in each campaign's `findings-labelled-new.json`, cases in `cases/`), labelled again
+/// now: each is known by its own entry, whose emulation gives every differing word.
+#[test]
+fn the_seed_3602_new_root_causes_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3602", "findings-labelled-new.json");
+    assert_eq!(labels_of_ids(labels, &SEED_3602_NEW_ROOT_CAUSES), expected(&SEED_3602_NEW_ROOT_CAUSES));
+}
+
+/// The same for seed 3604 (its cases in corpus/findings/fuzz-h200-3604/).
+#[test]
+fn the_seed_3604_new_root_causes_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3604", "findings-labelled-new.json");
+    assert_eq!(labels_of_ids(labels, &SEED_3604_NEW_ROOT_CAUSES), expected(&SEED_3604_NEW_ROOT_CAUSES));
+}
+
+/// The labels of the findings `rows` name.
+fn labels_of_ids(labels: BTreeMap<String, String>, rows: &[(&str, &str)]) -> BTreeMap<String, String> {
+    labels.into_iter().filter(|(id, _)| rows.iter().any(|(r, _)| r == id)).collect()
+}
+
+/// The seed-3602 findings of new root causes and the entries that now cover them.
+const SEED_3602_NEW_ROOT_CAUSES: [(&str, &str); 4] = [
+    ("2034b61d", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"),
+    ("a9d3dbc0", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"),
+    ("c306162d", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"),
+    ("f4932ac3", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"),
+];
+
+/// The seed-3604 findings of new root causes and the entries that now cover them.
+const SEED_3604_NEW_ROOT_CAUSES: [(&str, &str); 3] = [
+    ("313ad4b7", "fuzz-h200-3604-n1-shr-s16-by-u32-cvt-converts-as-s16"),
+    ("6bd62f60", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"),
+    ("da27327e", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"),
+];

@@ -25,6 +25,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod fuzz3602;
 mod origin;
 
 use super::exec::Machine;
@@ -116,6 +117,10 @@ fn is_min(v: &Expected, width: u32) -> bool {
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
+    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
+    if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
+        return v;
+    }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
         _ => None,
@@ -673,6 +678,10 @@ pub(super) fn isa(
                 }
             }
         }
+    }
+    // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
+    if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {
+        emulated = Some((d, v.field(0, width)));
     }
     Ok(match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
