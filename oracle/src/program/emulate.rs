@@ -272,6 +272,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// holding 0, borrows: ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not
 /// carry for b = 0).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    // 3602-N3's carry out of `subc.cc`: `emulate/fuzz3602.rs`.
+    if let Some(v) = fuzz3602::carry(m, t, g, vals, &carry) {
+        return v;
+    }
     let of_sole_mul_hi = match g.src.first().copied().flatten() {
         Some(Src::Reg(r)) => match m.producer(t, r) {
             Some((Stmt::Glue { glue, .. }, o))

@@ -219,7 +219,9 @@ pub enum Deviation {
     /// and the JIT, fixed in 13.5): `subc.{u32,s32} d, a, b` reached only through the
     /// fall-through of `@p bra` with `p = setp.ne.u32 b, K` adds K where it should subtract it
     /// (`IADD3.X R7, R0, 0x19, RZ, P0`: a + K + carry, where §9.7.2.4 gives a + ~K + carry),
-    /// i.e. the spec's word + 2K + 1. A `setp.eq` fact, an immediate or a moved K are right.
+    /// i.e. the spec's word + 2K + 1; `subc.cc` borrows where that addition does not carry
+    /// (trace `b7.ptx`: both of two chained `subc`s wrong). A `setp.eq` fact, an immediate or a
+    /// moved K are right.
     SubcOfBranchConstantAddsIt,
     /// 3602-N4 (corpus/findings/fuzz-h200-3602/, c306162d; trace/T8.md T8-2; ptxas 13.0.88 -O3
     /// and the JIT, fixed in 13.5): a 16-bit register written by `cvt.s8.{s64,u64}` of a

@@ -1,6 +1,6 @@
 //! The emulations of the seven root causes the H200 campaigns of seeds 3602 and 3604 found
 //! (corpus/findings/fuzz-h200-3602/README.md, 3602-N1 … N4 and 3604-N1 … N3; traces in
-//! `trace/T7.md` and `trace/T8.md`), called from the hooks of `emulate.rs` ([`glue`], [`cvt`]).
+//! `trace/T7.md` and `trace/T8.md`), called from the hooks of `emulate.rs` ([`glue`], [`carry`], [`cvt`]).
 //!
 //! Three of them depend on the control flow around the instruction, which the interpreter
 //! states from the program's body ([`Stmt::Bra`], [`Stmt::Label`]): the arm of an if/else
@@ -218,17 +218,11 @@ fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
     Some(Expected::exact(u128::from(g.eval([half, half, 0, 0], false)), result.width))
 }
 
-/// 3602-N3: `subc{.cc}.{u32,s32} d, a, b`, b a register, reached only through the fall-through
-/// of `@p bra` with `p = setp.ne.u32 b, K` (K an immediate), b unwritten since: the spec's word
-/// + 2K + 1 (a + K + carry for a + ~K + carry).
-fn subc_of_branch_constant(
-    m: &Machine<'_>,
-    _: u32,
-    g: &Glue,
-    vals: &[Expected],
-    result: &Expected,
-) -> Option<Expected> {
-    if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) || !result.is_exact() {
+/// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the
+/// fall-through of `@p bra` with `p = setp.ne.u32 b, K` (K an immediate), b unwritten since
+/// and holding K (as it must there), the constant K.
+fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
+    if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
         return None;
     }
     let b = reg(g, 1)?;
@@ -236,13 +230,37 @@ fn subc_of_branch_constant(
     let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
     let (k, setp) = guard_setp(m, guard, bra)?;
     let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg(setp, 0) == Some(b);
-    let constant = imm(setp, 1)?;
-    let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant & 0xFFFF_FFFF);
-    if !guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt) {
-        let added = (result.bits as u64).wrapping_add(constant.wrapping_mul(2)).wrapping_add(1);
-        return Some(Expected::exact(u128::from(added & 0xFFFF_FFFF), result.width));
+    let constant = imm(setp, 1)? & 0xFFFF_FFFF;
+    let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
+    (!guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt)).then_some(constant)
+}
+
+/// 3602-N3: the word of a `subc` in [`branch_fixed_subtrahend`]'s scope is the spec's + 2K + 1
+/// (a + K + carry for a + ~K + carry).
+fn subc_of_branch_constant(
+    m: &Machine<'_>,
+    _: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    let constant = branch_fixed_subtrahend(m, g, vals).filter(|_| result.is_exact())?;
+    let added = (result.bits as u64).wrapping_add(constant.wrapping_mul(2)).wrapping_add(1);
+    Some(Expected::exact(u128::from(added & 0xFFFF_FFFF), result.width))
+}
+
+/// 3602-N3's carry: a `subc.cc` in [`branch_fixed_subtrahend`]'s scope borrows where `a + K +
+/// (1 − borrow in)` does not carry out of 32 bits (`IADD3.X`'s carry is the inverted borrow).
+pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: &Expected) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SubcOfBranchConstantAddsIt) || g.op != (GlueOp::Subc { cc: true }) {
+        return None;
     }
-    None
+    let constant = branch_fixed_subtrahend(m, g, vals)?;
+    let borrow_in = m.carry(t).ok().filter(Expected::is_exact)?;
+    let a = vals.first().filter(|a| a.is_exact())?;
+    let sum = (a.bits as u64 & 0xFFFF_FFFF) + constant + u64::from(borrow_in.bits == 0);
+    let v = Expected::exact(u128::from(sum <= 0xFFFF_FFFF), carry.width);
+    Some(m.fire(Deviation::SubcOfBranchConstantAddsIt, carry, v))
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a

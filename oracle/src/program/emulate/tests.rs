@@ -1424,6 +1424,28 @@ fn n3_3602_subc_of_a_branch_fixed_subtrahend_adds_it() {
     untouched(&moved, [25, 5, 0xE200_F4F8, 0], d);
 }
 
+/// 3602-N3 through a chain (trace `b7.ptx`: both of two chained `subc`s wrong): `subc.cc`'s
+/// borrow is that of a + K + (1 − borrow in) (0xe200f4f8 + 25 + 1 does not carry: a borrow),
+/// so the next `subc` gives 100 + 25 + 0 = 125, the spec 100 − 25 − 0 = 75.
+#[test]
+fn n3_3602_subc_cc_of_a_branch_fixed_subtrahend_borrows_as_the_addition_carries() {
+    let lines = [
+        "ld.global.u32 %r0, [%in];",
+        "setp.ne.u32 %p0, %r0, 25;",
+        "@%p0 bra $L1;",
+        "ld.global.u32 %r2, [%in+4];",
+        "ld.global.u32 %r4, [%in+8];",
+        "sub.cc.u32 %r5, %r2, 0;",
+        "subc.cc.u32 %r6, %r4, %r0;",
+        "subc.u32 %r7, %r9, %r0;",
+        "st.global.b32 [%out], %r7;",
+        "$L1:",
+    ];
+    let mut with_r9 = vec!["mov.u32 %r9, 100;"];
+    with_r9.extend(lines);
+    exact_case(&with_r9, [25, 5, 0xE200_F4F8, 0], Deviation::SubcOfBranchConstantAddsIt, 75, 125);
+}
+
 /// 3602-N4 (corpus/findings/fuzz-h200-3602/, c306162d, trace `r1.ptx`, `c1.ptx`): 0xd2 through
 /// `cvt.s64.s8; cvt.s8.s64` into a 16-bit register, `shr.u16` by 1 gives 0xffe9 (13.0.88 -O3:
 /// `PRMT 0x8880; SHF.R.U32.HI`, no mask), the spec 0x7fe9; `cvt.u32.u16` gives 0xffffffd2, the
