@@ -342,7 +342,7 @@ fn compared_with_zero_u64(m: &Machine<'_>, k: usize, r: Reg) -> bool {
 /// 3604-N3: a counted loop's exit test `setp.{gt,ge}.u32 p, i, K` (K an immediate ≥ 2^31; the
 /// next branch `@p bra` back to the loop's label, with no label between), i set by a move of an
 /// immediate before the loop and written in the loop only by `add`/`sub` of i and an
-/// immediate: the test compares as `.s32`.
+/// immediate that counts it down: the test compares as `.s32`.
 fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if !matches!(g.op, GlueOp::Setp(Cmp::Gt | Cmp::Ge)) || g.ty != GlueType::U32 {
         return None;
@@ -357,10 +357,17 @@ fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], r
         return None;
     }
     let in_loop = &m.p.body[head + 1..m.stmt];
-    let stepped = in_loop.iter().filter(|s| writes(s, i)).all(|s| {
-        matches!(s, Stmt::Glue { guard: None, glue }
-            if matches!(glue.op, GlueOp::Add | GlueOp::Sub) && reg(glue, 0) == Some(i) && imm(glue, 1).is_some())
-    }) && in_loop.iter().any(|s| writes(s, i));
+    // Counted down (trace `l7.ptx`: an up-count against 0x80000005 is not folded).
+    let down = |glue: &Glue| match (glue.op, imm(glue, 1).map(|k| k & 0xFFFF_FFFF)) {
+        (GlueOp::Sub, Some(k)) => (1..0x8000_0000).contains(&k),
+        (GlueOp::Add, Some(k)) => k >= 0x8000_0000,
+        _ => false,
+    };
+    let stepped = in_loop
+        .iter()
+        .filter(|s| writes(s, i))
+        .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg(glue, 0) == Some(i) && down(glue)))
+        && in_loop.iter().any(|s| writes(s, i));
     let started = m.p.body[..head].iter().rev().find(|s| writes(s, i)).is_some_and(|s| {
         matches!(s, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
             if mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_))))

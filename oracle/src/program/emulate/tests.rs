@@ -1541,4 +1541,15 @@ fn n3_3604_an_unsigned_loop_exit_test_is_counted_signed() {
     exact_case(&counted, [0; 4], d, 0xFFFF_FFFF, 0xFFFF_FFFA);
     untouched(&with("mov.u32 %r14, 5;", "setp.ne.u32 %p1, %r14, 0xffffffff;"), [0; 4], d);
     untouched(&with("ld.global.u32 %r14, [%in];", "setp.gt.u32 %p1, %r14, 0xffffffff;"), [5, 0, 0, 0], d);
+    // `setp.ge` (trace `l4.ptx`): seven trips.
+    exact_case(&with("mov.u32 %r14, 5;", "setp.ge.u32 %p1, %r14, 0xffffffff;"), [0; 4], d, 0xFFFF_FFFF, 0xFFFF_FFF9);
+    // An up-count (`l7.ptx`) is not folded.
+    let up = with("mov.u32 %r14, 5;", "setp.gt.u32 %p1, %r14, 0x80000005;").map(|l| {
+        if l.starts_with("sub.u32") {
+            "add.u32 %r14, %r14, 1;"
+        } else {
+            l
+        }
+    });
+    untouched(&up, [0; 4], d);
 }
