@@ -620,7 +620,7 @@ fn the_seed_3502_sass_finding_is_o() {
 /// (corpus/findings/fuzz-h200-3602/ and fuzz-h200-3604/: signatures and mismatching words in
 /// `findings-labelled-new.json`, cases in `cases/`), labelled again now: each known cause whose
 /// scope the traces (T5–T10) gave is known by its entry; the seven new root causes (3602-N1 …
-/// N4, 3604-N1 … N3) stay new until they have entries.
+/// N4, 3604-N1 … N3) are known by their own entries.
 #[test]
 fn the_seed_3602_and_3604_word_findings_are_labelled_by_their_entries() {
     let mut labels = labels_of("fuzz-h200-3602", "findings-labelled-new.json");
@@ -632,24 +632,24 @@ fn the_seed_3602_and_3604_word_findings_are_labelled_by_their_entries() {
 const SEED_3602_3604_LABELS: [(&str, &str); 22] = [
     ("0e92a0c9", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // a NaN old value
     ("11a4e5a9", "fuzz-h200-b-f32-shift-amount"),                // L sign-extends only in shl.b64 by 1–31
-    ("2034b61d", "new"),                                         // 3602-N2
+    ("2034b61d", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // 3602-N2
     ("24bc5888", "fuzz-h200-b-f32-shift-amount"),                // a shfl.sync result merged by a skipped cvt.f32
-    ("313ad4b7", "new"),                                         // 3604-N1
+    ("313ad4b7", "fuzz-h200-3604-n1-shr-s16-by-u32-cvt-converts-as-s16"), // 3604-N1
     ("4b388efe", "fuzz-h200-b-f32-shift-amount"),                // a mov.u32 copy ends the f32 typing
     ("5d06e0d1", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // setp.gt.u32 0, s with a moved 0
-    ("6bd62f60", "new"),                                         // 3604-N2
+    ("6bd62f60", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // 3604-N2
     ("73350c55", "fuzz-h200-b-f32-shift-amount"),                // a guarded ld between
     ("9a12bc3b", "fuzz-h200-3601-c-int-sat-of-nan-cvt"),         // C, integer direction
     ("9ab5ce60", "fuzz-h200-b-f32-shift-amount"),                // a skipped mov.f32
     ("a5368bf9", "fuzz-h200-a-narrow-store-converts"),           // B stopped by a brev.b64 between
     ("a9cbbc89", "fuzz-h200-3501-n1-slct-by-min-immediate-selects-a"), // c a positive NaN selects b
-    ("a9d3dbc0", "new"),                                         // 3602-N3
+    ("a9d3dbc0", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // 3602-N3
     ("a9fb5bb8", "fuzz-h200-a-narrow-store-converts"),           // B stopped by a bra between
     ("abc7b2d8", "fuzz-h200-b-f32-shift-amount"),                // B stopped by a bra between
-    ("c306162d", "new"),                                         // 3602-N4
+    ("c306162d", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // 3602-N4
     ("c306b860", "fuzz-h200-3601-o-shift16-by-cnot-amount"),     // non-deterministic: O by emulation
-    ("da27327e", "new"),                                         // 3604-N3
+    ("da27327e", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // 3604-N3
     ("dced936c", "fuzz-h200-3301-n3-set-round-trip-through-float"), // the set.f32 as the float step
-    ("f4932ac3", "new"),                                         // 3602-N1
+    ("f4932ac3", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // 3602-N1
     ("f89b9251", "fuzz-h200-a-narrow-store-converts"),           // B stopped by a bra between
 ];

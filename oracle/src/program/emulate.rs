@@ -25,6 +25,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod fuzz3602;
 mod origin;
 
 use super::exec::Machine;
@@ -116,6 +117,10 @@ fn is_min(v: &Expected, width: u32) -> bool {
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
+    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
+    if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
+        return v;
+    }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
         _ => None,
@@ -317,6 +322,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// holding 0, borrows: ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not
 /// carry for b = 0).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
+    // 3602-N3's carry out of `subc.cc`: `emulate/fuzz3602.rs`.
+    if let Some(v) = fuzz3602::carry(m, t, g, vals, &carry) {
+        return v;
+    }
     let of_sole_mul_hi = match g.src.first().copied().flatten() {
         Some(Src::Reg(r)) => match m.producer(t, r) {
             Some((Stmt::Glue { glue, .. }, o))
@@ -724,6 +733,10 @@ pub(super) fn isa(
                 }
             }
         }
+    }
+    // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
+    if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {
+        emulated = Some((d, v.field(0, width)));
     }
     Ok(match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],

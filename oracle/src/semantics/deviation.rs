@@ -220,11 +220,58 @@ pub enum Deviation {
     /// R7, RZ`, the `cnot` gone): any value. `shr.s16`, 32- and 64-bit shifts, and the other
     /// producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`, …) are right.
     Shift16ByCnotAmountUnwritten,
+    /// 3602-N1 (corpus/findings/fuzz-h200-3602/, f4932ac3; trace/T7.md T7-1; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): in an if/else diamond (`@p bra ELSE; …; bra JOIN; ELSE: …;
+    /// JOIN:`) on `p = setp.ne.{u32,s32,b32} v, K`, `xor.b32 d, v, 0xffffffff` in the arm run
+    /// when v = K gives K (`SEL R7, R0, 0x9, !P0` with R0 = K): the branch-known value is
+    /// propagated and the inversion lost, where §9.7.8.3 gives ~K. `not.b32`, other masks, a
+    /// one-armed `if` and `setp.eq` are right.
+    XorOfBranchConstantDropsInversion,
+    /// 3602-N2 (corpus/findings/fuzz-h200-3602/, 2034b61d; trace/T7.md T7-2; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): a 16-bit `and`/`or`/`xor.b16` of the two halves of `neg.s32` of a
+    /// `set.<cmp>.f32.<type>` result reads the set as the integer 1/0: each half is 0xffff when
+    /// the set is true (−1), 0 when false (`ISETP; SEL R7, RZ, 0xffffffff, !P0`; the xor of
+    /// equal halves `STG … RZ`), where §9.7.7.1 makes the set 1.0f (0x3f800000) and its
+    /// negation 0xc0800000.
+    NegOfSetF32HalvesReadAsBoolean,
+    /// 3602-N3 (corpus/findings/fuzz-h200-3602/, a9d3dbc0; trace/T8.md T8-1; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `subc.{u32,s32} d, a, b` reached only through the
+    /// fall-through of `@p bra` with `p = setp.ne.u32 b, K` adds K where it should subtract it
+    /// (`IADD3.X R7, R0, 0x19, RZ, P0`: a + K + carry, where §9.7.2.4 gives a + ~K + carry),
+    /// i.e. the spec's word + 2K + 1; `subc.cc` borrows where that addition does not carry
+    /// (trace `b7.ptx`: both of two chained `subc`s wrong). A `setp.eq` fact, an immediate or a
+    /// moved K are right.
+    SubcOfBranchConstantAddsIt,
+    /// 3602-N4 (corpus/findings/fuzz-h200-3602/, c306162d; trace/T8.md T8-2; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): a 16-bit register written by `cvt.s8.{s64,u64}` of a
+    /// `cvt.{s64,u64}.s8` result holds the byte sign-extended to 32 bits for the readers of
+    /// bits 16–31: `shr.{u16,b16}` by n < 16 shifts in ones (`PRMT 0x8880; SHF.R.U32.HI`, no
+    /// 16-bit mask) and `cvt.{u32,u64}.u16` gives the sign extension, where §9.7.9.21 extends
+    /// the `.s8` result to the register's 16 bits only.
+    S8RoundTripThrough64SignExtends32,
+    /// 3604-N1 (corpus/findings/fuzz-h200-3604/, 313ad4b7; fuzz-h200-3602/trace/T8.md T8-3;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): `shr.s16 d, a, r` with `r` written by
+    /// `cvt.<irnd>.u32.f32` of x fuses the conversion with the amount's clamp into a signed
+    /// `F2I.S16`: when x rounded is ≤ −1 the amount is negative and the shift fills with a's
+    /// sign, where §9.7.9.21 saturates the `.u32` conversion to 0 (a shift by 0).
+    ShrS16ByU32CvtConvertsAsS16,
+    /// 3604-N2 (corpus/findings/fuzz-h200-3604/, 6bd62f60; fuzz-h200-3602/trace/T8.md T8-4;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.u64.{s32,u32}` of a `set.<cmp>.f32.<type>`
+    /// result that a `setp.*.u64` compares with 0 is rebuilt from the predicate as 0/1 (`SEL
+    /// R6, RZ, 0x1, !P0`), where §9.7.7.1 makes the set 1.0f (0x3f800000).
+    WidenedSetF32ComparedWithZeroIs0Or1,
+    /// 3604-N3 (corpus/findings/fuzz-h200-3604/, da27327e; fuzz-h200-3602/trace/T8.md T8-5;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): a counted loop's exit test `setp.{gt,ge}.u32
+    /// p, i, K` (the back edge `@p bra` right after it) with an immediate K ≥ 2^31, i a counter
+    /// set from an immediate before the loop and stepped by an immediate `add`/`sub` in it, is
+    /// counted as `.s32` (`> −1`: six trips from 5, `MOV R7, 0xfffffffa`), where §9.7.7.2
+    /// compares unsigned (never true: one trip).
+    UnsignedLoopExitTestCountedSigned,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 26] = [
+    pub const ALL: [Deviation; 33] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -251,6 +298,13 @@ impl Deviation {
         Deviation::SubCcOfMulHiZeroBorrows,
         Deviation::IntSatOfNanCvtFolded,
         Deviation::Shift16ByCnotAmountUnwritten,
+        Deviation::XorOfBranchConstantDropsInversion,
+        Deviation::NegOfSetF32HalvesReadAsBoolean,
+        Deviation::SubcOfBranchConstantAddsIt,
+        Deviation::S8RoundTripThrough64SignExtends32,
+        Deviation::ShrS16ByU32CvtConvertsAsS16,
+        Deviation::WidenedSetF32ComparedWithZeroIs0Or1,
+        Deviation::UnsignedLoopExitTestCountedSigned,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -287,6 +341,13 @@ impl Deviation {
             Deviation::SubCcOfMulHiZeroBorrows => "sub-cc-of-mul-hi-zero-borrows",
             Deviation::IntSatOfNanCvtFolded => "int-sat-of-nan-cvt-folded",
             Deviation::Shift16ByCnotAmountUnwritten => "shift16-by-cnot-amount-unwritten",
+            Deviation::XorOfBranchConstantDropsInversion => "xor-of-branch-constant-drops-inversion",
+            Deviation::NegOfSetF32HalvesReadAsBoolean => "neg-of-set-f32-halves-read-as-boolean",
+            Deviation::SubcOfBranchConstantAddsIt => "subc-of-branch-constant-adds-it",
+            Deviation::S8RoundTripThrough64SignExtends32 => "s8-round-trip-through-64-sign-extends-32",
+            Deviation::ShrS16ByU32CvtConvertsAsS16 => "shr-s16-by-u32-cvt-converts-as-s16",
+            Deviation::WidenedSetF32ComparedWithZeroIs0Or1 => "widened-set-f32-compared-with-zero-is-0-or-1",
+            Deviation::UnsignedLoopExitTestCountedSigned => "unsigned-loop-exit-test-counted-signed",
         }
     }
 
@@ -370,6 +431,13 @@ impl Deviation {
             Deviation::SubCcOfMulHiZeroBorrows
             | Deviation::IntSatOfNanCvtFolded
             | Deviation::Shift16ByCnotAmountUnwritten => "corpus/findings/fuzz-h200-3601/README.md",
+            Deviation::XorOfBranchConstantDropsInversion
+            | Deviation::NegOfSetF32HalvesReadAsBoolean
+            | Deviation::SubcOfBranchConstantAddsIt
+            | Deviation::S8RoundTripThrough64SignExtends32
+            | Deviation::ShrS16ByU32CvtConvertsAsS16
+            | Deviation::WidenedSetF32ComparedWithZeroIs0Or1
+            | Deviation::UnsignedLoopExitTestCountedSigned => "corpus/findings/fuzz-h200-3602/README.md",
         }
     }
 }

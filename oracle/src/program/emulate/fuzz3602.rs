@@ -1,0 +1,381 @@
+//! The emulations of the seven root causes the H200 campaigns of seeds 3602 and 3604 found
+//! (corpus/findings/fuzz-h200-3602/README.md, 3602-N1 … N4 and 3604-N1 … N3; traces in
+//! `trace/T7.md` and `trace/T8.md`), called from the hooks of `emulate.rs` ([`glue`], [`carry`], [`cvt`]).
+//!
+//! Three of them depend on the control flow around the instruction, which the interpreter
+//! states from the program's body ([`Stmt::Bra`], [`Stmt::Label`]): the arm of an if/else
+//! diamond (3602-N1), the fall-through of a conditional forward branch (3602-N3) and the exit
+//! test of a counted loop (3604-N3). The others look at the producers the machine records
+//! ([`Origin`](super::Origin)).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction, its producers and (where named) the program structure are exactly the ones its
+//! trace shows wrong; it returns `None` (the spec's result stands) otherwise.
+
+use super::convert;
+use super::origin::moved_immediate;
+use crate::isa::operand::{Operand, Role};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::{PredGuard, Reg, RegClass, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// A glue instruction's result under the seven deviations: `Some` (the emulated result, the
+/// deviation recorded as fired) where 3602-N1, N2, N3, N4, 3604-N1 or N3 applies.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let found = [
+        (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant as Rule),
+        (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
+        (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
+        (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
+        (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
+        (Deviation::UnsignedLoopExitTestCountedSigned, loop_exit_test_signed),
+    ]
+    .into_iter()
+    .filter(|(d, _)| m.allow.emulates(*d))
+    .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
+    let (d, v) = found;
+    Some(m.fire(d, result, v))
+}
+
+/// One glue rule: the emulated result where it applies.
+type Rule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// A `cvt`'s result under the seven deviations (`a` its source value): 3602-N4's
+/// `cvt.{u32,u64}.u16` of the round trip, 3604-N2's widening of a set.f32 result.
+pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
+    let r = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    // 3602-N4: the 16-bit register holds the byte sign-extended to 32 bits (and further).
+    if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
+        && c.atype == CvtType::U16
+        && matches!(c.dtype, CvtType::U32 | CvtType::U64)
+        && s8_round_trip(m, t, r)
+        && a.is_exact()
+    {
+        let byte = a.bits as u8 as i8;
+        return Some((
+            Deviation::S8RoundTripThrough64SignExtends32,
+            Expected::exact(u128::from(byte as i64 as u64), 64),
+        ));
+    }
+    // 3604-N2: cvt.u64.{s32,u32} of a set.f32 result that a setp.*.u64 compares with 0.
+    let dst = inst.operands.first().and_then(|o| m.reg_of(o).ok())?;
+    let of_set_f32 = matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
+    if m.allow.emulates(Deviation::WidenedSetF32ComparedWithZeroIs0Or1)
+        && c.dtype == CvtType::U64
+        && matches!(c.atype, CvtType::S32 | CvtType::U32)
+        && of_set_f32
+        && compared_with_zero_u64(m, m.stmt, dst)
+        && a.is_exact()
+    {
+        let boolean = u128::from(a.bits & 0xFFFF_FFFF != 0);
+        return Some((Deviation::WidenedSetF32ComparedWithZeroIs0Or1, Expected::exact(boolean, 64)));
+    }
+    None
+}
+
+/// The register source `k` of `g`, if it is one.
+fn reg(g: &Glue, k: usize) -> Option<Reg> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// The immediate source `k` of `g`, if it is one.
+fn imm(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// Whether statement `s` may write register `r` (guarded or not).
+fn writes(s: &Stmt, r: Reg) -> bool {
+    match s {
+        Stmt::Glue { glue, .. } => glue.dst == r,
+        Stmt::Isa(i) => {
+            let mut written = Vec::new();
+            for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                if spec.role != Role::Src && !matches!(o, Operand::Address { .. }) {
+                    crate::program::text::operand_regs(o, &mut written);
+                }
+            }
+            written.contains(&r)
+        }
+        Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => false,
+    }
+}
+
+/// Whether no statement strictly between body indices `from` and `to` may write `r`.
+fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize) -> bool {
+    from < to && !m.p.body[from + 1..to].iter().any(|s| writes(s, r))
+}
+
+/// The body index of label `l`.
+fn label_at(m: &Machine<'_>, l: u32) -> Option<usize> {
+    m.p.body.iter().position(|s| *s == Stmt::Label(l))
+}
+
+/// The first label or branch at or after body index `from`, with its index.
+fn next_flow<'m>(m: &'m Machine<'_>, from: usize) -> Option<(usize, &'m Stmt)> {
+    m.p.body.iter().enumerate().skip(from).find(|(_, s)| matches!(s, Stmt::Label(_) | Stmt::Bra { .. }))
+}
+
+/// The last label or branch strictly before body index `to`, with its index.
+fn previous_flow<'m>(m: &'m Machine<'_>, to: usize) -> Option<(usize, &'m Stmt)> {
+    m.p.body[..to].iter().enumerate().rev().find(|(_, s)| matches!(s, Stmt::Label(_) | Stmt::Bra { .. }))
+}
+
+/// The `setp` that last wrote the guard's predicate before body index `bra` (its index and
+/// instruction), if an unguarded glue `setp` did.
+fn guard_setp<'m>(m: &'m Machine<'_>, guard: PredGuard, bra: usize) -> Option<(usize, &'m Glue)> {
+    let p = Reg::Virt(RegClass::Pred, guard.pred);
+    let (k, s) = m.p.body[..bra].iter().enumerate().rev().find(|(_, s)| writes(s, p))?;
+    match s {
+        Stmt::Glue { guard: None, glue } if matches!(glue.op, GlueOp::Setp(_)) => Some((k, glue)),
+        _ => None,
+    }
+}
+
+/// The arm of an if/else diamond (`@p bra ELSE; then…; bra JOIN; ELSE: else…; JOIN:`, arms
+/// without labels or branches) that body index `s` lies in: the conditional branch's guard and
+/// index, whether `s` is in the branch target's arm (`ELSE`, else the fall-through), and the
+/// index the arm starts after (the branch, or the `ELSE` label).
+fn diamond_arm(m: &Machine<'_>, s: usize) -> Option<(PredGuard, usize, bool, usize)> {
+    let (k, before) = previous_flow(m, s)?;
+    match *before {
+        // The fall-through arm: `bra JOIN; ELSE:` ends it, `JOIN:` follows the else arm.
+        Stmt::Bra { guard: Some(guard), label: else_label } => {
+            let (e, &Stmt::Bra { guard: None, label: join }) = next_flow(m, s + 1)? else { return None };
+            let else_arm = m.p.body.get(e + 1) == Some(&Stmt::Label(else_label));
+            let joined = matches!(next_flow(m, e + 2), Some((_, &Stmt::Label(l))) if l == join && l != else_label);
+            (else_arm && joined).then_some((guard, k, false, k))
+        }
+        // The branch target's arm: `bra JOIN` before its label, `JOIN:` after it.
+        Stmt::Label(else_label) => {
+            let Some(&Stmt::Bra { guard: None, label: join }) = k.checked_sub(1).and_then(|j| m.p.body.get(j)) else {
+                return None;
+            };
+            if !matches!(next_flow(m, s + 1), Some((_, &Stmt::Label(l))) if l == join && l != else_label) {
+                return None;
+            }
+            let (b, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, k - 1)? else { return None };
+            (label == else_label).then_some((guard, b, true, k))
+        }
+        _ => None,
+    }
+}
+
+/// 3602-N1: `xor.b32 d, v, 0xffffffff` (either operand order) in the arm of an if/else diamond
+/// on `setp.ne.{u32,s32,b32} p, v, K` run when v = K, v unwritten since the `setp`, gives K.
+fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], _: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Xor || g.ty != GlueType::B32 {
+        return None;
+    }
+    let ones = |k: usize| imm(g, k) == Some(0xFFFF_FFFF);
+    let (v, value) = match (reg(g, 0), reg(g, 1)) {
+        (Some(v), None) if ones(1) => (v, vals.first()?),
+        (None, Some(v)) if ones(0) => (v, vals.get(1)?),
+        _ => return None,
+    };
+    let (guard, bra, taken, arm) = diamond_arm(m, m.stmt)?;
+    let (k, setp) = guard_setp(m, guard, bra)?;
+    let compares_v = setp.op == GlueOp::Setp(Cmp::Ne)
+        && matches!(setp.ty, GlueType::U32 | GlueType::S32 | GlueType::B32)
+        && reg(setp, 0) == Some(v)
+        && (imm(setp, 1).is_some() || reg(setp, 1).is_some_and(|r| moved_immediate(m, t, r)));
+    // `@p bra` jumps when v ≠ K: the fall-through arm is v = K; `@!p bra` the target's.
+    let known_arm = taken == guard.negated;
+    // v unwritten on the path: from the setp to the branch, and in the arm before the xor.
+    let unchanged = unchanged_between(m, v, k, bra) && unchanged_between(m, v, arm, m.stmt);
+    (compares_v && known_arm && unchanged && value.is_exact()).then(|| Expected::exact(value.bits & 0xFFFF_FFFF, 32))
+}
+
+/// 3602-N2: `and/or/xor.b16` of the two halves of one `neg.s32` of a `set.*.f32.*` result:
+/// each half is 0xffff when the set is true, 0 when false.
+fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || g.ty != GlueType::B16 {
+        return None;
+    }
+    let (a, b) = (reg(g, 0)?, reg(g, 1)?);
+    let neg_of_set = |r: Reg| match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Neg && glue.ty == GlueType::S32 => {
+            let of_set = o.a_stmt.is_some_and(
+                |k| matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32))),
+            );
+            of_set.then(|| (o.stmt, o.a.clone()))
+        }
+        _ => None,
+    };
+    let ((ka, set), (kb, _)) = (neg_of_set(a)?, neg_of_set(b)?);
+    let set = set.filter(Expected::is_exact)?;
+    if ka != kb || a == b {
+        return None;
+    }
+    let half = if set.bits & 0xFFFF_FFFF != 0 { 0xFFFF } else { 0 };
+    Some(Expected::exact(u128::from(g.eval([half, half, 0, 0], false)), result.width))
+}
+
+/// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the
+/// fall-through of `@p bra` with `p = setp.ne.u32 b, K` (K an immediate), b unwritten since
+/// and holding K (as it must there), the constant K.
+fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
+    if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
+        return None;
+    }
+    let b = reg(g, 1)?;
+    let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
+    let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
+    let (k, setp) = guard_setp(m, guard, bra)?;
+    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg(setp, 0) == Some(b);
+    let constant = imm(setp, 1)? & 0xFFFF_FFFF;
+    let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
+    (!guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt)).then_some(constant)
+}
+
+/// 3602-N3: the word of a `subc` in [`branch_fixed_subtrahend`]'s scope is the spec's + 2K + 1
+/// (a + K + carry for a + ~K + carry).
+fn subc_of_branch_constant(
+    m: &Machine<'_>,
+    _: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    let constant = branch_fixed_subtrahend(m, g, vals).filter(|_| result.is_exact())?;
+    let added = (result.bits as u64).wrapping_add(constant.wrapping_mul(2)).wrapping_add(1);
+    Some(Expected::exact(u128::from(added & 0xFFFF_FFFF), result.width))
+}
+
+/// 3602-N3's carry: a `subc.cc` in [`branch_fixed_subtrahend`]'s scope borrows where `a + K +
+/// (1 − borrow in)` does not carry out of 32 bits (`IADD3.X`'s carry is the inverted borrow).
+pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: &Expected) -> Option<Expected> {
+    if !m.allow.emulates(Deviation::SubcOfBranchConstantAddsIt) || g.op != (GlueOp::Subc { cc: true }) {
+        return None;
+    }
+    let constant = branch_fixed_subtrahend(m, g, vals)?;
+    let borrow_in = m.carry(t).ok().filter(Expected::is_exact)?;
+    let a = vals.first().filter(|a| a.is_exact())?;
+    let sum = (a.bits as u64 & 0xFFFF_FFFF) + constant + u64::from(borrow_in.bits == 0);
+    let v = Expected::exact(u128::from(sum <= 0xFFFF_FFFF), carry.width);
+    Some(m.fire(Deviation::SubcOfBranchConstantAddsIt, carry, v))
+}
+
+/// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a
+/// `cvt.{s64,u64}.s8` result (3602-N4).
+fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o))
+            if c.dtype == CvtType::S8 && matches!(c.atype, CvtType::S64 | CvtType::U64) =>
+        {
+            o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })
+                    if c0.atype == CvtType::S8 && matches!(c0.dtype, CvtType::S64 | CvtType::U64))
+            })
+        }
+        _ => false,
+    }
+}
+
+/// 3602-N4: `shr.{u16,b16} d, h, n` (n < 16) of the round trip shifts the byte's 32-bit sign
+/// extension: ones come in.
+fn shr16_of_s8_round_trip(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shr || !matches!(g.ty, GlueType::U16 | GlueType::B16) || !s8_round_trip(m, t, reg(g, 0)?) {
+        return None;
+    }
+    let (h, n) = (vals.first()?, vals.get(1)?);
+    let n = (h.is_exact() && n.is_exact()).then_some(n.bits as u32).filter(|&n| n < 16)?;
+    let wide = h.bits as u8 as i8 as i32 as u32;
+    Some(Expected::exact(u128::from((wide >> n) & 0xFFFF), result.width))
+}
+
+/// 3604-N1: `shr.s16 d, a, r` with r written by `cvt.<irnd>.u32.f32` of x: where x rounded is
+/// ≤ −1 the fused signed `F2I.S16` makes the amount negative and d is a's sign fill.
+fn shr_s16_by_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shr || g.ty != GlueType::S16 {
+        return None;
+    }
+    let (c0, x) = match m.producer(t, reg(g, 1)?)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o)
+            if c0.dtype == CvtType::U32 && c0.atype == CvtType::F32 && c0.rnd.is_some_and(CvtRnd::is_integer) =>
+        {
+            (*c0, o.a.clone()?)
+        }
+        _ => return None,
+    };
+    let a = vals.first().filter(|a| a.is_exact())?;
+    let signed = Form::Cvt(Cvt { dtype: CvtType::S32, sat: false, ..c0 });
+    let rounded = x.is_exact().then(|| convert(m, &signed, x.bits & 0xFFFF_FFFF)).flatten()?;
+    // §9.7.9.21: a NaN converts to 0, so a negative result is a number ≤ −1.
+    if !rounded.is_exact() || (rounded.bits as u32 as i32) > -1 {
+        return None;
+    }
+    let fill = if a.bits & 0x8000 != 0 { 0xFFFF } else { 0 };
+    Some(Expected::exact(fill, result.width))
+}
+
+/// Whether, after body index `k` and before `r` is written again unguarded, a `setp.*.u64`
+/// compares register `r` with an immediate 0 (3604-N2).
+fn compared_with_zero_u64(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+    for s in &m.p.body[k + 1..] {
+        if let Stmt::Glue { glue, .. } = s {
+            let with_zero = (reg(glue, 0) == Some(r) && imm(glue, 1) == Some(0))
+                || (imm(glue, 0) == Some(0) && reg(glue, 1) == Some(r));
+            if matches!(glue.op, GlueOp::Setp(_)) && glue.ty == GlueType::U64 && with_zero {
+                return true;
+            }
+        }
+        let unguarded = match s {
+            Stmt::Glue { guard, .. } => guard.is_none(),
+            Stmt::Isa(i) => i.guard.is_none(),
+            _ => false,
+        };
+        if unguarded && writes(s, r) {
+            return false;
+        }
+    }
+    false
+}
+
+/// 3604-N3: a counted loop's exit test `setp.{gt,ge}.u32 p, i, K` (K an immediate ≥ 2^31; the
+/// next branch `@p bra` back to the loop's label, with no label between), i set by a move of an
+/// immediate before the loop and written in the loop only by `add`/`sub` of i and an
+/// immediate that counts it down: the test compares as `.s32`.
+fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::Setp(Cmp::Gt | Cmp::Ge)) || g.ty != GlueType::U32 {
+        return None;
+    }
+    let (i, bound) = (reg(g, 0)?, imm(g, 1)?);
+    if bound & 0xFFFF_FFFF < 0x8000_0000 {
+        return None;
+    }
+    let (_, &Stmt::Bra { guard: Some(guard), label }) = next_flow(m, m.stmt + 1)? else { return None };
+    let head = label_at(m, label).filter(|&l| l < m.stmt)?;
+    if guard.negated || Reg::Virt(RegClass::Pred, guard.pred) != g.dst {
+        return None;
+    }
+    let in_loop = &m.p.body[head + 1..m.stmt];
+    // Counted down (trace `l7.ptx`: an up-count against 0x80000005 is not folded).
+    let down = |glue: &Glue| match (glue.op, imm(glue, 1).map(|k| k & 0xFFFF_FFFF)) {
+        (GlueOp::Sub, Some(k)) => (1..0x8000_0000).contains(&k),
+        (GlueOp::Add, Some(k)) => k >= 0x8000_0000,
+        _ => false,
+    };
+    let stepped = in_loop
+        .iter()
+        .filter(|s| writes(s, i))
+        .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg(glue, 0) == Some(i) && down(glue)))
+        && in_loop.iter().any(|s| writes(s, i));
+    let started = m.p.body[..head].iter().rev().find(|s| writes(s, i)).is_some_and(|s| {
+        matches!(s, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
+            if mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_))))
+    });
+    if !(stepped && started && vals.iter().take(2).all(Expected::is_exact)) {
+        return None;
+    }
+    let signed = Glue { ty: GlueType::S32, ..*g };
+    let s = [vals[0].bits as u64, vals[1].bits as u64, 0, 0];
+    Some(Expected::exact(u128::from(signed.eval(s, false)), result.width))
+}
