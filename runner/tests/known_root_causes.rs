@@ -559,7 +559,8 @@ fn the_seed_3601_crash_is_k() {
 /// The `unwritten-register` findings of the seed-3201 campaign (`sass-findings.json`: 65
 /// signatures, each reader once): N-5's and N-6's entries match their own finding and no other
 /// (the rest were false alarms of the check, rows 1–4); and the check run again on the stored
-/// 13.0.88 listings (`sass/`) labels N-6's kernel known and finds nothing in rows 3 and 4's.
+/// 13.0.88 listings (`sass/`) labels N-6's kernel known (by its origin → reader shape, which the
+/// stored signatures predate) and finds nothing in rows 3 and 4's.
 #[test]
 fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
     use runner::fuzz::retriage::{label_listing, Label};
@@ -592,7 +593,8 @@ fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
         let text = std::fs::read_to_string(dir.join("sass").join(name)).unwrap();
         label_listing(&text, "ptxas -O3", &known).unwrap()
     };
-    assert!(matches!(label("bb88ad7c-O3.sass"), Label::New(_)), "N-6 stays new");
+    // N-6's kernel: the store reads bits a UPRMT made from a never-written UR9 (origin → reader).
+    assert_eq!(label("bb88ad7c-O3.sass"), Label::Known(vec!["sass-n6-uprmt-of-unwritten-uniform".to_string()]));
     for false_alarm in ["2d31cc89-O3.sass", "f3e83ec2-O3.sass", "77b0c630-O3.sass"] {
         assert_eq!(label(false_alarm), Label::Gone, "{false_alarm}");
     }
@@ -653,3 +655,49 @@ const SEED_3602_3604_LABELS: [(&str, &str); 22] = [
     ("f4932ac3", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // 3602-N1
     ("f89b9251", "fuzz-h200-a-narrow-store-converts"),           // B stopped by a bra between
 ];
+
+/// The N-6 findings of seed 3602 (corpus/findings/fuzz-h200-3602/README.md: 2196d4b6, 77dcaea5,
+/// a6b3bbf2, 3c8afc43, f3e83ec2), each store of another kind (`STG.E.U8`, `STG.E.U16`), are
+/// labelled N-6 by the check run again on their ptxas 13.0.88 and 13.5.37 -O3 listings
+/// (`trace/<id>/`: the reduced kernels; for 3c8afc43 the stored program, assembled by 13.5.37):
+/// the undefined bits come from `UPRMT URa, URb, 0x7610, URa` with URb never written, whatever
+/// store reads them. 25dcb4c4 (a guard refined in place) is no finding any more.
+#[test]
+fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-3602/trace");
+    // The trace listings hold the instruction lines only: one kernel around them.
+    let label = |path: &str| {
+        let text = std::fs::read_to_string(trace.join(path)).unwrap();
+        let text = if text.contains(".section") {
+            text
+        } else {
+            format!(".section .text.k,\"ax\",@progbits\n.other k,@\"STO_CUDA_ENTRY STV_DEFAULT\"\nk:\n{text}")
+        };
+        label_listing(&text, "ptxas -O3", &known).unwrap()
+    };
+    let n6 = Label::Known(vec!["sass-n6-uprmt-of-unwritten-uniform".to_string()]);
+    for id in ["2196d4b63896e43a", "77dcaea509f185cf", "a6b3bbf28e58a686", "f3e83ec295c2d2db"] {
+        for version in ["130", "135"] {
+            let path = format!("{id}/reduced.{version}.O3.sass");
+            assert_eq!(label(&path), n6, "{path}");
+        }
+    }
+    // The stored program has two stores of the folded halves: two findings, both N-6.
+    let orig = label("3c8afc43289c40b4/orig.135.O3.sass");
+    assert!(
+        matches!(&orig, Label::Known(names) if names.len() == 2 && names.iter().all(|n| Label::Known(vec![n.clone()]) == n6)),
+        "{orig:?}"
+    );
+    for version in ["130", "135"] {
+        assert_eq!(label(&format!("25dcb4c4871a17f3/reduced2.{version}.O3.sass")), Label::Gone);
+    }
+    // The reader alone is still no entry: a store of a never-written register read directly.
+    let direct = Signature::new(FindingClass::UnwrittenRegister, "STG.E.U16", "", ["ptxas -O3"], "source");
+    assert!(known.matches(&direct).is_none());
+    // N-6 is -O3's: the same shape at -O0 is new.
+    let o0 = Signature::new(FindingClass::UnwrittenRegister, "STG.E.U16", "", ["ptxas -O0"], "source")
+        .with_shape("UPRMT → STG.E.U16");
+    assert!(known.matches(&o0).is_none());
+}

@@ -23,6 +23,7 @@ use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
 use crate::findings::{versions, Finding, FindingClass, Signature};
+use crate::sass::Unwritten;
 
 /// A finding before minimization and naming.
 #[derive(Clone, Debug)]
@@ -43,6 +44,10 @@ pub struct Raw {
     /// For words the oracle emulating known root causes gives exactly (or admits): the
     /// emulations that fired, in triage order; empty for every other finding.
     pub explained: Vec<Deviation>,
+    /// The shape when the finding names it: an unwritten-register finding whose undefined bits
+    /// an earlier instruction made ([`crate::sass::Unwritten::shape`], `UPRMT → STG.E.U8`);
+    /// empty otherwise (a disagreement's shape is read off the program).
+    pub shape: String,
 }
 
 impl Raw {
@@ -52,6 +57,9 @@ impl Raw {
         let mut pre = format!("{}|{}|{}", self.class.name(), self.backends.join(","), self.how);
         if let Some(f) = &self.form {
             pre = format!("{pre}|{f}");
+        }
+        if !self.shape.is_empty() {
+            pre = format!("{pre}|{}", self.shape);
         }
         if !self.explained.is_empty() {
             let names: Vec<&str> = self.explained.iter().map(|d| d.name()).collect();
@@ -118,20 +126,22 @@ fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
         disagreement: Some(d),
         form: None,
         explained,
+        shape: String::new(),
     }
 }
 
-/// The text of an unwritten-register finding: each assembly's flagged instruction, then the
-/// kernel's SASS with the flagged lines marked `>>`.
-fn sass_message(checks: &[&SassCheck], key: &str) -> String {
+/// The text of an unwritten-register finding (its reads are those `of` takes): each assembly's
+/// flagged instruction, then the kernel's SASS with the flagged lines marked `>>`.
+fn sass_message(checks: &[&SassCheck], of: impl Fn(&Unwritten) -> bool) -> String {
     let mut out = String::new();
     for c in checks {
-        for u in c.reads.iter().filter(|u| u.key() == key) {
-            out.push_str(&format!("{}: {u}\n", c.by));
+        for u in c.reads.iter().filter(|u| of(u)) {
+            let from = u.origin.as_ref().map(|o| format!(" (undefined bits from {} /*{:04x}*/)", o.mnemonic, o.offset));
+            out.push_str(&format!("{}: {u}{}\n", c.by, from.unwrap_or_default()));
         }
     }
     if let Some(c) = checks.first() {
-        let marked: Vec<u32> = c.reads.iter().filter(|u| u.key() == key).map(|u| u.offset).collect();
+        let marked: Vec<u32> = c.reads.iter().filter(|u| of(u)).map(|u| u.offset).collect();
         out.push_str(&format!("\nSASS of {}:\n", c.by));
         for line in c.listing.lines().filter(|l| l.trim_start().starts_with("/*")) {
             let offset = line.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")).map(|(o, _)| o.trim());
@@ -145,26 +155,29 @@ fn sass_message(checks: &[&SassCheck], key: &str) -> String {
 }
 
 /// The `unwritten-register` findings of one kernel's SASS checks: one per key (SASS instruction
-/// and what it reads), with every assembly whose SASS has it.
+/// and what it reads) and shape (where the undefined bits were made, if not by a never-written
+/// register read there), with every assembly whose SASS has it.
 pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
-    let mut keys: Vec<(String, String, String)> = Vec::new();
+    let mut keys: Vec<(String, String, String, String)> = Vec::new();
     for u in sass.iter().flat_map(|c| &c.reads) {
-        let k = (u.key(), u.mnemonic.clone(), u.roles.join("+"));
+        let k = (u.key(), u.shape(), u.mnemonic.clone(), u.roles.join("+"));
         if !keys.contains(&k) {
             keys.push(k);
         }
     }
     keys.into_iter()
-        .map(|(key, mnemonic, roles)| {
-            let checks: Vec<&SassCheck> = sass.iter().filter(|c| c.reads.iter().any(|u| u.key() == key)).collect();
+        .map(|(key, shape, mnemonic, roles)| {
+            let of = |u: &Unwritten| u.key() == key && u.shape() == shape;
+            let checks: Vec<&SassCheck> = sass.iter().filter(|c| c.reads.iter().any(of)).collect();
             Raw {
                 class: FindingClass::UnwrittenRegister,
                 backends: checks.iter().map(|c| c.by.clone()).collect(),
                 how: roles,
-                message: Some(sass_message(&checks, &key)),
+                message: Some(sass_message(&checks, of)),
                 disagreement: None,
                 form: Some(mnemonic),
                 explained: Vec::new(),
+                shape,
             }
         })
         .collect()
@@ -183,6 +196,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 disagreement: None,
                 form: None,
                 explained: Vec::new(),
+                shape: String::new(),
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -192,6 +206,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 disagreement: None,
                 form: None,
                 explained: Vec::new(),
+                shape: String::new(),
             },
         });
     }
@@ -237,7 +252,7 @@ fn implicated(p: &Program) -> Option<(usize, String)> {
 fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>) {
     let imp = if this.form.is_some() { None } else { implicated(p) };
     let form_name = this.form.clone().or_else(|| imp.as_ref().map(|(_, n)| n.clone())).unwrap_or("program".into());
-    let shape = this.disagreement.as_ref().map(|d| slice::shape(p, d.first.1)).unwrap_or_default();
+    let shape = this.disagreement.as_ref().map_or_else(|| this.shape.clone(), |d| slice::shape(p, d.first.1));
     // A finding the emulations explain carries the first one's input class (what its known
     // entry matches); triage tries the others (`with_emulation`).
     let input = this.explained.first().map_or("", |d| d.input_class());

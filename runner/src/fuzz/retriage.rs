@@ -127,7 +127,8 @@ pub fn label_words(
 
 /// Labels a stored `unwritten-register` finding whose kernel `listing` (an `nvdisasm -c`
 /// listing) was assembled by `by` (`ptxas -O3`): the reads the check flags now, each matched by
-/// its key as triage matches it (the signature such a finding has: reader, role, assembly).
+/// its key as triage matches it (the signature such a finding has: reader, role, assembly, and
+/// the origin → reader shape where an earlier instruction made the undefined bits).
 pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label, RetriageError> {
     let reads = crate::sass::check_listing(listing)?;
     let check = SassCheck { by: by.to_string(), reads, listing: listing.to_string() };
@@ -135,7 +136,8 @@ pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label,
     let mut new = Vec::new();
     for raw in package::sass_findings(&[check]) {
         let form = raw.form.clone().unwrap_or_default();
-        let sig = Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how);
+        let sig =
+            Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how).with_shape(raw.shape);
         match known.matches(&sig) {
             Some(k) => known_as.push(k.name.clone()),
             None => new.push(sig),

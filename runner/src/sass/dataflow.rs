@@ -17,7 +17,10 @@
 //! value is described where its instruction's guard holds and, for the guards worth knowing
 //! (those of what it reads and writes, its own and the complement), where each of them holds
 //! too ([`after`]); writes under complementary guards together define a register, and a guard
-//! stops counting once its predicate is written again. Bits are defined as values flow, the
+//! stops counting once its predicate is written again — except where the new value refines
+//! the old (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0 holds only where the old one did, so
+//! what was written under the old P0 is written under the new one, [`rehome`]). Bits are
+//! defined as values flow, the
 //! way memcheck tracks them, so that ptxas's partial writes are no finding by themselves: a
 //! `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
 //! shifts by immediates, `SGXT` and `SEL` carry each bit's definedness from the bits it comes
@@ -29,7 +32,10 @@
 //! carry: R7's upper half is shifted out); one predicate named twice by `VIMNMX.{S,U}16x2 Rd,
 //! Pa, Pa, …` where the low half is ([`outputs_defined`]). Every other instruction reads its
 //! sources: if a byte it reads is not defined, the instruction is a finding, and its result
-//! counts as defined (one finding, not a cascade). Narrow reads read only their bytes (a 16-bit
+//! counts as defined (one finding, not a cascade). Undefined bits that a propagating
+//! instruction made from a never-written register carry that instruction as their origin
+//! along the def-use chain ([`UnwrittenRead::origin`]: `UPRMT UR5, UR7, 0x7610, UR5`, whatever
+//! store reads the result). Narrow reads read only their bytes (a 16-bit
 //! store, an `.H0_H0` half, a conversion from f16, the C of an 8-bit float pair's
 //! `F2FP.…PACK_AB_MERGE_C` or `F2FP.…UNPACK_B_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP`
 //! reads nothing, its guard included: it has no effect.
@@ -151,6 +157,11 @@ struct State {
     cond: Vec<(Reg, Guard, Mask)>,
     /// What is known of the predicates ([`Relations`]).
     rel: Relations,
+    /// For a register whose undefined bits an instruction made from a never-written register
+    /// it read without being flagged (a propagating one: `UPRMT UR5, UR7, 0x7610, UR5` with
+    /// UR7 never written), that instruction's index: the origin of those bits, carried along
+    /// the def-use chain (sorted by register; at a join, the earlier instruction).
+    origins: Vec<(Reg, usize)>,
 }
 
 /// Literals that hold wherever a read or a value happens (the instruction's guard, a select's
@@ -159,11 +170,28 @@ type Ctx = Vec<Guard>;
 
 impl State {
     fn entry() -> State {
-        State { defined: Bits::none(), cond: Vec::new(), rel: Relations::default() }
+        State { defined: Bits::none(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
     }
 
     fn everything() -> State {
-        State { defined: Bits::all(), cond: Vec::new(), rel: Relations::default() }
+        State { defined: Bits::all(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
+    }
+
+    /// The origin of `r`'s undefined bits ([`State::origins`]), if an instruction made them.
+    fn origin(&self, r: Reg) -> Option<usize> {
+        self.origins.binary_search_by(|e| e.0.cmp(&r)).ok().map(|k| self.origins[k].1)
+    }
+
+    /// Sets the origin of `r`'s undefined bits (`None`: no instruction made them).
+    fn set_origin(&mut self, r: Reg, origin: Option<usize>) {
+        match (self.origins.binary_search_by(|e| e.0.cmp(&r)), origin) {
+            (Ok(k), Some(o)) => self.origins[k].1 = o,
+            (Ok(k), None) => {
+                self.origins.remove(k);
+            }
+            (Err(k), Some(o)) => self.origins.insert(k, (r, o)),
+            (Err(_), None) => {}
+        }
     }
 
     /// The entries of `r` in [`State::cond`].
@@ -240,7 +268,15 @@ impl State {
             .map(|(r, h)| (r, h, self.known(r, &[h]) & o.known(r, &[h])))
             .filter(|&(r, _, m)| m & !defined.get(r) != 0)
             .collect();
-        State { defined, cond, rel }
+        let mut origins: Vec<(Reg, usize)> = Vec::new();
+        for &(r, k) in self.origins.iter().chain(&o.origins) {
+            match origins.binary_search_by(|e| e.0.cmp(&r)) {
+                Ok(at) => origins[at].1 = origins[at].1.min(k),
+                Err(at) => origins.insert(at, (r, k)),
+            }
+        }
+        origins.retain(|&(r, _)| defined.get(r) != whole(r));
+        State { defined, cond, rel, origins }
     }
 }
 
@@ -255,6 +291,10 @@ pub struct UnwrittenRead {
     pub instr: usize,
     /// The registers, in operand order.
     pub regs: Vec<Reg>,
+    /// The instruction that made the undefined bits it reads, reading a never-written register
+    /// before it ([`State::origins`]; the earliest of several), or `None` when it reads a
+    /// never-written register itself.
+    pub origin: Option<usize>,
 }
 
 /// The bits of a register's bytes (bit `i` of `bytes`: byte `i`, as [`Operand::bytes`] says what
@@ -742,11 +782,27 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
     bad
 }
 
+/// The origin of the undefined bits that instruction `i`, `ins`, would carry into what it
+/// writes where `ctx` holds: the earliest origin of a source whose bits are not all defined,
+/// `i` itself for a source never written (no origin), `None` when every source is defined.
+fn source_origin(s: &State, i: usize, ins: &Instr, ctx: &[Guard]) -> Option<usize> {
+    let first = ins.ndest.min(ins.operands.len());
+    ins.operands
+        .iter()
+        .enumerate()
+        .skip(first)
+        .filter_map(|(k, o)| operand_ctx(ins, k, ctx).map(|c| (o, c)))
+        .flat_map(|(o, c)| o.regs.iter().map(move |&r| (r, c.clone())))
+        .filter(|(r, c)| s.known(*r, c) != whole(*r))
+        .map(|(r, _)| s.origin(r).unwrap_or(i))
+        .min()
+}
+
 /// The state after `ins`. Each register it writes is described where its guard holds and, for
 /// each guard worth knowing (those of what it reads or writes, its predicate sources, its own
 /// guard and the complement), where that guard holds too; on the other lanes the register keeps
 /// what it had. Guards on the predicates it writes say nothing afterwards.
-fn after(s: &State, ins: &Instr) -> State {
+fn after(s: &State, i: usize, ins: &Instr) -> State {
     let g = ins.guard;
     let base: Ctx = g.into_iter().collect();
     let here = results(s, ins, &base);
@@ -792,16 +848,30 @@ fn after(s: &State, ins: &Instr) -> State {
         };
         next.put(d, un, &conds);
     }
-    rehome(&mut next, &s.rel, &written);
-    next.rel = s.rel.after(g, &pred_writes(ins));
+    // Where a propagating instruction leaves bits undefined, they come from its sources: their
+    // origin, or this instruction where it reads a never-written register. A guarded write keeps
+    // the old value's origin on the other lanes.
+    let carried = propagates(s, ins, &base).and_then(|_| source_origin(s, i, ins, &base));
+    for &(d, _) in &here {
+        let kept = g.and_then(|_| s.origin(d));
+        next.set_origin(d, carried.into_iter().chain(kept).min());
+    }
+    let (rel, refinements) = s.rel.step(g, &pred_writes(ins));
+    rehome(&mut next, &s.rel, &written, &refinements);
+    next.rel = rel;
+    let defined = next.defined;
+    next.origins.retain(|&(r, _)| defined.get(r) != whole(r));
     next
 }
 
 /// Moves what is defined under a guard whose predicate `written` overwrites to the literals
 /// that imply the guard (`rel`, the facts before the write) and stay: where those hold, the old
 /// guard held (R0 written under P0, `!P1 ⇒ P0` known, P0 rewritten: R0 stays defined under
-/// !P1); a guard that held everywhere makes its bits defined. Then drops the old guards.
-fn rehome(s: &mut State, rel: &Relations, written: &[Reg]) {
+/// !P1); a guard that held everywhere makes its bits defined. The new literals of a written
+/// predicate that refine the old guard (`refinements`, pairs `(new, old)` from
+/// [`Relations::step`]) keep its bits too: `@P0 LDG R6; ISETP.NE.AND P0, PT, R0, RZ, P0;
+/// @P0 I2F R7, R6` reads R6 only on lanes that loaded it. Then drops the old guards.
+fn rehome(s: &mut State, rel: &Relations, written: &[Reg], refinements: &[(Guard, Guard)]) {
     let stale: Vec<(Reg, Guard, Mask)> = s.cond.iter().copied().filter(|e| written.contains(&e.1.pred)).collect();
     s.cond.retain(|e| !written.contains(&e.1.pred));
     for (r, h, m) in stale {
@@ -809,7 +879,8 @@ fn rehome(s: &mut State, rel: &Relations, written: &[Reg]) {
             s.defined.put(r, s.defined.get(r) | m);
             continue;
         }
-        for x in rel.implying(h).into_iter().filter(|x| !written.contains(&x.pred)) {
+        let refining = refinements.iter().filter(|(_, old)| *old == h).map(|&(new, _)| new);
+        for x in rel.implying(h).into_iter().filter(|x| !written.contains(&x.pred)).chain(refining) {
             let at = s.cond.partition_point(|e| (e.0, e.1) < (r, x));
             match s.cond.get_mut(at) {
                 Some(e) if (e.0, e.1) == (r, x) => e.2 |= m,
@@ -872,7 +943,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     let mut work: BTreeSet<usize> = BTreeSet::from([0]);
     while let Some(i) = work.pop_first() {
         let Some(s) = &state[i] else { continue };
-        let out = after(s, &f.instrs[i]);
+        let out = after(s, i, &f.instrs[i]);
         let (succ, havoc) = successors(f, i, &return_sites);
         let out = if havoc { State::everything() } else { out };
         let exit = waterfall_exit(f, i).map(|t| (t, out.served().with_written(&guarded_writes(f, i))));
@@ -897,7 +968,8 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let Some(s) = &state[i] else { continue };
         let regs = reads(s, ins);
         if !regs.is_empty() {
-            found.push(UnwrittenRead { instr: i, regs });
+            let origin = regs.iter().filter_map(|&r| s.origin(r)).min();
+            found.push(UnwrittenRead { instr: i, regs, origin });
         }
     }
     found

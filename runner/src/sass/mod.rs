@@ -10,7 +10,9 @@
 //! [`Checker::check_cubin`] on a cubin, [`Checker::check_ptx`] on PTX assembled by ptxas first.
 //! Only kernels (`.entry`) are checked: a device function's registers at entry are its
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
-//! that reads and what the never-written registers are to it (`STG.E descriptor`).
+//! that reads and what the never-written registers are to it (`STG.E descriptor`), and by its
+//! [`Unwritten::shape`] where an earlier instruction made the undefined bits it reads (`UPRMT →
+//! STG.E.U8`: the origin, which an entry can name whatever instruction reads).
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
 //! coverage ([`Checker::disassemble_parsed`]: one parse for both).
 
@@ -46,6 +48,20 @@ pub struct Unwritten {
     /// What those registers are to the instruction ([`ROLES`], in that order): `guard` (its
     /// `@P`), `descriptor` (`desc[UR6]`), `address` (other registers in brackets), `source`.
     pub roles: Vec<&'static str>,
+    /// Where the undefined bits it reads were made, when an earlier instruction made them
+    /// from a never-written register ([`dataflow::UnwrittenRead::origin`]): `UPRMT UR5, UR7,
+    /// 0x7610, UR5` with UR7 never written, whatever store reads the result later.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// The instruction that first read a never-written register on the way to a flagged read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    /// Its offset in the kernel.
+    pub offset: u32,
+    /// Its mnemonic with modifiers (`UPRMT`).
+    pub mnemonic: String,
 }
 
 /// What a register can be to the instruction that reads it, in the order [`Unwritten::roles`]
@@ -57,6 +73,13 @@ impl Unwritten {
     /// roles of what it reads unwritten (`STG.E descriptor`).
     pub fn key(&self) -> String {
         format!("{} {}", self.mnemonic, self.roles.join("+"))
+    }
+
+    /// The def-use chain of the finding, origin → reader (`UPRMT → STG.E.U8`), when an earlier
+    /// instruction made the undefined bits it reads ([`Unwritten::origin`]); empty otherwise.
+    /// It is the finding's shape: a `corpus/known/` entry can name the origin whatever reads it.
+    pub fn shape(&self) -> String {
+        self.origin.as_ref().map(|o| format!("{} → {}", o.mnemonic, self.mnemonic)).unwrap_or_default()
     }
 }
 
@@ -145,6 +168,10 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
         for u in dataflow::unwritten_reads(f) {
             let ins = &f.instrs[u.instr];
             let roles = ROLES.into_iter().filter(|&k| u.regs.iter().any(|&r| role(ins, r) == k)).collect();
+            let origin = u
+                .origin
+                .filter(|&k| k != u.instr)
+                .map(|k| Origin { offset: f.instrs[k].offset, mnemonic: f.instrs[k].mnemonic.clone() });
             out.push(Unwritten {
                 kernel: f.name.clone(),
                 offset: ins.offset,
@@ -152,6 +179,7 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
                 mnemonic: ins.mnemonic.clone(),
                 registers: u.regs.iter().map(ToString::to_string).collect(),
                 roles,
+                origin,
             });
         }
     }

@@ -15,7 +15,10 @@
 //! effect: the facts about a predicate it writes are derived by enumerating the instruction's
 //! truth table over its input predicates ([`PredFn`]: a `PLOP3` lookup table, a comparison
 //! combined with a predicate, or an opaque value), keeping only the rows the facts already
-//! known allow; then everything said about the old value is forgotten.
+//! known allow; then everything said about the old value is forgotten, but for the
+//! refinements [`Relations::step`] returns (a new literal that implies an old one of the same
+//! predicate: `ISETP.NE.AND P0, PT, R0, RZ, P0`), which the walk uses to keep what was written
+//! under the old guard.
 
 use super::parse::{File, Guard, Reg};
 
@@ -196,25 +199,42 @@ impl Relations {
     /// its value ([`PredFn`]) where the guard holds (elsewhere the predicate keeps its value).
     /// A uniform predicate written under a lane guard is only forgotten.
     pub fn after(&self, guard: Option<Guard>, writes: &[(Reg, PredFn)]) -> Relations {
+        self.step(guard, writes).0
+    }
+
+    /// [`Relations::after`], with the refinements of the instruction: pairs `(new, old)` of
+    /// literals of one predicate it writes where the new literal holds only on lanes where the
+    /// old one held before the write (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0 implies the
+    /// old P0), so what was defined under the old literal is defined under the new one.
+    pub fn step(&self, guard: Option<Guard>, writes: &[(Reg, PredFn)]) -> (Relations, Vec<(Guard, Guard)>) {
         let lane_guard = guard.is_some_and(|g| g.pred.file == File::P);
+        let written: Vec<Reg> = writes.iter().map(|w| w.0).collect();
         let mut facts: Vec<Fact> = Vec::new();
         for &(d, f) in writes {
             if lane_guard && d.file == File::Up {
                 continue;
             }
-            facts.extend(self.derive(guard, d, f));
+            // A fact may name only `d` among the predicates written: the old value of another
+            // one is gone after the instruction.
+            let others = |l: Guard| l.pred != d && written.contains(&l.pred);
+            facts.extend(self.derive(guard, d, f).into_iter().filter(|fact| match *fact {
+                Fact::Holds(l) | Fact::Refines(l, _) => !others(l),
+                Fact::Implies(a, b) => !others(a) && !others(b),
+            }));
         }
         let mut next = self.clone();
         for &(d, _) in writes {
             next.forget(d);
         }
+        let mut refinements = Vec::new();
         for fact in facts {
             match fact {
                 Fact::Holds(l) => next.assert_holds(l),
                 Fact::Implies(a, b) => next.add(a, b),
+                Fact::Refines(new, old) => refinements.push((new, old)),
             }
         }
-        next
+        (next, refinements)
     }
 
     /// What is known of predicate `d` after `@guard d := f`: enumerates the rows of the truth
@@ -230,8 +250,10 @@ impl Relations {
         };
         if let Some(g) = guard {
             note(g.pred);
-            note(d);
         }
+        // The old value of `d`: kept where the guard does not hold, and what the new value may
+        // refine.
+        note(d);
         let inputs: Vec<Input> = match f {
             PredFn::Lut { inputs, .. } => inputs.to_vec(),
             PredFn::Compare { with, .. } => vec![with],
@@ -319,6 +341,15 @@ impl Relations {
                 }
             }
         }
+        // Where a literal of the new value holds, did one of the old value hold?
+        for (side, lhs) in [(true, dl), (false, dl.complement())] {
+            for old in [dl, dl.complement()] {
+                let mut on_side = rows.iter().filter(|&&(_, v)| v == side).peekable();
+                if on_side.peek().is_some() && on_side.all(|&(r, _)| lit(r, old)) {
+                    out.push(Fact::Refines(lhs, old));
+                }
+            }
+        }
         out
     }
 }
@@ -328,6 +359,8 @@ impl Relations {
 enum Fact {
     Holds(Guard),
     Implies(Guard, Guard),
+    /// A literal of the written predicate's new value implies one of its old value.
+    Refines(Guard, Guard),
 }
 
 #[cfg(test)]

@@ -194,6 +194,38 @@ fn a_guard_rewritten_leaves_its_writes_to_the_literals_that_implied_it() {
 }
 
 #[test]
+fn a_guard_refined_in_place_keeps_what_the_old_guard_covered() {
+    // Campaign fuzz-h200-3602, 25dcb4c4 (corpus/findings/fuzz-h200-3602/trace/25dcb4c4871a17f3/
+    // reduced2.135.O3.sass, ptxas 13.5.37 -O3, its instructions up to the reads): R6 is loaded
+    // under P0, then `ISETP.NE.AND P0, PT, R0, RZ, P0` makes the new P0 hold only where the
+    // old one did, and the conversion under the new P0 reads R6 where it was loaded.
+    let sass = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R11, SR_TID.X ;\n\
+        /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+        /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R11, 0x100, R2 ;\n\
+        /*0060*/ LDG.E.64 R8, desc[UR4][R2.64+0x8] ;\n/*0070*/ ISETP.GT.U32.AND P0, PT, R11, 0x33, PT ;\n\
+        /*0080*/ @P0 LDG.E R6, desc[UR4][R2.64+0x2c] ;\n/*0090*/ IMAD.WIDE.U32 R4, R11, 0x10, R4 ;\n\
+        /*00a0*/ F2I.U32.BF16.NTZ R0, R8 ;\n/*00b0*/ PRMT R7, R9, 0x7610, R7 ;\n\
+        /*00c0*/ ISETP.NE.AND P0, PT, R0, RZ, P0 ;\n/*0100*/ @P0 I2F.BF16 R7, R6 ;\n\
+        /*0130*/ STG.E.S8 desc[UR4][R4.64+0xf], R7 ;\n/*0140*/ EXIT ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    // Planted: refined with the old value negated, with another predicate, or widened by
+    // `.OR`, the new P0 also holds where nothing loaded R6.
+    for planted in ["R0, RZ, !P0 ;", "R0, RZ, PT ;"] {
+        assert_eq!(flagged(&sass.replace("R0, RZ, P0 ;", planted)), ["0100: R6"], "{planted}");
+    }
+    let other = sass.replace("R0, RZ, P0 ;", "R0, RZ, P1 ;");
+    assert_eq!(flagged(&other), ["00c0: P1", "0100: R6"]);
+    let widened = sass.replace("ISETP.NE.AND P0, PT, R0", "ISETP.NE.OR P0, PT, R0");
+    assert_eq!(flagged(&widened), ["0100: R6"]);
+    // Refined by `!P0 := …`: what was written under !P0 stays under the new !P0.
+    let negated = sass
+        .replace("@P0 LDG.E R6", "@!P0 LDG.E R6")
+        .replace("ISETP.NE.AND P0, PT, R0, RZ, P0", "ISETP.EQ.OR P0, PT, R0, RZ, P0")
+        .replace("@P0 I2F.BF16", "@!P0 I2F.BF16");
+    assert_eq!(flagged(&negated), Vec::<String>::new());
+}
+
+#[test]
 fn copies_to_uniform_registers_and_high_shift_adds_carry_definedness() {
     // ptxas -O3 moves a cache policy nothing wrote into the descriptor of a hinted load
     // (generated program p1001221): the load's descriptor is what is never written.
@@ -453,4 +485,45 @@ fn a_jump_table_goes_to_its_listed_targets_only() {
         .replace("/*0010*/ BRX", "/*0010*/ @P0 BRX")
         .replace("/*0000*/ MOV R10, 0x0 ;\n", "/*0000*/ ISETP.NE.AND P0, PT, RZ, 0x1, PT ;\n/*0008*/ MOV R10, 0x0 ;\n");
     assert_eq!(flagged(&guarded), Vec::<String>::new());
+}
+
+#[test]
+fn a_read_of_undefined_bits_names_the_instruction_that_made_them() {
+    // Campaign fuzz-h200-3602, 77dcaea5 (trace/77dcaea509f185cf/reduced.135.O3.sass, ptxas
+    // 13.5.37 -O3, root cause N-6): the UPRMT at 0x00b0 reads UR7, never written, into UR5's
+    // low half; `IMAD.U32 R5, …, UR7` reads it too, but R5 is written again from UR5; the store
+    // reads the undefined bits through the MOV and two LOP3s.
+    let sass = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R7, SR_TID.X ;\n/*0020*/ UMOV UR4, 0x70 ;\n\
+        /*0030*/ LDC.64 R2, c[0x0][0x218] ;\n/*0040*/ USHF.R.U32 UR4, UR4, 0x4, URZ ;\n\
+        /*0050*/ UMOV UR5, 0x150 ;\n/*0060*/ ULOP3.LUT UR5, UR5, 0xf, UR4, 0xf8, !UPT ;\n\
+        /*0070*/ USHF.L.U32 UR5, UR5, 0x14, URZ ;\n/*0080*/ UMOV UR4, URZ ;\n\
+        /*0090*/ ULOP3.LUT UR6, UR4, 0x6b7746b3, URZ, 0x3c, !UPT ;\n\
+        /*00a0*/ ULOP3.LUT UR4, UR5, 0x66747faf, URZ, 0x3c, !UPT ;\n/*00b0*/ UPRMT UR5, UR7, 0x7610, UR5 ;\n\
+        /*00c0*/ IMAD.U32 R5, RZ, RZ, UR7 ;\n/*00d0*/ IMAD.U32 R4, RZ, RZ, UR6 ;\n/*00e0*/ MOV R5, UR5 ;\n\
+        /*00f0*/ UPRMT UR5, UR4, 0x7632, UR5 ;\n/*0100*/ LOP3.LUT R4, R4, UR4, R5, 0x96, !PT ;\n\
+        /*0110*/ MOV R5, UR5 ;\n/*0120*/ ULDC.64 UR4, c[0x0][0x208] ;\n\
+        /*0130*/ LOP3.LUT R5, R4, R5, RZ, 0x3c, !PT ;\n/*0140*/ IMAD.WIDE.U32 R2, R7, 0x10, R2 ;\n\
+        /*0150*/ STG.E.U8 desc[UR4][R2.64+0x1], R5 ;\n/*0160*/ EXIT ;\n";
+    let origins = |body: &str| -> Vec<String> {
+        let text = format!(".section .text.k,\"ax\",@progbits\nk:\n{body}");
+        let f = parse_listing(&text).unwrap();
+        unwritten_reads(&f[0])
+            .iter()
+            .map(|u| {
+                let from = u.origin.map_or("-".to_string(), |k| format!("{:04x}", f[0].instrs[k].offset));
+                format!("{:04x} from {from}", f[0].instrs[u.instr].offset)
+            })
+            .collect()
+    };
+    assert_eq!(origins(sass), ["0150 from 00b0"]);
+    // The store of the IMAD's copy instead: its bits came from the IMAD's read of UR7.
+    let imad = sass.replace("/*00e0*/ MOV R5, UR5 ;\n", "");
+    assert_eq!(origins(&imad), ["0150 from 00c0"]);
+    // A never-written register read directly has no origin of its own.
+    assert_eq!(origins("/*0000*/ STG.E.U8 desc[UR4][R2.64], R5 ;\n"), ["0000 from -"]);
+    // Undefined on one path from one instruction, on the other from another: the earlier one.
+    let join = "/*0000*/ S2R R0, SR_TID.X ;\n/*0010*/ ISETP.NE.AND P0, PT, R0, RZ, PT ;\n\
+        /*0020*/ PRMT R5, R0, 0x7610, R8 ;\n/*0030*/ @P0 BRA `(.L_x_1) ;\n/*0040*/ PRMT R5, R0, 0x7610, R9 ;\n\
+        .L_x_1:\n/*0050*/ STS [RZ], R5 ;\n";
+    assert_eq!(origins(join), ["0050 from 0020"]);
 }
