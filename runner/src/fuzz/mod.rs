@@ -1,5 +1,10 @@
 //! `ptxdiff fuzz`: differential campaigns over generated programs.
 //!
+//! One campaign loop ([`campaign::run`]) runs both kinds of program: register programs
+//! ([`register::RegisterCampaign`], described below) and memory programs (`fuzz --async`,
+//! [`async_campaign`]); each kind says what differs through [`campaign::CampaignKind`]. This
+//! module holds the options, the campaign state (`campaign.json`) and the summary.
+//!
 //! Batches of programs are generated from `(seed, batch index)` (so a campaign is resumable
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
 //! the offline assemblies the backends need) while the previous batch runs on the backends
