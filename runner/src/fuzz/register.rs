@@ -3,7 +3,7 @@
 //!
 //! Its backends are an [`Engine`]'s (the minimization thread has one of its own, one worker per
 //! device). Batches ([`Mixed`]: fresh programs and mutants of the coverage corpus) are
-//! prepared ahead by [`read_ahead`](super::read_ahead) threads: generation, the program
+//! prepared ahead by [`read_ahead`] threads: generation, the program
 //! oracle, the offline assemblies and the SASS check of the -O3 modules
 //! ([`engine::Preparer`]). Running a batch executes it on the worker backends, reads each
 //! program's raw findings ([`Register`]'s [`CaseKind::raw_findings`]) for triage, and counts
