@@ -426,11 +426,6 @@ fn async_fuzz_command(
     if s.campaign_programs != s.programs {
         println!("campaign: {} async programs over all sessions", s.campaign_programs);
     }
-    eprintln!("{}", crate::fuzz::stage_table(&s.stages, s.seconds));
-    eprint!("{}", s.triage.report(crate::fuzz::MINIMIZE_PER_KIND));
-    if let Some(sw) = &s.swarm {
-        eprint!("adaptive swarm (which switches paid off):\n{}", sw.report());
-    }
     println!("report: {}", run_dir.join("index.html").display());
     if s.undefined > 0 {
         return Ok(ExitCode::FAILURE);

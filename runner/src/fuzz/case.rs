@@ -1,6 +1,6 @@
 //! The kinds of case the runner fuzzes, behind one interface ([`CaseKind`]): register programs
 //! ([`Register`]: words in, words out; implemented in [`super::package`]) and memory programs
-//! ([`Memory`]: buffers in, bytes out; implemented in [`super::async_campaign`]).
+//! ([`Memory`]: buffers in, bytes out; implemented in [`super::memory_case`]).
 //!
 //! Each kind says here, once, the steps that turn a program's results into findings and a
 //! finding into a file: the raw findings of one program's results (each a symptom — what
@@ -75,7 +75,7 @@ pub struct Memory;
 mod tests {
     use super::*;
     use crate::findings::FindingClass;
-    use crate::fuzz::async_campaign::MemResult;
+    use crate::fuzz::memory_case::MemResult;
     use crate::memrun::{oracle_read, GpuResult};
 
     /// A case file of either kind reads back as the case written (a memory case: one that

@@ -4,8 +4,8 @@
 //!
 //! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
 //! backends (its own worker processes: for register programs a [`Reducer`] over an [`Engine`],
-//! for memory programs [`super::async_campaign::MemReducer`]), takes cases ([`Case`]: a register
-//! program's [`Job`] or a memory program's [`super::async_campaign::MemCase`]) from a bounded
+//! for memory programs [`super::memory_case::MemReducer`]), takes cases ([`Case`]: a register
+//! program's [`Job`] or a memory program's [`super::memory_case::MemCase`]) from a bounded
 //! queue and hands back packaged findings ([`Done`]); the campaign never waits for it while
 //! batches remain. One thread, one queue and one triage ([`super::triage`]) serve both kinds.
 //!
@@ -207,7 +207,7 @@ pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) ->
 
 /// A case the minimization thread takes, of either kind of program the campaign runs: a
 /// register program ([`Job`]) or a memory program
-/// ([`super::async_campaign::MemCase`]): one raw finding of its [`CaseKind`] with the program
+/// ([`super::memory_case::MemCase`]): one raw finding of its [`CaseKind`] with the program
 /// that showed it. Triage ([`super::triage::Triage`]) and the thread ([`Minimizer`]) see cases
 /// only through this; what is said once per kind (the kind of a raw finding, its quick
 /// signature) comes from [`Case::Kind`], what a case adds (its results in the batch, the

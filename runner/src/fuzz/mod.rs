@@ -1,5 +1,10 @@
 //! `ptxdiff fuzz`: differential campaigns over generated programs.
 //!
+//! One campaign loop ([`campaign::run`]) runs both kinds of program: register programs
+//! ([`register::RegisterCampaign`], described below) and memory programs (`fuzz --async`,
+//! [`async_campaign`]); each kind says what differs through [`campaign::CampaignKind`]. This
+//! module holds the options, the campaign state (`campaign.json`) and the summary.
+//!
 //! Batches of programs are generated from `(seed, batch index)` (so a campaign is resumable
 //! and every program reproducible), prepared on all cores (generation, the program oracle,
 //! the offline assemblies the backends need) while the previous batch runs on the backends
@@ -71,26 +76,27 @@ pub mod ahead;
 pub mod assemble;
 pub mod async_campaign;
 pub mod batch;
+pub mod campaign;
 pub mod case;
 pub mod corpus;
 pub mod engine;
+pub mod memory_case;
 pub mod metrics;
 pub mod minimize;
 pub mod package;
+pub mod register;
 pub mod retriage;
 pub mod run_dir;
 pub mod triage;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{bail, Context};
-use generator::minimize::Budget;
+use anyhow::Context;
 use generator::program::Config;
 use oracle::isa::Target;
 use oracle::program::interp::Plant;
-use oracle::program::{Program, Stmt};
 use oracle::semantics::Allowances;
 use serde::{Deserialize, Serialize};
 
@@ -98,13 +104,9 @@ pub use batch::{
     batch_size, generate_batch, generate_batch_timed, generate_batch_with, generate_mixed, mutants_in, program_seed,
     session_batch_size, Mixed,
 };
-use case::{CaseKind, Register};
-use engine::Engine;
+pub use register::run;
 pub use run_dir::{lock_run_dir, open_state, open_store};
 
-use crate::atomic_write::write_atomic;
-use crate::backend::{Registry, Settings};
-use crate::findings::{KnownSet, RunMeta};
 use crate::sass::coverage::Coverage;
 
 /// Campaign options.
@@ -159,13 +161,6 @@ pub struct Options {
     pub adapt: bool,
     /// The share of each batch made by mutating corpus programs ([`corpus`]; 0 to 1).
     pub mutate_share: f64,
-}
-
-/// A prepared batch: its programs ([`Mixed`]) and their oracle and ptxas results.
-struct Batch {
-    b: u64,
-    mixed: Mixed,
-    prepared: engine::Prepared,
 }
 
 /// Resumable campaign state (`campaign.json`).
@@ -468,449 +463,6 @@ pub fn stage_table(stages: &BTreeMap<String, engine::StageTime>, seconds: f64) -
     }
     out.truncate(out.trim_end().len());
     out
-}
-
-fn family_counts(ps: &[Program], into: &mut BTreeMap<String, u64>) {
-    for p in ps {
-        for s in &p.body {
-            let name = match s {
-                Stmt::Isa(i) => i.form.family().name().to_string(),
-                Stmt::Glue { .. } => "glue".to_string(),
-                Stmt::Bra { .. } => "bra".to_string(),
-                Stmt::Bar => "bar.sync".to_string(),
-                Stmt::Label(_) => continue,
-            };
-            let n = into.entry(name).or_default();
-            *n = n.saturating_add(1);
-        }
-    }
-}
-
-fn status_line(state: &State, start: Instant, s0: u64, new: u64, dup: u64, known: u64) -> String {
-    let el = start.elapsed().as_secs_f64();
-    let rate = (state.programs - s0) as f64 / el.max(1e-9);
-    let mut fams: Vec<(&String, &u64)> = state.families.iter().filter(|(k, _)| *k != "glue").collect();
-    fams.sort_by(|a, b| b.1.cmp(a.1));
-    let top: Vec<String> = fams.iter().take(6).map(|(k, v)| format!("{k} {v}")).collect();
-    format!(
-        "{:>6.0} s  {} programs ({rate:.0}/s)  findings: {new} new, {dup} dup, {known} known  | {}",
-        el,
-        state.programs,
-        top.join(", ")
-    )
-}
-
-/// Gives `engine` the SASS check when some backend assembles at -O3 and nvdisasm is found;
-/// otherwise says why not (once, on stderr with `progress`) and gives the reason. No -O3
-/// assembly: no check, no reason.
-fn start_sass_check(engine: &mut Engine, progress: bool) -> Option<String> {
-    if !engine.has_sass_level() {
-        return None;
-    }
-    match crate::sass::Checker::find() {
-        Ok(c) => {
-            engine.sass = Some(c);
-            None
-        }
-        Err(e) => {
-            if progress {
-                eprintln!("SASS check off (no reads of never-written registers are looked for): {e}");
-            }
-            Some(e.to_string())
-        }
-    }
-}
-
-/// Most warnings about modules the SASS check could not read that a session prints.
-const SASS_WARNINGS: u64 = 3;
-
-/// Counts what the SASS check of batch `b` did ([`engine::Prepared::sass`]), warning on
-/// stderr (with `progress`, at most [`SASS_WARNINGS`] times) when it could not read a module.
-fn count_sass(checked: &[(String, Result<usize, String>)], b: u64, into: &mut SassCounts, progress: bool) {
-    for (by, r) in checked {
-        into.modules = into.modules.saturating_add(1);
-        match r {
-            Ok(n) => into.kernels = into.kernels.saturating_add(*n as u64),
-            Err(e) => {
-                into.failed = into.failed.saturating_add(1);
-                if progress && into.failed <= SASS_WARNINGS {
-                    eprintln!("warning: the SASS check of batch {b} ({by}) failed, the batch goes on unchecked: {e}");
-                }
-            }
-        }
-    }
-}
-
-/// Runs a campaign.
-pub fn run(o: &Options) -> anyhow::Result<Summary> {
-    let known = if o.known_dir.is_dir() {
-        KnownSet::load(&o.known_dir)
-            .with_context(|| format!("loading known findings from {}", o.known_dir.display()))?
-    } else {
-        KnownSet::empty()
-    };
-    let _lock = lock_run_dir(&o.run_dir, o.resume)?;
-    let state_path = o.run_dir.join(STATE);
-    let registry = Registry::new(Settings {
-        ptxas: o.ptxas.clone(),
-        devices: o.devices.clone(),
-        workers: o.workers,
-        allow: o.allow.clone(),
-        sweep_timeout: Duration::from_secs(120),
-    });
-    let names = if o.backends.is_empty() { registry.fuzz_defaults() } else { o.backends.clone() };
-    let fresh = State {
-        seed: o.seed,
-        target: format!("{}@{}", o.target, o.target.ptx),
-        // Filled in once the engine knows which of them run.
-        backends: Vec::new(),
-        next_batch: 0,
-        programs: 0,
-        seconds: 0.0,
-        families: BTreeMap::new(),
-        invalid: 0,
-        config: o.config.clone(),
-        shard: o.shard,
-        triage: triage::TriageCounts::default(),
-        stages: BTreeMap::new(),
-        swarm: None,
-        kinds: BTreeMap::new(),
-        checkpoint: None,
-        memory: None,
-        sass: SassCounts::default(),
-        coverage: Coverage::default(),
-        mutate_share: o.mutate_share,
-        corpus: corpus::CorpusCounts::default(),
-        metrics: None,
-    };
-    let mut state = open_state(&state_path, o.resume, fresh)?;
-    if o.resume {
-        state.coverage.load_ngrams(&o.run_dir, state.next_batch).map_err(anyhow::Error::msg)?;
-        if state.mutate_share != o.mutate_share {
-            bail!(
-                "{}: the campaign runs with --mutate-share {}; resume with that (or without --mutate-share)",
-                state_path.display(),
-                state.mutate_share
-            );
-        }
-    }
-    let loaded = if o.resume {
-        corpus::Corpus::load(&o.run_dir, state.next_batch, &state.corpus).map_err(anyhow::Error::msg)?
-    } else {
-        corpus::Corpus::default()
-    };
-    let corpus = std::sync::Arc::new(corpus::Shared::new(loaded));
-    // Campaign seconds before this session: findings are timed from the campaign's start.
-    let prior_s = state.seconds;
-    let adapting = o.adapt && o.config.swarm;
-    if adapting && state.swarm.is_none() {
-        state.swarm = Some(adapt::Swarm::starting_at(state.next_batch));
-    }
-    let swarm = std::sync::Arc::new(adapt::Shared::new(state.swarm.clone().unwrap_or_default()));
-    if !o.resume && state.swarm.is_some() {
-        // With the swarm's starting weights.
-        write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
-    }
-    let scratch = o.run_dir.join(SCRATCH);
-    std::fs::create_dir_all(&scratch)?;
-    let mut engine = Engine::new(&registry, &names, o.target, o.plant, scratch.clone())?;
-    engine::require_available(!o.backends.is_empty(), &engine)?;
-    // The root causes corpus/known/ states as semantics: emulated on every differing program,
-    // each for the backends its entries admit.
-    engine.emulate = known.emulation_scopes();
-    for b in engine.backend_names() {
-        if !state.backends.contains(&b) {
-            state.backends.push(b);
-        }
-    }
-    let sass_unavailable = start_sass_check(&mut engine, o.progress);
-    let mut env = vec![("target".to_string(), o.target.to_string())];
-    env.extend(engine.environment());
-    if let Some(c) = &engine.sass {
-        env.push(("nvdisasm".into(), c.nvdisasm.version.clone()));
-    }
-    if let Some(why) = &engine.gpu_unavailable {
-        env.push(("gpu".into(), format!("unavailable: {why}")));
-    }
-    env.push(("backends".into(), engine.backend_names().join(",")));
-    // The target has its own field; the findings' environment keeps it.
-    let findings_env: Vec<(String, String)> = env.iter().filter(|(k, _)| k != "target").cloned().collect();
-    let mut store = open_store(o.resume, &o.run_dir, known, || RunMeta {
-        run_id: String::new(),
-        kind: "fuzz".into(),
-        ended_unix_s: 0,
-        started_unix_s: now_unix_s(),
-        command: o.command.clone(),
-        target: o.target.to_string(),
-        environment: findings_env,
-        extra: campaign_extra(o.seed, o.shard, &[]),
-    })?;
-
-    // What the batches run again had recorded before the last session ended is taken back.
-    if let Some(c) = state.checkpoint.as_ref().filter(|_| o.resume) {
-        store.rollback(c)?;
-    }
-    let start = Instant::now();
-    let s0 = state.programs;
-    let mut tri = triage::Triage::resumed(&state.kinds);
-    let mut stages: BTreeMap<String, engine::StageTime> = BTreeMap::new();
-    let children_cpu0 = engine::children_cpu_s();
-    // The minimizer runs its own engine (one worker per device is plenty for single cases).
-    let minimizer = if o.minimize {
-        let reg = Registry::new(Settings { workers: Some(1), ..registry.context().settings.clone() });
-        let mut e = Engine::new(&reg, &names, o.target, o.plant, scratch.clone())?;
-        e.sass = engine.sass.clone();
-        e.emulate = engine.emulate.clone();
-        let budget = Budget { seconds: Some(o.minimize_seconds), ..Budget::calls(o.minimize_calls) };
-        let allow = e.allow.clone();
-        Some(minimize::Minimizer::start(
-            minimize::Reducer::new(e),
-            budget,
-            MINIMIZE_QUEUE,
-            allow,
-            env.clone(),
-            start + o.time,
-        ))
-    } else {
-        None
-    };
-    // Batches are prepared ahead (generation, oracle, ptxas) by several threads at once,
-    // since each ptxas process is single-threaded, while the main thread runs the worker
-    // backends; they arrive in order ([`ahead`]). Read-ahead stays below the adaptive swarm's
-    // lag (see `adapt`).
-    let (threads, queue) = read_ahead(o.jobs);
-    let producer_opts = o.clone();
-    let preparer = engine.preparer();
-    let first = state.next_batch;
-    let swarm2 = swarm.clone();
-    let corpus2 = corpus.clone();
-    let producer: ahead::Ahead<Batch> = ahead::Ahead::start(first, threads, queue, move |k, stop| {
-        let n = batch_size(&producer_opts, first, k);
-        if n == 0 {
-            return None;
-        }
-        let cfg =
-            if adapting { swarm2.config_for(&producer_opts.config, k, stop)? } else { producer_opts.config.clone() };
-        let parents = if producer_opts.mutate_share > 0.0 { corpus2.view_for(k, stop)? } else { Vec::new() };
-        let mixed = generate_mixed(&producer_opts, &cfg, k, n, &parents);
-        let mut prepared = preparer.prepare(&mixed.programs, &mixed.inputs, &format!("b{k}"), stop)?;
-        engine::add_stage(&mut prepared.stages, "generation", mixed.generation);
-        if !mixed.edits.is_empty() || mixed.dropped > 0 {
-            engine::add_stage(&mut prepared.stages, "mutation", mixed.mutation);
-        }
-        Some(Batch { b: k, mixed, prepared })
-    });
-    let mut last_status = Instant::now();
-    let mut sass = SassCounts::default();
-    let mut coverage_new = 0u64;
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let done = |state: &State| start.elapsed() >= o.time || o.max_programs.is_some_and(|m| state.programs - s0 >= m);
-    while !done(&state) {
-        let t_wait = Instant::now();
-        // The time is up while a batch is still being prepared: it is abandoned (its ptxas
-        // processes killed), not counted, and run again by `--resume`.
-        let Ok(Some(Batch { b, mixed, mut prepared })) = producer.recv_until(start.checked_add(o.time)) else {
-            break;
-        };
-        let Mixed { programs, inputs, sources, switches, edits, dropped, .. } = mixed;
-        let mut outcomes: Vec<Option<adapt::Outcome>> = vec![None; programs.len()];
-        if let Some(why) = &prepared.environment {
-            bail!(
-                "batch {b}: {why}\n  this is a problem of this machine (TMPDIR, disk, the ptxas binary), not a finding; \
-                 fix it and go on with --resume"
-            );
-        }
-        let waited = engine::StageTime { wall_s: t_wait.elapsed().as_secs_f64(), cpu_s: 0.0 };
-        engine::add_stage(&mut stages, "waiting for preparation", waited);
-        for (name, t) in &prepared.stages {
-            engine::add_stage(&mut stages, name, *t);
-        }
-        count_sass(&prepared.sass, b, &mut sass, o.progress);
-        let covered = std::mem::take(&mut prepared.coverage);
-        let results = engine.execute(&programs, &inputs, prepared);
-        let (mut compare, mut triaging) = (engine::StageTime::default(), engine::StageTime::default());
-        for (k, r) in results.iter().enumerate() {
-            if let Err(e) = &r.expected {
-                state.invalid = state.invalid.saturating_add(1);
-                if state.invalid <= 3 {
-                    eprintln!(
-                        "warning: the oracle refused generated program {} ({e}); this is a generator bug",
-                        programs[k].name
-                    );
-                }
-                continue;
-            }
-            let (raws, t) = engine::measure(|| Register::raw_findings(&programs[k], r, &engine.allow));
-            compare.add(t);
-            for raw in raws {
-                if raw.class == crate::findings::FindingClass::UnwrittenRegister {
-                    sass.flagged = sass.flagged.saturating_add(1);
-                }
-                let job = minimize::Job {
-                    batch: b,
-                    raw,
-                    program: programs[k].clone(),
-                    inputs: inputs[k].clone(),
-                    result: r.clone(),
-                    seen_at: prior_s + start.elapsed().as_secs_f64(),
-                    source: Some(sources[k].clone()),
-                };
-                let (res, t) = engine::measure(|| tri.raw(&mut store, minimizer.as_ref(), job, &engine.allow, &env));
-                adapt::Outcome::merge(&mut outcomes[k], res?);
-                triaging.add(t);
-            }
-        }
-        // What the minimizer finished meanwhile (it never holds up the next batch).
-        for d in minimizer.iter().flat_map(minimize::Minimizer::finished) {
-            let (res, t) = engine::measure(|| tri.done(&mut store, d));
-            res?;
-            triaging.add(t);
-        }
-        engine::add_stage(&mut stages, "compare", compare);
-        engine::add_stage(&mut stages, "triage", triaging);
-        family_counts(&programs, &mut state.families);
-        state.programs = state.programs.saturating_add(programs.len() as u64);
-        let (lines, t) = engine::measure(|| {
-            let mut offers = Vec::new();
-            for (i, grams) in &covered {
-                let added = state.coverage.add_kernel_by_length(grams);
-                coverage_new = coverage_new.saturating_add(added.iter().sum::<usize>() as u64);
-                offers.push(corpus::Offer { program: &programs[*i], inputs: &inputs[*i], source: &sources[*i], added });
-            }
-            if !covered.is_empty() {
-                state.coverage.point(state.programs);
-            }
-            corpus.update(|c| {
-                let lines = c.finish_batch(b, &offers, dropped, &edits);
-                state.corpus = c.counts.clone();
-                lines
-            })
-        });
-        corpus::Corpus::append(&o.run_dir, &lines)
-            .with_context(|| format!("appending to {}", o.run_dir.join(corpus::FILE).display()))?;
-        let (written, t2) =
-            engine::measure(|| crate::sass::coverage::Coverage::append(&o.run_dir, b, &state.coverage.take_fresh()));
-        written.with_context(|| {
-            format!("appending to {}", o.run_dir.join(crate::sass::coverage::NGRAMS_FILE).display())
-        })?;
-        engine::add_stage(&mut stages, "coverage", t);
-        engine::add_stage(&mut stages, "coverage", t2);
-        state.next_batch = b + 1;
-        if adapting {
-            swarm.finish_batch(b, &switches, &outcomes);
-            state.swarm = Some(swarm.snapshot(state.next_batch));
-        }
-        // Written only where nothing is being minimized: then it counts exactly the batches
-        // before `next_batch` (programs, kinds, the store's counts), and a resumed campaign
-        // takes back whatever later batches recorded and runs them again.
-        // The batch's known hits and duplicates on disk before its checkpoint.
-        store.flush()?;
-        if let Some(mut snapshot) = tri.settled_state(&state, &store, start.elapsed().as_secs_f64()) {
-            snapshot.sass.add(&sass);
-            write_atomic(&state_path, &serde_json::to_string_pretty(&snapshot)?)?;
-            corpus.update(|c| c.compact(&o.run_dir, snapshot.next_batch)).map_err(anyhow::Error::msg)?;
-        }
-        if o.progress && last_status.elapsed() >= if tty { Duration::from_millis(500) } else { PLAIN_STATUS_EVERY } {
-            let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
-            if tty {
-                eprint!("\r{line}\x1b[K");
-            } else {
-                eprintln!("{line}");
-            }
-            last_status = Instant::now();
-        }
-    }
-    // A panic while preparing batches ends the campaign early: it is an error, not a summary.
-    producer.finish().map_err(preparation_failed)?;
-    // The child processes waited for so far are the ptxas runs (the worker processes are
-    // waited for when their engines are dropped, after this).
-    let ptxas_cpu = engine::children_cpu_s() - children_cpu0;
-    // Queued minimizations finish within the campaign's time; later ones are stored as they are.
-    if let Some(m) = minimizer {
-        let (done, reducer) = m.finish()?;
-        let min_stages = reducer.engine.stages;
-        for d in done {
-            let (res, t) = engine::measure(|| tri.done(&mut store, d));
-            res?;
-            engine::add_stage(&mut stages, "triage", t);
-        }
-        for (name, t) in min_stages {
-            engine::add_stage(&mut stages, &format!("minimization: {name}"), t);
-        }
-    }
-    engine::add_stage(&mut stages, "minimization", tri.minimization);
-    for (name, t) in &engine.stages {
-        engine::add_stage(&mut stages, name, *t);
-    }
-    engine::add_stage(
-        &mut stages,
-        "ptxas processes (CPU of all builds)",
-        engine::StageTime { wall_s: 0.0, cpu_s: ptxas_cpu },
-    );
-    if o.progress {
-        let line = status_line(&state, start, s0, tri.new, tri.duplicates, tri.known);
-        if tty {
-            eprintln!("\r{line}\x1b[K");
-        } else {
-            eprintln!("{line}");
-        }
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    if o.progress {
-        eprintln!("{}", stage_table(&stages, seconds));
-        eprint!("{}", tri.counts.report(MINIMIZE_PER_KIND));
-        if let Some(s) = state.swarm.as_ref().filter(|s| !s.stats.is_empty()) {
-            eprint!("adaptive swarm (which switches paid off):\n{}", s.report());
-        }
-    }
-    state.sass.add(&sass);
-    state.seconds += seconds;
-    state.triage.add(&tri.counts);
-    if let Some(kinds) = tri.settled_kinds() {
-        state.kinds = kinds;
-        state.checkpoint = Some(store.checkpoint());
-    }
-    for (name, t) in &stages {
-        engine::add_stage(&mut state.stages, name, *t);
-    }
-    let gpus = metrics::gpus(&engine.backend_names(), &env, engine.gpu_unavailable.is_some());
-    let m = metrics::Metrics::of(&state, store.doc(), gpus);
-    state.metrics = Some(m.clone());
-    if o.progress {
-        eprint!("{}", m.report(&state));
-    }
-    write_atomic(&state_path, &serde_json::to_string_pretty(&state)?)?;
-    let _ = std::fs::remove_dir_all(&scratch);
-    store.flush()?;
-    store.update_meta(|m| {
-        m.extra.insert("programs".into(), state.programs.to_string());
-        m.extra.insert("duration (s)".into(), format!("{:.1}", state.seconds));
-    })?;
-    crate::findings::render::write_all(&o.run_dir, store.doc(), None)?;
-    let unwritten_stored = store
-        .doc()
-        .by_class()
-        .iter()
-        .find(|(c, ..)| *c == crate::findings::FindingClass::UnwrittenRegister)
-        .map_or(0, |&(_, n, _)| n);
-    Ok(Summary {
-        programs: state.programs - s0,
-        stored: store.doc().findings.len(),
-        sass,
-        sass_unavailable,
-        unwritten_stored,
-        coverage_new,
-        metrics: m,
-        state,
-        new: tri.new,
-        duplicates: tri.duplicates,
-        known: tri.known,
-        triage: tri.counts.clone(),
-        stages,
-        gpu_unavailable: engine.gpu_unavailable.clone(),
-        backends: engine.backend_names(),
-        seconds,
-    })
 }
 
 #[cfg(test)]

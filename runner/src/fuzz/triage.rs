@@ -1,6 +1,6 @@
 //! The campaign's triage of raw findings, of either kind of program ([`super::minimize::Case`]:
 //! a register program's [`super::minimize::Job`], a memory program's
-//! [`super::async_campaign::MemCase`]; [`super::package`] finds and packages register findings):
+//! [`super::memory_case::MemCase`]; [`super::package`] finds and packages register findings):
 //! minimization is its own stage ([`super::minimize`]), and the campaign hands triage the
 //! results of the final run.
 //!

@@ -1,8 +1,13 @@
-//! Tests of [`super`]: symptoms and signatures, the finding path with an idle "GPU", resume
+//! Tests of [`super`] and [`crate::fuzz::memory_case`]: symptoms and signatures, the finding path with an idle "GPU", resume
 //! after a rolled-back state, shards.
 
 use super::*;
+use crate::backend::BackendKind;
+use crate::findings::{FindingClass, KnownSet};
+use crate::fuzz::memory_case::{signature, symptom};
 use crate::fuzz::MINIMIZE_PER_KIND;
+use crate::program_line::program_line;
+use oracle::semantics::Deviation;
 
 fn src() -> MemSource {
     generate_seeded(3, &AsyncConfig::default(), &"sm_90".parse().expect("a target"))
