@@ -95,3 +95,36 @@ fn a_non_deterministic_backend_is_classed_non_deterministic() {
     }
     assert!(text.contains("non-deterministic"), "{text}");
 }
+
+#[test]
+fn replay_emulates_the_known_root_causes_as_a_campaign_does() {
+    // A campaign without the entry stores the planted bug's findings as new; a replay of one
+    // with the entry among the known findings (PTXDIFF_KNOWN) says that the emulation gives
+    // every differing word, and without it does not (the minimizer of `ptxdiff minimize` runs
+    // the same engine, so it keeps what the known causes leave unexplained).
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let known = known_dir(dir.path(), "narrow-store-of-float-cvt");
+    let run = dir.path().join("run");
+    let (text, _, doc) = campaign(&run, &empty, "narrow-store-of-float-cvt");
+    let stored = doc.findings.first().unwrap_or_else(|| panic!("no finding stored\n{text}"));
+    let case = run.join("cases").join(format!("{}.case", stored.id));
+    let replay = |known: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(["replay", "--backends", "oracle,oracle-worker"])
+            .arg(&case)
+            .env("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"))
+            .env("PTXDIFF_PLANT_WORKER", "narrow-store-of-float-cvt")
+            .env("PTXDIFF_KNOWN", known)
+            .output()
+            .unwrap();
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    let with = replay(&known);
+    assert!(with.contains("emulating the known root cause narrow-store-of-float-cvt"), "{with}");
+    let without = replay(&empty);
+    assert!(!without.contains("emulating the known root cause"), "{without}");
+    assert!(without.contains("oracle-worker"), "{without}");
+}

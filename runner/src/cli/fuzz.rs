@@ -643,6 +643,14 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
     let scratch = tempfile::tempdir()?;
     let mut engine = Engine::new(&registry, &names, p.target, None, scratch.path().to_path_buf())?;
     require_available(explicit, &engine)?;
+    // The known root causes emulated as in a campaign, so that a replay says which words they
+    // explain and a minimization keeps what they leave unexplained (not reduce onto one).
+    let known_dir = crate::paths::default_under_repo("PTXDIFF_KNOWN", "corpus/known");
+    if known_dir.is_dir() {
+        let known = KnownSet::load(&known_dir)
+            .with_context(|| format!("loading known findings from {}", known_dir.display()))?;
+        engine.emulate = known.emulation_scopes();
+    }
     // The SASS check of the -O3 assembly, as in a campaign (reads of never-written registers).
     if engine.has_sass_level() {
         match crate::sass::Checker::find() {

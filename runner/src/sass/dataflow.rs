@@ -558,9 +558,21 @@ fn pred_input(o: &Operand) -> Option<Input> {
 
 /// A combined comparison (`ISETP.GT.AND P1, PT, R11, 0x19, !P0`, `FSETP`, `DSETP`, `HSETP2`,
 /// `UISETP`; `.EX` forms read a previous comparison as operand 5): its join and predicate
-/// operand (operand 4).
+/// operand (operand 4); a vote of the warp (`VOTEU.ALL`/`.ANY UPd, Ps`) as one joined with Ps.
 fn compare_join(ins: &Instr) -> Option<(Join, Input)> {
     let op = ins.opcode();
+    // `VOTEU.ALL UPd, Ps` holds only where Ps holds on every lane active at the vote (an AND of
+    // an unknown value with Ps); `VOTEU.ANY UPd, Ps` holds wherever Ps does (an OR). ptxas
+    // computes a divergent branch's uniform work under `@!UPd` and copies it under `@!Ps`
+    // (corpus/findings/fuzz-h200-3701/trace/TU1.md, 13.0.88 and 13.5 -O3).
+    if op == "VOTEU" && ins.ndest == 1 && ins.operands.len() == 2 {
+        let join = ins.modifiers().find_map(|m| match m {
+            "ALL" => Some(Join::And),
+            "ANY" => Some(Join::Or),
+            _ => None,
+        })?;
+        return Some((join, pred_input(&ins.operands[1])?));
+    }
     let setp = (op.ends_with("SETP") && !op.ends_with("PSETP")) || op == "HSETP2";
     if !setp || ins.ndest != 2 || ins.operands.len() < 5 {
         return None;

@@ -515,7 +515,6 @@ const NO_DEST: &[&str] = &[
     "ARRIVES",
     "NANOSLEEP",
     "WARPGROUP",
-    "VOTEU",
 ];
 
 /// How many leading operands an instruction writes ([`NO_DEST`]: none; compare-and-set and
@@ -531,6 +530,11 @@ fn dest_count(ins: &Instr, operands: &[&str]) -> usize {
         matches!(operand_regs(o).0, Some(Named { reg: Some(Reg { file: File::P | File::Up, .. }), .. }))
             || matches!(o, "PT" | "UPT")
     };
+    // `VOTEU.ALL UP0, P2` writes UP0; `VOTEU.ANY UR4, UPT, PT` writes UR4 and UPT (the last
+    // operand is the source predicate; corpus/findings/fuzz-h200-3701/trace/TU1.md).
+    if op == "VOTEU" {
+        return if !pred(operands[0]) && operands.len() > 2 && pred(operands[1]) { 2 } else { 1 };
+    }
     if op.ends_with("SETP") || matches!(op, "HSETP2" | "PLOP3" | "UPLOP3" | "VOTE" | "ELECT") {
         return 2.min(operands.len());
     }

@@ -527,3 +527,32 @@ fn a_read_of_undefined_bits_names_the_instruction_that_made_them() {
         .L_x_1:\n/*0050*/ STS [RZ], R5 ;\n";
     assert_eq!(origins(join), ["0050 from 0020"]);
 }
+
+#[test]
+fn a_uniform_vote_writes_its_predicate_and_implies_its_source() {
+    // Campaign fuzz-h200-3701, 8e54deac (corpus/findings/fuzz-h200-3701/trace/TU1.md, reduced,
+    // ptxas 13.0.88 -O3): a 64-bit shift of a constant in a divergent branch is computed once
+    // per warp under `@!UP0` after `VOTEU.ALL UP0, P0` and copied under `@!P0`; !P0 on a lane
+    // makes UP0 false, so UR8/UR4 are written wherever they are read.
+    let sass = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R7, SR_TID.X ;\n\
+        /*0020*/ LDC.64 R2, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR6, c[0x0][0x208] ;\n\
+        /*0040*/ LDC.64 R4, c[0x0][0x218] ;\n/*0050*/ IMAD.WIDE.U32 R2, R7, 0x8, R2 ;\n\
+        /*0060*/ LDG.E.64 R2, desc[UR6][R2.64] ;\n/*0070*/ UMOV UR4, 0xf0 ;\n\
+        /*0080*/ IMAD.WIDE.U32 R4, R7, 0x8, R4 ;\n/*0090*/ USHF.R.U32 UR4, UR4, 0x4, URZ ;\n\
+        /*00a0*/ UMOV UR5, 0x120 ;\n/*00b0*/ ULOP3.LUT UR5, UR5, 0xf, UR4, 0xf8, !UPT ;\n\
+        /*00c0*/ USHF.L.U32 UR5, UR5, 0x14, URZ ;\n/*00d0*/ UMOV UR4, URZ ;\n\
+        /*00e0*/ ISETP.GE.AND P0, PT, R3, RZ, PT ;\n/*00f0*/ VOTEU.ALL UP0, P0 ;\n\
+        /*0100*/ @!UP0 USHF.R.S64 UR8, UR4, 0x1, UR5 ;\n/*0110*/ @!UP0 USHF.R.S32.HI UR4, URZ, 0x1, UR5 ;\n\
+        /*0120*/ @!P0 MOV R2, UR8 ;\n/*0130*/ @!P0 MOV R3, UR4 ;\n\
+        /*0140*/ STG.E.64 desc[UR6][R4.64], R2 ;\n/*0150*/ EXIT ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    // `VOTEU.ANY` holds wherever P0 does: under `@!UP0` nothing is known of P0, so the copy
+    // under `@!P0` may copy what was never written (flagged where the store reads it).
+    assert_eq!(flagged(&sass.replace("VOTEU.ALL", "VOTEU.ANY")), ["0140: R2"]);
+    // Copied where the vote says nothing: flagged.
+    assert_eq!(flagged(&sass.replace("@!P0 MOV R2, UR8", "@P0 MOV R2, UR8")), ["0140: R2"]);
+    // `VOTEU.ANY UR9, UPT, PT` (a ballot) writes UR9 and reads PT.
+    let ballot =
+        sass.replace("/*0150*/ EXIT", "/*0148*/ VOTEU.ANY UR9, UPT, PT ;\n/*014c*/ UMOV UR10, UR9 ;\n/*0150*/ EXIT");
+    assert_eq!(flagged(&ballot), Vec::<String>::new());
+}
