@@ -60,9 +60,16 @@ fn main() -> Result<()> {
                 let path = run.join("cases").join(format!("{}.case", f.id));
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
                 let (p, i) = parse_case(&text).with_context(|| format!("parsing {}", path.display()))?;
-                let label = label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all())
-                    .with_context(|| format!("finding {}", f.id))?;
-                (label, "")
+                match label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all()) {
+                    Ok(label) => (label, ""),
+                    // Stored by an older build with words its case does not hold (a reduced case
+                    // whose final run no longer showed it): said, and the next finding labelled.
+                    Err(e) => {
+                        *counts.entry("undetermined".to_string()).or_default() += 1;
+                        println!("{} {} {}: undetermined ({e:#})", f.id, sig.class, sig.form);
+                        continue;
+                    }
+                }
             }
         };
         let short = match &label {

@@ -367,10 +367,22 @@ impl Case for Job {
             let reduced = &m.reduced;
             let result =
                 engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
-            let case = package::Case { original: &self.program, reduced, result: &result[0] };
-            let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
-            f.source = self.source.clone();
-            (f, text)
+            let pre = self.raw.pre_signature();
+            let shows = Register::raw_findings(&reduced.program, &result[0], &engine.allow)
+                .iter()
+                .any(|x| x.pre_signature() == pre);
+            if shows {
+                let case = package::Case { original: &self.program, reduced, result: &result[0] };
+                let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
+                f.source = self.source.clone();
+                (f, text)
+            } else {
+                // The reduced case's final run no longer shows it (its words changed between
+                // runs): the program as generated is stored with its batch's words, which
+                // belong to it (the reduced program's threads and words may not hold them;
+                // seed 3702's f93796d5 stored threads 33–61 with a 32-thread case).
+                package_as_is(self, &engine.allow, env)
+            }
         };
         engine.sass = None;
         Reduction { finding, case, calls, runs, refused }

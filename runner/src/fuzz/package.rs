@@ -325,7 +325,8 @@ pub struct Case<'a> {
 /// Names and packages one raw finding: signature (class, implicated form, input class,
 /// backends, how, shape of the first wrong word), the finding, and its case file text. The final run's own finding of the same
 /// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
-/// the final run no longer shows it.
+/// the final run no longer shows it, which the minimization thread allows only for a case
+/// packaged as it is (`reduced` the program as generated: `raw`'s words are its own).
 pub fn package(
     raw: &Raw,
     case: &Case<'_>,
