@@ -26,6 +26,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 mod fuzz3602;
+mod fuzz3701;
 mod origin;
 
 use super::exec::Machine;
@@ -457,7 +458,7 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
-/// reading it, [`glue`]).
+/// reading it, [`glue`]), M at a `mov` pack, or 3701-N-A at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -466,6 +467,10 @@ pub(super) fn isa(
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
     if let Form::Mov(mv) = &inst.form {
         return Ok(packed(m, t, mv, inst, results));
+    }
+    // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`.
+    if let Form::CvtPack(p) = &inst.form {
+        return Ok(fuzz3701::pack(m, t, p, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };

@@ -267,11 +267,21 @@ pub enum Deviation {
     /// counted as `.s32` (`> −1`: six trips from 5, `MOV R7, 0xfffffffa`), where §9.7.7.2
     /// compares unsigned (never true: one trip).
     UnsignedLoopExitTestCountedSigned,
+    /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9 and 16 more; trace/TC4.md "N-A",
+    /// TC3.md C3-1, TC2.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.pack.sat.{s8,u8}.s32.b32
+    /// d, a, b, c` with both `a` and `b` written by `cvt.{rni,rzi}{.sat}.u32.f32` (one or two
+    /// of them, of one rounding; through a `cvt.u32.u32` too) is fused into one
+    /// `F2IP.{S8,U8}.F32{.TRUNC}.NTZ` of the floats: each byte is the float rounded and
+    /// saturated to the 8-bit type directly, where §9.7.9.21 clamps the `.u32` conversion to
+    /// [0, 2^32 − 1] and §9.7.9.22 reads that word as `.s32` (x ≤ −1 packs 0, not −128; x ≥
+    /// 2^31 packs −128 or 0, not 127 or 255). Right: `.rmi`/`.rpi`, `.s4`/`.s16`/`.u16` packs,
+    /// `.f16`/`.f64` sources, one operand from another producer, a plain `cvt.sat.s8.s32`.
+    PackOfU32CvtFusedSigned,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 33] = [
+    pub const ALL: [Deviation; 34] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -305,6 +315,7 @@ impl Deviation {
         Deviation::ShrS16ByU32CvtConvertsAsS16,
         Deviation::WidenedSetF32ComparedWithZeroIs0Or1,
         Deviation::UnsignedLoopExitTestCountedSigned,
+        Deviation::PackOfU32CvtFusedSigned,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -348,6 +359,7 @@ impl Deviation {
             Deviation::ShrS16ByU32CvtConvertsAsS16 => "shr-s16-by-u32-cvt-converts-as-s16",
             Deviation::WidenedSetF32ComparedWithZeroIs0Or1 => "widened-set-f32-compared-with-zero-is-0-or-1",
             Deviation::UnsignedLoopExitTestCountedSigned => "unsigned-loop-exit-test-counted-signed",
+            Deviation::PackOfU32CvtFusedSigned => "pack-s8-of-u32-cvt-fused-signed",
         }
     }
 
@@ -438,6 +450,8 @@ impl Deviation {
             | Deviation::ShrS16ByU32CvtConvertsAsS16
             | Deviation::WidenedSetF32ComparedWithZeroIs0Or1
             | Deviation::UnsignedLoopExitTestCountedSigned => "corpus/findings/fuzz-h200-3602/README.md",
+            // The stored case of each (corpus/findings/fuzz-h200-3701/; traces in `trace/`).
+            Deviation::PackOfU32CvtFusedSigned => "corpus/findings/fuzz-h200-3701/cases/212b09c9a466937a.case",
         }
     }
 }

@@ -1836,3 +1836,47 @@ fn n3_3604_an_unsigned_loop_exit_test_is_counted_signed() {
     });
     untouched(&up, [0; 4], d);
 }
+
+/// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9; trace/TC4.md `variants/`):
+/// `cvt.pack.sat.s8.s32.b32` of `cvt.rzi.u32.f32` of −2.96e20 packs 0 by the spec (the `.u32`
+/// conversion saturates to 0) and 0x8080 on the GPU (`F2IP.S8.F32.TRUNC.NTZ`: −128 per byte);
+/// 2^31 packs 0x8080 (0x80000000 read as `.s32`) and 0x7f7f; `.u8` packs 0 and 0xffff. Two
+/// cvts and a `cvt.u32.u32` between fuse too; `.rmi`, an `.s16` pack and one loaded operand
+/// are right.
+#[test]
+fn na_3701_a_pack_of_u32_float_conversions_converts_the_floats_signed() {
+    let d = Deviation::PackOfU32CvtFusedSigned;
+    let with = |cvt: &'static str, pack: &'static str| {
+        [
+            "ld.global.u32 %r1, [%in];",
+            "ld.global.u32 %r4, [%in+4];",
+            cvt,
+            "cvt.rzi.u32.f32 %r5, %r4;",
+            pack,
+            "st.global.b32 [%out], %r3;",
+        ]
+    };
+    let s8 = with("cvt.rzi.u32.f32 %r2, %r1;", "cvt.pack.sat.s8.s32.b32 %r3, %r2, %r2, 0;");
+    exact_case(&s8, [0xe180_5aec, 0, 0, 0], d, 0, 0x8080);
+    exact_case(&s8, [0x4f00_0000, 0, 0, 0], d, 0x8080, 0x7f7f);
+    untouched(&s8, [0x4060_0000, 0, 0, 0], d);
+    let u8 = with("cvt.rni.u32.f32 %r2, %r1;", "cvt.pack.sat.u8.s32.b32 %r3, %r2, %r2, 0;");
+    exact_case(&u8, [0x4f00_0000, 0, 0, 0], d, 0, 0xffff);
+    // Two cvts (v10), and `cvt.u32.u32` between (8aad1e14); the c bits stay.
+    let two = with("cvt.rzi.u32.f32 %r2, %r1;", "cvt.pack.sat.s8.s32.b32 %r3, %r2, %r5, 0x1234;");
+    exact_case(&two, [0xe180_5aec, 0x4f00_0000, 0, 0], d, 0x1234_0080, 0x1234_807f);
+    let through = [
+        "ld.global.u32 %r1, [%in];",
+        "cvt.rni.sat.u32.f32 %r2, %r1;",
+        "cvt.u32.u32 %r6, %r2;",
+        "cvt.pack.sat.s8.s32.b32 %r3, %r6, %r6, 0;",
+        "st.global.b32 [%out], %r3;",
+    ];
+    exact_case(&through, [0xe180_5aec, 0, 0, 0], d, 0, 0x8080);
+    let rmi = with("cvt.rmi.u32.f32 %r2, %r1;", "cvt.pack.sat.s8.s32.b32 %r3, %r2, %r2, 0;");
+    untouched(&rmi, [0xe180_5aec, 0, 0, 0], d);
+    let s16 = with("cvt.rzi.u32.f32 %r2, %r1;", "cvt.pack.sat.s16.s32 %r3, %r2, %r2;");
+    untouched(&s16, [0x4f00_0000, 0, 0, 0], d);
+    let one = with("cvt.rzi.u32.f32 %r2, %r1;", "cvt.pack.sat.s8.s32.b32 %r3, %r2, %r4, 0;");
+    untouched(&one, [0xe180_5aec, 0, 0, 0], d);
+}

@@ -1,0 +1,74 @@
+//! The emulations of the root causes the H200 campaign of seed 3701 found
+//! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
+//! hooks of `emulate.rs` ([`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions fused
+//! signed).
+//!
+//! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
+//! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
+//! (the spec's result stands) otherwise.
+
+use super::convert;
+use crate::isa::operand::Operand;
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
+use crate::program::exec::Machine;
+use crate::program::{Reg, Stmt};
+use crate::semantics::{cvt_pack, Deviation, Expected};
+
+/// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`
+/// comes from, for 3701-N-A: a register written by `cvt.{rni,rzi}{.sat}.u32.f32`, or by
+/// `cvt.u32.u32` of one.
+fn u32_float_cvt_source(m: &Machine<'_>, t: u32, o: &Operand) -> Option<(Cvt, Expected)> {
+    let float_u32 = |c: &Cvt| {
+        c.dtype == CvtType::U32 && c.atype == CvtType::F32 && matches!(c.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi))
+    };
+    let r = m.reg_of(o).ok()?;
+    match m.producer(t, r)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin) if float_u32(c) => Some((*c, origin.a.clone()?)),
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin)
+            if c.dtype == CvtType::U32 && c.atype == CvtType::U32 && c.rnd.is_none() =>
+        {
+            let first = match &m.p.body[origin.a_stmt?] {
+                Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }) if float_u32(c0) => *c0,
+                _ => return None,
+            };
+            Some((first, origin.a_a.clone()?))
+        }
+        _ => None,
+    }
+}
+
+/// 3701-N-A: `cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c` with both a and b written by
+/// `cvt.{rni,rzi}{.sat}.u32.f32` of the same rounding (through a `cvt.u32.u32` too) packs the
+/// signed conversion of each float (`F2IP.S8.F32`: the `.u32` clamp lost): the low 16 bits of
+/// `d` are the pack of `cvt.<rnd>.s32.f32` of the two floats. `results` (the spec's) changed.
+pub(super) fn pack(
+    m: &mut Machine<'_>,
+    t: u32,
+    p: &CvtPack,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::PackOfU32CvtFusedSigned;
+    if !m.allow.emulates(d) || !matches!(p.convert, PackType::S8 | PackType::U8) || !p.with_c {
+        return results;
+    }
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let source = |k: usize| inst.operands.get(k).and_then(|o| u32_float_cvt_source(m, t, o));
+    let (Some((ca, xa)), Some((cb, xb))) = (source(1), source(2)) else { return results };
+    if ca.rnd != cb.rnd {
+        return results;
+    }
+    let signed = |c: Cvt, x: &Expected| {
+        let f = Form::Cvt(Cvt { dtype: CvtType::S32, sat: false, ..c });
+        x.is_exact().then(|| convert(m, &f, x.bits & 0xFFFF_FFFF)).flatten().filter(Expected::is_exact)
+    };
+    let (Some(sa), Some(sb)) = (signed(ca, &xa), signed(cb, &xb)) else { return results };
+    let low = cvt_pack::eval(p, sa.bits as u32, sb.bits as u32, 0).field(0, 16);
+    let (dst, from) = (*dst, spec.clone());
+    let mut to = from.clone();
+    to.replace(0, low);
+    vec![(dst, m.fire(d, &from, to))]
+}
