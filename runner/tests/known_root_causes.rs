@@ -704,8 +704,8 @@ fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
 
 /// The word findings of the seed-3701 campaign (corpus/findings/fuzz-h200-3701/: signatures
 /// and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`),
-/// labelled again now: the findings of its new root causes with entries (3701-N-A) are known by
-/// them.
+/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4) are
+/// known by them.
 #[test]
 fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-3701", "findings-labelled-new.json");
@@ -751,7 +751,7 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("c2bdc418", "new"), // N-11 over a two-valued old word (TC2)
     ("c78de146", "new"), // E through cvt.u16.s16 (TC3)
     ("c8681b22", "new"), // C1-N1, not emulated yet (TC1)
-    ("ca3fc161", "new"), // 3701 C1-N4, not emulated yet
+    ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
     ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("e3375831", "new"), // 3501-N2 by register amounts (TC2)
     ("e50cc840", "new"), // 3701 C3-2 in a loop: its amounts are constants only to ptxas (TC3)

@@ -116,10 +116,15 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2 or a root cause of seeds 3602, 3604
+/// (`emulate/fuzz3602.rs`) or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // The root causes of seed 3701 (C1-N4): `emulate/fuzz3701.rs`.
+    if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {

@@ -277,11 +277,17 @@ pub enum Deviation {
     /// 2^31 packs −128 or 0, not 127 or 255). Right: `.rmi`/`.rpi`, `.s4`/`.s16`/`.u16` packs,
     /// `.f16`/`.f64` sources, one operand from another producer, a plain `cvt.sat.s8.s32`.
     PackOfU32CvtFusedSigned,
+    /// 3701 C1-N4 (corpus/findings/fuzz-h200-3701/, ca3fc161; trace/TC1.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a
+    /// constant `len` (an immediate or moved immediate) whose `len` (its low 8 bits, §9.7.1.20) is 32 or more
+    /// inserts a field of `len mod 32` bits (130 → 2: `LOP3.LUT R7, R9, 0xc, R0, 0xe2`; 64 → no
+    /// field), where §9.7.1.20 inserts up to the msb. A loaded `len` is right.
+    BfiConstantLengthTakenMod32,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 34] = [
+    pub const ALL: [Deviation; 35] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -316,6 +322,7 @@ impl Deviation {
         Deviation::WidenedSetF32ComparedWithZeroIs0Or1,
         Deviation::UnsignedLoopExitTestCountedSigned,
         Deviation::PackOfU32CvtFusedSigned,
+        Deviation::BfiConstantLengthTakenMod32,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -360,6 +367,7 @@ impl Deviation {
             Deviation::WidenedSetF32ComparedWithZeroIs0Or1 => "widened-set-f32-compared-with-zero-is-0-or-1",
             Deviation::UnsignedLoopExitTestCountedSigned => "unsigned-loop-exit-test-counted-signed",
             Deviation::PackOfU32CvtFusedSigned => "pack-s8-of-u32-cvt-fused-signed",
+            Deviation::BfiConstantLengthTakenMod32 => "bfi-constant-length-mod-32",
         }
     }
 
@@ -452,6 +460,7 @@ impl Deviation {
             | Deviation::UnsignedLoopExitTestCountedSigned => "corpus/findings/fuzz-h200-3602/README.md",
             // The stored case of each (corpus/findings/fuzz-h200-3701/; traces in `trace/`).
             Deviation::PackOfU32CvtFusedSigned => "corpus/findings/fuzz-h200-3701/cases/212b09c9a466937a.case",
+            Deviation::BfiConstantLengthTakenMod32 => "corpus/findings/fuzz-h200-3701/cases/ca3fc161df899800.case",
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The emulations of the root causes the H200 campaign of seed 3701 found
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
-//! hooks of `emulate.rs` ([`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions fused
-//! signed).
+//! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
+//! fused signed) and C1-N4 (`bfi.b32` by a constant length of 32 or more).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -11,11 +11,67 @@
 //! (the spec's result stands) otherwise.
 
 use super::convert;
+use super::origin::moved_immediate;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
+
+/// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
+/// result, the deviation recorded as fired) where C1-N4 applies.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let found = [(Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule)]
+        .into_iter()
+        .filter(|(d, _)| m.allow.emulates(*d))
+        .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
+    let (d, v) = found;
+    Some(m.fire(d, result, v))
+}
+
+/// One glue rule: the emulated result where it applies.
+type Rule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The register source `k` of `g`, if it is one.
+fn reg(g: &Glue, k: usize) -> Option<Reg> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// The immediate source `k` of `g`, if it is one.
+fn imm(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The value of source `k` of `g` when it is a constant: an immediate, or a register a move of
+/// an immediate wrote (its value `vals[k]`).
+fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
+    imm(g, k).or_else(|| {
+        let moved = reg(g, k).is_some_and(|r| moved_immediate(m, t, r));
+        vals.get(k).filter(|v| moved && v.is_exact()).map(|v| v.bits as u64)
+    })
+}
+
+/// C1-N4: `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a constant `len` whose low
+/// 8 bits (§9.7.1.20) are 32 or more inserts a field of `len mod 32` bits.
+fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Bfi || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
+        return None;
+    }
+    let pos = imm(g, 2)?;
+    let len = constant(m, t, g, vals, 3)? & 0xff;
+    if len < 32 {
+        return None;
+    }
+    let v = g.eval([vals[0].bits as u64, vals[1].bits as u64, pos, len % 32], false);
+    Some(Expected::exact(u128::from(v), result.width))
+}
 
 /// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`
 /// comes from, for 3701-N-A: a register written by `cvt.{rni,rzi}{.sat}.u32.f32`, or by

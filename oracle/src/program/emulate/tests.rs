@@ -1880,3 +1880,20 @@ fn na_3701_a_pack_of_u32_float_conversions_converts_the_floats_signed() {
     let one = with("cvt.rzi.u32.f32 %r2, %r1;", "cvt.pack.sat.s8.s32.b32 %r3, %r2, %r4, 0;");
     untouched(&one, [0xe180_5aec, 0, 0, 0], d);
 }
+
+/// 3701 C1-N4 (corpus/findings/fuzz-h200-3701/, ca3fc161; trace/TC1.md `reduced.ptx`,
+/// `l_imm*.ptx`): `bfi.b32` of 0x04dff082 at 2 with the moved length 0x04dff082 (130) inserts
+/// 2 bits on 13.0.88 -O3 (0x8), the spec up to the msb (0x137fc208); 34 likewise; a loaded
+/// length and 31 are right.
+#[test]
+fn n4_c1_3701_bfi_b32_with_a_constant_length_of_32_or_more_takes_it_mod_32() {
+    let d = Deviation::BfiConstantLengthTakenMod32;
+    let with = |len: &'static str, bfi: &'static str| {
+        ["ld.global.u32 %r1, [%in];", "ld.global.u32 %r2, [%in+4];", len, bfi, "st.global.b32 [%out], %r0;"]
+    };
+    let words = [0, 0x04df_f082, 130, 0];
+    exact_case(&with("mov.b32 %r3, 0x04DFF082;", "bfi.b32 %r0, %r2, %r1, 0x2, %r3;"), words, d, 0x137f_c208, 0x8);
+    exact_case(&with("mov.b32 %r3, 0;", "bfi.b32 %r0, %r2, %r1, 0x2, 34;"), words, d, 0x137f_c208, 0x8);
+    untouched(&with("ld.global.u32 %r3, [%in+8];", "bfi.b32 %r0, %r2, %r1, 0x2, %r3;"), words, d);
+    untouched(&with("mov.b32 %r3, 0;", "bfi.b32 %r0, %r2, %r1, 0x2, 31;"), words, d);
+}
