@@ -704,8 +704,8 @@ fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
 
 /// The word findings of the seed-3701 campaign (corpus/findings/fuzz-h200-3701/: signatures
 /// and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`),
-/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4) are
-/// known by them.
+/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4, C3-2)
+/// are known by them.
 #[test]
 fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-3701", "findings-labelled-new.json");

@@ -283,11 +283,19 @@ pub enum Deviation {
     /// inserts a field of `len mod 32` bits (130 → 2: `LOP3.LUT R7, R9, 0xc, R0, 0xe2`; 64 → no
     /// field), where §9.7.1.20 inserts up to the msb. A loaded `len` is right.
     BfiConstantLengthTakenMod32,
+    /// 3701 C3-2 (corpus/findings/fuzz-h200-3701/, e50cc840; trace/TC3.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `shl.b64 d, p, k` by a constant k ≥ 64 (an immediate or moved
+    /// immediate: 64, 65, 100, 128, 4096, 0xffffffff) of `p` written by `mul.lo.s64` or
+    /// `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives `p`
+    /// unshifted (`IMAD.WIDE.U32 R6, R2, -0x1, RZ` stored), where §9.7.8.7 clamps the amount
+    /// to 64 (0). Right: k = 40 or 63, a loaded source, `neg`/`add`, a multiply by a register,
+    /// `shr`, the 16- and 32-bit forms.
+    ShlB64OfProductByConstantDropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 35] = [
+    pub const ALL: [Deviation; 36] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -323,6 +331,7 @@ impl Deviation {
         Deviation::UnsignedLoopExitTestCountedSigned,
         Deviation::PackOfU32CvtFusedSigned,
         Deviation::BfiConstantLengthTakenMod32,
+        Deviation::ShlB64OfProductByConstantDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -368,6 +377,7 @@ impl Deviation {
             Deviation::UnsignedLoopExitTestCountedSigned => "unsigned-loop-exit-test-counted-signed",
             Deviation::PackOfU32CvtFusedSigned => "pack-s8-of-u32-cvt-fused-signed",
             Deviation::BfiConstantLengthTakenMod32 => "bfi-constant-length-mod-32",
+            Deviation::ShlB64OfProductByConstantDropped => "shl-b64-of-product-by-64-dropped",
         }
     }
 
@@ -461,6 +471,7 @@ impl Deviation {
             // The stored case of each (corpus/findings/fuzz-h200-3701/; traces in `trace/`).
             Deviation::PackOfU32CvtFusedSigned => "corpus/findings/fuzz-h200-3701/cases/212b09c9a466937a.case",
             Deviation::BfiConstantLengthTakenMod32 => "corpus/findings/fuzz-h200-3701/cases/ca3fc161df899800.case",
+            Deviation::ShlB64OfProductByConstantDropped => "corpus/findings/fuzz-h200-3701/cases/e50cc840f5b34706.case",
         }
     }
 }

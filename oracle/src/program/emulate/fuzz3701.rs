@@ -1,7 +1,8 @@
 //! The emulations of the root causes the H200 campaign of seed 3701 found
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
-//! fused signed) and C1-N4 (`bfi.b32` by a constant length of 32 or more).
+//! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more) and C3-2 (`shl.b64` of a
+//! product by 64 or more).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -20,12 +21,15 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
-/// result, the deviation recorded as fired) where C1-N4 applies.
+/// result, the deviation recorded as fired) where C1-N4 or C3-2 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let found = [(Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule)]
-        .into_iter()
-        .filter(|(d, _)| m.allow.emulates(*d))
-        .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
+    let found = [
+        (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
+        (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
+    ]
+    .into_iter()
+    .filter(|(d, _)| m.allow.emulates(*d))
+    .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
     let (d, v) = found;
     Some(m.fire(d, result, v))
 }
@@ -71,6 +75,26 @@ fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
     }
     let v = g.eval([vals[0].bits as u64, vals[1].bits as u64, pos, len % 32], false);
     Some(Expected::exact(u128::from(v), result.width))
+}
+
+/// C3-2: `shl.b64 d, p, k` with a constant k ≥ 64 (its `.u32` bits) and p written by
+/// `mul.lo.s64` or `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives p
+/// unshifted.
+fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shl || g.ty.bits() != 64 || constant(m, t, g, vals, 1)? & 0xFFFF_FFFF < 64 {
+        return None;
+    }
+    let by_immediate = match m.producer(t, reg(g, 0)?)? {
+        (Stmt::Glue { glue: p, .. }, _) => match p.op {
+            GlueOp::MulLo => p.ty == GlueType::S64 && imm(p, 1).is_some(),
+            GlueOp::MadLo => p.ty == GlueType::S64 && imm(p, 1).is_some() && imm(p, 2).is_some(),
+            GlueOp::MulWide => p.ty == GlueType::U32 && imm(p, 1).is_some(),
+            _ => false,
+        },
+        _ => false,
+    };
+    let product = vals.first().filter(|p| by_immediate && p.is_exact())?;
+    Some(Expected::exact(product.bits & 0xFFFF_FFFF_FFFF_FFFF, result.width))
 }
 
 /// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`

@@ -1897,3 +1897,33 @@ fn n4_c1_3701_bfi_b32_with_a_constant_length_of_32_or_more_takes_it_mod_32() {
     untouched(&with("ld.global.u32 %r3, [%in+8];", "bfi.b32 %r0, %r2, %r1, 0x2, %r3;"), words, d);
     untouched(&with("mov.b32 %r3, 0;", "bfi.b32 %r0, %r2, %r1, 0x2, 31;"), words, d);
 }
+
+/// 3701 C3-2 (corpus/findings/fuzz-h200-3701/, e50cc840; trace/TC3.md `reduced.ptx`):
+/// `shl.b64` by a moved 0xffffffff of `mul.lo.s64 x, −1` stores −x (0xffffffff888cdcb6 for
+/// 0x7773234a; 13.0.88 and 13.5 -O3), the spec 0; by 63, or of a loaded value, right.
+#[test]
+fn n2_c3_3701_shl_b64_by_64_or_more_of_a_product_by_an_immediate_is_the_product() {
+    let d = Deviation::ShlB64OfProductByConstantDropped;
+    let with = |source: &'static str, amount: &'static str| {
+        ["ld.global.u64 %d0, [%in];", source, amount, "shl.b64 %d2, %d1, %r4;", "st.global.b64 [%out], %d2;"]
+    };
+    let words = [0x7773_234a, 0, 0, 0];
+    let product = "mul.lo.s64 %d1, %d0, -1;";
+    exact_case(&with(product, "mov.b32 %r4, 4294967295;"), words, d, 0, 0xffff_ffff_888c_dcb6);
+    exact_case(
+        &with("mul.wide.u32 %d1, %r9, 3;", "mov.b32 %r4, 64;").map(|l| {
+            if l.starts_with("ld.") {
+                "ld.global.u32 %r9, [%in];"
+            } else {
+                l
+            }
+        }),
+        words,
+        d,
+        0,
+        0x1_6659_69de,
+    );
+    untouched(&with(product, "mov.b32 %r4, 63;"), words, d);
+    untouched(&with("ld.global.u64 %d1, [%in];", "mov.b32 %r4, 64;"), words, d);
+    untouched(&with("mul.lo.s64 %d1, %d0, %d0;", "mov.b32 %r4, 64;"), words, d);
+}
