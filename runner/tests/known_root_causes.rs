@@ -704,8 +704,8 @@ fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
 
 /// The word findings of the seed-3701 campaign (corpus/findings/fuzz-h200-3701/: signatures
 /// and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`),
-/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4, C3-2)
-/// are known by them.
+/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4, C3-2,
+/// fc9c9c66) are known by them.
 #[test]
 fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-3701", "findings-labelled-new.json");
@@ -760,5 +760,5 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("f0faa6f5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("f567f1b4", "new"), // J, no emulation (TC2)
     ("fb2f0eb8", "new"), // 3602-N3 on setp.ne.s32 (TC2)
-    ("fc9c9c66", "new"), // 3701 fc9c9c66, not emulated yet
+    ("fc9c9c66", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // 3701 fc9c9c66
 ];

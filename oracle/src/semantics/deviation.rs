@@ -291,11 +291,17 @@ pub enum Deviation {
     /// to 64 (0). Right: k = 40 or 63, a loaded source, `neg`/`add`, a multiply by a register,
     /// `shr`, the 16- and 32-bit forms.
     ShlB64OfProductByConstantDropped,
+    /// 3701 fc9c9c66 (corpus/findings/fuzz-h200-3701/, fc9c9c66; trace/TC2.md; ptxas 13.0.88
+    /// and 13.5 -O3, and the JIT): `xor.b32 d, s, c` of a `set.<cmp>.{s32,u32}.u32` result s and
+    /// a `cnot.b32` result c gives 1 − c where s is true (−(~(−c)): `SEL R0, RZ, 0xffffffff,
+    /// !P1; LOP3 ~R0; @P0 IMAD.MOV R7, RZ, RZ, -R6`), where §9.7.8.3 gives ~c. `and`/`or`, `not`
+    /// of the cnot, a loaded or `selp` operand in place of either are right.
+    XorOfSetAndCnotGivesOneMinus,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 36] = [
+    pub const ALL: [Deviation; 37] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -332,6 +338,7 @@ impl Deviation {
         Deviation::PackOfU32CvtFusedSigned,
         Deviation::BfiConstantLengthTakenMod32,
         Deviation::ShlB64OfProductByConstantDropped,
+        Deviation::XorOfSetAndCnotGivesOneMinus,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -378,6 +385,7 @@ impl Deviation {
             Deviation::PackOfU32CvtFusedSigned => "pack-s8-of-u32-cvt-fused-signed",
             Deviation::BfiConstantLengthTakenMod32 => "bfi-constant-length-mod-32",
             Deviation::ShlB64OfProductByConstantDropped => "shl-b64-of-product-by-64-dropped",
+            Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
         }
     }
 
@@ -472,6 +480,7 @@ impl Deviation {
             Deviation::PackOfU32CvtFusedSigned => "corpus/findings/fuzz-h200-3701/cases/212b09c9a466937a.case",
             Deviation::BfiConstantLengthTakenMod32 => "corpus/findings/fuzz-h200-3701/cases/ca3fc161df899800.case",
             Deviation::ShlB64OfProductByConstantDropped => "corpus/findings/fuzz-h200-3701/cases/e50cc840f5b34706.case",
+            Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
         }
     }
 }

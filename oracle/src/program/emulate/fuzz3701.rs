@@ -1,8 +1,8 @@
 //! The emulations of the root causes the H200 campaign of seed 3701 found
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
-//! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more) and C3-2 (`shl.b64` of a
-//! product by 64 or more).
+//! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2 (`shl.b64` of a
+//! product by 64 or more) and fc9c9c66 (`xor` of a set and a `cnot`).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -12,20 +12,22 @@
 //! (the spec's result stands) otherwise.
 
 use super::convert;
+use super::fuzz3602::writes;
 use super::origin::moved_immediate;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::program::exec::Machine;
-use crate::program::glue::{Glue, GlueOp, GlueType, Src};
+use crate::program::glue::{Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
-/// result, the deviation recorded as fired) where C1-N4 or C3-2 applies.
+/// result, the deviation recorded as fired) where C1-N4, C3-2 or fc9c9c66 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let found = [
         (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
         (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
+        (Deviation::XorOfSetAndCnotGivesOneMinus, xor_of_set_and_cnot),
     ]
     .into_iter()
     .filter(|(d, _)| m.allow.emulates(*d))
@@ -62,6 +64,24 @@ fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> O
     })
 }
 
+/// Whether register `r` of thread `t` holds a `set.<cmp>.{s32,u32}.<type>` result (−1 or 0,
+/// §9.7.7.1) of a source type among `types`.
+fn of_integer_set(m: &Machine<'_>, t: u32, r: Reg, types: &[GlueType]) -> bool {
+    matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
+        if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)) && types.contains(&glue.ty))
+}
+
+/// Whether register `r` of thread `t` holds `cnot.b32` of a register that is no constant (a
+/// constant's `cnot` is folded).
+fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
+            reg(glue, 0).is_some_and(|x| !moved_immediate(m, t, x))
+        }
+        _ => false,
+    }
+}
+
 /// C1-N4: `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a constant `len` whose low
 /// 8 bits (§9.7.1.20) are 32 or more inserts a field of `len mod 32` bits.
 fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
@@ -95,6 +115,65 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     };
     let product = vals.first().filter(|p| by_immediate && p.is_exact())?;
     Some(Expected::exact(product.bits & 0xFFFF_FFFF_FFFF_FFFF, result.width))
+}
+
+/// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
+/// statement before it that writes `r` is an unguarded move of an immediate, or an unguarded
+/// `cvt` of an immediate or of such a constant (at most `depth` conversions deep).
+fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
+    let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
+        return false;
+    };
+    match s {
+        Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: None, .. }) => {
+            matches!(operands.get(1), Some(Operand::Imm(_)))
+        }
+        Stmt::Isa(Instruction { form: Form::Cvt(_), operands, guard: None, .. }) => match operands.get(1) {
+            Some(Operand::Imm(_)) => true,
+            Some(o) => depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1)),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether register `r` of thread `t` holds fc9c9c66's set operand: a `set.<cmp>.{s32,u32}.u32`
+/// result, or (the stored finding) `xor.b32` of one (its first source) with a register holding
+/// a constant 0 ptxas folds (`cvt.rn.f32.f64` of `cvt.rni.sat.f64.f64` of a moved constant).
+fn set_operand(m: &Machine<'_>, t: u32, r: Reg, value: &Expected) -> bool {
+    if of_integer_set(m, t, r, &[GlueType::U32]) {
+        return true;
+    }
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue: x, .. }, o)) if x.op == GlueOp::Xor && x.ty == GlueType::B32 => {
+            let of_set = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Glue { glue, .. }
+                    if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)) && glue.ty == GlueType::U32)
+            });
+            // The xor left the set's word as it was: its other source is 0 here.
+            let by_zero = o.a.as_ref().is_some_and(|a| a.is_exact() && value.is_exact() && a.bits == value.bits);
+            of_set && by_zero && reg(x, 1).is_some_and(|z| folded_constant(m, o.stmt, z, 3))
+        }
+        _ => false,
+    }
+}
+
+/// fc9c9c66: `xor.b32 d, s, c` (either order) of a true `set.<cmp>.{s32,u32}.u32` result s
+/// ([`set_operand`]) and a `cnot.b32` result c gives 1 − c (−(~(−c)) for ~(−(−c))).
+fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Xor || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
+        return None;
+    }
+    let (a, b) = (reg(g, 0)?, reg(g, 1)?);
+    let (s, c) = if set_operand(m, t, a, &vals[0]) && of_cnot_of_register(m, t, b) {
+        (&vals[0], &vals[1])
+    } else if set_operand(m, t, b, &vals[1]) && of_cnot_of_register(m, t, a) {
+        (&vals[1], &vals[0])
+    } else {
+        return None;
+    };
+    let is_true = s.bits & 0xFFFF_FFFF != 0;
+    is_true.then(|| Expected::exact(u128::from(1u32.wrapping_sub(c.bits as u32)), result.width))
 }
 
 /// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`

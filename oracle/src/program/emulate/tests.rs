@@ -1927,3 +1927,47 @@ fn n2_c3_3701_shl_b64_by_64_or_more_of_a_product_by_an_immediate_is_the_product(
     untouched(&with("ld.global.u64 %d1, [%in];", "mov.b32 %r4, 64;"), words, d);
     untouched(&with("mul.lo.s64 %d1, %d0, %d0;", "mov.b32 %r4, 64;"), words, d);
 }
+
+/// 3701 fc9c9c66 (corpus/findings/fuzz-h200-3701/; trace/TC2.md `v/x1`): `xor.b32` of a true
+/// `set.le.s32.u32` and `cnot.b32` of 0 gives 0 (1 − 1; 13.0.88 and 13.5 -O3), the spec
+/// 0xfffffffe; of a nonzero word 1 for 0xffffffff; a false set, and `and.b32`, are right.
+#[test]
+fn fc9c9c66_3701_xor_of_a_true_set_and_a_cnot_gives_one_minus_the_cnot() {
+    let d = Deviation::XorOfSetAndCnotGivesOneMinus;
+    let with = |op: &'static str| {
+        [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r1, [%in+4];",
+            "ld.global.u32 %r2, [%in+8];",
+            "cnot.b32 %r5, %r0;",
+            "set.le.s32.u32 %r11, %r1, %r2;",
+            op,
+            "st.global.u32 [%out], %r13;",
+        ]
+    };
+    let xor = with("xor.b32 %r13, %r11, %r5;");
+    exact_case(&xor, [0, 1, 2, 0], d, 0xffff_fffe, 0);
+    exact_case(&xor, [7, 1, 2, 0], d, 0xffff_ffff, 1);
+    exact_case(&with("xor.b32 %r13, %r5, %r11;"), [0, 1, 2, 0], d, 0xffff_fffe, 0);
+    untouched(&xor, [0, 3, 2, 0], d);
+    untouched(&with("and.b32 %r13, %r11, %r5;"), [0, 1, 2, 0], d);
+    // The stored finding: the set xored first with a constant 0 ptxas folds (a `cvt.rn.f32.f64`
+    // of `cvt.rni.sat.f64.f64` of a moved −4e−54); a loaded 0 in its place is not folded.
+    let through = |zero: &'static str| {
+        [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r1, [%in+4];",
+            "ld.global.u32 %r2, [%in+8];",
+            "mov.f64 %d0, 0dB49B00D410E50865;",
+            "cvt.rni.sat.f64.f64 %d0, %d0;",
+            zero,
+            "cnot.b32 %r5, %r0;",
+            "set.le.s32.u32 %r11, %r1, %r2;",
+            "xor.b32 %r12, %r11, %r4;",
+            "xor.b32 %r13, %r12, %r5;",
+            "st.global.u32 [%out], %r13;",
+        ]
+    };
+    exact_case(&through("cvt.rn.f32.f64 %r4, %d0;"), [0, 1, 2, 0], d, 0xffff_fffe, 0);
+    untouched(&through("ld.global.u32 %r4, [%in+12];"), [0, 1, 2, 0], d);
+}
