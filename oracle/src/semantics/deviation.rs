@@ -297,11 +297,18 @@ pub enum Deviation {
     /// !P1; LOP3 ~R0; @P0 IMAD.MOV R7, RZ, RZ, -R6`), where §9.7.8.3 gives ~c. `and`/`or`, `not`
     /// of the cnot, a loaded or `selp` operand in place of either are right.
     XorOfSetAndCnotGivesOneMinus,
+    /// 3701 C3-3 (corpus/findings/fuzz-h200-3701/, 5087e596; trace/TC3.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a
+    /// moved immediate) of a `set.<cmp>.{s32,u32}.{s32,s64}` result s (−1 or 0, §9.7.7.1) is
+    /// folded into the set's own comparison: eq gives s ≠ 0, ne gives s = 0 (`ISETP.EQ.U32 P0,
+    /// R2, RZ; ISETP.EQ.AND.EX …`), where the spec's eq is never true. A compare with 2 or −1,
+    /// `setp.gt.u32 s, 1` and an `.f32` set are right. Kin of N-8.
+    SetpEqOneOfSetTestsTheSet,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 37] = [
+    pub const ALL: [Deviation; 38] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -339,6 +346,7 @@ impl Deviation {
         Deviation::BfiConstantLengthTakenMod32,
         Deviation::ShlB64OfProductByConstantDropped,
         Deviation::XorOfSetAndCnotGivesOneMinus,
+        Deviation::SetpEqOneOfSetTestsTheSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -386,6 +394,7 @@ impl Deviation {
             Deviation::BfiConstantLengthTakenMod32 => "bfi-constant-length-mod-32",
             Deviation::ShlB64OfProductByConstantDropped => "shl-b64-of-product-by-64-dropped",
             Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
+            Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
         }
     }
 
@@ -481,6 +490,7 @@ impl Deviation {
             Deviation::BfiConstantLengthTakenMod32 => "corpus/findings/fuzz-h200-3701/cases/ca3fc161df899800.case",
             Deviation::ShlB64OfProductByConstantDropped => "corpus/findings/fuzz-h200-3701/cases/e50cc840f5b34706.case",
             Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
+            Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
         }
     }
 }

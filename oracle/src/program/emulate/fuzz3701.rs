@@ -2,7 +2,8 @@
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
 //! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2 (`shl.b64` of a
-//! product by 64 or more) and fc9c9c66 (`xor` of a set and a `cnot`).
+//! product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`) and C3-3 (`setp.eq/ne s, 1`
+//! of a set).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -17,17 +18,18 @@ use super::origin::moved_immediate;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::program::exec::Machine;
-use crate::program::glue::{Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
-/// result, the deviation recorded as fired) where C1-N4, C3-2 or fc9c9c66 applies.
+/// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66 or C3-3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let found = [
         (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
         (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
         (Deviation::XorOfSetAndCnotGivesOneMinus, xor_of_set_and_cnot),
+        (Deviation::SetpEqOneOfSetTestsTheSet, setp_one_of_set),
     ]
     .into_iter()
     .filter(|(d, _)| m.allow.emulates(*d))
@@ -174,6 +176,27 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     };
     let is_true = s.bits & 0xFFFF_FFFF != 0;
     is_true.then(|| Expected::exact(u128::from(1u32.wrapping_sub(c.bits as u32)), result.width))
+}
+
+/// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a moved immediate) of a
+/// `set.<cmp>.{s32,u32}.{s32,s64}` result s tests the set itself: eq gives s ≠ 0, ne gives s = 0.
+fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let eq = match g.op {
+        GlueOp::Setp(Cmp::Eq) => true,
+        GlueOp::Setp(Cmp::Ne) => false,
+        _ => return None,
+    };
+    if !matches!(g.ty, GlueType::U32 | GlueType::S32)
+        || !of_integer_set(m, t, reg(g, 0)?, &[GlueType::S32, GlueType::S64])
+    {
+        return None;
+    }
+    let s = vals.first().filter(|s| s.is_exact())?;
+    if constant(m, t, g, vals, 1)? & 0xFFFF_FFFF != 1 {
+        return None;
+    }
+    let set_true = s.bits & 0xFFFF_FFFF != 0;
+    Some(Expected::exact(u128::from(set_true == eq), result.width))
 }
 
 /// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`

@@ -1971,3 +1971,28 @@ fn fc9c9c66_3701_xor_of_a_true_set_and_a_cnot_gives_one_minus_the_cnot() {
     exact_case(&through("cvt.rn.f32.f64 %r4, %d0;"), [0, 1, 2, 0], d, 0xffff_fffe, 0);
     untouched(&through("ld.global.u32 %r4, [%in+12];"), [0, 1, 2, 0], d);
 }
+
+/// 3701 C3-3 (corpus/findings/fuzz-h200-3701/, 5087e596; trace/TC3.md `reduced.ptx`):
+/// `setp.eq.u32 p, s, 1` with a moved 1 of `set.ne.s32.s64 s, x, 0` is true for x ≠ 0 on
+/// 13.0.88 -O3 (`selp` 7), never by the spec (0); `ne` the reverse; a compare with 2 is right.
+#[test]
+fn n3_c3_3701_setp_eq_1_of_a_set_result_tests_the_set() {
+    let d = Deviation::SetpEqOneOfSetTestsTheSet;
+    let with = |one: &'static str, setp: &'static str| {
+        [
+            "ld.global.u64 %d0, [%in];",
+            "set.ne.s32.s64 %r2, %d0, 0;",
+            one,
+            setp,
+            "mov.b32 %r6, 7;",
+            "mov.b32 %r7, 0;",
+            "selp.b32 %r5, %r6, %r7, %p1;",
+            "st.global.b32 [%out], %r5;",
+        ]
+    };
+    let eq = with("mov.b32 %r4, 1;", "setp.eq.u32 %p1, %r2, %r4;");
+    exact_case(&eq, [5, 0, 0, 0], d, 0, 7);
+    untouched(&eq, [0, 0, 0, 0], d);
+    exact_case(&with("mov.b32 %r4, 1;", "setp.ne.s32 %p1, %r2, 1;"), [5, 0, 0, 0], d, 7, 0);
+    untouched(&with("mov.b32 %r4, 2;", "setp.eq.u32 %p1, %r2, %r4;"), [5, 0, 0, 0], d);
+}
