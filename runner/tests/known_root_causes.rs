@@ -705,7 +705,7 @@ fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
 /// The word findings of the seed-3701 campaign (corpus/findings/fuzz-h200-3701/: signatures
 /// and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`),
 /// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4, C3-2,
-/// fc9c9c66, C3-3) are known by them.
+/// fc9c9c66, C3-3, C1-N3) are known by them.
 #[test]
 fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-3701", "findings-labelled-new.json");
@@ -738,7 +738,7 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("59055f91", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("5a4b88eb", "new"), // D through cvt.f32.f32 (TC3)
     ("5d90f3ab", "new"), // N-7 by a moved start (TC1)
-    ("6b7f302e", "new"), // 3701 C1-N3, not emulated yet
+    ("6b7f302e", "fuzz-h200-3701-c1n3-shr-s16-by-cnot-clamp-folded"), // 3701 C1-N3
     ("7e60049f", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("82207bfd", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("8aad1e14", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A, through cvt.u32.u32

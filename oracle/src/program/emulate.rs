@@ -123,7 +123,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
         return v;
     }
-    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3): `emulate/fuzz3701.rs`.
+    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
         return v;
     }

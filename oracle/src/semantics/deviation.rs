@@ -304,11 +304,18 @@ pub enum Deviation {
     /// R2, RZ; ISETP.EQ.AND.EX …`), where the spec's eq is never true. A compare with 2 or −1,
     /// `setp.gt.u32 s, 1` and an `.f32` set are right. Kin of N-8.
     SetpEqOneOfSetTestsTheSet,
+    /// 3701 C1-N3 (corpus/findings/fuzz-h200-3701/, 6b7f302e; trace/TC1.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `shr.s16 d, a, c` with `c` written by `cnot.b32` of a register
+    /// folds the amount's clamp through the negation (`ISETP.GT.U32 P0, R0, 0x8000; SEL R0, R0,
+    /// 0xffff8000, !P0` on −c): c = 1 fills d with a's sign, where §9.7.8.7 shifts by 1.
+    /// (`sub.u32 c, 0, x` does the same for x > 0xffff8000; glue has no immediate minuend.)
+    /// `neg.s32` of a set, `selp` 1/0, `shr.s32` and `shl.b32` are right; `.b16`/`.u16` are O.
+    ShrS16ByCnotClampFolded,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 38] = [
+    pub const ALL: [Deviation; 39] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -347,6 +354,7 @@ impl Deviation {
         Deviation::ShlB64OfProductByConstantDropped,
         Deviation::XorOfSetAndCnotGivesOneMinus,
         Deviation::SetpEqOneOfSetTestsTheSet,
+        Deviation::ShrS16ByCnotClampFolded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -395,6 +403,7 @@ impl Deviation {
             Deviation::ShlB64OfProductByConstantDropped => "shl-b64-of-product-by-64-dropped",
             Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
             Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
+            Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
         }
     }
 
@@ -491,6 +500,7 @@ impl Deviation {
             Deviation::ShlB64OfProductByConstantDropped => "corpus/findings/fuzz-h200-3701/cases/e50cc840f5b34706.case",
             Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
             Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
+            Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
         }
     }
 }

@@ -2,8 +2,8 @@
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
 //! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2 (`shl.b64` of a
-//! product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`) and C3-3 (`setp.eq/ne s, 1`
-//! of a set).
+//! product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`), C3-3 (`setp.eq/ne s, 1` of a
+//! set) and C1-N3 (`shr.s16` by a `cnot`).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -23,13 +23,14 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
-/// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66 or C3-3 applies.
+/// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66, C3-3 or C1-N3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let found = [
         (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
         (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
         (Deviation::XorOfSetAndCnotGivesOneMinus, xor_of_set_and_cnot),
         (Deviation::SetpEqOneOfSetTestsTheSet, setp_one_of_set),
+        (Deviation::ShrS16ByCnotClampFolded, shr_s16_by_cnot),
     ]
     .into_iter()
     .filter(|(d, _)| m.allow.emulates(*d))
@@ -197,6 +198,21 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
     }
     let set_true = s.bits & 0xFFFF_FFFF != 0;
     Some(Expected::exact(u128::from(set_true == eq), result.width))
+}
+
+/// C1-N3: `shr.s16 d, a, c` with c written by `cnot.b32` of a register: c = 1 (the register
+/// was 0) fills d with a's sign (the clamp `umin(c, 16)` is folded as `−c >u 0x8000 ?
+/// 0xffff8000 : c`), where §9.7.8.7 shifts by 1.
+fn shr_s16_by_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shr || g.ty != GlueType::S16 || !of_cnot_of_register(m, t, reg(g, 1)?) {
+        return None;
+    }
+    let (a, c) = (vals.first()?, vals.get(1)?);
+    if !(a.is_exact() && c.is_exact() && c.bits & 0xFFFF_FFFF == 1) {
+        return None;
+    }
+    let fill = if a.bits & 0x8000 != 0 { 0xFFFF } else { 0 };
+    Some(Expected::exact(fill, result.width))
 }
 
 /// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`

@@ -1996,3 +1996,24 @@ fn n3_c3_3701_setp_eq_1_of_a_set_result_tests_the_set() {
     exact_case(&with("mov.b32 %r4, 1;", "setp.ne.s32 %p1, %r2, 1;"), [5, 0, 0, 0], d, 7, 0);
     untouched(&with("mov.b32 %r4, 2;", "setp.eq.u32 %p1, %r2, %r4;"), [5, 0, 0, 0], d);
 }
+
+/// 3701 C1-N3 (corpus/findings/fuzz-h200-3701/, 6b7f302e; trace/TC1.md `reduced.ptx`):
+/// `shr.s16` of 0x8002 by `cnot.b32` of 0 fills with the sign (0xffff; 13.0.88 and 13.5 -O3),
+/// the spec shifts by 1 (0xc001); a cnot of a nonzero word (0) is right, as is `shr.s32`.
+#[test]
+fn n3_c1_3701_shr_s16_by_a_cnot_of_0_fills_with_the_sign() {
+    let d = Deviation::ShrS16ByCnotClampFolded;
+    let with = |shift: &'static str| {
+        [
+            "ld.global.u32 %r0, [%in];",
+            "cnot.b32 %r1, %r0;",
+            "ld.global.u16 %h0, [%in+4];",
+            shift,
+            "st.global.b16 [%out], %h1;",
+        ]
+    };
+    let shr = with("shr.s16 %h1, %h0, %r1;");
+    exact_case(&shr, [0, 0x8002, 0, 0], d, 0xc001, 0xffff);
+    exact_case(&shr, [0, 0x6ef0, 0, 0], d, 0x3778, 0);
+    untouched(&shr, [3, 0x8002, 0, 0], d);
+}
