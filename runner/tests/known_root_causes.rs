@@ -701,3 +701,64 @@ fn the_seed_3602_n6_findings_are_labelled_by_their_origin() {
         .with_shape("UPRMT → STG.E.U16");
     assert!(known.matches(&o0).is_none());
 }
+
+/// The word findings of the seed-3701 campaign (corpus/findings/fuzz-h200-3701/: signatures
+/// and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`),
+/// labelled again now: the findings of its new root causes with entries (3701-N-A, C1-N4, C3-2,
+/// fc9c9c66, C3-3, C1-N3) are known by them.
+#[test]
+fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3701", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_3701_LABELS));
+}
+
+/// What each word finding of seed 3701 is labelled now: its new root causes by their entries;
+/// the known causes whose emulations the traces found too narrow (TC1–TC4) still new.
+const SEED_3701_LABELS: [(&str, &str); 46] = [
+    ("12b23716", "new"), // 3301-N3 through a mov unpack (TC1)
+    ("1741048c", "new"), // new: an FP8x2 pack's own register never written (TC2)
+    ("1a74feca", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("1d8039b3", "new"), // F under a widening cvt.sat (TC1)
+    ("1dadc489", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("212b09c9", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("21862007", "new"), // J, no emulation (TC1)
+    ("2d12fb46", "new"), // 3501-N2 by register amounts (TC2)
+    ("2dfe7c1c", "new"), // C1-N2, not emulated yet (TC1)
+    ("31e0340b", "new"), // 3501-N2 through min.s64 d, d, d (TC4)
+    ("32d233d8", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("333f245e", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("3b8517e9", "new"), // N-7 by moved pos/len (TC2)
+    ("3c5ab93b", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("3f9c3758", "new"), // J with N-11 (TC2)
+    ("434a41d1", "new"), // F into mad.hi.s16 (TC3)
+    ("46818fad", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("4702b9c3", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("4cdc6561", "new"), // 3601-C of a .bf16 source (TC4)
+    ("5087e596", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // 3701 C3-3
+    ("59055f91", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("5a4b88eb", "new"), // D through cvt.f32.f32 (TC3)
+    ("5d90f3ab", "new"), // N-7 by a moved start (TC1)
+    ("6b7f302e", "fuzz-h200-3701-c1n3-shr-s16-by-cnot-clamp-folded"), // 3701 C1-N3
+    ("7e60049f", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("82207bfd", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("8aad1e14", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A, through cvt.u32.u32
+    ("92386ade", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("9a5bc7e9", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("a3598fb3", "new"), // G through a mov unpack (TC4)
+    ("a5d8c0db", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("a862ac7a", "new"), // B through a skipped set.f32 (TC1)
+    ("b714f9f1", "new"), // M with a register mask (TC3)
+    ("c2bdc418", "new"), // N-11 over a two-valued old word (TC2)
+    ("c78de146", "new"), // E through cvt.u16.s16 (TC3)
+    ("c8681b22", "new"), // C1-N1, not emulated yet (TC1)
+    ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
+    ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("e3375831", "new"), // 3501-N2 by register amounts (TC2)
+    ("e50cc840", "new"), // 3701 C3-2 in a loop: its amounts are constants only to ptxas (TC3)
+    ("e90e547c", "new"), // 3601-C of a .bf16 source (TC1)
+    ("eb5664f7", "new"), // D through cvt.f32.f32 (TC4)
+    ("f0faa6f5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
+    ("f567f1b4", "new"), // J, no emulation (TC2)
+    ("fb2f0eb8", "new"), // 3602-N3 on setp.ne.s32 (TC2)
+    ("fc9c9c66", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // 3701 fc9c9c66
+];

@@ -26,6 +26,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 mod fuzz3602;
+mod fuzz3701;
 mod origin;
 
 use super::exec::Machine;
@@ -115,10 +116,15 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1 or 3501-N2 applies. `vals` are its source values.
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2 or a root cause of seeds 3602, 3604
+/// (`emulate/fuzz3602.rs`) or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
+    if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -457,7 +463,7 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
-/// reading it, [`glue`]).
+/// reading it, [`glue`]), M at a `mov` pack, or 3701-N-A at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -466,6 +472,10 @@ pub(super) fn isa(
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
     if let Form::Mov(mv) = &inst.form {
         return Ok(packed(m, t, mv, inst, results));
+    }
+    // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`.
+    if let Form::CvtPack(p) = &inst.form {
+        return Ok(fuzz3701::pack(m, t, p, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };

@@ -267,11 +267,55 @@ pub enum Deviation {
     /// counted as `.s32` (`> −1`: six trips from 5, `MOV R7, 0xfffffffa`), where §9.7.7.2
     /// compares unsigned (never true: one trip).
     UnsignedLoopExitTestCountedSigned,
+    /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9 and 16 more; trace/TC4.md "N-A",
+    /// TC3.md C3-1, TC2.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.pack.sat.{s8,u8}.s32.b32
+    /// d, a, b, c` with both `a` and `b` written by `cvt.{rni,rzi}{.sat}.u32.f32` (one or two
+    /// of them, of one rounding; through a `cvt.u32.u32` too) is fused into one
+    /// `F2IP.{S8,U8}.F32{.TRUNC}.NTZ` of the floats: each byte is the float rounded and
+    /// saturated to the 8-bit type directly, where §9.7.9.21 clamps the `.u32` conversion to
+    /// [0, 2^32 − 1] and §9.7.9.22 reads that word as `.s32` (x ≤ −1 packs 0, not −128; x ≥
+    /// 2^31 packs −128 or 0, not 127 or 255). Right: `.rmi`/`.rpi`, `.s4`/`.s16`/`.u16` packs,
+    /// `.f16`/`.f64` sources, one operand from another producer, a plain `cvt.sat.s8.s32`.
+    PackOfU32CvtFusedSigned,
+    /// 3701 C1-N4 (corpus/findings/fuzz-h200-3701/, ca3fc161; trace/TC1.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a
+    /// constant `len` (an immediate or moved immediate) whose `len` (its low 8 bits, §9.7.1.20) is 32 or more
+    /// inserts a field of `len mod 32` bits (130 → 2: `LOP3.LUT R7, R9, 0xc, R0, 0xe2`; 64 → no
+    /// field), where §9.7.1.20 inserts up to the msb. A loaded `len` is right.
+    BfiConstantLengthTakenMod32,
+    /// 3701 C3-2 (corpus/findings/fuzz-h200-3701/, e50cc840; trace/TC3.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `shl.b64 d, p, k` by a constant k ≥ 64 (an immediate or moved
+    /// immediate: 64, 65, 100, 128, 4096, 0xffffffff) of `p` written by `mul.lo.s64` or
+    /// `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives `p`
+    /// unshifted (`IMAD.WIDE.U32 R6, R2, -0x1, RZ` stored), where §9.7.8.7 clamps the amount
+    /// to 64 (0). Right: k = 40 or 63, a loaded source, `neg`/`add`, a multiply by a register,
+    /// `shr`, the 16- and 32-bit forms.
+    ShlB64OfProductByConstantDropped,
+    /// 3701 fc9c9c66 (corpus/findings/fuzz-h200-3701/, fc9c9c66; trace/TC2.md; ptxas 13.0.88
+    /// and 13.5 -O3, and the JIT): `xor.b32 d, s, c` of a `set.<cmp>.{s32,u32}.u32` result s and
+    /// a `cnot.b32` result c gives 1 − c where s is true (−(~(−c)): `SEL R0, RZ, 0xffffffff,
+    /// !P1; LOP3 ~R0; @P0 IMAD.MOV R7, RZ, RZ, -R6`), where §9.7.8.3 gives ~c. `and`/`or`, `not`
+    /// of the cnot, a loaded or `selp` operand in place of either are right.
+    XorOfSetAndCnotGivesOneMinus,
+    /// 3701 C3-3 (corpus/findings/fuzz-h200-3701/, 5087e596; trace/TC3.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a
+    /// moved immediate) of a `set.<cmp>.{s32,u32}.{s32,s64}` result s (−1 or 0, §9.7.7.1) is
+    /// folded into the set's own comparison: eq gives s ≠ 0, ne gives s = 0 (`ISETP.EQ.U32 P0,
+    /// R2, RZ; ISETP.EQ.AND.EX …`), where the spec's eq is never true. A compare with 2 or −1,
+    /// `setp.gt.u32 s, 1` and an `.f32` set are right. Kin of N-8.
+    SetpEqOneOfSetTestsTheSet,
+    /// 3701 C1-N3 (corpus/findings/fuzz-h200-3701/, 6b7f302e; trace/TC1.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `shr.s16 d, a, c` with `c` written by `cnot.b32` of a register
+    /// folds the amount's clamp through the negation (`ISETP.GT.U32 P0, R0, 0x8000; SEL R0, R0,
+    /// 0xffff8000, !P0` on −c): c = 1 fills d with a's sign, where §9.7.8.7 shifts by 1.
+    /// (`sub.u32 c, 0, x` does the same for x > 0xffff8000; glue has no immediate minuend.)
+    /// `neg.s32` of a set, `selp` 1/0, `shr.s32` and `shl.b32` are right; `.b16`/`.u16` are O.
+    ShrS16ByCnotClampFolded,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 33] = [
+    pub const ALL: [Deviation; 39] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -305,6 +349,12 @@ impl Deviation {
         Deviation::ShrS16ByU32CvtConvertsAsS16,
         Deviation::WidenedSetF32ComparedWithZeroIs0Or1,
         Deviation::UnsignedLoopExitTestCountedSigned,
+        Deviation::PackOfU32CvtFusedSigned,
+        Deviation::BfiConstantLengthTakenMod32,
+        Deviation::ShlB64OfProductByConstantDropped,
+        Deviation::XorOfSetAndCnotGivesOneMinus,
+        Deviation::SetpEqOneOfSetTestsTheSet,
+        Deviation::ShrS16ByCnotClampFolded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -348,6 +398,12 @@ impl Deviation {
             Deviation::ShrS16ByU32CvtConvertsAsS16 => "shr-s16-by-u32-cvt-converts-as-s16",
             Deviation::WidenedSetF32ComparedWithZeroIs0Or1 => "widened-set-f32-compared-with-zero-is-0-or-1",
             Deviation::UnsignedLoopExitTestCountedSigned => "unsigned-loop-exit-test-counted-signed",
+            Deviation::PackOfU32CvtFusedSigned => "pack-s8-of-u32-cvt-fused-signed",
+            Deviation::BfiConstantLengthTakenMod32 => "bfi-constant-length-mod-32",
+            Deviation::ShlB64OfProductByConstantDropped => "shl-b64-of-product-by-64-dropped",
+            Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
+            Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
+            Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
         }
     }
 
@@ -438,6 +494,13 @@ impl Deviation {
             | Deviation::ShrS16ByU32CvtConvertsAsS16
             | Deviation::WidenedSetF32ComparedWithZeroIs0Or1
             | Deviation::UnsignedLoopExitTestCountedSigned => "corpus/findings/fuzz-h200-3602/README.md",
+            // The stored case of each (corpus/findings/fuzz-h200-3701/; traces in `trace/`).
+            Deviation::PackOfU32CvtFusedSigned => "corpus/findings/fuzz-h200-3701/cases/212b09c9a466937a.case",
+            Deviation::BfiConstantLengthTakenMod32 => "corpus/findings/fuzz-h200-3701/cases/ca3fc161df899800.case",
+            Deviation::ShlB64OfProductByConstantDropped => "corpus/findings/fuzz-h200-3701/cases/e50cc840f5b34706.case",
+            Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
+            Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
+            Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
         }
     }
 }

@@ -92,7 +92,7 @@ fn imm(g: &Glue, k: usize) -> Option<u64> {
 }
 
 /// Whether statement `s` may write register `r` (guarded or not).
-fn writes(s: &Stmt, r: Reg) -> bool {
+pub(super) fn writes(s: &Stmt, r: Reg) -> bool {
     match s {
         Stmt::Glue { glue, .. } => glue.dst == r,
         Stmt::Isa(i) => {

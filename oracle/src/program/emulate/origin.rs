@@ -30,6 +30,10 @@ pub(in crate::program) struct Origin {
     /// The statement that produced *that* statement's first source (two producers back), for a
     /// glue producer whose source's origin records one (3501-N3: `cnot` of a `cvt` of a `set`).
     pub(in crate::program) a_a_stmt: Option<usize>,
+    /// For a `cvt` producer reading a register whose producer recorded its own first source
+    /// value, that value (two producers back: 3701-N-A's `cvt.u32.u32` of a float `cvt` reads
+    /// the float).
+    pub(in crate::program) a_a: Option<Expected>,
     /// Whether a float `cvt` whose guard was false named the register after its producer (A:
     /// ptxas merges the old value into the cvt's float result, [`skipped_isa`](super::skipped_isa)).
     pub(in crate::program) float_merged: bool,
@@ -73,6 +77,7 @@ impl Origin {
             a,
             a_stmt,
             a_a_stmt: None,
+            a_a: None,
             float_merged: false,
             f32_merged: None,
             f32_cleared: false,
@@ -136,8 +141,10 @@ impl Machine<'_> {
             Form::Cvt(_) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
-                let a_stmt = r.and_then(|r| self.origins[t as usize].get(&r)).map(|o| o.stmt);
-                Some(Origin::written(self.stmt, a, a_stmt))
+                let source = r.and_then(|r| self.origins[t as usize].get(&r));
+                let mut o = Origin::written(self.stmt, a, source.map(|o| o.stmt));
+                o.a_a = source.and_then(|o| o.a.clone());
+                Some(o)
             }
             _ => Some(Origin::written(self.stmt, None, None)),
         }

@@ -1,0 +1,272 @@
+//! The emulations of the root causes the H200 campaign of seed 3701 found
+//! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
+//! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
+//! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2 (`shl.b64` of a
+//! product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`), C3-3 (`setp.eq/ne s, 1` of a
+//! set) and C1-N3 (`shr.s16` by a `cnot`).
+//!
+//! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
+//! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
+//! (the spec's result stands) otherwise.
+
+use super::convert;
+use super::fuzz3602::writes;
+use super::origin::moved_immediate;
+use crate::isa::operand::Operand;
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
+use crate::program::exec::Machine;
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::{Reg, Stmt};
+use crate::semantics::{cvt_pack, Deviation, Expected};
+
+/// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
+/// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66, C3-3 or C1-N3 applies.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let found = [
+        (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
+        (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
+        (Deviation::XorOfSetAndCnotGivesOneMinus, xor_of_set_and_cnot),
+        (Deviation::SetpEqOneOfSetTestsTheSet, setp_one_of_set),
+        (Deviation::ShrS16ByCnotClampFolded, shr_s16_by_cnot),
+    ]
+    .into_iter()
+    .filter(|(d, _)| m.allow.emulates(*d))
+    .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
+    let (d, v) = found;
+    Some(m.fire(d, result, v))
+}
+
+/// One glue rule: the emulated result where it applies.
+type Rule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The register source `k` of `g`, if it is one.
+fn reg(g: &Glue, k: usize) -> Option<Reg> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// The immediate source `k` of `g`, if it is one.
+fn imm(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The value of source `k` of `g` when it is a constant: an immediate, or a register a move of
+/// an immediate wrote (its value `vals[k]`).
+fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
+    imm(g, k).or_else(|| {
+        let moved = reg(g, k).is_some_and(|r| moved_immediate(m, t, r));
+        vals.get(k).filter(|v| moved && v.is_exact()).map(|v| v.bits as u64)
+    })
+}
+
+/// Whether register `r` of thread `t` holds a `set.<cmp>.{s32,u32}.<type>` result (−1 or 0,
+/// §9.7.7.1) of a source type among `types`.
+fn of_integer_set(m: &Machine<'_>, t: u32, r: Reg, types: &[GlueType]) -> bool {
+    matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
+        if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)) && types.contains(&glue.ty))
+}
+
+/// Whether register `r` of thread `t` holds `cnot.b32` of a register that is no constant (a
+/// constant's `cnot` is folded).
+fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
+            reg(glue, 0).is_some_and(|x| !moved_immediate(m, t, x))
+        }
+        _ => false,
+    }
+}
+
+/// C1-N4: `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a constant `len` whose low
+/// 8 bits (§9.7.1.20) are 32 or more inserts a field of `len mod 32` bits.
+fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Bfi || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
+        return None;
+    }
+    let pos = imm(g, 2)?;
+    let len = constant(m, t, g, vals, 3)? & 0xff;
+    if len < 32 {
+        return None;
+    }
+    let v = g.eval([vals[0].bits as u64, vals[1].bits as u64, pos, len % 32], false);
+    Some(Expected::exact(u128::from(v), result.width))
+}
+
+/// C3-2: `shl.b64 d, p, k` with a constant k ≥ 64 (its `.u32` bits) and p written by
+/// `mul.lo.s64` or `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives p
+/// unshifted.
+fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shl || g.ty.bits() != 64 || constant(m, t, g, vals, 1)? & 0xFFFF_FFFF < 64 {
+        return None;
+    }
+    let by_immediate = match m.producer(t, reg(g, 0)?)? {
+        (Stmt::Glue { glue: p, .. }, _) => match p.op {
+            GlueOp::MulLo => p.ty == GlueType::S64 && imm(p, 1).is_some(),
+            GlueOp::MadLo => p.ty == GlueType::S64 && imm(p, 1).is_some() && imm(p, 2).is_some(),
+            GlueOp::MulWide => p.ty == GlueType::U32 && imm(p, 1).is_some(),
+            _ => false,
+        },
+        _ => false,
+    };
+    let product = vals.first().filter(|p| by_immediate && p.is_exact())?;
+    Some(Expected::exact(product.bits & 0xFFFF_FFFF_FFFF_FFFF, result.width))
+}
+
+/// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
+/// statement before it that writes `r` is an unguarded move of an immediate, or an unguarded
+/// `cvt` of an immediate or of such a constant (at most `depth` conversions deep).
+fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
+    let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
+        return false;
+    };
+    match s {
+        Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: None, .. }) => {
+            matches!(operands.get(1), Some(Operand::Imm(_)))
+        }
+        Stmt::Isa(Instruction { form: Form::Cvt(_), operands, guard: None, .. }) => match operands.get(1) {
+            Some(Operand::Imm(_)) => true,
+            Some(o) => depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1)),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether register `r` of thread `t` holds fc9c9c66's set operand: a `set.<cmp>.{s32,u32}.u32`
+/// result, or (the stored finding) `xor.b32` of one (its first source) with a register holding
+/// a constant 0 ptxas folds (`cvt.rn.f32.f64` of `cvt.rni.sat.f64.f64` of a moved constant).
+fn set_operand(m: &Machine<'_>, t: u32, r: Reg, value: &Expected) -> bool {
+    if of_integer_set(m, t, r, &[GlueType::U32]) {
+        return true;
+    }
+    match m.producer(t, r) {
+        Some((Stmt::Glue { glue: x, .. }, o)) if x.op == GlueOp::Xor && x.ty == GlueType::B32 => {
+            let of_set = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Glue { glue, .. }
+                    if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)) && glue.ty == GlueType::U32)
+            });
+            // The xor left the set's word as it was: its other source is 0 here.
+            let by_zero = o.a.as_ref().is_some_and(|a| a.is_exact() && value.is_exact() && a.bits == value.bits);
+            of_set && by_zero && reg(x, 1).is_some_and(|z| folded_constant(m, o.stmt, z, 3))
+        }
+        _ => false,
+    }
+}
+
+/// fc9c9c66: `xor.b32 d, s, c` (either order) of a true `set.<cmp>.{s32,u32}.u32` result s
+/// ([`set_operand`]) and a `cnot.b32` result c gives 1 − c (−(~(−c)) for ~(−(−c))).
+fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Xor || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
+        return None;
+    }
+    let (a, b) = (reg(g, 0)?, reg(g, 1)?);
+    let (s, c) = if set_operand(m, t, a, &vals[0]) && of_cnot_of_register(m, t, b) {
+        (&vals[0], &vals[1])
+    } else if set_operand(m, t, b, &vals[1]) && of_cnot_of_register(m, t, a) {
+        (&vals[1], &vals[0])
+    } else {
+        return None;
+    };
+    let is_true = s.bits & 0xFFFF_FFFF != 0;
+    is_true.then(|| Expected::exact(u128::from(1u32.wrapping_sub(c.bits as u32)), result.width))
+}
+
+/// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a moved immediate) of a
+/// `set.<cmp>.{s32,u32}.{s32,s64}` result s tests the set itself: eq gives s ≠ 0, ne gives s = 0.
+fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let eq = match g.op {
+        GlueOp::Setp(Cmp::Eq) => true,
+        GlueOp::Setp(Cmp::Ne) => false,
+        _ => return None,
+    };
+    if !matches!(g.ty, GlueType::U32 | GlueType::S32)
+        || !of_integer_set(m, t, reg(g, 0)?, &[GlueType::S32, GlueType::S64])
+    {
+        return None;
+    }
+    let s = vals.first().filter(|s| s.is_exact())?;
+    if constant(m, t, g, vals, 1)? & 0xFFFF_FFFF != 1 {
+        return None;
+    }
+    let set_true = s.bits & 0xFFFF_FFFF != 0;
+    Some(Expected::exact(u128::from(set_true == eq), result.width))
+}
+
+/// C1-N3: `shr.s16 d, a, c` with c written by `cnot.b32` of a register: c = 1 (the register
+/// was 0) fills d with a's sign (the clamp `umin(c, 16)` is folded as `−c >u 0x8000 ?
+/// 0xffff8000 : c`), where §9.7.8.7 shifts by 1.
+fn shr_s16_by_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Shr || g.ty != GlueType::S16 || !of_cnot_of_register(m, t, reg(g, 1)?) {
+        return None;
+    }
+    let (a, c) = (vals.first()?, vals.get(1)?);
+    if !(a.is_exact() && c.is_exact() && c.bits & 0xFFFF_FFFF == 1) {
+        return None;
+    }
+    let fill = if a.bits & 0x8000 != 0 { 0xFFFF } else { 0 };
+    Some(Expected::exact(fill, result.width))
+}
+
+/// The f32 source and rounding of the float conversion a `cvt.pack` operand `o` of thread `t`
+/// comes from, for 3701-N-A: a register written by `cvt.{rni,rzi}{.sat}.u32.f32`, or by
+/// `cvt.u32.u32` of one.
+fn u32_float_cvt_source(m: &Machine<'_>, t: u32, o: &Operand) -> Option<(Cvt, Expected)> {
+    let float_u32 = |c: &Cvt| {
+        c.dtype == CvtType::U32 && c.atype == CvtType::F32 && matches!(c.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi))
+    };
+    let r = m.reg_of(o).ok()?;
+    match m.producer(t, r)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin) if float_u32(c) => Some((*c, origin.a.clone()?)),
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), origin)
+            if c.dtype == CvtType::U32 && c.atype == CvtType::U32 && c.rnd.is_none() =>
+        {
+            let first = match &m.p.body[origin.a_stmt?] {
+                Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }) if float_u32(c0) => *c0,
+                _ => return None,
+            };
+            Some((first, origin.a_a.clone()?))
+        }
+        _ => None,
+    }
+}
+
+/// 3701-N-A: `cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c` with both a and b written by
+/// `cvt.{rni,rzi}{.sat}.u32.f32` of the same rounding (through a `cvt.u32.u32` too) packs the
+/// signed conversion of each float (`F2IP.S8.F32`: the `.u32` clamp lost): the low 16 bits of
+/// `d` are the pack of `cvt.<rnd>.s32.f32` of the two floats. `results` (the spec's) changed.
+pub(super) fn pack(
+    m: &mut Machine<'_>,
+    t: u32,
+    p: &CvtPack,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::PackOfU32CvtFusedSigned;
+    if !m.allow.emulates(d) || !matches!(p.convert, PackType::S8 | PackType::U8) || !p.with_c {
+        return results;
+    }
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let source = |k: usize| inst.operands.get(k).and_then(|o| u32_float_cvt_source(m, t, o));
+    let (Some((ca, xa)), Some((cb, xb))) = (source(1), source(2)) else { return results };
+    if ca.rnd != cb.rnd {
+        return results;
+    }
+    let signed = |c: Cvt, x: &Expected| {
+        let f = Form::Cvt(Cvt { dtype: CvtType::S32, sat: false, ..c });
+        x.is_exact().then(|| convert(m, &f, x.bits & 0xFFFF_FFFF)).flatten().filter(Expected::is_exact)
+    };
+    let (Some(sa), Some(sb)) = (signed(ca, &xa), signed(cb, &xb)) else { return results };
+    let low = cvt_pack::eval(p, sa.bits as u32, sb.bits as u32, 0).field(0, 16);
+    let (dst, from) = (*dst, spec.clone());
+    let mut to = from.clone();
+    to.replace(0, low);
+    vec![(dst, m.fire(d, &from, to))]
+}
