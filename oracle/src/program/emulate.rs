@@ -56,6 +56,26 @@ impl Machine<'_> {
     }
 }
 
+/// One glue rule of a deviation: the emulated result where it applies (`None` elsewhere).
+type GlueRule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The result of the first of `rules` whose deviation is emulated and that applies to `g`
+/// (source values `vals`, spec result `result`), recorded as fired.
+fn first_glue_rule(
+    m: &mut Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+    rules: &[(Deviation, GlueRule)],
+) -> Option<Expected> {
+    let (d, v) = rules
+        .iter()
+        .filter(|(d, _)| m.allow.emulates(*d))
+        .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (*d, v)))?;
+    Some(m.fire(d, result, v))
+}
+
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
 fn anything(e: Expected) -> Expected {
     let width = e.width;

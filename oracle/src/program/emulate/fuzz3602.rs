@@ -14,6 +14,7 @@
 
 use super::convert;
 use super::origin::moved_immediate;
+use super::GlueRule;
 use crate::isa::operand::{Operand, Role};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -24,23 +25,16 @@ use crate::semantics::{Deviation, Expected};
 /// A glue instruction's result under the seven deviations: `Some` (the emulated result, the
 /// deviation recorded as fired) where 3602-N1, N2, N3, N4, 3604-N1 or N3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let found = [
-        (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant as Rule),
+    let rules: &[(Deviation, GlueRule)] = &[
+        (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
         (Deviation::UnsignedLoopExitTestCountedSigned, loop_exit_test_signed),
-    ]
-    .into_iter()
-    .filter(|(d, _)| m.allow.emulates(*d))
-    .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
-    let (d, v) = found;
-    Some(m.fire(d, result, v))
+    ];
+    super::first_glue_rule(m, t, g, vals, result, rules)
 }
-
-/// One glue rule: the emulated result where it applies.
-type Rule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
 
 /// A `cvt`'s result under the seven deviations (`a` its source value): 3602-N4's
 /// `cvt.{u32,u64}.u16` of the round trip, 3604-N2's widening of a set.f32 result.

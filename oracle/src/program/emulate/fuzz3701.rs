@@ -15,6 +15,7 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
+use super::GlueRule;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::program::exec::Machine;
@@ -25,22 +26,15 @@ use crate::semantics::{cvt_pack, Deviation, Expected};
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
 /// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66, C3-3 or C1-N3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let found = [
-        (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32 as Rule),
+    let rules: &[(Deviation, GlueRule)] = &[
+        (Deviation::BfiConstantLengthTakenMod32, bfi_length_mod_32),
         (Deviation::ShlB64OfProductByConstantDropped, shl_of_product_dropped),
         (Deviation::XorOfSetAndCnotGivesOneMinus, xor_of_set_and_cnot),
         (Deviation::SetpEqOneOfSetTestsTheSet, setp_one_of_set),
         (Deviation::ShrS16ByCnotClampFolded, shr_s16_by_cnot),
-    ]
-    .into_iter()
-    .filter(|(d, _)| m.allow.emulates(*d))
-    .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (d, v)))?;
-    let (d, v) = found;
-    Some(m.fire(d, result, v))
+    ];
+    super::first_glue_rule(m, t, g, vals, result, rules)
 }
-
-/// One glue rule: the emulated result where it applies.
-type Rule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
 
 /// The register source `k` of `g`, if it is one.
 fn reg(g: &Glue, k: usize) -> Option<Reg> {
