@@ -122,6 +122,14 @@ fn cvt_form(opcode: &str) -> Option<Form> {
     Form::parse_opcode(opcode).ok()
 }
 
+/// The register source `k` of `g`, if it is one.
+fn reg_of_glue(g: &Glue, k: usize) -> Option<Reg> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    }
+}
+
 /// The immediate source `k` of `g`, if it is one.
 fn imm_of(g: &Glue, k: usize) -> Option<u64> {
     match g.src.get(k).copied().flatten() {

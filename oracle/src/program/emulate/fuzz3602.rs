@@ -14,11 +14,11 @@
 
 use super::convert;
 use super::origin::moved_immediate;
-use super::GlueRule;
+use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
-use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
 use crate::program::{PredGuard, Reg, RegClass, Stmt};
 use crate::semantics::{Deviation, Expected};
 
@@ -67,22 +67,6 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
         return Some((Deviation::WidenedSetF32ComparedWithZeroIs0Or1, Expected::exact(boolean, 64)));
     }
     None
-}
-
-/// The register source `k` of `g`, if it is one.
-fn reg(g: &Glue, k: usize) -> Option<Reg> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Reg(r)) => Some(r),
-        _ => None,
-    }
-}
-
-/// The immediate source `k` of `g`, if it is one.
-fn imm(g: &Glue, k: usize) -> Option<u64> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Imm(v)) => Some(v),
-        _ => None,
-    }
 }
 
 /// Whether statement `s` may write register `r` (guarded or not).
@@ -168,8 +152,8 @@ fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     if g.op != GlueOp::Xor || g.ty != GlueType::B32 {
         return None;
     }
-    let ones = |k: usize| imm(g, k) == Some(0xFFFF_FFFF);
-    let (v, value) = match (reg(g, 0), reg(g, 1)) {
+    let ones = |k: usize| imm_of(g, k) == Some(0xFFFF_FFFF);
+    let (v, value) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
         (Some(v), None) if ones(1) => (v, vals.first()?),
         (None, Some(v)) if ones(0) => (v, vals.get(1)?),
         _ => return None,
@@ -178,8 +162,8 @@ fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     let (k, setp) = guard_setp(m, guard, bra)?;
     let compares_v = setp.op == GlueOp::Setp(Cmp::Ne)
         && matches!(setp.ty, GlueType::U32 | GlueType::S32 | GlueType::B32)
-        && reg(setp, 0) == Some(v)
-        && (imm(setp, 1).is_some() || reg(setp, 1).is_some_and(|r| moved_immediate(m, t, r)));
+        && reg_of_glue(setp, 0) == Some(v)
+        && (imm_of(setp, 1).is_some() || reg_of_glue(setp, 1).is_some_and(|r| moved_immediate(m, t, r)));
     // `@p bra` jumps when v ≠ K: the fall-through arm is v = K; `@!p bra` the target's.
     let known_arm = taken == guard.negated;
     // v unwritten on the path: from the setp to the branch, and in the arm before the xor.
@@ -193,7 +177,7 @@ fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
     if !matches!(g.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || g.ty != GlueType::B16 {
         return None;
     }
-    let (a, b) = (reg(g, 0)?, reg(g, 1)?);
+    let (a, b) = (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?);
     let neg_of_set = |r: Reg| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Neg && glue.ty == GlueType::S32 => {
             let of_set = o.a_stmt.is_some_and(
@@ -219,12 +203,12 @@ fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Opti
     if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
         return None;
     }
-    let b = reg(g, 1)?;
+    let b = reg_of_glue(g, 1)?;
     let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
     let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
     let (k, setp) = guard_setp(m, guard, bra)?;
-    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg(setp, 0) == Some(b);
-    let constant = imm(setp, 1)? & 0xFFFF_FFFF;
+    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg_of_glue(setp, 0) == Some(b);
+    let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
     let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
     (!guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt)).then_some(constant)
 }
@@ -276,7 +260,8 @@ fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// 3602-N4: `shr.{u16,b16} d, h, n` (n < 16) of the round trip shifts the byte's 32-bit sign
 /// extension: ones come in.
 fn shr16_of_s8_round_trip(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if g.op != GlueOp::Shr || !matches!(g.ty, GlueType::U16 | GlueType::B16) || !s8_round_trip(m, t, reg(g, 0)?) {
+    if g.op != GlueOp::Shr || !matches!(g.ty, GlueType::U16 | GlueType::B16) || !s8_round_trip(m, t, reg_of_glue(g, 0)?)
+    {
         return None;
     }
     let (h, n) = (vals.first()?, vals.get(1)?);
@@ -291,7 +276,7 @@ fn shr_s16_by_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
     if g.op != GlueOp::Shr || g.ty != GlueType::S16 {
         return None;
     }
-    let (c0, x) = match m.producer(t, reg(g, 1)?)? {
+    let (c0, x) = match m.producer(t, reg_of_glue(g, 1)?)? {
         (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o)
             if c0.dtype == CvtType::U32 && c0.atype == CvtType::F32 && c0.rnd.is_some_and(CvtRnd::is_integer) =>
         {
@@ -315,8 +300,8 @@ fn shr_s16_by_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
 fn compared_with_zero_u64(m: &Machine<'_>, k: usize, r: Reg) -> bool {
     for s in &m.p.body[k + 1..] {
         if let Stmt::Glue { glue, .. } = s {
-            let with_zero = (reg(glue, 0) == Some(r) && imm(glue, 1) == Some(0))
-                || (imm(glue, 0) == Some(0) && reg(glue, 1) == Some(r));
+            let with_zero = (reg_of_glue(glue, 0) == Some(r) && imm_of(glue, 1) == Some(0))
+                || (imm_of(glue, 0) == Some(0) && reg_of_glue(glue, 1) == Some(r));
             if matches!(glue.op, GlueOp::Setp(_)) && glue.ty == GlueType::U64 && with_zero {
                 return true;
             }
@@ -341,7 +326,7 @@ fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], r
     if !matches!(g.op, GlueOp::Setp(Cmp::Gt | Cmp::Ge)) || g.ty != GlueType::U32 {
         return None;
     }
-    let (i, bound) = (reg(g, 0)?, imm(g, 1)?);
+    let (i, bound) = (reg_of_glue(g, 0)?, imm_of(g, 1)?);
     if bound & 0xFFFF_FFFF < 0x8000_0000 {
         return None;
     }
@@ -352,7 +337,7 @@ fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], r
     }
     let in_loop = &m.p.body[head + 1..m.stmt];
     // Counted down (trace `l7.ptx`: an up-count against 0x80000005 is not folded).
-    let down = |glue: &Glue| match (glue.op, imm(glue, 1).map(|k| k & 0xFFFF_FFFF)) {
+    let down = |glue: &Glue| match (glue.op, imm_of(glue, 1).map(|k| k & 0xFFFF_FFFF)) {
         (GlueOp::Sub, Some(k)) => (1..0x8000_0000).contains(&k),
         (GlueOp::Add, Some(k)) => k >= 0x8000_0000,
         _ => false,
@@ -360,7 +345,7 @@ fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], r
     let stepped = in_loop
         .iter()
         .filter(|s| writes(s, i))
-        .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg(glue, 0) == Some(i) && down(glue)))
+        .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg_of_glue(glue, 0) == Some(i) && down(glue)))
         && in_loop.iter().any(|s| writes(s, i));
     let started = m.p.body[..head].iter().rev().find(|s| writes(s, i)).is_some_and(|s| {
         matches!(s, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })

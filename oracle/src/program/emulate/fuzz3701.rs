@@ -15,11 +15,11 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
-use super::GlueRule;
+use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::program::exec::Machine;
-use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
@@ -36,27 +36,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
 
-/// The register source `k` of `g`, if it is one.
-fn reg(g: &Glue, k: usize) -> Option<Reg> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Reg(r)) => Some(r),
-        _ => None,
-    }
-}
-
-/// The immediate source `k` of `g`, if it is one.
-fn imm(g: &Glue, k: usize) -> Option<u64> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Imm(v)) => Some(v),
-        _ => None,
-    }
-}
-
 /// The value of source `k` of `g` when it is a constant: an immediate, or a register a move of
 /// an immediate wrote (its value `vals[k]`).
 fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
-    imm(g, k).or_else(|| {
-        let moved = reg(g, k).is_some_and(|r| moved_immediate(m, t, r));
+    imm_of(g, k).or_else(|| {
+        let moved = reg_of_glue(g, k).is_some_and(|r| moved_immediate(m, t, r));
         vals.get(k).filter(|v| moved && v.is_exact()).map(|v| v.bits as u64)
     })
 }
@@ -73,7 +57,7 @@ fn of_integer_set(m: &Machine<'_>, t: u32, r: Reg, types: &[GlueType]) -> bool {
 fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
-            reg(glue, 0).is_some_and(|x| !moved_immediate(m, t, x))
+            reg_of_glue(glue, 0).is_some_and(|x| !moved_immediate(m, t, x))
         }
         _ => false,
     }
@@ -85,7 +69,7 @@ fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
     if g.op != GlueOp::Bfi || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
         return None;
     }
-    let pos = imm(g, 2)?;
+    let pos = imm_of(g, 2)?;
     let len = constant(m, t, g, vals, 3)? & 0xff;
     if len < 32 {
         return None;
@@ -101,11 +85,11 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     if g.op != GlueOp::Shl || g.ty.bits() != 64 || constant(m, t, g, vals, 1)? & 0xFFFF_FFFF < 64 {
         return None;
     }
-    let by_immediate = match m.producer(t, reg(g, 0)?)? {
+    let by_immediate = match m.producer(t, reg_of_glue(g, 0)?)? {
         (Stmt::Glue { glue: p, .. }, _) => match p.op {
-            GlueOp::MulLo => p.ty == GlueType::S64 && imm(p, 1).is_some(),
-            GlueOp::MadLo => p.ty == GlueType::S64 && imm(p, 1).is_some() && imm(p, 2).is_some(),
-            GlueOp::MulWide => p.ty == GlueType::U32 && imm(p, 1).is_some(),
+            GlueOp::MulLo => p.ty == GlueType::S64 && imm_of(p, 1).is_some(),
+            GlueOp::MadLo => p.ty == GlueType::S64 && imm_of(p, 1).is_some() && imm_of(p, 2).is_some(),
+            GlueOp::MulWide => p.ty == GlueType::U32 && imm_of(p, 1).is_some(),
             _ => false,
         },
         _ => false,
@@ -149,7 +133,7 @@ fn set_operand(m: &Machine<'_>, t: u32, r: Reg, value: &Expected) -> bool {
             });
             // The xor left the set's word as it was: its other source is 0 here.
             let by_zero = o.a.as_ref().is_some_and(|a| a.is_exact() && value.is_exact() && a.bits == value.bits);
-            of_set && by_zero && reg(x, 1).is_some_and(|z| folded_constant(m, o.stmt, z, 3))
+            of_set && by_zero && reg_of_glue(x, 1).is_some_and(|z| folded_constant(m, o.stmt, z, 3))
         }
         _ => false,
     }
@@ -161,7 +145,7 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if g.op != GlueOp::Xor || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
         return None;
     }
-    let (a, b) = (reg(g, 0)?, reg(g, 1)?);
+    let (a, b) = (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?);
     let (s, c) = if set_operand(m, t, a, &vals[0]) && of_cnot_of_register(m, t, b) {
         (&vals[0], &vals[1])
     } else if set_operand(m, t, b, &vals[1]) && of_cnot_of_register(m, t, a) {
@@ -182,7 +166,7 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         _ => return None,
     };
     if !matches!(g.ty, GlueType::U32 | GlueType::S32)
-        || !of_integer_set(m, t, reg(g, 0)?, &[GlueType::S32, GlueType::S64])
+        || !of_integer_set(m, t, reg_of_glue(g, 0)?, &[GlueType::S32, GlueType::S64])
     {
         return None;
     }
@@ -198,7 +182,7 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
 /// was 0) fills d with a's sign (the clamp `umin(c, 16)` is folded as `−c >u 0x8000 ?
 /// 0xffff8000 : c`), where §9.7.8.7 shifts by 1.
 fn shr_s16_by_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if g.op != GlueOp::Shr || g.ty != GlueType::S16 || !of_cnot_of_register(m, t, reg(g, 1)?) {
+    if g.op != GlueOp::Shr || g.ty != GlueType::S16 || !of_cnot_of_register(m, t, reg_of_glue(g, 1)?) {
         return None;
     }
     let (a, c) = (vals.first()?, vals.get(1)?);
