@@ -15,7 +15,7 @@
 use super::convert;
 use super::origin::moved_immediate;
 use super::{imm_of, reg_of_glue, GlueRule};
-use crate::isa::operand::{Operand, Role};
+use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
@@ -321,7 +321,8 @@ fn compared_with_zero_u64(m: &Machine<'_>, k: usize, r: Reg) -> bool {
 /// 3604-N3: a counted loop's exit test `setp.{gt,ge}.u32 p, i, K` (K an immediate ≥ 2^31; the
 /// next branch `@p bra` back to the loop's label, with no label between), i set by a move of an
 /// immediate before the loop and written in the loop only by `add`/`sub` of i and an
-/// immediate that counts it down: the test compares as `.s32`.
+/// immediate that counts it down: the test compares as `.s32` — where ptxas can count the
+/// trips, so only when the signed count is at most [`SIGNED_TRIPS_FOLDED`].
 fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if !matches!(g.op, GlueOp::Setp(Cmp::Gt | Cmp::Ge)) || g.ty != GlueType::U32 {
         return None;
@@ -347,14 +348,55 @@ fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], r
         .filter(|s| writes(s, i))
         .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg_of_glue(glue, 0) == Some(i) && down(glue)))
         && in_loop.iter().any(|s| writes(s, i));
-    let started = m.p.body[..head].iter().rev().find(|s| writes(s, i)).is_some_and(|s| {
-        matches!(s, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
-            if mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_))))
+    let start = m.p.body[..head].iter().rev().find(|s| writes(s, i)).and_then(|s| match s {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
+            match operands.get(1) {
+                Some(Operand::Imm(Imm::Int(v))) => Some(*v as u32 as i32),
+                _ => None,
+            }
+        }
+        _ => None,
     });
-    if !(stepped && started && vals.iter().take(2).all(Expected::is_exact)) {
+    let (Some(start), true) = (start, stepped && vals.iter().take(2).all(Expected::is_exact)) else {
+        return None;
+    };
+    // What one trip subtracts from i (the loop's writes of i run once a trip: unguarded).
+    let step: i64 = in_loop
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Glue { glue, .. } if writes(s, i) => match (glue.op, imm_of(glue, 1)) {
+                (GlueOp::Sub, Some(k)) => Some((k & 0xFFFF_FFFF) as i64),
+                (GlueOp::Add, Some(k)) => Some(0x1_0000_0000 - (k & 0xFFFF_FFFF) as i64),
+                _ => None,
+            },
+            _ => None,
+        })
+        .sum();
+    let trips = signed_trips(i64::from(start), step, i64::from(bound as u32 as i32), g.op == GlueOp::Setp(Cmp::Ge));
+    if trips.is_none_or(|t| t > SIGNED_TRIPS_FOLDED) {
         return None;
     }
     let signed = Glue { ty: GlueType::S32, ..*g };
     let s = [vals[0].bits as u64, vals[1].bits as u64, 0, 0];
     Some(Expected::exact(u128::from(signed.eval(s, false)), result.width))
+}
+
+/// The most trips a 3604-N3 loop runs when ptxas counts it signed. Seen folded: 6, 7 and 21
+/// trips (corpus/findings/fuzz-h200-3602/trace/T8.md, `l1`, `l4`, `l6`); seen kept as a loop
+/// with an unsigned `ISETP.GT.U32` (right): 2^31 trips (seed 3702's 5ea00426, start 2 against
+/// 0x80000000, 13.0.88 -O3, session 38). Where between the two ptxas stops counting is not
+/// known; past this bound the emulation stays off.
+const SIGNED_TRIPS_FOLDED: u64 = 64;
+
+/// How many trips a loop starting at `start` and subtracting `step` (> 0) a trip runs when its
+/// exit test `i > bound` (`i >= bound` where `inclusive`) compares signed; `None` without a
+/// positive step.
+pub(super) fn signed_trips(start: i64, step: i64, bound: i64, inclusive: bool) -> Option<u64> {
+    if step <= 0 {
+        return None;
+    }
+    // After n trips i is start − n·step; the loop goes on while that is above the bound (at or
+    // above it where inclusive), so it runs the least n ≥ 1 for which it is not.
+    let over = start - bound + i64::from(inclusive);
+    Some(if over <= step { 1 } else { (over + step - 1) as u64 / step as u64 })
 }

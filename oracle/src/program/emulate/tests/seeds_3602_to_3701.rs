@@ -232,6 +232,23 @@ fn n3_3604_an_unsigned_loop_exit_test_is_counted_signed() {
         }
     });
     untouched(&up, [0; 4], d);
+    // Seed 3702's 5ea00426 (session 38): from 2 against 0x80000000 the signed count is 2^31
+    // trips, and 13.0.88 -O3 keeps the loop with an unsigned `ISETP.GT.U32` (right).
+    untouched(&with("mov.u32 %r14, 2;", "setp.gt.u32 %p1, %r14, 0x80000000;"), [0; 4], d);
+    // `l6.ptx`: 21 trips against 0xfffffff0, folded.
+    exact_case(&with("mov.u32 %r14, 5;", "setp.gt.u32 %p1, %r14, 0xfffffff0;"), [0; 4], d, 0xFFFF_FFFF, 0xFFFF_FFEB);
+}
+
+#[test]
+fn n3_3604_signed_trip_counts() {
+    use super::super::fuzz3602::signed_trips;
+    assert_eq!(signed_trips(5, 1, -1, false), Some(6));
+    assert_eq!(signed_trips(5, 1, -1, true), Some(7));
+    assert_eq!(signed_trips(5, 1, -16, false), Some(21));
+    assert_eq!(signed_trips(5, 2, -1, true), Some(4));
+    assert_eq!(signed_trips(2, 1, -(1 << 31), false), Some((1 << 31) + 2));
+    assert_eq!(signed_trips(0, 1, 5, false), Some(1));
+    assert_eq!(signed_trips(5, 0, -1, false), None);
 }
 
 /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9; trace/TC4.md `variants/`):
