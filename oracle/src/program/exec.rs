@@ -274,13 +274,14 @@ impl<'a> Machine<'a> {
             .filter_map(|(i, s)| if let Stmt::Label(l) = s { Some((*l, i)) } else { None })
             .collect();
         let mut steps = 0u64;
+        let max_steps = self.opts.max_steps.unwrap_or(MAX_STEPS);
         let mut next = 0;
         while next < self.p.body.len() {
             let i = next;
             next += 1;
             steps += 1;
-            if steps > MAX_STEPS {
-                return Err(self.unsupported(format!("the program runs more than {MAX_STEPS} statements")));
+            if steps > max_steps {
+                return Err(self.unsupported(format!("the program runs more than {max_steps} statements")));
             }
             self.stmt = i;
             self.origin_now = None;

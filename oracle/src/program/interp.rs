@@ -64,7 +64,16 @@ pub struct RunOptions {
     pub probe: Option<(usize, u32)>,
     /// Capture every thread's value of this register right after this statement.
     pub after: Option<(usize, Reg)>,
+    /// The most statements the run executes (`None`: the oracle's own limit, 2^22).
+    pub max_steps: Option<u64>,
 }
+
+/// The most statements an emulating run executes. An emulation that changes a loop's trip
+/// count (3604-N3) makes the run longer than the program's own, by a few trips; one whose
+/// scope were wrong could make it run to the oracle's limit on every triage (seed 3702's
+/// 5ea00426 did, a minute a batch, in session 37). Generated programs run at most a few
+/// thousand statements.
+pub const EMULATION_MAX_STEPS: u64 = 1 << 16;
 
 /// Runs `p` on `inputs`: each thread's output words as one [`Expected`] of `32 × outputs`
 /// bits (word 0 in the low bits).
@@ -102,13 +111,15 @@ pub fn value_after(
 
 /// [`run`] under allowances that emulate known deviations
 /// ([`Allowances::emulating`](crate::semantics::Allowances::emulating)): each thread's output
-/// words and the emulated deviations that changed a value on the way (in triage order).
+/// words and the emulated deviations that changed a value on the way (in triage order). The run
+/// stops with an error past [`EMULATION_MAX_STEPS`] statements.
 pub fn run_emulating(
     p: &Program,
     inputs: &Inputs,
     allow: &Allowances,
 ) -> Result<(Vec<Expected>, Vec<Deviation>), InterpError> {
-    let mut m = Machine::new(p, inputs, allow, RunOptions::default())?;
+    let opts = RunOptions { max_steps: Some(EMULATION_MAX_STEPS), ..RunOptions::default() };
+    let mut m = Machine::new(p, inputs, allow, opts)?;
     m.run()?;
     let out = m.outputs()?;
     Ok((out, m.fired.iter().copied().collect()))
@@ -182,6 +193,29 @@ mod tests {
             let lo = if t % 2 == 1 { 100 } else { 2 * (10 * t + 1) + 1 };
             assert_eq!(*v, lo | (t % 2) << 48, "thread {t}");
         }
+    }
+
+    /// A run under emulations stops at [`EMULATION_MAX_STEPS`]; a plain run of the same
+    /// program (30,000 trips of a 4-statement loop) goes on to the oracle's own limit.
+    #[test]
+    fn an_emulating_run_stops_at_its_own_statement_limit() {
+        let p = program(
+            32,
+            0,
+            &[
+                "mov.u32 %r1, 30000;",
+                "$L0:",
+                "sub.u32 %r1, %r1, 1;",
+                "setp.ne.u32 %p0, %r1, 0;",
+                "@%p0 bra $L0;",
+                "st.global.b32 [%out], %r1;",
+            ],
+        );
+        let i = inputs(32, |_, _| 0);
+        let allow = Allowances::all();
+        assert_eq!(exact(&run(&p, &i, &allow).unwrap())[0], 0);
+        let e = run_emulating(&p, &i, &allow).unwrap_err();
+        assert!(e.to_string().contains(&format!("more than {EMULATION_MAX_STEPS} statements")), "{e}");
     }
 
     #[test]
