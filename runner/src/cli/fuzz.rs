@@ -282,7 +282,8 @@ pub struct FuzzArgs {
     /// Minimization threads, each with backends and worker processes of its own, taking new
     /// findings from one queue (default 3, `fuzz::MINIMIZE_THREADS` says why: one thread
     /// reduced 14 findings of a 540 s H200 campaign while 63 waited; the campaign leaves about
-    /// two of the 16 cores to them, and one predicate run is small).
+    /// two of the 16 cores free, and one predicate run is small). More threads minimize more
+    /// findings and take more cores from the campaign.
     #[arg(long, default_value_t = crate::fuzz::MINIMIZE_THREADS, value_parser = positive)]
     pub minimize_threads: usize,
     /// Switch allowances off (comma-separated names).

@@ -456,12 +456,15 @@ pub const MINIMIZE_PER_KIND: u32 = 3;
 /// Findings that may wait for the minimization threads; more are stored unminimized.
 pub const MINIMIZE_QUEUE: usize = 64;
 /// Minimization threads of a campaign by default (`--minimize-threads`), each with backends
-/// and worker processes of its own. Three: on the 16-core H200 box the campaign itself keeps
-/// about 14 cores busy (87–92 %), and one predicate run is small (one module of at most 16
-/// candidates: one ptxas process per level and a kernel or so per backend, ~0.33 s), so three
-/// threads fit in the cores left over; one thread reduced only 14 findings in a 540 s campaign
-/// while 63 waited and were stored unminimized (seed 3701, docs/PERFORMANCE.md), and the same
-/// cases reduced six at a time afterwards on that GPU went 40 in 96 s.
+/// and worker processes of its own. Three: one thread reduced only 14 findings of a 540 s H200
+/// campaign while 63 were stored unminimized (seed 3701, docs/PERFORMANCE.md), and the same
+/// cases reduced six at a time afterwards on that GPU went 40 in 96 s; on the 16-core H200 box
+/// the campaign itself keeps about 14 cores busy (87–92 %), and a predicate run is small (one
+/// module of at most 16 candidates: a ptxas process per level, a JIT compile, a kernel or so
+/// per backend, ~0.33 s), so three threads take about the two cores left, not the
+/// campaign's. (Not measured on the H200 yet. On a loaded 2-core VM, 60 s with the planted
+/// `xor-as-or`: one thread minimized 52 and stored 98 unminimized at 65 programs/s, three
+/// minimized 118 and stored 21 at 52 programs/s.)
 pub const MINIMIZE_THREADS: usize = 3;
 
 /// The stage breakdown printed at the end of a campaign: wall and CPU seconds per stage, the
