@@ -183,7 +183,7 @@ pub struct Job {
     pub source: Option<crate::findings::Source>,
 }
 
-/// A job after the minimization thread: the packaged finding and what it cost.
+/// A job after a minimization thread: the packaged finding and what it cost.
 #[derive(Clone, Debug)]
 pub struct Done {
     /// The job's batch.
@@ -202,7 +202,7 @@ pub struct Done {
     pub runs: u64,
     /// Candidates the validator refused before a predicate call.
     pub refused: u64,
-    /// Wall and CPU time of the minimization thread on this job (reduction, final run,
+    /// Wall and CPU time of its minimization thread on this job (reduction, final run,
     /// packaging).
     pub time: StageTime,
     /// Which of the minimization threads took it (0, 1, …).
@@ -218,10 +218,10 @@ pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) ->
     (f, text)
 }
 
-/// A case the minimization thread takes, of either kind of program the campaign runs: a
+/// A case the minimization threads take, of either kind of program the campaign runs: a
 /// register program ([`Job`]) or a memory program
 /// ([`super::memory_case::MemCase`]): one raw finding of its [`CaseKind`] with the program
-/// that showed it. Triage ([`super::triage::Triage`]) and the thread ([`Minimizer`]) see cases
+/// that showed it. Triage ([`super::triage::Triage`]) and the threads ([`Minimizer`]) see cases
 /// only through this; what is said once per kind (the kind of a raw finding, its quick
 /// signature) comes from [`Case::Kind`], what a case adds (its results in the batch, the
 /// reducer) from the case.
@@ -229,7 +229,7 @@ pub trait Case: Send + 'static {
     /// The kind of program ([`CaseKind`]): it says what the case's kind and quick signature
     /// are.
     type Kind: CaseKind;
-    /// What the thread reduces with: backends of its own, beside the campaign's.
+    /// What a thread reduces with: backends of its own, beside the campaign's (one runner per thread).
     type Runner: Send + 'static;
     /// The campaign batch the case came from.
     fn batch(&self) -> u64;
@@ -289,7 +289,7 @@ pub struct Reduction {
     pub refused: u64,
 }
 
-/// The register programs' reducer: the minimization thread's [`Engine`], and the SASS checker
+/// The register programs' reducer: a minimization thread's [`Engine`], and the SASS checker
 /// it switches on only for unwritten-register findings (the other classes do not need it, and
 /// it costs an nvdisasm process per predicate run).
 pub struct Reducer {
