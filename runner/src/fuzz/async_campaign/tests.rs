@@ -390,3 +390,5 @@ fn without_the_backend_to_check_on_nothing_is_reduced() {
         assert_eq!(f.minimized_instructions, f.original_instructions, "{}", f.id);
     }
 }
+
+mod threads;
