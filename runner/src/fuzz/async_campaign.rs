@@ -13,9 +13,9 @@
 //! every program's read-back bytes with the oracle's, as the memory programs' [`CaseKind`]
 //! ([`Memory`]) says. Raw findings go through the campaign loop's triage (known entries, the
 //! first [`MINIMIZE_PER_KIND`](super::MINIMIZE_PER_KIND) of a kind (class, backends, symptom,
-//! known deviation) to the minimization thread, later ones counted under the first) and its
-//! minimization thread, which takes memory programs as [`MemCase`]s with GPU backends of its
-//! own ([`MemReducer`]). With `--adapt` the swarm weights of the generator's switches
+//! known deviation) to the minimization threads, later ones counted under the first) and its
+//! minimization threads (`--minimize-threads`), which take memory programs as [`MemCase`]s,
+//! each with GPU backends of its own ([`MemReducer`]). With `--adapt` the swarm weights of the generator's switches
 //! ([`AsyncConfig::SWITCHES`]) adapt to what finds new signatures ([`super::adapt`], as for
 //! register programs).
 //!
@@ -29,7 +29,7 @@
 //! the stored configuration; the loop's invariants (findings on disk before the state that
 //! counts them, resumption at the batch after the last settled one) are [`super::campaign`]'s;
 //! the stage times cover generation, oracle, the ptxas builds ahead, print, each GPU backend,
-//! compare, triage and the minimization thread.
+//! compare, triage and the minimization threads.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -91,6 +91,8 @@ pub struct AsyncOptions {
     pub minimize_calls: usize,
     /// Most wall time one minimization takes.
     pub minimize_seconds: std::time::Duration,
+    /// Minimization threads (each with GPU backends of its own; at least 1).
+    pub minimize_threads: usize,
     /// The command line, for the report.
     pub command: String,
     /// Print a status line every few seconds.
@@ -184,7 +186,7 @@ fn prepare(o: &AsyncOptions, cfg: &AsyncConfig, b: u64, k: u64, switches: bool) 
 }
 
 /// Runs an async campaign on the oracle and the GPU backends of `o` (and, to minimize, GPU
-/// backends of their own for the minimization thread: one worker per device).
+/// backends of their own for each minimization thread: one worker per device).
 pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
     generator::async_programs::supported(&o.target).map_err(|e| anyhow::anyhow!("fuzz --async: {e}"))?;
     let registry = Registry::new(o.settings.clone());
@@ -196,7 +198,7 @@ pub fn run(o: &AsyncOptions) -> anyhow::Result<AsyncSummary> {
     let reducers = if o.minimize && !sel.backends.is_empty() {
         let names: Vec<String> = sel.backends.iter().map(|b| b.name()).collect();
         let one = Registry::new(Settings { workers: Some(1), ..o.settings.clone() });
-        one.build_all(&names)?.backends
+        (0..o.minimize_threads.max(1)).map(|_| Ok(one.build_all(&names)?.backends)).collect::<anyhow::Result<_>>()?
     } else {
         Vec::new()
     };
@@ -214,11 +216,12 @@ pub struct Batch {
 }
 
 /// Runs an async campaign on the oracle and `gpus` (`gpu_unavailable`: why there are none);
-/// `reducers` are the minimization thread's own instances of the same backends.
+/// `reducers` are the minimization threads' own instances of the same backends, one set per
+/// thread.
 ///
 /// The loop is [`super::campaign::run`]: batches are prepared ahead (generation and the oracle,
 /// on all cores, and the ptxas builds) while the previous batch runs on the GPU backends, each
-/// backend on a thread of its own; raw findings go through triage and the minimization thread
+/// backend on a thread of its own; raw findings go through triage and the minimization threads
 /// ([`Minimizer`] of [`MemCase`]s); the campaign state (`campaign.json`, [`State`] with
 /// [`MemoryState`]) is written after each batch whose findings are settled, so a campaign
 /// killed at any point resumes (`--resume`) with the findings of the uninterrupted one, and
@@ -227,7 +230,7 @@ pub struct Batch {
 pub fn run_with(
     o: &AsyncOptions,
     gpus: Vec<Box<dyn Backend>>,
-    reducers: Vec<Box<dyn Backend>>,
+    reducers: Vec<Vec<Box<dyn Backend>>>,
     gpu_unavailable: Option<String>,
 ) -> anyhow::Result<AsyncSummary> {
     let mut s = AsyncSummary { gpu_unavailable, ..AsyncSummary::default() };
@@ -279,8 +282,8 @@ pub struct MemoryCampaign {
     /// The options, with the campaign's generator configuration.
     o: AsyncOptions,
     gpus: Vec<Box<dyn Backend>>,
-    /// The minimization thread's backends (taken when it starts).
-    reducers: Vec<Box<dyn Backend>>,
+    /// The minimization threads' backends, one set per thread (taken when they start).
+    reducers: Vec<Vec<Box<dyn Backend>>>,
     /// This session's counters.
     s: AsyncSummary,
     /// The campaign's counters before this session.
@@ -332,14 +335,16 @@ impl CampaignKind for MemoryCampaign {
         if !o.minimize || self.gpus.is_empty() {
             return Ok(None);
         }
-        let gpus = std::mem::take(&mut self.reducers);
-        let reducer = MemReducer { gpus, allow: o.settings.allow.clone(), deadline };
+        let reducers: Vec<MemReducer> = std::mem::take(&mut self.reducers)
+            .into_iter()
+            .map(|gpus| MemReducer { gpus, allow: o.settings.allow.clone(), deadline })
+            .collect();
         let budget = generator::minimize::Budget {
             seconds: Some(o.minimize_seconds),
             ..generator::minimize::Budget::calls(o.minimize_calls)
         };
         let allow = o.settings.allow.clone();
-        Ok(Some(Minimizer::start(reducer, budget, super::MINIMIZE_QUEUE, allow, env.to_vec(), deadline)))
+        Ok(Some(Minimizer::start(reducers, budget, super::MINIMIZE_QUEUE, allow, env.to_vec(), deadline)))
     }
 
     /// Generation and the oracle of the next batches (each on all cores), and the assemblies

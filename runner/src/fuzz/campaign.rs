@@ -7,7 +7,7 @@
 //! The loop: known findings loaded, the run directory locked ([`super::lock_run_dir`]), the
 //! campaign state opened fresh or resumed ([`super::open_state`]), the kind's backends started,
 //! the adaptive swarm started from the state ([`adapt`]), the finding store opened and rolled
-//! back to the state's checkpoint ([`super::open_store`]), the minimization thread started
+//! back to the state's checkpoint ([`super::open_store`]), the minimization threads started
 //! ([`Minimizer`]), and batches prepared ahead ([`Ahead`]) while the kind runs the current one
 //! and hands every raw finding to triage ([`BatchContext::triage`]). After each batch the
 //! minimizer's finished cases are recorded, the swarm learns from the batch's outcomes, and the
@@ -130,14 +130,14 @@ pub struct Ended<'a> {
 pub trait CampaignKind {
     /// A batch prepared ahead.
     type Batch: Send + 'static;
-    /// A raw finding as triage and the minimization thread take it.
+    /// A raw finding as triage and the minimization threads take it.
     type Case: Case;
     /// What the campaign returns.
     type Summary;
     /// A live status line (`\r` on a terminal, a last line when the campaign ends) rather than
     /// a plain line every [`PLAIN_STATUS_EVERY`].
     const LIVE_STATUS: bool;
-    /// The stage name of the minimization thread's time.
+    /// The stage name of the minimization threads' time (summed over the threads).
     const MINIMIZATION_STAGE: &'static str;
 
     /// Whether the generator configuration is a swarm one (the swarm may adapt).
@@ -148,7 +148,8 @@ pub trait CampaignKind {
     fn run_meta(&self, env: &[(String, String)]) -> RunMeta;
     /// The allowances the comparison and triage use.
     fn allow(&self) -> Allowances;
-    /// The minimization thread (none: minimization off), its reductions ending by `deadline`.
+    /// The minimization threads (none: minimization off), their reductions ending by
+    /// `deadline`.
     fn minimizer(
         &mut self,
         deadline: Instant,
@@ -176,7 +177,8 @@ pub trait CampaignKind {
     fn status_line(&self, state: &State, start: Instant, s0: u64, tri: &Triage) -> String;
     /// The preparing threads have ended.
     fn preparation_done(&mut self) {}
-    /// The minimization thread has ended: what its runner has to add to `stages`.
+    /// A minimization thread has ended (called once per thread): what its runner has to add
+    /// to `stages`.
     fn minimizer_done(&mut self, _runner: <Self::Case as Case>::Runner, _stages: &mut BTreeMap<String, StageTime>) {}
     /// The kind's own stage times of the session (its backends).
     fn session_stages(&mut self, stages: &mut BTreeMap<String, StageTime>);
@@ -306,13 +308,15 @@ pub fn run<K: CampaignKind>(
     kind.preparation_done();
     // Queued minimizations finish within the campaign's time; later ones are stored as they are.
     if let Some(m) = minimizer {
-        let (finished, runner) = m.finish()?;
+        let (finished, runners) = m.finish()?;
         for d in finished {
             let (res, t) = measure(|| tri.done(&mut store, d));
             res?;
             add_stage(&mut stages, "triage", t);
         }
-        kind.minimizer_done(runner, &mut stages);
+        for runner in runners {
+            kind.minimizer_done(runner, &mut stages);
+        }
     }
     add_stage(&mut stages, K::MINIMIZATION_STAGE, tri.minimization);
     kind.session_stages(&mut stages);

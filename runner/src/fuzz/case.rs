@@ -8,7 +8,7 @@
 //! (its pre-signature: what minimization keeps and triage de-duplicates by), its signature as
 //! it stands (what triage checks against `corpus/known/` before minimizing), a line that
 //! describes it to a person, and how a case is written to its case file and read back. The
-//! campaigns (`fuzz`, `fuzz --async`), the minimization thread ([`super::minimize::Case`]),
+//! campaigns (`fuzz`, `fuzz --async`), the minimization threads ([`super::minimize::Case`]),
 //! triage ([`super::triage`]), `replay`, `minimize` and retriage call these, never a kind's own
 //! functions. Generating, running on the oracle and on the backends stay each kind's own
 //! machinery (register programs: [`super::engine::Engine`]; memory programs:

@@ -10,7 +10,9 @@
 //! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
 //! ([`ProgramResult::emulated`]), so that triage can tell the words they explain.
 //!
-//! The same engine serves whole batches and the minimizer's one-program predicate calls.
+//! The same engine serves whole batches and the minimizer's one-program predicate calls. A
+//! minimization thread's engine may have an end ([`Engine::until`]): no backend batch runs past
+//! it, so a reduction past its deadline stops within [`RUN_GRACE`] however slow its candidates.
 //!
 //! Every stage measures itself ([`StageTime`]: wall seconds, and CPU seconds of the threads
 //! that did the work, from `CLOCK_THREAD_CPUTIME_ID` through `libc`): the oracle, each
@@ -180,6 +182,12 @@ pub struct Engine {
     pub scratch: PathBuf,
     /// Per-job timeout for a batch.
     pub timeout: Duration,
+    /// No backend batch runs past this (a minimization thread's engine: its reduction's end
+    /// plus [`RUN_GRACE`]): each batch's timeout is cut to the time left, a batch that would
+    /// start after it does not run, and one that fails once it has passed (the cut timeout may
+    /// be why) is neither halved nor counted as a failure; those programs get no outcome on
+    /// that backend. `None` (the default): the timeouts as they are.
+    pub until: Option<Instant>,
     /// Backends asked for that cannot run here, with why.
     pub unavailable: Vec<(String, String)>,
     /// Why the GPU backends are unavailable, if a GPU was asked for and none is usable.
@@ -211,6 +219,7 @@ impl Engine {
             plant,
             scratch,
             timeout: Duration::from_secs(120),
+            until: None,
             unavailable,
             gpu_unavailable: registry.context().gpu_unavailable(),
             sass: None,
@@ -275,7 +284,7 @@ impl Engine {
                 });
             }
         }
-        let timeout = self.timeout;
+        let limit = RunLimit { timeout: self.timeout, until: self.until };
         let runs: Vec<BackendRun> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .backends
@@ -292,7 +301,7 @@ impl Engine {
                     Some(s.spawn(move || {
                         let mut out = Vec::new();
                         let ((), t) = measure(|| {
-                            run_on(backend.as_mut(), timeout, programs, inputs, &which, cubin.as_ref(), &mut out)
+                            run_on(backend.as_mut(), limit, programs, inputs, &which, cubin.as_ref(), &mut out)
                         });
                         (backend.name(), out, t)
                     }))
@@ -348,11 +357,50 @@ enum Outcome {
     Failed(Failure),
 }
 
+/// How long a minimization run may outlast its reduction's deadline ([`Engine::until`] is set
+/// that far past it): a predicate run started just before the deadline still has this long,
+/// enough for a batch of small candidates (a predicate run takes ~0.33 s on an H200), while a
+/// candidate that loops for minutes no longer holds the campaign's end (seed 3702's end waited
+/// ~65 s, the CPU idle, on a reduction whose candidates looped ~2^31 times, tens of seconds
+/// each: likely one predicate run under the 120 s batch timeout and its halving).
+pub const RUN_GRACE: Duration = Duration::from_secs(5);
+
+/// Most time one program alone may run (a batch of several has [`Engine::timeout`]).
+const ONE_PROGRAM_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long a backend's batch may run: [`Engine::timeout`] ([`ONE_PROGRAM_TIMEOUT`] at most
+/// for one program), and never past [`Engine::until`].
+#[derive(Clone, Copy, Debug)]
+struct RunLimit {
+    timeout: Duration,
+    until: Option<Instant>,
+}
+
+impl RunLimit {
+    /// The timeout of a batch of `programs` starting now; `None`: `until` has passed.
+    fn timeout_now(&self, programs: usize) -> Option<Duration> {
+        let t = if programs == 1 { self.timeout.min(ONE_PROGRAM_TIMEOUT) } else { self.timeout };
+        match self.until {
+            None => Some(t),
+            Some(until) => {
+                let left = until.saturating_duration_since(Instant::now());
+                (!left.is_zero()).then(|| t.min(left))
+            }
+        }
+    }
+
+    /// Whether `until` has passed.
+    fn passed(&self) -> bool {
+        self.until.is_some_and(|until| Instant::now() >= until)
+    }
+}
+
 /// Runs `which` programs on `backend`, adding what each did to `out`; failures narrowed to
-/// single programs by halving (an environment failure leaves the programs without outputs).
+/// single programs by halving (an environment failure leaves the programs without outputs, and
+/// so does a batch past `limit`'s end: [`Engine::until`]).
 fn run_on(
     backend: &mut dyn Backend,
-    timeout: Duration,
+    limit: RunLimit,
     programs: &[Program],
     inputs: &[Inputs],
     which: &[usize],
@@ -362,6 +410,9 @@ fn run_on(
     if which.is_empty() {
         return;
     }
+    let Some(timeout) = limit.timeout_now(which.len()) else {
+        return;
+    };
     let refs: Vec<Program> = which.iter().map(|&i| programs[i].clone()).collect();
     let batch = ProgramBatch {
         ptx: text::module(&refs),
@@ -375,7 +426,7 @@ fn run_on(
                 outputs: programs[i].outputs,
             })
             .collect(),
-        timeout: if which.len() == 1 { timeout.min(Duration::from_secs(20)) } else { timeout },
+        timeout,
     };
     let failure = match backend.run_programs(&batch) {
         Ok(outputs) => {
@@ -385,6 +436,10 @@ fn run_on(
         Err(Failed::Environment(_)) => return,
         Err(Failed::Finding(f)) => f,
     };
+    if limit.passed() {
+        // Perhaps the cut timeout: it says nothing about the programs.
+        return;
+    }
     if which.len() == 1 {
         out.push((which[0], Outcome::Failed(failure)));
         return;
@@ -392,8 +447,8 @@ fn run_on(
     // A cubin holds every program of the batch; halves re-use it (entries are looked up by
     // name), the JIT compiles each half's own module.
     let (x, y) = which.split_at(which.len() / 2);
-    run_on(backend, timeout, programs, inputs, x, cubin, out);
-    run_on(backend, timeout, programs, inputs, y, cubin, out);
+    run_on(backend, limit, programs, inputs, x, cubin, out);
+    run_on(backend, limit, programs, inputs, y, cubin, out);
 }
 
 /// A batch after the oracle and ptxas, before the backends that run programs.
@@ -595,3 +650,6 @@ pub fn require_available(explicit: bool, engine: &Engine) -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod until_tests;

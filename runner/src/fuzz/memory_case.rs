@@ -1,7 +1,7 @@
 //! The memory programs' cases (`fuzz --async`, `replay`, `minimize`): what one backend's result
 //! shows against the oracle's read-back bytes ([`Symptom`]), a program's raw findings, their
 //! kind and signature and case file ([`Memory`]'s [`CaseKind`], implemented here), a raw finding
-//! as triage and the minimization thread take it ([`MemCase`], reduced by [`MemReducer`] with
+//! as triage and the minimization threads take it ([`MemCase`], reduced by [`MemReducer`] with
 //! [`generator::async_minimize`], which keeps every candidate protocol-correct while the same
 //! symptom remains on the same backends), the GPU backends that run memory programs
 //! ([`gpu_backends`]) and the replay of a case ([`replay`]).
@@ -339,7 +339,7 @@ pub(super) fn group(source: &MemSource, found: Vec<(String, Symptom, Vec<WordMis
     groups
 }
 
-/// A memory program's raw finding as triage and the minimization thread take it ([`Case`]).
+/// A memory program's raw finding as triage and the minimization threads take it ([`Case`]).
 #[derive(Clone, Debug)]
 pub struct MemCase {
     /// The session's batch it was seen in.
@@ -352,7 +352,7 @@ pub struct MemCase {
     pub(super) cases: PathBuf,
 }
 
-/// The minimization thread's side of memory programs: GPU backends of its own, the
+/// A minimization thread's side of memory programs: GPU backends of its own, the
 /// allowances, and the campaign's end (past it every candidate fails, so a reduction stops).
 pub struct MemReducer {
     /// The thread's own GPU backends.

@@ -2,12 +2,14 @@
 //! measures itself. It only minimizes — the campaign builds the predicate (what "still the same
 //! finding" means, [`still_shows`]) and [`super::package`] packages the result.
 //!
-//! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a thread and its own
-//! backends (its own worker processes: for register programs a [`Reducer`] over an [`Engine`],
-//! for memory programs [`super::memory_case::MemReducer`]), takes cases ([`Case`]: a register
-//! program's [`Job`] or a memory program's [`super::memory_case::MemCase`]) from a bounded
-//! queue and hands back packaged findings ([`Done`]); the campaign never waits for it while
-//! batches remain. One thread, one queue and one triage ([`super::triage`]) serve both kinds.
+//! In a campaign the stage runs off the critical path: a [`Minimizer`] owns a pool of threads
+//! (`--minimize-threads`), each with its own runner — its own backends and worker processes:
+//! for register programs a [`Reducer`] over an [`Engine`], for memory programs
+//! [`super::memory_case::MemReducer`]. The threads take cases ([`Case`]: a register program's
+//! [`Job`] or a memory program's [`super::memory_case::MemCase`]) from one shared bounded
+//! queue, whichever thread is free first, and hand back packaged findings ([`Done`]); the
+//! campaign never waits for them while batches remain. One pool, one queue and one triage
+//! ([`super::triage`]) serve both kinds.
 //!
 //! Invariants:
 //! - With minimization off, the case comes back unchanged and no predicate call is made; with
@@ -19,9 +21,18 @@
 //!   ([`words_seen_to_change`]).
 //! - [`Minimizer::submit`] never blocks: a full queue gives the job back.
 //! - Every submitted job comes back exactly once as a [`Done`], minimized or — when its turn
-//!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so.
+//!   comes after the deadline given to [`Minimizer::start`] — packaged as it is, and marked so;
+//!   [`Minimizer::finished`] and [`Minimizer::finish`] hand them back in the order they were
+//!   submitted, whichever thread finished first (so triage sees what one thread would give).
+//! - A register program's reduction past its deadline ends within
+//!   [`super::engine::RUN_GRACE`] of it, plus its final run's grace ([`Engine::until`]), however
+//!   slow its candidates; no memory program's candidate starts past its deadline (each runs
+//!   at most [`super::memory_case::JOB_TIMEOUT`] per backend).
 
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -31,7 +42,7 @@ use oracle::program::{Inputs, Program};
 use oracle::semantics::Allowances;
 
 use super::case::{CaseKind, Register};
-use super::engine::{measure, Engine, ProgramResult, StageTime};
+use super::engine::{measure, Engine, ProgramResult, StageTime, RUN_GRACE};
 use super::package::{self, Raw};
 use crate::findings::{Finding, FindingClass, KnownSet};
 
@@ -172,7 +183,7 @@ pub struct Job {
     pub source: Option<crate::findings::Source>,
 }
 
-/// A job after the minimization thread: the packaged finding and what it cost.
+/// A job after a minimization thread: the packaged finding and what it cost.
 #[derive(Clone, Debug)]
 pub struct Done {
     /// The job's batch.
@@ -191,9 +202,11 @@ pub struct Done {
     pub runs: u64,
     /// Candidates the validator refused before a predicate call.
     pub refused: u64,
-    /// Wall and CPU time of the minimization thread on this job (reduction, final run,
+    /// Wall and CPU time of its minimization thread on this job (reduction, final run,
     /// packaging).
     pub time: StageTime,
+    /// Which of the minimization threads took it (0, 1, …).
+    pub reducer: usize,
 }
 
 /// Packages `job` as it is, from its own results (no run).
@@ -205,10 +218,10 @@ pub fn package_as_is(job: &Job, allow: &Allowances, env: &[(String, String)]) ->
     (f, text)
 }
 
-/// A case the minimization thread takes, of either kind of program the campaign runs: a
+/// A case the minimization threads take, of either kind of program the campaign runs: a
 /// register program ([`Job`]) or a memory program
 /// ([`super::memory_case::MemCase`]): one raw finding of its [`CaseKind`] with the program
-/// that showed it. Triage ([`super::triage::Triage`]) and the thread ([`Minimizer`]) see cases
+/// that showed it. Triage ([`super::triage::Triage`]) and the threads ([`Minimizer`]) see cases
 /// only through this; what is said once per kind (the kind of a raw finding, its quick
 /// signature) comes from [`Case::Kind`], what a case adds (its results in the batch, the
 /// reducer) from the case.
@@ -216,7 +229,7 @@ pub trait Case: Send + 'static {
     /// The kind of program ([`CaseKind`]): it says what the case's kind and quick signature
     /// are.
     type Kind: CaseKind;
-    /// What the thread reduces with: backends of its own, beside the campaign's.
+    /// What a thread reduces with: backends of its own, beside the campaign's (one runner per thread).
     type Runner: Send + 'static;
     /// The campaign batch the case came from.
     fn batch(&self) -> u64;
@@ -276,7 +289,7 @@ pub struct Reduction {
     pub refused: u64,
 }
 
-/// The register programs' reducer: the minimization thread's [`Engine`], and the SASS checker
+/// The register programs' reducer: a minimization thread's [`Engine`], and the SASS checker
 /// it switches on only for unwritten-register findings (the other classes do not need it, and
 /// it costs an nvdisasm process per predicate run).
 pub struct Reducer {
@@ -347,12 +360,19 @@ impl Case for Job {
         Some((Finding { signature, ..finding }, case))
     }
 
+    /// No run of the reduction ends more than [`RUN_GRACE`] after its deadline, nor the final
+    /// run (and the runs alone of a case not shown again) more than that after the deadline or
+    /// their start, whichever is later ([`Engine::until`]).
     fn reduce(&self, r: &mut Reducer, budget: Budget, env: &[(String, String)]) -> Reduction {
         let engine = &mut r.engine;
         engine.sass = r.checker.clone().filter(|_| self.raw.class == FindingClass::UnwrittenRegister);
+        let deadline = budget.deadline_from(Instant::now());
+        let after_deadline = |deadline: Option<Instant>| deadline.map(|d| d.max(Instant::now()) + RUN_GRACE);
+        engine.until = after_deadline(deadline);
         let pre = self.pre_signature();
         let m = stage(&self.program, &self.inputs, Some(budget), max_batch(self.raw.class), still_shows(engine, &pre));
         let (calls, runs, refused) = (m.reduced.calls as u64, m.reduced.runs as u64, m.reduced.refused as u64);
+        engine.until = after_deadline(deadline);
         let (finding, case) = if m.reduced.reproduced == Some(false) {
             // Not shown again alone: the batch's results are the evidence, and runs alone whose
             // words change make it non-deterministic.
@@ -384,79 +404,144 @@ impl Case for Job {
                 package_as_is(self, &engine.allow, env)
             }
         };
-        engine.sass = None;
+        (engine.sass, engine.until) = (None, None);
         Reduction { finding, case, calls, runs, refused }
     }
 }
 
-/// The minimization thread of a campaign (see the module docs), for cases of kind `C`.
+/// The minimization threads of a campaign (see the module docs), for cases of kind `C`.
 pub struct Minimizer<C: Case> {
-    jobs: SyncSender<Box<C>>,
-    done: Receiver<Done>,
-    thread: JoinHandle<C::Runner>,
+    /// Cases with their submission number.
+    jobs: SyncSender<(u64, Box<C>)>,
+    done: Receiver<(u64, Done)>,
+    threads: Vec<JoinHandle<C::Runner>>,
+    /// The submission number of the next case queued.
+    submitted: Cell<u64>,
+    /// The submission number of the next case handed back.
+    handed: Cell<u64>,
+    /// Cases finished before one submitted earlier: held until it is handed back.
+    early: RefCell<BTreeMap<u64, Done>>,
 }
 
 impl<C: Case> Minimizer<C> {
-    /// Starts the thread with its own `runner`; at most `queue` cases wait; each is reduced
-    /// within `budget` when its turn comes before `deadline` (and stops at it, keeping what it
-    /// has), packaged as it is (under `allow`) after it.
+    /// Starts one thread per runner of `runners` (each reduces on its own); at most `queue`
+    /// cases wait for the first free thread; each is reduced within `budget` when its turn
+    /// comes before `deadline` (and stops at it, keeping what it has), packaged as it is
+    /// (under `allow`) after it. No runners: every case is refused ([`Minimizer::submit`]).
     pub fn start(
-        mut runner: C::Runner,
+        runners: Vec<C::Runner>,
         budget: Budget,
         queue: usize,
         allow: Allowances,
         env: Vec<(String, String)>,
         deadline: Instant,
     ) -> Minimizer<C> {
-        let (jobs, rx) = mpsc::sync_channel::<Box<C>>(queue.max(1));
-        let (tx, done) = mpsc::channel::<Done>();
-        let thread = std::thread::spawn(move || {
-            for job in rx {
-                let past = Instant::now() >= deadline;
-                let pre = job.kind_key();
-                let (r, time) = measure(|| {
-                    if past {
-                        let (finding, case) = job.package_as_is(&allow, &env);
-                        return Reduction { finding, case, calls: 0, runs: 0, refused: 0 };
+        let (jobs, rx) = mpsc::sync_channel::<(u64, Box<C>)>(if runners.is_empty() { 0 } else { queue.max(1) });
+        let rx = Arc::new(Mutex::new(rx));
+        let (tx, done) = mpsc::channel::<(u64, Done)>();
+        let threads = runners
+            .into_iter()
+            .enumerate()
+            .map(|(reducer, mut runner)| {
+                let (rx, tx, allow, env) = (rx.clone(), tx.clone(), allow.clone(), env.clone());
+                std::thread::spawn(move || {
+                    loop {
+                        // One thread at a time waits on the queue; the lock is let go once it
+                        // has a case (a poisoned lock only says another thread panicked).
+                        let next = rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                        let Ok((n, job)) = next else { break };
+                        let d = reduce_one(&*job, &mut runner, reducer, budget, &allow, &env, deadline);
+                        if tx.send((n, d)).is_err() {
+                            break;
+                        }
                     }
-                    // A reduction under way at the campaign's end stops there with what it has.
-                    job.reduce(&mut runner, Budget { until: Some(deadline), ..budget }, &env)
-                });
-                let Reduction { finding, case, calls, runs, refused } = r;
-                let d = Done { batch: job.batch(), pre, finding, case, minimized: !past, calls, runs, refused, time };
-                if tx.send(d).is_err() {
-                    break;
-                }
-            }
-            runner
-        });
-        Minimizer { jobs, done, thread }
-    }
-
-    /// Queues `job`; gives it back at once when the queue is full (or the thread is gone).
-    pub fn submit(&self, job: Box<C>) -> Result<(), Box<C>> {
-        match self.jobs.try_send(job) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) => Err(job),
+                    runner
+                })
+            })
+            .collect();
+        Minimizer {
+            jobs,
+            done,
+            threads,
+            submitted: Cell::new(0),
+            handed: Cell::new(0),
+            early: RefCell::new(BTreeMap::new()),
         }
     }
 
-    /// The jobs finished so far.
-    pub fn finished(&self) -> Vec<Done> {
-        self.done.try_iter().collect()
+    /// Queues `job`; gives it back at once when the queue is full (or no thread runs).
+    pub fn submit(&self, job: Box<C>) -> Result<(), Box<C>> {
+        let n = self.submitted.get();
+        match self.jobs.try_send((n, job)) {
+            Ok(()) => {
+                self.submitted.set(n + 1);
+                Ok(())
+            }
+            Err(TrySendError::Full((_, job)) | TrySendError::Disconnected((_, job))) => Err(job),
+        }
     }
 
-    /// Closes the queue, lets the thread finish what is queued (reducing only the jobs whose
-    /// turn comes before the deadline) and gives every remaining [`Done`] and the thread's
-    /// runner back (for its stage times). A panic of the thread is an error with its message.
-    pub fn finish(self) -> anyhow::Result<(Vec<Done>, C::Runner)> {
-        let Minimizer { jobs, done, thread } = self;
-        drop(jobs);
-        let runner = thread
-            .join()
-            .map_err(|p| anyhow::anyhow!("the minimization thread failed: {}", super::panic_message(p.as_ref())))?;
-        Ok((done.try_iter().collect(), runner))
+    /// The jobs finished so far, in the order they were submitted: one finished before an
+    /// earlier one still being reduced waits for it (triage records a kind's findings in the
+    /// order one thread would).
+    pub fn finished(&self) -> Vec<Done> {
+        let mut early = self.early.borrow_mut();
+        early.extend(self.done.try_iter());
+        let mut out = Vec::new();
+        while let Some(d) = early.remove(&self.handed.get()) {
+            out.push(d);
+            self.handed.set(self.handed.get() + 1);
+        }
+        out
     }
+
+    /// Closes the queue, lets the threads finish what is queued (reducing only the jobs whose
+    /// turn comes before the deadline) and gives every remaining [`Done`] (in submission order)
+    /// and the threads' runners back (for their stage times). A panic of a thread is an error
+    /// with its message.
+    pub fn finish(self) -> anyhow::Result<(Vec<Done>, Vec<C::Runner>)> {
+        let Minimizer { jobs, done, threads, early, .. } = self;
+        drop(jobs);
+        let mut runners = Vec::with_capacity(threads.len());
+        let mut failed = None;
+        for t in threads {
+            match t.join() {
+                Ok(r) => runners.push(r),
+                Err(p) => failed = failed.or(Some(super::panic_message(p.as_ref()))),
+            }
+        }
+        if let Some(why) = failed {
+            anyhow::bail!("a minimization thread failed: {why}");
+        }
+        let mut all = early.into_inner();
+        all.extend(done.try_iter());
+        Ok((all.into_values().collect(), runners))
+    }
+}
+
+/// One case through a minimization thread (`reducer`: which): reduced on `runner` within
+/// `budget` and by `deadline` when its turn comes before `deadline`, packaged as it is after.
+fn reduce_one<C: Case>(
+    job: &C,
+    runner: &mut C::Runner,
+    reducer: usize,
+    budget: Budget,
+    allow: &Allowances,
+    env: &[(String, String)],
+    deadline: Instant,
+) -> Done {
+    let past = Instant::now() >= deadline;
+    let pre = job.kind_key();
+    let (r, time) = measure(|| {
+        if past {
+            let (finding, case) = job.package_as_is(allow, env);
+            return Reduction { finding, case, calls: 0, runs: 0, refused: 0 };
+        }
+        // A reduction under way at the campaign's end stops there with what it has.
+        job.reduce(runner, Budget { until: Some(deadline), ..budget }, env)
+    });
+    let Reduction { finding, case, calls, runs, refused } = r;
+    Done { batch: job.batch(), pre, finding, case, minimized: !past, calls, runs, refused, time, reducer }
 }
 
 #[cfg(test)]
@@ -498,7 +583,7 @@ mod tests {
         let raw = Register::raw_findings(&p, &result, &engine.allow).remove(0);
         let job = Job { batch: 7, raw, program: p, inputs: i, result, seen_at: 1.0, source: None };
         let allow = engine.allow.clone();
-        (Minimizer::start(Reducer::new(engine), Budget::calls(20), 4, allow, Vec::new(), deadline), job)
+        (Minimizer::start(vec![Reducer::new(engine)], Budget::calls(20), 4, allow, Vec::new(), deadline), job)
     }
 
     /// Two findings alike but for the instruction their signature names are two kinds in
@@ -570,3 +655,6 @@ mod tests {
         assert_eq!((m.reduced.calls, m.reduced.after), (1, p.instruction_count()));
     }
 }
+
+#[cfg(test)]
+mod pool_tests;

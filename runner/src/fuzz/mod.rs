@@ -13,9 +13,10 @@
 //! cheaply: packaged as it is, and counted as known when its signature (its shape above all)
 //! matches `corpus/known/`, or counted under the first finding of its kind when that kind
 //! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign; neither is
-//! minimized. The rest go to the minimization thread ([`minimize::Minimizer`], its own
-//! engine, a bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding unminimized):
-//! it reduces the case while it still shows the same class, disagreeing backends and kind of
+//! minimized. The rest go to the minimization threads ([`minimize::Minimizer`]:
+//! [`Options::minimize_threads`] of them, default [`MINIMIZE_THREADS`], each with its own
+//! engine, sharing one bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding
+//! unminimized): each reduces the case while it still shows the same class, disagreeing backends and kind of
 //! difference ([`minimize::still_shows`]) and triage packages it (signature with shape, case
 //! file, finding); the campaign records what it hands back after each batch. The campaign
 //! ends when its time is up, also within a batch: a batch still being prepared then is abandoned
@@ -146,6 +147,8 @@ pub struct Options {
     pub minimize_calls: usize,
     /// Most wall time one minimization takes.
     pub minimize_seconds: std::time::Duration,
+    /// Minimization threads ([`MINIMIZE_THREADS`] by default; at least 1).
+    pub minimize_threads: usize,
     /// Allowances.
     pub allow: Allowances,
     /// A planted oracle bug (tests).
@@ -450,8 +453,19 @@ pub fn read_ahead(jobs: usize) -> (usize, usize) {
 /// New findings of one kind (class, backends, how) minimized per session; later ones are
 /// counted under the first.
 pub const MINIMIZE_PER_KIND: u32 = 3;
-/// Findings that may wait for the minimization thread; more are stored unminimized.
+/// Findings that may wait for the minimization threads; more are stored unminimized.
 pub const MINIMIZE_QUEUE: usize = 64;
+/// Minimization threads of a campaign by default (`--minimize-threads`), each with backends
+/// and worker processes of its own. Three: one thread reduced only 14 findings of a 540 s H200
+/// campaign while 63 were stored unminimized (seed 3701, docs/PERFORMANCE.md), and the same
+/// cases reduced six at a time afterwards on that GPU went 40 in 96 s; on the 16-core H200 box
+/// the campaign itself keeps about 14 cores busy (87–92 %), and a predicate run is small (one
+/// module of at most 16 candidates: a ptxas process per level, a JIT compile, a kernel or so
+/// per backend, ~0.33 s), so three threads take about the two cores left, not the
+/// campaign's. (Not measured on the H200 yet. On a loaded 2-core VM, 60 s with the planted
+/// `xor-as-or`: one thread minimized 52 and stored 98 unminimized at 65 programs/s, three
+/// minimized 118 and stored 21 at 52 programs/s.)
+pub const MINIMIZE_THREADS: usize = 3;
 
 /// The stage breakdown printed at the end of a campaign: wall and CPU seconds per stage, the
 /// stages' share of the session's `seconds`.

@@ -1,8 +1,8 @@
 //! The register programs' campaign (`ptxdiff fuzz`): what the one campaign loop
 //! ([`super::campaign`]) asks of this kind ([`CampaignKind`] for [`RegisterCampaign`]).
 //!
-//! Its backends are an [`Engine`]'s (the minimization thread has one of its own, one worker per
-//! device). Batches ([`Mixed`]: fresh programs and mutants of the coverage corpus) are
+//! Its backends are an [`Engine`]'s (each minimization thread has one of its own, one worker
+//! per device). Batches ([`Mixed`]: fresh programs and mutants of the coverage corpus) are
 //! prepared ahead by [`read_ahead`] threads: generation, the program
 //! oracle, the offline assemblies and the SASS check of the -O3 modules
 //! ([`engine::Preparer`]). Running a batch executes it on the worker backends, reads each
@@ -203,7 +203,8 @@ impl CampaignKind for RegisterCampaign<'_> {
         self.engine.allow.clone()
     }
 
-    /// Its own engine (one worker per device is plenty for single cases).
+    /// `--minimize-threads` threads, each with an engine of its own (one worker per device is
+    /// plenty for single cases).
     fn minimizer(
         &mut self,
         deadline: Instant,
@@ -214,19 +215,19 @@ impl CampaignKind for RegisterCampaign<'_> {
             return Ok(None);
         }
         let reg = Registry::new(Settings { workers: Some(1), ..self.registry.context().settings.clone() });
-        let mut e = Engine::new(&reg, &self.names, o.target, o.plant, self.scratch.clone())?;
-        e.sass = self.engine.sass.clone();
-        e.emulate = self.engine.emulate.clone();
+        let mut reducers = Vec::new();
+        for i in 0..o.minimize_threads.max(1) {
+            // A scratch folder each: the threads' cubins are named alike (`min-O3-0.cubin`).
+            let scratch = self.scratch.join(format!("minimizer-{i}"));
+            std::fs::create_dir_all(&scratch)?;
+            let mut e = Engine::new(&reg, &self.names, o.target, o.plant, scratch)?;
+            e.sass = self.engine.sass.clone();
+            e.emulate = self.engine.emulate.clone();
+            reducers.push(minimize::Reducer::new(e));
+        }
         let budget = Budget { seconds: Some(o.minimize_seconds), ..Budget::calls(o.minimize_calls) };
-        let allow = e.allow.clone();
-        Ok(Some(minimize::Minimizer::start(
-            minimize::Reducer::new(e),
-            budget,
-            MINIMIZE_QUEUE,
-            allow,
-            env.to_vec(),
-            deadline,
-        )))
+        let allow = self.engine.allow.clone();
+        Ok(Some(minimize::Minimizer::start(reducers, budget, MINIMIZE_QUEUE, allow, env.to_vec(), deadline)))
     }
 
     /// Generation, the oracle and ptxas by several threads at once, since each ptxas process is

@@ -43,6 +43,7 @@ fn options() -> Options {
         minimize: false,
         minimize_calls: 0,
         minimize_seconds: std::time::Duration::from_secs(60),
+        minimize_threads: 1,
         allow: Allowances::all(),
         plant: None,
         command: String::new(),

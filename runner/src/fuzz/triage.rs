@@ -39,7 +39,7 @@ pub struct TriageCounts {
     /// Of a kind (class, backends, how) already minimized often enough in the campaign:
     /// counted under the first finding of that kind, not minimized.
     pub repeated_kind: u64,
-    /// Handed to the minimization thread.
+    /// Handed to the minimization threads.
     pub queued: u64,
     /// Minimized (the reducer ran on them).
     pub minimized: u64,
@@ -179,7 +179,7 @@ pub struct KindState {
     pub first: Option<Finding>,
 }
 
-/// The campaign's triage of raw findings: cheap checks first, the minimization thread for the
+/// The campaign's triage of raw findings: cheap checks first, the minimization threads for the
 /// rest, and the recording of everything in the store (see the module docs).
 ///
 /// Invariant: a job handed to the minimizer is counted in [`Triage::pending`] until its
@@ -200,7 +200,7 @@ pub struct Triage {
     pub duplicates: u64,
     /// Known occurrences recorded this session.
     pub known: u64,
-    /// Wall and CPU time of the minimization thread's jobs.
+    /// Wall and CPU time of the minimization threads' jobs (summed over the threads).
     pub minimization: StageTime,
 }
 

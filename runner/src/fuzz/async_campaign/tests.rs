@@ -169,6 +169,7 @@ fn options(dir: &std::path::Path, minimize: bool) -> AsyncOptions {
         minimize,
         minimize_calls: 300,
         minimize_seconds: std::time::Duration::from_secs(60),
+        minimize_threads: 1,
         command: "test".into(),
         progress: false,
         resume: false,
@@ -187,7 +188,7 @@ fn differences_are_minimized_and_stored_as_eval_lines() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = options(dir.path(), true);
     let run_dir = o.run_dir.clone();
-    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
+    let s = run_with(&o, idle(), vec![idle()], None).expect("the campaign runs");
     assert_eq!((s.programs, s.undefined, s.gpu_runs), (8, 0, 8));
     assert!(s.new >= 1 && s.minimized.0 >= 1, "{s:?}");
     let raw: u64 = s.symptoms.values().sum();
@@ -216,7 +217,7 @@ fn differences_are_minimized_and_stored_as_eval_lines() {
 fn without_minimization_a_kind_is_a_few_findings() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = options(dir.path(), false);
-    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
+    let s = run_with(&o, idle(), vec![idle()], None).expect("the campaign runs");
     let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
     let raw: u64 = s.symptoms.values().sum();
     assert!(raw > u64::from(MINIMIZE_PER_KIND), "{s:?}");
@@ -251,12 +252,12 @@ fn findings_with_cases(run: &std::path::Path) -> Vec<(String, u64, String)> {
 fn background_minimization_finds_what_inline_minimization_finds() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), true) };
-    let a = run_with(&whole, idle(), idle(), None).expect("the campaign runs");
+    let a = run_with(&whole, idle(), vec![idle()], None).expect("the campaign runs");
     assert!(a.minimized.0 >= 1 && a.triage.queued >= 1, "{a:?}");
     let parts = options(&dir.path().join("b"), true);
-    run_with(&parts, idle(), idle(), None).expect("session 1");
+    run_with(&parts, idle(), vec![idle()], None).expect("session 1");
     for _ in 0..2 {
-        run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None).expect("a later session");
+        run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), vec![idle()], None).expect("a later session");
     }
     let (x, y) = (findings_with_cases(&whole.run_dir), findings_with_cases(&parts.run_dir));
     assert!(!x.is_empty());
@@ -292,16 +293,17 @@ fn a_resumed_campaign_loses_nothing() {
 fn resumed_campaign_loses_nothing(minimize: bool) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let whole = AsyncOptions { max_programs: Some(24), ..options(&dir.path().join("a"), minimize) };
-    run_with(&whole, idle(), idle(), None).expect("the campaign runs");
+    run_with(&whole, idle(), vec![idle()], None).expect("the campaign runs");
     let parts = options(&dir.path().join("b"), minimize);
     let state_path = parts.run_dir.join("campaign.json");
-    run_with(&AsyncOptions { max_programs: Some(8), ..parts.clone() }, idle(), idle(), None).expect("session 1");
+    run_with(&AsyncOptions { max_programs: Some(8), ..parts.clone() }, idle(), vec![idle()], None).expect("session 1");
     let after_first = std::fs::read_to_string(&state_path).expect("campaign.json");
     let resume = AsyncOptions { resume: true, max_programs: Some(8), ..parts.clone() };
-    run_with(&resume, idle(), idle(), None).expect("session 2");
+    run_with(&resume, idle(), vec![idle()], None).expect("session 2");
     // Killed after batch 1's findings were stored, before its state was written.
     std::fs::write(&state_path, &after_first).expect("roll the state back");
-    let s = run_with(&AsyncOptions { max_programs: Some(16), ..resume }, idle(), idle(), None).expect("session 3");
+    let s =
+        run_with(&AsyncOptions { max_programs: Some(16), ..resume }, idle(), vec![idle()], None).expect("session 3");
     assert_eq!((s.programs, s.campaign_programs), (16, 24), "{s:?}");
     let state = State::parse(&std::fs::read_to_string(&state_path).expect("state"), &state_path).expect("parses");
     assert_eq!((state.next_batch, state.programs), (3, 24));
@@ -313,7 +315,8 @@ fn resumed_campaign_loses_nothing(minimize: bool) {
     // Resuming as a register campaign, or with another seed, is refused by name.
     let wrong = State { memory: None, ..state.clone() };
     std::fs::write(&state_path, serde_json::to_string(&wrong).expect("json")).expect("write");
-    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), idle(), None).expect_err("another kind");
+    let e = run_with(&AsyncOptions { resume: true, ..parts.clone() }, idle(), vec![idle()], None)
+        .expect_err("another kind");
     assert!(e.to_string().contains("fuzzes register programs"), "{e}");
 }
 
@@ -334,7 +337,8 @@ fn shards_run_the_campaigns_batches_and_merge() {
         for b in 0..2u64 {
             assert_eq!(texts(&s, b), whole[(b * 3 + u64::from(i) - 1) as usize], "shard {i}/3 batch {b}");
         }
-        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, idle(), idle(), None).expect("a shard runs");
+        run_with(&AsyncOptions { max_programs: Some(4), ..s.clone() }, idle(), vec![idle()], None)
+            .expect("a shard runs");
         runs.push(s.run_dir);
     }
     let merged = dir.path().join("merged");
@@ -353,7 +357,7 @@ fn shards_run_the_campaigns_batches_and_merge() {
 fn the_adaptive_swarm_steers_the_memory_generators_switches() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = AsyncOptions { adapt: true, max_programs: Some(16), ..options(dir.path(), false) };
-    let s = run_with(&o, idle(), idle(), None).expect("the campaign runs");
+    let s = run_with(&o, idle(), vec![idle()], None).expect("the campaign runs");
     let sw = s.swarm.expect("the swarm counted switches");
     assert!(sw.stats.keys().all(|k| AsyncConfig::SWITCHES.contains(&k.as_str())), "{:?}", sw.stats.keys());
     assert!(sw.stats.values().map(|st| st.programs).max() > Some(0));
@@ -362,8 +366,9 @@ fn the_adaptive_swarm_steers_the_memory_generators_switches() {
     let path = o.run_dir.join("campaign.json");
     let state = State::parse(&std::fs::read_to_string(&path).expect("state"), &path).expect("parses");
     assert_eq!(state.swarm.as_ref().map(|s| &s.weights), Some(&sw.weights));
-    let again = run_with(&AsyncOptions { resume: true, max_programs: Some(8), ..o.clone() }, idle(), idle(), None)
-        .expect("resumed");
+    let again =
+        run_with(&AsyncOptions { resume: true, max_programs: Some(8), ..o.clone() }, idle(), vec![idle()], None)
+            .expect("resumed");
     let later = again.swarm.expect("still adapting");
     assert_eq!(later.applied, Some(2));
     assert!(
@@ -377,7 +382,7 @@ fn the_adaptive_swarm_steers_the_memory_generators_switches() {
 fn without_the_backend_to_check_on_nothing_is_reduced() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let o = options(dir.path(), true);
-    let s = run_with(&o, idle(), Vec::new(), None).expect("the campaign runs");
+    let s = run_with(&o, idle(), vec![Vec::new()], None).expect("the campaign runs");
     assert!(s.triage.queued >= 1, "{s:?}");
     let doc = crate::findings::FindingsDoc::load(&o.run_dir).expect("findings.json");
     assert!(!doc.findings.is_empty());
@@ -385,3 +390,5 @@ fn without_the_backend_to_check_on_nothing_is_reduced() {
         assert_eq!(f.minimized_instructions, f.original_instructions, "{}", f.id);
     }
 }
+
+mod threads;
