@@ -360,9 +360,10 @@ enum Outcome {
 /// How long a minimization run may outlast its reduction's deadline ([`Engine::until`] is set
 /// that far past it): a predicate run started just before the deadline still has this long,
 /// enough for a batch of small candidates (a predicate run takes ~0.33 s on an H200), while a
-/// candidate that loops for minutes no longer holds the campaign's end (seed 3702's end waited
-/// ~65 s, the CPU idle, on a reduction whose candidates looped ~2^31 times, tens of seconds
-/// each: likely one predicate run under the 120 s batch timeout and its halving).
+/// run that takes minutes no longer holds the campaign's end (seed 3702's end waited ~65 s on
+/// one reduction whose every run went through an emulation that ran to the oracle's statement
+/// limit — since bounded by `oracle::program::interp::EMULATION_MAX_STEPS` — and a candidate
+/// that hangs on a GPU would hold it up to the batch timeout and its halving).
 pub const RUN_GRACE: Duration = Duration::from_secs(5);
 
 /// Most time one program alone may run (a batch of several has [`Engine::timeout`]).
