@@ -715,7 +715,7 @@ fn the_seed_3701_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 3701 is labelled now: its new root causes by their entries;
 /// the known causes whose emulations the traces found too narrow (TC1–TC4) still new.
 const SEED_3701_LABELS: [(&str, &str); 46] = [
-    ("12b23716", "new"), // 3301-N3 through a mov unpack (TC1)
+    ("12b23716", "fuzz-h200-3301-n3-set-round-trip-through-float"), // 3301-N3 through a mov unpack (TC1)
     ("1741048c", "new"), // new: an FP8x2 pack's own register never written (TC2)
     ("1a74feca", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("1d8039b3", "new"), // F under a widening cvt.sat (TC1)
@@ -746,10 +746,10 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("9a5bc7e9", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("a3598fb3", "new"), // G through a mov unpack (TC4)
     ("a5d8c0db", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("a862ac7a", "new"), // B through a skipped set.f32 (TC1)
+    ("a862ac7a", "fuzz-h200-b-f32-shift-amount"), // B through a skipped set.f32 (TC1), with N-11
     ("b714f9f1", "new"), // M with a register mask (TC3)
-    ("c2bdc418", "new"), // N-11 over a two-valued old word (TC2)
-    ("c78de146", "new"), // E through cvt.u16.s16 (TC3)
+    ("c2bdc418", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11 over a two-valued old word (TC2)
+    ("c78de146", "fuzz-h200-a-narrow-store-converts"), // E through cvt.u16.s16 (TC3); A fires first, on a dead st.b8
     ("c8681b22", "new"), // C1-N1, not emulated yet (TC1)
     ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
     ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
@@ -759,6 +759,6 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("eb5664f7", "new"), // D through cvt.f32.f32 (TC4)
     ("f0faa6f5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("f567f1b4", "new"), // J, no emulation (TC2)
-    ("fb2f0eb8", "new"), // 3602-N3 on setp.ne.s32 (TC2)
+    ("fb2f0eb8", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // 3602-N3 on setp.ne.s32 (TC2)
     ("fc9c9c66", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // 3701 fc9c9c66
 ];

@@ -28,6 +28,7 @@
 mod fuzz3602;
 mod fuzz3701;
 mod origin;
+mod scopes_3701_b;
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -411,25 +412,36 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
 /// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
 /// value that is any f32 NaN converts as the canonical 0x7fffffff.
-/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]).
+/// A 16-bit source's skipped set reads only the old word's low 16 bits (`PRMT 0x9910` first),
+/// so those alone need be exact (corpus/findings/fuzz-h200-3701/, c2bdc418, trace/TC2.md:
+/// an earlier skipped `set.gt.u32.s16` left a word two-valued in its high half).
+/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]), except a
+/// skipped `set.<cmp>.f32` whose old value N-11 converts: that makes it f32-typed from there, as
+/// a skipped `cvt` to `.f32` does (corpus/findings/fuzz-h200-3701/, a862ac7a, trace/TC1.md:
+/// `SEL R2, R2, R0, P0; IABS; I2FP.F32.S32; F2I.U64.TRUNC; SHF.R.U64`, ptxas 13.0.88 and 13.5
+/// -O0; -O3 folds it; an integer set's merge is raw).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    let set_f32 = matches!(g.op, GlueOp::Set(_, SetDst::F32));
     if m.allow.emulates(Deviation::F32ShiftAmount) {
+        let converted = set_f32 && m.allow.emulates(Deviation::SkippedSetSignExtends);
         let stmt = m.stmt;
         if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&g.dst)) {
-            merge_f32(o, false, stmt);
+            merge_f32(o, converted, stmt);
         }
     }
     if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
         return None;
     }
-    if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
+    if set_f32 {
         let old = m.read(t, g.dst).ok()?;
         // An old value that is any f32 NaN (§9.7.9.21 fixes no payload) is the GPU's canonical
         // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
         // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
         let word = if old.is_exact() {
             old.bits as u32
+        } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
+            low
         } else if any_f32_nan(&old) {
             0x7fff_ffff
         } else {
@@ -455,6 +467,17 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The low 16 bits of `e` where they are one value: `e` exact, or every value it admits
+/// (an `OrValue` alternative, a free field above bit 15) agreeing there.
+fn exact_low_half(e: &Expected) -> Option<u32> {
+    let agrees = |f: &Free| match f.constraint {
+        _ if f.shift >= 16 => true,
+        Constraint::OrValue(alt) => alt & 0xFFFF == e.bits & 0xFFFF,
+        _ => false,
+    };
+    e.free.iter().all(agrees).then_some(e.bits as u32 & 0xFFFF)
 }
 
 /// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
@@ -486,6 +509,29 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
     } else {
         ((old as i32).wrapping_abs() as f32).to_bits()
     }
+}
+
+/// E and I: `cvt.rzi.<int>.{f16,bf16}` (`c`) of a cvt `c0` between f16 and bf16 (source value
+/// `first_a`) is folded with it: the first cvt's source bits, read as the integer cvt's source
+/// type, rounded in the first cvt's direction (to nearest without one; an integer rounding of
+/// the first cvt rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is
+/// toward +inf or -inf (.rp, .rm, .rpi, .rmi). The result at the integer cvt's own width.
+fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>) -> Option<(Deviation, Expected)> {
+    let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd == Some(CvtRnd::Rzi);
+    let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
+    let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
+    if !(m.allow.emulates(d) && float_to_int && half(c0.dtype) && half(c0.atype)) {
+        return None;
+    }
+    let rnd = match c0.rnd {
+        Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
+        Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
+        Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
+        _ => CvtRnd::Rni,
+    };
+    let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
+    let v = first_a.filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))?;
+    Some((d, v))
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
@@ -551,27 +597,9 @@ pub(super) fn isa(
                 emulated = Some((Deviation::SetRoundTripFolded, Expected::exact(truth, width)));
             }
         }
-        let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
-        // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
-        // the first cvt's source bits, read as the integer cvt's source type, rounded in the
-        // first cvt's direction (to nearest without one; an integer rounding of the first cvt
-        // rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is toward
-        // +inf or -inf (.rp, .rm, .rpi, .rmi).
-        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
-        let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
-        if m.allow.emulates(d) && float_to_int && c.rnd == Some(CvtRnd::Rzi) && half(c0.dtype) && half(c0.atype) {
-            let rnd = match c0.rnd {
-                Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
-                Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
-                Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
-                _ => CvtRnd::Rni,
-            };
-            let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-            if let Some(v) =
-                first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))
-            {
-                emulated = Some((d, widen(v)));
-            }
+        // E and I: a `cvt.rzi` of a cvt between halves is folded with it ([`half_cvt_folded`]).
+        if let Some((d, v)) = half_cvt_folded(m, c, c0, first_a.as_ref()) {
+            emulated = Some((d, widen(v)));
         }
         // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
         // saturated.
@@ -771,6 +799,10 @@ pub(super) fn isa(
                 }
             }
         }
+    }
+    // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`.
+    if let Some((d, v)) = scopes_3701_b::cvt(m, t, inst, c) {
+        emulated = Some((d, widen(v)));
     }
     // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {

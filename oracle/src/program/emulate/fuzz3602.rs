@@ -87,7 +87,7 @@ pub(super) fn writes(s: &Stmt, r: Reg) -> bool {
 }
 
 /// Whether no statement strictly between body indices `from` and `to` may write `r`.
-fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize) -> bool {
+pub(super) fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize) -> bool {
     from < to && !m.p.body[from + 1..to].iter().any(|s| writes(s, r))
 }
 
@@ -197,8 +197,10 @@ fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
 }
 
 /// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the
-/// fall-through of `@p bra` with `p = setp.ne.u32 b, K` (K an immediate), b unwritten since
-/// and holding K (as it must there), the constant K.
+/// fall-through of `@p bra` with `p = setp.ne.{u32,s32,b32} b, K` (K an immediate), b unwritten
+/// since and holding K (as it must there), the constant K. (`.s32` and `.b32`:
+/// corpus/findings/fuzz-h200-3701/, fb2f0eb8, trace/TC2.md `v/n_{u32,s32,b32}`, one listing
+/// `@!P1 IADD3.X R0, R0, 0x3c` on ptxas 13.0.88 -O3; 13.5 right.)
 fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
     if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
         return None;
@@ -207,7 +209,9 @@ fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Opti
     let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
     let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
     let (k, setp) = guard_setp(m, guard, bra)?;
-    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg_of_glue(setp, 0) == Some(b);
+    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne)
+        && matches!(setp.ty, GlueType::U32 | GlueType::S32 | GlueType::B32)
+        && reg_of_glue(setp, 0) == Some(b);
     let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
     let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
     (!guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt)).then_some(constant)
