@@ -27,7 +27,9 @@
 
 mod fuzz3602;
 mod fuzz3701;
+mod j_packed_constant;
 mod origin;
+mod scopes_3701_b;
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -144,8 +146,9 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2 or a root cause of seeds 3602, 3604
-/// (`emulate/fuzz3602.rs`) or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.s16x2`
+/// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`)
+/// or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
@@ -153,6 +156,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // J's branch-known `add.s16x2` operand: `emulate/j_packed_constant.rs`.
+    if let Some(v) = j_packed_constant::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -411,25 +418,44 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
 /// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
 /// value that is any f32 NaN converts as the canonical 0x7fffffff.
-/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]).
+/// A 16-bit source's skipped set reads only the old word's low 16 bits (`PRMT 0x9910` first),
+/// so those alone need be exact (corpus/findings/fuzz-h200-3701/, c2bdc418, trace/TC2.md:
+/// an earlier skipped `set.gt.u32.s16` left a word two-valued in its high half).
+/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]), except a
+/// skipped `set.<cmp>.f32` whose old value N-11 converts: that makes it f32-typed from there, as
+/// a skipped `cvt` to `.f32` does (corpus/findings/fuzz-h200-3701/, a862ac7a, trace/TC1.md:
+/// `SEL R2, R2, R0, P0; IABS; I2FP.F32.S32; F2I.U64.TRUNC; SHF.R.U64`, ptxas 13.0.88 and 13.5
+/// -O0; -O3 folds it; an integer set's merge is raw).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    let set_f32 = matches!(g.op, GlueOp::Set(_, SetDst::F32));
     if m.allow.emulates(Deviation::F32ShiftAmount) {
+        let converted = set_f32 && m.allow.emulates(Deviation::SkippedSetSignExtends);
         let stmt = m.stmt;
         if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&g.dst)) {
-            merge_f32(o, false, stmt);
+            merge_f32(o, converted, stmt);
         }
     }
     if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
         return None;
     }
-    if matches!(g.op, GlueOp::Set(_, SetDst::F32)) {
+    if set_f32 {
         let old = m.read(t, g.dst).ok()?;
         // An old value that is any f32 NaN (§9.7.9.21 fixes no payload) is the GPU's canonical
         // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
         // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
-        let word = if old.is_exact() {
+        // J's narrowed `add.u16x2` of a constant gives the low half it reads (3f9c3758).
+        let narrowed = if g.ty.bits() == 16 {
+            j_packed_constant::narrowed_low_read_by_skipped_set(m, t, g.dst, &old)
+        } else {
+            None
+        };
+        let word = if let Some(low) = narrowed {
+            low
+        } else if old.is_exact() {
             old.bits as u32
+        } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
+            low
         } else if any_f32_nan(&old) {
             0x7fff_ffff
         } else {
@@ -455,6 +481,17 @@ pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expe
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The low 16 bits of `e` where they are one value: `e` exact, or every value it admits
+/// (an `OrValue` alternative, a free field above bit 15) agreeing there.
+fn exact_low_half(e: &Expected) -> Option<u32> {
+    let agrees = |f: &Free| match f.constraint {
+        _ if f.shift >= 16 => true,
+        Constraint::OrValue(alt) => alt & 0xFFFF == e.bits & 0xFFFF,
+        _ => false,
+    };
+    e.free.iter().all(agrees).then_some(e.bits as u32 & 0xFFFF)
 }
 
 /// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
@@ -488,10 +525,35 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
     }
 }
 
+/// E and I: `cvt.rzi.<int>.{f16,bf16}` (`c`) of a cvt `c0` between f16 and bf16 (source value
+/// `first_a`) is folded with it: the first cvt's source bits, read as the integer cvt's source
+/// type, rounded in the first cvt's direction (to nearest without one; an integer rounding of
+/// the first cvt rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is
+/// toward +inf or -inf (.rp, .rm, .rpi, .rmi). The result at the integer cvt's own width.
+fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>) -> Option<(Deviation, Expected)> {
+    let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd == Some(CvtRnd::Rzi);
+    let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
+    let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
+    if !(m.allow.emulates(d) && float_to_int && half(c0.dtype) && half(c0.atype)) {
+        return None;
+    }
+    let rnd = match c0.rnd {
+        Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
+        Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
+        Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
+        _ => CvtRnd::Rni,
+    };
+    let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
+    let v = first_a.filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))?;
+    Some((d, v))
+}
+
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
-/// reading it, [`glue`]), M at a `mov` pack, or 3701-N-A at a `cvt.pack`.
+/// reading it, [`glue`]), 3701 C1-N2 (`emulate/fuzz3701.rs`) or J's narrowed `add.u16x2`
+/// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack, or
+/// 3701-N-A and J's narrowed `c` at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -499,11 +561,15 @@ pub(super) fn isa(
     results: Vec<(Reg, Expected)>,
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
     if let Form::Mov(mv) = &inst.form {
+        // J's unpacked halves: `emulate/j_packed_constant.rs`.
+        let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         return Ok(packed(m, t, mv, inst, results));
     }
-    // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`.
+    // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`; J's narrowed
+    // `c`: `emulate/j_packed_constant.rs`.
     if let Form::CvtPack(p) = &inst.form {
-        return Ok(fuzz3701::pack(m, t, p, inst, results));
+        let results = fuzz3701::pack(m, t, p, inst, results);
+        return Ok(j_packed_constant::pack_c(m, t, p, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };
@@ -551,27 +617,9 @@ pub(super) fn isa(
                 emulated = Some((Deviation::SetRoundTripFolded, Expected::exact(truth, width)));
             }
         }
-        let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd.is_some_and(CvtRnd::is_integer);
-        // E and I: cvt.rzi.<int>.{f16,bf16} of a cvt between f16 and bf16 is folded with it:
-        // the first cvt's source bits, read as the integer cvt's source type, rounded in the
-        // first cvt's direction (to nearest without one; an integer rounding of the first cvt
-        // rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is toward
-        // +inf or -inf (.rp, .rm, .rpi, .rmi).
-        let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
-        let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
-        if m.allow.emulates(d) && float_to_int && c.rnd == Some(CvtRnd::Rzi) && half(c0.dtype) && half(c0.atype) {
-            let rnd = match c0.rnd {
-                Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
-                Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
-                Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
-                _ => CvtRnd::Rni,
-            };
-            let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-            if let Some(v) =
-                first_a.as_ref().filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))
-            {
-                emulated = Some((d, widen(v)));
-            }
+        // E and I: a `cvt.rzi` of a cvt between halves is folded with it ([`half_cvt_folded`]).
+        if let Some((d, v)) = half_cvt_folded(m, c, c0, first_a.as_ref()) {
+            emulated = Some((d, widen(v)));
         }
         // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
         // saturated.
@@ -772,6 +820,15 @@ pub(super) fn isa(
             }
         }
     }
+    // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
+    // J's narrowed `add.u16x2` read by `cvt.u16.s32`: `emulate/j_packed_constant.rs`.
+    // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
+    let seed_3701 = || fuzz3701::cvt(m, t, inst, c);
+    if let Some((d, v)) =
+        scopes_3701_b::cvt(m, t, inst, c).or_else(|| j_packed_constant::cvt(m, t, inst, c)).or_else(seed_3701)
+    {
+        emulated = Some((d, widen(v)));
+    }
     // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {
         emulated = Some((d, v.field(0, width)));
@@ -785,6 +842,9 @@ pub(super) fn isa(
 /// A `mov.b32 {a, b}` pack under the emulated deviations: M gives the low half unmasked where
 /// an `and.b16` it concerns wrote `a` (ptxas 13.0.88 -O3: `PRMT R0, R0, 0x5410, RZ; PRMT R3,
 /// R0, 0x5410, R6`, no `LOP3`; `b` keeps its mask, `PRMT R7, R7, 0x5410, R0` after the `LOP3`).
+/// A `mov.b64 {a, b, c, d}` pack builds each 32-bit word the same way: `a` and `c`, the low
+/// halves, are unmasked (corpus/findings/fuzz-h200-3701/, b714f9f1, trace/TC3.md: `c`, `PRMT
+/// R13, R13, 0x5410, RZ; PRMT R9, R13, 0x5410, R0` with no `LOP3 0xc0`, 13.0.88 -O3).
 fn packed(
     m: &mut Machine<'_>,
     t: u32,
@@ -793,14 +853,19 @@ fn packed(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let [(dst, spec)] = results.as_slice() else { return results };
-    let low = match inst.operands.get(1) {
-        Some(Operand::Vector(items)) if mv.shape == MovShape::Pack(2) && dst.class().bits() == 32 => items.first(),
-        _ => None,
+    let lows: &[usize] = match (mv.shape, dst.class().bits()) {
+        (MovShape::Pack(2), 32) => &[0],
+        (MovShape::Pack(4), 64) => &[0, 2],
+        _ => return results,
     };
-    let Some(v) = low.and_then(|o| unmasked(m, t, o)) else { return results };
+    let Some(Operand::Vector(items)) = inst.operands.get(1) else { return results };
     let (dst, from) = (*dst, spec.clone());
     let mut to = from.clone();
-    to.replace(0, v.field(0, 16));
+    for &k in lows {
+        if let Some(v) = items.get(k).and_then(|o| unmasked(m, t, o)) {
+            to.replace(16 * k as u32, v.field(0, 16));
+        }
+    }
     vec![(dst, m.fire(Deviation::F16MaskDropped, &from, to))]
 }
 

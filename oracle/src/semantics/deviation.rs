@@ -49,7 +49,8 @@ pub enum Deviation {
     /// Scope (ptxas 13.0.88 and 13.5, -O0 and -O3; corpus/findings/fuzz-h200-3601/ and
     /// fuzz-h200-3602/): the last copy's type counts (a `mov.u32`/`mov.b32`/`mov.s32` copy is
     /// raw, 4b388efe); a skipped `cvt` to `.f32` or `mov.f32` makes the old value f32-typed
-    /// whatever wrote it, a `shfl.sync` included (9ab5ce60, 24bc5888); no conversion across a
+    /// whatever wrote it, a `shfl.sync` included (9ab5ce60, 24bc5888), as does a skipped
+    /// `set.<cmp>.f32` whose old value N-11 converts (fuzz-h200-3701, a862ac7a); no conversion across a
     /// label, `bra`, `bar.sync`, `shfl.sync`, guarded global/shared memory access or 64-bit
     /// bit-field instruction (`brev`/`bfe`/`bfi`/`bfind` at 64 bits, a5368bf9) between where the
     /// amount became f32-typed and the shift, nor of an amount a guarded load wrote (73350c55).
@@ -64,7 +65,8 @@ pub enum Deviation {
     /// are folded into one conversion of the first `cvt`'s source bits, read as the integer
     /// `cvt`'s source type (a `.bf16` result read as `.f16`, and the reverse) and rounded as the
     /// first `cvt` rounds (to nearest without a modifier): bf16 0x7bff through `cvt.f16.bf16`
-    /// converts as f16 65504, not as +inf.
+    /// converts as f16 65504, not as +inf. A `cvt.u16.s16` copy between the two is looked
+    /// through (corpus/findings/fuzz-h200-3701/, c78de146: one `F2I.S64.F16`).
     Bf16ReadAsF16,
     /// Root cause F: -O3 assumes `abs`/`neg` (`.s16/.s32/.s64`) cannot overflow. Of a result that
     /// is the minimum (-2^(n-1), which `abs` and `neg` give back, §9.7.1.13/14): an unsigned
@@ -100,7 +102,10 @@ pub enum Deviation {
     /// first element of a `.v2` 16-bit store or of `mov.b32 {a, b}` (ptxas 13.0.88 -O3 packs
     /// with `PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`, no `LOP3`). The mask stays
     /// where the result is stored alone, is the high half, or is read by `setp` (`LOP3.LUT R0,
-    /// R0, 0x2, RZ, 0xc0`; corpus/findings/fuzz-h200-3501/, 26d7842c).
+    /// R0, 0x2, RZ, 0xc0`; corpus/findings/fuzz-h200-3501/, 26d7842c). Also `and.b16` of a
+    /// `cvt.rn{.relu}.satfinite.f16.f32` result with a register mask, through `min.u16 x, x`,
+    /// and the low half of either word of a `mov.b64` pack (corpus/findings/fuzz-h200-3701/,
+    /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
@@ -124,7 +129,8 @@ pub enum Deviation {
     /// corpus/findings/fuzz-h200-3301/): extended by sign or with zeros (set-valued). With an
     /// `.f32` destination (e733b56f, fa10cd83 of the same campaign) the old value is converted
     /// as the −1 would be: the f32 of |int32(old)| (`IABS; I2FP.F32.S32`), for a 16-bit source
-    /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing).
+    /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing), which
+    /// needs only those low 16 bits exact (corpus/findings/fuzz-h200-3701/, c2bdc418).
     SkippedSetSignExtends,
     /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27 and a9e172f6; ptxas 13.0.88 and 13.5
     /// at every level, and the JIT): a 16-bit `shl`/`shr` with an immediate amount of 2^16 or
@@ -146,7 +152,8 @@ pub enum Deviation {
     /// `.f16` is −1.875. With the `set.<cmp>.f32` itself as the float step and an integer
     /// truncation `cvt.{s16,u16}.{s32,u32}` between, an integer `cvt` of a half source gives
     /// the set's |word|, 1 or 0 (corpus/findings/fuzz-h200-3602/, dced936c: `SEL; IABS; PRMT
-    /// 0x7710`, where the low half of 1.0f is f16 +0).
+    /// 0x7710`, where the low half of 1.0f is f16 +0); the same through the low half of a
+    /// `mov.b32` unpack of the set's word (corpus/findings/fuzz-h200-3701/, 12b23716).
     SetRoundTripFolded,
     /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a
@@ -236,7 +243,8 @@ pub enum Deviation {
     NegOfSetF32HalvesReadAsBoolean,
     /// 3602-N3 (corpus/findings/fuzz-h200-3602/, a9d3dbc0; trace/T8.md T8-1; ptxas 13.0.88 -O3
     /// and the JIT, fixed in 13.5): `subc.{u32,s32} d, a, b` reached only through the
-    /// fall-through of `@p bra` with `p = setp.ne.u32 b, K` adds K where it should subtract it
+    /// fall-through of `@p bra` with `p = setp.ne.{u32,s32,b32} b, K` (`.s32`, `.b32`:
+    /// corpus/findings/fuzz-h200-3701/, fb2f0eb8) adds K where it should subtract it
     /// (`IADD3.X R7, R0, 0x19, RZ, P0`: a + K + carry, where §9.7.2.4 gives a + ~K + carry),
     /// i.e. the spec's word + 2K + 1; `subc.cc` borrows where that addition does not carry
     /// (trace `b7.ptx`: both of two chained `subc`s wrong). A `setp.eq` fact, an immediate or a
@@ -311,11 +319,40 @@ pub enum Deviation {
     /// (`sub.u32 c, 0, x` does the same for x > 0xffff8000; glue has no immediate minuend.)
     /// `neg.s32` of a set, `selp` 1/0, `shr.s32` and `shl.b32` are right; `.b16`/`.u16` are O.
     ShrS16ByCnotClampFolded,
+    /// Root cause J, its branch-known form (corpus/findings/fuzz-h100/README.md, c4102;
+    /// corpus/findings/fuzz-h200-3701/, 21862007, trace/TC1.md; ptxas 13.0.88 -O3 and the JIT,
+    /// fixed in 13.5): in the fall-through of `@p bra` on `setp.ne.u32 p, v, K` (K an
+    /// immediate; v = K there, unwritten since) a read of v's high half as a packed 16-bit half
+    /// takes K's low half: the high half of `mov.b32 {lo, hi}, v` (`@!P0 PRMT R0, R4, 0x7610`
+    /// with R4 = K, where §9.7.9.10 gives K's high half) and v as the second source of
+    /// `add.s16x2` (the immediate 0x005e005e for K = 0x5e). The low half, `setp.eq` with
+    /// `@!p bra` and `shr.u32 v, 16` are right.
+    BranchConstantHighHalfIsItsLowHalf,
+    /// Root cause J, its narrowed form (corpus/findings/fuzz-h100-b/README.md, c4105;
+    /// corpus/findings/fuzz-h200-3701/, f567f1b4, trace/TC2.md; ptxas 13.0.88 -O3 and the
+    /// JIT, fixed in 13.5): `add.u16x2 d, K1, K2` of two constants (moved immediates) whose
+    /// result is read once, as one half, is narrowed to that half with K2's half dropped
+    /// (`VIADD.16x2 R0, R0, 0x0`, 13.5 `0xc83b`): the half read is K1's. Halves read: the one
+    /// half of `mov.b32 {lo, hi}, d` that is read, `cvt.u16.s32` (the low half) and the `c` of
+    /// an 8-bit `cvt.pack` (its low half). Both halves read (`v/j1`, `v/j2`): right. Of a
+    /// constant K and a register, read only by a skipped 16-bit-source set whose old word
+    /// N-11 converts (the low half), K's half is dropped (fuzz-h200-3701, 3f9c3758: a loop
+    /// unrolled with `VIADD.16x2 R, R, 0x0` per iteration, 13.5 `0x4eea`).
+    AddU16x2OfConstantsNarrowedDropsOne,
+    /// 3701 C1-N2 (corpus/findings/fuzz-h200-3701/, 2dfe7c1c; trace/TC1.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `cvt.rn.{f16,f32}.s32 d, s` of a `set.<cmp>.f32.u32` result s
+    /// (1.0 or 0.0, §9.7.7.1) in a program where an `xor.{b16,b32}` reads a
+    /// `set.<cmp>.u32.<type>` result (itself, or a half a `mov.b32` unpack took of it) is
+    /// rebuilt from the set's predicate as the conversion of its |word| 1 (`SEL R7, RZ, 0x3c00,
+    /// !P1`, `FSEL R9, RZ, 1, !P0`), where §9.7.9.21 converts 1065353216 (f16 +inf). Right
+    /// without that xor, with `selp 0x3f800000, 0` in place of the set, an xor of the cvt's own
+    /// result.
+    CvtOfSetF32ConvertsOneBesideXorOfSet,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 39] = [
+    pub const ALL: [Deviation; 42] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -355,6 +392,9 @@ impl Deviation {
         Deviation::XorOfSetAndCnotGivesOneMinus,
         Deviation::SetpEqOneOfSetTestsTheSet,
         Deviation::ShrS16ByCnotClampFolded,
+        Deviation::BranchConstantHighHalfIsItsLowHalf,
+        Deviation::AddU16x2OfConstantsNarrowedDropsOne,
+        Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -404,6 +444,9 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
             Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
             Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
+            Deviation::BranchConstantHighHalfIsItsLowHalf => "branch-constant-high-half-is-its-low-half",
+            Deviation::AddU16x2OfConstantsNarrowedDropsOne => "add-u16x2-of-constants-narrowed-drops-one",
+            Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet => "cvt-of-set-f32-converts-1-beside-xor-of-set",
         }
     }
 
@@ -468,7 +511,10 @@ impl Deviation {
             | Deviation::Bf16ReadAsF16
             | Deviation::NegationOverflow
             | Deviation::ShrS16By16ReadsSource => "corpus/findings/fuzz-h200/README.md",
-            Deviation::DirectedRoundingFoldedIntoInt => "corpus/findings/fuzz-h100/README.md",
+            Deviation::DirectedRoundingFoldedIntoInt | Deviation::BranchConstantHighHalfIsItsLowHalf => {
+                "corpus/findings/fuzz-h100/README.md"
+            }
+            Deviation::AddU16x2OfConstantsNarrowedDropsOne => "corpus/findings/fuzz-h100-b/README.md",
             Deviation::CvtS64U32SignExtends | Deviation::F16MaskDropped | Deviation::CvtU8S8OfF16Dropped => {
                 "corpus/findings/fuzz-h100-b/README.md"
             }
@@ -501,6 +547,9 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
             Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
             Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
+            Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet => {
+                "corpus/findings/fuzz-h200-3701/cases/2dfe7c1c9f047a8e.case"
+            }
         }
     }
 }

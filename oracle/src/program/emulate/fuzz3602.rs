@@ -87,7 +87,7 @@ pub(super) fn writes(s: &Stmt, r: Reg) -> bool {
 }
 
 /// Whether no statement strictly between body indices `from` and `to` may write `r`.
-fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize) -> bool {
+pub(super) fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize) -> bool {
     from < to && !m.p.body[from + 1..to].iter().any(|s| writes(s, r))
 }
 
@@ -196,21 +196,31 @@ fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
     Some(Expected::exact(u128::from(g.eval([half, half, 0, 0], false)), result.width))
 }
 
+/// The constant K the fall-through of a conditional forward branch fixes register `v` to at
+/// the statement being run: the last label or branch before it is `@p bra L` (L after it, p
+/// not negated) with `p = setp.ne.<type> v, K` (K an immediate, `<type>` one of `types`), v
+/// unwritten since the `setp` (3602-N3, and J's branch-known value, `emulate/j_packed_constant.rs`).
+pub(super) fn fall_through_fixed(m: &Machine<'_>, v: Reg, types: &[GlueType]) -> Option<u64> {
+    let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
+    let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
+    let (k, setp) = guard_setp(m, guard, bra)?;
+    let fixes_v = setp.op == GlueOp::Setp(Cmp::Ne) && types.contains(&setp.ty) && reg_of_glue(setp, 0) == Some(v);
+    let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
+    (!guard.negated && forward && fixes_v && unchanged_between(m, v, k, m.stmt)).then_some(constant)
+}
+
 /// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the
-/// fall-through of `@p bra` with `p = setp.ne.u32 b, K` (K an immediate), b unwritten since
-/// and holding K (as it must there), the constant K.
+/// fall-through of `@p bra` with `p = setp.ne.{u32,s32,b32} b, K` ([`fall_through_fixed`]),
+/// b holding K (as it must there), the constant K. (`.s32` and `.b32`:
+/// corpus/findings/fuzz-h200-3701/, fb2f0eb8, trace/TC2.md `v/n_{u32,s32,b32}`, one listing
+/// `@!P1 IADD3.X R0, R0, 0x3c` on ptxas 13.0.88 -O3; 13.5 right.)
 fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
     if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
         return None;
     }
-    let b = reg_of_glue(g, 1)?;
-    let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
-    let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
-    let (k, setp) = guard_setp(m, guard, bra)?;
-    let fixes_b = setp.op == GlueOp::Setp(Cmp::Ne) && setp.ty == GlueType::U32 && reg_of_glue(setp, 0) == Some(b);
-    let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
+    let constant = fall_through_fixed(m, reg_of_glue(g, 1)?, &[GlueType::U32, GlueType::S32, GlueType::B32])?;
     let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
-    (!guard.negated && forward && fixes_b && known && unchanged_between(m, b, k, m.stmt)).then_some(constant)
+    known.then_some(constant)
 }
 
 /// 3602-N3: the word of a `subc` in [`branch_fixed_subtrahend`]'s scope is the spec's + 2K + 1

@@ -1,9 +1,10 @@
 //! The emulations of the root causes the H200 campaign of seed 3701 found
 //! (corpus/findings/fuzz-h200-3701/; traces `trace/TC1.md` … `trace/TC4.md`), called from the
-//! hooks of `emulate.rs` ([`glue`], [`pack`]): 3701-N-A (`cvt.pack` of `.u32` float conversions
-//! fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2 (`shl.b64` of a
-//! product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`), C3-3 (`setp.eq/ne s, 1` of a
-//! set) and C1-N3 (`shr.s16` by a `cnot`).
+//! hooks of `emulate.rs` ([`glue`], [`pack`], [`cvt`]): 3701-N-A (`cvt.pack` of `.u32` float
+//! conversions fused signed), C1-N4 (`bfi.b32` by a constant length of 32 or more), C3-2
+//! (`shl.b64` of a product by 64 or more), fc9c9c66 (`xor` of a set and a `cnot`), C3-3
+//! (`setp.eq/ne s, 1` of a set), C1-N3 (`shr.s16` by a `cnot`) and C1-N2 (a float `cvt` of a
+//! set.f32 result beside an xor of another set's result).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)); a constant
 //! operand is an immediate or a register a move of an immediate wrote (ptxas folds it).
@@ -17,7 +18,7 @@ use super::fuzz3602::writes;
 use super::origin::moved_immediate;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape, PackType};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
@@ -101,7 +102,7 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 /// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
 /// statement before it that writes `r` is an unguarded move of an immediate, or an unguarded
 /// `cvt` of an immediate or of such a constant (at most `depth` conversions deep).
-fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
+pub(super) fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
     };
@@ -247,4 +248,52 @@ pub(super) fn pack(
     let mut to = from.clone();
     to.replace(0, low);
     vec![(dst, m.fire(d, &from, to))]
+}
+
+/// Whether some `xor.{b16,b32}` of the program reads a `set.<cmp>.u32.<type>` result (C1-N2's
+/// trigger, a compile-time fact): a source register whose last writer before the xor in the
+/// body is such a set, or a `mov.b32` unpack of a register whose last writer before the unpack
+/// is one (the reduced kernel's `mov.b32 {%h11, %h12}, %r5; xor.b16 %h13, %h4, %h11`).
+fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
+    let last_writer = |before: usize, r: Reg| m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r));
+    let is_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32)));
+    let of_set = |k: usize, r: Reg| match last_writer(k, r) {
+        Some((_, w)) if is_set(w) => true,
+        Some((u, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }))) if mv.shape == MovShape::Unpack(2) => {
+            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
+            w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_set(s))
+        }
+        _ => false,
+    };
+    m.p.body.iter().enumerate().any(|(k, s)| match s {
+        Stmt::Glue { glue, .. } if glue.op == GlueOp::Xor && matches!(glue.ty, GlueType::B16 | GlueType::B32) => {
+            (0..2).filter_map(|i| reg_of_glue(glue, i)).any(|r| of_set(k, r))
+        }
+        _ => false,
+    })
+}
+
+/// 3701 C1-N2: `cvt.rn.{f16,f32}.s32 d, s` of a `set.<cmp>.f32.u32` result s, in a program an
+/// xor of an integer set's result triggers ([`xor_reads_an_integer_set`]), converts s's |word|:
+/// 1 where the set is true, 0 where false (`SEL R7, RZ, 0x3c00, !P1`: 1.0, not +inf).
+pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
+    let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
+    let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz;
+    if !m.allow.emulates(d)
+        || c.atype != CvtType::S32
+        || !matches!(c.dtype, CvtType::F16 | CvtType::F32)
+        || c.rnd != Some(CvtRnd::Rn)
+        || !plain
+    {
+        return None;
+    }
+    let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
+        if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && glue.ty == GlueType::U32);
+    if !of_set_f32 || !xor_reads_an_integer_set(m) {
+        return None;
+    }
+    let word = m.read(t, s).ok().filter(Expected::is_exact)?;
+    let number = u128::from(word.bits & 0xFFFF_FFFF != 0);
+    Some((d, convert(m, &inst.form, number)?))
 }

@@ -180,13 +180,27 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
         for (k, other) in [(0usize, 1usize), (1, 0)] {
             let masked_by_imm = imm_of(g, other).is_some();
-            let rz_f16 = reg(k).is_some_and(|r| {
+            let f16_of = |r: Reg, form: fn(&Cvt) -> bool| {
                 matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && c.rnd == Some(CvtRnd::Rz))
-            });
-            if masked_by_imm && rz_f16 && vals.get(k).is_some_and(Expected::is_exact) {
+                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && form(c))
+            };
+            let rz_f16 = reg(k).is_some_and(|r| f16_of(r, |c| c.rnd == Some(CvtRnd::Rz)));
+            // corpus/findings/fuzz-h200-3701/, b714f9f1 (trace/TC3.md; 13.0.88 -O3, 13.5
+            // right): a `cvt.rn{.relu}.satfinite.f16.f32` result (`F2FP.SATFINITE…MERGE_C`)
+            // masked by a register (loaded, or another cvt's result) loses its `LOP3` too.
+            let satfinite_f16 = reg(k).is_some_and(|r| f16_of(r, |c| c.satfinite && c.rnd == Some(CvtRnd::Rn)));
+            let masked_by_reg = reg(other).is_some();
+            let dropped = (masked_by_imm && rz_f16) || (masked_by_reg && satfinite_f16);
+            if dropped && vals.get(k).is_some_and(Expected::is_exact) {
                 o.unmasked = Some(vals[k].clone());
             }
+        }
+    }
+    // `min.u16 d, x, x` is x (folded: b714f9f1's listing has no `VIMNMX`): d keeps
+    // the value M's dropped mask left in x.
+    if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::Min && g.ty == GlueType::U16 {
+        if let (Some(x), Some(y)) = (reg(0), reg(1)) {
+            o.unmasked = source.filter(|_| x == y).and_then(|s| s.unmasked.clone());
         }
     }
     o
@@ -226,35 +240,41 @@ pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// body branches only forward) that read `r` (as a source, an address or a guard), up to and
 /// including the first that writes `r` unguarded.
 pub(super) fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
-    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
     let mut n = 0;
     for s in &m.p.body[k + 1..] {
-        let (reads, overwrites) = match s {
-            Stmt::Glue { guard, glue } => {
-                (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
-            }
-            Stmt::Isa(i) => {
-                let (mut read, mut written) = (Vec::new(), Vec::new());
-                for (spec, o) in i.form.operands().iter().zip(&i.operands) {
-                    let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
-                        &mut read
-                    } else {
-                        &mut written
-                    };
-                    crate::program::text::operand_regs(o, into);
-                }
-                let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
-                (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
-            }
-            Stmt::Bra { guard, .. } => (pred(guard), false),
-            Stmt::Label(_) | Stmt::Bar => (false, false),
-        };
+        let (reads, overwrites) = reads_and_overwrites(s, r);
         n += usize::from(reads);
         if overwrites {
             break;
         }
     }
     n
+}
+
+/// Whether statement `s` reads register `r` (as a source, an address or a guard), and whether
+/// it writes `r` unguarded.
+pub(super) fn reads_and_overwrites(s: &Stmt, r: Reg) -> (bool, bool) {
+    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
+    match s {
+        Stmt::Glue { guard, glue } => {
+            (pred(guard) || glue.src.contains(&Some(Src::Reg(r))), guard.is_none() && glue.dst == r)
+        }
+        Stmt::Isa(i) => {
+            let (mut read, mut written) = (Vec::new(), Vec::new());
+            for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                let into = if spec.role == Role::Src || matches!(o, Operand::Address { .. }) {
+                    &mut read
+                } else {
+                    &mut written
+                };
+                crate::program::text::operand_regs(o, into);
+            }
+            let guarded = i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r));
+            (guarded || read.contains(&r), i.guard.is_none() && written.contains(&r))
+        }
+        Stmt::Bra { guard, .. } => (pred(guard), false),
+        Stmt::Label(_) | Stmt::Bar => (false, false),
+    }
 }
 
 /// The value M's dropped mask leaves in the register operand `o` of thread `t` (the `and.b16`

@@ -1,0 +1,195 @@
+//! Root cause J: ptxas 13.0 -O3 and the JIT (fixed in 13.5) give a 32-bit value they know as a
+//! constant wrong packed 16-bit halves (`corpus/known/fuzz-h100-j-branch-constant-splat.toml`).
+//! Two mechanisms, each its deviation, called from the hooks of `emulate.rs` ([`glue`],
+//! [`unpacked`], [`cvt`], [`pack_c`]):
+//! - the branch-known value (3602-N3's fall-through fact, [`fall_through_fixed`]) has its low
+//!   half as its high half ([`Deviation::BranchConstantHighHalfIsItsLowHalf`]: fuzz-h100 c4102,
+//!   fuzz-h200-3701 21862007);
+//! - `add.u16x2` of two constants read as one half is narrowed to that half and drops its second
+//!   addend ([`Deviation::AddU16x2OfConstantsNarrowedDropsOne`]: fuzz-h100-b c4105,
+//!   fuzz-h200-3701 f567f1b4); of a constant and a register read only by a skipped 16-bit set
+//!   (N-11 reads the low half) it drops the constant (fuzz-h200-3701 3f9c3758,
+//!   [`narrowed_low_read_by_skipped_set`]).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction, its producers and the branch around it are exactly the ones the evidence shows
+//! wrong; it returns its input (or `None`) otherwise.
+
+use super::fuzz3602::fall_through_fixed;
+use super::fuzz3701::folded_constant;
+use super::origin::{reads_and_overwrites, value_readers};
+use super::{reg_of_glue, GlueRule};
+use crate::isa::operand::Operand;
+use crate::isa::{Cvt, CvtPack, CvtType, Instruction, Mov, MovShape, PackType};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType};
+use crate::program::{Reg, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// A glue instruction's result under J: `add.s16x2 d, a, v` with v branch-known.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let rules: &[(Deviation, GlueRule)] = &[(Deviation::BranchConstantHighHalfIsItsLowHalf, add_of_branch_constant)];
+    super::first_glue_rule(m, t, g, vals, result, rules)
+}
+
+/// The constant K register `v` (value `value`) holds where a branch fixes it: the fall-through
+/// of `@p bra` on `setp.ne.u32 p, v, K` (the form of every J finding).
+fn branch_known(m: &Machine<'_>, v: Reg, value: &Expected) -> Option<u64> {
+    let k = fall_through_fixed(m, v, &[GlueType::U32])?;
+    (value.is_exact() && value.bits as u64 & 0xFFFF_FFFF == k).then_some(k)
+}
+
+/// J (fuzz-h100 c4102: `mov.b32 %r4, 0; setp.ne.u32 %p0, %tix, 0x5e; @%p0 bra $L0; add.s16x2
+/// %r4, %r4, %tix` gives 0x005e005e, `@!P0 VIADD.16x2 R5, RZ, 0x5e005e`): `add.s16x2 d, a, v`
+/// with v branch-known to K adds K's low half to both halves.
+fn add_of_branch_constant(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Add || g.ty != GlueType::S16x2 {
+        return None;
+    }
+    let k = branch_known(m, reg_of_glue(g, 1)?, vals.get(1)?)?;
+    let a = vals.first().filter(|a| a.is_exact())?;
+    let splat = (k & 0xFFFF) * 0x1_0001;
+    Some(Expected::exact(u128::from(g.eval([a.bits as u64, splat, 0, 0], false)), result.width))
+}
+
+/// Half `half` (0 low, 1 high) of the value register `w` of thread `t` holds as ptxas narrows
+/// it, when `add.u16x2 w, K1, K2` of two registers holding moved immediates wrote it and the
+/// statement being run is its one reader: K1's half (K2's dropped).
+fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
+    let (g, o) = match m.producer(t, w)? {
+        (Stmt::Glue { glue, .. }, o) if glue.op == GlueOp::Add && glue.ty == GlueType::U16x2 => (glue, o),
+        _ => return None,
+    };
+    let constants = (0..2).all(|k| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, 0)));
+    let first = o.a.as_ref().filter(|a| constants && a.is_exact())?;
+    (value_readers(m, o.stmt, g.dst) == 1).then_some((first.bits as u64 >> (16 * half)) & 0xFFFF)
+}
+
+/// The halves of a `mov.b32 {lo, hi}, w` unpack (`results`, the spec's, one per register
+/// element) under J: the high half of a branch-known w is K's low half (21862007: `mov.b32
+/// {%h2, %h1}, %tix` under `setp.ne.u32 %p0, %tix, 0x1; @%p0 bra` stores 1, where the spec's
+/// high half is 0); of a narrowed `add.u16x2` result, the one half that is read is K1's (f567f1b4
+/// `v/j4`: `VIADD.16x2 R0, R0, 0x0`, 0xc83b where the spec gives 0x9076).
+pub(super) fn unpacked(
+    m: &mut Machine<'_>,
+    t: u32,
+    mv: &Mov,
+    inst: &Instruction,
+    mut results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
+        return results;
+    };
+    let Some(w) = m.reg_of(src).ok().filter(|w| mv.shape == MovShape::Unpack(2) && w.class().bits() == 32) else {
+        return results;
+    };
+    let halves: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
+    let whole = m.read(t, w).ok();
+    for (k, reg) in halves.iter().enumerate() {
+        // Only a half that is read (a change of an unread one explains nothing).
+        let read = |h: &Reg| value_readers(m, m.stmt, *h) > 0;
+        let Some((h, other)) = reg.filter(read).map(|h| (h, halves.get(1 - k).copied().flatten())) else {
+            continue;
+        };
+        let splat = whole.as_ref().filter(|_| k == 1).and_then(|v| branch_known(m, w, v)).map(|c| c & 0xFFFF);
+        let other_unread = other.is_none_or(|r| value_readers(m, m.stmt, r) == 0);
+        let (d, value) = match splat {
+            Some(v) if m.allow.emulates(Deviation::BranchConstantHighHalfIsItsLowHalf) => {
+                (Deviation::BranchConstantHighHalfIsItsLowHalf, v)
+            }
+            _ if m.allow.emulates(Deviation::AddU16x2OfConstantsNarrowedDropsOne) && other_unread => {
+                match narrowed_half(m, t, w, k as u32) {
+                    Some(v) => (Deviation::AddU16x2OfConstantsNarrowedDropsOne, v),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        if let Some((_, e)) = results.iter_mut().find(|(r, _)| *r == h) {
+            let from = e.clone();
+            *e = m.fire(d, &from, Expected::exact(u128::from(value), from.width));
+        }
+    }
+    results
+}
+
+/// A `cvt`'s result under J: `cvt.u16.s32 h, w` (no `.sat`: w's low half, §9.7.9.21) of a
+/// narrowed `add.u16x2` result is K1's low half (fuzz-h100-b c4105: `mov.b32 %r0, 0; mov.b32
+/// %r1, K; add.u16x2 %r0, %r0, %r1; cvt.u16.s32` stores 0, `VIADD.16x2 R0, RZ, 0x0`).
+pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
+    let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
+    if !m.allow.emulates(d) || c.dtype != CvtType::U16 || c.atype != CvtType::S32 || c.sat || c.rnd.is_some() {
+        return None;
+    }
+    let w = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    Some((d, Expected::exact(u128::from(narrowed_half(m, t, w, 0)?), 16)))
+}
+
+/// A `cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c` under J: c's low half, which d's high half is
+/// (§9.7.9.22), is K1's where a narrowed `add.u16x2` wrote c (f567f1b4: `add.u16x2 %r1, %r0,
+/// %r0` of `mov.f32 %r0, 0fC83B0A9F` read only as that `c`). `results` (the spec's) changed.
+pub(super) fn pack_c(
+    m: &mut Machine<'_>,
+    t: u32,
+    p: &CvtPack,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
+    if !m.allow.emulates(d) || !matches!(p.convert, PackType::U8 | PackType::S8) || !p.with_c {
+        return results;
+    }
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let Some(half) = inst.operands.get(3).and_then(|o| m.reg_of(o).ok()).and_then(|c| narrowed_half(m, t, c, 0)) else {
+        return results;
+    };
+    let (dst, from) = (*dst, spec.clone());
+    let mut to = from.clone();
+    to.replace(16, Expected::exact(u128::from(half), 16));
+    vec![(dst, m.fire(d, &from, to))]
+}
+
+/// Whether no statement but the one being run reads the value statement `k` wrote to `r` on the
+/// way to it: straight on (`k` before it), or around a loop (`k` after it: up to the first
+/// branch after `k`, back to a label at or before the statement being run, then from there).
+fn read_only_here(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+    let read = |stmts: &[Stmt]| stmts.iter().any(|s| reads_and_overwrites(s, r).0);
+    if k < m.stmt {
+        return !read(&m.p.body[k + 1..m.stmt]);
+    }
+    let back = m.p.body.iter().enumerate().skip(k + 1).find_map(|(b, s)| match s {
+        Stmt::Bra { label, .. } => Some((b, *label)),
+        _ => None,
+    });
+    let Some((b, label)) = back else { return false };
+    let head = m.p.body.iter().position(|s| *s == Stmt::Label(label)).filter(|&h| h <= m.stmt);
+    head.is_some_and(|h| !read(&m.p.body[k + 1..=b]) && !read(&m.p.body[h..m.stmt]))
+}
+
+/// J narrowed, read by N-11 (corpus/findings/fuzz-h200-3701/, 3f9c3758, trace/TC2.md; ptxas
+/// 13.0.88 -O3 and the JIT, 13.5 right): the low 16 bits the skipped 16-bit-source set being
+/// run reads of its old word `r`, when `add.u16x2 r, K, x` (K a moved immediate, x not a
+/// constant) wrote it and the set is its only reader on the way (a loop `@p set.ge.f32.s16 %r6;
+/// add.u16x2 %r6, %r5, %r6` unrolled: `VIADD.16x2 R, R, 0x0` where 13.5 adds 0x4eea, the last
+/// add, read whole by the store, keeps K): x's low half, K's dropped. Recorded as fired where
+/// that differs from the spec's low half.
+pub(super) fn narrowed_low_read_by_skipped_set(m: &mut Machine<'_>, t: u32, r: Reg, old: &Expected) -> Option<u32> {
+    let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
+    if !m.allow.emulates(d) || !old.is_exact() {
+        return None;
+    }
+    let (g, o) = match m.producer(t, r)? {
+        (Stmt::Glue { glue, .. }, o) if glue.op == GlueOp::Add && glue.ty == GlueType::U16x2 => (glue, o),
+        _ => return None,
+    };
+    let (k, (a, x)) = (o.stmt, (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?));
+    let constant =
+        o.a.as_ref().filter(|v| v.is_exact() && folded_constant(m, k, a, 0) && !folded_constant(m, k, x, 0))?;
+    if !read_only_here(m, k, r) {
+        return None;
+    }
+    let low = (old.bits as u32).wrapping_sub(constant.bits as u32) & 0xFFFF;
+    let spec = Expected::exact(old.bits & 0xFFFF, 16);
+    m.fire(d, &spec, Expected::exact(u128::from(low), 16));
+    Some(low)
+}

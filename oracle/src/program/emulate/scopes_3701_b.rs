@@ -1,0 +1,84 @@
+//! Known root causes reached through producers their first emulations did not look through, as
+//! the traces of seed 3701 show them (corpus/findings/fuzz-h200-3701/, `trace/TC1.md` …
+//! `trace/TC4.md`): 3301-N3 through a `mov.b32` unpack (12b23716) and E through an integer
+//! 16-bit copy (c78de146), called from the `cvt` hook of `emulate.rs` ([`cvt`]).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
+//! (the spec's result stands) otherwise.
+
+use super::fuzz3602::{unchanged_between, writes};
+use super::{half, half_cvt_folded};
+use crate::isa::operand::Operand;
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{GlueOp, SetDst};
+use crate::program::{Reg, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// A `cvt`'s result (`c`, at its own width) under the widened scopes of 3301-N3 and E/I.
+pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
+    let r = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    unpacked_set_f32_truth(m, t, inst, r, c).or_else(|| half_cvt_through_u16_copy(m, t, r, c))
+}
+
+/// 3301-N3 through an unpack (corpus/findings/fuzz-h200-3701/, 12b23716, trace/TC1.md;
+/// ptxas 13.0.88 and 13.5 -O3): an integer `cvt` with an integer rounding of a half source `h`,
+/// where `mov.b32 {h, _}, w` unpacked the low half of a `set.<cmp>.f32` result `w` (unwritten
+/// since), gives the set's |word| 1 or 0 (`SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7,
+/// R0, 0x7710`, the same listing as the `cvt.u16.u32` truncation of dced936c, variant
+/// `v1_cvt_trunc`), where the spec converts the low half of 1.0 or 0.0, +0. A float
+/// destination (`v3_float_dst`) is not folded; the high half (`v2_high_half`) compiles the same
+/// but is right there for `.rmi` (f16 0x3f80 floors to 1), so it is left to the spec.
+fn unpacked_set_f32_truth(
+    m: &Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    h: Reg,
+    c: Cvt,
+) -> Option<(Deviation, Expected)> {
+    let d = Deviation::SetRoundTripFolded;
+    if !m.allow.emulates(d) || !c.dtype.is_int() || !c.rnd.is_some_and(CvtRnd::is_integer) || !half(c.atype) {
+        return None;
+    }
+    let set = match m.producer(t, h)? {
+        (Stmt::Glue { glue, .. }, o) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => o.stmt,
+        _ => return None,
+    };
+    // The statement that wrote `h`: an unguarded `mov.b32 {h, _}, w` unpack.
+    let (u, mov) = m.p.body[..m.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, h))?;
+    let w = match mov {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
+            if mv.shape == MovShape::Unpack(2) =>
+        {
+            let low = match operands.first() {
+                Some(Operand::Vector(items)) => items.first().and_then(|o| m.reg_of(o).ok()),
+                _ => None,
+            };
+            operands.get(1).and_then(|o| m.reg_of(o).ok()).filter(|w| low == Some(h) && w.class().bits() == 32)?
+        }
+        _ => return None,
+    };
+    let same_set = m.producer(t, w).is_some_and(|(_, o)| o.stmt == set);
+    let word = m.read(t, w).ok().filter(|v| same_set && v.is_exact() && unchanged_between(m, w, u, m.stmt))?;
+    let width = inst.operands.first().and_then(|o| m.reg_of(o).ok())?.class().bits();
+    Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), width)))
+}
+
+/// E through an integer copy (corpus/findings/fuzz-h200-3701/, c78de146, trace/TC3.md; ptxas
+/// 13.0.88 and 13.5 -O3): `cvt.rzi.<int>.{f16,bf16}` of `cvt.u16.s16` (no `.sat`: the same 16
+/// bits, §9.7.9.21) of a cvt between halves folds as E does without the copy
+/// (`cvt.f16.f16 → cvt.u16.s16 → cvt.rzi.s64.f16` is one `F2I.S64.F16`, to nearest, where -O0
+/// truncates): ptxas drops the copy. Only `cvt.u16.s16` is evidenced.
+fn half_cvt_through_u16_copy(m: &Machine<'_>, t: u32, r: Reg, c: Cvt) -> Option<(Deviation, Expected)> {
+    let (copy, o) = match m.producer(t, r)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c1), .. }), o) => (*c1, o),
+        _ => return None,
+    };
+    let is_copy = copy.dtype == CvtType::U16 && copy.atype == CvtType::S16 && !copy.sat && copy.rnd.is_none();
+    let c0 = match o.a_stmt.map(|k| &m.p.body[k]) {
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) if is_copy => *c0,
+        _ => return None,
+    };
+    half_cvt_folded(m, c, c0, o.a_a.as_ref())
+}
