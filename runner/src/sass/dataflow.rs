@@ -152,6 +152,10 @@ fn reg_at(bit: usize) -> Option<Reg> {
 struct State {
     /// Bits defined on every path, wherever the lane is.
     defined: Bits,
+    /// Bits of R and UR registers known to be zero on every path, wherever the lane is (a
+    /// subset of `defined`): the upper bits of a zero-extending load and what copies, masks,
+    /// byte moves and shifts keep of them ([`zeros`]).
+    zeros: Bits,
     /// Bits defined where a guard holds, beyond `defined`: `(R2, @P0, 0xffffffff)` after `@P0
     /// MOV R2, …` (sorted by register and guard).
     cond: Vec<(Reg, Guard, Mask)>,
@@ -170,11 +174,17 @@ type Ctx = Vec<Guard>;
 
 impl State {
     fn entry() -> State {
-        State { defined: Bits::none(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
+        State {
+            defined: Bits::none(),
+            zeros: Bits::none(),
+            cond: Vec::new(),
+            rel: Relations::default(),
+            origins: Vec::new(),
+        }
     }
 
     fn everything() -> State {
-        State { defined: Bits::all(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
+        State { defined: Bits::all(), ..State::entry() }
     }
 
     /// The origin of `r`'s undefined bits ([`State::origins`]), if an instruction made them.
@@ -235,6 +245,7 @@ impl State {
     fn with_written(mut self, regs: &[Reg]) -> State {
         for &r in regs {
             self.defined.put(r, whole(r));
+            self.zeros.put(r, 0);
         }
         self.cond.retain(|e| e.2 & !self.defined.get(e.0) != 0);
         self
@@ -255,6 +266,7 @@ impl State {
     /// MOV R2, …; L:` defines R2 under !P0).
     fn meet(&self, o: &State) -> State {
         let defined = self.defined.and(&o.defined);
+        let zeros = self.zeros.and(&o.zeros);
         let rel = self.rel.meet(&o.rel);
         let mut keys: Vec<(Reg, Guard)> = self.cond.iter().chain(&o.cond).map(|e| (e.0, e.1)).collect();
         let differ = self.defined.differing(&o.defined);
@@ -276,7 +288,7 @@ impl State {
             }
         }
         origins.retain(|&(r, _)| defined.get(r) != whole(r));
-        State { defined, cond, rel, origins }
+        State { defined, zeros, cond, rel, origins }
     }
 }
 
@@ -314,10 +326,13 @@ fn upward(bits: u32) -> u32 {
     }
 }
 
-/// A source of a propagating instruction: its defined bits and, for an immediate, its value.
+/// A source of a propagating instruction: its defined bits, the bits known to be zero and, for
+/// an immediate, its value.
 #[derive(Clone, Copy)]
 struct Val {
     defined: u32,
+    /// Known to be zero: an immediate's zero bits, those of a register in [`State::zeros`].
+    zeros: u32,
     imm: Option<u32>,
 }
 
@@ -334,27 +349,7 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
         // IMAD.MOV D, RZ, RZ, C (C may be negated: upwards, as a subtraction).
         ("IMAD", ["MOV"] | ["MOV", "U32"]) if src.len() == 3 => Some(upward(def(2))),
         // PRMT D, A, SEL, B: byte i of D is byte SEL[i] of B:A (bit 3: its sign, replicated).
-        ("PRMT" | "UPRMT", []) if src.len() == 3 => {
-            let sel = imm(1)?;
-            let pair = (u64::from(def(2)) << 32) | u64::from(def(0));
-            let mut out = 0u32;
-            for i in 0..4 {
-                let n = (sel >> (4 * i)) & 0x7;
-                let byte = (pair >> (8 * n)) as u32 & 0xff;
-                // Bit 3 of the selector: byte n's sign bit, replicated.
-                let byte = if sel & (0x8 << (4 * i)) != 0 {
-                    if byte & 0x80 != 0 {
-                        0xff
-                    } else {
-                        0
-                    }
-                } else {
-                    byte
-                };
-                out |= byte << (8 * i);
-            }
-            Some(out)
-        }
+        ("PRMT" | "UPRMT", []) if src.len() == 3 => Some(prmt_bits(imm(1)?, def(0), def(2))),
         // LOP3.LUT D, A, B, C, LUT, …: bit i of D is defined when, whatever the defined bits
         // of A, B and C are, it does not depend on their undefined bits.
         ("LOP3" | "ULOP3", ["LUT"]) if src.len() >= 4 => {
@@ -433,18 +428,44 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
     }
 }
 
-/// Whether bit `bit` of `LOP3.LUT` with table `lut` on `src` (A, B, C) is defined: for every
-/// value of the inputs' defined bits (an immediate's bit is known), the table gives one result
-/// whatever the undefined bits are. The table is indexed by `A·4 + B·2 + C`.
-fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
-    // Per input: Some(v) a known bit, None a defined bit of unknown value, and whether undefined.
-    let class: Vec<(Option<u32>, bool)> = src
-        .iter()
+/// `PRMT D, A, SEL, B` of a property held bit by bit (defined, known zero): byte i of D has
+/// that of byte SEL[i] of B:A, or with bit 3 of SEL[i] that of the byte's sign bit, replicated
+/// (§9.7.9.7 prmt: a sign-replicated byte is defined, or zero, where the sign bit is).
+fn prmt_bits(sel: u32, a: u32, b: u32) -> u32 {
+    let pair = (u64::from(b) << 32) | u64::from(a);
+    let mut out = 0u32;
+    for i in 0..4 {
+        let n = (sel >> (4 * i)) & 0x7;
+        let byte = (pair >> (8 * n)) as u32 & 0xff;
+        let byte = match (sel & (0x8 << (4 * i)) != 0, byte & 0x80 != 0) {
+            (false, _) => byte,
+            (true, true) => 0xff,
+            (true, false) => 0,
+        };
+        out |= byte << (8 * i);
+    }
+    out
+}
+
+/// Bit `bit` of each of `src` (A, B, C) as the table of a `LOP3.LUT` sees it: `Some(v)` a known
+/// bit (an immediate's, or a bit known to be zero), `None` a bit of unknown value; and whether
+/// it is undefined.
+fn lut_inputs(src: &[Val], bit: u32) -> Vec<(Option<u32>, bool)> {
+    src.iter()
         .map(|v| match v.imm {
             Some(x) => (Some((x >> bit) & 1), false),
+            None if v.zeros & (1 << bit) != 0 => (Some(0), false),
             None => (None, v.defined & (1 << bit) == 0),
         })
-        .collect();
+        .collect()
+}
+
+/// Whether bit `bit` of `LOP3.LUT` with table `lut` on `src` (A, B, C) is defined: for every
+/// value of the inputs' defined bits (an immediate's bit and a bit known to be zero are known),
+/// the table gives one result whatever the undefined bits are. The table is indexed by
+/// `A·4 + B·2 + C`.
+fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
+    let class = lut_inputs(src, bit);
     let mut seen: [Option<u32>; 8] = [None; 8];
     for idx in 0..8u32 {
         let value = |k: usize| (idx >> (2 - k)) & 1;
@@ -644,23 +665,25 @@ fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
     let vals: Vec<Val> = ins.operands[first..]
         .iter()
         .enumerate()
-        .map(|(k, o)| Val {
-            defined: match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
-                ([r], Some(c)) if slot(*r).1 == 32 => s.known(*r, &c),
-                _ => u32::MAX,
-            },
-            imm: if o.zero { Some(0) } else { o.imm },
+        .map(|(k, o)| {
+            let imm = if o.zero { Some(0) } else { o.imm };
+            let (defined, zeros) = match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
+                ([r], Some(c)) if slot(*r).1 == 32 => (s.known(*r, &c), zeros::of_operand(s.zeros.get(*r), o, *r)),
+                _ => (u32::MAX, imm.map_or(0, |v| !v)),
+            };
+            Val { defined, zeros, imm }
         })
         .collect();
     // One 32-bit R or UR register, or `RZ`/`URZ` where only the carry-outs are kept (`LEA RZ, P0,
     // R7, R8, 0x10`: ptxas's `add.cc.u32` whose sum is dead): the bits are what the result
     // would be, and [`outputs_defined`] makes the predicate outputs of them.
+    let dest = ins.operands.get(register_dest(ins));
     let single_dest = ins.ndest >= 1
-        && match ins.operands[0].regs.as_slice() {
+        && dest.is_some_and(|d| match d.regs.as_slice() {
             [r] => slot(*r).1 == 32,
-            [] => matches!(ins.operands[0].text.trim(), "RZ" | "URZ"),
+            [] => matches!(d.text.trim(), "RZ" | "URZ"),
             _ => false,
-        };
+        });
     let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
     let propagated = match (single_dest.then(|| propagate(ins, &vals)).flatten(), select) {
         (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
@@ -677,9 +700,10 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
         let vals: Vec<Val> = inputs
             .iter()
             .map(|i| match *i {
-                Input::Const(b) => Val { defined: u32::MAX, imm: Some(if b { u32::MAX } else { 0 }) },
+                Input::Const(b) => Val { defined: u32::MAX, zeros: 0, imm: Some(if b { u32::MAX } else { 0 }) },
                 Input::Lit(l) => Val {
                     defined: if s.known(l.pred, ctx) != 0 { u32::MAX } else { 0 },
+                    zeros: 0,
                     imm: s.rel.value(ctx, l).map(|v| if v { u32::MAX } else { 0 }),
                 },
             })
@@ -696,11 +720,11 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
     }
     let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
     if let (_, Some(bits)) = values(s, ins, ctx) {
-        // The register destination, if it is not `RZ`/`URZ`, then the predicate outputs.
-        let register = ins.operands.first().map_or(0, |o| o.regs.len());
+        // The register destination, if it is not `RZ`/`URZ`, and the predicate outputs.
+        let register = ins.operands.get(register_dest(ins)).map_or(&[][..], |o| &o.regs[..]);
         let outputs = outputs_defined(ins, bits);
-        for (k, d) in defs.iter_mut().enumerate() {
-            d.1 = if k < register {
+        for d in &mut defs {
+            d.1 = if register.contains(&d.0) {
                 bits
             } else if outputs {
                 d.1
@@ -710,6 +734,16 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
         }
     }
     defs
+}
+
+/// The operand that receives `ins`'s register result: the first, or the second after a
+/// predicate output (`LOP3.LUT P0, R12, R0, 0xffff, RZ, 0xc0, !PT`: R12 = R0 & 0xffff and P0
+/// whether R12 is not zero; ptxas 13.0.88 -O3, corpus/findings/fuzz-h200-3702/trace/TU3.md,
+/// finding fa14810e).
+fn register_dest(ins: &Instr) -> usize {
+    let first_pred =
+        ins.operands.first().is_some_and(|o| o.as_guard().is_some() || matches!(o.text.trim(), "PT" | "UPT"));
+    usize::from(matches!(ins.opcode(), "LOP3" | "ULOP3") && ins.ndest == 2 && first_pred)
 }
 
 /// Whether the predicate outputs of a propagating instruction are defined, given the bits
@@ -860,6 +894,15 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
         };
         next.put(d, un, &conds);
     }
+    // Bits known to be zero: those the register result has where the instruction writes it, and
+    // on the lanes its guard leaves alone those the old value had.
+    let result_zeros = zeros::of_result(ins, &values(s, ins, &base).0);
+    let register = ins.operands.get(register_dest(ins)).map_or(&[][..], |o| &o.regs[..]);
+    for &(d, _) in &here {
+        let z = if register == [d] { result_zeros } else { 0 };
+        let z = if g.is_some() { z & s.zeros.get(d) } else { z };
+        next.zeros.put(d, z & next.defined.get(d));
+    }
     // Where a propagating instruction leaves bits undefined, they come from its sources: their
     // origin, or this instruction where it reads a never-written register. A guarded write keeps
     // the old value's origin on the other lanes.
@@ -987,5 +1030,9 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     found
 }
 
+mod zeros;
+
+#[cfg(test)]
+mod known_zero_tests;
 #[cfg(test)]
 mod tests;
