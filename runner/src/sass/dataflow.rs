@@ -57,6 +57,7 @@ use std::collections::BTreeSet;
 
 use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
 use super::preds::{Input, Join, PredFn, Relations};
+use origins::Origins;
 
 /// Bits of the tracked registers (32 per R and UR register, 1 per predicate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,11 +162,11 @@ struct State {
     cond: Vec<(Reg, Guard, Mask)>,
     /// What is known of the predicates ([`Relations`]).
     rel: Relations,
-    /// For a register whose undefined bits an instruction made from a never-written register
-    /// it read without being flagged (a propagating one: `UPRMT UR5, UR7, 0x7610, UR5` with
-    /// UR7 never written), that instruction's index: the origin of those bits, carried along
-    /// the def-use chain (sorted by register; at a join, the earlier instruction).
-    origins: Vec<(Reg, usize)>,
+    /// For each register byte whose undefined bits an instruction made from a never-written
+    /// register it read without being flagged (a propagating one: `UPRMT UR5, UR7, 0x7610,
+    /// UR5` with UR7 never written), that instruction's index: the origin of those bits,
+    /// carried along the def-use chain ([`origins`]; at a join, the earlier instruction).
+    origins: Origins,
 }
 
 /// Literals that hold wherever a read or a value happens (the instruction's guard, a select's
@@ -179,29 +180,12 @@ impl State {
             zeros: Bits::none(),
             cond: Vec::new(),
             rel: Relations::default(),
-            origins: Vec::new(),
+            origins: Origins::default(),
         }
     }
 
     fn everything() -> State {
         State { defined: Bits::all(), ..State::entry() }
-    }
-
-    /// The origin of `r`'s undefined bits ([`State::origins`]), if an instruction made them.
-    fn origin(&self, r: Reg) -> Option<usize> {
-        self.origins.binary_search_by(|e| e.0.cmp(&r)).ok().map(|k| self.origins[k].1)
-    }
-
-    /// Sets the origin of `r`'s undefined bits (`None`: no instruction made them).
-    fn set_origin(&mut self, r: Reg, origin: Option<usize>) {
-        match (self.origins.binary_search_by(|e| e.0.cmp(&r)), origin) {
-            (Ok(k), Some(o)) => self.origins[k].1 = o,
-            (Ok(k), None) => {
-                self.origins.remove(k);
-            }
-            (Err(k), Some(o)) => self.origins.insert(k, (r, o)),
-            (Err(_), None) => {}
-        }
     }
 
     /// The entries of `r` in [`State::cond`].
@@ -280,14 +264,8 @@ impl State {
             .map(|(r, h)| (r, h, self.known(r, &[h]) & o.known(r, &[h])))
             .filter(|&(r, _, m)| m & !defined.get(r) != 0)
             .collect();
-        let mut origins: Vec<(Reg, usize)> = Vec::new();
-        for &(r, k) in self.origins.iter().chain(&o.origins) {
-            match origins.binary_search_by(|e| e.0.cmp(&r)) {
-                Ok(at) => origins[at].1 = origins[at].1.min(k),
-                Err(at) => origins.insert(at, (r, k)),
-            }
-        }
-        origins.retain(|&(r, _)| defined.get(r) != whole(r));
+        let mut origins = self.origins.meet(&o.origins);
+        origins.prune(&defined);
         State { defined, zeros, cond, rel, origins }
     }
 }
@@ -828,20 +806,17 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
     bad
 }
 
-/// The origin of the undefined bits that instruction `i`, `ins`, would carry into what it
-/// writes where `ctx` holds: the earliest origin of a source whose bits are not all defined,
-/// `i` itself for a source never written (no origin), `None` when every source is defined.
-fn source_origin(s: &State, i: usize, ins: &Instr, ctx: &[Guard]) -> Option<usize> {
+/// The bytes of `r` that `ins` reads and that are not defined where it reads them: a source
+/// operand's [`Operand::bytes`] where it names `r` alone, else every byte.
+fn read_undefined_bytes(s: &State, ins: &Instr, r: Reg) -> u8 {
+    let ctx: Ctx = ins.guard.into_iter().collect();
     let first = ins.ndest.min(ins.operands.len());
-    ins.operands
-        .iter()
-        .enumerate()
-        .skip(first)
-        .filter_map(|(k, o)| operand_ctx(ins, k, ctx).map(|c| (o, c)))
-        .flat_map(|(o, c)| o.regs.iter().map(move |&r| (r, c.clone())))
-        .filter(|(r, c)| s.known(*r, c) != whole(*r))
-        .map(|(r, _)| s.origin(r).unwrap_or(i))
-        .min()
+    let narrow = ins.operands[first..].iter().filter(|o| o.regs == [r]).fold(0, |m, o| m | o.bytes);
+    let whole_read = ins.guard.is_some_and(|g| g.pred == r)
+        || ins.operands.iter().any(|o| o.inner.contains(&r))
+        || ins.operands[first..].iter().any(|o| o.regs.len() > 1 && o.regs.contains(&r));
+    let read = if whole_read || narrow == 0 { 0xf } else { narrow };
+    origins::undefined_bytes(r, s.known(r, &ctx)) & read
 }
 
 /// The state after `ins`. Each register it writes is described where its guard holds and, for
@@ -906,16 +881,21 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
     // Where a propagating instruction leaves bits undefined, they come from its sources: their
     // origin, or this instruction where it reads a never-written register. A guarded write keeps
     // the old value's origin on the other lanes.
-    let carried = propagates(s, ins, &base).and_then(|_| source_origin(s, i, ins, &base));
+    let carried = match propagates(s, ins, &base) {
+        Some(_) => origins::carried(s, i, ins, &base),
+        None => [None; 4],
+    };
     for &(d, _) in &here {
-        let kept = g.and_then(|_| s.origin(d));
-        next.set_origin(d, carried.into_iter().chain(kept).min());
+        // A predicate output depends on every byte of the result.
+        let to_d = if slot(d).1 == 1 { [carried.iter().flatten().copied().min(), None, None, None] } else { carried };
+        let kept = if g.is_some() { s.origins.bytes(d) } else { [None; 4] };
+        next.origins.set(d, std::array::from_fn(|b| to_d[b].into_iter().chain(kept[b]).min()));
     }
     let (rel, refinements) = s.rel.step(g, &pred_writes(ins));
     rehome(&mut next, &s.rel, &written, &refinements);
     next.rel = rel;
     let defined = next.defined;
-    next.origins.retain(|&(r, _)| defined.get(r) != whole(r));
+    next.origins.prune(&defined);
     next
 }
 
@@ -1023,16 +1003,17 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let Some(s) = &state[i] else { continue };
         let regs = reads(s, ins);
         if !regs.is_empty() {
-            let origin = regs.iter().filter_map(|&r| s.origin(r)).min();
+            let origin = regs.iter().filter_map(|&r| s.origins.of(r, read_undefined_bytes(s, ins, r))).min();
             found.push(UnwrittenRead { instr: i, regs, origin });
         }
     }
     found
 }
 
+mod origins;
 mod zeros;
 
 #[cfg(test)]
-mod known_zero_tests;
+mod seed3702_tests;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,11 @@
-//! Tests of [`super`] (`sass/dataflow.rs`) for bits known to be zero ([`super::zeros`]) and for a
-//! `LOP3.LUT` whose first destination is a predicate: the false alarms of the seed-3702 H200
-//! campaign (corpus/findings/fuzz-h200-3702/trace/TU3.md).
+//! Tests of [`super`] (`sass/dataflow.rs`) from the seed-3702 H200 campaign's findings
+//! (corpus/findings/fuzz-h200-3702/trace/TU3.md): bits known to be zero ([`super::zeros`]), a
+//! `LOP3.LUT` whose first destination is a predicate (two false alarms), and the origin of
+//! undefined bits by byte ([`super::origins`]; a real read named by the wrong origin).
 
 use super::tests::flagged;
+use super::*;
+use crate::sass::parse::parse_listing;
 
 /// Finding e556a38c (ptxas 13.0.88 -O3, reduced): `LDG.E.U8` zero-extends (§9.7.9.8 ld), so
 /// `R7 & R8` is zero above bit 7 whatever R7's never-written upper half holds, and the
@@ -70,4 +73,35 @@ fn a_lookup_table_with_a_predicate_output_carries_definedness() {
     };
     assert_eq!(pt("PT, R12"), ["0030: P1"]);
     assert_eq!(pt("P1, RZ"), ["0040: R12"]);
+}
+
+/// Finding ec9c1ddc (ptxas 13.0.88 -O3, root cause N-6, reduced): R9's upper bytes are undefined
+/// from the PRMT at 0x0010 (R36 never written), its byte 1 from the UPRMT's never-written UR17;
+/// the store reads R9's bytes 0-1 only (through `PRMT R13, R9, 0x5410, R3`), so the origin is
+/// the UPRMT. Kept per register, the origin was the earlier PRMT.
+#[test]
+fn the_origin_of_undefined_bits_is_that_of_the_bytes_read() {
+    let sass = "/*0000*/ S2R R3, SR_TID.X ;\n/*0010*/ PRMT R36, R3, 0x7632, R36 ;\n\
+        /*0020*/ IADD3 R9, R36, R3, RZ ;\n/*0030*/ UMOV UR4, URZ ;\n/*0040*/ UPRMT UR4, UR17, 0x7610, UR4 ;\n\
+        /*0050*/ MOV R2, UR4 ;\n/*0060*/ PRMT R9, R2, 0x7604, R9 ;\n/*0070*/ PRMT R13, R9, 0x5410, R3 ;\n\
+        /*0080*/ STS [RZ], R13 ;\n/*0090*/ EXIT ;\n";
+    let origins = |body: &str| -> Vec<String> {
+        let text = format!(".section .text.k,\"ax\",@progbits\nk:\n{body}");
+        let f = parse_listing(&text).unwrap();
+        unwritten_reads(&f[0])
+            .iter()
+            .map(|u| {
+                let from = u.origin.map_or("-".to_string(), |k| format!("{:04x}", f[0].instrs[k].offset));
+                format!("{:04x} from {from}", f[0].instrs[u.instr].offset)
+            })
+            .collect()
+    };
+    assert_eq!(origins(sass), ["0080 from 0040"]);
+    // Bytes 2-3 of R9 stored instead: the PRMT's.
+    assert_eq!(origins(&sass.replace("0x5410, R3", "0x3210, R3")), ["0080 from 0010"]);
+    // A narrow store reads byte 0 only: R13's byte 1 (the UPRMT's) is not read, byte 0 is.
+    let narrow =
+        sass.replace("PRMT R13, R9, 0x5410, R3", "PRMT R13, R9, 0x5401, R3").replace("STS [RZ]", "STS.U8 [RZ]");
+    assert_eq!(origins(&narrow), ["0080 from 0040"]);
+    assert_eq!(origins(&sass.replace("STS [RZ]", "STS.U8 [RZ]")), Vec::<String>::new());
 }
