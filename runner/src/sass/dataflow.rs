@@ -57,6 +57,7 @@ use std::collections::BTreeSet;
 
 use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
 use super::preds::{Input, Join, PredFn, Relations};
+use origins::Origins;
 
 /// Bits of the tracked registers (32 per R and UR register, 1 per predicate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,16 +153,20 @@ fn reg_at(bit: usize) -> Option<Reg> {
 struct State {
     /// Bits defined on every path, wherever the lane is.
     defined: Bits,
+    /// Bits of R and UR registers known to be zero on every path, wherever the lane is (a
+    /// subset of `defined`): the upper bits of a zero-extending load and what copies, masks,
+    /// byte moves and shifts keep of them ([`zeros`]).
+    zeros: Bits,
     /// Bits defined where a guard holds, beyond `defined`: `(R2, @P0, 0xffffffff)` after `@P0
     /// MOV R2, …` (sorted by register and guard).
     cond: Vec<(Reg, Guard, Mask)>,
     /// What is known of the predicates ([`Relations`]).
     rel: Relations,
-    /// For a register whose undefined bits an instruction made from a never-written register
-    /// it read without being flagged (a propagating one: `UPRMT UR5, UR7, 0x7610, UR5` with
-    /// UR7 never written), that instruction's index: the origin of those bits, carried along
-    /// the def-use chain (sorted by register; at a join, the earlier instruction).
-    origins: Vec<(Reg, usize)>,
+    /// For each register byte whose undefined bits an instruction made from a never-written
+    /// register it read without being flagged (a propagating one: `UPRMT UR5, UR7, 0x7610,
+    /// UR5` with UR7 never written), that instruction's index: the origin of those bits,
+    /// carried along the def-use chain ([`origins`]; at a join, the earlier instruction).
+    origins: Origins,
 }
 
 /// Literals that hold wherever a read or a value happens (the instruction's guard, a select's
@@ -170,28 +175,17 @@ type Ctx = Vec<Guard>;
 
 impl State {
     fn entry() -> State {
-        State { defined: Bits::none(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
+        State {
+            defined: Bits::none(),
+            zeros: Bits::none(),
+            cond: Vec::new(),
+            rel: Relations::default(),
+            origins: Origins::default(),
+        }
     }
 
     fn everything() -> State {
-        State { defined: Bits::all(), cond: Vec::new(), rel: Relations::default(), origins: Vec::new() }
-    }
-
-    /// The origin of `r`'s undefined bits ([`State::origins`]), if an instruction made them.
-    fn origin(&self, r: Reg) -> Option<usize> {
-        self.origins.binary_search_by(|e| e.0.cmp(&r)).ok().map(|k| self.origins[k].1)
-    }
-
-    /// Sets the origin of `r`'s undefined bits (`None`: no instruction made them).
-    fn set_origin(&mut self, r: Reg, origin: Option<usize>) {
-        match (self.origins.binary_search_by(|e| e.0.cmp(&r)), origin) {
-            (Ok(k), Some(o)) => self.origins[k].1 = o,
-            (Ok(k), None) => {
-                self.origins.remove(k);
-            }
-            (Err(k), Some(o)) => self.origins.insert(k, (r, o)),
-            (Err(_), None) => {}
-        }
+        State { defined: Bits::all(), ..State::entry() }
     }
 
     /// The entries of `r` in [`State::cond`].
@@ -235,6 +229,7 @@ impl State {
     fn with_written(mut self, regs: &[Reg]) -> State {
         for &r in regs {
             self.defined.put(r, whole(r));
+            self.zeros.put(r, 0);
         }
         self.cond.retain(|e| e.2 & !self.defined.get(e.0) != 0);
         self
@@ -255,6 +250,7 @@ impl State {
     /// MOV R2, …; L:` defines R2 under !P0).
     fn meet(&self, o: &State) -> State {
         let defined = self.defined.and(&o.defined);
+        let zeros = self.zeros.and(&o.zeros);
         let rel = self.rel.meet(&o.rel);
         let mut keys: Vec<(Reg, Guard)> = self.cond.iter().chain(&o.cond).map(|e| (e.0, e.1)).collect();
         let differ = self.defined.differing(&o.defined);
@@ -268,15 +264,9 @@ impl State {
             .map(|(r, h)| (r, h, self.known(r, &[h]) & o.known(r, &[h])))
             .filter(|&(r, _, m)| m & !defined.get(r) != 0)
             .collect();
-        let mut origins: Vec<(Reg, usize)> = Vec::new();
-        for &(r, k) in self.origins.iter().chain(&o.origins) {
-            match origins.binary_search_by(|e| e.0.cmp(&r)) {
-                Ok(at) => origins[at].1 = origins[at].1.min(k),
-                Err(at) => origins.insert(at, (r, k)),
-            }
-        }
-        origins.retain(|&(r, _)| defined.get(r) != whole(r));
-        State { defined, cond, rel, origins }
+        let mut origins = self.origins.meet(&o.origins);
+        origins.prune(&defined);
+        State { defined, zeros, cond, rel, origins }
     }
 }
 
@@ -314,10 +304,13 @@ fn upward(bits: u32) -> u32 {
     }
 }
 
-/// A source of a propagating instruction: its defined bits and, for an immediate, its value.
+/// A source of a propagating instruction: its defined bits, the bits known to be zero and, for
+/// an immediate, its value.
 #[derive(Clone, Copy)]
 struct Val {
     defined: u32,
+    /// Known to be zero: an immediate's zero bits, those of a register in [`State::zeros`].
+    zeros: u32,
     imm: Option<u32>,
 }
 
@@ -334,27 +327,7 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
         // IMAD.MOV D, RZ, RZ, C (C may be negated: upwards, as a subtraction).
         ("IMAD", ["MOV"] | ["MOV", "U32"]) if src.len() == 3 => Some(upward(def(2))),
         // PRMT D, A, SEL, B: byte i of D is byte SEL[i] of B:A (bit 3: its sign, replicated).
-        ("PRMT" | "UPRMT", []) if src.len() == 3 => {
-            let sel = imm(1)?;
-            let pair = (u64::from(def(2)) << 32) | u64::from(def(0));
-            let mut out = 0u32;
-            for i in 0..4 {
-                let n = (sel >> (4 * i)) & 0x7;
-                let byte = (pair >> (8 * n)) as u32 & 0xff;
-                // Bit 3 of the selector: byte n's sign bit, replicated.
-                let byte = if sel & (0x8 << (4 * i)) != 0 {
-                    if byte & 0x80 != 0 {
-                        0xff
-                    } else {
-                        0
-                    }
-                } else {
-                    byte
-                };
-                out |= byte << (8 * i);
-            }
-            Some(out)
-        }
+        ("PRMT" | "UPRMT", []) if src.len() == 3 => Some(prmt_bits(imm(1)?, def(0), def(2))),
         // LOP3.LUT D, A, B, C, LUT, …: bit i of D is defined when, whatever the defined bits
         // of A, B and C are, it does not depend on their undefined bits.
         ("LOP3" | "ULOP3", ["LUT"]) if src.len() >= 4 => {
@@ -433,18 +406,44 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
     }
 }
 
-/// Whether bit `bit` of `LOP3.LUT` with table `lut` on `src` (A, B, C) is defined: for every
-/// value of the inputs' defined bits (an immediate's bit is known), the table gives one result
-/// whatever the undefined bits are. The table is indexed by `A·4 + B·2 + C`.
-fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
-    // Per input: Some(v) a known bit, None a defined bit of unknown value, and whether undefined.
-    let class: Vec<(Option<u32>, bool)> = src
-        .iter()
+/// `PRMT D, A, SEL, B` of a property held bit by bit (defined, known zero): byte i of D has
+/// that of byte SEL[i] of B:A, or with bit 3 of SEL[i] that of the byte's sign bit, replicated
+/// (§9.7.9.7 prmt: a sign-replicated byte is defined, or zero, where the sign bit is).
+fn prmt_bits(sel: u32, a: u32, b: u32) -> u32 {
+    let pair = (u64::from(b) << 32) | u64::from(a);
+    let mut out = 0u32;
+    for i in 0..4 {
+        let n = (sel >> (4 * i)) & 0x7;
+        let byte = (pair >> (8 * n)) as u32 & 0xff;
+        let byte = match (sel & (0x8 << (4 * i)) != 0, byte & 0x80 != 0) {
+            (false, _) => byte,
+            (true, true) => 0xff,
+            (true, false) => 0,
+        };
+        out |= byte << (8 * i);
+    }
+    out
+}
+
+/// Bit `bit` of each of `src` (A, B, C) as the table of a `LOP3.LUT` sees it: `Some(v)` a known
+/// bit (an immediate's, or a bit known to be zero), `None` a bit of unknown value; and whether
+/// it is undefined.
+fn lut_inputs(src: &[Val], bit: u32) -> Vec<(Option<u32>, bool)> {
+    src.iter()
         .map(|v| match v.imm {
             Some(x) => (Some((x >> bit) & 1), false),
+            None if v.zeros & (1 << bit) != 0 => (Some(0), false),
             None => (None, v.defined & (1 << bit) == 0),
         })
-        .collect();
+        .collect()
+}
+
+/// Whether bit `bit` of `LOP3.LUT` with table `lut` on `src` (A, B, C) is defined: for every
+/// value of the inputs' defined bits (an immediate's bit and a bit known to be zero are known),
+/// the table gives one result whatever the undefined bits are. The table is indexed by
+/// `A·4 + B·2 + C`.
+fn lut_bit_defined(lut: u32, src: &[Val], bit: u32) -> bool {
+    let class = lut_inputs(src, bit);
     let mut seen: [Option<u32>; 8] = [None; 8];
     for idx in 0..8u32 {
         let value = |k: usize| (idx >> (2 - k)) & 1;
@@ -644,23 +643,25 @@ fn values(s: &State, ins: &Instr, ctx: &[Guard]) -> (Vec<Val>, Option<u32>) {
     let vals: Vec<Val> = ins.operands[first..]
         .iter()
         .enumerate()
-        .map(|(k, o)| Val {
-            defined: match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
-                ([r], Some(c)) if slot(*r).1 == 32 => s.known(*r, &c),
-                _ => u32::MAX,
-            },
-            imm: if o.zero { Some(0) } else { o.imm },
+        .map(|(k, o)| {
+            let imm = if o.zero { Some(0) } else { o.imm };
+            let (defined, zeros) = match (o.regs.as_slice(), operand_ctx(ins, first + k, ctx)) {
+                ([r], Some(c)) if slot(*r).1 == 32 => (s.known(*r, &c), zeros::of_operand(s.zeros.get(*r), o, *r)),
+                _ => (u32::MAX, imm.map_or(0, |v| !v)),
+            };
+            Val { defined, zeros, imm }
         })
         .collect();
     // One 32-bit R or UR register, or `RZ`/`URZ` where only the carry-outs are kept (`LEA RZ, P0,
     // R7, R8, 0x10`: ptxas's `add.cc.u32` whose sum is dead): the bits are what the result
     // would be, and [`outputs_defined`] makes the predicate outputs of them.
+    let dest = ins.operands.get(register_dest(ins));
     let single_dest = ins.ndest >= 1
-        && match ins.operands[0].regs.as_slice() {
+        && dest.is_some_and(|d| match d.regs.as_slice() {
             [r] => slot(*r).1 == 32,
-            [] => matches!(ins.operands[0].text.trim(), "RZ" | "URZ"),
+            [] => matches!(d.text.trim(), "RZ" | "URZ"),
             _ => false,
-        };
+        });
     let select = matches!(ins.opcode(), "SEL" | "FSEL" | "USEL");
     let propagated = match (single_dest.then(|| propagate(ins, &vals)).flatten(), select) {
         (None, true) if single_dest && vals.len() == 3 => Some(vals[0].defined & vals[1].defined),
@@ -677,9 +678,10 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
         let vals: Vec<Val> = inputs
             .iter()
             .map(|i| match *i {
-                Input::Const(b) => Val { defined: u32::MAX, imm: Some(if b { u32::MAX } else { 0 }) },
+                Input::Const(b) => Val { defined: u32::MAX, zeros: 0, imm: Some(if b { u32::MAX } else { 0 }) },
                 Input::Lit(l) => Val {
                     defined: if s.known(l.pred, ctx) != 0 { u32::MAX } else { 0 },
+                    zeros: 0,
                     imm: s.rel.value(ctx, l).map(|v| if v { u32::MAX } else { 0 }),
                 },
             })
@@ -696,11 +698,11 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
     }
     let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
     if let (_, Some(bits)) = values(s, ins, ctx) {
-        // The register destination, if it is not `RZ`/`URZ`, then the predicate outputs.
-        let register = ins.operands.first().map_or(0, |o| o.regs.len());
+        // The register destination, if it is not `RZ`/`URZ`, and the predicate outputs.
+        let register = ins.operands.get(register_dest(ins)).map_or(&[][..], |o| &o.regs[..]);
         let outputs = outputs_defined(ins, bits);
-        for (k, d) in defs.iter_mut().enumerate() {
-            d.1 = if k < register {
+        for d in &mut defs {
+            d.1 = if register.contains(&d.0) {
                 bits
             } else if outputs {
                 d.1
@@ -710,6 +712,16 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
         }
     }
     defs
+}
+
+/// The operand that receives `ins`'s register result: the first, or the second after a
+/// predicate output (`LOP3.LUT P0, R12, R0, 0xffff, RZ, 0xc0, !PT`: R12 = R0 & 0xffff and P0
+/// whether R12 is not zero; ptxas 13.0.88 -O3, corpus/findings/fuzz-h200-3702/trace/TU3.md,
+/// finding fa14810e).
+fn register_dest(ins: &Instr) -> usize {
+    let first_pred =
+        ins.operands.first().is_some_and(|o| o.as_guard().is_some() || matches!(o.text.trim(), "PT" | "UPT"));
+    usize::from(matches!(ins.opcode(), "LOP3" | "ULOP3") && ins.ndest == 2 && first_pred)
 }
 
 /// Whether the predicate outputs of a propagating instruction are defined, given the bits
@@ -794,20 +806,17 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
     bad
 }
 
-/// The origin of the undefined bits that instruction `i`, `ins`, would carry into what it
-/// writes where `ctx` holds: the earliest origin of a source whose bits are not all defined,
-/// `i` itself for a source never written (no origin), `None` when every source is defined.
-fn source_origin(s: &State, i: usize, ins: &Instr, ctx: &[Guard]) -> Option<usize> {
+/// The bytes of `r` that `ins` reads and that are not defined where it reads them: a source
+/// operand's [`Operand::bytes`] where it names `r` alone, else every byte.
+fn read_undefined_bytes(s: &State, ins: &Instr, r: Reg) -> u8 {
+    let ctx: Ctx = ins.guard.into_iter().collect();
     let first = ins.ndest.min(ins.operands.len());
-    ins.operands
-        .iter()
-        .enumerate()
-        .skip(first)
-        .filter_map(|(k, o)| operand_ctx(ins, k, ctx).map(|c| (o, c)))
-        .flat_map(|(o, c)| o.regs.iter().map(move |&r| (r, c.clone())))
-        .filter(|(r, c)| s.known(*r, c) != whole(*r))
-        .map(|(r, _)| s.origin(r).unwrap_or(i))
-        .min()
+    let narrow = ins.operands[first..].iter().filter(|o| o.regs == [r]).fold(0, |m, o| m | o.bytes);
+    let whole_read = ins.guard.is_some_and(|g| g.pred == r)
+        || ins.operands.iter().any(|o| o.inner.contains(&r))
+        || ins.operands[first..].iter().any(|o| o.regs.len() > 1 && o.regs.contains(&r));
+    let read = if whole_read || narrow == 0 { 0xf } else { narrow };
+    origins::undefined_bytes(r, s.known(r, &ctx)) & read
 }
 
 /// The state after `ins`. Each register it writes is described where its guard holds and, for
@@ -860,19 +869,33 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
         };
         next.put(d, un, &conds);
     }
+    // Bits known to be zero: those the register result has where the instruction writes it, and
+    // on the lanes its guard leaves alone those the old value had.
+    let result_zeros = zeros::of_result(ins, &values(s, ins, &base).0);
+    let register = ins.operands.get(register_dest(ins)).map_or(&[][..], |o| &o.regs[..]);
+    for &(d, _) in &here {
+        let z = if register == [d] { result_zeros } else { 0 };
+        let z = if g.is_some() { z & s.zeros.get(d) } else { z };
+        next.zeros.put(d, z & next.defined.get(d));
+    }
     // Where a propagating instruction leaves bits undefined, they come from its sources: their
     // origin, or this instruction where it reads a never-written register. A guarded write keeps
     // the old value's origin on the other lanes.
-    let carried = propagates(s, ins, &base).and_then(|_| source_origin(s, i, ins, &base));
+    let carried = match propagates(s, ins, &base) {
+        Some(_) => origins::carried(s, i, ins, &base),
+        None => [None; 4],
+    };
     for &(d, _) in &here {
-        let kept = g.and_then(|_| s.origin(d));
-        next.set_origin(d, carried.into_iter().chain(kept).min());
+        // A predicate output depends on every byte of the result.
+        let to_d = if slot(d).1 == 1 { [carried.iter().flatten().copied().min(), None, None, None] } else { carried };
+        let kept = if g.is_some() { s.origins.bytes(d) } else { [None; 4] };
+        next.origins.set(d, std::array::from_fn(|b| to_d[b].into_iter().chain(kept[b]).min()));
     }
     let (rel, refinements) = s.rel.step(g, &pred_writes(ins));
     rehome(&mut next, &s.rel, &written, &refinements);
     next.rel = rel;
     let defined = next.defined;
-    next.origins.retain(|&(r, _)| defined.get(r) != whole(r));
+    next.origins.prune(&defined);
     next
 }
 
@@ -980,12 +1003,17 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let Some(s) = &state[i] else { continue };
         let regs = reads(s, ins);
         if !regs.is_empty() {
-            let origin = regs.iter().filter_map(|&r| s.origin(r)).min();
+            let origin = regs.iter().filter_map(|&r| s.origins.of(r, read_undefined_bytes(s, ins, r))).min();
             found.push(UnwrittenRead { instr: i, regs, origin });
         }
     }
     found
 }
 
+mod origins;
+mod zeros;
+
+#[cfg(test)]
+mod seed3702_tests;
 #[cfg(test)]
 mod tests;

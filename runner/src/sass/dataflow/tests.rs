@@ -4,7 +4,7 @@ use super::*;
 use crate::sass::parse::parse_listing;
 
 /// The flagged instructions of a one-kernel listing, as `offset: regs`.
-fn flagged(body: &str) -> Vec<String> {
+pub(super) fn flagged(body: &str) -> Vec<String> {
     let text = format!(".section .text.k,\"ax\",@progbits\nk:\n{body}");
     let f = parse_listing(&text).unwrap();
     unwritten_reads(&f[0])
