@@ -287,6 +287,9 @@ impl<'a> Machine<'a> {
             let s = &self.p.body[i];
             match s {
                 Stmt::Label(_) => {
+                    if self.emulating {
+                        super::emulate::forget_at_join(self, i);
+                    }
                     for f in &mut self.flow {
                         if f.waiting == Some(i) {
                             f.waiting = None;
