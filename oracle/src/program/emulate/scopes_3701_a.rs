@@ -6,7 +6,8 @@
 //! A value is known at compile time as the program checker's constants are
 //! (generator/src/program/check.rs, `const_result`): written by an unguarded `mov` of an integer
 //! immediate, or by unguarded glue (no carry read) whose sources are immediates and such values;
-//! forgotten at a join of a forward branch ([`forget_at_join`]). The checker lets a loop branch
+//! forgotten at a join of a forward branch ([`forget_at_join`]) and where a write whose guard
+//! was false names the register ([`forget`], [`forget_skipped_isa`]). The checker lets a loop branch
 //! back only on such a predicate (at most eight trips, generator `folds::MAX_TRIPS`), which ptxas
 //! unrolls whole: a counter is known on every trip (e3375831, 2d12fb46: the shift amounts of the
 //! unrolled loop are immediates in the 13.0.88 -O3 listing). Beyond the checker, two forms the
@@ -20,7 +21,7 @@
 
 use super::origin::negated16;
 use super::{imm_of, is_min, reg_of_glue, Origin};
-use crate::isa::operand::{Imm, Operand};
+use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
@@ -96,6 +97,30 @@ pub(in crate::program) fn forget_at_join(m: &mut Machine<'_>, label: usize) {
     if joined {
         for o in m.origins.iter_mut().flat_map(|o| o.values_mut()) {
             o.constant = false;
+        }
+    }
+}
+
+/// Forgets that the registers `inst`, whose guard was false in thread `t`, writes hold known
+/// values: ptxas merges the old value by the guard (`SEL`), as the checker forgets a register a
+/// guarded instruction writes.
+pub(super) fn forget_skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
+    let mut written = Vec::new();
+    for (spec, o) in inst.form.operands().iter().zip(&inst.operands) {
+        if spec.role != Role::Src && !matches!(o, Operand::Address { .. }) {
+            crate::program::text::operand_regs(o, &mut written);
+        }
+    }
+    forget(m, t, &written);
+}
+
+/// Forgets that the registers `regs` of thread `t` hold known values (a skipped write names them).
+pub(super) fn forget(m: &mut Machine<'_>, t: u32, regs: &[Reg]) {
+    if let Some(origins) = m.origins.get_mut(t as usize) {
+        for r in regs {
+            if let Some(o) = origins.get_mut(r) {
+                o.constant = false;
+            }
         }
     }
 }

@@ -112,15 +112,25 @@ fn n2_3501_a_min_of_a_register_with_itself_carries_the_chain() {
 
 /// N-7 by a moved immediate start (corpus/findings/fuzz-h200-3701/, 5d90f3ab, trace TC1.md:
 /// `mov.b32 r0, 0xf8c79146; bfe.s32 d, a, r0, 29`, start 70, 13.0.88 -O3 `MOV R7, 0xffffffff`):
-/// −1, the spec 0 for a ≥ 0; a loaded start is right (13.0.88 and 13.5).
+/// −1, the spec 0 for a ≥ 0; a loaded start is right (13.0.88 and 13.5), and so is a start a
+/// skipped guarded write names (ptxas merges it by the guard: no longer a constant).
 #[test]
 fn n7_a_bfe_s32_by_a_moved_start_past_the_msb_gives_minus_one() {
     let d = Deviation::BfeS32PastMsbAllOnes;
-    let with = |start: &'static str| {
-        ["ld.global.u32 %r6, [%in];", start, "bfe.s32 %r7, %r6, %r0, 29;", "st.global.b32 [%out], %r7;"]
+    let with = |start: &'static str, skipped: &'static str| {
+        [
+            "ld.global.u32 %r6, [%in];",
+            start,
+            "setp.eq.u32 %p0, %r6, 0;",
+            skipped,
+            "bfe.s32 %r7, %r6, %r0, 29;",
+            "st.global.b32 [%out], %r7;",
+        ]
     };
-    exact_case(&with("mov.b32 %r0, 4173828422;"), [5, 0, 70, 0], d, 0, 0xFFFF_FFFF);
-    untouched(&with("ld.global.u32 %r0, [%in+8];"), [5, 0, 70, 0], d);
+    exact_case(&with("mov.b32 %r0, 4173828422;", "mov.b32 %r1, 3;"), [5, 0, 70, 0], d, 0, 0xFFFF_FFFF);
+    untouched(&with("ld.global.u32 %r0, [%in+8];", "mov.b32 %r1, 3;"), [5, 0, 70, 0], d);
+    untouched(&with("mov.b32 %r0, 4173828422;", "@%p0 mov.b32 %r0, 3;"), [5, 0, 70, 0], d);
+    untouched(&with("mov.b32 %r0, 4173828422;", "@%p0 add.u32 %r0, %r0, 1;"), [5, 0, 70, 0], d);
 }
 
 /// N-7 by a start and length ptxas computes (3b8517e9, trace TC2.md: `or.b32` of two shuffles of
