@@ -434,7 +434,7 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
 /// value that is any f32 NaN converts as the canonical 0x7fffffff.
 /// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]) and its
-/// being a value ptxas knows ([`Origin::constant`]).
+/// being a value ptxas knows ([`Origin::known_since`]).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
     scopes_3701_a::forget(m, t, &[g.dst]);
@@ -865,7 +865,7 @@ fn packed(
 /// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
 /// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
 /// register with no recorded producer is left alone. Every skipped instruction's destinations
-/// stop being values ptxas knows ([`Origin::constant`]).
+/// stop being values ptxas knows ([`Origin::known_since`]).
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     scopes_3701_a::forget_skipped_isa(m, t, inst);
     let c = match inst.form {

@@ -55,10 +55,11 @@ pub(in crate::program) struct Origin {
     /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
     /// (M: what a pack of it as the low half stores, [`stored`](super::stored) and [`isa`](super::isa)).
     pub(in crate::program) unmasked: Option<Expected>,
-    /// Whether ptxas knows the value at compile time (an unguarded move of an integer immediate,
-    /// unguarded glue or a shuffle of such values; `emulate/scopes_3701_a.rs` says which):
-    /// N-7's field and 3501-N2's amounts and addend.
-    pub(in crate::program) constant: bool,
+    /// When ptxas knows the value at compile time (an unguarded move of an integer immediate,
+    /// unguarded glue or a shuffle of such values; `emulate/scopes_3701_a.rs` says which), the
+    /// number of joins passed when it was written (known until the next join): N-7's field and
+    /// 3501-N2's amounts and addend.
+    pub(in crate::program) known_since: Option<u64>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -88,7 +89,7 @@ impl Origin {
             f32_cleared: false,
             shl_chain: None,
             unmasked: None,
-            constant: false,
+            known_since: None,
         }
     }
 }
@@ -126,7 +127,7 @@ impl Machine<'_> {
                     }),
                     // A move of an immediate is its value's producer.
                     Err(_) => Some(Origin {
-                        constant: scopes_3701_a::moves_known(inst),
+                        known_since: scopes_3701_a::moves_known(inst).then_some(self.joins),
                         ..Origin::written(self.stmt, None, None)
                     }),
                 }
@@ -199,7 +200,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
     let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
-    o.constant = scopes_3701_a::glue_known(m, t, g, vals);
+    o.known_since = scopes_3701_a::glue_known(m, t, g, vals).then_some(m.joins);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
         // The amount an immediate, or a register ptxas knows (corpus/findings/fuzz-h200-3701/,
         // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate

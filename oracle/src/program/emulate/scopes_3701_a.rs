@@ -1,6 +1,6 @@
 //! What the traces of seed 3701 (corpus/findings/fuzz-h200-3701/trace/TC1.md … TC4.md) showed
 //! of known root causes beyond their first scopes, where it needs more than a changed condition
-//! in `emulate.rs`: which values ptxas knows at compile time ([`Origin::constant`], asked by
+//! in `emulate.rs`: which values ptxas knows at compile time ([`Origin::known_since`], asked by
 //! N-7 and 3501-N2), and F's 16-bit multiplies of an overflowed negation ([`glue`]).
 //!
 //! A value is known at compile time as the program checker's constants are
@@ -30,7 +30,7 @@ use crate::semantics::{Deviation, Expected};
 
 /// Whether the value register `r` of thread `t` holds is known at compile time.
 pub(super) fn known(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.constant)
+    m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.known_since == Some(m.joins))
 }
 
 /// The value of source `k` of `g` when ptxas knows it: an immediate, or a register holding a
@@ -77,27 +77,26 @@ pub(super) fn moves_known(inst: &Instruction) -> bool {
 pub(in crate::program) fn shuffle_origin(m: &Machine<'_>, inst: &Instruction) -> Origin {
     let mut o = Origin::written(m.stmt, None, None);
     let pred_dst = matches!(inst.form, Form::ShflSync(s) if s.pred_dst);
-    o.constant = !pred_dst
+    let known = !pred_dst
         && inst.guard.is_none()
         && match inst.operands.get(1) {
             Some(Operand::Imm(Imm::Int(_))) => true,
             Some(op) => m.reg_of(op).is_ok_and(|r| (0..m.origins.len() as u32).all(|t| known(m, t, r))),
             None => false,
         };
+    o.known_since = known.then_some(m.joins);
     o
 }
 
 /// Forgets which values are known at the label at body index `label` when a forward branch
 /// targets it (a join: a value may come from either path, as the checker's constants are
-/// cleared there).
+/// cleared there): counts the join, which every value known before it stops being
+/// ([`Origin::known_since`]).
 pub(in crate::program) fn forget_at_join(m: &mut Machine<'_>, label: usize) {
     let Some(Stmt::Label(l)) = m.p.body.get(label) else { return };
     let l = *l;
-    let joined = m.p.body[..label].iter().any(|s| matches!(s, Stmt::Bra { label: b, .. } if *b == l));
-    if joined {
-        for o in m.origins.iter_mut().flat_map(|o| o.values_mut()) {
-            o.constant = false;
-        }
+    if m.p.body[..label].iter().any(|s| matches!(s, Stmt::Bra { label: b, .. } if *b == l)) {
+        m.joins += 1;
     }
 }
 
@@ -119,7 +118,7 @@ pub(super) fn forget(m: &mut Machine<'_>, t: u32, regs: &[Reg]) {
     if let Some(origins) = m.origins.get_mut(t as usize) {
         for r in regs {
             if let Some(o) = origins.get_mut(r) {
-                o.constant = false;
+                o.known_since = None;
             }
         }
     }
