@@ -719,26 +719,26 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("12b23716", "fuzz-h200-3301-n3-set-round-trip-through-float"), // 3301-N3 through a mov unpack (TC1)
     ("1741048c", "new"), // new: an FP8x2 pack's own register never written (TC2)
     ("1a74feca", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("1d8039b3", "new"), // F under a widening cvt.sat (TC1)
+    ("1d8039b3", "fuzz-h200-f-negation-overflow"), // F under a widening cvt.sat (TC1)
     ("1dadc489", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("212b09c9", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("21862007", "fuzz-h100-j-branch-constant-splat"), // J branch-known: an unpacked high half (TC1)
-    ("2d12fb46", "new"), // 3501-N2 by register amounts (TC2)
+    ("2d12fb46", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by register amounts (TC2)
     ("2dfe7c1c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // 3701 C1-N2 (TC1)
-    ("31e0340b", "new"), // 3501-N2 through min.s64 d, d, d (TC4)
+    ("31e0340b", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 through min.s64 d, d, d (TC4)
     ("32d233d8", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("333f245e", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("3b8517e9", "new"), // N-7 by moved pos/len (TC2)
+    ("3b8517e9", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // N-7 by known pos/len (TC2)
     ("3c5ab93b", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("3f9c3758", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // J narrowed, read by N-11 in a loop (TC2); N-11 fires first
-    ("434a41d1", "new"),                                         // F into mad.hi.s16 (TC3)
+    ("434a41d1", "fuzz-h200-f-negation-overflow"),               // F into mad.hi.s16 (TC3)
     ("46818fad", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("4702b9c3", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("4cdc6561", "new"),                                         // 3601-C of a .bf16 source (TC4)
+    ("4cdc6561", "fuzz-h200-3601-c-int-sat-of-nan-cvt"),         // 3601-C of a .bf16 source (TC4)
     ("5087e596", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // 3701 C3-3
     ("59055f91", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("5a4b88eb", "new"),                                         // D through cvt.f32.f32 (TC3)
-    ("5d90f3ab", "new"),                                         // N-7 by a moved start (TC1)
+    ("5a4b88eb", "fuzz-h200-d-tf32-of-packed-half"),             // D through cvt.f32.f32 (TC3)
+    ("5d90f3ab", "fuzz-h200-3201-n7-bfe-s32-past-msb"),          // N-7 by a moved start (TC1)
     ("6b7f302e", "fuzz-h200-3701-c1n3-shr-s16-by-cnot-clamp-folded"), // 3701 C1-N3
     ("7e60049f", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("82207bfd", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
@@ -754,10 +754,10 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("c8681b22", "new"),                          // C1-N1, not emulated yet (TC1)
     ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
     ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
-    ("e3375831", "new"),                          // 3501-N2 by register amounts (TC2)
+    ("e3375831", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by register amounts (TC2)
     ("e50cc840", "new"),                          // 3701 C3-2 in a loop: its amounts are constants only to ptxas (TC3)
-    ("e90e547c", "new"),                          // 3601-C of a .bf16 source (TC1)
-    ("eb5664f7", "new"),                          // D through cvt.f32.f32 (TC4)
+    ("e90e547c", "fuzz-h200-3601-c-int-sat-of-nan-cvt"), // 3601-C of a .bf16 source (TC1)
+    ("eb5664f7", "fuzz-h200-a-narrow-store-converts"), // D via cvt.f32.f32; A named first (TC4)
     ("f0faa6f5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("f567f1b4", "fuzz-h100-j-branch-constant-splat"), // J narrowed: add.u16x2 read as cvt.pack's c (TC2)
     ("fb2f0eb8", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // 3602-N3 on setp.ne.s32 (TC2)

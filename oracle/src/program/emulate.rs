@@ -29,6 +29,7 @@ mod fuzz3602;
 mod fuzz3701;
 mod j_packed_constant;
 mod origin;
+mod scopes_3701_a;
 mod scopes_3701_b;
 
 use super::exec::Machine;
@@ -40,6 +41,7 @@ use origin::{
     value_readers,
 };
 pub(super) use origin::{glue_origin, Origin};
+pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -148,7 +150,8 @@ fn is_min(v: &Expected, width: u32) -> bool {
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.s16x2`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`)
-/// or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
+/// or 3701 (`emulate/fuzz3701.rs`) applies, F's 16-bit multiplies in `emulate/scopes_3701_a.rs`.
+/// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
@@ -160,6 +163,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // J's branch-known `add.s16x2` operand: `emulate/j_packed_constant.rs`.
     if let Some(v) = j_packed_constant::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // F's 16-bit multiplies of seed 3701 (434a41d1): `emulate/scopes_3701_a.rs`.
+    if let Some(v) = scopes_3701_a::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -269,28 +276,43 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 64-bit add/sub of a nonzero constant `b` reading a chain of shl.b64 by immediates below 32
     // is computed from the chain cut at the first shift where the running amount reaches 32:
     // (x << cut) ± b, x the value the chain started from (every later shift dropped).
-    let chain = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
-    let constant_b = imm_of(g, 1).is_some() || reg(1).is_some_and(|r| moved_immediate(m, t, r));
+    // The constant may be a value ptxas knows (corpus/findings/fuzz-h200-3701/, 2d12fb46, trace
+    // TC2.md: a `selp` of a moved immediate by a counted loop's exit predicate), and an add's
+    // operands come in either order (2d12fb46: `add.cc.s64 d, c, chain`; sub: the chain first).
+    let chain = |k: usize| reg(k).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
+    let constant = |k: usize| {
+        imm_of(g, k).is_some() || reg(k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
+    };
+    let orders: &[(usize, usize)] =
+        if matches!(g.op, GlueOp::Add | GlueOp::AddCc) { &[(0, 1), (1, 0)] } else { &[(0, 1)] };
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
         && matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
         && g.ty.bits() == 64
-        && constant_b
-        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits != 0)
     {
-        let cut = chain.as_ref().and_then(|c| c.cut.filter(|&cut| cut < c.total && c.base.is_exact()));
-        if let (Some(c), Some(cut)) = (chain, cut) {
-            let x = (c.base.bits as u64) << cut;
-            let v = Expected::exact(u128::from(g.eval([x, vals[1].bits as u64, 0, 0], false)), result.width);
+        let folded = orders.iter().find_map(|&(x, b)| {
+            let c = chain(x).filter(|_| constant(b) && vals.get(b).is_some_and(|b| b.is_exact() && b.bits != 0))?;
+            let cut = c.cut.filter(|&cut| cut < c.total && c.base.is_exact())?;
+            let mut s = [0u64; 4];
+            s[x] = (c.base.bits as u64) << cut;
+            s[b] = vals[b].bits as u64;
+            Some(s)
+        });
+        if let Some(s) = folded {
+            let v = Expected::exact(u128::from(g.eval(s, false)), result.width);
             return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
         }
     }
     let imm = |k: usize| imm_of(g, k);
-    // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1.
+    // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1; start
+    // and length may be values ptxas knows (corpus/findings/fuzz-h200-3701/, 5d90f3ab: a moved
+    // immediate start, trace TC1.md; 3b8517e9: both `or.b32`/`not.b32` of shuffles of moved
+    // immediates, trace TC2.md; 13.0.88 -O3 `MOV R7, 0xffffffff` as for immediates).
+    let field = |k: usize| scopes_3701_a::known_source(m, t, g, vals, k);
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
         && g.ty == GlueType::S32
-        && imm(1).is_some_and(|pos| pos & 0xff >= 32)
-        && imm(2).is_some_and(|len| len & 0xff >= 1)
+        && field(1).is_some_and(|pos| pos & 0xff >= 32)
+        && field(2).is_some_and(|len| len & 0xff >= 1)
     {
         let v = Expected::exact(0xFFFF_FFFF, result.width);
         return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
@@ -421,13 +443,15 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// A 16-bit source's skipped set reads only the old word's low 16 bits (`PRMT 0x9910` first),
 /// so those alone need be exact (corpus/findings/fuzz-h200-3701/, c2bdc418, trace/TC2.md:
 /// an earlier skipped `set.gt.u32.s16` left a word two-valued in its high half).
-/// Any skipped glue ends B's f32 typing of its destination ([`Origin::f32_cleared`]), except a
+/// Any skipped glue ends its destination's being a value ptxas knows ([`Origin::known_since`])
+/// and B's f32 typing of it ([`Origin::f32_cleared`]), except a
 /// skipped `set.<cmp>.f32` whose old value N-11 converts: that makes it f32-typed from there, as
 /// a skipped `cvt` to `.f32` does (corpus/findings/fuzz-h200-3701/, a862ac7a, trace/TC1.md:
 /// `SEL R2, R2, R0, P0; IABS; I2FP.F32.S32; F2I.U64.TRUNC; SHF.R.U64`, ptxas 13.0.88 and 13.5
 /// -O0; -O3 folds it; an integer set's merge is raw).
 /// A destination never written before is left alone (the spec's value stands).
 pub(super) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    scopes_3701_a::forget(m, t, &[g.dst]);
     let set_f32 = matches!(g.op, GlueOp::Set(_, SetDst::F32));
     if m.allow.emulates(Deviation::F32ShiftAmount) {
         let converted = set_f32 && m.allow.emulates(Deviation::SkippedSetSignExtends);
@@ -500,11 +524,13 @@ fn any_f32_nan(e: &Expected) -> bool {
         && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
 }
 
-/// Whether `x` (a `cvt` source of type `t`, `.f32` or `.f16`) is a NaN: exactly, or any f32 NaN.
+/// Whether `x` (a `cvt` source of type `t`, `.f32`, `.f16` or `.bf16`) is a NaN: exactly, or
+/// any f32 NaN.
 fn nan_of(t: CvtType, x: &Expected) -> bool {
     let (exp, man) = match t {
         CvtType::F32 => (0x7f80_0000u128, 0x007f_ffffu128),
         CvtType::F16 => (0x7c00, 0x03ff),
+        CvtType::Bf16 => (0x7f80, 0x007f),
         _ => return false,
     };
     (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
@@ -640,7 +666,9 @@ pub(super) fn isa(
         // cvt of a NaN is folded into one F2I to 32 bits (NaN → 0).
         let int_sat =
             c.sat && matches!((c.dtype, c.atype), (CvtType::S32, CvtType::S64) | (CvtType::U32, CvtType::U64));
-        let of_float = c0.dtype == c.atype && matches!(c0.atype, CvtType::F32 | CvtType::F16);
+        // A `.bf16` source folds the same (`F2I.BF16.NTZ`; corpus/findings/fuzz-h200-3701/,
+        // e90e547c and 4cdc6561, trace TC1.md and TC4.md, ptxas 13.0.88 and 13.5 -O3).
+        let of_float = c0.dtype == c.atype && matches!(c0.atype, CvtType::F32 | CvtType::F16 | CvtType::Bf16);
         if m.allow.emulates(Deviation::IntSatOfNanCvtFolded)
             && int_sat
             && of_float
@@ -765,6 +793,26 @@ pub(super) fn isa(
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }
+    // F, 32 bits, widening or the same width (corpus/findings/fuzz-h200-3701/, 1d8039b3, trace
+    // TC1.md; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.{u32,u64}.s32` of an overflowed `abs.s32` is
+    // the `IABS` result zero-extended with no clamp, +2^31 (§9.7.9.21 saturates −2^31 to 0).
+    // `neg.s32` keeps the clamp, `cvt.{u64,s64}.s32` sign-extend, `abs.s64` is right.
+    let of_abs32 = r.is_some_and(|r| {
+        matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Abs && glue.ty == GlueType::S32)
+    });
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && of_abs32
+        && c.sat
+        && c.atype == CvtType::S32
+        && matches!(c.dtype, CvtType::U32 | CvtType::U64)
+        && is_min(&a, 32)
+    {
+        // +2^31 as the `.u32` it is (nothing to saturate in `cvt.{u32,u64}.u32`).
+        let f = Form::Cvt(Cvt { atype: CvtType::U32, sat: false, ..c });
+        if let Some(v) = convert(m, &f, 0x8000_0000) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
     // F, 16 bits (corpus/findings/fuzz-h200-3501/, 5fe30520; ptxas 13.0.88 -O3, 13.5 right):
     // an integer cvt from `.s16` to a wider type, saturating or not, of an overflowed
     // `abs.s16`/`neg.s16` converts +2^15 (`PRMT 0x9910; IABS R7, R0` for `cvt.u32.s16`, then
@@ -881,8 +929,10 @@ fn packed(
 /// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
 /// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
 /// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
-/// register with no recorded producer is left alone.
+/// register with no recorded producer is left alone. Every skipped instruction's destinations
+/// stop being values ptxas knows ([`Origin::known_since`]).
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
+    scopes_3701_a::forget_skipped_isa(m, t, inst);
     let c = match inst.form {
         Form::Cvt(c) => c,
         Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {

@@ -71,6 +71,9 @@ pub(super) struct Machine<'a> {
     pub(super) origin_now: Option<Origin>,
     /// The emulated deviations that changed a value.
     pub(super) fired: BTreeSet<Deviation>,
+    /// The joins of forward branches passed so far (while emulating): a value ptxas knows is
+    /// known only until the next one ([`super::emulate::forget_at_join`]).
+    pub(super) joins: u64,
 }
 
 /// The most statements one run executes (loops included): a thousand times a 4096-statement
@@ -127,6 +130,7 @@ impl<'a> Machine<'a> {
             origins: vec![HashMap::new(); threads as usize],
             origin_now: None,
             fired: BTreeSet::new(),
+            joins: 0,
             opts,
             probed: Vec::new(),
             captured: Vec::new(),
@@ -288,6 +292,9 @@ impl<'a> Machine<'a> {
             let s = &self.p.body[i];
             match s {
                 Stmt::Label(_) => {
+                    if self.emulating {
+                        super::emulate::forget_at_join(self, i);
+                    }
                     for f in &mut self.flow {
                         if f.waiting == Some(i) {
                             f.waiting = None;

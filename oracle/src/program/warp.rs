@@ -30,9 +30,10 @@ impl Machine<'_> {
             return Err(self.unsupported("guarded shfl.sync (programs shuffle unguarded)"));
         }
         // The shuffle is its destinations' producer (B: a skipped `cvt.f32` after it merges into
-        // the shuffled value, corpus/findings/fuzz-h200-3602/, 24bc5888).
+        // the shuffled value, corpus/findings/fuzz-h200-3602/, 24bc5888), which may be a value
+        // ptxas knows (N-7, 3501-N2).
         if self.emulating {
-            self.origin_now = Some(super::emulate::Origin::written(self.stmt, None, None));
+            self.origin_now = Some(super::emulate::shuffle_origin(self, inst));
         }
         let specs = inst.form.operands();
         for w in 0..self.threads / 32 {

@@ -57,7 +57,9 @@ pub enum Deviation {
     F32ShiftAmount,
     /// Root cause D: `cvt.r*.tf32.f32` of a packed half value (a `cvt` to `.f16x2/.bf16x2`, a
     /// `mov` packing two halves, packed 16x2 glue): -O3 merges the halves with a `PRMT 0x7610`
-    /// that takes the other half from a register nothing wrote. Set-valued: any result.
+    /// that takes the other half from a register nothing wrote. Set-valued: any result. A
+    /// `mov.f32` copy or a `cvt.f32.f32` with no modifier between them is dropped (fuzz-h200-3601/
+    /// d603bf3c; fuzz-h200-3701/ 5a4b88eb, eb5664f7).
     Tf32OfPackedHalf,
     /// Root cause E: `cvt.rzi.<int>.{f16,bf16}` of a register written by a `cvt` between `.f16`
     /// and `.bf16` without a directed rounding (`.rn`, `.rz`, `.rni`, `.rzi` or none;
@@ -74,7 +76,10 @@ pub enum Deviation {
     /// reading it is folded (set-valued: any result); a narrowing integer `cvt.sat` from
     /// `.s16`/`.s32` of an `abs` result saturates it as unsigned (`IABS; VIMNMX.U32 …, 0xff`:
     /// −2^31 gives 0xff, not 0; corpus/findings/fuzz-h200-3301/, third run, 5702bd91; ptxas
-    /// 13.0.88 and 13.5 -O3, exact).
+    /// 13.0.88 and 13.5 -O3, exact); `cvt.sat.{u32,u64}.s32` of `abs.s32` of −2^31 gives
+    /// 0x80000000, not 0 (fuzz-h200-3701/, 1d8039b3); `mul.hi`/`mad.hi`/`mul.wide.s16` of an
+    /// `abs.s16`/`neg.s16` result −2^15 multiply +2^15 at 32 bits (fuzz-h200-3701/, 434a41d1;
+    /// 13.0.88 -O3).
     NegationOverflow,
     /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
     /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers
@@ -110,8 +115,9 @@ pub enum Deviation {
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
     CvtU8S8OfF16Dropped,
-    /// N-7 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `bfe.s32 d, a, pos, len` with immediate
-    /// `pos ≥ 32` and `len ≥ 1` gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
+    /// N-7 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `bfe.s32 d, a, pos, len` with constant
+    /// `pos ≥ 32` and `len ≥ 1` (immediates, or values ptxas computes from immediates:
+    /// fuzz-h200-3701/, 5d90f3ab and 3b8517e9) gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
     /// a non-negative `a`).
     BfeS32PastMsbAllOnes,
     /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
@@ -185,8 +191,10 @@ pub enum Deviation {
     SlctS32ByMinImmediateSelectsA,
     /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
     /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by
-    /// immediates below 32, read as `a` by a 64-bit `add`/`sub` (`.cc` or not) of a nonzero
-    /// constant `b` (an immediate, or a register a move of an immediate wrote), gives
+    /// immediates below 32 (or amounts ptxas knows, a `min`/`max d, d, d` between shifts
+    /// dropped; fuzz-h200-3701/, e3375831, 2d12fb46, 31e0340b), read as `a` (an `add`: either
+    /// operand) by a 64-bit `add`/`sub` (`.cc` or not) of a nonzero constant `b` (an immediate,
+    /// or a register a move of an immediate wrote or holding a value ptxas knows), gives
     /// `(x << S') ± b` with `x` the value the chain started from and S' the running amount at
     /// the first shift where it reaches 32, when shifts follow it: the listing fuses that
     /// shift into `LEA …, k` and drops the rest (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0,
@@ -212,8 +220,9 @@ pub enum Deviation {
     /// `mul.lo` and `mul.hi.u64` are right.
     SubCcOfMulHiZeroBorrows,
     /// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1, and C's
-    /// 949ad306; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.s32.s64` of a
-    /// `cvt.*.s64.{f32,f16}` result, or `cvt.sat.u32.u64` of a `cvt.*.u64.{f32,f16}` one, whose
+    /// 949ad306; fuzz-h200-3701/, e90e547c and 4cdc6561 for `.bf16`; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `cvt.sat.s32.s64` of a `cvt.*.s64.{f32,f16,bf16}` result, or
+    /// `cvt.sat.u32.u64` of a `cvt.*.u64.{f32,f16,bf16}` one, whose
     /// float source is a NaN gives 0: the pair is folded into one `F2I{.F16}.NTZ` to 32 bits
     /// (NaN → 0), where §9.7.9.21 converts the NaN to 1 << 63 (`.s64`) or 0 (`.u64`… then
     /// saturated: 0x80000000 for `.s32`). Other values agree; an `.f64` source, a `.s16`

@@ -2,13 +2,14 @@
 //! each thread holds was made ([`Origin`]), how a statement passes origins on
 //! ([`Machine::origin_of`], [`glue_origin`]) and the questions the emulations ask of a value's
 //! producer (f32 typing and its boundaries for B, packed halves for D, negations for F, the
-//! `shl.b64` chain of 3501-N2, M's unmasked value).
+//! `shl.b64` chain of 3501-N2, M's unmasked value, whether ptxas knows the value).
 //!
 //! Invariants: origins are recorded only while a program deviation is emulated; a query never
-//! changes an origin; `mov` copies and unpacks keep their source's origin, `mov.f32` copies are
-//! producers that remember the producer of what they copied (see [`Machine::origin_of`]).
+//! changes an origin; `mov` copies and unpacks keep their source's origin, f32 copies (`mov.f32`,
+//! a plain `cvt.f32.f32`) are producers that remember the producer of what they copied (see
+//! [`Machine::origin_of`]).
 
-use super::imm_of;
+use super::{imm_of, scopes_3701_a};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -54,6 +55,11 @@ pub(in crate::program) struct Origin {
     /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
     /// (M: what a pack of it as the low half stores, [`stored`](super::stored) and [`isa`](super::isa)).
     pub(in crate::program) unmasked: Option<Expected>,
+    /// When ptxas knows the value at compile time (an unguarded move of an integer immediate,
+    /// unguarded glue or a shuffle of such values; `emulate/scopes_3701_a.rs` says which), the
+    /// number of joins passed when it was written (known until the next join): N-7's field and
+    /// 3501-N2's amounts and addend.
+    pub(in crate::program) known_since: Option<u64>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -83,6 +89,7 @@ impl Origin {
             f32_cleared: false,
             shl_chain: None,
             unmasked: None,
+            known_since: None,
         }
     }
 }
@@ -119,35 +126,65 @@ impl Machine<'_> {
                         o
                     }),
                     // A move of an immediate is its value's producer.
-                    Err(_) => Some(Origin::written(self.stmt, None, None)),
+                    Err(_) => Some(Origin {
+                        known_since: scopes_3701_a::moves_known(inst).then_some(self.joins),
+                        ..Origin::written(self.stmt, None, None)
+                    }),
                 }
             }
             // A `mov.f32` copy is its value's producer (B: it makes the register f32-typed); its
-            // `a_stmt` is the producer of the value it copied, `mov.f32` copies looked through
-            // (D, [`packed_half_producer`]).
+            // `a_stmt` is the producer of the value it copied, f32 copies ([`f32_copy`]) looked
+            // through (D, [`packed_half_producer`]).
             Form::Mov(mv) if mv.shape == MovShape::Copy && mv.ty == MovType::F32 => {
                 let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt =
-                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| match &self.p.body[o.stmt] {
-                        Stmt::Isa(Instruction { form: Form::Mov(m0), .. })
-                            if m0.ty == MovType::F32 && m0.shape == MovShape::Copy =>
-                        {
-                            o.a_stmt
-                        }
-                        _ => Some(o.stmt),
-                    });
+                    copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| self.copied_producer(o));
                 Some(Origin::written(self.stmt, None, a_stmt))
             }
-            Form::Cvt(_) => {
+            Form::Cvt(c) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
                 let r = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let source = r.and_then(|r| self.origins[t as usize].get(&r));
-                let mut o = Origin::written(self.stmt, a, source.map(|o| o.stmt));
+                // A plain `cvt.f32.f32` is a copy too: its `a_stmt` looks through f32 copies as a
+                // `mov.f32`'s does (D).
+                let a_stmt = if plain_f32_cvt(c) {
+                    source.and_then(|o| self.copied_producer(o))
+                } else {
+                    source.map(|o| o.stmt)
+                };
+                let mut o = Origin::written(self.stmt, a, a_stmt);
                 o.a_a = source.and_then(|o| o.a.clone());
                 Some(o)
             }
             _ => Some(Origin::written(self.stmt, None, None)),
         }
+    }
+
+    /// The producer of the value whose origin is `o`, f32 copies ([`f32_copy`]) looked through
+    /// (their own `a_stmt`).
+    fn copied_producer(&self, o: &Origin) -> Option<usize> {
+        if f32_copy(&self.p.body[o.stmt]) {
+            o.a_stmt
+        } else {
+            Some(o.stmt)
+        }
+    }
+}
+
+/// Whether `c` is `cvt.f32.f32` with no rounding, `.ftz` or `.sat`: a copy, which ptxas drops
+/// (corpus/findings/fuzz-h200-3701/, 5a4b88eb and eb5664f7, trace TC3.md and TC4.md; ptxas
+/// 13.0.88 and 13.5 -O3: the same `PRMT … 0x7610` of a register never written as with a
+/// `mov.f32`; `cvt.rni.f32.f32` (`FRND`) and `cvt.ftz.f32.f32` (`FADD.FTZ`) are right).
+fn plain_f32_cvt(c: &Cvt) -> bool {
+    c.dtype == CvtType::F32 && c.atype == CvtType::F32 && c.rnd.is_none() && !c.ftz && !c.sat && !c.relu && !c.satfinite
+}
+
+/// Whether `s` copies an f32 value: a `mov.f32` copy or a plain `cvt.f32.f32` ([`plain_f32_cvt`]).
+fn f32_copy(s: &Stmt) -> bool {
+    match s {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), .. }) => mv.ty == MovType::F32 && mv.shape == MovShape::Copy,
+        Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) => plain_f32_cvt(c),
+        _ => false,
     }
 }
 
@@ -163,8 +200,13 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
     let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
+    o.known_since = scopes_3701_a::glue_known(m, t, g, vals).then_some(m.joins);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
-        if let (Some(k), Some(a)) = (imm_of(g, 1), vals.first()) {
+        // The amount an immediate, or a register ptxas knows (corpus/findings/fuzz-h200-3701/,
+        // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate
+        // gives the same 13.0.88 -O3 listing as immediates).
+        let amount = scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF);
+        if let (Some(k), Some(a)) = (amount, vals.first()) {
             // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
             o.shl_chain = (k < 32).then(|| {
                 let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
@@ -176,6 +218,17 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 ShlChain { total, cut, base }
             });
         }
+    }
+    // A 64-bit `min`/`max` of one register with itself is a copy ptxas drops: the chain goes on
+    // through it (corpus/findings/fuzz-h200-3701/, 31e0340b, trace TC4.md: `min.s64 d, d, d`
+    // after each shift, 13.0.88 -O3 `LEA …, 0xfffffffa, 0x10` of x << 32).
+    let same_register = reg(0).is_some() && reg(0) == reg(1);
+    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
+        && matches!(g.op, GlueOp::Min | GlueOp::Max)
+        && g.ty.bits() == 64
+        && same_register
+    {
+        o.shl_chain = source.and_then(|s| s.shl_chain.clone());
     }
     if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
         for (k, other) in [(0usize, 1usize), (1, 0)] {
@@ -214,16 +267,13 @@ pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 }
 
 /// Whether the value register `r` of thread `t` holds was produced as packed halves (D): by a
-/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, `mov.f32` copies
-/// looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and 13.5 -O3 drop
-/// the `mov.f32` and keep the `PRMT 0x7610` of a register never written).
+/// `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing two halves or packed glue, f32 copies
+/// ([`f32_copy`]) looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and
+/// 13.5 -O3 drop the `mov.f32` and keep the `PRMT 0x7610` of a register never written; a plain
+/// `cvt.f32.f32` the same, corpus/findings/fuzz-h200-3701/, 5a4b88eb and eb5664f7).
 pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     let stmt = match m.producer(t, r) {
-        Some((Stmt::Isa(Instruction { form: Form::Mov(mv), .. }), o))
-            if mv.ty == MovType::F32 && mv.shape == MovShape::Copy =>
-        {
-            o.a_stmt.map(|k| &m.p.body[k])
-        }
+        Some((s, o)) if f32_copy(s) => o.a_stmt.map(|k| &m.p.body[k]),
         other => other.map(|(s, _)| s),
     };
     match stmt {
