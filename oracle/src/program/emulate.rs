@@ -27,6 +27,7 @@
 
 mod fuzz3602;
 mod fuzz3701;
+mod fuzz3702;
 mod origin;
 
 use super::exec::Machine;
@@ -153,6 +154,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // The root causes of seed 3702 (3702-N1, an arm's `set` of 3702-N3): `emulate/fuzz3702.rs`.
+    if let Some(v) = fuzz3702::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -499,6 +504,8 @@ pub(super) fn isa(
     results: Vec<(Reg, Expected)>,
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
     if let Form::Mov(mv) = &inst.form {
+        // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
+        let results = fuzz3702::mov(m, t, inst, results);
         return Ok(packed(m, t, mv, inst, results));
     }
     // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`.

@@ -311,11 +311,26 @@ pub enum Deviation {
     /// (`sub.u32 c, 0, x` does the same for x > 0xffff8000; glue has no immediate minuend.)
     /// `neg.s32` of a set, `selp` 1/0, `shr.s32` and `shl.b32` are right; `.b16`/`.u16` are O.
     ShrS16ByCnotClampFolded,
+    /// 3702-N1 (corpus/findings/fuzz-h200-3702/, e1ce1744; trace/T3B.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `setp.eq.u16 p, h, K` of `h = max.s16 x, K` (or `min.s16`),
+    /// K the same immediate in both, is fused into `VIMNMX.S16x2 R0, P0, P0, x, K` whose
+    /// predicate is "x selected": p = x ≥ K for `max`, x ≤ K for `min`, where §9.7.7.2 gives
+    /// x ≤ K (`max`), x ≥ K (`min`). A compare with x, `setp.ne` and a register K are right.
+    SetpEqOfMinMaxReadsSelection,
+    /// 3702-N3 (corpus/findings/fuzz-h200-3702/, 2a151aca and d357c575; trace/T3B.md,
+    /// trace/T3C.md; ptxas 13.0.88 -O3 and the JIT; every 13.5 listing right): in a one-armed
+    /// `if` (`@p bra L; arm; L:`), an arm's constant write (a moved immediate, or a `set` of
+    /// constants or of a register with itself) of 0xffffffff or 0x3f800000 to a register holding
+    /// the other from a constant write before the branch is dropped (`MOV R7, 0xffffffff; STG`,
+    /// no compare): the register keeps its old value. Other constant pairs, a loaded operand, a
+    /// guarded `mov` or `selp` (no branch) are right; an if/else diamond is wrong too (13.0
+    /// stores the fall-through arm's value), not emulated.
+    JoinOfMinusOneAndOneF32Merged,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 39] = [
+    pub const ALL: [Deviation; 41] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -355,6 +370,8 @@ impl Deviation {
         Deviation::XorOfSetAndCnotGivesOneMinus,
         Deviation::SetpEqOneOfSetTestsTheSet,
         Deviation::ShrS16ByCnotClampFolded,
+        Deviation::SetpEqOfMinMaxReadsSelection,
+        Deviation::JoinOfMinusOneAndOneF32Merged,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -404,6 +421,8 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
             Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
             Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
+            Deviation::SetpEqOfMinMaxReadsSelection => "setp-eq-of-min-max-reads-selection",
+            Deviation::JoinOfMinusOneAndOneF32Merged => "join-of-minus-one-and-one-f32-merged",
         }
     }
 
@@ -501,6 +520,8 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
             Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
             Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
+            Deviation::SetpEqOfMinMaxReadsSelection => "corpus/findings/fuzz-h200-3702/cases/e1ce17448c056bed.case",
+            Deviation::JoinOfMinusOneAndOneF32Merged => "corpus/findings/fuzz-h200-3702/cases/2a151aca6dac3941.case",
         }
     }
 }

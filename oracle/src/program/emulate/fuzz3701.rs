@@ -101,7 +101,7 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 /// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
 /// statement before it that writes `r` is an unguarded move of an immediate, or an unguarded
 /// `cvt` of an immediate or of such a constant (at most `depth` conversions deep).
-fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
+pub(super) fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
     };
