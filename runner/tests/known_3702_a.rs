@@ -1,4 +1,4 @@
-//! The entries of seed 3702's root causes 3702-N1 and 3702-N3 and H's crash ids
+//! The entries of seed 3702's root causes 3702-N1, N2 and N3 and H's crash ids
 //! (corpus/findings/fuzz-h200-3702/: signatures and mismatching words in
 //! `findings-labelled-new.json`, stored cases in `cases/`; traces `trace/T3B.md`,
 //! `trace/T3C.md`): each of these findings, labelled again as triage labels it now, is known by
@@ -54,11 +54,13 @@ fn word_labels(prefixes: &[&str]) -> BTreeMap<String, String> {
     labels
 }
 
-/// 3702-N1 (e1ce1744) and 3702-N3 (2a151aca, d357c575) are known by their entries' emulations.
+/// 3702-N1 (e1ce1744), N2 (2a3b3599) and N3 (2a151aca, d357c575) are known by their entries'
+/// emulations.
 #[test]
-fn the_seed_3702_n1_and_n3_word_findings_are_labelled_by_their_entries() {
+fn the_seed_3702_n1_n2_and_n3_word_findings_are_labelled_by_their_entries() {
     let rows = [
         ("2a151aca", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"),
+        ("2a3b3599", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"),
         ("d357c575", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"),
         ("e1ce1744", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),
     ];

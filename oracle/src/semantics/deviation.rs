@@ -326,11 +326,19 @@ pub enum Deviation {
     /// guarded `mov` or `selp` (no branch) are right; an if/else diamond is wrong too (13.0
     /// stores the fall-through arm's value), not emulated.
     JoinOfMinusOneAndOneF32Merged,
+    /// 3702-N2 (corpus/findings/fuzz-h200-3702/, 2a3b3599; trace/T3B.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `xor d, x, a ^ lop3(a, b, c, L)` is merged into one
+    /// `LOP3.LUT d, x, a, …, L'` that binds the inner `lop3`'s redundant input to `x`: a constant
+    /// 0 `c` with b = 0 (d = x ^ a ^ L(a, 0, x), the traced kernels), or a `b` repeating `a`
+    /// (d = x ^ a ^ L(a, x, c), the stored case's words), where §9.7.8.6 gives
+    /// x ^ a ^ L(a, b, c); a `xor.b64` of a pack `{r, r}` of the chain per half. No outer xor
+    /// and a loaded `b` are right.
+    Lop3MergedIntoXorReadsX,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 41] = [
+    pub const ALL: [Deviation; 42] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -372,6 +380,7 @@ impl Deviation {
         Deviation::ShrS16ByCnotClampFolded,
         Deviation::SetpEqOfMinMaxReadsSelection,
         Deviation::JoinOfMinusOneAndOneF32Merged,
+        Deviation::Lop3MergedIntoXorReadsX,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -423,6 +432,7 @@ impl Deviation {
             Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
             Deviation::SetpEqOfMinMaxReadsSelection => "setp-eq-of-min-max-reads-selection",
             Deviation::JoinOfMinusOneAndOneF32Merged => "join-of-minus-one-and-one-f32-merged",
+            Deviation::Lop3MergedIntoXorReadsX => "lop3-merged-into-xor-reads-x",
         }
     }
 
@@ -522,6 +532,7 @@ impl Deviation {
             Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
             Deviation::SetpEqOfMinMaxReadsSelection => "corpus/findings/fuzz-h200-3702/cases/e1ce17448c056bed.case",
             Deviation::JoinOfMinusOneAndOneF32Merged => "corpus/findings/fuzz-h200-3702/cases/2a151aca6dac3941.case",
+            Deviation::Lop3MergedIntoXorReadsX => "corpus/findings/fuzz-h200-3702/cases/2a3b3599610a90e8.case",
         }
     }
 }

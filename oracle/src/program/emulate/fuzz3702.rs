@@ -1,8 +1,9 @@
 //! The emulations of root causes the H200 campaign of seed 3702 found
 //! (corpus/findings/fuzz-h200-3702/; traces `trace/T3B.md`, `trace/T3C.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`mov`]): 3702-N1 (`setp.eq` of a `min`/`max` against its
-//! immediate fused, reading "a selected") and 3702-N3 (the constants −1 and 1.0f taken as equal
-//! at the join of a one-armed `if`).
+//! immediate fused, reading "a selected"), 3702-N2 (a `lop3` merged into a following `xor`
+//! chain reads the chain's other operand as its `c`) and 3702-N3 (the constants −1 and 1.0f
+//! taken as equal at the join of a one-armed `if`).
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
 //! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 looks at the producer the
@@ -28,6 +29,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
         (Deviation::JoinOfMinusOneAndOneF32Merged, arm_set_merged),
+        (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -156,4 +158,102 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     let pair = [old_word, arm_word];
     let merged = spec.is_exact() && (pair == [0xFFFF_FFFF, 0x3F80_0000] || pair == [0x3F80_0000, 0xFFFF_FFFF]);
     merged.then(|| Expected::exact(u128::from(old_word), spec.width))
+}
+
+/// The input of the inner `lop3` a merged [`lop3_chain`] binds to the outer `xor`'s other
+/// operand x: its `c` (b an immediate 0, c a constant 0), or its `b` (b the register `a`
+/// itself; `c` holding the value given).
+#[derive(Clone, Copy)]
+enum FreedInput {
+    /// `lop3(a, 0, 0, L)` (the 0 of `c` an immediate or a folded constant): d = x ^ a ^ L(a, 0, x).
+    C,
+    /// `lop3(a, a, c, L)`: d = x ^ a ^ L(a, x, c).
+    B(u64),
+}
+
+/// For 3702-N2: the `a` value, the input bound to x and the look-up table of the chain in
+/// register `r` of thread `t` at body index `at` (the outer `xor`): `r = xor.b32 a, l` with
+/// `l = lop3.b32 a, b, c, L` (the same register `a`, unwritten between them, `L` an
+/// immediate), `a`'s value the `xor`'s recorded first source; `c` of the [`FreedInput::B`]
+/// form unwritten from the `lop3` to `at`.
+fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<(u64, FreedInput, u64)> {
+    let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
+    if x.op != GlueOp::Xor || x.ty != GlueType::B32 {
+        return None;
+    }
+    let (a, l) = (reg_of_glue(x, 0)?, reg_of_glue(x, 1)?);
+    let (k, lop) = m.p.body[..o.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
+    let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
+    if lop.op != GlueOp::Lop3 || reg_of_glue(lop, 0) != Some(a) || m.p.body[k + 1..o.stmt].iter().any(|s| writes(s, a))
+    {
+        return None;
+    }
+    let a_value = o.a.as_ref().filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
+    let zero_c = imm_of(lop, 2) == Some(0)
+        || reg_of_glue(lop, 2).is_some_and(|c| {
+            folded_constant(m, k, c, 3)
+                && m.read(t, c).is_ok_and(|v| v.is_exact() && v.bits as u32 == 0)
+                && !m.p.body[k + 1..at].iter().any(|s| writes(s, c))
+        });
+    let freed = match (imm_of(lop, 1), reg_of_glue(lop, 1)) {
+        (Some(0), _) if zero_c => FreedInput::C,
+        (None, Some(b)) if b == a => {
+            let c = reg_of_glue(lop, 2)?;
+            if m.p.body[k + 1..at].iter().any(|s| writes(s, c)) {
+                return None;
+            }
+            FreedInput::B(m.read(t, c).ok().filter(Expected::is_exact)?.bits as u64 & 0xFFFF_FFFF)
+        }
+        _ => return None,
+    };
+    Some((a_value, freed, imm_of(lop, 3)? & 0xFF))
+}
+
+/// 3702-N2 (T3B, 2a3b3599; ptxas 13.0.88 -O3 and the JIT, 13.5 right): `xor d, x, r` (either
+/// order) with `r` a [`lop3_chain`] `a ^ lop3(a, b, c, L)` is merged into one `LOP3.LUT d, x,
+/// a, …, L'` whose table binds the inner `lop3`'s redundant input to `x`: its constant `c`
+/// (the traced kernels: d = x ^ a ^ L(a, 0, x), for six tables `lut0x*.ptx`) or its `b` that
+/// repeats `a` (the stored case: d = x ^ a ^ L(a, x, c), which gives its words exactly), where
+/// §9.7.8.6 gives x ^ a ^ L(a, b, c). A `xor.b64` of a pack `{r, r}` is two such merges, one
+/// per 32-bit half. No outer xor (v1) and a loaded `b` (v4) are right.
+fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Xor
+        || !matches!(g.ty, GlueType::B32 | GlueType::B64)
+        || !vals.iter().take(2).all(Expected::is_exact)
+    {
+        return None;
+    }
+    let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
+        Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
+    };
+    let merged = |x: u64, (a, freed, lut): (u64, FreedInput, u64)| match freed {
+        FreedInput::C => x ^ a ^ lop3(a, 0, x, lut),
+        FreedInput::B(c) => x ^ a ^ lop3(a, x, c, lut),
+    };
+    let at = m.stmt;
+    for (chain, other) in [(1usize, 0usize), (0, 1)] {
+        let Some(r) = reg_of_glue(g, chain) else { continue };
+        let x = vals[other].bits as u64;
+        if g.ty == GlueType::B32 {
+            if let Some(c) = lop3_chain(m, t, r, at) {
+                return Some(Expected::exact(u128::from(merged(x & 0xFFFF_FFFF, c)), result.width));
+            }
+            continue;
+        }
+        // A 64-bit xor of the pack `{r, r}` of one chain register.
+        let Some((Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }), _)) = m.producer(t, r) else {
+            continue;
+        };
+        let halves = match operands.get(1) {
+            Some(Operand::Vector(items)) if mv.shape == MovShape::Pack(2) => items,
+            _ => continue,
+        };
+        let regs: Vec<Reg> = halves.iter().filter_map(|o| m.reg_of(o).ok()).collect();
+        let [lo, hi] = regs.as_slice() else { continue };
+        let Some(c) = lop3_chain(m, t, *lo, at).filter(|_| lo == hi) else { continue };
+        let word = |x: u64| merged(x & 0xFFFF_FFFF, c);
+        let v = word(x) | (word(x >> 32) << 32);
+        return Some(Expected::exact(u128::from(v), result.width));
+    }
+    None
 }

@@ -102,3 +102,43 @@ fn n3_3702_minus_one_and_one_f32_are_merged_at_the_join_of_a_one_armed_if() {
     ];
     untouched(&read_in_arm, [89, 0, 0, 0], d);
 }
+
+/// 3702-N2 (corpus/findings/fuzz-h200-3702/, 2a3b3599, trace `reduced.ptx`): a = 5, x =
+/// 0x0f0f0f0f: the spec's x ^ a ^ L(a, 0, 0) is ~x = 0xf0f0f0f0 (L = 0x49 gives ~a); 13.0.88's
+/// merged LOP3 reads x as c: x ^ a ^ L(a, 0, x) = 0xfffffffa. The stored case's form (b = a, c
+/// a register 0x12345678) reads x as b: x ^ a ^ L(a, x, c) = 0xedcba987, the spec 0xe2c4a68d.
+#[test]
+fn n2_3702_a_lop3_merged_into_a_xor_chain_reads_x_as_its_redundant_input() {
+    let d = Deviation::Lop3MergedIntoXorReadsX;
+    let with = |lop3: &'static str, outer: &'static str| {
+        [
+            "ld.global.u32 %r0, [%in];",
+            "ld.global.u32 %r2, [%in+4];",
+            "ld.global.u32 %r3, [%in+8];",
+            lop3,
+            "xor.b32 %r7, %r0, %r4;",
+            outer,
+            "st.global.u32 [%out], %r8;",
+        ]
+    };
+    let words = [5, 0x0F0F_0F0F, 0x1234_5678, 0];
+    let reduced = with("lop3.b32 %r4, %r0, 0x0, 0x0, 0x49;", "xor.b32 %r8, %r7, %r2;");
+    exact_case(&reduced, words, d, 0xF0F0_F0F0, 0xFFFF_FFFA);
+    exact_case(
+        &with("lop3.b32 %r4, %r0, 0x0, 0x0, 0x49;", "xor.b32 %r8, %r2, %r7;"),
+        words,
+        d,
+        0xF0F0_F0F0,
+        0xFFFF_FFFA,
+    );
+    exact_case(
+        &with("lop3.b32 %r4, %r0, %r0, %r3, 0x49;", "xor.b32 %r8, %r7, %r2;"),
+        words,
+        d,
+        0xE2C4_A68D,
+        0xEDCB_A987,
+    );
+    // Right: a loaded b (v4), no outer xor (v1: the chain stored as it is).
+    untouched(&with("lop3.b32 %r4, %r0, %r3, 0x0, 0x49;", "xor.b32 %r8, %r7, %r2;"), words, d);
+    untouched(&with("lop3.b32 %r4, %r0, 0x0, 0x0, 0x49;", "mov.b32 %r8, %r7;"), words, d);
+}
