@@ -146,7 +146,8 @@ fn is_min(v: &Expected, width: u32) -> bool {
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2 or a root cause of seeds 3602, 3604
-/// (`emulate/fuzz3602.rs`) or 3701 (`emulate/fuzz3701.rs`) applies. `vals` are its source values.
+/// (`emulate/fuzz3602.rs`), 3701 (`emulate/fuzz3701.rs`) or 3702 (`emulate/fuzz3702.rs`) applies.
+/// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
@@ -156,7 +157,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
         return v;
     }
-    // The root causes of seed 3702 (3702-N1, an arm's `set` of 3702-N3): `emulate/fuzz3702.rs`.
+    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3): `emulate/fuzz3702.rs`.
     if let Some(v) = fuzz3702::glue(m, t, g, vals, &result) {
         return v;
     }
@@ -496,7 +497,8 @@ fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
-/// reading it, [`glue`]), M at a `mov` pack, or 3701-N-A at a `cvt.pack`.
+/// reading it, [`glue`]), M at a `mov` pack, 3702-N3 at an arm's `mov` of an immediate, or
+/// 3701-N-A at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,

@@ -1,13 +1,13 @@
 //! The emulations of root causes the H200 campaign of seed 3702 found
 //! (corpus/findings/fuzz-h200-3702/; traces `trace/T3B.md`, `trace/T3C.md`), called from the
 //! hooks of `emulate.rs` ([`glue`], [`mov`]): 3702-N1 (`setp.eq` of a `min`/`max` against its
-//! immediate fused, reading "a selected"), 3702-N2 (a `lop3` merged into a following `xor`
-//! chain reads the chain's other operand as its `c`) and 3702-N3 (the constants −1 and 1.0f
-//! taken as equal at the join of a one-armed `if`).
+//! immediate fused, reading "x selected"), 3702-N2 (a `lop3` merged into a following `xor`
+//! chain reads the chain's other operand as its redundant input) and 3702-N3 (the constants
+//! −1 and 1.0f taken as equal at the join of a one-armed `if`).
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
-//! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 looks at the producer the
-//! machine records ([`Origin`](super::Origin)).
+//! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
+//! producers the machine records ([`Origin`](super::Origin)) and the statements that wrote them.
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
 //! instruction, its producers and (3702-N3) the program structure are exactly the ones its trace
@@ -24,7 +24,7 @@ use crate::program::{PredGuard, Reg, RegClass, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3702: `Some` (the emulated
-/// result, the deviation recorded as fired) where 3702-N1 or 3702-N3 (an arm's `set`) applies.
+/// result, the deviation recorded as fired) where 3702-N1, N2 or N3 (an arm's `set`) applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
