@@ -27,6 +27,7 @@
 
 mod fuzz3602;
 mod fuzz3701;
+mod fuzz3702;
 mod j_packed_constant;
 mod origin;
 mod scopes_3701_a;
@@ -149,8 +150,9 @@ fn is_min(v: &Expected, width: u32) -> bool {
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.s16x2`
-/// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`)
-/// or 3701 (`emulate/fuzz3701.rs`) applies, F's 16-bit multiplies in `emulate/scopes_3701_a.rs`.
+/// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
+/// 3701 (`emulate/fuzz3701.rs`) or 3702 (`emulate/fuzz3702.rs`) applies, F's 16-bit multiplies
+/// in `emulate/scopes_3701_a.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
@@ -167,6 +169,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // F's 16-bit multiplies of seed 3701 (434a41d1): `emulate/scopes_3701_a.rs`.
     if let Some(v) = scopes_3701_a::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3): `emulate/fuzz3702.rs`.
+    if let Some(v) = fuzz3702::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -578,8 +584,8 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
 /// reading it, [`glue`]), 3701 C1-N2 (`emulate/fuzz3701.rs`) or J's narrowed `add.u16x2`
-/// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack, or
-/// 3701-N-A and J's narrowed `c` at a `cvt.pack`.
+/// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack,
+/// 3702-N3 at an arm's `mov` of an immediate, or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -589,6 +595,8 @@ pub(super) fn isa(
     if let Form::Mov(mv) = &inst.form {
         // J's unpacked halves: `emulate/j_packed_constant.rs`.
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
+        // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
+        let results = fuzz3702::mov(m, t, inst, results);
         return Ok(packed(m, t, mv, inst, results));
     }
     // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`; J's narrowed

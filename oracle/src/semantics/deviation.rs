@@ -357,11 +357,34 @@ pub enum Deviation {
     /// without that xor, with `selp 0x3f800000, 0` in place of the set, an xor of the cvt's own
     /// result.
     CvtOfSetF32ConvertsOneBesideXorOfSet,
+    /// 3702-N1 (corpus/findings/fuzz-h200-3702/, e1ce1744; trace/T3B.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `setp.eq.u16 p, h, K` of `h = max.s16 x, K` (or `min.s16`),
+    /// K the same immediate in both, is fused into `VIMNMX.S16x2 R0, P0, P0, x, K` whose
+    /// predicate is "x selected": p = x ≥ K for `max`, x ≤ K for `min`, where §9.7.7.2 gives
+    /// x ≤ K (`max`), x ≥ K (`min`). A compare with x, `setp.ne` and a register K are right.
+    SetpEqOfMinMaxReadsSelection,
+    /// 3702-N3 (corpus/findings/fuzz-h200-3702/, 2a151aca and d357c575; trace/T3B.md,
+    /// trace/T3C.md; ptxas 13.0.88 -O3 and the JIT; every 13.5 listing right): in a one-armed
+    /// `if` (`@p bra L; arm; L:`), an arm's constant write (a moved immediate, or a `set` of
+    /// constants or of a register with itself) of 0xffffffff or 0x3f800000 to a register holding
+    /// the other from a constant write before the branch is dropped (`MOV R7, 0xffffffff; STG`,
+    /// no compare): the register keeps its old value. Other constant pairs, a loaded operand, a
+    /// guarded `mov` or `selp` (no branch) are right; an if/else diamond is wrong too (13.0
+    /// stores the fall-through arm's value), not emulated.
+    JoinOfMinusOneAndOneF32Merged,
+    /// 3702-N2 (corpus/findings/fuzz-h200-3702/, 2a3b3599; trace/T3B.md; ptxas 13.0.88 -O3
+    /// and the JIT, fixed in 13.5): `xor d, x, a ^ lop3(a, b, c, L)` is merged into one
+    /// `LOP3.LUT d, x, a, …, L'` that binds the inner `lop3`'s redundant input to `x`: a constant
+    /// 0 `c` with b = 0 (d = x ^ a ^ L(a, 0, x), the traced kernels), or a `b` repeating `a`
+    /// (d = x ^ a ^ L(a, x, c), the stored case's words), where §9.7.8.6 gives
+    /// x ^ a ^ L(a, b, c); a `xor.b64` of a pack `{r, r}` of the chain per half. No outer xor
+    /// and a loaded `b` are right.
+    Lop3MergedIntoXorReadsX,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 42] = [
+    pub const ALL: [Deviation; 45] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -404,6 +427,9 @@ impl Deviation {
         Deviation::BranchConstantHighHalfIsItsLowHalf,
         Deviation::AddU16x2OfConstantsNarrowedDropsOne,
         Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet,
+        Deviation::SetpEqOfMinMaxReadsSelection,
+        Deviation::JoinOfMinusOneAndOneF32Merged,
+        Deviation::Lop3MergedIntoXorReadsX,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -456,6 +482,9 @@ impl Deviation {
             Deviation::BranchConstantHighHalfIsItsLowHalf => "branch-constant-high-half-is-its-low-half",
             Deviation::AddU16x2OfConstantsNarrowedDropsOne => "add-u16x2-of-constants-narrowed-drops-one",
             Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet => "cvt-of-set-f32-converts-1-beside-xor-of-set",
+            Deviation::SetpEqOfMinMaxReadsSelection => "setp-eq-of-min-max-reads-selection",
+            Deviation::JoinOfMinusOneAndOneF32Merged => "join-of-minus-one-and-one-f32-merged",
+            Deviation::Lop3MergedIntoXorReadsX => "lop3-merged-into-xor-reads-x",
         }
     }
 
@@ -559,6 +588,9 @@ impl Deviation {
             Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet => {
                 "corpus/findings/fuzz-h200-3701/cases/2dfe7c1c9f047a8e.case"
             }
+            Deviation::SetpEqOfMinMaxReadsSelection => "corpus/findings/fuzz-h200-3702/cases/e1ce17448c056bed.case",
+            Deviation::JoinOfMinusOneAndOneF32Merged => "corpus/findings/fuzz-h200-3702/cases/2a151aca6dac3941.case",
+            Deviation::Lop3MergedIntoXorReadsX => "corpus/findings/fuzz-h200-3702/cases/2a3b3599610a90e8.case",
         }
     }
 }

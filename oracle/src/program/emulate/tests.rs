@@ -1609,3 +1609,4 @@ mod scopes_3701_a;
 mod seeds_3602_to_3701;
 
 mod scopes_3701_b;
+mod seeds_3702_a;

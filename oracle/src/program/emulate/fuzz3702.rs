@@ -1,0 +1,259 @@
+//! The emulations of root causes the H200 campaign of seed 3702 found
+//! (corpus/findings/fuzz-h200-3702/; traces `trace/T3B.md`, `trace/T3C.md`), called from the
+//! hooks of `emulate.rs` ([`glue`], [`mov`]): 3702-N1 (`setp.eq` of a `min`/`max` against its
+//! immediate fused, reading "x selected"), 3702-N2 (a `lop3` merged into a following `xor`
+//! chain reads the chain's other operand as its redundant input) and 3702-N3 (the constants
+//! −1 and 1.0f taken as equal at the join of a one-armed `if`).
+//!
+//! 3702-N3 depends on the control flow around the instruction, which the interpreter states
+//! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
+//! producers the machine records ([`Origin`](super::Origin)) and the statements that wrote them.
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction, its producers and (3702-N3) the program structure are exactly the ones its trace
+//! shows wrong; it returns `None` (the spec's result stands) otherwise.
+
+use super::fuzz3602::writes;
+use super::fuzz3701::folded_constant;
+use super::{imm_of, reg_of_glue, GlueRule};
+use crate::isa::operand::Operand;
+use crate::isa::{Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, Src};
+use crate::program::{PredGuard, Reg, RegClass, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// A glue instruction's result under the glue deviations of seed 3702: `Some` (the emulated
+/// result, the deviation recorded as fired) where 3702-N1, N2 or N3 (an arm's `set`) applies.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let rules: &[(Deviation, GlueRule)] = &[
+        (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
+        (Deviation::JoinOfMinusOneAndOneF32Merged, arm_set_merged),
+        (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
+    ];
+    super::first_glue_rule(m, t, g, vals, result, rules)
+}
+
+/// A `mov`'s destinations under 3702-N3 (a `mov` of an immediate as the arm's write):
+/// `results` (the spec's) changed where it applies.
+pub(super) fn mov(
+    m: &mut Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::JoinOfMinusOneAndOneF32Merged;
+    let is_moved_immediate = matches!(&inst.form, Form::Mov(mv) if mv.shape == MovShape::Copy)
+        && inst.guard.is_none()
+        && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
+    if !m.allow.emulates(d) || !is_moved_immediate {
+        return results;
+    }
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let Some(v) = merged_at_join(m, t, *dst, spec) else { return results };
+    let (dst, from) = (*dst, spec.clone());
+    vec![(dst, m.fire(d, &from, v))]
+}
+
+/// 3702-N1 (T3B, e1ce1744): `setp.eq.u16 p, h, K` of `h = max.s16 x, K` (or `min.s16`), K the
+/// same immediate in both, is fused into `VIMNMX.S16x2 R0, P0, P0, x, K` whose predicate P0 is
+/// "x selected" (ptxas 13.0.88 -O3 and the JIT): p = x ≥ K for `max`, x ≤ K for `min` (signed
+/// 16-bit), where §9.7.7.2 tests max(x, K) = K (§9.7.1 `max`, `min`), i.e. x ≤ K for `max` and
+/// x ≥ K for `min`; ties are right. A compare with x, `setp.ne` and a register K are not fused
+/// (right), 13.5 never fuses it.
+fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Setp(Cmp::Eq) || g.ty != GlueType::U16 {
+        return None;
+    }
+    let k = imm_of(g, 1)? & 0xFFFF;
+    let (Stmt::Glue { glue: p, .. }, o) = m.producer(t, reg_of_glue(g, 0)?)? else { return None };
+    let is_max = match p.op {
+        GlueOp::Max => true,
+        GlueOp::Min => false,
+        _ => return None,
+    };
+    if p.ty != GlueType::S16 || reg_of_glue(p, 0).is_none() || imm_of(p, 1).map(|b| b & 0xFFFF) != Some(k) {
+        return None;
+    }
+    let x = o.a.as_ref().filter(|x| x.is_exact())?;
+    let (x, k) = (x.bits as u16 as i16, k as u16 as i16);
+    let selected = if is_max { x >= k } else { x <= k };
+    Some(Expected::exact(u128::from(selected), result.width))
+}
+
+/// 3702-N3 for an arm's `set`: see [`merged_at_join`].
+fn arm_set_merged(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::Set(..)) || !constant_set(m, m.stmt, g) {
+        return None;
+    }
+    merged_at_join(m, t, g.dst, result)
+}
+
+/// Whether statement `s` (guarded or not) mentions register `r`: as a guard, a source, an
+/// address or a destination.
+fn mentions(s: &Stmt, r: Reg) -> bool {
+    let pred = |g: &Option<PredGuard>| g.is_some_and(|g| Reg::Virt(RegClass::Pred, g.pred) == r);
+    match s {
+        Stmt::Glue { guard, glue } => pred(guard) || glue.dst == r || glue.src.contains(&Some(Src::Reg(r))),
+        Stmt::Isa(i) => {
+            let mut regs = Vec::new();
+            for o in &i.operands {
+                crate::program::text::operand_regs(o, &mut regs);
+            }
+            i.guard.as_ref().is_some_and(|g| Reg::parse(&g.pred) == Some(r)) || regs.contains(&r)
+        }
+        Stmt::Bra { guard, .. } => pred(guard),
+        Stmt::Label(_) | Stmt::Bar => false,
+    }
+}
+
+/// Whether glue statement `g` (at body index `k`) is a `set` ptxas folds to a constant: its
+/// two sources the same register (x cmp x of an integer type), or each an immediate or a
+/// register holding a folded constant ([`folded_constant`]).
+fn constant_set(m: &Machine<'_>, k: usize, g: &Glue) -> bool {
+    let constant = |j: usize| imm_of(g, j).is_some() || reg_of_glue(g, j).is_some_and(|r| folded_constant(m, k, r, 3));
+    matches!(g.op, GlueOp::Set(..))
+        && (reg_of_glue(g, 0).is_some_and(|a| reg_of_glue(g, 1) == Some(a)) || constant(0) && constant(1))
+}
+
+/// Whether statement `s` at body index `k` writes register `r` a constant ptxas folds: an
+/// unguarded `mov` of an immediate, or an unguarded [`constant_set`].
+fn constant_write(m: &Machine<'_>, k: usize, s: &Stmt) -> bool {
+    match s {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) => {
+            mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_)))
+        }
+        Stmt::Glue { guard: None, glue } => constant_set(m, k, glue),
+        _ => false,
+    }
+}
+
+/// 3702-N3 (T3B 2a151aca, T3C d357c575; ptxas 13.0.88 -O3 and the JIT, 13.5 right in every
+/// listing): in a one-armed `if` (`@p bra L; arm; L:`, the arm without labels or branches), an
+/// unguarded constant write ([`constant_write`]) of `d` in the arm, `d` holding a constant from
+/// its last write before the branch (unwritten since), the two constants 0xffffffff and
+/// 0x3f800000 (either order), and `d` neither read nor written again before `L`: ptxas merges
+/// the two values as one and drops the arm's write (the compare too: `MOV R7, 0xffffffff; STG`),
+/// so the arm leaves `d`'s old value, where §9.7.12 (`bra`) runs the arm. `spec` is the arm's
+/// value (the spec's result); gives the old value where the deviation applies.
+fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Expected> {
+    let s = m.stmt;
+    if d.class().bits() != 32 || !constant_write(m, s, &m.p.body[s]) {
+        return None;
+    }
+    let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
+    let (b, before) = m.p.body[..s].iter().enumerate().rev().find(flow)?;
+    let Stmt::Bra { guard: Some(_), label } = *before else { return None };
+    let (j, after) = m.p.body.iter().enumerate().skip(s + 1).find(flow)?;
+    if *after != Stmt::Label(label) || m.p.body[s + 1..j].iter().any(|x| mentions(x, d)) {
+        return None;
+    }
+    // `d`'s value before the branch: a constant write, unwritten between it and the arm's write.
+    let (k, last) = m.p.body[..b].iter().enumerate().rev().find(|(_, x)| writes(x, d))?;
+    if !constant_write(m, k, last) || m.p.body[b + 1..s].iter().any(|x| writes(x, d)) {
+        return None;
+    }
+    let old = m.read(t, d).ok().filter(Expected::is_exact)?;
+    let (old_word, arm_word) = (old.bits as u32, spec.bits as u32);
+    let pair = [old_word, arm_word];
+    let merged = spec.is_exact() && (pair == [0xFFFF_FFFF, 0x3F80_0000] || pair == [0x3F80_0000, 0xFFFF_FFFF]);
+    merged.then(|| Expected::exact(u128::from(old_word), spec.width))
+}
+
+/// The input of the inner `lop3` a merged [`lop3_chain`] binds to the outer `xor`'s other
+/// operand x: its `c` (b an immediate 0, c a constant 0), or its `b` (b the register `a`
+/// itself; `c` holding the value given).
+#[derive(Clone, Copy)]
+enum FreedInput {
+    /// `lop3(a, 0, 0, L)` (the 0 of `c` an immediate or a folded constant): d = x ^ a ^ L(a, 0, x).
+    C,
+    /// `lop3(a, a, c, L)`: d = x ^ a ^ L(a, x, c).
+    B(u64),
+}
+
+/// For 3702-N2: the `a` value, the input bound to x and the look-up table of the chain in
+/// register `r` of thread `t` at body index `at` (the outer `xor`): `r = xor.b32 a, l` with
+/// `l = lop3.b32 a, b, c, L` (the same register `a`, unwritten between them, `L` an
+/// immediate), `a`'s value the `xor`'s recorded first source; `c` of the [`FreedInput::B`]
+/// form unwritten from the `lop3` to `at`.
+fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<(u64, FreedInput, u64)> {
+    let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
+    if x.op != GlueOp::Xor || x.ty != GlueType::B32 {
+        return None;
+    }
+    let (a, l) = (reg_of_glue(x, 0)?, reg_of_glue(x, 1)?);
+    let (k, lop) = m.p.body[..o.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
+    let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
+    if lop.op != GlueOp::Lop3 || reg_of_glue(lop, 0) != Some(a) || m.p.body[k + 1..o.stmt].iter().any(|s| writes(s, a))
+    {
+        return None;
+    }
+    let a_value = o.a.as_ref().filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
+    let zero_c = imm_of(lop, 2) == Some(0)
+        || reg_of_glue(lop, 2).is_some_and(|c| {
+            folded_constant(m, k, c, 3)
+                && m.read(t, c).is_ok_and(|v| v.is_exact() && v.bits as u32 == 0)
+                && !m.p.body[k + 1..at].iter().any(|s| writes(s, c))
+        });
+    let freed = match (imm_of(lop, 1), reg_of_glue(lop, 1)) {
+        (Some(0), _) if zero_c => FreedInput::C,
+        (None, Some(b)) if b == a => {
+            let c = reg_of_glue(lop, 2)?;
+            if m.p.body[k + 1..at].iter().any(|s| writes(s, c)) {
+                return None;
+            }
+            FreedInput::B(m.read(t, c).ok().filter(Expected::is_exact)?.bits as u64 & 0xFFFF_FFFF)
+        }
+        _ => return None,
+    };
+    Some((a_value, freed, imm_of(lop, 3)? & 0xFF))
+}
+
+/// 3702-N2 (T3B, 2a3b3599; ptxas 13.0.88 -O3 and the JIT, 13.5 right): `xor d, x, r` (either
+/// order) with `r` a [`lop3_chain`] `a ^ lop3(a, b, c, L)` is merged into one `LOP3.LUT d, x,
+/// a, …, L'` whose table binds the inner `lop3`'s redundant input to `x`: its constant `c`
+/// (the traced kernels: d = x ^ a ^ L(a, 0, x), for six tables `lut0x*.ptx`) or its `b` that
+/// repeats `a` (the stored case: d = x ^ a ^ L(a, x, c), which gives its words exactly), where
+/// §9.7.8.6 gives x ^ a ^ L(a, b, c). A `xor.b64` of a pack `{r, r}` is two such merges, one
+/// per 32-bit half. No outer xor (v1) and a loaded `b` (v4) are right.
+fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Xor
+        || !matches!(g.ty, GlueType::B32 | GlueType::B64)
+        || !vals.iter().take(2).all(Expected::is_exact)
+    {
+        return None;
+    }
+    let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
+        Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
+    };
+    let merged = |x: u64, (a, freed, lut): (u64, FreedInput, u64)| match freed {
+        FreedInput::C => x ^ a ^ lop3(a, 0, x, lut),
+        FreedInput::B(c) => x ^ a ^ lop3(a, x, c, lut),
+    };
+    let at = m.stmt;
+    for (chain, other) in [(1usize, 0usize), (0, 1)] {
+        let Some(r) = reg_of_glue(g, chain) else { continue };
+        let x = vals[other].bits as u64;
+        if g.ty == GlueType::B32 {
+            if let Some(c) = lop3_chain(m, t, r, at) {
+                return Some(Expected::exact(u128::from(merged(x & 0xFFFF_FFFF, c)), result.width));
+            }
+            continue;
+        }
+        // A 64-bit xor of the pack `{r, r}` of one chain register.
+        let Some((Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }), _)) = m.producer(t, r) else {
+            continue;
+        };
+        let halves = match operands.get(1) {
+            Some(Operand::Vector(items)) if mv.shape == MovShape::Pack(2) => items,
+            _ => continue,
+        };
+        let regs: Vec<Reg> = halves.iter().filter_map(|o| m.reg_of(o).ok()).collect();
+        let [lo, hi] = regs.as_slice() else { continue };
+        let Some(c) = lop3_chain(m, t, *lo, at).filter(|_| lo == hi) else { continue };
+        let word = |x: u64| merged(x & 0xFFFF_FFFF, c);
+        let v = word(x) | (word(x >> 32) << 32);
+        return Some(Expected::exact(u128::from(v), result.width));
+    }
+    None
+}
