@@ -311,11 +311,35 @@ pub enum Deviation {
     /// (`sub.u32 c, 0, x` does the same for x > 0xffff8000; glue has no immediate minuend.)
     /// `neg.s32` of a set, `selp` 1/0, `shr.s32` and `shl.b32` are right; `.b16`/`.u16` are O.
     ShrS16ByCnotClampFolded,
+    /// 3702-N4 (corpus/findings/fuzz-h200-3702/, 30858a36; trace/T3A.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with `r` written by `cvt.s32.s8`
+    /// of an element of `ld.*.v2.s8` is fused into `I2F.<dtype>.S8 R, Rx.B1`: the sign-extended
+    /// byte is converted as signed (−79), where §9.7.9.21 converts the word as `.u32`
+    /// (0xffffffb1). A scalar `ld.s8`, an `.s16` source, `cvt.u32.s8` and `.f64` are right.
+    ByteOfVectorLoadU32CvtConvertsSigned,
+    /// 3702-N5 (corpus/findings/fuzz-h200-3702/, 5bf2de82 and b9d3a4f3; trace/T3A.md, T3C.md;
+    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): `cvt.u8.s32` of `prmt.b32 r, a, b, c`
+    /// (generic mode, a constant c whose byte-0 nibble is 8–B, b a register, r read by the
+    /// `cvt` alone) is narrowed to `PRMT R, RZ, c, b`: a is dropped and the byte is the sign of
+    /// a byte of 0 (0x00), where §9.7.9.7 replicates the sign of a's byte (0xff for 0xd8).
+    PrmtSignOfANarrowedReadsZero,
+    /// 3702-N6 (corpus/findings/fuzz-h200-3702/, 3c1be158; trace/T3A.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `shl.b16`/`shr.{b16,u16,s16} d, h, r` with `r` written by
+    /// `cvt.<irnd>.ftz.u32.f32` of x fuses the conversion as `F2I.{U16,S16}.CEIL.NTZ` without
+    /// `.FTZ`: `.rpi` of a positive subnormal shifts by 1, where §9.7.9.21 flushes it to +0
+    /// (a shift by 0). Kin of 3604-N1 (the same fusion, another lost property).
+    Shift16ByFtzU32CvtFlushDropped,
+    /// Root cause C's float-to-int direction (corpus/findings/fuzz-h200-3702/, f25dd895;
+    /// trace/T3A.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.s16.u32 h, r` of
+    /// `r = cvt.{rni,rzi}.u32.f32 x` is fused into one `F2I.S16.NTZ` of x: a negative x gives
+    /// its saturated `.s16` (0x8000), where §9.7.9.21 clamps x to 0 first. `.s8`, `.u16`,
+    /// `.s32`, an `.s32` intermediate and `.f16`/`.f64` sources are right.
+    IntSatS16OfU32CvtFoldedSigned,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 39] = [
+    pub const ALL: [Deviation; 43] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -355,6 +379,10 @@ impl Deviation {
         Deviation::XorOfSetAndCnotGivesOneMinus,
         Deviation::SetpEqOneOfSetTestsTheSet,
         Deviation::ShrS16ByCnotClampFolded,
+        Deviation::ByteOfVectorLoadU32CvtConvertsSigned,
+        Deviation::PrmtSignOfANarrowedReadsZero,
+        Deviation::Shift16ByFtzU32CvtFlushDropped,
+        Deviation::IntSatS16OfU32CvtFoldedSigned,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -404,6 +432,10 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "xor-of-set-and-cnot-gives-one-minus",
             Deviation::SetpEqOneOfSetTestsTheSet => "setp-eq-one-of-set-tests-the-set",
             Deviation::ShrS16ByCnotClampFolded => "shr-s16-by-cnot-clamp-folded",
+            Deviation::ByteOfVectorLoadU32CvtConvertsSigned => "byte-of-vector-load-u32-cvt-converts-signed",
+            Deviation::PrmtSignOfANarrowedReadsZero => "prmt-sign-of-a-narrowed-reads-zero",
+            Deviation::Shift16ByFtzU32CvtFlushDropped => "shift16-by-ftz-u32-cvt-flush-dropped",
+            Deviation::IntSatS16OfU32CvtFoldedSigned => "int-sat-s16-of-u32-cvt-folded-signed",
         }
     }
 
@@ -501,6 +533,12 @@ impl Deviation {
             Deviation::XorOfSetAndCnotGivesOneMinus => "corpus/findings/fuzz-h200-3701/cases/fc9c9c660991f847.case",
             Deviation::SetpEqOneOfSetTestsTheSet => "corpus/findings/fuzz-h200-3701/cases/5087e596f80fc658.case",
             Deviation::ShrS16ByCnotClampFolded => "corpus/findings/fuzz-h200-3701/cases/6b7f302ea9796aca.case",
+            Deviation::ByteOfVectorLoadU32CvtConvertsSigned => {
+                "corpus/findings/fuzz-h200-3702/cases/30858a36ffb13dd0.case"
+            }
+            Deviation::PrmtSignOfANarrowedReadsZero => "corpus/findings/fuzz-h200-3702/cases/5bf2de8255287b52.case",
+            Deviation::Shift16ByFtzU32CvtFlushDropped => "corpus/findings/fuzz-h200-3702/cases/3c1be158b0c0b503.case",
+            Deviation::IntSatS16OfU32CvtFoldedSigned => "corpus/findings/fuzz-h200-3702/cases/f25dd895f01f0b1c.case",
         }
     }
 }

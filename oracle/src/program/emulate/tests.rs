@@ -1608,3 +1608,4 @@ fn n3_3501_a_float_cvt_of_the_cnot_of_a_set_conversion_converts_its_0_or_1_as_a_
 }
 
 mod seeds_3602_to_3701;
+mod seeds_3702_b;
