@@ -318,9 +318,9 @@ pub enum Deviation {
     /// (0xffffffb1). A scalar `ld.s8`, an `.s16` source, `cvt.u32.s8` and `.f64` are right.
     ByteOfVectorLoadU32CvtConvertsSigned,
     /// 3702-N5 (corpus/findings/fuzz-h200-3702/, 5bf2de82 and b9d3a4f3; trace/T3A.md, T3C.md;
-    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): `cvt.u8.s32` of `prmt.b32 r, a, b, c`
-    /// (generic mode, a constant c whose byte-0 nibble is 8–B, b a register, r read by the
-    /// `cvt` alone) is narrowed to `PRMT R, RZ, c, b`: a is dropped and the byte is the sign of
+    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): `cvt.u8.s32` (or `and.b32 0xff`) of
+    /// `prmt.b32 r, a, b, c` (generic mode, a constant c whose byte-0 nibble is 8–B, b a
+    /// register, r read by that alone) is narrowed to `PRMT R, RZ, c, b`: a is dropped and the byte is the sign of
     /// a byte of 0 (0x00), where §9.7.9.7 replicates the sign of a's byte (0xff for 0xd8).
     PrmtSignOfANarrowedReadsZero,
     /// 3702-N6 (corpus/findings/fuzz-h200-3702/, 3c1be158; trace/T3A.md; ptxas 13.0.88 and 13.5

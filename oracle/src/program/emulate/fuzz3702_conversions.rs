@@ -15,20 +15,23 @@
 
 use super::convert;
 use super::origin::{moved_immediate, value_readers};
-use super::{reg_of_glue, GlueRule};
+use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Prmt};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::program::Stmt;
+use crate::program::{Reg, Stmt};
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Deviation, Expected};
 
-/// A glue instruction's result under the glue deviation of this file: `Some` (the emulated
-/// result, the deviation recorded as fired) where 3702-N6 applies.
+/// A glue instruction's result under the glue deviations of this file: `Some` (the emulated
+/// result, the deviation recorded as fired) where 3702-N6 or 3702-N5 (an `and.b32 0xff`) applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let rules: &[(Deviation, GlueRule)] = &[(Deviation::Shift16ByFtzU32CvtFlushDropped, shift16_by_ftz_u32_cvt)];
+    let rules: &[(Deviation, GlueRule)] = &[
+        (Deviation::Shift16ByFtzU32CvtFlushDropped, shift16_by_ftz_u32_cvt),
+        (Deviation::PrmtSignOfANarrowedReadsZero, and_ff_of_narrowed_prmt),
+    ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
 
@@ -80,18 +83,42 @@ fn byte_of_vector_load_converted_signed(
     convert(m, &signed, a.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
 }
 
-/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.s32 h, r` of
-/// `prmt.b32 r, a, b, c` (the generic mode, read by this `cvt` alone) with a constant selector
-/// c whose byte-0 nibble is 8–B (§9.7.9.7: the sign of byte `c & 3` of a, replicated) and b a
-/// register that is no constant is narrowed to `PRMT R, RZ, c, b`: a is dropped, so the byte is
-/// the sign of a byte of 0 (0x00). A selector naming b's byte (0xC), an index nibble (0x2), a
-/// constant b and a wider consumer are right.
+/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.s32 h, r` of a `prmt.b32`
+/// result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
 fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
-    let narrowing = bare(CvtType::U8, CvtType::S32, false);
-    if c != narrowing {
+    if c != bare(CvtType::U8, CvtType::S32, false) {
         return None;
     }
-    let r = m.reg_of(inst.operands.get(1)?).ok()?;
+    let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?)?;
+    convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
+}
+
+/// 3702-N5 through `and.b32 d, r, 0xff` (trace `v5_and_ff`, the same `PRMT R7, RZ, 0xa, R2`)
+/// of a `prmt.b32` result [`narrowed_prmt`] rewrites: the mask of that rewritten word (0).
+fn and_ff_of_narrowed_prmt(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::And || g.ty != GlueType::B32 {
+        return None;
+    }
+    let (r, mask) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
+        (Some(r), None) => (r, imm_of(g, 1)?),
+        (None, Some(r)) => (r, imm_of(g, 0)?),
+        _ => return None,
+    };
+    if mask & 0xFFFF_FFFF != 0xff {
+        return None;
+    }
+    let narrowed = narrowed_prmt(m, t, r)?;
+    let masked = Expected::exact(u128::from(g.eval([u64::from(narrowed), mask, 0, 0], false)), result.width);
+    (&masked != result).then_some(masked)
+}
+
+/// 3702-N5: the word ptxas 13.0.88 -O3 computes for register `r` of thread `t` where only byte 0
+/// of it is read: `r` written by `prmt.b32 r, a, b, c` (the generic mode, read by one
+/// instruction alone) with a constant selector c whose byte-0 nibble is 8–B (§9.7.9.7: the sign
+/// of byte `c & 3` of a, replicated) and b a register that is no constant is narrowed to
+/// `PRMT R, RZ, c, b`: a is dropped, so byte 0 is the sign of a byte of 0 (0x00). A selector
+/// naming b's byte (0xC), an index nibble (0x2), a constant b and the whole word read are right.
+fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg) -> Option<u32> {
     let (Stmt::Isa(p), origin) = m.producer(t, r)? else { return None };
     let k = origin.stmt;
     let Form::Prmt(form @ Prmt { mode: None }) = p.form else { return None };
@@ -116,15 +143,15 @@ fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, 
     if !(0x8..=0xB).contains(&(sel & 0xF)) {
         return None;
     }
-    // Byte 0 of `prmt` of a = 0 (RZ) reads no byte of b (the nibble names a's byte).
+    // Byte 0 of `prmt` of a = 0 (RZ) reads no byte of b (the nibble names a's byte); only byte
+    // 0 is read, so b's other bytes do not matter.
     let inputs = [("a", 0u128), ("b", 0), ("c", u128::from(sel))];
     let values = inputs.into_iter().map(|(n, v)| (n.to_string(), Input::Scalar(v))).collect();
     let out = evaluate(&Form::Prmt(form), &values, None, m.allow).ok()?;
-    let narrowed = out.into_iter().find_map(|(n, o)| match o {
-        Output::Bits(e) if n == "d" && e.is_exact() => Some(e),
+    out.into_iter().find_map(|(n, o)| match o {
+        Output::Bits(e) if n == "d" && e.is_exact() => Some(e.bits as u32),
         _ => None,
-    })?;
-    convert(m, &inst.form, narrowed.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
+    })
 }
 
 /// Root cause C, float-to-int direction (f25dd895; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.s16.u32
