@@ -28,6 +28,7 @@
 mod fuzz3602;
 mod fuzz3701;
 mod fuzz3702;
+mod fuzz3702_conversions;
 mod j_packed_constant;
 mod origin;
 mod scopes_3701_a;
@@ -173,6 +174,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3): `emulate/fuzz3702.rs`.
     if let Some(v) = fuzz3702::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6): `emulate/fuzz3702_conversions.rs`.
+    if let Some(v) = fuzz3702_conversions::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -888,6 +893,12 @@ pub(super) fn isa(
     // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {
         emulated = Some((d, v.field(0, width)));
+    }
+    // Seed 3702's conversion causes (3702-N4, N5, C's `cvt.sat.s16.u32`): `emulate/fuzz3702_conversions.rs`.
+    // Only a changed value takes the place of an earlier rule's.
+    let seed_3702 = fuzz3702_conversions::cvt(m, t, inst, c, &a).map(|(d, v)| (d, widen(v)));
+    if let Some((d, v)) = seed_3702.filter(|(_, v)| *v != spec) {
+        emulated = Some((d, v));
     }
     Ok(match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],

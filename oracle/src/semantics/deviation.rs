@@ -380,11 +380,35 @@ pub enum Deviation {
     /// x ^ a ^ L(a, b, c); a `xor.b64` of a pack `{r, r}` of the chain per half. No outer xor
     /// and a loaded `b` are right.
     Lop3MergedIntoXorReadsX,
+    /// 3702-N4 (corpus/findings/fuzz-h200-3702/, 30858a36; trace/T3A.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with `r` written by `cvt.s32.s8`
+    /// of an element of `ld.*.v2.s8` is fused into `I2F.<dtype>.S8 R, Rx.B1`: the sign-extended
+    /// byte is converted as signed (−79), where §9.7.9.21 converts the word as `.u32`
+    /// (0xffffffb1). A scalar `ld.s8`, an `.s16` source, `cvt.u32.s8` and `.f64` are right.
+    ByteOfVectorLoadU32CvtConvertsSigned,
+    /// 3702-N5 (corpus/findings/fuzz-h200-3702/, 5bf2de82 and b9d3a4f3; trace/T3A.md, T3C.md;
+    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): `cvt.u8.s32` (or `and.b32 0xff`) of
+    /// `prmt.b32 r, a, b, c` (generic mode, a constant c whose byte-0 nibble is 8–B, b a
+    /// register, r read by that alone) is narrowed to `PRMT R, RZ, c, b`: a is dropped and the byte is the sign of
+    /// a byte of 0 (0x00), where §9.7.9.7 replicates the sign of a's byte (0xff for 0xd8).
+    PrmtSignOfANarrowedReadsZero,
+    /// 3702-N6 (corpus/findings/fuzz-h200-3702/, 3c1be158; trace/T3A.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `shl.b16`/`shr.{b16,u16,s16} d, h, r` with `r` written by
+    /// `cvt.<irnd>.ftz.u32.f32` of x fuses the conversion as `F2I.{U16,S16}.CEIL.NTZ` without
+    /// `.FTZ`: `.rpi` of a positive subnormal shifts by 1, where §9.7.9.21 flushes it to +0
+    /// (a shift by 0). Kin of 3604-N1 (the same fusion, another lost property).
+    Shift16ByFtzU32CvtFlushDropped,
+    /// Root cause C's float-to-int direction (corpus/findings/fuzz-h200-3702/, f25dd895;
+    /// trace/T3A.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.s16.u32 h, r` of
+    /// `r = cvt.{rni,rzi}.u32.f32 x` is fused into one `F2I.S16.NTZ` of x: a negative x gives
+    /// its saturated `.s16` (0x8000), where §9.7.9.21 clamps x to 0 first. `.s8`, `.u16`,
+    /// `.s32`, an `.s32` intermediate and `.f16`/`.f64` sources are right.
+    IntSatS16OfU32CvtFoldedSigned,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 45] = [
+    pub const ALL: [Deviation; 49] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -430,6 +454,10 @@ impl Deviation {
         Deviation::SetpEqOfMinMaxReadsSelection,
         Deviation::JoinOfMinusOneAndOneF32Merged,
         Deviation::Lop3MergedIntoXorReadsX,
+        Deviation::ByteOfVectorLoadU32CvtConvertsSigned,
+        Deviation::PrmtSignOfANarrowedReadsZero,
+        Deviation::Shift16ByFtzU32CvtFlushDropped,
+        Deviation::IntSatS16OfU32CvtFoldedSigned,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -485,6 +513,10 @@ impl Deviation {
             Deviation::SetpEqOfMinMaxReadsSelection => "setp-eq-of-min-max-reads-selection",
             Deviation::JoinOfMinusOneAndOneF32Merged => "join-of-minus-one-and-one-f32-merged",
             Deviation::Lop3MergedIntoXorReadsX => "lop3-merged-into-xor-reads-x",
+            Deviation::ByteOfVectorLoadU32CvtConvertsSigned => "byte-of-vector-load-u32-cvt-converts-signed",
+            Deviation::PrmtSignOfANarrowedReadsZero => "prmt-sign-of-a-narrowed-reads-zero",
+            Deviation::Shift16ByFtzU32CvtFlushDropped => "shift16-by-ftz-u32-cvt-flush-dropped",
+            Deviation::IntSatS16OfU32CvtFoldedSigned => "int-sat-s16-of-u32-cvt-folded-signed",
         }
     }
 
@@ -591,6 +623,12 @@ impl Deviation {
             Deviation::SetpEqOfMinMaxReadsSelection => "corpus/findings/fuzz-h200-3702/cases/e1ce17448c056bed.case",
             Deviation::JoinOfMinusOneAndOneF32Merged => "corpus/findings/fuzz-h200-3702/cases/2a151aca6dac3941.case",
             Deviation::Lop3MergedIntoXorReadsX => "corpus/findings/fuzz-h200-3702/cases/2a3b3599610a90e8.case",
+            Deviation::ByteOfVectorLoadU32CvtConvertsSigned => {
+                "corpus/findings/fuzz-h200-3702/cases/30858a36ffb13dd0.case"
+            }
+            Deviation::PrmtSignOfANarrowedReadsZero => "corpus/findings/fuzz-h200-3702/cases/5bf2de8255287b52.case",
+            Deviation::Shift16ByFtzU32CvtFlushDropped => "corpus/findings/fuzz-h200-3702/cases/3c1be158b0c0b503.case",
+            Deviation::IntSatS16OfU32CvtFoldedSigned => "corpus/findings/fuzz-h200-3702/cases/f25dd895f01f0b1c.case",
         }
     }
 }

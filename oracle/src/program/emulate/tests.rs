@@ -1610,3 +1610,4 @@ mod seeds_3602_to_3701;
 
 mod scopes_3701_b;
 mod seeds_3702_a;
+mod seeds_3702_b;

@@ -1,0 +1,213 @@
+//! The emulations of four conversion root causes the H200 campaign of seed 3702 found
+//! (corpus/findings/fuzz-h200-3702/; traces `trace/T3A.md`, `trace/T3C.md`), called from the
+//! hooks of `emulate.rs` ([`cvt`], [`glue`]): 3702-N4 (a byte of a `ld.v2.s8` converted as
+//! signed by a `.u32` int-to-float `cvt`), 3702-N5 (`prmt` narrowed to a sign-replicated byte of
+//! operand a, a dropped), 3702-N6 (a 16-bit shift by a `cvt.<irnd>.ftz.u32.f32` result, the
+//! flush dropped) and root cause C's float-to-int direction (`cvt.sat.s16.u32` of a
+//! `cvt.{rni,rzi}.u32.f32` result fused signed).
+//!
+//! Each looks at the producers the machine records ([`Origin`](super::Origin)) and computes the
+//! emulated value through the oracle's own semantics ([`convert`], [`evaluate`]).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
+//! (the spec's result stands) otherwise.
+
+use super::convert;
+use super::origin::{moved_immediate, value_readers};
+use super::{imm_of, reg_of_glue, GlueRule};
+use crate::isa::operand::Operand;
+use crate::isa::types::{MemType, VecWidth};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Prmt};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType};
+use crate::program::{Reg, Stmt};
+use crate::semantics::operands::{evaluate, Input, Output};
+use crate::semantics::{Deviation, Expected};
+
+/// A glue instruction's result under the glue deviations of this file: `Some` (the emulated
+/// result, the deviation recorded as fired) where 3702-N6 or 3702-N5 (an `and.b32 0xff`) applies.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let rules: &[(Deviation, GlueRule)] = &[
+        (Deviation::Shift16ByFtzU32CvtFlushDropped, shift16_by_ftz_u32_cvt),
+        (Deviation::PrmtSignOfANarrowedReadsZero, and_ff_of_narrowed_prmt),
+    ];
+    super::first_glue_rule(m, t, g, vals, result, rules)
+}
+
+/// A `cvt`'s result under the conversion deviations of this file (`a` its source value):
+/// 3702-N4, 3702-N5 or C's `cvt.sat.s16.u32` of a `.u32` float conversion. The value is the
+/// destination's full width.
+pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
+    let rules: [(Deviation, CvtRule); 3] = [
+        (Deviation::ByteOfVectorLoadU32CvtConvertsSigned, byte_of_vector_load_converted_signed),
+        (Deviation::PrmtSignOfANarrowedReadsZero, prmt_sign_of_a_narrowed),
+        (Deviation::IntSatS16OfU32CvtFoldedSigned, sat_s16_of_u32_cvt_folded),
+    ];
+    rules.iter().filter(|(d, _)| m.allow.emulates(*d)).find_map(|(d, rule)| rule(m, t, inst, c, a).map(|v| (*d, v)))
+}
+
+/// The integer `cvt{.sat}.dtype.atype` with no other modifier.
+fn bare(dtype: CvtType, atype: CvtType, sat: bool) -> Cvt {
+    Cvt { rnd: None, ftz: false, sat, relu: false, satfinite: false, dtype, atype }
+}
+
+/// One `cvt` rule: the emulated destination where it applies (`None` elsewhere).
+type CvtRule = fn(&Machine<'_>, u32, &Instruction, Cvt, &Expected) -> Option<Expected>;
+
+/// 3702-N4 (30858a36): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with r written by `cvt.s32.s8 r, h`
+/// and h an element of `ld.*.v2.s8` converts the sign-extended byte as the signed `.s32`
+/// (`I2F.BF16.S8.RP R0, R2.B1`), where §9.7.9.21 converts the word as unsigned (0xffffffb1 is
+/// 4294967217, not −79). A scalar `ld.s8`, an `.s16` source, `cvt.u32.s8` and `.f64` are right.
+fn byte_of_vector_load_converted_signed(
+    m: &Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    c: Cvt,
+    a: &Expected,
+) -> Option<Expected> {
+    if c.atype != CvtType::U32 || !matches!(c.dtype, CvtType::Bf16 | CvtType::F16 | CvtType::F32) || !a.is_exact() {
+        return None;
+    }
+    let (c0, origin) = m.cvt_producer(t, inst.operands.get(1))?;
+    let extension = c0 == bare(CvtType::S32, CvtType::S8, false);
+    let of_v2_s8 = origin.a_stmt.is_some_and(|k| match &m.p.body[k] {
+        Stmt::Isa(Instruction { form: Form::Ld(l), .. }) => l.vec == Some(VecWidth::V2) && l.ty == MemType::S8,
+        Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), .. }) => l.vec == Some(VecWidth::V2) && l.ty == MemType::S8,
+        _ => false,
+    });
+    if !(extension && of_v2_s8) {
+        return None;
+    }
+    let signed = Form::Cvt(Cvt { atype: CvtType::S32, ..c });
+    convert(m, &signed, a.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
+}
+
+/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.s32 h, r` of a `prmt.b32`
+/// result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
+fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
+    if c != bare(CvtType::U8, CvtType::S32, false) {
+        return None;
+    }
+    let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?)?;
+    convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
+}
+
+/// 3702-N5 through `and.b32 d, r, 0xff` (trace `v5_and_ff`, the same `PRMT R7, RZ, 0xa, R2`)
+/// of a `prmt.b32` result [`narrowed_prmt`] rewrites: the mask of that rewritten word (0).
+fn and_ff_of_narrowed_prmt(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::And || g.ty != GlueType::B32 {
+        return None;
+    }
+    let (r, mask) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
+        (Some(r), None) => (r, imm_of(g, 1)?),
+        (None, Some(r)) => (r, imm_of(g, 0)?),
+        _ => return None,
+    };
+    if mask & 0xFFFF_FFFF != 0xff {
+        return None;
+    }
+    let narrowed = narrowed_prmt(m, t, r)?;
+    let masked = Expected::exact(u128::from(g.eval([u64::from(narrowed), mask, 0, 0], false)), result.width);
+    (&masked != result).then_some(masked)
+}
+
+/// 3702-N5: the word ptxas 13.0.88 -O3 computes for register `r` of thread `t` where only byte 0
+/// of it is read: `r` written by `prmt.b32 r, a, b, c` (the generic mode, read by one
+/// instruction alone) with a constant selector c whose byte-0 nibble is 8–B (§9.7.9.7: the sign
+/// of byte `c & 3` of a, replicated) and b a register that is no constant is narrowed to
+/// `PRMT R, RZ, c, b`: a is dropped, so byte 0 is the sign of a byte of 0 (0x00). A selector
+/// naming b's byte (0xC), an index nibble (0x2), a constant b and the whole word read are right.
+fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg) -> Option<u32> {
+    let (Stmt::Isa(p), origin) = m.producer(t, r)? else { return None };
+    let k = origin.stmt;
+    let Form::Prmt(form @ Prmt { mode: None }) = p.form else { return None };
+    if p.operands.first().and_then(|o| m.reg_of(o).ok()) != Some(r) || value_readers(m, k, r) != 1 {
+        return None;
+    }
+    let register = |o: &Operand| m.reg_of(o).ok();
+    // b: a register holding no constant (a constant b is folded right, trace v8).
+    let b = register(p.operands.get(2)?)?;
+    if moved_immediate(m, t, b) {
+        return None;
+    }
+    // c: an immediate, or a register a move of an immediate wrote before the prmt.
+    let selector = p.operands.get(3)?;
+    let constant = match selector {
+        Operand::Imm(_) => true,
+        o => {
+            register(o).is_some_and(|x| moved_immediate(m, t, x) && m.producer(t, x).is_some_and(|(_, ox)| ox.stmt < k))
+        }
+    };
+    let sel = m.source(t, selector, 32).ok().filter(|s| constant && s.is_exact())?.bits as u32;
+    if !(0x8..=0xB).contains(&(sel & 0xF)) {
+        return None;
+    }
+    // Byte 0 of `prmt` of a = 0 (RZ) reads no byte of b (the nibble names a's byte); only byte
+    // 0 is read, so b's other bytes do not matter.
+    let inputs = [("a", 0u128), ("b", 0), ("c", u128::from(sel))];
+    let values = inputs.into_iter().map(|(n, v)| (n.to_string(), Input::Scalar(v))).collect();
+    let out = evaluate(&Form::Prmt(form), &values, None, m.allow).ok()?;
+    out.into_iter().find_map(|(n, o)| match o {
+        Output::Bits(e) if n == "d" && e.is_exact() => Some(e.bits as u32),
+        _ => None,
+    })
+}
+
+/// Root cause C, float-to-int direction (f25dd895; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.s16.u32
+/// h, r` with r written by `cvt.{rni,rzi}.u32.f32 r, x` is fused into one `F2I.S16` of x: the
+/// `.u32` lower clamp is lost, so h is `cvt.{rni,rzi}.sat.s16.f32` of x (−1.0e18 gives 0x8000),
+/// where §9.7.9.21 clamps x to 0 first (h = 0). `.s8`/`.u16`/`.s32` destinations, an `.s32`
+/// intermediate and `.f16`/`.f64` sources are right.
+fn sat_s16_of_u32_cvt_folded(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
+    let saturating = bare(CvtType::S16, CvtType::U32, true);
+    if c != saturating {
+        return None;
+    }
+    let (c0, origin) = m.cvt_producer(t, inst.operands.get(1))?;
+    if c0.dtype != CvtType::U32 || c0.atype != CvtType::F32 || !matches!(c0.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi)) {
+        return None;
+    }
+    let x = origin.a.as_ref().filter(|x| x.is_exact())?;
+    let fused = Form::Cvt(Cvt { dtype: CvtType::S16, sat: true, ..c0 });
+    convert(m, &fused, x.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
+}
+
+/// 3702-N6 (3c1be158; ptxas 13.0.88 and 13.5 -O3): `shl.b16`, `shr.{b16,u16,s16} d, h, r` with r
+/// written by `cvt.<irnd>.ftz.u32.f32 r, x` fuses the conversion into the amount as
+/// `F2I.{U16,S16}.CEIL.NTZ` without `.FTZ`: a subnormal x is not flushed (§9.7.9.21: `.ftz`
+/// flushes subnormal inputs to sign-preserving zero), so `.rpi` of a positive subnormal shifts
+/// by 1, not 0. The amount here is the `.u32` conversion without `.ftz` (a negative subnormal
+/// still saturates to 0: its signed reading under `shr.s16` was not seen).
+fn shift16_by_ftz_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let shift16 = match g.op {
+        GlueOp::Shl => g.ty == GlueType::B16,
+        GlueOp::Shr => matches!(g.ty, GlueType::B16 | GlueType::U16 | GlueType::S16),
+        _ => false,
+    };
+    if !shift16 {
+        return None;
+    }
+    let (c0, x) = match m.producer(t, reg_of_glue(g, 1)?)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o)
+            if c0.ftz
+                && c0.dtype == CvtType::U32
+                && c0.atype == CvtType::F32
+                && c0.rnd.is_some_and(CvtRnd::is_integer) =>
+        {
+            (*c0, o.a.clone()?)
+        }
+        _ => return None,
+    };
+    let (h, amount) = (vals.first()?, vals.get(1)?);
+    if !(h.is_exact() && amount.is_exact() && x.is_exact()) {
+        return None;
+    }
+    let unflushed = Form::Cvt(Cvt { ftz: false, ..c0 });
+    let fused = convert(m, &unflushed, x.bits & 0xFFFF_FFFF).filter(Expected::is_exact)?;
+    let by = fused.bits as u64 & 0xFFFF_FFFF;
+    if by == amount.bits as u64 & 0xFFFF_FFFF {
+        return None;
+    }
+    Some(Expected::exact(u128::from(g.eval([h.bits as u64, by, 0, 0], false)), result.width))
+}
