@@ -33,6 +33,7 @@ mod j_packed_constant;
 mod origin;
 mod scopes_3701_a;
 mod scopes_3701_b;
+mod scopes_3702_c;
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -962,6 +963,10 @@ pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
                     merge_f32(o, true, stmt);
                 }
             }
+            return;
+        }
+        Form::Mov(mv) if mv.shape == MovShape::Copy => {
+            scopes_3702_c::skipped_integer_copy(m, t, inst);
             return;
         }
         _ => return,
