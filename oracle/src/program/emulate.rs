@@ -30,6 +30,7 @@ mod fuzz3701;
 mod fuzz3702;
 mod fuzz3702_conversions;
 mod j_packed_constant;
+mod merge_c_in_place;
 mod origin;
 mod scopes_3701_a;
 mod scopes_3701_b;
@@ -603,7 +604,9 @@ pub(super) fn isa(
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
         let results = fuzz3702::mov(m, t, inst, results);
-        return Ok(packed(m, t, mv, inst, results));
+        let results = packed(m, t, mv, inst, results);
+        // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
+        return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
     }
     // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`; J's narrowed
     // `c`: `emulate/j_packed_constant.rs`.

@@ -257,6 +257,10 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             o.unmasked = source.filter(|_| x == y).and_then(|s| s.unmasked.clone());
         }
     }
+    // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/scopes_3702_c.rs`).
+    if let Some(unmasked) = scopes_3702_c::unmasked_through_sub_of_zero(m, t, g, source) {
+        o.unmasked = Some(unmasked);
+    }
     o
 }
 

@@ -125,3 +125,87 @@ fn m_an_immediate_mask_of_an_fp8_or_rn_f16_result_is_dropped_in_a_pack() {
         untouched(&with(cvt, &["st.global.b16 [%out], %h5;"]), words, d);
     }
 }
+
+/// 3701-N-D, the pack of an e4m3 pair built in place (corpus/findings/fuzz-h200-3702/,
+/// dc54c0ab, trace/T3A.md: `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, RZ, R7` with R7 = h1,
+/// then `STG.E.S16 [R4], R7`, ptxas 13.0.88 and 13.5 -O3): the later `st.s16 h1` stores the pair
+/// e4m3x2(0, 0) = 0, where the spec stores h1 = 0 ^ 2 = 2; the packed word stays right. A scalar
+/// `ld.s8` straight into h (`right_ld_s8_distinct_regs`: another register) and a
+/// `cvt.rn.f16.f32` in place of the pair (`a3_f16`): the spec's.
+#[test]
+fn nd_3701_a_live_xor_half_is_overwritten_by_the_pair_packed_beside_it() {
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    let with = |half: &'static str, cvt: &'static str| {
+        [
+            "ld.global.s8 %h0, [%in];",
+            half,
+            "mov.b32 %r1, 0;",
+            cvt,
+            "mov.b32 %r2, {%h4, %h1};",
+            "st.global.b16 [%out], %h1;",
+        ]
+    };
+    let (xor, e4m3) = ("xor.b16 %h1, %h0, 0x2;", "cvt.rn.satfinite.e4m3x2.f16x2 %h4, %r1;");
+    exact_case(&with(xor, e4m3), [0, 0, 0, 0], d, 0x0002, 0);
+    untouched(&with("ld.global.s8 %h1, [%in+1];", e4m3), [0x0200, 0, 0, 0], d);
+    untouched(&with(xor, "cvt.rn.f16.f32 %h4, %r1;"), [0, 0, 0, 0], d);
+    // The packed word itself is right: {0, 2}.
+    let packed = ["ld.global.s8 %h0, [%in];", xor, "mov.b32 %r1, 0;", e4m3, "mov.b32 %r2, {%h4, %h1};"];
+    untouched(&[&packed[..], &["st.global.b32 [%out], %r2;"]].concat(), [0, 0, 0, 0], d);
+}
+
+/// 3701-N-D through an unpack (corpus/findings/fuzz-h200-3701/, c8681b22, trace/TC1.md
+/// `reduced.ptx` and `a2`: `SGXT R7, R7, 0x8; F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, RZ, RZ,
+/// R7; STG.E.U8 [+5], R7`): the high half of `mov.b32 {h21, h22}, r7` of the pack `{p, h4}`
+/// (h4 of a `ld.v4.s8`) is the pair, whose low byte 0 is stored where the spec stores h4's
+/// 0x16; through `mov.b64 {r7, r8}` of a 64-bit pack too. The low half (h21) stays.
+#[test]
+fn nd_3701_the_high_half_unpacked_from_the_in_place_pack_is_the_pair() {
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    let with = |pack: &[&'static str]| {
+        let mut lines = vec![
+            "ld.global.v4.s8 {%h1, %h2, %h3, %h4}, [%in];",
+            "mov.b32 %r2, 0;",
+            "cvt.rn.satfinite.e4m3x2.f32 %h0, %r2, %r2;",
+        ];
+        lines.extend(pack);
+        lines.extend(["mov.b32 {%h21, %h22}, %r7;", "st.global.u8 [%out+1], %h22;"]);
+        lines
+    };
+    let words = [0x16dd_0201, 0, 0, 0];
+    exact_case(&with(&["mov.b32 %r7, {%h0, %h4};"]), words, d, 0x1600, 0);
+    let wide = ["mov.b64 %d2, {%h0, %h4, %h3, %h1};", "mov.b64 {%r7, %r8}, %d2;"];
+    exact_case(&with(&wide), words, d, 0x1600, 0);
+    let distinct = ["ld.global.s8 %h4, [%in+3];", "mov.b32 %r7, {%h0, %h4};"];
+    untouched(&with(&distinct), words, d);
+}
+
+/// M through a subtraction of a known zero (corpus/findings/fuzz-h200-3702/, c77930ea, the
+/// stored case: `shl.b16 %h6, %h0, 0x3f; sub.s16 %h7, %h5, %h6`, 13.0.88 -O3 `PRMT R5, R0,
+/// 0x5410, RZ` with neither `LOP3` nor subtraction): the low half of the pack is the e4m3 pair
+/// unmasked. A shift by 15 (not a known zero) leaves the spec's.
+#[test]
+fn m_the_unmasked_value_survives_a_subtraction_of_a_shift_past_16_bits() {
+    let d = Deviation::F16MaskDropped;
+    let with = |shl: &'static str| {
+        [
+            "ld.global.b32 %r1, [%in];",
+            "cvt.rn.satfinite.e4m3x2.f16x2 %h0, %r1;",
+            "and.b16 %h5, %h0, 0x40;",
+            shl,
+            "sub.s16 %h7, %h5, %h6;",
+            "mov.b16 %h3, 0;",
+            "st.global.v2.s16 [%out], {%h7, %h3};",
+        ]
+    };
+    let words = [0x3c00_5640, 0, 0, 0];
+    let (pair, _, _) = both(
+        &["ld.global.b32 %r1, [%in];", "cvt.rn.satfinite.e4m3x2.f16x2 %h0, %r1;", "st.global.b16 [%out], %h0;"],
+        words,
+        d,
+    );
+    let pair = pair.bits as u64 & 0xFFFF;
+    assert_ne!(pair & 0x40, pair);
+    exact_case(&with("shl.b16 %h6, %h0, 0x3f;"), words, d, pair & 0x40, pair);
+    untouched(&with("shl.b16 %h6, %h0, 0xf;"), words, d);
+}
