@@ -110,7 +110,9 @@ pub enum Deviation {
     /// R0, 0x2, RZ, 0xc0`; corpus/findings/fuzz-h200-3501/, 26d7842c). Also `and.b16` of a
     /// `cvt.rn{.relu}.satfinite.f16.f32` result with a register mask, through `min.u16 x, x`,
     /// and the low half of either word of a `mov.b64` pack (corpus/findings/fuzz-h200-3701/,
-    /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3).
+    /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3). An immediate mask
+    /// of `cvt.rn.f16.f32` or `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,f32}` too, kept through
+    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
@@ -335,7 +337,9 @@ pub enum Deviation {
     /// takes K's low half: the high half of `mov.b32 {lo, hi}, v` (`@!P0 PRMT R0, R4, 0x7610`
     /// with R4 = K, where §9.7.9.10 gives K's high half) and v as the second source of
     /// `add.s16x2` (the immediate 0x005e005e for K = 0x5e). The low half, `setp.eq` with
-    /// `@!p bra` and `shr.u32 v, 16` are right.
+    /// `@!p bra` and `shr.u32 v, 16` are right. `setp.ne.s32` too, and byte 2 of a byte unpack
+    /// `mov.b32 {b0, b1, b2, b3}, v` is K's byte 0 (corpus/findings/fuzz-h200-3702/, c388df98,
+    /// trace/T3B.md; byte 1 stays right, byte 3 is not evidenced).
     BranchConstantHighHalfIsItsLowHalf,
     /// Root cause J, its narrowed form (corpus/findings/fuzz-h100-b/README.md, c4105;
     /// corpus/findings/fuzz-h200-3701/, f567f1b4, trace/TC2.md; ptxas 13.0.88 -O3 and the
