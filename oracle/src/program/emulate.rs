@@ -592,7 +592,8 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
 /// reading it, [`glue`]), 3701 C1-N2 (`emulate/fuzz3701.rs`) or J's narrowed `add.u16x2`
 /// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack,
-/// 3702-N3 at an arm's `mov` of an immediate, or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
+/// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
+/// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -951,7 +952,8 @@ fn packed(
 /// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A `mov.f32` copy whose guard is
 /// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
 /// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
-/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
+/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw: it
+/// ends the f32 typing, `emulate/scopes_3702_c.rs`, fuzz-h200-3702 d479c2c6). A
 /// register with no recorded producer is left alone. Every skipped instruction's destinations
 /// stop being values ptxas knows ([`Origin::known_since`]).
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
