@@ -751,7 +751,7 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("b714f9f1", "fuzz-h100-m-f16-mask-dropped"), // M with a register mask, through min.u16 and a b64 pack (TC3)
     ("c2bdc418", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11 over a two-valued old word (TC2)
     ("c78de146", "fuzz-h200-a-narrow-store-converts"), // E through cvt.u16.s16 (TC3); A fires first, on a dead st.b8
-    ("c8681b22", "new"),                          // C1-N1, not emulated yet (TC1)
+    ("c8681b22", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // C1-N1 = 3701-N-D (TC1)
     ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
     ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("e3375831", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by register amounts (TC2)

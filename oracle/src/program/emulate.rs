@@ -30,9 +30,11 @@ mod fuzz3701;
 mod fuzz3702;
 mod fuzz3702_conversions;
 mod j_packed_constant;
+mod merge_c_in_place;
 mod origin;
 mod scopes_3701_a;
 mod scopes_3701_b;
+mod scopes_3702_c;
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -590,7 +592,8 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
 /// reading it, [`glue`]), 3701 C1-N2 (`emulate/fuzz3701.rs`) or J's narrowed `add.u16x2`
 /// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack,
-/// 3702-N3 at an arm's `mov` of an immediate, or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
+/// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
+/// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -602,7 +605,9 @@ pub(super) fn isa(
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
         let results = fuzz3702::mov(m, t, inst, results);
-        return Ok(packed(m, t, mv, inst, results));
+        let results = packed(m, t, mv, inst, results);
+        // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
+        return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
     }
     // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`; J's narrowed
     // `c`: `emulate/j_packed_constant.rs`.
@@ -947,7 +952,8 @@ fn packed(
 /// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A `mov.f32` copy whose guard is
 /// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
 /// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
-/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw). A
+/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw: it
+/// ends the f32 typing, `emulate/scopes_3702_c.rs`, fuzz-h200-3702 d479c2c6). A
 /// register with no recorded producer is left alone. Every skipped instruction's destinations
 /// stop being values ptxas knows ([`Origin::known_since`]).
 pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
@@ -962,6 +968,10 @@ pub(super) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
                     merge_f32(o, true, stmt);
                 }
             }
+            return;
+        }
+        Form::Mov(mv) if mv.shape == MovShape::Copy => {
+            scopes_3702_c::skipped_integer_copy(m, t, inst);
             return;
         }
         _ => return,

@@ -110,7 +110,9 @@ pub enum Deviation {
     /// R0, 0x2, RZ, 0xc0`; corpus/findings/fuzz-h200-3501/, 26d7842c). Also `and.b16` of a
     /// `cvt.rn{.relu}.satfinite.f16.f32` result with a register mask, through `min.u16 x, x`,
     /// and the low half of either word of a `mov.b64` pack (corpus/findings/fuzz-h200-3701/,
-    /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3).
+    /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3). An immediate mask
+    /// of `cvt.rn.f16.f32` or `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,f32}` too, kept through
+    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
@@ -335,7 +337,9 @@ pub enum Deviation {
     /// takes K's low half: the high half of `mov.b32 {lo, hi}, v` (`@!P0 PRMT R0, R4, 0x7610`
     /// with R4 = K, where §9.7.9.10 gives K's high half) and v as the second source of
     /// `add.s16x2` (the immediate 0x005e005e for K = 0x5e). The low half, `setp.eq` with
-    /// `@!p bra` and `shr.u32 v, 16` are right.
+    /// `@!p bra` and `shr.u32 v, 16` are right. `setp.ne.s32` too, and byte 2 of a byte unpack
+    /// `mov.b32 {b0, b1, b2, b3}, v` is K's byte 0 (corpus/findings/fuzz-h200-3702/, c388df98,
+    /// trace/T3B.md; byte 1 stays right, byte 3 is not evidenced).
     BranchConstantHighHalfIsItsLowHalf,
     /// Root cause J, its narrowed form (corpus/findings/fuzz-h100-b/README.md, c4105;
     /// corpus/findings/fuzz-h200-3701/, f567f1b4, trace/TC2.md; ptxas 13.0.88 -O3 and the
@@ -404,11 +408,21 @@ pub enum Deviation {
     /// its saturated `.s16` (0x8000), where §9.7.9.21 clamps x to 0 first. `.s8`, `.u16`,
     /// `.s32`, an `.s32` intermediate and `.f16`/`.f64` sources are right.
     IntSatS16OfU32CvtFoldedSigned,
+    /// 3701-N-D (corpus/findings/fuzz-h200-3701/, c8681b22, trace/TC1.md;
+    /// corpus/findings/fuzz-h200-3702/, dc54c0ab, trace/T3A.md; ptxas 13.0.88 and 13.5 -O3, and
+    /// the JIT): `mov.b32 r, {p, h}` (or the first word of a `mov.b64` pack) of the pair p of
+    /// `cvt.rn.satfinite.e4m3x2.{f32,f16x2}` of zeros is built in place in h's register
+    /// (`F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, RZ, RZ, R7`,
+    /// `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, RZ, R7`) while h, an `xor.b16` result or
+    /// an element of an `ld.v4.s8`, is still read: a later read of h (or of r's high half through
+    /// a `mov.b32` unpack) takes p. The pack itself is right; h from a scalar or 16-bit load
+    /// (another register) is right; -O0 is right.
+    MergeCInPlaceDestroysLiveHalf,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 49] = [
+    pub const ALL: [Deviation; 50] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -458,6 +472,7 @@ impl Deviation {
         Deviation::PrmtSignOfANarrowedReadsZero,
         Deviation::Shift16ByFtzU32CvtFlushDropped,
         Deviation::IntSatS16OfU32CvtFoldedSigned,
+        Deviation::MergeCInPlaceDestroysLiveHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -517,6 +532,7 @@ impl Deviation {
             Deviation::PrmtSignOfANarrowedReadsZero => "prmt-sign-of-a-narrowed-reads-zero",
             Deviation::Shift16ByFtzU32CvtFlushDropped => "shift16-by-ftz-u32-cvt-flush-dropped",
             Deviation::IntSatS16OfU32CvtFoldedSigned => "int-sat-s16-of-u32-cvt-folded-signed",
+            Deviation::MergeCInPlaceDestroysLiveHalf => "merge-c-in-place-destroys-live-half",
         }
     }
 
@@ -629,6 +645,7 @@ impl Deviation {
             Deviation::PrmtSignOfANarrowedReadsZero => "corpus/findings/fuzz-h200-3702/cases/5bf2de8255287b52.case",
             Deviation::Shift16ByFtzU32CvtFlushDropped => "corpus/findings/fuzz-h200-3702/cases/3c1be158b0c0b503.case",
             Deviation::IntSatS16OfU32CvtFoldedSigned => "corpus/findings/fuzz-h200-3702/cases/f25dd895f01f0b1c.case",
+            Deviation::MergeCInPlaceDestroysLiveHalf => "corpus/findings/fuzz-h200-3701/cases/c8681b2201eb593d.case",
         }
     }
 }

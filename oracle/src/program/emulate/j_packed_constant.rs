@@ -33,9 +33,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// The constant K register `v` (value `value`) holds where a branch fixes it: the fall-through
-/// of `@p bra` on `setp.ne.u32 p, v, K` (the form of every J finding).
+/// of `@p bra` on `setp.ne.{u32,s32} p, v, K` (`.s32`: corpus/findings/fuzz-h200-3702/,
+/// c388df98, trace/T3B.md, the same 13.0.88 -O3 listing).
 fn branch_known(m: &Machine<'_>, v: Reg, value: &Expected) -> Option<u64> {
-    let k = fall_through_fixed(m, v, &[GlueType::U32])?;
+    let k = fall_through_fixed(m, v, &[GlueType::U32, GlueType::S32])?;
     (value.is_exact() && value.bits as u64 & 0xFFFF_FFFF == k).then_some(k)
 }
 
@@ -69,7 +70,11 @@ fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
 /// element) under J: the high half of a branch-known w is K's low half (21862007: `mov.b32
 /// {%h2, %h1}, %tix` under `setp.ne.u32 %p0, %tix, 0x1; @%p0 bra` stores 1, where the spec's
 /// high half is 0); of a narrowed `add.u16x2` result, the one half that is read is K1's (f567f1b4
-/// `v/j4`: `VIADD.16x2 R0, R0, 0x0`, 0xc83b where the spec gives 0x9076).
+/// `v/j4`: `VIADD.16x2 R0, R0, 0x0`, 0xc83b where the spec gives 0x9076). The bytes of a
+/// `mov.b32 {b0, b1, b2, b3}, w` unpack of a branch-known w: b2 is K's byte 0
+/// (corpus/findings/fuzz-h200-3702/, c388df98, trace/T3B.md: `@!P0 PRMT R0, R4(=K), 0x7610, R0`
+/// on ptxas 13.0.88 -O3, `v1-byte1` K = 0x133 keeps b1 = 0x01; b3 is not evidenced, left to the
+/// spec).
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -80,7 +85,9 @@ pub(super) fn unpacked(
     let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
         return results;
     };
-    let Some(w) = m.reg_of(src).ok().filter(|w| mv.shape == MovShape::Unpack(2) && w.class().bits() == 32) else {
+    let bytes = mv.shape == MovShape::Unpack(4);
+    let unpack = mv.shape == MovShape::Unpack(2) || bytes;
+    let Some(w) = m.reg_of(src).ok().filter(|w| unpack && w.class().bits() == 32) else {
         return results;
     };
     let halves: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
@@ -88,11 +95,12 @@ pub(super) fn unpacked(
     for (k, reg) in halves.iter().enumerate() {
         // Only a half that is read (a change of an unread one explains nothing).
         let read = |h: &Reg| value_readers(m, m.stmt, *h) > 0;
-        let Some((h, other)) = reg.filter(read).map(|h| (h, halves.get(1 - k).copied().flatten())) else {
-            continue;
-        };
-        let splat = whole.as_ref().filter(|_| k == 1).and_then(|v| branch_known(m, w, v)).map(|c| c & 0xFFFF);
-        let other_unread = other.is_none_or(|r| value_readers(m, m.stmt, r) == 0);
+        // The other half of a 2-way unpack (a byte unpack is not narrowed).
+        let other = if bytes { None } else { halves.get(1 - k).copied().flatten() };
+        let Some(h) = reg.filter(read) else { continue };
+        let (splat_at, mask) = if bytes { (2, 0xFF) } else { (1, 0xFFFF) };
+        let splat = whole.as_ref().filter(|_| k == splat_at).and_then(|v| branch_known(m, w, v)).map(|c| c & mask);
+        let other_unread = !bytes && other.is_none_or(|r| value_readers(m, m.stmt, r) == 0);
         let (d, value) = match splat {
             Some(v) if m.allow.emulates(Deviation::BranchConstantHighHalfIsItsLowHalf) => {
                 (Deviation::BranchConstantHighHalfIsItsLowHalf, v)

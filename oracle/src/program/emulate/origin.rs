@@ -9,7 +9,7 @@
 //! a plain `cvt.f32.f32`) are producers that remember the producer of what they copied (see
 //! [`Machine::origin_of`]).
 
-use super::{imm_of, scopes_3701_a};
+use super::{imm_of, scopes_3701_a, scopes_3702_c};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -237,13 +237,14 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
                     if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && form(c))
             };
-            let rz_f16 = reg(k).is_some_and(|r| f16_of(r, |c| c.rnd == Some(CvtRnd::Rz)));
+            // `cvt.rz.f16.f32`, and the other `F2FP` producers seed 3702 shows (c77930ea).
+            let imm_maskable = reg(k).is_some_and(|r| scopes_3702_c::f2fp_masked_by_imm(m, t, r));
             // corpus/findings/fuzz-h200-3701/, b714f9f1 (trace/TC3.md; 13.0.88 -O3, 13.5
             // right): a `cvt.rn{.relu}.satfinite.f16.f32` result (`F2FP.SATFINITE…MERGE_C`)
             // masked by a register (loaded, or another cvt's result) loses its `LOP3` too.
             let satfinite_f16 = reg(k).is_some_and(|r| f16_of(r, |c| c.satfinite && c.rnd == Some(CvtRnd::Rn)));
             let masked_by_reg = reg(other).is_some();
-            let dropped = (masked_by_imm && rz_f16) || (masked_by_reg && satfinite_f16);
+            let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && satfinite_f16);
             if dropped && vals.get(k).is_some_and(Expected::is_exact) {
                 o.unmasked = Some(vals[k].clone());
             }
@@ -255,6 +256,10 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         if let (Some(x), Some(y)) = (reg(0), reg(1)) {
             o.unmasked = source.filter(|_| x == y).and_then(|s| s.unmasked.clone());
         }
+    }
+    // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/scopes_3702_c.rs`).
+    if let Some(unmasked) = scopes_3702_c::unmasked_through_sub_of_zero(m, t, g, source) {
+        o.unmasked = Some(unmasked);
     }
     o
 }

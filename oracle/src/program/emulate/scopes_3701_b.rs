@@ -1,7 +1,8 @@
 //! Known root causes reached through producers their first emulations did not look through, as
 //! the traces of seed 3701 show them (corpus/findings/fuzz-h200-3701/, `trace/TC1.md` …
 //! `trace/TC4.md`): 3301-N3 through a `mov.b32` unpack (12b23716) and E through an integer
-//! 16-bit copy (c78de146), called from the `cvt` hook of `emulate.rs` ([`cvt`]).
+//! 16-bit copy (c78de146; seed 3702's 1f3f107d: the identity copies `cvt.u16.u16`,
+//! `cvt.s16.s16`), called from the `cvt` hook of `emulate.rs` ([`cvt`]).
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
 //! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
@@ -69,13 +70,20 @@ fn unpacked_set_f32_truth(
 /// 13.0.88 and 13.5 -O3): `cvt.rzi.<int>.{f16,bf16}` of `cvt.u16.s16` (no `.sat`: the same 16
 /// bits, §9.7.9.21) of a cvt between halves folds as E does without the copy
 /// (`cvt.f16.f16 → cvt.u16.s16 → cvt.rzi.s64.f16` is one `F2I.S64.F16`, to nearest, where -O0
-/// truncates): ptxas drops the copy. Only `cvt.u16.s16` is evidenced.
+/// truncates): ptxas drops the copy. So do the identity copies `cvt.u16.u16` and `cvt.s16.s16`
+/// (corpus/findings/fuzz-h200-3702/, 1f3f107d, trace/T3C.md: `cvt.rm.f16.bf16 → cvt.u16.u16 →
+/// cvt.rzi.sat.u16.f16` is one `F2I.U16.F16.FLOOR` of the raw bf16 bits, ptxas 13.0.88 and
+/// 13.5.37 -O3); `cvt.u16.u8` is no copy (it keeps the `F2F`, right). Only these are evidenced.
 fn half_cvt_through_u16_copy(m: &Machine<'_>, t: u32, r: Reg, c: Cvt) -> Option<(Deviation, Expected)> {
     let (copy, o) = match m.producer(t, r)? {
         (Stmt::Isa(Instruction { form: Form::Cvt(c1), .. }), o) => (*c1, o),
         _ => return None,
     };
-    let is_copy = copy.dtype == CvtType::U16 && copy.atype == CvtType::S16 && !copy.sat && copy.rnd.is_none();
+    let sixteen_bit_copy = matches!(
+        (copy.dtype, copy.atype),
+        (CvtType::U16, CvtType::S16) | (CvtType::U16, CvtType::U16) | (CvtType::S16, CvtType::S16)
+    );
+    let is_copy = sixteen_bit_copy && !copy.sat && copy.rnd.is_none();
     let c0 = match o.a_stmt.map(|k| &m.p.body[k]) {
         Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) if is_copy => *c0,
         _ => return None,

@@ -1611,3 +1611,5 @@ mod seeds_3602_to_3701;
 mod scopes_3701_b;
 mod seeds_3702_a;
 mod seeds_3702_b;
+
+mod scopes_3702_c;
