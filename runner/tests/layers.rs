@@ -5,9 +5,9 @@
 //! `crate::a::b::f()` paths; in `main.rs` the `runner::` paths), leaving out comments, string
 //! literals and `#[cfg(test)]` items, and builds the file-level graph. A path is resolved to the
 //! deepest file that exists along it, then through that file's `pub use` re-exports. Edges
-//! between a `mod.rs` and its direct children are ignored: a directory module and its files
-//! are one module. The test fails naming the files of every cycle, and every import that goes
-//! up the layer table [`LAYERS`].
+//! between a directory module (`x/mod.rs`, or `x.rs` beside a folder `x/`) and its direct
+//! children are ignored: a directory module and its files are one module. The test fails
+//! naming the files of every cycle, and every import that goes up the layer table [`LAYERS`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -500,10 +500,11 @@ impl Crate {
         Some(file)
     }
 
-    /// Whether `a` and `b` are a directory module's `mod.rs` and one of its direct children.
+    /// Whether `a` and `b` are a directory module (`x/mod.rs`, or `x.rs` beside a folder `x/`:
+    /// Rust's two layouts of one module) and one of its direct children.
     fn parent_child(&self, a: usize, b: usize) -> bool {
         let (fa, fb) = (&self.files[a], &self.files[b]);
-        let dir = |f: &Source| f.rel.ends_with("/mod.rs");
+        let dir = |f: &Source| f.rel.ends_with("/mod.rs") || (!f.bin && !f.module.is_empty());
         let child_of =
             |p: &Source, c: &Source| dir(p) && c.module.len() == p.module.len() + 1 && c.module.starts_with(&p.module);
         child_of(fa, fb) || child_of(fb, fa)
