@@ -1,0 +1,164 @@
+//! What a statement whose guard is false leaves under the emulated deviations: the spec says
+//! nothing, ptxas's lowering merges the old value first (N-11's sign extension and
+//! conversion of a skipped `set`, A's and B's typing of a skipped `cvt` or `mov`), and every
+//! skipped destination stops being a value ptxas knows. Called by the thread interpreter
+//! through [`super::skipped_glue`] and [`super::skipped_isa`].
+
+use super::origin::merge_f32;
+use super::{any_f32_nan, float_dtype, j_packed_constant, scopes_3701_a, scopes_3702_c};
+use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
+use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
+
+/// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
+/// nothing, as the spec says): N-11 extends the destination of `set.<cmp>.{s32,u32}.{u16,s16}`
+/// from its low 16 bits — by its sign for `.s32.u16` (seen with bit 15 set), by its sign or
+/// with zeros for the other three (seen only with bit 15 clear: 1297e441 of
+/// corpus/findings/fuzz-h200-3301/, `set.le.u32.s16`, 0xe9fb3ef5 → 0x00003ef5).
+/// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
+/// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
+/// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
+/// value that is any f32 NaN converts as the canonical 0x7fffffff.
+/// A 16-bit source's skipped set reads only the old word's low 16 bits (`PRMT 0x9910` first),
+/// so those alone need be exact (corpus/findings/fuzz-h200-3701/, c2bdc418, trace/TC2.md:
+/// an earlier skipped `set.gt.u32.s16` left a word two-valued in its high half).
+/// Any skipped glue ends its destination's being a value ptxas knows ([`Origin::known_since`])
+/// and B's f32 typing of it ([`Origin::f32_cleared`]), except a
+/// skipped `set.<cmp>.f32` whose old value N-11 converts: that makes it f32-typed from there, as
+/// a skipped `cvt` to `.f32` does (corpus/findings/fuzz-h200-3701/, a862ac7a, trace/TC1.md:
+/// `SEL R2, R2, R0, P0; IABS; I2FP.F32.S32; F2I.U64.TRUNC; SHF.R.U64`, ptxas 13.0.88 and 13.5
+/// -O0; -O3 folds it; an integer set's merge is raw).
+/// A destination never written before is left alone (the spec's value stands).
+pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
+    scopes_3701_a::forget(m, t, &[g.dst]);
+    let set_f32 = matches!(g.op, GlueOp::Set(_, SetDst::F32));
+    if m.allow.emulates(Deviation::F32ShiftAmount) {
+        let converted = set_f32 && m.allow.emulates(Deviation::SkippedSetSignExtends);
+        let stmt = m.stmt;
+        if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&g.dst)) {
+            merge_f32(o, converted, stmt);
+        }
+    }
+    if !m.allow.emulates(Deviation::SkippedSetSignExtends) {
+        return None;
+    }
+    if set_f32 {
+        let old = m.read(t, g.dst).ok()?;
+        // An old value that is any f32 NaN (§9.7.9.21 fixes no payload) is the GPU's canonical
+        // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
+        // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
+        // J's narrowed `add.u16x2` of a constant gives the low half it reads (3f9c3758).
+        let narrowed = if g.ty.bits() == 16 {
+            j_packed_constant::narrowed_low_read_by_skipped_set(m, t, g.dst, &old)
+        } else {
+            None
+        };
+        let word = if let Some(low) = narrowed {
+            low
+        } else if old.is_exact() {
+            old.bits as u32
+        } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
+            low
+        } else if any_f32_nan(&old) {
+            0x7fff_ffff
+        } else {
+            return None;
+        };
+        let v = Expected::exact(u128::from(skipped_set_f32(word, g.ty.bits())), old.width);
+        return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
+    }
+    let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
+    if !integer_dst || !matches!(g.ty, GlueType::U16 | GlueType::S16) {
+        return None;
+    }
+    let old = m.read(t, g.dst).ok()?;
+    let signed = crate::program::thread::extend(old.field(0, 16), 32, true);
+    let v = if matches!(g.op, GlueOp::Set(_, SetDst::S32)) && g.ty == GlueType::U16 {
+        signed
+    } else {
+        let zeros = crate::program::thread::extend(old.field(0, 16), 32, false);
+        if signed.is_exact() && zeros.is_exact() && signed.bits != zeros.bits {
+            zeros.or_value(signed.bits, Allowance::Undefined)
+        } else {
+            zeros
+        }
+    };
+    Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The low 16 bits of `e` where they are one value: `e` exact, or every value it admits
+/// (an `OrValue` alternative, a free field above bit 15) agreeing there.
+fn exact_low_half(e: &Expected) -> Option<u32> {
+    let agrees = |f: &Free| match f.constraint {
+        _ if f.shift >= 16 => true,
+        Constraint::OrValue(alt) => alt & 0xFFFF == e.bits & 0xFFFF,
+        _ => false,
+    };
+    e.free.iter().all(agrees).then_some(e.bits as u32 & 0xFFFF)
+}
+
+/// The f32 bits a skipped `set.<cmp>.f32.<type>` leaves from the old word `old` of its
+/// destination, `src_bits` the width of its source type: what ptxas's lowering computes after
+/// merging the old word in place of the comparison's −1/0 (ptxas 13.0.88 and 13.5, every
+/// level). 32- and 64-bit sources: `IABS` then `I2FP.F32.S32` (to nearest; |−2^31| stays
+/// −2^31). 16-bit sources (13.5's listing): `PRMT 0x9910` (sign extension from bit 15), `IABS`,
+/// `PRMT 0x7710` (the low 16 bits), `I2F.S16`.
+fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
+    if src_bits == 16 {
+        let magnitude = i32::from(old as u16 as i16).unsigned_abs() as u16;
+        f32::from(magnitude as i16).to_bits()
+    } else {
+        ((old as i32).wrapping_abs() as f32).to_bits()
+    }
+}
+
+/// What a §9.7.9 instruction whose guard is false leaves under the emulated deviations: its
+/// registers keep their values (§11.2), but A marks the destination of a float `cvt` as
+/// float-merged ([`Origin::float_merged`]), and B that of a `cvt` to `.f32`/`.tf32` as f32-typed
+/// ([`Origin::f32_merged`]: `FSEL R4, R4, R3, P0; F2I.U64.TRUNC R4, R4` before the shift at -O0,
+/// ptxas 13.5, corpus/findings/fuzz-h200-3501/, ec8d0db0). ptxas computes the cvt, selects between its result
+/// and the old value by the guard (`SEL R0, R0, R2, P0`), and an 8-bit store of the selected
+/// register converts it whatever the guard (`F2I.U8.F16.TRUNC.NTZ` after the `SEL` at -O0,
+/// the folded `F2I.U8.F16.TRUNC.NTZ R5, -0.066` of the old value at -O3; ptxas 13.0.88,
+/// corpus/findings/fuzz-h200-3301/, 4a9df7fd and a4cd0d1f). A `mov.f32` copy whose guard is
+/// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
+/// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
+/// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw: it
+/// ends the f32 typing, `emulate/scopes_3702_c.rs`, fuzz-h200-3702 d479c2c6). A
+/// register with no recorded producer is left alone. Every skipped instruction's destinations
+/// stop being values ptxas knows ([`Origin::known_since`]).
+pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
+    scopes_3701_a::forget_skipped_isa(m, t, inst);
+    let c = match inst.form {
+        Form::Cvt(c) => c,
+        Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {
+            if m.allow.emulates(Deviation::F32ShiftAmount) {
+                let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+                let stmt = m.stmt;
+                if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
+                    merge_f32(o, true, stmt);
+                }
+            }
+            return;
+        }
+        Form::Mov(mv) if mv.shape == MovShape::Copy => {
+            scopes_3702_c::skipped_integer_copy(m, t, inst);
+            return;
+        }
+        _ => return,
+    };
+    let a = m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) && float_dtype(c.dtype);
+    let b = m.allow.emulates(Deviation::F32ShiftAmount);
+    if !a && !b {
+        return;
+    }
+    let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+    let stmt = m.stmt;
+    if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
+        o.float_merged |= a;
+        if b {
+            merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
+        }
+    }
+}
