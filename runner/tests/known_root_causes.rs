@@ -890,7 +890,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
 ];
 
 /// The word findings of the seed-3802 campaign (corpus/findings/fuzz-h200-3802/: signatures and
-/// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; not traced yet),
+/// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; traces `trace/T5A.md` … `T5C.md`),
 /// labelled again now.
 #[test]
 fn the_seed_3802_word_findings_are_labelled_by_their_entries() {
@@ -900,31 +900,31 @@ fn the_seed_3802_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3802 is labelled now.
 const SEED_3802_LABELS: [(&str, &str); 27] = [
-    ("11115fa6", "new"),
-    ("1350d2f8", "new"),
-    ("2414f1e4", "new"),
-    ("25415eb1", "new"),
-    ("3596d932", "new"),
-    ("3ba99472", "new"),
-    ("3ca5ad75", "new"),
-    ("484f5b79", "new"),
-    ("6e4d6e41", "new"),
-    ("6f011808", "new"),
-    ("7f08ae6d", "new"),
-    ("81cc67f0", "new"),
-    ("87cad7bf", "new"),
-    ("a8fb5d3f", "new"),
-    ("a9d53ab8", "new"),
-    ("aaf14dc6", "new"),
-    ("b77bce67", "new"),
-    ("d00d91c5", "new"),
-    ("d69964c3", "new"),
-    ("e141eb0d", "new"),
-    ("e3912b9a", "new"),
-    ("ee3b1f4d", "new"),
-    ("f33d36d7", "new"),
-    ("f4025e70", "new"),
-    ("f7406f82", "new"),
-    ("fd2d1cc8", "new"),
-    ("ff1a71c7", "new"),
+    ("11115fa6", "new"), // KNOWN 3702-N5, cvt.u8.u32 (T5B)
+    ("1350d2f8", "new"), // KNOWN D, the packed half through a folded shfl (T5B)
+    ("2414f1e4", "new"), // KNOWN 3801 mad.hi chain (T5B)
+    ("25415eb1", "new"), // KNOWN G, NaN result not exact (T5B)
+    ("3596d932", "new"), // KNOWN 3702-N5, cvt.u8.u32 (T5C)
+    ("3ba99472", "new"), // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
+    ("3ca5ad75", "new"), // KNOWN 3702-N2 without outer xor (T5B)
+    ("484f5b79", "new"), // KNOWN M, cvt.rz.relu source (T5C)
+    ("6e4d6e41", "new"), // NEW: F2FP.F16.E5M2.UNPACK_B of a known-zero top half gets a non-zero immediate (T5C)
+    ("6f011808", "new"), // KNOWN 3701-C3-3, .u64 set source (T5A)
+    ("7f08ae6d", "new"), // KNOWN J branch-known, %tix as operand a (T5A)
+    ("81cc67f0", "new"), // KNOWN 3501-N2, a sub between the shifts (T5A)
+    ("87cad7bf", "new"), // KNOWN 3604-N3 + N-8 (set.ge.s32.u32 against a loop counter 0) (T5A)
+    ("a8fb5d3f", "new"), // KNOWN 3501-N3, set.ge.f32.u32 (T5C)
+    ("a9d53ab8", "new"), // KNOWN 3702-N5, mask 0xffff (T5B)
+    ("aaf14dc6", "new"), // KNOWN O, shr.u16 (T5A)
+    ("b77bce67", "new"), // KNOWN J narrowed, one addend %tix (T5B)
+    ("d00d91c5", "new"), // KNOWN J narrowed, keeps K2 (T5C)
+    ("d69964c3", "new"), // KNOWN 3701-N-D, ld.shared half, st.shared.v4 pack (T5C)
+    ("e141eb0d", "new"), // KNOWN G through a mov unpack, no shift (T5B)
+    ("e3912b9a", "new"), // KNOWN O, shr.u16 (T5A)
+    ("ee3b1f4d", "new"), // KNOWN 3301-N1, blocked by N-8 over-firing (T5B)
+    ("f33d36d7", "new"), // KNOWN 3701-N-D through a copy, non-zero pair (T5C)
+    ("f4025e70", "new"), // KNOWN 3701-N-D, e5m2x2 pair (T5C)
+    ("f7406f82", "new"), // NEW T5A-1: cvt.pack.sat of a constant NaN conversion and constant c dropped (T5A)
+    ("fd2d1cc8", "new"), // KNOWN J narrowed, .s16x2 read by cvt.s64.s32 (T5A)
+    ("ff1a71c7", "new"), // KNOWN J branch splat, min.u16x2 (T5B)
 ];
