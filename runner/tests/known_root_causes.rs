@@ -862,31 +862,31 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("3a0d32f5", "new"), // NEW: drops links of an IMAD.HI accumulation chain (closest: 3601-N1) (T4B)
     ("4c7c818c", "new"), // classed non-deterministic in the campaign (README); not traced
     ("536f1382", "new"), // KNOWN 3701-N-D (T4A)
-    ("53f554e1", "new"), // KNOWN J (narrowed); the emulation runs but keeps the wrong addend (T4B)
+    ("53f554e1", "fuzz-h100-j-branch-constant-splat"), // J narrowed: K2 = 0 kept, K1 dropped (T4B)
     ("6dd16205", "new"), // NEW (T4D)
-    ("6ee35dab", "new"), // KNOWN J (narrowed), .s16x2 (T4D)
+    ("6ee35dab", "fuzz-h100-j-branch-constant-splat"), // J narrowed: add.s16x2 (T4D)
     ("703b2dfd", "new"), // KNOWN 3201-N8 (T4A)
     ("7d41398c", "new"), // classed non-deterministic in the campaign (README); not traced
     ("83e44a39", "new"), // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
     ("85778452", "new"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
-    ("87576d8b", "new"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
+    ("87576d8b", "fuzz-h100-j-branch-constant-splat"), // J branch-known: unpack ahead of it (T4D)
     ("8edfd571", "new"), // NEW (closest 3701-N-D, O) (T4C)
     ("91beedbc", "new"), // KNOWN N-8 (.u32 set destination) (T4D)
     ("95fd860c", "new"), // KNOWN D (tf32-of-packed-half), likely; the clobber is a new effect (T4C)
     ("a280b42d", "new"), // KNOWN 3702-N3 (T4A)
-    ("a82b8b26", "new"), // KNOWN J (narrowed): the wrong addend survives in the emulation (T4D)
+    ("a82b8b26", "fuzz-h100-j-branch-constant-splat"), // J narrowed: K2 = 0 kept, K1 dropped (T4D)
     ("a97764ed", "new"), // KNOWN G (shr-s16-by-16-reads-its-source) (T4C)
     ("b4269706", "new"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
     ("b8a9995e", "new"), // KNOWN 3701-C3-2; the emulation needs mul.lo.s64 (T4B)
     ("bfd7f6c9", "new"), // KNOWN 3701-C1N4 (bfi-constant-length-mod-32) (T4C)
-    ("c18ff4fe", "new"), // KNOWN O (3601-O); the emulation needs .b16 (T4B)
-    ("c34717b2", "new"), // KNOWN J (narrowed); the emulation needs .u16x2 (T4B)
+    ("c18ff4fe", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4B)
+    ("c34717b2", "fuzz-h100-j-branch-constant-splat"), // J narrowed: add.s16x2 (T4B)
     ("c3fdf7b6", "new"), // KNOWN 3702-N5 (T4A)
     ("d03f820c", "new"), // KNOWN 3701-N-D; the emulation needs a mov pack and an e4m3x2 of zero (T4B)
     ("e0c45d2b", "new"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
-    ("e4527e8a", "new"), // KNOWN O (shr.u16) (T4D)
-    ("eb9ca4a8", "new"), // KNOWN O (3601-O) (T4A)
-    ("f2611d02", "new"), // KNOWN J (branch-constant-high-half-is-its-low-half) (T4C)
+    ("e4527e8a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4D)
+    ("eb9ca4a8", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4A)
+    ("f2611d02", "fuzz-h100-j-branch-constant-splat"), // J branch-known: add.u16x2 (T4C)
 ];
 
 /// The word findings of the seed-3802 campaign (corpus/findings/fuzz-h200-3802/: signatures and
@@ -915,12 +915,12 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("87cad7bf", "new"),
     ("a8fb5d3f", "new"),
     ("a9d53ab8", "new"),
-    ("aaf14dc6", "new"),
+    ("aaf14dc6", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (13.0.88: SHF by R0 unwritten)
     ("b77bce67", "new"),
-    ("d00d91c5", "new"),
+    ("d00d91c5", "fuzz-h100-j-branch-constant-splat"), // J narrowed: K + 0 (13.0.88: VIADD RZ, 0x0)
     ("d69964c3", "new"),
     ("e141eb0d", "new"),
-    ("e3912b9a", "new"),
+    ("e3912b9a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (13.0.88: SHF by R0 unwritten)
     ("ee3b1f4d", "new"),
     ("f33d36d7", "new"),
     ("f4025e70", "new"),
