@@ -154,7 +154,7 @@ fn is_min(v: &Expected, width: u32) -> bool {
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
-/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.s16x2`
+/// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.{s16x2,u16x2}`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
 /// 3701 (`emulate/fuzz3701.rs`) or 3702 (`emulate/fuzz3702.rs`) applies, F's 16-bit multiplies
 /// in `emulate/scopes_3701_a.rs`.
@@ -168,7 +168,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
         return v;
     }
-    // J's branch-known `add.s16x2` operand: `emulate/j_packed_constant.rs`.
+    // J's branch-known `add.{s16x2,u16x2}` operand: `emulate/j_packed_constant.rs`.
     if let Some(v) = j_packed_constant::glue(m, t, g, vals, &result) {
         return v;
     }
@@ -236,8 +236,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             return m.fire(Deviation::CvtS64U32SignExtends, &result, v);
         }
     }
-    // O: shl.b16/shr.b16 by an amount cnot.b32 of a register wrote shifts by a register nothing
-    // wrote: any value. (`sub.u32 d, 0, x` does the same; glue has no immediate minuend.)
+    // O: shl.b16/shr.{b16,u16} by an amount cnot.b32 of a register wrote shifts by a register
+    // nothing wrote: any value. (`sub.u32 d, 0, x` does the same; glue has no immediate minuend.)
+    // `shr.u16` is the same `SHF.R.U32.HI` as `shr.b16` (corpus/findings/fuzz-h200-3801/,
+    // eb9ca4a8 `v_shr_u16`/`v_shr_b16`, c18ff4fe, e4527e8a; trace/T4A.md, T4B.md, T4D.md; ptxas
+    // 13.0.88 -O3); `shr.s16` is C1-N3's clamp (`v_shr_s16`), and §9.7.8.7 has no `shl.u16`.
     let unwritten_amount = reg(1).is_some_and(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue: p, .. }, _)) => {
             let register = |k: usize| match p.src.get(k).copied().flatten() {
@@ -250,7 +253,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     });
     if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
-        && g.ty == GlueType::B16
+        && matches!(g.ty, GlueType::B16 | GlueType::U16)
         && unwritten_amount
     {
         let to = anything(result.clone());

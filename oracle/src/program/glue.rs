@@ -401,7 +401,8 @@ impl GlueType {
         matches!(self, GlueType::S16 | GlueType::S32 | GlueType::S64 | GlueType::S16x2)
     }
 
-    fn packed(self) -> bool {
+    /// Whether the type is a packed pair of 16-bit halves (`.u16x2`, `.s16x2`).
+    pub(crate) fn packed(self) -> bool {
         matches!(self, GlueType::U16x2 | GlueType::S16x2)
     }
 

@@ -235,8 +235,10 @@ pub enum Deviation {
     /// `cnot.b32` of a register wrote shifts by a register nothing wrote (`sub.u32 d, 0, x` too,
     /// which glue cannot express)
     /// (R0, or the stack pointer R1: `LOP3.LUT R7, R0, 0xffff, RZ, 0xc0, !PT; SHF.L.U32 R7, R0,
-    /// R7, RZ`, the `cnot` gone): any value. `shr.s16`, 32- and 64-bit shifts, and the other
-    /// producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`, …) are right.
+    /// R7, RZ`, the `cnot` gone): any value. `shr.u16` too, the same `SHF.R.U32.HI` listing
+    /// (corpus/findings/fuzz-h200-3801/, eb9ca4a8, c18ff4fe, e4527e8a). `shr.s16`, 32- and 64-bit
+    /// shifts, and the other producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`,
+    /// …) are right.
     Shift16ByCnotAmountUnwritten,
     /// 3602-N1 (corpus/findings/fuzz-h200-3602/, f4932ac3; trace/T7.md T7-1; ptxas 13.0.88 -O3
     /// and the JIT, fixed in 13.5): in an if/else diamond (`@p bra ELSE; …; bra JOIN; ELSE: …;
@@ -339,13 +341,18 @@ pub enum Deviation {
     /// `add.s16x2` (the immediate 0x005e005e for K = 0x5e). The low half, `setp.eq` with
     /// `@!p bra` and `shr.u32 v, 16` are right. `setp.ne.s32` too, and byte 2 of a byte unpack
     /// `mov.b32 {b0, b1, b2, b3}, v` is K's byte 0 (corpus/findings/fuzz-h200-3702/, c388df98,
-    /// trace/T3B.md; byte 1 stays right, byte 3 is not evidenced).
+    /// trace/T3B.md; byte 1 stays right, byte 3 is not evidenced). `add.u16x2` as `add.s16x2`
+    /// (corpus/findings/fuzz-h200-3801/, f2611d02, trace/T4C.md), and the high half of an unpack
+    /// ahead of the branch that is read only in its fall-through (87576d8b, trace/T4D.md).
     BranchConstantHighHalfIsItsLowHalf,
     /// Root cause J, its narrowed form (corpus/findings/fuzz-h100-b/README.md, c4105;
     /// corpus/findings/fuzz-h200-3701/, f567f1b4, trace/TC2.md; ptxas 13.0.88 -O3 and the
-    /// JIT, fixed in 13.5): `add.u16x2 d, K1, K2` of two constants (moved immediates) whose
-    /// result is read once, as one half, is narrowed to that half with K2's half dropped
-    /// (`VIADD.16x2 R0, R0, 0x0`, 13.5 `0xc83b`): the half read is K1's. Halves read: the one
+    /// JIT, fixed in 13.5): `add.{u16x2,s16x2} d, K1, K2` of two constants (moved immediates)
+    /// whose result is read once, as one half, is narrowed to that half with one addend dropped
+    /// (`VIADD.16x2 R0, R0, 0x0`, 13.5 `0xc83b`): the half read is 0 where K1's half is 0, else
+    /// K2's (corpus/findings/fuzz-h200-3801/, a82b8b26 and 53f554e1, trace/T4D.md and T4B.md:
+    /// a zero constant is kept as RZ, else K2 in a register, and the immediate dropped; `.s16x2`:
+    /// c34717b2, 6ee35dab). Halves read: the one
     /// half of `mov.b32 {lo, hi}, d` that is read, `cvt.u16.s32` (the low half) and the `c` of
     /// an 8-bit `cvt.pack` (its low half). Both halves read (`v/j1`, `v/j2`): right. Of a
     /// constant K and a register, read only by a skipped 16-bit-source set whose old word

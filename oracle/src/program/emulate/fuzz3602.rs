@@ -13,7 +13,7 @@
 //! trace shows wrong; it returns `None` (the spec's result stands) otherwise.
 
 use super::convert;
-use super::origin::moved_immediate;
+use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
@@ -207,6 +207,34 @@ pub(super) fn fall_through_fixed(m: &Machine<'_>, v: Reg, types: &[GlueType]) ->
     let fixes_v = setp.op == GlueOp::Setp(Cmp::Ne) && types.contains(&setp.ty) && reg_of_glue(setp, 0) == Some(v);
     let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
     (!guard.negated && forward && fixes_v && unchanged_between(m, v, k, m.stmt)).then_some(constant)
+}
+
+/// The constant K the fall-through of a conditional forward branch *after* the statement being
+/// run (an unpack of `v` into `h`, among others) fixes `v` to where every reader of the value
+/// it writes to `h` lies in that fall-through: the first label or branch after it is `@p bra L`
+/// (L after it, p not negated) with `p = setp.ne.<type> v, K` after the statement (K an
+/// immediate, `<type>` one of `types`), v unwritten between, and each statement reading that
+/// value of `h` lies between the branch and L (J's branch-known value unpacked ahead of the
+/// branch, corpus/findings/fuzz-h200-3801/, 87576d8b, trace/T4D.md: `mov.b32 {%h0, %h3}, %tix`
+/// before `setp.ne.s32 %p1, %tix, 6; @%p1 bra` gives the listing of the unpack after it).
+pub(super) fn fall_through_fixed_ahead(m: &Machine<'_>, v: Reg, h: Reg, types: &[GlueType]) -> Option<u64> {
+    let (bra, &Stmt::Bra { guard: Some(guard), label }) = next_flow(m, m.stmt + 1)? else { return None };
+    let end = label_at(m, label).filter(|&l| l > bra)?;
+    let (k, setp) = guard_setp(m, guard, bra).filter(|&(k, _)| k > m.stmt)?;
+    let fixes_v = setp.op == GlueOp::Setp(Cmp::Ne) && types.contains(&setp.ty) && reg_of_glue(setp, 0) == Some(v);
+    let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
+    let mut readers = Vec::new();
+    for (i, s) in m.p.body.iter().enumerate().skip(m.stmt + 1) {
+        let (reads, overwrites) = reads_and_overwrites(s, h);
+        if reads {
+            readers.push(i);
+        }
+        if overwrites {
+            break;
+        }
+    }
+    let in_fall_through = !readers.is_empty() && readers.iter().all(|&i| bra < i && i < end);
+    (!guard.negated && fixes_v && in_fall_through && unchanged_between(m, v, m.stmt, k)).then_some(constant)
 }
 
 /// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the

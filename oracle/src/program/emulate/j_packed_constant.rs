@@ -5,9 +5,10 @@
 //! - the branch-known value (3602-N3's fall-through fact, [`fall_through_fixed`]) has its low
 //!   half as its high half ([`Deviation::BranchConstantHighHalfIsItsLowHalf`]: fuzz-h100 c4102,
 //!   fuzz-h200-3701 21862007);
-//! - `add.u16x2` of two constants read as one half is narrowed to that half and drops its second
-//!   addend ([`Deviation::AddU16x2OfConstantsNarrowedDropsOne`]: fuzz-h100-b c4105,
-//!   fuzz-h200-3701 f567f1b4); of a constant and a register read only by a skipped 16-bit set
+//! - `add.{u16x2,s16x2}` of two constants read as one half is narrowed to that half and drops
+//!   the addend it made the immediate ([`Deviation::AddU16x2OfConstantsNarrowedDropsOne`]:
+//!   fuzz-h100-b c4105, fuzz-h200-3701 f567f1b4, fuzz-h200-3801 a82b8b26, [`narrowed_half`]);
+//!   of an `add.u16x2` of a constant and a register read only by a skipped 16-bit set
 //!   (N-11 reads the low half) it drops the constant (fuzz-h200-3701 3f9c3758,
 //!   [`narrowed_low_read_by_skipped_set`]).
 //!
@@ -15,7 +16,7 @@
 //! instruction, its producers and the branch around it are exactly the ones the evidence shows
 //! wrong; it returns its input (or `None`) otherwise.
 
-use super::fuzz3602::fall_through_fixed;
+use super::fuzz3602::{fall_through_fixed, fall_through_fixed_ahead};
 use super::fuzz3701::folded_constant;
 use super::origin::{reads_and_overwrites, value_readers};
 use super::{reg_of_glue, GlueRule};
@@ -26,7 +27,7 @@ use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
-/// A glue instruction's result under J: `add.s16x2 d, a, v` with v branch-known.
+/// A glue instruction's result under J: `add.{s16x2,u16x2} d, a, v` with v branch-known.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[(Deviation::BranchConstantHighHalfIsItsLowHalf, add_of_branch_constant)];
     super::first_glue_rule(m, t, g, vals, result, rules)
@@ -40,11 +41,28 @@ fn branch_known(m: &Machine<'_>, v: Reg, value: &Expected) -> Option<u64> {
     (value.is_exact() && value.bits as u64 & 0xFFFF_FFFF == k).then_some(k)
 }
 
+/// Whether `g` is `add.u16x2` or `add.s16x2`: one modular add of each half (§9.7.1.1), and one
+/// `VIADD.16x2` listing on ptxas 13.0.88 -O3 (corpus/findings/fuzz-h200-3801/: trace/T4B.md
+/// c34717b2 `v1_u16x2`, trace/T4C.md f2611d02 `v_s16x2`, trace/T4D.md a82b8b26 `v_s16`).
+fn packed_add(g: &Glue) -> bool {
+    g.op == GlueOp::Add && g.ty.packed()
+}
+
+/// The constant K register `v` (value `value`) holds where the branch after the statement being
+/// run (the unpack of `v` into `h`) fixes it for every reader of `h`
+/// ([`fall_through_fixed_ahead`]: corpus/findings/fuzz-h200-3801/, 87576d8b, trace/T4D.md,
+/// `setp.ne.s32`; the halves only, a byte unpack ahead of the branch is not evidenced).
+fn branch_known_ahead(m: &Machine<'_>, v: Reg, h: Reg, value: &Expected) -> Option<u64> {
+    let k = fall_through_fixed_ahead(m, v, h, &[GlueType::U32, GlueType::S32])?;
+    (value.is_exact() && value.bits as u64 & 0xFFFF_FFFF == k).then_some(k)
+}
+
 /// J (fuzz-h100 c4102: `mov.b32 %r4, 0; setp.ne.u32 %p0, %tix, 0x5e; @%p0 bra $L0; add.s16x2
-/// %r4, %r4, %tix` gives 0x005e005e, `@!P0 VIADD.16x2 R5, RZ, 0x5e005e`): `add.s16x2 d, a, v`
-/// with v branch-known to K adds K's low half to both halves.
+/// %r4, %r4, %tix` gives 0x005e005e, `@!P0 VIADD.16x2 R5, RZ, 0x5e005e`): `add.{s16x2,u16x2}
+/// d, a, v` with v branch-known to K adds K's low half to both halves (`.u16x2`:
+/// corpus/findings/fuzz-h200-3801/, f2611d02, trace/T4C.md, `@!P0 VIADD.16x2 R5, RZ, 0x440044`).
 fn add_of_branch_constant(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if g.op != GlueOp::Add || g.ty != GlueType::S16x2 {
+    if !packed_add(g) {
         return None;
     }
     let k = branch_known(m, reg_of_glue(g, 1)?, vals.get(1)?)?;
@@ -54,23 +72,34 @@ fn add_of_branch_constant(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], 
 }
 
 /// Half `half` (0 low, 1 high) of the value register `w` of thread `t` holds as ptxas narrows
-/// it, when `add.u16x2 w, K1, K2` of two registers holding moved immediates wrote it and the
-/// statement being run is its one reader: K1's half (K2's dropped).
+/// it, when `add.{u16x2,s16x2} w, K1, K2` of two registers holding moved immediates wrote it
+/// and the statement being run is its one reader. ptxas narrows both constants to that half,
+/// keeps a zero one as RZ and the other as the immediate, else K2 in a register and K1 as the
+/// immediate, and drops the immediate: 0 where K1's half is 0 (or K2's), else K2's half
+/// (corpus/findings/fuzz-h200-3801/, trace/T4D.md a82b8b26: (K1, K2) = (2, 0) and (0, 2) give
+/// `VIADD.16x2 R0, RZ, 0x0`, (2, 5) and (5, 2) `VIADD.16x2 R0, R0(=K2), 0x0`, 13.5 adding K1;
+/// trace/T4B.md 53f554e1 `v2_both_nonzero`: K2's 1 kept). K2's half is the add's (the spec's,
+/// §9.7.1.1) minus K1's. It fits c4105 (K1 = 0) and f567f1b4 (K1 = K2).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     let (g, o) = match m.producer(t, w)? {
-        (Stmt::Glue { glue, .. }, o) if glue.op == GlueOp::Add && glue.ty == GlueType::U16x2 => (glue, o),
+        (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
         _ => return None,
     };
     let constants = (0..2).all(|k| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, 0)));
     let first = o.a.as_ref().filter(|a| constants && a.is_exact())?;
-    (value_readers(m, o.stmt, g.dst) == 1).then_some((first.bits as u64 >> (16 * half)) & 0xFFFF)
+    let sum = m.read(t, w).ok().filter(Expected::is_exact)?;
+    let half_of = |v: &Expected| (v.bits as u64 >> (16 * half)) & 0xFFFF;
+    let (k1, k2) = (half_of(first), half_of(&sum).wrapping_sub(half_of(first)) & 0xFFFF);
+    (value_readers(m, o.stmt, g.dst) == 1).then_some(if k1 == 0 { 0 } else { k2 })
 }
 
 /// The halves of a `mov.b32 {lo, hi}, w` unpack (`results`, the spec's, one per register
 /// element) under J: the high half of a branch-known w is K's low half (21862007: `mov.b32
 /// {%h2, %h1}, %tix` under `setp.ne.u32 %p0, %tix, 0x1; @%p0 bra` stores 1, where the spec's
-/// high half is 0); of a narrowed `add.u16x2` result, the one half that is read is K1's (f567f1b4
-/// `v/j4`: `VIADD.16x2 R0, R0, 0x0`, 0xc83b where the spec gives 0x9076). The bytes of a
+/// high half is 0), also where the unpack comes before the branch and the half is read only in
+/// its fall-through ([`branch_known_ahead`]: 87576d8b); of a narrowed `add.{u16x2,s16x2}`
+/// result, the one half that is read is [`narrowed_half`]'s (f567f1b4 `v/j4`: `VIADD.16x2 R0,
+/// R0, 0x0`, 0xc83b where the spec gives 0x9076). The bytes of a
 /// `mov.b32 {b0, b1, b2, b3}, w` unpack of a branch-known w: b2 is K's byte 0
 /// (corpus/findings/fuzz-h200-3702/, c388df98, trace/T3B.md: `@!P0 PRMT R0, R4(=K), 0x7610, R0`
 /// on ptxas 13.0.88 -O3, `v1-byte1` K = 0x133 keeps b1 = 0x01; b3 is not evidenced, left to the
@@ -99,7 +128,8 @@ pub(super) fn unpacked(
         let other = if bytes { None } else { halves.get(1 - k).copied().flatten() };
         let Some(h) = reg.filter(read) else { continue };
         let (splat_at, mask) = if bytes { (2, 0xFF) } else { (1, 0xFFFF) };
-        let splat = whole.as_ref().filter(|_| k == splat_at).and_then(|v| branch_known(m, w, v)).map(|c| c & mask);
+        let known = |v: &Expected| branch_known(m, w, v).or_else(|| branch_known_ahead(m, w, h, v).filter(|_| !bytes));
+        let splat = whole.as_ref().filter(|_| k == splat_at).and_then(known).map(|c| c & mask);
         let other_unread = !bytes && other.is_none_or(|r| value_readers(m, m.stmt, r) == 0);
         let (d, value) = match splat {
             Some(v) if m.allow.emulates(Deviation::BranchConstantHighHalfIsItsLowHalf) => {
@@ -122,7 +152,7 @@ pub(super) fn unpacked(
 }
 
 /// A `cvt`'s result under J: `cvt.u16.s32 h, w` (no `.sat`: w's low half, §9.7.9.21) of a
-/// narrowed `add.u16x2` result is K1's low half (fuzz-h100-b c4105: `mov.b32 %r0, 0; mov.b32
+/// narrowed `add.{u16x2,s16x2}` result is [`narrowed_half`]'s low half (fuzz-h100-b c4105: `mov.b32 %r0, 0; mov.b32
 /// %r1, K; add.u16x2 %r0, %r0, %r1; cvt.u16.s32` stores 0, `VIADD.16x2 R0, RZ, 0x0`).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
@@ -134,7 +164,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
 }
 
 /// A `cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c` under J: c's low half, which d's high half is
-/// (§9.7.9.22), is K1's where a narrowed `add.u16x2` wrote c (f567f1b4: `add.u16x2 %r1, %r0,
+/// (§9.7.9.22), is [`narrowed_half`]'s where a narrowed `add.{u16x2,s16x2}` wrote c (f567f1b4: `add.u16x2 %r1, %r0,
 /// %r0` of `mov.f32 %r0, 0fC83B0A9F` read only as that `c`). `results` (the spec's) changed.
 pub(super) fn pack_c(
     m: &mut Machine<'_>,
