@@ -851,7 +851,7 @@ fn the_seed_3801_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 3801 is labelled now.
 const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("04f2039a", "new"), // NEW (closest: 3201 row 5 / 3701 TU2, a copy around an if-converted wri (T4A)
-    ("06fd6dd5", "new"), // NEW (T4C)
+    ("06fd6dd5", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4C)
     ("0b744aae", "new"), // KNOWN 3301-C (float direction); the emulation does not look through m (T4B)
     ("12356f04", "new"), // KNOWN 3501-N1; the emulation needs c an immediate or moved one (T4B)
     ("1367dabe", "new"), // classed non-deterministic in the campaign (README); not traced
@@ -863,7 +863,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("4c7c818c", "new"), // classed non-deterministic in the campaign (README); not traced
     ("536f1382", "new"), // KNOWN 3701-N-D (T4A)
     ("53f554e1", "new"), // KNOWN J (narrowed); the emulation runs but keeps the wrong addend (T4B)
-    ("6dd16205", "new"), // NEW (T4D)
+    ("6dd16205", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4D)
     ("6ee35dab", "new"), // KNOWN J (narrowed), .s16x2 (T4D)
     ("703b2dfd", "new"), // KNOWN 3201-N8 (T4A)
     ("7d41398c", "new"), // classed non-deterministic in the campaign (README); not traced
