@@ -798,7 +798,7 @@ const SEED_3702_LABELS: [(&str, &str); 36] = [
     ("6472c795", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("95173b56", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("a45afa63", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11
-    ("a4d7512d", "new"),                          // new: a branch on shfl.sync.bfly's predicate taken as uniform (T3C)
+    ("a4d7512d", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // 3702-N7, by shape (T3C)
     ("a54ce95d", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by a loop counter (T3B)
     ("a6e3427b", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("a7d5ba17", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
@@ -850,27 +850,27 @@ fn the_seed_3801_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3801 is labelled now.
 const SEED_3801_LABELS: [(&str, &str); 37] = [
-    ("04f2039a", "new"), // NEW (closest: 3201 row 5 / 3701 TU2, a copy around an if-converted wri (T4A)
-    ("06fd6dd5", "new"), // NEW (T4C)
+    ("04f2039a", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // 3801-N3, by shape (T4A)
+    ("06fd6dd5", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4C)
     ("0b744aae", "new"), // KNOWN 3301-C (float direction); the emulation does not look through m (T4B)
     ("12356f04", "new"), // KNOWN 3501-N1; the emulation needs c an immediate or moved one (T4B)
     ("1367dabe", "new"), // classed non-deterministic in the campaign (README); not traced
     ("14d15bd2", "new"), // KNOWN N-7 (bfe-s32-past-msb-all-ones) (T4C)
-    ("2cbe4566", "new"), // NEW (T4C)
+    ("2cbe4566", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // 3801-N1, by shape (T4C)
     ("33969c1e", "new"), // KNOWN 3201-N7 (T4A)
     ("36330ec5", "new"), // KNOWN 3301-N3 (set.f32 unpack form, 12b23716) (T4A)
-    ("3a0d32f5", "new"), // NEW: drops links of an IMAD.HI accumulation chain (closest: 3601-N1) (T4B)
+    ("3a0d32f5", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // 3801-N1, by shape (T4B)
     ("4c7c818c", "new"), // classed non-deterministic in the campaign (README); not traced
     ("536f1382", "new"), // KNOWN 3701-N-D (T4A)
-    ("53f554e1", "fuzz-h100-j-branch-constant-splat"), // J narrowed: K2 = 0 kept, K1 dropped (T4B)
-    ("6dd16205", "new"), // NEW (T4D)
-    ("6ee35dab", "fuzz-h100-j-branch-constant-splat"), // J narrowed: add.s16x2 (T4D)
-    ("703b2dfd", "new"), // KNOWN 3201-N8 (T4A)
-    ("7d41398c", "new"), // classed non-deterministic in the campaign (README); not traced
-    ("83e44a39", "new"), // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
+    ("53f554e1", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed); the emulation runs but keeps the wrong addend (T4B)
+    ("6dd16205", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4D)
+    ("6ee35dab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed), .s16x2 (T4D)
+    ("703b2dfd", "new"),                               // KNOWN 3201-N8 (T4A)
+    ("7d41398c", "new"),                               // classed non-deterministic in the campaign (README); not traced
+    ("83e44a39", "new"),                               // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
     ("85778452", "new"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
-    ("87576d8b", "fuzz-h100-j-branch-constant-splat"), // J branch-known: unpack ahead of it (T4D)
-    ("8edfd571", "new"), // NEW (closest 3701-N-D, O) (T4C)
+    ("87576d8b", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
+    ("8edfd571", "fuzz-h200-3801-n4-half-beside-e4m3x2-pair-read-as-stack-pointer"), // NEW (closest 3701-N-D, O) (T4C)
     ("91beedbc", "new"), // KNOWN N-8 (.u32 set destination) (T4D)
     ("95fd860c", "new"), // KNOWN D (tf32-of-packed-half), likely; the clobber is a new effect (T4C)
     ("a280b42d", "new"), // KNOWN 3702-N3 (T4A)
@@ -900,14 +900,14 @@ fn the_seed_3802_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3802 is labelled now.
 const SEED_3802_LABELS: [(&str, &str); 27] = [
-    ("11115fa6", "new"),                                     // KNOWN 3702-N5, cvt.u8.u32 (T5B)
-    ("1350d2f8", "new"),                                     // KNOWN D, the packed half through a folded shfl (T5B)
-    ("2414f1e4", "new"),                                     // KNOWN 3801 mad.hi chain (T5B)
-    ("25415eb1", "new"),                                     // KNOWN G, NaN result not exact (T5B)
-    ("3596d932", "new"),                                     // KNOWN 3702-N5, cvt.u8.u32 (T5C)
-    ("3ba99472", "new"),                                     // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
-    ("3ca5ad75", "new"),                                     // KNOWN 3702-N2 without outer xor (T5B)
-    ("484f5b79", "new"),                                     // KNOWN M, cvt.rz.relu source (T5C)
+    ("11115fa6", "new"),                                        // KNOWN 3702-N5, cvt.u8.u32 (T5B)
+    ("1350d2f8", "new"),                                        // KNOWN D, the packed half through a folded shfl (T5B)
+    ("2414f1e4", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // 3801-N1: a 4-trip loop, 3 IMAD.HI (trace/2414f1e4, 13.0.88 -O3)
+    ("25415eb1", "new"),                                        // KNOWN G, NaN result not exact (T5B)
+    ("3596d932", "new"),                                        // KNOWN 3702-N5, cvt.u8.u32 (T5C)
+    ("3ba99472", "new"),                                        // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
+    ("3ca5ad75", "new"),                                        // KNOWN 3702-N2 without outer xor (T5B)
+    ("484f5b79", "new"),                                        // KNOWN M, cvt.rz.relu source (T5C)
     ("6e4d6e41", "new"), // NEW: F2FP.F16.E5M2.UNPACK_B of a known-zero top half gets a non-zero immediate (T5C)
     ("6f011808", "new"), // KNOWN 3701-C3-3, .u64 set source (T5A)
     ("7f08ae6d", "new"), // KNOWN J branch-known, %tix as operand a (T5A)

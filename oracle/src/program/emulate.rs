@@ -29,6 +29,7 @@ mod fuzz3602;
 mod fuzz3701;
 mod fuzz3702;
 mod fuzz3702_conversions;
+mod fuzz3801;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
@@ -182,6 +183,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6): `emulate/fuzz3702_conversions.rs`.
     if let Some(v) = fuzz3702_conversions::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2): `emulate/fuzz3801.rs`.
+    if let Some(v) = fuzz3801::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {

@@ -425,11 +425,18 @@ pub enum Deviation {
     /// a `mov.b32` unpack) takes p. The pack itself is right; h from a scalar or 16-bit load
     /// (another register) is right; -O0 is right.
     MergeCInPlaceDestroysLiveHalf,
+    /// 3801-N2 (corpus/findings/fuzz-h200-3801/, 06fd6dd5 and 6dd16205; trace/T4C.md,
+    /// trace/T4D.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `max`/`min` (`.u32`/`.s32`) against
+    /// 0 of `sub K, x` with K written by `shfl.sync` of an immediate is fused into
+    /// `VIADDMNMX R, x, −K, RZ`: it reads x − K where §9.7.1.2 gives K − x. Scope: a load before
+    /// the `max`/`min` (6dd16205's forms without one keep K in a register and are right); K a
+    /// `mov`, no `max`/`min`, a bound other than 0 and `add` are right.
+    SubOfShuffledImmediateReversedInMinMax,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 50] = [
+    pub const ALL: [Deviation; 51] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -480,6 +487,7 @@ impl Deviation {
         Deviation::Shift16ByFtzU32CvtFlushDropped,
         Deviation::IntSatS16OfU32CvtFoldedSigned,
         Deviation::MergeCInPlaceDestroysLiveHalf,
+        Deviation::SubOfShuffledImmediateReversedInMinMax,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -540,6 +548,7 @@ impl Deviation {
             Deviation::Shift16ByFtzU32CvtFlushDropped => "shift16-by-ftz-u32-cvt-flush-dropped",
             Deviation::IntSatS16OfU32CvtFoldedSigned => "int-sat-s16-of-u32-cvt-folded-signed",
             Deviation::MergeCInPlaceDestroysLiveHalf => "merge-c-in-place-destroys-live-half",
+            Deviation::SubOfShuffledImmediateReversedInMinMax => "sub-of-shuffled-immediate-reversed-in-min-max",
         }
     }
 
@@ -653,6 +662,9 @@ impl Deviation {
             Deviation::Shift16ByFtzU32CvtFlushDropped => "corpus/findings/fuzz-h200-3702/cases/3c1be158b0c0b503.case",
             Deviation::IntSatS16OfU32CvtFoldedSigned => "corpus/findings/fuzz-h200-3702/cases/f25dd895f01f0b1c.case",
             Deviation::MergeCInPlaceDestroysLiveHalf => "corpus/findings/fuzz-h200-3701/cases/c8681b2201eb593d.case",
+            Deviation::SubOfShuffledImmediateReversedInMinMax => {
+                "corpus/findings/fuzz-h200-3801/cases/06fd6dd5e80f0a74.case"
+            }
         }
     }
 }

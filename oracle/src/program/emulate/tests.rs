@@ -1614,4 +1614,5 @@ mod seeds_3702_b;
 
 mod scopes_3702_c;
 
+mod seed_3801_new;
 mod seed_3801_w1;
