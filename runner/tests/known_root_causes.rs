@@ -798,7 +798,7 @@ const SEED_3702_LABELS: [(&str, &str); 36] = [
     ("6472c795", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("95173b56", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("a45afa63", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11
-    ("a4d7512d", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // 3702-N7, by shape (T3C)
+    ("a4d7512d", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // 3702-N7, by its id (T3C)
     ("a54ce95d", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by a loop counter (T3B)
     ("a6e3427b", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("a7d5ba17", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
