@@ -855,7 +855,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("0b744aae", "new"), // KNOWN 3301-C (float direction); the emulation does not look through m (T4B)
     ("12356f04", "new"), // KNOWN 3501-N1; the emulation needs c an immediate or moved one (T4B)
     ("1367dabe", "new"), // classed non-deterministic in the campaign (README); not traced
-    ("14d15bd2", "new"), // KNOWN N-7 (bfe-s32-past-msb-all-ones) (T4C)
+    ("14d15bd2", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7 (bfe-s32-past-msb-all-ones) (T4C)
     ("2cbe4566", "new"), // NEW (T4C)
     ("33969c1e", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7 (T4A)
     ("36330ec5", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 (set.f32 unpack form, 12b23716) (T4A)
@@ -871,7 +871,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("85778452", "new"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
     ("87576d8b", "new"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
     ("8edfd571", "new"), // NEW (closest 3701-N-D, O) (T4C)
-    ("91beedbc", "new"), // KNOWN N-8 (.u32 set destination) (T4D)
+    ("91beedbc", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN N-8 (.u32 set destination) (T4D)
     ("95fd860c", "new"), // KNOWN D (tf32-of-packed-half), likely; the clobber is a new effect (T4C)
     ("a280b42d", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3 (T4A)
     ("a82b8b26", "new"), // KNOWN J (narrowed): the wrong addend survives in the emulation (T4D)
@@ -903,7 +903,7 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("11115fa6", "new"),
     ("1350d2f8", "new"),
     ("2414f1e4", "new"),
-    ("25415eb1", "new"),
+    ("25415eb1", "fuzz-h200-g-shr-s16-by-16"), // G of a NaN source (13.0.88 -O3 F2F.F64.BF16 of the load, session 39)
     ("3596d932", "new"),
     ("3ba99472", "new"),
     ("3ca5ad75", "new"),
@@ -914,7 +914,7 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("81cc67f0", "new"),
     ("87cad7bf", "new"),
     ("a8fb5d3f", "new"),
-    ("a9d53ab8", "new"),
+    ("a9d53ab8", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // 3702-N5, and 0xffff (13.0.88 -O3 PRMT R7, RZ, 0x88, R2, session 39)
     ("aaf14dc6", "new"),
     ("b77bce67", "new"),
     ("d00d91c5", "new"),

@@ -99,7 +99,13 @@ fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, 
 /// of selector 0x3596 is `PRMT R6, RZ, 0x96, R2`; 0xffffff is `PRMT R6, RZ, 0x965, R2`, 13.0.88
 /// -O3, session 39): the mask of that rewritten word. A mask of a byte other than the low ones
 /// (0xff00) keeps the whole `PRMT` and its `LOP3` (right).
-fn and_ff_of_narrowed_prmt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+fn and_ff_of_narrowed_prmt(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
     if g.op != GlueOp::And || g.ty != GlueType::B32 {
         return None;
     }

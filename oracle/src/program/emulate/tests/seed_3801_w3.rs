@@ -165,12 +165,8 @@ fn n3_3301_the_unpacked_set_word_is_read_from_its_halves() {
 #[test]
 fn g_a_nan_source_converts_to_the_canonical_nan() {
     let d = Deviation::ShrS16By16ReadsSource;
-    let lines = [
-        "ld.global.s16 %h0, [%in];",
-        "shr.s16 %h1, %h0, 16;",
-        "cvt.f16.bf16 %h1, %h1;",
-        "st.global.b16 [%out], %h1;",
-    ];
+    let lines =
+        ["ld.global.s16 %h0, [%in];", "shr.s16 %h1, %h0, 16;", "cvt.f16.bf16 %h1, %h1;", "st.global.b16 [%out], %h1;"];
     let (s, e, fired) = both(&lines, [0x7ffe, 0, 0, 0], d);
     assert_eq!((s.bits, s.is_exact()), (0, true));
     assert!(e.matches(0x7fff) && e.matches(0) && !e.matches(0x7e00), "{e:?}");
