@@ -344,9 +344,14 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // `setp.lt.u32 s, 0` and `setp.gt.u32 0, s` test s ≠ 0, `setp.ge.u32 s, 0` and
     // `setp.le.u32 0, s` test s = 0; the 0 an immediate or a moved immediate
     // (corpus/findings/fuzz-h200-3602/, 5d06e0d1: `mov.b32 %r1, 0; setp.gt.u32 %p0, %r1, %r3`).
+    // The set may write `.u32` (the same −1/0 word), and the compare may be a `set.<cmp>.<dst>.u32`
+    // writing that test as its destination type (corpus/findings/fuzz-h200-3801/, 703b2dfd,
+    // trace/T4A.md: `set.le.u32.u32 d, 0, s` of `set.gt.u32.s64` is `SEL R0, RZ, -1, P0`, variants
+    // v1–v4; `.s32`/`.f32` destinations the same `SEL`/`FSEL R7, RZ, 1, P0`, 13.0.88 -O3, session 39).
     let of_set = |k: usize| {
         reg(k).is_some_and(|r| {
-            matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32)))
+            matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
+                if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
         })
     };
     let zero = |k: usize| {
@@ -355,14 +360,25 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
                 && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
     };
     let set_against_zero = match g.op {
-        GlueOp::Setp(cmp @ (Cmp::Lt | Cmp::Ge)) => Some((0, 1, cmp == Cmp::Lt)),
-        GlueOp::Setp(cmp @ (Cmp::Gt | Cmp::Le)) => Some((1, 0, cmp == Cmp::Gt)),
+        GlueOp::Setp(cmp @ (Cmp::Lt | Cmp::Ge)) | GlueOp::Set(cmp @ (Cmp::Lt | Cmp::Ge), _) => {
+            Some((0, 1, cmp == Cmp::Lt))
+        }
+        GlueOp::Setp(cmp @ (Cmp::Gt | Cmp::Le)) | GlueOp::Set(cmp @ (Cmp::Gt | Cmp::Le), _) => {
+            Some((1, 0, cmp == Cmp::Gt))
+        }
         _ => None,
     };
     if let Some((s, _, tests_true)) = set_against_zero.filter(|&(s, z, _)| of_set(s) && zero(z)) {
         if m.allow.emulates(Deviation::UnsignedBelowZeroOfSet) && g.ty == GlueType::U32 && vals[s].is_exact() {
             let is_true = vals[s].bits & 0xFFFF_FFFF != 0;
-            let v = Expected::exact(u128::from(is_true == tests_true), result.width);
+            // The test's truth as the compare writes it (a predicate, or a set's −1/1.0f/0):
+            // `set.eq.<dst>.u32` of the truth and 1.
+            let holds = u64::from(is_true == tests_true);
+            let as_written = match g.op {
+                GlueOp::Set(_, dst) => Glue { op: GlueOp::Set(Cmp::Eq, dst), ..*g }.eval([holds, 1, 0, 0], false),
+                _ => holds,
+            };
+            let v = Expected::exact(u128::from(as_written), result.width);
             return m.fire(Deviation::UnsignedBelowZeroOfSet, &result, v);
         }
     }
@@ -684,9 +700,16 @@ pub(super) fn isa(
         }
         _ => None,
     });
+    // A NaN source (corpus/findings/fuzz-h200-3801/, a97764ed, trace/T4C.md: bf16 0x7ffe,
+    // `F2F.F16.BF16` of it gives 0x7fff, 13.0.88 and 13.5 -O3) converts to a NaN, whose free
+    // payload is named by its canonical bits (what `F2F` writes).
+    let named = |v: Expected| {
+        let nan = !v.is_exact() && v.free.iter().all(|f| matches!(f.constraint, Constraint::AnyNan(_)));
+        (v.is_exact() || nan).then(|| Expected::exact(v.bits, v.width))
+    };
     if m.allow.emulates(Deviation::ShrS16By16ReadsSource) && half(c.atype) {
         let source = by_16.filter(|a| a.is_exact() && a.bits & 0x8000 == 0);
-        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).filter(Expected::is_exact) {
+        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).and_then(named) {
             if spec.is_exact() && v.bits != spec.bits {
                 emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
             }

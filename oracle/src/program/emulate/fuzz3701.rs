@@ -100,16 +100,23 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 }
 
 /// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
-/// statement before it that writes `r` is an unguarded move of an immediate, or an unguarded
-/// `cvt` of an immediate or of such a constant (at most `depth` conversions deep).
+/// statement before it that writes `r` is an unguarded move of an immediate, an unguarded `cvt`
+/// of an immediate or of such a constant, or an unguarded `mov` copy of such a constant
+/// (corpus/findings/fuzz-h200-3801/, a280b42d, trace/T4A.md: `mov.b32 %r1, %r2` of a moved −1
+/// is folded as the −1 itself, 13.0.88 -O3 `MOV R7, 0xffffffff` as for `v1_set_reads_moved_imm`);
+/// at most `depth` conversions or copies deep.
 pub(super) fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
     };
     match s {
-        Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: None, .. }) => {
-            matches!(operands.get(1), Some(Operand::Imm(_)))
-        }
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) => match operands.get(1) {
+            Some(Operand::Imm(_)) => true,
+            Some(o) if mv.shape == MovShape::Copy => {
+                depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1))
+            }
+            _ => false,
+        },
         Stmt::Isa(Instruction { form: Form::Cvt(_), operands, guard: None, .. }) => match operands.get(1) {
             Some(Operand::Imm(_)) => true,
             Some(o) => depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1)),

@@ -161,61 +161,78 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
 }
 
 /// The input of the inner `lop3` a merged [`lop3_chain`] binds to the outer `xor`'s other
-/// operand x: its `c` (b an immediate 0, c a constant 0), or its `b` (b the register `a`
-/// itself; `c` holding the value given).
+/// operand x: its `c` (b an immediate 0 and c a constant 0, or c the register `a` itself; `b`
+/// holding the value given), or its `b` (b the register `a` itself; `c` holding the value given).
 #[derive(Clone, Copy)]
 enum FreedInput {
-    /// `lop3(a, 0, 0, L)` (the 0 of `c` an immediate or a folded constant): d = x ^ a ^ L(a, 0, x).
-    C,
-    /// `lop3(a, a, c, L)`: d = x ^ a ^ L(a, x, c).
+    /// `lop3(a, b, 0, L)` (b an immediate 0, the 0 of `c` an immediate or a folded constant) or
+    /// `lop3(a, b, a, L)`: d = x ^ (a OP L(a, b, x)).
+    C(u64),
+    /// `lop3(a, a, c, L)`: d = x ^ (a OP L(a, x, c)).
     B(u64),
 }
 
-/// For 3702-N2: the `a` value, the input bound to x and the look-up table of the chain in
-/// register `r` of thread `t` at body index `at` (the outer `xor`): `r = xor.b32 a, l` with
-/// `l = lop3.b32 a, b, c, L` (the same register `a`, unwritten between them, `L` an
-/// immediate), `a`'s value the `xor`'s recorded first source; `c` of the [`FreedInput::B`]
-/// form unwritten from the `lop3` to `at`.
-fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<(u64, FreedInput, u64)> {
+/// For 3702-N2: the `a` value, the middle operation OP, the input bound to x and the look-up
+/// table of the chain in register `r` of thread `t` at body index `at` (the outer `xor`):
+/// `r = OP.b32 a, l` (either order; OP `xor`, `or` or `and`) with `l = lop3.b32 a, b, c, L` (the
+/// same register `a`, unwritten between them, `L` an immediate), `a`'s value the one the `lop3`
+/// or OP recorded; the input that stays ([`FreedInput`]) an immediate or a register unwritten
+/// from the `lop3` to `at`.
+fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<(u64, GlueOp, FreedInput, u64)> {
     let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
-    if x.op != GlueOp::Xor || x.ty != GlueType::B32 {
+    if !matches!(x.op, GlueOp::Xor | GlueOp::Or | GlueOp::And) || x.ty != GlueType::B32 {
         return None;
     }
-    let (a, l) = (reg_of_glue(x, 0)?, reg_of_glue(x, 1)?);
-    let (k, lop) = m.p.body[..o.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
-    let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
-    if lop.op != GlueOp::Lop3 || reg_of_glue(lop, 0) != Some(a) || m.p.body[k + 1..o.stmt].iter().any(|s| writes(s, a))
-    {
-        return None;
-    }
-    let a_value = o.a.as_ref().filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
-    let zero_c = imm_of(lop, 2) == Some(0)
-        || reg_of_glue(lop, 2).is_some_and(|c| {
-            folded_constant(m, k, c, 3)
-                && m.read(t, c).is_ok_and(|v| v.is_exact() && v.bits as u32 == 0)
-                && !m.p.body[k + 1..at].iter().any(|s| writes(s, c))
-        });
-    let freed = match (imm_of(lop, 1), reg_of_glue(lop, 1)) {
-        (Some(0), _) if zero_c => FreedInput::C,
-        (None, Some(b)) if b == a => {
-            let c = reg_of_glue(lop, 2)?;
-            if m.p.body[k + 1..at].iter().any(|s| writes(s, c)) {
+    let chain = [(0, 1), (1, 0)].into_iter().find_map(|(ka, kl)| {
+        let (a, l) = (reg_of_glue(x, ka)?, reg_of_glue(x, kl)?);
+        let (k, lop) = m.p.body[..o.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
+        let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
+        let unwritten = !m.p.body[k + 1..o.stmt].iter().any(|s| writes(s, a));
+        (lop.op == GlueOp::Lop3 && reg_of_glue(lop, 0) == Some(a) && unwritten).then_some((ka, a, l, k, lop))
+    });
+    let (ka, a, l, k, lop) = chain?;
+    // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
+    let a_value = if ka == 0 {
+        o.a.as_ref()
+    } else {
+        m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref())
+    };
+    let a_value = a_value.filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
+    // An input's value: an immediate, or a register unwritten from the `lop3` to `at`.
+    let value = |j: usize| {
+        imm_of(lop, j).or_else(|| {
+            let v = reg_of_glue(lop, j)?;
+            if m.p.body[k + 1..at].iter().any(|s| writes(s, v)) {
                 return None;
             }
-            FreedInput::B(m.read(t, c).ok().filter(Expected::is_exact)?.bits as u64 & 0xFFFF_FFFF)
-        }
+            Some(m.read(t, v).ok().filter(Expected::is_exact)?.bits as u64)
+        })
+    };
+    let zero_c = imm_of(lop, 2) == Some(0)
+        || reg_of_glue(lop, 2).is_some_and(|c| folded_constant(m, k, c, 3) && value(2).is_some_and(|v| v as u32 == 0));
+    let repeats = |j: usize| reg_of_glue(lop, j) == Some(a);
+    let freed = match (repeats(1), repeats(2)) {
+        (true, false) => FreedInput::B(value(2)? & 0xFFFF_FFFF),
+        (false, true) => FreedInput::C(value(1)? & 0xFFFF_FFFF),
+        (false, false) if imm_of(lop, 1) == Some(0) && zero_c => FreedInput::C(0),
         _ => return None,
     };
-    Some((a_value, freed, imm_of(lop, 3)? & 0xFF))
+    Some((a_value, x.op, freed, imm_of(lop, 3)? & 0xFF))
 }
 
 /// 3702-N2 (T3B, 2a3b3599; ptxas 13.0.88 -O3 and the JIT, 13.5 right): `xor d, x, r` (either
-/// order) with `r` a [`lop3_chain`] `a ^ lop3(a, b, c, L)` is merged into one `LOP3.LUT d, x,
+/// order) with `r` a [`lop3_chain`] `a OP lop3(a, b, c, L)` is merged into one `LOP3.LUT d, x,
 /// a, …, L'` whose table binds the inner `lop3`'s redundant input to `x`: its constant `c`
-/// (the traced kernels: d = x ^ a ^ L(a, 0, x), for six tables `lut0x*.ptx`) or its `b` that
-/// repeats `a` (the stored case: d = x ^ a ^ L(a, x, c), which gives its words exactly), where
-/// §9.7.8.6 gives x ^ a ^ L(a, b, c). A `xor.b64` of a pack `{r, r}` is two such merges, one
-/// per 32-bit half. No outer xor (v1) and a loaded `b` (v4) are right.
+/// (the traced kernels: d = x ^ a ^ L(a, 0, x), for six tables `lut0x*.ptx`), its `b` that
+/// repeats `a` (the stored case: d = x ^ a ^ L(a, x, c), which gives its words exactly) or its
+/// `c` that repeats `a` (corpus/findings/fuzz-h200-3801/, 83e44a39, trace/T4D.md: `x ^ (t |
+/// lop3(t, K, t, 0xe8))` is `LOP3.LUT x, K, t, 0x1a` = x ^ (t | maj(t, K, x))), where §9.7.8.6
+/// gives x ^ (a OP L(a, b, c)). The middle OP may be `xor`, `or` or `and`, in either order, and
+/// the input that stays an immediate or a loaded register: ptxas 13.0.88 -O3 binds x the same
+/// way in each (tables 0x1a, 0x1c, 0x4e, 0x1e, 0xd2, 0xb2, 0xd8, 0xb8, 0x44, 0x22, 0x0a, 0x0c of
+/// the variants compiled for 83e44a39, session 39). A `xor.b64` of a pack `{r, r}` is two such
+/// merges, one per 32-bit half. No outer xor (v1), a `lop3` with no redundant input (v4: a
+/// loaded `b` and `c` 0) and an `add` in place of the outer xor (83e44a39 `v_noxor`) are right.
 fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Xor
         || !matches!(g.ty, GlueType::B32 | GlueType::B64)
@@ -226,9 +243,12 @@ fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
     let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
         Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
     };
-    let merged = |x: u64, (a, freed, lut): (u64, FreedInput, u64)| match freed {
-        FreedInput::C => x ^ a ^ lop3(a, 0, x, lut),
-        FreedInput::B(c) => x ^ a ^ lop3(a, x, c, lut),
+    let merged = |x: u64, (a, op, freed, lut): (u64, GlueOp, FreedInput, u64)| {
+        let inner = match freed {
+            FreedInput::C(b) => lop3(a, b, x, lut),
+            FreedInput::B(c) => lop3(a, x, c, lut),
+        };
+        x ^ Glue { op, ty: GlueType::B32, ..*g }.eval([a, inner, 0, 0], false)
     };
     let at = m.stmt;
     for (chain, other) in [(1usize, 0usize), (0, 1)] {

@@ -85,40 +85,58 @@ fn byte_of_vector_load_converted_signed(
 
 /// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.s32 h, r` of a `prmt.b32`
 /// result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
-fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
-    if c != bare(CvtType::U8, CvtType::S32, false) {
+fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<Expected> {
+    if c != bare(CvtType::U8, CvtType::S32, false) || !a.is_exact() {
         return None;
     }
-    let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?)?;
+    let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?, 1, a.bits as u32)?;
     convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
 }
 
-/// 3702-N5 through `and.b32 d, r, 0xff` (trace `v5_and_ff`, the same `PRMT R7, RZ, 0xa, R2`)
-/// of a `prmt.b32` result [`narrowed_prmt`] rewrites: the mask of that rewritten word (0).
-fn and_ff_of_narrowed_prmt(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+/// 3702-N5 through `and.b32 d, r, mask` (trace `v5_and_ff`, the same `PRMT R7, RZ, 0xa, R2`)
+/// of a `prmt.b32` result [`narrowed_prmt`] rewrites, the mask 0xff, 0xffff or 0xffffff (the low
+/// 1, 2 or 3 bytes read; corpus/findings/fuzz-h200-3801/, c3fdf7b6, trace/T4A.md: `and 0xffff`
+/// of selector 0x3596 is `PRMT R6, RZ, 0x96, R2`; 0xffffff is `PRMT R6, RZ, 0x965, R2`, 13.0.88
+/// -O3, session 39): the mask of that rewritten word. A mask of a byte other than the low ones
+/// (0xff00) keeps the whole `PRMT` and its `LOP3` (right).
+fn and_ff_of_narrowed_prmt(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
     if g.op != GlueOp::And || g.ty != GlueType::B32 {
         return None;
     }
-    let (r, mask) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
-        (Some(r), None) => (r, imm_of(g, 1)?),
-        (None, Some(r)) => (r, imm_of(g, 0)?),
+    let (k, mask) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
+        (Some(_), None) => (0, imm_of(g, 1)?),
+        (None, Some(_)) => (1, imm_of(g, 0)?),
         _ => return None,
     };
-    if mask & 0xFFFF_FFFF != 0xff {
-        return None;
-    }
-    let narrowed = narrowed_prmt(m, t, r)?;
+    let bytes = match mask & 0xFFFF_FFFF {
+        0xff => 1,
+        0xffff => 2,
+        0xff_ffff => 3,
+        _ => return None,
+    };
+    let word = vals.get(k).filter(|v| v.is_exact())?.bits as u32;
+    let narrowed = narrowed_prmt(m, t, reg_of_glue(g, k)?, bytes, word)?;
     let masked = Expected::exact(u128::from(g.eval([u64::from(narrowed), mask, 0, 0], false)), result.width);
     (&masked != result).then_some(masked)
 }
 
-/// 3702-N5: the word ptxas 13.0.88 -O3 computes for register `r` of thread `t` where only byte 0
-/// of it is read: `r` written by `prmt.b32 r, a, b, c` (the generic mode, read by one
-/// instruction alone) with a constant selector c whose byte-0 nibble is 8–B (§9.7.9.7: the sign
-/// of byte `c & 3` of a, replicated) and b a register that is no constant is narrowed to
-/// `PRMT R, RZ, c, b`: a is dropped, so byte 0 is the sign of a byte of 0 (0x00). A selector
-/// naming b's byte (0xC), an index nibble (0x2), a constant b and the whole word read are right.
-fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg) -> Option<u32> {
+/// 3702-N5: the low `bytes` bytes of the word ptxas 13.0.88 -O3 computes for register `r` of
+/// thread `t` (holding `word`, the spec's `prmt` result) where only those bytes are read: `r`
+/// written by `prmt.b32 r, a, b, c` (the generic mode, read by one instruction alone) with a
+/// constant selector c whose nibbles of the bytes read name no byte of a (none 0–3) but the sign
+/// of one (some 8–B; §9.7.9.7: the sign of byte `c & 3` of a, replicated) and b a register that
+/// is no constant is narrowed to `PRMT R, RZ, c, b`: a is dropped, so each byte naming the sign
+/// of a byte of a is the sign of a byte of 0 (0x00); the bytes naming b's bytes keep their value
+/// (c3fdf7b6: b = a, the same loaded register, `PRMT R6, RZ, 0x96, R2`). A selector naming b's
+/// sign (0xC, v2), an index nibble of a (0x2; 0x3591 under `and 0xffff`, session 39), a constant
+/// b and the whole word read are right.
+fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u32) -> Option<u32> {
     let (Stmt::Isa(p), origin) = m.producer(t, r)? else { return None };
     let k = origin.stmt;
     let Form::Prmt(form @ Prmt { mode: None }) = p.form else { return None };
@@ -140,18 +158,23 @@ fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg) -> Option<u32> {
         }
     };
     let sel = m.source(t, selector, 32).ok().filter(|s| constant && s.is_exact())?.bits as u32;
-    if !(0x8..=0xB).contains(&(sel & 0xF)) {
+    let nibble = |i: u32| (sel >> (4 * i)) & 0xF;
+    let signs_of_a = |i: u32| (0x8..=0xB).contains(&nibble(i));
+    if (0..bytes).any(|i| nibble(i) <= 3) || !(0..bytes).any(signs_of_a) {
         return None;
     }
-    // Byte 0 of `prmt` of a = 0 (RZ) reads no byte of b (the nibble names a's byte); only byte
-    // 0 is read, so b's other bytes do not matter.
+    // The `prmt` of a = 0 (RZ) and b = 0 gives the bytes naming a's sign (the narrowed ones).
     let inputs = [("a", 0u128), ("b", 0), ("c", u128::from(sel))];
     let values = inputs.into_iter().map(|(n, v)| (n.to_string(), Input::Scalar(v))).collect();
     let out = evaluate(&Form::Prmt(form), &values, None, m.allow).ok()?;
-    out.into_iter().find_map(|(n, o)| match o {
+    let of_zero = out.into_iter().find_map(|(n, o)| match o {
         Output::Bits(e) if n == "d" && e.is_exact() => Some(e.bits as u32),
         _ => None,
-    })
+    })?;
+    Some((0..bytes).fold(0, |acc, i| {
+        let from = if signs_of_a(i) { of_zero } else { word };
+        acc | (from & (0xFF << (8 * i)))
+    }))
 }
 
 /// Root cause C, float-to-int direction (f25dd895; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.s16.u32

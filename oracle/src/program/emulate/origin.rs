@@ -139,7 +139,9 @@ impl Machine<'_> {
                 let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt =
                     copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| self.copied_producer(o));
-                Some(Origin::written(self.stmt, None, a_stmt))
+                // A move of a float immediate's bits is known as an integer's is (N-7, 33969c1e).
+                let known_since = scopes_3701_a::moves_known(inst).then_some(self.joins);
+                Some(Origin { known_since, ..Origin::written(self.stmt, None, a_stmt) })
             }
             Form::Cvt(c) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());

@@ -5,8 +5,8 @@
 //!
 //! A value is known at compile time as the program checker's constants are
 //! (generator/src/program/check.rs, `const_result`): written by an unguarded `mov` of an integer
-//! immediate, or by unguarded glue (no carry read) whose sources are immediates and such values;
-//! forgotten at a join of a forward branch ([`forget_at_join`]) and where a write whose guard
+//! immediate (or, beyond the checker, of a float immediate's bits: [`moves_known`]), or by
+//! unguarded glue (no carry read) whose sources are immediates and such values; forgotten at a join of a forward branch ([`forget_at_join`]) and where a write whose guard
 //! was false names the register ([`forget`], [`forget_skipped_isa`]). The checker lets a loop branch
 //! back only on such a predicate (at most eight trips, generator `folds::MAX_TRIPS`), which ptxas
 //! unrolls whole: a counter is known on every trip (e3375831, 2d12fb46: the shift amounts of the
@@ -64,11 +64,15 @@ pub(super) fn glue_known(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -
         && source(if vals[2].bits == 1 { 0 } else { 1 })
 }
 
-/// Whether a `mov` of `inst` writes a known value: unguarded, of an integer immediate.
+/// Whether a `mov` of `inst` writes a known value: unguarded, of an integer immediate or a
+/// float immediate given by its bits (`0f…`, `0d…`): ptxas folds its bits as it folds an
+/// integer's (corpus/findings/fuzz-h200-3801/, 33969c1e, trace/T4A.md: `mov.f32 %r2, 0fFCE4DDCA`
+/// as bfe.s32's start and length gives the same 13.0.88 -O3 `MOV R7, 0xffffffff` as `mov.b32`
+/// of those bits, `v1_int_mov`). A decimal float literal is not: its bits are the assembler's.
 pub(super) fn moves_known(inst: &Instruction) -> bool {
     inst.guard.is_none()
         && matches!(inst.form, Form::Mov(_))
-        && matches!(inst.operands.get(1), Some(Operand::Imm(Imm::Int(_))))
+        && matches!(inst.operands.get(1), Some(Operand::Imm(Imm::Int(_) | Imm::F32Bits(_) | Imm::F64Bits(_))))
 }
 
 /// The origin `shfl.sync` `inst` gives its destinations (it is their producer): known when it

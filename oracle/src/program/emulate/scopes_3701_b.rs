@@ -46,24 +46,37 @@ fn unpacked_set_f32_truth(
         (Stmt::Glue { glue, .. }, o) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => o.stmt,
         _ => return None,
     };
-    // The statement that wrote `h`: an unguarded `mov.b32 {h, _}, w` unpack.
+    // The statement that wrote `h`: an unguarded `mov.b32 {h, hi}, w` unpack.
     let (u, mov) = m.p.body[..m.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, h))?;
-    let w = match mov {
+    let (w, hi) = match mov {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
             if mv.shape == MovShape::Unpack(2) =>
         {
-            let low = match operands.first() {
-                Some(Operand::Vector(items)) => items.first().and_then(|o| m.reg_of(o).ok()),
-                _ => None,
+            let (low, hi) = match operands.first() {
+                Some(Operand::Vector(items)) => {
+                    (items.first().and_then(|o| m.reg_of(o).ok()), items.get(1).and_then(|o| m.reg_of(o).ok()))
+                }
+                _ => (None, None),
             };
-            operands.get(1).and_then(|o| m.reg_of(o).ok()).filter(|w| low == Some(h) && w.class().bits() == 32)?
+            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
+            (w.filter(|w| low == Some(h) && w.class().bits() == 32)?, hi)
         }
         _ => return None,
     };
-    let same_set = m.producer(t, w).is_some_and(|(_, o)| o.stmt == set);
-    let word = m.read(t, w).ok().filter(|v| same_set && v.is_exact() && unchanged_between(m, w, u, m.stmt))?;
+    // The set's word at the unpack: `w` unwritten since, or (corpus/findings/fuzz-h200-3801/,
+    // 36330ec5, trace/T4A.md: `mov.b32 %r0, 0` after the unpack, the same 13.0.88 -O3 `SEL; IABS`)
+    // the unpacked halves `{h, hi}`, both unwritten since (`h` is by its finding).
+    let of_set = |r: Reg| m.producer(t, r).is_some_and(|(_, o)| o.stmt == set);
+    let unchanged = |r: Reg| of_set(r) && unchanged_between(m, r, u, m.stmt);
+    let word = if unchanged(w) {
+        m.read(t, w).ok().filter(Expected::is_exact)?.bits
+    } else {
+        let hi = hi.filter(|&hi| unchanged(hi))?;
+        let (lo, hi) = (m.read(t, h).ok().filter(Expected::is_exact)?, m.read(t, hi).ok().filter(Expected::is_exact)?);
+        (hi.bits & 0xFFFF) << 16 | (lo.bits & 0xFFFF)
+    };
     let width = inst.operands.first().and_then(|o| m.reg_of(o).ok())?.class().bits();
-    Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), width)))
+    Some((d, Expected::exact(u128::from(word & 0xFFFF_FFFF != 0), width)))
 }
 
 /// E through an integer copy (corpus/findings/fuzz-h200-3701/, c78de146, trace/TC3.md; ptxas

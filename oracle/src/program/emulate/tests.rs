@@ -1616,3 +1616,4 @@ mod scopes_3702_c;
 
 mod seed_3801_new;
 mod seed_3801_w1;
+mod seed_3801_w3;
