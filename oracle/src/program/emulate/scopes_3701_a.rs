@@ -4,8 +4,9 @@
 //! N-7 and 3501-N2), and F's 16-bit multiplies of an overflowed negation ([`glue`]).
 //!
 //! A value is known at compile time as the program checker's constants are
-//! (generator/src/program/check.rs, `const_result`): written by an unguarded `mov` of an integer
-//! immediate, or by unguarded glue (no carry read) whose sources are immediates and such values;
+//! (generator/src/program/check.rs, `const_result`): written by an unguarded `mov` of an
+//! immediate (a float one too, [`moves_known`]), or by unguarded glue (no carry read) whose
+//! sources are immediates and such values;
 //! forgotten at a join of a forward branch ([`forget_at_join`]) and where a write whose guard
 //! was false names the register ([`forget`], [`forget_skipped_isa`]). The checker lets a loop branch
 //! back only on such a predicate (at most eight trips, generator `folds::MAX_TRIPS`), which ptxas
@@ -64,11 +65,12 @@ pub(super) fn glue_known(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -
         && source(if vals[2].bits == 1 { 0 } else { 1 })
 }
 
-/// Whether a `mov` of `inst` writes a known value: unguarded, of an integer immediate.
+/// Whether a `mov` of `inst` writes a known value: unguarded, of an immediate, integer or float
+/// (corpus/findings/fuzz-h200-3801/, 14d15bd2, trace/T4C.md: `mov.f32 r5, 0fFD410B87` as N-7's
+/// start and `mov.b32 r5, 0xFD410B87`, `v_movb32_int`, give one 13.0.88 -O3 listing, `MOV R7,
+/// 0xffffffff`: ptxas folds the float immediate's bits as it folds an integer's).
 pub(super) fn moves_known(inst: &Instruction) -> bool {
-    inst.guard.is_none()
-        && matches!(inst.form, Form::Mov(_))
-        && matches!(inst.operands.get(1), Some(Operand::Imm(Imm::Int(_))))
+    inst.guard.is_none() && matches!(inst.form, Form::Mov(_)) && matches!(inst.operands.get(1), Some(Operand::Imm(_)))
 }
 
 /// The origin `shfl.sync` `inst` gives its destinations (it is their producer): known when it
