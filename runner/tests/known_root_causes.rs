@@ -850,10 +850,10 @@ fn the_seed_3801_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3801 is labelled now.
 const SEED_3801_LABELS: [(&str, &str); 37] = [
-    ("04f2039a", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // 3801-N3, by shape (T4A)
+    ("04f2039a", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // NEW (closest: 3201 row 5 / 3701 TU2, a copy around an if-converted wri (T4A)
     ("06fd6dd5", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4C)
-    ("0b744aae", "new"), // KNOWN 3301-C (float direction); the emulation does not look through m (T4B)
-    ("12356f04", "new"), // KNOWN 3501-N1; the emulation needs c an immediate or moved one (T4B)
+    ("0b744aae", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C (float direction); the emulation does not look through m (T4B)
+    ("12356f04", "fuzz-h200-3501-n1-slct-by-min-immediate-selects-a"), // KNOWN 3501-N1; the emulation needs c an immediate or moved one (T4B)
     ("1367dabe", "new"), // classed non-deterministic in the campaign (README); not traced
     ("14d15bd2", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7 (bfe-s32-past-msb-all-ones) (T4C)
     ("2cbe4566", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // 3801-N1, by shape (T4C)
@@ -861,7 +861,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("36330ec5", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 (set.f32 unpack form, 12b23716) (T4A)
     ("3a0d32f5", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // NEW: drops links of an IMAD.HI accumulation chain (closest: 3601-N1) (T4B)
     ("4c7c818c", "new"), // classed non-deterministic in the campaign (README); not traced
-    ("536f1382", "new"), // KNOWN 3701-N-D (T4A)
+    ("536f1382", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T4A)
     ("53f554e1", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed); the emulation runs but keeps the wrong addend (T4B)
     ("6dd16205", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4D)
     ("6ee35dab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed), .s16x2 (T4D)
@@ -877,12 +877,12 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("a82b8b26", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed): the wrong addend survives in the emulation (T4D)
     ("a97764ed", "fuzz-h200-g-shr-s16-by-16"),         // KNOWN G (shr-s16-by-16-reads-its-source) (T4C)
     ("b4269706", "new"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
-    ("b8a9995e", "new"), // KNOWN 3701-C3-2; the emulation needs mul.lo.s64 (T4B)
-    ("bfd7f6c9", "new"), // KNOWN 3701-C1N4 (bfi-constant-length-mod-32) (T4C)
+    ("b8a9995e", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2; the emulation needs mul.lo.s64 (T4B)
+    ("bfd7f6c9", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1N4 (bfi-constant-length-mod-32) (T4C)
     ("c18ff4fe", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (3601-O); the emulation needs .b16 (T4B)
-    ("c34717b2", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed); the emulation needs .u16x2 (T4B)
+    ("c34717b2", "fuzz-h100-j-branch-constant-splat"),       // KNOWN J (narrowed); the emulation needs .u16x2 (T4B)
     ("c3fdf7b6", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T4A)
-    ("d03f820c", "new"), // KNOWN 3701-N-D; the emulation needs a mov pack and an e4m3x2 of zero (T4B)
+    ("d03f820c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D; the emulation needs a mov pack and an e4m3x2 of zero (T4B)
     ("e0c45d2b", "new"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
     ("e4527e8a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4D)
     ("eb9ca4a8", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4A)

@@ -20,8 +20,9 @@
 //! - Without a program deviation emulated the machine records no origins and the hooks are not
 //!   called (the interpreter checks [`Machine::emulating`] first).
 //! - A hook only changes the destination (or, [`carry`], the carry flag) of the instruction it
-//!   is called for, or ([`skipped_glue`]) what a skipped one leaves there, and only when the
-//!   instruction and its source's producer are the ones its deviation's evidence names
+//!   is called for, or ([`skipped_glue`]) what a skipped one leaves there, or (3701-N-D's pack
+//!   built in place, at a `mov` or a store) the registers of the live half it destroys, and
+//!   only when the instruction and its source's producer are the ones its deviation's evidence names
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
@@ -45,7 +46,8 @@ use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
 use origin::{
-    boundary_between, f32_typed, moved_immediate, negated, negated16, packed_half_producer, unmasked, value_readers,
+    boundary_between, cvt_through_f32_copies, f32_typed, moved_immediate, negated, negated16, packed_half_producer,
+    unmasked, value_readers,
 };
 pub(super) use origin::{glue_origin, Origin};
 pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
@@ -278,9 +280,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // 3501-N1: slct.{s32,u32}.s32 with a constant c (an immediate, or a moved immediate) tests
     // c as an f32, c ≥ 0.0 (corpus/findings/fuzz-h200-3602/, a9cbbc89, bisected on 13.0.88
-    // -O3): c = −2^31 (−0.0) selects a, c in the NaNs 0x7f800001–0x7fffffff selects b.
+    // -O3): c = −2^31 (−0.0) selects a, c in the NaNs 0x7f800001–0x7fffffff selects b. c may be
+    // any value ptxas knows (corpus/findings/fuzz-h200-3801/, 12356f04, trace/T4B.md: `or.b32` of
+    // a moved 0 and 0x80000000 gives `v1_mov_c`'s 13.0.88 -O3 listing, `STG` of a; `or.b32` of a
+    // loaded word, `v2_or_of_loaded`, is right).
     let constant_c = imm_of(g, 2).or_else(|| {
-        reg(2).filter(|&r| moved_immediate(m, t, r)).and(vals.get(2)).filter(|c| c.is_exact()).map(|c| c.bits as u64)
+        let known = |r: Reg| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r);
+        reg(2).filter(|&r| known(r)).and(vals.get(2)).filter(|c| c.is_exact()).map(|c| c.bits as u64)
     });
     if m.allow.emulates(Deviation::SlctS32ByMinImmediateSelectsA)
         && g.op == GlueOp::Slct
@@ -589,21 +595,6 @@ pub(super) fn isa(
         if let Some((d, v)) = half_cvt_folded(m, c, c0, first_a.as_ref()) {
             emulated = Some((d, widen(v)));
         }
-        // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
-        // saturated.
-        let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
-        let of_int_sat = c0.sat && c0.dtype.is_int() && c0.atype.is_int();
-        if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
-            let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
-            let bits = match c.atype {
-                CvtType::F16 | CvtType::Bf16 => 16,
-                CvtType::F32 => 32,
-                _ => 64,
-            };
-            if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
-                emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
-            }
-        }
         // C's integer direction for a NaN: cvt.sat.s32.s64 / cvt.sat.u32.u64 of a float-to-64-bit
         // cvt of a NaN is folded into one F2I to 32 bits (NaN → 0).
         let int_sat =
@@ -640,6 +631,25 @@ pub(super) fn isa(
         }
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
+    // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
+    // saturated; f32 copies between are looked through (corpus/findings/fuzz-h200-3801/,
+    // 0b744aae, trace/T4B.md: `cvt.sat.s32.u32; mov.f32; cvt.sat.f32.f32` and `v1_no_movf32`
+    // give one listing, `ISETP.GE.U32; SEL` with no `FADD.SAT`, ptxas 13.0.88 and 13.5 -O3).
+    let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
+    let of_int_sat = r
+        .and_then(|r| cvt_through_f32_copies(m, t, r))
+        .is_some_and(|c0| c0.sat && c0.dtype.is_int() && c0.atype.is_int());
+    if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
+        let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
+        let bits = match c.atype {
+            CvtType::F16 | CvtType::Bf16 => 16,
+            CvtType::F32 => 32,
+            _ => 64,
+        };
+        if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
+            emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
+        }
+    }
     // 3501-N3: a cvt from .f32 of a cnot.b32 of a cvt.<irnd>.{u32,s32}.f32 of a
     // set.<cmp>.f32.{u16,s16} result converts the cnot's 0/1 as the number.
     let cnot_of_set_cvt = r.is_some_and(|r| match m.producer(t, r) {
@@ -876,14 +886,11 @@ fn packed(
 /// `values`) under the emulated deviations: A makes every element any byte when a float `cvt`
 /// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
 /// each names is the truncating conversion of its register read as `.f16`/`.f32` when a float
-/// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise.
-pub(super) fn stored(
-    m: &mut Machine<'_>,
-    t: u32,
-    st: &St,
-    elems: &[&Operand],
-    mut values: Vec<Expected>,
-) -> Vec<Expected> {
+/// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise. A 16-bit
+/// vector store that is 3701-N-D's pack built in place changes its later elements and the
+/// registers of its live half (`emulate/merge_c_in_place.rs`).
+pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
+    let mut values = merge_c_in_place::stored(m, t, st, values);
     // M: the first element of a `.v2` 16-bit store is the low half of the 32-bit word ptxas
     // packs (`PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`): its mask is dropped.
     let half_pair = elems.len() == 2 && matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16);

@@ -119,7 +119,8 @@ pub enum Deviation {
     CvtU8S8OfF16Dropped,
     /// N-7 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `bfe.s32 d, a, pos, len` with constant
     /// `pos ≥ 32` and `len ≥ 1` (immediates, or values ptxas computes from immediates:
-    /// fuzz-h200-3701/, 5d90f3ab and 3b8517e9) gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
+    /// fuzz-h200-3701/, 5d90f3ab and 3b8517e9; a `mov.f32` of a float immediate:
+    /// fuzz-h200-3801/, 14d15bd2) gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
     /// a non-negative `a`).
     BfeS32PastMsbAllOnes,
     /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
@@ -166,7 +167,8 @@ pub enum Deviation {
     /// C's float direction (corpus/findings/fuzz-h200-3301/, 75b04c3b; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): a float-to-float `cvt.sat` (`cvt.sat.f32.f16`, `cvt.sat.f64.f16`) of a
     /// register written by an integer `cvt.sat` loses its saturation (`HADD2.F32` without the
-    /// `FADD.SAT`, `F2F.F64.F16` without `.SAT`), where §9.7.9.21 clamps to [0.0, 1.0].
+    /// `FADD.SAT`, `F2F.F64.F16` without `.SAT`), where §9.7.9.21 clamps to [0.0, 1.0]; through
+    /// a `mov.f32` copy too (fuzz-h200-3801/, 0b744aae: a NaN passes).
     FloatSatOfIntSatDropped,
     /// 3301-N4 (corpus/findings/fuzz-h200-3301/, third run, f2f81bb3; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): `cvt.sat.<int>.u32` of a register written by `bfe.s32 d, a, pos, len`
@@ -190,6 +192,8 @@ pub enum Deviation {
     /// fuzz-h200-3602/, a9cbbc89, bisected): 13.0.88 tests a constant `c` (immediate or moved)
     /// of `slct.{s32,u32}.s32` as an f32, c ≥ 0.0: −2^31 is −0.0 (selects `a`) and the NaNs
     /// 0x7f800001–0x7fffffff select `b`, where the spec selects `a`; `slct.b32.s32` is right.
+    /// A `c` ptxas folds from immediates counts as constant (fuzz-h200-3801/, 12356f04: `or.b32`
+    /// of a moved 0 and 0x80000000).
     SlctS32ByMinImmediateSelectsA,
     /// 3501-N2 (corpus/findings/fuzz-h200-3501/, 3a6d7b34 and f94a1b7c; fuzz-h200-3601/,
     /// 1a7764b0; ptxas 13.0.88 -O3 and the JIT, 13.5 right by value): a chain of `shl.b64` by
@@ -299,15 +303,17 @@ pub enum Deviation {
     /// `.f16`/`.f64` sources, one operand from another producer, a plain `cvt.sat.s8.s32`.
     PackOfU32CvtFusedSigned,
     /// 3701 C1-N4 (corpus/findings/fuzz-h200-3701/, ca3fc161; trace/TC1.md; ptxas 13.0.88 -O3
-    /// and the JIT, fixed in 13.5): `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a
+    /// and the JIT, fixed in 13.5): `bfi.b32 d, a, b, pos, len` with a constant `pos` (an
+    /// immediate, or a moved one, float too: fuzz-h200-3801/, bfd7f6c9) and a
     /// constant `len` (an immediate or moved immediate) whose `len` (its low 8 bits, §9.7.1.20) is 32 or more
     /// inserts a field of `len mod 32` bits (130 → 2: `LOP3.LUT R7, R9, 0xc, R0, 0xe2`; 64 → no
     /// field), where §9.7.1.20 inserts up to the msb. A loaded `len` is right.
     BfiConstantLengthTakenMod32,
     /// 3701 C3-2 (corpus/findings/fuzz-h200-3701/, e50cc840; trace/TC3.md; ptxas 13.0.88 and
     /// 13.5 -O3, and the JIT): `shl.b64 d, p, k` by a constant k ≥ 64 (an immediate or moved
-    /// immediate: 64, 65, 100, 128, 4096, 0xffffffff) of `p` written by `mul.lo.s64` or
-    /// `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives `p`
+    /// immediate: 64, 65, 100, 128, 4096, 0xffffffff) of `p` written by `mul.lo.{s64,u64}` or
+    /// `mad.lo.{s64,u64}` by immediates, or `mul.wide.{u32,s32}` by an immediate (fuzz-h200-3801/,
+    /// b8a9995e: `.u64` the same listing), gives `p`
     /// unshifted (`IMAD.WIDE.U32 R6, R2, -0x1, RZ` stored), where §9.7.8.7 clamps the amount
     /// to 64 (0). Right: k = 40 or 63, a loaded source, `neg`/`add`, a multiply by a register,
     /// `shr`, the 16- and 32-bit forms.
@@ -417,13 +423,15 @@ pub enum Deviation {
     IntSatS16OfU32CvtFoldedSigned,
     /// 3701-N-D (corpus/findings/fuzz-h200-3701/, c8681b22, trace/TC1.md;
     /// corpus/findings/fuzz-h200-3702/, dc54c0ab, trace/T3A.md; ptxas 13.0.88 and 13.5 -O3, and
-    /// the JIT): `mov.b32 r, {p, h}` (or the first word of a `mov.b64` pack) of the pair p of
-    /// `cvt.rn.satfinite.e4m3x2.{f32,f16x2}` of zeros is built in place in h's register
+    /// the JIT): `mov.b32 r, {p, h}` (or the first word of a `mov.b64` pack, or the first two
+    /// elements of a 16-bit `st.v2`/`st.v4`: fuzz-h200-3801/, d03f820c) of the pair p of
+    /// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32,f16x2}` is built in place in h's register
     /// (`F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, RZ, RZ, R7`,
-    /// `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, RZ, R7`) while h, an `xor.b16` result or
-    /// an element of an `ld.v4.s8`, is still read: a later read of h (or of r's high half through
-    /// a `mov.b32` unpack) takes p. The pack itself is right; h from a scalar or 16-bit load
-    /// (another register) is right; -O0 is right.
+    /// `F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, RZ, R7`) while h, an `xor.b16` result,
+    /// an element of an `ld.v4.s8` or a byte pack `mov.b16 h, {c, c'}` (fuzz-h200-3801/,
+    /// 536f1382), is still read: a later read of h (a later half of the same pack, a glue result
+    /// ptxas numbers as h, or r's high half through a `mov.b32` unpack) takes p. The pack's first
+    /// word is right; h from a scalar or 16-bit load (another register) is right; -O0 is right.
     MergeCInPlaceDestroysLiveHalf,
     /// 3801-N2 (corpus/findings/fuzz-h200-3801/, 06fd6dd5 and 6dd16205; trace/T4C.md,
     /// trace/T4D.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `max`/`min` (`.u32`/`.s32`) against

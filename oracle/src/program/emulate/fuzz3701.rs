@@ -64,13 +64,16 @@ fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     }
 }
 
-/// C1-N4: `bfi.b32 d, a, b, pos, len` with an immediate `pos` and a constant `len` whose low
-/// 8 bits (§9.7.1.20) are 32 or more inserts a field of `len mod 32` bits.
+/// C1-N4: `bfi.b32 d, a, b, pos, len` with a constant `pos` and a constant `len` whose low
+/// 8 bits (§9.7.1.20) are 32 or more inserts a field of `len mod 32` bits. `pos` may be a moved
+/// immediate, integer or float (corpus/findings/fuzz-h200-3801/, bfd7f6c9, trace/T4C.md:
+/// `mov.f32 r2, 0f00000012`, `v_movint_pos` and `v_imm_pos` give one 13.0.88 -O3 listing,
+/// `LOP3.LUT R7, R9, 0x1fc0000, R2, 0xe2`).
 fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Bfi || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
         return None;
     }
-    let pos = imm_of(g, 2)?;
+    let pos = constant(m, t, g, vals, 2)?;
     let len = constant(m, t, g, vals, 3)? & 0xff;
     if len < 32 {
         return None;
@@ -80,17 +83,23 @@ fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
 }
 
 /// C3-2: `shl.b64 d, p, k` with a constant k ≥ 64 (its `.u32` bits) and p written by
-/// `mul.lo.s64` or `mad.lo.s64` by immediates, or `mul.wide.u32` by an immediate, gives p
-/// unshifted.
+/// `mul.lo.{s64,u64}` or `mad.lo.{s64,u64}` by immediates, or `mul.wide.{u32,s32}` by an
+/// immediate, gives p unshifted. The signedness is the listings' alike
+/// (corpus/findings/fuzz-h200-3801/, b8a9995e, trace/T4B.md: `mul.lo.u64` and its `v1_mul_s64`
+/// give one listing, `IMAD.WIDE.U32 … IADD3; STG.E.64` with no shift; ptxas 13.0.88 -O3 the same
+/// for `mad.lo.u64`/`.s64` and, `IMAD.WIDE` for `IMAD.WIDE.U32`, `mul.wide.s32`): the low 64 bits
+/// of a product (§9.7.1.3, §9.7.1.4) do not depend on it.
 fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Shl || g.ty.bits() != 64 || constant(m, t, g, vals, 1)? & 0xFFFF_FFFF < 64 {
         return None;
     }
     let by_immediate = match m.producer(t, reg_of_glue(g, 0)?)? {
         (Stmt::Glue { glue: p, .. }, _) => match p.op {
-            GlueOp::MulLo => p.ty == GlueType::S64 && imm_of(p, 1).is_some(),
-            GlueOp::MadLo => p.ty == GlueType::S64 && imm_of(p, 1).is_some() && imm_of(p, 2).is_some(),
-            GlueOp::MulWide => p.ty == GlueType::U32 && imm_of(p, 1).is_some(),
+            GlueOp::MulLo => matches!(p.ty, GlueType::S64 | GlueType::U64) && imm_of(p, 1).is_some(),
+            GlueOp::MadLo => {
+                matches!(p.ty, GlueType::S64 | GlueType::U64) && imm_of(p, 1).is_some() && imm_of(p, 2).is_some()
+            }
+            GlueOp::MulWide => matches!(p.ty, GlueType::U32 | GlueType::S32) && imm_of(p, 1).is_some(),
             _ => false,
         },
         _ => false,

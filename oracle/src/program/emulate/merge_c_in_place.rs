@@ -1,35 +1,51 @@
-//! 3701-N-D: ptxas 13.0.88 and 13.5 -O3 (and the JIT) build a pack of an e4m3 pair in place in
-//! the register of the half packed beside it, while that half is still read
+//! 3701-N-D: ptxas 13.0.88 and 13.5 -O3 (and the JIT) build a pack of an e4m3/e5m2 pair in
+//! place in the register of the half packed beside it, while that half is still read
 //! (`corpus/known/fuzz-h200-3701-nd-merge-c-in-place.toml`;
 //! corpus/findings/fuzz-h200-3701/, c8681b22, trace/TC1.md; corpus/findings/fuzz-h200-3702/,
-//! dc54c0ab, trace/T3A.md). Called from the `mov` hook of `emulate.rs` ([`isa`]).
+//! dc54c0ab, trace/T3A.md; corpus/findings/fuzz-h200-3801/, d03f820c and 536f1382,
+//! trace/T4A.md, T4B.md). Called from the `mov` hook of `emulate.rs` ([`isa`]) and from its
+//! store hook ([`stored`]).
 //!
-//! Scope (the traces' variants): the pair `p` is `cvt.rn.satfinite.e4m3x2.{f32,f16x2}` of
-//! zeros (moved immediates 0: `F2FP…MERGE_C R7, RZ, RZ, R7` / `R7, RZ, R7`), packed as the low
-//! half of `mov.b32 r, {p, h}` or of the first word of `mov.b64 d, {p, h, …}`; `h` was written by
-//! `xor.b16` (dc54c0ab: `LOP3.LUT R7, R2, 0x2`) or is an element of a `ld.v4.s8`
-//! (c8681b22: `SGXT R7, R7, 0x8`). Then h's register holds the merged word, so a later read of
-//! h, or of r's high half through a `mov.b32` unpack (`STG.E.U8 [+5], R7`), takes p. Right: h
-//! from a scalar `ld.s8` or a 16-bit load (`right_ld_s8_distinct_regs`, `a5_ld16`: another
-//! register), a `cvt.rn.f16.f32` in place of the pair (`a3_f16`, no MERGE_C), -O0.
+//! Scope (the traces' variants): the pair `p` is `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32,f16x2}`
+//! of any sources (zeros: `F2FP…MERGE_C R7, RZ, RZ, R7` / `R7, RZ, R7`; a loaded word, d03f820c:
+//! `F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R7, R2, R2, R7`, its `v1_e4m3` the same), packed as
+//! the low half of `mov.b32 r, {p, h}`, of the first word of `mov.b64 d, {p, h, …}`, or as the
+//! first two elements of a 16-bit vector store `st.v2 [a], {p, h}` / `st.v4 [a], {p, h, …}`
+//! (d03f820c; `.v4` and the `mov.b32` form of it compiled alike by 13.0.88 -O3); `h` was written
+//! by `xor.b16` (dc54c0ab: `LOP3.LUT R7, R2, 0x2`; d03f820c: `LOP3.LUT R7, R2, R7, RZ, 0x3c`),
+//! is an element of a `ld.v4.s8` (c8681b22: `SGXT R7, R7, 0x8`) or a byte pack `mov.b16 h, {c,
+//! c'}` (536f1382: `LOP3 0xff; PRMT R7, R2, 0x6540, R7`; 13.0.88 -O3 the same for `ld.u8` bytes
+//! and two distinct bytes). Then h's register holds the merged word, so a later read of h (a
+//! later element of the same `mov.b64` pack or vector store included: 536f1382's `{p, h, h, z}`,
+//! `PRMT R3, RZ, 0x5410, R7` for `{p, h, z, h}`), or of r's high half through a `mov.b32` unpack
+//! (`STG.E.U8 [+5], R7`), takes p. So does a read of a register ptxas numbers as h, a glue result
+//! computed from the same sources the same way (d03f820c: `xor.b16 h12` of a second unpack of
+//! the word h9 was the xor of is `R7` too, [`duplicates`]). Right: h from a scalar `ld.s8` or a
+//! 16-bit load (`right_ld_s8_distinct_regs`, `a5_ld16`, `a6_e5m2_loaded`: another register), a
+//! `cvt.rn.f16.f32` in place of the pair (`a3_f16`, d03f820c's `v2_f16_right`: no MERGE_C), -O0.
 //!
-//! Invariants: the pack's own result is the spec's (§9.7.9.9 `mov` packs the halves as given);
-//! a register changes only when the deviation is emulated and every statement named above is
-//! unguarded and is exactly of the form given; otherwise the spec's values stand.
+//! Invariants: the pack's first word (the pair and h) is the spec's (§9.7.9.4 `mov` packs the
+//! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
+//! the deviation is emulated and every statement named above is unguarded and is exactly of the
+//! form given; otherwise the spec's values stand.
 
 use super::fuzz3602::{unchanged_between, writes};
 use super::origin::value_readers;
-use crate::isa::operand::{Imm, Operand};
+use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
-use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
+use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
-/// The destinations of a `mov` under 3701-N-D: a destroying pack also writes its `h` with the
-/// pair; the high half of a `mov.b32` unpack of its first word is the pair. `results` (the
-/// spec's) extended or changed.
+/// How many producers deep [`same_expression`] compares two values.
+const CSE_DEPTH: u32 = 4;
+
+/// The destinations of a `mov` under 3701-N-D: a destroying pack also writes its `h` (and the
+/// registers ptxas numbers as h) with the pair, and its later halves naming them are the pair;
+/// the high half of a `mov.b32` unpack of its first word is the pair. `results` (the spec's)
+/// extended or changed.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -43,13 +59,23 @@ pub(super) fn isa(
     }
     match mv.shape {
         MovShape::Pack(_) => {
-            // Only a half still read (an unread one's change explains nothing).
-            let Some((p, h)) = destroying_pack(m, m.stmt).filter(|&(_, h)| value_readers(m, m.stmt, h) > 0) else {
-                return results;
-            };
-            let (Ok(pair), Ok(old)) = (m.read(t, p), m.read(t, h)) else { return results };
-            let to = m.fire(d, &old, pair);
-            results.push((h, to));
+            let Some((items, p, merged)) = destroyed(m, t) else { return results };
+            let Ok(pair) = m.read(t, p) else { return results };
+            if let Some((_, word)) = results.first_mut() {
+                for (k, item) in items.iter().enumerate().skip(2) {
+                    if item.is_some_and(|r| merged.contains(&r)) {
+                        let from = word.clone();
+                        let mut to = from.clone();
+                        to.replace(16 * k as u32, pair.field(0, 16));
+                        *word = m.fire(d, &from, to);
+                    }
+                }
+            }
+            for r in still_read(m, merged) {
+                let Ok(old) = m.read(t, r) else { continue };
+                let to = m.fire(d, &old, pair.clone());
+                results.push((r, to));
+            }
         }
         MovShape::Unpack(2) => {
             let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
@@ -67,47 +93,99 @@ pub(super) fn isa(
     results
 }
 
+/// The values a 16-bit vector store `st` writes under 3701-N-D (`values`, the spec's, changed):
+/// a destroying pack's later elements naming h (or a register ptxas numbers as h) are the pair;
+/// h and those registers hold the pair after the store.
+pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expected>) -> Vec<Expected> {
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    if !m.allow.emulates(d) || !matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16) {
+        return values;
+    }
+    let Some((items, p, merged)) = destroyed(m, t) else { return values };
+    let Ok(pair) = m.read(t, p) else { return values };
+    for (k, item) in items.iter().enumerate().skip(2) {
+        if let (true, Some(v)) = (item.is_some_and(|r| merged.contains(&r)), values.get_mut(k)) {
+            let from = v.clone();
+            *v = m.fire(d, &from, pair.field(0, 16));
+        }
+    }
+    for r in still_read(m, merged) {
+        let Ok(old) = m.read(t, r) else { continue };
+        let to = m.fire(d, &old, pair.clone());
+        // `r` is a virtual register (a pack's element): the write cannot fail.
+        if m.write_keeping_origin(t, r, to).is_err() {
+            break;
+        }
+    }
+    values
+}
+
+/// Those of `regs` still read after the statement being run (an unread register's change
+/// explains nothing).
+fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
+    regs.into_iter().filter(|&r| value_readers(m, m.stmt, r) > 0).collect()
+}
+
+/// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
+/// whose h is still read (after it, or by a later element of it): its elements' registers, the
+/// pair's register, and the registers that hold the merged word after it (h and the registers
+/// ptxas numbers as h, [`duplicates`]).
+fn destroyed(m: &Machine<'_>, t: u32) -> Option<(Vec<Option<Reg>>, Reg, Vec<Reg>)> {
+    let k = m.stmt;
+    let (p, h) = destroying_pack(m, k)?;
+    let items: Vec<Option<Reg>> = pack_items(m, k)?.iter().map(|o| m.reg_of(o).ok()).collect();
+    let mut merged = vec![h];
+    merged.extend(duplicates(m, t, k, h));
+    let later_item = items.iter().skip(2).any(|r| r.is_some_and(|r| merged.contains(&r)));
+    let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
+    (later_item || read_after).then_some((items, p, merged))
+}
+
 /// The last statement before body index `before` that writes `r`, with its index.
 fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
     m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
-/// Whether operand `o` is 0 where body index `before` reads it: an immediate 0, or a register
-/// last written (unguarded) by a move of an immediate 0.
-fn zero_at(m: &Machine<'_>, before: usize, o: &Operand) -> bool {
-    let zero = |o: Option<&Operand>| {
-        matches!(o, Some(Operand::Imm(Imm::Int(0) | Imm::F32Bits(0))))
-            || matches!(o, Some(Operand::Imm(Imm::Float(f))) if *f == 0.0)
+/// The elements of the pack at body index `k`, unguarded: of a `mov.b32`/`mov.b64` packing
+/// halves, or of a 16-bit `st.v2`/`st.v4`.
+fn pack_items<'m>(m: &'m Machine<'_>, k: usize) -> Option<&'m [Operand]> {
+    let Stmt::Isa(Instruction { form, operands, guard: None, .. }) = &m.p.body[k] else {
+        return None;
     };
-    if zero(Some(o)) {
-        return true;
+    let vector = match form {
+        Form::Mov(mv) => {
+            let dst = operands.first().and_then(|o| m.reg_of(o).ok())?;
+            let halves = matches!((mv.shape, dst.class().bits()), (MovShape::Pack(2), 32) | (MovShape::Pack(4), 64));
+            operands.get(1).filter(|_| halves)
+        }
+        Form::St(st) => {
+            let halves = matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16)
+                && matches!(st.vec, Some(VecWidth::V2 | VecWidth::V4));
+            operands.get(1).filter(|_| halves)
+        }
+        _ => None,
+    };
+    match vector {
+        Some(Operand::Vector(items)) => Some(items),
+        _ => None,
     }
-    let Ok(r) = m.reg_of(o) else { return false };
-    matches!(last_writer(m, before, r), Some((_, Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: None, .. })))
-        if zero(operands.get(1)))
 }
 
 /// The pair `p` and the half `h` of the pack at body index `k`, when it is one 3701-N-D builds
 /// in place (module docs).
 fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
-    let Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) = &m.p.body[k] else {
-        return None;
-    };
-    let dst = operands.first().and_then(|o| m.reg_of(o).ok())?;
-    let packs_halves = matches!((mv.shape, dst.class().bits()), (MovShape::Pack(2), 32) | (MovShape::Pack(4), 64));
-    let Some(Operand::Vector(items)) = operands.get(1).filter(|_| packs_halves) else { return None };
+    let items = pack_items(m, k)?;
     let (p, h) = (m.reg_of(items.first()?).ok()?, m.reg_of(items.get(1)?).ok()?);
     if p == h || p.class().bits() != 16 {
         return None;
     }
     let pair = match last_writer(m, k, p)? {
-        (c, Stmt::Isa(Instruction { form: Form::Cvt(cv), operands, guard: None, .. })) => {
-            let form = cv.dtype == CvtType::E4m3x2
+        (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) => {
+            matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
                 && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
                 && cv.rnd == Some(CvtRnd::Rn)
                 && cv.satfinite
-                && !cv.relu;
-            form && operands.iter().skip(1).all(|o| zero_at(m, c, o))
+                && !cv.relu
         }
         _ => false,
     };
@@ -120,9 +198,75 @@ fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => {
             l.ty == MemType::S8 && l.vec == Some(VecWidth::V4)
         }
+        // A byte pack `mov.b16 h, {c, c'}` (536f1382).
+        (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
+            mv.shape == MovShape::Pack(2) && h.class().bits() == 16
+        }
         _ => false,
     };
     (pair && half).then_some((p, h))
+}
+
+/// The registers other than `h` that ptxas numbers as `h` where body index `k` reads it (one
+/// value, one register): each written last by unguarded glue computing the same expression as
+/// h's producer ([`same_expression`]) and, in thread `t`, holding h's value.
+fn duplicates(m: &Machine<'_>, t: u32, k: usize, h: Reg) -> Vec<Reg> {
+    let value = m.read(t, h).ok().filter(Expected::is_exact);
+    let mut out: Vec<Reg> = Vec::new();
+    for (j, s) in m.p.body[..k].iter().enumerate() {
+        let Stmt::Glue { glue, guard: None } = s else { continue };
+        let r = glue.dst;
+        let last = last_writer(m, k, r).map(|(w, _)| w) == Some(j);
+        let same_value = value.as_ref().is_some_and(|v| m.read(t, r).ok().as_ref() == Some(v));
+        if r != h && !out.contains(&r) && last && same_value && same_expression(m, (k, r), (k, h), CSE_DEPTH) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Whether register `a.1` where body index `a.0` reads it and `b.1` where `b.0` reads it hold
+/// the same expression (ptxas's value numbering, at most `depth` producers deep): the same
+/// register from the same writer, unguarded glue of one operation and type over the same
+/// immediates and same-expression registers, or the same element of unguarded `mov` unpacks of
+/// same-expression registers.
+fn same_expression(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg), depth: u32) -> bool {
+    let (Some((wa, sa)), Some((wb, sb))) = (last_writer(m, a.0, a.1), last_writer(m, b.0, b.1)) else {
+        return false;
+    };
+    if wa == wb && a.1 == b.1 {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    match (sa, sb) {
+        (Stmt::Glue { glue: ga, guard: None }, Stmt::Glue { glue: gb, guard: None }) => {
+            ga.op == gb.op
+                && ga.ty == gb.ty
+                && ga.src.iter().zip(&gb.src).all(|(x, y)| match (x, y) {
+                    (Some(Src::Reg(x)), Some(Src::Reg(y))) => same_expression(m, (wa, *x), (wb, *y), depth - 1),
+                    (x, y) => x == y,
+                })
+        }
+        (
+            Stmt::Isa(Instruction { form: Form::Mov(ma), operands: oa, guard: None, .. }),
+            Stmt::Isa(Instruction { form: Form::Mov(mb), operands: ob, guard: None, .. }),
+        ) if matches!(ma.shape, MovShape::Unpack(_)) && ma.shape == mb.shape => {
+            let element = |ops: &[Operand], r: Reg| match ops.first() {
+                Some(Operand::Vector(items)) => items.iter().position(|o| m.reg_of(o).ok() == Some(r)),
+                _ => None,
+            };
+            let source = |ops: &[Operand]| ops.get(1).and_then(|o| m.reg_of(o).ok());
+            match (element(oa, a.1), element(ob, b.1), source(oa), source(ob)) {
+                (Some(ea), Some(eb), Some(xa), Some(xb)) => {
+                    ea == eb && same_expression(m, (wa, xa), (wb, xb), depth - 1)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// The pair a destroying pack merged into the first word of its result, where `w` (read by a

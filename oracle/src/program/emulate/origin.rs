@@ -55,7 +55,7 @@ pub(in crate::program) struct Origin {
     /// For an `and.b16` of a `cvt.rz.f16.f32` result with an immediate mask, the value unmasked
     /// (M: what a pack of it as the low half stores, [`stored`](super::stored) and [`isa`](super::isa)).
     pub(in crate::program) unmasked: Option<Expected>,
-    /// When ptxas knows the value at compile time (an unguarded move of an integer immediate,
+    /// When ptxas knows the value at compile time (an unguarded move of an immediate,
     /// unguarded glue or a shuffle of such values; `emulate/scopes_3701_a.rs` says which), the
     /// number of joins passed when it was written (known until the next join): N-7's field and
     /// 3501-N2's amounts and addend.
@@ -290,6 +290,20 @@ pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
         Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
         _ => false,
+    }
+}
+
+/// The `cvt` that produced the value register `r` of thread `t` holds, f32 copies
+/// ([`f32_copy`]) looked through (C's float direction: corpus/findings/fuzz-h200-3801/,
+/// 0b744aae, ptxas drops a `mov.f32` between the two `cvt.sat`).
+pub(super) fn cvt_through_f32_copies(m: &Machine<'_>, t: u32, r: Reg) -> Option<Cvt> {
+    let stmt = match m.producer(t, r)? {
+        (s, o) if f32_copy(s) => &m.p.body[o.a_stmt?],
+        (s, _) => s,
+    };
+    match stmt {
+        Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) => Some(*c),
+        _ => None,
     }
 }
 

@@ -1616,4 +1616,5 @@ mod scopes_3702_c;
 
 mod seed_3801_new;
 mod seed_3801_w1;
+mod seed_3801_w2;
 mod seed_3801_w3;
