@@ -868,24 +868,24 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("703b2dfd", "new"), // KNOWN 3201-N8 (T4A)
     ("7d41398c", "new"), // classed non-deterministic in the campaign (README); not traced
     ("83e44a39", "new"), // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
-    ("85778452", "new"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
+    ("85778452", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
     ("87576d8b", "new"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
     ("8edfd571", "new"), // NEW (closest 3701-N-D, O) (T4C)
-    ("91beedbc", "new"), // KNOWN N-8 (.u32 set destination) (T4D)
+    ("91beedbc", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN N-8 (.u32 set destination) (T4D)
     ("95fd860c", "new"), // KNOWN D (tf32-of-packed-half), likely; the clobber is a new effect (T4C)
     ("a280b42d", "new"), // KNOWN 3702-N3 (T4A)
     ("a82b8b26", "new"), // KNOWN J (narrowed): the wrong addend survives in the emulation (T4D)
     ("a97764ed", "new"), // KNOWN G (shr-s16-by-16-reads-its-source) (T4C)
-    ("b4269706", "new"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
+    ("b4269706", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
     ("b8a9995e", "new"), // KNOWN 3701-C3-2; the emulation needs mul.lo.s64 (T4B)
     ("bfd7f6c9", "new"), // KNOWN 3701-C1N4 (bfi-constant-length-mod-32) (T4C)
     ("c18ff4fe", "new"), // KNOWN O (3601-O); the emulation needs .b16 (T4B)
     ("c34717b2", "new"), // KNOWN J (narrowed); the emulation needs .u16x2 (T4B)
     ("c3fdf7b6", "new"), // KNOWN 3702-N5 (T4A)
     ("d03f820c", "new"), // KNOWN 3701-N-D; the emulation needs a mov pack and an e4m3x2 of zero (T4B)
-    ("e0c45d2b", "new"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
-    ("e4527e8a", "new"), // KNOWN O (shr.u16) (T4D)
-    ("eb9ca4a8", "new"), // KNOWN O (3601-O) (T4A)
+    ("e0c45d2b", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
+    ("e4527e8a", "new"),                                         // KNOWN O (shr.u16) (T4D)
+    ("eb9ca4a8", "new"),                                         // KNOWN O (3601-O) (T4A)
     ("f2611d02", "new"), // KNOWN J (branch-constant-high-half-is-its-low-half) (T4C)
 ];
 
@@ -921,7 +921,9 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("d69964c3", "new"),
     ("e141eb0d", "new"),
     ("e3912b9a", "new"),
-    ("ee3b1f4d", "new"),
+    // 3301-N1 since N-8 leaves a set ptxas folds alone (13.0.88 -O3: the `ld` unguarded, `IADD3 R6, P0,
+    // R2, 0x7c7c7c7c`: the `shr.u16` by 0x80000000 shifted by 0).
+    ("ee3b1f4d", "fuzz-h200-3301-n1-shift16-immediate-low-half"),
     ("f33d36d7", "new"),
     ("f4025e70", "new"),
     ("f7406f82", "new"),
