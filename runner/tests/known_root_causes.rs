@@ -868,7 +868,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("703b2dfd", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN 3201-N8 (T4A)
     ("7d41398c", "new"),                               // classed non-deterministic in the campaign (README); not traced
     ("83e44a39", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
-    ("85778452", "new"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
+    ("85778452", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
     ("87576d8b", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
     ("8edfd571", "fuzz-h200-3801-n4-half-beside-e4m3x2-pair-read-as-stack-pointer"), // NEW (closest 3701-N-D, O) (T4C)
     ("91beedbc", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN N-8 (.u32 set destination) (T4D)
@@ -876,17 +876,17 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("a280b42d", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3 (T4A)
     ("a82b8b26", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed): the wrong addend survives in the emulation (T4D)
     ("a97764ed", "fuzz-h200-g-shr-s16-by-16"),         // KNOWN G (shr-s16-by-16-reads-its-source) (T4C)
-    ("b4269706", "new"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
+    ("b4269706", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN 3201-N11 (its set.f32 form). Labelled NEW because F's emulation  (T4A)
     ("b8a9995e", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2; the emulation needs mul.lo.s64 (T4B)
     ("bfd7f6c9", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1N4 (bfi-constant-length-mod-32) (T4C)
     ("c18ff4fe", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (3601-O); the emulation needs .b16 (T4B)
     ("c34717b2", "fuzz-h100-j-branch-constant-splat"),       // KNOWN J (narrowed); the emulation needs .u16x2 (T4B)
     ("c3fdf7b6", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T4A)
     ("d03f820c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D; the emulation needs a mov pack and an e4m3x2 of zero (T4B)
-    ("e0c45d2b", "new"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
-    ("e4527e8a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4D)
-    ("eb9ca4a8", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (T4A)
-    ("f2611d02", "fuzz-h100-j-branch-constant-splat"), // J branch-known: add.u16x2 (T4C)
+    ("e0c45d2b", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11 (.u32 destination); the emulation misses it on the *secon (T4D)
+    ("e4527e8a", "fuzz-h200-3601-o-shift16-by-cnot-amount"),     // KNOWN O (shr.u16) (T4D)
+    ("eb9ca4a8", "fuzz-h200-3601-o-shift16-by-cnot-amount"),     // KNOWN O (3601-O) (T4A)
+    ("f2611d02", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (branch-constant-high-half-is-its-low-half) (T4C)
 ];
 
 /// The word findings of the seed-3802 campaign (corpus/findings/fuzz-h200-3802/: signatures and
@@ -921,9 +921,11 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("d69964c3", "new"), // KNOWN 3701-N-D, ld.shared half, st.shared.v4 pack (T5C)
     ("e141eb0d", "new"), // KNOWN G through a mov unpack, no shift (T5B)
     ("e3912b9a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (13.0.88: SHF by R0 unwritten)
-    ("ee3b1f4d", "new"), // KNOWN 3301-N1, blocked by N-8 over-firing (T5B)
-    ("f33d36d7", "new"), // KNOWN 3701-N-D through a copy, non-zero pair (T5C)
-    ("f4025e70", "new"), // KNOWN 3701-N-D, e5m2x2 pair (T5C)
+    // 3301-N1 since N-8 leaves a set ptxas folds alone (13.0.88 -O3: the `ld` unguarded, `IADD3 R6, P0,
+    // R2, 0x7c7c7c7c`: the `shr.u16` by 0x80000000 shifted by 0).
+    ("ee3b1f4d", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // KNOWN 3301-N1, blocked by N-8 over-firing (T5B)
+    ("f33d36d7", "new"),                                          // KNOWN 3701-N-D through a copy, non-zero pair (T5C)
+    ("f4025e70", "new"),                                          // KNOWN 3701-N-D, e5m2x2 pair (T5C)
     ("f7406f82", "new"), // NEW T5A-1: cvt.pack.sat of a constant NaN conversion and constant c dropped (T5A)
     ("fd2d1cc8", "new"), // KNOWN J narrowed, .s16x2 read by cvt.s64.s32 (T5A)
     ("ff1a71c7", "new"), // KNOWN J branch splat, min.u16x2 (T5B)

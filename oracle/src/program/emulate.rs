@@ -346,7 +346,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let v = Expected::exact(0xFFFF_FFFF, result.width);
         return m.fire(Deviation::BfeS32PastMsbAllOnes, &result, v);
     }
-    // N-8: an unsigned compare of a set.*.s32 result s with 0 is folded as the signed one:
+    // N-8: an unsigned compare of a set.*.{s32,u32} result s with 0 is folded as the signed one:
     // `setp.lt.u32 s, 0` and `setp.gt.u32 0, s` test s ≠ 0, `setp.ge.u32 s, 0` and
     // `setp.le.u32 0, s` test s = 0; the 0 an immediate or a moved immediate
     // (corpus/findings/fuzz-h200-3602/, 5d06e0d1: `mov.b32 %r1, 0; setp.gt.u32 %p0, %r1, %r3`).
@@ -354,10 +354,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // writing that test as its destination type (corpus/findings/fuzz-h200-3801/, 703b2dfd,
     // trace/T4A.md: `set.le.u32.u32 d, 0, s` of `set.gt.u32.s64` is `SEL R0, RZ, -1, P0`, variants
     // v1–v4; `.s32`/`.f32` destinations the same `SEL`/`FSEL R7, RZ, 1, P0`, 13.0.88 -O3, session 39).
+    // A `set.<cmp>.u32` result is the same −1/0 word and is folded the same
+    // (corpus/findings/fuzz-h200-3801/, 91beedbc, trace/T4D.md: `set.ge.u32.s32 s, r, 0; setp.ge.u32
+    // p, s, 0` is `ISETP.GE.AND P0, PT, R2, RZ` as `v_s32dst` is, 13.0.88 -O3; 13.5 right). Not a set
+    // whose value ptxas knows: it folds the set to its −1/0 first and the unsigned compare right
+    // (85778452, trace/T4C.md: `set.le.s32.u32 %r8, <moved 0>, 0; setp.ge.u32 %p3, %r8, 0`, the GPU
+    // word 0xc07fffff = 1.0f ^ −1 selects %r8 = −1 by a true %p3).
     let of_set = |k: usize| {
         reg(k).is_some_and(|r| {
-            matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
-                if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
+            let set = matches!(m.producer(t, r),
+                Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)));
+            set && !scopes_3701_a::known(m, t, r)
         })
     };
     let zero = |k: usize| {
@@ -809,16 +816,23 @@ pub(super) fn isa(
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }
-    // F: an unsigned int-to-float cvt of an overflowed abs/neg converts it as signed.
-    let overflowed = r.is_some_and(|r| negated(m, t, r));
-    if m.allow.emulates(Deviation::NegationOverflow) && overflowed && !c.dtype.is_int() {
+    // F: an unsigned int-to-f32 cvt of an overflowed `abs.s16`/`abs.s32` converts it as signed
+    // (c2-compiler-cvt.rm.f32.u16-9b4a3a32: `IABS; PRMT 0x7710; I2F.S16.RM`; `cvt.rn.f32.u32` of a
+    // loaded `abs.s32` is `IABS; I2FP.F32.S32`, ptxas 13.0.88 and 13.5 -O3). Only there
+    // (corpus/findings/fuzz-h200-3801/, b4269706, trace/T4A.md, and its variants compiled with
+    // 13.0.88 and 13.5 -O3): `.f16`, `.bf16` and `.f64` destinations convert unsigned
+    // (`I2F.BF16.U32`, `I2F.F16.U16`, `I2F.F64.U32`), as do `neg.s16`/`neg.s32` (`IADD3 R, -R2;
+    // I2F.U16.RM`, `I2FP.F32.U32`) and `abs.s64` (`I2F.U64`), and an `abs` of a value ptxas knows
+    // is folded right (`abs.s32` of a moved 0x80000000 read by `cvt.rn.bf16.u32`: `I2F.BF16.U32 R5,
+    // 0x80000000`; by `cvt.rn.f32.u32`: 2^31).
+    let overflowed = of_abs && r.is_some_and(|r| !scopes_3701_a::known(m, t, r));
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && overflowed
+        && c.dtype == CvtType::F32
+        && matches!(c.atype, CvtType::U16 | CvtType::U32)
+    {
         if let Some(s) = signed_of(c.atype) {
-            let bits = match c.atype {
-                CvtType::U8 => 8,
-                CvtType::U16 => 16,
-                CvtType::U32 => 32,
-                _ => 64,
-            };
+            let bits = if c.atype == CvtType::U16 { 16 } else { 32 };
             if is_min(&a, bits) {
                 let f = Form::Cvt(Cvt { atype: s, ..c });
                 if let Some(v) = convert(m, &f, a.bits & ((1u128 << bits) - 1)) {

@@ -5,7 +5,7 @@
 //! through [`super::skipped_glue`] and [`super::skipped_isa`].
 
 use super::origin::merge_f32;
-use super::{any_f32_nan, float_dtype, j_packed_constant, scopes_3701_a, scopes_3702_c};
+use super::{any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, scopes_3701_a, scopes_3702_c};
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
@@ -65,7 +65,7 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         } else {
             return None;
         };
-        let v = Expected::exact(u128::from(skipped_set_f32(word, g.ty.bits())), old.width);
+        let v = Expected::exact(u128::from(skipped_set_f32(m, word, g.ty.bits())?), old.width);
         return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
     }
     let integer_dst = matches!(g.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32));
@@ -73,11 +73,15 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         return None;
     }
     let old = m.read(t, g.dst).ok()?;
-    let signed = crate::program::thread::extend(old.field(0, 16), 32, true);
+    // The low 16 bits alone are read: exact also when an earlier skip of this set left the word
+    // two-valued above them (corpus/findings/fuzz-h200-3801/, e0c45d2b, trace/T4D.md: the set in
+    // an 8-trip loop, `SEL; PRMT R2, R4, 0x9910` on every trip, 0x4115d2f7 → 0xffffd2f7).
+    let low = exact_low_half(&old).map_or_else(|| old.field(0, 16), |low| Expected::exact(u128::from(low), 16));
+    let signed = crate::program::thread::extend(low.clone(), 32, true);
     let v = if matches!(g.op, GlueOp::Set(_, SetDst::S32)) && g.ty == GlueType::U16 {
         signed
     } else {
-        let zeros = crate::program::thread::extend(old.field(0, 16), 32, false);
+        let zeros = crate::program::thread::extend(low, 32, false);
         if signed.is_exact() && zeros.is_exact() && signed.bits != zeros.bits {
             zeros.or_value(signed.bits, Allowance::Undefined)
         } else {
@@ -103,14 +107,16 @@ fn exact_low_half(e: &Expected) -> Option<u32> {
 /// merging the old word in place of the comparison's −1/0 (ptxas 13.0.88 and 13.5, every
 /// level). 32- and 64-bit sources: `IABS` then `I2FP.F32.S32` (to nearest; |−2^31| stays
 /// −2^31). 16-bit sources (13.5's listing): `PRMT 0x9910` (sign extension from bit 15), `IABS`,
-/// `PRMT 0x7710` (the low 16 bits), `I2F.S16`.
-fn skipped_set_f32(old: u32, src_bits: u32) -> u32 {
-    if src_bits == 16 {
-        let magnitude = i32::from(old as u16 as i16).unsigned_abs() as u16;
-        f32::from(magnitude as i16).to_bits()
+/// `PRMT 0x7710` (the low 16 bits), `I2F.S16`. The conversion is the oracle's own
+/// `cvt.rn.f32.s32`/`cvt.rn.f32.s16` (§9.7.9.21), `None` where it gives no exact word.
+fn skipped_set_f32(m: &Machine<'_>, old: u32, src_bits: u32) -> Option<u32> {
+    let (opcode, magnitude) = if src_bits == 16 {
+        ("cvt.rn.f32.s16", u128::from(i32::from(old as u16 as i16).unsigned_abs() as u16))
     } else {
-        ((old as i32).wrapping_abs() as f32).to_bits()
-    }
+        ("cvt.rn.f32.s32", u128::from((old as i32).wrapping_abs() as u32))
+    };
+    let converted = cvt_form(opcode).and_then(|f| convert(m, &f, magnitude))?;
+    converted.is_exact().then_some(converted.bits as u32)
 }
 
 /// What a §9.7.9 instruction whose guard is false leaves under the emulated deviations: its

@@ -1618,3 +1618,4 @@ mod seed_3801_new;
 mod seed_3801_w1;
 mod seed_3801_w2;
 mod seed_3801_w3;
+mod seed_3801_w4;
