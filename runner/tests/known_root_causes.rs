@@ -908,7 +908,7 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("3ba99472", "new"),                       // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
     ("3ca5ad75", "new"),                       // KNOWN 3702-N2 without outer xor (T5B)
     ("484f5b79", "new"),                       // KNOWN M, cvt.rz.relu source (T5C)
-    ("6e4d6e41", "new"), // NEW: F2FP.F16.E5M2.UNPACK_B of a known-zero top half gets a non-zero immediate (T5C)
+    ("6e4d6e41", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // NEW: F2FP.F16.E5M2.UNPACK_B of a known-zero top half gets a non-zero immediate (T5C)
     ("6f011808", "new"), // KNOWN 3701-C3-3, .u64 set source (T5A)
     ("7f08ae6d", "new"), // KNOWN J branch-known, %tix as operand a (T5A)
     ("81cc67f0", "new"), // KNOWN 3501-N2, a sub between the shifts (T5A)
@@ -919,14 +919,30 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("b77bce67", "new"),                                                  // KNOWN J narrowed, one addend %tix (T5B)
     ("d00d91c5", "fuzz-h100-j-branch-constant-splat"),                    // J narrowed: K + 0 (13.0.88: VIADD RZ, 0x0)
     ("d69964c3", "new"), // KNOWN 3701-N-D, ld.shared half, st.shared.v4 pack (T5C)
-    ("e141eb0d", "new"), // KNOWN G through a mov unpack, no shift (T5B)
+    ("e141eb0d", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G through a mov unpack, no shift (T5B)
     ("e3912b9a", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // O: shr.u16 (13.0.88: SHF by R0 unwritten)
-    // 3301-N1 since N-8 leaves a set ptxas folds alone (13.0.88 -O3: the `ld` unguarded, `IADD3 R6, P0,
-    // R2, 0x7c7c7c7c`: the `shr.u16` by 0x80000000 shifted by 0).
     ("ee3b1f4d", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // KNOWN 3301-N1, blocked by N-8 over-firing (T5B)
-    ("f33d36d7", "new"),                                          // KNOWN 3701-N-D through a copy, non-zero pair (T5C)
-    ("f4025e70", "new"),                                          // KNOWN 3701-N-D, e5m2x2 pair (T5C)
-    ("f7406f82", "new"), // NEW T5A-1: cvt.pack.sat of a constant NaN conversion and constant c dropped (T5A)
+    ("f33d36d7", "new"), // KNOWN 3701-N-D through a copy, non-zero pair (T5C)
+    ("f4025e70", "new"), // KNOWN 3701-N-D, e5m2x2 pair (T5C)
+    ("f7406f82", "fuzz-h200-3802-t5a1-pack-of-nan-cvt-and-constant-dropped"), // NEW T5A-1: cvt.pack.sat of a constant NaN conversion and constant c dropped (T5A)
     ("fd2d1cc8", "new"), // KNOWN J narrowed, .s16x2 read by cvt.s64.s32 (T5A)
     ("ff1a71c7", "new"), // KNOWN J branch splat, min.u16x2 (T5B)
 ];
+
+/// The JIT crash of seed 3802 (58dc4938: the program of the word finding f7406f82, T5A-1; T5A.md)
+/// is T5A-1's crash entry by its id: a crash has no shape and no emulation.
+#[test]
+fn the_seed_3802_jit_crash_is_t5a1() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-3802/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("58dc4938")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    let name = known.matches(&crash.signature).map(|k| k.name.as_str());
+    assert_eq!(name, Some("fuzz-h200-3802-t5a1-pack-of-nan-cvt-and-constant-jit-crash"));
+}

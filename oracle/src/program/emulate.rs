@@ -31,6 +31,7 @@ mod fuzz3701;
 mod fuzz3702;
 mod fuzz3702_conversions;
 mod fuzz3801;
+mod fuzz3802;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
@@ -530,7 +531,8 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// reading it, [`glue`]), 3701 C1-N2 (`emulate/fuzz3701.rs`) or J's narrowed `add.u16x2`
 /// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack,
 /// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
-/// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`.
+/// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`; seed 3802's
+/// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -542,6 +544,8 @@ pub(super) fn isa(
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
         let results = fuzz3702::mov(m, t, inst, results);
+        // G through a `mov.b32` unpack of a zero-extended half (e141eb0d): `emulate/fuzz3802.rs`.
+        let results = fuzz3802::unpacked(m, t, mv, inst, results);
         let results = packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
@@ -550,6 +554,8 @@ pub(super) fn isa(
     // `c`: `emulate/j_packed_constant.rs`.
     if let Form::CvtPack(p) = &inst.form {
         let results = fuzz3701::pack(m, t, p, inst, results);
+        // 3802 T5A-1's `cvt.pack` of a constant NaN's conversion: `emulate/fuzz3802.rs`.
+        let results = fuzz3802::pack(m, t, p, inst, results);
         return Ok(j_packed_constant::pack_c(m, t, p, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
@@ -860,6 +866,8 @@ pub(super) fn isa(
     if let Some((d, v)) = seed_3702.filter(|(_, v)| *v != spec) {
         emulated = Some((d, v));
     }
+    // Seed 3802's fp8 unpack of a known-zero top half (6e4d6e41): `emulate/fuzz3802.rs`.
+    emulated = fuzz3802::cvt(m, t, inst, c, &spec).or(emulated);
     Ok(match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,

@@ -440,11 +440,36 @@ pub enum Deviation {
     /// the `max`/`min` (6dd16205's forms without one keep K in a register and are right); K a
     /// `mov`, no `max`/`min`, a bound other than 0 and `add` are right.
     SubOfShuffledImmediateReversedInMinMax,
+    /// 3802 T5A-1 (corpus/findings/fuzz-h200-3802/, f7406f82; trace/T5A.md; ptxas 13.0.88 -O3:
+    /// the instruction is gone, 13.5.37 -O3: ICE C7907, the JIT: SIGSEGV, 58dc4938):
+    /// `cvt.pack.sat.{u8,s8}.s32.b32 d, a, a, c` (§9.7.9.22) with `a` written by
+    /// `cvt.{rzi,rni}.{s32,u32}.f32` of a constant NaN (an immediate or a moved immediate) and `c`
+    /// a constant whose low half is not 0: no `F2IP` is emitted and `d`'s register keeps what it
+    /// held (%tid.x in the stored kernel). Set-valued: any value. Right: c's low half 0, a
+    /// register `c`, a loaded float, a non-NaN constant, `a` ≠ `b`; -O0 right.
+    PackOfNanCvtAndConstantDropped,
+    /// 3802 6e4d6e41 (corpus/findings/fuzz-h200-3802/, 6e4d6e41; trace/T5C.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `cvt.rn.f16x2.{e5m2x2,e4m3x2} d, h` (§9.7.9.21) of `h` = bits
+    /// 48..63 of a 64-bit value whose high word is known 0 by a zero extension of a non-constant
+    /// (`cvt.{u64,s64}.{u8,u16,u32}`, `and.b64 x, 0xffffffff`) and taken by a `mov.b64` unpack
+    /// (element 3, or the high half of the high word) is emitted with a non-zero immediate
+    /// source (`F2FP.F16.E5M2.UNPACK_B R5, 0x20`; 0x100 in the stored kernel), where the spec
+    /// converts 0. Set-valued: the immediate follows no rule the traces found, so any value.
+    /// Right: element 2, a constant source, `cvt.s64.s8`, a 32-bit `mov.b32` unpack, other readers.
+    Fp8UnpackOfZeroExtendedTopHalfImmediate,
+    /// Root cause G through a `mov.b32` unpack (corpus/findings/fuzz-h200-3802/, e141eb0d,
+    /// trace/T5B.md; corpus/findings/fuzz-h200-3701/, a3598fb3, trace/TC4.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): `mov.b32 {lo, hi}, r` (§9.7.9.4) of `r` = `cvt.u32.u16 r, h` (or
+    /// a 32-bit `ld.{u8,u16}` of r) with `lo` never read gives `hi` = h (r's low half: `I2F.BF16
+    /// …; STG.E.U8 R5`, no extraction), where the spec's high half of the zero extension is 0.
+    /// Right: `lo` read too, `shr.u32 r, 16` in place of the unpack, a `mov.b32 r, {h, 0}` pack,
+    /// `and.b32 r, 0xffff` or a sign extension before the unpack; -O0 right.
+    ZeroExtendedHighHalfReadAsTheValue,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 51] = [
+    pub const ALL: [Deviation; 54] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -496,6 +521,9 @@ impl Deviation {
         Deviation::IntSatS16OfU32CvtFoldedSigned,
         Deviation::MergeCInPlaceDestroysLiveHalf,
         Deviation::SubOfShuffledImmediateReversedInMinMax,
+        Deviation::PackOfNanCvtAndConstantDropped,
+        Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate,
+        Deviation::ZeroExtendedHighHalfReadAsTheValue,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -557,6 +585,9 @@ impl Deviation {
             Deviation::IntSatS16OfU32CvtFoldedSigned => "int-sat-s16-of-u32-cvt-folded-signed",
             Deviation::MergeCInPlaceDestroysLiveHalf => "merge-c-in-place-destroys-live-half",
             Deviation::SubOfShuffledImmediateReversedInMinMax => "sub-of-shuffled-immediate-reversed-in-min-max",
+            Deviation::PackOfNanCvtAndConstantDropped => "pack-of-nan-cvt-and-constant-dropped",
+            Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate => "fp8-unpack-of-zero-extended-top-half-immediate",
+            Deviation::ZeroExtendedHighHalfReadAsTheValue => "zero-extended-high-half-read-as-the-value",
         }
     }
 
@@ -581,6 +612,8 @@ impl Deviation {
                 | Deviation::Tf32OfPackedHalf
                 | Deviation::NegationOverflow
                 | Deviation::Shift16ByCnotAmountUnwritten
+                | Deviation::PackOfNanCvtAndConstantDropped
+                | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
         )
     }
 
@@ -672,6 +705,13 @@ impl Deviation {
             Deviation::MergeCInPlaceDestroysLiveHalf => "corpus/findings/fuzz-h200-3701/cases/c8681b2201eb593d.case",
             Deviation::SubOfShuffledImmediateReversedInMinMax => {
                 "corpus/findings/fuzz-h200-3801/cases/06fd6dd5e80f0a74.case"
+            }
+            Deviation::PackOfNanCvtAndConstantDropped => "corpus/findings/fuzz-h200-3802/cases/f7406f82ecd46f4c.case",
+            Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate => {
+                "corpus/findings/fuzz-h200-3802/cases/6e4d6e419514ba1b.case"
+            }
+            Deviation::ZeroExtendedHighHalfReadAsTheValue => {
+                "corpus/findings/fuzz-h200-3802/cases/e141eb0df1ec08cc.case"
             }
         }
     }

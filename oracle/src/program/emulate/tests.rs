@@ -1619,3 +1619,4 @@ mod seed_3801_w1;
 mod seed_3801_w2;
 mod seed_3801_w3;
 mod seed_3801_w4;
+mod seed_3802_new;

@@ -1,0 +1,224 @@
+//! The emulations of the root causes the H200 campaign of seed 3802 found
+//! (corpus/findings/fuzz-h200-3802/; traces `trace/T5A.md` … `trace/T5C.md`), called from the
+//! hooks of `emulate.rs` ([`pack`], [`cvt`], [`unpacked`]): 3802 T5A-1 (`cvt.pack.sat` of a
+//! constant NaN's conversion and a constant `c`: no instruction emitted), 6e4d6e41 (the fp8 →
+//! f16x2 unpack of a known-zero top half gets a non-zero immediate) and root cause G through a
+//! `mov.b32` unpack (the high half of a zero-extended 16-bit value read as the value, e141eb0d).
+//!
+//! Each looks at the producers the machine records ([`Origin`](super::Origin)) and, where the
+//! element an unpack took matters, at the statements that last wrote the registers before the
+//! one being run (the body branches only forward); a constant is an immediate or a register a
+//! move of an immediate wrote (ptxas folds it).
+//!
+//! Invariants: each function changes a result only when its deviation is emulated and the
+//! instruction and its producers are exactly the ones its trace shows wrong; it returns its
+//! input (or `None`: the spec's result stands) otherwise.
+
+use super::fuzz3602::writes;
+use super::fuzz3701::folded_constant;
+use super::origin::value_readers;
+use super::{anything, imm_of, nan_of, reg_of_glue};
+use crate::isa::operand::Operand;
+use crate::isa::types::MemType;
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType};
+use crate::program::exec::Machine;
+use crate::program::glue::{GlueOp, GlueType};
+use crate::program::{Reg, Stmt};
+use crate::semantics::{Deviation, Expected};
+
+/// Whether operand `o` of the statement being run is a constant ptxas folds: an immediate, or
+/// a register an unguarded move of an immediate last wrote.
+fn constant_operand(m: &Machine<'_>, o: &Operand) -> bool {
+    matches!(o, Operand::Imm(_)) || m.reg_of(o).is_ok_and(|r| folded_constant(m, m.stmt, r, 0))
+}
+
+/// Whether operand `o` of thread `t` holds `cvt.{rzi,rni}.{s32,u32}.f32` (§9.7.9.21) of a
+/// constant NaN: the conversion's source a moved immediate, its value a NaN.
+fn of_constant_nan_cvt(m: &Machine<'_>, t: u32, o: &Operand) -> bool {
+    let Some((c, origin)) = m.cvt_producer(t, Some(o)) else { return false };
+    let float_to_int = matches!(c.dtype, CvtType::S32 | CvtType::U32)
+        && c.atype == CvtType::F32
+        && matches!(c.rnd, Some(CvtRnd::Rzi | CvtRnd::Rni))
+        && !c.sat;
+    // (The trace's immediate NaN operand, v7, is no `cvt` form the oracle parses.)
+    let constant_source = match &m.p.body[origin.stmt] {
+        Stmt::Isa(Instruction { operands, .. }) => {
+            operands.get(1).and_then(|x| m.reg_of(x).ok()).is_some_and(|r| folded_constant(m, origin.stmt, r, 0))
+        }
+        _ => false,
+    };
+    float_to_int && constant_source && origin.a.as_ref().is_some_and(|a| nan_of(CvtType::F32, a))
+}
+
+/// 3802 T5A-1 (corpus/findings/fuzz-h200-3802/, f7406f82; trace/T5A.md, variants in
+/// `trace/f7406f82/`): `cvt.pack.sat.{u8,s8}.s32.b32 d, a, a, c` (§9.7.9.22) with `a` written by
+/// `cvt.{rzi,rni}.{s32,u32}.f32` of a constant NaN and `c` a constant whose low half is not 0
+/// is dropped by ptxas 13.0.88 -O3 (no `F2IP`/`I2IP`: the store reads whatever `d`'s register
+/// held, %tid.x in the stored kernel; 13.5 -O3 fails with C7907, the JIT crashes): `d` is any
+/// value. Right: c's low half 0 (v5, w2), a register or loaded `c` (w5, v11), a loaded float
+/// (v1), a non-NaN constant (v2, v8, v12), `a` ≠ `b` (v6). `results` (the spec's) changed.
+pub(super) fn pack(
+    m: &mut Machine<'_>,
+    t: u32,
+    p: &CvtPack,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::PackOfNanCvtAndConstantDropped;
+    if !m.allow.emulates(d) || !matches!(p.convert, PackType::U8 | PackType::S8) || !p.with_c {
+        return results;
+    }
+    let [(dst, spec)] = results.as_slice() else { return results };
+    let (Some(a), Some(b), Some(c)) = (inst.operands.get(1), inst.operands.get(2), inst.operands.get(3)) else {
+        return results;
+    };
+    let same = matches!((m.reg_of(a), m.reg_of(b)), (Ok(x), Ok(y)) if x == y);
+    let c_low_nonzero =
+        constant_operand(m, c) && m.source(t, c, 32).is_ok_and(|v| v.is_exact() && v.bits & 0xFFFF != 0);
+    if !same || !c_low_nonzero || !of_constant_nan_cvt(m, t, a) {
+        return results;
+    }
+    let (dst, from) = (*dst, spec.clone());
+    vec![(dst, m.fire(d, &from, anything(from.clone())))]
+}
+
+/// The last statement before body index `before` that may write `r`, with its index.
+fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
+    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
+}
+
+/// The unguarded `mov` unpack at body index `k` (`mov.b{32,64} {e0, …}, w`): its shape, the
+/// register element `i` names (none for a sink) and the source register w.
+fn unpack_at(m: &Machine<'_>, k: usize, i: usize) -> Option<(MovShape, Option<Reg>, Reg)> {
+    let Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) = &m.p.body[k] else {
+        return None;
+    };
+    let Some(Operand::Vector(items)) = operands.first().filter(|_| matches!(mv.shape, MovShape::Unpack(_))) else {
+        return None;
+    };
+    let element = items.get(i).and_then(|o| m.reg_of(o).ok());
+    Some((mv.shape, element, m.reg_of(operands.get(1)?).ok()?))
+}
+
+/// Whether the statement at body index `k` is an unguarded zero extension of a value that is
+/// no constant ptxas folds, to 64 bits: `cvt.{u64,s64}.{u8,u16,u32}` (§9.7.9.21) or `and.b64 x,
+/// 0xffffffff` (§9.7.8.1) (6e4d6e41 and its variants `v10_u64u32`, `w2_u16`, `w3_and64`,
+/// `w7_tix`; a moved constant, `w1_const5` and `v4_cvt`, is folded right).
+fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
+    let variable = |r: Option<Reg>| r.is_some_and(|r| !folded_constant(m, k, r, 3));
+    match &m.p.body[k] {
+        Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }) => {
+            matches!(c.dtype, CvtType::U64 | CvtType::S64)
+                && matches!(c.atype, CvtType::U8 | CvtType::U16 | CvtType::U32)
+                && variable(operands.get(1).and_then(|o| m.reg_of(o).ok()))
+        }
+        Stmt::Glue { glue, guard: None } => {
+            glue.op == GlueOp::And
+                && glue.ty == GlueType::B64
+                && imm_of(glue, 1).is_some_and(|v| v == 0xFFFF_FFFF)
+                && variable(reg_of_glue(glue, 0))
+        }
+        _ => false,
+    }
+}
+
+/// The body index of the zero extension whose bits 48..63 register `h` holds where the statement
+/// being run reads it: element 3 of a `mov.b64 {_, _, _, h}` unpack of its result, or the high
+/// half of `mov.b32 {_, h}` of the high word of a `mov.b64 {_, w}` unpack of it (`v11_movb32`).
+fn top_half_of_zero_extension(m: &Machine<'_>, h: Reg) -> Option<usize> {
+    let (k, _) = last_writer(m, m.stmt, h)?;
+    let wide = match unpack_at(m, k, 3).filter(|&(_, e, w)| e == Some(h) && w.class().bits() == 64) {
+        Some((MovShape::Unpack(4), _, w)) => Some((k, w)),
+        _ => None,
+    };
+    let (at, w) = wide.or_else(|| {
+        let (shape, e, word) = unpack_at(m, k, 1)?;
+        if shape != MovShape::Unpack(2) || e != Some(h) || word.class().bits() != 32 {
+            return None;
+        }
+        let (k2, _) = last_writer(m, k, word)?;
+        match unpack_at(m, k2, 1)? {
+            (MovShape::Unpack(2), Some(e2), w) if e2 == word && w.class().bits() == 64 => Some((k2, w)),
+            _ => None,
+        }
+    })?;
+    let (extension, _) = last_writer(m, at, w)?;
+    zero_extension_of_a_variable(m, extension).then_some(extension)
+}
+
+/// 3802 6e4d6e41 (corpus/findings/fuzz-h200-3802/, 6e4d6e41; trace/T5C.md, variants in
+/// `trace/6e4d6e41/`): `cvt.rn.f16x2.{e5m2x2,e4m3x2} d, h` (§9.7.9.21) of the top 16 bits of a
+/// zero-extended variable ([`top_half_of_zero_extension`]), 0 by the spec, is emitted by ptxas
+/// 13.0.88 and 13.5 -O3 (and the JIT) with a non-zero immediate source (`F2FP.F16.E5M2.UNPACK_B
+/// R5, 0x20`, 0x100 in the stored kernel): `d` is any value (set-valued: the immediate follows
+/// no rule the variants show). Element 2 (`v4_h6`), a 32-bit unpack (`v6_u32hi`, `v9_shr`), a
+/// sign extension (`v3_s8`) and other readers of h (`w4_f32`, `w6`) are right.
+pub(super) fn cvt(
+    m: &Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    c: Cvt,
+    spec: &Expected,
+) -> Option<(Deviation, Expected)> {
+    let d = Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate;
+    let unpack_to_f16x2 = c.dtype == CvtType::F16x2
+        && matches!(c.atype, CvtType::E5m2x2 | CvtType::E4m3x2)
+        && c.rnd == Some(CvtRnd::Rn)
+        && !c.relu;
+    if !m.allow.emulates(d) || !unpack_to_f16x2 {
+        return None;
+    }
+    let h = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    let extension = top_half_of_zero_extension(m, h)?;
+    // The value h holds in this thread is that extension's (no other write on its path).
+    (m.producer(t, h)?.1.stmt == extension).then(|| (d, anything(spec.clone())))
+}
+
+/// Whether register `r` of thread `t` holds a 16-bit value zero-extended to 32 bits:
+/// `cvt.u32.u16` (§9.7.9.21), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
+fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    match m.producer(t, r) {
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) => {
+            c.dtype == CvtType::U32 && c.atype == CvtType::U16 && !c.sat
+        }
+        Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => {
+            matches!(l.ty, MemType::U8 | MemType::U16) && l.vec.is_none()
+        }
+        _ => false,
+    }
+}
+
+/// G through a `mov.b32` unpack (corpus/findings/fuzz-h200-3802/, e141eb0d, trace/T5B.md;
+/// corpus/findings/fuzz-h200-3701/, a3598fb3, trace/TC4.md and its `var/`): `mov.b32 {lo, hi},
+/// r` (§9.7.9.4) of a zero-extended 16-bit value r ([`zero_extended_half`]) whose `lo` is never
+/// read gives `hi` = r's low half, the value itself (ptxas 13.0.88 and 13.5 -O3: `I2F.BF16.S64.RZ
+/// R5, …; STG.E.U8 R5`, `LDG.E.U16 R3; STG.E.U16 R3`), where the spec's high half is 0. `lo` read
+/// too (`var/s_ldb16_u32_st_h6_h5`), `shr.u32 r, 16` (v6), a `mov.b32 r, {h, 0}` pack (v9),
+/// `and.b32 0xffff` (`var/v`) and a sign extension (`var/t`) are right. `results` (the spec's,
+/// one per register element) changed.
+pub(super) fn unpacked(
+    m: &mut Machine<'_>,
+    t: u32,
+    mv: &Mov,
+    inst: &Instruction,
+    mut results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::ZeroExtendedHighHalfReadAsTheValue;
+    if !m.allow.emulates(d) || mv.shape != MovShape::Unpack(2) {
+        return results;
+    }
+    let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
+        return results;
+    };
+    let element = |i: usize| items.get(i).and_then(|o| m.reg_of(o).ok());
+    let lo_unread = element(0).is_none_or(|lo| value_readers(m, m.stmt, lo) == 0);
+    let hi = element(1).filter(|&hi| value_readers(m, m.stmt, hi) > 0);
+    let r = m.reg_of(src).ok().filter(|r| r.class().bits() == 32 && zero_extended_half(m, t, *r));
+    let (Some(hi), Some(r), true) = (hi, r, lo_unread) else { return results };
+    let Some(value) = m.read(t, r).ok().filter(Expected::is_exact) else { return results };
+    if let Some((_, e)) = results.iter_mut().find(|(x, _)| *x == hi) {
+        let from = e.clone();
+        *e = m.fire(d, &from, value.field(0, 16));
+    }
+    results
+}
