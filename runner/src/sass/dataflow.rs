@@ -32,7 +32,9 @@
 //! carry: R7's upper half is shifted out); one predicate named twice by `VIMNMX.{S,U}16x2 Rd,
 //! Pa, Pa, …` where the low half is ([`outputs_defined`]). Every other instruction reads its
 //! sources: if a byte it reads is not defined, the instruction is a finding, and its result
-//! counts as defined (one finding, not a cascade). Undefined bits that a propagating
+//! counts as defined (one finding, not a cascade) — except a comparison of values
+//! defined only under a guard, whose predicates are defined under that guard and flagged where
+//! they are read outside it ([`compare`]: ptxas's if-converted diamonds). Undefined bits that a propagating
 //! instruction made from a never-written register carry that instruction as their origin
 //! along the def-use chain ([`UnwrittenRead::origin`]: `UPRMT UR5, UR7, 0x7610, UR5`, whatever
 //! store reads the result). Narrow reads read only their bytes (a 16-bit
@@ -696,6 +698,9 @@ fn results(s: &State, ins: &Instr, ctx: &[Guard]) -> Vec<Def> {
             })
             .collect();
     }
+    if compare::deferred(s, ins) {
+        return compare::defs(s, ins, ctx);
+    }
     let mut defs: Vec<Def> = ins.defs.iter().map(|&r| (r, whole(r))).collect();
     if let (_, Some(bits)) = values(s, ins, ctx) {
         // The register destination, if it is not `RZ`/`URZ`, and the predicate outputs.
@@ -788,6 +793,7 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
     }
     let first = ins.ndest.min(ins.operands.len());
     let propagating = propagates(s, ins, &ctx);
+    let deferred = compare::deferred(s, ins);
     for (k, o) in ins.operands.iter().enumerate().skip(first) {
         let Some(c) = operand_ctx(ins, k, &ctx) else { continue };
         for &r in &o.regs {
@@ -795,6 +801,7 @@ fn reads(s: &State, ins: &Instr) -> Vec<Reg> {
             let need = match propagating {
                 Some(false) => continue,
                 Some(true) if !pred => continue,
+                _ if deferred && !pred => continue,
                 _ if o.regs.len() == 1 => bits_of(o.bytes) & whole(r),
                 _ => whole(r),
             };
@@ -1010,6 +1017,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     found
 }
 
+mod compare;
 mod origins;
 mod zeros;
 

@@ -129,7 +129,9 @@ fn combined_comparisons_relate_their_predicates_and_read_where_they_matter() {
     assert_eq!(flagged(&or), Vec::<String>::new());
     assert_eq!(
         flagged(&or.replace(".OR P2, PT, R12, R11, P0", ".OR P2, PT, R12, R11, !P0")),
-        ["0030: R12", "0040: R12"]
+        // R12 is defined where the comparison does not read it (!P0): its P2 is undefined where P0
+        // holds, and the FADD reads both there ([`super::compare`]).
+        ["0040: P2 R12"]
     );
 }
 
@@ -555,4 +557,24 @@ fn a_uniform_vote_writes_its_predicate_and_implies_its_source() {
     let ballot =
         sass.replace("/*0150*/ EXIT", "/*0148*/ VOTEU.ANY UR9, UPT, PT ;\n/*014c*/ UMOV UR10, UR9 ;\n/*0150*/ EXIT");
     assert_eq!(flagged(&ballot), Vec::<String>::new());
+}
+
+/// ae81f097 (corpus/findings/fuzz-h200-3801/trace/T4A.md; ptxas 13.0.88 and 13.5 -O3): an
+/// if-converted diamond compares UR5, which only the `@!UP0` arm wrote, unguarded; its UP1 is
+/// read only under `@!UP0`. No finding — but a read of UP1 where UP0 may hold is one, at the
+/// reader, and a comparison of a register written under no guard is still flagged itself.
+#[test]
+fn a_comparison_of_a_value_one_arm_wrote_is_flagged_where_its_predicate_is_read_outside_the_arm() {
+    let head = "/*0000*/ S2UR UR4, SR_CTAID.X ;\n/*0010*/ UISETP.GT.AND UP0, UPT, UR4, 0x200000, UPT ;\n\
+        /*0020*/ @!UP0 UIADD3 UR5, UR4, -UR4, URZ ;\n/*0030*/ UISETP.LT.U32.AND UP1, UPT, UR5, 0x20, UPT ;\n";
+    let sel = |s: &str| flagged(&format!("{head}/*0040*/ {s} ;\n/*0050*/ @UP0 UMOV UR5, URZ ;\n/*0060*/ EXIT ;\n"));
+    assert_eq!(sel("@!UP0 USEL UR4, UR5, 0x20, !UP1"), Vec::<String>::new());
+    assert_eq!(sel("USEL UR4, UR4, 0x20, !UP1"), ["0040: UP1"]);
+    assert_eq!(sel("@UP0 USEL UR4, UR4, 0x20, !UP1"), ["0040: UP1"]);
+    // UR6 written nowhere: the comparison itself reads it.
+    let never = head.replace("UIADD3 UR5, UR4, -UR4, URZ", "UIADD3 UR5, UR6, -UR4, URZ");
+    // (The add carries UR6's undefined bits into UR5: the comparison reads them on every path.)
+    assert_eq!(flagged(&format!("{never}/*0040*/ @!UP0 USEL UR4, UR5, 0x20, !UP1 ;\n")), ["0030: UR5"]);
+    let unguarded = "/*0000*/ UISETP.LT.U32.AND UP1, UPT, UR5, 0x20, UPT ;\n/*0010*/ USEL UR4, UR4, 0x20, !UP1 ;\n";
+    assert_eq!(flagged(unguarded), ["0000: UR5"]);
 }
