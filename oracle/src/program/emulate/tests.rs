@@ -1613,3 +1613,4 @@ mod seeds_3702_a;
 mod seeds_3702_b;
 
 mod scopes_3702_c;
+mod seed_3802_w6;
