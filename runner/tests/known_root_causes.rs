@@ -839,6 +839,24 @@ fn the_seed_3702_crash_pair_is_h() {
     }
 }
 
+/// The crash of the seed-3802 campaign (corpus/findings/fuzz-h200-3802/, b22ec791, trace/T5C.md:
+/// -O0 never loads the global descriptor, `R2UR UR4, R8; R2UR UR5, R9` of registers never
+/// written) is K by its id: a crash's signature carries no SASS, so no shape names it.
+#[test]
+fn the_seed_3802_crash_is_k() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-3802/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("b22ec791")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(known.matches(&crash.signature).map(|k| k.name.as_str()), Some("fuzz-h100-k-descriptor-never-loaded"));
+}
+
 /// The word findings of the seed-3801 campaign (corpus/findings/fuzz-h200-3801/: signatures and
 /// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; traces `trace/T4A.md` … `T4D.md`),
 /// labelled again now.

@@ -1016,4 +1016,6 @@ mod zeros;
 #[cfg(test)]
 mod seed3702_tests;
 #[cfg(test)]
+mod seed3802_tests;
+#[cfg(test)]
 mod tests;
