@@ -839,6 +839,24 @@ fn the_seed_3702_crash_pair_is_h() {
     }
 }
 
+/// The crash of the seed-3802 campaign (corpus/findings/fuzz-h200-3802/, b22ec791, trace/T5C.md:
+/// -O0 never loads the global descriptor, `R2UR UR4, R8; R2UR UR5, R9` of registers never
+/// written) is K by its id: a crash's signature carries no SASS, so no shape names it.
+#[test]
+fn the_seed_3802_crash_is_k() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-3802/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("b22ec791")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(known.matches(&crash.signature).map(|k| k.name.as_str()), Some("fuzz-h100-k-descriptor-never-loaded"));
+}
+
 /// The word findings of the seed-3801 campaign (corpus/findings/fuzz-h200-3801/: signatures and
 /// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; traces `trace/T4A.md` … `T4D.md`),
 /// labelled again now.
@@ -905,15 +923,15 @@ const SEED_3802_LABELS: [(&str, &str); 27] = [
     ("2414f1e4", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // 3801-N1: a 4-trip loop, 3 IMAD.HI (trace/2414f1e4, 13.0.88 -O3)
     ("25415eb1", "fuzz-h200-g-shr-s16-by-16"), // G of a NaN source (13.0.88 -O3 F2F.F64.BF16 of the load, session 39)
     ("3596d932", "new"),                       // KNOWN 3702-N5, cvt.u8.u32 (T5C)
-    ("3ba99472", "new"),                       // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
-    ("3ca5ad75", "new"),                       // KNOWN 3702-N2 without outer xor (T5B)
-    ("484f5b79", "new"),                       // KNOWN M, cvt.rz.relu source (T5C)
+    ("3ba99472", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"), // KNOWN 3702-N1, K a moved register, max.u16 (T5A)
+    ("3ca5ad75", "new"),                                                  // KNOWN 3702-N2 without outer xor (T5B)
+    ("484f5b79", "fuzz-h100-m-f16-mask-dropped"),                         // KNOWN M, cvt.rz.relu source (T5C)
     ("6e4d6e41", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // NEW: F2FP.F16.E5M2.UNPACK_B of a known-zero top half gets a non-zero immediate (T5C)
-    ("6f011808", "new"), // KNOWN 3701-C3-3, .u64 set source (T5A)
+    ("6f011808", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3, .u64 set source (T5A)
     ("7f08ae6d", "new"), // KNOWN J branch-known, %tix as operand a (T5A)
-    ("81cc67f0", "new"), // KNOWN 3501-N2, a sub between the shifts (T5A)
+    ("81cc67f0", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2, a sub between the shifts (T5A)
     ("87cad7bf", "new"), // KNOWN 3604-N3 + N-8 (set.ge.s32.u32 against a loop counter 0) (T5A)
-    ("a8fb5d3f", "new"), // KNOWN 3501-N3, set.ge.f32.u32 (T5C)
+    ("a8fb5d3f", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3, set.ge.f32.u32 (T5C)
     ("a9d53ab8", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // 3702-N5, and 0xffff (13.0.88 -O3 PRMT R7, RZ, 0x88, R2, session 39)
     ("aaf14dc6", "fuzz-h200-3601-o-shift16-by-cnot-amount"),              // O: shr.u16 (13.0.88: SHF by R0 unwritten)
     ("b77bce67", "new"),                                                  // KNOWN J narrowed, one addend %tix (T5B)

@@ -14,7 +14,7 @@
 //! is recorded as the deviation having fired. [`skipped_isa`] only marks an origin (A: a float
 //! `cvt` whose guard was false still makes its destination float-typed to ptxas). A `cvt`
 //! producer also records its source value and that value's producer (3301-N3 looks two
-//! producers back), a glue producer its first source value (G).
+//! producers back), a glue producer its first and second source values (G, 3702-N1).
 //!
 //! Invariants:
 //! - Without a program deviation emulated the machine records no origins and the hooks are not
@@ -38,6 +38,7 @@ mod origin;
 mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;
+mod scopes_3802_w6;
 mod skipped;
 
 pub(super) use skipped::{skipped_glue, skipped_isa};
@@ -309,26 +310,20 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // The constant may be a value ptxas knows (corpus/findings/fuzz-h200-3701/, 2d12fb46, trace
     // TC2.md: a `selp` of a moved immediate by a counted loop's exit predicate), and an add's
     // operands come in either order (2d12fb46: `add.cc.s64 d, c, chain`; sub: the chain first).
-    let chain = |k: usize| reg(k).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
-    let constant = |k: usize| {
-        imm_of(g, k).is_some() || reg(k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
-    };
-    let orders: &[(usize, usize)] =
-        if matches!(g.op, GlueOp::Add | GlueOp::AddCc) { &[(0, 1), (1, 0)] } else { &[(0, 1)] };
-    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
-        && matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
-        && g.ty.bits() == 64
-    {
-        let folded = orders.iter().find_map(|&(x, b)| {
-            let c = chain(x).filter(|_| constant(b) && vals.get(b).is_some_and(|b| b.is_exact() && b.bits != 0))?;
-            let cut = c.cut.filter(|&cut| cut < c.total && c.base.is_exact())?;
-            let mut s = [0u64; 4];
-            s[x] = (c.base.bits as u64) << cut;
-            s[b] = vals[b].bits as u64;
-            Some(s)
-        });
-        if let Some(s) = folded {
-            let v = Expected::exact(u128::from(g.eval(s, false)), result.width);
+    // A chain through adds (each shift followed by an add of a constant, seed 3802's 81cc67f0)
+    // keeps the value after the cut's pair: `emulate/scopes_3802_w6.rs`.
+    if let Some((c, b)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
+        let folded = if c.through_adds {
+            scopes_3802_w6::past_cut(&c)
+        } else {
+            c.cut.filter(|&cut| cut < c.total && c.base.is_exact()).map(|cut| {
+                let mut s = [0u64; 4];
+                s[1 - b] = (c.base.bits as u64) << cut;
+                s[b] = vals[b].bits as u64;
+                Expected::exact(u128::from(g.eval(s, false)), result.width)
+            })
+        };
+        if let Some(v) = folded {
             return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
         }
     }
@@ -664,7 +659,10 @@ pub(super) fn isa(
         }
     }
     // 3501-N3: a cvt from .f32 of a cnot.b32 of a cvt.<irnd>.{u32,s32}.f32 of a
-    // set.<cmp>.f32.{u16,s16} result converts the cnot's 0/1 as the number.
+    // set.<cmp>.f32.{u16,s16} result converts the cnot's 0/1 as the number. So does one of a
+    // cnot.b32 of the set.<cmp>.f32 result itself, of any source type (corpus/findings/
+    // fuzz-h200-3802/, a8fb5d3f, trace/T5C.md: `set.ge.f32.u32; cnot.b32; cvt.rzi.u64.f32` is
+    // `SEL R6, RZ, 0x1, P0`, 13.0.88 and 13.5 -O3; `w6_set_f32_{s32,u16,f32,u64}.ptx` the same).
     let cnot_of_set_cvt = r.is_some_and(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
             let int_cvt = o.a_stmt.is_some_and(|k| {
@@ -675,7 +673,10 @@ pub(super) fn isa(
                 matches!(&m.p.body[k], Stmt::Glue { glue, .. }
                     if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && matches!(glue.ty, GlueType::U16 | GlueType::S16))
             });
-            int_cvt && of_set
+            let of_set_itself = o.a_stmt.is_some_and(|k| {
+                matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)))
+            });
+            (int_cvt && of_set) || of_set_itself
         }
         _ => false,
     });

@@ -1024,4 +1024,6 @@ mod zeros;
 #[cfg(test)]
 mod seed3702_tests;
 #[cfg(test)]
+mod seed3802_tests;
+#[cfg(test)]
 mod tests;

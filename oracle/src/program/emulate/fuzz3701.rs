@@ -39,7 +39,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 
 /// The value of source `k` of `g` when it is a constant: an immediate, or a register a move of
 /// an immediate wrote (its value `vals[k]`).
-fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
+pub(super) fn constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
     imm_of(g, k).or_else(|| {
         let moved = reg_of_glue(g, k).is_some_and(|r| moved_immediate(m, t, r));
         vals.get(k).filter(|v| moved && v.is_exact()).map(|v| v.bits as u64)
@@ -175,7 +175,10 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a moved immediate) of a
-/// `set.<cmp>.{s32,u32}.{s32,s64}` result s tests the set itself: eq gives s ≠ 0, ne gives s = 0.
+/// `set.<cmp>.{s32,u32}.{s32,u32,s64,u64}` result s tests the set itself: eq gives s ≠ 0, ne
+/// gives s = 0. The unsigned sources: corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md:
+/// `set.ge.u32.u64`, 13.0.88 -O3 `ISETP.LT.U32…EX P0; @P0 PRMT`; `w6_u32_set.ptx`, `set.ge.u32.u32`,
+/// and `w6_s32_set.ptx` give the same fold at 32 bits).
 fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let eq = match g.op {
         GlueOp::Setp(Cmp::Eq) => true,
@@ -183,7 +186,7 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         _ => return None,
     };
     if !matches!(g.ty, GlueType::U32 | GlueType::S32)
-        || !of_integer_set(m, t, reg_of_glue(g, 0)?, &[GlueType::S32, GlueType::S64])
+        || !of_integer_set(m, t, reg_of_glue(g, 0)?, &[GlueType::S32, GlueType::U32, GlueType::S64, GlueType::U64])
     {
         return None;
     }

@@ -14,7 +14,7 @@
 //! shows wrong; it returns `None` (the spec's result stands) otherwise.
 
 use super::fuzz3602::writes;
-use super::fuzz3701::folded_constant;
+use super::fuzz3701::{constant, folded_constant};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
@@ -61,24 +61,45 @@ pub(super) fn mov(
 /// 16-bit), where §9.7.7.2 tests max(x, K) = K (§9.7.1 `max`, `min`), i.e. x ≤ K for `max` and
 /// x ≥ K for `min`; ties are right. A compare with x, `setp.ne` and a register K are not fused
 /// (right), 13.5 never fuses it.
-fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+/// Seed 3802 (corpus/findings/fuzz-h200-3802/, 3ba99472, trace/T5A.md): `max.u16` fuses the same
+/// way into `VIMNMX.U16x2` (x selected compared unsigned; v2_u16_K5), K may be a moved immediate
+/// (one register in both) and the operands come in either order in the `min`/`max` and in the
+/// `setp` (`max.u16 h, K, x; setp.eq.u16 p, K, h`: the same listing as v1_s16_in_scope).
+fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Setp(Cmp::Eq) || g.ty != GlueType::U16 {
         return None;
     }
-    let k = imm_of(g, 1)? & 0xFFFF;
-    let (Stmt::Glue { glue: p, .. }, o) = m.producer(t, reg_of_glue(g, 0)?)? else { return None };
-    let is_max = match p.op {
-        GlueOp::Max => true,
-        GlueOp::Min => false,
-        _ => return None,
-    };
-    if p.ty != GlueType::S16 || reg_of_glue(p, 0).is_none() || imm_of(p, 1).map(|b| b & 0xFFFF) != Some(k) {
-        return None;
-    }
-    let x = o.a.as_ref().filter(|x| x.is_exact())?;
-    let (x, k) = (x.bits as u16 as i16, k as u16 as i16);
-    let selected = if is_max { x >= k } else { x <= k };
-    Some(Expected::exact(u128::from(selected), result.width))
+    [(0usize, 1usize), (1, 0)].into_iter().find_map(|(at_h, at_k)| {
+        let k = constant(m, t, g, vals, at_k)? & 0xFFFF;
+        let (Stmt::Glue { glue: p, .. }, o) = m.producer(t, reg_of_glue(g, at_h)?)? else { return None };
+        let is_max = match p.op {
+            GlueOp::Max => true,
+            GlueOp::Min => false,
+            _ => return None,
+        };
+        let signed = match p.ty {
+            GlueType::S16 => true,
+            GlueType::U16 => false,
+            _ => return None,
+        };
+        // The min/max's operands as it read them; K is the immediate K or the setp's K register.
+        let read = |j: usize| (if j == 0 { o.a.as_ref() } else { o.b.as_ref() }).filter(|v| v.is_exact());
+        let is_k = |j: usize| {
+            let same_register = reg_of_glue(p, j).is_some_and(|r| Some(r) == reg_of_glue(g, at_k));
+            imm_of(p, j).map(|b| b & 0xFFFF) == Some(k)
+                || (same_register && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
+        };
+        let at_x = [0usize, 1].into_iter().find(|&j| reg_of_glue(p, j).is_some() && is_k(1 - j))?;
+        let x = read(at_x)?.bits as u16;
+        let k = k as u16;
+        let selected = match (is_max, signed) {
+            (true, true) => x as i16 >= k as i16,
+            (false, true) => x as i16 <= k as i16,
+            (true, false) => x >= k,
+            (false, false) => x <= k,
+        };
+        Some(Expected::exact(u128::from(selected), result.width))
+    })
 }
 
 /// 3702-N3 for an arm's `set`: see [`merged_at_join`].

@@ -9,7 +9,7 @@
 //! a plain `cvt.f32.f32`) are producers that remember the producer of what they copied (see
 //! [`Machine::origin_of`]).
 
-use super::{imm_of, scopes_3701_a, scopes_3702_c};
+use super::{imm_of, scopes_3701_a, scopes_3702_c, scopes_3802_w6};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -25,6 +25,9 @@ pub(in crate::program) struct Origin {
     pub(in crate::program) stmt: usize,
     /// The producer's first source value (`a`), for a `cvt` or glue producer.
     pub(in crate::program) a: Option<Expected>,
+    /// The producer's second source value (`b`), for a glue producer (3702-N1: x of `max.u16 h,
+    /// K, x`).
+    pub(in crate::program) b: Option<Expected>,
     /// The statement that produced that first source's value, for a `cvt` or glue producer
     /// reading a register whose producer is recorded.
     pub(in crate::program) a_stmt: Option<usize>,
@@ -72,6 +75,12 @@ pub(in crate::program) struct ShlChain {
     pub(in crate::program) cut: Option<u64>,
     /// The value the first shift shifted.
     pub(in crate::program) base: Expected,
+    /// Whether the chain went through a 64-bit add or sub of a constant after a shift (each
+    /// shift and add one `LEA` pair; `emulate/scopes_3802_w6.rs`).
+    pub(in crate::program) through_adds: bool,
+    /// For a chain through adds, the value after the add that follows the shift at which the
+    /// running amount reached 32 (what ptxas keeps, every later pair dropped).
+    pub(in crate::program) at_cut: Option<Expected>,
 }
 
 impl Origin {
@@ -81,6 +90,7 @@ impl Origin {
         Origin {
             stmt,
             a,
+            b: None,
             a_stmt,
             a_a_stmt: None,
             a_a: None,
@@ -191,9 +201,9 @@ fn f32_copy(s: &Stmt) -> bool {
 }
 
 /// The origin a glue statement `g` (source values `vals`) gives its destination in thread `t`:
-/// the statement, its first source value, that source's producer and the producer's own first
-/// source's producer; the `shl.b64` chain it extends or starts (3501-N2); and, for M, the value
-/// unmasked.
+/// the statement, its first and second source values, the first's producer and that producer's
+/// own first source's producer; the `shl.b64` chain it extends or starts, also through an add of
+/// a constant (3501-N2); and, for M, the value unmasked.
 pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Origin {
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
         Some(Src::Reg(r)) => Some(r),
@@ -201,6 +211,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     };
     let source = reg(0).and_then(|r| m.origins.get(t as usize)?.get(&r));
     let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
+    o.b = vals.get(1).cloned();
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
     o.known_since = scopes_3701_a::glue_known(m, t, g, vals).then_some(m.joins);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
@@ -211,14 +222,27 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         if let (Some(k), Some(a)) = (amount, vals.first()) {
             // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
             o.shl_chain = (k < 32).then(|| {
-                let (total, base) = match source.and_then(|s| s.shl_chain.as_ref()) {
+                let read = source.and_then(|s| s.shl_chain.as_ref());
+                let (total, base) = match read {
                     Some(c) => (c.total + k, c.base.clone()),
                     None => (k, a.clone()),
                 };
-                let cut =
-                    source.and_then(|s| s.shl_chain.as_ref()).and_then(|c| c.cut).or((total >= 32).then_some(total));
-                ShlChain { total, cut, base }
+                let cut = read.and_then(|c| c.cut).or((total >= 32).then_some(total));
+                let (through_adds, at_cut) = read.map_or((false, None), |c| (c.through_adds, c.at_cut.clone()));
+                ShlChain { total, cut, base, through_adds, at_cut }
             });
+        }
+    }
+    // A 64-bit add/sub of a constant after a shift: the chain goes on through it (seed 3802,
+    // `emulate/scopes_3802_w6.rs`).
+    let spec = || {
+        let mut s = [0u64; 4];
+        vals.iter().take(4).enumerate().for_each(|(k, v)| s[k] = v.bits as u64);
+        Expected::exact(u128::from(g.eval(s, false)), 64)
+    };
+    if vals.iter().all(Expected::is_exact) {
+        if let Some(c) = scopes_3802_w6::chain_through_add(m, t, g, vals, spec) {
+            o.shl_chain = Some(c);
         }
     }
     // A 64-bit `min`/`max` of one register with itself is a copy ptxas drops: the chain goes on
@@ -244,9 +268,15 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             // corpus/findings/fuzz-h200-3701/, b714f9f1 (trace/TC3.md; 13.0.88 -O3, 13.5
             // right): a `cvt.rn{.relu}.satfinite.f16.f32` result (`F2FP.SATFINITE…MERGE_C`)
             // masked by a register (loaded, or another cvt's result) loses its `LOP3` too.
-            let satfinite_f16 = reg(k).is_some_and(|r| f16_of(r, |c| c.satfinite && c.rnd == Some(CvtRnd::Rn)));
+            // So does a `.relu` or `.satfinite` `cvt.{rn,rz}.f16.f32` (corpus/findings/
+            // fuzz-h200-3802/, 484f5b79, trace/T5C.md: `cvt.rz.relu`, `F2FP.RELU…MERGE_C.RZ`;
+            // `w6_*_regmask.ptx`: rn.relu, rz.satfinite, rz.relu.satfinite dropped, plain rn and
+            // rz keep the `LOP3`).
+            let clamped_f16 = reg(k).is_some_and(|r| {
+                f16_of(r, |c| (c.satfinite || c.relu) && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
+            });
             let masked_by_reg = reg(other).is_some();
-            let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && satfinite_f16);
+            let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && clamped_f16);
             if dropped && vals.get(k).is_some_and(Expected::is_exact) {
                 o.unmasked = Some(vals[k].clone());
             }
