@@ -1615,3 +1615,5 @@ mod seeds_3702_b;
 mod scopes_3702_c;
 
 mod seed_3801_w1;
+
+mod seed_3802_w1b;
