@@ -72,8 +72,8 @@ fn branch_known_ahead(m: &Machine<'_>, v: Reg, h: Reg, value: &Expected) -> Opti
 /// `min`/`max` as `add` (§9.7.1.10–11, lane-wise for `.u16x2`/`.s16x2`; ff1a71c7, trace/T5B.md:
 /// `min.u16x2 %r0, %r1, %tix` under `setp.ne.s32 %p4, %tix, 11` gives `@!P0 VIMNMX.U16x2 R0,
 /// R0, 0xb000b`, 13.5 `0xb`; ptxas 13.0.88 -O3 gives the same splat for `max.u16x2`,
-/// `{min,max}.s16x2`, either operand order and both operands the known register, compiled
-/// for this scope, w1b).
+/// `{min,max}.s16x2`, either operand order and both operands the known register:
+/// ff1a71c7/w1b/).
 fn packed_op_of_branch_constant(
     m: &Machine<'_>,
     _: u32,
@@ -113,7 +113,7 @@ fn packed_op_of_branch_constant(
 /// read as one half, `PRMT R0, R5, 0x7632, R0; VIADD.16x2 R0, R0, 0x0`, 13.5 adding 0xeeb8;
 /// `v1_low_half` `VIADD.16x2 R0, R4, 0x0`; right: `v2_whole`, read whole. ptxas 13.0.88 -O3
 /// gives the same dropped immediate for K second, `.s16x2`, a loaded register, a `cvt.u16.s32`
-/// reader and the `c` of `cvt.pack.sat.u8.s32.b32`, compiled for this scope, w1b).
+/// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     let (g, o) = match m.producer(t, w)? {
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
@@ -201,9 +201,9 @@ pub(super) fn unpacked(
 /// `cvt.{u16,s16,u8,s8}.{u64,s64}` of d ([`read_only_narrowed`]) has that half as d's low
 /// 16 bits, the rest the spec's (no reader reads them) (corpus/findings/fuzz-h200-3802/,
 /// fd2d1cc8, trace/T5A.md: `add.s16x2` of 0xee31ce0f and 0, `cvt.s64.s32 %d0, %r0; cvt.u8.u64`
-/// stores 0, `VIADD.16x2 R0, RZ, 0x0`, 13.5 `0xce0f`. ptxas 13.0.88 -O3, compiled for this
-/// scope, w1b: each of those readers gives `VIADD.16x2 R0, RZ, 0x0`; `cvt.{u8,s8}.{s32,u32}`
-/// read directly, `cvt.s64.s32` read whole or by `cvt.u32.u64` keep 0xee32ce0f: right).
+/// stores 0, `VIADD.16x2 R0, RZ, 0x0`, 13.5 `0xce0f`. ptxas 13.0.88 -O3, fd2d1cc8/w1b/: each
+/// of those readers gives `VIADD.16x2 R0, RZ, 0x0`; `cvt.{u8,s8}.{s32,u32}` read directly,
+/// `cvt.s64.s32` read whole or by `cvt.u32.u64` keep 0xee32ce0f: right).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
     let word = matches!(c.atype, CvtType::S32 | CvtType::U32);
