@@ -849,7 +849,7 @@ pub(super) fn isa(
         }
     }
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
-    // J's narrowed `add.u16x2` read by `cvt.u16.s32`: `emulate/j_packed_constant.rs`.
+    // J's narrowed `add.u16x2` read by a 16-bit or widening `cvt`: `emulate/j_packed_constant.rs`.
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
     let seed_3701 = || fuzz3701::cvt(m, t, inst, c);
     if let Some((d, v)) =

@@ -4,10 +4,12 @@
 //! [`unpacked`], [`cvt`], [`pack_c`]):
 //! - the branch-known value (3602-N3's fall-through fact, [`fall_through_fixed`]) has its low
 //!   half as its high half ([`Deviation::BranchConstantHighHalfIsItsLowHalf`]: fuzz-h100 c4102,
-//!   fuzz-h200-3701 21862007);
-//! - `add.{u16x2,s16x2}` of two constants read as one half is narrowed to that half and drops
-//!   the addend it made the immediate ([`Deviation::AddU16x2OfConstantsNarrowedDropsOne`]:
-//!   fuzz-h100-b c4105, fuzz-h200-3701 f567f1b4, fuzz-h200-3801 a82b8b26, [`narrowed_half`]);
+//!   fuzz-h200-3701 21862007), also as either operand of `{add,min,max}.{u16x2,s16x2}`
+//!   (fuzz-h200-3802 7f08ae6d, ff1a71c7);
+//! - `add.{u16x2,s16x2}` of two constants, or of a constant and a register, read as one half is
+//!   narrowed to that half and drops the addend it made the immediate
+//!   ([`Deviation::AddU16x2OfConstantsNarrowedDropsOne`]: fuzz-h100-b c4105, fuzz-h200-3701
+//!   f567f1b4, fuzz-h200-3801 a82b8b26, fuzz-h200-3802 b77bce67 and fd2d1cc8, [`narrowed_half`]);
 //!   of an `add.u16x2` of a constant and a register read only by a skipped 16-bit set
 //!   (N-11 reads the low half) it drops the constant (fuzz-h200-3701 3f9c3758,
 //!   [`narrowed_low_read_by_skipped_set`]).
@@ -21,15 +23,18 @@ use super::fuzz3701::folded_constant;
 use super::origin::{reads_and_overwrites, value_readers};
 use super::{reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtType, Instruction, Mov, MovShape, PackType};
+use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape, PackType};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
+use crate::program::thread::extend;
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
-/// A glue instruction's result under J: `add.{s16x2,u16x2} d, a, v` with v branch-known.
+/// A glue instruction's result under J: `{add,min,max}.{s16x2,u16x2} d, a, b` with a or b
+/// branch-known.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let rules: &[(Deviation, GlueRule)] = &[(Deviation::BranchConstantHighHalfIsItsLowHalf, add_of_branch_constant)];
+    let rules: &[(Deviation, GlueRule)] =
+        &[(Deviation::BranchConstantHighHalfIsItsLowHalf, packed_op_of_branch_constant)];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
 
@@ -59,16 +64,37 @@ fn branch_known_ahead(m: &Machine<'_>, v: Reg, h: Reg, value: &Expected) -> Opti
 
 /// J (fuzz-h100 c4102: `mov.b32 %r4, 0; setp.ne.u32 %p0, %tix, 0x5e; @%p0 bra $L0; add.s16x2
 /// %r4, %r4, %tix` gives 0x005e005e, `@!P0 VIADD.16x2 R5, RZ, 0x5e005e`): `add.{s16x2,u16x2}
-/// d, a, v` with v branch-known to K adds K's low half to both halves (`.u16x2`:
+/// d, a, b` with b branch-known to K adds K's low half to both halves (`.u16x2`:
 /// corpus/findings/fuzz-h200-3801/, f2611d02, trace/T4C.md, `@!P0 VIADD.16x2 R5, RZ, 0x440044`).
-fn add_of_branch_constant(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if !packed_add(g) {
+/// Each operand that is branch-known is K's low half in both halves: a as b (add is commutative,
+/// §9.7.1.1; corpus/findings/fuzz-h200-3802/, 7f08ae6d, trace/T5A.md: `add.s16x2 %r0, %tix,
+/// %r0` and `v1_known_second` give one listing, `@!P0 VIADD.16x2 R7, R7, 0x660066`), and
+/// `min`/`max` as `add` (§9.7.1.10–11, lane-wise for `.u16x2`/`.s16x2`; ff1a71c7, trace/T5B.md:
+/// `min.u16x2 %r0, %r1, %tix` under `setp.ne.s32 %p4, %tix, 11` gives `@!P0 VIMNMX.U16x2 R0,
+/// R0, 0xb000b`, 13.5 `0xb`; ptxas 13.0.88 -O3 gives the same splat for `max.u16x2`,
+/// `{min,max}.s16x2`, either operand order and both operands the known register:
+/// ff1a71c7/w1b/).
+fn packed_op_of_branch_constant(
+    m: &Machine<'_>,
+    _: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::Add | GlueOp::Min | GlueOp::Max) || !g.ty.packed() {
         return None;
     }
-    let k = branch_known(m, reg_of_glue(g, 1)?, vals.get(1)?)?;
-    let a = vals.first().filter(|a| a.is_exact())?;
-    let splat = (k & 0xFFFF) * 0x1_0001;
-    Some(Expected::exact(u128::from(g.eval([a.bits as u64, splat, 0, 0], false)), result.width))
+    let known = |k: usize| branch_known(m, reg_of_glue(g, k)?, vals.get(k)?);
+    let (ka, kb) = (known(0), known(1));
+    if ka.is_none() && kb.is_none() {
+        return None;
+    }
+    let operand = |k: usize, known: Option<u64>| match known {
+        Some(c) => Some((c & 0xFFFF) * 0x1_0001),
+        None => vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u64),
+    };
+    let (a, b) = (operand(0, ka)?, operand(1, kb)?);
+    Some(Expected::exact(u128::from(g.eval([a, b, 0, 0], false)), result.width))
 }
 
 /// Half `half` (0 low, 1 high) of the value register `w` of thread `t` holds as ptxas narrows
@@ -80,17 +106,34 @@ fn add_of_branch_constant(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], 
 /// `VIADD.16x2 R0, RZ, 0x0`, (2, 5) and (5, 2) `VIADD.16x2 R0, R0(=K2), 0x0`, 13.5 adding K1;
 /// trace/T4B.md 53f554e1 `v2_both_nonzero`: K2's 1 kept). K2's half is the add's (the spec's,
 /// §9.7.1.1) minus K1's. It fits c4105 (K1 = 0) and f567f1b4 (K1 = K2).
+/// Of one such constant and a register ptxas does not know (its producer's result not known
+/// at compile time, [`Origin::known_since`](super::Origin)), the constant is the immediate
+/// dropped and the register's half is kept, either operand order, `.u16x2` as `.s16x2`
+/// (corpus/findings/fuzz-h200-3802/, b77bce67, trace/T5B.md: `add.u16x2 %r1, %r0(=K), %tix`
+/// read as one half, `PRMT R0, R5, 0x7632, R0; VIADD.16x2 R0, R0, 0x0`, 13.5 adding 0xeeb8;
+/// `v1_low_half` `VIADD.16x2 R0, R4, 0x0`; right: `v2_whole`, read whole. ptxas 13.0.88 -O3
+/// gives the same dropped immediate for K second, `.s16x2`, a loaded register, a `cvt.u16.s32`
+/// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     let (g, o) = match m.producer(t, w)? {
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
         _ => return None,
     };
-    let constants = (0..2).all(|k| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, 0)));
-    let first = o.a.as_ref().filter(|a| constants && a.is_exact())?;
+    let constant = |k: usize| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, 0));
+    let (c1, c2) = (constant(0), constant(1));
+    let first = o.a.as_ref().filter(|a| (c1 || c2) && a.is_exact())?;
     let sum = m.read(t, w).ok().filter(Expected::is_exact)?;
     let half_of = |v: &Expected| (v.bits as u64 >> (16 * half)) & 0xFFFF;
     let (k1, k2) = (half_of(first), half_of(&sum).wrapping_sub(half_of(first)) & 0xFFFF);
-    (value_readers(m, o.stmt, g.dst) == 1).then_some(if k1 == 0 { 0 } else { k2 })
+    let kept = match (c1, c2) {
+        (true, true) if k1 == 0 => 0,
+        (true, true) => k2,
+        // One constant: a register ptxas knows (the add then known too) is not evidenced.
+        _ if o.known_since.is_some() => return None,
+        (true, false) => k2,
+        _ => k1,
+    };
+    (value_readers(m, o.stmt, g.dst) == 1).then_some(kept)
 }
 
 /// The halves of a `mov.b32 {lo, hi}, w` unpack (`results`, the spec's, one per register
@@ -153,14 +196,58 @@ pub(super) fn unpacked(
 
 /// A `cvt`'s result under J: `cvt.u16.s32 h, w` (no `.sat`: w's low half, §9.7.9.21) of a
 /// narrowed `add.{u16x2,s16x2}` result is [`narrowed_half`]'s low half (fuzz-h100-b c4105: `mov.b32 %r0, 0; mov.b32
-/// %r1, K; add.u16x2 %r0, %r0, %r1; cvt.u16.s32` stores 0, `VIADD.16x2 R0, RZ, 0x0`).
+/// %r1, K; add.u16x2 %r0, %r0, %r1; cvt.u16.s32` stores 0, `VIADD.16x2 R0, RZ, 0x0`), also
+/// `cvt.{u16,s16}.{s32,u32}`; a widening `cvt.{s64,u64}.{s32,u32} d, w` whose one reader is
+/// `cvt.{u16,s16,u8,s8}.{u64,s64}` of d ([`read_only_narrowed`]) has that half as d's low
+/// 16 bits, the rest the spec's (no reader reads them) (corpus/findings/fuzz-h200-3802/,
+/// fd2d1cc8, trace/T5A.md: `add.s16x2` of 0xee31ce0f and 0, `cvt.s64.s32 %d0, %r0; cvt.u8.u64`
+/// stores 0, `VIADD.16x2 R0, RZ, 0x0`, 13.5 `0xce0f`. ptxas 13.0.88 -O3, fd2d1cc8/w1b/: each
+/// of those readers gives `VIADD.16x2 R0, RZ, 0x0`; `cvt.{u8,s8}.{s32,u32}` read directly,
+/// `cvt.s64.s32` read whole or by `cvt.u32.u64` keep 0xee32ce0f: right).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
-    if !m.allow.emulates(d) || c.dtype != CvtType::U16 || c.atype != CvtType::S32 || c.sat || c.rnd.is_some() {
+    let word = matches!(c.atype, CvtType::S32 | CvtType::U32);
+    if !m.allow.emulates(d) || !word || c.sat || c.rnd.is_some() {
         return None;
     }
     let w = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    Some((d, Expected::exact(u128::from(narrowed_half(m, t, w, 0)?), 16)))
+    match c.dtype {
+        CvtType::U16 | CvtType::S16 => Some((d, Expected::exact(u128::from(narrowed_half(m, t, w, 0)?), 16))),
+        CvtType::U64 | CvtType::S64 => {
+            let dst = inst.operands.first().and_then(|o| m.reg_of(o).ok())?;
+            if !read_only_narrowed(m, dst) {
+                return None;
+            }
+            let half = narrowed_half(m, t, w, 0)?;
+            let sum = m.read(t, w).ok().filter(Expected::is_exact)?;
+            let mut wide = extend(Expected::exact(sum.bits & 0xFFFF_FFFF, 32), 64, c.atype.is_signed_int());
+            wide.replace(0, Expected::exact(u128::from(half), 16));
+            Some((d, wide))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the value the statement being run writes to `d` has one reader, a
+/// `cvt.{u16,s16,u8,s8}.{u64,s64}` (no `.sat`: d's low bits, §9.7.9.21).
+fn read_only_narrowed(m: &Machine<'_>, d: Reg) -> bool {
+    let mut readers = Vec::new();
+    for s in &m.p.body[m.stmt + 1..] {
+        let (reads, overwrites) = reads_and_overwrites(s, d);
+        if reads {
+            readers.push(s);
+        }
+        if overwrites {
+            break;
+        }
+    }
+    let narrowing = |c: &Cvt| {
+        matches!(c.dtype, CvtType::U16 | CvtType::S16 | CvtType::U8 | CvtType::S8)
+            && matches!(c.atype, CvtType::U64 | CvtType::S64)
+            && !c.sat
+            && c.rnd.is_none()
+    };
+    matches!(readers.as_slice(), [Stmt::Isa(Instruction { form: Form::Cvt(c), .. })] if narrowing(c))
 }
 
 /// A `cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c` under J: c's low half, which d's high half is

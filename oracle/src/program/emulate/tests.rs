@@ -1621,3 +1621,5 @@ mod seed_3801_w3;
 mod seed_3801_w4;
 mod seed_3802_new;
 mod seed_3802_w6;
+
+mod seed_3802_w1b;

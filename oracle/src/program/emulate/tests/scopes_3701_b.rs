@@ -173,7 +173,9 @@ fn j_a_branch_known_add_s16x2_operand_is_splatted() {
 /// J, narrowed (corpus/findings/fuzz-h200-3701/, f567f1b4; trace/TC2.md `v/j4`:
 /// `HFMA2.MMA R0, -RZ, RZ, 0, -8.4609375; VIADD.16x2 R0, R0, 0x0`, ptxas 13.0.88 -O3): `add.u16x2`
 /// of 0xc83b0a9f and itself read only as its high half gives 0xc83b, the spec 0x9076; read
-/// whole (`v/j1`) or with a loaded addend (`v/j2`) it is right.
+/// whole (`v/j1`, and `v/j2` with a loaded addend) it is right. A loaded addend read as one
+/// half drops the constant (corpus/findings/fuzz-h200-3802/, b77bce67, trace/T5B.md; this
+/// program on ptxas 13.0.88 -O3: `LDG.E.U16 R2, [..+0x2]; VIADD.16x2 R0, R2, 0x0`): 0.
 #[test]
 fn j_an_add_u16x2_of_constants_read_as_one_half_drops_its_second_addend() {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
@@ -187,7 +189,7 @@ fn j_an_add_u16x2_of_constants_read_as_one_half_drops_its_second_addend() {
     untouched(&with(k_k, &["st.global.b32 [%out], %r1;"]), [0; 4], d);
     let both_halves = &["mov.b32 {%h6, %h7}, %r1;", "st.global.b16 [%out], %h7;", "st.global.b16 [%out+2], %h6;"];
     untouched(&with(k_k, both_halves), [0; 4], d);
-    untouched(&with("add.u16x2 %r1, %r2, %r0;", one_half), [0; 4], d);
+    exact_case(&with("add.u16x2 %r1, %r2, %r0;", one_half), [0; 4], d, 0xc83b, 0);
     // fuzz-h100-b c4105 (`VIADD.16x2 R0, RZ, 0x0`): 0 + K read by `cvt.u16.s32` stores 0.
     let c4105 = [
         "mov.b32 %r0, 0;",
