@@ -356,6 +356,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // whose value ptxas knows: it folds the set to its −1/0 first and the unsigned compare right
     // (85778452, trace/T4C.md: `set.le.s32.u32 %r8, <moved 0>, 0; setp.ge.u32 %p3, %r8, 0`, the GPU
     // word 0xc07fffff = 1.0f ^ −1 selects %r8 = −1 by a true %p3).
+    // The 0 may also be any value ptxas knows ([`scopes_3701_a::known`]): the counter of a loop it
+    // unrolls at its last trip (corpus/findings/fuzz-h200-3802/, 87cad7bf, trace/T5A.md: the 9th
+    // trip's `set.ge.s32.u32 s, s, %r12` with %r12 counted down to 0 is `SEL R5, RZ, 0xffffffff,
+    // P0`, s = 0, in 87cad7bf `v4`, 13.0.88 -O3; `v1`, `v2` the same with an immediate and a moved 0).
     let of_set = |k: usize| {
         reg(k).is_some_and(|r| {
             let set = matches!(m.producer(t, r),
@@ -365,7 +369,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     };
     let zero = |k: usize| {
         imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
-            || (reg(k).is_some_and(|r| moved_immediate(m, t, r))
+            || (reg(k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
                 && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
     };
     let set_against_zero = match g.op {

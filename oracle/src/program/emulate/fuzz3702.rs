@@ -15,6 +15,7 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant};
+use super::origin::value_readers;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
@@ -30,6 +31,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
         (Deviation::JoinOfMinusOneAndOneF32Merged, arm_set_merged),
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -199,25 +201,37 @@ enum FreedInput {
 /// same register `a`, unwritten between them, `L` an immediate), `a`'s value the one the `lop3`
 /// or OP recorded; the input that stays ([`FreedInput`]) an immediate or a register unwritten
 /// from the `lop3` to `at`.
-fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<(u64, GlueOp, FreedInput, u64)> {
+fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<Lop3Chain> {
     let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
+    chain_of_op(m, t, x, o.stmt, o.a.as_ref(), at)
+}
+
+/// A [`lop3_chain`]: the `a` value, the middle operation OP, the input bound to x, the table.
+type Lop3Chain = (u64, GlueOp, FreedInput, u64);
+
+/// [`lop3_chain`] of the OP `x` at body index `op_at` whose first source held `first`.
+fn chain_of_op(
+    m: &Machine<'_>,
+    t: u32,
+    x: &Glue,
+    op_at: usize,
+    first: Option<&Expected>,
+    at: usize,
+) -> Option<Lop3Chain> {
     if !matches!(x.op, GlueOp::Xor | GlueOp::Or | GlueOp::And) || x.ty != GlueType::B32 {
         return None;
     }
     let chain = [(0, 1), (1, 0)].into_iter().find_map(|(ka, kl)| {
         let (a, l) = (reg_of_glue(x, ka)?, reg_of_glue(x, kl)?);
-        let (k, lop) = m.p.body[..o.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
+        let (k, lop) = m.p.body[..op_at].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
         let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
-        let unwritten = !m.p.body[k + 1..o.stmt].iter().any(|s| writes(s, a));
+        let unwritten = !m.p.body[k + 1..op_at].iter().any(|s| writes(s, a));
         (lop.op == GlueOp::Lop3 && reg_of_glue(lop, 0) == Some(a) && unwritten).then_some((ka, a, l, k, lop))
     });
     let (ka, a, l, k, lop) = chain?;
     // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
-    let a_value = if ka == 0 {
-        o.a.as_ref()
-    } else {
-        m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref())
-    };
+    let a_value =
+        if ka == 0 { first } else { m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref()) };
     let a_value = a_value.filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
     // An input's value: an immediate, or a register unwritten from the `lop3` to `at`.
     let value = |j: usize| {
@@ -261,16 +275,7 @@ fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
     {
         return None;
     }
-    let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
-        Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
-    };
-    let merged = |x: u64, (a, op, freed, lut): (u64, GlueOp, FreedInput, u64)| {
-        let inner = match freed {
-            FreedInput::C(b) => lop3(a, b, x, lut),
-            FreedInput::B(c) => lop3(a, x, c, lut),
-        };
-        x ^ Glue { op, ty: GlueType::B32, ..*g }.eval([a, inner, 0, 0], false)
-    };
+    let merged = |x: u64, chain: Lop3Chain| merged_chain(g, x, chain);
     let at = m.stmt;
     for (chain, other) in [(1usize, 0usize), (0, 1)] {
         let Some(r) = reg_of_glue(g, chain) else { continue };
@@ -297,4 +302,58 @@ fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
         return Some(Expected::exact(u128::from(v), result.width));
     }
     None
+}
+
+/// The word of the one `LOP3` ptxas 13.0.88 -O3 merges a [`lop3_chain`] into, the input it
+/// frees bound to `x` (32 bits): x ^ (a OP L(a, b, x)) or x ^ (a OP L(a, x, c)). `g` is any glue
+/// instruction (its operands are not read).
+fn merged_chain(g: &Glue, x: u64, (a, op, freed, lut): Lop3Chain) -> u64 {
+    let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
+        Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
+    };
+    let inner = match freed {
+        FreedInput::C(b) => lop3(a, b, x, lut),
+        FreedInput::B(c) => lop3(a, x, c, lut),
+    };
+    x ^ Glue { op, ty: GlueType::B32, ..*g }.eval([a, inner, 0, 0], false)
+}
+
+/// 3702-N2 with no outer xor (corpus/findings/fuzz-h200-3802/, 3ca5ad75, trace/T5B.md; ptxas
+/// 13.0.88 -O3 and the JIT, 13.5 right): `OP.b32 d, a, l` (either order; OP `xor` or `and`) of
+/// `l = lop3.b32 a, b, c, L` whose `b` or `c` repeats the register `a`, `l` read by OP alone, is
+/// merged into one `LOP3.LUT d, a, …, RZ, L'` whose table binds the repeated input to the RZ
+/// slot: d = a OP L(a, b, 0) or a OP L(a, 0, c), the [`lop3_chain`] merge with x = 0
+/// (`xor(a, lop3(a, 0, a, 0x65))` is `LOP3.LUT R7, R2, RZ, RZ, 0x93`, all ones, where §9.7.8.6
+/// gives ~a). Wrong in the trace's variants (13.0.88 -O3): `b` repeating `a` (v3), a loaded `b`
+/// (v4), table 0xe4 (v5), an outer `and` (v6); and in those compiled in session 39 (helper w8):
+/// `b` repeating `a` with a loaded `c` (`LOP3.LUT R7, R0, RZ, R7, 0x95`), `and` with a repeated
+/// `b` (0x60), an immediate `b` 0x1234 (`LOP3.LUT R7, R4, 0x1234, RZ, 0x95`), the operands
+/// swapped, an `add` reading the `and` (0x60 kept). Right: no repeated input (v2, `b` and `c`
+/// immediate 0: the freed slot is 0), no OP (v1), `l` read by a second instruction too (two
+/// `LOP3`s kept). An `or` is merged the same way (0xf3) but a | L(a, …) never depends on the
+/// repeated `a`, so it is the spec's.
+fn lop3_chain_with_no_outer_xor(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::Xor | GlueOp::And)
+        || g.ty != GlueType::B32
+        || !vals.iter().take(2).all(Expected::is_exact)
+    {
+        return None;
+    }
+    let lone_lop3 = [(0, 1), (1, 0)].into_iter().any(|(ka, kl)| {
+        let (Some(a), Some(l)) = (reg_of_glue(g, ka), reg_of_glue(g, kl)) else { return false };
+        matches!(m.producer(t, l), Some((Stmt::Glue { glue: lop, .. }, o))
+            if lop.op == GlueOp::Lop3 && reg_of_glue(lop, 0) == Some(a) && value_readers(m, o.stmt, l) == 1)
+    });
+    if !lone_lop3 {
+        return None;
+    }
+    let chain = chain_of_op(m, t, g, m.stmt, vals.first(), m.stmt)?;
+    let word = Expected::exact(u128::from(merged_chain(g, 0, chain)), result.width);
+    (&word != result).then_some(word)
 }

@@ -83,10 +83,14 @@ fn byte_of_vector_load_converted_signed(
     convert(m, &signed, a.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
 }
 
-/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.s32 h, r` of a `prmt.b32`
-/// result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
+/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.{s32,u32} h, r` of a
+/// `prmt.b32` result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
+/// `.u32` (seed 3802's 11115fa6 and 3596d932, trace/T5B.md, T5C.md: `PRMT R7, RZ, 0xb, R4`,
+/// the listing of the `.s32` form) narrows alike; `cvt.u16.u32` of the same prmt keeps the
+/// whole `PRMT R7, R4, 0xb7bb, R4` (11115fa6 `v2_cvt_u16_u32`, right).
 fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<Expected> {
-    if c != bare(CvtType::U8, CvtType::S32, false) || !a.is_exact() {
+    let narrowing = [CvtType::S32, CvtType::U32].map(|atype| bare(CvtType::U8, atype, false));
+    if !narrowing.contains(&c) || !a.is_exact() {
         return None;
     }
     let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?, 1, a.bits as u32)?;

@@ -9,6 +9,7 @@
 //! a plain `cvt.f32.f32`) are producers that remember the producer of what they copied (see
 //! [`Machine::origin_of`]).
 
+use super::fuzz3602::{unchanged_between, writes};
 use super::{imm_of, scopes_3701_a, scopes_3702_c, scopes_3802_w6};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -308,19 +309,66 @@ pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// ([`f32_copy`]) looked through (corpus/findings/fuzz-h200-3601/, d603bf3c: ptxas 13.0.88 and
 /// 13.5 -O3 drop the `mov.f32` and keep the `PRMT 0x7610` of a register never written; a plain
 /// `cvt.f32.f32` the same, corpus/findings/fuzz-h200-3701/, 5a4b88eb and eb5664f7).
+/// A `shfl.sync` of constant halves is looked through too ([`shuffled_constant_halves`]).
 pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    let stmt = match m.producer(t, r) {
-        Some((s, o)) if f32_copy(s) => o.a_stmt.map(|k| &m.p.body[k]),
-        other => other.map(|(s, _)| s),
+    let k = match m.producer(t, r) {
+        Some((s, o)) if f32_copy(s) => o.a_stmt,
+        other => other.map(|(_, o)| o.stmt),
     };
-    match stmt {
-        Some(Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })) => {
-            matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2)
-        }
-        Some(Stmt::Isa(Instruction { form: Form::Mov(mv), .. })) => mv.shape == MovShape::Pack(2),
-        Some(Stmt::Glue { glue, .. }) => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
+    k.is_some_and(|k| packs_halves(&m.p.body[k]) || shuffled_constant_halves(m, t, k))
+}
+
+/// Whether statement `s` writes packed halves: a `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing
+/// two halves or packed glue.
+fn packs_halves(s: &Stmt) -> bool {
+    match s {
+        Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }) => matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2),
+        Stmt::Isa(Instruction { form: Form::Mov(mv), .. }) => mv.shape == MovShape::Pack(2),
+        Stmt::Glue { glue, .. } => matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2),
         _ => false,
     }
+}
+
+/// D through a shuffle (corpus/findings/fuzz-h200-3802/, 1350d2f8, trace/T5B.md; ptxas 13.0.88
+/// and 13.5 -O3): whether statement `k` of the program run by thread `t` is a `shfl.sync` with no
+/// predicate destination of a register (unwritten since) that a `cvt` to `.f16x2`/`.bf16x2` or a
+/// `mov` pack of two halves wrote from constants (immediates, or registers unwritten since
+/// holding a value ptxas knows, [`scopes_3701_a::known`], as a moved immediate): every lane holds
+/// the same value, ptxas drops the shuffle (§9.7.9.6: each lane reads the value of some lane) and
+/// keeps the `PRMT R0, R8, 0x7610, R0` of a register never written before the tf32 conversion
+/// (`.idx`, the stored case; `.bfly`, `.down` and membermask 0xffff compiled in session 39, helper
+/// w8). A shuffle of a per-thread value (a per-thread load, %tid.x) and one with a predicate
+/// destination keep the `SHFL` and convert its whole word (right). A load from one address for
+/// every lane is dropped as well (`v2_loaded`) but is not looked through here: the oracle does
+/// not know which values are warp-uniform beyond constants.
+fn shuffled_constant_halves(m: &Machine<'_>, t: u32, k: usize) -> bool {
+    let Stmt::Isa(inst @ Instruction { form: Form::ShflSync(s), .. }) = &m.p.body[k] else { return false };
+    let a = inst.form.operands().iter().zip(&inst.operands).find(|(spec, _)| spec.name == "a").map(|(_, o)| o);
+    let Some(a) = a.and_then(|o| m.reg_of(o).ok()) else { return false };
+    if s.pred_dst || writes(&m.p.body[k], a) || !unchanged_between(m, a, k, m.stmt) {
+        return false;
+    }
+    let Some((Stmt::Isa(pack), o)) = m.producer(t, a) else { return false };
+    let sources: Vec<&Operand> = match &pack.form {
+        Form::Cvt(c0) if matches!(c0.dtype, CvtType::F16x2 | CvtType::Bf16x2) => pack
+            .form
+            .operands()
+            .iter()
+            .zip(&pack.operands)
+            .filter(|(spec, _)| spec.role == Role::Src)
+            .map(|(_, o)| o)
+            .collect(),
+        Form::Mov(mv) if mv.shape == MovShape::Pack(2) => match pack.operands.get(1) {
+            Some(Operand::Vector(items)) => items.iter().collect(),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let constant = |x: &Operand| match x {
+        Operand::Imm(_) => true,
+        x => m.reg_of(x).is_ok_and(|r| unchanged_between(m, r, o.stmt, m.stmt) && scopes_3701_a::known(m, t, r)),
+    };
+    o.stmt < k && !sources.is_empty() && sources.into_iter().all(constant)
 }
 
 /// The `cvt` that produced the value register `r` of thread `t` holds, f32 copies

@@ -1623,3 +1623,4 @@ mod seed_3802_new;
 mod seed_3802_w6;
 
 mod seed_3802_w1b;
+mod seed_3802_w8;
