@@ -1620,3 +1620,4 @@ mod seed_3801_w2;
 mod seed_3801_w3;
 mod seed_3801_w4;
 mod seed_3802_new;
+mod seed_3802_w9;
