@@ -48,7 +48,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
 }
 
 /// The integer `cvt{.sat}.dtype.atype` with no other modifier.
-fn bare(dtype: CvtType, atype: CvtType, sat: bool) -> Cvt {
+pub(super) fn bare(dtype: CvtType, atype: CvtType, sat: bool) -> Cvt {
     Cvt { rnd: None, ftz: false, sat, relu: false, satfinite: false, dtype, atype }
 }
 

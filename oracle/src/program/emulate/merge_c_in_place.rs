@@ -3,7 +3,8 @@
 //! (`corpus/known/fuzz-h200-3701-nd-merge-c-in-place.toml`;
 //! corpus/findings/fuzz-h200-3701/, c8681b22, trace/TC1.md; corpus/findings/fuzz-h200-3702/,
 //! dc54c0ab, trace/T3A.md; corpus/findings/fuzz-h200-3801/, d03f820c and 536f1382,
-//! trace/T4A.md, T4B.md). Called from the `mov` hook of `emulate.rs` ([`isa`]) and from its
+//! trace/T4A.md, T4B.md; corpus/findings/fuzz-h200-3802/, d69964c3, f4025e70 and f33d36d7,
+//! trace/T5C.md). Called from the `mov` hook of `emulate.rs` ([`isa`]) and from its
 //! store hook ([`stored`]).
 //!
 //! Scope (the traces' variants): the pair `p` is `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32,f16x2}`
@@ -11,28 +12,38 @@
 //! `F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R7, R2, R2, R7`, its `v1_e4m3` the same), packed as
 //! the low half of `mov.b32 r, {p, h}`, of the first word of `mov.b64 d, {p, h, …}`, or as the
 //! first two elements of a 16-bit vector store `st.v2 [a], {p, h}` / `st.v4 [a], {p, h, …}`
-//! (d03f820c; `.v4` and the `mov.b32` form of it compiled alike by 13.0.88 -O3); `h` was written
+//! (d03f820c; `.v4` and the `mov.b32` form of it compiled alike by 13.0.88 -O3), or at a later
+//! even element with h the next (f33d36d7: `mov.b64 d, {h0, h0, p, h0}`, `F2FP…UNPACK_B_MERGE_C
+//! R3, imm, R0; MOV R0, R3`; the first such element counts); `h` was written
 //! by `xor.b16` (dc54c0ab: `LOP3.LUT R7, R2, 0x2`; d03f820c: `LOP3.LUT R7, R2, R7, RZ, 0x3c`),
 //! is an element of a `ld.v4.s8` (c8681b22: `SGXT R7, R7, 0x8`) or a byte pack `mov.b16 h, {c,
 //! c'}` (536f1382: `LOP3 0xff; PRMT R7, R2, 0x6540, R7`; 13.0.88 -O3 the same for `ld.u8` bytes
-//! and two distinct bytes). Then h's register holds the merged word, so a later read of h (a
-//! later element of the same `mov.b64` pack or vector store included: 536f1382's `{p, h, h, z}`,
-//! `PRMT R3, RZ, 0x5410, R7` for `{p, h, z, h}`), or of r's high half through a `mov.b32` unpack
-//! (`STG.E.U8 [+5], R7`), takes p. So does a read of a register ptxas numbers as h, a glue result
-//! computed from the same sources the same way (d03f820c: `xor.b16 h12` of a second unpack of
+//! and two distinct bytes), is a `cvt.u8.s32` of a 32-bit register (f33d36d7: `LOP3.LUT R0, R2,
+//! 0xff`) or a 16-bit shared load right after a 16-bit shared store to the same address of a
+//! moved immediate (d69964c3: `LOP3.LUT R2, R3, 0xffff`, ptxas forwards the store). Then h's
+//! register holds the merged word, so a later read of h (a later element of the same `mov.b64`
+//! pack or vector store included: 536f1382's `{p, h, h, z}`, `PRMT R3, RZ, 0x5410, R7` for `{p,
+//! h, z, h}`; d69964c3's `st.shared.v4 {p, h2, h2, h1}`), or of r's high half through a
+//! `mov.b32` unpack (`STG.E.U8 [+5], R7`), or of a half after the pair naming h in a `mov.b64`
+//! unpack into halves of the `mov.b64` pack's result (f4025e70: `STG.E.U16 R7`), takes p. So does
+//! a read of a register ptxas numbers as h, a glue result computed from the same sources the same
+//! way (d03f820c: `xor.b16 h12` of a second unpack of
 //! the word h9 was the xor of is `R7` too, [`duplicates`]). Right: h from a scalar `ld.s8` or a
-//! 16-bit load (`right_ld_s8_distinct_regs`, `a5_ld16`, `a6_e5m2_loaded`: another register), a
-//! `cvt.rn.f16.f32` in place of the pair (`a3_f16`, d03f820c's `v2_f16_right`: no MERGE_C), -O0.
+//! 16-bit global load (`right_ld_s8_distinct_regs`, `a5_ld16`, `a6_e5m2_loaded`, d69964c3's
+//! `v1_global_h2`, f33d36d7's `v6_ld16_pairfirst`: another register), a moved constant h
+//! (d69964c3's `v2_const_h2`: rematerialized), h before the pair (f33d36d7's `v0_b32pack_right`),
+//! a `cvt.rn.f16.f32` in place of the pair (`a3_f16`, d03f820c's `v2_f16_right`: no MERGE_C), -O0.
 //!
-//! Invariants: the pack's first word (the pair and h) is the spec's (§9.7.9.4 `mov` packs the
+//! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is unguarded and is exactly of the
 //! form given; otherwise the spec's values stand.
 
 use super::fuzz3602::{unchanged_between, writes};
+use super::fuzz3702_conversions::bare;
 use super::origin::value_readers;
 use crate::isa::operand::Operand;
-use crate::isa::types::{MemType, VecWidth};
+use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType, Src};
@@ -59,10 +70,10 @@ pub(super) fn isa(
     }
     match mv.shape {
         MovShape::Pack(_) => {
-            let Some((items, p, merged)) = destroyed(m, t) else { return results };
+            let Some(Destroyed { items, at, p, merged }) = destroyed(m, t) else { return results };
             let Ok(pair) = m.read(t, p) else { return results };
             if let Some((_, word)) = results.first_mut() {
-                for (k, item) in items.iter().enumerate().skip(2) {
+                for (k, item) in items.iter().enumerate().skip(at + 2) {
                     if item.is_some_and(|r| merged.contains(&r)) {
                         let from = word.clone();
                         let mut to = from.clone();
@@ -88,9 +99,44 @@ pub(super) fn isa(
                 *e = m.fire(d, &from, pair);
             }
         }
+        MovShape::Unpack(4) => {
+            let Some(Operand::Vector(halves)) = inst.operands.first() else { return results };
+            let Some(d64) = inst.operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return results };
+            let Some((names_h, pair)) = merged_pack_of(m, t, d64) else { return results };
+            for (j, half) in halves.iter().enumerate().skip(1) {
+                let named_h = names_h.get(j).copied().unwrap_or(false);
+                let Some(e) = m.reg_of(half).ok().and_then(|h| results.iter_mut().find(|(r, _)| *r == h)) else {
+                    continue;
+                };
+                if named_h {
+                    let from = e.1.clone();
+                    e.1 = m.fire(d, &from, pair.field(0, 16));
+                }
+            }
+        }
         _ => {}
     }
     results
+}
+
+/// Whether each of the pack's items names a register holding the merged word, and the pair, where the 64-bit `d` (read by a `mov.b64` unpack into halves at the
+/// statement being run, f4025e70) is the unchanged result of a destroying `mov.b64` pack with the
+/// pair first (a pair at element 2 is merged into a copy, f33d36d7: `MERGE_C R3, imm, R0`, and
+/// no listing shows which register such an unpack reads) whose pair is unchanged since.
+fn merged_pack_of(m: &Machine<'_>, t: u32, d: Reg) -> Option<(Vec<bool>, Expected)> {
+    if d.class().bits() != 64 {
+        return None;
+    }
+    let (pack, writer) = last_writer(m, m.stmt, d)?;
+    if !matches!(writer, Stmt::Isa(Instruction { form: Form::Mov(mv), .. }) if mv.shape == MovShape::Pack(4)) {
+        return None;
+    }
+    let (0, p, h) = destroying_pack(m, pack)? else { return None };
+    let pair = m.read(t, p).ok().filter(|_| unchanged_between(m, p, pack, m.stmt))?;
+    let mut merged = vec![h];
+    merged.extend(duplicates(m, t, pack, h));
+    let names_h = pack_items(m, pack)?.iter().map(|o| m.reg_of(o).is_ok_and(|r| merged.contains(&r))).collect();
+    Some((names_h, pair))
 }
 
 /// The values a 16-bit vector store `st` writes under 3701-N-D (`values`, the spec's, changed):
@@ -101,9 +147,9 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
     if !m.allow.emulates(d) || !matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16) {
         return values;
     }
-    let Some((items, p, merged)) = destroyed(m, t) else { return values };
+    let Some(Destroyed { items, at, p, merged }) = destroyed(m, t) else { return values };
     let Ok(pair) = m.read(t, p) else { return values };
-    for (k, item) in items.iter().enumerate().skip(2) {
+    for (k, item) in items.iter().enumerate().skip(at + 2) {
         if let (true, Some(v)) = (item.is_some_and(|r| merged.contains(&r)), values.get_mut(k)) {
             let from = v.clone();
             *v = m.fire(d, &from, pair.field(0, 16));
@@ -126,19 +172,28 @@ fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
     regs.into_iter().filter(|&r| value_readers(m, m.stmt, r) > 0).collect()
 }
 
+/// A destroying pack ([`destroyed`]): its elements' registers, the pair's element `at`, the
+/// pair's register `p`, the registers holding the merged word after it.
+struct Destroyed {
+    items: Vec<Option<Reg>>,
+    at: usize,
+    p: Reg,
+    merged: Vec<Reg>,
+}
+
 /// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
 /// whose h is still read (after it, or by a later element of it): its elements' registers, the
-/// pair's register, and the registers that hold the merged word after it (h and the registers
-/// ptxas numbers as h, [`duplicates`]).
-fn destroyed(m: &Machine<'_>, t: u32) -> Option<(Vec<Option<Reg>>, Reg, Vec<Reg>)> {
+/// pair's element, the pair's register, and the registers that hold the merged word after it (h
+/// and the registers ptxas numbers as h, [`duplicates`]).
+fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let k = m.stmt;
-    let (p, h) = destroying_pack(m, k)?;
+    let (at, p, h) = destroying_pack(m, k)?;
     let items: Vec<Option<Reg>> = pack_items(m, k)?.iter().map(|o| m.reg_of(o).ok()).collect();
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, k, h));
-    let later_item = items.iter().skip(2).any(|r| r.is_some_and(|r| merged.contains(&r)));
+    let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
     let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
-    (later_item || read_after).then_some((items, p, merged))
+    (later_item || read_after).then_some(Destroyed { items, at, p, merged })
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.
@@ -171,15 +226,25 @@ fn pack_items<'m>(m: &'m Machine<'_>, k: usize) -> Option<&'m [Operand]> {
     }
 }
 
-/// The pair `p` and the half `h` of the pack at body index `k`, when it is one 3701-N-D builds
-/// in place (module docs).
-fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
+/// The pair's element, the pair `p` and the half `h` of the pack at body index `k`, when it is
+/// one 3701-N-D builds in place (module docs): the first even element `at` whose pair and next
+/// half are in scope.
+fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(usize, Reg, Reg)> {
     let items = pack_items(m, k)?;
-    let (p, h) = (m.reg_of(items.first()?).ok()?, m.reg_of(items.get(1)?).ok()?);
+    (0..items.len().saturating_sub(1)).step_by(2).find_map(|at| {
+        let (p, h) = (m.reg_of(&items[at]).ok()?, m.reg_of(&items[at + 1]).ok()?);
+        pair_and_half(m, k, p, h).then_some((at, p, h))
+    })
+}
+
+/// Whether `p` (a pair) and `h` (the half beside it) at body index `k` are of the forms
+/// 3701-N-D builds in place (module docs).
+fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     if p == h || p.class().bits() != 16 {
-        return None;
+        return false;
     }
-    let pair = match last_writer(m, k, p)? {
+    let Some(pair_writer) = last_writer(m, k, p) else { return false };
+    let pair = match pair_writer {
         (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) => {
             matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
                 && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
@@ -189,14 +254,22 @@ fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
         }
         _ => false,
     };
-    let half = match last_writer(m, k, h)? {
+    let Some(half_writer) = last_writer(m, k, h) else { return false };
+    let half = match half_writer {
         (_, Stmt::Glue { glue, guard: None }) => {
             glue.op == GlueOp::Xor
                 && glue.ty == GlueType::B16
                 && glue.src.iter().flatten().any(|s| matches!(s, Src::Reg(_)))
         }
+        (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) if l.vec.is_none() => {
+            forwarded_constant_half(m, half_writer.0)
+        }
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => {
             l.ty == MemType::S8 && l.vec == Some(VecWidth::V4)
+        }
+        // `cvt.u8.s32 h, r` of a 32-bit register (f33d36d7: `LOP3.LUT R0, R2, 0xff`).
+        (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
+            *c == bare(CvtType::U8, CvtType::S32, false)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
@@ -204,7 +277,38 @@ fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
         }
         _ => false,
     };
-    (pair && half).then_some((p, h))
+    pair && half
+}
+
+/// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards from the
+/// 16-bit shared store right before it, to the same address, of a moved immediate (d69964c3:
+/// `mov.b16 h1, 31744; st.shared.u16 [a], h1; ld.shared.b16 h2, [a]` is `LOP3.LUT R2, R3,
+/// 0xffff`, a register of its own).
+fn forwarded_constant_half(m: &Machine<'_>, at: usize) -> bool {
+    let sixteen = |ty: MemType| matches!(ty, MemType::B16 | MemType::U16 | MemType::S16);
+    let shared = |space: Option<Space>| matches!(space, Some(Space::Shared | Space::SharedCta));
+    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), operands: lo, guard: None, .. })) = m.p.body.get(at) else {
+        return false;
+    };
+    let Some(Stmt::Isa(Instruction { form: Form::St(s), operands: so, guard: None, .. })) =
+        at.checked_sub(1).and_then(|b| m.p.body.get(b))
+    else {
+        return false;
+    };
+    let same_address = matches!((lo.get(1), so.first()), (Some(a), Some(b)) if a == b);
+    let moved_immediate =
+        so.get(1).and_then(|o| m.reg_of(o).ok()).and_then(|v| last_writer(m, at - 1, v)).is_some_and(|(_, w)| {
+            matches!(w, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
+            if mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_))))
+        });
+    l.vec.is_none()
+        && s.vec.is_none()
+        && sixteen(l.ty)
+        && sixteen(s.ty)
+        && shared(l.space)
+        && shared(s.space)
+        && same_address
+        && moved_immediate
 }
 
 /// The registers other than `h` that ptxas numbers as `h` where body index `k` reads it (one
@@ -296,7 +400,7 @@ fn merged_word_pair(m: &Machine<'_>, t: u32, w: Reg) -> Option<Expected> {
         }
         _ => return None,
     };
-    let (p, _) = destroying_pack(m, pack)?;
+    let (0, p, _) = destroying_pack(m, pack)? else { return None };
     let pair = m.read(t, p).ok().filter(|_| unchanged_between(m, p, pack, m.stmt))?;
     Some(pair)
 }

@@ -1624,3 +1624,4 @@ mod seed_3802_w6;
 
 mod seed_3802_w1b;
 mod seed_3802_w8;
+mod seed_3802_w9;
