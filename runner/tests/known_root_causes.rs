@@ -964,3 +964,93 @@ fn the_seed_3802_jit_crash_is_t5a1() {
     let name = known.matches(&crash.signature).map(|k| k.name.as_str());
     assert_eq!(name, Some("fuzz-h200-3802-t5a1-pack-of-nan-cvt-and-constant-jit-crash"));
 }
+
+/// The word findings of the seed-3901 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3901/:
+/// signatures and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`;
+/// traces in `trace/`), labelled again now.
+#[test]
+fn the_seed_3901_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3901", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_3901_LABELS));
+}
+
+/// What each word finding of seed 3901 is labelled now.
+const SEED_3901_LABELS: [(&str, &str); 19] = [
+    ("09c3068e", "new"),
+    ("0e470a25", "new"),
+    ("0f02a559", "new"),
+    ("1391020a", "new"),
+    ("17b9ea5e", "new"),
+    ("2a67c43e", "new"),
+    ("681ef45e", "new"),
+    ("92812601", "new"),
+    ("9f78d433", "new"),
+    ("a1c204af", "new"),
+    ("a2febec8", "new"),
+    ("ae678c32", "new"),
+    ("afd53851", "new"),
+    ("c1fd74f1", "new"),
+    ("dbb0f09c", "new"),
+    ("e685156a", "new"),
+    ("ec047aa1", "new"),
+    ("f1997773", "new"),
+    ("fd7cf510", "new"),
+];
+
+/// The word findings of the seed-3902 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3902/:
+/// signatures and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`;
+/// traces in `trace/`), labelled again now.
+#[test]
+fn the_seed_3902_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3902", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_3902_LABELS));
+}
+
+/// What each word finding of seed 3902 is labelled now.
+const SEED_3902_LABELS: [(&str, &str); 17] = [
+    ("05c914bf", "new"),
+    ("1ab3812a", "new"),
+    ("2bdcc7c7", "new"),
+    ("5a4c85c6", "new"),
+    ("5e8d798d", "new"),
+    ("60948fcb", "new"),
+    ("75dac7ed", "new"),
+    ("9a95803a", "new"),
+    ("a3caccc7", "new"),
+    ("bcabb8af", "new"),
+    ("d605bf4d", "new"),
+    ("df546b5a", "new"),
+    ("e99092f5", "new"),
+    ("f7020e9e", "new"),
+    ("f860a7e5", "new"),
+    ("fa039778", "new"),
+    ("fc25f5c6", "new"),
+];
+
+/// The word findings of the seed-3903 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3903/:
+/// signatures and mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`;
+/// traces in `trace/`), labelled again now.
+#[test]
+fn the_seed_3903_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-3903", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_3903_LABELS));
+}
+
+/// What each word finding of seed 3903 is labelled now.
+const SEED_3903_LABELS: [(&str, &str); 15] = [
+    ("062bc61c", "new"),
+    ("14a3a4b4", "new"),
+    ("1de51f3f", "new"),
+    ("34d36df1", "new"),
+    ("43d72870", "new"),
+    ("4483ae72", "new"),
+    ("60d48019", "new"),
+    ("7e601e7a", "new"),
+    ("972eb062", "new"),
+    ("97412e12", "new"),
+    ("b4cd7e34", "new"),
+    ("cb17a684", "new"),
+    ("dae791a1", "new"),
+    ("dd8d148c", "new"),
+    ("debc8a69", "new"),
+];

@@ -1,0 +1,28 @@
+#!/bin/bash
+# mk.sh out.ptx "regs" <<body ; wraps body in a kernel
+out=$1
+cat > $out <<H
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p_in, .param .u64 p_out)
+{
+	.reg .pred %p<4>;
+	.reg .b16 %h<32>;
+	.reg .b32 %r<32>;
+	.reg .b64 %d<8>;
+	.reg .b32 %tix;
+	.reg .b64 %in, %out, %t0;
+	mov.u32 %tix, %tid.x;
+	ld.param.u64 %in, [p_in];
+	cvta.to.global.u64 %in, %in;
+	mul.wide.u32 %t0, %tix, 64;
+	add.s64 %in, %in, %t0;
+	ld.param.u64 %out, [p_out];
+	cvta.to.global.u64 %out, %out;
+	mul.wide.u32 %t0, %tix, 16;
+	add.s64 %out, %out, %t0;
+H
+cat >> $out
+printf '\tret;\n}\n' >> $out
+/work/tr-T6C/build.sh $out
