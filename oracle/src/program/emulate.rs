@@ -331,11 +331,15 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // N-7: bfe.s32 with an immediate start past the msb (and a non-empty field) gives −1; start
     // and length may be values ptxas knows (corpus/findings/fuzz-h200-3701/, 5d90f3ab: a moved
     // immediate start, trace TC1.md; 3b8517e9: both `or.b32`/`not.b32` of shuffles of moved
-    // immediates, trace TC2.md; 13.0.88 -O3 `MOV R7, 0xffffffff` as for immediates).
+    // immediates, trace TC2.md; 13.0.88 -O3 `MOV R7, 0xffffffff` as for immediates). Only for an
+    // `a` ptxas does not know: a known `a` folds the whole bfe right (corpus/findings/
+    // fuzz-h200-3903/, 43d72870, trace/T6F.md: `mov.b32 r0, 0x0fffffff; bfe.s32 d, r0, r0, r0`
+    // is 13.0.88 -O3 `STG … RZ`, a loaded `a` `MOV R5, 0xffffffff`).
     let field = |k: usize| scopes_3701_a::known_source(m, t, g, vals, k);
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
         && g.ty == GlueType::S32
+        && field(0).is_none()
         && field(1).is_some_and(|pos| pos & 0xff >= 32)
         && field(2).is_some_and(|len| len & 0xff >= 1)
     {

@@ -10,7 +10,7 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{imm_of, scopes_3701_a, scopes_3702_c, scopes_3802_w6};
+use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -259,7 +259,17 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     }
     if m.allow.emulates(Deviation::F16MaskDropped) && g.op == GlueOp::And && g.ty == GlueType::B16 {
         for (k, other) in [(0usize, 1usize), (1, 0)] {
-            let masked_by_imm = imm_of(g, other).is_some();
+            // A mask ptxas knows (an immediate, a value known at compile time or a moved
+            // immediate) is an immediate mask, and a mask of 0 is folded to 0 (corpus/findings/
+            // fuzz-h200-3903/, dae791a1, trace/T6F.md; ptxas 13.0.88 -O3 of `cvt.rn.satfinite.f16.f32`
+            // masked as a pack's low half: `mov.b16 h, 0` or the immediate 0 gives `PRMT R5, RZ,
+            // 0x5410, R4` or `STG … RZ`, `mov.b16 h, 0x40` the same `F2FP…MERGE_C; PRMT R0, R0,
+            // 0x5410, RZ`, no `LOP3`, as the immediate 0x40; a loaded mask keeps the `LOP3`).
+            let known_mask = scopes_3701_a::known_source(m, t, g, vals, other).or_else(|| {
+                reg(other).filter(|&r| moved_immediate(m, t, r))?;
+                vals.get(other).filter(|v| v.is_exact()).map(|v| v.bits as u64)
+            });
+            let masked_by_imm = known_mask.is_some_and(|mask| mask & 0xFFFF != 0);
             let f16_of = |r: Reg, form: fn(&Cvt) -> bool| {
                 matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
                     if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && form(c))
@@ -276,7 +286,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             let clamped_f16 = reg(k).is_some_and(|r| {
                 f16_of(r, |c| (c.satfinite || c.relu) && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
             });
-            let masked_by_reg = reg(other).is_some();
+            let masked_by_reg = reg(other).is_some() && known_mask.is_none();
             let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && clamped_f16);
             if dropped && vals.get(k).is_some_and(Expected::is_exact) {
                 o.unmasked = Some(vals[k].clone());
