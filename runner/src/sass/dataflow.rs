@@ -19,7 +19,9 @@
 //! too ([`after`]); writes under complementary guards together define a register, and a guard
 //! stops counting once its predicate is written again — except where the new value refines
 //! the old (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0 holds only where the old one did, so
-//! what was written under the old P0 is written under the new one, [`rehome`]). Bits are
+//! what was written under the old P0 is written under the new one, [`rehome`]), or where a
+//! comparison restores it from a register it was saved in (`P2R R16, PR, RZ, 0x20; …;
+//! ISETP.NE.AND P5, PT, R16, RZ, PT`: the restored P5 is the saved one, [`saved`]). Bits are
 //! defined as values flow, the
 //! way memcheck tracks them, so that ptxas's partial writes are no finding by themselves: a
 //! `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
@@ -749,7 +751,9 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
     let g = ins.guard;
     let base: Ctx = g.into_iter().collect();
     let here = results(s, ins, &base);
-    let written: Vec<Reg> = ins.defs.iter().copied().filter(|d| slot(*d).1 == 1).collect();
+    // The predicates it writes, and the R registers: a literal `Rd ≠ 0` ([`saved`]) is written
+    // with Rd.
+    let written: Vec<Reg> = ins.defs.iter().copied().filter(|d| slot(*d).1 == 1 || d.file == File::R).collect();
     let mut hs: Vec<Guard> = Vec::new();
     for &r in ins.uses.iter().chain(&ins.defs) {
         hs.extend(s.entries(r).iter().map(|e| e.1));
@@ -813,8 +817,15 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
         let kept = if g.is_some() { s.origins.bytes(d) } else { [None; 4] };
         next.origins.set(d, std::array::from_fn(|b| to_d[b].into_iter().chain(kept[b]).min()));
     }
-    let (rel, refinements) = s.rel.step(g, &pred_writes(ins));
+    let (mut rel, refinements) = s.rel.step(g, &pred_writes(ins));
     rehome(&mut next, &s.rel, &written, &refinements);
+    for &d in ins.defs.iter().filter(|d| d.file == File::R) {
+        rel.forget(d);
+    }
+    if let Some((p, v)) = saved::equivalence(ins) {
+        rel.add(p, v);
+        rel.add(v, p);
+    }
     next.rel = rel;
     let defined = next.defined;
     next.origins.prune(&defined);
@@ -935,8 +946,11 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
 mod compare;
 mod edges;
 mod origins;
+mod saved;
 mod zeros;
 
+#[cfg(test)]
+mod p2r_tests;
 #[cfg(test)]
 mod seed3702_tests;
 #[cfg(test)]
