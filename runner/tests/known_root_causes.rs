@@ -527,14 +527,14 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("12ee3dcb", "fuzz-h200-b-f32-shift-amount"), // a .ftz f64→f32 amount is raw
     ("1a7764b0", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // cut at 35 of 49
     ("4919e679", "fuzz-h200-a-narrow-store-converts"), // B no longer fires past a guarded ld
-    ("508957df", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
+    ("508957df", "fuzz-h200-d-tf32-of-packed-half"), // D through mov.f32 (A fires too; D alone explains)
     ("5eea61e2", "fuzz-h200-3301-n1-shift16-immediate-low-half"), // B not past ld/shfl
     ("6ac6a5e1", "fuzz-h200-3601-c-int-sat-of-nan-cvt"), // C, integer direction
     ("7a844563", "fuzz-h200-b-f32-shift-amount"), // not past bar.sync
     ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
     ("c6597432", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
     ("c9db337a", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
-    ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too)
+    ("d603bf3c", "fuzz-h200-d-tf32-of-packed-half"), // D through mov.f32 (A fires too; D alone explains)
     ("d6c433ca", "new"),
     ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // over an f32 NaN
     ("e2ff640a", "fuzz-h200-f-negation-overflow"),               // cvt.sat.u16.s16 of abs.s16
@@ -752,14 +752,14 @@ const SEED_3701_LABELS: [(&str, &str); 46] = [
     ("a862ac7a", "fuzz-h200-b-f32-shift-amount"),                // B through a skipped set.f32 (TC1), with N-11
     ("b714f9f1", "fuzz-h100-m-f16-mask-dropped"), // M with a register mask, through min.u16 and a b64 pack (TC3)
     ("c2bdc418", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // N-11 over a two-valued old word (TC2)
-    ("c78de146", "fuzz-h200-a-narrow-store-converts"), // E through cvt.u16.s16 (TC3); A fires first, on a dead st.b8
+    ("c78de146", "fuzz-h200-e-bf16-read-as-f16"), // E through cvt.u16.s16 (TC3); A fires too, on a dead st.b8
     ("c8681b22", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // C1-N1 = 3701-N-D (TC1)
     ("ca3fc161", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // 3701 C1-N4
     ("d46ed0dc", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("e3375831", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // 3501-N2 by register amounts (TC2)
     ("e50cc840", "new"),                          // 3701 C3-2 in a loop: its amounts are constants only to ptxas (TC3)
     ("e90e547c", "fuzz-h200-3601-c-int-sat-of-nan-cvt"), // 3601-C of a .bf16 source (TC1)
-    ("eb5664f7", "fuzz-h200-a-narrow-store-converts"), // D via cvt.f32.f32; A named first (TC4)
+    ("eb5664f7", "fuzz-h200-d-tf32-of-packed-half"), // D via cvt.f32.f32; A fires too (TC4)
     ("f0faa6f5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("f567f1b4", "fuzz-h100-j-branch-constant-splat"), // J narrowed: add.u16x2 read as cvt.pack's c (TC2)
     ("fb2f0eb8", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // 3602-N3 on setp.ne.s32 (TC2)
@@ -781,16 +781,16 @@ fn the_seed_3702_word_findings_are_labelled_by_their_entries() {
 const SEED_3702_LABELS: [(&str, &str); 36] = [
     ("1dd3e6b5", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("1f3f107d", "fuzz-h200-b-f32-shift-amount"), // I through cvt.u16.u16, with B in the same word (T3C); B fires first
-    ("272bc4c9", "fuzz-h200-a-narrow-store-converts"), // N-7 by moved start and length (T3B); A fires first, on another word
+    ("272bc4c9", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // N-7 by moved start and length (T3B); A fires too, on another word
     ("2a151aca", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // 3702-N3 (T3B)
     ("2a3b3599", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // 3702-N2 (T3B)
     ("2cda72ea", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("30858a36", "fuzz-h200-3702-n4-byte-of-vector-load-u32-cvt-converts-signed"), // 3702-N4 (T3A)
-    ("331587aa", "fuzz-h200-b-f32-shift-amount"),      // B via N-11 (T3A)
+    ("331587aa", "fuzz-h200-b-f32-shift-amount"),       // B via N-11 (T3A)
     ("347991f6", "fuzz-h200-3301-n3-set-round-trip-through-float"), // 3301-N3 through a mov unpack (T3C)
     ("3662111d", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("3c1be158", "fuzz-h200-3702-n6-shift16-by-ftz-u32-cvt-flush-dropped"), // 3702-N6 (T3A)
-    ("4cc48c59", "fuzz-h200-f-negation-overflow"),     // F into mul.wide.s16 (T3C)
+    ("4cc48c59", "fuzz-h200-f-negation-overflow"),      // F into mul.wide.s16 (T3C)
     ("5b270697", "fuzz-h200-3701-na-pack-s8-of-u32-cvt-fused-signed"), // 3701-N-A
     ("5bf2de82", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // 3702-N5 (T3A)
     ("5ea00426", "fuzz-h200-b-f32-shift-amount"), // B (session 38: 3604-N3's emulation no longer runs its loop to the statement limit)

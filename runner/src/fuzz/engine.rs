@@ -110,15 +110,17 @@ pub struct ProgramResult {
     /// engine has no checker).
     pub sass: Vec<SassCheck>,
     /// The oracle emulating the engine's known root causes ([`Engine::emulate`]), run when some
-    /// backend's words differ from `expected`: one run per set of backends the same emulations
-    /// apply to ([`emulate`]; empty otherwise, or when it refused the program).
+    /// backend's words differ from `expected`: per set of backends the same emulations apply
+    /// to, the run of them all and its isolation runs ([`emulate`]; empty otherwise, or when it
+    /// refused the program).
     pub emulated: Vec<Emulated>,
 }
 
 /// What the oracle emulating known root causes gives for one program, for some backends.
 #[derive(Clone, Debug)]
 pub struct Emulated {
-    /// The backends whose words it is compared with (each backend in one run at most).
+    /// The backends whose words it is compared with (the runs of one set of backends: all
+    /// their emulations together first, then the isolation runs, [`emulate`]).
     pub backends: Vec<String>,
     /// Each thread's output words under the emulations.
     pub expected: Vec<Expected>,
@@ -127,7 +129,13 @@ pub struct Emulated {
 }
 
 /// The oracle emulating, for each of `backends`, the emulations of `emulations` that apply to
-/// it: one run per distinct set (none for a backend no emulation applies to).
+/// it: per distinct set (none for a backend no emulation applies to), one run of them all, and
+/// — where two or more fired — the isolation runs: each fired emulation alone and all of the
+/// set but it. A word is explained when any run of its backend gives it
+/// ([`super::package`]): an emulation that fires where ptxas compiled right (its scope is
+/// wider than ptxas's decision) changes words the GPU computed by the spec, and in the run of
+/// them all it can change a word another emulation explains (seed 3903's 43d72870: M fired on
+/// a mask ptxas folds right and spoiled A's word); the isolation runs keep that explanation.
 pub fn emulate<'a>(
     p: &Program,
     inputs: &Inputs,
@@ -146,13 +154,23 @@ pub fn emulate<'a>(
             None => groups.push((ds, vec![b.to_string()])),
         }
     }
-    groups
-        .into_iter()
-        .map(|(ds, backends)| {
-            let (expected, fired) = interp::run_emulating(p, inputs, &allow.clone().emulating_all(ds))?;
-            Ok(Emulated { backends, expected, fired })
-        })
-        .collect()
+    let mut runs = Vec::new();
+    for (ds, backends) in groups {
+        let run = |set: Vec<Deviation>| -> Result<Emulated, InterpError> {
+            let (expected, fired) = interp::run_emulating(p, inputs, &allow.clone().emulating_all(set))?;
+            Ok(Emulated { backends: backends.clone(), expected, fired })
+        };
+        let all = run(ds.clone())?;
+        let fired = all.fired.clone();
+        runs.push(all);
+        if fired.len() >= 2 {
+            for &d in &fired {
+                runs.push(run(vec![d])?);
+                runs.push(run(ds.iter().copied().filter(|&x| x != d).collect())?);
+            }
+        }
+    }
+    Ok(runs)
 }
 
 /// The SASS check of one program's kernel in one assembly.

@@ -6,8 +6,9 @@
 //! parts of the signature that de-duplicate findings — and the packaging of a (minimized) case
 //! as a [`Finding`] with its case file. Where the oracle emulating known root causes ran
 //! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
-//! findings (a word is explained only if the emulation run for that backend, with the
-//! emulations its entries admit there, gives or admits it).
+//! findings (a word is explained only if an emulating run for that backend — the emulations
+//! its entries admit there, all together or an isolation run, [`super::engine::emulate`] —
+//! gives or admits it).
 //! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it, through the
 //! register programs' [`CaseKind`] ([`Register`]).
@@ -70,20 +71,24 @@ impl Raw {
 }
 
 /// The observed words split by what explains them: a copy of `observed` in which every word
-/// the emulating oracle of its backend (`emulated`) admits but the oracle (`plain`) does not is
+/// some emulating run of its backend (`emulated`) admits but the oracle (`plain`) does not is
 /// replaced by the oracle's word (what is left differs unexplained), and a copy in which every
-/// other differing word is replaced (what is left is explained). A missing word, or a word of a
-/// backend no emulation applies to, is unexplained.
+/// other differing word is replaced (what is left is explained); and per run of `emulated`,
+/// whether it explains some word: of the runs of a word's backend that admit it, the one in
+/// which the fewest emulations fired (the first of those), so that a finding is named by the
+/// emulations its words need, not by one that fired beside them.
+/// A missing word, or a word of a backend no emulation applies to, is unexplained.
 fn split_explained(
     outputs: u32,
     plain: &[Expected],
     emulated: &[Emulated],
     observed: &[Observed],
-) -> (Vec<Observed>, Vec<Observed>) {
+) -> (Vec<Observed>, Vec<Observed>, Vec<bool>) {
     let (mut unexplained, mut explained) = (observed.to_vec(), observed.to_vec());
+    let mut explaining = vec![false; emulated.len()];
     let per = outputs as usize;
     for (k, o) in observed.iter().enumerate() {
-        let em = emulated.iter().find(|e| e.backends.contains(&o.backend)).map(|e| e.expected.as_slice());
+        let runs: Vec<usize> = (0..emulated.len()).filter(|&r| emulated[r].backends.contains(&o.backend)).collect();
         for (t, e) in plain.iter().enumerate() {
             for w in 0..outputs {
                 let i = t * per + w as usize;
@@ -92,18 +97,30 @@ fn split_explained(
                 if spec.matches(u128::from(a)) {
                     continue;
                 }
-                let admitted = em.and_then(|em| em.get(t)).is_some_and(|x| x.field(32 * w, 32).matches(u128::from(a)));
-                let copy = if admitted { &mut unexplained } else { &mut explained };
+                let admits = |r: &&usize| {
+                    emulated[**r].expected.get(t).is_some_and(|x| x.field(32 * w, 32).matches(u128::from(a)))
+                };
+                let by = runs.iter().filter(admits).min_by_key(|&&r| emulated[r].fired.len());
+                if let Some(&r) = by {
+                    explaining[r] = true;
+                }
+                let copy = if by.is_some() { &mut unexplained } else { &mut explained };
                 copy[k].words[i] = spec.bits as u32;
             }
         }
     }
-    (unexplained, explained)
+    (unexplained, explained, explaining)
 }
 
-/// The emulations that fired for any of `backends`, in triage order.
-fn fired_for(emulated: &[Emulated], backends: &[String]) -> Vec<Deviation> {
-    let runs: Vec<&Emulated> = emulated.iter().filter(|e| e.backends.iter().any(|b| backends.contains(b))).collect();
+/// The emulations that fired, in triage order, in the runs of `emulated` that explain some word
+/// (`explaining`) for any of `backends`.
+fn fired_for(emulated: &[Emulated], explaining: &[bool], backends: &[String]) -> Vec<Deviation> {
+    let runs: Vec<&Emulated> = emulated
+        .iter()
+        .zip(explaining)
+        .filter(|(e, &x)| x && e.backends.iter().any(|b| backends.contains(b)))
+        .map(|(e, _)| e)
+        .collect();
     Deviation::ALL.into_iter().filter(|d| runs.iter().any(|e| e.fired.contains(d))).collect()
 }
 
@@ -218,9 +235,9 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
         match &r.expected {
             Ok(plain) if !r.emulated.is_empty() => {
-                let (unexplained, explained) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
+                let (unexplained, explained, explaining) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
                 if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
-                    let fired = fired_for(&r.emulated, &x.backends);
+                    let fired = fired_for(&r.emulated, &explaining, &x.backends);
                     out.push(disagreement(x, fired));
                 }
                 if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
@@ -507,6 +524,58 @@ mod tests {
         let plain = ProgramResult { emulated: Vec::new(), ..result.clone() };
         let raws = raw_findings(&p, &plain);
         assert_eq!((raws.len(), raws[0].explained.len()), (1, 0));
+    }
+
+    /// An emulation that fires where ptxas compiled right (here L, on a `cvt.s64.u32` the GPU
+    /// converted by the spec) cannot spoil another's explanation (B's shift by an f32 amount,
+    /// which the GPU did): the word both change is explained by B's isolation run; before the
+    /// isolation runs the run of them all gave a third value and the finding was new.
+    #[test]
+    fn an_emulation_firing_where_ptxas_is_right_does_not_spoil_another() {
+        use oracle::semantics::Deviation;
+        let inputs: String = (0..32).map(|t| format!("// t{t}: 80000000 00000001 00000001 80000000\n")).collect();
+        let (p, i) = parse_case(&format!(
+            "// ptxdiff-program name=k target=sm_90@9.0 threads=32 inputs=4 outputs=2 shared=0\n// begin body\n\
+             ld.global.u32 %r0, [%in];\ncvt.s64.u32 %d0, %r0;\nld.global.f32 %r1, [%in+4];\n\
+             ld.global.b64 %d2, [%in+8];\nshr.b64 %d1, %d2, %r1;\nshl.b64 %d4, %d0, 4;\nadd.s64 %d3, %d4, %d1;\n\
+             st.global.b64 [%out], %d3;\n// end body\n// ptxdiff-inputs\n{inputs}"
+        ))
+        .unwrap();
+        let allow = Allowances::all();
+        let words = |out: &[Expected]| -> Vec<u32> {
+            out.iter().flat_map(|e| (0..2).map(move |w| (e.bits >> (32 * w)) as u32)).collect()
+        };
+        let spec = interp::run(&p, &i, &allow).unwrap();
+        // The GPU has B only.
+        let (gpu, fired) = interp::run_emulating(&p, &i, &allow.clone().emulating(Deviation::F32ShiftAmount)).unwrap();
+        assert_eq!(fired, vec![Deviation::F32ShiftAmount]);
+        let (both, fired) = interp::run_emulating(
+            &p,
+            &i,
+            &allow.clone().emulating_all([Deviation::CvtS64U32SignExtends, Deviation::F32ShiftAmount]),
+        )
+        .unwrap();
+        assert_eq!(fired.len(), 2, "{fired:?}");
+        assert_ne!(words(&both)[1], words(&gpu)[1], "the run of both spoils the high word");
+        let root = crate::paths::repo_root().expect("the repository");
+        let known = KnownSet::load(&root.join("corpus/known")).unwrap();
+        let o3 = "cuda:ptxas-O3";
+        let emulated = super::super::engine::emulate(&p, &i, &allow, &known.emulation_scopes(), [o3]).unwrap();
+        assert!(emulated.len() > 1, "isolation runs: {}", emulated.len());
+        let result = ProgramResult {
+            expected: Ok(spec),
+            observed: vec![Observed { backend: o3.into(), words: words(&gpu) }],
+            failures: Vec::new(),
+            sass: Vec::new(),
+            emulated,
+        };
+        let raws = raw_findings(&p, &result);
+        assert_eq!(raws.len(), 1, "{raws:#?}");
+        assert_eq!(raws[0].explained, vec![Deviation::F32ShiftAmount], "{raws:#?}");
+        // Only the run of them all: the high word is unexplained (what triage did before).
+        let all_only = ProgramResult { emulated: result.emulated[..1].to_vec(), ..result.clone() };
+        let raws = raw_findings(&p, &all_only);
+        assert!(raws.iter().any(|r| r.explained.is_empty()), "{raws:#?}");
     }
 
     #[test]
