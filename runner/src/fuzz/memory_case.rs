@@ -437,7 +437,7 @@ impl Case for MemCase {
         });
         let (finding, case) = self.package(&red.source, env);
         let calls = red.calls as u64;
-        Reduction { finding, case, calls, runs: calls, refused: 0 }
+        Reduction { finding, case, calls, runs: calls, refused: 0, known_after_reduction: None }
     }
 }
 

@@ -94,6 +94,20 @@ pub fn stage(
 /// candidates, run together as one module (each under a kernel name of its own; a single
 /// candidate keeps its name): the index of the first that still shows it.
 pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&[(Program, Inputs)]) -> Option<usize> + 'e {
+    still_shows_where(engine, move |p| p == pre)
+}
+
+/// Whether `p` is the pre-signature `pre` of an unexplained finding with the emulations that
+/// explain it added ([`Raw::pre_signature`]: `…|emulated:NAMES`).
+fn explained_form_of(p: &str, pre: &str) -> bool {
+    p.strip_prefix(pre).is_some_and(|rest| rest.starts_with("|emulated:"))
+}
+
+/// [`still_shows`] with the pre-signatures it accepts given by `accepts`.
+fn still_shows_where<'e>(
+    engine: &'e mut Engine,
+    accepts: impl Fn(&str) -> bool + 'e,
+) -> impl FnMut(&[(Program, Inputs)]) -> Option<usize> + 'e {
     move |cands| {
         let programs: Vec<Program> = if cands.len() == 1 {
             vec![cands[0].0.clone()]
@@ -110,7 +124,7 @@ pub fn still_shows<'e>(engine: &'e mut Engine, pre: &'e str) -> impl FnMut(&[(Pr
         programs
             .iter()
             .zip(&res)
-            .position(|(p, r)| Register::raw_findings(p, r, allow).iter().any(|x| Register::pre_signature(x) == pre))
+            .position(|(p, r)| Register::raw_findings(p, r, allow).iter().any(|x| accepts(&Register::pre_signature(x))))
     }
 }
 
@@ -207,6 +221,8 @@ pub struct Done {
     pub time: StageTime,
     /// Which of the minimization threads took it (0, 1, …).
     pub reducer: usize,
+    /// The finding known after reducing further ([`Reduction::known_after_reduction`]).
+    pub known_after_reduction: Option<AfterReduction>,
 }
 
 /// Packages `job` as it is, from its own results (no run).
@@ -287,6 +303,28 @@ pub struct Reduction {
     pub runs: u64,
     /// Candidates refused before a predicate call.
     pub refused: u64,
+    /// The finding as its case reduced on past the minimized one gives it, when every word
+    /// of it that differs there is explained by emulations ([`Job`]'s `reduced_to_known`): that
+    /// finding, its case text and the signatures to match against the known entries (one per
+    /// emulation that explains it). Triage counts the finding known when one matches.
+    pub known_after_reduction: Option<AfterReduction>,
+}
+
+/// A minimized finding reduced on until the emulations of known root causes explain it: the
+/// minimizer keeps a case's words unexplained while it reduces (so a known cause in the same
+/// program is never what is left), which also keeps whatever hides a known cause from its
+/// emulation (a copy between producer and consumer, a dead second reader: seeds 3901–3903's
+/// traces, T6A–T6G). Reducing the minimized case on, explained or not, shows whether what is
+/// left without that context is a known cause's emulated form.
+#[derive(Clone, Debug)]
+pub struct AfterReduction {
+    /// The finding of the case reduced on (its explained raw finding, packaged).
+    pub finding: Finding,
+    /// Its case file text.
+    pub case: String,
+    /// Its signature with each explaining emulation's input class
+    /// ([`package::with_emulation`]).
+    pub signatures: Vec<crate::findings::Signature>,
 }
 
 /// The register programs' reducer: a minimization thread's [`Engine`], and the SASS checker
@@ -373,6 +411,7 @@ impl Case for Job {
         let m = stage(&self.program, &self.inputs, Some(budget), max_batch(self.raw.class), still_shows(engine, &pre));
         let (calls, runs, refused) = (m.reduced.calls as u64, m.reduced.runs as u64, m.reduced.refused as u64);
         engine.until = after_deadline(deadline);
+        let mut after = None;
         let (finding, case) = if m.reduced.reproduced == Some(false) {
             // Not shown again alone: the batch's results are the evidence, and runs alone whose
             // words change make it non-deterministic.
@@ -395,6 +434,8 @@ impl Case for Job {
                 let case = package::Case { original: &self.program, reduced, result: &result[0] };
                 let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
                 f.source = self.source.clone();
+                engine.until = after_deadline(budget.deadline_from(Instant::now()));
+                after = self.reduced_to_known(engine, reduced, budget, env);
                 (f, text)
             } else {
                 // The reduced case's final run no longer shows it (its words changed between
@@ -405,7 +446,44 @@ impl Case for Job {
             }
         };
         (engine.sass, engine.until) = (None, None);
-        Reduction { finding, case, calls, runs, refused }
+        Reduction { finding, case, calls, runs, refused, known_after_reduction: after }
+    }
+}
+
+impl Job {
+    /// The minimized case `from` of this word difference reduced on while it shows the
+    /// difference explained or not ([`AfterReduction`]); `Some` when what is left differs only
+    /// in words the emulations explain. `None` for other classes, without emulations, and when
+    /// the reduced-on case still has an unexplained word of the finding's kind.
+    fn reduced_to_known(
+        &self,
+        engine: &mut Engine,
+        from: &Reduced,
+        budget: Budget,
+        env: &[(String, String)],
+    ) -> Option<AfterReduction> {
+        if self.raw.disagreement.is_none() || engine.emulate.is_empty() {
+            return None;
+        }
+        let pre = self.pre_signature();
+        let accepts = |p: &str| p == pre || explained_form_of(p, &pre);
+        let batch = max_batch(self.raw.class);
+        let m = stage(&from.program, &from.inputs, Some(budget), batch, still_shows_where(engine, accepts));
+        if m.reduced.reproduced == Some(false) {
+            return None;
+        }
+        let on = &m.reduced;
+        let result = engine.run(std::slice::from_ref(&on.program), std::slice::from_ref(&on.inputs), "final");
+        let raws = Register::raw_findings(&on.program, &result[0], &engine.allow);
+        if raws.iter().any(|x| x.pre_signature() == pre) {
+            return None;
+        }
+        let x = raws.iter().find(|x| explained_form_of(&x.pre_signature(), &pre))?;
+        let case = package::Case { original: &self.program, reduced: on, result: &result[0] };
+        let (mut finding, case) = package::package(x, &case, &engine.allow, self.seen_at, env);
+        finding.source = self.source.clone();
+        let signatures = x.explained.iter().map(|&d| package::with_emulation(&finding.signature, d)).collect();
+        Some(AfterReduction { finding, case, signatures })
     }
 }
 
@@ -535,13 +613,25 @@ fn reduce_one<C: Case>(
     let (r, time) = measure(|| {
         if past {
             let (finding, case) = job.package_as_is(allow, env);
-            return Reduction { finding, case, calls: 0, runs: 0, refused: 0 };
+            return Reduction { finding, case, calls: 0, runs: 0, refused: 0, known_after_reduction: None };
         }
         // A reduction under way at the campaign's end stops there with what it has.
         job.reduce(runner, Budget { until: Some(deadline), ..budget }, env)
     });
-    let Reduction { finding, case, calls, runs, refused } = r;
-    Done { batch: job.batch(), pre, finding, case, minimized: !past, calls, runs, refused, time, reducer }
+    let Reduction { finding, case, calls, runs, refused, known_after_reduction } = r;
+    Done {
+        batch: job.batch(),
+        pre,
+        finding,
+        case,
+        minimized: !past,
+        calls,
+        runs,
+        refused,
+        time,
+        reducer,
+        known_after_reduction,
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! covers it ([`super::minimize::Case::known_by_emulation`]); otherwise it is packaged as it is
 //! (unminimized, from the batch's own results) and, when that signature — its shape
 //! especially — matches `corpus/known/`, counted as known and never minimized
-//! ([`TriageCounts`] says how often each way out was taken).
+//! ([`TriageCounts`] says how often each way out was taken). A minimized finding whose case,
+//! reduced on past the minimized one, differs only in words an entry's emulations give is
+//! known after all ([`super::minimize::AfterReduction`]).
 
 use std::collections::BTreeMap;
 
@@ -46,6 +48,10 @@ pub struct TriageCounts {
     /// Of those minimized, how many did not show the finding again when run alone (stored as
     /// generated; [`crate::findings::Finding::reproduced`]).
     pub not_reproduced: u64,
+    /// Of those minimized, how many were counted known after all: reduced on past the minimized
+    /// case, what was left differed only in words the emulations of a known entry give
+    /// ([`super::minimize::AfterReduction`]).
+    pub known_after_reduction: u64,
     /// Of those not shown again, how many gave other words when run again alone
     /// ([`crate::findings::FindingClass::NonDeterministic`]): never a new compiler bug.
     pub non_deterministic: u64,
@@ -80,6 +86,7 @@ impl TriageCounts {
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.queued, other.queued),
             (&mut self.minimized, other.minimized),
+            (&mut self.known_after_reduction, other.known_after_reduction),
             (&mut self.not_reproduced, other.not_reproduced),
             (&mut self.non_deterministic, other.non_deterministic),
             (&mut self.minimization_calls, other.minimization_calls),
@@ -145,6 +152,7 @@ impl TriageCounts {
             }
         };
         line(self.non_deterministic, "of those, non-deterministic (other words when run again alone)".into());
+        line(self.known_after_reduction, "of those, known after all: reduced on, an emulation gives every word".into());
         let reasons: Vec<String> = [
             (self.queue_full, "the minimizer was busy"),
             (self.unminimized_at_end, "the time ran out"),
@@ -373,15 +381,23 @@ impl Triage {
             self.counts.minimization_longest_ms = ms;
             self.counts.minimization_longest_id = d.finding.id.clone();
         }
+        // Reduced on, an entry's emulations explain it: known.
+        let mut recorded = (d.finding, d.case);
+        if let Some(after) = d.known_after_reduction {
+            if let Some(signature) = after.signatures.into_iter().find(|s| store.known().matches(s).is_some()) {
+                self.counts.known_after_reduction += 1;
+                recorded = (Finding { signature, ..after.finding }, after.case);
+            }
+        }
         let kind = self.kinds.entry(d.pre.clone()).or_default();
         // The kind's representative: the first finding, replaced by the first one that showed
         // again when run alone (a minimized case) if the first did not.
-        if kind.1.as_ref().is_none_or(|r| r.reproduced == Some(false) && d.finding.reproduced == Some(true)) {
-            kind.1 = Some(d.finding.clone());
+        if kind.1.as_ref().is_none_or(|r| r.reproduced == Some(false) && recorded.0.reproduced == Some(true)) {
+            kind.1 = Some(recorded.0.clone());
         }
         let waiting = std::mem::take(&mut kind.2);
         let first = kind.1.clone();
-        self.record(store, d.finding, &d.case)?;
+        self.record(store, recorded.0, &recorded.1)?;
         if let (Some(first), true) = (first, waiting > 0) {
             self.record(store, Finding { count: waiting, ..first }, "")?;
         }
@@ -392,6 +408,46 @@ impl Triage {
 #[cfg(test)]
 mod tests {
     use super::TriageCounts;
+
+    /// A minimized finding that, reduced on, an entry's emulation explains is recorded known
+    /// (and counted so); one whose reduced-on signatures match no entry is recorded as
+    /// minimized, new.
+    #[test]
+    fn a_finding_known_after_reduction_is_recorded_known() {
+        use super::super::engine::StageTime;
+        use super::super::minimize::{AfterReduction, Done};
+        use super::Triage;
+        use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, RunMeta, Signature};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/known");
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = FindingStore::create(dir.path(), RunMeta::default(), KnownSet::load(&root).unwrap()).unwrap();
+        let o3 = ["cuda:ptxas-O3"];
+        let minimized = Finding::new(Signature::new(FindingClass::Compiler, "cvt.u16.u32", "int", o3, "value"), "");
+        let sig = |input: &str| Signature::new(FindingClass::Compiler, "shl.b64", input, o3, "value");
+        let done = |signatures: Vec<Signature>| Done {
+            batch: 0,
+            pre: "compiler|cuda:ptxas-O3|value".into(),
+            finding: minimized.clone(),
+            case: "minimized".into(),
+            minimized: true,
+            calls: 1,
+            runs: 1,
+            refused: 0,
+            time: StageTime::default(),
+            reducer: 0,
+            known_after_reduction: Some(AfterReduction {
+                finding: Finding::new(sig("int"), ""),
+                case: "reduced on".into(),
+                signatures,
+            }),
+        };
+        let mut tri = Triage::default();
+        tri.done(&mut store, done(vec![sig("no-such-emulation"), sig("cvt-s64-u32-sign-extends")])).unwrap();
+        assert_eq!((tri.known, tri.new, tri.counts.known_after_reduction), (1, 0, 1));
+        tri.done(&mut store, done(vec![sig("no-such-emulation")])).unwrap();
+        assert_eq!((tri.known, tri.new, tri.counts.known_after_reduction), (1, 1, 1));
+        assert_eq!(store.doc().findings[0].signature.form, "cvt.u16.u32");
+    }
 
     /// A campaign saved by a build without a newer count still resumes.
     #[test]
@@ -416,6 +472,7 @@ mod tests {
             minimized: 4,
             not_reproduced: 1,
             non_deterministic: 1,
+            known_after_reduction: 1,
             minimization_calls: 120,
             minimization_runs: 40,
             minimization_refused: 2,
@@ -436,6 +493,7 @@ mod tests {
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
              \x20         the longest took 61.2 s (5c073d59e12bcc4e)\n\
              \x20      1  of those, non-deterministic (other words when run again alone)\n\
+             \x20      1  of those, known after all: reduced on, an emulation gives every word\n\
              \x20      1  stored unminimized (1 as the minimizer was busy)\n"
         );
     }

@@ -42,7 +42,7 @@ impl Case for Slow {
         std::thread::sleep(self.sleep);
         *reduced += 1;
         let (finding, case) = package_as_is(&self.job, &Allowances::all(), env);
-        Reduction { finding, case, calls: 1, runs: 1, refused: 0 }
+        Reduction { finding, case, calls: 1, runs: 1, refused: 0, known_after_reduction: None }
     }
 }
 
