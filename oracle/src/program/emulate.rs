@@ -39,6 +39,7 @@ mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;
 mod scopes_3802_w6;
+mod scopes_3901_h5;
 mod skipped;
 
 pub(super) use skipped::{skipped_glue, skipped_isa};
@@ -268,6 +269,12 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let to = anything(result.clone());
         return m.fire(Deviation::Shift16ByCnotAmountUnwritten, &result, to);
     }
+    // 3301-N4 through a 16-bit shift's amount clamp: `emulate/scopes_3901_h5.rs`.
+    if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned) {
+        if let Some(v) = scopes_3901_h5::shift16_by_byte_bfe(m, t, g, vals, &result) {
+            return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
+        }
+    }
     // 3301-N1: a 16-bit shift by an immediate of 2^16 or more shifts by its low 16 bits.
     if m.allow.emulates(Deviation::Shift16ImmediateLowHalf)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
@@ -371,10 +378,14 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             set && !scopes_3701_a::known(m, t, r)
         })
     };
+    // So may a `set.{ne,lt,gt}` of a register with itself (corpus/findings/fuzz-h200-3901/,
+    // 0e470a25, trace/T6C.md; [`scopes_3901_h5::false_set_of_itself`]).
     let zero = |k: usize| {
+        let folded = |r: Reg| {
+            moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r) || scopes_3901_h5::false_set_of_itself(m, t, r)
+        };
         imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
-            || (reg(k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
-                && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
+            || (reg(k).is_some_and(folded) && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
     };
     let set_against_zero = match g.op {
         GlueOp::Setp(cmp @ (Cmp::Lt | Cmp::Ge)) | GlueOp::Set(cmp @ (Cmp::Lt | Cmp::Ge), _) => {
@@ -456,8 +467,10 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
         },
         _ => false,
     };
-    let register_zero = matches!(g.src.get(1).copied().flatten(), Some(Src::Reg(_)))
-        && vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF == 0);
+    // The subtrahend a register or an immediate 0 (corpus/findings/fuzz-h200-3901/, dbb0f09c,
+    // trace/T6A.md: `sub.cc.s32 r8, r0, 0` after `mul.hi.s32` is `IMAD.HI RZ, P0, R3, R3, R6`
+    // with R6 = 0, 13.0.88 and 13.5 -O3; `.u32` the same): the fused `IMAD.HI`'s addend is 0.
+    let register_zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF == 0);
     if m.allow.emulates(Deviation::SubCcOfMulHiZeroBorrows)
         && g.op == GlueOp::SubCc
         && matches!(g.ty, GlueType::U32 | GlueType::S32)
@@ -575,7 +588,11 @@ pub(super) fn isa(
     let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
     if let Some((c0, first_a, first_a_stmt)) = producer {
         // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word
-        // (−1 or 0) sign-extended to 64 bits, at the destination's width.
+        // (−1 or 0) extended to 64 bits as the float cvt's source type reads it, at the
+        // destination's width: sign-extended from `.s32`, zero-extended from `.u32`
+        // (corpus/findings/fuzz-h200-3901/, 681ef45e, trace/T6A.md: `set.le.u32.u64;
+        // cvt.rm.f32.u32; cvt.rzi.s64.f32` is `SEL R6, RZ, 0xffffffff, !P0` with R7 = 0, 13.0.88
+        // and 13.5 -O3; `v1_s32src` `SHF.R.S32.HI R7, RZ, 0x1f, R6`).
         let of_set = first_a_stmt.is_some_and(|k| {
             matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
         });
@@ -586,7 +603,7 @@ pub(super) fn isa(
             && !c.atype.is_int();
         if m.allow.emulates(Deviation::SetRoundTripFolded) && round_trip && of_set {
             if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
-                let word = super::thread::extend(w.field(0, 32), 64, true);
+                let word = super::thread::extend(w.field(0, 32), 64, c0.atype.is_signed_int());
                 emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
             }
         }
@@ -666,49 +683,14 @@ pub(super) fn isa(
             emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
         }
     }
-    // 3501-N3: a cvt from .f32 of a cnot.b32 of a cvt.<irnd>.{u32,s32}.f32 of a
-    // set.<cmp>.f32.{u16,s16} result converts the cnot's 0/1 as the number. So does one of a
-    // cnot.b32 of the set.<cmp>.f32 result itself, of any source type (corpus/findings/
-    // fuzz-h200-3802/, a8fb5d3f, trace/T5C.md: `set.ge.f32.u32; cnot.b32; cvt.rzi.u64.f32` is
-    // `SEL R6, RZ, 0x1, P0`, 13.0.88 and 13.5 -O3; `w6_set_f32_{s32,u16,f32,u64}.ptx` the same).
-    let cnot_of_set_cvt = r.is_some_and(|r| match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
-            let int_cvt = o.a_stmt.is_some_and(|k| {
-                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })
-                    if matches!(c0.dtype, CvtType::U32 | CvtType::S32) && c0.atype == CvtType::F32)
-            });
-            let of_set = o.a_a_stmt.is_some_and(|k| {
-                matches!(&m.p.body[k], Stmt::Glue { glue, .. }
-                    if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && matches!(glue.ty, GlueType::U16 | GlueType::S16))
-            });
-            let of_set_itself = o.a_stmt.is_some_and(|k| {
-                matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)))
-            });
-            (int_cvt && of_set) || of_set_itself
-        }
-        _ => false,
-    });
-    if m.allow.emulates(Deviation::CnotOfSetCvtConvertedAsNumber)
-        && cnot_of_set_cvt
-        && c.atype == CvtType::F32
-        && a.is_exact()
-    {
-        let number = if a.bits & 0xFFFF_FFFF == 0 { 0 } else { 1.0f32.to_bits() };
-        if let Some(v) = convert(m, &inst.form, u128::from(number)) {
-            emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
-        }
+    // 3501-N3: a float-source cvt of a cnot converts the cnot's 0/1 as the number, where the
+    // cnot's source is a set or the program lowers boolean logic with predicates
+    // (`emulate/scopes_3901_h5.rs`).
+    if let Some(v) = r.and_then(|r| scopes_3901_h5::cnot_converted_as_number(m, t, inst, c, r, &a)) {
+        emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3301-N4: cvt.sat.<int>.u32 of a byte- or half-aligned bfe.s32 saturates it as an .s32.
-    let byte_bfe = r.is_some_and(|r| match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Bfe && glue.ty == GlueType::S32 => {
-            // §9.7.1.19: `pos` and `len` are read from their low 8 bits.
-            match (imm_of(glue, 1).map(|v| v & 0xff), imm_of(glue, 2).map(|v| v & 0xff)) {
-                (Some(pos), Some(len)) => matches!(len, 8 | 16) && pos % len == 0 && pos + len <= 32,
-                _ => false,
-            }
-        }
-        _ => false,
-    });
+    let byte_bfe = r.is_some_and(|r| scopes_3901_h5::byte_field_bfe(m, t, r));
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned)
         && byte_bfe
         && c.sat

@@ -121,14 +121,16 @@ pub enum Deviation {
     /// `pos ≥ 32` and `len ≥ 1` (immediates, or values ptxas computes from immediates:
     /// fuzz-h200-3701/, 5d90f3ab and 3b8517e9; a `mov.f32` of a float immediate:
     /// fuzz-h200-3801/, 14d15bd2) gives −1, where §9.7.1.19 gives `a`'s sign bit replicated (0 for
-    /// a non-negative `a`).
+    /// a non-negative `a`). A `mov.f32` copy of a known start, and a `set` whose comparison the
+    /// value ranges of its sources decide, are known too (fuzz-h200-3903/, 60d48019, 972eb062).
     BfeS32PastMsbAllOnes,
     /// N-8 (ptxas 13.0 -O3 and the JIT; fixed in 13.5): `setp.lt.u32 p, s, 0` (never true,
     /// §9.7.7.2) of a register written by `set.<cmp>.s32.<type>` (−1 or 0, §9.7.7.1) gives
     /// `s ≠ 0`: the unsigned test is folded into the `set`'s own comparison. The same with the
     /// operands swapped, `setp.gt.u32 p, 0, s`, and the inclusive forms `setp.ge.u32 p, s, 0`
     /// and `setp.le.u32 p, 0, s` (always true) give `s = 0`; the 0 an immediate or a moved
-    /// immediate (corpus/findings/fuzz-h200-3602/, 5d06e0d1).
+    /// immediate (corpus/findings/fuzz-h200-3602/, 5d06e0d1), another value ptxas knows, or a
+    /// `set.{ne,lt,gt}` of a register with itself (fuzz-h200-3901/, 0e470a25).
     UnsignedBelowZeroOfSet,
     /// N-11 (ptxas 13.0 and 13.5 at every level, and the JIT): a `set.<cmp>.s32.u16` whose guard
     /// is false still sign-extends its destination from 16 bits (`SEL R0, R2, R0, P0; PRMT R0,
@@ -155,8 +157,9 @@ pub enum Deviation {
     SubCcOfAbsZeroBorrows,
     /// 3301-N3 (corpus/findings/fuzz-h200-3301/, 17e80392; ptxas 13.0.88 and 13.5 -O3, and the
     /// JIT): an integer `cvt` (integer rounding) of a float `cvt` from `.s32`/`.u32` of a
-    /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) sign-extended to 64 bits, at
-    /// the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
+    /// `set.<cmp>.{s32,u32}` result gives the set's word (−1 or 0) extended to 64 bits as the
+    /// float cvt's source type reads it (sign from `.s32`, zero from `.u32`: fuzz-h200-3901/,
+    /// 681ef45e), at the destination's width: the round trip is folded away (`SEL R, RZ, 0xffffffff, !P`
     /// stored), where §9.7.9.21 converts −1.0 to an unsigned type as 0, and a bf16 −1.0 read as
     /// `.f16` is −1.875. With the `set.<cmp>.f32` itself as the float step and an integer
     /// truncation `cvt.{s16,u16}.{s32,u32}` between, an integer `cvt` of a half source gives
@@ -178,6 +181,8 @@ pub enum Deviation {
     /// (`ISETP.LT`/`ISETP.GT`, `SEL`; to `.s32` no clamp at all), where §9.7.9.21 reads the
     /// `.u32` source unsigned (a negative field is above every signed maximum: 0x7fff for
     /// `.s16`, 0xffff for `.u16`). Other fields (`SGXT`) are clamped right (`VIMNMX.U32`).
+    /// The amount clamp of `shl.b16`/`shr.{b16,u16}` is the same (fuzz-h200-3903/, dd8d148c):
+    /// a negative field shifts by 0, where §9.7.8.7 clears the value.
     SatCvtOfByteBfeSigned,
     /// Row 10 of corpus/findings/fuzz-h200-3201/README.md, M's mechanism (ptxas 13.0 -O3 and
     /// the JIT drop the mask of an `F2FP` result; fixed in 13.5): `cvt.u16.u8` of a register
@@ -213,17 +218,20 @@ pub enum Deviation {
     /// or 1.0), not as the bits (`ISETP.NE.AND P0, PT, R0, 0x1; SEL R7, RZ, 0x1, P0` for an
     /// integer destination, `SEL R7, RZ, 0x3c00` for `.f16`, `FSEL R7, RZ, 1.875` for `.f64`),
     /// where §9.7.9.21 converts the f32 of the bits 1 (1.4e−45). A 32- or 64-bit `set` source,
-    /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`).
+    /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`). A `cnot.{b16,b32}`
+    /// of any register converted from `.f32`, `.f16` or `.bf16` is the same where the program
+    /// has an `and`/`or`/`xor` of an integer set's result with another register
+    /// (fuzz-h200-3901/, a1c204af, 09c3068e; fuzz-h200-3902/, 60948fcb).
     CnotOfSetCvtConvertedAsNumber,
     /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): `sub.cc.{u32,s32} d, a, b` with `a` written by `mul.hi.{u32,s32}`
-    /// that nothing else reads and `b` a register holding 0 sets the borrow (CC.CF) that a
+    /// that nothing else reads and `b` 0 (a register or an immediate) sets the borrow (CC.CF) that a
     /// following `subc`/`subc.cc` subtracts (an `addc` adds one less), where `a − 0` borrows
     /// nothing (§9.7.2.3). -O3 fuses the subtraction into the multiply's 64-bit addend
     /// (`IMAD.HI R10, P0, Rx, Ry, R6` with R7:R6 = −b · 2^32): for b = 0 the addend is 0 and its
     /// carry 0, i.e. a borrow. The difference itself is right. The same flaw as 3301-N2 (an
-    /// added negation, `a + 0` does not carry) in another fold. An immediate 0, `mad.hi`,
-    /// `mul.lo` and `mul.hi.u64` are right.
+    /// added negation, `a + 0` does not carry) in another fold. An immediate 0 borrows too
+    /// (fuzz-h200-3901/, dbb0f09c); `mad.hi`, `mul.lo` and `mul.hi.u64` are right.
     SubCcOfMulHiZeroBorrows,
     /// C's integer direction for a NaN (corpus/findings/fuzz-h200-3601/, 6ac6a5e1, and C's
     /// 949ad306; fuzz-h200-3701/, e90e547c and 4cdc6561 for `.bf16`; ptxas 13.0.88 and 13.5

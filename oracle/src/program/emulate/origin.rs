@@ -150,8 +150,12 @@ impl Machine<'_> {
                 let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt =
                     copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| self.copied_producer(o));
-                // A move of a float immediate's bits is known as an integer's is (N-7, 33969c1e).
-                let known_since = scopes_3701_a::moves_known(inst).then_some(self.joins);
+                // A move of a float immediate's bits is known as an integer's is (N-7, 33969c1e),
+                // and so is an unguarded copy of a known value (corpus/findings/fuzz-h200-3903/,
+                // 60d48019, trace/T6F.md: `mov.f32 %r0, %r0` of a moved 0x3ea8a372 as bfe.s32's
+                // start is N-7's fold, 13.0.88 -O3).
+                let copied_known = inst.guard.is_none() && copied.is_some_and(|r| scopes_3701_a::known(self, t, r));
+                let known_since = (scopes_3701_a::moves_known(inst) || copied_known).then_some(self.joins);
                 Some(Origin { known_since, ..Origin::written(self.stmt, None, a_stmt) })
             }
             Form::Cvt(c) => {

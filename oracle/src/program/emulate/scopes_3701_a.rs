@@ -14,7 +14,9 @@
 //! listings show folded: a `shfl.sync` without a predicate destination of a known value (every
 //! lane holds it; 3b8517e9's `or.b32` of two shuffles of constants, folded by 13.0.88 -O3) and a
 //! `selp` by a known predicate of a known value (2d12fb46: the loop's exit predicate, known after
-//! the unrolling, selects a moved immediate).
+//! the unrolling, selects a moved immediate). Seed 3903 adds an unguarded `mov.f32` copy of a
+//! known value (60d48019, `Machine::origin_of`) and a `set` whose comparison the value ranges of
+//! its sources decide (972eb062, `emulate/scopes_3901_h5.rs`).
 //!
 //! Invariants: the known flag is only recorded (no value changes); [`glue`] changes a result only
 //! where F is emulated and the instruction and its producer are the ones TC3 shows wrong.
@@ -55,7 +57,9 @@ pub(super) fn glue_known(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -
         Some(Src::Reg(r)) => known(m, t, r),
         None => false,
     };
-    if (0..g.op.arity()).all(source) {
+    // A `set` whose comparison the value ranges of its sources decide is known too
+    // (`emulate/scopes_3901_h5.rs`).
+    if (0..g.op.arity()).all(source) || super::scopes_3901_h5::range_decided_set(m, t, g) {
         return true;
     }
     g.op == GlueOp::Selp

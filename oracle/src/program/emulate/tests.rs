@@ -544,8 +544,9 @@ fn o_a_16_bit_shift_by_a_cnot_or_negated_u32_amount_is_any_value() {
 
 /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
 /// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
-/// `subc` after it is one less (7 − 0 − 1); a nonzero subtrahend, an immediate 0, `mad.hi`,
-/// `mul.lo`, or a `mul.hi` result read elsewhere too: the spec's result.
+/// `subc` after it is one less (7 − 0 − 1), by an immediate 0 too (corpus/findings/fuzz-h200-3901/,
+/// dbb0f09c, trace/T6A.md; this program, 13.0.88 -O3: `IMAD.HI.U32 RZ, P0, R9, R9, R6; IADD3.X`);
+/// a nonzero subtrahend, `mad.hi`, `mul.lo`, or a `mul.hi` result read elsewhere too: the spec's result.
 #[test]
 fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
     let at = |mul: &str, sub: &str, extra: &str| {
@@ -570,8 +571,8 @@ fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
         exact_case(&strs(&at(mul, sub, "")), [0x10000, 0, 7, 0], d, 7, 6);
         untouched(&strs(&at(mul, sub, "")), [0x10000, 1, 7, 0], d);
     }
+    exact_case(&strs(&at("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, 0", "")), [0x10000, 0, 7, 0], d, 7, 6);
     let right = [
-        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, 0", ""),
         ("mad.hi.u32 %r6, %r0, %r0, %r7", "sub.cc.u32 %r4, %r6, %r7", ""),
         ("mul.lo.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", ""),
         ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", "add.u32 %r8, %r8, %r6;"),
@@ -964,3 +965,4 @@ mod seed_3802_w1b;
 mod seed_3802_w8;
 mod seed_3802_w9;
 mod seed_3903_nx1;
+mod seed_390x_h5;
