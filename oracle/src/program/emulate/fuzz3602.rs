@@ -92,7 +92,7 @@ pub(super) fn unchanged_between(m: &Machine<'_>, r: Reg, from: usize, to: usize)
 }
 
 /// The body index of label `l`.
-fn label_at(m: &Machine<'_>, l: u32) -> Option<usize> {
+pub(super) fn label_at(m: &Machine<'_>, l: u32) -> Option<usize> {
     m.p.body.iter().position(|s| *s == Stmt::Label(l))
 }
 
@@ -102,13 +102,13 @@ fn next_flow<'m>(m: &'m Machine<'_>, from: usize) -> Option<(usize, &'m Stmt)> {
 }
 
 /// The last label or branch strictly before body index `to`, with its index.
-fn previous_flow<'m>(m: &'m Machine<'_>, to: usize) -> Option<(usize, &'m Stmt)> {
+pub(super) fn previous_flow<'m>(m: &'m Machine<'_>, to: usize) -> Option<(usize, &'m Stmt)> {
     m.p.body[..to].iter().enumerate().rev().find(|(_, s)| matches!(s, Stmt::Label(_) | Stmt::Bra { .. }))
 }
 
 /// The `setp` that last wrote the guard's predicate before body index `bra` (its index and
 /// instruction), if an unguarded glue `setp` did.
-fn guard_setp<'m>(m: &'m Machine<'_>, guard: PredGuard, bra: usize) -> Option<(usize, &'m Glue)> {
+pub(super) fn guard_setp<'m>(m: &'m Machine<'_>, guard: PredGuard, bra: usize) -> Option<(usize, &'m Glue)> {
     let p = Reg::Virt(RegClass::Pred, guard.pred);
     let (k, s) = m.p.body[..bra].iter().enumerate().rev().find(|(_, s)| writes(s, p))?;
     match s {

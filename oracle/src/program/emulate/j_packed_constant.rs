@@ -14,13 +14,20 @@
 //!   (N-11 reads the low half) it drops the constant (fuzz-h200-3701 3f9c3758,
 //!   [`narrowed_low_read_by_skipped_set`]).
 //!
+//! Seeds 3901–3903 generalized both to the mechanism ([`super::scopes_3901_h2`]): the branch
+//! fact wherever the fall-through dominates, through self-copies and in copies of the compared
+//! register (2a67c43e, cb17a684, 75dac7ed); the narrowed add's constants through copies, its sum
+//! observed only by the narrowing reader through copies (dead readers ignored), and a byte
+//! unpack reading one half (ae678c32, 05c914bf, 2bdcc7c7, debc8a69).
+//!
 //! Invariants: each function changes a result only when its deviation is emulated and the
 //! instruction, its producers and the branch around it are exactly the ones the evidence shows
 //! wrong; it returns its input (or `None`) otherwise.
 
-use super::fuzz3602::{fall_through_fixed, fall_through_fixed_ahead};
+use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::origin::{reads_and_overwrites, value_readers};
+use super::scopes_3901_h2::{branch_fixed, observed, observed_only_by};
 use super::{reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape, PackType};
@@ -38,13 +45,20 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
 
-/// The constant K register `v` (value `value`) holds where a branch fixes it: the fall-through
-/// of `@p bra` on `setp.ne.{u32,s32} p, v, K` (`.s32`: corpus/findings/fuzz-h200-3702/,
+/// The constant K register `v` (value `value`) holds where a branch fixes it: a fall-through
+/// of `@p bra` on `setp.ne.{u32,s32} p, v, K` that dominates the statement being run, v or a
+/// register v copies kept since ([`branch_fixed`]; `.s32`: corpus/findings/fuzz-h200-3702/,
 /// c388df98, trace/T3B.md, the same 13.0.88 -O3 listing).
 fn branch_known(m: &Machine<'_>, v: Reg, value: &Expected) -> Option<u64> {
-    let k = fall_through_fixed(m, v, &[GlueType::U32, GlueType::S32])?;
+    let k = branch_fixed(m, v, m.stmt, &[GlueType::U32, GlueType::S32])?;
     (value.is_exact() && value.bits as u64 & 0xFFFF_FFFF == k).then_some(k)
 }
+
+/// How many copies or conversions deep [`narrowed_half`] follows a constant addend to its move
+/// (corpus/findings/fuzz-h200-3901/, ae678c32, trace/T6A.md: `mov.b32 %r0, %r0` after the move;
+/// fuzz-h200-3902/, 05c914bf, trace/T6D.md: `mov.u32 %r1, %r0`; both 13.0.88 -O3 `VIADD.16x2 R0,
+/// RZ, 0x0` as without the copy): any chain ptxas folds, bounded for the walk.
+const CONSTANT_COPIES: u32 = 8;
 
 /// Whether `g` is `add.u16x2` or `add.s16x2`: one modular add of each half (§9.7.1.1), and one
 /// `VIADD.16x2` listing on ptxas 13.0.88 -O3 (corpus/findings/fuzz-h200-3801/: trace/T4B.md
@@ -99,7 +113,8 @@ fn packed_op_of_branch_constant(
 
 /// Half `half` (0 low, 1 high) of the value register `w` of thread `t` holds as ptxas narrows
 /// it, when `add.{u16x2,s16x2} w, K1, K2` of two registers holding moved immediates wrote it
-/// and the statement being run is its one reader. ptxas narrows both constants to that half,
+/// and the statement being run is the one reader that observes it ([`observed_only_by`]:
+/// copies followed, dead readers ignored). ptxas narrows both constants to that half,
 /// keeps a zero one as RZ and the other as the immediate, else K2 in a register and K1 as the
 /// immediate, and drops the immediate: 0 where K1's half is 0 (or K2's), else K2's half
 /// (corpus/findings/fuzz-h200-3801/, trace/T4D.md a82b8b26: (K1, K2) = (2, 0) and (0, 2) give
@@ -119,7 +134,7 @@ fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
         _ => return None,
     };
-    let constant = |k: usize| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, 0));
+    let constant = |k: usize| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, CONSTANT_COPIES));
     let (c1, c2) = (constant(0), constant(1));
     let first = o.a.as_ref().filter(|a| (c1 || c2) && a.is_exact())?;
     let sum = m.read(t, w).ok().filter(Expected::is_exact)?;
@@ -133,7 +148,7 @@ fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
         (true, false) => k2,
         _ => k1,
     };
-    (value_readers(m, o.stmt, g.dst) == 1).then_some(kept)
+    observed_only_by(m, o.stmt, g.dst, m.stmt).then_some(kept)
 }
 
 /// The halves of a `mov.b32 {lo, hi}, w` unpack (`results`, the spec's, one per register
@@ -164,22 +179,31 @@ pub(super) fn unpacked(
     };
     let halves: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
     let whole = m.read(t, w).ok();
+    // The half of w each element lies in (a byte unpack's b0, b1 the low half).
+    let half_of = |k: usize| if bytes { k / 2 } else { k };
     for (k, reg) in halves.iter().enumerate() {
         // Only a half that is read (a change of an unread one explains nothing).
         let read = |h: &Reg| value_readers(m, m.stmt, *h) > 0;
-        // The other half of a 2-way unpack (a byte unpack is not narrowed).
-        let other = if bytes { None } else { halves.get(1 - k).copied().flatten() };
         let Some(h) = reg.filter(read) else { continue };
         let (splat_at, mask) = if bytes { (2, 0xFF) } else { (1, 0xFFFF) };
         let known = |v: &Expected| branch_known(m, w, v).or_else(|| branch_known_ahead(m, w, h, v).filter(|_| !bytes));
         let splat = whole.as_ref().filter(|_| k == splat_at).and_then(known).map(|c| c & mask);
-        let other_unread = !bytes && other.is_none_or(|r| value_readers(m, m.stmt, r) == 0);
+        // Narrowed: no element of the other half is observed (dead readers ignored;
+        // corpus/findings/fuzz-h200-3902/, 2bdcc7c7, trace/T6E.md: `mov.b32 {%c0, %c1, _, _}`
+        // with c1 read, 13.0.88 -O3 `VIADD.16x2 R0, RZ, 0x0` as for the half unpack;
+        // fuzz-h200-3903/, debc8a69, trace/T6F.md: c4 of `{_, _, _, %c4}`, the same listing).
+        let other_unread = halves
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| half_of(j) != half_of(k))
+            .all(|(_, r)| r.is_none_or(|r| !observed(m, m.stmt, r)));
         let (d, value) = match splat {
             Some(v) if m.allow.emulates(Deviation::BranchConstantHighHalfIsItsLowHalf) => {
                 (Deviation::BranchConstantHighHalfIsItsLowHalf, v)
             }
             _ if m.allow.emulates(Deviation::AddU16x2OfConstantsNarrowedDropsOne) && other_unread => {
-                match narrowed_half(m, t, w, k as u32) {
+                match narrowed_half(m, t, w, half_of(k) as u32) {
+                    Some(v) if bytes => (Deviation::AddU16x2OfConstantsNarrowedDropsOne, (v >> (8 * (k % 2))) & 0xFF),
                     Some(v) => (Deviation::AddU16x2OfConstantsNarrowedDropsOne, v),
                     None => continue,
                 }
@@ -265,7 +289,10 @@ pub(super) fn pack_c(
         return results;
     }
     let [(dst, spec)] = results.as_slice() else { return results };
-    let Some(half) = inst.operands.get(3).and_then(|o| m.reg_of(o).ok()).and_then(|c| narrowed_half(m, t, c, 0)) else {
+    let reg = |k: usize| inst.operands.get(k).and_then(|o| m.reg_of(o).ok());
+    // c read as a or b too is read whole: not narrowed.
+    let c = reg(3).filter(|&c| reg(1) != Some(c) && reg(2) != Some(c));
+    let Some(half) = c.and_then(|c| narrowed_half(m, t, c, 0)) else {
         return results;
     };
     let (dst, from) = (*dst, spec.clone());
