@@ -10,7 +10,7 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6};
+use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -150,8 +150,12 @@ impl Machine<'_> {
                 let copied = inst.operands.get(1).and_then(|o| self.reg_of(o).ok());
                 let a_stmt =
                     copied.and_then(|r| self.origins[t as usize].get(&r)).and_then(|o| self.copied_producer(o));
-                // A move of a float immediate's bits is known as an integer's is (N-7, 33969c1e).
-                let known_since = scopes_3701_a::moves_known(inst).then_some(self.joins);
+                // A move of a float immediate's bits is known as an integer's is (N-7, 33969c1e),
+                // and an unguarded copy of a known value is known (corpus/findings/
+                // fuzz-h200-3903/, 60d48019, trace/T6F.md: `mov.f32 %r0, %r0` of a moved
+                // 0x3ea8a372 as bfe.s32's start is folded to −1 by 13.0.88 -O3 as the immediate is).
+                let copies_known = inst.guard.is_none() && copied.is_some_and(|r| scopes_3701_a::known(self, t, r));
+                let known_since = (scopes_3701_a::moves_known(inst) || copies_known).then_some(self.joins);
                 Some(Origin { known_since, ..Origin::written(self.stmt, None, a_stmt) })
             }
             Form::Cvt(c) => {
@@ -167,6 +171,8 @@ impl Machine<'_> {
                 };
                 let mut o = Origin::written(self.stmt, a, a_stmt);
                 o.a_a = source.and_then(|o| o.a.clone());
+                // M: a byte conversion is a mask by 0xff (`emulate/scopes_3901_h4.rs`).
+                o.unmasked = scopes_3901_h4::unmasked_by_byte_cvt(self, t, c, r, o.a.as_ref());
                 Some(o)
             }
             _ => Some(Origin::written(self.stmt, None, None)),
@@ -303,6 +309,11 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/scopes_3702_c.rs`).
     if let Some(unmasked) = scopes_3702_c::unmasked_through_sub_of_zero(m, t, g, source) {
         o.unmasked = Some(unmasked);
+    }
+    // G: identity glue of a `shr.s16 … 16` result passes the shift's origin on (ptxas drops it;
+    // `emulate/scopes_3901_h4.rs`).
+    if let Some(shift) = scopes_3901_h4::through_identity_of_shr16(m, t, g, vals) {
+        return shift;
     }
     o
 }
@@ -532,7 +543,8 @@ pub(super) fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     negated_type(m, t, r) == Some(GlueType::S16)
 }
 
-/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds.
+/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds;
+/// `sub.s16 d, z, x` of a moved 0 is `neg.s16` to ptxas (`emulate/scopes_3901_h4.rs`).
 pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
     match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _))
@@ -541,6 +553,7 @@ pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> 
         {
             Some(glue.ty)
         }
+        Some((Stmt::Glue { glue, .. }, o)) if scopes_3901_h4::sub_s16_from_zero(m, glue, o) => Some(GlueType::S16),
         _ => None,
     }
 }
