@@ -884,7 +884,7 @@ const SEED_3801_LABELS: [(&str, &str); 37] = [
     ("6dd16205", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // 3801-N2 (T4D)
     ("6ee35dab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (narrowed), .s16x2 (T4D)
     ("703b2dfd", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN 3201-N8 (T4A)
-    ("7d41398c", "new"),                               // classed non-deterministic in the campaign (README); not traced
+    ("7d41398c", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // classed non-deterministic in the campaign (README); not traced; O since session 40 (h4): `cnot.b32` of a shuffle read by `cvt.sat.u16.u32`, a never-written register
     ("83e44a39", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2 (middle or/and, repeated c) (T4D)
     ("85778452", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11 (skipped-set-sign-extends), blocked by N-8 over-firing (T4C)
     ("87576d8b", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (branch-known), unpack ahead of the branch (T4D)
@@ -978,9 +978,9 @@ fn the_seed_3901_word_findings_are_labelled_by_their_entries() {
 const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("09c3068e", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3, in the form trace T2 (T6B)
     ("0e470a25", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"),          // KNOWN 3201-N8 (T6C)
-    ("0f02a559", "new"),                                                   // KNOWN G (T6B)
-    ("1391020a", "new"),                                                   // KNOWN O (T6A)
-    ("17b9ea5e", "new"),                                                   // KNOWN O (T6C)
+    ("0f02a559", "fuzz-h200-g-shr-s16-by-16"),                             // KNOWN G (T6B)
+    ("1391020a", "fuzz-h200-3601-o-shift16-by-cnot-amount"),               // KNOWN O (T6A)
+    ("17b9ea5e", "fuzz-h200-3601-o-shift16-by-cnot-amount"),               // KNOWN O (T6C)
     ("2a67c43e", "fuzz-h100-j-branch-constant-splat"),                     // KNOWN J (T6C)
     ("681ef45e", "fuzz-h200-3301-n3-set-round-trip-through-float"),        // KNOWN 3301-N3 (T6A)
     ("92812601", "new"),                                                   // KNOWN 3702-N3 (T6A)
@@ -994,7 +994,7 @@ const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("e685156a", "new"),                                                   // KNOWN 3702-N4 (T6B)
     ("ec047aa1", "new"),                                                   // KNOWN 3702-N2 (T6B)
     ("f1997773", "new"),                                                   // KNOWN 3702-N5 (T6B)
-    ("fd7cf510", "new"),                                                   // KNOWN G (T6C)
+    ("fd7cf510", "fuzz-h200-g-shr-s16-by-16"),                             // KNOWN G (T6C)
 ];
 
 /// The word findings of the seed-3902 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3902/:
@@ -1015,14 +1015,14 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("5e8d798d", "new"),                               // KNOWN 3701-N-D (T6D)
     ("60948fcb", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3's fold (T6D)
     ("75dac7ed", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6D)
-    ("9a95803a", "new"),                               // KNOWN F (T6E)
+    ("9a95803a", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6E)
     ("a3caccc7", "new"),                               // KNOWN 3702-N5 (T6E)
-    ("bcabb8af", "new"),                               // KNOWN F (T6D)
+    ("bcabb8af", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6D)
     ("d605bf4d", "new"),                               // KNOWN 3702-N5 (T6D)
     ("df546b5a", "new"), // NEW: 3602-N2's trigger, but neg.s32 of the set.f32 rebuilt as FSEL -1.0 (a float negation), not N2's boolean -1 (T6E; session 40)
     ("e99092f5", "new"), // KNOWN 3702-N5 (T6D)
     ("f7020e9e", "new"), // KNOWN 3701-N-D (T6E)
-    ("f860a7e5", "new"), // KNOWN O (T6E)
+    ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (T6E)
     ("fa039778", "new"), // KNOWN 3702-N5 (T6D)
     ("fc25f5c6", "new"), // NEW (T6E)
 ];
@@ -1039,7 +1039,7 @@ fn the_seed_3903_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 3903 is labelled now.
 const SEED_3903_LABELS: [(&str, &str); 15] = [
     ("062bc61c", "new"),                                          // KNOWN 3701-N-D (T6F)
-    ("14a3a4b4", "new"),                                          // KNOWN F (T6G)
+    ("14a3a4b4", "fuzz-h200-f-negation-overflow"),                // KNOWN F (T6G)
     ("1de51f3f", "new"),                                          // KNOWN 3702-N3 (T6G)
     ("34d36df1", "new"),                                          // KNOWN 3801-N3 (T6F)
     ("43d72870", "fuzz-h200-a-narrow-store-converts"),            // KNOWN A (T6F; N-7 narrowed)
@@ -1047,7 +1047,7 @@ const SEED_3903_LABELS: [(&str, &str); 15] = [
     ("60d48019", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // KNOWN N-7 (T6F)
     ("7e601e7a", "new"),                                          // KNOWN 3702-N3 (T6F)
     ("972eb062", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // KNOWN 3201-N7 (T6G)
-    ("97412e12", "new"),                                          // KNOWN M (T6F)
+    ("97412e12", "fuzz-h100-m-f16-mask-dropped"),                 // KNOWN M (T6F)
     ("b4cd7e34", "new"),                                          // KNOWN 3702-N1 (T6F)
     ("cb17a684", "fuzz-h100-j-branch-constant-splat"),            // KNOWN J (T6F)
     ("dae791a1", "fuzz-h200-b-f32-shift-amount"),                 // KNOWN B (T6F; M narrowed)

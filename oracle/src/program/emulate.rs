@@ -40,6 +40,7 @@ mod scopes_3701_b;
 mod scopes_3702_c;
 mod scopes_3802_w6;
 mod scopes_3901_h2;
+mod scopes_3901_h4;
 mod scopes_3901_h5;
 mod skipped;
 
@@ -252,16 +253,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // `shr.u16` is the same `SHF.R.U32.HI` as `shr.b16` (corpus/findings/fuzz-h200-3801/,
     // eb9ca4a8 `v_shr_u16`/`v_shr_b16`, c18ff4fe, e4527e8a; trace/T4A.md, T4B.md, T4D.md; ptxas
     // 13.0.88 -O3); `shr.s16` is C1-N3's clamp (`v_shr_s16`), and §9.7.8.7 has no `shl.u16`.
-    let unwritten_amount = reg(1).is_some_and(|r| match m.producer(t, r) {
-        Some((Stmt::Glue { glue: p, .. }, _)) => {
-            let register = |k: usize| match p.src.get(k).copied().flatten() {
-                Some(Src::Reg(x)) => !moved_immediate(m, t, x),
-                _ => false,
-            };
-            p.op == GlueOp::Cnot && p.ty == GlueType::B32 && register(0)
-        }
-        _ => false,
-    });
+    // `sub{.cc}.u32 d, z, x` of a moved 0 too (seed 3902's f860a7e5): `emulate/scopes_3901_h4.rs`.
+    let unwritten_amount = reg(1).is_some_and(|r| scopes_3901_h4::dropped_amount_producer(m, t, r));
     if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && matches!(g.ty, GlueType::B16 | GlueType::U16)
@@ -729,6 +722,13 @@ pub(super) fn isa(
                 emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
             }
         }
+    }
+    // O: `cvt.sat.{u16,u8}.u32` of O's dropped producer reads a register nothing wrote: any
+    // value (seed 3901's 1391020a and 17b9ea5e, `emulate/scopes_3901_h4.rs`).
+    if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
+        && scopes_3901_h4::saturating_reader_of_dropped_producer(m, t, &c, r)
+    {
+        emulated = Some((Deviation::Shift16ByCnotAmountUnwritten, anything(spec.clone())));
     }
     // D: a tf32 conversion of a packed half result reads a half nothing wrote.
     if m.allow.emulates(Deviation::Tf32OfPackedHalf)

@@ -79,7 +79,8 @@ pub enum Deviation {
     /// 13.0.88 and 13.5 -O3, exact); `cvt.sat.{u32,u64}.s32` of `abs.s32` of −2^31 gives
     /// 0x80000000, not 0 (fuzz-h200-3701/, 1d8039b3); `mul.hi`/`mad.hi`/`mul.wide.s16` of an
     /// `abs.s16`/`neg.s16` result −2^15 multiply +2^15 at 32 bits (fuzz-h200-3701/, 434a41d1;
-    /// 13.0.88 -O3).
+    /// 13.0.88 -O3), as does `mad.wide.s16`, adding `c` (fuzz-h200-3903/, 14a3a4b4); `sub.s16
+    /// d, z, x` of a moved 0 z is such a negation (fuzz-h200-3902/, bcabb8af; session 40).
     NegationOverflow,
     /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
     /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers
@@ -250,7 +251,9 @@ pub enum Deviation {
     /// R7, RZ`, the `cnot` gone): any value. `shr.u16` too, the same `SHF.R.U32.HI` listing
     /// (corpus/findings/fuzz-h200-3801/, eb9ca4a8, c18ff4fe, e4527e8a). `shr.s16`, 32- and 64-bit
     /// shifts, and the other producers (`not`, `neg.s32`, `sub.s32 d, 0, x`, `sub.u32 d, 5, x`,
-    /// …) are right.
+    /// …) are right. Session 40 (corpus/findings/fuzz-h200-3901/, 1391020a and 17b9ea5e;
+    /// fuzz-h200-3902/, f860a7e5): `cvt.sat.{u16,u8}.u32` of the cnot reads an unwritten
+    /// register too, and `sub{.cc}.u32 d, z, x` of a moved 0 z is emulated as a producer.
     Shift16ByCnotAmountUnwritten,
     /// 3602-N1 (corpus/findings/fuzz-h200-3602/, f4932ac3; trace/T7.md T7-1; ptxas 13.0.88 -O3
     /// and the JIT, fixed in 13.5): in an if/else diamond (`@p bra ELSE; …; bra JOIN; ELSE: …;
@@ -467,8 +470,8 @@ pub enum Deviation {
     Fp8UnpackOfZeroExtendedTopHalfImmediate,
     /// Root cause G through a `mov.b32` unpack (corpus/findings/fuzz-h200-3802/, e141eb0d,
     /// trace/T5B.md; corpus/findings/fuzz-h200-3701/, a3598fb3, trace/TC4.md; ptxas 13.0.88 and
-    /// 13.5 -O3, and the JIT): `mov.b32 {lo, hi}, r` (§9.7.9.4) of `r` = `cvt.u32.u16 r, h` (or
-    /// a 32-bit `ld.{u8,u16}` of r) with `lo` never read gives `hi` = h (r's low half: `I2F.BF16
+    /// 13.5 -O3, and the JIT): `mov.b32 {lo, hi}, r` (§9.7.9.4) of `r` = `cvt.{u32,s32}.u16 r, h`
+    /// (both zero-extend; corpus/findings/fuzz-h200-3901/, fd7cf510) (or a 32-bit `ld.{u8,u16}` of r) with `lo` never read gives `hi` = h (r's low half: `I2F.BF16
     /// …; STG.E.U8 R5`, no extraction), where the spec's high half of the zero extension is 0.
     /// Right: `lo` read too, `shr.u32 r, 16` in place of the unpack, a `mov.b32 r, {h, 0}` pack,
     /// `and.b32 r, 0xffff` or a sign extension before the unpack; -O0 right.

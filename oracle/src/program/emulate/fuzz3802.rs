@@ -175,11 +175,14 @@ pub(super) fn cvt(
 }
 
 /// Whether register `r` of thread `t` holds a 16-bit value zero-extended to 32 bits:
-/// `cvt.u32.u16` (§9.7.9.21), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
+/// `cvt.{u32,s32}.u16` (§9.7.9.21: an unsigned source is zero-extended whatever the destination's
+/// signedness; corpus/findings/fuzz-h200-3901/, fd7cf510, trace/T6C.md: `cvt.s32.u16` gives the
+/// same 13.0.88 and 13.5 -O3 listing as `v1_u32dst`; `cvt.{u32,s32}.u8` keep `PRMT 0x7632`, right,
+/// session 40), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) => {
-            c.dtype == CvtType::U32 && c.atype == CvtType::U16 && !c.sat
+            matches!(c.dtype, CvtType::U32 | CvtType::S32) && c.atype == CvtType::U16 && !c.sat
         }
         Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => {
             matches!(l.ty, MemType::U8 | MemType::U16) && l.vec.is_none()

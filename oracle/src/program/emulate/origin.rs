@@ -10,7 +10,7 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6};
+use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -171,6 +171,8 @@ impl Machine<'_> {
                 };
                 let mut o = Origin::written(self.stmt, a, a_stmt);
                 o.a_a = source.and_then(|o| o.a.clone());
+                // M: a byte conversion is a mask by 0xff (`emulate/scopes_3901_h4.rs`).
+                o.unmasked = scopes_3901_h4::unmasked_by_byte_cvt(self, t, c, r, o.a.as_ref());
                 Some(o)
             }
             _ => Some(Origin::written(self.stmt, None, None)),
@@ -307,6 +309,11 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/scopes_3702_c.rs`).
     if let Some(unmasked) = scopes_3702_c::unmasked_through_sub_of_zero(m, t, g, source) {
         o.unmasked = Some(unmasked);
+    }
+    // G: identity glue of a `shr.s16 … 16` result passes the shift's origin on (ptxas drops it;
+    // `emulate/scopes_3901_h4.rs`).
+    if let Some(shift) = scopes_3901_h4::through_identity_of_shr16(m, t, g, vals) {
+        return shift;
     }
     o
 }
@@ -536,7 +543,8 @@ pub(super) fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     negated_type(m, t, r) == Some(GlueType::S16)
 }
 
-/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds.
+/// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds;
+/// `sub.s16 d, z, x` of a moved 0 is `neg.s16` to ptxas (`emulate/scopes_3901_h4.rs`).
 pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
     match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _))
@@ -545,6 +553,7 @@ pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> 
         {
             Some(glue.ty)
         }
+        Some((Stmt::Glue { glue, .. }, o)) if scopes_3901_h4::sub_s16_from_zero(m, glue, o) => Some(GlueType::S16),
         _ => None,
     }
 }

@@ -140,10 +140,13 @@ pub(super) fn forget(m: &mut Machine<'_>, t: u32, regs: &[Reg]) {
 /// product is the 32-bit `mul.lo.s32` of the two sign-extended operands (+2^15 for the
 /// overflowed one; no product of two 16-bit magnitudes overflows it), then for `.hi` its
 /// `shr.s32` by 16 plus `c` (`add.u16`), for `.wide` the product itself (§9.7.1.3, §9.7.1.4).
+/// `mad.wide.s16` too, the product plus `c` at 32 bits (corpus/findings/fuzz-h200-3903/,
+/// 14a3a4b4, trace/T6G.md: `PRMT 0x9910; IADD3 R7, RZ, -R0; IMAD R7, R6, R7, R9`, 13.0.88 -O3;
+/// corpus/findings/fuzz-h200-3902/, 9a95803a, trace/T6E.md: `IABS R7, R0; IMAD R7, R7, 0x3f`).
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let hi = match g.op {
         GlueOp::MulHi | GlueOp::MadHi => true,
-        GlueOp::MulWide => false,
+        GlueOp::MulWide | GlueOp::MadWide => false,
         _ => return None,
     };
     if !m.allow.emulates(Deviation::NegationOverflow) || g.ty != GlueType::S16 {
@@ -160,6 +163,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let high = at_32(GlueOp::Shr, GlueType::S32, [product, 16]);
         let c = if g.op == GlueOp::MadHi { vals[2].bits as u64 } else { 0 };
         at_32(GlueOp::Add, GlueType::U16, [high & 0xFFFF, c & 0xFFFF])
+    } else if g.op == GlueOp::MadWide {
+        at_32(GlueOp::Add, GlueType::U32, [product & 0xFFFF_FFFF, vals[2].bits as u64 & 0xFFFF_FFFF])
     } else {
         product
     };
