@@ -1008,23 +1008,23 @@ fn the_seed_3902_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3902 is labelled now.
 const SEED_3902_LABELS: [(&str, &str); 17] = [
-    ("05c914bf", "new"), // KNOWN J (T6D)
-    ("1ab3812a", "new"), // KNOWN 3702-N4 (T6D)
-    ("2bdcc7c7", "new"), // KNOWN J, narrowed (T6E)
-    ("5a4c85c6", "new"), // KNOWN D (T6E)
-    ("5e8d798d", "new"), // KNOWN 3701-N-D (T6D)
-    ("60948fcb", "new"), // KNOWN 3501-N3's fold (T6D)
-    ("75dac7ed", "new"), // KNOWN J (T6D)
-    ("9a95803a", "new"), // KNOWN F (T6E)
-    ("a3caccc7", "new"), // KNOWN 3702-N5 (T6E)
-    ("bcabb8af", "new"), // KNOWN F (T6D)
-    ("d605bf4d", "new"), // KNOWN 3702-N5 (T6D)
+    ("05c914bf", "new"),                                                               // KNOWN J (T6D)
+    ("1ab3812a", "new"),                                                               // KNOWN 3702-N4 (T6D)
+    ("2bdcc7c7", "new"),                                                               // KNOWN J, narrowed (T6E)
+    ("5a4c85c6", "new"),                                                               // KNOWN D (T6E)
+    ("5e8d798d", "new"),                                                               // KNOWN 3701-N-D (T6D)
+    ("60948fcb", "new"),                                                               // KNOWN 3501-N3's fold (T6D)
+    ("75dac7ed", "new"),                                                               // KNOWN J (T6D)
+    ("9a95803a", "new"),                                                               // KNOWN F (T6E)
+    ("a3caccc7", "new"),                                                               // KNOWN 3702-N5 (T6E)
+    ("bcabb8af", "new"),                                                               // KNOWN F (T6D)
+    ("d605bf4d", "new"),                                                               // KNOWN 3702-N5 (T6D)
     ("df546b5a", "new"), // KNOWN 3602-N2 trigger, new wrong value (T6E)
     ("e99092f5", "new"), // KNOWN 3702-N5 (T6D)
     ("f7020e9e", "new"), // KNOWN 3701-N-D (T6E)
     ("f860a7e5", "new"), // KNOWN O (T6E)
     ("fa039778", "new"), // KNOWN 3702-N5 (T6D)
-    ("fc25f5c6", "new"), // NEW (T6E)
+    ("fc25f5c6", "fuzz-h200-3902-fc25f5c6-bitwise-of-cnot-half-cvt-folded-as-number"), // NEW (T6E): its own entry
 ];
 
 /// The word findings of the seed-3903 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3903/:
@@ -1043,7 +1043,7 @@ const SEED_3903_LABELS: [(&str, &str); 15] = [
     ("1de51f3f", "new"),                               // KNOWN 3702-N3 (T6G)
     ("34d36df1", "new"),                               // KNOWN 3801-N3 (T6F)
     ("43d72870", "fuzz-h200-a-narrow-store-converts"), // KNOWN A (T6F; N-7 narrowed)
-    ("4483ae72", "new"),                               // NEW (T6F)
+    ("4483ae72", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // NEW (T6F): its own entry
     ("60d48019", "new"),                               // KNOWN N-7 (T6F)
     ("7e601e7a", "new"),                               // KNOWN 3702-N3 (T6F)
     ("972eb062", "new"),                               // KNOWN 3201-N7 (T6G)
