@@ -1024,7 +1024,7 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("f7020e9e", "new"), // KNOWN 3701-N-D (T6E)
     ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (T6E)
     ("fa039778", "new"), // KNOWN 3702-N5 (T6D)
-    ("fc25f5c6", "new"), // NEW (T6E)
+    ("fc25f5c6", "fuzz-h200-3902-fc25f5c6-bitwise-of-cnot-half-cvt-folded-as-number"), // NEW (T6E): its own entry
 ];
 
 /// The word findings of the seed-3903 campaign (session 39, build 91e2ce0; corpus/findings/fuzz-h200-3903/:
@@ -1038,19 +1038,19 @@ fn the_seed_3903_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3903 is labelled now.
 const SEED_3903_LABELS: [(&str, &str); 15] = [
-    ("062bc61c", "new"),                                          // KNOWN 3701-N-D (T6F)
-    ("14a3a4b4", "fuzz-h200-f-negation-overflow"),                // KNOWN F (T6G)
-    ("1de51f3f", "new"),                                          // KNOWN 3702-N3 (T6G)
-    ("34d36df1", "new"),                                          // KNOWN 3801-N3 (T6F)
-    ("43d72870", "fuzz-h200-a-narrow-store-converts"),            // KNOWN A (T6F; N-7 narrowed)
-    ("4483ae72", "new"),                                          // NEW (T6F)
-    ("60d48019", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // KNOWN N-7 (T6F)
-    ("7e601e7a", "new"),                                          // KNOWN 3702-N3 (T6F)
-    ("972eb062", "fuzz-h200-3201-n7-bfe-s32-past-msb"),           // KNOWN 3201-N7 (T6G)
-    ("97412e12", "fuzz-h100-m-f16-mask-dropped"),                 // KNOWN M (T6F)
-    ("b4cd7e34", "new"),                                          // KNOWN 3702-N1 (T6F)
-    ("cb17a684", "fuzz-h100-j-branch-constant-splat"),            // KNOWN J (T6F)
-    ("dae791a1", "fuzz-h200-b-f32-shift-amount"),                 // KNOWN B (T6F; M narrowed)
+    ("062bc61c", "new"),                               // KNOWN 3701-N-D (T6F)
+    ("14a3a4b4", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6G)
+    ("1de51f3f", "new"),                               // KNOWN 3702-N3 (T6G)
+    ("34d36df1", "new"),                               // KNOWN 3801-N3 (T6F)
+    ("43d72870", "fuzz-h200-a-narrow-store-converts"), // KNOWN A (T6F; N-7 narrowed)
+    ("4483ae72", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // NEW (T6F): its own entry
+    ("60d48019", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7 (T6F)
+    ("7e601e7a", "new"),                               // KNOWN 3702-N3 (T6F)
+    ("972eb062", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7 (T6G)
+    ("97412e12", "fuzz-h100-m-f16-mask-dropped"),      // KNOWN M (T6F)
+    ("b4cd7e34", "new"),                               // KNOWN 3702-N1 (T6F)
+    ("cb17a684", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6F)
+    ("dae791a1", "fuzz-h200-b-f32-shift-amount"),      // KNOWN B (T6F; M narrowed)
     ("dd8d148c", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4 (T6G)
-    ("debc8a69", "fuzz-h100-j-branch-constant-splat"),            // KNOWN J (T6F)
+    ("debc8a69", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6F)
 ];

@@ -32,6 +32,7 @@ mod fuzz3702;
 mod fuzz3702_conversions;
 mod fuzz3801;
 mod fuzz3802;
+mod fuzz3901;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
@@ -194,6 +195,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2): `emulate/fuzz3801.rs`.
     if let Some(v) = fuzz3801::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
+    // half `cvt` as the number): `emulate/fuzz3901.rs`.
+    if let Some(v) = fuzz3901::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {

@@ -476,11 +476,23 @@ pub enum Deviation {
     /// Right: `lo` read too, `shr.u32 r, 16` in place of the unpack, a `mov.b32 r, {h, 0}` pack,
     /// `and.b32 r, 0xffff` or a sign extension before the unpack; -O0 right.
     ZeroExtendedHighHalfReadAsTheValue,
+    /// 4483ae72 (corpus/findings/fuzz-h200-3903/, trace/T6F.md; ptxas 13.0.88 -O3 and the JIT,
+    /// fixed in 13.5): `add.{s32,u32} d, x, s` of `s = shf.l.{wrap,clamp}.b32 s, c, 0, n` (a
+    /// constant amount of 1–31) of `c = cnot.b32` of a value ptxas does not know is fused into
+    /// `LEA.HI d, -R0, x, RZ, n` with R0 = −c, which computes x − (R0 >> (32 − n)): c = 1 gives
+    /// x − (2^n − 1), where §9.7.8.7 and §9.7.1.1 give x + 0.
+    AddOfCnotFunnelShiftNegatedInLeaHi,
+    /// fc25f5c6 (corpus/findings/fuzz-h200-3902/, trace/T6E.md; ptxas 13.0.88 and 13.5 -O3, and
+    /// the JIT): an `and`/`or`/`xor.b16` whose sources are each y or an integer rounding
+    /// (`cvt.{rni,rzi,rmi,rpi}`) of y, y a plain `cvt.{f16.f16,bf16.bf16}` of a `cnot`'s 0/1, is
+    /// folded with y taken as the number (1 → 1.0, 0x3c00 or 0x3f80): the xor gives 0, where
+    /// §9.7.9.21 keeps the bits 0x0001, whose ceiling is 1.0 (0x3c01).
+    BitwiseOfCnotHalfCvtFoldedAsNumber,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 54] = [
+    pub const ALL: [Deviation; 56] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -535,6 +547,8 @@ impl Deviation {
         Deviation::PackOfNanCvtAndConstantDropped,
         Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate,
         Deviation::ZeroExtendedHighHalfReadAsTheValue,
+        Deviation::AddOfCnotFunnelShiftNegatedInLeaHi,
+        Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -599,6 +613,8 @@ impl Deviation {
             Deviation::PackOfNanCvtAndConstantDropped => "pack-of-nan-cvt-and-constant-dropped",
             Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate => "fp8-unpack-of-zero-extended-top-half-immediate",
             Deviation::ZeroExtendedHighHalfReadAsTheValue => "zero-extended-high-half-read-as-the-value",
+            Deviation::AddOfCnotFunnelShiftNegatedInLeaHi => "add-of-cnot-funnel-shift-negated-in-lea-hi",
+            Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => "bitwise-of-cnot-half-cvt-folded-as-number",
         }
     }
 
@@ -723,6 +739,12 @@ impl Deviation {
             }
             Deviation::ZeroExtendedHighHalfReadAsTheValue => {
                 "corpus/findings/fuzz-h200-3802/cases/e141eb0df1ec08cc.case"
+            }
+            Deviation::AddOfCnotFunnelShiftNegatedInLeaHi => {
+                "corpus/findings/fuzz-h200-3903/cases/4483ae7220fc70a6.case"
+            }
+            Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => {
+                "corpus/findings/fuzz-h200-3902/cases/fc25f5c686095211.case"
             }
         }
     }

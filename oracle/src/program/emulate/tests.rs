@@ -968,3 +968,4 @@ mod seed_3903_nx1;
 mod seed_390x_h2;
 mod seed_390x_h4;
 mod seed_390x_h5;
+mod seed_390x_h7;
