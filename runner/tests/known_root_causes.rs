@@ -534,7 +534,7 @@ const SEED_3601_LABELS: [(&str, &str); 15] = [
     ("96e7a1b5", "fuzz-h200-b-f32-shift-amount"), // a skipped e4m3x2 cvt clears the typing
     ("c6597432", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
     ("c9db337a", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),
-    ("d603bf3c", "fuzz-h200-a-narrow-store-converts"), // D through mov.f32 (A fires too; D alone explains)
+    ("d603bf3c", "fuzz-h200-d-tf32-of-packed-half"), // D through mov.f32 (A fires too; D alone explains)
     ("d6c433ca", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // trace T2: cnot of a set-free source beside logic of a set (session 40)
     ("de45dd17", "fuzz-h200-3201-n11-skipped-set-sign-extends"),           // over an f32 NaN
     ("e2ff640a", "fuzz-h200-f-negation-overflow"),                         // cvt.sat.u16.s16 of abs.s16
@@ -983,7 +983,7 @@ const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("17b9ea5e", "fuzz-h200-3601-o-shift16-by-cnot-amount"),               // KNOWN O (T6C)
     ("2a67c43e", "fuzz-h100-j-branch-constant-splat"),                     // KNOWN J (T6C)
     ("681ef45e", "fuzz-h200-3301-n3-set-round-trip-through-float"),        // KNOWN 3301-N3 (T6A)
-    ("92812601", "new"),                                                   // KNOWN 3702-N3 (T6A)
+    ("92812601", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3 (T6A)
     ("9f78d433", "new"),                                                   // KNOWN D (T6C)
     ("a1c204af", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN, 3501-N3's wrong value with 3701-C1N2's trigger (T6C)
     ("a2febec8", "new"),                                                   // KNOWN 3802-6e4d6e41 (T6A)
@@ -991,8 +991,8 @@ const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("afd53851", "new"),                                                   // KNOWN 3702-N5 (T6B)
     ("c1fd74f1", "new"),                                                   // KNOWN 3702-N5 (T6A)
     ("dbb0f09c", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),       // KNOWN 3601-N1 (T6A)
-    ("e685156a", "new"),                                                   // KNOWN 3702-N4 (T6B)
-    ("ec047aa1", "new"),                                                   // KNOWN 3702-N2 (T6B)
+    ("e685156a", "fuzz-h200-3702-n4-byte-of-vector-load-u32-cvt-converts-signed"), // KNOWN 3702-N4 (T6B)
+    ("ec047aa1", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"),        // KNOWN 3702-N2 (T6B)
     ("f1997773", "new"),                                                   // KNOWN 3702-N5 (T6B)
     ("fd7cf510", "fuzz-h200-g-shr-s16-by-16"),                             // KNOWN G (T6C)
 ];
@@ -1009,7 +1009,7 @@ fn the_seed_3902_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 3902 is labelled now.
 const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("05c914bf", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6D)
-    ("1ab3812a", "new"),                               // KNOWN 3702-N4 (T6D)
+    ("1ab3812a", "fuzz-h200-3702-n4-byte-of-vector-load-u32-cvt-converts-signed"), // KNOWN 3702-N4 (T6D)
     ("2bdcc7c7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J, narrowed (T6E)
     ("5a4c85c6", "new"),                               // KNOWN D (T6E)
     ("5e8d798d", "new"),                               // KNOWN 3701-N-D (T6D)
@@ -1038,19 +1038,19 @@ fn the_seed_3903_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3903 is labelled now.
 const SEED_3903_LABELS: [(&str, &str); 15] = [
-    ("062bc61c", "new"),                               // KNOWN 3701-N-D (T6F)
-    ("14a3a4b4", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6G)
-    ("1de51f3f", "new"),                               // KNOWN 3702-N3 (T6G)
-    ("34d36df1", "new"),                               // KNOWN 3801-N3 (T6F)
-    ("43d72870", "fuzz-h200-a-narrow-store-converts"), // KNOWN A (T6F; N-7 narrowed)
+    ("062bc61c", "new"),                                                    // KNOWN 3701-N-D (T6F)
+    ("14a3a4b4", "fuzz-h200-f-negation-overflow"),                          // KNOWN F (T6G)
+    ("1de51f3f", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3 (T6G)
+    ("34d36df1", "new"),                                                    // KNOWN 3801-N3 (T6F)
+    ("43d72870", "fuzz-h200-a-narrow-store-converts"),                      // KNOWN A (T6F; N-7 narrowed)
     ("4483ae72", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // NEW (T6F): its own entry
-    ("60d48019", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7 (T6F)
-    ("7e601e7a", "new"),                               // KNOWN 3702-N3 (T6F)
-    ("972eb062", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7 (T6G)
-    ("97412e12", "fuzz-h100-m-f16-mask-dropped"),      // KNOWN M (T6F)
-    ("b4cd7e34", "new"),                               // KNOWN 3702-N1 (T6F)
-    ("cb17a684", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6F)
-    ("dae791a1", "fuzz-h200-b-f32-shift-amount"),      // KNOWN B (T6F; M narrowed)
-    ("dd8d148c", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4 (T6G)
-    ("debc8a69", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6F)
+    ("60d48019", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                     // KNOWN N-7 (T6F)
+    ("7e601e7a", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3 (T6F)
+    ("972eb062", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                     // KNOWN 3201-N7 (T6G)
+    ("97412e12", "fuzz-h100-m-f16-mask-dropped"),                           // KNOWN M (T6F)
+    ("b4cd7e34", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),   // KNOWN 3702-N1 (T6F)
+    ("cb17a684", "fuzz-h100-j-branch-constant-splat"),                      // KNOWN J (T6F)
+    ("dae791a1", "fuzz-h200-b-f32-shift-amount"),                           // KNOWN B (T6F; M narrowed)
+    ("dd8d148c", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"),           // KNOWN 3301-N4 (T6G)
+    ("debc8a69", "fuzz-h100-j-branch-constant-splat"),                      // KNOWN J (T6F)
 ];

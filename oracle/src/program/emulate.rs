@@ -866,6 +866,8 @@ pub(super) fn isa(
     }
     // Seed 3802's fp8 unpack of a known-zero top half (6e4d6e41): `emulate/fuzz3802.rs`.
     emulated = fuzz3802::cvt(m, t, inst, c, &spec).or(emulated);
+    // 3702-N3 with an arm's `cvt` of a constant: `emulate/fuzz3702.rs`.
+    emulated = fuzz3702::cvt(m, t, dst, &spec).or(emulated);
     Ok(match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,

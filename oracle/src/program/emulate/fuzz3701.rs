@@ -20,7 +20,7 @@ use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape, PackType};
 use crate::program::exec::Machine;
-use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
@@ -109,28 +109,64 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 }
 
 /// Whether register `r` holds, before body index `before`, a constant ptxas folds: the last
-/// statement before it that writes `r` is an unguarded move of an immediate, an unguarded `cvt`
-/// of an immediate or of such a constant, or an unguarded `mov` copy of such a constant
-/// (corpus/findings/fuzz-h200-3801/, a280b42d, trace/T4A.md: `mov.b32 %r1, %r2` of a moved −1
-/// is folded as the −1 itself, 13.0.88 -O3 `MOV R7, 0xffffffff` as for `v1_set_reads_moved_imm`);
-/// at most `depth` conversions or copies deep.
+/// statement before it that writes `r` ([`writes_folded_constant`]) writes one and reaches it
+/// on every path (no label between them that a branch from before the write targets: the body
+/// branches only forward); at most `depth` producers deep.
 pub(super) fn folded_constant(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
     };
+    reaches_on_every_path(m, k, before) && writes_folded_constant(m, k, s, depth)
+}
+
+/// Whether every path to body index `to` runs the statement at body index `from` (before it):
+/// no label between them that a branch from before `from` targets (the body branches only
+/// forward).
+pub(super) fn reaches_on_every_path(m: &Machine<'_>, from: usize, to: usize) -> bool {
+    let targeted_from_before =
+        |l: &u32| m.p.body[..from].iter().any(|b| matches!(b, Stmt::Bra { label, .. } if label == l));
+    from < to && !m.p.body[from + 1..to].iter().any(|x| matches!(x, Stmt::Label(l) if targeted_from_before(l)))
+}
+
+/// Whether statement `s` at body index `k` writes a value ptxas knows at compile time (the
+/// mechanism of 3702-N3's merged constants, and what the other callers call a constant): an
+/// unguarded move of an immediate, an unguarded `mov` copy or `cvt` of an immediate or of a
+/// [`folded_constant`] (corpus/findings/fuzz-h200-3801/, a280b42d, trace/T4A.md: `mov.b32 %r1,
+/// %r2` of a moved −1 is folded as the −1 itself, 13.0.88 -O3 `MOV R7, 0xffffffff` as for
+/// `v1_set_reads_moved_imm`), unguarded glue reading no carry whose every source is an
+/// immediate or a folded constant (corpus/findings/fuzz-h200-3901/, 92812601, trace/T6A.md, and
+/// fuzz-h200-3903/, 1de51f3f and 7e601e7a, trace/T6G.md, T6F.md: `set.eq.s32.u64 %r3, %d0, 0` of
+/// a moved 0 read by the arm's `set` is folded as its −1, 13.0.88 -O3 `MOV R7, 0xffffffff` as for
+/// the moved −1 of `v2_const`/`v2_old_from_mov`), or an unguarded `set`/`setp` of a register
+/// with itself (glue compares integers: x cmp x is known); the sources at most `depth` deep.
+pub(super) fn writes_folded_constant(m: &Machine<'_>, k: usize, s: &Stmt, depth: u32) -> bool {
+    let deeper = |r: Reg| depth > 0 && folded_constant(m, k, r, depth - 1);
     match s {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) => match operands.get(1) {
             Some(Operand::Imm(_)) => true,
-            Some(o) if mv.shape == MovShape::Copy => {
-                depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1))
-            }
+            Some(o) if mv.shape == MovShape::Copy => m.reg_of(o).is_ok_and(deeper),
             _ => false,
         },
         Stmt::Isa(Instruction { form: Form::Cvt(_), operands, guard: None, .. }) => match operands.get(1) {
             Some(Operand::Imm(_)) => true,
-            Some(o) => depth > 0 && m.reg_of(o).is_ok_and(|r2| folded_constant(m, k, r2, depth - 1)),
+            Some(o) => m.reg_of(o).is_ok_and(deeper),
             None => false,
         },
+        // A compare of a register with itself (glue compares integers) is folded too.
+        Stmt::Glue { glue, guard: None }
+            if matches!(glue.op, GlueOp::Set(..) | GlueOp::Setp(_))
+                && reg_of_glue(glue, 0).is_some_and(|a| reg_of_glue(glue, 1) == Some(a)) =>
+        {
+            true
+        }
+        Stmt::Glue { glue, guard: None } => {
+            !glue.op.reads_carry()
+                && glue.src.iter().take(glue.op.arity()).all(|src| match src {
+                    Some(Src::Imm(_)) => true,
+                    Some(Src::Reg(r)) => deeper(*r),
+                    None => false,
+                })
+        }
         _ => false,
     }
 }

@@ -1,9 +1,9 @@
 //! The emulations of root causes the H200 campaign of seed 3702 found
 //! (corpus/findings/fuzz-h200-3702/; traces `trace/T3B.md`, `trace/T3C.md`), called from the
-//! hooks of `emulate.rs` ([`glue`], [`mov`]): 3702-N1 (`setp.eq` of a `min`/`max` against its
-//! immediate fused, reading "x selected"), 3702-N2 (a `lop3` merged into a following `xor`
-//! chain reads the chain's other operand as its redundant input) and 3702-N3 (the constants
-//! −1 and 1.0f taken as equal at the join of a one-armed `if`).
+//! hooks of `emulate.rs` ([`glue`], [`mov`], [`cvt`]): 3702-N1 (`setp.eq` of a `min`/`max`
+//! against its immediate fused, reading "x selected"), 3702-N2 (a `lop3` merged into a
+//! following `xor` chain reads the chain's other operand as its redundant input) and 3702-N3
+//! (the constants −1 and 1.0f taken as equal at the join of a one-armed `if`).
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
 //! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
@@ -14,7 +14,7 @@
 //! shows wrong; it returns `None` (the spec's result stands) otherwise.
 
 use super::fuzz3602::writes;
-use super::fuzz3701::{constant, folded_constant};
+use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::origin::value_readers;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
@@ -25,19 +25,19 @@ use crate::program::{PredGuard, Reg, RegClass, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3702: `Some` (the emulated
-/// result, the deviation recorded as fired) where 3702-N1, N2 or N3 (an arm's `set`) applies.
+/// result, the deviation recorded as fired) where 3702-N1, N2 or N3 (an arm's glue) applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
-        (Deviation::JoinOfMinusOneAndOneF32Merged, arm_set_merged),
+        (Deviation::JoinOfMinusOneAndOneF32Merged, arm_glue_merged),
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
 
-/// A `mov`'s destinations under 3702-N3 (a `mov` of an immediate as the arm's write):
-/// `results` (the spec's) changed where it applies.
+/// A `mov`'s destinations under 3702-N3 (an unguarded `mov` of an immediate or copy of a
+/// constant as the arm's write): `results` (the spec's) changed where it applies.
 pub(super) fn mov(
     m: &mut Machine<'_>,
     t: u32,
@@ -45,16 +45,26 @@ pub(super) fn mov(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::JoinOfMinusOneAndOneF32Merged;
-    let is_moved_immediate = matches!(&inst.form, Form::Mov(mv) if mv.shape == MovShape::Copy)
-        && inst.guard.is_none()
-        && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
-    if !m.allow.emulates(d) || !is_moved_immediate {
+    let is_copy = matches!(&inst.form, Form::Mov(mv) if mv.shape == MovShape::Copy) && inst.guard.is_none();
+    if !m.allow.emulates(d) || !is_copy {
         return results;
     }
     let [(dst, spec)] = results.as_slice() else { return results };
     let Some(v) = merged_at_join(m, t, *dst, spec) else { return results };
     let (dst, from) = (*dst, spec.clone());
     vec![(dst, m.fire(d, &from, v))]
+}
+
+/// A `cvt`'s destination `dst` under 3702-N3 (an unguarded `cvt` of a constant as the arm's
+/// write; session 40: `cvt.rn.f32.s32 %r3, %r5` of a moved 1 over an old moved −1 is `MOV R7,
+/// 0xffffffff; STG`, 13.0.88 -O3): the deviation and the old value where it applies to `spec`
+/// (the spec's result).
+pub(super) fn cvt(m: &Machine<'_>, t: u32, dst: Reg, spec: &Expected) -> Option<(Deviation, Expected)> {
+    let d = Deviation::JoinOfMinusOneAndOneF32Merged;
+    if !m.allow.emulates(d) {
+        return None;
+    }
+    merged_at_join(m, t, dst, spec).map(|v| (d, v))
 }
 
 /// 3702-N1 (T3B, e1ce1744): `setp.eq.u16 p, h, K` of `h = max.s16 x, K` (or `min.s16`), K the
@@ -67,8 +77,13 @@ pub(super) fn mov(
 /// way into `VIMNMX.U16x2` (x selected compared unsigned; v2_u16_K5), K may be a moved immediate
 /// (one register in both) and the operands come in either order in the `min`/`max` and in the
 /// `setp` (`max.u16 h, K, x; setp.eq.u16 p, K, h`: the same listing as v1_s16_in_scope).
+/// The `setp.eq` may be of any 16-bit type (equality does not depend on it): `setp.eq.s16`
+/// (corpus/findings/fuzz-h200-3903/, b4cd7e34, trace/T6F.md: `VIMNMX.S16x2 R0, P0, P0, R2, RZ,
+/// !PT; SEL R6, RZ, 0xfc0f8db2, !P0`, 13.0.88 -O3), `.b16` and `min.s16` of a moved K the same
+/// (session 40); `setp.ne.s16` keeps `ISETP.NE` and 32-bit `max.s32`/`min.u32` keep an `ISETP`
+/// (right).
 fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if g.op != GlueOp::Setp(Cmp::Eq) || g.ty != GlueType::U16 {
+    if g.op != GlueOp::Setp(Cmp::Eq) || g.ty.bits() != 16 {
         return None;
     }
     [(0usize, 1usize), (1, 0)].into_iter().find_map(|(at_h, at_k)| {
@@ -104,11 +119,8 @@ fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
     })
 }
 
-/// 3702-N3 for an arm's `set`: see [`merged_at_join`].
-fn arm_set_merged(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
-    if !matches!(g.op, GlueOp::Set(..)) || !constant_set(m, m.stmt, g) {
-        return None;
-    }
+/// 3702-N3 for an arm's glue write (a `set` or any glue of constants): see [`merged_at_join`].
+fn arm_glue_merged(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
     merged_at_join(m, t, g.dst, result)
 }
 
@@ -130,38 +142,23 @@ fn mentions(s: &Stmt, r: Reg) -> bool {
     }
 }
 
-/// Whether glue statement `g` (at body index `k`) is a `set` ptxas folds to a constant: its
-/// two sources the same register (x cmp x of an integer type), or each an immediate or a
-/// register holding a folded constant ([`folded_constant`]).
-fn constant_set(m: &Machine<'_>, k: usize, g: &Glue) -> bool {
-    let constant = |j: usize| imm_of(g, j).is_some() || reg_of_glue(g, j).is_some_and(|r| folded_constant(m, k, r, 3));
-    matches!(g.op, GlueOp::Set(..))
-        && (reg_of_glue(g, 0).is_some_and(|a| reg_of_glue(g, 1) == Some(a)) || constant(0) && constant(1))
-}
-
-/// Whether statement `s` at body index `k` writes register `r` a constant ptxas folds: an
-/// unguarded `mov` of an immediate, or an unguarded [`constant_set`].
-fn constant_write(m: &Machine<'_>, k: usize, s: &Stmt) -> bool {
-    match s {
-        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) => {
-            mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_)))
-        }
-        Stmt::Glue { guard: None, glue } => constant_set(m, k, glue),
-        _ => false,
-    }
-}
-
 /// 3702-N3 (T3B 2a151aca, T3C d357c575; ptxas 13.0.88 -O3 and the JIT, 13.5 right in every
 /// listing): in a one-armed `if` (`@p bra L; arm; L:`, the arm without labels or branches), an
-/// unguarded constant write ([`constant_write`]) of `d` in the arm, `d` holding a constant from
-/// its last write before the branch (unwritten since), the two constants 0xffffffff and
+/// unguarded write of `d` in the arm of a value ptxas knows ([`writes_folded_constant`]: a
+/// moved immediate, a copy or `cvt` of a constant, a `set` or other glue of constants), `d`
+/// holding such a constant from its last write before the branch ([`folded_constant`]: it
+/// reaches the branch on every path; unwritten since), the two constants 0xffffffff and
 /// 0x3f800000 (either order), and `d` neither read nor written again before `L`: ptxas merges
 /// the two values as one and drops the arm's write (the compare too: `MOV R7, 0xffffffff; STG`),
 /// so the arm leaves `d`'s old value, where §9.7.12 (`bra`) runs the arm. `spec` is the arm's
 /// value (the spec's result); gives the old value where the deviation applies.
+/// How the constants are made does not matter to ptxas (seeds 3901 and 3903: 92812601,
+/// trace/T6A.md, and 1de51f3f, 7e601e7a, trace/T6G.md, T6F.md: the arm's `set` reads a register
+/// a `set` of constants wrote; the moved −1 of `v2_const`/`v2_old_from_mov` gives the same
+/// 13.0.88 -O3 listing).
 fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Expected> {
     let s = m.stmt;
-    if d.class().bits() != 32 || !constant_write(m, s, &m.p.body[s]) {
+    if d.class().bits() != 32 || !writes_folded_constant(m, s, &m.p.body[s], 3) {
         return None;
     }
     let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
@@ -171,9 +168,8 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     if *after != Stmt::Label(label) || m.p.body[s + 1..j].iter().any(|x| mentions(x, d)) {
         return None;
     }
-    // `d`'s value before the branch: a constant write, unwritten between it and the arm's write.
-    let (k, last) = m.p.body[..b].iter().enumerate().rev().find(|(_, x)| writes(x, d))?;
-    if !constant_write(m, k, last) || m.p.body[b + 1..s].iter().any(|x| writes(x, d)) {
+    // `d`'s value before the branch: a constant, unwritten between the branch and the arm's write.
+    if !folded_constant(m, b, d, 3) || m.p.body[b + 1..s].iter().any(|x| writes(x, d)) {
         return None;
     }
     let old = m.read(t, d).ok().filter(Expected::is_exact)?;
@@ -250,6 +246,8 @@ fn chain_of_op(
         (true, false) => FreedInput::B(value(2)? & 0xFFFF_FFFF),
         (false, true) => FreedInput::C(value(1)? & 0xFFFF_FFFF),
         (false, false) if imm_of(lop, 1) == Some(0) && zero_c => FreedInput::C(0),
+        // Both repeating `a`: `b` bound to x, `c` to 0 (see [`lop3_chain_with_no_outer_xor`]).
+        (true, true) => FreedInput::B(0),
         _ => return None,
     };
     Some((a_value, x.op, freed, imm_of(lop, 3)? & 0xFF))
@@ -332,6 +330,13 @@ fn merged_chain(g: &Glue, x: u64, (a, op, freed, lut): Lop3Chain) -> u64 {
 /// immediate 0: the freed slot is 0), no OP (v1), `l` read by a second instruction too (two
 /// `LOP3`s kept). An `or` is merged the same way (0xf3) but a | L(a, …) never depends on the
 /// repeated `a`, so it is the spec's.
+/// `b` and `c` both repeating `a` (corpus/findings/fuzz-h200-3901/, ec047aa1, trace/T6B.md:
+/// `and(lop3(a, a, a, 0x30), a)` is `LOP3.LUT R7, R2, RZ, RZ, 0x30` = a where §9.7.8.6 gives 0;
+/// `v2` 0xc0 and `v3` xor alike): both bound to RZ, d = a OP L(a, 0, 0); with an outer xor the
+/// `b` is bound to x and the `c` to RZ, d = x ^ (a OP L(a, x, 0)): session 40 compiled tables
+/// 0x1e, 0x65, 0x96, 0xe8 under `and`, `or`, `xor`, with and without an outer xor (13.0.88 -O3,
+/// e.g. `xor(x, xor(lop3(a, a, a, 0x65), a))` is `LOP3.LUT R7, x, RZ, a, 0x63`), and only that
+/// binding gives every table.
 fn lop3_chain_with_no_outer_xor(
     m: &Machine<'_>,
     t: u32,

@@ -14,11 +14,13 @@
 //! (the spec's result stands) otherwise.
 
 use super::convert;
+use super::fuzz3602::writes;
+use super::fuzz3701::reaches_on_every_path;
 use super::origin::{moved_immediate, value_readers};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Prmt};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, Prmt};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
@@ -55,13 +57,22 @@ pub(super) fn bare(dtype: CvtType, atype: CvtType, sat: bool) -> Cvt {
 /// One `cvt` rule: the emulated destination where it applies (`None` elsewhere).
 type CvtRule = fn(&Machine<'_>, u32, &Instruction, Cvt, &Expected) -> Option<Expected>;
 
-/// 3702-N4 (30858a36): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with r written by `cvt.s32.s8 r, h`
-/// and h an element of `ld.*.v2.s8` converts the sign-extended byte as the signed `.s32`
-/// (`I2F.BF16.S8.RP R0, R2.B1`), where §9.7.9.21 converts the word as unsigned (0xffffffb1 is
-/// 4294967217, not −79). A scalar `ld.s8`, an `.s16` source, `cvt.u32.s8` and `.f64` are right.
+/// 3702-N4 (30858a36): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with r holding the sign extension
+/// of an element of `ld.*.v2.s8` or `.v4.s8` ([`sign_extended_vector_byte`]) converts the
+/// sign-extended byte as the signed `.s32` (`I2F.BF16.S8.RP R0, R2.B1`: the extension folded
+/// into the conversion's source type), where §9.7.9.21 converts the word as unsigned
+/// (0xffffffb1 is 4294967217, not −79). A scalar `ld.s8`, a `.v2.s16` load, a zero extension
+/// (`cvt.u32.u16`) in the chain, a `.u64` or `.f64` conversion are right.
+/// Seeds 3901 and 3902 (corpus/findings/fuzz-h200-3901/, e685156a, trace/T6B.md, and
+/// fuzz-h200-3902/, 1ab3812a, trace/T6D.md: `cvt.u32.s16` of the element, `v2_s32_s16`,
+/// `v3_u32_s8` give the same `I2F.S8 R7, R2.B1`, 13.0.88 and 13.5 -O3); any chain that keeps the
+/// sign extension gives it too (session 40, 13.0.88 -O3: a `mov.b16` copy between, `cvt.s16.s8`
+/// then `cvt.u32.s16`, `cvt.s32.s8` then `cvt.u32.s32`, `cvt.u32.s8` then `cvt.u32.u32`, a
+/// `.v4.s8` element, a `.v2.s8` loaded into 32-bit registers read directly or through
+/// `cvt.u32.s32`).
 fn byte_of_vector_load_converted_signed(
     m: &Machine<'_>,
-    t: u32,
+    _: u32,
     inst: &Instruction,
     c: Cvt,
     a: &Expected,
@@ -69,18 +80,56 @@ fn byte_of_vector_load_converted_signed(
     if c.atype != CvtType::U32 || !matches!(c.dtype, CvtType::Bf16 | CvtType::F16 | CvtType::F32) || !a.is_exact() {
         return None;
     }
-    let (c0, origin) = m.cvt_producer(t, inst.operands.get(1))?;
-    let extension = c0 == bare(CvtType::S32, CvtType::S8, false);
-    let of_v2_s8 = origin.a_stmt.is_some_and(|k| match &m.p.body[k] {
-        Stmt::Isa(Instruction { form: Form::Ld(l), .. }) => l.vec == Some(VecWidth::V2) && l.ty == MemType::S8,
-        Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), .. }) => l.vec == Some(VecWidth::V2) && l.ty == MemType::S8,
-        _ => false,
-    });
-    if !(extension && of_v2_s8) {
+    let source = m.reg_of(inst.operands.get(1)?).ok()?;
+    if !sign_extended_vector_byte(m, m.stmt, source, 4) {
         return None;
     }
     let signed = Form::Cvt(Cvt { atype: CvtType::S32, ..c });
     convert(m, &signed, a.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
+}
+
+/// Whether register `r`, read at body index `at`, holds the sign extension of an element of an
+/// unguarded `ld.*.v2.s8` or `ld.*.v4.s8` (§9.7.9.8: each element sign-extended to its
+/// register): the element register itself, or an unguarded `mov` copy or integer `cvt` that
+/// keeps the extension ([`keeps_sign_extension`]) of such a value, at most `depth` copies or
+/// conversions deep; each writer the last before its reader and run on every path to it.
+fn sign_extended_vector_byte(m: &Machine<'_>, at: usize, r: Reg, depth: u32) -> bool {
+    let Some((k, s)) = m.p.body[..at].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
+        return false;
+    };
+    let Stmt::Isa(Instruction { form, operands, guard: None, .. }) = s else { return false };
+    let deeper = || {
+        depth > 0
+            && operands
+                .get(1)
+                .and_then(|o| m.reg_of(o).ok())
+                .is_some_and(|x| sign_extended_vector_byte(m, k, x, depth - 1))
+    };
+    let vector_s8 =
+        |vec: Option<VecWidth>, ty: MemType| matches!(vec, Some(VecWidth::V2 | VecWidth::V4)) && ty == MemType::S8;
+    reaches_on_every_path(m, k, at)
+        && match form {
+            Form::Ld(l) => vector_s8(l.vec, l.ty),
+            Form::LdGlobalNc(l) => vector_s8(l.vec, l.ty),
+            Form::Mov(mv) => mv.shape == MovShape::Copy && deeper(),
+            Form::Cvt(c) => keeps_sign_extension(*c) && deeper(),
+            _ => false,
+        }
+}
+
+/// Whether integer `cvt` `c` keeps a sign-extended byte its source holds: no modifier, a 16- or
+/// 32-bit destination, and a signed source type (`.s8`, `.s16`, `.s32`: §9.7.9.21 sign-extends)
+/// or an unsigned one as wide as the destination (a copy). `cvt.u32.u16` zero-extends the 16
+/// bits (right).
+fn keeps_sign_extension(c: Cvt) -> bool {
+    use CvtType::{S16, S32, S8, U16, U32};
+    let kept = match c.atype {
+        S8 | S16 | S32 => matches!(c.dtype, S16 | U16 | S32 | U32),
+        U16 => matches!(c.dtype, S16 | U16),
+        U32 => matches!(c.dtype, S32 | U32),
+        _ => false,
+    };
+    kept && c == bare(c.dtype, c.atype, false)
 }
 
 /// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.{s32,u32} h, r` of a

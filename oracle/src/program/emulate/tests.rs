@@ -966,6 +966,7 @@ mod seed_3802_w8;
 mod seed_3802_w9;
 mod seed_3903_nx1;
 mod seed_390x_h2;
+mod seed_390x_h3;
 mod seed_390x_h4;
 mod seed_390x_h5;
 mod seed_390x_h7;
