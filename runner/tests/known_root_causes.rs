@@ -986,7 +986,7 @@ const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("92812601", "new"), // KNOWN 3702-N3 (T6A)
     ("9f78d433", "new"), // KNOWN D (T6C)
     ("a1c204af", "new"), // KNOWN, 3501-N3's wrong value with 3701-C1N2's trigger (T6C)
-    ("a2febec8", "new"), // KNOWN 3802-6e4d6e41 (T6A)
+    ("a2febec8", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 3802-6e4d6e41 (T6A)
     ("ae678c32", "new"), // KNOWN J (T6A)
     ("afd53851", "new"), // KNOWN 3702-N5 (T6B)
     ("c1fd74f1", "new"), // KNOWN 3702-N5 (T6A)
