@@ -1012,7 +1012,7 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("1ab3812a", "new"), // KNOWN 3702-N4 (T6D)
     ("2bdcc7c7", "new"), // KNOWN J, narrowed (T6E)
     ("5a4c85c6", "new"), // KNOWN D (T6E)
-    ("5e8d798d", "new"), // KNOWN 3701-N-D (T6D)
+    ("5e8d798d", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6D)
     ("60948fcb", "new"), // KNOWN 3501-N3's fold (T6D)
     ("75dac7ed", "new"), // KNOWN J (T6D)
     ("9a95803a", "new"), // KNOWN F (T6E)
@@ -1021,7 +1021,7 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("d605bf4d", "new"), // KNOWN 3702-N5 (T6D)
     ("df546b5a", "new"), // KNOWN 3602-N2 trigger, new wrong value (T6E)
     ("e99092f5", "new"), // KNOWN 3702-N5 (T6D)
-    ("f7020e9e", "new"), // KNOWN 3701-N-D (T6E)
+    ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6E)
     ("f860a7e5", "new"), // KNOWN O (T6E)
     ("fa039778", "new"), // KNOWN 3702-N5 (T6D)
     ("fc25f5c6", "new"), // NEW (T6E)
@@ -1038,7 +1038,7 @@ fn the_seed_3903_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 3903 is labelled now.
 const SEED_3903_LABELS: [(&str, &str); 15] = [
-    ("062bc61c", "new"),                               // KNOWN 3701-N-D (T6F)
+    ("062bc61c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6F)
     ("14a3a4b4", "new"),                               // KNOWN F (T6G)
     ("1de51f3f", "new"),                               // KNOWN 3702-N3 (T6G)
     ("34d36df1", "new"),                               // KNOWN 3801-N3 (T6F)

@@ -72,3 +72,92 @@ fn a2febec8_3901_an_fp8_unpack_of_the_high_half_of_a_known_zero_word_is_any_valu
     untouched(&and32, [0; 4], d);
     untouched(&with(&["mov.b64 %d2, 0;"], e1), [0; 4], d);
 }
+
+/// 3701-N-D widened to any half that is the fresh result of one ALU instruction
+/// (corpus/findings/fuzz-h200-3902/, f7020e9e, trace/T6E.md: `h0 = mul.lo.u16 19135, ld.b8`,
+/// `IMAD R6, R2, 0x4abf, RZ; F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R6, RZ, RZ, R6; PRMT R7, R6,
+/// 0x5410, R6`): the pack `{p, h0, h0, h0}` stores the pair (0) as its later halves, 0 where the
+/// spec stores {h0, h0}. Helper h6 compiled the other 16-bit ALU operations, `selp`, the
+/// narrowing `cvt.u16.u32`, and a `.v2.u8` element alike (13.0.88 -O3); `min`, `cnot`, `neg`,
+/// `cvt.s8.s32`, `cvt.u8.u16`, a copy of the loaded byte and a 16-bit vector load are right.
+#[test]
+fn f7020e9e_3902_any_alu_half_is_destroyed_by_a_merge_c_pair() {
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    let with = |half: &[&'static str]| {
+        let mut lines = vec!["mov.b16 %h0, 19135;", "ld.global.b8 %h1, [%in+5];"];
+        lines.extend_from_slice(half);
+        lines.extend([
+            "mov.b32 %r0, 0;",
+            "cvt.rn.satfinite.e4m3x2.f32 %h1, %r0, %r0;",
+            "st.global.v4.b16 [%out], {%h1, %h0, %h0, %h0};",
+        ]);
+        lines
+    };
+    let words = [0x0000_0100, 0x0000_0100, 0x0000_0100, 0];
+    // The stored case: h0 = 0x4abf · 1.
+    exact_case(&with(&["mul.lo.u16 %h0, %h0, %h1;"]), words, d, 0x4abf_4abf_4abf_0000, 0x4abf_0000);
+    for half in [
+        &["add.u16 %h0, %h0, %h1;"][..],
+        &["sub.s16 %h0, %h1, %h0;"],
+        &["or.b16 %h0, %h1, %h0;"],
+        &["shl.b16 %h0, %h1, 3;"],
+        &["not.b16 %h0, %h1;"],
+        &["mad.lo.u16 %h0, %h1, %h1, %h0;"],
+        &["setp.eq.u16 %p0, %h1, 3;", "selp.b16 %h0, %h1, %h0, %p0;"],
+        &["ld.global.u32 %r2, [%in+8];", "cvt.u16.u32 %h0, %r2;"],
+        &["ld.global.v2.u8 {%h2, %h0}, [%in+8];"],
+    ] {
+        let (s, e, fired) = both(&with(half), words, d);
+        let pair_halves = 0xFFFF_FFFF_0000_0000u128;
+        assert!(s.is_exact() && e.is_exact() && s.bits & pair_halves != 0, "{half:?}: {s:?}");
+        assert_eq!((e.bits & pair_halves, e.bits & 0xFFFF_FFFF), (0, s.bits & 0xFFFF_FFFF), "{half:?}");
+        assert_eq!(fired, vec![d], "{half:?}");
+    }
+    for half in [
+        &["min.u16 %h0, %h1, %h0;"][..],
+        &["cnot.b16 %h0, %h1;"],
+        &["neg.s16 %h0, %h1;"],
+        &["ld.global.u32 %r2, [%in+8];", "cvt.s8.s32 %h0, %r2;"],
+        &["cvt.u8.u16 %h0, %h1;"],
+        &["mov.b16 %h0, %h1;"],
+        &["ld.global.v2.u16 {%h2, %h0}, [%in+8];"],
+        &["add.u16 %h0, %h0, 1;"],
+    ] {
+        untouched(&with(half), words, d);
+    }
+}
+
+/// 3701-N-D with h = `mul.lo.u16 h1, h1` packed as `mov.b64 {p, h2, h1, h2}` (corpus/findings/
+/// fuzz-h200-3903/, 062bc61c, trace/T6F.md: `IMAD R7, R2, R2, RZ; F2FP.SATFINITE.E4M3.F16.
+/// UNPACK_B_MERGE_C R7, RZ, R7; PRMT R3, R2, 0x5410, R7`): the high word is 0x000000e8, the spec's
+/// 0xd24000e8 (0xe8² = 0xd240).
+#[test]
+fn n062bc61c_3903_a_mul_lo_half_beside_a_merge_c_pair_is_the_pair_later() {
+    let lines = [
+        "mov.b32 %r2, 0;",
+        "ld.global.b8 %h1, [%in+4];",
+        "mul.lo.u16 %h2, %h1, %h1;",
+        "cvt.rn.satfinite.e4m3x2.f16x2 %h0, %r2;",
+        "mov.b64 %d0, {%h0, %h2, %h1, %h2};",
+        "st.global.b64 [%out], %d0;",
+    ];
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    exact_case(&lines, [0, 0xe8, 0, 0], d, 0xd240_00e8_d240_0000, 0x0000_00e8_d240_0000);
+}
+
+/// 3701-N-D with h an element of `ld.v4.u8` (corpus/findings/fuzz-h200-3902/, 5e8d798d,
+/// trace/T6D.md, `v2_global_v4u8`: `PRMT R5, R5, 0x7772, RZ; F2FP.SATFINITE.E5M2.F32.
+/// PACK_AB_MERGE_C R5, RZ, RZ, R5; STG.E.U8 [+0xf], R5`): the later byte store of h stores the
+/// pair's low byte (0), the spec's 0x62.
+#[test]
+fn n5e8d798d_3902_a_v4_u8_element_beside_a_merge_c_pair_is_the_pair_later() {
+    let lines = [
+        "mov.b32 %r0, 0;",
+        "cvt.rn.satfinite.e5m2x2.f32 %h3, %r0, %r0;",
+        "ld.global.v4.u8 {%h4, %h1, %h5, %h6}, [%in];",
+        "st.global.v2.b16 [%out+4], {%h3, %h5};",
+        "st.global.u8 [%out], %h5;",
+    ];
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    exact_case(&lines, [0x0062_0000, 0, 0, 0], d, 0x0062_0000_0000_0062, 0x0062_0000_0000_0000);
+}
