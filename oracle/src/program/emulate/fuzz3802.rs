@@ -155,7 +155,9 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
     let (k, _) = last_writer(m, m.stmt, h)?;
     let element = |k: usize, n: usize, wide: u32| {
         (0..n).find_map(|i| match unpack_at(m, k, i)? {
-            (MovShape::Unpack(c), Some(e), w) if usize::from(c) == n && e == h && w.class().bits() == wide => Some((i, w)),
+            (MovShape::Unpack(c), Some(e), w) if usize::from(c) == n && e == h && w.class().bits() == wide => {
+                Some((i, w))
+            }
             _ => None,
         })
     };
@@ -164,9 +166,10 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
         None => {
             let (1, word) = element(k, 2, 32)? else { return None };
             let (k2, _) = last_writer(m, k, word)?;
-            let j = (0..2).find(|&j| unpack_at(m, k2, j).is_some_and(|(s, e, w)| {
-                s == MovShape::Unpack(2) && e == Some(word) && w.class().bits() == 64
-            }))?;
+            let j = (0..2).find(|&j| {
+                unpack_at(m, k2, j)
+                    .is_some_and(|(s, e, w)| s == MovShape::Unpack(2) && e == Some(word) && w.class().bits() == 64)
+            })?;
             (k2, unpack_at(m, k2, j)?.2, 32 * j as u32 + 16)
         }
     };

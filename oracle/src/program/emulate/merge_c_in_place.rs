@@ -284,9 +284,9 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
         // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`.
         (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
-            [CvtType::U8, CvtType::U16, CvtType::S16].into_iter().any(|to| {
-                [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false))
-            })
+            [CvtType::U8, CvtType::U16, CvtType::S16]
+                .into_iter()
+                .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {

@@ -62,13 +62,8 @@ fn a2febec8_3901_an_fp8_unpack_of_the_high_half_of_a_known_zero_word_is_any_valu
     untouched(&with(&loaded("shl.b64 %d2, %d0, 16;"), e1), words, d);
     let or_in = ["ld.global.b64 %d0, [%in];", "and.b64 %d1, %d0, 0xff;", "or.b64 %d2, %d1, 0x7f000000000000;"];
     untouched(&with(&or_in, e1), words, d);
-    let and32 = [
-        "mov.b32 %r0, 0;",
-        "and.b32 %r2, %r0, 0x40000;",
-        "mov.b32 {%h1, %h4}, %r2;",
-        e1,
-        "st.global.u32 [%out], %r6;",
-    ];
+    let and32 =
+        ["mov.b32 %r0, 0;", "and.b32 %r2, %r0, 0x40000;", "mov.b32 {%h1, %h4}, %r2;", e1, "st.global.u32 [%out], %r6;"];
     untouched(&and32, [0; 4], d);
     untouched(&with(&["mov.b64 %d2, 0;"], e1), [0; 4], d);
 }
@@ -160,4 +155,69 @@ fn n5e8d798d_3902_a_v4_u8_element_beside_a_merge_c_pair_is_the_pair_later() {
     ];
     let d = Deviation::MergeCInPlaceDestroysLiveHalf;
     exact_case(&lines, [0x0062_0000, 0, 0, 0], d, 0x0062_0000_0000_0062, 0x0062_0000_0000_0000);
+}
+
+/// D through any copy ptxas folds (corpus/findings/fuzz-h200-3902/, 5a4c85c6, trace/T6E.md:
+/// `or.b32 r7, r6, 0` between `cvt.rn.f16x2.f32 r6, x, 0` and `cvt.rn.tf32.f32 r8, r7`, 13.0.88
+/// and 13.5 -O3 `F2FP.F16.F32.PACK_AB R10, R2, RZ; PRMT R7, R10, 0x7610, R7`: the high half −inf is
+/// lost, the GPU's 0 where the spec gives 0xfc000000). Helper h6 compiled the other identities
+/// alike (13.0.88 -O3); `or.b32 x, 1` is right (a LOP3 of the whole word).
+#[test]
+fn n5a4c85c6_3902_a_tf32_conversion_through_a_folded_copy_of_packed_halves_is_any_value() {
+    let d = Deviation::Tf32OfPackedHalf;
+    let with = |copies: &[&'static str]| {
+        let mut lines = vec!["ld.global.f32 %r2, [%in];", "mov.b32 %r3, 0;", "cvt.rn.f16x2.f32 %r6, %r2, %r3;"];
+        lines.extend_from_slice(copies);
+        lines.extend(["cvt.rn.tf32.f32 %r8, %r7;", "st.global.s32 [%out], %r8;"]);
+        lines
+    };
+    let minus_inf = [0xff80_0000, 0, 0, 0];
+    let (s, _, _) = both(&with(&["or.b32 %r7, %r6, 0x0;"]), minus_inf, d);
+    assert_eq!(s.bits as u32, 0xfc00_0000);
+    for copies in [
+        &["or.b32 %r7, %r6, 0x0;"][..],
+        &["xor.b32 %r7, %r6, 0;"],
+        &["add.s32 %r7, %r6, 0;"],
+        &["sub.u32 %r7, %r6, 0;"],
+        &["and.b32 %r7, %r6, -1;"],
+        &["shl.b32 %r7, %r6, 0;"],
+        &["shr.u32 %r7, %r6, 0;"],
+        &["mul.lo.u32 %r7, %r6, 1;"],
+        &["min.u32 %r7, %r6, %r6;"],
+        &["or.b32 %r7, %r6, %r3;"],
+        &["and.b32 %r1, %r6, -1;", "xor.b32 %r7, %r1, 0;"],
+        &["and.b32 %r1, %r6, -1;", "mov.f32 %r7, %r1;"],
+    ] {
+        any_first_word(&with(copies), minus_inf, d, 0);
+    }
+    untouched(&with(&["or.b32 %r7, %r6, 1;"]), minus_inf, d);
+    untouched(&with(&["ld.global.b32 %r4, [%in+4];", "xor.b32 %r7, %r6, %r4;"]), minus_inf, d);
+    let loaded =
+        ["ld.global.b32 %r6, [%in];", "or.b32 %r7, %r6, 0;", "cvt.rn.tf32.f32 %r8, %r7;", "st.global.s32 [%out], %r8;"];
+    untouched(&loaded, minus_inf, d);
+}
+
+/// D through a shuffle of packed glue of constants (corpus/findings/fuzz-h200-3901/, 9f78d433,
+/// trace/T6C.md: `min.s16x2 r2, r1, r1` of the moved 0x6fea41c5, `shfl.sync.idx`, `cvt.rn.tf32.f32`;
+/// 13.0.88 -O3 `VIMNMX.S16x2 R8, R0, 0x41c541c5; PRMT R5, R8, 0x7610, R5` of R5 never written):
+/// any value, the spec's tf32 0x6fea4000. A shuffle of a loaded (per-thread) packed value is right.
+#[test]
+fn n9f78d433_3901_a_tf32_conversion_of_shuffled_packed_glue_of_constants_is_any_value() {
+    let d = Deviation::Tf32OfPackedHalf;
+    let with = |source: &[&'static str]| {
+        let mut lines = source.to_vec();
+        lines.extend([
+            "min.s16x2 %r2, %r1, %r1;",
+            "shfl.sync.idx.b32 %r3, %r2, 10, 0x1f, -1;",
+            "cvt.rn.tf32.f32 %r5, %r3;",
+            "st.global.u32 [%out], %r5;",
+        ]);
+        lines
+    };
+    let (s, e, fired) = warp_both(&with(&["mov.u32 %r1, 1877623237;"]), [0; 4], d);
+    assert_eq!((s.bits as u32, s.is_exact()), (0x6fea_4000, true));
+    assert!(e.matches(s.bits) && e.matches(s.bits & !0xFFFF_FFFF), "{e:?}");
+    assert_eq!(fired, vec![d]);
+    let (s, e, fired) = warp_both(&with(&["ld.global.u32 %r1, [%in];"]), [0x6fea_41c5; 4], d);
+    assert_eq!((e, fired), (s, Vec::new()));
 }
