@@ -43,6 +43,7 @@ mod scopes_3802_w6;
 mod scopes_3901_h2;
 mod scopes_3901_h4;
 mod scopes_3901_h5;
+mod scopes_3901_h6;
 mod skipped;
 
 pub(super) use skipped::{skipped_glue, skipped_isa};

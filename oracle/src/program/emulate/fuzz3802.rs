@@ -101,58 +101,109 @@ fn unpack_at(m: &Machine<'_>, k: usize, i: usize) -> Option<(MovShape, Option<Re
 }
 
 /// Whether the statement at body index `k` is an unguarded zero extension of a value that is
-/// no constant ptxas folds, to 64 bits: `cvt.{u64,s64}.{u8,u16,u32}` (§9.7.9.21) or `and.b64 x,
-/// 0xffffffff` (§9.7.8.1) (6e4d6e41 and its variants `v10_u64u32`, `w2_u16`, `w3_and64`,
-/// `w7_tix`; a moved constant, `w1_const5` and `v4_cvt`, is folded right).
+/// no constant ptxas folds, to 64 bits: `cvt.{u64,s64}.{u8,u16,u32}` (§9.7.9.21) (6e4d6e41 and
+/// its variants `v10_u64u32`, `w2_u16`, `w7_tix`; a moved constant, `w1_const5` and `v4_cvt`, is
+/// folded right).
 fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
-    let variable = |r: Option<Reg>| r.is_some_and(|r| !folded_constant(m, k, r, 3));
     match &m.p.body[k] {
         Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }) => {
             matches!(c.dtype, CvtType::U64 | CvtType::S64)
                 && matches!(c.atype, CvtType::U8 | CvtType::U16 | CvtType::U32)
-                && variable(operands.get(1).and_then(|o| m.reg_of(o).ok()))
-        }
-        Stmt::Glue { glue, guard: None } => {
-            glue.op == GlueOp::And
-                && glue.ty == GlueType::B64
-                && imm_of(glue, 1).is_some_and(|v| v == 0xFFFF_FFFF)
-                && variable(reg_of_glue(glue, 0))
+                && operands.get(1).and_then(|o| m.reg_of(o).ok()).is_some_and(|r| !folded_constant(m, k, r, 3))
         }
         _ => false,
     }
 }
 
-/// The body index of the zero extension whose bits 48..63 register `h` holds where the statement
-/// being run reads it: element 3 of a `mov.b64 {_, _, _, h}` unpack of its result, or the high
-/// half of `mov.b32 {_, h}` of the high word of a `mov.b64 {_, w}` unpack of it (`v11_movb32`).
-fn top_half_of_zero_extension(m: &Machine<'_>, h: Reg) -> Option<usize> {
-    let (k, _) = last_writer(m, m.stmt, h)?;
-    let wide = match unpack_at(m, k, 3).filter(|&(_, e, w)| e == Some(h) && w.class().bits() == 64) {
-        Some((MovShape::Unpack(4), _, w)) => Some((k, w)),
-        _ => None,
+/// Whether ptxas knows word `word` (0: bits 0..31, 1: bits 32..63) of the 64-bit value the
+/// statement at body index `k` writes is 0, the statement's source values in thread `t` being
+/// `a` and `b` (§9.7.8.1, §9.7.8.8, §9.7.9.21): the high word of a zero extension of a variable
+/// ([`zero_extension_of_a_variable`]); either word of `and.b64` with a constant operand (an
+/// immediate or a folded constant, either operand order) whose word is 0 (6e4d6e41's
+/// `w3_and64`; corpus/findings/fuzz-h200-3901/, a2febec8, trace/T6A.md and trace/a2febec8/: a
+/// moved or loaded x, masks 0x4000000000000 and 0xff00; session 40 helper h6 with ptxas 13.0.88
+/// -O3: the immediate first, a moved mask register); the low word of `shl.b64 x, n` and the
+/// high word of `shr.{b64,u64} x, n` for a constant n ≥ 32 (h6: n = 32, 40, 48, all
+/// `UNPACK_B R5, 0x40`). Right (a word ptxas does not know is 0, or a 32-bit value): `shr.u64
+/// x, 48`'s low word, `or` of a masked value, `and.b32`, `cvt.u32.u8` (v6_u32hi), `shr.u32`.
+fn known_zero_word(m: &Machine<'_>, k: usize, word: u32, a: Option<&Expected>, b: Option<&Expected>) -> bool {
+    if word == 1 && zero_extension_of_a_variable(m, k) {
+        return true;
+    }
+    let Stmt::Glue { glue, guard: None } = &m.p.body[k] else { return false };
+    let constant = |i: usize| {
+        let value = [a, b][i].filter(|v| v.is_exact()).map(|v| v.bits as u64)?;
+        let folded = imm_of(glue, i).is_some() || reg_of_glue(glue, i).is_some_and(|r| folded_constant(m, k, r, 3));
+        folded.then_some(value)
     };
-    let (at, w) = wide.or_else(|| {
-        let (shape, e, word) = unpack_at(m, k, 1)?;
-        if shape != MovShape::Unpack(2) || e != Some(h) || word.class().bits() != 32 {
-            return None;
-        }
-        let (k2, _) = last_writer(m, k, word)?;
-        match unpack_at(m, k2, 1)? {
-            (MovShape::Unpack(2), Some(e2), w) if e2 == word && w.class().bits() == 64 => Some((k2, w)),
+    let shift = || constant(1).filter(|&n| n >= 32).is_some();
+    match (glue.op, glue.ty) {
+        (GlueOp::And, GlueType::B64) => (0..2).any(|i| constant(i).is_some_and(|v| (v >> (32 * word)) as u32 == 0)),
+        (GlueOp::Shl, GlueType::B64 | GlueType::U64 | GlueType::S64) => word == 0 && shift(),
+        (GlueOp::Shr, GlueType::B64 | GlueType::U64) => word == 1 && shift(),
+        _ => false,
+    }
+}
+
+/// The body index of the 64-bit value whose bits 16..31 or 48..63 (the high half of a word)
+/// register `h` holds where the statement being run reads it, when ptxas knows that word is 0
+/// ([`known_zero_word`]), the value reaching h (in thread `t`) through unguarded `mov`s only:
+/// element 1 or 3 of a `mov.b64` unpack into halves, or the high half of `mov.b32 {_, h}` of a
+/// word of a `mov.b64 {lo, hi}` unpack (`v11_movb32`; a2febec8 h6: the low word too), of the
+/// value or of `mov.b64` copies of it (h6: `shl.b64; mov.b64 d2, d1`, the same listing).
+fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize> {
+    let (k, _) = last_writer(m, m.stmt, h)?;
+    let element = |k: usize, n: usize, wide: u32| {
+        (0..n).find_map(|i| match unpack_at(m, k, i)? {
+            (MovShape::Unpack(c), Some(e), w) if usize::from(c) == n && e == h && w.class().bits() == wide => {
+                Some((i, w))
+            }
             _ => None,
+        })
+    };
+    let (mut at, mut w, offset) = match element(k, 4, 64) {
+        Some((i, w)) => (k, w, 16 * i as u32),
+        None => {
+            let (1, word) = element(k, 2, 32)? else { return None };
+            let (k2, _) = last_writer(m, k, word)?;
+            let j = (0..2).find(|&j| {
+                unpack_at(m, k2, j)
+                    .is_some_and(|(s, e, w)| s == MovShape::Unpack(2) && e == Some(word) && w.class().bits() == 64)
+            })?;
+            (k2, unpack_at(m, k2, j)?.2, 32 * j as u32 + 16)
         }
-    })?;
-    let (extension, _) = last_writer(m, at, w)?;
-    zero_extension_of_a_variable(m, extension).then_some(extension)
+    };
+    if offset % 32 != 16 {
+        return None;
+    }
+    // Through `mov.b64` copies of the value.
+    for _ in 0..4 {
+        let (k, s) = last_writer(m, at, w)?;
+        match s {
+            Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
+                w = operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+                at = k;
+            }
+            _ => break,
+        }
+    }
+    let (value, _) = last_writer(m, at, w)?;
+    let origin = m.producer(t, h)?.1;
+    // The value h holds in this thread is that statement's (no other write on its path).
+    let known = origin.stmt == value && known_zero_word(m, value, offset / 32, origin.a.as_ref(), origin.b.as_ref());
+    known.then_some(value)
 }
 
 /// 3802 6e4d6e41 (corpus/findings/fuzz-h200-3802/, 6e4d6e41; trace/T5C.md, variants in
-/// `trace/6e4d6e41/`): `cvt.rn.f16x2.{e5m2x2,e4m3x2} d, h` (§9.7.9.21) of the top 16 bits of a
-/// zero-extended variable ([`top_half_of_zero_extension`]), 0 by the spec, is emitted by ptxas
+/// `trace/6e4d6e41/`; corpus/findings/fuzz-h200-3901/, a2febec8, trace/T6A.md):
+/// `cvt.rn.f16x2.{e5m2x2,e4m3x2} d, h` (§9.7.9.21) of the high half of a word of a 64-bit value
+/// ptxas knows is 0 ([`top_half_of_known_zero_word`]), 0 by the spec, is emitted by ptxas
 /// 13.0.88 and 13.5 -O3 (and the JIT) with a non-zero immediate source (`F2FP.F16.E5M2.UNPACK_B
-/// R5, 0x20`, 0x100 in the stored kernel): `d` is any value (set-valued: the immediate follows
-/// no rule the variants show). Element 2 (`v4_h6`), a 32-bit unpack (`v6_u32hi`, `v9_shr`), a
-/// sign extension (`v3_s8`) and other readers of h (`w4_f32`, `w6`) are right.
+/// R5, 0x20`, 0x40, 0x100 in the stored kernels): `d` is any value (set-valued: the immediate
+/// follows no rule the variants show). The low half of a word (element 0 or 2: `v4_h6`,
+/// a2febec8's `v3_h1`), a 32-bit unpack (`v6_u32hi`, `v9_shr`, a2febec8's `v6_and32`), a 64-bit
+/// constant moved whole (a2febec8's `v1_noand`), a sign extension (`v3_s8`) and other readers of
+/// h (`w4_f32`, `w6`) are right.
 pub(super) fn cvt(
     m: &Machine<'_>,
     t: u32,
@@ -169,9 +220,8 @@ pub(super) fn cvt(
         return None;
     }
     let h = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    let extension = top_half_of_zero_extension(m, h)?;
-    // The value h holds in this thread is that extension's (no other write on its path).
-    (m.producer(t, h)?.1.stmt == extension).then(|| (d, anything(spec.clone())))
+    top_half_of_known_zero_word(m, t, h)?;
+    Some((d, anything(spec.clone())))
 }
 
 /// Whether register `r` of thread `t` holds a 16-bit value zero-extended to 32 bits:

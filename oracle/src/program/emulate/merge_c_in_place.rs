@@ -34,19 +34,31 @@
 //! (d69964c3's `v2_const_h2`: rematerialized), h before the pair (f33d36d7's `v0_b32pack_right`),
 //! a `cvt.rn.f16.f32` in place of the pair (`a3_f16`, d03f820c's `v2_f16_right`: no MERGE_C), -O0.
 //!
+//! Widened to the mechanism (session 40; corpus/findings/fuzz-h200-3902/, f7020e9e and 5e8d798d,
+//! trace/T6E.md, T6D.md; corpus/findings/fuzz-h200-3903/, 062bc61c, trace/T6F.md): ptxas builds
+//! the pair in h's register whenever h is the fresh result of one ALU instruction, so h may be
+//! written by any 16-bit `add`/`sub`/`mul.lo`/`mul.hi`/`mad.lo`/`and`/`or`/`xor`/`not`/`shl`/`shr`/
+//! `selp` of a non-constant register ([`computed_half`]), be any element of a `.v2`/`.v4` byte
+//! load (`.u8` or `.s8`) or a narrowing `cvt.{u8,u16,s16}.{u32,s32}` (helper h6 compiled each
+//! with 13.0.88 -O3 on f7020e9e's reduction: the same `MERGE_C R6, RZ, RZ, R6; PRMT R7, R6,
+//! 0x5410, R6`). Right there (another register): `min`/`max`, `cnot`/`neg`/`abs` and
+//! sign-extending `cvt.s8.s32` (through `PRMT 0x7710`), `cvt.u8.u16`, `cvt.u16.u64`, a 16-bit
+//! vector load, a `mov` copy of a loaded byte.
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is unguarded and is exactly of the
 //! form given; otherwise the spec's values stand.
 
 use super::fuzz3602::{unchanged_between, writes};
+use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
 use super::origin::value_readers;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, GlueType, Src};
+use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
@@ -256,20 +268,25 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     };
     let Some(half_writer) = last_writer(m, k, h) else { return false };
     let half = match half_writer {
-        (_, Stmt::Glue { glue, guard: None }) => {
-            glue.op == GlueOp::Xor
-                && glue.ty == GlueType::B16
-                && glue.src.iter().flatten().any(|s| matches!(s, Src::Reg(_)))
-        }
+        (w, Stmt::Glue { glue, guard: None }) => computed_half(m, w, glue),
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) if l.vec.is_none() => {
             forwarded_constant_half(m, half_writer.0)
         }
+        // An element of a vector byte load, extracted by `PRMT R6, R2, 0x7771, RZ` / `SGXT`
+        // (c8681b22: `.v4.s8`; corpus/findings/fuzz-h200-3902/, 5e8d798d, trace/T6D.md:
+        // `.v4.u8`; helper h6, 13.0.88 -O3: `.v2.u8`, element 0 too). 16-bit vector loads are
+        // right (`ld.v2.u16`, `ld.v4.s16`: another register).
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => {
-            l.ty == MemType::S8 && l.vec == Some(VecWidth::V4)
+            matches!(l.ty, MemType::S8 | MemType::U8) && matches!(l.vec, Some(VecWidth::V2 | VecWidth::V4))
         }
-        // `cvt.u8.s32 h, r` of a 32-bit register (f33d36d7: `LOP3.LUT R0, R2, 0xff`).
+        // A narrowing `cvt.{u8,u16,s16}.{u32,s32} h, r` of a 32-bit register (f33d36d7:
+        // `cvt.u8.s32`, `LOP3.LUT R0, R2, 0xff`; helper h6, 13.0.88 -O3: `cvt.u16.u32`,
+        // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
+        // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`.
         (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
-            *c == bare(CvtType::U8, CvtType::S32, false)
+            [CvtType::U8, CvtType::U16, CvtType::S16]
+                .into_iter()
+                .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
@@ -278,6 +295,24 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         _ => false,
     };
     pair && half
+}
+
+/// Whether glue `g` (at body index `w`) computes a half the way 3701-N-D builds the pair in
+/// place of: one ALU instruction of a 16-bit type, `add`, `sub`, `mul.lo`, `mul.hi`, `mad.lo`,
+/// `and`, `or`, `xor`, `not`, `shl`, `shr` or `selp` (§9.7.1, §9.7.8, §9.7.7.3), of at least one
+/// register ptxas does not fold as a constant (a constant is rematerialized, d69964c3's
+/// `v2_const_h2`). dc54c0ab, d03f820c: `xor.b16`; corpus/findings/fuzz-h200-3902/, f7020e9e,
+/// trace/T6E.md and corpus/findings/fuzz-h200-3903/, 062bc61c, trace/T6F.md: `mul.lo.u16`
+/// (`IMAD R6, R2, 0x4abf, RZ; F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R6, RZ, RZ, R6`); helper
+/// h6 with 13.0.88 -O3 on f7020e9e's reduction: each of those operations the same listing.
+/// Right (another register): `min`/`max` (`MERGE_C R8, RZ, RZ, R6`), `cnot`, `neg`, `abs`
+/// (through `PRMT 0x7710`), a `mov` copy.
+fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
+    use GlueOp::{Add, And, MadLo, MulHi, MulLo, Not, Or, Selp, Shl, Shr, Sub, Xor};
+    let sixteen = matches!(g.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
+    let alu = matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | And | Or | Xor | Not | Shl | Shr | Selp);
+    let variable = g.src.iter().flatten().any(|s| matches!(s, Src::Reg(r) if !folded_constant(m, w, *r, 3)));
+    sixteen && alu && variable
 }
 
 /// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards from the

@@ -10,7 +10,7 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4};
+use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -331,13 +331,32 @@ pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// 13.5 -O3 drop the `mov.f32` and keep the `PRMT 0x7610` of a register never written; a plain
 /// `cvt.f32.f32` the same, corpus/findings/fuzz-h200-3701/, 5a4b88eb and eb5664f7).
 /// A `shfl.sync` of constant halves is looked through too ([`shuffled_constant_halves`]).
+/// Copies ptxas folds to their source ([`scopes_3901_h6::copied_source`]: `or.b32 x, 0`,
+/// corpus/findings/fuzz-h200-3902/, 5a4c85c6, trace/T6E.md) are looked through as well, a chain
+/// of at most [`COPY_DEPTH`] of them, each with an unguarded writer of its source.
 pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    let k = match m.producer(t, r) {
+    let mut k = match m.producer(t, r) {
         Some((s, o)) if f32_copy(s) => o.a_stmt,
         other => other.map(|(_, o)| o.stmt),
     };
+    for _ in 0..COPY_DEPTH {
+        let Some(at) = k else { return false };
+        let source = match &m.p.body[at] {
+            s @ Stmt::Isa(Instruction { operands, .. }) if f32_copy(s) => {
+                operands.get(1).and_then(|o| m.reg_of(o).ok())
+            }
+            _ => scopes_3901_h6::copied_source(m, t, at),
+        };
+        match source {
+            Some(x) => k = scopes_3901_h6::unguarded_writer(m, at, x),
+            None => break,
+        }
+    }
     k.is_some_and(|k| packs_halves(&m.p.body[k]) || shuffled_constant_halves(m, t, k))
 }
+
+/// How many copies deep [`packed_half_producer`] looks.
+const COPY_DEPTH: usize = 4;
 
 /// Whether statement `s` writes packed halves: a `cvt` to `.f16x2`/`.bf16x2`, a `mov` packing
 /// two halves or packed glue.
@@ -352,8 +371,8 @@ fn packs_halves(s: &Stmt) -> bool {
 
 /// D through a shuffle (corpus/findings/fuzz-h200-3802/, 1350d2f8, trace/T5B.md; ptxas 13.0.88
 /// and 13.5 -O3): whether statement `k` of the program run by thread `t` is a `shfl.sync` with no
-/// predicate destination of a register (unwritten since) that a `cvt` to `.f16x2`/`.bf16x2` or a
-/// `mov` pack of two halves wrote from constants (immediates, or registers unwritten since
+/// predicate destination of a register (unwritten since) that a `cvt` to `.f16x2`/`.bf16x2`, a
+/// `mov` pack of two halves or packed `.{u16x2,s16x2}` glue (9f78d433) wrote from constants (immediates, or registers unwritten since
 /// holding a value ptxas knows, [`scopes_3701_a::known`], as a moved immediate): every lane holds
 /// the same value, ptxas drops the shuffle (§9.7.9.6: each lane reads the value of some lane) and
 /// keeps the `PRMT R0, R8, 0x7610, R0` of a register never written before the tf32 conversion
@@ -368,6 +387,24 @@ fn shuffled_constant_halves(m: &Machine<'_>, t: u32, k: usize) -> bool {
     let Some(a) = a.and_then(|o| m.reg_of(o).ok()) else { return false };
     if s.pred_dst || writes(&m.p.body[k], a) || !unchanged_between(m, a, k, m.stmt) {
         return false;
+    }
+    let known_reg = |r: Reg, since: usize| unchanged_between(m, r, since, m.stmt) && scopes_3701_a::known(m, t, r);
+    let constant = |x: &Operand, since: usize| match x {
+        Operand::Imm(_) => true,
+        x => m.reg_of(x).is_ok_and(|r| known_reg(r, since)),
+    };
+    // Packed glue of constants (corpus/findings/fuzz-h200-3901/, 9f78d433, trace/T6C.md:
+    // `min.s16x2 r2, r1, r1` of a moved constant, `VIMNMX.S16x2 R8, R0, 0x41c541c5; PRMT R5, R8,
+    // 0x7610, R5`, 13.0.88 and 13.5 -O3): every lane holds the same value as well.
+    if let Some((Stmt::Glue { glue, .. }, o)) = m.producer(t, a) {
+        let packed = matches!(glue.ty, GlueType::U16x2 | GlueType::S16x2);
+        let mut sources = glue.src.iter().flatten().peekable();
+        let any = sources.peek().is_some();
+        let all_constant = sources.all(|x| match *x {
+            Src::Imm(_) => true,
+            Src::Reg(r) => known_reg(r, o.stmt),
+        });
+        return packed && o.stmt < k && any && all_constant;
     }
     let Some((Stmt::Isa(pack), o)) = m.producer(t, a) else { return false };
     let sources: Vec<&Operand> = match &pack.form {
@@ -385,11 +422,7 @@ fn shuffled_constant_halves(m: &Machine<'_>, t: u32, k: usize) -> bool {
         },
         _ => return false,
     };
-    let constant = |x: &Operand| match x {
-        Operand::Imm(_) => true,
-        x => m.reg_of(x).is_ok_and(|r| unchanged_between(m, r, o.stmt, m.stmt) && scopes_3701_a::known(m, t, r)),
-    };
-    o.stmt < k && !sources.is_empty() && sources.into_iter().all(constant)
+    o.stmt < k && !sources.is_empty() && sources.into_iter().all(|x| constant(x, o.stmt))
 }
 
 /// The `cvt` that produced the value register `r` of thread `t` holds, f32 copies

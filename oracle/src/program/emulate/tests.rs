@@ -969,4 +969,5 @@ mod seed_390x_h2;
 mod seed_390x_h3;
 mod seed_390x_h4;
 mod seed_390x_h5;
+mod seed_390x_h6;
 mod seed_390x_h7;
