@@ -44,7 +44,7 @@ fn j_3802_a_branch_known_operand_of_min_max_or_add_is_splatted_in_either_positio
 /// -O3 drops K for K second, `.s16x2`, a loaded register and a `cvt.u16.s32` reader too):
 /// K = 0xeeb8e2e5 plus %tix (0) read as the high half is 0 (the spec's 0xeeb8); plus a loaded
 /// 0x00010002, the high half 1 (0xeeb9), the low half with K second 2 (0xe2e7), by `cvt.u16.s32`
-/// 2. Read whole (`v2_whole`), both halves read, and a register ptxas knows: the spec's.
+/// 2. Read whole (`v2_whole`) and both halves read: the spec's.
 #[test]
 fn j_3802_a_narrowed_add_of_a_constant_and_a_register_keeps_the_register() {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
@@ -64,8 +64,11 @@ fn j_3802_a_narrowed_add_of_a_constant_and_a_register_keeps_the_register() {
     untouched(&with("add.u16x2 %r1, %r0, %r2;", &["st.global.u32 [%out], %r1;"]), words, d);
     let both_halves = ["mov.b32 {%h2, %h1}, %r1;", "st.global.u16 [%out], %h1;", "st.global.u16 [%out+2], %h2;"];
     untouched(&with("add.u16x2 %r1, %r0, %r2;", &both_halves), words, d);
+    // A second addend ptxas computes from immediates (7 + 1) is a constant too: both dropped,
+    // `VIADD.16x2 R0, RZ, 0x0` (ptxas 13.0.88 -O3, session 40; this case was listed as right
+    // before the session-40 widening of constants, unchecked).
     let known = ["mov.s32 %r0, -289873179;", "mov.b32 %r3, 7;", "add.u32 %r2, %r3, 1;", "add.u16x2 %r1, %r0, %r2;"];
-    untouched(&[&known[..], &high[..]].concat(), words, d);
+    exact_case(&[&known[..], &high[..]].concat(), words, d, 0xeeb8, 0);
 }
 
 /// J narrowed, read through a widening `cvt` (fd2d1cc8, trace/T5A.md: `add.s16x2` of 0xee31ce0f
