@@ -39,6 +39,7 @@ mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;
 mod scopes_3802_w6;
+mod scopes_3901_h1;
 mod skipped;
 
 pub(super) use skipped::{skipped_glue, skipped_isa};
