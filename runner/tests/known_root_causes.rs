@@ -988,12 +988,12 @@ const SEED_3901_LABELS: [(&str, &str); 19] = [
     ("a1c204af", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN, 3501-N3's wrong value with 3701-C1N2's trigger (T6C)
     ("a2febec8", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 3802-6e4d6e41 (T6A)
     ("ae678c32", "fuzz-h100-j-branch-constant-splat"),                     // KNOWN J (T6A)
-    ("afd53851", "new"),                                                   // KNOWN 3702-N5 (T6B)
-    ("c1fd74f1", "new"),                                                   // KNOWN 3702-N5 (T6A)
+    ("afd53851", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),  // KNOWN 3702-N5 (T6B)
+    ("c1fd74f1", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),  // KNOWN 3702-N5 (T6A)
     ("dbb0f09c", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"),       // KNOWN 3601-N1 (T6A)
     ("e685156a", "fuzz-h200-3702-n4-byte-of-vector-load-u32-cvt-converts-signed"), // KNOWN 3702-N4 (T6B)
     ("ec047aa1", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"),        // KNOWN 3702-N2 (T6B)
-    ("f1997773", "new"),                                                   // KNOWN 3702-N5 (T6B)
+    ("f1997773", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),  // KNOWN 3702-N5 (T6B)
     ("fd7cf510", "fuzz-h200-g-shr-s16-by-16"),                             // KNOWN G (T6C)
 ];
 
@@ -1016,14 +1016,14 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("60948fcb", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3's fold (T6D)
     ("75dac7ed", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (T6D)
     ("9a95803a", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6E)
-    ("a3caccc7", "new"),                               // KNOWN 3702-N5 (T6E)
+    ("a3caccc7", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6E)
     ("bcabb8af", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6D)
-    ("d605bf4d", "new"),                               // KNOWN 3702-N5 (T6D)
+    ("d605bf4d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
     ("df546b5a", "new"), // NEW: 3602-N2's trigger, but neg.s32 of the set.f32 rebuilt as FSEL -1.0 (a float negation), not N2's boolean -1 (T6E; session 40)
-    ("e99092f5", "new"), // KNOWN 3702-N5 (T6D)
+    ("e99092f5", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
     ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6E)
     ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (T6E)
-    ("fa039778", "new"), // KNOWN 3702-N5 (T6D)
+    ("fa039778", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
     ("fc25f5c6", "fuzz-h200-3902-fc25f5c6-bitwise-of-cnot-half-cvt-folded-as-number"), // NEW (T6E): its own entry
 ];
 

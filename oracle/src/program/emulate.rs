@@ -40,6 +40,7 @@ mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;
 mod scopes_3802_w6;
+mod scopes_3901_h1;
 mod scopes_3901_h2;
 mod scopes_3901_h4;
 mod scopes_3901_h5;

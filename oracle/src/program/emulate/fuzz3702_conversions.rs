@@ -2,9 +2,9 @@
 //! (corpus/findings/fuzz-h200-3702/; traces `trace/T3A.md`, `trace/T3C.md`), called from the
 //! hooks of `emulate.rs` ([`cvt`], [`glue`]): 3702-N4 (a byte of a `ld.v2.s8` converted as
 //! signed by a `.u32` int-to-float `cvt`), 3702-N5 (`prmt` narrowed to a sign-replicated byte of
-//! operand a, a dropped), 3702-N6 (a 16-bit shift by a `cvt.<irnd>.ftz.u32.f32` result, the
-//! flush dropped) and root cause C's float-to-int direction (`cvt.sat.s16.u32` of a
-//! `cvt.{rni,rzi}.u32.f32` result fused signed).
+//! operand a, a dropped; its readers in `emulate/scopes_3901_h1.rs`), 3702-N6 (a 16-bit shift by
+//! a `cvt.<irnd>.ftz.u32.f32` result, the flush dropped) and root cause C's float-to-int
+//! direction (`cvt.sat.s16.u32` of a `cvt.{rni,rzi}.u32.f32` result fused signed).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)) and computes the
 //! emulated value through the oracle's own semantics ([`convert`], [`evaluate`]).
@@ -16,8 +16,8 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
-use super::origin::{moved_immediate, value_readers};
-use super::{imm_of, reg_of_glue, GlueRule};
+use super::origin::moved_immediate;
+use super::{reg_of_glue, scopes_3901_h1, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, Prmt};
@@ -28,11 +28,13 @@ use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of this file: `Some` (the emulated
-/// result, the deviation recorded as fired) where 3702-N6 or 3702-N5 (an `and.b32 0xff`) applies.
+/// result, the deviation recorded as fired) where 3702-N6 or 3702-N5 (a zero-extending glue
+/// reader of a narrowed `prmt`) applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::Shift16ByFtzU32CvtFlushDropped, shift16_by_ftz_u32_cvt),
-        (Deviation::PrmtSignOfANarrowedReadsZero, and_ff_of_narrowed_prmt),
+        // 3702-N5 at any zero-extending reader: `emulate/scopes_3901_h1.rs`.
+        (Deviation::PrmtSignOfANarrowedReadsZero, scopes_3901_h1::narrowed_prmt_glue_reader),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -43,7 +45,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
     let rules: [(Deviation, CvtRule); 3] = [
         (Deviation::ByteOfVectorLoadU32CvtConvertsSigned, byte_of_vector_load_converted_signed),
-        (Deviation::PrmtSignOfANarrowedReadsZero, prmt_sign_of_a_narrowed),
+        (Deviation::PrmtSignOfANarrowedReadsZero, scopes_3901_h1::narrowed_prmt_cvt_reader),
         (Deviation::IntSatS16OfU32CvtFoldedSigned, sat_s16_of_u32_cvt_folded),
     ];
     rules.iter().filter(|(d, _)| m.allow.emulates(*d)).find_map(|(d, rule)| rule(m, t, inst, c, a).map(|v| (*d, v)))
@@ -132,56 +134,11 @@ fn keeps_sign_extension(c: Cvt) -> bool {
     kept && c == bare(c.dtype, c.atype, false)
 }
 
-/// 3702-N5 (5bf2de82, b9d3a4f3; ptxas 13.0.88 -O3 only): `cvt.u8.{s32,u32} h, r` of a
-/// `prmt.b32` result [`narrowed_prmt`] rewrites is the conversion of that rewritten word (0).
-/// `.u32` (seed 3802's 11115fa6 and 3596d932, trace/T5B.md, T5C.md: `PRMT R7, RZ, 0xb, R4`,
-/// the listing of the `.s32` form) narrows alike; `cvt.u16.u32` of the same prmt keeps the
-/// whole `PRMT R7, R4, 0xb7bb, R4` (11115fa6 `v2_cvt_u16_u32`, right).
-fn prmt_sign_of_a_narrowed(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<Expected> {
-    let narrowing = [CvtType::S32, CvtType::U32].map(|atype| bare(CvtType::U8, atype, false));
-    if !narrowing.contains(&c) || !a.is_exact() {
-        return None;
-    }
-    let narrowed = narrowed_prmt(m, t, m.reg_of(inst.operands.get(1)?).ok()?, 1, a.bits as u32)?;
-    convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
-}
-
-/// 3702-N5 through `and.b32 d, r, mask` (trace `v5_and_ff`, the same `PRMT R7, RZ, 0xa, R2`)
-/// of a `prmt.b32` result [`narrowed_prmt`] rewrites, the mask 0xff, 0xffff or 0xffffff (the low
-/// 1, 2 or 3 bytes read; corpus/findings/fuzz-h200-3801/, c3fdf7b6, trace/T4A.md: `and 0xffff`
-/// of selector 0x3596 is `PRMT R6, RZ, 0x96, R2`; 0xffffff is `PRMT R6, RZ, 0x965, R2`, 13.0.88
-/// -O3, session 39): the mask of that rewritten word. A mask of a byte other than the low ones
-/// (0xff00) keeps the whole `PRMT` and its `LOP3` (right).
-fn and_ff_of_narrowed_prmt(
-    m: &Machine<'_>,
-    t: u32,
-    g: &Glue,
-    vals: &[Expected],
-    result: &Expected,
-) -> Option<Expected> {
-    if g.op != GlueOp::And || g.ty != GlueType::B32 {
-        return None;
-    }
-    let (k, mask) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
-        (Some(_), None) => (0, imm_of(g, 1)?),
-        (None, Some(_)) => (1, imm_of(g, 0)?),
-        _ => return None,
-    };
-    let bytes = match mask & 0xFFFF_FFFF {
-        0xff => 1,
-        0xffff => 2,
-        0xff_ffff => 3,
-        _ => return None,
-    };
-    let word = vals.get(k).filter(|v| v.is_exact())?.bits as u32;
-    let narrowed = narrowed_prmt(m, t, reg_of_glue(g, k)?, bytes, word)?;
-    let masked = Expected::exact(u128::from(g.eval([u64::from(narrowed), mask, 0, 0], false)), result.width);
-    (&masked != result).then_some(masked)
-}
-
 /// 3702-N5: the low `bytes` bytes of the word ptxas 13.0.88 -O3 computes for register `r` of
-/// thread `t` (holding `word`, the spec's `prmt` result) where only those bytes are read: `r`
-/// written by `prmt.b32 r, a, b, c` (the generic mode, read by one instruction alone) with a
+/// thread `t` (holding `word`, the spec's `prmt` result) for a reader that zero-extends only
+/// those bytes (`emulate/scopes_3901_h1.rs` says which; other readers, live or dead, do not
+/// matter: ptxas narrows a copy of the `PRMT` per such reader, session 40): `r`
+/// written by `prmt.b32 r, a, b, c` (the generic mode) with a
 /// constant selector c whose nibbles of the bytes read name no byte of a (none 0–3) but the sign
 /// of one (some 8–B; §9.7.9.7: the sign of byte `c & 3` of a, replicated) and b a register that
 /// is no constant is narrowed to `PRMT R, RZ, c, b`: a is dropped, so each byte naming the sign
@@ -189,11 +146,11 @@ fn and_ff_of_narrowed_prmt(
 /// (c3fdf7b6: b = a, the same loaded register, `PRMT R6, RZ, 0x96, R2`). A selector naming b's
 /// sign (0xC, v2), an index nibble of a (0x2; 0x3591 under `and 0xffff`, session 39), a constant
 /// b and the whole word read are right.
-fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u32) -> Option<u32> {
+pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u32) -> Option<u32> {
     let (Stmt::Isa(p), origin) = m.producer(t, r)? else { return None };
     let k = origin.stmt;
     let Form::Prmt(form @ Prmt { mode: None }) = p.form else { return None };
-    if p.operands.first().and_then(|o| m.reg_of(o).ok()) != Some(r) || value_readers(m, k, r) != 1 {
+    if p.operands.first().and_then(|o| m.reg_of(o).ok()) != Some(r) {
         return None;
     }
     let register = |o: &Operand| m.reg_of(o).ok();

@@ -965,6 +965,7 @@ mod seed_3802_w1b;
 mod seed_3802_w8;
 mod seed_3802_w9;
 mod seed_3903_nx1;
+mod seed_390x_h1;
 mod seed_390x_h2;
 mod seed_390x_h3;
 mod seed_390x_h4;

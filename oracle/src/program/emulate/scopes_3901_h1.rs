@@ -1,0 +1,183 @@
+//! 3702-N5 (`prmt-sign-of-a-narrowed-reads-zero`) widened to its mechanism (session 40, seeds
+//! 3901 and 3902): ptxas 13.0.88 -O3 folds a zero extension of the low bytes of a `prmt.b32`
+//! result into a copy of the `PRMT` narrowed to those bytes ([`narrowed_prmt`]: a dropped, a
+//! byte naming the sign of a byte of a reads RZ's, 0). The fold is made per reader: each
+//! zero-extending reader gets its own narrowed copy while every other reader (a store of the
+//! word, an `add.u16` of its low half) keeps the whole `PRMT`; dead readers do not matter.
+//!
+//! Evidence (13.0.88 -O3; 13.5 keeps the `PRMT` and a `LOP3 0xffff`): c1fd74f1 (3901
+//! trace/T6A.md: `cvt.s16.u32` read by `setp.ge.u16`), f1997773 (T6B.md: `cvt.u16.u32` read by
+//! `setp.gt.u16`), afd53851 (T6B.md: `and 0xff` beside a dead `mov.b32`), a3caccc7 (3902
+//! trace/T6E.md: `setp.eq.u16` of the low half of a `mov.b32` unpack), d605bf4d (T6D.md: `cnot.b16`
+//! of that half), e99092f5 (T6D.md: `mul.{lo,hi}.u16` of it), fa039778 (T6D.md: `cvt.u8.s32`
+//! beside a dead `cvt.rni.u16.f32`); and variants of d605bf4d compiled in session 40 (prmt
+//! 0x959b): narrowed under `setp.{lt,ne}.{u16,b16}`, `set.lt.u32.u16`, `cnot.b16`,
+//! `shr.{u16,b16}`, `mul.{lo,hi,wide}.u16`, `mad.{lo,hi}.u16`, `cvt.{u32,s32,u64}.u16`,
+//! `cvt.u8.{u16,s16}` (one byte), through `mov.b16` copies, `cvt.{u16,s16}.{u32,s32}` and beside a
+//! live store of the word or of the half (a second, whole `PRMT`); kept whole under stores of the
+//! half, `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`), signed readers
+//! (`setp.*.s16`, `mul.lo.s16`, `shr.s16`, `cvt.s32.s16`: a sign extension `PRMT 0x9910`),
+//! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks.
+//!
+//! Invariants: a reader's value changes only where one of its register sources is, through
+//! plain copies, the low half of a `mov.b32` unpack or one `cvt` truncation to 16 bits, the
+//! result of a `prmt.b32` that is still its register's producer in this thread, and the reader
+//! zero-extends the low bytes of that source ([`zero_extended_bytes`]); the value is the
+//! reader's own semantics of the narrowed bytes.
+
+use super::convert;
+use super::fuzz3602::writes;
+use super::fuzz3702_conversions::{bare, narrowed_prmt};
+use super::imm_of;
+use crate::isa::operand::Operand;
+use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape, Prmt};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, Src};
+use crate::program::{Reg, Stmt};
+use crate::semantics::Expected;
+
+/// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
+const MAX_LINKS: usize = 8;
+
+/// 3702-N5 at a glue reader: `g`'s result (spec `result`, sources `vals`) with each register
+/// source it zero-extends that a narrowed `prmt` reaches read as the narrowed bytes
+/// (§9.7.9.7 for the `prmt`, the reader's own section for the rest).
+pub(super) fn narrowed_prmt_glue_reader(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    let mut s = [0u64; 4];
+    let mut narrowed_any = false;
+    for (j, slot) in s.iter_mut().enumerate() {
+        let val = vals.get(j);
+        *slot = val.map_or(0, |v| v.bits as u64);
+        let (Some(Src::Reg(h)), Some(bytes)) = (g.src.get(j).copied().flatten(), zero_extended_bytes_glue(g, j)) else {
+            continue;
+        };
+        let Some(word) = val.filter(|v| v.is_exact()) else { continue };
+        if let Some(narrowed) = narrowed_source(m, t, h, bytes, word.bits as u32) {
+            *slot = u64::from(narrowed);
+            narrowed_any = true;
+        }
+    }
+    if !narrowed_any || !vals.iter().all(Expected::is_exact) {
+        return None;
+    }
+    let emulated = Expected::exact(u128::from(g.eval(s, false)), result.width);
+    (&emulated != result).then_some(emulated)
+}
+
+/// 3702-N5 at a `cvt` reader (source value `a`): the conversion of the narrowed bytes where
+/// the `cvt` zero-extends its source's low bytes (§9.7.9.21).
+pub(super) fn narrowed_prmt_cvt_reader(
+    m: &Machine<'_>,
+    t: u32,
+    inst: &Instruction,
+    c: Cvt,
+    a: &Expected,
+) -> Option<Expected> {
+    let bytes = zero_extended_bytes_cvt(c)?;
+    if !a.is_exact() {
+        return None;
+    }
+    let h = m.reg_of(inst.operands.get(1)?).ok()?;
+    let narrowed = narrowed_source(m, t, h, bytes, a.bits as u32)?;
+    convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
+}
+
+/// How many low bytes of source `j` glue `g` zero-extends (ptxas materializes `& 0xff…` that
+/// the `PRMT` swallows): `and.b32` with 0xff, 0xffff or 0xffffff (1, 2, 3: 3702 trace `v5_and_ff`;
+/// 3801's c3fdf7b6, trace/T4A.md, `PRMT R6, RZ, 0x96, R2` and `0x965`; a mask of byte 1 alone,
+/// 0xff00, keeps the whole `PRMT` and its `LOP3`); the unsigned and
+/// bit-typed 16-bit compares `setp`/`set` (`.u16`, `.b16`), `cnot.b16`, the shifted value of
+/// `shr.{u16,b16}` and the factors of `mul`/`mad` `.u16` (2). Signed 16-bit readers sign-extend
+/// instead, and `add`, `sub`, logic ops, `shl`, `min`/`max` read the whole `PRMT`.
+fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
+    let factor = matches!(
+        g.op,
+        GlueOp::MulLo | GlueOp::MulHi | GlueOp::MulWide | GlueOp::MadLo | GlueOp::MadHi | GlueOp::MadWide
+    );
+    match (g.op, g.ty) {
+        (GlueOp::And, GlueType::B32) if j < 2 => match imm_of(g, 1 - j)? & 0xFFFF_FFFF {
+            0xff => Some(1),
+            0xffff => Some(2),
+            0xff_ffff => Some(3),
+            _ => None,
+        },
+        (GlueOp::Setp(_) | GlueOp::Set(..), GlueType::U16 | GlueType::B16) if j < 2 => Some(2),
+        (GlueOp::Cnot, GlueType::B16) | (GlueOp::Shr, GlueType::U16 | GlueType::B16) if j == 0 => Some(2),
+        (_, GlueType::U16) if factor && j < 2 => Some(2),
+        _ => None,
+    }
+}
+
+/// How many low bytes of its source a bare integer `cvt` zero-extends: `cvt.u8.{u16,s16,u32,s32}`
+/// (1; 3702's 5bf2de82 and b9d3a4f3 `.s32`, 3802's 11115fa6 and 3596d932 `.u32`, `PRMT R7, RZ,
+/// 0xb, R4`; `.{u16,s16}` session 40) and `cvt.{u32,s32,u64,s64}.u16` (2). `cvt.s8.*`, a signed
+/// or saturating source and a float destination are right.
+fn zero_extended_bytes_cvt(c: Cvt) -> Option<u32> {
+    let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32].map(|a| bare(CvtType::U8, a, false));
+    let of_u16 = [CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64].map(|d| bare(d, CvtType::U16, false));
+    if to_u8.contains(&c) {
+        Some(1)
+    } else if of_u16.contains(&c) {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+/// The low `bytes` bytes the reader being run sees in its source register `h` of thread `t`
+/// (holding `word`) where a narrowed `prmt` reaches it ([`reaching_prmt`]), at most as many
+/// bytes as the links between keep.
+fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word: u32) -> Option<u32> {
+    let (r, kept) = reaching_prmt(m, t, h)?;
+    narrowed_prmt(m, t, r, bytes.min(kept), word)
+}
+
+/// The `prmt.b32` destination register whose value reaches register `h` of the statement being
+/// run, and how many low bytes of it the links keep: followed back through the unguarded
+/// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes) and
+/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes) — to a `prmt.b32` that is still that register's
+/// producer in thread `t` and, as the machine recorded, the producer of `h`'s value.
+fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
+    let (mut at, mut reg, mut kept, mut truncation) = (m.stmt, h, 4, None);
+    for _ in 0..MAX_LINKS {
+        let k = m.p.body.get(..at)?.iter().rposition(|s| writes(s, reg))?;
+        let Stmt::Isa(i @ Instruction { guard: None, .. }) = &m.p.body[k] else { return None };
+        let source = || m.reg_of(i.operands.get(1)?).ok();
+        match &i.form {
+            Form::Prmt(Prmt { mode: None }) => {
+                let produced = |r: Reg| m.producer(t, r).map(|(_, o)| (o.stmt, o.a_stmt));
+                let of_h = match truncation {
+                    Some(c) => produced(h) == Some((c, Some(k))),
+                    None => produced(h).is_some_and(|(s, _)| s == k),
+                };
+                return (of_h && produced(reg).is_some_and(|(s, _)| s == k)).then_some((reg, kept));
+            }
+            Form::Mov(mv) if mv.shape == MovShape::Copy => reg = source()?,
+            Form::Mov(mv) if mv.shape == MovShape::Unpack(2) => {
+                let Some(Operand::Vector(items)) = i.operands.first() else { return None };
+                let element = |n: usize| items.get(n).and_then(|o| m.reg_of(o).ok());
+                if element(0) != Some(reg) || element(1) == Some(reg) {
+                    return None;
+                }
+                (reg, kept) = (source()?, kept.min(2));
+            }
+            Form::Cvt(c) if truncation.is_none() && is_truncation_to_16(*c) => {
+                (reg, kept, truncation) = (source()?, kept.min(2), Some(k));
+            }
+            _ => return None,
+        }
+        at = k;
+    }
+    None
+}
+
+/// Whether `c` is a bare `cvt.{u16,s16}.{u32,s32}` (the register's low half, §9.7.9.21).
+fn is_truncation_to_16(c: Cvt) -> bool {
+    [CvtType::U16, CvtType::S16].iter().any(|&d| [CvtType::U32, CvtType::S32].iter().any(|&a| c == bare(d, a, false)))
+}
