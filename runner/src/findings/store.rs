@@ -40,6 +40,9 @@ pub const FINDINGS_JSON: &str = "findings.json";
 pub const FINDINGS_DIR: &str = "findings";
 /// Directory of case files.
 pub const CASES_DIR: &str = "cases";
+/// Directory of the cases of findings counted known only after reducing on
+/// ([`FindingStore::keep_known_case`]).
+pub const KNOWN_CASES_DIR: &str = "known-cases";
 
 /// Why the store could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -518,6 +521,27 @@ impl FindingStore {
     /// `RUN/cases/<id>.case`.
     pub fn case_path(&self, id: &str) -> PathBuf {
         self.dir.join(CASES_DIR).join(format!("{id}.case"))
+    }
+
+    /// Keeps, for a person to check, the cases of a finding counted known only after the
+    /// minimized case was reduced on (`fuzz`'s triage): `RUN/known-cases/<key>.case` (the case
+    /// reduced on, which the entry's emulations explain; replayable) and
+    /// `RUN/known-cases/<key>.minimized.case` (the minimized case, unexplained), each headed by
+    /// a comment naming `entry`. `key` is the known finding's signature key (hex, so no name
+    /// leaves the folder); written atomically; a later finding of the same key replaces them.
+    pub fn keep_known_case(&self, entry: &str, key: &str, reduced_on: &str, minimized: &str) -> Result<(), StoreError> {
+        let dir = self.dir.join(KNOWN_CASES_DIR);
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let header = |what: &str| format!("// ptxdiff: counted known ({entry}) after reduction; this is {what}\n");
+        let safe: String = key.chars().filter(char::is_ascii_alphanumeric).collect();
+        for (name, what, text) in [
+            (format!("{safe}.case"), "the case reduced on, which the entry's emulations explain", reduced_on),
+            (format!("{safe}.minimized.case"), "the minimized case they did not explain", minimized),
+        ] {
+            let path = dir.join(name);
+            write_atomic(&path, format!("{}{text}", header(what))).map_err(io_err(&path))?;
+        }
+        Ok(())
     }
 
     /// What [`record`](Self::record) would do with a finding of this signature, without doing

@@ -381,11 +381,13 @@ impl Triage {
             self.counts.minimization_longest_ms = ms;
             self.counts.minimization_longest_id = d.finding.id.clone();
         }
-        // Reduced on, an entry's emulations explain it: known.
+        // Reduced on, an entry's emulations explain it: known (both cases kept for a person).
         let mut recorded = (d.finding, d.case);
         if let Some(after) = d.known_after_reduction {
             if let Some(signature) = after.signatures.into_iter().find(|s| store.known().matches(s).is_some()) {
                 self.counts.known_after_reduction += 1;
+                let entry = store.known().matches(&signature).map(|k| k.name.clone()).unwrap_or_default();
+                store.keep_known_case(&entry, &signature.key(), &after.case, &recorded.1)?;
                 recorded = (Finding { signature, ..after.finding }, after.case);
             }
         }
@@ -444,6 +446,12 @@ mod tests {
         let mut tri = Triage::default();
         tri.done(&mut store, done(vec![sig("no-such-emulation"), sig("cvt-s64-u32-sign-extends")])).unwrap();
         assert_eq!((tri.known, tri.new, tri.counts.known_after_reduction), (1, 0, 1));
+        let kept = dir.path().join("known-cases").join(format!("{}.case", sig("cvt-s64-u32-sign-extends").key()));
+        let text = std::fs::read_to_string(&kept).unwrap();
+        assert!(text.starts_with("// ptxdiff: counted known (fuzz-h100-l-cvt-s64-u32-sign-extends)"), "{text}");
+        assert!(text.ends_with("reduced on"), "{text}");
+        let minimized = std::fs::read_to_string(kept.with_extension("minimized.case")).unwrap();
+        assert!(minimized.ends_with("\nminimized"), "{minimized}");
         tri.done(&mut store, done(vec![sig("no-such-emulation")])).unwrap();
         assert_eq!((tri.known, tri.new, tri.counts.known_after_reduction), (1, 1, 1));
         assert_eq!(store.doc().findings[0].signature.form, "cvt.u16.u32");
