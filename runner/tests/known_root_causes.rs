@@ -1054,3 +1054,56 @@ const SEED_3903_LABELS: [(&str, &str); 15] = [
     ("dd8d148c", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"),          // KNOWN 3301-N4 (T6G)
     ("debc8a69", "fuzz-h100-j-branch-constant-splat"),                     // KNOWN J (T6F)
 ];
+
+/// Seeds 4001–4003 (session 40, build b8b3f84; corpus/findings/fuzz-h200-400N/): every word
+/// finding the campaigns labelled new, labelled again now; each row's comment is its trace
+/// verdict (trace/T7A–T7H.md).
+#[test]
+fn the_seed_4001_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4001", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4001_LABELS));
+}
+
+/// What each word finding of seed 4001 is labelled now.
+const SEED_4001_LABELS: [(&str, &str); 6] = [
+    ("15b21628", "new"), // KNOWN mechanism of sass-cctl-under-unwritten-predicate, a PRMT reader and a wrong word; no emulation (T7B)
+    ("375479fd", "new"), // KNOWN N-7: a known `a` with a backward branch between still folds (T7A)
+    ("423e94d2", "new"), // KNOWN N-7: start known from a branch fact (T7A)
+    ("7c009de1", "new"), // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
+    ("9e62a918", "new"), // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
+    ("ef73cb67", "new"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
+];
+
+/// Seed 4002's word findings (see seed 4001's test).
+#[test]
+fn the_seed_4002_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4002", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4002_LABELS));
+}
+
+/// What each word finding of seed 4002 is labelled now.
+const SEED_4002_LABELS: [(&str, &str); 13] = [
+    ("0aa7c9e7", "new"), // KNOWN 3602-N4: a mad.hi.u16 reader (T7E)
+    ("12e77443", "new"), // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
+    ("38604c4d", "new"), // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
+    ("73c13b6f", "new"), // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
+    ("9ebbecf8", "new"), // KNOWN L: shl.b64 by 0 (T7D)
+    ("a1b4d60b", "new"), // KNOWN 3301-N4 through a sign-extended vector byte (T7E)
+    ("a8402534", "new"), // KNOWN 3702-N4: an .f64 destination (T7E)
+    ("b521bf7f", "new"), // KNOWN 3201-N-5: non-deterministic, a read of a never-written R9 (T7C)
+    ("cd70f198", "new"), // KNOWN 3602-N4: a cvt.s64.s16 first (T7D)
+    ("d4a6b86d", "new"), // KNOWN 3301-N3 truncation form, a set.ge.u32.s16 reader (T7C)
+    ("d82eb12b", "new"), // KNOWN 3702-N3: an arm with two writes, listed as not emulated (T7D)
+    ("e31f01ee", "new"), // KNOWN M: a bf16 F2FP producer (T7C)
+    ("fd433a02", "new"), // KNOWN 3801-N3: a path without cvt.bf16 (shape-only entry) (T7E)
+];
+
+/// Seed 4003's word findings (see seed 4001's test).
+#[test]
+fn the_seed_4003_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4003", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4003_LABELS));
+}
+
+/// What each word finding of seed 4003 is labelled now.
+const SEED_4003_LABELS: [(&str, &str); 0] = [];
