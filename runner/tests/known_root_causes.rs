@@ -1106,4 +1106,16 @@ fn the_seed_4003_word_findings_are_labelled_by_their_entries() {
 }
 
 /// What each word finding of seed 4003 is labelled now.
-const SEED_4003_LABELS: [(&str, &str); 0] = [];
+const SEED_4003_LABELS: [(&str, &str); 11] = [
+    ("0c35d334", "new"), // NEW: shl.b64 by an immediate >= 64 folded into the arms of a select of two constants as c << (k & 63) (T7F)
+    ("139c0307", "new"), // KNOWN 3601-N1: the mul.hi result has two readers (T7F)
+    ("2fb09e8f", "new"), // KNOWN 3701-C1N2: a .s32 set, an xor.b64 of its cvt as trigger (T7H)
+    ("4019c7cf", "new"), // KNOWN 3601-N1: two readers, .u32 (T7F)
+    ("5ddee562", "new"), // KNOWN 3501-N2: the chain is the addend of a mad.wide of constants (T7F)
+    ("a9e9f24e", "new"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
+    ("b9524b6f", "new"), // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
+    ("baacdaa3", "new"), // KNOWN 3201-N-5 as a value: no emulation (T7F)
+    ("bb2b2b42", "new"), // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
+    ("ce007cb2", "new"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)
+    ("e6bab329", "new"), // KNOWN N-6 seen as a value (UPRMT of a never-written uniform) (T7H)
+];
