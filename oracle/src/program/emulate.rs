@@ -62,7 +62,7 @@ pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType, St};
 use crate::num::F32;
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -74,6 +74,22 @@ impl Machine<'_> {
             self.fired.insert(d);
         }
         to
+    }
+}
+
+/// The one destination of a byte `cvt.pack` with `c` (`cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c`,
+/// §9.7.9.22) and its spec value, when `d` is emulated: the form the `cvt.pack` emulations
+/// (3701-N-A, 3802 T5A-1, J's narrowed `c`) apply to; `None` otherwise.
+fn byte_pack_with_c(
+    m: &Machine<'_>,
+    d: Deviation,
+    p: &CvtPack,
+    results: &[(Reg, Expected)],
+) -> Option<(Reg, Expected)> {
+    let byte = matches!(p.convert, PackType::U8 | PackType::S8);
+    match results {
+        [(dst, spec)] if m.allow.emulates(d) && byte && p.with_c => Some((*dst, spec.clone())),
+        _ => None,
     }
 }
 

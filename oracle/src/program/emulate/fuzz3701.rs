@@ -16,9 +16,9 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
-use super::{imm_of, reg_of_glue, GlueRule};
+use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape, PackType};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
@@ -284,10 +284,8 @@ pub(super) fn pack(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::PackOfU32CvtFusedSigned;
-    if !m.allow.emulates(d) || !matches!(p.convert, PackType::S8 | PackType::U8) || !p.with_c {
-        return results;
-    }
-    let [(dst, spec)] = results.as_slice() else { return results };
+    let Some((dst, spec)) = byte_pack_with_c(m, d, p, &results) else { return results };
+    let (dst, spec) = (&dst, &spec);
     let source = |k: usize| inst.operands.get(k).and_then(|o| u32_float_cvt_source(m, t, o));
     let (Some((ca, xa)), Some((cb, xb))) = (source(1), source(2)) else { return results };
     if ca.rnd != cb.rnd {

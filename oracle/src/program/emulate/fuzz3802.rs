@@ -17,10 +17,10 @@
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::origin::value_readers;
-use super::{anything, imm_of, nan_of, reg_of_glue};
+use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
@@ -65,10 +65,8 @@ pub(super) fn pack(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::PackOfNanCvtAndConstantDropped;
-    if !m.allow.emulates(d) || !matches!(p.convert, PackType::U8 | PackType::S8) || !p.with_c {
-        return results;
-    }
-    let [(dst, spec)] = results.as_slice() else { return results };
+    let Some((dst, spec)) = byte_pack_with_c(m, d, p, &results) else { return results };
+    let (dst, spec) = (&dst, &spec);
     let (Some(a), Some(b), Some(c)) = (inst.operands.get(1), inst.operands.get(2), inst.operands.get(3)) else {
         return results;
     };

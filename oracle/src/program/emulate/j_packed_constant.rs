@@ -28,9 +28,9 @@ use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::origin::{reads_and_overwrites, value_readers};
 use super::scopes_3901_h2::{branch_fixed, observed, observed_only_by};
-use super::{reg_of_glue, GlueRule};
+use super::{byte_pack_with_c, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape, PackType};
+use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::thread::extend;
@@ -285,10 +285,8 @@ pub(super) fn pack_c(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::AddU16x2OfConstantsNarrowedDropsOne;
-    if !m.allow.emulates(d) || !matches!(p.convert, PackType::U8 | PackType::S8) || !p.with_c {
-        return results;
-    }
-    let [(dst, spec)] = results.as_slice() else { return results };
+    let Some((dst, spec)) = byte_pack_with_c(m, d, p, &results) else { return results };
+    let (dst, spec) = (&dst, &spec);
     let reg = |k: usize| inst.operands.get(k).and_then(|o| m.reg_of(o).ok());
     // c read as a or b too is read whole: not narrowed.
     let c = reg(3).filter(|&c| reg(1) != Some(c) && reg(2) != Some(c));
