@@ -474,7 +474,7 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
             Some((Stmt::Glue { glue, .. }, o))
                 if glue.op == GlueOp::MulHi && matches!(glue.ty, GlueType::U32 | GlueType::S32) =>
             {
-                value_readers(m, o.stmt, glue.dst) >= 1 && only_glue_reads(m, o.stmt, glue.dst)
+                value_readers(m, o.stmt, glue.dst) == 1 || only_glue_reads(m, o.stmt, glue.dst)
             }
             _ => false,
         },
