@@ -1084,17 +1084,17 @@ fn the_seed_4002_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4002 is labelled now.
 const SEED_4002_LABELS: [(&str, &str); 13] = [
     ("0aa7c9e7", "new"), // KNOWN 3602-N4: a mad.hi.u16 reader (T7E)
-    ("12e77443", "new"), // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
+    ("12e77443", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
     ("38604c4d", "new"), // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
-    ("73c13b6f", "new"), // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
-    ("9ebbecf8", "new"), // KNOWN L: shl.b64 by 0 (T7D)
+    ("73c13b6f", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"), // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
+    ("9ebbecf8", "new"),                                                  // KNOWN L: shl.b64 by 0 (T7D)
     ("a1b4d60b", "new"), // KNOWN 3301-N4 through a sign-extended vector byte (T7E)
     ("a8402534", "new"), // KNOWN 3702-N4: an .f64 destination (T7E)
     ("b521bf7f", "new"), // KNOWN 3201-N-5: non-deterministic, a read of a never-written R9 (T7C)
     ("cd70f198", "new"), // KNOWN 3602-N4: a cvt.s64.s16 first (T7D)
-    ("d4a6b86d", "new"), // KNOWN 3301-N3 truncation form, a set.ge.u32.s16 reader (T7C)
-    ("d82eb12b", "new"), // KNOWN 3702-N3: an arm with two writes, listed as not emulated (T7D)
-    ("e31f01ee", "new"), // KNOWN M: a bf16 F2FP producer (T7C)
+    ("d4a6b86d", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 truncation form, a set.ge.u32.s16 reader (T7C)
+    ("d82eb12b", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: an arm with two writes, listed as not emulated (T7D)
+    ("e31f01ee", "new"),                                                    // KNOWN M: a bf16 F2FP producer (T7C)
     ("fd433a02", "new"), // KNOWN 3801-N3: a path without cvt.bf16 (shape-only entry) (T7E)
 ];
 
@@ -1108,14 +1108,14 @@ fn the_seed_4003_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4003 is labelled now.
 const SEED_4003_LABELS: [(&str, &str); 11] = [
     ("0c35d334", "new"), // NEW: shl.b64 by an immediate >= 64 folded into the arms of a select of two constants as c << (k & 63) (T7F)
-    ("139c0307", "new"), // KNOWN 3601-N1: the mul.hi result has two readers (T7F)
-    ("2fb09e8f", "new"), // KNOWN 3701-C1N2: a .s32 set, an xor.b64 of its cvt as trigger (T7H)
-    ("4019c7cf", "new"), // KNOWN 3601-N1: two readers, .u32 (T7F)
+    ("139c0307", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: the mul.hi result has two readers (T7F)
+    ("2fb09e8f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: a .s32 set, an xor.b64 of its cvt as trigger (T7H)
+    ("4019c7cf", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: two readers, .u32 (T7F)
     ("5ddee562", "new"), // KNOWN 3501-N2: the chain is the addend of a mad.wide of constants (T7F)
     ("a9e9f24e", "new"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
     ("b9524b6f", "new"), // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
     ("baacdaa3", "new"), // KNOWN 3201-N-5 as a value: no emulation (T7F)
     ("bb2b2b42", "new"), // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
-    ("ce007cb2", "new"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)
+    ("ce007cb2", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)
     ("e6bab329", "new"), // KNOWN N-6 seen as a value (UPRMT of a never-written uniform) (T7H)
 ];

@@ -45,6 +45,7 @@ mod scopes_3901_h2;
 mod scopes_3901_h4;
 mod scopes_3901_h5;
 mod scopes_3901_h6;
+mod scopes_400x_v4;
 mod skipped;
 
 pub(super) use skipped::{skipped_glue, skipped_isa};
@@ -218,6 +219,12 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
     // half `cvt` as the number): `emulate/fuzz3901.rs`.
     if let Some(v) = fuzz3901::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d): `emulate/scopes_400x_v4.rs`.
+    let truncation_rule: &[(Deviation, GlueRule)] =
+        &[(Deviation::SetRoundTripFolded, scopes_400x_v4::truncated_set_compared_with_zero)];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, truncation_rule) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -466,9 +473,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 
 /// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
 /// changed where 3301-N2 applies (`sub.cc` of a 64-bit `abs.s64` result that is 0 borrows) or
-/// 3601-N1 (`sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result read nowhere else, by a register
-/// holding 0, borrows: ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not
-/// carry for b = 0).
+/// 3601-N1 (`sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result, by a register holding 0, borrows:
+/// ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not carry for b = 0). The
+/// mul.hi result may have other readers as long as each is an arithmetic/logic (glue)
+/// instruction: ptxas duplicates the mul.hi and keeps the fusion (corpus/findings/
+/// fuzz-h200-4003/, 139c0307 and 4019c7cf, trace/T7F.md: the `subc` reads it too;
+/// `v_other_reader_add` wrong); a store among the readers keeps one `IMAD.HI` and a separate
+/// borrow (`v_other_reader_store`, right).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
     // 3602-N3's carry out of `subc.cc`: `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::carry(m, t, g, vals, &carry) {
@@ -479,7 +490,7 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
             Some((Stmt::Glue { glue, .. }, o))
                 if glue.op == GlueOp::MulHi && matches!(glue.ty, GlueType::U32 | GlueType::S32) =>
             {
-                value_readers(m, o.stmt, glue.dst) == 1
+                value_readers(m, o.stmt, glue.dst) == 1 || only_glue_reads(m, o.stmt, glue.dst)
             }
             _ => false,
         },
@@ -516,6 +527,21 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
         return m.fire(Deviation::SubCcOfAbsZeroBorrows, &carry, v);
     }
     carry
+}
+
+/// Whether every statement that reads `r`'s value written at body index `k` (until an unguarded
+/// overwrite) is a glue (arithmetic/logic) instruction: no store, move or other ISA reader.
+fn only_glue_reads(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+    for s in &m.p.body[k + 1..] {
+        let (reads, overwrites) = origin::reads_and_overwrites(s, r);
+        if reads && !matches!(s, Stmt::Glue { .. }) {
+            return false;
+        }
+        if overwrites {
+            break;
+        }
+    }
+    true
 }
 
 /// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.

@@ -303,46 +303,62 @@ pub(super) fn pack(
     vec![(dst, m.fire(d, &from, to))]
 }
 
-/// Whether some `xor.{b16,b32}` of the program reads a `set.<cmp>.u32.<type>` result (C1-N2's
-/// trigger, a compile-time fact): a source register whose last writer before the xor in the
-/// body is such a set, or a `mov.b32` unpack of a register whose last writer before the unpack
-/// is one (the reduced kernel's `mov.b32 {%h11, %h12}, %r5; xor.b16 %h13, %h4, %h11`).
+/// Whether some `xor.{b16,b32,b64}` of the program reads a boolean ptxas derives from a set
+/// (C1-N2's trigger, a compile-time fact): a source register whose last writer before the xor
+/// in the body is a `set.<cmp>.u32.<type>`, a `mov.b32` unpack of a register whose last writer
+/// before the unpack is one (the reduced kernel's `mov.b32 {%h11, %h12}, %r5; xor.b16 %h13,
+/// %h4, %h11`), or an integer `cvt` of any set's result (corpus/findings/fuzz-h200-4003/,
+/// 2fb09e8f, trace/T7H.md: `cvt.rni.u64.f32 d1, r8; xor.b64 d1, d1, d1` of a set.f32; the xor
+/// of the set.f32 word itself, v2, is right).
 fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
     let last_writer = |before: usize, r: Reg| m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r));
     let is_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32)));
+    let is_any_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(..)));
     let of_set = |k: usize, r: Reg| match last_writer(k, r) {
         Some((_, w)) if is_set(w) => true,
         Some((u, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }))) if mv.shape == MovShape::Unpack(2) => {
             let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
             w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_set(s))
         }
+        Some((u, Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. }))) if c.dtype.is_int() => {
+            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
+            w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_any_set(s))
+        }
         _ => false,
     };
     m.p.body.iter().enumerate().any(|(k, s)| match s {
-        Stmt::Glue { glue, .. } if glue.op == GlueOp::Xor && matches!(glue.ty, GlueType::B16 | GlueType::B32) => {
+        Stmt::Glue { glue, .. }
+            if glue.op == GlueOp::Xor && matches!(glue.ty, GlueType::B16 | GlueType::B32 | GlueType::B64) =>
+        {
             (0..2).filter_map(|i| reg_of_glue(glue, i)).any(|r| of_set(k, r))
         }
         _ => false,
     })
 }
 
-/// 3701 C1-N2: `cvt.rn.{f16,f32}.s32 d, s` of a `set.<cmp>.f32.u32` result s, in a program an
-/// xor of an integer set's result triggers ([`xor_reads_an_integer_set`]), converts s's |word|:
-/// 1 where the set is true, 0 where false (`SEL R7, RZ, 0x3c00, !P1`: 1.0, not +inf).
+/// 3701 C1-N2: a float `cvt.<frnd>.<float>.{s32,u32} d, s` of a `set.<cmp>.f32.<any type>`
+/// result s, in a program an xor of a set-derived boolean triggers
+/// ([`xor_reads_an_integer_set`]), converts s's |word|: 1 where the set is true, 0 where false
+/// (`SEL R7, RZ, 0x3c00, !P1`: 1.0, not +inf). The mechanism: ptxas rebuilds the set.f32 from
+/// its predicate as the boolean and converts the number. Any set source type and either
+/// integer source type of the cvt (corpus/findings/fuzz-h200-4002/, 12e77443, trace/T7C.md:
+/// `set.gt.f32.u16; cvt.rn.f32.u32` is `FSEL R7, RZ, 1, !P0`; v2–v5 .s32/.u32/.u16 alike;
+/// fuzz-h200-4003/, 2fb09e8f, T7H.md: `set.gt.f32.s32`, v7 `.f32` set); every float
+/// destination (the conversion of 0 and 1 is exact under any float rounding).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz;
     if !m.allow.emulates(d)
-        || c.atype != CvtType::S32
-        || !matches!(c.dtype, CvtType::F16 | CvtType::F32)
-        || c.rnd != Some(CvtRnd::Rn)
+        || !matches!(c.atype, CvtType::S32 | CvtType::U32)
+        || !c.dtype.is_scalar_float()
+        || !c.rnd.is_some_and(CvtRnd::is_frnd)
         || !plain
     {
         return None;
     }
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
     let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
-        if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && glue.ty == GlueType::U32);
+        if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
     if !of_set_f32 || !xor_reads_an_integer_set(m) {
         return None;
     }

@@ -15,9 +15,9 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
-use super::origin::value_readers;
+use super::origin::{moved_immediate, value_readers};
 use super::{imm_of, reg_of_glue, GlueRule};
-use crate::isa::operand::Operand;
+use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, Src};
@@ -82,6 +82,13 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, dst: Reg, spec: &Expected) -> Option<
 /// !PT; SEL R6, RZ, 0xfc0f8db2, !P0`, 13.0.88 -O3), `.b16` and `min.s16` of a moved K the same
 /// (session 40); `setp.ne.s16` keeps `ISETP.NE` and 32-bit `max.s32`/`min.u32` keep an `ISETP`
 /// (right).
+/// Seed 4002 (corpus/findings/fuzz-h200-4002/, 73c13b6f, trace/T7D.md): K may also be a
+/// register a move of the same immediate wrote (another register than the setp's, ptxas folds
+/// both), and x may be the min/max's immediate: `mov h1, 161; mov h0, 161; shfl.sync …; max.u16
+/// h3, h1, 0; setp.eq.s16 p, h3, h0` is `VIMNMX.U16x2 R0, P0, P0, RZ, 0xa1; SEL …, !P0` with P0
+/// "0 selected" (0 ≥ 161, false). With x an immediate every operand is a constant, which ptxas
+/// folds (right, v0/v1/v2) unless a `shfl.sync` or `bar.sync` before the setp stops it (v9,
+/// v6, v7 wrong): that form needs one.
 fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Setp(Cmp::Eq) || g.ty.bits() != 16 {
         return None;
@@ -103,10 +110,18 @@ fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
         let read = |j: usize| (if j == 0 { o.a.as_ref() } else { o.b.as_ref() }).filter(|v| v.is_exact());
         let is_k = |j: usize| {
             let same_register = reg_of_glue(p, j).is_some_and(|r| Some(r) == reg_of_glue(g, at_k));
+            let moved_k = reg_of_glue(p, j).is_some_and(|r| moved_immediate(m, t, r));
             imm_of(p, j).map(|b| b & 0xFFFF) == Some(k)
-                || (same_register && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
+                || ((same_register || moved_k) && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
         };
-        let at_x = [0usize, 1].into_iter().find(|&j| reg_of_glue(p, j).is_some() && is_k(1 - j))?;
+        let folding_stopped = || {
+            m.p.body[..o.stmt]
+                .iter()
+                .any(|s| matches!(s, Stmt::Bar | Stmt::Isa(Instruction { form: Form::ShflSync(_), .. })))
+        };
+        let at_x = [0usize, 1]
+            .into_iter()
+            .find(|&j| is_k(1 - j) && (reg_of_glue(p, j).is_some() || (imm_of(p, j).is_some() && folding_stopped())))?;
         let x = read(at_x)?.bits as u16;
         let k = k as u16;
         let selected = match (is_max, signed) {
@@ -168,15 +183,43 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     if *after != Stmt::Label(label) || m.p.body[s + 1..j].iter().any(|x| mentions(x, d)) {
         return None;
     }
-    // `d`'s value before the branch: a constant, unwritten between the branch and the arm's write.
-    if !folded_constant(m, b, d, 3) || m.p.body[b + 1..s].iter().any(|x| writes(x, d)) {
+    // `d`'s value before the branch: a constant. Earlier writes of `d` in the arm (seed 4002,
+    // corpus/findings/fuzz-h200-4002/, d82eb12b, trace/T7D.md: `mov.b32 %r0, 0; set.le.s32.u32
+    // %r0, %r0, 0` in the arm, 13.0.88 -O3 stores the old 1.0f) must be folded constants too:
+    // ptxas still knows the arm's final value; the old value is then read from the move of an
+    // immediate that wrote it before the branch (other folded forms are not evaluated here).
+    if !folded_constant(m, b, d, 3) {
         return None;
     }
-    let old = m.read(t, d).ok().filter(Expected::is_exact)?;
+    let arm_writes: Vec<usize> = (b + 1..s).filter(|&k| writes(&m.p.body[k], d)).collect();
+    let old = if arm_writes.is_empty() {
+        m.read(t, d).ok().filter(Expected::is_exact)?
+    } else {
+        if !arm_writes.iter().all(|&k| writes_folded_constant(m, k, &m.p.body[k], 3)) {
+            return None;
+        }
+        moved_immediate_before(m, b, d)?
+    };
     let (old_word, arm_word) = (old.bits as u32, spec.bits as u32);
     let pair = [old_word, arm_word];
     let merged = spec.is_exact() && (pair == [0xFFFF_FFFF, 0x3F80_0000] || pair == [0x3F80_0000, 0xFFFF_FFFF]);
     merged.then(|| Expected::exact(u128::from(old_word), spec.width))
+}
+
+/// The 32-bit value register `d` holds before body index `before` when its last writer there is an
+/// unguarded move of an immediate.
+fn moved_immediate_before(m: &Machine<'_>, before: usize, d: Reg) -> Option<Expected> {
+    let (_, w) = m.p.body[..before].iter().enumerate().rev().find(|(_, x)| writes(x, d))?;
+    match w {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
+            match operands.get(1) {
+                Some(Operand::Imm(Imm::Int(v))) => Some(Expected::exact(u128::from(*v as u32), 32)),
+                Some(Operand::Imm(Imm::F32Bits(v))) => Some(Expected::exact(u128::from(*v), 32)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The input of the inner `lop3` a merged [`lop3_chain`] binds to the outer `xor`'s other

@@ -81,7 +81,9 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// register, where the program lowers boolean logic with predicates
 /// ([`logic_op_reads_an_integer_set`]): a1c204af (`cnot.b32` of a loaded f32, `cvt.rn.f16.f32`,
 /// T6C.md), 09c3068e (`cnot.b16` of a loaded bf16, a plain `cvt.f16.f16`, T6B.md), 60948fcb
-/// (`cnot.b16` of a loaded s8, `cvt.rni.s8.bf16`, T6D.md; `.f16`, `cvt.rzi.u32.f32` the same).
+/// (`cnot.b16` of a loaded s8, `cvt.rni.s8.bf16`, T6D.md; `.f16`, `cvt.rzi.u32.f32` the same),
+/// and where the conversion is converted to an integer and tested against zero
+/// ([`scopes_400x_v4::cnot_conversion_tested_against_zero`](super::scopes_400x_v4), ce007cb2).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -103,7 +105,9 @@ pub(super) fn cnot_converted_as_number(
     };
     let of_cnot = matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
         if glue.op == GlueOp::Cnot && matches!(glue.ty, GlueType::B16 | GlueType::B32));
-    let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r)) || (of_cnot && logic_op_reads_an_integer_set(m));
+    let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r))
+        || (of_cnot && logic_op_reads_an_integer_set(m))
+        || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt));
     let bits = c.atype.bits();
     let count = a.bits & ((1u128 << bits) - 1);
     if !scoped || count > 1 {

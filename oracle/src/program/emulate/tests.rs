@@ -546,7 +546,7 @@ fn o_a_16_bit_shift_by_a_cnot_or_negated_u32_amount_is_any_value() {
 /// -O3): `sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result by a register holding 0 borrows, so
 /// `subc` after it is one less (7 − 0 − 1), by an immediate 0 too (corpus/findings/fuzz-h200-3901/,
 /// dbb0f09c, trace/T6A.md; this program, 13.0.88 -O3: `IMAD.HI.U32 RZ, P0, R9, R9, R6; IADD3.X`);
-/// a nonzero subtrahend, `mad.hi`, `mul.lo`, or a `mul.hi` result read elsewhere too: the spec's result.
+/// a nonzero subtrahend, `mad.hi`, `mul.lo`, or a `mul.hi` result a store reads too: the spec's result.
 #[test]
 fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
     let at = |mul: &str, sub: &str, extra: &str| {
@@ -575,7 +575,9 @@ fn n1_3601_sub_cc_of_a_mul_hi_result_by_a_zero_register_borrows() {
     let right = [
         ("mad.hi.u32 %r6, %r0, %r0, %r7", "sub.cc.u32 %r4, %r6, %r7", ""),
         ("mul.lo.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", ""),
-        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", "add.u32 %r8, %r8, %r6;"),
+        // A store reading the mul.hi result too keeps it unfused (corpus/findings/fuzz-h200-4003/,
+        // trace/4019c7cf/v_other_reader_store); an arithmetic reader does not (T7F.md, seed_400x_v4).
+        ("mul.hi.u32 %r6, %r0, %r0", "sub.cc.u32 %r4, %r6, %r7", "st.global.u32 [%out+4], %r6;"),
     ];
     for (mul, sub, extra) in right {
         untouched(&strs(&at(mul, sub, extra)), [0x10000, 0, 7, 0], d);
@@ -972,3 +974,4 @@ mod seed_390x_h4;
 mod seed_390x_h5;
 mod seed_390x_h6;
 mod seed_390x_h7;
+mod seed_400x_v4;
