@@ -311,20 +311,17 @@ pub(super) fn pack(
 /// 2fb09e8f, trace/T7H.md: `cvt.rni.u64.f32 d1, r8; xor.b64 d1, d1, d1` of a set.f32; the xor
 /// of the set.f32 word itself, v2, is right).
 fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
-    let last_writer = |before: usize, r: Reg| m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r));
     let is_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32)));
     let is_any_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(..)));
-    let of_set = |k: usize, r: Reg| match last_writer(k, r) {
-        Some((_, w)) if is_set(w) => true,
-        Some((u, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }))) if mv.shape == MovShape::Unpack(2) => {
-            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
-            w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_set(s))
-        }
-        Some((u, Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. }))) if c.dtype.is_int() => {
-            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
-            w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_any_set(s))
-        }
-        _ => false,
+    let of_set = |k: usize, r: Reg| {
+        set_or_unpack_of_set(m, k, r, &is_set)
+            || matches!(last_writer(m, k, r), Some((u, Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. })))
+                if c.dtype.is_int()
+                    && operands
+                        .get(1)
+                        .and_then(|o| m.reg_of(o).ok())
+                        .and_then(|w| last_writer(m, u, w))
+                        .is_some_and(|(_, s)| is_any_set(s)))
     };
     m.p.body.iter().enumerate().any(|(k, s)| match s {
         Stmt::Glue { glue, .. }
@@ -334,6 +331,25 @@ fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
         }
         _ => false,
     })
+}
+
+/// The last statement before body index `before` that writes `r`, with its index.
+fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
+    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
+}
+
+/// Whether register `r`, read at body index `k`, was last written by a statement `is_set`
+/// accepts (a set of the destination types a cause names), or by a `mov` unpack into two halves
+/// of a register such a statement wrote last (one half of the set's word).
+pub(super) fn set_or_unpack_of_set(m: &Machine<'_>, k: usize, r: Reg, is_set: &dyn Fn(&Stmt) -> bool) -> bool {
+    match last_writer(m, k, r) {
+        Some((_, w)) if is_set(w) => true,
+        Some((u, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }))) if mv.shape == MovShape::Unpack(2) => {
+            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
+            w.and_then(|w| last_writer(m, u, w)).is_some_and(|(_, s)| is_set(s))
+        }
+        _ => false,
+    }
 }
 
 /// 3701 C1-N2: a float `cvt.<frnd>.<float>.{s32,u32} d, s` of a `set.<cmp>.f32.<any type>`

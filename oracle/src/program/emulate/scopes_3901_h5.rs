@@ -9,10 +9,10 @@
 //! Invariants: nothing here changes a value unless its deviation is emulated; each function names
 //! the one value the mechanism computes (through the oracle's own semantics), `None` elsewhere.
 
-use super::fuzz3602::writes;
+use super::fuzz3701::set_or_unpack_of_set;
 use super::{convert, imm_of, reg_of_glue, scopes_3701_a};
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
+use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
@@ -27,24 +27,15 @@ use crate::semantics::{Deviation, Expected};
 /// !P0`, ptxas 13.0.88 -O3, session 40). Not an immediate other source (`xor.b32 d, s, 5`:
 /// right), `add` (right), a `selp -1, 0` mask (right), a 64-bit xor of the widened set (right).
 fn logic_op_reads_an_integer_set(m: &Machine<'_>) -> bool {
-    let last_writer = |before: usize, r: Reg| m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r));
     let is_set =
         |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
-    let of_set = |k: usize, r: Reg| match last_writer(k, r) {
-        Some((_, w)) if is_set(w) => true,
-        Some((u, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, .. }))) if mv.shape == MovShape::Unpack(2) => {
-            let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
-            w.and_then(|w| last_writer(u, w)).is_some_and(|(_, s)| is_set(s))
-        }
-        _ => false,
-    };
     m.p.body.iter().enumerate().any(|(k, s)| match s {
         Stmt::Glue { glue, .. }
             if matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor)
                 && matches!(glue.ty, GlueType::B16 | GlueType::B32) =>
         {
             let (a, b) = (reg_of_glue(glue, 0), reg_of_glue(glue, 1));
-            a.is_some() && b.is_some() && [a, b].into_iter().flatten().any(|r| of_set(k, r))
+            a.is_some() && b.is_some() && [a, b].into_iter().flatten().any(|r| set_or_unpack_of_set(m, k, r, &is_set))
         }
         _ => false,
     })
