@@ -1067,10 +1067,10 @@ fn the_seed_4001_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4001 is labelled now.
 const SEED_4001_LABELS: [(&str, &str); 6] = [
     ("15b21628", "new"), // KNOWN mechanism of sass-cctl-under-unwritten-predicate, a PRMT reader and a wrong word; no emulation (T7B)
-    ("375479fd", "new"), // KNOWN N-7: a known `a` with a backward branch between still folds (T7A)
-    ("423e94d2", "new"), // KNOWN N-7: start known from a branch fact (T7A)
-    ("7c009de1", "new"), // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
-    ("9e62a918", "new"), // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
+    ("375479fd", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a known `a` with a backward branch between still folds (T7A)
+    ("423e94d2", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: start known from a branch fact (T7A)
+    ("7c009de1", "new"),                                // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
+    ("9e62a918", "new"),                                // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
     ("ef73cb67", "new"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
 ];
 
@@ -1085,7 +1085,7 @@ fn the_seed_4002_word_findings_are_labelled_by_their_entries() {
 const SEED_4002_LABELS: [(&str, &str); 13] = [
     ("0aa7c9e7", "new"), // KNOWN 3602-N4: a mad.hi.u16 reader (T7E)
     ("12e77443", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
-    ("38604c4d", "new"), // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
+    ("38604c4d", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
     ("73c13b6f", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"), // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
     ("9ebbecf8", "new"),                                                  // KNOWN L: shl.b64 by 0 (T7D)
     ("a1b4d60b", "new"), // KNOWN 3301-N4 through a sign-extended vector byte (T7E)
@@ -1112,10 +1112,10 @@ const SEED_4003_LABELS: [(&str, &str); 11] = [
     ("2fb09e8f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: a .s32 set, an xor.b64 of its cvt as trigger (T7H)
     ("4019c7cf", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: two readers, .u32 (T7F)
     ("5ddee562", "new"), // KNOWN 3501-N2: the chain is the addend of a mad.wide of constants (T7F)
-    ("a9e9f24e", "new"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
-    ("b9524b6f", "new"), // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
-    ("baacdaa3", "new"), // KNOWN 3201-N-5 as a value: no emulation (T7F)
-    ("bb2b2b42", "new"), // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
+    ("a9e9f24e", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
+    ("b9524b6f", "new"),                                // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
+    ("baacdaa3", "new"),                                // KNOWN 3201-N-5 as a value: no emulation (T7F)
+    ("bb2b2b42", "new"),                                // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
     ("ce007cb2", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)
     ("e6bab329", "new"), // KNOWN N-6 seen as a value (UPRMT of a never-written uniform) (T7H)
 ];

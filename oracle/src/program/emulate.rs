@@ -45,6 +45,7 @@ mod scopes_3901_h2;
 mod scopes_3901_h4;
 mod scopes_3901_h5;
 mod scopes_3901_h6;
+mod scopes_400x_v2;
 mod scopes_400x_v4;
 mod skipped;
 
@@ -60,6 +61,7 @@ use origin::{
 };
 pub(super) use origin::{glue_origin, Origin};
 pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
+pub(super) use scopes_400x_v2::count_boundary;
 
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -367,11 +369,27 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // `a` ptxas does not know: a known `a` folds the whole bfe right (corpus/findings/
     // fuzz-h200-3903/, 43d72870, trace/T6F.md: `mov.b32 r0, 0x0fffffff; bfe.s32 d, r0, r0, r0`
     // is 13.0.88 -O3 `STG … RZ`, a loaded `a` `MOV R5, 0xffffffff`).
-    let field = |k: usize| scopes_3701_a::known_source(m, t, g, vals, k);
+    // The known `a` must be known in the bfe's own ptxas basic block: a branch, a branch target,
+    // a barrier, fence or shuffle, or a guarded access between (any step of) its computation and
+    // the bfe makes the fold −1 again (corpus/findings/fuzz-h200-4001/, 375479fd, trace/T7A.md;
+    // fuzz-h200-4002/, 38604c4d, T7E.md; fuzz-h200-4003/, a9e9f24e, T7F.md;
+    // `emulate/scopes_400x_v2.rs`). The start and length may also be constants a branch fixes, J's
+    // `setp.ne.<type> v, K; @p bra L` fall-through (corpus/findings/fuzz-h200-4001/, 423e94d2,
+    // trace/T7A.md: start %tix fixed to 59, 13.0.88 -O3 `@!P0 MOV R7, 0xffffffff`; a start of 27
+    // right, a `setp.eq; @!p bra` not folded).
+    let field = |k: usize| {
+        scopes_3701_a::known_source(m, t, g, vals, k).or_else(|| {
+            let r = reg_of_glue(g, k)?;
+            scopes_3901_h2::branch_fixed(m, r, m.stmt, &[GlueType::U32, GlueType::S32, GlueType::B32])
+        })
+    };
+    let a_known_locally = imm_of(g, 0).is_some()
+        || reg_of_glue(g, 0)
+            .is_some_and(|r| scopes_400x_v2::known_locally(m, t, r) && vals.first().is_some_and(Expected::is_exact));
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
         && g.ty == GlueType::S32
-        && field(0).is_none()
+        && !a_known_locally
         && field(1).is_some_and(|pos| pos & 0xff >= 32)
         && field(2).is_some_and(|len| len & 0xff >= 1)
     {

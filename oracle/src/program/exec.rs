@@ -74,6 +74,9 @@ pub(super) struct Machine<'a> {
     /// The joins of forward branches passed so far (while emulating): a value ptxas knows is
     /// known only until the next one ([`super::emulate::forget_at_join`]).
     pub(super) joins: u64,
+    /// The basic-block boundaries ptxas sees passed so far (while emulating): a value is known
+    /// locally only in the block it was computed in ([`super::emulate::count_boundary`]).
+    pub(super) blocks: u64,
 }
 
 /// The most statements one run executes (loops included): a thousand times a 4096-statement
@@ -131,6 +134,7 @@ impl<'a> Machine<'a> {
             origin_now: None,
             fired: BTreeSet::new(),
             joins: 0,
+            blocks: 0,
             opts,
             probed: Vec::new(),
             captured: Vec::new(),
@@ -289,6 +293,9 @@ impl<'a> Machine<'a> {
             }
             self.stmt = i;
             self.origin_now = None;
+            if self.emulating {
+                super::emulate::count_boundary(self, i);
+            }
             let s = &self.p.body[i];
             match s {
                 Stmt::Label(_) => {

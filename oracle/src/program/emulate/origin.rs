@@ -10,7 +10,7 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6};
+use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -64,6 +64,9 @@ pub(in crate::program) struct Origin {
     /// number of joins passed when it was written (known until the next join): N-7's field and
     /// 3501-N2's amounts and addend.
     pub(in crate::program) known_since: Option<u64>,
+    /// When the value is known and every step computing it ran in one ptxas basic block, that
+    /// block's number ([`Machine::blocks`]; `emulate/scopes_400x_v2.rs`): N-7's `a`.
+    pub(in crate::program) local_block: Option<u64>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -101,6 +104,7 @@ impl Origin {
             shl_chain: None,
             unmasked: None,
             known_since: None,
+            local_block: None,
         }
     }
 }
@@ -139,6 +143,7 @@ impl Machine<'_> {
                     // A move of an immediate is its value's producer.
                     Err(_) => Some(Origin {
                         known_since: scopes_3701_a::moves_known(inst).then_some(self.joins),
+                        local_block: scopes_3701_a::moves_known(inst).then_some(self.blocks),
                         ..Origin::written(self.stmt, None, None)
                     }),
                 }
@@ -156,7 +161,10 @@ impl Machine<'_> {
                 // start is N-7's fold, 13.0.88 -O3).
                 let copied_known = inst.guard.is_none() && copied.is_some_and(|r| scopes_3701_a::known(self, t, r));
                 let known_since = (scopes_3701_a::moves_known(inst) || copied_known).then_some(self.joins);
-                Some(Origin { known_since, ..Origin::written(self.stmt, None, a_stmt) })
+                let copied_locally =
+                    inst.guard.is_none() && copied.is_some_and(|r| scopes_400x_v2::known_locally(self, t, r));
+                let local_block = (scopes_3701_a::moves_known(inst) || copied_locally).then_some(self.blocks);
+                Some(Origin { known_since, local_block, ..Origin::written(self.stmt, None, a_stmt) })
             }
             Form::Cvt(c) => {
                 let a = inst.operands.get(1).and_then(|o| self.source(t, o, 64).ok());
@@ -221,6 +229,12 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     o.b = vals.get(1).cloned();
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
     o.known_since = scopes_3701_a::glue_known(m, t, g, vals).then_some(m.joins);
+    // Known locally: every register source known in this block (`emulate/scopes_400x_v2.rs`).
+    let local_source = |k: usize| match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => scopes_400x_v2::known_locally(m, t, r),
+        _ => true,
+    };
+    o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
         // The amount an immediate, or a register ptxas knows (corpus/findings/fuzz-h200-3701/,
         // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate

@@ -974,4 +974,5 @@ mod seed_390x_h4;
 mod seed_390x_h5;
 mod seed_390x_h6;
 mod seed_390x_h7;
+mod seed_400x_v2;
 mod seed_400x_v4;

@@ -1,0 +1,62 @@
+//! Which values ptxas 13.0 -O3 knows *within one basic block* ([`Origin::local_block`]): what
+//! N-7 (`bfe-s32-past-msb-all-ones`) asks of its `a`. ptxas folds a `bfe.s32` whose start is a
+//! constant past the msb to −1 unless it folds the whole `bfe` first, and it does that only for
+//! an `a` whose value it computed in the `bfe`'s own block: a constant whose definition (or any
+//! step of the chain computing it) lies before a block boundary is no longer there.
+//!
+//! Evidence (seeds 4001–4003, 13.0.88 -O3; 13.5 right; session 40, variants re-run locally):
+//! `mov.b32 a, 7; setp; @p bra L; … bfe.s32 d, a, 32, 1` is −1 with the branch backward
+//! (corpus/findings/fuzz-h200-4001/, 375479fd, trace/T7A.md) or forward (`v6_fwd_branch`), and
+//! right with a label only (`v2_label_only`) or the loop before the mov (`v5_loop_before_mov`);
+//! `bar.sync` or `membar.cta` between the mov and the `bfe` is −1 (corpus/findings/fuzz-h200-4002/,
+//! 38604c4d, trace/T7E.md, r9–r15; the mov after the barrier, r12, right); `shfl.sync` is −1
+//! (corpus/findings/fuzz-h200-4003/, a9e9f24e, trace/T7F.md; after the `bfe`, `v_shfl_after`,
+//! right). Boundaries beyond the traces, from ptxas 13.0.88 -O3 with `mov.u32 a, 5; <x>; bfe.s32
+//! d, a, 0x20, 0x20` (−1 for each <x> below; right for an unguarded `ld`, `st`, `atom`, glue, a
+//! `cvt`, `mbarrier.init`/`mbarrier.arrive`, and a guarded glue or `cvt`): `bra.uni` to the next
+//! line, `@p bra` over nothing or a store, `@p ret`, `bar.warp.sync`, `barrier.cta.arrive`,
+//! `fence.acq_rel.gpu`, `fence.proxy.async`, `fence.mbarrier_init`, `membar.gl`, `vote.sync`,
+//! `redux.sync`, `activemask`, `nanosleep`, a shuffle whose result is dead, a guarded `ld` or `st`
+//! (ptxas branches around a guarded access), and a chain of known values with the boundary
+//! anywhere in it (`mov a0, 5; bar.sync 0; add a, a0, 1` and the add before the barrier both −1;
+//! `bar.sync 0; mov a, 6` right). A shuffle's result is never local (−1 for `shfl.sync a, <moved
+//! 5>`).
+//!
+//! Of these the oracle's programs have branches, their target labels, `bar.sync`, the fences
+//! (§9.7.13.4), the shuffles (§9.7.9.5–6) and guarded memory accesses: the boundaries
+//! [`boundary`] names.
+
+use super::scopes_3701_a::known;
+use crate::isa::{Form, Instruction};
+use crate::program::exec::Machine;
+use crate::program::{Reg, Stmt};
+
+/// Whether the statement at body index `i` ends a ptxas basic block for the local fold: a
+/// branch, a label some branch targets, `bar.sync`, a shuffle, a fence, or
+/// a guarded memory access (module docs).
+pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
+    match m.p.body.get(i) {
+        Some(Stmt::Bra { .. } | Stmt::Bar) => true,
+        Some(Stmt::Label(l)) => m.p.body.iter().any(|s| matches!(s, Stmt::Bra { label, .. } if label == l)),
+        Some(Stmt::Isa(Instruction { form, guard, .. })) => match form {
+            Form::Shfl(_) | Form::ShflSync(_) | Form::Fence(_) => true,
+            Form::Ld(_) | Form::LdGlobalNc(_) | Form::Ldu(_) | Form::St(_) => guard.is_some(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Counts the block boundary at body index `i`, if it is one (while emulating): values known
+/// before it stop being known locally.
+pub(in crate::program) fn count_boundary(m: &mut Machine<'_>, i: usize) {
+    if boundary(m, i) {
+        m.blocks += 1;
+    }
+}
+
+/// Whether ptxas knows the value register `r` of thread `t` holds within the current block: it
+/// is known ([`known`]) and every step computing it ran since the last boundary.
+pub(super) fn known_locally(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    known(m, t, r) && m.origins.get(t as usize).and_then(|o| o.get(&r)).is_some_and(|o| o.local_block == Some(m.blocks))
+}
