@@ -33,6 +33,7 @@ mod fuzz3702_conversions;
 mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
+mod fuzz4003;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
@@ -202,6 +203,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
     // half `cvt` as the number): `emulate/fuzz3901.rs`.
     if let Some(v) = fuzz3901::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
+    // folded as a masked shift): `emulate/fuzz4003.rs`.
+    if let Some(v) = fuzz4003::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
