@@ -79,7 +79,7 @@ fn two_constant_select(m: &Machine<'_>, at: usize, r: Reg) -> bool {
     match s {
         Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Selp => arm(glue.src[0]) && arm(glue.src[1]),
         Stmt::Glue { glue, guard: Some(_) } => {
-            let unguarded = Stmt::Glue { glue: glue.clone(), guard: None };
+            let unguarded = Stmt::Glue { glue: *glue, guard: None };
             writes_folded_constant(m, k, &unguarded, ARM_DEPTH) && folded_constant(m, k, r, ARM_DEPTH)
         }
         Stmt::Isa(i @ Instruction { guard: Some(_), .. }) => {
