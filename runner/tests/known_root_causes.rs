@@ -1107,7 +1107,7 @@ fn the_seed_4003_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4003 is labelled now.
 const SEED_4003_LABELS: [(&str, &str); 11] = [
-    ("0c35d334", "new"), // NEW: shl.b64 by an immediate >= 64 folded into the arms of a select of two constants as c << (k & 63) (T7F)
+    ("0c35d334", "fuzz-h200-4003-0c35d334-shl-b64-of-two-constant-select-masked"), // NEW: shl.b64 by an immediate >= 64 folded into the arms of a select of two constants as c << (k & 63) (T7F)
     ("139c0307", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: the mul.hi result has two readers (T7F)
     ("2fb09e8f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: a .s32 set, an xor.b64 of its cvt as trigger (T7H)
     ("4019c7cf", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: two readers, .u32 (T7F)

@@ -33,6 +33,7 @@ mod fuzz3702_conversions;
 mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
+mod fuzz4003;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
@@ -227,6 +228,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let truncation_rule: &[(Deviation, GlueRule)] =
         &[(Deviation::SetRoundTripFolded, scopes_400x_v4::truncated_set_compared_with_zero)];
     if let Some(v) = first_glue_rule(m, t, g, vals, &result, truncation_rule) {
+        return v;
+    }
+    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
+    // folded as a masked shift): `emulate/fuzz4003.rs`.
+    if let Some(v) = fuzz4003::glue(m, t, g, vals, &result) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {

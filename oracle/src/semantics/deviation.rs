@@ -488,11 +488,18 @@ pub enum Deviation {
     /// folded with y taken as the number (1 → 1.0, 0x3c00 or 0x3f80): the xor gives 0, where
     /// §9.7.9.21 keeps the bits 0x0001, whose ceiling is 1.0 (0x3c01).
     BitwiseOfCnotHalfCvtFoldedAsNumber,
+    /// 0c35d334 (corpus/findings/fuzz-h200-4003/, trace/T7F.md; ptxas 13.0.88 and 13.5 -O3, and
+    /// the JIT): `shl.b64 d, v, k` by a constant k ≥ 64 of a register v holding one of two
+    /// constants a predicate chooses (a `selp` of two constants, or a guarded `mov`/`neg`/… of a
+    /// constant over a constant) is folded into the arms of a `SEL` as `c << (k & 63)` (0x100
+    /// gives c unshifted, 65 gives c << 1), where §9.7.8.7 clamps the amount (0). Right: a
+    /// single constant, a loaded arm, `shr.u64`, `shl.b32`.
+    ShlB64OfTwoConstantSelectMasked,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 56] = [
+    pub const ALL: [Deviation; 57] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -549,6 +556,7 @@ impl Deviation {
         Deviation::ZeroExtendedHighHalfReadAsTheValue,
         Deviation::AddOfCnotFunnelShiftNegatedInLeaHi,
         Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber,
+        Deviation::ShlB64OfTwoConstantSelectMasked,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -615,6 +623,7 @@ impl Deviation {
             Deviation::ZeroExtendedHighHalfReadAsTheValue => "zero-extended-high-half-read-as-the-value",
             Deviation::AddOfCnotFunnelShiftNegatedInLeaHi => "add-of-cnot-funnel-shift-negated-in-lea-hi",
             Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => "bitwise-of-cnot-half-cvt-folded-as-number",
+            Deviation::ShlB64OfTwoConstantSelectMasked => "shl-b64-of-two-constant-select-masked",
         }
     }
 
@@ -746,6 +755,7 @@ impl Deviation {
             Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => {
                 "corpus/findings/fuzz-h200-3902/cases/fc25f5c686095211.case"
             }
+            Deviation::ShlB64OfTwoConstantSelectMasked => "corpus/findings/fuzz-h200-4003/cases/0c35d33430f0d5f2.case",
         }
     }
 }

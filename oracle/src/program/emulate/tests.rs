@@ -976,3 +976,4 @@ mod seed_390x_h6;
 mod seed_390x_h7;
 mod seed_400x_v2;
 mod seed_400x_v4;
+mod seed_400x_v5;
