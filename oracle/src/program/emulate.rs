@@ -564,6 +564,8 @@ pub(super) fn isa(
         let results = fuzz3702::mov(m, t, inst, results);
         // G through a `mov.b32` unpack of a zero-extended half (e141eb0d): `emulate/fuzz3802.rs`.
         let results = fuzz3802::unpacked(m, t, mv, inst, results);
+        // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/scopes_3901_h1.rs`.
+        let results = scopes_3901_h1::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
         let results = packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
