@@ -1069,9 +1069,9 @@ const SEED_4001_LABELS: [(&str, &str); 6] = [
     ("15b21628", "new"), // KNOWN mechanism of sass-cctl-under-unwritten-predicate, a PRMT reader and a wrong word; no emulation (T7B)
     ("375479fd", "new"), // KNOWN N-7: a known `a` with a backward branch between still folds (T7A)
     ("423e94d2", "new"), // KNOWN N-7: start known from a branch fact (T7A)
-    ("7c009de1", "new"), // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
-    ("9e62a918", "new"), // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
-    ("ef73cb67", "new"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
+    ("7c009de1", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
+    ("9e62a918", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
+    ("ef73cb67", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
 ];
 
 /// Seed 4002's word findings (see seed 4001's test).
@@ -1083,18 +1083,18 @@ fn the_seed_4002_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4002 is labelled now.
 const SEED_4002_LABELS: [(&str, &str); 13] = [
-    ("0aa7c9e7", "new"), // KNOWN 3602-N4: a mad.hi.u16 reader (T7E)
-    ("12e77443", "new"), // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
-    ("38604c4d", "new"), // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
-    ("73c13b6f", "new"), // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
-    ("9ebbecf8", "new"), // KNOWN L: shl.b64 by 0 (T7D)
-    ("a1b4d60b", "new"), // KNOWN 3301-N4 through a sign-extended vector byte (T7E)
-    ("a8402534", "new"), // KNOWN 3702-N4: an .f64 destination (T7E)
+    ("0aa7c9e7", "new"),                          // KNOWN 3602-N4: a mad.hi.u16 reader (T7E)
+    ("12e77443", "new"),                          // KNOWN 3701-C1N2: a .u32 cvt and a .u16 set (T7C)
+    ("38604c4d", "new"),                          // KNOWN N-7: a known `a` across bar.sync still folds (T7E)
+    ("73c13b6f", "new"),                          // KNOWN 3702-N1: max with an immediate, K in another register (T7D)
+    ("9ebbecf8", "new"),                          // KNOWN L: shl.b64 by 0 (T7D)
+    ("a1b4d60b", "new"),                          // KNOWN 3301-N4 through a sign-extended vector byte (T7E)
+    ("a8402534", "new"),                          // KNOWN 3702-N4: an .f64 destination (T7E)
     ("b521bf7f", "new"), // KNOWN 3201-N-5: non-deterministic, a read of a never-written R9 (T7C)
     ("cd70f198", "new"), // KNOWN 3602-N4: a cvt.s64.s16 first (T7D)
     ("d4a6b86d", "new"), // KNOWN 3301-N3 truncation form, a set.ge.u32.s16 reader (T7C)
     ("d82eb12b", "new"), // KNOWN 3702-N3: an arm with two writes, listed as not emulated (T7D)
-    ("e31f01ee", "new"), // KNOWN M: a bf16 F2FP producer (T7C)
+    ("e31f01ee", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: a bf16 F2FP producer (T7C)
     ("fd433a02", "new"), // KNOWN 3801-N3: a path without cvt.bf16 (shape-only entry) (T7E)
 ];
 
@@ -1113,7 +1113,7 @@ const SEED_4003_LABELS: [(&str, &str); 11] = [
     ("4019c7cf", "new"), // KNOWN 3601-N1: two readers, .u32 (T7F)
     ("5ddee562", "new"), // KNOWN 3501-N2: the chain is the addend of a mad.wide of constants (T7F)
     ("a9e9f24e", "new"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
-    ("b9524b6f", "new"), // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
+    ("b9524b6f", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
     ("baacdaa3", "new"), // KNOWN 3201-N-5 as a value: no emulation (T7F)
     ("bb2b2b42", "new"), // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
     ("ce007cb2", "new"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)

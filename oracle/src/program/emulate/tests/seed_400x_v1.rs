@@ -74,6 +74,9 @@ fn m_a_bf16_producer_and_a_truncation_to_u8_drop_the_mask_in_a_pack() {
     // e31f01ee: 0xc46f0b7d → bf16 0xc46f, its byte 0x6f.
     let bf16 = "cvt.rn.bf16.f32 %h1, %r0;";
     exact_case(&at(bf16, "cvt.s16.u8 %h2, %h1;", pack), [0xc46f_0b7d, 0, 0, 0], d, 0x6f, 0xc46f);
+    // e31f01ee's store: element 0 of `st.v4.b16` is a pack's low half too.
+    let v4: &[&str] = &["st.global.v4.b16 [%out], {%h2, %h3, %h3, %h3};"];
+    exact_case(&at(bf16, "cvt.s16.u8 %h2, %h1;", v4), [0xc46f_0b7d, 0, 0, 0], d, 0x6f, 0xc46f);
     // b9524b6f: −1.3e20 → f16 −inf 0xfc00, its byte 0.
     let f16 = "cvt.rn.f16.f32 %h1, %r0;";
     let words = [0xe0e0_e0e0, 0, 0, 0];
