@@ -1069,9 +1069,9 @@ const SEED_4001_LABELS: [(&str, &str); 6] = [
     ("15b21628", "new"), // KNOWN mechanism of sass-cctl-under-unwritten-predicate, a PRMT reader and a wrong word; no emulation (T7B)
     ("375479fd", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a known `a` with a backward branch between still folds (T7A)
     ("423e94d2", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: start known from a branch fact (T7A)
-    ("7c009de1", "new"),                                // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
-    ("9e62a918", "new"),                                // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
-    ("ef73cb67", "new"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
+    ("7c009de1", "fuzz-h200-g-shr-s16-by-16"),          // KNOWN G unpack: a byte unpack of cvt.u32.u8 (T7A)
+    ("9e62a918", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: a mov.b16 byte unpack reader (T7B)
+    ("ef73cb67", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G unpack: a byte unpack (Unpack(4)) of cvt.s32.u16 (T7A)
 ];
 
 /// Seed 4002's word findings (see seed 4001's test).
@@ -1094,7 +1094,7 @@ const SEED_4002_LABELS: [(&str, &str); 13] = [
     ("cd70f198", "new"), // KNOWN 3602-N4: a cvt.s64.s16 first (T7D)
     ("d4a6b86d", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 truncation form, a set.ge.u32.s16 reader (T7C)
     ("d82eb12b", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: an arm with two writes, listed as not emulated (T7D)
-    ("e31f01ee", "new"),                                                    // KNOWN M: a bf16 F2FP producer (T7C)
+    ("e31f01ee", "fuzz-h100-m-f16-mask-dropped"),                           // KNOWN M: a bf16 F2FP producer (T7C)
     ("fd433a02", "new"), // KNOWN 3801-N3: a path without cvt.bf16 (shape-only entry) (T7E)
 ];
 
@@ -1113,7 +1113,7 @@ const SEED_4003_LABELS: [(&str, &str); 11] = [
     ("4019c7cf", "fuzz-h200-3601-n1-sub-cc-of-mul-hi-zero-borrows"), // KNOWN 3601-N1: two readers, .u32 (T7F)
     ("5ddee562", "new"), // KNOWN 3501-N2: the chain is the addend of a mad.wide of constants (T7F)
     ("a9e9f24e", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: a known `a` across shfl.sync/bar.sync still folds (T7F)
-    ("b9524b6f", "new"),                                // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
+    ("b9524b6f", "fuzz-h100-m-f16-mask-dropped"),       // KNOWN M: a cvt.u8.s16 mask of an f16 cvt (T7H)
     ("baacdaa3", "new"),                                // KNOWN 3201-N-5 as a value: no emulation (T7F)
     ("bb2b2b42", "new"),                                // KNOWN 3702-N4 with a bfe.s32 0,16 producer (T7H)
     ("ce007cb2", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)

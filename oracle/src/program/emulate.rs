@@ -630,6 +630,8 @@ pub(super) fn isa(
         let results = fuzz3702::mov(m, t, inst, results);
         // G through a `mov.b32` unpack of a zero-extended half (e141eb0d): `emulate/fuzz3802.rs`.
         let results = fuzz3802::unpacked(m, t, mv, inst, results);
+        // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/scopes_3901_h1.rs`.
+        let results = scopes_3901_h1::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
         let results = packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
@@ -981,12 +983,14 @@ fn packed(
 /// registers of its live half (`emulate/merge_c_in_place.rs`).
 pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
     let mut values = merge_c_in_place::stored(m, t, st, values);
-    // M: the first element of a `.v2` 16-bit store is the low half of the 32-bit word ptxas
-    // packs (`PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`): its mask is dropped.
-    let half_pair = elems.len() == 2 && matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16);
-    if let (true, Some(v)) = (half_pair, elems.first().and_then(|o| unmasked(m, t, o))) {
-        let from = values[0].clone();
-        values[0] = m.fire(Deviation::F16MaskDropped, &from, v.field(0, 16));
+    // M: each even element of a `.v2`/`.v4` 16-bit store is the low half of a 32-bit word ptxas
+    // packs (`PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`): its mask is dropped
+    // (corpus/findings/fuzz-h200-4002/, e31f01ee, trace/T7C.md: element 0 of `st.v4.b16`).
+    let halves = elems.len() >= 2 && matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16);
+    for k in (0..elems.len()).step_by(2).filter(|_| halves) {
+        if let (Some(v), Some(from)) = (unmasked(m, t, elems[k]), values.get(k).cloned()) {
+            values[k] = m.fire(Deviation::F16MaskDropped, &from, v.field(0, 16));
+        }
     }
     let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
     let from_float = |m: &Machine<'_>, o: &Operand| {

@@ -16,7 +16,7 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
-use super::origin::value_readers;
+use super::scopes_3901_h2;
 use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -222,19 +222,36 @@ pub(super) fn cvt(
     Some((d, anything(spec.clone())))
 }
 
-/// Whether register `r` of thread `t` holds a 16-bit value zero-extended to 32 bits:
+/// Whether register `r` of thread `t` holds a 16-bit value zero-extended to 32 bits in a way
+/// ptxas reads as a no-op (the value stays in its register, whose low half is the value):
 /// `cvt.{u32,s32}.u16` (§9.7.9.21: an unsigned source is zero-extended whatever the destination's
 /// signedness; corpus/findings/fuzz-h200-3901/, fd7cf510, trace/T6C.md: `cvt.s32.u16` gives the
-/// same 13.0.88 and 13.5 -O3 listing as `v1_u32dst`; `cvt.{u32,s32}.u8` keep `PRMT 0x7632`, right,
-/// session 40), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
+/// same 13.0.88 and 13.5 -O3 listing as `v1_u32dst`), `cvt.{u32,s32}.u8` of a value already a
+/// byte ([`byte_ranged`]; corpus/findings/fuzz-h200-4001/, 7c009de1 and ef73cb67's
+/// `v6_u8_halves_hi`, trace/T7A.md: `LDG.E.U8 R5; STG.E.U16 R5`; of a loaded `u16`, whose high
+/// byte the cvt must clear, 13.0.88 -O3 keeps `LOP3 0xff; PRMT 0x7632`, right, as of fd7cf510's
+/// f16), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
-        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) => {
-            matches!(c.dtype, CvtType::U32 | CvtType::S32) && c.atype == CvtType::U16 && !c.sat
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o)) => {
+            let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32) && !c.sat;
+            widening && (c.atype == CvtType::U16 || (c.atype == CvtType::U8 && byte_ranged(m, o.a_stmt)))
         }
         Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => {
             matches!(l.ty, MemType::U8 | MemType::U16) && l.vec.is_none()
         }
+        _ => false,
+    }
+}
+
+/// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by
+/// construction: a scalar `ld.u8` (§9.7.9.8, zero-extended) or a `cvt` to `.u8` (§9.7.9.21: the
+/// result zero-extended to the register; 7c009de1's `cvt.rni.u8.f16`, ef73cb67's
+/// `cvt.rni.u8.f32`).
+fn byte_ranged(m: &Machine<'_>, k: Option<usize>) -> bool {
+    match k.and_then(|k| m.p.body.get(k)) {
+        Some(Stmt::Isa(Instruction { form: Form::Cvt(c), .. })) => c.dtype == CvtType::U8,
+        Some(Stmt::Isa(Instruction { form: Form::Ld(l), .. })) => l.ty == MemType::U8 && l.vec.is_none(),
         _ => false,
     }
 }
@@ -245,8 +262,16 @@ fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// read gives `hi` = r's low half, the value itself (ptxas 13.0.88 and 13.5 -O3: `I2F.BF16.S64.RZ
 /// R5, …; STG.E.U8 R5`, `LDG.E.U16 R3; STG.E.U16 R3`), where the spec's high half is 0. `lo` read
 /// too (`var/s_ldb16_u32_st_h6_h5`), `shr.u32 r, 16` (v6), a `mov.b32 r, {h, 0}` pack (v9),
-/// `and.b32 0xffff` (`var/v`) and a sign extension (`var/t`) are right. `results` (the spec's,
-/// one per register element) changed.
+/// `and.b32 0xffff` (`var/v`) and a sign extension (`var/t`) are right.
+///
+/// The mechanism (session 40, corpus/findings/fuzz-h200-4001/trace/T7A.md, ef73cb67 and
+/// 7c009de1): -O3 drops the `PRMT 0x7632` that brings r's high half down whenever no element of
+/// the low half is observed (dead readers ignored) and r itself has no other live reader (plain
+/// copies followed; `7c009de1/v5_store_whole_too`, r also stored whole, is right). A byte unpack
+/// `mov.b32 {b0, b1, b2, b3}, r` reads b2, b3 as the value's bytes 0 and 1 (`PRMT R7, R4,
+/// 0x7770, RZ` and `0x7771`, 13.0.88 and 13.5 -O3); b0 or b1 observed too is right
+/// (`ef73cb67/v2_all_bytes_read`, `v7_b01_read_too`). `results` (the spec's, one per register
+/// element) changed.
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -255,21 +280,36 @@ pub(super) fn unpacked(
     mut results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::ZeroExtendedHighHalfReadAsTheValue;
-    if !m.allow.emulates(d) || mv.shape != MovShape::Unpack(2) {
+    let n = match mv.shape {
+        MovShape::Unpack(n @ (2 | 4)) => usize::from(n),
+        _ => return results,
+    };
+    if !m.allow.emulates(d) {
         return results;
     }
     let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
         return results;
     };
-    let element = |i: usize| items.get(i).and_then(|o| m.reg_of(o).ok());
-    let lo_unread = element(0).is_none_or(|lo| value_readers(m, m.stmt, lo) == 0);
-    let hi = element(1).filter(|&hi| value_readers(m, m.stmt, hi) > 0);
+    let at = m.stmt;
+    let elements: Vec<Option<Reg>> = (0..n).map(|i| items.get(i).and_then(|o| m.reg_of(o).ok())).collect();
+    let observed = |e: &Option<Reg>| e.is_some_and(|e| scopes_3901_h2::observed(m, at, e));
+    let (low, high) = elements.split_at(n / 2);
+    let high_read = high.iter().any(observed);
     let r = m.reg_of(src).ok().filter(|r| r.class().bits() == 32 && zero_extended_half(m, t, *r));
-    let (Some(hi), Some(r), true) = (hi, r, lo_unread) else { return results };
+    // r's value observed by this unpack alone (plain copies between followed).
+    let only_here =
+        r.is_some_and(|r| last_writer(m, at, r).is_some_and(|(k, _)| scopes_3901_h2::observed_only_by(m, k, r, at)));
+    let (Some(r), true, true, true) = (r, high_read, !low.iter().any(observed), only_here) else {
+        return results;
+    };
     let Some(value) = m.read(t, r).ok().filter(Expected::is_exact) else { return results };
-    if let Some((_, e)) = results.iter_mut().find(|(x, _)| *x == hi) {
-        let from = e.clone();
-        *e = m.fire(d, &from, value.field(0, 16));
+    let bits = 32 / n as u32;
+    for (j, e) in high.iter().enumerate() {
+        let Some(e) = *e else { continue };
+        if let Some((_, x)) = results.iter_mut().find(|(x, _)| *x == e) {
+            let from = x.clone();
+            *x = m.fire(d, &from, value.field(bits * j as u32, bits));
+        }
     }
     results
 }

@@ -41,12 +41,18 @@ pub(super) fn skipped_integer_copy(m: &mut Machine<'_>, t: u32, inst: &Instructi
 /// (trace/T3B.md; ptxas 13.0.88 -O3 `F2FP…UNPACK_B_MERGE_C R0; PRMT R5, R0, 0x5410, RZ`, 13.5
 /// right), `cvt.rn.f16.f32` (`v4-rn-f16`) and `cvt.rn.satfinite.{e4m3x2,e5m2x2}` of `.f16x2`
 /// or `.f32` sources (the finding, `v3-e5m2-f32`). `.relu` is not evidenced and left out.
+/// The mechanism is the `F2FP` result's 16-bit slot, whatever its float type: `cvt.{rn,rz}.bf16.f32`
+/// (`F2FP.BF16.F32.PACK_AB`) is M's producer too (session 40, corpus/findings/fuzz-h200-4002/,
+/// e31f01ee, trace/T7C.md: `cvt.s16.u8` of it in a pack's low half, 13.0.88 -O3 `F2FP.BF16.F32.PACK_AB
+/// R0, RZ, R2; PRMT R0, R0, 0x5410, RZ`, no `LOP3 0xff`; `and.b16 0xff` (v5) the same; 13.5 right).
 pub(super) fn f2fp_masked_by_imm(m: &Machine<'_>, t: u32, x: Reg) -> bool {
     let c: Cvt = match m.producer(t, x) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) => *c,
         _ => return false,
     };
-    let f16 = c.dtype == CvtType::F16 && c.atype == CvtType::F32 && matches!(c.rnd, Some(CvtRnd::Rz | CvtRnd::Rn));
+    let f16 = matches!(c.dtype, CvtType::F16 | CvtType::Bf16)
+        && c.atype == CvtType::F32
+        && matches!(c.rnd, Some(CvtRnd::Rz | CvtRnd::Rn));
     let fp8x2 = matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
         && matches!(c.atype, CvtType::F16x2 | CvtType::F32)
         && c.rnd == Some(CvtRnd::Rn);

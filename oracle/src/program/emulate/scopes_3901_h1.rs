@@ -17,7 +17,8 @@
 //! live store of the word or of the half (a second, whole `PRMT`); kept whole under stores of the
 //! half, `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`), signed readers
 //! (`setp.*.s16`, `mul.lo.s16`, `shr.s16`, `cvt.s32.s16`: a sign extension `PRMT 0x9910`),
-//! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks.
+//! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks of the word;
+//! a `mov.b16 {c0, c1}` byte unpack of the narrowed half is narrowed (4001's 9e62a918, T7B.md).
 //!
 //! Invariants: a reader's value changes only where one of its register sources is, through
 //! plain copies, the low half of a `mov.b32` unpack or one `cvt` truncation to 16 bits, the
@@ -30,11 +31,11 @@ use super::fuzz3602::writes;
 use super::fuzz3702_conversions::{bare, narrowed_prmt};
 use super::imm_of;
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape, Prmt};
+use crate::isa::{Cvt, CvtType, Form, Instruction, Mov, MovShape, Prmt};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
-use crate::semantics::Expected;
+use crate::semantics::{Deviation, Expected};
 
 /// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
 const MAX_LINKS: usize = 8;
@@ -86,6 +87,38 @@ pub(super) fn narrowed_prmt_cvt_reader(
     let h = m.reg_of(inst.operands.get(1)?).ok()?;
     let narrowed = narrowed_source(m, t, h, bytes, a.bits as u32)?;
     convert(m, &inst.form, u128::from(narrowed)).filter(Expected::is_exact)
+}
+
+/// 3702-N5 at a byte unpack of a 16-bit register, `mov.b16 {c0, c1}, h` (§9.7.9.4): each byte
+/// read as the narrowed `prmt`'s, h reached as for any reader ([`reaching_prmt`]; corpus/findings/
+/// fuzz-h200-4001/, 9e62a918, trace/T7B.md: h the low half of a `mov.b32` unpack of the `prmt`,
+/// 13.0.88 -O3 `PRMT R0, RZ, 0xaa, R4; SHF.R.U32.HI R0, RZ, 0x8, R0`, c1 and c0 (`v4_c1_low_byte`)
+/// both narrowed; 13.5 right). A byte unpack of the word, `mov.b32 {c0, c1, c2, c3}` (`v1`), keeps
+/// the whole `PRMT` (right) and is left alone. `results` (the spec's, one per element) changed.
+pub(super) fn narrowed_prmt_unpack_reader(
+    m: &mut Machine<'_>,
+    t: u32,
+    mv: &Mov,
+    inst: &Instruction,
+    mut results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    let d = Deviation::PrmtSignOfANarrowedReadsZero;
+    if !m.allow.emulates(d) || mv.shape != MovShape::Unpack(2) {
+        return results;
+    }
+    let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
+        return results;
+    };
+    let elements: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
+    let Some(h) = m.reg_of(src).ok().filter(|h| h.class().bits() == 16) else { return results };
+    let Some(word) = m.read(t, h).ok().filter(Expected::is_exact) else { return results };
+    let Some(narrowed) = narrowed_source(m, t, h, 2, word.bits as u32) else { return results };
+    for (i, e) in elements.iter().enumerate() {
+        let Some((_, x)) = results.iter_mut().find(|(x, _)| Some(*x) == *e) else { continue };
+        let from = x.clone();
+        *x = m.fire(d, &from, Expected::exact(u128::from((narrowed >> (8 * i)) & 0xFF), from.width));
+    }
+    results
 }
 
 /// How many low bytes of source `j` glue `g` zero-extends (ptxas materializes `& 0xff…` that

@@ -133,7 +133,11 @@ pub(super) fn through_identity_of_shr16(m: &Machine<'_>, t: u32, g: &Glue, vals:
 /// R0, R0, 0x5410, RZ` with no `LOP3 0xff`, ptxas 13.0.88 -O3 (13.5 right); `cvt.u16.u8` and
 /// `and.b16 0xff` the same listing; a direct 16-bit store keeps the mask): the value the dropped
 /// mask leaves, the cvt's source `a` unmasked, where `c` is a plain `cvt.{u16,s16}.u8` of M's
-/// producer ([`f2fp_masked_by_imm`]) in register `r`.
+/// producer ([`f2fp_masked_by_imm`]) in register `r`. A truncation to a byte, `cvt.u8.{u8,s8,u16,s16}`
+/// (§9.7.9.21: the low byte, zero-extended in the 16-bit register), is the same mask (session 40,
+/// corpus/findings/fuzz-h200-4003/, b9524b6f, trace/T7H.md: `cvt.u8.s16` of `cvt.rn.f16.f32` in
+/// `st.v2.b16 {h, 0}`, 13.0.88 -O3 `F2FP.F16.F32.PACK_AB; PRMT 0x5410` with no `LOP3 0xff`;
+/// `cvt.u8.s8` (v1) and `cvt.u8.u16` (v3) the same; `cvt.s8.s16`, a sign extension, right).
 pub(super) fn unmasked_by_byte_cvt(
     m: &Machine<'_>,
     t: u32,
@@ -141,7 +145,10 @@ pub(super) fn unmasked_by_byte_cvt(
     r: Option<Reg>,
     a: Option<&Expected>,
 ) -> Option<Expected> {
-    let byte_mask = matches!(c.dtype, CvtType::U16 | CvtType::S16) && c.atype == CvtType::U8 && !c.sat;
+    let widening = matches!(c.dtype, CvtType::U16 | CvtType::S16) && c.atype == CvtType::U8;
+    let truncation =
+        c.dtype == CvtType::U8 && matches!(c.atype, CvtType::U8 | CvtType::S8 | CvtType::U16 | CvtType::S16);
+    let byte_mask = (widening || truncation) && !c.sat && c.rnd.is_none();
     let maskable = r.is_some_and(|r| f2fp_masked_by_imm(m, t, r));
     if !(m.allow.emulates(Deviation::F16MaskDropped) && byte_mask && maskable) {
         return None;
