@@ -972,3 +972,4 @@ mod seed_390x_h4;
 mod seed_390x_h5;
 mod seed_390x_h6;
 mod seed_390x_h7;
+mod seed_400x_v3;
