@@ -259,8 +259,9 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         }
     }
     // L (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): a `cvt.s64.u32`
-    // result is sign-extended only inside `shl.b64 d, x, k` by an immediate 1 ≤ k < 32
-    // (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word); not of a constant source (an
+    // result is sign-extended only inside `shl.b64 d, x, k` by an immediate 0 ≤ k < 32
+    // (`SHF.R.S32.HI R7, RZ, 32−k, R2` for the high word; k = 0 too, `SHF.R.S32.HI R7, RZ, 0x1f,
+    // R2`: corpus/findings/fuzz-h200-4002/, 9ebbecf8, trace/T7D.md); not of a constant source (an
     // immediate, or a register a move of an immediate wrote), which -O3 folds right
     // (corpus/findings/fuzz-h200-3501/, ad84da1a: `MOV R5, 0x0`).
     let of_loaded_cvt_s64_u32 = reg(0).and_then(|r| match m.producer(t, r) {
@@ -279,7 +280,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if m.allow.emulates(Deviation::CvtS64U32SignExtends)
         && g.op == GlueOp::Shl
         && g.ty.bits() == 64
-        && imm_of(g, 1).is_some_and(|k| (1..32).contains(&(k & 0xFFFF_FFFF)))
+        && imm_of(g, 1).is_some_and(|k| (0..32).contains(&(k & 0xFFFF_FFFF)))
     {
         if let (Some(a), Some(k)) = (of_loaded_cvt_s64_u32, imm_of(g, 1)) {
             let x = i64::from(a.bits as u32 as i32) as u64;
@@ -352,14 +353,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // operands come in either order (2d12fb46: `add.cc.s64 d, c, chain`; sub: the chain first).
     // A chain through adds (each shift followed by an add of a constant, seed 3802's 81cc67f0)
     // keeps the value after the cut's pair: `emulate/scopes_3802_w6.rs`.
-    if let Some((c, b)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
+    // A mad whose factors are constants is the add of their product (5ddee562, T7F.md).
+    if let Some((c, x)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
         let folded = if c.through_adds {
             scopes_3802_w6::past_cut(&c)
         } else {
             c.cut.filter(|&cut| cut < c.total && c.base.is_exact()).map(|cut| {
                 let mut s = [0u64; 4];
-                s[1 - b] = (c.base.bits as u64) << cut;
-                s[b] = vals[b].bits as u64;
+                for (k, v) in vals.iter().enumerate().take(3) {
+                    s[k] = v.bits as u64;
+                }
+                s[x] = (c.base.bits as u64) << cut;
                 Expected::exact(u128::from(g.eval(s, false)), result.width)
             })
         };
@@ -759,8 +763,15 @@ pub(super) fn isa(
     if let Some(v) = r.and_then(|r| scopes_3901_h5::cnot_converted_as_number(m, t, inst, c, r, &a)) {
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
-    // 3301-N4: cvt.sat.<int>.u32 of a byte- or half-aligned bfe.s32 saturates it as an .s32.
-    let byte_bfe = r.is_some_and(|r| scopes_3901_h5::byte_field_bfe(m, t, r));
+    // 3301-N4: cvt.sat.<int>.u32 of a sign-extended field ptxas knows (a byte- or half-aligned
+    // bfe.s32, an element of a `.v2/.v4.s8` load, through copies and extension-keeping cvts:
+    // `fuzz3702_conversions::sign_extended_field`) saturates it as an .s32
+    // (corpus/findings/fuzz-h200-4002/, a1b4d60b, trace/T7E.md: `cvt.u32.s8` of a `.v4.s8`
+    // element, then `cvt.sat.s8.u32` is `PRMT 0x9991` and a signed clamp, 13.0.88 and 13.5 -O3;
+    // `.u8`, `.s16`, `.s32` destinations, `.v2.s8`, `cvt.s32.s8` alike; a scalar `ld.s8` right).
+    let byte_bfe = r.is_some_and(|r| {
+        scopes_3901_h5::byte_field_bfe(m, t, r) || fuzz3702_conversions::sign_extended_field(m, m.stmt, r, 4)
+    });
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned)
         && byte_bfe
         && c.sat

@@ -16,6 +16,7 @@ use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand, Role};
+use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
@@ -30,6 +31,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
+        (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
         (Deviation::UnsignedLoopExitTestCountedSigned, loop_exit_test_signed),
     ];
@@ -280,16 +282,37 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a
-/// `cvt.{s64,u64}.s8` result (3602-N4).
+/// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4).
 fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o))
             if c.dtype == CvtType::S8 && matches!(c.atype, CvtType::S64 | CvtType::U64) =>
         {
-            o.a_stmt.is_some_and(|k| {
-                matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Cvt(c0), .. })
-                    if c0.atype == CvtType::S8 && matches!(c0.dtype, CvtType::S64 | CvtType::U64))
-            })
+            o.a_stmt.is_some_and(|k| sign_extended_byte_64(m, k))
+        }
+        _ => false,
+    }
+}
+
+/// Whether body statement `k` is a `cvt.{s64,u64}.atype` whose result ptxas knows is a
+/// sign-extended byte: `.atype` `.s8` (§9.7.9.21 sign-extends the byte), or `.s16`/`.s32` of a
+/// register an unguarded `ld*.s8` (scalar or vector element; §9.7.9.8 sign-extends it to the
+/// register) last wrote (corpus/findings/fuzz-h200-4002/, cd70f198, trace/T7D.md: `ld.global.s8;
+/// cvt.s64.s16` is `LDG.E.S8` alone, 13.0.88 -O3; an `ld.b8` or `ld.s16` source is right).
+fn sign_extended_byte_64(m: &Machine<'_>, k: usize) -> bool {
+    let Stmt::Isa(Instruction { form: Form::Cvt(c0), operands, .. }) = &m.p.body[k] else { return false };
+    if !matches!(c0.dtype, CvtType::S64 | CvtType::U64) {
+        return false;
+    }
+    match c0.atype {
+        CvtType::S8 => true,
+        CvtType::S16 | CvtType::S32 => {
+            let Some(x) = operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return false };
+            match m.p.body[..k].iter().rev().find(|s| writes(s, x)) {
+                Some(Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => l.ty == MemType::S8,
+                Some(Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), guard: None, .. })) => l.ty == MemType::S8,
+                _ => false,
+            }
         }
         _ => false,
     }
@@ -306,6 +329,34 @@ fn shr16_of_s8_round_trip(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     let n = (h.is_exact() && n.is_exact()).then_some(n.bits as u32).filter(|&n| n < 16)?;
     let wide = h.bits as u8 as i8 as i32 as u32;
     Some(Expected::exact(u128::from((wide >> n) & 0xFFFF), result.width))
+}
+
+/// 3602-N4: `mul.hi.u16 d, a, b` and `mad.hi.u16 d, a, b, c` with a round trip as a factor
+/// multiply the byte's 32-bit sign extension: ptxas forms the 32-bit product with `IMAD` and
+/// takes its bits 16–31 (`IMAD R0, R0, 0x8001; LEA.HI R0, R0, 0x5ccd, RZ, 0x10`), where §9.7.3.4
+/// and §9.7.3.5 multiply the 16-bit values (corpus/findings/fuzz-h200-4002/, 0aa7c9e7,
+/// trace/T7E.md: 0x5cc6 for the spec's 0xdcc7, `mul.hi.u16` alike, 13.0.88 -O3; 13.5 right).
+/// Either factor (or both); the other factor and the addend read as their 16 bits. `.s16`
+/// (the same high half either way) and `mul.lo`/`mad.lo` (the low half) are right.
+fn hi16_product_of_s8_round_trip(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::MulHi | GlueOp::MadHi) || g.ty != GlueType::U16 {
+        return None;
+    }
+    let round_trip = |k: usize| reg_of_glue(g, k).is_some_and(|r| s8_round_trip(m, t, r));
+    if !round_trip(0) && !round_trip(1) {
+        return None;
+    }
+    let operand = |k: usize| vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u32 & 0xFFFF);
+    let factor = |k: usize| operand(k).map(|v| if round_trip(k) { v as u8 as i8 as i32 as u32 } else { v });
+    let high = (factor(0)?.wrapping_mul(factor(1)?) >> 16) & 0xFFFF;
+    let addend = if g.op == GlueOp::MadHi { operand(2)? } else { 0 };
+    Some(Expected::exact(u128::from(high.wrapping_add(addend) & 0xFFFF), result.width))
 }
 
 /// 3604-N1: `shr.s16 d, a, r` with r written by `cvt.<irnd>.u32.f32` of x: where x rounded is

@@ -17,7 +17,7 @@ use super::convert;
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
 use super::origin::moved_immediate;
-use super::{reg_of_glue, scopes_3901_h1, GlueRule};
+use super::{reg_of_glue, scopes_3901_h1, scopes_3901_h5, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, Prmt};
@@ -59,12 +59,19 @@ pub(super) fn bare(dtype: CvtType, atype: CvtType, sat: bool) -> Cvt {
 /// One `cvt` rule: the emulated destination where it applies (`None` elsewhere).
 type CvtRule = fn(&Machine<'_>, u32, &Instruction, Cvt, &Expected) -> Option<Expected>;
 
-/// 3702-N4 (30858a36): `cvt.<rnd>.{bf16,f16,f32}.u32 d, r` with r holding the sign extension
-/// of an element of `ld.*.v2.s8` or `.v4.s8` ([`sign_extended_vector_byte`]) converts the
-/// sign-extended byte as the signed `.s32` (`I2F.BF16.S8.RP R0, R2.B1`: the extension folded
-/// into the conversion's source type), where §9.7.9.21 converts the word as unsigned
-/// (0xffffffb1 is 4294967217, not −79). A scalar `ld.s8`, a `.v2.s16` load, a zero extension
-/// (`cvt.u32.u16`) in the chain, a `.u64` or `.f64` conversion are right.
+/// 3702-N4 (30858a36): `cvt.<rnd>.<float>.u32 d, r` with r holding a sign-extended field
+/// ptxas knows ([`sign_extended_field`]: an element of `ld.*.v2.s8`/`.v4.s8`, or a byte- or
+/// half-aligned `bfe.s32`) converts the field as the signed `.s32` (`I2F.BF16.S8.RP R0, R2.B1`,
+/// `I2F.S16`: the extension folded into the conversion's source type), where §9.7.9.21
+/// converts the word as unsigned (0xffffffb1 is 4294967217, not −79); `.sat` and the rounding
+/// apply to the signed value. Every float destination: `.f64` too (corpus/findings/
+/// fuzz-h200-4002/, a8402534, trace/T7E.md: `I2F.F64.S8`, with or without `.sat`, `.rz`; T3A's
+/// right `.f64` was a scalar `ld.s8`); an aligned `bfe.s32` of a loaded word
+/// (corpus/findings/fuzz-h200-4003/, bb2b2b42, trace/T7H.md: fields (0,8), (8,8), (0,16),
+/// (16,16), `.f64`, `.f16`, 13.0.88 and 13.5 -O3). A scalar `ld.s8`/`ld.s16`, a `.v2.s16` load,
+/// a field not byte- or half-aligned (`SGXT`), a zero extension (`cvt.u32.u16`) in the chain
+/// are right. Not emulated: a `.u64` source (`cvt.u64.u32` between: wrong from a `bfe`,
+/// bb2b2b42 v9, right from a vector byte, a8402534 v5).
 /// Seeds 3901 and 3902 (corpus/findings/fuzz-h200-3901/, e685156a, trace/T6B.md, and
 /// fuzz-h200-3902/, 1ab3812a, trace/T6D.md: `cvt.u32.s16` of the element, `v2_s32_s16`,
 /// `v3_u32_s8` give the same `I2F.S8 R7, R2.B1`, 13.0.88 and 13.5 -O3); any chain that keeps the
@@ -79,33 +86,37 @@ fn byte_of_vector_load_converted_signed(
     c: Cvt,
     a: &Expected,
 ) -> Option<Expected> {
-    if c.atype != CvtType::U32 || !matches!(c.dtype, CvtType::Bf16 | CvtType::F16 | CvtType::F32) || !a.is_exact() {
+    let float = matches!(c.dtype, CvtType::Bf16 | CvtType::F16 | CvtType::F32 | CvtType::F64);
+    if c.atype != CvtType::U32 || !float || !a.is_exact() {
         return None;
     }
     let source = m.reg_of(inst.operands.get(1)?).ok()?;
-    if !sign_extended_vector_byte(m, m.stmt, source, 4) {
+    if !sign_extended_field(m, m.stmt, source, 4) {
         return None;
     }
     let signed = Form::Cvt(Cvt { atype: CvtType::S32, ..c });
     convert(m, &signed, a.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
 }
 
-/// Whether register `r`, read at body index `at`, holds the sign extension of an element of an
-/// unguarded `ld.*.v2.s8` or `ld.*.v4.s8` (§9.7.9.8: each element sign-extended to its
-/// register): the element register itself, or an unguarded `mov` copy or integer `cvt` that
-/// keeps the extension ([`keeps_sign_extension`]) of such a value, at most `depth` copies or
-/// conversions deep; each writer the last before its reader and run on every path to it.
-fn sign_extended_vector_byte(m: &Machine<'_>, at: usize, r: Reg, depth: u32) -> bool {
+/// Whether register `r`, read at body index `at`, holds a sign-extended field ptxas knows to be
+/// one: an element of an unguarded `ld.*.v2.s8` or `ld.*.v4.s8` (§9.7.9.8: each element
+/// sign-extended to its register), an unguarded byte- or half-aligned `bfe.s32`
+/// ([`scopes_3901_h5::aligned_field_bfe`], §9.7.1.19), or an unguarded `mov` copy or integer
+/// `cvt` that keeps the extension ([`keeps_sign_extension`]) of such a value, at most `depth`
+/// copies or conversions deep; each writer the last before its reader and run on every path to
+/// it. ptxas treats a `.u32` use of such a register as signed: 3702-N4's int-to-float `cvt`
+/// and 3301-N4's saturating `cvt` (`emulate.rs`).
+pub(super) fn sign_extended_field(m: &Machine<'_>, at: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..at].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
     };
+    if let Stmt::Glue { glue, guard: None } = s {
+        return scopes_3901_h5::aligned_field_bfe(glue) && reaches_on_every_path(m, k, at);
+    }
     let Stmt::Isa(Instruction { form, operands, guard: None, .. }) = s else { return false };
     let deeper = || {
         depth > 0
-            && operands
-                .get(1)
-                .and_then(|o| m.reg_of(o).ok())
-                .is_some_and(|x| sign_extended_vector_byte(m, k, x, depth - 1))
+            && operands.get(1).and_then(|o| m.reg_of(o).ok()).is_some_and(|x| sign_extended_field(m, k, x, depth - 1))
     };
     let vector_s8 =
         |vec: Option<VecWidth>, ty: MemType| matches!(vec, Some(VecWidth::V2 | VecWidth::V4)) && ty == MemType::S8;

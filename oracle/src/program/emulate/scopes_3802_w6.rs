@@ -19,14 +19,23 @@ use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
-/// The operands (chain, constant) of a 64-bit add/sub `g` of thread `t` that 3501-N2 folds
-/// into the chain's last `LEA`: one source carries a `shl.b64` chain, the other is a nonzero
-/// constant (an immediate, a moved immediate or a value ptxas knows); an add's in either order.
+/// The chain and the index of the operand carrying it in a 64-bit add/sub `g` of thread `t`
+/// that 3501-N2 folds into the chain's last `LEA`: one source carries a `shl.b64` chain, the
+/// other is a nonzero constant (an immediate, a moved immediate or a value ptxas knows); an
+/// add's in either order. A `mad.{lo,hi}.{s64,u64}` or `mad.wide.{s32,u32}` whose two factors
+/// are constants is the add of their nonzero product to the addend, the chain
+/// (corpus/findings/fuzz-h200-4003/, 5ddee562, trace/T7F.md: `mad.wide.s32 d1, -1, -1, chain`
+/// is `LEA …, 0x1, 0x10` as `add.s64 d1, chain, 1` is, `mad.lo.u64 d1, 3, 5, chain` `LEA …,
+/// 0xf, 0x10`, 13.0.88 -O3; a loaded factor keeps every shift).
 pub(super) fn chain_and_addend(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<(ShlChain, usize)> {
-    if !m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
-        || !matches!(g.op, GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc)
-        || g.ty.bits() != 64
-    {
+    let mad = match g.op {
+        GlueOp::Add | GlueOp::Sub | GlueOp::AddCc | GlueOp::SubCc => false,
+        GlueOp::MadLo | GlueOp::MadHi | GlueOp::MadWide => true,
+        _ => return None,
+    };
+    // The result (and so the addend) is 64 bits wide: a 64-bit type, or a widening of 32 bits.
+    let wide = if g.op == GlueOp::MadWide { g.ty.bits() == 32 } else { g.ty.bits() == 64 };
+    if !m.allow.emulates(Deviation::ShlChainFoldedIntoLea) || !wide {
         return None;
     }
     let chain = |k: usize| reg_of_glue(g, k).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
@@ -34,11 +43,17 @@ pub(super) fn chain_and_addend(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expect
         imm_of(g, k).is_some()
             || reg_of_glue(g, k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
     };
+    let exact = |k: usize| vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u64);
+    if mad {
+        let product = exact(0).zip(exact(1)).map(|(a, b)| g.eval([a, b, 0, 0], false));
+        let nonzero = product.is_some_and(|p| p != 0);
+        return chain(2).filter(|_| constant(0) && constant(1) && nonzero).map(|c| (c, 2));
+    }
     let orders: &[(usize, usize)] =
         if matches!(g.op, GlueOp::Add | GlueOp::AddCc) { &[(0, 1), (1, 0)] } else { &[(0, 1)] };
     orders.iter().find_map(|&(x, b)| {
-        let nonzero = vals.get(b).is_some_and(|v| v.is_exact() && v.bits != 0);
-        chain(x).filter(|_| constant(b) && nonzero).map(|c| (c, b))
+        let nonzero = exact(b).is_some_and(|v| v != 0);
+        chain(x).filter(|_| constant(b) && nonzero).map(|c| (c, x))
     })
 }
 

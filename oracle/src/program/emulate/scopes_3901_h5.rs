@@ -111,13 +111,17 @@ pub(super) fn cnot_converted_as_number(
 /// alignment (immediate `pos` and `len`, §9.7.1.19 reads their low 8 bits): ptxas lowers it as a
 /// sign-extending `PRMT 0x8880/0x9910/0x9991` (3301-N4).
 pub(super) fn byte_field_bfe(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Bfe && glue.ty == GlueType::S32 => {
-            match (imm_of(glue, 1).map(|v| v & 0xff), imm_of(glue, 2).map(|v| v & 0xff)) {
-                (Some(pos), Some(len)) => matches!(len, 8 | 16) && pos % len == 0 && pos + len <= 32,
-                _ => false,
-            }
-        }
+    matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if aligned_field_bfe(glue))
+}
+
+/// Whether glue `g` is a `bfe.s32` of a byte or half field at its own alignment (immediate
+/// `pos` and `len`, their low 8 bits read, §9.7.1.19): the sign-extending `PRMT` of 3301-N4.
+pub(super) fn aligned_field_bfe(g: &Glue) -> bool {
+    if g.op != GlueOp::Bfe || g.ty != GlueType::S32 {
+        return false;
+    }
+    match (imm_of(g, 1).map(|v| v & 0xff), imm_of(g, 2).map(|v| v & 0xff)) {
+        (Some(pos), Some(len)) => matches!(len, 8 | 16) && pos % len == 0 && pos + len <= 32,
         _ => false,
     }
 }

@@ -976,5 +976,6 @@ mod seed_390x_h6;
 mod seed_390x_h7;
 mod seed_400x_v1;
 mod seed_400x_v2;
+mod seed_400x_v3;
 mod seed_400x_v4;
 mod seed_400x_v5;

@@ -32,7 +32,9 @@ fn n4_3702_a_byte_of_a_v2_s8_load_converted_from_u32_converts_signed() {
     let s16 = with("ld.global.v2.s16 {%h0, %h1}, [%in];", "cvt.s32.s16 %r5, %h1;", "cvt.rp.bf16.u32 %h3, %r5;");
     untouched(&s16, [0, 0, 0, 0], d);
     untouched(&s16, [0xb100_0000, 0, 0, 0], d);
-    let f64 = [v2, s32, "cvt.rn.f64.u32 %d3, %r5;", "st.global.b64 [%out], %d3;"];
+    // T3A's right `.f64` (`v5`) was a scalar `ld.s8`; of a vector element `.f64` is wrong too
+    // (corpus/findings/fuzz-h200-4002/, a8402534, trace/T7E.md: `tests/seed_400x_v3.rs`).
+    let f64 = ["ld.global.s8 %h1, [%in+1];", s32, "cvt.rn.f64.u32 %d3, %r5;", "st.global.b64 [%out], %d3;"];
     untouched(&f64, [0xb100, 0, 0, 0], d);
 }
 
