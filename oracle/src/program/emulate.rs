@@ -26,6 +26,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod carry;
 mod fuzz3602;
 mod fuzz3701;
 mod fuzz3702;
@@ -50,6 +51,7 @@ mod scopes_400x_v2;
 mod scopes_400x_v4;
 mod skipped;
 
+pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};
 
 use super::exec::Machine;
@@ -58,7 +60,7 @@ use super::interp::InterpError;
 use super::{Reg, Stmt};
 use origin::{
     boundary_between, cvt_through_f32_copies, f32_typed, moved_immediate, negated, negated16, packed_half_producer,
-    unmasked, value_readers,
+    unmasked,
 };
 pub(super) use origin::{glue_origin, Origin};
 pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
@@ -497,79 +499,6 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         }
     }
     result
-}
-
-/// The carry flag a glue instruction writes under the emulated deviations: `carry` (the spec's)
-/// changed where 3301-N2 applies (`sub.cc` of a 64-bit `abs.s64` result that is 0 borrows) or
-/// 3601-N1 (`sub.cc.{u32,s32}` of a `mul.hi.{u32,s32}` result, by a register holding 0, borrows:
-/// ptxas fuses the two into one `IMAD.HI` whose addend −b · 2^32 does not carry for b = 0). The
-/// mul.hi result may have other readers as long as each is an arithmetic/logic (glue)
-/// instruction: ptxas duplicates the mul.hi and keeps the fusion (corpus/findings/
-/// fuzz-h200-4003/, 139c0307 and 4019c7cf, trace/T7F.md: the `subc` reads it too;
-/// `v_other_reader_add` wrong); a store among the readers keeps one `IMAD.HI` and a separate
-/// borrow (`v_other_reader_store`, right).
-pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
-    // 3602-N3's carry out of `subc.cc`: `emulate/fuzz3602.rs`.
-    if let Some(v) = fuzz3602::carry(m, t, g, vals, &carry) {
-        return v;
-    }
-    let of_sole_mul_hi = match g.src.first().copied().flatten() {
-        Some(Src::Reg(r)) => match m.producer(t, r) {
-            Some((Stmt::Glue { glue, .. }, o))
-                if glue.op == GlueOp::MulHi && matches!(glue.ty, GlueType::U32 | GlueType::S32) =>
-            {
-                value_readers(m, o.stmt, glue.dst) == 1 || only_glue_reads(m, o.stmt, glue.dst)
-            }
-            _ => false,
-        },
-        _ => false,
-    };
-    // The subtrahend a register or an immediate 0 (corpus/findings/fuzz-h200-3901/, dbb0f09c,
-    // trace/T6A.md: `sub.cc.s32 r8, r0, 0` after `mul.hi.s32` is `IMAD.HI RZ, P0, R3, R3, R6`
-    // with R6 = 0, 13.0.88 and 13.5 -O3; `.u32` the same): the fused `IMAD.HI`'s addend is 0.
-    let register_zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF == 0);
-    if m.allow.emulates(Deviation::SubCcOfMulHiZeroBorrows)
-        && g.op == GlueOp::SubCc
-        && matches!(g.ty, GlueType::U32 | GlueType::S32)
-        && of_sole_mul_hi
-        && register_zero
-    {
-        let v = Expected::exact(1, carry.width);
-        return m.fire(Deviation::SubCcOfMulHiZeroBorrows, &carry, v);
-    }
-    let of_abs_s64 = match g.src.get(1).copied().flatten() {
-        Some(Src::Reg(r)) => matches!(
-            m.producer(t, r),
-            Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Abs && glue.ty == GlueType::S64
-        ),
-        _ => false,
-    };
-    let zero = vals.get(1).is_some_and(|b| b.is_exact() && b.bits & 0xFFFF_FFFF_FFFF_FFFF == 0);
-    if m.allow.emulates(Deviation::SubCcOfAbsZeroBorrows)
-        && g.op == GlueOp::SubCc
-        && g.ty.bits() == 64
-        && of_abs_s64
-        && zero
-    {
-        let v = Expected::exact(1, carry.width);
-        return m.fire(Deviation::SubCcOfAbsZeroBorrows, &carry, v);
-    }
-    carry
-}
-
-/// Whether every statement that reads `r`'s value written at body index `k` (until an unguarded
-/// overwrite) is a glue (arithmetic/logic) instruction: no store, move or other ISA reader.
-fn only_glue_reads(m: &Machine<'_>, k: usize, r: Reg) -> bool {
-    for s in &m.p.body[k + 1..] {
-        let (reads, overwrites) = origin::reads_and_overwrites(s, r);
-        if reads && !matches!(s, Stmt::Glue { .. }) {
-            return false;
-        }
-        if overwrites {
-            break;
-        }
-    }
-    true
 }
 
 /// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.

@@ -12,7 +12,7 @@
 //! 38604c4d, trace/T7E.md, r9–r15; the mov after the barrier, r12, right); `shfl.sync` is −1
 //! (corpus/findings/fuzz-h200-4003/, a9e9f24e, trace/T7F.md; after the `bfe`, `v_shfl_after`,
 //! right). Boundaries beyond the traces, from ptxas 13.0.88 -O3 with `mov.u32 a, 5; <x>; bfe.s32
-//! d, a, 0x20, 0x20` (−1 for each <x> below; right for an unguarded `ld`, `st`, `atom`, glue, a
+//! d, a, 0x20, 0x20` (−1 for each `<x>` below; right for an unguarded `ld`, `st`, `atom`, glue, a
 //! `cvt`, `mbarrier.init`/`mbarrier.arrive`, and a guarded glue or `cvt`): `bra.uni` to the next
 //! line, `@p bra` over nothing or a store, `@p ret`, `bar.warp.sync`, `barrier.cta.arrive`,
 //! `fence.acq_rel.gpu`, `fence.proxy.async`, `fence.mbarrier_init`, `membar.gl`, `vote.sync`,
