@@ -28,6 +28,10 @@
 //!   [`super::engine::RUN_GRACE`] of it, plus its final run's grace ([`Engine::until`]), however
 //!   slow its candidates; no memory program's candidate starts past its deadline (each runs
 //!   at most [`super::memory_case::JOB_TIMEOUT`] per backend).
+//! - A register word finding's reduce-on step (known after reduction) shares its case's
+//!   deadline: it starts only before it and stops at it, so one case takes at most its budget
+//!   (`--minimize-time`) plus the grace of its runs; its time is a stage of its own
+//!   ([`REDUCE_ON_STAGE`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -42,7 +46,7 @@ use oracle::program::{Inputs, Program};
 use oracle::semantics::Allowances;
 
 use super::case::{CaseKind, Register};
-use super::engine::{measure, Engine, ProgramResult, StageTime, RUN_GRACE};
+use super::engine::{add_stage, measure, thread_cpu_s, Engine, ProgramResult, StageTime, RUN_GRACE};
 use super::package::{self, Raw};
 use crate::findings::{Finding, FindingClass, KnownSet};
 
@@ -131,6 +135,10 @@ fn still_shows_where<'e>(
 /// Runs alone of a case that did not show its difference again, to tell a non-deterministic
 /// one ([`FindingClass::NonDeterministic`]).
 pub const RERUNS: usize = 3;
+
+/// The stage of the reduce-on step ([`Job`]'s `reduced_to_known`) in a minimization engine's
+/// stage times (`minimization: reduce on …` in a campaign's stage table).
+pub const REDUCE_ON_STAGE: &str = "reduce on (known after reduction)";
 
 /// For a word difference that did not show again alone: runs the program alone [`RERUNS`]
 /// times more on every backend, and when a disagreeing backend's words change between its runs
@@ -434,8 +442,16 @@ impl Case for Job {
                 let case = package::Case { original: &self.program, reduced, result: &result[0] };
                 let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
                 f.source = self.source.clone();
-                engine.until = after_deadline(budget.deadline_from(Instant::now()));
-                after = self.reduced_to_known(engine, reduced, budget, env);
+                // The reduce-on step shares the case's budget (its deadline, not a second
+                // one of its own) and is timed as a stage of its own.
+                let (wall0, cpu0) = (Instant::now(), thread_cpu_s());
+                if deadline.is_none_or(|d| Instant::now() < d) {
+                    engine.until = after_deadline(deadline);
+                    let shared = Budget { until: deadline, seconds: None, ..budget };
+                    after = self.reduced_to_known(engine, reduced, shared, env);
+                }
+                let spent = StageTime { wall_s: wall0.elapsed().as_secs_f64(), cpu_s: thread_cpu_s() - cpu0 };
+                add_stage(&mut engine.stages, REDUCE_ON_STAGE, spent);
                 (f, text)
             } else {
                 // The reduced case's final run no longer shows it (its words changed between
