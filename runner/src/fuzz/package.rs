@@ -8,7 +8,13 @@
 //! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
 //! findings (a word is explained only if an emulating run for that backend — the emulations
 //! its entries admit there, all together or an isolation run, [`super::engine::emulate`] —
-//! gives or admits it).
+//! gives or admits it). Of the words left, a word an assembly's kernel stored from undefined
+//! bits — its differing bytes all written by a store the SASS check flags, whose address is
+//! proved to be the thread's output ([`crate::sass::stores`]) — belongs to that store's
+//! unwritten-register finding ([`Raw::undefined_words`], listed in its message; its
+//! pre-signature unchanged), not to a compiler finding: for an offline-assembled backend by
+//! its own assembly's check, for the JIT by the -O3 check where that backend's word differs
+//! too. Every other word stays unexplained (a second bug in the same kernel is not hidden).
 //! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it, through the
 //! register programs' [`CaseKind`] ([`Register`]).

@@ -161,3 +161,26 @@ fn an_offline_backend_names_the_assembly_its_check_is_by() {
     assert_eq!(cuda::assembly_of(cuda::JIT), None);
     assert_eq!(cuda::assembly_of("cuda:ptxasX-O3"), None);
 }
+
+#[test]
+fn retriage_labels_such_words_by_their_read_given_the_sass_check() {
+    use crate::findings::{KnownSet, Signature};
+    use crate::fuzz::retriage::{label_words, Label};
+    let (p, i) = program();
+    let r = result(&p, &i, FLAGGED, &[(O3, 1, 0x00ff_0000)]);
+    let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) else { panic!("no difference") };
+    let root = crate::paths::repo_root().expect("the repository");
+    let known = KnownSet::load(&root.join("corpus/known")).unwrap();
+    let stored = Signature::new(FindingClass::Compiler, "st.global.b32", "", [O3], "value");
+    let label = |sass| label_words(&p, &i, &stored, &d.mismatches, &known, &Allowances::all(), sass).unwrap();
+    // With the check: the words are the read's (an `STG.E` source read no entry names).
+    let Label::New(with) = label(r.sass.clone()) else { panic!("not new") };
+    assert_eq!(with.len(), 1, "{with:?}");
+    assert_eq!(
+        (with[0].class, with[0].form.as_str(), with[0].how.as_str()),
+        (FindingClass::UnwrittenRegister, "STG.E", "source")
+    );
+    // Without it: a compiler finding.
+    let Label::New(without) = label(Vec::new()) else { panic!("not new") };
+    assert_eq!(without[0].class, FindingClass::Compiler, "{without:?}");
+}
