@@ -1,8 +1,12 @@
 //! Labels every finding of a stored run again, as triage would now (`runner::fuzz::retriage`):
 //!
-//!     cargo run -p ptxdiff --example retriage -- RUN_DIR [KNOWN_DIR]
+//!     cargo run -p ptxdiff --example retriage -- RUN_DIR [KNOWN_DIR] [--ptxas PTXAS]
 //!
 //! A word disagreement is run from `RUN_DIR/cases/ID.case` with its stored mismatching words;
+//! with `--ptxas` (the campaign's ptxas version: the same SASS), its case is assembled at -O3
+//! and its kernel's SASS checked (nvdisasm as `sass-check` finds it), so that a word a flagged
+//! store wrote from undefined bits is labelled by that unwritten-register finding (without it,
+//! as the run directory holds no SASS of a word finding, such words are unexplained);
 //! an `unwritten-register` finding is checked again on its kernel's -O3 listing, from its
 //! bundle (`RUN_DIR/bundles/ID/sass-O3.txt`) where there is one, else from the listing in its
 //! message (cut at 4,000 characters: such a finding is labelled from a partial kernel, and the
@@ -15,13 +19,27 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use oracle::program::text::parse_case;
+use oracle::program::Program;
 use oracle::semantics::Allowances;
 use runner::findings::store::FindingsDoc;
 use runner::findings::{FindingClass, KnownSet};
+use runner::fuzz::engine::SassCheck;
 use runner::fuzz::retriage::{label_listing, label_words, Label};
+use runner::ptxas::Ptxas;
+use runner::sass::{function_listing, Checker};
 
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let ptxas = match args.iter().position(|a| a == "--ptxas") {
+        Some(k) if k + 1 < args.len() => {
+            let path = args.remove(k + 1);
+            args.remove(k);
+            let ptxas = Ptxas::at(Path::new(&path)).with_context(|| format!("ptxas {path}"))?;
+            Some((ptxas, Checker::find().context("nvdisasm for --ptxas")?))
+        }
+        Some(_) => bail!("--ptxas needs a path"),
+        None => None,
+    };
     let Some(run) = args.first().map(PathBuf::from) else {
         bail!("usage: retriage RUN_DIR [KNOWN_DIR] (RUN_DIR holds findings.json and cases/)");
     };
@@ -60,7 +78,11 @@ fn main() -> Result<()> {
                 let path = run.join("cases").join(format!("{}.case", f.id));
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
                 let (p, i) = parse_case(&text).with_context(|| format!("parsing {}", path.display()))?;
-                match label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all()) {
+                let sass = match &ptxas {
+                    Some((ptxas, checker)) => vec![sass_check(ptxas, checker, &p)?],
+                    None => Vec::new(),
+                };
+                match label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all(), sass) {
                     Ok(label) => (label, ""),
                     // Stored by an older build with words its case does not hold (a reduced case
                     // whose final run no longer showed it): said, and the next finding labelled.
@@ -89,6 +111,21 @@ fn main() -> Result<()> {
     }
     println!("{} findings: {counts:?}", doc.findings.len());
     Ok(())
+}
+
+/// The SASS check of program `p`'s kernel assembled by `ptxas -O3`, as a campaign's engine
+/// records it (the listing only when something is flagged).
+fn sass_check(ptxas: &Ptxas, checker: &Checker, p: &Program) -> Result<SassCheck> {
+    let (listing, reads) = checker
+        .check_ptx(ptxas, &p.module_text(), &p.target.name(), 3)
+        .with_context(|| format!("the SASS check of {}", p.name))?;
+    let reads: Vec<_> = reads.into_iter().filter(|u| u.kernel == p.name).collect();
+    let listing = if reads.is_empty() {
+        String::new()
+    } else {
+        function_listing(&listing, &p.name).unwrap_or_default().to_string()
+    };
+    Ok(SassCheck { by: "ptxas -O3".into(), reads, listing })
 }
 
 /// A bundle's listing without its `<< only at this level` marks.

@@ -404,7 +404,7 @@ fn labels_of(campaign: &str, file: &str) -> BTreeMap<String, String> {
             parse_case(&std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap()).unwrap();
         // A finding whose stored words the case cannot be run against is undetermined (seed
         // 3702's f93796d5: its reduced case was stored with the words of the program as generated).
-        let short = match label_words(&p, &i, &f.signature, &f.mismatches, &known, &Allowances::all()) {
+        let short = match label_words(&p, &i, &f.signature, &f.mismatches, &known, &Allowances::all(), Vec::new()) {
             Ok(Label::Known(names)) => names.join("+"),
             Ok(Label::New(_)) => "new".to_string(),
             Ok(Label::Gone) => "gone".to_string(),

@@ -31,6 +31,15 @@ pub fn ptxas_name(label: Option<&str>, opt: u8) -> String {
     format!("cuda:ptxas{}-O{opt}", label_suffix(label))
 }
 
+/// The assembly ([`Build::label`]: `ptxas -O3`, `ptxas-13.0 -O3`) whose cubin the
+/// offline-assembled backend `name` runs (the inverse of [`ptxas_name`]); `None` for another
+/// backend (the JIT assembles nothing offline).
+pub fn assembly_of(name: &str) -> Option<String> {
+    let (label, opt) = name.strip_prefix("cuda:ptxas")?.rsplit_once("-O")?;
+    let opt: u8 = opt.parse().ok()?;
+    (label.is_empty() || label.starts_with('-')).then(|| format!("ptxas{label} -O{opt}"))
+}
+
 /// The offline-assembled backends of the ptxas labelled `label`, one per level.
 pub fn ptxas_names(label: Option<&str>) -> Vec<String> {
     LEVELS.iter().map(|&opt| ptxas_name(label, opt)).collect()

@@ -292,6 +292,11 @@ pub trait Case: Send + 'static {
         let _ = (known, allow, env);
         None
     }
+    /// Whether the finding carries wrong GPU words its kernel stored from the undefined bits it
+    /// reads ([`super::package::Raw::undefined_words`]); `false` for kinds of case without them.
+    fn shows_undefined_words(&self) -> bool {
+        false
+    }
     /// Reduces the case on `runner` within `budget` while it shows its finding, and packages
     /// the result. A case that did not show its finding again comes back as it is, marked
     /// `reproduced: Some(false)`.
@@ -362,6 +367,10 @@ impl Case for Job {
 
     fn raw(&self) -> &Raw {
         &self.raw
+    }
+
+    fn shows_undefined_words(&self) -> bool {
+        !self.raw.undefined_words.is_empty()
     }
 
     /// The pre-signature and the instruction the signature as it stands names

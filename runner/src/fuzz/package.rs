@@ -8,7 +8,13 @@
 //! ([`ProgramResult::emulated`]), the differing words it gives and the others are two raw
 //! findings (a word is explained only if an emulating run for that backend — the emulations
 //! its entries admit there, all together or an isolation run, [`super::engine::emulate`] —
-//! gives or admits it).
+//! gives or admits it). Of the words left, a word an assembly's kernel stored from undefined
+//! bits — its differing bytes all written by a store the SASS check flags, whose address is
+//! proved to be the thread's output ([`crate::sass::stores`]) — belongs to that store's
+//! unwritten-register finding ([`Raw::undefined_words`], listed in its message; its
+//! pre-signature unchanged), not to a compiler finding: for an offline-assembled backend by
+//! its own assembly's check, for the JIT by the -O3 check where that backend's word differs
+//! too. Every other word stays unexplained (a second bug in the same kernel is not hidden).
 //! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it, through the
 //! register programs' [`CaseKind`] ([`Register`]).
@@ -19,12 +25,14 @@ use oracle::program::{interp, slice, text, Inputs, Program, Stmt};
 use oracle::semantics::{Allowances, Deviation, Expected};
 
 use super::case::{CaseKind, Register};
+use super::engine::SASS_LEVEL;
 use super::engine::{Emulated, Failure, ProgramResult, SassCheck};
-use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence};
+use crate::backend::cuda;
+use crate::diff::program::{compare, compare_result, Observed, ProgramEvidence, WordMismatch};
 use crate::diff::Outcome;
 use crate::findings::classify::{gist, input_class};
 use crate::findings::{versions, Finding, FindingClass, Signature};
-use crate::sass::Unwritten;
+use crate::sass::{parse, stores, Unwritten};
 
 /// A finding before minimization and naming.
 #[derive(Clone, Debug)]
@@ -49,6 +57,11 @@ pub struct Raw {
     /// an earlier instruction made ([`crate::sass::Unwritten::shape`], `UPRMT → STG.E.U8`);
     /// empty otherwise (a disagreement's shape is read off the program).
     pub shape: String,
+    /// For an unwritten-register finding: the differing GPU words its store wrote from the
+    /// undefined bits ([`crate::sass::stores`]; the first few), which are part of it, not a
+    /// compiler finding. Not part of the pre-signature: a kernel with and without a visible
+    /// wrong word is one finding.
+    pub undefined_words: Vec<WordMismatch>,
 }
 
 impl Raw {
@@ -144,6 +157,7 @@ fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
         form: None,
         explained,
         shape: String::new(),
+        undefined_words: Vec::new(),
     }
 }
 
@@ -195,6 +209,7 @@ pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
                 form: Some(mnemonic),
                 explained: Vec::new(),
                 shape,
+                undefined_words: Vec::new(),
             }
         })
         .collect()
@@ -214,6 +229,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 form: None,
                 explained: Vec::new(),
                 shape: String::new(),
+                undefined_words: Vec::new(),
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -224,6 +240,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 form: None,
                 explained: Vec::new(),
                 shape: String::new(),
+                undefined_words: Vec::new(),
             },
         });
     }
@@ -232,22 +249,148 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     // there is to report.
     // With the emulating oracle's words: the differing words it explains are one finding (known
     // if an entry of corpus/known/ names an emulation that fired), the others another.
+    // Of the words left, those an assembly stored from the undefined bits its SASS check flags
+    // join that unwritten-register finding.
     if let Outcome::Disagree(d) = compare_result(p.outputs, &r.expected, &r.observed) {
         match &r.expected {
-            Ok(plain) if !r.emulated.is_empty() => {
-                let (unexplained, explained, explaining) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
-                if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
-                    let fired = fired_for(&r.emulated, &explaining, &x.backends);
-                    out.push(disagreement(x, fired));
+            Ok(plain) => {
+                let mut unexplained = r.observed.clone();
+                if !r.emulated.is_empty() {
+                    let (rest, explained, explaining) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
+                    if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
+                        let fired = fired_for(&r.emulated, &explaining, &x.backends);
+                        out.push(disagreement(x, fired));
+                    }
+                    unexplained = rest;
+                }
+                for (k, words) in take_undefined(p, plain, &r.sass, &mut unexplained) {
+                    let u = &r.sass[k.0].reads[k.1];
+                    let of = |x: &Raw| {
+                        x.class == FindingClass::UnwrittenRegister
+                            && x.form.as_deref() == Some(u.mnemonic.as_str())
+                            && x.how == u.roles.join("+")
+                            && x.shape == u.shape()
+                    };
+                    if let (Some(raw), Outcome::Disagree(e)) =
+                        (out.iter_mut().find(|x| of(x)), compare(p.outputs, plain, &words))
+                    {
+                        add_undefined_words(raw, e.mismatches);
+                    }
                 }
                 if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
                     out.push(disagreement(rest, Vec::new()));
                 }
             }
-            _ => out.push(disagreement(d, Vec::new())),
+            Err(_) => out.push(disagreement(d, Vec::new())),
         }
     }
     out
+}
+
+/// The differing words of `observed` (each backend's words, those no emulation explains) that
+/// a store the SASS check flags wrote from undefined bits: every differing byte of the word lies
+/// in bytes such a store writes ([`stores::undefined_output_bytes`]) — for an offline-assembled
+/// backend, stores of its own assembly's check; for the JIT (no SASS of its own: the driver's
+/// compiler, taken to be the found ptxas at [`SASS_LEVEL`]), that check's stores, and only where
+/// that backend's word differs too. Each such word is replaced in `observed` by the oracle's;
+/// the result is, per flagged read (index of its check in `sass`, of the read in the check), a
+/// copy of `observed` in which only the words it explains differ.
+fn take_undefined(
+    p: &Program,
+    plain: &[Expected],
+    sass: &[SassCheck],
+    observed: &mut [Observed],
+) -> Vec<((usize, usize), Vec<Observed>)> {
+    let Some(param) = stores::output_pointer(p.target.sm) else { return Vec::new() };
+    let stride = p.output_stride();
+    // Per check: each flagged store's bytes.
+    let mapped: Vec<Vec<stores::UndefinedStore>> = sass
+        .iter()
+        .map(|c| {
+            if c.reads.is_empty() {
+                return Vec::new();
+            }
+            let functions = parse::parse_listing(&c.listing).unwrap_or_default();
+            functions
+                .iter()
+                .find(|f| f.entry && f.name == p.name)
+                .map(|f| stores::undefined_output_bytes(f, &c.reads, param, stride))
+                .unwrap_or_default()
+        })
+        .collect();
+    let partner = cuda::ptxas_name(None, SASS_LEVEL);
+    let check_of = |backend: &str| -> Option<usize> {
+        let by = if backend == cuda::JIT { cuda::assembly_of(&partner)? } else { cuda::assembly_of(backend)? };
+        sass.iter().position(|c| c.by == by)
+    };
+    let spec_word = |t: usize, w: u32| plain[t].field(32 * w, 32);
+    let differs = |o: &Observed, i: usize, t: usize, w: u32| {
+        o.words.get(i).is_some_and(|&a| !spec_word(t, w).matches(u128::from(a)))
+    };
+    let partner_words: Option<Observed> = observed.iter().find(|o| o.backend == partner).cloned();
+    let per = p.outputs as usize;
+    let mut out: Vec<((usize, usize), Vec<Observed>)> = Vec::new();
+    for k in 0..observed.len() {
+        let Some(c) = check_of(&observed[k].backend) else { continue };
+        let jit = observed[k].backend == cuda::JIT;
+        for t in 0..plain.len() {
+            for w in 0..p.outputs {
+                let i = t * per + w as usize;
+                if !differs(&observed[k], i, t, w) {
+                    continue;
+                }
+                if jit && !partner_words.as_ref().is_some_and(|o| differs(o, i, t, w)) {
+                    continue;
+                }
+                let spec = spec_word(t, w).bits as u32;
+                let diff = observed[k].words[i] ^ spec;
+                let bytes: Vec<u32> = (0..4).filter(|b| (diff >> (8 * b)) & 0xff != 0).map(|b| 4 * w + b).collect();
+                let by: Vec<&stores::UndefinedStore> =
+                    mapped[c].iter().filter(|s| bytes.iter().any(|b| s.bytes.contains(b))).collect();
+                let covered = bytes.iter().all(|b| by.iter().any(|s| s.bytes.contains(b)));
+                if bytes.is_empty() || !covered {
+                    continue;
+                }
+                for s in by {
+                    let key = (c, s.read);
+                    let at = match out.iter().position(|(x, _)| *x == key) {
+                        Some(at) => at,
+                        None => {
+                            out.push((key, reset(observed, plain, per)));
+                            out.len() - 1
+                        }
+                    };
+                    out[at].1[k].words[i] = observed[k].words[i];
+                }
+                observed[k].words[i] = spec;
+            }
+        }
+    }
+    out
+}
+
+/// A copy of `observed` with every word the oracle's exact bits.
+fn reset(observed: &[Observed], plain: &[Expected], per: usize) -> Vec<Observed> {
+    let spec: Vec<u32> =
+        plain.iter().flat_map(|e| (0..per as u32).map(move |w| e.field(32 * w, 32).bits as u32)).collect();
+    observed.iter().map(|o| Observed { backend: o.backend.clone(), words: spec.clone() }).collect()
+}
+
+/// Adds `words` (a flagged store's wrong GPU words) to the unwritten-register finding `raw`:
+/// its [`Raw::undefined_words`] and the lines of its message before the listing.
+fn add_undefined_words(raw: &mut Raw, words: Vec<WordMismatch>) {
+    let lines: String = words
+        .iter()
+        .map(|m| {
+            let got: Vec<String> = m.actual.iter().map(|(b, a)| format!("{b} {a}")).collect();
+            format!("on the GPU: thread {} word {} expected {} got {}\n", m.thread, m.word, m.expected, got.join(", "))
+        })
+        .collect();
+    if let Some(message) = &mut raw.message {
+        let at = message.find("\nSASS of").unwrap_or(message.len());
+        message.insert_str(at, &lines);
+    }
+    raw.undefined_words.extend(words);
 }
 
 /// The statement most implicated in a minimized program: the last instruction that is not a
@@ -307,7 +450,7 @@ impl CaseKind for Register {
         if let Some(m) = &raw.message {
             lines.push(format!("  {}", m.lines().take(5).collect::<Vec<_>>().join("\n  ")));
         }
-        for m in raw.disagreement.iter().flat_map(|d| &d.mismatches) {
+        for m in raw.disagreement.iter().flat_map(|d| &d.mismatches).chain(&raw.undefined_words) {
             lines.push(format!("  thread {} word {}: expected {}; got {:?}", m.thread, m.word, m.expected, m.actual));
         }
         lines.join("\n")
@@ -375,7 +518,7 @@ pub fn package(
     f.minimized_instructions = mp.instruction_count() as u32;
     f.inputs = mi.0.clone();
     f.threads = mp.threads();
-    f.mismatches = this.disagreement.as_ref().map(|d| d.mismatches.clone()).unwrap_or_default();
+    f.mismatches = this.disagreement.as_ref().map_or_else(|| this.undefined_words.clone(), |d| d.mismatches.clone());
     f.message = this.message.clone().map(|m| m.chars().take(4000).collect());
     f.environment = env.to_vec();
     f.first_seen_s = at_s;
@@ -602,3 +745,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod undefined_store_tests;

@@ -5,8 +5,12 @@
 //! mismatches (each other word is the oracle's), then [`Register`]'s [`CaseKind::raw_findings`] splits
 //! the explained words from the rest and each part is matched as triage matches it
 //! ([`super::minimize::Case::known_by_emulation`] for the explained part, the stored signature
-//! for the rest). For an `unwritten-register` finding, its kernel's SASS listing checked again
-//! ([`crate::sass::check_listing`]) and each read still flagged matched by its key.
+//! for the rest). Given the SASS check of the case's -O3 kernel (assembled again by the
+//! campaign's ptxas: same version, same SASS), a word a flagged store wrote from undefined bits
+//! is that unwritten-register finding's ([`super::package`]) and is labelled by it as triage
+//! labels such a finding; without it such words are unexplained. For an `unwritten-register`
+//! finding, its kernel's SASS listing checked again ([`crate::sass::check_listing`]) and each
+//! read still flagged matched by its key.
 //!
 //! Invariants: runs no backend; a finding is known only if every part of it is (an
 //! unexplained word left over makes it new, as in a campaign); nothing is written.
@@ -60,7 +64,9 @@ pub enum RetriageError {
 
 /// Labels a stored word disagreement: program `p` on `inputs`, stored signature `stored` (its
 /// input class stands in for the unexplained part's, which a campaign gets from a probe of the
-/// oracle), and its `mismatches`.
+/// oracle), and its `mismatches`; `sass`, the SASS checks of its kernel (empty: none), decides
+/// which words a flagged store wrote from undefined bits: those parts are labelled by their
+/// unwritten-register finding (the kernel's other flagged reads are findings of their own).
 pub fn label_words(
     p: &Program,
     inputs: &Inputs,
@@ -68,6 +74,7 @@ pub fn label_words(
     mismatches: &[WordMismatch],
     known: &KnownSet,
     allow: &Allowances,
+    sass: Vec<SassCheck>,
 ) -> Result<Label, RetriageError> {
     let plain = interp::run(p, inputs, allow)?;
     let mut backends: Vec<&str> = Vec::new();
@@ -105,10 +112,20 @@ pub fn label_words(
             observed[at].words[i] = value;
         }
     }
-    let result = ProgramResult { expected: Ok(plain), observed, failures: Vec::new(), sass: Vec::new(), emulated };
+    let result = ProgramResult { expected: Ok(plain), observed, failures: Vec::new(), sass, emulated };
     let mut known_as = Vec::new();
     let mut new = Vec::new();
     for raw in Register::raw_findings(p, &result, allow) {
+        if raw.class == FindingClass::UnwrittenRegister {
+            if !raw.undefined_words.is_empty() {
+                let sig = unwritten_signature(raw);
+                match known.matches(&sig) {
+                    Some(k) => known_as.push(k.name.clone()),
+                    None => new.push(sig),
+                }
+            }
+            continue;
+        }
         let quick = Register::quick_signature(&raw, p);
         let by_emulation =
             raw.explained.iter().map(|&d| package::with_emulation(&quick, d)).find_map(|s| known.matches(&s));
@@ -135,15 +152,20 @@ pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label,
     let mut known_as = Vec::new();
     let mut new = Vec::new();
     for raw in package::sass_findings(&[check]) {
-        let form = raw.form.clone().unwrap_or_default();
-        let sig =
-            Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how).with_shape(raw.shape);
+        let sig = unwritten_signature(raw);
         match known.matches(&sig) {
             Some(k) => known_as.push(k.name.clone()),
             None => new.push(sig),
         }
     }
     Ok(verdict(known_as, new))
+}
+
+/// The signature an unwritten-register finding has: reader, role, assembly, and the origin →
+/// reader shape where an earlier instruction made the undefined bits.
+fn unwritten_signature(raw: package::Raw) -> Signature {
+    let form = raw.form.clone().unwrap_or_default();
+    Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how).with_shape(raw.shape)
 }
 
 fn verdict(known_as: Vec<String>, new: Vec<Signature>) -> Label {

@@ -31,6 +31,10 @@ use crate::findings::{Finding, FindingClass, FindingStore, Recorded, StoreError}
 pub struct TriageCounts {
     /// Raw findings seen (every disagreement, crash or rejection of a program).
     pub raw: u64,
+    /// Of those, unwritten-register findings whose kernel stored undefined bits to wrong GPU
+    /// words ([`super::package::Raw::undefined_words`]): those words are counted with the read,
+    /// not as compiler findings of their own.
+    pub stored_undefined: u64,
     /// Counted as known because the oracle emulating a known root cause gives every differing
     /// word ([`oracle::semantics::Deviation`]; the emulation of a `corpus/known/` entry): never
     /// minimized.
@@ -81,6 +85,7 @@ impl TriageCounts {
     pub fn add(&mut self, other: &TriageCounts) {
         let pairs = [
             (&mut self.raw, other.raw),
+            (&mut self.stored_undefined, other.stored_undefined),
             (&mut self.known_by_emulation, other.known_by_emulation),
             (&mut self.known_before_minimization, other.known_before_minimization),
             (&mut self.repeated_kind, other.repeated_kind),
@@ -121,6 +126,10 @@ impl TriageCounts {
             }
         };
         line(self.known_by_emulation, "known: the emulated root cause gives every differing word".into());
+        line(
+            self.stored_undefined,
+            "unwritten-register reads whose store wrote wrong GPU words (counted with the read)".into(),
+        );
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
         let redone = if self.not_reproduced > 0 {
@@ -283,6 +292,9 @@ impl Triage {
         env: &[(String, String)],
     ) -> Result<Worth, StoreError> {
         self.counts.raw += 1;
+        if job.shows_undefined_words() {
+            self.counts.stored_undefined += 1;
+        }
         let pre = job.kind_key();
         // Words the oracle emulating a known root cause gives: known if an entry names an
         // emulation that fired (and its class and backends admit the finding).
@@ -473,6 +485,7 @@ mod tests {
         );
         let c = TriageCounts {
             raw: 14,
+            stored_undefined: 1,
             known_by_emulation: 2,
             known_before_minimization: 3,
             repeated_kind: 4,
@@ -496,6 +509,7 @@ mod tests {
             r,
             "triage of 14 raw findings (disagreements, crashes, rejections):\n\
              \x20      2  known: the emulated root cause gives every differing word\n\
+             \x20      1  unwritten-register reads whose store wrote wrong GPU words (counted with the read)\n\
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\

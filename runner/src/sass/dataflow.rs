@@ -898,13 +898,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
     if n == 0 {
         return Vec::new();
     }
-    let return_sites: Vec<usize> = f
-        .instrs
-        .iter()
-        .enumerate()
-        .filter(|(_, ins)| matches!(&ins.flow, Flow::Call(l) if f.labels.get(l).is_some_and(|&t| t < n)))
-        .filter_map(|(i, _)| (i + 1 < n).then_some(i + 1))
-        .collect();
+    let return_sites = edges::return_sites(f);
     let mut state: Vec<Option<State>> = vec![None; n];
     let mut visits = vec![0u32; n];
     state[0] = Some(State::entry());
@@ -944,7 +938,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
 }
 
 mod compare;
-mod edges;
+pub(crate) mod edges;
 mod origins;
 mod saved;
 mod zeros;

@@ -14,13 +14,17 @@
 //! [`Unwritten::shape`] where an earlier instruction made the undefined bits it reads (`UPRMT →
 //! STG.E.U8`: the origin, which an entry can name whatever instruction reads).
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
-//! coverage ([`Checker::disassemble_parsed`]: one parse for both).
+//! coverage ([`Checker::disassemble_parsed`]: one parse for both). [`stores`] maps a flagged
+//! store (role `source`) to the bytes of the thread's output it writes from undefined bits,
+//! where its address is proved to be the thread's output pointer: a differing GPU word made of
+//! those bytes is that finding's, not a compiler finding of its own ([`crate::fuzz::package`]).
 
 pub mod coverage;
 pub mod dataflow;
 pub mod disasm;
 pub mod parse;
 pub mod preds;
+pub mod stores;
 
 use std::path::Path;
 use std::time::Duration;

@@ -31,9 +31,21 @@ pub(super) fn waterfall_exit(f: &Function, i: usize) -> Option<usize> {
     (back && ins.guard.is_some() && ins.mnemonic == "BRA.U.ANY" && i + 1 < f.instrs.len()).then_some(i + 1)
 }
 
+/// The instructions a subroutine's `RET` goes back to: the one after each call to a label of
+/// the listing.
+pub(crate) fn return_sites(f: &Function) -> Vec<usize> {
+    let n = f.instrs.len();
+    f.instrs
+        .iter()
+        .enumerate()
+        .filter(|(_, ins)| matches!(&ins.flow, Flow::Call(l) if f.labels.get(l).is_some_and(|&t| t < n)))
+        .filter_map(|(i, _)| (i + 1 < n).then_some(i + 1))
+        .collect()
+}
+
 /// The successors of instruction `i` and, for a call to a label outside the listing, whether
 /// the state after it is "everything defined".
-pub(super) fn successors(f: &Function, i: usize, return_sites: &[usize]) -> (Vec<usize>, bool) {
+pub(crate) fn successors(f: &Function, i: usize, return_sites: &[usize]) -> (Vec<usize>, bool) {
     let ins = &f.instrs[i];
     let guarded = ins.guard.is_some();
     let next = || (i + 1 < f.instrs.len()).then_some(i + 1);
