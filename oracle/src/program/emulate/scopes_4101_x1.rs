@@ -1,5 +1,5 @@
 //! Root cause F (corpus/known/fuzz-h200-f-negation-overflow.toml) widened after seed 4101's
-//! traces (corpus/findings/fuzz-h200-4101/trace/T8x.md, ac4a6049 and cd71a421): a narrowing
+//! traces (corpus/findings/fuzz-h200-4101/trace/T8x1.md, ac4a6049 and cd71a421): a narrowing
 //! `cvt.sat.{u16,s16,u8,s8}.s32` of a 32-bit negation ([`clamped_negation32`]).
 //!
 //! Invariants: a query only; it never changes an origin or a value. The value the mechanism
