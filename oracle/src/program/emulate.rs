@@ -49,6 +49,7 @@ mod scopes_3901_h5;
 mod scopes_3901_h6;
 mod scopes_400x_v2;
 mod scopes_400x_v4;
+mod scopes_4101_x1;
 mod skipped;
 
 pub(super) use carry::carry;
@@ -766,7 +767,15 @@ pub(super) fn isa(
     };
     let narrowing = matches!(c.dtype, CvtType::U8 | CvtType::S8)
         || (src_bits == 32 && matches!(c.dtype, CvtType::U16 | CvtType::S16));
-    if m.allow.emulates(Deviation::NegationOverflow) && of_abs && c.sat && narrowing && is_min(&a, src_bits) {
+    // `neg.s32` (or `sub.s32` from 0) the same: its clamp rewritten onto the negated value takes
+    // the upper bound (seed 4101's ac4a6049, cd71a421: `emulate/scopes_4101_x1.rs`).
+    let of_neg32 = src_bits == 32 && r.is_some_and(|r| scopes_4101_x1::clamped_negation32(m, t, r));
+    if m.allow.emulates(Deviation::NegationOverflow)
+        && (of_abs || of_neg32)
+        && c.sat
+        && narrowing
+        && is_min(&a, src_bits)
+    {
         let unsigned = if src_bits == 16 { CvtType::U16 } else { CvtType::U32 };
         let f = Form::Cvt(Cvt { atype: unsigned, ..c });
         if let Some(v) = convert(m, &f, a.bits & ((1u128 << src_bits) - 1)) {

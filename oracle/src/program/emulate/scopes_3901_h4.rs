@@ -22,7 +22,7 @@ use crate::semantics::{Deviation, Expected};
 /// that ptxas knows: written by an unguarded `mov` of the integer immediate 0 (copies looked
 /// through). The origin records the minuend's value and producer, not whether it was known when
 /// read, so only a moved 0 is taken (the form the traces show).
-fn first_source_moved_zero(m: &Machine<'_>, o: &Origin) -> bool {
+pub(super) fn first_source_moved_zero(m: &Machine<'_>, o: &Origin) -> bool {
     let zero = o.a.as_ref().is_some_and(|a| a.is_exact() && a.bits == 0);
     let moved = o.a_stmt.is_some_and(|k| {
         matches!(&m.p.body[k], Stmt::Isa(i @ Instruction { form: Form::Mov(_), .. })
