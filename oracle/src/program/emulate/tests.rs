@@ -979,3 +979,4 @@ mod seed_400x_v2;
 mod seed_400x_v3;
 mod seed_400x_v4;
 mod seed_400x_v5;
+mod seed_4101_x2;
