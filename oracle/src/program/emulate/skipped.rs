@@ -64,10 +64,8 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
             low
         } else if any_f32_nan(&old) {
             0x7fff_ffff
-        } else if let Some(word) = canonical_half_nans(&old) {
-            word
         } else {
-            return None;
+            canonical_half_nans(&old)?
         };
         let v = Expected::exact(u128::from(skipped_set_f32(m, word, g.ty.bits())?), old.width);
         return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
@@ -103,7 +101,7 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
 fn canonical_half_nans(e: &Expected) -> Option<u32> {
     let half_nan = |f: &Free| {
         let float16 = matches!(f.constraint, Constraint::AnyNan(fmt) if fmt.name == BF16.name || fmt.name == F16.name);
-        float16 && f.width == 16 && f.shift % 16 == 0
+        float16 && f.width == 16 && f.shift.is_multiple_of(16)
     };
     let fields = e.width == 32 && !e.free.is_empty() && e.free.iter().all(half_nan);
     fields.then(|| e.free.iter().fold(e.bits as u32, |w, f| (w & !(0xffff << f.shift)) | (0x7fff << f.shift)))
