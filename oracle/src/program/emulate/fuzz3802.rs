@@ -3,7 +3,8 @@
 //! hooks of `emulate.rs` ([`pack`], [`cvt`], [`unpacked`]): 3802 T5A-1 (`cvt.pack.sat` of a
 //! constant NaN's conversion and a constant `c`: no instruction emitted), 6e4d6e41 (the fp8 →
 //! f16x2 unpack of a known-zero top half gets a non-zero immediate) and root cause G through a
-//! `mov.b32` unpack (the high half of a zero-extended 16-bit value read as the value, e141eb0d).
+//! `mov.b32` or `mov.b64` unpack (the high half of a zero-extended 16-bit value's low word read
+//! as the value, e141eb0d; 4101's 350b849f).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)) and, where the
 //! element an unpack took matters, at the statements that last wrote the registers before the
@@ -230,11 +231,14 @@ pub(super) fn cvt(
 /// byte ([`byte_ranged`]; corpus/findings/fuzz-h200-4001/, 7c009de1 and ef73cb67's
 /// `v6_u8_halves_hi`, trace/T7A.md: `LDG.E.U8 R5; STG.E.U16 R5`; of a loaded `u16`, whose high
 /// byte the cvt must clear, 13.0.88 -O3 keeps `LOP3 0xff; PRMT 0x7632`, right, as of fd7cf510's
-/// f16), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8).
+/// f16), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8). The same into a 64-bit
+/// register (seed 4101, corpus/findings/fuzz-h200-4101/trace/T8x.md, 350b849f and f1fe2a66:
+/// `cvt.{s64,u64}.u16`, `cvt.u64.u8` of a byte, a scalar `ld.u16` into it; the value stays in the
+/// low register, the high one is `RZ`).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o)) => {
-            let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32) && !c.sat;
+            let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64) && !c.sat;
             widening && (c.atype == CvtType::U16 || (c.atype == CvtType::U8 && byte_ranged(m, o.a_stmt)))
         }
         Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => {
@@ -270,8 +274,13 @@ fn byte_ranged(m: &Machine<'_>, k: Option<usize>) -> bool {
 /// copies followed; `7c009de1/v5_store_whole_too`, r also stored whole, is right). A byte unpack
 /// `mov.b32 {b0, b1, b2, b3}, r` reads b2, b3 as the value's bytes 0 and 1 (`PRMT R7, R4,
 /// 0x7770, RZ` and `0x7771`, 13.0.88 and 13.5 -O3); b0 or b1 observed too is right
-/// (`ef73cb67/v2_all_bytes_read`, `v7_b01_read_too`). `results` (the spec's, one per register
-/// element) changed.
+/// (`ef73cb67/v2_all_bytes_read`, `v7_b01_read_too`). The same of a 64-bit r (seed 4101,
+/// corpus/findings/fuzz-h200-4101/trace/T8x.md, 350b849f and f1fe2a66): `mov.b64 {h0, h1, h2, h3},
+/// r` with h0 unobserved reads h1 as the value (13.0.88 and 13.5 -O3 `LDG.E.U8 R5; STG.E.U16
+/// R5`; `350b849f/v1_h1_only`, `v6_ld_u16_64`, `v8_u8_of_byte`); h2, h3 (the high register, `RZ`:
+/// `v3_h2`) and the 32-bit halves `{lo, hi}` (`v4_b32_halves`) are right, and so are h0 read too
+/// (`v2_low_read_too`), r stored whole too (`v5_stored_whole_too`) and a sign extension
+/// (`v7_sext`). `results` (the spec's, one per register element) changed.
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -291,11 +300,20 @@ pub(super) fn unpacked(
         return results;
     };
     let at = m.stmt;
-    let elements: Vec<Option<Reg>> = (0..n).map(|i| items.get(i).and_then(|o| m.reg_of(o).ok())).collect();
+    let Some(width) = m.reg_of(src).ok().map(|r| r.class().bits()).filter(|&w| w == 32 || w == 64) else {
+        return results;
+    };
+    let bits = width / n as u32;
+    // The elements of the low 32 bits, where the value and the half ptxas mistakes for it lie.
+    let in_low_word = (32 / bits) as usize;
+    if in_low_word < 2 {
+        return results;
+    }
+    let elements: Vec<Option<Reg>> = (0..in_low_word).map(|i| items.get(i).and_then(|o| m.reg_of(o).ok())).collect();
     let observed = |e: &Option<Reg>| e.is_some_and(|e| scopes_3901_h2::observed(m, at, e));
-    let (low, high) = elements.split_at(n / 2);
+    let (low, high) = elements.split_at(in_low_word / 2);
     let high_read = high.iter().any(observed);
-    let r = m.reg_of(src).ok().filter(|r| r.class().bits() == 32 && zero_extended_half(m, t, *r));
+    let r = m.reg_of(src).ok().filter(|r| zero_extended_half(m, t, *r));
     // r's value observed by this unpack alone (plain copies between followed).
     let only_here =
         r.is_some_and(|r| last_writer(m, at, r).is_some_and(|(k, _)| scopes_3901_h2::observed_only_by(m, k, r, at)));
@@ -303,7 +321,6 @@ pub(super) fn unpacked(
         return results;
     };
     let Some(value) = m.read(t, r).ok().filter(Expected::is_exact) else { return results };
-    let bits = 32 / n as u32;
     for (j, e) in high.iter().enumerate() {
         let Some(e) = *e else { continue };
         if let Some((_, x)) = results.iter_mut().find(|(x, _)| *x == e) {

@@ -7,6 +7,7 @@
 use super::origin::merge_f32;
 use super::{any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, scopes_3701_a, scopes_3702_c};
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
+use crate::num::{BF16, F16};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -19,7 +20,8 @@ use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 /// A `set.<cmp>.f32.<type>` whose guard is false converts its old value as it converts its −1
 /// to 1.0 (corpus/findings/fuzz-h200-3301/, e733b56f: `SEL R0, R2, R0, P1; IABS R0, R0;
 /// I2FP.F32.S32 R0, R0`, the merge before the conversion), see [`skipped_set_f32`]; an old
-/// value that is any f32 NaN converts as the canonical 0x7fffffff.
+/// value that is any f32 NaN converts as the canonical 0x7fffffff, a half that is any f16 or
+/// bf16 NaN as the canonical 0x7fff ([`canonical_half_nans`], seed 4101's 26f4113b).
 /// A 16-bit source's skipped set reads only the old word's low 16 bits (`PRMT 0x9910` first),
 /// so those alone need be exact (corpus/findings/fuzz-h200-3701/, c2bdc418, trace/TC2.md:
 /// an earlier skipped `set.gt.u32.s16` left a word two-valued in its high half).
@@ -63,7 +65,7 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         } else if any_f32_nan(&old) {
             0x7fff_ffff
         } else {
-            return None;
+            canonical_half_nans(&old)?
         };
         let v = Expected::exact(u128::from(skipped_set_f32(m, word, g.ty.bits())?), old.width);
         return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
@@ -89,6 +91,20 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         }
     };
     Some(m.fire(Deviation::SkippedSetSignExtends, &old, v))
+}
+
+/// The word the GPU holds for `e`, a 32-bit word whose only free fields are any f16 or bf16 NaN
+/// in a 16-bit half (a packed `cvt.rn.{f16x2,bf16x2}.f32` of a NaN, §9.7.9.21): each such half the
+/// canonical 0x7fff (`F2FP.BF16.F32.PACK_AB` of a NaN), the rest `e`'s exact bits. Seed 4101
+/// (corpus/findings/fuzz-h200-4101/trace/T8x.md, 26f4113b): the skipped `set.ge.f32.s32` over
+/// bf16x2 {NaN, 0} stores 0x4efffe00 = `I2FP.F32.S32(IABS(0x7fff0000))`, every backend.
+fn canonical_half_nans(e: &Expected) -> Option<u32> {
+    let half_nan = |f: &Free| {
+        let float16 = matches!(f.constraint, Constraint::AnyNan(fmt) if fmt.name == BF16.name || fmt.name == F16.name);
+        float16 && f.width == 16 && f.shift.is_multiple_of(16)
+    };
+    let fields = e.width == 32 && !e.free.is_empty() && e.free.iter().all(half_nan);
+    fields.then(|| e.free.iter().fold(e.bits as u32, |w, f| (w & !(0xffff << f.shift)) | (0x7fff << f.shift)))
 }
 
 /// The low 16 bits of `e` where they are one value: `e` exact, or every value it admits

@@ -976,3 +976,4 @@ mod seed_400x_v3;
 mod seed_400x_v4;
 mod seed_400x_v5;
 mod seed_4101_x1;
+mod seed_4101_x2;
