@@ -21,10 +21,11 @@
 //! the old (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0 holds only where the old one did, so
 //! what was written under the old P0 is written under the new one, [`rehome`]), or where a
 //! comparison restores it from a register it was saved in (`P2R R16, PR, RZ, 0x20; …;
-//! ISETP.NE.AND P5, PT, R16, RZ, PT`: the restored P5 is the saved one, [`saved`]). Bits are
-//! defined as values flow, the
-//! way memcheck tracks them, so that ptxas's partial writes are no finding by themselves: a
-//! `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
+//! ISETP.NE.AND P5, PT, R16, RZ, PT`: the restored P5 is the saved one, [`saved`]), or where
+//! the same comparison runs again on sources nothing wrote since (`ISETP.GT.AND P0, PT, R11,
+//! 0x2a, PT` once more after a `SHFL` wrote P0: the new P0 is the old one, [`recompute`]). Bits
+//! are defined as values flow, the way memcheck tracks them, so that ptxas's partial writes
+//! are no finding by themselves: a `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
 //! shifts by immediates, `SGXT` and `SEL` carry each bit's definedness from the bits it comes
 //! from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
 //! undefined, and `(R8 << 4) & 0xffff0 >> 16` is defined), adds and multiplies carry it upwards
@@ -63,6 +64,7 @@ use super::parse::{File, Flow, Function, Guard, Instr, Operand, Reg};
 use super::preds::{Input, Join, PredFn, Relations};
 use edges::{guarded_writes, successors, waterfall_exit};
 use origins::Origins;
+use recompute::Recomputes;
 
 /// Bits of the tracked registers (32 per R and UR register, 1 per predicate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +174,9 @@ struct State {
     /// UR5` with UR7 never written), that instruction's index: the origin of those bits,
     /// carried along the def-use chain ([`origins`]; at a join, the earlier instruction).
     origins: Origins,
+    /// The comparisons whose sources nothing wrote since they ran, the predicates that hold
+    /// their value and what was defined under those that were written again ([`recompute`]).
+    recomputes: Recomputes,
 }
 
 /// Literals that hold wherever a read or a value happens (the instruction's guard, a select's
@@ -186,6 +191,7 @@ impl State {
             cond: Vec::new(),
             rel: Relations::default(),
             origins: Origins::default(),
+            recomputes: Recomputes::default(),
         }
     }
 
@@ -271,7 +277,8 @@ impl State {
             .collect();
         let mut origins = self.origins.meet(&o.origins);
         origins.prune(&defined);
-        State { defined, zeros, cond, rel, origins }
+        let recomputes = recompute::meet(self, o, &defined);
+        State { defined, zeros, cond, rel, origins, recomputes }
     }
 }
 
@@ -827,6 +834,7 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
         rel.add(v, p);
     }
     next.rel = rel;
+    recompute::step(s, ins, &mut next);
     let defined = next.defined;
     next.origins.prune(&defined);
     next
@@ -940,11 +948,14 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
 mod compare;
 pub(crate) mod edges;
 mod origins;
+mod recompute;
 mod saved;
 mod zeros;
 
 #[cfg(test)]
 mod p2r_tests;
+#[cfg(test)]
+mod recompute_tests;
 #[cfg(test)]
 mod seed3702_tests;
 #[cfg(test)]
