@@ -1119,3 +1119,24 @@ const SEED_4003_LABELS: [(&str, &str); 11] = [
     ("ce007cb2", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 with a cnot.b64 trigger, no set (T7H)
     ("e6bab329", "new"), // KNOWN N-6 seen as a value (UPRMT of a never-written uniform) (T7H)
 ];
+
+/// Seed 4101 (session 41, build d612b1d, session 40's tip; corpus/findings/fuzz-h200-4101/): the
+/// eight word findings the campaign labelled new, labelled again now; each row's comment is its
+/// trace verdict (trace/T8x1.md, T8x.md).
+#[test]
+fn the_seed_4101_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4101", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4101_LABELS));
+}
+
+/// What each word finding of seed 4101 is labelled now.
+const SEED_4101_LABELS: [(&str, &str); 8] = [
+    ("1e6e819c", "new"), // KNOWN mechanism of sass-predicate-of-half-merge-with-unwritten-half (7ec10586) as a wrong word: no value emulation (T8x1)
+    ("26f4113b", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old word holds a packed bf16 NaN half (T8x)
+    ("350b849f", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a mov.b64 unpack of a 64-bit zero extension (T8x)
+    ("6ab8329e", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1 written as mul.hi + add (shape-only entry) (T8x)
+    ("97efc117", "fuzz-h200-3801-n4-half-beside-e4m3x2-pair-read-as-stack-pointer"), // KNOWN 3801-N4: another reader and consumer (shape-only entry) (T8x1)
+    ("ac4a6049", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.u16.s32 of neg.s32 (T8x1)
+    ("cd71a421", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.s8.s32 of neg.s32 (T8x1)
+    ("f1fe2a66", "fuzz-h200-g-shr-s16-by-16"),     // KNOWN G: a mov.b64 unpack of a 64-bit zero extension (T8x)
+];
