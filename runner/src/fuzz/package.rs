@@ -49,6 +49,10 @@ pub struct Raw {
     /// an earlier instruction made ([`crate::sass::Unwritten::shape`], `UPRMT → STG.E.U8`);
     /// empty otherwise (a disagreement's shape is read off the program).
     pub shape: String,
+    /// The input class when the finding names it: [`crate::sass::PARTLY_WRITTEN`] for an
+    /// unwritten-register finding whose undefined bits were written on some path or under some
+    /// guard ([`Unwritten::partly_written`]); empty otherwise.
+    pub input_class: &'static str,
 }
 
 impl Raw {
@@ -61,6 +65,9 @@ impl Raw {
         }
         if !self.shape.is_empty() {
             pre = format!("{pre}|{}", self.shape);
+        }
+        if !self.input_class.is_empty() {
+            pre = format!("{pre}|{}", self.input_class);
         }
         if !self.explained.is_empty() {
             let names: Vec<&str> = self.explained.iter().map(|d| d.name()).collect();
@@ -144,6 +151,7 @@ fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
         form: None,
         explained,
         shape: String::new(),
+        input_class: "",
     }
 }
 
@@ -172,19 +180,20 @@ fn sass_message(checks: &[&SassCheck], of: impl Fn(&Unwritten) -> bool) -> Strin
 }
 
 /// The `unwritten-register` findings of one kernel's SASS checks: one per key (SASS instruction
-/// and what it reads) and shape (where the undefined bits were made, if not by a never-written
-/// register read there), with every assembly whose SASS has it.
+/// and what it reads), shape (where the undefined bits were made, if not by a never-written
+/// register read there) and input class (whether those bits were written on some path,
+/// [`Unwritten::input_class`]), with every assembly whose SASS has it.
 pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
-    let mut keys: Vec<(String, String, String, String)> = Vec::new();
+    let mut keys: Vec<(String, String, &'static str, String, String)> = Vec::new();
     for u in sass.iter().flat_map(|c| &c.reads) {
-        let k = (u.key(), u.shape(), u.mnemonic.clone(), u.roles.join("+"));
+        let k = (u.key(), u.shape(), u.input_class(), u.mnemonic.clone(), u.roles.join("+"));
         if !keys.contains(&k) {
             keys.push(k);
         }
     }
     keys.into_iter()
-        .map(|(key, shape, mnemonic, roles)| {
-            let of = |u: &Unwritten| u.key() == key && u.shape() == shape;
+        .map(|(key, shape, input_class, mnemonic, roles)| {
+            let of = |u: &Unwritten| u.key() == key && u.shape() == shape && u.input_class() == input_class;
             let checks: Vec<&SassCheck> = sass.iter().filter(|c| c.reads.iter().any(of)).collect();
             Raw {
                 class: FindingClass::UnwrittenRegister,
@@ -195,6 +204,7 @@ pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
                 form: Some(mnemonic),
                 explained: Vec::new(),
                 shape,
+                input_class,
             }
         })
         .collect()
@@ -214,6 +224,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 form: None,
                 explained: Vec::new(),
                 shape: String::new(),
+                input_class: "",
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -224,6 +235,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 form: None,
                 explained: Vec::new(),
                 shape: String::new(),
+                input_class: "",
             },
         });
     }
@@ -272,7 +284,7 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
     let shape = this.disagreement.as_ref().map_or_else(|| this.shape.clone(), |d| slice::shape(p, d.first.1));
     // A finding the emulations explain carries the first one's input class (what its known
     // entry matches); triage tries the others (`with_emulation`).
-    let input = this.explained.first().map_or("", |d| d.input_class());
+    let input = this.explained.first().map_or(this.input_class, |d| d.input_class());
     let sig = Signature::new(this.class, form_name, input, this.backends.clone(), this.how.clone()).with_shape(shape);
     (sig, imp.map(|(k, _)| k))
 }
@@ -357,7 +369,7 @@ pub fn package(
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
     let (mut sig, imp) = signature_without_input(&this, mp);
     sig.input_class = match (imp, &this.disagreement) {
-        _ if !this.explained.is_empty() => sig.input_class,
+        _ if !this.explained.is_empty() || !this.input_class.is_empty() => sig.input_class,
         (Some(k), Some(d)) => {
             let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),

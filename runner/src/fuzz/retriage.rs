@@ -136,8 +136,8 @@ pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label,
     let mut new = Vec::new();
     for raw in package::sass_findings(&[check]) {
         let form = raw.form.clone().unwrap_or_default();
-        let sig =
-            Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how).with_shape(raw.shape);
+        let sig = Signature::new(FindingClass::UnwrittenRegister, form, raw.input_class, raw.backends, raw.how)
+            .with_shape(raw.shape);
         match known.matches(&sig) {
             Some(k) => known_as.push(k.name.clone()),
             None => new.push(sig),

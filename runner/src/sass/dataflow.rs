@@ -290,6 +290,11 @@ pub struct UnwrittenRead {
     /// before it ([`State::origins`]; the earliest of several), or `None` when it reads a
     /// never-written register itself.
     pub origin: Option<usize>,
+    /// Whether every undefined bit it reads (or, where it has an origin, that the origin read)
+    /// was written on some path or under some guard reaching there ([`State::maybe`]): a value
+    /// an arm or a guarded write made and the read's path lost (ptxas's if-conversion losing an
+    /// else-value), not a register nothing ever writes ([`partly::written`]).
+    pub partly_written: bool,
 }
 
 /// The bits of a register's bytes (bit `i` of `bytes`: byte `i`, as [`Operand::bytes`] says what
@@ -937,7 +942,13 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let regs = reads(s, ins);
         if !regs.is_empty() {
             let origin = regs.iter().filter_map(|&r| s.origins.of(r, read_undefined_bytes(s, ins, r))).min();
-            found.push(UnwrittenRead { instr: i, regs, origin });
+            found.push(UnwrittenRead { instr: i, regs, origin, partly_written: false });
+        }
+    }
+    if !found.is_empty() {
+        let guarded = partly::guarded_anywhere(f, &state);
+        for u in &mut found {
+            u.partly_written = partly::written(f, &state, &guarded, u.instr, &u.regs);
         }
     }
     found
@@ -946,6 +957,7 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
 mod compare;
 mod edges;
 mod origins;
+mod partly;
 mod saved;
 mod zeros;
 

@@ -53,7 +53,18 @@ pub struct Unwritten {
     /// 0x7610, UR5` with UR7 never written, whatever store reads the result later.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
+    /// Whether every undefined bit it reads (or its origin read) was written on some path or
+    /// under some guard reaching there, the read's own path having lost it
+    /// ([`dataflow::UnwrittenRead::partly_written`]): `@!P0 PRMT R0, R3, 0x7632, R0` and R0
+    /// read on every lane. False where a register is never written on any path.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partly_written: bool,
 }
+
+/// The input class of an `unwritten-register` finding whose reads are [`Unwritten::partly_written`]
+/// (an entry of `corpus/known/` matches it with `input_class = "partly-written"`); the others
+/// have none, so that their ids are those they had before the property existed.
+pub const PARTLY_WRITTEN: &str = "partly-written";
 
 /// The instruction that first read a never-written register on the way to a flagged read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -80,6 +91,16 @@ impl Unwritten {
     /// It is the finding's shape: a `corpus/known/` entry can name the origin whatever reads it.
     pub fn shape(&self) -> String {
         self.origin.as_ref().map(|o| format!("{} → {}", o.mnemonic, self.mnemonic)).unwrap_or_default()
+    }
+
+    /// The input class of its finding: [`PARTLY_WRITTEN`] where the undefined bits it reads
+    /// were written on some path or under some guard, empty otherwise.
+    pub fn input_class(&self) -> &'static str {
+        if self.partly_written {
+            PARTLY_WRITTEN
+        } else {
+            ""
+        }
     }
 }
 
@@ -180,6 +201,7 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
                 registers: u.regs.iter().map(ToString::to_string).collect(),
                 roles,
                 origin,
+                partly_written: u.partly_written,
             });
         }
     }
