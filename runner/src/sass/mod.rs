@@ -279,6 +279,9 @@ pub(crate) mod fixtures {
 }
 
 #[cfg(test)]
+mod partly_written_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
