@@ -44,6 +44,13 @@
 //! `F2FP.…PACK_AB_MERGE_C` or `F2FP.…UNPACK_B_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP`
 //! reads nothing, its guard included: it has no effect.
 //!
+//! For a kernel with a flagged read, [`partly`] reads the walk's states once more: a read is
+//! [`UnwrittenRead::partly_written`] when every undefined bit it reads (or its origin read) is
+//! defined under some guard somewhere in the kernel — written in an arm or by a guarded
+//! instruction that the read's lanes skipped, as ptxas's if-conversion leaves a value's
+//! register when it loses the else-copy (root cause N-5) — rather than never written at all.
+//! The walk itself does not change: the flagged reads are the same.
+//!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
 //! (where a guarded branch's guard holds, so what was written under that guard is written:
 //! ptxas's `bfind.s64` writes its result under `@P0` and branches under `@P0` past the other
@@ -290,10 +297,10 @@ pub struct UnwrittenRead {
     /// before it ([`State::origins`]; the earliest of several), or `None` when it reads a
     /// never-written register itself.
     pub origin: Option<usize>,
-    /// Whether every undefined bit it reads (or, where it has an origin, that the origin read)
-    /// was written on some path or under some guard reaching there ([`State::maybe`]): a value
-    /// an arm or a guarded write made and the read's path lost (ptxas's if-conversion losing an
-    /// else-value), not a register nothing ever writes ([`partly::written`]).
+    /// Whether every undefined bit it reads (there, or where its origin read it) is defined
+    /// under some guard somewhere in the kernel, by another instruction ([`partly::written`]):
+    /// a value an arm or a guarded write made and the read's lanes lack (ptxas's
+    /// if-conversion losing an else-value), not a register nothing ever writes.
     pub partly_written: bool,
 }
 

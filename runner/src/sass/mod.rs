@@ -12,7 +12,11 @@
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
 //! that reads and what the never-written registers are to it (`STG.E descriptor`), and by its
 //! [`Unwritten::shape`] where an earlier instruction made the undefined bits it reads (`UPRMT →
-//! STG.E.U8`: the origin, which an entry can name whatever instruction reads).
+//! STG.E.U8`: the origin, which an entry can name whatever instruction reads). Whether the
+//! undefined bits it reads were written under some guard or in an arm elsewhere in the kernel
+//! ([`Unwritten::partly_written`], [`dataflow::UnwrittenRead::partly_written`]) becomes its
+//! finding's input class [`PARTLY_WRITTEN`]: an entry names a mechanism (an if-conversion that
+//! lost the else-value, root cause N-5) whatever reads.
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
 //! coverage ([`Checker::disassemble_parsed`]: one parse for both).
 
@@ -53,10 +57,10 @@ pub struct Unwritten {
     /// 0x7610, UR5` with UR7 never written, whatever store reads the result later.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
-    /// Whether every undefined bit it reads (or its origin read) was written on some path or
-    /// under some guard reaching there, the read's own path having lost it
+    /// Whether every undefined bit it reads (or its origin read) is written under some guard or
+    /// in an arm elsewhere in the kernel, the read's own lanes lacking it
     /// ([`dataflow::UnwrittenRead::partly_written`]): `@!P0 PRMT R0, R3, 0x7632, R0` and R0
-    /// read on every lane. False where a register is never written on any path.
+    /// read on every lane. False where nothing ever writes those bits.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partly_written: bool,
 }
