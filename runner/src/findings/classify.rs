@@ -24,7 +24,8 @@ pub fn gist(message: &str) -> String {
 
 /// Every name [`input_class`] gives, and `""` (a finding without an input: a crash, a
 /// rejection).
-pub const INPUT_CLASSES: [&str; 9] = ["", "set", "zero", "subnormal", "normal", "inf", "nan", "int-limit", "int"];
+pub const INPUT_CLASSES: [&str; 10] =
+    ["", "set", "zero", "subnormal", "normal", "inf", "nan", "int-limit", "int", crate::sass::PARTLY_WRITTEN];
 
 /// The class of a source value: by the cvt's source format (the oracle's one classification,
 /// `oracle::num::classify`), else as an integer.

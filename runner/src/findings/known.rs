@@ -25,6 +25,10 @@
 //! pattern's `class` and `backends` still scope it, while its `form` and `shape` only document
 //! the instances seen (they never decide).
 //!
+//! A pattern whose property a signature gained later (the SASS check's `partly-written` input
+//! class of an `unwritten-register` finding, [`crate::sass::PARTLY_WRITTEN`]) cannot reach the
+//! findings stored before; `stored_id = ["…", …]` beside its `[signature]` names those by key.
+//!
 //! Invariants:
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
 //!   matches if any of its globs does. An omitted optional field matches anything; at least
@@ -41,8 +45,8 @@
 //!   run with fewer backends still recognizes it.
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
-//!   both or neither of `id` and `[signature]`, an unknown emulation name or an emulation beside
-//!   an `id` is an error naming the file, line and column.
+//!   both or neither of `id` and `[signature]`, a `stored_id` beside an `id`, an unknown
+//!   emulation name or an emulation beside an `id` is an error naming the file, line and column.
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
@@ -191,6 +195,10 @@ pub struct Known {
     pub file: PathBuf,
     /// How it is recognized.
     pub rule: KnownRule,
+    /// Signature keys it names beside its pattern (`stored_id`): findings stored before the
+    /// property its pattern tests was in their signature (an `unwritten-register` finding
+    /// signed without its input class), which the pattern cannot reach.
+    pub stored_ids: Vec<String>,
     /// Why it is known (what the bug is, and why it is not reported again).
     pub reason: String,
     /// Evidence: a corpus file, an issue, a bug number, or plain text.
@@ -208,7 +216,7 @@ impl Known {
         match &self.rule {
             _ if !self.emulations.is_empty() => self.covers_emulated(sig),
             KnownRule::Ids(ids) => ids.iter().any(|id| id == key),
-            KnownRule::Pattern(p) => p.matches(sig),
+            KnownRule::Pattern(p) => p.matches(sig) || self.stored_ids.iter().any(|id| id == key),
         }
     }
 
@@ -295,6 +303,7 @@ struct RawPattern {
 struct RawKnown {
     id: Option<Spanned<Globs>>,
     signature: Option<Spanned<RawPattern>>,
+    stored_id: Option<Spanned<Globs>>,
     reason: Spanned<String>,
     evidence: Spanned<String>,
     link: Option<String>,
@@ -368,24 +377,32 @@ impl KnownSet {
                 Ok(v)
             }
         };
-        let rule = match (raw.id, raw.signature) {
-            (Some(id), None) => {
-                let span = id.span();
-                let ids = id.into_inner().into_vec();
-                if ids.is_empty() {
-                    return Err(invalid(span, "`id` needs at least one signature key".into()));
-                }
-                if let Some(s) = ids
-                    .iter()
-                    .find(|s| s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
-                {
-                    return Err(invalid(
-                        span,
-                        format!("`id` must be a signature key (16 lower-case hex digits) or a list of them, not `{s}`"),
-                    ));
-                }
-                KnownRule::Ids(ids)
+        let keys = |id: Spanned<Globs>, what: &str| {
+            let span = id.span();
+            let ids = id.into_inner().into_vec();
+            if ids.is_empty() {
+                return Err(invalid(span, format!("`{what}` needs at least one signature key")));
             }
+            if let Some(s) = ids
+                .iter()
+                .find(|s| s.len() != 16 || !s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+            {
+                return Err(invalid(
+                    span,
+                    format!("`{what}` must be a signature key (16 lower-case hex digits) or a list of them, not `{s}`"),
+                ));
+            }
+            Ok(ids)
+        };
+        let stored_ids = match raw.stored_id {
+            Some(ids) if raw.signature.is_none() => {
+                return Err(invalid(ids.span(), "`stored_id` goes beside a `[signature]` table, not an `id`".into()))
+            }
+            Some(ids) => keys(ids, "stored_id")?,
+            None => Vec::new(),
+        };
+        let rule = match (raw.id, raw.signature) {
+            (Some(id), None) => KnownRule::Ids(keys(id, "id")?),
             (None, Some(sig)) => {
                 let span = sig.span();
                 let p = sig.into_inner();
@@ -481,7 +498,7 @@ impl KnownSet {
             }
         }
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        Ok(Known { name, file: file.to_path_buf(), rule, reason, evidence, link: raw.link, emulations })
+        Ok(Known { name, file: file.to_path_buf(), rule, stored_ids, reason, evidence, link: raw.link, emulations })
     }
 
     /// The first known finding covering `sig`.
@@ -501,7 +518,13 @@ impl KnownSet {
                 let with = Signature { input_class: (*c).to_string(), ..sig.clone() };
                 ids.contains(&with.key())
             }),
-            KnownRule::Pattern(p) => p.matches_but_input_class(sig),
+            KnownRule::Pattern(p) => {
+                p.matches_but_input_class(sig)
+                    || INPUT_CLASSES.iter().any(|c| {
+                        let with = Signature { input_class: (*c).to_string(), ..sig.clone() };
+                        k.stored_ids.contains(&with.key())
+                    })
+            }
         })
     }
 

@@ -62,6 +62,10 @@ pub struct Raw {
     /// compiler finding. Not part of the pre-signature: a kernel with and without a visible
     /// wrong word is one finding.
     pub undefined_words: Vec<WordMismatch>,
+    /// The input class when the finding names it: [`crate::sass::PARTLY_WRITTEN`] for an
+    /// unwritten-register finding whose undefined bits were written on some path or under some
+    /// guard ([`Unwritten::partly_written`]); empty otherwise.
+    pub input_class: &'static str,
 }
 
 impl Raw {
@@ -74,6 +78,9 @@ impl Raw {
         }
         if !self.shape.is_empty() {
             pre = format!("{pre}|{}", self.shape);
+        }
+        if !self.input_class.is_empty() {
+            pre = format!("{pre}|{}", self.input_class);
         }
         if !self.explained.is_empty() {
             let names: Vec<&str> = self.explained.iter().map(|d| d.name()).collect();
@@ -158,6 +165,7 @@ fn disagreement(d: ProgramEvidence, explained: Vec<Deviation>) -> Raw {
         explained,
         shape: String::new(),
         undefined_words: Vec::new(),
+        input_class: "",
     }
 }
 
@@ -186,19 +194,20 @@ fn sass_message(checks: &[&SassCheck], of: impl Fn(&Unwritten) -> bool) -> Strin
 }
 
 /// The `unwritten-register` findings of one kernel's SASS checks: one per key (SASS instruction
-/// and what it reads) and shape (where the undefined bits were made, if not by a never-written
-/// register read there), with every assembly whose SASS has it.
+/// and what it reads), shape (where the undefined bits were made, if not by a never-written
+/// register read there) and input class (whether those bits were written on some path,
+/// [`Unwritten::input_class`]), with every assembly whose SASS has it.
 pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
-    let mut keys: Vec<(String, String, String, String)> = Vec::new();
+    let mut keys: Vec<(String, String, &'static str, String, String)> = Vec::new();
     for u in sass.iter().flat_map(|c| &c.reads) {
-        let k = (u.key(), u.shape(), u.mnemonic.clone(), u.roles.join("+"));
+        let k = (u.key(), u.shape(), u.input_class(), u.mnemonic.clone(), u.roles.join("+"));
         if !keys.contains(&k) {
             keys.push(k);
         }
     }
     keys.into_iter()
-        .map(|(key, shape, mnemonic, roles)| {
-            let of = |u: &Unwritten| u.key() == key && u.shape() == shape;
+        .map(|(key, shape, input_class, mnemonic, roles)| {
+            let of = |u: &Unwritten| u.key() == key && u.shape() == shape && u.input_class() == input_class;
             let checks: Vec<&SassCheck> = sass.iter().filter(|c| c.reads.iter().any(of)).collect();
             Raw {
                 class: FindingClass::UnwrittenRegister,
@@ -210,6 +219,7 @@ pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
                 explained: Vec::new(),
                 shape,
                 undefined_words: Vec::new(),
+                input_class,
             }
         })
         .collect()
@@ -230,6 +240,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 explained: Vec::new(),
                 shape: String::new(),
                 undefined_words: Vec::new(),
+                input_class: "",
             },
             Failure::Crash { by, how, message } => Raw {
                 class: FindingClass::Crash,
@@ -241,6 +252,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 explained: Vec::new(),
                 shape: String::new(),
                 undefined_words: Vec::new(),
+                input_class: "",
             },
         });
     }
@@ -415,7 +427,7 @@ fn signature_without_input(this: &Raw, p: &Program) -> (Signature, Option<usize>
     let shape = this.disagreement.as_ref().map_or_else(|| this.shape.clone(), |d| slice::shape(p, d.first.1));
     // A finding the emulations explain carries the first one's input class (what its known
     // entry matches); triage tries the others (`with_emulation`).
-    let input = this.explained.first().map_or("", |d| d.input_class());
+    let input = this.explained.first().map_or(this.input_class, |d| d.input_class());
     let sig = Signature::new(this.class, form_name, input, this.backends.clone(), this.how.clone()).with_shape(shape);
     (sig, imp.map(|(k, _)| k))
 }
@@ -500,7 +512,7 @@ pub fn package(
         raw_findings(mp, case.result).into_iter().find(|x| x.pre_signature() == pre).unwrap_or_else(|| raw.clone());
     let (mut sig, imp) = signature_without_input(&this, mp);
     sig.input_class = match (imp, &this.disagreement) {
-        _ if !this.explained.is_empty() => sig.input_class,
+        _ if !this.explained.is_empty() || !this.input_class.is_empty() => sig.input_class,
         (Some(k), Some(d)) => {
             let form = match &mp.body[k] {
                 Stmt::Isa(inst) => Some(inst.form.clone()),

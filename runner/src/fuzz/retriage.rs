@@ -165,7 +165,7 @@ pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label,
 /// reader shape where an earlier instruction made the undefined bits.
 fn unwritten_signature(raw: package::Raw) -> Signature {
     let form = raw.form.clone().unwrap_or_default();
-    Signature::new(FindingClass::UnwrittenRegister, form, "", raw.backends, raw.how).with_shape(raw.shape)
+    Signature::new(FindingClass::UnwrittenRegister, form, raw.input_class, raw.backends, raw.how).with_shape(raw.shape)
 }
 
 fn verdict(known_as: Vec<String>, new: Vec<Signature>) -> Label {

@@ -45,6 +45,13 @@
 //! `F2FP.…PACK_AB_MERGE_C` or `F2FP.…UNPACK_B_MERGE_C` or of an 8-bit `I2IP` pack). A `NOP`
 //! reads nothing, its guard included: it has no effect.
 //!
+//! For a kernel with a flagged read, [`partly`] reads the walk's states once more: a read is
+//! [`UnwrittenRead::partly_written`] when every undefined bit it reads (or its origin read) is
+//! defined under some guard somewhere in the kernel — written in an arm or by a guarded
+//! instruction that the read's lanes skipped, as ptxas's if-conversion leaves a value's
+//! register when it loses the else-copy (root cause N-5) — rather than never written at all.
+//! The walk itself does not change: the flagged reads are the same.
+//!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label
 //! (where a guarded branch's guard holds, so what was written under that guard is written:
 //! ptxas's `bfind.s64` writes its result under `@P0` and branches under `@P0` past the other
@@ -297,6 +304,11 @@ pub struct UnwrittenRead {
     /// before it ([`State::origins`]; the earliest of several), or `None` when it reads a
     /// never-written register itself.
     pub origin: Option<usize>,
+    /// Whether every undefined bit it reads (there, or where its origin read it) is defined
+    /// under some guard somewhere in the kernel, by another instruction ([`partly::written`]):
+    /// a value an arm or a guarded write made and the read's lanes lack (ptxas's
+    /// if-conversion losing an else-value), not a register nothing ever writes.
+    pub partly_written: bool,
 }
 
 /// The bits of a register's bytes (bit `i` of `bytes`: byte `i`, as [`Operand::bytes`] says what
@@ -939,7 +951,13 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
         let regs = reads(s, ins);
         if !regs.is_empty() {
             let origin = regs.iter().filter_map(|&r| s.origins.of(r, read_undefined_bytes(s, ins, r))).min();
-            found.push(UnwrittenRead { instr: i, regs, origin });
+            found.push(UnwrittenRead { instr: i, regs, origin, partly_written: false });
+        }
+    }
+    if !found.is_empty() {
+        let guarded = partly::guarded_anywhere(f, &state);
+        for u in &mut found {
+            u.partly_written = partly::written(f, &state, &guarded, u.instr, &u.regs);
         }
     }
     found
@@ -949,6 +967,7 @@ mod compare;
 pub(crate) mod edges;
 mod origins;
 mod recompute;
+mod partly;
 mod saved;
 mod zeros;
 

@@ -12,7 +12,11 @@
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
 //! that reads and what the never-written registers are to it (`STG.E descriptor`), and by its
 //! [`Unwritten::shape`] where an earlier instruction made the undefined bits it reads (`UPRMT →
-//! STG.E.U8`: the origin, which an entry can name whatever instruction reads).
+//! STG.E.U8`: the origin, which an entry can name whatever instruction reads). Whether the
+//! undefined bits it reads were written under some guard or in an arm elsewhere in the kernel
+//! ([`Unwritten::partly_written`], [`dataflow::UnwrittenRead::partly_written`]) becomes its
+//! finding's input class [`PARTLY_WRITTEN`]: an entry names a mechanism (an if-conversion that
+//! lost the else-value, root cause N-5) whatever reads.
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
 //! coverage ([`Checker::disassemble_parsed`]: one parse for both). [`stores`] maps a flagged
 //! store (role `source`) to the bytes of the thread's output it writes from undefined bits,
@@ -57,7 +61,18 @@ pub struct Unwritten {
     /// 0x7610, UR5` with UR7 never written, whatever store reads the result later.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
+    /// Whether every undefined bit it reads (or its origin read) is written under some guard or
+    /// in an arm elsewhere in the kernel, the read's own lanes lacking it
+    /// ([`dataflow::UnwrittenRead::partly_written`]): `@!P0 PRMT R0, R3, 0x7632, R0` and R0
+    /// read on every lane. False where nothing ever writes those bits.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partly_written: bool,
 }
+
+/// The input class of an `unwritten-register` finding whose reads are [`Unwritten::partly_written`]
+/// (an entry of `corpus/known/` matches it with `input_class = "partly-written"`); the others
+/// have none, so that their ids are those they had before the property existed.
+pub const PARTLY_WRITTEN: &str = "partly-written";
 
 /// The instruction that first read a never-written register on the way to a flagged read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,6 +99,16 @@ impl Unwritten {
     /// It is the finding's shape: a `corpus/known/` entry can name the origin whatever reads it.
     pub fn shape(&self) -> String {
         self.origin.as_ref().map(|o| format!("{} → {}", o.mnemonic, self.mnemonic)).unwrap_or_default()
+    }
+
+    /// The input class of its finding: [`PARTLY_WRITTEN`] where the undefined bits it reads
+    /// were written on some path or under some guard, empty otherwise.
+    pub fn input_class(&self) -> &'static str {
+        if self.partly_written {
+            PARTLY_WRITTEN
+        } else {
+            ""
+        }
     }
 }
 
@@ -184,6 +209,7 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
                 registers: u.regs.iter().map(ToString::to_string).collect(),
                 roles,
                 origin,
+                partly_written: u.partly_written,
             });
         }
     }
@@ -259,6 +285,9 @@ pub(crate) mod fixtures {
         )
     }
 }
+
+#[cfg(test)]
+mod partly_written_tests;
 
 #[cfg(test)]
 mod tests {
