@@ -198,8 +198,13 @@ pub struct Engine {
     pub plant: Option<Plant>,
     /// Where cubins go.
     pub scratch: PathBuf,
-    /// Per-job timeout for a batch.
+    /// Per-job timeout for a batch: the most a batch may take; once a backend's batches have
+    /// been timed, its first run of a batch gets less ([`RunLimit::first`]) and the halves of a
+    /// failed batch less again ([`RunLimit::narrowed`]).
     pub timeout: Duration,
+    /// Per backend, the typical wall time of a batch it ran through (a moving average of its
+    /// successful whole-batch runs): what the timeouts of its next batches scale with.
+    typical: BTreeMap<String, Duration>,
     /// No backend batch runs past this (a minimization thread's engine: its reduction's end
     /// plus [`RUN_GRACE`]): each batch's timeout is cut to the time left, a batch that would
     /// start after it does not run, and one that fails once it has passed (the cut timeout may
@@ -237,6 +242,7 @@ impl Engine {
             plant,
             scratch,
             timeout: Duration::from_secs(120),
+            typical: BTreeMap::new(),
             until: None,
             unavailable,
             gpu_unavailable: registry.context().gpu_unavailable(),
@@ -302,7 +308,7 @@ impl Engine {
                 });
             }
         }
-        let limit = RunLimit { timeout: self.timeout, until: self.until };
+        let (timeout, until, typical) = (self.timeout, self.until, &self.typical);
         let runs: Vec<BackendRun> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .backends
@@ -316,18 +322,26 @@ impl Engine {
                         }
                         None => (valid.clone(), None),
                     };
+                    let limit = RunLimit::first(timeout, until, typical.get(&backend.name()).copied());
                     Some(s.spawn(move || {
                         let mut out = Vec::new();
                         let ((), t) = measure(|| {
                             run_on(backend.as_mut(), limit, programs, inputs, &which, cubin.as_ref(), &mut out)
                         });
-                        (backend.name(), out, t)
+                        let whole = out.len() == which.len() && out.iter().all(|(_, o)| matches!(o, Outcome::Ran(_)));
+                        (backend.name(), out, t, whole)
                     }))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
         });
-        for (name, out, t) in runs {
+        for (name, out, t, whole) in runs {
+            if whole {
+                // Only a batch that ran through in one piece says what a batch takes.
+                let d = Duration::from_secs_f64(t.wall_s);
+                let avg = self.typical.get(&name).map_or(d, |&a| a.mul_f64(0.8) + d.mul_f64(0.2));
+                self.typical.insert(name.clone(), avg);
+            }
             for (i, outcome) in out {
                 match outcome {
                     Outcome::Ran(words) => results[i].observed.push(Observed { backend: name.clone(), words }),
@@ -366,8 +380,9 @@ impl Engine {
     }
 }
 
-/// One backend's run of a batch: its name, what it did with each program it ran, its time.
-type BackendRun = (String, Vec<(usize, Outcome)>, StageTime);
+/// One backend's run of a batch: its name, what it did with each program it ran, its time, and
+/// whether every program ran in one piece (no failure, no halving).
+type BackendRun = (String, Vec<(usize, Outcome)>, StageTime, bool);
 
 /// What one backend did with one program.
 enum Outcome {
@@ -387,15 +402,50 @@ pub const RUN_GRACE: Duration = Duration::from_secs(5);
 /// Most time one program alone may run (a batch of several has [`Engine::timeout`]).
 const ONE_PROGRAM_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// A backend's first run of a batch may take this many times its typical batch (the moving
+/// average of [`Engine::typical`]), and never less than [`FIRST_RUN_FLOOR`].
+const FIRST_RUN_FACTOR: f64 = 20.0;
+/// The least time a backend's first run of a batch is given once its batches have been timed.
+const FIRST_RUN_FLOOR: Duration = Duration::from_secs(30);
+/// The halves of a failed batch may take this many times the backend's typical batch (a half
+/// does at most the work of the whole), never less than [`NARROW_FLOOR`].
+const NARROW_FACTOR: f64 = 4.0;
+/// The least time a half of a failed batch is given.
+const NARROW_FLOOR: Duration = Duration::from_secs(10);
+
 /// How long a backend's batch may run: [`Engine::timeout`] ([`ONE_PROGRAM_TIMEOUT`] at most
-/// for one program), and never past [`Engine::until`].
+/// for one program), and never past [`Engine::until`]. Once the backend's batches have been
+/// timed (`typical`), a first run gets [`FIRST_RUN_FACTOR`] times a typical batch (at least
+/// [`FIRST_RUN_FLOOR`]) and the halves of a failed batch [`NARROW_FACTOR`] times (at least
+/// [`NARROW_FLOOR`]): a program that never ends (a loop ptxas miscompiled) is narrowed down in
+/// about one first timeout and one short one per halving — seed 4103's campaign (H200,
+/// 2026-11-30) stood still for over 5 minutes on one such batch when every halving waited the
+/// whole 120 s.
 #[derive(Clone, Copy, Debug)]
 struct RunLimit {
     timeout: Duration,
     until: Option<Instant>,
+    /// The timeout of the halves of a batch that failed (`None`: the same as the batch's).
+    narrow: Option<Duration>,
 }
 
 impl RunLimit {
+    /// The limit of a backend's run of a batch: at most `timeout`, scaled to its `typical`
+    /// batch when known, never past `until`.
+    fn first(timeout: Duration, until: Option<Instant>, typical: Option<Duration>) -> RunLimit {
+        let scaled = |factor: f64, floor: Duration| typical.map(|t| t.mul_f64(factor).max(floor).min(timeout));
+        RunLimit {
+            timeout: scaled(FIRST_RUN_FACTOR, FIRST_RUN_FLOOR).unwrap_or(timeout),
+            until,
+            narrow: scaled(NARROW_FACTOR, NARROW_FLOOR),
+        }
+    }
+
+    /// The limit of the halves of a batch that failed under this one.
+    fn narrowed(self) -> RunLimit {
+        RunLimit { timeout: self.narrow.map_or(self.timeout, |n| n.min(self.timeout)), ..self }
+    }
+
     /// The timeout of a batch of `programs` starting now; `None`: `until` has passed.
     fn timeout_now(&self, programs: usize) -> Option<Duration> {
         let t = if programs == 1 { self.timeout.min(ONE_PROGRAM_TIMEOUT) } else { self.timeout };
@@ -466,8 +516,9 @@ fn run_on(
     // A cubin holds every program of the batch; halves re-use it (entries are looked up by
     // name), the JIT compiles each half's own module.
     let (x, y) = which.split_at(which.len() / 2);
-    run_on(backend, limit, programs, inputs, x, cubin, out);
-    run_on(backend, limit, programs, inputs, y, cubin, out);
+    let half = limit.narrowed();
+    run_on(backend, half, programs, inputs, x, cubin, out);
+    run_on(backend, half, programs, inputs, y, cubin, out);
 }
 
 /// A batch after the oracle and ptxas, before the backends that run programs.
@@ -670,5 +721,7 @@ pub fn require_available(explicit: bool, engine: &Engine) -> anyhow::Result<()> 
     Ok(())
 }
 
+#[cfg(test)]
+mod limit_tests;
 #[cfg(test)]
 mod until_tests;

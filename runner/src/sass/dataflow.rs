@@ -966,8 +966,8 @@ pub fn unwritten_reads(f: &Function) -> Vec<UnwrittenRead> {
 mod compare;
 pub(crate) mod edges;
 mod origins;
-mod recompute;
 mod partly;
+mod recompute;
 mod saved;
 mod zeros;
 

@@ -41,7 +41,7 @@ impl Backend for Hangs {
 
 /// An engine over [`Hangs`] alone (the oracle in process gives the expectations), and the
 /// timeouts its batches got.
-fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Vec<Duration>>>) {
+pub(super) fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Vec<Duration>>>) {
     let timeouts = Arc::new(Mutex::new(Vec::new()));
     let engine = Engine {
         stages: Default::default(),
@@ -51,6 +51,7 @@ fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Vec<Duration>
         plant: None,
         scratch: scratch.to_path_buf(),
         timeout: Duration::from_secs(120),
+        typical: Default::default(),
         until: None,
         unavailable: Vec::new(),
         gpu_unavailable: None,
@@ -61,7 +62,7 @@ fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Vec<Duration>
 }
 
 /// `n` small programs, each under a name of its own.
-fn programs(n: usize) -> (Vec<Program>, Vec<Inputs>) {
+pub(super) fn programs(n: usize) -> (Vec<Program>, Vec<Inputs>) {
     let inputs: String = (0..32).map(|t| format!("// t{t}: 00000001 00000000 00000000 00000000\n")).collect();
     (0..n)
         .map(|i| {
@@ -109,7 +110,7 @@ fn without_until_a_hanging_batch_is_halved_into_hangs() {
     for r in &results {
         assert!(matches!(&r.failures[..], [Failure::Crash { how, .. }] if how == "hang"), "{:?}", r.failures);
     }
-    let limit = super::RunLimit { timeout: Duration::from_secs(120), until: None };
+    let limit = super::RunLimit::first(Duration::from_secs(120), None, None);
     assert_eq!(limit.timeout_now(1), Some(super::ONE_PROGRAM_TIMEOUT));
     assert_eq!(limit.timeout_now(2), Some(Duration::from_secs(120)));
 }
