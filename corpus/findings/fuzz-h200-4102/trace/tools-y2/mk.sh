@@ -1,0 +1,30 @@
+#!/bin/bash
+# mk.sh out.ptx "body lines (\n separated)"  -- wraps a body in the standard kernel
+out=$1; body=$2
+cat > $out <<EOT
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p_in, .param .u64 p_out)
+{
+	.reg .pred %p<4>;
+	.reg .b8 %c<10>;
+	.reg .b16 %h<48>;
+	.reg .b32 %r<16>;
+	.reg .b64 %d<8>;
+	.reg .b32 %tix, %t1;
+	.reg .b64 %in, %out, %t0;
+	mov.u32 %tix, %tid.x;
+	ld.param.u64 %in, [p_in];
+	cvta.to.global.u64 %in, %in;
+	mul.wide.u32 %t0, %tix, 32;
+	add.s64 %in, %in, %t0;
+	ld.param.u64 %out, [p_out];
+	cvta.to.global.u64 %out, %out;
+	mul.wide.u32 %t0, %tix, 8;
+	add.s64 %out, %out, %t0;
+$(printf "%b" "$body" | sed 's/^/\t/')
+	ret;
+}
+EOT
+/work/tr-y2/cc.sh $out
