@@ -1,0 +1,3 @@
+import dd, sys
+body=open(sys.argv[1]).read().splitlines()
+s=dd.sass(body); print('BAD' if dd.bad(s) else 'ok')
