@@ -50,6 +50,7 @@ mod scopes_3901_h6;
 mod scopes_400x_v2;
 mod scopes_400x_v4;
 mod scopes_4101_x1;
+mod scopes_410x_z3;
 mod skipped;
 
 pub(super) use carry::carry;
@@ -862,6 +863,13 @@ pub(super) fn isa(
                     emulated = Some((Deviation::NegationOverflow, widen(v)));
                 }
             }
+        }
+    }
+    // F, the same through a 32-bit zero extension of an overflowed `abs.s16` read as `.s32` or
+    // `.u32` (seed 4102's 6d10fa02): `emulate/scopes_410x_z3.rs`.
+    if m.allow.emulates(Deviation::NegationOverflow) {
+        if let Some(v) = r.and_then(|r| scopes_410x_z3::f32_of_zero_extended_abs16(m, t, c, r, &a)) {
+            emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;

@@ -39,13 +39,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// A `cvt`'s result under the seven deviations (`a` its source value): 3602-N4's
-/// `cvt.{u32,u64}.u16` of the round trip, 3604-N2's widening of a set.f32 result.
+/// `cvt.{u32,s32,u64}.u16` of the round trip, 3604-N2's widening of a set.f32 result.
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
     let r = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    // 3602-N4: the 16-bit register holds the byte sign-extended to 32 bits (and further).
+    // 3602-N4: the 16-bit register holds the byte sign-extended to 32 bits (and further). Any
+    // zero extension reading it as a no-op: `cvt.{u32,s32,u64}.u16` (§9.7.9.21: a `.u16` source
+    // zero-extends whatever the destination's signedness; corpus/findings/fuzz-h200-4103/trace/
+    // T9y3.md, c3105f61: `cvt.s32.u16` the same 13.0.88 -O3 listing as `cvt.u32.u16`).
+    // `cvt.s64.u16` is right there (`LOP3 0xffff`, c3105f61's `v2_s64_u16`).
     if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
         && c.atype == CvtType::U16
-        && matches!(c.dtype, CvtType::U32 | CvtType::U64)
+        && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64)
         && s8_round_trip(m, t, r)
         && a.is_exact()
     {

@@ -18,6 +18,7 @@
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::scopes_3901_h2;
+use super::scopes_3901_h5::zero_extending;
 use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -231,7 +232,8 @@ pub(super) fn cvt(
 /// byte ([`byte_ranged`]; corpus/findings/fuzz-h200-4001/, 7c009de1 and ef73cb67's
 /// `v6_u8_halves_hi`, trace/T7A.md: `LDG.E.U8 R5; STG.E.U16 R5`; of a loaded `u16`, whose high
 /// byte the cvt must clear, 13.0.88 -O3 keeps `LOP3 0xff; PRMT 0x7632`, right, as of fd7cf510's
-/// f16), or a scalar `ld.{u8,u16}` into the 32-bit register (§9.7.9.8). The same into a 64-bit
+/// f16), or a scalar `ld.{u8,b8,u16,b16}` into the 32-bit register (§9.7.9.8: `.b` types are
+/// zero-extended as `.u` types are; seed 4102's 78ee4405, T9y2.md). The same into a 64-bit
 /// register (seed 4101, corpus/findings/fuzz-h200-4101/trace/T8x.md, 350b849f and f1fe2a66:
 /// `cvt.{s64,u64}.u16`, `cvt.u64.u8` of a byte, a scalar `ld.u16` into it; the value stays in the
 /// low register, the high one is `RZ`).
@@ -241,21 +243,23 @@ fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
             let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64) && !c.sat;
             widening && (c.atype == CvtType::U16 || (c.atype == CvtType::U8 && byte_ranged(m, o.a_stmt)))
         }
-        Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => {
-            matches!(l.ty, MemType::U8 | MemType::U16) && l.vec.is_none()
-        }
+        Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => zero_extending(l.ty) && l.vec.is_none(),
         _ => false,
     }
 }
 
 /// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by
-/// construction: a scalar `ld.u8` (§9.7.9.8, zero-extended) or a `cvt` to `.u8` (§9.7.9.21: the
-/// result zero-extended to the register; 7c009de1's `cvt.rni.u8.f16`, ef73cb67's
+/// construction: a scalar `ld.{u8,b8}` (§9.7.9.8: unsigned and bit-size types are zero-extended
+/// alike; corpus/findings/fuzz-h200-4102/trace/T9y2.md, 78ee4405: `ld.global.b8` is `LDG.E.U8`
+/// as `ld.u8` is, 13.0.88 and 13.5 -O3, its `v7_ld_b8_u32` the 32-bit form) or a `cvt` to `.u8`
+/// (§9.7.9.21: the result zero-extended to the register; 7c009de1's `cvt.rni.u8.f16`, ef73cb67's
 /// `cvt.rni.u8.f32`).
 fn byte_ranged(m: &Machine<'_>, k: Option<usize>) -> bool {
     match k.and_then(|k| m.p.body.get(k)) {
         Some(Stmt::Isa(Instruction { form: Form::Cvt(c), .. })) => c.dtype == CvtType::U8,
-        Some(Stmt::Isa(Instruction { form: Form::Ld(l), .. })) => l.ty == MemType::U8 && l.vec.is_none(),
+        Some(Stmt::Isa(Instruction { form: Form::Ld(l), .. })) => {
+            matches!(l.ty, MemType::U8 | MemType::B8) && l.vec.is_none()
+        }
         _ => false,
     }
 }

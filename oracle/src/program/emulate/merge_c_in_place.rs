@@ -45,6 +45,11 @@
 //! sign-extending `cvt.s8.s32` (through `PRMT 0x7710`), `cvt.u8.u16`, `cvt.u16.u64`, a 16-bit
 //! vector load, a `mov` copy of a loaded byte.
 //!
+//! Seed 4103 (corpus/findings/fuzz-h200-4103/trace/T9y3.md): the byte load's elements may be
+//! `.b8` (efcd1a77, 197cef57: `PRMT 0x7771` as for `.u8`), and a register written by an
+//! unguarded `mov` pack of the same elements as h's (166f4fba: two `mov.b16 {c0, c0}` of one
+//! unpack) is numbered as h, as identical glue is ([`duplicates`]).
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is unguarded and is exactly of the
@@ -274,10 +279,14 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         }
         // An element of a vector byte load, extracted by `PRMT R6, R2, 0x7771, RZ` / `SGXT`
         // (c8681b22: `.v4.s8`; corpus/findings/fuzz-h200-3902/, 5e8d798d, trace/T6D.md:
-        // `.v4.u8`; helper h6, 13.0.88 -O3: `.v2.u8`, element 0 too). 16-bit vector loads are
-        // right (`ld.v2.u16`, `ld.v4.s16`: another register).
+        // `.v4.u8`; helper h6, 13.0.88 -O3: `.v2.u8`, element 0 too; corpus/findings/
+        // fuzz-h200-4103/trace/T9y3.md, efcd1a77 and 197cef57: `.v2.b8` and `.v4.b8`, `PRMT
+        // 0x7771` as for `.u8`, any space and ordering). 16-bit vector loads are right
+        // (`ld.v2.u16`, `ld.v4.s16`: another register), and so is a scalar `ld.b8`
+        // (efcd1a77's `v2_scalar_b8`).
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => {
-            matches!(l.ty, MemType::S8 | MemType::U8) && matches!(l.vec, Some(VecWidth::V2 | VecWidth::V4))
+            matches!(l.ty, MemType::S8 | MemType::U8 | MemType::B8)
+                && matches!(l.vec, Some(VecWidth::V2 | VecWidth::V4))
         }
         // A narrowing `cvt.{u8,u16,s16}.{u32,s32} h, r` of a 32-bit register (f33d36d7:
         // `cvt.u8.s32`, `LOP3.LUT R0, R2, 0xff`; helper h6, 13.0.88 -O3: `cvt.u16.u32`,
@@ -347,14 +356,25 @@ fn forwarded_constant_half(m: &Machine<'_>, at: usize) -> bool {
 }
 
 /// The registers other than `h` that ptxas numbers as `h` where body index `k` reads it (one
-/// value, one register): each written last by unguarded glue computing the same expression as
-/// h's producer ([`same_expression`]) and, in thread `t`, holding h's value.
+/// value, one register): each written last by unguarded glue or an unguarded `mov` pack
+/// computing the same expression as h's producer ([`same_expression`]) and, in thread `t`,
+/// holding h's value (corpus/findings/fuzz-h200-4103/trace/T9y3.md, 166f4fba: two `mov.b16 {c0,
+/// c0}` byte packs of one unpack share `R7`, 13.0.88 and 13.5 -O3, as glue duplicates do;
+/// `{c0, c1}` and `{c1, c0}` beside `{c0, c0}` are other registers).
 fn duplicates(m: &Machine<'_>, t: u32, k: usize, h: Reg) -> Vec<Reg> {
     let value = m.read(t, h).ok().filter(Expected::is_exact);
     let mut out: Vec<Reg> = Vec::new();
     for (j, s) in m.p.body[..k].iter().enumerate() {
-        let Stmt::Glue { glue, guard: None } = s else { continue };
-        let r = glue.dst;
+        let r = match s {
+            Stmt::Glue { glue, guard: None } => glue.dst,
+            Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
+                if matches!(mv.shape, MovShape::Pack(_)) =>
+            {
+                let Some(r) = operands.first().and_then(|o| m.reg_of(o).ok()) else { continue };
+                r
+            }
+            _ => continue,
+        };
         let last = last_writer(m, k, r).map(|(w, _)| w) == Some(j);
         let same_value = value.as_ref().is_some_and(|v| m.read(t, r).ok().as_ref() == Some(v));
         if r != h && !out.contains(&r) && last && same_value && same_expression(m, (k, r), (k, h), CSE_DEPTH) {
@@ -387,6 +407,22 @@ fn same_expression(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg), depth: u32
                     (Some(Src::Reg(x)), Some(Src::Reg(y))) => same_expression(m, (wa, *x), (wb, *y), depth - 1),
                     (x, y) => x == y,
                 })
+        }
+        // Packs of one shape whose elements are the same expressions, in order (166f4fba).
+        (
+            Stmt::Isa(Instruction { form: Form::Mov(ma), operands: oa, guard: None, .. }),
+            Stmt::Isa(Instruction { form: Form::Mov(mb), operands: ob, guard: None, .. }),
+        ) if matches!(ma.shape, MovShape::Pack(_)) && ma.shape == mb.shape && ma.ty == mb.ty => {
+            match (oa.get(1), ob.get(1)) {
+                (Some(Operand::Vector(xa)), Some(Operand::Vector(xb))) => {
+                    xa.len() == xb.len()
+                        && xa.iter().zip(xb).all(|(x, y)| match (m.reg_of(x), m.reg_of(y)) {
+                            (Ok(x), Ok(y)) => same_expression(m, (wa, x), (wb, y), depth - 1),
+                            _ => x == y,
+                        })
+                }
+                _ => false,
+            }
         }
         (
             Stmt::Isa(Instruction { form: Form::Mov(ma), operands: oa, guard: None, .. }),

@@ -197,7 +197,7 @@ fn interval(m: &Machine<'_>, t: u32, r: Reg, bits: u32, signed: bool, depth: u32
 }
 
 /// Whether a load of `ty` zero-extends into a wider register (§9.7.9.8: `.u` and `.b` types).
-fn zero_extending(ty: MemType) -> bool {
+pub(super) fn zero_extending(ty: MemType) -> bool {
     matches!(ty, MemType::U8 | MemType::B8 | MemType::U16 | MemType::B16)
 }
 
