@@ -51,6 +51,7 @@ mod scopes_400x_v2;
 mod scopes_400x_v4;
 mod scopes_4101_x1;
 mod scopes_410x_z3;
+mod scopes_410x_z2;
 mod skipped;
 
 pub(super) use carry::carry;
@@ -567,6 +568,8 @@ pub(super) fn isa(
         let results = fuzz3802::unpacked(m, t, mv, inst, results);
         // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/scopes_3901_h1.rs`.
         let results = scopes_3901_h1::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
+        // bfed5396's high half of a joined 0x7fffffff: `emulate/scopes_410x_z2.rs`.
+        let results = scopes_410x_z2::unpacked(m, t, mv, inst, results);
         let results = packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));

@@ -495,11 +495,18 @@ pub enum Deviation {
     /// gives c unshifted, 65 gives c << 1), where §9.7.8.7 clamps the amount (0). Right: a
     /// single constant, a loaded arm, `shr.u64`, `shl.b32`.
     ShlB64OfTwoConstantSelectMasked,
+    /// bfed5396 (corpus/findings/fuzz-h200-4103/, trace/T9y4.md; ptxas 13.0.88 -O3 and the JIT,
+    /// fixed in 13.5): a register holding 0x7fffffff (a moved immediate) whose one-armed if
+    /// (`@p bra L; op r, r…; L:`) rewrites it to 0x7fffffff by an op ptxas evaluates
+    /// (`cvt.sat.u32.s32`, `max.s32 r, r, 0`, `and.b32 r, r, 0x7fffffff`, …), split after the
+    /// join by `mov.b32 {lo, hi}` with hi read only by 16-bit packs (`mov.b32 {…}`): hi is 0xffff
+    /// (`MOV R7, 0xffffffff` for `{hi, hi}`), where §9.7.9.4 gives 0x7fff.
+    JoinedMaxS32HighHalfReadAsAllOnes,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 57] = [
+    pub const ALL: [Deviation; 58] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -557,6 +564,7 @@ impl Deviation {
         Deviation::AddOfCnotFunnelShiftNegatedInLeaHi,
         Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber,
         Deviation::ShlB64OfTwoConstantSelectMasked,
+        Deviation::JoinedMaxS32HighHalfReadAsAllOnes,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -624,6 +632,7 @@ impl Deviation {
             Deviation::AddOfCnotFunnelShiftNegatedInLeaHi => "add-of-cnot-funnel-shift-negated-in-lea-hi",
             Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => "bitwise-of-cnot-half-cvt-folded-as-number",
             Deviation::ShlB64OfTwoConstantSelectMasked => "shl-b64-of-two-constant-select-masked",
+            Deviation::JoinedMaxS32HighHalfReadAsAllOnes => "joined-0x7fffffff-high-half-read-as-0xffff",
         }
     }
 
@@ -756,6 +765,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-3902/cases/fc25f5c686095211.case"
             }
             Deviation::ShlB64OfTwoConstantSelectMasked => "corpus/findings/fuzz-h200-4003/cases/0c35d33430f0d5f2.case",
+            Deviation::JoinedMaxS32HighHalfReadAsAllOnes => {
+                "corpus/findings/fuzz-h200-4103/cases/bfed5396d025f6f7.case"
+            }
         }
     }
 }
