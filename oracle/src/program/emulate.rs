@@ -50,8 +50,9 @@ mod scopes_3901_h6;
 mod scopes_400x_v2;
 mod scopes_400x_v4;
 mod scopes_4101_x1;
-mod scopes_410x_z3;
 mod scopes_410x_z2;
+mod scopes_410x_z3;
+mod scopes_410x_z4;
 mod skipped;
 
 pub(super) use carry::carry;
@@ -359,8 +360,12 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // A chain through adds (each shift followed by an add of a constant, seed 3802's 81cc67f0)
     // keeps the value after the cut's pair: `emulate/scopes_3802_w6.rs`.
     // A mad whose factors are constants is the add of their product (5ddee562, T7F.md).
+    // A chain with a `mul.lo.u64` by 2^k step keeps its adds exact (seed 4102's 9fdf9221,
+    // `emulate/scopes_410x_z4.rs`).
     if let Some((c, x)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
-        let folded = if c.through_adds {
+        let folded = if c.by_multiply {
+            scopes_410x_z4::multiply_chain_cut(&c, g, vals, x, &result)
+        } else if c.through_adds {
             scopes_3802_w6::past_cut(&c)
         } else {
             c.cut.filter(|&cut| cut < c.total && c.base.is_exact()).map(|cut| {

@@ -83,8 +83,9 @@ fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
 }
 
 /// C3-2: `shl.b64 d, p, k` with a constant k ≥ 64 (its `.u32` bits) and p written by
-/// `mul.lo.{s64,u64}` or `mad.lo.{s64,u64}` by immediates, or `mul.wide.{u32,s32}` by an
-/// immediate, gives p unshifted. The signedness is the listings' alike
+/// `mul.lo.{s64,u64}` or `mul.wide.{u32,s32}` of a register by a constant ptxas knows (either
+/// operand order; an immediate or a [`folded_constant`] register, e.g. a moved immediate), or
+/// `mad.lo.{s64,u64}` by one with a known addend, gives p unshifted. The signedness is the listings' alike
 /// (corpus/findings/fuzz-h200-3801/, b8a9995e, trace/T4B.md: `mul.lo.u64` and its `v1_mul_s64`
 /// give one listing, `IMAD.WIDE.U32 … IADD3; STG.E.64` with no shift; ptxas 13.0.88 -O3 the same
 /// for `mad.lo.u64`/`.s64` and, `IMAD.WIDE` for `IMAD.WIDE.U32`, `mul.wide.s32`): the low 64 bits
@@ -94,14 +95,22 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
         return None;
     }
     let by_immediate = match m.producer(t, reg_of_glue(g, 0)?)? {
-        (Stmt::Glue { glue: p, .. }, _) => match p.op {
-            GlueOp::MulLo => matches!(p.ty, GlueType::S64 | GlueType::U64) && imm_of(p, 1).is_some(),
-            GlueOp::MadLo => {
-                matches!(p.ty, GlueType::S64 | GlueType::U64) && imm_of(p, 1).is_some() && imm_of(p, 2).is_some()
+        (Stmt::Glue { glue: p, .. }, o) => {
+            // A constant ptxas knows: an immediate, or a register a move of one (or a fold of
+            // such) wrote (corpus/findings/fuzz-h200-4103/, 13a84319, trace/T9y4.md: `mov.s64 d1,
+            // K; mul.lo.u64 d0, x, d1` and `v1_imm_operand` give one 13.0.88 -O3 listing).
+            let known = |k: usize| {
+                imm_of(p, k).is_some() || reg_of_glue(p, k).is_some_and(|r| folded_constant(m, o.stmt, r, 3))
+            };
+            // The multiply is commutative: one factor known, the other not (both known: folded whole).
+            let by_one_known = known(0) != known(1);
+            match p.op {
+                GlueOp::MulLo => matches!(p.ty, GlueType::S64 | GlueType::U64) && by_one_known,
+                GlueOp::MadLo => matches!(p.ty, GlueType::S64 | GlueType::U64) && by_one_known && known(2),
+                GlueOp::MulWide => matches!(p.ty, GlueType::U32 | GlueType::S32) && by_one_known,
+                _ => false,
             }
-            GlueOp::MulWide => matches!(p.ty, GlueType::U32 | GlueType::S32) && imm_of(p, 1).is_some(),
-            _ => false,
-        },
+        }
         _ => false,
     };
     let product = vals.first().filter(|p| by_immediate && p.is_exact())?;
@@ -210,15 +219,20 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     is_true.then(|| Expected::exact(u128::from(1u32.wrapping_sub(c.bits as u32)), result.width))
 }
 
-/// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` (the 1 an immediate or a moved immediate) of a
-/// `set.<cmp>.{s32,u32}.{s32,u32,s64,u64}` result s tests the set itself: eq gives s ≠ 0, ne
-/// gives s = 0. The unsigned sources: corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md:
+/// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` or `set.{eq,ne}.<dst>.{u32,s32} d, s, 1` (the 1 an
+/// immediate or a moved immediate) of a `set.<cmp>.{s32,u32}.{s32,u32,s64,u64}` result s tests
+/// the set itself: eq gives s ≠ 0, ne gives s = 0; a `set` writes that truth as its `<dst>`
+/// word (corpus/findings/fuzz-h200-4103/, 019cca90, trace/T9y4.md: `set.eq.s32.s32 r, s, 1`
+/// gives 13.0.88 -O3 `ISETP.LT; SEL R7, RZ, -1, !P0`, as `v1_setp_selp`; `v2` set.ne and
+/// `v4_set_eq_u32_f32dst` too). The unsigned sources: corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md:
 /// `set.ge.u32.u64`, 13.0.88 -O3 `ISETP.LT.U32…EX P0; @P0 PRMT`; `w6_u32_set.ptx`, `set.ge.u32.u32`,
 /// and `w6_s32_set.ptx` give the same fold at 32 bits).
 fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    let eq = match g.op {
-        GlueOp::Setp(Cmp::Eq) => true,
-        GlueOp::Setp(Cmp::Ne) => false,
+    let (eq, set_dst) = match g.op {
+        GlueOp::Setp(Cmp::Eq) => (true, None),
+        GlueOp::Setp(Cmp::Ne) => (false, None),
+        GlueOp::Set(Cmp::Eq, dst) => (true, Some(dst)),
+        GlueOp::Set(Cmp::Ne, dst) => (false, Some(dst)),
         _ => return None,
     };
     if !matches!(g.ty, GlueType::U32 | GlueType::S32)
@@ -230,8 +244,15 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
     if constant(m, t, g, vals, 1)? & 0xFFFF_FFFF != 1 {
         return None;
     }
-    let set_true = s.bits & 0xFFFF_FFFF != 0;
-    Some(Expected::exact(u128::from(set_true == eq), result.width))
+    let truth = (s.bits & 0xFFFF_FFFF != 0) == eq;
+    // A `set` consumer writes its destination type's word of the folded truth (§9.7.7.1).
+    let word = match (truth, set_dst) {
+        (false, _) => 0,
+        (true, None) => 1,
+        (true, Some(SetDst::F32)) => 0x3F80_0000,
+        (true, Some(_)) => 0xFFFF_FFFF,
+    };
+    Some(Expected::exact(word, result.width))
 }
 
 /// C1-N3: `shr.s16 d, a, c` with c written by `cnot.b32` of a register: c = 1 (the register

@@ -19,7 +19,7 @@ use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::scopes_3901_h2;
 use super::scopes_3901_h5::zero_extending;
-use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue};
+use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
@@ -166,6 +166,12 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
         None => {
             let (1, word) = element(k, 2, 32)? else { return None };
             let (k2, _) = last_writer(m, k, word)?;
+            // A 32-bit word ptxas knows is 0 by known bits (seed 4102's c9b123b1,
+            // `emulate/scopes_410x_z4.rs`), the value h's producer wrote.
+            let same = m.producer(t, h).is_some_and(|(_, o)| o.stmt == k2);
+            if same && scopes_410x_z4::zero_by_known_bits32(m, k2) {
+                return Some(k2);
+            }
             let j = (0..2).find(|&j| {
                 unpack_at(m, k2, j)
                     .is_some_and(|(s, e, w)| s == MovShape::Unpack(2) && e == Some(word) && w.class().bits() == 64)

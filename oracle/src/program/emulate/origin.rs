@@ -10,7 +10,9 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2};
+use super::{
+    scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2, scopes_410x_z4,
+};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, MovType};
@@ -85,6 +87,13 @@ pub(in crate::program) struct ShlChain {
     /// For a chain through adds, the value after the add that follows the shift at which the
     /// running amount reached 32 (what ptxas keeps, every later pair dropped).
     pub(in crate::program) at_cut: Option<Expected>,
+    /// Whether a step of the chain is a `mul.lo.u64` by 2^k (seed 4102's 9fdf9221): ptxas then
+    /// keeps the constants added between the steps exact
+    /// ([`multiply_chain_cut`](super::scopes_410x_z4::multiply_chain_cut)).
+    pub(in crate::program) by_multiply: bool,
+    /// The chain's value for a base of 0: the constants added between the steps, shifted by
+    /// the later steps (what a chain with a multiply step keeps exact, seed 4102's 9fdf9221).
+    pub(in crate::program) constant: u64,
 }
 
 impl Origin {
@@ -235,12 +244,20 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         _ => true,
     };
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
-    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea) && g.op == GlueOp::Shl && g.ty.bits() == 64 {
+    // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/scopes_410x_z4.rs`).
+    let multiply = scopes_410x_z4::mul_by_power_of_two(m, t, g, vals);
+    if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
+        && ((g.op == GlueOp::Shl && g.ty.bits() == 64) || multiply.is_some())
+    {
         // The amount an immediate, or a register ptxas knows (corpus/findings/fuzz-h200-3701/,
         // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate
         // gives the same 13.0.88 -O3 listing as immediates).
-        let amount = scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF);
-        if let (Some(k), Some(a)) = (amount, vals.first()) {
+        let (amount, x) = match multiply {
+            Some((k, x)) => (Some(k), x),
+            None => (scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF), 0),
+        };
+        let source = reg(x).and_then(|r| m.origins.get(t as usize)?.get(&r));
+        if let (Some(k), Some(a)) = (amount, vals.get(x)) {
             // An amount of 32 or more is 32-bit work on the high word (13.0.88 right): no chain.
             o.shl_chain = (k < 32).then(|| {
                 let read = source.and_then(|s| s.shl_chain.as_ref());
@@ -250,7 +267,9 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 };
                 let cut = read.and_then(|c| c.cut).or((total >= 32).then_some(total));
                 let (through_adds, at_cut) = read.map_or((false, None), |c| (c.through_adds, c.at_cut.clone()));
-                ShlChain { total, cut, base, through_adds, at_cut }
+                let by_multiply = multiply.is_some() || read.is_some_and(|c| c.by_multiply);
+                let constant = read.map_or(0, |c| c.constant << k);
+                ShlChain { total, cut, base, through_adds, at_cut, by_multiply, constant }
             });
         }
     }
@@ -263,7 +282,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     };
     if vals.iter().all(Expected::is_exact) {
         if let Some(c) = scopes_3802_w6::chain_through_add(m, t, g, vals, spec) {
-            o.shl_chain = Some(c);
+            o.shl_chain = Some(scopes_410x_z4::with_added_constant(m, t, g, vals, c));
         }
     }
     // A 64-bit `min`/`max` of one register with itself is a copy ptxas drops: the chain goes on

@@ -75,6 +75,11 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// (`cnot.b16` of a loaded s8, `cvt.rni.s8.bf16`, T6D.md; `.f16`, `cvt.rzi.u32.f32` the same),
 /// and where the conversion is converted to an integer and tested against zero
 /// ([`scopes_400x_v4::cnot_conversion_tested_against_zero`](super::scopes_400x_v4), ce007cb2).
+/// Under those triggers the 0/1 may be any a predicate makes (a `cnot` of any width, `selp 1, 0`,
+/// a float-to-integer cvt of a `set.f32`, a negated integer set, integer cvts of these:
+/// [`zero_one_of_a_predicate`](super::scopes_410x_z4::zero_one_of_a_predicate); seed 4102's
+/// 87db6a36 and 6d0262f6, T9y1.md, T9y2.md) and the source type `.f64` (87db6a36: `cnot.b64;
+/// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -92,10 +97,12 @@ pub(super) fn cnot_converted_as_number(
         CvtType::F16 => 0x3c00u128,
         CvtType::Bf16 => 0x3f80,
         CvtType::F32 => u128::from(1.0f32.to_bits()),
+        CvtType::F64 => u128::from(1.0f64.to_bits()),
         _ => return None,
     };
-    let of_cnot = matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _))
-        if glue.op == GlueOp::Cnot && matches!(glue.ty, GlueType::B16 | GlueType::B32));
+    // Any 0/1 ptxas makes from a predicate, not only a `cnot` (seed 4102's 87db6a36 and 6d0262f6,
+    // `emulate/scopes_410x_z4.rs`).
+    let of_cnot = super::scopes_410x_z4::zero_one_of_a_predicate(m, t, r);
     let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r))
         || (of_cnot && logic_op_reads_an_integer_set(m))
         || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt));

@@ -977,5 +977,6 @@ mod seed_400x_v4;
 mod seed_400x_v5;
 mod seed_4101_x1;
 mod seed_4101_x2;
-mod seed_410x_z3;
 mod seed_410x_z2;
+mod seed_410x_z3;
+mod seed_410x_z4;
