@@ -1140,3 +1140,46 @@ const SEED_4101_LABELS: [(&str, &str); 8] = [
     ("cd71a421", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.s8.s32 of neg.s32 (T8x1)
     ("f1fe2a66", "fuzz-h200-g-shr-s16-by-16"),     // KNOWN G: a mov.b64 unpack of a 64-bit zero extension (T8x)
 ];
+
+/// Seed 4102 (session 41, final build 2cbdab3; corpus/findings/fuzz-h200-4102/): the word
+/// findings the campaign labelled new, labelled again now; comments are the trace verdicts
+/// (trace/T9y1.md, T9y2.md).
+#[test]
+fn the_seed_4102_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4102", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4102_LABELS));
+}
+
+/// What each word finding of seed 4102 is labelled now.
+const SEED_4102_LABELS: [(&str, &str); 8] = [
+    ("24d5ace8", "new"), // KNOWN mechanism of 7ec10586 (a 32-bit predicate test of a merged half) with a live stale half: no value emulation (T9y2)
+    ("6d0262f6", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a 0/1 from a float cvt of a set (T9y2)
+    ("6d10fa02", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.u32.u16 between abs.s16 and the f32 cvt (T9y2)
+    ("78ee4405", "fuzz-h200-g-shr-s16-by-16"),     // KNOWN G: a ld.b8 byte (T9y2)
+    ("7a4fe276", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // NEW: add.cc chain fused into LEA RZ, P0 (T9y1); its own entry, by id
+    ("87db6a36", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: an .f64 cnot source (T9y1)
+    ("9fdf9221", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: mul.lo.u64 by 2^k steps (T9y1)
+    ("c9b123b1", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: a 32-bit word 0 by known bits (T9y1)
+];
+
+/// Seed 4103 (session 41; the rerun on 54f1f7b, whose first findings are those of the run on
+/// 2cbdab3 that stalled at 129 s; corpus/findings/fuzz-h200-4103/): the word findings labelled
+/// new, labelled again now (trace/T9y3.md, T9y4.md, T10z2.md).
+#[test]
+fn the_seed_4103_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4103", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4103_LABELS));
+}
+
+/// What each word finding of seed 4103 is labelled now.
+const SEED_4103_LABELS: [(&str, &str); 9] = [
+    ("019cca90", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: a set.eq consumer (T9y4)
+    ("01d0ba77", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2: a moved multiplier (T10z2)
+    ("13a84319", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2: a moved multiplier (T9y4)
+    ("166f4fba", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: identical byte packs share a register (T9y3)
+    ("197cef57", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)
+    ("4ad93098", "new"), // KNOWN M: a .relu e5m2x2 producer, not emulated (T10z2)
+    ("bfed5396", "fuzz-h200-4103-bfed5396-joined-0x7fffffff-high-half-read-as-0xffff"), // NEW: its own entry, emulated (T9y4)
+    ("c3105f61", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a cvt.s32.u16 reader (T9y3)
+    ("efcd1a77", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)
+];
