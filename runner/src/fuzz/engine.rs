@@ -199,8 +199,8 @@ pub struct Engine {
     /// Where cubins go.
     pub scratch: PathBuf,
     /// Per-job timeout for a batch: the most a batch may take; once a backend's batches have
-    /// been timed, its first run of a batch gets less ([`RunLimit::first`]) and the halves of a
-    /// failed batch less again ([`RunLimit::narrowed`]).
+    /// been timed, its first run of a batch gets less (`RunLimit::first`) and the halves of a
+    /// failed batch less again (`RunLimit::narrowed`).
     pub timeout: Duration,
     /// Per backend, the typical wall time of a batch it ran through (a moving average of its
     /// successful whole-batch runs): what the timeouts of its next batches scale with.
