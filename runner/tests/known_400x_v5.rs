@@ -7,26 +7,11 @@
 //! alarm 2c543d4e (T7G) stay new. Each stored signature matches its entry, and the check run
 //! again on the traced 13.0.88 -O3 listings labels the kernel known.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{repo, stored};
 use runner::findings::{FindingClass, KnownSet, Signature};
 use runner::fuzz::retriage::{label_listing, Label};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The stored signatures (id, signature) of `corpus/findings/CAMPAIGN/findings-labelled-new.json`.
-fn stored(campaign: &str) -> Vec<(String, Signature)> {
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        id: String,
-        signature: Signature,
-    }
-    let path = repo().join("corpus/findings").join(campaign).join("findings-labelled-new.json");
-    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    findings.into_iter().map(|f| (f.id, f.signature)).collect()
-}
 
 /// What each unwritten-register finding and crash of seeds 4001–4003 is labelled by its stored
 /// signature now.

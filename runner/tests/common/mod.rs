@@ -173,3 +173,22 @@ pub fn defined_generated_programs(
     }
     programs
 }
+
+/// The repository's root (the runner crate's parent).
+#[allow(dead_code)] // used by some of the test files
+pub fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The stored signatures (id, signature) of `corpus/findings/CAMPAIGN/findings-labelled-new.json`.
+#[allow(dead_code)] // used by some of the test files
+pub fn stored(campaign: &str) -> Vec<(String, runner::findings::Signature)> {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: runner::findings::Signature,
+    }
+    let path = repo().join("corpus/findings").join(campaign).join("findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    findings.into_iter().map(|f| (f.id, f.signature)).collect()
+}

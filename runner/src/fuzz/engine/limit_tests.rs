@@ -5,45 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::until_tests::{hanging_engine, programs};
+use super::until_tests::{hanging_engine, programs, Hangs};
 use super::{RunLimit, FIRST_RUN_FLOOR, NARROW_FLOOR, ONE_PROGRAM_TIMEOUT};
-use crate::backend::{Backend, BackendKind, Failed, Failure, ProgramBatch, Role};
-
-/// A backend that runs every batch at once (zero words) unless it holds the program `hangs`:
-/// then it reports a hang without waiting (the timeout it was given is recorded, not spent).
-struct HangsOn {
-    hangs: &'static str,
-    timeouts: Arc<Mutex<Vec<(usize, Duration)>>>,
-}
-
-impl Backend for HangsOn {
-    fn name(&self) -> String {
-        "cuda:hangs-on".into()
-    }
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-    fn needs(&self) -> Vec<crate::backend::Need> {
-        Vec::new()
-    }
-    fn role(&self) -> Role {
-        Role::Runs
-    }
-    fn sweep(&mut self, _: &[crate::backend::SweepSpec], _: &(dyn Fn(u64) + Sync)) -> Vec<crate::backend::SweepResult> {
-        Vec::new()
-    }
-    fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
-        self.timeouts.lock().unwrap().push((batch.kernels.len(), batch.timeout));
-        if batch.kernels.iter().any(|k| k.name == self.hangs) {
-            return Err(Failed::Finding(Failure::Crash {
-                by: self.name(),
-                how: "hang".into(),
-                message: "timed out".into(),
-            }));
-        }
-        Ok(batch.kernels.iter().map(|k| vec![0; (k.threads * k.outputs) as usize]).collect())
-    }
-}
+use crate::backend::Failure;
 
 #[test]
 fn the_limits_scale_with_the_typical_batch_and_keep_the_old_ones_before_it_is_known() {
@@ -67,19 +31,20 @@ fn a_hanging_program_is_narrowed_down_with_short_timeouts_once_batches_are_timed
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, _) = hanging_engine(dir.path());
     let timeouts = Arc::new(Mutex::new(Vec::new()));
-    engine.backends = vec![Box::new(HangsOn { hangs: "h5", timeouts: timeouts.clone() })];
+    engine.backends = vec![Box::new(Hangs { timeouts: timeouts.clone(), only: Some("h5") })];
     let (p, i) = programs(8);
     // A batch without the hanging program times the backend.
     let clean: Vec<usize> = (0..8).filter(|&k| k != 5).collect();
     let (cp, ci): (Vec<_>, Vec<_>) = clean.iter().map(|&k| (p[k].clone(), i[k].clone())).unzip();
     let first = engine.run(&cp, &ci, "t0");
     assert!(first.iter().all(|r| r.failures.is_empty() && r.observed.len() == 1));
-    assert_eq!(timeouts.lock().unwrap().as_slice(), &[(7, Duration::from_secs(120))], "not timed yet: 120 s");
+    assert_eq!(timeouts.lock().unwrap().as_slice(), &[Duration::from_secs(120)], "not timed yet: 120 s");
     timeouts.lock().unwrap().clear();
     let results = engine.run(&p, &i, "t1");
     let given = timeouts.lock().unwrap().clone();
-    assert_eq!(given[0], (8, FIRST_RUN_FLOOR), "{given:?}");
-    assert!(given[1..].iter().all(|&(_, t)| t == NARROW_FLOOR), "{given:?}");
+    // The whole batch first, then its halves down to the program.
+    assert_eq!(given[0], FIRST_RUN_FLOOR, "{given:?}");
+    assert!(given.len() > 1 && given[1..].iter().all(|&t| t == NARROW_FLOOR), "{given:?}");
     for (k, r) in results.iter().enumerate() {
         if k == 5 {
             assert!(matches!(&r.failures[..], [Failure::Crash { how, .. }] if how == "hang"), "{:?}", r.failures);
