@@ -824,6 +824,17 @@ impl Event {
         // SAFETY: the event was created and recorded by this process.
         check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(self.0) })
     }
+
+    /// Whether the work before the event is done, without waiting: `Ok(false)` while it runs
+    /// (`CUDA_ERROR_NOT_READY`); any other error is the driver's (a kernel fault surfaces here
+    /// as it does in [`Event::wait`]).
+    pub fn is_done(&self) -> Result<bool, GpuError> {
+        // SAFETY: the event was created and recorded by this process.
+        match unsafe { sys::cuEventQuery(self.0) } {
+            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            r => check("cuEventQuery", r).map(|()| true),
+        }
+    }
 }
 
 impl Drop for Event {

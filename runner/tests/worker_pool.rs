@@ -103,6 +103,7 @@ fn programs(n: usize, name: impl Fn(usize) -> String) -> (Vec<Program>, Vec<Inpu
             })
             .collect(),
         timeout: Duration::from_secs(60),
+        kernel_timeout: None,
     };
     (programs, inputs, batch)
 }
@@ -171,6 +172,78 @@ fn a_planted_fault_or_hang_fails_only_its_own_row_or_batch() {
         other => panic!("a planted fault fails its batch: {other:?}"),
     }
     assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
+}
+
+/// A planted hang in a batch split over three oracle workers, with a per-kernel timeout: the
+/// worker running it names it within about that timeout, so the pool fails that program alone
+/// (the hang finding a program timed out alone gives) and hands back the outputs of the parts
+/// that ran; its part's other program is left to run again. The pool goes on.
+#[test]
+fn a_planted_hang_named_by_its_worker_fails_only_its_program() {
+    let mut pool = oracle_worker(3, Duration::from_secs(60));
+    let (_, _, clean) = programs(6, |i| format!("p{i}"));
+    let want = pool.run_programs(&clean).expect("clean batch");
+    let (_, _, batch) = programs(6, |i| if i == 4 { "planted_hang_4".into() } else { format!("p{i}") });
+    let batch = ProgramBatch { kernel_timeout: Some(Duration::from_millis(500)), ..batch };
+    let t = std::time::Instant::now();
+    match pool.run_programs(&batch) {
+        Err(Failed::Programs { failed, ran }) => {
+            assert!(
+                matches!(&failed[..], [(4, Failure::Crash { by, how, message })]
+                    if by == "oracle-worker" && how == "hang" && message.contains("`planted_hang_4`")),
+                "{failed:?}"
+            );
+            let ran: Vec<(usize, Vec<u32>)> = ran;
+            assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1, 2, 3], "parts [0,1] [2,3] ran; 5 did not");
+            assert!(ran.iter().all(|(k, words)| *words == want[*k]));
+        }
+        other => panic!("a named hang fails its program alone: {other:?}"),
+    }
+    assert!(t.elapsed() < Duration::from_secs(10), "one short wait, not the 60 s timeout: {:?}", t.elapsed());
+    assert_eq!(pool.run_programs(&clean).expect("the pool goes on"), want);
+}
+
+/// End to end through the engine: a batch of 8 on `oracle-worker` (one worker) with a planted
+/// hang gives 7 outputs and one hang finding in about one [`KERNEL_TIMEOUT`] (one run holding
+/// the hang: halving would wait that long once per level, 4 times), the rest agreeing with
+/// the oracle.
+#[test]
+fn a_campaign_batch_with_a_planted_hang_costs_one_kernel_timeout() {
+    use runner::fuzz::engine::{Engine, KERNEL_TIMEOUT};
+    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
+    let registry = Registry::new(Settings {
+        ptxas: Vec::new(),
+        devices: Devices::default(),
+        workers: Some(1),
+        allow: Allowances::all(),
+        sweep_timeout: Duration::from_secs(60),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine =
+        Engine::new(&registry, &["oracle-worker".to_string()], target(), None, dir.path().to_path_buf()).unwrap();
+    let (progs, inputs, _) = programs(8, |i| if i == 2 { "planted_hang_2".into() } else { format!("p{i}") });
+    let t = std::time::Instant::now();
+    let results = engine.run(&progs, &inputs, "t");
+    let took = t.elapsed();
+    assert!(took >= KERNEL_TIMEOUT && took < 2 * KERNEL_TIMEOUT, "{took:?}");
+    for (k, r) in results.iter().enumerate() {
+        if k == 2 {
+            assert!(
+                matches!(&r.failures[..], [Failure::Crash { by, how, .. }] if by == "oracle-worker" && how == "hang"),
+                "{:?}",
+                r.failures
+            );
+            assert!(r.observed.is_empty());
+        } else {
+            let outputs = progs[k].outputs;
+            let expected: Vec<u32> = (r.expected.as_ref().unwrap().iter())
+                .flat_map(|e| (0..outputs).map(move |w| (e.bits >> (32 * w)) as u32))
+                .collect();
+            assert!(r.failures.is_empty(), "{k}: {:?}", r.failures);
+            assert_eq!(r.observed.len(), 1, "{k}");
+            assert_eq!(r.observed[0].words, expected, "{k}");
+        }
+    }
 }
 
 #[test]

@@ -130,6 +130,7 @@ fn program_jobs_run_on_the_oracle_worker() {
             outputs: p.outputs,
         }],
         allow: Allowances::all(),
+        kernel_timeout_ms: None,
     };
     match w.run_programs(&job, Duration::from_secs(60)) {
         Outcome::Programs(d) => {
@@ -144,6 +145,48 @@ fn program_jobs_run_on_the_oracle_worker() {
     match w.run_programs(&job, Duration::from_secs(60)) {
         Outcome::Failed(m) => assert!(m.contains("missing"), "{m}"),
         other => panic!("{other:?}"),
+    }
+}
+
+/// A program job with a planted hang among its kernels: with a per-kernel timeout the worker
+/// names that kernel (its index and entry) after about that long and exits, the supervisor
+/// kills it; a job without one (as sent before the field existed) is cut off by the job's own
+/// timeout, as before.
+#[test]
+fn a_planted_hang_in_a_program_job_is_named_within_the_kernel_timeout() {
+    let cfg = generator::program::Config::default();
+    let target: oracle::isa::Target = "sm_90".parse().unwrap();
+    let (p, inputs) = generator::program::generate_seeded(5, &cfg, &target, "p0");
+    let run = |name: &str| KernelRun {
+        name: name.into(),
+        threads: p.threads(),
+        inputs: inputs.0.clone(),
+        outputs: p.outputs,
+    };
+    let job = ProgramJob {
+        id: 1,
+        executor: Executor::Oracle,
+        ptx: oracle::program::text::module(std::slice::from_ref(&p)),
+        cubin: None,
+        kernels: vec![run("p0"), run("planted_hang_1"), run("p0")],
+        allow: Allowances::all(),
+        kernel_timeout_ms: Some(400),
+    };
+    let mut w = WorkerHandle::spawn(&exe(), WorkerKind::Oracle).expect("oracle worker starts");
+    let t = std::time::Instant::now();
+    match w.run_programs(&job, Duration::from_secs(60)) {
+        Outcome::KernelHung { index, kernel, waited } => {
+            assert_eq!((index, kernel.as_str()), (1, "planted_hang_1"));
+            assert!(waited >= Duration::from_millis(400), "{waited:?}");
+        }
+        other => panic!("a named hang, got {other:?}"),
+    }
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let mut w = WorkerHandle::spawn(&exe(), WorkerKind::Oracle).expect("restart after the hang");
+    let old = ProgramJob { id: 2, kernel_timeout_ms: None, ..job };
+    match w.run_programs(&old, Duration::from_secs(2)) {
+        Outcome::Hung(t) => assert_eq!(t, Duration::from_secs(2)),
+        other => panic!("without a per-kernel timeout the job's own applies, got {other:?}"),
     }
 }
 

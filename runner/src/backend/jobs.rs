@@ -23,6 +23,17 @@ pub enum Failed {
     Finding(Failure),
     /// The environment: the backend cannot run any more (no worker could be started).
     Environment(String),
+    /// Failures of single programs of the batch, each named by the worker that ran it (a
+    /// kernel that did not finish within [`ProgramBatch::kernel_timeout`]), and the outputs of
+    /// the programs that ran; by index into [`ProgramBatch::kernels`]. `failed` is never empty.
+    /// The programs in neither list did not run to their end (their worker was stopped with a
+    /// kernel running): the caller runs them again.
+    Programs {
+        /// The programs that failed, each with its failure.
+        failed: Vec<(usize, Failure)>,
+        /// The programs that ran, each with its output words.
+        ran: Vec<(usize, Vec<u32>)>,
+    },
 }
 
 /// The result of one sweep on one backend: one conformance row.
@@ -122,6 +133,10 @@ pub struct ProgramBatch {
     pub kernels: Vec<KernelRun>,
     /// Longest wait for the batch.
     pub timeout: Duration,
+    /// Longest wait for any one of its kernels, counted from when the one before it finished
+    /// (at most `timeout`): a kernel still running past it is named as hung
+    /// ([`Failed::Programs`]). `None`: only the batch's timeout.
+    pub kernel_timeout: Option<Duration>,
 }
 
 /// An offline assembly: which ptxas at which level. Its [`Build::label`] names the failures

@@ -10,7 +10,8 @@
 //! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
-//! the batch goes to one worker unchanged. [`Pool::run_mem`] deals memory jobs (each one module and
+//! the batch goes to one worker unchanged; a kernel a worker names as hung fails its program
+//! alone ([`Failed::Programs`], with the outputs of the parts that ran). [`Pool::run_mem`] deals memory jobs (each one module and
 //! its launches) from a queue ([`deal`]) that a worker going down hands its unrun jobs back to;
 //! a worker loads (JIT-compiles) a job's module once and synchronises once for all its
 //! launches; results come back in job order. Workers start in parallel; a pool starts whole or
@@ -317,8 +318,9 @@ impl Pool {
 
     /// Runs a program batch as backend `name` (`executor`, `allow`), split by kernels over the
     /// live workers; outputs in kernel order. A failing part fails the batch (the first
-    /// finding in kernel order, else the first environment failure); its worker is restarted
-    /// and the other parts' workers are untouched.
+    /// finding in kernel order, else the first environment failure, else the programs whose
+    /// kernels the workers named as hung, with the outputs of the other parts:
+    /// [`merge_parts`]); its worker is restarted and the other parts' workers are untouched.
     pub fn run_batch(
         &self,
         name: &str,
@@ -348,19 +350,7 @@ impl Pool {
                 .map(|h| h.join().unwrap_or_else(|_| Err(Failed::Environment("a pool thread panicked".into()))))
                 .collect()
         });
-        let mut outputs = Vec::with_capacity(batch.kernels.len());
-        let mut environment = None;
-        for r in results {
-            match r {
-                Ok(o) => outputs.extend(o),
-                Err(f @ Failed::Finding(_)) => return Err(f),
-                Err(e @ Failed::Environment(_)) => environment = environment.or(Some(e)),
-            }
-        }
-        match environment {
-            Some(e) => Err(e),
-            None => Ok(outputs),
-        }
+        merge_parts(parts.iter().map(|p| p.kernels.len()).zip(results))
     }
 
     /// Runs memory jobs `jobs` as backend `name` (`executor`), spread over the pool: per job,
@@ -441,6 +431,36 @@ pub fn deal<S: Send, R: Send>(
     by_job
 }
 
+/// The result of a batch from its parts' results (each with its number of kernels, in kernel
+/// order): the outputs in kernel order when every part ran; else the first finding of a
+/// whole part (the caller narrows it down), else the first environment failure, else the
+/// programs the workers named as failed ([`Failed::Programs`], indices into the batch) with
+/// the outputs of the parts that ran.
+fn merge_parts(
+    parts: impl IntoIterator<Item = (usize, Result<Vec<Vec<u32>>, Failed>)>,
+) -> Result<Vec<Vec<u32>>, Failed> {
+    let mut outputs: Vec<(usize, Vec<u32>)> = Vec::new();
+    let mut failed: Vec<(usize, crate::worker::protocol::Failure)> = Vec::new();
+    let (mut environment, mut at) = (None, 0);
+    for (kernels, r) in parts {
+        match r {
+            Ok(o) => outputs.extend(o.into_iter().enumerate().map(|(k, w)| (at + k, w))),
+            Err(f @ Failed::Finding(_)) => return Err(f),
+            Err(e @ Failed::Environment(_)) => environment = environment.or(Some(e)),
+            Err(Failed::Programs { failed: f, ran }) => {
+                failed.extend(f.into_iter().map(|(k, x)| (at + k, x)));
+                outputs.extend(ran.into_iter().map(|(k, w)| (at + k, w)));
+            }
+        }
+        at += kernels;
+    }
+    match (environment, failed.is_empty()) {
+        (Some(e), _) => Err(e),
+        (None, true) => Ok(outputs.into_iter().map(|(_, w)| w).collect()),
+        (None, false) => Err(Failed::Programs { failed, ran: outputs }),
+    }
+}
+
 /// `batch` split by kernels into at most `parts` batches of consecutive kernels (as even as
 /// can be), in kernel order. Without a cubin (the JIT, the oracle worker) each part's module
 /// holds only its own programs, cut from the batch's module as whole programs; with a cubin
@@ -471,7 +491,7 @@ pub fn split_batch(batch: &ProgramBatch, parts: usize) -> Vec<ProgramBatch> {
                     text::module(&mine)
                 }
             };
-            ProgramBatch { ptx, cubin: batch.cubin.clone(), kernels: kernels.to_vec(), timeout: batch.timeout }
+            ProgramBatch { ptx, kernels: kernels.to_vec(), ..batch.clone() }
         })
         .collect()
 }

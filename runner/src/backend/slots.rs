@@ -1,7 +1,9 @@
 //! A worker process driven from the parent: a [`WorkerSlot`] runs jobs on it and restarts it
 //! after a fault, crash or hang; a worker's [`Outcome`] becomes a backend's result or failure
-//! ([`program_outcome`], [`sweep_outcome`]); a cubin the driver cannot load at all is the
-//! environment, said once per backend on stderr ([`driver_cannot_load`]).
+//! ([`program_outcome`], [`sweep_outcome`]; a kernel of a program batch the worker named as
+//! hung is that program's failure alone, [`Failed::Programs`], the hang finding a program that
+//! timed out alone gives); a cubin the driver cannot load at all is the environment, said once
+//! per backend on stderr ([`driver_cannot_load`]).
 //!
 //! A restart costs a process start and a CUDA context (about 1.3 s on an H200, measured as
 //! `MemStages::restart_s`). Workers started ahead as spares were tried and left out: the context
@@ -191,10 +193,20 @@ impl WorkerSlot {
             cubin: batch.cubin.clone(),
             kernels: batch.kernels.clone(),
             allow: allow.clone(),
+            kernel_timeout_ms: batch
+                .kernel_timeout
+                .map(|t| u64::try_from(t.min(batch.timeout).as_millis()).unwrap_or(u64::MAX)),
         };
         match self.programs(&job, batch.timeout) {
             Ok(Outcome::Failed(m)) if batch.cubin.is_some() && driver_cannot_load(&m) => {
                 Err(Failed::Environment(cubin_unloadable(name, &m)))
+            }
+            Ok(Outcome::KernelHung { index, .. }) if index >= batch.kernels.len() => {
+                let message = format!("the worker named kernel {index} of {} as hung", batch.kernels.len());
+                Err(Failed::Finding(Failure::Crash { by: name.to_string(), how: "protocol".into(), message }))
+            }
+            Ok(hung @ Outcome::KernelHung { index, .. }) => {
+                Err(Failed::Programs { failed: vec![(index, failure(name, hung))], ran: Vec::new() })
             }
             Ok(outcome) => program_outcome(name, outcome),
             Err(why) => Err(Failed::Environment(why)),
@@ -266,7 +278,7 @@ impl WorkerSlot {
     /// After a dead outcome, a fresh worker. Gives the restarts made (0 or 1) and the seconds
     /// they took.
     fn after(&mut self, o: &Outcome) -> (u64, f64) {
-        if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_)) {
+        if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_) | Outcome::KernelHung { .. }) {
             return (0, 0.0);
         }
         let t = Instant::now();
@@ -331,6 +343,13 @@ fn failure(by: &str, outcome: Outcome) -> Failure {
         Outcome::Hung(t) => {
             Failure::Crash { by, how: "hang".into(), message: format!("no result within {} s", t.as_secs()) }
         }
+        // The finding a program that timed out alone is (the same class, backend and `how`,
+        // so the same signature), with the kernel the worker named.
+        Outcome::KernelHung { kernel, waited, .. } => Failure::Crash {
+            by,
+            how: "hang".into(),
+            message: format!("no result within {} s: kernel `{kernel}` did not finish", waited.as_secs()),
+        },
         Outcome::Done(_) => Failure::Crash { by, how: "protocol".into(), message: "sweep reply".into() },
         Outcome::Programs(_) => Failure::Crash { by, how: "protocol".into(), message: "program reply".into() },
         Outcome::Mem(_) => Failure::Crash { by, how: "protocol".into(), message: "memory job reply".into() },
@@ -356,6 +375,10 @@ pub fn sweep_outcome(outcome: Result<Outcome, String>) -> Result<Checked, SweepF
         Ok(Outcome::Hung(t)) => Err(SweepFailure::Row(BackendFailure::new(
             FailureKind::Hang,
             format!("no result within {} s; worker killed", t.as_secs()),
+        ))),
+        Ok(Outcome::KernelHung { kernel, waited, .. }) => Err(SweepFailure::Row(BackendFailure::new(
+            FailureKind::Hang,
+            format!("kernel `{kernel}` did not finish within {} s; worker killed", waited.as_secs()),
         ))),
     }
 }

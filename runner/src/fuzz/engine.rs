@@ -5,8 +5,10 @@
 //! assembly, so beside the backends' run of the batch before; its reads of never-written
 //! registers are attributed to programs by kernel name, [`ProgramResult::sass`], and so are
 //! its kernels' SASS n-grams, [`Prepared::coverage`]) and the
-//! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each),
-//! narrowing a failure down to single programs by halving the batch; then, on every program
+//! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each; each
+//! kernel of a batch may run [`KERNEL_TIMEOUT`] before its worker names it as hung: that
+//! program fails alone and the batch's others run again), narrowing any other failure down to
+//! single programs by halving the batch; then, on every program
 //! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
 //! ([`ProgramResult::emulated`]), so that triage can tell the words they explain.
 //!
@@ -399,6 +401,21 @@ enum Outcome {
 /// that hangs on a GPU would hold it up to the batch timeout and its halving).
 pub const RUN_GRACE: Duration = Duration::from_secs(5);
 
+/// Most time one kernel of a batch may run, from when the kernel before it finished, before
+/// its worker names it as hung ([`ProgramBatch::kernel_timeout`]; never more than the batch's
+/// timeout): the hang is then that program's alone, found in one such wait instead of by
+/// halving the batch, and the batch's other programs run again. A program's kernel (one CTA,
+/// a bounded body) runs for microseconds; what else a kernel waits for is the other contexts
+/// on its GPU (a campaign's 16 workers and the minimization threads' own, time-sliced by the
+/// driver, milliseconds per slice), and the worker starts the clock only once the kernel
+/// before it has been seen to finish, so a worker kept off the CPU loses no time of its
+/// kernel. A kernel of another context that never ends takes its time slices, not the GPU:
+/// seed 4103's -O0 batches ran while its -O3 and JIT kernels hung (H200, docs/PERFORMANCE.md
+/// "Session 41"). 5 s is over a thousand time-slicing rounds of that many contexts, so a
+/// kernel named is one that does not end, while a hang costs 5 s and a worker restart instead
+/// of halving (about 190 s of idle GPU in seed 4103's campaign).
+pub const KERNEL_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Most time one program alone may run (a batch of several has [`Engine::timeout`]).
 const ONE_PROGRAM_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -464,9 +481,11 @@ impl RunLimit {
     }
 }
 
-/// Runs `which` programs on `backend`, adding what each did to `out`; failures narrowed to
-/// single programs by halving (an environment failure leaves the programs without outputs, and
-/// so does a batch past `limit`'s end: [`Engine::until`]).
+/// Runs `which` programs on `backend`, adding what each did to `out`. A program whose kernel
+/// the backend names as hung ([`Failed::Programs`]) fails alone, and the programs that did not
+/// run to their end run again without it; other failures are narrowed to single programs by
+/// halving (an environment failure leaves the programs without outputs, and so does a batch
+/// past `limit`'s end: [`Engine::until`]).
 fn run_on(
     backend: &mut dyn Backend,
     limit: RunLimit,
@@ -496,6 +515,7 @@ fn run_on(
             })
             .collect(),
         timeout,
+        kernel_timeout: Some(KERNEL_TIMEOUT.min(timeout)),
     };
     let failure = match backend.run_programs(&batch) {
         Ok(outputs) => {
@@ -504,6 +524,16 @@ fn run_on(
         }
         Err(Failed::Environment(_)) => return,
         Err(Failed::Finding(f)) => f,
+        Err(Failed::Programs { failed, ran }) => {
+            // Past `until` the per-kernel timeout may have been cut too: only what ran counts.
+            let failed = if limit.passed() { Vec::new() } else { failed };
+            let rest = settle_named(backend.name().as_str(), programs, which, failed, ran, out);
+            // Each round settles at least one program, so this ends.
+            if rest.len() < which.len() && !limit.passed() {
+                run_on(backend, limit, programs, inputs, &rest, cubin, out);
+            }
+            return;
+        }
     };
     if limit.passed() {
         // Perhaps the cut timeout: it says nothing about the programs.
@@ -519,6 +549,42 @@ fn run_on(
     let half = limit.narrowed();
     run_on(backend, half, programs, inputs, x, cubin, out);
     run_on(backend, half, programs, inputs, y, cubin, out);
+}
+
+/// Adds to `out` the programs of `which` (indices into `programs`) that a backend named as
+/// failed ([`Failed::Programs`]: a kernel its worker saw running past [`KERNEL_TIMEOUT`]) and
+/// those it ran, saying on stderr which kernel hung (a campaign's log shows it); gives the
+/// others, which did not run to their end and are to run again.
+fn settle_named(
+    backend: &str,
+    programs: &[Program],
+    which: &[usize],
+    failed: Vec<(usize, Failure)>,
+    ran: Vec<(usize, Vec<u32>)>,
+    out: &mut Vec<(usize, Outcome)>,
+) -> Vec<usize> {
+    let mut settled = vec![false; which.len()];
+    for (k, f) in failed {
+        if let Some(s) = settled.get_mut(k).filter(|s| !**s) {
+            *s = true;
+            let (Failure::Crash { message, .. } | Failure::Rejected { message, .. }) = &f;
+            eprintln!(
+                "{backend}: `{}` (kernel {} of a batch of {}) hung ({message}); the batch's programs that did not \
+                 finish run again",
+                programs[which[k]].name,
+                k + 1,
+                which.len(),
+            );
+            out.push((which[k], Outcome::Failed(f)));
+        }
+    }
+    for (k, words) in ran {
+        if let Some(s) = settled.get_mut(k).filter(|s| !**s) {
+            *s = true;
+            out.push((which[k], Outcome::Ran(words)));
+        }
+    }
+    which.iter().zip(settled).filter(|(_, s)| !s).map(|(&i, _)| i).collect()
 }
 
 /// A batch after the oracle and ptxas, before the backends that run programs.
@@ -721,6 +787,8 @@ pub fn require_available(explicit: bool, engine: &Engine) -> anyhow::Result<()> 
     Ok(())
 }
 
+#[cfg(test)]
+mod kernel_hang_tests;
 #[cfg(test)]
 mod limit_tests;
 #[cfg(test)]

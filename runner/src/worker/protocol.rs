@@ -128,6 +128,12 @@ pub struct ProgramJob {
     /// The allowances in force (the oracle's expected bits depend on them).
     #[serde(serialize_with = "allow_to_wire", deserialize_with = "allow_from_wire")]
     pub allow: Allowances,
+    /// The longest any one kernel may run, counted from when the kernel before it was seen to
+    /// finish (the first: from its launch): past it the worker answers
+    /// [`Reply::KernelHung`] naming the kernel, and exits. `None` (a request from before
+    /// this field): no limit per kernel, only the supervisor's timeout of the whole job.
+    #[serde(default)]
+    pub kernel_timeout_ms: Option<u64>,
 }
 
 /// Results of a [`ProgramJob`].
@@ -392,6 +398,20 @@ pub enum Reply {
         /// What failed.
         message: String,
     },
+    /// A kernel of a program job did not finish within the job's
+    /// [`ProgramJob::kernel_timeout_ms`]; the worker exits after saying so (a context with a
+    /// running kernel cannot be used again). The kernels before it finished, those after it
+    /// may not have run.
+    KernelHung {
+        /// The job's id.
+        id: u64,
+        /// The kernel's index in [`ProgramJob::kernels`].
+        index: usize,
+        /// Its entry name.
+        kernel: String,
+        /// Milliseconds it was waited for.
+        waited_ms: u64,
+    },
     /// The GPU faulted; the worker exits after saying so.
     Fault {
         /// The job's id.
@@ -459,11 +479,12 @@ mod tests {
             cubin: None,
             kernels: Vec::new(),
             allow: Allowances::from_off(["nan-payload"]).unwrap(),
+            kernel_timeout_ms: Some(5000),
         };
         let line = serde_json::to_string(&Request::Programs(job.clone())).unwrap();
         assert!(line.contains("[\"nan-payload\"]"), "{line}");
         match parse_request(&line) {
-            Ok(Request::Programs(j)) => assert_eq!(j.allow, job.allow),
+            Ok(Request::Programs(j)) => assert_eq!((j.allow, j.kernel_timeout_ms), (job.allow.clone(), Some(5000))),
             other => panic!("{other:?}"),
         }
         let bad = line.replace("nan-payload", "bogus");
@@ -482,6 +503,23 @@ mod tests {
         assert_eq!(driver_version_in(open).as_deref(), Some("575.57.08"));
         assert_eq!(driver_version_in("garbage"), None);
         assert_eq!(driver_version_in(""), None);
+    }
+
+    /// A program job from before the per-kernel timeout still parses, without one; a kernel's
+    /// hang travels with its index and name.
+    #[test]
+    fn a_program_job_without_a_kernel_timeout_parses_and_a_kernel_hang_round_trips() {
+        let old = r#"{"Programs":{"id":3,"executor":"Oracle","ptx":"","cubin":null,"kernels":[],"allow":[]}}"#;
+        match parse_request(old) {
+            Ok(Request::Programs(j)) => assert_eq!((j.id, j.kernel_timeout_ms), (3, None)),
+            other => panic!("{other:?}"),
+        }
+        let hung = Reply::KernelHung { id: 3, index: 5, kernel: "p194_185".into(), waited_ms: 5000 };
+        let line = serde_json::to_string(&hung).unwrap();
+        match serde_json::from_str::<Reply>(&line).unwrap() {
+            Reply::KernelHung { id: 3, index: 5, kernel, waited_ms: 5000 } => assert_eq!(kernel, "p194_185"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -17,9 +17,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-#[cfg(feature = "test-hooks")]
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use generator::sweep::{sweep_kernel, SweepKernel};
 use generator::sweep_check::check_kernel;
@@ -393,14 +391,26 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     gpu.upload(&input, &bytes).map_err(fault)?;
     gpu.zero(&output).map_err(fault)?;
     let (mut ioff, mut ooff) = (0, 0);
+    let mut finished = Vec::with_capacity(job.kernels.len());
     for (k, &ow) in job.kernels.iter().zip(&out_words) {
         let f = modules
             .iter()
             .find_map(|m| m.function(&k.name).ok())
             .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))?;
         gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
+        if job.kernel_timeout_ms.is_some() {
+            finished.push(gpu.record().map_err(fault)?);
+        }
         ioff += in_slot(k);
         ooff += ow;
+    }
+    if let Err(e) = wait_for_kernels(job, &finished) {
+        if matches!(e, JobError::KernelHung { .. }) {
+            // Freeing device memory or unloading a module waits for the running kernel,
+            // which never ends: the process ends with them instead.
+            std::mem::forget((input, output, modules));
+        }
+        return Err(e);
     }
     let raw = gpu.download(&output, 4 * ooff).map_err(fault)?;
     let words: Vec<u32> = raw.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
@@ -411,6 +421,49 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
         at += ow;
     }
     Ok(ProgramsDone { id: job.id, outputs, load_s, run_s: t1.elapsed().as_secs_f64() })
+}
+
+/// The first pause between two looks at whether a kernel has finished
+/// ([`wait_for_kernels`]); each look that finds it running doubles it, up to
+/// [`KERNEL_POLL_MAX`]. A program's kernel takes microseconds, so most first looks find it
+/// done; the doubling keeps a worker waiting for a long kernel off the cores.
+const KERNEL_POLL_FIRST: Duration = Duration::from_micros(10);
+/// The longest pause between two looks at a running kernel: what a job may end later than
+/// its last kernel (a job of a batch takes tens of milliseconds or more).
+const KERNEL_POLL_MAX: Duration = Duration::from_millis(1);
+
+/// Waits for the kernels of `job` in launch order, `finished[i]` recorded after kernel `i`'s
+/// launch: each may run the job's [`ProgramJob::kernel_timeout_ms`] from when the one before
+/// it was seen to finish (the first, from now: every launch is queued). A kernel still
+/// running past it is [`JobError::KernelHung`]; a fault is a fault, as in any other wait.
+/// Without a per-kernel timeout (`finished` is empty then) there is nothing to wait for here:
+/// the download waits for every kernel.
+fn wait_for_kernels(job: &ProgramJob, finished: &[crate::gpu::Event]) -> Result<(), JobError> {
+    let Some(limit) = job.kernel_timeout_ms.map(Duration::from_millis) else {
+        return Ok(());
+    };
+    let mut since = Instant::now();
+    let mut pause = KERNEL_POLL_FIRST;
+    for (index, event) in finished.iter().enumerate() {
+        // Asked before the clock is read: a worker kept off the CPU past the limit still
+        // finds a kernel that has finished meanwhile done.
+        while !event.is_done().map_err(fault)? {
+            if since.elapsed() >= limit {
+                return Err(kernel_hung(job, index, since.elapsed()));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(KERNEL_POLL_MAX);
+        }
+        since = Instant::now();
+        pause = KERNEL_POLL_FIRST;
+    }
+    Ok(())
+}
+
+/// Kernel `index` of `job` is still running after `waited`.
+fn kernel_hung(job: &ProgramJob, index: usize, waited: Duration) -> JobError {
+    let kernel = job.kernels.get(index).map_or_else(String::new, |k| k.name.clone());
+    JobError::KernelHung { index, kernel, waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX) }
 }
 
 /// The driver's JIT on a module of programs, split into one module per core and compiled
@@ -434,19 +487,26 @@ fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobE
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
 /// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or
-/// hang, for the supervisor's tests, and the bugs [`super::planted`] reads from the
-/// environment are planted.
+/// hang, for the supervisor's tests, the first of them in kernel order as a GPU would meet
+/// it: a planted hang in a job with a per-kernel timeout is waited for that long and named
+/// ([`JobError::KernelHung`], as [`wait_for_kernels`] names a GPU's), without one it sleeps
+/// for good; and the bugs [`super::planted`] reads from the environment are planted.
 fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     let t = Instant::now();
     #[cfg(feature = "test-hooks")]
-    for k in &job.kernels {
+    for (index, k) in job.kernels.iter().enumerate() {
         if k.name.starts_with("planted_fault") {
             std::process::abort();
         }
         if k.name.starts_with("planted_hang") {
-            loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            }
+            let Some(limit) = job.kernel_timeout_ms.map(Duration::from_millis) else {
+                loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                }
+            };
+            let since = Instant::now();
+            std::thread::sleep(limit);
+            return Err(kernel_hung(job, index, since.elapsed()));
         }
     }
     #[cfg(feature = "test-hooks")]
@@ -641,6 +701,12 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
             Err(JobError::Fault(message)) => {
                 reply(&mut out, &Reply::Fault { id, message })?;
                 return Ok(());
+            }
+            Err(JobError::KernelHung { index, kernel, waited_ms }) => {
+                reply(&mut out, &Reply::KernelHung { id, index, kernel, waited_ms })?;
+                // The kernel still runs: dropping the context, its memory and modules would
+                // wait for it. The process ends now (the supervisor kills it too).
+                std::process::exit(0);
             }
         }
     }

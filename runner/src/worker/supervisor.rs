@@ -1,8 +1,9 @@
 //! The supervisor's side of the protocol: [`WorkerHandle`] starts `ptxdiff worker` (on a GPU
 //! `--device N`, or `--oracle`), sends one request at a time and waits for its reply with a
-//! timeout. A fault makes the worker exit after saying so; a hang is cut off by the timeout,
-//! which kills the worker; either way the handle is dead afterwards and the caller starts a
-//! fresh one for the next job.
+//! timeout. A fault makes the worker exit after saying so; so does a kernel of a program job
+//! that outruns the job's per-kernel timeout, which the worker names ([`Outcome::KernelHung`]);
+//! any other hang is cut off by the job's timeout, which kills the worker; either way the
+//! handle is dead afterwards and the caller starts a fresh one for the next job.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -50,6 +51,16 @@ pub enum Outcome {
     Crashed(String),
     /// No reply within the timeout; the worker was killed.
     Hung(Duration),
+    /// The worker named the kernel of a program job that did not finish within the job's
+    /// per-kernel timeout ([`Reply::KernelHung`]); the worker was killed.
+    KernelHung {
+        /// The kernel's index in the job.
+        index: usize,
+        /// Its entry name.
+        kernel: String,
+        /// How long it was waited for.
+        waited: Duration,
+    },
 }
 
 /// A running worker process.
@@ -202,15 +213,18 @@ impl WorkerHandle {
                     Ok(Reply::Fault { id: i, message }) if i == id => {
                         // The worker ends after a fault; killing it bounds the wait if its
                         // poisoned context hangs on the way out.
-                        let _ = self.child.kill();
-                        let _ = self.child.wait();
+                        self.kill();
                         return Outcome::Fault(message);
+                    }
+                    Ok(Reply::KernelHung { id: i, index, kernel, waited_ms }) if i == id => {
+                        // Its kernel still runs: the context ends with the process.
+                        self.kill();
+                        return Outcome::KernelHung { index, kernel, waited: Duration::from_millis(waited_ms) };
                     }
                     _ => continue,
                 },
                 Err(RecvTimeoutError::Timeout) => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
+                    self.kill();
                     return Outcome::Hung(timeout);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -222,10 +236,17 @@ impl WorkerHandle {
     }
 }
 
-impl Drop for WorkerHandle {
-    fn drop(&mut self) {
+impl WorkerHandle {
+    /// Kills the worker and waits for it.
+    fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Drop for WorkerHandle {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 

@@ -31,7 +31,7 @@ fn a_hanging_program_is_narrowed_down_with_short_timeouts_once_batches_are_timed
     let dir = tempfile::tempdir().unwrap();
     let (mut engine, _) = hanging_engine(dir.path());
     let timeouts = Arc::new(Mutex::new(Vec::new()));
-    engine.backends = vec![Box::new(Hangs { timeouts: timeouts.clone(), only: Some("h5") })];
+    engine.backends = vec![Box::new(Hangs { timeouts: timeouts.clone(), only: Some("h5"), ..Hangs::default() })];
     let (p, i) = programs(8);
     // A batch without the hanging program times the backend.
     let clean: Vec<usize> = (0..8).filter(|&k| k != 5).collect();

@@ -10,13 +10,19 @@ use oracle::program::{Inputs, Program};
 use super::{Emulations, Engine};
 use crate::backend::{Backend, BackendKind, Failed, Failure, ProgramBatch, Role};
 
-/// A backend that records each timeout it was given. Without `only`, every batch hangs: it
-/// waits out the batch's timeout, then reports a hang. With `only`, a batch holding that program
-/// reports a hang at once (the timeout recorded, not spent) and every other batch runs (zero
-/// words).
+/// A backend that records each timeout it was given (and, in `batches`, each batch). Without
+/// `only`, every batch hangs: it waits out the batch's timeout, then reports a hang. With
+/// `only`, a batch holding that program reports a hang at once (the timeout recorded, not
+/// spent) and every other batch runs (zero words); with `named` too, the hang is reported as a
+/// GPU worker that sees that kernel running past the batch's per-kernel timeout reports it
+/// ([`Failed::Programs`]: that program failed, the kernels before it ran, those after it did
+/// not finish).
+#[derive(Default)]
 pub(super) struct Hangs {
     pub(super) timeouts: Arc<Mutex<Vec<Duration>>>,
     pub(super) only: Option<&'static str>,
+    pub(super) named: bool,
+    pub(super) batches: Arc<Mutex<Vec<ProgramBatch>>>,
 }
 
 impl Backend for Hangs {
@@ -37,10 +43,21 @@ impl Backend for Hangs {
     }
     fn run_programs(&mut self, batch: &ProgramBatch) -> Result<Vec<Vec<u32>>, Failed> {
         self.timeouts.lock().unwrap().push(batch.timeout);
+        self.batches.lock().unwrap().push(batch.clone());
+        let words = |k: &crate::worker::KernelRun| vec![0; (k.threads * k.outputs) as usize];
         match self.only {
             None => std::thread::sleep(batch.timeout),
-            Some(name) if batch.kernels.iter().any(|k| k.name == name) => {}
-            Some(_) => return Ok(batch.kernels.iter().map(|k| vec![0; (k.threads * k.outputs) as usize]).collect()),
+            Some(name) => match batch.kernels.iter().position(|k| k.name == name) {
+                Some(at) if self.named => {
+                    let waited = batch.kernel_timeout.unwrap_or(batch.timeout).as_secs();
+                    let message = format!("no result within {waited} s: kernel `{name}` did not finish");
+                    let hang = Failure::Crash { by: self.name(), how: "hang".into(), message };
+                    let ran = batch.kernels[..at].iter().map(words).enumerate().collect();
+                    return Err(Failed::Programs { failed: vec![(at, hang)], ran });
+                }
+                Some(_) => {}
+                None => return Ok(batch.kernels.iter().map(words).collect()),
+            },
         }
         Err(Failed::Finding(Failure::Crash { by: self.name(), how: "hang".into(), message: "timed out".into() }))
     }
@@ -53,7 +70,7 @@ pub(super) fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Ve
     let engine = Engine {
         stages: Default::default(),
         target: "sm_90".parse().unwrap(),
-        backends: vec![Box::new(Hangs { timeouts: timeouts.clone(), only: None })],
+        backends: vec![Box::new(Hangs { timeouts: timeouts.clone(), ..Hangs::default() })],
         allow: oracle::semantics::Allowances::all(),
         plant: None,
         scratch: scratch.to_path_buf(),
