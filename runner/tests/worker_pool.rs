@@ -246,6 +246,35 @@ fn a_campaign_batch_with_a_planted_hang_costs_one_kernel_timeout() {
     }
 }
 
+/// `ptxdiff replay` of several cases runs them as one batch: with the corpus's hang-check cases
+/// and a planted hang among them on `oracle-worker`, the log names the hung program and the
+/// others agree, in about one kernel timeout.
+#[test]
+fn a_replay_of_a_case_set_names_the_planted_hang_and_runs_the_rest() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().unwrap();
+    let clean = |k: usize| root.join(format!("corpus/hang-check/hc{k}.case"));
+    let text = std::fs::read_to_string(clean(0)).unwrap().replace("name=hc0", "name=planted_hang_x");
+    let planted = dir.path().join("planted.case");
+    std::fs::write(&planted, text).unwrap();
+    let t = std::time::Instant::now();
+    let out = ptxdiff()
+        .arg("replay")
+        .args([clean(0), clean(1), planted.clone(), clean(2), clean(3)])
+        .args(["--backends", "oracle-worker"])
+        .env("PTXDIFF_ROOT", &root)
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("oracle-worker: `planted_hang_x` (kernel 3 of a batch of 5) hung"), "{stderr}");
+    let hang = format!("{}: crash [oracle-worker] hang", planted.display());
+    assert!(stdout.contains(&hang), "{stdout}");
+    assert_eq!(stdout.matches("every backend agrees with the oracle").count(), 4, "{stdout}");
+    assert!(took < 2 * runner::fuzz::engine::KERNEL_TIMEOUT + Duration::from_secs(5), "{took:?}");
+}
+
 #[test]
 fn bad_devices_and_workers_are_errors_naming_the_value() {
     for (args, names) in [

@@ -670,25 +670,62 @@ fn engine_for(p: &oracle::program::Program, a: &BackendArgs) -> Result<(Engine, 
     Ok((engine, scratch))
 }
 
-/// `ptxdiff replay CASE`: runs a case of either kind (a register case, or a memory case: an
-/// eval program line) on every backend and shows what disagrees.
-pub fn replay_command(case: &Path, backends: &BackendArgs) -> Result<ExitCode> {
-    let text = crate::atomic_write::read_capped(case).with_context(|| format!("reading {}", case.display()))?;
+/// `ptxdiff replay CASE…`: runs a case of either kind (a register case, or a memory case: an
+/// eval program line) on every backend and shows what disagrees; several register cases run
+/// as one batch (one module, in the order given; distinct program names, one target), each
+/// case's findings after its path.
+pub fn replay_command(cases: &[std::path::PathBuf], backends: &BackendArgs) -> Result<ExitCode> {
+    let Some(first) = cases.first() else { bail!("no case given") };
+    let text = crate::atomic_write::read_capped(first).with_context(|| format!("reading {}", first.display()))?;
     if text.trim_start().starts_with('{') {
-        return replay_memory(case, &text, backends);
+        if cases.len() > 1 {
+            bail!("{}: a memory-program case replays alone", first.display());
+        }
+        return replay_memory(first, &text, backends);
     }
-    let (p, i) = load_case(case)?;
-    warn_if_invalid(case, &p);
-    let (mut engine, _scratch) = engine_for(&p, backends)?;
+    let mut programs = Vec::with_capacity(cases.len());
+    let mut inputs = Vec::with_capacity(cases.len());
+    for case in cases {
+        let (p, i) = load_case(case)?;
+        warn_if_invalid(case, &p);
+        if let Some(k) = programs.iter().position(|q: &oracle::program::Program| q.name == p.name) {
+            bail!(
+                "{} and {} both hold a program named `{}`: one batch needs distinct names",
+                cases[k].display(),
+                case.display(),
+                p.name
+            );
+        }
+        if let Some(q) = programs.first().filter(|q| q.target != p.target) {
+            bail!(
+                "{} is for {}, {} for {}: one batch has one target",
+                cases[0].display(),
+                q.target,
+                case.display(),
+                p.target
+            );
+        }
+        programs.push(p);
+        inputs.push(i);
+    }
+    let (mut engine, _scratch) = engine_for(&programs[0], backends)?;
     if let Some(why) = &engine.gpu_unavailable {
         println!("{}", gpu_unavailable_line(why));
     }
     let names = replay_names(engine.backend_names());
-    let r = engine.run(std::slice::from_ref(&p), std::slice::from_ref(&i), "replay");
-    if let Err(e) = &r[0].expected {
-        bail!("the oracle refuses this program: {e}");
+    let results = engine.run(&programs, &inputs, "replay");
+    let mut status = ExitCode::SUCCESS;
+    for ((case, p), r) in cases.iter().zip(&programs).zip(&results) {
+        if let Err(e) = &r.expected {
+            bail!("{}: the oracle refuses this program: {e}", case.display());
+        }
+        let found = Register::raw_findings(p, r, &engine.allow);
+        if !found.is_empty() {
+            status = ExitCode::FAILURE;
+        }
+        show_found::<Register>(case, &names, &found, cases.len() > 1);
     }
-    Ok(show_found::<Register>(case, &names, &Register::raw_findings(&p, &r[0], &engine.allow)))
+    Ok(status)
 }
 
 /// The backends a replay names, printed: the oracle (the reference, named once whether or not
@@ -726,12 +763,13 @@ fn replay_memory(case: &Path, text: &str, a: &BackendArgs) -> Result<ExitCode> {
     }
     let names = replay_names(sel.backends.iter().map(|b| b.name()).collect());
     let found = crate::fuzz::async_campaign::replay(&src, &mut sel.backends, &allow)?;
-    Ok(show_found::<Memory>(case, &names, &found))
+    Ok(show_found::<Memory>(case, &names, &found, false))
 }
 
-/// Prints what a replay found (each raw finding as its kind describes it) and gives the exit
-/// status: 0 when nothing disagrees, 1 otherwise.
-fn show_found<K: CaseKind>(case: &Path, names: &[String], found: &[K::Raw]) -> ExitCode {
+/// Prints what a replay found (each raw finding as its kind describes it, after the case's
+/// path when `named`: one of several cases) and gives the exit status: 0 when nothing
+/// disagrees, 1 otherwise.
+fn show_found<K: CaseKind>(case: &Path, names: &[String], found: &[K::Raw], named: bool) -> ExitCode {
     if found.is_empty() {
         if names.len() == 1 {
             println!("{}: only the oracle ran, so nothing was compared (see the backends above)", case.display());
@@ -741,7 +779,11 @@ fn show_found<K: CaseKind>(case: &Path, names: &[String], found: &[K::Raw]) -> E
         return ExitCode::SUCCESS;
     }
     for f in found {
-        println!("{}", K::describe(f));
+        if named {
+            println!("{}: {}", case.display(), K::describe(f));
+        } else {
+            println!("{}", K::describe(f));
+        }
     }
     ExitCode::FAILURE
 }

@@ -98,9 +98,11 @@ enum Command {
     /// --baseline: 1 only for findings that the baseline lacks and corpus/known/ does not cover.
     Fuzz(fuzz::FuzzArgs),
     /// Run a case file on every backend and show what disagrees (exit 1 if anything does).
+    /// Several register-program cases run as one batch (one module, in the order given).
     Replay {
-        /// The case (`reports/<run>/cases/<id>.case`).
-        case: std::path::PathBuf,
+        /// The case (`reports/<run>/cases/<id>.case`), or several register-program cases.
+        #[arg(required = true, num_args = 1..)]
+        case: Vec<std::path::PathBuf>,
         #[command(flatten)]
         backends: fuzz::BackendArgs,
     },
