@@ -499,6 +499,7 @@ pub fn split_batch(batch: &ProgramBatch, parts: usize) -> Vec<ProgramBatch> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worker::protocol::Failure;
 
     #[test]
     fn devices_parse_all_lists_and_reject_bad_values_by_name() {
@@ -632,6 +633,31 @@ mod tests {
             workers[0].lock().unwrap().log
         );
         assert_eq!(workers[1].lock().unwrap().log.len(), 3);
+    }
+
+    /// Parts whose workers named hung kernels merge into one [`Failed::Programs`] with indices
+    /// into the whole batch and the outputs of every part that ran; a whole part's finding
+    /// (to be narrowed down) or the environment outranks it; parts that all ran concatenate.
+    #[test]
+    fn named_hangs_of_parts_merge_with_batch_indices() {
+        let hang = |m: &str| Failure::Crash { by: "b".into(), how: "hang".into(), message: m.into() };
+        let named = |k: usize, ran: Vec<(usize, Vec<u32>)>| Err(Failed::Programs { failed: vec![(k, hang("x"))], ran });
+        let parts = vec![(2, Ok(vec![vec![0], vec![1]])), (2, named(1, vec![(0, vec![2])])), (3, named(0, Vec::new()))];
+        match merge_parts(parts) {
+            Err(Failed::Programs { failed, ran }) => {
+                assert_eq!(failed.iter().map(|f| f.0).collect::<Vec<_>>(), [3, 4]);
+                assert_eq!(ran, [(0, vec![0]), (1, vec![1]), (2, vec![2])]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let whole = Err(Failed::Finding(hang("whole")));
+        assert!(matches!(merge_parts(vec![(1, named(0, Vec::new())), (1, whole)]), Err(Failed::Finding(_))));
+        let env = Err(Failed::Environment("gone".into()));
+        assert!(matches!(merge_parts(vec![(1, named(0, Vec::new())), (1, env)]), Err(Failed::Environment(_))));
+        assert_eq!(
+            merge_parts(vec![(1, Ok(vec![vec![7]])), (1, Ok(vec![vec![8]]))]).ok(),
+            Some(vec![vec![7], vec![8]])
+        );
     }
 
     #[test]

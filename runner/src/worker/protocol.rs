@@ -9,6 +9,9 @@
 //! [`MemJob`] (the kernels of one module, each over named global buffers, tensor maps encoded
 //! on the worker's side) is answered with a [`MemDone`] holding one [`MemOutcome`] per launch:
 //! the read-back bytes or the driver's refusal of a tensor map; its faults, hangs and rejections travel as every other job's do.
+//! A [`ProgramJob`] may carry a per-kernel timeout ([`ProgramJob::kernel_timeout_ms`]; a
+//! request without it parses, with none): a kernel still running past it is named in a
+//! [`Reply::KernelHung`], after which the worker exits.
 
 use std::path::PathBuf;
 

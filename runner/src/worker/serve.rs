@@ -10,8 +10,13 @@
 //! harness's kernels) each chunk is copied to pinned memory and checked on all cores
 //! ([`Checker::check`]). Either way only counts and a few mismatches cross the pipe. Buffers
 //! and harness modules are kept between jobs. A kernel fault poisons the CUDA
-//! context, so the worker reports it ([`Reply::Fault`]) and exits. A worker started with
-//! `--oracle` runs [`Executor::Oracle`] jobs on the CPU oracle instead and needs no GPU.
+//! context, so the worker reports it ([`Reply::Fault`]) and exits. A program job's kernels are
+//! launched one after another, each followed by an event, and waited for in order with the
+//! job's per-kernel timeout ([`wait_for_kernels`]): a kernel still running past it is named
+//! ([`Reply::KernelHung`]) and the worker exits at once, leaving its memory and modules to
+//! the process's end (freeing them would wait for the kernel). A worker started with
+//! `--oracle` runs [`Executor::Oracle`] jobs on the CPU oracle instead and needs no GPU (with
+//! `test-hooks`, its planted hangs are named the same way).
 //! Memory jobs ([`super::memjob`]) run on a GPU worker only.
 //! Invariant: the allowances a job carries are the ones its results are checked under.
 
