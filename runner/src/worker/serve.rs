@@ -395,13 +395,18 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     }
     gpu.upload(&input, &bytes).map_err(fault)?;
     gpu.zero(&output).map_err(fault)?;
+    // Every entry is looked up before the first launch: with the driver's lazy loading a
+    // lookup loads the kernel, which may wait for the context, so a lookup behind a kernel
+    // that never ends would never return.
+    let functions = (job.kernels.iter())
+        .map(|k| {
+            (modules.iter().find_map(|m| m.function(&k.name).ok()))
+                .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let (mut ioff, mut ooff) = (0, 0);
     let mut finished = Vec::with_capacity(job.kernels.len());
-    for (k, &ow) in job.kernels.iter().zip(&out_words) {
-        let f = modules
-            .iter()
-            .find_map(|m| m.function(&k.name).ok())
-            .ok_or_else(|| JobError::Failed(format!("no entry `{}` in the loaded modules", k.name)))?;
+    for ((k, &ow), &f) in job.kernels.iter().zip(&out_words).zip(&functions) {
         gpu.launch_program(f, k.threads, (&input, 4 * ioff), (&output, 4 * ooff)).map_err(fault)?;
         if job.kernel_timeout_ms.is_some() {
             finished.push(gpu.record().map_err(fault)?);
