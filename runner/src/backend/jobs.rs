@@ -26,8 +26,8 @@ pub enum Failed {
     /// Failures of single programs of the batch, each named by the worker that ran it (a
     /// kernel that did not finish within [`ProgramBatch::kernel_timeout`]), and the outputs of
     /// the programs that ran; by index into [`ProgramBatch::kernels`]. `failed` is never empty.
-    /// The programs in neither list did not run to their end (their worker was stopped with a
-    /// kernel running): the caller runs them again.
+    /// The programs in neither list have no outputs (their worker was stopped with a kernel
+    /// running, before reading any back): the caller runs them again.
     Programs {
         /// The programs that failed, each with its failure.
         failed: Vec<(usize, Failure)>,

@@ -554,7 +554,7 @@ fn run_on(
 /// Adds to `out` the programs of `which` (indices into `programs`) that a backend named as
 /// failed ([`Failed::Programs`]: a kernel its worker saw running past [`KERNEL_TIMEOUT`]) and
 /// those it ran, saying on stderr which kernel hung (a campaign's log shows it); gives the
-/// others, which did not run to their end and are to run again.
+/// others, which have no outputs (their worker was stopped) and are to run again.
 fn settle_named(
     backend: &str,
     programs: &[Program],
@@ -569,8 +569,8 @@ fn settle_named(
             *s = true;
             let (Failure::Crash { message, .. } | Failure::Rejected { message, .. }) = &f;
             eprintln!(
-                "{backend}: `{}` (kernel {} of a batch of {}) hung ({message}); the batch's programs that did not \
-                 finish run again",
+                "{backend}: `{}` (kernel {} of a batch of {}) hung ({message}); the batch's programs without \
+                 outputs run again",
                 programs[which[k]].name,
                 k + 1,
                 which.len(),

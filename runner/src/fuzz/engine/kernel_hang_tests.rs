@@ -1,7 +1,7 @@
 //! Tests of a hang named by kernel ([`super::KERNEL_TIMEOUT`], `Failed::Programs`): every
 //! batch carries the per-kernel timeout, never more than its own; a program whose kernel the
 //! backend names as hung fails alone, with the hang finding a program timed out alone gives,
-//! and the batch's programs that did not finish run again once, without halving.
+//! and the batch's programs without outputs run again once, without halving.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
