@@ -425,7 +425,7 @@ fn jit_module(gpu: &Gpu, ptx: &str) -> Result<crate::gpu::Module, JobError> {
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
 /// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or
-/// hang, for the supervisor's tests, and the bugs [`super::planted`] reads from the
+/// hang, for the supervisor's tests, and the bugs `super::planted` reads from the
 /// environment are planted.
 fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     let t = Instant::now();
