@@ -49,11 +49,11 @@ pub(super) fn skipped_integer_copy(m: &mut Machine<'_>, t: u32, inst: &Instructi
 /// `.relu` makes no difference (corpus/findings/fuzz-h200-4103/, 4ad93098, trace/T10z2.md:
 /// `cvt.u8.u16` of `cvt.rn.relu.satfinite.e5m2x2.f32` in `st.v2.b16 {h, _}`, 13.0.88 -O3
 /// `F2FP.SATFINITE.RELU.E5M2.F32.PACK_AB_MERGE_C R9; PRMT R3, R9, 0x5410, R6`, no `LOP3 0xff`;
-/// e4m3x2 `.relu` the same; 13.5 right). Session 42 compiled `.relu` e4m3x2/e5m2x2 of `.f16x2`
-/// and `.relu` f16/bf16 producers with `and.b16` immediates and each byte `cvt`: the same listing
-/// (tests: `tests/seed_4201_e2.rs`).
+/// e4m3x2 `.relu` the same; 13.5 right). `.relu` e4m3x2/e5m2x2 of `.f16x2` and `.relu` f16/bf16
+/// producers with `and.b16` immediates and each byte `cvt` give the same listing (trace/T11e2.md;
+/// tests: `tests/seed_4201_e2.rs`).
 /// The sm_100a-only pairs (`.e2m3x2`, `.e3m2x2`, `.ue8m0x2`; 13.0.88 `-arch=sm_100a` drops the mask
-/// alike) are left out: no campaign targets them.
+/// alike, T11e2.md) are left out: no campaign targets them.
 pub(super) fn f2fp_masked_by_imm(m: &Machine<'_>, t: u32, x: Reg) -> bool {
     let c: Cvt = match m.producer(t, x) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) => *c,

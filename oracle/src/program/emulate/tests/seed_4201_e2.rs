@@ -2,8 +2,9 @@
 //! `trace/T10z2.md` section 4ad93098, `trace/4ad93098/`; helper e2, session 42): the byte mask of
 //! an `F2FP` result in a pack's low half is dropped by ptxas 13.0.88 -O3 whether or not the `cvt`
 //! has `.relu`, for fp8x2 producers from `.f32` or `.f16x2` and for f16/bf16 ones, with each byte
-//! mask spelling. Each: the traced and compiled wrong variants emulated with the listing's value,
-//! the variants the listings show right (13.0.88 keeps `LOP3.LUT …, 0xff`) left alone.
+//! mask spelling (the compiled variants: `trace/T11e2.md`). Each: the traced and compiled wrong
+//! variants emulated with the listing's value, the variants the listings show right (13.0.88 keeps
+//! `LOP3.LUT …, 0xff`) left alone.
 
 use super::*;
 
