@@ -1178,7 +1178,7 @@ const SEED_4103_LABELS: [(&str, &str); 9] = [
     ("13a84319", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2: a moved multiplier (T9y4)
     ("166f4fba", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: identical byte packs share a register (T9y3)
     ("197cef57", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)
-    ("4ad93098", "new"), // KNOWN M: a .relu e5m2x2 producer, not emulated (T10z2)
+    ("4ad93098", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: a .relu e5m2x2 producer (T10z2; emulated since session 42)
     ("bfed5396", "fuzz-h200-4103-bfed5396-joined-0x7fffffff-high-half-read-as-0xffff"), // NEW: its own entry, emulated (T9y4)
     ("c3105f61", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a cvt.s32.u16 reader (T9y3)
     ("efcd1a77", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)

@@ -113,7 +113,8 @@ pub enum Deviation {
     /// and the low half of either word of a `mov.b64` pack (corpus/findings/fuzz-h200-3701/,
     /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3). An immediate mask
     /// of `cvt.rn.f16.f32` or `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,f32}` too, kept through
-    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md).
+    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md),
+    /// and of their `.relu` forms (corpus/findings/fuzz-h200-4103/, 4ad93098, trace/T10z2.md).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
