@@ -59,8 +59,9 @@ impl MaskPart {
 /// 0x3c; @P0 LOP3.LUT R0, RZ, R0, RZ, 0x33`), `v4_set_s32`, `v6_st16`; 24d5ace8's `reduced.ptx`
 /// (`mov.b64 %d5, {%r15, %r5}`, the set unpacked again by `mov.b32` and stored), `var/r1_v2b8`,
 /// `v1_b32_unpack`, `v3_st16`, `v4_hi_stored_b16`; 7ec10586's `reduced` (an `add.u16` chain of
-/// the halves), `v6_set32`, `v8_st16`; and this helper's variants (`xor.b16 d, x, m`, the set's
-/// word stored whole as the other reader, `set.lt.s32.s32`). Right (not emulated): `and.b16`
+/// the halves), `v6_set32`, `v8_st16`; and this helper's variants (24d5ace8
+/// `var/e1_variants.md`: `xor.b16 d, x, m`, the set's word stored whole as the other reader,
+/// `set.lt.s32.s32`). Right (not emulated): `and.b16`
 /// first (1e6e819c `v5_and`), one xor (`v3_one_xor`), a loaded word (`v2_loaded_word`,
 /// 24d5ace8 `v2_loaded_not_set`), no other reader (1e6e819c `v1_no_second_store`, 24d5ace8
 /// `r3_no_other_reader`, 7ec10586 `v1_s32set`/`v3_st16`), the same half twice, `x ^ lo ^ hi`

@@ -105,7 +105,8 @@ fn e1_1e6e819c_v1_no_other_reader_is_right() {
     untouched(&strs(&lines), [1, 0, 0, 0], D);
 }
 
-/// This helper's variant of 1e6e819c (13.0.88 -O3): the same half twice (`xor.b16 %h6, %h2,
+/// This helper's variant of 1e6e819c (13.0.88 -O3; in 24d5ace8's form `var/e1_same_half_twice_right`):
+/// the same half twice (`xor.b16 %h6, %h2,
 /// %h4`, both low halves; ptxas stores x): right.
 #[test]
 fn e1_the_same_half_twice_is_right() {
@@ -214,7 +215,8 @@ fn e1_24d5ace8_v2_a_loaded_word_is_right() {
     untouched(&strs(&lines), [5, 0x1a, 0, 0x1234_ffff], D);
 }
 
-/// This helper's variants of 24d5ace8 (13.0.88 -O3, `@P0 LOP3 ~` as in `s3`): the halves' xor
+/// This helper's variants of 24d5ace8 (`var/e1_xor_x_m_swapped`, `var/e1_word_stored_whole`;
+/// 13.0.88 -O3, `@P0 LOP3 ~` as in `s3`): the halves' xor
 /// as the second source (`xor.b16 %h31, %h28, %h30`) and the set's word stored whole as the
 /// other reader (`st.global.b32`).
 #[test]
@@ -228,7 +230,8 @@ fn e1_the_xor_either_order_and_a_32_bit_reader_are_the_same() {
     either(&strs(&word), [5, 0x1a, 0, 0], 0x1a_0000, 0xe5_0000, 0x1a_0001);
 }
 
-/// This helper's variant (13.0.88 -O3): `set.lt.s32.s32`, the halves xor-ed high first
+/// This helper's variant (24d5ace8 `var/e1_set_s32_hi_first_st16`, 13.0.88 -O3):
+/// `set.lt.s32.s32`, the halves xor-ed high first
 /// (`xor.b16 %h30, %h27, %h26`) after a `mov.b32` unpack, a 16-bit store, the word stored.
 #[test]
 fn e1_a_signed_set_high_half_first_is_the_same() {
@@ -245,7 +248,8 @@ fn e1_a_signed_set_high_half_first_is_the_same() {
     either(&lines, [5, 0x4c1a, 0, 0], 0xffff_ffff_4c1a_0000, 0xffff_ffff_b3e5_0000, 0xffff_ffff_4c1b_0000);
 }
 
-/// This helper's variants (13.0.88 -O3): `x ^ lo ^ hi` in that order (a three-way `LOP3 0x96`)
+/// This helper's variants (24d5ace8 `var/e1_x_lo_hi_order_right`, `var/e1_f32_set_right`;
+/// 13.0.88 -O3): `x ^ lo ^ hi` in that order (a three-way `LOP3 0x96`)
 /// and a `set.eq.f32` (1.0f, `I2FP`): right.
 #[test]
 fn e1_x_first_and_an_f32_set_are_right() {
