@@ -1131,7 +1131,7 @@ fn the_seed_4101_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4101 is labelled now.
 const SEED_4101_LABELS: [(&str, &str); 8] = [
-    ("1e6e819c", "new"), // KNOWN mechanism of sass-predicate-of-half-merge-with-unwritten-half (7ec10586) as a wrong word: no value emulation (T8x1)
+    ("1e6e819c", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN mechanism of sass-predicate-of-half-merge-with-unwritten-half (7ec10586) as a wrong word, its value emulation (T8x1; helper e1)
     ("26f4113b", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old word holds a packed bf16 NaN half (T8x)
     ("350b849f", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a mov.b64 unpack of a 64-bit zero extension (T8x)
     ("6ab8329e", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1 written as mul.hi + add (shape-only entry) (T8x)
@@ -1152,7 +1152,7 @@ fn the_seed_4102_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4102 is labelled now.
 const SEED_4102_LABELS: [(&str, &str); 8] = [
-    ("24d5ace8", "new"), // KNOWN mechanism of 7ec10586 (a 32-bit predicate test of a merged half) with a live stale half: no value emulation (T9y2)
+    ("24d5ace8", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN mechanism of 7ec10586 (a 32-bit predicate test of a merged half) with a live stale half, by its value emulation (T9y2; helper e1)
     ("6d0262f6", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a 0/1 from a float cvt of a set (T9y2)
     ("6d10fa02", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.u32.u16 between abs.s16 and the f32 cvt (T9y2)
     ("78ee4405", "fuzz-h200-g-shr-s16-by-16"),     // KNOWN G: a ld.b8 byte (T9y2)
@@ -1178,7 +1178,7 @@ const SEED_4103_LABELS: [(&str, &str); 9] = [
     ("13a84319", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3-2: a moved multiplier (T9y4)
     ("166f4fba", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: identical byte packs share a register (T9y3)
     ("197cef57", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)
-    ("4ad93098", "new"), // KNOWN M: a .relu e5m2x2 producer, not emulated (T10z2)
+    ("4ad93098", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: a .relu e5m2x2 producer (T10z2; emulated since session 42)
     ("bfed5396", "fuzz-h200-4103-bfed5396-joined-0x7fffffff-high-half-read-as-0xffff"), // NEW: its own entry, emulated (T9y4)
     ("c3105f61", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a cvt.s32.u16 reader (T9y3)
     ("efcd1a77", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)

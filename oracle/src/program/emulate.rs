@@ -53,6 +53,7 @@ mod scopes_4101_x1;
 mod scopes_410x_z2;
 mod scopes_410x_z3;
 mod scopes_410x_z4;
+mod scopes_4201_e1;
 mod skipped;
 
 pub(super) use carry::carry;
@@ -197,6 +198,12 @@ fn is_min(v: &Expected, width: u32) -> bool {
 /// in `emulate/scopes_3701_a.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
+    // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
+    // 4102's 24d5ace8): `emulate/scopes_4201_e1.rs`. First: its scope is an `xor.b16` no other
+    // rule names, and it keeps the spec's value as one of the two it admits.
+    if let Some(v) = scopes_4201_e1::glue(m, t, g, vals, &result) {
+        return v;
+    }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
         return v;

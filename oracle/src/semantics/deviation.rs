@@ -14,8 +14,8 @@
 //!   instructions that `program::emulate` names for each, reading where the register a
 //!   consumer reads was written, moves looked through).
 //! - An emulation is exact (the value the GPU gives) unless [`Deviation::set_valued`]: then the
-//!   affected result is any value (the evidence shows no single value: it depends on the
-//!   assembly, or on a register nothing wrote).
+//!   affected result is any value, or one of the values it names (the evidence shows no single
+//!   value: it depends on the assembly, or on a register nothing wrote).
 //! - The memory-program interpreter knows only [`Scope::Memory`] deviations, the register-program
 //!   interpreter only [`Scope::Program`] ones.
 
@@ -113,7 +113,8 @@ pub enum Deviation {
     /// and the low half of either word of a `mov.b64` pack (corpus/findings/fuzz-h200-3701/,
     /// b714f9f1: `F2FP.SATFINITE…MERGE_C` with no `LOP3 0xc0`, 13.0.88 -O3). An immediate mask
     /// of `cvt.rn.f16.f32` or `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,f32}` too, kept through
-    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md).
+    /// `sub.s16 x, (shl.b16 y, k ≥ 16)` (corpus/findings/fuzz-h200-3702/, c77930ea, trace/T3B.md),
+    /// and of their `.relu` forms (corpus/findings/fuzz-h200-4103/, 4ad93098, trace/T10z2.md).
     F16MaskDropped,
     /// Root cause N: `cvt.u8.s8` of a register written by a `cvt` to `.f16` from `.f32` gives the
     /// register's 16 bits unchanged (the conversion is dropped).
@@ -502,11 +503,22 @@ pub enum Deviation {
     /// join by `mov.b32 {lo, hi}` with hi read only by 16-bit packs (`mov.b32 {…}`): hi is 0xffff
     /// (`MOV R7, 0xffffffff` for `{hi, hi}`), where §9.7.9.4 gives 0x7fff.
     JoinedMaxS32HighHalfReadAsAllOnes,
+    /// 7ec10586 (corpus/findings/fuzz-h200-3901/, trace/T6C.md) on the GPU as 1e6e819c
+    /// (corpus/findings/fuzz-h200-4101/, trace/T8x1.md) and 24d5ace8 (fuzz-h200-4102/,
+    /// trace/T9y2.md); ptxas 13.0.88 and 13.5 -O3, and the JIT: `xor.b16 d, m, x` (either order)
+    /// of `m = xor.b16 lo, hi`, the two halves of one `set.<cmp>.{s32,u32}` mask (0 or −1,
+    /// §9.7.7.1; split by `mov.b32`/`mov.b64` unpacks, through packs), where some other
+    /// instruction reads the mask too, is compiled as `P0 = (lo ^ hi) != 0` tested over a 32-bit
+    /// `PRMT R, mask, 0x7632, R` merge whose upper half is stale or never written, then
+    /// `SEL ~x, x, P0` (or `@P0 LOP3 ~`): d is x ^ m (the spec, §9.7.8.3) or its complement.
+    /// Set-valued: the two. Right: the same half twice, `and.b16` first, one xor, `x ^ lo ^ hi`
+    /// in that order, a loaded word or an `.f32` set, no other reader of the mask.
+    XorOfSetMaskHalvesTestedOverMergedHalf,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 58] = [
+    pub const ALL: [Deviation; 59] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -565,6 +577,7 @@ impl Deviation {
         Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber,
         Deviation::ShlB64OfTwoConstantSelectMasked,
         Deviation::JoinedMaxS32HighHalfReadAsAllOnes,
+        Deviation::XorOfSetMaskHalvesTestedOverMergedHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -633,6 +646,7 @@ impl Deviation {
             Deviation::BitwiseOfCnotHalfCvtFoldedAsNumber => "bitwise-of-cnot-half-cvt-folded-as-number",
             Deviation::ShlB64OfTwoConstantSelectMasked => "shl-b64-of-two-constant-select-masked",
             Deviation::JoinedMaxS32HighHalfReadAsAllOnes => "joined-0x7fffffff-high-half-read-as-0xffff",
+            Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => "xor-of-set-mask-halves-tested-over-merged-half",
         }
     }
 
@@ -649,7 +663,9 @@ impl Deviation {
         }
     }
 
-    /// Whether the emulation gives any value where the deviation applies (see the module docs).
+    /// Whether the emulation gives a set of values where the deviation applies: any value, or
+    /// (for [`Deviation::XorOfSetMaskHalvesTestedOverMergedHalf`]) the spec's or its complement
+    /// (see the module docs).
     pub fn set_valued(self) -> bool {
         matches!(
             self,
@@ -659,6 +675,7 @@ impl Deviation {
                 | Deviation::Shift16ByCnotAmountUnwritten
                 | Deviation::PackOfNanCvtAndConstantDropped
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
+                | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
         )
     }
 
@@ -767,6 +784,9 @@ impl Deviation {
             Deviation::ShlB64OfTwoConstantSelectMasked => "corpus/findings/fuzz-h200-4003/cases/0c35d33430f0d5f2.case",
             Deviation::JoinedMaxS32HighHalfReadAsAllOnes => {
                 "corpus/findings/fuzz-h200-4103/cases/bfed5396d025f6f7.case"
+            }
+            Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => {
+                "corpus/findings/fuzz-h200-4101/cases/1e6e819c8fc9b5ae.case"
             }
         }
     }

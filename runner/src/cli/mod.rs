@@ -156,7 +156,7 @@ enum Command {
     /// a standalone repro.cu that prints the expected and actual words, the SASS at -O0 and -O3
     /// with the differing instructions marked, and a README with the exact versions.
     ///
-    /// Bundles go to RUN/bundles/<id>/ (or --out DIR/<id>/); an existing bundle is kept.
+    /// Bundles go to `RUN/bundles/<id>/` (or `--out DIR/<id>/`); an existing bundle is kept.
     Bundle {
         /// The run directory (the one holding findings.json).
         run: std::path::PathBuf,

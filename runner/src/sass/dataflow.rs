@@ -431,7 +431,7 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
 }
 
 /// `PRMT D, A, SEL, B` of a property held bit by bit (defined, known zero): byte i of D has
-/// that of byte SEL[i] of B:A, or with bit 3 of SEL[i] that of the byte's sign bit, replicated
+/// that of byte `SEL[i]` of B:A, or with bit 3 of `SEL[i]` that of the byte's sign bit, replicated
 /// (§9.7.9.7 prmt: a sign-replicated byte is defined, or zero, where the sign bit is).
 fn prmt_bits(sel: u32, a: u32, b: u32) -> u32 {
     let pair = (u64::from(b) << 32) | u64::from(a);

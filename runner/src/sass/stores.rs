@@ -5,7 +5,7 @@
 //! A generated program's thread `t` writes its outputs at `%out = p_out + t · 4·outputs`
 //! ([`oracle::program`]'s launch contract: one CTA, `p_out` the kernel's second parameter). A
 //! flagged global or generic store (`STG.E…`, `ST.E…`) is mapped only when its address is
-//! proved to be that pointer: its base register pair ([`parse::Operand::inner`] of the bracket,
+//! proved to be that pointer: its base register pair ([`Operand::inner`](super::parse::Operand::inner) of the bracket,
 //! `[R2.64+0x4]`, `desc[UR4][R2.64+0x4]`) holds, on every path to the store, the value ptxas
 //! builds from the parameter and the thread index — `LDC.64 R2, c[0x0][0x218]` then `IMAD.WIDE.U32
 //! R2, R5, 0x10, R2` with `S2R R5, SR_TID.X` (what ptxas 13.0.88 and 13.5 emit at -O3 for every

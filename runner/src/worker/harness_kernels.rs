@@ -3,7 +3,7 @@
 //! suspects a check kernel reports cross to the host without the whole chunk) and, for the
 //! survival tests, `flip` (corrupts results in device memory like a faulty GPU would).
 //!
-//! Their parameter lists are the contracts of [`super::serve`]'s launches; the PTX is plain
+//! Their parameter lists are the contracts of [`serve`](mod@super::serve)'s launches; the PTX is plain
 //! `sm_50` code so that every device's JIT takes it.
 
 /// The `gather(.u64 results, .u64 offsets, .u64 n, .u64 out)` kernel for results of

@@ -1,5 +1,5 @@
 //! How a job on a worker goes wrong ([`JobError`]): shared by the worker's sweep and program
-//! jobs ([`super::serve`]) and its memory jobs ([`super::memjob`]).
+//! jobs ([`serve`](mod@super::serve)) and its memory jobs ([`super::memjob`]).
 
 use super::protocol::{Compiler, Executor};
 use crate::gpu::GpuError;

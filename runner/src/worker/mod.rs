@@ -1,6 +1,6 @@
 //! Crash isolation: GPU work runs in a child process (`ptxdiff worker --device N`), one per
 //! GPU, speaking a JSON-lines protocol ([`protocol`]) on stdin/stdout. The worker side
-//! ([`serve`]) runs jobs and reports faults; the supervisor side ([`supervisor`]) sends jobs,
+//! ([`serve`](mod@serve)) runs jobs and reports faults; the supervisor side ([`supervisor`]) sends jobs,
 //! enforces the timeout and records what became of each job, so the caller can start a fresh
 //! worker after a fault, crash or hang. `ptxdiff worker --oracle` is the CPU oracle behind the
 //! same protocol (the `oracle-worker` backend; CI exercises the supervisor with it).

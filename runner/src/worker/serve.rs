@@ -367,7 +367,7 @@ fn run_programs(gpu: &Gpu, job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     let compiler = on_gpu(&job.executor)?;
     let t0 = Instant::now();
     let modules = match (compiler, &job.cubin) {
-        (Compiler::Jit, _) => jit_in_parallel(gpu, &job.ptx)?,
+        (Compiler::Jit, _) => vec![jit_module(gpu, &job.ptx)?],
         (Compiler::Ptxas { .. }, Some(path)) => {
             let image = std::fs::read(path).map_err(|e| JobError::Failed(format!("{}: {e}", path.display())))?;
             vec![gpu.load_module(&image, false, 0).map_err(|e| JobError::Failed(e.to_string()))?]
@@ -476,23 +476,14 @@ fn kernel_hung(job: &ProgramJob, index: usize, waited: Duration) -> JobError {
     JobError::KernelHung { index, kernel, waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX) }
 }
 
-/// The driver's JIT on a module of programs, split into one module per core and compiled
-/// concurrently (the JIT is single-threaded per module; each part is still a whole module of
-/// whole programs, so nothing about what is compiled changes).
-fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobError> {
-    use oracle::program::text;
-    let programs = text::parse_module(ptx).map_err(|e| JobError::Failed(format!("module: {e}")))?;
-    let parts = std::thread::available_parallelism().map_or(4, |n| n.get()).min(programs.len().max(1));
-    let chunk = programs.len().div_ceil(parts).max(1);
-    let texts: Vec<String> = programs.chunks(chunk).map(text::module).collect();
-    let loaded: Vec<Result<crate::gpu::Module, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = texts
-            .iter()
-            .map(|t| s.spawn(move || gpu.load_module(t.as_bytes(), true, 4).map_err(|e| e.to_string())))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("JIT thread panicked".into()))).collect()
-    });
-    loaded.into_iter().collect::<Result<Vec<_>, _>>().map_err(JobError::Failed)
+/// The driver's JIT on the job's module, as one module. The pool already splits a batch over
+/// the worker processes (one context each), which is where the JIT scales; splitting a part
+/// again over threads of one process cost CPU and gained nothing: on the H200 (default
+/// backends, `fuzz --time 45s --seed 4200`, two runs each) one module per part ran 463–478
+/// programs/s at 29.9–30.6 CPU-ms per program, one module per core of the part 335–352
+/// programs/s at 38.8–40.0 (docs/PERFORMANCE.md, session 42).
+fn jit_module(gpu: &Gpu, ptx: &str) -> Result<crate::gpu::Module, JobError> {
+    gpu.load_module(ptx.as_bytes(), true, 4).map_err(|e| JobError::Failed(e.to_string()))
 }
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
@@ -500,7 +491,7 @@ fn jit_in_parallel(gpu: &Gpu, ptx: &str) -> Result<Vec<crate::gpu::Module>, JobE
 /// hang, for the supervisor's tests, the first of them in kernel order as a GPU would meet
 /// it: a planted hang in a job with a per-kernel timeout is waited for that long and named
 /// ([`JobError::KernelHung`], as [`wait_for_kernels`] names a GPU's), without one it sleeps
-/// for good; and the bugs [`super::planted`] reads from the environment are planted.
+/// for good; and the bugs `super::planted` reads from the environment are planted.
 fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     let t = Instant::now();
     #[cfg(feature = "test-hooks")]

@@ -117,7 +117,7 @@ pub(super) fn tiled_maps(rank: usize, target: &Target, types: &[D]) -> Vec<Tenso
 /// turn, inner rows of 16 or 32 bytes of elements (`boxDim[0]` counts 16- or 32-byte units on
 /// the GPU), an element stride on dimension 0 or on the others, the NaN fill on some float
 /// maps. The box of dimension rank − 2 is one position: an H100 traverses no more
-/// ([`TensorMap::interleave_skips_box`], the dedicated set [`INTERLEAVE_BOX_SKIP`]).
+/// ([`TensorMap::interleave_skips_box`], the dedicated set [`INTERLEAVE_BOX_SKIP`](super::deviations::INTERLEAVE_BOX_SKIP)).
 pub(super) fn interleaved_maps(rank: usize, target: &Target, types: &[D]) -> Vec<TensorMap> {
     let layouts = [
         (Interleave::B16, Swizzle::None),

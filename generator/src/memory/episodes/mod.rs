@@ -94,7 +94,7 @@
 //! `mbarrier.rs` the mbarrier phases; `cluster.rs` the multicast and exchange phases of a
 //! cluster; `cp_async.rs` the `cp.async` pipelines; `write_back.rs` the consumption of a window
 //! and the bulk and tensor stores and reductions back; the knobs are [`AsyncConfig`]
-//! (`memory/config.rs`). The episodes build typed statements ([`Stmt`](crate::memory::stmt::Stmt):
+//! (`memory/config.rs`). The episodes build typed statements ([`crate::memory::stmt::Stmt`]:
 //! ISA instructions as [`oracle::isa::Instruction`] values of the ISA model's forms, glue over
 //! named registers, labels, branches and barriers); the statement text of the finished
 //! [`MemSource`] (the memory-program contract) is printed from them by `Stmt`'s one printer, and

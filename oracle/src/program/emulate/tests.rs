@@ -980,3 +980,5 @@ mod seed_4101_x2;
 mod seed_410x_z2;
 mod seed_410x_z3;
 mod seed_410x_z4;
+mod seed_4201_e1;
+mod seed_4201_e2;

@@ -10,7 +10,7 @@ use crate::sass::parse::{Flow, Function, Reg};
 /// the loop is left, so each of them ran the body under the guard that served it — even where
 /// ptxas writes that guard's predicate again before the branch back (`@!P1 IMAD.U32 R8, RZ, RZ,
 /// UR4; PLOP3.LUT P1, PT, PT, PT, PT, 0x80, 0x0; @P0 BRA.U.ANY`, ptxas 13.0.88's loop around a
-/// per-lane `createpolicy.range`), which drops what [`State::served`] would have kept.
+/// per-lane `createpolicy.range`), which drops what [`State::served`](super::State::served) would have kept.
 pub(super) fn guarded_writes(f: &Function, i: usize) -> Vec<Reg> {
     let Flow::Branch(l) = &f.instrs[i].flow else { return Vec::new() };
     let Some(&start) = f.labels.get(l) else { return Vec::new() };

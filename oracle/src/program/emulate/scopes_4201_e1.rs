@@ -1,0 +1,209 @@
+//! The emulation of 7ec10586's mechanism as a value (helper e1, session 42), called from the
+//! glue hook of `emulate.rs` ([`glue`]): ptxas 13.0.88 and 13.5 -O3 test `xor.b16 m, lo, hi` of
+//! the two halves of one `set` mask (0 or −1) as a 32-bit predicate over a half merge whose
+//! upper half is stale or never written, and select x or ~x by it for `xor.b16 d, m, x`
+//! (corpus/findings/fuzz-h200-3901/trace/T6C.md "7ec10586"; on the GPU as 1e6e819c,
+//! fuzz-h200-4101/trace/T8x1.md, and 24d5ace8, fuzz-h200-4102/trace/T9y2.md).
+//!
+//! Where a register's value came from is read from the program's text: the last statement
+//! before a reader that writes the register ([`mask_part`]), `mov` copies, packs and unpacks
+//! followed back to a `set.<cmp>.{s32,u32}`. Branches are not followed (the last write in body
+//! order is taken), as `emulate/scopes_410x_z2.rs` does.
+//!
+//! Invariants: [`glue`] changes only the result of an `xor.b16` one of whose sources holds the
+//! value of an `xor.b16` of the low and the high half of one set's word, when some instruction
+//! other than those two xors (and other than moves) reads that word or a half of it, and only
+//! when its deviation is emulated; it then gives the spec's value or its 16-bit complement
+//! (set-valued), never another value.
+
+use super::fuzz3602::writes;
+use super::reg_of_glue;
+use crate::isa::operand::{Operand, Role};
+use crate::isa::{Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
+use crate::program::{Reg, Stmt};
+use crate::semantics::{Allowance, Deviation, Expected};
+
+/// How far [`mask_part`] follows moves back (the traced kernels need three: unpack, pack, set).
+const MOVES_FOLLOWED: u32 = 8;
+
+/// What a register holds of the word a `set` (at its body index) wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MaskPart {
+    /// The whole 32-bit word of the set at this index.
+    Word(usize),
+    /// Half 0 (bits 0–15) or 1 (bits 16–31) of the word of the set at this index.
+    Half(usize, u32),
+    /// A 64-bit register whose low and high words are (`Some`) the word of the set at that index.
+    Words([Option<usize>; 2]),
+}
+
+impl MaskPart {
+    /// Whether it holds some of the word of the set at `k`.
+    fn of(self, k: usize) -> bool {
+        match self {
+            MaskPart::Word(s) | MaskPart::Half(s, _) => s == k,
+            MaskPart::Words(w) => w.contains(&Some(k)),
+        }
+    }
+}
+
+/// `xor.b16 d, a, b` under 7ec10586's mechanism: `Some` (the spec's `result` or its 16-bit
+/// complement, the deviation recorded as fired) where a source's value is the xor of the two
+/// halves of one `set.<cmp>.{s32,u32}` word that another instruction reads too.
+///
+/// Evidence (ptxas 13.0.88 -O3; 13.5 the same listings): 1e6e819c's `reduced.ptx` (`set.ne.u32.s64
+/// %r0; mov.b64 %d5, {%r0, %r0}; mov.b64 {%h2, %h3, %h4, %h5}, %d5; xor.b16 %h6, %h3, %h4; xor.b16
+/// %h7, %h6, %h5; st.u8 %h7; st.u8 %h2`: `PRMT R0, R7, 0x7632, R0; LOP3.LUT P0, RZ, R0, R7, RZ,
+/// 0x3c; @P0 LOP3.LUT R0, RZ, R0, RZ, 0x33`), `v4_set_s32`, `v6_st16`; 24d5ace8's `reduced.ptx`
+/// (`mov.b64 %d5, {%r15, %r5}`, the set unpacked again by `mov.b32` and stored), `var/r1_v2b8`,
+/// `v1_b32_unpack`, `v3_st16`, `v4_hi_stored_b16`; 7ec10586's `reduced` (an `add.u16` chain of
+/// the halves), `v6_set32`, `v8_st16`; and this helper's variants (24d5ace8
+/// `var/e1_variants.md`: `xor.b16 d, x, m`, the set's word stored whole as the other reader,
+/// `set.lt.s32.s32`). Right (not emulated): `and.b16`
+/// first (1e6e819c `v5_and`), one xor (`v3_one_xor`), a loaded word (`v2_loaded_word`,
+/// 24d5ace8 `v2_loaded_not_set`), no other reader (1e6e819c `v1_no_second_store`, 24d5ace8
+/// `r3_no_other_reader`, 7ec10586 `v1_s32set`/`v3_st16`), the same half twice, `x ^ lo ^ hi`
+/// in that order (a three-way `LOP3 0x96`), an `.f32` set. Seen wrong but not emulated (no GPU
+/// word): `or.b16`/`and.b16` in place of the second xor (`SEL x, 0xffffffff, !P0`, `SEL x, RZ,
+/// P0`).
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let d = Deviation::XorOfSetMaskHalvesTestedOverMergedHalf;
+    if !m.allow.emulates(d) || g.op != GlueOp::Xor || g.ty != GlueType::B16 {
+        return None;
+    }
+    if !result.is_exact() || !vals.iter().take(2).all(Expected::is_exact) {
+        return None;
+    }
+    let halves_xor = (0..2).filter_map(|k| reg_of_glue(g, k)).find_map(|r| halves_xor_of(m, t, r))?;
+    let (j, set) = halves_xor;
+    if !read_elsewhere(m, set, j) {
+        return None;
+    }
+    let v = result.bits & 0xFFFF;
+    let to = Expected::exact(v, result.width).or_value(!v & 0xFFFF, Allowance::Undefined);
+    Some(m.fire(d, result, to))
+}
+
+/// The body index of the `xor.b16` that made the value register `r` of thread `t` holds and
+/// of the set whose word's two halves it xor-ed, when it is one.
+fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
+    let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
+    if x.op != GlueOp::Xor || x.ty != GlueType::B16 {
+        return None;
+    }
+    let j = o.stmt;
+    let (a, b) = (reg_of_glue(x, 0)?, reg_of_glue(x, 1)?);
+    match (mask_part(m, a, j, MOVES_FOLLOWED)?, mask_part(m, b, j, MOVES_FOLLOWED)?) {
+        (MaskPart::Half(s, ha), MaskPart::Half(s2, hb)) if s == s2 && ha != hb => Some((j, s)),
+        _ => None,
+    }
+}
+
+/// Whether a statement other than the halves' xor `j` and the one being run, and not a `mov`,
+/// reads the word of the set at `set` or a part of it.
+fn read_elsewhere(m: &Machine<'_>, set: usize, j: usize) -> bool {
+    let body = &m.p.body;
+    (set + 1..body.len()).filter(|&i| i != j && i != m.stmt && !is_move(&body[i])).any(|i| {
+        read_registers(&body[i]).into_iter().any(|r| mask_part(m, r, i, MOVES_FOLLOWED).is_some_and(|p| p.of(set)))
+    })
+}
+
+/// Whether `s` is a `mov` copy, pack or unpack (it moves the mask; ptxas drops it).
+fn is_move(s: &Stmt) -> bool {
+    matches!(s, Stmt::Isa(Instruction { form: Form::Mov(mv), .. })
+        if matches!(mv.shape, MovShape::Copy | MovShape::Pack(_) | MovShape::Unpack(_)))
+}
+
+/// The registers statement `s` reads as sources (a glue source, an ISA source operand or a
+/// vector element of one).
+fn read_registers(s: &Stmt) -> Vec<Reg> {
+    match s {
+        Stmt::Glue { glue, .. } => (0..glue.op.arity()).filter_map(|k| reg_of_glue(glue, k)).collect(),
+        Stmt::Isa(i) => {
+            let mut read = Vec::new();
+            for (spec, o) in i.form.operands().iter().zip(&i.operands) {
+                if spec.role == Role::Src {
+                    let mut names = Vec::new();
+                    crate::program::text::operand_regs(o, &mut names);
+                    read.extend(names);
+                }
+            }
+            read
+        }
+        Stmt::Bra { .. } | Stmt::Label(_) | Stmt::Bar => Vec::new(),
+    }
+}
+
+/// What register `r` holds of a set's word at body index `at` (before it runs): its last writer
+/// before `at` is an unguarded `set.<cmp>.{s32,u32}`, or a `mov` copy, pack or unpack of such
+/// a value (followed back at most `depth` moves).
+fn mask_part(m: &Machine<'_>, r: Reg, at: usize, depth: u32) -> Option<MaskPart> {
+    let w = m.p.body[..at].iter().rposition(|s| writes(s, r))?;
+    match &m.p.body[w] {
+        Stmt::Glue { glue, guard: None }
+            if glue.dst == r && matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)) =>
+        {
+            Some(MaskPart::Word(w))
+        }
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if depth > 0 => {
+            moved_part(m, r, w, mv.shape, operands, depth - 1)
+        }
+        _ => None,
+    }
+}
+
+/// What register `r` holds of a set's word after the `mov` at `w` (`shape`, `operands`) wrote it.
+fn moved_part(
+    m: &Machine<'_>,
+    r: Reg,
+    w: usize,
+    shape: MovShape,
+    operands: &[Operand],
+    depth: u32,
+) -> Option<MaskPart> {
+    let part = |o: &Operand| m.reg_of(o).ok().and_then(|x| mask_part(m, x, w, depth));
+    match (shape, operands) {
+        (MovShape::Copy, [_, src]) => part(src).filter(|p| width_of(*p) == r.class().bits()),
+        (MovShape::Unpack(n), [Operand::Vector(items), src]) => {
+            let k = items.iter().position(|o| m.reg_of(o).ok() == Some(r))? as u32;
+            match (part(src)?, n, r.class().bits()) {
+                (MaskPart::Word(s), 2, 16) => Some(MaskPart::Half(s, k)),
+                (MaskPart::Words(ws), 2, 32) => ws[k as usize].map(MaskPart::Word),
+                (MaskPart::Words(ws), 4, 16) => ws[(k / 2) as usize].map(|s| MaskPart::Half(s, k % 2)),
+                _ => None,
+            }
+        }
+        (MovShape::Pack(n), [_, Operand::Vector(items)]) => {
+            let parts: Vec<Option<MaskPart>> = items.iter().map(part).collect();
+            let word = |lo: Option<MaskPart>, hi: Option<MaskPart>| match (lo, hi) {
+                (Some(MaskPart::Half(s, 0)), Some(MaskPart::Half(s2, 1))) if s == s2 => Some(s),
+                _ => None,
+            };
+            let whole = |p: &Option<MaskPart>| match p {
+                Some(MaskPart::Word(s)) => Some(*s),
+                _ => None,
+            };
+            match (n, r.class().bits(), parts.as_slice()) {
+                (2, 32, [lo, hi]) => word(*lo, *hi).map(MaskPart::Word),
+                (2, 64, [lo, hi]) => Some(MaskPart::Words([whole(lo), whole(hi)])).filter(|p| *p != NONE),
+                (4, 64, [a, b, c, e]) => Some(MaskPart::Words([word(*a, *b), word(*c, *e)])).filter(|p| *p != NONE),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A 64-bit register holding no set's word.
+const NONE: MaskPart = MaskPart::Words([None, None]);
+
+/// The width in bits of a register holding `p`.
+fn width_of(p: MaskPart) -> u32 {
+    match p {
+        MaskPart::Word(_) => 32,
+        MaskPart::Half(..) => 16,
+        MaskPart::Words(_) => 64,
+    }
+}
