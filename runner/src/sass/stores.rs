@@ -32,6 +32,8 @@ use super::dataflow::edges::{return_sites, successors};
 use super::parse::{File, Function, Instr, Reg};
 use super::Unwritten;
 
+mod propagate;
+
 /// The constant-bank offset of a kernel's second parameter (`p_out`) on sm_90.
 pub const OUTPUT_POINTER_SM90: u32 = 0x218;
 
@@ -64,46 +66,92 @@ enum Value {
 
 type Env = BTreeMap<Reg, Value>;
 
-/// The bytes of the thread's output that the stores `reads` flags as storing never-written
-/// registers write (role `source` alone), for kernel `f` whose output pointer is `c[0x0][param]`
-/// and whose threads own `stride` bytes of output each; flagged reads of other kernels or
-/// instructions, and stores not proved to write the output, give nothing.
+/// The bytes of the thread's output that stores write from undefined bits, per flagged read of
+/// `reads` they come from, for kernel `f` whose output pointer is `c[0x0][param]` and whose
+/// threads own `stride` bytes of output each: a store the check flags (roles `source` and
+/// `guard` alone) for its own read, and a store whose data or guard holds a value derived from a
+/// flagged read ([`propagate`]) for that read. Flagged reads of other kernels, and stores not
+/// proved to write the output, give nothing; the result is in store order, then read order.
 pub fn undefined_output_bytes(f: &Function, reads: &[Unwritten], param: u32, stride: u32) -> Vec<UndefinedStore> {
     let envs = walk(f);
-    let flagged =
-        |ins: &Instr| reads.iter().position(|u| u.kernel == f.name && u.offset == ins.offset && u.roles == ["source"]);
-    // Every store proved to write the output: (instruction index, first byte, width).
-    let mut stores: Vec<(usize, u32, u32)> = Vec::new();
+    let derived = propagate::undefined_derived(f, reads);
+    // Every store proved to write the output: its instruction index and, per read, its bytes
+    // from undefined bits; the bytes it writes from defined bits.
+    let mut stores: Vec<(usize, BTreeMap<usize, BTreeSet<u32>>)> = Vec::new();
+    let mut defined: Vec<(usize, BTreeSet<u32>)> = Vec::new();
     for (i, ins) in f.instrs.iter().enumerate() {
         let Some(env) = &envs[i] else { continue };
-        if let Some((at, width)) = output_bytes(ins, env, param, stride) {
-            stores.push((i, at, width));
-        }
+        let Some((at, width)) = output_bytes(ins, env, param, stride) else { continue };
+        let by_read = undefined_bytes(f, ins, reads, derived[i].as_ref(), at, width);
+        let undefined: BTreeSet<u32> = by_read.values().flatten().copied().collect();
+        defined.push((i, (at..at + width).filter(|b| !undefined.contains(b)).collect()));
+        stores.push((i, by_read));
     }
     let mut out = Vec::new();
-    for &(i, at, width) in &stores {
-        let ins = &f.instrs[i];
-        let Some(read) = flagged(ins) else { continue };
-        let unwritten: Vec<String> = reads[read].registers.clone();
-        let data = ins.operands.last().map(|o| o.regs.clone()).unwrap_or_default();
-        let mut bytes = BTreeSet::new();
-        for (k, r) in data.iter().enumerate() {
-            if !unwritten.contains(&r.to_string()) {
-                continue;
+    for (i, by_read) in stores {
+        for (read, mut bytes) in by_read {
+            // Bytes another store to the output writes from defined bits: which came last is not
+            // modelled.
+            for (j, other) in &defined {
+                if *j != i {
+                    bytes.retain(|b| !other.contains(b));
+                }
             }
-            let from = 4 * k as u32;
-            bytes.extend((from..(from + 4).min(width)).map(|b| at + b));
-        }
-        // Bytes an unflagged store to the output also writes: which came last is not modelled.
-        for &(j, other, w) in &stores {
-            if j != i && flagged(&f.instrs[j]).is_none() {
-                bytes.retain(|b| !(other..other + w).contains(b));
+            if !bytes.is_empty() {
+                out.push(UndefinedStore { read, bytes });
             }
-        }
-        if !bytes.is_empty() {
-            out.push(UndefinedStore { read, bytes });
         }
     }
+    out
+}
+
+/// The bytes `at..at + width` of the output that store `ins` of `f` writes from undefined bits,
+/// per flagged read they come from: for its own flag, all of them under a never-written guard
+/// and those of the never-written data registers; for a guard derived from flagged reads
+/// (`derived`: what it reads derived, [`propagate`]), all of them; for a derived data register,
+/// its bytes. A store flagged for its address or descriptor maps nothing of its own.
+fn undefined_bytes(
+    f: &Function,
+    ins: &Instr,
+    reads: &[Unwritten],
+    derived: Option<&propagate::Derived>,
+    at: u32,
+    width: u32,
+) -> BTreeMap<usize, BTreeSet<u32>> {
+    let all: BTreeSet<u32> = (at..at + width).collect();
+    let data: Vec<Reg> = ins.operands.last().map(|o| o.regs.clone()).unwrap_or_default();
+    let of_register = |k: usize| -> BTreeSet<u32> {
+        let from = 4 * k as u32;
+        (from..(from + 4).min(width)).map(|b| at + b).collect()
+    };
+    let mut out: BTreeMap<usize, BTreeSet<u32>> = BTreeMap::new();
+    for (read, u) in reads.iter().enumerate() {
+        let own = u.kernel == f.name && u.offset == ins.offset;
+        if !own || u.roles.is_empty() || !u.roles.iter().all(|r| matches!(*r, "source" | "guard")) {
+            continue;
+        }
+        let mut bytes = BTreeSet::new();
+        if u.roles.contains(&"guard") {
+            bytes.extend(all.iter().copied());
+        }
+        for (k, r) in data.iter().enumerate() {
+            if u.registers.contains(&r.to_string()) {
+                bytes.extend(of_register(k));
+            }
+        }
+        out.entry(read).or_default().extend(bytes);
+    }
+    let Some(derived) = derived else { return out };
+    let guard = ins.guard.map(|g| g.pred);
+    for read in propagate::derived_from(derived, guard.iter()) {
+        out.entry(read).or_default().extend(all.iter().copied());
+    }
+    for (k, r) in data.iter().enumerate() {
+        for read in propagate::derived_from(derived, [r]) {
+            out.entry(read).or_default().extend(of_register(k));
+        }
+    }
+    out.retain(|_, bytes| !bytes.is_empty());
     out
 }
 
@@ -248,3 +296,7 @@ fn values(ins: &Instr, env: &Env) -> Vec<(Reg, Value)> {
 #[cfg(test)]
 #[path = "stores_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "stores/propagate_tests.rs"]
+mod propagate_tests;
