@@ -1,10 +1,10 @@
-//! Which bytes of a thread's output a store flagged by the SASS check writes from undefined
-//! bits: the link from a kernel's read of a never-written register ([`super::Unwritten`], role
-//! `source`) to the output words the GPU shows wrong because of it.
+//! Which bytes of a thread's output stores write from undefined bits: the link from a kernel's
+//! read of a never-written register ([`super::Unwritten`]) to the output words the GPU shows
+//! wrong because of it.
 //!
 //! A generated program's thread `t` writes its outputs at `%out = p_out + t · 4·outputs`
 //! ([`oracle::program`]'s launch contract: one CTA, `p_out` the kernel's second parameter). A
-//! flagged global or generic store (`STG.E…`, `ST.E…`) is mapped only when its address is
+//! global or generic store (`STG.E…`, `ST.E…`) is mapped only when its address is
 //! proved to be that pointer: its base register pair ([`Operand::inner`](super::parse::Operand::inner) of the bracket,
 //! `[R2.64+0x4]`, `desc[UR4][R2.64+0x4]`) holds, on every path to the store, the value ptxas
 //! builds from the parameter and the thread index — `LDC.64 R2, c[0x0][0x218]` then `IMAD.WIDE.U32
@@ -14,14 +14,26 @@
 //! kernel's control-flow graph ([`super::dataflow::edges`]) keeps, per general register, what
 //! it holds of those values; a join of different values, a guarded write or any other write
 //! forgets it. The store's bytes are then `offset + immediate ..` for the width its mnemonic
-//! says (`.U8`/`.S8` 1, `.U16`/`.S16` 2, none 4, `.64` 8, `.128` 16), and of them only those
-//! of the data registers the check lists as never written count (`STG.E.64 [R2.64], R6` with
-//! R7 alone undefined: bytes 4..8). A store not proved to write the output maps to nothing:
-//! its words stay unexplained (conservative).
+//! says (`.U8`/`.S8` 1, `.U16`/`.S16` 2, none 4, `.64` 8, `.128` 16). A store not proved to
+//! write the output maps to nothing: its words stay unexplained (conservative).
 //!
-//! Bytes that another store proved to write the thread's output also writes, and that the check
-//! does not flag, are left out: which of the two stores came last is not modelled. A store
-//! whose address is not proved is not looked at for this (it could write the same bytes).
+//! Of a proved store's bytes, those written from undefined bits, each for the flagged read they
+//! come from:
+//! - a store the check flags itself, for its own read, where what it reads never written is its
+//!   data (role `source`: the bytes of the never-written data registers, `STG.E.64 [R2.64], R6`
+//!   with R7 alone undefined: bytes 4..8) or its guard (role `guard`: all of them, written or
+//!   not as the undefined predicate chose); one flagged for its address or descriptor maps
+//!   nothing of its own;
+//! - a store whose data registers or guard hold a value derived from a flagged read of any role
+//!   ([`propagate`]: the check counts a flagged instruction's result as defined, so a store of
+//!   it is not flagged; seed 4101's `@P0 LOP3.LUT R0, …` under a P0 made from a never-written
+//!   half, then `STG.E.U8 [R4.64], R0`), for that read: the bytes of the derived data
+//!   registers, all of them under a derived guard. Per register, not per bit; control
+//!   dependence (a branch on a derived predicate) and values through memory are not followed.
+//!
+//! Bytes that another store proved to write the thread's output writes from defined bits are
+//! left out: which of the two stores came last is not modelled. A store whose address is not
+//! proved is not looked at for this (it could write the same bytes).
 //!
 //! The parameter offset is sm_90's constant-bank layout (kernel parameters from
 //! `c[0x0][0x210]`, read off ptxas's listings); other targets map nothing.
