@@ -9,9 +9,9 @@
 //! findings (a word is explained only if an emulating run for that backend — the emulations
 //! its entries admit there, all together or an isolation run, [`super::engine::emulate`] —
 //! gives or admits it). Of the words left, a word an assembly's kernel stored from undefined
-//! bits — its differing bytes all written by a store the SASS check flags, whose address is
-//! proved to be the thread's output ([`crate::sass::stores`]) — belongs to that store's
-//! unwritten-register finding ([`Raw::undefined_words`], listed in its message; its
+//! bits — its differing bytes all written by a store the SASS check flags, or that stores a value
+//! derived from a flagged read, whose address is proved to be the thread's output
+//! ([`crate::sass::stores`]) — belongs to that read's unwritten-register finding ([`Raw::undefined_words`], listed in its message; its
 //! pre-signature unchanged), not to a compiler finding: for an offline-assembled backend by
 //! its own assembly's check, for the JIT by the -O3 check where that backend's word differs
 //! too. Every other word stays unexplained (a second bug in the same kernel is not hidden).
@@ -300,7 +300,8 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
 }
 
 /// The differing words of `observed` (each backend's words, those no emulation explains) that
-/// a store the SASS check flags wrote from undefined bits: every differing byte of the word lies
+/// a store wrote from undefined bits (flagged by the SASS check, or storing a value derived from
+/// a flagged read): every differing byte of the word lies
 /// in bytes such a store writes ([`stores::undefined_output_bytes`]) — for an offline-assembled
 /// backend, stores of its own assembly's check; for the JIT (no SASS of its own: the driver's
 /// compiler, taken to be the found ptxas at [`SASS_LEVEL`]), that check's stores, and only where

@@ -31,8 +31,8 @@ use crate::findings::{Finding, FindingClass, FindingStore, Recorded, StoreError}
 pub struct TriageCounts {
     /// Raw findings seen (every disagreement, crash or rejection of a program).
     pub raw: u64,
-    /// Of those, unwritten-register findings whose kernel stored undefined bits to wrong GPU
-    /// words ([`super::package::Raw::undefined_words`]): those words are counted with the read,
+    /// Of those, unwritten-register findings whose kernel stored their undefined bits (or a value
+    /// derived from them) to wrong GPU words ([`super::package::Raw::undefined_words`]): those words are counted with the read,
     /// not as compiler findings of their own.
     pub stored_undefined: u64,
     /// Counted as known because the oracle emulating a known root cause gives every differing
@@ -128,7 +128,7 @@ impl TriageCounts {
         line(self.known_by_emulation, "known: the emulated root cause gives every differing word".into());
         line(
             self.stored_undefined,
-            "unwritten-register reads whose store wrote wrong GPU words (counted with the read)".into(),
+            "unwritten-register reads stored to wrong GPU words (counted with the read)".into(),
         );
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
@@ -509,7 +509,7 @@ mod tests {
             r,
             "triage of 14 raw findings (disagreements, crashes, rejections):\n\
              \x20      2  known: the emulated root cause gives every differing word\n\
-             \x20      1  unwritten-register reads whose store wrote wrong GPU words (counted with the read)\n\
+             \x20      1  unwritten-register reads stored to wrong GPU words (counted with the read)\n\
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\

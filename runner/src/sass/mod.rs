@@ -19,9 +19,9 @@
 //! lost the else-value, root cause N-5) whatever reads.
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
 //! coverage ([`Checker::disassemble_parsed`]: one parse for both). [`stores`] maps a flagged
-//! store (role `source`) to the bytes of the thread's output it writes from undefined bits,
-//! where its address is proved to be the thread's output pointer: a differing GPU word made of
-//! those bytes is that finding's, not a compiler finding of its own ([`crate::fuzz::package`]).
+//! store (role `source` or `guard`), and a store of a value derived from any flagged read, to the
+//! bytes of the thread's output it writes from undefined bits, where its address is proved to be
+//! the thread's output pointer: a differing GPU word made of those bytes is that read's finding's, not a compiler finding of its own ([`crate::fuzz::package`]).
 
 pub mod coverage;
 pub mod dataflow;

@@ -1,10 +1,10 @@
-//! Which bytes of a thread's output a store flagged by the SASS check writes from undefined
-//! bits: the link from a kernel's read of a never-written register ([`super::Unwritten`], role
-//! `source`) to the output words the GPU shows wrong because of it.
+//! Which bytes of a thread's output stores write from undefined bits: the link from a kernel's
+//! read of a never-written register ([`super::Unwritten`]) to the output words the GPU shows
+//! wrong because of it.
 //!
 //! A generated program's thread `t` writes its outputs at `%out = p_out + t · 4·outputs`
 //! ([`oracle::program`]'s launch contract: one CTA, `p_out` the kernel's second parameter). A
-//! flagged global or generic store (`STG.E…`, `ST.E…`) is mapped only when its address is
+//! global or generic store (`STG.E…`, `ST.E…`) is mapped only when its address is
 //! proved to be that pointer: its base register pair ([`Operand::inner`](super::parse::Operand::inner) of the bracket,
 //! `[R2.64+0x4]`, `desc[UR4][R2.64+0x4]`) holds, on every path to the store, the value ptxas
 //! builds from the parameter and the thread index — `LDC.64 R2, c[0x0][0x218]` then `IMAD.WIDE.U32
@@ -14,14 +14,26 @@
 //! kernel's control-flow graph ([`super::dataflow::edges`]) keeps, per general register, what
 //! it holds of those values; a join of different values, a guarded write or any other write
 //! forgets it. The store's bytes are then `offset + immediate ..` for the width its mnemonic
-//! says (`.U8`/`.S8` 1, `.U16`/`.S16` 2, none 4, `.64` 8, `.128` 16), and of them only those
-//! of the data registers the check lists as never written count (`STG.E.64 [R2.64], R6` with
-//! R7 alone undefined: bytes 4..8). A store not proved to write the output maps to nothing:
-//! its words stay unexplained (conservative).
+//! says (`.U8`/`.S8` 1, `.U16`/`.S16` 2, none 4, `.64` 8, `.128` 16). A store not proved to
+//! write the output maps to nothing: its words stay unexplained (conservative).
 //!
-//! Bytes that another store proved to write the thread's output also writes, and that the check
-//! does not flag, are left out: which of the two stores came last is not modelled. A store
-//! whose address is not proved is not looked at for this (it could write the same bytes).
+//! Of a proved store's bytes, those written from undefined bits, each for the flagged read they
+//! come from:
+//! - a store the check flags itself, for its own read, where what it reads never written is its
+//!   data (role `source`: the bytes of the never-written data registers, `STG.E.64 [R2.64], R6`
+//!   with R7 alone undefined: bytes 4..8) or its guard (role `guard`: all of them, written or
+//!   not as the undefined predicate chose); one flagged for its address or descriptor maps
+//!   nothing of its own;
+//! - a store whose data registers or guard hold a value derived from a flagged read of any role
+//!   ([`propagate`]: the check counts a flagged instruction's result as defined, so a store of
+//!   it is not flagged; seed 4101's `@P0 LOP3.LUT R0, …` under a P0 made from a never-written
+//!   half, then `STG.E.U8 [R4.64], R0`), for that read: the bytes of the derived data
+//!   registers, all of them under a derived guard. Per register, not per bit; control
+//!   dependence (a branch on a derived predicate) and values through memory are not followed.
+//!
+//! Bytes that another store proved to write the thread's output writes from defined bits are
+//! left out: which of the two stores came last is not modelled. A store whose address is not
+//! proved is not looked at for this (it could write the same bytes).
 //!
 //! The parameter offset is sm_90's constant-bank layout (kernel parameters from
 //! `c[0x0][0x210]`, read off ptxas's listings); other targets map nothing.
@@ -31,6 +43,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::dataflow::edges::{return_sites, successors};
 use super::parse::{File, Function, Instr, Reg};
 use super::Unwritten;
+
+mod propagate;
 
 /// The constant-bank offset of a kernel's second parameter (`p_out`) on sm_90.
 pub const OUTPUT_POINTER_SM90: u32 = 0x218;
@@ -64,46 +78,92 @@ enum Value {
 
 type Env = BTreeMap<Reg, Value>;
 
-/// The bytes of the thread's output that the stores `reads` flags as storing never-written
-/// registers write (role `source` alone), for kernel `f` whose output pointer is `c[0x0][param]`
-/// and whose threads own `stride` bytes of output each; flagged reads of other kernels or
-/// instructions, and stores not proved to write the output, give nothing.
+/// The bytes of the thread's output that stores write from undefined bits, per flagged read of
+/// `reads` they come from, for kernel `f` whose output pointer is `c[0x0][param]` and whose
+/// threads own `stride` bytes of output each: a store the check flags (roles `source` and
+/// `guard` alone) for its own read, and a store whose data or guard holds a value derived from a
+/// flagged read ([`propagate`]) for that read. Flagged reads of other kernels, and stores not
+/// proved to write the output, give nothing; the result is in store order, then read order.
 pub fn undefined_output_bytes(f: &Function, reads: &[Unwritten], param: u32, stride: u32) -> Vec<UndefinedStore> {
     let envs = walk(f);
-    let flagged =
-        |ins: &Instr| reads.iter().position(|u| u.kernel == f.name && u.offset == ins.offset && u.roles == ["source"]);
-    // Every store proved to write the output: (instruction index, first byte, width).
-    let mut stores: Vec<(usize, u32, u32)> = Vec::new();
+    let derived = propagate::undefined_derived(f, reads);
+    // Every store proved to write the output: its instruction index and, per read, its bytes
+    // from undefined bits; the bytes it writes from defined bits.
+    let mut stores: Vec<(usize, BTreeMap<usize, BTreeSet<u32>>)> = Vec::new();
+    let mut defined: Vec<(usize, BTreeSet<u32>)> = Vec::new();
     for (i, ins) in f.instrs.iter().enumerate() {
         let Some(env) = &envs[i] else { continue };
-        if let Some((at, width)) = output_bytes(ins, env, param, stride) {
-            stores.push((i, at, width));
-        }
+        let Some((at, width)) = output_bytes(ins, env, param, stride) else { continue };
+        let by_read = undefined_bytes(f, ins, reads, derived[i].as_ref(), at, width);
+        let undefined: BTreeSet<u32> = by_read.values().flatten().copied().collect();
+        defined.push((i, (at..at + width).filter(|b| !undefined.contains(b)).collect()));
+        stores.push((i, by_read));
     }
     let mut out = Vec::new();
-    for &(i, at, width) in &stores {
-        let ins = &f.instrs[i];
-        let Some(read) = flagged(ins) else { continue };
-        let unwritten: Vec<String> = reads[read].registers.clone();
-        let data = ins.operands.last().map(|o| o.regs.clone()).unwrap_or_default();
-        let mut bytes = BTreeSet::new();
-        for (k, r) in data.iter().enumerate() {
-            if !unwritten.contains(&r.to_string()) {
-                continue;
+    for (i, by_read) in stores {
+        for (read, mut bytes) in by_read {
+            // Bytes another store to the output writes from defined bits: which came last is not
+            // modelled.
+            for (j, other) in &defined {
+                if *j != i {
+                    bytes.retain(|b| !other.contains(b));
+                }
             }
-            let from = 4 * k as u32;
-            bytes.extend((from..(from + 4).min(width)).map(|b| at + b));
-        }
-        // Bytes an unflagged store to the output also writes: which came last is not modelled.
-        for &(j, other, w) in &stores {
-            if j != i && flagged(&f.instrs[j]).is_none() {
-                bytes.retain(|b| !(other..other + w).contains(b));
+            if !bytes.is_empty() {
+                out.push(UndefinedStore { read, bytes });
             }
-        }
-        if !bytes.is_empty() {
-            out.push(UndefinedStore { read, bytes });
         }
     }
+    out
+}
+
+/// The bytes `at..at + width` of the output that store `ins` of `f` writes from undefined bits,
+/// per flagged read they come from: for its own flag, all of them under a never-written guard
+/// and those of the never-written data registers; for a guard derived from flagged reads
+/// (`derived`: what it reads derived, [`propagate`]), all of them; for a derived data register,
+/// its bytes. A store flagged for its address or descriptor maps nothing of its own.
+fn undefined_bytes(
+    f: &Function,
+    ins: &Instr,
+    reads: &[Unwritten],
+    derived: Option<&propagate::Derived>,
+    at: u32,
+    width: u32,
+) -> BTreeMap<usize, BTreeSet<u32>> {
+    let all: BTreeSet<u32> = (at..at + width).collect();
+    let data: Vec<Reg> = ins.operands.last().map(|o| o.regs.clone()).unwrap_or_default();
+    let of_register = |k: usize| -> BTreeSet<u32> {
+        let from = 4 * k as u32;
+        (from..(from + 4).min(width)).map(|b| at + b).collect()
+    };
+    let mut out: BTreeMap<usize, BTreeSet<u32>> = BTreeMap::new();
+    for (read, u) in reads.iter().enumerate() {
+        let own = u.kernel == f.name && u.offset == ins.offset;
+        if !own || u.roles.is_empty() || !u.roles.iter().all(|r| matches!(*r, "source" | "guard")) {
+            continue;
+        }
+        let mut bytes = BTreeSet::new();
+        if u.roles.contains(&"guard") {
+            bytes.extend(all.iter().copied());
+        }
+        for (k, r) in data.iter().enumerate() {
+            if u.registers.contains(&r.to_string()) {
+                bytes.extend(of_register(k));
+            }
+        }
+        out.entry(read).or_default().extend(bytes);
+    }
+    let Some(derived) = derived else { return out };
+    let guard = ins.guard.map(|g| g.pred);
+    for read in propagate::derived_from(derived, guard.iter()) {
+        out.entry(read).or_default().extend(all.iter().copied());
+    }
+    for (k, r) in data.iter().enumerate() {
+        for read in propagate::derived_from(derived, [r]) {
+            out.entry(read).or_default().extend(of_register(k));
+        }
+    }
+    out.retain(|_, bytes| !bytes.is_empty());
     out
 }
 
@@ -248,3 +308,7 @@ fn values(ins: &Instr, env: &Env) -> Vec<(Reg, Value)> {
 #[cfg(test)]
 #[path = "stores_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "stores/propagate_tests.rs"]
+mod propagate_tests;

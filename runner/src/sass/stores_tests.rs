@@ -7,7 +7,7 @@ use crate::sass::{check_functions, fixtures, parse::parse_listing};
 
 /// The flagged stores of the one kernel of `listing` (outputs of `stride` bytes per thread),
 /// each as (the store's instruction, its bytes).
-fn mapped(listing: &str, stride: u32) -> Vec<(String, Vec<u32>)> {
+pub(super) fn mapped(listing: &str, stride: u32) -> Vec<(String, Vec<u32>)> {
     let functions = parse_listing(listing).unwrap();
     let reads = check_functions(&functions);
     let f = functions.iter().find(|f| f.entry).unwrap();
@@ -19,7 +19,7 @@ fn mapped(listing: &str, stride: u32) -> Vec<(String, Vec<u32>)> {
 
 /// The prologue of a generated kernel at -O3 (ptxas 13.0.88): the input and output pointers
 /// of the thread, 16 bytes of output each.
-const PROLOGUE: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R7, SR_TID.X ;\n\
+pub(super) const PROLOGUE: &str = "/*0000*/ LDC R1, c[0x0][0x28] ;\n/*0010*/ S2R R7, SR_TID.X ;\n\
     /*0020*/ LDC.64 R4, c[0x0][0x210] ;\n/*0030*/ ULDC.64 UR8, c[0x0][0x208] ;\n\
     /*0040*/ IMAD.WIDE.U32 R4, R7, 0x40, R4 ;\n/*0050*/ LDC.64 R2, c[0x0][0x218] ;\n\
     /*0060*/ IMAD.WIDE.U32 R2, R7.reuse, 0x10, R2 ;\n/*0070*/ LDG.E R0, desc[UR8][R4.64] ;\n";
