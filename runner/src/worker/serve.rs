@@ -455,11 +455,15 @@ fn wait_for_kernels(job: &ProgramJob, finished: &[crate::gpu::Event]) -> Result<
     let mut since = Instant::now();
     let mut pause = KERNEL_POLL_FIRST;
     for (index, event) in finished.iter().enumerate() {
-        // Asked before the clock is read: a worker kept off the CPU past the limit still
-        // finds a kernel that has finished meanwhile done.
-        while !event.is_done().map_err(fault)? {
-            if since.elapsed() >= limit {
-                return Err(kernel_hung(job, index, since.elapsed()));
+        // The clock is read before the event is asked: a worker kept off the CPU between the
+        // two still finds a kernel that finished meanwhile done, never names it.
+        loop {
+            let now = Instant::now();
+            if event.is_done().map_err(fault)? {
+                break;
+            }
+            if now.duration_since(since) >= limit {
+                return Err(kernel_hung(job, index, now.duration_since(since)));
             }
             std::thread::sleep(pause);
             pause = (pause * 2).min(KERNEL_POLL_MAX);
@@ -704,10 +708,13 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
                 return Ok(());
             }
             Err(JobError::KernelHung { index, kernel, waited_ms }) => {
-                reply(&mut out, &Reply::KernelHung { id, index, kernel, waited_ms })?;
                 // The kernel still runs: dropping the context, its memory and modules would
-                // wait for it. The process ends now (the supervisor kills it too).
-                std::process::exit(0);
+                // wait for it, and so could the driver's exit handlers. The process ends now,
+                // whether or not the reply got out (the supervisor's timeout covers that).
+                let _ = reply(&mut out, &Reply::KernelHung { id, index, kernel, waited_ms });
+                // SAFETY: `_exit` ends the process without running exit handlers or
+                // destructors; nothing of this process is needed any more.
+                unsafe { libc::_exit(0) }
             }
         }
     }
