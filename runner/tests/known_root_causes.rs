@@ -1183,3 +1183,68 @@ const SEED_4103_LABELS: [(&str, &str); 9] = [
     ("c3105f61", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a cvt.s32.u16 reader (T9y3)
     ("efcd1a77", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .v2.b8 element (T9y3)
 ];
+
+#[test]
+fn the_seed_4201_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4201", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4201_LABELS));
+}
+
+/// What each word finding of seed 4201 (session 42's final build, b3b983a) is labelled now.
+const SEED_4201_LABELS: [(&str, &str); 7] = [
+    ("17b32162", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // NEW: its own entry, by id (T12a1)
+    ("76cb49f0", "new"), // KNOWN 7ec10586: the set's other reader is a pack of one half twice (T12a2)
+    ("ca25d7b2", "new"), // KNOWN 3604-N3: exit constant below 2^31, step 2^31 (T12a2)
+    ("dc755789", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
+    ("e63ae4e6", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
+    ("f3426d51", "new"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
+    ("f863ba79", "new"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
+];
+
+#[test]
+fn the_seed_4202_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4202", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4202_LABELS));
+}
+
+/// What each word finding of seed 4202 (session 42's final build, b3b983a) is labelled now.
+const SEED_4202_LABELS: [(&str, &str); 12] = [
+    ("0320c7c9", "new"), // KNOWN 3702-N1: folding stopped by a label/loop (T12b2)
+    ("03ee4476", "new"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
+    ("06b614f9", "new"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
+    ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)
+    ("2bf704ce", "new"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
+    ("35a05e88", "fuzz-h200-4202-35a05e88-addc-of-deleted-add-cc-reads-stale-carry"), // NEW: its own entry, by id (T12b2)
+    ("46739f91", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // KNOWN 7a4fe276: sub.cc form, id added (T12b3)
+    ("a36272a5", "new"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
+    ("bc46b617", "new"), // KNOWN 3701-N-D: a guarded writer (T12b4)
+    ("d3e07975", "new"), // KNOWN N-7: a bfe.s64 boundary (T12b2)
+    ("d438d526", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // NEW: its own entry, by id (T12b1)
+    ("e2e1bdf6", "new"), // KNOWN D: a new effect (a live neighbour half destroyed), not emulable (T12b3)
+];
+
+#[test]
+fn the_seed_4203_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4203", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4203_LABELS));
+}
+
+/// What each word finding of seed 4203 (session 42's final build, b3b983a) is labelled now.
+const SEED_4203_LABELS: [(&str, &str); 16] = [
+    ("00eb007a", "new"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4)
+    ("06aff9fd", "new"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
+    ("16cd6583", "new"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
+    ("1c2ac943", "new"), // C3
+    ("36b8e382", "new"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
+    ("4b68821e", "new"), // C3
+    ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
+    ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)
+    ("6ec845c6", "new"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
+    ("70cc8774", "new"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
+    ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
+    ("7ea011df", "new"), // C3
+    ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)
+    ("bc9d7881", "new"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
+    ("d6a9319f", "new"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
+    ("e0a4f736", "new"), // C3
+];

@@ -1,0 +1,25 @@
+import sys
+# mk.py out.ptx "body lines separated by ;;"  decls
+head='''.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p_in, .param .u64 p_out)
+{
+	.reg .pred %p<4>;
+	.reg .b16 %h<8>;
+	.reg .b32 %r<40>;
+	.reg .b64 %d<8>;
+	.reg .b32 %tix;
+	.reg .b64 %in, %out, %t0;
+	mov.u32 %tix, %tid.x;
+	ld.param.u64 %in, [p_in];
+	cvta.to.global.u64 %in, %in;
+	mul.wide.u32 %t0, %tix, 32;
+	add.s64 %in, %in, %t0;
+	ld.param.u64 %out, [p_out];
+	cvta.to.global.u64 %out, %out;
+	mul.wide.u32 %t0, %tix, 4;
+	add.s64 %out, %out, %t0;
+'''
+body=sys.stdin.read()
+open(sys.argv[1],'w').write(head+''.join('\t'+l.strip()+'\n' for l in body.strip().split('\n') if l.strip())+'\tret;\n}\n')

@@ -1,0 +1,9 @@
+#!/bin/bash
+# usage: cc.sh file.ptx -> file.{130,135}.{O0,O3}.sass
+P130=/tmp/nvcc130/nvidia/cu13/bin/ptxas; P135=/root/.cache/ptxdiff/nvcc/nvidia/cu13/bin/ptxas; ND=/root/.cache/ptxdiff/nvdisasm/nvidia/cu13/bin/nvdisasm
+f=$1; b=${f%.ptx}
+for v in 130 135; do for o in O0 O3; do
+  eval P=\$P$v
+  $P -arch=sm_90 -$o $f -o /tmp/c5_$$.cubin && $ND -c /tmp/c5_$$.cubin | grep -E '^\s+/\*[0-9a-f]{4}\*/' | sed 's/ *;.*$/ ;/' > $b.$v.$o.sass
+done; done
+rm -f /tmp/c5_$$.cubin
