@@ -294,8 +294,7 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// knows as a constant it folds ([`scopes_4201_v3::folded_constant_64`]: seeds 4201's f3426d51,
 /// 4202's 03ee4476).
 pub(super) fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    s8_cvt_source(m, t, r)
-        .is_some_and(|k| sign_extended_byte_64(m, k) || scopes_4201_v3::folded_constant_64(m, k))
+    s8_cvt_source(m, t, r).is_some_and(|k| sign_extended_byte_64(m, k) || scopes_4201_v3::folded_constant_64(m, k))
 }
 
 /// The body index of the producer of the source of the `cvt.s8.{s64,u64}` that wrote the value
