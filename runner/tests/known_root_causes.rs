@@ -1197,7 +1197,7 @@ const SEED_4201_LABELS: [(&str, &str); 7] = [
     ("ca25d7b2", "new"), // KNOWN 3604-N3: exit constant below 2^31, step 2^31 (T12a2)
     ("dc755789", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
     ("e63ae4e6", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
-    ("f3426d51", "new"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
+    ("f3426d51", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
     ("f863ba79", "new"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
 ];
 
@@ -1210,7 +1210,7 @@ fn the_seed_4202_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4202 (session 42's final build, b3b983a) is labelled now.
 const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("0320c7c9", "new"), // KNOWN 3702-N1: folding stopped by a label/loop (T12b2)
-    ("03ee4476", "new"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
+    ("03ee4476", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
     ("06b614f9", "new"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
     ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)
     ("2bf704ce", "new"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
@@ -1240,7 +1240,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)
     ("6ec845c6", "new"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
-    ("70cc8774", "new"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
+    ("70cc8774", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
     ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
     ("7ea011df", "new"), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
     ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)

@@ -171,7 +171,7 @@ impl Cmp {
         }
     }
 
-    fn holds(self, ord: std::cmp::Ordering) -> bool {
+    pub(crate) fn holds(self, ord: std::cmp::Ordering) -> bool {
         match self {
             Cmp::Eq => ord.is_eq(),
             Cmp::Ne => ord.is_ne(),

@@ -14,7 +14,7 @@
 
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
-use super::{imm_of, reg_of_glue, GlueRule};
+use super::{imm_of, reg_of_glue, scopes_4201_v3, GlueRule};
 use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
@@ -32,6 +32,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
         (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),
+        (Deviation::S8RoundTripThrough64SignExtends32, scopes_4201_v3::compare16_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
         (Deviation::UnsignedLoopExitTestCountedSigned, loop_exit_test_signed),
     ];
@@ -46,10 +47,13 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
     // zero extension reading it as a no-op: `cvt.{u32,s32,u64}.u16` (§9.7.9.21: a `.u16` source
     // zero-extends whatever the destination's signedness; corpus/findings/fuzz-h200-4103/trace/
     // T9y3.md, c3105f61: `cvt.s32.u16` the same 13.0.88 -O3 listing as `cvt.u32.u16`).
-    // `cvt.s64.u16` is right there (`LOP3 0xffff`, c3105f61's `v2_s64_u16`).
+    // `cvt.s64.u16` is right there (`LOP3 0xffff`, c3105f61's `v2_s64_u16`), and so is
+    // `cvt.u64.u16` of a folded constant's byte (f3426d51's `v22_bfe_const_u64dst`, T12a2.md).
+    let folded = s8_cvt_source(m, t, r).is_some_and(|k| scopes_4201_v3::folded_constant_64(m, k));
     if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
         && c.atype == CvtType::U16
         && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64)
+        && !(folded && c.dtype == CvtType::U64)
         && s8_round_trip(m, t, r)
         && a.is_exact()
     {
@@ -286,15 +290,23 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 }
 
 /// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a
-/// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4).
-fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+/// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4), or
+/// knows as a constant it folds ([`scopes_4201_v3::folded_constant_64`]: seeds 4201's f3426d51,
+/// 4202's 03ee4476).
+pub(super) fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    s8_cvt_source(m, t, r).is_some_and(|k| sign_extended_byte_64(m, k) || scopes_4201_v3::folded_constant_64(m, k))
+}
+
+/// The body index of the producer of the source of the `cvt.s8.{s64,u64}` that wrote the value
+/// register `r` of thread `t` holds, if one did.
+fn s8_cvt_source(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
     match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o))
             if c.dtype == CvtType::S8 && matches!(c.atype, CvtType::S64 | CvtType::U64) =>
         {
-            o.a_stmt.is_some_and(|k| sign_extended_byte_64(m, k))
+            o.a_stmt
         }
-        _ => false,
+        _ => None,
     }
 }
 
