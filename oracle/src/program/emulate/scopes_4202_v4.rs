@@ -48,7 +48,7 @@ pub(super) fn guarded_half(m: &Machine<'_>, w: usize, s: &Stmt) -> bool {
             if computed_half(m, w, glue) {
                 return true;
             }
-            Stmt::Glue { glue: glue.clone(), guard: None }
+            Stmt::Glue { glue: *glue, guard: None }
         }
         _ => return false,
     };
