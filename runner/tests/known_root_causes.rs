@@ -1216,9 +1216,9 @@ const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("2bf704ce", "new"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
     ("35a05e88", "fuzz-h200-4202-35a05e88-addc-of-deleted-add-cc-reads-stale-carry"), // NEW: its own entry, by id (T12b2)
     ("46739f91", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // KNOWN 7a4fe276: sub.cc form, id added (T12b3)
-    ("a36272a5", "new"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
-    ("bc46b617", "new"), // KNOWN 3701-N-D: a guarded writer (T12b4)
-    ("d3e07975", "new"), // KNOWN N-7: a bfe.s64 boundary (T12b2)
+    ("a36272a5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
+    ("bc46b617", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded writer (T12b4)
+    ("d3e07975", "new"),                                                   // KNOWN N-7: a bfe.s64 boundary (T12b2)
     ("d438d526", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // NEW: its own entry, by id (T12b1)
     ("e2e1bdf6", "new"), // KNOWN D: a new effect (a live neighbour half destroyed), not emulable (T12b3)
 ];

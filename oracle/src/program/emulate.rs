@@ -55,6 +55,7 @@ mod scopes_410x_z3;
 mod scopes_410x_z4;
 mod scopes_4201_e1;
 mod scopes_4201_v3;
+mod scopes_4202_v4;
 mod skipped;
 
 pub(super) use carry::carry;

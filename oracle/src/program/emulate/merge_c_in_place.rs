@@ -50,15 +50,22 @@
 //! unguarded `mov` pack of the same elements as h's (166f4fba: two `mov.b16 {c0, c0}` of one
 //! unpack) is numbered as h, as identical glue is ([`duplicates`]).
 //!
+//! Seed 4202 (corpus/findings/fuzz-h200-4202/trace/T12b3.md, a36272a5; T12b4.md, bc46b617): h's
+//! last writer may be guarded, if-converted into h's fresh register (`SEL R0, R0, 0x1, P0`,
+//! `SEL R7, R7, R2, P0`, a predicated `VIADD`): a guarded `mov`/`cvt`/glue of a known value or a
+//! guarded ALU form above (`emulate/scopes_4202_v4.rs`). A guarded `cvt` of a loaded value is
+//! right.
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
-//! the deviation is emulated and every statement named above is unguarded and is exactly of the
-//! form given; otherwise the spec's values stand.
+//! the deviation is emulated and every statement named above is exactly of the form given
+//! (unguarded, but for h's guarded writers of seed 4202); otherwise the spec's values stand.
 
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
 use super::origin::value_readers;
+use super::scopes_4202_v4;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
@@ -301,7 +308,9 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
             mv.shape == MovShape::Pack(2) && h.class().bits() == 16
         }
-        _ => false,
+        // A guarded write of h, if-converted into h's fresh register: seed 4202's a36272a5
+        // and bc46b617 (`emulate/scopes_4202_v4.rs`).
+        (w, s) => scopes_4202_v4::guarded_half(m, w, s),
     };
     pair && half
 }
@@ -316,7 +325,7 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
 /// h6 with 13.0.88 -O3 on f7020e9e's reduction: each of those operations the same listing.
 /// Right (another register): `min`/`max` (`MERGE_C R8, RZ, RZ, R6`), `cnot`, `neg`, `abs`
 /// (through `PRMT 0x7710`), a `mov` copy.
-fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
+pub(super) fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
     use GlueOp::{Add, And, MadLo, MulHi, MulLo, Not, Or, Selp, Shl, Shr, Sub, Xor};
     let sixteen = matches!(g.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
     let alu = matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | And | Or | Xor | Not | Shl | Shr | Selp);
