@@ -1232,19 +1232,19 @@ fn the_seed_4203_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4203 (session 42's final build, b3b983a) is labelled now.
 const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("00eb007a", "new"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4)
-    ("06aff9fd", "new"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
-    ("16cd6583", "new"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
+    ("06aff9fd", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
+    ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
     ("36b8e382", "new"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
     ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
     ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)
-    ("6ec845c6", "new"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
+    ("6ec845c6", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("70cc8774", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
     ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
     ("7ea011df", "new"), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
     ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)
     ("bc9d7881", "new"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
-    ("d6a9319f", "new"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
+    ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("e0a4f736", "new"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];

@@ -54,6 +54,7 @@ mod scopes_410x_z2;
 mod scopes_410x_z3;
 mod scopes_410x_z4;
 mod scopes_4201_e1;
+mod scopes_4201_v2;
 mod scopes_4201_v3;
 mod scopes_4202_v4;
 mod skipped;
@@ -892,14 +893,17 @@ pub(super) fn isa(
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
     // J's narrowed `add.u16x2` read by a 16-bit or widening `cvt`: `emulate/j_packed_constant.rs`.
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
-    let seed_3701 = || fuzz3701::cvt(m, t, inst, c);
+    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`.
+    let seed_3701 = || fuzz3701::cvt(m, t, inst, c).or_else(|| scopes_4201_v2::cvt(m, t, inst, c));
     if let Some((d, v)) =
         scopes_3701_b::cvt(m, t, inst, c).or_else(|| j_packed_constant::cvt(m, t, inst, c)).or_else(seed_3701)
     {
         emulated = Some((d, widen(v)));
     }
     // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
-    if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a) {
+    // 3604-N2 through a byte reader of a set.f32 compared with 0: `emulate/scopes_4201_v2.rs`.
+    let byte_of_set = || scopes_4201_v2::byte_of_set_f32_compared_with_zero(m, t, inst, c);
+    if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a).or_else(byte_of_set) {
         emulated = Some((d, v.field(0, width)));
     }
     // Seed 3702's conversion causes (3702-N4, N5, C's `cvt.sat.s16.u32`): `emulate/fuzz3702_conversions.rs`.
