@@ -982,3 +982,4 @@ mod seed_410x_z3;
 mod seed_410x_z4;
 mod seed_4201_e1;
 mod seed_4201_e2;
+mod seed_4201_v1;
