@@ -1193,10 +1193,11 @@ fn the_seed_4201_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4201 (session 42's final build, b3b983a) is labelled now.
 const SEED_4201_LABELS: [(&str, &str); 7] = [
     ("17b32162", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // NEW: its own entry, by id (T12a1)
-    ("76cb49f0", "new"), // KNOWN 7ec10586: the set's other reader is a pack of one half twice (T12a2)
+    // KNOWN 7ec10586: the set's other reader is a pack of one half twice (T12a2)
+    ("76cb49f0", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"),
     ("ca25d7b2", "new"), // KNOWN 3604-N3: exit constant below 2^31, step 2^31 (T12a2)
-    ("dc755789", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
-    ("e63ae4e6", "new"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
+    ("dc755789", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
+    ("e63ae4e6", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
     ("f3426d51", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
     ("f863ba79", "new"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
 ];
@@ -1218,7 +1219,7 @@ const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("46739f91", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // KNOWN 7a4fe276: sub.cc form, id added (T12b3)
     ("a36272a5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
     ("bc46b617", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded writer (T12b4)
-    ("d3e07975", "new"),                                                   // KNOWN N-7: a bfe.s64 boundary (T12b2)
+    ("d3e07975", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                    // KNOWN N-7: a bfe.s64 boundary (T12b2)
     ("d438d526", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // NEW: its own entry, by id (T12b1)
     ("e2e1bdf6", "new"), // KNOWN D: a new effect (a live neighbour half destroyed), not emulable (T12b3)
 ];
@@ -1244,7 +1245,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
     ("7ea011df", "new"), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
     ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)
-    ("bc9d7881", "new"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
+    ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("e0a4f736", "new"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];

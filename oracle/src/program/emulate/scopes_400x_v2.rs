@@ -24,16 +24,18 @@
 //!
 //! Of these the oracle's programs have branches, their target labels, `bar.sync`, the fences
 //! (§9.7.13.4), the shuffles (§9.7.9.5–6) and guarded memory accesses: the boundaries
-//! [`boundary`] names.
+//! [`boundary`] names, and (seeds 4202–4203) a 64-bit `bfe`, `bfi`, `brev` or `bfind`, which
+//! ptxas expands into blocks of its own ([`wide_bit_field_op`]).
 
 use super::scopes_3701_a::known;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp};
 use crate::program::{Reg, Stmt};
 
 /// Whether the statement at body index `i` ends a ptxas basic block for the local fold: a
-/// branch, a label some branch targets, `bar.sync`, a shuffle, a fence, or
-/// a guarded memory access (module docs).
+/// branch, a label some branch targets, `bar.sync`, a shuffle, a fence, a guarded memory access
+/// (module docs), or a 64-bit `bfe`/`bfi`/`brev`/`bfind` ([`wide_bit_field_op`]).
 pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
     match m.p.body.get(i) {
         Some(Stmt::Bra { .. } | Stmt::Bar) => true,
@@ -43,8 +45,23 @@ pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
             Form::Ld(_) | Form::LdGlobalNc(_) | Form::Ldu(_) | Form::St(_) => guard.is_some(),
             _ => false,
         },
+        Some(Stmt::Glue { glue, .. }) => wide_bit_field_op(glue),
         _ => false,
     }
+}
+
+/// Whether `g` is a 64-bit `bfe`, `bfi`, `brev` or `bfind` (§9.7.1; `bfe` §9.7.1.19, `bfi`
+/// §9.7.1.20): ptxas 13.0.88 -O3 ends the local fold's block at one, used or dead
+/// (corpus/findings/fuzz-h200-4202/, d3e07975, trace/T12b2.md: a dead `bfe.s64`;
+/// fuzz-h200-4203/, bc9d7881, T12c1.md: a dead `bfe.u64`).
+/// Beyond the traces, helper v1's compiles (session 42) of `mov.b32 a, 0; <x>; bfe.s32 d, a,
+/// 32, 32` store −1 for `<x>` a `bfe.u64` or `bfe.s64` with an immediate or a register start,
+/// `bfi.b64` dead or stored, `brev.b64`, `bfind.u64`, `bfind.s64`, `bfind.shiftamt.u64` (and
+/// `div`/`rem`, which the oracle's programs lack), and 0 for `bfe.u32`, `bfe.s32`, `bfi.b32`,
+/// `brev.b32`, `bfind.u32`, `shf.l.wrap.b32`, `shl.b64`, `shr.s64`, `popc.b64`, `clz.b64`,
+/// `mul.lo.u64`, `mul.hi.u64`, `min.s64`, `abs.s64`, `setp.lt.s64`/`selp.b64`.
+fn wide_bit_field_op(g: &Glue) -> bool {
+    matches!(g.op, GlueOp::Bfe | GlueOp::Bfi | GlueOp::Brev | GlueOp::Bfind { .. }) && g.ty.bits() == 64
 }
 
 /// Counts the block boundary at body index `i`, if it is one (while emulating): values known

@@ -8,7 +8,11 @@
 //! Where a register's value came from is read from the program's text: the last statement
 //! before a reader that writes the register ([`mask_part`]), `mov` copies, packs and unpacks
 //! followed back to a `set.<cmp>.{s32,u32}`. Branches are not followed (the last write in body
-//! order is taken), as `emulate/scopes_410x_z2.rs` does.
+//! order is taken), as `emulate/scopes_410x_z2.rs` does. Any pack some element of which holds
+//! a part of the set's word carries that part on ([`MaskPart::Chunks`]), so its reader reads the
+//! set: a half packed twice or beside another value (seed 4201's dc755789, e63ae4e6, 76cb49f0,
+//! corpus/findings/fuzz-h200-4201/trace/T12a1.md, T12a2.md: `mov.b32 %r9, {%h8, %h8}` stored;
+//! `v4_pack_hi_hi`, `v5_pack_with_other` the same).
 //!
 //! Invariants: [`glue`] changes only the result of an `xor.b16` one of whose sources holds the
 //! value of an `xor.b16` of the low and the high half of one set's word, when some instruction
@@ -37,6 +41,10 @@ enum MaskPart {
     Half(usize, u32),
     /// A 64-bit register whose low and high words are (`Some`) the word of the set at that index.
     Words([Option<usize>; 2]),
+    /// A register of `len` 16-bit chunks (2 or 4), chunk k (from bit 16·k) being (`Some`) the half
+    /// (0 or 1) of the word of the set at that index: a pack that is none of the above, such as a
+    /// half packed twice or beside another value (`mov.b32 %r9, {%h8, %h8}`).
+    Chunks { chunks: [Option<(usize, u32)>; 4], len: usize },
 }
 
 impl MaskPart {
@@ -45,6 +53,42 @@ impl MaskPart {
         match self {
             MaskPart::Word(s) | MaskPart::Half(s, _) => s == k,
             MaskPart::Words(w) => w.contains(&Some(k)),
+            MaskPart::Chunks { chunks, len } => chunks[..len].iter().any(|c| c.is_some_and(|(s, _)| s == k)),
+        }
+    }
+
+    /// Its 16-bit chunks, low first: for each, the set (body index) and the half of its word.
+    fn chunks(self) -> Vec<Option<(usize, u32)>> {
+        match self {
+            MaskPart::Word(s) => vec![Some((s, 0)), Some((s, 1))],
+            MaskPart::Half(s, h) => vec![Some((s, h))],
+            MaskPart::Words(ws) => ws.iter().flat_map(|w| [w.map(|s| (s, 0)), w.map(|s| (s, 1))]).collect(),
+            MaskPart::Chunks { chunks, len } => chunks[..len].to_vec(),
+        }
+    }
+
+    /// The part a register made of `chunks` (1, 2 or 4 of them) holds: the set's half or word,
+    /// the 64-bit `Words` where each word is a set's word or none's, else `Chunks`; `None` where
+    /// no chunk is a set's.
+    fn of_chunks(chunks: &[Option<(usize, u32)>]) -> Option<MaskPart> {
+        let word = |lo: Option<(usize, u32)>, hi: Option<(usize, u32)>| match (lo, hi) {
+            (Some((s, 0)), Some((s2, 1))) if s == s2 => Some(Some(s)),
+            (None, None) => Some(None),
+            _ => None,
+        };
+        match chunks {
+            _ if chunks.iter().all(Option::is_none) => None,
+            [Some((s, h))] => Some(MaskPart::Half(*s, *h)),
+            [lo, hi] if word(*lo, *hi).is_some_and(|w| w.is_some()) => word(*lo, *hi).flatten().map(MaskPart::Word),
+            [a, b, c, e] if word(*a, *b).is_some() && word(*c, *e).is_some() => {
+                Some(MaskPart::Words([word(*a, *b).flatten(), word(*c, *e).flatten()]))
+            }
+            [_, _] | [_, _, _, _] => {
+                let mut all = [None; 4];
+                all[..chunks.len()].copy_from_slice(chunks);
+                Some(MaskPart::Chunks { chunks: all, len: chunks.len() })
+            }
+            _ => None,
         }
     }
 }
@@ -61,9 +105,12 @@ impl MaskPart {
 /// `v1_b32_unpack`, `v3_st16`, `v4_hi_stored_b16`; 7ec10586's `reduced` (an `add.u16` chain of
 /// the halves), `v6_set32`, `v8_st16`; and this helper's variants (24d5ace8
 /// `var/e1_variants.md`: `xor.b16 d, x, m`, the set's word stored whole as the other reader,
-/// `set.lt.s32.s32`). Right (not emulated): `and.b16`
+/// `set.lt.s32.s32`); the other reader a store of a pack `{lo, lo}`, `{hi, hi}` or `{lo, x}`
+/// (dc755789 `reduced`, `v4_pack_hi_hi`, `v5_pack_with_other`; e63ae4e6, 76cb49f0). Right (not
+/// emulated): `and.b16`
 /// first (1e6e819c `v5_and`), one xor (`v3_one_xor`), a loaded word (`v2_loaded_word`,
-/// 24d5ace8 `v2_loaded_not_set`), no other reader (1e6e819c `v1_no_second_store`, 24d5ace8
+/// 24d5ace8 `v2_loaded_not_set`), no other reader (dc755789 `v1_no_pack_store`, 1e6e819c
+/// `v1_no_second_store`, 24d5ace8
 /// `r3_no_other_reader`, 7ec10586 `v1_s32set`/`v3_st16`), the same half twice, `x ^ lo ^ hi`
 /// in that order (a three-way `LOP3 0x96`), an `.f32` set. Seen wrong but not emulated (no GPU
 /// word): `or.b16`/`and.b16` in place of the second xor (`SEL x, 0xffffffff, !P0`, `SEL x, RZ,
@@ -102,7 +149,7 @@ fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
 }
 
 /// Whether a statement other than the halves' xor `j` and the one being run, and not a `mov`,
-/// reads the word of the set at `set` or a part of it.
+/// reads the word of the set at `set` or a part of it (directly or through moves and packs).
 fn read_elsewhere(m: &Machine<'_>, set: usize, j: usize) -> bool {
     let body = &m.p.body;
     (set + 1..body.len()).filter(|&i| i != j && i != m.stmt && !is_move(&body[i])).any(|i| {
@@ -167,37 +214,29 @@ fn moved_part(
     match (shape, operands) {
         (MovShape::Copy, [_, src]) => part(src).filter(|p| width_of(*p) == r.class().bits()),
         (MovShape::Unpack(n), [Operand::Vector(items), src]) => {
-            let k = items.iter().position(|o| m.reg_of(o).ok() == Some(r))? as u32;
-            match (part(src)?, n, r.class().bits()) {
-                (MaskPart::Word(s), 2, 16) => Some(MaskPart::Half(s, k)),
-                (MaskPart::Words(ws), 2, 32) => ws[k as usize].map(MaskPart::Word),
-                (MaskPart::Words(ws), 4, 16) => ws[(k / 2) as usize].map(|s| MaskPart::Half(s, k % 2)),
-                _ => None,
-            }
+            let k = items.iter().position(|o| m.reg_of(o).ok() == Some(r))?;
+            let chunks = part(src)?.chunks();
+            let per = chunks.len() / n as usize;
+            (per > 0 && per * 16 == r.class().bits() as usize)
+                .then(|| MaskPart::of_chunks(chunks.get(k * per..(k + 1) * per)?))
+                .flatten()
         }
-        (MovShape::Pack(n), [_, Operand::Vector(items)]) => {
-            let parts: Vec<Option<MaskPart>> = items.iter().map(part).collect();
-            let word = |lo: Option<MaskPart>, hi: Option<MaskPart>| match (lo, hi) {
-                (Some(MaskPart::Half(s, 0)), Some(MaskPart::Half(s2, 1))) if s == s2 => Some(s),
-                _ => None,
-            };
-            let whole = |p: &Option<MaskPart>| match p {
-                Some(MaskPart::Word(s)) => Some(*s),
-                _ => None,
-            };
-            match (n, r.class().bits(), parts.as_slice()) {
-                (2, 32, [lo, hi]) => word(*lo, *hi).map(MaskPart::Word),
-                (2, 64, [lo, hi]) => Some(MaskPart::Words([whole(lo), whole(hi)])).filter(|p| *p != NONE),
-                (4, 64, [a, b, c, e]) => Some(MaskPart::Words([word(*a, *b), word(*c, *e)])).filter(|p| *p != NONE),
-                _ => None,
+        // Any pack of which some element is (a part of) a set's word: a half packed twice or
+        // beside an unrelated value reads the set as a proper pack does (dc755789, e63ae4e6).
+        (MovShape::Pack(_), [_, Operand::Vector(items)]) => {
+            let mut chunks = Vec::new();
+            for o in items {
+                let bits = m.reg_of(o).ok().map_or(0, |x| x.class().bits() as usize);
+                match part(o) {
+                    Some(p) if width_of(p) as usize == bits => chunks.extend(p.chunks()),
+                    _ => chunks.extend(std::iter::repeat_n(None, bits / 16)),
+                }
             }
+            (chunks.len() * 16 == r.class().bits() as usize).then(|| MaskPart::of_chunks(&chunks)).flatten()
         }
         _ => None,
     }
 }
-
-/// A 64-bit register holding no set's word.
-const NONE: MaskPart = MaskPart::Words([None, None]);
 
 /// The width in bits of a register holding `p`.
 fn width_of(p: MaskPart) -> u32 {
@@ -205,5 +244,6 @@ fn width_of(p: MaskPart) -> u32 {
         MaskPart::Word(_) => 32,
         MaskPart::Half(..) => 16,
         MaskPart::Words(_) => 64,
+        MaskPart::Chunks { len, .. } => 16 * len as u32,
     }
 }

@@ -982,6 +982,7 @@ mod seed_410x_z3;
 mod seed_410x_z4;
 mod seed_4201_e1;
 mod seed_4201_e2;
+mod seed_4201_v1;
 mod seed_4201_v2;
 mod seed_4201_v3;
 mod seed_4201_v4;
