@@ -5,7 +5,8 @@
 //!
 //! A root cause is scoped by the instruction that consumes a value and by where that value was
 //! made: each thread remembers, per register, the statement that wrote its value ([`Origin`],
-//! tracked and queried in `emulate/origin.rs`;
+//! tracked and queried in `emulate/origin.rs`; the small value and operand facts the hooks share
+//! live in `emulate/values.rs`;
 //! `mov` copies and unpacks are looked through, so a value keeps its producer when moved or
 //! split; every other write, shuffles and `mov.f32` copies included, makes the writer the
 //! producer, a `mov.f32` copy recording the producer of what it copied). The hooks are
@@ -58,9 +59,11 @@ mod scopes_4201_v2;
 mod scopes_4201_v3;
 mod scopes_4202_v4;
 mod skipped;
+mod values;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};
+use values::{anything, convert, cvt_form, float_dtype, half, imm_of, is_min, reg_of_glue, signed_of};
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -78,7 +81,6 @@ use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType, St};
 use crate::num::F32;
-use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
 impl Machine<'_> {
@@ -125,73 +127,6 @@ fn first_glue_rule(
         .filter(|(d, _)| m.allow.emulates(*d))
         .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (*d, v)))?;
     Some(m.fire(d, result, v))
-}
-
-/// `e` as a set-valued result: any value, `e`'s bits the one it names.
-fn anything(e: Expected) -> Expected {
-    let width = e.width;
-    Expected {
-        bits: e.bits,
-        width,
-        free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance: Allowance::Undefined }],
-    }
-}
-
-/// Whether a `cvt` writes a float type (what an 8-bit store of its register converts, A).
-fn float_dtype(t: CvtType) -> bool {
-    matches!(t, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::Tf32 | CvtType::F16x2 | CvtType::Bf16x2)
-}
-
-/// Whether `t` is `.f16` or `.bf16`.
-fn half(t: CvtType) -> bool {
-    matches!(t, CvtType::F16 | CvtType::Bf16)
-}
-
-/// The signed integer type of the width of `t` (an unsigned one).
-fn signed_of(t: CvtType) -> Option<CvtType> {
-    Some(match t {
-        CvtType::U8 => CvtType::S8,
-        CvtType::U16 => CvtType::S16,
-        CvtType::U32 => CvtType::S32,
-        CvtType::U64 => CvtType::S64,
-        _ => return None,
-    })
-}
-
-/// The result `d` of `form` on source `a` (through the oracle's own semantics), if exact.
-fn convert(m: &Machine<'_>, form: &Form, a: u128) -> Option<Expected> {
-    let values = [("a".to_string(), Input::Scalar(a))].into_iter().collect();
-    let out = evaluate(form, &values, None, m.allow).ok()?;
-    out.into_iter().find(|(n, _)| n == "d").and_then(|(_, o)| match o {
-        Output::Bits(e) => Some(e),
-        _ => None,
-    })
-}
-
-/// The `cvt` form named by `opcode` (a form the oracle models).
-fn cvt_form(opcode: &str) -> Option<Form> {
-    Form::parse_opcode(opcode).ok()
-}
-
-/// The register source `k` of `g`, if it is one.
-fn reg_of_glue(g: &Glue, k: usize) -> Option<Reg> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Reg(r)) => Some(r),
-        _ => None,
-    }
-}
-
-/// The immediate source `k` of `g`, if it is one.
-fn imm_of(g: &Glue, k: usize) -> Option<u64> {
-    match g.src.get(k).copied().flatten() {
-        Some(Src::Imm(v)) => Some(v),
-        _ => None,
-    }
-}
-
-/// Whether `v` is the minimum of a signed type of `width` bits.
-fn is_min(v: &Expected, width: u32) -> bool {
-    v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed

@@ -1,0 +1,78 @@
+//! Small facts about values, types and glue operands that the emulation hooks share
+//! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
+//! a `cvt` form's result through the oracle's own semantics, a glue source as a register or an
+//! immediate. No deviation is decided here.
+
+use crate::isa::{CvtType, Form};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, Src};
+use crate::program::Reg;
+use crate::semantics::operands::{evaluate, Input, Output};
+use crate::semantics::{Allowance, Constraint, Expected, Free};
+
+/// `e` as a set-valued result: any value, `e`'s bits the one it names.
+pub(super) fn anything(e: Expected) -> Expected {
+    let width = e.width;
+    Expected {
+        bits: e.bits,
+        width,
+        free: vec![Free { shift: 0, width, constraint: Constraint::Any, allowance: Allowance::Undefined }],
+    }
+}
+
+/// Whether a `cvt` writes a float type (what an 8-bit store of its register converts, A).
+pub(super) fn float_dtype(t: CvtType) -> bool {
+    matches!(t, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::Tf32 | CvtType::F16x2 | CvtType::Bf16x2)
+}
+
+/// Whether `t` is `.f16` or `.bf16`.
+pub(super) fn half(t: CvtType) -> bool {
+    matches!(t, CvtType::F16 | CvtType::Bf16)
+}
+
+/// The signed integer type of the width of `t` (an unsigned one).
+pub(super) fn signed_of(t: CvtType) -> Option<CvtType> {
+    Some(match t {
+        CvtType::U8 => CvtType::S8,
+        CvtType::U16 => CvtType::S16,
+        CvtType::U32 => CvtType::S32,
+        CvtType::U64 => CvtType::S64,
+        _ => return None,
+    })
+}
+
+/// The result `d` of `form` on source `a` (through the oracle's own semantics), if exact.
+pub(super) fn convert(m: &Machine<'_>, form: &Form, a: u128) -> Option<Expected> {
+    let values = [("a".to_string(), Input::Scalar(a))].into_iter().collect();
+    let out = evaluate(form, &values, None, m.allow).ok()?;
+    out.into_iter().find(|(n, _)| n == "d").and_then(|(_, o)| match o {
+        Output::Bits(e) => Some(e),
+        _ => None,
+    })
+}
+
+/// The `cvt` form named by `opcode` (a form the oracle models).
+pub(super) fn cvt_form(opcode: &str) -> Option<Form> {
+    Form::parse_opcode(opcode).ok()
+}
+
+/// The register source `k` of `g`, if it is one.
+pub(super) fn reg_of_glue(g: &Glue, k: usize) -> Option<Reg> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// The immediate source `k` of `g`, if it is one.
+pub(super) fn imm_of(g: &Glue, k: usize) -> Option<u64> {
+    match g.src.get(k).copied().flatten() {
+        Some(Src::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// Whether `v` is the minimum of a signed type of `width` bits.
+pub(super) fn is_min(v: &Expected, width: u32) -> bool {
+    v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
+}
