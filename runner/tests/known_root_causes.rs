@@ -857,6 +857,27 @@ fn the_seed_3802_crash_is_k() {
     assert_eq!(known.matches(&crash.signature).map(|k| k.name.as_str()), Some("fuzz-h100-k-descriptor-never-loaded"));
 }
 
+/// The JIT crash of the seed-4202 campaign (corpus/findings/fuzz-h200-4202/, e7479c86: the driver's
+/// JIT compiler segfaults on 35a05e88's trigger, trace/e7479c86/gpu/) is named by its own entry's
+/// id: a crash's signature carries no words and no SASS.
+#[test]
+fn the_seed_4202_jit_crash_is_named_by_its_id() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-4202/findings-labelled-new.json");
+    let findings: Vec<Stored> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crash = findings.iter().find(|f| f.id.starts_with("e7479c86")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(
+        known.matches(&crash.signature).map(|k| k.name.as_str()),
+        Some("fuzz-h200-4202-e7479c86-jit-crash-on-addc-of-deleted-add-cc")
+    );
+}
+
 /// The word findings of the seed-3801 campaign (corpus/findings/fuzz-h200-3801/: signatures and
 /// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; traces `trace/T4A.md` … `T4D.md`),
 /// labelled again now.
