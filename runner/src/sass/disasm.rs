@@ -116,9 +116,12 @@ impl Nvdisasm {
     }
 
     /// The SASS listing of every function in `cubin` (`nvdisasm -c`: code sections only), or an
-    /// error if nvdisasm fails or runs longer than `limit` (then it is killed).
+    /// error if nvdisasm fails or runs longer than `limit` (then it is killed). `-ndf` skips
+    /// nvdisasm's own dataflow analysis, which `-c` does not print: the listing is byte-identical
+    /// and the run 10–15 % cheaper (docs/PERFORMANCE.md, session 43).
     pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
-        let (status, stdout, stderr) = run_bounded(&self.path, &["-c".as_ref(), cubin.as_os_str()], limit)
+        let args = ["-c".as_ref(), "-ndf".as_ref(), cubin.as_os_str()];
+        let (status, stdout, stderr) = run_bounded(&self.path, &args, limit)
             .map_err(|e| e.into_error(&self.path, cubin, limit))?;
         if !status.success() {
             return Err(DisasmError::Failed {
