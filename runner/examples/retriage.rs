@@ -6,7 +6,9 @@
 //! with `--ptxas` (the campaign's ptxas version: the same SASS), its case is assembled at -O3
 //! and its kernel's SASS checked (nvdisasm as `sass-check` finds it), so that a word a flagged
 //! store wrote from undefined bits is labelled by that unwritten-register finding (without it,
-//! as the run directory holds no SASS of a word finding, such words are unexplained);
+//! as the run directory holds no SASS of a word finding, such words are unexplained) and that
+//! an emulation whose known entry names a `sass_witness` explains -O3 words only where the
+//! kernel has it (without `--ptxas` such emulations apply as in a campaign without a listing);
 //! an `unwritten-register` finding is checked again on its kernel's -O3 listing, from its
 //! bundle (`RUN_DIR/bundles/ID/sass-O3.txt`) where there is one, else from the listing in its
 //! message (cut at 4,000 characters: such a finding is labelled from a partial kernel, and the
@@ -26,6 +28,7 @@ use runner::findings::{FindingClass, KnownSet};
 use runner::fuzz::engine::SassCheck;
 use runner::fuzz::retriage::{label_listing, label_words, Label};
 use runner::ptxas::Ptxas;
+use runner::sass::witness::witnessed_in_listing;
 use runner::sass::{function_listing, Checker};
 
 fn main() -> Result<()> {
@@ -46,6 +49,7 @@ fn main() -> Result<()> {
     let known_dir = args.get(1).map(PathBuf::from).unwrap_or_else(|| Path::new("corpus/known").to_path_buf());
     let known = KnownSet::load(&known_dir).with_context(|| format!("loading {}", known_dir.display()))?;
     let doc = FindingsDoc::load(&run).with_context(|| format!("loading the findings of {}", run.display()))?;
+    let witnesses = known.emulation_scopes().sass_witnesses();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for f in &doc.findings {
         let sig = &f.signature;
@@ -79,7 +83,7 @@ fn main() -> Result<()> {
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
                 let (p, i) = parse_case(&text).with_context(|| format!("parsing {}", path.display()))?;
                 let sass = match &ptxas {
-                    Some((ptxas, checker)) => vec![sass_check(ptxas, checker, &p)?],
+                    Some((ptxas, checker)) => vec![sass_check(ptxas, checker, &p, &witnesses)?],
                     None => Vec::new(),
                 };
                 match label_words(&p, &i, sig, &f.mismatches, &known, &Allowances::all(), sass) {
@@ -114,18 +118,21 @@ fn main() -> Result<()> {
 }
 
 /// The SASS check of program `p`'s kernel assembled by `ptxas -O3`, as a campaign's engine
-/// records it (the listing only when something is flagged).
-fn sass_check(ptxas: &Ptxas, checker: &Checker, p: &Program) -> Result<SassCheck> {
+/// records it (the listing only when something is flagged; which of the `witnesses` globs the
+/// kernel has).
+fn sass_check(ptxas: &Ptxas, checker: &Checker, p: &Program, witnesses: &[String]) -> Result<SassCheck> {
     let (listing, reads) = checker
         .check_ptx(ptxas, &p.module_text(), &p.target.name(), 3)
         .with_context(|| format!("the SASS check of {}", p.name))?;
     let reads: Vec<_> = reads.into_iter().filter(|u| u.kernel == p.name).collect();
+    let witnessed = witnessed_in_listing(&listing, &p.name, witnesses)
+        .with_context(|| format!("the SASS witnesses of {}", p.name))?;
     let listing = if reads.is_empty() {
         String::new()
     } else {
         function_listing(&listing, &p.name).unwrap_or_default().to_string()
     };
-    Ok(SassCheck { by: "ptxas -O3".into(), reads, listing })
+    Ok(SassCheck { by: "ptxas -O3".into(), reads, listing, witnessed })
 }
 
 /// A bundle's listing without its `<< only at this level` marks.

@@ -23,7 +23,10 @@
 //! finding only when the oracle emulating it gives every differing word of the finding (triage
 //! then gives the finding the deviation's input class, [`Deviation::input_class`]); its
 //! pattern's `class` and `backends` still scope it, while its `form` and `shape` only document
-//! the instances seen (they never decide).
+//! the instances seen (they never decide). Beside an emulation, `sass_witness = ["F2I*.{U8,S8}.*"]`
+//! (globs over SASS mnemonics with modifiers) scopes it further: where a backend's kernel listing
+//! is at hand, the emulation applies to that backend only when the listing has a matching
+//! instruction ([`Emulations::for_backend`], [`crate::sass::witness`]); without one, as before.
 //!
 //! A pattern whose property a signature gained later (the SASS check's `partly-written` input
 //! class of an `unwritten-register` finding, [`crate::sass::PARTLY_WRITTEN`]) cannot reach the
@@ -46,10 +49,12 @@
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
 //!   both or neither of `id` and `[signature]`, a `stored_id` beside an `id`, an unknown
-//!   emulation name or an emulation beside an `id` is an error naming the file, line and column.
+//!   emulation name, an emulation beside an `id` or a `sass_witness` without an emulation is an
+//!   error naming the file, line and column.
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -208,6 +213,11 @@ pub struct Known {
     /// The emulations that decide whether it covers a finding (see the module docs); empty: its
     /// rule decides.
     pub emulations: Vec<Deviation>,
+    /// Globs over SASS mnemonics with modifiers (`F2I*.{U8,S8}.*`, `sass_witness`): where the
+    /// engine has a backend's kernel listing, the entry's emulations apply to that backend only
+    /// when some instruction of the listing matches one ([`Emulations::for_backend`]); empty:
+    /// no witness needed.
+    pub sass_witness: Vec<String>,
 }
 
 impl Known {
@@ -236,18 +246,47 @@ impl Known {
     }
 }
 
-/// The emulations of a known set, in triage order, each with the backends it applies to: the
-/// `backends` globs of each entry naming it (`None`: every backend). An emulation applies to a
-/// backend when one of its entries admits that backend: a cause seen only at -O3 does not
-/// explain -O0's words (nor change them where it meets another cause in one program).
+/// The emulations of a known set, in triage order, each with the entries naming it: the
+/// `backends` globs of each (`None`: every backend) and its `sass_witness` globs (empty: none).
+/// An emulation applies to a backend when one of its entries admits that backend: a cause seen
+/// only at -O3 does not explain -O0's words (nor change them where it meets another cause in
+/// one program); and, where that entry names a SASS witness and the backend's kernel listing is
+/// at hand, when the listing has the witness (a set-valued emulation explains only words the
+/// compiled code can have produced by its mechanism).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Emulations(Vec<(Deviation, Vec<Option<Vec<String>>>)>);
+pub struct Emulations(Vec<(Deviation, Vec<EmulationScope>)>);
+
+/// Where one entry's emulation applies.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EmulationScope {
+    /// The entry's `backends` globs (`None`: every backend).
+    pub backends: Option<Vec<String>>,
+    /// Its `sass_witness` globs (empty: none).
+    pub sass_witness: Vec<String>,
+}
 
 impl Emulations {
-    /// The emulations that apply to `backend` (`cuda:ptxas-O3`), in triage order.
-    pub fn for_backend(&self, backend: &str) -> Vec<Deviation> {
-        let admits = |g: &Option<Vec<String>>| g.as_ref().is_none_or(|g| any_glob(g, backend));
+    /// The emulations that apply to `backend` (`cuda:ptxas-O3`), in triage order. `witnessed`:
+    /// where the backend's kernel listing is at hand, the `sass_witness` globs some instruction
+    /// of it matches ([`crate::sass::witnessed`]); `None` (no listing: -O0, the JIT, no nvdisasm):
+    /// witnesses are not asked for.
+    pub fn for_backend(&self, backend: &str, witnessed: Option<&BTreeSet<String>>) -> Vec<Deviation> {
+        let admits = |s: &EmulationScope| {
+            s.backends.as_ref().is_none_or(|g| any_glob(g, backend))
+                && (s.sass_witness.is_empty() || witnessed.is_none_or(|w| s.sass_witness.iter().any(|g| w.contains(g))))
+        };
         self.0.iter().filter(|(_, scopes)| scopes.iter().any(admits)).map(|(d, _)| *d).collect()
+    }
+
+    /// Every `sass_witness` glob of the entries (what the SASS check looks for in each kernel).
+    pub fn sass_witnesses(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for g in self.0.iter().flat_map(|(_, scopes)| scopes).flat_map(|s| &s.sass_witness) {
+            if !out.contains(g) {
+                out.push(g.clone());
+            }
+        }
+        out
     }
 
     /// Whether there are none.
@@ -308,6 +347,7 @@ struct RawKnown {
     evidence: Spanned<String>,
     link: Option<String>,
     emulation: Option<Spanned<Globs>>,
+    sass_witness: Option<Spanned<Globs>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -497,8 +537,25 @@ impl KnownSet {
                 return Err(invalid(span, "`emulation` needs at least one name".into()));
             }
         }
+        let sass_witness = match raw.sass_witness {
+            Some(w) if emulations.is_empty() => {
+                return Err(invalid(w.span(), "a `sass_witness` goes beside an `emulation`: it scopes one".into()))
+            }
+            Some(w) => globs(w, "sass_witness")?,
+            None => Vec::new(),
+        };
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        Ok(Known { name, file: file.to_path_buf(), rule, stored_ids, reason, evidence, link: raw.link, emulations })
+        Ok(Known {
+            name,
+            file: file.to_path_buf(),
+            rule,
+            stored_ids,
+            reason,
+            evidence,
+            link: raw.link,
+            emulations,
+            sass_witness,
+        })
     }
 
     /// The first known finding covering `sig`.
@@ -535,13 +592,16 @@ impl KnownSet {
             Deviation::ALL
                 .into_iter()
                 .filter_map(|d| {
-                    let scopes: Vec<Option<Vec<String>>> = self
+                    let scopes: Vec<EmulationScope> = self
                         .entries
                         .iter()
                         .filter(|k| k.emulations.contains(&d))
-                        .map(|k| match &k.rule {
-                            KnownRule::Pattern(p) => p.backends.clone(),
-                            KnownRule::Ids(_) => None,
+                        .map(|k| EmulationScope {
+                            backends: match &k.rule {
+                                KnownRule::Pattern(p) => p.backends.clone(),
+                                KnownRule::Ids(_) => None,
+                            },
+                            sass_witness: k.sass_witness.clone(),
                         })
                         .collect();
                     (!scopes.is_empty()).then_some((d, scopes))
@@ -751,8 +811,8 @@ mod tests {
         let k = KnownSet::parse_file(Path::new("l.toml"), text).unwrap();
         assert_eq!(k.emulations, vec![Deviation::CvtS64U32SignExtends]);
         let set = KnownSet { entries: vec![k] };
-        assert_eq!(set.emulation_scopes().for_backend("cuda:ptxas-O0"), vec![Deviation::CvtS64U32SignExtends]);
-        assert!(set.emulation_scopes().for_backend("ptxas-check").is_empty());
+        assert_eq!(set.emulation_scopes().for_backend("cuda:ptxas-O0", None), vec![Deviation::CvtS64U32SignExtends]);
+        assert!(set.emulation_scopes().for_backend("ptxas-check", None).is_empty());
         let sig = |input: &str, shape: &str, b: &str| {
             Signature::new(FindingClass::Compiler, "shl.b64", input, [b], "value").with_shape(shape)
         };

@@ -18,6 +18,6 @@ pub mod store;
 pub mod versions;
 
 pub use finding::{Finding, Source, WordMismatch};
-pub use known::{Emulations, Known, KnownError, KnownRule, KnownSet, SignaturePattern};
+pub use known::{EmulationScope, Emulations, Known, KnownError, KnownRule, KnownSet, SignaturePattern};
 pub use signature::{FindingClass, Signature};
 pub use store::{FindingStore, FindingsDoc, KnownHit, Recorded, RunMeta, StoreError};

@@ -4,13 +4,16 @@
 //! has one ([`Engine::sass`]: one nvdisasm run per module, on the preparing thread of that
 //! assembly, so beside the backends' run of the batch before; its reads of never-written
 //! registers are attributed to programs by kernel name, [`ProgramResult::sass`], and so are
-//! its kernels' SASS n-grams, [`Prepared::coverage`]) and the
+//! its kernels' SASS n-grams, [`Prepared::coverage`], and which `sass_witness` globs of the
+//! emulated known entries each kernel has, [`SassCheck::witnessed`]) and the
 //! backends that run programs (GPU or `oracle-worker`; concurrently, one thread each; each
 //! kernel of a batch may run [`KERNEL_TIMEOUT`] before its worker names it as hung: that
 //! program fails alone and the batch's others run again), narrowing any other failure down to
 //! single programs by halving the batch; then, on every program
 //! some backend disagrees on, the oracle emulating the known root causes of [`Engine::emulate`]
-//! ([`ProgramResult::emulated`]), so that triage can tell the words they explain.
+//! ([`ProgramResult::emulated`]), so that triage can tell the words they explain (an emulation
+//! whose entry names a SASS witness applies to an offline-assembled backend only where that
+//! backend's checked kernel has it; without a listing, as for -O0 and the JIT, as before).
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls. A
 //! minimization thread's engine may have an end ([`Engine::until`]): no backend batch runs past
@@ -138,16 +141,24 @@ pub struct Emulated {
 /// wider than ptxas's decision) changes words the GPU computed by the spec, and in the run of
 /// them all it can change a word another emulation explains (seed 3903's 43d72870: M fired on
 /// a mask ptxas folds right and spoiled A's word); the isolation runs keep that explanation.
+/// `sass`: the program's SASS checks; an emulation whose entry names a `sass_witness` applies
+/// to a backend whose assembly's check is among them only when that kernel has the witness
+/// ([`SassCheck::witnessed`], [`Emulations::for_backend`]; the 4201 audit's 33bf5631 and
+/// 6c26d195: A's "any byte" explained words of -O3 kernels without any `F2I`). A backend
+/// without a check there (-O0, the JIT, no nvdisasm) is scoped as before.
 pub fn emulate<'a>(
     p: &Program,
     inputs: &Inputs,
     allow: &Allowances,
     emulations: &Emulations,
     backends: impl IntoIterator<Item = &'a str>,
+    sass: &[SassCheck],
 ) -> Result<Vec<Emulated>, InterpError> {
     let mut groups: Vec<(Vec<Deviation>, Vec<String>)> = Vec::new();
     for b in backends {
-        let ds = emulations.for_backend(b);
+        let witnessed =
+            crate::backend::cuda::assembly_of(b).and_then(|by| sass.iter().find(|c| c.by == by)).map(|c| &c.witnessed);
+        let ds = emulations.for_backend(b, witnessed);
         if ds.is_empty() || groups.iter().any(|(_, bs)| bs.iter().any(|x| x == b)) {
             continue;
         }
@@ -184,6 +195,11 @@ pub struct SassCheck {
     pub reads: Vec<Unwritten>,
     /// The kernel's SASS when it has such reads (empty otherwise).
     pub listing: String,
+    /// The `sass_witness` globs of the emulated known entries that some instruction of the
+    /// kernel matches ([`crate::sass::witness`]): all that is kept of the listing for
+    /// [`emulate`] (a few globs at most, so memory stays bounded without knowing yet which
+    /// programs will need emulating).
+    pub witnessed: BTreeSet<String>,
 }
 
 /// The backends of a campaign.
@@ -284,6 +300,7 @@ impl Engine {
             plant: self.plant,
             scratch: self.scratch.clone(),
             sass: self.sass.clone(),
+            witnesses: self.emulate.sass_witnesses(),
         }
     }
 
@@ -376,7 +393,8 @@ impl Engine {
             });
             if differs {
                 let backends = r.observed.iter().map(|o| o.backend.as_str());
-                r.emulated = emulate(&programs[i], &inputs[i], allow, emulations, backends).unwrap_or_default();
+                r.emulated =
+                    emulate(&programs[i], &inputs[i], allow, emulations, backends, &r.sass).unwrap_or_default();
             }
         });
     }
@@ -621,6 +639,8 @@ pub struct Preparer {
     plant: Option<Plant>,
     scratch: PathBuf,
     sass: Option<Checker>,
+    /// The `sass_witness` globs of the emulated known entries ([`SassCheck::witnessed`]).
+    witnesses: Vec<String>,
 }
 
 impl Preparer {
@@ -682,7 +702,7 @@ impl Preparer {
                             (Some(checker), Ok(Assembled { cubin: Some(cubin), .. }))
                                 if b.opt == SASS_LEVEL && !stop.load(Ordering::Relaxed) =>
                             {
-                                Some(measure(|| check_module(checker, cubin)))
+                                Some(measure(|| check_module(checker, cubin, &self.witnesses)))
                             }
                             _ => None,
                         };
@@ -730,20 +750,30 @@ impl Preparer {
     }
 }
 
-/// What the SASS check of one module gave: the listing, its flagged reads and each kernel's
-/// n-grams, or why not.
-type SassOutcome = Result<(String, Vec<Unwritten>, BTreeMap<String, BTreeSet<String>>), String>;
+/// What the SASS check of one module gave: the listing, its flagged reads, each kernel's
+/// n-grams and each kernel's witnessed globs (only kernels with some), or why not.
+type SassOutcome = Result<ModuleSass, String>;
 
-/// Disassembles and checks one module, and reads its kernels' SASS n-grams: the outcome and
-/// the time the n-grams took (part of the check's own time).
-fn check_module(checker: &Checker, cubin: &std::path::Path) -> (SassOutcome, StageTime) {
+/// The SASS of one checked module (see [`SassOutcome`]).
+type ModuleSass = (String, Vec<Unwritten>, BTreeMap<String, BTreeSet<String>>, BTreeMap<String, BTreeSet<String>>);
+
+/// Disassembles and checks one module, reads its kernels' SASS n-grams and which of the
+/// `witnesses` globs each kernel has: the outcome and the time the n-grams took (part of the
+/// check's own time).
+fn check_module(checker: &Checker, cubin: &std::path::Path, witnesses: &[String]) -> (SassOutcome, StageTime) {
     let (functions, listing) = match checker.disassemble_parsed(cubin) {
         Ok((listing, functions)) => (functions, listing),
         Err(e) => return (Err(e.to_string()), StageTime::default()),
     };
     let found = crate::sass::check_functions(&functions);
     let (grams, t) = measure(|| crate::sass::coverage::kernels(&functions));
-    (Ok((listing, found, grams)), t)
+    let witnessed = functions
+        .iter()
+        .filter(|f| f.entry)
+        .map(|f| (f.name.clone(), crate::sass::witnessed(f, witnesses)))
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    (Ok((listing, found, grams, witnessed)), t)
 }
 
 /// Gives every program of assembly `a` (by `by`) its [`SassCheck`] from the module's
@@ -757,7 +787,7 @@ fn attribute_sass(
     results: &mut [ProgramResult],
     coverage: &mut BTreeMap<usize, BTreeSet<String>>,
 ) -> Result<usize, String> {
-    let (listing, found, mut grams) = outcome?;
+    let (listing, found, mut grams, mut witnessed) = outcome?;
     for &i in &a.accepted {
         let name = &programs[i].name;
         if let Some(g) = grams.remove(name) {
@@ -769,7 +799,8 @@ fn attribute_sass(
         } else {
             crate::sass::function_listing(&listing, name).unwrap_or_default().to_string()
         };
-        results[i].sass.push(SassCheck { by: by.to_string(), reads, listing });
+        let witnessed = witnessed.remove(name).unwrap_or_default();
+        results[i].sass.push(SassCheck { by: by.to_string(), reads, listing, witnessed });
     }
     Ok(a.accepted.len())
 }

@@ -31,7 +31,9 @@
 //! - A register word finding's reduce-on step (known after reduction) shares its case's
 //!   deadline: it starts only before it and stops at it, so one case takes at most its budget
 //!   (`--minimize-time`) plus the grace of its runs; its time is a stage of its own
-//!   ([`REDUCE_ON_STAGE`]).
+//!   ([`REDUCE_ON_STAGE`]). Its predicate runs have no SASS check (an nvdisasm run each);
+//!   the final run of the case reduced on has it, so that an emulation with a `sass_witness`
+//!   labels that case known only where its -O3 kernel has the witness.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -457,7 +459,7 @@ impl Case for Job {
                 if deadline.is_none_or(|d| Instant::now() < d) {
                     engine.until = after_deadline(deadline);
                     let shared = Budget { until: deadline, seconds: None, ..budget };
-                    after = self.reduced_to_known(engine, reduced, shared, env);
+                    after = self.reduced_to_known(engine, r.checker.as_ref(), reduced, shared, env);
                 }
                 let spent = StageTime { wall_s: wall0.elapsed().as_secs_f64(), cpu_s: thread_cpu_s() - cpu0 };
                 add_stage(&mut engine.stages, REDUCE_ON_STAGE, spent);
@@ -479,10 +481,15 @@ impl Job {
     /// The minimized case `from` of this word difference reduced on while it shows the
     /// difference explained or not ([`AfterReduction`]); `Some` when what is left differs only
     /// in words the emulations explain. `None` for other classes, without emulations, and when
-    /// the reduced-on case still has an unexplained word of the finding's kind.
+    /// the reduced-on case still has an unexplained word of the finding's kind. The final run
+    /// of the reduced-on case has the SASS check (`checker`, one nvdisasm run), so that an
+    /// emulation whose entry names a `sass_witness` explains its -O3 words only where that
+    /// kernel has the witness, as in the campaign's triage (seed 4201's 33bf5631 and 6c26d195
+    /// were reduced on to cases A's "any byte" explained without an `F2I` in the listing).
     fn reduced_to_known(
         &self,
         engine: &mut Engine,
+        checker: Option<&crate::sass::Checker>,
         from: &Reduced,
         budget: Budget,
         env: &[(String, String)],
@@ -498,7 +505,9 @@ impl Job {
             return None;
         }
         let on = &m.reduced;
+        let unchecked = std::mem::replace(&mut engine.sass, checker.cloned());
         let result = engine.run(std::slice::from_ref(&on.program), std::slice::from_ref(&on.inputs), "final");
+        engine.sass = unchecked;
         let raws = Register::raw_findings(&on.program, &result[0], &engine.allow);
         if raws.iter().any(|x| x.pre_signature() == pre) {
             return None;

@@ -565,8 +565,13 @@ mod tests {
             parse_case(include_str!("../../../corpus/findings/createpolicy-dropped-store-policy.case")).unwrap();
         let listing = fixtures::kernel("k", fixtures::CREATEPOLICY_O3);
         let reads = check_listing(&listing).unwrap();
-        let clean = SassCheck { by: "ptxas-12.8 -O3".into(), reads: Vec::new(), listing: String::new() };
-        let flagged = SassCheck { by: "ptxas -O3".into(), reads, listing };
+        let clean = SassCheck {
+            by: "ptxas-12.8 -O3".into(),
+            reads: Vec::new(),
+            listing: String::new(),
+            witnessed: Default::default(),
+        };
+        let flagged = SassCheck { by: "ptxas -O3".into(), reads, listing, witnessed: Default::default() };
         let result = ProgramResult {
             expected: Ok(Vec::new()),
             observed: Vec::new(),
@@ -716,7 +721,7 @@ mod tests {
         let root = crate::paths::repo_root().expect("the repository");
         let known = KnownSet::load(&root.join("corpus/known")).unwrap();
         let o3 = "cuda:ptxas-O3";
-        let emulated = super::super::engine::emulate(&p, &i, &allow, &known.emulation_scopes(), [o3]).unwrap();
+        let emulated = super::super::engine::emulate(&p, &i, &allow, &known.emulation_scopes(), [o3], &[]).unwrap();
         assert!(emulated.len() > 1, "isolation runs: {}", emulated.len());
         let result = ProgramResult {
             expected: Ok(spec),

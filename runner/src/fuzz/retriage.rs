@@ -8,7 +8,9 @@
 //! for the rest). Given the SASS check of the case's -O3 kernel (assembled again by the
 //! campaign's ptxas: same version, same SASS), a word a flagged store wrote from undefined bits
 //! is that unwritten-register finding's ([`super::package`]) and is labelled by it as triage
-//! labels such a finding; without it such words are unexplained. For an `unwritten-register`
+//! labels such a finding; without it such words are unexplained. The same check's
+//! [`SassCheck::witnessed`] scopes the emulations whose entries name a `sass_witness` as in a
+//! campaign ([`super::engine::emulate`]); without it they apply as before. For an `unwritten-register`
 //! finding, its kernel's SASS listing checked again ([`crate::sass::check_listing`]) and each
 //! read still flagged matched by its key.
 //!
@@ -83,7 +85,7 @@ pub fn label_words(
             backends.push(b);
         }
     }
-    let emulated = emulate(p, inputs, allow, &known.emulation_scopes(), backends)?;
+    let emulated = emulate(p, inputs, allow, &known.emulation_scopes(), backends, &sass)?;
     let per = p.outputs as usize;
     let spec_words: Vec<u32> =
         plain.iter().flat_map(|e| (0..p.outputs).map(move |w| e.field(32 * w, 32).bits as u32)).collect();
@@ -148,7 +150,7 @@ pub fn label_words(
 /// the origin → reader shape where an earlier instruction made the undefined bits).
 pub fn label_listing(listing: &str, by: &str, known: &KnownSet) -> Result<Label, RetriageError> {
     let reads = crate::sass::check_listing(listing)?;
-    let check = SassCheck { by: by.to_string(), reads, listing: listing.to_string() };
+    let check = SassCheck { by: by.to_string(), reads, listing: listing.to_string(), witnessed: Default::default() };
     let mut known_as = Vec::new();
     let mut new = Vec::new();
     for raw in package::sass_findings(&[check]) {

@@ -22,6 +22,8 @@
 //! store (role `source` or `guard`), and a store of a value derived from any flagged read, to the
 //! bytes of the thread's output it writes from undefined bits, where its address is proved to be
 //! the thread's output pointer: a differing GPU word made of those bytes is that read's finding's, not a compiler finding of its own ([`crate::fuzz::package`]).
+//! [`witness`] tells which `sass_witness` globs of the known entries a kernel has (the same parsed
+//! listing): an emulation whose entry names one applies to a backend only where its kernel has it.
 
 pub mod coverage;
 pub mod dataflow;
@@ -29,6 +31,7 @@ pub mod disasm;
 pub mod parse;
 pub mod preds;
 pub mod stores;
+pub mod witness;
 
 use std::path::Path;
 use std::time::Duration;
@@ -39,6 +42,7 @@ use thiserror::Error;
 use crate::ptxas::{Ptxas, PtxasError};
 pub use disasm::{DisasmError, Nvdisasm};
 pub use parse::ParseError;
+pub use witness::witnessed;
 
 /// One instruction of a kernel that reads registers never written on some path to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

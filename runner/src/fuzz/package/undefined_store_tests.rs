@@ -67,7 +67,7 @@ fn result(p: &Program, i: &Inputs, store: &str, wrong: &[(&str, u32, u32)]) -> P
         expected: Ok(expected),
         observed,
         failures: Vec::new(),
-        sass: vec![SassCheck { by: "ptxas -O3".into(), reads, listing: text }],
+        sass: vec![SassCheck { by: "ptxas -O3".into(), reads, listing: text, witnessed: Default::default() }],
         emulated: Vec::new(),
     }
 }
