@@ -49,7 +49,8 @@
 //! [`UnwrittenRead::partly_written`] when every undefined bit it reads (or its origin read) is
 //! defined under some guard somewhere in the kernel — written in an arm or by a guarded
 //! instruction that the read's lanes skipped, as ptxas's if-conversion leaves a value's
-//! register when it loses the else-copy (root cause N-5) — rather than never written at all.
+//! register when it loses the else-copy (root cause N-5), or made by such a guarded write
+//! computing from the lost register itself — rather than never written at all.
 //! The walk itself does not change: the flagged reads are the same.
 //!
 //! Edges: the next instruction (unless an unguarded `BRA`, `EXIT` or `RET`), a branch's label

@@ -291,6 +291,8 @@ pub(crate) mod fixtures {
 }
 
 #[cfg(test)]
+mod partly_self_tests;
+#[cfg(test)]
 mod partly_written_tests;
 
 #[cfg(test)]

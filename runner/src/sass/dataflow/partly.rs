@@ -22,15 +22,23 @@
 //! A byte whose undefined bits an earlier instruction made ([`State::origins`](super::State))
 //! counts where it is read or where that origin read it. Only R and UR registers' bits count
 //! as written: a predicate counts only through an origin that made it of such bits (the carry
-//! of `IADD3.X`, corpus/findings/fuzz-h200-3601/trace/T1.md, 75b062aa). Guards are where the
+//! of `IADD3.X`, corpus/findings/fuzz-h200-3601/trace/T1.md, 75b062aa). Where the origin is
+//! itself the arm's write of the lost register and computes from it (`@P0 LOP3.LUT R6, R7, R6,
+//! RZ, 0xfc, !PT` for the arm's `or.b16 h1, h2, h1`; `@!P1 SEL R0, R0, RZ, P0`), no bit of it is
+//! ever defined under a guard, yet the bytes it read of its own register count as written there
+//! ([`computes_from_own_register`]: a guarded instruction, not under the reader's guard, whose
+//! sources include the register it writes; corpus/findings/fuzz-h200-4203/trace/T12c1.md,
+//! 22465283 and e459bfd2). Only through an origin, as those listings show: a read of the
+//! register itself, or an unguarded merge into it (`PRMT R8, R3, 0x7610, R8`), does not count.
+//! Guards are where the
 //! walk itself loses facts, and a predicate written only under a guard is a compare chain's,
 //! e.g. the `@!P0 ISETP.LE.U32.AND P3, …, P3` of corpus/findings/fuzz-h200-3902/trace/11dec73a/
 //! v2_no_redefine, whose P3 an `LOP3.LUT` that ptxas dropped should have written: no
 //! if-conversion's value.
 
 use super::origins::undefined_bytes;
-use super::{after, bits_of, operand_ctx, read_undefined_bytes, slot, Ctx, Guard, Mask, State};
-use crate::sass::parse::{Function, Reg};
+use super::{after, bits_of, operand_ctx, read_undefined_bytes, slot, whole, Ctx, Guard, Mask, State};
+use crate::sass::parse::{Function, Instr, Reg};
 
 /// A register's bits defined under a guard in some reached state of a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,7 +105,8 @@ pub(super) fn written(f: &Function, state: &[Option<State>], guarded: &[GuardedB
             any = true;
             // A predicate counts only through its origin (a carry-out of undefined bits).
             let here = slot(r).1 == 32 && undefined & bits_of(1 << b) != 0;
-            if !here && !s.origins.of(r, 1 << b).is_some_and(|k| origin_written(f, state, guarded, k)) {
+            let origin = s.origins.of(r, 1 << b);
+            if !here && !origin.is_some_and(|k| origin_written(f, state, guarded, k, ins.guard)) {
                 return false;
             }
         }
@@ -107,12 +116,19 @@ pub(super) fn written(f: &Function, state: &[Option<State>], guarded: &[GuardedB
 
 /// Whether a never-written byte that origin `k` (a propagating instruction) read into its
 /// result was written under a guard or in an arm somewhere (as [`written`] judges a byte
-/// without an origin): for a `PRMT`/`UPRMT` with an immediate selector, one of the source
-/// bytes it moves; otherwise one of its source bytes (one, not every: `LOP3.LUT R18, R0, 0xff,
-/// RZ, 0xc0, !PT` reads R0's upper bytes, never written, only to clear them, and its low byte,
-/// written by an arm's `@!P0 PRMT R0, R3, 0x7632, R0`: corpus/findings/fuzz-h200-3903/trace/
-/// 387dd709/).
-fn origin_written(f: &Function, state: &[Option<State>], guarded: &[GuardedBits], k: usize) -> bool {
+/// without an origin), or is a byte of the register `k` writes under a guard other than the
+/// reader's (`reader_guard`), which `k` reads itself ([`computes_from_own_register`]): for a
+/// `PRMT`/`UPRMT` with an immediate selector, one of the source bytes it moves; otherwise one of
+/// its source bytes (one, not every: `LOP3.LUT R18, R0, 0xff, RZ, 0xc0, !PT` reads R0's upper
+/// bytes, never written, only to clear them, and its low byte, written by an arm's `@!P0 PRMT R0,
+/// R3, 0x7632, R0`: corpus/findings/fuzz-h200-3903/trace/387dd709/).
+fn origin_written(
+    f: &Function,
+    state: &[Option<State>],
+    guarded: &[GuardedBits],
+    k: usize,
+    reader_guard: Option<Guard>,
+) -> bool {
     let Some(s) = &state[k] else { return false };
     let ins = &f.instrs[k];
     let ctx: Ctx = ins.guard.into_iter().collect();
@@ -128,7 +144,8 @@ fn origin_written(f: &Function, state: &[Option<State>], guarded: &[GuardedBits]
             for &r in o.regs.iter().filter(|r| slot(**r).1 == 32) {
                 let known = s.known(r, &c);
                 let undefined = undefined_bytes(r, known);
-                let somewhere = !known & guarded_bits(guarded, r, k, ins.guard);
+                let own = if computes_from_own_register(ins, r, reader_guard) { whole(r) } else { 0 };
+                let somewhere = !known & (guarded_bits(guarded, r, k, ins.guard) | own);
                 for (b, slot) in out.iter_mut().enumerate() {
                     if undefined & (1 << b) == 0 || s.origins.of(r, 1 << b).is_some() {
                         continue;
@@ -154,4 +171,19 @@ fn origin_written(f: &Function, state: &[Option<State>], guarded: &[GuardedBits]
         _ => per_operand.iter().flatten().copied().collect(),
     };
     moved.into_iter().flatten().any(|w| w)
+}
+
+/// Whether `ins` is a guarded write of `r` that reads `r` as a source, under a guard other than
+/// `reader_guard` (the flagged read's): the arm's write of the register whose else-value the
+/// if-conversion lost, computing from that lost value (`@P0 LOP3.LUT R6, R7, R6, RZ, 0xfc, !PT`
+/// for the arm's `or.b16 h1, h2, h1`, corpus/findings/fuzz-h200-4203/trace/T12c1.md, 22465283;
+/// `@!P1 SEL R0, R0, RZ, P0` for `@!p4 mov.u16 h0, h1`, e459bfd2). No bit of `r` is ever defined
+/// under a guard there, yet the lanes that skip the guard are the ones that lost the value. On
+/// the lanes of the reader's own guard it is the reader's own loss (the walk's, or a value
+/// computed from a register nothing wrote on those lanes either), not an arm's.
+fn computes_from_own_register(ins: &Instr, r: Reg, reader_guard: Option<Guard>) -> bool {
+    let first = ins.ndest.min(ins.operands.len());
+    ins.guard.is_some_and(|g| Some(g) != reader_guard)
+        && ins.defs.contains(&r)
+        && ins.operands[first..].iter().any(|o| o.regs.contains(&r))
 }
