@@ -58,6 +58,7 @@ mod scopes_4201_e1;
 mod scopes_4201_v2;
 mod scopes_4201_v3;
 mod scopes_4202_v4;
+mod scopes_4301_t1;
 mod skipped;
 mod values;
 
@@ -645,6 +646,11 @@ pub(super) fn isa(
     // cnot's source is a set or the program lowers boolean logic with predicates
     // (`emulate/scopes_3901_h5.rs`).
     if let Some(v) = r.and_then(|r| scopes_3901_h5::cnot_converted_as_number(m, t, inst, c, r, &a)) {
+        emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
+    }
+    // 3501-N3 where a live `setp` tests a `set.f32` (or its 0/1) against 0: the 0/1 and the
+    // `cvt`s after it are folded by the number (`emulate/scopes_4301_t1.rs`, seed 4201's 6c26d195).
+    if let Some(v) = r.and_then(|r| scopes_4301_t1::set_truth_converted_as_number(m, &c, r, &a)) {
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3301-N4: cvt.sat.<int>.u32 of a sign-extended field ptxas knows (a byte- or half-aligned

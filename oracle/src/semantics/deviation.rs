@@ -223,7 +223,10 @@ pub enum Deviation {
     /// a loaded float, or `not` in place of `cnot` keep the conversion (`F2I`). A `cnot.{b16,b32}`
     /// of any register converted from `.f32`, `.f16` or `.bf16` is the same where the program
     /// has an `and`/`or`/`xor` of an integer set's result with another register
-    /// (fuzz-h200-3901/, a1c204af, 09c3068e; fuzz-h200-3902/, 60948fcb).
+    /// (fuzz-h200-3901/, a1c204af, 09c3068e; fuzz-h200-3902/, 60948fcb). A float-to-integer
+    /// `cvt` of a `set.<cmp>.f32` result whose word (or 0/1) a live `setp` tests against 0 is
+    /// the same, the number carried through every following `cvt` with a float side
+    /// (fuzz-h200-4201/, 6c26d195: `SEL R0, RZ, 0x3f80, !P0`; `emulate/scopes_4301_t1.rs`).
     CnotOfSetCvtConvertedAsNumber,
     /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): `sub.cc.{u32,s32} d, a, b` with `a` written by `mul.hi.{u32,s32}`

@@ -70,7 +70,7 @@ pub(super) fn multiply_chain_cut(
 }
 
 /// The statement that last writes `r` before body index `before`.
-fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
+pub(super) fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
     m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
