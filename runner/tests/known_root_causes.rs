@@ -1216,7 +1216,7 @@ const SEED_4201_LABELS: [(&str, &str); 7] = [
     ("17b32162", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // NEW: its own entry, by id (T12a1)
     // KNOWN 7ec10586: the set's other reader is a pack of one half twice (T12a2)
     ("76cb49f0", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"),
-    ("ca25d7b2", "new"), // KNOWN 3604-N3: exit constant below 2^31, step 2^31 (T12a2)
+    ("ca25d7b2", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: exit constant below 2^31, step 2^31 (T12a2; widened session 43)
     ("dc755789", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
     ("e63ae4e6", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
     ("f3426d51", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
@@ -1253,7 +1253,7 @@ fn the_seed_4203_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4203 (session 42's final build, b3b983a) is labelled now.
 const SEED_4203_LABELS: [(&str, &str); 16] = [
-    ("00eb007a", "new"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4)
+    ("00eb007a", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4; widened session 43)
     ("06aff9fd", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
     ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
@@ -1265,8 +1265,8 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("70cc8774", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
     ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
     ("7ea011df", "new"), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
-    ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)
-    ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
+    ("98d8219f", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: lt/le counting up (T12c4; widened session 43)
+    ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                       // KNOWN N-7: a bfe.u64 boundary (T12c1)
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("e0a4f736", "new"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];

@@ -59,6 +59,7 @@ mod scopes_4201_v2;
 mod scopes_4201_v3;
 mod scopes_4202_v4;
 mod scopes_4301_t1;
+mod scopes_4301_w1;
 mod skipped;
 mod values;
 

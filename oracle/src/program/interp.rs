@@ -69,9 +69,9 @@ pub struct RunOptions {
 }
 
 /// The most statements an emulating run executes. An emulation that changes a loop's trip
-/// count (3604-N3) makes the run longer than the program's own, by a few trips; one whose
-/// scope were wrong could make it run to the oracle's limit on every triage (seed 3702's
-/// 5ea00426 did, a minute a batch, in session 37). Generated programs run at most a few
+/// count (3604-N3) makes the run longer than the program's own, by up to 32769 trips (the
+/// longest then stop here); one whose scope were wrong could make it run to the oracle's
+/// limit on every triage (seed 3702's 5ea00426 did, a minute a batch, in session 37). Generated programs run at most a few
 /// thousand statements.
 pub const EMULATION_MAX_STEPS: u64 = 1 << 16;
 

@@ -5,8 +5,8 @@
 //! Three of them depend on the control flow around the instruction, which the interpreter
 //! states from the program's body ([`Stmt::Bra`], [`Stmt::Label`]): the arm of an if/else
 //! diamond (3602-N1), the fall-through of a conditional forward branch (3602-N3) and the exit
-//! test of a counted loop (3604-N3). The others look at the producers the machine records
-//! ([`Origin`](super::Origin)).
+//! test of a counted loop (3604-N3, its rule in `scopes_4301_w1.rs`). The others look at the
+//! producers the machine records ([`Origin`](super::Origin)).
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
 //! instruction, its producers and (where named) the program structure are exactly the ones its
@@ -14,10 +14,10 @@
 
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
-use super::{imm_of, reg_of_glue, scopes_4201_v3, GlueRule};
-use crate::isa::operand::{Imm, Operand, Role};
+use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, GlueRule};
+use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst};
 use crate::program::{PredGuard, Reg, RegClass, Stmt};
@@ -34,7 +34,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),
         (Deviation::S8RoundTripThrough64SignExtends32, scopes_4201_v3::compare16_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
-        (Deviation::UnsignedLoopExitTestCountedSigned, loop_exit_test_signed),
+        (Deviation::UnsignedLoopExitTestCountedSigned, scopes_4301_w1::loop_exit_test_signed),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -107,7 +107,7 @@ pub(super) fn label_at(m: &Machine<'_>, l: u32) -> Option<usize> {
 }
 
 /// The first label or branch at or after body index `from`, with its index.
-fn next_flow<'m>(m: &'m Machine<'_>, from: usize) -> Option<(usize, &'m Stmt)> {
+pub(super) fn next_flow<'m>(m: &'m Machine<'_>, from: usize) -> Option<(usize, &'m Stmt)> {
     m.p.body.iter().enumerate().skip(from).find(|(_, s)| matches!(s, Stmt::Label(_) | Stmt::Bra { .. }))
 }
 
@@ -421,87 +421,4 @@ fn compared_with_zero_u64(m: &Machine<'_>, k: usize, r: Reg) -> bool {
         }
     }
     false
-}
-
-/// 3604-N3: a counted loop's exit test `setp.{gt,ge}.u32 p, i, K` (K an immediate ≥ 2^31; the
-/// next branch `@p bra` back to the loop's label, with no label between), i set by a move of an
-/// immediate before the loop and written in the loop only by `add`/`sub` of i and an
-/// immediate that counts it down: the test compares as `.s32` — where ptxas can count the
-/// trips, so only when the signed count is at most [`SIGNED_TRIPS_FOLDED`].
-fn loop_exit_test_signed(m: &Machine<'_>, _: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if !matches!(g.op, GlueOp::Setp(Cmp::Gt | Cmp::Ge)) || g.ty != GlueType::U32 {
-        return None;
-    }
-    let (i, bound) = (reg_of_glue(g, 0)?, imm_of(g, 1)?);
-    if bound & 0xFFFF_FFFF < 0x8000_0000 {
-        return None;
-    }
-    let (_, &Stmt::Bra { guard: Some(guard), label }) = next_flow(m, m.stmt + 1)? else { return None };
-    let head = label_at(m, label).filter(|&l| l < m.stmt)?;
-    if guard.negated || Reg::Virt(RegClass::Pred, guard.pred) != g.dst {
-        return None;
-    }
-    let in_loop = &m.p.body[head + 1..m.stmt];
-    // Counted down (trace `l7.ptx`: an up-count against 0x80000005 is not folded).
-    let down = |glue: &Glue| match (glue.op, imm_of(glue, 1).map(|k| k & 0xFFFF_FFFF)) {
-        (GlueOp::Sub, Some(k)) => (1..0x8000_0000).contains(&k),
-        (GlueOp::Add, Some(k)) => k >= 0x8000_0000,
-        _ => false,
-    };
-    let stepped = in_loop
-        .iter()
-        .filter(|s| writes(s, i))
-        .all(|s| matches!(s, Stmt::Glue { guard: None, glue } if reg_of_glue(glue, 0) == Some(i) && down(glue)))
-        && in_loop.iter().any(|s| writes(s, i));
-    let start = m.p.body[..head].iter().rev().find(|s| writes(s, i)).and_then(|s| match s {
-        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
-            match operands.get(1) {
-                Some(Operand::Imm(Imm::Int(v))) => Some(*v as u32 as i32),
-                _ => None,
-            }
-        }
-        _ => None,
-    });
-    let (Some(start), true) = (start, stepped && vals.iter().take(2).all(Expected::is_exact)) else {
-        return None;
-    };
-    // What one trip subtracts from i (the loop's writes of i run once a trip: unguarded).
-    let step: i64 = in_loop
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Glue { glue, .. } if writes(s, i) => match (glue.op, imm_of(glue, 1)) {
-                (GlueOp::Sub, Some(k)) => Some((k & 0xFFFF_FFFF) as i64),
-                (GlueOp::Add, Some(k)) => Some(0x1_0000_0000 - (k & 0xFFFF_FFFF) as i64),
-                _ => None,
-            },
-            _ => None,
-        })
-        .sum();
-    let trips = signed_trips(i64::from(start), step, i64::from(bound as u32 as i32), g.op == GlueOp::Setp(Cmp::Ge));
-    if trips.is_none_or(|t| t > SIGNED_TRIPS_FOLDED) {
-        return None;
-    }
-    let signed = Glue { ty: GlueType::S32, ..*g };
-    let s = [vals[0].bits as u64, vals[1].bits as u64, 0, 0];
-    Some(Expected::exact(u128::from(signed.eval(s, false)), result.width))
-}
-
-/// The most trips a 3604-N3 loop runs when ptxas counts it signed. Seen folded: 6, 7 and 21
-/// trips (corpus/findings/fuzz-h200-3602/trace/T8.md, `l1`, `l4`, `l6`); seen kept as a loop
-/// with an unsigned `ISETP.GT.U32` (right): 2^31 trips (seed 3702's 5ea00426, start 2 against
-/// 0x80000000, 13.0.88 -O3, session 38). Where between the two ptxas stops counting is not
-/// known; past this bound the emulation stays off.
-const SIGNED_TRIPS_FOLDED: u64 = 64;
-
-/// How many trips a loop starting at `start` and subtracting `step` (> 0) a trip runs when its
-/// exit test `i > bound` (`i >= bound` where `inclusive`) compares signed; `None` without a
-/// positive step.
-pub(super) fn signed_trips(start: i64, step: i64, bound: i64, inclusive: bool) -> Option<u64> {
-    if step <= 0 {
-        return None;
-    }
-    // After n trips i is start − n·step; the loop goes on while that is above the bound (at or
-    // above it where inclusive), so it runs the least n ≥ 1 for which it is not.
-    let over = start - bound + i64::from(inclusive);
-    Some(if over <= step { 1 } else { (over + step - 1) as u64 / step as u64 })
 }

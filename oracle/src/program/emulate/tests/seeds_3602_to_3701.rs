@@ -241,14 +241,15 @@ fn n3_3604_an_unsigned_loop_exit_test_is_counted_signed() {
 
 #[test]
 fn n3_3604_signed_trip_counts() {
-    use super::super::fuzz3602::signed_trips;
-    assert_eq!(signed_trips(5, 1, -1, false), Some(6));
-    assert_eq!(signed_trips(5, 1, -1, true), Some(7));
-    assert_eq!(signed_trips(5, 1, -16, false), Some(21));
-    assert_eq!(signed_trips(5, 2, -1, true), Some(4));
-    assert_eq!(signed_trips(2, 1, -(1 << 31), false), Some((1 << 31) + 2));
-    assert_eq!(signed_trips(0, 1, 5, false), Some(1));
-    assert_eq!(signed_trips(5, 0, -1, false), None);
+    use super::super::scopes_4301_w1::signed_trips;
+    use crate::program::glue::Cmp;
+    assert_eq!(signed_trips(5, -1, Cmp::Gt, -1), Some(6));
+    assert_eq!(signed_trips(5, -1, Cmp::Ge, -1), Some(7));
+    assert_eq!(signed_trips(5, -1, Cmp::Gt, -16), Some(21));
+    assert_eq!(signed_trips(5, -2, Cmp::Ge, -1), Some(4));
+    assert_eq!(signed_trips(2, -1, Cmp::Gt, -(1 << 31)), Some((1 << 31) + 2));
+    assert_eq!(signed_trips(0, -1, Cmp::Gt, 5), Some(1));
+    assert_eq!(signed_trips(5, 0, Cmp::Gt, -1), None);
 }
 
 /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9; trace/TC4.md `variants/`):
