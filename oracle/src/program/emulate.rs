@@ -22,7 +22,8 @@
 //!   called (the interpreter checks [`Machine::emulating`] first).
 //! - A hook only changes the destination (or, [`carry`], the carry flag) of the instruction it
 //!   is called for, or ([`skipped_glue`]) what a skipped one leaves there, or (3701-N-D's pack
-//!   built in place, at a `mov` or a store) the registers of the live half it destroys, and
+//!   built in place, at a `mov` or a store) the registers of the live half it destroys, or
+//!   (3801-N3, at the second `.sat` f16 cvt of a `HADD2.SAT` pair) the first cvt's destination, and
 //!   only when the instruction and its source's producer are the ones its deviation's evidence names
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
@@ -60,6 +61,7 @@ mod scopes_4201_v3;
 mod scopes_4202_v4;
 mod scopes_4301_t1;
 mod scopes_4301_w1;
+mod scopes_4301_w3;
 mod skipped;
 mod values;
 
@@ -504,7 +506,8 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// (`emulate/j_packed_constant.rs`) at a `cvt`, M at a `mov` pack, J at a `mov` unpack,
 /// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
 /// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`; seed 3802's
-/// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack.
+/// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack;
+/// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/scopes_4301_w3.rs`).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -858,10 +861,13 @@ pub(super) fn isa(
     emulated = fuzz3802::cvt(m, t, inst, c, &spec).or(emulated);
     // 3702-N3 with an arm's `cvt` of a constant: `emulate/fuzz3702.rs`.
     emulated = fuzz3702::cvt(m, t, dst, &spec).or(emulated);
-    Ok(match emulated {
+    let results = match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,
-    })
+    };
+    // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
+    // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
+    Ok(scopes_4301_w3::paired(m, t, inst, c, results))
 }
 
 /// A `mov.b32 {a, b}` pack under the emulated deviations: M gives the low half unmasked where

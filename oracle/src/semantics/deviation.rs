@@ -517,11 +517,20 @@ pub enum Deviation {
     /// Set-valued: the two. Right: the same half twice, `and.b16` first, one xor, `x ^ lo ^ hi`
     /// in that order, a loaded word or an `.f32` set, no other reader of the mask.
     XorOfSetMaskHalvesTestedOverMergedHalf,
+    /// 3801-N3 (corpus/findings/fuzz-h200-3801/, 04f2039a, trace/T4A.md; fuzz-h200-3903/,
+    /// 34d36df1; fuzz-h200-4201/, 33bf5631, trace/audit/T12k1.md; ptxas 13.0.88 and 13.5 -O3,
+    /// and the JIT): a plain `cvt.sat.f16.f16 d, s` and the next `.sat` cvt to `.f16` whose
+    /// saturation is a separate step (`cvt.{rni,rzi,rmi,rpi}.sat.f16.f16`, or a non-f16 source)
+    /// are one `PRMT 0x5410; HADD2.SAT` placed at the second; a guarded write between them that
+    /// ptxas predicates in place in s's register (a `cvt` without `.sat`, 16-bit integer ALU
+    /// glue) is read by the pack: d is sat(s as it is at the second cvt), where §9.7.9.21
+    /// saturates the s it read. Scope in `program/emulate/scopes_4301_w3.rs`.
+    SatCvtPairReadsGuardedOverwrite,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 59] = [
+    pub const ALL: [Deviation; 60] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -581,6 +590,7 @@ impl Deviation {
         Deviation::ShlB64OfTwoConstantSelectMasked,
         Deviation::JoinedMaxS32HighHalfReadAsAllOnes,
         Deviation::XorOfSetMaskHalvesTestedOverMergedHalf,
+        Deviation::SatCvtPairReadsGuardedOverwrite,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -650,6 +660,7 @@ impl Deviation {
             Deviation::ShlB64OfTwoConstantSelectMasked => "shl-b64-of-two-constant-select-masked",
             Deviation::JoinedMaxS32HighHalfReadAsAllOnes => "joined-0x7fffffff-high-half-read-as-0xffff",
             Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => "xor-of-set-mask-halves-tested-over-merged-half",
+            Deviation::SatCvtPairReadsGuardedOverwrite => "hadd2-sat-pair-reads-guarded-overwrite",
         }
     }
 
@@ -791,6 +802,7 @@ impl Deviation {
             Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => {
                 "corpus/findings/fuzz-h200-4101/cases/1e6e819c8fc9b5ae.case"
             }
+            Deviation::SatCvtPairReadsGuardedOverwrite => "corpus/findings/fuzz-h200-3801/cases/04f2039afc4e7b7f.case",
         }
     }
 }

@@ -988,3 +988,4 @@ mod seed_4201_v3;
 mod seed_4201_v4;
 mod seed_4301_t1;
 mod seed_4301_w1;
+mod seed_4301_w3;
