@@ -1235,7 +1235,7 @@ const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("03ee4476", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
     ("06b614f9", "new"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
     ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)
-    ("2bf704ce", "new"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
+    ("2bf704ce", "fuzz-h200-3702-c-int-sat-s16-of-u32-cvt-folded-signed"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
     ("35a05e88", "fuzz-h200-4202-35a05e88-addc-of-deleted-add-cc-reads-stale-carry"), // NEW: its own entry, by id (T12b2)
     ("46739f91", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // KNOWN 7a4fe276: sub.cc form, id added (T12b3)
     ("a36272a5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
