@@ -1220,7 +1220,7 @@ const SEED_4201_LABELS: [(&str, &str); 7] = [
     ("dc755789", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
     ("e63ae4e6", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
     ("f3426d51", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
-    ("f863ba79", "new"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
+    ("f863ba79", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
 ];
 
 #[test]
