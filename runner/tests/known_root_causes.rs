@@ -1268,5 +1268,5 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("98d8219f", "new"), // KNOWN 3604-N3: lt/le counting up (T12c4)
     ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a bfe.u64 boundary (T12c1)
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
-    ("e0a4f736", "new"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
+    ("e0a4f736", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];

@@ -8,6 +8,8 @@
 //! emulated value through the oracle's own semantics as before.
 
 use super::scopes_3901_h4;
+use crate::isa::types::MemType;
+use crate::isa::{CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
@@ -37,5 +39,43 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
             o.b.clone().filter(|_| zero && of_set).map(|v| (o.stmt, v))
         }
         _ => None,
+    }
+}
+
+/// G's unpack form for a sign extension ptxas takes as a no-op (corpus/findings/fuzz-h200-4203/
+/// trace/T12c3.md, e0a4f736, and `trace/e0a4f736/`): whether register `r` of thread `t` holds a
+/// scalar `ld.{s8,s16}` (sign-extended into the register, §9.7.9.8) or `cvt.{s32,s64,u32,u64}.
+/// {s8,s16}` of such a load whose value the load already sign-extended (§9.7.9.21: a signed
+/// source is sign-extended whatever the destination's signedness). The value stays in its
+/// register, sign-extended (`LDG.E.S8 R2`), so a `mov.b64`/`mov.b32` unpack with the low half
+/// unobserved reads the high half as the low (`PRMT R3, R2, 0x5410, R2`, 13.0.88 and 13.5 -O3).
+/// Wrong: `reduced.ptx` (`ld.s8; cvt.s64.s8`), `v3_s16` (`ld.s16; cvt.s64.s16`),
+/// `v4_s32_b32unpack` (`cvt.s32.s8`, `{lo, hi}`), `v5_ld_s8_32` and `v6_ld_s8_64` (the load
+/// alone), `v8_s64_s16_of_s8` (`cvt.s64.s16` of an `ld.s8`); a byte unpack `{b0, b1, b2, b3}`
+/// of an `ld.{s8,s16}` into a 32-bit register, b0 and b1 unread, reads b2, b3 as the value's
+/// bytes 0 and 1 (`LDG.E.S8 R2; PRMT R7, R2, 0x7770, RZ; PRMT R9, R2, 0x7771, RZ`, 13.0.88 -O3,
+/// compiled in session 43), as for a zero extension. Right: `v1_ld_u8` (`ld.u8; cvt.s64.s8`,
+/// an extension ptxas must compute: `PRMT 0x8880`); `cvt.*.s8` of an `ld.s16` must extend bit 7
+/// likewise (§9.7.9.21; not compiled), so it is left out. The unpack's own conditions (low half unread, no other reader of r:
+/// `v2_low_read_too`, `v7_h3` right) are [`unpacked`](super::fuzz3802::unpacked)'s.
+pub(super) fn sign_extension_kept_in_place(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let signed_load = |s: &Stmt, at_most: u32| match s {
+        Stmt::Isa(Instruction { form: Form::Ld(l), .. }) => {
+            l.vec.is_none() && matches!(l.ty, MemType::S8 | MemType::S16) && l.ty.bits() <= at_most
+        }
+        _ => false,
+    };
+    match m.producer(t, r) {
+        Some((s, _)) if signed_load(s, 16) => true,
+        Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o)) => {
+            let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64) && !c.sat;
+            let from = match c.atype {
+                CvtType::S8 => 8,
+                CvtType::S16 => 16,
+                _ => return false,
+            };
+            widening && o.a_stmt.is_some_and(|k| signed_load(&m.p.body[k], from))
+        }
+        _ => false,
     }
 }

@@ -82,3 +82,51 @@ fn n2_3602_sub_from_a_loaded_value_or_of_an_integer_set_is_right() {
     ];
     untouched(&integer, [1, 0, 0, 0], d);
 }
+
+/// e0a4f736's forms: the sign-extended value `lines` (into r3 or d3), unpacked, h1 stored.
+fn e0a4f736(lines: &[&'static str], store: &'static str) -> Vec<&'static str> {
+    let mut all = lines.to_vec();
+    all.push(store);
+    all
+}
+
+/// e0a4f736 (`LDG.E.S8 R2; PRMT R3, R2, 0x5410, R2`, 13.0.88 and 13.5 -O3): h1 of the
+/// sign-extended byte is read as its low half: 0x0005 (spec 0), and a negative byte 0xff85
+/// (spec 0xffff). `v3_s16`, `v4_s32_b32unpack`, `v5_ld_s8_32`, `v6_ld_s8_64`,
+/// `v8_s64_s16_of_s8` alike.
+#[test]
+fn g_the_high_half_of_a_sign_extension_kept_in_place_is_its_low_half() {
+    let d = Deviation::ZeroExtendedHighHalfReadAsTheValue;
+    let st = "st.global.b16 [%out], %h1;";
+    let unpack64 = "mov.b64 {%h0, %h1, %h2, %h3}, %d3;";
+    let reduced = ["ld.global.s8 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64];
+    exact_case(&e0a4f736(&reduced, st), [0x05, 0, 0, 0], d, 0, 0x0005);
+    exact_case(&e0a4f736(&reduced, st), [0x85, 0, 0, 0], d, 0xffff, 0xff85);
+    let v3 = ["ld.global.s16 %h0, [%in];", "cvt.s64.s16 %d3, %h0;", unpack64];
+    exact_case(&e0a4f736(&v3, st), [0x8005, 0, 0, 0], d, 0xffff, 0x8005);
+    let v4 = ["ld.global.s8 %h0, [%in];", "cvt.s32.s8 %r3, %h0;", "mov.b32 {%h0, %h1}, %r3;"];
+    exact_case(&e0a4f736(&v4, st), [0x05, 0, 0, 0], d, 0, 0x0005);
+    let v5 = ["ld.global.s8 %r3, [%in];", "mov.b32 {%h0, %h1}, %r3;"];
+    exact_case(&e0a4f736(&v5, st), [0x05, 0, 0, 0], d, 0, 0x0005);
+    let v6 = ["ld.global.s8 %d3, [%in];", unpack64];
+    exact_case(&e0a4f736(&v6, st), [0x05, 0, 0, 0], d, 0, 0x0005);
+    let v8 = ["ld.global.s8 %h0, [%in];", "cvt.s64.s16 %d3, %h0;", unpack64];
+    exact_case(&e0a4f736(&v8, st), [0x05, 0, 0, 0], d, 0, 0x0005);
+}
+
+/// e0a4f736's right variants: `v1_ld_u8` (`PRMT 0x8880`: the cvt extends), `v2_low_read_too`,
+/// `v7_h3` (the high register), and `cvt.s64.s8` of an `ld.s16` (not a no-op).
+#[test]
+fn g_a_sign_extension_ptxas_computes_or_a_read_low_half_is_right() {
+    let d = Deviation::ZeroExtendedHighHalfReadAsTheValue;
+    let unpack64 = "mov.b64 {%h0, %h1, %h2, %h3}, %d3;";
+    let st = "st.global.b16 [%out], %h1;";
+    let v1 = ["ld.global.u8 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64, st];
+    untouched(&v1, [0x05, 0, 0, 0], d);
+    let v2 = ["ld.global.s8 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64, st, "st.global.b16 [%out+2], %h0;"];
+    untouched(&v2, [0x05, 0, 0, 0], d);
+    let v7 = ["ld.global.s8 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64, "st.global.b16 [%out], %h3;"];
+    untouched(&v7, [0x05, 0, 0, 0], d);
+    let of_s16 = ["ld.global.s16 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64, st];
+    untouched(&of_s16, [0x0105, 0, 0, 0], d);
+}
