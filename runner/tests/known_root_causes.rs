@@ -1257,7 +1257,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("06aff9fd", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
     ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
-    ("36b8e382", "new"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
+    ("36b8e382", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
     ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
     ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)

@@ -7,6 +7,7 @@
 //! Invariants: queries only; they never change an origin or a value. Each caller computes the
 //! emulated value through the oracle's own semantics as before.
 
+use super::fuzz3702_conversions::bare;
 use super::scopes_3901_h4;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction};
@@ -78,4 +79,27 @@ pub(super) fn sign_extension_kept_in_place(m: &Machine<'_>, t: u32, r: Reg) -> b
         }
         _ => false,
     }
+}
+
+/// 3301-C's float direction through a truncation (corpus/findings/fuzz-h200-4203/trace/T12c5.md,
+/// 36b8e382, and `trace/36b8e382/`): whether the 16-bit register `r` of thread `t`, read by a
+/// float `cvt.sat`, holds `cvt.{u16,s16}.{u32,s32}` (a truncation, §9.7.9.21) of a 32-bit
+/// `cvt.sat` result, float or integer. ptxas's fact "this register is saturated" survives the
+/// truncation and the reader's `.sat` is dropped: `cvt.sat.f32.f32; cvt.u16.u32;
+/// cvt.sat.f32.f16` is `FADD.SAT R0, RZ, R2; HADD2.F32 R7, -RZ, R0.H0_H0` (13.0.88 and 13.5 -O3),
+/// and so are `v2_f64dst` (`F2F.F64.F16`), `v6_f16_sat_then_sat` (`HADD2` without `.SAT`),
+/// `v10_intsat_then_trunc` (`cvt.sat.u32.s32`) and `v11_f32sat_then_s16_trunc` (`cvt.s16.s32`).
+/// Right: no first saturation (`v1`), a `mov.b32` unpack or `and.b32 0xffff` in place of the
+/// truncating cvt (`v3`, `v4`, `v9`), a 64-bit saturation truncated from `.u64` (`v13`), and an
+/// f16 saturation widened then truncated (`v14`: the cvt before the truncation is not the sat).
+pub(super) fn saturated_before_truncation(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o)) = m.producer(t, r) else { return false };
+    let truncation = matches!(c.dtype, CvtType::U16 | CvtType::S16)
+        && matches!(c.atype, CvtType::U32 | CvtType::S32)
+        && *c == bare(c.dtype, c.atype, false);
+    let saturated32 = |k: usize| {
+        matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::Cvt(s), .. })
+            if s.sat && matches!(s.dtype, CvtType::F32 | CvtType::U32 | CvtType::S32))
+    };
+    truncation && o.a_stmt.is_some_and(saturated32)
 }

@@ -130,3 +130,53 @@ fn g_a_sign_extension_ptxas_computes_or_a_read_low_half_is_right() {
     let of_s16 = ["ld.global.s16 %h0, [%in];", "cvt.s64.s8 %d3, %h0;", unpack64, st];
     untouched(&of_s16, [0x0105, 0, 0, 0], d);
 }
+
+/// 36b8e382's `reduced.ptx` with the saturation `first`, the truncation `trunc` and the reader
+/// `last` (stored by `st`).
+fn f36b8e382(first: &'static str, trunc: &'static str, last: &'static str, st: &'static str) -> [&'static str; 5] {
+    ["ld.global.b32 %r6, [%in];", first, trunc, last, st]
+}
+
+/// 2.08e-8, whose low half is f16 63.03125.
+const X_36B8E382: [u32; 4] = [0x32b2_53e1, 0, 0, 0];
+
+/// 36b8e382 (`FADD.SAT R0, RZ, R2; HADD2.F32 R7, -RZ, R0.H0_H0`, 13.0.88 and 13.5 -O3): the
+/// f16 63.03125 converted unclamped (0x427c2000, spec 1.0). `v2_f64dst`, `v10_intsat_then_trunc`,
+/// `v11_f32sat_then_s16_trunc`, `v6_f16_sat_then_sat` alike.
+#[test]
+fn c_3301_a_float_sat_of_a_truncated_32_bit_saturation_is_not_saturated() {
+    let d = Deviation::FloatSatOfIntSatDropped;
+    let (sat, trunc) = ("cvt.sat.f32.f32 %r7, %r6;", "cvt.u16.u32 %h6, %r7;");
+    let (last, st) = ("cvt.sat.f32.f16 %r15, %h6;", "st.global.f32 [%out], %r15;");
+    exact_case(&f36b8e382(sat, trunc, last, st), X_36B8E382, d, 0x3f80_0000, 0x427c_2000);
+    let v2 = f36b8e382(sat, trunc, "cvt.sat.f64.f16 %d1, %h6;", "st.global.f64 [%out], %d1;");
+    exact_case(&v2, X_36B8E382, d, 0x3ff0_0000_0000_0000, 0x404f_8400_0000_0000);
+    let v10 = f36b8e382("cvt.sat.u32.s32 %r7, %r6;", trunc, last, st);
+    exact_case(&v10, X_36B8E382, d, 0x3f80_0000, 0x427c_2000);
+    let v11 = f36b8e382(sat, "cvt.s16.s32 %h6, %r7;", last, st);
+    exact_case(&v11, X_36B8E382, d, 0x3f80_0000, 0x427c_2000);
+    let v6 = f36b8e382(sat, trunc, "cvt.sat.f16.f16 %h8, %h6;", "st.global.b16 [%out], %h8;");
+    exact_case(&v6, X_36B8E382, d, 0x3c00, 0x53e1);
+}
+
+/// 36b8e382's right variants: no first saturation (`v1`), a `mov.b32` unpack (`v3`), a
+/// 64-bit saturation truncated from `.u64` (`v13`), an f16 saturation widened then truncated
+/// (`v14`).
+#[test]
+fn c_3301_no_32_bit_saturation_before_the_truncation_is_right() {
+    let d = Deviation::FloatSatOfIntSatDropped;
+    let (last, st) = ("cvt.sat.f32.f16 %r15, %h6;", "st.global.f32 [%out], %r15;");
+    untouched(&f36b8e382("mov.b32 %r7, %r6;", "cvt.u16.u32 %h6, %r7;", last, st), X_36B8E382, d);
+    untouched(&f36b8e382("cvt.sat.f32.f32 %r7, %r6;", "mov.b32 {%h6, %h5}, %r7;", last, st), X_36B8E382, d);
+    let v13 = ["ld.global.b64 %d0, [%in];", "cvt.sat.f64.f64 %d1, %d0;", "cvt.u16.u64 %h6, %d1;", last, st];
+    untouched(&v13, [0x53e1, 0x3e40_0000, 0, 0], d);
+    let v14 = [
+        "ld.global.b16 %h1, [%in];",
+        "cvt.sat.f16.f16 %h2, %h1;",
+        "cvt.u32.u16 %r7, %h2;",
+        "cvt.u16.u32 %h6, %r7;",
+        last,
+        st,
+    ];
+    untouched(&v14, [0x53e1, 0, 0, 0], d);
+}
