@@ -1220,7 +1220,7 @@ const SEED_4201_LABELS: [(&str, &str); 7] = [
     ("dc755789", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a1)
     ("e63ae4e6", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 7ec10586: a pack of one half twice (T12a2)
     ("f3426d51", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a bfe.u64 of a constant as the producer (T12a2)
-    ("f863ba79", "new"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
+    ("f863ba79", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: sub.s32 from a moved 0 in place of neg.s32 (T12a1)
 ];
 
 #[test]
@@ -1235,7 +1235,7 @@ const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("03ee4476", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
     ("06b614f9", "new"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
     ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)
-    ("2bf704ce", "new"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
+    ("2bf704ce", "fuzz-h200-3702-c-int-sat-s16-of-u32-cvt-folded-signed"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
     ("35a05e88", "fuzz-h200-4202-35a05e88-addc-of-deleted-add-cc-reads-stale-carry"), // NEW: its own entry, by id (T12b2)
     ("46739f91", "fuzz-h200-4102-7a4fe276-add-cc-chain-carry-of-reassociated-lea"), // KNOWN 7a4fe276: sub.cc form, id added (T12b3)
     ("a36272a5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
@@ -1257,7 +1257,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("06aff9fd", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
     ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
-    ("36b8e382", "new"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
+    ("36b8e382", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
     ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
     ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)
@@ -1268,5 +1268,5 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("98d8219f", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: lt/le counting up (T12c4; widened session 43)
     ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                       // KNOWN N-7: a bfe.u64 boundary (T12c1)
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
-    ("e0a4f736", "new"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
+    ("e0a4f736", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];

@@ -62,6 +62,7 @@ mod scopes_4202_v4;
 mod scopes_4301_t1;
 mod scopes_4301_w1;
 mod scopes_4301_w3;
+mod scopes_4301_w5;
 mod skipped;
 mod values;
 
@@ -632,9 +633,12 @@ pub(super) fn isa(
     // 0b744aae, trace/T4B.md: `cvt.sat.s32.u32; mov.f32; cvt.sat.f32.f32` and `v1_no_movf32`
     // give one listing, `ISETP.GE.U32; SEL` with no `FADD.SAT`, ptxas 13.0.88 and 13.5 -O3).
     let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
-    let of_int_sat = r
-        .and_then(|r| cvt_through_f32_copies(m, t, r))
-        .is_some_and(|c0| c0.sat && c0.dtype.is_int() && c0.atype.is_int());
+    // Or a 32-bit cvt.sat (float or integer) truncated to the 16-bit source by a cvt
+    // (`emulate/scopes_4301_w5.rs`, seed 4203's 36b8e382).
+    let of_int_sat = r.is_some_and(|r| {
+        cvt_through_f32_copies(m, t, r).is_some_and(|c0| c0.sat && c0.dtype.is_int() && c0.atype.is_int())
+            || scopes_4301_w5::saturated_before_truncation(m, t, r)
+    });
     if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
         let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
         let bits = match c.atype {

@@ -14,7 +14,7 @@
 
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
-use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, GlueRule};
+use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5, GlueRule};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
@@ -181,25 +181,17 @@ fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
     (compares_v && known_arm && unchanged && value.is_exact()).then(|| Expected::exact(value.bits & 0xFFFF_FFFF, 32))
 }
 
-/// 3602-N2: `and/or/xor.b16` of the two halves of one `neg.s32` of a `set.*.f32.*` result:
-/// each half is 0xffff when the set is true, 0 when false.
+/// 3602-N2: `and/or/xor.b16` of the two halves of one `neg.s32` of a `set.*.f32.*` result
+/// (or `sub.{s32,u32}` of it from a 0: [`scopes_4301_w5::negation_of_set_f32`]): each half is
+/// 0xffff when the set is true, 0 when false.
 fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
     if !matches!(g.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || g.ty != GlueType::B16 {
         return None;
     }
     let (a, b) = (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?);
-    let neg_of_set = |r: Reg| match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, o)) if glue.op == GlueOp::Neg && glue.ty == GlueType::S32 => {
-            let of_set = o.a_stmt.is_some_and(
-                |k| matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32))),
-            );
-            of_set.then(|| (o.stmt, o.a.clone()))
-        }
-        _ => None,
-    };
+    let neg_of_set = |r: Reg| scopes_4301_w5::negation_of_set_f32(m, t, r);
     let ((ka, set), (kb, _)) = (neg_of_set(a)?, neg_of_set(b)?);
-    let set = set.filter(Expected::is_exact)?;
-    if ka != kb || a == b {
+    if !set.is_exact() || ka != kb || a == b {
         return None;
     }
     let half = if set.bits & 0xFFFF_FFFF != 0 { 0xFFFF } else { 0 };

@@ -4,7 +4,7 @@
 //! signed by a `.u32` int-to-float `cvt`), 3702-N5 (`prmt` narrowed to a sign-replicated byte of
 //! operand a, a dropped; its readers in `emulate/scopes_3901_h1.rs`), 3702-N6 (a 16-bit shift by
 //! a `cvt.<irnd>.ftz.u32.f32` result, the flush dropped) and root cause C's float-to-int
-//! direction (`cvt.sat.s16.u32` of a `cvt.{rni,rzi}.u32.f32` result fused signed).
+//! direction (`cvt.sat.s16.u32` of a `cvt.<irnd>.u32.f32` result fused signed).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)) and computes the
 //! emulated value through the oracle's own semantics ([`convert`], [`evaluate`]).
@@ -199,17 +199,21 @@ pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u
 }
 
 /// Root cause C, float-to-int direction (f25dd895; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.s16.u32
-/// h, r` with r written by `cvt.{rni,rzi}.u32.f32 r, x` is fused into one `F2I.S16` of x: the
-/// `.u32` lower clamp is lost, so h is `cvt.{rni,rzi}.sat.s16.f32` of x (−1.0e18 gives 0x8000),
-/// where §9.7.9.21 clamps x to 0 first (h = 0). `.s8`/`.u16`/`.s32` destinations, an `.s32`
-/// intermediate and `.f16`/`.f64` sources are right.
+/// h, r` with r written by `cvt.<irnd>.u32.f32 r, x` is fused into one `F2I.S16` of x: the
+/// `.u32` lower clamp is lost, so h is `cvt.<irnd>.sat.s16.f32` of x (−1.0e18 gives 0x8000,
+/// −159.95 under `.rmi` its own 0xff60), where §9.7.9.21 clamps x to 0 first (h = 0). Every
+/// integer rounding (session 43: corpus/findings/fuzz-h200-4202/trace/T12b4.md, 2bf704ce, `.rmi`
+/// `F2I.S16.FLOOR.NTZ`, its `var/v1_rpi` `F2I.S16.CEIL.NTZ`; `.rni`, `.rzi` before).
+/// `.s8`/`.u16`/`.s32` destinations (`v4_rmi_u16dst`, `v6_rmi_s8dst`), an `.s32` intermediate
+/// (`v3_rmi_s32mid`) and `.f16`/`.f64` sources are right. (`.ftz` is dropped by the fold too,
+/// `v5_rmi_ftz`: 3702-N6's mechanism, not emulated here.)
 fn sat_s16_of_u32_cvt_folded(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
     let saturating = bare(CvtType::S16, CvtType::U32, true);
     if c != saturating {
         return None;
     }
     let (c0, origin) = m.cvt_producer(t, inst.operands.get(1))?;
-    if c0.dtype != CvtType::U32 || c0.atype != CvtType::F32 || !matches!(c0.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi)) {
+    if c0.dtype != CvtType::U32 || c0.atype != CvtType::F32 || !c0.rnd.is_some_and(CvtRnd::is_integer) {
         return None;
     }
     let x = origin.a.as_ref().filter(|x| x.is_exact())?;

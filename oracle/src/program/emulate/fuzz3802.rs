@@ -19,7 +19,7 @@ use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::scopes_3901_h2;
 use super::scopes_3901_h5::zero_extending;
-use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4};
+use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
@@ -242,16 +242,21 @@ pub(super) fn cvt(
 /// zero-extended as `.u` types are; seed 4102's 78ee4405, T9y2.md). The same into a 64-bit
 /// register (seed 4101, corpus/findings/fuzz-h200-4101/trace/T8x.md, 350b849f and f1fe2a66:
 /// `cvt.{s64,u64}.u16`, `cvt.u64.u8` of a byte, a scalar `ld.u16` into it; the value stays in the
-/// low register, the high one is `RZ`).
+/// low register, the high one is `RZ`). Also a sign extension ptxas takes as a no-op (a scalar
+/// `ld.{s8,s16}`, or `cvt.{s32,s64}.{s8,s16}` of one: the value sign-extended in its register;
+/// corpus/findings/fuzz-h200-4203/trace/T12c3.md, e0a4f736,
+/// [`scopes_4301_w5::sign_extension_kept_in_place`]).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    match m.producer(t, r) {
+    // A sign extension ptxas takes as a no-op the same way (seed 4203's e0a4f736).
+    let zero_extended = match m.producer(t, r) {
         Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), o)) => {
             let widening = matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64) && !c.sat;
             widening && (c.atype == CvtType::U16 || (c.atype == CvtType::U8 && byte_ranged(m, o.a_stmt)))
         }
         Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => zero_extending(l.ty) && l.vec.is_none(),
         _ => false,
-    }
+    };
+    zero_extended || scopes_4301_w5::sign_extension_kept_in_place(m, t, r)
 }
 
 /// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by

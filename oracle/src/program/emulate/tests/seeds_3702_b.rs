@@ -126,9 +126,10 @@ fn n6_3702_a_16_bit_shift_by_an_ftz_u32_cvt_of_a_subnormal_is_not_flushed() {
 
 /// Root cause C, float-to-int direction (corpus/findings/fuzz-h200-3702/, f25dd895, trace
 /// `reduced.ptx`, `v1`): `cvt.sat.s16.u32` of `cvt.rni.u32.f32` of −1.0e18 gives 0x8000
-/// (13.0.88 and 13.5 -O3 `F2I.S16.NTZ`), the spec 0 (the `.u32` clamp first); `.rzi` the same;
-/// a positive float, `.rmi`, `cvt.sat.s8.u32`, `cvt.sat.u16.u32` and an `.s32` intermediate
-/// are right.
+/// (13.0.88 and 13.5 -O3 `F2I.S16.NTZ`), the spec 0 (the `.u32` clamp first); `.rzi` the same,
+/// and `.rmi` (session 43: seed 4202's 2bf704ce, `F2I.S16.FLOOR.NTZ`, T12b4.md; f25dd895 had no
+/// `.rmi` variant); a positive float, `cvt.sat.s8.u32`, `cvt.sat.u16.u32` and an `.s32`
+/// intermediate are right.
 #[test]
 fn c_3702_sat_s16_of_a_u32_float_cvt_saturates_the_float_signed() {
     let d = Deviation::IntSatS16OfU32CvtFoldedSigned;
@@ -140,7 +141,7 @@ fn c_3702_sat_s16_of_a_u32_float_cvt_saturates_the_float_signed() {
     exact_case(&with("cvt.rni.u32.f32 %r1, %r0;", sat_s16), negative, d, 0, 0x8000);
     exact_case(&with("cvt.rzi.u32.f32 %r1, %r0;", sat_s16), negative, d, 0, 0x8000);
     untouched(&with("cvt.rni.u32.f32 %r1, %r0;", sat_s16), [0x4780_0000, 0, 0, 0], d);
-    untouched(&with("cvt.rmi.u32.f32 %r1, %r0;", sat_s16), negative, d);
+    exact_case(&with("cvt.rmi.u32.f32 %r1, %r0;", sat_s16), negative, d, 0, 0x8000);
     untouched(&with("cvt.rni.u32.f32 %r1, %r0;", "cvt.sat.s8.u32 %h0, %r1;"), negative, d);
     untouched(&with("cvt.rni.u32.f32 %r1, %r0;", "cvt.sat.u16.u32 %h0, %r1;"), negative, d);
     untouched(&with("cvt.rni.s32.f32 %r1, %r0;", "cvt.sat.s16.s32 %h0, %r1;"), negative, d);
