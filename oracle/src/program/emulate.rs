@@ -58,6 +58,7 @@ mod scopes_4201_e1;
 mod scopes_4201_v2;
 mod scopes_4201_v3;
 mod scopes_4202_v4;
+mod scopes_4301_w4;
 mod skipped;
 mod values;
 

@@ -986,3 +986,4 @@ mod seed_4201_v1;
 mod seed_4201_v2;
 mod seed_4201_v3;
 mod seed_4201_v4;
+mod seed_4301_w4;
