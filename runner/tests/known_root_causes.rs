@@ -1233,7 +1233,7 @@ fn the_seed_4202_word_findings_are_labelled_by_their_entries() {
 const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("0320c7c9", "new"), // KNOWN 3702-N1: folding stopped by a label/loop (T12b2)
     ("03ee4476", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
-    ("06b614f9", "new"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
+    ("06b614f9", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
     ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)
     ("2bf704ce", "fuzz-h200-3702-c-int-sat-s16-of-u32-cvt-folded-signed"), // KNOWN 3702-C: .rmi/.rpi (T12b4)
     ("35a05e88", "fuzz-h200-4202-35a05e88-addc-of-deleted-add-cc-reads-stale-carry"), // NEW: its own entry, by id (T12b2)
@@ -1251,6 +1251,9 @@ fn the_seed_4203_word_findings_are_labelled_by_their_entries() {
     assert_eq!(labels, expected(&SEED_4203_LABELS));
 }
 
+/// 3501-N3's entry (seed 4203's rows name it through this, keeping their comments in column).
+const N3_ID: &str = "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number";
+
 /// What each word finding of seed 4203 (session 42's final build, b3b983a) is labelled now.
 const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("00eb007a", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4; widened session 43)
@@ -1263,8 +1266,8 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, by id (T12c2)
     ("6ec845c6", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("70cc8774", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
-    ("7cb7444f", "new"), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
-    ("7ea011df", "new"), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
+    ("7cb7444f", N3_ID), // KNOWN 3501-N3: no set, an and.b64 of the cnot (T12c5)
+    ("7ea011df", N3_ID), // KNOWN 3501-N3: no set, an and.b64 of the value with itself (T12c3)
     ("98d8219f", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: lt/le counting up (T12c4; widened session 43)
     ("bc9d7881", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                       // KNOWN N-7: a bfe.u64 boundary (T12c1)
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)

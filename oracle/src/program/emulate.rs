@@ -62,6 +62,7 @@ mod scopes_4202_v4;
 mod scopes_4301_t1;
 mod scopes_4301_w1;
 mod scopes_4301_w3;
+mod scopes_4301_w4;
 mod scopes_4301_w5;
 mod skipped;
 mod values;

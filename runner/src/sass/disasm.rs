@@ -121,8 +121,8 @@ impl Nvdisasm {
     /// and the run 10–15 % cheaper (docs/PERFORMANCE.md, session 43).
     pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
         let args = ["-c".as_ref(), "-ndf".as_ref(), cubin.as_os_str()];
-        let (status, stdout, stderr) = run_bounded(&self.path, &args, limit)
-            .map_err(|e| e.into_error(&self.path, cubin, limit))?;
+        let (status, stdout, stderr) =
+            run_bounded(&self.path, &args, limit).map_err(|e| e.into_error(&self.path, cubin, limit))?;
         if !status.success() {
             return Err(DisasmError::Failed {
                 path: self.path.clone(),

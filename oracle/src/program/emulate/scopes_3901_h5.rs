@@ -79,7 +79,9 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// a float-to-integer cvt of a `set.f32`, a negated integer set, integer cvts of these:
 /// [`zero_one_of_a_predicate`](super::scopes_410x_z4::zero_one_of_a_predicate); seed 4102's
 /// 87db6a36 and 6d0262f6, T9y1.md, T9y2.md) and the source type `.f64` (87db6a36: `cnot.b64;
-/// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f).
+/// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f). Seeds 4202/4203 (`emulate/scopes_4301_w4.rs`):
+/// also where the float-to-float conversion is itself tested against zero (06b614f9) and in a
+/// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -105,7 +107,8 @@ pub(super) fn cnot_converted_as_number(
     let of_cnot = super::scopes_410x_z4::zero_one_of_a_predicate(m, t, r);
     let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r))
         || (of_cnot && logic_op_reads_an_integer_set(m))
-        || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt));
+        || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt))
+        || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r);
     let bits = c.atype.bits();
     let count = a.bits & ((1u128 << bits) - 1);
     if !scoped || count > 1 {

@@ -17,7 +17,7 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::Expected;
 
 /// How many float-to-float `cvt`s [`cnot_conversion_tested_against_zero`] follows.
-const CVT_CHAIN: usize = 3;
+pub(super) const CVT_CHAIN: usize = 3;
 
 /// 3301-N3's truncation form read by a 16-bit compare with a known 0 (corpus/findings/
 /// fuzz-h200-4002/, d4a6b86d, trace/T7C.md): `set.le.f32.s64 r2; cvt.s16.s32 h2, r2; mov.b16 h0,
@@ -109,7 +109,7 @@ pub(super) fn cnot_conversion_tested_against_zero(m: &Machine<'_>, k: usize) -> 
 
 /// Whether some reader of `d` (written at body index `k`, until overwritten) tests it against
 /// zero: a `cnot`, or a `set`/`setp` `.eq`/`.ne` with an immediate 0.
-fn tested_against_zero(m: &Machine<'_>, k: usize, d: Reg) -> bool {
+pub(super) fn tested_against_zero(m: &Machine<'_>, k: usize, d: Reg) -> bool {
     for s in &m.p.body[k + 1..] {
         let (reads, overwrites) = reads_and_overwrites(s, d);
         if reads {

@@ -989,4 +989,5 @@ mod seed_4201_v4;
 mod seed_4301_t1;
 mod seed_4301_w1;
 mod seed_4301_w3;
+mod seed_4301_w4;
 mod seed_4301_w5;
