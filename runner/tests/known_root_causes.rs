@@ -1273,3 +1273,49 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("d6a9319f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("e0a4f736", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a sign-extended byte (ld.s8, cvt.s64.s8) (T12c3)
 ];
+
+#[test]
+fn the_seed_4301_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4301", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4301_LABELS));
+}
+
+/// What each word finding of seed 4301 (session 43's final build, 182c5448) is labelled now.
+const SEED_4301_LABELS: [(&str, &str); 3] = [
+    ("3042780d", "new"), // KNOWN N-5: a lost else-value stored; N-5 has no value emulation (T14x1)
+    ("87a7efec", "new"), // KNOWN O: the minuend `and.b32 r, x, 0` not a moved 0 (T14x1)
+    ("d78a59b7", "new"), // KNOWN B: the shift amount past a label of a deleted loop (T14x1)
+];
+
+#[test]
+fn the_seed_4302_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4302", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4302_LABELS));
+}
+
+/// What each word finding of seed 4302 (session 43's final build, 182c5448) is labelled now.
+const SEED_4302_LABELS: [(&str, &str); 5] = [
+    ("1b724026", "new"), // KNOWN G: a cvt.s64.s16 of a zero-extended byte (T14x3)
+    ("3d132351", "new"), // KNOWN 6e4d6e41: the zero word through a mov.b64 pack (T14x2)
+    ("84d08552", "new"), // KNOWN 3701-N-D: the destroyed reader is the half's 32-bit source (T14x1)
+    ("c7c59b39", "new"), // KNOWN 3702-N2: xor.b64 of packs, not .b32 (T14x3)
+    ("df316674", "new"), // KNOWN 3701-N-D: a cvt.rni.u8.f32 writer of the half (T14x2)
+];
+
+#[test]
+fn the_seed_4303_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4303", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4303_LABELS));
+}
+
+/// What each word finding of seed 4303 (session 43's final build, 182c5448) is labelled now.
+const SEED_4303_LABELS: [(&str, &str); 8] = [
+    ("02990ceb", "new"), // KNOWN 3501-N2: a multiply chain by -2^26, not a power of two (T14x4)
+    ("29c22ed5", "new"), // KNOWN 6e4d6e41: the zero word a min.u64 of constants (T14x2)
+    ("31481867", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old NaN widened from bf16 (T14x5; fixed session 43)
+    ("42ff61b7", "new"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5)
+    ("67fafce8", "new"), // KNOWN 3701-C1N2 mechanism: a trigger no entry covers (two if-converted branches) (T14x4)
+    ("a3737354", "new"), // KNOWN 3602-N4: cvt.s8.u8 of a folded constant (T14x3)
+    ("aeb796d5", "new"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)
+    ("c24603c9", "new"), // KNOWN N-7: the start from a shfl with an unread predicate destination (T14x4)
+];

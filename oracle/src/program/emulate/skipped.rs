@@ -10,6 +10,7 @@ use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
+use crate::program::Stmt;
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
 /// What a glue instruction whose guard is false writes under the emulated deviations (`None`:
@@ -51,6 +52,8 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
         // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
         // J's narrowed `add.u16x2` of a constant gives the low half it reads (3f9c3758).
+        // A `cvt.f32.bf16` NaN is no canonical NaN: the GPU widens by a shift
+        // ([`bf16_widened`], seed 4303's 31481867).
         let narrowed = if g.ty.bits() == 16 {
             j_packed_constant::narrowed_low_read_by_skipped_set(m, t, g.dst, &old)
         } else {
@@ -62,6 +65,8 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
             old.bits as u32
         } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
             low
+        } else if let Some(word) = bf16_widened(m, t, g.dst) {
+            word
         } else if any_f32_nan(&old) {
             0x7fff_ffff
         } else {
@@ -182,5 +187,24 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
         if b {
             merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
         }
+    }
+}
+
+/// The word a `cvt.f32.bf16` last wrote to `r` in thread `t` where its source bits are exact:
+/// the GPU widens by a 16-bit shift (`SHF.L.U32 R0, R2, 0x10` / `IMAD.U32 …, 0x10000`), a NaN
+/// included, whose payload §9.7.9.21 leaves unspecified ("For `cvt.f32.bf16`, `NaN` input yields
+/// unspecified `NaN`"): so N-11's skipped `set.<cmp>.f32` reads bf16 bits << 16, not the
+/// canonical 0x7fffffff of an `FADD.FTZ` (corpus/findings/fuzz-h200-4303/trace/T14x5.md,
+/// 31481867: 0x7fff → 0x7fff0000, the skipped `set.eq.f32.s16` stores +0.0 on -O0, -O3 and the
+/// JIT; its v1 with a `cvt.ftz.f32.f32` old value stores 1.0).
+fn bf16_widened(m: &Machine<'_>, t: u32, r: crate::program::Reg) -> Option<u32> {
+    match m.producer(t, r)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. }), origin)
+            if c.dtype == CvtType::F32 && c.atype == CvtType::Bf16 =>
+        {
+            let a = origin.a.as_ref().filter(|a| a.is_exact())?;
+            Some(((a.bits as u32) & 0xffff) << 16)
+        }
+        _ => None,
     }
 }

@@ -991,3 +991,4 @@ mod seed_4301_w1;
 mod seed_4301_w3;
 mod seed_4301_w4;
 mod seed_4301_w5;
+mod seed_4303_n11;
