@@ -878,6 +878,30 @@ fn the_seed_4202_jit_crash_is_named_by_its_id() {
     );
 }
 
+/// Seed 4303's -O0 crash (cd64eb6b: the global descriptor never loaded, trace/T14x5.md) is K by
+/// its id, and seed 4302's `@P0 CCTL.E.PF1` under a never-written predicate (9059cde8, T14x2.md)
+/// is the CCTL entry's reader.
+#[test]
+fn the_session_43_crash_is_k_and_its_prefetch_read_is_the_cctl_entry() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    let load = |seed: &str| -> Vec<Stored> {
+        let path = repo().join(format!("corpus/findings/fuzz-h200-{seed}/findings-labelled-new.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let name = |f: &Stored| known.matches(&f.signature).map(|k| k.name.clone());
+    let crash = load("4303").into_iter().find(|f| f.id.starts_with("cd64eb6b")).unwrap();
+    assert_eq!(crash.signature.class, FindingClass::Crash);
+    assert_eq!(name(&crash).as_deref(), Some("fuzz-h100-k-descriptor-never-loaded"));
+    let read = load("4302").into_iter().find(|f| f.id.starts_with("9059cde8")).unwrap();
+    assert_eq!(read.signature.class, FindingClass::UnwrittenRegister);
+    assert_eq!(name(&read).as_deref(), Some("sass-cctl-under-unwritten-predicate"));
+}
+
 /// The word findings of the seed-3801 campaign (corpus/findings/fuzz-h200-3801/: signatures and
 /// mismatching words in `findings-labelled-new.json`, the stored cases in `cases/`; traces `trace/T4A.md` … `T4D.md`),
 /// labelled again now.
