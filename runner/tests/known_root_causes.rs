@@ -1320,7 +1320,7 @@ fn the_seed_4302_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4302 (session 43's final build, 182c5448) is labelled now.
 const SEED_4302_LABELS: [(&str, &str); 5] = [
     ("1b724026", "new"), // KNOWN G: a cvt.s64.s16 of a zero-extended byte (T14x3)
-    ("3d132351", "new"), // KNOWN 6e4d6e41: the zero word through a mov.b64 pack (T14x2)
+    ("3d132351", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word through a mov.b64 pack (T14x2; widened session 43)
     ("84d08552", "new"), // KNOWN 3701-N-D: the destroyed reader is the half's 32-bit source (T14x1)
     ("c7c59b39", "new"), // KNOWN 3702-N2: xor.b64 of packs, not .b32 (T14x3)
     ("df316674", "new"), // KNOWN 3701-N-D: a cvt.rni.u8.f32 writer of the half (T14x2)
@@ -1335,7 +1335,7 @@ fn the_seed_4303_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4303 (session 43's final build, 182c5448) is labelled now.
 const SEED_4303_LABELS: [(&str, &str); 8] = [
     ("02990ceb", "new"), // KNOWN 3501-N2: a multiply chain by -2^26, not a power of two (T14x4)
-    ("29c22ed5", "new"), // KNOWN 6e4d6e41: the zero word a min.u64 of constants (T14x2)
+    ("29c22ed5", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word a min.u64 of constants (T14x2; widened session 43)
     ("31481867", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old NaN widened from bf16 (T14x5; fixed session 43)
     ("42ff61b7", "new"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5)
     ("67fafce8", "new"), // KNOWN 3701-C1N2 mechanism: a trigger no entry covers (two if-converted branches) (T14x4)

@@ -19,7 +19,7 @@ use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::scopes_3901_h2;
 use super::scopes_3901_h5::zero_extending;
-use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5};
+use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5, scopes_4303_y1};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
@@ -104,7 +104,7 @@ fn unpack_at(m: &Machine<'_>, k: usize, i: usize) -> Option<(MovShape, Option<Re
 /// no constant ptxas folds, to 64 bits: `cvt.{u64,s64}.{u8,u16,u32}` (§9.7.9.21) (6e4d6e41 and
 /// its variants `v10_u64u32`, `w2_u16`, `w7_tix`; a moved constant, `w1_const5` and `v4_cvt`, is
 /// folded right).
-fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
+pub(super) fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
     match &m.p.body[k] {
         Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }) => {
             matches!(c.dtype, CvtType::U64 | CvtType::S64)
@@ -126,8 +126,18 @@ fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
 /// high word of `shr.{b64,u64} x, n` for a constant n ≥ 32 (h6: n = 32, 40, 48, all
 /// `UNPACK_B R5, 0x40`). Right (a word ptxas does not know is 0, or a 32-bit value): `shr.u64
 /// x, 48`'s low word, `or` of a masked value, `and.b32`, `cvt.u32.u8` (v6_u32hi), `shr.u32`.
+/// Also (seeds 4302/4303, `scopes_4303_y1.rs`) a word whose high half ptxas knows, 0 or not:
+/// a constant word of a `mov.b64 {lo, hi}` pack beside a variable one, and a word of a 64-bit
+/// `or`/`xor`/`min`/`max` of constants or zero extensions.
 fn known_zero_word(m: &Machine<'_>, k: usize, word: u32, a: Option<&Expected>, b: Option<&Expected>) -> bool {
     if word == 1 && zero_extension_of_a_variable(m, k) {
+        return true;
+    }
+    // A known word of a `mov.b64 {lo, hi}` pack, or of `or`/`xor`/`min`/`max` of constants or
+    // zero extensions (seeds 4302/4303's 3d132351 and 29c22ed5, `emulate/scopes_4303_y1.rs`).
+    if scopes_4303_y1::known_word_of_a_pack(m, k, word)
+        || scopes_4303_y1::known_word_of_a_logical_or_min_max(m, k, word, a, b)
+    {
         return true;
     }
     let Stmt::Glue { glue, guard: None } = &m.p.body[k] else { return false };
