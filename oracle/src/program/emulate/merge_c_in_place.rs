@@ -56,6 +56,11 @@
 //! guarded ALU form above (`emulate/scopes_4202_v4.rs`). A guarded `cvt` of a loaded value is
 //! right.
 //!
+//! Seed 4302 (helper y2, session 43; `emulate/scopes_4303_y2.rs`): h may be a float-to-`u8`
+//! `cvt` (trace/T14x2.md, df316674: `F2IP.U8.F32; LOP3 0xff`, a fresh ALU result), and the pack
+//! destroys the 32-bit source r of a free truncation `cvt.{u16,s16}.{u32,s32} h, r` (h is r's
+//! register's low half, trace/T14x1.md, 84d08552): a later read of r takes the pack's word {p, h}.
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is exactly of the form given
@@ -66,6 +71,7 @@ use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
+use super::scopes_4303_y2;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
@@ -94,8 +100,12 @@ pub(super) fn isa(
     }
     match mv.shape {
         MovShape::Pack(_) => {
-            let Some(Destroyed { items, at, p, merged }) = destroyed(m, t) else { return results };
+            let Some(Destroyed { items, at, p, merged, source }) = destroyed(m, t) else { return results };
             let Ok(pair) = m.read(t, p) else { return results };
+            if let Some((r, old, to)) = destroyed_source(m, t, source, &pair) {
+                let to = m.fire(d, &old, to);
+                results.push((r, to));
+            }
             if let Some((_, word)) = results.first_mut() {
                 for (k, item) in items.iter().enumerate().skip(at + 2) {
                     if item.is_some_and(|r| merged.contains(&r)) {
@@ -171,8 +181,13 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
     if !m.allow.emulates(d) || !matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16) {
         return values;
     }
-    let Some(Destroyed { items, at, p, merged }) = destroyed(m, t) else { return values };
+    let Some(Destroyed { items, at, p, merged, source }) = destroyed(m, t) else { return values };
     let Ok(pair) = m.read(t, p) else { return values };
+    if let Some((r, old, to)) = destroyed_source(m, t, source, &pair) {
+        let to = m.fire(d, &old, to);
+        // `r` is a virtual register (a cvt's source): the write cannot fail.
+        let _ = m.write_keeping_origin(t, r, to);
+    }
     for (k, item) in items.iter().enumerate().skip(at + 2) {
         if let (true, Some(v)) = (item.is_some_and(|r| merged.contains(&r)), values.get_mut(k)) {
             let from = v.clone();
@@ -190,6 +205,23 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
     values
 }
 
+/// h's destroyed 32-bit source `source` ([`Destroyed`]), its value before the pack and the
+/// pack's word it holds after: the pair in its low half, its own low half (h) in its high half
+/// (84d08552: `MERGE_C R0, RZ, RZ, R0` of r4's `R0`, §9.7.9.4 packs the pair low).
+fn destroyed_source(
+    m: &Machine<'_>,
+    t: u32,
+    source: Option<Reg>,
+    pair: &Expected,
+) -> Option<(Reg, Expected, Expected)> {
+    let r = source?;
+    let old = m.read(t, r).ok()?;
+    let mut to = old.clone();
+    to.replace(0, pair.field(0, 16));
+    to.replace(16, old.field(0, 16));
+    Some((r, old, to))
+}
+
 /// Those of `regs` still read after the statement being run (an unread register's change
 /// explains nothing).
 fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
@@ -197,18 +229,22 @@ fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
 }
 
 /// A destroying pack ([`destroyed`]): its elements' registers, the pair's element `at`, the
-/// pair's register `p`, the registers holding the merged word after it.
+/// pair's register `p`, the registers holding the merged word after it (`merged`: its low half,
+/// the pair; `source`: h's 32-bit source register, all of it).
 struct Destroyed {
     items: Vec<Option<Reg>>,
     at: usize,
     p: Reg,
     merged: Vec<Reg>,
+    source: Option<Reg>,
 }
 
 /// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
-/// whose h is still read (after it, or by a later element of it): its elements' registers, the
-/// pair's element, the pair's register, and the registers that hold the merged word after it (h
-/// and the registers ptxas numbers as h, [`duplicates`]).
+/// whose h is still read (after it, or by a later element of it), or whose h is the free
+/// truncation of a 32-bit register still read after it (seed 4302's 84d08552,
+/// `scopes_4303_y2::truncated_source`): its elements' registers, the pair's element, the pair's
+/// register, the registers that hold the pair after it (h and the registers ptxas numbers as h,
+/// [`duplicates`]), and that 32-bit source (it holds the pack's word {pair, h} after it).
 fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let k = m.stmt;
     let (at, p, h) = destroying_pack(m, k)?;
@@ -217,7 +253,8 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     merged.extend(duplicates(m, t, k, h));
     let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
     let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
-    (later_item || read_after).then_some(Destroyed { items, at, p, merged })
+    let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| value_readers(m, k, r) > 0);
+    (later_item || read_after || source.is_some()).then_some(Destroyed { items, at, p, merged, source })
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.
@@ -298,11 +335,13 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // A narrowing `cvt.{u8,u16,s16}.{u32,s32} h, r` of a 32-bit register (f33d36d7:
         // `cvt.u8.s32`, `LOP3.LUT R0, R2, 0xff`; helper h6, 13.0.88 -O3: `cvt.u16.u32`,
         // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
-        // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`.
+        // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`. Or a float-to-`u8` cvt
+        // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/scopes_4303_y2.rs`).
         (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
             [CvtType::U8, CvtType::U16, CvtType::S16]
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
+                || scopes_4303_y2::float_to_u8_half(c)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
