@@ -1319,7 +1319,7 @@ fn the_seed_4302_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4302 (session 43's final build, 182c5448) is labelled now.
 const SEED_4302_LABELS: [(&str, &str); 5] = [
-    ("1b724026", "new"), // KNOWN G: a cvt.s64.s16 of a zero-extended byte (T14x3)
+    ("1b724026", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a cvt.s64.s16 of a zero-extended byte (T14x3)
     ("3d132351", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word through a mov.b64 pack (T14x2; widened session 43)
     ("84d08552", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the destroyed reader is the half's 32-bit source (T14x1; widened session 43)
     ("c7c59b39", "new"), // KNOWN 3702-N2: xor.b64 of packs, not .b32 (T14x3)
@@ -1340,6 +1340,6 @@ const SEED_4303_LABELS: [(&str, &str); 8] = [
     ("42ff61b7", "new"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5)
     ("67fafce8", "new"), // KNOWN 3701-C1N2 mechanism: a trigger no entry covers (two if-converted branches) (T14x4)
     ("a3737354", "new"), // KNOWN 3602-N4: cvt.s8.u8 of a folded constant (T14x3)
-    ("aeb796d5", "new"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)
+    ("aeb796d5", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)
     ("c24603c9", "new"), // KNOWN N-7: the start from a shfl with an unread predicate destination (T14x4)
 ];

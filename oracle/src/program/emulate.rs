@@ -66,6 +66,7 @@ mod scopes_4301_w4;
 mod scopes_4301_w5;
 mod scopes_4303_y1;
 mod scopes_4303_y2;
+mod scopes_4303_y3;
 mod skipped;
 mod values;
 

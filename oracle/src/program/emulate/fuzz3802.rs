@@ -4,7 +4,7 @@
 //! constant NaN's conversion and a constant `c`: no instruction emitted), 6e4d6e41 (the fp8 →
 //! f16x2 unpack of a known-zero top half gets a non-zero immediate) and root cause G through a
 //! `mov.b32` or `mov.b64` unpack (the high half of a zero-extended 16-bit value's low word read
-//! as the value, e141eb0d; 4101's 350b849f).
+//! as the value, e141eb0d; 4101's 350b849f; 4303's aeb796d5: a word of a `mov.b64` pack).
 //!
 //! Each looks at the producers the machine records ([`Origin`](super::Origin)) and, where the
 //! element an unpack took matters, at the statements that last wrote the registers before the
@@ -19,7 +19,10 @@ use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::scopes_3901_h2;
 use super::scopes_3901_h5::zero_extending;
-use super::{anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5, scopes_4303_y1};
+use super::{
+    anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5, scopes_4303_y1,
+    scopes_4303_y3,
+};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
@@ -255,7 +258,8 @@ pub(super) fn cvt(
 /// low register, the high one is `RZ`). Also a sign extension ptxas takes as a no-op (a scalar
 /// `ld.{s8,s16}`, or `cvt.{s32,s64}.{s8,s16}` of one: the value sign-extended in its register;
 /// corpus/findings/fuzz-h200-4203/trace/T12c3.md, e0a4f736,
-/// [`scopes_4301_w5::sign_extension_kept_in_place`]).
+/// [`scopes_4301_w5::sign_extension_kept_in_place`]), and `cvt.*.s16` of a loaded byte, whose
+/// bit 15 is 0 (4302's 1b724026, [`scopes_4303_y3::sign_extension_of_a_byte_in_place`]).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     // A sign extension ptxas takes as a no-op the same way (seed 4203's e0a4f736).
     let zero_extended = match m.producer(t, r) {
@@ -266,7 +270,9 @@ fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         Some((Stmt::Isa(Instruction { form: Form::Ld(l), .. }), _)) => zero_extending(l.ty) && l.vec.is_none(),
         _ => false,
     };
-    zero_extended || scopes_4301_w5::sign_extension_kept_in_place(m, t, r)
+    zero_extended
+        || scopes_4301_w5::sign_extension_kept_in_place(m, t, r)
+        || scopes_4303_y3::sign_extension_of_a_byte_in_place(m, t, r)
 }
 
 /// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by
@@ -305,7 +311,9 @@ fn byte_ranged(m: &Machine<'_>, k: Option<usize>) -> bool {
 /// R5`; `350b849f/v1_h1_only`, `v6_ld_u16_64`, `v8_u8_of_byte`); h2, h3 (the high register, `RZ`:
 /// `v3_h2`) and the 32-bit halves `{lo, hi}` (`v4_b32_halves`) are right, and so are h0 read too
 /// (`v2_low_read_too`), r stored whole too (`v5_stored_whole_too`) and a sign extension
-/// (`v7_sext`). `results` (the spec's, one per register element) changed.
+/// (`v7_sext`, of an `ld.u16`). Seed 4303 (aeb796d5, `scopes_4303_y3`): a `mov.b64` unpack of
+/// a `mov.b64 {w0, w1}` pack read by it alone is, per 32-bit word, the 32-bit unpack of w_k.
+/// `results` (the spec's, one per register element) changed.
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -334,23 +342,42 @@ pub(super) fn unpacked(
     if in_low_word < 2 {
         return results;
     }
-    let elements: Vec<Option<Reg>> = (0..in_low_word).map(|i| items.get(i).and_then(|o| m.reg_of(o).ok())).collect();
+    let element = |i: usize| items.get(i).and_then(|o| m.reg_of(o).ok());
+    let Ok(src) = m.reg_of(src) else { return results };
+    // Each value ptxas keeps in its own register, with the statement reading it and the
+    // elements of its low 32 bits: the source itself, or the words of a `mov.b64` pack it is
+    // (seed 4303's aeb796d5, [`scopes_4303_y3::words_of_a_pack`]).
+    let mut kept: Vec<(Reg, usize, Vec<Option<Reg>>)> = Vec::new();
+    if zero_extended_half(m, t, src) {
+        kept.push((src, at, (0..in_low_word).map(element).collect()));
+    } else if let Some((pack, words)) = scopes_4303_y3::words_of_a_pack(m, at, src).filter(|_| bits == 16) {
+        for (k, w) in words.iter().enumerate() {
+            if let Some(w) = w.filter(|w| w.class().bits() == 32 && zero_extended_half(m, t, *w)) {
+                kept.push((w, pack, vec![element(2 * k), element(2 * k + 1)]));
+            }
+        }
+    }
     let observed = |e: &Option<Reg>| e.is_some_and(|e| scopes_3901_h2::observed(m, at, e));
-    let (low, high) = elements.split_at(in_low_word / 2);
-    let high_read = high.iter().any(observed);
-    let r = m.reg_of(src).ok().filter(|r| zero_extended_half(m, t, *r));
-    // r's value observed by this unpack alone (plain copies between followed).
-    let only_here =
-        r.is_some_and(|r| last_writer(m, at, r).is_some_and(|(k, _)| scopes_3901_h2::observed_only_by(m, k, r, at)));
-    let (Some(r), true, true, true) = (r, high_read, !low.iter().any(observed), only_here) else {
-        return results;
-    };
-    let Some(value) = m.read(t, r).ok().filter(Expected::is_exact) else { return results };
-    for (j, e) in high.iter().enumerate() {
-        let Some(e) = *e else { continue };
+    let mut fired: Vec<(Reg, Expected)> = Vec::new();
+    for (r, reader, elements) in kept {
+        let (low, high) = elements.split_at(elements.len() / 2);
+        // r's value observed by its reader alone (plain copies between followed).
+        let only_here =
+            last_writer(m, reader, r).is_some_and(|(k, _)| scopes_3901_h2::observed_only_by(m, k, r, reader));
+        if !high.iter().any(observed) || low.iter().any(observed) || !only_here {
+            continue;
+        }
+        let Some(value) = m.read(t, r).ok().filter(Expected::is_exact) else { continue };
+        for (j, e) in high.iter().enumerate() {
+            if let Some(e) = *e {
+                fired.push((e, value.field(bits * j as u32, bits)));
+            }
+        }
+    }
+    for (e, v) in fired {
         if let Some((_, x)) = results.iter_mut().find(|(x, _)| *x == e) {
             let from = x.clone();
-            *x = m.fire(d, &from, value.field(bits * j as u32, bits));
+            *x = m.fire(d, &from, v);
         }
     }
     results

@@ -994,3 +994,4 @@ mod seed_4301_w5;
 mod seed_4303_n11;
 mod seed_4303_y1;
 mod seed_4303_y2;
+mod seed_4303_y3;
