@@ -64,6 +64,7 @@ mod scopes_4301_w1;
 mod scopes_4301_w3;
 mod scopes_4301_w4;
 mod scopes_4301_w5;
+mod scopes_4303_y4;
 mod skipped;
 mod values;
 

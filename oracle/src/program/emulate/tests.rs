@@ -992,3 +992,4 @@ mod seed_4301_w3;
 mod seed_4301_w4;
 mod seed_4301_w5;
 mod seed_4303_n11;
+mod seed_4303_y4;
