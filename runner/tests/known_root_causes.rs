@@ -1307,7 +1307,7 @@ fn the_seed_4301_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4301 (session 43's final build, 182c5448) is labelled now.
 const SEED_4301_LABELS: [(&str, &str); 3] = [
     ("3042780d", "new"), // KNOWN N-5: a lost else-value stored; N-5 has no value emulation (T14x1)
-    ("87a7efec", "new"), // KNOWN O: the minuend `and.b32 r, x, 0` not a moved 0 (T14x1)
+    ("87a7efec", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: the minuend `and.b32 r, x, 0` not a moved 0 (T14x1)
     ("d78a59b7", "new"), // KNOWN B: the shift amount past a label of a deleted loop (T14x1)
 ];
 
@@ -1334,12 +1334,12 @@ fn the_seed_4303_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4303 (session 43's final build, 182c5448) is labelled now.
 const SEED_4303_LABELS: [(&str, &str); 8] = [
-    ("02990ceb", "new"), // KNOWN 3501-N2: a multiply chain by -2^26, not a power of two (T14x4)
+    ("02990ceb", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: a multiply chain by -2^26, not a power of two (T14x4)
     ("29c22ed5", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word a min.u64 of constants (T14x2; widened session 43)
     ("31481867", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old NaN widened from bf16 (T14x5; fixed session 43)
     ("42ff61b7", "new"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5)
     ("67fafce8", "new"), // KNOWN 3701-C1N2 mechanism: a trigger no entry covers (two if-converted branches) (T14x4)
     ("a3737354", "new"), // KNOWN 3602-N4: cvt.s8.u8 of a folded constant (T14x3)
     ("aeb796d5", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)
-    ("c24603c9", "new"), // KNOWN N-7: the start from a shfl with an unread predicate destination (T14x4)
+    ("c24603c9", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: the start from a shfl with an unread predicate destination (T14x4)
 ];

@@ -67,6 +67,7 @@ mod scopes_4301_w5;
 mod scopes_4303_y1;
 mod scopes_4303_y2;
 mod scopes_4303_y3;
+mod scopes_4303_y4;
 mod skipped;
 mod values;
 

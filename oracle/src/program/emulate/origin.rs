@@ -12,6 +12,7 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::{
     scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2, scopes_410x_z4,
+    scopes_4303_y4,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -94,6 +95,10 @@ pub(in crate::program) struct ShlChain {
     /// The chain's value for a base of 0: the constants added between the steps, shifted by
     /// the later steps (what a chain with a multiply step keeps exact, seed 4102's 9fdf9221).
     pub(in crate::program) constant: u64,
+    /// The product (mod 2^64) of the steps' factors (2^k for a shift, the multiplier for a
+    /// multiply) up to and including the cut, or of every step before one (what a multiply
+    /// chain keeps of its base; seed 4303's 02990ceb, `emulate/scopes_4303_y4.rs`).
+    pub(in crate::program) kept_factor: u64,
 }
 
 impl Origin {
@@ -244,8 +249,9 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         _ => true,
     };
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
-    // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/scopes_410x_z4.rs`).
-    let multiply = scopes_410x_z4::mul_by_power_of_two(m, t, g, vals);
+    // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/scopes_410x_z4.rs`), and so is
+    // one by any multiplier with k trailing zeros (seed 4303, `emulate/scopes_4303_y4.rs`).
+    let multiply = scopes_4303_y4::mul_step(m, t, g, vals);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
         && ((g.op == GlueOp::Shl && g.ty.bits() == 64) || multiply.is_some())
     {
@@ -253,7 +259,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate
         // gives the same 13.0.88 -O3 listing as immediates).
         let (amount, x) = match multiply {
-            Some((k, x)) => (Some(k), x),
+            Some(step) => (Some(step.k), step.x),
             None => (scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF), 0),
         };
         let source = reg(x).and_then(|r| m.origins.get(t as usize)?.get(&r));
@@ -268,8 +274,14 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 let cut = read.and_then(|c| c.cut).or((total >= 32).then_some(total));
                 let (through_adds, at_cut) = read.map_or((false, None), |c| (c.through_adds, c.at_cut.clone()));
                 let by_multiply = multiply.is_some() || read.is_some_and(|c| c.by_multiply);
-                let constant = read.map_or(0, |c| c.constant << k);
-                ShlChain { total, cut, base, through_adds, at_cut, by_multiply, constant }
+                let factor = multiply.map_or(1u64 << k, |step| step.factor);
+                let constant = read.map_or(0, |c| c.constant.wrapping_mul(factor));
+                let kept_factor = match read {
+                    Some(c) if c.cut.is_some() => c.kept_factor,
+                    Some(c) => c.kept_factor.wrapping_mul(factor),
+                    None => factor,
+                };
+                ShlChain { total, cut, base, through_adds, at_cut, by_multiply, constant, kept_factor }
             });
         }
     }

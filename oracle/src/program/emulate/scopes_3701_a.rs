@@ -22,7 +22,7 @@
 //! where F is emulated and the instruction and its producer are the ones TC3 shows wrong.
 
 use super::origin::negated16;
-use super::{imm_of, is_min, reg_of_glue, Origin};
+use super::{imm_of, is_min, reg_of_glue, scopes_4303_y4, Origin};
 use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
@@ -80,12 +80,13 @@ pub(super) fn moves_known(inst: &Instruction) -> bool {
 }
 
 /// The origin `shfl.sync` `inst` gives its destinations (it is their producer): known when it
-/// has no predicate destination and its value `a` is an immediate or, in every thread, a known
-/// value (every lane then reads the same value, §9.7.9.6).
+/// has no predicate destination, or one nothing reads (ptxas drops it; seed 4303's c24603c9,
+/// `emulate/scopes_4303_y4.rs`), and its value `a` is an immediate or, in every thread, a
+/// known value (every lane then reads the same value, §9.7.9.6).
 pub(in crate::program) fn shuffle_origin(m: &Machine<'_>, inst: &Instruction) -> Origin {
     let mut o = Origin::written(m.stmt, None, None);
     let pred_dst = matches!(inst.form, Form::ShflSync(s) if s.pred_dst);
-    let known = !pred_dst
+    let known = (!pred_dst || scopes_4303_y4::predicate_destination_unread(m, inst))
         && inst.guard.is_none()
         && match inst.operands.get(1) {
             Some(Operand::Imm(Imm::Int(_))) => true,

@@ -10,7 +10,7 @@
 
 use super::origin::{moved_immediate, Origin};
 use super::scopes_3702_c::f2fp_masked_by_imm;
-use super::{imm_of, scopes_3701_a};
+use super::{imm_of, scopes_3701_a, scopes_4303_y4};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -20,13 +20,16 @@ use crate::semantics::{Deviation, Expected};
 
 /// Whether the producer recorded in `o` (a glue statement) read as its first source a value 0
 /// that ptxas knows: written by an unguarded `mov` of the integer immediate 0 (copies looked
-/// through). The origin records the minuend's value and producer, not whether it was known when
-/// read, so only a moved 0 is taken (the form the traces show).
+/// through), or by glue ptxas folds to 0 whatever its register source (`and`/`mul.lo` by 0,
+/// `xor`/`sub` of a register with itself: seed 4301's 87a7efec, `emulate/scopes_4303_y4.rs`).
+/// The origin records the minuend's value and producer, not whether it was known when read, so
+/// only those producers are taken (the forms the traces show).
 pub(super) fn first_source_moved_zero(m: &Machine<'_>, o: &Origin) -> bool {
     let zero = o.a.as_ref().is_some_and(|a| a.is_exact() && a.bits == 0);
     let moved = o.a_stmt.is_some_and(|k| {
-        matches!(&m.p.body[k], Stmt::Isa(i @ Instruction { form: Form::Mov(_), .. })
-            if scopes_3701_a::moves_known(i) && matches!(i.operands.get(1), Some(Operand::Imm(Imm::Int(_)))))
+        let moved_zero = matches!(&m.p.body[k], Stmt::Isa(i @ Instruction { form: Form::Mov(_), .. })
+            if scopes_3701_a::moves_known(i) && matches!(i.operands.get(1), Some(Operand::Imm(Imm::Int(_)))));
+        moved_zero || scopes_4303_y4::folded_zero(m, k)
     });
     zero && moved
 }

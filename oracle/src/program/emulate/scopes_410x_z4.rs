@@ -1,6 +1,6 @@
 //! Known root causes widened to their mechanism after seeds 4102 and 4103's traces (helper z4,
-//! session 41): 3501-N2's chain started by a `mul.lo.u64` by 2^k ([`mul_by_power_of_two`],
-//! [`multiply_chain_cut`]; corpus/findings/fuzz-h200-4102/trace/T9y1.md, 9fdf9221), 6e4d6e41's
+//! session 41): 3501-N2's chain started by a `mul.lo.u64` by 2^k (the step itself widened in
+//! `scopes_4303_y4.rs`; [`multiply_chain_cut`]; corpus/findings/fuzz-h200-4102/trace/T9y1.md, 9fdf9221), 6e4d6e41's
 //! 32-bit word ptxas knows is 0 by known bits ([`zero_by_known_bits32`]; T9y1.md, c9b123b1), and
 //! 3501-N3's 0/1 of any producer that is 0 or 1 by construction from a predicate
 //! ([`zero_one_of_a_predicate`]; T9y1.md 87db6a36, T9y2.md 6d0262f6).
@@ -11,29 +11,13 @@
 
 use super::fuzz3602::writes;
 use super::origin::ShlChain;
-use super::{imm_of, reg_of_glue, scopes_3701_a, scopes_3802_w6};
+use super::{imm_of, reg_of_glue, scopes_3802_w6};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::Expected;
-
-/// For 3501-N2: the shift amount k and the index of the shifted operand of `mul.lo.u64 d, x, c`
-/// (either order) whose c ptxas knows is 2^k, 1 ≤ k < 32: ptxas 13.0.88 -O3 makes it the same
-/// `IMAD.WIDE.U32 …, 2^k` step of a chain as a shift (9fdf9221: 7 × `mul.lo.u64 d, d, 0x80`
-/// with adds of a constant between, cut at 35; 0x100 × 5 and 6 cut at 32). `mul.lo.s64`
-/// (`v6_mul_s64`) and a multiplier not a power of two (`v4_mul_0x81`) keep every step (right).
-pub(super) fn mul_by_power_of_two(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<(u64, usize)> {
-    if g.op != GlueOp::MulLo || g.ty != GlueType::U64 {
-        return None;
-    }
-    [(0usize, 1usize), (1, 0)].into_iter().find_map(|(x, c)| {
-        let v = scopes_3701_a::known_source(m, t, g, vals, c)?;
-        let k = u64::from(v.trailing_zeros());
-        (v.is_power_of_two() && (1..32).contains(&k) && reg_of_glue(g, x).is_some()).then_some((k, x))
-    })
-}
 
 /// For 3501-N2: chain `c` (the one add/sub `g` reads, through adds) with its
 /// [`ShlChain::constant`] carried through `g`: `g` evaluated with the chain's operand the old
@@ -53,8 +37,10 @@ fn evaluated_with(g: &Glue, vals: &[Expected], x: usize, v: u64) -> u64 {
 }
 
 /// For 3501-N2 of a chain with a multiply step ([`ShlChain::by_multiply`]) read as source `x`
-/// of add/sub `g` (source values `vals`, spec's result `spec`), past the cut: the base shifted
-/// by the cut only and the constants added between the steps exact ([`ShlChain::constant`];
+/// of add/sub `g` (source values `vals`, spec's result `spec`), past the cut: the base
+/// times the factors kept up to the cut ([`ShlChain::kept_factor`]; 2^cut for powers of two,
+/// c^n for n steps by c, seed 4303's 02990ceb) and the constants added between the steps
+/// exact ([`ShlChain::constant`];
 /// 9fdf9221, `model.py`: (x0 << 35) + chain(0), the listing keeps 5 steps of the base and adds
 /// the whole constant to the high word).
 pub(super) fn multiply_chain_cut(
@@ -64,8 +50,8 @@ pub(super) fn multiply_chain_cut(
     x: usize,
     spec: &Expected,
 ) -> Option<Expected> {
-    let cut = c.cut.filter(|&cut| cut < c.total && c.base.is_exact() && vals.iter().all(Expected::is_exact))?;
-    let kept = ((c.base.bits as u64) << cut).wrapping_add(c.constant);
+    c.cut.filter(|&cut| cut < c.total && c.base.is_exact() && vals.iter().all(Expected::is_exact))?;
+    let kept = (c.base.bits as u64).wrapping_mul(c.kept_factor).wrapping_add(c.constant);
     Some(Expected::exact(u128::from(evaluated_with(g, vals, x, kept)), spec.width))
 }
 

@@ -995,3 +995,4 @@ mod seed_4303_n11;
 mod seed_4303_y1;
 mod seed_4303_y2;
 mod seed_4303_y3;
+mod seed_4303_y4;
