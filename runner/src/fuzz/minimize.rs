@@ -34,6 +34,11 @@
 //!   ([`REDUCE_ON_STAGE`]). Its predicate runs have no SASS check (an nvdisasm run each);
 //!   the final run of the case reduced on has it, so that an emulation with a `sass_witness`
 //!   labels that case known only where its -O3 kernel has the witness.
+//! - A register word finding's final run has the SASS check too (the minimizer's predicate runs
+//!   check nothing): the minimized finding is packaged from that run, or from its words without
+//!   the check where the check gave them to a read; where every word belongs to one
+//!   unwritten-register finding ([`stored_undefined`]), that read's finding is its finding
+//!   known after all ([`AfterReduction`]; triage counts it known when an entry matches it).
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -325,7 +330,9 @@ pub struct Reduction {
     pub known_after_reduction: Option<AfterReduction>,
 }
 
-/// A minimized finding reduced on until the emulations of known root causes explain it: the
+/// A minimized finding reduced on until the emulations of known root causes explain it (or,
+/// without reducing on, the unwritten-register finding its minimized kernel's words belong to:
+/// [`stored_undefined`]): the
 /// minimizer keeps a case's words unexplained while it reduces (so a known cause in the same
 /// program is never what is left), which also keeps whatever hides a known cause from its
 /// emulation (a copy between producer and consumer, a dead second reader: seeds 3901–3903's
@@ -343,8 +350,8 @@ pub struct AfterReduction {
 }
 
 /// The register programs' reducer: a minimization thread's [`Engine`], and the SASS checker
-/// it switches on only for unwritten-register findings (the other classes do not need it, and
-/// it costs an nvdisasm process per predicate run).
+/// it switches on for unwritten-register findings (the other classes do not need it, and it
+/// costs an nvdisasm process per predicate run) and for the final runs of word differences.
 pub struct Reducer {
     /// The engine (its stage times: `run on NAME`).
     pub engine: Engine,
@@ -443,26 +450,47 @@ impl Case for Job {
             (f, c)
         } else {
             let reduced = &m.reduced;
+            // A word difference's final run has the SASS check (one nvdisasm run): its
+            // predicate runs checked nothing, so the case may have been reduced to a kernel
+            // that stores its words from a never-written register ([`stored_undefined`]).
+            let unchecked = engine.sass.clone();
+            if self.raw.disagreement.is_some() {
+                engine.sass = r.checker.clone();
+            }
             let result =
                 engine.run(std::slice::from_ref(&reduced.program), std::slice::from_ref(&reduced.inputs), "final");
+            engine.sass = unchecked;
             let pre = self.raw.pre_signature();
-            let shows = Register::raw_findings(&reduced.program, &result[0], &engine.allow)
-                .iter()
-                .any(|x| x.pre_signature() == pre);
-            if shows {
-                let case = package::Case { original: &self.program, reduced, result: &result[0] };
+            let shows = |res: &ProgramResult| {
+                Register::raw_findings(&reduced.program, res, &engine.allow).iter().any(|x| x.pre_signature() == pre)
+            };
+            // Where the check gave words of the finding to a read, the words as the predicate
+            // saw them (no check) are the minimized finding's.
+            let words = ProgramResult { sass: Vec::new(), ..result[0].clone() };
+            let shown = if shows(&result[0]) { Some(&result[0]) } else { shows(&words).then_some(&words) };
+            if let Some(shown) = shown {
+                let case = package::Case { original: &self.program, reduced, result: shown };
                 let (mut f, text) = package::package(&self.raw, &case, &engine.allow, self.seen_at, env);
                 f.source = self.source.clone();
-                // The reduce-on step shares the case's budget (its deadline, not a second
-                // one of its own) and is timed as a stage of its own.
-                let (wall0, cpu0) = (Instant::now(), thread_cpu_s());
-                if deadline.is_none_or(|d| Instant::now() < d) {
-                    engine.until = after_deadline(deadline);
-                    let shared = Budget { until: deadline, seconds: None, ..budget };
-                    after = self.reduced_to_known(engine, r.checker.as_ref(), reduced, shared, env);
+                if let Some(x) = stored_undefined(&reduced.program, &result[0], &pre, &engine.allow) {
+                    // Every word is a read's: its finding is the one known after all when an
+                    // entry matches it (no reducing on).
+                    let case = package::Case { original: &self.program, reduced, result: &result[0] };
+                    let (mut finding, case) = package::package(&x, &case, &engine.allow, self.seen_at, env);
+                    finding.source = self.source.clone();
+                    after = Some(AfterReduction { signatures: vec![finding.signature.clone()], finding, case });
+                } else {
+                    // The reduce-on step shares the case's budget (its deadline, not a second
+                    // one of its own) and is timed as a stage of its own.
+                    let (wall0, cpu0) = (Instant::now(), thread_cpu_s());
+                    if deadline.is_none_or(|d| Instant::now() < d) {
+                        engine.until = after_deadline(deadline);
+                        let shared = Budget { until: deadline, seconds: None, ..budget };
+                        after = self.reduced_to_known(engine, r.checker.as_ref(), reduced, shared, env);
+                    }
+                    let spent = StageTime { wall_s: wall0.elapsed().as_secs_f64(), cpu_s: thread_cpu_s() - cpu0 };
+                    add_stage(&mut engine.stages, REDUCE_ON_STAGE, spent);
                 }
-                let spent = StageTime { wall_s: wall0.elapsed().as_secs_f64(), cpu_s: thread_cpu_s() - cpu0 };
-                add_stage(&mut engine.stages, REDUCE_ON_STAGE, spent);
                 (f, text)
             } else {
                 // The reduced case's final run no longer shows it (its words changed between
@@ -474,6 +502,37 @@ impl Case for Job {
         };
         (engine.sass, engine.until) = (None, None);
         Reduction { finding, case, calls, runs, refused, known_after_reduction: after }
+    }
+}
+
+/// The unwritten-register finding that every word of a minimized word difference belongs to:
+/// run without the SASS check, `result` (the final run of program `p`, with the check) shows
+/// the finding of pre-signature `pre`; with it, no word difference is left unexplained and exactly one
+/// unwritten-register finding carries differing words (stored from a never-written register,
+/// or from a value derived from one: [`package`]'s [`Raw::undefined_words`]). `None` otherwise:
+/// a word left unexplained keeps the finding, and words of several reads are not one cause.
+///
+/// The campaign's predicate runs check no SASS, and the program as generated may store the
+/// same wrong value from a register that holds something else (seed 4301's 3042780d: ptxas
+/// 13.0.88 -O3 never copies the pair into the register a skipped guarded load targets; the
+/// generated kernel's register held another variable, the minimized one's is never written,
+/// N-5); the minimized kernel shows it as the SASS check's finding, as an offline retriage of
+/// the stored case does.
+pub fn stored_undefined(p: &Program, result: &ProgramResult, pre: &str, allow: &Allowances) -> Option<Raw> {
+    let words = ProgramResult { sass: Vec::new(), ..result.clone() };
+    if !Register::raw_findings(p, &words, allow).iter().any(|x| x.pre_signature() == pre) {
+        return None;
+    }
+    let raws = Register::raw_findings(p, result, allow);
+    // Any unexplained word left (its kind may differ from `pre`'s once words are gone).
+    if raws.iter().any(|x| x.disagreement.is_some() && x.explained.is_empty()) {
+        return None;
+    }
+    let mut stored =
+        raws.into_iter().filter(|x| x.class == FindingClass::UnwrittenRegister && !x.undefined_words.is_empty());
+    match (stored.next(), stored.next()) {
+        (Some(x), None) => Some(x),
+        _ => None,
     }
 }
 
@@ -782,3 +841,5 @@ mod tests {
 
 #[cfg(test)]
 mod pool_tests;
+#[cfg(test)]
+mod stored_undefined_tests;

@@ -12,7 +12,9 @@
 //! especially — matches `corpus/known/`, counted as known and never minimized
 //! ([`TriageCounts`] says how often each way out was taken). A minimized finding whose case,
 //! reduced on past the minimized one, differs only in words an entry's emulations give is
-//! known after all ([`super::minimize::AfterReduction`]).
+//! known after all ([`super::minimize::AfterReduction`]), and so is one whose minimized kernel
+//! stores every differing word from a never-written register whose unwritten-register finding
+//! an entry names ([`super::minimize::stored_undefined`]).
 
 use std::collections::BTreeMap;
 
@@ -54,7 +56,8 @@ pub struct TriageCounts {
     pub not_reproduced: u64,
     /// Of those minimized, how many were counted known after all: reduced on past the minimized
     /// case, what was left differed only in words the emulations of a known entry give
-    /// ([`super::minimize::AfterReduction`]).
+    /// ([`super::minimize::AfterReduction`]), or the minimized kernel stored every word from a
+    /// never-written register a known entry names ([`super::minimize::stored_undefined`]).
     pub known_after_reduction: u64,
     /// Of those not shown again, how many gave other words when run again alone
     /// ([`crate::findings::FindingClass::NonDeterministic`]): never a new compiler bug.
