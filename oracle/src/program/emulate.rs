@@ -73,7 +73,7 @@ mod values;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};
-use values::{anything, convert, cvt_form, float_dtype, half, imm_of, is_min, reg_of_glue, signed_of};
+use values::{anything, convert, cvt_form, float_dtype, half, imm_of, is_min, one_in, reg_of_glue, signed_of};
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};

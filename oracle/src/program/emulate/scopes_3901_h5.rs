@@ -10,7 +10,7 @@
 //! the one value the mechanism computes (through the oracle's own semantics), `None` elsewhere.
 
 use super::fuzz3701::set_or_unpack_of_set;
-use super::{convert, imm_of, reg_of_glue, scopes_3701_a};
+use super::{convert, imm_of, one_in, reg_of_glue, scopes_3701_a};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -95,13 +95,7 @@ pub(super) fn cnot_converted_as_number(
     if !m.allow.emulates(Deviation::CnotOfSetCvtConvertedAsNumber) || !a.is_exact() {
         return None;
     }
-    let one = match c.atype {
-        CvtType::F16 => 0x3c00u128,
-        CvtType::Bf16 => 0x3f80,
-        CvtType::F32 => u128::from(1.0f32.to_bits()),
-        CvtType::F64 => u128::from(1.0f64.to_bits()),
-        _ => return None,
-    };
+    let one = one_in(c.atype)?;
     // Any 0/1 ptxas makes from a predicate, not only a `cnot` (seed 4102's 87db6a36 and 6d0262f6,
     // `emulate/scopes_410x_z4.rs`).
     let of_cnot = super::scopes_410x_z4::zero_one_of_a_predicate(m, t, r);

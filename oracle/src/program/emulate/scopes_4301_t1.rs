@@ -11,7 +11,7 @@
 use super::fuzz3602::writes;
 use super::origin::reads_and_overwrites;
 use super::scopes_410x_z4::last_writer;
-use super::{convert, imm_of};
+use super::{convert, imm_of, one_in};
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, GlueOp, SetDst, Src};
@@ -137,13 +137,7 @@ pub(super) fn set_truth_converted_as_number(m: &Machine<'_>, c: &Cvt, r: Reg, a:
     if !tested {
         return None;
     }
-    let one = match c.atype {
-        CvtType::F16 => 0x3c00u128,
-        CvtType::Bf16 => 0x3f80,
-        CvtType::F32 => u128::from(1.0f32.to_bits()),
-        CvtType::F64 => u128::from(1.0f64.to_bits()),
-        _ => 1,
-    };
+    let one = one_in(c.atype).unwrap_or(1);
     let truth = a.bits & ((1u128 << c.atype.bits()) - 1) != 0;
     let form = Form::Cvt(*c);
     convert(m, &form, if truth { one } else { 0 })

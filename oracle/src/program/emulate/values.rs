@@ -1,5 +1,5 @@
 //! Small facts about values, types and glue operands that the emulation hooks share
-//! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
+//! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types and the number 1 in each float type,
 //! a `cvt` form's result through the oracle's own semantics, a glue source as a register or an
 //! immediate. No deviation is decided here.
 
@@ -23,6 +23,18 @@ pub(super) fn anything(e: Expected) -> Expected {
 /// Whether a `cvt` writes a float type (what an 8-bit store of its register converts, A).
 pub(super) fn float_dtype(t: CvtType) -> bool {
     matches!(t, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::Tf32 | CvtType::F16x2 | CvtType::Bf16x2)
+}
+
+/// The bits of the number 1 in float type `t` (`.f16`, `.bf16`, `.f32`, `.f64`), `None` for other
+/// types: what ptxas converts in place of a 0/1's bits (3501-N3 and its widenings).
+pub(super) fn one_in(t: CvtType) -> Option<u128> {
+    match t {
+        CvtType::F16 => Some(0x3c00),
+        CvtType::Bf16 => Some(0x3f80),
+        CvtType::F32 => Some(u128::from(1.0f32.to_bits())),
+        CvtType::F64 => Some(u128::from(1.0f64.to_bits())),
+        _ => None,
+    }
 }
 
 /// Whether `t` is `.f16` or `.bf16`.
