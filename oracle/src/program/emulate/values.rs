@@ -1,7 +1,7 @@
 //! Small facts about values, types and glue operands that the emulation hooks share
-//! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types and the number 1 in each float type,
-//! a `cvt` form's result through the oracle's own semantics, a glue source as a register or an
-//! immediate. No deviation is decided here.
+//! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
+//! the number 1 in each float type, a `cvt` form's result through the oracle's own semantics, a
+//! glue source as a register or an immediate. No deviation is decided here.
 
 use crate::isa::{CvtType, Form};
 use crate::program::exec::Machine;
