@@ -69,11 +69,12 @@ pub struct RunOptions {
 }
 
 /// The most statements an emulating run executes. An emulation that changes a loop's trip
-/// count (3604-N3) makes the run longer than the program's own, by up to 32769 trips (the
-/// longest then stop here); one whose scope were wrong could make it run to the oracle's
-/// limit on every triage (seed 3702's 5ea00426 did, a minute a batch, in session 37). Generated programs run at most a few
-/// thousand statements.
-pub const EMULATION_MAX_STEPS: u64 = 1 << 16;
+/// count (3604-N3) makes the run longer than the program's own, by up to 32769 trips: 2^18
+/// statements hold them for a loop of up to 8 statements (98d8219f's `v_step_0xffff`, 4). One
+/// whose scope were wrong could make it run to the oracle's limit (2^22) on every triage
+/// (seed 3702's 5ea00426 did, a minute a batch, in session 37); this limit is 16 times
+/// shorter. Generated programs run at most a few thousand statements.
+pub const EMULATION_MAX_STEPS: u64 = 1 << 18;
 
 /// Runs `p` on `inputs`: each thread's output words as one [`Expected`] of `32 × outputs`
 /// bits (word 0 in the low bits).
@@ -196,14 +197,14 @@ mod tests {
     }
 
     /// A run under emulations stops at [`EMULATION_MAX_STEPS`]; a plain run of the same
-    /// program (30,000 trips of a 4-statement loop) goes on to the oracle's own limit.
+    /// program (100,000 trips of a 4-statement loop) goes on to the oracle's own limit.
     #[test]
     fn an_emulating_run_stops_at_its_own_statement_limit() {
         let p = program(
             32,
             0,
             &[
-                "mov.u32 %r1, 30000;",
+                "mov.u32 %r1, 100000;",
                 "$L0:",
                 "sub.u32 %r1, %r1, 1;",
                 "setp.ne.u32 %p0, %r1, 0;",

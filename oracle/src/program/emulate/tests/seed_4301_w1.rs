@@ -66,13 +66,20 @@ fn n3_98d8219f_an_up_count_against_lt_is_counted_signed() {
     exact_case(&reduced, [0; 4], D, 0x8000_0000_8007_ffff, 0x0007_efff);
     let le = d98d219f(start, "add.u32 %r2, %r2, 0x7ffff;", "setp.le.u32 %p2, %r2, 0x15;");
     exact_case(&le, [0; 4], D, 0x8000_0000_8007_ffff, 0x0007_efff);
-    // v_step_0x1fffff: 1025 trips. (v_step_0xffff's 32769 trips are counted too, but an
-    // emulating run stops at `EMULATION_MAX_STEPS` statements, short of them.)
+    // v_step_0x1fffff: 1025 trips.
     let more = d98d219f(start, "add.u32 %r2, %r2, 0x1fffff;", "setp.lt.u32 %p2, %r2, 0x15;");
     exact_case(&more, [0; 4], D, 0x8000_0000_801f_ffff, 0x001f_fbff);
     // v5_small_step: from −16 by 1, 37 trips to 0x15.
     let small = d98d219f("mov.u32 %r2, 0xfffffff0;", "add.u32 %r2, %r2, 1;", "setp.lt.u32 %p2, %r2, 0x15;");
     exact_case(&small, [0; 4], D, 0x089a_4e30_ffff_fff1, 0x15);
+}
+
+/// 98d8219f's `v_step_0xffff` (13.0.88 and 13.5 -O3 store 0x00007fff): the longest folded
+/// count seen, 32769 trips of a 4-statement loop, inside an emulating run's statement limit.
+#[test]
+fn n3_98d8219f_the_longest_folded_count_runs_to_its_end() {
+    let step_0xffff = ca25d7b2("mov.u32 %r2, 0x80000000;", "add.u32 %r2, %r2, 0xffff;", "setp.lt.u32 %p2, %r2, 0x15;");
+    exact_case(&step_0xffff, [0; 4], D, 0x8000_ffff, 0x7fff);
 }
 
 /// 98d8219f's right variants: the signed progression wraps (v6_pos_start), 65539 signed trips
