@@ -35,7 +35,9 @@ const LINK: u32 = 4;
 /// (`v1`), an outer `cnot.b32` (`v2`, `v9`, a narrowed inner `cnot.b64`, three `cnot.b32`s, the
 /// pair widened to `.f64`: `SEL …, 0xffffffff; IADD3 -R` then `F2F` of the bits), `not` for
 /// both or the first (`v3`, `c1`), the outer `cnot.b64` of a `selp 1, 0`, an `and.b64 x, 1` or a widened
-/// `set.ne.u32` (the bits converted).
+/// `set.ne.u32` (the bits converted). 13.5 -O3 the same where tried (three `cnot`s, copies, the
+/// widened inner ones, the narrowed outer `.b16`, `.f64`, `cvt.u32.u64`, the unpack; the outer
+/// `.b32` and `selp` right). Variants: corpus/findings/fuzz-h200-4303/trace/42ff61b7/z3_*.
 pub(super) fn cnot_of_a_cnot(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     m.producer(t, r).is_some_and(|(_, o)| outer_cnot(m, o.stmt, LINK))
 }
