@@ -1337,7 +1337,7 @@ const SEED_4303_LABELS: [(&str, &str); 8] = [
     ("02990ceb", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: a multiply chain by -2^26, not a power of two (T14x4)
     ("29c22ed5", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word a min.u64 of constants (T14x2; widened session 43)
     ("31481867", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old NaN widened from bf16 (T14x5; fixed session 43)
-    ("42ff61b7", "new"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5)
+    ("42ff61b7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a cnot of a cnot before the cvt (T14x5; widened session 44)
     ("67fafce8", "new"), // KNOWN 3701-C1N2 mechanism: a trigger no entry covers (two if-converted branches) (T14x4)
     ("a3737354", "new"), // KNOWN 3602-N4: cvt.s8.u8 of a folded constant (T14x3)
     ("aeb796d5", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)

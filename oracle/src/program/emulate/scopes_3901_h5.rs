@@ -81,7 +81,9 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// 87db6a36 and 6d0262f6, T9y1.md, T9y2.md) and the source type `.f64` (87db6a36: `cnot.b64;
 /// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f). Seeds 4202/4203 (`emulate/scopes_4301_w4.rs`):
 /// also where the float-to-float conversion is itself tested against zero (06b614f9) and in a
-/// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df).
+/// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df). Seed 4303
+/// (`emulate/scopes_4401_z3.rs`): also where the source is a `cnot.{b16,b64}` of a `cnot`
+/// (42ff61b7), with no other trigger.
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -102,7 +104,8 @@ pub(super) fn cnot_converted_as_number(
     let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r))
         || (of_cnot && logic_op_reads_an_integer_set(m))
         || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt))
-        || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r);
+        || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r)
+        || super::scopes_4401_z3::cnot_of_a_cnot(m, t, r);
     let bits = c.atype.bits();
     let count = a.bits & ((1u128 << bits) - 1);
     if !scoped || count > 1 {

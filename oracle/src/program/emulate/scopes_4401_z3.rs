@@ -1,0 +1,87 @@
+//! 3501-N3 widened after seed 4303's trace (helper z3, session 44): a sixth context in which
+//! ptxas holds a `cnot`'s 0/1 as a select of a predicate and converts its arms as the numbers 0
+//! and 1 — a chain of `cnot`s, the last one `.b16` or `.b64` ([`cnot_of_a_cnot`];
+//! corpus/findings/fuzz-h200-4303/trace/T14x5.md, 42ff61b7). The caller,
+//! `scopes_3901_h5::cnot_converted_as_number`, computes the value.
+//!
+//! Invariants: a condition on the program's statements (the value's producer as the machine
+//! recorded it, the statements before it as written); it changes no value by itself.
+
+use super::reg_of_glue;
+use super::scopes_410x_z4::last_writer;
+use crate::isa::{Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{GlueOp, GlueType};
+use crate::program::{Reg, Stmt};
+
+/// How many integer `cvt`s and `mov` copies a link of the chain may pass through.
+const LINK: u32 = 4;
+
+/// Whether register `r` of thread `t` (the source of a `cvt` from a float type) holds, through
+/// integer `cvt`s and `mov` copies, a `cnot.{b16,b64}` whose source is itself a `cnot` result of
+/// any width, through integer `cvt`s and copies: ptxas folds `cnot(cnot x)` to a select of the
+/// predicate `x == 0` and the float `cvt` converts its arms as the numbers 0 and 1 (§9.7.9.21
+/// converts the bits 0x0001, a subnormal). 42ff61b7 (T14x5.md: `cnot.b64; cnot.b64;
+/// cvt.rm.bf16.f64` is `ISETP.EQ.U32(.EX) P0, x, RZ; SEL R7, RZ, 0x3f80, P0`, bf16 1.0 where
+/// the spec's is +0; `v4` `.f32` `FSEL R7, RZ, 1`, `v6` `cnot.b16` twice and `cvt.f32.f16`,
+/// `v7` `.rp`, `v8` `cvt.rmi.u32.f64` `SEL R7, RZ, 0x1`, `v5` three registers; 13.0.88 and
+/// 13.5 -O3). Session 44, 13.0.88 -O3, the same fold: three and four `cnot.b64`s (the arms of
+/// the last), `mov.b64` copies between, the inner `cnot` stored too, an inner `cnot.b32` or
+/// `cnot.b16` widened by `cvt.{u64,s64}` (`FSEL R7, RZ, 1, P0`), an outer `cnot.b16` of a
+/// narrowed `cnot.b32`/`cnot.b64`, `cvt.f64.f16` (`FSEL R7, RZ, 1.875`), and `cvt.u32.{u16,u64}`
+/// between the outer `cnot` and a `cvt` from `.f32` (`SEL R7, RZ, 0x3c00`), `cvt.u16.u64` then
+/// `cvt.f32.f16`, a `mov.b64` unpack's low half (the machine's producer of an unpacked half is
+/// the `cnot`). Right: one `cnot`
+/// (`v1`), an outer `cnot.b32` (`v2`, `v9`, a narrowed inner `cnot.b64`, three `cnot.b32`s, the
+/// pair widened to `.f64`: `SEL …, 0xffffffff; IADD3 -R` then `F2F` of the bits), `not` for
+/// both or the first (`v3`, `c1`), the outer `cnot.b64` of a `selp 1, 0`, an `and.b64 x, 1` or a widened
+/// `set.ne.u32` (the bits converted). 13.5 -O3 the same where tried (three `cnot`s, copies, the
+/// widened inner ones, the narrowed outer `.b16`, `.f64`, `cvt.u32.u64`, the unpack; the outer
+/// `.b32` and `selp` right). Variants: corpus/findings/fuzz-h200-4303/trace/42ff61b7/z3_*.
+pub(super) fn cnot_of_a_cnot(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    m.producer(t, r).is_some_and(|(_, o)| outer_cnot(m, o.stmt, LINK))
+}
+
+/// Whether the statement at body index `k` is an unguarded `cnot.{b16,b64}` whose source's last
+/// writer is a `cnot` ([`a_cnot`]), or reaches such a `cnot` through at most `depth` unguarded
+/// integer `cvt`s and `mov` copies.
+fn outer_cnot(m: &Machine<'_>, k: usize, depth: u32) -> bool {
+    match &m.p.body[k] {
+        Stmt::Glue { glue, guard: None }
+            if glue.op == GlueOp::Cnot && matches!(glue.ty, GlueType::B16 | GlueType::B64) =>
+        {
+            reg_of_glue(glue, 0).and_then(|x| last_writer(m, k, x)).is_some_and(|(j, _)| a_cnot(m, j, LINK))
+        }
+        _ => through_link(m, k, depth, &outer_cnot),
+    }
+}
+
+/// Whether the unguarded statement at body index `k` is an integer `cvt` or a `mov` copy whose
+/// source's last writer satisfies `then` (one `depth` less).
+fn through_link(m: &Machine<'_>, k: usize, depth: u32, then: &dyn Fn(&Machine<'_>, usize, u32) -> bool) -> bool {
+    let source = match &m.p.body[k] {
+        Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. })
+            if c.dtype.is_int() && c.atype.is_int() =>
+        {
+            operands.get(1)
+        }
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
+            operands.get(1)
+        }
+        _ => return false,
+    };
+    depth > 0
+        && source
+            .and_then(|o| m.reg_of(o).ok())
+            .and_then(|x| last_writer(m, k, x))
+            .is_some_and(|(j, _)| then(m, j, depth - 1))
+}
+
+/// Whether the statement at body index `k` is an unguarded `cnot`, or reaches one through at most
+/// `depth` unguarded integer `cvt`s and `mov` copies.
+fn a_cnot(m: &Machine<'_>, k: usize, depth: u32) -> bool {
+    match &m.p.body[k] {
+        Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Cnot => true,
+        _ => through_link(m, k, depth, &a_cnot),
+    }
+}
