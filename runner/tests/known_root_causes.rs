@@ -1308,7 +1308,7 @@ fn the_seed_4301_word_findings_are_labelled_by_their_entries() {
 const SEED_4301_LABELS: [(&str, &str); 3] = [
     ("3042780d", "new"), // KNOWN N-5: a lost else-value stored; N-5 has no value emulation (T14x1)
     ("87a7efec", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: the minuend `and.b32 r, x, 0` not a moved 0 (T14x1)
-    ("d78a59b7", "new"), // KNOWN B: the shift amount past a label of a deleted loop (T14x1)
+    ("d78a59b7", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a set.f32 amount rebuilt at the shift past a deleted loop (T14x1; scopes_4401_z1)
 ];
 
 #[test]

@@ -69,6 +69,7 @@ mod scopes_4303_y2;
 mod scopes_4303_y3;
 mod scopes_4303_y4;
 mod scopes_4401_z3;
+mod scopes_4401_z1;
 mod skipped;
 mod values;
 
@@ -205,11 +206,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // shifts by the low word of its conversion to a 64-bit integer of the shift's signedness
     // (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC` otherwise), then the shift's own clamp
     // of that word.
+    // Across a boundary too where the amount is a `set.f32` ptxas rebuilds from its predicate at
+    // the shift (`emulate/scopes_4401_z1.rs`, d78a59b7).
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
-        && reg(1).and_then(|r| f32_typed(m, t, r)).is_some_and(|k| !boundary_between(m, k, m.stmt))
+        && reg(1).is_some_and(|r| {
+            f32_typed(m, t, r).is_some_and(|k| {
+                !boundary_between(m, k, m.stmt) || scopes_4401_z1::set_f32_rebuilt_at_its_shifts(m, r, k)
+            })
+        })
     {
         let to = if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" };
         if let Some(amount) = cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {

@@ -355,7 +355,7 @@ fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.
-fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
+pub(super) fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
     m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 

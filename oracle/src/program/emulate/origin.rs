@@ -580,7 +580,8 @@ pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
 /// bit-field instruction, `brev.b64`, `bfe.{u64,s64}`, `bfi.b64`, `bfind{.shiftamt}.{u64,s64}`
 /// (corpus/findings/fuzz-h200-3602/, a5368bf9: ptxas 13.0.88 and 13.5, -O0 and -O3, whatever
 /// register it touches, even dead; their 32-bit forms, `clz.b64` and `popc.b64` are not
-/// boundaries). Across one the shift reads the raw bits. (`fence.acq_rel.gpu`, `membar.gl`,
+/// boundaries). Across one the shift reads the raw bits (not a `set.f32` amount ptxas rebuilds at
+/// the shift, [`scopes_4401_z1`](super::scopes_4401_z1)). (`fence.acq_rel.gpu`, `membar.gl`,
 /// `vote`, `match`, `redux` and `activemask` are boundaries too, but the interpreter runs no
 /// program with one.) A
 /// `from` at or after `to` (a loop's back edge) has the loop's label between them.

@@ -127,7 +127,7 @@ pub(super) fn branch_fixed(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType
 
 /// Whether the statement at body index `k` is dead: it writes one register, by glue, a `cvt` or
 /// a `mov` copy, and nothing reads the value it writes there.
-fn dead(m: &Machine<'_>, k: usize) -> bool {
+pub(super) fn dead(m: &Machine<'_>, k: usize) -> bool {
     let dst = match &m.p.body[k] {
         Stmt::Glue { glue, .. } => Some(glue.dst),
         Stmt::Isa(Instruction {
