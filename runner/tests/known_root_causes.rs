@@ -1322,7 +1322,7 @@ const SEED_4302_LABELS: [(&str, &str); 5] = [
     ("1b724026", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: a cvt.s64.s16 of a zero-extended byte (T14x3)
     ("3d132351", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the zero word through a mov.b64 pack (T14x2; widened session 43)
     ("84d08552", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the destroyed reader is the half's 32-bit source (T14x1; widened session 43)
-    ("c7c59b39", "new"), // KNOWN 3702-N2: xor.b64 of packs, not .b32 (T14x3)
+    ("c7c59b39", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor.b64 of packs, not .b32 (T14x3; widened session 44)
     ("df316674", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a cvt.rni.u8.f32 writer of the half (T14x2)
 ];
 

@@ -3,7 +3,9 @@
 //! hooks of `emulate.rs` ([`glue`], [`mov`], [`cvt`]): 3702-N1 (`setp.eq` of a `min`/`max`
 //! against its immediate fused, reading "x selected"), 3702-N2 (a `lop3` merged into a
 //! following `xor` chain reads the chain's other operand as its redundant input) and 3702-N3
-//! (the constants −1 and 1.0f taken as equal at the join of a one-armed `if`).
+//! (the constants −1 and 1.0f taken as equal at the join of a one-armed `if`). 3702-N2 through
+//! 64-bit operations of `mov.b64` packs, and the value numbering that makes a copy of `a` `a`,
+//! are `scopes_4401_z2.rs`'s.
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
 //! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
@@ -16,6 +18,7 @@
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::origin::{moved_immediate, value_readers};
+use super::scopes_4401_z2::{self, same_value};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
@@ -31,7 +34,9 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
         (Deviation::JoinOfMinusOneAndOneF32Merged, arm_glue_merged),
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
+        (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::xor_of_packed_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
+        (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::lop3_chain_of_packs),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -223,10 +228,11 @@ fn moved_immediate_before(m: &Machine<'_>, before: usize, d: Reg) -> Option<Expe
 }
 
 /// The input of the inner `lop3` a merged [`lop3_chain`] binds to the outer `xor`'s other
-/// operand x: its `c` (b an immediate 0 and c a constant 0, or c the register `a` itself; `b`
-/// holding the value given), or its `b` (b the register `a` itself; `c` holding the value given).
+/// operand x: its `c` (b an immediate 0 and c a constant 0, or c the register `a` itself or a
+/// copy, [`same_value`]; `b` holding the value given), or its `b` (b `a` itself or a copy; `c`
+/// holding the value given).
 #[derive(Clone, Copy)]
-enum FreedInput {
+pub(super) enum FreedInput {
     /// `lop3(a, b, 0, L)` (b an immediate 0, the 0 of `c` an immediate or a folded constant) or
     /// `lop3(a, b, a, L)`: d = x ^ (a OP L(a, b, x)).
     C(u64),
@@ -236,8 +242,9 @@ enum FreedInput {
 
 /// For 3702-N2: the `a` value, the middle operation OP, the input bound to x and the look-up
 /// table of the chain in register `r` of thread `t` at body index `at` (the outer `xor`):
-/// `r = OP.b32 a, l` (either order; OP `xor`, `or` or `and`) with `l = lop3.b32 a, b, c, L` (the
-/// same register `a`, unwritten between them, `L` an immediate), `a`'s value the one the `lop3`
+/// `r = OP.b32 a, l` (either order; OP `xor`, `or` or `and`) with `l = lop3.b32 a, b, c, L` (`a`
+/// one value as ptxas numbers values, [`same_value`]: the same register unwritten between them
+/// or a copy; `L` an immediate), `a`'s value the one the `lop3`
 /// or OP recorded; the input that stays ([`FreedInput`]) an immediate or a register unwritten
 /// from the `lop3` to `at`.
 fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<Lop3Chain> {
@@ -246,7 +253,7 @@ fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<Lop3Chain> {
 }
 
 /// A [`lop3_chain`]: the `a` value, the middle operation OP, the input bound to x, the table.
-type Lop3Chain = (u64, GlueOp, FreedInput, u64);
+pub(super) type Lop3Chain = (u64, GlueOp, FreedInput, u64);
 
 /// [`lop3_chain`] of the OP `x` at body index `op_at` whose first source held `first`.
 fn chain_of_op(
@@ -264,14 +271,32 @@ fn chain_of_op(
         let (a, l) = (reg_of_glue(x, ka)?, reg_of_glue(x, kl)?);
         let (k, lop) = m.p.body[..op_at].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
         let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
-        let unwritten = !m.p.body[k + 1..op_at].iter().any(|s| writes(s, a));
-        (lop.op == GlueOp::Lop3 && reg_of_glue(lop, 0) == Some(a) && unwritten).then_some((ka, a, l, k, lop))
+        // `a` the `lop3`'s own `a` as ptxas numbers values (seed 4302: through copies).
+        let same_a = reg_of_glue(lop, 0).is_some_and(|la| same_value(m, (op_at, a), (k, la)));
+        (lop.op == GlueOp::Lop3 && same_a).then_some((ka, l, k, lop))
     });
-    let (ka, a, l, k, lop) = chain?;
+    let (ka, l, k, lop) = chain?;
     // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
     let a_value =
         if ka == 0 { first } else { m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref()) };
     let a_value = a_value.filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
+    lop3_chain_of(m, t, x.op, lop, k, a_value, at)
+}
+
+/// The [`Lop3Chain`] of OP `op` over the `lop3` `lop` at body index `k` whose `a` holds
+/// `a_value`: the input it frees (a `b` or `c` repeating `a` as ptxas numbers values, or the
+/// constant-0 `c`) and the table; the input that stays an immediate or a register unwritten
+/// from the `lop3` to `at`.
+pub(super) fn lop3_chain_of(
+    m: &Machine<'_>,
+    t: u32,
+    op: GlueOp,
+    lop: &Glue,
+    k: usize,
+    a_value: u64,
+    at: usize,
+) -> Option<Lop3Chain> {
+    let a = reg_of_glue(lop, 0)?;
     // An input's value: an immediate, or a register unwritten from the `lop3` to `at`.
     let value = |j: usize| {
         imm_of(lop, j).or_else(|| {
@@ -284,7 +309,7 @@ fn chain_of_op(
     };
     let zero_c = imm_of(lop, 2) == Some(0)
         || reg_of_glue(lop, 2).is_some_and(|c| folded_constant(m, k, c, 3) && value(2).is_some_and(|v| v as u32 == 0));
-    let repeats = |j: usize| reg_of_glue(lop, j) == Some(a);
+    let repeats = |j: usize| reg_of_glue(lop, j).is_some_and(|r| same_value(m, (k, r), (k, a)));
     let freed = match (repeats(1), repeats(2)) {
         (true, false) => FreedInput::B(value(2)? & 0xFFFF_FFFF),
         (false, true) => FreedInput::C(value(1)? & 0xFFFF_FFFF),
@@ -293,7 +318,7 @@ fn chain_of_op(
         (true, true) => FreedInput::B(0),
         _ => return None,
     };
-    Some((a_value, x.op, freed, imm_of(lop, 3)? & 0xFF))
+    Some((a_value, op, freed, imm_of(lop, 3)? & 0xFF))
 }
 
 /// 3702-N2 (T3B, 2a3b3599; ptxas 13.0.88 -O3 and the JIT, 13.5 right): `xor d, x, r` (either
@@ -348,7 +373,7 @@ fn xor_of_lop3_chain(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
 /// The word of the one `LOP3` ptxas 13.0.88 -O3 merges a [`lop3_chain`] into, the input it
 /// frees bound to `x` (32 bits): x ^ (a OP L(a, b, x)) or x ^ (a OP L(a, x, c)). `g` is any glue
 /// instruction (its operands are not read).
-fn merged_chain(g: &Glue, x: u64, (a, op, freed, lut): Lop3Chain) -> u64 {
+pub(super) fn merged_chain(g: &Glue, x: u64, (a, op, freed, lut): Lop3Chain) -> u64 {
     let lop3 = |a: u64, b: u64, c: u64, lut: u64| {
         Glue { op: GlueOp::Lop3, ty: GlueType::B32, ..*g }.eval([a, b, c, lut], false)
     };
@@ -396,7 +421,8 @@ fn lop3_chain_with_no_outer_xor(
     let lone_lop3 = [(0, 1), (1, 0)].into_iter().any(|(ka, kl)| {
         let (Some(a), Some(l)) = (reg_of_glue(g, ka), reg_of_glue(g, kl)) else { return false };
         matches!(m.producer(t, l), Some((Stmt::Glue { glue: lop, .. }, o))
-            if lop.op == GlueOp::Lop3 && reg_of_glue(lop, 0) == Some(a) && value_readers(m, o.stmt, l) == 1)
+            if lop.op == GlueOp::Lop3 && value_readers(m, o.stmt, l) == 1
+                && reg_of_glue(lop, 0).is_some_and(|la| same_value(m, (m.stmt, a), (o.stmt, la))))
     });
     if !lone_lop3 {
         return None;

@@ -81,7 +81,7 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 /// How many producers deep [`same_expression`] compares two values.
-const CSE_DEPTH: u32 = 4;
+pub(super) const CSE_DEPTH: u32 = 4;
 
 /// The destinations of a `mov` under 3701-N-D: a destroying pack also writes its `h` (and the
 /// registers ptxas numbers as h) with the pair, and its later halves naming them are the pair;
@@ -437,7 +437,7 @@ fn duplicates(m: &Machine<'_>, t: u32, k: usize, h: Reg) -> Vec<Reg> {
 /// register from the same writer, unguarded glue of one operation and type over the same
 /// immediates and same-expression registers, or the same element of unguarded `mov` unpacks of
 /// same-expression registers.
-fn same_expression(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg), depth: u32) -> bool {
+pub(super) fn same_expression(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg), depth: u32) -> bool {
     let (Some((wa, sa)), Some((wb, sb))) = (last_writer(m, a.0, a.1), last_writer(m, b.0, b.1)) else {
         return false;
     };

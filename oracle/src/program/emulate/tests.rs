@@ -998,3 +998,4 @@ mod seed_4303_y3;
 mod seed_4303_y4;
 mod seed_4401_z3;
 mod seed_4401_z1;
+mod seed_4401_z2;
