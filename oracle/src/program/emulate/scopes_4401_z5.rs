@@ -166,11 +166,12 @@ fn src_bits(m: &Machine<'_>, floor: usize, k: usize, s: Option<Src>, depth: u32)
 /// guard aside).
 fn stmt_bits(m: &Machine<'_>, floor: usize, k: usize, depth: u32) -> Bits {
     match &m.p.body[k] {
-        Stmt::Glue { glue: g, .. } => {
+        // Packed `.{u,s}16x2` operations work per half: not modelled.
+        Stmt::Glue { glue: g, .. } if !matches!(g.ty, GlueType::U16x2 | GlueType::S16x2) => {
             let src = |i: usize| src_bits(m, floor, k, g.src[i], depth);
             let width = g.ty.bits();
             let amount = || match g.src[1] {
-                Some(Src::Imm(n)) if n < u64::from(width) && g.ty != GlueType::S16x2 => Some(n as u32),
+                Some(Src::Imm(n)) if n < u64::from(width) => Some(n as u32),
                 _ => None,
             };
             match g.op {
