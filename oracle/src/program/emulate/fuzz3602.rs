@@ -14,7 +14,7 @@
 
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
-use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5, GlueRule};
+use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5, scopes_4401_z5, GlueRule};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
@@ -49,7 +49,8 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
     // T9y3.md, c3105f61: `cvt.s32.u16` the same 13.0.88 -O3 listing as `cvt.u32.u16`).
     // `cvt.s64.u16` is right there (`LOP3 0xffff`, c3105f61's `v2_s64_u16`), and so is
     // `cvt.u64.u16` of a folded constant's byte (f3426d51's `v22_bfe_const_u64dst`, T12a2.md).
-    let folded = s8_cvt_source(m, t, r).is_some_and(|k| scopes_4201_v3::folded_constant_64(m, k));
+    let folded = s8_cvt_source(m, t, r).is_some_and(|k| scopes_4201_v3::folded_constant_64(m, k))
+        || scopes_4401_z5::learned_constant_s8(m, t, r);
     if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
         && c.atype == CvtType::U16
         && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64)
@@ -284,9 +285,11 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a
 /// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4), or
 /// knows as a constant it folds ([`scopes_4201_v3::folded_constant_64`]: seeds 4201's f3426d51,
-/// 4202's 03ee4476).
+/// 4202's 03ee4476), or by a byte sign extension of a 16-bit constant ptxas learns from known
+/// bits or a value range ([`scopes_4401_z5::learned_constant_s8`]: seed 4303's a3737354).
 pub(super) fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     s8_cvt_source(m, t, r).is_some_and(|k| sign_extended_byte_64(m, k) || scopes_4201_v3::folded_constant_64(m, k))
+        || scopes_4401_z5::learned_constant_s8(m, t, r)
 }
 
 /// The body index of the producer of the source of the `cvt.s8.{s64,u64}` that wrote the value

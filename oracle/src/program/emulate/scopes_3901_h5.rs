@@ -229,13 +229,23 @@ pub(super) fn range_decided_set(m: &Machine<'_>, t: u32, g: &Glue) -> bool {
         Some(Src::Reg(r)) => interval(m, t, r, bits, signed, 4),
         None => None,
     };
-    let (Some((la, ha)), Some((lb, hb))) = (source(0), source(1)) else { return false };
-    // Decided: true for every pair of values in the intervals, or false for every pair.
-    match cmp {
-        Cmp::Lt | Cmp::Ge => ha < lb || la >= hb,
-        Cmp::Le | Cmp::Gt => ha <= lb || la > hb,
-        Cmp::Eq | Cmp::Ne => (la == ha && lb == hb && la == lb) || ha < lb || hb < la,
-    }
+    let (Some(a), Some(b)) = (source(0), source(1)) else { return false };
+    decided(cmp, a, b).is_some()
+}
+
+/// The outcome of comparison `cmp` of a value in interval `a` with one in interval `b` (each
+/// `[lo, hi]`), if the intervals decide it: `Some(true)` when it holds for every pair of values,
+/// `Some(false)` when it holds for none (also asked by `emulate/scopes_4401_z5.rs`).
+pub(super) fn decided(cmp: Cmp, (la, ha): (i128, i128), (lb, hb): (i128, i128)) -> Option<bool> {
+    let (holds, fails) = match cmp {
+        Cmp::Lt => (ha < lb, la >= hb),
+        Cmp::Ge => (la >= hb, ha < lb),
+        Cmp::Le => (ha <= lb, la > hb),
+        Cmp::Gt => (la > hb, ha <= lb),
+        Cmp::Eq => (la == ha && lb == hb && la == lb, ha < lb || hb < la),
+        Cmp::Ne => (ha < lb || hb < la, la == ha && lb == hb && la == lb),
+    };
+    (holds || fails).then_some(holds)
 }
 
 /// Whether register `r` of thread `t` holds a `set.{ne,lt,gt}.<dst>.<int>` of one register with
