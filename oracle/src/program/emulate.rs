@@ -68,6 +68,7 @@ mod scopes_4303_y1;
 mod scopes_4303_y2;
 mod scopes_4303_y3;
 mod scopes_4303_y4;
+mod scopes_4401_z4;
 mod skipped;
 mod values;
 

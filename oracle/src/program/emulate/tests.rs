@@ -996,3 +996,4 @@ mod seed_4303_y1;
 mod seed_4303_y2;
 mod seed_4303_y3;
 mod seed_4303_y4;
+mod seed_4401_z4;
