@@ -20,9 +20,10 @@ use crate::program::{Reg, Stmt};
 
 /// Whether the program holds a conditional forward branch `@[!]p bra L` (body index j) whose
 /// predicate an unguarded `setp.<cmp>.{b,u,s}{32,64} p, x, 0` (or `0, x`; the 0 an immediate or
-/// a register a `mov` of 0 wrote) wrote, where the statements it skips write x, x is read after
-/// L, and the setp follows the label of an earlier conditional forward branch whose skipped
-/// statements are live ([`live_arm`]): the setp is not in the entry block.
+/// a register a `mov` of 0 wrote) wrote, where the statements it skips (straight-line: an
+/// if/else diamond, x/b_ifelse, is right) write x, x is read after L, and the setp follows the
+/// label of an earlier conditional forward branch whose skipped statements are live
+/// ([`live_arm`]): the setp is not in the entry block.
 ///
 /// Evidence (ptxas 13.0.88 -O3 variants of 67fafce8's reduced.ptx, trace/67fafce8/ and
 /// trace/67fafce8/x/ — the r0 diamond `setp.ne.s32 r0, -1; @p bra; mov.b32 r0, 0` first, then
@@ -52,7 +53,8 @@ pub(super) fn zero_test_diamond_after_a_branch(m: &Machine<'_>) -> bool {
             _ => return false,
         };
         let Some(l) = label_at(m, label).filter(|&l| l > j) else { return false };
-        let arm_writes_x = body[j + 1..l].iter().any(|s| writes(s, x));
+        let straight = !body[j + 1..l].iter().any(|s| matches!(s, Stmt::Bra { .. } | Stmt::Label(_)));
+        let arm_writes_x = straight && body[j + 1..l].iter().any(|s| writes(s, x));
         let x_read_after = body[l + 1..].iter().any(|s| reads_and_overwrites(s, x).0);
         let after_a_branch = body[..k].iter().enumerate().any(|(i, b)| {
             matches!(*b, Stmt::Bra { guard: Some(_), label } if label_at(m, label).is_some_and(|e| i < e && e < k && live_arm(m, i, e)))

@@ -87,7 +87,8 @@ fn the_widening_and_the_f32_conversion_under_the_zero_test() {
 
 /// The right variants: the zero test first (b_a_cvt, b_cvt_a), its setp above the earlier
 /// branch (a_b_setp_early), one branch only (z4, z5), the arm writing another register (x/
-/// b_arm_other, b_cmp_d1_arm_d2), a guarded mov for the zero test (z15), a compare with 5 (z8),
+/// b_arm_other, b_cmp_d1_arm_d2), a guarded mov for the zero test (z15), an if/else diamond
+/// (b_ifelse), the earlier arm dead (a_nonstored_arm), a compare with 5 (z8),
 /// with −1 (z7), a 16-bit test (a_h_ne0_16).
 #[test]
 fn right_variants_are_left_alone() {
@@ -107,6 +108,10 @@ fn right_variants_are_left_alone() {
     let u16_test =
         ["setp.ne.u16 %p1, %h1, 0;", "@%p1 bra $L5;", "mov.b16 %h1, 0;", "$L5:", "st.global.u16 [%out], %h1;"];
     untouched(&[&kernel(&[&EARLIER, &SET_CVT])[..], &u16_test].concat(), WORDS, D);
+    // b_ifelse: the zero test an if/else diamond.
+    let if_else =
+        ["setp.ne.u64 %p2, %d1, 0;", "@%p2 bra $L2;", "mov.b64 %d1, 0;", "bra $L3;", "$L2:", "mov.b64 %d1, 9;", "$L3:"];
+    untouched(&kernel(&[&EARLIER, &SET_CVT, &if_else]), WORDS, D);
     // a_nonstored_arm: the earlier arm writes a register nothing reads (dropped; one branch left).
     let dead = ["setp.ne.s32 %p0, %r0, -1;", "@%p0 bra $L0;", "mov.b32 %r3, 0;", "$L0:"];
     untouched(&kernel(&[&dead, &SET_CVT, &zero_test(GE_U64)]), WORDS, D);
