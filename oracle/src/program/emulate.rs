@@ -72,6 +72,7 @@ mod scopes_4401_z3;
 mod scopes_4401_z1;
 mod scopes_4401_z2;
 mod scopes_4401_z5;
+mod scopes_4401_z4;
 mod skipped;
 mod values;
 

@@ -16,6 +16,7 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
+use super::scopes_4401_z4;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape};
@@ -381,7 +382,9 @@ pub(super) fn set_or_unpack_of_set(m: &Machine<'_>, k: usize, r: Reg, is_set: &d
 /// integer source type of the cvt (corpus/findings/fuzz-h200-4002/, 12e77443, trace/T7C.md:
 /// `set.gt.f32.u16; cvt.rn.f32.u32` is `FSEL R7, RZ, 1, !P0`; v2–v5 .s32/.u32/.u16 alike;
 /// fuzz-h200-4003/, 2fb09e8f, T7H.md: `set.gt.f32.s32`, v7 `.f32` set); every float
-/// destination (the conversion of 0 and 1 is exact under any float rounding).
+/// destination (the conversion of 0 and 1 is exact under any float rounding). The other
+/// trigger: an if-converted test against zero after another branch
+/// ([`scopes_4401_z4::zero_test_diamond_after_a_branch`], fuzz-h200-4303/, 67fafce8, T14x4.md).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz;
@@ -396,7 +399,8 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
     let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
         if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
-    if !of_set_f32 || !xor_reads_an_integer_set(m) {
+    let triggered = || xor_reads_an_integer_set(m) || scopes_4401_z4::zero_test_diamond_after_a_branch(m);
+    if !of_set_f32 || !triggered() {
         return None;
     }
     let word = m.read(t, s).ok().filter(Expected::is_exact)?;

@@ -1000,3 +1000,4 @@ mod seed_4401_z3;
 mod seed_4401_z1;
 mod seed_4401_z2;
 mod seed_4401_z5;
+mod seed_4401_z4;
