@@ -1255,7 +1255,7 @@ fn the_seed_4202_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4202 (session 42's final build, b3b983a) is labelled now.
 const SEED_4202_LABELS: [(&str, &str); 12] = [
-    ("0320c7c9", "new"), // KNOWN 3702-N1: folding stopped by a label/loop (T12b2)
+    ("0320c7c9", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"), // KNOWN 3702-N1: folding stopped by a label/loop (T12b2)
     ("03ee4476", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a 64-bit or of constants as the source (T12b3)
     ("06b614f9", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a cvt.f16.bf16 read by a cnot (T12b2)
     ("2b94552e", "new"), // KNOWN 3702-N3: the old value a shfl of a moved constant (T12b4)

@@ -18,6 +18,7 @@
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::origin::{moved_immediate, value_readers};
+use super::scopes_3701_a::known;
 use super::scopes_4401_z2::{self, same_value};
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
@@ -93,7 +94,17 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, dst: Reg, spec: &Expected) -> Option<
 /// h3, h1, 0; setp.eq.s16 p, h3, h0` is `VIMNMX.U16x2 R0, P0, P0, RZ, 0xa1; SEL …, !P0` with P0
 /// "0 selected" (0 ≥ 161, false). With x an immediate every operand is a constant, which ptxas
 /// folds (right, v0/v1/v2) unless a `shfl.sync` or `bar.sync` before the setp stops it (v9,
-/// v6, v7 wrong): that form needs one.
+/// v6, v7 wrong).
+/// Seed 4202 (corpus/findings/fuzz-h200-4202/, 0320c7c9, trace/T12b2.md, variants and 13.0.88
+/// -O3 listings trace/0320c7c9/s44/): what stops the fold is ptxas's local (per basic block)
+/// fold, so the all-constant form (every operand known, [`Origin::known_since`](super::Origin))
+/// is fused exactly when the min/max was not known within its block
+/// ([`Origin::local_block`](super::Origin), `scopes_400x_v2.rs`: a loop's label, a branch, a
+/// barrier, a shuffle between K's producer and the min/max; v3, v10, v14, v16 wrong; a boundary
+/// before K's move, v6–v8, or none, v1, v21, folded: right). K may be any value ptxas knows (a
+/// `sub` of constants, v17), x a known register (v18). P0 is then "the `VIMNMX`'s first operand
+/// selected", which is the immediate (v13, v20) or, of two registers, the second (v25, v26):
+/// wrong only where that operand is x; where it is K (v4, v19, v27) P0 is the spec's test.
 fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Setp(Cmp::Eq) || g.ty.bits() != 16 {
         return None;
@@ -115,18 +126,23 @@ fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
         let read = |j: usize| (if j == 0 { o.a.as_ref() } else { o.b.as_ref() }).filter(|v| v.is_exact());
         let is_k = |j: usize| {
             let same_register = reg_of_glue(p, j).is_some_and(|r| Some(r) == reg_of_glue(g, at_k));
-            let moved_k = reg_of_glue(p, j).is_some_and(|r| moved_immediate(m, t, r));
+            let known_k = reg_of_glue(p, j).is_some_and(|r| moved_immediate(m, t, r) || known(m, t, r));
             imm_of(p, j).map(|b| b & 0xFFFF) == Some(k)
-                || ((same_register || moved_k) && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
+                || ((same_register || known_k) && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
         };
-        let folding_stopped = || {
-            m.p.body[..o.stmt]
-                .iter()
-                .any(|s| matches!(s, Stmt::Bar | Stmt::Isa(Instruction { form: Form::ShflSync(_), .. })))
+        // Both operands known (seed 4202, 0320c7c9): fused only where ptxas's local fold left the
+        // min/max (not every source known in its block), and P0 reads the `VIMNMX`'s first
+        // operand selected, which is the immediate or, of two registers, the second.
+        let all_constant = o.known_since.is_some();
+        let vimnmx_first = if imm_of(p, 0).is_some() { 0 } else { 1 };
+        let fused_as_x = |j: usize| {
+            if all_constant {
+                o.local_block.is_none() && j == vimnmx_first
+            } else {
+                reg_of_glue(p, j).is_some()
+            }
         };
-        let at_x = [0usize, 1]
-            .into_iter()
-            .find(|&j| is_k(1 - j) && (reg_of_glue(p, j).is_some() || (imm_of(p, j).is_some() && folding_stopped())))?;
+        let at_x = [0usize, 1].into_iter().find(|&j| is_k(1 - j) && fused_as_x(j))?;
         let x = read(at_x)?.bits as u16;
         let k = k as u16;
         let selected = match (is_max, signed) {

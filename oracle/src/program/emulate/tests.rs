@@ -1001,3 +1001,4 @@ mod seed_4401_z1;
 mod seed_4401_z2;
 mod seed_4401_z5;
 mod seed_4401_z4;
+mod seed_4402_u1;
