@@ -65,6 +65,7 @@ use oracle::program::slice::SHAPE_ARROW;
 use oracle::semantics::{Deviation, DeviationScope};
 
 use super::classify::INPUT_CLASSES;
+use super::crash_by_sass::{CrashBySass, RawCrashBySass};
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
 
@@ -218,6 +219,9 @@ pub struct Known {
     /// when some instruction of the listing matches one ([`Emulations::for_backend`]); empty:
     /// no witness needed.
     pub sass_witness: Vec<String>,
+    /// What explains a crash of it (`[crash_by_sass]`, [`CrashBySass`]): where given, the
+    /// mechanism decides a crash its `id`s do not name.
+    pub crash_by_sass: Option<CrashBySass>,
 }
 
 impl Known {
@@ -348,6 +352,7 @@ struct RawKnown {
     link: Option<String>,
     emulation: Option<Spanned<Globs>>,
     sass_witness: Option<Spanned<Globs>>,
+    crash_by_sass: Option<Spanned<RawCrashBySass>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -508,6 +513,8 @@ impl KnownSet {
             (Some(id), Some(_)) => {
                 return Err(invalid(id.span(), "give either `id` or a `[signature]` table, not both".into()))
             }
+            // The mechanism alone decides (its ids emptied): no key, no pattern.
+            (None, None) if raw.crash_by_sass.is_some() => KnownRule::Ids(Vec::new()),
             (None, None) => {
                 return Err(invalid(0..0, "missing `id` or a `[signature]` table: nothing to match".into()))
             }
@@ -544,6 +551,13 @@ impl KnownSet {
             Some(w) => globs(w, "sass_witness")?,
             None => Vec::new(),
         };
+        let crash_by_sass = match raw.crash_by_sass {
+            Some(c) => {
+                let span = c.span();
+                Some(c.into_inner().check().map_err(|m| invalid(span, m))?)
+            }
+            None => None,
+        };
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         Ok(Known {
             name,
@@ -555,6 +569,7 @@ impl KnownSet {
             link: raw.link,
             emulations,
             sass_witness,
+            crash_by_sass,
         })
     }
 

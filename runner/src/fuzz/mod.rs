@@ -81,6 +81,7 @@ pub mod campaign;
 pub mod case;
 pub mod corpus;
 pub mod engine;
+pub mod known_crash;
 pub mod memory_case;
 pub mod metrics;
 pub mod minimize;
