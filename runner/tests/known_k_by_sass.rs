@@ -124,3 +124,50 @@ fn a_crash_whose_kernel_loads_the_descriptor_stays_new() {
     let hang = crash("max.s32", "cuda:ptxas-O0", "hang");
     assert!(program_crash_known_by_sass(&known, &hang, &p, &check).unwrap().is_none());
 }
+
+/// The campaign's triage records a minimized K crash (cd64eb6b's case) known under K with K's
+/// ids removed when it has the crash check ([`runner::fuzz::triage::Triage::crash_check`]),
+/// and as new without it; the occurrences of its kind that waited go with it.
+#[test]
+fn triage_records_a_minimized_k_crash_known() {
+    use runner::findings::{Finding, FindingStore, Recorded, RunMeta};
+    use runner::fuzz::engine::StageTime;
+    use runner::fuzz::minimize::Done;
+    use runner::fuzz::triage::Triage;
+    let Some(check) = tools() else { return };
+    let case =
+        std::fs::read_to_string(repo().join("corpus/findings/fuzz-h200-4303/cases/cd64eb6b7eef6035.case")).unwrap();
+    let done = || Done {
+        batch: 0,
+        pre: "crash|cuda:ptxas-O0|CUDA_ERROR_ILLEGAL_INSTRUCTION".into(),
+        finding: Finding::new(crash("max.s32", "cuda:ptxas-O0", ILLEGAL), ""),
+        case: case.clone(),
+        minimized: true,
+        calls: 1,
+        runs: 1,
+        refused: 0,
+        time: StageTime::default(),
+        reducer: 0,
+        known_after_reduction: None,
+    };
+    for with_check in [true, false] {
+        let (_known_dir, known) = known_without_k_ids();
+        let run = tempfile::tempdir().unwrap();
+        let mut store = FindingStore::create(run.path(), RunMeta::default(), known).unwrap();
+        let mut tri = Triage::default();
+        tri.crash_check = with_check.then(|| check.clone());
+        tri.done(&mut store, done()).unwrap();
+        let sig = crash("max.s32", "cuda:ptxas-O0", ILLEGAL);
+        if with_check {
+            assert_eq!((tri.known, tri.new, tri.counts.known_crash_by_sass), (1, 0, 1));
+            assert_eq!(store.doc().known.iter().map(|k| (k.id.as_str(), k.count)).collect::<Vec<_>>(), [(K, 1)]);
+            // A later copy of the same crash is K's without another check.
+            tri.crash_check = None;
+            tri.done(&mut store, done()).unwrap();
+            assert_eq!((tri.known, tri.new), (2, 0));
+        } else {
+            assert_eq!((tri.known, tri.new, tri.counts.known_crash_by_sass), (0, 1, 0));
+            assert_eq!(store.classify(&sig), Recorded::Duplicate);
+        }
+    }
+}

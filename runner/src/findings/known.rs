@@ -28,6 +28,13 @@
 //! is at hand, the emulation applies to that backend only when the listing has a matching
 //! instruction ([`Emulations::for_backend`], [`crate::sass::witness`]); without one, as before.
 //!
+//! A crash has no SASS in its signature; an entry may state the mechanism that explains its
+//! crashes as data, `[crash_by_sass]` beside its `id`s (which then are history) or alone
+//! ([`CrashBySass`], [`crate::findings::crash_by_sass`]): the SASS check's kind of read, the
+//! crash's error and the level standing in for a backend without a listing. Matching by
+//! signature ([`KnownSet::matches`]) never runs it; the callers that can run ptxas do
+//! (`crate::fuzz::known_crash`).
+//!
 //! A pattern whose property a signature gained later (the SASS check's `partly-written` input
 //! class of an `unwritten-register` finding, [`crate::sass::PARTLY_WRITTEN`]) cannot reach the
 //! findings stored before; `stored_id = ["…", …]` beside its `[signature]` names those by key.
@@ -49,8 +56,9 @@
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
 //!   both or neither of `id` and `[signature]`, a `stored_id` beside an `id`, an unknown
-//!   emulation name, an emulation beside an `id` or a `sass_witness` without an emulation is an
-//!   error naming the file, line and column.
+//!   emulation name, an emulation beside an `id`, a `sass_witness` without an emulation, or a
+//!   bad `[crash_by_sass]` is an error naming the file, line and column (an entry with a
+//!   `[crash_by_sass]` may have neither `id` nor `[signature]`).
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 

@@ -318,10 +318,10 @@ impl Triage {
             return false;
         }
         let key = finding.signature.key();
-        if !self.crash_entries.contains_key(&key) {
+        if let std::collections::btree_map::Entry::Vacant(e) = self.crash_entries.entry(key) {
             let Some(p) = p else { return false };
             match program_crash_known_by_sass(known, &finding.signature, p, check) {
-                Ok(Some(k)) => self.crash_entries.insert(key, k.name.clone()),
+                Ok(Some(k)) => e.insert(k.name.clone()),
                 _ => return false,
             };
         }
