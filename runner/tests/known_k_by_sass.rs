@@ -73,6 +73,7 @@ fn k_states_its_mechanism_and_loads_without_its_ids() {
     let k = known.get(K).unwrap().crash_by_sass.clone().expect("K names what explains its crashes");
     assert_eq!((k.how, k.error), (vec!["descriptor".to_string()], vec![ILLEGAL.to_string()]));
     assert_eq!(k.stand_in.get("cuda:jit"), Some(&3), "the -O3 listing stands in for the JIT's");
+    assert_eq!(k.absent, ["c[0x0][0x208]"], "K: the global descriptor is never loaded");
     let (_dir, emptied) = known_without_k_ids();
     for (_, form, backend, id) in K_CRASHES {
         let sig = crash(form, backend, ILLEGAL);
@@ -105,8 +106,9 @@ fn stored_k_crashes_are_known_by_the_sass_check() {
     assert_eq!(by.map(|k| k.name.as_str()), Some(K), "2baed4ed reduced ({kernel})");
 }
 
-/// A crash of a kernel whose listing loads the descriptor at the crashing level stays new, and
-/// so does a crash of another error on a K kernel.
+/// A crash of a kernel whose listing loads the descriptor at the crashing level stays new (a
+/// clean kernel, and one whose hinted store reads a policy descriptor nothing wrote), and so
+/// does a crash of another error on a K kernel.
 #[test]
 fn a_crash_whose_kernel_loads_the_descriptor_stays_new() {
     let Some(check) = tools() else { return };
@@ -123,6 +125,14 @@ fn a_crash_whose_kernel_loads_the_descriptor_stays_new() {
     assert!(program_crash_known_by_sass(&known, &both, &p, &check).unwrap().is_none());
     let hang = crash("max.s32", "cuda:ptxas-O0", "hang");
     assert!(program_crash_known_by_sass(&known, &hang, &p, &check).unwrap().is_none());
+    // The createpolicy root cause (issue 29): its -O3 hinted store reads desc[UR6] nothing
+    // wrote (`sass-check` flags it `descriptor`), but the kernel loads c[0x0][0x208]: not K.
+    let path = repo().join("corpus/findings/createpolicy-dropped-store-policy.case");
+    let (p, _) = parse_case(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (listing, reads) = check.checker.check_ptx(&check.ptxas, &p.module_text(), &p.target.name(), 3).unwrap();
+    assert!(reads.iter().any(|u| u.roles == ["descriptor"]) && listing.contains("c[0x0][0x208]"), "{listing}");
+    let sig = crash("st.global.L2::cache_hint.b32", "cuda:ptxas-O3", ILLEGAL);
+    assert!(program_crash_known_by_sass(&known, &sig, &p, &check).unwrap().is_none());
 }
 
 /// The campaign's triage records a minimized K crash (cd64eb6b's case) known under K with K's

@@ -9,6 +9,7 @@
 //! how = "descriptor"                       # globs over the roles the check flags a read for
 //! error = "CUDA_ERROR_ILLEGAL_INSTRUCTION" # globs over the crash's `how`
 //! stand_in = { "cuda:jit" = 3 }            # backends without a listing: the -O level standing in
+//! absent = "c[0x0][0x208]"                 # optional: text the kernel's listing never has
 //! ```
 //!
 //! A crash finding of every backend of which has a listing level — an offline-assembled
@@ -16,7 +17,9 @@
 //! [`crate::backend::cuda::ptxas_build_of`]) or one named in `stand_in` — is covered when, at
 //! each of those levels, the SASS check of the program's kernel ([`crate::sass::Checker`])
 //! flags a read whose roles (`descriptor`, `descriptor+address`: what an unwritten-register
-//! finding's `how` is) match `how`. Running the check is the caller's (one ptxas and one
+//! finding's `how` is) match `how`, and the kernel's listing has none of the `absent` texts (K:
+//! the global descriptor is never loaded, which tells K from the createpolicy root causes
+//! whose hinted accesses also read a descriptor nothing wrote). Running the check is the caller's (one ptxas and one
 //! nvdisasm run per level: `crate::fuzz::known_crash`); here are the data and the decision.
 //!
 //! Invariants: a backend of a labelled ptxas (`cuda:ptxas-13.0-O3`) or one neither assembled
@@ -40,6 +43,17 @@ pub struct CrashBySass {
     pub error: Vec<String>,
     /// Backends without a listing of their own, and the -O level whose listing stands in.
     pub stand_in: BTreeMap<String, u8>,
+    /// Texts the kernel's listing must not have (`c[0x0][0x208]`); empty: no such condition.
+    pub absent: Vec<String>,
+}
+
+/// What the SASS check of a crash's kernel gave at one level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelCheck {
+    /// The roles of every read it flags in the kernel (`descriptor`).
+    pub roles: Vec<String>,
+    /// The kernel's listing (`nvdisasm -c`, [`crate::sass::function_listing`]).
+    pub listing: String,
 }
 
 /// The `[crash_by_sass]` table as written.
@@ -51,6 +65,7 @@ pub(super) struct RawCrashBySass {
     error: OneOrMany,
     #[serde(default)]
     stand_in: BTreeMap<String, u8>,
+    absent: Option<OneOrMany>,
 }
 
 /// One glob or a list of globs.
@@ -92,7 +107,16 @@ impl RawCrashBySass {
         if let Some((b, l)) = self.stand_in.iter().find(|(_, l)| !levels.contains(l)) {
             return Err(format!("`crash_by_sass.stand_in`: {b} = {l} is not a level of {levels:?}"));
         }
-        Ok(CrashBySass { how: globs(self.how, "how")?, error: globs(self.error, "error")?, stand_in: self.stand_in })
+        let absent = match self.absent {
+            Some(a) => globs(a, "absent")?,
+            None => Vec::new(),
+        };
+        Ok(CrashBySass {
+            how: globs(self.how, "how")?,
+            error: globs(self.error, "error")?,
+            stand_in: self.stand_in,
+            absent,
+        })
     }
 }
 
@@ -117,9 +141,11 @@ impl CrashBySass {
             .collect()
     }
 
-    /// Whether a read the SASS check flags with these `roles` (`descriptor`) explains a crash.
-    pub fn explains(&self, roles: &str) -> bool {
-        self.how.iter().any(|g| glob_match(g, roles))
+    /// Whether the check of a crash's kernel at one level explains the crash: a read it flags
+    /// has roles `how` names, and the listing has none of the `absent` texts.
+    pub fn explains(&self, check: &KernelCheck) -> bool {
+        check.roles.iter().any(|r| self.how.iter().any(|g| glob_match(g, r)))
+            && !self.absent.iter().any(|t| check.listing.contains(t.as_str()))
     }
 }
 
@@ -134,15 +160,13 @@ impl KnownSet {
         self.entries().iter().filter_map(|k| k.crash_by_sass.as_ref()?.levels(sig)).flatten().collect()
     }
 
-    /// The first entry whose mechanism explains the crash `sig`, given `roles_at`: for each
-    /// level of [`KnownSet::crash_levels`], the roles of every read the SASS check of the
-    /// program's kernel flags at it (a level missing: not checked, nothing explained there).
-    pub fn crash_known_by_sass(&self, sig: &Signature, roles_at: &BTreeMap<u8, Vec<String>>) -> Option<&Known> {
+    /// The first entry whose mechanism explains the crash `sig`, given `checked`: for each
+    /// level of [`KnownSet::crash_levels`], what the SASS check of the program's kernel gave at
+    /// it (a level missing: not checked, nothing explained there).
+    pub fn crash_known_by_sass(&self, sig: &Signature, checked: &BTreeMap<u8, KernelCheck>) -> Option<&Known> {
         self.entries().iter().find(|k| {
             k.crash_by_sass.as_ref().is_some_and(|c| {
-                c.levels(sig).is_some_and(|levels| {
-                    levels.iter().all(|l| roles_at.get(l).is_some_and(|r| r.iter().any(|r| c.explains(r))))
-                })
+                c.levels(sig).is_some_and(|levels| levels.iter().all(|l| checked.get(l).is_some_and(|x| c.explains(x))))
             })
         })
     }
@@ -157,6 +181,7 @@ mod tests {
             how: vec!["descriptor".into()],
             error: vec!["CUDA_ERROR_ILLEGAL_INSTRUCTION".into()],
             stand_in: [("cuda:jit".to_string(), 3)].into(),
+            absent: vec!["c[0x0][0x208]".into()],
         }
     }
 
@@ -178,6 +203,14 @@ mod tests {
         let mut s = crash(&["cuda:ptxas-O0"], ill);
         s.class = FindingClass::Compiler;
         assert_eq!(k().levels(&s), None);
-        assert!(k().explains("descriptor") && !k().explains("descriptor+address") && !k().explains("source"));
+        let check = |roles: &[&str], listing: &str| KernelCheck {
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+            listing: listing.into(),
+        };
+        let ldg = "/*0040*/ LDG.E R4, desc[UR4][R2.64] ;";
+        assert!(k().explains(&check(&["descriptor"], ldg)));
+        assert!(!k().explains(&check(&["descriptor+address"], ldg)) && !k().explains(&check(&["source"], ldg)));
+        // A kernel that loads the global descriptor is not K's, whatever else reads undefined bits.
+        assert!(!k().explains(&check(&["descriptor"], "ULDC.64 UR4, c[0x0][0x208] ;\n/*0040*/ LDG.E …")));
     }
 }

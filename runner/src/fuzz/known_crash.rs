@@ -4,7 +4,8 @@
 //! level an entry names for a backend without a listing: K's `cuda:jit` takes -O3's, as K's JIT
 //! crashes 2baed4ed and 82e7bd32 had -O3 kernels that never load `c[0x0][0x208]`) and its
 //! kernel's SASS checked ([`crate::sass::Checker::check_ptx`]); the crash is that entry's when
-//! every level flags a read whose roles the entry names (`descriptor`).
+//! every level flags a read whose roles the entry names (`descriptor`) in a kernel listing
+//! without the entry's `absent` texts (K: `c[0x0][0x208]`, never loaded).
 //!
 //! Used where crash findings are labelled: the campaign's triage before minimizing
 //! ([`super::triage::Triage::crash_check`]), a minimized crash's case
@@ -19,9 +20,10 @@ use std::collections::BTreeMap;
 
 use oracle::program::Program;
 
+use crate::findings::crash_by_sass::KernelCheck;
 use crate::findings::{Known, KnownSet, Signature};
 use crate::ptxas::Ptxas;
-use crate::sass::{Checker, SassError};
+use crate::sass::{function_listing, Checker, SassError};
 
 /// The tools the check runs: the campaign's ptxas and the SASS checker.
 #[derive(Clone, Debug)]
@@ -48,13 +50,14 @@ pub fn crash_known_by_sass<'k>(
     if levels.is_empty() {
         return Ok(None);
     }
-    let mut roles_at = BTreeMap::new();
+    let mut checked = BTreeMap::new();
     for level in levels {
-        let (_, reads) = check.checker.check_ptx(&check.ptxas, ptx, arch, level)?;
+        let (listing, reads) = check.checker.check_ptx(&check.ptxas, ptx, arch, level)?;
         let roles = reads.iter().filter(|u| u.kernel == kernel).map(|u| u.roles.join("+")).collect();
-        roles_at.insert(level, roles);
+        let listing = function_listing(&listing, kernel).unwrap_or_default().to_string();
+        checked.insert(level, KernelCheck { roles, listing });
     }
-    Ok(known.crash_known_by_sass(sig, &roles_at))
+    Ok(known.crash_known_by_sass(sig, &checked))
 }
 
 /// [`crash_known_by_sass`] of register program `p`'s kernel.
