@@ -13,8 +13,11 @@
 //! bundle (`RUN_DIR/bundles/ID/sass-O3.txt`) where there is one, else from the listing in its
 //! message (cut at 4,000 characters: such a finding is labelled from a partial kernel, and the
 //! line says so; where the cut comes before the flagged instruction it is `undetermined`); a
-//! crash or rejection is matched by its stored signature. Prints one line per finding and the
-//! counts; writes nothing.
+//! crash or rejection is matched by its stored signature, and with `--ptxas` a crash no entry
+//! names by key is also checked against the entries' crash mechanisms (`[crash_by_sass]`,
+//! `runner::fuzz::known_crash`: its case's kernel checked at the crashing backend's level, -O3
+//! standing in where an entry says so for the JIT; the line says `by its SASS`). Prints one line
+//! per finding and the counts; writes nothing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +29,7 @@ use oracle::semantics::Allowances;
 use runner::findings::store::FindingsDoc;
 use runner::findings::{FindingClass, KnownSet};
 use runner::fuzz::engine::SassCheck;
+use runner::fuzz::known_crash::{program_crash_known_by_sass, CrashCheck};
 use runner::fuzz::retriage::{label_listing, label_words, Label};
 use runner::ptxas::Ptxas;
 use runner::sass::witness::witnessed_in_listing;
@@ -76,7 +80,10 @@ fn main() -> Result<()> {
             }
             FindingClass::Crash | FindingClass::AssemblerRejection => match known.matches(sig) {
                 Some(k) => (Label::Known(vec![k.name.clone()]), ""),
-                None => (Label::New(vec![sig.clone()]), ""),
+                None => match ptxas.as_ref().and_then(|(p, c)| crash_by_sass(&run, &f.id, sig, &known, p, c)) {
+                    Some(name) => (Label::Known(vec![name]), " (by its SASS)"),
+                    None => (Label::New(vec![sig.clone()]), ""),
+                },
             },
             _ => {
                 let path = run.join("cases").join(format!("{}.case", f.id));
@@ -133,6 +140,33 @@ fn sass_check(ptxas: &Ptxas, checker: &Checker, p: &Program, witnesses: &[String
         function_listing(&listing, &p.name).unwrap_or_default().to_string()
     };
     Ok(SassCheck { by: "ptxas -O3".into(), reads, listing, witnessed })
+}
+
+/// The known entry whose crash mechanism explains the crash `sig` of finding `id` of `run`
+/// (its case's kernel checked by `ptxas` at the levels the entry names); `None` when none
+/// does, or when the case is not a register program or the check cannot run (said on stderr).
+fn crash_by_sass(
+    run: &Path,
+    id: &str,
+    sig: &runner::findings::Signature,
+    known: &KnownSet,
+    ptxas: &Ptxas,
+    checker: &Checker,
+) -> Option<String> {
+    if known.crash_levels(sig).is_empty() {
+        return None;
+    }
+    let path = run.join("cases").join(format!("{id}.case"));
+    let parsed = std::fs::read_to_string(&path).map_err(anyhow::Error::from).and_then(|t| Ok(parse_case(&t)?));
+    let (p, _) = parsed.map_err(|e| eprintln!("{id}: no register case to check ({}): {e:#}", path.display())).ok()?;
+    let check = CrashCheck { ptxas: ptxas.clone(), checker: checker.clone() };
+    match program_crash_known_by_sass(known, sig, &p, &check) {
+        Ok(k) => k.map(|k| k.name.clone()),
+        Err(e) => {
+            eprintln!("{id}: the SASS check of its case could not run: {e}");
+            None
+        }
+    }
 }
 
 /// A bundle's listing without its `<< only at this level` marks.

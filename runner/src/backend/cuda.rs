@@ -35,9 +35,16 @@ pub fn ptxas_name(label: Option<&str>, opt: u8) -> String {
 /// offline-assembled backend `name` runs (the inverse of [`ptxas_name`]); `None` for another
 /// backend (the JIT assembles nothing offline).
 pub fn assembly_of(name: &str) -> Option<String> {
+    ptxas_build_of(name).map(|(label, opt)| format!("ptxas{label} -O{opt}"))
+}
+
+/// The label suffix (`""`, or `-13.0` for a labelled ptxas) and the level of the
+/// offline-assembled backend `name` (`cuda:ptxas-13.0-O3`: `("-13.0", 3)`); `None` for another
+/// backend.
+pub fn ptxas_build_of(name: &str) -> Option<(&str, u8)> {
     let (label, opt) = name.strip_prefix("cuda:ptxas")?.rsplit_once("-O")?;
     let opt: u8 = opt.parse().ok()?;
-    (label.is_empty() || label.starts_with('-')).then(|| format!("ptxas{label} -O{opt}"))
+    (label.is_empty() || label.starts_with('-')).then_some((label, opt))
 }
 
 /// The offline-assembled backends of the ptxas labelled `label`, one per level.

@@ -28,6 +28,13 @@
 //! is at hand, the emulation applies to that backend only when the listing has a matching
 //! instruction ([`Emulations::for_backend`], [`crate::sass::witness`]); without one, as before.
 //!
+//! A crash has no SASS in its signature; an entry may state the mechanism that explains its
+//! crashes as data, `[crash_by_sass]` beside its `id`s (which then are history) or alone
+//! ([`CrashBySass`], [`crate::findings::crash_by_sass`]): the SASS check's kind of read, the
+//! crash's error and the level standing in for a backend without a listing. Matching by
+//! signature ([`KnownSet::matches`]) never runs it; the callers that can run ptxas do
+//! (`crate::fuzz::known_crash`).
+//!
 //! A pattern whose property a signature gained later (the SASS check's `partly-written` input
 //! class of an `unwritten-register` finding, [`crate::sass::PARTLY_WRITTEN`]) cannot reach the
 //! findings stored before; `stored_id = ["…", …]` beside its `[signature]` names those by key.
@@ -49,8 +56,9 @@
 //! - Loading is strict: an unknown key, a bad class, an empty glob, an empty shape step, a
 //!   shape pattern of gaps only (it would match every shape), a malformed id, or a file with
 //!   both or neither of `id` and `[signature]`, a `stored_id` beside an `id`, an unknown
-//!   emulation name, an emulation beside an `id` or a `sass_witness` without an emulation is an
-//!   error naming the file, line and column.
+//!   emulation name, an emulation beside an `id`, a `sass_witness` without an emulation, or a
+//!   bad `[crash_by_sass]` is an error naming the file, line and column (an entry with a
+//!   `[crash_by_sass]` may have neither `id` nor `[signature]`).
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
@@ -65,6 +73,7 @@ use oracle::program::slice::SHAPE_ARROW;
 use oracle::semantics::{Deviation, DeviationScope};
 
 use super::classify::INPUT_CLASSES;
+use super::crash_by_sass::{CrashBySass, RawCrashBySass};
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
 
@@ -218,6 +227,9 @@ pub struct Known {
     /// when some instruction of the listing matches one ([`Emulations::for_backend`]); empty:
     /// no witness needed.
     pub sass_witness: Vec<String>,
+    /// What explains a crash of it (`[crash_by_sass]`, [`CrashBySass`]): where given, the
+    /// mechanism decides a crash its `id`s do not name.
+    pub crash_by_sass: Option<CrashBySass>,
 }
 
 impl Known {
@@ -348,6 +360,7 @@ struct RawKnown {
     link: Option<String>,
     emulation: Option<Spanned<Globs>>,
     sass_witness: Option<Spanned<Globs>>,
+    crash_by_sass: Option<Spanned<RawCrashBySass>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -508,6 +521,8 @@ impl KnownSet {
             (Some(id), Some(_)) => {
                 return Err(invalid(id.span(), "give either `id` or a `[signature]` table, not both".into()))
             }
+            // The mechanism alone decides (its ids emptied): no key, no pattern.
+            (None, None) if raw.crash_by_sass.is_some() => KnownRule::Ids(Vec::new()),
             (None, None) => {
                 return Err(invalid(0..0, "missing `id` or a `[signature]` table: nothing to match".into()))
             }
@@ -544,6 +559,13 @@ impl KnownSet {
             Some(w) => globs(w, "sass_witness")?,
             None => Vec::new(),
         };
+        let crash_by_sass = match raw.crash_by_sass {
+            Some(c) => {
+                let span = c.span();
+                Some(c.into_inner().check().map_err(|m| invalid(span, m))?)
+            }
+            None => None,
+        };
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         Ok(Known {
             name,
@@ -555,6 +577,7 @@ impl KnownSet {
             link: raw.link,
             emulations,
             sass_witness,
+            crash_by_sass,
         })
     }
 

@@ -10,6 +10,7 @@
 //! canonical and every other file is derived from it (or, for `findings/*.json`, merged into it).
 
 pub mod classify;
+pub mod crash_by_sass;
 pub mod finding;
 pub mod known;
 pub mod render;
@@ -17,6 +18,7 @@ pub mod signature;
 pub mod store;
 pub mod versions;
 
+pub use crash_by_sass::CrashBySass;
 pub use finding::{Finding, Source, WordMismatch};
 pub use known::{EmulationScope, Emulations, Known, KnownError, KnownRule, KnownSet, SignaturePattern};
 pub use signature::{FindingClass, Signature};

@@ -556,6 +556,46 @@ impl FindingStore {
         }
     }
 
+    /// Records `finding` (`finding.count` occurrences, at least one) as covered by the known
+    /// entry `name`, whatever its signature: the entry's count goes up (and its signature's)
+    /// and `findings.json` is re-written (after [`FindingStore::defer_counts`], on the next
+    /// flush). [`FindingStore::record`] does this for a signature an entry matches; a caller
+    /// that decided the entry otherwise (a crash its mechanism explains,
+    /// [`crate::findings::CrashBySass`]) calls it directly.
+    pub fn record_known(&mut self, finding: &Finding, name: String) -> Result<Recorded, StoreError> {
+        let n = finding.count.max(1);
+        let sig = &finding.signature;
+        let k = self.known.get(&name).cloned();
+        let pos = match self.doc.known.iter().position(|h| h.id == name) {
+            Some(p) => p,
+            None => {
+                let k = k.as_ref();
+                self.doc.known.push(KnownHit {
+                    id: name.clone(),
+                    reason: k.map(|k| k.reason.clone()).unwrap_or_default(),
+                    evidence: k.map(|k| k.evidence.clone()).unwrap_or_default(),
+                    link: k.and_then(|k| k.link.clone()),
+                    count: 0,
+                    signatures: BTreeMap::new(),
+                });
+                self.doc.known.len() - 1
+            }
+        };
+        let hit = &mut self.doc.known[pos];
+        hit.count = hit.count.saturating_add(n);
+        let text = sig.to_string();
+        if hit.signatures.len() < MAX_KNOWN_SIGNATURES || hit.signatures.contains_key(&text) {
+            let c = hit.signatures.entry(text).or_default();
+            *c = c.saturating_add(n);
+        }
+        if self.deferred {
+            self.doc_behind = true;
+        } else {
+            self.write_doc()?;
+        }
+        Ok(Recorded::Known(name))
+    }
+
     /// Records one finding (`finding.count` occurrences, at least one). New: normalized (`id`
     /// from the signature; empty `title` and `replay` filled in; at most [`MAX_MISMATCHES`]
     /// mismatches; a non-finite `first_seen_s` becomes 0), then `cases/<id>.case` (the
@@ -568,37 +608,7 @@ impl FindingStore {
         let n = finding.count.max(1);
         let sig = &finding.signature;
         match self.classify(sig) {
-            Recorded::Known(name) => {
-                let k = self.known.get(&name).cloned();
-                let pos = match self.doc.known.iter().position(|h| h.id == name) {
-                    Some(p) => p,
-                    None => {
-                        let k = k.as_ref();
-                        self.doc.known.push(KnownHit {
-                            id: name.clone(),
-                            reason: k.map(|k| k.reason.clone()).unwrap_or_default(),
-                            evidence: k.map(|k| k.evidence.clone()).unwrap_or_default(),
-                            link: k.and_then(|k| k.link.clone()),
-                            count: 0,
-                            signatures: BTreeMap::new(),
-                        });
-                        self.doc.known.len() - 1
-                    }
-                };
-                let hit = &mut self.doc.known[pos];
-                hit.count = hit.count.saturating_add(n);
-                let text = sig.to_string();
-                if hit.signatures.len() < MAX_KNOWN_SIGNATURES || hit.signatures.contains_key(&text) {
-                    let c = hit.signatures.entry(text).or_default();
-                    *c = c.saturating_add(n);
-                }
-                if self.deferred {
-                    self.doc_behind = true;
-                } else {
-                    self.write_doc()?;
-                }
-                Ok(Recorded::Known(name))
-            }
+            Recorded::Known(name) => self.record_known(&finding, name),
             Recorded::Duplicate => {
                 let i = self.index[&sig.key()];
                 let f = &mut self.doc.findings[i];

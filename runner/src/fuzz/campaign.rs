@@ -148,6 +148,11 @@ pub trait CampaignKind {
     fn run_meta(&self, env: &[(String, String)]) -> RunMeta;
     /// The allowances the comparison and triage use.
     fn allow(&self) -> Allowances;
+    /// The tools triage checks a crash's kernel with against the known crash mechanisms
+    /// ([`super::known_crash`]); `None` (the default): crashes are matched by key only.
+    fn crash_check(&self) -> Option<super::known_crash::CrashCheck> {
+        None
+    }
     /// The minimization threads (none: minimization off), their reductions ending by
     /// `deadline`.
     fn minimizer(
@@ -236,6 +241,7 @@ pub fn run<K: CampaignKind>(
     let prior_s = state.seconds;
     let s0 = state.programs;
     let mut tri = Triage::resumed(&state.kinds);
+    tri.crash_check = kind.crash_check();
     let mut stages: BTreeMap<String, StageTime> = BTreeMap::new();
     let minimizer = kind.minimizer(start + plan.time, &env)?;
     let producer = kind.prepare_ahead(state.next_batch, swarm.clone(), adapting);

@@ -269,6 +269,15 @@ impl Engine {
         })
     }
 
+    /// The tools that check a crash's kernel against the known crash mechanisms
+    /// ([`super::known_crash`]): the SASS checker ([`Engine::sass`]) and the unlabelled ptxas
+    /// of the offline-assembled backends; `None` without either.
+    pub fn crash_check(&self) -> Option<super::known_crash::CrashCheck> {
+        let checker = self.sass.clone()?;
+        let ptxas = self.backends.iter().flat_map(|b| b.builds()).find(|b| b.label.is_none())?.ptxas;
+        Some(super::known_crash::CrashCheck { ptxas, checker })
+    }
+
     /// Whether some backend assembles at [`SASS_LEVEL`]: the modules the SASS check reads.
     pub fn has_sass_level(&self) -> bool {
         self.backends.iter().flat_map(|b| b.builds()).any(|b| b.opt == SASS_LEVEL)

@@ -299,6 +299,11 @@ pub trait Case: Send + 'static {
         let _ = (known, allow, env);
         None
     }
+    /// The case's register program, as generated: a crash's kernel that triage checks against
+    /// the known crash mechanisms ([`super::known_crash`]); `None` for other kinds of program.
+    fn register_program(&self) -> Option<&Program> {
+        None
+    }
     /// Whether the finding carries wrong GPU words its kernel stored from the undefined bits it
     /// reads ([`super::package::Raw::undefined_words`]); `false` for kinds of case without them.
     fn shows_undefined_words(&self) -> bool {
@@ -399,6 +404,10 @@ impl Case for Job {
 
     fn program(&self) -> &Program {
         &self.program
+    }
+
+    fn register_program(&self) -> Option<&Program> {
+        Some(&self.program)
     }
 
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {

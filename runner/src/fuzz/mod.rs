@@ -11,7 +11,8 @@
 //! that run programs (from [`crate::backend::Registry`]), then compared word by word. A finding is a disagreement with the oracle, a crash (ptxas, GPU fault, hang)
 //! or a rejection of a program the model calls valid. Each raw finding is first triaged
 //! cheaply: packaged as it is, and counted as known when its signature (its shape above all)
-//! matches `corpus/known/`, or counted under the first finding of its kind when that kind
+//! matches `corpus/known/` (a crash also when an entry's crash mechanism explains it: its
+//! kernel's SASS at the crashing level, [`known_crash`]), or counted under the first finding of its kind when that kind
 //! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign; neither is
 //! minimized. The rest go to the minimization threads ([`minimize::Minimizer`]:
 //! [`Options::minimize_threads`] of them, default [`MINIMIZE_THREADS`], each with its own
@@ -81,6 +82,7 @@ pub mod campaign;
 pub mod case;
 pub mod corpus;
 pub mod engine;
+pub mod known_crash;
 pub mod memory_case;
 pub mod metrics;
 pub mod minimize;

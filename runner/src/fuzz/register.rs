@@ -169,6 +169,10 @@ impl CampaignKind for RegisterCampaign<'_> {
         self.o.config.swarm
     }
 
+    fn crash_check(&self) -> Option<super::known_crash::CrashCheck> {
+        self.engine.crash_check()
+    }
+
     fn environment(&self) -> Vec<(String, String)> {
         let engine = &self.engine;
         let mut env = vec![("target".to_string(), self.o.target.to_string())];

@@ -15,16 +15,26 @@
 //! known after all ([`super::minimize::AfterReduction`]), and so is one whose minimized kernel
 //! stores every differing word from a never-written register whose unwritten-register finding
 //! an entry names ([`super::minimize::stored_undefined`]).
+//!
+//! A crash no entry names by key is known when an entry's crash mechanism explains it
+//! ([`super::known_crash`]: the SASS check of its kernel at the crashing backend's level, with
+//! [`Triage::crash_check`]): checked before minimizing on the program as generated (then never
+//! minimized) and again on the minimized case. One ptxas and nvdisasm run per level, for crashes
+//! an entry's mechanism admits only (rare), on the triage thread, never in a batch.
 
 use std::collections::BTreeMap;
 
+use oracle::program::text::parse_case;
+use oracle::program::Program;
 use oracle::semantics::Allowances;
 
 use super::adapt::Outcome as Worth;
+use super::case::CaseKind;
 use super::engine::StageTime;
+use super::known_crash::{program_crash_known_by_sass, CrashCheck};
 use super::minimize::{Case, Done, Minimizer};
 use super::MINIMIZE_PER_KIND;
-use crate::findings::{Finding, FindingClass, FindingStore, Recorded, StoreError};
+use crate::findings::{Finding, FindingClass, FindingStore, KnownSet, Recorded, StoreError};
 
 /// What triage did with the raw findings of a campaign (cumulative over its sessions). A field
 /// missing from a saved campaign (written by an older build) reads as 0.
@@ -76,6 +86,10 @@ pub struct TriageCounts {
     pub unminimized_at_end: u64,
     /// Stored unminimized because minimization is off (`--no-minimize`).
     pub minimization_off: u64,
+    /// Counted as known because a known entry's crash mechanism explains the crash: the SASS
+    /// check of its kernel at the crashing backend's level ([`super::known_crash`]), before
+    /// minimizing (then never minimized) or on the minimized case.
+    pub known_crash_by_sass: u64,
     /// The wall milliseconds of the longest minimization (a slow case holds up the cases
     /// queued behind it; `--minimize-time` bounds it), and the finding it gave.
     pub minimization_longest_ms: u64,
@@ -91,6 +105,7 @@ impl TriageCounts {
             (&mut self.stored_undefined, other.stored_undefined),
             (&mut self.known_by_emulation, other.known_by_emulation),
             (&mut self.known_before_minimization, other.known_before_minimization),
+            (&mut self.known_crash_by_sass, other.known_crash_by_sass),
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.queued, other.queued),
             (&mut self.minimized, other.minimized),
@@ -134,6 +149,7 @@ impl TriageCounts {
             "unwritten-register reads stored to wrong GPU words (counted with the read)".into(),
         );
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
+        line(self.known_crash_by_sass, "crashes known by their kernel's SASS (a known crash mechanism)".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
         let redone = if self.not_reproduced > 0 {
             format!("; {} did not show again alone", self.not_reproduced)
@@ -222,6 +238,13 @@ pub struct Triage {
     pub known: u64,
     /// Wall and CPU time of the minimization threads' jobs (summed over the threads).
     pub minimization: StageTime,
+    /// The tools that check a crash's kernel against the known crash mechanisms
+    /// ([`super::engine::Engine::crash_check`]); `None`: crashes are matched by key only.
+    pub crash_check: Option<CrashCheck>,
+    /// Crash signatures (by key) a known entry's mechanism explained this session, and the
+    /// entry: their further occurrences (a kind's copies, a repeated crash) are that entry's
+    /// without another check.
+    crash_entries: BTreeMap<String, String>,
 }
 
 impl Triage {
@@ -262,6 +285,11 @@ impl Triage {
     /// recorded (a new finding's further occurrences are duplicates).
     fn record(&mut self, store: &mut FindingStore, finding: Finding, case: &str) -> Result<Worth, StoreError> {
         let n = finding.count.max(1);
+        if let Some(entry) = self.crash_entries.get(&finding.signature.key()).cloned() {
+            self.known = self.known.saturating_add(n);
+            store.record_known(&finding, entry)?;
+            return Ok(Worth::Known);
+        }
         Ok(match store.record(finding, case)? {
             Recorded::New => {
                 self.new += 1;
@@ -277,6 +305,28 @@ impl Triage {
                 Worth::Known
             }
         })
+    }
+
+    /// Whether a known entry's crash mechanism explains the crash `finding` of register
+    /// program `p` ([`super::known_crash`]; a signature explained before needs no check): then
+    /// its signature is remembered with the entry ([`Triage::record`] counts it there) and the
+    /// count goes up. `false` without [`Triage::crash_check`], for another class, or where the
+    /// check cannot run (the crash is then labelled by key, as before).
+    fn crash_known(&mut self, known: &KnownSet, finding: &Finding, p: Option<&Program>) -> bool {
+        let Some(check) = self.crash_check.as_ref() else { return false };
+        if finding.signature.class != FindingClass::Crash {
+            return false;
+        }
+        let key = finding.signature.key();
+        if let std::collections::btree_map::Entry::Vacant(e) = self.crash_entries.entry(key) {
+            let Some(p) = p else { return false };
+            match program_crash_known_by_sass(known, &finding.signature, p, check) {
+                Ok(Some(k)) => e.insert(k.name.clone()),
+                _ => return false,
+            };
+        }
+        self.counts.known_crash_by_sass += 1;
+        true
     }
 
     /// Triages one raw finding of `job`: known (from the unminimized signature) or of a kind
@@ -304,6 +354,14 @@ impl Triage {
         if let Some((finding, case)) = job.known_by_emulation(store.known(), allow, env) {
             self.counts.known_by_emulation += 1;
             return self.record(store, finding, &case);
+        }
+        // A crash an entry's mechanism explains (its kernel's SASS; crashes only).
+        if self.crash_check.is_some() && C::Kind::quick_signature(job.raw(), job.program()).class == FindingClass::Crash
+        {
+            let (finding, case) = job.package_as_is(allow, env);
+            if self.crash_known(store.known(), &finding, job.register_program()) {
+                return self.record(store, finding, &case);
+            }
         }
         // The input class needs a run of the oracle: only when an entry could match otherwise.
         let mut packaged_early = None;
@@ -406,6 +464,12 @@ impl Triage {
                 recorded = (Finding { signature, ..after.finding }, after.case);
             }
         }
+        // A minimized crash an entry's mechanism explains (its case's kernel's SASS).
+        // [`Triage::record`] then counts it, and the occurrences that waited, under the entry.
+        if recorded.0.signature.class == FindingClass::Crash && self.crash_check.is_some() {
+            let p = parse_case(&recorded.1).ok().map(|(p, _)| p);
+            self.crash_known(store.known(), &recorded.0, p.as_ref());
+        }
         let kind = self.kinds.entry(d.pre.clone()).or_default();
         // The kind's representative: the first finding, replaced by the first one that showed
         // again when run alone (a minimized case) if the first did not.
@@ -491,6 +555,7 @@ mod tests {
             stored_undefined: 1,
             known_by_emulation: 2,
             known_before_minimization: 3,
+            known_crash_by_sass: 2,
             repeated_kind: 4,
             queued: 5,
             minimized: 4,
@@ -514,6 +579,7 @@ mod tests {
              \x20      2  known: the emulated root cause gives every differing word\n\
              \x20      1  unwritten-register reads stored to wrong GPU words (counted with the read)\n\
              \x20      3  known already as found (by shape): counted, not minimized\n\
+             \x20      2  crashes known by their kernel's SASS (a known crash mechanism)\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
              \x20         the longest took 61.2 s (5c073d59e12bcc4e)\n\

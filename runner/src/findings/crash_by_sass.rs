@@ -1,0 +1,216 @@
+//! A known entry's crash mechanism as data (`[crash_by_sass]`): a crash has no SASS in its
+//! signature, so an entry naming its crashes by key (root cause K:
+//! `corpus/known/fuzz-h100-k-descriptor-never-loaded.toml`) came back under a new key every
+//! campaign. Beside its `id`s (kept as history) such an entry states what explains a crash:
+//!
+//! ```toml
+//! [crash_by_sass]
+//! class = "unwritten-register"             # the SASS check's finding class (the only one)
+//! how = "descriptor"                       # globs over the roles the check flags a read for
+//! error = "CUDA_ERROR_ILLEGAL_INSTRUCTION" # globs over the crash's `how`
+//! stand_in = { "cuda:jit" = 3 }            # backends without a listing: the -O level standing in
+//! absent = "c[0x0][0x208]"                 # optional: text the kernel's listing never has
+//! ```
+//!
+//! A crash finding of every backend of which has a listing level — an offline-assembled
+//! backend of the campaign's ptxas (`cuda:ptxas-O0`: its own level,
+//! [`crate::backend::cuda::ptxas_build_of`]) or one named in `stand_in` — is covered when, at
+//! each of those levels, the SASS check of the program's kernel ([`crate::sass::Checker`])
+//! flags a read whose roles (`descriptor`, `descriptor+address`: what an unwritten-register
+//! finding's `how` is) match `how`, and the kernel's listing has none of the `absent` texts (K:
+//! the global descriptor is never loaded, which tells K from the createpolicy root causes
+//! whose hinted accesses also read a descriptor nothing wrote). Running the check is the caller's (one ptxas and one
+//! nvdisasm run per level: `crate::fuzz::known_crash`); here are the data and the decision.
+//!
+//! Invariants: a backend of a labelled ptxas (`cuda:ptxas-13.0-O3`) or one neither assembled
+//! offline nor in `stand_in` has no level, and a crash it is part of is not decided here (its
+//! entry's ids still decide); a crash of another error (a hang, a worker crash) never is.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+
+use super::known::{Known, KnownSet};
+use super::signature::{FindingClass, Signature};
+use crate::glob::glob_match;
+
+/// What explains a crash of a known entry (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrashBySass {
+    /// Globs over the roles of a read the SASS check flags (`descriptor`).
+    pub how: Vec<String>,
+    /// Globs over the crash's error (its signature's `how`).
+    pub error: Vec<String>,
+    /// Backends without a listing of their own, and the -O level whose listing stands in.
+    pub stand_in: BTreeMap<String, u8>,
+    /// Texts the kernel's listing must not have (`c[0x0][0x208]`); empty: no such condition.
+    pub absent: Vec<String>,
+}
+
+/// What the SASS check of a crash's kernel gave at one level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelCheck {
+    /// The roles of every read it flags in the kernel (`descriptor`).
+    pub roles: Vec<String>,
+    /// The kernel's listing (`nvdisasm -c`, [`crate::sass::function_listing`]).
+    pub listing: String,
+}
+
+/// The `[crash_by_sass]` table as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCrashBySass {
+    class: FindingClass,
+    how: OneOrMany,
+    error: OneOrMany,
+    #[serde(default)]
+    stand_in: BTreeMap<String, u8>,
+    absent: Option<OneOrMany>,
+}
+
+/// One glob or a list of globs.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+impl RawCrashBySass {
+    /// The table checked: the class is the SASS check's, every glob is non-empty, a stand-in
+    /// level is one the offline backends offer. The error says what is wrong.
+    pub(super) fn check(self) -> Result<CrashBySass, String> {
+        if self.class != FindingClass::UnwrittenRegister {
+            return Err(format!(
+                "`crash_by_sass.class` must be `{}`: the SASS check's finding class",
+                FindingClass::UnwrittenRegister.name()
+            ));
+        }
+        let globs = |g: OneOrMany, what: &str| {
+            let v = g.into_vec();
+            if v.is_empty() || v.iter().any(|s| s.trim().is_empty()) {
+                Err(format!("`crash_by_sass.{what}` needs non-empty globs"))
+            } else {
+                Ok(v)
+            }
+        };
+        let levels = crate::backend::cuda::LEVELS;
+        if let Some((b, l)) = self.stand_in.iter().find(|(_, l)| !levels.contains(l)) {
+            return Err(format!("`crash_by_sass.stand_in`: {b} = {l} is not a level of {levels:?}"));
+        }
+        let absent = match self.absent {
+            Some(a) => globs(a, "absent")?,
+            None => Vec::new(),
+        };
+        Ok(CrashBySass {
+            how: globs(self.how, "how")?,
+            error: globs(self.error, "error")?,
+            stand_in: self.stand_in,
+            absent,
+        })
+    }
+}
+
+impl CrashBySass {
+    /// The -O levels whose listings decide the crash `sig` (each backend's own, or its
+    /// stand-in's), or `None` when it is not a crash of an `error` this names or some backend
+    /// has no level (see the module docs).
+    pub fn levels(&self, sig: &Signature) -> Option<BTreeSet<u8>> {
+        if sig.class != FindingClass::Crash
+            || sig.backends.is_empty()
+            || !self.error.iter().any(|g| glob_match(g, &sig.how))
+        {
+            return None;
+        }
+        sig.backends
+            .iter()
+            .map(|b| match crate::backend::cuda::ptxas_build_of(b) {
+                Some(("", level)) => Some(level),
+                Some(_) => None,
+                None => self.stand_in.get(b).copied(),
+            })
+            .collect()
+    }
+
+    /// Whether the check of a crash's kernel at one level explains the crash: a read it flags
+    /// has roles `how` names, and the listing has none of the `absent` texts.
+    pub fn explains(&self, check: &KernelCheck) -> bool {
+        check.roles.iter().any(|r| self.how.iter().any(|g| glob_match(g, r)))
+            && !self.absent.iter().any(|t| check.listing.contains(t.as_str()))
+    }
+}
+
+impl KnownSet {
+    /// The -O levels whose SASS checks would decide the crash `sig` by an entry's mechanism
+    /// (the union over the entries whose `[crash_by_sass]` admits it); empty when none does or
+    /// an entry names it by key already (no check is needed).
+    pub fn crash_levels(&self, sig: &Signature) -> BTreeSet<u8> {
+        if self.matches(sig).is_some() {
+            return BTreeSet::new();
+        }
+        self.entries().iter().filter_map(|k| k.crash_by_sass.as_ref()?.levels(sig)).flatten().collect()
+    }
+
+    /// The first entry whose mechanism explains the crash `sig`, given `checked`: for each
+    /// level of [`KnownSet::crash_levels`], what the SASS check of the program's kernel gave at
+    /// it (a level missing: not checked, nothing explained there).
+    pub fn crash_known_by_sass(&self, sig: &Signature, checked: &BTreeMap<u8, KernelCheck>) -> Option<&Known> {
+        self.entries().iter().find(|k| {
+            k.crash_by_sass.as_ref().is_some_and(|c| {
+                c.levels(sig).is_some_and(|levels| levels.iter().all(|l| checked.get(l).is_some_and(|x| c.explains(x))))
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k() -> CrashBySass {
+        CrashBySass {
+            how: vec!["descriptor".into()],
+            error: vec!["CUDA_ERROR_ILLEGAL_INSTRUCTION".into()],
+            stand_in: [("cuda:jit".to_string(), 3)].into(),
+            absent: vec!["c[0x0][0x208]".into()],
+        }
+    }
+
+    fn crash(backends: &[&str], how: &str) -> Signature {
+        Signature::new(FindingClass::Crash, "max.s32", "", backends.iter().copied(), how)
+    }
+
+    #[test]
+    fn each_backend_is_decided_at_its_level_or_its_stand_in() {
+        let ill = "CUDA_ERROR_ILLEGAL_INSTRUCTION";
+        assert_eq!(k().levels(&crash(&["cuda:ptxas-O0"], ill)), Some([0].into()));
+        assert_eq!(k().levels(&crash(&["cuda:jit", "cuda:ptxas-O3"], ill)), Some([3].into()));
+        assert_eq!(k().levels(&crash(&["cuda:jit", "cuda:ptxas-O0"], ill)), Some([0, 3].into()));
+        // Another error, a labelled ptxas, a backend without a level, no backend: undecided.
+        assert_eq!(k().levels(&crash(&["cuda:ptxas-O0"], "hang")), None);
+        assert_eq!(k().levels(&crash(&["cuda:ptxas-13.0-O0"], ill)), None);
+        assert_eq!(k().levels(&crash(&["cuda:ptxas-O0", "oracle-worker"], ill)), None);
+        assert_eq!(k().levels(&crash(&[], ill)), None);
+        let mut s = crash(&["cuda:ptxas-O0"], ill);
+        s.class = FindingClass::Compiler;
+        assert_eq!(k().levels(&s), None);
+        let check = |roles: &[&str], listing: &str| KernelCheck {
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+            listing: listing.into(),
+        };
+        let ldg = "/*0040*/ LDG.E R4, desc[UR4][R2.64] ;";
+        assert!(k().explains(&check(&["descriptor"], ldg)));
+        assert!(!k().explains(&check(&["descriptor+address"], ldg)) && !k().explains(&check(&["source"], ldg)));
+        // A kernel that loads the global descriptor is not K's, whatever else reads undefined bits.
+        assert!(!k().explains(&check(&["descriptor"], "ULDC.64 UR4, c[0x0][0x208] ;\n/*0040*/ LDG.E …")));
+    }
+}
