@@ -68,9 +68,10 @@ mod scopes_4303_y1;
 mod scopes_4303_y2;
 mod scopes_4303_y3;
 mod scopes_4303_y4;
-mod scopes_4401_z3;
 mod scopes_4401_z1;
 mod scopes_4401_z2;
+mod scopes_4401_z3;
+mod scopes_4402_u2;
 mod skipped;
 mod values;
 

@@ -996,6 +996,7 @@ mod seed_4303_y1;
 mod seed_4303_y2;
 mod seed_4303_y3;
 mod seed_4303_y4;
-mod seed_4401_z3;
 mod seed_4401_z1;
 mod seed_4401_z2;
+mod seed_4401_z3;
+mod seed_4402_u2;
