@@ -20,6 +20,7 @@ use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::origin::{moved_immediate, value_readers};
 use super::scopes_3701_a::known;
 use super::scopes_4401_z2::{self, same_value};
+use super::scopes_4402_u2;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
@@ -191,7 +192,9 @@ fn mentions(s: &Stmt, r: Reg) -> bool {
 /// How the constants are made does not matter to ptxas (seeds 3901 and 3903: 92812601,
 /// trace/T6A.md, and 1de51f3f, 7e601e7a, trace/T6G.md, T6F.md: the arm's `set` reads a register
 /// a `set` of constants wrote; the moved −1 of `v2_const`/`v2_old_from_mov` gives the same
-/// 13.0.88 -O3 listing).
+/// 13.0.88 -O3 listing). The old value may also be a `shfl.sync` of a constant when the arm
+/// compares a loaded value with itself (seed 4202, 2b94552e, trace/T12b4.md;
+/// [`scopes_4402_u2`]).
 fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Expected> {
     let s = m.stmt;
     if d.class().bits() != 32 || !writes_folded_constant(m, s, &m.p.body[s], 3) {
@@ -209,7 +212,11 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     // %r0, %r0, 0` in the arm, 13.0.88 -O3 stores the old 1.0f) must be folded constants too:
     // ptxas still knows the arm's final value; the old value is then read from the move of an
     // immediate that wrote it before the branch (other folded forms are not evaluated here).
-    if !folded_constant(m, b, d, 3) {
+    // Or a shuffle of a constant under an arm comparing a loaded value with itself (seed 4202,
+    // 2b94552e, `scopes_4402_u2.rs`).
+    let shuffled =
+        || scopes_4402_u2::shuffled_constant(m, b, d, 3) && scopes_4402_u2::self_compare_of_loaded(m, s, &m.p.body[s]);
+    if !folded_constant(m, b, d, 3) && !shuffled() {
         return None;
     }
     let arm_writes: Vec<usize> = (b + 1..s).filter(|&k| writes(&m.p.body[k], d)).collect();

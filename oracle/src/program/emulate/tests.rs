@@ -1002,3 +1002,4 @@ mod seed_4401_z3;
 mod seed_4401_z4;
 mod seed_4401_z5;
 mod seed_4402_u1;
+mod seed_4402_u2;
