@@ -30,7 +30,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 
-use super::known::{Known, KnownSet};
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
 
@@ -146,29 +145,6 @@ impl CrashBySass {
     pub fn explains(&self, check: &KernelCheck) -> bool {
         check.roles.iter().any(|r| self.how.iter().any(|g| glob_match(g, r)))
             && !self.absent.iter().any(|t| check.listing.contains(t.as_str()))
-    }
-}
-
-impl KnownSet {
-    /// The -O levels whose SASS checks would decide the crash `sig` by an entry's mechanism
-    /// (the union over the entries whose `[crash_by_sass]` admits it); empty when none does or
-    /// an entry names it by key already (no check is needed).
-    pub fn crash_levels(&self, sig: &Signature) -> BTreeSet<u8> {
-        if self.matches(sig).is_some() {
-            return BTreeSet::new();
-        }
-        self.entries().iter().filter_map(|k| k.crash_by_sass.as_ref()?.levels(sig)).flatten().collect()
-    }
-
-    /// The first entry whose mechanism explains the crash `sig`, given `checked`: for each
-    /// level of [`KnownSet::crash_levels`], what the SASS check of the program's kernel gave at
-    /// it (a level missing: not checked, nothing explained there).
-    pub fn crash_known_by_sass(&self, sig: &Signature, checked: &BTreeMap<u8, KernelCheck>) -> Option<&Known> {
-        self.entries().iter().find(|k| {
-            k.crash_by_sass.as_ref().is_some_and(|c| {
-                c.levels(sig).is_some_and(|levels| levels.iter().all(|l| checked.get(l).is_some_and(|x| c.explains(x))))
-            })
-        })
     }
 }
 

@@ -62,7 +62,7 @@
 //!   Files are read in name order and [`KnownSet::matches`] returns the first match. Files
 //!   not ending in `.toml` are ignored.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -73,7 +73,7 @@ use oracle::program::slice::SHAPE_ARROW;
 use oracle::semantics::{Deviation, DeviationScope};
 
 use super::classify::INPUT_CLASSES;
-use super::crash_by_sass::{CrashBySass, RawCrashBySass};
+use super::crash_by_sass::{CrashBySass, KernelCheck, RawCrashBySass};
 use super::signature::{FindingClass, Signature};
 use crate::glob::glob_match;
 
@@ -651,6 +651,29 @@ impl KnownSet {
     /// Whether nothing is known.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+impl KnownSet {
+    /// The -O levels whose SASS checks would decide the crash `sig` by an entry's mechanism
+    /// (the union over the entries whose `[crash_by_sass]` admits it); empty when none does or
+    /// an entry names it by key already (no check is needed).
+    pub fn crash_levels(&self, sig: &Signature) -> BTreeSet<u8> {
+        if self.matches(sig).is_some() {
+            return BTreeSet::new();
+        }
+        self.entries().iter().filter_map(|k| k.crash_by_sass.as_ref()?.levels(sig)).flatten().collect()
+    }
+
+    /// The first entry whose mechanism explains the crash `sig`, given `checked`: for each
+    /// level of [`KnownSet::crash_levels`], what the SASS check of the program's kernel gave at
+    /// it (a level missing: not checked, nothing explained there).
+    pub fn crash_known_by_sass(&self, sig: &Signature, checked: &BTreeMap<u8, KernelCheck>) -> Option<&Known> {
+        self.entries().iter().find(|k| {
+            k.crash_by_sass.as_ref().is_some_and(|c| {
+                c.levels(sig).is_some_and(|levels| levels.iter().all(|l| checked.get(l).is_some_and(|x| c.explains(x))))
+            })
+        })
     }
 }
 
