@@ -1343,3 +1343,60 @@ const SEED_4303_LABELS: [(&str, &str); 8] = [
     ("aeb796d5", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: the unpacked half in the high word of a mov.b64 pack (T14x3)
     ("c24603c9", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: the start from a shfl with an unread predicate destination (T14x4)
 ];
+
+#[test]
+fn the_seed_4401_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4401", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4401_LABELS));
+}
+
+/// What each word finding of seed 4401 (session 44's final build, 07e9e67d) is labelled now.
+const SEED_4401_LABELS: [(&str, &str); 8] = [
+    ("0c8cc6d5", "new"), // NEW: two cvt.ftz.f32.f32 copies drop the F2I's .TRUNC (T15t1)
+    ("3fdf8ff2", "new"), // KNOWN 3701-N-D: a guarded pack (T15t1)
+    ("42bfc506", "new"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1)
+    ("55c9b583", "new"), // NEW: as 0c8cc6d5 (T15t1)
+    ("77454b6b", "new"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1)
+    ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)
+    ("dbd161f7", "new"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1)
+    ("e6f0c29f", "new"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1)
+];
+
+#[test]
+fn the_seed_4402_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4402", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4402_LABELS));
+}
+
+/// What each word finding of seed 4402 (session 44's final build, 07e9e67d) is labelled now.
+const SEED_4402_LABELS: [(&str, &str); 15] = [
+    ("2bec5b10", "new"), // KNOWN F: slct tests abs.s32 of -2^31 (T15t3)
+    ("372615e8", "new"), // KNOWN 3501-N2: a mad.lo.u64 step (T15t2)
+    ("37cc5597", "new"), // KNOWN 3702-N2: or of the lop3's b (T15t3)
+    ("3b6345e6", "new"), // KNOWN 3801-N4: shape-only, no setp/branch arm (T15t3)
+    ("63707241", "new"), // KNOWN B: a dead earlier load also writes the amount register (T15t2)
+    ("6e21e265", "new"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2)
+    ("70efd8ec", "new"), // KNOWN D: a new effect (the pack over a live half), not emulable (T15t2)
+    ("a22d4fd5", "new"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2)
+    ("ab08e584", "new"), // KNOWN 3702-N2: c repeats b (T15t3)
+    ("b6005079", "new"), // KNOWN 3702-N2: or of the lop3's b (T15t3)
+    ("ba4f6f03", "new"), // NEW: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
+    ("c58b70c2", "new"), // KNOWN 6a4d050b: by id only (T15t3)
+    ("c825e5ab", "new"), // KNOWN J: the half through mov.b64 packs (T15t3)
+    ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
+    ("d1611e55", "new"), // KNOWN N-11: -O3 keeps a cvt.f32.f32 NaN's bits, the emulation canonicalizes (T15t2)
+];
+
+#[test]
+fn the_seed_4403_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4403", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4403_LABELS));
+}
+
+/// What each word finding of seed 4403 (session 44's final build, 07e9e67d) is labelled now.
+const SEED_4403_LABELS: [(&str, &str); 4] = [
+    ("4b87e2ad", "new"), // (T15t4/T15t5)
+    ("79a4bd47", "new"), // (T15t4/T15t5)
+    ("d081b377", "new"), // (T15t4/T15t5)
+    ("f08d10ed", "new"), // (T15t4/T15t5)
+];
