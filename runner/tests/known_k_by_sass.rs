@@ -3,9 +3,10 @@
 //! [`runner::findings::CrashBySass`], [`runner::fuzz::known_crash`]): with K's `id` list removed
 //! (a temporary copy of `corpus/known/`), every stored K crash — the 12 keys the list names,
 //! from their `.case` files under `corpus/findings/`, and 2baed4ed's 3-instruction reduction —
-//! is labelled K because the SASS check of its kernel at the crashing backend's level (-O3 for
-//! the JIT) flags a `descriptor` read; a crash of a kernel that loads the descriptor, and a hang
-//! of a K kernel, stay new. Needs ptxas and nvdisasm as the other SASS tests find them
+//! is labelled K because its kernel's listing at the crashing backend's level (-O3 for the JIT)
+//! accesses memory through a descriptor and never loads c[0x0][0x208] — also seed 4402's
+//! 9cd3e758, whose -O0 descriptor holds data (the SASS check flags no read); a crash of a kernel
+//! that loads the descriptor, and a hang of a K kernel, stay new. Needs ptxas and nvdisasm as the other SASS tests find them
 //! (`common::sass_tools_or_skip`: without them the tests say so and pass, unless `CI` or
 //! `PTXDIFF_REQUIRE_PTXAS` is set); the loading test needs neither.
 
@@ -71,7 +72,8 @@ fn tools() -> Option<CrashCheck> {
 fn k_states_its_mechanism_and_loads_without_its_ids() {
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let k = known.get(K).unwrap().crash_by_sass.clone().expect("K names what explains its crashes");
-    assert_eq!((k.how, k.error), (vec!["descriptor".to_string()], vec![ILLEGAL.to_string()]));
+    assert_eq!((k.present, k.error), (vec!["desc[UR".to_string()], vec![ILLEGAL.to_string()]));
+    assert!(k.how.is_empty(), "the listing decides, not a flagged read");
     assert_eq!(k.stand_in.get("cuda:jit"), Some(&3), "the -O3 listing stands in for the JIT's");
     assert_eq!(k.absent, ["c[0x0][0x208]"], "K: the global descriptor is never loaded");
     let (_dir, emptied) = known_without_k_ids();
@@ -97,6 +99,14 @@ fn stored_k_crashes_are_known_by_the_sass_check() {
         let by = program_crash_known_by_sass(&known, &sig, &p, &check).unwrap();
         assert_eq!(by.map(|k| k.name.as_str()), Some(K), "{id} ({backend}), ptxas {}", check.ptxas.version);
     }
+    // Seed 4402's 9cd3e758 (-O0; corpus/findings/fuzz-h200-4402/trace/T15t3.md): the descriptor
+    // is copied from registers holding data (`R2UR UR4, R6`), so no read is flagged; the kernel
+    // never loads c[0x0][0x208].
+    let path = repo().join("corpus/findings/fuzz-h200-4402/cases/9cd3e7583989557a.case");
+    let (p, _) = parse_case(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let sig = crash("setp.le.s32", "cuda:ptxas-O0", ILLEGAL);
+    let by = program_crash_known_by_sass(&known, &sig, &p, &check).unwrap();
+    assert_eq!(by.map(|k| k.name.as_str()), Some(K), "9cd3e758 (-O0, a descriptor holding data)");
     // 2baed4ed reduced to 3 instructions (its -O3 kernel's only LDG reads UR4/UR5 never written).
     let ptx =
         std::fs::read_to_string(repo().join("corpus/findings/fuzz-h200-4001/trace/2baed4ed/reduced.ptx")).unwrap();

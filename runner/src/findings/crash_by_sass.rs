@@ -6,20 +6,25 @@
 //! ```toml
 //! [crash_by_sass]
 //! class = "unwritten-register"             # the SASS check's finding class (the only one)
-//! how = "descriptor"                       # globs over the roles the check flags a read for
+//! present = "desc[UR"                      # optional: text the kernel's listing has
+//! absent = "c[0x0][0x208]"                 # optional: text the kernel's listing never has
 //! error = "CUDA_ERROR_ILLEGAL_INSTRUCTION" # globs over the crash's `how`
 //! stand_in = { "cuda:jit" = 3 }            # backends without a listing: the -O level standing in
-//! absent = "c[0x0][0x208]"                 # optional: text the kernel's listing never has
+//! # how = "descriptor"                     # optional: globs over the roles of a read the check flags
 //! ```
 //!
 //! A crash finding of every backend of which has a listing level — an offline-assembled
 //! backend of the campaign's ptxas (`cuda:ptxas-O0`: its own level,
 //! [`crate::backend::cuda::ptxas_build_of`]) or one named in `stand_in` — is covered when, at
-//! each of those levels, the SASS check of the program's kernel ([`crate::sass::Checker`])
-//! flags a read whose roles (`descriptor`, `descriptor+address`: what an unwritten-register
-//! finding's `how` is) match `how`, and the kernel's listing has none of the `absent` texts (K:
-//! the global descriptor is never loaded, which tells K from the createpolicy root causes
-//! whose hinted accesses also read a descriptor nothing wrote). Running the check is the caller's (one ptxas and one
+//! each of those levels, every condition the table gives holds for the program's kernel: its
+//! listing has one of the `present` texts and none of the `absent` ones, and (`how`) the SASS
+//! check ([`crate::sass::Checker`]) flags a read whose roles (`descriptor`,
+//! `descriptor+address`: what an unwritten-register finding's `how` is) match. K states the
+//! listing alone: a global access through a descriptor (`desc[UR`) in a kernel that never loads
+//! the global descriptor c[0x0][0x208] — whether the registers copied into the descriptor were
+//! never written (which the check flags) or hold data (seed 4402's 9cd3e758 at -O0, which it
+//! cannot); the createpolicy root causes, whose hinted accesses also read a descriptor nothing
+//! wrote, load c[0x0][0x208]. Running the check is the caller's (one ptxas and one
 //! nvdisasm run per level: `crate::fuzz::known_crash`); here are the data and the decision.
 //!
 //! Invariants: a backend of a labelled ptxas (`cuda:ptxas-13.0-O3`) or one neither assembled
@@ -36,7 +41,8 @@ use crate::glob::glob_match;
 /// What explains a crash of a known entry (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CrashBySass {
-    /// Globs over the roles of a read the SASS check flags (`descriptor`).
+    /// Globs over the roles of a read the SASS check flags (`descriptor`); empty: no such
+    /// condition.
     pub how: Vec<String>,
     /// Globs over the crash's error (its signature's `how`).
     pub error: Vec<String>,
@@ -44,6 +50,8 @@ pub struct CrashBySass {
     pub stand_in: BTreeMap<String, u8>,
     /// Texts the kernel's listing must not have (`c[0x0][0x208]`); empty: no such condition.
     pub absent: Vec<String>,
+    /// Texts of which the kernel's listing must have one (`desc[UR`); empty: no such condition.
+    pub present: Vec<String>,
 }
 
 /// What the SASS check of a crash's kernel gave at one level.
@@ -60,11 +68,12 @@ pub struct KernelCheck {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawCrashBySass {
     class: FindingClass,
-    how: OneOrMany,
+    how: Option<OneOrMany>,
     error: OneOrMany,
     #[serde(default)]
     stand_in: BTreeMap<String, u8>,
     absent: Option<OneOrMany>,
+    present: Option<OneOrMany>,
 }
 
 /// One glob or a list of globs.
@@ -106,15 +115,17 @@ impl RawCrashBySass {
         if let Some((b, l)) = self.stand_in.iter().find(|(_, l)| !levels.contains(l)) {
             return Err(format!("`crash_by_sass.stand_in`: {b} = {l} is not a level of {levels:?}"));
         }
-        let absent = match self.absent {
-            Some(a) => globs(a, "absent")?,
-            None => Vec::new(),
-        };
+        let optional = |g: Option<OneOrMany>, what: &str| g.map_or(Ok(Vec::new()), |g| globs(g, what));
+        let (how, present) = (optional(self.how, "how")?, optional(self.present, "present")?);
+        if how.is_empty() && present.is_empty() {
+            return Err("`crash_by_sass` needs `how` (a flagged read) or `present` (a listing's text), or both".into());
+        }
         Ok(CrashBySass {
-            how: globs(self.how, "how")?,
+            how,
             error: globs(self.error, "error")?,
             stand_in: self.stand_in,
-            absent,
+            absent: optional(self.absent, "absent")?,
+            present,
         })
     }
 }
@@ -140,11 +151,14 @@ impl CrashBySass {
             .collect()
     }
 
-    /// Whether the check of a crash's kernel at one level explains the crash: a read it flags
-    /// has roles `how` names, and the listing has none of the `absent` texts.
+    /// Whether the check of a crash's kernel at one level explains the crash: every condition
+    /// given holds — a read it flags has roles `how` names, the listing has one of the
+    /// `present` texts and none of the `absent` ones.
     pub fn explains(&self, check: &KernelCheck) -> bool {
-        check.roles.iter().any(|r| self.how.iter().any(|g| glob_match(g, r)))
-            && !self.absent.iter().any(|t| check.listing.contains(t.as_str()))
+        let has = |t: &String| check.listing.contains(t.as_str());
+        (self.how.is_empty() || check.roles.iter().any(|r| self.how.iter().any(|g| glob_match(g, r))))
+            && (self.present.is_empty() || self.present.iter().any(has))
+            && !self.absent.iter().any(has)
     }
 }
 
@@ -158,6 +172,7 @@ mod tests {
             error: vec!["CUDA_ERROR_ILLEGAL_INSTRUCTION".into()],
             stand_in: [("cuda:jit".to_string(), 3)].into(),
             absent: vec!["c[0x0][0x208]".into()],
+            present: Vec::new(),
         }
     }
 
@@ -188,5 +203,13 @@ mod tests {
         assert!(!k().explains(&check(&["descriptor+address"], ldg)) && !k().explains(&check(&["source"], ldg)));
         // A kernel that loads the global descriptor is not K's, whatever else reads undefined bits.
         assert!(!k().explains(&check(&["descriptor"], "ULDC.64 UR4, c[0x0][0x208] ;\n/*0040*/ LDG.E …")));
+        // By the listing alone (`present`, no `how`): a descriptor access, none loaded — whether
+        // or not the check flags a read (9cd3e758's -O0 descriptor holds data).
+        let listing_only = CrashBySass { how: Vec::new(), present: vec!["desc[UR".into()], ..k() };
+        assert!(listing_only.explains(&check(&[], ldg)) && listing_only.explains(&check(&["descriptor"], ldg)));
+        assert!(!listing_only.explains(&check(&[], "/*0040*/ LDS R4, [R2] ;")), "no global access");
+        assert!(
+            !listing_only.explains(&check(&[], "ULDC.64 UR4, c[0x0][0x208] ;\n/*0040*/ LDG.E R4, desc[UR4][R2.64] ;"))
+        );
     }
 }

@@ -30,8 +30,9 @@
 //!
 //! A crash has no SASS in its signature; an entry may state the mechanism that explains its
 //! crashes as data, `[crash_by_sass]` beside its `id`s (which then are history) or alone
-//! ([`CrashBySass`], [`crate::findings::crash_by_sass`]): the SASS check's kind of read, the
-//! crash's error and the level standing in for a backend without a listing. Matching by
+//! ([`CrashBySass`], [`crate::findings::crash_by_sass`]): what the kernel's listing has and
+//! lacks, the SASS check's kind of read, the crash's error and the level standing in for a
+//! backend without a listing. Matching by
 //! signature ([`KnownSet::matches`]) never runs it; the callers that can run ptxas do
 //! (`crate::fuzz::known_crash`).
 //!
