@@ -1352,10 +1352,10 @@ fn the_seed_4401_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4401 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4401_LABELS: [(&str, &str); 8] = [
-    ("0c8cc6d5", "new"), // NEW: two cvt.ftz.f32.f32 copies drop the F2I's .TRUNC (T15t1)
-    ("3fdf8ff2", "new"), // KNOWN 3701-N-D: a guarded pack (T15t1)
+    ("0c8cc6d5", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: two cvt.ftz.f32.f32 copies drop the F2I's .TRUNC (T15t1)
+    ("3fdf8ff2", "new"),                                                    // KNOWN 3701-N-D: a guarded pack (T15t1)
     ("42bfc506", "new"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1)
-    ("55c9b583", "new"), // NEW: as 0c8cc6d5 (T15t1)
+    ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
     ("77454b6b", "new"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1)
     ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)
     ("dbd161f7", "new"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1)
@@ -1380,8 +1380,8 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("a22d4fd5", "new"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2)
     ("ab08e584", "new"), // KNOWN 3702-N2: c repeats b (T15t3)
     ("b6005079", "new"), // KNOWN 3702-N2: or of the lop3's b (T15t3)
-    ("ba4f6f03", "new"), // NEW: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
-    ("c58b70c2", "new"), // KNOWN 6a4d050b: by id only (T15t3)
+    ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry by id: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
+    ("c58b70c2", "new"),                                                        // KNOWN 6a4d050b: by id only (T15t3)
     ("c825e5ab", "new"), // KNOWN J: the half through mov.b64 packs (T15t3)
     ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
     ("d1611e55", "new"), // KNOWN N-11: -O3 keeps a cvt.f32.f32 NaN's bits, the emulation canonicalizes (T15t2)
