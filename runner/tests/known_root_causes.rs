@@ -1395,8 +1395,8 @@ fn the_seed_4403_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4403 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4403_LABELS: [(&str, &str); 4] = [
-    ("4b87e2ad", "new"), // (T15t4/T15t5)
-    ("79a4bd47", "new"), // (T15t4/T15t5)
-    ("d081b377", "new"), // (T15t4/T15t5)
-    ("f08d10ed", "new"), // (T15t4/T15t5)
+    ("4b87e2ad", "new"), // KNOWN 6e4d6e41: the known zero word a shfl of a moved 0 (T15t5)
+    ("79a4bd47", "new"), // KNOWN 3702-N2: or of the lop3's b (T15t5)
+    ("d081b377", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old value a cvt.f32.f64 NaN (sign and payload kept), now emulated (T15t4)
+    ("f08d10ed", "new"), // KNOWN D, a new effect: the tf32-read pack over a live half, not emulable (T15t5)
 ];

@@ -53,7 +53,8 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
         // J's narrowed `add.u16x2` of a constant gives the low half it reads (3f9c3758).
         // A `cvt.f32.bf16` NaN is no canonical NaN: the GPU widens by a shift
-        // ([`bf16_widened`], seed 4303's 31481867).
+        // ([`bf16_widened`], seed 4303's 31481867); nor is a `cvt.f32.f64` one, which keeps the
+        // sign and the payload's top bits ([`f64_narrowed_nan`], seed 4403's d081b377).
         let narrowed = if g.ty.bits() == 16 {
             j_packed_constant::narrowed_low_read_by_skipped_set(m, t, g.dst, &old)
         } else {
@@ -66,6 +67,8 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
             low
         } else if let Some(word) = bf16_widened(m, t, g.dst) {
+            word
+        } else if let Some(word) = f64_narrowed_nan(m, t, g.dst) {
             word
         } else if any_f32_nan(&old) {
             0x7fff_ffff
@@ -204,6 +207,29 @@ fn bf16_widened(m: &Machine<'_>, t: u32, r: crate::program::Reg) -> Option<u32> 
         {
             let a = origin.a.as_ref().filter(|a| a.is_exact())?;
             Some(((a.bits as u32) & 0xffff) << 16)
+        }
+        _ => None,
+    }
+}
+
+/// The word a `cvt.f32.f64` (no `.sat`) last wrote to `r` in thread `t` where its source is an
+/// exact f64 NaN: the GPU's `F2F.F32.F64` keeps the sign and the payload's top 23 bits, quiet
+/// (sign | 0x7fc00000 | mantissa >> 29), a NaN §9.7.9.21 leaves unspecified. So N-11's skipped
+/// `set.<cmp>.f32` reads that word, not the canonical 0x7fffffff: seed 4403's d081b377
+/// (corpus/findings/fuzz-h200-4403/trace/T15t4.md, trace/d081b377/): f64 0xffffffffffffffff
+/// narrows to 0xffffffff, |−1| = 1.0 stored on -O0, -O3 and the JIT (13.0.88 and 13.5 -O3 fold
+/// its variants v1, v2, v5 to the same rule).
+fn f64_narrowed_nan(m: &Machine<'_>, t: u32, r: crate::program::Reg) -> Option<u32> {
+    match m.producer(t, r)? {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. }), origin)
+            if c.dtype == CvtType::F32 && c.atype == CvtType::F64 && !c.sat =>
+        {
+            let bits = origin.a.as_ref().filter(|a| a.is_exact())?.bits as u64;
+            let mantissa = bits & ((1 << 52) - 1);
+            if (bits >> 52) & 0x7ff != 0x7ff || mantissa == 0 {
+                return None;
+            }
+            Some((((bits >> 63) as u32) << 31) | 0x7fc0_0000 | (mantissa >> 29) as u32)
         }
         _ => None,
     }
