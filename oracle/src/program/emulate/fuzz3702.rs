@@ -5,7 +5,8 @@
 //! following `xor` chain reads the chain's other operand as its redundant input) and 3702-N3
 //! (the constants −1 and 1.0f taken as equal at the join of a one-armed `if`). 3702-N2 through
 //! 64-bit operations of `mov.b64` packs, and the value numbering that makes a copy of `a` `a`,
-//! are `scopes_4401_z2.rs`'s.
+//! are `scopes_4401_z2.rs`'s; with the operation's other operand the `lop3`'s `b` or `c`,
+//! `scopes_4404_v1.rs`'s.
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
 //! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
@@ -21,6 +22,7 @@ use super::origin::{moved_immediate, value_readers};
 use super::scopes_3701_a::known;
 use super::scopes_4401_z2::{self, same_value};
 use super::scopes_4402_u2;
+use super::scopes_4404_v1;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
@@ -38,6 +40,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::xor_of_packed_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
+        (Deviation::Lop3MergedIntoXorReadsX, scopes_4404_v1::op_of_lop3_of_its_b_or_c),
         (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::lop3_chain_of_packs),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
