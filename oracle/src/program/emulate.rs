@@ -75,6 +75,7 @@ mod scopes_4401_z4;
 mod scopes_4401_z5;
 mod scopes_4402_u2;
 mod scopes_4404_v1;
+mod scopes_4404_v2;
 mod skipped;
 mod values;
 

@@ -18,7 +18,9 @@
 //! fact wherever the fall-through dominates, through self-copies and in copies of the compared
 //! register (2a67c43e, cb17a684, 75dac7ed); the narrowed add's constants through copies, its sum
 //! observed only by the narrowing reader through copies (dead readers ignored), and a byte
-//! unpack reading one half (ae678c32, 05c914bf, 2bdcc7c7, debc8a69).
+//! unpack reading one half (ae678c32, 05c914bf, 2bdcc7c7, debc8a69). Seeds 4401–4402 widened
+//! the narrowed add ([`super::scopes_4404_v2`]): the half read through a 64-bit pack and a
+//! 16-bit unpack (dbd161f7, c825e5ab), a shuffled constant as its register operand (c825e5ab).
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
 //! instruction, its producers and the branch around it are exactly the ones the evidence shows
@@ -28,6 +30,7 @@ use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::origin::{reads_and_overwrites, value_readers};
 use super::scopes_3901_h2::{branch_fixed, observed, observed_only_by};
+use super::scopes_4404_v2::{self, shuffled};
 use super::{byte_pack_with_c, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape};
@@ -129,7 +132,15 @@ fn packed_op_of_branch_constant(
 /// `v1_low_half` `VIADD.16x2 R0, R4, 0x0`; right: `v2_whole`, read whole. ptxas 13.0.88 -O3
 /// gives the same dropped immediate for K second, `.s16x2`, a loaded register, a `cvt.u16.s32`
 /// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
+/// A shuffled constant (ptxas knows it, keeps it in a register) is such a register
+/// ([`scopes_4404_v2::shuffled`]: c825e5ab).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
+    narrowed_half_read_at(m, t, w, half, m.stmt)
+}
+
+/// [`narrowed_half`] where the one observing reader is the statement at body index `reader`
+/// (a pack whose one element read is the half: [`scopes_4404_v2::unpacked_through_pack`]).
+pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, reader: usize) -> Option<u64> {
     let (g, o) = match m.producer(t, w)? {
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
         _ => return None,
@@ -143,12 +154,15 @@ fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     let kept = match (c1, c2) {
         (true, true) if k1 == 0 => 0,
         (true, true) => k2,
-        // One constant: a register ptxas knows (the add then known too) is not evidenced.
-        _ if o.known_since.is_some() => return None,
+        // One constant: a register ptxas knows (the add then known too) is evidenced only as a
+        // shuffle ([`scopes_4404_v2::shuffled`]).
+        _ if o.known_since.is_some() && !reg_of_glue(g, usize::from(c1)).is_some_and(|r| shuffled(m, o.stmt, r)) => {
+            return None
+        }
         (true, false) => k2,
         _ => k1,
     };
-    observed_only_by(m, o.stmt, g.dst, m.stmt).then_some(kept)
+    observed_only_by(m, o.stmt, g.dst, reader).then_some(kept)
 }
 
 /// The halves of a `mov.b32 {lo, hi}, w` unpack (`results`, the spec's, one per register
@@ -161,7 +175,8 @@ fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
 /// `mov.b32 {b0, b1, b2, b3}, w` unpack of a branch-known w: b2 is K's byte 0
 /// (corpus/findings/fuzz-h200-3702/, c388df98, trace/T3B.md: `@!P0 PRMT R0, R4(=K), 0x7610, R0`
 /// on ptxas 13.0.88 -O3, `v1-byte1` K = 0x133 keeps b1 = 0x01; b3 is not evidenced, left to the
-/// spec).
+/// spec). A `mov.b64 {h0, h1, h2, h3}, d` of a pack of the narrowed sum:
+/// [`scopes_4404_v2::unpacked_through_pack`].
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -174,9 +189,14 @@ pub(super) fn unpacked(
     };
     let bytes = mv.shape == MovShape::Unpack(4);
     let unpack = mv.shape == MovShape::Unpack(2) || bytes;
-    let Some(w) = m.reg_of(src).ok().filter(|w| unpack && w.class().bits() == 32) else {
+    let Some(w) = m.reg_of(src).ok().filter(|_| unpack) else { return results };
+    // A 64-bit unpack of a pack of the narrowed add: `emulate/scopes_4404_v2.rs`.
+    if w.class().bits() == 64 && mv.shape == MovShape::Unpack(4) {
+        return scopes_4404_v2::unpacked_through_pack(m, t, w, items, results);
+    }
+    if w.class().bits() != 32 {
         return results;
-    };
+    }
     let halves: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
     let whole = m.read(t, w).ok();
     // The half of w each element lies in (a byte unpack's b0, b1 the low half).

@@ -1005,3 +1005,4 @@ mod seed_4402_u1;
 mod seed_4402_u2;
 mod seed_4404_n11;
 mod seed_4404_v1;
+mod seed_4404_v2;
