@@ -1358,14 +1358,8 @@ const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
     ("77454b6b", "new"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1)
     ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)
-<<<<<<< HEAD
-    ("dbd161f7", "new"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1)
+    ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; scopes_4404_v2)
     ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; scopes_4404_v1)
-=======
-    // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1)
-    ("dbd161f7", "fuzz-h100-j-branch-constant-splat"),
-    ("e6f0c29f", "new"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1)
->>>>>>> v2
 ];
 
 #[test]
@@ -1384,20 +1378,11 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("6e21e265", "new"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2)
     ("70efd8ec", "new"), // KNOWN D: a new effect (the pack over a live half), not emulable (T15t2)
     ("a22d4fd5", "new"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2)
-<<<<<<< HEAD
     ("ab08e584", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: c repeats b (T15t3; scopes_4404_v1)
     ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
     ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry by id: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
     ("c58b70c2", "new"),                                                        // KNOWN 6a4d050b: by id only (T15t3)
-    ("c825e5ab", "new"), // KNOWN J: the half through mov.b64 packs (T15t3)
-=======
-    ("ab08e584", "new"), // KNOWN 3702-N2: c repeats b (T15t3)
-    ("b6005079", "new"), // KNOWN 3702-N2: or of the lop3's b (T15t3)
-    ("ba4f6f03", "new"), // NEW: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
-    ("c58b70c2", "new"), // KNOWN 6a4d050b: by id only (T15t3)
-    // KNOWN J: the half through mov.b64 packs (T15t3)
-    ("c825e5ab", "fuzz-h100-j-branch-constant-splat"),
->>>>>>> v2
+    ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; scopes_4404_v2)
     ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
     ("d1611e55", "new"), // KNOWN N-11: -O3 keeps a cvt.f32.f32 NaN's bits, the emulation canonicalizes (T15t2)
 ];
