@@ -1003,3 +1003,4 @@ mod seed_4401_z4;
 mod seed_4401_z5;
 mod seed_4402_u1;
 mod seed_4402_u2;
+mod seed_4404_v3;
