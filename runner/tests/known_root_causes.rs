@@ -1353,8 +1353,8 @@ fn the_seed_4401_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4401 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("0c8cc6d5", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: two cvt.ftz.f32.f32 copies drop the F2I's .TRUNC (T15t1)
-    ("3fdf8ff2", "new"),                                                    // KNOWN 3701-N-D: a guarded pack (T15t1)
-    ("42bfc506", "new"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1)
+    ("3fdf8ff2", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded pack (T15t1; v3)
+    ("42bfc506", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1; v3)
     ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
     ("77454b6b", "new"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1)
     ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)

@@ -76,6 +76,7 @@ mod scopes_4401_z5;
 mod scopes_4402_u2;
 mod scopes_4404_v1;
 mod scopes_4404_v2;
+mod scopes_4404_v3;
 mod skipped;
 mod values;
 
@@ -158,6 +159,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 4102's 24d5ace8): `emulate/scopes_4201_e1.rs`. First: its scope is an `xor.b16` no other
     // rule names, and it keeps the spec's value as one of the two it admits.
     if let Some(v) = scopes_4201_e1::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506):
+    // `emulate/scopes_4404_v3.rs`.
+    if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
         return v;
     }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.

@@ -61,10 +61,16 @@
 //! destroys the 32-bit source r of a free truncation `cvt.{u16,s16}.{u32,s32} h, r` (h is r's
 //! register's low half, trace/T14x1.md, 84d08552): a later read of r takes the pack's word {p, h}.
 //!
+//! Seed 4401 (corpus/findings/fuzz-h200-4401/trace/T15t1.md; helper v3, session 44;
+//! `emulate/scopes_4404_v3.rs`): the pack may be a guarded `mov.b64` of four halves (3fdf8ff2),
+//! if-converted with the merge in place in every thread ([`skipped`] where the guard fails),
+//! and a register written after the pack by h's expression (42bfc506) is numbered as h.
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is exactly of the form given
-//! (unguarded, but for h's guarded writers of seed 4202); otherwise the spec's values stand.
+//! (unguarded, but for h's guarded writers of seed 4202 and seed 4401's guarded `mov.b64`);
+//! otherwise the spec's values stand.
 
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
@@ -72,6 +78,7 @@ use super::fuzz3702_conversions::bare;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
 use super::scopes_4303_y2;
+use super::scopes_4404_v3;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
@@ -95,7 +102,15 @@ pub(super) fn isa(
     mut results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let d = Deviation::MergeCInPlaceDestroysLiveHalf;
-    if !m.allow.emulates(d) || inst.guard.is_some() {
+    if !m.allow.emulates(d) {
+        return results;
+    }
+    if inst.guard.is_none() && matches!(mv.shape, MovShape::Pack(_)) {
+        // A later copy of h's expression (seed 4401's 42bfc506): `emulate/scopes_4404_v3.rs`.
+        results = scopes_4404_v3::later_duplicate_pack(m, t, results);
+    }
+    // A guarded pack is in scope only as seed 4401's if-converted `mov.b64` ([`destroyed`]).
+    if inst.guard.is_some() && !matches!(mv.shape, MovShape::Pack(_)) {
         return results;
     }
     match mv.shape {
@@ -165,11 +180,11 @@ fn merged_pack_of(m: &Machine<'_>, t: u32, d: Reg) -> Option<(Vec<bool>, Expecte
     if !matches!(writer, Stmt::Isa(Instruction { form: Form::Mov(mv), .. }) if mv.shape == MovShape::Pack(4)) {
         return None;
     }
-    let (0, p, h) = destroying_pack(m, pack)? else { return None };
+    let (0, p, h) = destroying_pack(m, pack, false)? else { return None };
     let pair = m.read(t, p).ok().filter(|_| unchanged_between(m, p, pack, m.stmt))?;
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, pack, h));
-    let names_h = pack_items(m, pack)?.iter().map(|o| m.reg_of(o).is_ok_and(|r| merged.contains(&r))).collect();
+    let names_h = pack_items(m, pack, false)?.iter().map(|o| m.reg_of(o).is_ok_and(|r| merged.contains(&r))).collect();
     Some((names_h, pair))
 }
 
@@ -203,6 +218,28 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
         }
     }
     values
+}
+
+/// Under 3701-N-D, a pack whose guard is false in thread `t` (seed 4401's 3fdf8ff2, an
+/// if-converted `mov.b64`, [`destroyed`]): the merge ran in h's register anyway, so h and the
+/// registers ptxas numbers as h, still read, hold the pair (`scopes_4404_v3`'s g1, g2: the
+/// store of h reads the merged register in every thread); the pack's word is not written.
+pub(super) fn skipped(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
+    let d = Deviation::MergeCInPlaceDestroysLiveHalf;
+    let pack = matches!(&inst.form, Form::Mov(mv) if matches!(mv.shape, MovShape::Pack(_)));
+    if !(m.allow.emulates(d) && pack && inst.guard.is_some()) {
+        return;
+    }
+    let Some(Destroyed { p, merged, .. }) = destroyed(m, t) else { return };
+    let Ok(pair) = m.read(t, p) else { return };
+    for r in still_read(m, merged) {
+        let Ok(old) = m.read(t, r) else { continue };
+        let to = m.fire(d, &old, pair.clone());
+        // `r` is a virtual register (a pack's element): the write cannot fail.
+        if m.write_keeping_origin(t, r, to).is_err() {
+            break;
+        }
+    }
 }
 
 /// h's destroyed 32-bit source `source` ([`Destroyed`]), its value before the pack and the
@@ -245,29 +282,38 @@ struct Destroyed {
 /// `scopes_4303_y2::truncated_source`): its elements' registers, the pair's element, the pair's
 /// register, the registers that hold the pair after it (h and the registers ptxas numbers as h,
 /// [`duplicates`]), and that 32-bit source (it holds the pack's word {pair, h} after it).
+///
+/// The pack may be seed 4401's guarded `mov.b64` (`scopes_4404_v3::if_converted_pack`): ptxas
+/// merges in place in every thread and selects the words, so h is destroyed whatever the
+/// guard; no listing shows a guarded pack destroying a truncation's source (`source` is `None`).
 fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let k = m.stmt;
-    let (at, p, h) = destroying_pack(m, k)?;
-    let items: Vec<Option<Reg>> = pack_items(m, k)?.iter().map(|o| m.reg_of(o).ok()).collect();
+    let (at, p, h) = destroying_pack(m, k, true)?;
+    let items: Vec<Option<Reg>> = pack_items(m, k, true)?.iter().map(|o| m.reg_of(o).ok()).collect();
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, k, h));
     let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
     let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
-    let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| value_readers(m, k, r) > 0);
+    let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
+    let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| unguarded && value_readers(m, k, r) > 0);
     (later_item || read_after || source.is_some()).then_some(Destroyed { items, at, p, merged, source })
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.
-fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
+pub(super) fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
     m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
 /// The elements of the pack at body index `k`, unguarded: of a `mov.b32`/`mov.b64` packing
-/// halves, or of a 16-bit `st.v2`/`st.v4`.
-fn pack_items<'m>(m: &'m Machine<'_>, k: usize) -> Option<&'m [Operand]> {
-    let Stmt::Isa(Instruction { form, operands, guard: None, .. }) = &m.p.body[k] else {
+/// halves, or of a 16-bit `st.v2`/`st.v4`; with `if_converted`, also of a guarded `mov.b64`
+/// ptxas if-converts (`scopes_4404_v3::if_converted_pack`).
+fn pack_items<'m>(m: &'m Machine<'_>, k: usize, if_converted: bool) -> Option<&'m [Operand]> {
+    let Stmt::Isa(Instruction { form, operands, guard, .. }) = &m.p.body[k] else {
         return None;
     };
+    if guard.is_some() && !(if_converted && scopes_4404_v3::if_converted_pack(m, k)) {
+        return None;
+    }
     let vector = match form {
         Form::Mov(mv) => {
             let dst = operands.first().and_then(|o| m.reg_of(o).ok())?;
@@ -289,9 +335,9 @@ fn pack_items<'m>(m: &'m Machine<'_>, k: usize) -> Option<&'m [Operand]> {
 
 /// The pair's element, the pair `p` and the half `h` of the pack at body index `k`, when it is
 /// one 3701-N-D builds in place (module docs): the first even element `at` whose pair and next
-/// half are in scope.
-fn destroying_pack(m: &Machine<'_>, k: usize) -> Option<(usize, Reg, Reg)> {
-    let items = pack_items(m, k)?;
+/// half are in scope (`if_converted`: as [`pack_items`]).
+pub(super) fn destroying_pack(m: &Machine<'_>, k: usize, if_converted: bool) -> Option<(usize, Reg, Reg)> {
+    let items = pack_items(m, k, if_converted)?;
     (0..items.len().saturating_sub(1)).step_by(2).find_map(|at| {
         let (p, h) = (m.reg_of(&items[at]).ok()?, m.reg_of(&items[at + 1]).ok()?);
         pair_and_half(m, k, p, h).then_some((at, p, h))
@@ -519,7 +565,7 @@ fn merged_word_pair(m: &Machine<'_>, t: u32, w: Reg) -> Option<Expected> {
         }
         _ => return None,
     };
-    let (0, p, _) = destroying_pack(m, pack)? else { return None };
+    let (0, p, _) = destroying_pack(m, pack, false)? else { return None };
     let pair = m.read(t, p).ok().filter(|_| unchanged_between(m, p, pack, m.stmt))?;
     Some(pair)
 }

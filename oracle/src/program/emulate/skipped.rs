@@ -5,7 +5,9 @@
 //! through [`super::skipped_glue`] and [`super::skipped_isa`].
 
 use super::origin::merge_f32;
-use super::{any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, scopes_3701_a, scopes_3702_c};
+use super::{
+    any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, merge_c_in_place, scopes_3701_a, scopes_3702_c,
+};
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
 use crate::program::exec::Machine;
@@ -160,6 +162,8 @@ fn skipped_set_f32(m: &Machine<'_>, old: u32, src_bits: u32) -> Option<u32> {
 /// stop being values ptxas knows ([`Origin::known_since`]).
 pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     scopes_3701_a::forget_skipped_isa(m, t, inst);
+    // 3701-N-D's if-converted guarded pack (seed 4401's 3fdf8ff2): `emulate/merge_c_in_place.rs`.
+    merge_c_in_place::skipped(m, t, inst);
     let c = match inst.form {
         Form::Cvt(c) => c,
         Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {

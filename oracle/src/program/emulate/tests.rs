@@ -1006,3 +1006,4 @@ mod seed_4402_u2;
 mod seed_4404_n11;
 mod seed_4404_v1;
 mod seed_4404_v2;
+mod seed_4404_v3;
