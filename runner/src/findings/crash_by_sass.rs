@@ -21,10 +21,10 @@
 //! check ([`crate::sass::Checker`]) flags a read whose roles (`descriptor`,
 //! `descriptor+address`: what an unwritten-register finding's `how` is) match. K states the
 //! listing alone: a global access through a descriptor (`desc[UR`) in a kernel that never loads
-//! the global descriptor c[0x0][0x208] — whether the registers copied into the descriptor were
+//! the global descriptor `c[0x0][0x208]` — whether the registers copied into the descriptor were
 //! never written (which the check flags) or hold data (seed 4402's 9cd3e758 at -O0, which it
 //! cannot); the createpolicy root causes, whose hinted accesses also read a descriptor nothing
-//! wrote, load c[0x0][0x208]. Running the check is the caller's (one ptxas and one
+//! wrote, load `c[0x0][0x208]`. Running the check is the caller's (one ptxas and one
 //! nvdisasm run per level: `crate::fuzz::known_crash`); here are the data and the decision.
 //!
 //! Invariants: a backend of a labelled ptxas (`cuda:ptxas-13.0-O3`) or one neither assembled
