@@ -16,14 +16,20 @@
 //! implies that guard (`@P3 F2F R14` after `@!P2` wrote R14 and `P3 ⇒ !P2` is known). Every
 //! value is described where its instruction's guard holds and, for the guards worth knowing
 //! (those of what it reads and writes, its own and the complement), where each of them holds
-//! too ([`after`]); writes under complementary guards together define a register, and a guard
-//! stops counting once its predicate is written again — except where the new value refines
-//! the old (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0 holds only where the old one did, so
-//! what was written under the old P0 is written under the new one, [`rehome`]), or where a
-//! comparison restores it from a register it was saved in (`P2R R16, PR, RZ, 0x20; …;
-//! ISETP.NE.AND P5, PT, R16, RZ, PT`: the restored P5 is the saved one, [`saved`]), or where
-//! the same comparison runs again on sources nothing wrote since (`ISETP.GT.AND P0, PT, R11,
-//! 0x2a, PT` once more after a `SHFL` wrote P0: the new P0 is the old one, [`recompute`]). Bits
+//! too ([`after`]); writes under complementary guards together define a register. A guard is
+//! read before the instruction writes: what an instruction writes under a guard on a predicate
+//! it writes itself (`@!P1 IADD3 R0, P1, R2, UR6, RZ`, the carry-out into its own guard) is
+//! written where the old P1 did not hold. A guard stops counting once its predicate is written
+//! again, its bits going to the literals known to imply it that stay (`!UP0` where P1 was a
+//! `PLOP3` copy of UP0: `@P1 MOV R0` after P1 is copied from UP0 again completes R0,
+//! corpus/findings/fuzz-h200-4403/trace/T15t4.md, 6c3ac39e, [`rehome`]); they stay under the
+//! guard where the new value refines the old (`ISETP.NE.AND P0, PT, R0, RZ, P0`: the new P0
+//! holds only where the old one did, so what was written under the old P0 is written under the
+//! new one, [`rehome`]), or where a comparison restores it from a register it was saved in
+//! (`P2R R16, PR, RZ, 0x20; …; ISETP.NE.AND P5, PT, R16, RZ, PT`: the restored P5 is the saved
+//! one, [`saved`]), or where the same comparison runs again on sources nothing wrote since
+//! (`ISETP.GT.AND P0, PT, R11, 0x2a, PT` once more after a `SHFL` wrote P0: the new P0 is the
+//! old one, [`recompute`]). Bits
 //! are defined as values flow, the way memcheck tracks them, so that ptxas's partial writes
 //! are no finding by themselves: a `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
 //! shifts by immediates, `SGXT` and `SEL` carry each bit's definedness from the bits it comes
@@ -766,7 +772,8 @@ fn read_undefined_bytes(s: &State, ins: &Instr, r: Reg) -> u8 {
 /// The state after `ins`. Each register it writes is described where its guard holds and, for
 /// each guard worth knowing (those of what it reads or writes, its predicate sources, its own
 /// guard and the complement), where that guard holds too; on the other lanes the register keeps
-/// what it had. Guards on the predicates it writes say nothing afterwards.
+/// what it had. A guard on a predicate it writes describes the old value; [`rehome`] moves what
+/// holds under it to the literals that still say where the old value held.
 fn after(s: &State, i: usize, ins: &Instr) -> State {
     let g = ins.guard;
     let base: Ctx = g.into_iter().collect();
@@ -782,9 +789,11 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
         }
     }
     hs.extend(g.into_iter().flat_map(|g| [g, g.complement()]));
+    // A guard on a predicate it writes is read before the write: what is described under it
+    // (its own guard included, `@!P1 IADD3 R0, P1, …`) holds where its old value held, and
+    // [`rehome`] moves it to the literals that say so afterwards.
     hs.sort_unstable();
     hs.dedup();
-    hs.retain(|h| !written.contains(&h.pred));
     let under: Vec<(Guard, Vec<Def>)> =
         hs.iter().map(|&h| (h, results(s, ins, &base.iter().copied().chain([h]).collect::<Ctx>()))).collect();
     // A uniform register written under a lane predicate is written when any lane's guard holds:
@@ -853,7 +862,8 @@ fn after(s: &State, i: usize, ins: &Instr) -> State {
     next
 }
 
-/// Moves what is defined under a guard whose predicate `written` overwrites to the literals
+/// Moves what is defined under a guard whose predicate `written` overwrites (also what the
+/// instruction itself wrote under it, [`after`]: the guard's old value) to the literals
 /// that imply the guard (`rel`, the facts before the write) and stay: where those hold, the old
 /// guard held (R0 written under P0, `!P1 ⇒ P0` known, P0 rewritten: R0 stays defined under
 /// !P1); a guard that held everywhere makes its bits defined. The new literals of a written
@@ -972,6 +982,8 @@ mod recompute;
 mod saved;
 mod zeros;
 
+#[cfg(test)]
+mod guard_overwrite_tests;
 #[cfg(test)]
 mod p2r_tests;
 #[cfg(test)]
