@@ -1356,7 +1356,7 @@ const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("3fdf8ff2", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded pack (T15t1; v3)
     ("42bfc506", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1; v3)
     ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
-    ("77454b6b", "new"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1)
+    ("77454b6b", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1; fixed session 44)
     ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)
     ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; scopes_4404_v2)
     ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; scopes_4404_v1)

@@ -577,8 +577,9 @@ pub(super) fn isa(
     let producer = m.cvt_producer(t, src).map(|(c0, o)| (c0, o.a.clone(), o.a_stmt));
     if let Some((c0, first_a, first_a_stmt)) = producer {
         // 3301-N3: an integer cvt of a float cvt of a set.{s32,u32} result is the set's word
-        // (−1 or 0) extended to 64 bits as the float cvt's source type reads it, at the
-        // destination's width: sign-extended from `.s32`, zero-extended from `.u32`
+        // (−1 or 0) extended to 64 bits as the float cvt's source type reads it, cut at the
+        // integer cvt's type and extended to the destination's width as that type reads it:
+        // sign-extended from `.s32`, zero-extended from `.u32`
         // (corpus/findings/fuzz-h200-3901/, 681ef45e, trace/T6A.md: `set.le.u32.u64;
         // cvt.rm.f32.u32; cvt.rzi.s64.f32` is `SEL R6, RZ, 0xffffffff, !P0` with R7 = 0, 13.0.88
         // and 13.5 -O3; `v1_s32src` `SHF.R.S32.HI R7, RZ, 0x1f, R6`).
@@ -593,7 +594,11 @@ pub(super) fn isa(
         if m.allow.emulates(Deviation::SetRoundTripFolded) && round_trip && of_set {
             if let Some(w) = first_a.as_ref().filter(|w| w.is_exact()) {
                 let word = super::thread::extend(w.field(0, 32), 64, c0.atype.is_signed_int());
-                emulated = Some((Deviation::SetRoundTripFolded, word.field(0, width)));
+                // Cut at the cvt's type and read as it reads (seed 4401's 77454b6b,
+                // corpus/findings/fuzz-h200-4401/trace/T15t1.md: `cvt.rni.u8.f32` into a
+                // 16-bit register stores 0x00ff, `LOP3 …0xff`; `.s8` sign-extends, `PRMT 0x8880`).
+                let bits = c.dtype.bits().min(width);
+                emulated = Some((Deviation::SetRoundTripFolded, widen(word.field(0, bits))));
             }
         }
         // 3301-N3 with the `set.<cmp>.f32` itself as the float step and an integer truncation

@@ -1004,6 +1004,7 @@ mod seed_4401_z5;
 mod seed_4402_u1;
 mod seed_4402_u2;
 mod seed_4404_n11;
+mod seed_4404_n3;
 mod seed_4404_v1;
 mod seed_4404_v2;
 mod seed_4404_v3;
