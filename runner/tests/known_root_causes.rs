@@ -1357,7 +1357,7 @@ const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("42bfc506", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the duplicate pack written after (T15t1; v3)
     ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
     ("77454b6b", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1; fixed session 44)
-    ("a3fc1374", "new"), // KNOWN 3501-N3: the inner cnot of a cnot converted (T15t1)
+    ("a3fc1374", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the inner cnot of a live cnot pair converted (T15t1; cnot_read_by_a_live_cnot)
     ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; scopes_4404_v2)
     ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; scopes_4404_v1)
 ];
@@ -1371,7 +1371,7 @@ fn the_seed_4402_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4402 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("2bec5b10", "new"), // KNOWN F: slct tests abs.s32 of -2^31 (T15t3)
-    ("372615e8", "new"), // KNOWN 3501-N2: a mad.lo.u64 step (T15t2)
+    ("372615e8", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: mad.lo.u64 d, d, c, d steps, dropped past the cut (T15t2; mad_step_of_its_own_addend)
     ("37cc5597", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
     ("3b6345e6", "new"), // KNOWN 3801-N4: shape-only, no setp/branch arm (T15t3)
     ("63707241", "new"), // KNOWN B: a dead earlier load also writes the amount register (T15t2)

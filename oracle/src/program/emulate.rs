@@ -29,6 +29,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 mod carry;
+mod cnot_read_by_a_live_cnot;
 mod fuzz3602;
 mod fuzz3701;
 mod fuzz3702;
@@ -38,6 +39,7 @@ mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
 mod j_packed_constant;
+mod mad_step_of_its_own_addend;
 mod merge_c_in_place;
 mod origin;
 mod scopes_3701_a;
@@ -337,6 +339,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // A mad whose factors are constants is the add of their product (5ddee562, T7F.md).
     // A chain with a `mul.lo.u64` by 2^k step keeps its adds exact (seed 4102's 9fdf9221,
     // `emulate/scopes_410x_z4.rs`).
+    // A `mad.lo d, x, c, x` step past the cut is dropped by itself, the mad its own add (seed
+    // 4402's 372615e8, `emulate/mad_step_of_its_own_addend.rs`).
+    if let Some(v) = mad_step_of_its_own_addend::dropped_step(m, t, g, vals) {
+        return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
+    }
     if let Some((c, x)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
         let folded = if c.by_multiply {
             scopes_410x_z4::multiply_chain_cut(&c, g, vals, x, &result)

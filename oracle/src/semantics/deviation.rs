@@ -212,7 +212,9 @@ pub enum Deviation {
     /// the first shift where it reaches 32, when shifts follow it: the listing fuses that
     /// shift into `LEA …, k` and drops the rest (`SHF.L.U32 R0, R2, 0x1f; …; LEA.HI.X R7, R0,
     /// 0x6ce7dff3, R9, 0x1f, P0`), where §9.7.8.5 shifts by the whole chain. The carry out
-    /// is the whole chain's (right).
+    /// is the whole chain's (right). A `mad.lo.{u64,s64} d, x, c, x` is a step by c + 1, and
+    /// past the cut it is dropped with no add reading the chain (fuzz-h200-4402/, 372615e8;
+    /// `emulate/mad_step_of_its_own_addend.rs`).
     ShlChainFoldedIntoLea,
     /// 3501-N3 (corpus/findings/fuzz-h200-3501/, e0f84cd8; ptxas 13.0.88 and 13.5 -O3, the
     /// JIT): a `cvt` from `.f32` of a `cnot.b32` result, whose source a `cvt.<irnd>.{u32,s32}.f32`
@@ -227,6 +229,8 @@ pub enum Deviation {
     /// `cvt` of a `set.<cmp>.f32` result whose word (or 0/1) a live `setp` tests against 0 is
     /// the same, the number carried through every following `cvt` with a float side
     /// (fuzz-h200-4201/, 6c26d195: `SEL R0, RZ, 0x3f80, !P0`; `emulate/scopes_4301_t1.rs`).
+    /// A `cnot` that a live `cnot` also reads is the same (fuzz-h200-4401/, a3fc1374;
+    /// `emulate/cnot_read_by_a_live_cnot.rs`).
     CnotOfSetCvtConvertedAsNumber,
     /// 3601-N1 (corpus/findings/fuzz-h200-3601/, c6597432 and c9db337a; ptxas 13.0.88 and 13.5
     /// -O3, and the JIT): `sub.cc.{u32,s32} d, a, b` with `a` written by `mul.hi.{u32,s32}`

@@ -499,6 +499,11 @@ pub(super) fn value_readers(m: &Machine<'_>, k: usize, r: Reg) -> usize {
     n
 }
 
+/// Whether some statement after body index `k` reads register `r` before it is overwritten.
+pub(super) fn read_later(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+    value_readers(m, k, r) > 0
+}
+
 /// Whether statement `s` reads register `r` (as a source, an address or a guard), and whether
 /// it writes `r` unguarded.
 pub(super) fn reads_and_overwrites(s: &Stmt, r: Reg) -> (bool, bool) {

@@ -83,7 +83,8 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// also where the float-to-float conversion is itself tested against zero (06b614f9) and in a
 /// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df). Seed 4303
 /// (`emulate/scopes_4401_z3.rs`): also where the source is a `cnot.{b16,b64}` of a `cnot`
-/// (42ff61b7), with no other trigger.
+/// (42ff61b7), with no other trigger, and (`emulate/cnot_read_by_a_live_cnot.rs`) where the source
+/// is the inner `cnot` of such a pair, read by a live `cnot` (seed 4401's a3fc1374).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -105,7 +106,8 @@ pub(super) fn cnot_converted_as_number(
         || (of_cnot && logic_op_reads_an_integer_set(m))
         || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt))
         || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r)
-        || super::scopes_4401_z3::cnot_of_a_cnot(m, t, r);
+        || super::scopes_4401_z3::cnot_of_a_cnot(m, t, r)
+        || super::cnot_read_by_a_live_cnot::cnot_read_by_a_live_cnot(m, t, r);
     let bits = c.atype.bits();
     let count = a.bits & ((1u128 << bits) - 1);
     if !scoped || count > 1 {

@@ -9,7 +9,7 @@
 //! condition holds. The caller (`emulate.rs`, a `cvt`'s hook) changes the value.
 
 use super::fuzz3602::writes;
-use super::origin::reads_and_overwrites;
+use super::origin::{read_later, reads_and_overwrites};
 use super::scopes_410x_z4::last_writer;
 use super::{convert, imm_of, one_in};
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
@@ -98,20 +98,6 @@ fn written_reg(m: &Machine<'_>, k: usize) -> Option<Reg> {
         }
         _ => None,
     }
-}
-
-/// Whether some statement after body index `k` reads register `r` before it is overwritten.
-fn read_later(m: &Machine<'_>, k: usize, r: Reg) -> bool {
-    for s in &m.p.body[k + 1..] {
-        let (reads, overwrites) = reads_and_overwrites(s, r);
-        if reads {
-            return true;
-        }
-        if overwrites {
-            break;
-        }
-    }
-    false
 }
 
 /// 3501-N3's fourth trigger (seed 4201's 6c26d195, T13t1.md): a float-to-integer `cvt` of a

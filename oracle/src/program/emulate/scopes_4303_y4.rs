@@ -9,7 +9,7 @@
 //! under their deviation.
 
 use super::origin::reads_and_overwrites;
-use super::{imm_of, reg_of_glue, scopes_3701_a};
+use super::{imm_of, mad_step_of_its_own_addend, reg_of_glue, scopes_3701_a};
 use crate::isa::operand::Operand;
 use crate::isa::Instruction;
 use crate::program::exec::Machine;
@@ -37,11 +37,20 @@ pub(super) struct MulStep {
 /// step): it does not extend a chain that went through an add. An odd multiplier (k = 0, 9fdf9221's
 /// `v4_mul_0x81`) is no step.
 pub(super) fn mul_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<MulStep> {
-    if g.op != GlueOp::MulLo || !matches!(g.ty, GlueType::U64 | GlueType::S64) {
+    if !matches!(g.ty, GlueType::U64 | GlueType::S64) {
         return None;
     }
-    [(0usize, 1usize), (1, 0)].into_iter().find_map(|(x, c)| {
-        let factor = scopes_3701_a::known_source(m, t, g, vals, c)?;
+    // `mad.lo d, x, c, x` is a step by c + 1 (seed 4402's 372615e8,
+    // `emulate/mad_step_of_its_own_addend.rs`).
+    let candidates = match g.op {
+        GlueOp::MulLo => [(0usize, 1usize), (1, 0)]
+            .into_iter()
+            .filter_map(|(x, c)| Some((x, scopes_3701_a::known_source(m, t, g, vals, c)?)))
+            .collect(),
+        GlueOp::MadLo => mad_step_of_its_own_addend::mad_steps(m, t, g, vals),
+        _ => Vec::new(),
+    };
+    candidates.into_iter().find_map(|(x, factor)| {
         let k = u64::from(factor.trailing_zeros());
         let r = reg_of_glue(g, x)?;
         let through_adds = || {

@@ -9,13 +9,14 @@
 
 use super::reg_of_glue;
 use super::scopes_410x_z4::last_writer;
+use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
 
 /// How many integer `cvt`s and `mov` copies a link of the chain may pass through.
-const LINK: u32 = 4;
+pub(super) const LINK: u32 = 4;
 
 /// Whether register `r` of thread `t` (the source of a `cvt` from a float type) holds, through
 /// integer `cvt`s and `mov` copies, a `cnot.{b16,b64}` whose source is itself a `cnot` result of
@@ -59,7 +60,13 @@ fn outer_cnot(m: &Machine<'_>, k: usize, depth: u32) -> bool {
 /// Whether the unguarded statement at body index `k` is an integer `cvt` or a `mov` copy whose
 /// source's last writer satisfies `then` (one `depth` less).
 fn through_link(m: &Machine<'_>, k: usize, depth: u32, then: &dyn Fn(&Machine<'_>, usize, u32) -> bool) -> bool {
-    let source = match &m.p.body[k] {
+    depth > 0 && link_source(m, k).is_some_and(|j| then(m, j, depth - 1))
+}
+
+/// The source operand of statement `s` when it is a link of a chain: an unguarded integer `cvt`
+/// or a `mov` copy (each keeps a 0/1 a 0/1).
+pub(super) fn link_operand(s: &Stmt) -> Option<&Operand> {
+    match s {
         Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. })
             if c.dtype.is_int() && c.atype.is_int() =>
         {
@@ -68,20 +75,29 @@ fn through_link(m: &Machine<'_>, k: usize, depth: u32, then: &dyn Fn(&Machine<'_
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
             operands.get(1)
         }
-        _ => return false,
-    };
-    depth > 0
-        && source
-            .and_then(|o| m.reg_of(o).ok())
-            .and_then(|x| last_writer(m, k, x))
-            .is_some_and(|(j, _)| then(m, j, depth - 1))
+        _ => None,
+    }
+}
+
+/// The body index of the last writer of the source of the link at body index `k`
+/// ([`link_operand`]).
+fn link_source(m: &Machine<'_>, k: usize) -> Option<usize> {
+    let x = link_operand(&m.p.body[k]).and_then(|o| m.reg_of(o).ok())?;
+    last_writer(m, k, x).map(|(j, _)| j)
+}
+
+/// The body index of the unguarded `cnot` the statement at body index `k` is, or reaches through
+/// at most `depth` links ([`link_operand`]).
+pub(super) fn cnot_through_links(m: &Machine<'_>, k: usize, depth: u32) -> Option<usize> {
+    match &m.p.body[k] {
+        Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Cnot => Some(k),
+        _ if depth > 0 => cnot_through_links(m, link_source(m, k)?, depth - 1),
+        _ => None,
+    }
 }
 
 /// Whether the statement at body index `k` is an unguarded `cnot`, or reaches one through at most
 /// `depth` unguarded integer `cvt`s and `mov` copies.
 fn a_cnot(m: &Machine<'_>, k: usize, depth: u32) -> bool {
-    match &m.p.body[k] {
-        Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Cnot => true,
-        _ => through_link(m, k, depth, &a_cnot),
-    }
+    cnot_through_links(m, k, depth).is_some()
 }

@@ -1,0 +1,8 @@
+#!/bin/bash
+# usage: mk.sh name  (reads name.body, writes name.ptx and name.130.O3.sass)
+n=$1
+R=/work/wt-h1/corpus/findings/fuzz-h200-4401/trace/a3fc1374/reduced.ptx
+{ sed -n '1,/add.s64 %out, %out, %t0;/p' $R; cat $n.body; echo "	ret;"; echo "}"; } > $n.ptx
+/work/main/.tools/ptxas/13.0/ptxas -arch=sm_90 -O3 $n.ptx -o $n.cubin || exit 1
+/root/.cache/ptxdiff/nvdisasm/nvidia/cu13/bin/nvdisasm -c -ndf $n.cubin | grep -E '^\s+/\*[0-9a-f]{4}\*/' | sed -E 's@^\s+/\*([0-9a-f]{4})\*/\s+@\1 @; s@\s*/\*.*$@@; s@ ;$@;@; s@\s+$@@' | grep -v ' NOP;' > $n.130.O3.sass
+rm -f $n.cubin
