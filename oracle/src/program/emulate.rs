@@ -40,6 +40,7 @@ mod fuzz4003;
 mod j_packed_constant;
 mod merge_c_in_place;
 mod origin;
+mod ptxas_constant_operands;
 mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;

@@ -863,6 +863,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 
 mod l_m_n_origins;
 mod n7_to_3501;
+mod ptxas_constant_operands;
 mod scopes_3701_a;
 mod seeds_3602_to_3701;
 
