@@ -1375,9 +1375,9 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("37cc5597", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
     ("3b6345e6", "new"), // KNOWN 3801-N4: shape-only, no setp/branch arm (T15t3)
     ("63707241", "new"), // KNOWN B: a dead earlier load also writes the amount register (T15t2)
-    ("6e21e265", "new"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2)
+    ("6e21e265", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2; ptxas_constant_operands, session 45)
     ("70efd8ec", "new"), // KNOWN D: a new effect (the pack over a live half), not emulable (T15t2)
-    ("a22d4fd5", "new"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2)
+    ("a22d4fd5", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2; ptxas_constant_operands, session 45)
     ("ab08e584", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: c repeats b (T15t3; scopes_4404_v1)
     ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
     ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry by id: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
@@ -1395,7 +1395,7 @@ fn the_seed_4403_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4403 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4403_LABELS: [(&str, &str); 4] = [
-    ("4b87e2ad", "new"), // KNOWN 6e4d6e41: the known zero word a shfl of a moved 0 (T15t5)
+    ("4b87e2ad", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the known zero word a shfl of a moved 0 after a bar.sync (T15t5; ptxas_constant_operands, session 45)
     ("79a4bd47", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b, c repeating a (T15t4/T15t5; scopes_4404_v1)
     ("d081b377", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old value a cvt.f32.f64 NaN (sign and payload kept), now emulated (T15t4)
     ("f08d10ed", "new"), // KNOWN D, a new effect: the tf32-read pack over a live half, not emulable (T15t5)

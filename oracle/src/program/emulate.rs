@@ -42,6 +42,7 @@ mod j_packed_constant;
 mod mad_step_of_its_own_addend;
 mod merge_c_in_place;
 mod origin;
+mod ptxas_constant_operands;
 mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;

@@ -16,6 +16,7 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
+use super::ptxas_constant_operands;
 use super::scopes_4401_z4;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
@@ -74,8 +75,10 @@ fn bfi_length_mod_32(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resul
     if g.op != GlueOp::Bfi || g.ty != GlueType::B32 || !vals.iter().take(2).all(Expected::is_exact) {
         return None;
     }
-    let pos = constant(m, t, g, vals, 2)?;
-    let len = constant(m, t, g, vals, 3)? & 0xff;
+    // Any constant ptxas knows, folded or shuffled (seed 4402's 6e21e265,
+    // `emulate/ptxas_constant_operands.rs`).
+    let pos = ptxas_constant_operands::bfi_constant(m, t, g, vals, 2)?;
+    let len = ptxas_constant_operands::bfi_constant(m, t, g, vals, 3)? & 0xff;
     if len < 32 {
         return None;
     }
@@ -185,7 +188,9 @@ pub(super) fn writes_folded_constant(m: &Machine<'_>, k: usize, s: &Stmt, depth:
 /// result, or (the stored finding) `xor.b32` of one (its first source) with a register holding
 /// a constant 0 ptxas folds (`cvt.rn.f32.f64` of `cvt.rni.sat.f64.f64` of a moved constant).
 fn set_operand(m: &Machine<'_>, t: u32, r: Reg, value: &Expected) -> bool {
-    if of_integer_set(m, t, r, &[GlueType::U32]) {
+    // Or of a `.s32`, `.u64` or `.s64` source (seed 4402's a22d4fd5,
+    // `emulate/ptxas_constant_operands.rs`).
+    if of_integer_set(m, t, r, &[GlueType::U32]) || ptxas_constant_operands::set_of_wide_integers(m, t, r) {
         return true;
     }
     match m.producer(t, r) {
@@ -209,9 +214,12 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         return None;
     }
     let (a, b) = (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?);
-    let (s, c) = if set_operand(m, t, a, &vals[0]) && of_cnot_of_register(m, t, b) {
+    // The negated word: a `cnot`, or a `sub.u32` from a folded 0 (seed 4402's a22d4fd5,
+    // `emulate/ptxas_constant_operands.rs`).
+    let negated = |r: Reg| of_cnot_of_register(m, t, r) || ptxas_constant_operands::sub_from_folded_zero(m, t, r);
+    let (s, c) = if set_operand(m, t, a, &vals[0]) && negated(b) {
         (&vals[0], &vals[1])
-    } else if set_operand(m, t, b, &vals[1]) && of_cnot_of_register(m, t, a) {
+    } else if set_operand(m, t, b, &vals[1]) && negated(a) {
         (&vals[1], &vals[0])
     } else {
         return None;

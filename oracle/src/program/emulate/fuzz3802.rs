@@ -17,6 +17,7 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
+use super::ptxas_constant_operands;
 use super::scopes_3901_h2;
 use super::scopes_3901_h5::zero_extending;
 use super::{
@@ -182,7 +183,12 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
             // A 32-bit word ptxas knows is 0 by known bits (seed 4102's c9b123b1,
             // `emulate/scopes_410x_z4.rs`), the value h's producer wrote.
             let same = m.producer(t, h).is_some_and(|(_, o)| o.stmt == k2);
-            if same && scopes_410x_z4::zero_by_known_bits32(m, k2) {
+            // Or a constant ptxas knows once it drops its shuffle after a `bar.sync` (seed 4403's
+            // 4b87e2ad, `emulate/ptxas_constant_operands.rs`).
+            if same
+                && (scopes_410x_z4::zero_by_known_bits32(m, k2)
+                    || ptxas_constant_operands::shuffled_word_after_a_barrier(m, k, word))
+            {
                 return Some(k2);
             }
             let j = (0..2).find(|&j| {

@@ -363,6 +363,33 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     o
 }
 
+/// How ptxas knows that a register holds a constant where a statement reads it: the one fact
+/// the scopes through constants share (session 45, helper h2; `emulate/ptxas_constant_operands.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PtxasConstant {
+    /// Folded as written ([`folded_constant`](super::fuzz3701::folded_constant)): a move of an
+    /// immediate, a copy or `cvt` of one, unguarded glue of such values.
+    Folded,
+    /// Known only once ptxas drops a `shfl.sync` of a folded constant (every lane holds the
+    /// same value, §9.7.9.6; [`shuffled_constant`](super::scopes_4402_u2::shuffled_constant)),
+    /// or a copy of such a shuffle: later than a folded one, which the 13.0.88 -O3 listings of
+    /// seeds 4402/4403 tell apart (corpus/findings/fuzz-h200-4402/trace/a22d4fd5/s45/).
+    Shuffled,
+}
+
+/// How ptxas knows that register `r` holds a constant before body index `before` (its last
+/// writer reaching `before` on every path), if it does ([`PtxasConstant`]).
+pub(super) fn ptxas_constant(m: &Machine<'_>, before: usize, r: Reg) -> Option<PtxasConstant> {
+    const DEPTH: u32 = 3;
+    if super::fuzz3701::folded_constant(m, before, r, DEPTH) {
+        Some(PtxasConstant::Folded)
+    } else if super::scopes_4402_u2::shuffled_constant(m, before, r, DEPTH) {
+        Some(PtxasConstant::Shuffled)
+    } else {
+        None
+    }
+}
+
 /// Whether the value register `r` of thread `t` holds is a constant: written by a move of an
 /// immediate (which ptxas folds as the immediate).
 pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {

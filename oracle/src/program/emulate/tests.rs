@@ -865,6 +865,7 @@ mod cnot_read_by_a_live_cnot;
 mod l_m_n_origins;
 mod mad_step_of_its_own_addend;
 mod n7_to_3501;
+mod ptxas_constant_operands;
 mod scopes_3701_a;
 mod seeds_3602_to_3701;
 
