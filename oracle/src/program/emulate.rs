@@ -80,6 +80,7 @@ mod scopes_4402_u2;
 mod scopes_4404_v1;
 mod scopes_4404_v2;
 mod scopes_4404_v3;
+mod setp_one_of_f32_set_of_wide_source;
 mod skipped;
 mod values;
 
@@ -154,7 +155,7 @@ fn first_glue_rule(
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.{s16x2,u16x2}`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
-/// 3701 (`emulate/fuzz3701.rs`) or 3702 (`emulate/fuzz3702.rs`) applies, F's 16-bit multiplies
+/// 3701 (`emulate/fuzz3701.rs`), 6a4d050b (`emulate/setp_one_of_f32_set_of_wide_source.rs`) or 3702 (`emulate/fuzz3702.rs`) applies, F's 16-bit multiplies
 /// in `emulate/scopes_3701_a.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
@@ -175,6 +176,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     }
     // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
     if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // 6a4d050b: C3-3's fold of a compare with 1 where the set is `.f32` of a 64-bit source
+    // (13.5 too): `emulate/setp_one_of_f32_set_of_wide_source.rs`.
+    if let Some(v) = setp_one_of_f32_set_of_wide_source::glue(m, t, g, vals, &result) {
         return v;
     }
     // J's branch-known `add.{s16x2,u16x2}` operand: `emulate/j_packed_constant.rs`.

@@ -350,6 +350,13 @@ pub enum Deviation {
     /// R2, RZ; ISETP.EQ.AND.EX …`), where the spec's eq is never true. A compare with 2 or −1,
     /// `setp.gt.u32 s, 1` and an `.f32` set are right. Kin of N-8.
     SetpEqOneOfSetTestsTheSet,
+    /// 6a4d050b (corpus/findings/fuzz-h200-4203/, trace/T12c2.md §B; corpus/findings/
+    /// fuzz-h200-4402/, c58b70c2, trace/T15t3.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):
+    /// C3-3's fold where the set is `set.<cmp>.f32.{u64,s64}`: `setp.{eq,ne}.{u32,s32} p, s, 1`
+    /// (or a `set.{eq,ne}` consumer) tests the set's own 64-bit comparison (`ISETP.LE.U32;
+    /// ISETP.GT.OR.EX P0`), though the set writes 0x3f800000 or 0 (§9.7.7.1), never 1. A 32- or
+    /// 16-bit source (`SEL -1; IABS; I2FP`), a compare with 2 or 0x3f800000 are right.
+    SetpOneOfF32SetOfWideSourceTestsTheSet,
     /// 3701 C1-N3 (corpus/findings/fuzz-h200-3701/, 6b7f302e; trace/TC1.md; ptxas 13.0.88 and
     /// 13.5 -O3, and the JIT): `shr.s16 d, a, c` with `c` written by `cnot.b32` of a register
     /// folds the amount's clamp through the negation (`ISETP.GT.U32 P0, R0, 0x8000; SEL R0, R0,
@@ -534,7 +541,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 60] = [
+    pub const ALL: [Deviation; 61] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -595,6 +602,7 @@ impl Deviation {
         Deviation::JoinedMaxS32HighHalfReadAsAllOnes,
         Deviation::XorOfSetMaskHalvesTestedOverMergedHalf,
         Deviation::SatCvtPairReadsGuardedOverwrite,
+        Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -665,6 +673,7 @@ impl Deviation {
             Deviation::JoinedMaxS32HighHalfReadAsAllOnes => "joined-0x7fffffff-high-half-read-as-0xffff",
             Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => "xor-of-set-mask-halves-tested-over-merged-half",
             Deviation::SatCvtPairReadsGuardedOverwrite => "hadd2-sat-pair-reads-guarded-overwrite",
+            Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => "setp-one-of-f32-set-of-wide-source-tests-the-set",
         }
     }
 
@@ -807,6 +816,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4101/cases/1e6e819c8fc9b5ae.case"
             }
             Deviation::SatCvtPairReadsGuardedOverwrite => "corpus/findings/fuzz-h200-3801/cases/04f2039afc4e7b7f.case",
+            Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => {
+                "corpus/findings/fuzz-h200-4203/cases/6a4d050b73ba971c.case"
+            }
         }
     }
 }

@@ -230,13 +230,29 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 
 /// C3-3: `setp.{eq,ne}.{u32,s32} p, s, 1` or `set.{eq,ne}.<dst>.{u32,s32} d, s, 1` (the 1 an
 /// immediate or a moved immediate) of a `set.<cmp>.{s32,u32}.{s32,u32,s64,u64}` result s tests
-/// the set itself: eq gives s ≠ 0, ne gives s = 0; a `set` writes that truth as its `<dst>`
-/// word (corpus/findings/fuzz-h200-4103/, 019cca90, trace/T9y4.md: `set.eq.s32.s32 r, s, 1`
-/// gives 13.0.88 -O3 `ISETP.LT; SEL R7, RZ, -1, !P0`, as `v1_setp_selp`; `v2` set.ne and
-/// `v4_set_eq_u32_f32dst` too). The unsigned sources: corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md:
-/// `set.ge.u32.u64`, 13.0.88 -O3 `ISETP.LT.U32…EX P0; @P0 PRMT`; `w6_u32_set.ptx`, `set.ge.u32.u32`,
-/// and `w6_s32_set.ptx` give the same fold at 32 bits).
+/// the set itself ([`compare_with_one_tests_the_set`]; corpus/findings/fuzz-h200-4103/, 019cca90,
+/// trace/T9y4.md: `set.eq.s32.s32 r, s, 1` gives 13.0.88 -O3 `ISETP.LT; SEL R7, RZ, -1, !P0`, as
+/// `v1_setp_selp`; `v2` set.ne and `v4_set_eq_u32_f32dst` too). The unsigned sources:
+/// corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md: `set.ge.u32.u64`, 13.0.88 -O3
+/// `ISETP.LT.U32…EX P0; @P0 PRMT`; `w6_u32_set.ptx`, `set.ge.u32.u32`, and `w6_s32_set.ptx` give
+/// the same fold at 32 bits).
 fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let integer_set = |r| of_integer_set(m, t, r, &[GlueType::S32, GlueType::U32, GlueType::S64, GlueType::U64]);
+    compare_with_one_tests_the_set(m, t, g, vals, result, integer_set)
+}
+
+/// The fold C3-3 and 6a4d050b share: `setp.{eq,ne}.{u32,s32} p, s, 1` or `set.{eq,ne}.<dst>.{u32,s32}
+/// d, s, 1` (the 1 an immediate or a moved immediate), where `of_set` holds for s's register,
+/// tests the set that wrote s: eq gives s ≠ 0, ne gives s = 0; a `set` consumer writes that
+/// truth as its `<dst>` word (§9.7.7.1). `None` where g is no such compare.
+pub(super) fn compare_with_one_tests_the_set(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+    of_set: impl Fn(Reg) -> bool,
+) -> Option<Expected> {
     let (eq, set_dst) = match g.op {
         GlueOp::Setp(Cmp::Eq) => (true, None),
         GlueOp::Setp(Cmp::Ne) => (false, None),
@@ -244,9 +260,7 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         GlueOp::Set(Cmp::Ne, dst) => (false, Some(dst)),
         _ => return None,
     };
-    if !matches!(g.ty, GlueType::U32 | GlueType::S32)
-        || !of_integer_set(m, t, reg_of_glue(g, 0)?, &[GlueType::S32, GlueType::U32, GlueType::S64, GlueType::U64])
-    {
+    if !matches!(g.ty, GlueType::U32 | GlueType::S32) || !of_set(reg_of_glue(g, 0)?) {
         return None;
     }
     let s = vals.first().filter(|s| s.is_exact())?;
