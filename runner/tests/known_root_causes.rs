@@ -1370,11 +1370,11 @@ fn the_seed_4402_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4402 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4402_LABELS: [(&str, &str); 15] = [
-    ("2bec5b10", "new"), // KNOWN F: slct tests abs.s32 of -2^31 (T15t3)
+    ("2bec5b10", "fuzz-h200-f-negation-overflow"), // KNOWN F: slct tests abs.s32 of -2^31 (T15t3; fixed session 45)
     ("372615e8", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: mad.lo.u64 d, d, c, d steps, dropped past the cut (T15t2; mad_step_of_its_own_addend)
     ("37cc5597", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
     ("3b6345e6", "new"), // KNOWN 3801-N4: shape-only, no setp/branch arm (T15t3)
-    ("63707241", "new"), // KNOWN B: a dead earlier load also writes the amount register (T15t2)
+    ("63707241", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a dead earlier load also writes the amount register (T15t2; fixed session 45)
     ("6e21e265", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2; ptxas_constant_operands, session 45)
     ("70efd8ec", "new"), // KNOWN D: a new effect (the pack over a live half), not emulable (T15t2)
     ("a22d4fd5", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2; ptxas_constant_operands, session 45)
@@ -1384,7 +1384,7 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("c58b70c2", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: a set.f32.s64 source, now emulated (T15t3; setp_one_of_f32_set_of_wide_source)
     ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; scopes_4404_v2)
     ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
-    ("d1611e55", "new"), // KNOWN N-11: -O3 keeps a cvt.f32.f32 NaN's bits, the emulation canonicalizes (T15t2)
+    ("d1611e55", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: -O3 drops a cvt.f32.f32, the NaN's bits kept (T15t2; fixed session 45)
 ];
 
 #[test]

@@ -80,8 +80,11 @@ mod scopes_4402_u2;
 mod scopes_4404_v1;
 mod scopes_4404_v2;
 mod scopes_4404_v3;
+mod set_f32_overwrites_earlier_writers;
 mod setp_one_of_f32_set_of_wide_source;
 mod skipped;
+mod skipped_set_over_dropped_f32_copy;
+mod slct_of_abs_folded_non_negative;
 mod values;
 
 pub(super) use carry::carry;
@@ -492,6 +495,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let width = g.ty.bits();
         if (0..2).any(|k| reg(k).is_some_and(|r| negated(m, t, r)) && vals.get(k).is_some_and(|v| is_min(v, width))) {
             let to = anything(result.clone());
+            return m.fire(Deviation::NegationOverflow, &result, to);
+        }
+    }
+    // F: `slct.<dtype>.s32` (not `.s32`) of an overflowed `abs.s32` selects `a`, the test folded
+    // as non-negative (seed 4402's 2bec5b10: `emulate/slct_of_abs_folded_non_negative.rs`).
+    if m.allow.emulates(Deviation::NegationOverflow) {
+        if let Some(to) = slct_of_abs_folded_non_negative::glue(m, t, g, vals, &result) {
             return m.fire(Deviation::NegationOverflow, &result, to);
         }
     }

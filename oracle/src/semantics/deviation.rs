@@ -81,6 +81,8 @@ pub enum Deviation {
     /// `abs.s16`/`neg.s16` result −2^15 multiply +2^15 at 32 bits (fuzz-h200-3701/, 434a41d1;
     /// 13.0.88 -O3), as does `mad.wide.s16`, adding `c` (fuzz-h200-3903/, 14a3a4b4); `sub.s16
     /// d, z, x` of a moved 0 z is such a negation (fuzz-h200-3902/, bcabb8af; session 40).
+    /// `slct.<dtype>.s32` (dtype not `.s32`) of `abs.s32` of −2^31 selects `a` (fuzz-h200-4402/, 2bec5b10; 13.0.88 -O3; exact,
+    /// `program/emulate/slct_of_abs_folded_non_negative.rs`).
     NegationOverflow,
     /// Root cause G: `cvt.*.{f16,bf16}` (a half source) of `shr.s16 d, a, 16` whose `a` has
     /// bit 15 clear converts `a` itself, where §9.7.8.7 gives `d` = 0 (a's sign). -O3 lowers
@@ -143,7 +145,10 @@ pub enum Deviation {
     /// `.f32` destination (e733b56f, fa10cd83 of the same campaign) the old value is converted
     /// as the −1 would be: the f32 of |int32(old)| (`IABS; I2FP.F32.S32`), for a 16-bit source
     /// of |old's low half, sign-extended| read as an s16 (`I2F.S16`, 13.5's listing), which
-    /// needs only those low 16 bits exact (corpus/findings/fuzz-h200-3701/, c2bdc418).
+    /// needs only those low 16 bits exact (corpus/findings/fuzz-h200-3701/, c2bdc418). An old
+    /// value a plain `cvt.f32.f32` of a NaN wrote is that NaN's bits (-O3 drops the cvt) or the
+    /// canonical 0x7fffffff (-O0's `FADD`), set-valued (fuzz-h200-4402/, d1611e55;
+    /// `program/emulate/skipped_set_over_dropped_f32_copy.rs`).
     SkippedSetSignExtends,
     /// 3301-N1 (corpus/findings/fuzz-h200-3301/, e6e88e27 and a9e172f6; ptxas 13.0.88 and 13.5
     /// at every level, and the JIT): a 16-bit `shl`/`shr` with an immediate amount of 2^16 or

@@ -32,12 +32,17 @@ use crate::program::{Reg, Stmt};
 /// Whether the f32 amount `r` of the 64-bit shift being run, typed at body index `k`
 /// ([`f32_typed`](super::origin::f32_typed)), is a `set.<cmp>.f32` ptxas rebuilds and converts at
 /// the shift across any boundary between (see the module header): `k` is the unguarded set, the
-/// only statement writing `r`, before the shift; every live reader of `r` reads it as the amount
-/// of a 64-bit `shl`/`shr`; the program lowers boolean logic with predicates.
+/// only statement writing `r` or the only one reaching the shift
+/// ([`super::set_f32_overwrites_earlier_writers`]), before the shift; every live reader of `r`
+/// reads it as the amount of a 64-bit `shl`/`shr`; the program lowers boolean logic with
+/// predicates.
 pub(super) fn set_f32_rebuilt_at_its_shifts(m: &Machine<'_>, r: Reg, k: usize) -> bool {
     let set_f32 = matches!(&m.p.body.get(k), Some(Stmt::Glue { guard: None, glue })
         if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && glue.dst == r);
-    let only_writer = m.p.body.iter().enumerate().all(|(i, s)| i == k || !writes(s, r));
+    // Or the writer that reaches the shift, earlier writes overwritten (seed 4402's 63707241:
+    // `emulate/set_f32_overwrites_earlier_writers.rs`).
+    let only_writer = m.p.body.iter().enumerate().all(|(i, s)| i == k || !writes(s, r))
+        || super::set_f32_overwrites_earlier_writers::overwrites_every_other_writer(m, r, k);
     let shift_amount = |s: &Stmt| {
         matches!(s, Stmt::Glue { glue, .. }
             if matches!(glue.op, GlueOp::Shl | GlueOp::Shr)

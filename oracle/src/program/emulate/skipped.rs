@@ -7,6 +7,7 @@
 use super::origin::merge_f32;
 use super::{
     any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, merge_c_in_place, scopes_3701_a, scopes_3702_c,
+    skipped_set_over_dropped_f32_copy,
 };
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
@@ -62,6 +63,19 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         } else {
             None
         };
+        // A plain `cvt.f32.f32` of a NaN is dropped at -O3 (its source's bits stay) and an
+        // `FADD` at -O0 (the canonical NaN): both words admitted (seed 4402's d1611e55,
+        // [`skipped_set_over_dropped_f32_copy`]).
+        let kept = skipped_set_over_dropped_f32_copy::kept_nan(m, t, g.dst);
+        if let Some(kept) = kept.filter(|_| narrowed.is_none() && any_f32_nan(&old)) {
+            let dropped = skipped_set_f32(m, kept, g.ty.bits())?;
+            let canonical = skipped_set_f32(m, 0x7fff_ffff, g.ty.bits())?;
+            let mut v = Expected::exact(u128::from(dropped), old.width);
+            if canonical != dropped {
+                v = v.or_value(u128::from(canonical), Allowance::NanPayload);
+            }
+            return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
+        }
         let word = if let Some(low) = narrowed {
             low
         } else if old.is_exact() {

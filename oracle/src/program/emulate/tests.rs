@@ -925,6 +925,7 @@ mod seed_4401_z2;
 mod seed_4401_z3;
 mod seed_4401_z4;
 mod seed_4401_z5;
+mod seed_4402_s45;
 mod seed_4402_u1;
 mod seed_4402_u2;
 mod seed_4404_n11;
