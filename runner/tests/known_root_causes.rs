@@ -1400,3 +1400,52 @@ const SEED_4403_LABELS: [(&str, &str); 4] = [
     ("d081b377", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old value a cvt.f32.f64 NaN (sign and payload kept), now emulated (T15t4)
     ("f08d10ed", "new"), // KNOWN D, a new effect: the tf32-read pack over a live half, not emulable (T15t5)
 ];
+
+#[test]
+fn the_seed_4501_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4501", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4501_LABELS));
+}
+
+/// What each word finding of seed 4501 (session 45's final build, 506994b3) is labelled now.
+const SEED_4501_LABELS: [(&str, &str); 12] = [
+    ("038a8b84", "new"), // KNOWN 3702-N3: the arm the target of `@!p bra L2; bra L3`, the statement before it a label (T16t1)
+    ("363490bb", "new"), // KNOWN D, its new effect: the tf32-read pack written over a live half (T16t2; as 4402's 70efd8ec)
+    ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
+    ("8aa15b08", "new"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3)
+    ("a3e35b85", "new"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3)
+    ("aa2046a3", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3301-N3 through A's store conversion (T16t1); the campaign's -O3 listing has no F2I, so A's witness kept it new; offline, without a listing, A's any-byte admits it
+    ("ac502846", "new"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1)
+    ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
+    ("b4024b2c", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: a .relu pair (T16t3); offline A's any-byte admits it (no listing, no witness)
+    ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
+    ("cb86bb27", "new"), // KNOWN 3604-N3: 2^26 + 1 signed trips, past the emulation's 32,769 (T16t2)
+    ("db13d0ac", "new"), // KNOWN 3501-N3: the 0/1 carried through a second cvt of a cnot source (T16t2)
+];
+
+#[test]
+fn the_seed_4502_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4502", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4502_LABELS));
+}
+
+/// What each word finding of seed 4502 (session 45's final build, 506994b3) is labelled now.
+const SEED_4502_LABELS: [(&str, &str); 2] = [
+    ("5b50d443", "new"), // KNOWN 4483ae72: the funnel shift's high word the cnot itself (T16t4)
+    ("d288306a", "new"), // KNOWN 3702-N2: a moved constant as the lop3's a, c (T16t4)
+];
+
+#[test]
+fn the_seed_4503_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4503", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4503_LABELS));
+}
+
+/// What each word finding of seed 4503 (session 45's final build, 506994b3) is labelled now.
+const SEED_4503_LABELS: [(&str, &str); 5] = [
+    ("59c56fd7", "new"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
+    ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
+    ("99b131f4", "new"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5)
+    ("d2270cfc", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); offline A's any-byte admits it (no listing, no witness)
+    ("dd2be460", "new"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5)
+];
