@@ -1413,7 +1413,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("363490bb", "new"), // KNOWN D, its new effect: the tf32-read pack written over a live half (T16t2; as 4402's 70efd8ec)
     ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
     ("8aa15b08", "new"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3)
-    ("a3e35b85", "new"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3)
+    ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3301-N3 through A's store conversion (T16t1); the campaign's -O3 listing has no F2I, so A's witness kept it new; offline, without a listing, A's any-byte admits it
     ("ac502846", "new"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1)
     ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
@@ -1447,5 +1447,5 @@ const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
     ("99b131f4", "new"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5)
     ("d2270cfc", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); offline A's any-byte admits it (no listing, no witness)
-    ("dd2be460", "new"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5)
+    ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
 ];

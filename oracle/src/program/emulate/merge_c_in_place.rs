@@ -66,6 +66,12 @@
 //! if-converted with the merge in place in every thread ([`skipped`] where the guard fails),
 //! and a register written after the pack by h's expression (42bfc506) is numbered as h.
 //!
+//! Seeds 4501 and 4503 (helper w1, session 45; trace/T16t3.md, T16t5.md;
+//! `emulate/merge_c_relu_u8_of_64_guarded_over_constant.rs`): the pair may carry `.relu`
+//! (b4024b2c), h may be `cvt.u8.{u64,s64}` (a3e35b85: `LOP3 0xff`), and h's guarded `cvt`/`mov`
+//! writer may write a loaded value when h's old value is a folded constant (dd2be460: `SEL R7,
+//! R0, RZ, !P0`); a guarded write over a loaded old value stays right.
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is exactly of the form given
@@ -75,6 +81,7 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
+use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
 use super::scopes_4303_y2;
@@ -353,11 +360,13 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     let Some(pair_writer) = last_writer(m, k, p) else { return false };
     let pair = match pair_writer {
         (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) => {
-            matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
+            (matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
                 && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
                 && cv.rnd == Some(CvtRnd::Rn)
                 && cv.satfinite
-                && !cv.relu
+                && !cv.relu)
+                // Or with `.relu` (seed 4501's b4024b2c).
+                || merge_c_relu_u8_of_64_guarded_over_constant::relu_pair(cv)
         }
         _ => false,
     };
@@ -388,6 +397,7 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
                 || scopes_4303_y2::float_to_u8_half(c)
+                || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
         (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
@@ -395,7 +405,12 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         }
         // A guarded write of h, if-converted into h's fresh register: seed 4202's a36272a5
         // and bc46b617 (`emulate/scopes_4202_v4.rs`).
-        (w, s) => scopes_4202_v4::guarded_half(m, w, s),
+        // Or a guarded `cvt`/`mov` of any value over a folded constant (seed 4503's dd2be460,
+        // `emulate/merge_c_relu_u8_of_64_guarded_over_constant.rs`).
+        (w, s) => {
+            scopes_4202_v4::guarded_half(m, w, s)
+                || merge_c_relu_u8_of_64_guarded_over_constant::guarded_over_constant(m, w, s, h)
+        }
     };
     pair && half
 }

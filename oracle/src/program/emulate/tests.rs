@@ -864,6 +864,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 mod cnot_read_by_a_live_cnot;
 mod l_m_n_origins;
 mod mad_step_of_its_own_addend;
+mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod n7_to_3501;
 mod ptxas_constant_operands;
 mod scopes_3701_a;
