@@ -1420,7 +1420,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("b4024b2c", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: a .relu pair (T16t3); offline A's any-byte admits it (no listing, no witness)
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
     ("cb86bb27", "new"), // KNOWN 3604-N3: 2^26 + 1 signed trips, past the emulation's 32,769 (T16t2)
-    ("db13d0ac", "new"), // KNOWN 3501-N3: the 0/1 carried through a second cvt of a cnot source (T16t2)
+    ("db13d0ac", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the 0/1 carried through a second cvt of a cnot source (T16t2)
 ];
 
 #[test]
@@ -1443,7 +1443,7 @@ fn the_seed_4503_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4503 (session 45's final build, 506994b3) is labelled now.
 const SEED_4503_LABELS: [(&str, &str); 5] = [
-    ("59c56fd7", "new"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
+    ("59c56fd7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
     ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
     ("99b131f4", "new"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5)
     ("d2270cfc", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); offline A's any-byte admits it (no listing, no witness)

@@ -29,6 +29,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 mod carry;
+mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
 mod fuzz3602;
 mod fuzz3701;
@@ -709,6 +710,13 @@ pub(super) fn isa(
     // cnot's source is a set or the program lowers boolean logic with predicates
     // (`emulate/scopes_3901_h5.rs`).
     if let Some(v) = r.and_then(|r| scopes_3901_h5::cnot_converted_as_number(m, t, inst, c, r, &a)) {
+        emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
+    }
+    // 3501-N3: the only reader of such a float cvt widening it with a sign extension gives the
+    // integer 0/1 (seed 4503's 59c56fd7, `emulate/cnot_number_through_later_cvts.rs`).
+    if let Some(v) =
+        r.and_then(|r| cnot_number_through_later_cvts::signed_widening_of_a_converted_cnot(m, t, &c, r, &a))
+    {
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3501-N3 where a live `setp` tests a `set.f32` (or its 0/1) against 0: the 0/1 and the

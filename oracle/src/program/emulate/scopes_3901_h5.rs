@@ -26,7 +26,7 @@ use crate::semantics::{Deviation, Expected};
 /// `or.b32` and `xor.b16` of the set's halves in its place give the same `SEL R7, RZ, 0x3c00,
 /// !P0`, ptxas 13.0.88 -O3, session 40). Not an immediate other source (`xor.b32 d, s, 5`:
 /// right), `add` (right), a `selp -1, 0` mask (right), a 64-bit xor of the widened set (right).
-fn logic_op_reads_an_integer_set(m: &Machine<'_>) -> bool {
+pub(super) fn logic_op_reads_an_integer_set(m: &Machine<'_>) -> bool {
     let is_set =
         |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
     m.p.body.iter().enumerate().any(|(k, s)| match s {

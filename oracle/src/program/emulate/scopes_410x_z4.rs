@@ -147,7 +147,7 @@ pub(super) fn zero_by_known_bits32(m: &Machine<'_>, k: usize) -> bool {
 /// For 3501-N3: whether the statement at body index `k` writes 0 or 1 by construction from a
 /// predicate (ptxas holds it as a `SEL …, RZ, 0x1` of one), at most `depth` deep: a `cnot`
 /// of any width, `selp` of the constants 1 and 0 (immediates or moved; either order), `neg` of an integer `set`
-/// (−1/0), a float-to-integer `cvt` of a `set.<cmp>.f32` (1.0/0.0), or an integer `cvt` or a
+/// (−1/0), a float-to-integer `cvt` of a `set.<cmp>.f32` (1.0/0.0) or of a `cnot`, or an integer `cvt` or a
 /// `mov` copy of such (T9y2.md 6d0262f6: `cvt.rmi.s16.f32` of `set.ne.f32`, `v9_selp_int`,
 /// `v13_set_s32_first` `set.ne.s32; neg.s32; cvt.u16.u32`, `v5_s32mid`, `v10_u32_f32`; T9y1.md
 /// 87db6a36: `cnot.b64`, `v3` `cnot.b32` widened by `cvt.u64.u32`).
@@ -173,7 +173,8 @@ fn zero_one_statement(m: &Machine<'_>, k: usize, depth: u32) -> bool {
         Stmt::Isa(Instruction { form: Form::Cvt(c), operands, .. }) if c.dtype.is_int() => {
             let r = operands.get(1).and_then(|o| m.reg_of(o).ok());
             if c.atype.is_scalar_float() {
-                source(r, &float_set)
+                // Or of a `cnot` (seed 4501's db13d0ac, `emulate/cnot_number_through_later_cvts.rs`).
+                source(r, &float_set) || super::cnot_number_through_later_cvts::float_to_integer_cvt_of_a_cnot(m, k)
             } else {
                 source(r, &deeper)
             }

@@ -861,6 +861,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
     untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
+mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
 mod l_m_n_origins;
 mod mad_step_of_its_own_addend;
