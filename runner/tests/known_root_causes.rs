@@ -1409,7 +1409,7 @@ fn the_seed_4501_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4501 (session 45's final build, 506994b3) is labelled now.
 const SEED_4501_LABELS: [(&str, &str); 12] = [
-    ("038a8b84", "new"), // KNOWN 3702-N3: the arm the target of `@!p bra L2; bra L3`, the statement before it a label (T16t1)
+    ("038a8b84", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm the target of `@!p bra L2; bra L3` (T16t1; emulate/one_armed_if_by_branch_around_a_branch.rs)
     ("363490bb", "new"), // KNOWN D, its new effect: the tf32-read pack written over a live half (T16t2; as 4402's 70efd8ec)
     ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
     ("8aa15b08", "new"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3)

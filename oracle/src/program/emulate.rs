@@ -43,6 +43,7 @@ mod j_packed_constant;
 mod mad_step_of_its_own_addend;
 mod merge_c_in_place;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
+mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod ptxas_constant_operands;
 mod scopes_3701_a;

@@ -18,6 +18,7 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
+use super::one_armed_if_by_branch_around_a_branch::branch_around_a_branch;
 use super::origin::{moved_immediate, value_readers};
 use super::scopes_3701_a::known;
 use super::scopes_4401_z2::{self, same_value};
@@ -183,7 +184,8 @@ fn mentions(s: &Stmt, r: Reg) -> bool {
 }
 
 /// 3702-N3 (T3B 2a151aca, T3C d357c575; ptxas 13.0.88 -O3 and the JIT, 13.5 right in every
-/// listing): in a one-armed `if` (`@p bra L; arm; L:`, the arm without labels or branches), an
+/// listing): in a one-armed `if` (`@p bra L; arm; L:`, or `@p bra A; bra L; A: arm; L:`, the arm
+/// without labels or branches), an
 /// unguarded write of `d` in the arm of a value ptxas knows ([`writes_folded_constant`]: a
 /// moved immediate, a copy or `cvt` of a constant, a `set` or other glue of constants), `d`
 /// holding such a constant from its last write before the branch ([`folded_constant`]: it
@@ -205,7 +207,12 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     }
     let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
     let (b, before) = m.p.body[..s].iter().enumerate().rev().find(flow)?;
-    let Stmt::Bra { guard: Some(_), label } = *before else { return None };
+    // The head: `@p bra L;` right before the arm, or a branch around a branch (seed 4501,
+    // 038a8b84: `@!p bra A; bra L; A:`, [`branch_around_a_branch`]).
+    let (b, label) = match *before {
+        Stmt::Bra { guard: Some(_), label } => (b, label),
+        _ => branch_around_a_branch(&m.p.body, b)?,
+    };
     let (j, after) = m.p.body.iter().enumerate().skip(s + 1).find(flow)?;
     if *after != Stmt::Label(label) || m.p.body[s + 1..j].iter().any(|x| mentions(x, d)) {
         return None;

@@ -935,4 +935,5 @@ mod seed_4404_n3;
 mod seed_4404_v1;
 mod seed_4404_v2;
 mod seed_4404_v3;
+mod seed_4501_s45;
 mod setp_one_of_f32_set_of_wide_source;
