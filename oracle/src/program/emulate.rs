@@ -88,10 +88,12 @@ mod setp_one_of_f32_set_of_wide_source;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
 mod slct_of_abs_folded_non_negative;
+mod stored;
 mod values;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};
+pub(super) use stored::stored;
 use values::{anything, convert, cvt_form, float_dtype, half, imm_of, is_min, one_in, reg_of_glue, signed_of};
 
 use super::exec::Machine;
@@ -107,8 +109,7 @@ pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
 pub(super) use scopes_400x_v2::count_boundary;
 
 use crate::isa::operand::Operand;
-use crate::isa::types::MemType;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType, St};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType};
 use crate::num::F32;
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
@@ -966,51 +967,6 @@ fn packed(
         }
     }
     vec![(dst, m.fire(Deviation::F16MaskDropped, &from, to))]
-}
-
-/// The values an 8-bit store writes for its element operands `elems` (whose spec values are
-/// `values`) under the emulated deviations: A makes every element any byte when a float `cvt`
-/// wrote one of them (a vector store converts each element, `F2I.U8.F16` per element). The byte
-/// each names is the truncating conversion of its register read as `.f16`/`.f32` when a float
-/// `cvt` wrote it (what -O0's `F2I.U8.F16.TRUNC` stores), its spec byte otherwise. A 16-bit
-/// vector store that is 3701-N-D's pack built in place changes its later elements and the
-/// registers of its live half (`emulate/merge_c_in_place.rs`).
-pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, elems: &[&Operand], values: Vec<Expected>) -> Vec<Expected> {
-    let mut values = merge_c_in_place::stored(m, t, st, values);
-    // M: each even element of a `.v2`/`.v4` 16-bit store is the low half of a 32-bit word ptxas
-    // packs (`PRMT R0, R0, 0x5410, RZ; PRMT R3, R0, 0x5410, R6`): its mask is dropped
-    // (corpus/findings/fuzz-h200-4002/, e31f01ee, trace/T7C.md: element 0 of `st.v4.b16`).
-    let halves = elems.len() >= 2 && matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16);
-    for k in (0..elems.len()).step_by(2).filter(|_| halves) {
-        if let (Some(v), Some(from)) = (unmasked(m, t, elems[k]), values.get(k).cloned()) {
-            values[k] = m.fire(Deviation::F16MaskDropped, &from, v.field(0, 16));
-        }
-    }
-    let narrow = matches!(st.ty, MemType::B8 | MemType::U8 | MemType::S8);
-    let from_float = |m: &Machine<'_>, o: &Operand| {
-        m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype))
-            || m.reg_of(o).ok().and_then(|r| m.origins.get(t as usize)?.get(&r)).is_some_and(|o| o.float_merged)
-    };
-    if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
-        return values;
-    }
-    let int = if st.ty == MemType::S8 { "s8" } else { "u8" };
-    let mut out = Vec::with_capacity(values.len());
-    for (o, v) in elems.iter().zip(values) {
-        let named = m.reg_of(o).ok().filter(|_| from_float(m, o)).and_then(|reg| {
-            let value = m.read(t, reg).ok().filter(Expected::is_exact)?;
-            let bits = reg.class().bits();
-            let f = match bits {
-                16 => cvt_form(&format!("cvt.rzi.{int}.f16")),
-                32 => cvt_form(&format!("cvt.rzi.{int}.f32")),
-                _ => None,
-            }?;
-            convert(m, &f, value.bits & ((1u128 << bits) - 1))
-        });
-        let byte = named.map_or_else(|| v.clone(), |n| n.field(0, 8));
-        out.push(m.fire(Deviation::NarrowStoreOfFloatCvt, &v, anything(byte)));
-    }
-    out
 }
 
 #[cfg(test)]
