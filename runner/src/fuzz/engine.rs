@@ -14,6 +14,8 @@
 //! ([`ProgramResult::emulated`]), so that triage can tell the words they explain (an emulation
 //! whose entry names a SASS witness applies to an offline-assembled backend only where that
 //! backend's checked kernel has it; without a listing, as for -O0 and the JIT, as before).
+//! A minimization engine's runs check nothing: it judges the emulations by its case's batch
+//! check instead ([`Engine::witnessed`]), so its predicate labels words as the campaign did.
 //!
 //! The same engine serves whole batches and the minimizer's one-program predicate calls. A
 //! minimization thread's engine may have an end ([`Engine::until`]): no backend batch runs past
@@ -186,6 +188,23 @@ pub fn emulate<'a>(
     Ok(runs)
 }
 
+/// `checks`, plus a stand-in check (no reads, no listing, the witnessed globs) for each
+/// assembly of `witnessed` that `checks` lacks ([`Engine::witnessed`]).
+fn with_stand_ins<'a>(
+    checks: &'a [SassCheck],
+    witnessed: &BTreeMap<String, BTreeSet<String>>,
+) -> std::borrow::Cow<'a, [SassCheck]> {
+    let missing: Vec<SassCheck> = witnessed
+        .iter()
+        .filter(|(by, _)| !checks.iter().any(|c| &c.by == *by))
+        .map(|(by, w)| SassCheck { by: by.clone(), reads: Vec::new(), listing: String::new(), witnessed: w.clone() })
+        .collect();
+    if missing.is_empty() {
+        return std::borrow::Cow::Borrowed(checks);
+    }
+    std::borrow::Cow::Owned(checks.iter().cloned().chain(missing).collect())
+}
+
 /// The SASS check of one program's kernel in one assembly.
 #[derive(Clone, Debug)]
 pub struct SassCheck {
@@ -239,6 +258,14 @@ pub struct Engine {
     /// the backends its entries admit (those `corpus/known/` names,
     /// [`crate::findings::KnownSet::emulation_scopes`]; empty: none, the default).
     pub emulate: Emulations,
+    /// Per assembly (`ptxas -O3`), the witnessed globs ([`SassCheck::witnessed`]) that stand in
+    /// for a check a run of this engine lacks when [`emulate`] scopes the emulations: a
+    /// minimization engine's, from its case's batch run (its predicate runs check nothing), so
+    /// that an emulation the batch's listing kept out of a backend stays out of it while the
+    /// case is reduced (seed 4501's aa2046a3 and b4024b2c: A, admitted to -O3 without the
+    /// listing, explained the -O3 words the campaign kept new, and the cases were stored "not
+    /// shown again alone", unminimized). A run's own check comes first. Empty: none, the default.
+    pub witnessed: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Engine {
@@ -266,6 +293,7 @@ impl Engine {
             gpu_unavailable: registry.context().gpu_unavailable(),
             sass: None,
             emulate: Emulations::default(),
+            witnessed: BTreeMap::new(),
         })
     }
 
@@ -395,15 +423,16 @@ impl Engine {
         if self.emulate.is_empty() {
             return;
         }
-        let (allow, emulations) = (&self.allow, &self.emulate);
+        let (allow, emulations, witnessed) = (&self.allow, &self.emulate, &self.witnessed);
         results.par_iter_mut().enumerate().for_each(|(i, r)| {
             let differs = r.expected.as_ref().is_ok_and(|e| {
                 crate::diff::program::compare(programs[i].outputs, e, &r.observed).disagreement().is_some()
             });
             if differs {
                 let backends = r.observed.iter().map(|o| o.backend.as_str());
+                let checks = with_stand_ins(&r.sass, witnessed);
                 r.emulated =
-                    emulate(&programs[i], &inputs[i], allow, emulations, backends, &r.sass).unwrap_or_default();
+                    emulate(&programs[i], &inputs[i], allow, emulations, backends, &checks).unwrap_or_default();
             }
         });
     }
@@ -833,3 +862,5 @@ mod kernel_hang_tests;
 mod limit_tests;
 #[cfg(test)]
 mod until_tests;
+#[cfg(test)]
+mod witness_stand_in_tests;

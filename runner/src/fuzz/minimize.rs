@@ -31,7 +31,9 @@
 //! - A register word finding's reduce-on step (known after reduction) shares its case's
 //!   deadline: it starts only before it and stops at it, so one case takes at most its budget
 //!   (`--minimize-time`) plus the grace of its runs; its time is a stage of its own
-//!   ([`REDUCE_ON_STAGE`]). Its predicate runs have no SASS check (an nvdisasm run each);
+//!   ([`REDUCE_ON_STAGE`]). Its predicate runs have no SASS check (an nvdisasm run each):
+//!   every predicate run of a register case scopes the emulations by its batch's check
+//!   ([`Engine::witnessed`]), so an emulation the batch's listing kept out stays out;
 //!   the final run of the case reduced on has it, so that an emulation with a `sass_witness`
 //!   labels that case known only where its -O3 kernel has the witness.
 //! - A register word finding's final run has the SASS check too (the minimizer's predicate runs
@@ -439,6 +441,8 @@ impl Case for Job {
     fn reduce(&self, r: &mut Reducer, budget: Budget, env: &[(String, String)]) -> Reduction {
         let engine = &mut r.engine;
         engine.sass = r.checker.clone().filter(|_| self.raw.class == FindingClass::UnwrittenRegister);
+        // The predicate runs check nothing: the emulations are scoped by the batch's check.
+        engine.witnessed = self.result.sass.iter().map(|c| (c.by.clone(), c.witnessed.clone())).collect();
         let deadline = budget.deadline_from(Instant::now());
         let after_deadline = |deadline: Option<Instant>| deadline.map(|d| d.max(Instant::now()) + RUN_GRACE);
         engine.until = after_deadline(deadline);
@@ -510,6 +514,7 @@ impl Case for Job {
             }
         };
         (engine.sass, engine.until) = (None, None);
+        engine.witnessed.clear();
         Reduction { finding, case, calls, runs, refused, known_after_reduction: after }
     }
 }

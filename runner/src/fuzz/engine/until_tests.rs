@@ -81,6 +81,7 @@ pub(super) fn hanging_engine(scratch: &std::path::Path) -> (Engine, Arc<Mutex<Ve
         gpu_unavailable: None,
         sass: None,
         emulate: Emulations::default(),
+        witnessed: Default::default(),
     };
     (engine, timeouts)
 }
