@@ -400,11 +400,12 @@ fn labels_of(campaign: &str, file: &str) -> BTreeMap<String, String> {
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let mut labels = BTreeMap::new();
     for f in findings.iter().filter(|f| !f.mismatches.is_empty()) {
-        let (p, i) =
-            parse_case(&std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap()).unwrap();
+        let text = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        let (p, i) = parse_case(&text).unwrap();
+        let sass = traced_check(&dir.join("trace").join(&f.id[..8]), &text, &p.name, &known);
         // A finding whose stored words the case cannot be run against is undetermined (seed
         // 3702's f93796d5: its reduced case was stored with the words of the program as generated).
-        let short = match label_words(&p, &i, &f.signature, &f.mismatches, &known, &Allowances::all(), Vec::new()) {
+        let short = match label_words(&p, &i, &f.signature, &f.mismatches, &known, &Allowances::all(), sass) {
             Ok(Label::Known(names)) => names.join("+"),
             Ok(Label::New(_)) => "new".to_string(),
             Ok(Label::Gone) => "gone".to_string(),
@@ -413,6 +414,33 @@ fn labels_of(campaign: &str, file: &str) -> BTreeMap<String, String> {
         labels.insert(f.id[..8].to_string(), short);
     }
     labels
+}
+
+/// The SASS check the campaign had of a stored case's -O3 kernel, from the ptxas 13.0.88 -O3
+/// listing its trace keeps (`trace/<id8>/orig.130.O3.sass`, where the trace's `orig.case` or
+/// `orig.ptx` is the stored case `case`): the `sass_witness` globs it has, so that an emulation
+/// with a witness is scoped offline as the campaign scoped it (seed 4501's aa2046a3 and
+/// b4024b2c, seed 4503's d2270cfc: A's "any byte" labelled their -O3 words known offline
+/// although their listings have no `F2I`). Empty (scoped as without a listing) where the trace
+/// has no listing of that case.
+fn traced_check(trace: &Path, case: &str, kernel: &str, known: &KnownSet) -> Vec<runner::fuzz::engine::SassCheck> {
+    let of_the_case = |file: &str| {
+        std::fs::read_to_string(trace.join(file))
+            .is_ok_and(|t| t == case || t.trim() == case.split("// ptxdiff-inputs").next().unwrap_or_default().trim())
+    };
+    let Ok(listing) = std::fs::read_to_string(trace.join("orig.130.O3.sass")) else { return Vec::new() };
+    if !(of_the_case("orig.case") || of_the_case("orig.ptx")) {
+        return Vec::new();
+    }
+    let Ok(functions) = runner::sass::parse::parse_listing(&listing) else { return Vec::new() };
+    let Some(f) = functions.iter().find(|f| f.entry && f.name == kernel) else { return Vec::new() };
+    let witnessed = runner::sass::witnessed(f, &known.emulation_scopes().sass_witnesses());
+    vec![runner::fuzz::engine::SassCheck {
+        by: "ptxas -O3".into(),
+        reads: Vec::new(),
+        listing: String::new(),
+        witnessed,
+    }]
 }
 
 /// `rows` as the map [`labels_of`] gives.
@@ -1414,10 +1442,10 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
     ("8aa15b08", "new"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3)
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
-    ("aa2046a3", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3301-N3 through A's store conversion (T16t1); the campaign's -O3 listing has no F2I, so A's witness kept it new; offline, without a listing, A's any-byte admits it
+    ("aa2046a3", "new"), // KNOWN 3301-N3 through A's store conversion (T16t1); its traced -O3 listing has no F2I, so A's witness keeps it new, as in the campaign
     ("ac502846", "new"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1)
     ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
-    ("b4024b2c", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: a .relu pair (T16t3); offline A's any-byte admits it (no listing, no witness)
+    ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
     ("cb86bb27", "new"), // KNOWN 3604-N3: 2^26 + 1 signed trips, past the emulation's 32,769 (T16t2)
     ("db13d0ac", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the 0/1 carried through a second cvt of a cnot source (T16t2)
@@ -1446,6 +1474,6 @@ const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("59c56fd7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
     ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
     ("99b131f4", "new"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5)
-    ("d2270cfc", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); offline A's any-byte admits it (no listing, no witness)
+    ("d2270cfc", "new"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
     ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
 ];
