@@ -1440,7 +1440,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("038a8b84", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm the target of `@!p bra L2; bra L3` (T16t1; emulate/one_armed_if_by_branch_around_a_branch.rs)
     ("363490bb", "new"), // KNOWN D, its new effect: the tf32-read pack written over a live half (T16t2; as 4402's 70efd8ec)
     ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
-    ("8aa15b08", "new"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3)
+    ("8aa15b08", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3; lop3_of_its_a_with_b_repeating_c, session 46)
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "new"), // KNOWN 3301-N3 through A's store conversion (T16t1); its traced -O3 listing has no F2I, so A's witness keeps it new, as in the campaign
     ("ac502846", "new"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1)
@@ -1460,7 +1460,7 @@ fn the_seed_4502_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4502 (session 45's final build, 506994b3) is labelled now.
 const SEED_4502_LABELS: [(&str, &str); 2] = [
     ("5b50d443", "new"), // KNOWN 4483ae72: the funnel shift's high word the cnot itself (T16t4)
-    ("d288306a", "new"), // KNOWN 3702-N2: a moved constant as the lop3's a, c (T16t4)
+    ("d288306a", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: a moved constant as the lop3's a, c (T16t4; lop3_of_one_folded_constant, session 46)
 ];
 
 #[test]

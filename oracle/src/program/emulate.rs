@@ -40,6 +40,8 @@ mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
 mod j_packed_constant;
+mod lop3_of_its_a_with_b_repeating_c;
+mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
 mod merge_c_in_place;
 mod merge_c_relu_u8_of_64_guarded_over_constant;

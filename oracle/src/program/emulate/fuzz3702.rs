@@ -18,6 +18,8 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
+use super::lop3_of_its_a_with_b_repeating_c;
+use super::lop3_of_one_folded_constant::lop3_of_one_folded_constant;
 use super::one_armed_if_by_branch_around_a_branch::branch_around_a_branch;
 use super::origin::{moved_immediate, value_readers};
 use super::scopes_3701_a::known;
@@ -42,6 +44,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::xor_of_packed_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
         (Deviation::Lop3MergedIntoXorReadsX, scopes_4404_v1::op_of_lop3_of_its_b_or_c),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_of_its_a_with_b_repeating_c::op_of_lop3_of_its_a_with_b_repeating_c),
         (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::lop3_chain_of_packs),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
@@ -347,6 +350,9 @@ pub(super) fn lop3_chain_of(
         (true, false) => FreedInput::B(value(2)? & 0xFFFF_FFFF),
         (false, true) => FreedInput::C(value(1)? & 0xFFFF_FFFF),
         (false, false) if imm_of(lop, 1) == Some(0) && zero_c => FreedInput::C(0),
+        // Every input one constant ptxas folds: propagated into `b`, `c` bound to x (seed 4502,
+        // d288306a: `lop3_of_one_folded_constant.rs`).
+        (true, true) if lop3_of_one_folded_constant(m, lop, k) => FreedInput::C(a_value),
         // Both repeating `a`: `b` bound to x, `c` to 0 (see [`lop3_chain_with_no_outer_xor`]).
         (true, true) => FreedInput::B(0),
         _ => return None,
@@ -438,6 +444,9 @@ pub(super) fn merged_chain(g: &Glue, x: u64, (a, op, freed, lut): Lop3Chain) -> 
 /// 0x1e, 0x65, 0x96, 0xe8 under `and`, `or`, `xor`, with and without an outer xor (13.0.88 -O3,
 /// e.g. `xor(x, xor(lop3(a, a, a, 0x65), a))` is `LOP3.LUT R7, x, RZ, a, 0x63`), and only that
 /// binding gives every table.
+/// All three inputs one constant ptxas folds (seed 4502, d288306a): bound as `lop3(x, y, x)`,
+/// d = a OP L(a, a, 0), and merged with a second reader of `l` too
+/// (`lop3_of_one_folded_constant.rs`).
 fn lop3_chain_with_no_outer_xor(
     m: &Machine<'_>,
     t: u32,
@@ -454,7 +463,8 @@ fn lop3_chain_with_no_outer_xor(
     let lone_lop3 = [(0, 1), (1, 0)].into_iter().any(|(ka, kl)| {
         let (Some(a), Some(l)) = (reg_of_glue(g, ka), reg_of_glue(g, kl)) else { return false };
         matches!(m.producer(t, l), Some((Stmt::Glue { glue: lop, .. }, o))
-            if lop.op == GlueOp::Lop3 && value_readers(m, o.stmt, l) == 1
+            if lop.op == GlueOp::Lop3
+                && (value_readers(m, o.stmt, l) == 1 || lop3_of_one_folded_constant(m, lop, o.stmt))
                 && reg_of_glue(lop, 0).is_some_and(|la| same_value(m, (m.stmt, a), (o.stmt, la))))
     });
     if !lone_lop3 {

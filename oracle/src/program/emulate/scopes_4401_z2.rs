@@ -49,7 +49,7 @@ fn through_copies(m: &Machine<'_>, (at, r): (usize, Reg), lone: bool) -> Option<
 
 /// The `mov` pack register `r` read at body index `at` holds (through [`through_copies`]): the
 /// pack's index and its elements (`None` for an immediate).
-fn pack_of(m: &Machine<'_>, at_r: (usize, Reg), lone: bool) -> Option<(usize, Vec<Option<Reg>>)> {
+pub(super) fn pack_of(m: &Machine<'_>, at_r: (usize, Reg), lone: bool) -> Option<(usize, Vec<Option<Reg>>)> {
     let (at, r) = through_copies(m, at_r, lone)?;
     let (p, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })) = last_writer(m, at, r)? else {
         return None;
@@ -115,7 +115,7 @@ fn half_chain(
 
 /// The 64-bit word of the halves of `g` ptxas merges, each half's word `merged(k, chain)`, the
 /// others `spec`'s; `None` where no half is merged or the word is `spec`'s.
-fn per_half(spec: &Expected, chain: impl Fn(usize) -> Option<u64>) -> Option<Expected> {
+pub(super) fn per_half(spec: &Expected, chain: impl Fn(usize) -> Option<u64>) -> Option<Expected> {
     let bits = spec.bits as u64;
     let (lo, hi) = (chain(0), chain(1));
     if lo.is_none() && hi.is_none() {

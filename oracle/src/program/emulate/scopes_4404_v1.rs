@@ -99,6 +99,8 @@ fn merged_inputs(
         }
         Some(m.read(t, a).ok().filter(Expected::is_exact)?.bits as u64)
     };
+    // y the `lop3`'s `a`: its `b`/`c` repeating `a` is `fuzz3702`'s no-outer-xor form, `c`
+    // repeating `b` is `lop3_of_its_a_with_b_repeating_c.rs`'s (ptxas swaps `a` and `b`).
     if is_y(0) {
         return None;
     }

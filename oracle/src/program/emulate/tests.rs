@@ -885,6 +885,7 @@ mod seed_3801_w4;
 mod seed_3802_new;
 mod seed_3802_w6;
 
+mod lop3_of_its_a_and_of_one_constant;
 mod seed_3802_w1b;
 mod seed_3802_w8;
 mod seed_3802_w9;
