@@ -1439,7 +1439,7 @@ fn the_seed_4501_word_findings_are_labelled_by_their_entries() {
 const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("038a8b84", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm the target of `@!p bra L2; bra L3` (T16t1; emulate/one_armed_if_by_branch_around_a_branch.rs)
     ("363490bb", "new"), // KNOWN D, its new effect: the tf32-read pack written over a live half (T16t2; as 4402's 70efd8ec)
-    ("6275f4b8", "new"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift, the cut rule misses it (T16t1)
+    ("6275f4b8", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift (T16t1; helper x2: emulate/shl_chain_of_zero_extended_base.rs)
     ("8aa15b08", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3; lop3_of_its_a_with_b_repeating_c, session 46)
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "new"), // KNOWN 3301-N3 through A's store conversion (T16t1); its traced -O3 listing has no F2I, so A's witness keeps it new, as in the campaign
@@ -1473,7 +1473,7 @@ fn the_seed_4503_word_findings_are_labelled_by_their_entries() {
 const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("59c56fd7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
     ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
-    ("99b131f4", "new"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5)
+    ("99b131f4", "fuzz-h100-l-cvt-s64-u32-sign-extends"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5; helper x2: emulate/l_shift_by_an_amount_ptxas_knows.rs)
     ("d2270cfc", "new"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
     ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
 ];

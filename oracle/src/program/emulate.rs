@@ -40,6 +40,7 @@ mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
 mod j_packed_constant;
+mod l_shift_by_an_amount_ptxas_knows;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
@@ -87,6 +88,7 @@ mod scopes_4404_v2;
 mod scopes_4404_v3;
 mod set_f32_overwrites_earlier_writers;
 mod setp_one_of_f32_set_of_wide_source;
+mod shl_chain_of_zero_extended_base;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
 mod slct_of_abs_folded_non_negative;
@@ -276,12 +278,15 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         }
         _ => None,
     });
+    // The amount may be a register ptxas knows: a counted loop's counter, a moved immediate
+    // (corpus/findings/fuzz-h200-4503/, 99b131f4, trace/T16t5.md; `emulate/l_shift_by_an_amount_ptxas_knows.rs`).
+    let l_amount = imm_of(g, 1).or_else(|| l_shift_by_an_amount_ptxas_knows::amount(m, t, g, vals));
     if m.allow.emulates(Deviation::CvtS64U32SignExtends)
         && g.op == GlueOp::Shl
         && g.ty.bits() == 64
-        && imm_of(g, 1).is_some_and(|k| (0..32).contains(&(k & 0xFFFF_FFFF)))
+        && l_amount.is_some_and(|k| (0..32).contains(&(k & 0xFFFF_FFFF)))
     {
-        if let (Some(a), Some(k)) = (of_loaded_cvt_s64_u32, imm_of(g, 1)) {
+        if let (Some(a), Some(k)) = (of_loaded_cvt_s64_u32, l_amount) {
             let x = i64::from(a.bits as u32 as i32) as u64;
             let v = Expected::exact(u128::from(g.eval([x, k & 0xFFFF_FFFF, 0, 0], false)), result.width);
             return m.fire(Deviation::CvtS64U32SignExtends, &result, v);

@@ -12,7 +12,7 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::{
     scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2, scopes_410x_z4,
-    scopes_4303_y4,
+    scopes_4303_y4, shl_chain_of_zero_extended_base,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -99,6 +99,10 @@ pub(in crate::program) struct ShlChain {
     /// multiply) up to and including the cut, or of every step before one (what a multiply
     /// chain keeps of its base; seed 4303's 02990ceb, `emulate/scopes_4303_y4.rs`).
     pub(in crate::program) kept_factor: u64,
+    /// The amount of the first shift when ptxas does it as the widening of a zero-extended base,
+    /// not counted toward the cut of a plain chain (seed 4501's 6275f4b8,
+    /// `emulate/shl_chain_of_zero_extended_base.rs`); 0 otherwise.
+    pub(in crate::program) uncounted: u64,
 }
 
 impl Origin {
@@ -271,9 +275,16 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                     Some(c) => (c.total + k, c.base.clone()),
                     None => (k, a.clone()),
                 };
-                let cut = read.and_then(|c| c.cut).or((total >= 32).then_some(total));
                 let (through_adds, at_cut) = read.map_or((false, None), |c| (c.through_adds, c.at_cut.clone()));
                 let by_multiply = multiply.is_some() || read.is_some_and(|c| c.by_multiply);
+                // A zero-extended base's first shift is the widening: a plain chain counts from
+                // the second (seed 4501's 6275f4b8, `emulate/shl_chain_of_zero_extended_base.rs`).
+                let uncounted = read.map_or_else(
+                    || shl_chain_of_zero_extended_base::uncounted_first_shift(m, t, reg(x), k, multiply.is_none()),
+                    |c| c.uncounted,
+                );
+                let counted = if through_adds || by_multiply { total } else { total.saturating_sub(uncounted) };
+                let cut = read.and_then(|c| c.cut).or((counted >= 32).then_some(total));
                 let factor = multiply.map_or(1u64 << k, |step| step.factor);
                 let constant = read.map_or(0, |c| c.constant.wrapping_mul(factor));
                 let kept_factor = match read {
@@ -281,7 +292,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                     Some(c) => c.kept_factor.wrapping_mul(factor),
                     None => factor,
                 };
-                ShlChain { total, cut, base, through_adds, at_cut, by_multiply, constant, kept_factor }
+                ShlChain { total, cut, base, through_adds, at_cut, by_multiply, constant, kept_factor, uncounted }
             });
         }
     }

@@ -864,6 +864,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
 mod l_m_n_origins;
+mod l_shift_by_an_amount_ptxas_knows;
 mod mad_step_of_its_own_addend;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod n7_to_3501;
@@ -938,3 +939,4 @@ mod seed_4404_v2;
 mod seed_4404_v3;
 mod seed_4501_s45;
 mod setp_one_of_f32_set_of_wide_source;
+mod shl_chain_of_zero_extended_base;
