@@ -1443,7 +1443,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("8aa15b08", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3; lop3_of_its_a_with_b_repeating_c, session 46)
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "new"), // KNOWN 3301-N3 through A's store conversion (T16t1); its traced -O3 listing has no F2I, so A's witness keeps it new, as in the campaign
-    ("ac502846", "new"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1)
+    ("ac502846", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1; emulate/set_f32_zero_tested.rs)
     ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
     ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
@@ -1459,7 +1459,7 @@ fn the_seed_4502_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4502 (session 45's final build, 506994b3) is labelled now.
 const SEED_4502_LABELS: [(&str, &str); 2] = [
-    ("5b50d443", "new"), // KNOWN 4483ae72: the funnel shift's high word the cnot itself (T16t4)
+    ("5b50d443", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // KNOWN 4483ae72: the funnel shift's high word the cnot itself (T16t4; emulate/cnot_funnel_rotate_in_lea_hi.rs)
     ("d288306a", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: a moved constant as the lop3's a, c (T16t4; lop3_of_one_folded_constant, session 46)
 ];
 

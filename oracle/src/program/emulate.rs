@@ -29,6 +29,7 @@
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
 mod carry;
+mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
 mod fuzz3602;
@@ -87,6 +88,7 @@ mod scopes_4404_v1;
 mod scopes_4404_v2;
 mod scopes_4404_v3;
 mod set_f32_overwrites_earlier_writers;
+mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
 mod skipped;

@@ -11,6 +11,7 @@
 //! instruction and its producers are of the mechanism its trace shows wrong; it returns `None`
 //! (the spec's result stands) otherwise.
 
+use super::cnot_funnel_rotate_in_lea_hi;
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::{reg_of_glue, scopes_3701_a, GlueRule};
@@ -61,8 +62,10 @@ fn constant_source(m: &Machine<'_>, at: usize, g: &Glue, k: usize) -> Option<u64
 /// the stored case and `reduced`, `.clamp` (v6), n = 16 (v7) and 31, a loaded x (v3), `add.u32`
 /// with the operands swapped and a `mov` copy of c between all give the negated `LEA.HI`; a
 /// `shr.u32` (v1), `shf.r` of `{c:0}`, a `sub`, and a `cnot.b16` widened by `cvt.u32.u16` are
-/// right (no negated operand). A non-zero high word (`LEA.HI d, -R0, x, Rhi, n`, compiled the
-/// same) is out of scope: the GPU's value for it was not observed.
+/// right (no negated operand). A rotate of c (`shf.{l,r} s, c, c, n`: seed 4502's 5b50d443,
+/// [`cnot_funnel_rotate_in_lea_hi`]) is `LEA.HI d, -R0, x, R_c, n'` and gives x − ((c << n') |
+/// (R0 >> (32 − n'))); another non-zero high word (compiled the same) is out of scope: the GPU's
+/// value for it was not observed.
 fn add_of_cnot_funnel_shift(
     m: &Machine<'_>,
     t: u32,
@@ -79,13 +82,20 @@ fn add_of_cnot_funnel_shift(
     (0..2).find_map(|k| {
         let r = reg_of_glue(g, k)?;
         let (Stmt::Glue { glue: shf, guard: None }, o) = m.producer(t, r)? else { return None };
-        let GlueOp::Shf { left: true, wrap } = shf.op else { return None };
+        let GlueOp::Shf { left, wrap } = shf.op else { return None };
         // ptxas folds a shift of a value it knows.
-        if scopes_3701_a::known(m, t, r) || constant_source(m, o.stmt, shf, 1)? & 0xFFFF_FFFF != 0 {
+        if scopes_3701_a::known(m, t, r) {
             return None;
         }
         let n = constant_source(m, o.stmt, shf, 2)? & 0xFFFF_FFFF;
         let n = if wrap { n & 31 } else { n.min(32) };
+        // `shf.l` of {0:c}, or a rotate of c whose high word c is shifted into the `LEA.HI` too
+        // (seed 4502's 5b50d443: `emulate/cnot_funnel_rotate_in_lea_hi.rs`).
+        let (n, rotate) = match cnot_funnel_rotate_in_lea_hi::rotate_amount(shf, n) {
+            Some(n) => (u64::from(n), true),
+            None if left && constant_source(m, o.stmt, shf, 1)? & 0xFFFF_FFFF == 0 => (n, false),
+            None => return None,
+        };
         let of_cnot = o.a_stmt.is_some_and(|c| match &m.p.body[c] {
             Stmt::Glue { glue, .. } if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
                 reg_of_glue(glue, 0).is_some_and(|x| !folded_constant(m, c, x, 3))
@@ -96,9 +106,9 @@ fn add_of_cnot_funnel_shift(
         if !of_cnot || !(1..32).contains(&n) {
             return None;
         }
-        let r0 = c.wrapping_neg();
+        let (r0, hi) = (c.wrapping_neg(), if rotate { c } else { 0 });
         let x = vals[1 - k].bits as u32;
-        Some(Expected::exact(u128::from(x.wrapping_sub(r0 >> (32 - n))), result.width))
+        Some(Expected::exact(u128::from(x.wrapping_sub((hi << n) | (r0 >> (32 - n)))), result.width))
     })
 }
 

@@ -34,8 +34,9 @@ use crate::program::{Reg, Stmt};
 /// the shift across any boundary between (see the module header): `k` is the unguarded set, the
 /// only statement writing `r` or the only one reaching the shift
 /// ([`super::set_f32_overwrites_earlier_writers`]), before the shift; every live reader of `r`
-/// reads it as the amount of a 64-bit `shl`/`shr`; the program lowers boolean logic with
-/// predicates.
+/// reads it as the amount of a 64-bit `shl`/`shr` (or tests it against 0); the program lowers
+/// boolean logic with predicates, or a live test of the set's word against 0 reads it
+/// ([`super::set_f32_zero_tested`]).
 pub(super) fn set_f32_rebuilt_at_its_shifts(m: &Machine<'_>, r: Reg, k: usize) -> bool {
     let set_f32 = matches!(&m.p.body.get(k), Some(Stmt::Glue { guard: None, glue })
         if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) && glue.dst == r);
@@ -50,12 +51,17 @@ pub(super) fn set_f32_rebuilt_at_its_shifts(m: &Machine<'_>, r: Reg, k: usize) -
                 && glue.src[1] == Some(Src::Reg(r))
                 && glue.src[0] != Some(Src::Reg(r)))
     };
-    let read_only_as_amounts =
-        m.p.body
-            .iter()
-            .enumerate()
-            .all(|(i, s)| !super::origin::reads_and_overwrites(s, r).0 || shift_amount(s) || (i > k && dead(m, i)));
-    set_f32 && k < m.stmt && only_writer && read_only_as_amounts && boolean_logic_on_a_mask(m)
+    // A test of the set's word against 0 is read from the rebuilt predicate too, and is itself
+    // the trigger (seed 4501's ac502846: `emulate/set_f32_zero_tested.rs`). The set reading
+    // the register's earlier value (ac502846's `set.ne.f32.u32 %r1, %r0, %r1` of a copy) does not
+    // read its own result.
+    let zero_test = |i: usize| super::set_f32_zero_tested::zero_test(m, i, r);
+    let read_only_as_amounts = m.p.body.iter().enumerate().all(|(i, s)| {
+        let reads = i != k && super::origin::reads_and_overwrites(s, r).0;
+        !reads || shift_amount(s) || zero_test(i) || (i > k && dead(m, i))
+    });
+    let trigger = boolean_logic_on_a_mask(m) || super::set_f32_zero_tested::live_zero_test_after(m, r, k);
+    set_f32 && k < m.stmt && only_writer && read_only_as_amounts && trigger
 }
 
 /// Whether a live `and`/`or`/`xor` `.{b16,b32}` of two different registers, or a live
@@ -84,7 +90,7 @@ fn boolean_logic_on_a_mask(m: &Machine<'_>) -> bool {
 
 /// Source `k` of the glue at body index `at` as the constant ptxas folds it: an immediate, or a
 /// register last written by an unguarded `mov` of one (`selp` takes no immediate first source).
-fn constant(m: &Machine<'_>, at: usize, glue: &Glue, k: usize) -> Option<u64> {
+pub(super) fn constant(m: &Machine<'_>, at: usize, glue: &Glue, k: usize) -> Option<u64> {
     imm_of(glue, k).or_else(|| match last_writer(m, at, reg_of_glue(glue, k)?)? {
         (_, Stmt::Isa(Instruction { guard: None, form: Form::Mov(_), operands, .. })) => match operands.get(1) {
             Some(Operand::Imm(Imm::Int(v))) => Some(*v as u64),

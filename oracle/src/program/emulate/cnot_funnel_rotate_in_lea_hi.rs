@@ -1,0 +1,37 @@
+//! 4483ae72 (corpus/known/fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi.toml)
+//! where the funnel's high word is the `cnot` register itself, a rotate of the cnot's 0/1: seed
+//! 4502's 5b50d443 (corpus/findings/fuzz-h200-4502/trace/T16t4.md, trace/5b50d443/; variants
+//! there and in trace/5b50d443/s46/).
+//!
+//! The mechanism the listings show (ptxas 13.0.88 -O3; 13.5 right with `SHF.L.W.U32.HI; IADD3`):
+//! `add(x, shf.{l,r}.{wrap,clamp}.b32 s, c, c, n)` (§9.7.1.1, §9.7.8.7) of `c = cnot.b32`
+//! (§9.7.8.5) is fused, as with a high word 0, into `LEA.HI d, -R0, x, Rhi, n'` with R0 = −c
+//! (`SEL R0, RZ, 0xffffffff, !P0`) and Rhi = c (`IADD3 R6, -R0, RZ, RZ`), n' = n for `shf.l`
+//! and 32 − n for `shf.r` (`LEA.HI R7, -R0, R7, R6, 0x19` for `shf.r … 7`, v6 and s46/w1). The
+//! GPU's word of the case (c = 1, n = 7: 0x330d320e for x = 0x330d330d) is x − ((Rhi << n') |
+//! (R0 >> (32 − n'))), the entry's x − (R0 >> (32 − n)) with the high word shifted in; the spec
+//! gives x + 0x80. Seen compiled so: n = 7, 31 (s46/w2), `.clamp` (v3), `.wrap` 39 (s46/w6),
+//! `shf.r` (v6, s46/w1). Right: the cnot as the high word of another low word (v5, s46/w5: no
+//! negated operand), `selp 1, 0` in place of the cnot (v7), `.clamp` by 32 (s46/w7, `IADD3`).
+//! Left out (compiled to the same `LEA.HI` but their GPU value not observed, and wrong at c = 0
+//! too if the formula held): a loaded high word (v2) or another cnot's (s46/w4); a `mov` copy of
+//! c as the high word (s46/w3) is the same listing but needs the copy followed, so it stays out.
+//!
+//! Invariants: [`rotate_amount`] is `Some` only for a funnel of one register with itself and an
+//! effective amount 1–31; the word is computed where 4483ae72's is (`emulate/fuzz3901.rs`).
+
+use super::reg_of_glue;
+use crate::program::glue::{Glue, GlueOp};
+
+/// For `shf` (a `shf.{l,r}.{wrap,clamp}.b32` whose effective amount is `n`) funnelling one
+/// register with itself (a rotate), the amount `n'` of the `LEA.HI` ptxas fuses it into: `n` for
+/// `shf.l`, 32 − `n` for `shf.r`; `None` for another funnel or an amount outside 1–31.
+pub(super) fn rotate_amount(shf: &Glue, n: u64) -> Option<u32> {
+    let GlueOp::Shf { left, .. } = shf.op else { return None };
+    let one_register = reg_of_glue(shf, 0).is_some_and(|lo| reg_of_glue(shf, 1) == Some(lo));
+    if !one_register || !(1..32).contains(&n) {
+        return None;
+    }
+    let n = n as u32;
+    Some(if left { n } else { 32 - n })
+}
