@@ -863,6 +863,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod ftz_dropped_in_fused_sat16_cvt;
 mod l_m_n_origins;
 mod mad_step_of_its_own_addend;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
@@ -937,3 +938,4 @@ mod seed_4404_v2;
 mod seed_4404_v3;
 mod seed_4501_s45;
 mod setp_one_of_f32_set_of_wide_source;
+mod signed_count_of_a_shifted_out_body;
