@@ -48,7 +48,8 @@ pub(super) fn shifted_out(m: &Machine<'_>, t: u32, head: usize, bra: usize, i: R
         let Stmt::Glue { guard: None, glue } = s else { return None };
         let shift = matches!((glue.op, glue.ty), (GlueOp::Shl, GlueType::B32) | (GlueOp::Shr, GlueType::U32));
         let into_itself = reg_of_glue(glue, 0) == Some(glue.dst);
-        if !shift || !into_itself || !imm_of(glue, 1).is_some_and(|k| k >= 1) {
+        let by_an_immediate = imm_of(glue, 1).is_some_and(|k| k >= 1);
+        if !(shift && into_itself && by_an_immediate) {
             return None;
         }
         shifted.push(glue.dst);
