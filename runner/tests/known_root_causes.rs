@@ -1447,7 +1447,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
     ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
-    ("cb86bb27", "new"), // KNOWN 3604-N3: 2^26 + 1 signed trips, past the emulation's 32,769 (T16t2)
+    ("cb86bb27", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // 2^26 + 1 signed trips of a shifted-out body (T16t2; session 46)
     ("db13d0ac", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the 0/1 carried through a second cvt of a cnot source (T16t2)
 ];
 

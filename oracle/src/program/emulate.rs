@@ -32,6 +32,7 @@ mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
 mod fuzz3702;
@@ -91,6 +92,7 @@ mod set_f32_overwrites_earlier_writers;
 mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
+mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
 mod slct_of_abs_folded_non_negative;
@@ -929,7 +931,8 @@ pub(super) fn isa(
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a).or_else(byte_of_set) {
         emulated = Some((d, v.field(0, width)));
     }
-    // Seed 3702's conversion causes (3702-N4, N5, C's `cvt.sat.s16.u32`): `emulate/fuzz3702_conversions.rs`.
+    // Seed 3702's conversion causes (3702-N4, N5, N6's fused `.sat` 16-bit reader, C's
+    // `cvt.sat.s16.u32`): `emulate/fuzz3702_conversions.rs`.
     // Only a changed value takes the place of an earlier rule's.
     let seed_3702 = fuzz3702_conversions::cvt(m, t, inst, c, &a).map(|(d, v)| (d, widen(v)));
     if let Some((d, v)) = seed_3702.filter(|(_, v)| *v != spec) {

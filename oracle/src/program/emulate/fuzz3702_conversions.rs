@@ -17,7 +17,7 @@ use super::convert;
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
 use super::origin::moved_immediate;
-use super::{reg_of_glue, scopes_3901_h1, scopes_3901_h5, GlueRule};
+use super::{ftz_dropped_in_fused_sat16_cvt, reg_of_glue, scopes_3901_h1, scopes_3901_h5, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, Prmt};
@@ -40,12 +40,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// A `cvt`'s result under the conversion deviations of this file (`a` its source value):
-/// 3702-N4, 3702-N5 or C's `cvt.sat.s16.u32` of a `.u32` float conversion. The value is the
+/// 3702-N4, 3702-N5, 3702-N6 (a fused saturating 16-bit reader) or C's `cvt.sat.s16.u32` of a
+/// `.u32` float conversion. The value is the
 /// destination's full width.
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
-    let rules: [(Deviation, CvtRule); 3] = [
+    let rules: [(Deviation, CvtRule); 4] = [
         (Deviation::ByteOfVectorLoadU32CvtConvertsSigned, byte_of_vector_load_converted_signed),
         (Deviation::PrmtSignOfANarrowedReadsZero, scopes_3901_h1::narrowed_prmt_cvt_reader),
+        // 3702-N6 at a fused saturating 16-bit reader (before C's fold, whose value it contains):
+        // `emulate/ftz_dropped_in_fused_sat16_cvt.rs`.
+        (Deviation::Shift16ByFtzU32CvtFlushDropped, ftz_dropped_in_fused_sat16_cvt::sat16_of_ftz_cvt_fused),
         (Deviation::IntSatS16OfU32CvtFoldedSigned, sat_s16_of_u32_cvt_folded),
     ];
     rules.iter().filter(|(d, _)| m.allow.emulates(*d)).find_map(|(d, rule)| rule(m, t, inst, c, a).map(|v| (*d, v)))
@@ -206,7 +210,8 @@ pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u
 /// `F2I.S16.FLOOR.NTZ`, its `var/v1_rpi` `F2I.S16.CEIL.NTZ`; `.rni`, `.rzi` before).
 /// `.s8`/`.u16`/`.s32` destinations (`v4_rmi_u16dst`, `v6_rmi_s8dst`), an `.s32` intermediate
 /// (`v3_rmi_s32mid`) and `.f16`/`.f64` sources are right. (`.ftz` is dropped by the fold too,
-/// `v5_rmi_ftz`: 3702-N6's mechanism, not emulated here.)
+/// `v5_rmi_ftz`: 3702-N6's mechanism, emulated before this rule in
+/// `emulate/ftz_dropped_in_fused_sat16_cvt.rs`; here c0's `.ftz` is kept.)
 fn sat_s16_of_u32_cvt_folded(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, _: &Expected) -> Option<Expected> {
     let saturating = bare(CvtType::S16, CvtType::U32, true);
     if c != saturating {
@@ -226,7 +231,8 @@ fn sat_s16_of_u32_cvt_folded(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt
 /// `F2I.{U16,S16}.CEIL.NTZ` without `.FTZ`: a subnormal x is not flushed (§9.7.9.21: `.ftz`
 /// flushes subnormal inputs to sign-preserving zero), so `.rpi` of a positive subnormal shifts
 /// by 1, not 0. The amount here is the `.u32` conversion without `.ftz` (a negative subnormal
-/// still saturates to 0: its signed reading under `shr.s16` was not seen).
+/// still saturates to 0: its signed reading under `shr.s16` was not seen). Its saturating 16-bit
+/// `cvt` readers: `emulate/ftz_dropped_in_fused_sat16_cvt.rs`.
 fn shift16_by_ftz_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let shift16 = match g.op {
         GlueOp::Shl => g.ty == GlueType::B16,
@@ -237,12 +243,7 @@ fn shift16_by_ftz_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
         return None;
     }
     let (c0, x) = match m.producer(t, reg_of_glue(g, 1)?)? {
-        (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o)
-            if c0.ftz
-                && c0.dtype == CvtType::U32
-                && c0.atype == CvtType::F32
-                && c0.rnd.is_some_and(CvtRnd::is_integer) =>
-        {
+        (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o) if ftz_integer_cvt_of_f32(*c0, &[CvtType::U32]) => {
             (*c0, o.a.clone()?)
         }
         _ => return None,
@@ -258,4 +259,9 @@ fn shift16_by_ftz_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
         return None;
     }
     Some(Expected::exact(u128::from(g.eval([h.bits as u64, by, 0, 0], false)), result.width))
+}
+
+/// Whether `c0` is 3702-N6's producer `cvt.<irnd>.ftz.<dtype>.f32` with dtype one of `dtypes`.
+pub(super) fn ftz_integer_cvt_of_f32(c0: Cvt, dtypes: &[CvtType]) -> bool {
+    c0.ftz && dtypes.contains(&c0.dtype) && c0.atype == CvtType::F32 && c0.rnd.is_some_and(CvtRnd::is_integer)
 }

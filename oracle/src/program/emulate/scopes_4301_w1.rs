@@ -14,13 +14,14 @@
 //! `@p bra` back to the loop's label, and the signed reading gives a count that ptxas computes:
 //! the signed progression reaches the exit without wrapping (a wrapping one keeps the loop:
 //! 98d8219f's `v6_pos_start`, T8's up-count `l7`) within [`SIGNED_TRIPS_FOLDED`] trips (more
-//! keeps or only partly folds the loop). `gt.u32 i, 0` is read as `ne` (the loop is kept:
-//! ca25d7b2's `v16`). Where ptxas keeps the loop right although the signed count is finite
-//! (some small steps, ca25d7b2's `v2`/`v7`/`v8`) the emulation over-approximates; which of those
-//! ptxas keeps is not known.
+//! keeps or only partly folds the loop), or past that where the body only shifts registers out
+//! and the count is not read after the loop (`emulate/signed_count_of_a_shifted_out_body.rs`).
+//! `gt.u32 i, 0` is read as `ne` (the loop is kept: ca25d7b2's `v16`). Where ptxas keeps the
+//! loop right although the signed count is finite (some small steps, ca25d7b2's
+//! `v2`/`v7`/`v8`) the emulation over-approximates; which of those ptxas keeps is not known.
 
 use super::fuzz3602::{label_at, next_flow, writes};
-use super::{imm_of, reg_of_glue};
+use super::{imm_of, reg_of_glue, signed_count_of_a_shifted_out_body};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -37,7 +38,7 @@ const SIGNED_TRIPS_FOLDED: u64 = 32_769;
 /// `None` (the spec stands) elsewhere.
 pub(super) fn loop_exit_test_signed(
     m: &Machine<'_>,
-    _: u32,
+    t: u32,
     g: &Glue,
     vals: &[Expected],
     result: &Expected,
@@ -56,7 +57,7 @@ pub(super) fn loop_exit_test_signed(
     if cmp == Cmp::Gt && bound == 0 {
         return None;
     }
-    let (_, &Stmt::Bra { guard: Some(guard), label }) = next_flow(m, m.stmt + 1)? else { return None };
+    let (bra, &Stmt::Bra { guard: Some(guard), label }) = next_flow(m, m.stmt + 1)? else { return None };
     let head = label_at(m, label).filter(|&l| l < m.stmt)?;
     if guard.negated || Reg::Virt(RegClass::Pred, guard.pred) != g.dst {
         return None;
@@ -67,8 +68,10 @@ pub(super) fn loop_exit_test_signed(
         return None;
     }
     let trips = signed_trips(i64::from(start), i64::from(step), cmp, i64::from(bound as i32))?;
-    if trips > SIGNED_TRIPS_FOLDED {
-        return None;
+    // Past the bound only a body that shifts its registers out has a closed form: the loop
+    // leaves once they are 0 (`emulate/signed_count_of_a_shifted_out_body.rs`).
+    if trips > SIGNED_TRIPS_FOLDED && signed_count_of_a_shifted_out_body::shifted_out(m, t, head, bra, i)? {
+        return Some(Expected::exact(0, result.width));
     }
     let signed = Glue { ty: GlueType::S32, ..*g };
     let s = [vals[0].bits as u64, vals[1].bits as u64, 0, 0];

@@ -864,6 +864,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod ftz_dropped_in_fused_sat16_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
 mod mad_step_of_its_own_addend;
@@ -942,3 +943,4 @@ mod seed_4501_s45;
 mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
+mod signed_count_of_a_shifted_out_body;
