@@ -1474,6 +1474,6 @@ const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("59c56fd7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
     ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
     ("99b131f4", "fuzz-h100-l-cvt-s64-u32-sign-extends"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5; helper x2: emulate/l_shift_by_an_amount_ptxas_knows.rs)
-    ("d2270cfc", "new"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
+    ("d2270cfc", "fuzz-h200-3702-n6-shift16-by-ftz-u32-cvt-flush-dropped"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5; helper x4: emulate/ftz_dropped_in_fused_sat16_cvt.rs); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
     ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
 ];
