@@ -1477,3 +1477,62 @@ const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("d2270cfc", "fuzz-h200-3702-n6-shift16-by-ftz-u32-cvt-flush-dropped"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5; helper x4: emulate/ftz_dropped_in_fused_sat16_cvt.rs); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
     ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
 ];
+
+#[test]
+fn the_seed_4601_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4601", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4601_LABELS));
+}
+
+/// What each word finding of seed 4601 (session 46's final build, 02340a4c) is labelled now.
+const SEED_4601_LABELS: [(&str, &str); 12] = [
+    ("1a937110", "new"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5)
+    ("35e392ba", "new"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1)
+    ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
+    ("5417329a", "new"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2)
+    ("664e95be", "new"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1)
+    ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
+    ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)
+    ("caae8b2b", "new"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1)
+    ("cf023b23", "new"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2)
+    ("cf337f2a", "new"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2)
+    ("d1299fe9", "new"), // KNOWN 3501-N2: the chain cut at 32 across an add.s64 d, d, d doubling step (T17t1)
+    ("f5d8ab7c", "new"), // KNOWN 3701-N-D: the pair element a mov.u16 copy of the e4m3x2 cvt (T17t1)
+];
+
+#[test]
+fn the_seed_4602_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4602", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4602_LABELS));
+}
+
+/// What each word finding of seed 4602 (session 46's final build, 02340a4c) is labelled now.
+const SEED_4602_LABELS: [(&str, &str); 11] = [
+    ("15e3e364", "new"), // KNOWN 3701-C1N2: the set.f32 narrowed to a byte through cvt.s16.s32; cvt.s8.s16 (T17t3)
+    ("18173692", "new"), // KNOWN 3501-N3 (fairly sure): a live set.eq zero test; the set's bf16 1.0 converted as the number 1 (T17t3)
+    ("21c3de6f", "new"), // KNOWN 3801-N2: the shuffle reads a register set by mov.f32 of an immediate (T17t3)
+    ("25d80a8d", "new"), // KNOWN 3801-N2: the shuffle reads a register set by mov.b32 of an immediate (T17t3)
+    ("592cbe0b", "fuzz-h200-4602-592cbe0b-bfind-64-of-branch-fixed-value-folded-as-32-bit"), // NEW, its own entry by id: bfind.shiftamt.u64 of a branch-fixed value folded as a 32-bit bfind (T17t4; 13.0.88 only)
+    ("8d93b13f", "new"), // KNOWN ba4f6f03 (by id only): cvt.sat.s8 of a cnot clamps the negated mask (T17t4)
+    ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
+    ("af46c5e9", "new"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3)
+    ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
+    ("c98ee331", "new"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4)
+    ("d5c92b86", "new"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4)
+];
+
+#[test]
+fn the_seed_4603_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4603", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4603_LABELS));
+}
+
+/// What each word finding of seed 4603 (session 46's final build, 02340a4c) is labelled now.
+const SEED_4603_LABELS: [(&str, &str); 6] = [
+    ("11183ca8", "new"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5)
+    ("1e161819", "new"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5)
+    ("24adc0f8", "new"), // KNOWN 3604-N3: the counter stored after the loop (T17t5)
+    ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
+    ("ad3d4a1a", "new"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4)
+    ("e55c2d82", "new"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5)
+];
