@@ -16,6 +16,7 @@
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
+use super::product_factor_folded_after_the_product;
 use super::ptxas_constant_operands;
 use super::scopes_4401_z4;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
@@ -103,8 +104,15 @@ fn shl_of_product_dropped(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
             // A constant ptxas knows: an immediate, or a register a move of one (or a fold of
             // such) wrote (corpus/findings/fuzz-h200-4103/, 13a84319, trace/T9y4.md: `mov.s64 d1,
             // K; mul.lo.u64 d0, x, d1` and `v1_imm_operand` give one 13.0.88 -O3 listing).
+            // A factor 64-bit `and`/`or`/`xor` glue made is folded only after the product
+            // (corpus/findings/fuzz-h200-4603/, ad3d4a1a, trace/T17t4.md:
+            // `emulate/product_factor_folded_after_the_product.rs`): not known here.
             let known = |k: usize| {
-                imm_of(p, k).is_some() || reg_of_glue(p, k).is_some_and(|r| folded_constant(m, o.stmt, r, 3))
+                imm_of(p, k).is_some()
+                    || reg_of_glue(p, k).is_some_and(|r| {
+                        folded_constant(m, o.stmt, r, 3)
+                            && !product_factor_folded_after_the_product::folded_after_the_product(m, o.stmt, r)
+                    })
             };
             // The multiply is commutative: one factor known, the other not (both known: folded whole).
             let by_one_known = known(0) != known(1);

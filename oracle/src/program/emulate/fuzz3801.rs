@@ -12,8 +12,8 @@
 //! returns `None` (the spec's result stands) otherwise.
 
 use super::origin::moved_immediate;
+use super::shfl_of_a_register_ptxas_knows;
 use super::{imm_of, reg_of_glue, GlueRule};
-use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
@@ -37,8 +37,9 @@ fn is_load(s: &Stmt) -> bool {
 /// JIT): `max`/`min` (`.u32`/`.s32`) of `d` and 0 (an immediate, or a register a `mov` of the
 /// immediate 0 wrote), with `d = sub.{u32,s32} K, x` (x a register) and K written by `shfl.sync`
 /// of an immediate (any mode: every lane holds the same value, §9.7.9.6, so ptxas folds it to
-/// K), is fused into `VIADDMNMX R, x, −K, RZ`: the subtraction is reversed, the `max`/`min`
-/// reads x − K, where §9.7.1.2 (`sub`) and §9.7.1.10/11 (`max`, `min`) give max/min(K − x, 0).
+/// K; or of a register holding a constant ptxas knows, `emulate/shfl_of_a_register_ptxas_knows.rs`),
+/// is fused into `VIADDMNMX R, x, −K, RZ`: the subtraction is reversed, the `max`/`min` reads
+/// x − K, where §9.7.1.2 (`sub`) and §9.7.1.10/11 (`max`, `min`) give max/min(K − x, 0).
 /// Stated at the `max`/`min` as the negation of the `sub`'s result (x − K = −(K − x) mod 2^32),
 /// so a loop whose `sub`s alternate x and K − x (06fd6dd5's original: `max` of the third
 /// trip's `sub`, `VIADDMNMX R7, R2, 0xfffffffd`) is right too; the `sub` itself and its other
@@ -82,7 +83,7 @@ fn min_max_of_sub_of_shuffled_immediate(
         }
         let Some((Stmt::Isa(shfl), k_origin)) = reg_of_glue(sub, 0).and_then(|k| m.producer(t, k)) else { continue };
         let shuffled_immediate = matches!(shfl.form, Form::ShflSync(_))
-            && matches!(shfl.operands.get(1), Some(Operand::Imm(Imm::Int(_))))
+            && shfl_of_a_register_ptxas_knows::shuffles_a_constant(m, shfl, k_origin.stmt)
             && k_origin.stmt < sub_origin.stmt;
         if !shuffled_immediate {
             continue;

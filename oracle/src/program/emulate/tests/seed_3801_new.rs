@@ -6,7 +6,7 @@ use super::*;
 
 /// Checks that emulating `d` turns thread 0's exact `spec` into the exact `bug` in a one-warp
 /// program of `lines` (a shuffle needs its warp) and fires `d` alone.
-fn warp_case(lines: &[&str], words: [u32; 4], d: Deviation, spec: u64, bug: u64) {
+pub(super) fn warp_case(lines: &[&str], words: [u32; 4], d: Deviation, spec: u64, bug: u64) {
     let (s, e, fired) = warp_both(lines, words, d);
     assert_eq!((s.bits as u64, s.is_exact()), (spec, true), "spec of {lines:?}");
     assert_eq!((e.bits as u64, e.is_exact()), (bug, true), "{d:?} of {lines:?}");
@@ -14,7 +14,7 @@ fn warp_case(lines: &[&str], words: [u32; 4], d: Deviation, spec: u64, bug: u64)
 }
 
 /// Checks that emulating `d` leaves the one-warp program of `lines` as the spec says.
-fn warp_untouched(lines: &[&str], words: [u32; 4], d: Deviation) {
+pub(super) fn warp_untouched(lines: &[&str], words: [u32; 4], d: Deviation) {
     let (s, e, fired) = warp_both(lines, words, d);
     assert_eq!((e, fired), (s, Vec::new()), "{d:?} of {lines:?}");
 }
