@@ -23,7 +23,7 @@
 //! `mul.hi.s16` of an `ld.u16` (`PRMT 0x9910; HADD2 R0.H1_H1`, `s46/s2_s16_of_ld_u16`), x a
 //! truncation or unpack of a loaded u32, `add.u16` of the load, the loaded value read elsewhere
 //! too (`s46/s14_two_readers`, `s46/s16_load_also_read`: `HADD2 R3, R2.H1_H1`), `mad.hi` with
-//! addend 5 (`s46/s12_mad_hi_c5`: another listing). Not emulated though wrong (no evidence of
+//! addend 5 (`s46/s12_mad_hi_c5`: `LEA.HI R0, R2, 0x5, RZ, 0x10`). Not emulated though wrong (no evidence of
 //! how far it reaches): `cvt.ftz.f32.f16` (`s46/s10`: `HADD2.F32` without `.FTZ`), a `mov` copy of
 //! the load between (`s46/s5_mov_copy`), a 1 known by its bits (`v15_ld_one`: `(ld | 1) & 1`).
 //!
