@@ -48,6 +48,7 @@ mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
 mod merge_c_in_place;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
+mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod product_factor_folded_after_the_product;
@@ -915,6 +916,13 @@ pub(super) fn isa(
     if m.allow.emulates(Deviation::NegationOverflow) {
         if let Some(v) = r.and_then(|r| scopes_410x_z3::f32_of_zero_extended_abs16(m, t, c, r, &a)) {
             emulated = Some((Deviation::NegationOverflow, widen(v)));
+        }
+    }
+    // 1a937110: a half-precision cvt of `mul.hi`/`mad.hi` by a known 1 of a loaded byte or half
+    // converts the loaded value's low half: `emulate/mul_hi_by_one_of_loaded_half_read_as_low_half.rs`.
+    if m.allow.emulates(Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf) {
+        if let Some(v) = mul_hi_by_one_of_loaded_half_read_as_low_half::converted_low_half(m, t, inst, c, &spec) {
+            emulated = Some((Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf, widen(v)));
         }
     }
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;

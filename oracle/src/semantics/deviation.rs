@@ -362,6 +362,14 @@ pub enum Deviation {
     /// ISETP.GT.OR.EX P0`), though the set writes 0x3f800000 or 0 (§9.7.7.1), never 1. A 32- or
     /// 16-bit source (`SEL -1; IABS; I2FP`), a compare with 2 or 0x3f800000 are right.
     SetpOneOfF32SetOfWideSourceTestsTheSet,
+    /// 1a937110 (corpus/findings/fuzz-h200-4601/, trace/T17t1.md; ptxas 13.0.88 and 13.5 -O3, and
+    /// the JIT): `mul.hi.{u16,s16} d, x, 1` (or `mad.hi d, x, 1, 0`; the 1 a constant ptxas knows)
+    /// of x the direct, sole-read result of a zero-extending scalar `ld.{b8,u8}` (`ld.{b16,u16}`
+    /// for `.u16`) read by `cvt.{f16,f32,f64}.f16` converts x's low 16 bits (`LDG.E.U8 R2; HADD2
+    /// R3, R2.H0_H0, -RZ.H0_H0`), where §9.7.1.3 gives d = 0. A factor 2 or 4 (`SHF.L.U32; HADD2
+    /// R0.H1_H1`), `mul.lo`, integer and `f16` arithmetic readers, an `ld.s8` or computed x, and
+    /// the load read elsewhere too are right; -O0 right.
+    MulHiByOneOfLoadedHalfReadAsLowHalf,
     /// 3701 C1-N3 (corpus/findings/fuzz-h200-3701/, 6b7f302e; trace/TC1.md; ptxas 13.0.88 and
     /// 13.5 -O3, and the JIT): `shr.s16 d, a, c` with `c` written by `cnot.b32` of a register
     /// folds the amount's clamp through the negation (`ISETP.GT.U32 P0, R0, 0x8000; SEL R0, R0,
@@ -546,7 +554,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 61] = [
+    pub const ALL: [Deviation; 62] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -608,6 +616,7 @@ impl Deviation {
         Deviation::XorOfSetMaskHalvesTestedOverMergedHalf,
         Deviation::SatCvtPairReadsGuardedOverwrite,
         Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet,
+        Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -679,6 +688,7 @@ impl Deviation {
             Deviation::XorOfSetMaskHalvesTestedOverMergedHalf => "xor-of-set-mask-halves-tested-over-merged-half",
             Deviation::SatCvtPairReadsGuardedOverwrite => "hadd2-sat-pair-reads-guarded-overwrite",
             Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => "setp-one-of-f32-set-of-wide-source-tests-the-set",
+            Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
         }
     }
 
@@ -823,6 +833,9 @@ impl Deviation {
             Deviation::SatCvtPairReadsGuardedOverwrite => "corpus/findings/fuzz-h200-3801/cases/04f2039afc4e7b7f.case",
             Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => {
                 "corpus/findings/fuzz-h200-4203/cases/6a4d050b73ba971c.case"
+            }
+            Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => {
+                "corpus/findings/fuzz-h200-4601/cases/1a937110475dd07b.case"
             }
         }
     }
