@@ -417,7 +417,7 @@ fn labels_of(campaign: &str, file: &str) -> BTreeMap<String, String> {
 }
 
 /// The SASS check the campaign had of a stored case's -O3 kernel, from the ptxas 13.0.88 -O3
-/// listing its trace keeps (`trace/<id8>/orig.130.O3.sass`, where the trace's `orig.case` or
+/// listing its trace keeps (`trace/<id8>/orig.130.O3.sass`, whole or the kernel's lines, where the trace's `orig.case` or
 /// `orig.ptx` is the stored case `case`): the `sass_witness` globs it has, so that an emulation
 /// with a witness is scoped offline as the campaign scoped it (seed 4501's aa2046a3 and
 /// b4024b2c, seed 4503's d2270cfc: A's "any byte" labelled their -O3 words known offline
@@ -432,6 +432,13 @@ fn traced_check(trace: &Path, case: &str, kernel: &str, known: &KnownSet) -> Vec
     if !(of_the_case("orig.case") || of_the_case("orig.ptx")) {
         return Vec::new();
     }
+    // Earlier traces kept the kernel's lines without nvdisasm's section header: the header is
+    // put back, as the crate's own tests read those listings.
+    let listing = if listing.contains("STO_CUDA_ENTRY") {
+        listing
+    } else {
+        format!(".section .text.{kernel},\"ax\",@progbits\n.other {kernel},@\"STO_CUDA_ENTRY STV_DEFAULT\"\n{kernel}:\n{listing}")
+    };
     let Ok(functions) = runner::sass::parse::parse_listing(&listing) else { return Vec::new() };
     let Some(f) = functions.iter().find(|f| f.entry && f.name == kernel) else { return Vec::new() };
     let witnessed = runner::sass::witnessed(f, &known.emulation_scopes().sass_witnesses());
