@@ -889,6 +889,7 @@ mod seed_3802_new;
 mod seed_3802_w6;
 
 mod lop3_of_its_a_and_of_one_constant;
+mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod seed_3802_w1b;
 mod seed_3802_w8;
 mod seed_3802_w9;
@@ -944,3 +945,4 @@ mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
 mod signed_count_of_a_shifted_out_body;
+mod u32_round_trip_folded_into_last_cvt;
