@@ -1415,7 +1415,7 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("a22d4fd5", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2; ptxas_constant_operands, session 45)
     ("ab08e584", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: c repeats b (T15t3; scopes_4404_v1)
     ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
-    ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry by id: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2)
+    ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry, emulated since session 46: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2; sat_s8_s16_of_cnot_clamps_negated_mask)
     ("c58b70c2", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: a set.f32.s64 source, now emulated (T15t3; setp_one_of_f32_set_of_wide_source)
     ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; scopes_4404_v2)
     ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
@@ -1479,7 +1479,7 @@ fn the_seed_4503_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4503 (session 45's final build, 506994b3) is labelled now.
 const SEED_4503_LABELS: [(&str, &str); 5] = [
     ("59c56fd7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the number 1 carried through a sign-extending cvt.u32.s16 (T16t5)
-    ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry by id: the u32 round trip folded into its last cvt (T16t5)
+    ("80274cbb", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // NEW, its own entry, emulated since session 46: the u32 round trip folded into its last cvt (T16t5; u32_round_trip_folded_into_last_cvt)
     ("99b131f4", "fuzz-h100-l-cvt-s64-u32-sign-extends"), // KNOWN L: the shift amount a loop counter, unrolled (T16t5; helper x2: emulate/l_shift_by_an_amount_ptxas_knows.rs)
     ("d2270cfc", "fuzz-h200-3702-n6-shift16-by-ftz-u32-cvt-flush-dropped"), // KNOWN 3702-N6 through 3702-C's fused cvt, .ftz dropped (T16t5; helper x4: emulate/ftz_dropped_in_fused_sat16_cvt.rs); its traced -O3 listing has no F2I, so A's witness keeps A out, as in the campaign
     ("dd2be460", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt of a loaded value over a moved 0 (T16t5; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)

@@ -53,6 +53,7 @@ mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod scopes_3701_a;
 mod scopes_3701_b;
 mod scopes_3702_c;
@@ -100,6 +101,7 @@ mod skipped;
 mod skipped_set_over_dropped_f32_copy;
 mod slct_of_abs_folded_non_negative;
 mod stored;
+mod u32_round_trip_folded_into_last_cvt;
 mod values;
 
 pub(super) use carry::carry;
@@ -575,7 +577,9 @@ fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>)
 /// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
 /// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`; seed 3802's
 /// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack;
-/// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/scopes_4301_w3.rs`).
+/// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/scopes_4301_w3.rs`); 80274cbb's
+/// u32 round trip (`emulate/u32_round_trip_folded_into_last_cvt.rs`) and ba4f6f03's saturated cnot
+/// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -699,6 +703,13 @@ pub(super) fn isa(
             emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
     }
+    // 80274cbb: a float → u32 → f32 → u32 chain is its last conversion of the first source
+    // (seeds 4503's 80274cbb, 4602's d5c92b86): `emulate/u32_round_trip_folded_into_last_cvt.rs`.
+    if m.allow.emulates(Deviation::U32RoundTripFoldedIntoLastConversion) {
+        if let Some(v) = u32_round_trip_folded_into_last_cvt::last_cvt_of_first_source(m, t, inst, c) {
+            emulated = Some((Deviation::U32RoundTripFoldedIntoLastConversion, widen(v)));
+        }
+    }
     let r = src.and_then(|o| m.reg_of(o).ok());
     // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not
     // saturated; f32 copies between are looked through (corpus/findings/fuzz-h200-3801/,
@@ -720,6 +731,13 @@ pub(super) fn isa(
         };
         if let Some(v) = convert(m, &unsaturated, a.bits & ((1u128 << bits) - 1)) {
             emulated = Some((Deviation::FloatSatOfIntSatDropped, widen(v)));
+        }
+    }
+    // ba4f6f03: `cvt.sat.{s8,s16}.u32` of a cnot clamps the negated mask unsigned (seeds 4402's
+    // ba4f6f03, 4602's 8d93b13f): `emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`.
+    if m.allow.emulates(Deviation::SatS8S16OfCnotClampsNegatedMask) {
+        if let Some(v) = sat_s8_s16_of_cnot_clamps_negated_mask::clamped_negated_mask(m, t, inst, c, r, &a) {
+            emulated = Some((Deviation::SatS8S16OfCnotClampsNegatedMask, widen(v)));
         }
     }
     // 3501-N3: a float-source cvt of a cnot converts the cnot's 0/1 as the number, where the

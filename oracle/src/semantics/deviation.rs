@@ -550,11 +550,26 @@ pub enum Deviation {
     /// glue) is read by the pack: d is sat(s as it is at the second cvt), where §9.7.9.21
     /// saturates the s it read. Scope in `program/emulate/scopes_4301_w3.rs`.
     SatCvtPairReadsGuardedOverwrite,
+    /// 80274cbb (corpus/findings/fuzz-h200-4503/, 80274cbb, trace/T16t5.md; fuzz-h200-4602/,
+    /// d5c92b86, trace/T17t4.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.<irnd>.u32.f32`
+    /// of `cvt.<rnd>.f32.u32` of `cvt.<irnd'>.u32.f32 x` (unguarded, `mov` copies looked through)
+    /// is one `F2I.U32.<irnd>` of x: the first integer rounding is lost (0.99999994 under `.rpi`
+    /// then `.rmi` gives 0, where §9.7.9.21 gives 1). `.s32`, `.u64`, `.u16` steps, an
+    /// `.f16`/`.f64` middle, an `.f64` source and a guarded step are right
+    /// (`program/emulate/u32_round_trip_folded_into_last_cvt.rs`).
+    U32RoundTripFoldedIntoLastConversion,
+    /// ba4f6f03 (corpus/findings/fuzz-h200-4402/, ba4f6f03, trace/T15t2.md; fuzz-h200-4602/,
+    /// 8d93b13f, trace/T17t4.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.{s8,s16}.u32`
+    /// of `cnot.b32` of a register clamps the negated 0/−1 mask with an unsigned test (`SEL R0,
+    /// RZ, 0xffffffff, !P0; ISETP.GT.U32 P0, R0, 0x80; IMAD.MOV R0, -R0; SEL R0, R0, 0xffffff80,
+    /// !P0`): cnot = 1 gives the type's minimum (−128, −32768), where §9.7.7.4 and §9.7.9.21 give
+    /// 1 (`program/emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`).
+    SatS8S16OfCnotClampsNegatedMask,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 62] = [
+    pub const ALL: [Deviation; 64] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -617,6 +632,8 @@ impl Deviation {
         Deviation::SatCvtPairReadsGuardedOverwrite,
         Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet,
         Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
+        Deviation::U32RoundTripFoldedIntoLastConversion,
+        Deviation::SatS8S16OfCnotClampsNegatedMask,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -689,6 +706,8 @@ impl Deviation {
             Deviation::SatCvtPairReadsGuardedOverwrite => "hadd2-sat-pair-reads-guarded-overwrite",
             Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => "setp-one-of-f32-set-of-wide-source-tests-the-set",
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
+            Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
+            Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
         }
     }
 
@@ -837,6 +856,10 @@ impl Deviation {
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => {
                 "corpus/findings/fuzz-h200-4601/cases/1a937110475dd07b.case"
             }
+            Deviation::U32RoundTripFoldedIntoLastConversion => {
+                "corpus/findings/fuzz-h200-4503/cases/80274cbbbbabddb3.case"
+            }
+            Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
         }
     }
 }

@@ -58,7 +58,7 @@ fn of_integer_set(m: &Machine<'_>, t: u32, r: Reg, types: &[GlueType]) -> bool {
 
 /// Whether register `r` of thread `t` holds `cnot.b32` of a register that is no constant (a
 /// constant's `cnot` is folded).
-fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+pub(super) fn of_cnot_of_register(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
             reg_of_glue(glue, 0).is_some_and(|x| !moved_immediate(m, t, x))

@@ -891,6 +891,7 @@ mod seed_3802_new;
 mod seed_3802_w6;
 
 mod lop3_of_its_a_and_of_one_constant;
+mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod seed_3802_w1b;
 mod seed_3802_w8;
 mod seed_3802_w9;
@@ -947,3 +948,4 @@ mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
 mod signed_count_of_a_shifted_out_body;
+mod u32_round_trip_folded_into_last_cvt;
