@@ -92,6 +92,7 @@ mod set_f32_overwrites_earlier_writers;
 mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
+mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
@@ -758,14 +759,17 @@ pub(super) fn isa(
             emulated = Some((Deviation::SatCvtOfByteBfeSigned, widen(v)));
         }
     }
-    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself.
+    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself; of a
+    // scalar sign-extending load, `a` of either sign (seed 4602's af46c5e9,
+    // `emulate/shr16_of_a_sign_extending_load.rs`).
     let by_16 = r.and_then(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, o))
             if glue.op == GlueOp::Shr
                 && glue.ty == GlueType::S16
                 && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
         {
-            o.a.clone()
+            let any_sign = shr16_of_a_sign_extending_load::shifted_signed_load(m, o);
+            o.a.clone().filter(|a| a.is_exact() && (any_sign || a.bits & 0x8000 == 0))
         }
         _ => None,
     });
@@ -777,10 +781,11 @@ pub(super) fn isa(
         (v.is_exact() || nan).then(|| Expected::exact(v.bits, v.width))
     };
     if m.allow.emulates(Deviation::ShrS16By16ReadsSource) && half(c.atype) {
-        let source = by_16.filter(|a| a.is_exact() && a.bits & 0x8000 == 0);
-        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).and_then(named) {
-            if spec.is_exact() && v.bits != spec.bits {
-                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
+        // The spec's NaN (a negative source's shift, 0xffff) is named by its canonical bits too.
+        let spec_named = named(spec.clone());
+        if let Some(v) = by_16.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).and_then(named) {
+            if let Some(s) = spec_named.filter(|s| s.bits != v.bits) {
+                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(s.bits, Allowance::Undefined)));
             }
         }
     }

@@ -943,4 +943,5 @@ mod seed_4501_s45;
 mod set_f32_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shl_chain_of_zero_extended_base;
+mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
