@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
@@ -923,8 +924,13 @@ pub(super) fn isa(
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
     // J's narrowed `add.u16x2` read by a 16-bit or widening `cvt`: `emulate/j_packed_constant.rs`.
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
-    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`.
-    let seed_3701 = || fuzz3701::cvt(m, t, inst, c).or_else(|| scopes_4201_v2::cvt(m, t, inst, c));
+    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`;
+    // its narrowing to a byte there: `emulate/byte_of_set_f32_beside_logic_of_a_mask.rs`.
+    let seed_3701 = || {
+        fuzz3701::cvt(m, t, inst, c)
+            .or_else(|| scopes_4201_v2::cvt(m, t, inst, c))
+            .or_else(|| byte_of_set_f32_beside_logic_of_a_mask::byte_of_set_f32(m, t, inst, c))
+    };
     if let Some((d, v)) =
         scopes_3701_b::cvt(m, t, inst, c).or_else(|| j_packed_constant::cvt(m, t, inst, c)).or_else(seed_3701)
     {
