@@ -31,9 +31,7 @@ pub(super) fn shifted_signed_load(m: &Machine<'_>, shift: &Origin) -> bool {
     let signed = |ty: MemType| matches!(ty, MemType::S16 | MemType::S8);
     match shift.a_stmt.and_then(|k| m.p.body.get(k)) {
         Some(Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => l.vec.is_none() && signed(l.ty),
-        Some(Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), guard: None, .. })) => {
-            l.vec.is_none() && signed(l.ty)
-        }
+        Some(Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), guard: None, .. })) => l.vec.is_none() && signed(l.ty),
         _ => false,
     }
 }

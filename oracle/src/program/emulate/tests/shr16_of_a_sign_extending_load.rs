@@ -60,13 +60,7 @@ fn g_leaves_a_negative_source_alone_unless_a_signed_load_made_it() {
     let cvt = "cvt.f16.bf16 %h5, %h1;";
     untouched(&strs(&chain("ld.global.u16", &[SHIFT], cvt)), NEGATIVE, d);
     untouched(&strs(&chain("ld.global.b16", &[SHIFT], cvt)), NEGATIVE, d);
-    let unpack = [
-        "ld.global.s32 %r0, [%in];",
-        "mov.b32 {%h0, %h2}, %r0;",
-        SHIFT,
-        cvt,
-        "st.global.u16 [%out], %h5;",
-    ];
+    let unpack = ["ld.global.s32 %r0, [%in];", "mov.b32 {%h0, %h2}, %r0;", SHIFT, cvt, "st.global.u16 [%out], %h5;"];
     untouched(&unpack, NEGATIVE, d);
     untouched(&strs(&chain("ld.global.s16", &["or.b16 %h0, %h0, 0x8000;", SHIFT], cvt)), NEGATIVE, d);
     untouched(&strs(&chain("ld.global.s16", &["shr.s16 %h1, %h0, 15;"], cvt)), NEGATIVE, d);
