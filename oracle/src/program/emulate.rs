@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
@@ -93,9 +94,11 @@ mod scopes_4404_v2;
 mod scopes_4404_v3;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_zero_tested;
+mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
+mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
@@ -779,14 +782,17 @@ pub(super) fn isa(
             emulated = Some((Deviation::SatCvtOfByteBfeSigned, widen(v)));
         }
     }
-    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself.
+    // G: a half-source cvt of shr.s16 by 16 of a non-negative `a` may convert `a` itself; of a
+    // scalar sign-extending load, `a` of either sign (seed 4602's af46c5e9,
+    // `emulate/shr16_of_a_sign_extending_load.rs`).
     let by_16 = r.and_then(|r| match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, o))
             if glue.op == GlueOp::Shr
                 && glue.ty == GlueType::S16
                 && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
         {
-            o.a.clone()
+            let any_sign = shr16_of_a_sign_extending_load::shifted_signed_load(m, o);
+            o.a.clone().filter(|a| a.is_exact() && (any_sign || a.bits & 0x8000 == 0))
         }
         _ => None,
     });
@@ -798,10 +804,11 @@ pub(super) fn isa(
         (v.is_exact() || nan).then(|| Expected::exact(v.bits, v.width))
     };
     if m.allow.emulates(Deviation::ShrS16By16ReadsSource) && half(c.atype) {
-        let source = by_16.filter(|a| a.is_exact() && a.bits & 0x8000 == 0);
-        if let Some(v) = source.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).and_then(named) {
-            if spec.is_exact() && v.bits != spec.bits {
-                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(spec.bits, Allowance::Undefined)));
+        // The spec's NaN (a negative source's shift, 0xffff) is named by its canonical bits too.
+        let spec_named = named(spec.clone());
+        if let Some(v) = by_16.and_then(|a| convert(m, &inst.form, a.bits & 0xFFFF)).and_then(named) {
+            if let Some(s) = spec_named.filter(|s| s.bits != v.bits) {
+                emulated = Some((Deviation::ShrS16By16ReadsSource, widen(v).or_value(s.bits, Allowance::Undefined)));
             }
         }
     }
@@ -946,8 +953,13 @@ pub(super) fn isa(
     // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
     // J's narrowed `add.u16x2` read by a 16-bit or widening `cvt`: `emulate/j_packed_constant.rs`.
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
-    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`.
-    let seed_3701 = || fuzz3701::cvt(m, t, inst, c).or_else(|| scopes_4201_v2::cvt(m, t, inst, c));
+    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`;
+    // its narrowing to a byte there: `emulate/byte_of_set_f32_beside_logic_of_a_mask.rs`.
+    let seed_3701 = || {
+        fuzz3701::cvt(m, t, inst, c)
+            .or_else(|| scopes_4201_v2::cvt(m, t, inst, c))
+            .or_else(|| byte_of_set_f32_beside_logic_of_a_mask::byte_of_set_f32(m, t, inst, c))
+    };
     if let Some((d, v)) =
         scopes_3701_b::cvt(m, t, inst, c).or_else(|| j_packed_constant::cvt(m, t, inst, c)).or_else(seed_3701)
     {

@@ -140,7 +140,7 @@ pub(super) fn dead(m: &Machine<'_>, k: usize) -> bool {
 
 /// The statements that read the value statement `k` wrote to `r` (the body branches only
 /// forward): those after it up to and including the first that writes `r` unguarded.
-fn readers(m: &Machine<'_>, k: usize, r: Reg) -> Vec<usize> {
+pub(super) fn readers(m: &Machine<'_>, k: usize, r: Reg) -> Vec<usize> {
     let mut found = Vec::new();
     for (i, s) in m.p.body.iter().enumerate().skip(k + 1) {
         let (reads, overwrites) = reads_and_overwrites(s, r);

@@ -57,7 +57,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
 /// or a `selp -1, 0` mask, [`selp_mask_at`]), or a `not.{b16,b32}` reads one (T12c2.md §A: reduced.ptx `xor.b32`
 /// of a set and a packed load, v11 `and.b32`, `w/` `or.b32`, t1 `xor.b16` of a half, t3 and v9
 /// `xor.b32` of a `selp.b32 -1, 0` mask, t5 `not.b32` of a set; all `SEL R, RZ, 0x1`).
-fn logic_of_a_predicate_mask(m: &Machine<'_>) -> bool {
+pub(super) fn logic_of_a_predicate_mask(m: &Machine<'_>) -> bool {
     let is_set =
         |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
     let of_mask =

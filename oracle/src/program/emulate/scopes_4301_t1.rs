@@ -11,6 +11,7 @@
 use super::fuzz3602::writes;
 use super::origin::{read_later, reads_and_overwrites};
 use super::scopes_410x_z4::last_writer;
+use super::set_truth_through_a_float_cvt_zero_tested;
 use super::{convert, imm_of, one_in};
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -43,6 +44,10 @@ fn source_reg(m: &Machine<'_>, k: usize) -> Option<Reg> {
 /// or copies after it) the 0/1 of a `set.<cmp>.f32`'s truth: the body indices of the set and
 /// of the float-to-integer `cvt` that made its 1.0/0.0 the integer 1/0.
 fn truth_of_a_set(m: &Machine<'_>, k: usize, depth: u32) -> Option<(usize, usize)> {
+    // Or a float-to-float `cvt` of the set's word (seed 4602's 18173692).
+    if let Some(found) = set_truth_through_a_float_cvt_zero_tested::float_cvt_of_a_set(m, k) {
+        return Some(found);
+    }
     let from_source = |k: usize| source_reg(m, k).and_then(|r| last_writer(m, k, r));
     match &m.p.body[k] {
         Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) if c.dtype.is_int() && c.atype == CvtType::F32 => {
@@ -119,7 +124,9 @@ pub(super) fn set_truth_converted_as_number(m: &Machine<'_>, c: &Cvt, r: Reg, a:
     }
     let (writer, _) = last_writer(m, m.stmt, r)?;
     let (set, zero_one) = truth_of_a_set(m, writer, CHAIN)?;
-    let tested = tested_against_zero_by_a_live_setp(m, set) || tested_against_zero_by_a_live_setp(m, zero_one);
+    let tested = tested_against_zero_by_a_live_setp(m, set)
+        || tested_against_zero_by_a_live_setp(m, zero_one)
+        || set_truth_through_a_float_cvt_zero_tested::tested_by_a_live_set(m, set, zero_one);
     if !tested {
         return None;
     }

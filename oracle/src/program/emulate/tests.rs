@@ -861,6 +861,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
     untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
+mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
@@ -944,8 +945,10 @@ mod seed_4404_v2;
 mod seed_4404_v3;
 mod seed_4501_s45;
 mod set_f32_zero_tested;
+mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
+mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod u32_round_trip_folded_into_last_cvt;
