@@ -1493,7 +1493,7 @@ fn the_seed_4601_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4601 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4601_LABELS: [(&str, &str); 12] = [
-    ("1a937110", "new"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5)
+    ("1a937110", "fuzz-h200-4601-1a937110-mul-hi-by-one-of-loaded-half-read-as-low-half"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5; its entry with an emulation after the campaign (helper z1: emulate/mul_hi_by_one_of_loaded_half_read_as_low_half.rs))
     ("35e392ba", "new"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1)
     ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
     ("5417329a", "new"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2)
@@ -1515,17 +1515,17 @@ fn the_seed_4602_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4602 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4602_LABELS: [(&str, &str); 11] = [
-    ("15e3e364", "new"), // KNOWN 3701-C1N2: the set.f32 narrowed to a byte through cvt.s16.s32; cvt.s8.s16 (T17t3)
-    ("18173692", "new"), // KNOWN 3501-N3 (fairly sure): a live set.eq zero test; the set's bf16 1.0 converted as the number 1 (T17t3)
-    ("21c3de6f", "new"), // KNOWN 3801-N2: the shuffle reads a register set by mov.f32 of an immediate (T17t3)
-    ("25d80a8d", "new"), // KNOWN 3801-N2: the shuffle reads a register set by mov.b32 of an immediate (T17t3)
+    ("15e3e364", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2: the set.f32 narrowed to a byte through cvt.s16.s32; cvt.s8.s16 (T17t3; helper y3: emulate/byte_of_set_f32_beside_logic_of_a_mask.rs)
+    ("18173692", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): a live set.eq zero test; the set's bf16 1.0 converted as the number 1 (T17t3; helper y3: emulate/set_truth_through_a_float_cvt_zero_tested.rs)
+    ("21c3de6f", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2: the shuffle reads a register set by mov.f32 of an immediate (T17t3; helper y1: emulate/shfl_of_a_register_ptxas_knows.rs)
+    ("25d80a8d", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2: the shuffle reads a register set by mov.b32 of an immediate (T17t3; helper y1: emulate/shfl_of_a_register_ptxas_knows.rs)
     ("592cbe0b", "fuzz-h200-4602-592cbe0b-bfind-64-of-branch-fixed-value-folded-as-32-bit"), // NEW, its own entry by id: bfind.shiftamt.u64 of a branch-fixed value folded as a 32-bit bfind (T17t4; 13.0.88 only)
-    ("8d93b13f", "new"), // KNOWN ba4f6f03 (by id only): cvt.sat.s8 of a cnot clamps the negated mask (T17t4)
+    ("8d93b13f", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // KNOWN ba4f6f03 (by id only): cvt.sat.s8 of a cnot clamps the negated mask (T17t4; the entry emulated after the campaign (helper y2: emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs))
     ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
-    ("af46c5e9", "new"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3)
+    ("af46c5e9", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3; helper y3: emulate/shr16_of_a_sign_extending_load.rs)
     ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
     ("c98ee331", "new"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4)
-    ("d5c92b86", "new"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4)
+    ("d5c92b86", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4; the entry emulated after the campaign (helper y2: emulate/u32_round_trip_folded_into_last_cvt.rs))
 ];
 
 #[test]
@@ -1540,6 +1540,6 @@ const SEED_4603_LABELS: [(&str, &str); 6] = [
     ("1e161819", "new"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5)
     ("24adc0f8", "new"), // KNOWN 3604-N3: the counter stored after the loop (T17t5)
     ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
-    ("ad3d4a1a", "new"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4)
+    ("ad3d4a1a", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4; helper y1: emulate/product_factor_folded_after_the_product.rs)
     ("e55c2d82", "new"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5)
 ];
