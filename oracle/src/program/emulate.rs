@@ -42,11 +42,13 @@ mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
+mod half_cvt_folded_into_rzi;
 mod j_packed_constant;
 mod l_shift_by_an_amount_ptxas_knows;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
+mod mask_dropped_at_a_pack;
 mod merge_c_in_place;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
@@ -118,14 +120,13 @@ use super::interp::InterpError;
 use super::{Reg, Stmt};
 use origin::{
     boundary_between, cvt_through_f32_copies, f32_typed, moved_immediate, negated, negated16, packed_half_producer,
-    unmasked,
 };
 pub(super) use origin::{glue_origin, Origin};
 pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
 pub(super) use scopes_400x_v2::count_boundary;
 
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, PackType};
+use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
 use crate::num::F32;
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
@@ -549,29 +550,6 @@ fn nan_of(t: CvtType, x: &Expected) -> bool {
     (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
 }
 
-/// E and I: `cvt.rzi.<int>.{f16,bf16}` (`c`) of a cvt `c0` between f16 and bf16 (source value
-/// `first_a`) is folded with it: the first cvt's source bits, read as the integer cvt's source
-/// type, rounded in the first cvt's direction (to nearest without one; an integer rounding of
-/// the first cvt rounds the same way, `F2I.BF16.CEIL` for `.rpi`). I where that direction is
-/// toward +inf or -inf (.rp, .rm, .rpi, .rmi). The result at the integer cvt's own width.
-fn half_cvt_folded(m: &Machine<'_>, c: Cvt, c0: Cvt, first_a: Option<&Expected>) -> Option<(Deviation, Expected)> {
-    let float_to_int = c.dtype.is_int() && half(c.atype) && c.rnd == Some(CvtRnd::Rzi);
-    let directed = matches!(c0.rnd, Some(CvtRnd::Rp | CvtRnd::Rm | CvtRnd::Rpi | CvtRnd::Rmi));
-    let d = if directed { Deviation::DirectedRoundingFoldedIntoInt } else { Deviation::Bf16ReadAsF16 };
-    if !(m.allow.emulates(d) && float_to_int && half(c0.dtype) && half(c0.atype)) {
-        return None;
-    }
-    let rnd = match c0.rnd {
-        Some(CvtRnd::Rp | CvtRnd::Rpi) => CvtRnd::Rpi,
-        Some(CvtRnd::Rm | CvtRnd::Rmi) => CvtRnd::Rmi,
-        Some(CvtRnd::Rz | CvtRnd::Rzi) => CvtRnd::Rzi,
-        _ => CvtRnd::Rni,
-    };
-    let folded = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
-    let v = first_a.filter(|x| x.is_exact()).and_then(|x| convert(m, &folded, x.bits & 0xFFFF))?;
-    Some((d, v))
-}
-
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
 /// changed where C's float direction, D, E, F, G, I, N, 3301-N3, 3301-N4 or row 10's M-like
 /// fold applies (all of them concern `cvt`; L's `cvt.s64.u32` is emulated at the `shl.b64`
@@ -600,7 +578,7 @@ pub(super) fn isa(
         let results = scopes_3901_h1::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
         // bfed5396's high half of a joined 0x7fffffff: `emulate/scopes_410x_z2.rs`.
         let results = scopes_410x_z2::unpacked(m, t, mv, inst, results);
-        let results = packed(m, t, mv, inst, results);
+        let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
     }
@@ -667,8 +645,8 @@ pub(super) fn isa(
                 emulated = Some((Deviation::SetRoundTripFolded, Expected::exact(truth, width)));
             }
         }
-        // E and I: a `cvt.rzi` of a cvt between halves is folded with it ([`half_cvt_folded`]).
-        if let Some((d, v)) = half_cvt_folded(m, c, c0, first_a.as_ref()) {
+        // E and I: a `cvt.rzi` of a cvt between halves is folded with it (`emulate/half_cvt_folded_into_rzi.rs`).
+        if let Some((d, v)) = half_cvt_folded_into_rzi::half_cvt_folded(m, c, c0, first_a.as_ref()) {
             emulated = Some((d, widen(v)));
         }
         // C's integer direction for a NaN: cvt.sat.s32.s64 / cvt.sat.u32.u64 of a float-to-64-bit
@@ -989,36 +967,6 @@ pub(super) fn isa(
     // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
     // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
     Ok(scopes_4301_w3::paired(m, t, inst, c, results))
-}
-
-/// A `mov.b32 {a, b}` pack under the emulated deviations: M gives the low half unmasked where
-/// an `and.b16` it concerns wrote `a` (ptxas 13.0.88 -O3: `PRMT R0, R0, 0x5410, RZ; PRMT R3,
-/// R0, 0x5410, R6`, no `LOP3`; `b` keeps its mask, `PRMT R7, R7, 0x5410, R0` after the `LOP3`).
-/// A `mov.b64 {a, b, c, d}` pack builds each 32-bit word the same way: `a` and `c`, the low
-/// halves, are unmasked (corpus/findings/fuzz-h200-3701/, b714f9f1, trace/TC3.md: `c`, `PRMT
-/// R13, R13, 0x5410, RZ; PRMT R9, R13, 0x5410, R0` with no `LOP3 0xc0`, 13.0.88 -O3).
-fn packed(
-    m: &mut Machine<'_>,
-    t: u32,
-    mv: &Mov,
-    inst: &Instruction,
-    results: Vec<(Reg, Expected)>,
-) -> Vec<(Reg, Expected)> {
-    let [(dst, spec)] = results.as_slice() else { return results };
-    let lows: &[usize] = match (mv.shape, dst.class().bits()) {
-        (MovShape::Pack(2), 32) => &[0],
-        (MovShape::Pack(4), 64) => &[0, 2],
-        _ => return results,
-    };
-    let Some(Operand::Vector(items)) = inst.operands.get(1) else { return results };
-    let (dst, from) = (*dst, spec.clone());
-    let mut to = from.clone();
-    for &k in lows {
-        if let Some(v) = items.get(k).and_then(|o| unmasked(m, t, o)) {
-            to.replace(16 * k as u32, v.field(0, 16));
-        }
-    }
-    vec![(dst, m.fire(Deviation::F16MaskDropped, &from, to))]
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //! (the spec's result stands) otherwise.
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::{half, half_cvt_folded};
+use super::half;
+use super::half_cvt_folded_into_rzi::half_cvt_folded;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
