@@ -132,6 +132,26 @@ fn split_explained(
     (unexplained, explained, explaining)
 }
 
+/// `d` (a comparison of copies of the results in which the words another finding takes were set
+/// to the spec's, [`split_explained`], [`take_undefined`]) with each mismatch's `actual` the words
+/// the backends really gave (`observed`): a word the emulations explain belongs to the other
+/// finding, but it was never the spec's on the GPU (seed 4601's cf337f2a, 4602's c98ee331, 4603's
+/// 1e161819: their stored new findings showed -O0 and the JIT giving the spec's word, and their
+/// tracers could not find it in the -O0 listings; replayed alone, -O0 and the JIT give the word
+/// A's or N-11's emulation explains).
+fn words_seen(mut d: ProgramEvidence, outputs: u32, observed: &[Observed]) -> ProgramEvidence {
+    let per = outputs as usize;
+    for m in &mut d.mismatches {
+        let i = m.thread as usize * per + m.word as usize;
+        for o in observed {
+            if let Some(a) = m.actual.get_mut(&o.backend) {
+                *a = o.words.get(i).map_or("missing".into(), |w| format!("{w:#010x}"));
+            }
+        }
+    }
+    d
+}
+
 /// The emulations that fired, in triage order, in the runs of `emulated` that explain some word
 /// (`explaining`) for any of `backends`.
 fn fired_for(emulated: &[Emulated], explaining: &[bool], backends: &[String]) -> Vec<Deviation> {
@@ -271,7 +291,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                     let (rest, explained, explaining) = split_explained(p.outputs, plain, &r.emulated, &r.observed);
                     if let Outcome::Disagree(x) = compare(p.outputs, plain, &explained) {
                         let fired = fired_for(&r.emulated, &explaining, &x.backends);
-                        out.push(disagreement(x, fired));
+                        out.push(disagreement(words_seen(x, p.outputs, &r.observed), fired));
                     }
                     unexplained = rest;
                 }
@@ -286,11 +306,11 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                     if let (Some(raw), Outcome::Disagree(e)) =
                         (out.iter_mut().find(|x| of(x)), compare(p.outputs, plain, &words))
                     {
-                        add_undefined_words(raw, e.mismatches);
+                        add_undefined_words(raw, words_seen(e, p.outputs, &r.observed).mismatches);
                     }
                 }
                 if let Outcome::Disagree(rest) = compare(p.outputs, plain, &unexplained) {
-                    out.push(disagreement(rest, Vec::new()));
+                    out.push(disagreement(words_seen(rest, p.outputs, &r.observed), Vec::new()));
                 }
             }
             Err(_) => out.push(disagreement(d, Vec::new())),
@@ -685,6 +705,56 @@ mod tests {
         let plain = ProgramResult { emulated: Vec::new(), ..result.clone() };
         let raws = raw_findings(&p, &plain);
         assert_eq!((raws.len(), raws[0].explained.len()), (1, 0));
+    }
+
+    /// A word one backend gives as an emulation explains it and another gives otherwise: the
+    /// new finding (the other backend's) shows what each backend really gave at that word, not
+    /// the spec's word for the one whose word the known finding took ([`words_seen`]; seeds
+    /// 4601-4603's cf337f2a, c98ee331, 1e161819 showed -O0 "giving" the spec).
+    #[test]
+    fn the_new_finding_shows_the_words_the_backends_gave() {
+        use oracle::program::interp;
+        use oracle::semantics::Deviation;
+        let inputs: String = (0..32).map(|t| format!("// t{t}: 8000{t:04x} 00000000 00000000 00000000\n")).collect();
+        let (p, i) = parse_case(&format!(
+            "// ptxdiff-program name=k target=sm_90@9.0 threads=32 inputs=4 outputs=2 shared=0\n// begin body\n\
+             ld.global.u32 %r0, [%in];\ncvt.s64.u32 %d0, %r0;\nshl.b64 %d1, %d0, 4;\nmov.b64 {{%r3, %r4}}, %d1;\n\
+             st.global.b32 [%out+4], %r4;\n// end body\n// ptxdiff-inputs\n{inputs}"
+        ))
+        .unwrap();
+        let allow = Allowances::all();
+        let expected = interp::run(&p, &i, &allow).unwrap();
+        let l = allow.clone().emulating(Deviation::CvtS64U32SignExtends);
+        let (emulated, fired) = interp::run_emulating(&p, &i, &l).unwrap();
+        let words_of = |out: &[Expected]| -> Vec<u32> {
+            out.iter().flat_map(|e| (0..2).map(move |w| (e.bits >> (32 * w)) as u32)).collect()
+        };
+        // -O0 has L (explained); -O3 another word there (unexplained).
+        let with_l = words_of(&emulated);
+        let other: Vec<u32> = with_l.iter().enumerate().map(|(k, w)| if k % 2 == 1 { w ^ 1 } else { *w }).collect();
+        assert_ne!(with_l, words_of(&expected), "L changes word 1");
+        let result = ProgramResult {
+            expected: Ok(expected),
+            observed: vec![
+                Observed { backend: "cuda:ptxas-O0".into(), words: with_l.clone() },
+                Observed { backend: "cuda:ptxas-O3".into(), words: other.clone() },
+            ],
+            failures: Vec::new(),
+            sass: Vec::new(),
+            emulated: vec![Emulated {
+                backends: vec!["cuda:ptxas-O0".into(), "cuda:ptxas-O3".into()],
+                expected: emulated,
+                fired,
+            }],
+        };
+        let raws = raw_findings(&p, &result);
+        let new = raws.iter().find(|r| r.explained.is_empty()).expect("-O3's word is new");
+        assert_eq!(new.backends, ["cuda:ptxas-O3"]);
+        for m in &new.disagreement.as_ref().unwrap().mismatches {
+            let at = (2 * m.thread + m.word) as usize;
+            assert_eq!(m.actual["cuda:ptxas-O0"], format!("{:#010x}", with_l[at]), "{m:?}");
+            assert_eq!(m.actual["cuda:ptxas-O3"], format!("{:#010x}", other[at]), "{m:?}");
+        }
     }
 
     /// An emulation that fires where ptxas compiled right (here L, on a `cvt.s64.u32` the GPU
