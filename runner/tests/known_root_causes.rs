@@ -1449,7 +1449,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("6275f4b8", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: a zero-extended base starts the count at the second shift (T16t1; helper x2: emulate/shl_chain_of_zero_extended_base.rs)
     ("8aa15b08", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(4, x, x) swapped by ptxas, c read as 0 (T16t3; lop3_of_its_a_with_b_repeating_c, session 46)
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
-    ("aa2046a3", "new"), // KNOWN 3301-N3 through A's store conversion (T16t1); its traced -O3 listing has no F2I, so A's witness keeps it new, as in the campaign
+    ("aa2046a3", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion (T16t1; helper w5: emulate/set_byte_through_float_cvt_at_byte_store.rs)
     ("ac502846", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1; emulate/set_f32_zero_tested.rs)
     ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
     ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
@@ -1502,7 +1502,7 @@ const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)
     ("caae8b2b", "new"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1)
     ("cf023b23", "new"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2)
-    ("cf337f2a", "new"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2)
+    ("cf337f2a", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2; set_byte_through_float_cvt_at_byte_store.rs)
     ("d1299fe9", "new"), // KNOWN 3501-N2: the chain cut at 32 across an add.s64 d, d, d doubling step (T17t1)
     ("f5d8ab7c", "new"), // KNOWN 3701-N-D: the pair element a mov.u16 copy of the e4m3x2 cvt (T17t1)
 ];
@@ -1537,7 +1537,7 @@ fn the_seed_4603_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4603 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4603_LABELS: [(&str, &str); 6] = [
     ("11183ca8", "new"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5)
-    ("1e161819", "new"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5)
+    ("1e161819", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5; set_byte_through_float_cvt_at_byte_store.rs)
     ("24adc0f8", "new"), // KNOWN 3604-N3: the counter stored after the loop (T17t5)
     ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
     ("ad3d4a1a", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4; helper y1: emulate/product_factor_folded_after_the_product.rs)

@@ -94,6 +94,7 @@ mod scopes_4402_u2;
 mod scopes_4404_v1;
 mod scopes_4404_v2;
 mod scopes_4404_v3;
+mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_zero_tested;
 mod set_truth_through_a_float_cvt_zero_tested;

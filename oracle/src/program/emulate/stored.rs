@@ -1,11 +1,13 @@
 //! The store hook of the register-program emulations ([`stored`], called by the interpreter
 //! for every `st` while a program deviation is emulated): A's narrow store of a float `cvt`'s
-//! register, M's dropped mask on the low half of a 16-bit vector store, and 3701-N-D's pack
+//! register, 3301-N3's fold of that store's conversion with a float `cvt` of a set
+//! (`emulate/set_byte_through_float_cvt_at_byte_store.rs`), M's dropped mask on the low half of a 16-bit vector store, and 3701-N-D's pack
 //! built in place (`emulate/merge_c_in_place.rs`). Like every hook it changes only the values
 //! the store writes, and only where the deviation's evidence names the producer.
 
 use super::merge_c_in_place;
 use super::origin::unmasked;
+use super::set_byte_through_float_cvt_at_byte_store;
 use super::values::{anything, convert, cvt_form, float_dtype};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -42,6 +44,17 @@ pub(in crate::program) fn stored(
         m.cvt_producer(t, Some(o)).is_some_and(|(c0, _)| float_dtype(c0.dtype))
             || m.reg_of(o).ok().and_then(|r| m.origins.get(t as usize)?.get(&r)).is_some_and(|o| o.float_merged)
     };
+    // 3301-N3 with A's implicit conversion as the integer step: the byte of a float `cvt` of a
+    // set is the set's own byte (`emulate/set_byte_through_float_cvt_at_byte_store.rs`).
+    if m.allow.emulates(Deviation::SetRoundTripFolded) && narrow {
+        for (k, o) in elems.iter().enumerate() {
+            if let (Some(b), Some(from)) =
+                (set_byte_through_float_cvt_at_byte_store::set_byte(m, t, o), values.get(k).cloned())
+            {
+                values[k] = m.fire(Deviation::SetRoundTripFolded, &from, b);
+            }
+        }
+    }
     if !m.allow.emulates(Deviation::NarrowStoreOfFloatCvt) || !narrow || !elems.iter().any(|o| from_float(m, o)) {
         return values;
     }
