@@ -47,6 +47,13 @@ fn untouched(lines: &[&str], words: [u32; 4], d: Deviation) {
     assert_eq!((e, fired), (s, Vec::new()), "{d:?} of {lines:?}");
 }
 
+/// A campaign's stored case, `corpus/findings/fuzz-h200-SEED/cases/NAME.case`.
+fn stored_case(seed: &str, name: &str) -> (Program, Inputs) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../corpus/findings/fuzz-h200-{seed}/cases/{name}.case"));
+    crate::program::text::parse_case(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// `lines` as the `&str`s the helpers take.
 fn strs(lines: &[String]) -> Vec<&str> {
     lines.iter().map(String::as_str).collect()

@@ -75,9 +75,7 @@ fn c1n2_leaves_16_bit_narrowings_and_observed_steps_alone() {
 /// words elsewhere.
 #[test]
 fn c1n2_15e3e364_the_campaign_case_gives_the_stored_o3_words() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4602/cases/15e3e36454766b47.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4602", "15e3e36454766b47");
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();

@@ -54,9 +54,7 @@ fn n6_3702_leaves_unfused_or_unflushed_readers_alone() {
 /// xored in) and the spec's words everywhere else.
 #[test]
 fn n6_3702_d2270cfc_the_campaign_case_gives_the_stored_o3_words() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4503/cases/d2270cfc32c509a3.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4503", "d2270cfc32c509a3");
     let d = Deviation::Shift16ByFtzU32CvtFlushDropped;
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();

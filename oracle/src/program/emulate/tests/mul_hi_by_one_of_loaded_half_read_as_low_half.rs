@@ -22,9 +22,7 @@ const LD_B8: &str = "ld.global.b8 %h0, [%in+3];";
 /// every thread (`LDG.E.U8 R2; HADD2 R0, R2.H0_H0, -RZ.H0_H0`) and the spec's words elsewhere.
 #[test]
 fn n_4601_1a937110_the_campaign_case_gives_the_stored_o3_words() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4601/cases/1a937110475dd07b.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4601", "1a937110475dd07b");
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
     assert_eq!(fired, vec![D]);

@@ -65,9 +65,7 @@ fn c3_2_3701_a_product_folded_whole_or_by_no_constant_is_left_alone() {
 #[test]
 fn c3_2_3701_ad3d4a1a_the_campaign_case_gives_the_stored_o3_words() {
     let d = Deviation::ShlB64OfProductByConstantDropped;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4603/cases/ad3d4a1acf3893e3.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4603", "ad3d4a1acf3893e3");
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
     assert_eq!(fired, vec![d]);

@@ -57,9 +57,7 @@ fn sat_s8_of_cnot_leaves_other_sources_and_types_alone() {
 /// of every thread whose spec word there is `spec` (cnot = 1), the spec's words elsewhere; some
 /// thread changes.
 fn campaign_case(seed: &str, name: &str, word: u32, spec: u128, bug: u128) {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../corpus/findings/fuzz-h200-{seed}/cases/{name}.case"));
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case(seed, name);
     let d = Deviation::SatS8S16OfCnotClampsNegatedMask;
     let expected = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();

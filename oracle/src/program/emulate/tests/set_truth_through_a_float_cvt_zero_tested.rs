@@ -86,9 +86,7 @@ fn n3_3501_leaves_untested_or_observed_float_cvts_of_a_set_alone() {
 /// 0x3ff03ff0.
 #[test]
 fn n3_3501_18173692_the_campaign_case_gives_the_stored_o3_words() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4602/cases/18173692c88a10cd.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4602", "18173692c88a10cd");
     let d = Deviation::CnotOfSetCvtConvertedAsNumber;
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();

@@ -69,9 +69,7 @@ fn n2_3801_a_shuffled_register_ptxas_does_not_know_is_left_alone() {
 fn n2_3801_25d80a8d_and_21c3de6f_the_campaign_cases_give_the_stored_o3_words() {
     let d = Deviation::SubOfShuffledImmediateReversedInMinMax;
     for (case, word0) in [("25d80a8d184db946", 0xffff_fc01_u128), ("21c3de6faa4d138c", 0x0000_7b00)] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../corpus/findings/fuzz-h200-4602/cases/{case}.case"));
-        let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let (p, i) = super::stored_case("4602", case);
         let spec = run(&p, &i, &Allowances::all()).unwrap();
         let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
         assert_eq!(fired, vec![d], "{case}");

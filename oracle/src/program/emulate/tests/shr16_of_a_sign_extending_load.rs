@@ -80,9 +80,7 @@ fn g_leaves_a_negative_source_alone_unless_a_signed_load_made_it() {
 /// NaN; the other words stay the spec's.
 #[test]
 fn g_af46c5e9_the_campaign_case_admits_the_stored_o3_words() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/findings/fuzz-h200-4602/cases/af46c5e9b3c2d8c2.case");
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case("4602", "af46c5e9b3c2d8c2");
     let d = Deviation::ShrS16By16ReadsSource;
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();

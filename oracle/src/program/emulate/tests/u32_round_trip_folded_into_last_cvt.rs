@@ -82,9 +82,7 @@ fn u32_round_trip_leaves_other_types_guards_and_f32_copies_alone() {
 /// thread as `bug` (the stored -O3 and JIT word) where the spec gives `spec`; the other words
 /// stay the spec's.
 fn campaign_case(seed: &str, name: &str, word: u32, spec: u128, bug: u128) {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../corpus/findings/fuzz-h200-{seed}/cases/{name}.case"));
-    let (p, i) = crate::program::text::parse_case(&std::fs::read_to_string(case).unwrap()).unwrap();
+    let (p, i) = super::stored_case(seed, name);
     let d = Deviation::U32RoundTripFoldedIntoLastConversion;
     let expected = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
