@@ -611,9 +611,7 @@ pub(super) fn isa(
         // (corpus/findings/fuzz-h200-3901/, 681ef45e, trace/T6A.md: `set.le.u32.u64;
         // cvt.rm.f32.u32; cvt.rzi.s64.f32` is `SEL R6, RZ, 0xffffffff, !P0` with R7 = 0, 13.0.88
         // and 13.5 -O3; `v1_s32src` `SHF.R.S32.HI R7, RZ, 0x1f, R6`).
-        let of_set = first_a_stmt.is_some_and(|k| {
-            matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
-        });
+        let of_set = first_a_stmt.is_some_and(|k| values::is_integer_set(m, k));
         let round_trip = c.dtype.is_int()
             && c.rnd.is_some_and(CvtRnd::is_integer)
             && c0.atype.is_int()

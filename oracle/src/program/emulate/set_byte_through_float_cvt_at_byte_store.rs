@@ -25,11 +25,10 @@
 //!
 //! Invariants: queries only; the byte is the set's word recorded as the float `cvt`'s source.
 
+use super::values::is_integer_set;
 use crate::isa::operand::Operand;
 use crate::isa::CvtType;
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, SetDst};
-use crate::program::Stmt;
 use crate::semantics::Expected;
 
 /// For the element `o` of an 8-bit store in thread `t`: where its register holds a
@@ -39,9 +38,7 @@ pub(super) fn set_byte(m: &Machine<'_>, t: u32, o: &Operand) -> Option<Expected>
     let (c0, origin) = m.cvt_producer(t, Some(o))?;
     let int_to_float = matches!(c0.atype, CvtType::S32 | CvtType::U32)
         && matches!(c0.dtype, CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::F64);
-    let of_set = origin.a_stmt.is_some_and(|k| {
-        matches!(m.p.body.get(k), Some(Stmt::Glue { glue, .. }) if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
-    });
+    let of_set = origin.a_stmt.is_some_and(|k| is_integer_set(m, k));
     if !(int_to_float && of_set) {
         return None;
     }

@@ -1,12 +1,13 @@
 //! Small facts about values, types and glue operands that the emulation hooks share
 //! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
 //! the number 1 in each float type, a `cvt` form's result through the oracle's own semantics, a
-//! glue source as a register or an immediate. No deviation is decided here.
+//! glue source as a register or an immediate, whether a statement is an integer `set`. No
+//! deviation is decided here.
 
 use crate::isa::{CvtType, Form};
 use crate::program::exec::Machine;
-use crate::program::glue::{Glue, Src};
-use crate::program::Reg;
+use crate::program::glue::{Glue, GlueOp, SetDst, Src};
+use crate::program::{Reg, Stmt};
 use crate::semantics::operands::{evaluate, Input, Output};
 use crate::semantics::{Allowance, Constraint, Expected, Free};
 
@@ -87,4 +88,10 @@ pub(super) fn imm_of(g: &Glue, k: usize) -> Option<u64> {
 /// Whether `v` is the minimum of a signed type of `width` bits.
 pub(super) fn is_min(v: &Expected, width: u32) -> bool {
     v.is_exact() && width > 0 && width <= 64 && v.bits & ((1u128 << width) - 1) == 1u128 << (width - 1)
+}
+
+/// Whether statement `k` of the program is a `set.<cmp>.{s32,u32}` (its word −1 or 0), the
+/// producer 3301-N3's round trip starts from.
+pub(super) fn is_integer_set(m: &Machine<'_>, k: usize) -> bool {
+    matches!(m.p.body.get(k), Some(Stmt::Glue { glue, .. }) if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
 }
