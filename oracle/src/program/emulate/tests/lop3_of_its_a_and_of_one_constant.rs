@@ -6,19 +6,7 @@
 
 use super::*;
 
-/// §9.7.8.6's table `lut` applied bit by bit to `a`, `b`, `c`.
-fn lop3(lut: u32, a: u32, b: u32, c: u32) -> u32 {
-    (0..32).map(|i| ((lut >> ((a >> i & 1) * 4 + (b >> i & 1) * 2 + (c >> i & 1))) & 1) << i).sum()
-}
-
-/// `op` (`xor`, `and`, `or`) of two words.
-fn apply(op: &str, p: u32, q: u32) -> u32 {
-    match op {
-        "xor" => p ^ q,
-        "and" => p & q,
-        _ => p | q,
-    }
-}
+use super::seed_4404_v1::{apply, lop3};
 
 const D: Deviation = Deviation::Lop3MergedIntoXorReadsX;
 /// x (word 0: 8aa15b08's input), a loaded y (word 1) and a loaded z (word 2).
