@@ -6,7 +6,9 @@
 //! is labelled K because its kernel's listing at the crashing backend's level (-O3 for the JIT)
 //! accesses memory through a descriptor and never loads c[0x0][0x208] — also seed 4402's
 //! 9cd3e758, whose -O0 descriptor holds data (the SASS check flags no read); a crash of a kernel
-//! that loads the descriptor, and a hang of a K kernel, stay new. Needs ptxas and nvdisasm as the other SASS tests find them
+//! that loads the descriptor, and a hang of a K kernel, stay new (a crash of a kernel that loads it
+//! and reads a policy descriptor nothing wrote, or one holding loaded data, is the createpolicy
+//! entry's, `sass-descriptor-never-written`). Needs ptxas and nvdisasm as the other SASS tests find them
 //! (`common::sass_tools_or_skip`: without them the tests say so and pass, unless `CI` or
 //! `PTXDIFF_REQUIRE_PTXAS` is set); the loading test needs neither.
 
@@ -116,11 +118,11 @@ fn stored_k_crashes_are_known_by_the_sass_check() {
     assert_eq!(by.map(|k| k.name.as_str()), Some(K), "2baed4ed reduced ({kernel})");
 }
 
-/// A crash of a kernel whose listing loads the descriptor at the crashing level stays new (a
-/// clean kernel, and one whose hinted store reads a policy descriptor nothing wrote), and so
-/// does a crash of another error on a K kernel.
+/// A crash of a kernel whose listing loads the descriptor at the crashing level is not K: a
+/// clean kernel's stays new, and so does a crash of another error on a K kernel; one whose
+/// hinted store reads a policy descriptor nothing wrote is the createpolicy entry's.
 #[test]
-fn a_crash_whose_kernel_loads_the_descriptor_stays_new() {
+fn a_crash_whose_kernel_loads_the_descriptor_is_not_k() {
     let Some(check) = tools() else { return };
     let (_dir, known) = known_without_k_ids();
     // cd64eb6b is K at -O0; its -O3 kernel loads c[0x0][0x208] (T14x5.md: -O3 right).
@@ -136,13 +138,48 @@ fn a_crash_whose_kernel_loads_the_descriptor_stays_new() {
     let hang = crash("max.s32", "cuda:ptxas-O0", "hang");
     assert!(program_crash_known_by_sass(&known, &hang, &p, &check).unwrap().is_none());
     // The createpolicy root cause (issue 29): its -O3 hinted store reads desc[UR6] nothing
-    // wrote (`sass-check` flags it `descriptor`), but the kernel loads c[0x0][0x208]: not K.
+    // wrote (`sass-check` flags it `descriptor`), but the kernel loads c[0x0][0x208]: not K,
+    // the createpolicy entry's.
     let path = repo().join("corpus/findings/createpolicy-dropped-store-policy.case");
     let (p, _) = parse_case(&std::fs::read_to_string(path).unwrap()).unwrap();
     let (listing, reads) = check.checker.check_ptx(&check.ptxas, &p.module_text(), &p.target.name(), 3).unwrap();
     assert!(reads.iter().any(|u| u.roles == ["descriptor"]) && listing.contains("c[0x0][0x208]"), "{listing}");
     let sig = crash("st.global.L2::cache_hint.b32", "cuda:ptxas-O3", ILLEGAL);
-    assert!(program_crash_known_by_sass(&known, &sig, &p, &check).unwrap().is_none());
+    let by = program_crash_known_by_sass(&known, &sig, &p, &check).unwrap();
+    assert_eq!(by.map(|k| k.name.as_str()), Some(CREATEPOLICY));
+}
+
+const CREATEPOLICY: &str = "sass-descriptor-never-written";
+
+/// Seed 4601's createpolicy crashes (corpus/findings/fuzz-h200-4601/trace/T17t2.md): 13.0.88 -O3
+/// dropped a `createpolicy` with the dead hinted load that read it, and the live hinted load's
+/// descriptor UR4:UR5 holds `R2UR` copies of a product of loaded values — written, so the SASS
+/// check flags nothing, and the kernel loads c[0x0][0x208], so it is not K. The createpolicy
+/// entry's `[crash_by_sass]` names them by the loaded-data descriptor
+/// (`runner/src/sass/loaded_descriptors.rs`); fails before it (both were labelled new).
+#[test]
+fn createpolicy_crashes_with_a_descriptor_of_data_are_the_createpolicy_entry() {
+    let Some(check) = tools() else { return };
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let cases = [
+        ("16e60ff5521712fb", "createpolicy.fractional.L2::evict_first.b64", "cuda:ptxas-O3"),
+        ("fc11509497985369", "createpolicy.fractional.L2::evict_last.b64", "cuda:jit"),
+    ];
+    for (id, form, backend) in cases {
+        let path = repo().join(format!("corpus/findings/fuzz-h200-4601/cases/{id}.case"));
+        let (p, _) = parse_case(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let sig = crash(form, backend, ILLEGAL);
+        assert_eq!(sig.key(), id);
+        assert!(known.matches(&sig).is_none(), "no id names {id}");
+        let (listing, reads) = check.checker.check_ptx(&check.ptxas, &p.module_text(), &p.target.name(), 3).unwrap();
+        assert!(reads.iter().all(|u| u.kernel != p.name), "{id}: the check flags nothing: {reads:?}");
+        assert!(listing.contains("c[0x0][0x208]"), "{id}");
+        let by = program_crash_known_by_sass(&known, &sig, &p, &check).unwrap();
+        assert_eq!(by.map(|k| k.name.as_str()), Some(CREATEPOLICY), "{id} ({backend}), ptxas {}", check.ptxas.version);
+        // At -O0 the policy is computed: a crash there stays new.
+        let o0 = crash(form, "cuda:ptxas-O0", ILLEGAL);
+        assert!(program_crash_known_by_sass(&known, &o0, &p, &check).unwrap().is_none(), "{id} at -O0");
+    }
 }
 
 /// The campaign's triage records a minimized K crash (cd64eb6b's case) known under K with K's

@@ -19,12 +19,15 @@
 //! each of those levels, every condition the table gives holds for the program's kernel: its
 //! listing has one of the `present` texts and none of the `absent` ones, and (`how`) the SASS
 //! check ([`crate::sass::Checker`]) flags a read whose roles (`descriptor`,
-//! `descriptor+address`: what an unwritten-register finding's `how` is) match. K states the
+//! `descriptor+address`: what an unwritten-register finding's `how` is) match — or, role
+//! `descriptor-of-loaded-data`, an access whose descriptor holds bits loaded from memory
+//! ([`crate::sass::loaded_descriptors`]: written, so the check cannot flag it). K states the
 //! listing alone: a global access through a descriptor (`desc[UR`) in a kernel that never loads
 //! the global descriptor `c[0x0][0x208]` — whether the registers copied into the descriptor were
 //! never written (which the check flags) or hold data (seed 4402's 9cd3e758 at -O0, which it
-//! cannot); the createpolicy root causes, whose hinted accesses also read a descriptor nothing
-//! wrote, load `c[0x0][0x208]`. Running the check is the caller's (one ptxas and one
+//! cannot); the createpolicy root cause (`sass-descriptor-never-written.toml`), whose hinted
+//! accesses read a descriptor nothing wrote or one made of data, loads `c[0x0][0x208]`
+//! (`present`) and names both reads (`how`). Running the check is the caller's (one ptxas and one
 //! nvdisasm run per level: `crate::fuzz::known_crash`); here are the data and the decision.
 //!
 //! Invariants: a backend of a labelled ptxas (`cuda:ptxas-13.0-O3`) or one neither assembled
@@ -41,8 +44,8 @@ use crate::glob::glob_match;
 /// What explains a crash of a known entry (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CrashBySass {
-    /// Globs over the roles of a read the SASS check flags (`descriptor`); empty: no such
-    /// condition.
+    /// Globs over the roles of a read the SASS check flags (`descriptor`) or of an access whose
+    /// descriptor holds loaded data (`descriptor-of-loaded-data`); empty: no such condition.
     pub how: Vec<String>,
     /// Globs over the crash's error (its signature's `how`).
     pub error: Vec<String>,
@@ -57,7 +60,8 @@ pub struct CrashBySass {
 /// What the SASS check of a crash's kernel gave at one level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelCheck {
-    /// The roles of every read it flags in the kernel (`descriptor`).
+    /// The roles of every read it flags in the kernel (`descriptor`), and
+    /// `descriptor-of-loaded-data` where an access's descriptor holds loaded data.
     pub roles: Vec<String>,
     /// The kernel's listing (`nvdisasm -c`, [`crate::sass::function_listing`]).
     pub listing: String,

@@ -4,8 +4,10 @@
 //! level an entry names for a backend without a listing: K's `cuda:jit` takes -O3's, as K's JIT
 //! crashes 2baed4ed and 82e7bd32 had -O3 kernels that never load `c[0x0][0x208]`) and its
 //! kernel's SASS checked ([`crate::sass::Checker::check_ptx`]); the crash is that entry's when
-//! every level flags a read whose roles the entry names (`descriptor`) in a kernel listing
-//! without the entry's `absent` texts (K: `c[0x0][0x208]`, never loaded).
+//! every level flags a read whose roles the entry names (`descriptor`; or
+//! [`LOADED_DESCRIPTOR`], an access whose descriptor holds bits of loaded data,
+//! [`crate::sass::loaded_descriptors`]) in a kernel listing with one of the entry's `present`
+//! texts and without its `absent` ones (K: `c[0x0][0x208]`, never loaded).
 //!
 //! Used where crash findings are labelled: the campaign's triage before minimizing
 //! ([`super::triage::Triage::crash_check`]), a minimized crash's case
@@ -23,6 +25,8 @@ use oracle::program::Program;
 use crate::findings::crash_by_sass::KernelCheck;
 use crate::findings::{Known, KnownSet, Signature};
 use crate::ptxas::Ptxas;
+use crate::sass::loaded_descriptors::{loaded_descriptor_reads, LOADED_DESCRIPTOR};
+use crate::sass::parse::parse_listing;
 use crate::sass::{function_listing, Checker, SassError};
 
 /// The tools the check runs: the campaign's ptxas and the SASS checker.
@@ -53,8 +57,13 @@ pub fn crash_known_by_sass<'k>(
     let mut checked = BTreeMap::new();
     for level in levels {
         let (listing, reads) = check.checker.check_ptx(&check.ptxas, ptx, arch, level)?;
-        let roles = reads.iter().filter(|u| u.kernel == kernel).map(|u| u.roles.join("+")).collect();
+        let mut roles: Vec<String> = reads.iter().filter(|u| u.kernel == kernel).map(|u| u.roles.join("+")).collect();
         let listing = function_listing(&listing, kernel).unwrap_or_default().to_string();
+        // A listing the parser cannot read adds nothing: the check above has read it already.
+        let functions = parse_listing(&listing).unwrap_or_default();
+        if functions.iter().filter(|f| f.name == kernel).any(|f| !loaded_descriptor_reads(f).is_empty()) {
+            roles.push(LOADED_DESCRIPTOR.to_string());
+        }
         checked.insert(level, KernelCheck { roles, listing });
     }
     Ok(known.crash_known_by_sass(sig, &checked))

@@ -28,6 +28,7 @@
 pub mod coverage;
 pub mod dataflow;
 pub mod disasm;
+pub mod loaded_descriptors;
 pub mod parse;
 pub mod preds;
 pub mod stores;
