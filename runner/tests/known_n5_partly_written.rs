@@ -75,7 +75,7 @@ fn the_kernels_of_other_causes_keep_their_names() {
         Label::New(sigs) => sigs.iter().map(|s| format!("NEW {}", s.form)).collect(),
         Label::Gone => vec!["gone".to_string()],
     };
-    let cases: [(&str, &str, &[&str]); 12] = [
+    let cases: [(&str, &str, &[&str]); 14] = [
         ("fuzz-h200-3701", "5a4b88eb101f7b83/orig.130.O3.sass", &["sass-tf32-of-unwritten-half"]), // D
         ("fuzz-h200-3901", "9f78d433/orig.130.O3.sass", &["sass-tf32-of-unwritten-half"]),         // D
         ("fuzz-h200-3601", "f3e83ec295c2d2db/reduced.130.O3.sass", &["sass-n6-uprmt-of-unwritten-uniform"]), // N-6
@@ -93,10 +93,16 @@ fn the_kernels_of_other_causes_keep_their_names() {
             "ceff70d1/orig.130.O3.sass",
             &["sass-cctl-under-unwritten-predicate", "sass-descriptor-never-written", "sass-descriptor-never-written"],
         ),
+        // Two readers of one never-written predicate: one finding, keyed by the first
+        // (`sass::key_reads`; two findings before).
+        ("fuzz-h200-4001", "0a8e4978/orig.130.O3.sass", &["sass-cctl-under-unwritten-predicate"]),
+        // The same for seed 4603's 607f088a (`@P0 LOP3.LUT` after `@P0 CCTL.IVALL`) and seed
+        // 4503's 0ee96c9e (`@!P2 PRMT` after `@!P2 CCTL.IVALL`): each second reader was new.
+        ("fuzz-h200-4603", "607f088a/orig.130.O3.sass", &["sass-cctl-under-unwritten-predicate"]),
         (
-            "fuzz-h200-4001",
-            "0a8e4978/orig.130.O3.sass",
-            &["sass-cctl-under-unwritten-predicate", "sass-cctl-under-unwritten-predicate"],
+            "fuzz-h200-4503",
+            "0ee96c9e/orig.130.O3.sass",
+            &["sass-descriptor-never-written", "sass-cctl-under-unwritten-predicate"],
         ),
         // A descriptor built in a waterfall loop under !P1 (partly written, a descriptor's).
         ("fuzz-h200-3702", "31811a06/min.130.O3.sass", &["sass-descriptor-never-written"; 3]),

@@ -213,14 +213,14 @@ fn sass_message(checks: &[&SassCheck], of: impl Fn(&Unwritten) -> bool) -> Strin
     out
 }
 
-/// The `unwritten-register` findings of one kernel's SASS checks: one per key (SASS instruction
+/// The `unwritten-register` findings of one kernel's SASS checks: one per key (the SASS instruction
 /// and what it reads), shape (where the undefined bits were made, if not by a never-written
 /// register read there) and input class (whether those bits were written on some path,
 /// [`Unwritten::input_class`]), with every assembly whose SASS has it.
 pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
     let mut keys: Vec<(String, String, &'static str, String, String)> = Vec::new();
     for u in sass.iter().flat_map(|c| &c.reads) {
-        let k = (u.key(), u.shape(), u.input_class(), u.mnemonic.clone(), u.roles.join("+"));
+        let k = (u.key(), u.shape(), u.input_class(), u.key_mnemonic().to_string(), u.key_roles());
         if !keys.contains(&k) {
             keys.push(k);
         }
@@ -299,8 +299,8 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                     let u = &r.sass[k.0].reads[k.1];
                     let of = |x: &Raw| {
                         x.class == FindingClass::UnwrittenRegister
-                            && x.form.as_deref() == Some(u.mnemonic.as_str())
-                            && x.how == u.roles.join("+")
+                            && x.form.as_deref() == Some(u.key_mnemonic())
+                            && x.how == u.key_roles()
                             && x.shape == u.shape()
                     };
                     if let (Some(raw), Outcome::Disagree(e)) =

@@ -10,7 +10,9 @@
 //! [`Checker::check_cubin`] on a cubin, [`Checker::check_ptx`] on PTX assembled by ptxas first.
 //! Only kernels (`.entry`) are checked: a device function's registers at entry are its
 //! caller's. A finding is de-duplicated by [`Unwritten::key`]: the mnemonic of the instruction
-//! that reads and what the never-written registers are to it (`STG.E descriptor`), and by its
+//! that reads and what the never-written registers are to it (`STG.E descriptor`) — the first
+//! instruction of the kernel to read them, where later ones read the same registers
+//! ([`Unwritten::keyed_by`]: one never-written register, one finding) — and by its
 //! [`Unwritten::shape`] where an earlier instruction made the undefined bits it reads (`UPRMT →
 //! STG.E.U8`: the origin, which an entry can name whatever instruction reads). Whether the
 //! undefined bits it reads were written under some guard or in an arm elsewhere in the kernel
@@ -72,6 +74,22 @@ pub struct Unwritten {
     /// read on every lane. False where nothing ever writes those bits.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partly_written: bool,
+    /// The earlier read of the kernel that read every never-written register this one reads,
+    /// both reading them themselves ([`key_reads`]): the finding's key is that read's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyed_by: Option<KeyRead>,
+}
+
+/// The read that keys the finding of later reads of the same never-written registers
+/// ([`Unwritten::keyed_by`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KeyRead {
+    /// Its offset in the kernel.
+    pub offset: u32,
+    /// Its mnemonic with modifiers (`CCTL.IVALL`).
+    pub mnemonic: String,
+    /// What the never-written registers are to it ([`ROLES`]).
+    pub roles: Vec<&'static str>,
 }
 
 /// The input class of an `unwritten-register` finding whose reads are [`Unwritten::partly_written`]
@@ -94,9 +112,21 @@ pub const ROLES: [&str; 4] = ["guard", "descriptor", "address", "source"];
 
 impl Unwritten {
     /// The de-duplication key of the finding: the mnemonic of the reading instruction and the
-    /// roles of what it reads unwritten (`STG.E descriptor`).
+    /// roles of what it reads unwritten (`STG.E descriptor`) — of the first read of the same
+    /// never-written registers where this one is a later one ([`Unwritten::keyed_by`]).
     pub fn key(&self) -> String {
-        format!("{} {}", self.mnemonic, self.roles.join("+"))
+        format!("{} {}", self.key_mnemonic(), self.key_roles())
+    }
+
+    /// The mnemonic of the read that keys the finding (its own or [`Unwritten::keyed_by`]'s):
+    /// the finding's form.
+    pub fn key_mnemonic(&self) -> &str {
+        self.keyed_by.as_ref().map_or(&self.mnemonic, |k| &k.mnemonic)
+    }
+
+    /// The roles of the read that keys the finding, joined by `+`: the finding's `how`.
+    pub fn key_roles(&self) -> String {
+        self.keyed_by.as_ref().map_or(&self.roles, |k| &k.roles).join("+")
     }
 
     /// The def-use chain of the finding, origin → reader (`UPRMT → STG.E.U8`), when an earlier
@@ -215,10 +245,42 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
                 roles,
                 origin,
                 partly_written: u.partly_written,
+                keyed_by: None,
             });
         }
     }
+    key_reads(&mut out);
     out
+}
+
+/// One never-written register, one finding: a read of a kernel (no origin: it reads the
+/// never-written registers itself) whose registers an earlier such read of that kernel read as
+/// well, with the same input class, is keyed by the earliest of them ([`Unwritten::keyed_by`]).
+/// ptxas's if-conversion of an arm under a predicate nothing writes (a dropped `setp`) guards
+/// every instruction of the arm by it — `@P0 CCTL.IVALL; @P0 LOP3.LUT R11, …` (seed 4603's
+/// 607f088a, corpus/findings/fuzz-h200-4603/trace/T17t5.md), `@!P2 CCTL.IVALL; @!P2 PRMT R4, …`
+/// (seed 4503's 0ee96c9e) — and each reader was a finding of its own, keyed by whatever
+/// instruction the arm held. `reads` is in kernel and address order.
+fn key_reads(reads: &mut [Unwritten]) {
+    for i in 0..reads.len() {
+        if reads[i].origin.is_some() {
+            continue;
+        }
+        let first = reads[..i].iter().find(|e| {
+            e.kernel == reads[i].kernel
+                && e.origin.is_none()
+                && e.partly_written == reads[i].partly_written
+                && reads[i].registers.iter().all(|r| e.registers.contains(r))
+        });
+        let keyed_by = first.map(|e| {
+            e.keyed_by.clone().unwrap_or_else(|| KeyRead {
+                offset: e.offset,
+                mnemonic: e.mnemonic.clone(),
+                roles: e.roles.clone(),
+            })
+        });
+        reads[i].keyed_by = keyed_by;
+    }
 }
 
 /// The tools of the check.
@@ -291,6 +353,8 @@ pub(crate) mod fixtures {
     }
 }
 
+#[cfg(test)]
+mod keyed_reads_tests;
 #[cfg(test)]
 mod partly_self_tests;
 #[cfg(test)]
