@@ -1494,9 +1494,9 @@ fn the_seed_4601_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4601 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("1a937110", "fuzz-h200-4601-1a937110-mul-hi-by-one-of-loaded-half-read-as-low-half"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5; its entry with an emulation after the campaign (helper z1: emulate/mul_hi_by_one_of_loaded_half_read_as_low_half.rs))
-    ("35e392ba", "new"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1)
+    ("35e392ba", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
     ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
-    ("5417329a", "new"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2)
+    ("5417329a", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
     ("664e95be", "new"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1)
     ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
     ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)

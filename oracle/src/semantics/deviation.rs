@@ -565,11 +565,19 @@ pub enum Deviation {
     /// !P0`): cnot = 1 gives the type's minimum (−128, −32768), where §9.7.7.4 and §9.7.9.21 give
     /// 1 (`program/emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`).
     SatS8S16OfCnotClampsNegatedMask,
+    /// 17b32162 (corpus/findings/fuzz-h200-4201/, 17b32162, trace/T12a1.md; fuzz-h200-4601/,
+    /// 35e392ba and 5417329a, trace/T17t1.md, T17t2.md; ptxas 13.0.88 -O3, 13.5 -O3 where the
+    /// loop is not evaluated ahead, and the JIT): a loop-carried negation of 0x7fffffff
+    /// (`xor.b32 r, r, 0xffffffff`, `neg.s32 r, r`, `mul.lo r, r, −1`) in a loop ptxas does not
+    /// evaluate ahead is held loop-invariant: r stays 0x7fffffff (`MOV R7, 0x7fffffff; STG`),
+    /// where an odd trip count gives 0x80000000 (§9.7.8.2)
+    /// (`program/emulate/loop_carried_negation_of_max_s32_held_invariant.rs`).
+    LoopCarriedNegationOfMaxS32HeldInvariant,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 64] = [
+    pub const ALL: [Deviation; 65] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -634,6 +642,7 @@ impl Deviation {
         Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
         Deviation::U32RoundTripFoldedIntoLastConversion,
         Deviation::SatS8S16OfCnotClampsNegatedMask,
+        Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -708,6 +717,7 @@ impl Deviation {
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
             Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
+            Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
         }
     }
 
@@ -860,6 +870,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4503/cases/80274cbbbbabddb3.case"
             }
             Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
+            Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => {
+                "corpus/findings/fuzz-h200-4201/cases/17b3216231ef1f7e.case"
+            }
         }
     }
 }

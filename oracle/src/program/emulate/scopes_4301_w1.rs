@@ -91,7 +91,7 @@ fn swapped(cmp: Cmp) -> Cmp {
 
 /// What one trip of `in_loop` adds to `i` (read as `.s32`), where every write of `i` in it is an
 /// unguarded `add`/`sub` of `i` and an immediate and there is one; `None` otherwise or for 0.
-fn step_per_trip(in_loop: &[Stmt], i: Reg) -> Option<i32> {
+pub(super) fn step_per_trip(in_loop: &[Stmt], i: Reg) -> Option<i32> {
     let mut step = 0u32;
     let mut stepped = false;
     for s in in_loop.iter().filter(|s| writes(s, i)) {
@@ -108,7 +108,7 @@ fn step_per_trip(in_loop: &[Stmt], i: Reg) -> Option<i32> {
 }
 
 /// The immediate the last write of `i` in `before` (the statements before the loop) moves.
-fn start_before(before: &[Stmt], i: Reg) -> Option<i32> {
+pub(super) fn start_before(before: &[Stmt], i: Reg) -> Option<i32> {
     match before.iter().rev().find(|s| writes(s, i))? {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
             match operands.get(1) {
