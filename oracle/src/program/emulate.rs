@@ -33,6 +33,7 @@ mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod counter_of_a_signed_count_read_after_the_loop;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;

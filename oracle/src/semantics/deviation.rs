@@ -314,7 +314,10 @@ pub enum Deviation {
     /// p, i, K` (the back edge `@p bra` right after it) with an immediate K ≥ 2^31, i a counter
     /// set from an immediate before the loop and stepped by an immediate `add`/`sub` in it, is
     /// counted as `.s32` (`> −1`: six trips from 5, `MOV R7, 0xfffffffa`), where §9.7.7.2
-    /// compares unsigned (never true: one trip).
+    /// compares unsigned (never true: one trip). Past the folded bound with the counter read
+    /// after the loop (fuzz-h200-4603/, 24adc0f8, trace/T17t5.md) the counter is a point of the
+    /// signed count that ptxas's peel and unroll pick: set-valued, the bits from the step's lowest
+    /// set bit up free (`program/emulate/counter_of_a_signed_count_read_after_the_loop.rs`).
     UnsignedLoopExitTestCountedSigned,
     /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9 and 16 more; trace/TC4.md "N-A",
     /// TC3.md C3-1, TC2.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.pack.sat.{s8,u8}.s32.b32
@@ -747,6 +750,7 @@ impl Deviation {
                 | Deviation::PackOfNanCvtAndConstantDropped
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
+                | Deviation::UnsignedLoopExitTestCountedSigned
         )
     }
 
