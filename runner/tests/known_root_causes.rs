@@ -1541,5 +1541,5 @@ const SEED_4603_LABELS: [(&str, &str); 6] = [
     ("24adc0f8", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: the counter stored after the loop (T17t5; helper g3: emulate/counter_of_a_signed_count_read_after_the_loop.rs)
     ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
     ("ad3d4a1a", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4; helper y1: emulate/product_factor_folded_after_the_product.rs)
-    ("e55c2d82", "new"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5)
+    ("e55c2d82", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5; helper g3: emulate/cnot_of_itself_run_twice_by_a_loop.rs)
 ];
