@@ -32,7 +32,9 @@ mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
+mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
+mod counter_of_a_signed_count_read_after_the_loop;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -45,6 +47,7 @@ mod fuzz4003;
 mod half_cvt_folded_into_rzi;
 mod j_packed_constant;
 mod l_shift_by_an_amount_ptxas_knows;
+mod loop_carried_negation_of_max_s32_held_invariant;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
@@ -193,6 +196,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506):
     // `emulate/scopes_4404_v3.rs`.
     if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
+        return v;
+    }
+    // 17b32162's loop-carried negation of 0x7fffffff held invariant (seed 4601's 35e392ba,
+    // 5417329a): `emulate/loop_carried_negation_of_max_s32_held_invariant.rs`.
+    let held_invariant: &[(Deviation, GlueRule)] =
+        &[(Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue)];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, held_invariant) {
         return v;
     }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.

@@ -314,7 +314,10 @@ pub enum Deviation {
     /// p, i, K` (the back edge `@p bra` right after it) with an immediate K ≥ 2^31, i a counter
     /// set from an immediate before the loop and stepped by an immediate `add`/`sub` in it, is
     /// counted as `.s32` (`> −1`: six trips from 5, `MOV R7, 0xfffffffa`), where §9.7.7.2
-    /// compares unsigned (never true: one trip).
+    /// compares unsigned (never true: one trip). Past the folded bound with the counter read
+    /// after the loop (fuzz-h200-4603/, 24adc0f8, trace/T17t5.md) the counter is a point of the
+    /// signed count that ptxas's peel and unroll pick: set-valued, the bits from the step's lowest
+    /// set bit up free (`program/emulate/counter_of_a_signed_count_read_after_the_loop.rs`).
     UnsignedLoopExitTestCountedSigned,
     /// 3701-N-A (corpus/findings/fuzz-h200-3701/, 212b09c9 and 16 more; trace/TC4.md "N-A",
     /// TC3.md C3-1, TC2.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.pack.sat.{s8,u8}.s32.b32
@@ -565,11 +568,19 @@ pub enum Deviation {
     /// !P0`): cnot = 1 gives the type's minimum (−128, −32768), where §9.7.7.4 and §9.7.9.21 give
     /// 1 (`program/emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`).
     SatS8S16OfCnotClampsNegatedMask,
+    /// 17b32162 (corpus/findings/fuzz-h200-4201/, 17b32162, trace/T12a1.md; fuzz-h200-4601/,
+    /// 35e392ba and 5417329a, trace/T17t1.md, T17t2.md; ptxas 13.0.88 -O3, 13.5 -O3 where the
+    /// loop is not evaluated ahead, and the JIT): a loop-carried negation of 0x7fffffff
+    /// (`xor.b32 r, r, 0xffffffff`, `neg.s32 r, r`, `mul.lo r, r, −1`) in a loop ptxas does not
+    /// evaluate ahead is held loop-invariant: r stays 0x7fffffff (`MOV R7, 0x7fffffff; STG`),
+    /// where an odd trip count gives 0x80000000 (§9.7.8.2)
+    /// (`program/emulate/loop_carried_negation_of_max_s32_held_invariant.rs`).
+    LoopCarriedNegationOfMaxS32HeldInvariant,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 64] = [
+    pub const ALL: [Deviation; 65] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -634,6 +645,7 @@ impl Deviation {
         Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
         Deviation::U32RoundTripFoldedIntoLastConversion,
         Deviation::SatS8S16OfCnotClampsNegatedMask,
+        Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -708,6 +720,7 @@ impl Deviation {
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
             Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
+            Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
         }
     }
 
@@ -737,6 +750,7 @@ impl Deviation {
                 | Deviation::PackOfNanCvtAndConstantDropped
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
+                | Deviation::UnsignedLoopExitTestCountedSigned
         )
     }
 
@@ -860,6 +874,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4503/cases/80274cbbbbabddb3.case"
             }
             Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
+            Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => {
+                "corpus/findings/fuzz-h200-4201/cases/17b3216231ef1f7e.case"
+            }
         }
     }
 }

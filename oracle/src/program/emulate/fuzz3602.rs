@@ -14,7 +14,10 @@
 
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
-use super::{imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5, scopes_4401_z5, GlueRule};
+use super::{
+    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5,
+    scopes_4401_z5, GlueRule,
+};
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
@@ -35,6 +38,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::S8RoundTripThrough64SignExtends32, scopes_4201_v3::compare16_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
         (Deviation::UnsignedLoopExitTestCountedSigned, scopes_4301_w1::loop_exit_test_signed),
+        (Deviation::UnsignedLoopExitTestCountedSigned, counter_of_a_signed_count_read_after_the_loop::step),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }

@@ -871,10 +871,13 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
+mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
+mod counter_of_a_signed_count_read_after_the_loop;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
+mod loop_carried_negation_of_max_s32_held_invariant;
 mod mad_step_of_its_own_addend;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
