@@ -109,6 +109,7 @@ mod slct_of_abs_folded_non_negative;
 mod stored;
 mod u32_round_trip_folded_into_last_cvt;
 mod values;
+mod wide16_product_of_s8_round_trip;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};

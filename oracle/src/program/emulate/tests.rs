@@ -960,3 +960,4 @@ mod shl_chain_of_zero_extended_base;
 mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod u32_round_trip_folded_into_last_cvt;
+mod wide16_product_of_s8_round_trip;
