@@ -957,6 +957,7 @@ mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
+mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod u32_round_trip_folded_into_last_cvt;
