@@ -1536,7 +1536,7 @@ fn the_seed_4603_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4603 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4603_LABELS: [(&str, &str); 6] = [
-    ("11183ca8", "new"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5)
+    ("11183ca8", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5; helper g4: emulate/sub_cc_from_folded_zero_held_negated.rs)
     ("1e161819", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5; set_byte_through_float_cvt_at_byte_store.rs)
     ("24adc0f8", "new"), // KNOWN 3604-N3: the counter stored after the loop (T17t5)
     ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)

@@ -108,6 +108,7 @@ mod skipped;
 mod skipped_set_over_dropped_f32_copy;
 mod slct_of_abs_folded_non_negative;
 mod stored;
+mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
 mod values;
 mod wide16_product_of_s8_round_trip;
