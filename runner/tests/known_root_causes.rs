@@ -1524,7 +1524,7 @@ const SEED_4602_LABELS: [(&str, &str); 11] = [
     ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
     ("af46c5e9", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3; helper y3: emulate/shr16_of_a_sign_extending_load.rs)
     ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
-    ("c98ee331", "new"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4)
+    ("c98ee331", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4; helper g4: emulate/skipped_set_over_saturated_f32.rs)
     ("d5c92b86", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4; the entry emulated after the campaign (helper y2: emulate/u32_round_trip_folded_into_last_cvt.rs))
 ];
 

@@ -106,6 +106,7 @@ mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
+mod skipped_set_over_saturated_f32;
 mod slct_of_abs_folded_non_negative;
 mod stored;
 mod sub_cc_from_folded_zero_held_negated;

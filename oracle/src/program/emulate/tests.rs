@@ -960,6 +960,7 @@ mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
+mod skipped_set_over_saturated_f32;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
 mod wide16_product_of_s8_round_trip;
