@@ -1497,13 +1497,13 @@ const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("35e392ba", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
     ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
     ("5417329a", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
-    ("664e95be", "new"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1)
+    ("664e95be", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1; helper g4: emulate/wide16_product_of_s8_round_trip.rs)
     ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
     ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)
     ("caae8b2b", "new"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1)
     ("cf023b23", "new"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2)
     ("cf337f2a", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2; set_byte_through_float_cvt_at_byte_store.rs)
-    ("d1299fe9", "new"), // KNOWN 3501-N2: the chain cut at 32 across an add.s64 d, d, d doubling step (T17t1)
+    ("d1299fe9", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: the chain cut at 32 across an add.s64 d, d, d doubling step (T17t1; helper g4: emulate/shl_chain_through_doubling_add.rs)
     ("f5d8ab7c", "new"), // KNOWN 3701-N-D: the pair element a mov.u16 copy of the e4m3x2 cvt (T17t1)
 ];
 
@@ -1524,7 +1524,7 @@ const SEED_4602_LABELS: [(&str, &str); 11] = [
     ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
     ("af46c5e9", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3; helper y3: emulate/shr16_of_a_sign_extending_load.rs)
     ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
-    ("c98ee331", "new"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4)
+    ("c98ee331", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4; helper g4: emulate/skipped_set_over_saturated_f32.rs)
     ("d5c92b86", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4; the entry emulated after the campaign (helper y2: emulate/u32_round_trip_folded_into_last_cvt.rs))
 ];
 
@@ -1536,7 +1536,7 @@ fn the_seed_4603_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4603 (session 46's final build, 02340a4c) is labelled now.
 const SEED_4603_LABELS: [(&str, &str); 6] = [
-    ("11183ca8", "new"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5)
+    ("11183ca8", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5; helper g4: emulate/sub_cc_from_folded_zero_held_negated.rs)
     ("1e161819", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5; set_byte_through_float_cvt_at_byte_store.rs)
     ("24adc0f8", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: the counter stored after the loop (T17t5; helper g3: emulate/counter_of_a_signed_count_read_after_the_loop.rs)
     ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)

@@ -104,14 +104,18 @@ mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
+mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
+mod skipped_set_over_saturated_f32;
 mod slct_of_abs_folded_non_negative;
 mod stored;
+mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
 mod values;
+mod wide16_product_of_s8_round_trip;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};

@@ -16,7 +16,7 @@ use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
     counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5,
-    scopes_4401_z5, GlueRule,
+    scopes_4401_z5, wide16_product_of_s8_round_trip, GlueRule,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
@@ -35,6 +35,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
         (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),
+        (
+            Deviation::S8RoundTripThrough64SignExtends32,
+            wide16_product_of_s8_round_trip::wide16_product_of_s8_round_trip,
+        ),
         (Deviation::S8RoundTripThrough64SignExtends32, scopes_4201_v3::compare16_of_s8_round_trip),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
         (Deviation::UnsignedLoopExitTestCountedSigned, scopes_4301_w1::loop_exit_test_signed),
@@ -352,7 +356,8 @@ fn shr16_of_s8_round_trip(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 /// and §9.7.3.5 multiply the 16-bit values (corpus/findings/fuzz-h200-4002/, 0aa7c9e7,
 /// trace/T7E.md: 0x5cc6 for the spec's 0xdcc7, `mul.hi.u16` alike, 13.0.88 -O3; 13.5 right).
 /// Either factor (or both); the other factor and the addend read as their 16 bits. `.s16`
-/// (the same high half either way) and `mul.lo`/`mad.lo` (the low half) are right.
+/// (the same high half either way) and `mul.lo`/`mad.lo` (the low half) are right. The product
+/// is [`wide16_product_of_s8_round_trip::imad_product_of_s8_round_trip`]'s (the `.wide` readers' too).
 fn hi16_product_of_s8_round_trip(
     m: &Machine<'_>,
     t: u32,
@@ -360,17 +365,14 @@ fn hi16_product_of_s8_round_trip(
     vals: &[Expected],
     result: &Expected,
 ) -> Option<Expected> {
-    if !matches!(g.op, GlueOp::MulHi | GlueOp::MadHi) || g.ty != GlueType::U16 {
+    if !matches!(g.op, GlueOp::MulHi | GlueOp::MadHi) {
         return None;
     }
-    let round_trip = |k: usize| reg_of_glue(g, k).is_some_and(|r| s8_round_trip(m, t, r));
-    if !round_trip(0) && !round_trip(1) {
-        return None;
-    }
-    let operand = |k: usize| vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u32 & 0xFFFF);
-    let factor = |k: usize| operand(k).map(|v| if round_trip(k) { v as u8 as i8 as i32 as u32 } else { v });
-    let high = (factor(0)?.wrapping_mul(factor(1)?) >> 16) & 0xFFFF;
-    let addend = if g.op == GlueOp::MadHi { operand(2)? } else { 0 };
+    let high = wide16_product_of_s8_round_trip::imad_product_of_s8_round_trip(m, t, g, vals)? >> 16;
+    let addend = match g.op {
+        GlueOp::MadHi => vals.get(2).filter(|c| c.is_exact()).map(|c| c.bits as u32 & 0xFFFF)?,
+        _ => 0,
+    };
     Some(Expected::exact(u128::from(high.wrapping_add(addend) & 0xFFFF), result.width))
 }
 

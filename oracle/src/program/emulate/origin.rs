@@ -12,7 +12,7 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::{
     scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2, scopes_410x_z4,
-    scopes_4303_y4, shl_chain_of_zero_extended_base,
+    scopes_4303_y4, shl_chain_of_zero_extended_base, shl_chain_through_doubling_add,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -256,14 +256,18 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/scopes_410x_z4.rs`), and so is
     // one by any multiplier with k trailing zeros (seed 4303, `emulate/scopes_4303_y4.rs`).
     let multiply = scopes_4303_y4::mul_step(m, t, g, vals);
+    // `add.{s64,u64} d, x, x` is a shift by 1 (seed 4601's d1299fe9,
+    // `emulate/shl_chain_through_doubling_add.rs`).
+    let doubling = multiply.is_none() && shl_chain_through_doubling_add::doubling_add(m, g);
     if m.allow.emulates(Deviation::ShlChainFoldedIntoLea)
-        && ((g.op == GlueOp::Shl && g.ty.bits() == 64) || multiply.is_some())
+        && ((g.op == GlueOp::Shl && g.ty.bits() == 64) || multiply.is_some() || doubling)
     {
         // The amount an immediate, or a register ptxas knows (corpus/findings/fuzz-h200-3701/,
         // e3375831 and 2d12fb46, trace TC2.md: a counted loop's counter or a moved immediate
         // gives the same 13.0.88 -O3 listing as immediates).
         let (amount, x) = match multiply {
             Some(step) => (Some(step.k), step.x),
+            None if doubling => (Some(1), 0),
             None => (scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF), 0),
         };
         let source = reg(x).and_then(|r| m.origins.get(t as usize)?.get(&r));
@@ -280,7 +284,15 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 // A zero-extended base's first shift is the widening: a plain chain counts from
                 // the second (seed 4501's 6275f4b8, `emulate/shl_chain_of_zero_extended_base.rs`).
                 let uncounted = read.map_or_else(
-                    || shl_chain_of_zero_extended_base::uncounted_first_shift(m, t, reg(x), k, multiply.is_none()),
+                    || {
+                        shl_chain_of_zero_extended_base::uncounted_first_shift(
+                            m,
+                            t,
+                            reg(x),
+                            k,
+                            multiply.is_none() && !doubling,
+                        )
+                    },
                     |c| c.uncounted,
                 );
                 let counted = if through_adds || by_multiply { total } else { total.saturating_sub(uncounted) };

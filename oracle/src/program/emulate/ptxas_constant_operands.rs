@@ -7,7 +7,8 @@
 //! - 3701-C1N4 (`fuzz3701.rs`, `bfi_length_mod_32`): `pos` and `len` may be any constant ptxas
 //!   knows, folded or shuffled ([`bfi_constant`]).
 //! - 3701-fc9c9c66 (`fuzz3701.rs`, `xor_of_set_and_cnot`): the operand held as a negated word
-//!   may be `sub.u32 d, z, x` of a folded 0 ([`sub_from_folded_zero`]), the set any integer
+//!   may be `sub.u32 d, z, x` (or `sub.cc.u32`, seed 4603's 11183ca8) of a folded 0
+//!   ([`sub_from_folded_zero`]), the set any integer
 //!   source of 32 or 64 bits ([`set_of_wide_integers`]).
 //! - 3802-6e4d6e41 (`fuzz3802.rs`, `top_half_of_known_zero_word`): the word may be a shuffled
 //!   constant after a `bar.sync` ([`shuffled_word_after_a_barrier`]).
@@ -21,7 +22,7 @@
 
 use super::fuzz3701::{constant, folded_constant, last_writer};
 use super::origin::{ptxas_constant, PtxasConstant};
-use super::reg_of_glue;
+use super::{reg_of_glue, sub_cc_from_folded_zero_held_negated};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst, Src};
@@ -45,7 +46,7 @@ pub(super) fn bfi_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected],
     })
 }
 
-/// Whether register `r` of thread `t` holds `sub.u32 d, z, x` (unguarded) with `z` 0 as an
+/// Whether register `r` of thread `t` holds `sub.u32 d, z, x` or `sub.cc.u32 d, z, x` (unguarded) with `z` 0 as an
 /// immediate or a [`PtxasConstant::Folded`] register and `x` a register no constant: ptxas holds
 /// it as the negated word `x`, as it holds a `cnot` as −(0/−1), and fc9c9c66's xor with a true
 /// set gives −(~x) = x + 1, i.e. 1 − d (a22d4fd5, §9.7.1.2). 13.0.88 -O3 (`a22d4fd5/s45/`):
@@ -56,7 +57,8 @@ pub(super) fn bfi_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected],
 /// moved 5 (`x_sub_moved5`).
 pub(super) fn sub_from_folded_zero(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     let Some((Stmt::Glue { glue, guard: None }, o)) = m.producer(t, r) else { return false };
-    if glue.op != GlueOp::Sub || glue.ty != GlueType::U32 {
+    // `sub.cc.u32` alike (seed 4603's 11183ca8, `emulate/sub_cc_from_folded_zero_held_negated.rs`).
+    if !sub_cc_from_folded_zero_held_negated::unsigned_sub_u32(glue) {
         return false;
     }
     let zero = o.a.as_ref().is_some_and(|a| a.is_exact() && a.bits & 0xFFFF_FFFF == 0);

@@ -8,14 +8,14 @@
 use super::*;
 
 /// Checks that emulating `d` turns the spec's `spec` (thread 0's first word, exact) into `bug`.
-fn warp_exact(lines: &[&str], words: [u32; 4], d: Deviation, spec: u32, bug: u32) {
+pub(super) fn warp_exact(lines: &[&str], words: [u32; 4], d: Deviation, spec: u32, bug: u32) {
     let (s, e, fired) = warp_both(lines, words, d);
     assert_eq!((s.bits as u32, s.is_exact()), (spec, true), "spec of {lines:?}");
     assert_eq!((e.bits as u32, e.is_exact(), fired), (bug, true, vec![d]), "{d:?} of {lines:?}");
 }
 
 /// Checks that emulating `d` leaves `lines` as the spec says.
-fn warp_kept(lines: &[&str], words: [u32; 4], d: Deviation) {
+pub(super) fn warp_kept(lines: &[&str], words: [u32; 4], d: Deviation) {
     let (s, e, fired) = warp_both(lines, words, d);
     assert_eq!((e, fired), (s, vec![]), "{d:?} of {lines:?}");
 }
