@@ -72,6 +72,10 @@
 //! writer may write a loaded value when h's old value is a folded constant (dd2be460: `SEL R7,
 //! R0, RZ, !P0`); a guarded write over a loaded old value stays right.
 //!
+//! Seed 4601 (helper g2, session 47; trace/T17t1.md, f5d8ab7c;
+//! `emulate/merge_c_pair_through_copies.rs`): the pair element may be an unguarded 16-bit copy
+//! of the pair (ptxas coalesces it: the same in-place MERGE_C).
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is exactly of the form given
@@ -81,6 +85,7 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
+use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
@@ -88,7 +93,7 @@ use super::scopes_4303_y2;
 use super::scopes_4404_v3;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
-use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
@@ -359,16 +364,10 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     }
     let Some(pair_writer) = last_writer(m, k, p) else { return false };
     let pair = match pair_writer {
-        (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) => {
-            (matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
-                && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
-                && cv.rnd == Some(CvtRnd::Rn)
-                && cv.satfinite
-                && !cv.relu)
-                // Or with `.relu` (seed 4501's b4024b2c).
-                || merge_c_relu_u8_of_64_guarded_over_constant::relu_pair(cv)
-        }
-        _ => false,
+        (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) if pair_cvt(cv) => true,
+        // Or an unguarded copy of such a pair (seed 4601's f5d8ab7c,
+        // `emulate/merge_c_pair_through_copies.rs`).
+        (w, s) => merge_c_pair_through_copies::copied_pair(m, w, s),
     };
     let Some(half_writer) = last_writer(m, k, h) else { return false };
     let half = match half_writer {
@@ -413,6 +412,17 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         }
     };
     pair && half
+}
+
+/// Whether `cv` is a pair conversion 3701-N-D builds in place: `cvt.rn.satfinite.{e4m3x2,
+/// e5m2x2}.{f32,f16x2}` (module docs), or with `.relu` (seed 4501's b4024b2c).
+pub(super) fn pair_cvt(cv: &Cvt) -> bool {
+    (matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
+        && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
+        && cv.rnd == Some(CvtRnd::Rn)
+        && cv.satfinite
+        && !cv.relu)
+        || merge_c_relu_u8_of_64_guarded_over_constant::relu_pair(cv)
 }
 
 /// Whether glue `g` (at body index `w`) computes a half the way 3701-N-D builds the pair in
