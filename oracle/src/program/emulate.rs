@@ -33,6 +33,7 @@ mod carry;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -664,16 +665,6 @@ pub(super) fn isa(
         {
             emulated = Some((Deviation::IntSatOfNanCvtFolded, widen(Expected::exact(0, 32))));
         }
-        // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
-        if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
-            && c.dtype == CvtType::U8
-            && c.atype == CvtType::S8
-            && c0.dtype == CvtType::F16
-            && c0.atype == CvtType::F32
-            && a.is_exact()
-        {
-            emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
-        }
         // M's mechanism (row 10 of fuzz-h200-3201): cvt.u16.u8 of an e4m3x2 result is dropped.
         if m.allow.emulates(Deviation::U8ExtensionOfE4m3x2Dropped)
             && c.dtype == CvtType::U16
@@ -684,6 +675,18 @@ pub(super) fn isa(
             // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
             emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
+    }
+    // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped; or a guarded cvt.u8.{s8,s16}
+    // of a signed load into its copy under a compare of the two (seed 4601's caae8b2b,
+    // `emulate/cvt_u8_into_its_copy_under_their_compare.rs`).
+    let of_f16 =
+        matches!(m.cvt_producer(t, src), Some((c0, _)) if c0.dtype == CvtType::F16 && c0.atype == CvtType::F32);
+    let n_of_f16 = of_f16 && c.dtype == CvtType::U8 && c.atype == CvtType::S8;
+    if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
+        && a.is_exact()
+        && (n_of_f16 || cvt_u8_into_its_copy_under_their_compare::dropped(m, inst, c))
+    {
+        emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
     }
     // 80274cbb: a float → u32 → f32 → u32 chain is its last conversion of the first source
     // (seeds 4503's 80274cbb, 4602's d5c92b86): `emulate/u32_round_trip_folded_into_last_cvt.rs`.

@@ -872,6 +872,7 @@ mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_read_by_a_live_cnot;
+mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
