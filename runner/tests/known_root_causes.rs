@@ -1523,7 +1523,7 @@ const SEED_4602_LABELS: [(&str, &str); 11] = [
     ("8d93b13f", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // KNOWN ba4f6f03 (by id only): cvt.sat.s8 of a cnot clamps the negated mask (T17t4; the entry emulated after the campaign (helper y2: emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs))
     ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
     ("af46c5e9", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3; helper y3: emulate/shr16_of_a_sign_extending_load.rs)
-    ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
+    ("b9890c40", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3; helper g2: emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs)
     ("c98ee331", "new"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4)
     ("d5c92b86", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4; the entry emulated after the campaign (helper y2: emulate/u32_round_trip_folded_into_last_cvt.rs))
 ];

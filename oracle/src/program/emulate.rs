@@ -59,6 +59,7 @@ mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod scopes_3701_a;
 mod scopes_3701_b;
