@@ -1500,11 +1500,11 @@ const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("664e95be", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1; helper g4: emulate/wide16_product_of_s8_round_trip.rs)
     ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
     ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)
-    ("caae8b2b", "new"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1)
-    ("cf023b23", "new"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2)
+    ("caae8b2b", "fuzz-h100-n-cvt-u8-s8-of-f16-dropped"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1; helper g2: emulate/cvt_u8_into_its_copy_under_their_compare.rs)
+    ("cf023b23", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2; helper g2: emulate/merge_c_low_byte_unpacked_before_pack.rs)
     ("cf337f2a", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2; set_byte_through_float_cvt_at_byte_store.rs)
     ("d1299fe9", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: the chain cut at 32 across an add.s64 d, d, d doubling step (T17t1; helper g4: emulate/shl_chain_through_doubling_add.rs)
-    ("f5d8ab7c", "new"), // KNOWN 3701-N-D: the pair element a mov.u16 copy of the e4m3x2 cvt (T17t1)
+    ("f5d8ab7c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the pair element a mov.u16 copy of the e4m3x2 cvt (T17t1; helper g2: emulate/merge_c_pair_through_copies.rs)
 ];
 
 #[test]
@@ -1523,7 +1523,7 @@ const SEED_4602_LABELS: [(&str, &str); 11] = [
     ("8d93b13f", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // KNOWN ba4f6f03 (by id only): cvt.sat.s8 of a cnot clamps the negated mask (T17t4; the entry emulated after the campaign (helper y2: emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs))
     ("97d4bcf7", "new"), // KNOWN 3801-N4 (by shape only): a .relu.e5m2x2 pair, the half read as the stack pointer (T17t4)
     ("af46c5e9", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: seed 3801's a97764ed kernel with a negative source (T17t3; helper y3: emulate/shr16_of_a_sign_extending_load.rs)
-    ("b9890c40", "new"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3)
+    ("b9890c40", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // KNOWN 3801-N3 (fairly sure): the shared F2F result overwritten in place by a guarded load before the paired HADD2.SAT (T17t3; helper g2: emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs)
     ("c98ee331", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the skipped set's old value from FADD.SAT converted without the PRMT/IABS step (T17t4; helper g4: emulate/skipped_set_over_saturated_f32.rs)
     ("d5c92b86", "fuzz-h200-4503-80274cbb-u32-round-trip-folded-into-last-conversion"), // KNOWN 80274cbb (by id only): .rpi, .rn, .rmi folded into one F2I.U32.FLOOR (T17t4; the entry emulated after the campaign (helper y2: emulate/u32_round_trip_folded_into_last_cvt.rs))
 ];

@@ -35,6 +35,7 @@ mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
 mod counter_of_a_signed_count_read_after_the_loop;
+mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -53,12 +54,15 @@ mod lop3_of_one_folded_constant;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_in_place;
+mod merge_c_low_byte_unpacked_before_pack;
+mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod scopes_3701_a;
 mod scopes_3701_b;
@@ -676,16 +680,6 @@ pub(super) fn isa(
         {
             emulated = Some((Deviation::IntSatOfNanCvtFolded, widen(Expected::exact(0, 32))));
         }
-        // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped.
-        if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
-            && c.dtype == CvtType::U8
-            && c.atype == CvtType::S8
-            && c0.dtype == CvtType::F16
-            && c0.atype == CvtType::F32
-            && a.is_exact()
-        {
-            emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
-        }
         // M's mechanism (row 10 of fuzz-h200-3201): cvt.u16.u8 of an e4m3x2 result is dropped.
         if m.allow.emulates(Deviation::U8ExtensionOfE4m3x2Dropped)
             && c.dtype == CvtType::U16
@@ -696,6 +690,18 @@ pub(super) fn isa(
             // `nan-payload`: 243ce6a0's thread 4 stored its 0x7f).
             emulated = Some((Deviation::U8ExtensionOfE4m3x2Dropped, widen(a.field(0, 16))));
         }
+    }
+    // N: cvt.u8.s8 of an f16 result of a cvt from f32 is dropped; or a guarded cvt.u8.{s8,s16}
+    // of a signed load into its copy under a compare of the two (seed 4601's caae8b2b,
+    // `emulate/cvt_u8_into_its_copy_under_their_compare.rs`).
+    let of_f16 =
+        matches!(m.cvt_producer(t, src), Some((c0, _)) if c0.dtype == CvtType::F16 && c0.atype == CvtType::F32);
+    let n_of_f16 = of_f16 && c.dtype == CvtType::U8 && c.atype == CvtType::S8;
+    if m.allow.emulates(Deviation::CvtU8S8OfF16Dropped)
+        && a.is_exact()
+        && (n_of_f16 || cvt_u8_into_its_copy_under_their_compare::dropped(m, inst, c))
+    {
+        emulated = Some((Deviation::CvtU8S8OfF16Dropped, widen(a.field(0, 16))));
     }
     // 80274cbb: a float → u32 → f32 → u32 chain is its last conversion of the first source
     // (seeds 4503's 80274cbb, 4602's d5c92b86): `emulate/u32_round_trip_folded_into_last_cvt.rs`.

@@ -72,6 +72,12 @@
 //! writer may write a loaded value when h's old value is a folded constant (dd2be460: `SEL R7,
 //! R0, RZ, !P0`); a guarded write over a loaded old value stays right.
 //!
+//! Seed 4601 (helper g2, session 47; trace/T17t1.md, f5d8ab7c;
+//! `emulate/merge_c_pair_through_copies.rs`): the pair element may be an unguarded 16-bit copy
+//! of the pair (ptxas coalesces it: the same in-place MERGE_C).
+//! The low byte of a byte unpack of h before the pack, read after it, is the pair's
+//! (trace/T17t2.md, cf023b23; `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
+//!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
 //! the deviation is emulated and every statement named above is exactly of the form given
@@ -81,6 +87,8 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
+use super::merge_c_low_byte_unpacked_before_pack;
+use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
@@ -88,7 +96,7 @@ use super::scopes_4303_y2;
 use super::scopes_4404_v3;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
-use crate::isa::{CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
@@ -122,11 +130,17 @@ pub(super) fn isa(
     }
     match mv.shape {
         MovShape::Pack(_) => {
-            let Some(Destroyed { items, at, p, merged, source }) = destroyed(m, t) else { return results };
+            let Some(Destroyed { items, at, p, merged, source, low_bytes }) = destroyed(m, t) else {
+                return results;
+            };
             let Ok(pair) = m.read(t, p) else { return results };
             if let Some((r, old, to)) = destroyed_source(m, t, source, &pair) {
                 let to = m.fire(d, &old, to);
                 results.push((r, to));
+            }
+            for (c, old, to) in merged_low_bytes(m, t, &low_bytes, &pair) {
+                let to = m.fire(d, &old, to);
+                results.push((c, to));
             }
             if let Some((_, word)) = results.first_mut() {
                 for (k, item) in items.iter().enumerate().skip(at + 2) {
@@ -203,12 +217,17 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
     if !m.allow.emulates(d) || !matches!(st.ty, MemType::B16 | MemType::U16 | MemType::S16) {
         return values;
     }
-    let Some(Destroyed { items, at, p, merged, source }) = destroyed(m, t) else { return values };
+    let Some(Destroyed { items, at, p, merged, source, low_bytes }) = destroyed(m, t) else { return values };
     let Ok(pair) = m.read(t, p) else { return values };
     if let Some((r, old, to)) = destroyed_source(m, t, source, &pair) {
         let to = m.fire(d, &old, to);
         // `r` is a virtual register (a cvt's source): the write cannot fail.
         let _ = m.write_keeping_origin(t, r, to);
+    }
+    for (c, old, to) in merged_low_bytes(m, t, &low_bytes, &pair) {
+        let to = m.fire(d, &old, to);
+        // `c` is a virtual register (an unpack's element): the write cannot fail.
+        let _ = m.write_keeping_origin(t, c, to);
     }
     for (k, item) in items.iter().enumerate().skip(at + 2) {
         if let (true, Some(v)) = (item.is_some_and(|r| merged.contains(&r)), values.get_mut(k)) {
@@ -266,6 +285,20 @@ fn destroyed_source(
     Some((r, old, to))
 }
 
+/// Each of the byte registers `low` (`Destroyed::low_bytes`) with its value in thread `t` and
+/// the pair's low byte it takes (seed 4601's cf023b23,
+/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
+fn merged_low_bytes(m: &Machine<'_>, t: u32, low: &[Reg], pair: &Expected) -> Vec<(Reg, Expected, Expected)> {
+    low.iter()
+        .filter_map(|&c| {
+            let old = m.read(t, c).ok()?;
+            let mut to = old.clone();
+            to.replace(0, pair.field(0, 8));
+            Some((c, old, to))
+        })
+        .collect()
+}
+
 /// Those of `regs` still read after the statement being run (an unread register's change
 /// explains nothing).
 fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
@@ -274,13 +307,15 @@ fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
 
 /// A destroying pack ([`destroyed`]): its elements' registers, the pair's element `at`, the
 /// pair's register `p`, the registers holding the merged word after it (`merged`: its low half,
-/// the pair; `source`: h's 32-bit source register, all of it).
+/// the pair; `source`: h's 32-bit source register, all of it), and the low bytes of h unpacked
+/// before it and read after it (`low_bytes`: they take the pair's low byte).
 struct Destroyed {
     items: Vec<Option<Reg>>,
     at: usize,
     p: Reg,
     merged: Vec<Reg>,
     source: Option<Reg>,
+    low_bytes: Vec<Reg>,
 }
 
 /// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
@@ -288,7 +323,9 @@ struct Destroyed {
 /// truncation of a 32-bit register still read after it (seed 4302's 84d08552,
 /// `scopes_4303_y2::truncated_source`): its elements' registers, the pair's element, the pair's
 /// register, the registers that hold the pair after it (h and the registers ptxas numbers as h,
-/// [`duplicates`]), and that 32-bit source (it holds the pack's word {pair, h} after it).
+/// [`duplicates`]), and that 32-bit source (it holds the pack's word {pair, h} after it); or
+/// whose h's low byte was unpacked before it and is read after it (seed 4601's cf023b23:
+/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
 ///
 /// The pack may be seed 4401's guarded `mov.b64` (`scopes_4404_v3::if_converted_pack`): ptxas
 /// merges in place in every thread and selects the words, so h is destroyed whatever the
@@ -303,7 +340,10 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
     let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
     let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| unguarded && value_readers(m, k, r) > 0);
-    (later_item || read_after || source.is_some()).then_some(Destroyed { items, at, p, merged, source })
+    // A low byte of h unpacked before the pack and read after it (seed 4601's cf023b23).
+    let low_bytes = merge_c_low_byte_unpacked_before_pack::low_bytes(m, k, &merged);
+    let destroys = later_item || read_after || source.is_some() || !low_bytes.is_empty();
+    destroys.then_some(Destroyed { items, at, p, merged, source, low_bytes })
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.
@@ -359,16 +399,10 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     }
     let Some(pair_writer) = last_writer(m, k, p) else { return false };
     let pair = match pair_writer {
-        (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) => {
-            (matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
-                && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
-                && cv.rnd == Some(CvtRnd::Rn)
-                && cv.satfinite
-                && !cv.relu)
-                // Or with `.relu` (seed 4501's b4024b2c).
-                || merge_c_relu_u8_of_64_guarded_over_constant::relu_pair(cv)
-        }
-        _ => false,
+        (_, Stmt::Isa(Instruction { form: Form::Cvt(cv), guard: None, .. })) if pair_cvt(cv) => true,
+        // Or an unguarded copy of such a pair (seed 4601's f5d8ab7c,
+        // `emulate/merge_c_pair_through_copies.rs`).
+        (w, s) => merge_c_pair_through_copies::copied_pair(m, w, s),
     };
     let Some(half_writer) = last_writer(m, k, h) else { return false };
     let half = match half_writer {
@@ -413,6 +447,17 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         }
     };
     pair && half
+}
+
+/// Whether `cv` is a pair conversion 3701-N-D builds in place: `cvt.rn.satfinite.{e4m3x2,
+/// e5m2x2}.{f32,f16x2}` (module docs), or with `.relu` (seed 4501's b4024b2c).
+pub(super) fn pair_cvt(cv: &Cvt) -> bool {
+    (matches!(cv.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
+        && matches!(cv.atype, CvtType::F32 | CvtType::F16x2)
+        && cv.rnd == Some(CvtRnd::Rn)
+        && cv.satfinite
+        && !cv.relu)
+        || merge_c_relu_u8_of_64_guarded_over_constant::relu_pair(cv)
 }
 
 /// Whether glue `g` (at body index `w`) computes a half the way 3701-N-D builds the pair in

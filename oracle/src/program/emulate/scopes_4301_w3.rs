@@ -39,11 +39,16 @@
 //! s may be any value (a `shr.u16`, a load, a `mov` copy of a `cvt`, an `add.u16`: wrong
 //! alike). -O0 is right.
 //!
+//! Seed 4602 (helper g2, session 47; trace/T17t3.md, b9890c40): F may be `cvt.rn.sat.f16.f32`
+//! sharing its conversion with a guarded write of a plain S's source
+//! (`emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs`).
+//!
 //! Invariants: changes only F's destination d, at S, and only when every condition above holds;
 //! the value is the oracle's own `cvt.sat.f16.f16` (§9.7.9.21) of s's bits at S.
 
 use super::fuzz3602::writes;
 use super::origin::reads_and_overwrites;
+use super::sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 use super::values::{convert, cvt_form};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
@@ -64,10 +69,16 @@ pub(super) fn paired(
     c: Cvt,
     mut results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
-    if !m.allow.emulates(D) || inst.guard.is_some() || !split_saturation(c) {
+    if !m.allow.emulates(D) || inst.guard.is_some() {
         return results;
     }
-    let Some((d, s)) = first_of_pair(m, m.stmt) else { return results };
+    // Or F's conversion shared with a guarded write of S's source (seed 4602's b9890c40,
+    // `emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs`).
+    let pair = split_saturation(c)
+        .then(|| first_of_pair(m, m.stmt))
+        .flatten()
+        .or_else(|| sat_pair_over_a_guarded_cvt_sharing_its_conversion::first_sharing(m, m.stmt, inst, c));
+    let Some((d, s)) = pair else { return results };
     if results.iter().any(|(r, _)| *r == d) {
         return results;
     }
@@ -87,7 +98,7 @@ fn split_saturation(c: Cvt) -> bool {
 }
 
 /// Whether statement `stmt` is a `.sat` cvt to `.f16`.
-fn sat_f16_cvt(stmt: &Stmt) -> Option<(&Instruction, Cvt)> {
+pub(super) fn sat_f16_cvt(stmt: &Stmt) -> Option<(&Instruction, Cvt)> {
     match stmt {
         Stmt::Isa(i @ Instruction { form: Form::Cvt(c), .. }) if c.sat && c.dtype == CvtType::F16 => Some((i, *c)),
         _ => None,
@@ -95,7 +106,7 @@ fn sat_f16_cvt(stmt: &Stmt) -> Option<(&Instruction, Cvt)> {
 }
 
 /// The register operand `k` of `i`.
-fn reg(i: &Instruction, k: usize) -> Option<Reg> {
+pub(super) fn reg(i: &Instruction, k: usize) -> Option<Reg> {
     match i.operands.get(k) {
         Some(Operand::Name(n)) => Reg::parse(n),
         _ => None,
