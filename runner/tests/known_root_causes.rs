@@ -1495,7 +1495,7 @@ fn the_seed_4601_word_findings_are_labelled_by_their_entries() {
 const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("1a937110", "fuzz-h200-4601-1a937110-mul-hi-by-one-of-loaded-half-read-as-low-half"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5; its entry with an emulation after the campaign (helper z1: emulate/mul_hi_by_one_of_loaded_half_read_as_low_half.rs))
     ("35e392ba", "new"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1)
-    ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
+    ("48a9855d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2; helper g1: emulate/prmt_constant_b_held_in_a_register.rs)
     ("5417329a", "new"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2)
     ("664e95be", "new"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1)
     ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
@@ -1539,7 +1539,7 @@ const SEED_4603_LABELS: [(&str, &str); 6] = [
     ("11183ca8", "new"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5)
     ("1e161819", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5; set_byte_through_float_cvt_at_byte_store.rs)
     ("24adc0f8", "new"), // KNOWN 3604-N3: the counter stored after the loop (T17t5)
-    ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
+    ("38cbad4d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5; helper g1: emulate/prmt_constant_b_held_in_a_register.rs)
     ("ad3d4a1a", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4; helper y1: emulate/product_factor_folded_after_the_product.rs)
     ("e55c2d82", "new"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5)
 ];

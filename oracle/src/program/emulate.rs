@@ -54,6 +54,7 @@ mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
+mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
