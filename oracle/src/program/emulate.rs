@@ -47,6 +47,7 @@ mod j_packed_constant;
 mod l_shift_by_an_amount_ptxas_knows;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
+mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_in_place;

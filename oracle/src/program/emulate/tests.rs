@@ -875,6 +875,7 @@ mod cnot_read_by_a_live_cnot;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
+mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_step_of_its_own_addend;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
