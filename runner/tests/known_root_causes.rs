@@ -1498,7 +1498,7 @@ const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("48a9855d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2; helper g1: emulate/prmt_constant_b_held_in_a_register.rs)
     ("5417329a", "new"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2)
     ("664e95be", "new"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1)
-    ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
+    ("746b5bde", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure; helper g1: its emulated consequence, emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs)
     ("b6ac6d50", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2; helper g1: emulate/low_byte_of_an_unpack_narrowed_alone.rs)
     ("caae8b2b", "new"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1)
     ("cf023b23", "new"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2)

@@ -104,6 +104,7 @@ mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
@@ -968,6 +969,18 @@ pub(super) fn isa(
     // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
     // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
     Ok(scopes_4301_w3::paired(m, t, inst, c, results))
+}
+
+/// 3702-N7's dropped shuffle: whether the `shfl.sync` `inst` being run keeps each lane's own
+/// value (`emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
+pub(super) fn shuffle_dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
+    shuffle_of_a_value_selected_by_a_bfly_predicate::dropped(m, inst)
+}
+
+/// A lane's result of a dropped shuffle ([`shuffle_dropped`]): its own value `own` in place of
+/// the spec's, the deviation recorded as fired where they differ.
+pub(super) fn shuffle_keeps_own(m: &mut Machine<'_>, spec: &Expected, own: Expected) -> Expected {
+    m.fire(Deviation::ShuffleOfBflyPredicateChoiceDropped, spec, own)
 }
 
 #[cfg(test)]

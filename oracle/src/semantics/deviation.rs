@@ -565,11 +565,18 @@ pub enum Deviation {
     /// !P0`): cnot = 1 gives the type's minimum (−128, −32768), where §9.7.7.4 and §9.7.9.21 give
     /// 1 (`program/emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`).
     SatS8S16OfCnotClampsNegatedMask,
+    /// 3702-N7 at a later shuffle (corpus/findings/fuzz-h200-4601/, 746b5bde, trace/T17t1.md;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): the predicate of `shfl.sync.bfly` of a constant is
+    /// taken as warp-uniform, so a value chosen by it among constants (`@!p mov r, K` over a
+    /// constant, `selp`) is too, and a `shfl.sync` of it is dropped: each lane keeps
+    /// its own value where §9.7.9.6 moves the source lane's
+    /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
+    ShuffleOfBflyPredicateChoiceDropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 64] = [
+    pub const ALL: [Deviation; 65] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -634,6 +641,7 @@ impl Deviation {
         Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
         Deviation::U32RoundTripFoldedIntoLastConversion,
         Deviation::SatS8S16OfCnotClampsNegatedMask,
+        Deviation::ShuffleOfBflyPredicateChoiceDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -708,6 +716,7 @@ impl Deviation {
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
             Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
+            Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
         }
     }
 
@@ -860,6 +869,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4503/cases/80274cbbbbabddb3.case"
             }
             Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
+            Deviation::ShuffleOfBflyPredicateChoiceDropped => {
+                "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
+            }
         }
     }
 }

@@ -960,5 +960,6 @@ mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
 mod u32_round_trip_folded_into_last_cvt;
