@@ -1495,11 +1495,11 @@ fn the_seed_4601_word_findings_are_labelled_by_their_entries() {
 const SEED_4601_LABELS: [(&str, &str); 12] = [
     ("1a937110", "fuzz-h200-4601-1a937110-mul-hi-by-one-of-loaded-half-read-as-low-half"), // NEW: mul.hi.u16 by 1 of a loaded byte read as its low half by an f16 reader (T17t1; 13.0.88 and 13.5; its entry with an emulation after the campaign (helper z1: emulate/mul_hi_by_one_of_loaded_half_read_as_low_half.rs))
     ("35e392ba", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only): the negation of 0x7fffffff in a loop held invariant (T17t1; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
-    ("48a9855d", "new"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2)
+    ("48a9855d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the constant b kept in a register by a second prmt, narrowed like a loaded value (T17t2; helper g1: emulate/prmt_constant_b_held_in_a_register.rs)
     ("5417329a", "fuzz-h200-4201-17b32162-loop-carried-negation-of-max-s32-held-invariant"), // KNOWN 17b32162 (by id only), no branch before the loop; 13.5 wrong too (T17t2; the entry emulated after the campaign (helper g3: emulate/loop_carried_negation_of_max_s32_held_invariant.rs))
     ("664e95be", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a mul.wide.u16 reader (the emulation takes mul.hi/mad.hi) (T17t1; helper g4: emulate/wide16_product_of_s8_round_trip.rs)
-    ("746b5bde", "new"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure)
-    ("b6ac6d50", "new"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2)
+    ("746b5bde", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7 (by id only): the bfly predicate taken as uniform deletes a later shuffle (T17t1; fairly sure; helper g1: its emulated consequence, emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs)
+    ("b6ac6d50", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: a byte-unpack reader narrowed to its one live byte (T17t2; helper g1: emulate/low_byte_of_an_unpack_narrowed_alone.rs)
     ("caae8b2b", "fuzz-h100-n-cvt-u8-s8-of-f16-dropped"), // KNOWN N: the guarded cvt.u8.s8 dropped, its source an ld.s8 (the emulation wants an f16 producer) (T17t1; helper g2: emulate/cvt_u8_into_its_copy_under_their_compare.rs)
     ("cf023b23", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: c0 unpacked from h0 before the pack, taken from h0's register after the merge (T17t2; helper g2: emulate/merge_c_low_byte_unpacked_before_pack.rs)
     ("cf337f2a", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t2; set_byte_through_float_cvt_at_byte_store.rs)
@@ -1539,7 +1539,7 @@ const SEED_4603_LABELS: [(&str, &str); 6] = [
     ("11183ca8", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN fc9c9c66: sub.cc.u32 from a folded 0 (the emulation takes sub) (T17t5; helper g4: emulate/sub_cc_from_folded_zero_held_negated.rs)
     ("1e161819", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion, as 4501's aa2046a3 (T17t5; set_byte_through_float_cvt_at_byte_store.rs)
     ("24adc0f8", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: the counter stored after the loop (T17t5; helper g3: emulate/counter_of_a_signed_count_read_after_the_loop.rs)
-    ("38cbad4d", "new"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5)
+    ("38cbad4d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the moved constant b kept in a register by a second prmt (T17t5; helper g1: emulate/prmt_constant_b_held_in_a_register.rs)
     ("ad3d4a1a", "fuzz-h200-3701-c3n2-shl-b64-of-product-by-64-dropped"), // KNOWN 3701-C3N2: a factor constant only through xor.b64 (T17t4; helper y1: emulate/product_factor_folded_after_the_product.rs)
     ("e55c2d82", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a chain of cnots run by a loop (T17t5; helper g3: emulate/cnot_of_itself_run_twice_by_a_loop.rs)
 ];

@@ -51,6 +51,7 @@ mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
+mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_in_place;
@@ -60,6 +61,7 @@ mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
+mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
@@ -110,6 +112,7 @@ mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
 mod skipped_set_over_dropped_f32_copy;
@@ -986,6 +989,18 @@ pub(super) fn isa(
     // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
     // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
     Ok(scopes_4301_w3::paired(m, t, inst, c, results))
+}
+
+/// 3702-N7's dropped shuffle: whether the `shfl.sync` `inst` being run keeps each lane's own
+/// value (`emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
+pub(super) fn shuffle_dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
+    shuffle_of_a_value_selected_by_a_bfly_predicate::dropped(m, inst)
+}
+
+/// A lane's result of a dropped shuffle ([`shuffle_dropped`]): its own value `own` in place of
+/// the spec's, the deviation recorded as fired where they differ.
+pub(super) fn shuffle_keeps_own(m: &mut Machine<'_>, spec: &Expected, own: Expected) -> Expected {
+    m.fire(Deviation::ShuffleOfBflyPredicateChoiceDropped, spec, own)
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ impl Machine<'_> {
         if self.emulating {
             self.origin_now = Some(super::emulate::shuffle_origin(self, inst));
         }
+        // 3702-N7: a shuffle of a value chosen by a bfly predicate dropped.
+        let dropped = self.emulating && super::emulate::shuffle_dropped(self, inst);
         let specs = inst.form.operands();
         for w in 0..self.threads / 32 {
             let mut values = BTreeMap::new();
@@ -81,6 +83,10 @@ impl Machine<'_> {
                     (None, Some(Output::Bits(e))) if e.is_exact() => data[e.bits as usize].clone(),
                     (None, Some(Output::Bits(e))) => e,
                     _ => return Err(self.unsupported("shfl.sync gave no `d`")),
+                };
+                let dv = match data.get(l as usize) {
+                    Some(own) if dropped => super::emulate::shuffle_keeps_own(self, &dv, own.clone()),
+                    _ => dv,
                 };
                 self.write(t, d, dv)?;
                 if let Some(p) = p {

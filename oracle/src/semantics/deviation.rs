@@ -576,11 +576,18 @@ pub enum Deviation {
     /// where an odd trip count gives 0x80000000 (§9.7.8.2)
     /// (`program/emulate/loop_carried_negation_of_max_s32_held_invariant.rs`).
     LoopCarriedNegationOfMaxS32HeldInvariant,
+    /// 3702-N7 at a later shuffle (corpus/findings/fuzz-h200-4601/, 746b5bde, trace/T17t1.md;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): the predicate of `shfl.sync.bfly` of a constant is
+    /// taken as warp-uniform, so a value chosen by it among constants (`@!p mov r, K` over a
+    /// constant, `selp`) is too, and a `shfl.sync` of it is dropped: each lane keeps
+    /// its own value where §9.7.9.6 moves the source lane's
+    /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
+    ShuffleOfBflyPredicateChoiceDropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 65] = [
+    pub const ALL: [Deviation; 66] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -646,6 +653,7 @@ impl Deviation {
         Deviation::U32RoundTripFoldedIntoLastConversion,
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
+        Deviation::ShuffleOfBflyPredicateChoiceDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -721,6 +729,7 @@ impl Deviation {
             Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
+            Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
         }
     }
 
@@ -876,6 +885,9 @@ impl Deviation {
             Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => {
                 "corpus/findings/fuzz-h200-4201/cases/17b3216231ef1f7e.case"
+            }
+            Deviation::ShuffleOfBflyPredicateChoiceDropped => {
+                "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
             }
         }
     }

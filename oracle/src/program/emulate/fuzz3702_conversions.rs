@@ -17,6 +17,7 @@ use super::convert;
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
 use super::origin::moved_immediate;
+use super::prmt_constant_b_held_in_a_register::{constant_b_held_in_a_register, selector_overwritten_by_its_prmt};
 use super::{ftz_dropped_in_fused_sat16_cvt, reg_of_glue, scopes_3901_h1, scopes_3901_h5, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
@@ -156,11 +157,12 @@ fn keeps_sign_extension(c: Cvt) -> bool {
 /// written by `prmt.b32 r, a, b, c` (the generic mode) with a
 /// constant selector c whose nibbles of the bytes read name no byte of a (none 0–3) but the sign
 /// of one (some 8–B; §9.7.9.7: the sign of byte `c & 3` of a, replicated) and b a register that
-/// is no constant is narrowed to `PRMT R, RZ, c, b`: a is dropped, so each byte naming the sign
+/// is no constant, or a constant ptxas keeps in a register (session 47), is narrowed to
+/// `PRMT R, RZ, c, b`: a is dropped, so each byte naming the sign
 /// of a byte of a is the sign of a byte of 0 (0x00); the bytes naming b's bytes keep their value
 /// (c3fdf7b6: b = a, the same loaded register, `PRMT R6, RZ, 0x96, R2`). A selector naming b's
 /// sign (0xC, v2), an index nibble of a (0x2; 0x3591 under `and 0xffff`, session 39), a constant
-/// b and the whole word read are right.
+/// b ptxas puts in the `PRMT`'s immediate slot and the whole word read are right.
 pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u32) -> Option<u32> {
     let (Stmt::Isa(p), origin) = m.producer(t, r)? else { return None };
     let k = origin.stmt;
@@ -169,20 +171,23 @@ pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u
         return None;
     }
     let register = |o: &Operand| m.reg_of(o).ok();
-    // b: a register holding no constant (a constant b is folded right, trace v8).
+    // b: a register holding no constant (a constant b is folded right, trace v8), or a constant
+    // ptxas keeps in a register (`emulate/prmt_constant_b_held_in_a_register.rs`).
     let b = register(p.operands.get(2)?)?;
-    if moved_immediate(m, t, b) {
+    if moved_immediate(m, t, b) && !constant_b_held_in_a_register(m, t, k, b) {
         return None;
     }
-    // c: an immediate, or a register a move of an immediate wrote before the prmt.
-    let selector = p.operands.get(3)?;
-    let constant = match selector {
-        Operand::Imm(_) => true,
-        o => {
-            register(o).is_some_and(|x| moved_immediate(m, t, x) && m.producer(t, x).is_some_and(|(_, ox)| ox.stmt < k))
-        }
+    // c: an immediate, or a register a move of an immediate wrote before the prmt (the `prmt`'s
+    // own destination: the move's immediate, `emulate/prmt_constant_b_held_in_a_register.rs`).
+    let selector = match p.operands.get(3)? {
+        o @ Operand::Imm(_) => o,
+        o => match register(o)? {
+            x if x == r => selector_overwritten_by_its_prmt(m, k, x)?,
+            x if moved_immediate(m, t, x) && m.producer(t, x).is_some_and(|(_, ox)| ox.stmt < k) => o,
+            _ => return None,
+        },
     };
-    let sel = m.source(t, selector, 32).ok().filter(|s| constant && s.is_exact())?.bits as u32;
+    let sel = m.source(t, selector, 32).ok().filter(Expected::is_exact)?.bits as u32;
     let nibble = |i: u32| (sel >> (4 * i)) & 0xF;
     let signs_of_a = |i: u32| (0x8..=0xB).contains(&nibble(i));
     if (0..bytes).any(|i| nibble(i) <= 3) || !(0..bytes).any(signs_of_a) {

@@ -30,6 +30,7 @@ use super::convert;
 use super::fuzz3602::writes;
 use super::fuzz3702_conversions::{bare, narrowed_prmt};
 use super::imm_of;
+use super::low_byte_of_an_unpack_narrowed_alone;
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtType, Form, Instruction, Mov, MovShape, Prmt};
 use crate::program::exec::Machine;
@@ -94,7 +95,9 @@ pub(super) fn narrowed_prmt_cvt_reader(
 /// fuzz-h200-4001/, 9e62a918, trace/T7B.md: h the low half of a `mov.b32` unpack of the `prmt`,
 /// 13.0.88 -O3 `PRMT R0, RZ, 0xaa, R4; SHF.R.U32.HI R0, RZ, 0x8, R0`, c1 and c0 (`v4_c1_low_byte`)
 /// both narrowed; 13.5 right). A byte unpack of the word, `mov.b32 {c0, c1, c2, c3}` (`v1`), keeps
-/// the whole `PRMT` (right) and is left alone. `results` (the spec's, one per element) changed.
+/// the whole `PRMT` (right) and is left alone. Where byte 1 names a byte of a by index, c0 alone
+/// is narrowed (`emulate/low_byte_of_an_unpack_narrowed_alone.rs`, 4601's b6ac6d50). `results`
+/// (the spec's, one per element) changed.
 pub(super) fn narrowed_prmt_unpack_reader(
     m: &mut Machine<'_>,
     t: u32,
@@ -112,8 +115,15 @@ pub(super) fn narrowed_prmt_unpack_reader(
     let elements: Vec<Option<Reg>> = items.iter().map(|o| m.reg_of(o).ok()).collect();
     let Some(h) = m.reg_of(src).ok().filter(|h| h.class().bits() == 16) else { return results };
     let Some(word) = m.read(t, h).ok().filter(Expected::is_exact) else { return results };
-    let Some(narrowed) = narrowed_source(m, t, h, 2, word.bits as u32) else { return results };
-    for (i, e) in elements.iter().enumerate() {
+    // Both bytes narrowed together, or c0 alone (`emulate/low_byte_of_an_unpack_narrowed_alone.rs`).
+    let w = word.bits as u32;
+    let Some((narrowed, narrowed_elements)) = narrowed_source(m, t, h, 2, w).map(|n| (n, 2)).or_else(|| {
+        low_byte_of_an_unpack_narrowed_alone::low_byte_narrowed_alone(m, t, h, elements.first().copied().flatten(), w)
+            .map(|n| (n, 1))
+    }) else {
+        return results;
+    };
+    for (i, e) in elements.iter().enumerate().take(narrowed_elements) {
         let Some((_, x)) = results.iter_mut().find(|(x, _)| Some(*x) == *e) else { continue };
         let from = x.clone();
         *x = m.fire(d, &from, Expected::exact(u128::from((narrowed >> (8 * i)) & 0xFF), from.width));
@@ -166,7 +176,7 @@ fn zero_extended_bytes_cvt(c: Cvt) -> Option<u32> {
 /// The low `bytes` bytes the reader being run sees in its source register `h` of thread `t`
 /// (holding `word`) where a narrowed `prmt` reaches it ([`reaching_prmt`]), at most as many
 /// bytes as the links between keep.
-fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word: u32) -> Option<u32> {
+pub(super) fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word: u32) -> Option<u32> {
     let (r, kept) = reaching_prmt(m, t, h)?;
     narrowed_prmt(m, t, r, bytes.min(kept), word)
 }

@@ -1,0 +1,96 @@
+//! 3702-N7 (corpus/known/fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform.toml) at a
+//! later shuffle, its one consequence that has words (session 47): ptxas 13.0.88 and 13.5 -O3
+//! and the JIT take the predicate `p` of `shfl.sync.bfly d|p, a, b, c` of a constant `a` as
+//! warp-uniform. N7's own case branches on `p` (no BSSY/WARPSYNC; words that depend on the
+//! schedule, not emulated). Here a value chosen by `p` among constants is then taken as uniform
+//! too, and a `shfl.sync` of it is dropped: each lane keeps its own value, where §9.7.9.6 moves
+//! the source lane's (`pval = j ≤ maxLane` differs between lanes whenever `c[4:0]` ≠ 0).
+//!
+//! Evidence: seed 4601's 746b5bde (corpus/findings/fuzz-h200-4601/trace/T17t1.md, trace/746b5bde/;
+//! `SHFL.BFLY P0, RZ, RZ, R4, 0x1; SEL R0, RZ, 0xe591cf3d, P0` and no second `SHFL`: threads 14
+//! and 15 store their own 0xcf3dcf3d where the spec reads lanes 0 and 1, 0). Its variants
+//! (13.0.88 -O3): dropped under `@!p mov` or `selp` by p (`v4_selp`), `@!q mov` of a `mov.pred q, p`
+//! copy (`s47/e2_mov_pred_copy`), a second shuffle of any mode (`.bfly`, `.idx` `v5_second_idx`,
+//! `.up` `s47/e1_second_up`, `.down` `s47/e3_second_down`), any b of the bfly with `c[4:0]` ≠ 0
+//! (v11–v22); kept (right) where the
+//! bfly shuffles a loaded value or %tid.x (`v1_src_loaded`, `v6_bfly_src_tid`), where the
+//! predicate is `.up`/`.down`'s or a `setp` of %tid.x, and where `c[4:0]` = 0 (v8, v10, v18).
+//! Where `p` really is uniform the drop is valid and the own value is the spec's (v12, v16, v21).
+//! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy.
+
+use super::fuzz3602::writes;
+use super::fuzz3701::folded_constant;
+use super::origin::ptxas_constant;
+use super::shfl_of_a_register_ptxas_knows::shuffles_a_constant;
+use crate::isa::operand::{Imm, Operand};
+use crate::isa::ShflMode;
+use crate::isa::{Form, Instruction, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{GlueOp, Src};
+use crate::program::{Reg, Stmt};
+use crate::semantics::Deviation;
+
+/// How many producers back a constant operand is looked for ([`folded_constant`]).
+const DEPTH: u32 = 3;
+
+/// Whether the `shfl.sync` `inst` being run is dropped (each lane keeps its own `a`): emulating
+/// 3702-N7, a shuffle of any mode whose `a` register was last written, unguarded or under
+/// the predicate `p`, as a choice by `p` between constants ([`chosen_by`]), `p` the predicate of
+/// a `shfl.sync.bfly` of a constant with an immediate `c` whose `c[4:0]` is not 0, or a copy of
+/// one ([`bfly_predicate_of_a_constant`]).
+pub(super) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
+    if !matches!(inst.form, Form::ShflSync(_)) || !m.allow.emulates(Deviation::ShuffleOfBflyPredicateChoiceDropped) {
+        return false;
+    }
+    let Some(a) = inst.operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return false };
+    let Some(j) = m.p.body.get(..m.stmt).and_then(|b| b.iter().rposition(|s| writes(s, a))) else { return false };
+    chosen_by(m, j, a).is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
+}
+
+/// The predicate by which the statement at body index `j` chooses register `a`'s value between
+/// constants: `@p mov a, K` or `@!p mov a, K` over a constant `a` ([`folded_constant`]), or
+/// `selp a, K1, K2, p` of constants.
+fn chosen_by(m: &Machine<'_>, j: usize, a: Reg) -> Option<Reg> {
+    match &m.p.body[j] {
+        Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: Some(g) }) => {
+            let p = m.reg_of(&Operand::Name(g.pred.clone())).ok()?;
+            let immediate = matches!(operands.get(1), Some(Operand::Imm(Imm::Int(_))));
+            (immediate && folded_constant(m, j, a, DEPTH)).then_some(p)
+        }
+        Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Selp => {
+            let constant = |s: Option<Src>| match s {
+                Some(Src::Imm(_)) => true,
+                Some(Src::Reg(r)) => ptxas_constant(m, j, r).is_some(),
+                None => false,
+            };
+            let Some(Src::Reg(p)) = glue.src[2] else { return None };
+            (constant(glue.src[0]) && constant(glue.src[1])).then_some(p)
+        }
+        _ => None,
+    }
+}
+
+/// Whether predicate `p`, read at body index `at`, was last written there (directly or through
+/// one `mov.pred` copy) by an unguarded `shfl.sync.bfly d|p, a, b, c, mask` of a constant `a` ([`shuffles_a_constant`]) with an
+/// immediate `c` whose `c[4:0]` (the clamp, §9.7.9.6) is not 0.
+fn bfly_predicate_of_a_constant(m: &Machine<'_>, at: usize, p: Reg) -> bool {
+    let Some(mut k) = m.p.body[..at].iter().rposition(|s| writes(s, p)) else { return false };
+    let mut p = p;
+    // One unguarded `mov.pred p, q` copy looked through (`s47/e2_mov_pred_copy`).
+    if let Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, operands }) = &m.p.body[k] {
+        let Some(q) = operands.get(1).and_then(|o| m.reg_of(o).ok()).filter(|_| mv.shape == MovShape::Copy) else {
+            return false;
+        };
+        let Some(j) = m.p.body[..k].iter().rposition(|s| writes(s, q)) else { return false };
+        (k, p) = (j, q);
+    }
+    let Stmt::Isa(shfl @ Instruction { form: Form::ShflSync(s), guard: None, operands }) = &m.p.body[k] else {
+        return false;
+    };
+    let clamp = match operands.get(3) {
+        Some(Operand::Imm(Imm::Int(c))) => c & 0x1f,
+        _ => return false,
+    };
+    let names_p = matches!(operands.first(), Some(Operand::WithPred(_, q)) if m.reg_of(&Operand::Name(q.clone())).ok() == Some(p));
+    s.mode == ShflMode::Bfly && names_p && clamp != 0 && shuffles_a_constant(m, shfl, k)
+}
