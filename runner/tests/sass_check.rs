@@ -64,6 +64,33 @@ fn the_createpolicy_root_cause_is_flagged_at_o3_only() {
     assert_eq!(flagged, [("STG.E descriptor".into(), "UR6 UR7".into())], "{}\n{listing}", ptxas.version);
 }
 
+/// Seed 4703's six unwritten-register findings were false alarms (trace/T18u3.md): ptxas -O3
+/// makes a jump table of the generated prologue's branches (`BRX R6 -0xe0`), and `nvdisasm
+/// -ndf` leaves out its targets, so the check took every label as one and a path skipped a
+/// `bfind.s64` diamond's writes. The listing is made again with the targets
+/// (`sass::disasm::lacks_branch_targets`): the reduced case, and the stored cases, flag nothing.
+#[test]
+fn a_jump_table_is_followed_to_its_targets_only() {
+    let Some((ptxas, checker)) = tools() else { return };
+    let root = runner::paths::repo_root().expect("the repository");
+    let dir = root.join("corpus/findings/fuzz-h200-4703");
+    let reduced = std::fs::read_to_string(dir.join("trace/e70412f7/reduced.ptx")).unwrap();
+    let (listing, o3) = checker.check_ptx(&ptxas, &reduced, "sm_90", 3).unwrap();
+    assert!(listing.contains("BRANCH_TARGETS"), "{listing}");
+    assert_eq!(o3, Vec::<Unwritten>::new(), "{listing}");
+    for id in ["e70412f7", "40b8d262", "034df910", "6d35da70", "21d20d9a", "6a942800"] {
+        let name = std::fs::read_dir(dir.join("cases"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(id)))
+            .unwrap();
+        let (p, _) = parse_case(&std::fs::read_to_string(&name).unwrap()).unwrap();
+        let (_, o3) = checker.check_ptx(&ptxas, &p.module_text(), &p.target.name(), 3).unwrap();
+        assert_eq!(o3, Vec::<Unwritten>::new(), "{id}");
+    }
+}
+
 /// `n` generated programs (seeds from `first`) as modules of `per` programs.
 fn modules(first: u64, n: u64, per: u64) -> Vec<String> {
     let cfg = Config::default();

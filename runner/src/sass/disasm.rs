@@ -117,10 +117,28 @@ impl Nvdisasm {
 
     /// The SASS listing of every function in `cubin` (`nvdisasm -c`: code sections only), or an
     /// error if nvdisasm fails or runs longer than `limit` (then it is killed). `-ndf` skips
-    /// nvdisasm's own dataflow analysis, which `-c` does not print: the listing is byte-identical
-    /// and the run 10–15 % cheaper (docs/PERFORMANCE.md, session 43).
+    /// nvdisasm's own dataflow analysis, which `-c` does not print, and makes the run 10–15 %
+    /// cheaper (docs/PERFORMANCE.md, session 43) — but that analysis is what names an indirect
+    /// branch's targets (`BRX R6 -0xe0 (*"BRANCH_TARGETS .L_x_8,.L_x_9"*)`, a jump table): without
+    /// them the check takes every label as a target, and a path the kernel never takes skips
+    /// writes (seed 4703's six unwritten-register false alarms,
+    /// corpus/findings/fuzz-h200-4703/trace/T18u3.md). So a listing with an indirect branch whose
+    /// targets are not named ([`lacks_branch_targets`]) is made again without `-ndf`.
     pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
-        let args = ["-c".as_ref(), "-ndf".as_ref(), cubin.as_os_str()];
+        let fast = self.run(cubin, limit, true)?;
+        if !lacks_branch_targets(&fast) {
+            return Ok(fast);
+        }
+        self.run(cubin, limit, false)
+    }
+
+    /// One `nvdisasm -c` run, with `-ndf` where `no_dataflow`.
+    fn run(&self, cubin: &Path, limit: Duration, no_dataflow: bool) -> Result<String, DisasmError> {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["-c".as_ref()];
+        if no_dataflow {
+            args.push("-ndf".as_ref());
+        }
+        args.push(cubin.as_os_str());
         let (status, stdout, stderr) =
             run_bounded(&self.path, &args, limit).map_err(|e| e.into_error(&self.path, cubin, limit))?;
         if !status.success() {
@@ -133,6 +151,15 @@ impl Nvdisasm {
         }
         Ok(stdout)
     }
+}
+
+/// Whether a listing has an indirect branch (`BRX`, `JMX`) without nvdisasm's list of its
+/// targets (`-ndf` leaves the list out).
+pub fn lacks_branch_targets(listing: &str) -> bool {
+    listing.lines().any(|l| {
+        let indirect = l.split_whitespace().any(|w| w.split('.').next().is_some_and(|op| op == "BRX" || op == "JMX"));
+        indirect && !l.contains("BRANCH_TARGETS")
+    })
 }
 
 /// Why [`run_bounded`] gave no output.
@@ -202,6 +229,34 @@ mod tests {
         };
         assert_eq!((status.code(), out.as_str()), (Some(0), "listing\n"));
         assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    }
+
+    /// Seed 4703's e70412f7 reduced (trace/e70412f7/): ptxas 13.0.88 -O3 makes a jump table;
+    /// `-ndf` leaves out its targets, nvdisasm's dataflow pass names them.
+    #[test]
+    fn an_indirect_branch_without_its_targets_is_seen() {
+        let trace = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/findings/fuzz-h200-4703/trace/e70412f7/");
+        let read = |f: &str| std::fs::read_to_string(format!("{trace}{f}")).unwrap();
+        assert!(lacks_branch_targets(&read("reduced.130.O3.sass")));
+        assert!(!lacks_branch_targets(&read("reduced.130.O3.df.sass")));
+        assert!(lacks_branch_targets("/*0010*/ @P0 JMX R4 ;") && lacks_branch_targets("/*0010*/ BRX.U R6 -0xe0 ;"));
+        assert!(!lacks_branch_targets("/*0010*/ BRA `(.L_x_1) ;\n/*0020*/ EXIT ;"));
+    }
+
+    /// A listing with target-less indirect branches is made again without `-ndf`; one without
+    /// them is not (a stand-in nvdisasm that prints which way it was run).
+    #[test]
+    fn the_listing_is_made_again_with_the_dataflow_pass_where_targets_lack() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = dir.path().join("nvdisasm");
+        let script = "#!/bin/sh\ncase \"$2\" in -ndf) echo \"/*0010*/ BRX R6 -0xe0 ; $BODY\" ;; \
+            *) echo '/*0010*/ BRX R6 -0xe0 (*\"BRANCH_TARGETS .L_x_1\"*);' ;; esac\n";
+        std::fs::write(&fake, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let tool = Nvdisasm { path: fake, version: "test".into() };
+        let listing = tool.disassemble(Path::new("x.cubin"), DEFAULT_TIMEOUT).unwrap();
+        assert!(listing.contains("BRANCH_TARGETS"), "{listing}");
     }
 
     #[test]
