@@ -48,7 +48,7 @@ fn the_run_survives_a_faulting_and_a_hanging_kernel() {
     eprintln!("device: {} (driver {})", w.device, w.driver);
     match w.run(&job(1, Some(Planted::Fault), 1), Duration::from_secs(60)) {
         Outcome::Fault(m) => eprintln!("fault recorded: {m}"),
-        Outcome::Crashed(m) => eprintln!("fault recorded as crash: {m}"),
+        Outcome::Crashed { message, .. } => eprintln!("fault recorded as crash: {message}"),
         other => panic!("a null-pointer store must fault, got {other:?}"),
     }
     let mut w = spawn().expect("restart after the fault");

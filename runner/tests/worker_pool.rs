@@ -172,6 +172,17 @@ fn a_planted_fault_or_hang_fails_only_its_own_row_or_batch() {
         other => panic!("a planted fault fails its batch: {other:?}"),
     }
     assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
+    // A worker that faults names the faulting site (`worker::crash_site`), and the crash's
+    // `how` carries it: here `raise` in libc, as the planted kernel raises SIGSEGV.
+    let (_, _, segv) = programs(6, |i| if i == 2 { "planted_segv_2".into() } else { format!("p{i}") });
+    match pool.run_programs(&segv) {
+        Err(Failed::Finding(Failure::Crash { how, message, .. })) => {
+            assert!(how.starts_with("worker crash at SIGSEGV in ") && how.contains("+0x"), "{how}");
+            assert!(message.contains("it faulted: SIGSEGV in "), "{message}");
+        }
+        other => panic!("a planted SIGSEGV fails its batch with its site: {other:?}"),
+    }
+    assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
 }
 
 /// A planted hang in a batch split over three oracle workers, with a per-kernel timeout: the

@@ -278,7 +278,7 @@ impl WorkerSlot {
     /// After a dead outcome, a fresh worker. Gives the restarts made (0 or 1) and the seconds
     /// they took.
     fn after(&mut self, o: &Outcome) -> (u64, f64) {
-        if !matches!(o, Outcome::Fault(_) | Outcome::Crashed(_) | Outcome::Hung(_) | Outcome::KernelHung { .. }) {
+        if !matches!(o, Outcome::Fault(_) | Outcome::Crashed { .. } | Outcome::Hung(_) | Outcome::KernelHung { .. }) {
             return (0, 0.0);
         }
         let t = Instant::now();
@@ -339,7 +339,11 @@ fn failure(by: &str, outcome: Outcome) -> Failure {
             let how = m.split(": ").last().unwrap_or("fault").to_string();
             Failure::Crash { by, how, message: m }
         }
-        Outcome::Crashed(m) => Failure::Crash { by, how: "worker crash".into(), message: m },
+        // The site makes the signature: one faulting instruction, one crash (`worker::crash_site`).
+        Outcome::Crashed { message, site } => {
+            let how = site.map_or_else(|| "worker crash".to_string(), |s| format!("worker crash at {s}"));
+            Failure::Crash { by, how, message }
+        }
         Outcome::Hung(t) => {
             Failure::Crash { by, how: "hang".into(), message: format!("no result within {} s", t.as_secs()) }
         }
@@ -371,7 +375,9 @@ pub fn sweep_outcome(outcome: Result<Outcome, String>) -> Result<Checked, SweepF
             FailureKind::Other,
             "the worker answered a sweep with a memory job's results",
         ))),
-        Ok(Outcome::Crashed(m)) => Err(SweepFailure::Row(BackendFailure::new(FailureKind::Crash, m))),
+        Ok(Outcome::Crashed { message, .. }) => {
+            Err(SweepFailure::Row(BackendFailure::new(FailureKind::Crash, message)))
+        }
         Ok(Outcome::Hung(t)) => Err(SweepFailure::Row(BackendFailure::new(
             FailureKind::Hang,
             format!("no result within {} s; worker killed", t.as_secs()),

@@ -9,6 +9,7 @@
 //! over global buffers, tensor maps encoded by the driver) on a GPU worker. `planted`
 //! (`test-hooks` builds) makes the oracle worker a backend with planted compiler bugs.
 
+pub mod crash_site;
 mod harness_kernels;
 mod job_error;
 pub mod memjob;

@@ -427,6 +427,17 @@ pub enum Reply {
         /// Why.
         message: String,
     },
+    /// The worker faulted and is about to die of `signal`: the faulting instruction's module
+    /// (file name) and offset in it (`super::crash_site`). Written by its signal handler.
+    CrashSite {
+        /// The signal (`11`: `SIGSEGV`).
+        signal: i32,
+        /// The shared object holding the faulting instruction (`libnvidia-ptxjitcompiler.so.580.159.04`),
+        /// `?` where none does.
+        module: String,
+        /// The instruction's offset in it (its absolute address for `?`).
+        offset: u64,
+    },
 }
 
 /// The installed NVIDIA driver's version (`580.159.04`) as `/proc/driver/nvidia/version`

@@ -491,8 +491,8 @@ fn jit_module(gpu: &Gpu, ptx: &str) -> Result<crate::gpu::Module, JobError> {
 }
 
 /// A program job run by the program oracle (`ptxdiff worker --oracle`) under the job's
-/// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_hang…` abort or
-/// hang, for the supervisor's tests, the first of them in kernel order as a GPU would meet
+/// allowances. With `test-hooks`, entries named `planted_fault…`/`planted_segv…`/`planted_hang…`
+/// abort, raise `SIGSEGV` (for `super::crash_site`) or hang, for the supervisor's tests, the first of them in kernel order as a GPU would meet
 /// it: a planted hang in a job with a per-kernel timeout is waited for that long and named
 /// ([`JobError::KernelHung`], as [`wait_for_kernels`] names a GPU's), without one it sleeps
 /// for good; and the bugs `super::planted` reads from the environment are planted.
@@ -502,6 +502,10 @@ fn run_programs_on_oracle(job: &ProgramJob) -> Result<ProgramsDone, JobError> {
     for (index, k) in job.kernels.iter().enumerate() {
         if k.name.starts_with("planted_fault") {
             std::process::abort();
+        }
+        if k.name.starts_with("planted_segv") {
+            // SAFETY: raising a signal; the crash-site handler reports it and the process dies.
+            unsafe { libc::raise(libc::SIGSEGV) };
         }
         if k.name.starts_with("planted_hang") {
             let Some(limit) = job.kernel_timeout_ms.map(Duration::from_millis) else {
@@ -647,6 +651,7 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let gpu = if oracle {
+        super::crash_site::install();
         let ready =
             Reply::Ready { device: "oracle (CPU)".into(), driver: 0, sm: 90, driver_version: None, devices: None };
         reply(&mut out, &ready)?;
@@ -662,6 +667,8 @@ pub fn serve(device: i32, oracle: bool) -> std::io::Result<()> {
                     devices: cudarc::driver::result::device::get_count().ok().and_then(|n| u32::try_from(n).ok()),
                 };
                 reply(&mut out, &ready)?;
+                // After the driver started, so that its own handlers (if any) come first.
+                super::crash_site::install();
                 Some(g)
             }
             Err(e) => return reply(&mut out, &Reply::Unavailable { message: e.to_string() }),

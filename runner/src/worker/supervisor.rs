@@ -47,8 +47,15 @@ pub enum Outcome {
     Failed(String),
     /// The GPU faulted (the worker exited).
     Fault(String),
-    /// The worker died without a word (signal, panic).
-    Crashed(String),
+    /// The worker died without a word (signal, panic): what the supervisor saw, and the
+    /// faulting site its signal handler named (`SIGSEGV in libnvidia-ptxjitcompiler.so.580.159.04+0x4f2a10`,
+    /// `super::crash_site`), if it named one.
+    Crashed {
+        /// What happened (`the worker exited (signal: 11 (SIGSEGV)) while running the job`).
+        message: String,
+        /// The faulting site.
+        site: Option<String>,
+    },
     /// No reply within the timeout; the worker was killed.
     Hung(Duration),
     /// The worker named the kernel of a program job that did not finish within the job's
@@ -192,9 +199,10 @@ impl WorkerHandle {
     /// clock with `after_load` as the timeout (when given).
     fn wait_for(&mut self, line: &str, id: u64, mut timeout: Duration, after_load: Option<Duration>) -> Outcome {
         if writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_err() {
-            return Outcome::Crashed("the worker's stdin is closed".into());
+            return Outcome::Crashed { message: "the worker's stdin is closed".into(), site: None };
         }
         let mut start = Instant::now();
+        let mut site = None;
         loop {
             let left = timeout.saturating_sub(start.elapsed());
             match self.lines.recv_timeout(left) {
@@ -202,6 +210,9 @@ impl WorkerHandle {
                     Ok(Reply::Done(d)) if d.id == id => return Outcome::Done(d),
                     Ok(Reply::Programs(d)) if d.id == id => return Outcome::Programs(d),
                     Ok(Reply::Mem(d)) if d.id == id => return Outcome::Mem(d),
+                    Ok(Reply::CrashSite { signal, module, offset }) => {
+                        site = Some(format!("{} in {module}+0x{offset:x}", super::crash_site::signal_name(signal)));
+                    }
                     Ok(Reply::Loaded { id: i }) if i == id => {
                         if let Some(run) = after_load {
                             (start, timeout) = (Instant::now(), run);
@@ -229,7 +240,11 @@ impl WorkerHandle {
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
-                    return Outcome::Crashed(format!("the worker exited ({status}) while running the job"));
+                    let mut message = format!("the worker exited ({status}) while running the job");
+                    if let Some(s) = &site {
+                        message.push_str(&format!("; it faulted: {s}"));
+                    }
+                    return Outcome::Crashed { message, site };
                 }
             }
         }
