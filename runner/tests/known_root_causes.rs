@@ -913,6 +913,29 @@ fn the_seed_4202_jit_crash_is_named_by_its_id() {
     );
 }
 
+/// The driver JIT's segfault by its site (`runner/src/worker/crash_site.rs`): every stored JIT
+/// crash, replayed alone on the H200 (corpus/findings/jit-crash-site/), faults in a libc call
+/// from libnvidia-ptxjitcompiler.so.1+0x168f86b; a crash with that `how` on the JIT is known
+/// whatever its program's form (seed 4702's 25ad2263 was new by its key), another site, a crash
+/// without a site, or the site on another backend is not.
+#[test]
+fn a_jit_crash_at_the_known_site_is_known_by_it() {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let site = "worker crash at SIGSEGV in libnvidia-ptxjitcompiler.so.1+0x168f86b";
+    let crash = |form: &str, backend: &str, how: &str| Signature::new(FindingClass::Crash, form, "", [backend], how);
+    for form in ["subc.cc.s32", "cvt.pack.sat.s8.s32.b32", "add.u32"] {
+        assert_eq!(
+            known.matches(&crash(form, "cuda:jit", site)).map(|k| k.name.as_str()),
+            Some("jit-segv-at-ptxjitcompiler-168f86b"),
+            "{form}"
+        );
+    }
+    assert!(known.matches(&crash("subc.cc.s32", "cuda:jit", "worker crash")).is_none());
+    let other = "worker crash at SIGSEGV in libnvidia-ptxjitcompiler.so.1+0x1000";
+    assert!(known.matches(&crash("subc.cc.s32", "cuda:jit", other)).is_none());
+    assert!(known.matches(&crash("subc.cc.s32", "cuda:ptxas-O3", site)).is_none());
+}
+
 /// Seed 4303's -O0 crash (cd64eb6b: the global descriptor never loaded, trace/T14x5.md) is K by
 /// its id, and seed 4302's `@P0 CCTL.E.PF1` under a never-written predicate (9059cde8, T14x2.md)
 /// is the CCTL entry's reader.

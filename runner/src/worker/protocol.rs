@@ -428,7 +428,8 @@ pub enum Reply {
         message: String,
     },
     /// The worker faulted and is about to die of `signal`: the faulting instruction's module
-    /// (file name) and offset in it (`super::crash_site`). Written by its signal handler.
+    /// (file name) and offset in it — for a fault in the C library, its caller's
+    /// (`super::crash_site`). Written by its signal handler.
     CrashSite {
         /// The signal (`11`: `SIGSEGV`).
         signal: i32,
