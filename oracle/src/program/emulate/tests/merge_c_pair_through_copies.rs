@@ -64,18 +64,11 @@ fn nd_f5d8ab7c_a_guarded_copy_or_a_copy_of_an_f16_cvt_is_left_alone() {
 #[test]
 fn nd_f5d8ab7c_the_campaign_case_gives_the_stored_o3_words() {
     let (p, i) = super::stored_case("4601", "f5d8ab7c3dab200d");
-    let spec = run(&p, &i, &Allowances::all()).unwrap();
-    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
-    assert_eq!(fired, vec![D]);
-    for (t, (s, e)) in spec.iter().zip(&out).enumerate() {
-        for w in 0..p.outputs {
-            let (s, e) = (s.field(32 * w, 32), e.field(32 * w, 32));
-            assert!(e.is_exact(), "thread {t} word {w}");
-            if w == 2 && t < 8 {
-                assert_eq!((s.bits, e.bits), (0x4000_0000, 0), "thread {t} word {w}");
-            } else if w != 2 {
-                assert_eq!(e.bits, s.bits, "thread {t} word {w}");
-            }
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        if w == 2 && t < 8 {
+            assert_eq!((s.bits, e.bits), (0x4000_0000, 0), "thread {t} word {w}");
+        } else if w != 2 {
+            assert_eq!(e.bits, s.bits, "thread {t} word {w}");
         }
     }
 }
