@@ -58,7 +58,7 @@ pub fn install() {
     });
 }
 
-/// The name of a fault signal as [`how`](crate::failure::Failure::Crash) writes it.
+/// The name of a fault signal as a crash's `how` ([`super::protocol::Failure::Crash`]) writes it.
 pub fn signal_name(signal: i32) -> &'static str {
     match signal {
         libc::SIGSEGV => "SIGSEGV",
