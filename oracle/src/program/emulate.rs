@@ -123,6 +123,7 @@ mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
 mod values;
 mod wide16_product_of_s8_round_trip;
+mod widening_sat_of_a_negation32_keeps_its_minimum;
 
 pub(super) use carry::carry;
 pub(super) use skipped::{skipped_glue, skipped_isa};
@@ -857,12 +858,17 @@ pub(super) fn isa(
     // F, 32 bits, widening or the same width (corpus/findings/fuzz-h200-3701/, 1d8039b3, trace
     // TC1.md; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.{u32,u64}.s32` of an overflowed `abs.s32` is
     // the `IABS` result zero-extended with no clamp, +2^31 (§9.7.9.21 saturates −2^31 to 0).
-    // `neg.s32` keeps the clamp, `cvt.{u64,s64}.s32` sign-extend, `abs.s64` is right.
+    // `neg.s32` (or `sub.s32` from a moved 0) the same: its unsigned clamp `>u 2^31` keeps the
+    // wrapped −(−2^31) (seed 4701's 72d92e64,
+    // `emulate/widening_sat_of_a_negation32_keeps_its_minimum.rs`). `cvt.{u64,s64}.s32`
+    // sign-extend, `abs.s64` is right.
     let of_abs32 = r.is_some_and(|r| {
         matches!(m.producer(t, r), Some((Stmt::Glue { glue, .. }, _)) if glue.op == GlueOp::Abs && glue.ty == GlueType::S32)
     });
+    let of_neg32_kept =
+        r.is_some_and(|r| widening_sat_of_a_negation32_keeps_its_minimum::negation_kept_by_unsigned_clamp(m, t, r));
     if m.allow.emulates(Deviation::NegationOverflow)
-        && of_abs32
+        && (of_abs32 || of_neg32_kept)
         && c.sat
         && c.atype == CvtType::S32
         && matches!(c.dtype, CvtType::U32 | CvtType::U64)

@@ -29,8 +29,10 @@ use crate::program::{Reg, Stmt};
 /// this mechanism: a negation ptxas knows (`v_moved_min`: folded, 0 stored), and a value that
 /// another write on another path joins before the cvt (`v_neg32_branch`: `I2I.S16.S32.SAT` of the
 /// join, right), so every write to the chain between the negation and the cvt must be a copy of
-/// it. `cvt.sat.{u32,u64}.s32` keep the unsigned clamp (`ISETP.GT.U32 … −0x80000000`, right),
-/// and `neg.s64` read by any `cvt.sat.*.s64` is right (`v_neg64_sat_*`).
+/// it. `neg.s64` read by any `cvt.sat.*.s64` is right (`v_neg64_sat_*`). The widening
+/// `cvt.sat.{u32,u64}.s32` read the same negation through an unsigned clamp
+/// (`ISETP.GT.U32 … −0x80000000`) that keeps −(−2^31): wrong too, for that value only (session
+/// 47, `emulate/widening_sat_of_a_negation32_keeps_its_minimum.rs`).
 pub(super) fn clamped_negation32(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     let Some((Stmt::Glue { glue, .. }, o)) = m.producer(t, r) else { return false };
     let negation = glue.ty == GlueType::S32

@@ -43,8 +43,7 @@ fn f_sub_s32_from_zero_and_copies_clamp_the_same() {
     exact_case(&clamped(&neg, &copy, "cvt.sat.s16.s32 %r6, %r4;"), min, d, 0xffff_8000, 0x7fff);
 }
 
-/// Right in the listings, so left alone: `sub.u32` (`IADD3; I2I.U16.S32.SAT`), a widening
-/// `cvt.sat.u32.s32` (the unsigned clamp), a negation another path's write joins before the
+/// Right in the listings, so left alone: `sub.u32` (`IADD3; I2I.U16.S32.SAT`), a negation another path's write joins before the
 /// cvt (`v_neg32_branch`: `I2I.S16.S32.SAT` of the join), a negation ptxas knows (`v_moved_min`:
 /// folded) and `neg.s64` (`v_neg64_sat_*`).
 #[test]
@@ -54,7 +53,6 @@ fn f_right_negations_and_readers_are_left_alone() {
     let sub_u32 = ["mov.b32 %r3, 0;", "sub.u32 %r1, %r3, %r0;"];
     untouched(&clamped(&sub_u32, &[], "cvt.sat.u16.s32 %r6, %r1;"), min, d);
     let neg = ["neg.s32 %r1, %r0;"];
-    untouched(&clamped(&neg, &[], "cvt.sat.u32.s32 %r6, %r1;"), min, d);
     let joined =
         ["ld.global.s32 %r2, [%in+4];", "setp.ne.s32 %p1, %r2, 0;", "@%p1 bra $L1;", "add.s32 %r1, %r1, 1;", "$L1:"];
     untouched(&clamped(&neg, &joined, "cvt.sat.s16.s32 %r6, %r1;"), [0x8000_0000, 1, 0, 0], d);
