@@ -1605,7 +1605,7 @@ const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
     ("7b1e7594", "new"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized)
     ("8fe9dbe7", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
-    ("a0f3d153", "new"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized)
+    ("a0f3d153", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized; helper k1: emulate/negation_of_set_f32_through_a_pack_round_trip.rs)
     ("bd1942aa", "new"), // KNOWN N-11: a skipped set.ne.s32.s16 in a 2-trip loop; the emulation admits the sign extension only of an exact old half (T18u5; the oracle is right; stored unminimized)
     ("c807f7fa", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
     ("c80aa912", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // NEW, its own entry by id: min.s32(max.u32(x, 0), 0) folded to 0 (T18u4; 13.0.88 -O3 only, 13.5 right)

@@ -59,6 +59,7 @@ mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
+mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod prmt_constant_b_held_in_a_register;

@@ -8,6 +8,7 @@
 //! emulated value through the oracle's own semantics as before.
 
 use super::fuzz3702_conversions::bare;
+use super::negation_of_set_f32_through_a_pack_round_trip::packed_word_producer;
 use super::scopes_3901_h4;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction};
@@ -31,7 +32,15 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
         |k: usize| matches!(&m.p.body[k], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
     let (Stmt::Glue { glue, .. }, o) = m.producer(t, r)? else { return None };
     match (glue.op, glue.ty) {
-        (GlueOp::Neg, GlueType::S32) => o.a_stmt.filter(|&k| is_set_f32(k)).and(o.a.clone()).map(|v| (o.stmt, v)),
+        (GlueOp::Neg, GlueType::S32) => {
+            // Through a 64-bit pack and unpack of the set's word (seed 4703's a0f3d153,
+            // `emulate/negation_of_set_f32_through_a_pack_round_trip.rs`).
+            let through_pack = |k: usize| match glue.src[0] {
+                Some(Src::Reg(x)) => packed_word_producer(m, x, o.stmt, k).is_some_and(is_set_f32),
+                _ => false,
+            };
+            o.a_stmt.filter(|&k| is_set_f32(k) || through_pack(k)).and(o.a.clone()).map(|v| (o.stmt, v))
+        }
         (GlueOp::Sub, GlueType::S32 | GlueType::U32) => {
             let Some(Src::Reg(x)) = glue.src[1] else { return None };
             let zero = scopes_3901_h4::first_source_moved_zero(m, o);

@@ -904,6 +904,7 @@ mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod n7_to_3501;
+mod negation_of_set_f32_through_a_pack_round_trip;
 mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
