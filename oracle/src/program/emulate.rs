@@ -47,6 +47,7 @@ mod fuzz3901;
 mod fuzz4003;
 mod half_cvt_folded_into_rzi;
 mod j_packed_constant;
+mod known_through_integer_cvt;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
 mod lop3_of_its_a_with_b_repeating_c;

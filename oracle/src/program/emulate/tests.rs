@@ -894,6 +894,7 @@ mod cnot_read_by_a_live_cnot;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
+mod known_through_integer_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
