@@ -1609,5 +1609,5 @@ const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("bd1942aa", "new"), // KNOWN N-11: a skipped set.ne.s32.s16 in a 2-trip loop; the emulation admits the sign extension only of an exact old half (T18u5; the oracle is right; stored unminimized)
     ("c807f7fa", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
     ("c80aa912", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // NEW, its own entry by id: min.s32(max.u32(x, 0), 0) folded to 0 (T18u4; 13.0.88 -O3 only, 13.5 right)
-    ("f788f578", "new"), // KNOWN 3701-N-D: d0 = cvt.s64.u16 of h2, made before the pack, read after (T18u4; merge_c_low_byte_unpacked_before_pack.rs takes byte unpacks)
+    ("f788f578", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: d0 = cvt.s64.u16 of h2, made before the pack, read after (T18u4; merge_c_low_byte_unpacked_before_pack.rs takes byte unpacks); emulate/merge_c_widened_byte_half_read_after_pack.rs
 ];

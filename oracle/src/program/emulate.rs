@@ -59,6 +59,7 @@ mod merge_c_in_place;
 mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
+mod merge_c_widened_byte_half_read_after_pack;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;

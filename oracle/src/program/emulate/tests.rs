@@ -903,6 +903,7 @@ mod mad_step_of_its_own_addend;
 mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
+mod merge_c_widened_byte_half_read_after_pack;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod n7_to_3501;
 mod prmt_constant_b_held_in_a_register;
