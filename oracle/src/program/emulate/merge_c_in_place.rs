@@ -76,7 +76,9 @@
 //! `emulate/merge_c_pair_through_copies.rs`): the pair element may be an unguarded 16-bit copy
 //! of the pair (ptxas coalesces it: the same in-place MERGE_C).
 //! The low byte of a byte unpack of h before the pack, read after it, is the pair's
-//! (trace/T17t2.md, cf023b23; `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
+//! (trace/T17t2.md, cf023b23; `emulate/merge_c_low_byte_unpacked_before_pack.rs`), and so is the
+//! low half of a widening `cvt` of a byte-converted h before the pack, read after it (seed 4703's
+//! f788f578, trace/T18u4.md; `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
 //!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
@@ -90,6 +92,7 @@ use super::fuzz3702_conversions::bare;
 use super::merge_c_low_byte_unpacked_before_pack;
 use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
+use super::merge_c_widened_byte_half_read_after_pack;
 use super::origin::value_readers;
 use super::scopes_4202_v4;
 use super::scopes_4303_y2;
@@ -285,15 +288,16 @@ fn destroyed_source(
     Some((r, old, to))
 }
 
-/// Each of the byte registers `low` (`Destroyed::low_bytes`) with its value in thread `t` and
-/// the pair's low byte it takes (seed 4601's cf023b23,
-/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
-fn merged_low_bytes(m: &Machine<'_>, t: u32, low: &[Reg], pair: &Expected) -> Vec<(Reg, Expected, Expected)> {
+/// Each of the registers `low` (`Destroyed::low_bytes`) with its value in thread `t` and the
+/// pair's low bits it takes, as many as given (seed 4601's cf023b23, 8:
+/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`; seed 4703's f788f578, 16:
+/// `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
+fn merged_low_bytes(m: &Machine<'_>, t: u32, low: &[(Reg, u32)], pair: &Expected) -> Vec<(Reg, Expected, Expected)> {
     low.iter()
-        .filter_map(|&c| {
+        .filter_map(|&(c, bits)| {
             let old = m.read(t, c).ok()?;
             let mut to = old.clone();
-            to.replace(0, pair.field(0, 8));
+            to.replace(0, pair.field(0, bits));
             Some((c, old, to))
         })
         .collect()
@@ -308,14 +312,15 @@ fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
 /// A destroying pack ([`destroyed`]): its elements' registers, the pair's element `at`, the
 /// pair's register `p`, the registers holding the merged word after it (`merged`: its low half,
 /// the pair; `source`: h's 32-bit source register, all of it), and the low bytes of h unpacked
-/// before it and read after it (`low_bytes`: they take the pair's low byte).
+/// before it and read after it, and the widenings of a byte-converted h made before it and read
+/// after it (`low_bytes`: they take the pair's low 8 and 16 bits, as given).
 struct Destroyed {
     items: Vec<Option<Reg>>,
     at: usize,
     p: Reg,
     merged: Vec<Reg>,
     source: Option<Reg>,
-    low_bytes: Vec<Reg>,
+    low_bytes: Vec<(Reg, u32)>,
 }
 
 /// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
@@ -341,7 +346,12 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
     let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| unguarded && value_readers(m, k, r) > 0);
     // A low byte of h unpacked before the pack and read after it (seed 4601's cf023b23).
-    let low_bytes = merge_c_low_byte_unpacked_before_pack::low_bytes(m, k, &merged);
+    let mut low_bytes: Vec<(Reg, u32)> =
+        merge_c_low_byte_unpacked_before_pack::low_bytes(m, k, &merged).into_iter().map(|c| (c, 8)).collect();
+    // A widening `cvt` of a byte-converted h made before the pack, read after it (seed 4703's
+    // f788f578).
+    let widened = merge_c_widened_byte_half_read_after_pack::widened(m, k, &merged);
+    low_bytes.extend(widened.into_iter().map(|w| (w, 16)));
     let destroys = later_item || read_after || source.is_some() || !low_bytes.is_empty();
     destroys.then_some(Destroyed { items, at, p, merged, source, low_bytes })
 }

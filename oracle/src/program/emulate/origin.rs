@@ -199,6 +199,9 @@ impl Machine<'_> {
                 o.a_a = source.and_then(|o| o.a.clone());
                 // M: a byte conversion is a mask by 0xff (`emulate/scopes_3901_h4.rs`).
                 o.unmasked = scopes_3901_h4::unmasked_by_byte_cvt(self, t, c, r, o.a.as_ref());
+                // An integer `cvt` of a known value is known (N-7, seed 4703's 08e15a19,
+                // `emulate/known_through_integer_cvt.rs`).
+                super::known_through_integer_cvt::mark_known(self, t, inst, c, r, &mut o);
                 Some(o)
             }
             _ => Some(Origin::written(self.stmt, None, None)),

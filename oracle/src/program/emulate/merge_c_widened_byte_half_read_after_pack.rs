@@ -1,0 +1,90 @@
+//! 3701-N-D widened by seed 4703's f788f578 (session 47, helper k3;
+//! `corpus/known/fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half.toml`), called from
+//! `destroyed` in `emulate/merge_c_in_place.rs`: a widening `cvt.{u32,s32,u64,s64}.{u16,s16} w,
+//! h` of h BEFORE the pack, h a byte conversion `cvt.u8.<int>`, read after the pack, takes the
+//! pair in its low half.
+//!
+//! Mechanism: h = `cvt.u8.u32` is `LOP3.LUT R7, R2, 0xff` (its register's bits 8–31 zero), so
+//! ptxas makes the widening of h free (w's low word IS h's register) and reads it where w is
+//! read, after the pack has merged the pair into that register.
+//! corpus/findings/fuzz-h200-4703/trace/T18u4.md, f788f578: `cvt.u8.u32 h2, r0; cvt.s64.u16 d0,
+//! h2; st.shared.v4.u16 {h1, h2, h2, h1}; cvt.u32.s64 r2, d0; mov.b32 {h9, h10}, r2; st.u16 h9`
+//! is (13.0.88 and 13.5 -O3) `LOP3.LUT R7, R2, 0xff; F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R2,
+//! R2, R2, R7; IMAD.MOV.U32 R7, RZ, RZ, R2; STG.E.U16 [+0x6], R7` (the pair 0xfbfb, the spec
+//! 0x0011); `v2_widen_after_pack` (already in scope as a read of h) the same listing;
+//! `v3_cvt_u32_u16_before` (`cvt.u32.u16 r2, h2` stored whole: `MERGE_C R7, R2, R2, R7; MOV R7,
+//! R7; STG.E [+0x4], R7`) and `s47/y1_cvt_s64_s16_sign_extending` (the byte's sign bit is 0)
+//! alike.
+//! Right: the 64-bit w read whole (`v4_cvt_s64_stored_whole`: d0 kept in R6:R7), h a free
+//! truncation `cvt.u16.u32` (`s47/y2_cvt_u16_u32_half`: the widening is `LOP3.LUT R9, R6,
+//! 0xffff` before the merge), h from `ld.u16` (`v5`, out of scope as a half), no pack (`v1`).
+//!
+//! Invariants: decides which registers change only (the pack, the widening and h's byte `cvt`
+//! unguarded; h and w unwritten between the widening and the pack; a 64-bit w read after the pack
+//! only by `cvt`s to 32 bits or fewer); the value (the pair in w's low 16 bits, h's register's
+//! bits 16–31, zero, as w's) is written by `merge_c_in_place.rs`.
+
+use super::fuzz3602::unchanged_between;
+use super::merge_c_in_place::last_writer;
+use super::origin::{reads_and_overwrites, value_readers};
+use crate::isa::{CvtType, Form, Instruction};
+use crate::program::exec::Machine;
+use crate::program::{Reg, RegClass, Stmt};
+
+/// The destinations `w` of unguarded widening `cvt.{u32,s32,u64,s64}.{u16,s16} w, h` before the
+/// unguarded pack at body index `k`, with `h` one of `merged` written by an unguarded
+/// `cvt.u8.<int>`, `h` and `w` unwritten between the widening and the pack, and `w` read after
+/// the pack (a 64-bit `w` only by narrowing `cvt`s) (module docs).
+pub(super) fn widened(m: &Machine<'_>, k: usize, merged: &[Reg]) -> Vec<Reg> {
+    if !matches!(m.p.body.get(k), Some(Stmt::Isa(Instruction { guard: None, .. }))) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (j, s) in m.p.body[..k].iter().enumerate() {
+        let Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }) = s else { continue };
+        let widening = matches!(c.atype, CvtType::U16 | CvtType::S16)
+            && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64)
+            && !c.sat;
+        let (Some(dst), Some(src)) = (operands.first(), operands.get(1)) else { continue };
+        let (Ok(w), Ok(h)) = (m.reg_of(dst), m.reg_of(src)) else { continue };
+        let in_scope = widening
+            && h.class() == RegClass::B16
+            && merged.contains(&h)
+            && byte_cvt(m, j, h)
+            && unchanged_between(m, h, j, k)
+            && unchanged_between(m, w, j, k)
+            && value_readers(m, k, w) > 0
+            && (w.class().bits() == 32 || read_narrowed_only(m, k, w));
+        if in_scope && !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// Whether the last writer of `h` before body index `j` is an unguarded `cvt.u8.<int>` (a mask
+/// by 0xff: its register's bits 8–31 are zero).
+fn byte_cvt(m: &Machine<'_>, j: usize, h: Reg) -> bool {
+    matches!(
+        last_writer(m, j, h),
+        Some((_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })))
+            if c.dtype == CvtType::U8 && c.atype.is_int() && !c.sat
+    )
+}
+
+/// Whether every statement after body index `k` reading the 64-bit `w` (until it is
+/// overwritten) is an integer `cvt` to 32 bits or fewer (which reads w's low word).
+fn read_narrowed_only(m: &Machine<'_>, k: usize, w: Reg) -> bool {
+    for s in &m.p.body[k + 1..] {
+        let (reads, overwrites) = reads_and_overwrites(s, w);
+        let narrowing = matches!(s, Stmt::Isa(Instruction { form: Form::Cvt(c), .. })
+            if c.atype.is_int() && c.dtype.is_int() && c.dtype.bits() <= 32);
+        if reads && !narrowing {
+            return false;
+        }
+        if overwrites {
+            break;
+        }
+    }
+    true
+}
