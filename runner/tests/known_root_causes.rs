@@ -1601,13 +1601,13 @@ fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4703 (session 47's final build, dca4c0f2) is labelled now.
 const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("08e15a19", "new"), // KNOWN 3201-N7: bfe.s32 start a cvt.s32.u64 of a moved immediate (T18u4; origin_of's Cvt arm never sets known_since; stored unminimized)
-    ("3b56ff65", "new"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized)
+    ("3b56ff65", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
     ("7b1e7594", "new"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized)
-    ("8fe9dbe7", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
+    ("8fe9dbe7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("a0f3d153", "new"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized)
     ("bd1942aa", "new"), // KNOWN N-11: a skipped set.ne.s32.s16 in a 2-trip loop; the emulation admits the sign extension only of an exact old half (T18u5; the oracle is right; stored unminimized)
-    ("c807f7fa", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
+    ("c807f7fa", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("c80aa912", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // NEW, its own entry by id: min.s32(max.u32(x, 0), 0) folded to 0 (T18u4; 13.0.88 -O3 only, 13.5 right)
     ("f788f578", "new"), // KNOWN 3701-N-D: d0 = cvt.s64.u16 of h2, made before the pack, read after (T18u4; merge_c_low_byte_unpacked_before_pack.rs takes byte unpacks)
 ];
