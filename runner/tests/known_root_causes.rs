@@ -1575,7 +1575,7 @@ fn the_seed_4701_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4701 (session 47's final build, dca4c0f2) is labelled now.
 const SEED_4701_LABELS: [(&str, &str); 4] = [
-    ("024297c0", "new"), // KNOWN 3501-N3: cvt.f64.bf16 of the cnot's 1 under a live setp.le.s16 of the cnot against 0 (T18u1; cnot_read_by_a_live_cnot.rs wants a cnot reader)
+    ("024297c0", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: cvt.f64.bf16 of the cnot's 1 under a live setp.le.s16 of the cnot against 0 (T18u1; cnot_read_by_a_live_cnot.rs wants a cnot reader; helper k2: emulate/cnot_read_by_a_live_zero_setp.rs)
     ("119d98cf", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // NEW, its own entry by id: a cvt.u32.u16 of a converted half dropped, min.u16x2 reads the stale upper half (T18u1; 13.0.88 and 13.5 -O3; closest 4501-ace805b3)
     ("64ad9add", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 1 carried as 1.0 through cvt.bf16.f16 then cvt.f16.f16 under the logic trigger (T18u1; zero_one_statement takes only integer cvt producers)
     ("72d92e64", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.u64.s32 of neg.s32 of -2^31 stores 0x80000000 (T18u1; F's neg.s32 rule wants a narrowing destination; helper k1: emulate/widening_sat_of_a_negation32_keeps_its_minimum.rs)
@@ -1601,13 +1601,13 @@ fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4703 (session 47's final build, dca4c0f2) is labelled now.
 const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("08e15a19", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 start a cvt.s32.u64 of a moved immediate (T18u4; origin_of's Cvt arm never sets known_since; stored unminimized); emulate/known_through_integer_cvt.rs
-    ("3b56ff65", "new"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized)
+    ("3b56ff65", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
     ("7b1e7594", "new"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized)
-    ("8fe9dbe7", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
+    ("8fe9dbe7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("a0f3d153", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized; helper k1: emulate/negation_of_set_f32_through_a_pack_round_trip.rs)
     ("bd1942aa", "new"), // KNOWN N-11: a skipped set.ne.s32.s16 in a 2-trip loop; the emulation admits the sign extension only of an exact old half (T18u5; the oracle is right; stored unminimized)
-    ("c807f7fa", "new"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized)
+    ("c807f7fa", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("c80aa912", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // NEW, its own entry by id: min.s32(max.u32(x, 0), 0) folded to 0 (T18u4; 13.0.88 -O3 only, 13.5 right)
     ("f788f578", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: d0 = cvt.s64.u16 of h2, made before the pack, read after (T18u4; merge_c_low_byte_unpacked_before_pack.rs takes byte unpacks); emulate/merge_c_widened_byte_half_read_after_pack.rs
 ];

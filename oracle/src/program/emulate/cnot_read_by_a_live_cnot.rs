@@ -14,7 +14,8 @@
 //! `v8`, `v4`), a `not` as the inner one (`s45/c3`), and the pairs `cnot.b32` of `cnot.b32` (`v6`,
 //! `s45/a7`) and `cnot.b32` of a narrowed `cnot.b64` (`s45/a5`). Also wrong on the GPU but left to
 //! a later trace (not emulated here): a `selp 1, 0` read by a live `cnot` (`s45/c1`) and a `cnot`
-//! tested by a live `setp.eq …, 0` (`s45/c2`).
+//! tested by a live `setp.eq …, 0` (`s45/c2`; emulated since seed 4701's 024297c0:
+//! `emulate/cnot_read_by_a_live_zero_setp.rs`).
 //!
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, the statements around it as written); it changes no value by itself.

@@ -84,7 +84,11 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df). Seed 4303
 /// (`emulate/scopes_4401_z3.rs`): also where the source is a `cnot.{b16,b64}` of a `cnot`
 /// (42ff61b7), with no other trigger, and (`emulate/cnot_read_by_a_live_cnot.rs`) where the source
-/// is the inner `cnot` of such a pair, read by a live `cnot` (seed 4401's a3fc1374).
+/// is the inner `cnot` of such a pair, read by a live `cnot` (seed 4401's a3fc1374). Seed 4703
+/// (`emulate/cnot_conversion_tested_down_a_chain.rs`): also where the zero test sits further down
+/// a chain of float-to-integer `cvt`s and copies from the first conversion (8fe9dbe7), and
+/// (`emulate/cnot_read_by_a_live_zero_setp.rs`) where a live `setp` of the `cnot` against 0 reads
+/// it (seed 4701's 024297c0).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -107,7 +111,9 @@ pub(super) fn cnot_converted_as_number(
         || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt))
         || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r)
         || super::scopes_4401_z3::cnot_of_a_cnot(m, t, r)
-        || super::cnot_read_by_a_live_cnot::cnot_read_by_a_live_cnot(m, t, r);
+        || super::cnot_read_by_a_live_cnot::cnot_read_by_a_live_cnot(m, t, r)
+        || super::cnot_conversion_tested_down_a_chain::cnot_conversion_tested_down_a_chain(m, r)
+        || super::cnot_read_by_a_live_zero_setp::cnot_read_by_a_live_zero_setp(m, t, r);
     let bits = c.atype.bits();
     let count = a.bits & ((1u128 << bits) - 1);
     if !scoped || count > 1 {

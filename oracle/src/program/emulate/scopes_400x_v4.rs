@@ -110,7 +110,14 @@ pub(super) fn cnot_conversion_tested_against_zero(m: &Machine<'_>, k: usize) -> 
 /// Whether some reader of `d` (written at body index `k`, until overwritten) tests it against
 /// zero: a `cnot`, or a `set`/`setp` `.eq`/`.ne` with an immediate 0.
 pub(super) fn tested_against_zero(m: &Machine<'_>, k: usize, d: Reg) -> bool {
-    for s in &m.p.body[k + 1..] {
+    !zero_tests(m, k, d).is_empty()
+}
+
+/// The body indices of the readers of `d` (written at body index `k`, until overwritten) that
+/// test it against zero ([`tested_against_zero`]).
+pub(super) fn zero_tests(m: &Machine<'_>, k: usize, d: Reg) -> Vec<usize> {
+    let mut tests = Vec::new();
+    for (j, s) in m.p.body.iter().enumerate().skip(k + 1) {
         let (reads, overwrites) = reads_and_overwrites(s, d);
         if reads {
             if let Stmt::Glue { glue, .. } = s {
@@ -123,7 +130,7 @@ pub(super) fn tested_against_zero(m: &Machine<'_>, k: usize, d: Reg) -> bool {
                     _ => false,
                 };
                 if zero_test {
-                    return true;
+                    tests.push(j);
                 }
             }
         }
@@ -131,5 +138,5 @@ pub(super) fn tested_against_zero(m: &Machine<'_>, k: usize, d: Reg) -> bool {
             break;
         }
     }
-    false
+    tests
 }

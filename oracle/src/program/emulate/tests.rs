@@ -887,10 +887,12 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
 }
 
 mod byte_of_set_f32_beside_logic_of_a_mask;
+mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
+mod cnot_read_by_a_live_zero_setp;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
