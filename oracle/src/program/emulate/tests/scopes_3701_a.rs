@@ -209,8 +209,10 @@ fn d_a_plain_cvt_f32_f32_of_a_packed_half_is_looked_through() {
 
 /// F under a widening or same-width `cvt.sat` (corpus/findings/fuzz-h200-3701/, 1d8039b3, trace
 /// TC1.md; ptxas 13.0.88 and 13.5 -O3: `IABS R6, R2` zero-extended, no clamp):
-/// `cvt.sat.{u64,u32}.s32` of `abs.s32` of −2^31 give 0x80000000, the spec 0; `neg.s32` keeps the
-/// clamp, and another source value is the spec's.
+/// `cvt.sat.{u64,u32}.s32` of `abs.s32` of −2^31 give 0x80000000, the spec 0, and so does
+/// `neg.s32`, whose clamp `ISETP.GT.U32 …, -0x80000000` keeps it (seed 4701's 72d92e64,
+/// trace/72d92e64/s47/; the note here that it kept the clamp was a misread); another source
+/// value is the spec's.
 #[test]
 fn f_a_widening_sat_cvt_of_an_overflowed_abs_s32_is_2_pow_31() {
     let d = Deviation::NegationOverflow;
@@ -222,11 +224,9 @@ fn f_a_widening_sat_cvt_of_an_overflowed_abs_s32_is_2_pow_31() {
     untouched(&u64, [0x8000_0005, 0, 0, 0], d);
     let u32 = with("abs.s32 %r1, %r0;", "cvt.sat.u32.s32 %r2, %r1;", "st.global.b32 [%out], %r2;");
     exact_case(&u32, [0x8000_0000, 0, 0, 0], d, 0, 0x8000_0000);
-    untouched(
-        &with("neg.s32 %r1, %r0;", "cvt.sat.u64.s32 %d0, %r1;", "st.global.b64 [%out], %d0;"),
-        [0x8000_0000; 4],
-        d,
-    );
+    let neg = with("neg.s32 %r1, %r0;", "cvt.sat.u64.s32 %d0, %r1;", "st.global.b64 [%out], %d0;");
+    exact_case(&neg, [0x8000_0000; 4], d, 0, 0x8000_0000);
+    untouched(&neg, [0x8000_0005; 4], d);
 }
 
 /// F in 16-bit multiplies (corpus/findings/fuzz-h200-3701/, 434a41d1, trace TC3.md; ptxas
