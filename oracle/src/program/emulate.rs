@@ -131,9 +131,14 @@ mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
 
 pub(super) use carry::carry;
+pub(super) use shuffle_of_a_value_selected_by_a_bfly_predicate::{
+    dropped as shuffle_dropped, keeps_own as shuffle_keeps_own,
+};
 pub(super) use skipped::{skipped_glue, skipped_isa};
 pub(super) use stored::stored;
-use values::{anything, convert, cvt_form, float_dtype, half, imm_of, is_min, one_in, reg_of_glue, signed_of};
+use values::{
+    any_f32_nan, anything, convert, cvt_form, float_dtype, half, imm_of, is_min, nan_of, one_in, reg_of_glue, signed_of,
+};
 
 use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
@@ -148,8 +153,7 @@ pub(super) use scopes_400x_v2::count_boundary;
 
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
-use crate::num::F32;
-use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
+use crate::semantics::{Allowance, Constraint, Deviation, Expected};
 
 impl Machine<'_> {
     /// Records that `d` changed `from` into `to` (when it did) and gives `to`.
@@ -558,24 +562,6 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         }
     }
     result
-}
-
-/// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
-fn any_f32_nan(e: &Expected) -> bool {
-    e.width == 32
-        && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
-}
-
-/// Whether `x` (a `cvt` source of type `t`, `.f32`, `.f16` or `.bf16`) is a NaN: exactly, or
-/// any f32 NaN.
-fn nan_of(t: CvtType, x: &Expected) -> bool {
-    let (exp, man) = match t {
-        CvtType::F32 => (0x7f80_0000u128, 0x007f_ffffu128),
-        CvtType::F16 => (0x7c00, 0x03ff),
-        CvtType::Bf16 => (0x7f80, 0x007f),
-        _ => return false,
-    };
-    (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
 }
 
 /// A §9.7.9 instruction's destinations under the emulated deviations: `results` (the spec's)
@@ -1000,18 +986,6 @@ pub(super) fn isa(
     // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
     // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
     Ok(scopes_4301_w3::paired(m, t, inst, c, results))
-}
-
-/// 3702-N7's dropped shuffle: whether the `shfl.sync` `inst` being run keeps each lane's own
-/// value (`emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
-pub(super) fn shuffle_dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
-    shuffle_of_a_value_selected_by_a_bfly_predicate::dropped(m, inst)
-}
-
-/// A lane's result of a dropped shuffle ([`shuffle_dropped`]): its own value `own` in place of
-/// the spec's, the deviation recorded as fired where they differ.
-pub(super) fn shuffle_keeps_own(m: &mut Machine<'_>, spec: &Expected, own: Expected) -> Expected {
-    m.fire(Deviation::ShuffleOfBflyPredicateChoiceDropped, spec, own)
 }
 
 #[cfg(test)]

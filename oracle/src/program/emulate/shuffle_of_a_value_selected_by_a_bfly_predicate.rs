@@ -28,17 +28,18 @@ use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, Src};
 use crate::program::{Reg, Stmt};
-use crate::semantics::Deviation;
+use crate::semantics::{Deviation, Expected};
 
 /// How many producers back a constant operand is looked for ([`folded_constant`]).
 const DEPTH: u32 = 3;
 
-/// Whether the `shfl.sync` `inst` being run is dropped (each lane keeps its own `a`): emulating
+/// Whether the `shfl.sync` `inst` being run is dropped (each lane keeps its own `a`; `warp.rs`
+/// calls it as `emulate::shuffle_dropped`): emulating
 /// 3702-N7, a shuffle of any mode whose `a` register was last written, unguarded or under
 /// the predicate `p`, as a choice by `p` between constants ([`chosen_by`]), `p` the predicate of
 /// a `shfl.sync.bfly` of a constant with an immediate `c` whose `c[4:0]` is not 0, or a copy of
 /// one ([`bfly_predicate_of_a_constant`]).
-pub(super) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
+pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
     if !matches!(inst.form, Form::ShflSync(_)) || !m.allow.emulates(Deviation::ShuffleOfBflyPredicateChoiceDropped) {
         return false;
     }
@@ -93,4 +94,10 @@ fn bfly_predicate_of_a_constant(m: &Machine<'_>, at: usize, p: Reg) -> bool {
     };
     let names_p = matches!(operands.first(), Some(Operand::WithPred(_, q)) if m.reg_of(&Operand::Name(q.clone())).ok() == Some(p));
     s.mode == ShflMode::Bfly && names_p && clamp != 0 && shuffles_a_constant(m, shfl, k)
+}
+
+/// A lane's result of a dropped shuffle ([`dropped`]): its own value `own` in place of the
+/// spec's, the deviation recorded as fired where they differ.
+pub(in crate::program) fn keeps_own(m: &mut Machine<'_>, spec: &Expected, own: Expected) -> Expected {
+    m.fire(Deviation::ShuffleOfBflyPredicateChoiceDropped, spec, own)
 }

@@ -1,10 +1,12 @@
 //! Small facts about values, types and glue operands that the emulation hooks share
 //! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
 //! the number 1 in each float type, a `cvt` form's result through the oracle's own semantics, a
-//! glue source as a register or an immediate, whether a statement is an integer `set`. No
+//! glue source as a register or an immediate, whether a statement is an integer `set`, whether a
+//! value is a NaN. No
 //! deviation is decided here.
 
 use crate::isa::{CvtType, Form};
+use crate::num::F32;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, SetDst, Src};
 use crate::program::{Reg, Stmt};
@@ -94,4 +96,22 @@ pub(super) fn is_min(v: &Expected, width: u32) -> bool {
 /// producer 3301-N3's round trip starts from.
 pub(super) fn is_integer_set(m: &Machine<'_>, k: usize) -> bool {
     matches!(m.p.body.get(k), Some(Stmt::Glue { glue, .. }) if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)))
+}
+
+/// Whether `e` is a 32-bit value that may be any f32 NaN and nothing else.
+pub(super) fn any_f32_nan(e: &Expected) -> bool {
+    e.width == 32
+        && matches!(e.free.as_slice(), [Free { shift: 0, width: 32, constraint: Constraint::AnyNan(f), .. }] if f.name == F32.name)
+}
+
+/// Whether `x` (a `cvt` source of type `t`, `.f32`, `.f16` or `.bf16`) is a NaN: exactly, or
+/// any f32 NaN.
+pub(super) fn nan_of(t: CvtType, x: &Expected) -> bool {
+    let (exp, man) = match t {
+        CvtType::F32 => (0x7f80_0000u128, 0x007f_ffffu128),
+        CvtType::F16 => (0x7c00, 0x03ff),
+        CvtType::Bf16 => (0x7f80, 0x007f),
+        _ => return false,
+    };
+    (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
 }
