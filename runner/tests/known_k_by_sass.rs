@@ -205,6 +205,7 @@ fn triage_records_a_minimized_k_crash_known() {
         refused: 0,
         time: StageTime::default(),
         reducer: 0,
+        family: None,
         known_after_reduction: None,
     };
     for with_check in [true, false] {

@@ -238,6 +238,9 @@ pub struct Done {
     pub time: StageTime,
     /// Which of the minimization threads took it (0, 1, …).
     pub reducer: usize,
+    /// The case's mutant family ([`Case::family_key`]): its members that waited are recorded
+    /// under this finding.
+    pub family: Option<String>,
     /// The finding known after reducing further ([`Reduction::known_after_reduction`]).
     pub known_after_reduction: Option<AfterReduction>,
 }
@@ -310,6 +313,15 @@ pub trait Case: Send + 'static {
     /// reads ([`super::package::Raw::undefined_words`]); `false` for kinds of case without them.
     fn shows_undefined_words(&self) -> bool {
         false
+    }
+    /// The mutant family the case belongs to: the corpus program it was mutated from, its kind
+    /// ([`Case::kind_key`]) and the first word that differs. Mutants of one parent that differ
+    /// in the same word the same way are, as a rule, one latent trigger of the parent shown by
+    /// several edits (seed 4703's three 3501-N3 mutants of one parent, all stored unminimized);
+    /// triage counts them under the family's first finding ([`super::triage::Triage`]).
+    /// `None` for a fresh program and for kinds of case without a source.
+    fn family_key(&self) -> Option<String> {
+        None
     }
     /// Reduces the case on `runner` within `budget` while it shows its finding, and packages
     /// the result. A case that did not show its finding again comes back as it is, marked
@@ -410,6 +422,12 @@ impl Case for Job {
 
     fn register_program(&self) -> Option<&Program> {
         Some(&self.program)
+    }
+
+    fn family_key(&self) -> Option<String> {
+        let Some(crate::findings::Source::Mutation { parent, .. }) = &self.source else { return None };
+        let word = self.raw.disagreement.as_ref().map(|d| format!("word {}", d.first.1)).unwrap_or_default();
+        Some(format!("{parent}|{}|{word}", self.kind_key()))
     }
 
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {
@@ -717,6 +735,7 @@ fn reduce_one<C: Case>(
 ) -> Done {
     let past = Instant::now() >= deadline;
     let pre = job.kind_key();
+    let family = job.family_key();
     let (r, time) = measure(|| {
         if past {
             let (finding, case) = job.package_as_is(allow, env);
@@ -737,12 +756,13 @@ fn reduce_one<C: Case>(
         refused,
         time,
         reducer,
+        family,
         known_after_reduction,
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use oracle::program::text::parse_case;
 
@@ -759,7 +779,7 @@ mod tests {
 
     /// A minimizer over the in-process oracle only, and a job whose raw finding is a crash the
     /// oracle never reproduces (so the reducer keeps the case as it is).
-    fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer<Job>, Job) {
+    pub(in crate::fuzz) fn oracle_minimizer(scratch: &std::path::Path, deadline: Instant) -> (Minimizer<Job>, Job) {
         use crate::backend::{pool::Devices, Registry, Settings};
         let registry = Registry::new(Settings {
             ptxas: Vec::new(),

@@ -13,7 +13,9 @@
 //! cheaply: packaged as it is, and counted as known when its signature (its shape above all)
 //! matches `corpus/known/` (a crash also when an entry's crash mechanism explains it: its
 //! kernel's SASS at the crashing level, [`known_crash`]), or counted under the first finding of its kind when that kind
-//! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign; neither is
+//! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign, or under the
+//! first of its mutant family (a mutant of the same corpus parent, kind and first differing
+//! word: [`minimize::Case::family_key`]; after that one's verdict); none of these is
 //! minimized. The rest go to the minimization threads ([`minimize::Minimizer`]:
 //! [`Options::minimize_threads`] of them, default [`MINIMIZE_THREADS`], each with its own
 //! engine, sharing one bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding

@@ -57,6 +57,10 @@ pub struct TriageCounts {
     /// Of a kind (class, backends, how) already minimized often enough in the campaign:
     /// counted under the first finding of that kind, not minimized.
     pub repeated_kind: u64,
+    /// Mutants of a corpus program whose mutant family (same parent, kind and first differing
+    /// word: [`super::minimize::Case::family_key`]) was triaged already: counted under the
+    /// family's first finding (waiting for its verdict while it is minimized), not minimized.
+    pub family_member: u64,
     /// Handed to the minimization threads.
     pub queued: u64,
     /// Minimized (the reducer ran on them).
@@ -107,6 +111,7 @@ impl TriageCounts {
             (&mut self.known_before_minimization, other.known_before_minimization),
             (&mut self.known_crash_by_sass, other.known_crash_by_sass),
             (&mut self.repeated_kind, other.repeated_kind),
+            (&mut self.family_member, other.family_member),
             (&mut self.queued, other.queued),
             (&mut self.minimized, other.minimized),
             (&mut self.known_after_reduction, other.known_after_reduction),
@@ -151,6 +156,7 @@ impl TriageCounts {
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.known_crash_by_sass, "crashes known by their kernel's SASS (a known crash mechanism)".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
+        line(self.family_member, "mutants of a parent whose mutant showed it first: counted under that one".into());
         let redone = if self.not_reproduced > 0 {
             format!("; {} did not show again alone", self.not_reproduced)
         } else {
@@ -219,13 +225,18 @@ pub struct KindState {
 /// rest, and the recording of everything in the store (see the module docs).
 ///
 /// Invariant: a job handed to the minimizer is counted in [`Triage::pending`] until its
-/// [`Done`] is recorded; occurrences of its kind seen meanwhile wait with it and are recorded
-/// as duplicates of the finding it becomes.
+/// [`Done`] is recorded; occurrences of its kind seen meanwhile, and mutants of its family,
+/// wait with it and are recorded as duplicates of the finding it becomes.
 #[derive(Default)]
 pub struct Triage {
     /// Per kind (pre-signature): occurrences over the campaign, the first finding recorded,
     /// and the occurrences waiting for that first finding.
     kinds: BTreeMap<String, (u32, Option<Finding>, u64)>,
+    /// Per mutant family ([`super::minimize::Case::family_key`]) this session: the family's
+    /// first finding once recorded, and the members waiting for it. Not carried into a resumed
+    /// campaign's state (a resumed session starts its families afresh: at worst one more
+    /// finding of a family is minimized).
+    families: BTreeMap<String, (Option<Finding>, u64)>,
     /// Jobs with the minimizer, per batch.
     pending: BTreeMap<u64, u64>,
     /// What triage did this session.
@@ -375,6 +386,18 @@ impl Triage {
         }
         let packaged =
             |packaged: Option<(Finding, String)>, job: &C| packaged.unwrap_or_else(|| job.package_as_is(allow, env));
+        // A mutant of a family triaged already: its first finding's verdict is this one's.
+        let family = job.family_key();
+        if let Some((first, waiting)) = family.as_ref().and_then(|f| self.families.get_mut(f)) {
+            self.counts.family_member += 1;
+            match first.clone() {
+                Some(first) => return self.record(store, Finding { count: 1, ..first }, ""),
+                None => {
+                    *waiting += 1;
+                    return Ok(Worth::Duplicate);
+                }
+            }
+        }
         let kind = self.kinds.entry(pre.clone()).or_default();
         kind.0 = kind.0.saturating_add(1);
         if kind.0 > MINIMIZE_PER_KIND {
@@ -393,7 +416,7 @@ impl Triage {
         let Some(m) = minimizer else {
             self.counts.minimization_off += 1;
             let (finding, case) = packaged(packaged_early, &job);
-            return self.first_of_kind(store, pre, finding, &case);
+            return self.first_of_kind(store, pre, family, finding, &case);
         };
         let batch = job.batch();
         let first = kind.0 == 1;
@@ -401,27 +424,35 @@ impl Triage {
             Ok(()) => {
                 self.counts.queued += 1;
                 *self.pending.entry(batch).or_default() += 1;
+                if let Some(family) = family {
+                    self.families.insert(family, (None, 0));
+                }
                 Ok(if first { Worth::New } else { Worth::Duplicate })
             }
             Err(job) => {
                 self.counts.queue_full += 1;
                 let (finding, case) = packaged(packaged_early, &job);
-                self.first_of_kind(store, pre, finding, &case)
+                self.first_of_kind(store, pre, family, finding, &case)
             }
         }
     }
 
-    /// Records a finding; the first of its kind becomes the one later occurrences count under.
+    /// Records a finding; the first of its kind becomes the one later occurrences count under,
+    /// and the first of its mutant family (`family`) the one its later members count under.
     fn first_of_kind(
         &mut self,
         store: &mut FindingStore,
         pre: String,
+        family: Option<String>,
         finding: Finding,
         case: &str,
     ) -> Result<Worth, StoreError> {
         let kind = self.kinds.entry(pre).or_default();
         if kind.1.is_none() {
             kind.1 = Some(finding.clone());
+        }
+        if let Some(family) = family {
+            self.families.insert(family, (Some(finding.clone()), 0));
         }
         self.record(store, finding, case)
     }
@@ -478,13 +509,26 @@ impl Triage {
         }
         let waiting = std::mem::take(&mut kind.2);
         let first = kind.1.clone();
+        // The family's members that waited take this finding's verdict.
+        let members = d.family.map_or(0, |f| {
+            let family = self.families.entry(f).or_default();
+            family.0 = Some(recorded.0.clone());
+            std::mem::take(&mut family.1)
+        });
+        let verdict = recorded.0.clone();
         self.record(store, recorded.0, &recorded.1)?;
         if let (Some(first), true) = (first, waiting > 0) {
             self.record(store, Finding { count: waiting, ..first }, "")?;
         }
+        if members > 0 {
+            self.record(store, Finding { count: members, ..verdict }, "")?;
+        }
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod family_tests;
 
 #[cfg(test)]
 mod tests {
@@ -516,6 +560,7 @@ mod tests {
             refused: 0,
             time: StageTime::default(),
             reducer: 0,
+            family: None,
             known_after_reduction: Some(AfterReduction {
                 finding: Finding::new(sig("int"), ""),
                 case: "reduced on".into(),
@@ -557,6 +602,7 @@ mod tests {
             known_before_minimization: 3,
             known_crash_by_sass: 2,
             repeated_kind: 4,
+            family_member: 2,
             queued: 5,
             minimized: 4,
             not_reproduced: 1,
@@ -581,6 +627,7 @@ mod tests {
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      2  crashes known by their kernel's SASS (a known crash mechanism)\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
+             \x20      2  mutants of a parent whose mutant showed it first: counted under that one\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
              \x20         the longest took 61.2 s (5c073d59e12bcc4e)\n\
              \x20      1  of those, non-deterministic (other words when run again alone)\n\
