@@ -583,11 +583,19 @@ pub enum Deviation {
     /// its own value where §9.7.9.6 moves the source lane's
     /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
     ShuffleOfBflyPredicateChoiceDropped,
+    /// 119d98cf (corpus/findings/fuzz-h200-4701/, 119d98cf, trace/T18u1.md, trace/119d98cf/ and
+    /// its s48/; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.{u32,s32}.u16 r, h` of a half
+    /// `cvt.{rn,rz}{.ftz}.{bf16,f16}.f32` wrote (`F2FP….PACK_AB R, RZ, x`) is dropped where a
+    /// packed `min`/`max.{u16x2,s16x2}` reads r; the half may be merged over a stale upper half
+    /// (`PRMT R0, R3, 0x7610, R0`) that the packed op then reads (§9.7.9.21 zero-extends).
+    /// Set-valued: the result's upper half any value, as register allocation leaves it
+    /// (`program/emulate/packed_min_max_of_zero_extended_converted_half.rs`).
+    ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 66] = [
+    pub const ALL: [Deviation; 67] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -654,6 +662,7 @@ impl Deviation {
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
+        Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -730,6 +739,9 @@ impl Deviation {
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
+            Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
+                "zero-extension-of-converted-half-dropped-at-packed-min-max"
+            }
         }
     }
 
@@ -760,6 +772,7 @@ impl Deviation {
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
                 | Deviation::UnsignedLoopExitTestCountedSigned
+                | Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax
         )
     }
 
@@ -888,6 +901,9 @@ impl Deviation {
             }
             Deviation::ShuffleOfBflyPredicateChoiceDropped => {
                 "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
+            }
+            Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
+                "corpus/findings/fuzz-h200-4701/cases/119d98cf8f03c408.case"
             }
         }
     }

@@ -909,6 +909,7 @@ mod merge_c_widened_byte_half_read_after_pack;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod n7_to_3501;
 mod negation_of_set_f32_through_a_pack_round_trip;
+mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
