@@ -1474,7 +1474,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion (T16t1; helper w5: emulate/set_byte_through_float_cvt_at_byte_store.rs)
     ("ac502846", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1; emulate/set_f32_zero_tested.rs)
-    ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
+    ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2; the entry emulated after the campaign (helper h2: emulate/compare_of_loaded_half_packed_above_fp8_pair.rs))
     ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
     ("cb86bb27", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // 2^26 + 1 signed trips of a shifted-out body (T16t2; session 46)

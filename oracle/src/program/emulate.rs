@@ -36,6 +36,7 @@ mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
 mod cnot_read_by_a_live_zero_setp;
+mod compare_of_loaded_half_packed_above_fp8_pair;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
@@ -218,6 +219,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops (any upper
     // half): `emulate/packed_min_max_of_zero_extended_converted_half.rs`.
     if let Some(v) = packed_min_max_of_zero_extended_converted_half::glue(m, t, g, &result) {
+        return v;
+    }
+    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, tested over a stale
+    // upper half: `emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`.
+    if let Some(v) = compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, &result) {
         return v;
     }
     // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506):

@@ -591,11 +591,18 @@ pub enum Deviation {
     /// Set-valued: the result's upper half any value, as register allocation leaves it
     /// (`program/emulate/packed_min_max_of_zero_extended_converted_half.rs`).
     ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
+    /// ace805b3 (corpus/findings/fuzz-h200-4501/, ace805b3, trace/T16t2.md, trace/ace805b3/;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): `setp.<cmp>.u16 p, h, K` of an `ld.{u8,u16}` half
+    /// (`.s16` of `ld.s8`) packed directly above an e4m3x2/e5m2x2 pair and as a word's low half is
+    /// a 32-bit `ISETP` of h's register, which the pack may leave with another half above h
+    /// (`PRMT R0, R6, 0x7632, R0`). Set-valued: the spec's predicate or that of a nonzero upper
+    /// half (`program/emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`).
+    CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 67] = [
+    pub const ALL: [Deviation; 68] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -663,6 +670,7 @@ impl Deviation {
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
         Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
+        Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -742,6 +750,9 @@ impl Deviation {
             Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
                 "zero-extension-of-converted-half-dropped-at-packed-min-max"
             }
+            Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
+                "compare-of-loaded-half-above-fp8-pair-over-stale-upper-half"
+            }
         }
     }
 
@@ -773,6 +784,7 @@ impl Deviation {
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
                 | Deviation::UnsignedLoopExitTestCountedSigned
                 | Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax
+                | Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf
         )
     }
 
@@ -904,6 +916,9 @@ impl Deviation {
             }
             Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
                 "corpus/findings/fuzz-h200-4701/cases/119d98cf8f03c408.case"
+            }
+            Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
+                "corpus/findings/fuzz-h200-4501/cases/ace805b3ed891081.case"
             }
         }
     }
