@@ -1474,7 +1474,7 @@ const SEED_4501_LABELS: [(&str, &str); 12] = [
     ("a3e35b85", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half a cvt.u8.s64 (T16t3; helper w1: merge_c_relu_u8_of_64_guarded_over_constant.rs)
     ("aa2046a3", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3 through A's store conversion (T16t1; helper w5: emulate/set_byte_through_float_cvt_at_byte_store.rs)
     ("ac502846", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a zero test of the set.f32 amount keeps the set as a predicate across a guarded load (T16t1; emulate/set_f32_zero_tested.rs)
-    ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2)
+    ("ace805b3", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // NEW (not sure: maybe one defect with 1e6e819c), its own entry by id (T16t2; the entry emulated after the campaign (helper h2: emulate/compare_of_loaded_half_packed_above_fp8_pair.rs))
     ("b4024b2c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a .relu pair (T16t3; helper w1); its traced -O3 listing has no F2I, so A's witness keeps A out
     ("c007a8ac", "new"), // KNOWN 3701-N-D, another value: the half read from a low half reused for another value (T16t3)
     ("cb86bb27", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // 2^26 + 1 signed trips of a shifted-out body (T16t2; session 46)
@@ -1576,7 +1576,7 @@ fn the_seed_4701_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4701 (session 47's final build, dca4c0f2) is labelled now.
 const SEED_4701_LABELS: [(&str, &str); 4] = [
     ("024297c0", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: cvt.f64.bf16 of the cnot's 1 under a live setp.le.s16 of the cnot against 0 (T18u1; cnot_read_by_a_live_cnot.rs wants a cnot reader; helper k2: emulate/cnot_read_by_a_live_zero_setp.rs)
-    ("119d98cf", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // NEW, its own entry by id: a cvt.u32.u16 of a converted half dropped, min.u16x2 reads the stale upper half (T18u1; 13.0.88 and 13.5 -O3; closest 4501-ace805b3)
+    ("119d98cf", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // NEW, its own entry by id: a cvt.u32.u16 of a converted half dropped, min.u16x2 reads the stale upper half (T18u1; 13.0.88 and 13.5 -O3; closest 4501-ace805b3; the entry emulated after the campaign (helper h2: emulate/packed_min_max_of_zero_extended_converted_half.rs))
     ("64ad9add", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 1 carried as 1.0 through cvt.bf16.f16 then cvt.f16.f16 under the logic trigger (T18u1; zero_one_statement takes only integer cvt producers)
     ("72d92e64", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.u64.s32 of neg.s32 of -2^31 stores 0x80000000 (T18u1; F's neg.s32 rule wants a narrowing destination; helper k1: emulate/widening_sat_of_a_negation32_keeps_its_minimum.rs)
 ];

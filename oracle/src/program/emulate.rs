@@ -36,6 +36,7 @@ mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
 mod cnot_read_by_a_live_zero_setp;
+mod compare_of_loaded_half_packed_above_fp8_pair;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
@@ -66,6 +67,7 @@ mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
+mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
@@ -212,6 +214,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 4102's 24d5ace8): `emulate/scopes_4201_e1.rs`. First: its scope is an `xor.b16` no other
     // rule names, and it keeps the spec's value as one of the two it admits.
     if let Some(v) = scopes_4201_e1::glue(m, t, g, vals, &result) {
+        return v;
+    }
+    // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops (any upper
+    // half): `emulate/packed_min_max_of_zero_extended_converted_half.rs`.
+    if let Some(v) = packed_min_max_of_zero_extended_converted_half::glue(m, t, g, &result) {
+        return v;
+    }
+    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, tested over a stale
+    // upper half: `emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`.
+    if let Some(v) = compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, &result) {
         return v;
     }
     // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506):

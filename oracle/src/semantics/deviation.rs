@@ -583,11 +583,26 @@ pub enum Deviation {
     /// its own value where §9.7.9.6 moves the source lane's
     /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
     ShuffleOfBflyPredicateChoiceDropped,
+    /// 119d98cf (corpus/findings/fuzz-h200-4701/, 119d98cf, trace/T18u1.md, trace/119d98cf/ and
+    /// its s48/; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.{u32,s32}.u16 r, h` of a half
+    /// `cvt.{rn,rz}{.ftz}.{bf16,f16}.f32` wrote (`F2FP….PACK_AB R, RZ, x`) is dropped where a
+    /// packed `min`/`max.{u16x2,s16x2}` reads r; the half may be merged over a stale upper half
+    /// (`PRMT R0, R3, 0x7610, R0`) that the packed op then reads (§9.7.9.21 zero-extends).
+    /// Set-valued: the result's upper half any value, as register allocation leaves it
+    /// (`program/emulate/packed_min_max_of_zero_extended_converted_half.rs`).
+    ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
+    /// ace805b3 (corpus/findings/fuzz-h200-4501/, ace805b3, trace/T16t2.md, trace/ace805b3/;
+    /// ptxas 13.0.88 and 13.5 -O3, and the JIT): `setp.<cmp>.u16 p, h, K` of an `ld.{u8,u16}` half
+    /// (`.s16` of `ld.s8`) packed directly above an e4m3x2/e5m2x2 pair and as a word's low half is
+    /// a 32-bit `ISETP` of h's register, which the pack may leave with another half above h
+    /// (`PRMT R0, R6, 0x7632, R0`). Set-valued: the spec's predicate or that of a nonzero upper
+    /// half (`program/emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`).
+    CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 66] = [
+    pub const ALL: [Deviation; 68] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -654,6 +669,8 @@ impl Deviation {
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
+        Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
+        Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -730,6 +747,12 @@ impl Deviation {
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
+            Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
+                "zero-extension-of-converted-half-dropped-at-packed-min-max"
+            }
+            Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
+                "compare-of-loaded-half-above-fp8-pair-over-stale-upper-half"
+            }
         }
     }
 
@@ -760,6 +783,8 @@ impl Deviation {
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
                 | Deviation::UnsignedLoopExitTestCountedSigned
+                | Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax
+                | Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf
         )
     }
 
@@ -888,6 +913,12 @@ impl Deviation {
             }
             Deviation::ShuffleOfBflyPredicateChoiceDropped => {
                 "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
+            }
+            Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax => {
+                "corpus/findings/fuzz-h200-4701/cases/119d98cf8f03c408.case"
+            }
+            Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
+                "corpus/findings/fuzz-h200-4501/cases/ace805b3ed891081.case"
             }
         }
     }
