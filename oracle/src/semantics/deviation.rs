@@ -583,11 +583,21 @@ pub enum Deviation {
     /// its own value where §9.7.9.6 moves the source lane's
     /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
     ShuffleOfBflyPredicateChoiceDropped,
+    /// 3801-N1 (corpus/findings/fuzz-h200-3801/, 3a0d32f5 and 2cbe4566, trace/T4B.md, T4C.md;
+    /// fuzz-h200-3802/ 2414f1e4; fuzz-h200-4101/ 6ab8329e; fuzz-h200-4703/ 7b1e7594, trace/T18u5.md;
+    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): a chain of links `acc = acc + hi(x·y)` —
+    /// `mad.hi.{u32,s32} acc, x, y, acc`, or `add acc, acc, h` of one `mul.hi` h — is compiled
+    /// into `IMAD.HI d, x, y, R` links that carry acc in the high word of the 64-bit addend pair
+    /// R+1:R; ptxas drops a link identical to the one before it (it misses the pair's read of its
+    /// own destination), and which links become identical follows its register allocation: the
+    /// result is acc + k·hi(x·y) for some k from 1 to the chain's length, where §9.7.1.4 adds
+    /// every link. Set-valued (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
+    MadHiChainLosesRepeatedLinks,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 66] = [
+    pub const ALL: [Deviation; 67] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -654,6 +664,7 @@ impl Deviation {
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
+        Deviation::MadHiChainLosesRepeatedLinks,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -730,6 +741,7 @@ impl Deviation {
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
+            Deviation::MadHiChainLosesRepeatedLinks => "mad-hi-chain-loses-repeated-links",
         }
     }
 
@@ -760,6 +772,7 @@ impl Deviation {
                 | Deviation::Fp8UnpackOfZeroExtendedTopHalfImmediate
                 | Deviation::XorOfSetMaskHalvesTestedOverMergedHalf
                 | Deviation::UnsignedLoopExitTestCountedSigned
+                | Deviation::MadHiChainLosesRepeatedLinks
         )
     }
 
@@ -889,6 +902,7 @@ impl Deviation {
             Deviation::ShuffleOfBflyPredicateChoiceDropped => {
                 "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
             }
+            Deviation::MadHiChainLosesRepeatedLinks => "corpus/findings/fuzz-h200-3801/cases/3a0d32f50f45c5e7.case",
         }
     }
 }
