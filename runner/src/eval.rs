@@ -66,6 +66,7 @@ pub fn expected_json(e: &Expected) -> Value {
             Constraint::AnyNan(fmt) => json!({ "any_nan": fmt.name }),
             Constraint::Any => json!({ "unspecified": true }),
             Constraint::OrValue(alt) => json!({ "one_of": [hex(e.bits), hex(alt)] }),
+            Constraint::LessSteps { step, count } => json!({ "less_steps": { "step": hex(step), "count": count } }),
         },
         free => {
             let fields: Vec<Value> = free
@@ -78,6 +79,9 @@ pub fn expected_json(e: &Expected) -> Value {
                         Constraint::AnyNan(fmt) => m.insert("any_nan".into(), json!(fmt.name)),
                         Constraint::Any => m.insert("unspecified".into(), json!(true)),
                         Constraint::OrValue(alt) => m.insert("or".into(), json!(format!("{alt:#x}"))),
+                        Constraint::LessSteps { step, count } => {
+                            m.insert("less_steps".into(), json!({ "step": format!("{step:#x}"), "count": count }))
+                        }
                     };
                     m.insert("allowance".into(), json!(f.allowance.name()));
                     Value::Object(m)

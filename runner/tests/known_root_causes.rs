@@ -1344,7 +1344,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
     ("36b8e382", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
     ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
-    ("632bd7c5", "new"), // KNOWN 3801-N1: a mov between the adds (T12c4)
+    ("632bd7c5", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a mov between the adds (T12c4; the entry emulated in session 48 (helper h3: emulate/mad_hi_links_dropped_as_repeats.rs))
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, emulated since session 45 (T12c2)
     ("6ec845c6", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
     ("70cc8774", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: a setp.le.u16 reader (T12c5)
@@ -1603,7 +1603,7 @@ const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("08e15a19", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 start a cvt.s32.u64 of a moved immediate (T18u4; origin_of's Cvt arm never sets known_since; stored unminimized); emulate/known_through_integer_cvt.rs
     ("3b56ff65", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
-    ("7b1e7594", "new"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized)
+    ("7b1e7594", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized; the entry emulated after the campaign (helper h3: emulate/mad_hi_links_dropped_as_repeats.rs))
     ("8fe9dbe7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("a0f3d153", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized; helper k1: emulate/negation_of_set_f32_through_a_pack_round_trip.rs)
     ("bd1942aa", "new"), // KNOWN N-11: a skipped set.ne.s32.s16 in a 2-trip loop; the emulation admits the sign extension only of an exact old half (T18u5; the oracle is right; stored unminimized)

@@ -56,6 +56,7 @@ mod loop_carried_negation_of_max_s32_held_invariant;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod low_byte_of_an_unpack_narrowed_alone;
+mod mad_hi_links_dropped_as_repeats;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_in_place;
@@ -236,6 +237,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let held_invariant: &[(Deviation, GlueRule)] =
         &[(Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue)];
     if let Some(v) = first_glue_rule(m, t, g, vals, &result, held_invariant) {
+        return v;
+    }
+    // 3801-N1's links of a `mad.hi` chain dropped as repeats of the link before (set-valued):
+    // `emulate/mad_hi_links_dropped_as_repeats.rs`.
+    let dropped_links: &[(Deviation, GlueRule)] =
+        &[(Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue)];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, dropped_links) {
         return v;
     }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.

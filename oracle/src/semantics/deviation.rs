@@ -598,11 +598,21 @@ pub enum Deviation {
     /// (`PRMT R0, R6, 0x7632, R0`). Set-valued: the spec's predicate or that of a nonzero upper
     /// half (`program/emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`).
     CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
+    /// 3801-N1 (corpus/findings/fuzz-h200-3801/, 3a0d32f5 and 2cbe4566, trace/T4B.md, T4C.md;
+    /// fuzz-h200-3802/ 2414f1e4; fuzz-h200-4101/ 6ab8329e; fuzz-h200-4703/ 7b1e7594, trace/T18u5.md;
+    /// ptxas 13.0.88 -O3 and the JIT, fixed in 13.5): a chain of links `acc = acc + hi(x·y)` —
+    /// `mad.hi.{u32,s32} acc, x, y, acc`, or `add acc, acc, h` of one `mul.hi` h — is compiled
+    /// into `IMAD.HI d, x, y, R` links that carry acc in the high word of the 64-bit addend pair
+    /// R+1:R; ptxas drops a link identical to the one before it (it misses the pair's read of its
+    /// own destination), and which links become identical follows its register allocation: the
+    /// result is acc + k·hi(x·y) for some k from 1 to the chain's length, where §9.7.1.4 adds
+    /// every link. Set-valued (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
+    MadHiChainLosesRepeatedLinks,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 68] = [
+    pub const ALL: [Deviation; 69] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -671,6 +681,7 @@ impl Deviation {
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
         Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
         Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
+        Deviation::MadHiChainLosesRepeatedLinks,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -753,6 +764,7 @@ impl Deviation {
             Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
                 "compare-of-loaded-half-above-fp8-pair-over-stale-upper-half"
             }
+            Deviation::MadHiChainLosesRepeatedLinks => "mad-hi-chain-loses-repeated-links",
         }
     }
 
@@ -785,6 +797,7 @@ impl Deviation {
                 | Deviation::UnsignedLoopExitTestCountedSigned
                 | Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax
                 | Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf
+                | Deviation::MadHiChainLosesRepeatedLinks
         )
     }
 
@@ -920,6 +933,7 @@ impl Deviation {
             Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf => {
                 "corpus/findings/fuzz-h200-4501/cases/ace805b3ed891081.case"
             }
+            Deviation::MadHiChainLosesRepeatedLinks => "corpus/findings/fuzz-h200-3801/cases/3a0d32f50f45c5e7.case",
         }
     }
 }

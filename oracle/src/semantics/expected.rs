@@ -15,6 +15,15 @@ pub enum Constraint {
     Any,
     /// The field's value in `bits`, or this other value (hardware and spec disagree).
     OrValue(u128),
+    /// The field's value in `bits` less `j · step` (modulo the field) for some `j` in
+    /// `0..=count`: a result whose last `count` equal steps the hardware may each have dropped
+    /// (3801-N1's links of a `mad.hi` chain).
+    LessSteps {
+        /// The step each dropped link leaves out.
+        step: u128,
+        /// How many steps may be missing.
+        count: u32,
+    },
 }
 
 /// A bit field of the result that is not fixed.
@@ -130,6 +139,11 @@ impl Expected {
                 Constraint::Any => true,
                 Constraint::OrValue(alt) => v == alt || v == field(self.bits, f.shift, f.width),
                 Constraint::AnyNan(fmt) => decode(fmt, v as u64).is_nan(),
+                Constraint::LessSteps { step, count } => {
+                    let mask = field(u128::MAX, 0, f.width);
+                    let named = field(self.bits, f.shift, f.width);
+                    (0..=u128::from(count)).any(|j| named.wrapping_sub(j.wrapping_mul(step)) & mask == v)
+                }
             };
             if !ok {
                 return false;
@@ -148,6 +162,7 @@ impl fmt::Display for Expected {
                 Constraint::AnyNan(fmt) => format!("any {} NaN", fmt.name),
                 Constraint::Any => "anything".to_string(),
                 Constraint::OrValue(alt) => format!("or {alt:#x}"),
+                Constraint::LessSteps { step, count } => format!("less up to {count} × {step:#x}"),
             };
             // Bit ranges as PTX writes them, high bit first: `[15:8]`.
             write!(f, " (bits [{}:{}]: {what} [{}])", fr.shift + fr.width - 1, fr.shift, fr.allowance)?;

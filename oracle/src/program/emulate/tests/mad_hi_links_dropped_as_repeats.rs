@@ -1,0 +1,120 @@
+//! Tests of 3801-N1's emulation (`emulate/mad_hi_links_dropped_as_repeats.rs`): a chain of
+//! `mad.hi` links (or `add`s of one `mul.hi`) is acc + k·hi for k from 1 to its length
+//! (corpus/findings/fuzz-h200-4703/trace/7b1e7594/s48/, 13.0.88 -O3 listings): the campaign
+//! cases admitted, the right neighbours left alone.
+
+use super::*;
+
+const D: Deviation = Deviation::MadHiChainLosesRepeatedLinks;
+
+/// Each `(thread, word, GPU word)` of a stored case (its findings file's mismatches): emulating
+/// 3801-N1 alone admits the GPU's ptxas -O3/JIT word, which the spec's word is not.
+fn admits_stored_words(seed: &str, name: &str, gpu: &[(usize, u32, u32)]) {
+    let (p, i) = super::stored_case(seed, name);
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    assert_eq!(fired, vec![D], "{name}");
+    for &(t, w, word) in gpu {
+        let (s, e) = (spec[t].field(32 * w, 32), out[t].field(32 * w, 32));
+        assert!(!s.matches(u128::from(word)), "{name} thread {t} word {w}: the spec {s}");
+        assert!(e.matches(u128::from(word)), "{name} thread {t} word {w}: {e} does not admit {word:#x}");
+        assert!(e.matches(s.bits), "{name} thread {t} word {w}: the spec's value stays admitted");
+    }
+}
+
+/// The entry's own cases (3a0d32f5: a count-down loop of 8, 3 links; 2cbe4566: a loop of 7
+/// links of constants, 4; seed 3802's 2414f1e4: 4 → 3; seed 4101's 6ab8329e: `mul.hi.u32` +
+/// `add.s32` in a loop of 8, 5) and seed 4703's 7b1e7594 (an 8-trip `mad.hi.s32` loop, 2 links:
+/// byte 1 of word 0).
+#[test]
+fn n1_the_campaign_cases_admit_the_stored_o3_words() {
+    admits_stored_words("3801", "3a0d32f50f45c5e7", &[(0, 0, 0xa216_5942), (0, 1, 0xa216_5942), (3, 1, 0xa216_5942)]);
+    admits_stored_words("3801", "2cbe4566db6f003e", &[(0, 0, 0x3e87_9534), (7, 0, 0x3e87_9534)]);
+    admits_stored_words("3802", "2414f1e4dd6547ee", &[(0, 0, 0x6b2a_48b4), (2, 1, 0x6b2a_48b4)]);
+    admits_stored_words("4101", "6ab8329ef7b4115f", &[(0, 0, 0x933e_bfa5), (7, 0, 0x933e_bfa5)]);
+    admits_stored_words(
+        "4703",
+        "7b1e7594d6d4c127",
+        &[(0, 0, 0xf9f8_1003), (1, 0, 0x6ff8_22fc), (2, 0, 0xfea1_4803), (3, 0, 0xeda1_d2fc), (7, 0, 0xe7a1_f303)],
+    );
+}
+
+/// `s48/v1_loop8_loaded_acc` with `body` in its loop of 8 (loaded x = in[0], y = in[1], acc =
+/// in[2], in[3]), acc stored.
+fn loop8(body: &[&'static str]) -> Vec<&'static str> {
+    let mut lines = vec![
+        "ld.global.u32 %r0, [%in];",
+        "ld.global.u32 %r2, [%in+4];",
+        "ld.global.u32 %r1, [%in+8];",
+        "ld.global.u32 %r3, [%in+12];",
+        "mov.u32 %r8, 8;",
+        "$L2:",
+    ];
+    lines.extend_from_slice(body);
+    lines.extend([
+        "sub.u32 %r8, %r8, 0x1;",
+        "setp.gt.u32 %p7, %r8, 0x0;",
+        "@%p7 bra $L2;",
+        "st.global.b32 [%out], %r1;",
+    ]);
+    lines
+}
+
+const WORDS: [u32; 4] = [0x9000_0001, 0x7000_0003, 0x1234_5678, 0x5000_0005];
+
+/// hi(x·y) of `WORDS`' x, y as `.s32` (§9.7.1.4).
+fn hi_s32(x: u32, y: u32) -> u32 {
+    ((i64::from(x as i32) * i64::from(y as i32)) >> 32) as u32
+}
+
+/// Wrong (13.0.88 -O3 4 `IMAD.HI` of 8): `s48/v1_loop8_loaded_acc`, its straight form
+/// `v2_straight8_loaded_acc`, and `v6_loop8_mul_hi_add`: acc + k·hi for every k in 1..=8, nothing
+/// else (k = 0, 9 and a neighbour of acc + 4·hi out).
+#[test]
+fn n1_a_chain_of_eight_links_is_acc_plus_one_to_eight_steps() {
+    let (x, y, acc) = (WORDS[0], WORDS[1], WORDS[2]);
+    let hi = hi_s32(x, y);
+    let mad = "mad.hi.s32 %r1, %r0, %r2, %r1;";
+    let straight: Vec<&str> =
+        ["ld.global.u32 %r0, [%in];", "ld.global.u32 %r2, [%in+4];", "ld.global.u32 %r1, [%in+8];"]
+            .into_iter()
+            .chain([mad; 8])
+            .chain(["st.global.b32 [%out], %r1;"])
+            .collect();
+    let mul_add = {
+        let mut l = loop8(&["add.s32 %r1, %r1, %r4;"]);
+        l.insert(4, "mul.hi.s32 %r4, %r0, %r2;");
+        l
+    };
+    for lines in [loop8(&[mad]), straight, mul_add] {
+        let (s, e, fired) = both(&lines, WORDS, D);
+        let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
+        assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(8), true), "{lines:?}");
+        assert_eq!(fired, vec![D], "{lines:?}");
+        let e = e.field(0, 32);
+        assert!((1..=8).all(|k| e.matches(word(k))), "{e} of {lines:?}");
+        assert!(!e.matches(word(0)) && !e.matches(word(9)) && !e.matches(word(4) + 1), "{e} of {lines:?}");
+    }
+}
+
+/// Right (13.0.88 -O3 all 8 `IMAD.HI`): links alternating two y (`s48/v3_loop8_alternating_y`,
+/// `v4_straight8_alternating_y`), an `add` of a constant between the links
+/// (`v5_loop8_add_between`), x stepped in the loop (`v9_loop8_x_stepped`), `mul.hi` + `add` of a
+/// y stepped in the loop (`v10_loop8_mul_hi_of_stepped_y`); and `mad.lo` (`v7_loop8_mad_lo`), one
+/// link.
+#[test]
+fn n1_links_that_do_not_repeat_the_one_before_are_left_alone() {
+    let alternating = ["mad.hi.s32 %r1, %r0, %r2, %r1;", "mad.hi.s32 %r1, %r0, %r3, %r1;"];
+    untouched(&loop8(&alternating), WORDS, D);
+    untouched(&loop8(&["mad.hi.s32 %r1, %r0, %r2, %r1;", "add.u32 %r1, %r1, 3;"]), WORDS, D);
+    untouched(&loop8(&["mad.hi.s32 %r1, %r0, %r2, %r1;", "add.u32 %r0, %r0, 1;"]), WORDS, D);
+    untouched(&loop8(&["mad.lo.s32 %r1, %r0, %r2, %r1;"]), WORDS, D);
+    let one = ["ld.global.u32 %r0, [%in];", "mad.hi.s32 %r1, %r0, %r0, %r0;", "st.global.b32 [%out], %r1;"];
+    untouched(&one, WORDS, D);
+    let other_product = {
+        let mut l = loop8(&["mul.hi.s32 %r4, %r0, %r2;", "add.s32 %r1, %r1, %r4;", "add.u32 %r2, %r2, 1;"]);
+        l.insert(4, "mov.u32 %r4, 0;");
+        l
+    };
+    untouched(&other_product, WORDS, D);
+}
