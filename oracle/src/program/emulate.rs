@@ -62,6 +62,7 @@ mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
+mod min_s32_of_max_u32_by_zero_folded_to_zero;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
@@ -224,6 +225,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let held_invariant: &[(Deviation, GlueRule)] =
         &[(Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue)];
     if let Some(v) = first_glue_rule(m, t, g, vals, &result, held_invariant) {
+        return v;
+    }
+    // c80aa912's min.s32 of max.u32(x, 0) and 0 folded to 0 (seed 4703):
+    // `emulate/min_s32_of_max_u32_by_zero_folded_to_zero.rs`.
+    let min_of_max: &[(Deviation, GlueRule)] =
+        &[(Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue)];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, min_of_max) {
         return v;
     }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.

@@ -583,11 +583,17 @@ pub enum Deviation {
     /// its own value where §9.7.9.6 moves the source lane's
     /// (`program/emulate/shuffle_of_a_value_selected_by_a_bfly_predicate.rs`).
     ShuffleOfBflyPredicateChoiceDropped,
+    /// c80aa912 (corpus/findings/fuzz-h200-4703/, c80aa912, trace/T18u4.md; ptxas 13.0.88 -O3
+    /// and the JIT; 13.5 right): `min.{s32,s64} z, y, 0` of y = `max.{u32,u64} y, x, 0` (either
+    /// order, 0 an immediate or a moved one, x a value ptxas does not know) is folded to 0
+    /// (`STG … RZ`), y taken as signed non-negative, where §9.7.1.12/13 give x when its sign bit
+    /// is set (`program/emulate/min_s32_of_max_u32_by_zero_folded_to_zero.rs`).
+    MinS32OfMaxU32ByZeroFoldedToZero,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 66] = [
+    pub const ALL: [Deviation; 67] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -654,6 +660,7 @@ impl Deviation {
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
+        Deviation::MinS32OfMaxU32ByZeroFoldedToZero,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -730,6 +737,7 @@ impl Deviation {
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
+            Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "min-s32-of-max-u32-by-zero-folded-to-zero",
         }
     }
 
@@ -889,6 +897,7 @@ impl Deviation {
             Deviation::ShuffleOfBflyPredicateChoiceDropped => {
                 "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
             }
+            Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "corpus/findings/fuzz-h200-4703/cases/c80aa91287a5c90c.case",
         }
     }
 }
