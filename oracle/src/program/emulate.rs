@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_conversion_tested_down_a_chain;
@@ -220,18 +221,17 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
         return v;
     }
-    // 17b32162's loop-carried negation of 0x7fffffff held invariant (seed 4601's 35e392ba,
-    // 5417329a): `emulate/loop_carried_negation_of_max_s32_held_invariant.rs`.
-    let held_invariant: &[(Deviation, GlueRule)] =
-        &[(Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue)];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, held_invariant) {
-        return v;
-    }
-    // c80aa912's min.s32 of max.u32(x, 0) and 0 folded to 0 (seed 4703):
-    // `emulate/min_s32_of_max_u32_by_zero_folded_to_zero.rs`.
-    let min_of_max: &[(Deviation, GlueRule)] =
-        &[(Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue)];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, min_of_max) {
+    // 17b32162's negation held invariant (seed 4601's 35e392ba, 5417329a), c80aa912's min of a
+    // max by 0 folded to 0, 592cbe0b's 64-bit bfind of a branch-fixed value: each in its file.
+    let own_files: &[(Deviation, GlueRule)] = &[
+        (Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue),
+        (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
+        (
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
+            bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
+        ),
+    ];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, own_files) {
         return v;
     }
     // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.

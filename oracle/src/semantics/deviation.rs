@@ -589,11 +589,18 @@ pub enum Deviation {
     /// (`STG … RZ`), y taken as signed non-negative, where §9.7.1.12/13 give x when its sign bit
     /// is set (`program/emulate/min_s32_of_max_u32_by_zero_folded_to_zero.rs`).
     MinS32OfMaxU32ByZeroFoldedToZero,
+    /// 592cbe0b (corpus/findings/fuzz-h200-4602/, 592cbe0b, trace/T17t4.md; ptxas 13.0.88 -O3
+    /// and the JIT; 13.5 right): `bfind{.shiftamt}.{u64,s64} d, x` reached only by the
+    /// fall-through of `setp.ne p, x, K; @p bra` (K a constant ptxas knows) is folded as the
+    /// bfind of K's low word moved to the high word, (K & 0xffffffff) << 32 (K = 1 `.shiftamt`:
+    /// 31, where §9.7.1.16 gives 63)
+    /// (`program/emulate/bfind_64_of_branch_fixed_value_folded_from_low_word.rs`).
+    BfindOf64BranchFixedValueFoldedFromLowWord,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 67] = [
+    pub const ALL: [Deviation; 68] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -661,6 +668,7 @@ impl Deviation {
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
         Deviation::MinS32OfMaxU32ByZeroFoldedToZero,
+        Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -738,6 +746,9 @@ impl Deviation {
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",
             Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "min-s32-of-max-u32-by-zero-folded-to-zero",
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
+                "bfind-64-of-branch-fixed-value-folded-from-low-word"
+            }
         }
     }
 
@@ -898,6 +909,9 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4601/cases/746b5bde532e9185.case"
             }
             Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "corpus/findings/fuzz-h200-4703/cases/c80aa91287a5c90c.case",
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
+                "corpus/findings/fuzz-h200-4602/cases/592cbe0bf873e2a1.case"
+            }
         }
     }
 }

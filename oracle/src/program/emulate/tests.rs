@@ -886,6 +886,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
     untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
+mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
