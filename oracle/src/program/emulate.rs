@@ -33,6 +33,7 @@ mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
@@ -221,8 +222,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
         return v;
     }
-    // 17b32162's negation held invariant (seed 4601's 35e392ba, 5417329a), c80aa912's min of a
-    // max by 0 folded to 0, 592cbe0b's 64-bit bfind of a branch-fixed value: each in its file.
+    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind: each in its file.
     let own_files: &[(Deviation, GlueRule)] = &[
         (Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue),
         (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),

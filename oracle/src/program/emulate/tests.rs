@@ -890,6 +890,7 @@ mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
