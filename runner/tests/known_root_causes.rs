@@ -1577,7 +1577,7 @@ fn the_seed_4701_word_findings_are_labelled_by_their_entries() {
 const SEED_4701_LABELS: [(&str, &str); 4] = [
     ("024297c0", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: cvt.f64.bf16 of the cnot's 1 under a live setp.le.s16 of the cnot against 0 (T18u1; cnot_read_by_a_live_cnot.rs wants a cnot reader; helper k2: emulate/cnot_read_by_a_live_zero_setp.rs)
     ("119d98cf", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // NEW, its own entry by id: a cvt.u32.u16 of a converted half dropped, min.u16x2 reads the stale upper half (T18u1; 13.0.88 and 13.5 -O3; closest 4501-ace805b3; the entry emulated after the campaign (helper h2: emulate/packed_min_max_of_zero_extended_converted_half.rs))
-    ("64ad9add", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 1 carried as 1.0 through cvt.bf16.f16 then cvt.f16.f16 under the logic trigger (T18u1; zero_one_statement takes only integer cvt producers)
+    ("64ad9add", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): the cnot's 1 carried as 1.0 through cvt.bf16.f16 then cvt.f16.f16 under the logic trigger (T18u1; zero_one_statement takes only integer cvt producers; widened after the campaign (helper h1: emulate/cnot_number_through_a_float_cvt_chain.rs))
     ("72d92e64", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.sat.u64.s32 of neg.s32 of -2^31 stores 0x80000000 (T18u1; F's neg.s32 rule wants a narrowing destination; helper k1: emulate/widening_sat_of_a_negation32_keeps_its_minimum.rs)
 ];
 

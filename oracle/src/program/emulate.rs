@@ -28,10 +28,12 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
@@ -64,6 +66,7 @@ mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
+mod min_s32_of_max_u32_by_zero_folded_to_zero;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
@@ -232,11 +235,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
         return v;
     }
-    // 17b32162's loop-carried negation of 0x7fffffff held invariant (seed 4601's 35e392ba,
-    // 5417329a): `emulate/loop_carried_negation_of_max_s32_held_invariant.rs`.
-    let held_invariant: &[(Deviation, GlueRule)] =
-        &[(Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue)];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, held_invariant) {
+    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind: each in its file.
+    let own_files: &[(Deviation, GlueRule)] = &[
+        (Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue),
+        (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
+        (
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
+            bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
+        ),
+    ];
+    if let Some(v) = first_glue_rule(m, t, g, vals, &result, own_files) {
         return v;
     }
     // 3801-N1's links of a `mad.hi` chain dropped as repeats of the link before (set-valued):

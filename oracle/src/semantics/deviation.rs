@@ -608,11 +608,24 @@ pub enum Deviation {
     /// result is acc + k·hi(x·y) for some k from 1 to the chain's length, where §9.7.1.4 adds
     /// every link. Set-valued (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
     MadHiChainLosesRepeatedLinks,
+    /// c80aa912 (corpus/findings/fuzz-h200-4703/, c80aa912, trace/T18u4.md; ptxas 13.0.88 -O3
+    /// and the JIT; 13.5 right): `min.{s32,s64} z, y, 0` of y = `max.{u32,u64} y, x, 0` (either
+    /// order, 0 an immediate or a moved one, x a value ptxas does not know) is folded to 0
+    /// (`STG … RZ`), y taken as signed non-negative, where §9.7.1.12/13 give x when its sign bit
+    /// is set (`program/emulate/min_s32_of_max_u32_by_zero_folded_to_zero.rs`).
+    MinS32OfMaxU32ByZeroFoldedToZero,
+    /// 592cbe0b (corpus/findings/fuzz-h200-4602/, 592cbe0b, trace/T17t4.md; ptxas 13.0.88 -O3
+    /// and the JIT; 13.5 right): `bfind{.shiftamt}.{u64,s64} d, x` reached only by the
+    /// fall-through of `setp.ne p, x, K; @p bra` (K a constant ptxas knows) is folded as the
+    /// bfind of K's low word moved to the high word, (K & 0xffffffff) << 32 (K = 1 `.shiftamt`:
+    /// 31, where §9.7.1.16 gives 63)
+    /// (`program/emulate/bfind_64_of_branch_fixed_value_folded_from_low_word.rs`).
+    BfindOf64BranchFixedValueFoldedFromLowWord,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 69] = [
+    pub const ALL: [Deviation; 71] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -682,6 +695,8 @@ impl Deviation {
         Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax,
         Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf,
         Deviation::MadHiChainLosesRepeatedLinks,
+        Deviation::MinS32OfMaxU32ByZeroFoldedToZero,
+        Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -765,6 +780,10 @@ impl Deviation {
                 "compare-of-loaded-half-above-fp8-pair-over-stale-upper-half"
             }
             Deviation::MadHiChainLosesRepeatedLinks => "mad-hi-chain-loses-repeated-links",
+            Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "min-s32-of-max-u32-by-zero-folded-to-zero",
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
+                "bfind-64-of-branch-fixed-value-folded-from-low-word"
+            }
         }
     }
 
@@ -934,6 +953,10 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-4501/cases/ace805b3ed891081.case"
             }
             Deviation::MadHiChainLosesRepeatedLinks => "corpus/findings/fuzz-h200-3801/cases/3a0d32f50f45c5e7.case",
+            Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "corpus/findings/fuzz-h200-4703/cases/c80aa91287a5c90c.case",
+            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
+                "corpus/findings/fuzz-h200-4602/cases/592cbe0bf873e2a1.case"
+            }
         }
     }
 }

@@ -103,6 +103,11 @@ pub(super) fn cnot_converted_as_number(
         return None;
     }
     let one = one_in(c.atype)?;
+    // Seed 4701's 64ad9add: the second of two float-to-float cvts of a `cnot` under the logic
+    // trigger converts the `cnot`'s number too (`emulate/cnot_number_through_a_float_cvt_chain.rs`).
+    if let Some(count) = super::cnot_number_through_a_float_cvt_chain::count_through_a_float_cvt(m, t, &c, r) {
+        return convert(m, &inst.form, if count == 0 { 0 } else { one });
+    }
     // Any 0/1 ptxas makes from a predicate, not only a `cnot` (seed 4102's 87db6a36 and 6d0262f6,
     // `emulate/scopes_410x_z4.rs`).
     let of_cnot = super::scopes_410x_z4::zero_one_of_a_predicate(m, t, r);

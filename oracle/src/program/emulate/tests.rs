@@ -886,9 +886,11 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
     untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
+mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
@@ -908,6 +910,7 @@ mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
+mod min_s32_of_max_u32_by_zero_folded_to_zero;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod n7_to_3501;
 mod negation_of_set_f32_through_a_pack_round_trip;
