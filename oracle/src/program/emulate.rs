@@ -207,6 +207,69 @@ fn first_glue_rule(
     Some(m.fire(d, result, v))
 }
 
+/// A glue hook of one or more deviations in a file of their own: the emulated result where one
+/// applies (recorded as fired), `None` elsewhere.
+type GlueHook = fn(&mut Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The glue hooks [`glue`] asks before its own rules, in order; the first that applies decides.
+const GLUE_HOOKS: &[GlueHook] = &[
+    // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
+    // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
+    // spec's value as one of the two it admits.
+    scopes_4201_e1::glue,
+    // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
+    |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
+    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
+    |m, t, g, _, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, r),
+    // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506).
+    |m, t, g, _, r| scopes_4404_v3::later_duplicate_glue(m, t, g, r),
+    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
+    // `mad.hi` links dropped as repeats (set-valued): each in its file.
+    |m, t, g, vals, r| {
+        let rules: &[(Deviation, GlueRule)] = &[
+            (
+                Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
+                loop_carried_negation_of_max_s32_held_invariant::glue,
+            ),
+            (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
+            (
+                Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
+                bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
+            ),
+            (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
+        ];
+        first_glue_rule(m, t, g, vals, r, rules)
+    },
+    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3).
+    fuzz3602::glue,
+    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3).
+    fuzz3701::glue,
+    // 6a4d050b: C3-3's fold of a compare with 1 where the set is `.f32` of a 64-bit source (13.5 too).
+    setp_one_of_f32_set_of_wide_source::glue,
+    // J's branch-known `add.{s16x2,u16x2}` operand.
+    j_packed_constant::glue,
+    // F's 16-bit multiplies of seed 3701 (434a41d1).
+    scopes_3701_a::glue,
+    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3).
+    fuzz3702::glue,
+    // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6).
+    fuzz3702_conversions::glue,
+    // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2).
+    fuzz3801::glue,
+    // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
+    // half `cvt` as the number).
+    fuzz3901::glue,
+    // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d).
+    |m, t, g, vals, r| {
+        let rules: &[(Deviation, GlueRule)] =
+            &[(Deviation::SetRoundTripFolded, scopes_400x_v4::truncated_set_compared_with_zero)];
+        first_glue_rule(m, t, g, vals, r, rules)
+    },
+    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
+    // folded as a masked shift).
+    fuzz4003::glue,
+];
+
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.{s16x2,u16x2}`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
@@ -214,93 +277,7 @@ fn first_glue_rule(
 /// in `emulate/scopes_3701_a.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
-    // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
-    // 4102's 24d5ace8): `emulate/scopes_4201_e1.rs`. First: its scope is an `xor.b16` no other
-    // rule names, and it keeps the spec's value as one of the two it admits.
-    if let Some(v) = scopes_4201_e1::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops (any upper
-    // half): `emulate/packed_min_max_of_zero_extended_converted_half.rs`.
-    if let Some(v) = packed_min_max_of_zero_extended_converted_half::glue(m, t, g, &result) {
-        return v;
-    }
-    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, tested over a stale
-    // upper half: `emulate/compare_of_loaded_half_packed_above_fp8_pair.rs`.
-    if let Some(v) = compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, &result) {
-        return v;
-    }
-    // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506):
-    // `emulate/scopes_4404_v3.rs`.
-    if let Some(v) = scopes_4404_v3::later_duplicate_glue(m, t, g, &result) {
-        return v;
-    }
-    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind: each in its file.
-    let own_files: &[(Deviation, GlueRule)] = &[
-        (Deviation::LoopCarriedNegationOfMaxS32HeldInvariant, loop_carried_negation_of_max_s32_held_invariant::glue),
-        (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
-        (
-            Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
-            bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
-        ),
-    ];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, own_files) {
-        return v;
-    }
-    // 3801-N1's links of a `mad.hi` chain dropped as repeats of the link before (set-valued):
-    // `emulate/mad_hi_links_dropped_as_repeats.rs`.
-    let dropped_links: &[(Deviation, GlueRule)] =
-        &[(Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue)];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, dropped_links) {
-        return v;
-    }
-    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3): `emulate/fuzz3602.rs`.
-    if let Some(v) = fuzz3602::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3): `emulate/fuzz3701.rs`.
-    if let Some(v) = fuzz3701::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // 6a4d050b: C3-3's fold of a compare with 1 where the set is `.f32` of a 64-bit source
-    // (13.5 too): `emulate/setp_one_of_f32_set_of_wide_source.rs`.
-    if let Some(v) = setp_one_of_f32_set_of_wide_source::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // J's branch-known `add.{s16x2,u16x2}` operand: `emulate/j_packed_constant.rs`.
-    if let Some(v) = j_packed_constant::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // F's 16-bit multiplies of seed 3701 (434a41d1): `emulate/scopes_3701_a.rs`.
-    if let Some(v) = scopes_3701_a::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3): `emulate/fuzz3702.rs`.
-    if let Some(v) = fuzz3702::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6): `emulate/fuzz3702_conversions.rs`.
-    if let Some(v) = fuzz3702_conversions::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2): `emulate/fuzz3801.rs`.
-    if let Some(v) = fuzz3801::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
-    // half `cvt` as the number): `emulate/fuzz3901.rs`.
-    if let Some(v) = fuzz3901::glue(m, t, g, vals, &result) {
-        return v;
-    }
-    // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d): `emulate/scopes_400x_v4.rs`.
-    let truncation_rule: &[(Deviation, GlueRule)] =
-        &[(Deviation::SetRoundTripFolded, scopes_400x_v4::truncated_set_compared_with_zero)];
-    if let Some(v) = first_glue_rule(m, t, g, vals, &result, truncation_rule) {
-        return v;
-    }
-    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
-    // folded as a masked shift): `emulate/fuzz4003.rs`.
-    if let Some(v) = fuzz4003::glue(m, t, g, vals, &result) {
+    if let Some(v) = GLUE_HOOKS.iter().find_map(|hook| hook(m, t, g, vals, &result)) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
