@@ -1592,6 +1592,48 @@ const SEED_4702_LABELS: [(&str, &str); 1] = [
     ("6b0fbb52", "new"), // KNOWN 3801-N4 (by shape only): the e4m3x2 pair built in place, converted to tf32 in its register, a later read takes the stack pointer (T18u2; stored unminimized)
 ];
 
+/// Seed 4702's `unwritten-register` findings (no differing word, so no row above), named by the
+/// SASS check run again on their traced ptxas 13.0.88 -O3 listings (`trace/<id8>/`), as triage
+/// names them now; their stored signatures predate the check's `never-written-carry` input class.
+/// dcfbdafd: `LEA.X R0, R0, 0xffffffff, 0x1, P0`, the carry's producer deleted (T18u2;
+/// sass-carry-predicate-never-written.toml, 35a05e88's cause). The variants of its trace: the
+/// fused consumers named, the kept producers flag nothing.
+#[test]
+fn the_seed_4702_sass_findings_are_labelled_by_their_entries() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-4702/trace");
+    let label = |path: &str| {
+        let text = std::fs::read_to_string(trace.join(path)).unwrap();
+        match label_listing(&text, "ptxas -O3", &known).unwrap() {
+            Label::Known(names) => names.join("+"),
+            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
+            Label::Gone => "gone".to_string(),
+        }
+    };
+    for (path, expected) in SEED_4702_SASS_LABELS {
+        assert_eq!(label(path), expected, "{path}");
+    }
+    // The stored signature (input class empty) is the key of any never-written source of an
+    // LEA.X, as seed 3201's 33d46efb is of an IMAD.X (a false alarm): unnamed.
+    let stored = Signature::new(FindingClass::UnwrittenRegister, "LEA.X", "", ["ptxas -O3"], "source");
+    assert!(known.matches(&stored).is_none());
+}
+
+/// What seed 4702's `unwritten-register` kernels (and their trace's variants) are labelled now.
+const SEED_4702_SASS_LABELS: [(&str, &str); 10] = [
+    ("dcfbdafd/orig.130.O3.sass", "sass-carry-predicate-never-written"), // KNOWN 35a05e88: LEA.X of a deleted borrow (T18u2; was new)
+    ("dcfbdafd/reduced.130.O3.sass", "sass-carry-predicate-never-written"),
+    ("25ad2263/v6_add_chain.130.O3.sass", "sass-carry-predicate-never-written"), // IMAD.U32.X … P0
+    ("25ad2263/v10_mul_for_shl.130.O3.sass", "sass-carry-predicate-never-written"), // IMAD.X … P0
+    ("dcfbdafd/s48/35a05e88_v8_carryin.130.O3.sass", "sass-carry-predicate-never-written"), // 35a05e88's own IMAD.X … P0
+    ("25ad2263/v3_loaded_r0.130.O3.sass", "gone"),                                          // right: IADD3 RZ, P0 kept
+    ("25ad2263/v7_no_dead_load.130.O3.sass", "gone"),
+    ("dcfbdafd/s48/35a05e88_v3_unknown.130.O3.sass", "gone"),
+    ("dcfbdafd/s48/v1_shr_hi.130.O3.sass", "gone"), // right: LEA.HI.X reads a written P0
+    ("9d67dbc9/orig.130.O3.sass", "new STG.E.U16"), // KNOWN sass-descriptor-never-written's cause, read as data (T18u2): not named by a descriptor entry
+];
+
 #[test]
 fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-4703", "findings-labelled-new.json");
