@@ -1644,7 +1644,7 @@ fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
 const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("08e15a19", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 start a cvt.s32.u64 of a moved immediate (T18u4; origin_of's Cvt arm never sets known_since; stored unminimized); emulate/known_through_integer_cvt.rs
     ("3b56ff65", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
-    ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
+    ("4b4a61c5", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants; helper h4: emulate/j_shuffled_constant_folded_beside_a_load.rs)
     ("7b1e7594", "new"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized)
     ("8fe9dbe7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("a0f3d153", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized; helper k1: emulate/negation_of_set_f32_through_a_pack_round_trip.rs)
