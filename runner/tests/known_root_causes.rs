@@ -1592,6 +1592,48 @@ const SEED_4702_LABELS: [(&str, &str); 1] = [
     ("6b0fbb52", "new"), // KNOWN 3801-N4 (by shape only): the e4m3x2 pair built in place, converted to tf32 in its register, a later read takes the stack pointer (T18u2; stored unminimized)
 ];
 
+/// Seed 4702's `unwritten-register` findings (no differing word, so no row above), named by the
+/// SASS check run again on their traced ptxas 13.0.88 -O3 listings (`trace/<id8>/`), as triage
+/// names them now; their stored signatures predate the check's `never-written-carry` input class.
+/// dcfbdafd: `LEA.X R0, R0, 0xffffffff, 0x1, P0`, the carry's producer deleted (T18u2;
+/// sass-carry-predicate-never-written.toml, 35a05e88's cause). The variants of its trace: the
+/// fused consumers named, the kept producers flag nothing.
+#[test]
+fn the_seed_4702_sass_findings_are_labelled_by_their_entries() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-4702/trace");
+    let label = |path: &str| {
+        let text = std::fs::read_to_string(trace.join(path)).unwrap();
+        match label_listing(&text, "ptxas -O3", &known).unwrap() {
+            Label::Known(names) => names.join("+"),
+            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
+            Label::Gone => "gone".to_string(),
+        }
+    };
+    for (path, expected) in SEED_4702_SASS_LABELS {
+        assert_eq!(label(path), expected, "{path}");
+    }
+    // The stored signature (input class empty) is the key of any never-written source of an
+    // LEA.X, as seed 3201's 33d46efb is of an IMAD.X (a false alarm): unnamed.
+    let stored = Signature::new(FindingClass::UnwrittenRegister, "LEA.X", "", ["ptxas -O3"], "source");
+    assert!(known.matches(&stored).is_none());
+}
+
+/// What seed 4702's `unwritten-register` kernels (and their trace's variants) are labelled now.
+const SEED_4702_SASS_LABELS: [(&str, &str); 10] = [
+    ("dcfbdafd/orig.130.O3.sass", "sass-carry-predicate-never-written"), // KNOWN 35a05e88: LEA.X of a deleted borrow (T18u2; was new)
+    ("dcfbdafd/reduced.130.O3.sass", "sass-carry-predicate-never-written"),
+    ("25ad2263/v6_add_chain.130.O3.sass", "sass-carry-predicate-never-written"), // IMAD.U32.X … P0
+    ("25ad2263/v10_mul_for_shl.130.O3.sass", "sass-carry-predicate-never-written"), // IMAD.X … P0
+    ("dcfbdafd/s48/35a05e88_v8_carryin.130.O3.sass", "sass-carry-predicate-never-written"), // 35a05e88's own IMAD.X … P0
+    ("25ad2263/v3_loaded_r0.130.O3.sass", "gone"),                                          // right: IADD3 RZ, P0 kept
+    ("25ad2263/v7_no_dead_load.130.O3.sass", "gone"),
+    ("dcfbdafd/s48/35a05e88_v3_unknown.130.O3.sass", "gone"),
+    ("dcfbdafd/s48/v1_shr_hi.130.O3.sass", "gone"), // right: LEA.HI.X reads a written P0
+    ("9d67dbc9/orig.130.O3.sass", "new STG.E.U16"), // KNOWN sass-descriptor-never-written's cause, read as data (T18u2): not named by a descriptor entry
+];
+
 #[test]
 fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-4703", "findings-labelled-new.json");
@@ -1602,7 +1644,7 @@ fn the_seed_4703_word_findings_are_labelled_by_their_entries() {
 const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("08e15a19", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 start a cvt.s32.u64 of a moved immediate (T18u4; origin_of's Cvt arm never sets known_since; stored unminimized); emulate/known_through_integer_cvt.rs
     ("3b56ff65", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: seed 4003's trigger, the chain's zero test after a copy and two more cvts (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
-    ("4b4a61c5", "new"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants)
+    ("4b4a61c5", "fuzz-h100-j-branch-constant-splat"), // KNOWN J (fairly sure): a splat constant through shfl.sync folded (T18u4; j_packed_constant.rs counts only folded constants; helper h4: emulate/j_shuffled_constant_folded_beside_a_load.rs)
     ("7b1e7594", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1 (by shape only): a setp.gt.u16 between mad.hi.s32 and sub.u32 in the loop (T18u5; stored unminimized; the entry emulated after the campaign (helper h3: emulate/mad_hi_links_dropped_as_repeats.rs))
     ("8fe9dbe7", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: as 3b56ff65 (T18u5; stored unminimized; helper k2: emulate/cnot_conversion_tested_down_a_chain.rs)
     ("a0f3d153", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the neg's source through a mov.b64 pack and unpack (T18u4; stored unminimized; helper k1: emulate/negation_of_set_f32_through_a_pack_round_trip.rs)

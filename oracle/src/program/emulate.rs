@@ -52,6 +52,7 @@ mod fuzz3901;
 mod fuzz4003;
 mod half_cvt_folded_into_rzi;
 mod j_packed_constant;
+mod j_shuffled_constant_folded_beside_a_load;
 mod known_through_integer_cvt;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;

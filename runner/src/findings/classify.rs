@@ -24,8 +24,19 @@ pub fn gist(message: &str) -> String {
 
 /// Every name [`input_class`] gives, and `""` (a finding without an input: a crash, a
 /// rejection).
-pub const INPUT_CLASSES: [&str; 10] =
-    ["", "set", "zero", "subnormal", "normal", "inf", "nan", "int-limit", "int", crate::sass::PARTLY_WRITTEN];
+pub const INPUT_CLASSES: [&str; 11] = [
+    "",
+    "set",
+    "zero",
+    "subnormal",
+    "normal",
+    "inf",
+    "nan",
+    "int-limit",
+    "int",
+    crate::sass::PARTLY_WRITTEN,
+    crate::sass::NEVER_WRITTEN_CARRY,
+];
 
 /// The class of a source value: by the cvt's source format (the oracle's one classification,
 /// `oracle::num::classify`), else as an integer.

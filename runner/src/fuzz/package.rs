@@ -64,7 +64,8 @@ pub struct Raw {
     pub undefined_words: Vec<WordMismatch>,
     /// The input class when the finding names it: [`crate::sass::PARTLY_WRITTEN`] for an
     /// unwritten-register finding whose undefined bits were written on some path or under some
-    /// guard ([`Unwritten::partly_written`]); empty otherwise.
+    /// guard ([`Unwritten::partly_written`]), [`crate::sass::NEVER_WRITTEN_CARRY`] for one
+    /// reading only never-written carry-in predicates ([`Unwritten::carry_in`]); empty otherwise.
     pub input_class: &'static str,
 }
 

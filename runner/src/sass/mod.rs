@@ -18,7 +18,9 @@
 //! undefined bits it reads were written under some guard or in an arm elsewhere in the kernel
 //! ([`Unwritten::partly_written`], [`dataflow::UnwrittenRead::partly_written`]) becomes its
 //! finding's input class [`PARTLY_WRITTEN`]: an entry names a mechanism (an if-conversion that
-//! lost the else-value, root cause N-5) whatever reads.
+//! lost the else-value, root cause N-5) whatever reads. A read of nothing but an `.X`
+//! instruction's carry-in predicates, which nothing writes ([`Unwritten::carry_in`]), has the
+//! input class [`NEVER_WRITTEN_CARRY`]: the carry's producer deleted, its consumer kept.
 //! [`coverage`] reads the same parsed listing for the opcode n-grams a campaign counts as
 //! coverage ([`Checker::disassemble_parsed`]: one parse for both). [`stores`] maps a flagged
 //! store (role `source` or `guard`), and a store of a value derived from any flagged read, to the
@@ -74,6 +76,14 @@ pub struct Unwritten {
     /// read on every lane. False where nothing ever writes those bits.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partly_written: bool,
+    /// Whether it reads nothing but the carry-in predicates of an extended-precision (`.X`)
+    /// instruction, themselves ([`Unwritten::origin`] none) and never written anywhere
+    /// ([`Unwritten::partly_written`] false) — `LEA.X R0, R0, 0xffffffff, 0x1, P0` with no
+    /// instruction writing P0: the carry's producer was deleted, the consumer kept
+    /// ([`reads_only_carry_ins`]). For a read keyed by an earlier one ([`Unwritten::keyed_by`]),
+    /// that read's. Its finding's input class is then [`NEVER_WRITTEN_CARRY`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub carry_in: bool,
     /// The earlier read of the kernel that read every never-written register this one reads,
     /// both reading them themselves ([`key_reads`]): the finding's key is that read's.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,6 +106,11 @@ pub struct KeyRead {
 /// (an entry of `corpus/known/` matches it with `input_class = "partly-written"`); the others
 /// have none, so that their ids are those they had before the property existed.
 pub const PARTLY_WRITTEN: &str = "partly-written";
+
+/// The input class of an `unwritten-register` finding whose read is a never-written carry-in
+/// predicate ([`Unwritten::carry_in`]; an entry matches it with
+/// `input_class = "never-written-carry"`).
+pub const NEVER_WRITTEN_CARRY: &str = "never-written-carry";
 
 /// The instruction that first read a never-written register on the way to a flagged read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -137,10 +152,13 @@ impl Unwritten {
     }
 
     /// The input class of its finding: [`PARTLY_WRITTEN`] where the undefined bits it reads
-    /// were written on some path or under some guard, empty otherwise.
+    /// were written on some path or under some guard, [`NEVER_WRITTEN_CARRY`] where it reads
+    /// only carry-in predicates nothing writes ([`Unwritten::carry_in`]), empty otherwise.
     pub fn input_class(&self) -> &'static str {
         if self.partly_written {
             PARTLY_WRITTEN
+        } else if self.carry_in {
+            NEVER_WRITTEN_CARRY
         } else {
             ""
         }
@@ -158,6 +176,17 @@ fn role(ins: &parse::Instr, r: parse::Reg) -> &'static str {
     } else {
         "source"
     }
+}
+
+/// Whether `regs`, read by `ins`, are all carry-in predicates: `ins` is an extended-precision
+/// instruction (a `.X` modifier: `IADD3.X`, `LEA.X`, `LEA.HI.X`, `IMAD.X`, `IMAD.U32.X`, …, which
+/// add the carry of an earlier `IADD3 …, P0, …`) and each register is a predicate it reads as
+/// a source, not its guard (§9.7.1 `addc`/`subc`: the carry-in `CC.CF`). `ISETP…EX` and `SEL`,
+/// which read a predicate as a condition, are not extended-precision adds.
+fn reads_only_carry_ins(ins: &parse::Instr, regs: &[parse::Reg]) -> bool {
+    ins.mnemonic.split('.').skip(1).any(|m| m == "X")
+        && !regs.is_empty()
+        && regs.iter().all(|&r| matches!(r.file, parse::File::P | parse::File::Up) && role(ins, r) == "source")
 }
 
 /// The listing of one function of an `nvdisasm -c` listing: from its `.section .text.NAME`
@@ -243,6 +272,7 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
                 mnemonic: ins.mnemonic.clone(),
                 registers: u.regs.iter().map(ToString::to_string).collect(),
                 roles,
+                carry_in: origin.is_none() && !u.partly_written && reads_only_carry_ins(ins, &u.regs),
                 origin,
                 partly_written: u.partly_written,
                 keyed_by: None,
@@ -260,7 +290,8 @@ pub fn check_functions(functions: &[parse::Function]) -> Vec<Unwritten> {
 /// every instruction of the arm by it — `@P0 CCTL.IVALL; @P0 LOP3.LUT R11, …` (seed 4603's
 /// 607f088a, corpus/findings/fuzz-h200-4603/trace/T17t5.md), `@!P2 CCTL.IVALL; @!P2 PRMT R4, …`
 /// (seed 4503's 0ee96c9e) — and each reader was a finding of its own, keyed by whatever
-/// instruction the arm held. `reads` is in kernel and address order.
+/// instruction the arm held. A keyed read takes its key read's [`Unwritten::carry_in`] too (one
+/// finding, one input class). `reads` is in kernel and address order.
 fn key_reads(reads: &mut [Unwritten]) {
     for i in 0..reads.len() {
         if reads[i].origin.is_some() {
@@ -273,13 +304,17 @@ fn key_reads(reads: &mut [Unwritten]) {
                 && reads[i].registers.iter().all(|r| e.registers.contains(r))
         });
         let keyed_by = first.map(|e| {
-            e.keyed_by.clone().unwrap_or_else(|| KeyRead {
+            let key = e.keyed_by.clone().unwrap_or_else(|| KeyRead {
                 offset: e.offset,
                 mnemonic: e.mnemonic.clone(),
                 roles: e.roles.clone(),
-            })
+            });
+            (key, e.carry_in)
         });
-        reads[i].keyed_by = keyed_by;
+        if let Some((key, carry_in)) = keyed_by {
+            reads[i].keyed_by = Some(key);
+            reads[i].carry_in = carry_in;
+        }
     }
 }
 
@@ -353,6 +388,8 @@ pub(crate) mod fixtures {
     }
 }
 
+#[cfg(test)]
+mod carry_in_tests;
 #[cfg(test)]
 mod keyed_reads_tests;
 #[cfg(test)]

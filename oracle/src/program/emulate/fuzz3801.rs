@@ -29,7 +29,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 }
 
 /// Whether `s` is a load (`ld`, any space; §9.7.9.8).
-fn is_load(s: &Stmt) -> bool {
+pub(super) fn is_load(s: &Stmt) -> bool {
     matches!(s, Stmt::Isa(Instruction { form: Form::Ld(_), .. }))
 }
 

@@ -28,6 +28,7 @@
 
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
+use super::j_shuffled_constant_folded_beside_a_load;
 use super::origin::{reads_and_overwrites, value_readers};
 use super::scopes_3901_h2::{branch_fixed, observed, observed_only_by};
 use super::scopes_4404_v2::{self, shuffled};
@@ -133,7 +134,8 @@ fn packed_op_of_branch_constant(
 /// gives the same dropped immediate for K second, `.s16x2`, a loaded register, a `cvt.u16.s32`
 /// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
 /// A shuffled constant (ptxas knows it, keeps it in a register) is such a register
-/// ([`scopes_4404_v2::shuffled`]: c825e5ab).
+/// ([`scopes_4404_v2::shuffled`]: c825e5ab), unless the body loads: then it is a constant of
+/// the two ([`j_shuffled_constant_folded_beside_a_load`]: 4b4a61c5).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     narrowed_half_read_at(m, t, w, half, m.stmt)
 }
@@ -145,7 +147,12 @@ pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, 
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
         _ => return None,
     };
-    let constant = |k: usize| reg_of_glue(g, k).is_some_and(|r| folded_constant(m, o.stmt, r, CONSTANT_COPIES));
+    let constant = |k: usize| {
+        reg_of_glue(g, k).is_some_and(|r| {
+            folded_constant(m, o.stmt, r, CONSTANT_COPIES)
+                || j_shuffled_constant_folded_beside_a_load::folded_shuffle(m, o.stmt, r)
+        })
+    };
     let (c1, c2) = (constant(0), constant(1));
     let first = o.a.as_ref().filter(|a| (c1 || c2) && a.is_exact())?;
     let sum = m.read(t, w).ok().filter(Expected::is_exact)?;

@@ -935,6 +935,7 @@ mod seed_3801_w4;
 mod seed_3802_new;
 mod seed_3802_w6;
 
+mod j_shuffled_constant_folded_beside_a_load;
 mod lop3_of_its_a_and_of_one_constant;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
