@@ -127,6 +127,7 @@ mod shr16_of_a_sign_extending_load;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
+mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_dropped_f32_copy;
 mod skipped_set_over_saturated_f32;
 mod slct_of_abs_folded_non_negative;

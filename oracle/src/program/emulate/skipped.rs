@@ -7,7 +7,7 @@
 use super::origin::merge_f32;
 use super::{
     any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, merge_c_in_place, scopes_3701_a, scopes_3702_c,
-    skipped_set_over_dropped_f32_copy, skipped_set_over_saturated_f32,
+    skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy, skipped_set_over_saturated_f32,
 };
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
@@ -110,7 +110,11 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
     // The low 16 bits alone are read: exact also when an earlier skip of this set left the word
     // two-valued above them (corpus/findings/fuzz-h200-3801/, e0c45d2b, trace/T4D.md: the set in
     // an 8-trip loop, `SEL; PRMT R2, R4, 0x9910` on every trip, 0x4115d2f7 → 0xffffd2f7).
-    let low = exact_low_half(&old).map_or_else(|| old.field(0, 16), |low| Expected::exact(u128::from(low), 16));
+    // So is the low half of an `add`/`sub` of such a word between two skips (seed 4703's bd1942aa,
+    // `emulate/skipped_set_low_half_through_an_add.rs`).
+    let low = exact_low_half(&old)
+        .or_else(|| skipped_set_low_half_through_an_add::low_half(m, t, g.dst))
+        .map_or_else(|| old.field(0, 16), |low| Expected::exact(u128::from(low), 16));
     let signed = crate::program::thread::extend(low.clone(), 32, true);
     let v = if matches!(g.op, GlueOp::Set(_, SetDst::S32)) && g.ty == GlueType::U16 {
         signed
@@ -141,7 +145,7 @@ fn canonical_half_nans(e: &Expected) -> Option<u32> {
 
 /// The low 16 bits of `e` where they are one value: `e` exact, or every value it admits
 /// (an `OrValue` alternative, a free field above bit 15) agreeing there.
-fn exact_low_half(e: &Expected) -> Option<u32> {
+pub(super) fn exact_low_half(e: &Expected) -> Option<u32> {
     let agrees = |f: &Free| match f.constraint {
         _ if f.shift >= 16 => true,
         Constraint::OrValue(alt) => alt & 0xFFFF == e.bits & 0xFFFF,

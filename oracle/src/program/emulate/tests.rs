@@ -1000,6 +1000,7 @@ mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
+mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_saturated_f32;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
