@@ -1366,7 +1366,7 @@ fn the_seed_4301_word_findings_are_labelled_by_their_entries() {
 const SEED_4301_LABELS: [(&str, &str); 3] = [
     ("3042780d", "new"), // KNOWN N-5: a lost else-value stored; N-5 has no value emulation (T14x1)
     ("87a7efec", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: the minuend `and.b32 r, x, 0` not a moved 0 (T14x1)
-    ("d78a59b7", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a set.f32 amount rebuilt at the shift past a deleted loop (T14x1; scopes_4401_z1)
+    ("d78a59b7", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a set.f32 amount rebuilt at the shift past a deleted loop (T14x1; b_set_f32_rebuilt_at_its_shifts)
 ];
 
 #[test]
@@ -1417,7 +1417,7 @@ const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("77454b6b", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1; fixed session 44)
     ("a3fc1374", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the inner cnot of a live cnot pair converted (T15t1; cnot_read_by_a_live_cnot)
     ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; scopes_4404_v2)
-    ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; scopes_4404_v1)
+    ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; lop3_merged_by_its_b_or_c)
 ];
 
 #[test]
@@ -1430,14 +1430,14 @@ fn the_seed_4402_word_findings_are_labelled_by_their_entries() {
 const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("2bec5b10", "fuzz-h200-f-negation-overflow"), // KNOWN F: slct tests abs.s32 of -2^31 (T15t3; fixed session 45)
     ("372615e8", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: mad.lo.u64 d, d, c, d steps, dropped past the cut (T15t2; mad_step_of_its_own_addend)
-    ("37cc5597", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
+    ("37cc5597", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; lop3_merged_by_its_b_or_c)
     ("3b6345e6", "new"), // KNOWN 3801-N4: shape-only, no setp/branch arm (T15t3)
     ("63707241", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a dead earlier load also writes the amount register (T15t2; fixed session 45)
     ("6e21e265", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1N4: the length a shfl of a constant (T15t2; ptxas_constant_operands, session 45)
     ("70efd8ec", "new"), // KNOWN D: a new effect (the pack over a live half), not emulable (T15t2)
     ("a22d4fd5", "fuzz-h200-3701-fc9c9c66-xor-of-set-and-cnot-gives-one-minus"), // KNOWN 3701-fc9c9c66: the operand a sub.u32 from a moved 0 (T15t2; ptxas_constant_operands, session 45)
-    ("ab08e584", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: c repeats b (T15t3; scopes_4404_v1)
-    ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; scopes_4404_v1)
+    ("ab08e584", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: c repeats b (T15t3; lop3_merged_by_its_b_or_c)
+    ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; lop3_merged_by_its_b_or_c)
     ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry, emulated since session 46: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2; sat_s8_s16_of_cnot_clamps_negated_mask)
     ("c58b70c2", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: a set.f32.s64 source, now emulated (T15t3; setp_one_of_f32_set_of_wide_source)
     ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; scopes_4404_v2)
@@ -1454,7 +1454,7 @@ fn the_seed_4403_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4403 (session 44's final build, 07e9e67d) is labelled now.
 const SEED_4403_LABELS: [(&str, &str); 4] = [
     ("4b87e2ad", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: the known zero word a shfl of a moved 0 after a bar.sync (T15t5; ptxas_constant_operands, session 45)
-    ("79a4bd47", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b, c repeating a (T15t4/T15t5; scopes_4404_v1)
+    ("79a4bd47", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b, c repeating a (T15t4/T15t5; lop3_merged_by_its_b_or_c)
     ("d081b377", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: the old value a cvt.f32.f64 NaN (sign and payload kept), now emulated (T15t4)
     ("f08d10ed", "new"), // KNOWN D, a new effect: the tf32-read pack over a live half, not emulable (T15t5)
 ];

@@ -28,19 +28,28 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
+mod cnot_chain_b16_or_b64;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_number_and_range_decided_sets;
 mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
+mod cnot_number_under_float_zero_test_or_b64_logic;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
 mod cnot_read_by_a_live_zero_setp;
 mod compare_of_loaded_half_packed_above_fp8_pair;
+mod conversions_tested_against_zero;
 mod counter_of_a_signed_count_read_after_the_loop;
+mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
+mod d_copies_dropped_before_tf32;
+mod f_clamped_negation32;
+mod f_f32_of_zero_extended_abs16;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -50,83 +59,72 @@ mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
+mod g_unpack_through_sign_extension_or_pack64;
+mod hadd2_sat_pair_reads_guarded_overwrite;
 mod half_cvt_folded_into_rzi;
+mod high_half_of_max_s32_rejoined_after_an_arm;
 mod j_packed_constant;
 mod j_shuffled_constant_folded_beside_a_load;
+mod join_merged_over_shuffled_constant;
+mod known_at_compile_time;
 mod known_through_integer_cvt;
+mod known_word_through_pack_or_logic64;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
+mod lop3_merged_by_its_b_or_c;
+mod lop3_merged_through_b64_packs;
 mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
+mod merge_c_guarded_pack_and_later_duplicate;
+mod merge_c_half_of_an_if_converted_write;
+mod merge_c_half_of_u8_cvt_or_truncation;
 mod merge_c_in_place;
 mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
 mod min_s32_of_max_u32_by_zero_folded_to_zero;
+mod mul_chain_zero_word_and_predicate_zero_one;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
+mod mul_step_unread_shfl_predicate_folded_zero;
+mod n7_known_within_one_block;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
 mod origin;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
+mod prmt_narrowed_per_zero_extending_reader;
+mod producer_forms_of_o_f_g_m;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod s8_round_trip_of_a_learned_constant;
+mod s8_round_trip_of_folded64_and_compare16;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
-mod scopes_3701_a;
-mod scopes_3701_b;
-mod scopes_3702_c;
-mod scopes_3802_w6;
-mod scopes_3901_h1;
 mod scopes_3901_h2;
-mod scopes_3901_h4;
-mod scopes_3901_h5;
-mod scopes_3901_h6;
-mod scopes_400x_v2;
-mod scopes_400x_v4;
-mod scopes_4101_x1;
-mod scopes_410x_z2;
-mod scopes_410x_z3;
-mod scopes_410x_z4;
-mod scopes_4201_e1;
-mod scopes_4201_v2;
-mod scopes_4201_v3;
-mod scopes_4202_v4;
-mod scopes_4301_t1;
-mod scopes_4301_w1;
-mod scopes_4301_w3;
-mod scopes_4301_w4;
-mod scopes_4301_w5;
-mod scopes_4303_y1;
-mod scopes_4303_y2;
-mod scopes_4303_y3;
-mod scopes_4303_y4;
-mod scopes_4401_z1;
-mod scopes_4401_z2;
-mod scopes_4401_z3;
-mod scopes_4401_z4;
-mod scopes_4401_z5;
-mod scopes_4402_u2;
-mod scopes_4404_v1;
 mod scopes_4404_v2;
-mod scopes_4404_v3;
 mod set_byte_through_float_cvt_at_byte_store;
+mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_overwrites_earlier_writers;
+mod set_f32_widened_as_its_boolean;
 mod set_f32_zero_tested;
+mod set_negation_sign_extension_saturation_queries;
+mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
 mod shl_chain_of_zero_extended_base;
+mod shl_chain_through_constant_adds;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
 mod skipped;
+mod skipped_integer_copy_and_f2fp_mask;
 mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_dropped_f32_copy;
 mod skipped_set_over_saturated_f32;
@@ -134,9 +132,11 @@ mod slct_of_abs_folded_non_negative;
 mod stored;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
+mod unsigned_loop_exit_counted_signed;
 mod values;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
+mod xor16_of_set_mask_halves_as_predicate;
 
 pub(super) use carry::carry;
 pub(super) use shuffle_of_a_value_selected_by_a_bfly_predicate::{
@@ -152,12 +152,12 @@ use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
+pub(super) use known_at_compile_time::{forget_at_join, shuffle_origin};
+pub(super) use n7_known_within_one_block::count_boundary;
 use origin::{
     boundary_between, cvt_through_f32_copies, f32_typed, moved_immediate, negated, negated16, packed_half_producer,
 };
 pub(super) use origin::{glue_origin, Origin};
-pub(super) use scopes_3701_a::{forget_at_join, shuffle_origin};
-pub(super) use scopes_400x_v2::count_boundary;
 
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
@@ -218,13 +218,13 @@ const GLUE_HOOKS: &[GlueHook] = &[
     // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
     // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
     // spec's value as one of the two it admits.
-    scopes_4201_e1::glue,
+    xor16_of_set_mask_halves_as_predicate::glue,
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
     |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
     // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
     |m, t, g, _, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, r),
     // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506).
-    |m, t, g, _, r| scopes_4404_v3::later_duplicate_glue(m, t, g, r),
+    |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
     // `mad.hi` links dropped as repeats (set-valued): each in its file.
     |m, t, g, vals, r| {
@@ -251,7 +251,7 @@ const GLUE_HOOKS: &[GlueHook] = &[
     // J's branch-known `add.{s16x2,u16x2}` operand.
     j_packed_constant::glue,
     // F's 16-bit multiplies of seed 3701 (434a41d1).
-    scopes_3701_a::glue,
+    known_at_compile_time::glue,
     // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3).
     fuzz3702::glue,
     // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6).
@@ -264,7 +264,7 @@ const GLUE_HOOKS: &[GlueHook] = &[
     // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d).
     |m, t, g, vals, r| {
         let rules: &[(Deviation, GlueRule)] =
-            &[(Deviation::SetRoundTripFolded, scopes_400x_v4::truncated_set_compared_with_zero)];
+            &[(Deviation::SetRoundTripFolded, conversions_tested_against_zero::truncated_set_compared_with_zero)];
         first_glue_rule(m, t, g, vals, r, rules)
     },
     // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
@@ -276,7 +276,7 @@ const GLUE_HOOKS: &[GlueHook] = &[
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.{s16x2,u16x2}`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
 /// 3701 (`emulate/fuzz3701.rs`), 6a4d050b (`emulate/setp_one_of_f32_set_of_wide_source.rs`) or 3702 (`emulate/fuzz3702.rs`) applies, F's 16-bit multiplies
-/// in `emulate/scopes_3701_a.rs`.
+/// in `emulate/known_at_compile_time.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
     if let Some(v) = GLUE_HOOKS.iter().find_map(|hook| hook(m, t, g, vals, &result)) {
@@ -291,14 +291,15 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // (`F2I.S64.TRUNC` for `shr.s64`, `F2I.U64.TRUNC` otherwise), then the shift's own clamp
     // of that word.
     // Across a boundary too where the amount is a `set.f32` ptxas rebuilds from its predicate at
-    // the shift (`emulate/scopes_4401_z1.rs`, d78a59b7).
+    // the shift (`emulate/b_set_f32_rebuilt_at_its_shifts.rs`, d78a59b7).
     if m.allow.emulates(Deviation::F32ShiftAmount)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && g.ty.bits() == 64
         && vals.iter().all(Expected::is_exact)
         && reg(1).is_some_and(|r| {
             f32_typed(m, t, r).is_some_and(|k| {
-                !boundary_between(m, k, m.stmt) || scopes_4401_z1::set_f32_rebuilt_at_its_shifts(m, r, k)
+                !boundary_between(m, k, m.stmt)
+                    || b_set_f32_rebuilt_at_its_shifts::set_f32_rebuilt_at_its_shifts(m, r, k)
             })
         })
     {
@@ -349,8 +350,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // `shr.u16` is the same `SHF.R.U32.HI` as `shr.b16` (corpus/findings/fuzz-h200-3801/,
     // eb9ca4a8 `v_shr_u16`/`v_shr_b16`, c18ff4fe, e4527e8a; trace/T4A.md, T4B.md, T4D.md; ptxas
     // 13.0.88 -O3); `shr.s16` is C1-N3's clamp (`v_shr_s16`), and §9.7.8.7 has no `shl.u16`.
-    // `sub{.cc}.u32 d, z, x` of a moved 0 too (seed 3902's f860a7e5): `emulate/scopes_3901_h4.rs`.
-    let unwritten_amount = reg(1).is_some_and(|r| scopes_3901_h4::dropped_amount_producer(m, t, r));
+    // `sub{.cc}.u32 d, z, x` of a moved 0 too (seed 3902's f860a7e5): `emulate/producer_forms_of_o_f_g_m.rs`.
+    let unwritten_amount = reg(1).is_some_and(|r| producer_forms_of_o_f_g_m::dropped_amount_producer(m, t, r));
     if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
         && matches!(g.op, GlueOp::Shl | GlueOp::Shr)
         && matches!(g.ty, GlueType::B16 | GlueType::U16)
@@ -359,9 +360,9 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         let to = anything(result.clone());
         return m.fire(Deviation::Shift16ByCnotAmountUnwritten, &result, to);
     }
-    // 3301-N4 through a 16-bit shift's amount clamp: `emulate/scopes_3901_h5.rs`.
+    // 3301-N4 through a 16-bit shift's amount clamp: `emulate/cnot_number_and_range_decided_sets.rs`.
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned) {
-        if let Some(v) = scopes_3901_h5::shift16_by_byte_bfe(m, t, g, vals, &result) {
+        if let Some(v) = cnot_number_and_range_decided_sets::shift16_by_byte_bfe(m, t, g, vals, &result) {
             return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
         }
     }
@@ -384,7 +385,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // a moved 0 and 0x80000000 gives `v1_mov_c`'s 13.0.88 -O3 listing, `STG` of a; `or.b32` of a
     // loaded word, `v2_or_of_loaded`, is right).
     let constant_c = imm_of(g, 2).or_else(|| {
-        let known = |r: Reg| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r);
+        let known = |r: Reg| moved_immediate(m, t, r) || known_at_compile_time::known(m, t, r);
         reg(2).filter(|&r| known(r)).and(vals.get(2)).filter(|c| c.is_exact()).map(|c| c.bits as u64)
     });
     if m.allow.emulates(Deviation::SlctS32ByMinImmediateSelectsA)
@@ -408,20 +409,20 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // TC2.md: a `selp` of a moved immediate by a counted loop's exit predicate), and an add's
     // operands come in either order (2d12fb46: `add.cc.s64 d, c, chain`; sub: the chain first).
     // A chain through adds (each shift followed by an add of a constant, seed 3802's 81cc67f0)
-    // keeps the value after the cut's pair: `emulate/scopes_3802_w6.rs`.
+    // keeps the value after the cut's pair: `emulate/shl_chain_through_constant_adds.rs`.
     // A mad whose factors are constants is the add of their product (5ddee562, T7F.md).
     // A chain with a `mul.lo.u64` by 2^k step keeps its adds exact (seed 4102's 9fdf9221,
-    // `emulate/scopes_410x_z4.rs`).
+    // `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`).
     // A `mad.lo d, x, c, x` step past the cut is dropped by itself, the mad its own add (seed
     // 4402's 372615e8, `emulate/mad_step_of_its_own_addend.rs`).
     if let Some(v) = mad_step_of_its_own_addend::dropped_step(m, t, g, vals) {
         return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
     }
-    if let Some((c, x)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) {
+    if let Some((c, x)) = shl_chain_through_constant_adds::chain_and_addend(m, t, g, vals) {
         let folded = if c.by_multiply {
-            scopes_410x_z4::multiply_chain_cut(&c, g, vals, x, &result)
+            mul_chain_zero_word_and_predicate_zero_one::multiply_chain_cut(&c, g, vals, x, &result)
         } else if c.through_adds {
-            scopes_3802_w6::past_cut(&c)
+            shl_chain_through_constant_adds::past_cut(&c)
         } else {
             c.cut.filter(|&cut| cut < c.total && c.base.is_exact()).map(|cut| {
                 let mut s = [0u64; 4];
@@ -448,19 +449,20 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // a barrier, fence or shuffle, or a guarded access between (any step of) its computation and
     // the bfe makes the fold −1 again (corpus/findings/fuzz-h200-4001/, 375479fd, trace/T7A.md;
     // fuzz-h200-4002/, 38604c4d, T7E.md; fuzz-h200-4003/, a9e9f24e, T7F.md;
-    // `emulate/scopes_400x_v2.rs`). The start and length may also be constants a branch fixes, J's
+    // `emulate/n7_known_within_one_block.rs`). The start and length may also be constants a branch fixes, J's
     // `setp.ne.<type> v, K; @p bra L` fall-through (corpus/findings/fuzz-h200-4001/, 423e94d2,
     // trace/T7A.md: start %tix fixed to 59, 13.0.88 -O3 `@!P0 MOV R7, 0xffffffff`; a start of 27
     // right, a `setp.eq; @!p bra` not folded).
     let field = |k: usize| {
-        scopes_3701_a::known_source(m, t, g, vals, k).or_else(|| {
+        known_at_compile_time::known_source(m, t, g, vals, k).or_else(|| {
             let r = reg_of_glue(g, k)?;
             scopes_3901_h2::branch_fixed(m, r, m.stmt, &[GlueType::U32, GlueType::S32, GlueType::B32])
         })
     };
     let a_known_locally = imm_of(g, 0).is_some()
-        || reg_of_glue(g, 0)
-            .is_some_and(|r| scopes_400x_v2::known_locally(m, t, r) && vals.first().is_some_and(Expected::is_exact));
+        || reg_of_glue(g, 0).is_some_and(|r| {
+            n7_known_within_one_block::known_locally(m, t, r) && vals.first().is_some_and(Expected::is_exact)
+        });
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe
         && g.ty == GlueType::S32
@@ -485,7 +487,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // whose value ptxas knows: it folds the set to its −1/0 first and the unsigned compare right
     // (85778452, trace/T4C.md: `set.le.s32.u32 %r8, <moved 0>, 0; setp.ge.u32 %p3, %r8, 0`, the GPU
     // word 0xc07fffff = 1.0f ^ −1 selects %r8 = −1 by a true %p3).
-    // The 0 may also be any value ptxas knows ([`scopes_3701_a::known`]): the counter of a loop it
+    // The 0 may also be any value ptxas knows ([`known_at_compile_time::known`]): the counter of a loop it
     // unrolls at its last trip (corpus/findings/fuzz-h200-3802/, 87cad7bf, trace/T5A.md: the 9th
     // trip's `set.ge.s32.u32 s, s, %r12` with %r12 counted down to 0 is `SEL R5, RZ, 0xffffffff,
     // P0`, s = 0, in 87cad7bf `v4`, 13.0.88 -O3; `v1`, `v2` the same with an immediate and a moved 0).
@@ -493,14 +495,16 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         reg(k).is_some_and(|r| {
             let set = matches!(m.producer(t, r),
                 Some((Stmt::Glue { glue, .. }, _)) if matches!(glue.op, GlueOp::Set(_, SetDst::S32 | SetDst::U32)));
-            set && !scopes_3701_a::known(m, t, r)
+            set && !known_at_compile_time::known(m, t, r)
         })
     };
     // So may a `set.{ne,lt,gt}` of a register with itself (corpus/findings/fuzz-h200-3901/,
-    // 0e470a25, trace/T6C.md; [`scopes_3901_h5::false_set_of_itself`]).
+    // 0e470a25, trace/T6C.md; [`cnot_number_and_range_decided_sets::false_set_of_itself`]).
     let zero = |k: usize| {
         let folded = |r: Reg| {
-            moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r) || scopes_3901_h5::false_set_of_itself(m, t, r)
+            moved_immediate(m, t, r)
+                || known_at_compile_time::known(m, t, r)
+                || cnot_number_and_range_decided_sets::false_set_of_itself(m, t, r)
         };
         imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
             || (reg(k).is_some_and(folded) && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))
@@ -579,7 +583,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// 3702-N3 at an arm's `mov` of an immediate, 3701-N-D at a `mov` pack or unpack
 /// (`emulate/merge_c_in_place.rs`), or 3701-N-A and J's narrowed `c` at a `cvt.pack`; seed 3802's
 /// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack;
-/// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/scopes_4301_w3.rs`); 80274cbb's
+/// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`); 80274cbb's
 /// u32 round trip (`emulate/u32_round_trip_folded_into_last_cvt.rs`) and ba4f6f03's saturated cnot
 /// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`.
 pub(super) fn isa(
@@ -595,10 +599,10 @@ pub(super) fn isa(
         let results = fuzz3702::mov(m, t, inst, results);
         // G through a `mov.b32` unpack of a zero-extended half (e141eb0d): `emulate/fuzz3802.rs`.
         let results = fuzz3802::unpacked(m, t, mv, inst, results);
-        // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/scopes_3901_h1.rs`.
-        let results = scopes_3901_h1::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
-        // bfed5396's high half of a joined 0x7fffffff: `emulate/scopes_410x_z2.rs`.
-        let results = scopes_410x_z2::unpacked(m, t, mv, inst, results);
+        // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/prmt_narrowed_per_zero_extending_reader.rs`.
+        let results = prmt_narrowed_per_zero_extending_reader::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
+        // bfed5396's high half of a joined 0x7fffffff: `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs`.
+        let results = high_half_of_max_s32_rejoined_after_an_arm::unpacked(m, t, mv, inst, results);
         let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
@@ -719,10 +723,10 @@ pub(super) fn isa(
     // give one listing, `ISETP.GE.U32; SEL` with no `FADD.SAT`, ptxas 13.0.88 and 13.5 -O3).
     let float_sat = c.sat && !c.dtype.is_int() && !c.atype.is_int();
     // Or a 32-bit cvt.sat (float or integer) truncated to the 16-bit source by a cvt
-    // (`emulate/scopes_4301_w5.rs`, seed 4203's 36b8e382).
+    // (`emulate/set_negation_sign_extension_saturation_queries.rs`, seed 4203's 36b8e382).
     let of_int_sat = r.is_some_and(|r| {
         cvt_through_f32_copies(m, t, r).is_some_and(|c0| c0.sat && c0.dtype.is_int() && c0.atype.is_int())
-            || scopes_4301_w5::saturated_before_truncation(m, t, r)
+            || set_negation_sign_extension_saturation_queries::saturated_before_truncation(m, t, r)
     });
     if m.allow.emulates(Deviation::FloatSatOfIntSatDropped) && float_sat && of_int_sat && a.is_exact() {
         let unsaturated = Form::Cvt(Cvt { sat: false, ..c });
@@ -744,8 +748,9 @@ pub(super) fn isa(
     }
     // 3501-N3: a float-source cvt of a cnot converts the cnot's 0/1 as the number, where the
     // cnot's source is a set or the program lowers boolean logic with predicates
-    // (`emulate/scopes_3901_h5.rs`).
-    if let Some(v) = r.and_then(|r| scopes_3901_h5::cnot_converted_as_number(m, t, inst, c, r, &a)) {
+    // (`emulate/cnot_number_and_range_decided_sets.rs`).
+    if let Some(v) = r.and_then(|r| cnot_number_and_range_decided_sets::cnot_converted_as_number(m, t, inst, c, r, &a))
+    {
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3501-N3: the only reader of such a float cvt widening it with a sign extension gives the
@@ -756,8 +761,8 @@ pub(super) fn isa(
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3501-N3 where a live `setp` tests a `set.f32` (or its 0/1) against 0: the 0/1 and the
-    // `cvt`s after it are folded by the number (`emulate/scopes_4301_t1.rs`, seed 4201's 6c26d195).
-    if let Some(v) = r.and_then(|r| scopes_4301_t1::set_truth_converted_as_number(m, &c, r, &a)) {
+    // `cvt`s after it are folded by the number (`emulate/set_truth_made_number_by_a_cvt.rs`, seed 4201's 6c26d195).
+    if let Some(v) = r.and_then(|r| set_truth_made_number_by_a_cvt::set_truth_converted_as_number(m, &c, r, &a)) {
         emulated = Some((Deviation::CnotOfSetCvtConvertedAsNumber, widen(v)));
     }
     // 3301-N4: cvt.sat.<int>.u32 of a sign-extended field ptxas knows (a byte- or half-aligned
@@ -767,7 +772,8 @@ pub(super) fn isa(
     // element, then `cvt.sat.s8.u32` is `PRMT 0x9991` and a signed clamp, 13.0.88 and 13.5 -O3;
     // `.u8`, `.s16`, `.s32` destinations, `.v2.s8`, `cvt.s32.s8` alike; a scalar `ld.s8` right).
     let byte_bfe = r.is_some_and(|r| {
-        scopes_3901_h5::byte_field_bfe(m, t, r) || fuzz3702_conversions::sign_extended_field(m, m.stmt, r, 4)
+        cnot_number_and_range_decided_sets::byte_field_bfe(m, t, r)
+            || fuzz3702_conversions::sign_extended_field(m, m.stmt, r, 4)
     });
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned)
         && byte_bfe
@@ -812,9 +818,9 @@ pub(super) fn isa(
         }
     }
     // O: `cvt.sat.{u16,u8}.u32` of O's dropped producer reads a register nothing wrote: any
-    // value (seed 3901's 1391020a and 17b9ea5e, `emulate/scopes_3901_h4.rs`).
+    // value (seed 3901's 1391020a and 17b9ea5e, `emulate/producer_forms_of_o_f_g_m.rs`).
     if m.allow.emulates(Deviation::Shift16ByCnotAmountUnwritten)
-        && scopes_3901_h4::saturating_reader_of_dropped_producer(m, t, &c, r)
+        && producer_forms_of_o_f_g_m::saturating_reader_of_dropped_producer(m, t, &c, r)
     {
         emulated = Some((Deviation::Shift16ByCnotAmountUnwritten, anything(spec.clone())));
     }
@@ -839,8 +845,8 @@ pub(super) fn isa(
     let narrowing = matches!(c.dtype, CvtType::U8 | CvtType::S8)
         || (src_bits == 32 && matches!(c.dtype, CvtType::U16 | CvtType::S16));
     // `neg.s32` (or `sub.s32` from 0) the same: its clamp rewritten onto the negated value takes
-    // the upper bound (seed 4101's ac4a6049, cd71a421: `emulate/scopes_4101_x1.rs`).
-    let of_neg32 = src_bits == 32 && r.is_some_and(|r| scopes_4101_x1::clamped_negation32(m, t, r));
+    // the upper bound (seed 4101's ac4a6049, cd71a421: `emulate/f_clamped_negation32.rs`).
+    let of_neg32 = src_bits == 32 && r.is_some_and(|r| f_clamped_negation32::clamped_negation32(m, t, r));
     if m.allow.emulates(Deviation::NegationOverflow)
         && (of_abs || of_neg32)
         && c.sat
@@ -924,7 +930,7 @@ pub(super) fn isa(
     // I2F.U16.RM`, `I2FP.F32.U32`) and `abs.s64` (`I2F.U64`), and an `abs` of a value ptxas knows
     // is folded right (`abs.s32` of a moved 0x80000000 read by `cvt.rn.bf16.u32`: `I2F.BF16.U32 R5,
     // 0x80000000`; by `cvt.rn.f32.u32`: 2^31).
-    let overflowed = of_abs && r.is_some_and(|r| !scopes_3701_a::known(m, t, r));
+    let overflowed = of_abs && r.is_some_and(|r| !known_at_compile_time::known(m, t, r));
     if m.allow.emulates(Deviation::NegationOverflow)
         && overflowed
         && c.dtype == CvtType::F32
@@ -941,9 +947,9 @@ pub(super) fn isa(
         }
     }
     // F, the same through a 32-bit zero extension of an overflowed `abs.s16` read as `.s32` or
-    // `.u32` (seed 4102's 6d10fa02): `emulate/scopes_410x_z3.rs`.
+    // `.u32` (seed 4102's 6d10fa02): `emulate/f_f32_of_zero_extended_abs16.rs`.
     if m.allow.emulates(Deviation::NegationOverflow) {
-        if let Some(v) = r.and_then(|r| scopes_410x_z3::f32_of_zero_extended_abs16(m, t, c, r, &a)) {
+        if let Some(v) = r.and_then(|r| f_f32_of_zero_extended_abs16::f32_of_zero_extended_abs16(m, t, c, r, &a)) {
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }
@@ -954,24 +960,25 @@ pub(super) fn isa(
             emulated = Some((Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf, widen(v)));
         }
     }
-    // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/scopes_3701_b.rs`;
+    // 3301-N3 through a `mov.b32` unpack, E through `cvt.u16.s16`: `emulate/cvt_producers_seen_through.rs`;
     // J's narrowed `add.u16x2` read by a 16-bit or widening `cvt`: `emulate/j_packed_constant.rs`.
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
-    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/scopes_4201_v2.rs`;
+    // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/set_f32_widened_as_its_boolean.rs`;
     // its narrowing to a byte there: `emulate/byte_of_set_f32_beside_logic_of_a_mask.rs`.
     let seed_3701 = || {
         fuzz3701::cvt(m, t, inst, c)
-            .or_else(|| scopes_4201_v2::cvt(m, t, inst, c))
+            .or_else(|| set_f32_widened_as_its_boolean::cvt(m, t, inst, c))
             .or_else(|| byte_of_set_f32_beside_logic_of_a_mask::byte_of_set_f32(m, t, inst, c))
     };
-    if let Some((d, v)) =
-        scopes_3701_b::cvt(m, t, inst, c).or_else(|| j_packed_constant::cvt(m, t, inst, c)).or_else(seed_3701)
+    if let Some((d, v)) = cvt_producers_seen_through::cvt(m, t, inst, c)
+        .or_else(|| j_packed_constant::cvt(m, t, inst, c))
+        .or_else(seed_3701)
     {
         emulated = Some((d, widen(v)));
     }
     // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
-    // 3604-N2 through a byte reader of a set.f32 compared with 0: `emulate/scopes_4201_v2.rs`.
-    let byte_of_set = || scopes_4201_v2::byte_of_set_f32_compared_with_zero(m, t, inst, c);
+    // 3604-N2 through a byte reader of a set.f32 compared with 0: `emulate/set_f32_widened_as_its_boolean.rs`.
+    let byte_of_set = || set_f32_widened_as_its_boolean::byte_of_set_f32_compared_with_zero(m, t, inst, c);
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a).or_else(byte_of_set) {
         emulated = Some((d, v.field(0, width)));
     }
@@ -991,8 +998,8 @@ pub(super) fn isa(
         None => results,
     };
     // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
-    // after its guarded overwrite: `emulate/scopes_4301_w3.rs`.
-    Ok(scopes_4301_w3::paired(m, t, inst, c, results))
+    // after its guarded overwrite: `emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`.
+    Ok(hadd2_sat_pair_reads_guarded_overwrite::paired(m, t, inst, c, results))
 }
 
 #[cfg(test)]

@@ -233,7 +233,7 @@ pub enum Deviation {
     /// (fuzz-h200-3901/, a1c204af, 09c3068e; fuzz-h200-3902/, 60948fcb). A float-to-integer
     /// `cvt` of a `set.<cmp>.f32` result whose word (or 0/1) a live `setp` tests against 0 is
     /// the same, the number carried through every following `cvt` with a float side
-    /// (fuzz-h200-4201/, 6c26d195: `SEL R0, RZ, 0x3f80, !P0`; `emulate/scopes_4301_t1.rs`).
+    /// (fuzz-h200-4201/, 6c26d195: `SEL R0, RZ, 0x3f80, !P0`; `emulate/set_truth_made_number_by_a_cvt.rs`).
     /// A `cnot` that a live `cnot` also reads is the same (fuzz-h200-4401/, a3fc1374;
     /// `emulate/cnot_read_by_a_live_cnot.rs`).
     CnotOfSetCvtConvertedAsNumber,
@@ -551,7 +551,7 @@ pub enum Deviation {
     /// are one `PRMT 0x5410; HADD2.SAT` placed at the second; a guarded write between them that
     /// ptxas predicates in place in s's register (a `cvt` without `.sat`, 16-bit integer ALU
     /// glue) is read by the pack: d is sat(s as it is at the second cvt), where §9.7.9.21
-    /// saturates the s it read. Scope in `program/emulate/scopes_4301_w3.rs`.
+    /// saturates the s it read. Scope in `program/emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`.
     SatCvtPairReadsGuardedOverwrite,
     /// 80274cbb (corpus/findings/fuzz-h200-4503/, 80274cbb, trace/T16t5.md; fuzz-h200-4602/,
     /// d5c92b86, trace/T17t4.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.<irnd>.u32.f32`

@@ -3,7 +3,7 @@
 //! variants in trace/15e3e364/ and its s46/).
 //!
 //! The mechanism the listings show (ptxas 13.0.88 -O3, 13.5 the same): where the program has
-//! C1-N2's trigger (a logic op of a predicate-made −1/0, `scopes_4201_v2`'s
+//! C1-N2's trigger (a logic op of a predicate-made −1/0, `set_f32_widened_as_its_boolean`'s
 //! `logic_of_a_predicate_mask`), ptxas holds the set as its predicate and rebuilds it at the
 //! reader. A byte narrowing (§9.7.9.21: the low 8 bits of 0x3f800000, 0) gets the integer 1
 //! (`ISETP.NE.U32 P0, R2, RZ; SEL R0, RZ, 0x1, !P0`): `cvt.s8.s16` of `cvt.s16.s32` of the word
@@ -18,7 +18,7 @@
 //! the set's truth as the integer 0/1 at the byte, `None` elsewhere.
 
 use super::scopes_3901_h2::observed_only_by;
-use super::scopes_4201_v2::logic_of_a_predicate_mask;
+use super::set_f32_widened_as_its_boolean::logic_of_a_predicate_mask;
 use crate::isa::{Cvt, CvtType, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, SetDst};

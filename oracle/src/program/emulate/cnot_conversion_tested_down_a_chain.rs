@@ -1,7 +1,7 @@
 //! 3501-N3 where the zero test of a `cnot`'s conversion sits further down a chain of
 //! float-typed integer-rounding `cvt`s and `mov` copies (helper k2, session 47; known entry
 //! corpus/known/fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number.toml). Seed 4003's trigger
-//! (`scopes_400x_v4::cnot_conversion_tested_against_zero`, ce007cb2) asks for the test among the
+//! (`conversions_tested_against_zero::cnot_conversion_tested_against_zero`, ce007cb2) asks for the test among the
 //! direct readers of the first float-to-integer `cvt`; seed 4703's 8fe9dbe7, 3b56ff65 and
 //! c807f7fa (corpus/findings/fuzz-h200-4703/trace/T18u5.md, trace/8fe9dbe7/, variants
 //! trace/8fe9dbe7/s47/) test it later: `cnot.b16 h0; cvt.rzi.u16.bf16 h1, h0; mov.u16 h2, h1;
@@ -17,12 +17,12 @@
 //! (`F2I.U16.BF16.TRUNC.NTZ`, `F2I.BF16.FLOOR.NTZ`, `F2I.S64.FLOOR`): right, left alone here.
 //!
 //! Invariants: a condition on the program's statements (last writers and later readers as
-//! written); it changes no value by itself — the caller, `scopes_3901_h5::cnot_converted_as_number`,
+//! written); it changes no value by itself — the caller, `cnot_number_and_range_decided_sets::cnot_converted_as_number`,
 //! computes the number's conversion.
 
+use super::conversions_tested_against_zero::zero_tests;
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{read_later, reads_and_overwrites};
-use super::scopes_400x_v4::zero_tests;
-use super::scopes_410x_z4::last_writer;
 use crate::isa::operand::Operand;
 use crate::isa::{CvtRnd, Form, Instruction, MovShape};
 use crate::program::exec::Machine;

@@ -7,7 +7,7 @@
 //! `ISETP.EQ.U32.AND P1, PT, R8, RZ, PT; SEL R0, RZ, 0x3c00, !P1` (13.0.88 and 13.5 -O3), h =
 //! f16 1.0 where §9.7.9.21 converts the bits 0x0001 to bf16 0x3380 and the plain `cvt.f16.f16`
 //! keeps them. A plain `cvt.f16.f16` second converts the number 0 or 1 (f16 1.0), whatever
-//! bits the first one left ([`scopes_3901_h5::cnot_converted_as_number`](super::scopes_3901_h5)
+//! bits the first one left ([`cnot_number_and_range_decided_sets::cnot_converted_as_number`](super::cnot_number_and_range_decided_sets)
 //! asks [`count_through_a_float_cvt`] first).
 //!
 //! Wrong alike (13.0.88 -O3): `reduced`, `v3_f16_f16_then_f32`, `v4_two_plain_f16`,
@@ -23,7 +23,7 @@
 //! Invariants: conditions on the program's statements and the machine's recorded origins only;
 //! nothing here changes a value by itself (the caller converts the count).
 
-use super::scopes_3901_h5::logic_op_reads_an_integer_set;
+use super::cnot_number_and_range_decided_sets::logic_op_reads_an_integer_set;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::GlueOp;

@@ -7,7 +7,7 @@
 //!   `cvt` from a float type reads it as the number (seed 4501's db13d0ac,
 //!   corpus/findings/fuzz-h200-4501/trace/T16t2.md: `cnot.b32; cvt.rmi.u8.f32; cvt.f32.f16` is
 //!   `FSEL R7, RZ, 1, !P0`, 1.0f; [`float_to_integer_cvt_of_a_cnot`], OR-ed into
-//!   `scopes_410x_z4::zero_one_statement`);
+//!   `mul_chain_zero_word_and_predicate_zero_one::zero_one_statement`);
 //! - a sign-extending integer widening (`cvt.{u32,s32,u64,s64}.s16`, `cvt.{u64,s64}.s32`) that is
 //!   the only reader of the float `cvt` of a `cnot` gives the integer 0/1, not the extension of
 //!   the float's bits (seed 4503's 59c56fd7, corpus/findings/fuzz-h200-4503/trace/T16t5.md:
@@ -23,10 +23,10 @@
 //! Invariants: conditions on the program's statements and the machine's values only; nothing
 //! here changes a value unless 3501-N3 is emulated.
 
+use super::cnot_number_and_range_decided_sets::logic_op_reads_an_integer_set;
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::one_in;
 use super::origin::value_readers;
-use super::scopes_3901_h5::logic_op_reads_an_integer_set;
-use super::scopes_410x_z4::last_writer;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::GlueOp;

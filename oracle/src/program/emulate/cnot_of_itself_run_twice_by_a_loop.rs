@@ -1,10 +1,10 @@
-//! 3501-N3's chain of `cnot`s (42ff61b7's context, `emulate/scopes_4401_z3.rs`) formed by one
+//! 3501-N3's chain of `cnot`s (42ff61b7's context, `emulate/cnot_chain_b16_or_b64.rs`) formed by one
 //! loop-carried `cnot.{b16,b64} x, x` that a loop runs twice or more (seed 4603's e55c2d82,
 //! session 47; corpus/known/fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number.toml):
 //! ptxas unrolls the loop, folds `cnot(cnot x)` to a select of the predicate `x == 0` and the
 //! float `cvt` reading it converts its arms as the numbers 0 and 1, where §9.7.8.6 gives the bits
 //! 0/1 and §9.7.9.21 converts 0x0001 as a subnormal. Called from
-//! [`cnot_of_a_cnot`](super::scopes_4401_z3::cnot_of_a_cnot), which reads the chain statically
+//! [`cnot_of_a_cnot`](super::cnot_chain_b16_or_b64::cnot_of_a_cnot), which reads the chain statically
 //! (the source's last writer before the `cnot` in the body: here the statement before the loop).
 //!
 //! Evidence (13.0.88 -O3, 13.5 the same; corpus/findings/fuzz-h200-4603/trace/T17t5.md

@@ -2,9 +2,9 @@
 //! corpus/findings/fuzz-h200-4401/trace/T15t1.md, trace/a3fc1374/, variants
 //! trace/a3fc1374/s45/): the `cvt` from a float type reads the INNER `cnot` of a chain — a `cnot`
 //! whose value a live `cnot` reads ([`cnot_read_by_a_live_cnot`]). Seed 4303's chain
-//! (`emulate/scopes_4401_z3.rs`) converts the outer one; ptxas holds both as selects of the one
+//! (`emulate/cnot_chain_b16_or_b64.rs`) converts the outer one; ptxas holds both as selects of the one
 //! predicate `x == 0`, so a conversion of either converts the arms as the numbers 0 and 1. The
-//! caller, `scopes_3901_h5::cnot_converted_as_number`, computes the value.
+//! caller, `cnot_number_and_range_decided_sets::cnot_converted_as_number`, computes the value.
 //!
 //! Mechanism (13.0.88 -O3, `ld.s16 x; cnot.b16 h2, x; cvt.bf16.f16 h3, h2; cnot.b16 h0, h2`,
 //! both stored): `ISETP.EQ.U32.AND P0, PT, R2, RZ, PT; SEL R0, RZ, 0xffffffff, P0; SEL R7, RZ,
@@ -20,8 +20,8 @@
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, the statements around it as written); it changes no value by itself.
 
+use super::cnot_chain_b16_or_b64::{cnot_through_links, link_operand, LINK};
 use super::origin::{read_later, reads_and_overwrites};
-use super::scopes_4401_z3::{cnot_through_links, link_operand, LINK};
 use crate::isa::Instruction;
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
@@ -58,7 +58,7 @@ fn folded_pair(inner: GlueType, outer: GlueType) -> bool {
 
 /// Whether the value statement `k` wrote to register `r` (a `cnot` of type `inner`) is read,
 /// before it is overwritten, by an unguarded `cnot` ([`folded_pair`]) whose result some later
-/// statement reads, directly or through at most `depth` links (`scopes_4401_z3::link_operand`).
+/// statement reads, directly or through at most `depth` links (`cnot_chain_b16_or_b64::link_operand`).
 fn read_by_a_live_cnot(m: &Machine<'_>, k: usize, r: Reg, inner: GlueType, depth: u32) -> bool {
     for (j, s) in m.p.body.iter().enumerate().skip(k + 1) {
         let (reads, overwrites) = reads_and_overwrites(s, r);

@@ -17,7 +17,7 @@
 //!
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, its readers as written); it changes no value by itself — the caller,
-//! `scopes_3901_h5::cnot_converted_as_number`, computes the number's conversion.
+//! `cnot_number_and_range_decided_sets::cnot_converted_as_number`, computes the number's conversion.
 
 use super::imm_of;
 use super::scopes_3901_h2::{observed, readers};

@@ -1,4 +1,4 @@
-//! 3604-N3 past the trip bound of [`loop_exit_test_signed`](super::scopes_4301_w1) with the
+//! 3604-N3 past the trip bound of [`loop_exit_test_signed`](super::unsigned_loop_exit_counted_signed) with the
 //! counter read after the loop (corpus/known/fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed.toml):
 //! ptxas -O3 (13.0.88 and 13.5) counts the loop signed, N trips, peels N mod U of them and
 //! unrolls the rest by U, but keeps the unsigned exit test on the unrolled body: the loop leaves
@@ -9,7 +9,7 @@
 //! low bits below the step's lowest set bit (S + k·j ≡ S modulo that power of two). The
 //! emulation admits those bits fixed and the others any value, at the step of the trip where the
 //! unsigned test leaves the loop; the exit test then leaves where the spec does (on the one
-//! value the set names, the spec's: `scopes_4301_w1.rs`).
+//! value the set names, the spec's: `unsigned_loop_exit_counted_signed.rs`).
 //!
 //! Evidence (13.0.88 -O3 = 13.5 -O3, the stored words recomputed): seed 4603's 24adc0f8
 //! (corpus/findings/fuzz-h200-4603/, trace/T17t5.md, trace/24adc0f8/ and its s47/): from
@@ -30,7 +30,9 @@
 
 use super::fuzz3602::{guard_setp, label_at, next_flow, unchanged_between};
 use super::origin::read_later;
-use super::scopes_4301_w1::{exit_test, signed_trips, start_before, step_per_trip, SIGNED_TRIPS_FOLDED};
+use super::unsigned_loop_exit_counted_signed::{
+    exit_test, signed_trips, start_before, step_per_trip, SIGNED_TRIPS_FOLDED,
+};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 use crate::program::{Reg, Stmt};

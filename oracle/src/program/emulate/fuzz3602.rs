@@ -5,7 +5,7 @@
 //! Three of them depend on the control flow around the instruction, which the interpreter
 //! states from the program's body ([`Stmt::Bra`], [`Stmt::Label`]): the arm of an if/else
 //! diamond (3602-N1), the fall-through of a conditional forward branch (3602-N3) and the exit
-//! test of a counted loop (3604-N3, its rule in `scopes_4301_w1.rs`). The others look at the
+//! test of a counted loop (3604-N3, its rule in `unsigned_loop_exit_counted_signed.rs`). The others look at the
 //! producers the machine records ([`Origin`](super::Origin)).
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
@@ -15,8 +15,9 @@
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
-    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, scopes_4201_v3, scopes_4301_w1, scopes_4301_w5,
-    scopes_4401_z5, wide16_product_of_s8_round_trip, GlueRule,
+    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_round_trip_of_a_learned_constant,
+    s8_round_trip_of_folded64_and_compare16, set_negation_sign_extension_saturation_queries,
+    unsigned_loop_exit_counted_signed, wide16_product_of_s8_round_trip, GlueRule,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
@@ -39,9 +40,12 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             Deviation::S8RoundTripThrough64SignExtends32,
             wide16_product_of_s8_round_trip::wide16_product_of_s8_round_trip,
         ),
-        (Deviation::S8RoundTripThrough64SignExtends32, scopes_4201_v3::compare16_of_s8_round_trip),
+        (
+            Deviation::S8RoundTripThrough64SignExtends32,
+            s8_round_trip_of_folded64_and_compare16::compare16_of_s8_round_trip,
+        ),
         (Deviation::ShrS16ByU32CvtConvertsAsS16, shr_s16_by_u32_cvt),
-        (Deviation::UnsignedLoopExitTestCountedSigned, scopes_4301_w1::loop_exit_test_signed),
+        (Deviation::UnsignedLoopExitTestCountedSigned, unsigned_loop_exit_counted_signed::loop_exit_test_signed),
         (Deviation::UnsignedLoopExitTestCountedSigned, counter_of_a_signed_count_read_after_the_loop::step),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
@@ -57,8 +61,9 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
     // T9y3.md, c3105f61: `cvt.s32.u16` the same 13.0.88 -O3 listing as `cvt.u32.u16`).
     // `cvt.s64.u16` is right there (`LOP3 0xffff`, c3105f61's `v2_s64_u16`), and so is
     // `cvt.u64.u16` of a folded constant's byte (f3426d51's `v22_bfe_const_u64dst`, T12a2.md).
-    let folded = s8_cvt_source(m, t, r).is_some_and(|k| scopes_4201_v3::folded_constant_64(m, k))
-        || scopes_4401_z5::learned_constant_s8(m, t, r);
+    let folded = s8_cvt_source(m, t, r)
+        .is_some_and(|k| s8_round_trip_of_folded64_and_compare16::folded_constant_64(m, k))
+        || s8_round_trip_of_a_learned_constant::learned_constant_s8(m, t, r);
     if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
         && c.atype == CvtType::U16
         && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64)
@@ -191,14 +196,14 @@ fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], 
 }
 
 /// 3602-N2: `and/or/xor.b16` of the two halves of one `neg.s32` of a `set.*.f32.*` result
-/// (or `sub.{s32,u32}` of it from a 0: [`scopes_4301_w5::negation_of_set_f32`]): each half is
+/// (or `sub.{s32,u32}` of it from a 0: [`set_negation_sign_extension_saturation_queries::negation_of_set_f32`]): each half is
 /// 0xffff when the set is true, 0 when false.
 fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
     if !matches!(g.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || g.ty != GlueType::B16 {
         return None;
     }
     let (a, b) = (reg_of_glue(g, 0)?, reg_of_glue(g, 1)?);
-    let neg_of_set = |r: Reg| scopes_4301_w5::negation_of_set_f32(m, t, r);
+    let neg_of_set = |r: Reg| set_negation_sign_extension_saturation_queries::negation_of_set_f32(m, t, r);
     let ((ka, set), (kb, _)) = (neg_of_set(a)?, neg_of_set(b)?);
     if !set.is_exact() || ka != kb || a == b {
         return None;
@@ -292,12 +297,13 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 
 /// Whether the value register `r` of thread `t` holds was written by `cvt.s8.{s64,u64}` of a
 /// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4), or
-/// knows as a constant it folds ([`scopes_4201_v3::folded_constant_64`]: seeds 4201's f3426d51,
+/// knows as a constant it folds ([`s8_round_trip_of_folded64_and_compare16::folded_constant_64`]: seeds 4201's f3426d51,
 /// 4202's 03ee4476), or by a byte sign extension of a 16-bit constant ptxas learns from known
-/// bits or a value range ([`scopes_4401_z5::learned_constant_s8`]: seed 4303's a3737354).
+/// bits or a value range ([`s8_round_trip_of_a_learned_constant::learned_constant_s8`]: seed 4303's a3737354).
 pub(super) fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
-    s8_cvt_source(m, t, r).is_some_and(|k| sign_extended_byte_64(m, k) || scopes_4201_v3::folded_constant_64(m, k))
-        || scopes_4401_z5::learned_constant_s8(m, t, r)
+    s8_cvt_source(m, t, r).is_some_and(|k| {
+        sign_extended_byte_64(m, k) || s8_round_trip_of_folded64_and_compare16::folded_constant_64(m, k)
+    }) || s8_round_trip_of_a_learned_constant::learned_constant_s8(m, t, r)
 }
 
 /// The body index of the producer of the source of the `cvt.s8.{s64,u64}` that wrote the value

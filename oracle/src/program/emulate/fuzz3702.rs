@@ -5,8 +5,8 @@
 //! following `xor` chain reads the chain's other operand as its redundant input) and 3702-N3
 //! (the constants −1 and 1.0f taken as equal at the join of a one-armed `if`). 3702-N2 through
 //! 64-bit operations of `mov.b64` packs, and the value numbering that makes a copy of `a` `a`,
-//! are `scopes_4401_z2.rs`'s; with the operation's other operand the `lop3`'s `b` or `c`,
-//! `scopes_4404_v1.rs`'s.
+//! are `lop3_merged_through_b64_packs.rs`'s; with the operation's other operand the `lop3`'s `b` or `c`,
+//! `lop3_merged_by_its_b_or_c.rs`'s.
 //!
 //! 3702-N3 depends on the control flow around the instruction, which the interpreter states
 //! from the program's body ([`Stmt::Bra`], [`Stmt::Label`]); 3702-N1 and N2 look at the
@@ -18,14 +18,14 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
+use super::join_merged_over_shuffled_constant;
+use super::known_at_compile_time::known;
+use super::lop3_merged_by_its_b_or_c;
+use super::lop3_merged_through_b64_packs::{self, same_value};
 use super::lop3_of_its_a_with_b_repeating_c;
 use super::lop3_of_one_folded_constant::lop3_of_one_folded_constant;
 use super::one_armed_if_by_branch_around_a_branch::branch_around_a_branch;
 use super::origin::{moved_immediate, value_readers};
-use super::scopes_3701_a::known;
-use super::scopes_4401_z2::{self, same_value};
-use super::scopes_4402_u2;
-use super::scopes_4404_v1;
 use super::{imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
@@ -41,11 +41,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
         (Deviation::JoinOfMinusOneAndOneF32Merged, arm_glue_merged),
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
-        (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::xor_of_packed_lop3_chain),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_merged_through_b64_packs::xor_of_packed_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
-        (Deviation::Lop3MergedIntoXorReadsX, scopes_4404_v1::op_of_lop3_of_its_b_or_c),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_merged_by_its_b_or_c::op_of_lop3_of_its_b_or_c),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_of_its_a_with_b_repeating_c::op_of_lop3_of_its_a_with_b_repeating_c),
-        (Deviation::Lop3MergedIntoXorReadsX, scopes_4401_z2::lop3_chain_of_packs),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_merged_through_b64_packs::lop3_chain_of_packs),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -107,7 +107,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, dst: Reg, spec: &Expected) -> Option<
 /// -O3 listings trace/0320c7c9/s44/): what stops the fold is ptxas's local (per basic block)
 /// fold, so the all-constant form (every operand known, [`Origin::known_since`](super::Origin))
 /// is fused exactly when the min/max was not known within its block
-/// ([`Origin::local_block`](super::Origin), `scopes_400x_v2.rs`: a loop's label, a branch, a
+/// ([`Origin::local_block`](super::Origin), `n7_known_within_one_block.rs`: a loop's label, a branch, a
 /// barrier, a shuffle between K's producer and the min/max; v3, v10, v14, v16 wrong; a boundary
 /// before K's move, v6–v8, or none, v1, v21, folded: right). K may be any value ptxas knows (a
 /// `sub` of constants, v17), x a known register (v18). P0 is then "the `VIMNMX`'s first operand
@@ -202,7 +202,7 @@ fn mentions(s: &Stmt, r: Reg) -> bool {
 /// a `set` of constants wrote; the moved −1 of `v2_const`/`v2_old_from_mov` gives the same
 /// 13.0.88 -O3 listing). The old value may also be a `shfl.sync` of a constant when the arm
 /// compares a loaded value with itself (seed 4202, 2b94552e, trace/T12b4.md;
-/// [`scopes_4402_u2`]).
+/// [`join_merged_over_shuffled_constant`]).
 fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Expected> {
     let s = m.stmt;
     if d.class().bits() != 32 || !writes_folded_constant(m, s, &m.p.body[s], 3) {
@@ -226,9 +226,11 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     // ptxas still knows the arm's final value; the old value is then read from the move of an
     // immediate that wrote it before the branch (other folded forms are not evaluated here).
     // Or a shuffle of a constant under an arm comparing a loaded value with itself (seed 4202,
-    // 2b94552e, `scopes_4402_u2.rs`).
-    let shuffled =
-        || scopes_4402_u2::shuffled_constant(m, b, d, 3) && scopes_4402_u2::self_compare_of_loaded(m, s, &m.p.body[s]);
+    // 2b94552e, `join_merged_over_shuffled_constant.rs`).
+    let shuffled = || {
+        join_merged_over_shuffled_constant::shuffled_constant(m, b, d, 3)
+            && join_merged_over_shuffled_constant::self_compare_of_loaded(m, s, &m.p.body[s])
+    };
     if !folded_constant(m, b, d, 3) && !shuffled() {
         return None;
     }

@@ -2,7 +2,7 @@
 //! (corpus/findings/fuzz-h200-3702/; traces `trace/T3A.md`, `trace/T3C.md`), called from the
 //! hooks of `emulate.rs` ([`cvt`], [`glue`]): 3702-N4 (a byte of a `ld.v2.s8` converted as
 //! signed by a `.u32` int-to-float `cvt`), 3702-N5 (`prmt` narrowed to a sign-replicated byte of
-//! operand a, a dropped; its readers in `emulate/scopes_3901_h1.rs`), 3702-N6 (a 16-bit shift by
+//! operand a, a dropped; its readers in `emulate/prmt_narrowed_per_zero_extending_reader.rs`), 3702-N6 (a 16-bit shift by
 //! a `cvt.<irnd>.ftz.u32.f32` result, the flush dropped) and root cause C's float-to-int
 //! direction (`cvt.sat.s16.u32` of a `cvt.<irnd>.u32.f32` result fused signed).
 //!
@@ -18,7 +18,10 @@ use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
 use super::origin::moved_immediate;
 use super::prmt_constant_b_held_in_a_register::{constant_b_held_in_a_register, selector_overwritten_by_its_prmt};
-use super::{ftz_dropped_in_fused_sat16_cvt, reg_of_glue, scopes_3901_h1, scopes_3901_h5, GlueRule};
+use super::{
+    cnot_number_and_range_decided_sets, ftz_dropped_in_fused_sat16_cvt, prmt_narrowed_per_zero_extending_reader,
+    reg_of_glue, GlueRule,
+};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, MovShape, Prmt};
@@ -34,8 +37,8 @@ use crate::semantics::{Deviation, Expected};
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::Shift16ByFtzU32CvtFlushDropped, shift16_by_ftz_u32_cvt),
-        // 3702-N5 at any zero-extending reader: `emulate/scopes_3901_h1.rs`.
-        (Deviation::PrmtSignOfANarrowedReadsZero, scopes_3901_h1::narrowed_prmt_glue_reader),
+        // 3702-N5 at any zero-extending reader: `emulate/prmt_narrowed_per_zero_extending_reader.rs`.
+        (Deviation::PrmtSignOfANarrowedReadsZero, prmt_narrowed_per_zero_extending_reader::narrowed_prmt_glue_reader),
     ];
     super::first_glue_rule(m, t, g, vals, result, rules)
 }
@@ -47,7 +50,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expected) -> Option<(Deviation, Expected)> {
     let rules: [(Deviation, CvtRule); 4] = [
         (Deviation::ByteOfVectorLoadU32CvtConvertsSigned, byte_of_vector_load_converted_signed),
-        (Deviation::PrmtSignOfANarrowedReadsZero, scopes_3901_h1::narrowed_prmt_cvt_reader),
+        (Deviation::PrmtSignOfANarrowedReadsZero, prmt_narrowed_per_zero_extending_reader::narrowed_prmt_cvt_reader),
         // 3702-N6 at a fused saturating 16-bit reader (before C's fold, whose value it contains):
         // `emulate/ftz_dropped_in_fused_sat16_cvt.rs`.
         (Deviation::Shift16ByFtzU32CvtFlushDropped, ftz_dropped_in_fused_sat16_cvt::sat16_of_ftz_cvt_fused),
@@ -106,7 +109,7 @@ fn byte_of_vector_load_converted_signed(
 /// Whether register `r`, read at body index `at`, holds a sign-extended field ptxas knows to be
 /// one: an element of an unguarded `ld.*.v2.s8` or `ld.*.v4.s8` (§9.7.9.8: each element
 /// sign-extended to its register), an unguarded byte- or half-aligned `bfe.s32`
-/// ([`scopes_3901_h5::aligned_field_bfe`], §9.7.1.19), or an unguarded `mov` copy or integer
+/// ([`cnot_number_and_range_decided_sets::aligned_field_bfe`], §9.7.1.19), or an unguarded `mov` copy or integer
 /// `cvt` that keeps the extension ([`keeps_sign_extension`]) of such a value, at most `depth`
 /// copies or conversions deep; each writer the last before its reader and run on every path to
 /// it. ptxas treats a `.u32` use of such a register as signed: 3702-N4's int-to-float `cvt`
@@ -116,7 +119,7 @@ pub(super) fn sign_extended_field(m: &Machine<'_>, at: usize, r: Reg, depth: u32
         return false;
     };
     if let Stmt::Glue { glue, guard: None } = s {
-        return scopes_3901_h5::aligned_field_bfe(glue) && reaches_on_every_path(m, k, at);
+        return cnot_number_and_range_decided_sets::aligned_field_bfe(glue) && reaches_on_every_path(m, k, at);
     }
     let Stmt::Isa(Instruction { form, operands, guard: None, .. }) = s else { return false };
     let deeper = || {
@@ -152,7 +155,7 @@ fn keeps_sign_extension(c: Cvt) -> bool {
 
 /// 3702-N5: the low `bytes` bytes of the word ptxas 13.0.88 -O3 computes for register `r` of
 /// thread `t` (holding `word`, the spec's `prmt` result) for a reader that zero-extends only
-/// those bytes (`emulate/scopes_3901_h1.rs` says which; other readers, live or dead, do not
+/// those bytes (`emulate/prmt_narrowed_per_zero_extending_reader.rs` says which; other readers, live or dead, do not
 /// matter: ptxas narrows a copy of the `PRMT` per such reader, session 40): `r`
 /// written by `prmt.b32 r, a, b, c` (the generic mode) with a
 /// constant selector c whose nibbles of the bytes read name no byte of a (none 0–3) but the sign

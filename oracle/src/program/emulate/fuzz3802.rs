@@ -15,14 +15,14 @@
 //! instruction and its producers are exactly the ones its trace shows wrong; it returns its
 //! input (or `None`: the spec's result stands) otherwise.
 
+use super::cnot_number_and_range_decided_sets::zero_extending;
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::ptxas_constant_operands;
 use super::scopes_3901_h2;
-use super::scopes_3901_h5::zero_extending;
 use super::{
-    anything, byte_pack_with_c, imm_of, nan_of, reg_of_glue, scopes_410x_z4, scopes_4301_w5, scopes_4303_y1,
-    scopes_4303_y3,
+    anything, byte_pack_with_c, g_unpack_through_sign_extension_or_pack64, imm_of, known_word_through_pack_or_logic64,
+    mul_chain_zero_word_and_predicate_zero_one, nan_of, reg_of_glue, set_negation_sign_extension_saturation_queries,
 };
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -130,7 +130,7 @@ pub(super) fn zero_extension_of_a_variable(m: &Machine<'_>, k: usize) -> bool {
 /// high word of `shr.{b64,u64} x, n` for a constant n ≥ 32 (h6: n = 32, 40, 48, all
 /// `UNPACK_B R5, 0x40`). Right (a word ptxas does not know is 0, or a 32-bit value): `shr.u64
 /// x, 48`'s low word, `or` of a masked value, `and.b32`, `cvt.u32.u8` (v6_u32hi), `shr.u32`.
-/// Also (seeds 4302/4303, `scopes_4303_y1.rs`) a word whose high half ptxas knows, 0 or not:
+/// Also (seeds 4302/4303, `known_word_through_pack_or_logic64.rs`) a word whose high half ptxas knows, 0 or not:
 /// a constant word of a `mov.b64 {lo, hi}` pack beside a variable one, and a word of a 64-bit
 /// `or`/`xor`/`min`/`max` of constants or zero extensions.
 fn known_zero_word(m: &Machine<'_>, k: usize, word: u32, a: Option<&Expected>, b: Option<&Expected>) -> bool {
@@ -138,9 +138,9 @@ fn known_zero_word(m: &Machine<'_>, k: usize, word: u32, a: Option<&Expected>, b
         return true;
     }
     // A known word of a `mov.b64 {lo, hi}` pack, or of `or`/`xor`/`min`/`max` of constants or
-    // zero extensions (seeds 4302/4303's 3d132351 and 29c22ed5, `emulate/scopes_4303_y1.rs`).
-    if scopes_4303_y1::known_word_of_a_pack(m, k, word)
-        || scopes_4303_y1::known_word_of_a_logical_or_min_max(m, k, word, a, b)
+    // zero extensions (seeds 4302/4303's 3d132351 and 29c22ed5, `emulate/known_word_through_pack_or_logic64.rs`).
+    if known_word_through_pack_or_logic64::known_word_of_a_pack(m, k, word)
+        || known_word_through_pack_or_logic64::known_word_of_a_logical_or_min_max(m, k, word, a, b)
     {
         return true;
     }
@@ -181,12 +181,12 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
             let (1, word) = element(k, 2, 32)? else { return None };
             let (k2, _) = last_writer(m, k, word)?;
             // A 32-bit word ptxas knows is 0 by known bits (seed 4102's c9b123b1,
-            // `emulate/scopes_410x_z4.rs`), the value h's producer wrote.
+            // `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), the value h's producer wrote.
             let same = m.producer(t, h).is_some_and(|(_, o)| o.stmt == k2);
             // Or a constant ptxas knows once it drops its shuffle after a `bar.sync` (seed 4403's
             // 4b87e2ad, `emulate/ptxas_constant_operands.rs`).
             if same
-                && (scopes_410x_z4::zero_by_known_bits32(m, k2)
+                && (mul_chain_zero_word_and_predicate_zero_one::zero_by_known_bits32(m, k2)
                     || ptxas_constant_operands::shuffled_word_after_a_barrier(m, k, word))
             {
                 return Some(k2);
@@ -264,8 +264,8 @@ pub(super) fn cvt(
 /// low register, the high one is `RZ`). Also a sign extension ptxas takes as a no-op (a scalar
 /// `ld.{s8,s16}`, or `cvt.{s32,s64}.{s8,s16}` of one: the value sign-extended in its register;
 /// corpus/findings/fuzz-h200-4203/trace/T12c3.md, e0a4f736,
-/// [`scopes_4301_w5::sign_extension_kept_in_place`]), and `cvt.*.s16` of a loaded byte, whose
-/// bit 15 is 0 (4302's 1b724026, [`scopes_4303_y3::sign_extension_of_a_byte_in_place`]).
+/// [`set_negation_sign_extension_saturation_queries::sign_extension_kept_in_place`]), and `cvt.*.s16` of a loaded byte, whose
+/// bit 15 is 0 (4302's 1b724026, [`g_unpack_through_sign_extension_or_pack64::sign_extension_of_a_byte_in_place`]).
 fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     // A sign extension ptxas takes as a no-op the same way (seed 4203's e0a4f736).
     let zero_extended = match m.producer(t, r) {
@@ -277,8 +277,8 @@ fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         _ => false,
     };
     zero_extended
-        || scopes_4301_w5::sign_extension_kept_in_place(m, t, r)
-        || scopes_4303_y3::sign_extension_of_a_byte_in_place(m, t, r)
+        || set_negation_sign_extension_saturation_queries::sign_extension_kept_in_place(m, t, r)
+        || g_unpack_through_sign_extension_or_pack64::sign_extension_of_a_byte_in_place(m, t, r)
 }
 
 /// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by
@@ -317,7 +317,7 @@ fn byte_ranged(m: &Machine<'_>, k: Option<usize>) -> bool {
 /// R5`; `350b849f/v1_h1_only`, `v6_ld_u16_64`, `v8_u8_of_byte`); h2, h3 (the high register, `RZ`:
 /// `v3_h2`) and the 32-bit halves `{lo, hi}` (`v4_b32_halves`) are right, and so are h0 read too
 /// (`v2_low_read_too`), r stored whole too (`v5_stored_whole_too`) and a sign extension
-/// (`v7_sext`, of an `ld.u16`). Seed 4303 (aeb796d5, `scopes_4303_y3`): a `mov.b64` unpack of
+/// (`v7_sext`, of an `ld.u16`). Seed 4303 (aeb796d5, `g_unpack_through_sign_extension_or_pack64`): a `mov.b64` unpack of
 /// a `mov.b64 {w0, w1}` pack read by it alone is, per 32-bit word, the 32-bit unpack of w_k.
 /// `results` (the spec's, one per register element) changed.
 pub(super) fn unpacked(
@@ -352,11 +352,13 @@ pub(super) fn unpacked(
     let Ok(src) = m.reg_of(src) else { return results };
     // Each value ptxas keeps in its own register, with the statement reading it and the
     // elements of its low 32 bits: the source itself, or the words of a `mov.b64` pack it is
-    // (seed 4303's aeb796d5, [`scopes_4303_y3::words_of_a_pack`]).
+    // (seed 4303's aeb796d5, [`g_unpack_through_sign_extension_or_pack64::words_of_a_pack`]).
     let mut kept: Vec<(Reg, usize, Vec<Option<Reg>>)> = Vec::new();
     if zero_extended_half(m, t, src) {
         kept.push((src, at, (0..in_low_word).map(element).collect()));
-    } else if let Some((pack, words)) = scopes_4303_y3::words_of_a_pack(m, at, src).filter(|_| bits == 16) {
+    } else if let Some((pack, words)) =
+        g_unpack_through_sign_extension_or_pack64::words_of_a_pack(m, at, src).filter(|_| bits == 16)
+    {
         for (k, w) in words.iter().enumerate() {
             if let Some(w) = w.filter(|w| w.class().bits() == 32 && zero_extended_half(m, t, *w)) {
                 kept.push((w, pack, vec![element(2 * k), element(2 * k + 1)]));

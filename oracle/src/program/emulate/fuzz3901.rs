@@ -14,7 +14,7 @@
 use super::cnot_funnel_rotate_in_lea_hi;
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
-use super::{reg_of_glue, scopes_3701_a, GlueRule};
+use super::{known_at_compile_time, reg_of_glue, GlueRule};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -84,7 +84,7 @@ fn add_of_cnot_funnel_shift(
         let (Stmt::Glue { glue: shf, guard: None }, o) = m.producer(t, r)? else { return None };
         let GlueOp::Shf { left, wrap } = shf.op else { return None };
         // ptxas folds a shift of a value it knows.
-        if scopes_3701_a::known(m, t, r) {
+        if known_at_compile_time::known(m, t, r) {
             return None;
         }
         let n = constant_source(m, o.stmt, shf, 2)? & 0xFFFF_FFFF;

@@ -1,5 +1,5 @@
 //! Which values ptxas knows at compile time through an integer `cvt` ([`Origin::known_since`],
-//! decided for every other writer in `emulate/scopes_3701_a.rs`): an unguarded integer-to-integer
+//! decided for every other writer in `emulate/known_at_compile_time.rs`): an unguarded integer-to-integer
 //! `cvt` without `.sat` of a known value is known, and known in its block when its source is.
 //!
 //! Mechanism (3201-N7, corpus/findings/fuzz-h200-4703/, 08e15a19, trace/T18u4.md and
@@ -16,7 +16,7 @@
 //!
 //! Invariant: only the known flags are recorded (no value changes).
 
-use super::{scopes_3701_a, scopes_400x_v2, Origin};
+use super::{known_at_compile_time, n7_known_within_one_block, Origin};
 use crate::isa::{Cvt, Instruction};
 use crate::program::exec::Machine;
 use crate::program::Reg;
@@ -27,8 +27,8 @@ use crate::program::Reg;
 pub(super) fn mark_known(m: &Machine<'_>, t: u32, inst: &Instruction, c: &Cvt, src: Option<Reg>, o: &mut Origin) {
     let integer = c.dtype.is_int() && c.atype.is_int() && !c.sat && c.rnd.is_none();
     let Some(r) = src.filter(|_| integer && inst.guard.is_none()) else { return };
-    if scopes_3701_a::known(m, t, r) {
+    if known_at_compile_time::known(m, t, r) {
         o.known_since = Some(m.joins);
-        o.local_block = scopes_400x_v2::known_locally(m, t, r).then_some(m.blocks);
+        o.local_block = n7_known_within_one_block::known_locally(m, t, r).then_some(m.blocks);
     }
 }

@@ -21,13 +21,13 @@
 //! high word) and a counter of a loop bounded by a loaded value (`r1`: the loop kept, shifts
 //! by registers). Not told apart: `w6` (31 then 0, `sub` then `setp.eq.u32 … 0`) is a loop
 //! ptxas 13.0.88 keeps (`UMOV UR4, 0x1f` … `@!P0 BRA`, zero-extended, right) although its
-//! counter counts as known ([`scopes_3701_a`]'s fact, which 3501-N2 shares): the emulation
+//! counter counts as known ([`known_at_compile_time`]'s fact, which 3501-N2 shares): the emulation
 //! fires there.
 //!
 //! Invariants: a condition on the amount operand only; the value is changed in `emulate.rs`'s
 //! L rule, which decides the producer.
 
-use super::scopes_3701_a;
+use super::known_at_compile_time;
 use crate::program::exec::Machine;
 use crate::program::glue::Glue;
 use crate::semantics::Expected;
@@ -36,5 +36,5 @@ use crate::semantics::Expected;
 /// it: an immediate, or a register holding a value known at compile time (the low 32 bits,
 /// §9.7.8.8 reads the amount as `.u32`).
 pub(super) fn amount(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<u64> {
-    scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF)
+    known_at_compile_time::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF)
 }

@@ -40,7 +40,7 @@
 
 use super::fuzz3602::{guard_setp, label_at, next_flow, previous_flow, writes};
 use super::origin::ptxas_constant;
-use super::scopes_4301_w1::{start_before, step_per_trip};
+use super::unsigned_loop_exit_counted_signed::{start_before, step_per_trip};
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, LdSem, MovShape};

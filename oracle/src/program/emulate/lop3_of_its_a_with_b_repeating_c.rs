@@ -6,7 +6,7 @@
 //! Mechanism (ptxas 13.0.88 -O3 and the JIT; 13.5 and -O0 right): ptxas writes `lop3(y, x, x,
 //! L)` with `a` and `b` swapped, `LOP3 x, y, x, L'` (every listing: `LOP3.LUT R0, R2, 0x4, R2,
 //! 0x26` for `lop3(4, x, x, 0x1a)`), so y is that LOP3's `b` and its `c` repeats its `a`: 37cc5597's
-//! `lop3(x, y, x)` (`scopes_4404_v1.rs`), whose merge reads `c` as 0. In PTX terms d = y OP L(y,
+//! `lop3(x, y, x)` (`lop3_merged_by_its_b_or_c.rs`), whose merge reads `c` as 0. In PTX terms d = y OP L(y,
 //! x, 0) where §9.7.8.6 gives y OP L(y, x, x): `xor(lop3(4, x, x, 0x1a), 4)` is `LOP3.LUT R7, x,
 //! 0x4, RZ, 0xea` = x & 4 (`leval_results.txt`: 300 random x fit c read as 0, not the spec, not
 //! b read as 0). Evidence (13.0.88 -O3): `reduced` (y an immediate equal to the moved `a`),
@@ -32,9 +32,9 @@
 //! the word is the spec's.
 
 use super::fuzz3602::writes;
+use super::lop3_merged_through_b64_packs::{pack_of, per_half, same_value};
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{ptxas_constant, PtxasConstant};
-use super::scopes_410x_z4::last_writer;
-use super::scopes_4401_z2::{pack_of, per_half, same_value};
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};

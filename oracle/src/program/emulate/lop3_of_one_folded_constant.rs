@@ -5,7 +5,7 @@
 //! Mechanism (ptxas 13.0.88 -O3 and the JIT; 13.5 and -O0 right): `r0 = mov K; l = lop3(r0, r0,
 //! r0, L); OP(r0, l)`. Constant propagation first writes the `lop3`'s `b` and OP's operand as the
 //! immediate K, keeping `a` and `c` in the register (13.5's `LOP3.LUT R0, R0, K, R0, 0x98`), so
-//! the merge sees `lop3(x, y, x)`, 37cc5597's form (`scopes_4404_v1.rs`), and reads `c` as 0:
+//! the merge sees `lop3(x, y, x)`, 37cc5597's form (`lop3_merged_by_its_b_or_c.rs`), and reads `c` as 0:
 //! d = K OP L(K, K, 0) (`LOP3.LUT R5, R0, 0x3f800000, RZ, 0x54` for 0x98 under `xor`: K where
 //! §9.7.8.6 gives 0). As a [`Lop3Chain`](super::fuzz3702::Lop3Chain) that is the `b` kept (K) and
 //! the `c` bound to x (0 with no outer xor): `FreedInput::C(a)`, where a loaded `a` is
@@ -24,9 +24,9 @@
 //! [`ptxas_constant`], and the value numbering of [`same_value`]); it decides a binding and
 //! computes no word.
 
+use super::lop3_merged_through_b64_packs::same_value;
 use super::origin::{ptxas_constant, PtxasConstant};
 use super::reg_of_glue;
-use super::scopes_4401_z2::same_value;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 

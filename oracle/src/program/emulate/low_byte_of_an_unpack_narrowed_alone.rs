@@ -12,9 +12,9 @@
 //! `PRMT R7, RZ, 0xa, R2` for c0) and `s47/d1_byte1_index0` (0x8d0a: the same 1-byte copy). Right:
 //! c1 alone live (`s47/d2_c1_only_right`: the whole `PRMT`, `SHF.R.U32.HI 8`), an index nibble in
 //! byte 0 (`s47/d3_c0_index_right`, 0x8d32: `PRMT R0, R2, 0x7772, RZ`). Where both bytes narrow
-//! together the 2-byte rule of `emulate/scopes_3901_h1.rs` applies (4001's 9e62a918).
+//! together the 2-byte rule of `emulate/prmt_narrowed_per_zero_extending_reader.rs` applies (4001's 9e62a918).
 
-use super::scopes_3901_h1::narrowed_source;
+use super::prmt_narrowed_per_zero_extending_reader::narrowed_source;
 use super::scopes_3901_h2::observed;
 use crate::program::exec::Machine;
 use crate::program::Reg;

@@ -17,11 +17,11 @@
 //! dropped by itself.
 //!
 //! Invariants: [`mad_steps`] is a condition on one glue statement and the values ptxas knows
-//! (its caller `scopes_4303_y4::mul_step` decides what a step is); [`dropped_step`] changes a
+//! (its caller `mul_step_unread_shfl_predicate_folded_zero::mul_step` decides what a step is); [`dropped_step`] changes a
 //! value only under the deviation, for a mad step whose source chain was already cut.
 
 use super::origin::ShlChain;
-use super::{reg_of_glue, scopes_3701_a, scopes_4303_y4};
+use super::{known_at_compile_time, mul_step_unread_shfl_predicate_folded_zero, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::semantics::{Deviation, Expected};
@@ -37,7 +37,7 @@ pub(super) fn mad_steps(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) ->
     [(0usize, 1usize), (1, 0)]
         .into_iter()
         .filter(|&(x, _)| reg_of_glue(g, x) == Some(addend))
-        .filter_map(|(x, c)| Some((x, scopes_3701_a::known_source(m, t, g, vals, c)?.wrapping_add(1))))
+        .filter_map(|(x, c)| Some((x, known_at_compile_time::known_source(m, t, g, vals, c)?.wrapping_add(1))))
         .collect()
 }
 
@@ -47,7 +47,7 @@ pub(super) fn dropped_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected])
     if !m.allow.emulates(Deviation::ShlChainFoldedIntoLea) || g.op != GlueOp::MadLo {
         return None;
     }
-    let step = scopes_4303_y4::mul_step(m, t, g, vals)?;
+    let step = mul_step_unread_shfl_predicate_folded_zero::mul_step(m, t, g, vals)?;
     let source = reg_of_glue(g, step.x)?;
     let chain: &ShlChain = m.origins.get(t as usize)?.get(&source)?.shl_chain.as_ref()?;
     let value = vals.get(step.x)?;

@@ -53,16 +53,16 @@
 //! Seed 4202 (corpus/findings/fuzz-h200-4202/trace/T12b3.md, a36272a5; T12b4.md, bc46b617): h's
 //! last writer may be guarded, if-converted into h's fresh register (`SEL R0, R0, 0x1, P0`,
 //! `SEL R7, R7, R2, P0`, a predicated `VIADD`): a guarded `mov`/`cvt`/glue of a known value or a
-//! guarded ALU form above (`emulate/scopes_4202_v4.rs`). A guarded `cvt` of a loaded value is
+//! guarded ALU form above (`emulate/merge_c_half_of_an_if_converted_write.rs`). A guarded `cvt` of a loaded value is
 //! right.
 //!
-//! Seed 4302 (helper y2, session 43; `emulate/scopes_4303_y2.rs`): h may be a float-to-`u8`
+//! Seed 4302 (helper y2, session 43; `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`): h may be a float-to-`u8`
 //! `cvt` (trace/T14x2.md, df316674: `F2IP.U8.F32; LOP3 0xff`, a fresh ALU result), and the pack
 //! destroys the 32-bit source r of a free truncation `cvt.{u16,s16}.{u32,s32} h, r` (h is r's
 //! register's low half, trace/T14x1.md, 84d08552): a later read of r takes the pack's word {p, h}.
 //!
 //! Seed 4401 (corpus/findings/fuzz-h200-4401/trace/T15t1.md; helper v3, session 44;
-//! `emulate/scopes_4404_v3.rs`): the pack may be a guarded `mov.b64` of four halves (3fdf8ff2),
+//! `emulate/merge_c_guarded_pack_and_later_duplicate.rs`): the pack may be a guarded `mov.b64` of four halves (3fdf8ff2),
 //! if-converted with the merge in place in every thread ([`skipped`] where the guard fails),
 //! and a register written after the pack by h's expression (42bfc506) is numbered as h.
 //!
@@ -89,14 +89,14 @@
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
+use super::merge_c_guarded_pack_and_later_duplicate;
+use super::merge_c_half_of_an_if_converted_write;
+use super::merge_c_half_of_u8_cvt_or_truncation;
 use super::merge_c_low_byte_unpacked_before_pack;
 use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::merge_c_widened_byte_half_read_after_pack;
 use super::origin::value_readers;
-use super::scopes_4202_v4;
-use super::scopes_4303_y2;
-use super::scopes_4404_v3;
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
@@ -124,8 +124,8 @@ pub(super) fn isa(
         return results;
     }
     if inst.guard.is_none() && matches!(mv.shape, MovShape::Pack(_)) {
-        // A later copy of h's expression (seed 4401's 42bfc506): `emulate/scopes_4404_v3.rs`.
-        results = scopes_4404_v3::later_duplicate_pack(m, t, results);
+        // A later copy of h's expression (seed 4401's 42bfc506): `emulate/merge_c_guarded_pack_and_later_duplicate.rs`.
+        results = merge_c_guarded_pack_and_later_duplicate::later_duplicate_pack(m, t, results);
     }
     // A guarded pack is in scope only as seed 4401's if-converted `mov.b64` ([`destroyed`]).
     if inst.guard.is_some() && !matches!(mv.shape, MovShape::Pack(_)) {
@@ -251,7 +251,7 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
 
 /// Under 3701-N-D, a pack whose guard is false in thread `t` (seed 4401's 3fdf8ff2, an
 /// if-converted `mov.b64`, [`destroyed`]): the merge ran in h's register anyway, so h and the
-/// registers ptxas numbers as h, still read, hold the pair (`scopes_4404_v3`'s g1, g2: the
+/// registers ptxas numbers as h, still read, hold the pair (`merge_c_guarded_pack_and_later_duplicate`'s g1, g2: the
 /// store of h reads the merged register in every thread); the pack's word is not written.
 pub(super) fn skipped(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
     let d = Deviation::MergeCInPlaceDestroysLiveHalf;
@@ -326,13 +326,13 @@ struct Destroyed {
 /// For the statement being run in thread `t`, when it is a destroying pack ([`destroying_pack`])
 /// whose h is still read (after it, or by a later element of it), or whose h is the free
 /// truncation of a 32-bit register still read after it (seed 4302's 84d08552,
-/// `scopes_4303_y2::truncated_source`): its elements' registers, the pair's element, the pair's
+/// `merge_c_half_of_u8_cvt_or_truncation::truncated_source`): its elements' registers, the pair's element, the pair's
 /// register, the registers that hold the pair after it (h and the registers ptxas numbers as h,
 /// [`duplicates`]), and that 32-bit source (it holds the pack's word {pair, h} after it); or
 /// whose h's low byte was unpacked before it and is read after it (seed 4601's cf023b23:
 /// `emulate/merge_c_low_byte_unpacked_before_pack.rs`).
 ///
-/// The pack may be seed 4401's guarded `mov.b64` (`scopes_4404_v3::if_converted_pack`): ptxas
+/// The pack may be seed 4401's guarded `mov.b64` (`merge_c_guarded_pack_and_later_duplicate::if_converted_pack`): ptxas
 /// merges in place in every thread and selects the words, so h is destroyed whatever the
 /// guard; no listing shows a guarded pack destroying a truncation's source (`source` is `None`).
 fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
@@ -344,7 +344,8 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
     let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
     let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
-    let source = scopes_4303_y2::truncated_source(m, k, h).filter(|&r| unguarded && value_readers(m, k, r) > 0);
+    let source = merge_c_half_of_u8_cvt_or_truncation::truncated_source(m, k, h)
+        .filter(|&r| unguarded && value_readers(m, k, r) > 0);
     // A low byte of h unpacked before the pack and read after it (seed 4601's cf023b23).
     let mut low_bytes: Vec<(Reg, u32)> =
         merge_c_low_byte_unpacked_before_pack::low_bytes(m, k, &merged).into_iter().map(|c| (c, 8)).collect();
@@ -363,12 +364,12 @@ pub(super) fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Opti
 
 /// The elements of the pack at body index `k`, unguarded: of a `mov.b32`/`mov.b64` packing
 /// halves, or of a 16-bit `st.v2`/`st.v4`; with `if_converted`, also of a guarded `mov.b64`
-/// ptxas if-converts (`scopes_4404_v3::if_converted_pack`).
+/// ptxas if-converts (`merge_c_guarded_pack_and_later_duplicate::if_converted_pack`).
 fn pack_items<'m>(m: &'m Machine<'_>, k: usize, if_converted: bool) -> Option<&'m [Operand]> {
     let Stmt::Isa(Instruction { form, operands, guard, .. }) = &m.p.body[k] else {
         return None;
     };
-    if guard.is_some() && !(if_converted && scopes_4404_v3::if_converted_pack(m, k)) {
+    if guard.is_some() && !(if_converted && merge_c_guarded_pack_and_later_duplicate::if_converted_pack(m, k)) {
         return None;
     }
     let vector = match form {
@@ -435,12 +436,12 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // `cvt.u8.s32`, `LOP3.LUT R0, R2, 0xff`; helper h6, 13.0.88 -O3: `cvt.u16.u32`,
         // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
         // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`. Or a float-to-`u8` cvt
-        // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/scopes_4303_y2.rs`).
+        // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`).
         (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
             [CvtType::U8, CvtType::U16, CvtType::S16]
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
-                || scopes_4303_y2::float_to_u8_half(c)
+                || merge_c_half_of_u8_cvt_or_truncation::float_to_u8_half(c)
                 || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).
@@ -448,11 +449,11 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
             mv.shape == MovShape::Pack(2) && h.class().bits() == 16
         }
         // A guarded write of h, if-converted into h's fresh register: seed 4202's a36272a5
-        // and bc46b617 (`emulate/scopes_4202_v4.rs`).
+        // and bc46b617 (`emulate/merge_c_half_of_an_if_converted_write.rs`).
         // Or a guarded `cvt`/`mov` of any value over a folded constant (seed 4503's dd2be460,
         // `emulate/merge_c_relu_u8_of_64_guarded_over_constant.rs`).
         (w, s) => {
-            scopes_4202_v4::guarded_half(m, w, s)
+            merge_c_half_of_an_if_converted_write::guarded_half(m, w, s)
                 || merge_c_relu_u8_of_64_guarded_over_constant::guarded_over_constant(m, w, s, h)
         }
     };

@@ -29,7 +29,7 @@
 //!   (`SEL R7, R0, 0x7, !P0`), `v6_guarded_mov_of_loaded` alike. Right: h's old value loaded
 //!   (`v1_old_loaded_right`: a predicated reload `@P0 LDG.E.U16 R7`, the pair built in R9, as
 //!   seed 4202's `v9_guarded_cvt_of_loaded`), the write unguarded (`v2_unguarded`).
-//!   `scopes_4202_v4::guarded_half` keeps the guarded writers of a constant; this adds the
+//!   `merge_c_half_of_an_if_converted_write::guarded_half` keeps the guarded writers of a constant; this adds the
 //!   writers of any value over a constant.
 //!
 //! Invariants: each decides scope only and names statements of exactly these forms; the value
@@ -42,7 +42,7 @@ use crate::program::exec::Machine;
 use crate::program::{Reg, Stmt};
 
 /// How many producers deep h's old value is looked for as a folded constant (as
-/// `scopes_4202_v4` looks for the guarded writer's).
+/// `merge_c_half_of_an_if_converted_write` looks for the guarded writer's).
 const FOLD_DEPTH: u32 = 3;
 
 /// Whether `c` is a pair conversion with `.relu`: `cvt.rn.relu.satfinite.{e4m3x2,e5m2x2}.{f32,

@@ -9,7 +9,7 @@
 //! xor.b16`) is `STG.E.S8 [R2.64+0x5], RZ` (13.0.88 and 13.5 -O3), the listing of
 //! `v1_no_round_trip_in_scope` (the neg of the set directly); `v3_pack_low_word` (the set as the
 //! pack's low word) the same. The emulation's origins make the pack the producer of what the
-//! unpack reads (`emulate/origin.rs`, `origin_of`), so [`negation_of_set_f32`](super::scopes_4301_w5::negation_of_set_f32)
+//! unpack reads (`emulate/origin.rs`, `origin_of`), so [`negation_of_set_f32`](super::set_negation_sign_extension_saturation_queries::negation_of_set_f32)
 //! asks this query when the negation's source was made by a pack.
 //!
 //! Scope: unguarded pack and unpack of two 32-bit words, the packed word not rewritten between

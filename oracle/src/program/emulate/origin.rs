@@ -11,8 +11,10 @@
 
 use super::fuzz3602::{unchanged_between, writes};
 use super::{
-    scopes_3701_a, scopes_3702_c, scopes_3802_w6, scopes_3901_h4, scopes_3901_h6, scopes_400x_v2, scopes_410x_z4,
-    scopes_4303_y4, shl_chain_of_zero_extended_base, shl_chain_through_doubling_add,
+    d_copies_dropped_before_tf32, known_at_compile_time, mul_chain_zero_word_and_predicate_zero_one,
+    mul_step_unread_shfl_predicate_folded_zero, n7_known_within_one_block, producer_forms_of_o_f_g_m,
+    shl_chain_of_zero_extended_base, shl_chain_through_constant_adds, shl_chain_through_doubling_add,
+    skipped_integer_copy_and_f2fp_mask,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -63,12 +65,12 @@ pub(in crate::program) struct Origin {
     /// (M: what a pack of it as the low half stores, [`stored`](super::stored) and [`isa`](super::isa)).
     pub(in crate::program) unmasked: Option<Expected>,
     /// When ptxas knows the value at compile time (an unguarded move of an immediate,
-    /// unguarded glue or a shuffle of such values; `emulate/scopes_3701_a.rs` says which), the
+    /// unguarded glue or a shuffle of such values; `emulate/known_at_compile_time.rs` says which), the
     /// number of joins passed when it was written (known until the next join): N-7's field and
     /// 3501-N2's amounts and addend.
     pub(in crate::program) known_since: Option<u64>,
     /// When the value is known and every step computing it ran in one ptxas basic block, that
-    /// block's number ([`Machine::blocks`]; `emulate/scopes_400x_v2.rs`): N-7's `a`.
+    /// block's number ([`Machine::blocks`]; `emulate/n7_known_within_one_block.rs`): N-7's `a`.
     pub(in crate::program) local_block: Option<u64>,
 }
 
@@ -83,21 +85,21 @@ pub(in crate::program) struct ShlChain {
     /// The value the first shift shifted.
     pub(in crate::program) base: Expected,
     /// Whether the chain went through a 64-bit add or sub of a constant after a shift (each
-    /// shift and add one `LEA` pair; `emulate/scopes_3802_w6.rs`).
+    /// shift and add one `LEA` pair; `emulate/shl_chain_through_constant_adds.rs`).
     pub(in crate::program) through_adds: bool,
     /// For a chain through adds, the value after the add that follows the shift at which the
     /// running amount reached 32 (what ptxas keeps, every later pair dropped).
     pub(in crate::program) at_cut: Option<Expected>,
     /// Whether a step of the chain is a `mul.lo.u64` by 2^k (seed 4102's 9fdf9221): ptxas then
     /// keeps the constants added between the steps exact
-    /// ([`multiply_chain_cut`](super::scopes_410x_z4::multiply_chain_cut)).
+    /// ([`multiply_chain_cut`](super::mul_chain_zero_word_and_predicate_zero_one::multiply_chain_cut)).
     pub(in crate::program) by_multiply: bool,
     /// The chain's value for a base of 0: the constants added between the steps, shifted by
     /// the later steps (what a chain with a multiply step keeps exact, seed 4102's 9fdf9221).
     pub(in crate::program) constant: u64,
     /// The product (mod 2^64) of the steps' factors (2^k for a shift, the multiplier for a
     /// multiply) up to and including the cut, or of every step before one (what a multiply
-    /// chain keeps of its base; seed 4303's 02990ceb, `emulate/scopes_4303_y4.rs`).
+    /// chain keeps of its base; seed 4303's 02990ceb, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
     pub(in crate::program) kept_factor: u64,
     /// The amount of the first shift when ptxas does it as the widening of a zero-extended base,
     /// not counted toward the cut of a plain chain (seed 4501's 6275f4b8,
@@ -160,8 +162,8 @@ impl Machine<'_> {
                     }),
                     // A move of an immediate is its value's producer.
                     Err(_) => Some(Origin {
-                        known_since: scopes_3701_a::moves_known(inst).then_some(self.joins),
-                        local_block: scopes_3701_a::moves_known(inst).then_some(self.blocks),
+                        known_since: known_at_compile_time::moves_known(inst).then_some(self.joins),
+                        local_block: known_at_compile_time::moves_known(inst).then_some(self.blocks),
                         ..Origin::written(self.stmt, None, None)
                     }),
                 }
@@ -177,11 +179,12 @@ impl Machine<'_> {
                 // and so is an unguarded copy of a known value (corpus/findings/fuzz-h200-3903/,
                 // 60d48019, trace/T6F.md: `mov.f32 %r0, %r0` of a moved 0x3ea8a372 as bfe.s32's
                 // start is N-7's fold, 13.0.88 -O3).
-                let copied_known = inst.guard.is_none() && copied.is_some_and(|r| scopes_3701_a::known(self, t, r));
-                let known_since = (scopes_3701_a::moves_known(inst) || copied_known).then_some(self.joins);
-                let copied_locally =
-                    inst.guard.is_none() && copied.is_some_and(|r| scopes_400x_v2::known_locally(self, t, r));
-                let local_block = (scopes_3701_a::moves_known(inst) || copied_locally).then_some(self.blocks);
+                let copied_known =
+                    inst.guard.is_none() && copied.is_some_and(|r| known_at_compile_time::known(self, t, r));
+                let known_since = (known_at_compile_time::moves_known(inst) || copied_known).then_some(self.joins);
+                let copied_locally = inst.guard.is_none()
+                    && copied.is_some_and(|r| n7_known_within_one_block::known_locally(self, t, r));
+                let local_block = (known_at_compile_time::moves_known(inst) || copied_locally).then_some(self.blocks);
                 Some(Origin { known_since, local_block, ..Origin::written(self.stmt, None, a_stmt) })
             }
             Form::Cvt(c) => {
@@ -197,8 +200,8 @@ impl Machine<'_> {
                 };
                 let mut o = Origin::written(self.stmt, a, a_stmt);
                 o.a_a = source.and_then(|o| o.a.clone());
-                // M: a byte conversion is a mask by 0xff (`emulate/scopes_3901_h4.rs`).
-                o.unmasked = scopes_3901_h4::unmasked_by_byte_cvt(self, t, c, r, o.a.as_ref());
+                // M: a byte conversion is a mask by 0xff (`emulate/producer_forms_of_o_f_g_m.rs`).
+                o.unmasked = producer_forms_of_o_f_g_m::unmasked_by_byte_cvt(self, t, c, r, o.a.as_ref());
                 // An integer `cvt` of a known value is known (N-7, seed 4703's 08e15a19,
                 // `emulate/known_through_integer_cvt.rs`).
                 super::known_through_integer_cvt::mark_known(self, t, inst, c, r, &mut o);
@@ -249,16 +252,16 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     let mut o = Origin::written(m.stmt, vals.first().cloned(), source.map(|o| o.stmt));
     o.b = vals.get(1).cloned();
     o.a_a_stmt = source.and_then(|o| o.a_stmt);
-    o.known_since = scopes_3701_a::glue_known(m, t, g, vals).then_some(m.joins);
-    // Known locally: every register source known in this block (`emulate/scopes_400x_v2.rs`).
+    o.known_since = known_at_compile_time::glue_known(m, t, g, vals).then_some(m.joins);
+    // Known locally: every register source known in this block (`emulate/n7_known_within_one_block.rs`).
     let local_source = |k: usize| match g.src.get(k).copied().flatten() {
-        Some(Src::Reg(r)) => scopes_400x_v2::known_locally(m, t, r),
+        Some(Src::Reg(r)) => n7_known_within_one_block::known_locally(m, t, r),
         _ => true,
     };
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
-    // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/scopes_410x_z4.rs`), and so is
-    // one by any multiplier with k trailing zeros (seed 4303, `emulate/scopes_4303_y4.rs`).
-    let multiply = scopes_4303_y4::mul_step(m, t, g, vals);
+    // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), and so is
+    // one by any multiplier with k trailing zeros (seed 4303, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
+    let multiply = mul_step_unread_shfl_predicate_folded_zero::mul_step(m, t, g, vals);
     // `add.{s64,u64} d, x, x` is a shift by 1 (seed 4601's d1299fe9,
     // `emulate/shl_chain_through_doubling_add.rs`).
     let doubling = multiply.is_none() && shl_chain_through_doubling_add::doubling_add(m, g);
@@ -271,7 +274,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         let (amount, x) = match multiply {
             Some(step) => (Some(step.k), step.x),
             None if doubling => (Some(1), 0),
-            None => (scopes_3701_a::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF), 0),
+            None => (known_at_compile_time::known_source(m, t, g, vals, 1).map(|k| k & 0xFFFF_FFFF), 0),
         };
         let source = reg(x).and_then(|r| m.origins.get(t as usize)?.get(&r));
         if let (Some(k), Some(a)) = (amount, vals.get(x)) {
@@ -312,15 +315,15 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         }
     }
     // A 64-bit add/sub of a constant after a shift: the chain goes on through it (seed 3802,
-    // `emulate/scopes_3802_w6.rs`).
+    // `emulate/shl_chain_through_constant_adds.rs`).
     let spec = || {
         let mut s = [0u64; 4];
         vals.iter().take(4).enumerate().for_each(|(k, v)| s[k] = v.bits as u64);
         Expected::exact(u128::from(g.eval(s, false)), 64)
     };
     if vals.iter().all(Expected::is_exact) {
-        if let Some(c) = scopes_3802_w6::chain_through_add(m, t, g, vals, spec) {
-            o.shl_chain = Some(scopes_410x_z4::with_added_constant(m, t, g, vals, c));
+        if let Some(c) = shl_chain_through_constant_adds::chain_through_add(m, t, g, vals, spec) {
+            o.shl_chain = Some(mul_chain_zero_word_and_predicate_zero_one::with_added_constant(m, t, g, vals, c));
         }
     }
     // A 64-bit `min`/`max` of one register with itself is a copy ptxas drops: the chain goes on
@@ -342,7 +345,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             // masked as a pack's low half: `mov.b16 h, 0` or the immediate 0 gives `PRMT R5, RZ,
             // 0x5410, R4` or `STG … RZ`, `mov.b16 h, 0x40` the same `F2FP…MERGE_C; PRMT R0, R0,
             // 0x5410, RZ`, no `LOP3`, as the immediate 0x40; a loaded mask keeps the `LOP3`).
-            let known_mask = scopes_3701_a::known_source(m, t, g, vals, other).or_else(|| {
+            let known_mask = known_at_compile_time::known_source(m, t, g, vals, other).or_else(|| {
                 reg(other).filter(|&r| moved_immediate(m, t, r))?;
                 vals.get(other).filter(|v| v.is_exact()).map(|v| v.bits as u64)
             });
@@ -352,7 +355,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                     if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && form(c))
             };
             // `cvt.rz.f16.f32`, and the other `F2FP` producers seed 3702 shows (c77930ea).
-            let imm_maskable = reg(k).is_some_and(|r| scopes_3702_c::f2fp_masked_by_imm(m, t, r));
+            let imm_maskable = reg(k).is_some_and(|r| skipped_integer_copy_and_f2fp_mask::f2fp_masked_by_imm(m, t, r));
             // corpus/findings/fuzz-h200-3701/, b714f9f1 (trace/TC3.md; 13.0.88 -O3, 13.5
             // right): a `cvt.rn{.relu}.satfinite.f16.f32` result (`F2FP.SATFINITE…MERGE_C`)
             // masked by a register (loaded, or another cvt's result) loses its `LOP3` too.
@@ -377,13 +380,13 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             o.unmasked = source.filter(|_| x == y).and_then(|s| s.unmasked.clone());
         }
     }
-    // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/scopes_3702_c.rs`).
-    if let Some(unmasked) = scopes_3702_c::unmasked_through_sub_of_zero(m, t, g, source) {
+    // `sub.s16 d, x, z` of a z ptxas knows is 0 is x (folded: c77930ea, `emulate/skipped_integer_copy_and_f2fp_mask.rs`).
+    if let Some(unmasked) = skipped_integer_copy_and_f2fp_mask::unmasked_through_sub_of_zero(m, t, g, source) {
         o.unmasked = Some(unmasked);
     }
     // G: identity glue of a `shr.s16 … 16` result passes the shift's origin on (ptxas drops it;
-    // `emulate/scopes_3901_h4.rs`).
-    if let Some(shift) = scopes_3901_h4::through_identity_of_shr16(m, t, g, vals) {
+    // `emulate/producer_forms_of_o_f_g_m.rs`).
+    if let Some(shift) = producer_forms_of_o_f_g_m::through_identity_of_shr16(m, t, g, vals) {
         return shift;
     }
     o
@@ -397,7 +400,7 @@ pub(super) enum PtxasConstant {
     /// immediate, a copy or `cvt` of one, unguarded glue of such values.
     Folded,
     /// Known only once ptxas drops a `shfl.sync` of a folded constant (every lane holds the
-    /// same value, §9.7.9.6; [`shuffled_constant`](super::scopes_4402_u2::shuffled_constant)),
+    /// same value, §9.7.9.6; [`shuffled_constant`](super::join_merged_over_shuffled_constant::shuffled_constant)),
     /// or a copy of such a shuffle: later than a folded one, which the 13.0.88 -O3 listings of
     /// seeds 4402/4403 tell apart (corpus/findings/fuzz-h200-4402/trace/a22d4fd5/s45/).
     Shuffled,
@@ -409,7 +412,7 @@ pub(super) fn ptxas_constant(m: &Machine<'_>, before: usize, r: Reg) -> Option<P
     const DEPTH: u32 = 3;
     if super::fuzz3701::folded_constant(m, before, r, DEPTH) {
         Some(PtxasConstant::Folded)
-    } else if super::scopes_4402_u2::shuffled_constant(m, before, r, DEPTH) {
+    } else if super::join_merged_over_shuffled_constant::shuffled_constant(m, before, r, DEPTH) {
         Some(PtxasConstant::Shuffled)
     } else {
         None
@@ -429,7 +432,7 @@ pub(super) fn moved_immediate(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// 13.5 -O3 drop the `mov.f32` and keep the `PRMT 0x7610` of a register never written; a plain
 /// `cvt.f32.f32` the same, corpus/findings/fuzz-h200-3701/, 5a4b88eb and eb5664f7).
 /// A `shfl.sync` of constant halves is looked through too ([`shuffled_constant_halves`]).
-/// Copies ptxas folds to their source ([`scopes_3901_h6::copied_source`]: `or.b32 x, 0`,
+/// Copies ptxas folds to their source ([`d_copies_dropped_before_tf32::copied_source`]: `or.b32 x, 0`,
 /// corpus/findings/fuzz-h200-3902/, 5a4c85c6, trace/T6E.md) are looked through as well, a chain
 /// of at most [`COPY_DEPTH`] of them, each with an unguarded writer of its source.
 pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
@@ -443,10 +446,10 @@ pub(super) fn packed_half_producer(m: &Machine<'_>, t: u32, r: Reg) -> bool {
             s @ Stmt::Isa(Instruction { operands, .. }) if f32_copy(s) => {
                 operands.get(1).and_then(|o| m.reg_of(o).ok())
             }
-            _ => scopes_3901_h6::copied_source(m, t, at),
+            _ => d_copies_dropped_before_tf32::copied_source(m, t, at),
         };
         match source {
-            Some(x) => k = scopes_3901_h6::unguarded_writer(m, at, x),
+            Some(x) => k = d_copies_dropped_before_tf32::unguarded_writer(m, at, x),
             None => break,
         }
     }
@@ -471,7 +474,7 @@ fn packs_halves(s: &Stmt) -> bool {
 /// and 13.5 -O3): whether statement `k` of the program run by thread `t` is a `shfl.sync` with no
 /// predicate destination of a register (unwritten since) that a `cvt` to `.f16x2`/`.bf16x2`, a
 /// `mov` pack of two halves or packed `.{u16x2,s16x2}` glue (9f78d433) wrote from constants (immediates, or registers unwritten since
-/// holding a value ptxas knows, [`scopes_3701_a::known`], as a moved immediate): every lane holds
+/// holding a value ptxas knows, [`known_at_compile_time::known`], as a moved immediate): every lane holds
 /// the same value, ptxas drops the shuffle (§9.7.9.6: each lane reads the value of some lane) and
 /// keeps the `PRMT R0, R8, 0x7610, R0` of a register never written before the tf32 conversion
 /// (`.idx`, the stored case; `.bfly`, `.down` and membermask 0xffff compiled in session 39, helper
@@ -486,7 +489,8 @@ fn shuffled_constant_halves(m: &Machine<'_>, t: u32, k: usize) -> bool {
     if s.pred_dst || writes(&m.p.body[k], a) || !unchanged_between(m, a, k, m.stmt) {
         return false;
     }
-    let known_reg = |r: Reg, since: usize| unchanged_between(m, r, since, m.stmt) && scopes_3701_a::known(m, t, r);
+    let known_reg =
+        |r: Reg, since: usize| unchanged_between(m, r, since, m.stmt) && known_at_compile_time::known(m, t, r);
     let constant = |x: &Operand, since: usize| match x {
         Operand::Imm(_) => true,
         x => m.reg_of(x).is_ok_and(|r| known_reg(r, since)),
@@ -639,7 +643,7 @@ pub(super) fn f32_typed(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
 /// (corpus/findings/fuzz-h200-3602/, a5368bf9: ptxas 13.0.88 and 13.5, -O0 and -O3, whatever
 /// register it touches, even dead; their 32-bit forms, `clz.b64` and `popc.b64` are not
 /// boundaries). Across one the shift reads the raw bits (not a `set.f32` amount ptxas rebuilds at
-/// the shift, [`scopes_4401_z1`](super::scopes_4401_z1)). (`fence.acq_rel.gpu`, `membar.gl`,
+/// the shift, [`b_set_f32_rebuilt_at_its_shifts`](super::b_set_f32_rebuilt_at_its_shifts)). (`fence.acq_rel.gpu`, `membar.gl`,
 /// `vote`, `match`, `redux` and `activemask` are boundaries too, but the interpreter runs no
 /// program with one.) A
 /// `from` at or after `to` (a loop's back edge) has the loop's label between them.
@@ -681,7 +685,7 @@ pub(super) fn negated16(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 }
 
 /// The signed type of the `abs`/`neg` that wrote the value register `r` of thread `t` holds;
-/// `sub.s16 d, z, x` of a moved 0 is `neg.s16` to ptxas (`emulate/scopes_3901_h4.rs`).
+/// `sub.s16 d, z, x` of a moved 0 is `neg.s16` to ptxas (`emulate/producer_forms_of_o_f_g_m.rs`).
 pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> {
     match m.producer(t, r) {
         Some((Stmt::Glue { glue, .. }, _))
@@ -690,7 +694,9 @@ pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> 
         {
             Some(glue.ty)
         }
-        Some((Stmt::Glue { glue, .. }, o)) if scopes_3901_h4::sub_s16_from_zero(m, glue, o) => Some(GlueType::S16),
+        Some((Stmt::Glue { glue, .. }, o)) if producer_forms_of_o_f_g_m::sub_s16_from_zero(m, glue, o) => {
+            Some(GlueType::S16)
+        }
         _ => None,
     }
 }

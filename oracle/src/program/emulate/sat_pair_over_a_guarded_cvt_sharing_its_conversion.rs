@@ -1,6 +1,6 @@
 //! 3801-N3 widened by session 47's traces (helper g2;
 //! `corpus/known/fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite.toml`), called from
-//! `paired` in `emulate/scopes_4301_w3.rs`: the pair's first conversion F may be `cvt.rn.sat.f16.f32
+//! `paired` in `emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`: the pair's first conversion F may be `cvt.rn.sat.f16.f32
 //! d, x` whose unsaturated value ptxas shares (CSE) with a guarded `cvt.rn.f16.f32 s, x` of the
 //! same source, where s is the source of a plain second `cvt.sat.f16.f16` S.
 //!
@@ -21,11 +21,11 @@
 //! in place of the guarded write (`v9_selp`).
 //!
 //! Invariants: decides scope only (F's destination and S's source); the value, the oracle's
-//! `cvt.sat.f16.f16` of s at S (§9.7.9.21), is written by `scopes_4301_w3::paired`.
+//! `cvt.sat.f16.f16` of s at S (§9.7.9.21), is written by `hadd2_sat_pair_reads_guarded_overwrite::paired`.
 
 use super::fuzz3602::{unchanged_between, writes};
+use super::hadd2_sat_pair_reads_guarded_overwrite::{reg, sat_f16_cvt};
 use super::origin::reads_and_overwrites;
-use super::scopes_4301_w3::{reg, sat_f16_cvt};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::{Reg, Stmt};

@@ -1,4 +1,4 @@
-//! B's rebuilt `set.f32` amount across a boundary ([`super::scopes_4401_z1`]) where another,
+//! B's rebuilt `set.f32` amount across a boundary ([`super::b_set_f32_rebuilt_at_its_shifts`]) where another,
 //! earlier statement also writes the amount register: seed 4402's 63707241
 //! (corpus/findings/fuzz-h200-4402/trace/T15t2.md, trace/63707241/; variants in
 //! trace/63707241/s45/).

@@ -1,4 +1,4 @@
-//! B's rebuilt `set.f32` amount across a boundary ([`super::scopes_4401_z1`]) where the trigger
+//! B's rebuilt `set.f32` amount across a boundary ([`super::b_set_f32_rebuilt_at_its_shifts`]) where the trigger
 //! is a live test of the set's own word against 0, not boolean logic on a mask: seed 4501's
 //! ac502846 (corpus/findings/fuzz-h200-4501/trace/T16t1.md, trace/ac502846/; variants in
 //! trace/ac502846/ and trace/ac502846/s46/).
@@ -19,9 +19,9 @@
 //! Invariants: only widens z1's scope (the value is still B's conversion of the amount); a zero
 //! test is unguarded glue of a 32-bit integer type reading the register once.
 
+use super::b_set_f32_rebuilt_at_its_shifts::constant;
 use super::reg_of_glue;
 use super::scopes_3901_h2::observed;
-use super::scopes_4401_z1::constant;
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};

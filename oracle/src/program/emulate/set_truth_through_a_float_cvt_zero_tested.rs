@@ -1,5 +1,5 @@
 //! 3501-N3 (`cnot-of-set-cvt-converted-as-number`) under seed 4201's trigger (a live test
-//! against 0, `scopes_4301_t1`) where the set's 1.0/0.0 first goes through a float-to-FLOAT
+//! against 0, `set_truth_made_number_by_a_cvt`) where the set's 1.0/0.0 first goes through a float-to-FLOAT
 //! `cvt` rather than a float-to-integer one, and where the zero test may be a `set` as well as a
 //! `setp`: seed 4602's 18173692 (corpus/findings/fuzz-h200-4602/trace/T17t3.md, variants in
 //! trace/18173692/ and its s46/).
@@ -17,12 +17,12 @@
 //! `F2F.BF16.F16 R11, R7` of the bits). Not emulated: C1-N2's xor trigger with no zero test
 //! (`v9`, wrong too), another root cause's trigger.
 //!
-//! Invariants: queries only; the value is `scopes_4301_t1`'s (the oracle's own conversion of
+//! Invariants: queries only; the value is `set_truth_made_number_by_a_cvt`'s (the oracle's own conversion of
 //! the number 1 or 0 in the run `cvt`'s source type).
 
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{read_later, reads_and_overwrites};
 use super::scopes_3901_h2::{dead, readers};
-use super::scopes_410x_z4::last_writer;
 use super::{imm_of, reg_of_glue};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -53,7 +53,7 @@ fn live_set_zero_test(m: &Machine<'_>, j: usize, r: Reg) -> bool {
 /// For the statement at body index `k`: where it is an unguarded `cvt.{f16,bf16}.f32` of a
 /// `set.<cmp>.f32` word (the set the last writer of its source) whose value only zero tests
 /// (`set`/`setp`) and `cvt`s read (dead readers ignored), the body indices of the set and of `k`
-/// (the statement that holds the set's truth, as `scopes_4301_t1`'s float-to-integer `cvt` does).
+/// (the statement that holds the set's truth, as `set_truth_made_number_by_a_cvt`'s float-to-integer `cvt` does).
 pub(super) fn float_cvt_of_a_set(m: &Machine<'_>, k: usize) -> Option<(usize, usize)> {
     let (_, d) = narrowing_float_cvt(m, k)?;
     let Stmt::Isa(Instruction { operands, .. }) = &m.p.body[k] else { return None };
@@ -71,7 +71,7 @@ pub(super) fn float_cvt_of_a_set(m: &Machine<'_>, k: usize) -> Option<(usize, us
 }
 
 /// Whether, where `zero_one` is such a float `cvt` ([`float_cvt_of_a_set`]), a live `set.{eq,ne}`
-/// against 0 reads the value `set` or `zero_one` wrote (`scopes_4301_t1` takes `setp` tests).
+/// against 0 reads the value `set` or `zero_one` wrote (`set_truth_made_number_by_a_cvt` takes `setp` tests).
 pub(super) fn tested_by_a_live_set(m: &Machine<'_>, set: usize, zero_one: usize) -> bool {
     if narrowing_float_cvt(m, zero_one).is_none() {
         return false;

@@ -22,8 +22,8 @@
 //! Invariants: a query on the statement only; the chain itself is built in `origin.rs`'s
 //! `glue_origin`, as for a shift by 1.
 
+use super::lop3_merged_through_b64_packs::same_value;
 use super::reg_of_glue;
-use super::scopes_4401_z2::same_value;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
 

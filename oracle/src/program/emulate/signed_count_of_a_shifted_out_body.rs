@@ -1,7 +1,7 @@
-//! 3604-N3 past the trip bound of [`loop_exit_test_signed`](super::scopes_4301_w1): a loop
+//! 3604-N3 past the trip bound of [`loop_exit_test_signed`](super::unsigned_loop_exit_counted_signed): a loop
 //! counted signed for more trips than the emulation runs, whose body (besides the induction step)
 //! only shifts registers out by an immediate, so that its state after N trips is known without
-//! running them. Called from `emulate/scopes_4301_w1.rs` where the signed count is past
+//! running them. Called from `emulate/unsigned_loop_exit_counted_signed.rs` where the signed count is past
 //! `SIGNED_TRIPS_FOLDED`.
 //!
 //! Mechanism (ptxas 13.0.88 -O3, 13.5 the same; corpus/findings/fuzz-h200-4501/, cb86bb27,

@@ -6,8 +6,9 @@
 
 use super::origin::merge_f32;
 use super::{
-    any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, merge_c_in_place, scopes_3701_a, scopes_3702_c,
-    skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy, skipped_set_over_saturated_f32,
+    any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, known_at_compile_time, merge_c_in_place,
+    skipped_integer_copy_and_f2fp_mask, skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy,
+    skipped_set_over_saturated_f32,
 };
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
@@ -37,7 +38,7 @@ use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 /// -O0; -O3 folds it; an integer set's merge is raw).
 /// A destination never written before is left alone (the spec's value stands).
 pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) -> Option<Expected> {
-    scopes_3701_a::forget(m, t, &[g.dst]);
+    known_at_compile_time::forget(m, t, &[g.dst]);
     let set_f32 = matches!(g.op, GlueOp::Set(_, SetDst::F32));
     if m.allow.emulates(Deviation::F32ShiftAmount) {
         let converted = set_f32 && m.allow.emulates(Deviation::SkippedSetSignExtends);
@@ -183,11 +184,11 @@ fn skipped_set_f32(m: &Machine<'_>, old: u32, src_bits: u32) -> Option<u32> {
 /// false makes its destination f32-typed for B as a skipped `cvt` to `.f32` does (-O0 `FSEL R4,
 /// R4, R3, P0; F2I.U64.TRUNC R4, R4`, -O3 `@P0 PRMT R6, …; F2I.U64.TRUNC R6, R6`, ptxas 13.0.88
 /// and 13.5; corpus/findings/fuzz-h200-3602/, 9ab5ce60; a skipped `mov.b32` is `SEL`, raw: it
-/// ends the f32 typing, `emulate/scopes_3702_c.rs`, fuzz-h200-3702 d479c2c6). A
+/// ends the f32 typing, `emulate/skipped_integer_copy_and_f2fp_mask.rs`, fuzz-h200-3702 d479c2c6). A
 /// register with no recorded producer is left alone. Every skipped instruction's destinations
 /// stop being values ptxas knows ([`Origin::known_since`]).
 pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
-    scopes_3701_a::forget_skipped_isa(m, t, inst);
+    known_at_compile_time::forget_skipped_isa(m, t, inst);
     // 3701-N-D's if-converted guarded pack (seed 4401's 3fdf8ff2): `emulate/merge_c_in_place.rs`.
     merge_c_in_place::skipped(m, t, inst);
     let c = match inst.form {
@@ -203,7 +204,7 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
             return;
         }
         Form::Mov(mv) if mv.shape == MovShape::Copy => {
-            scopes_3702_c::skipped_integer_copy(m, t, inst);
+            skipped_integer_copy_and_f2fp_mask::skipped_integer_copy(m, t, inst);
             return;
         }
         _ => return,

@@ -766,7 +766,7 @@ fn i_an_integer_rounding_of_the_first_cvt_is_folded_too() {
 /// F through a saturating narrowing cvt (corpus/findings/fuzz-h200-3301/, third run,
 /// 5702bd91; ptxas 13.0.88 and 13.5 -O3): `abs.s32; cvt.sat.u8.s32` is `IABS R9, R8;
 /// ISETP.GT.U32 …, 0xff; SEL` — abs of −2^31 (−2^31) saturates to 0xff, not 0; to `.s8` 0x7f.
-/// `neg.s32`: `tests/seed_4101_x1.rs`; a wider or same-width destination: `tests/scopes_3701_a.rs`.
+/// `neg.s32`: `tests/seed_4101_x1.rs`; a wider or same-width destination: `tests/known_at_compile_time.rs`.
 #[test]
 fn f_a_sat_cvt_of_an_overflowed_abs_saturates_it_as_unsigned() {
     let abs = ["ld.global.s32 %r5, [%in];", "abs.s32 %r4, %r5;"];
@@ -899,6 +899,7 @@ mod compare_of_loaded_half_packed_above_fp8_pair;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
+mod known_at_compile_time;
 mod known_through_integer_cvt;
 mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
@@ -918,14 +919,13 @@ mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
-mod scopes_3701_a;
 mod seeds_3602_to_3701;
 
-mod scopes_3701_b;
+mod cvt_producers_seen_through;
 mod seeds_3702_a;
 mod seeds_3702_b;
 
-mod scopes_3702_c;
+mod skipped_integer_copy_and_f2fp_mask;
 
 mod seed_3801_new;
 mod seed_3801_w1;

@@ -25,7 +25,7 @@
 //!
 //! Invariants: a query only; it never changes an origin or a value.
 
-use super::scopes_4101_x1::clamped_negation32;
+use super::f_clamped_negation32::clamped_negation32;
 use crate::program::exec::Machine;
 use crate::program::Reg;
 

@@ -1,4 +1,4 @@
-//! Tests of 3702-N5 widened to its mechanism (`emulate/scopes_3901_h1.rs`, session 40): a narrowed
+//! Tests of 3702-N5 widened to its mechanism (`emulate/prmt_narrowed_per_zero_extending_reader.rs`, session 40): a narrowed
 //! `prmt.b32` reaches every reader that zero-extends its low bytes, through copies, the low half of
 //! an unpack and a truncation to 16 bits, whatever other readers (live or dead) it has. Seeds
 //! 3901 (c1fd74f1, f1997773, afd53851) and 3902 (a3caccc7, d605bf4d, e99092f5, fa039778), their

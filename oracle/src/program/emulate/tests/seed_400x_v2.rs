@@ -1,6 +1,6 @@
 //! Tests of N-7 (`bfe-s32-past-msb-all-ones`) widened by seeds 4001–4003's traces: a known `a`
 //! rescues the bfe only when ptxas computed it in the bfe's own basic block
-//! (`emulate/scopes_400x_v2.rs`), and the start may be a constant a branch fixes.
+//! (`emulate/n7_known_within_one_block.rs`), and the start may be a constant a branch fixes.
 
 use super::*;
 

@@ -1,6 +1,6 @@
 //! Tests of root cause F widened after seed 4101's traces (corpus/findings/fuzz-h200-4101/
 //! trace/T8x1.md; helper x1, session 41): a narrowing `cvt.sat.*.s32` of a 32-bit negation
-//! (`emulate/scopes_4101_x1.rs`). Each: the traced form emulated, a neighbour the listings show
+//! (`emulate/f_clamped_negation32.rs`). Each: the traced form emulated, a neighbour the listings show
 //! right left alone.
 
 use super::*;

@@ -1,5 +1,5 @@
 //! Tests of the emulation of a root cause seed 4103's campaign found (helper z2,
-//! `emulate/scopes_410x_z2.rs`): bfed5396, the high half of a 0x7fffffff that a one-armed if
+//! `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs`): bfed5396, the high half of a 0x7fffffff that a one-armed if
 //! rewrote to 0x7fffffff read as 0xffff (corpus/findings/fuzz-h200-4103/trace/T9y4.md,
 //! `trace/bfed5396/`). Each is the GPU's word under the emulation and the spec's without, the
 //! variants ptxas 13.0.88 -O3 compiles right untouched.

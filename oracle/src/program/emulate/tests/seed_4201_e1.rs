@@ -1,4 +1,4 @@
-//! Tests of 7ec10586's mechanism as a value (helper e1, `emulate/scopes_4201_e1.rs`): `xor.b16`
+//! Tests of 7ec10586's mechanism as a value (helper e1, `emulate/xor16_of_set_mask_halves_as_predicate.rs`): `xor.b16`
 //! of the xor of a set mask's two halves, which ptxas 13.0.88 and 13.5 -O3 test as a 32-bit
 //! predicate over a half merge with a stale or never-written upper half (corpus/findings/
 //! fuzz-h200-4101/trace/T8x1.md "1e6e819c", fuzz-h200-4102/trace/T9y2.md "24d5ace8",

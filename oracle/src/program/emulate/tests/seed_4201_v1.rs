@@ -1,6 +1,6 @@
 //! Tests of helper v1's widenings (session 42): 7ec10586's "another reader" counts any pack of
-//! a half of the set's word (`emulate/scopes_4201_e1.rs`), and N-7's block boundaries include a
-//! 64-bit `bfe`, `bfi`, `brev` or `bfind` (`emulate/scopes_400x_v2.rs`).
+//! a half of the set's word (`emulate/xor16_of_set_mask_halves_as_predicate.rs`), and N-7's block boundaries include a
+//! 64-bit `bfe`, `bfi`, `brev` or `bfind` (`emulate/n7_known_within_one_block.rs`).
 
 use super::*;
 
@@ -113,7 +113,7 @@ fn v1_bc9d7881_a_bfe_u64_between_is_a_block_boundary() {
     exact_case(&moved_a_then(&["bfe.u64 %d5, %d1, 0, 1;"]), [0; 4], BFE_S32, 0, 0xFFFF_FFFF);
 }
 
-/// This helper's compiles (`scopes_400x_v2::wide_bit_field_op`): `bfi.b64`, `brev.b64` and
+/// This helper's compiles (`n7_known_within_one_block::wide_bit_field_op`): `bfi.b64`, `brev.b64` and
 /// `bfind.u64` between are boundaries as well.
 #[test]
 fn v1_other_64_bit_bit_field_ops_are_block_boundaries() {

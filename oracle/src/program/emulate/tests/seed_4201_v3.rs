@@ -1,5 +1,5 @@
 //! Tests of 3602-N4 (`s8-round-trip-through-64-sign-extends-32`) as widened by helper v3
-//! (`emulate/scopes_4201_v3.rs`): the byte of a 64-bit constant ptxas 13.0.88 -O3 folds
+//! (`emulate/s8_round_trip_of_folded64_and_compare16.rs`): the byte of a 64-bit constant ptxas 13.0.88 -O3 folds
 //! (corpus/findings/fuzz-h200-4201/trace/T12a2.md f3426d51, fuzz-h200-4202/trace/T12b3.md
 //! 03ee4476) and 16-bit unsigned/bitwise compares of a round trip (fuzz-h200-4203/trace/
 //! T12c5.md 70cc8774). One test per traced variant: wrong ones give the listing's word, right

@@ -1,6 +1,6 @@
 //! Tests of 3701-N-D widened to if-converted writers of the destroyed half (helper v4, session
 //! 42; corpus/findings/fuzz-h200-4202/trace/T12b3.md, a36272a5, and T12b4.md, bc46b617;
-//! `emulate/scopes_4202_v4.rs`): a guarded write of h of a known value or a guarded 16-bit ALU
+//! `emulate/merge_c_half_of_an_if_converted_write.rs`): a guarded write of h of a known value or a guarded 16-bit ALU
 //! result (one `SEL`, or a predicated ALU instruction), beside an fp8 pair packed in place (and a
 //! `selp.b16` of constants, in scope before, pinned). Each traced wrong variant is emulated; the right ones (a guarded
 //! `cvt` of a loaded value) are left alone.

@@ -1,5 +1,5 @@
 //! Tests of 3604-N3 generalized to its mechanism (helper w1, session 43;
-//! `emulate/scopes_4301_w1.rs`): a counted loop's `setp.{gt,ge,lt,le}.u32` exit test against any
+//! `emulate/unsigned_loop_exit_counted_signed.rs`): a counted loop's `setp.{gt,ge,lt,le}.u32` exit test against any
 //! immediate, stepped either way, is counted as `.s32` where the signed progression reaches the
 //! exit without wrapping within 32769 trips. Each traced wrong form (corpus/findings/
 //! fuzz-h200-4201/trace/T12a2.md, ca25d7b2; fuzz-h200-4203/trace/T12c4.md, 98d8219f and
@@ -139,7 +139,7 @@ fn n3_00eb007a_right_variants_are_left_alone() {
 
 #[test]
 fn n3_signed_trip_counts_of_every_order() {
-    use super::super::scopes_4301_w1::signed_trips;
+    use super::super::unsigned_loop_exit_counted_signed::signed_trips;
     use crate::program::glue::Cmp;
     assert_eq!(signed_trips(5, -1, Cmp::Gt, -1), Some(6));
     assert_eq!(signed_trips(5, -1, Cmp::Ge, -1), Some(7));

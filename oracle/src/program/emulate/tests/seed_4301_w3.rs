@@ -1,4 +1,4 @@
-//! Tests of 3801-N3 as a value (helper w3, session 43; `emulate/scopes_4301_w3.rs`): a plain
+//! Tests of 3801-N3 as a value (helper w3, session 43; `emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`): a plain
 //! `cvt.sat.f16.f16 d, s` paired into one `HADD2.SAT` with the next `.sat` f16 cvt whose
 //! saturation is a separate step reads s after a guarded in-place write between them. Each
 //! traced wrong form is emulated; the right variants (ptxas 13.0.88 and 13.5 -O3, compiled by

@@ -1,5 +1,5 @@
 //! Tests of 3501-N3 widened after seeds 4202 and 4203 (helper w4, session 43;
-//! `emulate/scopes_4301_w4.rs`): a `cnot`'s float-to-float conversion tested against zero
+//! `emulate/cnot_number_under_float_zero_test_or_b64_logic.rs`): a `cnot`'s float-to-float conversion tested against zero
 //! itself (corpus/findings/fuzz-h200-4202/trace/T12b2.md, 06b614f9) and a program with a live
 //! `and.b64`/`or.b64` of `cnot` results (corpus/findings/fuzz-h200-4203/trace/T12c5.md,
 //! 7cb7444f; T12c3.md, 7ea011df). Each traced wrong variant is emulated; the right ones are left

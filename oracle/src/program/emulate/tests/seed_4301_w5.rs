@@ -1,5 +1,5 @@
 //! Tests of four known root causes widened after session 42's traces (helper w5, session 43;
-//! `emulate/scopes_4301_w5.rs`, `emulate/fuzz3702_conversions.rs`): 3702-C under `.rmi`/`.rpi`
+//! `emulate/set_negation_sign_extension_saturation_queries.rs`, `emulate/fuzz3702_conversions.rs`): 3702-C under `.rmi`/`.rpi`
 //! (2bf704ce, T12b4.md), 3602-N2 through `sub` from 0 (f863ba79, T12a1.md), G's unpack of a
 //! sign extension ptxas keeps in place (e0a4f736, T12c3.md) and 3301-C's float direction
 //! through a truncating `cvt` (36b8e382, T12c5.md). Each traced wrong variant is emulated, each

@@ -1,5 +1,5 @@
 //! Tests of 3701-N-D widened by seed 4302's traces (helper y2, session 43;
-//! `emulate/scopes_4303_y2.rs`): a float-to-`u8` cvt writing the destroyed half
+//! `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`): a float-to-`u8` cvt writing the destroyed half
 //! (corpus/findings/fuzz-h200-4302/trace/T14x2.md, df316674) and the 32-bit source of a free
 //! `cvt.{u16,s16}.{u32,s32}` half destroyed with it (trace/T14x1.md, 84d08552). Each traced wrong
 //! variant gives the GPU's word; the right ones are left alone.

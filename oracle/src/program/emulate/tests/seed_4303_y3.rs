@@ -1,5 +1,5 @@
 //! Tests of root cause G's unpack form widened after session 43's traces (helper y3;
-//! `emulate/scopes_4303_y3.rs`): a sign extension from 16 bits of a loaded byte kept in place
+//! `emulate/g_unpack_through_sign_extension_or_pack64.rs`): a sign extension from 16 bits of a loaded byte kept in place
 //! (4302's 1b724026, trace/T14x3.md) and a `mov.b64` unpack of a `mov.b64` pack, per word
 //! (4303's aeb796d5). Each traced wrong variant is emulated, each right one left alone.
 

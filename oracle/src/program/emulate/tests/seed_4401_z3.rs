@@ -1,5 +1,5 @@
 //! Tests of 3501-N3 widened to chains of `cnot`s after seed 4303's trace (helper z3, session 44;
-//! `emulate/scopes_4401_z3.rs`): a float `cvt` of a `cnot.{b16,b64}` of a `cnot` converts the
+//! `emulate/cnot_chain_b16_or_b64.rs`): a float `cvt` of a `cnot.{b16,b64}` of a `cnot` converts the
 //! number 0/1 (corpus/findings/fuzz-h200-4303/trace/T14x5.md, 42ff61b7). Each traced or
 //! compiled wrong variant is emulated; the right ones are left alone.
 

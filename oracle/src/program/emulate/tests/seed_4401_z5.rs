@@ -1,5 +1,5 @@
 //! Tests of 3602-N4 (`s8-round-trip-through-64-sign-extends-32`) as widened by helper z5
-//! (`emulate/scopes_4401_z5.rs`): a byte sign extension of a 16-bit constant ptxas 13.0.88 -O3
+//! (`emulate/s8_round_trip_of_a_learned_constant.rs`): a byte sign extension of a 16-bit constant ptxas 13.0.88 -O3
 //! learns from known bits or a value range (corpus/findings/fuzz-h200-4303/trace/T14x3.md,
 //! a3737354; trace/a3737354/variants.md and the variants z5 compiled). Wrong listings give their
 //! word; right ones are untouched. The loaded byte is input word 0's low byte.

@@ -1,5 +1,5 @@
 //! Tests of 3701-N-D widened by seed 4401's traces (helper v3, session 44;
-//! `emulate/scopes_4404_v3.rs`): a guarded `mov.b64` pack ptxas if-converts with the pair
+//! `emulate/merge_c_guarded_pack_and_later_duplicate.rs`): a guarded `mov.b64` pack ptxas if-converts with the pair
 //! merged in place (corpus/findings/fuzz-h200-4401/trace/T15t1.md, 3fdf8ff2) and a copy of h's
 //! expression written after the pack, numbered as h (42bfc506). Each traced wrong variant gives
 //! the GPU's word; the right ones are left alone.

@@ -241,7 +241,7 @@ fn n3_3604_an_unsigned_loop_exit_test_is_counted_signed() {
 
 #[test]
 fn n3_3604_signed_trip_counts() {
-    use super::super::scopes_4301_w1::signed_trips;
+    use super::super::unsigned_loop_exit_counted_signed::signed_trips;
     use crate::program::glue::Cmp;
     assert_eq!(signed_trips(5, -1, Cmp::Gt, -1), Some(6));
     assert_eq!(signed_trips(5, -1, Cmp::Ge, -1), Some(7));

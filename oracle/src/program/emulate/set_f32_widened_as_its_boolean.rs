@@ -3,14 +3,14 @@
 //! session 42): where a logic op of a predicate-made −1/0 is in the program, ptxas -O3 (13.0.88
 //! and 13.5) rebuilds a `set.<cmp>.f32` result from its predicate as the boolean (`SEL R0, RZ,
 //! 0x1, !P0`) and widens that number, where §9.7.9.21 widens the word 0x3f800000; so does an
-//! if-converted test against zero after another branch (`scopes_4401_z4.rs`).
+//! if-converted test against zero after another branch (`set_f32_boolean_after_a_zero_test_diamond.rs`).
 //!
 //! Invariants: nothing here changes a value unless 3701 C1-N2's deviation is emulated; the
 //! function names the one value the mechanism computes, `None` elsewhere.
 
 use super::fuzz3602::writes;
 use super::fuzz3701::set_or_unpack_of_set;
-use super::scopes_4401_z4;
+use super::set_f32_boolean_after_a_zero_test_diamond;
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
@@ -29,7 +29,7 @@ use crate::semantics::{Deviation, Expected};
 /// v9). Right: no logic op (v2, `w/*_NONE`), `add` in its place, an xor with an immediate (t4),
 /// of a loaded word (v10), of the set.f32 word itself (t6), `xor.b64` of a widened set (t2), and
 /// `cvt.u32.s32` (v12: `FSEL R, RZ, 1`, 1.0f). The if-converted test against zero after another
-/// branch triggers it too ([`scopes_4401_z4::zero_test_diamond_after_a_branch`]; seed 4303's
+/// branch triggers it too ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`]; seed 4303's
 /// 67fafce8 folder, x/a_b_cvtu64: `SEL R6, RZ, 0x1, !P2`).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
@@ -44,7 +44,9 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
     let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
         if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
-    let triggered = || logic_of_a_predicate_mask(m) || scopes_4401_z4::zero_test_diamond_after_a_branch(m);
+    let triggered = || {
+        logic_of_a_predicate_mask(m) || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
+    };
     if !of_set_f32 || !triggered() {
         return None;
     }

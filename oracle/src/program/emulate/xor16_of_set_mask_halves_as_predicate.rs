@@ -8,7 +8,7 @@
 //! Where a register's value came from is read from the program's text: the last statement
 //! before a reader that writes the register ([`mask_part`]), `mov` copies, packs and unpacks
 //! followed back to a `set.<cmp>.{s32,u32}`. Branches are not followed (the last write in body
-//! order is taken), as `emulate/scopes_410x_z2.rs` does. Any pack some element of which holds
+//! order is taken), as `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs` does. Any pack some element of which holds
 //! a part of the set's word carries that part on ([`MaskPart::Chunks`]), so its reader reads the
 //! set: a half packed twice or beside another value (seed 4201's dc755789, e63ae4e6, 76cb49f0,
 //! corpus/findings/fuzz-h200-4201/trace/T12a1.md, T12a2.md: `mov.b32 %r9, {%h8, %h8}` stored;

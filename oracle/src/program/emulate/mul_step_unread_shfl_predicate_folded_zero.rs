@@ -9,7 +9,7 @@
 //! under their deviation.
 
 use super::origin::reads_and_overwrites;
-use super::{imm_of, mad_step_of_its_own_addend, reg_of_glue, scopes_3701_a};
+use super::{imm_of, known_at_compile_time, mad_step_of_its_own_addend, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::Instruction;
 use crate::program::exec::Machine;
@@ -45,7 +45,7 @@ pub(super) fn mul_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> 
     let candidates = match g.op {
         GlueOp::MulLo => [(0usize, 1usize), (1, 0)]
             .into_iter()
-            .filter_map(|(x, c)| Some((x, scopes_3701_a::known_source(m, t, g, vals, c)?)))
+            .filter_map(|(x, c)| Some((x, known_at_compile_time::known_source(m, t, g, vals, c)?)))
             .collect(),
         GlueOp::MadLo => mad_step_of_its_own_addend::mad_steps(m, t, g, vals),
         _ => Vec::new(),

@@ -10,8 +10,8 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::{folded_constant, reaches_on_every_path};
+use super::mul_step_unread_shfl_predicate_folded_zero::predicate_destination_unread;
 use super::reg_of_glue;
-use super::scopes_4303_y4::predicate_destination_unread;
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;

@@ -12,9 +12,9 @@
 
 use super::fuzz3702::{lop3_chain_of, merged_chain, Lop3Chain};
 use super::merge_c_in_place::{same_expression, CSE_DEPTH};
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::value_readers;
 use super::reg_of_glue;
-use super::scopes_410x_z4::last_writer;
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;

@@ -1,17 +1,17 @@
 //! Known root causes widened to their mechanism after seeds 4102 and 4103's traces (helper z4,
 //! session 41): 3501-N2's chain started by a `mul.lo.u64` by 2^k (the step itself widened in
-//! `scopes_4303_y4.rs`; [`multiply_chain_cut`]; corpus/findings/fuzz-h200-4102/trace/T9y1.md, 9fdf9221), 6e4d6e41's
+//! `mul_step_unread_shfl_predicate_folded_zero.rs`; [`multiply_chain_cut`]; corpus/findings/fuzz-h200-4102/trace/T9y1.md, 9fdf9221), 6e4d6e41's
 //! 32-bit word ptxas knows is 0 by known bits ([`zero_by_known_bits32`]; T9y1.md, c9b123b1), and
 //! 3501-N3's 0/1 of any producer that is 0 or 1 by construction from a predicate
 //! ([`zero_one_of_a_predicate`]; T9y1.md 87db6a36, T9y2.md 6d0262f6).
 //!
 //! Invariants: each is a condition on the program's statements (and the chain a machine
 //! records); none changes a value by itself — the callers in `origin.rs`, `emulate.rs`,
-//! `fuzz3802.rs` and `scopes_3901_h5.rs` do, under their deviation.
+//! `fuzz3802.rs` and `cnot_number_and_range_decided_sets.rs` do, under their deviation.
 
 use super::fuzz3602::writes;
 use super::origin::ShlChain;
-use super::{imm_of, reg_of_glue, scopes_3802_w6};
+use super::{imm_of, reg_of_glue, shl_chain_through_constant_adds};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -23,7 +23,7 @@ use crate::semantics::Expected;
 /// [`ShlChain::constant`] carried through `g`: `g` evaluated with the chain's operand the old
 /// constant (the add of the other operand, or of a mad's product).
 pub(super) fn with_added_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], c: ShlChain) -> ShlChain {
-    let Some((read, x)) = scopes_3802_w6::chain_and_addend(m, t, g, vals) else { return c };
+    let Some((read, x)) = shl_chain_through_constant_adds::chain_and_addend(m, t, g, vals) else { return c };
     let constant = evaluated_with(g, vals, x, read.constant);
     ShlChain { constant, ..c }
 }

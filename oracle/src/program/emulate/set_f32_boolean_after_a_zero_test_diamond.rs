@@ -6,7 +6,7 @@
 //! that follows another branch ([`zero_test_diamond_after_a_branch`]).
 //!
 //! Invariants: this only names a trigger; the values stay those of `fuzz3701::cvt` and
-//! `scopes_4201_v2::cvt` (the conversion, or widening, of 1 where the set is true, of 0 where
+//! `set_f32_widened_as_its_boolean::cvt` (the conversion, or widening, of 1 where the set is true, of 0 where
 //! false), which consult it.
 
 use super::fuzz3602::{guard_setp, label_at, writes};

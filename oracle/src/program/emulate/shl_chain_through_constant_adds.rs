@@ -14,7 +14,7 @@
 //! ([`ShlChain::at_cut`]); otherwise the plain rule (or the spec) stands.
 
 use super::origin::{moved_immediate, ShlChain};
-use super::{imm_of, reg_of_glue, scopes_3701_a};
+use super::{imm_of, known_at_compile_time, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
@@ -41,7 +41,7 @@ pub(super) fn chain_and_addend(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expect
     let chain = |k: usize| reg_of_glue(g, k).and_then(|r| m.origins.get(t as usize)?.get(&r)?.shl_chain.clone());
     let constant = |k: usize| {
         imm_of(g, k).is_some()
-            || reg_of_glue(g, k).is_some_and(|r| moved_immediate(m, t, r) || scopes_3701_a::known(m, t, r))
+            || reg_of_glue(g, k).is_some_and(|r| moved_immediate(m, t, r) || known_at_compile_time::known(m, t, r))
     };
     let exact = |k: usize| vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u64);
     if mad {

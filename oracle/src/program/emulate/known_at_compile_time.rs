@@ -16,13 +16,13 @@
 //! `selp` by a known predicate of a known value (2d12fb46: the loop's exit predicate, known after
 //! the unrolling, selects a moved immediate). Seed 3903 adds an unguarded `mov.f32` copy of a
 //! known value (60d48019, `Machine::origin_of`) and a `set` whose comparison the value ranges of
-//! its sources decide (972eb062, `emulate/scopes_3901_h5.rs`).
+//! its sources decide (972eb062, `emulate/cnot_number_and_range_decided_sets.rs`).
 //!
 //! Invariants: the known flag is only recorded (no value changes); [`glue`] changes a result only
 //! where F is emulated and the instruction and its producer are the ones TC3 shows wrong.
 
 use super::origin::negated16;
-use super::{imm_of, is_min, reg_of_glue, scopes_4303_y4, Origin};
+use super::{imm_of, is_min, mul_step_unread_shfl_predicate_folded_zero, reg_of_glue, Origin};
 use crate::isa::operand::{Imm, Operand, Role};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
@@ -58,8 +58,8 @@ pub(super) fn glue_known(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -
         None => false,
     };
     // A `set` whose comparison the value ranges of its sources decide is known too
-    // (`emulate/scopes_3901_h5.rs`).
-    if (0..g.op.arity()).all(source) || super::scopes_3901_h5::range_decided_set(m, t, g) {
+    // (`emulate/cnot_number_and_range_decided_sets.rs`).
+    if (0..g.op.arity()).all(source) || super::cnot_number_and_range_decided_sets::range_decided_set(m, t, g) {
         return true;
     }
     g.op == GlueOp::Selp
@@ -81,12 +81,12 @@ pub(super) fn moves_known(inst: &Instruction) -> bool {
 
 /// The origin `shfl.sync` `inst` gives its destinations (it is their producer): known when it
 /// has no predicate destination, or one nothing reads (ptxas drops it; seed 4303's c24603c9,
-/// `emulate/scopes_4303_y4.rs`), and its value `a` is an immediate or, in every thread, a
+/// `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`), and its value `a` is an immediate or, in every thread, a
 /// known value (every lane then reads the same value, §9.7.9.6).
 pub(in crate::program) fn shuffle_origin(m: &Machine<'_>, inst: &Instruction) -> Origin {
     let mut o = Origin::written(m.stmt, None, None);
     let pred_dst = matches!(inst.form, Form::ShflSync(s) if s.pred_dst);
-    let known = (!pred_dst || scopes_4303_y4::predicate_destination_unread(m, inst))
+    let known = (!pred_dst || mul_step_unread_shfl_predicate_folded_zero::predicate_destination_unread(m, inst))
         && inst.guard.is_none()
         && match inst.operands.get(1) {
             Some(Operand::Imm(Imm::Int(_))) => true,

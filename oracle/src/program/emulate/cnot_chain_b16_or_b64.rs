@@ -2,13 +2,13 @@
 //! ptxas holds a `cnot`'s 0/1 as a select of a predicate and converts its arms as the numbers 0
 //! and 1 — a chain of `cnot`s, the last one `.b16` or `.b64` ([`cnot_of_a_cnot`];
 //! corpus/findings/fuzz-h200-4303/trace/T14x5.md, 42ff61b7). The caller,
-//! `scopes_3901_h5::cnot_converted_as_number`, computes the value.
+//! `cnot_number_and_range_decided_sets::cnot_converted_as_number`, computes the value.
 //!
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, the statements before it as written); it changes no value by itself.
 
+use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::reg_of_glue;
-use super::scopes_410x_z4::last_writer;
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;

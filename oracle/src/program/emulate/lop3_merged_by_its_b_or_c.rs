@@ -6,14 +6,14 @@
 //! whose other operand is the `lop3`'s `a`.
 //!
 //! Invariants: a condition on the program's statements (the value numbering of
-//! `scopes_4401_z2`'s [`same_value`]) and the values the machine holds; the emulated word is
+//! `lop3_merged_through_b64_packs`'s [`same_value`]) and the values the machine holds; the emulated word is
 //! the one `LOP3.LUT` ptxas 13.0.88 -O3 merges the two into, computed with the oracle's own
 //! §9.7.8.6 `lop3`; `None` (the spec's result stands) where the form does not apply or the word
 //! is the spec's.
 
 use super::fuzz3602::writes;
+use super::lop3_merged_through_b64_packs::same_value;
 use super::origin::value_readers;
-use super::scopes_4401_z2::same_value;
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};

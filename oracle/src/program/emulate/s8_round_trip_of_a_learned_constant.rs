@@ -10,13 +10,13 @@
 //! before the conversion (no label or branch between): an unguarded zero-extending load's high
 //! bits, moved immediates, `and`/`or`/`xor`/`not`/`shl`/`shr` by constants, integer `cvt`
 //! extensions and truncations, and the predicates (`setp`) and `set`/`selp` results whose
-//! compare the known bits decide as intervals (`scopes_3901_h5::decided`); a write guarded by
+//! compare the known bits decide as intervals (`cnot_number_and_range_decided_sets::decided`); a write guarded by
 //! such a predicate is folded away or kept as the predicate says.
 //!
 //! Invariants: queries only; nothing here changes a value.
 
+use super::cnot_number_and_range_decided_sets::decided;
 use super::fuzz3602::{previous_flow, writes};
-use super::scopes_3901_h5::decided;
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;

@@ -11,7 +11,7 @@
 
 use super::fuzz3701::folded_constant;
 use super::fuzz3802::zero_extension_of_a_variable;
-use super::scopes_410x_z4::{last_writer, zero_by_known_bits32};
+use super::mul_chain_zero_word_and_predicate_zero_one::{last_writer, zero_by_known_bits32};
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};

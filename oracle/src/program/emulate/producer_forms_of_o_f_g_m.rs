@@ -9,8 +9,8 @@
 //! decide what the emulated value is.
 
 use super::origin::{moved_immediate, Origin};
-use super::scopes_3702_c::f2fp_masked_by_imm;
-use super::{imm_of, scopes_3701_a, scopes_4303_y4};
+use super::skipped_integer_copy_and_f2fp_mask::f2fp_masked_by_imm;
+use super::{imm_of, known_at_compile_time, mul_step_unread_shfl_predicate_folded_zero};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -21,15 +21,15 @@ use crate::semantics::{Deviation, Expected};
 /// Whether the producer recorded in `o` (a glue statement) read as its first source a value 0
 /// that ptxas knows: written by an unguarded `mov` of the integer immediate 0 (copies looked
 /// through), or by glue ptxas folds to 0 whatever its register source (`and`/`mul.lo` by 0,
-/// `xor`/`sub` of a register with itself: seed 4301's 87a7efec, `emulate/scopes_4303_y4.rs`).
+/// `xor`/`sub` of a register with itself: seed 4301's 87a7efec, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
 /// The origin records the minuend's value and producer, not whether it was known when read, so
 /// only those producers are taken (the forms the traces show).
 pub(super) fn first_source_moved_zero(m: &Machine<'_>, o: &Origin) -> bool {
     let zero = o.a.as_ref().is_some_and(|a| a.is_exact() && a.bits == 0);
     let moved = o.a_stmt.is_some_and(|k| {
         let moved_zero = matches!(&m.p.body[k], Stmt::Isa(i @ Instruction { form: Form::Mov(_), .. })
-            if scopes_3701_a::moves_known(i) && matches!(i.operands.get(1), Some(Operand::Imm(Imm::Int(_)))));
-        moved_zero || scopes_4303_y4::folded_zero(m, k)
+            if known_at_compile_time::moves_known(i) && matches!(i.operands.get(1), Some(Operand::Imm(Imm::Int(_)))));
+        moved_zero || mul_step_unread_shfl_predicate_folded_zero::folded_zero(m, k)
     });
     zero && moved
 }
@@ -95,7 +95,7 @@ fn identity16(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<Re
         Some(Src::Reg(r)) => Some(r),
         _ => None,
     };
-    let constant = |k: usize| scopes_3701_a::known_source(m, t, g, vals, k).map(|v| v & 0xFFFF);
+    let constant = |k: usize| known_at_compile_time::known_source(m, t, g, vals, k).map(|v| v & 0xFFFF);
     let with = |unit: u64, commutes: bool| {
         let orders: &[(usize, usize)] = if commutes { &[(0, 1), (1, 0)] } else { &[(0, 1)] };
         orders.iter().find_map(|&(x, c)| reg(x).filter(|_| constant(c) == Some(unit)))

@@ -9,7 +9,7 @@
 
 use super::fuzz3702_conversions::bare;
 use super::negation_of_set_f32_through_a_pack_round_trip::packed_word_producer;
-use super::scopes_3901_h4;
+use super::producer_forms_of_o_f_g_m;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -43,7 +43,7 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
         }
         (GlueOp::Sub, GlueType::S32 | GlueType::U32) => {
             let Some(Src::Reg(x)) = glue.src[1] else { return None };
-            let zero = scopes_3901_h4::first_source_moved_zero(m, o);
+            let zero = producer_forms_of_o_f_g_m::first_source_moved_zero(m, o);
             // The subtrahend's producer is the set, written before the subtraction.
             let of_set = m.producer(t, x).is_some_and(|(_, xo)| xo.stmt < o.stmt && is_set_f32(xo.stmt));
             o.b.clone().filter(|_| zero && of_set).map(|v| (o.stmt, v))

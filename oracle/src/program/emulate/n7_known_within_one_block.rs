@@ -27,7 +27,7 @@
 //! [`boundary`] names, and (seeds 4202–4203) a 64-bit `bfe`, `bfi`, `brev` or `bfind`, which
 //! ptxas expands into blocks of its own ([`wide_bit_field_op`]).
 
-use super::scopes_3701_a::known;
+use super::known_at_compile_time::known;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};

@@ -10,7 +10,7 @@
 //! the one value the mechanism computes (through the oracle's own semantics), `None` elsewhere.
 
 use super::fuzz3701::set_or_unpack_of_set;
-use super::{convert, imm_of, one_in, reg_of_glue, scopes_3701_a};
+use super::{convert, imm_of, known_at_compile_time, one_in, reg_of_glue};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -74,15 +74,15 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// T6C.md), 09c3068e (`cnot.b16` of a loaded bf16, a plain `cvt.f16.f16`, T6B.md), 60948fcb
 /// (`cnot.b16` of a loaded s8, `cvt.rni.s8.bf16`, T6D.md; `.f16`, `cvt.rzi.u32.f32` the same),
 /// and where the conversion is converted to an integer and tested against zero
-/// ([`scopes_400x_v4::cnot_conversion_tested_against_zero`](super::scopes_400x_v4), ce007cb2).
+/// ([`conversions_tested_against_zero::cnot_conversion_tested_against_zero`](super::conversions_tested_against_zero), ce007cb2).
 /// Under those triggers the 0/1 may be any a predicate makes (a `cnot` of any width, `selp 1, 0`,
 /// a float-to-integer cvt of a `set.f32`, a negated integer set, integer cvts of these:
-/// [`zero_one_of_a_predicate`](super::scopes_410x_z4::zero_one_of_a_predicate); seed 4102's
+/// [`zero_one_of_a_predicate`](super::mul_chain_zero_word_and_predicate_zero_one::zero_one_of_a_predicate); seed 4102's
 /// 87db6a36 and 6d0262f6, T9y1.md, T9y2.md) and the source type `.f64` (87db6a36: `cnot.b64;
-/// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f). Seeds 4202/4203 (`emulate/scopes_4301_w4.rs`):
+/// cvt.rm.f32.f64` gives `FSEL R6, RZ, 1, !P1`, 1.0f). Seeds 4202/4203 (`emulate/cnot_number_under_float_zero_test_or_b64_logic.rs`):
 /// also where the float-to-float conversion is itself tested against zero (06b614f9) and in a
 /// program with a live `and.b64`/`or.b64` of `cnot` results (7cb7444f, 7ea011df). Seed 4303
-/// (`emulate/scopes_4401_z3.rs`): also where the source is a `cnot.{b16,b64}` of a `cnot`
+/// (`emulate/cnot_chain_b16_or_b64.rs`): also where the source is a `cnot.{b16,b64}` of a `cnot`
 /// (42ff61b7), with no other trigger, and (`emulate/cnot_read_by_a_live_cnot.rs`) where the source
 /// is the inner `cnot` of such a pair, read by a live `cnot` (seed 4401's a3fc1374). Seed 4703
 /// (`emulate/cnot_conversion_tested_down_a_chain.rs`): also where the zero test sits further down
@@ -109,13 +109,13 @@ pub(super) fn cnot_converted_as_number(
         return convert(m, &inst.form, if count == 0 { 0 } else { one });
     }
     // Any 0/1 ptxas makes from a predicate, not only a `cnot` (seed 4102's 87db6a36 and 6d0262f6,
-    // `emulate/scopes_410x_z4.rs`).
-    let of_cnot = super::scopes_410x_z4::zero_one_of_a_predicate(m, t, r);
+    // `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`).
+    let of_cnot = super::mul_chain_zero_word_and_predicate_zero_one::zero_one_of_a_predicate(m, t, r);
     let scoped = (c.atype == CvtType::F32 && cnot_of_a_set(m, t, r))
         || (of_cnot && logic_op_reads_an_integer_set(m))
-        || (of_cnot && super::scopes_400x_v4::cnot_conversion_tested_against_zero(m, m.stmt))
-        || super::scopes_4301_w4::cnot_converted_in_a_boolean_program(m, m.stmt, r)
-        || super::scopes_4401_z3::cnot_of_a_cnot(m, t, r)
+        || (of_cnot && super::conversions_tested_against_zero::cnot_conversion_tested_against_zero(m, m.stmt))
+        || super::cnot_number_under_float_zero_test_or_b64_logic::cnot_converted_in_a_boolean_program(m, m.stmt, r)
+        || super::cnot_chain_b16_or_b64::cnot_of_a_cnot(m, t, r)
         || super::cnot_read_by_a_live_cnot::cnot_read_by_a_live_cnot(m, t, r)
         || super::cnot_conversion_tested_down_a_chain::cnot_conversion_tested_down_a_chain(m, r)
         || super::cnot_read_by_a_live_zero_setp::cnot_read_by_a_live_zero_setp(m, t, r);
@@ -176,7 +176,7 @@ pub(super) fn shift16_by_byte_bfe(
 
 /// The interval `[lo, hi]` of the values (read at `bits` bits, signed when `signed`) register
 /// `r` of thread `t` can hold as ptxas derives it: the value itself where it is known
-/// ([`scopes_3701_a::known`]), `[0, 2^n − 1]` for a zero-extending load (`.u8/.b8/.u16/.b16`
+/// ([`known_at_compile_time::known`]), `[0, 2^n − 1]` for a zero-extending load (`.u8/.b8/.u16/.b16`
 /// into a wider register) or conversion (`cvt.<int>.{u8,u16}`), a same-width integer `cvt`
 /// keeping its source's, an `and` with an immediate mask bounded by it.
 fn interval(m: &Machine<'_>, t: u32, r: Reg, bits: u32, signed: bool, depth: u32) -> Option<(i128, i128)> {
@@ -188,7 +188,7 @@ fn interval(m: &Machine<'_>, t: u32, r: Reg, bits: u32, signed: bool, depth: u32
             v as i128
         }
     };
-    if scopes_3701_a::known(m, t, r) {
+    if known_at_compile_time::known(m, t, r) {
         let v = read(m.read(t, r).ok().filter(Expected::is_exact)?.bits);
         return Some((v, v));
     }
@@ -248,7 +248,7 @@ pub(super) fn range_decided_set(m: &Machine<'_>, t: u32, g: &Glue) -> bool {
 
 /// The outcome of comparison `cmp` of a value in interval `a` with one in interval `b` (each
 /// `[lo, hi]`), if the intervals decide it: `Some(true)` when it holds for every pair of values,
-/// `Some(false)` when it holds for none (also asked by `emulate/scopes_4401_z5.rs`).
+/// `Some(false)` when it holds for none (also asked by `emulate/s8_round_trip_of_a_learned_constant.rs`).
 pub(super) fn decided(cmp: Cmp, (la, ha): (i128, i128), (lb, hb): (i128, i128)) -> Option<bool> {
     let (holds, fails) = match cmp {
         Cmp::Lt => (ha < lb, la >= hb),

@@ -5,7 +5,7 @@
 //! 4ad93098 of seed 4103, [`f2fp_masked_by_imm`],
 //! kept through a subtraction of a known zero, [`unmasked_through_sub_of_zero`]).
 //! E/I through a same-type integer `cvt` and J's branch-known byte are widened where those
-//! emulations live (`scopes_3701_b.rs`, `j_packed_constant.rs`).
+//! emulations live (`cvt_producers_seen_through.rs`, `j_packed_constant.rs`).
 //!
 //! Invariants: each function changes a record only when its deviation is emulated and the
 //! instruction is exactly the one its trace shows; otherwise it leaves the spec's state alone.

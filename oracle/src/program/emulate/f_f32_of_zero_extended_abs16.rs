@@ -5,7 +5,7 @@
 //! Invariants: a query only; it never changes an origin or a value. The value the mechanism
 //! computes is the oracle's own `cvt` semantics of the 16-bit value read as `.s16`.
 
-use super::{convert, is_min, scopes_3701_a};
+use super::{convert, is_min, known_at_compile_time};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
@@ -37,7 +37,7 @@ pub(super) fn f32_of_zero_extended_abs16(m: &Machine<'_>, t: u32, c: Cvt, r: Reg
         }
         _ => false,
     };
-    if !zero_extension || !of_abs16 || scopes_3701_a::known(m, t, x) || a.bits >> 16 != 0 {
+    if !zero_extension || !of_abs16 || known_at_compile_time::known(m, t, x) || a.bits >> 16 != 0 {
         return None;
     }
     convert(m, &Form::Cvt(Cvt { atype: CvtType::S16, ..c }), 0x8000)

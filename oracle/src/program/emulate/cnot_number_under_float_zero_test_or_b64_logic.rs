@@ -1,6 +1,6 @@
 //! 3501-N3 widened after seeds 4202 and 4203's traces (helper w4, session 43): two more
 //! contexts in which ptxas holds a `cnot`'s 0/1 as a select of a predicate and converts its arms
-//! as the numbers 0 and 1 (the caller, `scopes_3901_h5::cnot_converted_as_number`, computes the
+//! as the numbers 0 and 1 (the caller, `cnot_number_and_range_decided_sets::cnot_converted_as_number`, computes the
 //! value): a float-to-float conversion of it whose float result is itself tested against zero
 //! ([`float_conversion_tested_against_zero`]; corpus/findings/fuzz-h200-4202/trace/T12b2.md,
 //! 06b614f9) and a program with 64-bit boolean logic of `cnot` results
@@ -10,10 +10,10 @@
 //! Invariants: both are conditions on the program's statements; neither changes a value by
 //! itself.
 
+use super::conversions_tested_against_zero::{tested_against_zero, CVT_CHAIN};
 use super::fuzz3602::writes;
 use super::reg_of_glue;
 use super::scopes_3901_h2::observed;
-use super::scopes_400x_v4::{tested_against_zero, CVT_CHAIN};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
@@ -33,7 +33,7 @@ pub(super) fn cnot_converted_in_a_boolean_program(m: &Machine<'_>, k: usize, r: 
 /// 13.0.88 and 13.5 -O3, where §9.7.9.21 takes bf16 0x0001 to f16 0; `v1_f16_f32` `cnot.b32;
 /// cvt.rn.f16.f32`, `v3_setp` `setp.eq.b16 …, 0`, and session 43's `set.eq.u32.b16 …, 0` and
 /// `cvt.f64.f32; cvt.rn.f32.f64; cvt.rn.f16.f32` the same). ptxas propagates "cvt(cnot x) == 0 ⇔
-/// cnot x == 0" (seed 4003's trigger, `scopes_400x_v4`) with no integer rounding between.
+/// cnot x == 0" (seed 4003's trigger, `conversions_tested_against_zero`) with no integer rounding between.
 /// Right: `cvt.ftz.f32.f32` (`v2_ftz`, `FADD.FTZ` kept), no outer test (`v4_noouter`).
 fn float_conversion_tested_against_zero(m: &Machine<'_>, k: usize) -> bool {
     let mut at = k;

@@ -7,7 +7,7 @@
 //! oracle's own `cvt` semantics.
 
 use super::fuzz3602::writes;
-use super::{scopes_3701_a, scopes_3901_h4};
+use super::{known_at_compile_time, producer_forms_of_o_f_g_m};
 use crate::isa::{Form, MovShape, MovType};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType, Src};
@@ -38,10 +38,12 @@ pub(super) fn clamped_negation32(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     let negation = glue.ty == GlueType::S32
         && match glue.op {
             GlueOp::Neg => true,
-            GlueOp::Sub => matches!(glue.src[1], Some(Src::Reg(_))) && scopes_3901_h4::first_source_moved_zero(m, o),
+            GlueOp::Sub => {
+                matches!(glue.src[1], Some(Src::Reg(_))) && producer_forms_of_o_f_g_m::first_source_moved_zero(m, o)
+            }
             _ => false,
         };
-    negation && !scopes_3701_a::known(m, t, r) && only_copies_between(m, r, o.stmt, m.stmt)
+    negation && !known_at_compile_time::known(m, t, r) && only_copies_between(m, r, o.stmt, m.stmt)
 }
 
 /// Whether every statement strictly between body indices `from` and `to` that may write `r` is
