@@ -1416,7 +1416,7 @@ const SEED_4401_LABELS: [(&str, &str); 8] = [
     ("55c9b583", "fuzz-h200-4401-0c8cc6d5-ftz-copies-drop-f2i-truncation"), // NEW, its own entry by id: as 0c8cc6d5 (T15t1)
     ("77454b6b", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: the set cut at the cvt's 8-bit width, not the register's (T15t1; fixed session 44)
     ("a3fc1374", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the inner cnot of a live cnot pair converted (T15t1; cnot_read_by_a_live_cnot)
-    ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; scopes_4404_v2)
+    ("dbd161f7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through a mov.b64 pack and a 4-way unpack (T15t1; j_narrowed_packed_add)
     ("e6f0c29f", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: the and's other operand is the lop3's c, not its a (T15t1; lop3_merged_by_its_b_or_c)
 ];
 
@@ -1440,7 +1440,7 @@ const SEED_4402_LABELS: [(&str, &str); 15] = [
     ("b6005079", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: or of the lop3's b (T15t3; lop3_merged_by_its_b_or_c)
     ("ba4f6f03", "fuzz-h200-4402-ba4f6f03-sat-s8-of-cnot-clamps-negated-mask"), // NEW, its own entry, emulated since session 46: cvt.sat.s8/s16.u32 of cnot.b32 clamps the negation (T15t2; sat_s8_s16_of_cnot_clamps_negated_mask)
     ("c58b70c2", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: a set.f32.s64 source, now emulated (T15t3; setp_one_of_f32_set_of_wide_source)
-    ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; scopes_4404_v2)
+    ("c825e5ab", "fuzz-h100-j-branch-constant-splat"), // KNOWN J: the half through mov.b64 packs (T15t3; j_narrowed_packed_add)
     ("c9984f49", "new"), // KNOWN N-5: the lost else-value's register holds a pointer, nothing flagged (T15t2)
     ("d1611e55", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11: -O3 drops a cvt.f32.f32, the NaN's bits kept (T15t2; fixed session 45)
 ];

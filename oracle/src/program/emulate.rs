@@ -60,9 +60,12 @@ mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
 mod g_unpack_through_sign_extension_or_pack64;
+mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;
 mod half_cvt_folded_into_rzi;
 mod high_half_of_max_s32_rejoined_after_an_arm;
+mod j_branch_known_values;
+mod j_narrowed_packed_add;
 mod j_packed_constant;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_merged_over_shuffled_constant;
@@ -105,8 +108,6 @@ mod s8_round_trip_of_a_learned_constant;
 mod s8_round_trip_of_folded64_and_compare16;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
-mod scopes_3901_h2;
-mod scopes_4404_v2;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_overwrites_earlier_writers;
@@ -209,69 +210,6 @@ fn first_glue_rule(
     Some(m.fire(d, result, v))
 }
 
-/// A glue hook of one or more deviations in a file of their own: the emulated result where one
-/// applies (recorded as fired), `None` elsewhere.
-type GlueHook = fn(&mut Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
-
-/// The glue hooks [`glue`] asks before its own rules, in order; the first that applies decides.
-const GLUE_HOOKS: &[GlueHook] = &[
-    // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
-    // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
-    // spec's value as one of the two it admits.
-    xor16_of_set_mask_halves_as_predicate::glue,
-    // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
-    |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
-    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
-    |m, t, g, _, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, r),
-    // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506).
-    |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
-    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
-    // `mad.hi` links dropped as repeats (set-valued): each in its file.
-    |m, t, g, vals, r| {
-        let rules: &[(Deviation, GlueRule)] = &[
-            (
-                Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
-                loop_carried_negation_of_max_s32_held_invariant::glue,
-            ),
-            (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
-            (
-                Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
-                bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
-            ),
-            (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
-        ];
-        first_glue_rule(m, t, g, vals, r, rules)
-    },
-    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3).
-    fuzz3602::glue,
-    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3).
-    fuzz3701::glue,
-    // 6a4d050b: C3-3's fold of a compare with 1 where the set is `.f32` of a 64-bit source (13.5 too).
-    setp_one_of_f32_set_of_wide_source::glue,
-    // J's branch-known `add.{s16x2,u16x2}` operand.
-    j_packed_constant::glue,
-    // F's 16-bit multiplies of seed 3701 (434a41d1).
-    known_at_compile_time::glue,
-    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3).
-    fuzz3702::glue,
-    // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6).
-    fuzz3702_conversions::glue,
-    // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2).
-    fuzz3801::glue,
-    // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
-    // half `cvt` as the number).
-    fuzz3901::glue,
-    // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d).
-    |m, t, g, vals, r| {
-        let rules: &[(Deviation, GlueRule)] =
-            &[(Deviation::SetRoundTripFolded, conversions_tested_against_zero::truncated_set_compared_with_zero)];
-        first_glue_rule(m, t, g, vals, r, rules)
-    },
-    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
-    // folded as a masked shift).
-    fuzz4003::glue,
-];
-
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed
 /// where B, F, L, O, N-7, N-8, 3301-N1, 3501-N1, 3501-N2, J's branch-known `add.{s16x2,u16x2}`
 /// (`emulate/j_packed_constant.rs`) or a root cause of seeds 3602, 3604 (`emulate/fuzz3602.rs`),
@@ -279,7 +217,7 @@ const GLUE_HOOKS: &[GlueHook] = &[
 /// in `emulate/known_at_compile_time.rs`.
 /// `vals` are its source values.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: Expected) -> Expected {
-    if let Some(v) = GLUE_HOOKS.iter().find_map(|hook| hook(m, t, g, vals, &result)) {
+    if let Some(v) = glue_hooks::GLUE_HOOKS.iter().find_map(|hook| hook(m, t, g, vals, &result)) {
         return v;
     }
     let reg = |k: usize| match g.src.get(k).copied().flatten() {
@@ -456,7 +394,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let field = |k: usize| {
         known_at_compile_time::known_source(m, t, g, vals, k).or_else(|| {
             let r = reg_of_glue(g, k)?;
-            scopes_3901_h2::branch_fixed(m, r, m.stmt, &[GlueType::U32, GlueType::S32, GlueType::B32])
+            j_branch_known_values::branch_fixed(m, r, m.stmt, &[GlueType::U32, GlueType::S32, GlueType::B32])
         })
     };
     let a_known_locally = imm_of(g, 0).is_some()

@@ -21,7 +21,7 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::last_writer;
-use super::scopes_3901_h2::{dead, observed};
+use super::j_branch_known_values::{dead, observed};
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{CvtType, Form, Instruction, MovShape};

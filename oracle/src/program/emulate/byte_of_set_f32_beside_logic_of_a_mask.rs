@@ -17,7 +17,7 @@
 //! Invariants: nothing here changes a value unless C1-N2's deviation is emulated; the value is
 //! the set's truth as the integer 0/1 at the byte, `None` elsewhere.
 
-use super::scopes_3901_h2::observed_only_by;
+use super::j_branch_known_values::observed_only_by;
 use super::set_f32_widened_as_its_boolean::logic_of_a_predicate_mask;
 use crate::isa::{Cvt, CvtType, Instruction};
 use crate::program::exec::Machine;

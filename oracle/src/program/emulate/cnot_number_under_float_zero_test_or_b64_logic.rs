@@ -12,8 +12,8 @@
 
 use super::conversions_tested_against_zero::{tested_against_zero, CVT_CHAIN};
 use super::fuzz3602::writes;
+use super::j_branch_known_values::observed;
 use super::reg_of_glue;
-use super::scopes_3901_h2::observed;
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};

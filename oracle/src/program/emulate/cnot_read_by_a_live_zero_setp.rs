@@ -20,7 +20,7 @@
 //! `cnot_number_and_range_decided_sets::cnot_converted_as_number`, computes the number's conversion.
 
 use super::imm_of;
-use super::scopes_3901_h2::{observed, readers};
+use super::j_branch_known_values::{observed, readers};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};

@@ -18,8 +18,8 @@
 use super::cnot_number_and_range_decided_sets::zero_extending;
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
+use super::j_branch_known_values;
 use super::ptxas_constant_operands;
-use super::scopes_3901_h2;
 use super::{
     anything, byte_pack_with_c, g_unpack_through_sign_extension_or_pack64, imm_of, known_word_through_pack_or_logic64,
     mul_chain_zero_word_and_predicate_zero_one, nan_of, reg_of_glue, set_negation_sign_extension_saturation_queries,
@@ -365,13 +365,13 @@ pub(super) fn unpacked(
             }
         }
     }
-    let observed = |e: &Option<Reg>| e.is_some_and(|e| scopes_3901_h2::observed(m, at, e));
+    let observed = |e: &Option<Reg>| e.is_some_and(|e| j_branch_known_values::observed(m, at, e));
     let mut fired: Vec<(Reg, Expected)> = Vec::new();
     for (r, reader, elements) in kept {
         let (low, high) = elements.split_at(elements.len() / 2);
         // r's value observed by its reader alone (plain copies between followed).
         let only_here =
-            last_writer(m, reader, r).is_some_and(|(k, _)| scopes_3901_h2::observed_only_by(m, k, r, reader));
+            last_writer(m, reader, r).is_some_and(|(k, _)| j_branch_known_values::observed_only_by(m, k, r, reader));
         if !high.iter().any(observed) || low.iter().any(observed) || !only_here {
             continue;
         }

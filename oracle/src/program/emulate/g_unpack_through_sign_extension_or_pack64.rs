@@ -12,7 +12,7 @@
 //! Invariants: queries only; they never change an origin or a value.
 
 use super::fuzz3602::{unchanged_between, writes};
-use super::scopes_3901_h2;
+use super::j_branch_known_values;
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction, MovShape};
@@ -83,7 +83,7 @@ pub(super) fn words_of_a_pack(m: &Machine<'_>, at: usize, d: Reg) -> Option<(usi
     let Some(Operand::Vector(words)) = operands.get(1).filter(|_| mv.shape == MovShape::Pack(2)) else {
         return None;
     };
-    if words.len() != 2 || !scopes_3901_h2::observed_only_by(m, k, d, at) {
+    if words.len() != 2 || !j_branch_known_values::observed_only_by(m, k, d, at) {
         return None;
     }
     let word = |i: usize| words.get(i).and_then(|o| m.reg_of(o).ok());

@@ -14,12 +14,12 @@
 //!   (N-11 reads the low half) it drops the constant (fuzz-h200-3701 3f9c3758,
 //!   [`narrowed_low_read_by_skipped_set`]).
 //!
-//! Seeds 3901–3903 generalized both to the mechanism ([`super::scopes_3901_h2`]): the branch
+//! Seeds 3901–3903 generalized both to the mechanism ([`super::j_branch_known_values`]): the branch
 //! fact wherever the fall-through dominates, through self-copies and in copies of the compared
 //! register (2a67c43e, cb17a684, 75dac7ed); the narrowed add's constants through copies, its sum
 //! observed only by the narrowing reader through copies (dead readers ignored), and a byte
 //! unpack reading one half (ae678c32, 05c914bf, 2bdcc7c7, debc8a69). Seeds 4401–4402 widened
-//! the narrowed add ([`super::scopes_4404_v2`]): the half read through a 64-bit pack and a
+//! the narrowed add ([`super::j_narrowed_packed_add`]): the half read through a 64-bit pack and a
 //! 16-bit unpack (dbd161f7, c825e5ab), a shuffled constant as its register operand (c825e5ab).
 //!
 //! Invariants: each function changes a result only when its deviation is emulated and the
@@ -28,10 +28,10 @@
 
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
+use super::j_branch_known_values::{branch_fixed, observed, observed_only_by};
+use super::j_narrowed_packed_add::{self, shuffled};
 use super::j_shuffled_constant_folded_beside_a_load;
 use super::origin::{reads_and_overwrites, value_readers};
-use super::scopes_3901_h2::{branch_fixed, observed, observed_only_by};
-use super::scopes_4404_v2::{self, shuffled};
 use super::{byte_pack_with_c, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtType, Form, Instruction, Mov, MovShape};
@@ -134,14 +134,14 @@ fn packed_op_of_branch_constant(
 /// gives the same dropped immediate for K second, `.s16x2`, a loaded register, a `cvt.u16.s32`
 /// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
 /// A shuffled constant (ptxas knows it, keeps it in a register) is such a register
-/// ([`scopes_4404_v2::shuffled`]: c825e5ab), unless the body loads: then it is a constant of
+/// ([`j_narrowed_packed_add::shuffled`]: c825e5ab), unless the body loads: then it is a constant of
 /// the two ([`j_shuffled_constant_folded_beside_a_load`]: 4b4a61c5).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     narrowed_half_read_at(m, t, w, half, m.stmt)
 }
 
 /// [`narrowed_half`] where the one observing reader is the statement at body index `reader`
-/// (a pack whose one element read is the half: [`scopes_4404_v2::unpacked_through_pack`]).
+/// (a pack whose one element read is the half: [`j_narrowed_packed_add::unpacked_through_pack`]).
 pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, reader: usize) -> Option<u64> {
     let (g, o) = match m.producer(t, w)? {
         (Stmt::Glue { glue, .. }, o) if packed_add(glue) => (glue, o),
@@ -162,7 +162,7 @@ pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, 
         (true, true) if k1 == 0 => 0,
         (true, true) => k2,
         // One constant: a register ptxas knows (the add then known too) is evidenced only as a
-        // shuffle ([`scopes_4404_v2::shuffled`]).
+        // shuffle ([`j_narrowed_packed_add::shuffled`]).
         _ if o.known_since.is_some() && !reg_of_glue(g, usize::from(c1)).is_some_and(|r| shuffled(m, o.stmt, r)) => {
             return None
         }
@@ -183,7 +183,7 @@ pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, 
 /// (corpus/findings/fuzz-h200-3702/, c388df98, trace/T3B.md: `@!P0 PRMT R0, R4(=K), 0x7610, R0`
 /// on ptxas 13.0.88 -O3, `v1-byte1` K = 0x133 keeps b1 = 0x01; b3 is not evidenced, left to the
 /// spec). A `mov.b64 {h0, h1, h2, h3}, d` of a pack of the narrowed sum:
-/// [`scopes_4404_v2::unpacked_through_pack`].
+/// [`j_narrowed_packed_add::unpacked_through_pack`].
 pub(super) fn unpacked(
     m: &mut Machine<'_>,
     t: u32,
@@ -197,9 +197,9 @@ pub(super) fn unpacked(
     let bytes = mv.shape == MovShape::Unpack(4);
     let unpack = mv.shape == MovShape::Unpack(2) || bytes;
     let Some(w) = m.reg_of(src).ok().filter(|_| unpack) else { return results };
-    // A 64-bit unpack of a pack of the narrowed add: `emulate/scopes_4404_v2.rs`.
+    // A 64-bit unpack of a pack of the narrowed add: `emulate/j_narrowed_packed_add.rs`.
     if w.class().bits() == 64 && mv.shape == MovShape::Unpack(4) {
-        return scopes_4404_v2::unpacked_through_pack(m, t, w, items, results);
+        return j_narrowed_packed_add::unpacked_through_pack(m, t, w, items, results);
     }
     if w.class().bits() != 32 {
         return results;

@@ -18,7 +18,7 @@
 //!
 //! What stays out: a body without a load (`v1_no_dead_load_right`: `HFMA2.MMA R0 = 0x7c00;
 //! VIADD.16x2 R0, R0, RZ`, right; and c825e5ab, fuzz-h200-4402, the shuffled constant kept in a
-//! register and the other dropped: `scopes_4404_v2::shuffled`'s case), a shuffled loaded value
+//! register and the other dropped: `j_narrowed_packed_add::shuffled`'s case), a shuffled loaded value
 //! (`v7_shfl_loaded_right`), a guarded shuffle, the sum read whole (`v4_whole`: J's rule reads
 //! one half only).
 

@@ -14,8 +14,8 @@
 //! byte 0 (`s47/d3_c0_index_right`, 0x8d32: `PRMT R0, R2, 0x7772, RZ`). Where both bytes narrow
 //! together the 2-byte rule of `emulate/prmt_narrowed_per_zero_extending_reader.rs` applies (4001's 9e62a918).
 
+use super::j_branch_known_values::observed;
 use super::prmt_narrowed_per_zero_extending_reader::narrowed_source;
-use super::scopes_3901_h2::observed;
 use crate::program::exec::Machine;
 use crate::program::Reg;
 

@@ -29,8 +29,8 @@
 
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;
+use super::j_branch_known_values::{dead, observed, readers};
 use super::origin::ptxas_constant;
-use super::scopes_3901_h2::{dead, observed, readers};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;

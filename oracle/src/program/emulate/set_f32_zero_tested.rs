@@ -20,8 +20,8 @@
 //! test is unguarded glue of a 32-bit integer type reading the register once.
 
 use super::b_set_f32_rebuilt_at_its_shifts::constant;
+use super::j_branch_known_values::observed;
 use super::reg_of_glue;
-use super::scopes_3901_h2::observed;
 use crate::program::exec::Machine;
 use crate::program::glue::{Cmp, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};

@@ -1,4 +1,4 @@
-//! Tests of J's scopes generalized to its mechanism (`emulate/scopes_3901_h2.rs`; seeds 3901–3903,
+//! Tests of J's scopes generalized to its mechanism (`emulate/j_branch_known_values.rs`; seeds 3901–3903,
 //! corpus/findings/fuzz-h200-390{1,2,3}/trace/T6A.md, T6C.md, T6D.md, T6E.md, T6F.md): the
 //! narrowed `add.{u16x2,s16x2}` of constants through copies of its addends, read through a byte
 //! unpack or a chain of copies; the branch-known value past inner branches, through self-copies

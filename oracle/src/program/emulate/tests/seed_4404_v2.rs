@@ -1,5 +1,5 @@
 //! Tests of J's narrowed `add.{u16x2,s16x2}` widened from the traces of seeds 4401–4402
-//! (`emulate/scopes_4404_v2.rs`): the half read through a 64-bit pack and a 16-bit unpack
+//! (`emulate/j_narrowed_packed_add.rs`): the half read through a 64-bit pack and a 16-bit unpack
 //! (corpus/findings/fuzz-h200-4401/trace/T15t1.md, dbd161f7) and a shuffled constant as the
 //! register operand (fuzz-h200-4402/trace/T15t3.md, c825e5ab). Each: the form the trace shows
 //! wrong emulated, the forms it shows right left alone.

@@ -13,8 +13,8 @@
 //! given otherwise.
 
 use super::fuzz3602::writes;
+use super::j_branch_known_values::{observed, observed_only_by};
 use super::j_packed_constant::narrowed_half_read_at;
-use super::scopes_3901_h2::{observed, observed_only_by};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, Mov, MovShape};
 use crate::program::exec::Machine;

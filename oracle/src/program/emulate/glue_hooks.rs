@@ -1,0 +1,78 @@
+//! The glue hooks of deviations emulated in files of their own, in the order [`super::glue`]
+//! asks them before its own rules: the first hook that applies decides an instruction's result.
+//! A hook records the deviation it applied as fired; the order matters only where two scopes
+//! meet (the first one's comment says why it is first).
+
+use super::super::glue::Glue;
+use super::{
+    bfind_64_of_branch_fixed_value_folded_from_low_word, compare_of_loaded_half_packed_above_fp8_pair,
+    conversions_tested_against_zero, first_glue_rule, fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801,
+    fuzz3901, fuzz4003, j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
+    mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
+    min_s32_of_max_u32_by_zero_folded_to_zero, packed_min_max_of_zero_extended_converted_half,
+    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
+};
+use crate::semantics::{Deviation, Expected};
+
+/// A glue hook of one or more deviations in a file of their own: the emulated result where one
+/// applies (recorded as fired), `None` elsewhere.
+pub(super) type GlueHook = fn(&mut Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The glue hooks [`super::glue`] asks before its own rules, in order; the first that applies decides.
+pub(super) const GLUE_HOOKS: &[GlueHook] = &[
+    // 7ec10586's xor of a set mask's halves tested over a merged half (seeds 4101's 1e6e819c,
+    // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
+    // spec's value as one of the two it admits.
+    xor16_of_set_mask_halves_as_predicate::glue,
+    // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
+    |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
+    // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
+    |m, t, g, _, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, r),
+    // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506).
+    |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
+    // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
+    // `mad.hi` links dropped as repeats (set-valued): each in its file.
+    |m, t, g, vals, r| {
+        let rules: &[(Deviation, GlueRule)] = &[
+            (
+                Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
+                loop_carried_negation_of_max_s32_held_invariant::glue,
+            ),
+            (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
+            (
+                Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
+                bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
+            ),
+            (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
+        ];
+        first_glue_rule(m, t, g, vals, r, rules)
+    },
+    // The root causes of seeds 3602 and 3604 (3602-N1 … N4, 3604-N1, N3).
+    fuzz3602::glue,
+    // The root causes of seed 3701 (C1-N4, C3-2, fc9c9c66, C3-3, C1-N3).
+    fuzz3701::glue,
+    // 6a4d050b: C3-3's fold of a compare with 1 where the set is `.f32` of a 64-bit source (13.5 too).
+    setp_one_of_f32_set_of_wide_source::glue,
+    // J's branch-known `add.{s16x2,u16x2}` operand.
+    j_packed_constant::glue,
+    // F's 16-bit multiplies of seed 3701 (434a41d1).
+    known_at_compile_time::glue,
+    // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3).
+    fuzz3702::glue,
+    // Seed 3702's 16-bit shift by a `.ftz` conversion (3702-N6).
+    fuzz3702_conversions::glue,
+    // Seed 3801's reversed `sub` of a shuffled immediate under `max`/`min` (3801-N2).
+    fuzz3801::glue,
+    // Seeds 3902/3903's new causes (4483ae72's negated `LEA.HI`, fc25f5c6's fold of a cnot's
+    // half `cvt` as the number).
+    fuzz3901::glue,
+    // 3301-N3's set.f32 truncation compared with a known 0 (d4a6b86d).
+    |m, t, g, vals, r| {
+        let rules: &[(Deviation, GlueRule)] =
+            &[(Deviation::SetRoundTripFolded, conversions_tested_against_zero::truncated_set_compared_with_zero)];
+        first_glue_rule(m, t, g, vals, r, rules)
+    },
+    // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
+    // folded as a masked shift).
+    fuzz4003::glue,
+];
