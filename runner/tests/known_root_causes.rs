@@ -1653,3 +1653,63 @@ const SEED_4703_LABELS: [(&str, &str); 10] = [
     ("c80aa912", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // NEW, its own entry by id: min.s32(max.u32(x, 0), 0) folded to 0 (T18u4; 13.0.88 -O3 only, 13.5 right)
     ("f788f578", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: d0 = cvt.s64.u16 of h2, made before the pack, read after (T18u4; merge_c_low_byte_unpacked_before_pack.rs takes byte unpacks); emulate/merge_c_widened_byte_half_read_after_pack.rs
 ];
+
+#[test]
+fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4801", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4801_LABELS));
+}
+
+/// What each word finding of seed 4801 (session 48's final build, 482d392b) is labelled now.
+const SEED_4801_LABELS: [(&str, &str); 9] = [
+    ("06218710", "new"), // (traced in trace/T19v*.md)
+    ("0a2a189e", "new"), // (traced in trace/T19v*.md)
+    ("65e28c38", "new"), // (traced in trace/T19v*.md)
+    ("6a674eeb", "new"), // (traced in trace/T19v*.md)
+    ("90c88344", "new"), // (traced in trace/T19v*.md)
+    ("b698901a", "new"), // (traced in trace/T19v*.md)
+    ("bf035d4e", "new"), // (traced in trace/T19v*.md)
+    ("cdcda77b", "new"), // (traced in trace/T19v*.md)
+    ("d41ca4e6", "new"), // (traced in trace/T19v*.md)
+];
+
+#[test]
+fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4802", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4802_LABELS));
+}
+
+/// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
+const SEED_4802_LABELS: [(&str, &str); 12] = [
+    ("13ad5714", "new"), // (traced in trace/T19v*.md)
+    ("1ddf67e8", "new"), // (traced in trace/T19v*.md)
+    ("289df626", "new"), // (traced in trace/T19v*.md)
+    ("2f12064d", "new"), // (traced in trace/T19v*.md)
+    ("50a1f28c", "new"), // (traced in trace/T19v*.md)
+    ("568a8359", "new"), // (traced in trace/T19v*.md)
+    ("59da91ec", "new"), // (traced in trace/T19v*.md)
+    ("8a55bf3e", "new"), // (traced in trace/T19v*.md)
+    ("95e97556", "new"), // (traced in trace/T19v*.md)
+    ("cc897994", "new"), // (traced in trace/T19v*.md)
+    ("e66ac96d", "new"), // (traced in trace/T19v*.md)
+    ("f2bfc325", "new"), // (traced in trace/T19v*.md)
+];
+
+#[test]
+fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-4803", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_4803_LABELS));
+}
+
+/// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
+const SEED_4803_LABELS: [(&str, &str); 9] = [
+    ("34986b1e", "new"), // (traced in trace/T19v*.md)
+    ("4a65a6da", "new"), // (traced in trace/T19v*.md)
+    ("5ba766bb", "new"), // (traced in trace/T19v*.md)
+    ("78ee1655", "new"), // (traced in trace/T19v*.md)
+    ("7ef87864", "new"), // (traced in trace/T19v*.md)
+    ("98fa0894", "new"), // (traced in trace/T19v*.md)
+    ("df7cd5e3", "new"), // (traced in trace/T19v*.md)
+    ("eb1853bf", "new"), // (traced in trace/T19v*.md)
+    ("f97ff996", "new"), // (traced in trace/T19v*.md)
+];
