@@ -351,6 +351,15 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
     let mods: Vec<&str> = ins.modifiers().collect();
     let imm = |k: usize| src.get(k).and_then(|v| v.imm);
     let def = |k: usize| src.get(k).map_or(u32::MAX, |v| v.defined);
+    // The second factor's trailing zeros (and whether it is a power of two or zero, where that
+    // is known): an immediate's, or a defined register's low bits known to be zero.
+    let factor_zeros = || match (imm(1), src.get(1)) {
+        (Some(k), _) => Some((k.trailing_zeros(), k.is_power_of_two() || k == 0)),
+        (None, Some(v)) if v.defined == u32::MAX && v.zeros.trailing_ones() > 0 => {
+            Some((v.zeros.trailing_ones(), false))
+        }
+        _ => None,
+    };
     match (ins.opcode(), mods.as_slice()) {
         // Copies, also into a uniform register (`R2UR UR8, R2`: a cache policy on its way to a
         // descriptor).
@@ -414,11 +423,13 @@ fn propagate(ins: &Instr, src: &[Val]) -> Option<u32> {
         }
         // Multiply-add by an immediate IMAD D, A, K, C with t = K's trailing zeros: bit i of A·K
         // depends on A's bits 0..=i−t only (it is A's bit i−t where K = 2^t; `IMAD R4, R23,
-        // -0x10000, R4` needs only R23's low half), then + C upwards.
-        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) && imm(1).is_some() => {
-            let k = imm(1)?;
-            let shifted = !(!def(0)).checked_shl(k.trailing_zeros()).unwrap_or(0);
-            let product = if k.is_power_of_two() || k == 0 { shifted } else { upward(shifted) };
+        // -0x10000, R4` needs only R23's low half), then + C upwards. The same for a defined
+        // factor in a register whose t low bits are known zero (`IMAD.MOV.U32 R9, RZ, RZ,
+        // -0x10000; IMAD R0, R0, R9, 0x3f`: seed 4803's 818a0df7, a false alarm before).
+        ("IMAD", m) if !m.iter().any(|x| matches!(*x, "WIDE" | "HI")) && factor_zeros().is_some() => {
+            let (t, power_of_two) = factor_zeros()?;
+            let shifted = !(!def(0)).checked_shl(t).unwrap_or(0);
+            let product = if power_of_two { shifted } else { upward(shifted) };
             Some(if imm(2) == Some(0) { product } else { upward(product & def(2)) })
         }
         // Paired 16-bit operations (`VIMNMX.U16x2`, `VIADD.16x2`): each half from the same halves.

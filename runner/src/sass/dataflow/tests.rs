@@ -578,3 +578,17 @@ fn a_comparison_of_a_value_one_arm_wrote_is_flagged_where_its_predicate_is_read_
     let unguarded = "/*0000*/ UISETP.LT.U32.AND UP1, UPT, UR5, 0x20, UPT ;\n/*0010*/ USEL UR4, UR4, 0x20, !UP1 ;\n";
     assert_eq!(flagged(unguarded), ["0000: UR5"]);
 }
+
+/// Seed 4803's 818a0df7 (trace/T19v5.md): a factor ptxas holds in a register whose low half is
+/// known zero (`IMAD.MOV.U32 R9, RZ, RZ, -0x10000`) makes the product of a half-merged R0 need
+/// only R0's low half, as the same immediate factor does; the compare of the result reads no
+/// undefined bit (it was flagged before). A factor with a low bit that may be set stays flagged.
+#[test]
+fn a_register_factor_with_known_low_zeros_needs_only_the_low_bits() {
+    let sass = "/*0000*/ S2R R3, SR_TID.X ;\n/*0010*/ IMAD.MOV.U32 R9, RZ, RZ, -0x10000 ;\n\
+        /*0020*/ PRMT R0, R3, 0x7632, R0 ;\n/*0030*/ IMAD R0, R0, R9, 0x3f ;\n\
+        /*0040*/ ISETP.GT.U32.AND P0, PT, R0, 0xffff, PT ;\n/*0050*/ EXIT ;\n";
+    assert_eq!(flagged(sass), Vec::<String>::new());
+    let odd = sass.replace("-0x10000", "-0xffff");
+    assert_eq!(flagged(&odd), ["0040: R0"]);
+}
