@@ -314,12 +314,15 @@ pub trait Case: Send + 'static {
     fn shows_undefined_words(&self) -> bool {
         false
     }
-    /// The mutant family the case belongs to: the corpus program it was mutated from, its kind
-    /// ([`Case::kind_key`]) and the first word that differs. Mutants of one parent that differ
-    /// in the same word the same way are, as a rule, one latent trigger of the parent shown by
-    /// several edits (seed 4703's three 3501-N3 mutants of one parent, all stored unminimized);
-    /// triage counts them under the family's first finding ([`super::triage::Triage`]).
-    /// `None` for a fresh program and for kinds of case without a source.
+    /// The mutant family the case belongs to: the corpus program it was mutated from (a fresh
+    /// program's own name: its mutants are its family), its pre-signature (class, backends,
+    /// how: [`Case::pre_signature`]) and the first word that differs. Mutants of one program
+    /// that differ in the same word the same way are, as a rule, one trigger of that program
+    /// shown by several edits: seed 4703's three 3501-N3 mutants of one parent (stored
+    /// unminimized), seed 4803's 98fa0894 and 5ba766bb (35a05e88, one edit, named by two
+    /// instructions), seed 4801's fresh cdcda77b and its mutant bf035d4e (3701-N-D). Triage
+    /// counts them under the family's first finding ([`super::triage::Triage`]). `None` for
+    /// kinds of case without a source.
     fn family_key(&self) -> Option<String> {
         None
     }
@@ -425,9 +428,13 @@ impl Case for Job {
     }
 
     fn family_key(&self) -> Option<String> {
-        let Some(crate::findings::Source::Mutation { parent, .. }) = &self.source else { return None };
+        let root = match &self.source {
+            Some(crate::findings::Source::Mutation { parent, .. }) => parent,
+            Some(crate::findings::Source::Fresh { .. }) => &self.program.name,
+            None => return None,
+        };
         let word = self.raw.disagreement.as_ref().map(|d| format!("word {}", d.first.1)).unwrap_or_default();
-        Some(format!("{parent}|{}|{word}", self.kind_key()))
+        Some(format!("{root}|{}|{word}", self.pre_signature()))
     }
 
     fn package_as_is(&self, allow: &Allowances, env: &[(String, String)]) -> (Finding, String) {

@@ -14,8 +14,9 @@
 //! matches `corpus/known/` (a crash also when an entry's crash mechanism explains it: its
 //! kernel's SASS at the crashing level, [`known_crash`]), or counted under the first finding of its kind when that kind
 //! (class, backends, how) was seen [`MINIMIZE_PER_KIND`] times in the campaign, or under the
-//! first of its mutant family (a mutant of the same corpus parent, kind and first differing
-//! word: [`minimize::Case::family_key`]; after that one's verdict); none of these is
+//! first of its mutant family (the same root program — a mutant's parent, or the fresh program
+//! itself —, class, backends, how and first differing word: [`minimize::Case::family_key`];
+//! after that one's verdict); none of these is
 //! minimized. The rest go to the minimization threads ([`minimize::Minimizer`]:
 //! [`Options::minimize_threads`] of them, default [`MINIMIZE_THREADS`], each with its own
 //! engine, sharing one bounded queue of [`MINIMIZE_QUEUE`]; a full queue stores the finding

@@ -57,7 +57,7 @@ pub struct TriageCounts {
     /// Of a kind (class, backends, how) already minimized often enough in the campaign:
     /// counted under the first finding of that kind, not minimized.
     pub repeated_kind: u64,
-    /// Mutants of a corpus program whose mutant family (same parent, kind and first differing
+    /// Programs whose mutant family (the same root program, pre-signature and first differing
     /// word: [`super::minimize::Case::family_key`]) was triaged already: counted under the
     /// family's first finding (waiting for its verdict while it is minimized), not minimized.
     pub family_member: u64,

@@ -1,4 +1,4 @@
-//! Mutant families in triage: a mutant whose family (parent, kind, first differing word) was
+//! Mutant families in triage: a mutant whose family (parent, pre-signature, first differing word) was
 //! triaged already is counted under the family's first finding — after its verdict when that
 //! one is still with the minimizer — and never minimized or stored on its own.
 
@@ -15,15 +15,21 @@ fn mutant(job: &Job, parent: &str, edit: &str) -> Job {
 }
 
 #[test]
-fn a_family_is_its_parent_kind_and_first_word_and_fresh_programs_have_none() {
+fn a_family_is_its_root_program_pre_signature_and_first_word() {
     let dir = tempfile::tempdir().unwrap();
     let (_m, job) = oracle_minimizer(dir.path(), Instant::now());
-    assert_eq!(job.family_key(), None, "a fresh program");
+    assert_eq!(job.family_key(), None, "no source");
+    let fresh = Job { source: Some(Source::Fresh { switches: Vec::new() }), ..job.clone() };
+    assert_eq!(
+        fresh.family_key(),
+        mutant(&job, &job.program.name, "delete 2").family_key(),
+        "a fresh program and its own mutants"
+    );
     let (a, b, c) =
         (mutant(&job, "p3_1", "delete 2"), mutant(&job, "p3_1", "type 4"), mutant(&job, "p9_0", "delete 2"));
     assert_eq!(a.family_key(), b.family_key(), "another edit of the same parent");
     assert_ne!(a.family_key(), c.family_key(), "another parent");
-    assert!(a.family_key().unwrap().starts_with(&format!("p3_1|{}", job.kind_key())), "{:?}", a.family_key());
+    assert!(a.family_key().unwrap().starts_with(&format!("p3_1|{}", job.pre_signature())), "{:?}", a.family_key());
 }
 
 /// The second mutant of a family waits for the first (with the minimizer) and is recorded
