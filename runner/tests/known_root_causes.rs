@@ -1688,10 +1688,12 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("50a1f28c", "new"), // (traced in trace/T19v*.md)
     ("568a8359", "new"), // (traced in trace/T19v*.md)
     ("59da91ec", "new"), // (traced in trace/T19v*.md)
-    ("8a55bf3e", "new"), // (traced in trace/T19v*.md)
+    // KNOWN J narrowed: the addend a word of an unpacked b64 constant (T19v3); j_constant_unpacked_from_a_folded_b64.rs
+    ("8a55bf3e", "fuzz-h100-j-branch-constant-splat"),
     ("95e97556", "new"), // (traced in trace/T19v*.md)
     ("cc897994", "new"), // (traced in trace/T19v*.md)
-    ("e66ac96d", "new"), // (traced in trace/T19v*.md)
+    // KNOWN 3701 C3-3: set.eq d, 1, s with the 1 first (T19v3); compare_with_one_first_tests_the_set.rs
+    ("e66ac96d", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"),
     ("f2bfc325", "new"), // (traced in trace/T19v*.md)
 ];
 
