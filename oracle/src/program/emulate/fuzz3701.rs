@@ -13,6 +13,7 @@
 //! instruction and its producers are exactly the ones its trace shows wrong; it returns `None`
 //! (the spec's result stands) otherwise.
 
+use super::compare_with_one_first_tests_the_set;
 use super::convert;
 use super::fuzz3602::writes;
 use super::origin::moved_immediate;
@@ -243,10 +244,12 @@ fn xor_of_set_and_cnot(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// `v1_setp_selp`; `v2` set.ne and `v4_set_eq_u32_f32dst` too). The unsigned sources:
 /// corpus/findings/fuzz-h200-3802/ (6f011808, trace/T5A.md: `set.ge.u32.u64`, 13.0.88 -O3
 /// `ISETP.LT.U32…EX P0; @P0 PRMT`; `w6_u32_set.ptx`, `set.ge.u32.u32`, and `w6_s32_set.ptx` give
-/// the same fold at 32 bits).
+/// the same fold at 32 bits). The 1 first (`op d, 1, s`) alike: seed 4802's e66ac96d
+/// ([`compare_with_one_first_tests_the_set`]).
 fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let integer_set = |r| of_integer_set(m, t, r, &[GlueType::S32, GlueType::U32, GlueType::S64, GlueType::U64]);
     compare_with_one_tests_the_set(m, t, g, vals, result, integer_set)
+        .or_else(|| compare_with_one_first_tests_the_set::one_first(m, t, g, vals, result, integer_set))
 }
 
 /// The fold C3-3 and 6a4d050b share: `setp.{eq,ne}.{u32,s32} p, s, 1` or `set.{eq,ne}.<dst>.{u32,s32}

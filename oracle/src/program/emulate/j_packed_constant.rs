@@ -29,6 +29,7 @@
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values::{branch_fixed, observed, observed_only_by};
+use super::j_constant_unpacked_from_a_folded_b64;
 use super::j_narrowed_packed_add::{self, shuffled};
 use super::j_shuffled_constant_folded_beside_a_load;
 use super::origin::{reads_and_overwrites, value_readers};
@@ -135,7 +136,8 @@ fn packed_op_of_branch_constant(
 /// reader and the `c` of `cvt.pack.sat.u8.s32.b32`: b77bce67/w1b/).
 /// A shuffled constant (ptxas knows it, keeps it in a register) is such a register
 /// ([`j_narrowed_packed_add::shuffled`]: c825e5ab), unless the body loads: then it is a constant of
-/// the two ([`j_shuffled_constant_folded_beside_a_load`]: 4b4a61c5).
+/// the two ([`j_shuffled_constant_folded_beside_a_load`]: 4b4a61c5). A word of an unpacked
+/// 64-bit constant is a constant ([`j_constant_unpacked_from_a_folded_b64`]: 8a55bf3e).
 fn narrowed_half(m: &Machine<'_>, t: u32, w: Reg, half: u32) -> Option<u64> {
     narrowed_half_read_at(m, t, w, half, m.stmt)
 }
@@ -151,6 +153,7 @@ pub(super) fn narrowed_half_read_at(m: &Machine<'_>, t: u32, w: Reg, half: u32, 
         reg_of_glue(g, k).is_some_and(|r| {
             folded_constant(m, o.stmt, r, CONSTANT_COPIES)
                 || j_shuffled_constant_folded_beside_a_load::folded_shuffle(m, o.stmt, r)
+                || j_constant_unpacked_from_a_folded_b64::folded_unpack(m, o.stmt, r, CONSTANT_COPIES)
         })
     };
     let (c1, c2) = (constant(0), constant(1));

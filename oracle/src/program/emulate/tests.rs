@@ -934,6 +934,7 @@ mod seed_3801_w3;
 mod seed_3801_w4;
 mod seed_3802_new;
 mod seed_3802_w6;
+mod seed_4802_w4;
 
 mod j_shuffled_constant_folded_beside_a_load;
 mod lop3_of_its_a_and_of_one_constant;
