@@ -1685,7 +1685,9 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("1ddf67e8", "new"), // (traced in trace/T19v*.md)
     ("289df626", "new"), // (traced in trace/T19v*.md)
     ("2f12064d", "new"), // (traced in trace/T19v*.md)
-    ("50a1f28c", "new"), // (traced in trace/T19v*.md)
+    // KNOWN 3701-C1N2: a byte of a set.f32 rebuilt as 1 beside a live zero test of another set.f32 (T19v3);
+    // emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs
+    ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"),
     ("568a8359", "new"), // (traced in trace/T19v*.md)
     ("59da91ec", "new"), // (traced in trace/T19v*.md)
     ("8a55bf3e", "new"), // (traced in trace/T19v*.md)
