@@ -1685,7 +1685,7 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
     ("289df626", "new"), // KNOWN d438d526 (probably): x + ((x<<1)<<31) + 3 compiled as x + 3 (T19v4; the entry is by id)
     ("2f12064d", "new"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since)
-    ("50a1f28c", "new"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask)
+    ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask); helper w2: emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs
     ("568a8359", "new"), // KNOWN 3701-N-D: h15 from a mov.b32 pack made before the pair's pack, unpacked after (T19v3; destroyed's made-before forms)
     ("59da91ec", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // NEW, its own entry by id: an fp8 pair converted and packed in an if arm, h0 read after the join keeps its old value (T19v3; 13.0.88 -O3, 13.5 right)
     ("8a55bf3e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: the add's constant the low word of a mov.b64 unpack of a moved immediate (T19v3; writes_folded_constant; helper w4: emulate/j_constant_unpacked_from_a_folded_b64.rs)
