@@ -1689,7 +1689,7 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("568a8359", "new"), // KNOWN 3701-N-D: h15 from a mov.b32 pack made before the pair's pack, unpacked after (T19v3; destroyed's made-before forms)
     ("59da91ec", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // NEW, its own entry by id: an fp8 pair converted and packed in an if arm, h0 read after the join keeps its old value (T19v3; 13.0.88 -O3, 13.5 right)
     ("8a55bf3e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: the add's constant the low word of a mov.b64 unpack of a moved immediate (T19v3; writes_folded_constant; helper w4: emulate/j_constant_unpacked_from_a_folded_b64.rs)
-    ("95e97556", "new"), // KNOWN ace805b3: setp.gt.u16 of a moved 128 and h0 packed above an f16x2-converted pair (T19v3; the emulation wants an immediate second, a .f32 pair, h a low half)
+    ("95e97556", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // KNOWN ace805b3: setp.gt.u16 of a moved 128 and h0 packed above an f16x2-converted pair (T19v3; the emulation wants an immediate second, a .f32 pair, h a low half); helper w1: emulate/compare_of_loaded_half_rebuilt_over_its_fp8_pair_word.rs
     ("cc897994", "new"), // KNOWN 3501-N3: a cnot chain's 0/1 through cvt.rz.bf16.s64 then cvt.rni.u8.f16 (T19v4; cnot_of_a_cnot looks through int cvts only)
     ("e66ac96d", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.eq.f32.u32 with the moved 1 first (T19v3; compare_with_one_tests_the_set wants the set first; helper w4: emulate/compare_with_one_first_tests_the_set.rs)
     ("f2bfc325", "new"), // KNOWN d438d526: six mul.lo.u64 by 0x7fffffff then sub 1 compiled as x - 1 (T19v4; the entry is by id)

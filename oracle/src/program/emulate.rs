@@ -43,6 +43,7 @@ mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
 mod cnot_read_by_a_live_zero_setp;
 mod compare_of_loaded_half_packed_above_fp8_pair;
+mod compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
 mod compare_with_one_first_tests_the_set;
 mod conversions_tested_against_zero;
 mod counter_of_a_signed_count_read_after_the_loop;

@@ -1,5 +1,5 @@
-//! ace805b3: ptxas 13.0.88 and 13.5 -O3 (and the JIT) lower `setp.<cmp>.{u16,s16} p, h, K` of a
-//! half a scalar extending load wrote (`ld.{u8,u16,s8}` under `.u16`, `ld.{u8,s8,s16}` under
+//! ace805b3: ptxas 13.0.88 and 13.5 -O3 (and the JIT) lower `setp.<cmp>.{u16,s16} p, h, K` (or
+//! `p, K, h`) of a half a scalar extending load wrote (`ld.{u8,u16,s8}` under `.u16`, `ld.{u8,s8,s16}` under
 //! `.s16`) to a 32-bit `ISETP`
 //! of h's register, taking its upper half as the load's extension; where h is packed directly
 //! above an e4m3x2/e5m2x2 pair (`mov.b64 d, {h, K', pair, h}`: the pair's `F2FP….PACK_AB_MERGE_C
@@ -11,7 +11,12 @@
 //! Which register the low word goes to is register allocation's, so the emulation is set-valued:
 //! an unsigned compare admits the spec's predicate and that of a nonzero upper half (a value
 //! above every 16-bit K: `eq`, `lt`, `le` false, `ne`, `gt`, `ge` true), a signed one either
-//! predicate. Called from the glue hook of `emulate.rs`.
+//! predicate (h the second operand: `eq`, `gt`, `ge` false, `ne`, `lt`, `le` true). The pair
+//! is a `cvt` from `.f32` pairs or from `.f16x2` (`F2FP….F16.UNPACK_B_MERGE_C`). Where this form
+//! (h a word's low half, K an immediate) does not hold, the `{h, h}` form is asked
+//! ([`compare_of_loaded_half_rebuilt_over_its_fp8_pair_word::applies`], seed 4802's 95e97556:
+//! the pair word {pair, h} built in h's register, h rebuilt from its upper half as {h, h}, K any
+//! operand). Called from the glue hook of `emulate.rs`.
 //!
 //! Evidence: corpus/findings/fuzz-h200-4501/ (ace805b3, trace/T16t2.md, trace/ace805b3/; 13.0.88
 //! and 13.5 -O3 listings alike): wrong with an e5m2x2 or e4m3x2 pair (`reduced`, `v8_e4m3`), a
@@ -20,20 +25,27 @@
 //! (`v13_s8_le_s16`: `ISETP.GT.AND`, signed over 32 bits); and (its `s48/`, 13.0.88 -O3) `gt 3`
 //! (`w3_gt3`), `ld.u8` under `setp.le.s16` (`w2_u8_le_s16`), `ld.s16` under `.s16`
 //! (`w7_s16_load`), `ld.s8` under `.u16` (`w5_s8_le_u16`: the pair built in h's register, h
-//! rebuilt as `{h, h}`, wrong for `lt 5` of 3), h twice in the low word (`w4_h2_low_both`: `{h, h}`).
+//! rebuilt as `{h, h}`, wrong for `lt 5` of 3), h twice in the low word (`w4_h2_low_both`: `{h, h}`);
+//! and (corpus/findings/fuzz-h200-4802/trace/95e97556/s48/, 13.0.88 -O3) the pair of an f16x2
+//! (`ace805b3_x_f16x2_pair`), K first (`ace805b3_z_imm_first`; the oracle's glue takes no
+//! immediate first, so only 95e97556's moved K exercises the swap).
 //!
 //! Right, kept out: no pair (`v1_h3_loaded_u16`), the pair below another half
 //! (`v11_pair_not_beside_h2`), the pair above h (`v14_pair_high`: no rebuild), an f16 half in
 //! the pair's place (`v15_f16x2_not_fp8`: no MERGE_C), h not a word's low half
-//! (`s48/w1_not_low_half`: rebuilt over the clean `LDG.U8` register), `ld.u16` under `.s16`
-//! (`s48/w6_u16_le_s16`: `PRMT R0, R0, 0x9910, RZ` kept), a compare with a register, `ld.s16`
-//! under `.u16`, `ld.b*`, a guarded load (no evidence). The register-allocation conditions
+//! (`s48/w1_not_low_half`: rebuilt over the clean `LDG.U8` register; out of this form, and the
+//! `{h, h}` form changes nothing for its `le 0` — for a compare {h, h} decides otherwise it is
+//! an allocation-right neighbour that form's set admits), `ld.u16` under `.s16`
+//! (`s48/w6_u16_le_s16`: `PRMT R0, R0, 0x9910, RZ` kept), in this form a compare with a
+//! register (95e97556's `s48/ace805b3_y_reg_k`: `le h2, h0` of a moved 0x3a5c, decided by the u8
+//! range, `STG.E [R2.64], RZ`), `ld.s16` under `.u16`, `ld.b*`, a guarded load (no evidence). The register-allocation conditions
 //! (`v2_h0_loaded`, `v4_unguarded_ld`, `v5_pack_stored`, `v6_selp_consts`: right) are not named:
 //! the set admits the spec.
 //!
 //! Invariants: changes only the predicate of such a compare, only when the deviation is
 //! emulated; the spec's predicate stays admitted.
 
+use super::compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
 use super::fuzz3602::unchanged_between;
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -47,37 +59,53 @@ use crate::semantics::{Allowance, Deviation, Expected};
 const D: Deviation = Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf;
 
 /// A glue instruction's result under ace805b3: `Some` (the spec's predicate or the one over a
-/// stale upper half, the deviation recorded as fired) where it applies.
-pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, result: &Expected) -> Option<Expected> {
+/// stale upper half, the deviation recorded as fired) where it applies. `vals` are the sources'
+/// values.
+pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if !m.allow.emulates(D) || !result.is_exact() {
         return None;
     }
     let GlueOp::Setp(cmp) = g.op else { return None };
-    let (Some(Src::Reg(h)), Some(Src::Imm(_))) = (g.src.first().copied().flatten(), g.src.get(1).copied().flatten())
+    let seen: &Machine<'_> = m;
+    // The loaded half h in either operand (`setp.gt.u16 p, K, h` is `setp.lt.u16 p, h, K`: the
+    // identical listing, 95e97556's `v1_setp_h_first_imm`; a loaded K, its `s48/c_k_loaded`).
+    let v = (0..2).find_map(|at| stale_predicate(seen, t, g, cmp, vals, result, at))?;
+    Some(m.fire(D, result, v))
+}
+
+/// The predicate set of the compare `g` (`cmp`) of thread `t` where its operand `at` is the
+/// loaded half h in ace805b3's scope: the spec's `result` and h's over a nonzero upper half.
+fn stale_predicate(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    cmp: Cmp,
+    vals: &[Expected],
+    result: &Expected,
+    at: usize,
+) -> Option<Expected> {
+    let (Some(Src::Reg(h)), Some(other)) = (g.src.get(at).copied().flatten(), g.src.get(1 - at).copied().flatten())
     else {
         return None;
     };
-    let seen: &Machine<'_> = m;
-    let load = loaded_type(seen, t, h)?;
+    let load = loaded_type(m, t, h)?;
     let signed = match (g.ty, load) {
         (GlueType::U16, MemType::U8 | MemType::U16 | MemType::S8) => false,
         (GlueType::S16, MemType::U8 | MemType::S8 | MemType::S16) => true,
         _ => return None,
     };
-    if !packed_above_fp8_pair(seen, t, h) {
+    // The upper half another half of a pack (a compare with an immediate), or h itself.
+    let another_half = matches!(other, Src::Imm(_)) && packed_above_fp8_pair(m, t, h);
+    if !another_half && !compare_of_loaded_half_rebuilt_over_its_fp8_pair_word::applies(m, t, h, vals.get(at)) {
         return None;
     }
-    let v = if signed {
-        Expected::any(1, Allowance::Undefined)
-    } else {
-        // h with a nonzero upper half is above every 16-bit K.
-        let above = matches!(cmp, Cmp::Ne | Cmp::Gt | Cmp::Ge);
-        if u128::from(above) == result.bits {
-            return None;
-        }
-        result.clone().or_value(u128::from(above), Allowance::Undefined)
-    };
-    Some(m.fire(D, result, v))
+    if signed {
+        return Some(Expected::any(1, Allowance::Undefined));
+    }
+    // h with a nonzero upper half is above every 16-bit K.
+    let above =
+        if at == 0 { matches!(cmp, Cmp::Ne | Cmp::Gt | Cmp::Ge) } else { matches!(cmp, Cmp::Ne | Cmp::Lt | Cmp::Le) };
+    (u128::from(above) != result.bits).then(|| result.clone().or_value(u128::from(above), Allowance::Undefined))
 }
 
 /// The type of the unguarded scalar `ld` that wrote register `r` of thread `t` (moves looked
@@ -90,21 +118,32 @@ fn loaded_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<MemType> {
 }
 
 /// Whether some unguarded pack of 16-bit elements before the current statement, h unchanged
-/// since, has h directly above an e4m3x2/e5m2x2 pair (`{…, pair, h, …}`, the pair at an even
-/// element) that a `cvt` from `.f32` pairs wrote, and some such pack has h as the low half of a
-/// word (an even element).
+/// since, has h directly above an e4m3x2/e5m2x2 pair ([`above_fp8_pair`]), and some such pack
+/// has h as the low half of a word (an even element).
 fn packed_above_fp8_pair(m: &Machine<'_>, t: u32, h: Reg) -> bool {
-    let packs: Vec<Vec<Option<Reg>>> =
-        (0..m.stmt).filter_map(|k| half_pack(m, k).filter(|_| unchanged_between(m, h, k, m.stmt))).collect();
+    let packs = packs_of(m, h);
+    let above_pair = packs.iter().any(|(_, e)| above_fp8_pair(m, t, e, h));
+    let low_half = packs.iter().any(|(_, e)| e.iter().step_by(2).any(|&r| r == Some(h)));
+    above_pair && low_half
+}
+
+/// The unguarded packs of 16-bit elements before the current statement, h unchanged since, as
+/// (body index, element registers).
+pub(super) fn packs_of(m: &Machine<'_>, h: Reg) -> Vec<(usize, Vec<Option<Reg>>)> {
+    (0..m.stmt).filter_map(|k| half_pack(m, k).filter(|_| unchanged_between(m, h, k, m.stmt)).map(|e| (k, e))).collect()
+}
+
+/// Whether the pack elements `e` have h directly above an e4m3x2/e5m2x2 pair (`{…, pair, h, …}`,
+/// the pair at an even element) that a `cvt` from `.f32` pairs or from `.f16x2` wrote (95e97556, and
+/// ace805b3's form in its `s48/ace805b3_x_f16x2_pair`: `F2FP….F16.UNPACK_B_MERGE_C` as `….F32.PACK_AB_MERGE_C`).
+pub(super) fn above_fp8_pair(m: &Machine<'_>, t: u32, e: &[Option<Reg>], h: Reg) -> bool {
     let is_pair = |r: Option<Reg>| {
         r.is_some_and(|r| {
             matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2) && c.atype == CvtType::F32)
+                if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2) && matches!(c.atype, CvtType::F32 | CvtType::F16x2))
         })
     };
-    let above_pair = packs.iter().any(|e| (1..e.len()).step_by(2).any(|i| e[i] == Some(h) && is_pair(e[i - 1])));
-    let low_half = packs.iter().any(|e| e.iter().step_by(2).any(|&r| r == Some(h)));
-    above_pair && low_half
+    (1..e.len()).step_by(2).any(|i| e[i] == Some(h) && is_pair(e[i - 1]))
 }
 
 /// The element registers of statement `k` when it is an unguarded `mov` pack of 16-bit elements

@@ -27,7 +27,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
     |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
     // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
-    |m, t, g, _, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, r),
+    |m, t, g, vals, r| compare_of_loaded_half_packed_above_fp8_pair::glue(m, t, g, vals, r),
     // 3701-N-D's h recomputed after its pack, numbered as h (seed 4401's 42bfc506).
     |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's

@@ -81,6 +81,9 @@ fn the_reduced_ace805b3_and_its_wrong_variants_admit_the_stale_compare() {
     // `s48/w3_gt3`, `s48/w5_s8_le_u16` (`lt 5`).
     either(&reduced(LD_U8, E5M2, PACK, "setp.gt.u16 %p0, %h2, 3;"), 0xe5d6_23a0, 0);
     either(&reduced("ld.global.s8 %h2, [%in+3];", E5M2, PACK, "setp.lt.u16 %p0, %h2, 5;"), 0, 0xe5d6_23a0);
+    // corpus/findings/fuzz-h200-4802/trace/95e97556/s48/`ace805b3_x_f16x2_pair` (the pair of an
+    // f16x2: `F2FP.SATFINITE.E5M2.F16.UNPACK_B_MERGE_C R6, RZ, R0`): the reduced listing.
+    either(&reduced(LD_U8, "cvt.rn.satfinite.e5m2x2.f16x2 %h3, %r1;", PACK, LE0), 0, 0xe5d6_23a0);
 }
 
 /// Where the spec's predicate is the stale one's (h2 = 0x5a: `le 0` false either way), nothing
