@@ -1681,18 +1681,18 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
 const SEED_4802_LABELS: [(&str, &str); 12] = [
-    ("13ad5714", "new"), // (traced in trace/T19v*.md)
-    ("1ddf67e8", "new"), // (traced in trace/T19v*.md)
-    ("289df626", "new"), // (traced in trace/T19v*.md)
-    ("2f12064d", "new"), // (traced in trace/T19v*.md)
-    ("50a1f28c", "new"), // (traced in trace/T19v*.md)
-    ("568a8359", "new"), // (traced in trace/T19v*.md)
-    ("59da91ec", "new"), // (traced in trace/T19v*.md)
-    ("8a55bf3e", "new"), // (traced in trace/T19v*.md)
-    ("95e97556", "new"), // (traced in trace/T19v*.md)
-    ("cc897994", "new"), // (traced in trace/T19v*.md)
-    ("e66ac96d", "new"), // (traced in trace/T19v*.md)
-    ("f2bfc325", "new"), // (traced in trace/T19v*.md)
+    ("13ad5714", "new"),                                                   // (traced in trace/T19v*.md)
+    ("1ddf67e8", "new"),                                                   // (traced in trace/T19v*.md)
+    ("289df626", "new"),                                                   // (traced in trace/T19v*.md)
+    ("2f12064d", "new"),                                                   // (traced in trace/T19v*.md)
+    ("50a1f28c", "new"),                                                   // (traced in trace/T19v*.md)
+    ("568a8359", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h read through a mov.b32 pack made before the pair's pack (T19v3); merge_c_half_through_a_word_pack_made_before.rs
+    ("59da91ec", "new"),                                                   // (traced in trace/T19v*.md)
+    ("8a55bf3e", "new"),                                                   // (traced in trace/T19v*.md)
+    ("95e97556", "new"),                                                   // (traced in trace/T19v*.md)
+    ("cc897994", "new"),                                                   // (traced in trace/T19v*.md)
+    ("e66ac96d", "new"),                                                   // (traced in trace/T19v*.md)
+    ("f2bfc325", "new"),                                                   // (traced in trace/T19v*.md)
 ];
 
 #[test]
