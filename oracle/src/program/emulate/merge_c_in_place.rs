@@ -79,6 +79,8 @@
 //! (trace/T17t2.md, cf023b23; `emulate/merge_c_low_byte_unpacked_before_pack.rs`), and so is the
 //! low half of a widening `cvt` of a byte-converted h before the pack, read after it (seed 4703's
 //! f788f578, trace/T18u4.md; `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
+//! So is an element of a `mov.b32` unpack of a 32-bit pack of h made before the pack, at h's
+//! position (seed 4802's 568a8359, trace/T19v3.md; `emulate/merge_c_half_through_a_word_pack_made_before.rs`).
 //!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
@@ -92,6 +94,7 @@ use super::fuzz3702_conversions::bare;
 use super::merge_c_guarded_pack_and_later_duplicate;
 use super::merge_c_half_of_an_if_converted_write;
 use super::merge_c_half_of_u8_cvt_or_truncation;
+use super::merge_c_half_through_a_word_pack_made_before;
 use super::merge_c_low_byte_unpacked_before_pack;
 use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
@@ -165,6 +168,14 @@ pub(super) fn isa(
             let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
                 return results;
             };
+            // An element of a `mov.b32` pack of h made before the pair's pack (seed 4802's 568a8359).
+            for (x, p) in merge_c_half_through_a_word_pack_made_before::unpacked_after(m) {
+                let (Ok(pair), Some((_, e))) = (m.read(t, p), results.iter_mut().find(|(r, _)| *r == x)) else {
+                    continue;
+                };
+                let from = e.clone();
+                *e = m.fire(d, &from, pair);
+            }
             let Some(hi) = items.get(1).and_then(|o| m.reg_of(o).ok()) else { return results };
             let Some(pair) = m.reg_of(src).ok().and_then(|w| merged_word_pair(m, t, w)) else { return results };
             if let Some((_, e)) = results.iter_mut().find(|(r, _)| *r == hi) {
@@ -353,6 +364,11 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     // f788f578).
     let widened = merge_c_widened_byte_half_read_after_pack::widened(m, k, &merged);
     low_bytes.extend(widened.into_iter().map(|w| (w, 16)));
+    // An unpack, made before the pack, of a `mov.b32` pack of h, read after it (seed 4802's
+    // 568a8359).
+    low_bytes.extend(
+        merge_c_half_through_a_word_pack_made_before::unpacked_before(m, k, &merged).into_iter().map(|x| (x, 16)),
+    );
     let destroys = later_item || read_after || source.is_some() || !low_bytes.is_empty();
     destroys.then_some(Destroyed { items, at, p, merged, source, low_bytes })
 }
