@@ -1662,15 +1662,15 @@ fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4801 (session 48's final build, 482d392b) is labelled now.
 const SEED_4801_LABELS: [(&str, &str); 9] = [
-    ("06218710", "new"), // (traced in trace/T19v*.md)
-    ("0a2a189e", "new"), // (traced in trace/T19v*.md)
-    ("65e28c38", "new"), // (traced in trace/T19v*.md)
-    ("6a674eeb", "new"), // (traced in trace/T19v*.md)
-    ("90c88344", "new"), // (traced in trace/T19v*.md)
-    ("b698901a", "new"), // (traced in trace/T19v*.md)
-    ("bf035d4e", "new"), // (traced in trace/T19v*.md)
-    ("cdcda77b", "new"), // (traced in trace/T19v*.md)
-    ("d41ca4e6", "new"), // (traced in trace/T19v*.md)
+    ("06218710", "new"),                                        // (traced in trace/T19v*.md)
+    ("0a2a189e", "new"),                                        // (traced in trace/T19v*.md)
+    ("65e28c38", "new"),                                        // (traced in trace/T19v*.md)
+    ("6a674eeb", "new"),                                        // (traced in trace/T19v*.md)
+    ("90c88344", "new"),                                        // (traced in trace/T19v*.md)
+    ("b698901a", "new"),                                        // (traced in trace/T19v*.md)
+    ("bf035d4e", "new"),                                        // (traced in trace/T19v*.md)
+    ("cdcda77b", "new"),                                        // (traced in trace/T19v*.md)
+    ("d41ca4e6", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mad.hi links dropped, x and y moved from immediates in the loop (T19v2); emulate/mad_hi_operand_rewritten_alike_each_trip.rs
 ];
 
 #[test]
@@ -1681,18 +1681,18 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
 const SEED_4802_LABELS: [(&str, &str); 12] = [
-    ("13ad5714", "new"), // (traced in trace/T19v*.md)
-    ("1ddf67e8", "new"), // (traced in trace/T19v*.md)
-    ("289df626", "new"), // (traced in trace/T19v*.md)
-    ("2f12064d", "new"), // (traced in trace/T19v*.md)
-    ("50a1f28c", "new"), // (traced in trace/T19v*.md)
-    ("568a8359", "new"), // (traced in trace/T19v*.md)
-    ("59da91ec", "new"), // (traced in trace/T19v*.md)
-    ("8a55bf3e", "new"), // (traced in trace/T19v*.md)
-    ("95e97556", "new"), // (traced in trace/T19v*.md)
-    ("cc897994", "new"), // (traced in trace/T19v*.md)
-    ("e66ac96d", "new"), // (traced in trace/T19v*.md)
-    ("f2bfc325", "new"), // (traced in trace/T19v*.md)
+    ("13ad5714", "new"),                                        // (traced in trace/T19v*.md)
+    ("1ddf67e8", "new"),                                        // (traced in trace/T19v*.md)
+    ("289df626", "new"),                                        // (traced in trace/T19v*.md)
+    ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mad.hi links dropped, y moved from an immediate in the loop (T19v2); emulate/mad_hi_operand_rewritten_alike_each_trip.rs
+    ("50a1f28c", "new"),                                        // (traced in trace/T19v*.md)
+    ("568a8359", "new"),                                        // (traced in trace/T19v*.md)
+    ("59da91ec", "new"),                                        // (traced in trace/T19v*.md)
+    ("8a55bf3e", "new"),                                        // (traced in trace/T19v*.md)
+    ("95e97556", "new"),                                        // (traced in trace/T19v*.md)
+    ("cc897994", "new"),                                        // (traced in trace/T19v*.md)
+    ("e66ac96d", "new"),                                        // (traced in trace/T19v*.md)
+    ("f2bfc325", "new"),                                        // (traced in trace/T19v*.md)
 ];
 
 #[test]
@@ -1703,13 +1703,13 @@ fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
 const SEED_4803_LABELS: [(&str, &str); 9] = [
-    ("34986b1e", "new"), // (traced in trace/T19v*.md)
-    ("4a65a6da", "new"), // (traced in trace/T19v*.md)
-    ("5ba766bb", "new"), // (traced in trace/T19v*.md)
-    ("78ee1655", "new"), // (traced in trace/T19v*.md)
-    ("7ef87864", "new"), // (traced in trace/T19v*.md)
-    ("98fa0894", "new"), // (traced in trace/T19v*.md)
-    ("df7cd5e3", "new"), // (traced in trace/T19v*.md)
-    ("eb1853bf", "new"), // (traced in trace/T19v*.md)
-    ("f97ff996", "new"), // (traced in trace/T19v*.md)
+    ("34986b1e", "new"),                                        // (traced in trace/T19v*.md)
+    ("4a65a6da", "new"),                                        // (traced in trace/T19v*.md)
+    ("5ba766bb", "new"),                                        // (traced in trace/T19v*.md)
+    ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mad.hi links dropped, x moved from an immediate in the loop (T19v5); emulate/mad_hi_operand_rewritten_alike_each_trip.rs
+    ("7ef87864", "new"),                                        // (traced in trace/T19v*.md)
+    ("98fa0894", "new"),                                        // (traced in trace/T19v*.md)
+    ("df7cd5e3", "new"),                                        // (traced in trace/T19v*.md)
+    ("eb1853bf", "new"),                                        // (traced in trace/T19v*.md)
+    ("f97ff996", "new"),                                        // (traced in trace/T19v*.md)
 ];
