@@ -1663,13 +1663,13 @@ fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4801 (session 48's final build, 482d392b) is labelled now.
 const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"),                                        // (traced in trace/T19v*.md)
-    ("0a2a189e", "new"),                                        // (traced in trace/T19v*.md)
-    ("65e28c38", "new"),                                        // (traced in trace/T19v*.md)
-    ("6a674eeb", "new"),                                        // (traced in trace/T19v*.md)
-    ("90c88344", "new"),                                        // (traced in trace/T19v*.md)
-    ("b698901a", "new"),                                        // (traced in trace/T19v*.md)
-    ("bf035d4e", "new"),                                        // (traced in trace/T19v*.md)
-    ("cdcda77b", "new"),                                        // (traced in trace/T19v*.md)
+    ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read by a half cvt, a shl.b16 by 0 between the shift and the cvt (T19v2); emulate/g_shift_amounts_ptxas_folds.rs
+    ("65e28c38", "new"),                       // (traced in trace/T19v*.md)
+    ("6a674eeb", "new"),                       // (traced in trace/T19v*.md)
+    ("90c88344", "new"),                       // (traced in trace/T19v*.md)
+    ("b698901a", "new"),                       // (traced in trace/T19v*.md)
+    ("bf035d4e", "new"),                       // (traced in trace/T19v*.md)
+    ("cdcda77b", "new"),                       // (traced in trace/T19v*.md)
     ("d41ca4e6", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mad.hi links dropped, x and y moved from immediates in the loop (T19v2); emulate/mad_hi_operand_rewritten_alike_each_trip.rs
 ];
 
@@ -1711,5 +1711,5 @@ const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("98fa0894", "new"),                                        // (traced in trace/T19v*.md)
     ("df7cd5e3", "new"),                                        // (traced in trace/T19v*.md)
     ("eb1853bf", "new"),                                        // (traced in trace/T19v*.md)
-    ("f97ff996", "new"),                                        // (traced in trace/T19v*.md)
+    ("f97ff996", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read by a half cvt, the amount 16 a moved register (T19v5); emulate/g_shift_amounts_ptxas_folds.rs
 ];

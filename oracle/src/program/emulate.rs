@@ -59,6 +59,7 @@ mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
+mod g_shift_amounts_ptxas_folds;
 mod g_unpack_through_sign_extension_or_pack64;
 mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;
@@ -730,11 +731,7 @@ pub(super) fn isa(
     // scalar sign-extending load, `a` of either sign (seed 4602's af46c5e9,
     // `emulate/shr16_of_a_sign_extending_load.rs`).
     let by_16 = r.and_then(|r| match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, o))
-            if glue.op == GlueOp::Shr
-                && glue.ty == GlueType::S16
-                && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
-        {
+        Some((Stmt::Glue { glue, .. }, o)) if g_shift_amounts_ptxas_folds::shr_s16_by_16(m, glue, o) => {
             let any_sign = shr16_of_a_sign_extending_load::shifted_signed_load(m, o);
             o.a.clone().filter(|a| a.is_exact() && (any_sign || a.bits & 0x8000 == 0))
         }
