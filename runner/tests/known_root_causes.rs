@@ -1663,14 +1663,14 @@ fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4801 (session 48's final build, 482d392b) is labelled now.
 const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"), // KNOWN ace805b3 (fairly sure): a setp of two registers over a half merged above an fp8 pair (T19v1; the emulation wants an immediate, a mov pack and h a word's low half)
-    ("0a2a189e", "new"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0)
+    ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
     ("65e28c38", "new"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; if_converted_pack wants a 64-bit Pack(4); cdcda77b's mutant)
     ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
     ("90c88344", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64)
     ("b698901a", "new"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wants a moved or known 0)
     ("bf035d4e", "new"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant)
     ("cdcda77b", "new"), // KNOWN 3701-N-D: a guarded mov.b32 {pair, h4} if-converted, the pair built in h4's register (T19v1; if_converted_pack wants a 64-bit Pack(4))
-    ("d41ca4e6", "new"), // KNOWN 3801-N1: the links' x and y moved inside the loop, hoisted by ptxas (T19v2; mad_hi_step's unchanged_since)
+    ("d41ca4e6", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: the links' x and y moved inside the loop, hoisted by ptxas (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
 ];
 
 #[test]
@@ -1684,7 +1684,7 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("13ad5714", "new"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejects gt.u32 against 0)
     ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
     ("289df626", "new"), // KNOWN d438d526 (probably): x + ((x<<1)<<31) + 3 compiled as x + 3 (T19v4; the entry is by id)
-    ("2f12064d", "new"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since)
+    ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask); helper w2: emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs
     ("568a8359", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h15 from a mov.b32 pack made before the pair's pack, unpacked after (T19v3; destroyed's made-before forms); helper w3: emulate/merge_c_half_through_a_word_pack_made_before.rs
     ("59da91ec", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // NEW, its own entry by id: an fp8 pair converted and packed in an if arm, h0 read after the join keeps its old value (T19v3; 13.0.88 -O3, 13.5 right)
@@ -1706,10 +1706,10 @@ const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("34986b1e", "new"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; fuzz3701.rs cvt wants an integer source)
     ("4a65a6da", "new"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32) (T19v2; paired returns on a guard)
     ("5ba766bb", "new"), // KNOWN 35a05e88 (fairly sure): the deleted add.cc's carry read as a live predicate by LEA.X (T19v4; by id; P0 written here, so not the carry-predicate entry; 98fa0894's family)
-    ("78ee1655", "new"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since)
+    ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("7ef87864", "new"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out takes only 32-bit shifts)
     ("98fa0894", "new"), // KNOWN 35a05e88 (fairly sure): as 5ba766bb (T19v4; stored unminimized; one mutant family)
     ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right)
     ("eb1853bf", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // NEW, its own entry by id: neg(subc) folded into an addc's IADD3.X that adds the borrow (T19v5; 13.0.88 and 13.5 -O3)
-    ("f97ff996", "new"), // KNOWN G: shr.s16 by a register holding 16 (T19v5; the G rule wants Imm(16))
+    ("f97ff996", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by a register holding 16 (T19v5; the G rule wants Imm(16)); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
 ];

@@ -61,6 +61,7 @@ mod fuzz3801;
 mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
+mod g_shift_amounts_ptxas_folds;
 mod g_unpack_through_sign_extension_or_pack64;
 mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;
@@ -83,6 +84,7 @@ mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
+mod mad_hi_operand_rewritten_alike_each_trip;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_guarded_pack_and_later_duplicate;
@@ -734,11 +736,7 @@ pub(super) fn isa(
     // scalar sign-extending load, `a` of either sign (seed 4602's af46c5e9,
     // `emulate/shr16_of_a_sign_extending_load.rs`).
     let by_16 = r.and_then(|r| match m.producer(t, r) {
-        Some((Stmt::Glue { glue, .. }, o))
-            if glue.op == GlueOp::Shr
-                && glue.ty == GlueType::S16
-                && matches!(glue.src.get(1).copied().flatten(), Some(Src::Imm(16))) =>
-        {
+        Some((Stmt::Glue { glue, .. }, o)) if g_shift_amounts_ptxas_folds::shr_s16_by_16(m, glue, o) => {
             let any_sign = shr16_of_a_sign_extending_load::shifted_signed_load(m, o);
             o.a.clone().filter(|a| a.is_exact() && (any_sign || a.bits & 0x8000 == 0))
         }

@@ -21,8 +21,10 @@
 //! Out (the spec stands): the first link (its acc made elsewhere: an `IMAD.HI` of another
 //! addend), links whose x, y differ from the link before (another text), `mad.lo`, `mul.hi` +
 //! `add` of another product or of a 16/64-bit type, x, y or h written between two links (another
-//! `IMAD.HI` operand: `s48/v9_loop8_x_stepped`, `v10_loop8_mul_hi_of_stepped_y`), an instruction
-//! on acc between the links (`v5_loop8_add_between`), links alternating two products
+//! `IMAD.HI` operand: `s48/v9_loop8_x_stepped`, `v10_loop8_mul_hi_of_stepped_y`; x or y moved
+//! from the same value each trip of a loop counts as kept:
+//! [`mad_hi_operand_rewritten_alike_each_trip`](super::mad_hi_operand_rewritten_alike_each_trip)),
+//! an instruction on acc between the links (`v5_loop8_add_between`), links alternating two products
 //! (`v3_loop8_alternating_y`), and a guarded link (none seen). 13.5 and -O0 emit every link:
 //! the entry's backends scope those out.
 //!
@@ -30,6 +32,7 @@
 //! when the deviation is emulated; an acc whose set is not this chain's gives `None`.
 
 use super::fuzz3602::{label_at, unchanged_between, writes};
+use super::mad_hi_operand_rewritten_alike_each_trip::rewritten_alike;
 use super::reg_of_glue;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
@@ -79,7 +82,8 @@ fn mad_hi_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<u
     let (p, o) = glue_producer(m, t, reg_of_glue(g, 2)?)?;
     let (x, y) = (vals.first().filter(|v| v.is_exact())?, vals.get(1).filter(|v| v.is_exact())?);
     let same = p.op == GlueOp::MadHi && p.ty == g.ty && p.src[..2] == g.src[..2];
-    let kept = (0..2).all(|k| reg_of_glue(g, k).is_none_or(|r| unchanged_since(m, r, o.stmt)));
+    let alike = |r| o.stmt >= m.stmt && loop_of(m, o.stmt).is_some_and(|(h, b)| rewritten_alike(m, r, h, b));
+    let kept = (0..2).all(|k| reg_of_glue(g, k).is_none_or(|r| unchanged_since(m, r, o.stmt) || alike(r)));
     (same && kept).then(|| u128::from(g.eval([x.bits as u64, y.bits as u64, 0, 0], false) & 0xFFFF_FFFF))
 }
 
@@ -106,9 +110,15 @@ fn unchanged_since(m: &Machine<'_>, r: Reg, from: usize) -> bool {
     if from < to {
         return unchanged_between(m, r, from, to);
     }
-    let back_edge = m.p.body.iter().enumerate().skip(from).find_map(|(k, s)| match s {
-        Stmt::Bra { label, .. } => label_at(m, *label).filter(|&head| head <= to).map(|head| (head, k)),
+    loop_of(m, from).is_some_and(|(head, bra)| !m.p.body[head..bra].iter().any(|s| writes(s, r)))
+}
+
+/// The loop around the running statement that the link at body index `from` (at or after it)
+/// sits in: (the label of the first back edge at or after `from` that jumps to or before the
+/// running statement, that edge).
+fn loop_of(m: &Machine<'_>, from: usize) -> Option<(usize, usize)> {
+    m.p.body.iter().enumerate().skip(from).find_map(|(k, s)| match s {
+        Stmt::Bra { label, .. } => label_at(m, *label).filter(|&head| head <= m.stmt).map(|head| (head, k)),
         _ => None,
-    });
-    back_edge.is_some_and(|(head, bra)| !m.p.body[head..bra].iter().any(|s| writes(s, r)))
+    })
 }

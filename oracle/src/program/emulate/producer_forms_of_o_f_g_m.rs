@@ -10,7 +10,7 @@
 
 use super::origin::{moved_immediate, Origin};
 use super::skipped_integer_copy_and_f2fp_mask::f2fp_masked_by_imm;
-use super::{imm_of, known_at_compile_time, mul_step_unread_shfl_predicate_folded_zero};
+use super::{g_shift_amounts_ptxas_folds, known_at_compile_time, mul_step_unread_shfl_predicate_folded_zero};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -105,6 +105,7 @@ fn identity16(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<Re
         GlueOp::Sub => with(0, false),
         GlueOp::And => with(0xFFFF, true),
         GlueOp::Min | GlueOp::Max => reg(0).filter(|&x| reg(1) == Some(x)),
+        GlueOp::Shl | GlueOp::Shr => g_shift_amounts_ptxas_folds::shift_by_zero(m, t, g, vals),
         _ => None,
     }
 }
@@ -121,11 +122,7 @@ pub(super) fn through_identity_of_shr16(m: &Machine<'_>, t: u32, g: &Glue, vals:
     }
     let x = identity16(m, t, g, vals)?;
     match m.producer(t, x)? {
-        (Stmt::Glue { glue, .. }, o)
-            if glue.op == GlueOp::Shr && glue.ty == GlueType::S16 && imm_of(glue, 1) == Some(16) =>
-        {
-            Some(o.clone())
-        }
+        (Stmt::Glue { glue, .. }, o) if g_shift_amounts_ptxas_folds::shr_s16_by_16(m, glue, o) => Some(o.clone()),
         _ => None,
     }
 }

@@ -118,3 +118,75 @@ fn n1_links_that_do_not_repeat_the_one_before_are_left_alone() {
     };
     untouched(&other_product, WORDS, D);
 }
+
+/// Seeds 4801-4803 (`emulate/mad_hi_operand_rewritten_alike_each_trip.rs`): x or y moved from
+/// one immediate inside the loop, before the link (d41ca4e6: both, a loop of 4, 3 links at
+/// 13.0.88 -O3; 2f12064d: y, a loop of 7, 4 links; 78ee1655: x, a loop of 4 read by a `setp` and
+/// a `selp`, 3 links): the stored -O3/JIT words admitted.
+#[test]
+fn n1_the_links_of_an_operand_moved_alike_each_trip_admit_the_stored_o3_words() {
+    admits_stored_words("4801", "d41ca4e68c4ec761", &[(0, 1, 0x743a_846a), (31, 1, 0x743a_846a)]);
+    admits_stored_words("4802", "2f12064d2a3a458d", &[(0, 2, 0x0000_d1cc), (31, 2, 0x0000_d1cc)]);
+    admits_stored_words("4803", "78ee165572e13ced", &[(0, 0, 0), (31, 0, 0)]);
+}
+
+/// corpus/findings/fuzz-h200-4803/trace/78ee1655/s48/'s frame with `body` in a loop of 4 (acc =
+/// in[2], a kept x source r5 = in[0]), acc stored.
+fn loop4(body: &[&'static str]) -> Vec<&'static str> {
+    let mut lines = vec!["ld.global.u32 %r1, [%in+8];", "ld.global.u32 %r5, [%in];", "mov.u32 %r3, 0;", "$L1:"];
+    lines.extend_from_slice(body);
+    lines.extend([
+        "add.u32 %r3, %r3, 0x1;",
+        "setp.lt.u32 %p1, %r3, 0x4;",
+        "@%p1 bra $L1;",
+        "st.global.b32 [%out], %r1;",
+    ]);
+    lines
+}
+
+const MAD_X: &str = "mad.hi.s32 %r1, %r4, 1215229720, %r1;";
+
+/// Wrong (13.0.88 -O3 3 `IMAD.HI` of 4, s48/): x moved from one immediate before the link
+/// (the case, `reduced`), x and y both moved (d41ca4e6's form), x a copy of a register the loop
+/// keeps (`v7_copy_of_loaded_reg`), the same move before and after the link
+/// (`v8_same_mov_before_and_after`): acc + k·hi for every k in 1..=4, nothing else.
+#[test]
+fn n1_an_operand_moved_alike_each_trip_is_acc_plus_one_to_four_steps() {
+    let (x, acc) = (WORDS[0], WORDS[2]);
+    let k_x = 1_184_957_712_u32;
+    let y = 1_215_229_720_u32;
+    let mov_k = "mov.b32 %r4, 1184957712;";
+    let both_moved = ["mov.b32 %r4, 1184957712;", "mov.b32 %r6, 1215229720;", "mad.hi.s32 %r1, %r4, %r6, %r1;"];
+    let cases = [
+        (loop4(&[mov_k, MAD_X]), k_x),
+        (loop4(&both_moved), k_x),
+        (loop4(&["mov.b32 %r4, %r5;", MAD_X]), x),
+        (loop4(&[mov_k, MAD_X, mov_k]), k_x),
+    ];
+    for (lines, x) in cases {
+        let hi = hi_s32(x, y);
+        let (s, e, fired) = both(&lines, WORDS, D);
+        let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
+        assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(4), true), "{lines:?}");
+        assert_eq!(fired, vec![D], "{lines:?}");
+        let e = e.field(0, 32);
+        assert!((1..=4).all(|k| e.matches(word(k))), "{e} of {lines:?}");
+        assert!(!e.matches(word(0)) && !e.matches(word(5)), "{e} of {lines:?}");
+    }
+}
+
+/// Right (13.0.88 -O3 all 4 `IMAD.HI`, s48/): x a copy of a register the loop steps
+/// (`v6_copy_of_stepped_reg`) or of acc (`v10_copy_of_acc`). Out (wrong at 13.0.88 but not
+/// claimed): the move after the link, x moved before the loop from another value
+/// (`v5_mov_after_link`: the first trip reads it), and a guarded move (`v9_guarded_mov`).
+#[test]
+fn n1_an_operand_moved_to_a_new_value_each_trip_is_left_alone() {
+    untouched(&loop4(&["add.u32 %r5, %r5, 0x11111111;", "mov.b32 %r4, %r5;", MAD_X]), WORDS, D);
+    untouched(&loop4(&["mov.b32 %r4, %r1;", MAD_X]), WORDS, D);
+    let mut after = loop4(&[MAD_X, "mov.b32 %r4, 1184957712;"]);
+    after.insert(3, "mov.b32 %r4, 7;");
+    untouched(&after, WORDS, D);
+    let mut guarded = loop4(&["setp.ne.u32 %p2, %r5, 0;", "@%p2 mov.b32 %r4, 1184957712;", MAD_X]);
+    guarded.insert(3, "mov.b32 %r4, 1184957712;");
+    untouched(&guarded, WORDS, D);
+}
