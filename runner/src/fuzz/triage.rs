@@ -457,7 +457,8 @@ impl Triage {
         self.record(store, finding, case)
     }
 
-    /// Records a job the minimizer finished, then the occurrences of its kind that waited.
+    /// Records a job the minimizer finished, then the occurrences of its kind and the members of
+    /// its mutant family that waited for it.
     pub fn done(&mut self, store: &mut FindingStore, d: Done) -> Result<(), StoreError> {
         if let Some(n) = self.pending.get_mut(&d.batch) {
             *n -= 1;
