@@ -653,7 +653,8 @@ pub struct Prepared {
     /// Programs the oracle accepts.
     pub valid: Vec<usize>,
     /// Time of the preparation stages: `oracle`, `ptxas LABEL` per assembly, `SASS check
-    /// LABEL` per module checked and, within it, `SASS coverage LABEL (part of its check)`.
+    /// LABEL` per module checked and, within it, `SASS coverage LABEL (part of its check)` and
+    /// `SASS nvdisasm again without -ndf LABEL (part of its check)` (listings with a jump table).
     pub stages: BTreeMap<String, StageTime>,
     /// Per module checked: the assembly and the kernels checked, or why the check failed.
     pub sass: Vec<(String, Result<usize, String>)>,
@@ -725,7 +726,7 @@ impl Preparer {
         let dir = &self.scratch;
         // One thread per build, each waiting for its ptxas process (not rayon's threads,
         // which the oracle of the batches prepared beside this one needs).
-        type Built = (String, std::io::Result<Assembled>, StageTime, Option<((SassOutcome, StageTime), StageTime)>);
+        type Built = (String, std::io::Result<Assembled>, StageTime, Option<((SassOutcome, ModuleTimes), StageTime)>);
         let assembled: Vec<Built> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .builds
@@ -759,9 +760,16 @@ impl Preparer {
         let mut environment = None;
         for (by, r, t, checked) in assembled {
             add_stage(&mut stages, &by, t);
-            if let (Some(((outcome, grams_t), t)), Ok(a)) = (checked, &r) {
+            if let (Some(((outcome, times), t)), Ok(a)) = (checked, &r) {
                 add_stage(&mut stages, &format!("SASS check {by}"), t);
-                add_stage(&mut stages, &format!("SASS coverage {by} (part of its check)"), grams_t);
+                add_stage(&mut stages, &format!("SASS coverage {by} (part of its check)"), times.grams);
+                if let Some(again) = times.again {
+                    add_stage(
+                        &mut stages,
+                        &format!("SASS nvdisasm again without -ndf {by} (part of its check)"),
+                        again,
+                    );
+                }
                 sass.push((by.clone(), attribute_sass(&by, outcome, programs, a, &mut results, &mut coverage)));
             }
             match r {
@@ -798,11 +806,12 @@ type ModuleSass = (String, Vec<Unwritten>, BTreeMap<String, BTreeSet<String>>, B
 /// Disassembles and checks one module, reads its kernels' SASS n-grams and which of the
 /// `witnesses` globs each kernel has: the outcome and the time the n-grams took (part of the
 /// check's own time).
-fn check_module(checker: &Checker, cubin: &std::path::Path, witnesses: &[String]) -> (SassOutcome, StageTime) {
-    let (functions, listing) = match checker.disassemble_parsed(cubin) {
-        Ok((listing, functions)) => (functions, listing),
-        Err(e) => return (Err(e.to_string()), StageTime::default()),
+fn check_module(checker: &Checker, cubin: &std::path::Path, witnesses: &[String]) -> (SassOutcome, ModuleTimes) {
+    let crate::sass::Parsed { listing, functions, again } = match checker.disassemble_parsed(cubin) {
+        Ok(parsed) => parsed,
+        Err(e) => return (Err(e.to_string()), ModuleTimes::default()),
     };
+    let again = again.map(|d| StageTime { wall_s: d.as_secs_f64(), cpu_s: 0.0 });
     let found = crate::sass::check_functions(&functions);
     let (grams, t) = measure(|| crate::sass::coverage::kernels(&functions));
     let witnessed = functions
@@ -811,7 +820,16 @@ fn check_module(checker: &Checker, cubin: &std::path::Path, witnesses: &[String]
         .map(|f| (f.name.clone(), crate::sass::witnessed(f, witnesses)))
         .filter(|(_, w)| !w.is_empty())
         .collect();
-    (Ok((listing, found, grams, witnessed)), t)
+    (Ok((listing, found, grams, witnessed)), ModuleTimes { grams: t, again })
+}
+
+/// Parts of one module's check time shown as stages of their own: the n-grams, and nvdisasm's
+/// second run where the listing was made again without `-ndf` (wall only: the run is a child
+/// process, whose CPU is in the table's processes row).
+#[derive(Clone, Copy, Debug, Default)]
+struct ModuleTimes {
+    grams: StageTime,
+    again: Option<StageTime>,
 }
 
 /// Gives every program of assembly `a` (by `by`) its [`SassCheck`] from the module's

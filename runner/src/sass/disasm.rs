@@ -125,11 +125,24 @@ impl Nvdisasm {
     /// corpus/findings/fuzz-h200-4703/trace/T18u3.md). So a listing with an indirect branch whose
     /// targets are not named ([`lacks_branch_targets`]) is made again without `-ndf`.
     pub fn disassemble(&self, cubin: &Path, limit: Duration) -> Result<String, DisasmError> {
+        self.disassemble_measured(cubin, limit).map(|(listing, _)| listing)
+    }
+
+    /// [`Nvdisasm::disassemble`], with the wall time of the second run where the listing was made
+    /// again without `-ndf` (`None`: the first run's listing served), for the campaign's stage
+    /// table.
+    pub fn disassemble_measured(
+        &self,
+        cubin: &Path,
+        limit: Duration,
+    ) -> Result<(String, Option<Duration>), DisasmError> {
         let fast = self.run(cubin, limit, true)?;
         if !lacks_branch_targets(&fast) {
-            return Ok(fast);
+            return Ok((fast, None));
         }
-        self.run(cubin, limit, false)
+        let start = std::time::Instant::now();
+        let listing = self.run(cubin, limit, false)?;
+        Ok((listing, Some(start.elapsed())))
     }
 
     /// One `nvdisasm -c` run, with `-ndf` where `no_dataflow`.
@@ -255,8 +268,20 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
         let tool = Nvdisasm { path: fake, version: "test".into() };
-        let listing = tool.disassemble(Path::new("x.cubin"), DEFAULT_TIMEOUT).unwrap();
-        assert!(listing.contains("BRANCH_TARGETS"), "{listing}");
+        let (listing, again) = tool.disassemble_measured(Path::new("x.cubin"), DEFAULT_TIMEOUT).unwrap();
+        assert!(listing.contains("BRANCH_TARGETS") && again.is_some(), "{listing} {again:?}");
+        // A listing whose indirect branch names its targets is the first run's, not timed again.
+        let named = dir.path().join("named");
+        std::fs::write(
+            &named,
+            "#!/bin/sh
+echo '/*0010*/ BRX R6 -0xe0 (*\"BRANCH_TARGETS .L_x_1\"*);'\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&named, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let tool = Nvdisasm { path: named, version: "test".into() };
+        let (listing, again) = tool.disassemble_measured(Path::new("x.cubin"), DEFAULT_TIMEOUT).unwrap();
+        assert!(listing.contains("BRANCH_TARGETS") && again.is_none(), "{listing} {again:?}");
     }
 
     #[test]

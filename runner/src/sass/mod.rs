@@ -318,6 +318,18 @@ fn key_reads(reads: &mut [Unwritten]) {
     }
 }
 
+/// A module's listing as [`Checker::disassemble_parsed`] gives it.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// nvdisasm's listing.
+    pub listing: String,
+    /// Its functions.
+    pub functions: Vec<parse::Function>,
+    /// The wall time of the second nvdisasm run, where the first listing lacked a jump table's
+    /// targets ([`disasm::lacks_branch_targets`]).
+    pub again: Option<Duration>,
+}
+
 /// The tools of the check.
 #[derive(Clone, Debug)]
 pub struct Checker {
@@ -341,11 +353,13 @@ impl Checker {
     }
 
     /// Disassembles `cubin` and parses the listing, for [`check_functions`] and
-    /// [`coverage::kernels`] to share: the listing and its functions.
-    pub fn disassemble_parsed(&self, cubin: &Path) -> Result<(String, Vec<parse::Function>), SassError> {
-        let listing = self.nvdisasm.disassemble(cubin, self.timeout)?;
+    /// [`coverage::kernels`] to share: the listing, its functions and the wall time of
+    /// nvdisasm's second run where the listing was made again without `-ndf`
+    /// ([`Nvdisasm::disassemble_measured`]).
+    pub fn disassemble_parsed(&self, cubin: &Path) -> Result<Parsed, SassError> {
+        let (listing, again) = self.nvdisasm.disassemble_measured(cubin, self.timeout)?;
         let functions = parse::parse_listing(&listing)?;
-        Ok((listing, functions))
+        Ok(Parsed { listing, functions, again })
     }
 
     /// Assembles `ptx` with `ptxas` for `arch` at `-O{opt}`, then [`Checker::check_cubin`].
