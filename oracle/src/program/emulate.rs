@@ -116,11 +116,13 @@ mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
+mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_widened_as_its_boolean;
 mod set_f32_zero_tested;
 mod set_negation_sign_extension_saturation_queries;
+mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
@@ -595,6 +597,10 @@ pub(super) fn isa(
                 let bits = c.dtype.bits().min(width);
                 emulated = Some((Deviation::SetRoundTripFolded, widen(word.field(0, bits))));
             }
+        }
+        // 3301-N3 through `cvt.{s32,u32}.u16` of a half float step: `emulate/set_round_trip_through_a_zero_extended_half.rs`.
+        if let Some((d, v)) = set_round_trip_through_a_zero_extended_half::folded(m, t, inst, c) {
+            emulated = Some((d, widen(v)));
         }
         // 3301-N3 with the `set.<cmp>.f32` itself as the float step and an integer truncation
         // `cvt.{s16,u16}.{s32,u32}` between (corpus/findings/fuzz-h200-3602/, dced936c; ptxas

@@ -18,6 +18,7 @@
 //! the set's truth as the integer 0/1 at the byte, `None` elsewhere.
 
 use super::j_branch_known_values::observed_only_by;
+use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm::zero_test_split_into_an_arm;
 use super::set_f32_byte_beside_a_zero_tested_set_f32::zero_tested_set_f32;
 use super::set_f32_widened_as_its_boolean::logic_of_a_predicate_mask;
 use crate::isa::{Cvt, CvtType, Instruction};
@@ -46,7 +47,8 @@ fn set_read_only_by(m: &Machine<'_>, a_stmt: Option<usize>, k: usize) -> Option<
 /// C1-N2 at `cvt.{u8,s8}.{u32,s32} d, s` of a `set.<cmp>.f32` word s, or at `cvt.{u8,s8}.{u16,s16}
 /// d, h` of `h = cvt.{u16,s16}.{u32,s32} s` of one (h and s each read by the next cvt alone), in a
 /// program C1-N2's logic trigger is in, or a live zero test of a set.f32 word (seed 4802's 50a1f28c,
-/// [`zero_tested_set_f32`]): 1 where the set is true, 0 where false (8 bits).
+/// [`zero_tested_set_f32`]), or a zero test split into a branch arm (seed 4901's 55b28c51,
+/// [`zero_test_split_into_an_arm`]): 1 where the set is true, 0 where false (8 bits).
 pub(super) fn byte_of_set_f32(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     if !m.allow.emulates(d) || !matches!(c.dtype, CvtType::U8 | CvtType::S8) || !plain(&c) {
@@ -73,7 +75,7 @@ pub(super) fn byte_of_set_f32(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cv
         }
         _ => return None,
     };
-    let triggered = || logic_of_a_predicate_mask(m) || zero_tested_set_f32(m);
+    let triggered = || logic_of_a_predicate_mask(m) || zero_tested_set_f32(m) || zero_test_split_into_an_arm(m);
     if !word.is_exact() || !triggered() {
         return None;
     }

@@ -20,6 +20,7 @@ use super::origin::moved_immediate;
 use super::product_factor_folded_after_the_product;
 use super::ptxas_constant_operands;
 use super::set_f32_boolean_after_a_zero_test_diamond;
+use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape};
@@ -417,7 +418,10 @@ pub(super) fn set_or_unpack_of_set(m: &Machine<'_>, k: usize, r: Reg, is_set: &d
 /// fuzz-h200-4003/, 2fb09e8f, T7H.md: `set.gt.f32.s32`, v7 `.f32` set); every float
 /// destination (the conversion of 0 and 1 is exact under any float rounding). The other
 /// trigger: an if-converted test against zero after another branch
-/// ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`], fuzz-h200-4303/, 67fafce8, T14x4.md).
+/// ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`], fuzz-h200-4303/, 67fafce8, T14x4.md);
+/// and a zero test split into a branch arm, the set's word read by the cvt alone
+/// ([`set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for`], fuzz-h200-4901/, 55b28c51,
+/// T20.md: v/v16 `SEL R7, RZ, 0x3c00`; s49/v5, the word also stored, right).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz;
@@ -430,10 +434,15 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
         return None;
     }
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
-        if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
+    let set_at = match m.producer(t, s) {
+        Some((Stmt::Glue { glue, .. }, o)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => Some(o.stmt),
+        _ => None,
+    };
+    let of_set_f32 = set_at.is_some();
     let triggered = || {
-        xor_reads_an_integer_set(m) || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
+        xor_reads_an_integer_set(m)
+            || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
+            || set_at.is_some_and(|k| set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for(m, k, s))
     };
     if !of_set_f32 || !triggered() {
         return None;

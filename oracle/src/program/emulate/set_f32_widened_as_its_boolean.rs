@@ -11,6 +11,7 @@
 use super::fuzz3602::writes;
 use super::fuzz3701::set_or_unpack_of_set;
 use super::set_f32_boolean_after_a_zero_test_diamond;
+use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Cvt, CvtType, Form, Instruction};
@@ -30,7 +31,9 @@ use crate::semantics::{Deviation, Expected};
 /// of a loaded word (v10), of the set.f32 word itself (t6), `xor.b64` of a widened set (t2), and
 /// `cvt.u32.s32` (v12: `FSEL R, RZ, 1`, 1.0f). The if-converted test against zero after another
 /// branch triggers it too ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`]; seed 4303's
-/// 67fafce8 folder, x/a_b_cvtu64: `SEL R6, RZ, 0x1, !P2`).
+/// 67fafce8 folder, x/a_b_cvtu64: `SEL R6, RZ, 0x1, !P2`), and so does a zero test split into a
+/// branch arm, the set's word read by the cvt alone (seed 4901's 55b28c51, v/v17 `SEL R6, RZ, 0x1`;
+/// [`set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for`]).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
@@ -42,10 +45,15 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
         return None;
     }
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    let of_set_f32 = matches!(m.producer(t, s), Some((Stmt::Glue { glue, .. }, _))
-        if matches!(glue.op, GlueOp::Set(_, SetDst::F32)));
+    let set_at = match m.producer(t, s) {
+        Some((Stmt::Glue { glue, .. }, o)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => Some(o.stmt),
+        _ => None,
+    };
+    let of_set_f32 = set_at.is_some();
     let triggered = || {
-        logic_of_a_predicate_mask(m) || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
+        logic_of_a_predicate_mask(m)
+            || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
+            || set_at.is_some_and(|k| set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for(m, k, s))
     };
     if !of_set_f32 || !triggered() {
         return None;
