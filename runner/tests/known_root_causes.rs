@@ -1704,7 +1704,7 @@ fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
 const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("34986b1e", "new"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; fuzz3701.rs cvt wants an integer source)
-    ("4a65a6da", "new"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32) (T19v2; paired returns on a guard)
+    ("4a65a6da", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32), h4 merged at a join after it (T19v2; paired returned on a guard); helper x2: emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs
     ("5ba766bb", "new"), // KNOWN 35a05e88 (fairly sure): the deleted add.cc's carry read as a live predicate by LEA.X (T19v4; by id; P0 written here, so not the carry-predicate entry; 98fa0894's family)
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("7ef87864", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out took only 32-bit shifts); helper x2: emulate/b64_body_shifted_out_within_one_unrolled_pass.rs

@@ -66,6 +66,7 @@ mod g_shift_amounts_ptxas_folds;
 mod g_unpack_through_sign_extension_or_pack64;
 mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;
+mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod half_cvt_folded_into_rzi;
 mod high_half_of_max_s32_rejoined_after_an_arm;
 mod j_branch_known_values;

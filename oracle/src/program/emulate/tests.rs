@@ -902,6 +902,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
+mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod known_at_compile_time;
 mod known_through_integer_cvt;
 mod l_m_n_origins;
