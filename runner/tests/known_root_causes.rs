@@ -1681,7 +1681,7 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
 const SEED_4802_LABELS: [(&str, &str); 12] = [
-    ("13ad5714", "new"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejects gt.u32 against 0)
+    ("13ad5714", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejected gt.u32 against 0); helper x2: emulate/unsigned_gt_zero_exit_counted_from_a_positive_start.rs
     ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
     ("289df626", "new"), // KNOWN d438d526 (probably): x + ((x<<1)<<31) + 3 compiled as x + 3 (T19v4; the entry is by id)
     ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
@@ -1704,10 +1704,10 @@ fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
 const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("34986b1e", "new"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; fuzz3701.rs cvt wants an integer source)
-    ("4a65a6da", "new"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32) (T19v2; paired returns on a guard)
+    ("4a65a6da", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32), h4 merged at a join after it (T19v2; paired returned on a guard); helper x2: emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs
     ("5ba766bb", "new"), // KNOWN 35a05e88 (fairly sure): the deleted add.cc's carry read as a live predicate by LEA.X (T19v4; by id; P0 written here, so not the carry-predicate entry; 98fa0894's family)
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
-    ("7ef87864", "new"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out takes only 32-bit shifts)
+    ("7ef87864", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out took only 32-bit shifts); helper x2: emulate/b64_body_shifted_out_within_one_unrolled_pass.rs
     ("98fa0894", "new"), // KNOWN 35a05e88 (fairly sure): as 5ba766bb (T19v4; stored unminimized; one mutant family)
     ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right)
     ("eb1853bf", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // NEW, its own entry by id: neg(subc) folded into an addc's IADD3.X that adds the borrow (T19v5; 13.0.88 and 13.5 -O3)

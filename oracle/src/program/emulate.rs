@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod b64_body_shifted_out_within_one_unrolled_pass;
 mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
@@ -65,6 +66,7 @@ mod g_shift_amounts_ptxas_folds;
 mod g_unpack_through_sign_extension_or_pack64;
 mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;
+mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod half_cvt_folded_into_rzi;
 mod high_half_of_max_s32_rejoined_after_an_arm;
 mod j_branch_known_values;
@@ -142,6 +144,7 @@ mod slct_of_abs_folded_non_negative;
 mod stored;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
+mod unsigned_gt_zero_exit_counted_from_a_positive_start;
 mod unsigned_loop_exit_counted_signed;
 mod values;
 mod wide16_product_of_s8_round_trip;

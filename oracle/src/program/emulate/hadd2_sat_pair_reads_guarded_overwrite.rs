@@ -16,7 +16,8 @@
 //!   no `.sat` f16-destination `cvt` before it (one before pairs with F, both ahead of the
 //!   write: right), and d neither read nor written until the second (a store of d between:
 //!   right);
-//! - the second, S: the next `.sat` cvt to `.f16` after F, unguarded, one whose saturation is
+//! - the second, S: the next `.sat` cvt to `.f16` after F, unguarded (a guarded S where d is
+//!   selected after it: `emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs`), one whose saturation is
 //!   a separate `HADD2.SAT` after its own conversion: an integer rounding of an f16
 //!   (`cvt.{rni,rzi,rmi,rpi}.sat.f16.f16`, `FRND.F16`), or any source type but `.f16`
 //!   (`cvt.{rn,rz,rm,rp}.sat.f16.{f32,f64}`, `cvt.{rn,rp}.sat.f16.{s32,u16}`: `F2F`/`I2F`).
@@ -47,6 +48,7 @@
 //! the value is the oracle's own `cvt.sat.f16.f16` (§9.7.9.21) of s's bits at S.
 
 use super::fuzz3602::writes;
+use super::hadd2_sat_pair_with_a_guarded_second_before_a_select;
 use super::origin::reads_and_overwrites;
 use super::sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 use super::values::{convert, cvt_form};
@@ -58,7 +60,7 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 /// The deviation emulated here.
-const D: Deviation = Deviation::SatCvtPairReadsGuardedOverwrite;
+pub(super) const D: Deviation = Deviation::SatCvtPairReadsGuardedOverwrite;
 
 /// `results` (the spec's destinations of the `cvt` `inst`, S, being run) with F's destination
 /// rewritten to the saturation of s's present value, where the module's scope holds.
@@ -69,30 +71,40 @@ pub(super) fn paired(
     c: Cvt,
     mut results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
-    if !m.allow.emulates(D) || inst.guard.is_some() {
+    if !m.allow.emulates(D) {
         return results;
     }
-    // Or F's conversion shared with a guarded write of S's source (seed 4602's b9890c40,
-    // `emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs`).
-    let pair = split_saturation(c)
-        .then(|| first_of_pair(m, m.stmt))
-        .flatten()
-        .or_else(|| sat_pair_over_a_guarded_cvt_sharing_its_conversion::first_sharing(m, m.stmt, inst, c));
+    let first = split_saturation(c).then(|| first_of_pair(m, m.stmt)).flatten();
+    let pair = if inst.guard.is_some() {
+        // A guarded S pairs where d is selected after it
+        // (`emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs`).
+        first.filter(|&(d, _)| hadd2_sat_pair_with_a_guarded_second_before_a_select::selected_after(m, m.stmt, d))
+    } else {
+        // Or F's conversion shared with a guarded write of S's source (seed 4602's b9890c40,
+        // `emulate/sat_pair_over_a_guarded_cvt_sharing_its_conversion.rs`).
+        first.or_else(|| sat_pair_over_a_guarded_cvt_sharing_its_conversion::first_sharing(m, m.stmt, inst, c))
+    };
     let Some((d, s)) = pair else { return results };
     if results.iter().any(|(r, _)| *r == d) {
         return results;
     }
-    let (Ok(old), Ok(now)) = (m.read(t, d), m.read(t, s)) else { return results };
-    let Some(sat) = now.is_exact().then(|| cvt_form("cvt.sat.f16.f16")).flatten() else { return results };
-    let Some(v) = convert(m, &sat, now.bits & 0xFFFF) else { return results };
-    let to = m.fire(D, &old, crate::program::thread::extend(v, d.class().bits(), false));
+    let Some(to) = saturated_now(m, t, d, s) else { return results };
     results.push((d, to));
     results
 }
 
+/// d's new value where the pair fires: the oracle's `cvt.sat.f16.f16` of s's present bits,
+/// fired over d's old value; `None` where s is not exact.
+pub(super) fn saturated_now(m: &mut Machine<'_>, t: u32, d: Reg, s: Reg) -> Option<Expected> {
+    let (Ok(old), Ok(now)) = (m.read(t, d), m.read(t, s)) else { return None };
+    let sat = now.is_exact().then(|| cvt_form("cvt.sat.f16.f16")).flatten()?;
+    let v = convert(m, &sat, now.bits & 0xFFFF)?;
+    Some(m.fire(D, &old, crate::program::thread::extend(v, d.class().bits(), false)))
+}
+
 /// Whether `c` is a `.sat` cvt to `.f16` whose saturation ptxas does as a separate `HADD2.SAT`
 /// after its own conversion (S of the module docs): not the plain `cvt.sat.f16.f16`.
-fn split_saturation(c: Cvt) -> bool {
+pub(super) fn split_saturation(c: Cvt) -> bool {
     let rounds_f16 = matches!(c.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi | CvtRnd::Rmi | CvtRnd::Rpi));
     c.sat && c.dtype == CvtType::F16 && (c.atype != CvtType::F16 || rounds_f16)
 }
@@ -115,7 +127,7 @@ pub(super) fn reg(i: &Instruction, k: usize) -> Option<Reg> {
 
 /// F's destination d and source s for S at body index `k` (module docs), when F, the writes
 /// of s between and the statements between fit the scope.
-fn first_of_pair(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
+pub(super) fn first_of_pair(m: &Machine<'_>, k: usize) -> Option<(Reg, Reg)> {
     let body = &m.p.body;
     let f = (0..k).rev().find(|&j| sat_f16_cvt(&body[j]).is_some())?;
     let (fi, fc) = sat_f16_cvt(&body[f])?;

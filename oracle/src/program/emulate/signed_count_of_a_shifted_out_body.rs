@@ -20,10 +20,13 @@
 //! (`s46/v9_counter_stored`: ptxas peels 5 trips and runs an unrolled-by-340 body, storing
 //! 0x80002b20, neither count's value), any other statement in the body (`v4_add_body`,
 //! `v5_mul_body`, `s46/v10_shl_and_add`: peeled and unrolled, no closed form), `shr.s32` (kept
-//! and unrolled, `s46/v12_shr_s32`), a 64-bit shift (kept, `s46/v13_shl_b64`), a shift of
-//! another register (`s46/v14_shl_other_src`, right either way), a statement between the test
-//! and its branch.
+//! and unrolled, `s46/v12_shr_s32`), a shift of another register (`s46/v14_shl_other_src`,
+//! right either way), a statement between the test and its branch.
+//!
+//! `shl.b64`/`shr.u64` (`s46/v13_shl_b64`, seed 4803's 7ef87864) shift out within the one
+//! unrolled pass ptxas runs where the body is small: `emulate/b64_body_shifted_out_within_one_unrolled_pass.rs`.
 
+use super::b64_body_shifted_out_within_one_unrolled_pass;
 use super::fuzz3602::writes;
 use super::origin::read_later;
 use super::values::{imm_of, reg_of_glue};
@@ -40,27 +43,34 @@ pub(super) fn shifted_out(m: &Machine<'_>, t: u32, head: usize, bra: usize, i: R
         return None;
     }
     let mut shifted = Vec::new();
+    let mut any_wide = false;
     for s in m.p.body.get(head + 1..m.stmt)? {
         if writes(s, i) {
             // The induction step (`step_per_trip` has checked every write of i).
             continue;
         }
         let Stmt::Glue { guard: None, glue } = s else { return None };
-        let shift = matches!((glue.op, glue.ty), (GlueOp::Shl, GlueType::B32) | (GlueOp::Shr, GlueType::U32));
+        let narrow = matches!((glue.op, glue.ty), (GlueOp::Shl, GlueType::B32) | (GlueOp::Shr, GlueType::U32));
+        let wide = b64_body_shifted_out_within_one_unrolled_pass::wide_shift(glue);
+        let shift = narrow || wide;
         let into_itself = reg_of_glue(glue, 0) == Some(glue.dst);
         let by_an_immediate = imm_of(glue, 1).is_some_and(|k| k >= 1);
         if !(shift && into_itself && by_an_immediate) {
             return None;
         }
+        any_wide |= wide;
         shifted.push(glue.dst);
     }
-    if shifted.is_empty() {
+    if shifted.is_empty()
+        || (any_wide && shifted.len() > b64_body_shifted_out_within_one_unrolled_pass::WIDE_SHIFTED_MAX)
+    {
         return None;
     }
     let mut zero = true;
     for r in shifted {
         let v = m.read(t, r).ok().filter(|v| v.is_exact())?;
-        zero &= v.bits & 0xFFFF_FFFF == 0;
+        let mask = if r.class().bits() >= 64 { u128::from(u64::MAX) } else { 0xFFFF_FFFF };
+        zero &= v.bits & mask == 0;
     }
     Some(zero)
 }

@@ -6,9 +6,9 @@
 
 use super::origin::merge_f32;
 use super::{
-    any_f32_nan, convert, cvt_form, float_dtype, j_packed_constant, known_at_compile_time, merge_c_in_place,
-    skipped_integer_copy_and_f2fp_mask, skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy,
-    skipped_set_over_saturated_f32,
+    any_f32_nan, convert, cvt_form, float_dtype, hadd2_sat_pair_with_a_guarded_second_before_a_select,
+    j_packed_constant, known_at_compile_time, merge_c_in_place, skipped_integer_copy_and_f2fp_mask,
+    skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy, skipped_set_over_saturated_f32,
 };
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
@@ -191,6 +191,9 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
     known_at_compile_time::forget_skipped_isa(m, t, inst);
     // 3701-N-D's if-converted guarded pack (seed 4401's 3fdf8ff2): `emulate/merge_c_in_place.rs`.
     merge_c_in_place::skipped(m, t, inst);
+    // 3801-N3's pair at a guarded second `.sat` cvt S, S skipped:
+    // `emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs`.
+    hadd2_sat_pair_with_a_guarded_second_before_a_select::skipped(m, t, inst);
     let c = match inst.form {
         Form::Cvt(c) => c,
         Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {

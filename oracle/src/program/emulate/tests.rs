@@ -886,6 +886,7 @@ fn l_only_a_shl_b64_by_an_immediate_below_32_sign_extends() {
     untouched(&with(&["or.b64 %d0, %d0, 1;"], "shl.b64 %d1, %d0, 4;"), words, d);
 }
 
+mod b64_body_shifted_out_within_one_unrolled_pass;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod cnot_conversion_tested_down_a_chain;
@@ -901,6 +902,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
+mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod known_at_compile_time;
 mod known_through_integer_cvt;
 mod l_m_n_origins;
@@ -1011,5 +1013,6 @@ mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_saturated_f32;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
+mod unsigned_gt_zero_exit_counted_from_a_positive_start;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;

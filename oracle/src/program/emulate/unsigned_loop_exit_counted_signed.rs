@@ -19,13 +19,16 @@
 //! a count read after such a loop is a point of the count ptxas's peel and unroll pick
 //! (`emulate/counter_of_a_signed_count_read_after_the_loop.rs`, set at the step; the exit test
 //! leaves where the spec does).
-//! `gt.u32 i, 0` is read as `ne` (the loop is kept: ca25d7b2's `v16`). Where ptxas keeps the
+//! `gt.u32 i, 0` is counted signed only from a positive start (from 0 or a negative one the loop
+//! is kept: ca25d7b2's `v16`; `emulate/unsigned_gt_zero_exit_counted_from_a_positive_start.rs`). Where ptxas keeps the
 //! loop right although the signed count is finite (some small steps, ca25d7b2's
 //! `v2`/`v7`/`v8`) the emulation over-approximates; which of those ptxas keeps is not known.
 
 use super::fuzz3602::{label_at, next_flow, writes};
 use super::origin::read_later;
-use super::{imm_of, reg_of_glue, signed_count_of_a_shifted_out_body};
+use super::{
+    imm_of, reg_of_glue, signed_count_of_a_shifted_out_body, unsigned_gt_zero_exit_counted_from_a_positive_start,
+};
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
@@ -77,7 +80,7 @@ pub(super) fn loop_exit_test_signed(
 
 /// A counted loop's exit test `g` as `i cmp K` (`setp.{gt,ge,lt,le}.u32` of a register and an
 /// immediate, whichever operand the immediate is): the register, K and the order; `None` for any
-/// other `setp` and for `gt.u32 i, 0` (read as `ne`: the loop is kept, ca25d7b2's `v16`).
+/// other `setp`. `gt.u32 i, 0` is counted only from a positive start ([`signed_trips`]).
 pub(super) fn exit_test(g: &Glue) -> Option<(Reg, u32, Cmp)> {
     let GlueOp::Setp(cmp) = g.op else { return None };
     if g.ty != GlueType::U32 || !matches!(cmp, Cmp::Gt | Cmp::Ge | Cmp::Lt | Cmp::Le) {
@@ -88,8 +91,7 @@ pub(super) fn exit_test(g: &Glue) -> Option<(Reg, u32, Cmp)> {
         (_, _, Some(k), Some(i)) => (i, k, swapped(cmp)),
         _ => return None,
     };
-    let bound = bound as u32;
-    (!(cmp == Cmp::Gt && bound == 0)).then_some((i, bound, cmp))
+    Some((i, bound as u32, cmp))
 }
 
 /// `cmp` with its operands exchanged (`K < i` is `i > K`).
@@ -136,8 +138,13 @@ pub(super) fn start_before(before: &[Stmt], i: Reg) -> Option<i32> {
 
 /// How many trips a loop runs from `start`, adding `step` a trip, while `i cmp bound` holds with
 /// every value read as `.s32`: the least n ≥ 1 for which the test fails. `None` where the
-/// progression wraps before (ptxas cannot count it signed) or `cmp` is no order.
+/// progression wraps before (ptxas cannot count it signed), `cmp` is no order, or ptxas keeps the
+/// unsigned test (`gt 0` from a start that is not positive:
+/// `emulate/unsigned_gt_zero_exit_counted_from_a_positive_start.rs`).
 pub(super) fn signed_trips(start: i64, step: i64, cmp: Cmp, bound: i64) -> Option<u64> {
+    if unsigned_gt_zero_exit_counted_from_a_positive_start::kept_unsigned(start, cmp, bound) {
+        return None;
+    }
     // Continue while i > b (gt, ge as b − 1) or while i < b (lt, le as b + 1).
     let (above, b) = match cmp {
         Cmp::Gt => (true, bound),
