@@ -1323,7 +1323,7 @@ const SEED_4202_LABELS: [(&str, &str); 12] = [
     ("a36272a5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded cvt.f16.f16 writer (T12b3)
     ("bc46b617", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded writer (T12b4)
     ("d3e07975", "fuzz-h200-3201-n7-bfe-s32-past-msb"),                    // KNOWN N-7: a bfe.s64 boundary (T12b2)
-    ("d438d526", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // NEW: its own entry, by id (T12b1)
+    ("d438d526", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // NEW: its own entry (T12b1); emulated since session 49 (emulate/multiplier_chain_folded_to_its_low_word.rs)
     ("e2e1bdf6", "new"), // KNOWN D: a new effect (a live neighbour half destroyed), not emulable (T12b3)
 ];
 
@@ -1683,7 +1683,7 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("13ad5714", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejected gt.u32 against 0); helper x2: emulate/unsigned_gt_zero_exit_counted_from_a_positive_start.rs
     ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
-    ("289df626", "new"), // KNOWN d438d526 (probably): x + ((x<<1)<<31) + 3 compiled as x + 3 (T19v4; the entry is by id)
+    ("289df626", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: x + ((x<<1)<<31) + 3 compiled as x + 3, the multiplier 1 + 2^32 folded to its low word (T19v4; s49 variants); emulate/multiplier_chain_folded_to_its_low_word.rs
     ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask); helper w2: emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs
     ("568a8359", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h15 from a mov.b32 pack made before the pair's pack, unpacked after (T19v3; destroyed's made-before forms); helper w3: emulate/merge_c_half_through_a_word_pack_made_before.rs
@@ -1692,7 +1692,7 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("95e97556", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // KNOWN ace805b3: setp.gt.u16 of a moved 128 and h0 packed above an f16x2-converted pair (T19v3; the emulation wants an immediate second, a .f32 pair, h a low half); helper w1: emulate/compare_of_loaded_half_rebuilt_over_its_fp8_pair_word.rs
     ("cc897994", "new"), // KNOWN 3501-N3: a cnot chain's 0/1 through cvt.rz.bf16.s64 then cvt.rni.u8.f16 (T19v4; cnot_of_a_cnot looks through int cvts only)
     ("e66ac96d", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.eq.f32.u32 with the moved 1 first (T19v3; compare_with_one_tests_the_set wants the set first; helper w4: emulate/compare_with_one_first_tests_the_set.rs)
-    ("f2bfc325", "new"), // KNOWN d438d526: six mul.lo.u64 by 0x7fffffff then sub 1 compiled as x - 1 (T19v4; the entry is by id)
+    ("f2bfc325", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: six mul.lo.u64 by 0x7fffffff then sub 1 compiled as x - 1 (T19v4; s49 variants); emulate/multiplier_chain_folded_to_its_low_word.rs
 ];
 
 #[test]

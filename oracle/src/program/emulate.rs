@@ -102,6 +102,7 @@ mod min_s32_of_max_u32_by_zero_folded_to_zero;
 mod mul_chain_zero_word_and_predicate_zero_one;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod mul_step_unread_shfl_predicate_folded_zero;
+mod multiplier_chain_folded_to_its_low_word;
 mod n7_known_within_one_block;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;

@@ -621,11 +621,20 @@ pub enum Deviation {
     /// 31, where §9.7.1.16 gives 63)
     /// (`program/emulate/bfind_64_of_branch_fixed_value_folded_from_low_word.rs`).
     BfindOf64BranchFixedValueFoldedFromLowWord,
+    /// d438d526 (corpus/findings/fuzz-h200-4202/, d438d526, trace/T12b1.md; fuzz-h200-4802/,
+    /// f2bfc325 and 289df626, trace/T19v4.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): a
+    /// 64-bit multiple of a base x whose multiplier ptxas composes from steps — a run of
+    /// `mul.lo.{s64,u64}` by the same ±0x7fffffff, or x + ((x << a) << b) with a + b ≥ 32 — read
+    /// by a 64-bit add/sub of a nonzero immediate is computed with the steps' multiplier folded
+    /// to its low word: x ± c (a pair of multiplies, the shifted term) where §9.7.1.3 / §9.7.1.7
+    /// keep the high word's terms
+    /// (`program/emulate/multiplier_chain_folded_to_its_low_word.rs`).
+    MultiplierChainFoldedToItsLowWord,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 71] = [
+    pub const ALL: [Deviation; 72] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -697,6 +706,7 @@ impl Deviation {
         Deviation::MadHiChainLosesRepeatedLinks,
         Deviation::MinS32OfMaxU32ByZeroFoldedToZero,
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
+        Deviation::MultiplierChainFoldedToItsLowWord,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -784,6 +794,7 @@ impl Deviation {
             Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
                 "bfind-64-of-branch-fixed-value-folded-from-low-word"
             }
+            Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
         }
     }
 
@@ -956,6 +967,9 @@ impl Deviation {
             Deviation::MinS32OfMaxU32ByZeroFoldedToZero => "corpus/findings/fuzz-h200-4703/cases/c80aa91287a5c90c.case",
             Deviation::BfindOf64BranchFixedValueFoldedFromLowWord => {
                 "corpus/findings/fuzz-h200-4602/cases/592cbe0bf873e2a1.case"
+            }
+            Deviation::MultiplierChainFoldedToItsLowWord => {
+                "corpus/findings/fuzz-h200-4202/cases/d438d526442e0449.case"
             }
         }
     }

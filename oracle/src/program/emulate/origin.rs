@@ -10,11 +10,12 @@
 //! [`Machine::origin_of`]).
 
 use super::fuzz3602::{unchanged_between, writes};
+use super::multiplier_chain_folded_to_its_low_word::Affine;
 use super::{
     d_copies_dropped_before_tf32, known_at_compile_time, mul_chain_zero_word_and_predicate_zero_one,
-    mul_step_unread_shfl_predicate_folded_zero, n7_known_within_one_block, producer_forms_of_o_f_g_m,
-    shl_chain_of_zero_extended_base, shl_chain_through_constant_adds, shl_chain_through_doubling_add,
-    skipped_integer_copy_and_f2fp_mask,
+    mul_step_unread_shfl_predicate_folded_zero, multiplier_chain_folded_to_its_low_word, n7_known_within_one_block,
+    producer_forms_of_o_f_g_m, shl_chain_of_zero_extended_base, shl_chain_through_constant_adds,
+    shl_chain_through_doubling_add, skipped_integer_copy_and_f2fp_mask,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -72,6 +73,10 @@ pub(in crate::program) struct Origin {
     /// When the value is known and every step computing it ran in one ptxas basic block, that
     /// block's number ([`Machine::blocks`]; `emulate/n7_known_within_one_block.rs`): N-7's `a`.
     pub(in crate::program) local_block: Option<u64>,
+    /// For a 64-bit multiple of a base composed by d438d526's steps (a run of multiplies by
+    /// ±0x7fffffff, a `shl.b64` chain added to its base), the composition
+    /// (`emulate/multiplier_chain_folded_to_its_low_word.rs`).
+    pub(in crate::program) affine: Option<Affine>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -125,6 +130,7 @@ impl Origin {
             unmasked: None,
             known_since: None,
             local_block: None,
+            affine: None,
         }
     }
 }
@@ -259,6 +265,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
         _ => true,
     };
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
+    o.affine = multiplier_chain_folded_to_its_low_word::affine(m, t, g, vals);
     // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), and so is
     // one by any multiplier with k trailing zeros (seed 4303, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
     let multiply = mul_step_unread_shfl_predicate_folded_zero::mul_step(m, t, g, vals);
