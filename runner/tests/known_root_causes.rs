@@ -1666,7 +1666,7 @@ const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
     ("65e28c38", "new"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; if_converted_pack wants a 64-bit Pack(4); cdcda77b's mutant)
     ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
-    ("90c88344", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64)
+    ("90c88344", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64); helper x3: emulate/converted_cnot_read_as_its_number.rs
     ("b698901a", "new"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wants a moved or known 0)
     ("bf035d4e", "new"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant)
     ("cdcda77b", "new"), // KNOWN 3701-N-D: a guarded mov.b32 {pair, h4} if-converted, the pair built in h4's register (T19v1; if_converted_pack wants a 64-bit Pack(4))
@@ -1690,7 +1690,7 @@ const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("59da91ec", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // NEW, its own entry by id: an fp8 pair converted and packed in an if arm, h0 read after the join keeps its old value (T19v3; 13.0.88 -O3, 13.5 right)
     ("8a55bf3e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: the add's constant the low word of a mov.b64 unpack of a moved immediate (T19v3; writes_folded_constant; helper w4: emulate/j_constant_unpacked_from_a_folded_b64.rs)
     ("95e97556", "fuzz-h200-4501-ace805b3-compare-of-half-tested-over-stale-upper-half"), // KNOWN ace805b3: setp.gt.u16 of a moved 128 and h0 packed above an f16x2-converted pair (T19v3; the emulation wants an immediate second, a .f32 pair, h a low half); helper w1: emulate/compare_of_loaded_half_rebuilt_over_its_fp8_pair_word.rs
-    ("cc897994", "new"), // KNOWN 3501-N3: a cnot chain's 0/1 through cvt.rz.bf16.s64 then cvt.rni.u8.f16 (T19v4; cnot_of_a_cnot looks through int cvts only)
+    ("cc897994", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: a cnot chain's 0/1 through cvt.rz.bf16.s64 then cvt.rni.u8.f16 (T19v4; cnot_of_a_cnot looked through int cvts only); helper x3: emulate/converted_cnot_read_as_its_number.rs
     ("e66ac96d", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.eq.f32.u32 with the moved 1 first (T19v3; compare_with_one_tests_the_set wants the set first; helper w4: emulate/compare_with_one_first_tests_the_set.rs)
     ("f2bfc325", "new"), // KNOWN d438d526: six mul.lo.u64 by 0x7fffffff then sub 1 compiled as x - 1 (T19v4; the entry is by id)
 ];

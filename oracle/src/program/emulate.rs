@@ -38,6 +38,7 @@ mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_number_and_range_decided_sets;
 mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
+mod converted_cnot_read_as_its_number;
 mod cnot_number_under_float_zero_test_or_b64_logic;
 mod cnot_of_itself_run_twice_by_a_loop;
 mod cnot_read_by_a_live_cnot;
