@@ -1667,7 +1667,7 @@ const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("65e28c38", "new"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; if_converted_pack wants a 64-bit Pack(4); cdcda77b's mutant)
     ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
     ("90c88344", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64); helper x3: emulate/converted_cnot_read_as_its_number.rs
-    ("b698901a", "new"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wants a moved or known 0)
+    ("b698901a", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wanted a moved or known 0); helper x3: emulate/zero_folded_from_a_zero_factor.rs
     ("bf035d4e", "new"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant)
     ("cdcda77b", "new"), // KNOWN 3701-N-D: a guarded mov.b32 {pair, h4} if-converted, the pair built in h4's register (T19v1; if_converted_pack wants a 64-bit Pack(4))
     ("d41ca4e6", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: the links' x and y moved inside the loop, hoisted by ptxas (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
