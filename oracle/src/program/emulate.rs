@@ -47,6 +47,7 @@ mod compare_of_loaded_half_packed_above_fp8_pair;
 mod compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
 mod compare_with_one_first_tests_the_set;
 mod conversions_tested_against_zero;
+mod converted_cnot_read_as_its_number;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
@@ -152,6 +153,7 @@ mod values;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
 mod xor16_of_set_mask_halves_as_predicate;
+mod zero_folded_from_a_zero_factor;
 
 pub(super) use carry::carry;
 pub(super) use shuffle_of_a_value_selected_by_a_bfly_predicate::{
@@ -452,11 +454,13 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     };
     // So may a `set.{ne,lt,gt}` of a register with itself (corpus/findings/fuzz-h200-3901/,
     // 0e470a25, trace/T6C.md; [`cnot_number_and_range_decided_sets::false_set_of_itself`]).
+    // Or a product by a 0 (seed 4801's b698901a, `emulate/zero_folded_from_a_zero_factor.rs`).
     let zero = |k: usize| {
         let folded = |r: Reg| {
             moved_immediate(m, t, r)
                 || known_at_compile_time::known(m, t, r)
                 || cnot_number_and_range_decided_sets::false_set_of_itself(m, t, r)
+                || zero_folded_from_a_zero_factor::zero_from_a_zero_factor(m, t, r)
         };
         imm(k).is_some_and(|v| v & 0xFFFF_FFFF == 0)
             || (reg(k).is_some_and(folded) && vals.get(k).is_some_and(|v| v.is_exact() && v.bits & 0xFFFF_FFFF == 0))

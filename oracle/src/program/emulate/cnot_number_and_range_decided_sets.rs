@@ -103,6 +103,11 @@ pub(super) fn cnot_converted_as_number(
         return None;
     }
     let one = one_in(c.atype)?;
+    // Seed 4802's cc897994: the float conversion of a `cnot`'s 0/1 is read as its number too
+    // (`emulate/converted_cnot_read_as_its_number.rs`).
+    if let Some(count) = super::converted_cnot_read_as_its_number::whole_conversion(m, t, r) {
+        return convert(m, &inst.form, if count == 0 { 0 } else { one });
+    }
     // Seed 4701's 64ad9add: the second of two float-to-float cvts of a `cnot` under the logic
     // trigger converts the `cnot`'s number too (`emulate/cnot_number_through_a_float_cvt_chain.rs`).
     if let Some(count) = super::cnot_number_through_a_float_cvt_chain::count_through_a_float_cvt(m, t, &c, r) {

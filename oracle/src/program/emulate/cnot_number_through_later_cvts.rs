@@ -74,6 +74,13 @@ pub(super) fn signed_widening_of_a_converted_cnot(
     if !m.allow.emulates(Deviation::CnotOfSetCvtConvertedAsNumber) || !widening || c.sat || !a.is_exact() {
         return None;
     }
+    // The widening of a float conversion of a `cnot`'s 0/1 (seed 4801's 90c88344 `v8`,
+    // `emulate/converted_cnot_read_as_its_number.rs`).
+    if c.atype == CvtType::S16 {
+        if let Some(count) = super::converted_cnot_read_as_its_number::sign_extended_low_half(m, t, r) {
+            return Some(Expected::exact(count, 16));
+        }
+    }
     let (Stmt::Isa(Instruction { form: Form::Cvt(c0), operands, .. }), o) = m.producer(t, r)? else { return None };
     let float = c0.atype.is_scalar_float() && c0.dtype.bits() == c.atype.bits();
     let one = one_in(c0.dtype)?;

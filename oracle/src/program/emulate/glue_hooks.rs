@@ -6,12 +6,12 @@
 use super::super::glue::Glue;
 use super::{
     bfind_64_of_branch_fixed_value_folded_from_low_word, compare_of_loaded_half_packed_above_fp8_pair,
-    conversions_tested_against_zero, first_glue_rule, fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801,
-    fuzz3901, fuzz4003, j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
-    mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
-    min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
-    packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
-    xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
+    conversions_tested_against_zero, converted_cnot_read_as_its_number, first_glue_rule, fuzz3602, fuzz3701, fuzz3702,
+    fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003, j_packed_constant, known_at_compile_time,
+    loop_carried_negation_of_max_s32_held_invariant, mad_hi_links_dropped_as_repeats,
+    merge_c_guarded_pack_and_later_duplicate, min_s32_of_max_u32_by_zero_folded_to_zero,
+    multiplier_chain_folded_to_its_low_word, packed_min_max_of_zero_extended_converted_half,
+    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
 };
 use crate::semantics::{Deviation, Expected};
 
@@ -78,4 +78,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // Seed 4003's new cause (0c35d334's `shl.b64` by 64 or more of a select of two constants
     // folded as a masked shift).
     fuzz4003::glue,
+    // 3501-N3's float conversion of a cnot's 0/1 read as its number by a sign-extending `.s16`
+    // reader (seed 4801's 90c88344).
+    converted_cnot_read_as_its_number::glue,
 ];
