@@ -1664,12 +1664,12 @@ fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
 const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"), // KNOWN ace805b3 (fairly sure): a setp of two registers over a half merged above an fp8 pair (T19v1; the emulation wants an immediate, a mov pack and h a word's low half)
     ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
-    ("65e28c38", "new"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; if_converted_pack wants a 64-bit Pack(4); cdcda77b's mutant)
+    ("65e28c38", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; cdcda77b's mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs explains its word (emulate test), but then A (a byte store of the cvt.bf16.bf16, any byte) admits it first, as b4024b2c once
     ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
     ("90c88344", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64)
     ("b698901a", "new"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wants a moved or known 0)
-    ("bf035d4e", "new"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant)
-    ("cdcda77b", "new"), // KNOWN 3701-N-D: a guarded mov.b32 {pair, h4} if-converted, the pair built in h4's register (T19v1; if_converted_pack wants a 64-bit Pack(4))
+    ("bf035d4e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs
+    ("cdcda77b", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: a guarded mov.b32 {pair, h4} over a moved 0, if-converted, the pair built in h4's register (T19v1); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs
     ("d41ca4e6", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: the links' x and y moved inside the loop, hoisted by ptxas (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
 ];
 

@@ -88,6 +88,7 @@ mod mad_hi_operand_rewritten_alike_each_trip;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
 mod merge_c_guarded_pack_and_later_duplicate;
+mod merge_c_guarded_word_pack_over_constant;
 mod merge_c_half_of_an_if_converted_write;
 mod merge_c_half_of_u8_cvt_or_truncation;
 mod merge_c_half_through_a_word_pack_made_before;

@@ -65,6 +65,9 @@
 //! `emulate/merge_c_guarded_pack_and_later_duplicate.rs`): the pack may be a guarded `mov.b64` of four halves (3fdf8ff2),
 //! if-converted with the merge in place in every thread ([`skipped`] where the guard fails),
 //! and a register written after the pack by h's expression (42bfc506) is numbered as h.
+//! Seed 4801 (trace/T19v1.md, cdcda77b; helper x1, session 49;
+//! `emulate/merge_c_guarded_word_pack_over_constant.rs`): so may a guarded `mov.b32` whose
+//! destination holds a folded constant (`SEL R7, R0, RZ, !P0` of the merged R0).
 //!
 //! Seeds 4501 and 4503 (helper w1, session 45; trace/T16t3.md, T16t5.md;
 //! `emulate/merge_c_relu_u8_of_64_guarded_over_constant.rs`): the pair may carry `.relu`
@@ -92,6 +95,7 @@ use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
 use super::merge_c_guarded_pack_and_later_duplicate;
+use super::merge_c_guarded_word_pack_over_constant;
 use super::merge_c_half_of_an_if_converted_write;
 use super::merge_c_half_of_u8_cvt_or_truncation;
 use super::merge_c_half_through_a_word_pack_made_before;
@@ -130,7 +134,7 @@ pub(super) fn isa(
         // A later copy of h's expression (seed 4401's 42bfc506): `emulate/merge_c_guarded_pack_and_later_duplicate.rs`.
         results = merge_c_guarded_pack_and_later_duplicate::later_duplicate_pack(m, t, results);
     }
-    // A guarded pack is in scope only as seed 4401's if-converted `mov.b64` ([`destroyed`]).
+    // A guarded pack is in scope only as an if-converted one ([`destroyed`], [`pack_items`]).
     if inst.guard.is_some() && !matches!(mv.shape, MovShape::Pack(_)) {
         return results;
     }
@@ -380,12 +384,20 @@ pub(super) fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Opti
 
 /// The elements of the pack at body index `k`, unguarded: of a `mov.b32`/`mov.b64` packing
 /// halves, or of a 16-bit `st.v2`/`st.v4`; with `if_converted`, also of a guarded `mov.b64`
-/// ptxas if-converts (`merge_c_guarded_pack_and_later_duplicate::if_converted_pack`).
+/// ptxas if-converts (`merge_c_guarded_pack_and_later_duplicate::if_converted_pack`) or a guarded
+/// `mov.b32` over a folded constant (`merge_c_guarded_word_pack_over_constant::if_converted_word_pack`).
 fn pack_items<'m>(m: &'m Machine<'_>, k: usize, if_converted: bool) -> Option<&'m [Operand]> {
     let Stmt::Isa(Instruction { form, operands, guard, .. }) = &m.p.body[k] else {
         return None;
     };
-    if guard.is_some() && !(if_converted && merge_c_guarded_pack_and_later_duplicate::if_converted_pack(m, k)) {
+    // Guarded: seed 4401's `mov.b64`, or a `mov.b32` over a folded constant (seed 4801's cdcda77b,
+    // `emulate/merge_c_guarded_word_pack_over_constant.rs`), each if-converted with the pair
+    // merged in place in every thread.
+    let converted = |k| {
+        merge_c_guarded_pack_and_later_duplicate::if_converted_pack(m, k)
+            || merge_c_guarded_word_pack_over_constant::if_converted_word_pack(m, k)
+    };
+    if guard.is_some() && !(if_converted && converted(k)) {
         return None;
     }
     let vector = match form {
