@@ -1664,7 +1664,7 @@ fn the_seed_4801_word_findings_are_labelled_by_their_entries() {
 const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"), // KNOWN ace805b3 (fairly sure): a setp of two registers over a half merged above an fp8 pair (T19v1; the emulation wants an immediate, a mov pack and h a word's low half)
     ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
-    ("65e28c38", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; cdcda77b's mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs
+    ("65e28c38", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; cdcda77b's mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs explains its word (emulate test), but then A (a byte store of the cvt.bf16.bf16, any byte) admits it first, as b4024b2c once
     ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
     ("90c88344", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64); helper x3: emulate/converted_cnot_read_as_its_number.rs
     ("b698901a", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wanted a moved or known 0); helper x3: emulate/zero_folded_from_a_zero_factor.rs
