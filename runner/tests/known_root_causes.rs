@@ -1665,7 +1665,7 @@ const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"), // KNOWN ace805b3 (fairly sure): a setp of two registers over a half merged above an fp8 pair (T19v1; the emulation wants an immediate, a mov pack and h a word's low half)
     ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
     ("65e28c38", "new"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; if_converted_pack wants a 64-bit Pack(4); cdcda77b's mutant)
-    ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
+    ("6a674eeb", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3, c bound to the second outer xor's operand (T19v1; lop3_chain_merged_into_two_outer_xors.rs, s49)
     ("90c88344", "new"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64)
     ("b698901a", "new"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wants a moved or known 0)
     ("bf035d4e", "new"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant)

@@ -940,6 +940,7 @@ mod seed_3802_w6;
 mod seed_4802_w4;
 
 mod j_shuffled_constant_folded_beside_a_load;
+mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_of_its_a_and_of_one_constant;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
