@@ -1703,7 +1703,7 @@ fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
 const SEED_4803_LABELS: [(&str, &str); 9] = [
-    ("34986b1e", "new"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; fuzz3701.rs cvt wants an integer source)
+    ("34986b1e", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; set_f32_boolean_through_a_narrowing_float_cvt.rs, s49)
     ("4a65a6da", "new"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32) (T19v2; paired returns on a guard)
     ("5ba766bb", "new"), // KNOWN 35a05e88 (fairly sure): the deleted add.cc's carry read as a live predicate by LEA.X (T19v4; by id; P0 written here, so not the carry-predicate entry; 98fa0894's family)
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs

@@ -117,6 +117,7 @@ mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
+mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_widened_as_its_boolean;
@@ -907,10 +908,12 @@ pub(super) fn isa(
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
     // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/set_f32_widened_as_its_boolean.rs`;
     // its narrowing to a byte there: `emulate/byte_of_set_f32_beside_logic_of_a_mask.rs`.
+    // A float cvt of its narrowing float cvt: `emulate/set_f32_boolean_through_a_narrowing_float_cvt.rs`.
     let seed_3701 = || {
         fuzz3701::cvt(m, t, inst, c)
             .or_else(|| set_f32_widened_as_its_boolean::cvt(m, t, inst, c))
             .or_else(|| byte_of_set_f32_beside_logic_of_a_mask::byte_of_set_f32(m, t, inst, c))
+            .or_else(|| set_f32_boolean_through_a_narrowing_float_cvt::cvt(m, t, inst, c))
     };
     if let Some((d, v)) = cvt_producers_seen_through::cvt(m, t, inst, c)
         .or_else(|| j_packed_constant::cvt(m, t, inst, c))
