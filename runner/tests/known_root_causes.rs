@@ -1682,7 +1682,7 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
 const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("13ad5714", "new"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejects gt.u32 against 0)
-    ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
+    ("1ddf67e8", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; word_of_an_unpack_known_from_its_pack.rs, s49)
     ("289df626", "new"), // KNOWN d438d526 (probably): x + ((x<<1)<<31) + 3 compiled as x + 3 (T19v4; the entry is by id)
     ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask); helper w2: emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs

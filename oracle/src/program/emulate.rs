@@ -146,6 +146,7 @@ mod unsigned_loop_exit_counted_signed;
 mod values;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
+mod word_of_an_unpack_known_from_its_pack;
 mod xor16_of_set_mask_halves_as_predicate;
 
 pub(super) use carry::carry;

@@ -1013,3 +1013,4 @@ mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
+mod word_of_an_unpack_known_from_its_pack;
