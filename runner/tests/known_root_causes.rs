@@ -1665,7 +1665,7 @@ const SEED_4801_LABELS: [(&str, &str); 9] = [
     ("06218710", "new"), // KNOWN ace805b3 (fairly sure): a setp of two registers over a half merged above an fp8 pair (T19v1; the emulation wants an immediate, a mov pack and h a word's low half)
     ("0a2a189e", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by 16 read through shl.b16 by 0 (T19v2; producer_forms_of_o_f_g_m.rs identity16 lacks a shift by 0); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
     ("65e28c38", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701-N-D: the guarded pack's pair read by cvt.bf16.bf16 (T19v1; cdcda77b's mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs explains its word (emulate test), but then A (a byte store of the cvt.bf16.bf16, any byte) admits it first, as b4024b2c once
-    ("6a674eeb", "new"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3 (T19v1; chain_of_op wants the lop3 at the second xor)
+    ("6a674eeb", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(a,a,a,L) then three xors merged into one LOP3, c bound to the second outer xor's operand (T19v1; lop3_chain_merged_into_two_outer_xors.rs, s49)
     ("90c88344", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (fairly sure): the cnot's 0/1 read by mul.lo.s16 under the xor trigger (T19v1; no rule for a mul reader, the cvt's source .u64); helper x3: emulate/converted_cnot_read_as_its_number.rs
     ("b698901a", "fuzz-h200-3201-n8-unsigned-below-zero-of-set"), // KNOWN 3201-N8: set.gt.s32.u32 of a 0 made by mul.lo.s32 by 0 (T19v4; N-8's zero test wanted a moved or known 0); helper x3: emulate/zero_folded_from_a_zero_factor.rs
     ("bf035d4e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: as cdcda77b, stored by st.s8 (T19v1; its mutant); helper x1: emulate/merge_c_guarded_word_pack_over_constant.rs
@@ -1682,7 +1682,7 @@ fn the_seed_4802_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 4802 (session 48's final build, 482d392b) is labelled now.
 const SEED_4802_LABELS: [(&str, &str); 12] = [
     ("13ad5714", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a loop exit test gt.u32 i, 0 from start 4 (T19v2; exit_test rejected gt.u32 against 0); helper x2: emulate/unsigned_gt_zero_exit_counted_from_a_positive_start.rs
-    ("1ddf67e8", "new"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; writes_folded_constant takes only immediates and copies)
+    ("1ddf67e8", "fuzz-h200-3701-c1n4-bfi-b32-constant-length-mod-32"), // KNOWN 3701-C1-N4: bfi's len through a mov.b64 pack and unpack (T19v4; word_of_an_unpack_known_from_its_pack.rs, s49)
     ("289df626", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: x + ((x<<1)<<31) + 3 compiled as x + 3, the multiplier 1 + 2^32 folded to its low word (T19v4; s49 variants); emulate/multiplier_chain_folded_to_its_low_word.rs
     ("2f12064d", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: as d41ca4e6, a mov of the constant inside the loop (T19v2; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("50a1f28c", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2 (fairly sure): the byte of a set's 1.0f rebuilt as SEL 0x1 under a live setp.ne.u32 of a set.f32 word (T19v3; logic_of_a_predicate_mask); helper w2: emulate/set_f32_byte_beside_a_zero_tested_set_f32.rs
@@ -1703,7 +1703,7 @@ fn the_seed_4803_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 4803 (session 48's final build, 482d392b) is labelled now.
 const SEED_4803_LABELS: [(&str, &str); 9] = [
-    ("34986b1e", "new"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; fuzz3701.rs cvt wants an integer source)
+    ("34986b1e", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: a set.ge.f32 through cvt.rp.bf16.f32 then cvt.bf16.f16 folded as 1.0 beside the xor of a set (T19v5; set_f32_boolean_through_a_narrowing_float_cvt.rs, s49)
     ("4a65a6da", "fuzz-h200-3801-n3-hadd2-sat-pair-reads-guarded-overwrite"), // KNOWN 3801-N3: the second cvt guarded (@p cvt.rz.sat.f16.f32), h4 merged at a join after it (T19v2; paired returned on a guard); helper x2: emulate/hadd2_sat_pair_with_a_guarded_second_before_a_select.rs
     ("5ba766bb", "new"), // KNOWN 35a05e88 (fairly sure): the deleted add.cc's carry read as a live predicate by LEA.X (T19v4; by id; P0 written here, so not the carry-predicate entry; 98fa0894's family)
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs

@@ -81,6 +81,7 @@ mod known_through_integer_cvt;
 mod known_word_through_pack_or_logic64;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
+mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_merged_by_its_b_or_c;
 mod lop3_merged_through_b64_packs;
 mod lop3_of_its_a_with_b_repeating_c;
@@ -122,6 +123,7 @@ mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_widened_as_its_boolean;
@@ -152,6 +154,7 @@ mod unsigned_loop_exit_counted_signed;
 mod values;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
+mod word_of_an_unpack_known_from_its_pack;
 mod xor16_of_set_mask_halves_as_predicate;
 mod zero_folded_from_a_zero_factor;
 
@@ -921,10 +924,12 @@ pub(super) fn isa(
     // 3701 C1-N2's cvt of a set.f32 result: `emulate/fuzz3701.rs`.
     // Its 64-bit integer widening beside a logic op of a predicate mask: `emulate/set_f32_widened_as_its_boolean.rs`;
     // its narrowing to a byte there: `emulate/byte_of_set_f32_beside_logic_of_a_mask.rs`.
+    // A float cvt of its narrowing float cvt: `emulate/set_f32_boolean_through_a_narrowing_float_cvt.rs`.
     let seed_3701 = || {
         fuzz3701::cvt(m, t, inst, c)
             .or_else(|| set_f32_widened_as_its_boolean::cvt(m, t, inst, c))
             .or_else(|| byte_of_set_f32_beside_logic_of_a_mask::byte_of_set_f32(m, t, inst, c))
+            .or_else(|| set_f32_boolean_through_a_narrowing_float_cvt::cvt(m, t, inst, c))
     };
     if let Some((d, v)) = cvt_producers_seen_through::cvt(m, t, inst, c)
         .or_else(|| j_packed_constant::cvt(m, t, inst, c))

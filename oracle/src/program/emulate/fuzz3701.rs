@@ -361,13 +361,15 @@ pub(super) fn pack(
 
 /// Whether some `xor.{b16,b32,b64}` of the program reads a boolean ptxas derives from a set
 /// (C1-N2's trigger, a compile-time fact): a source register whose last writer before the xor
-/// in the body is a `set.<cmp>.u32.<type>`, a `mov.b32` unpack of a register whose last writer
+/// in the body is a `set.<cmp>.{u32,s32}.<type>` (the same −1/0 word; `.s32`: seed 4803's 34986b1e,
+/// `trace/34986b1e/s49/v6_int_cvt_set_s32_trigger`, `SEL R7, RZ, 0x3c00`), a `mov.b32` unpack of a register whose last writer
 /// before the unpack is one (the reduced kernel's `mov.b32 {%h11, %h12}, %r5; xor.b16 %h13,
 /// %h4, %h11`), or an integer `cvt` of any set's result (corpus/findings/fuzz-h200-4003/,
 /// 2fb09e8f, trace/T7H.md: `cvt.rni.u64.f32 d1, r8; xor.b64 d1, d1, d1` of a set.f32; the xor
 /// of the set.f32 word itself, v2, is right).
-fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
-    let is_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32)));
+pub(super) fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
+    let is_set =
+        |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
     let is_any_set = |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(..)));
     let of_set = |k: usize, r: Reg| {
         set_or_unpack_of_set(m, k, r, &is_set)

@@ -20,6 +20,7 @@ use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::join_merged_over_shuffled_constant;
 use super::known_at_compile_time::known;
+use super::lop3_chain_merged_into_two_outer_xors;
 use super::lop3_merged_by_its_b_or_c;
 use super::lop3_merged_through_b64_packs::{self, same_value};
 use super::lop3_of_its_a_with_b_repeating_c;
@@ -41,6 +42,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::SetpEqOfMinMaxReadsSelection, setp_eq_of_min_max),
         (Deviation::JoinOfMinusOneAndOneF32Merged, arm_glue_merged),
         (Deviation::Lop3MergedIntoXorReadsX, xor_of_lop3_chain),
+        (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_merged_into_two_outer_xors::xor_of_xor_of_thrice_a_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_merged_through_b64_packs::xor_of_packed_lop3_chain),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_chain_with_no_outer_xor),
         (Deviation::Lop3MergedIntoXorReadsX, lop3_merged_by_its_b_or_c::op_of_lop3_of_its_b_or_c),
@@ -285,7 +287,7 @@ pub(super) enum FreedInput {
 /// or a copy; `L` an immediate), `a`'s value the one the `lop3`
 /// or OP recorded; the input that stays ([`FreedInput`]) an immediate or a register unwritten
 /// from the `lop3` to `at`.
-fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<Lop3Chain> {
+pub(super) fn lop3_chain(m: &Machine<'_>, t: u32, r: Reg, at: usize) -> Option<Lop3Chain> {
     let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
     chain_of_op(m, t, x, o.stmt, o.a.as_ref(), at)
 }
@@ -305,20 +307,25 @@ fn chain_of_op(
     if !matches!(x.op, GlueOp::Xor | GlueOp::Or | GlueOp::And) || x.ty != GlueType::B32 {
         return None;
     }
-    let chain = [(0, 1), (1, 0)].into_iter().find_map(|(ka, kl)| {
+    let (ka, l, k, lop) = lop3_of_op(m, x, op_at)?;
+    // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
+    let a_value =
+        if ka == 0 { first } else { m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref()) };
+    let a_value = a_value.filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
+    lop3_chain_of(m, t, x.op, lop, k, a_value, at)
+}
+
+/// The `lop3` a [`lop3_chain`]'s OP `x` (at body index `op_at`) reads beside its own `a`: the
+/// index of OP's `a` operand, the `lop3`'s register, its body index and the `lop3` (unguarded).
+pub(super) fn lop3_of_op<'p>(m: &'p Machine<'_>, x: &Glue, op_at: usize) -> Option<(usize, Reg, usize, &'p Glue)> {
+    [(0, 1), (1, 0)].into_iter().find_map(|(ka, kl)| {
         let (a, l) = (reg_of_glue(x, ka)?, reg_of_glue(x, kl)?);
         let (k, lop) = m.p.body[..op_at].iter().enumerate().rev().find(|(_, s)| writes(s, l))?;
         let Stmt::Glue { guard: None, glue: lop } = lop else { return None };
         // `a` the `lop3`'s own `a` as ptxas numbers values (seed 4302: through copies).
         let same_a = reg_of_glue(lop, 0).is_some_and(|la| same_value(m, (op_at, a), (k, la)));
         (lop.op == GlueOp::Lop3 && same_a).then_some((ka, l, k, lop))
-    });
-    let (ka, l, k, lop) = chain?;
-    // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
-    let a_value =
-        if ka == 0 { first } else { m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref()) };
-    let a_value = a_value.filter(|v| v.is_exact())?.bits as u64 & 0xFFFF_FFFF;
-    lop3_chain_of(m, t, x.op, lop, k, a_value, at)
+    })
 }
 
 /// The [`Lop3Chain`] of OP `op` over the `lop3` `lop` at body index `k` whose `a` holds

@@ -22,6 +22,7 @@
 
 use super::fuzz3701::{constant, folded_constant, last_writer};
 use super::origin::{ptxas_constant, PtxasConstant};
+use super::word_of_an_unpack_known_from_its_pack::known_word_of_an_unpack;
 use super::{reg_of_glue, sub_cc_from_folded_zero_held_negated};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
@@ -37,11 +38,15 @@ use crate::semantics::Expected;
 /// copy of a moved 40 (`b_len_copy`) and a shuffled `pos` (`b_pos_shfl`) all give `LOP3.LUT R7,
 /// R9, 0x3fc` (or `0x1c` for 131): the field `len mod 32` bits wide. Right: a shuffled length
 /// below 32 (`b_len_shfl_small`), a shuffled loaded value (`b_len_shfl_loaded`, `SHFL.UP; BMSK`),
-/// the shuffle's predicate read (T15t2's `v1_pred_read`).
+/// the shuffle's predicate read (T15t2's `v1_pred_read`). A word of a `mov.b64` unpack of a
+/// pack of a folded constant too (1ddf67e8, [`known_word_of_an_unpack`]).
 pub(super) fn bfi_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], k: usize) -> Option<u64> {
     constant(m, t, g, vals, k).or_else(|| {
         let r = reg_of_glue(g, k)?;
-        ptxas_constant(m, m.stmt, r)?;
+        // Or a word of a `mov.b64` unpack of a pack of one (seed 4802's 1ddf67e8,
+        // `emulate/word_of_an_unpack_known_from_its_pack.rs`).
+        let known = ptxas_constant(m, m.stmt, r).is_some() || known_word_of_an_unpack(m, m.stmt, r);
+        known.then_some(())?;
         vals.get(k).filter(|v| v.is_exact()).map(|v| v.bits as u64)
     })
 }

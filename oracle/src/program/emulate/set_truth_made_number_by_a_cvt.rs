@@ -26,7 +26,7 @@ const CHAIN: u32 = 3;
 /// with a float side, not an integer-to-integer one (`v27_chain_u32_u16` keeps the bits: the
 /// spec's own value) and not `cvt.f32.bf16` (`v28_f32_bf16`: `IMAD.U32 R7, R0, 0x10000`, the
 /// exact widening of the bits, right).
-fn folded_by_number(c: &Cvt) -> bool {
+pub(super) fn folded_by_number(c: &Cvt) -> bool {
     let float_side = c.atype.is_scalar_float() || c.dtype.is_scalar_float();
     let scalar = c.atype.is_scalar() && c.dtype.is_scalar();
     float_side && scalar && !(c.atype == CvtType::Bf16 && c.dtype == CvtType::F32)
