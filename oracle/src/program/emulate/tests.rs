@@ -899,6 +899,7 @@ mod compare_of_loaded_half_packed_above_fp8_pair;
 mod compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
+mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
 mod known_at_compile_time;
