@@ -52,6 +52,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod d_copies_dropped_before_tf32;
+mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
 mod ftz_dropped_in_fused_sat16_cvt;

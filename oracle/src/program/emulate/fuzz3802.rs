@@ -16,6 +16,7 @@
 //! input (or `None`: the spec's result stands) otherwise.
 
 use super::cnot_number_and_range_decided_sets::zero_extending;
+use super::f2ip_of_constants_known_once_a_shuffle_folds::{converts_a_folded_shuffle, shuffled_c};
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values;
@@ -39,7 +40,9 @@ fn constant_operand(m: &Machine<'_>, o: &Operand) -> bool {
 }
 
 /// Whether operand `o` of thread `t` holds `cvt.{rzi,rni}.{s32,u32}.f32` (§9.7.9.21) of a
-/// constant NaN: the conversion's source a moved immediate, its value a NaN.
+/// constant NaN: the conversion's source a moved immediate, its value a NaN; or of any value a
+/// `shfl.sync` of a constant wrote beside a load (seed 4901's 003cb04b,
+/// [`converts_a_folded_shuffle`]).
 fn of_constant_nan_cvt(m: &Machine<'_>, t: u32, o: &Operand) -> bool {
     let Some((c, origin)) = m.cvt_producer(t, Some(o)) else { return false };
     let float_to_int = matches!(c.dtype, CvtType::S32 | CvtType::U32)
@@ -53,7 +56,8 @@ fn of_constant_nan_cvt(m: &Machine<'_>, t: u32, o: &Operand) -> bool {
         }
         _ => false,
     };
-    float_to_int && constant_source && origin.a.as_ref().is_some_and(|a| nan_of(CvtType::F32, a))
+    let nan = constant_source && origin.a.as_ref().is_some_and(|a| nan_of(CvtType::F32, a));
+    float_to_int && (nan || converts_a_folded_shuffle(m, origin.stmt))
 }
 
 /// 3802 T5A-1 (corpus/findings/fuzz-h200-3802/, f7406f82; trace/T5A.md, variants in
@@ -63,6 +67,9 @@ fn of_constant_nan_cvt(m: &Machine<'_>, t: u32, o: &Operand) -> bool {
 /// held, %tid.x in the stored kernel; 13.5 -O3 fails with C7907, the JIT crashes): `d` is any
 /// value. Right: c's low half 0 (v5, w2), a register or loaded `c` (w5, v11), a loaded float
 /// (v1), a non-NaN constant (v2, v8, v12), `a` ≠ `b` (v6). `results` (the spec's) changed.
+/// The constants may also arrive through a `shfl.sync` ptxas folds beside a load (the source
+/// of any value; `c` of any value: seed 4901's 003cb04b,
+/// `emulate/f2ip_of_constants_known_once_a_shuffle_folds.rs`).
 pub(super) fn pack(
     m: &mut Machine<'_>,
     t: u32,
@@ -79,7 +86,7 @@ pub(super) fn pack(
     let same = matches!((m.reg_of(a), m.reg_of(b)), (Ok(x), Ok(y)) if x == y);
     let c_low_nonzero =
         constant_operand(m, c) && m.source(t, c, 32).is_ok_and(|v| v.is_exact() && v.bits & 0xFFFF != 0);
-    if !same || !c_low_nonzero || !of_constant_nan_cvt(m, t, a) {
+    if !same || !(c_low_nonzero || shuffled_c(m, c)) || !of_constant_nan_cvt(m, t, a) {
         return results;
     }
     let (dst, from) = (*dst, spec.clone());
