@@ -804,8 +804,8 @@ type SassOutcome = Result<ModuleSass, String>;
 type ModuleSass = (String, Vec<Unwritten>, BTreeMap<String, BTreeSet<String>>, BTreeMap<String, BTreeSet<String>>);
 
 /// Disassembles and checks one module, reads its kernels' SASS n-grams and which of the
-/// `witnesses` globs each kernel has: the outcome and the time the n-grams took (part of the
-/// check's own time).
+/// `witnesses` globs each kernel has: the outcome and the [`ModuleTimes`] shown apart (the
+/// n-grams' time and nvdisasm's second run, both part of the check's own time).
 fn check_module(checker: &Checker, cubin: &std::path::Path, witnesses: &[String]) -> (SassOutcome, ModuleTimes) {
     let crate::sass::Parsed { listing, functions, again } = match checker.disassemble_parsed(cubin) {
         Ok(parsed) => parsed,

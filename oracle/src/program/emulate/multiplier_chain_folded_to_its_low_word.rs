@@ -48,8 +48,8 @@ pub(in crate::program) enum Steps {
     Run { f: u64, n: u32 },
     /// `count` `shl.b64` by immediates totalling `total`.
     Shifts { count: u32, total: u32 },
-    /// A shift chain of 32 to 63 added to its base (then doubled, maybe).
-    Summed,
+    /// A shift chain of 32 to 63 added to its base, then doubled once or not (`doubled`).
+    Summed { doubled: bool },
 }
 
 /// A 64-bit value base·coeff + constant (mod 2^64) made by [`Steps`] from `base`, and what
@@ -79,6 +79,16 @@ fn exact(vals: &[Expected], k: usize) -> Option<u64> {
 /// The affine form register source `k` of `g` carries in thread `t`.
 fn carried<'a>(m: &'a Machine<'_>, t: u32, g: &Glue, k: usize) -> Option<&'a Affine> {
     m.origins.get(t as usize)?.get(&reg_of_glue(g, k)?)?.affine.as_ref()
+}
+
+/// Whether register source `k` of `g` was last written, in thread `t`, by a 64-bit `mul.lo` by
+/// one of the [`FACTORS`].
+fn written_by_a_factor_multiply(m: &Machine<'_>, t: u32, g: &Glue, k: usize) -> bool {
+    let Some(stmt) = reg_of_glue(g, k).and_then(|r| m.origins.get(t as usize)?.get(&r)).map(|o| o.stmt) else {
+        return false;
+    };
+    matches!(m.p.body.get(stmt), Some(crate::program::Stmt::Glue { glue: w, .. })
+        if w.op == GlueOp::MulLo && w.ty.bits() == 64 && imm_of(w, 1).is_some_and(|f| FACTORS.contains(&f)))
 }
 
 /// The immediate of a 64-bit add/sub `g` and the index of the register it adds to (an add's
@@ -120,6 +130,9 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
                     let (coeff, constant) = (a.coeff.wrapping_mul(f), a.constant.wrapping_mul(f));
                     Some(Affine { coeff, folded, constant, steps: Steps::Run { f, n }, ..a.clone() })
                 }
+                // A run starts only on a base no multiply by either factor wrote: a chain of
+                // mixed signs is out of scope (`s49/r2_mixed_signs` is right), not restarted.
+                _ if written_by_a_factor_multiply(m, t, g, x) => None,
                 _ => fresh(x, f, Steps::Run { f, n: 1 }),
             }
         }
@@ -137,9 +150,11 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
             let (r0, r1) = (reg_of_glue(g, 0), reg_of_glue(g, 1));
             if r0 == r1 {
                 // `add d, s, s` of a summed chain doubles it (289df626's `v11_sum_doubled`).
-                let a = carried(m, t, g, 0).filter(|a| a.steps == Steps::Summed)?;
+                // Once: the evidence doubles a sum once.
+                let a = carried(m, t, g, 0).filter(|a| a.steps == Steps::Summed { doubled: false })?;
                 let (coeff, folded) = (a.coeff.wrapping_mul(2), a.folded.wrapping_mul(2));
-                return Some(Affine { coeff, folded, constant: a.constant.wrapping_mul(2), ..a.clone() });
+                let (constant, steps) = (a.constant.wrapping_mul(2), Steps::Summed { doubled: true });
+                return Some(Affine { coeff, folded, constant, steps, ..a.clone() });
             }
             [(0, 1), (1, 0)].into_iter().find_map(|(c, b)| {
                 let a = carried(m, t, g, c)?;
@@ -149,7 +164,7 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
                 (count >= 2 && total >= 32 && a.constant == 0 && same_base).then(|| Affine {
                     coeff: a.coeff.wrapping_add(1),
                     folded: 1,
-                    steps: Steps::Summed,
+                    steps: Steps::Summed { doubled: false },
                     ..a.clone()
                 })
             })
@@ -160,7 +175,7 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
             let constant = a.constant.wrapping_add(c);
             let steps = match a.steps {
                 Steps::Run { f, n } => Steps::Run { f, n: n % 2 },
-                Steps::Summed => Steps::Summed,
+                Steps::Summed { doubled } => Steps::Summed { doubled },
                 Steps::Shifts { .. } => return None,
             };
             Some(Affine { coeff: a.folded, constant, steps, ..a.clone() })

@@ -16,8 +16,8 @@
 //! (v4: `HADD2.F32; F2I.U16`), no integer cvt last (v13–v15). Wrong but not emulated: the
 //! `set.f32` as the first step (v17, 3301-N3's set.f32 form with a float destination between).
 //!
-//! Invariants: only when `SetRoundTripFolded` is emulated, the last cvt has an integer rounding
-//! and an integer destination, its source was last written by an unguarded plain
+//! Invariants: only when `SetRoundTripFolded` is emulated, the last cvt has an integer rounding,
+//! an integer destination and an `.f32` source, its source was last written by an unguarded plain
 //! `cvt.{s32,u32}.u16` of a half an unguarded float-rounding `cvt.{f16,bf16}.{s32,u32}` wrote,
 //! whose source an unguarded integer `set` last wrote (straight-line: no label or branch between
 //! the set and the half cvt). The value is at the last cvt's own width; the caller extends it.
@@ -39,7 +39,7 @@ fn plain(c: &Cvt) -> bool {
 /// word s; `None` elsewhere.
 pub(super) fn folded(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::SetRoundTripFolded;
-    let last = c.dtype.is_int() && c.rnd.is_some_and(CvtRnd::is_integer) && !c.atype.is_int();
+    let last = c.dtype.is_int() && c.rnd.is_some_and(CvtRnd::is_integer) && c.atype == CvtType::F32;
     if !m.allow.emulates(d) || !last {
         return None;
     }

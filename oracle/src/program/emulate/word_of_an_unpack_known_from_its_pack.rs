@@ -34,7 +34,8 @@ const COPIES: u32 = 3;
 /// Whether 32-bit register `r`, read at body index `before`, was last written (on every path) by
 /// an unguarded `mov.b64 {lo, hi}, d` whose `d` is a folded 64-bit constant ([`folded_unpack`])
 /// or, through at most [`COPIES`] unguarded copies, an unguarded `mov.b64 d, {x, y}` pack whose
-/// element at `r`'s word is an immediate or a [`folded_constant`].
+/// element at `r`'s word is an immediate or a [`folded_constant`]; each of them reaching the next
+/// on every path.
 pub(super) fn known_word_of_an_unpack(m: &Machine<'_>, before: usize, r: Reg) -> bool {
     if folded_unpack(m, before, r, 3) {
         return true;
@@ -56,6 +57,10 @@ pub(super) fn known_word_of_an_unpack(m: &Machine<'_>, before: usize, r: Reg) ->
         else {
             return false;
         };
+        // The pack or copy must reach its reader on every path (not stand in a skipped arm).
+        if !reaches_on_every_path(m, j, at) {
+            return false;
+        }
         match (w.shape, operands.get(1)) {
             (MovShape::Pack(2), Some(Operand::Vector(items))) => {
                 return match items.get(word) {
