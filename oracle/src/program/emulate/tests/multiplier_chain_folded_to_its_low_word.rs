@@ -168,3 +168,29 @@ fn d438d526_forms_ptxas_keeps_are_left_alone() {
         untouched(lines, [WORDS[0], WORDS[1], 0x55, 0x66], D);
     }
 }
+
+/// Out of the emulation's scope (no listing shows them; the header leaves them out, so they are
+/// not claimed): a run of one sign after a multiply by the other (the review of session 49 found
+/// it restarted there), and a sum doubled twice (the evidence doubles once).
+#[test]
+fn d438d526_mixed_sign_runs_and_a_second_doubling_are_not_claimed() {
+    let cases: Vec<Vec<&'static str>> = vec![
+        kernel(&[
+            "mul.lo.s64 %d1, %d0, -2147483647;",
+            "mul.lo.u64 %d2, %d1, 0x7fffffff;",
+            "mul.lo.u64 %d3, %d2, 0x7fffffff;",
+            "add.u64 %d5, %d3, 3;",
+        ]),
+        kernel(&[
+            "shl.b64 %d1, %d0, 1;",
+            "shl.b64 %d2, %d1, 31;",
+            "add.s64 %d3, %d0, %d2;",
+            "add.s64 %d4, %d3, %d3;",
+            "add.s64 %d6, %d4, %d4;",
+            "add.u64 %d5, %d6, 3;",
+        ]),
+    ];
+    for lines in &cases {
+        untouched(lines, [WORDS[0], WORDS[1], 0x55, 0x66], D);
+    }
+}
