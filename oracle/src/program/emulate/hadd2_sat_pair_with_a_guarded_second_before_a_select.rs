@@ -64,7 +64,8 @@ pub(super) fn skipped(m: &mut Machine<'_>, t: u32, inst: &Instruction) {
         return;
     }
     let Some((d, s)) = first_of_pair(m, m.stmt).filter(|&(d, _)| selected_after(m, m.stmt, d)) else { return };
-    if d.class() == RegClass::Pred {
+    // S writing d itself is out of scope, as where S runs (`paired`): S's own write decides there.
+    if d.class() == RegClass::Pred || inst.operands.first().and_then(|o| m.reg_of(o).ok()) == Some(d) {
         return;
     }
     let Some(to) = saturated_now(m, t, d, s) else { return };

@@ -63,3 +63,11 @@ fn n3_4a65a6da_a_guarded_s_without_a_select_of_h4_is_left_alone() {
     let other = ["setp.gt.u32 %p1, %r4, 0x0;", "@%p1 bra $L0;", "mov.b16 %h5, 0;", "$L0:"];
     untouched(&reduced(S, &other), WORDS, D);
 }
+
+/// Out of scope (no listing shows it): a skipped S that writes F's destination itself, as where
+/// S runs (`paired` leaves S's own write to decide); the review of session 49 found the skipped
+/// path wrote the pair there.
+#[test]
+fn n3_a_skipped_s_writing_fs_destination_is_not_claimed() {
+    untouched(&reduced("@%p0 cvt.rz.sat.f16.f32 %h4, %r4;", &JOIN), WORDS, D);
+}
