@@ -4,7 +4,7 @@
 //! (`LDG.E.U8 R8; LOP3.LUT R9, R7, R8, RZ, 0xc0` with R7's upper half never written: R9's upper
 //! bits are zero; corpus/findings/fuzz-h200-3702/trace/TU3.md, finding e556a38c).
 
-use super::{lut_inputs, prmt_bits, Val};
+use super::propagate::{lut_inputs, prmt_bits, Val};
 use crate::sass::parse::{Instr, Operand, Reg};
 
 /// The known-zero bits of operand `o`, which names register `r` whose known-zero bits are
