@@ -33,7 +33,7 @@
 //! are defined as values flow, the way memcheck tracks them, so that ptxas's partial writes
 //! are no finding by themselves: a `PRMT` with an immediate selector, `MOV`, a bitwise `LOP3` (and `PLOP3` over predicates),
 //! shifts by immediates, `SGXT` and `SEL` carry each bit's definedness from the bits it comes
-//! from ([`propagate`]; `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
+//! from ([`propagate`](mod@propagate); `PRMT R8, R10, 0x7632, R8` with R8 never written leaves R8's upper half
 //! undefined, and `(R8 << 4) & 0xffff0 >> 16` is defined), adds and multiplies carry it upwards
 //! (a low bit of a sum depends on no higher bit; bit i of a product by an immediate 2^t·k on
 //! none above i−t). Their predicate outputs (carry-outs) are defined where the whole result
