@@ -1727,3 +1727,55 @@ const SEED_4901_LABELS: [(&str, &str); 4] = [
     ("f9b030f8", "new"), // KNOWN 6a4d050b: setp.ne s, 1 of a set.f32.s64 folded, and the arm's copy of s reads 1 (T20; the emulation folds the setp but the arm copies 0x3f800000)
     ("fdd09fa7", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: set → cvt.rn.f16.s32 → cvt.s32.u16 → cvt.rni.u16.f32 folded to the set's word (T20; the rule wanted the float cvt as the last cvt's producer); helper x7: emulate/set_round_trip_through_a_zero_extended_half.rs
 ];
+
+#[test]
+fn the_seed_5001_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5001", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5001_LABELS));
+}
+
+/// What each word finding of seed 5001 (session 50's campaign build, 4032fee8) is labelled now.
+const SEED_5001_LABELS: [(&str, &str); 10] = [
+    ("3c82b3dd", "new"), // not traced yet
+    ("3f1783f2", "new"), // not traced yet
+    ("43065759", "new"), // not traced yet
+    ("63aaaadc", "new"), // not traced yet
+    ("b1ed167e", "new"), // not traced yet
+    ("b9401452", "new"), // not traced yet
+    ("c4120841", "new"), // not traced yet
+    ("c6d3ed97", "new"), // not traced yet
+    ("d3cdbd0c", "new"), // not traced yet
+    ("e60617f3", "new"), // not traced yet
+];
+
+#[test]
+fn the_seed_5002_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5002", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5002_LABELS));
+}
+
+/// What each word finding of seed 5002 (session 50's campaign build, 4032fee8) is labelled now.
+const SEED_5002_LABELS: [(&str, &str); 8] = [
+    ("051c9b8e", "new"), // not traced yet
+    ("0ffca718", "new"), // not traced yet
+    ("11a06fef", "new"), // not traced yet
+    ("3fdedd5c", "new"), // not traced yet
+    ("50f6d065", "new"), // not traced yet
+    ("85d1dc7a", "new"), // not traced yet
+    ("91b8cb66", "new"), // not traced yet
+    ("f46efbdc", "new"), // not traced yet
+];
+
+#[test]
+fn the_seed_5003_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5003", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5003_LABELS));
+}
+
+/// What each word finding of seed 5003 (session 50's campaign build, 4032fee8) is labelled now.
+const SEED_5003_LABELS: [(&str, &str); 4] = [
+    ("2b9b7b3e", "new"), // not traced yet
+    ("841bf645", "new"), // not traced yet
+    ("ccde7de9", "new"), // not traced yet
+    ("e7e92a13", "new"), // not traced yet
+];
