@@ -172,23 +172,46 @@ pub struct Ptxas {
 const INSTALLER: &str = include_str!("../../ci/install-ptxas");
 
 /// The time limit of a ptxas run on an empty module (and of `--version`) unless
-/// `PTXDIFF_PTXAS_TIMEOUT` says otherwise; [`PER_LINE`] more per line of PTX.
-pub const BASE_TIMEOUT: Duration = Duration::from_secs(60);
+/// `PTXDIFF_PTXAS_TIMEOUT` says otherwise; [`PER_LINE`] more per line of PTX. Twenty seconds
+/// is a hundred times what a default fuzz batch's module costs at -O3 beyond its lines (see
+/// [`PER_LINE`]); it was 60 s until a ptxas -O3 hang (seed 5003, session 50) kept a campaign
+/// waiting 80 s on one module with the machine idle.
+pub const BASE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The base of the time limit of one program assembled alone to learn which programs of a
+/// module that crashed or ran past [`timeout_for`] are to blame ([`alone_timeout_for`]). One
+/// generated program alone takes tens of milliseconds at -O3 (start-up included), so ten
+/// seconds marks a program ptxas does not finish in reasonable time without waiting out the
+/// module's limit once more for each such program.
+pub const ALONE_BASE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The time limit's share per line of PTX. Measured on the development machine (2 cores
 /// shared with other builds): a fuzz batch of 64 programs of the maximum length (4,096
 /// instructions each, about 290,000 lines) took 91 s at -O3, 0.3 ms a line; a default batch
 /// (256 programs, about 12,000 lines) 2.5 s. A millisecond a line leaves three times that
 /// (the largest batch, 256 programs of 4,096 instructions, gets about 19 minutes), and a
-/// default batch is killed after about 72 s if ptxas hangs.
+/// default batch (about 20,000 lines on the H200 campaigns of session 50) is killed after
+/// about 40 s if ptxas hangs.
 pub const PER_LINE: Duration = Duration::from_millis(1);
 
 /// The time one ptxas run on `ptx` may take: `PTXDIFF_PTXAS_TIMEOUT` in seconds (`600`,
 /// `600s`, `2.5`) for every run, else [`BASE_TIMEOUT`] plus [`PER_LINE`] per line of `ptx`.
 pub fn timeout_for(ptx: &str) -> Result<Duration, PtxasError> {
+    limit_from(ptx, BASE_TIMEOUT)
+}
+
+/// The time one ptxas run on `ptx`, a single program assembled alone to narrow down a module's
+/// crash or hang, may take: `PTXDIFF_PTXAS_TIMEOUT` as in [`timeout_for`] when set, else
+/// [`ALONE_BASE_TIMEOUT`] plus [`PER_LINE`] per line of `ptx`.
+pub fn alone_timeout_for(ptx: &str) -> Result<Duration, PtxasError> {
+    limit_from(ptx, ALONE_BASE_TIMEOUT)
+}
+
+/// `PTXDIFF_PTXAS_TIMEOUT` when set, else `base` plus [`PER_LINE`] per line of `ptx`.
+fn limit_from(ptx: &str, base: Duration) -> Result<Duration, PtxasError> {
     let Some(v) = std::env::var_os("PTXDIFF_PTXAS_TIMEOUT").filter(|v| !v.is_empty()) else {
         let lines = u32::try_from(ptx.bytes().filter(|&b| b == b'\n').count()).unwrap_or(u32::MAX);
-        return Ok(BASE_TIMEOUT.saturating_add(PER_LINE.saturating_mul(lines)));
+        return Ok(base.saturating_add(PER_LINE.saturating_mul(lines)));
     };
     let text = v.to_string_lossy().into_owned();
     let secs = text.trim().trim_end_matches('s').parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
@@ -801,6 +824,8 @@ mod tests {
         if std::env::var_os("PTXDIFF_PTXAS_TIMEOUT").is_none() {
             assert_eq!(timeout_for("").unwrap(), BASE_TIMEOUT);
             assert_eq!(timeout_for(&"x\n".repeat(1000)).unwrap(), BASE_TIMEOUT + Duration::from_secs(1));
+            assert_eq!(alone_timeout_for(&"x\n".repeat(1000)).unwrap(), ALONE_BASE_TIMEOUT + Duration::from_secs(1));
+            assert!(ALONE_BASE_TIMEOUT < BASE_TIMEOUT);
         }
         assert!(PtxasError::BadTimeout("x".into()).to_string().contains("PTXDIFF_PTXAS_TIMEOUT=\"x\""));
     }
