@@ -29,8 +29,19 @@ pub struct Assembled {
     pub accepted: Vec<usize>,
     /// Programs ptxas rejected, with its message.
     pub rejected: Vec<(usize, String)>,
-    /// Programs that crash ptxas, with its output.
-    pub crashed: Vec<(usize, String)>,
+    /// Programs that crash or hang ptxas.
+    pub crashed: Vec<Crashed>,
+}
+
+/// A program that crashed ptxas or ran past its time limit.
+#[derive(Debug, Clone)]
+pub struct Crashed {
+    /// Its index into the given programs.
+    pub index: usize,
+    /// What ptxas printed (and ptxdiff's line saying it was killed at the limit).
+    pub output: String,
+    /// Whether ptxas ran past the limit (a hang) rather than crashing.
+    pub timed_out: bool,
 }
 
 /// The 1-based line each program's entry starts on in [`text::module`]'s output, and the
@@ -84,7 +95,7 @@ pub fn assemble(
             return Ok(result);
         }
         if live.len() == 1 && asm.timed_out {
-            result.crashed.push((live[0], asm.output.trim().to_string()));
+            result.crashed.push(Crashed { index: live[0], output: asm.output.trim().to_string(), timed_out: true });
             return Ok(result);
         }
         if asm.timed_out || asm.crashed || crash_text(&asm.output) || asm.error_lines().is_empty() {
@@ -97,7 +108,8 @@ pub fn assemble(
                     asm.output.trim(),
                     live.len()
                 );
-                result.crashed.extend(live.iter().map(|&i| (i, why.clone())));
+                let timed_out = asm.timed_out;
+                result.crashed.extend(live.iter().map(|&index| Crashed { index, output: why.clone(), timed_out }));
                 return Ok(result);
             }
             result.crashed.extend(crashed);
@@ -138,7 +150,7 @@ fn narrow_down(
     arch: &str,
     opt: u8,
     stop: Option<&AtomicBool>,
-) -> std::io::Result<(Vec<usize>, Vec<(usize, String)>, Vec<(usize, String)>)> {
+) -> std::io::Result<(Vec<usize>, Vec<Crashed>, Vec<(usize, String)>)> {
     use crate::ptxas::PtxasError;
     let verdicts: Vec<(usize, Result<crate::ptxas::Assembly, PtxasError>)> = live
         .par_iter()
@@ -153,8 +165,14 @@ fn narrow_down(
     for (i, v) in verdicts {
         match v {
             Err(PtxasError::Cancelled) => return Err(std::io::Error::other(PtxasError::Cancelled)),
-            Err(e) => crashed.push((i, format!("ptxas could not be run on this program alone: {e}"))),
-            Ok(a) if a.crashed || crash_text(&a.output) => crashed.push((i, a.output.trim().to_string())),
+            Err(e) => crashed.push(Crashed {
+                index: i,
+                output: format!("ptxas could not be run on this program alone: {e}"),
+                timed_out: false,
+            }),
+            Ok(a) if a.crashed || crash_text(&a.output) => {
+                crashed.push(Crashed { index: i, output: a.output.trim().to_string(), timed_out: a.timed_out })
+            }
             Ok(a) if a.ok => keep.push(i),
             Ok(a) => rejected.push((i, a.output.trim().to_string())),
         }
@@ -210,8 +228,8 @@ mod tests {
         let a = assemble(&ptxas, &ps, &which, "sm_90", 3, dir.path(), "t", None).unwrap();
         assert_eq!(a.accepted, vec![0, 1, 3, 4, 5]);
         assert!(a.cubin.is_some() && a.rejected.is_empty());
-        assert_eq!(a.crashed.iter().map(|c| c.0).collect::<Vec<_>>(), vec![2]);
-        assert!(a.crashed[0].1.contains("did not finish within 10."), "{}", a.crashed[0].1);
+        assert_eq!(a.crashed.iter().map(|c| (c.index, c.timed_out)).collect::<Vec<_>>(), vec![(2, true)]);
+        assert!(a.crashed[0].output.contains("did not finish within 10."), "{}", a.crashed[0].output);
         // The module's limit, then the program's alone (in parallel with the others').
         assert!(t.elapsed() < crate::ptxas::BASE_TIMEOUT + Duration::from_secs(25), "{:?}", t.elapsed());
     }
@@ -226,8 +244,8 @@ mod tests {
         let which: Vec<usize> = (0..ps.len()).collect();
         let a = assemble(&ptxas, &ps, &which, "sm_90", 3, dir.path(), "c", None).unwrap();
         assert_eq!(a.accepted, vec![0, 2, 3, 5]);
-        assert_eq!(a.crashed.iter().map(|c| c.0).collect::<Vec<_>>(), vec![1, 4]);
-        assert!(a.crashed[0].1.contains("signal 11"), "{}", a.crashed[0].1);
+        assert_eq!(a.crashed.iter().map(|c| (c.index, c.timed_out)).collect::<Vec<_>>(), vec![(1, false), (4, false)]);
+        assert!(a.crashed[0].output.contains("signal 11"), "{}", a.crashed[0].output);
 
         // Only a module of two programs or more fails: wc counts the entries.
         let dir2 = tempfile::tempdir().unwrap();
@@ -241,6 +259,10 @@ mod tests {
         let a = assemble(&module_only, &ps, &which, "sm_90", 3, dir2.path(), "m", None).unwrap();
         assert!(a.cubin.is_none() && a.accepted.is_empty());
         assert_eq!(a.crashed.len(), ps.len());
-        assert!(a.crashed[0].1.contains("each of the module's 6 programs assembles alone"), "{}", a.crashed[0].1);
+        assert!(
+            a.crashed[0].output.contains("each of the module's 6 programs assembles alone"),
+            "{}",
+            a.crashed[0].output
+        );
     }
 }

@@ -777,11 +777,11 @@ impl Preparer {
                     for (i, m) in &a.rejected {
                         results[*i].failures.push(Failure::Rejected { by: by.clone(), message: m.clone() });
                     }
-                    for (i, m) in &a.crashed {
-                        results[*i].failures.push(Failure::Crash {
+                    for c in &a.crashed {
+                        results[c.index].failures.push(Failure::Crash {
                             by: by.clone(),
-                            how: "ptxas crash".into(),
-                            message: m.clone(),
+                            how: if c.timed_out { "ptxas timeout" } else { "ptxas crash" }.into(),
+                            message: c.output.clone(),
                         });
                     }
                     cubins.insert(by, a);
