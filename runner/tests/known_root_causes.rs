@@ -913,6 +913,34 @@ fn the_seed_4202_jit_crash_is_named_by_its_id() {
     );
 }
 
+/// The ptxas hang of seed 5003 (corpus/findings/fuzz-h200-5003/, trace/T21hang.md: 5a46d3da at
+/// -O3, killed after 60 s, and fa2365d0, the same program in the JIT, "no result within 10 s") is
+/// named by its entry's ids: a hang has no words, no shape and no listing. The other 31 crash
+/// findings of that run (programs of the hanging module, each fine alone) are not this entry's.
+#[test]
+fn the_seed_5003_ptxas_hang_is_named_by_its_ids() {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let path = repo().join("corpus/findings/fuzz-h200-5003/findings-labelled-new.json");
+    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let entry = "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write";
+    let crashes: Vec<&Stored> = doc.findings.iter().filter(|f| f.signature.class == FindingClass::Crash).collect();
+    assert_eq!(crashes.len(), 33);
+    for f in crashes {
+        let name = known.matches(&f.signature).map(|k| k.name.as_str());
+        let hang = ["5a46d3da", "fa2365d0"].iter().any(|p| f.id.starts_with(p));
+        assert_eq!(name == Some(entry), hang, "{}", f.id);
+    }
+}
+
 /// The driver JIT's segfault by its site (`runner/src/worker/crash_site.rs`): every stored JIT
 /// crash, replayed alone on the H200 (corpus/findings/jit-crash-site/), faults in a libc call
 /// from libnvidia-ptxjitcompiler.so.1+0x168f86b; a crash with that `how` on the JIT is known
