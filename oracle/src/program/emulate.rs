@@ -130,6 +130,7 @@ mod set_f32_overwrites_earlier_writers;
 mod set_f32_widened_as_its_boolean;
 mod set_f32_zero_tested;
 mod set_negation_sign_extension_saturation_queries;
+mod set_of_abs_against_zero_folded_non_negative;
 mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
@@ -529,6 +530,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // as non-negative (seed 4402's 2bec5b10: `emulate/slct_of_abs_folded_non_negative.rs`).
     if m.allow.emulates(Deviation::NegationOverflow) {
         if let Some(to) = slct_of_abs_folded_non_negative::glue(m, t, g, vals, &result) {
+            return m.fire(Deviation::NegationOverflow, &result, to);
+        }
+        // …and a `set` of it against 0 is folded as non-negative (seed 5002's f46efbdc:
+        // `emulate/set_of_abs_against_zero_folded_non_negative.rs`).
+        if let Some(to) = set_of_abs_against_zero_folded_non_negative::glue(m, t, g, vals, &result) {
             return m.fire(Deviation::NegationOverflow, &result, to);
         }
     }

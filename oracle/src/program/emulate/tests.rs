@@ -209,6 +209,7 @@ mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_zero_tested;
+mod set_of_abs_against_zero_folded_non_negative;
 mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
