@@ -124,6 +124,7 @@ mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_overwrites_earlier_writers;

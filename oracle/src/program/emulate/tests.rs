@@ -206,6 +206,7 @@ mod seed_4404_v3;
 mod seed_4501_s45;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_zero_tested;
