@@ -1760,7 +1760,8 @@ const SEED_5002_LABELS: [(&str, &str); 8] = [
     ("0ffca718", "new"), // not traced yet
     ("11a06fef", "new"), // not traced yet
     ("3fdedd5c", "new"), // not traced yet
-    ("50f6d065", "new"), // KNOWN 3702-N1: setp.eq of max.u16 fused into VIMNMX's "first operand selected", K (h2 = 0) known only through a guarded and whose guard ptxas knows true (T21d; is_k wanted a moved/known K, glue_known rejects guarded glue)
+    // KNOWN 3702-N1: setp.eq of max.u16 fused into VIMNMX's "first operand selected", K (h2 = 0) known only through a guarded and whose guard ptxas knows true (T21d; is_k wanted a moved/known K, glue_known rejects guarded glue); helper t4: emulate/min_max_operand_known_through_a_taken_guard.rs
+    ("50f6d065", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),
     // KNOWN 3701-C1-N2: cvt.rn.bf16.u32 of a set.f32 converts the boolean 1 (bf16 1.0), the set.f32 testing an integer set against 0 in 3201-N8's order (T21d; fuzz3701::cvt had no such trigger); helper t4: emulate/set_f32_boolean_of_a_set_tested_against_zero.rs
     ("85d1dc7a", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"),
     ("91b8cb66", "new"), // KNOWN 3604-N3: the loop counted signed (1 trip), and p0 read after it is the unsigned test of the last counter (T21d; the emulation made p0 itself false)
