@@ -52,6 +52,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod d_copies_dropped_before_tf32;
+mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
@@ -176,6 +177,7 @@ use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
+pub(super) use exit_predicate_read_after_a_signed_count::restore as restore_exit_predicate_after_a_signed_count;
 pub(super) use known_at_compile_time::{forget_at_join, shuffle_origin};
 pub(super) use n7_known_within_one_block::count_boundary;
 use origin::{

@@ -103,6 +103,7 @@ mod compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
 mod converted_cnot_read_as_its_number;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
+mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
