@@ -1788,10 +1788,14 @@ const SEED_5002_LABELS: [(&str, &str); 8] = [
     ("0ffca718", "new"), // not traced yet
     ("11a06fef", "new"), // not traced yet
     ("3fdedd5c", "new"), // not traced yet
-    ("50f6d065", "new"), // not traced yet
-    ("85d1dc7a", "new"), // not traced yet
-    ("91b8cb66", "new"), // not traced yet
-    ("f46efbdc", "new"), // not traced yet
+    // KNOWN 3702-N1: setp.eq of max.u16 fused into VIMNMX's "first operand selected", K (h2 = 0) known only through a guarded and whose guard ptxas knows true (T21d; is_k wanted a moved/known K, glue_known rejects guarded glue); helper t4: emulate/min_max_operand_known_through_a_taken_guard.rs
+    ("50f6d065", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),
+    // KNOWN 3701-C1-N2: cvt.rn.bf16.u32 of a set.f32 converts the boolean 1 (bf16 1.0), the set.f32 testing an integer set against 0 in 3201-N8's order (T21d; fuzz3701::cvt had no such trigger); helper t4: emulate/set_f32_boolean_of_a_set_tested_against_zero.rs
+    ("85d1dc7a", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"),
+    // KNOWN 3604-N3: the loop counted signed (1 trip), and p0 read after it is the unsigned test of the last counter (T21d; the emulation made p0 itself false); helper t4: emulate/exit_predicate_read_after_a_signed_count.rs
+    ("91b8cb66", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"),
+    // KNOWN F: set.le.f32.s32 0, abs(-2^31) folded true as abs >= 0 (T21d; F's signed_consumer is setp/shr only); helper t4: emulate/set_of_abs_against_zero_folded_non_negative.rs
+    ("f46efbdc", "fuzz-h200-f-negation-overflow"),
 ];
 
 #[test]

@@ -52,6 +52,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod d_copies_dropped_before_tf32;
+mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
@@ -102,6 +103,7 @@ mod merge_c_low_byte_unpacked_before_pack;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
+mod min_max_operand_known_through_a_taken_guard;
 mod min_s32_of_max_u32_by_zero_folded_to_zero;
 mod mul_chain_zero_word_and_predicate_zero_one;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
@@ -124,12 +126,14 @@ mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_overwrites_earlier_writers;
 mod set_f32_widened_as_its_boolean;
 mod set_f32_zero_tested;
 mod set_negation_sign_extension_saturation_queries;
+mod set_of_abs_against_zero_folded_non_negative;
 mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
@@ -173,6 +177,7 @@ use super::exec::Machine;
 use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
+pub(super) use exit_predicate_read_after_a_signed_count::restore as restore_exit_predicate_after_a_signed_count;
 pub(super) use known_at_compile_time::{forget_at_join, shuffle_origin};
 pub(super) use n7_known_within_one_block::count_boundary;
 use origin::{
@@ -529,6 +534,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // as non-negative (seed 4402's 2bec5b10: `emulate/slct_of_abs_folded_non_negative.rs`).
     if m.allow.emulates(Deviation::NegationOverflow) {
         if let Some(to) = slct_of_abs_folded_non_negative::glue(m, t, g, vals, &result) {
+            return m.fire(Deviation::NegationOverflow, &result, to);
+        }
+        // …and a `set` of it against 0 is folded as non-negative (seed 5002's f46efbdc:
+        // `emulate/set_of_abs_against_zero_folded_non_negative.rs`).
+        if let Some(to) = set_of_abs_against_zero_folded_non_negative::glue(m, t, g, vals, &result) {
             return m.fire(Deviation::NegationOverflow, &result, to);
         }
     }

@@ -295,6 +295,7 @@ impl<'a> Machine<'a> {
             self.origin_now = None;
             if self.emulating {
                 super::emulate::count_boundary(self, i);
+                super::emulate::restore_exit_predicate_after_a_signed_count(self, i);
             }
             let s = &self.p.body[i];
             match s {

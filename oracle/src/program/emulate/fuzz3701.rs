@@ -21,6 +21,7 @@ use super::product_factor_folded_after_the_product;
 use super::ptxas_constant_operands;
 use super::set_f32_boolean_after_a_zero_test_diamond;
 use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+use super::set_f32_boolean_of_a_set_tested_against_zero;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, MovShape};
@@ -445,6 +446,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
         xor_reads_an_integer_set(m)
             || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
             || set_at.is_some_and(|k| set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for(m, k, s))
+            || set_at.is_some_and(|k| set_f32_boolean_of_a_set_tested_against_zero::tests_a_set_against_zero(m, k))
     };
     if !of_set_f32 || !triggered() {
         return None;

@@ -25,6 +25,7 @@ use super::lop3_merged_by_its_b_or_c;
 use super::lop3_merged_through_b64_packs::{self, same_value};
 use super::lop3_of_its_a_with_b_repeating_c;
 use super::lop3_of_one_folded_constant::lop3_of_one_folded_constant;
+use super::min_max_operand_known_through_a_taken_guard;
 use super::one_armed_if_by_branch_around_a_branch::branch_around_a_branch;
 use super::origin::{moved_immediate, value_readers};
 use super::{imm_of, reg_of_glue, GlueRule};
@@ -132,22 +133,27 @@ fn setp_eq_of_min_max(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], resu
             GlueType::U16 => false,
             _ => return None,
         };
+        let late = |r: Reg| min_max_operand_known_through_a_taken_guard::known_through_a_taken_guard(m, t, r);
         // The min/max's operands as it read them; K is the immediate K or the setp's K register.
         let read = |j: usize| (if j == 0 { o.a.as_ref() } else { o.b.as_ref() }).filter(|v| v.is_exact());
         let is_k = |j: usize| {
             let same_register = reg_of_glue(p, j).is_some_and(|r| Some(r) == reg_of_glue(g, at_k));
-            let known_k = reg_of_glue(p, j).is_some_and(|r| moved_immediate(m, t, r) || known(m, t, r));
+            let known_k = reg_of_glue(p, j).is_some_and(|r| moved_immediate(m, t, r) || known(m, t, r) || late(r));
             imm_of(p, j).map(|b| b & 0xFFFF) == Some(k)
                 || ((same_register || known_k) && read(j).is_some_and(|v| v.bits as u64 & 0xFFFF == k))
         };
         // Both operands known (seed 4202, 0320c7c9): fused only where ptxas's local fold left the
         // min/max (not every source known in its block), and P0 reads the `VIMNMX`'s first
         // operand selected, which is the immediate or, of two registers, the second.
-        let all_constant = o.known_since.is_some();
+        // Or every source known with one learnt only through a taken guard (seed 5002's 50f6d065,
+        // `emulate/min_max_operand_known_through_a_taken_guard.rs`): never folded locally.
+        let late_constant = (0..2).any(|j| reg_of_glue(p, j).is_some_and(late))
+            && (0..2).all(|j| imm_of(p, j).is_some() || reg_of_glue(p, j).is_some_and(|r| known(m, t, r) || late(r)));
+        let all_constant = o.known_since.is_some() || late_constant;
         let vimnmx_first = if imm_of(p, 0).is_some() { 0 } else { 1 };
         let fused_as_x = |j: usize| {
             if all_constant {
-                o.local_block.is_none() && j == vimnmx_first
+                (late_constant || o.local_block.is_none()) && j == vimnmx_first
             } else {
                 reg_of_glue(p, j).is_some()
             }
