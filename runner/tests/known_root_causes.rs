@@ -1784,10 +1784,10 @@ fn the_seed_5002_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5002 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5002_LABELS: [(&str, &str); 8] = [
-    ("051c9b8e", "new"), // not traced yet
-    ("0ffca718", "new"), // not traced yet
-    ("11a06fef", "new"), // not traced yet
-    ("3fdedd5c", "new"), // not traced yet
+    ("051c9b8e", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(x, y, y) merged into xor(y, ·) = y ^ L(x, y, 0), x/y the halves of an unpacked cvt.rni.s64 (T21c; same_value did not take r8 as itself through the unpack of a non-pack); helper t3: same_value in emulate/lop3_merged_through_b64_packs.rs
+    ("0ffca718", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shl.b16 by cvt.u32.s16 of a .v2.s8 element clamped signed (PRMT 0x9991; SEL …, RZ): shifts by 0 (T21c; shift16_by_byte_bfe wanted a bfe.s32); helper t3: emulate/shift16_amount_of_a_sign_extended_field.rs
+    ("11a06fef", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2 + A folded: st.b8 of cvt.rn.f16.s32 of a set.f32 beside the xor trigger is SEL 0x1 (T21c; A's witness F2I absent at -O3, C1-N2 gave 0x3c00's byte 0); helper t3: emulate/set_f32_boolean_converted_at_a_byte_store.rs
+    ("3fdedd5c", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf mirrored: neg(addc) folded into the subc's IADD3.X adds the addc's carry-in (T21c; by id, s50/v1-v9)
     // KNOWN 3702-N1: setp.eq of max.u16 fused into VIMNMX's "first operand selected", K (h2 = 0) known only through a guarded and whose guard ptxas knows true (T21d; is_k wanted a moved/known K, glue_known rejects guarded glue); helper t4: emulate/min_max_operand_known_through_a_taken_guard.rs
     ("50f6d065", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),
     // KNOWN 3701-C1-N2: cvt.rn.bf16.u32 of a set.f32 converts the boolean 1 (bf16 1.0), the set.f32 testing an integer set against 0 in 3201-N8's order (T21d; fuzz3701::cvt had no such trigger); helper t4: emulate/set_f32_boolean_of_a_set_tested_against_zero.rs

@@ -126,6 +126,7 @@ mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_after_a_zero_test_diamond;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
+mod set_f32_boolean_converted_at_a_byte_store;
 mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
@@ -139,6 +140,7 @@ mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
+mod shift16_amount_of_a_sign_extended_field;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_constant_adds;
 mod shl_chain_through_doubling_add;
@@ -326,6 +328,10 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 3301-N4 through a 16-bit shift's amount clamp: `emulate/cnot_number_and_range_decided_sets.rs`.
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned) {
         if let Some(v) = cnot_number_and_range_decided_sets::shift16_by_byte_bfe(m, t, g, vals, &result) {
+            return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
+        }
+        // A `.v2/.v4.s8` element (seed 5002's 0ffca718): `emulate/shift16_amount_of_a_sign_extended_field.rs`.
+        if let Some(v) = shift16_amount_of_a_sign_extended_field::shift16_by_sign_extended_field(m, g, vals, &result) {
             return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
         }
     }

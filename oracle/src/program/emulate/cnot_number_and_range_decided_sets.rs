@@ -172,6 +172,13 @@ pub(super) fn shift16_by_byte_bfe(
     if !unsigned16 || !reg_of_glue(g, 1).is_some_and(|r| byte_field_bfe(m, t, r)) {
         return None;
     }
+    shift16_clamped_signed(g, vals, result)
+}
+
+/// The word of 16-bit shift `g` (of the unsigned kinds: `shl.b16`, `shr.{b16,u16}`) whose `.u32`
+/// amount ptxas clamps to [0, 0xffff] with signed bounds: an amount with bit 31 set shifts by 0
+/// (`a` itself), `None` for an amount the signed clamp reads as §9.7.8.7 does.
+pub(super) fn shift16_clamped_signed(g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let (x, amount) = (vals.first().filter(|v| v.is_exact())?, vals.get(1).filter(|v| v.is_exact())?);
     if amount.bits & 0x8000_0000 == 0 {
         return None;

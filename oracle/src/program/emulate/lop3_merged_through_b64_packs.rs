@@ -68,9 +68,16 @@ pub(super) fn pack_of(m: &Machine<'_>, at_r: (usize, Reg), lone: bool) -> Option
 /// Whether registers `a.1` read at body index `a.0` and `b.1` read at `b.0` hold one value as
 /// ptxas numbers values: the same expression ([`same_expression`]) once copies are looked
 /// through ([`through_copies`]), or one register with one last writer (none in the body: a
-/// value from before it). c7c59b39's `mov.b32 {c0, c0, c0, c0}` twice is one value.
+/// value from before it). c7c59b39's `mov.b32 {c0, c0, c0, c0}` twice is one value. One register
+/// with one last writer is one value before copies are looked through too: an element of a
+/// `mov.b64` unpack of a value that is no pack (a `cvt.rni.s64.f32` result, a 64-bit load), which
+/// [`through_copies`] cannot follow (seed 5002's 051c9b8e, T21c.md: `mov.b64 {r8, r9}, d0;
+/// lop3.b32 r10, r9, r8, r8, 0xaa; xor.b32 r11, r8, r10`).
 pub(super) fn same_value(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg)) -> bool {
     let writer = |(at, r): (usize, Reg)| last_writer(m, at, r).map(|(w, _)| w);
+    if a.1 == b.1 && writer(a) == writer(b) {
+        return true;
+    }
     match (through_copies(m, a, false), through_copies(m, b, false)) {
         (Some(a), Some(b)) => (a.1 == b.1 && writer(a) == writer(b)) || same_expression(m, a, b, CSE_DEPTH),
         _ => false,

@@ -8,6 +8,7 @@
 use super::merge_c_in_place;
 use super::origin::unmasked;
 use super::set_byte_through_float_cvt_at_byte_store;
+use super::set_f32_boolean_converted_at_a_byte_store;
 use super::values::{anything, convert, cvt_form, float_dtype};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
@@ -52,6 +53,17 @@ pub(in crate::program) fn stored(
                 (set_byte_through_float_cvt_at_byte_store::set_byte(m, t, o), values.get(k).cloned())
             {
                 values[k] = m.fire(Deviation::SetRoundTripFolded, &from, b);
+            }
+        }
+    }
+    // C1-N2 with A's implicit conversion folded: the byte of a float `cvt` of a set.f32 is the
+    // set's boolean (`emulate/set_f32_boolean_converted_at_a_byte_store.rs`).
+    if m.allow.emulates(Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet) && narrow {
+        for (k, o) in elems.iter().enumerate() {
+            if let (Some(b), Some(from)) =
+                (set_f32_boolean_converted_at_a_byte_store::boolean_byte(m, t, o), values.get(k).cloned())
+            {
+                values[k] = m.fire(Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet, &from, b);
             }
         }
     }

@@ -114,6 +114,7 @@ mod l_m_n_origins;
 mod l_shift_by_an_amount_ptxas_knows;
 mod lettered_root_causes;
 mod loop_carried_negation_of_max_s32_held_invariant;
+mod lop3_merged_over_halves_of_an_unpacked_value;
 mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
 mod mad_step_of_its_own_addend;
@@ -134,6 +135,8 @@ mod prmt_constant_b_held_in_a_register;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
 mod seeds_3602_to_3701;
+mod set_f32_boolean_converted_at_a_byte_store;
+mod shift16_amount_of_a_sign_extended_field;
 
 mod cvt_producers_seen_through;
 mod seeds_3702_a;
