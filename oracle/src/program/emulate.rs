@@ -117,6 +117,7 @@ mod prmt_narrowed_per_zero_extending_reader;
 mod producer_forms_of_o_f_g_m;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod s8_of_a_shuffled_constant_folded_beside_a_load;
 mod s8_round_trip_of_a_learned_constant;
 mod s8_round_trip_of_folded64_and_compare16;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;

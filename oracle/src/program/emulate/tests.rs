@@ -132,6 +132,7 @@ mod prmt_constant_b_held_in_a_register;
 mod prmt_narrowed_per_zero_extending_reader;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
+mod s8_of_a_shuffled_constant_folded_beside_a_load;
 mod seeds_3602_to_3701;
 
 mod cvt_producers_seen_through;
