@@ -1806,8 +1806,8 @@ fn the_seed_5003_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5003 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5003_LABELS: [(&str, &str); 4] = [
-    ("2b9b7b3e", "new"), // not traced yet
-    ("841bf645", "new"), // not traced yet
-    ("ccde7de9", "new"), // not traced yet
-    ("e7e92a13", "new"), // not traced yet
+    ("2b9b7b3e", "fuzz-h200-5003-2b9b7b3e-arm-sat-f64-low-word-clamped-by-zero-test"), // NEW, its own entry by id: an if arm's cvt.sat.f64.f64 read by its low word, beside an unguarded cvt.sat.f64.f64, clamps by `DSETP.EQ x, 0` (low word 0 for x in (0, 1)) (T21e; 13.0.88 -O3 and the JIT, 13.5 right)
+    ("841bf645", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.s8.s32 of a shuffled constant folded beside a load kept as its 32-bit extension, cvt.u32.u16 reads 0xffffffbe (T21e; learned_constant_s8 wanted a 16-bit source); helper t5: emulate/s8_of_a_shuffled_constant_folded_beside_a_load.rs
+    ("ccde7de9", "fuzz-h200-4601-1a937110-mul-hi-by-one-of-loaded-half-read-as-low-half"), // KNOWN 4601-1a937110: mad.hi.u16 by a loop-carried `or.b16 1` of a folded 0 of a loaded half, under a folded guard, read as the half at cvt.f16.f16 (T21e; converted_low_half wanted an unguarded producer and an immediate or ptxas_constant 1); helper t5: emulate/mul_hi_by_one_known_at_compile_time.rs
+    ("e7e92a13", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the prmt narrowed at a cvt.s16.u8 reader, the sign of a's byte read from RZ (T21e; zero_extended_bytes_cvt had no cvt.*.u8); helper t5: cvt.{u16,s16,u32,s32,u64}.u8 added there
 ];

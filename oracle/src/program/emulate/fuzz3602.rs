@@ -15,9 +15,10 @@
 use super::convert;
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
-    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_round_trip_of_a_learned_constant,
-    s8_round_trip_of_folded64_and_compare16, set_negation_sign_extension_saturation_queries,
-    unsigned_loop_exit_counted_signed, wide16_product_of_s8_round_trip, GlueRule,
+    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_of_a_shuffled_constant_folded_beside_a_load,
+    s8_round_trip_of_a_learned_constant, s8_round_trip_of_folded64_and_compare16,
+    set_negation_sign_extension_saturation_queries, unsigned_loop_exit_counted_signed, wide16_product_of_s8_round_trip,
+    GlueRule,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
@@ -63,7 +64,8 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt, a: &Expec
     // `cvt.u64.u16` of a folded constant's byte (f3426d51's `v22_bfe_const_u64dst`, T12a2.md).
     let folded = s8_cvt_source(m, t, r)
         .is_some_and(|k| s8_round_trip_of_folded64_and_compare16::folded_constant_64(m, k))
-        || s8_round_trip_of_a_learned_constant::learned_constant_s8(m, t, r);
+        || s8_round_trip_of_a_learned_constant::learned_constant_s8(m, t, r)
+        || s8_of_a_shuffled_constant_folded_beside_a_load::s8_of_folded_shuffle(m, t, r);
     if m.allow.emulates(Deviation::S8RoundTripThrough64SignExtends32)
         && c.atype == CvtType::U16
         && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64)
@@ -299,11 +301,14 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
 /// 64-bit value ptxas knows is a sign-extended byte ([`sign_extended_byte_64`]) (3602-N4), or
 /// knows as a constant it folds ([`s8_round_trip_of_folded64_and_compare16::folded_constant_64`]: seeds 4201's f3426d51,
 /// 4202's 03ee4476), or by a byte sign extension of a 16-bit constant ptxas learns from known
-/// bits or a value range ([`s8_round_trip_of_a_learned_constant::learned_constant_s8`]: seed 4303's a3737354).
+/// bits or a value range ([`s8_round_trip_of_a_learned_constant::learned_constant_s8`]: seed 4303's a3737354),
+/// or by `cvt.s8.{s32,u32}` of a shuffled constant ptxas folds beside a load
+/// ([`s8_of_a_shuffled_constant_folded_beside_a_load::s8_of_folded_shuffle`]: seed 5003's 841bf645).
 pub(super) fn s8_round_trip(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     s8_cvt_source(m, t, r).is_some_and(|k| {
         sign_extended_byte_64(m, k) || s8_round_trip_of_folded64_and_compare16::folded_constant_64(m, k)
     }) || s8_round_trip_of_a_learned_constant::learned_constant_s8(m, t, r)
+        || s8_of_a_shuffled_constant_folded_beside_a_load::s8_of_folded_shuffle(m, t, r)
 }
 
 /// The body index of the producer of the source of the `cvt.s8.{s64,u64}` that wrote the value

@@ -27,11 +27,14 @@
 //! how far it reaches): `cvt.ftz.f32.f16` (`s46/s10`: `HADD2.F32` without `.FTZ`), a `mov` copy of
 //! the load between (`s46/s5_mov_copy`), a 1 known by its bits (`v15_ld_one`: `(ld | 1) & 1`).
 //!
+//! Widened (session 50, seed 5003's ccde7de9): the 1, the addend 0 and a guard may be values
+//! ptxas knows only by folding (`emulate/mul_hi_by_one_known_at_compile_time.rs`).
+//!
 //! Invariants: changes only such a `cvt`'s result, only when the deviation is emulated.
 
 use super::fuzz3701::{last_writer, reaches_on_every_path};
 use super::origin::{ptxas_constant, value_readers};
-use super::{convert, imm_of, reg_of_glue};
+use super::{convert, imm_of, mul_hi_by_one_known_at_compile_time, reg_of_glue};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -57,34 +60,45 @@ pub(super) fn converted_low_half(
         return None;
     }
     let h = m.reg_of(inst.operands.get(1)?).ok()?;
-    let (Stmt::Glue { glue, guard: None }, o) = m.producer(t, h)? else { return None };
+    let (Stmt::Glue { glue, guard }, o) = m.producer(t, h)? else { return None };
     let k = o.stmt;
-    let x = loaded_factor_of_one(m, k, glue, [o.a.as_ref(), o.b.as_ref()], m.read(t, h).ok().as_ref())?;
+    // A guard ptxas folds (seed 5003's ccde7de9): `emulate/mul_hi_by_one_known_at_compile_time.rs`.
+    if !mul_hi_by_one_known_at_compile_time::known_guard(m, t, k, guard.as_ref()) {
+        return None;
+    }
+    let vals = [o.a.as_ref(), o.b.as_ref()];
+    let x = loaded_factor_of_one(m, t, k, glue, guard.is_some(), vals, m.read(t, h).ok().as_ref())?;
     let v = convert(m, &inst.form, x.bits & 0xFFFF).filter(Expected::is_exact)?;
     (v != *spec).then_some(v)
 }
 
 /// For `mul.hi.{u16,s16} d, a, b` or `mad.hi.{u16,s16} d, a, b, 0` at body index `k` (source
-/// values `vals`, result `result` as read now) with one of a, b the constant 1 ptxas knows and
+/// values `vals`, result `result` as read now in thread `t`) with one of a, b the constant 1
+/// ptxas knows (an immediate, a `ptxas_constant` or a value known at compile time: seed 5003's
+/// ccde7de9, [`mul_hi_by_one_known_at_compile_time::known_since`]) and
 /// the other x the direct, sole-read result of an unguarded scalar `ld.{b8,u8}` (`.s16` too) or
-/// `ld.{b16,u16}` (`.u16` only) reaching `k` on every path: x's value.
+/// `ld.{b16,u16}` (`.u16` only) reaching `k` on every path (`guarded`: the statement at `k` is
+/// under a guard known true, which ends the load's value): x's value.
 fn loaded_factor_of_one(
     m: &Machine<'_>,
+    t: u32,
     k: usize,
     g: &Glue,
+    guarded: bool,
     vals: [Option<&Expected>; 2],
     result: Option<&Expected>,
 ) -> Option<Expected> {
     if !matches!(g.op, GlueOp::MulHi | GlueOp::MadHi) || !matches!(g.ty, GlueType::U16 | GlueType::S16) {
         return None;
     }
-    if g.op == GlueOp::MadHi && !zero_addend(m, k, g, result) {
+    if g.op == GlueOp::MadHi && !zero_addend(m, t, k, g, result) {
         return None;
     }
     let one = |j: usize| match (imm_of(g, j), reg_of_glue(g, j)) {
         (Some(v), _) => v == 1,
         (None, Some(r)) => {
-            ptxas_constant(m, k, r).is_some() && vals[j].is_some_and(|v| v.is_exact() && v.bits & 0xFFFF == 1)
+            (ptxas_constant(m, k, r).is_some() || mul_hi_by_one_known_at_compile_time::known_since(m, t, k, r))
+                && vals[j].is_some_and(|v| v.is_exact() && v.bits & 0xFFFF == 1)
         }
         (None, None) => false,
     };
@@ -97,18 +111,21 @@ fn loaded_factor_of_one(
         MemType::B16 | MemType::U16 => g.ty == GlueType::U16,
         _ => false,
     };
-    let direct = l.vec.is_none() && reaches_on_every_path(m, ld, k) && value_readers(m, ld, r) == 1;
+    let sole = value_readers(m, ld, r) == 1
+        || (guarded && mul_hi_by_one_known_at_compile_time::read_only_by_the_known_guarded(m, ld, k, r));
+    let direct = l.vec.is_none() && reaches_on_every_path(m, ld, k) && sole;
     (zero_extending && direct).then(|| vals[i].cloned()).flatten().filter(Expected::is_exact)
 }
 
 /// Whether the addend of the `mad.hi` at body index `k` is 0: an immediate 0, or a constant
-/// ptxas knows and the result 0 (the high half of x·1 is 0, so the result is
-/// the addend).
-fn zero_addend(m: &Machine<'_>, k: usize, g: &Glue, result: Option<&Expected>) -> bool {
+/// ptxas knows (a `ptxas_constant` or a value known at compile time in thread `t`) and the result
+/// 0 (the high half of x·1 is 0, so the result is the addend).
+fn zero_addend(m: &Machine<'_>, t: u32, k: usize, g: &Glue, result: Option<&Expected>) -> bool {
     match (imm_of(g, 2), reg_of_glue(g, 2)) {
         (Some(v), _) => v == 0,
         (None, Some(c)) => {
-            ptxas_constant(m, k, c).is_some() && result.is_some_and(|v| v.is_exact() && v.bits & 0xFFFF == 0)
+            (ptxas_constant(m, k, c).is_some() || mul_hi_by_one_known_at_compile_time::known_since(m, t, k, c))
+                && result.is_some_and(|v| v.is_exact() && v.bits & 0xFFFF == 0)
         }
         (None, None) => false,
     }

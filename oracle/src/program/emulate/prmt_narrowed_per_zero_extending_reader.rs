@@ -13,9 +13,10 @@
 //! beside a dead `cvt.rni.u16.f32`); and variants of d605bf4d compiled in session 40 (prmt
 //! 0x959b): narrowed under `setp.{lt,ne}.{u16,b16}`, `set.lt.u32.u16`, `cnot.b16`,
 //! `shr.{u16,b16}`, `mul.{lo,hi,wide}.u16`, `mad.{lo,hi}.u16`, `cvt.{u32,s32,u64}.u16`,
-//! `cvt.u8.{u16,s16}` (one byte), through `mov.b16` copies, `cvt.{u16,s16}.{u32,s32}` and beside a
-//! live store of the word or of the half (a second, whole `PRMT`); kept whole under stores of the
-//! half, `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`), signed readers
+//! `cvt.u8.{u16,s16}` and `cvt.{u16,s16,u32,s32,u64}.u8` (one byte; seed 5003's e7e92a13),
+//! through `mov.b16` copies, `cvt.{u16,s16}.{u32,s32}` and beside a live store of the word or of
+//! the half (a second, whole `PRMT`); kept whole under stores of the half,
+//! `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`), signed readers
 //! (`setp.*.s16`, `mul.lo.s16`, `shr.s16`, `cvt.s32.s16`: a sign extension `PRMT 0x9910`),
 //! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks of the word;
 //! a `mov.b16 {c0, c1}` byte unpack of the narrowed half is narrowed (4001's 9e62a918, T7B.md).
@@ -159,12 +160,18 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
 
 /// How many low bytes of its source a bare integer `cvt` zero-extends: `cvt.u8.{u16,s16,u32,s32}`
 /// (1; 3702's 5bf2de82 and b9d3a4f3 `.s32`, 3802's 11115fa6 and 3596d932 `.u32`, `PRMT R7, RZ,
-/// 0xb, R4`; `.{u16,s16}` session 40) and `cvt.{u32,s32,u64,s64}.u16` (2). `cvt.s8.*`, a signed
-/// or saturating source and a float destination are right.
+/// 0xb, R4`; `.{u16,s16}` session 40), `cvt.{u16,s16,u32,s32,u64}.u8` (1; §9.7.9.21 zero-extends
+/// a `.u8` source whatever the destination: seed 5003's e7e92a13, corpus/findings/fuzz-h200-5003/
+/// trace/T21e.md, `cvt.u16.u32; cvt.s16.u8` read by `setp.ge.s16`, 13.0.88 -O3 `PRMT R0, RZ, 0x9,
+/// R2`; its `s50/` variants: every such destination, after the truncation or of the word itself)
+/// and `cvt.{u32,s32,u64,s64}.u16` (2). `cvt.*.s8` (`s50/v_cvt_{s16,u16,s32}_s8_*`: the whole
+/// `PRMT` and `0x8880`), a signed 16-bit or saturating source and a float destination are right.
 fn zero_extended_bytes_cvt(c: Cvt) -> Option<u32> {
     let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32].map(|a| bare(CvtType::U8, a, false));
+    let of_u8 =
+        [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32, CvtType::U64].map(|d| bare(d, CvtType::U8, false));
     let of_u16 = [CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64].map(|d| bare(d, CvtType::U16, false));
-    if to_u8.contains(&c) {
+    if to_u8.contains(&c) || of_u8.contains(&c) {
         Some(1)
     } else if of_u16.contains(&c) {
         Some(2)

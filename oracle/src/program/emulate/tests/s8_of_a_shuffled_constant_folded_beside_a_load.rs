@@ -1,0 +1,56 @@
+//! Tests of 3602-N4 where the byte is `cvt.s8.{s32,u32}` of a shuffled constant ptxas folds
+//! beside a load (seed 5003's 841bf645, corpus/findings/fuzz-h200-5003/trace/T21e.md, variants in
+//! trace/841bf645/s50/; `emulate/s8_of_a_shuffled_constant_folded_beside_a_load.rs`).
+
+use super::seed_3801_new::{warp_case, warp_untouched};
+use super::*;
+
+const D: Deviation = Deviation::S8RoundTripThrough64SignExtends32;
+const DEAD_LOAD: &str = "ld.global.b32 %r7, [%in+4];";
+
+/// `mov.b32 r0, 0xe863a9be; shfl; cvt h0, r2`, then `reader` (of h0) and `store`, with the dead
+/// load or not.
+fn body(shfl: &str, cvt: &str, reader: &str, load: bool, store: &str) -> Vec<String> {
+    let mut lines = vec!["mov.b32 %r0, 3898868158;".to_string(), shfl.to_string(), cvt.to_string(), reader.to_string()];
+    lines.extend(load.then(|| DEAD_LOAD.to_string()));
+    lines.push(store.to_string());
+    lines
+}
+
+const UP: &str = "shfl.sync.up.b32 %r2, %r0, 15, %r0, -1;";
+const BFLY: &str = "shfl.sync.bfly.b32 %r2, %r0, 1, 31, -1;";
+const S8: &str = "cvt.s8.s32 %h0, %r2;";
+const WIDEN: &str = "cvt.u32.u16 %r3, %h0;";
+const STORE_WORD: &str = "st.global.u32 [%out], %r3;";
+
+/// 13.0.88 -O3 (`s50/v1_word_stored`, `v7_cvt_s8_u32`, `v8_shfl_bfly`: `MOV R7, 0xffffffbe`;
+/// `v4_shr_u16`: `MOV R0, 0xfffb`) where the spec gives 0x0000ffbe and 0x0ffb.
+#[test]
+fn n4_3602_a_byte_of_a_folded_shuffled_constant_keeps_its_32_bit_extension() {
+    let case = |lines: Vec<String>, spec: u64, bug: u64| warp_case(&strs(&lines), [0; 4], D, spec, bug);
+    case(body(UP, S8, WIDEN, true, STORE_WORD), 0xffbe, 0xffff_ffbe);
+    case(body(UP, "cvt.s8.u32 %h0, %r2;", WIDEN, true, STORE_WORD), 0xffbe, 0xffff_ffbe);
+    case(body(BFLY, S8, WIDEN, true, STORE_WORD), 0xffbe, 0xffff_ffbe);
+    case(body(UP, S8, "shr.u16 %h1, %h0, 4;", true, "st.global.u16 [%out], %h1;"), 0x0ffb, 0xfffb);
+}
+
+/// Right: no load (`v2_no_load`: the shuffle kept), a moved constant (`v3_moved_constant`), a
+/// 16-bit truncation (`v6_cvt_s16_s32`).
+#[test]
+fn n4_3602_leaves_an_unfolded_shuffle_a_moved_constant_and_a_truncation_alone() {
+    warp_untouched(&strs(&body(UP, S8, WIDEN, false, STORE_WORD)), [0; 4], D);
+    warp_untouched(&strs(&body("mov.b32 %r2, %r0;", S8, WIDEN, true, STORE_WORD)), [0; 4], D);
+    warp_untouched(&strs(&body(UP, "cvt.s16.s32 %h0, %r2;", WIDEN, true, STORE_WORD)), [0; 4], D);
+}
+
+/// 841bf645's campaign case: emulating 3602-N4 gives the stored ptxas -O3 and JIT word 0, 0xbd
+/// (0xffbe + 0xffff, the spec's 0xbe), in every thread.
+#[test]
+fn n4_3602_841bf645_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5003", "841bf645d5de9300");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { 0xbd } else { s.bits };
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+        assert!(w != 0 || s.bits == 0xbe, "thread {t}: the spec's word 0");
+    }
+}
