@@ -135,6 +135,7 @@ mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
+mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_constant_adds;
 mod shl_chain_through_doubling_add;

@@ -213,6 +213,7 @@ mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
+mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
