@@ -1745,7 +1745,7 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
     ("c4120841", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shr.u16 by cvt.u32.s8 of a .v4.s8 element clamped signed, shifts by 0 (T21b; shift16_by_byte_bfe wanted a bfe.s32 amount); emulate/shift16_amount_of_a_sign_extended_element.rs
     ("c6d3ed97", "new"), // NEW: the carry of sub.cc of shl.b32 of a known-bits 0 folded to PT, subc one too high (T21b; 13.0.88 only)
     ("d3cdbd0c", "new"), // KNOWN 1e6e819c: the halves' xor tested over a stale half, read by or.b16 (T21b; the hook takes xor.b16 only)
-    ("e60617f3", "new"), // KNOWN 3801-N1: mul.hi + add.cc.u32 loop of 8, 5 IMAD.HI links (T21b; the rule takes add, not add.cc)
+    ("e60617f3", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mul.hi + add.cc.u32 loop of 8, 5 IMAD.HI links (T21b; the rule took add, h unwritten in the loop); emulate/mad_hi_links_of_mul_hi_and_add_cc_in_a_loop.rs
 ];
 
 #[test]

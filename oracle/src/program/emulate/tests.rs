@@ -115,6 +115,7 @@ mod lettered_root_causes;
 mod loop_carried_negation_of_max_s32_held_invariant;
 mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
+mod mad_hi_links_of_mul_hi_and_add_cc_in_a_loop;
 mod mad_step_of_its_own_addend;
 mod merge_c_guarded_word_pack_over_constant;
 mod merge_c_half_through_a_word_pack_made_before;
