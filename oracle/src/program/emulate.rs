@@ -112,6 +112,7 @@ mod multiplier_chain_folded_to_its_low_word;
 mod n7_known_within_one_block;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
+mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod origin;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;

@@ -11,7 +11,7 @@ use super::{
     j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
     mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
     min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
-    packed_min_max_of_zero_extended_converted_half,
+    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
     setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
 };
 use crate::semantics::{Deviation, Expected};
@@ -26,6 +26,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
     // spec's value as one of the two it admits.
     xor16_of_set_mask_halves_as_predicate::glue,
+    // Its `or.b16`/`and.b16` reader of the halves' xor (seed 5001's d3cdbd0c).
+    or_and16_of_set_mask_halves_xor_as_predicate::glue,
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
     |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
     // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.

@@ -153,6 +153,7 @@ mod seed_4802_w4;
 mod j_shuffled_constant_folded_beside_a_load;
 mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_of_its_a_and_of_one_constant;
+mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod sat_pair_over_a_guarded_cvt_sharing_its_conversion;
 mod sat_s8_s16_of_cnot_clamps_negated_mask;
 mod seed_3802_w1b;
