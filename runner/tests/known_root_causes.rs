@@ -1369,7 +1369,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("00eb007a", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: exit constant below 2^31 (T12c4; widened session 43)
     ("06aff9fd", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2 (+3604-N2's widening): cvt.u64 of a set.f32 rebuilt as 0/1 (T12c2)
     ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
-    ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry, by id (T12c3)
+    ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry (T12c3), by id until session 50, now by its emulation (emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs)
     ("36b8e382", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
     ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
     ("632bd7c5", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a mov between the adds (T12c4; the entry emulated in session 48 (helper h3: emulate/mad_hi_links_dropped_as_repeats.rs))
@@ -1769,11 +1769,11 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
     ("43065759", "new"), // not traced yet
     ("63aaaadc", "new"), // not traced yet
     ("b1ed167e", "new"), // not traced yet
-    ("b9401452", "new"), // not traced yet
-    ("c4120841", "new"), // not traced yet
-    ("c6d3ed97", "new"), // not traced yet
-    ("d3cdbd0c", "new"), // not traced yet
-    ("e60617f3", "new"), // not traced yet
+    ("b9401452", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: or.b32 0xc0000000; shr.s32 1; shr.s32 63 folded to 0 (T21b; the entry was by id); emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs
+    ("c4120841", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shr.u16 by cvt.u32.s8 of a .v4.s8 element clamped signed, shifts by 0 (T21b; shift16_by_byte_bfe wanted a bfe.s32 amount); emulate/shift16_amount_of_a_sign_extended_element.rs
+    ("c6d3ed97", "fuzz-h200-5001-c6d3ed97-carry-of-lea-of-known-zero-folded-set"), // NEW, its own entry by id: the carry of sub.cc of shl.b32 of a known-bits 0 folded to PT, subc one too high (T21b; 13.0.88 only)
+    ("d3cdbd0c", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 1e6e819c: the halves' xor tested over a stale half, read by or.b16 (T21b; the hook took xor.b16 only); emulate/or_and16_of_set_mask_halves_xor_as_predicate.rs
+    ("e60617f3", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mul.hi + add.cc.u32 loop of 8, 5 IMAD.HI links (T21b; the rule took add, h unwritten in the loop); emulate/mad_hi_links_of_mul_hi_and_add_cc_in_a_loop.rs
 ];
 
 #[test]

@@ -33,6 +33,7 @@ mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
+mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_chain_b16_or_b64;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
@@ -90,6 +91,7 @@ mod lop3_of_its_a_with_b_repeating_c;
 mod lop3_of_one_folded_constant;
 mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
+mod mad_hi_links_of_mul_hi_and_add_cc_in_a_loop;
 mod mad_hi_operand_rewritten_alike_each_trip;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;
@@ -113,6 +115,7 @@ mod multiplier_chain_folded_to_its_low_word;
 mod n7_known_within_one_block;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
+mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod origin;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
@@ -142,7 +145,7 @@ mod set_truth_made_number_by_a_cvt;
 mod set_truth_through_a_float_cvt_zero_tested;
 mod setp_one_of_f32_set_of_wide_source;
 mod shfl_of_a_register_ptxas_knows;
-mod shift16_amount_of_a_sign_extended_field;
+mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_constant_adds;
 mod shl_chain_through_doubling_add;
@@ -330,10 +333,6 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // 3301-N4 through a 16-bit shift's amount clamp: `emulate/cnot_number_and_range_decided_sets.rs`.
     if m.allow.emulates(Deviation::SatCvtOfByteBfeSigned) {
         if let Some(v) = cnot_number_and_range_decided_sets::shift16_by_byte_bfe(m, t, g, vals, &result) {
-            return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
-        }
-        // A `.v2/.v4.s8` element (seed 5002's 0ffca718): `emulate/shift16_amount_of_a_sign_extended_field.rs`.
-        if let Some(v) = shift16_amount_of_a_sign_extended_field::shift16_by_sign_extended_field(m, g, vals, &result) {
             return m.fire(Deviation::SatCvtOfByteBfeSigned, &result, v);
         }
     }

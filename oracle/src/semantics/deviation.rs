@@ -630,11 +630,18 @@ pub enum Deviation {
     /// keep the high word's terms
     /// (`program/emulate/multiplier_chain_folded_to_its_low_word.rs`).
     MultiplierChainFoldedToItsLowWord,
+    /// 1c2ac943 (corpus/findings/fuzz-h200-4203/, 1c2ac943, trace/T12c3.md; fuzz-h200-5001/,
+    /// b9401452, trace/T21b.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): `shr.s32 d, y, b` of
+    /// y = `shr.s32 y, x, a` (immediates) of an x with n known leading ones (an `or.b32` with an
+    /// immediate, less a `shl.b32`'s amount) is folded to 0 when a + b ≥ 32 and n + a ≤ 4, where
+    /// §9.7.8.8 fills with the sign (−1)
+    /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
+    ChainedShrS32OfKnownOnesFoldedToZero,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 72] = [
+    pub const ALL: [Deviation; 73] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -707,6 +714,7 @@ impl Deviation {
         Deviation::MinS32OfMaxU32ByZeroFoldedToZero,
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
         Deviation::MultiplierChainFoldedToItsLowWord,
+        Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -795,6 +803,7 @@ impl Deviation {
                 "bfind-64-of-branch-fixed-value-folded-from-low-word"
             }
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
+            Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
         }
     }
 
@@ -970,6 +979,9 @@ impl Deviation {
             }
             Deviation::MultiplierChainFoldedToItsLowWord => {
                 "corpus/findings/fuzz-h200-4202/cases/d438d526442e0449.case"
+            }
+            Deviation::ChainedShrS32OfKnownOnesFoldedToZero => {
+                "corpus/findings/fuzz-h200-4203/cases/1c2ac9432411b8a7.case"
             }
         }
     }

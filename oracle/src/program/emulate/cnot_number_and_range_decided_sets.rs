@@ -10,7 +10,7 @@
 //! the one value the mechanism computes (through the oracle's own semantics), `None` elsewhere.
 
 use super::fuzz3701::set_or_unpack_of_set;
-use super::{convert, imm_of, known_at_compile_time, one_in, reg_of_glue};
+use super::{convert, imm_of, known_at_compile_time, one_in, reg_of_glue, shift16_amount_of_a_sign_extended_element};
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
@@ -154,7 +154,8 @@ pub(super) fn aligned_field_bfe(g: &Glue) -> bool {
 /// 3301-N4 through a 16-bit shift's amount (corpus/findings/fuzz-h200-3903/, dd8d148c,
 /// trace/T6G.md): ptxas clamps the amount of `shl.b16`/`shr.{b16,u16}` to [0, 0xffff] with
 /// signed bounds (`ISETP.LT …, RZ; ISETP.GT …, 0xffff; SEL; SEL`) when a byte-field `bfe.s32`
-/// ([`byte_field_bfe`]) wrote it: a negative field shifts by 0, where §9.7.8.7 reads the `.u32`
+/// ([`byte_field_bfe`]) wrote it, or an `ld.*.v{2,4}.s8` element (seed 5001's c4120841,
+/// `emulate/shift16_amount_of_a_sign_extended_element.rs`): a negative field shifts by 0, where §9.7.8.7 reads the `.u32`
 /// amount unsigned (0xffffffff clears the value). ptxas 13.0.88 and 13.5 -O3; `shr.s16` clamps
 /// to [−0x8000, 0x7fff] and sign-extends (right), 32- and 64-bit shifts have no clamp (right).
 pub(super) fn shift16_by_byte_bfe(
@@ -169,7 +170,9 @@ pub(super) fn shift16_by_byte_bfe(
         GlueOp::Shr => matches!(g.ty, GlueType::B16 | GlueType::U16),
         _ => false,
     };
-    if !unsigned16 || !reg_of_glue(g, 1).is_some_and(|r| byte_field_bfe(m, t, r)) {
+    if !unsigned16
+        || !reg_of_glue(g, 1).is_some_and(|r| shift16_amount_of_a_sign_extended_element::sign_extended_amount(m, t, r))
+    {
         return None;
     }
     shift16_clamped_signed(g, vals, result)

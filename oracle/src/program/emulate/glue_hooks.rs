@@ -5,12 +5,13 @@
 
 use super::super::glue::Glue;
 use super::{
-    bfind_64_of_branch_fixed_value_folded_from_low_word, compare_of_loaded_half_packed_above_fp8_pair,
-    conversions_tested_against_zero, converted_cnot_read_as_its_number, first_glue_rule, fuzz3602, fuzz3701, fuzz3702,
-    fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003, j_packed_constant, known_at_compile_time,
-    loop_carried_negation_of_max_s32_held_invariant, mad_hi_links_dropped_as_repeats,
-    merge_c_guarded_pack_and_later_duplicate, min_s32_of_max_u32_by_zero_folded_to_zero,
-    multiplier_chain_folded_to_its_low_word, packed_min_max_of_zero_extended_converted_half,
+    bfind_64_of_branch_fixed_value_folded_from_low_word, chained_shr_s32_of_known_ones_folded_to_zero,
+    compare_of_loaded_half_packed_above_fp8_pair, conversions_tested_against_zero, converted_cnot_read_as_its_number,
+    first_glue_rule, fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003,
+    j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
+    mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
+    min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
+    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
     setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
 };
 use crate::semantics::{Deviation, Expected};
@@ -25,6 +26,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // 4102's 24d5ace8): first, as its scope is an `xor.b16` no other rule names, and it keeps the
     // spec's value as one of the two it admits.
     xor16_of_set_mask_halves_as_predicate::glue,
+    // Its `or.b16`/`and.b16` reader of the halves' xor (seed 5001's d3cdbd0c).
+    or_and16_of_set_mask_halves_xor_as_predicate::glue,
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
     |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
     // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.
@@ -33,7 +36,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
     // `mad.hi` links dropped as repeats (set-valued), d438d526's composed multiplier folded to
-    // its low word: each in its file.
+    // its low word, 1c2ac943's chained shr.s32 folded to 0: each in its file.
     |m, t, g, vals, r| {
         let rules: &[(Deviation, GlueRule)] = &[
             (
@@ -47,6 +50,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
             ),
             (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
             (Deviation::MultiplierChainFoldedToItsLowWord, multiplier_chain_folded_to_its_low_word::glue),
+            (Deviation::ChainedShrS32OfKnownOnesFoldedToZero, chained_shr_s32_of_known_ones_folded_to_zero::glue),
         ];
         first_glue_rule(m, t, g, vals, r, rules)
     },

@@ -32,6 +32,7 @@
 //! when the deviation is emulated; an acc whose set is not this chain's gives `None`.
 
 use super::fuzz3602::{label_at, unchanged_between, writes};
+use super::mad_hi_links_of_mul_hi_and_add_cc_in_a_loop::{link_add, recomputed_alike};
 use super::mad_hi_operand_rewritten_alike_each_trip::rewritten_alike;
 use super::reg_of_glue;
 use crate::program::exec::Machine;
@@ -49,7 +50,7 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
     }
     let (acc, step) = match g.op {
         GlueOp::MadHi => (vals.get(2)?, mad_hi_step(m, t, g, vals)?),
-        GlueOp::Add => (0..2).find_map(|k| add_step(m, t, g, vals, k))?,
+        GlueOp::Add | GlueOp::AddCc => (0..2).find_map(|k| add_step(m, t, g, vals, k))?,
         _ => return None,
     };
     let count = match acc.free.as_slice() {
@@ -87,18 +88,21 @@ fn mad_hi_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<u
     (same && kept).then(|| u128::from(g.eval([x.bits as u64, y.bits as u64, 0, 0], false) & 0xFFFF_FFFF))
 }
 
-/// For `add d, a, b` whose source `1 − k` is acc and `k` a 32-bit `mul.hi` result h, where acc
+/// For `add{.cc} d, a, b` whose source `1 − k` is acc and `k` a 32-bit `mul.hi` result h, where acc
 /// was made by a 32-bit `add` reading the same register h, not written since: (acc's value, h).
 fn add_step<'a>(m: &Machine<'_>, t: u32, g: &Glue, vals: &'a [Expected], k: usize) -> Option<(&'a Expected, u128)> {
     let (h, acc) = (reg_of_glue(g, k)?, reg_of_glue(g, 1 - k)?);
-    let (product, _) = glue_producer(m, t, h)?;
+    let (product, po) = glue_producer(m, t, h)?;
     let value = vals.get(k).filter(|v| v.is_exact())?;
     let (p, o) = glue_producer(m, t, acc)?;
     let word = |ty: GlueType| matches!(ty, GlueType::U32 | GlueType::S32);
     let reads_h = (0..2).any(|j| reg_of_glue(p, j) == Some(h));
-    let chained = product.op == GlueOp::MulHi && word(product.ty) && p.op == GlueOp::Add && word(p.ty) && reads_h;
+    // `add.cc` links whose carry nothing reads, h recomputed alike in the loop (seed 5001's e60617f3): `emulate/mad_hi_links_of_mul_hi_and_add_cc_in_a_loop.rs`.
+    let adds = link_add(m, g.op, o.stmt) && link_add(m, p.op, o.stmt);
+    let chained = product.op == GlueOp::MulHi && word(product.ty) && adds && word(p.ty) && reads_h;
     let acc_value = vals.get(1 - k)?;
-    (chained && unchanged_since(m, h, o.stmt)).then_some((acc_value, value.bits & 0xFFFF_FFFF))
+    let kept_h = unchanged_since(m, h, o.stmt) || recomputed_alike(m, h, product, po.stmt, o.stmt);
+    (chained && kept_h).then_some((acc_value, value.bits & 0xFFFF_FFFF))
 }
 
 /// Whether no statement on the way from the link at body index `from` to the one running may
@@ -116,7 +120,7 @@ fn unchanged_since(m: &Machine<'_>, r: Reg, from: usize) -> bool {
 /// The loop around the running statement that the link at body index `from` (at or after it)
 /// sits in: (the label of the first back edge at or after `from` that jumps to or before the
 /// running statement, that edge).
-fn loop_of(m: &Machine<'_>, from: usize) -> Option<(usize, usize)> {
+pub(super) fn loop_of(m: &Machine<'_>, from: usize) -> Option<(usize, usize)> {
     m.p.body.iter().enumerate().skip(from).find_map(|(k, s)| match s {
         Stmt::Bra { label, .. } => label_at(m, *label).filter(|&head| head <= m.stmt).map(|head| (head, k)),
         _ => None,

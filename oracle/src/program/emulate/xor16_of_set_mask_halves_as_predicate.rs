@@ -114,7 +114,8 @@ impl MaskPart {
 /// `r3_no_other_reader`, 7ec10586 `v1_s32set`/`v3_st16`), the same half twice, `x ^ lo ^ hi`
 /// in that order (a three-way `LOP3 0x96`), an `.f32` set. Seen wrong but not emulated (no GPU
 /// word): `or.b16`/`and.b16` in place of the second xor (`SEL x, 0xffffffff, !P0`, `SEL x, RZ,
-/// P0`).
+/// P0`) — emulated since session 50 by
+/// [`or_and16_of_set_mask_halves_xor_as_predicate`](super::or_and16_of_set_mask_halves_xor_as_predicate).
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let d = Deviation::XorOfSetMaskHalvesTestedOverMergedHalf;
     if !m.allow.emulates(d) || g.op != GlueOp::Xor || g.ty != GlueType::B16 {
@@ -135,7 +136,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 
 /// The body index of the `xor.b16` that made the value register `r` of thread `t` holds and
 /// of the set whose word's two halves it xor-ed, when it is one.
-fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
+pub(super) fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
     let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
     if x.op != GlueOp::Xor || x.ty != GlueType::B16 {
         return None;
@@ -151,8 +152,13 @@ fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
 /// Whether a statement other than the halves' xor `j` and the one being run, and not a `mov`,
 /// reads the word of the set at `set` or a part of it (directly or through moves and packs).
 fn read_elsewhere(m: &Machine<'_>, set: usize, j: usize) -> bool {
+    read_elsewhere_but(m, set, j, &|_| false)
+}
+
+/// [`read_elsewhere`] not counting the statements `skip` names (by body index).
+pub(super) fn read_elsewhere_but(m: &Machine<'_>, set: usize, j: usize, skip: &dyn Fn(usize) -> bool) -> bool {
     let body = &m.p.body;
-    (set + 1..body.len()).filter(|&i| i != j && i != m.stmt && !is_move(&body[i])).any(|i| {
+    (set + 1..body.len()).filter(|&i| i != j && i != m.stmt && !skip(i) && !is_move(&body[i])).any(|i| {
         read_registers(&body[i]).into_iter().any(|r| mask_part(m, r, i, MOVES_FOLLOWED).is_some_and(|p| p.of(set)))
     })
 }
@@ -165,7 +171,7 @@ fn is_move(s: &Stmt) -> bool {
 
 /// The registers statement `s` reads as sources (a glue source, an ISA source operand or a
 /// vector element of one).
-fn read_registers(s: &Stmt) -> Vec<Reg> {
+pub(super) fn read_registers(s: &Stmt) -> Vec<Reg> {
     match s {
         Stmt::Glue { glue, .. } => (0..glue.op.arity()).filter_map(|k| reg_of_glue(glue, k)).collect(),
         Stmt::Isa(i) => {

@@ -9,7 +9,7 @@ const D: Deviation = Deviation::MadHiChainLosesRepeatedLinks;
 
 /// Each `(thread, word, GPU word)` of a stored case (its findings file's mismatches): emulating
 /// 3801-N1 alone admits the GPU's ptxas -O3/JIT word, which the spec's word is not.
-fn admits_stored_words(seed: &str, name: &str, gpu: &[(usize, u32, u32)]) {
+pub(super) fn admits_stored_words(seed: &str, name: &str, gpu: &[(usize, u32, u32)]) {
     let (p, i) = super::stored_case(seed, name);
     let spec = run(&p, &i, &Allowances::all()).unwrap();
     let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();

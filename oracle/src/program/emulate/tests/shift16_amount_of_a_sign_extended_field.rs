@@ -1,5 +1,5 @@
 //! Tests of 3301-N4 through a 16-bit shift's amount that is a `.v2/.v4.s8` element (seed 5002's
-//! 0ffca718, T21c.md, trace/0ffca718/s50/; `shift16_amount_of_a_sign_extended_field.rs`): a
+//! 0ffca718, T21c.md, trace/0ffca718/s50/; `shift16_amount_of_a_sign_extended_element.rs`, the widening of seed 5001's c4120841, which covers it): a
 //! negative element shifts by 0 (ptxas's signed clamp), where §9.7.8.7 clears the value.
 
 use super::*;
