@@ -1736,7 +1736,7 @@ fn the_seed_5001_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5001 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5001_LABELS: [(&str, &str); 10] = [
-    ("3c82b3dd", "new"), // KNOWN df7cd5e3 (negation inside fused min/min; its entry by id) (T21a)
+    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
     ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
     ("43065759", "new"), // KNOWN 3501-N2: LEA pairs of repeated adds of a chain past the cut, not emulated (T21a)
     ("63aaaadc", "new"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88) (T21a)
