@@ -1739,7 +1739,7 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
     ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
     ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
     ("43065759", "new"), // KNOWN 3501-N2: LEA pairs of repeated adds of a chain past the cut, not emulated (T21a)
-    ("63aaaadc", "new"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88) (T21a)
+    ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88), by id (T21a)
     ("b1ed167e", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec: the pair built only as the pack word, by id (T21a)
     ("b9401452", "new"), // not traced yet
     ("c4120841", "new"), // not traced yet
