@@ -1748,6 +1748,41 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
     ("e60617f3", "new"), // not traced yet
 ];
 
+/// Seed 5001's `unwritten-register` finding e3a1b383 (trace/T21a.md: `ISETP.NE.U32.XOR` reading a
+/// predicate a `LOP3.LUT P0` took over a `PRMT R6, R7, 0x7632, R6` merge with a never-written
+/// upper half): its stored signature, and the check run again on its 13.0.88 and 13.5 -O3
+/// listings, are 7ec10586's SASS entry.
+#[test]
+fn the_seed_5001_sass_finding_is_the_predicate_of_a_half_merge() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let name = "sass-predicate-of-half-merge-with-unwritten-half";
+    let dir = repo().join("corpus/findings/fuzz-h200-5001");
+    let text = std::fs::read_to_string(dir.join("findings-labelled-new.json")).unwrap();
+    let stored = serde_json::from_str::<Doc>(&text).unwrap().findings;
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let e3a1 = stored.iter().find(|f| f.id.starts_with("e3a1b383")).unwrap();
+    assert_eq!(known.matches(&e3a1.signature).map(|k| k.name.as_str()), Some(name));
+    for version in ["130", "135"] {
+        let text = std::fs::read_to_string(dir.join(format!("trace/e3a1b383/orig.{version}.O3.sass"))).unwrap();
+        let text = if text.contains(".section") {
+            text
+        } else {
+            format!(".section .text.k,\"ax\",@progbits\n.other k,@\"STO_CUDA_ENTRY STV_DEFAULT\"\nk:\n{text}")
+        };
+        let label = label_listing(&text, "ptxas -O3", &known).unwrap();
+        assert_eq!(label, Label::Known(vec![name.to_string()]), "{version}");
+    }
+}
+
 #[test]
 fn the_seed_5002_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-5002", "findings-labelled-new.json");
