@@ -1764,17 +1764,52 @@ fn the_seed_5001_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5001 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5001_LABELS: [(&str, &str); 10] = [
-    ("3c82b3dd", "new"), // not traced yet
-    ("3f1783f2", "new"), // not traced yet
-    ("43065759", "new"), // not traced yet
-    ("63aaaadc", "new"), // not traced yet
-    ("b1ed167e", "new"), // not traced yet
+    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
+    ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
+    ("43065759", "new"),                                                             // not traced yet
+    ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88), by id (T21a)
+    ("b1ed167e", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec: the pair built only as the pack word, by id (T21a)
     ("b9401452", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: or.b32 0xc0000000; shr.s32 1; shr.s32 63 folded to 0 (T21b; the entry was by id); emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs
     ("c4120841", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shr.u16 by cvt.u32.s8 of a .v4.s8 element clamped signed, shifts by 0 (T21b; shift16_by_byte_bfe wanted a bfe.s32 amount); emulate/shift16_amount_of_a_sign_extended_element.rs
     ("c6d3ed97", "fuzz-h200-5001-c6d3ed97-carry-of-lea-of-known-zero-folded-set"), // NEW, its own entry by id: the carry of sub.cc of shl.b32 of a known-bits 0 folded to PT, subc one too high (T21b; 13.0.88 only)
     ("d3cdbd0c", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 1e6e819c: the halves' xor tested over a stale half, read by or.b16 (T21b; the hook took xor.b16 only); emulate/or_and16_of_set_mask_halves_xor_as_predicate.rs
     ("e60617f3", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mul.hi + add.cc.u32 loop of 8, 5 IMAD.HI links (T21b; the rule took add, h unwritten in the loop); emulate/mad_hi_links_of_mul_hi_and_add_cc_in_a_loop.rs
 ];
+
+/// Seed 5001's `unwritten-register` finding e3a1b383 (trace/T21a.md: `ISETP.NE.U32.XOR` reading a
+/// predicate a `LOP3.LUT P0` took over a `PRMT R6, R7, 0x7632, R6` merge with a never-written
+/// upper half): its stored signature, and the check run again on its 13.0.88 and 13.5 -O3
+/// listings, are 7ec10586's SASS entry.
+#[test]
+fn the_seed_5001_sass_finding_is_the_predicate_of_a_half_merge() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let name = "sass-predicate-of-half-merge-with-unwritten-half";
+    let dir = repo().join("corpus/findings/fuzz-h200-5001");
+    let text = std::fs::read_to_string(dir.join("findings-labelled-new.json")).unwrap();
+    let stored = serde_json::from_str::<Doc>(&text).unwrap().findings;
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let e3a1 = stored.iter().find(|f| f.id.starts_with("e3a1b383")).unwrap();
+    assert_eq!(known.matches(&e3a1.signature).map(|k| k.name.as_str()), Some(name));
+    for version in ["130", "135"] {
+        let text = std::fs::read_to_string(dir.join(format!("trace/e3a1b383/orig.{version}.O3.sass"))).unwrap();
+        let text = if text.contains(".section") {
+            text
+        } else {
+            format!(".section .text.k,\"ax\",@progbits\n.other k,@\"STO_CUDA_ENTRY STV_DEFAULT\"\nk:\n{text}")
+        };
+        let label = label_listing(&text, "ptxas -O3", &known).unwrap();
+        assert_eq!(label, Label::Known(vec![name.to_string()]), "{version}");
+    }
+}
 
 #[test]
 fn the_seed_5002_word_findings_are_labelled_by_their_entries() {

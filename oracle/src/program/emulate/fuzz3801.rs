@@ -11,9 +11,8 @@
 //! its producers and the program before it are exactly the ones the traces show wrong; it
 //! returns `None` (the spec's result stands) otherwise.
 
-use super::origin::moved_immediate;
-use super::shfl_of_a_register_ptxas_knows;
-use super::{imm_of, reg_of_glue, GlueRule};
+use super::reg_of_glue;
+use super::{min_max_of_shuffled_sub_against_an_unknown_register, shfl_of_a_register_ptxas_knows, GlueRule};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
@@ -35,7 +34,8 @@ pub(super) fn is_load(s: &Stmt) -> bool {
 
 /// 3801-N2 (06fd6dd5, trace/T4C.md; 6dd16205, trace/T4D.md; ptxas 13.0.88 and 13.5 -O3, and the
 /// JIT): `max`/`min` (`.u32`/`.s32`) of `d` and 0 (an immediate, or a register a `mov` of the
-/// immediate 0 wrote), with `d = sub.{u32,s32} K, x` (x a register) and K written by `shfl.sync`
+/// immediate 0 wrote; or any register ptxas does not know holds a constant,
+/// `emulate/min_max_of_shuffled_sub_against_an_unknown_register.rs`), with `d = sub.{u32,s32} K, x` (x a register) and K written by `shfl.sync`
 /// of an immediate (any mode: every lane holds the same value, §9.7.9.6, so ptxas folds it to
 /// K; or of a register holding a constant ptxas knows, `emulate/shfl_of_a_register_ptxas_knows.rs`),
 /// is fused into `VIADDMNMX R, x, −K, RZ`: the subtraction is reversed, the `max`/`min` reads
@@ -51,7 +51,7 @@ pub(super) fn is_load(s: &Stmt) -> bool {
 /// 06fd6dd5; a dead `ld.global.b16` between the `sub` and the `min`, 6dd16205), and 6dd16205's
 /// forms without a load (v_bfly_min, v_noload, v_orig_sel, v_both: K kept in a register,
 /// `VIADDMNMX R, K, −x`) are right: the operand order follows the schedule, so the scope asks
-/// for a load before the `max`/`min` in the body. `.down` is not traced (its value is K as well).
+/// for a load before the `max`/`min` in the body. `.down` alike (seed 5001's 3f1783f2).
 fn min_max_of_sub_of_shuffled_immediate(
     m: &Machine<'_>,
     t: u32,
@@ -66,13 +66,8 @@ fn min_max_of_sub_of_shuffled_immediate(
     {
         return None;
     }
-    let zero = |k: usize| match (imm_of(g, k), reg_of_glue(g, k)) {
-        (Some(v), _) => v & 0xFFFF_FFFF == 0,
-        (None, Some(r)) => moved_immediate(m, t, r) && vals[k].bits as u32 == 0,
-        _ => false,
-    };
     for (s, z) in [(0usize, 1usize), (1, 0)] {
-        if !zero(z) {
+        if !min_max_of_shuffled_sub_against_an_unknown_register::fused_bound(m, t, g, vals, z, s) {
             continue;
         }
         let Some((Stmt::Glue { glue: sub, .. }, sub_origin)) = reg_of_glue(g, s).and_then(|r| m.producer(t, r)) else {
