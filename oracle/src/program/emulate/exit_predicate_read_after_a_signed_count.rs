@@ -47,7 +47,7 @@ pub(in crate::program) fn restore(m: &mut Machine<'_>, i: usize) {
     let Some(step) = step_per_trip(&m.p.body[head + 1..at], counter) else { return };
     let Some(start) = start_before(&m.p.body[..head], counter) else { return };
     let trips = signed_trips(i64::from(start), i64::from(step), cmp, i64::from(bound as i32));
-    if !trips.is_some_and(|n| n <= SIGNED_TRIPS_FOLDED) || !unchanged_between(m, counter, at, i) {
+    if trips.is_none_or(|n| n > SIGNED_TRIPS_FOLDED) || !unchanged_between(m, counter, at, i) {
         return;
     }
     let p = Reg::Virt(RegClass::Pred, guard.pred);
