@@ -450,6 +450,24 @@ fn traced_check(trace: &Path, case: &str, kernel: &str, known: &KnownSet) -> Vec
     }]
 }
 
+/// A campaign's stored findings file (`{"findings": [...]}`) read for each finding's id and signature.
+fn stored_ids_and_signatures(path: &Path) -> StoredDoc {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A stored finding's id and signature ([`stored_ids_and_signatures`]).
+#[derive(serde::Deserialize)]
+struct Stored {
+    id: String,
+    signature: Signature,
+}
+
+/// A campaign's stored findings ([`stored_ids_and_signatures`]).
+#[derive(serde::Deserialize)]
+struct StoredDoc {
+    findings: Vec<Stored>,
+}
+
 /// `rows` as the map [`labels_of`] gives.
 fn expected(rows: &[(&str, &str)]) -> BTreeMap<String, String> {
     rows.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
@@ -602,17 +620,8 @@ fn the_seed_3601_crash_is_k() {
 #[test]
 fn the_seed_3201_sass_findings_are_labelled_by_their_entries() {
     use runner::fuzz::retriage::{label_listing, Label};
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        id: String,
-        signature: Signature,
-    }
-    #[derive(serde::Deserialize)]
-    struct Doc {
-        findings: Vec<Stored>,
-    }
     let dir = repo().join("corpus/findings/fuzz-h200-3201");
-    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(dir.join("sass-findings.json")).unwrap()).unwrap();
+    let doc = stored_ids_and_signatures(&dir.join("sass-findings.json"));
     assert_eq!(doc.findings.len(), 65);
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let matched: BTreeSet<(String, String)> = doc
@@ -919,17 +928,7 @@ fn the_seed_4202_jit_crash_is_named_by_its_id() {
 /// findings of that run (programs of the hanging module, each fine alone) are not this entry's.
 #[test]
 fn the_seed_5003_ptxas_hang_is_named_by_its_ids() {
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        id: String,
-        signature: Signature,
-    }
-    #[derive(serde::Deserialize)]
-    struct Doc {
-        findings: Vec<Stored>,
-    }
-    let path = repo().join("corpus/findings/fuzz-h200-5003/findings-labelled-new.json");
-    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let doc = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-5003/findings-labelled-new.json"));
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let entry = "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write";
     let crashes: Vec<&Stored> = doc.findings.iter().filter(|f| f.signature.class == FindingClass::Crash).collect();
@@ -1783,19 +1782,9 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
 #[test]
 fn the_seed_5001_sass_finding_is_the_predicate_of_a_half_merge() {
     use runner::fuzz::retriage::{label_listing, Label};
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        id: String,
-        signature: Signature,
-    }
-    #[derive(serde::Deserialize)]
-    struct Doc {
-        findings: Vec<Stored>,
-    }
     let name = "sass-predicate-of-half-merge-with-unwritten-half";
     let dir = repo().join("corpus/findings/fuzz-h200-5001");
-    let text = std::fs::read_to_string(dir.join("findings-labelled-new.json")).unwrap();
-    let stored = serde_json::from_str::<Doc>(&text).unwrap().findings;
+    let stored = stored_ids_and_signatures(&dir.join("findings-labelled-new.json")).findings;
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let e3a1 = stored.iter().find(|f| f.id.starts_with("e3a1b383")).unwrap();
     assert_eq!(known.matches(&e3a1.signature).map(|k| k.name.as_str()), Some(name));
