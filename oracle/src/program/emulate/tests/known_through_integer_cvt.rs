@@ -57,18 +57,12 @@ fn n7_a_guarded_or_loaded_or_small_converted_start_is_right() {
 #[test]
 fn n7_08e15a19_the_campaign_case_gives_the_stored_o3_words() {
     let (p, i) = super::stored_case("4703", "08e15a19af705bab");
-    let spec = run(&p, &i, &Allowances::all()).unwrap();
-    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
-    assert_eq!(fired, vec![D]);
-    for (t, (s, e)) in spec.iter().zip(&out).enumerate() {
-        for w in 0..p.outputs {
-            let (s, e) = (s.field(32 * w, 32), e.field(32 * w, 32));
-            if w == 1 {
-                assert_eq!((s.bits >> 24, s.is_exact()), (0, true), "thread {t} spec");
-                assert_eq!((e.bits, e.is_exact()), ((s.bits & 0x00ff_ffff) | 0xfe00_0000, true), "thread {t}");
-            } else {
-                assert!(e.matches(s.bits), "thread {t} word {w}: {e:?}");
-            }
+    for (t, w, s, e) in super::words_emulating(&p, &i, D) {
+        if w == 1 {
+            assert_eq!((s.bits >> 24, s.is_exact()), (0, true), "thread {t} spec");
+            assert_eq!((e.bits, e.is_exact()), ((s.bits & 0x00ff_ffff) | 0xfe00_0000, true), "thread {t}");
+        } else {
+            assert!(e.matches(s.bits), "thread {t} word {w}: {e:?}");
         }
     }
 }
