@@ -1835,3 +1835,50 @@ const SEED_5003_LABELS: [(&str, &str); 4] = [
     ("ccde7de9", "fuzz-h200-a-narrow-store-converts"), // labelled A (the first entry whose emulation gives every word: the differing word is a byte store's), already at the campaign build, though the campaign stored it unminimized as new (why the campaign's label differs from this retriage was not looked into; 11a06fef alike); the trace's verdict: KNOWN 4601-1a937110: mad.hi.u16 by a loop-carried `or.b16 1` of a folded 0 of a loaded half, under a folded guard, read as the half at cvt.f16.f16 (T21e; converted_low_half wanted an unguarded producer and an immediate or ptxas_constant 1); helper t5: emulate/mul_hi_by_one_known_at_compile_time.rs
     ("e7e92a13", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the prmt narrowed at a cvt.s16.u8 reader, the sign of a's byte read from RZ (T21e; zero_extended_bytes_cvt had no cvt.*.u8); helper t5: cvt.{u16,s16,u32,s32,u64}.u8 added there
 ];
+
+#[test]
+fn the_seed_5101_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5101", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5101_LABELS));
+}
+
+/// What each word finding of seed 5101 (session 51's campaign build, d5c88422) is labelled now.
+const SEED_5101_LABELS: [(&str, &str); 8] = [
+    ("007db41c", "new"), // not traced yet
+    ("204fad1e", "new"), // not traced yet
+    ("68155629", "new"), // not traced yet
+    ("75b5812a", "new"), // not traced yet
+    ("9033ff50", "new"), // not traced yet
+    ("91d52a5c", "new"), // not traced yet
+    ("9fce4b0f", "new"), // not traced yet
+    ("a3a4847f", "new"), // not traced yet
+];
+
+#[test]
+fn the_seed_5102_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5102", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5102_LABELS));
+}
+
+/// What each word finding of seed 5102 (session 51's campaign build, d5c88422) is labelled now.
+const SEED_5102_LABELS: [(&str, &str); 3] = [
+    ("0081239e", "new"), // not traced yet
+    ("6b978d8f", "new"), // not traced yet
+    ("766f2aa7", "new"), // not traced yet
+];
+
+#[test]
+fn the_seed_5103_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5103", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5103_LABELS));
+}
+
+/// What each word finding of seed 5103 (session 51's campaign build, d5c88422) is labelled now.
+const SEED_5103_LABELS: [(&str, &str); 6] = [
+    ("15219630", "new"), // not traced yet
+    ("5a40f4d8", "new"), // not traced yet
+    ("723c6c60", "new"), // not traced yet
+    ("a27dfeaf", "new"), // not traced yet
+    ("d88aeb3a", "new"), // not traced yet
+    ("de634528", "new"), // not traced yet
+];
