@@ -378,7 +378,7 @@ impl Engine {
                         }
                         None => (valid.clone(), None),
                     };
-                    let limit = RunLimit::first(timeout, until, typical.get(&backend.name()).copied());
+                    let limit = RunLimit::first(timeout, until, typical.get(&backend.name()).copied(), which.len());
                     Some(s.spawn(move || {
                         let mut out = Vec::new();
                         let ((), t) = measure(|| {
@@ -485,6 +485,9 @@ const FIRST_RUN_FLOOR: Duration = Duration::from_secs(30);
 const NARROW_FACTOR: f64 = 4.0;
 /// The least time a half of a failed batch is given.
 const NARROW_FLOOR: Duration = Duration::from_secs(10);
+/// The batch [`Engine::timeout`] is meant for, before a backend's batches have been timed: the
+/// campaign's default `--batch`. A smaller untimed batch gets its share of the timeout.
+const UNTIMED_BATCH: usize = 256;
 
 /// How long a backend's batch may run: [`Engine::timeout`] ([`ONE_PROGRAM_TIMEOUT`] at most
 /// for one program), and never past [`Engine::until`]. Once the backend's batches have been
@@ -493,7 +496,11 @@ const NARROW_FLOOR: Duration = Duration::from_secs(10);
 /// [`NARROW_FLOOR`]): a program that never ends (a loop ptxas miscompiled) is narrowed down in
 /// about one first timeout and one short one per halving — seed 4103's campaign (H200,
 /// 2026-11-30) stood still for over 5 minutes on one such batch when every halving waited the
-/// whole 120 s.
+/// whole 120 s. Before a backend's batches have been timed (the first batch of a campaign, every
+/// batch of a `replay`), a first run gets [`Engine::timeout`] in proportion to the batch's share
+/// of [`UNTIMED_BATCH`] programs (at least [`FIRST_RUN_FLOOR`]), and the halves of a batch that
+/// hung their share of its timeout (at least [`NARROW_FLOOR`]): session 50's `replay` of 36
+/// cases, one of which the driver JIT never finishes compiling, waited 120 s per halving.
 #[derive(Clone, Copy, Debug)]
 struct RunLimit {
     timeout: Duration,
@@ -503,20 +510,29 @@ struct RunLimit {
 }
 
 impl RunLimit {
-    /// The limit of a backend's run of a batch: at most `timeout`, scaled to its `typical`
-    /// batch when known, never past `until`.
-    fn first(timeout: Duration, until: Option<Instant>, typical: Option<Duration>) -> RunLimit {
+    /// The limit of a backend's run of a batch of `programs`: at most `timeout`, scaled to its
+    /// `typical` batch when known (else to the batch's share of [`UNTIMED_BATCH`]), never past
+    /// `until`.
+    fn first(timeout: Duration, until: Option<Instant>, typical: Option<Duration>, programs: usize) -> RunLimit {
         let scaled = |factor: f64, floor: Duration| typical.map(|t| t.mul_f64(factor).max(floor).min(timeout));
+        let untimed = || share(timeout, programs, UNTIMED_BATCH).max(FIRST_RUN_FLOOR).min(timeout);
         RunLimit {
-            timeout: scaled(FIRST_RUN_FACTOR, FIRST_RUN_FLOOR).unwrap_or(timeout),
+            timeout: scaled(FIRST_RUN_FACTOR, FIRST_RUN_FLOOR).unwrap_or_else(untimed),
             until,
             narrow: scaled(NARROW_FACTOR, NARROW_FLOOR),
         }
     }
 
-    /// The limit of the halves of a batch that failed under this one.
-    fn narrowed(self) -> RunLimit {
-        RunLimit { timeout: self.narrow.map_or(self.timeout, |n| n.min(self.timeout)), ..self }
+    /// The limit of a half of `whole` programs (`half` of them) of a batch that failed under
+    /// this one, `hung` if it ran past its timeout: scaled to the typical batch when known;
+    /// untimed, a hung batch's halves get their share of its timeout; else the same.
+    fn narrowed(self, half: usize, whole: usize, hung: bool) -> RunLimit {
+        let timeout = match self.narrow {
+            Some(n) => n.min(self.timeout),
+            None if hung => share(self.timeout, half, whole).max(NARROW_FLOOR).min(self.timeout),
+            None => self.timeout,
+        };
+        RunLimit { timeout, ..self }
     }
 
     /// The timeout of a batch of `programs` starting now; `None`: `until` has passed.
@@ -535,6 +551,14 @@ impl RunLimit {
     fn passed(&self) -> bool {
         self.until.is_some_and(|until| Instant::now() >= until)
     }
+}
+
+/// `part` of `whole` of `time` (all of it when `whole` is 0).
+fn share(time: Duration, part: usize, whole: usize) -> Duration {
+    if whole == 0 {
+        return time;
+    }
+    time.mul_f64(part as f64 / whole as f64)
 }
 
 /// Runs `which` programs on `backend`, adding what each did to `out`. A program whose kernel
@@ -602,9 +626,9 @@ fn run_on(
     // A cubin holds every program of the batch; halves re-use it (entries are looked up by
     // name), the JIT compiles each half's own module.
     let (x, y) = which.split_at(which.len() / 2);
-    let half = limit.narrowed();
-    run_on(backend, half, programs, inputs, x, cubin, out);
-    run_on(backend, half, programs, inputs, y, cubin, out);
+    let hung = matches!(&failure, Failure::Crash { how, .. } if how == "hang");
+    run_on(backend, limit.narrowed(x.len(), which.len(), hung), programs, inputs, x, cubin, out);
+    run_on(backend, limit.narrowed(y.len(), which.len(), hung), programs, inputs, y, cubin, out);
 }
 
 /// Adds to `out` the programs of `which` (indices into `programs`) that a backend named as

@@ -80,7 +80,8 @@ fn every_batch_carries_the_kernel_timeout_capped_by_its_own() {
         batches.lock().unwrap().iter().map(|b| (b.timeout, b.kernel_timeout)).collect();
     assert_eq!(
         given,
-        [(Duration::from_secs(120), Some(KERNEL_TIMEOUT)), (Duration::from_secs(2), Some(Duration::from_secs(2)))]
+        [(super::FIRST_RUN_FLOOR, Some(KERNEL_TIMEOUT)), (Duration::from_secs(2), Some(Duration::from_secs(2)))],
+        "untimed, 3 programs get their share of 120 s, at least the floor; then the engine's own 2 s"
     );
     assert!(KERNEL_TIMEOUT >= Duration::from_secs(1) && KERNEL_TIMEOUT < super::NARROW_FLOOR);
 }

@@ -135,7 +135,7 @@ fn without_until_a_hanging_batch_is_halved_into_hangs() {
     for r in &results {
         assert!(matches!(&r.failures[..], [Failure::Crash { how, .. }] if how == "hang"), "{:?}", r.failures);
     }
-    let limit = super::RunLimit::first(Duration::from_secs(120), None, None);
+    let limit = super::RunLimit::first(Duration::from_secs(120), None, None, super::UNTIMED_BATCH);
     assert_eq!(limit.timeout_now(1), Some(super::ONE_PROGRAM_TIMEOUT));
     assert_eq!(limit.timeout_now(2), Some(Duration::from_secs(120)));
 }
