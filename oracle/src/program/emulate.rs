@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
 mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
@@ -973,6 +974,8 @@ pub(super) fn isa(
     emulated = fuzz3802::cvt(m, t, inst, c, &spec).or(emulated);
     // 3702-N3 with an arm's `cvt` of a constant: `emulate/fuzz3702.rs`.
     emulated = fuzz3702::cvt(m, t, dst, &spec).or(emulated);
+    // 2b9b7b3e's arm `cvt.sat.f64.f64` read by its low word: `emulate/arm_sat_f64_low_word_clamped_by_zero_test.rs`.
+    emulated = arm_sat_f64_low_word_clamped_by_zero_test::cvt(m, t, inst, c, &spec).or(emulated);
     let results = match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,
