@@ -65,7 +65,7 @@ fn sat_f64(inst: &Instruction, c: &Cvt) -> bool {
 
 /// The arm statement `s` lies in: the body indices of the guarded forward branch `@p bra L`
 /// that is the last label or branch before `s` and of the label `L` that is the first after it.
-fn arm_of(m: &Machine<'_>, s: usize) -> Option<(usize, usize)> {
+pub(super) fn arm_of(m: &Machine<'_>, s: usize) -> Option<(usize, usize)> {
     let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
     let (b, before) = m.p.body[..s].iter().enumerate().rev().find(flow)?;
     let (j, after) = m.p.body.iter().enumerate().skip(s + 1).find(flow)?;
