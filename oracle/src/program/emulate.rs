@@ -28,6 +28,7 @@
 //!   (`oracle::semantics::deviation` documents each); a set-valued deviation keeps the spec's
 //!   bits (or the evidenced conversion) as the one admissible value it names.
 
+mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
 mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
@@ -57,6 +58,7 @@ mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
+mod fp8_pair_built_only_in_its_pack;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -571,6 +573,8 @@ pub(super) fn isa(
     results: Vec<(Reg, Expected)>,
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
     if let Form::Mov(mv) = &inst.form {
+        // 59da91ec's pack of a pair built only there: `emulate/fp8_pair_built_only_in_its_pack.rs`.
+        let results = fp8_pair_built_only_in_its_pack::packed(m, t, mv, results);
         // J's unpacked halves: `emulate/j_packed_constant.rs`.
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
@@ -973,6 +977,10 @@ pub(super) fn isa(
     emulated = fuzz3802::cvt(m, t, inst, c, &spec).or(emulated);
     // 3702-N3 with an arm's `cvt` of a constant: `emulate/fuzz3702.rs`.
     emulated = fuzz3702::cvt(m, t, dst, &spec).or(emulated);
+    // 2b9b7b3e's arm `cvt.sat.f64.f64` read by its low word: `emulate/arm_sat_f64_low_word_clamped_by_zero_test.rs`.
+    emulated = arm_sat_f64_low_word_clamped_by_zero_test::cvt(m, t, inst, c, &spec).or(emulated);
+    // 59da91ec's fp8 pair built only in its pack: `emulate/fp8_pair_built_only_in_its_pack.rs`.
+    emulated = fp8_pair_built_only_in_its_pack::cvt(m, t, inst, c, &spec).or(emulated);
     let results = match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,

@@ -637,11 +637,26 @@ pub enum Deviation {
     /// §9.7.8.8 fills with the sign (−1)
     /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
     ChainedShrS32OfKnownOnesFoldedToZero,
+    /// 2b9b7b3e (corpus/findings/fuzz-h200-5003/, 2b9b7b3e, trace/T21e.md; ptxas 13.0.88 -O3 and
+    /// the JIT; 13.5 right): a `cvt.sat.f64.f64` in the arm of a forward branch whose result is
+    /// read only through its low word, beside a live unguarded `cvt.sat.f64.f64` outside the arm,
+    /// has the low word of its clamp min(x', 1.0) selected by x' == 0 (`DSETP.EQ`): 0, where
+    /// §9.7.9.21 keeps x' in (0, 1) and its low word
+    /// (`program/emulate/arm_sat_f64_low_word_clamped_by_zero_test.rs`).
+    ArmSatF64LowWordClampedByZeroTest,
+    /// 59da91ec (corpus/findings/fuzz-h200-4802/, 59da91ec, trace/T19v3.md; fuzz-h200-5001/,
+    /// b1ed167e, trace/T21a.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): an fp8 pair
+    /// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f16x2 h` packed right after as the low half of a word
+    /// is built only in the pack's word: in an arm (`@p bra L; cvt; pack; L:`, h written before),
+    /// h's later reads keep its old value; before an arm that rewrites a 64-bit pack, they read a
+    /// register nothing wrote (set-valued: any value), where §9.7.9.21 gives the pair
+    /// (`program/emulate/fp8_pair_built_only_in_its_pack.rs`).
+    Fp8PairBuiltOnlyInItsPack,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 73] = [
+    pub const ALL: [Deviation; 75] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -715,6 +730,8 @@ impl Deviation {
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+        Deviation::ArmSatF64LowWordClampedByZeroTest,
+        Deviation::Fp8PairBuiltOnlyInItsPack,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -804,6 +821,8 @@ impl Deviation {
             }
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
+            Deviation::ArmSatF64LowWordClampedByZeroTest => "arm-sat-f64-low-word-clamped-by-zero-test",
+            Deviation::Fp8PairBuiltOnlyInItsPack => "fp8-pair-built-only-in-its-pack",
         }
     }
 
@@ -837,6 +856,7 @@ impl Deviation {
                 | Deviation::ZeroExtensionOfConvertedHalfDroppedAtPackedMinMax
                 | Deviation::CompareOfLoadedHalfAboveFp8PairOverStaleUpperHalf
                 | Deviation::MadHiChainLosesRepeatedLinks
+                | Deviation::Fp8PairBuiltOnlyInItsPack
         )
     }
 
@@ -983,6 +1003,10 @@ impl Deviation {
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => {
                 "corpus/findings/fuzz-h200-4203/cases/1c2ac9432411b8a7.case"
             }
+            Deviation::ArmSatF64LowWordClampedByZeroTest => {
+                "corpus/findings/fuzz-h200-5003/cases/2b9b7b3e2baf0afd.case"
+            }
+            Deviation::Fp8PairBuiltOnlyInItsPack => "corpus/findings/fuzz-h200-4802/cases/59da91eced62a91c.case",
         }
     }
 }

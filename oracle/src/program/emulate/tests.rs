@@ -95,6 +95,7 @@ fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expect
     (spec, out.remove(0), fired)
 }
 
+mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
@@ -113,6 +114,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
+mod fp8_pair_built_only_in_its_pack;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
 mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
