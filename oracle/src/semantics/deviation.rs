@@ -637,11 +637,17 @@ pub enum Deviation {
     /// §9.7.8.8 fills with the sign (−1)
     /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
     ChainedShrS32OfKnownOnesFoldedToZero,
+    /// 63aaaadc (corpus/findings/fuzz-h200-5001/, 63aaaadc, trace/T21a.md; ptxas 13.0.88 -O3 and
+    /// the JIT; 13.5 right): in the arm of a one-armed `if`, `sub.{s32,u32} d, x, K` (or `neg.s32
+    /// d, K`) of K = 0x7fffffff evaluated there (`xor`/`or`/`add` of a constant moved before the
+    /// branch and an immediate) gives x + K (K), where §9.7.1.2 gives x − K (§9.7.1 `neg`: −K)
+    /// (`program/emulate/negation_of_max_s32_evaluated_in_an_arm_dropped.rs`).
+    NegationOfMaxS32EvaluatedInAnArmDropped,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 73] = [
+    pub const ALL: [Deviation; 74] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -715,6 +721,7 @@ impl Deviation {
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+        Deviation::NegationOfMaxS32EvaluatedInAnArmDropped,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -804,6 +811,7 @@ impl Deviation {
             }
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
+            Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => "negation-of-max-s32-evaluated-in-an-arm-dropped",
         }
     }
 
@@ -982,6 +990,9 @@ impl Deviation {
             }
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => {
                 "corpus/findings/fuzz-h200-4203/cases/1c2ac9432411b8a7.case"
+            }
+            Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => {
+                "corpus/findings/fuzz-h200-5001/cases/63aaaadcd4d4959a.case"
             }
         }
     }
