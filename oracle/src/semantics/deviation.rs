@@ -643,11 +643,17 @@ pub enum Deviation {
     /// branch and an immediate) gives x + K (K), where §9.7.1.2 gives x − K (§9.7.1 `neg`: −K)
     /// (`program/emulate/negation_of_max_s32_evaluated_in_an_arm_dropped.rs`).
     NegationOfMaxS32EvaluatedInAnArmDropped,
+    /// c6d3ed97 (corpus/findings/fuzz-h200-5001/, c6d3ed97, trace/T21b.md; ptxas 13.0.88 -O3 and
+    /// the JIT; 13.5 right): the carry of `sub.cc.{s32,u32} d, z, K` (`add.cc`, z either side) of
+    /// z = `shl.b32 y, n` that is 0 by known bits and a constant K ≠ 0 is the carry-in PT (no
+    /// borrow; a carry), where §9.7.2.3 (0 − K borrows) and §9.7.2.1 (0 + K does not carry) give
+    /// the opposite (`program/emulate/carry_of_known_zero_shl_and_constant_set.rs`).
+    CarryOfKnownZeroShlAndConstantSet,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 74] = [
+    pub const ALL: [Deviation; 75] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -722,6 +728,7 @@ impl Deviation {
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
         Deviation::NegationOfMaxS32EvaluatedInAnArmDropped,
+        Deviation::CarryOfKnownZeroShlAndConstantSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -812,6 +819,7 @@ impl Deviation {
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
             Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => "negation-of-max-s32-evaluated-in-an-arm-dropped",
+            Deviation::CarryOfKnownZeroShlAndConstantSet => "carry-of-known-zero-shl-and-constant-set",
         }
     }
 
@@ -993,6 +1001,9 @@ impl Deviation {
             }
             Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => {
                 "corpus/findings/fuzz-h200-5001/cases/63aaaadcd4d4959a.case"
+            }
+            Deviation::CarryOfKnownZeroShlAndConstantSet => {
+                "corpus/findings/fuzz-h200-5001/cases/c6d3ed97579aedd4.case"
             }
         }
     }
