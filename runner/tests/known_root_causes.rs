@@ -1766,11 +1766,11 @@ const SEED_5001_LABELS: [(&str, &str); 10] = [
     ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
     ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
     ("43065759", "new"),                                                             // not traced yet
-    ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88), by id (T21a)
+    ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88; T21a), by id until session 51, now by its emulation (emulate/negation_of_max_s32_evaluated_in_an_arm_dropped.rs; the id kept as stored_id)
     ("b1ed167e", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec: the pair built only as the pack word (T21a); by id until session 51, now by its emulation's form B (set-valued: emulate/fp8_pair_built_only_in_its_pack.rs)
     ("b9401452", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: or.b32 0xc0000000; shr.s32 1; shr.s32 63 folded to 0 (T21b; the entry was by id); emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs
     ("c4120841", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shr.u16 by cvt.u32.s8 of a .v4.s8 element clamped signed, shifts by 0 (T21b; shift16_by_byte_bfe wanted a bfe.s32 amount); emulate/shift16_amount_of_a_sign_extended_element.rs
-    ("c6d3ed97", "fuzz-h200-5001-c6d3ed97-carry-of-lea-of-known-zero-folded-set"), // NEW, its own entry by id: the carry of sub.cc of shl.b32 of a known-bits 0 folded to PT, subc one too high (T21b; 13.0.88 only)
+    ("c6d3ed97", "fuzz-h200-5001-c6d3ed97-carry-of-lea-of-known-zero-folded-set"), // NEW, its own entry: the carry of sub.cc of shl.b32 of a known-bits 0 folded to PT, subc one too high (T21b; 13.0.88 only), by id until session 51, now by its emulation (emulate/carry_of_known_zero_shl_and_constant_set.rs; the id kept as stored_id)
     ("d3cdbd0c", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 1e6e819c: the halves' xor tested over a stale half, read by or.b16 (T21b; the hook took xor.b16 only); emulate/or_and16_of_set_mask_halves_xor_as_predicate.rs
     ("e60617f3", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: mul.hi + add.cc.u32 loop of 8, 5 IMAD.HI links (T21b; the rule took add, h unwritten in the loop); emulate/mad_hi_links_of_mul_hi_and_add_cc_in_a_loop.rs
 ];

@@ -652,6 +652,18 @@ pub enum Deviation {
     /// register nothing wrote (set-valued: any value), where §9.7.9.21 gives the pair
     /// (`program/emulate/fp8_pair_built_only_in_its_pack.rs`).
     Fp8PairBuiltOnlyInItsPack,
+    /// 63aaaadc (corpus/findings/fuzz-h200-5001/, 63aaaadc, trace/T21a.md; ptxas 13.0.88 -O3 and
+    /// the JIT; 13.5 right): in the arm of a one-armed `if`, `sub.{s32,u32} d, x, K` (or `neg.s32
+    /// d, K`) of K = 0x7fffffff evaluated there (`xor`/`or`/`add` of a constant moved before the
+    /// branch and an immediate) gives x + K (K), where §9.7.1.2 gives x − K (§9.7.1 `neg`: −K)
+    /// (`program/emulate/negation_of_max_s32_evaluated_in_an_arm_dropped.rs`).
+    NegationOfMaxS32EvaluatedInAnArmDropped,
+    /// c6d3ed97 (corpus/findings/fuzz-h200-5001/, c6d3ed97, trace/T21b.md; ptxas 13.0.88 -O3 and
+    /// the JIT; 13.5 right): the carry of `sub.cc.{s32,u32} d, z, K` (`add.cc`, z either side) of
+    /// z = `shl.b32 y, n` that is 0 by known bits and a constant K ≠ 0 is the carry-in PT (no
+    /// borrow; a carry), where §9.7.2.3 (0 − K borrows) and §9.7.2.1 (0 + K does not carry) give
+    /// the opposite (`program/emulate/carry_of_known_zero_shl_and_constant_set.rs`).
+    CarryOfKnownZeroShlAndConstantSet,
 }
 
 impl Deviation {
@@ -732,6 +744,8 @@ impl Deviation {
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
         Deviation::ArmSatF64LowWordClampedByZeroTest,
         Deviation::Fp8PairBuiltOnlyInItsPack,
+        Deviation::NegationOfMaxS32EvaluatedInAnArmDropped,
+        Deviation::CarryOfKnownZeroShlAndConstantSet,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -823,6 +837,8 @@ impl Deviation {
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
             Deviation::ArmSatF64LowWordClampedByZeroTest => "arm-sat-f64-low-word-clamped-by-zero-test",
             Deviation::Fp8PairBuiltOnlyInItsPack => "fp8-pair-built-only-in-its-pack",
+            Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => "negation-of-max-s32-evaluated-in-an-arm-dropped",
+            Deviation::CarryOfKnownZeroShlAndConstantSet => "carry-of-known-zero-shl-and-constant-set",
         }
     }
 
@@ -1007,6 +1023,12 @@ impl Deviation {
                 "corpus/findings/fuzz-h200-5003/cases/2b9b7b3e2baf0afd.case"
             }
             Deviation::Fp8PairBuiltOnlyInItsPack => "corpus/findings/fuzz-h200-4802/cases/59da91eced62a91c.case",
+            Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => {
+                "corpus/findings/fuzz-h200-5001/cases/63aaaadcd4d4959a.case"
+            }
+            Deviation::CarryOfKnownZeroShlAndConstantSet => {
+                "corpus/findings/fuzz-h200-5001/cases/c6d3ed97579aedd4.case"
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! Like every hook it changes only the flag it is called for, and only where a deviation's
 //! scope applies (see `emulate.rs`).
 
+use super::carry_of_known_zero_shl_and_constant_set;
 use super::fuzz3602;
 use super::origin::{self, value_readers};
 use crate::program::exec::Machine;
@@ -23,6 +24,11 @@ use crate::semantics::{Deviation, Expected};
 pub(in crate::program) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: Expected) -> Expected {
     // 3602-N3's carry out of `subc.cc`: `emulate/fuzz3602.rs`.
     if let Some(v) = fuzz3602::carry(m, t, g, vals, &carry) {
+        return v;
+    }
+    // c6d3ed97's carry of `sub.cc`/`add.cc` of a known-zero `shl.b32` and a constant, set:
+    // `emulate/carry_of_known_zero_shl_and_constant_set.rs`.
+    if let Some(v) = carry_of_known_zero_shl_and_constant_set::carry(m, t, g, vals, &carry) {
         return v;
     }
     let of_sole_mul_hi = match g.src.first().copied().flatten() {

@@ -77,7 +77,7 @@ fn constant_bits(m: &Machine<'_>, k: usize, g: &Glue, i: usize) -> Option<u64> {
 /// unguarded statements at most `depth` deep: `and.b32` (a constant mask, or both sources'),
 /// `shl.b32`/`shr.{b32,u32}` by a constant below 32, `cvt.{u32,s32}.{u8,u16}` and a scalar
 /// `ld.u8`/`ld.u16`, and `mov` copies.
-fn known_zero_bits32(m: &Machine<'_>, k: usize, depth: u32) -> u32 {
+pub(super) fn known_zero_bits32(m: &Machine<'_>, k: usize, depth: u32) -> u32 {
     let of_reg = |r: Reg| match last_writer(m, k, r) {
         Some((j, _)) if depth > 0 => known_zero_bits32(m, j, depth - 1),
         _ => 0,
