@@ -1736,7 +1736,7 @@ const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("7ef87864", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out took only 32-bit shifts); helper x2: emulate/b64_body_shifted_out_within_one_unrolled_pass.rs
     ("98fa0894", "new"), // KNOWN 35a05e88 (fairly sure): as 5ba766bb (T19v4; stored unminimized; one mutant family)
-    ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right)
+    ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right); emulated since session 51 (emulate/negation_inside_fused_min_max_read_as_its_source.rs)
     ("eb1853bf", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // NEW, its own entry by id: neg(subc) folded into an addc's IADD3.X that adds the borrow (T19v5; 13.0.88 and 13.5 -O3)
     ("f97ff996", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by a register holding 16 (T19v5; the G rule wants Imm(16)); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
 ];
@@ -1763,7 +1763,7 @@ fn the_seed_5001_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5001 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5001_LABELS: [(&str, &str); 10] = [
-    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
+    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a); emulated since session 51 (emulate/negation_inside_fused_min_max_read_as_its_source.rs)
     ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
     ("43065759", "new"),                                                             // not traced yet
     ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88), by id (T21a)

@@ -637,11 +637,18 @@ pub enum Deviation {
     /// §9.7.8.8 fills with the sign (−1)
     /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
     ChainedShrS32OfKnownOnesFoldedToZero,
+    /// df7cd5e3 (corpus/findings/fuzz-h200-4803/, df7cd5e3, trace/T19v2.md; fuzz-h200-5001/,
+    /// 3c82b3dd, trace/T21a.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): two signed `min`
+    /// (or `max`) of one type (`.s16`, `.s32`), the outer reading the inner's result, fused into
+    /// one `VIMNMX3` that reads x where the inner's operand is −x (`neg`, `sub 0, x`,
+    /// `mul.wide.s16 x, -1`): op(b, op(a, x)) where §9.7.1 gives op(b, op(a, −x))
+    /// (`program/emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
+    NegationInsideFusedMinMaxReadAsItsSource,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 73] = [
+    pub const ALL: [Deviation; 74] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -715,6 +722,7 @@ impl Deviation {
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+        Deviation::NegationInsideFusedMinMaxReadAsItsSource,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -804,6 +812,7 @@ impl Deviation {
             }
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
+            Deviation::NegationInsideFusedMinMaxReadAsItsSource => "negation-inside-fused-min-max-read-as-its-source",
         }
     }
 
@@ -982,6 +991,9 @@ impl Deviation {
             }
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => {
                 "corpus/findings/fuzz-h200-4203/cases/1c2ac9432411b8a7.case"
+            }
+            Deviation::NegationInsideFusedMinMaxReadAsItsSource => {
+                "corpus/findings/fuzz-h200-4803/cases/df7cd5e3b361248f.case"
             }
         }
     }

@@ -11,8 +11,9 @@ use super::{
     j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
     mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
     min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
-    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
-    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
+    negation_inside_fused_min_max_read_as_its_source, or_and16_of_set_mask_halves_xor_as_predicate,
+    packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
+    xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
 };
 use crate::semantics::{Deviation, Expected};
 
@@ -36,7 +37,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
     // `mad.hi` links dropped as repeats (set-valued), d438d526's composed multiplier folded to
-    // its low word, 1c2ac943's chained shr.s32 folded to 0: each in its file.
+    // its low word, 1c2ac943's chained shr.s32 folded to 0, df7cd5e3's negation read as its
+    // source in a fused min/max: each in its file.
     |m, t, g, vals, r| {
         let rules: &[(Deviation, GlueRule)] = &[
             (
@@ -51,6 +53,10 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
             (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
             (Deviation::MultiplierChainFoldedToItsLowWord, multiplier_chain_folded_to_its_low_word::glue),
             (Deviation::ChainedShrS32OfKnownOnesFoldedToZero, chained_shr_s32_of_known_ones_folded_to_zero::glue),
+            (
+                Deviation::NegationInsideFusedMinMaxReadAsItsSource,
+                negation_inside_fused_min_max_read_as_its_source::glue,
+            ),
         ];
         first_glue_rule(m, t, g, vals, r, rules)
     },
