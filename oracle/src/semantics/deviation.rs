@@ -644,11 +644,18 @@ pub enum Deviation {
     /// `mul.wide.s16 x, -1`): op(b, op(a, x)) where §9.7.1 gives op(b, op(a, −x))
     /// (`program/emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
     NegationInsideFusedMinMaxReadAsItsSource,
+    /// eb1853bf (corpus/findings/fuzz-h200-4803/, eb1853bf, trace/T19v5.md; fuzz-h200-5002/,
+    /// 3fdedd5c, trace/T21c.md; ptxas 13.0.88 and 13.5 -O3 and the JIT): `neg.s32` of an
+    /// `addc`/`subc` N read (alone) as the first operand of the next `addc`/`subc` is folded into
+    /// its `IADD3.X`, N's carry-in added where §9.7.2 and the negation subtract it: the result is
+    /// the spec's + 2·(N's SASS carry-in)
+    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`).
+    NegatedCarryOpFoldedKeepsItsCarryInAdded,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 74] = [
+    pub const ALL: [Deviation; 75] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -723,6 +730,7 @@ impl Deviation {
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
         Deviation::NegationInsideFusedMinMaxReadAsItsSource,
+        Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -813,6 +821,7 @@ impl Deviation {
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
             Deviation::NegationInsideFusedMinMaxReadAsItsSource => "negation-inside-fused-min-max-read-as-its-source",
+            Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => "negated-carry-op-folded-keeps-its-carry-in-added",
         }
     }
 
@@ -994,6 +1003,9 @@ impl Deviation {
             }
             Deviation::NegationInsideFusedMinMaxReadAsItsSource => {
                 "corpus/findings/fuzz-h200-4803/cases/df7cd5e3b361248f.case"
+            }
+            Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => {
+                "corpus/findings/fuzz-h200-4803/cases/eb1853bf3f0bb8a4.case"
             }
         }
     }
