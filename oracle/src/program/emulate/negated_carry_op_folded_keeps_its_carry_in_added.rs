@@ -98,5 +98,5 @@ fn negation_of(m: &Machine<'_>, neg: &Glue, o: &Origin) -> Option<(u64, Reg)> {
         _ => return None,
     };
     let z = reg_of_glue(neg, k)?;
-    value.is_exact().then(|| (value.bits as u64 & 0xFFFF_FFFF, z))
+    value.is_exact().then_some((value.bits as u64 & 0xFFFF_FFFF, z))
 }
