@@ -1736,8 +1736,8 @@ const SEED_4803_LABELS: [(&str, &str); 9] = [
     ("78ee1655", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a 4-trip mad.hi loop with x rewritten by a mov of the same constant each trip (T19v5; mad_hi_step's unchanged_since); helper w5: emulate/mad_hi_operand_rewritten_alike_each_trip.rs
     ("7ef87864", "fuzz-h200-3604-n3-unsigned-loop-exit-test-counted-signed"), // KNOWN 3604-N3: a signed count past the bound with a shl.b64 body shifted out (T19v2; shifted_out took only 32-bit shifts); helper x2: emulate/b64_body_shifted_out_within_one_unrolled_pass.rs
     ("98fa0894", "new"), // KNOWN 35a05e88 (fairly sure): as 5ba766bb (T19v4; stored unminimized; one mutant family)
-    ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right)
-    ("eb1853bf", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // NEW, its own entry by id: neg(subc) folded into an addc's IADD3.X that adds the borrow (T19v5; 13.0.88 and 13.5 -O3)
+    ("df7cd5e3", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // NEW, its own entry by id: min(x, min(x, -x)) fused into one VIMNMX3 that reads x for -x (T19v2; 13.0.88 -O3, 13.5 right); emulated since session 51 (emulate/negation_inside_fused_min_max_read_as_its_source.rs)
+    ("eb1853bf", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // NEW, its own entry by id: neg(subc) folded into an addc's IADD3.X that adds the borrow (T19v5; 13.0.88 and 13.5 -O3); emulated since session 51 (emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs)
     ("f97ff996", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: shr.s16 by a register holding 16 (T19v5; the G rule wants Imm(16)); helper w5: emulate/g_shift_amounts_ptxas_folds.rs
 ];
 
@@ -1763,7 +1763,7 @@ fn the_seed_5001_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5001 (session 50's campaign build, 4032fee8) is labelled now.
 const SEED_5001_LABELS: [(&str, &str); 10] = [
-    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a)
+    ("3c82b3dd", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: −x a mul.wide.s16 by −1 in a loop of min.s32, by id (T21a); emulated since session 51 (emulate/negation_inside_fused_min_max_read_as_its_source.rs)
     ("3f1783f2", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2 against a loaded bound, by its emulation (T21a)
     ("43065759", "new"),                                                             // not traced yet
     ("63aaaadc", "fuzz-h200-5001-63aaaadc-sub-of-evaluated-max-s32-in-an-arm-added"), // NEW: sub of an evaluated 0x7fffffff in an arm added (13.0.88; T21a), by id until session 51, now by its emulation (emulate/negation_of_max_s32_evaluated_in_an_arm_dropped.rs; the id kept as stored_id)
@@ -1811,7 +1811,7 @@ const SEED_5002_LABELS: [(&str, &str); 8] = [
     ("051c9b8e", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: lop3(x, y, y) merged into xor(y, ·) = y ^ L(x, y, 0), x/y the halves of an unpacked cvt.rni.s64 (T21c; same_value did not take r8 as itself through the unpack of a non-pack); helper t3: same_value in emulate/lop3_merged_through_b64_packs.rs
     ("0ffca718", "fuzz-h200-3301-n4-sat-cvt-of-byte-bfe-signed"), // KNOWN 3301-N4: shl.b16 by cvt.u32.s16 of a .v2.s8 element clamped signed (PRMT 0x9991; SEL …, RZ): shifts by 0 (T21c; shift16_by_byte_bfe wanted a bfe.s32); helper t3: emulate/shift16_amount_of_a_sign_extended_field.rs
     ("11a06fef", "fuzz-h200-a-narrow-store-converts"), // labelled A (the first entry whose emulation gives every word: A's any-byte of the byte store; its -O3 listing has F2I.S16/U16, A's witness), already at the campaign build; the trace's verdict: KNOWN C1-N2 + A folded: st.b8 of cvt.rn.f16.s32 of a set.f32 beside the xor trigger is SEL 0x1 (T21c; A's witness F2I absent at -O3, C1-N2 gave 0x3c00's byte 0); helper t3: emulate/set_f32_boolean_converted_at_a_byte_store.rs
-    ("3fdedd5c", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf mirrored: neg(addc) folded into the subc's IADD3.X adds the addc's carry-in (T21c; by id, s50/v1-v9)
+    ("3fdedd5c", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf mirrored: neg(addc) folded into the subc's IADD3.X adds the addc's carry-in (T21c; by id, s50/v1-v9); emulated since session 51 (emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs)
     // KNOWN 3702-N1: setp.eq of max.u16 fused into VIMNMX's "first operand selected", K (h2 = 0) known only through a guarded and whose guard ptxas knows true (T21d; is_k wanted a moved/known K, glue_known rejects guarded glue); helper t4: emulate/min_max_operand_known_through_a_taken_guard.rs
     ("50f6d065", "fuzz-h200-3702-n1-setp-eq-of-min-max-reads-selection"),
     // KNOWN 3701-C1-N2: cvt.rn.bf16.u32 of a set.f32 converts the boolean 1 (bf16 1.0), the set.f32 testing an integer set against 0 in 3201-N8's order (T21d; fuzz3701::cvt had no such trigger); helper t4: emulate/set_f32_boolean_of_a_set_tested_against_zero.rs

@@ -117,6 +117,8 @@ mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod mul_step_unread_shfl_predicate_folded_zero;
 mod multiplier_chain_folded_to_its_low_word;
 mod n7_known_within_one_block;
+mod negated_carry_op_folded_keeps_its_carry_in_added;
+mod negation_inside_fused_min_max_read_as_its_source;
 mod negation_of_max_s32_evaluated_in_an_arm_dropped;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;

@@ -664,6 +664,20 @@ pub enum Deviation {
     /// borrow; a carry), where §9.7.2.3 (0 − K borrows) and §9.7.2.1 (0 + K does not carry) give
     /// the opposite (`program/emulate/carry_of_known_zero_shl_and_constant_set.rs`).
     CarryOfKnownZeroShlAndConstantSet,
+    /// df7cd5e3 (corpus/findings/fuzz-h200-4803/, df7cd5e3, trace/T19v2.md; fuzz-h200-5001/,
+    /// 3c82b3dd, trace/T21a.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): two signed `min`
+    /// (or `max`) of one type (`.s16`, `.s32`), the outer reading the inner's result, fused into
+    /// one `VIMNMX3` that reads x where the inner's operand is −x (`neg`, `sub 0, x`,
+    /// `mul.wide.s16 x, -1`): op(b, op(a, x)) where §9.7.1 gives op(b, op(a, −x))
+    /// (`program/emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
+    NegationInsideFusedMinMaxReadAsItsSource,
+    /// eb1853bf (corpus/findings/fuzz-h200-4803/, eb1853bf, trace/T19v5.md; fuzz-h200-5002/,
+    /// 3fdedd5c, trace/T21c.md; ptxas 13.0.88 and 13.5 -O3 and the JIT): `neg.s32` of an
+    /// `addc`/`subc` N read (alone) as the first operand of the next `addc`/`subc` is folded into
+    /// its `IADD3.X`, N's carry-in added where §9.7.2 and the negation subtract it: the result is
+    /// the spec's + 2·(N's SASS carry-in)
+    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`).
+    NegatedCarryOpFoldedKeepsItsCarryInAdded,
 }
 
 impl Deviation {
@@ -746,6 +760,8 @@ impl Deviation {
         Deviation::Fp8PairBuiltOnlyInItsPack,
         Deviation::NegationOfMaxS32EvaluatedInAnArmDropped,
         Deviation::CarryOfKnownZeroShlAndConstantSet,
+        Deviation::NegationInsideFusedMinMaxReadAsItsSource,
+        Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -839,6 +855,8 @@ impl Deviation {
             Deviation::Fp8PairBuiltOnlyInItsPack => "fp8-pair-built-only-in-its-pack",
             Deviation::NegationOfMaxS32EvaluatedInAnArmDropped => "negation-of-max-s32-evaluated-in-an-arm-dropped",
             Deviation::CarryOfKnownZeroShlAndConstantSet => "carry-of-known-zero-shl-and-constant-set",
+            Deviation::NegationInsideFusedMinMaxReadAsItsSource => "negation-inside-fused-min-max-read-as-its-source",
+            Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => "negated-carry-op-folded-keeps-its-carry-in-added",
         }
     }
 
@@ -1028,6 +1046,12 @@ impl Deviation {
             }
             Deviation::CarryOfKnownZeroShlAndConstantSet => {
                 "corpus/findings/fuzz-h200-5001/cases/c6d3ed97579aedd4.case"
+            }
+            Deviation::NegationInsideFusedMinMaxReadAsItsSource => {
+                "corpus/findings/fuzz-h200-4803/cases/df7cd5e3b361248f.case"
+            }
+            Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => {
+                "corpus/findings/fuzz-h200-4803/cases/eb1853bf3f0bb8a4.case"
             }
         }
     }

@@ -11,6 +11,7 @@ use super::{
     j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
     mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
     min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
+    negated_carry_op_folded_keeps_its_carry_in_added, negation_inside_fused_min_max_read_as_its_source,
     negation_of_max_s32_evaluated_in_an_arm_dropped, or_and16_of_set_mask_halves_xor_as_predicate,
     packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
     xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
@@ -38,7 +39,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
     // `mad.hi` links dropped as repeats (set-valued), d438d526's composed multiplier folded to
     // its low word, 1c2ac943's chained shr.s32 folded to 0, 63aaaadc's negation of an arm's
-    // evaluated 0x7fffffff dropped: each in its file.
+    // evaluated 0x7fffffff dropped, df7cd5e3's negation read as its source in a fused min/max,
+    // eb1853bf's negated addc/subc folded with its carry-in added: each in its file.
     |m, t, g, vals, r| {
         let rules: &[(Deviation, GlueRule)] = &[
             (
@@ -54,6 +56,14 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
             (Deviation::MultiplierChainFoldedToItsLowWord, multiplier_chain_folded_to_its_low_word::glue),
             (Deviation::ChainedShrS32OfKnownOnesFoldedToZero, chained_shr_s32_of_known_ones_folded_to_zero::glue),
             (Deviation::NegationOfMaxS32EvaluatedInAnArmDropped, negation_of_max_s32_evaluated_in_an_arm_dropped::glue),
+            (
+                Deviation::NegationInsideFusedMinMaxReadAsItsSource,
+                negation_inside_fused_min_max_read_as_its_source::glue,
+            ),
+            (
+                Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
+                negated_carry_op_folded_keeps_its_carry_in_added::glue,
+            ),
         ];
         first_glue_rule(m, t, g, vals, r, rules)
     },

@@ -11,6 +11,7 @@
 
 use super::fuzz3602::{unchanged_between, writes};
 use super::multiplier_chain_folded_to_its_low_word::Affine;
+use super::negation_inside_fused_min_max_read_as_its_source::{self, NegatedOperand};
 use super::{
     d_copies_dropped_before_tf32, known_at_compile_time, mul_chain_zero_word_and_predicate_zero_one,
     mul_step_unread_shfl_predicate_folded_zero, multiplier_chain_folded_to_its_low_word, n7_known_within_one_block,
@@ -77,6 +78,10 @@ pub(in crate::program) struct Origin {
     /// ±0x7fffffff, a `shl.b64` chain added to its base), the composition
     /// (`emulate/multiplier_chain_folded_to_its_low_word.rs`).
     pub(in crate::program) affine: Option<Affine>,
+    /// For a signed `min`/`max` of a negation −x, the operand and the x that df7cd5e3's fused
+    /// `VIMNMX3` reads in its place
+    /// (`emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
+    pub(in crate::program) negated_operand: Option<NegatedOperand>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -131,6 +136,7 @@ impl Origin {
             known_since: None,
             local_block: None,
             affine: None,
+            negated_operand: None,
         }
     }
 }
@@ -266,6 +272,7 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     };
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
     o.affine = multiplier_chain_folded_to_its_low_word::affine(m, t, g, vals);
+    o.negated_operand = negation_inside_fused_min_max_read_as_its_source::negated_operand(m, t, g);
     // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), and so is
     // one by any multiplier with k trailing zeros (seed 4303, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
     let multiply = mul_step_unread_shfl_predicate_folded_zero::mul_step(m, t, g, vals);
