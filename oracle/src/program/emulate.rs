@@ -37,6 +37,7 @@ mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_chain_b16_or_b64;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_loop_chain_read_through_integer_cvts;
 mod cnot_number_and_range_decided_sets;
 mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;

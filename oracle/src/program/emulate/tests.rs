@@ -101,6 +101,7 @@ mod byte_of_set_f32_beside_logic_of_a_mask;
 mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
+mod cnot_loop_chain_read_through_integer_cvts;
 mod cnot_number_through_a_float_cvt_chain;
 mod cnot_number_through_later_cvts;
 mod cnot_of_itself_run_twice_by_a_loop;
