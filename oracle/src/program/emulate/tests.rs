@@ -149,6 +149,7 @@ mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
 mod s8_of_a_shuffled_constant_folded_beside_a_load;
 mod seeds_3602_to_3701;
+mod set_f32_boolean_beside_a_logic_op_of_set_f32_words;
 mod set_f32_boolean_converted_at_a_byte_store;
 mod shift16_amount_of_a_sign_extended_field;
 
