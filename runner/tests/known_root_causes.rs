@@ -1876,7 +1876,7 @@ fn the_seed_5103_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 5103 (session 51's campaign build, d5c88422) is labelled now.
 const SEED_5103_LABELS: [(&str, &str); 6] = [
     ("15219630", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: cvt.rn.f32.s32 of a set.f32 rebuilt as 1.0 (`ISETP.LE.XOR; FSEL R7, RZ, 1, !P0`) under a new trigger, an xor/and of the cvt and another set.f32 word (T22c; fuzz3701::cvt's triggers want an xor of an integer set); helper t6: emulate/set_f32_boolean_beside_a_logic_op_of_set_f32_words.rs
-    ("5a40f4d8", "new"), // KNOWN A: `@!p cvt.f16.f16` skipped in every thread, the old h0 (tid's half) converted at the byte store (`SEL; F2I.U8.F16.TRUNC.NTZ`, -O0 too; T22c; skipped.rs marks only a register with a recorded origin, h0 unpacked from %tix has none)
+    ("5a40f4d8", "fuzz-h200-a-narrow-store-converts"), // KNOWN A: `@!p cvt.f16.f16` skipped in every thread, the old h0 (tid's half) converted at the byte store (`SEL; F2I.U8.F16.TRUNC.NTZ`, -O0 too; T22c; skipped.rs marks only a register with a recorded origin, h0 unpacked from %tix has none); helper t6: emulate/float_cvt_skipped_over_an_unrecorded_value.rs
     (
         "723c6c60",
         "fuzz-h200-5103-723c6c60-set-eq-of-xor-of-sets-against-a-shuffled-constant-tests-an-unwritten-register",

@@ -58,6 +58,7 @@ mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
+mod float_cvt_skipped_over_an_unrecorded_value;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;

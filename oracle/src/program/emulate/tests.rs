@@ -114,6 +114,7 @@ mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod exit_predicate_read_after_a_signed_count;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
+mod float_cvt_skipped_over_an_unrecorded_value;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
 mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
