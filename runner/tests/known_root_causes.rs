@@ -1875,10 +1875,13 @@ fn the_seed_5103_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5103 (session 51's campaign build, d5c88422) is labelled now.
 const SEED_5103_LABELS: [(&str, &str); 6] = [
-    ("15219630", "new"), // not traced yet
-    ("5a40f4d8", "new"), // not traced yet
-    ("723c6c60", "new"), // not traced yet
-    ("a27dfeaf", "new"), // not traced yet
-    ("d88aeb3a", "new"), // not traced yet
-    ("de634528", "new"), // not traced yet
+    ("15219630", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: cvt.rn.f32.s32 of a set.f32 rebuilt as 1.0 (`ISETP.LE.XOR; FSEL R7, RZ, 1, !P0`) under a new trigger, an xor/and of the cvt and another set.f32 word (T22c; fuzz3701::cvt's triggers want an xor of an integer set); helper t6: emulate/set_f32_boolean_beside_a_logic_op_of_set_f32_words.rs
+    ("5a40f4d8", "fuzz-h200-a-narrow-store-converts"), // KNOWN A: `@!p cvt.f16.f16` skipped in every thread, the old h0 (tid's half) converted at the byte store (`SEL; F2I.U8.F16.TRUNC.NTZ`, -O0 too; T22c; skipped.rs marks only a register with a recorded origin, h0 unpacked from %tix has none); helper t6: emulate/float_cvt_skipped_over_an_unrecorded_value.rs
+    (
+        "723c6c60",
+        "fuzz-h200-5103-723c6c60-set-eq-of-xor-of-sets-against-a-shuffled-constant-tests-an-unwritten-register",
+    ), // NEW, its own entry by id: set.eq of an xor of two integer sets against a shuffled 0, read by an xor, tests R1 (the stack pointer; `ISETP.EQ.U32 P0, PT, R1, RZ`), sets and loads deleted (T22c, s51 v11: R0 never written)
+    ("a27dfeaf", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // NEW, by id (d88aeb3a's entry, the same root cause): `mov.b64 d, {new, old_lo}` in a branch arm loads new over old_lo's register, then copies it up (`LDG.E.STRONG.GPU R4; MOV R5, R4`; T22c)
+    ("d88aeb3a", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // NEW, its own entry by id (a27dfeaf too): the same repack if-converted (`@P0 LDG.E.U8 R4; @P0 MOV R5, R4`): the high word is the new word, not the old low word (T22c)
+    ("de634528", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (e55c2d82): a loop's 6 `cnot.b64 x, x` then `cvt.s32.s64` and `cvt.rp.bf16.f32`: `SEL R0, RZ, 0x3f80, P0` (T22c; cnot_of_itself_run_twice wants the cnot as the float cvt source's producer, here an integer cvt); helper t6: emulate/cnot_loop_chain_read_through_integer_cvts.rs
 ];

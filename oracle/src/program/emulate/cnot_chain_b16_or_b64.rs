@@ -40,10 +40,12 @@ pub(super) const LINK: u32 = 4;
 /// widened inner ones, the narrowed outer `.b16`, `.f64`, `cvt.u32.u64`, the unpack; the outer
 /// `.b32` and `selp` right). Variants: corpus/findings/fuzz-h200-4303/trace/42ff61b7/z3_*.
 /// A loop-carried `cnot x, x` run twice or more is such a chain too
-/// (`emulate/cnot_of_itself_run_twice_by_a_loop.rs`, e55c2d82).
+/// (`emulate/cnot_of_itself_run_twice_by_a_loop.rs`, e55c2d82), also read through integer `cvt`s
+/// (`emulate/cnot_loop_chain_read_through_integer_cvts.rs`, seed 5103's de634528).
 pub(super) fn cnot_of_a_cnot(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     m.producer(t, r).is_some_and(|(_, o)| outer_cnot(m, o.stmt, LINK))
         || super::cnot_of_itself_run_twice_by_a_loop::cnot_of_itself_run_twice(m, t, r)
+        || super::cnot_loop_chain_read_through_integer_cvts::loop_cnot_chain_through_integer_cvts(m, t, r)
 }
 
 /// Whether the statement at body index `k` is an unguarded `cnot.{b16,b64}` whose source's last

@@ -20,6 +20,7 @@ use super::origin::moved_immediate;
 use super::product_factor_folded_after_the_product;
 use super::ptxas_constant_operands;
 use super::set_f32_boolean_after_a_zero_test_diamond;
+use super::set_f32_boolean_beside_a_logic_op_of_set_f32_words;
 use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 use super::set_f32_boolean_of_a_set_tested_against_zero;
 use super::{byte_pack_with_c, imm_of, reg_of_glue, GlueRule};
@@ -424,7 +425,10 @@ pub(super) fn set_or_unpack_of_set(m: &Machine<'_>, k: usize, r: Reg, is_set: &d
 /// ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`], fuzz-h200-4303/, 67fafce8, T14x4.md);
 /// and a zero test split into a branch arm, the set's word read by the cvt alone
 /// ([`set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for`], fuzz-h200-4901/, 55b28c51,
-/// T20.md: v/v16 `SEL R7, RZ, 0x3c00`; s49/v5, the word also stored, right).
+/// T20.md: v/v16 `SEL R7, RZ, 0x3c00`; s49/v5, the word also stored, right); and an `and`/`xor.b32` of
+/// the cvt's own result and another set.f32-derived word
+/// ([`set_f32_boolean_beside_a_logic_op_of_set_f32_words::logic_op_of_the_cvt_and_a_set_f32_word`],
+/// fuzz-h200-5103/, 15219630, T22c.md).
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz;
@@ -447,6 +451,9 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
             || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
             || set_at.is_some_and(|k| set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for(m, k, s))
             || set_at.is_some_and(|k| set_f32_boolean_of_a_set_tested_against_zero::tests_a_set_against_zero(m, k))
+            || inst.operands.first().and_then(|o| m.reg_of(o).ok()).is_some_and(|d| {
+                set_f32_boolean_beside_a_logic_op_of_set_f32_words::logic_op_of_the_cvt_and_a_set_f32_word(m, m.stmt, d)
+            })
     };
     if !of_set_f32 || !triggered() {
         return None;

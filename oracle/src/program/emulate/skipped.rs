@@ -6,9 +6,10 @@
 
 use super::origin::merge_f32;
 use super::{
-    any_f32_nan, convert, cvt_form, float_dtype, hadd2_sat_pair_with_a_guarded_second_before_a_select,
-    j_packed_constant, known_at_compile_time, merge_c_in_place, skipped_integer_copy_and_f2fp_mask,
-    skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy, skipped_set_over_saturated_f32,
+    any_f32_nan, convert, cvt_form, float_cvt_skipped_over_an_unrecorded_value, float_dtype,
+    hadd2_sat_pair_with_a_guarded_second_before_a_select, j_packed_constant, known_at_compile_time, merge_c_in_place,
+    skipped_integer_copy_and_f2fp_mask, skipped_set_low_half_through_an_add, skipped_set_over_dropped_f32_copy,
+    skipped_set_over_saturated_f32,
 };
 use crate::isa::{CvtType, Form, Instruction, MovShape, MovType};
 use crate::num::{BF16, F16};
@@ -218,6 +219,10 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
         return;
     }
     let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+    if a {
+        // An old value with no recorded producer (a half of `%tix`): seed 5103's 5a40f4d8.
+        float_cvt_skipped_over_an_unrecorded_value::mark_unrecorded_old_value(m, t, r);
+    }
     let stmt = m.stmt;
     if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
         o.float_merged |= a;
