@@ -195,6 +195,7 @@ use super::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use super::interp::InterpError;
 use super::{Reg, Stmt};
 pub(super) use exit_predicate_read_after_a_signed_count::restore as restore_exit_predicate_after_a_signed_count;
+use glue_hooks::{first_glue_rule, GlueRule};
 pub(super) use known_at_compile_time::{forget_at_join, shuffle_origin};
 pub(super) use n7_known_within_one_block::count_boundary;
 use origin::{
@@ -230,26 +231,6 @@ fn byte_pack_with_c(
         [(dst, spec)] if m.allow.emulates(d) && byte && p.with_c => Some((*dst, spec.clone())),
         _ => None,
     }
-}
-
-/// One glue rule of a deviation: the emulated result where it applies (`None` elsewhere).
-type GlueRule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
-
-/// The result of the first of `rules` whose deviation is emulated and that applies to `g`
-/// (source values `vals`, spec result `result`), recorded as fired.
-fn first_glue_rule(
-    m: &mut Machine<'_>,
-    t: u32,
-    g: &Glue,
-    vals: &[Expected],
-    result: &Expected,
-    rules: &[(Deviation, GlueRule)],
-) -> Option<Expected> {
-    let (d, v) = rules
-        .iter()
-        .filter(|(d, _)| m.allow.emulates(*d))
-        .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (*d, v)))?;
-    Some(m.fire(d, result, v))
 }
 
 /// A glue instruction's result under the emulated deviations: `result` (the spec's) changed

@@ -7,14 +7,13 @@ use super::super::glue::Glue;
 use super::{
     bfind_64_of_branch_fixed_value_folded_from_low_word, chained_shr_s32_of_known_ones_folded_to_zero,
     compare_of_loaded_half_packed_above_fp8_pair, conversions_tested_against_zero, converted_cnot_read_as_its_number,
-    first_glue_rule, fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003,
-    j_packed_constant, known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant,
-    mad_hi_links_dropped_as_repeats, merge_c_guarded_pack_and_later_duplicate,
-    min_s32_of_max_u32_by_zero_folded_to_zero, multiplier_chain_folded_to_its_low_word,
-    negated_carry_op_folded_keeps_its_carry_in_added, negation_inside_fused_min_max_read_as_its_source,
-    negation_of_max_s32_evaluated_in_an_arm_dropped, or_and16_of_set_mask_halves_xor_as_predicate,
-    packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
-    xor16_of_set_mask_halves_as_predicate, GlueRule, Machine,
+    fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003, j_packed_constant,
+    known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant, mad_hi_links_dropped_as_repeats,
+    merge_c_guarded_pack_and_later_duplicate, min_s32_of_max_u32_by_zero_folded_to_zero,
+    multiplier_chain_folded_to_its_low_word, negated_carry_op_folded_keeps_its_carry_in_added,
+    negation_inside_fused_min_max_read_as_its_source, negation_of_max_s32_evaluated_in_an_arm_dropped,
+    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
+    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, Machine,
 };
 use crate::semantics::{Deviation, Expected};
 
@@ -99,3 +98,23 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // reader (seed 4801's 90c88344).
     converted_cnot_read_as_its_number::glue,
 ];
+
+/// One glue rule of a deviation: the emulated result where it applies (`None` elsewhere).
+pub(super) type GlueRule = fn(&Machine<'_>, u32, &Glue, &[Expected], &Expected) -> Option<Expected>;
+
+/// The result of the first of `rules` whose deviation is emulated and that applies to `g`
+/// (source values `vals`, spec result `result`), recorded as fired.
+pub(super) fn first_glue_rule(
+    m: &mut Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+    rules: &[(Deviation, GlueRule)],
+) -> Option<Expected> {
+    let (d, v) = rules
+        .iter()
+        .filter(|(d, _)| m.allow.emulates(*d))
+        .find_map(|(d, rule)| rule(m, t, g, vals, result).map(|v| (*d, v)))?;
+    Some(m.fire(d, result, v))
+}
