@@ -74,6 +74,7 @@ mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod half_cvt_folded_into_rzi;
 mod high_half_of_max_s32_rejoined_after_an_arm;
 mod j_branch_known_values;
+mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_constant_unpacked_from_a_folded_b64;
 mod j_narrowed_packed_add;
 mod j_packed_constant;
