@@ -143,6 +143,7 @@ mod n7_to_3501;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
+mod prmt_narrowed_at_a_store_forwarded_load;
 mod prmt_narrowed_per_zero_extending_reader;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
