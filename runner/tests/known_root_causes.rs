@@ -1862,9 +1862,9 @@ fn the_seed_5102_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5102 (session 51's campaign build, d5c88422) is labelled now.
 const SEED_5102_LABELS: [(&str, &str); 3] = [
-    ("0081239e", "new"), // not traced yet
-    ("6b978d8f", "new"), // not traced yet
-    ("766f2aa7", "new"), // not traced yet
+    ("0081239e", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the zero extension an `st.shared.b8; ld.shared.b8` round trip ptxas forwards, `PRMT R9, RZ, 0xb, R2` (T22b; the N5 readers were glue, cvt and mov.b16 unpacks, no load); helper t5: emulate/prmt_narrowed_at_a_store_forwarded_load.rs
+    ("6b978d8f", "new"), // KNOWN sass-cctl-under-unwritten-predicate: non-deterministic, `@!P0 BRA` with P0 never written (setp dropped) ran thread 5's arm in the batch (T22b; the SASS check flags it, non-deterministic words are not matched to it)
+    ("766f2aa7", "fuzz-h100-j-branch-constant-splat"), // KNOWN J branch-known: h1 of `mov.b64 {h0, h1, …}` of a pack of the known word, `@!P0 PRMT R0, R4(=0x33), 0x7610, R0` (T22b; j_packed_constant::unpacked sent 64-bit unpacks only to the narrowed add); helper t5: emulate/j_branch_known_word_unpacked_through_a_pack64.rs
 ];
 
 #[test]

@@ -79,6 +79,7 @@ mod hadd2_sat_pair_with_a_guarded_second_before_a_select;
 mod half_cvt_folded_into_rzi;
 mod high_half_of_max_s32_rejoined_after_an_arm;
 mod j_branch_known_values;
+mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_constant_unpacked_from_a_folded_b64;
 mod j_narrowed_packed_add;
 mod j_packed_constant;
@@ -128,6 +129,7 @@ mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod origin;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
+mod prmt_narrowed_at_a_store_forwarded_load;
 mod prmt_narrowed_per_zero_extending_reader;
 mod producer_forms_of_o_f_g_m;
 mod product_factor_folded_after_the_product;
@@ -584,6 +586,10 @@ pub(super) fn isa(
         // 3802 T5A-1's `cvt.pack` of a constant NaN's conversion: `emulate/fuzz3802.rs`.
         let results = fuzz3802::pack(m, t, p, inst, results);
         return Ok(j_packed_constant::pack_c(m, t, p, inst, results));
+    }
+    // 3702-N5 at a sub-word load a store of the prmt is forwarded to: `emulate/prmt_narrowed_at_a_store_forwarded_load.rs`.
+    if let Form::Ld(l) = &inst.form {
+        return Ok(prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };

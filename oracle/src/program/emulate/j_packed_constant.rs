@@ -29,6 +29,7 @@
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values::{branch_fixed, observed, observed_only_by};
+use super::j_branch_known_word_unpacked_through_a_pack64;
 use super::j_constant_unpacked_from_a_folded_b64;
 use super::j_narrowed_packed_add::{self, shuffled};
 use super::j_shuffled_constant_folded_beside_a_load;
@@ -200,8 +201,11 @@ pub(super) fn unpacked(
     let bytes = mv.shape == MovShape::Unpack(4);
     let unpack = mv.shape == MovShape::Unpack(2) || bytes;
     let Some(w) = m.reg_of(src).ok().filter(|_| unpack) else { return results };
-    // A 64-bit unpack of a pack of the narrowed add: `emulate/j_narrowed_packed_add.rs`.
+    // A 64-bit unpack of a pack of a branch-known word
+    // (`emulate/j_branch_known_word_unpacked_through_a_pack64.rs`) or of the narrowed add
+    // (`emulate/j_narrowed_packed_add.rs`).
     if w.class().bits() == 64 && mv.shape == MovShape::Unpack(4) {
+        let results = j_branch_known_word_unpacked_through_a_pack64::unpacked(m, t, w, items, results);
         return j_narrowed_packed_add::unpacked_through_pack(m, t, w, items, results);
     }
     if w.class().bits() != 32 {

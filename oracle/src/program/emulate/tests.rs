@@ -151,6 +151,7 @@ mod negation_of_max_s32_evaluated_in_an_arm_dropped;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod packed_min_max_of_zero_extended_converted_half;
 mod prmt_constant_b_held_in_a_register;
+mod prmt_narrowed_at_a_store_forwarded_load;
 mod prmt_narrowed_per_zero_extending_reader;
 mod product_factor_folded_after_the_product;
 mod ptxas_constant_operands;
@@ -175,6 +176,7 @@ mod seed_3802_new;
 mod seed_3802_w6;
 mod seed_4802_w4;
 
+mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_shuffled_constant_folded_beside_a_load;
 mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_of_its_a_and_of_one_constant;
