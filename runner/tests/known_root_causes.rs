@@ -940,6 +940,22 @@ fn the_seed_5003_ptxas_hang_is_named_by_its_ids() {
     }
 }
 
+/// Seed 5102's crash pair (trace/T22b.md: aa407168, ptxas 13.0.88 -O3 segfaults; f22f9b0f, the
+/// same PTX, the JIT's SIGSEGV at libnvidia-ptxjitcompiler.so.1+0x4909ce): the segfault form of
+/// 5a46d3da's defect by the fault's callers under gdb, named by that entry's ids.
+#[test]
+fn the_seed_5102_crash_pair_is_the_segfault_form_of_the_ptxas_hang() {
+    let doc = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-5102/findings-labelled-new.json"));
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let entry = "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write";
+    let crashes: Vec<&Stored> = doc.findings.iter().filter(|f| f.signature.class == FindingClass::Crash).collect();
+    let ids: Vec<&str> = crashes.iter().map(|f| &f.id[..8]).collect();
+    assert_eq!(ids, ["aa407168", "f22f9b0f"]);
+    for f in crashes {
+        assert_eq!(known.matches(&f.signature).map(|k| k.name.as_str()), Some(entry), "{}", f.id);
+    }
+}
+
 /// The driver JIT's segfault by its site (`runner/src/worker/crash_site.rs`): every stored JIT
 /// crash, replayed alone on the H200 (corpus/findings/jit-crash-site/), faults in a libc call
 /// from libnvidia-ptxjitcompiler.so.1+0x168f86b; a crash with that `how` on the JIT is known
