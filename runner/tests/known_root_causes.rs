@@ -1845,7 +1845,7 @@ fn the_seed_5101_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 5101 (session 51's campaign build, d5c88422) is labelled now.
 const SEED_5101_LABELS: [(&str, &str); 8] = [
     ("007db41c", "new"), // KNOWN 4b68821e: cvt.rn.bf16.f32 → cvt.u32.u16 → cvt.rzi.s32.f32 fused into F2I.NTZ of x (T22a; the entry is by id)
-    ("204fad1e", "new"), // KNOWN 3702-N3: the arm's −1 a subc of constants after a borrowing sub.cc, merged with the old 1.0f (T22a; writes_folded_constant takes no carry reader)
+    ("204fad1e", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm's −1 a subc of constants after a borrowing sub.cc, merged with the old 1.0f (T22a; writes_folded_constant took no carry reader); helper t4: emulate/carry_reader_of_constants_with_zero_carry_in.rs
     ("68155629", "new"), // KNOWN ace805b3: h1 above an e4m3x2 pair rebuilt by PRMT 0x7632 over R6 = the output pointer, shr.u16 reads 32 bits (T22a; the emulation takes setp readers and mov packs; the word is the pointer's)
     ("75b5812a", "new"), // KNOWN 3701-N-D: the pack beside a .v2.b8 element read back by a forwarded ld.shared.v2.u16 takes the pair (T22a; no load hook)
     ("9033ff50", "new"), // KNOWN 4b68821e: cvt.rn.bf16.f32 → cvt.u32.u16 → cvt.rzi.s16.f32 fused into F2I.S16.NTZ of x (T22a; the entry is by id)

@@ -33,6 +33,7 @@ mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
+mod carry_reader_of_constants_with_zero_carry_in;
 mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_chain_b16_or_b64;
 mod cnot_conversion_tested_down_a_chain;

@@ -98,6 +98,7 @@ fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expect
 mod b64_body_shifted_out_within_one_unrolled_pass;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
+mod carry_reader_of_constants_with_zero_carry_in;
 mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
