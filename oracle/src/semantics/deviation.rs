@@ -637,11 +637,18 @@ pub enum Deviation {
     /// §9.7.8.8 fills with the sign (−1)
     /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
     ChainedShrS32OfKnownOnesFoldedToZero,
+    /// 4b68821e (corpus/findings/fuzz-h200-4203/, 4b68821e, trace/T12c3.md; fuzz-h200-5101/,
+    /// 9033ff50 and 007db41c, trace/T22a.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):
+    /// `cvt.rzi.<int>.f32` of `cvt.{u32,s32}.u16` of `cvt.<rnd>.{f16,bf16}.f32 x` is one `F2I` of
+    /// x rounding as the first cvt (`.rn`: nearest): x = 8.12e8 gives 0x7fff to `.s16`, where
+    /// §9.7.9.21 converts the half's bits read as an f32 (a subnormal: 0)
+    /// (`program/emulate/f2i_of_half_bits_fused_with_float_source.rs`).
+    F2iOfHalfBitsFusedWithFloatSource,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 73] = [
+    pub const ALL: [Deviation; 74] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -715,6 +722,7 @@ impl Deviation {
         Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
         Deviation::MultiplierChainFoldedToItsLowWord,
         Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+        Deviation::F2iOfHalfBitsFusedWithFloatSource,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -804,6 +812,7 @@ impl Deviation {
             }
             Deviation::MultiplierChainFoldedToItsLowWord => "multiplier-chain-folded-to-its-low-word",
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => "chained-shr-s32-of-known-ones-folded-to-zero",
+            Deviation::F2iOfHalfBitsFusedWithFloatSource => "f2i-of-f16-bits-read-as-f32-fused-with-source",
         }
     }
 
@@ -982,6 +991,9 @@ impl Deviation {
             }
             Deviation::ChainedShrS32OfKnownOnesFoldedToZero => {
                 "corpus/findings/fuzz-h200-4203/cases/1c2ac9432411b8a7.case"
+            }
+            Deviation::F2iOfHalfBitsFusedWithFloatSource => {
+                "corpus/findings/fuzz-h200-4203/cases/4b68821edd3420e7.case"
             }
         }
     }

@@ -113,6 +113,7 @@ mod converted_cnot_read_as_its_number;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod exit_predicate_read_after_a_signed_count;
+mod f2i_of_half_bits_fused_with_float_source;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod g_shift_amounts_ptxas_folds;
