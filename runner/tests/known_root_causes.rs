@@ -925,7 +925,10 @@ fn the_seed_4202_jit_crash_is_named_by_its_id() {
 /// The ptxas hang of seed 5003 (corpus/findings/fuzz-h200-5003/, trace/T21hang.md: 5a46d3da at
 /// -O3, killed after 60 s, and fa2365d0, the same program in the JIT, "no result within 10 s") is
 /// named by its entry's ids: a hang has no words, no shape and no listing. The other 31 crash
-/// findings of that run (programs of the hanging module, each fine alone) are not this entry's.
+/// findings of that run (programs of the hanging module, each fine alone) are not this entry's,
+/// but for aa407168: a crash's id is its signature's (class, form, backend, `how`), and seed
+/// 5102's segfault of the same defect, which the entry names, has that signature (`selp.b16`,
+/// ptxas -O3, "ptxas crash").
 #[test]
 fn the_seed_5003_ptxas_hang_is_named_by_its_ids() {
     let doc = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-5003/findings-labelled-new.json"));
@@ -935,7 +938,7 @@ fn the_seed_5003_ptxas_hang_is_named_by_its_ids() {
     assert_eq!(crashes.len(), 33);
     for f in crashes {
         let name = known.matches(&f.signature).map(|k| k.name.as_str());
-        let hang = ["5a46d3da", "fa2365d0"].iter().any(|p| f.id.starts_with(p));
+        let hang = ["5a46d3da", "fa2365d0", "aa407168"].iter().any(|p| f.id.starts_with(p));
         assert_eq!(name == Some(entry), hang, "{}", f.id);
     }
 }
@@ -1386,7 +1389,7 @@ const SEED_4203_LABELS: [(&str, &str); 16] = [
     ("16cd6583", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: a 32-bit compare with 0 and a byte reader (T12c4)
     ("1c2ac943", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // NEW: its own entry (T12c3), by id until session 50, now by its emulation (emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs)
     ("36b8e382", "fuzz-h200-3301-c-float-sat-of-int-sat"), // KNOWN 3301-C: a float saturation through a truncating cvt (T12c5)
-    ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry, by id (T12c3)
+    ("4b68821e", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // NEW: its own entry (T12c3), by id until session 51, then by emulate/f2i_of_half_bits_fused_with_float_source.rs
     ("632bd7c5", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a mov between the adds (T12c4; the entry emulated in session 48 (helper h3: emulate/mad_hi_links_dropped_as_repeats.rs))
     ("6a4d050b", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // NEW: its own entry, emulated since session 45 (T12c2)
     ("6ec845c6", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1N2, as 06aff9fd (T12c2)
@@ -1860,14 +1863,14 @@ fn the_seed_5101_word_findings_are_labelled_by_their_entries() {
 
 /// What each word finding of seed 5101 (session 51's campaign build, d5c88422) is labelled now.
 const SEED_5101_LABELS: [(&str, &str); 8] = [
-    ("007db41c", "new"), // not traced yet
-    ("204fad1e", "new"), // not traced yet
-    ("68155629", "new"), // not traced yet
-    ("75b5812a", "new"), // not traced yet
-    ("9033ff50", "new"), // not traced yet
-    ("91d52a5c", "new"), // not traced yet
-    ("9fce4b0f", "new"), // not traced yet
-    ("a3a4847f", "new"), // not traced yet
+    ("007db41c", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e: cvt.rn.bf16.f32 → cvt.u32.u16 → cvt.rzi.s32.f32 fused into F2I.NTZ of x (T22a; the entry was by id); helper t4: emulate/f2i_of_half_bits_fused_with_float_source.rs
+    ("204fad1e", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm's −1 a subc of constants after a borrowing sub.cc, merged with the old 1.0f (T22a; writes_folded_constant took no carry reader); helper t4: emulate/carry_reader_of_constants_with_zero_carry_in.rs
+    ("68155629", "new"), // KNOWN ace805b3: h1 above an e4m3x2 pair rebuilt by PRMT 0x7632 over R6 = the output pointer, shr.u16 reads 32 bits (T22a; the emulation takes setp readers and mov packs; the word is the pointer's)
+    ("75b5812a", "new"), // KNOWN 3701-N-D: the pack beside a .v2.b8 element read back by a forwarded ld.shared.v2.u16 takes the pair (T22a; no load hook)
+    ("9033ff50", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e: cvt.rn.bf16.f32 → cvt.u32.u16 → cvt.rzi.s16.f32 fused into F2I.S16.NTZ of x (T22a; the entry was by id); helper t4: emulate/f2i_of_half_bits_fused_with_float_source.rs
+    ("91d52a5c", "new"), // KNOWN 3702-N5: the zero extension a 16-bit ld.shared forwarded from st.shared.b16 of the prmt's cvt.u16 (T22a; no load is a zero-extending reader)
+    ("9fce4b0f", "new"), // KNOWN c6d3ed97: sub.cc of shl.b32 (x & 0x80000000), 7 (a known-bits 0): carry-in PT (T22a; by id, being emulated by another helper)
+    ("a3a4847f", "new"), // KNOWN eb1853bf: neg(subc) into addc adds the borrow, IADD3.X … P1, P0 = 2 (T22a; by id, being emulated by another helper)
 ];
 
 #[test]

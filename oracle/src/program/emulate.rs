@@ -35,6 +35,7 @@ mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry;
 mod carry_of_known_zero_shl_and_constant_set;
+mod carry_reader_of_constants_with_zero_carry_in;
 mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_chain_b16_or_b64;
 mod cnot_conversion_tested_down_a_chain;
@@ -57,6 +58,7 @@ mod cvt_producers_seen_through;
 mod cvt_u8_into_its_copy_under_their_compare;
 mod d_copies_dropped_before_tf32;
 mod exit_predicate_read_after_a_signed_count;
+mod f2i_of_half_bits_fused_with_float_source;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_zero_extended_abs16;
@@ -695,6 +697,11 @@ pub(super) fn isa(
         if let Some(v) = u32_round_trip_folded_into_last_cvt::last_cvt_of_first_source(m, t, inst, c) {
             emulated = Some((Deviation::U32RoundTripFoldedIntoLastConversion, widen(v)));
         }
+    }
+    // 4b68821e: `emulate/f2i_of_half_bits_fused_with_float_source.rs`.
+    let d = Deviation::F2iOfHalfBitsFusedWithFloatSource;
+    if let Some(v) = f2i_of_half_bits_fused_with_float_source::fused_conversion_of_source(m, t, inst, c) {
+        emulated = m.allow.emulates(d).then(|| (d, widen(v))).or(emulated);
     }
     let r = src.and_then(|o| m.reg_of(o).ok());
     // C's float direction: a float-to-float cvt.sat of an integer cvt.sat result is not

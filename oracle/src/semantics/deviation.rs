@@ -678,11 +678,18 @@ pub enum Deviation {
     /// the spec's + 2·(N's SASS carry-in)
     /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`).
     NegatedCarryOpFoldedKeepsItsCarryInAdded,
+    /// 4b68821e (corpus/findings/fuzz-h200-4203/, 4b68821e, trace/T12c3.md; fuzz-h200-5101/,
+    /// 9033ff50 and 007db41c, trace/T22a.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):
+    /// `cvt.rzi.<int>.f32` of `cvt.{u32,s32}.u16` of `cvt.<rnd>.{f16,bf16}.f32 x` is one `F2I` of
+    /// x rounding as the first cvt (`.rn`: nearest): x = 8.12e8 gives 0x7fff to `.s16`, where
+    /// §9.7.9.21 converts the half's bits read as an f32 (a subnormal: 0)
+    /// (`program/emulate/f2i_of_half_bits_fused_with_float_source.rs`).
+    F2iOfHalfBitsFusedWithFloatSource,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 79] = [
+    pub const ALL: [Deviation; 80] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -762,6 +769,7 @@ impl Deviation {
         Deviation::CarryOfKnownZeroShlAndConstantSet,
         Deviation::NegationInsideFusedMinMaxReadAsItsSource,
         Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
+        Deviation::F2iOfHalfBitsFusedWithFloatSource,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -857,6 +865,7 @@ impl Deviation {
             Deviation::CarryOfKnownZeroShlAndConstantSet => "carry-of-known-zero-shl-and-constant-set",
             Deviation::NegationInsideFusedMinMaxReadAsItsSource => "negation-inside-fused-min-max-read-as-its-source",
             Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => "negated-carry-op-folded-keeps-its-carry-in-added",
+            Deviation::F2iOfHalfBitsFusedWithFloatSource => "f2i-of-f16-bits-read-as-f32-fused-with-source",
         }
     }
 
@@ -1052,6 +1061,9 @@ impl Deviation {
             }
             Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => {
                 "corpus/findings/fuzz-h200-4803/cases/eb1853bf3f0bb8a4.case"
+            }
+            Deviation::F2iOfHalfBitsFusedWithFloatSource => {
+                "corpus/findings/fuzz-h200-4203/cases/4b68821edd3420e7.case"
             }
         }
     }

@@ -16,6 +16,7 @@
 //! instruction, its producers and (3702-N3) the program structure are exactly the ones its trace
 //! shows wrong; it returns `None` (the spec's result stands) otherwise.
 
+use super::carry_reader_of_constants_with_zero_carry_in;
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::join_merged_over_shuffled_constant;
@@ -213,7 +214,11 @@ fn mentions(s: &Stmt, r: Reg) -> bool {
 /// [`join_merged_over_shuffled_constant`]).
 fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Expected> {
     let s = m.stmt;
-    if d.class().bits() != 32 || !writes_folded_constant(m, s, &m.p.body[s], 3) {
+    // The arm's write may also be an `addc`/`subc` of constants with a carry-in of 0 (seed 5101's
+    // 204fad1e, `emulate/carry_reader_of_constants_with_zero_carry_in.rs`).
+    let folded = writes_folded_constant(m, s, &m.p.body[s], 3)
+        || carry_reader_of_constants_with_zero_carry_in::folded_carry_reader(m, t, s, &m.p.body[s]);
+    if d.class().bits() != 32 || !folded {
         return None;
     }
     let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
