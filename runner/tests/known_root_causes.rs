@@ -1869,8 +1869,8 @@ const SEED_5101_LABELS: [(&str, &str); 8] = [
     ("75b5812a", "new"), // KNOWN 3701-N-D: the pack beside a .v2.b8 element read back by a forwarded ld.shared.v2.u16 takes the pair (T22a; no load hook)
     ("9033ff50", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e: cvt.rn.bf16.f32 → cvt.u32.u16 → cvt.rzi.s16.f32 fused into F2I.S16.NTZ of x (T22a; the entry was by id); helper t4: emulate/f2i_of_half_bits_fused_with_float_source.rs
     ("91d52a5c", "new"), // KNOWN 3702-N5: the zero extension a 16-bit ld.shared forwarded from st.shared.b16 of the prmt's cvt.u16 (T22a; no load is a zero-extending reader)
-    ("9fce4b0f", "new"), // KNOWN c6d3ed97: sub.cc of shl.b32 (x & 0x80000000), 7 (a known-bits 0): carry-in PT (T22a; by id, being emulated by another helper)
-    ("a3a4847f", "new"), // KNOWN eb1853bf: neg(subc) into addc adds the borrow, IADD3.X … P1, P0 = 2 (T22a; by id, being emulated by another helper)
+    ("9fce4b0f", "fuzz-h200-5001-c6d3ed97-carry-of-lea-of-known-zero-folded-set"), // KNOWN c6d3ed97: sub.cc of shl.b32 (x & 0x80000000), 7 (a known-bits 0): carry-in PT (T22a); by its emulation since session 51 (emulate/carry_of_known_zero_shl_and_constant_set.rs, helper e3)
+    ("a3a4847f", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf: neg(subc) into addc adds the borrow, IADD3.X … P1, P0 = 2 (T22a); by its emulation since session 51 (emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs, helper e1)
 ];
 
 #[test]
