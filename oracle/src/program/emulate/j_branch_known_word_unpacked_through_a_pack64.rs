@@ -22,14 +22,14 @@
 //! where a branch fixes it ([`branch_fixed`] or [`fall_through_fixed_ahead`]); the results are
 //! returned as given otherwise.
 
-use super::fuzz3602::{fall_through_fixed_ahead, writes};
+use super::fuzz3602::fall_through_fixed_ahead;
 use super::j_branch_known_values::branch_fixed;
 use super::origin::value_readers;
+use super::values::pack64_of;
 use crate::isa::operand::Operand;
-use crate::isa::{Form, Instruction, Mov, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::GlueType;
-use crate::program::{Reg, Stmt};
+use crate::program::Reg;
 use crate::semantics::{Deviation, Expected};
 
 /// The compares that fix a word (J's `.u32` and `.s32`: 766f2aa7 `v1_core`, `v12_s32_compare`).
@@ -74,23 +74,6 @@ pub(super) fn unpacked(
 /// The two 32-bit words (register, value now) of the unguarded `mov.b64 w, {e0, e1}` that last
 /// wrote `w` in thread `t`, each kept from the pack to the statement being run.
 fn packed_words(m: &Machine<'_>, t: u32, w: Reg) -> Option<Vec<(Reg, Expected)>> {
-    let (pack, o) = m.producer(t, w)?;
-    let Stmt::Isa(Instruction { form: Form::Mov(Mov { shape: MovShape::Pack(2), .. }), operands, guard: None, .. }) =
-        pack
-    else {
-        return None;
-    };
-    let (pack_at, at) = (o.stmt, m.stmt);
-    let Some(Operand::Vector(words)) = operands.get(1) else { return None };
-    if pack_at >= at {
-        return None;
-    }
-    words
-        .iter()
-        .map(|o| {
-            let e = m.reg_of(o).ok().filter(|e| e.class().bits() == 32)?;
-            let kept = !m.p.body[pack_at + 1..at].iter().any(|s| writes(s, e));
-            kept.then(|| m.read(t, e).ok().map(|v| (e, v)))?
-        })
-        .collect()
+    let (_, _, words) = pack64_of(m, t, w)?;
+    words.iter().map(|e| e.and_then(|e| m.read(t, e).ok().map(|v| (e, v)))).collect()
 }

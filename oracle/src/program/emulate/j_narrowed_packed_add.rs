@@ -15,8 +15,9 @@
 use super::fuzz3602::writes;
 use super::j_branch_known_values::{observed, observed_only_by};
 use super::j_packed_constant::narrowed_half_read_at;
+use super::values::pack64_of;
 use crate::isa::operand::Operand;
-use crate::isa::{Form, Instruction, Mov, MovShape};
+use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
@@ -66,18 +67,9 @@ pub(super) fn unpacked_through_pack(
 /// reads it, when an unguarded `mov.b64 w, {e0, e1}` wrote w, only the unpack observes w, e_word
 /// is 32-bit, kept since the pack, and the pack alone observes the add that wrote it.
 fn half_through_pack(m: &Machine<'_>, t: u32, w: Reg, word: usize, half: u32) -> Option<u64> {
-    let (pack, o) = m.producer(t, w)?;
-    let (pack_at, at) = (o.stmt, m.stmt);
-    let Stmt::Isa(Instruction { form: Form::Mov(Mov { shape: MovShape::Pack(2), .. }), operands, guard: None, .. }) =
-        pack
-    else {
-        return None;
-    };
-    let (Some(dst), Some(Operand::Vector(words))) = (operands.first(), operands.get(1)) else { return None };
-    let dst = m.reg_of(dst).ok()?;
-    let e = m.reg_of(words.get(word)?).ok().filter(|e| e.class().bits() == 32)?;
-    let kept = pack_at < at && !m.p.body[pack_at + 1..at].iter().any(|s| writes(s, e));
-    (kept && observed_only_by(m, pack_at, dst, at)).then_some(())?;
+    let (pack_at, dst, words) = pack64_of(m, t, w)?;
+    let e = (*words.get(word)?)?;
+    observed_only_by(m, pack_at, dst, m.stmt).then_some(())?;
     narrowed_half_read_at(m, t, e, half, pack_at)
 }
 

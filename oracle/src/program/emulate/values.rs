@@ -2,10 +2,12 @@
 //! (`emulate.rs` and its scope files): a set-valued "anything", the float and half `cvt` types,
 //! the number 1 in each float type, a `cvt` form's result through the oracle's own semantics, a
 //! glue source as a register or an immediate, whether a statement is an integer `set`, whether a
-//! value is a NaN. No
+//! value is a NaN, the 64-bit pack that last wrote a register. No
 //! deviation is decided here.
 
-use crate::isa::{CvtType, Form};
+use super::fuzz3602::writes;
+use crate::isa::operand::Operand;
+use crate::isa::{CvtType, Form, Instruction, Mov, MovShape};
 use crate::num::F32;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, SetDst, Src};
@@ -114,4 +116,26 @@ pub(super) fn nan_of(t: CvtType, x: &Expected) -> bool {
         _ => return false,
     };
     (x.is_exact() && x.bits & exp == exp && x.bits & man != 0) || (t == CvtType::F32 && any_f32_nan(x))
+}
+
+/// The unguarded `mov.b64 w, {e0, e1}` (§9.7.9.4) that last wrote `w` in thread `t`, before the
+/// statement being run: its body index, its destination, and each word's register where that is
+/// a 32-bit register unwritten since the pack (`None` where it is not).
+pub(super) fn pack64_of(m: &Machine<'_>, t: u32, w: Reg) -> Option<(usize, Reg, [Option<Reg>; 2])> {
+    let (pack, o) = m.producer(t, w)?;
+    let Stmt::Isa(Instruction { form: Form::Mov(Mov { shape: MovShape::Pack(2), .. }), operands, guard: None, .. }) =
+        pack
+    else {
+        return None;
+    };
+    let (pack_at, at) = (o.stmt, m.stmt);
+    let (Some(dst), Some(Operand::Vector(words))) = (operands.first(), operands.get(1)) else { return None };
+    if pack_at >= at {
+        return None;
+    }
+    let kept = |k: usize| {
+        let e = m.reg_of(words.get(k)?).ok().filter(|e| e.class().bits() == 32)?;
+        (!m.p.body[pack_at + 1..at].iter().any(|s| writes(s, e))).then_some(e)
+    };
+    Some((pack_at, m.reg_of(dst).ok()?, [kept(0), kept(1)]))
 }
