@@ -110,6 +110,7 @@ mod merge_c_half_of_u8_cvt_or_truncation;
 mod merge_c_half_through_a_word_pack_made_before;
 mod merge_c_in_place;
 mod merge_c_low_byte_unpacked_before_pack;
+mod merge_c_pack_word_read_by_a_forwarded_load;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
@@ -172,6 +173,7 @@ mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_dropped_f32_copy;
 mod skipped_set_over_saturated_f32;
 mod slct_of_abs_folded_non_negative;
+mod store_forwarded_load;
 mod stored;
 mod sub_cc_from_folded_zero_held_negated;
 mod u32_round_trip_folded_into_last_cvt;
@@ -589,9 +591,10 @@ pub(super) fn isa(
         let results = fuzz3802::pack(m, t, p, inst, results);
         return Ok(j_packed_constant::pack_c(m, t, p, inst, results));
     }
-    // 3702-N5 at a sub-word load a store of the prmt is forwarded to: `emulate/prmt_narrowed_at_a_store_forwarded_load.rs`.
+    // Loads ptxas forwards from a store (`emulate/store_forwarded_load.rs`): 3702-N5's narrowed prmt, 3701-N-D's pack word.
     if let Form::Ld(l) = &inst.form {
-        return Ok(prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, inst, results));
+        let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, inst, results);
+        return Ok(merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };

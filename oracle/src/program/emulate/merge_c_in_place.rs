@@ -641,7 +641,7 @@ pub(super) fn same_expression(m: &Machine<'_>, a: (usize, Reg), b: (usize, Reg),
 /// `mov.b32` unpack at the statement being run) is that word: the pack's `mov.b32` result, or
 /// the first word of `mov.b64 {w, _}, d` of its `mov.b64` result; read from the pair's register
 /// (unwritten since the pack).
-fn merged_word_pair(m: &Machine<'_>, t: u32, w: Reg) -> Option<Expected> {
+pub(super) fn merged_word_pair(m: &Machine<'_>, t: u32, w: Reg) -> Option<Expected> {
     if w.class().bits() != 32 {
         return None;
     }

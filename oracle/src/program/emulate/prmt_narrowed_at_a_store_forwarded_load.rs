@@ -16,19 +16,27 @@
 //! forwarded, `LDS.S8`), an index nibble in byte 0 (`v6`), a load from another address (`v7`,
 //! `LDS.U8`), the store alone (`v9`).
 //!
-//! Invariants: a load's value changes only when the deviation is emulated, the load is a weak,
-//! unguarded scalar unsigned sub-word load, the last statement before it that stores, branches
-//! or labels is an unguarded weak scalar store of the same space, size and address (base and
-//! offset) whose value register is not written in between and reaches a narrowed `prmt`
-//! ([`narrowed_source`]), and the spec's loaded value is that register's low bytes.
+//! Seed 5101's 91d52a5c (corpus/findings/fuzz-h200-5101/trace/T22a.md, variants in
+//! trace/91d52a5c/s51/): the same with a 16-bit round trip, `cvt.u16.u32 h7, r1; st.shared::cta.b16
+//! [sh+10], h7; ld.shared.b16 h8, [sh+10]` is `PRMT R9, RZ, 0x8d, R2` (0x00ff, the spec 0xffff) beside
+//! the stored whole `PRMT R7, R2, 0x988d, R2`; wrong alike `ld.shared.u16` into 32 bits (`v3`) and a
+//! global round trip (`v4`); right `ld.shared.s16` (`v2`), the half stored directly (`v1`), an index
+//! nibble (`v5`). Not reached before session 54: the store named `.shared::cta`, the load `.shared`.
+//! Which load is forwarded from which store is the shared rule of
+//! `emulate/store_forwarded_load.rs` (same space, `.shared` ≡ `.shared::cta`; same address; the
+//! load's bytes one whole element of the store; nothing in between that stores or orders).
+//!
+//! Invariants: a load's value changes only when the deviation is emulated, the load is a
+//! scalar unsigned sub-word load forwarded ([`store_forwarded_load::forwarded`]) from a store
+//! whose value register reaches a narrowed `prmt` ([`narrowed_source`]), and the spec's loaded
+//! value is that register's low bytes.
 
-use super::fuzz3602::writes;
 use super::prmt_narrowed_per_zero_extending_reader::narrowed_source;
-use crate::isa::operand::Operand;
-use crate::isa::types::{MemType, Space};
-use crate::isa::{Form, Instruction, Ld, LdSem, St, StSem};
+use super::store_forwarded_load::{self, Forward};
+use crate::isa::types::MemType;
+use crate::isa::{Instruction, Ld};
 use crate::program::exec::Machine;
-use crate::program::{Reg, Stmt};
+use crate::program::Reg;
 use crate::semantics::{Deviation, Expected};
 
 /// The value of `ld` `inst` being run in thread `t` (`results`, the spec's) under 3702-N5: the
@@ -63,52 +71,17 @@ fn zero_extended_bytes(ty: MemType) -> Option<u32> {
     }
 }
 
-/// The size in bytes of a sub-word store type (its low bytes stored, whatever the sign).
-fn stored_bytes(ty: MemType) -> Option<u32> {
-    match ty {
-        MemType::B8 | MemType::U8 | MemType::S8 => Some(1),
-        MemType::B16 | MemType::U16 | MemType::S16 => Some(2),
-        _ => None,
-    }
-}
-
-/// The spaces whose round trip the listings show forwarded (`v1`, `v5`).
-fn forwarded_space(space: Option<Space>) -> bool {
-    matches!(space, Some(Space::Shared | Space::SharedCta | Space::Global))
-}
-
 /// The narrowed bytes the load being run reads (`None` out of scope), where the spec's loaded
 /// value `spec` is the stored register's low bytes.
 fn forwarded_narrowed(m: &Machine<'_>, t: u32, l: &Ld, inst: &Instruction, spec: &Expected) -> Option<u32> {
-    let weak = matches!(l.sem, None | Some(LdSem::Weak));
-    if inst.guard.is_some() || l.vec.is_some() || !weak || l.mmio || !forwarded_space(l.space) {
+    if inst.guard.is_some() || l.vec.is_some() {
         return None;
     }
     let bytes = zero_extended_bytes(l.ty)?;
-    let address = inst.operands.get(1)?;
-    let (k, h) = forwarding_store(m, l, address, bytes)?;
-    if m.p.body[k + 1..m.stmt].iter().any(|s| writes(s, h)) {
-        return None;
-    }
+    let Forward { value: h, bytes: stored, .. } = store_forwarded_load::forwarded(m, m.stmt)?;
+    (stored == bytes).then_some(())?;
     let word = m.read(t, h).ok().filter(Expected::is_exact)?.bits as u32;
     let mask = (1u32 << (8 * bytes)) - 1;
     (spec.is_exact() && spec.bits as u32 == word & mask).then_some(())?;
     narrowed_source(m, t, h, bytes, word)
-}
-
-/// The body index and value register of the store forwarded to the load being run: the last
-/// statement before it that stores, branches or labels, an unguarded weak scalar `st` of the
-/// load's space and size to the same `address`.
-fn forwarding_store(m: &Machine<'_>, l: &Ld, address: &Operand, bytes: u32) -> Option<(usize, Reg)> {
-    let (k, s) = m.p.body[..m.stmt].iter().enumerate().rev().find(|(_, s)| {
-        matches!(s, Stmt::Label(_) | Stmt::Bra { .. } | Stmt::Isa(Instruction { form: Form::St(_), .. }))
-    })?;
-    let Stmt::Isa(Instruction { form: Form::St(st), operands, guard: None, .. }) = s else { return None };
-    let St { sem, space, vec, ty, mmio, .. } = st;
-    let weak = matches!(sem, None | Some(StSem::Weak));
-    if !weak || *mmio || vec.is_some() || *space != l.space || stored_bytes(*ty) != Some(bytes) {
-        return None;
-    }
-    (operands.first()? == address).then_some(())?;
-    Some((k, m.reg_of(operands.get(1)?).ok()?))
 }

@@ -137,6 +137,7 @@ mod mad_step_of_its_own_addend;
 mod merge_c_guarded_word_pack_over_constant;
 mod merge_c_half_through_a_word_pack_made_before;
 mod merge_c_low_byte_unpacked_before_pack;
+mod merge_c_pack_word_read_by_a_forwarded_load;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;

@@ -1,6 +1,8 @@
 //! Tests of 3702-N5 at a sub-word load ptxas forwards from a store of the `prmt`'s low bytes
 //! (session 51: seed 5102's 0081239e, corpus/findings/fuzz-h200-5102/trace/T22b.md, variants in
-//! trace/0081239e/s51/; `emulate/prmt_narrowed_at_a_store_forwarded_load.rs`).
+//! trace/0081239e/s51/; `emulate/prmt_narrowed_at_a_store_forwarded_load.rs`), and seed 5101's
+//! 91d52a5c (corpus/findings/fuzz-h200-5101/trace/T22a.md, variants in trace/91d52a5c/s51/; the
+//! forward by `emulate/store_forwarded_load.rs`).
 
 use super::*;
 
@@ -21,26 +23,36 @@ fn prmt_then(selector: &str, tail: &[&str]) -> Vec<String> {
 /// [`exact_case`] with 8 shared words per thread (programs load from `%in` and `%sh` only, so
 /// the round trip is through shared memory, as in the case).
 fn shared_case(lines: &[String], spec: u64, bug: u64) {
-    let (s, e, fired) = shared_both(lines, D);
+    shared_case_on(A, lines, spec, bug);
+}
+
+/// [`shared_case`] on the input words `words`.
+fn shared_case_on(words: [u32; 4], lines: &[String], spec: u64, bug: u64) {
+    let (s, e, fired) = shared_both(words, lines, D);
     assert_eq!((s.bits as u64, s.is_exact()), (spec, true), "spec of {lines:?}");
     assert_eq!((e.bits as u64, e.is_exact()), (bug, true), "{D:?} of {lines:?}");
     assert_eq!(fired, vec![D]);
     for other in Deviation::ALL.into_iter().filter(|&o| o != D) {
-        let (_, e, fired) = shared_both(lines, other);
+        let (_, e, fired) = shared_both(words, lines, other);
         assert_eq!((e.bits as u64, fired.as_slice()), (spec, &[][..]), "{other:?} of {lines:?}");
     }
 }
 
 /// [`untouched`] with 8 shared words per thread.
 fn shared_untouched(lines: &[String]) {
-    let (s, e, fired) = shared_both(lines, D);
+    shared_untouched_on(A, lines);
+}
+
+/// [`shared_untouched`] on the input words `words`.
+fn shared_untouched_on(words: [u32; 4], lines: &[String]) {
+    let (s, e, fired) = shared_both(words, lines, D);
     assert_eq!((e, fired), (s, Vec::new()), "{D:?} of {lines:?}");
 }
 
-/// [`both`] with 8 shared words per thread.
-fn shared_both(lines: &[String], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
+/// [`both`] with 8 shared words per thread, on the input words `words`.
+fn shared_both(words: [u32; 4], lines: &[String], d: Deviation) -> (Expected, Expected, Vec<Deviation>) {
     let p = Program { shared: 8, ..program(&strs(lines)) };
-    let i = Inputs(A.to_vec());
+    let i = Inputs(words.to_vec());
     let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
     let (mut out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(d)).unwrap();
     (spec, out.remove(0), fired)
@@ -125,6 +137,77 @@ fn n5_3702_0081239e_the_campaign_case_gives_the_stored_o3_words() {
     for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
         if w == 1 {
             assert_eq!((s.bits, e.bits), (0xff00, 0), "thread {t} word {w}");
+        } else {
+            assert_eq!(e, s, "thread {t} word {w}");
+        }
+    }
+}
+
+/// 91d52a5c's input word x = 0x2e9bd2de: `prmt.b32 r1, x, x, 0x988d` is 0xffffffff (every
+/// nibble names a sign, §9.7.9.7); narrowed to 2 bytes with a = RZ, `PRMT R9, RZ, 0x8d, R2`:
+/// 0x00ff.
+const X: [u32; 4] = [0x2e9b_d2de, 0, 0, 0];
+
+/// 91d52a5c's `prmt` and `cvt.u16.u32 h7`, then `tail`.
+fn h7_then(tail: &[&str]) -> Vec<String> {
+    let head =
+        ["ld.global.b32 %r0, [%in];", "mov.b32 %r1, %r0;", "prmt.b32 %r1, %r1, %r1, 0x988d;", "cvt.u16.u32 %h7, %r1;"];
+    head.iter().chain(tail).map(|l| l.to_string()).collect()
+}
+
+/// Wrong (13.0.88 -O3 `PRMT R9, RZ, 0x8d, R2`, 0x00ff for 0xffff): 91d52a5c's 16-bit round trip
+/// with the store `.shared::cta` and the load `.shared` (one space, §9.7.9.8), `ld.shared.u16`
+/// into 32 bits (`v3`); a global round trip (`v4`) is the same listing, but programs never
+/// load from `%out` nor store to `%in`.
+#[test]
+fn n5_3702_91d52a5c_a_forwarded_16_bit_load_reads_the_narrowed_half() {
+    let orig = h7_then(&[
+        "st.shared::cta.b16 [%sh+10], %h7;",
+        "ld.shared.b16 %h8, [%sh+10];",
+        "st.global.u16 [%out+6], %h8;",
+        "st.global.u16 [%out+4], %h7;",
+    ]);
+    shared_case_on(X, &orig, 0xffff_ffff_0000_0000, 0x00ff_ffff_0000_0000);
+    let v3 =
+        h7_then(&["st.shared::cta.b16 [%sh+10], %h7;", "ld.shared.u16 %r2, [%sh+10];", "st.global.u32 [%out+4], %r2;"]);
+    shared_case_on(X, &v3, 0x0000_ffff_0000_0000, 0x0000_00ff_0000_0000);
+}
+
+/// Right: `ld.shared.s16` (`v2`, `LDS.S16`), an index nibble (`v5`, selector 0x9815), the half
+/// stored directly (`v1`); and no forward (the shared rule, `emulate/store_forwarded_load.rs`)
+/// past a `bar.sync`, another store, a branch's label or a rewrite of the stored register, nor
+/// into a byte of the stored half or a load of 4 bytes over it.
+#[test]
+fn n5_3702_91d52a5c_loads_not_forwarded_are_left_alone() {
+    let trip = |between: &[&str], load: &str| {
+        let mut tail = vec!["st.shared::cta.b16 [%sh+10], %h7;"];
+        tail.extend(between);
+        tail.extend([load, "st.global.u16 [%out+6], %h8;"]);
+        h7_then(&tail)
+    };
+    let ld = "ld.shared.b16 %h8, [%sh+10];";
+    shared_untouched_on(X, &trip(&[], "ld.shared.s16 %h8, [%sh+10];"));
+    shared_untouched_on(X, &trip(&["bar.sync 0;"], ld));
+    shared_untouched_on(X, &trip(&["st.shared.b16 [%sh+12], %h7;"], ld));
+    shared_untouched_on(X, &trip(&["$L0:"], ld));
+    shared_untouched_on(X, &trip(&["mov.b16 %h7, 0;"], ld));
+    shared_untouched_on(X, &trip(&[], "ld.shared.u8 %h8, [%sh+10];"));
+    shared_untouched_on(X, &trip(&[], "ld.shared.b16 %h8, [%sh+12];"));
+    let index = ["ld.global.b32 %r0, [%in];", "prmt.b32 %r1, %r0, %r0, 0x9815;", "cvt.u16.u32 %h7, %r1;"];
+    let mut v5: Vec<String> = index.iter().map(|l| l.to_string()).collect();
+    v5.extend(["st.shared::cta.b16 [%sh+10], %h7;", ld, "st.global.u16 [%out+6], %h8;"].map(String::from));
+    shared_untouched_on(X, &v5);
+    shared_untouched_on(X, &h7_then(&["st.global.u16 [%out+6], %h7;"]));
+}
+
+/// 91d52a5c's campaign case: word 1 is 0x00ff0000 (the spec's 0xffff0000) in every thread,
+/// word 0 the spec's.
+#[test]
+fn n5_3702_91d52a5c_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5101", "91d52a5c10958ebd");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        if w == 1 {
+            assert_eq!((s.bits, e.bits), (0xffff_0000, 0x00ff_0000), "thread {t} word {w}");
         } else {
             assert_eq!(e, s, "thread {t} word {w}");
         }
