@@ -19,8 +19,8 @@
 //! is an element of a `ld.v4.s8` (c8681b22: `SGXT R7, R7, 0x8`) or a byte pack `mov.b16 h, {c,
 //! c'}` (536f1382: `LOP3 0xff; PRMT R7, R2, 0x6540, R7`; 13.0.88 -O3 the same for `ld.u8` bytes
 //! and two distinct bytes), is a `cvt.u8.s32` of a 32-bit register (f33d36d7: `LOP3.LUT R0, R2,
-//! 0xff`) or a 16-bit shared load right after a 16-bit shared store to the same address of a
-//! moved immediate (d69964c3: `LOP3.LUT R2, R3, 0xffff`, ptxas forwards the store). Then h's
+//! 0xff`) or a 16-bit shared load forwarded from a 16-bit shared store of a moved immediate
+//! (d69964c3: `LOP3.LUT R2, R3, 0xffff`; the rule: `emulate/store_forwarded_load.rs`). Then h's
 //! register holds the merged word, so a later read of h (a later element of the same `mov.b64`
 //! pack or vector store included: 536f1382's `{p, h, h, z}`, `PRMT R3, RZ, 0x5410, R7` for `{p,
 //! h, z, h}`; d69964c3's `st.shared.v4 {p, h2, h2, h1}`), or of r's high half through a
@@ -84,6 +84,8 @@
 //! f788f578, trace/T18u4.md; `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
 //! So is an element of a `mov.b32` unpack of a 32-bit pack of h made before the pack, at h's
 //! position (seed 4802's 568a8359, trace/T19v3.md; `emulate/merge_c_half_through_a_word_pack_made_before.rs`).
+//! So is the second element of a forwarded `.v2` 16-bit load of the pack's word (seed 5101's
+//! 75b5812a, trace/T22a.md; `emulate/merge_c_pack_word_read_by_a_forwarded_load.rs`).
 //!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
@@ -104,6 +106,7 @@ use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::merge_c_widened_byte_half_read_after_pack;
 use super::origin::value_readers;
+use super::store_forwarded_load::{self, Forward};
 use crate::isa::operand::Operand;
 use crate::isa::types::{MemType, Space, VecWidth};
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape, St};
@@ -517,35 +520,19 @@ pub(super) fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
     sixteen && alu && variable
 }
 
-/// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards from the
-/// 16-bit shared store right before it, to the same address, of a moved immediate (d69964c3:
-/// `mov.b16 h1, 31744; st.shared.u16 [a], h1; ld.shared.b16 h2, [a]` is `LOP3.LUT R2, R3,
-/// 0xffff`, a register of its own).
+/// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards
+/// (`emulate/store_forwarded_load.rs`, the rule 3702-N5 shares) from a 16-bit shared store of a
+/// moved immediate (d69964c3: `mov.b16 h1, 31744; st.shared.u16 [a], h1; ld.shared.b16 h2, [a]`
+/// is `LOP3.LUT R2, R3, 0xffff`, a register of its own).
 fn forwarded_constant_half(m: &Machine<'_>, at: usize) -> bool {
-    let sixteen = |ty: MemType| matches!(ty, MemType::B16 | MemType::U16 | MemType::S16);
     let shared = |space: Option<Space>| matches!(space, Some(Space::Shared | Space::SharedCta));
-    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), operands: lo, guard: None, .. })) = m.p.body.get(at) else {
-        return false;
-    };
-    let Some(Stmt::Isa(Instruction { form: Form::St(s), operands: so, guard: None, .. })) =
-        at.checked_sub(1).and_then(|b| m.p.body.get(b))
-    else {
-        return false;
-    };
-    let same_address = matches!((lo.get(1), so.first()), (Some(a), Some(b)) if a == b);
-    let moved_immediate =
-        so.get(1).and_then(|o| m.reg_of(o).ok()).and_then(|v| last_writer(m, at - 1, v)).is_some_and(|(_, w)| {
-            matches!(w, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
+    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), .. })) = m.p.body.get(at) else { return false };
+    let Some(Forward { store, value, bytes: 2 }) = store_forwarded_load::forwarded(m, at) else { return false };
+    let moved_immediate = last_writer(m, store, value).is_some_and(|(_, w)| {
+        matches!(w, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
             if mv.shape == MovShape::Copy && matches!(operands.get(1), Some(Operand::Imm(_))))
-        });
-    l.vec.is_none()
-        && s.vec.is_none()
-        && sixteen(l.ty)
-        && sixteen(s.ty)
-        && shared(l.space)
-        && shared(s.space)
-        && same_address
-        && moved_immediate
+    });
+    l.vec.is_none() && shared(l.space) && moved_immediate
 }
 
 /// The registers other than `h` that ptxas numbers as `h` where body index `k` reads it (one
