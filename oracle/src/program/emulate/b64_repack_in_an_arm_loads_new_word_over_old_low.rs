@@ -25,9 +25,9 @@
 //! into new or an unguarded `cvt.u32.u16 new, h` of an `ld` into h, both in the arm; and either
 //! p's last write before the branch is a `setp` with a source last written by an `ld` (d88aeb3a's
 //! test of a loaded word), or new's load or d's last write before the branch is an
-//! `ld.acquire` (a27dfeaf). Left out, not in the evidence: a guarded (`@p mov.b64`) repack, an arm
-//! the PTX itself predicates, a `setp` chained through other ops, other loads of the new word
-//! (`ld.u16`, vectors), `ld.relaxed`.
+//! `ld.acquire` (a27dfeaf). Left out: the arm as guarded statements (`@!p mov.b64 …`: right on
+//! 13.0.88 and 13.5 -O3, `SEL`s, trace/d88aeb3a/s54/ w1, w2); not in the evidence, a `setp`
+//! chained through other ops, other loads of the new word (`ld.u16`, vectors), `ld.relaxed`.
 //!
 //! Invariants: [`repacked`] changes only the repack's high word, to its low word (the new word
 //! as the spec computes it), only when the deviation is emulated and the scope holds; it returns

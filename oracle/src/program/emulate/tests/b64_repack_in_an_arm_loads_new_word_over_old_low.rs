@@ -12,10 +12,10 @@ fn trace(id8: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-5103/trace/{id8}"))
 }
 
-/// The s51 variant `name` of finding `id8` (its `.ptx`, 32 threads) on the stored case's inputs,
+/// The variant `name` (`s51/NAME`, `s54/NAME`) of finding `id8` (its `.ptx`, 32 threads) on the stored case's inputs,
 /// with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
 fn variant(id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
-    let ptx = std::fs::read_to_string(trace(id8).join(format!("s51/{name}.ptx"))).unwrap();
+    let ptx = std::fs::read_to_string(trace(id8).join(format!("{name}.ptx"))).unwrap();
     let case = std::fs::read_to_string(trace(id8).join("orig.case")).unwrap();
     let inputs = &case[case.find("// ptxdiff-inputs").unwrap()..];
     let (p, mut i) = crate::program::text::parse_case(&format!("{ptx}\n{inputs}")).unwrap();
@@ -86,10 +86,10 @@ const A27_NEW: (usize, u32) = (3, 0xa5a5_c3c3);
 #[test]
 fn b64_repack_d88aeb3a_wrong_variants_get_the_new_word_high() {
     let arm = |t: usize| t >= 1;
-    wrong("d88 orig 0x78", variant("d88aeb3a", "../orig", &[D88_NEW]), arm, |w, s| if w == 0 { 0 } else { s });
+    wrong("d88 orig 0x78", variant("d88aeb3a", "orig", &[D88_NEW]), arm, |w, s| if w == 0 { 0 } else { s });
     wrong(
         "d88 v1",
-        variant("d88aeb3a", "v1_test_register_renamed", &[D88_NEW]),
+        variant("d88aeb3a", "s51/v1_test_register_renamed", &[D88_NEW]),
         arm,
         |w, s| {
             if w == 0 {
@@ -101,7 +101,7 @@ fn b64_repack_d88aeb3a_wrong_variants_get_the_new_word_high() {
     );
     wrong(
         "d88 v3",
-        variant("d88aeb3a", "v3_word_load_in_arm", &[D88_NEW]),
+        variant("d88aeb3a", "s51/v3_word_load_in_arm", &[D88_NEW]),
         arm,
         |w, s| {
             if w == 0 {
@@ -111,11 +111,11 @@ fn b64_repack_d88aeb3a_wrong_variants_get_the_new_word_high() {
             }
         },
     );
-    wrong("d88 v5", variant("d88aeb3a", "v5_d0_stored_whole", &[D88_NEW]), arm, |w, s| {
+    wrong("d88 v5", variant("d88aeb3a", "s51/v5_d0_stored_whole", &[D88_NEW]), arm, |w, s| {
         assert_eq!(s, [0x78, 0xd672_ac69][w as usize]);
         0x78
     });
-    wrong("d88 v7", variant("d88aeb3a", "v7_high_word_read_as_b32", &[D88_NEW]), arm, |w, s| {
+    wrong("d88 v7", variant("d88aeb3a", "s51/v7_high_word_read_as_b32", &[D88_NEW]), arm, |w, s| {
         if w == 0 {
             assert_eq!(s, 0xd672_ac69);
             0x78
@@ -139,20 +139,24 @@ fn b64_repack_a27dfeaf_wrong_variants_get_the_new_word_high() {
             s
         }
     };
-    wrong("a27 orig", variant("a27dfeaf", "../orig", &[A27_NEW]), arm, gpu);
-    wrong("a27 v5", variant("a27dfeaf", "v5_arm_load_acquire_only", &[A27_NEW]), arm, gpu);
-    wrong("a27 v6", variant("a27dfeaf", "v6_first_load_acquire_only", &[A27_NEW]), arm, gpu);
+    wrong("a27 orig", variant("a27dfeaf", "orig", &[A27_NEW]), arm, gpu);
+    wrong("a27 v5", variant("a27dfeaf", "s51/v5_arm_load_acquire_only", &[A27_NEW]), arm, gpu);
+    wrong("a27 v6", variant("a27dfeaf", "s51/v6_first_load_acquire_only", &[A27_NEW]), arm, gpu);
 }
 
 /// Right (13.0.88 and 13.5 -O3 load the new word into a fresh register and copy first, or fold):
 /// d88aeb3a's s51 v2 (a test of tid alone), v4 (a computed new word), v6 (selp, no arm);
 /// a27dfeaf's s51 v1 (no branch), v2 (plain loads, tid test), v3 (d1 stored whole), v4 (`{r0,
-/// r2}`), v7 (d88aeb3a's byte load, plain), v8 (`ld.volatile`). The stored programs on the same
-/// inputs fire (the control).
+/// r2}`), v7 (d88aeb3a's byte load, plain), v8 (`ld.volatile`); d88aeb3a's s54 w1, w2 (the arm
+/// as guarded statements). The stored programs on the same inputs fire (the control).
 #[test]
 fn b64_repack_right_variants_are_left_alone() {
     for name in ["v2_test_of_tid_only", "v4_new_word_an_add", "v6_selp_for_branch"] {
-        right(name, variant("d88aeb3a", name, &[D88_NEW]));
+        right(name, variant("d88aeb3a", &format!("s51/{name}"), &[D88_NEW]));
+    }
+    // s54 (13.0.88 and 13.5 -O3 `SEL`s, right): the arm as `@!p0` statements, h8 or d0 stored.
+    for name in ["w1_arm_guarded", "w2_arm_guarded_d0_stored_whole"] {
+        right(name, variant("d88aeb3a", &format!("s54/{name}"), &[D88_NEW]));
     }
     for name in [
         "v1_plain_no_branch",
@@ -162,10 +166,10 @@ fn b64_repack_right_variants_are_left_alone() {
         "v7_arm_byte_load_zero_extended",
         "v8_arm_volatile_load",
     ] {
-        right(name, variant("a27dfeaf", name, &[A27_NEW]));
+        right(name, variant("a27dfeaf", &format!("s51/{name}"), &[A27_NEW]));
     }
     for (id8, new) in [("d88aeb3a", D88_NEW), ("a27dfeaf", A27_NEW)] {
-        let (p, i) = variant(id8, "../orig", &[new]);
+        let (p, i) = variant(id8, "orig", &[new]);
         let (_, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
         assert_eq!(fired, vec![D], "{id8}");
     }
