@@ -30,6 +30,7 @@
 
 mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
+mod b64_repack_in_an_arm_loads_new_word_over_old_low;
 mod b_set_f32_rebuilt_at_its_shifts;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
@@ -569,6 +570,8 @@ pub(super) fn isa(
     if let Form::Mov(mv) = &inst.form {
         // 59da91ec's pack of a pair built only there: `emulate/fp8_pair_built_only_in_its_pack.rs`.
         let results = fp8_pair_built_only_in_its_pack::packed(m, t, mv, results);
+        // d88aeb3a's arm repack: `emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`.
+        let results = b64_repack_in_an_arm_loads_new_word_over_old_low::repacked(m, t, mv, inst, results);
         // J's unpacked halves: `emulate/j_packed_constant.rs`.
         let results = j_packed_constant::unpacked(m, t, mv, inst, results);
         // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.

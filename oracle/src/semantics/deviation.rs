@@ -685,11 +685,18 @@ pub enum Deviation {
     /// §9.7.9.21 converts the half's bits read as an f32 (a subnormal: 0)
     /// (`program/emulate/f2i_of_half_bits_fused_with_float_source.rs`).
     F2iOfHalfBitsFusedWithFloatSource,
+    /// d88aeb3a (corpus/findings/fuzz-h200-5103/, d88aeb3a and a27dfeaf, trace/T22c.md; ptxas
+    /// 13.0.88 and 13.5 -O3, and the JIT): a branch arm's 64-bit repack `mov.b64 {lo, hi}, d;
+    /// <ld new>; mov.b64 d, {new, lo}`, beside a branch testing a loaded word or an acquire load,
+    /// loads new into lo's register and copies it up: the high word is new, where §9.7.9.4 gives
+    /// the old low word lo
+    /// (`program/emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`).
+    B64RepackInAnArmLoadsNewWordOverOldLow,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 80] = [
+    pub const ALL: [Deviation; 81] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -770,6 +777,7 @@ impl Deviation {
         Deviation::NegationInsideFusedMinMaxReadAsItsSource,
         Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
         Deviation::F2iOfHalfBitsFusedWithFloatSource,
+        Deviation::B64RepackInAnArmLoadsNewWordOverOldLow,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -866,6 +874,9 @@ impl Deviation {
             Deviation::NegationInsideFusedMinMaxReadAsItsSource => "negation-inside-fused-min-max-read-as-its-source",
             Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded => "negated-carry-op-folded-keeps-its-carry-in-added",
             Deviation::F2iOfHalfBitsFusedWithFloatSource => "f2i-of-f16-bits-read-as-f32-fused-with-source",
+            Deviation::B64RepackInAnArmLoadsNewWordOverOldLow => {
+                "b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"
+            }
         }
     }
 

@@ -97,6 +97,7 @@ fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expect
 
 mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
+mod b64_repack_in_an_arm_loads_new_word_over_old_low;
 mod bfind_64_of_branch_fixed_value_folded_from_low_word;
 mod byte_of_set_f32_beside_logic_of_a_mask;
 mod carry_of_known_zero_shl_and_constant_set;

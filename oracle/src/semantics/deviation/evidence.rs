@@ -139,6 +139,9 @@ impl Deviation {
             Deviation::F2iOfHalfBitsFusedWithFloatSource => {
                 "corpus/findings/fuzz-h200-4203/cases/4b68821edd3420e7.case"
             }
+            Deviation::B64RepackInAnArmLoadsNewWordOverOldLow => {
+                "corpus/findings/fuzz-h200-5103/cases/d88aeb3af40acb01.case"
+            }
         }
     }
 }

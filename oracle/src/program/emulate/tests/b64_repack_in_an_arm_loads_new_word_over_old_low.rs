@@ -1,0 +1,222 @@
+//! Tests of d88aeb3a's emulation (`emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`):
+//! a branch arm's `mov.b64 d, {new, lo}` (lo d's old low word, new loaded in the arm) beside a
+//! test of a loaded word or an acquire load gets new as its high word (seed 5103's d88aeb3a and
+//! a27dfeaf, trace/T22c.md, trace/{d88aeb3a,a27dfeaf}/s51/ with 13.0.88 and 13.5 -O3 listings).
+
+use super::*;
+
+const D: Deviation = Deviation::B64RepackInAnArmLoadsNewWordOverOldLow;
+
+/// The trace folder of finding `id8` of seed 5103.
+fn trace(id8: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-5103/trace/{id8}"))
+}
+
+/// The variant `name` (`s51/NAME`, `s54/NAME`) of finding `id8` (its `.ptx`, 32 threads) on the stored case's inputs,
+/// with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
+fn variant(id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
+    let ptx = std::fs::read_to_string(trace(id8).join(format!("{name}.ptx"))).unwrap();
+    let case = std::fs::read_to_string(trace(id8).join("orig.case")).unwrap();
+    let inputs = &case[case.find("// ptxdiff-inputs").unwrap()..];
+    let (p, mut i) = crate::program::text::parse_case(&format!("{ptx}\n{inputs}")).unwrap();
+    let n = p.inputs as usize;
+    for t in 0..i.0.len() / n {
+        for &(w, v) in patch {
+            i.0[t * n + w] = v;
+        }
+    }
+    (p, i)
+}
+
+/// Checks that emulating [`D`] on `(p, i)` fires and gives, in every thread `arm` says runs the
+/// arm, `gpu(word, spec)` (the listing's word), and the spec's word elsewhere.
+fn wrong(what: &str, (p, i): (Program, Inputs), arm: impl Fn(usize) -> bool, gpu: impl Fn(u32, u64) -> u64) {
+    let mut changed = 0;
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if arm(t) { gpu(w, s.bits as u64) } else { s.bits as u64 };
+        assert_eq!(e.bits as u64, want, "{what}: thread {t} word {w} (spec {:#x})", s.bits);
+        changed += usize::from(want != s.bits as u64);
+    }
+    assert!(changed > 0, "{what}: no word differs from the spec");
+}
+
+/// Checks that emulating [`D`] on `(p, i)` leaves every word as the spec gives it, firing nothing.
+fn right(what: &str, (p, i): (Program, Inputs)) {
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    assert_eq!((out, fired), (spec, Vec::new()), "{what}");
+}
+
+/// d88aeb3a: threads 1–31 run the arm (tid ≠ word 14 = 0); word 0 is h8, the high word's high
+/// half: 0 on the GPU (the new word, a zero-extended byte), 0xd672 by the spec. a27dfeaf: threads
+/// 2–31 (tid > 1); word 1 is h8: 0 on the GPU (the new word 0), 0xff3f by the spec.
+#[test]
+fn b64_repack_d88aeb3a_the_stored_cases_are_reproduced() {
+    let (p, i) = super::stored_case("5103", "d88aeb3af40acb01");
+    let gpu = |w: u32, s: u64| {
+        if w == 0 {
+            assert_eq!(s, 0xd672);
+            0
+        } else {
+            s
+        }
+    };
+    wrong("d88aeb3a", (p, i), |t| t >= 1, gpu);
+    let (p, i) = super::stored_case("5103", "a27dfeaf52c566fb");
+    let gpu = |w: u32, s: u64| {
+        if w == 1 {
+            assert_eq!(s, 0xff3f);
+            0
+        } else {
+            s
+        }
+    };
+    wrong("a27dfeaf", (p, i), |t| t >= 2, gpu);
+}
+
+/// The new word's input for d88aeb3a's variants (word 2, `[in+8]`): the byte 0x78, the word
+/// 0x12345678; for a27dfeaf's (word 3, `[in+12]`): 0xa5a5c3c3.
+const D88_NEW: (usize, u32) = (2, 0x1234_5678);
+const A27_NEW: (usize, u32) = (3, 0xa5a5_c3c3);
+
+/// Wrong (13.0.88 and 13.5 -O3: `@P0 LDG R6/R4, [+0x8]; @P0 MOV R7/R5, R6/R4`, the high word the
+/// new word): d88aeb3a's s51 v1 (test register renamed: h8 of the byte 0), v3 (`ld.u32`: h8 =
+/// 0x1234), v5 (d0 stored whole: `STG.E.64 R6` of {0x78, 0x78}), v7 (the high word as a b32:
+/// `STG.E R7` of 0x78); the stored program with the new byte nonzero.
+#[test]
+fn b64_repack_d88aeb3a_wrong_variants_get_the_new_word_high() {
+    let arm = |t: usize| t >= 1;
+    wrong("d88 orig 0x78", variant("d88aeb3a", "orig", &[D88_NEW]), arm, |w, s| if w == 0 { 0 } else { s });
+    wrong(
+        "d88 v1",
+        variant("d88aeb3a", "s51/v1_test_register_renamed", &[D88_NEW]),
+        arm,
+        |w, s| {
+            if w == 0 {
+                0
+            } else {
+                s
+            }
+        },
+    );
+    wrong(
+        "d88 v3",
+        variant("d88aeb3a", "s51/v3_word_load_in_arm", &[D88_NEW]),
+        arm,
+        |w, s| {
+            if w == 0 {
+                0x1234
+            } else {
+                s
+            }
+        },
+    );
+    wrong("d88 v5", variant("d88aeb3a", "s51/v5_d0_stored_whole", &[D88_NEW]), arm, |w, s| {
+        assert_eq!(s, [0x78, 0xd672_ac69][w as usize]);
+        0x78
+    });
+    wrong("d88 v7", variant("d88aeb3a", "s51/v7_high_word_read_as_b32", &[D88_NEW]), arm, |w, s| {
+        if w == 0 {
+            assert_eq!(s, 0xd672_ac69);
+            0x78
+        } else {
+            s
+        }
+    });
+}
+
+/// Wrong (kept branch, `LDG.E.STRONG.GPU R4, [+0xc]` or `LDG.E R4`; `MOV R5, R4`; `PRMT R5, R5,
+/// 0x7632`): a27dfeaf's stored program and s51 v5 (only the arm's load acquire), v6 (only d1's
+/// load acquire), the new word 0xa5a5c3c3: word 1 (h8) is 0xa5a5 where the spec gives 0xff3f.
+#[test]
+fn b64_repack_a27dfeaf_wrong_variants_get_the_new_word_high() {
+    let arm = |t: usize| t >= 2;
+    let gpu = |w: u32, s: u64| {
+        if w == 1 {
+            assert_eq!(s, 0xff3f);
+            0xa5a5
+        } else {
+            s
+        }
+    };
+    wrong("a27 orig", variant("a27dfeaf", "orig", &[A27_NEW]), arm, gpu);
+    wrong("a27 v5", variant("a27dfeaf", "s51/v5_arm_load_acquire_only", &[A27_NEW]), arm, gpu);
+    wrong("a27 v6", variant("a27dfeaf", "s51/v6_first_load_acquire_only", &[A27_NEW]), arm, gpu);
+}
+
+/// Right (13.0.88 and 13.5 -O3 load the new word into a fresh register and copy first, or fold):
+/// d88aeb3a's s51 v2 (a test of tid alone), v4 (a computed new word), v6 (selp, no arm);
+/// a27dfeaf's s51 v1 (no branch), v2 (plain loads, tid test), v3 (d1 stored whole), v4 (`{r0,
+/// r2}`), v7 (d88aeb3a's byte load, plain), v8 (`ld.volatile`); d88aeb3a's s54 w1, w2 (the arm
+/// as guarded statements). The stored programs on the same inputs fire (the control).
+#[test]
+fn b64_repack_right_variants_are_left_alone() {
+    for name in ["v2_test_of_tid_only", "v4_new_word_an_add", "v6_selp_for_branch"] {
+        right(name, variant("d88aeb3a", &format!("s51/{name}"), &[D88_NEW]));
+    }
+    // s54 (13.0.88 and 13.5 -O3 `SEL`s, right): the arm as `@!p0` statements, h8 or d0 stored.
+    for name in ["w1_arm_guarded", "w2_arm_guarded_d0_stored_whole"] {
+        right(name, variant("d88aeb3a", &format!("s54/{name}"), &[D88_NEW]));
+    }
+    for name in [
+        "v1_plain_no_branch",
+        "v2_arm_plain_loads",
+        "v3_arm_d1_stored_whole",
+        "v4_arm_no_swap_r0_r2",
+        "v7_arm_byte_load_zero_extended",
+        "v8_arm_volatile_load",
+    ] {
+        right(name, variant("a27dfeaf", &format!("s51/{name}"), &[A27_NEW]));
+    }
+    for (id8, new) in [("d88aeb3a", D88_NEW), ("a27dfeaf", A27_NEW)] {
+        let (p, i) = variant(id8, "orig", &[new]);
+        let (_, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!(fired, vec![D], "{id8}");
+    }
+}
+
+/// One thread: d0 loaded, `setp.ne.u32 p0, r9, 0` of a loaded r9 (word 3) skipping the arm when
+/// word 3 is 0; the arm `arm`, then d0's high word stored.
+fn one(arm: &[&str]) -> Vec<String> {
+    let mut l: Vec<String> = vec!["ld.global.u64 %d0, [%in];".into(), "ld.global.u32 %r9, [%in+12];".into()];
+    l.extend(["setp.ne.u32 %p0, %r9, 0;".into(), "@%p0 bra $L0;".into()]);
+    l.extend(arm.iter().map(|s| s.to_string()));
+    l.extend(["$L0:".into(), "mov.b64 {%r4, %r5}, %d0;".into(), "st.global.u32 [%out], %r5;".into()]);
+    l
+}
+
+/// The module's scope at its edges (one thread, `d0` = 0x11111111_22222222, the new word
+/// 0x33333333): the evidenced form fires (high word 0x33333333, spec 0x22222222); a guarded
+/// repack, the old high word repacked (`{new, hi}`), an `ld.relaxed` new word with no loaded
+/// test, and lo rewritten in the arm after its unpack are left alone.
+#[test]
+fn b64_repack_scope_edges() {
+    let words = [0x2222_2222, 0x1111_1111, 0x3333_3333, 0];
+    let form = ["mov.b64 {%r0, %r1}, %d0;", "ld.global.u32 %r2, [%in+8];", "mov.b64 %d0, {%r2, %r0};"];
+    exact_case(&strs(&one(&form)), words, D, 0x2222_2222, 0x3333_3333);
+    let guarded = ["mov.b64 {%r0, %r1}, %d0;", "ld.global.u32 %r2, [%in+8];", "@%p0 mov.b64 %d0, {%r2, %r0};"];
+    untouched(&strs(&one(&guarded)), words, D);
+    let hi = ["mov.b64 {%r0, %r1}, %d0;", "ld.global.u32 %r2, [%in+8];", "mov.b64 %d0, {%r2, %r1};"];
+    untouched(&strs(&one(&hi)), words, D);
+    let moved = ["mov.b64 {%r0, %r1}, %d0;", "ld.global.u32 %r2, [%in+8];", "add.u32 %r0, %r0, 1;"];
+    let moved: Vec<&str> = moved.into_iter().chain(["mov.b64 %d0, {%r2, %r0};"]).collect();
+    untouched(&strs(&one(&moved)), words, D);
+    // The test of tid alone, the new word `ld.relaxed`: no trigger.
+    let relaxed = [
+        "ld.global.u64 %d0, [%in];",
+        "setp.ne.u32 %p0, %tix, 0;",
+        "@%p0 bra $L0;",
+        "mov.b64 {%r0, %r1}, %d0;",
+        "ld.relaxed.gpu.global.u32 %r2, [%in+8];",
+        "mov.b64 %d0, {%r2, %r0};",
+        "$L0:",
+        "mov.b64 {%r4, %r5}, %d0;",
+        "st.global.u32 [%out], %r5;",
+    ];
+    untouched(&relaxed, words, D);
+    let acquire: Vec<&str> = relaxed
+        .iter()
+        .map(|s| if s.contains("relaxed") { "ld.acquire.gpu.global.u32 %r2, [%in+8];" } else { s })
+        .collect();
+    exact_case(&acquire, words, D, 0x2222_2222, 0x3333_3333);
+}
