@@ -194,7 +194,8 @@ pub(super) use shuffle_of_a_value_selected_by_a_bfly_predicate::{
 pub(super) use skipped::{skipped_glue, skipped_isa};
 pub(super) use stored::stored;
 use values::{
-    any_f32_nan, anything, convert, cvt_form, float_dtype, half, imm_of, is_min, nan_of, one_in, reg_of_glue, signed_of,
+    any_f32_nan, anything, byte_pack_with_c, convert, cvt_form, float_dtype, half, imm_of, is_min, nan_of, one_in,
+    reg_of_glue, signed_of,
 };
 
 use super::exec::Machine;
@@ -211,7 +212,7 @@ use origin::{
 pub(super) use origin::{glue_origin, Origin};
 
 use crate::isa::operand::Operand;
-use crate::isa::{Cvt, CvtPack, CvtRnd, CvtType, Form, Instruction, PackType};
+use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
 use crate::semantics::{Allowance, Constraint, Deviation, Expected};
 
 impl Machine<'_> {
@@ -221,22 +222,6 @@ impl Machine<'_> {
             self.fired.insert(d);
         }
         to
-    }
-}
-
-/// The one destination of a byte `cvt.pack` with `c` (`cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c`,
-/// §9.7.9.22) and its spec value, when `d` is emulated: the form the `cvt.pack` emulations
-/// (3701-N-A, 3802 T5A-1, J's narrowed `c`) apply to; `None` otherwise.
-fn byte_pack_with_c(
-    m: &Machine<'_>,
-    d: Deviation,
-    p: &CvtPack,
-    results: &[(Reg, Expected)],
-) -> Option<(Reg, Expected)> {
-    let byte = matches!(p.convert, PackType::U8 | PackType::S8);
-    match results {
-        [(dst, spec)] if m.allow.emulates(d) && byte && p.with_c => Some((*dst, spec.clone())),
-        _ => None,
     }
 }
 

@@ -7,13 +7,13 @@
 
 use super::fuzz3602::writes;
 use crate::isa::operand::Operand;
-use crate::isa::{CvtType, Form, Instruction, Mov, MovShape};
+use crate::isa::{CvtPack, CvtType, Form, Instruction, Mov, MovShape, PackType};
 use crate::num::F32;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::operands::{evaluate, Input, Output};
-use crate::semantics::{Allowance, Constraint, Expected, Free};
+use crate::semantics::{Allowance, Constraint, Deviation, Expected, Free};
 
 /// `e` as a set-valued result: any value, `e`'s bits the one it names.
 pub(super) fn anything(e: Expected) -> Expected {
@@ -138,4 +138,20 @@ pub(super) fn pack64_of(m: &Machine<'_>, t: u32, w: Reg) -> Option<(usize, Reg, 
         (!m.p.body[pack_at + 1..at].iter().any(|s| writes(s, e))).then_some(e)
     };
     Some((pack_at, m.reg_of(dst).ok()?, [kept(0), kept(1)]))
+}
+
+/// The one destination of a byte `cvt.pack` with `c` (`cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c`,
+/// §9.7.9.22) and its spec value, when `d` is emulated: the form the `cvt.pack` emulations
+/// (3701-N-A, 3802 T5A-1, J's narrowed `c`) apply to; `None` otherwise.
+pub(super) fn byte_pack_with_c(
+    m: &Machine<'_>,
+    d: Deviation,
+    p: &CvtPack,
+    results: &[(Reg, Expected)],
+) -> Option<(Reg, Expected)> {
+    let byte = matches!(p.convert, PackType::U8 | PackType::S8);
+    match results {
+        [(dst, spec)] if m.allow.emulates(d) && byte && p.with_c => Some((*dst, spec.clone())),
+        _ => None,
+    }
 }
