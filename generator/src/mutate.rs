@@ -29,8 +29,8 @@ use oracle::program::{interp, Glue, GlueOp, GlueType, Inputs, PredGuard, Program
 use oracle::semantics::Allowances;
 
 use crate::minimize::{drop_dangling_labels, mov, register_sources, requalified, single_destination};
-use crate::program::check_program;
 use crate::program::rng::SplitMix64;
+use crate::program::{check_program, policy_registers};
 use crate::sweep::mix64;
 
 /// The edits, in the order a draw picks among them.
@@ -227,8 +227,10 @@ fn has_immediate(s: &Stmt) -> bool {
 }
 
 /// The registers statements before `k` write unguarded (so written at `k` on every thread
-/// that reaches it, but for branches: the checker has the last word).
+/// that reaches it, but for branches: the checker has the last word), cache policies left out
+/// (no value: [`policy_registers`]).
 fn written_before(p: &Program, k: usize) -> Vec<Reg> {
+    let policies = policy_registers(p);
     let mut out = Vec::new();
     for s in &p.body[..k] {
         match s {
@@ -251,6 +253,7 @@ fn written_before(p: &Program, k: usize) -> Vec<Reg> {
             _ => {}
         }
     }
+    out.retain(|r| !policies.contains(r));
     out.sort();
     out.dedup();
     out
@@ -323,7 +326,11 @@ fn replaced(p: &Program, k: usize, r: &mut SplitMix64) -> Option<Stmt> {
         }
     }
     let dst = single_destination(s)?;
-    let sources: Vec<Reg> = register_sources(s).into_iter().filter(|x| x.class() == dst.class() && *x != dst).collect();
+    let policies = policy_registers(p);
+    let sources: Vec<Reg> = register_sources(s)
+        .into_iter()
+        .filter(|x| x.class() == dst.class() && *x != dst && !policies.contains(x))
+        .collect();
     if !sources.is_empty() && coin(r) {
         return Some(mov(dst, &sources[pick(r, sources.len())].to_string()));
     }

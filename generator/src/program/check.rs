@@ -26,7 +26,11 @@
 //! - memory: loads from `[%in+off]` (`.global`, `ld.global.nc`) and `[%sh+off]`/`[%shn+off]`
 //!   (`.shared{,::cta,::cluster}`), stores to `[%out+off]` (`.global`) and `[%sh+off]`
 //!   (`.shared…`, unguarded and converged); a `cache-policy` operand (`.L2::cache_hint`) only
-//!   from a register an unguarded `createpolicy` wrote last on every path; no `.mmio`, no generic or
+//!   from a register an unguarded `createpolicy` wrote last on every path, and a register any
+//!   `createpolicy` writes read by nothing else and written by nothing else (the policy is
+//!   "an opaque 64-bit register", §9.7.9.18: a value computed from it is no value the spec gives,
+//!   and ptxas drops a `createpolicy` only data reads need, leaving them a register nothing
+//!   writes — seeds 4702, 5401, 5402's `unwritten-register` findings); no `.mmio`, no generic or
 //!   other state spaces; offsets aligned to the access size, accesses inside the thread's
 //!   words, and the access size dividing the per-thread stride (so every thread's access is
 //!   aligned); each shared byte stored at most once, read from the own slot only after its
@@ -63,6 +67,9 @@ struct Walk<'p> {
     /// The registers that hold a cache policy on every path here: their last write was an
     /// unguarded `createpolicy` (§9.7.9.18).
     policies: Defs,
+    /// The registers any `createpolicy` of the program writes: cache policies, read only by
+    /// `cache-policy` operands and written only by `createpolicy` (§9.7.9.18).
+    policy_regs: Defs,
     /// Per label not yet reached: the registers defined, and those holding a policy, on every
     /// branch to it.
     pending: BTreeMap<u32, (Defs, Defs)>,
@@ -114,6 +121,28 @@ impl Walk<'_> {
             Reg::Virt(..) if self.defs.contains(&r) => Ok(()),
             Reg::Virt(..) => Err(format!("{what} reads {r}, which is not written on every path here")),
         }
+    }
+
+    /// A read of `r` as a value (any operand but a `cache-policy` one): defined here and no
+    /// cache policy.
+    fn value(&self, r: Reg, what: &str) -> Result<(), String> {
+        self.need(r, what)?;
+        if self.policy_regs.contains(&r) {
+            return Err(format!(
+                "{what} reads {r}, a cache policy: the policy is opaque, read only by `.L2::cache_hint` operands (§9.7.9.18)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// A write of `r` by anything but a `createpolicy`: no cache policy's register.
+    fn not_a_policy(&self, r: Reg) -> Result<(), String> {
+        if self.policy_regs.contains(&r) {
+            return Err(format!(
+                "writes {r}, which a createpolicy writes: a policy register holds nothing else (§9.7.9.18)"
+            ));
+        }
+        Ok(())
     }
 
     fn guard(&self, g: &Option<PredGuard>) -> Result<(), String> {
@@ -193,9 +222,10 @@ impl Walk<'_> {
                 self.guard(guard)?;
                 for src in glue.src.iter().flatten() {
                     if let Src::Reg(r) = src {
-                        self.need(*r, "a source")?;
+                        self.value(*r, "a source")?;
                     }
                 }
+                self.not_a_policy(glue.dst)?;
                 self.write(glue.dst, guard.is_some())
             }
             Stmt::Isa(i) => self.isa(i),
@@ -305,8 +335,10 @@ impl Walk<'_> {
                     let r = reg_of(form, n, t)?;
                     if dst {
                         written.push(r);
+                    } else if s.name == "cache-policy" {
+                        self.need(r, "the cache policy")?;
                     } else {
-                        self.need(r, "a source")?;
+                        self.value(r, "a source")?;
                     }
                 }
                 (OperandKind::RegOrImm(t), Operand::Imm(imm)) if !dst => imm_fits(imm, t)?,
@@ -319,7 +351,7 @@ impl Walk<'_> {
                                 if dst {
                                     written.push(r);
                                 } else {
-                                    self.need(r, "a source")?;
+                                    self.value(r, "a source")?;
                                 }
                             }
                             Operand::Sink if dst => {}
@@ -357,6 +389,9 @@ impl Walk<'_> {
             self.line_hint(form, &i.operands, access)?;
         } else if access.is_some() {
             return Err("an address operand outside ld/st".into());
+        }
+        if family != Family::Createpolicy {
+            written.iter().try_for_each(|r| self.not_a_policy(*r))?;
         }
         let policy = (family == Family::Createpolicy && !guarded).then(|| written.first().copied()).flatten();
         for r in written {
@@ -531,6 +566,22 @@ fn imm_fits(imm: &Imm, t: RegType) -> Result<(), String> {
     }
 }
 
+/// The registers a `createpolicy` of `p` writes (guarded or not): cache policies, which hold
+/// nothing else and are read by `cache-policy` operands alone (§9.7.9.18; the mutator keeps its
+/// edits off them too).
+pub fn policy_registers(p: &Program) -> BTreeSet<Reg> {
+    p.body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Isa(i) if i.form.family() == Family::Createpolicy => match i.operands.first() {
+                Some(Operand::Name(n)) => Reg::parse(n),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
 /// Checks the structural invariants of `p` (see the module documentation); the error names the
 /// first offending statement.
 pub fn check_program(p: &Program) -> Result<(), String> {
@@ -565,6 +616,7 @@ pub fn check_program(p: &Program) -> Result<(), String> {
         p,
         defs: Defs::new(),
         policies: Defs::new(),
+        policy_regs: policy_registers(p),
         pending: BTreeMap::new(),
         shared: vec![Sh::Empty; 4 * p.shared as usize],
         carry: None,
@@ -721,6 +773,28 @@ mod tests {
         check_program(&prog(&body, 0)).unwrap();
     }
 
+    /// A policy is opaque (§9.7.9.18): read as a value (by glue, a store, an unpack, a `mov`)
+    /// or overwritten by anything but a `createpolicy`, the program is refused — seed 5401's
+    /// mutant `min.s64 %d4, %d2, %d3` of a policy `%d3`, whose `createpolicy` ptxas -O3 drops.
+    #[test]
+    fn a_cache_policy_is_read_by_cache_hints_alone() {
+        let policy = "createpolicy.fractional.L2::evict_first.b64 %d3, 0f3F000000;";
+        let hinted = "ld.global.L2::cache_hint.b32 %r0, [%in], %d3;";
+        check_program(&prog(&[policy, hinted, "st.global.b32 [%out], %r0;"], 0)).unwrap();
+        for (line, says) in [
+            ("min.s64 %d4, %d3, %d3;", "a cache policy"),
+            ("xor.b64 %d4, %d3, 1;", "a cache policy"),
+            ("st.global.b64 [%out], %d3;", "a cache policy"),
+            ("mov.b64 {%r1, %r2}, %d3;", "a cache policy"),
+            ("mov.b64 %d4, %d3;", "a cache policy"),
+            ("add.s64 %d3, %d3, 0;", "a cache policy"),
+            ("mov.b64 %d3, 0;", "which a createpolicy writes"),
+        ] {
+            let e = check_program(&prog(&[policy, hinted, line, "st.global.b32 [%out], %r0;"], 0)).unwrap_err();
+            assert!(e.contains(says), "{line}: {e}");
+        }
+    }
+
     /// `applypriority`/`discard` take a 128-byte line of the inputs that is aligned in every
     /// thread: 8 words per thread put thread 1's line at `p_in + 32`.
     #[test]
@@ -837,7 +911,8 @@ mod tests {
             (&["ld.global.b16 %h0, [%in];", "cvt.rn.bf16.u8 %h1, %h0;"], 0, "not a .b8 register"),
             (&["ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "%d0"),
             (&["ld.global.b64 %d0, [%in];", "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;"], 0, "cache-policy"),
-            // A policy overwritten, made under a guard, or made on one path only.
+            // A policy overwritten (refused at the overwrite: a policy register holds nothing
+            // else), made under a guard, or made on one path only.
             (
                 &[
                     "createpolicy.fractional.L2::evict_last.b64 %d0;",
@@ -845,7 +920,7 @@ mod tests {
                     "ld.global.L2::cache_hint.b32 %r0, [%in], %d0;",
                 ],
                 0,
-                "cache-policy",
+                "which a createpolicy writes",
             ),
             (
                 &[
@@ -867,7 +942,7 @@ mod tests {
                     "st.global.L2::cache_hint.b32 [%out], %tix, %d0;",
                 ],
                 0,
-                "cache-policy",
+                "which a createpolicy writes",
             ),
             (&["createpolicy.range.global.L2::evict_last.b64 %d0, [%out+64], 16, 32;"], 0, "not a global word"),
             (&["createpolicy.range.L2::evict_last.b64 %d0, [%in], 16, 32;"], 0, "not a global word"),

@@ -38,7 +38,7 @@ use arbitrary::Unstructured;
 use oracle::isa::Target;
 use oracle::program::{Inputs, Launch, Program, Stmt};
 
-pub use check::check_program;
+pub use check::{check_program, policy_registers};
 pub use config::Config;
 
 use builder::{Builder, Shape};
