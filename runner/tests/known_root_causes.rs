@@ -1904,3 +1904,53 @@ const SEED_5103_LABELS: [(&str, &str); 6] = [
     ("d88aeb3a", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // NEW, its own entry (a27dfeaf too): the same repack if-converted (`@P0 LDG.E.U8 R4; @P0 MOV R5, R4`): the high word is the new word, not the old low word (T22c); by id until session 54, now by its emulation (emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs)
     ("de634528", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (e55c2d82): a loop's 6 `cnot.b64 x, x` then `cvt.s32.s64` and `cvt.rp.bf16.f32`: `SEL R0, RZ, 0x3f80, P0` (T22c; cnot_of_itself_run_twice wants the cnot as the float cvt source's producer, here an integer cvt); helper t6: emulate/cnot_loop_chain_read_through_integer_cvts.rs
 ];
+
+#[test]
+fn the_seed_5402_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5402", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5402_LABELS));
+}
+
+/// What each word finding of seed 5402 (session 54's campaign build, 48ef08f5) is labelled now
+/// (trace/T54S.md; the two `unwritten-register` findings, dd1832d2 and 642465fa, have no words: a
+/// mutant computing with a createpolicy's policy, which the checker now refuses).
+const SEED_5402_LABELS: [(&str, &str); 4] = [
+    ("24d122cc", "new"), // KNOWN 3702-N7: a shuffle of a value chosen by a bfly predicate dropped, the choice a guarded cvt of a moved 0 (T54S; chosen_by takes a guarded mov or a selp)
+    ("56fce4a0", "new"), // KNOWN 3604-N3: an unsigned loop exit counted signed, 69,273,667 trips run as 100 (T54S; past SIGNED_TRIPS_FOLDED only bodies that shift out are emulated)
+    ("63f83d6e", "fuzz-h200-5402-63f83d6e-pack-high-half-read-from-its-half-after-a-guarded-write"), // NEW, its own entry by id: the high half of a MERGE_C {pair, h} pack read from h's register after a guarded in-place write of h (T54S)
+    ("8ad6cef7", "new"), // KNOWN 3702-N3: −1 and 1.0f merged at a join, the −1 a subc over an unpack of a moved 0 (T54S; writes_folded_constant takes immediates and copies)
+];
+
+#[test]
+fn the_seed_5403_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5403", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5403_LABELS));
+}
+
+/// What each word finding of seed 5403 (session 54's campaign build, 48ef08f5) is labelled now
+/// (trace/T54S.md).
+const SEED_5403_LABELS: [(&str, &str); 7] = [
+    ("5fd181c4", "new"), // KNOWN 3801-N2: sub of a shuffled immediate reversed in a fused min (`VIADDMNMX.U32`), the sub overwriting K's own register (T54S; the producer read is the sub)
+    ("6cd4a975", "new"), // KNOWN 3702-N2: xor(a, lop3(a, 0, a, 0xea)) merged across an unrolled loop's back edge (T54S; lop3_of_op looks for the writer in statement order)
+    ("7a05c905", "fuzz-h200-5403-7a05c905-prmt-byte-narrowed-past-a-guarded-write-of-its-source"), // NEW, its own entry by id: two cvt narrowings of a prmt byte forwarded to a byte extract of the prmt's source placed after a guarded in-place write of it (T54S; kin of 3801-N3 and 63f83d6e)
+    ("9121bc6c", "new"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation takes {new, lo} with a loaded new)
+    ("965cd327", "new"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation takes unguarded links)
+    ("a4cbab31", "new"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation takes unguarded .u32/.s32 links)
+    ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry by id: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S)
+];
+
+#[test]
+fn the_seed_5401_word_findings_are_labelled_by_their_entries() {
+    let labels = labels_of("fuzz-h200-5401", "findings-labelled-new.json");
+    assert_eq!(labels, expected(&SEED_5401_LABELS));
+}
+
+/// What each word finding of seed 5401 (session 54's campaign build, 48ef08f5) is labelled now
+/// (trace/T54S.md; the `unwritten-register` finding 5388ed64 has no words: a mutant computing with a
+/// createpolicy's policy, which the checker now refuses).
+const SEED_5401_LABELS: [(&str, &str); 4] = [
+    ("27046214", "new"), // KNOWN 3602-N4 by the shuffled-constant route: cvt.u16.s8 of cvt.s16.s32 of a folded shuffle compared as its 32-bit sign extension (T54S; s8_of_folded_shuffle wants a cvt.s8.{s32,u32})
+    ("3ab5bc1e", "new"), // KNOWN 3903-4483ae72: the funnel-shift add of a negated LEA.HI, c a `sub.u32 c, 0, x` (T54S; add_of_cnot_funnel_shift wants a cnot.b32)
+    ("7865568d", "new"), // KNOWN 3701-N-D: the half packed beside an e4m3x2 pair in place, rewritten in a later arm, read by the threads that skip it (T54S; destroyed's value_readers stops at the arm's write)
+    ("edd64ad1", "new"), // KNOWN M: the and.b16 of a cvt.rn.satfinite.bf16.f32 result dropped (T54S; clamped_f16 wants an f16 cvt)
+];
