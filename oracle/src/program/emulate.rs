@@ -87,6 +87,7 @@ mod j_constant_unpacked_from_a_folded_b64;
 mod j_narrowed_packed_add;
 mod j_packed_constant;
 mod j_shuffled_constant_folded_beside_a_load;
+mod join_arm_of_an_unpacked_constant;
 mod join_merged_over_shuffled_constant;
 mod known_at_compile_time;
 mod known_through_integer_cvt;

@@ -19,6 +19,7 @@
 use super::carry_reader_of_constants_with_zero_carry_in;
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
+use super::join_arm_of_an_unpacked_constant;
 use super::join_merged_over_shuffled_constant;
 use super::known_at_compile_time::known;
 use super::lop3_chain_merged_into_two_outer_xors;
@@ -217,7 +218,9 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     // The arm's write may also be an `addc`/`subc` of constants with a carry-in of 0 (seed 5101's
     // 204fad1e, `emulate/carry_reader_of_constants_with_zero_carry_in.rs`).
     let folded = writes_folded_constant(m, s, &m.p.body[s], 3)
-        || carry_reader_of_constants_with_zero_carry_in::folded_carry_reader(m, t, s, &m.p.body[s]);
+        || carry_reader_of_constants_with_zero_carry_in::folded_carry_reader(m, t, s, &m.p.body[s])
+        // Or glue of a word of an unpacked 64-bit constant (seed 5402's 8ad6cef7).
+        || join_arm_of_an_unpacked_constant::glue_of_an_unpacked_constant(m, s, &m.p.body[s], 3);
     if d.class().bits() != 32 || !folded {
         return None;
     }
@@ -251,7 +254,8 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
     let old = if arm_writes.is_empty() {
         m.read(t, d).ok().filter(Expected::is_exact)?
     } else {
-        if !arm_writes.iter().all(|&k| writes_folded_constant(m, k, &m.p.body[k], 3)) {
+        let unpack = |k: usize| join_arm_of_an_unpacked_constant::unpack_of_a_folded_constant(m, k, d, 3);
+        if !arm_writes.iter().all(|&k| writes_folded_constant(m, k, &m.p.body[k], 3) || unpack(k)) {
             return None;
         }
         moved_immediate_before(m, b, d)?

@@ -16,6 +16,13 @@
 //! bfly shuffles a loaded value or %tid.x (`v1_src_loaded`, `v6_bfly_src_tid`), where the
 //! predicate is `.up`/`.down`'s or a `setp` of %tid.x, and where `c[4:0]` = 0 (v8, v10, v18).
 //! Where `p` really is uniform the drop is valid and the own value is the spec's (v12, v16, v21).
+//! Session 54 (seed 5402's 24d122cc, corpus/findings/fuzz-h200-5402/trace/T54S.md,
+//! trace/24d122cc/): the choice may be a guarded `cvt` of a constant ptxas folds (`@!p0
+//! cvt.rni.s32.f32 r2, r1` of a moved 0 over a moved 172; 13.0.88 = 13.5 -O3 `SEL R5, RZ, 0xac,
+//! !P0` and no `SHFL.UP`): dropped for `cvt.rzi.u32.f32` (`s54/v4`), `cvt.rn.f32.s32`
+//! (`s54/x5_w1`: `FSEL`), `cvt.u16.u32` (`x5_w4`), a cvt of a nonzero moved constant or of an
+//! immediate (`x5_w2`, `x5_w3`: `SEL R5, R0, 0xac`); kept (right) for a cvt of a loaded value
+//! (`v2_cvt_of_loaded`: `F2I.NTZ; SEL; SHFL.UP`) and for `c[4:0]` = 0 (`v3_clamp_0`).
 //! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy.
 
 use super::fuzz3602::writes;
@@ -49,14 +56,26 @@ pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
 }
 
 /// The predicate by which the statement at body index `j` chooses register `a`'s value between
-/// constants: `@p mov a, K` or `@!p mov a, K` over a constant `a` ([`folded_constant`]), or
-/// `selp a, K1, K2, p` of constants.
+/// constants: `@p mov a, K` or `@!p mov a, K` over a constant `a` ([`folded_constant`]), the same
+/// with `cvt` of an immediate or of a folded constant in place of the `mov`, or `selp a, K1, K2,
+/// p` of constants.
 fn chosen_by(m: &Machine<'_>, j: usize, a: Reg) -> Option<Reg> {
     match &m.p.body[j] {
         Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: Some(g) }) => {
             let p = m.reg_of(&Operand::Name(g.pred.clone())).ok()?;
             let immediate = matches!(operands.get(1), Some(Operand::Imm(Imm::Int(_))));
             (immediate && folded_constant(m, j, a, DEPTH)).then_some(p)
+        }
+        // A guarded `cvt` of a constant ptxas folds (an immediate or a [`folded_constant`]) is a
+        // guarded write of a constant too (seed 5402's 24d122cc).
+        Stmt::Isa(Instruction { form: Form::Cvt(_), operands, guard: Some(g) }) => {
+            let p = m.reg_of(&Operand::Name(g.pred.clone())).ok()?;
+            let known = match operands.get(1) {
+                Some(Operand::Imm(_)) => true,
+                Some(o) => m.reg_of(o).is_ok_and(|r| folded_constant(m, j, r, DEPTH)),
+                None => false,
+            };
+            (known && folded_constant(m, j, a, DEPTH)).then_some(p)
         }
         Stmt::Glue { glue, guard: None } if glue.op == GlueOp::Selp => {
             let constant = |s: Option<Src>| match s {

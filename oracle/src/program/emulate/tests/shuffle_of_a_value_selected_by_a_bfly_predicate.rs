@@ -80,3 +80,55 @@ fn n7_3702_746b5bde_the_campaign_case_gives_the_stored_o3_words() {
         assert_eq!((e.bits, e.is_exact()), (want, true), "thread {t} word {w}");
     }
 }
+
+/// Seed 5402's 24d122cc (corpus/findings/fuzz-h200-5402/trace/T54S.md, trace/24d122cc/): the
+/// choice a guarded `cvt` of a moved 0 over a moved 172 (13.0.88 = 13.5 -O3 `SEL R5, RZ, 0xac,
+/// !P0`, no `SHFL.UP`): the stored case gives the GPU's words (thread 23 0, thread 25 0xac).
+#[test]
+fn n7_3702_24d122cc_a_guarded_cvt_of_a_constant_is_a_choice_too() {
+    let (p, i) = super::stored_case("5402", "24d122cc816b148b");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = match (t, w) {
+            (23, 0) => 0,
+            (25, 0) => 0xac,
+            _ => s.bits,
+        };
+        assert_eq!((e.bits, e.is_exact()), (want, true), "thread {t} word {w}");
+    }
+    // `cvt.rn.f32.s32` (`s54/x5_w1`: `FSEL`) and a cvt of a moved π (`x5_w2`) are dropped too.
+    let body = |r1: &'static str, cvt: &'static str| {
+        vec![
+            "mov.b32 %r0, 0;",
+            r1,
+            "shfl.sync.bfly.b32 %r0|%p0, %r0, 8, 30, -1;",
+            "mov.b32 %r2, 172;",
+            cvt,
+            "shfl.sync.up.b32 %r4, %r2, 2, 4264649445, -1;",
+            "st.global.b32 [%out], %r4;",
+        ]
+    };
+    for (r1, cvt) in [
+        ("mov.b32 %r1, 0;", "@!%p0 cvt.rn.f32.s32 %r2, %r1;"),
+        ("mov.b32 %r1, 1078530011;", "@!%p0 cvt.rni.s32.f32 %r2, %r1;"),
+    ] {
+        let (s, e, fired) = lanes(&body(r1, cvt));
+        assert_eq!((s[23], e[23], fired), (172, s[25], vec![D]), "{cvt}");
+    }
+}
+
+/// Right (the `SHFL.UP` kept): a guarded cvt of a loaded value (`s54/v2_cvt_of_loaded`: `F2I.NTZ;
+/// SEL; SHFL.UP`) and `c[4:0]` = 0 (`s54/v3_clamp_0`).
+#[test]
+fn n7_3702_24d122cc_variants_kept_stay_the_spec() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/findings/fuzz-h200-5402/cases/24d122cc816b148b.case");
+    let case = std::fs::read_to_string(path).unwrap();
+    let with = |from: &str, to: &str| {
+        assert!(case.contains(from), "{from}");
+        crate::program::text::parse_case(&case.replace(from, to)).unwrap()
+    };
+    for (q, i) in [with("mov.b32 %r1, 0;", "ld.global.f32 %r1, [%in+4];"), with("%r0, 8, 30, -1;", "%r0, 8, 0, -1;")] {
+        let spec = run(&q, &i, &Allowances::all()).unwrap();
+        let (out, fired) = run_emulating(&q, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!((out, fired), (spec, Vec::new()));
+    }
+}
