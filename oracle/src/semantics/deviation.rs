@@ -689,7 +689,8 @@ pub enum Deviation {
     /// 13.0.88 and 13.5 -O3, and the JIT): a branch arm's 64-bit repack `mov.b64 {lo, hi}, d;
     /// <ld new>; mov.b64 d, {new, lo}`, beside a branch testing a loaded word or an acquire load,
     /// loads new into lo's register and copies it up: the high word is new, where §9.7.9.4 gives
-    /// the old low word lo
+    /// the old low word lo; a new word computed in the arm from no word of d likewise, in either
+    /// orientation (seed 5403's 9121bc6c: `{hi, new}`, the low word new)
     /// (`program/emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`).
     B64RepackInAnArmLoadsNewWordOverOldLow,
 }

@@ -29,16 +29,28 @@
 //! 13.0.88 and 13.5 -O3, `SEL`s, trace/d88aeb3a/s54/ w1, w2); not in the evidence, a `setp`
 //! chained through other ops, other loads of the new word (`ld.u16`, vectors), `ld.relaxed`.
 //!
-//! Invariants: [`repacked`] changes only the repack's high word, to its low word (the new word
-//! as the spec computes it), only when the deviation is emulated and the scope holds; it returns
-//! its input otherwise.
+//! Widened (session 54, seed 5403's 9121bc6c, corpus/findings/fuzz-h200-5403/trace/T54S.md,
+//! variants trace/9121bc6c/s54/ and s54b/, 13.0.88 and 13.5 -O3): a new word COMPUTED in the arm
+//! ([`computed_in_arm`]: its last write there an unguarded `add.u32` or `subc.u32` none of whose
+//! register sources holds a word of d) is computed into the moving word's register and copied
+//! over, in both orientations — `{new, lo}` (high word = new) and the mirror `{hi, new}` with hi
+//! d's high word unpacked in the arm (low word = new, 9121bc6c: `@P1 IMAD.X R5; @P1 MOV R4, R5`)
+//! — under any branch test (the case's constant test, a loaded test s54/w5, a tid test s54b/x1,
+//! x2), no trigger asked. What separates 5103's right s51/v4 (`add.u32 r2, r1, 1`) from s54's
+//! wrong w2/w6: v4's new word reads d's other word r1; computed from either word of d (s54b x3,
+//! x4, x9) or a moved immediate (x8) it is right. A loaded new word in the mirror is right (s54/w1,
+//! s54b/x5) and stays out.
+//!
+//! Invariants: [`repacked`] changes only the repack's word that should hold the old word, to
+//! the new word (as the spec computes it), only when the deviation is emulated and the scope
+//! holds; it returns its input otherwise.
 
 use super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
 use super::fuzz3602::writes;
 use crate::isa::operand::Operand;
 use crate::isa::{CvtType, Form, Instruction, Ld, LdSem, Mov, MovShape};
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, Src};
+use crate::program::glue::{GlueOp, GlueType, Src};
 use crate::program::{Reg, RegClass, Stmt};
 use crate::semantics::{Deviation, Expected};
 
@@ -59,16 +71,21 @@ pub(super) fn repacked(
     let Some((d, spec)) = results.first().cloned() else { return results };
     let Some(Operand::Vector(elems)) = inst.operands.get(1) else { return results };
     let regs: Vec<Option<Reg>> = elems.iter().map(|o| m.reg_of(o).ok()).collect();
-    let [Some(new), Some(lo)] = regs[..] else { return results };
+    let [Some(first), Some(second)] = regs[..] else { return results };
     let b32 = |r: Reg| r.class() == RegClass::B32;
-    if d.class() != RegClass::B64 || !b32(new) || !b32(lo) || new == lo || spec.width != 64 {
+    if d.class() != RegClass::B64 || !b32(first) || !b32(second) || first == second || spec.width != 64 {
         return results;
     }
-    if !in_scope(m, d, new, lo) {
+    // `{new, lo}`: the high word becomes new; the mirror `{hi, new}`: the low word becomes new.
+    let (from, to) = if in_scope(m, d, first, second) || computed_word_repacked(m, d, first, second, 0) {
+        (0, 32)
+    } else if computed_word_repacked(m, d, second, first, 1) {
+        (32, 0)
+    } else {
         return results;
-    }
+    };
     let mut v = spec.clone();
-    v.replace(32, spec.field(0, 32));
+    v.replace(to, spec.field(from, 32));
     let v = m.fire(D, &spec, v);
     results[0] = (d, v);
     results
@@ -83,8 +100,7 @@ fn in_scope(m: &Machine<'_>, d: Reg, new: Reg, lo: Reg) -> bool {
     let Stmt::Bra { guard: Some(g), .. } = &body[b] else { return false };
     let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
     // lo: d's low word, unpacked in the arm, d unwritten since.
-    let Some(u) = last(b + 1, k, lo) else { return false };
-    if !unpacks_low_of(m, &body[u], lo, d) || last(u + 1, k, d).is_some() {
+    if !old_word_unpacked(m, b, d, lo, 0) {
         return false;
     }
     // new: loaded in the arm (directly or zero-extended from a loaded half).
@@ -116,6 +132,46 @@ fn in_scope(m: &Machine<'_>, d: Reg, new: Reg, lo: Reg) -> bool {
     loaded_test || acquire(&new_load) || d_acquired
 }
 
+/// Whether the repack at the statement being run, `mov.b64 d, {…}` with `old` d's word `word` (0
+/// low, 1 high) unpacked in the arm and `new` in the other place, is in the straight arm of a
+/// guarded forward branch with `new` computed there ([`computed_in_arm`]): `{new, lo}` (word 0) or
+/// seed 5403's mirror `{hi, new}` (word 1).
+fn computed_word_repacked(m: &Machine<'_>, d: Reg, new: Reg, old: Reg, word: usize) -> bool {
+    let Some((b, _)) = arm_of(m, m.stmt) else { return false };
+    matches!(&m.p.body[b], Stmt::Bra { guard: Some(_), .. })
+        && old_word_unpacked(m, b, d, old, word)
+        && computed_in_arm(m, b, d, new)
+}
+
+/// Whether `old`'s last write between the branch `b` and the statement being run is an unguarded
+/// `mov.b64` unpack of d with `old` its word `word` (0 low, 1 high), d unwritten since.
+fn old_word_unpacked(m: &Machine<'_>, b: usize, d: Reg, old: Reg, word: usize) -> bool {
+    let body = &m.p.body;
+    let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
+    let Some(u) = last(b + 1, m.stmt, old) else { return false };
+    unpacks_word_of(m, &body[u], old, d, word) && last(u + 1, m.stmt, d).is_none()
+}
+
+/// Whether `new`'s last write between the branch `b` and the statement being run is an unguarded
+/// `add.u32` or `subc.u32` none of whose register sources holds a word of d (last written by an
+/// unpack of d). Seed 5403 (corpus/findings/fuzz-h200-5403/trace/T54S.md, 9121bc6c; s54 variants
+/// and trace/9121bc6c/s54b/): wrong in both orientations under any trigger — `subc.u32` of a moved
+/// 0 (9121bc6c, w2, w5 a loaded test, s54b x1/x2 a test of tid), `add.u32` of an arm load (w3,
+/// w6), of a load before the branch (x6, x7), of %tid.x (x10); right: new computed from either of
+/// d's words (5103's d88aeb3a s51/v4, s54b x3, x4, x9: a fresh register, the copy first), a moved
+/// immediate (x8).
+fn computed_in_arm(m: &Machine<'_>, b: usize, d: Reg, new: Reg) -> bool {
+    let body = &m.p.body;
+    let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
+    let Some(n) = last(b + 1, m.stmt, new) else { return false };
+    let Stmt::Glue { glue, guard: None } = &body[n] else { return false };
+    if !matches!(glue.op, GlueOp::Add | GlueOp::Subc { cc: false }) || glue.ty != GlueType::U32 {
+        return false;
+    }
+    let of_d = |r: Reg| last(0, n, r).is_some_and(|i| (0..2).any(|w| unpacks_word_of(m, &body[i], r, d, w)));
+    glue.src.iter().take(glue.op.arity()).all(|src| !matches!(src, Some(Src::Reg(r)) if of_d(*r)))
+}
+
 /// The `ld` form of `s`, if it is an unguarded `ld`.
 fn unguarded_ld(s: &Stmt) -> Option<Ld> {
     match s {
@@ -124,14 +180,14 @@ fn unguarded_ld(s: &Stmt) -> Option<Ld> {
     }
 }
 
-/// Whether `s` is an unguarded `mov.b64 {lo, x}, d` (lo d's low word, x not lo).
-fn unpacks_low_of(m: &Machine<'_>, s: &Stmt, lo: Reg, d: Reg) -> bool {
+/// Whether `s` is an unguarded `mov.b64 {w0, w1}, d` with `w` its word `word` (0 low, 1 high)
+/// and the other word not `w`.
+fn unpacks_word_of(m: &Machine<'_>, s: &Stmt, w: Reg, d: Reg, word: usize) -> bool {
     let Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) = s else { return false };
     if mv.shape != MovShape::Unpack(2) {
         return false;
     }
     let (Some(Operand::Vector(parts)), Some(src)) = (operands.first(), operands.get(1)) else { return false };
-    let first = parts.first().and_then(|o| m.reg_of(o).ok());
-    let second = parts.get(1).and_then(|o| m.reg_of(o).ok());
-    first == Some(lo) && second != Some(lo) && m.reg_of(src).ok() == Some(d)
+    let part = |i: usize| parts.get(i).and_then(|o| m.reg_of(o).ok());
+    parts.len() == 2 && part(word) == Some(w) && part(1 - word) != Some(w) && m.reg_of(src).ok() == Some(d)
 }

@@ -1,7 +1,9 @@
 //! The emulation of a root cause the H200 campaign of seed 3801 found
 //! (corpus/findings/fuzz-h200-3801/; traces `trace/T4C.md`, `trace/T4D.md`), called from the glue
 //! hook of `emulate.rs` ([`glue`]): 3801-N2, `sub K − x` of a shuffled immediate K fused with a
-//! following `max`/`min` against 0 into one `VIADDMNMX x, −K, RZ` that computes x − K.
+//! following `max`/`min` against 0 into one `VIADDMNMX x, −K, RZ` that computes x − K. K is the
+//! `sub`'s minuend as the `sub` read it, also where the `sub` wrote over K's register (seed 5403's
+//! 5fd181c4, corpus/findings/fuzz-h200-5403/trace/T54S.md and trace/5fd181c4/s54/).
 //!
 //! The other root causes of the seed have shape-only entries (corpus/known/fuzz-h200-3801-n*.toml
 //! say why): no rule of the PTX gives 3801-N1's link counts, and 3801-N3 and N4 read a register
@@ -11,12 +13,13 @@
 //! its producers and the program before it are exactly the ones the traces show wrong; it
 //! returns `None` (the spec's result stands) otherwise.
 
+use super::origin::Origin;
 use super::reg_of_glue;
 use super::{min_max_of_shuffled_sub_against_an_unknown_register, shfl_of_a_register_ptxas_knows, GlueRule};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::program::Stmt;
+use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 /// A glue instruction's result under the glue deviations of seed 3801: `Some` (the emulated
@@ -51,7 +54,8 @@ pub(super) fn is_load(s: &Stmt) -> bool {
 /// 06fd6dd5; a dead `ld.global.b16` between the `sub` and the `min`, 6dd16205), and 6dd16205's
 /// forms without a load (v_bfly_min, v_noload, v_orig_sel, v_both: K kept in a register,
 /// `VIADDMNMX R, K, −x`) are right: the operand order follows the schedule, so the scope asks
-/// for a load before the `max`/`min` in the body. `.down` alike (seed 5001's 3f1783f2).
+/// for a load before the `max`/`min` in the body. `.down` alike (seed 5001's 3f1783f2). The
+/// `sub` may write over its own K register (seed 5403's 5fd181c4, [`k_producer`]).
 fn min_max_of_sub_of_shuffled_immediate(
     m: &Machine<'_>,
     t: u32,
@@ -76,10 +80,11 @@ fn min_max_of_sub_of_shuffled_immediate(
         if sub.op != GlueOp::Sub || !matches!(sub.ty, GlueType::U32 | GlueType::S32) || reg_of_glue(sub, 1).is_none() {
             continue;
         }
-        let Some((Stmt::Isa(shfl), k_origin)) = reg_of_glue(sub, 0).and_then(|k| m.producer(t, k)) else { continue };
+        let Some(k_stmt) = reg_of_glue(sub, 0).and_then(|k| k_producer(m, t, sub, sub_origin, k)) else { continue };
+        let Stmt::Isa(shfl) = &m.p.body[k_stmt] else { continue };
         let shuffled_immediate = matches!(shfl.form, Form::ShflSync(_))
-            && shfl_of_a_register_ptxas_knows::shuffles_a_constant(m, shfl, k_origin.stmt)
-            && k_origin.stmt < sub_origin.stmt;
+            && shfl_of_a_register_ptxas_knows::shuffles_a_constant(m, shfl, k_stmt)
+            && k_stmt < sub_origin.stmt;
         if !shuffled_immediate {
             continue;
         }
@@ -88,4 +93,19 @@ fn min_max_of_sub_of_shuffled_immediate(
         return Some(Expected::exact(u128::from(g.eval(sources, false)), result.width));
     }
     None
+}
+
+/// The statement that produced K, the `sub`'s minuend held in register `k`: the register's
+/// producer, or, where the `sub` wrote its result over its own minuend (`sub.u32 %r5, %r5, x`:
+/// `k` now holds the `sub`), the producer the `sub`'s origin recorded for its first source
+/// (`a_stmt`). Seed 5403's 5fd181c4 (corpus/findings/fuzz-h200-5403/trace/T54S.md; variants
+/// trace/5fd181c4/s54/): 13.0.88 and 13.5 -O3 give the same `VIADDMNMX.U32 R7, R7, 0x80800001, R0`
+/// for the in-place `sub` as for the `sub` (w1) or the shuffle (w2) written to another register.
+fn k_producer(m: &Machine<'_>, t: u32, sub: &Glue, sub_origin: &Origin, k: Reg) -> Option<usize> {
+    let (_, k_origin) = m.producer(t, k)?;
+    if sub.dst == k && k_origin.stmt == sub_origin.stmt {
+        sub_origin.a_stmt
+    } else {
+        Some(k_origin.stmt)
+    }
 }

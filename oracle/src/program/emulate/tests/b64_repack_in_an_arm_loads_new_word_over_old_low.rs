@@ -7,16 +7,21 @@ use super::*;
 
 const D: Deviation = Deviation::B64RepackInAnArmLoadsNewWordOverOldLow;
 
-/// The trace folder of finding `id8` of seed 5103.
-fn trace(id8: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-5103/trace/{id8}"))
+/// The trace folder of finding `id8` of seed `seed`.
+fn trace(seed: &str, id8: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-{seed}/trace/{id8}"))
 }
 
-/// The variant `name` (`s51/NAME`, `s54/NAME`) of finding `id8` (its `.ptx`, 32 threads) on the stored case's inputs,
-/// with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
+/// The variant `name` (`s51/NAME`, `s54/NAME`) of finding `id8` of seed 5103 ([`variant_of`]).
 fn variant(id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
-    let ptx = std::fs::read_to_string(trace(id8).join(format!("{name}.ptx"))).unwrap();
-    let case = std::fs::read_to_string(trace(id8).join("orig.case")).unwrap();
+    variant_of("5103", id8, name, patch)
+}
+
+/// The variant `name` of finding `id8` of seed `seed` (its `.ptx`, 32 threads) on the stored
+/// case's inputs, with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
+fn variant_of(seed: &str, id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
+    let ptx = std::fs::read_to_string(trace(seed, id8).join(format!("{name}.ptx"))).unwrap();
+    let case = std::fs::read_to_string(trace(seed, id8).join("orig.case")).unwrap();
     let inputs = &case[case.find("// ptxdiff-inputs").unwrap()..];
     let (p, mut i) = crate::program::text::parse_case(&format!("{ptx}\n{inputs}")).unwrap();
     let n = p.inputs as usize;
@@ -219,4 +224,80 @@ fn b64_repack_scope_edges() {
         .map(|s| if s.contains("relaxed") { "ld.acquire.gpu.global.u32 %r2, [%in+8];" } else { s })
         .collect();
     exact_case(&acquire, words, D, 0x2222_2222, 0x3333_3333);
+}
+
+/// Seed 5403's 9121bc6c inputs for its variants: d0 = [in+8] (word 2 its low word, patched to
+/// 0x12345678 so that the entry orientation's old low word differs from a new 0; word 3 its high
+/// word 0x559aaa0c), the new word's load [in+4] (word 1) patched to 0x10; the byte splat
+/// 0x00550055 (d0's top byte) is XORed into the stored word 0.
+const W91: [(usize, u32); 2] = [(1, 0x10), (2, 0x1234_5678)];
+
+/// Checks 9121bc6c's variant `name` (`s54/…`, `s54b/…`): threads `arm` run the arm and store
+/// `gpu ^ 0x00550055` where the spec stores `spec ^ 0x00550055`.
+fn wrong_9121(name: &str, arm: impl Fn(usize) -> bool, spec: u64, gpu: u64) {
+    let (p, i) = variant_of("5403", "9121bc6c", name, &W91);
+    wrong(name, (p, i), arm, |_, s| {
+        assert_eq!(s, spec ^ 0x0055_0055, "{name}: spec");
+        gpu ^ 0x0055_0055
+    });
+}
+
+/// Seed 5403's 9121bc6c (corpus/findings/fuzz-h200-5403/trace/T54S.md): the mirror `mov.b64 d0,
+/// {hi, new}` with new a `subc.u32` of constants (0): 13.0.88 and 13.5 -O3 `@P1 IMAD.X R5; @P1
+/// MOV R4, R5`, the low word 0 where the spec gives the old high word 0x559aaa0c: the stored
+/// word 0 is 0x00550055 (spec 0x55cfaa59) in every thread.
+#[test]
+fn b64_repack_9121bc6c_the_stored_case_is_reproduced() {
+    let (p, i) = super::stored_case("5403", "9121bc6c6f511c3d");
+    wrong(
+        "9121bc6c",
+        (p, i),
+        |_| true,
+        |_, s| {
+            assert_eq!(s, 0x55cf_aa59);
+            0x0055_0055
+        },
+    );
+}
+
+/// Wrong, a new word computed in the arm from no word of d (13.0.88 and 13.5 -O3: computed into
+/// the moving word's register, then copied over the other): s54 w2 (the entry orientation, the
+/// `subc`), w3 (mirror, `add.u32` of an arm load), w5 (mirror, `subc`, a test of two loaded
+/// words), w6 (entry, `add.u32` of an arm load); s54b x1/x2 (entry/mirror `subc` under a test of
+/// tid: thread 0 skips the arm), x6/x7 (entry/mirror `add.u32` of a load before the branch), x10
+/// (mirror, `add.u32 new, %tid.x, 5`).
+#[test]
+fn b64_repack_9121bc6c_computed_new_words_are_moved_over_in_both_orientations() {
+    let (hi, lo) = (0x559a_aa0c, 0x1234_5678);
+    wrong_9121("s54/w2_entry_orientation_subc_new", |_| true, lo, 0);
+    wrong_9121("s54/w3_mirror_add_new", |_| true, hi, 0x11);
+    wrong_9121("s54/w5_loaded_test", |_| true, hi, 0);
+    wrong_9121("s54/w6_entry_orientation_add_new", |_| true, lo, 0x11);
+    wrong_9121("s54b/x1_entry_subc_tid_test", |t| t >= 1, lo, 0);
+    wrong_9121("s54b/x2_mirror_subc_tid_test", |t| t >= 1, hi, 0);
+    wrong_9121("s54b/x6_entry_add_of_load_before_branch", |_| true, lo, 0x11);
+    wrong_9121("s54b/x7_mirror_add_of_load_before_branch", |_| true, hi, 0x11);
+    let (p, i) = variant_of("5403", "9121bc6c", "s54b/x10_mirror_add_of_tid", &W91);
+    for (t, _, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((s.bits as u64, e.bits as u64), (hi ^ 0x0055_0055, (t as u64 + 5) ^ 0x0055_0055), "x10 {t}");
+    }
+}
+
+/// Right (13.0.88 and 13.5 -O3 copy first, or fold): 9121bc6c's s54 w1 (mirror, a loaded new
+/// word under the constant test), w4 (no branch); s54b x3/x4/x9 (new computed from a word of d:
+/// a fresh register, as 5103's v4), x5 (mirror, a loaded new word beside a loaded test: the load
+/// hoisted), x8 (a moved immediate).
+#[test]
+fn b64_repack_9121bc6c_right_variants_are_left_alone() {
+    for name in [
+        "s54/w1_mirror_loaded_new",
+        "s54/w4_mirror_no_branch",
+        "s54b/x3_entry_add_of_d_high",
+        "s54b/x4_mirror_add_of_d_low",
+        "s54b/x5_mirror_loaded_new_loaded_test",
+        "s54b/x8_entry_moved_immediate",
+        "s54b/x9_entry_add_of_moving_low",
+    ] {
+        right(name, variant_of("5403", "9121bc6c", name, &W91));
+    }
 }

@@ -67,3 +67,49 @@ fn n2_3801_min_of_sub_of_a_shuffled_immediate_needs_a_load_before_it() {
     warp_case(&body("ld.global.b16 %h2, [%in+4];"), [0; 4], d, 0xE73F_5C6B, 0);
     warp_untouched(&body("mov.b32 %r14, 0;"), [0; 4], d);
 }
+
+/// The core of seed 5403's 5fd181c4 (corpus/findings/fuzz-h200-5403/trace/T54S.md, variants in
+/// trace/5fd181c4/s54/): y = in[1], x = in[0], K = `shfl.sync.bfly` of 0x7f7fffff into `shfl`'s
+/// register, then `sub` and `min.u32 y, d`, stored.
+fn in_place(k: &'static str, sub: &'static str, min: &'static str) -> [&'static str; 8] {
+    [
+        "mov.b32 %r0, 0;",
+        "ld.global.u32 %r1, [%in+4];",
+        "mov.b32 %r5, 0;",
+        "ld.global.u32 %r7, [%in];",
+        k,
+        sub,
+        min,
+        "st.global.b32 [%out], %r6;",
+    ]
+}
+
+/// 3801-N2 with the `sub` written over its own K register (`sub.u32 %r5, %r5, %r7`: K's register
+/// then holds the `sub`; the `sub`'s origin names the shuffle): 13.0.88 and 13.5 -O3
+/// `VIADDMNMX.U32 R7, R7, 0x80800001, R0` = min(x − K, y) = 0x80800001 for x = 0, y =
+/// 0xa607016b, where the spec gives min(y, K − x) = 0x7f7fffff; the same with the `sub` (w1) or
+/// the shuffle (w2) in another register. Right: K a `mov`, in place too.
+#[test]
+fn n2_3801_5fd181c4_a_sub_over_its_own_k_register_reads_it_reversed() {
+    let d = Deviation::SubOfShuffledImmediateReversedInMinMax;
+    let words = [0, 0xa607_016b, 0, 0];
+    let (spec, bug) = (0x7f7f_ffff, 0x8080_0001);
+    let k = "shfl.sync.bfly.b32 %r5, 2139095039, %r5, %r0, -1;";
+    warp_case(&in_place(k, "sub.u32 %r5, %r5, %r7;", "min.u32 %r6, %r1, %r5;"), words, d, spec, bug);
+    warp_case(&in_place(k, "sub.u32 %r8, %r5, %r7;", "min.u32 %r6, %r1, %r8;"), words, d, spec, bug);
+    let k9 = "shfl.sync.bfly.b32 %r9, 2139095039, %r5, %r0, -1;";
+    warp_case(&in_place(k9, "sub.u32 %r5, %r9, %r7;", "min.u32 %r6, %r1, %r5;"), words, d, spec, bug);
+    let moved = "mov.b32 %r5, 2139095039;";
+    warp_untouched(&in_place(moved, "sub.u32 %r5, %r5, %r7;", "min.u32 %r6, %r1, %r5;"), words, d);
+}
+
+/// The campaign case (32 threads, in[4] = 0xa607016b, the rest 0): emulating 3801-N2 alone gives
+/// the stored -O3/JIT word 1 = 0x00010000 (byte 6 = 0x01) in every thread, the spec's word 0.
+#[test]
+fn n2_3801_5fd181c4_the_campaign_case_gives_the_stored_o3_word() {
+    let (p, i) = super::stored_case("5403", "5fd181c417d031ae");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, Deviation::SubOfShuffledImmediateReversedInMinMax) {
+        let want = if w == 1 { 0x0001_0000 } else { s.bits };
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+    }
+}
