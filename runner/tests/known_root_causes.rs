@@ -1915,10 +1915,10 @@ fn the_seed_5402_word_findings_are_labelled_by_their_entries() {
 /// (trace/T54S.md; the two `unwritten-register` findings, dd1832d2 and 642465fa, have no words: a
 /// mutant computing with a createpolicy's policy, which the checker now refuses).
 const SEED_5402_LABELS: [(&str, &str); 4] = [
-    ("24d122cc", "new"), // KNOWN 3702-N7: a shuffle of a value chosen by a bfly predicate dropped, the choice a guarded cvt of a moved 0 (T54S; chosen_by takes a guarded mov or a selp)
+    ("24d122cc", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7: a shuffle of a value chosen by a bfly predicate dropped, the choice a guarded cvt of a moved 0 (T54S; chosen_by took a guarded mov or a selp); helper w5: a guarded cvt of a folded constant over one (shuffle_of_a_value_selected_by_a_bfly_predicate.rs)
     ("56fce4a0", "new"), // KNOWN 3604-N3: an unsigned loop exit counted signed, 69,273,667 trips run as 100 (T54S; past SIGNED_TRIPS_FOLDED only bodies that shift out are emulated)
     ("63f83d6e", "fuzz-h200-5402-63f83d6e-pack-high-half-read-from-its-half-after-a-guarded-write"), // NEW, its own entry by id: the high half of a MERGE_C {pair, h} pack read from h's register after a guarded in-place write of h (T54S)
-    ("8ad6cef7", "new"), // KNOWN 3702-N3: −1 and 1.0f merged at a join, the −1 a subc over an unpack of a moved 0 (T54S; writes_folded_constant takes immediates and copies)
+    ("8ad6cef7", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: −1 and 1.0f merged at a join, the −1 a subc over an unpack of a moved 0 (T54S; writes_folded_constant took immediates and copies); helper w5: emulate/join_arm_of_an_unpacked_constant.rs
 ];
 
 #[test]
@@ -1930,10 +1930,10 @@ fn the_seed_5403_word_findings_are_labelled_by_their_entries() {
 /// What each word finding of seed 5403 (session 54's campaign build, 48ef08f5) is labelled now
 /// (trace/T54S.md).
 const SEED_5403_LABELS: [(&str, &str); 7] = [
-    ("5fd181c4", "new"), // KNOWN 3801-N2: sub of a shuffled immediate reversed in a fused min (`VIADDMNMX.U32`), the sub overwriting K's own register (T54S; the producer read is the sub)
+    ("5fd181c4", "fuzz-h200-3801-n2-sub-of-shuffled-immediate-reversed-in-min-max"), // KNOWN 3801-N2: sub of a shuffled immediate reversed in a fused min (`VIADDMNMX.U32`), the sub overwriting K's own register (T54S; the producer read was the sub); helper w4: fuzz3801.rs k_producer
     ("6cd4a975", "new"), // KNOWN 3702-N2: xor(a, lop3(a, 0, a, 0xea)) merged across an unrolled loop's back edge (T54S; lop3_of_op looks for the writer in statement order)
     ("7a05c905", "fuzz-h200-5403-7a05c905-prmt-byte-narrowed-past-a-guarded-write-of-its-source"), // NEW, its own entry by id: two cvt narrowings of a prmt byte forwarded to a byte extract of the prmt's source placed after a guarded in-place write of it (T54S; kin of 3801-N3 and 63f83d6e)
-    ("9121bc6c", "new"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation takes {new, lo} with a loaded new)
+    ("9121bc6c", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation took {new, lo} with a loaded new); helper w4: either orientation with a computed word that reads no word of d (trace/9121bc6c/s54b/)
     ("965cd327", "new"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation takes unguarded links)
     ("a4cbab31", "new"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation takes unguarded .u32/.s32 links)
     ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry by id: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S)
