@@ -1,6 +1,6 @@
 //! 3801-N1 (corpus/known/fuzz-h200-3801-n1-mad-hi-chain-loses-links.toml): ptxas 13.0.88 -O3 and
 //! the JIT compile a chain of links `acc = acc + hi(x·y)` — `mad.hi.{u32,s32} acc, x, y, acc`
-//! (§9.7.1.4), or `add.{u32,s32} acc, acc, h` of one `mul.hi.{u32,s32} h, x, y` (§9.7.1.3) — into
+//! (§9.7.1.4; guarded, also `.u16`), or `add.{u32,s32} acc, acc, h` of one `mul.hi.{u32,s32} h, x, y` (§9.7.1.3) — into
 //! `IMAD.HI d, x, y, R` links that carry acc in the high word of the 64-bit addend pair R+1:R
 //! (R = 0). A link whose text repeats the one before it (`IMAD.HI.U32 R7, R0, R9, R6` four
 //! times in 13.5's listing of fuzz-h200-3801/trace/2cbe4566/v_ld_n8, once in 13.0.88's) is
@@ -25,48 +25,56 @@
 //! from the same value each trip of a loop counts as kept:
 //! [`mad_hi_operand_rewritten_alike_each_trip`](super::mad_hi_operand_rewritten_alike_each_trip)),
 //! an instruction on acc between the links (`v5_loop8_add_between`), links alternating two products
-//! (`v3_loop8_alternating_y`), and a guarded link (none seen). 13.5 and -O0 emit every link:
-//! the entry's backends scope those out.
+//! (`v3_loop8_alternating_y`), links under another guard than the link before or a guard that may
+//! change between them, and `.u16` links unguarded (`LEA.HI`, right). 13.5 and -O0 emit every
+//! link: the entry's backends scope those out.
+//!
+//! Guarded `mad.hi` links (seed 5403's a4cbab31, `.u16`, and 965cd327, `.s32`; trace/T54S.md and
+//! the `s54/` variants): in scope under one guard of the same truth at every link, `.u16` links
+//! only guarded — [`mad_hi_links_under_one_guard`](super::mad_hi_links_under_one_guard) decides.
 //!
 //! Invariants: changes only a link's result, to the spec's value with the set below it, only
 //! when the deviation is emulated; an acc whose set is not this chain's gives `None`.
 
 use super::fuzz3602::{label_at, unchanged_between, writes};
 use super::mad_hi_links_of_mul_hi_and_add_cc_in_a_loop::{link_add, recomputed_alike};
+use super::mad_hi_links_under_one_guard::{link_typed_in_scope, one_guard_held};
 use super::mad_hi_operand_rewritten_alike_each_trip::rewritten_alike;
 use super::reg_of_glue;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::program::{Reg, Stmt};
+use crate::program::{PredGuard, Reg, Stmt};
 use crate::semantics::{Allowance, Constraint, Expected, Free};
 
 /// 3801-N1: a link of a `mad.hi` chain after its first, as the set acc + k·hi for k from 1 to
 /// the links so far; `None` (the spec stands) elsewhere.
 pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
-    if !matches!(m.p.body.get(m.stmt), Some(Stmt::Glue { guard: None, .. }))
-        || !matches!(g.ty, GlueType::U32 | GlueType::S32)
-    {
+    let Some(Stmt::Glue { guard, .. }) = m.p.body.get(m.stmt) else {
+        return None;
+    };
+    // Guarded `mad.hi` links (16-bit ones only guarded) of seed 5403: `emulate/mad_hi_links_under_one_guard.rs`.
+    if !link_typed_in_scope(g, *guard) {
         return None;
     }
+    let width = result.width;
+    let mask = (1u128 << width) - 1;
     let (acc, step) = match g.op {
-        GlueOp::MadHi => (vals.get(2)?, mad_hi_step(m, t, g, vals)?),
+        GlueOp::MadHi => (vals.get(2)?, mad_hi_step(m, t, g, vals, *guard)? & mask),
         GlueOp::Add | GlueOp::AddCc => (0..2).find_map(|k| add_step(m, t, g, vals, k))?,
         _ => return None,
     };
     let count = match acc.free.as_slice() {
         [] => 0,
-        [Free { shift: 0, width: 32, constraint: Constraint::LessSteps { step: s, count }, .. }] if *s == step => {
+        [Free { shift: 0, width: w, constraint: Constraint::LessSteps { step: s, count }, .. }]
+            if *s == step && *w == width =>
+        {
             *count
         }
         _ => return None,
     };
-    let bits = (acc.bits + step) & 0xFFFF_FFFF;
+    let bits = (acc.bits + step) & mask;
     let constraint = Constraint::LessSteps { step, count: count.checked_add(1)? };
-    Some(Expected {
-        bits,
-        width: result.width,
-        free: vec![Free { shift: 0, width: 32, constraint, allowance: Allowance::Undefined }],
-    })
+    Some(Expected { bits, width, free: vec![Free { shift: 0, width, constraint, allowance: Allowance::Undefined }] })
 }
 
 /// The producer of `r`'s value in thread `t` when it is an unguarded glue statement.
@@ -77,10 +85,15 @@ fn glue_producer<'a>(m: &'a Machine<'_>, t: u32, r: Reg) -> Option<(&'a Glue, &'
     }
 }
 
-/// For `mad.hi d, x, y, c` whose `c` a `mad.hi` of the same type and operands made, x and y not
-/// written since (the same `IMAD.HI` text on the same values): hi(x·y), the step of each link.
-fn mad_hi_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<u128> {
-    let (p, o) = glue_producer(m, t, reg_of_glue(g, 2)?)?;
+/// For `mad.hi d, x, y, c` (under `guard`) whose `c` a `mad.hi` of the same type and operands
+/// made under one guard held with it, x and y not written since (the same `IMAD.HI` text on the
+/// same values): hi(x·y), the step of each link.
+fn mad_hi_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], guard: Option<PredGuard>) -> Option<u128> {
+    let acc = reg_of_glue(g, 2)?;
+    let (p, o) = match m.producer(t, acc)? {
+        (Stmt::Glue { guard: before, glue }, o) if one_guard_held(m, guard, *before, o.stmt, acc) => (glue, o),
+        _ => return None,
+    };
     let (x, y) = (vals.first().filter(|v| v.is_exact())?, vals.get(1).filter(|v| v.is_exact())?);
     let same = p.op == GlueOp::MadHi && p.ty == g.ty && p.src[..2] == g.src[..2];
     let alike = |r| o.stmt >= m.stmt && loop_of(m, o.stmt).is_some_and(|(h, b)| rewritten_alike(m, r, h, b));

@@ -190,3 +190,122 @@ fn n1_an_operand_moved_to_a_new_value_each_trip_is_left_alone() {
     guarded.insert(3, "mov.b32 %r4, 1184957712;");
     untouched(&guarded, WORDS, D);
 }
+
+/// Seed 5403 (`emulate/mad_hi_links_under_one_guard.rs`, corpus/findings/fuzz-h200-5403/trace/T54S.md):
+/// a4cbab31's seven `@!%p1 mad.hi.u16` links (3 at 13.0.88 -O3: word 1 0x00030003, the spec
+/// 0x00070007) and 965cd327's four `@!%p1 mad.hi.s32` links (2: 2·hi where the spec is 4·hi,
+/// threads 5–12): the stored -O3/JIT words admitted.
+#[test]
+fn n1_guarded_links_admit_the_stored_o3_words() {
+    admits_stored_words("5403", "a4cbab310a34fcdf", &[(0, 1, 0x0003_0003), (7, 1, 0x0003_0003)]);
+    admits_stored_words("5403", "965cd3279fd004e3", &[(5, 1, 2), (8, 1, 2), (9, 1, 4), (12, 1, 4)]);
+}
+
+/// `s54/`'s guarded links on `loop4`'s frame (`%p2` = in[3] ≠ 0, true on `WORDS`).
+fn guarded(body: &[&'static str]) -> Vec<&'static str> {
+    let mut lines = loop4(body);
+    lines.insert(2, "setp.ne.u32 %p2, %r6, 0;");
+    lines.insert(2, "ld.global.u32 %r6, [%in+12];");
+    lines
+}
+
+const GUARDED_MAD: &str = "@%p2 mad.hi.s32 %r1, %r5, %r7, %r1;";
+
+/// Wrong (13.0.88 -O3 2 `IMAD.HI` of 4, trace/965cd327/s54/): a loop of 4 guarded links by a
+/// loaded word (`v2_guard_loaded`), four straight guarded links (`v3_guarded_straight`), and the
+/// guard rewritten each trip by a `setp` of registers the loop keeps (a4cbab31's form, its
+/// `s54/v2_u32_guarded`: 3 of 7): acc + k·hi for every k in 1..=4, nothing else.
+#[test]
+fn n1_links_under_one_held_guard_are_acc_plus_one_to_four_steps() {
+    let (x, y, acc) = (WORDS[0], WORDS[1], WORDS[2]);
+    let hi = hi_s32(x, y);
+    let y_load = "ld.global.u32 %r7, [%in+4];";
+    let mut straight = vec![
+        "ld.global.u32 %r1, [%in+8];",
+        "ld.global.u32 %r5, [%in];",
+        y_load,
+        "ld.global.u32 %r6, [%in+12];",
+        "setp.ne.u32 %p2, %r6, 0;",
+    ];
+    straight.extend([GUARDED_MAD; 4]);
+    straight.push("st.global.b32 [%out], %r1;");
+    let mut in_loop = guarded(&["setp.ne.u32 %p2, %r6, 0;", GUARDED_MAD]);
+    in_loop.insert(0, y_load);
+    let mut before_loop = guarded(&[GUARDED_MAD]);
+    before_loop.insert(0, y_load);
+    for lines in [before_loop, straight, in_loop] {
+        let (s, e, fired) = both(&lines, WORDS, D);
+        let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
+        assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(4), true), "{lines:?}");
+        assert_eq!(fired, vec![D], "{lines:?}");
+        let e = e.field(0, 32);
+        assert!((1..=4).all(|k| e.matches(word(k))), "{e} of {lines:?}");
+        assert!(!e.matches(word(0)) && !e.matches(word(5)), "{e} of {lines:?}");
+    }
+    links_under_a_guard_that_may_change_are_left_alone();
+}
+
+/// a4cbab31's `@!p mad.hi.u16` loop of 7 (13.0.88 -O3 3 links): each half of the stored pack is
+/// acc + k·hi16 for k in 1..=7; unguarded (`s54/v1_u16_unguarded`: `LEA.HI` links, all 7) left
+/// alone.
+#[test]
+fn n1_guarded_u16_links_lose_steps_and_unguarded_ones_do_not() {
+    let u16_loop = |link: &'static str| {
+        vec![
+            "ld.global.u32 %r0, [%in];",
+            "mov.b32 {%h2, %h0}, %r0;",
+            "ld.global.u32 %r2, [%in+4];",
+            "mov.b32 {%h2, %h1}, %r2;",
+            "ld.global.u32 %r5, [%in+12];",
+            "mov.b16 %h3, 0;",
+            "mov.u32 %r6, 0;",
+            "$L0:",
+            "setp.eq.u32 %p1, %r5, 0;",
+            link,
+            "add.u32 %r6, %r6, 0x3;",
+            "setp.ne.u32 %p2, %r6, 0x15;",
+            "@%p2 bra $L0;",
+            "mov.b32 %r10, {%h3, %h3};",
+            "st.global.b32 [%out], %r10;",
+        ]
+    };
+    let hi = ((WORDS[0] >> 16) * (WORDS[1] >> 16)) >> 16;
+    let (s, e, fired) = both(&u16_loop("@!%p1 mad.hi.u16 %h3, %h0, %h1, %h3;"), WORDS, D);
+    let half = |k: u32| u128::from(k.wrapping_mul(hi) & 0xffff);
+    assert_eq!((s.field(0, 32).bits, s.is_exact()), (half(7) * 0x1_0001, true));
+    assert_eq!(fired, vec![D]);
+    for k in 1..=7 {
+        assert!(e.field(0, 32).matches(half(k) * 0x1_0001), "{e}: {k}");
+    }
+    assert!(!e.field(0, 16).matches(half(0)) && !e.field(0, 16).matches(half(8)), "{e}");
+    untouched(&u16_loop("mad.hi.u16 %h3, %h0, %h1, %h3;"), WORDS, D);
+    untouched(&u16_loop("@!%p1 mad.hi.s16 %h3, %h0, %h1, %h3;"), WORDS, D);
+}
+
+/// Out (no listing seen): a guard the loop may change (its `setp` of a stepped register), links
+/// under two guards, a link whose acc a skipped writer names between, and guarded `mul.hi` +
+/// `add` links. Called by [`n1_links_under_one_held_guard_are_acc_plus_one_to_four_steps`].
+fn links_under_a_guard_that_may_change_are_left_alone() {
+    let mut stepped = guarded(&["setp.ne.u32 %p2, %r3, 0x7;", GUARDED_MAD]);
+    stepped.insert(0, "ld.global.u32 %r7, [%in+4];");
+    untouched(&stepped, WORDS, D);
+    let mut straight = vec![
+        "ld.global.u32 %r1, [%in+8];",
+        "ld.global.u32 %r5, [%in];",
+        "ld.global.u32 %r7, [%in+4];",
+        "ld.global.u32 %r6, [%in+12];",
+        "setp.ne.u32 %p2, %r6, 0;",
+        "setp.eq.u32 %p3, %r6, 0;",
+        GUARDED_MAD,
+        "@!%p3 mad.hi.s32 %r1, %r5, %r7, %r1;",
+        GUARDED_MAD,
+        "@%p3 add.u32 %r1, %r1, 1;",
+        GUARDED_MAD,
+        "st.global.b32 [%out], %r1;",
+    ];
+    untouched(&straight, WORDS, D);
+    straight.truncate(7);
+    straight.extend(["@%p2 mul.hi.s32 %r4, %r5, %r7;", "@%p2 add.s32 %r1, %r1, %r4;"]);
+    straight.extend(["@%p2 add.s32 %r1, %r1, %r4;", "st.global.b32 [%out], %r1;"]);
+    untouched(&straight, WORDS, D);
+}
