@@ -1934,8 +1934,8 @@ const SEED_5403_LABELS: [(&str, &str); 7] = [
     ("6cd4a975", "new"), // KNOWN 3702-N2: xor(a, lop3(a, 0, a, 0xea)) merged across an unrolled loop's back edge (T54S; lop3_of_op looks for the writer in statement order)
     ("7a05c905", "fuzz-h200-5403-7a05c905-prmt-byte-narrowed-past-a-guarded-write-of-its-source"), // NEW, its own entry by id: two cvt narrowings of a prmt byte forwarded to a byte extract of the prmt's source placed after a guarded in-place write of it (T54S; kin of 3801-N3 and 63f83d6e)
     ("9121bc6c", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation took {new, lo} with a loaded new); helper w4: either orientation with a computed word that reads no word of d (trace/9121bc6c/s54b/)
-    ("965cd327", "new"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation takes unguarded links)
-    ("a4cbab31", "new"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation takes unguarded .u32/.s32 links)
+    ("965cd327", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation took unguarded links); helper w3: emulate/mad_hi_links_under_one_guard.rs
+    ("a4cbab31", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation took unguarded .u32/.s32 links); helper w3: emulate/mad_hi_links_under_one_guard.rs
     ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry by id: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S)
 ];
 
