@@ -606,7 +606,10 @@ pub enum Deviation {
     /// R+1:R; ptxas drops a link identical to the one before it (it misses the pair's read of its
     /// own destination), and which links become identical follows its register allocation: the
     /// result is acc + k·hi(x·y) for some k from 1 to the chain's length, where §9.7.1.4 adds
-    /// every link. Set-valued (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
+    /// every link. Links under one guard the chain cannot change between them count too
+    /// (`.u32`/`.s32`/`.u16`: fuzz-h200-5403/ a4cbab31, 965cd327, trace/T54S.md;
+    /// `program/emulate/mad_hi_links_under_one_guard.rs`). Set-valued
+    /// (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
     MadHiChainLosesRepeatedLinks,
     /// c80aa912 (corpus/findings/fuzz-h200-4703/, c80aa912, trace/T18u4.md; ptxas 13.0.88 -O3
     /// and the JIT; 13.5 right): `min.{s32,s64} z, y, 0` of y = `max.{u32,u64} y, x, 0` (either
