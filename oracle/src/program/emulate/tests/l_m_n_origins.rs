@@ -85,6 +85,18 @@ fn m_a_register_mask_of_a_clamped_bf16_is_dropped_in_a_pack() {
     }
     untouched(&with("cvt.rn.bf16.f32 %h1, %r0;"), words, d);
     untouched(&with("cvt.rz.bf16.f32 %h1, %r0;"), words, d);
+    // 484f5b79 (seed 3802): an f16 masked by such a bf16 (of a moved 0) stores the f16, a NaN's relu.rz 0x7fff.
+    let f16_by_bf16 = [
+        "ld.global.b32 %r0, [%in];",
+        "cvt.rz.relu.f16.f32 %h0, %r0;",
+        "mov.b32 %r5, 0;",
+        "cvt.rn.satfinite.bf16.f32 %h1, %r5;",
+        "and.b16 %h2, %h0, %h1;",
+        "mov.b16 %h3, 0;",
+        "mov.b32 %r1, {%h2, %h3};",
+        "st.global.b32 [%out], %r1;",
+    ];
+    exact_case(&f16_by_bf16, [0xffb8_ffff, 0, 0, 0], d, 0, 0x7fff);
 }
 
 /// edd64ad1's campaign case: emulating M gives the stored ptxas -O3 and JIT word 3, 0xf7c6 (the
