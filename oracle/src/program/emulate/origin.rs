@@ -366,7 +366,11 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             let masked_by_imm = known_mask.is_some_and(|mask| mask & 0xFFFF != 0);
             let f16_of = |r: Reg, form: fn(&Cvt) -> bool| {
                 matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                    if c.dtype == CvtType::F16 && c.atype == CvtType::F32 && form(c))
+                    if matches!(c.dtype, CvtType::F16 | CvtType::Bf16) && c.atype == CvtType::F32 && form(c))
+            };
+            let clamped = |r: Reg, dtype: CvtType| {
+                f16_of(r, |c| (c.satfinite || c.relu) && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
+                    && matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) if c.dtype == dtype)
             };
             // `cvt.rz.f16.f32`, and the other `F2FP` producers seed 3702 shows (c77930ea).
             let imm_maskable = reg(k).is_some_and(|r| skipped_integer_copy_and_f2fp_mask::f2fp_masked_by_imm(m, t, r));
@@ -376,9 +380,17 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
             // So does a `.relu` or `.satfinite` `cvt.{rn,rz}.f16.f32` (corpus/findings/
             // fuzz-h200-3802/, 484f5b79, trace/T5C.md: `cvt.rz.relu`, `F2FP.RELU…MERGE_C.RZ`;
             // `w6_*_regmask.ptx`: rn.relu, rz.satfinite, rz.relu.satfinite dropped, plain rn and
-            // rz keep the `LOP3`).
+            // rz keep the `LOP3`). The same `.bf16` forms (corpus/findings/fuzz-h200-5401/,
+            // edd64ad1, trace/T54S.md, variants in trace/edd64ad1/s54/: `cvt.rn.satfinite.bf16.f32`
+            // `F2FP.SATFINITE.BF16.F32.MERGE_C; PRMT R0, R0, 0x5410, RZ`, no `LOP3`; rn.relu,
+            // rz.satfinite, rz.relu, rn/rz.relu.satfinite the same; plain rn and rz `F2F.BF16.F32`
+            // keep the `LOP3`).
+            // A `.bf16` one counts only where the mask is not itself such a conversion
+            // (corpus/findings/fuzz-h200-3802/, 484f5b79: `and.b16` of `cvt.rz.relu.f16.f32` and
+            // `cvt.rn.satfinite.bf16.f32` of a moved 0 stores the f16, `F2FP.RELU.F16…; PRMT`).
+            let clamped_any = |r: Reg| clamped(r, CvtType::F16) || clamped(r, CvtType::Bf16);
             let clamped_f16 = reg(k).is_some_and(|r| {
-                f16_of(r, |c| (c.satfinite || c.relu) && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
+                clamped(r, CvtType::F16) || (clamped(r, CvtType::Bf16) && !reg(other).is_some_and(clamped_any))
             });
             let masked_by_reg = reg(other).is_some() && known_mask.is_none();
             let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && clamped_f16);

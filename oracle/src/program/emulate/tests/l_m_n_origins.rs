@@ -52,6 +52,65 @@ fn m_the_mask_of_an_f16_result_is_dropped_in_the_low_half_of_a_pack() {
     untouched(&loaded, [0x8000, 0x1234, 0, 0], Deviation::F16MaskDropped);
 }
 
+/// M of a `.bf16` conversion masked by a register (corpus/findings/fuzz-h200-5401/, edd64ad1,
+/// trace/T54S.md, variants in trace/edd64ad1/s54/; 13.0.88 -O3 `F2FP…BF16.F32.MERGE_C; PRMT R0,
+/// R0, 0x5410, RZ`, no `LOP3`, 13.5 right): the `.relu`/`.satfinite` forms keep the unmasked
+/// bf16 in the pack's low half, as their `.f16` twins; plain `.rn`/`.rz` (`F2F.BF16.F32`, v7, v8)
+/// keep the mask.
+#[test]
+fn m_a_register_mask_of_a_clamped_bf16_is_dropped_in_a_pack() {
+    let d = Deviation::F16MaskDropped;
+    let with = |cvt: &'static str| {
+        [
+            "ld.global.b32 %r0, [%in];",
+            "ld.global.b16 %h0, [%in+4];",
+            cvt,
+            "and.b16 %h2, %h1, %h0;",
+            "mov.b16 %h3, 0;",
+            "mov.b32 %r1, {%h2, %h3};",
+            "st.global.b32 [%out], %r1;",
+        ]
+    };
+    // 1.5 (0x3fc0 as a bf16) masked by 0x0f00.
+    let words = [0x3fc0_0000, 0x0f00, 0, 0];
+    for cvt in [
+        "cvt.rn.satfinite.bf16.f32 %h1, %r0;",
+        "cvt.rn.relu.bf16.f32 %h1, %r0;",
+        "cvt.rz.satfinite.bf16.f32 %h1, %r0;",
+        "cvt.rz.relu.bf16.f32 %h1, %r0;",
+        "cvt.rn.relu.satfinite.bf16.f32 %h1, %r0;",
+        "cvt.rz.relu.satfinite.bf16.f32 %h1, %r0;",
+    ] {
+        exact_case(&with(cvt), words, d, 0x0f00, 0x3fc0);
+    }
+    untouched(&with("cvt.rn.bf16.f32 %h1, %r0;"), words, d);
+    untouched(&with("cvt.rz.bf16.f32 %h1, %r0;"), words, d);
+    // 484f5b79 (seed 3802): an f16 masked by such a bf16 (of a moved 0) stores the f16, a NaN's relu.rz 0x7fff.
+    let f16_by_bf16 = [
+        "ld.global.b32 %r0, [%in];",
+        "cvt.rz.relu.f16.f32 %h0, %r0;",
+        "mov.b32 %r5, 0;",
+        "cvt.rn.satfinite.bf16.f32 %h1, %r5;",
+        "and.b16 %h2, %h0, %h1;",
+        "mov.b16 %h3, 0;",
+        "mov.b32 %r1, {%h2, %h3};",
+        "st.global.b32 [%out], %r1;",
+    ];
+    exact_case(&f16_by_bf16, [0xffb8_ffff, 0, 0, 0], d, 0, 0x7fff);
+}
+
+/// edd64ad1's campaign case: emulating M gives the stored ptxas -O3 and JIT word 3, 0xf7c6 (the
+/// unmasked satfinite bf16 of −8.018e33, the spec's 0xf7c6 & 0 = 0), in every thread.
+#[test]
+fn m_edd64ad1_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5401", "edd64ad1f589153c");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, Deviation::F16MaskDropped) {
+        let want = if w == 3 { 0xf7c6 } else { s.bits };
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+        assert!(w != 3 || s.bits == 0, "thread {t}: the spec's word 3");
+    }
+}
+
 /// N (corpus/findings/fuzz-h100-b/README.md): cvt.u8.s8 of cvt.rn.satfinite.f16.f32 of a
 /// negative tiny value (-0.0, 0x8000) stores 0x8000, the conversion dropped.
 #[test]

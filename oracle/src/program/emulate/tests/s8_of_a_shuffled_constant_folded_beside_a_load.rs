@@ -54,3 +54,62 @@ fn n4_3602_841bf645_the_campaign_case_gives_the_stored_o3_words() {
         assert!(w != 0 || s.bits == 0xbe, "thread {t}: the spec's word 0");
     }
 }
+
+/// The shuffle of `k` narrowed by `mid` into h4 (or a half of an unpack), then `outer` (a byte
+/// sign extension into h0), the dead load, `cvt.u32.u16 r3, h0` stored.
+fn narrowed(k: &str, mid: &str, outer: &str, load: bool) -> Vec<String> {
+    let mut lines = vec![format!("mov.b32 %r0, {k};"), UP.to_string(), mid.to_string()];
+    lines.extend(outer.split('\n').map(str::to_string));
+    lines.push(WIDEN.to_string());
+    lines.extend(load.then(|| DEAD_LOAD.to_string()));
+    lines.push(STORE_WORD.to_string());
+    lines
+}
+
+/// 27046214 (seed 5401, corpus/findings/fuzz-h200-5401/trace/T54S.md, variants in
+/// trace/27046214/s54/; 13.0.88 -O3 `ISETP.LT.U32 … -0x35`, `MOV R9, 0xffffffcb`): a 16-bit byte
+/// extension (`cvt.u16.s8`, `cvt.s16.s8`, `cvt.s8.{s16,u16}`) of a 16-bit narrowing of the folded
+/// shuffle (`cvt{.sat}.{s16,u16}.{s32,u32}`, either half of an unpack) keeps the 32-bit extension.
+#[test]
+fn n4_3602_a_byte_extension_of_a_narrowed_folded_shuffle_keeps_its_32_bit_extension() {
+    let case = |lines: Vec<String>, spec: u64, bug: u64| warp_case(&strs(&lines), [0; 4], D, spec, bug);
+    let k = "3898868158"; // 0xe863a9be: the low byte 0xbe
+    for mid in ["cvt.s16.s32 %h4, %r2;", "cvt.u16.s32 %h4, %r2;", "cvt.u16.u32 %h4, %r2;", "cvt.s16.u32 %h4, %r2;"] {
+        case(narrowed(k, mid, "cvt.u16.s8 %h0, %h4;", true), 0xffbe, 0xffff_ffbe);
+    }
+    for outer in ["cvt.s16.s8 %h0, %h4;", "cvt.s8.s16 %h0, %h4;", "cvt.s8.u16 %h0, %h4;"] {
+        case(narrowed(k, "cvt.s16.s32 %h4, %r2;", outer, true), 0xffbe, 0xffff_ffbe);
+    }
+    // `v15`: the saturated 0xffff, its byte 0xff.
+    case(narrowed(k, "cvt.sat.u16.u32 %h4, %r2;", "cvt.u16.s8 %h0, %h4;", true), 0xffff, 0xffff_ffff);
+    // `v10`, `v16`: either half of an unpack (0xa9bee863: the high half's low byte 0xbe).
+    case(narrowed(k, "mov.b32 {%h4, %h5}, %r2;", "cvt.u16.s8 %h0, %h4;", true), 0xffbe, 0xffff_ffbe);
+    case(narrowed("2847861859", "mov.b32 {%h5, %h4}, %r2;", "cvt.u16.s8 %h0, %h4;", true), 0xffbe, 0xffff_ffbe);
+}
+
+/// Right: `cvt.u16.u8` (`v13`, no sign extension), a guarded byte extension (`v18`: `LOP3
+/// 0xffff`), no load (`v2`), a moved constant (`v1`).
+#[test]
+fn n4_3602_leaves_a_zero_extension_a_guarded_extension_and_unfolded_narrowings_alone() {
+    let k = "3898868158";
+    let mid = "cvt.s16.s32 %h4, %r2;";
+    let untouched = |lines: Vec<String>| warp_untouched(&strs(&lines), [0; 4], D);
+    untouched(narrowed(k, mid, "cvt.u16.u8 %h0, %h4;", true));
+    untouched(narrowed(k, mid, "setp.eq.u32 %p2, %tix, 99;\nmov.b16 %h0, 7;\n@!%p2 cvt.u16.s8 %h0, %h4;", true));
+    untouched(narrowed(k, mid, "cvt.u16.s8 %h0, %h4;", false));
+    let mut moved = narrowed(k, mid, "cvt.u16.s8 %h0, %h4;", true);
+    moved[1] = "mov.b32 %r2, %r0;".to_string();
+    untouched(moved);
+}
+
+/// 27046214's campaign case: emulating 3602-N4 gives the stored ptxas -O3 and JIT word 0,
+/// 0xe6cbe6cb (the loaded 0xfffe compared below 0xffffffcb, not 0xffcb), in every thread.
+#[test]
+fn n4_3602_27046214_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5401", "27046214c38ce8fe");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { 0xe6cb_e6cb } else { s.bits };
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+        assert!(w != 0 || t >= 8 || s.bits == 0, "thread {t}: the spec's word 0");
+    }
+}
