@@ -95,6 +95,20 @@ fn warp_both(lines: &[&str], words: [u32; 4], d: Deviation) -> (Expected, Expect
     (spec, out.remove(0), fired)
 }
 
+/// M's form: `cvt` (of the loaded word %r0 into %h1) masked by the loaded half %h0, packed below
+/// a zero half and stored.
+fn m_masked_pack(cvt: &'static str) -> [&'static str; 7] {
+    [
+        "ld.global.b32 %r0, [%in];",
+        "ld.global.b16 %h0, [%in+4];",
+        cvt,
+        "and.b16 %h2, %h1, %h0;",
+        "mov.b16 %h3, 0;",
+        "mov.b32 %r1, {%h2, %h3};",
+        "st.global.b32 [%out], %r1;",
+    ]
+}
+
 mod arm_sat_f64_low_word_clamped_by_zero_test;
 mod b64_body_shifted_out_within_one_unrolled_pass;
 mod b64_repack_in_an_arm_loads_new_word_over_old_low;

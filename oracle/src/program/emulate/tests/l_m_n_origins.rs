@@ -60,17 +60,7 @@ fn m_the_mask_of_an_f16_result_is_dropped_in_the_low_half_of_a_pack() {
 #[test]
 fn m_a_register_mask_of_a_clamped_bf16_is_dropped_in_a_pack() {
     let d = Deviation::F16MaskDropped;
-    let with = |cvt: &'static str| {
-        [
-            "ld.global.b32 %r0, [%in];",
-            "ld.global.b16 %h0, [%in+4];",
-            cvt,
-            "and.b16 %h2, %h1, %h0;",
-            "mov.b16 %h3, 0;",
-            "mov.b32 %r1, {%h2, %h3};",
-            "st.global.b32 [%out], %r1;",
-        ]
-    };
+    let with = m_masked_pack;
     // 1.5 (0x3fc0 as a bf16) masked by 0x0f00.
     let words = [0x3fc0_0000, 0x0f00, 0, 0];
     for cvt in [

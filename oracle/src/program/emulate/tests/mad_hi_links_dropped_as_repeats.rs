@@ -164,15 +164,20 @@ fn n1_an_operand_moved_alike_each_trip_is_acc_plus_one_to_four_steps() {
         (loop4(&[mov_k, MAD_X, mov_k]), k_x),
     ];
     for (lines, x) in cases {
-        let hi = hi_s32(x, y);
-        let (s, e, fired) = both(&lines, WORDS, D);
-        let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
-        assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(4), true), "{lines:?}");
-        assert_eq!(fired, vec![D], "{lines:?}");
-        let e = e.field(0, 32);
-        assert!((1..=4).all(|k| e.matches(word(k))), "{e} of {lines:?}");
-        assert!(!e.matches(word(0)) && !e.matches(word(5)), "{e} of {lines:?}");
+        assert_acc_plus_one_to_four_steps(&lines, acc, hi_s32(x, y));
     }
+}
+
+/// The four-link chain `lines` (over [`WORDS`]): the spec's acc + 4·hi, and under the emulation
+/// acc + k·hi for every k in 1..=4 and nothing else.
+fn assert_acc_plus_one_to_four_steps(lines: &[&str], acc: u32, hi: u32) {
+    let (s, e, fired) = both(lines, WORDS, D);
+    let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
+    assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(4), true), "{lines:?}");
+    assert_eq!(fired, vec![D], "{lines:?}");
+    let e = e.field(0, 32);
+    assert!((1..=4).all(|k| e.matches(word(k))), "{e} of {lines:?}");
+    assert!(!e.matches(word(0)) && !e.matches(word(5)), "{e} of {lines:?}");
 }
 
 /// Right (13.0.88 -O3 all 4 `IMAD.HI`, s48/): x a copy of a register the loop steps
@@ -234,13 +239,7 @@ fn n1_links_under_one_held_guard_are_acc_plus_one_to_four_steps() {
     let mut before_loop = guarded(&[GUARDED_MAD]);
     before_loop.insert(0, y_load);
     for lines in [before_loop, straight, in_loop] {
-        let (s, e, fired) = both(&lines, WORDS, D);
-        let word = |k: u32| u128::from(acc.wrapping_add(k.wrapping_mul(hi)));
-        assert_eq!((s.field(0, 32).bits, s.is_exact()), (word(4), true), "{lines:?}");
-        assert_eq!(fired, vec![D], "{lines:?}");
-        let e = e.field(0, 32);
-        assert!((1..=4).all(|k| e.matches(word(k))), "{e} of {lines:?}");
-        assert!(!e.matches(word(0)) && !e.matches(word(5)), "{e} of {lines:?}");
+        assert_acc_plus_one_to_four_steps(&lines, acc, hi);
     }
     links_under_a_guard_that_may_change_are_left_alone();
 }

@@ -42,17 +42,7 @@ fn c3_3_3701_setp_eq_one_of_an_unsigned_set_tests_the_set() {
 #[test]
 fn m_a_register_mask_of_a_relu_f16_is_dropped_in_a_pack() {
     let d = Deviation::F16MaskDropped;
-    let with = |cvt: &'static str| {
-        [
-            "ld.global.b32 %r0, [%in];",
-            "ld.global.b16 %h0, [%in+4];",
-            cvt,
-            "and.b16 %h2, %h1, %h0;",
-            "mov.b16 %h3, 0;",
-            "mov.b32 %r1, {%h2, %h3};",
-            "st.global.b32 [%out], %r1;",
-        ]
-    };
+    let with = m_masked_pack;
     let nan = [0xffb8_ffff, 0, 0, 0];
     exact_case(&with("cvt.rz.relu.f16.f32 %h1, %r0;"), nan, d, 0, 0x7fff);
     exact_case(&with("cvt.rn.relu.f16.f32 %h1, %r0;"), nan, d, 0, 0x7fff);
