@@ -583,7 +583,7 @@ pub(super) fn isa(
     }
     // Loads ptxas forwards from a store (`emulate/store_forwarded_load.rs`): 3702-N5's narrowed prmt, 3701-N-D's pack word.
     if let Form::Ld(l) = &inst.form {
-        let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, inst, results);
+        let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, results);
         return Ok(merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results));
     }
     let Form::Cvt(c) = inst.form else { return Ok(results) };

@@ -364,13 +364,11 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 vals.get(other).filter(|v| v.is_exact()).map(|v| v.bits as u64)
             });
             let masked_by_imm = known_mask.is_some_and(|mask| mask & 0xFFFF != 0);
-            let f16_of = |r: Reg, form: fn(&Cvt) -> bool| {
-                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
-                    if matches!(c.dtype, CvtType::F16 | CvtType::Bf16) && c.atype == CvtType::F32 && form(c))
-            };
+            // r written by a `.relu`/`.satfinite` `cvt.{rn,rz}.<dtype>.f32`.
             let clamped = |r: Reg, dtype: CvtType| {
-                f16_of(r, |c| (c.satfinite || c.relu) && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
-                    && matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _)) if c.dtype == dtype)
+                matches!(m.producer(t, r), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
+                    if c.dtype == dtype && c.atype == CvtType::F32 && (c.satfinite || c.relu)
+                        && matches!(c.rnd, Some(CvtRnd::Rn | CvtRnd::Rz)))
             };
             // `cvt.rz.f16.f32`, and the other `F2FP` producers seed 3702 shows (c77930ea).
             let imm_maskable = reg(k).is_some_and(|r| skipped_integer_copy_and_f2fp_mask::f2fp_masked_by_imm(m, t, r));

@@ -34,26 +34,20 @@
 use super::prmt_narrowed_per_zero_extending_reader::narrowed_source;
 use super::store_forwarded_load::{self, Forward};
 use crate::isa::types::MemType;
-use crate::isa::{Instruction, Ld};
+use crate::isa::Ld;
 use crate::program::exec::Machine;
 use crate::program::Reg;
 use crate::semantics::{Deviation, Expected};
 
-/// The value of `ld` `inst` being run in thread `t` (`results`, the spec's) under 3702-N5: the
+/// The value of the `ld` `l` being run in thread `t` (`results`, the spec's) under 3702-N5: the
 /// narrowed `prmt`'s low bytes where a store of them is forwarded to it.
-pub(super) fn loaded(
-    m: &mut Machine<'_>,
-    t: u32,
-    l: &Ld,
-    inst: &Instruction,
-    mut results: Vec<(Reg, Expected)>,
-) -> Vec<(Reg, Expected)> {
+pub(super) fn loaded(m: &mut Machine<'_>, t: u32, l: &Ld, mut results: Vec<(Reg, Expected)>) -> Vec<(Reg, Expected)> {
     let d = Deviation::PrmtSignOfANarrowedReadsZero;
     if !m.allow.emulates(d) {
         return results;
     }
     let [(_, spec)] = results.as_slice() else { return results };
-    let Some(narrowed) = forwarded_narrowed(m, t, l, inst, spec) else { return results };
+    let Some(narrowed) = forwarded_narrowed(m, t, l, spec) else { return results };
     if let [(_, e)] = results.as_mut_slice() {
         let from = e.clone();
         *e = m.fire(d, &from, Expected::exact(u128::from(narrowed), from.width));
@@ -73,8 +67,9 @@ fn zero_extended_bytes(ty: MemType) -> Option<u32> {
 
 /// The narrowed bytes the load being run reads (`None` out of scope), where the spec's loaded
 /// value `spec` is the stored register's low bytes.
-fn forwarded_narrowed(m: &Machine<'_>, t: u32, l: &Ld, inst: &Instruction, spec: &Expected) -> Option<u32> {
-    if inst.guard.is_some() || l.vec.is_some() {
+fn forwarded_narrowed(m: &Machine<'_>, t: u32, l: &Ld, spec: &Expected) -> Option<u32> {
+    // Unguarded: the shared rule asks it.
+    if l.vec.is_some() {
         return None;
     }
     let bytes = zero_extended_bytes(l.ty)?;

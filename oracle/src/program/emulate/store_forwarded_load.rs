@@ -117,12 +117,7 @@ fn same_space(space: Option<Space>) -> Option<Space> {
 
 /// The number of elements of a `.vec` (1 for a scalar).
 fn count(vec: Option<VecWidth>) -> u32 {
-    match vec {
-        None => 1,
-        Some(VecWidth::V2) => 2,
-        Some(VecWidth::V4) => 4,
-        Some(VecWidth::V8) => 8,
-    }
+    vec.map_or(1, |v| u32::from(v.len()))
 }
 
 /// The base and offset of an address operand `[base+offset]` (not `.unified`, not absolute).
