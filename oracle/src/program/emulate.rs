@@ -133,7 +133,9 @@ mod negation_of_set_f32_through_a_pack_round_trip;
 mod one_armed_if_by_branch_around_a_branch;
 mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod origin;
+mod pack_high_half_read_from_its_half_after_a_guarded_write;
 mod packed_min_max_of_zero_extended_converted_half;
+mod prmt_byte_narrowed_past_a_guarded_write_of_its_source;
 mod prmt_constant_b_held_in_a_register;
 mod prmt_narrowed_at_a_store_forwarded_load;
 mod prmt_narrowed_per_zero_extending_reader;
@@ -570,6 +572,8 @@ pub(super) fn isa(
         // bfed5396's high half of a joined 0x7fffffff: `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs`.
         let results = high_half_of_max_s32_rejoined_after_an_arm::unpacked(m, t, mv, inst, results);
         let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
+        // 63f83d6e: `emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`.
+        let results = pack_high_half_read_from_its_half_after_a_guarded_write::unpacked(m, t, mv, inst, results);
         // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
         return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
     }
@@ -975,6 +979,8 @@ pub(super) fn isa(
     emulated = arm_sat_f64_low_word_clamped_by_zero_test::cvt(m, t, inst, c, &spec).or(emulated);
     // 59da91ec's fp8 pair built only in its pack: `emulate/fp8_pair_built_only_in_its_pack.rs`.
     emulated = fp8_pair_built_only_in_its_pack::cvt(m, t, inst, c, &spec).or(emulated);
+    // 7a05c905's prmt byte: `emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`.
+    emulated = prmt_byte_narrowed_past_a_guarded_write_of_its_source::cvt(m, t, inst, c, &spec).or(emulated);
     let results = match emulated {
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,

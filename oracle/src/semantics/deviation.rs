@@ -696,11 +696,25 @@ pub enum Deviation {
     /// orientation (seed 5403's 9121bc6c: `{hi, new}`, the low word new)
     /// (`program/emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`).
     B64RepackInAnArmLoadsNewWordOverOldLow,
+    /// 63f83d6e (corpus/findings/fuzz-h200-5402/, 63f83d6e, trace/T54S.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `mov.b32 w, {p, h}` of an fp8 pair p (`F2FP…MERGE_C` into another
+    /// register, w also read whole), h then written in a branch arm (if-converted in place in h's
+    /// register), and w's high half unpacked after the join: the half is h's value after the arm,
+    /// where §9.7.9.4 gives the packed h
+    /// (`program/emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`).
+    PackHighHalfReadFromItsHalfAfterAGuardedWrite,
+    /// 7a05c905 (corpus/findings/fuzz-h200-5403/, 7a05c905, trace/T54S.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): `cvt.{u16,s16}.{s32,u32}` of a `prmt.b32` byte and a later
+    /// `cvt.<int>.u8` of it, a guarded write of the byte's source x between, are one byte extract
+    /// of x placed at the second cvt: the byte of x's new value, where §9.7.9.7 gives the byte of
+    /// x the prmt read
+    /// (`program/emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`).
+    PrmtByteNarrowedPastAGuardedWriteOfItsSource,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 81] = [
+    pub const ALL: [Deviation; 83] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -782,6 +796,8 @@ impl Deviation {
         Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
         Deviation::F2iOfHalfBitsFusedWithFloatSource,
         Deviation::B64RepackInAnArmLoadsNewWordOverOldLow,
+        Deviation::PackHighHalfReadFromItsHalfAfterAGuardedWrite,
+        Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -880,6 +896,12 @@ impl Deviation {
             Deviation::F2iOfHalfBitsFusedWithFloatSource => "f2i-of-f16-bits-read-as-f32-fused-with-source",
             Deviation::B64RepackInAnArmLoadsNewWordOverOldLow => {
                 "b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"
+            }
+            Deviation::PackHighHalfReadFromItsHalfAfterAGuardedWrite => {
+                "pack-high-half-read-from-its-half-after-a-guarded-write"
+            }
+            Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource => {
+                "prmt-byte-narrowed-past-a-guarded-write-of-its-source"
             }
         }
     }

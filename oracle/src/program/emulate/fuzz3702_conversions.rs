@@ -180,17 +180,7 @@ pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u
     if moved_immediate(m, t, b) && !constant_b_held_in_a_register(m, t, k, b) {
         return None;
     }
-    // c: an immediate, or a register a move of an immediate wrote before the prmt (the `prmt`'s
-    // own destination: the move's immediate, `emulate/prmt_constant_b_held_in_a_register.rs`).
-    let selector = match p.operands.get(3)? {
-        o @ Operand::Imm(_) => o,
-        o => match register(o)? {
-            x if x == r => selector_overwritten_by_its_prmt(m, k, x)?,
-            x if moved_immediate(m, t, x) && m.producer(t, x).is_some_and(|(_, ox)| ox.stmt < k) => o,
-            _ => return None,
-        },
-    };
-    let sel = m.source(t, selector, 32).ok().filter(Expected::is_exact)?.bits as u32;
+    let sel = constant_selector(m, t, p, k)?;
     let nibble = |i: u32| (sel >> (4 * i)) & 0xF;
     let signs_of_a = |i: u32| (0x8..=0xB).contains(&nibble(i));
     if (0..bytes).any(|i| nibble(i) <= 3) || !(0..bytes).any(signs_of_a) {
@@ -208,6 +198,22 @@ pub(super) fn narrowed_prmt(m: &Machine<'_>, t: u32, r: Reg, bytes: u32, word: u
         let from = if signs_of_a(i) { of_zero } else { word };
         acc | (from & (0xFF << (8 * i)))
     }))
+}
+
+/// The selector c of the `prmt.b32 r, a, b, c` `p` at body index `k` (thread `t`) when it is a
+/// constant: an immediate, or a register a move of an immediate wrote before the prmt (the
+/// `prmt`'s own destination r: the move's immediate, `emulate/prmt_constant_b_held_in_a_register.rs`).
+pub(super) fn constant_selector(m: &Machine<'_>, t: u32, p: &Instruction, k: usize) -> Option<u32> {
+    let r = m.reg_of(p.operands.first()?).ok()?;
+    let selector = match p.operands.get(3)? {
+        o @ Operand::Imm(_) => o,
+        o => match m.reg_of(o).ok()? {
+            x if x == r => selector_overwritten_by_its_prmt(m, k, x)?,
+            x if moved_immediate(m, t, x) && m.producer(t, x).is_some_and(|(_, ox)| ox.stmt < k) => o,
+            _ => return None,
+        },
+    };
+    Some(m.source(t, selector, 32).ok().filter(Expected::is_exact)?.bits as u32)
 }
 
 /// Root cause C, float-to-int direction (f25dd895; ptxas 13.0.88 and 13.5 -O3): `cvt.sat.s16.u32

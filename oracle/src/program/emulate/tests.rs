@@ -54,6 +54,27 @@ fn stored_case(seed: &str, name: &str) -> (Program, Inputs) {
     crate::program::text::parse_case(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The trace folder of finding `id8` of seed `seed`.
+fn trace(seed: &str, id8: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-{seed}/trace/{id8}"))
+}
+
+/// The variant `name` of finding `id8` of seed `seed` (its `.ptx`, 32 threads) on the stored
+/// case's inputs, with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
+fn variant_of(seed: &str, id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
+    let ptx = std::fs::read_to_string(trace(seed, id8).join(format!("{name}.ptx"))).unwrap();
+    let case = std::fs::read_to_string(trace(seed, id8).join("orig.case")).unwrap();
+    let inputs = &case[case.find("// ptxdiff-inputs").unwrap()..];
+    let (p, mut i) = crate::program::text::parse_case(&format!("{ptx}\n{inputs}")).unwrap();
+    let n = p.inputs as usize;
+    for t in 0..i.0.len() / n {
+        for &(w, v) in patch {
+            i.0[t * n + w] = v;
+        }
+    }
+    (p, i)
+}
+
 /// Each 32-bit word of `p` on `i` as `(thread, word, spec, emulated)`: the spec's, and with `d`
 /// emulated — asserting that `d` alone fired (a word may be a set: see [`words_emulated_alone`]).
 fn words_emulating(p: &Program, i: &Inputs, d: Deviation) -> Vec<(usize, u32, Expected, Expected)> {
@@ -167,7 +188,9 @@ mod negated_carry_op_folded_keeps_its_carry_in_added;
 mod negation_inside_fused_min_max_read_as_its_source;
 mod negation_of_max_s32_evaluated_in_an_arm_dropped;
 mod negation_of_set_f32_through_a_pack_round_trip;
+mod pack_high_half_read_from_its_half_after_a_guarded_write;
 mod packed_min_max_of_zero_extended_converted_half;
+mod prmt_byte_narrowed_past_a_guarded_write_of_its_source;
 mod prmt_constant_b_held_in_a_register;
 mod prmt_narrowed_at_a_store_forwarded_load;
 mod prmt_narrowed_per_zero_extending_reader;

@@ -142,6 +142,12 @@ impl Deviation {
             Deviation::B64RepackInAnArmLoadsNewWordOverOldLow => {
                 "corpus/findings/fuzz-h200-5103/cases/d88aeb3af40acb01.case"
             }
+            Deviation::PackHighHalfReadFromItsHalfAfterAGuardedWrite => {
+                "corpus/findings/fuzz-h200-5402/cases/63f83d6e37afba17.case"
+            }
+            Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource => {
+                "corpus/findings/fuzz-h200-5403/cases/7a05c9050ed6a314.case"
+            }
         }
     }
 }

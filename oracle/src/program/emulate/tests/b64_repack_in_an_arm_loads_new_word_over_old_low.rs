@@ -7,30 +7,9 @@ use super::*;
 
 const D: Deviation = Deviation::B64RepackInAnArmLoadsNewWordOverOldLow;
 
-/// The trace folder of finding `id8` of seed `seed`.
-fn trace(seed: &str, id8: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/findings/fuzz-h200-{seed}/trace/{id8}"))
-}
-
 /// The variant `name` (`s51/NAME`, `s54/NAME`) of finding `id8` of seed 5103 ([`variant_of`]).
 fn variant(id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
-    variant_of("5103", id8, name, patch)
-}
-
-/// The variant `name` of finding `id8` of seed `seed` (its `.ptx`, 32 threads) on the stored
-/// case's inputs, with input word `w` of every thread set to `v` for each `(w, v)` of `patch`.
-fn variant_of(seed: &str, id8: &str, name: &str, patch: &[(usize, u32)]) -> (Program, Inputs) {
-    let ptx = std::fs::read_to_string(trace(seed, id8).join(format!("{name}.ptx"))).unwrap();
-    let case = std::fs::read_to_string(trace(seed, id8).join("orig.case")).unwrap();
-    let inputs = &case[case.find("// ptxdiff-inputs").unwrap()..];
-    let (p, mut i) = crate::program::text::parse_case(&format!("{ptx}\n{inputs}")).unwrap();
-    let n = p.inputs as usize;
-    for t in 0..i.0.len() / n {
-        for &(w, v) in patch {
-            i.0[t * n + w] = v;
-        }
-    }
-    (p, i)
+    super::variant_of("5103", id8, name, patch)
 }
 
 /// Checks that emulating [`D`] on `(p, i)` fires and gives, in every thread `arm` says runs the
