@@ -549,7 +549,9 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// causes (`emulate/fuzz3802.rs`) at a `cvt.pack`, an fp8 → f16x2 `cvt` and a `mov.b32` unpack;
 /// 3801-N3's `HADD2.SAT` pair at its second `.sat` f16 cvt (`emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`); 80274cbb's
 /// u32 round trip (`emulate/u32_round_trip_folded_into_last_cvt.rs`) and ba4f6f03's saturated cnot
-/// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`.
+/// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`; 63f83d6e at a `mov.b32` unpack and
+/// 7a05c905 at a `cvt` (`emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`,
+/// `emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`).
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
