@@ -10,7 +10,7 @@
 //! pack took (h before the arm).
 //!
 //! Evidence (corpus/findings/fuzz-h200-5402/, 63f83d6e, trace/T54S.md; trace/63f83d6e/ with its
-//! s54/ (13.0.88 and 13.5 -O3 listings, alike) and s55/ (13.0.88 -O3) variants). Wrong: the case
+//! s54/ and s55/ variants (13.0.88 and 13.5 -O3 listings, alike)). Wrong: the case
 //! (`mov.b16 h, 0` in the arm of `@p bra L`, h an `ld.s16`, the pair `e4m3x2.f32` of zeros, w also
 //! read by `cvt.rn.f16.f32` before the branch), s54 v5 (`ld.u16` h), v10 (e5m2x2), v11 (the arm
 //! an `ld.global.u16 h`); s55 w1 (the arm `add.u16 h, h, 1`), w2 (`cvt.u16.u32 h, %tix`), w3 (`@!p

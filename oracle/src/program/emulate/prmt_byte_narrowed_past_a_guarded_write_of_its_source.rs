@@ -10,7 +10,7 @@
 //! byte of r1, made from x before the write.
 //!
 //! Evidence (corpus/findings/fuzz-h200-5403/, 7a05c905, trace/T54S.md; trace/7a05c905/ with its
-//! s54/ (13.0.88 and 13.5 -O3 listings, alike; README there) and s55/ (13.0.88 -O3) variants).
+//! s54/ and s55/ variants (13.0.88 and 13.5 -O3 listings, alike; READMEs there)).
 //! Wrong: the case (`cvt.u16.s32` of `prmt.b32 r1, %tix, x, c`, c 0xf176efe7 moved into r1's
 //! register, then `@p prmt.b32 x, r1, x, r2`, then `cvt.s16.u8`), s54 u2 (the write `@p add.u32
 //! x, x, 1`); s55 x1 (`cvt.u16.u8` second), x2 (`cvt.u32.u8`), x11 (`cvt.s32.u8`), x4

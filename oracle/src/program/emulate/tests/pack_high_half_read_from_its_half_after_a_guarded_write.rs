@@ -1,7 +1,7 @@
 //! Tests of 63f83d6e's emulation (`emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`):
 //! the high half of `mov.b32 w, {fp8 pair, h}`, unpacked after a branch arm that writes h, is h's
 //! value after the arm (seed 5402's 63f83d6e, trace/T54S.md, trace/63f83d6e/s54/ and s55/ with
-//! their 13.0.88 -O3 listings).
+//! their 13.0.88 and 13.5 -O3 listings).
 
 use super::*;
 

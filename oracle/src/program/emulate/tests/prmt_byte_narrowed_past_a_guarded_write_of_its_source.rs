@@ -1,7 +1,7 @@
 //! Tests of 7a05c905's emulation (`emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`):
 //! `cvt.u16.s32` of a `prmt.b32` byte and a later `cvt.<int>.u8` of it, a guarded in-place write of
 //! the byte's source x between, give the byte of x's new value (seed 5403's 7a05c905,
-//! trace/T54S.md, trace/7a05c905/s54/ and s55/ with their 13.0.88 -O3 listings).
+//! trace/T54S.md, trace/7a05c905/s54/ and s55/ with their 13.0.88 and 13.5 -O3 listings).
 
 use super::*;
 
