@@ -1950,7 +1950,7 @@ fn the_seed_5401_word_findings_are_labelled_by_their_entries() {
 /// createpolicy's policy, which the checker now refuses).
 const SEED_5401_LABELS: [(&str, &str); 4] = [
     ("27046214", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4 by the shuffled-constant route: cvt.u16.s8 of cvt.s16.s32 of a folded shuffle compared as its 32-bit sign extension (T54S; s8_of_folded_shuffle wanted a cvt.s8.{s32,u32}); helper w6: 16-bit byte extensions of a 16-bit narrowing
-    ("3ab5bc1e", "new"), // KNOWN 3903-4483ae72: the funnel-shift add of a negated LEA.HI, c a `sub.u32 c, 0, x` (T54S; add_of_cnot_funnel_shift wants a cnot.b32)
+    ("3ab5bc1e", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // KNOWN 3903-4483ae72: the funnel-shift add of a negated LEA.HI, c a `sub.u32 c, 0, x` (T54S; add_of_cnot_funnel_shift wanted a cnot.b32); helper w1 (session 55): a sub.{u32,cc.u32} of a folded 0 (cnot_funnel_rotate_in_lea_hi.rs, trace/3ab5bc1e/s55/)
     ("7865568d", "new"), // KNOWN 3701-N-D: the half packed beside an e4m3x2 pair in place, rewritten in a later arm, read by the threads that skip it (T54S; destroyed's value_readers stops at the arm's write)
     ("edd64ad1", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: the and.b16 of a cvt.rn.satfinite.bf16.f32 result dropped (T54S; clamped_f16 wanted an f16 cvt); helper w6: clamped .bf16 conversions (origin.rs)
 ];
