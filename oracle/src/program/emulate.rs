@@ -110,6 +110,7 @@ mod merge_c_guarded_pack_and_later_duplicate;
 mod merge_c_guarded_word_pack_over_constant;
 mod merge_c_half_of_an_if_converted_write;
 mod merge_c_half_of_u8_cvt_or_truncation;
+mod merge_c_half_reloaded_from_shared_in_a_later_arm;
 mod merge_c_half_through_a_word_pack_made_before;
 mod merge_c_in_place;
 mod merge_c_low_byte_unpacked_before_pack;
