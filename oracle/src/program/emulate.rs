@@ -94,6 +94,7 @@ mod known_through_integer_cvt;
 mod known_word_through_pack_or_logic64;
 mod l_shift_by_an_amount_ptxas_knows;
 mod loop_carried_negation_of_max_s32_held_invariant;
+mod lop3_c_repeating_a_through_a_zero_identity;
 mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_merged_by_its_b_or_c;
 mod lop3_merged_through_b64_packs;

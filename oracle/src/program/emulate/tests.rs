@@ -198,6 +198,7 @@ mod seed_4802_w4;
 mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_arm_of_an_unpacked_constant;
+mod lop3_c_repeating_a_through_a_zero_identity;
 mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_of_its_a_and_of_one_constant;
 mod or_and16_of_set_mask_halves_xor_as_predicate;
