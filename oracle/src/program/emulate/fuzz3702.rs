@@ -22,6 +22,7 @@ use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::join_arm_of_an_unpacked_constant;
 use super::join_merged_over_shuffled_constant;
 use super::known_at_compile_time::known;
+use super::lop3_c_repeating_a_through_a_zero_identity;
 use super::lop3_chain_merged_into_two_outer_xors;
 use super::lop3_merged_by_its_b_or_c;
 use super::lop3_merged_through_b64_packs::{self, same_value};
@@ -322,7 +323,10 @@ fn chain_of_op(
     if !matches!(x.op, GlueOp::Xor | GlueOp::Or | GlueOp::And) || x.ty != GlueType::B32 {
         return None;
     }
-    let (ka, l, k, lop) = lop3_of_op(m, x, op_at)?;
+    // Or, in a loop, the `lop3` of the trip before (seed 5403's 6cd4a975:
+    // `emulate/lop3_c_repeating_a_through_a_zero_identity.rs`).
+    let (ka, l, k, lop) = lop3_of_op(m, x, op_at)
+        .or_else(|| lop3_c_repeating_a_through_a_zero_identity::lop3_over_a_back_edge(m, t, x, op_at))?;
     // `a`'s value: OP's recorded first source, or (`a` second) the `lop3`'s, `l` still its value.
     let a_value =
         if ka == 0 { first } else { m.producer(t, l).filter(|(_, ol)| ol.stmt == k).and_then(|(_, ol)| ol.a.as_ref()) };
@@ -361,7 +365,8 @@ pub(super) fn lop3_chain_of(
     let value = |j: usize| {
         imm_of(lop, j).or_else(|| {
             let v = reg_of_glue(lop, j)?;
-            if m.p.body[k + 1..at].iter().any(|s| writes(s, v)) {
+            // (A `lop3` reached over a back edge, `k` ≥ `at`: registers not followed.)
+            if m.p.body.get(k + 1..at).is_none_or(|between| between.iter().any(|s| writes(s, v))) {
                 return None;
             }
             Some(m.read(t, v).ok().filter(Expected::is_exact)?.bits as u64)
@@ -369,7 +374,11 @@ pub(super) fn lop3_chain_of(
     };
     let zero_c = imm_of(lop, 2) == Some(0)
         || reg_of_glue(lop, 2).is_some_and(|c| folded_constant(m, k, c, 3) && value(2).is_some_and(|v| v as u32 == 0));
-    let repeats = |j: usize| reg_of_glue(lop, j).is_some_and(|r| same_value(m, (k, r), (k, a)));
+    // `c` repeating `a` through an identity with a folded 0 too (seed 5403's 6cd4a975).
+    let repeats = |j: usize| {
+        reg_of_glue(lop, j).is_some_and(|r| same_value(m, (k, r), (k, a)))
+            || (j == 2 && lop3_c_repeating_a_through_a_zero_identity::c_repeats_a(m, t, lop, k))
+    };
     let freed = match (repeats(1), repeats(2)) {
         (true, false) => FreedInput::B(value(2)? & 0xFFFF_FFFF),
         (false, true) => FreedInput::C(value(1)? & 0xFFFF_FFFF),

@@ -65,7 +65,9 @@ fn constant_source(m: &Machine<'_>, at: usize, g: &Glue, k: usize) -> Option<u64
 /// right (no negated operand). A rotate of c (`shf.{l,r} s, c, c, n`: seed 4502's 5b50d443,
 /// [`cnot_funnel_rotate_in_lea_hi`]) is `LEA.HI d, -R0, x, R_c, n'` and gives x − ((c << n') |
 /// (R0 >> (32 − n'))); another non-zero high word (compiled the same) is out of scope: the GPU's
-/// value for it was not observed.
+/// value for it was not observed. In place of the cnot, `sub.{u32,cc.u32} c, 0, x` of a folded 0
+/// (seed 5401's 3ab5bc1e: `IADD3 R9, -R2, RZ, RZ; LEA.HI R6, -R2, R9, RZ, 0x10`, R2 = x = −c;
+/// [`cnot_funnel_rotate_in_lea_hi::of_sub_from_folded_zero`]).
 fn add_of_cnot_funnel_shift(
     m: &Machine<'_>,
     t: u32,
@@ -100,7 +102,8 @@ fn add_of_cnot_funnel_shift(
             Stmt::Glue { glue, .. } if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
                 reg_of_glue(glue, 0).is_some_and(|x| !folded_constant(m, c, x, 3))
             }
-            _ => false,
+            // Or `sub.u32 c, 0, x`, which ptxas holds as −x alike (seed 5401's 3ab5bc1e).
+            _ => cnot_funnel_rotate_in_lea_hi::of_sub_from_folded_zero(m, t, shf, c),
         });
         let c = o.a.as_ref().filter(|c| c.is_exact())?.bits as u32;
         if !of_cnot || !(1..32).contains(&n) {

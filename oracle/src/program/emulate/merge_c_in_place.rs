@@ -86,6 +86,9 @@
 //! position (seed 4802's 568a8359, trace/T19v3.md; `emulate/merge_c_half_through_a_word_pack_made_before.rs`).
 //! So is the second element of a forwarded `.v2` 16-bit load of the pack's word (seed 5101's
 //! 75b5812a, trace/T22a.md; `emulate/merge_c_pack_word_read_by_a_forwarded_load.rs`).
+//! h may be read after the join of a branch arm that rewrote it by a shared load: the threads
+//! that skip the arm read the pair (seed 5401's 7865568d, trace/T54S.md;
+//! `emulate/merge_c_half_reloaded_from_shared_in_a_later_arm.rs`).
 //!
 //! Invariants: the pack's word of the pair and h is the spec's (§9.7.9.4 `mov` packs the
 //! halves as given, §9.7.9.11 `st` stores them); a register or a later element changes only when
@@ -100,6 +103,7 @@ use super::merge_c_guarded_pack_and_later_duplicate;
 use super::merge_c_guarded_word_pack_over_constant;
 use super::merge_c_half_of_an_if_converted_write;
 use super::merge_c_half_of_u8_cvt_or_truncation;
+use super::merge_c_half_reloaded_from_shared_in_a_later_arm;
 use super::merge_c_half_through_a_word_pack_made_before;
 use super::merge_c_low_byte_unpacked_before_pack;
 use super::merge_c_pair_through_copies;
@@ -324,7 +328,14 @@ fn merged_low_bytes(m: &Machine<'_>, t: u32, low: &[(Reg, u32)], pair: &Expected
 /// Those of `regs` still read after the statement being run (an unread register's change
 /// explains nothing).
 fn still_read(m: &Machine<'_>, regs: Vec<Reg>) -> Vec<Reg> {
-    regs.into_iter().filter(|&r| value_readers(m, m.stmt, r) > 0).collect()
+    regs.into_iter().filter(|&r| half_read_after(m, m.stmt, r)).collect()
+}
+
+/// Whether the value statement `k` wrote to h (or a register numbered as h) is read after it:
+/// before its next unguarded write, or after the join of a branch arm that rewrote it by a
+/// shared load (seed 5401's 7865568d: `emulate/merge_c_half_reloaded_from_shared_in_a_later_arm.rs`).
+fn half_read_after(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+    value_readers(m, k, r) > 0 || merge_c_half_reloaded_from_shared_in_a_later_arm::read_past_a_shared_load_arm(m, k, r)
 }
 
 /// A destroying pack ([`destroyed`]): its elements' registers, the pair's element `at`, the
@@ -360,7 +371,7 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, k, h));
     let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
-    let read_after = merged.iter().any(|&r| value_readers(m, k, r) > 0);
+    let read_after = merged.iter().any(|&r| half_read_after(m, k, r));
     let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
     let source = merge_c_half_of_u8_cvt_or_truncation::truncated_source(m, k, h)
         .filter(|&r| unguarded && value_readers(m, k, r) > 0);

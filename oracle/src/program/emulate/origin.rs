@@ -82,6 +82,10 @@ pub(in crate::program) struct Origin {
     /// `VIMNMX3` reads in its place
     /// (`emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
     pub(in crate::program) negated_operand: Option<NegatedOperand>,
+    /// For a `lop3` producer, the origin its `c` source's value had where it ran (its own
+    /// `c_source` dropped): 3702-N2's `c` that repeats `a` once ptxas folds an identity with 0
+    /// (seed 5403's 6cd4a975, `emulate/lop3_c_repeating_a_through_a_zero_identity.rs`).
+    pub(in crate::program) c_source: Option<Box<Origin>>,
 }
 
 /// A chain of `shl.b64` by immediates below 32, each reading the previous one's result.
@@ -137,6 +141,7 @@ impl Origin {
             local_block: None,
             affine: None,
             negated_operand: None,
+            c_source: None,
         }
     }
 }
@@ -273,6 +278,10 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
     o.local_block = (o.known_since.is_some() && (0..g.op.arity()).all(local_source)).then_some(m.blocks);
     o.affine = multiplier_chain_folded_to_its_low_word::affine(m, t, g, vals);
     o.negated_operand = negation_inside_fused_min_max_read_as_its_source::negated_operand(m, t, g);
+    if g.op == GlueOp::Lop3 && m.allow.emulates(Deviation::Lop3MergedIntoXorReadsX) {
+        let c = reg(2).and_then(|r| m.origins.get(t as usize)?.get(&r));
+        o.c_source = c.map(|c| Box::new(Origin { c_source: None, ..c.clone() }));
+    }
     // A `mul.lo.u64` by 2^k is the same step (seed 4102, `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), and so is
     // one by any multiplier with k trailing zeros (seed 4303, `emulate/mul_step_unread_shfl_predicate_folded_zero.rs`).
     let multiply = mul_step_unread_shfl_predicate_folded_zero::mul_step(m, t, g, vals);
