@@ -1940,6 +1940,22 @@ const SEED_5403_LABELS: [(&str, &str); 7] = [
 ];
 
 #[test]
+fn the_seed_5501_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    let ids: Vec<&str> = SEED_5501_LABELS_A.iter().map(|(id, _)| *id).collect();
+    let mut labels = labels_of("fuzz-h200-5501", "findings-labelled-new.json");
+    labels.retain(|id, _| ids.contains(&id.as_str()));
+    assert_eq!(labels, expected(&SEED_5501_LABELS_A));
+}
+
+/// What each word finding of seed 5501 (session 55's campaign build, d9f52fd9) that helper t1 traced
+/// (session 56, trace/T56A.md) is labelled now.
+const SEED_5501_LABELS_A: [(&str, &str); 3] = [
+    ("0078d11a", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: cvt.bf16.bf16 of a cnot.b16 converted as the number where a live zero setp tests another cnot (cnot.b64) (T56A; cnot_read_by_a_live_zero_setp wanted the setp on the converted cnot); helper t1: cnot_converted_beside_a_zero_tested_cnot (trace/0078d11a/s56/)
+    ("7d87687a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: neg.s32 of a set.f32 read as the boolean, whole, by not.b32 (T56A; neg_of_set_f32_halves wanted and/or/xor.b16 of halves); helper t1: fuzz3602.rs not_of_neg_of_set_f32 (trace/7d87687a/s56/)
+    ("9baa273a", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the e4m3x2 pair merged in place in the register of a cvt.rni.u8.f16 half, read by an xor.b16 (T56A; float_to_u8_half took .f32/.f64 sources); helper t1: merge_c_half_of_u8_cvt_or_truncation.rs f16_to_u8_half (trace/9baa273a/s56/)
+];
+
+#[test]
 fn the_seed_5401_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-5401", "findings-labelled-new.json");
     assert_eq!(labels, expected(&SEED_5401_LABELS));

@@ -13,6 +13,7 @@
 //! trace shows wrong; it returns `None` (the spec's result stands) otherwise.
 
 use super::convert;
+use super::j_branch_known_values::{observed_only_by, readers};
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
     counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_of_a_shuffled_constant_folded_beside_a_load,
@@ -34,6 +35,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     let rules: &[(Deviation, GlueRule)] = &[
         (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
+        (Deviation::NegOfSetF32HalvesReadAsBoolean, not_of_neg_of_set_f32),
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
         (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),
@@ -212,6 +214,34 @@ fn neg_of_set_f32_halves(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
     }
     let half = if set.bits & 0xFFFF_FFFF != 0 { 0xFFFF } else { 0 };
     Some(Expected::exact(u128::from(g.eval([half, half, 0, 0], false)), result.width))
+}
+
+/// 3602-N2 read whole by `not.b32` (seed 5501's 7d87687a, helper t1, session 56;
+/// corpus/findings/fuzz-h200-5501/trace/T56A.md, variants trace/7d87687a/s56/): `set.ge.f32.s32 s;
+/// neg.s32 n, s; not.b32 d, n` is `ISETP.LE; SEL R7, RZ, 0xffffffff, P0` (13.0.88 and 13.5 -O3): d
+/// is ~(−1) = 0 when the set is true (the spec's ~(−0x3f800000) = 0x3f7fffff), −1 when false. Wrong
+/// alike: `sub.s32` of a moved 0 (`v7`), `.u32`/`.f32` set sources (`v6`, `v13`), a copy of n
+/// between (`v18`), d stored as `.b16` (`v19`). Right: n also read elsewhere (`v11`: the other
+/// rewrite, FSEL −1.0, seed 3902's df546b5a), d read by an and/or/xor (`v17`: one fused `LOP3` of
+/// the real negation), `xor.b32 n, -1` (`v15`), `add`/`sub` of s or n (`v3`, `v8`–`v10`).
+fn not_of_neg_of_set_f32(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.op != GlueOp::Not || g.ty != GlueType::B32 {
+        return None;
+    }
+    let n = reg_of_glue(g, 0)?;
+    let (k, set) = set_negation_sign_extension_saturation_queries::negation_of_set_f32(m, t, n)?;
+    let negation = match &m.p.body[k] {
+        Stmt::Glue { glue, .. } => glue.dst,
+        _ => return None,
+    };
+    let fused = readers(m, m.stmt, g.dst).into_iter().any(|j| {
+        matches!(&m.p.body[j], Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor))
+    });
+    if !set.is_exact() || fused || !observed_only_by(m, k, negation, m.stmt) {
+        return None;
+    }
+    let not = if set.bits & 0xFFFF_FFFF != 0 { 0 } else { 0xFFFF_FFFF };
+    Some(Expected::exact(not, result.width))
 }
 
 /// The constant K the fall-through of a conditional forward branch fixes register `v` to at

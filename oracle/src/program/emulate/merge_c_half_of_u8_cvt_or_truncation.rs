@@ -14,6 +14,17 @@
 //!   rather than `F2IP`), `.u8.f16` (`v12_rni_u8_f16`), `.s8.f32` (`v9_rzi_s8`: `PRMT 0x8880`),
 //!   `.s16.f32` and `.u16.f64` (`v3_rzi_s16`, `v7_loaded_f64_u16`: `F2I.S16`/`F2I.U16`, h
 //!   recovered by `PRMT 0x7632`).
+//! - [`f16_to_u8_half`]: the same form from `.f16` (seed 5501's 9baa273a, helper t1, session 56;
+//!   corpus/findings/fuzz-h200-5501/trace/T56A.md, variants trace/9baa273a/s56/): `cvt.rni.u8.f16
+//!   h3, h0; …; mov.b32 r2, {pair, h3}; …; xor.b16 h17, h14, h3` is `F2I.U8.F16.NTZ R0, RZ; LOP3.LUT
+//!   R0, R0, 0xff; F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R0, imm, R0; …; LOP3.LUT R5, R5, R0, RZ,
+//!   0x3c` (13.0.88 and 13.5 -O3): the xor reads the pair. Wrong alike: a loaded source (`v1`),
+//!   every integer rounding (`v3` `.rzi`, `v11_rmi`, `v11_rpi`), `.sat` (`v13`), an e5m2x2 pair of
+//!   f32 with h read again by a `mov.b32 {h, h}` (`v9`), df316674's `v12` frame with a `mov.b32` or
+//!   `st.shared.v2` pack (s56/README.md, x1, x2: `MERGE_C R7, R0, R0, R7`). Right: `.s8.f16` (`v4`:
+//!   `PRMT 0x8880`, h recovered by `PRMT 0x7632`) and, kept out, a `.v4` store `{p, h, h, z}` packing h
+//!   twice (df316674's `v12_rni_u8_f16`, x3: the pair built in another register, `MERGE_C R8, R8, R8,
+//!   R7`).
 //! - [`truncated_source`]: h written by `cvt.{u16,s16}.{u32,s32} h, r`, which costs no
 //!   instruction (h is the low half of r's register), so the pack built in h's register
 //!   destroys r too: r then holds the pack's word {pair, h}. corpus/findings/fuzz-h200-4302/
@@ -29,6 +40,7 @@
 //! is computed by the caller from the spec's pair and h (§9.7.9.4: the pack's word).
 
 use super::fuzz3602::{unchanged_between, writes};
+use crate::isa::types::VecWidth;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::{Reg, Stmt};
@@ -43,6 +55,20 @@ pub(super) fn float_to_u8_half(c: &Cvt) -> bool {
         _ => false,
     };
     c.dtype == CvtType::U8 && rounding && !c.relu && !c.satfinite
+}
+
+/// Whether `c`, h's writer, is a float-to-`u8` conversion from `.f16` (any integer rounding, any
+/// `.sat`) that ptxas compiles as `F2I.U8.F16` then `LOP3 0xff` into h's fresh register and merges
+/// the pair in place there, the pack at body index `k` not a `.v4` store (module docs).
+pub(super) fn f16_to_u8_half(m: &Machine<'_>, k: usize, c: &Cvt) -> bool {
+    let v4_store =
+        matches!(&m.p.body[k], Stmt::Isa(Instruction { form: Form::St(st), .. }) if st.vec == Some(VecWidth::V4));
+    c.atype == CvtType::F16
+        && c.dtype == CvtType::U8
+        && matches!(c.rnd, Some(CvtRnd::Rni | CvtRnd::Rzi | CvtRnd::Rmi | CvtRnd::Rpi))
+        && !c.relu
+        && !c.satfinite
+        && !v4_store
 }
 
 /// The 32-bit register `r` whose low half is `h` where body index `k` reads it: h's last writer

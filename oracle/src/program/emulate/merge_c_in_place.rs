@@ -484,6 +484,7 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
                 || merge_c_half_of_u8_cvt_or_truncation::float_to_u8_half(c)
+                || merge_c_half_of_u8_cvt_or_truncation::f16_to_u8_half(m, k, c)
                 || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382).

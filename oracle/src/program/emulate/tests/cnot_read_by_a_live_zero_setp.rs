@@ -89,3 +89,68 @@ fn n3_024297c0_right_neighbours_are_left_alone() {
     untouched(&lines(reduced(selp, "setp.le.s16 %p0, %h0, 0;", F64, HIGH)), ZERO, D);
     untouched(&lines(reduced(CNOT, "setp.lt.u16 %p0, %h0, 0;", F64, HIGH)), ZERO, D);
 }
+
+/// Seed 5501's 0078d11a (helper t1, session 56; corpus/findings/fuzz-h200-5501/trace/T56A.md):
+/// checks that emulating [`D`] on variant `name` (trace/0078d11a/s56/, inputs all 0) turns every
+/// word from `spec` into `bug`.
+fn wrong_0078(name: &str, spec: u64, bug: u64) {
+    let (p, i) = super::variant_of("5501", "0078d11a", &format!("s56/{name}"), &[]);
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((s.bits as u64, e.bits as u64), (spec, bug), "{name}: thread {t} word {w}");
+    }
+}
+
+/// Checks that emulating [`D`] on `(p, i)` leaves every word as the spec gives it, firing nothing.
+fn spec_words(what: &str, (p, i): (Program, Inputs)) {
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    assert_eq!((out, fired), (spec, Vec::new()), "{what}");
+}
+
+/// 0078d11a, the campaign case: `cnot.b64 d1` tested by a live `setp.le.u64 p0, d1, 0` (a guard),
+/// `cvt.bf16.bf16` of ANOTHER cnot, a `cnot.b16`: the stored -O3 and JIT words 0x3f803f80 (bf16
+/// 1.0 twice) of every listed thread, where the spec keeps the bits (0x00010001).
+#[test]
+fn n3_0078d11a_the_campaign_case_gives_the_stored_words() {
+    let (p, i) = super::stored_case("5501", "0078d11a1ff0f74a");
+    let words = super::words_emulated_alone(&p, &i, D);
+    for t in 0..8 {
+        for w in 0..2 {
+            let (_, _, spec, emulated) = words.iter().find(|(u, v, _, _)| (*u, *v) == (t, w)).unwrap();
+            assert_eq!((spec.bits, emulated.bits), (0x0001_0001, 0x3f80_3f80), "thread {t} word {w}");
+        }
+    }
+}
+
+/// Wrong, 13.0.88 and 13.5 -O3 (`SEL …, 0x3f80, !P1`; `w13` `SEL …, 0x3c00`): the tested cnot
+/// read by a `selp` (`w3`), `setp.ne.u64` (`w7`: the selp's 7 added), a tested `cnot.b16` of
+/// another value (`w9`), `cvt.f32.f16; cvt.rn.f16.f32` (`w13`), `cvt.rn.bf16.f16` (`w14`: the f16
+/// subnormal 2^-24 is bf16 0x3380 by the spec).
+#[test]
+fn n3_0078d11a_a_zero_setp_of_another_cnot_converts_the_number() {
+    wrong_0078("w3_setp_selp", 0x0001_0001, 0x3f80_3f80);
+    wrong_0078("w7_setp_ne", 0x0001_0008, 0x3f80_3f87);
+    wrong_0078("w9_other_cnot_b16", 0x0001_0001, 0x3f80_3f80);
+    wrong_0078("w13_two_cvts", 0x0001_0001, 0x3c00_3c00);
+    wrong_0078("w14_cvt_bf16_f16", 0x3380_3380, 0x3f80_3f80);
+}
+
+/// Right (`HFMA2.BF16_V2` of the bits), 13.0.88 and 13.5 -O3: no setp (`w1`, `w2`), `not.b64`
+/// tested (`w4`), the loaded word tested (`w5`), the setp dead (`w6`), a compare with 1 (`w8`), a
+/// tested `cnot.b32` (`w10`), `setp.lt.u64 d1, 0` and `setp.gt.u64 d1, 5` (`w11`, `w12`).
+#[test]
+fn n3_0078d11a_right_neighbours_are_left_alone() {
+    for name in [
+        "w1_no_setp",
+        "w2_cvt_alone",
+        "w4_not_b64",
+        "w5_setp_loaded_d0",
+        "w6_setp_cnot_dead",
+        "w8_setp_eq_one",
+        "w10_other_cnot_b32",
+        "w11_setp_lt_u64_never",
+        "w12_setp_gt_5",
+    ] {
+        spec_words(name, super::variant_of("5501", "0078d11a", &format!("s56/{name}"), &[]));
+    }
+}

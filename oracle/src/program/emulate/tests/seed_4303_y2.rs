@@ -58,13 +58,21 @@ fn nd_df316674_v11_a_float_to_u8_cvt_of_f64_is_the_pair_later() {
     }
 }
 
-/// df316674's right variants: `v12_rni_u8_f16`, `v9_rzi_s8`, `v3_rzi_s16`, `v7_loaded_f64_u16`,
-/// and (helper y2, 13.0.88 -O3: `F2I`, the pair built in its source's dead register) f32 `.rmi`
-/// and `.rzi.ftz`.
+/// This reduction with `cvt.rni.u8.f16` (compiled in session 56 by helper t1, seed 5501's
+/// 9baa273a: corpus/findings/fuzz-h200-5501/trace/9baa273a/s56/x4_4302_unit_test_form_mov_b32_pack,
+/// 13.0.88 and 13.5 -O3 `F2I.U8.F16.NTZ R0, R2; LOP3.LUT R0, R0, 0xff; F2FP.SATFINITE.E5M2.F32.
+/// PACK_AB_MERGE_C R0, R9, R9, R0; PRMT R3, R0, 0x5410, R0`) is the pair later too; df316674's own
+/// `v12_rni_u8_f16` (a `st.shared.v4 {p, h1, h1, h4}` pack) built the pair in another register.
+#[test]
+fn nd_df316674_a_float_to_u8_cvt_of_f16_in_a_mov_pack_is_the_pair_later() {
+    let f16 = df316674("ld.global.b16 %h5, [%in];", "cvt.rni.u8.f16 %h1, %h5;");
+    exact_case(&f16, [0x4200, 0, 0, 0], D, SPEC, GPU);
+}
+
+/// df316674's right variants: `v9_rzi_s8`, `v3_rzi_s16`, `v7_loaded_f64_u16`, and (helper y2,
+/// 13.0.88 -O3: `F2I`, the pair built in its source's dead register) f32 `.rmi` and `.rzi.ftz`.
 #[test]
 fn nd_df316674_other_float_conversions_of_the_half_are_right() {
-    let f16 = df316674("ld.global.b16 %h5, [%in];", "cvt.rni.u8.f16 %h1, %h5;");
-    untouched(&f16, [0x4200, 0, 0, 0], D);
     for cvt in ["cvt.rzi.s8.f32 %h1, %r1;", "cvt.rzi.s16.f32 %h1, %r1;", "cvt.rmi.u8.f32 %h1, %r1;"] {
         untouched(&df316674(F32, cvt), THREE_F32, D);
     }
