@@ -284,6 +284,7 @@ mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;
 mod set_f32_byte_beside_a_zero_tested_set_f32;
 mod set_f32_zero_tested;
+mod set_f32_boolean_beside_a_not_of_a_set;
 mod set_of_abs_against_zero_folded_non_negative;
 mod set_round_trip_through_a_zero_extended_half;
 mod set_truth_through_a_float_cvt_zero_tested;
