@@ -17,7 +17,11 @@ fn wrong(what: &str, (p, i): (Program, Inputs)) {
     let mut changed = Vec::new();
     for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
         if e != s {
-            assert_eq!((w, s.bits & 0x00ff_0000, e.bits), (1, 0x007e_0000, s.bits & !0x00ff_0000 | 0x0080_0000), "{what}: thread {t}");
+            assert_eq!(
+                (w, s.bits & 0x00ff_0000, e.bits),
+                (1, 0x007e_0000, s.bits & !0x00ff_0000 | 0x0080_0000),
+                "{what}: thread {t}"
+            );
             changed.push(t);
         }
     }
