@@ -1962,6 +1962,42 @@ fn the_seed_5501_word_findings_of_trace_b_are_labelled_by_their_entries() {
     assert_eq!(labels, expected(&SEED_5501_LABELS_B));
 }
 
+/// 4dd1a6c2 and 75848456 (trace/T56B.md) with their -O0 and -O3 words (the JIT's dropped, which
+/// A's any-byte also admits): C1-N2 names them, through the `not.b32` trigger.
+#[test]
+fn the_seed_5501_o3_words_of_4dd1a6c2_and_75848456_are_c1n2() {
+    use oracle::semantics::Allowances;
+    use runner::diff::program::WordMismatch;
+    use runner::fuzz::retriage::{label_words, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+        mismatches: Vec<WordMismatch>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let dir = repo().join("corpus/findings/fuzz-h200-5501");
+    let doc: Doc =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("findings-labelled-new.json")).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    for id8 in ["4dd1a6c2", "75848456"] {
+        let f = doc.findings.iter().find(|f| f.id.starts_with(id8)).unwrap();
+        let mut mismatches = f.mismatches.clone();
+        for m in &mut mismatches {
+            m.actual.retain(|b, _| b != "cuda:jit");
+        }
+        let text = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        let (p, i) = parse_case(&text).unwrap();
+        let sass = traced_check(&dir.join("trace").join(id8), &text, &p.name, &known);
+        let label = label_words(&p, &i, &f.signature, &mismatches, &known, &Allowances::all(), sass).unwrap();
+        let c1n2 = "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set".to_string();
+        assert_eq!(label, Label::Known(vec![c1n2]), "{id8}");
+    }
+}
+
 /// What the word findings of seed 5501 traced by helper t2 (session 56's trace B, the campaign
 /// build d9f52fd9) are labelled now (trace/T56B.md; the `unwritten-register` finding cc7f459c has
 /// no words: root cause O's dropped `sub.u32 d, 0, x` read by `cvt.sat.u8.u32`).
