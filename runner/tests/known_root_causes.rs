@@ -1970,3 +1970,82 @@ const SEED_5401_LABELS: [(&str, &str); 4] = [
     ("7865568d", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half packed beside an e4m3x2 pair in place, rewritten in a later arm, read by the threads that skip it (T54S; destroyed's value_readers stopped at the arm's write); helper w1 (session 55): an arm rewriting h by a shared load (merge_c_half_reloaded_from_shared_in_a_later_arm.rs, trace/7865568d/s55/)
     ("edd64ad1", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: the and.b16 of a cvt.rn.satfinite.bf16.f32 result dropped (T54S; clamped_f16 wanted an f16 cvt); helper w6: clamped .bf16 conversions (origin.rs)
 ];
+
+#[test]
+fn the_seed_5501_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5501", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5501_LABELS_B.iter().any(|(b, _)| b == id));
+    assert_eq!(labels, expected(&SEED_5501_LABELS_B));
+}
+
+/// 4dd1a6c2 and 75848456 (trace/T56B.md) with their -O0 and -O3 words (the JIT's dropped, which
+/// A's any-byte also admits): C1-N2 names them, through the `not.b32` trigger.
+#[test]
+fn the_seed_5501_o3_words_of_4dd1a6c2_and_75848456_are_c1n2() {
+    use oracle::semantics::Allowances;
+    use runner::diff::program::WordMismatch;
+    use runner::fuzz::retriage::{label_words, Label};
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        id: String,
+        signature: Signature,
+        mismatches: Vec<WordMismatch>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Stored>,
+    }
+    let dir = repo().join("corpus/findings/fuzz-h200-5501");
+    let doc: Doc =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("findings-labelled-new.json")).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    for id8 in ["4dd1a6c2", "75848456"] {
+        let f = doc.findings.iter().find(|f| f.id.starts_with(id8)).unwrap();
+        let mut mismatches = f.mismatches.clone();
+        for m in &mut mismatches {
+            m.actual.retain(|b, _| b != "cuda:jit");
+        }
+        let text = std::fs::read_to_string(dir.join("cases").join(format!("{}.case", f.id))).unwrap();
+        let (p, i) = parse_case(&text).unwrap();
+        let sass = traced_check(&dir.join("trace").join(id8), &text, &p.name, &known);
+        let label = label_words(&p, &i, &f.signature, &mismatches, &known, &Allowances::all(), sass).unwrap();
+        let c1n2 = "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set".to_string();
+        assert_eq!(label, Label::Known(vec![c1n2]), "{id8}");
+    }
+}
+
+/// What the word findings of seed 5501 traced by helper t2 (session 56's trace B, the campaign
+/// build d9f52fd9) are labelled now (trace/T56B.md; the `unwritten-register` finding cc7f459c has
+/// no words: root cause O's dropped `sub.u32 d, 0, x` read by `cvt.sat.u8.u32`).
+const SEED_5501_LABELS_B: [(&str, &str); 3] = [
+    ("4dd1a6c2", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701 C1-N2: cvt.rn.bf16.u32 of a set.f32 is `SEL 0x3f80` beside `not.b32` of an integer set (T56B; the trigger took xors of sets or their halves, the xor here reads the not's halves); helper t2: fuzz3701.rs not_reads_an_integer_set. C1-N2 explains the -O3 byte; the JIT's same byte (no SASS witness there) is admitted by A's any byte too, and A is named first
+    ("75848456", "fuzz-h200-a-narrow-store-converts"), // KNOWN 3701 C1-N2: 4dd1a6c2's mutant, the same words and lines (T56B); helper t2: as 4dd1a6c2, named A as 4dd1a6c2
+    ("cb677612", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a: lo truncated by cvt.u32.u64, relaxed loads, a tid test (T56B; in_scope wanted a mov.b64 unpack and a loaded test or acquire); helper t2: low_word_truncated, relaxed_load
+];
+
+/// Seed 5501's `unwritten-register` finding cc7f459c (trace/T56B.md): root cause O's dropped
+/// `sub.u32 d, 0, x` read by `cvt.sat.u8.u32` (`LOP3.LUT R9, R9, 0xff, R0, 0x78` of a never-written
+/// R0, then `STG.E.U16`), a real never-written read. The check flags it again on its 13.0.88 -O3
+/// listing and on the 4-instruction u3's (`LOP3.LUT R5, R0, 0xff, RZ, 0xc0`), and the loaded
+/// minuend's (u5) flags nothing; no entry names an `STG.E.U16` reader (O's SASS entry keys on the
+/// shift readers, and O's toml says why no key can name its store readers alone), so it stays new.
+#[test]
+fn the_seed_5501_sass_finding_cc7f459c_is_a_real_unwritten_read() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-5501/trace/cc7f459c");
+    let label = |path: &str| {
+        let text = std::fs::read_to_string(trace.join(path)).unwrap();
+        match label_listing(&text, "ptxas -O3", &known).unwrap() {
+            Label::Known(names) => names.join("+"),
+            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
+            Label::Gone => "gone".to_string(),
+        }
+    };
+    assert_eq!(label("orig.130.O3.sass"), "new STG.E.U16");
+    assert_eq!(label("s56/u3_sat_alone.130.O3.sass"), "new STG.E.U16");
+    assert_eq!(label("s56/u5_loaded_minuend.130.O3.sass"), "gone");
+    let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-5501/findings-labelled-new.json"));
+    let cc7f = stored.findings.iter().find(|f| f.id.starts_with("cc7f459c")).unwrap();
+    assert!(known.matches(&cc7f.signature).is_none());
+}

@@ -690,7 +690,7 @@ pub enum Deviation {
     F2iOfHalfBitsFusedWithFloatSource,
     /// d88aeb3a (corpus/findings/fuzz-h200-5103/, d88aeb3a and a27dfeaf, trace/T22c.md; ptxas
     /// 13.0.88 and 13.5 -O3, and the JIT): a branch arm's 64-bit repack `mov.b64 {lo, hi}, d;
-    /// <ld new>; mov.b64 d, {new, lo}`, beside a branch testing a loaded word or an acquire load,
+    /// <ld new>; mov.b64 d, {new, lo}`, beside a branch testing a loaded word or an acquire/relaxed load,
     /// loads new into lo's register and copies it up: the high word is new, where §9.7.9.4 gives
     /// the old low word lo; a new word computed in the arm from no word of d likewise, in either
     /// orientation (seed 5403's 9121bc6c: `{hi, new}`, the low word new)

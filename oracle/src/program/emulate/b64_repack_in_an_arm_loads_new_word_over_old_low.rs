@@ -27,7 +27,13 @@
 //! test of a loaded word), or new's load or d's last write before the branch is an
 //! `ld.acquire` (a27dfeaf). Left out: the arm as guarded statements (`@!p mov.b64 …`: right on
 //! 13.0.88 and 13.5 -O3, `SEL`s, trace/d88aeb3a/s54/ w1, w2); not in the evidence, a `setp`
-//! chained through other ops, other loads of the new word (`ld.u16`, vectors), `ld.relaxed`.
+//! chained through other ops, other loads of the new word (`ld.u16`, vectors); `ld.relaxed`
+//! until session 56 (below).
+//!
+//! Widened (session 56, seed 5501's cb677612, corpus/findings/fuzz-h200-5501/trace/T56B.md,
+//! variants trace/cb677612/s56/): lo may be truncated from d (`cvt.u32.u64 lo, d`,
+//! [`low_word_truncated`]), and an `ld.relaxed` of the new word or of d triggers as an acquire
+//! does ([`relaxed_load`]; d's load seen through one `mov.b64` copy).
 //!
 //! Widened (session 54, seed 5403's 9121bc6c, corpus/findings/fuzz-h200-5403/trace/T54S.md,
 //! variants trace/9121bc6c/s54/ and s54b/, 13.0.88 and 13.5 -O3): a new word COMPUTED in the arm
@@ -99,8 +105,8 @@ fn in_scope(m: &Machine<'_>, d: Reg, new: Reg, lo: Reg) -> bool {
     let body = &m.p.body;
     let Stmt::Bra { guard: Some(g), .. } = &body[b] else { return false };
     let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
-    // lo: d's low word, unpacked in the arm, d unwritten since.
-    if !old_word_unpacked(m, b, d, lo, 0) {
+    // lo: d's low word, unpacked in the arm (or truncated from d, seed 5501), d unwritten since.
+    if !old_word_unpacked(m, b, d, lo, 0) && !low_word_truncated(m, b, d, lo) {
         return false;
     }
     // new: loaded in the arm (directly or zero-extended from a loaded half).
@@ -129,7 +135,45 @@ fn in_scope(m: &Machine<'_>, d: Reg, new: Reg, lo: Reg) -> bool {
         }
         _ => false,
     });
-    loaded_test || acquire(&new_load) || d_acquired
+    loaded_test || acquire(&new_load) || d_acquired || relaxed_load(m, b, d, &new_load)
+}
+
+/// Whether `lo`'s last write between the branch `b` and the statement being run is an unguarded
+/// `cvt.u32.u64 lo, d` (§9.7.9.21: d's low word), d unwritten since. Seed 5501's cb677612
+/// (corpus/findings/fuzz-h200-5501/trace/T56B.md, variants in trace/cb677612/s56/; ptxas 13.0.88
+/// and 13.5 -O3 identical): the case's `cvt.u32.u64 %r1, %d3` and s56/v1's `mov.b64 {%r1, %r2},
+/// %d3` compile to the same `LDG.E.STRONG.GPU R4, [+0xc]; MOV R5, R4`.
+fn low_word_truncated(m: &Machine<'_>, b: usize, d: Reg, lo: Reg) -> bool {
+    let body = &m.p.body;
+    let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
+    let Some(u) = last(b + 1, m.stmt, lo) else { return false };
+    let Stmt::Isa(i @ Instruction { form: Form::Cvt(c), guard: None, .. }) = &body[u] else { return false };
+    c.dtype == CvtType::U32
+        && c.atype == CvtType::U64
+        && i.operands.get(1).and_then(|o| m.reg_of(o).ok()) == Some(d)
+        && last(u + 1, m.stmt, d).is_none()
+}
+
+/// Seed 5501's trigger (cb677612, trace/cb677612/s56/; 13.0.88 and 13.5 -O3 identical): an
+/// `ld.relaxed` (any scope) of the new word in the arm, or of d before the branch (d's last
+/// write there, or the load an unguarded `mov.b64 d, d0` copies), keeps the arm a branch and
+/// loads the new word over lo as an `ld.acquire` does — v3 (the arm's load relaxed,
+/// `LDG.E.STRONG.GPU R4; MOV R5, R4`), v7 (`.relaxed.cta`), v4 (only d's load relaxed, through the
+/// copy: `LDG.E R4; MOV R5, R4`), v5 (no copy); right: plain loads under a test of tid (v2,
+/// if-converted, `@P0 LDG.E R9` into a fresh register, the copy first), a volatile arm load (v6,
+/// the same).
+fn relaxed_load(m: &Machine<'_>, b: usize, d: Reg, new_load: &Ld) -> bool {
+    let relaxed = |l: &Ld| l.sem == Some(LdSem::Relaxed);
+    let body = &m.p.body;
+    let last = |to: usize, r: Reg| (0..to).rev().find(|&i| writes(&body[i], r));
+    let d_load = last(b, d).and_then(|i| match &body[i] {
+        Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
+            let d0 = operands.get(1).and_then(|o| m.reg_of(o).ok()).filter(|r| r.class() == RegClass::B64)?;
+            last(i, d0).and_then(|j| unguarded_ld(&body[j]))
+        }
+        s => unguarded_ld(s),
+    });
+    relaxed(new_load) || d_load.is_some_and(|l| relaxed(&l))
 }
 
 /// Whether the repack at the statement being run, `mov.b64 d, {…}` with `old` d's word `word` (0

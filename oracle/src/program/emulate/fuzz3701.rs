@@ -393,6 +393,27 @@ pub(super) fn xor_reads_an_integer_set(m: &Machine<'_>) -> bool {
     })
 }
 
+/// 3701 C1-N2's trigger as a `not`: whether some `not.{b16,b32}` of the program reads a
+/// `set.<cmp>.{u32,s32}` result or a half a `mov.b32` unpack took of one (seed 5501's 4dd1a6c2
+/// and 75848456, corpus/findings/fuzz-h200-5501/trace/T56B.md, variants in trace/4dd1a6c2/s56/;
+/// ptxas 13.0.88 and 13.5 -O3 identical: `set.lt.u32.s32 r8; not.b32 r9, r8` beside
+/// `set.lt.f32.s32 r3; cvt.rn.bf16.u32 h2, r3` is `SEL R, RZ, 0x3f80, !P`, bf16 1.0 where
+/// §9.7.9.21 converts 0x3f800000). Wrong: the case's xor of the `not`'s halves (`reduced`), the
+/// `not.b32` alone stored (m4; m10 `cvt.rn.f32.u32`: `FSEL R7, RZ, 1`), `not.b16` of a half of the
+/// set (m11), the `not` xored with a load (m6). Right: the integer set without a `not` (m8), a
+/// `not` of a loaded word (m9). Seed 4203's t5 showed the same `not` trigger for the 64-bit
+/// widening ([`super::set_f32_widened_as_its_boolean`]'s `logic_of_a_predicate_mask`).
+pub(super) fn not_reads_an_integer_set(m: &Machine<'_>) -> bool {
+    let is_set =
+        |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
+    m.p.body.iter().enumerate().any(|(k, s)| match s {
+        Stmt::Glue { glue, .. } if glue.op == GlueOp::Not && matches!(glue.ty, GlueType::B16 | GlueType::B32) => {
+            reg_of_glue(glue, 0).is_some_and(|r| set_or_unpack_of_set(m, k, r, &is_set))
+        }
+        _ => false,
+    })
+}
+
 /// The last statement before body index `before` that writes `r`, with its index.
 pub(super) fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
     m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
@@ -414,7 +435,7 @@ pub(super) fn set_or_unpack_of_set(m: &Machine<'_>, k: usize, r: Reg, is_set: &d
 
 /// 3701 C1-N2: a float `cvt.<frnd>.<float>.{s32,u32} d, s` of a `set.<cmp>.f32.<any type>`
 /// result s, in a program an xor of a set-derived boolean triggers
-/// ([`xor_reads_an_integer_set`]), converts s's |word|: 1 where the set is true, 0 where false
+/// ([`xor_reads_an_integer_set`], or a `not` of one, [`not_reads_an_integer_set`]), converts s's |word|: 1 where the set is true, 0 where false
 /// (`SEL R7, RZ, 0x3c00, !P1`: 1.0, not +inf). The mechanism: ptxas rebuilds the set.f32 from
 /// its predicate as the boolean and converts the number. Any set source type and either
 /// integer source type of the cvt (corpus/findings/fuzz-h200-4002/, 12e77443, trace/T7C.md:
@@ -448,6 +469,7 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
     let of_set_f32 = set_at.is_some();
     let triggered = || {
         xor_reads_an_integer_set(m)
+            || not_reads_an_integer_set(m)
             || set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch(m)
             || set_at.is_some_and(|k| set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for(m, k, s))
             || set_at.is_some_and(|k| set_f32_boolean_of_a_set_tested_against_zero::tests_a_set_against_zero(m, k))

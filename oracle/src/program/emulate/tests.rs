@@ -280,6 +280,7 @@ mod seed_4404_v3;
 mod seed_4501_s45;
 mod seed_5501_t1;
 mod set_byte_through_float_cvt_at_byte_store;
+mod set_f32_boolean_beside_a_not_of_a_set;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 mod set_f32_boolean_of_a_set_tested_against_zero;
 mod set_f32_boolean_through_a_narrowing_float_cvt;

@@ -170,9 +170,9 @@ fn one(arm: &[&str]) -> Vec<String> {
 }
 
 /// The module's scope at its edges (one thread, `d0` = 0x11111111_22222222, the new word
-/// 0x33333333): the evidenced form fires (high word 0x33333333, spec 0x22222222); a guarded
-/// repack, the old high word repacked (`{new, hi}`), an `ld.relaxed` new word with no loaded
-/// test, and lo rewritten in the arm after its unpack are left alone.
+/// 0x33333333): the evidenced form fires (high word 0x33333333, spec 0x22222222), and so do an
+/// `ld.relaxed` or `ld.acquire` new word with no loaded test; a guarded repack, the old high word
+/// repacked (`{new, hi}`), and lo rewritten in the arm after its unpack are left alone.
 #[test]
 fn b64_repack_scope_edges() {
     let words = [0x2222_2222, 0x1111_1111, 0x3333_3333, 0];
@@ -185,7 +185,8 @@ fn b64_repack_scope_edges() {
     let moved = ["mov.b64 {%r0, %r1}, %d0;", "ld.global.u32 %r2, [%in+8];", "add.u32 %r0, %r0, 1;"];
     let moved: Vec<&str> = moved.into_iter().chain(["mov.b64 %d0, {%r2, %r0};"]).collect();
     untouched(&strs(&one(&moved)), words, D);
-    // The test of tid alone, the new word `ld.relaxed`: no trigger.
+    // The test of tid alone, the new word `ld.relaxed`: a trigger since seed 5501 (cb677612's
+    // s56/v3, v7: `LDG.E.STRONG.GPU R4; MOV R5, R4`, 13.0.88 and 13.5 -O3), as an acquire.
     let relaxed = [
         "ld.global.u64 %d0, [%in];",
         "setp.ne.u32 %p0, %tix, 0;",
@@ -197,7 +198,7 @@ fn b64_repack_scope_edges() {
         "mov.b64 {%r4, %r5}, %d0;",
         "st.global.u32 [%out], %r5;",
     ];
-    untouched(&relaxed, words, D);
+    exact_case(&relaxed, words, D, 0x2222_2222, 0x3333_3333);
     let acquire: Vec<&str> = relaxed
         .iter()
         .map(|s| if s.contains("relaxed") { "ld.acquire.gpu.global.u32 %r2, [%in+8];" } else { s })
@@ -278,5 +279,49 @@ fn b64_repack_9121bc6c_right_variants_are_left_alone() {
         "s54b/x9_entry_add_of_moving_low",
     ] {
         right(name, variant_of("5403", "9121bc6c", name, &W91));
+    }
+}
+
+/// Seed 5501's cb677612 (corpus/findings/fuzz-h200-5501/trace/T56B.md): threads 19–31 run the
+/// arm (tid > 0x12); word 0 holds d3's bits 48..55 at byte 2: 0x6f on the GPU (the new word
+/// 0xfa6f7e3d's), 0 by the spec (the old low word 0, truncated by `cvt.u32.u64`).
+#[test]
+fn b64_repack_cb677612_the_stored_case_is_reproduced() {
+    let (p, i) = super::stored_case("5501", "cb6776125d9398c0");
+    wrong("cb677612", (p, i), |t| t >= 19, cb67_gpu);
+}
+
+/// cb677612's word 0 on the GPU where the arm ran (the spec's 0 with byte 2 the new word's 0x6f).
+fn cb67_gpu(w: u32, s: u64) -> u64 {
+    if w == 0 {
+        assert_eq!(s, 0);
+        0x006f_0000
+    } else {
+        s
+    }
+}
+
+/// cb677612's s56 variants (trace/cb677612/s56/README.md; 13.0.88 and 13.5 -O3 identical). Wrong
+/// (the new word loaded over lo, then copied up): v1 (the entry's unpack for the `cvt`), v3 (only
+/// the arm's load relaxed), v4 (only d's, through the `mov.b64` copy), v5 (no copy), v7
+/// (`.relaxed.cta`), v8 (acquire loads), v9 (plain loads, a test of a loaded word, 0: threads 1–31).
+/// Right (if-converted, the new word in a fresh register): v2 (plain loads, the tid test), v6 (a
+/// volatile arm load).
+#[test]
+fn b64_repack_cb677612_relaxed_loads_and_a_truncated_low_word() {
+    let v = |name: &str| super::variant_of("5501", "cb677612", &format!("s56/{name}"), &[]);
+    for name in [
+        "v1_unpack_for_cvt",
+        "v3_arm_load_relaxed_only",
+        "v4_d_load_relaxed_only",
+        "v5_no_copy_d2",
+        "v7_arm_load_relaxed_cta",
+        "v8_acquire_loads",
+    ] {
+        wrong(name, v(name), |t| t >= 19, cb67_gpu);
+    }
+    wrong("v9_loaded_test", v("v9_loaded_test"), |t| t >= 1, cb67_gpu);
+    for name in ["v2_plain_loads", "v6_arm_load_volatile"] {
+        right(name, v(name));
     }
 }

@@ -192,3 +192,27 @@ fn n7_a_mov_f32_copy_of_a_known_start_is_known() {
     exact_case(&at("mov.b32 %r0, 1051239282;"), words, d, 0, 0xFFFF_FFFF);
     untouched(&at("ld.global.u32 %r0, [%in+4];"), words, d);
 }
+
+/// O (seed 5501's cc7f459c, corpus/findings/fuzz-h200-5501/trace/T56B.md, variants in
+/// trace/cc7f459c/s56/): `cvt.sat.u8.u32` of `sub.u32 d, z, x` of a moved 0 is any value — u3's
+/// `LOP3.LUT R5, R0, 0xff, RZ, 0xc0` of a never-written R0 (13.0.88 -O3; 13.5 -O3 crashes). A
+/// loaded minuend (u5), no `.sat` (u6) and `neg.s32` (u7) are right.
+#[test]
+fn o_a_saturating_narrowing_of_a_subtraction_from_a_moved_zero_is_any_value() {
+    let d = Deviation::Shift16ByCnotAmountUnwritten;
+    let at = |zero: &str, producer: &str, cvt: &str| {
+        [
+            "ld.global.u32 %r3, [%in];".to_string(),
+            format!("{zero};"),
+            format!("{producer};"),
+            format!("{cvt} %h3, %r5;"),
+            "cvt.u32.u16 %r2, %h3;".to_string(),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    let (zero, sub) = ("mov.b32 %r4, 0", "sub.u32 %r5, %r4, %r3");
+    any_case(&strs(&at(zero, sub, "cvt.sat.u8.u32")), [7, 0, 0, 0], d, 0xff);
+    untouched(&strs(&at("ld.global.u32 %r4, [%in+4]", sub, "cvt.sat.u8.u32")), [7, 0, 0, 0], d);
+    untouched(&strs(&at(zero, sub, "cvt.u8.u32")), [7, 0, 0, 0], d);
+    untouched(&strs(&at(zero, "neg.s32 %r5, %r3", "cvt.sat.u8.u32")), [7, 0, 0, 0], d);
+}
