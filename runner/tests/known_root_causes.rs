@@ -1954,3 +1954,18 @@ const SEED_5401_LABELS: [(&str, &str); 4] = [
     ("7865568d", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: the half packed beside an e4m3x2 pair in place, rewritten in a later arm, read by the threads that skip it (T54S; destroyed's value_readers stopped at the arm's write); helper w1 (session 55): an arm rewriting h by a shared load (merge_c_half_reloaded_from_shared_in_a_later_arm.rs, trace/7865568d/s55/)
     ("edd64ad1", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: the and.b16 of a cvt.rn.satfinite.bf16.f32 result dropped (T54S; clamped_f16 wanted an f16 cvt); helper w6: clamped .bf16 conversions (origin.rs)
 ];
+
+#[test]
+fn the_seed_5601_word_findings_of_helper_d_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5601", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5601_LABELS_D.iter().any(|(d, _)| d == id));
+    assert_eq!(labels, expected(&SEED_5601_LABELS_D));
+}
+
+/// What each word finding of seed 5601 (session 56's campaign build, 75afd0a3) traced by
+/// helper t4 is labelled now (trace/T56D.md).
+const SEED_5601_LABELS_D: [(&str, &str); 3] = [
+    ("46c959cd", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e the other way round: cvt.ftz.f32.bf16 → cvt.s16.u32 → cvt.rzi.s64.f16 is one F2I of the half, then cvt.rpi.f64.f64 (T56D; the emulation took a last cvt from .f32 only); helper t4: fused_conversion_of_widened_half
+    ("b97651e9", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e the other way round, the same chain from cvt.rz.f16.s8 (T56D); helper t4: fused_conversion_of_widened_half
+    ("f268c40e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: add.s16x2 of two constants read as one byte, the other half's byte read only by a dead mov.b16 pack (T56D; `dead` took copies, not packs); helper t4: j_branch_known_values.rs dead
+];
