@@ -2049,3 +2049,18 @@ fn the_seed_5501_sass_finding_cc7f459c_is_a_real_unwritten_read() {
     let cc7f = stored.findings.iter().find(|f| f.id.starts_with("cc7f459c")).unwrap();
     assert!(known.matches(&cc7f.signature).is_none());
 }
+
+#[test]
+fn the_seed_5601_word_findings_of_helper_d_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5601", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5601_LABELS_D.iter().any(|(d, _)| d == id));
+    assert_eq!(labels, expected(&SEED_5601_LABELS_D));
+}
+
+/// What each word finding of seed 5601 (session 56's campaign build, 75afd0a3) traced by
+/// helper t4 is labelled now (trace/T56D.md).
+const SEED_5601_LABELS_D: [(&str, &str); 3] = [
+    ("46c959cd", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e the other way round: cvt.ftz.f32.bf16 → cvt.s16.u32 → cvt.rzi.s64.f16 is one F2I of the half, then cvt.rpi.f64.f64 (T56D; the emulation took a last cvt from .f32 only); helper t4: fused_conversion_of_widened_half
+    ("b97651e9", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e the other way round, the same chain from cvt.rz.f16.s8 (T56D); helper t4: fused_conversion_of_widened_half
+    ("f268c40e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: add.s16x2 of two constants read as one byte, the other half's byte read only by a dead mov.b16 pack (T56D; `dead` took copies, not packs); helper t4: j_branch_known_values.rs dead
+];

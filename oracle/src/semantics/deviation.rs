@@ -685,7 +685,10 @@ pub enum Deviation {
     /// 9033ff50 and 007db41c, trace/T22a.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):
     /// `cvt.rzi.<int>.f32` of `cvt.{u32,s32}.u16` of `cvt.<rnd>.{f16,bf16}.f32 x` is one `F2I` of
     /// x rounding as the first cvt (`.rn`: nearest): x = 8.12e8 gives 0x7fff to `.s16`, where
-    /// §9.7.9.21 converts the half's bits read as an f32 (a subnormal: 0)
+    /// §9.7.9.21 converts the half's bits read as an f32 (a subnormal: 0); the other way round
+    /// (fuzz-h200-5601/, b97651e9 and 46c959cd, trace/T56D.md), `cvt.rzi.<int>.{f16,bf16}` of
+    /// `cvt.{s16,u16}.{u32,s32}` of `cvt{.ftz}.f32.f16 x` (or `cvt.ftz.f32.bf16`) is one `F2I` of
+    /// x's bits to nearest, where the f32's low half is 0 for every bf16
     /// (`program/emulate/f2i_of_half_bits_fused_with_float_source.rs`).
     F2iOfHalfBitsFusedWithFloatSource,
     /// d88aeb3a (corpus/findings/fuzz-h200-5103/, d88aeb3a and a27dfeaf, trace/T22c.md; ptxas

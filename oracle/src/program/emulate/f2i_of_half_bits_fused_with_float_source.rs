@@ -26,6 +26,17 @@
 //! `.satfinite`, `.ftz`), the middle `cvt.{u32,s32}.u16`, the last `cvt.rzi{.ftz}.{s16,u16,s32,
 //! u32,s64}.f32` without `.sat`; `.u8`/`.s8`/`.u64` destinations are out (v12: another lowering;
 //! untested). The value is the last `cvt` with the first's rounding, applied to x.
+//!
+//! The other way round ([`fused_conversion_of_widened_half`]; seed 5601's b97651e9 and 46c959cd,
+//! corpus/findings/fuzz-h200-5601/trace/T56D.md, trace/b97651e9/s56/; 13.0.88 = 13.5 -O3):
+//! `cvt{.ftz}.f32.f16 r, x` (or `cvt.ftz.f32.bf16`; without `.ftz` that widening is a `SHF.L.U32
+//! 0x10`, nothing to fuse: v1, v7 right), `cvt.{s16,u16}.{u32,s32} h, r`, `cvt.rzi.<int>.{f16,bf16}
+//! d, h` is one `F2I.<int>.<last's type>` of x (`F2I.FTZ.S64.F16 R2, R0` of the bf16 0xd730: −115
+//! where the spec's low 16 bits of the f32 are 0): the widening and the narrowing dropped, x's bits
+//! read as the last cvt's source type (v15 `F2I.S64.BF16` of an f16), rounding as the first cvt (a
+//! widening has none: to nearest, no `.TRUNC`). Wrong alike: `.s64`, `.u64`, `.s32`, `.u32`,
+//! `.s16`, `.u8` destinations (v13, v18, v19, v21, v22), `cvt.u16.u32`/`cvt.s16.s32` middles (v11,
+//! v12); right: a last `.rmi`/`.rni` (v9, v10), a `.sat` or 8-bit middle (v16, v17).
 
 use super::convert;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction};
@@ -61,6 +72,9 @@ fn integer_rounding(first: &Cvt) -> Option<CvtRnd> {
 /// `cvt.<rnd>.{f16,bf16}.f32 h, x`: `inst`'s conversion of x with the first `cvt`'s rounding
 /// (`None` elsewhere).
 pub(super) fn fused_conversion_of_source(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<Expected> {
+    if matches!(c.atype, CvtType::F16 | CvtType::Bf16) {
+        return fused_conversion_of_widened_half(m, t, inst, c);
+    }
     let last = c.atype == CvtType::F32
         && c.rnd == Some(CvtRnd::Rzi)
         && !c.sat
@@ -78,4 +92,28 @@ pub(super) fn fused_conversion_of_source(m: &Machine<'_>, t: u32, inst: &Instruc
     let x = middle.a_a.as_ref().filter(|x| x.is_exact())?;
     let fused = Form::Cvt(Cvt { rnd: Some(rnd), ..c });
     convert(m, &fused, x.bits & 0xFFFF_FFFF).filter(Expected::is_exact)
+}
+
+/// `cvt.rzi.<int>.{f16,bf16} d, h` (`inst`, `c`) with h written by `cvt.{s16,u16}.{u32,s32} h, r`
+/// and r by `cvt{.ftz}.f32.f16 r, x` or `cvt.ftz.f32.bf16 r, x`: `inst`'s conversion of x's bits,
+/// to nearest (`None` elsewhere).
+fn fused_conversion_of_widened_half(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<Expected> {
+    if inst.guard.is_some() || c.rnd != Some(CvtRnd::Rzi) || c.sat || !c.dtype.is_int() {
+        return None;
+    }
+    let (_, middle) = m.cvt_producer(t, inst.operands.get(1))?;
+    let c0 = unguarded_cvt(m, middle.stmt)?;
+    let narrowing = matches!(c0.atype, CvtType::U32 | CvtType::S32) && matches!(c0.dtype, CvtType::U16 | CvtType::S16);
+    if !narrowing || c0.sat || c0.rnd.is_some() {
+        return None;
+    }
+    let first = unguarded_cvt(m, middle.a_stmt?)?;
+    let shifted = first.atype == CvtType::Bf16 && !first.ftz;
+    let widening = first.dtype == CvtType::F32 && matches!(first.atype, CvtType::F16 | CvtType::Bf16) && !shifted;
+    if !widening || first.sat || first.relu || first.rnd.is_some() {
+        return None;
+    }
+    let x = middle.a_a.as_ref().filter(|x| x.is_exact())?;
+    let fused = Form::Cvt(Cvt { rnd: Some(CvtRnd::Rni), ..c });
+    convert(m, &fused, x.bits & 0xFFFF).filter(Expected::is_exact)
 }

@@ -125,13 +125,18 @@ pub(super) fn branch_fixed(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType
     None
 }
 
-/// Whether the statement at body index `k` is dead: it writes one register, by glue, a `cvt` or
-/// a `mov` copy, and nothing reads the value it writes there.
+/// Whether the statement at body index `k` is dead: it writes one register, by glue, a `cvt`, a
+/// `mov` copy or a `mov` pack, and nothing reads the value it writes there. A pack nothing reads
+/// is deleted like a copy (seed 5601's f268c40e, corpus/findings/fuzz-h200-5601/trace/T56D.md:
+/// `mov.b16 %h11, {%c1, %c1}` of a byte unpack's other-half byte, never read, and `s56/x3`
+/// without it give one 13.0.88 -O3 listing, J's narrowed `VIADD.16x2 R0, RZ, 0x0`).
 pub(super) fn dead(m: &Machine<'_>, k: usize) -> bool {
     let dst = match &m.p.body[k] {
         Stmt::Glue { glue, .. } => Some(glue.dst),
         Stmt::Isa(Instruction {
-            form: Form::Cvt(_) | Form::Mov(Mov { shape: MovShape::Copy, .. }), operands, ..
+            form: Form::Cvt(_) | Form::Mov(Mov { shape: MovShape::Copy | MovShape::Pack(_), .. }),
+            operands,
+            ..
         }) => operands.first().and_then(|o| m.reg_of(o).ok()),
         _ => None,
     };
