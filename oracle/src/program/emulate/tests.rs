@@ -278,6 +278,7 @@ mod seed_4404_v1;
 mod seed_4404_v2;
 mod seed_4404_v3;
 mod seed_4501_s45;
+mod seed_5601_t3;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
 mod set_f32_boolean_of_a_set_tested_against_zero;
