@@ -1956,6 +1956,21 @@ const SEED_5501_LABELS_A: [(&str, &str); 3] = [
 ];
 
 #[test]
+fn the_seed_5601_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5601", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5601_LABELS_C.iter().any(|(mine, _)| mine == id));
+    assert_eq!(labels, expected(&SEED_5601_LABELS_C));
+}
+
+/// What each word finding of seed 5601 traced by helper t3 (session 56's campaign build, 75afd0a3;
+/// trace/T56C.md) is labelled now; the other three are trace D's.
+const SEED_5601_LABELS_C: [(&str, &str); 3] = [
+    ("3f24325e", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: a prmt sign byte narrowed at a forwarded `.shared::cluster` byte load, b a moved constant a live fp8-pair cvt keeps in a register (T56C; forwardable took .shared/.shared::cta/.global, holds prmt and glue readers); helper t3: store_forwarded_load.rs, prmt_constant_b_held_in_a_register.rs
+    ("958b8f4e", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: shr.s32 of known leading ones (n + a ≤ 4) taken as non-negative, its `or` with the sign bit made an add (`LEA.HI.SX32`; T56C; the emulation read a second shr.s32 only); helper t3: chained_shr_s32_of_known_ones_folded_to_zero.rs `or_with_the_sign_bit`
+    ("d8a4dedd", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3: the float conversion of a cnot tested by `setp.gt.u16 …, 0` converts the number (`SEL R0, RZ, 0x3f80`; T56C; zero_tests took .eq/.ne); helper t3: cnot_number_under_float_zero_test_or_b64_logic.rs `ordered_zero_test`
+];
+
+#[test]
 fn the_seed_5401_word_findings_are_labelled_by_their_entries() {
     let labels = labels_of("fuzz-h200-5401", "findings-labelled-new.json");
     assert_eq!(labels, expected(&SEED_5401_LABELS));

@@ -21,8 +21,19 @@
 //! by immediates (a ≥ 1). Left out: other sources of known ones (1c2ac943's w11, an `add.s32 x, 0`
 //! between the shifts, wrong too) and a sign known only by range (right).
 //!
+//! The fold is one reader of a wrong fact ptxas 13.0.88 holds about y = `shr.s32 y, x, a` (n + a
+//! ≤ 4): y non-negative. Session 56 (helper t3; seed 5601's 958b8f4e, corpus/findings/
+//! fuzz-h200-5601/trace/T56C.md, variants trace/958b8f4e/s56/): `or.b32 d, y, K` with K's sign bit
+//! set and its other bits known ones of y is made an add ([`or_with_the_sign_bit`]): `LEA.HI.SX32
+//! R7, R0, 0x80000000, 0x1f` (y + 2^31) for `or.b32 x, 0xc0000000; shr.s32 1; or.b32 0x80000000`,
+//! the sign flipped (0x60000000, spec 0xe0000000); wrong exactly when n + a ≤ 4 (w01–w08), also for
+//! `or 0xc0000000` (w16, bit 30 a known one); right for `or 0x80000001` (w18: bit 0 unknown, `LOP3`
+//! kept), no known ones (w19), a loaded operand (w20); 13.5 right. Seen wrong, not emulated: other
+//! readers of the same fact, `shr.u32 y, 31` (w17: 0) and `setp.lt.s32 y, 0` (w12: false).
+//!
 //! Invariants: [`glue`] changes only a `shr.s32` result, only to 0, and only where the spec's is
-//! −1 (x negative as its known ones say).
+//! −1 (x negative as its known ones say); [`or_with_the_sign_bit`] only an `or.b32` result, only
+//! its sign bit, from 1 to 0.
 
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
@@ -48,6 +59,35 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, _vals: &[Expected], result
     let n = known_leading_ones(m, t, reg_of_glue(first, 0)?, DEPTH)?;
     let folded = a.saturating_add(b) >= 32 && u64::from(n) + a <= 4;
     (folded && result.is_exact() && result.bits & 0xFFFF_FFFF == 0xFFFF_FFFF).then(|| Expected::exact(0, result.width))
+}
+
+/// The value ptxas 13.0.88 -O3 gives `or.b32 d, y, K` (K an immediate, either order) of y =
+/// `shr.s32 y, x, a` (an immediate a ≥ 1) where x has n known leading ones, n + a ≤ 4, K's bit 31
+/// is set and its other bits are among y's n + a known leading ones: y + 2^31 (the `or` made an
+/// add, y taken as non-negative; §9.7.8 gives y | K = y, as y's top n + a bits are ones);
+/// `None` (the spec stands) elsewhere.
+pub(super) fn or_with_the_sign_bit(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if g.op != GlueOp::Or || g.ty != GlueType::B32 {
+        return None;
+    }
+    let (at, k) = (0..2).find_map(|i| Some((1 - i, imm_of(g, i)? as u32)))?;
+    let (Stmt::Glue { guard: None, glue: shr }, _) = m.producer(t, reg_of_glue(g, at)?)? else { return None };
+    if shr.op != GlueOp::Shr || shr.ty != GlueType::S32 {
+        return None;
+    }
+    let a = imm_of(shr, 1).filter(|&a| (1..32).contains(&a))? as u32;
+    let n = known_leading_ones(m, t, reg_of_glue(shr, 0)?, DEPTH)?;
+    let known = (n + a <= 4).then_some(n + a)?;
+    let ones = !(u32::MAX >> known);
+    let in_scope = k & 0x8000_0000 != 0 && k & !ones == 0;
+    let y = vals.get(at).filter(|v| v.is_exact())?.bits as u32;
+    (in_scope && result.is_exact()).then(|| Expected::exact(u128::from(y.wrapping_add(0x8000_0000)), result.width))
 }
 
 /// The leading ones ptxas knows register `r` of thread `t` holds (at least one): an unguarded

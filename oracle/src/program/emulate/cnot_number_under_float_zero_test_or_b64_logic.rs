@@ -5,18 +5,20 @@
 //! ([`float_conversion_tested_against_zero`]; corpus/findings/fuzz-h200-4202/trace/T12b2.md,
 //! 06b614f9) and a program with 64-bit boolean logic of `cnot` results
 //! ([`logic_b64_of_cnot_results`]; corpus/findings/fuzz-h200-4203/trace/T12c5.md, 7cb7444f, and
-//! T12c3.md, 7ea011df).
+//! T12c3.md, 7ea011df). Session 56 (helper t3): the zero test may be an ordered compare that
+//! tells +0 from the converted 1.0 ([`ordered_zero_test`]; seed 5601's d8a4dedd).
 //!
 //! Invariants: both are conditions on the program's statements; neither changes a value by
 //! itself.
 
 use super::conversions_tested_against_zero::{tested_against_zero, CVT_CHAIN};
 use super::fuzz3602::writes;
-use super::j_branch_known_values::observed;
-use super::reg_of_glue;
+use super::j_branch_known_values::{observed, readers};
+use super::values::one_in;
+use super::{imm_of, reg_of_glue};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, GlueType};
+use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
 
 /// Whether the `cvt` at body index `k`, reading register `r`, converts a `cnot` result (through
@@ -45,7 +47,7 @@ fn float_conversion_tested_against_zero(m: &Machine<'_>, k: usize) -> bool {
             return false;
         }
         let Some(d) = operands.first().and_then(|o| m.reg_of(o).ok()) else { return false };
-        if tested_against_zero(m, at, d) {
+        if tested_against_zero(m, at, d) || one_in(c.dtype).is_some_and(|one| ordered_zero_test(m, at, d, one)) {
             return true;
         }
         // The next `cvt` reading `d` before it is overwritten, and nothing else first.
@@ -59,6 +61,40 @@ fn float_conversion_tested_against_zero(m: &Machine<'_>, k: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether a live unguarded `set`/`setp` compares `d` (the float conversion the `cvt` at body
+/// index `k` wrote) with an immediate 0 and tells +0 from `one`, the number 1.0 in `d`'s type
+/// (the arm ptxas puts for the `cnot`'s 1): ptxas folds any such test through "cvt(cnot x) == 0
+/// ⇔ cnot x == 0", not only `.eq`/`.ne`. Seed 5601's d8a4dedd (corpus/findings/fuzz-h200-5601/
+/// trace/T56C.md, variants trace/d8a4dedd/s56/): `cnot.b32 c, x; cvt.rn.bf16.f32 h, c;
+/// setp.gt.u16 p, h, 0; selp.b16 s, h, 0xe000, p` is `ISETP.EQ.U32 P0, x, RZ; SEL R0, RZ, 0x3f80,
+/// !P0; ISETP.GT.U32 P0, R0, RZ` (13.0.88 and 13.5 -O3), where §9.7.9.21 rounds the bits 2^-149 to
+/// +0; wrong alike `setp.gt.s16`, `setp.le.u16`, `setp.lt.u16 0, h`, `set.gt.u32.u16`, `.f16`
+/// (`v3`–`v5`, `v9`, `v10`). Right (the bits converted): a compare with 1 (`v6`, `v11`), with a
+/// loaded 0 (`v13`), one false for both values (`v12`, `setp.lt.s16 h, 0`), a dead one (`v8`).
+fn ordered_zero_test(m: &Machine<'_>, k: usize, d: Reg, one: u128) -> bool {
+    readers(m, k, d).into_iter().any(|j| match &m.p.body[j] {
+        Stmt::Glue { glue, guard: None } if matches!(glue.op, GlueOp::Set(..) | GlueOp::Setp(_)) => {
+            tells_zero_from(glue, d, one) && observed(m, j, glue.dst)
+        }
+        _ => false,
+    })
+}
+
+/// Whether compare glue `g` reads register `d` against an immediate 0 (either side) and its
+/// result differs between `d` = 0 and `d` = `one`.
+fn tells_zero_from(g: &Glue, d: Reg, one: u128) -> bool {
+    let Some(at) = (0..2).find(|&i| g.src[i] == Some(Src::Reg(d))) else { return false };
+    if imm_of(g, 1 - at) != Some(0) {
+        return false;
+    }
+    let with = |x: u64| {
+        let mut srcs = [0u64; 4];
+        srcs[at] = x;
+        g.eval(srcs, false)
+    };
+    u64::try_from(one).is_ok_and(|one| with(0) != with(one))
 }
 
 /// Whether some `and.b64`/`or.b64` of the program with a live result reads two `cnot` results

@@ -37,7 +37,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     |m, t, g, _, r| merge_c_guarded_pack_and_later_duplicate::later_duplicate_glue(m, t, g, r),
     // 17b32162's held negation, c80aa912's min of a max by 0, 592cbe0b's bfind, 3801-N1's
     // `mad.hi` links dropped as repeats (set-valued), d438d526's composed multiplier folded to
-    // its low word, 1c2ac943's chained shr.s32 folded to 0, 63aaaadc's negation of an arm's
+    // its low word, 1c2ac943's chained shr.s32 folded to 0 (and its `or` with the sign bit made an
+    // add, seed 5601's 958b8f4e), 63aaaadc's negation of an arm's
     // evaluated 0x7fffffff dropped, df7cd5e3's negation read as its source in a fused min/max,
     // eb1853bf's negated addc/subc folded with its carry-in added: each in its file.
     |m, t, g, vals, r| {
@@ -54,6 +55,10 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
             (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
             (Deviation::MultiplierChainFoldedToItsLowWord, multiplier_chain_folded_to_its_low_word::glue),
             (Deviation::ChainedShrS32OfKnownOnesFoldedToZero, chained_shr_s32_of_known_ones_folded_to_zero::glue),
+            (
+                Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+                chained_shr_s32_of_known_ones_folded_to_zero::or_with_the_sign_bit,
+            ),
             (Deviation::NegationOfMaxS32EvaluatedInAnArmDropped, negation_of_max_s32_evaluated_in_an_arm_dropped::glue),
             (
                 Deviation::NegationInsideFusedMinMaxReadAsItsSource,

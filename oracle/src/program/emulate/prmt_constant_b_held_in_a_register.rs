@@ -24,7 +24,12 @@
 //! r5, r0, 7`, `setp` of the constant: v3, v1), by `sub.u32` of a loaded value (ptxas adds the
 //! negated constant instead, `s47/c_sub`) or by a dead `and` (`s47/c_and_dead`); b a moved 0
 //! (RZ: 3702's trace/5bf2de82 v8). Glue readers of other operations or types were not tried
-//! and stay out. 48a9855d's selector is a moved register the `prmt` overwrites
+//! and stay out. Session 56 (seed 5601's 3f24325e, corpus/findings/fuzz-h200-5601/trace/T56C.md,
+//! variants trace/3f24325e/s56/): a live fp8-pair conversion `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`
+//! reading b holds it too (ptxas does not fold it: `F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R0, RZ,
+//! R6, RZ` beside `PRMT R6, RZ, 0xb, R6`; `x00`, `x01`, `x09`); a conversion ptxas folds to an
+//! immediate (`cvt.rn.f16.f32`, `cvt.rn.bf16x2.f32`: `x10`, `x11`) or a dead one (`x13`) does not.
+//! 48a9855d's selector is a moved register the `prmt` overwrites
 //! ([`selector_overwritten_by_its_prmt`]: read as the moved immediate).
 
 use super::fuzz3602::writes;
@@ -32,7 +37,7 @@ use super::fuzz3701::reaches_on_every_path;
 use super::j_branch_known_values::{dead, observed, readers};
 use super::origin::ptxas_constant;
 use crate::isa::operand::Operand;
-use crate::isa::{Form, Instruction};
+use crate::isa::{Cvt, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
@@ -56,15 +61,27 @@ pub(super) fn constant_b_held_in_a_register(m: &Machine<'_>, t: u32, k: usize, b
 /// Whether the statement at body index `i`, a reader of `b`, makes ptxas hold `b` in a register:
 /// a `prmt.b32` (any operand; ptxas does not fold a `prmt`) whose result is observed, or live
 /// unguarded 32-bit glue of the operations the variants show (`and`, `add`, `xor`, `mul.lo`,
-/// `min`, `shl`, `setp`) reading `b` beside a register ptxas does not know as a constant.
+/// `min`, `shl`, `setp`) reading `b` beside a register ptxas does not know as a constant, or an
+/// unguarded fp8-pair conversion of it whose result is observed ([`fp8_pair_conversion`]).
 fn holds(m: &Machine<'_>, i: usize, b: Reg) -> bool {
     match &m.p.body[i] {
         Stmt::Isa(p @ Instruction { form: Form::Prmt(_), guard: None, .. }) => {
             p.operands.first().and_then(|o| m.reg_of(o).ok()).is_some_and(|d| observed(m, i, d))
         }
         Stmt::Glue { glue, guard: None } => computes_with(glue, b) && !dead(m, i) && beside_a_variable(m, i, glue, b),
+        Stmt::Isa(c @ Instruction { form: Form::Cvt(cvt), guard: None, .. }) => {
+            fp8_pair_conversion(cvt)
+                && c.operands.first().and_then(|o| m.reg_of(o).ok()).is_some_and(|d| observed(m, i, d))
+        }
         _ => false,
     }
+}
+
+/// Whether `c` converts to an fp8 pair (`.e4m3x2`/`.e5m2x2`) from `.f32`: ptxas 13.0.88 -O3 emits
+/// an `F2FP…PACK_AB_MERGE_C` reading the constant's register rather than folding it (3f24325e's
+/// `x00`, `x09`).
+fn fp8_pair_conversion(c: &Cvt) -> bool {
+    c.dtype.is_f8x2() && c.atype == CvtType::F32
 }
 
 /// Whether glue `g` is one of the 32-bit operations seen to keep a constant source `b` in a

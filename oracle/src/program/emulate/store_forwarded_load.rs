@@ -11,7 +11,7 @@
 //! `at` is forwarded from the store at `k < at` when
 //! - the load is an unguarded, weak (`.weak` or no qualifier: "no synchronization", §9.7.9.8),
 //!   non-`.mmio` `ld` of the `.shared` (≡ `.shared::cta`, the default sub-qualifier, §9.7.9.8
-//!   and §9.7.9.11) or `.global` space, not a signed sub-word load (`.s8`/`.s16` are kept:
+//!   and §9.7.9.11), `.shared::cluster` or `.global` space, not a signed sub-word load (`.s8`/`.s16` are kept:
 //!   `LDS.S16`, seed 5101's 91d52a5c `v2`; `LDS.S8`, seed 5102's 0081239e `v2`), scalar or a
 //!   vector, whose address is `[base+offset]` (not `.unified`);
 //! - the store is the last statement before the load other than glue, a `mov`, `prmt`, `cvt`,
@@ -101,9 +101,13 @@ fn weak_load(l: &Ld) -> bool {
 }
 
 /// The spaces whose round trip the listings show forwarded (shared: 91d52a5c, 0081239e,
-/// 75b5812a; global: 91d52a5c `v4`, 0081239e `v5`).
+/// 75b5812a; global: 91d52a5c `v4`, 0081239e `v5`; `.shared::cluster`, a generic `ST.E.U8` and
+/// no `LD`: seed 5601's 3f24325e, corpus/findings/fuzz-h200-5601/trace/T56C.md, its s56/ `x00`
+/// and `x12`). A `.shared::cluster` store and load of the same base and offset name the same
+/// bytes (§9.7.9.8, §9.7.9.11); it is its own space in [`same_space`], so a `.shared` load is
+/// not taken as forwarded from a `.shared::cluster` store.
 fn forwardable(space: Option<Space>) -> bool {
-    matches!(space, Some(Space::Shared | Space::SharedCta | Space::Global))
+    matches!(space, Some(Space::Shared | Space::SharedCta | Space::SharedCluster | Space::Global))
 }
 
 /// `space` with `.shared` read as `.shared::cta` (§9.7.9.8, §9.7.9.11: the default
