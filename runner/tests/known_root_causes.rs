@@ -2079,3 +2079,18 @@ const SEED_5601_LABELS_D: [(&str, &str); 3] = [
     ("b97651e9", "fuzz-h200-4203-4b68821e-f2i-of-f16-bits-read-as-f32-fused-with-source"), // KNOWN 4b68821e the other way round, the same chain from cvt.rz.f16.s8 (T56D); helper t4: fused_conversion_of_widened_half
     ("f268c40e", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: add.s16x2 of two constants read as one byte, the other half's byte read only by a dead mov.b16 pack (T56D; `dead` took copies, not packs); helper t4: j_branch_known_values.rs dead
 ];
+
+#[test]
+fn the_seed_5603_word_findings_of_trace_h_are_labelled_by_their_entries() {
+    let ids: Vec<&str> = SEED_5603_LABELS_H.iter().map(|(id, _)| *id).collect();
+    let mut labels = labels_of("fuzz-h200-5603", "findings-labelled-new.json");
+    labels.retain(|id, _| ids.contains(&id.as_str()));
+    assert_eq!(labels, expected(&SEED_5603_LABELS_H));
+}
+
+/// What each word finding of seed 5603 (session 56's campaign build, 75afd0a3) that helper t8 traced
+/// (session 56, trace/T56H.md) is labelled now.
+const SEED_5603_LABELS_H: [(&str, &str); 2] = [
+    ("5b4dc85d", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: fp8 unpack of the high half of a shuffled constant ptxas folds because the body loads (T56H; top_half_of_known_zero_word took a shuffle only after a bar.sync); helper t8: j_shuffled_constant_folded_beside_a_load.rs fp8_unpacked_word_of_a_folded_shuffle (trace/5b4dc85d/s56/)
+    ("d1b73357", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // KNOWN c80aa912 mirrored: max.u32 by 0 of slct.b32.s32 0, x, x (a signed min by 0) folded to 0 (T56H; the emulation took min.s32 of max.u32 only); helper t8: min_s32_of_max_u32_by_zero_folded_to_zero.rs max_of_min_glue (trace/d1b73357/s56/)
+];

@@ -20,6 +20,7 @@ use super::f2ip_of_constants_known_once_a_shuffle_folds::{converts_a_folded_shuf
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values;
+use super::j_shuffled_constant_folded_beside_a_load;
 use super::ptxas_constant_operands;
 use super::{
     anything, byte_pack_with_c, g_unpack_through_sign_extension_or_pack64, imm_of, known_word_through_pack_or_logic64,
@@ -191,10 +192,12 @@ fn top_half_of_known_zero_word(m: &Machine<'_>, t: u32, h: Reg) -> Option<usize>
             // `emulate/mul_chain_zero_word_and_predicate_zero_one.rs`), the value h's producer wrote.
             let same = m.producer(t, h).is_some_and(|(_, o)| o.stmt == k2);
             // Or a constant ptxas knows once it drops its shuffle after a `bar.sync` (seed 4403's
-            // 4b87e2ad, `emulate/ptxas_constant_operands.rs`).
+            // 4b87e2ad, `emulate/ptxas_constant_operands.rs`) or in a body that loads (seed 5603's
+            // 5b4dc85d, `emulate/j_shuffled_constant_folded_beside_a_load.rs`).
             if same
                 && (mul_chain_zero_word_and_predicate_zero_one::zero_by_known_bits32(m, k2)
-                    || ptxas_constant_operands::shuffled_word_after_a_barrier(m, k, word))
+                    || ptxas_constant_operands::shuffled_word_after_a_barrier(m, k, word)
+                    || j_shuffled_constant_folded_beside_a_load::fp8_unpacked_word_of_a_folded_shuffle(m, k, word))
             {
                 return Some(k2);
             }

@@ -48,6 +48,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 loop_carried_negation_of_max_s32_held_invariant::glue,
             ),
             (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::glue),
+            // Its mirrored nesting, max.u32 of a signed min by 0 (seed 5603's d1b73357).
+            (Deviation::MinS32OfMaxU32ByZeroFoldedToZero, min_s32_of_max_u32_by_zero_folded_to_zero::max_of_min_glue),
             (
                 Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
                 bfind_64_of_branch_fixed_value_folded_from_low_word::glue,

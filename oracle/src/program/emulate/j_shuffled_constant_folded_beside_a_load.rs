@@ -21,9 +21,14 @@
 //! register and the other dropped: `j_narrowed_packed_add::shuffled`'s case), a shuffled loaded value
 //! (`v7_shfl_loaded_right`), a guarded shuffle, the sum read whole (`v4_whole`: J's rule reads
 //! one half only).
+//!
+//! The same late fold makes the word 6e4d6e41's known word (helper t8, session 56;
+//! corpus/findings/fuzz-h200-5603/, 5b4dc85d, trace/T56H.md, variants in trace/5b4dc85d/s56/):
+//! [`fp8_unpacked_word_of_a_folded_shuffle`].
 
 use super::fuzz3602::writes;
 use super::fuzz3801::is_load;
+use super::origin::{ptxas_constant, PtxasConstant};
 use super::shfl_of_a_register_ptxas_knows::shuffles_a_constant;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
@@ -41,4 +46,20 @@ pub(super) fn folded_shuffle(m: &Machine<'_>, before: usize, r: Reg) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `word`, read by the `mov.b32 {_, h}` unpack at body index `k` whose high half an fp8
+/// `cvt.rn.f16x2.{e4m3x2,e5m2x2}` converts, is a shuffled constant ptxas folds because the body
+/// loads ([`folded_shuffle`]): 6e4d6e41's known word (`fuzz3802.rs::top_half_of_known_zero_word`),
+/// whose high half gets a bogus immediate, as seed 4403's 4b87e2ad's shuffle after a `bar.sync`
+/// does. 5b4dc85d (seed 5603; 13.0.88 and 13.5 -O3): `shfl.sync.idx.b32 r3, 0xd6774dea, …; mov.b32
+/// {h0, h2}, r3; cvt.rn.f16x2.e4m3x2 r6, h2; ld.global.v4 (dead)` is `F2FP.F16.E4M3.UNPACK_B R0,
+/// 0x12` (h48 = 0, the spec's 0xcb00); wrong alike (`s56/`): any load, before or after, into any
+/// register (`w1`, `w2`, `w5`), c 31 (`w6`), a moved constant (`w7`), e5m2x2 (`w8`), `.bfly`
+/// (`w9`: 0x1f), K = 0 (`w4`: 0x20), another K (`w11`). Right: no load (`v1`–`v11`: `HFMA2.MMA R0
+/// = 0xd677`), the low half (`w3`), a loaded a (`w10`: `SHFL; UNPACK_B R0, R0.H1`), the
+/// shuffle's predicate destination read (`w14_pred_read`: the `SHFL` kept, as 4b87e2ad's
+/// `w_bar_pred_read`), so the shuffle must also be a [`PtxasConstant::Shuffled`] one.
+pub(super) fn fp8_unpacked_word_of_a_folded_shuffle(m: &Machine<'_>, k: usize, word: Reg) -> bool {
+    folded_shuffle(m, k, word) && ptxas_constant(m, k, word) == Some(PtxasConstant::Shuffled)
 }

@@ -24,12 +24,24 @@
 //!
 //! Invariants: [`glue`] changes only a `min.{s32,s64}` result, only to 0, and only where one
 //! operand is 0 as ptxas knows it and the other's value was made by such a max.
+//!
+//! Widened (helper t8, session 56; corpus/findings/fuzz-h200-5603/, d1b73357, trace/T56H.md,
+//! variants in trace/d1b73357/s56/; 13.0.88 -O3, 13.5 right): the nesting mirrored,
+//! [`max_of_min_glue`]. `max.u32 z, y, 0` of `y = slct.b32.s32 r0(=0), x, x` (§9.7.7: x ≥ 0 ? 0 :
+//! x, which ptxas makes `min.s32(0, x)`: `s56/v2_slct_only`, `VIMNMX R7, RZ, R2, PT`) is folded to
+//! 0 (`STG.E.STRONG.SYS [R2.64], RZ`), where the unsigned max with 0 keeps a negative y. Wrong
+//! alike: `min.s32` written out (`v1`), either operand order with a moved 0 (`v13`), the 64-bit
+//! `min.s64`/`max.u64` (`v11`), a copy of x as slct's c (`v14`), the min also stored (`v16`), a
+//! `setp.ge.s32; selp 0, x` (`v10`, not emulated). Right: other bounds (`v5` max by 1, `v7` min
+//! by −1, `v15` min by 5), a slct that is no min (`v6` a = 5, `v9` c another value, `v12` a the
+//! immediate 0: `ISETP.LT; SEL; VIMNMX.U32`), -O0 and 13.5 -O3.
 
+use super::lop3_merged_through_b64_packs::same_value;
 use super::origin::{ptxas_constant, PtxasConstant};
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::program::Stmt;
+use crate::program::{Reg, Stmt};
 use crate::semantics::Expected;
 
 /// The value ptxas 13.0.88 -O3 gives `min.{s32,s64} z, y, 0` (either order) where y was made by
@@ -45,6 +57,55 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
     let folded =
         (0..2).any(|k| zero_ptxas_knows(m, m.stmt, g, k, vals.get(k)) && of_max_by_zero(m, t, g, 1 - k, max_type));
     folded.then(|| Expected::exact(0, result.width))
+}
+
+/// The value ptxas 13.0.88 -O3 gives `max.{u32,u64} z, y, 0` (either order) where y was made by
+/// an unguarded signed min by 0 of an x ptxas does not know ([`of_min_by_zero`]): 0 (d1b73357,
+/// see the module header); `None` (the spec stands) elsewhere.
+pub(super) fn max_of_min_glue(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    let min_type = match g.ty {
+        GlueType::U32 if g.op == GlueOp::Max => GlueType::S32,
+        GlueType::U64 if g.op == GlueOp::Max => GlueType::S64,
+        _ => return None,
+    };
+    let folded =
+        (0..2).any(|k| zero_ptxas_knows(m, m.stmt, g, k, vals.get(k)) && of_min_by_zero(m, t, g, 1 - k, min_type));
+    folded.then(|| Expected::exact(0, result.width))
+}
+
+/// Whether source `k` of `g` is a register whose value (`mov` copies looked through) an
+/// unguarded signed min by 0 of a register x ptxas does not know made: `min.<min_type> y, x, 0`
+/// (either order, 0 as [`zero_ptxas_knows`]), or for `.s32` `slct.{b32,s32,u32}.s32 y, z, x, c`
+/// with z a register ptxas folds as 0 (an immediate 0 is right: `s56/v12_slct_imm0`) and c
+/// holding x's value ([`same_value`]): x ≥ 0 ? 0 : x.
+fn of_min_by_zero(m: &Machine<'_>, t: u32, g: &Glue, k: usize, min_type: GlueType) -> bool {
+    let Some(r) = reg_of_glue(g, k) else { return false };
+    let Some((Stmt::Glue { guard: None, glue: min }, o)) = m.producer(t, r) else { return false };
+    let at = o.stmt;
+    let unknown = |x: Reg| ptxas_constant(m, at, x).is_none();
+    match min.op {
+        GlueOp::Min if min.ty == min_type => {
+            let vals = [o.a.clone(), o.b.clone()];
+            (0..2).any(|j| {
+                let x_unknown = reg_of_glue(min, 1 - j).is_some_and(unknown);
+                x_unknown && zero_ptxas_knows(m, at, min, j, vals[j].as_ref())
+            })
+        }
+        GlueOp::Slct
+            if min_type == GlueType::S32 && matches!(min.ty, GlueType::B32 | GlueType::S32 | GlueType::U32) =>
+        {
+            let zero_reg = imm_of(min, 0).is_none() && zero_ptxas_knows(m, at, min, 0, o.a.as_ref());
+            let (Some(x), Some(c)) = (reg_of_glue(min, 1), reg_of_glue(min, 2)) else { return false };
+            zero_reg && unknown(x) && same_value(m, (at, x), (at, c))
+        }
+        _ => false,
+    }
 }
 
 /// Whether source `k` of `g` (statement `at`, its value `val`) is 0 as ptxas knows it: an
