@@ -2094,3 +2094,19 @@ const SEED_5603_LABELS_H: [(&str, &str); 2] = [
     ("5b4dc85d", "fuzz-h200-3802-6e4d6e41-fp8-unpack-of-zero-extended-top-half-immediate"), // KNOWN 6e4d6e41: fp8 unpack of the high half of a shuffled constant ptxas folds because the body loads (T56H; top_half_of_known_zero_word took a shuffle only after a bar.sync); helper t8: j_shuffled_constant_folded_beside_a_load.rs fp8_unpacked_word_of_a_folded_shuffle (trace/5b4dc85d/s56/)
     ("d1b73357", "fuzz-h200-4703-c80aa912-min-s32-of-max-u32-by-zero-folded-to-zero"), // KNOWN c80aa912 mirrored: max.u32 by 0 of slct.b32.s32 0, x, x (a signed min by 0) folded to 0 (T56H; the emulation took min.s32 of max.u32 only); helper t8: min_s32_of_max_u32_by_zero_folded_to_zero.rs max_of_min_glue (trace/d1b73357/s56/)
 ];
+
+#[test]
+fn the_seed_5602_word_findings_of_trace_e_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5602", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5602_LABELS_E.iter().any(|(e, _)| e == id));
+    assert_eq!(labels, expected(&SEED_5602_LABELS_E));
+}
+
+/// What each word finding of seed 5602 (session 56's campaign build, 75afd0a3) that helper t5 traced
+/// (session 56, trace/T56E.md) is labelled now.
+const SEED_5602_LABELS_E: [(&str, &str); 4] = [
+    ("55232403", "new"), // KNOWN 3701-N-D, not reached: the pair merged into h8's sign-extended register, which a setp.ge.s16 tests over 32 bits ({pair, 0xffff}); the emulation's 16-bit pair compares as the spec's (T56E; left new)
+    ("8cc265da", "new"), // KNOWN 3701-N-D, not reached: h3 destroyed by the in-place merge, then read from the register ptxas reuses for r0's high half, not as the pair (the pair's byte is the spec's 0; T56E; left new)
+    ("ad8569dd", "fuzz-h100-n-cvt-u8-s8-of-f16-dropped"), // KNOWN N: a guarded cvt.u8.s8 in place under setp.eq.s16 of an ld.u16 and its copy, dropped (T56E; dropped wanted d != a and an ld.s8/ld.s16); helper t5: in_place_under_compare_with_copy, extension_differs (trace/ad8569dd/s56/)
+    ("c3ac5e22", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.sat.s8.s32 of a shl of a folded shuffle compared by setp.lt.u16 as its 32-bit extension (T56E; s8_of_folded_shuffle refused .sat and wanted the shuffle as the source); helper t5: shifted_folded_shuffle (trace/c3ac5e22/s56/)
+];

@@ -20,6 +20,17 @@
 //! second identical `ld.s8` (`v12_old_other_load`, wrong alike: ptxas merges the loads); an
 //! `ld.u8` source (`y3_ld_u8_source`: dropped too, but the spec's value is the same).
 //!
+//! Widened (helper t5, session 56; corpus/findings/fuzz-h200-5602/trace/T56E.md, ad8569dd, variants
+//! in trace/ad8569dd/s56/; 13.0.88 and 13.5 -O3): the cvt may write `a` itself, in place, under a
+//! compare of `a` with its copy (`ld.global.u16 h1; mov.s16 h0, h1; setp.eq.s16 p0, h1, h0; @p0
+//! cvt.u8.s8 h1, h1` is `LDG.E.U16 R2; PRMT R3, R2, 0x5410, R2`, [`in_place_under_compare_with_copy`]),
+//! and the source may be an `ld.u16`: what decides is that the compare's signedness differs from the
+//! load's extension ([`extension_differs`]). Dropped: `ld.u16` under `setp.{eq,le}.s16` (the case,
+//! `v11`), into the copy (`v3`), `cvt.u8.s16` (`v6`), `ld.s8`/`ld.s16` under `setp.eq.u16` (`v8`,
+//! `v9`; caae8b2b's `.gt.u16`). Kept (right): `ld.s8`/`ld.s16` under `.s16` (`v1`, `v10`), `ld.u16`
+//! under `.u16` (`v7`, caae8b2b's `v13_ld_u16`), unguarded (`v2`), a loaded h0 (`v4`), `setp h1, h1`
+//! (`v5`).
+//!
 //! Invariants: decides scope only (the value, `a` as it is, is written by the hook with N's
 //! other instance); every statement named is unguarded but the cvt, and `a`, `d` and the
 //! predicates are unwritten between their writers and their readers named here.
@@ -31,7 +42,7 @@ use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, GlueType, Src};
+use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, RegClass, Stmt};
 
 /// How many `mov.pred` copies deep the guard's compare is looked for (caae8b2b has one).
@@ -48,18 +59,45 @@ pub(super) fn dropped(m: &Machine<'_>, inst: &Instruction, c: Cvt) -> bool {
         return false;
     };
     let Ok(p) = m.reg_of(&Operand::Name(guard.pred.clone())) else { return false };
+    let compare = if d != a {
+        copy_of(m, k, d, a).and_then(|w| compare_of(m, k, p, d, a, w))
+    } else {
+        in_place_under_compare_with_copy(m, k, p, a)
+    };
     to_u8
         && d.class() == RegClass::B16
         && a.class() == RegClass::B16
-        && d != a
-        && signed_load(m, k, a)
-        && copy_of(m, k, d, a).is_some_and(|w| compares(m, k, p, d, a, w))
+        && compare.is_some_and(|ty| extension_differs(m, k, a, ty))
 }
 
-/// Whether `a`'s last writer before body index `k` is an unguarded scalar `ld.s8` or `ld.s16`.
-fn signed_load(m: &Machine<'_>, k: usize, a: Reg) -> bool {
-    matches!(last_writer(m, k, a), Some((_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })))
-        if l.vec.is_none() && matches!(l.ty, MemType::S8 | MemType::S16))
+/// The type of the compare guarding an in-place `cvt.u8 a, a` at body index `k` (ad8569dd): the
+/// predicate `p` is, through `mov.pred` copies, a 16-bit `setp` of `a` and a register `c` whose
+/// last writer before `k` is an unguarded `mov` copy of `a` (both unchanged since), made after it.
+fn in_place_under_compare_with_copy(m: &Machine<'_>, k: usize, p: Reg, a: Reg) -> Option<GlueType> {
+    let (_, glue) = setp_of(m, k, p)?;
+    let other = match [glue.src[0], glue.src[1]] {
+        [Some(Src::Reg(x)), Some(Src::Reg(y))] if x == a && y != a => y,
+        [Some(Src::Reg(x)), Some(Src::Reg(y))] if y == a && x != a => x,
+        _ => return None,
+    };
+    let copy = copy_of(m, k, other, a)?;
+    compare_of(m, k, p, other, a, copy)
+}
+
+/// Whether the extension of `a`'s last writer before body index `k`, an unguarded scalar load,
+/// differs from the signedness of the 16-bit compare of type `ty`: `ld.s8`/`ld.s16` (signed)
+/// under `.u16`/`.b16`, or `ld.u16` (unsigned) under `.s16` (module docs).
+fn extension_differs(m: &Machine<'_>, k: usize, a: Reg, ty: GlueType) -> bool {
+    let Some((_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. }))) = last_writer(m, k, a) else {
+        return false;
+    };
+    let signed_compare = ty == GlueType::S16;
+    l.vec.is_none()
+        && match l.ty {
+            MemType::S8 | MemType::S16 => !signed_compare,
+            MemType::U16 => signed_compare,
+            _ => false,
+        }
 }
 
 /// The body index of `d`'s last writer before `k` when it is an unguarded `mov` copy of `a`,
@@ -71,29 +109,35 @@ fn copy_of(m: &Machine<'_>, k: usize, d: Reg, a: Reg) -> Option<usize> {
     (copies_a && unchanged_between(m, a, w, k)).then_some(w)
 }
 
-/// Whether predicate `p` read at body index `k` is, through unguarded `mov.pred` copies, an
-/// unguarded 16-bit `setp` of `d` and `a` (either order) written after `d`'s copy at `copy`.
-fn compares(m: &Machine<'_>, k: usize, p: Reg, d: Reg, a: Reg, copy: usize) -> bool {
+/// The type of the compare predicate `p` read at body index `k` is, through unguarded `mov.pred`
+/// copies, when it is an unguarded 16-bit `setp` of `d` and `a` (either order) written after
+/// `d`'s copy at `copy`.
+fn compare_of(m: &Machine<'_>, k: usize, p: Reg, d: Reg, a: Reg, copy: usize) -> Option<GlueType> {
+    let (w, glue) = setp_of(m, k, p)?;
+    let sixteen = matches!(glue.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
+    let regs = [glue.src[0], glue.src[1]];
+    let of_d_and_a = regs == [Some(Src::Reg(d)), Some(Src::Reg(a))] || regs == [Some(Src::Reg(a)), Some(Src::Reg(d))];
+    (sixteen && of_d_and_a && w > copy).then_some(glue.ty)
+}
+
+/// The unguarded `setp` (with its body index) predicate `p` read at body index `k` is, through
+/// unguarded `mov.pred` copies.
+fn setp_of<'m>(m: &'m Machine<'_>, k: usize, p: Reg) -> Option<(usize, &'m Glue)> {
     let (mut at, mut p) = (k, p);
     for _ in 0..PRED_COPY_DEPTH {
-        let Some((w, s)) = last_writer(m, at, p) else { return false };
-        match s {
-            Stmt::Glue { glue, guard: None } if matches!(glue.op, GlueOp::Setp(_)) => {
-                let sixteen = matches!(glue.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
-                let regs = [glue.src[0], glue.src[1]];
-                let of_d_and_a =
-                    regs == [Some(Src::Reg(d)), Some(Src::Reg(a))] || regs == [Some(Src::Reg(a)), Some(Src::Reg(d))];
-                return sixteen && of_d_and_a && w > copy;
-            }
-            Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) if mv.shape == MovShape::Copy => {
-                let Some(Ok(src)) = operands.get(1).map(|o| m.reg_of(o)) else { return false };
+        match last_writer(m, at, p)? {
+            (w, Stmt::Glue { glue, guard: None }) if matches!(glue.op, GlueOp::Setp(_)) => return Some((w, glue)),
+            (w, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }))
+                if mv.shape == MovShape::Copy =>
+            {
+                let src = operands.get(1).and_then(|o| m.reg_of(o).ok())?;
                 if src.class() != RegClass::Pred {
-                    return false;
+                    return None;
                 }
                 (at, p) = (w, src);
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    false
+    None
 }

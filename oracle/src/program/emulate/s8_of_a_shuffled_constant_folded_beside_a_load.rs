@@ -31,6 +31,15 @@
 //! high-half unpack (`v16`). Right (kept out): `cvt.u16.u8` (`v13`: no sign extension), a guarded
 //! byte extension (`v18`: `LOP3 0xffff`), a moved constant (`v1`), no load (`v2`).
 //!
+//! Widened (helper t5, session 56; corpus/findings/fuzz-h200-5602/, c3ac5e22, trace/T56E.md,
+//! variants in trace/c3ac5e22/s56/; 13.0.88 -O3, 13.5 right): the word conversion may saturate,
+//! `cvt.sat.s8.s32`, and its source may be a `shl.b32` by an immediate of the folded shuffle
+//! ([`shifted_folded_shuffle`]). c3ac5e22: `shfl.sync.bfly.b32 r0, 0x6b9c7c7d, …; shl.b32 r1, r0,
+//! 8; cvt.sat.s8.s32 h0, r1; ld.global.s8 h1; setp.lt.u16 p0, h1, h0` is `ISETP.GE.U32.AND P0, PT,
+//! R0, -0x80` (h0 as 0xffffff80, §9.7.9.21's 0xff80; 13.5 `0xff80`); wrong alike: no `.sat` (`v1`,
+//! `-0x6`), `.sat` of the shuffle itself (`v2`). Right (kept out): no load (`v3`), a moved constant
+//! (`v4`), `cvt.sat.s16.s32` (`v5`, no byte), a loaded word (`v6`).
+//!
 //! Invariants: queries only; nothing here changes a value.
 
 use super::fuzz3602::writes;
@@ -38,6 +47,7 @@ use super::j_shuffled_constant_folded_beside_a_load::folded_shuffle;
 use crate::isa::operand::Operand;
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
+use crate::program::glue::{GlueOp, GlueType, Src};
 use crate::program::{Reg, RegClass, Stmt};
 
 /// Whether register `r` of thread `t` holds what an unguarded `cvt.s8.{s32,u32}` (no `.sat`)
@@ -50,14 +60,16 @@ pub(super) fn s8_of_folded_shuffle(m: &Machine<'_>, t: u32, r: Reg) -> bool {
         return false;
     };
     let Some(x) = operands.get(1).and_then(|op| m.reg_of(op).ok()) else { return false };
-    if c.rnd.is_some() || c.sat || r.class() != RegClass::B16 {
+    // `.sat` only on `cvt.sat.s8.s32` (seed 5602's c3ac5e22).
+    let saturated_word = c.sat && c.dtype == CvtType::S8 && c.atype == CvtType::S32;
+    if c.rnd.is_some() || (c.sat && !saturated_word) || r.class() != RegClass::B16 {
         return false;
     }
     let of_word = c.dtype == CvtType::S8 && matches!(c.atype, CvtType::S32 | CvtType::U32);
     let of_half = (c.atype == CvtType::S8 && matches!(c.dtype, CvtType::U16 | CvtType::S16))
         || (c.dtype == CvtType::S8 && matches!(c.atype, CvtType::S16 | CvtType::U16));
     match x.class() {
-        RegClass::B32 => of_word && folded_shuffle(m, o.stmt, x),
+        RegClass::B32 => of_word && (folded_shuffle(m, o.stmt, x) || shifted_folded_shuffle(m, o.stmt, x)),
         RegClass::B16 => of_half && narrowed_folded_shuffle(m, o.stmt, x),
         _ => false,
     }
@@ -87,4 +99,19 @@ fn narrowed_folded_shuffle(m: &Machine<'_>, before: usize, h: Reg) -> bool {
     };
     let Some(w) = word.and_then(|op| m.reg_of(op).ok()) else { return false };
     w.class() == RegClass::B32 && folded_shuffle(m, at, w)
+}
+
+/// Whether 32-bit register `w`, read at body index `before`, was last written by an unguarded
+/// `shl.b32 w, x, K` (K an immediate) of a register `x` a folded shuffle of a constant last wrote
+/// ([`folded_shuffle`]): ptxas folds the shift with the shuffle (seed 5602's c3ac5e22, `v1`).
+fn shifted_folded_shuffle(m: &Machine<'_>, before: usize, w: Reg) -> bool {
+    let body = &m.p.body;
+    let last = body[..before.min(body.len())].iter().enumerate().rev().find(|(_, s)| writes(s, w));
+    let Some((at, Stmt::Glue { glue, guard: None })) = last else { return false };
+    match (glue.op, glue.ty, glue.src[0], glue.src[1]) {
+        (GlueOp::Shl, GlueType::B32, Some(Src::Reg(x)), Some(Src::Imm(_))) => {
+            x.class() == RegClass::B32 && folded_shuffle(m, at, x)
+        }
+        _ => false,
+    }
 }

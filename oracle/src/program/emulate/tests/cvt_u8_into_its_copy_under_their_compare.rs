@@ -71,3 +71,59 @@ fn n_caae8b2b_the_campaign_case_gives_the_stored_o3_words() {
         }
     }
 }
+
+/// `load` into %h1, its copy into %h3, `setp` (of %h1 and %h3), `@%p0 cvt.u8.s8 %h1, %h1` in place,
+/// and the word {h1, h1} stored (seed 5602's ad8569dd).
+fn in_place(load: &'static str, setp: &'static str) -> Vec<&'static str> {
+    vec![
+        load,
+        "mov.s16 %h3, %h1;",
+        setp,
+        "@%p0 cvt.u8.s8 %h1, %h1;",
+        "mov.b32 %r6, {%h1, %h1};",
+        "st.global.b32 [%out], %r6;",
+    ]
+}
+
+const LD_U16: &str = "ld.global.u16 %h1, [%in];";
+
+/// ad8569dd (seed 5602, helper t5, session 56; corpus/findings/fuzz-h200-5602/trace/T56E.md, variants
+/// in trace/ad8569dd/s56/; 13.0.88 and 13.5 -O3 `LDG.E.U16 R2; PRMT R3, R2, 0x5410, R2`): the cvt in
+/// place under a compare of the source with its copy, `ld.u16` under `setp.{eq,le}.s16` (the case,
+/// `v11`), into the copy (`v3`), `ld.s8` under `setp.eq.u16` in place (`v8`).
+#[test]
+fn n_a_cvt_u8_in_place_or_under_a_compare_of_the_other_signedness_is_dropped() {
+    exact_case(&in_place(LD_U16, "setp.eq.s16 %p0, %h1, %h3;"), WORDS, D, 0x0089_0089, 0x1289_1289);
+    exact_case(&in_place(LD_U16, "setp.le.s16 %p0, %h1, %h3;"), WORDS, D, 0x0089_0089, 0x1289_1289);
+    let eq_s16 = ["mov.s16 %h3, %h1;", "setp.eq.s16 %p0, %h1, %h3;"];
+    exact_case(&chain(LD_U16, &eq_s16, "@%p0 cvt.u8.s8 %h3, %h1;"), WORDS, D, 0x0089_0089, 0x1289_1289);
+    exact_case(&in_place(LD_S8, "setp.eq.u16 %p0, %h1, %h3;"), WORDS, D, 0x0089_0089, 0xff89_ff89);
+}
+
+/// Right (ad8569dd's s56): the compare's signedness the load's (`v1` `ld.s8`, `v10` `ld.s16` under
+/// `.s16`; `v7` `ld.u16` under `.u16`), unguarded (`v2`), a compare of the source with itself (`v5`).
+#[test]
+fn n_a_cvt_u8_in_place_under_a_compare_of_the_same_signedness_is_left_alone() {
+    untouched(&in_place(LD_S8, "setp.eq.s16 %p0, %h1, %h3;"), WORDS, D);
+    untouched(&in_place("ld.global.s16 %h1, [%in];", "setp.eq.s16 %p0, %h1, %h3;"), WORDS, D);
+    untouched(&in_place(LD_U16, "setp.eq.u16 %p0, %h1, %h3;"), WORDS, D);
+    let mut unguarded = in_place(LD_U16, "setp.eq.s16 %p0, %h1, %h3;");
+    unguarded[3] = "cvt.u8.s8 %h1, %h1;";
+    untouched(&unguarded, WORDS, D);
+    untouched(&in_place(LD_U16, "setp.eq.s16 %p0, %h1, %h1;"), WORDS, D);
+    let eq_s16 = ["mov.b16 %h3, %h1;", "setp.eq.s16 %p0, %h3, %h1;"];
+    untouched(&chain(LD_S8, &eq_s16, "@%p0 cvt.u8.s8 %h3, %h1;"), WORDS, D);
+}
+
+/// ad8569dd's stored case (32 threads): emulating N gives the stored -O3/JIT word 0 (0x3ff83ff8).
+#[test]
+fn n_ad8569dd_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5602", "ad8569ddbd0bf4f7");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        if w == 0 && t < 8 {
+            assert_eq!((s.bits, e.bits), (0x00f8_00f8, 0x3ff8_3ff8), "thread {t} word {w}");
+        } else if w != 0 {
+            assert_eq!(e.bits, s.bits, "thread {t} word {w}");
+        }
+    }
+}

@@ -113,3 +113,49 @@ fn n4_3602_27046214_the_campaign_case_gives_the_stored_o3_words() {
         assert!(w != 0 || t >= 8 || s.bits == 0, "thread {t}: the spec's word 0");
     }
 }
+
+/// `mov.b32 r0, 0xe863a9be; shfl`, then `mid` (into r2's successors) and `cvt` of the result into h0,
+/// `cvt.u32.u16 r3, h0` stored, with the dead load or not (seed 5602's c3ac5e22).
+fn shifted(shfl: &str, mid: &[&str], cvt: &str, load: bool) -> Vec<String> {
+    let mut lines = vec!["mov.b32 %r0, 3898868158;".to_string(), shfl.to_string()];
+    lines.extend(mid.iter().map(|l| l.to_string()));
+    lines.extend([cvt.to_string(), WIDEN.to_string()]);
+    lines.extend(load.then(|| DEAD_LOAD.to_string()));
+    lines.push(STORE_WORD.to_string());
+    lines
+}
+
+const SHL4: &str = "shl.b32 %r4, %r2, 4;";
+
+/// c3ac5e22 (helper t5, session 56; corpus/findings/fuzz-h200-5602/trace/T56E.md, variants in
+/// trace/c3ac5e22/s56/; 13.0.88 -O3 `ISETP.GE.U32.AND P0, PT, R0, -0x80`, 13.5 `0xff80`):
+/// `cvt.sat.s8.s32` of the folded shuffle (`v2`: -128) and `cvt{.sat}.s8.s32` of a `shl.b32` of it
+/// by an immediate (the case, `v1`): 0x863a9be0's byte 0xe0, saturated -128.
+#[test]
+fn n4_3602_a_saturated_or_shifted_byte_of_a_folded_shuffle_keeps_its_32_bit_extension() {
+    let case = |lines: Vec<String>, spec: u64, bug: u64| warp_case(&strs(&lines), [0; 4], D, spec, bug);
+    case(shifted(UP, &[], "cvt.sat.s8.s32 %h0, %r2;", true), 0xff80, 0xffff_ff80);
+    case(shifted(UP, &[SHL4], "cvt.s8.s32 %h0, %r4;", true), 0xffe0, 0xffff_ffe0);
+    case(shifted(BFLY, &[SHL4], "cvt.sat.s8.s32 %h0, %r4;", true), 0xff80, 0xffff_ff80);
+}
+
+/// Right (c3ac5e22's s56): no load (`v3`), a moved constant (`v4`), `cvt.sat.s16.s32` (`v5`).
+#[test]
+fn n4_3602_leaves_a_shifted_shuffle_without_a_load_a_moved_constant_and_a_sat_s16_alone() {
+    let sat = "cvt.sat.s8.s32 %h0, %r4;";
+    warp_untouched(&strs(&shifted(UP, &[SHL4], sat, false)), [0; 4], D);
+    warp_untouched(&strs(&shifted("mov.b32 %r2, %r0;", &[SHL4], sat, true)), [0; 4], D);
+    warp_untouched(&strs(&shifted(UP, &[SHL4], "cvt.sat.s16.s32 %h0, %r4;", true)), [0; 4], D);
+}
+
+/// c3ac5e22's campaign case: emulating 3602-N4 gives the stored ptxas -O3 and JIT word 1, 0 (the
+/// loaded 0xffe7 not below 0xffffff80; the spec's 0x0000f900), in every thread.
+#[test]
+fn n4_3602_c3ac5e22_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5602", "c3ac5e22bf1938d0");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 1 { 0 } else { s.bits };
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+        assert!(w != 1 || t >= 8 || s.bits == 0xf900, "thread {t}: the spec's word 1");
+    }
+}
