@@ -2049,3 +2049,18 @@ fn the_seed_5501_sass_finding_cc7f459c_is_a_real_unwritten_read() {
     let cc7f = stored.findings.iter().find(|f| f.id.starts_with("cc7f459c")).unwrap();
     assert!(known.matches(&cc7f.signature).is_none());
 }
+
+#[test]
+fn the_seed_5603_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5603", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5603_LABELS_G.iter().any(|(g, _)| g == id));
+    assert_eq!(labels, expected(&SEED_5603_LABELS_G));
+}
+
+/// What the word findings of seed 5603 (session 56's campaign build, 75afd0a3) that helper t7 traced
+/// (session 56's trace G, trace/T56G.md) are labelled now.
+const SEED_5603_LABELS_G: [(&str, &str); 3] = [
+    ("20120274", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: and.b16 0xffff of a cvt.u16.s32 truncation of a prmt narrowed, the sign of a's byte 1 read as 0 (T56G; zero_extended_bytes_glue took and.b32 only); helper t7: prmt_narrowed_per_zero_extending_reader/and_b16_of_a_truncation.rs (trace/20120274/s56/)
+    ("a3d39eb1", "fuzz-h200-5603-a3d39eb1-top-quarter-of-0x7fff-word-before-a-joined-length-bfi-read-as-0xffff"), // NEW, its own entry by id: the 0x7fff top quarter of a moved 0x7fffffffffffffff, unpacked before a one-armed bfi.b64 of it whose length is a one-armed-if join, repacked as 0xffff (T56G; nearest bfed5396)
+    ("c5084be2", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.ne s, s, i of the previous trip's set with i = 1 the counter of a loop ptxas unrolls whole (T56G; constant() took immediates and moved ones); helper t7: fuzz3701/compare_with_one_an_unrolled_counter.rs (trace/c5084be2/s56/)
+];

@@ -93,7 +93,9 @@ fn n5_3702_20120274_and_b16_of_a_truncation_reads_the_narrowed_half() {
 /// to byte 0, which names b's sign and keeps its value.
 #[test]
 fn n5_3702_20120274_leaves_other_masks_and_an_unpacked_half_alone() {
-    for name in ["u1_no_and", "u2_and_b16_ff", "u3_and_b16_ff00", "u4_and_b16_of_unpack", "u7_and_b16_7fff", "u8_or_b16_0"] {
+    for name in
+        ["u1_no_and", "u2_and_b16_ff", "u3_and_b16_ff00", "u4_and_b16_of_unpack", "u7_and_b16_7fff", "u8_or_b16_0"]
+    {
         let (spec, out, fired) = spec_and_emulated(&variant_20120274(&format!("s56/{name}")));
         assert_eq!((out, fired), (spec, Vec::new()), "{name}");
     }
