@@ -2110,3 +2110,18 @@ const SEED_5602_LABELS_E: [(&str, &str); 4] = [
     ("ad8569dd", "fuzz-h100-n-cvt-u8-s8-of-f16-dropped"), // KNOWN N: a guarded cvt.u8.s8 in place under setp.eq.s16 of an ld.u16 and its copy, dropped (T56E; dropped wanted d != a and an ld.s8/ld.s16); helper t5: in_place_under_compare_with_copy, extension_differs (trace/ad8569dd/s56/)
     ("c3ac5e22", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.sat.s8.s32 of a shl of a folded shuffle compared by setp.lt.u16 as its 32-bit extension (T56E; s8_of_folded_shuffle refused .sat and wanted the shuffle as the source); helper t5: shifted_folded_shuffle (trace/c3ac5e22/s56/)
 ];
+
+#[test]
+fn the_seed_5603_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5603", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5603_LABELS_G.iter().any(|(g, _)| g == id));
+    assert_eq!(labels, expected(&SEED_5603_LABELS_G));
+}
+
+/// What the word findings of seed 5603 (session 56's campaign build, 75afd0a3) that helper t7 traced
+/// (session 56's trace G, trace/T56G.md) are labelled now.
+const SEED_5603_LABELS_G: [(&str, &str); 3] = [
+    ("20120274", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: and.b16 0xffff of a cvt.u16.s32 truncation of a prmt narrowed, the sign of a's byte 1 read as 0 (T56G; zero_extended_bytes_glue took and.b32 only); helper t7: prmt_narrowed_per_zero_extending_reader/and_b16_of_a_truncation.rs (trace/20120274/s56/)
+    ("a3d39eb1", "fuzz-h200-5603-a3d39eb1-top-quarter-of-0x7fff-word-before-a-joined-length-bfi-read-as-0xffff"), // NEW, its own entry by id: the 0x7fff top quarter of a moved 0x7fffffffffffffff, unpacked before a one-armed bfi.b64 of it whose length is a one-armed-if join, repacked as 0xffff (T56G; nearest bfed5396)
+    ("c5084be2", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.ne s, s, i of the previous trip's set with i = 1 the counter of a loop ptxas unrolls whole (T56G; constant() took immediates and moved ones); helper t7: fuzz3701/compare_with_one_an_unrolled_counter.rs (trace/c5084be2/s56/)
+];

@@ -31,6 +31,8 @@ use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, SetDst, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{cvt_pack, Deviation, Expected};
 
+mod compare_with_one_an_unrolled_counter;
+
 /// A glue instruction's result under the glue deviations of seed 3701: `Some` (the emulated
 /// result, the deviation recorded as fired) where C1-N4, C3-2, fc9c9c66, C3-3 or C1-N3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
@@ -253,6 +255,7 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
     let integer_set = |r| of_integer_set(m, t, r, &[GlueType::S32, GlueType::U32, GlueType::S64, GlueType::U64]);
     compare_with_one_tests_the_set(m, t, g, vals, result, integer_set)
         .or_else(|| compare_with_one_first_tests_the_set::one_first(m, t, g, vals, result, integer_set))
+        .or_else(|| compare_with_one_an_unrolled_counter::counter_one(m, g, vals, result, integer_set))
 }
 
 /// The fold C3-3 and 6a4d050b share: `setp.{eq,ne}.{u32,s32} p, s, 1` or `set.{eq,ne}.<dst>.{u32,s32}
@@ -262,6 +265,20 @@ fn setp_one_of_set(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
 pub(super) fn compare_with_one_tests_the_set(
     m: &Machine<'_>,
     t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+    of_set: impl Fn(Reg) -> bool,
+) -> Option<Expected> {
+    if constant(m, t, g, vals, 1)? & 0xFFFF_FFFF != 1 {
+        return None;
+    }
+    set_compared_with_one(g, vals, result, of_set)
+}
+
+/// [`compare_with_one_tests_the_set`] once source 1 of `g` is a 1 ptxas knows (a constant there, or
+/// a counter of a loop it unrolls whole: [`compare_with_one_an_unrolled_counter`]).
+fn set_compared_with_one(
     g: &Glue,
     vals: &[Expected],
     result: &Expected,
@@ -278,9 +295,6 @@ pub(super) fn compare_with_one_tests_the_set(
         return None;
     }
     let s = vals.first().filter(|s| s.is_exact())?;
-    if constant(m, t, g, vals, 1)? & 0xFFFF_FFFF != 1 {
-        return None;
-    }
     let truth = (s.bits & 0xFFFF_FFFF != 0) == eq;
     // A `set` consumer writes its destination type's word of the folded truth (§9.7.7.1).
     let word = match (truth, set_dst) {

@@ -136,11 +136,19 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
 /// immediate, the counter moved from an immediate before the loop and stepped by an immediate in
 /// it (the stored cases' loops; `s51/v3`: a loaded trip count keeps −x, right).
 fn unrolled_counted_loop(m: &Machine<'_>) -> bool {
-    let Some((head, bra)) = loop_of(m, m.stmt) else { return false };
-    let Some(Stmt::Bra { guard: Some(guard), .. }) = m.p.body.get(bra) else { return false };
-    let Some((_, setp)) = guard_setp(m, *guard, bra) else { return false };
-    let Some(i) = reg_of_glue(setp, 0).filter(|_| imm_of(setp, 1).is_some()) else { return false };
-    step_per_trip(&m.p.body[head..bra], i).is_some() && start_before(&m.p.body[..head], i).is_some()
+    unrolled_loop_counter(m).is_some()
+}
+
+/// The counter of the loop around the running statement where ptxas unrolls it whole (as
+/// [`unrolled_counted_loop`] decides): the register the back edge's `setp` compares with an
+/// immediate. Every trip's value of it is a constant to ptxas (3701-C3-3's 1 in seed 5603's
+/// c5084be2, `emulate/fuzz3701/compare_with_one_an_unrolled_counter.rs`).
+pub(super) fn unrolled_loop_counter(m: &Machine<'_>) -> Option<Reg> {
+    let (head, bra) = loop_of(m, m.stmt)?;
+    let Some(Stmt::Bra { guard: Some(guard), .. }) = m.p.body.get(bra) else { return None };
+    let (_, setp) = guard_setp(m, *guard, bra)?;
+    let i = reg_of_glue(setp, 0).filter(|_| imm_of(setp, 1).is_some())?;
+    (step_per_trip(&m.p.body[head..bra], i).is_some() && start_before(&m.p.body[..head], i).is_some()).then_some(i)
 }
 
 /// Whether the inner's result `d` (written at body index `inner`) is read by the outer `g` (the

@@ -16,7 +16,9 @@
 //! `cvt.u8.{u16,s16}` and `cvt.{u16,s16,u32,s32,u64}.u8` (one byte; seed 5003's e7e92a13),
 //! through `mov.b16` copies, `cvt.{u16,s16}.{u32,s32}` and beside a live store of the word or of
 //! the half (a second, whole `PRMT`); kept whole under stores of the half,
-//! `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`), signed readers
+//! `add`/`sub`/`xor`/`shl`/`min`/`max`/`and.b16` (`LOP3` of the whole `PRMT`; but `and.b16` 0xffff
+//! or 0xff of a `cvt` truncation is narrowed: seed 5603's 20120274, [`and_b16_of_a_truncation`]),
+//! signed readers
 //! (`setp.*.s16`, `mul.lo.s16`, `shr.s16`, `cvt.s32.s16`: a sign extension `PRMT 0x9910`),
 //! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks of the word;
 //! a `mov.b16 {c0, c1}` byte unpack of the narrowed half is narrowed (4001's 9e62a918, T7B.md).
@@ -39,6 +41,8 @@ use crate::program::glue::{Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
+mod and_b16_of_a_truncation;
+
 /// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
 const MAX_LINKS: usize = 8;
 
@@ -57,7 +61,9 @@ pub(super) fn narrowed_prmt_glue_reader(
     for (j, slot) in s.iter_mut().enumerate() {
         let val = vals.get(j);
         *slot = val.map_or(0, |v| v.bits as u64);
-        let (Some(Src::Reg(h)), Some(bytes)) = (g.src.get(j).copied().flatten(), zero_extended_bytes_glue(g, j)) else {
+        // `and.b16` 0xffff/0xff of a 16-bit truncation too (seed 5603's 20120274).
+        let bytes = zero_extended_bytes_glue(g, j).or_else(|| and_b16_of_a_truncation::bytes(m, t, g, vals, j));
+        let (Some(Src::Reg(h)), Some(bytes)) = (g.src.get(j).copied().flatten(), bytes) else {
             continue;
         };
         let Some(word) = val.filter(|v| v.is_exact()) else { continue };

@@ -148,6 +148,7 @@ mod cnot_read_by_a_live_cnot;
 mod cnot_read_by_a_live_zero_setp;
 mod compare_of_loaded_half_packed_above_fp8_pair;
 mod compare_of_loaded_half_rebuilt_over_its_fp8_pair_word;
+mod compare_with_one_an_unrolled_counter;
 mod converted_cnot_read_as_its_number;
 mod counter_of_a_signed_count_read_after_the_loop;
 mod cvt_u8_into_its_copy_under_their_compare;

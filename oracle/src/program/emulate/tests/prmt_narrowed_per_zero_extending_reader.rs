@@ -56,3 +56,47 @@ fn n5_3702_e7e92a13_the_campaign_case_gives_the_stored_o3_words() {
         assert!(w != 0 || s.bits == 0x3d31_0000, "thread {t}: the spec's word 0");
     }
 }
+
+/// Seed 5603's 20120274 (corpus/findings/fuzz-h200-5603/, trace/T56G.md, trace/20120274/s56/):
+/// `prmt.b32 r5, 0x9b318ca6, b, 0xaa1afc9c; cvt.u16.s32 h3, r5; and.b16 h4, h3, 0xffff` is 13.0.88
+/// -O3 `PRMT R7, RZ, 0x9c, R2`: byte 1 (the sign of a's byte 1) 0 where the spec gives 0xff.
+fn variant_20120274(name: &str) -> (Program, Inputs) {
+    super::variant_of("5603", "20120274", name, &[])
+}
+
+/// The spec's words of `(p, i)` and, emulating [`D`], the words and the deviations that fired.
+fn spec_and_emulated((p, i): &(Program, Inputs)) -> (Vec<Expected>, Vec<Expected>, Vec<Deviation>) {
+    let spec = run(p, i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(p, i, &Allowances::all().emulating(D)).unwrap();
+    (spec, out, fired)
+}
+
+/// The stored case and the variants 13.0.88 -O3 narrows (`u5`: widened after the and, `u6`: a moved
+/// 0xffff): word 0's low half 0xff00 by the spec, 0 emulated (the GPU's 0x00000000).
+#[test]
+fn n5_3702_20120274_and_b16_of_a_truncation_reads_the_narrowed_half() {
+    let (p, i) = super::stored_case("5603", "201202749c33879d");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((w, s.bits & 0xFFFF, e.bits & 0xFFFF), (0, 0xff00, 0), "thread {t}");
+    }
+    for name in ["orig", "s56/u5_and_b16_ffff_st_b32", "s56/u6_and_b16_moved_ffff"] {
+        let (spec, out, fired) = spec_and_emulated(&variant_20120274(name));
+        assert_eq!(fired, vec![D], "{name}");
+        for (s, e) in spec.iter().zip(&out) {
+            assert_eq!((s.field(0, 16).bits, e.field(0, 16).bits), (0xff00, 0), "{name}");
+        }
+    }
+}
+
+/// Right (the whole `PRMT` kept): another mask (`u3` 0xff00, `u7` 0x7fff), `or.b16 0` (`u8`), the
+/// and of an unpack's low half with no `cvt` (`u4`), no and (`u1`); `and.b16 0xff` (`u2`) narrows
+/// to byte 0, which names b's sign and keeps its value.
+#[test]
+fn n5_3702_20120274_leaves_other_masks_and_an_unpacked_half_alone() {
+    for name in
+        ["u1_no_and", "u2_and_b16_ff", "u3_and_b16_ff00", "u4_and_b16_of_unpack", "u7_and_b16_7fff", "u8_or_b16_0"]
+    {
+        let (spec, out, fired) = spec_and_emulated(&variant_20120274(&format!("s56/{name}")));
+        assert_eq!((out, fired), (spec, Vec::new()), "{name}");
+    }
+}
