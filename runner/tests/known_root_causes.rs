@@ -2125,3 +2125,19 @@ const SEED_5603_LABELS_G: [(&str, &str); 3] = [
     ("a3d39eb1", "fuzz-h200-5603-a3d39eb1-top-quarter-of-0x7fff-word-before-a-joined-length-bfi-read-as-0xffff"), // NEW, its own entry by id: the 0x7fff top quarter of a moved 0x7fffffffffffffff, unpacked before a one-armed bfi.b64 of it whose length is a one-armed-if join, repacked as 0xffff (T56G; nearest bfed5396)
     ("c5084be2", "fuzz-h200-3701-c3n3-setp-eq-one-of-set-tests-the-set"), // KNOWN 3701-C3-3: set.ne s, s, i of the previous trip's set with i = 1 the counter of a loop ptxas unrolls whole (T56G; constant() took immediates and moved ones); helper t7: fuzz3701/compare_with_one_an_unrolled_counter.rs (trace/c5084be2/s56/)
 ];
+
+#[test]
+fn the_seed_5602_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    let mut labels = labels_of("fuzz-h200-5602", "findings-labelled-new.json");
+    labels.retain(|id, _| SEED_5602_LABELS_F.iter().any(|(f, _)| f == id));
+    assert_eq!(labels, expected(&SEED_5602_LABELS_F));
+}
+
+/// What the word findings of seed 5602 traced by helper t6 (session 56's trace F, the campaign
+/// build 75afd0a3) are labelled now (trace/T56F.md; fd85a600 is the campaign's `unwritten-register`
+/// finding, with words).
+const SEED_5602_LABELS_F: [(&str, &str); 3] = [
+    ("7b7273cd", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.rn.f32.u64 of cvt.s64.s16 of abs.s16 is I2F.S16 (T56F; F's f32 rules wanted a .u16/.u32 source, a zero extension); helper t6: emulate/f_f32_of_sign_extended_abs.rs
+    ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
+    ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
+];

@@ -62,6 +62,7 @@ mod exit_predicate_read_after_a_signed_count;
 mod f2i_of_half_bits_fused_with_float_source;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
+mod f_f32_of_sign_extended_abs;
 mod f_f32_of_zero_extended_abs16;
 mod float_cvt_skipped_over_an_unrecorded_value;
 mod fp8_pair_built_only_in_its_pack;
@@ -930,10 +931,9 @@ pub(super) fn isa(
             }
         }
     }
-    // F, the same through a 32-bit zero extension of an overflowed `abs.s16` read as `.s32` or
-    // `.u32` (seed 4102's 6d10fa02): `emulate/f_f32_of_zero_extended_abs16.rs`.
+    // F through a zero (6d10fa02) or sign (7b7273cd) extension of abs: `emulate/f_f32_of_sign_extended_abs.rs`.
     if m.allow.emulates(Deviation::NegationOverflow) {
-        if let Some(v) = r.and_then(|r| f_f32_of_zero_extended_abs16::f32_of_zero_extended_abs16(m, t, c, r, &a)) {
+        if let Some(v) = r.and_then(|r| f_f32_of_sign_extended_abs::f32_of_extended_abs(m, t, c, r, &a)) {
             emulated = Some((Deviation::NegationOverflow, widen(v)));
         }
     }

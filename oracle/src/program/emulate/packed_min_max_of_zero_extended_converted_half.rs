@@ -30,6 +30,8 @@
 //! deviation is emulated; the spec's result stands otherwise.
 
 use super::values::reg_of_glue;
+use crate::isa::operand::Operand;
+use crate::isa::types::MemType;
 use crate::isa::{CvtRnd, CvtType, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
@@ -50,7 +52,9 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, result: &Expected) -> 
         return None;
     }
     let seen: &Machine<'_> = m;
-    let dropped = (0..2).any(|k| reg_of_glue(g, k).is_some_and(|r| dropped_extension(seen, t, r)));
+    let dropped = (0..2).any(|k| {
+        reg_of_glue(g, k).is_some_and(|r| dropped_extension(seen, t, r) || sign_extension_of_merged_load(seen, t, r))
+    });
     if !dropped {
         return None;
     }
@@ -86,4 +90,45 @@ fn paired_f32_conversion(s: Option<&Stmt>) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether register `r` of thread `t` holds an unguarded `cvt.{s32,u32}.s16` (moves looked through)
+/// of a half an unguarded scalar `ld.s16` wrote, where another unguarded scalar 16-bit load reads
+/// the other half of the same aligned word from the same base: seed 5602's fd85a600
+/// (corpus/findings/fuzz-h200-5602/trace/T56F.md, trace/fd85a600/s56/; 13.0.88 and 13.5 -O3). ptxas
+/// takes the cvt as the `ld.s16`'s own sign extension, merges the two loads into one `LDG.E` and
+/// extracts the half into a register over an upper half nothing wrote (`PRMT R0, R11, 0x7632, R0`),
+/// which the packed op then reads (`PRMT R3, R0, 0x7632, R3; VIMNMX.S16x2 R3, R3, RZ`): the
+/// 119d98cf slip with a loaded half. The neighbour load not adjacent (`g4_unmerged_load`:
+/// `LDG.E.S16` keeps the sign bits) is right; where ptxas keeps the loads apart anyway (`f4`) the
+/// set admits the spec; a lone load (`f1`: the min's lower half stored for its upper, G's slip) is
+/// not this one and left alone.
+fn sign_extension_of_merged_load(m: &Machine<'_>, t: u32, r: Reg) -> bool {
+    let Some((Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. }), o)) = m.producer(t, r) else {
+        return false;
+    };
+    if c.atype != CvtType::S16 || !matches!(c.dtype, CvtType::S32 | CvtType::U32) || c.sat {
+        return false;
+    }
+    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), operands, guard: None, .. })) =
+        o.a_stmt.and_then(|k| m.p.body.get(k))
+    else {
+        return false;
+    };
+    let Some(Operand::Address { base: Some(base), offset, .. }) = operands.get(1) else {
+        return false;
+    };
+    if l.vec.is_some() || l.ty != MemType::S16 || offset % 2 != 0 {
+        return false;
+    }
+    let (space, base, other) = (l.space, base.clone(), offset ^ 2);
+    m.p.body.iter().any(|s| match s {
+        Stmt::Isa(Instruction { form: Form::Ld(n), operands, guard: None, .. }) => {
+            n.vec.is_none()
+                && n.space == space
+                && matches!(n.ty, MemType::S16 | MemType::U16 | MemType::B16)
+                && matches!(operands.get(1), Some(Operand::Address { base: Some(b), offset: k, .. }) if *b == base && *k == other)
+        }
+        _ => false,
+    })
 }
