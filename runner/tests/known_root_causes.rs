@@ -473,6 +473,14 @@ fn expected(rows: &[(&str, &str)]) -> BTreeMap<String, String> {
     rows.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
+/// Checks the labels of the word findings of `campaign` that one trace covers (`rows`); the
+/// campaign's other findings are another trace's rows.
+fn assert_traced_labels(campaign: &str, rows: &[(&str, &str)]) {
+    let mut labels = labels_of(campaign, "findings-labelled-new.json");
+    labels.retain(|id, _| rows.iter().any(|(mine, _)| mine == id));
+    assert_eq!(labels, expected(rows));
+}
+
 /// What each word finding of the seed-3201 campaign is labelled now (its README's table row).
 const SEED_3201_LABELS: [(&str, &str); 11] = [
     ("1990d180", "gone"), // row 12: bfi.b64 len > 255, allowance bit-field-wide-operand
@@ -1941,10 +1949,7 @@ const SEED_5403_LABELS: [(&str, &str); 7] = [
 
 #[test]
 fn the_seed_5501_word_findings_of_trace_a_are_labelled_by_their_entries() {
-    let ids: Vec<&str> = SEED_5501_LABELS_A.iter().map(|(id, _)| *id).collect();
-    let mut labels = labels_of("fuzz-h200-5501", "findings-labelled-new.json");
-    labels.retain(|id, _| ids.contains(&id.as_str()));
-    assert_eq!(labels, expected(&SEED_5501_LABELS_A));
+    assert_traced_labels("fuzz-h200-5501", &SEED_5501_LABELS_A);
 }
 
 /// What each word finding of seed 5501 (session 55's campaign build, d9f52fd9) that helper t1 traced
@@ -1957,9 +1962,7 @@ const SEED_5501_LABELS_A: [(&str, &str); 3] = [
 
 #[test]
 fn the_seed_5601_word_findings_of_trace_c_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5601", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5601_LABELS_C.iter().any(|(mine, _)| mine == id));
-    assert_eq!(labels, expected(&SEED_5601_LABELS_C));
+    assert_traced_labels("fuzz-h200-5601", &SEED_5601_LABELS_C);
 }
 
 /// What each word finding of seed 5601 traced by helper t3 (session 56's campaign build, 75afd0a3;
@@ -1988,9 +1991,7 @@ const SEED_5401_LABELS: [(&str, &str); 4] = [
 
 #[test]
 fn the_seed_5501_word_findings_of_trace_b_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5501", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5501_LABELS_B.iter().any(|(b, _)| b == id));
-    assert_eq!(labels, expected(&SEED_5501_LABELS_B));
+    assert_traced_labels("fuzz-h200-5501", &SEED_5501_LABELS_B);
 }
 
 /// 4dd1a6c2 and 75848456 (trace/T56B.md) with their -O0 and -O3 words (the JIT's dropped, which
@@ -2067,9 +2068,7 @@ fn the_seed_5501_sass_finding_cc7f459c_is_a_real_unwritten_read() {
 
 #[test]
 fn the_seed_5601_word_findings_of_helper_d_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5601", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5601_LABELS_D.iter().any(|(d, _)| d == id));
-    assert_eq!(labels, expected(&SEED_5601_LABELS_D));
+    assert_traced_labels("fuzz-h200-5601", &SEED_5601_LABELS_D);
 }
 
 /// What each word finding of seed 5601 (session 56's campaign build, 75afd0a3) traced by
@@ -2082,10 +2081,7 @@ const SEED_5601_LABELS_D: [(&str, &str); 3] = [
 
 #[test]
 fn the_seed_5603_word_findings_of_trace_h_are_labelled_by_their_entries() {
-    let ids: Vec<&str> = SEED_5603_LABELS_H.iter().map(|(id, _)| *id).collect();
-    let mut labels = labels_of("fuzz-h200-5603", "findings-labelled-new.json");
-    labels.retain(|id, _| ids.contains(&id.as_str()));
-    assert_eq!(labels, expected(&SEED_5603_LABELS_H));
+    assert_traced_labels("fuzz-h200-5603", &SEED_5603_LABELS_H);
 }
 
 /// What each word finding of seed 5603 (session 56's campaign build, 75afd0a3) that helper t8 traced
@@ -2097,9 +2093,7 @@ const SEED_5603_LABELS_H: [(&str, &str); 2] = [
 
 #[test]
 fn the_seed_5602_word_findings_of_trace_e_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5602", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5602_LABELS_E.iter().any(|(e, _)| e == id));
-    assert_eq!(labels, expected(&SEED_5602_LABELS_E));
+    assert_traced_labels("fuzz-h200-5602", &SEED_5602_LABELS_E);
 }
 
 /// What each word finding of seed 5602 (session 56's campaign build, 75afd0a3) that helper t5 traced
@@ -2113,9 +2107,7 @@ const SEED_5602_LABELS_E: [(&str, &str); 4] = [
 
 #[test]
 fn the_seed_5603_word_findings_of_trace_g_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5603", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5603_LABELS_G.iter().any(|(g, _)| g == id));
-    assert_eq!(labels, expected(&SEED_5603_LABELS_G));
+    assert_traced_labels("fuzz-h200-5603", &SEED_5603_LABELS_G);
 }
 
 /// What the word findings of seed 5603 (session 56's campaign build, 75afd0a3) that helper t7 traced
@@ -2128,9 +2120,7 @@ const SEED_5603_LABELS_G: [(&str, &str); 3] = [
 
 #[test]
 fn the_seed_5602_word_findings_of_trace_f_are_labelled_by_their_entries() {
-    let mut labels = labels_of("fuzz-h200-5602", "findings-labelled-new.json");
-    labels.retain(|id, _| SEED_5602_LABELS_F.iter().any(|(f, _)| f == id));
-    assert_eq!(labels, expected(&SEED_5602_LABELS_F));
+    assert_traced_labels("fuzz-h200-5602", &SEED_5602_LABELS_F);
 }
 
 /// What the word findings of seed 5602 traced by helper t6 (session 56's trace F, the campaign
