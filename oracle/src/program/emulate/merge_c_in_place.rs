@@ -495,7 +495,8 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // A byte pack `mov.b16 h, {c, c'}` (536f1382), or a copy of a computed half (seed 5701's
         // c5e2088f, `half_copied_from_a_computed_half`).
         (w, s @ Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
-            (mv.shape == MovShape::Pack(2) && h.class().bits() == 16) || half_copied_from_a_computed_half::copied(m, w, s)
+            (mv.shape == MovShape::Pack(2) && h.class().bits() == 16)
+                || half_copied_from_a_computed_half::copied(m, w, s)
         }
         // A guarded write of h, if-converted into h's fresh register: seed 4202's a36272a5
         // and bc46b617 (`emulate/merge_c_half_of_an_if_converted_write.rs`).
