@@ -2131,3 +2131,26 @@ const SEED_5602_LABELS_F: [(&str, &str); 3] = [
     ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
     ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
 ];
+
+#[test]
+fn the_seed_5701_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5701", &SEED_5701_LABELS_D);
+}
+
+/// What the word findings of seed 5701 (session 57's campaign build, 0b319658) that helper h4 traced
+/// (session 57's trace D, corpus/findings/fuzz-h200-5701/trace/T57D.md) are labelled now.
+const SEED_5701_LABELS_D: [(&str, &str); 2] = [
+    ("c34a2582", "fuzz-h200-5701-c34a2582-pack-over-truncated-low-word-built-in-place-destroys-the-64-bit-source"), // NEW, its own entry by id: mov.b32 {h0, K} of cvt.u16.u32 of a 64-bit register's low word built in place in that low word (PRMT R2, R2, 0x7610, R0), which the shift and compare then read (T57D; nearest 3701-N-D's 84d08552)
+    ("c5e2088f", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h1 a mov.b16 copy of not.b16 of an I2F.F16 of a moved constant, the e4m3x2 pair merged in place in its register (T57D; pair_and_half took neither a copy of h nor an I2F.F16 of a constant as computed); helper h4: merge_c_in_place/half_copied_from_a_computed_half.rs (trace/c5e2088f/s57/)
+];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_D);
+}
+
+/// What the word finding of seed 5702 (session 57's campaign build, 0b319658) that helper h4 traced
+/// (session 57's trace D, corpus/findings/fuzz-h200-5701/trace/T57D.md) is labelled now.
+const SEED_5702_LABELS_D: [(&str, &str); 1] = [
+    ("e9fc9a48", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a skipped cvt.rz.f32.s32 over mov.s32 r1, %tix makes the amount f32-typed (F2I.U64.TRUNC of tid's bits: shift by 0) (T57D; skipped_isa marked no origin for a copy of %tix); helper h4: skipped/f32_write_over_an_unrecorded_value.rs (trace/e9fc9a48/s57/)
+];

@@ -96,6 +96,8 @@
 //! (unguarded, but for h's guarded writers of seed 4202 and seed 4401's guarded `mov.b64`);
 //! otherwise the spec's values stand.
 
+mod half_copied_from_a_computed_half;
+
 use super::fuzz3602::{unchanged_between, writes};
 use super::fuzz3701::folded_constant;
 use super::fuzz3702_conversions::bare;
@@ -459,7 +461,10 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
     };
     let Some(half_writer) = last_writer(m, k, h) else { return false };
     let half = match half_writer {
-        (w, Stmt::Glue { glue, guard: None }) => computed_half(m, w, glue),
+        // Or of an I2F.F16 ptxas does not fold (seed 5701's c5e2088f, `half_copied_from_a_computed_half`).
+        (w, Stmt::Glue { glue, guard: None }) => {
+            computed_half(m, w, glue) || half_copied_from_a_computed_half::unfolded_int_to_f16_half(m, w, glue)
+        }
         (_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) if l.vec.is_none() => {
             forwarded_constant_half(m, half_writer.0)
         }
@@ -487,9 +492,11 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
                 || merge_c_half_of_u8_cvt_or_truncation::f16_to_u8_half(m, k, c)
                 || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
         }
-        // A byte pack `mov.b16 h, {c, c'}` (536f1382).
-        (_, Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
-            mv.shape == MovShape::Pack(2) && h.class().bits() == 16
+        // A byte pack `mov.b16 h, {c, c'}` (536f1382), or a copy of a computed half (seed 5701's
+        // c5e2088f, `half_copied_from_a_computed_half`).
+        (w, s @ Stmt::Isa(Instruction { form: Form::Mov(mv), guard: None, .. })) => {
+            (mv.shape == MovShape::Pack(2) && h.class().bits() == 16)
+                || half_copied_from_a_computed_half::copied(m, w, s)
         }
         // A guarded write of h, if-converted into h's fresh register: seed 4202's a36272a5
         // and bc46b617 (`emulate/merge_c_half_of_an_if_converted_write.rs`).
@@ -525,11 +532,15 @@ pub(super) fn pair_cvt(cv: &Cvt) -> bool {
 /// Right (another register): `min`/`max` (`MERGE_C R8, RZ, RZ, R6`), `cnot`, `neg`, `abs`
 /// (through `PRMT 0x7710`), a `mov` copy.
 pub(super) fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
+    let variable = g.src.iter().flatten().any(|s| matches!(s, Src::Reg(r) if !folded_constant(m, w, *r, 3)));
+    alu_half(g) && variable
+}
+
+/// Whether glue `g` is one of [`computed_half`]'s 16-bit ALU forms (whatever its sources).
+fn alu_half(g: &Glue) -> bool {
     use GlueOp::{Add, And, MadLo, MulHi, MulLo, Not, Or, Selp, Shl, Shr, Sub, Xor};
     let sixteen = matches!(g.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
-    let alu = matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | And | Or | Xor | Not | Shl | Shr | Selp);
-    let variable = g.src.iter().flatten().any(|s| matches!(s, Src::Reg(r) if !folded_constant(m, w, *r, 3)));
-    sixteen && alu && variable
+    sixteen && matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | And | Or | Xor | Not | Shl | Shr | Selp)
 }
 
 /// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards

@@ -4,6 +4,8 @@
 //! skipped destination stops being a value ptxas knows. Called by the thread interpreter
 //! through [`super::skipped_glue`] and [`super::skipped_isa`].
 
+mod f32_write_over_an_unrecorded_value;
+
 use super::origin::merge_f32;
 use super::{
     any_f32_nan, convert, cvt_form, float_cvt_skipped_over_an_unrecorded_value, float_dtype,
@@ -200,6 +202,8 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
         Form::Mov(mv) if mv.ty == MovType::F32 && mv.shape == MovShape::Copy => {
             if m.allow.emulates(Deviation::F32ShiftAmount) {
                 let Some(r) = inst.operands.first().and_then(|o| m.reg_of(o).ok()) else { return };
+                // An old value with no recorded origin (a copy of `%tix`): seed 5702's e9fc9a48.
+                f32_write_over_an_unrecorded_value::mark(m, t, r);
                 let stmt = m.stmt;
                 if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
                     merge_f32(o, true, stmt);
@@ -222,6 +226,10 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
     if a {
         // An old value with no recorded producer (a half of `%tix`): seed 5103's 5a40f4d8.
         float_cvt_skipped_over_an_unrecorded_value::mark_unrecorded_old_value(m, t, r);
+    }
+    if b && matches!(c.dtype, CvtType::F32 | CvtType::Tf32) {
+        // B's typing of an old value with no recorded origin (a copy of `%tix`): seed 5702's e9fc9a48.
+        f32_write_over_an_unrecorded_value::mark(m, t, r);
     }
     let stmt = m.stmt;
     if let Some(o) = m.origins.get_mut(t as usize).and_then(|o| o.get_mut(&r)) {
