@@ -2131,3 +2131,26 @@ const SEED_5602_LABELS_F: [(&str, &str); 3] = [
     ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
     ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
 ];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_C);
+}
+
+/// What the word findings of seed 5702 (session 57's campaign build, 0b319658) that helper h3 traced
+/// (session 57's trace C, fuzz-h200-5702/trace/T57C.md) are labelled now.
+const SEED_5702_LABELS_C: [(&str, &str); 2] = [
+    ("03b451b4", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.f16.f16 of the set's cvt.s8.s32 byte (rebuilt as 1) converts the number 1.0h beside xor.b16 of an integer set's half (T57C; the narrowing-float-cvt form wanted a cvt.{f16,bf16}.f32 of the set); helper h3: set_f32_boolean_through_a_narrowing_float_cvt/of_a_rebuilt_byte.rs (trace/03b451b4/s57/)
+    ("9d958b9f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.u64.u16 of cvt.rn.f16.s64 of the set's cvt.rni.u64.f32 is the boolean 1 beside and.b64 d1, d1 (T57C; the 64-bit widening wanted a .{s32,u32} source written by the set itself and an integer-set trigger); helper h3: set_f32_widened_as_its_boolean/of_a_float_cvt_of_the_set.rs (trace/9d958b9f/s57/)
+];
+
+#[test]
+fn the_seed_5701_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5701", &SEED_5701_LABELS_C);
+}
+
+/// What the word finding of seed 5701 (session 57's campaign build, 0b319658) that helper h3 traced
+/// (session 57's trace C, fuzz-h200-5702/trace/T57C.md) is labelled now.
+const SEED_5701_LABELS_C: [(&str, &str); 1] = [
+    ("6667a80e", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor.b32 of the halves of mov.b64 {K, lop3(K, x, x, 0xeb)} merged as K ^ L(K, x, 0) (T57C; merged_half wanted the lop3 as the xor's source's last writer); helper h3: lop3_of_its_a_with_b_repeating_c.rs through through_copies (trace/6667a80e/s57/)
+];
