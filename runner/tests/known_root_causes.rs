@@ -2154,3 +2154,26 @@ fn the_seed_5702_word_findings_of_trace_d_are_labelled_by_their_entries() {
 const SEED_5702_LABELS_D: [(&str, &str); 1] = [
     ("e9fc9a48", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a skipped cvt.rz.f32.s32 over mov.s32 r1, %tix makes the amount f32-typed (F2I.U64.TRUNC of tid's bits: shift by 0) (T57D; skipped_isa marked no origin for a copy of %tix); helper h4: skipped/f32_write_over_an_unrecorded_value.rs (trace/e9fc9a48/s57/)
 ];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_C);
+}
+
+/// What the word findings of seed 5702 (session 57's campaign build, 0b319658) that helper h3 traced
+/// (session 57's trace C, fuzz-h200-5702/trace/T57C.md) are labelled now.
+const SEED_5702_LABELS_C: [(&str, &str); 2] = [
+    ("03b451b4", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.f16.f16 of the set's cvt.s8.s32 byte (rebuilt as 1) converts the number 1.0h beside xor.b16 of an integer set's half (T57C; the narrowing-float-cvt form wanted a cvt.{f16,bf16}.f32 of the set); helper h3: set_f32_boolean_through_a_narrowing_float_cvt/of_a_rebuilt_byte.rs (trace/03b451b4/s57/)
+    ("9d958b9f", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.u64.u16 of cvt.rn.f16.s64 of the set's cvt.rni.u64.f32 is the boolean 1 beside and.b64 d1, d1 (T57C; the 64-bit widening wanted a .{s32,u32} source written by the set itself and an integer-set trigger); helper h3: set_f32_widened_as_its_boolean/of_a_float_cvt_of_the_set.rs (trace/9d958b9f/s57/)
+];
+
+#[test]
+fn the_seed_5701_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5701", &SEED_5701_LABELS_C);
+}
+
+/// What the word finding of seed 5701 (session 57's campaign build, 0b319658) that helper h3 traced
+/// (session 57's trace C, fuzz-h200-5702/trace/T57C.md) is labelled now.
+const SEED_5701_LABELS_C: [(&str, &str); 1] = [
+    ("6667a80e", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor.b32 of the halves of mov.b64 {K, lop3(K, x, x, 0xeb)} merged as K ^ L(K, x, 0) (T57C; merged_half wanted the lop3 as the xor's source's last writer); helper h3: lop3_of_its_a_with_b_repeating_c.rs through through_copies (trace/6667a80e/s57/)
+];

@@ -27,7 +27,7 @@ use crate::semantics::Expected;
 /// `v2_b32_copy_reg`; a `mov.b64` copy of the pack and `mov.b64 {e, _}` of `{a, y}`, 13.0.88 -O3,
 /// session 44): the register and the index that reads it there. `lone` asks every value on the
 /// way to have that one reader.
-fn through_copies(m: &Machine<'_>, (at, r): (usize, Reg), lone: bool) -> Option<(usize, Reg)> {
+pub(super) fn through_copies(m: &Machine<'_>, (at, r): (usize, Reg), lone: bool) -> Option<(usize, Reg)> {
     let Some((w, Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }))) = last_writer(m, at, r)
     else {
         return Some((at, r));

@@ -25,6 +25,13 @@
 //! then `LOP3 … 0x5, RZ, 0x3c`).
 //! Right (left alone): three distinct inputs (`v5_no_repeat`: a correct three-input merge), y
 //! not an input (`v6_y_outside`, and the case's low half: two LOP3s).
+//! Seed 5701's 6667a80e (corpus/findings/fuzz-h200-5702/trace/T57C.md, fuzz-h200-5701/trace/6667a80e/s57/;
+//! helper h3, session 57): the `lop3` may reach the 32-bit operation through `mov` copies or a
+//! `mov.b64` pack and unpack (`mov.b64 d0, {K, l}; mov.b64 {r7, r8}, d0; xor.b32 r9, r7, r8` is
+//! `LOP3.LUT R7, x, K, RZ, 0x27` = K ^ L(K, x, 0), as `v1_no_pack`); wrong alike: l the low word
+//! (`v4`), operands swapped (`v3`), y the register (`v2`), a loaded a (`v5`: `LOP3 y, RZ, x, 0x1d`),
+//! `and` (`v8`: 0xc8), the pack stored too (`v7`), `mov.b32` copies (`v10`); right: three inputs
+//! (`v6`), y another constant (`v9`).
 //!
 //! Invariants: a condition on the program's statements (value numbering, [`same_value`]; folded
 //! constants, [`ptxas_constant`]) and the values the machine holds; the word is computed with the
@@ -32,7 +39,7 @@
 //! the word is the spec's.
 
 use super::fuzz3602::writes;
-use super::lop3_merged_through_b64_packs::{pack_of, per_half, same_value};
+use super::lop3_merged_through_b64_packs::{pack_of, per_half, same_value, through_copies};
 use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{ptxas_constant, PtxasConstant};
 use super::{imm_of, reg_of_glue};
@@ -106,7 +113,10 @@ fn folded(m: &Machine<'_>, at: usize, r: Reg) -> bool {
 /// written by `lop3.b32 a, x, x, L` with y `a` (see [`op_of_lop3_of_its_a_with_b_repeating_c`]):
 /// y OP L(y, x, 0); `None` outside that form. `a` and `x` are read at the operation, unwritten
 /// from the `lop3` to it.
-fn merged_half(m: &Machine<'_>, t: u32, op: GlueOp, (at_l, l): (usize, Reg), y: Y) -> Option<u64> {
+fn merged_half(m: &Machine<'_>, t: u32, op: GlueOp, at_l: (usize, Reg), y: Y) -> Option<u64> {
+    // Through `mov` copies and a `mov.b64` unpack of a pack (seed 5701's 6667a80e, T57C.md:
+    // `mov.b64 d0, {K, l}; mov.b64 {y, l'}, d0; xor.b32 d, y, l'` merged as `xor d, K, l`).
+    let (at_l, l) = through_copies(m, at_l, false).unwrap_or(at_l);
     let (j, Stmt::Glue { glue: lop, guard: None }) = last_writer(m, at_l, l)? else { return None };
     let (a, x) = (reg_of_glue(lop, 0)?, reg_of_glue(lop, 1)?);
     let x_repeated = reg_of_glue(lop, 2).is_some_and(|c| same_value(m, (j, c), (j, x)));

@@ -31,10 +31,17 @@ use crate::isa::{Cvt, Form, Instruction};
 use crate::program::exec::Machine;
 use crate::semantics::{Deviation, Expected};
 
+mod of_a_rebuilt_byte;
+
 /// A `cvt` (ptxas folds it by the number, [`folded_by_number`]) whose source the last writer
 /// before it is a narrowing float `cvt` of a `set.f32` ([`float_cvt_of_a_set`]), in a program an
 /// xor of a set-derived boolean triggers: the `cvt` of the number 1 (or 0) in its source type.
+/// A source that is the set's byte narrowing: [`of_a_rebuilt_byte`].
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
+    // Or of the set's byte narrowing, rebuilt as 0/1 (seed 5702's 03b451b4).
+    if let found @ Some(_) = of_a_rebuilt_byte::cvt(m, t, inst, c) {
+        return found;
+    }
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     if !m.allow.emulates(d) || !folded_by_number(&c) || c.sat || c.relu || c.satfinite {
         return None;

@@ -20,6 +20,8 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
+mod of_a_float_cvt_of_the_set;
+
 /// 3701 C1-N2 through a 64-bit widening: `cvt.{u64,s64}.{s32,u32} d, s` of a `set.<cmp>.f32.<any
 /// type>` result s, in a program [`logic_of_a_predicate_mask`] triggers, is 1 where the set is
 /// true and 0 where false (`SEL R0, RZ, 0x1, !P0`; 13.0.88 and 13.5 -O3 identical). Evidence
@@ -33,8 +35,13 @@ use crate::semantics::{Deviation, Expected};
 /// branch triggers it too ([`set_f32_boolean_after_a_zero_test_diamond::zero_test_diamond_after_a_branch`]; seed 4303's
 /// 67fafce8 folder, x/a_b_cvtu64: `SEL R6, RZ, 0x1, !P2`), and so does a zero test split into a
 /// branch arm, the set's word read by the cvt alone (seed 4901's 55b28c51, v/v17 `SEL R6, RZ, 0x1`;
-/// [`set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for`]).
+/// [`set_f32_boolean_beside_a_zero_test_split_into_an_arm::triggers_for`]). The widening of a float
+/// cvt of the set's truth (seed 5702's 9d958b9f): [`of_a_float_cvt_of_the_set`].
 pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
+    // The widening of a float cvt of the set's truth (seed 5702's 9d958b9f).
+    if let found @ Some(_) = of_a_float_cvt_of_the_set::widened(m, t, inst, c) {
+        return found;
+    }
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
     if !m.allow.emulates(d)
