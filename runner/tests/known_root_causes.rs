@@ -2131,3 +2131,25 @@ const SEED_5602_LABELS_F: [(&str, &str); 3] = [
     ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
     ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
 ];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_B);
+}
+
+/// What the word finding of seed 5702 (session 57's campaign build, 0b319658) that helper h2 traced
+/// (session 57's trace B, corpus/findings/fuzz-h200-5702/trace/T57B.md) is labelled now.
+const SEED_5702_LABELS_B: [(&str, &str); 1] = [
+    ("f9ec76ad", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: and.b32 0x80000000 of shr.s32 y, (or.b32 x, 0xe0000000), 1 folded to 0, y ranged as shr.u32 (T57B; the emulation read shr/or only); helper h2: chained_shr_s32_of_known_ones_folded_to_zero/logical_shift_readers.rs::and_inside_the_known_ones (trace/f9ec76ad/s57/)
+];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_B);
+}
+
+/// What the word finding of seed 5703 (session 57's campaign build, 0b319658) that helper h2 traced
+/// (session 57's trace B, corpus/findings/fuzz-h200-5702/trace/T57B.md) is labelled now.
+const SEED_5703_LABELS_B: [(&str, &str); 1] = [
+    ("5ff8f0a0", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: setp.ge.s32 y, 3 of shr.s32 y, (or.b32 x, 0xe6cbf576), 1 folded true from y's range as shr.u32 (T57B; the emulation read shr/or only); helper h2: chained_shr_s32_of_known_ones_folded_to_zero/logical_shift_readers.rs::compare_with_an_immediate (trace/5ff8f0a0/s57/)
+];
