@@ -2177,3 +2177,25 @@ fn the_seed_5701_word_findings_of_trace_c_are_labelled_by_their_entries() {
 const SEED_5701_LABELS_C: [(&str, &str); 1] = [
     ("6667a80e", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor.b32 of the halves of mov.b64 {K, lop3(K, x, x, 0xeb)} merged as K ^ L(K, x, 0) (T57C; merged_half wanted the lop3 as the xor's source's last writer); helper h3: lop3_of_its_a_with_b_repeating_c.rs through through_copies (trace/6667a80e/s57/)
 ];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_B);
+}
+
+/// What the word finding of seed 5702 (session 57's campaign build, 0b319658) that helper h2 traced
+/// (session 57's trace B, corpus/findings/fuzz-h200-5702/trace/T57B.md) is labelled now.
+const SEED_5702_LABELS_B: [(&str, &str); 1] = [
+    ("f9ec76ad", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: and.b32 0x80000000 of shr.s32 y, (or.b32 x, 0xe0000000), 1 folded to 0, y ranged as shr.u32 (T57B; the emulation read shr/or only); helper h2: chained_shr_s32_of_known_ones_folded_to_zero/logical_shift_readers.rs::and_inside_the_known_ones (trace/f9ec76ad/s57/)
+];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_B);
+}
+
+/// What the word finding of seed 5703 (session 57's campaign build, 0b319658) that helper h2 traced
+/// (session 57's trace B, corpus/findings/fuzz-h200-5702/trace/T57B.md) is labelled now.
+const SEED_5703_LABELS_B: [(&str, &str); 1] = [
+    ("5ff8f0a0", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: setp.ge.s32 y, 3 of shr.s32 y, (or.b32 x, 0xe6cbf576), 1 folded true from y's range as shr.u32 (T57B; the emulation read shr/or only); helper h2: chained_shr_s32_of_known_ones_folded_to_zero/logical_shift_readers.rs::compare_with_an_immediate (trace/5ff8f0a0/s57/)
+];

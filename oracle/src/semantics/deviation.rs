@@ -638,7 +638,10 @@ pub enum Deviation {
     /// y = `shr.s32 y, x, a` (immediates) of an x with n known leading ones (an `or.b32` with an
     /// immediate, less a `shl.b32`'s amount) is folded to 0 when a + b ≥ 32 and n + a ≤ 4, where
     /// §9.7.8.8 fills with the sign (−1); `or.b32 d, y, K` with K's sign bit set (its other bits
-    /// known ones of y) is y + 2^31 (seed 5601's 958b8f4e)
+    /// known ones of y) is y + 2^31 (seed 5601's 958b8f4e); y ranged as `shr.u32 x, a`: an
+    /// `and.b32 d, y, K` with K inside y's known ones is K less its top a bits (seed 5702's
+    /// f9ec76ad), a `setp` of y and an immediate outside [ones(n) >> a, 0xffffffff >> a] decided
+    /// by that range (seed 5703's 5ff8f0a0; trace T57B.md)
     /// (`program/emulate/chained_shr_s32_of_known_ones_folded_to_zero.rs`).
     ChainedShrS32OfKnownOnesFoldedToZero,
     /// 2b9b7b3e (corpus/findings/fuzz-h200-5003/, 2b9b7b3e, trace/T21e.md; ptxas 13.0.88 -O3 and

@@ -61,6 +61,15 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
                 chained_shr_s32_of_known_ones_folded_to_zero::or_with_the_sign_bit,
             ),
+            // Its `and.b32` and `setp` readers (seeds 5702's f9ec76ad, 5703's 5ff8f0a0).
+            (
+                Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+                chained_shr_s32_of_known_ones_folded_to_zero::and_inside_the_known_ones,
+            ),
+            (
+                Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+                chained_shr_s32_of_known_ones_folded_to_zero::compare_with_an_immediate,
+            ),
             (Deviation::NegationOfMaxS32EvaluatedInAnArmDropped, negation_of_max_s32_evaluated_in_an_arm_dropped::glue),
             (
                 Deviation::NegationInsideFusedMinMaxReadAsItsSource,
