@@ -2131,3 +2131,16 @@ const SEED_5602_LABELS_F: [(&str, &str); 3] = [
     ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
     ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
 ];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_F);
+}
+
+/// What the word findings of seed 5703 (session 57's campaign build, 0b319658) that helper h6 traced
+/// (session 57's trace F, trace/T57F.md) are labelled now.
+const SEED_5703_LABELS_F: [(&str, &str); 3] = [
+    ("4163f94f", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: add.s16x2 of two moved constants read through byte c4, c1's pack read only by a dead copy (T57F; dead looked one reader deep); helper h6: j_branch_known_values::dead transitive (trace/4163f94f/s57/)
+    ("65b4e6cc", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec form B: the pair's half read again in the tested 64-bit pack's high word {h0, h1, h0, h0} (T57F; form wanted h the pack's first element only and read after it); helper h6: fp8_pair_built_only_in_its_pack::in_high_word (trace/65b4e6cc/s57/)
+    ("9af9a4d8", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a zero-extending cvt.u8.s8 of a 16-bit load, its source's byte c0 read as h by a later byte pack's element 1 (T57F; pair_and_half took no cvt.u8.s8); helper h6: emulate/merge_c_zero_extended_byte_half.rs (trace/9af9a4d8/s57/)
+];
