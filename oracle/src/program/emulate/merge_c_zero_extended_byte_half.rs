@@ -23,9 +23,9 @@
 //! every statement named is unguarded; the byte is the pair's low byte (§9.7.9.4 `mov` packs
 //! element 1 as bits 8–15), read from the pair's register unchanged since its pack.
 
-use super::merge_c_in_place::{computed_half, destroying_pack, last_writer};
 use super::fuzz3602::unchanged_between;
 use super::fuzz3702_conversions::bare;
+use super::merge_c_in_place::{computed_half, destroying_pack, last_writer};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction, Mov, MovShape};
@@ -113,7 +113,12 @@ fn root(m: &Machine<'_>, mut at: usize, mut r: Reg) -> Option<(usize, Reg)> {
     for _ in 0..=COPIES {
         let (w, s) = last_writer(m, at, r)?;
         match s {
-            Stmt::Isa(Instruction { form: Form::Mov(Mov { shape: MovShape::Copy, .. }), operands, guard: None, .. }) => {
+            Stmt::Isa(Instruction {
+                form: Form::Mov(Mov { shape: MovShape::Copy, .. }),
+                operands,
+                guard: None,
+                ..
+            }) => {
                 let Some(from) = operands.get(1).filter(|o| !matches!(o, Operand::Imm(_))) else {
                     return Some((w, r));
                 };

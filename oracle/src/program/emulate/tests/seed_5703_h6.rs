@@ -83,7 +83,13 @@ fn merge_c_9af9a4d8_right_variants_are_left_alone() {
 #[test]
 fn j_4163f94f_a_pack_read_only_by_dead_statements_is_dead() {
     let id = ("4163f94f", "4163f94fc85ac1c7");
-    for name in ["orig", "x1_no_copy_of_dead_pack", "x3_no_createpolicy", "x4_two_copies_of_dead_pack", "x5_dead_xor_of_the_pack"] {
+    for name in [
+        "orig",
+        "x1_no_copy_of_dead_pack",
+        "x3_no_createpolicy",
+        "x4_two_copies_of_dead_pack",
+        "x5_dead_xor_of_the_pack",
+    ] {
         let (words, fired) = words(id.0, id.1, name, J, 1);
         assert!(fired, "{name}");
         assert_eq!(words.len(), 32, "{name}");
