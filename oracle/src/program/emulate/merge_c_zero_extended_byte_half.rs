@@ -41,10 +41,8 @@ const COPIES: usize = 4;
 /// half ([`computed_half`]): one `LOP3 … 0xff` into a fresh register (module docs; a byte load's
 /// cvt is folded, w15).
 pub(super) fn zero_extended_byte_half(m: &Machine<'_>, w: usize, c: &Cvt) -> bool {
-    let byte = [(CvtType::U8, CvtType::S8), (CvtType::U8, CvtType::U16), (CvtType::U8, CvtType::S16)]
-        .into_iter()
-        .chain([(CvtType::U16, CvtType::U8)])
-        .any(|(to, from)| *c == bare(to, from, false));
+    use CvtType::{S16, S8, U16, U8};
+    let byte = [(U8, S8), (U8, U16), (U8, S16), (U16, U8)].into_iter().any(|(to, from)| *c == bare(to, from, false));
     byte && source(m, w).is_some_and(|(k, r)| sixteen_bit_value(m, k, r))
 }
 
