@@ -2199,3 +2199,16 @@ fn the_seed_5703_word_findings_of_trace_b_are_labelled_by_their_entries() {
 const SEED_5703_LABELS_B: [(&str, &str); 1] = [
     ("5ff8f0a0", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943: setp.ge.s32 y, 3 of shr.s32 y, (or.b32 x, 0xe6cbf576), 1 folded true from y's range as shr.u32 (T57B; the emulation read shr/or only); helper h2: chained_shr_s32_of_known_ones_folded_to_zero/logical_shift_readers.rs::compare_with_an_immediate (trace/5ff8f0a0/s57/)
 ];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_F);
+}
+
+/// What the word findings of seed 5703 (session 57's campaign build, 0b319658) that helper h6 traced
+/// (session 57's trace F, trace/T57F.md) are labelled now.
+const SEED_5703_LABELS_F: [(&str, &str); 3] = [
+    ("4163f94f", "fuzz-h100-j-branch-constant-splat"), // KNOWN J narrowed: add.s16x2 of two moved constants read through byte c4, c1's pack read only by a dead copy (T57F; dead looked one reader deep); helper h6: j_branch_known_values::dead transitive (trace/4163f94f/s57/)
+    ("65b4e6cc", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec form B: the pair's half read again in the tested 64-bit pack's high word {h0, h1, h0, h0} (T57F; form wanted h the pack's first element only and read after it); helper h6: fp8_pair_built_only_in_its_pack::in_high_word (trace/65b4e6cc/s57/)
+    ("9af9a4d8", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a zero-extending cvt.u8.s8 of a 16-bit load, its source's byte c0 read as h by a later byte pack's element 1 (T57F; pair_and_half took no cvt.u8.s8); helper h6: emulate/merge_c_zero_extended_byte_half.rs (trace/9af9a4d8/s57/)
+];

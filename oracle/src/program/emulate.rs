@@ -120,6 +120,7 @@ mod merge_c_pack_word_read_by_a_forwarded_load;
 mod merge_c_pair_through_copies;
 mod merge_c_relu_u8_of_64_guarded_over_constant;
 mod merge_c_widened_byte_half_read_after_pack;
+mod merge_c_zero_extended_byte_half;
 mod min_max_of_shuffled_sub_against_an_unknown_register;
 mod min_max_operand_known_through_a_taken_guard;
 mod min_s32_of_max_u32_by_zero_folded_to_zero;

@@ -26,6 +26,16 @@
 //!   pack's second half (v3), a `mov.b32` pack with a loaded predicate (w7). A read equal to the
 //!   pack's word (`{h4, h3}` with h3 0, s50 v2) is CSE'd to it: right, and inside the set.
 //!
+//! - B inside the pack (seed 5703's 65b4e6cc, corpus/findings/fuzz-h200-5703/trace/T57F.md, variants in
+//!   trace/65b4e6cc/s57/): h read again by the 64-bit pack itself, in its high word at element 3
+//!   (`mov.b64 d, {h, h1, h, h}`, `{h, h1, h1, h}`), the pack tested by the `setp` of that branch:
+//!   the high word's h is `PRMT R0, R0, 0x5410, R0` of the never-written R0 (0 at launch: the GPU's
+//!   0x00009880 where the spec gives 0x98800000), the low word the pair. Wrong alike: e4m3x2 (v2), a
+//!   guard that can fail (v15). Right (not emulated): h at element 1 too (v3 `{h, h, h1, h1}`, v11),
+//!   `{h, h1, h, h1}` (v12: the high word CSE'd to the low), a predicate not of the pack (v13 tid,
+//!   v16 a loaded word), no branch (v1), a guarded move (v6). Left out: wrong in 13.5 too with a loaded
+//!   h1 (v7), a 32-bit pack (v10), the arm rewriting a copy of the pack (v5).
+//!
 //! Left out: the pair of two `.f32` (w3 wrong alike in form A: `F2FP…F32.PACK_AB_MERGE_C`), whose
 //! pair the pack would have to recompute from two sources.
 //!
@@ -34,12 +44,13 @@
 //! pack's word is the spec's.
 
 use super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
-use super::fuzz3602::writes;
+use super::fuzz3602::{guard_setp, writes};
 use super::origin::{read_later, reads_and_overwrites};
 use super::{anything, convert};
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtRnd, CvtType, Form, Instruction, Mov, MovShape};
 use crate::program::exec::Machine;
+use crate::program::glue::Src;
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
@@ -65,7 +76,8 @@ pub(super) fn cvt(
 }
 
 /// The pack right after a pair `cvt` this deviation changed (`results`, its word read from the
-/// changed half): the word with the spec's pair in its low half.
+/// changed half): the word with the spec's pair in its low half, its other fields as read (any
+/// value where they name h again, 65b4e6cc's high word).
 pub(super) fn packed(m: &Machine<'_>, t: u32, mv: &Mov, mut results: Vec<(Reg, Expected)>) -> Vec<(Reg, Expected)> {
     if !m.allow.emulates(D) || !matches!(mv.shape, MovShape::Pack(_)) || m.stmt == 0 {
         return results;
@@ -82,12 +94,12 @@ pub(super) fn packed(m: &Machine<'_>, t: u32, mv: &Mov, mut results: Vec<(Reg, E
     let Some(p) = o.a.as_ref().filter(|a| a.is_exact()).and_then(|a| convert(m, &pair.form, a.bits)) else {
         return results;
     };
-    let Some((w, word)) = results.first().cloned() else { return results };
-    if !p.is_exact() || !word.field(16, word.width - 16).is_exact() {
+    let Some((w, mut word)) = results.first().cloned() else { return results };
+    if !p.is_exact() {
         return results;
     }
-    let bits = (word.bits & !0xFFFF) | (p.bits & 0xFFFF);
-    results[0] = (w, Expected::exact(bits, word.width));
+    word.replace(0, Expected::exact(p.bits & 0xFFFF, 16));
+    results[0] = (w, word);
     results
 }
 
@@ -113,18 +125,20 @@ fn pair_of_f16x2(c: &Cvt) -> bool {
 /// statement an unguarded `mov` pack with `h` its first element and no other, whose word is read
 /// later; then form A (both in one arm, `h` written before `k` and read after the join) or form B
 /// (a 64-bit pack, the next label or branch after it `@p bra L` whose arm writes the pack's word,
-/// `h` read again after the pack).
+/// `h` read again after the pack). Or form B with `h` also the pack's element 3, not element 1
+/// ([`in_high_word`], 65b4e6cc), the branch's predicate a `setp` of the pack's word.
 fn form(m: &Machine<'_>, k: usize, h: Reg) -> Option<Form2> {
     let body = &m.p.body;
-    let (w, bits) = match body.get(k + 1)? {
+    let (w, bits, inner) = match body.get(k + 1)? {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
             if matches!(mv.shape, MovShape::Pack(_)) =>
         {
             let Some(Operand::Vector(elems)) = operands.get(1) else { return None };
             let first = elems.first().and_then(|o| m.reg_of(o).ok()) == Some(h);
             let others = elems.iter().skip(1).all(|o| m.reg_of(o).ok() != Some(h));
+            let inner = !others && in_high_word(m, elems, h);
             let w = operands.first().and_then(|o| m.reg_of(o).ok())?;
-            (first && others).then_some((w, w.class().bits()))?
+            (first && (others || inner)).then_some((w, w.class().bits(), inner))?
         }
         _ => return None,
     };
@@ -133,12 +147,23 @@ fn form(m: &Machine<'_>, k: usize, h: Reg) -> Option<Form2> {
     }
     if let Some((b, j)) = arm_of(m, k).filter(|&(_, j)| j > k + 1) {
         let written_before = body[..b].iter().any(|s| writes(s, h));
-        return (written_before && read_later(m, j, h)).then_some(Form2::A);
+        return (!inner && written_before && read_later(m, j, h)).then_some(Form2::A);
     }
     let flow = |x: &(usize, &Stmt)| matches!(x.1, Stmt::Label(_) | Stmt::Bra { .. });
     let (b, head) = body.iter().enumerate().skip(k + 2).find(flow)?;
-    let Stmt::Bra { guard: Some(_), label } = head else { return None };
+    let Stmt::Bra { guard: Some(guard), label } = head else { return None };
     let (j, _) = body.iter().enumerate().skip(b + 1).find(|(_, s)| **s == Stmt::Label(*label))?;
     let rewritten = body[b + 1..j].iter().any(|s| reads_and_overwrites(s, w).1);
-    (bits == 64 && rewritten && read_later(m, k + 1, h)).then_some(Form2::B)
+    // 65b4e6cc: the branch tests the pack (v13, v16: a predicate of another value is right).
+    let tested = || guard_setp(m, *guard, b).is_some_and(|(i, g)| i > k + 1 && g.src.contains(&Some(Src::Reg(w))));
+    let read_again = if inner { tested() } else { read_later(m, k + 1, h) };
+    (bits == 64 && rewritten && read_again).then_some(Form2::B)
+}
+
+/// Whether the 64-bit pack's elements `elems` name `h` again at element 3 but not at element 1
+/// (65b4e6cc's `{h, h1, h, h}`, s57 v4's `{h, h1, h1, h}`; right: v3's `{h, h, h1, h1}`, v12's `{h,
+/// h1, h, h1}`, whose high word ptxas takes from the low).
+fn in_high_word(m: &Machine<'_>, elems: &[Operand], h: Reg) -> bool {
+    let at = |j: usize| elems.get(j).and_then(|o| m.reg_of(o).ok()) == Some(h);
+    elems.len() == 4 && at(3) && !at(1)
 }

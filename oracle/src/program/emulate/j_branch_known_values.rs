@@ -126,11 +126,20 @@ pub(super) fn branch_fixed(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType
 }
 
 /// Whether the statement at body index `k` is dead: it writes one register, by glue, a `cvt`, a
-/// `mov` copy or a `mov` pack, and nothing reads the value it writes there. A pack nothing reads
-/// is deleted like a copy (seed 5601's f268c40e, corpus/findings/fuzz-h200-5601/trace/T56D.md:
-/// `mov.b16 %h11, {%c1, %c1}` of a byte unpack's other-half byte, never read, and `s56/x3`
-/// without it give one 13.0.88 -O3 listing, J's narrowed `VIADD.16x2 R0, RZ, 0x0`).
+/// `mov` copy or a `mov` pack, and nothing but dead statements reads the value it writes there
+/// (at most [`COPY_DEPTH`] readers deep). A pack nothing reads is deleted like a copy (seed
+/// 5601's f268c40e, corpus/findings/fuzz-h200-5601/trace/T56D.md: `mov.b16 %h11, {%c1, %c1}` of a
+/// byte unpack's other-half byte, never read, and `s56/x3` without it give one 13.0.88 -O3
+/// listing, J's narrowed `VIADD.16x2 R0, RZ, 0x0`), and so is one read only by a dead copy or dead
+/// glue (seed 5703's 4163f94f, corpus/findings/fuzz-h200-5703/trace/T57F.md: `mov.b16 %h17, {%c1,
+/// %c1}; mov.b16 %h19, %h17` with h19 never read; s57 x4 two such copies, x5 a dead `xor.b16`: the
+/// listing of x1 without the copy; x2, h19 stored, keeps both halves).
 pub(super) fn dead(m: &Machine<'_>, k: usize) -> bool {
+    dead_within(m, k, COPY_DEPTH)
+}
+
+/// [`dead`], following readers at most `depth` deep.
+fn dead_within(m: &Machine<'_>, k: usize, depth: usize) -> bool {
     let dst = match &m.p.body[k] {
         Stmt::Glue { glue, .. } => Some(glue.dst),
         Stmt::Isa(Instruction {
@@ -140,7 +149,7 @@ pub(super) fn dead(m: &Machine<'_>, k: usize) -> bool {
         }) => operands.first().and_then(|o| m.reg_of(o).ok()),
         _ => None,
     };
-    dst.is_some_and(|d| readers(m, k, d).is_empty())
+    dst.is_some_and(|d| readers(m, k, d).into_iter().all(|i| depth > 0 && dead_within(m, i, depth - 1)))
 }
 
 /// The statements that read the value statement `k` wrote to `r` (the body branches only

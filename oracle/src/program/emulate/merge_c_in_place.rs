@@ -111,6 +111,7 @@ use super::merge_c_low_byte_unpacked_before_pack;
 use super::merge_c_pair_through_copies;
 use super::merge_c_relu_u8_of_64_guarded_over_constant;
 use super::merge_c_widened_byte_half_read_after_pack;
+use super::merge_c_zero_extended_byte_half;
 use super::origin::value_readers;
 use super::store_forwarded_load::{self, Forward};
 use crate::isa::operand::Operand;
@@ -142,6 +143,8 @@ pub(super) fn isa(
     if inst.guard.is_none() && matches!(mv.shape, MovShape::Pack(_)) {
         // A later copy of h's expression (seed 4401's 42bfc506): `emulate/merge_c_guarded_pack_and_later_duplicate.rs`.
         results = merge_c_guarded_pack_and_later_duplicate::later_duplicate_pack(m, t, results);
+        // A byte of a zero-extending byte cvt's source (seed 5703's 9af9a4d8): `emulate/merge_c_zero_extended_byte_half.rs`.
+        results = merge_c_zero_extended_byte_half::byte_pack(m, t, mv, inst, results);
     }
     // A guarded pack is in scope only as an if-converted one ([`destroyed`], [`pack_items`]).
     if inst.guard.is_some() && !matches!(mv.shape, MovShape::Pack(_)) {
@@ -484,13 +487,16 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
         // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`. Or a float-to-`u8` cvt
         // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`).
-        (_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
+        // Or a zero-extending byte `cvt.u8.{s8,u16,s16}` / `cvt.u16.u8` of a 16-bit value (seed
+        // 5703's 9af9a4d8, `emulate/merge_c_zero_extended_byte_half.rs`).
+        (w, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
             [CvtType::U8, CvtType::U16, CvtType::S16]
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
                 || merge_c_half_of_u8_cvt_or_truncation::float_to_u8_half(c)
                 || merge_c_half_of_u8_cvt_or_truncation::f16_to_u8_half(m, k, c)
                 || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
+                || merge_c_zero_extended_byte_half::zero_extended_byte_half(m, w, c)
         }
         // A byte pack `mov.b16 h, {c, c'}` (536f1382), or a copy of a computed half (seed 5701's
         // c5e2088f, `half_copied_from_a_computed_half`).

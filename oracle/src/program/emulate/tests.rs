@@ -288,6 +288,7 @@ mod seed_5501_t1;
 mod seed_5601_t3;
 mod seed_5601_t4;
 mod seed_5603_t8;
+mod seed_5703_h6;
 mod seed_570x_h2;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_not_of_a_set;

@@ -158,3 +158,59 @@ fn fp8_pair_59da91ec_before_an_arm_rewriting_the_pack_the_half_is_any_value() {
     ];
     untouched(&no_branch, words, D);
 }
+
+/// Seed 5703's 65b4e6cc (corpus/findings/fuzz-h200-5703/trace/T57F.md, trace/65b4e6cc/s57/): the
+/// stored case — the pair's half read again by the 64-bit pack's high word `{h0, h1, h0, h0}`, the
+/// pack tested by the branch whose arm rewrites it: word 0 (the xor of the pack's words) is
+/// 0x00009880 on the GPU (`PRMT R0, R0, 0x5410, R0` of a never-written R0), spec 0x98800000; the
+/// emulated word admits both; the other words are the spec's.
+#[test]
+fn fp8_pair_65b4e6cc_stored_case_high_word_half_is_any_value() {
+    let (p, i) = super::stored_case("5703", "65b4e6ccd33d7ed5");
+    for (t, w, s, e) in super::words_emulating(&p, &i, D) {
+        if w == 0 {
+            assert_eq!(s.bits, 0x9880_0000, "65b4e6cc thread {t}");
+            assert!(e.matches(0x0000_9880) && e.matches(s.bits), "65b4e6cc thread {t}: {e:?}");
+        } else {
+            assert_eq!(e, s, "65b4e6cc thread {t} word {w}");
+        }
+    }
+}
+
+/// 65b4e6cc's form planted: the e5m2x2 pair of the loaded word and the pack `pack` of it and a
+/// moved 0, `setp` (of `tested`) before `@!p0 bra L0; mov.b64 d1, 0; L0:`, both words stored.
+fn high_word(pack: &str, tested: &str) -> Vec<String> {
+    let mut l: Vec<String> = vec!["ld.global.b32 %r4, [%in];".into(), "mov.b16 %h1, 0;".into()];
+    l.extend(["cvt.rn.satfinite.e5m2x2.f16x2 %h0, %r4;".into(), pack.into()]);
+    l.extend([tested.into(), "@!%p0 bra $L0;".into(), "mov.b64 %d1, 0;".into(), "$L0:".into()]);
+    l.extend(["mov.b64 {%r21, %r22}, %d1;".into(), "st.global.u32 [%out], %r21;".into()]);
+    l.push("st.global.u32 [%out+4], %r22;".into());
+    l
+}
+
+/// Wrong (13.0.88 -O3, s57): `{h0, h1, h0, h0}` (the case), `{h0, h1, h1, h0}` (v4): the high
+/// word's h0 elements are any value (read from a never-written register: 0 at launch, the GPU's
+/// words `gpu`), so is the branch that tests the pack; right: `{h0, h0, h1, h1}` (v3), `{h0, h1, h0,
+/// h1}` (v12: the high word CSE'd to the low), a predicate not of the pack (v13, v16).
+#[test]
+fn fp8_pair_65b4e6cc_high_word_of_a_tested_pack_reads_any_half() {
+    let words = [0x987e_8000, 0, 0, 0];
+    let of_pack = "setp.gt.u64 %p0, %d1, 0xffffffffffffffff;";
+    for (pack, spec, gpu) in [
+        ("mov.b64 %d1, {%h0, %h1, %h0, %h0};", 0x9880_9880_0000_9880u64, 0x9880u64),
+        ("mov.b64 %d1, {%h0, %h1, %h1, %h0};", 0x9880_0000_0000_9880, 0x9880),
+    ] {
+        let lines = high_word(pack, of_pack);
+        let (s, e, fired) = both(&strs(&lines), words, D);
+        assert_eq!(fired, vec![D], "{lines:?}");
+        assert_eq!(s.bits as u64, spec, "{lines:?}");
+        assert!(!e.is_exact() && e.matches(s.bits) && e.matches(u128::from(gpu)), "{lines:?}: {e:?}");
+    }
+    for (pack, tested) in [
+        ("mov.b64 %d1, {%h0, %h0, %h1, %h1};", of_pack),
+        ("mov.b64 %d1, {%h0, %h1, %h0, %h1};", of_pack),
+        ("mov.b64 %d1, {%h0, %h1, %h0, %h0};", "setp.ne.s32 %p0, %r4, 0;"),
+    ] {
+        untouched(&strs(&high_word(pack, tested)), words, D);
+    }
+}
