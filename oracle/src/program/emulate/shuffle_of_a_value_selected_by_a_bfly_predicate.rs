@@ -59,7 +59,9 @@ pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
     let Some(j) = m.p.body.get(..m.stmt).and_then(|b| b.iter().rposition(|s| writes(s, a))) else { return false };
     // Or a choice among values ptxas takes as uniform, not only constants (seed 5702's c3be1a58,
     // `uniform_choice.rs`).
-    chosen_by(m, j, a).or_else(|| uniform_choice::chosen_by(m, j, a)).is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
+    chosen_by(m, j, a)
+        .or_else(|| uniform_choice::chosen_by(m, j, a))
+        .is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
 }
 
 /// The predicate by which the statement at body index `j` chooses register `a`'s value between

@@ -35,8 +35,7 @@ pub(in crate::program::emulate) fn through_a_carry_writer(m: &Machine<'_>, befor
     let deeper = |x: Reg| depth > 0 && through_a_carry_writer(m, k, x, depth - 1);
     match s {
         Stmt::Glue { glue, .. } => {
-            glue.op.writes_carry()
-                || glue.src.iter().flatten().any(|src| matches!(*src, Src::Reg(x) if deeper(x)))
+            glue.op.writes_carry() || glue.src.iter().flatten().any(|src| matches!(*src, Src::Reg(x) if deeper(x)))
         }
         Stmt::Isa(Instruction { form: form @ (Form::Mov(_) | Form::Cvt(_)), operands, .. }) => {
             let mut sources = Vec::new();

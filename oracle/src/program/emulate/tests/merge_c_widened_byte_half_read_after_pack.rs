@@ -113,14 +113,8 @@ fn nd_2ca01739_a_u8_widening_of_a_byte_element_before_the_pack_is_the_pack_word(
 /// (`w6`), no pack (`w7`), f16 halves in the pair's place (`w8`), h first (`w13`).
 #[test]
 fn nd_2ca01739_leaves_sign_extension_whole_reads_and_scalar_loads_alone() {
-    for name in [
-        "w3_cvt_s64_s8",
-        "w4_stored_whole",
-        "w6_scalar_ld_u8",
-        "w7_no_pack",
-        "w8_f16_not_pair",
-        "w13_h_first",
-    ] {
+    for name in ["w3_cvt_s64_s8", "w4_stored_whole", "w6_scalar_ld_u8", "w7_no_pack", "w8_f16_not_pair", "w13_h_first"]
+    {
         let (p, i) = variant_2ca01739(&format!("s57/{name}"));
         let spec = run(&p, &i, &Allowances::all()).unwrap();
         let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
