@@ -2212,3 +2212,16 @@ const SEED_5703_LABELS_F: [(&str, &str); 3] = [
     ("65b4e6cc", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec form B: the pair's half read again in the tested 64-bit pack's high word {h0, h1, h0, h0} (T57F; form wanted h the pack's first element only and read after it); helper h6: fp8_pair_built_only_in_its_pack::in_high_word (trace/65b4e6cc/s57/)
     ("9af9a4d8", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a zero-extending cvt.u8.s8 of a 16-bit load, its source's byte c0 read as h by a later byte pack's element 1 (T57F; pair_and_half took no cvt.u8.s8); helper h6: emulate/merge_c_zero_extended_byte_half.rs (trace/9af9a4d8/s57/)
 ];
+
+#[test]
+fn the_seed_5702_word_findings_of_trace_e_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5702", &SEED_5702_LABELS_E);
+}
+
+/// What the word findings of seed 5702 (session 57's campaign build, 0b319658) that helper h5 traced
+/// (session 57's trace E, trace/T57E.md) are labelled now.
+const SEED_5702_LABELS_E: [(&str, &str); 3] = [
+    ("2ca01739", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: cvt.s64.u8 of a .v2.b8 shared element before the {pair, h} pack, its low word read after it by a mov.b64 unpack: the pack's word (T57E; widened wanted a .u16/.s16 widening of a cvt.u8 h read by cvts only, and gave bits 16-31 zero); helper h5: merge_c_widened_byte_half_read_after_pack.rs, merge_c_in_place.rs PACK_WORD (trace/2ca01739/s57/)
+    ("4b300431", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 past the msb of an a computed by add.cc.u32 of constants, not known to the local fold (T57E; known_locally took the add.cc as known); helper h5: n7_known_within_one_block/a_through_a_carry_writer.rs (trace/4b300431/s57/)
+    ("c3be1a58", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7: a guarded prmt under a constant bfly's predicate of the bfly's own result, its later bfly dropped (T57E; chosen_by wanted a mov/cvt of constants or a selp); helper h5: shuffle_of_a_value_selected_by_a_bfly_predicate/uniform_choice.rs (trace/c3be1a58/s57/)
+];

@@ -422,7 +422,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     };
     let a_known_locally = imm_of(g, 0).is_some()
         || reg_of_glue(g, 0).is_some_and(|r| {
-            n7_known_within_one_block::known_locally(m, t, r) && vals.first().is_some_and(Expected::is_exact)
+            n7_known_within_one_block::a_known_locally(m, t, r) && vals.first().is_some_and(Expected::is_exact)
         });
     if m.allow.emulates(Deviation::BfeS32PastMsbAllOnes)
         && g.op == GlueOp::Bfe

@@ -317,18 +317,31 @@ fn destroyed_source(
 
 /// Each of the registers `low` (`Destroyed::low_bytes`) with its value in thread `t` and the
 /// pair's low bits it takes, as many as given (seed 4601's cf023b23, 8:
-/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`; seed 4703's f788f578, 16:
-/// `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
+/// `emulate/merge_c_low_byte_unpacked_before_pack.rs`; seed 4802's 568a8359, 16:
+/// `emulate/merge_c_half_through_a_word_pack_made_before.rs`); 32 ([`PACK_WORD`]) for a widening
+/// of h, whose low word takes the pack's whole word {pair, h} (seed 4703's f788f578 and 5702's
+/// 2ca01739: `emulate/merge_c_widened_byte_half_read_after_pack.rs`).
 fn merged_low_bytes(m: &Machine<'_>, t: u32, low: &[(Reg, u32)], pair: &Expected) -> Vec<(Reg, Expected, Expected)> {
     low.iter()
         .filter_map(|&(c, bits)| {
             let old = m.read(t, c).ok()?;
             let mut to = old.clone();
-            to.replace(0, pair.field(0, bits));
+            if bits == PACK_WORD {
+                to.replace(0, pair.field(0, 16));
+                to.replace(16, old.field(0, 16));
+            } else {
+                to.replace(0, pair.field(0, bits));
+            }
             Some((c, old, to))
         })
         .collect()
 }
+
+/// The `Destroyed::low_bytes` width of a register whose low word becomes the pack's word {pair,
+/// h}: its low 16 bits (h's value) move to bits 16–31 and the pair takes bits 0–15, as the
+/// `MERGE_C` it is read from holds them (seed 5702's 2ca01739: the stored word 0x00660000, h =
+/// 0x66, the pair 0).
+const PACK_WORD: u32 = 32;
 
 /// Those of `regs` still read after the statement being run (an unread register's change
 /// explains nothing).
@@ -347,7 +360,7 @@ fn half_read_after(m: &Machine<'_>, k: usize, r: Reg) -> bool {
 /// pair's register `p`, the registers holding the merged word after it (`merged`: its low half,
 /// the pair; `source`: h's 32-bit source register, all of it), and the low bytes of h unpacked
 /// before it and read after it, and the widenings of a byte-converted h made before it and read
-/// after it (`low_bytes`: they take the pair's low 8 and 16 bits, as given).
+/// after it (`low_bytes`: they take the pair's low 8 or 16 bits, or the pack's word, as given).
 struct Destroyed {
     items: Vec<Option<Reg>>,
     at: usize,
@@ -386,7 +399,7 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     // A widening `cvt` of a byte-converted h made before the pack, read after it (seed 4703's
     // f788f578).
     let widened = merge_c_widened_byte_half_read_after_pack::widened(m, k, &merged);
-    low_bytes.extend(widened.into_iter().map(|w| (w, 16)));
+    low_bytes.extend(widened.into_iter().map(|w| (w, PACK_WORD)));
     // An unpack, made before the pack, of a `mov.b32` pack of h, read after it (seed 4802's
     // 568a8359).
     low_bytes.extend(

@@ -19,15 +19,33 @@
 //! truncation `cvt.u16.u32` (`s47/y2_cvt_u16_u32_half`: the widening is `LOP3.LUT R9, R6,
 //! 0xffff` before the merge), h from `ld.u16` (`v5`, out of scope as a half), no pack (`v1`).
 //!
-//! Invariants: decides which registers change only (the pack, the widening and h's byte `cvt`
-//! unguarded; h and w unwritten between the widening and the pack; a 64-bit w read after the pack
-//! only by `cvt`s to 32 bits or fewer); the value (the pair in w's low 16 bits, h's register's
-//! bits 16–31, zero, as w's) is written by `merge_c_in_place.rs`.
+//!
+//! Session 57 (seed 5702's 2ca01739, helper h5; corpus/findings/fuzz-h200-5702/trace/T57E.md,
+//! variants in trace/2ca01739/s57/): the widening may be from `.u8` (`cvt.{u32,s32,u64,s64}.u8`),
+//! h may be an element of a `.v2`/`.v4` `.u8`/`.b8` load (`PRMT R5, R5, 0x7770, RZ`: bits 8–31
+//! zero), and a 64-bit w may be read by a `mov.b64 {lo, hi}` unpack. `ld.shared.v2.b8 {h3, h0};
+//! cvt.s64.u8 d5, h3; st.shared.v2.s16 [sh+16], {pair, h3}; mov.b64 {r9, r10}, d5; st.u32 r9` is
+//! (13.0.88 = 13.5 -O3) `PRMT R5, R5, 0x7770, RZ; F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R5, RZ,
+//! R5; IMAD.MOV.U32 R5, RZ, RZ, R5; STS [R0+0x10], R5; STG.E R5`: the GPU word 0x00660000 is the
+//! pack's word {pair 0, h 0x66}, where the spec gives 0x66 — so w's low word is the whole word
+//! MERGE_C leaves, h's value in bits 16–31 (`merge_c_in_place.rs` `PACK_WORD`; f788f578's stored
+//! half is its low 16 bits, the pair, either way). Wrong alike: `cvt.u32.u8` (`w1`), `cvt.s32.u8`
+//! (`w15`), r10 stored too (`w2`: r10 `RZ`, right; r9 wrong), `cvt.u32.s64` after the pack (`w5`),
+//! `cvt.s64.u16` of the element (`w9`), `ld.global.v2.u8` (`w10`), f788f578's `cvt.u8.u32` h with
+//! `cvt.s64.u8` (`w11`), a `mov.b32` pack (`w12`), `ld.shared.v4.b8` and `cvt.u64.u8` (`w14`).
+//! Right: `cvt.s64.s8` (`w3`: `PRMT 0x8880` into another register), d5 stored whole (`w4`), a
+//! scalar `ld.u8` h (`w6`), no pair (`w7`, `w8`), h first in the pack (`w13`).
+//!
+//! Invariants: decides which registers change only (the pack, the widening and h's byte `cvt` or
+//! load unguarded; h and w unwritten between the widening and the pack; a 64-bit w read after the
+//! pack only by `cvt`s to 32 bits or fewer and `mov` unpacks); the value (w's low word the pack's
+//! word {pair, h}, its high word as it was) is written by `merge_c_in_place.rs`.
 
 use super::fuzz3602::unchanged_between;
 use super::merge_c_in_place::last_writer;
 use super::origin::{reads_and_overwrites, value_readers};
-use crate::isa::{CvtType, Form, Instruction};
+use crate::isa::types::{MemType, VecWidth};
+use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::{Reg, RegClass, Stmt};
 
@@ -42,7 +60,7 @@ pub(super) fn widened(m: &Machine<'_>, k: usize, merged: &[Reg]) -> Vec<Reg> {
     let mut out = Vec::new();
     for (j, s) in m.p.body[..k].iter().enumerate() {
         let Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }) = s else { continue };
-        let widening = matches!(c.atype, CvtType::U16 | CvtType::S16)
+        let widening = matches!(c.atype, CvtType::U8 | CvtType::U16 | CvtType::S16)
             && matches!(c.dtype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64)
             && !c.sat;
         let (Some(dst), Some(src)) = (operands.first(), operands.get(1)) else { continue };
@@ -63,22 +81,33 @@ pub(super) fn widened(m: &Machine<'_>, k: usize, merged: &[Reg]) -> Vec<Reg> {
 }
 
 /// Whether the last writer of `h` before body index `j` is an unguarded `cvt.u8.<int>` (a mask
-/// by 0xff: its register's bits 8–31 are zero).
+/// by 0xff: its register's bits 8–31 are zero) or an unguarded `.v2`/`.v4` `.u8`/`.b8` load
+/// (an element extracted by `PRMT 0x777x`, zero-extended: seed 5702's 2ca01739).
 fn byte_cvt(m: &Machine<'_>, j: usize, h: Reg) -> bool {
-    matches!(
-        last_writer(m, j, h),
-        Some((_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })))
-            if c.dtype == CvtType::U8 && c.atype.is_int() && !c.sat
-    )
+    match last_writer(m, j, h) {
+        Some((_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. }))) => {
+            c.dtype == CvtType::U8 && c.atype.is_int() && !c.sat
+        }
+        Some((_, Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. }))) => {
+            matches!(l.ty, MemType::U8 | MemType::B8) && matches!(l.vec, Some(VecWidth::V2 | VecWidth::V4))
+        }
+        _ => false,
+    }
 }
 
 /// Whether every statement after body index `k` reading the 64-bit `w` (until it is
-/// overwritten) is an integer `cvt` to 32 bits or fewer (which reads w's low word).
+/// overwritten) is an integer `cvt` to 32 bits or fewer (which reads w's low word) or a `mov`
+/// unpack of it (its low word the merged register, its high word zero: seed 5702's 2ca01739, `w2`).
 fn read_narrowed_only(m: &Machine<'_>, k: usize, w: Reg) -> bool {
     for s in &m.p.body[k + 1..] {
         let (reads, overwrites) = reads_and_overwrites(s, w);
-        let narrowing = matches!(s, Stmt::Isa(Instruction { form: Form::Cvt(c), .. })
-            if c.atype.is_int() && c.dtype.is_int() && c.dtype.bits() <= 32);
+        let narrowing = match s {
+            Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) => {
+                c.atype.is_int() && c.dtype.is_int() && c.dtype.bits() <= 32
+            }
+            Stmt::Isa(Instruction { form: Form::Mov(mv), .. }) => matches!(mv.shape, MovShape::Unpack(_)),
+            _ => false,
+        };
         if reads && !narrowing {
             return false;
         }

@@ -27,6 +27,10 @@
 //! [`boundary`] names, and (seeds 4202–4203) a 64-bit `bfe`, `bfi`, `brev` or `bfind`, which
 //! ptxas expands into blocks of its own ([`wide_bit_field_op`]).
 
+mod a_through_a_carry_writer;
+
+pub(super) use a_through_a_carry_writer::a_known_locally;
+
 use super::known_at_compile_time::known;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;

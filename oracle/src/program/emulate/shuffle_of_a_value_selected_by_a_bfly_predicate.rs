@@ -23,7 +23,12 @@
 //! (`s54/x5_w1`: `FSEL`), `cvt.u16.u32` (`x5_w4`), a cvt of a nonzero moved constant or of an
 //! immediate (`x5_w2`, `x5_w3`: `SEL R5, R0, 0xac`); kept (right) for a cvt of a loaded value
 //! (`v2_cvt_of_loaded`: `F2I.NTZ; SEL; SHFL.UP`) and for `c[4:0]` = 0 (`v3_clamp_0`).
+//! Session 57 (seed 5702's c3be1a58, corpus/findings/fuzz-h200-5702/trace/T57E.md): the choice may
+//! be among values ptxas takes as uniform, the shuffle's own result and values computed from it
+//! and constants (`uniform_choice.rs`).
 //! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy.
+
+mod uniform_choice;
 
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
@@ -52,7 +57,11 @@ pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
     }
     let Some(a) = inst.operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return false };
     let Some(j) = m.p.body.get(..m.stmt).and_then(|b| b.iter().rposition(|s| writes(s, a))) else { return false };
-    chosen_by(m, j, a).is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
+    // Or a choice among values ptxas takes as uniform, not only constants (seed 5702's c3be1a58,
+    // `uniform_choice.rs`).
+    chosen_by(m, j, a)
+        .or_else(|| uniform_choice::chosen_by(m, j, a))
+        .is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
 }
 
 /// The predicate by which the statement at body index `j` chooses register `a`'s value between

@@ -23,20 +23,21 @@ const LOW_WORD: [&str; 2] = ["cvt.u32.s64 %r2, %d0;", "st.global.u32 [%out+4], %
 const WORDS: [u32; 4] = [0xe482_2711, 0, 0, 0];
 
 /// f788f578 (`reduced.ptx`, 13.0.88 -O3 `LOP3.LUT R7, R2, 0xff; MERGE_C R2, R2, R2, R7; IMAD.MOV.U32
-/// R7, RZ, RZ, R2; STG.E.U16 [+0x6], R7`): the low word of d0 is the pair 0xfbfb, the spec 0x11;
-/// `v3_cvt_u32_u16_before` (`cvt.u32.u16` stored whole) and `s47/y1_cvt_s64_s16_sign_extending`
-/// alike.
+/// R7, RZ, RZ, R2; STG.E.U16 [+0x6], R7`): the low word of d0 is the pack's word {pair 0xfbfb, h
+/// 0x11} (the low half the pair, as stored), the spec 0x11; `v3_cvt_u32_u16_before` (`cvt.u32.u16`
+/// stored whole) and `s47/y1_cvt_s64_s16_sign_extending` alike. The high half is h's: the word
+/// `MERGE_C` leaves (seed 5702's 2ca01739, whose GPU word 0x00660000 shows it).
 #[test]
 fn nd_f788f578_a_widening_of_a_byte_half_before_the_pack_is_the_pair() {
-    exact_case(&chain(BYTE, WIDEN64, &LOW_WORD), WORDS, D, 0x0000_0011_0011_fbfb, 0x0000_fbfb_0011_fbfb);
+    exact_case(&chain(BYTE, WIDEN64, &LOW_WORD), WORDS, D, 0x0000_0011_0011_fbfb, 0x0011_fbfb_0011_fbfb);
     let widen32 = chain(BYTE, "cvt.u32.u16 %r2, %h2;", &["st.global.u32 [%out+4], %r2;"]);
-    exact_case(&widen32, WORDS, D, 0x0000_0011_0011_fbfb, 0x0000_fbfb_0011_fbfb);
+    exact_case(&widen32, WORDS, D, 0x0000_0011_0011_fbfb, 0x0011_fbfb_0011_fbfb);
     exact_case(
         &chain(BYTE, "cvt.s64.s16 %d0, %h2;", &LOW_WORD),
         WORDS,
         D,
         0x0000_0011_0011_fbfb,
-        0x0000_fbfb_0011_fbfb,
+        0x0011_fbfb_0011_fbfb,
     );
 }
 
@@ -60,5 +61,63 @@ fn nd_f788f578_the_campaign_case_gives_the_stored_o3_words() {
         let want = if w == 1 { (s.bits & 0xffff) | 0xfbfb_0000 } else { s.bits };
         assert!(w != 1 || s.bits >> 16 == 0x0011, "thread {t} spec");
         assert_eq!(e.bits, want, "thread {t} word {w}");
+    }
+}
+
+/// The variant `name` (`s57/NAME`) of seed 5702's 2ca01739 with input word 0 of every thread 0x66.
+fn variant_2ca01739(name: &str) -> (Program, Inputs) {
+    super::variant_of("5702", "2ca01739", name, &[(0, 0x66)])
+}
+
+/// Seed 5702's 2ca01739 stored case (`ld.shared.v2.b8 {h3, h0}` of 0x66; `cvt.s64.u8 d5, h3`; the
+/// pack `st.shared.v2.s16 {pair, h3}`; d5's low word by a `mov.b64` unpack): emulating 3701-N-D
+/// gives the GPU's word 0 0x00660000 (the pack's word {pair 0, h 0x66}) in every thread, the spec
+/// 0x66.
+#[test]
+fn nd_2ca01739_the_stored_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5702", "2ca01739e2de07cd");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { 0x0066_0000 } else { s.bits };
+        assert!(w != 0 || s.bits == 0x66, "thread {t} spec");
+        assert_eq!(e.bits, want, "thread {t} word {w}");
+    }
+}
+
+/// 2ca01739's wrong variants (13.0.88 -O3: word 0 the merged register): `cvt.u32.u8` (`w1`),
+/// r10 stored too (`w2`, word 1 right), `cvt.u32.s64` after the pack (`w5`), `cvt.s64.u16` of the
+/// element (`w9`), `ld.global.v2.u8` (`w10`), a `cvt.u8.u32` h (`w11`), a `mov.b32` pack (`w12`),
+/// `ld.shared.v4.b8` with `cvt.u64.u8` (`w14`), `cvt.s32.u8` (`w15`).
+#[test]
+fn nd_2ca01739_a_u8_widening_of_a_byte_element_before_the_pack_is_the_pack_word() {
+    for name in [
+        "w1_cvt_u32_u8",
+        "w2_unpack_both_stored",
+        "w5_cvt_u32_s64_after",
+        "w9_cvt_s64_u16",
+        "w10_global_v2_u8",
+        "w11_cvt_u8_u32_h",
+        "w12_mov_b32_pack",
+        "w14_v4_b8",
+        "w15_cvt_s32_u8",
+    ] {
+        let (p, i) = variant_2ca01739(&format!("s57/{name}"));
+        for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+            if w == 0 {
+                assert_eq!((s.bits, e.bits), (0x66, 0x0066_0000), "{name} thread {t}");
+            }
+        }
+    }
+}
+
+/// 2ca01739's right variants: `cvt.s64.s8` (`w3`), d5 stored whole (`w4`), a scalar `ld.u8` h
+/// (`w6`), no pack (`w7`), f16 halves in the pair's place (`w8`), h first (`w13`).
+#[test]
+fn nd_2ca01739_leaves_sign_extension_whole_reads_and_scalar_loads_alone() {
+    for name in ["w3_cvt_s64_s8", "w4_stored_whole", "w6_scalar_ld_u8", "w7_no_pack", "w8_f16_not_pair", "w13_h_first"]
+    {
+        let (p, i) = variant_2ca01739(&format!("s57/{name}"));
+        let spec = run(&p, &i, &Allowances::all()).unwrap();
+        let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!((out, fired), (spec, Vec::new()), "{name}");
     }
 }
