@@ -1944,7 +1944,7 @@ const SEED_5403_LABELS: [(&str, &str); 7] = [
     ("9121bc6c", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation took {new, lo} with a loaded new); helper w4: either orientation with a computed word that reads no word of d (trace/9121bc6c/s54b/)
     ("965cd327", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation took unguarded links); helper w3: emulate/mad_hi_links_under_one_guard.rs
     ("a4cbab31", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation took unguarded .u32/.s32 links); helper w3: emulate/mad_hi_links_under_one_guard.rs
-    ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry by id: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S)
+    ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S); by id until session 57, now by its emulation (helper h1, fuzz-h200-5703/trace/T57A.md: emulate/negated_abs_s64_below_every_negative_constant.rs; the id kept as stored_id)
 ];
 
 #[test]
@@ -2130,4 +2130,15 @@ const SEED_5602_LABELS_F: [(&str, &str); 3] = [
     ("7b7273cd", "fuzz-h200-f-negation-overflow"), // KNOWN F: cvt.rn.f32.u64 of cvt.s64.s16 of abs.s16 is I2F.S16 (T56F; F's f32 rules wanted a .u16/.u32 source, a zero extension); helper t6: emulate/f_f32_of_sign_extended_abs.rs
     ("ac5c45b7", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: a branch on a constant bfly's predicate, no BSSY before SHFL.IDX (T56F; the entry names its findings by id); helper t6: its id added
     ("fd85a600", "fuzz-h200-4701-119d98cf-zero-extension-of-converted-half-dropped-at-packed-min"), // KNOWN 119d98cf, a real never-written read: min.s16x2 of cvt.s32.s16 of an ld.s16 merged with its neighbour (T56F; dropped_extension wanted a cvt.u16 of an F2FP half); helper t6: sign_extension_of_merged_load
+];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_A);
+}
+
+/// What the word finding of seed 5703 (session 57's campaign build, 0b319658) that helper h1 traced
+/// (session 57's trace A, trace/T57A.md) is labelled now.
+const SEED_5703_LABELS_A: [(&str, &str); 1] = [
+    ("9823257d", "fuzz-h200-f-negation-overflow"), // KNOWN F: min.s64 of abs.s64 of -2^63 and 0 folded to 0, f46efbdc's lt-by-zero test inside the 64-bit min (T57A; set_of_abs_against_zero_folded_non_negative::glue took set only); helper h1: min_glue there (trace/9823257d/s57/)
 ];
