@@ -11,10 +11,10 @@ use super::{
     known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant, mad_hi_links_dropped_as_repeats,
     merge_c_guarded_pack_and_later_duplicate, min_s32_of_max_u32_by_zero_folded_to_zero,
     multiplier_chain_folded_to_its_low_word, negated_abs_s64_below_every_negative_constant,
-    negated_carry_op_folded_keeps_its_carry_in_added,
-    negation_inside_fused_min_max_read_as_its_source, negation_of_max_s32_evaluated_in_an_arm_dropped,
-    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
-    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, Machine,
+    negated_carry_op_folded_keeps_its_carry_in_added, negation_inside_fused_min_max_read_as_its_source,
+    negation_of_max_s32_evaluated_in_an_arm_dropped, or_and16_of_set_mask_halves_xor_as_predicate,
+    packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
+    xor16_of_set_mask_halves_as_predicate, Machine,
 };
 use crate::semantics::{Deviation, Expected};
 
@@ -72,10 +72,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
                 negated_carry_op_folded_keeps_its_carry_in_added::glue,
             ),
-            (
-                Deviation::NegatedAbsS64BelowEveryNegativeConstant,
-                negated_abs_s64_below_every_negative_constant::glue,
-            ),
+            (Deviation::NegatedAbsS64BelowEveryNegativeConstant, negated_abs_s64_below_every_negative_constant::glue),
         ];
         first_glue_rule(m, t, g, vals, r, rules)
     },

@@ -24,11 +24,8 @@ fn negated_abs64_b33158de_the_stored_case_is_reproduced() {
 
 /// x loaded (words 0–1), −|x| in %d3 by `neg` (the `tail` reads it), the 64-bit %d4 stored.
 fn negated(tail: &[&str]) -> Vec<String> {
-    let mut l = vec![
-        "ld.global.u64 %d1, [%in];".to_string(),
-        "abs.s64 %d4, %d1;".to_string(),
-        "neg.s64 %d3, %d4;".to_string(),
-    ];
+    let mut l =
+        vec!["ld.global.u64 %d1, [%in];".to_string(), "abs.s64 %d4, %d1;".to_string(), "neg.s64 %d3, %d4;".to_string()];
     l.extend(tail.iter().map(|s| s.to_string()));
     l
 }
