@@ -1944,7 +1944,7 @@ const SEED_5403_LABELS: [(&str, &str); 7] = [
     ("9121bc6c", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a: the repack mirrored, `mov.b64 d, {old_hi, new}` with new computed into old_hi's register, then copied down (T54S; the emulation took {new, lo} with a loaded new); helper w4: either orientation with a computed word that reads no word of d (trace/9121bc6c/s54b/)
     ("965cd327", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: four guarded mad.hi.s32 links compile to 2 (T54S; the emulation took unguarded links); helper w3: emulate/mad_hi_links_under_one_guard.rs
     ("a4cbab31", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: seven guarded mad.hi.u16 links compile to 3 (T54S; the emulation took unguarded .u32/.s32 links); helper w3: emulate/mad_hi_links_under_one_guard.rs
-    ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry by id: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S)
+    ("b33158de", "fuzz-h200-5403-b33158de-min-max-s64-of-negated-abs-folded-against-a-negative-constant"), // NEW, its own entry: max.s64 of neg(abs.s64 x) against a negative constant folded to the constant (T54S); by id until session 57, now by its emulation (helper h1, fuzz-h200-5703/trace/T57A.md: emulate/negated_abs_s64_below_every_negative_constant.rs; the id kept as stored_id)
 ];
 
 #[test]
@@ -2224,4 +2224,15 @@ const SEED_5702_LABELS_E: [(&str, &str); 3] = [
     ("2ca01739", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: cvt.s64.u8 of a .v2.b8 shared element before the {pair, h} pack, its low word read after it by a mov.b64 unpack: the pack's word (T57E; widened wanted a .u16/.s16 widening of a cvt.u8 h read by cvts only, and gave bits 16-31 zero); helper h5: merge_c_widened_byte_half_read_after_pack.rs, merge_c_in_place.rs PACK_WORD (trace/2ca01739/s57/)
     ("4b300431", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: bfe.s32 past the msb of an a computed by add.cc.u32 of constants, not known to the local fold (T57E; known_locally took the add.cc as known); helper h5: n7_known_within_one_block/a_through_a_carry_writer.rs (trace/4b300431/s57/)
     ("c3be1a58", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7: a guarded prmt under a constant bfly's predicate of the bfly's own result, its later bfly dropped (T57E; chosen_by wanted a mov/cvt of constants or a selp); helper h5: shuffle_of_a_value_selected_by_a_bfly_predicate/uniform_choice.rs (trace/c3be1a58/s57/)
+];
+
+#[test]
+fn the_seed_5703_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5703", &SEED_5703_LABELS_A);
+}
+
+/// What the word finding of seed 5703 (session 57's campaign build, 0b319658) that helper h1 traced
+/// (session 57's trace A, trace/T57A.md) is labelled now.
+const SEED_5703_LABELS_A: [(&str, &str); 1] = [
+    ("9823257d", "fuzz-h200-f-negation-overflow"), // KNOWN F: min.s64 of abs.s64 of -2^63 and 0 folded to 0, f46efbdc's lt-by-zero test inside the 64-bit min (T57A; set_of_abs_against_zero_folded_non_negative::glue took set only); helper h1: min_glue there (trace/9823257d/s57/)
 ];

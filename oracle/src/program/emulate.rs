@@ -130,6 +130,7 @@ mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod mul_step_unread_shfl_predicate_folded_zero;
 mod multiplier_chain_folded_to_its_low_word;
 mod n7_known_within_one_block;
+mod negated_abs_s64_below_every_negative_constant;
 mod negated_carry_op_folded_keeps_its_carry_in_added;
 mod negation_inside_fused_min_max_read_as_its_source;
 mod negation_of_max_s32_evaluated_in_an_arm_dropped;
@@ -534,8 +535,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         if let Some(to) = slct_of_abs_folded_non_negative::glue(m, t, g, vals, &result) {
             return m.fire(Deviation::NegationOverflow, &result, to);
         }
-        // …and a `set` of it against 0 is folded as non-negative (seed 5002's f46efbdc:
-        // `emulate/set_of_abs_against_zero_folded_non_negative.rs`).
+        // …and a `set` (or `min.s64`) of it against 0 is folded as non-negative (seed 5002's
+        // f46efbdc, 5703's 9823257d: `emulate/set_of_abs_against_zero_folded_non_negative.rs`).
         if let Some(to) = set_of_abs_against_zero_folded_non_negative::glue(m, t, g, vals, &result) {
             return m.fire(Deviation::NegationOverflow, &result, to);
         }

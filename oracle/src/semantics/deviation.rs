@@ -717,11 +717,17 @@ pub enum Deviation {
     /// x the prmt read
     /// (`program/emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`).
     PrmtByteNarrowedPastAGuardedWriteOfItsSource,
+    /// b33158de (corpus/findings/fuzz-h200-5403/, b33158de, trace/T54S.md; ptxas 13.0.88 and 13.5
+    /// -O3, and the JIT): −|x| (`neg.s64`/`sub.s64 0` of `abs.s64 x`) is taken as below every
+    /// negative constant K: `max.s64` gives K, `min.s64` −|x|, a signed `setp`/`set` the truth of
+    /// −|x| < K, where §9.7.1 gives 0 for x = 0
+    /// (`program/emulate/negated_abs_s64_below_every_negative_constant.rs`).
+    NegatedAbsS64BelowEveryNegativeConstant,
 }
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 83] = [
+    pub const ALL: [Deviation; 84] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -805,6 +811,7 @@ impl Deviation {
         Deviation::B64RepackInAnArmLoadsNewWordOverOldLow,
         Deviation::PackHighHalfReadFromItsHalfAfterAGuardedWrite,
         Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource,
+        Deviation::NegatedAbsS64BelowEveryNegativeConstant,
     ];
 
     /// The deviations of one interpreter, in triage order.
@@ -910,6 +917,7 @@ impl Deviation {
             Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource => {
                 "prmt-byte-narrowed-past-a-guarded-write-of-its-source"
             }
+            Deviation::NegatedAbsS64BelowEveryNegativeConstant => "negated-abs-s64-below-every-negative-constant",
         }
     }
 

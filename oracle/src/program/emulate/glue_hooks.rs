@@ -10,10 +10,11 @@ use super::{
     fuzz3602, fuzz3701, fuzz3702, fuzz3702_conversions, fuzz3801, fuzz3901, fuzz4003, j_packed_constant,
     known_at_compile_time, loop_carried_negation_of_max_s32_held_invariant, mad_hi_links_dropped_as_repeats,
     merge_c_guarded_pack_and_later_duplicate, min_s32_of_max_u32_by_zero_folded_to_zero,
-    multiplier_chain_folded_to_its_low_word, negated_carry_op_folded_keeps_its_carry_in_added,
-    negation_inside_fused_min_max_read_as_its_source, negation_of_max_s32_evaluated_in_an_arm_dropped,
-    or_and16_of_set_mask_halves_xor_as_predicate, packed_min_max_of_zero_extended_converted_half,
-    setp_one_of_f32_set_of_wide_source, xor16_of_set_mask_halves_as_predicate, Machine,
+    multiplier_chain_folded_to_its_low_word, negated_abs_s64_below_every_negative_constant,
+    negated_carry_op_folded_keeps_its_carry_in_added, negation_inside_fused_min_max_read_as_its_source,
+    negation_of_max_s32_evaluated_in_an_arm_dropped, or_and16_of_set_mask_halves_xor_as_predicate,
+    packed_min_max_of_zero_extended_converted_half, setp_one_of_f32_set_of_wide_source,
+    xor16_of_set_mask_halves_as_predicate, Machine,
 };
 use crate::semantics::{Deviation, Expected};
 
@@ -40,7 +41,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     // its low word, 1c2ac943's chained shr.s32 folded to 0 (and its `or` with the sign bit made an
     // add, seed 5601's 958b8f4e), 63aaaadc's negation of an arm's
     // evaluated 0x7fffffff dropped, df7cd5e3's negation read as its source in a fused min/max,
-    // eb1853bf's negated addc/subc folded with its carry-in added: each in its file.
+    // eb1853bf's negated addc/subc folded with its carry-in added, b33158de's −|x| (64-bit) taken as
+    // below every negative constant: each in its file.
     |m, t, g, vals, r| {
         let rules: &[(Deviation, GlueRule)] = &[
             (
@@ -79,6 +81,7 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 Deviation::NegatedCarryOpFoldedKeepsItsCarryInAdded,
                 negated_carry_op_folded_keeps_its_carry_in_added::glue,
             ),
+            (Deviation::NegatedAbsS64BelowEveryNegativeConstant, negated_abs_s64_below_every_negative_constant::glue),
         ];
         first_glue_rule(m, t, g, vals, r, rules)
     },

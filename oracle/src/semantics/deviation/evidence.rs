@@ -148,6 +148,9 @@ impl Deviation {
             Deviation::PrmtByteNarrowedPastAGuardedWriteOfItsSource => {
                 "corpus/findings/fuzz-h200-5403/cases/7a05c9050ed6a314.case"
             }
+            Deviation::NegatedAbsS64BelowEveryNegativeConstant => {
+                "corpus/findings/fuzz-h200-5403/cases/b33158de65035c43.case"
+            }
         }
     }
 }

@@ -67,3 +67,51 @@ fn f46efbdc_other_orders_bounds_and_producers_are_left_alone() {
     untouched(&neg, MIN, D);
     untouched(&abs_set("set.ge.u32.s32 %r8, %r1, 0;"), [0x8000_0001, 0, 0, 0], D);
 }
+
+/// Seed 5703's 9823257d: `min.s64 |x|, 0` of x = −2^63, the high word stored — the spec's
+/// 0x80000000 (−2^63 the smaller), the GPU's 0 (13.0.88 -O3 `STG.E … RZ`) in every thread.
+#[test]
+fn min_s64_9823257d_the_stored_case_is_reproduced() {
+    let (p, i) = super::stored_case("5703", "9823257dab0b066d");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((s.bits, e.bits), (0x8000_0000, 0), "thread {t} word {w}");
+    }
+}
+
+/// `ld x (64 bits); abs.s64; <min>; st` of the 64-bit word in %d2.
+fn abs_min(min: &[&'static str]) -> Vec<&'static str> {
+    let mut l = vec!["ld.global.u64 %d1, [%in];", "abs.s64 %d1, %d1;"];
+    l.extend(min);
+    l.push("st.global.u64 [%out], %d2;");
+    l
+}
+
+const MIN64: [u32; 4] = [0, 0x8000_0000, 0, 0];
+
+/// Wrong (13.0.88 -O3 `STG … RZ`; trace/9823257d/s57/): `min.s64 |x|, 0` with an immediate 0
+/// (the case, `v1` a plain load, `v2` the 64-bit word), the 0 first (`v3`, a moved 0 here: glue
+/// takes no immediate first operand), a moved 0 (`v4`).
+#[test]
+fn min_s64_9823257d_min_of_an_overflowed_abs_and_zero_is_folded_to_zero() {
+    let min = 0x8000_0000_0000_0000;
+    exact_case(&abs_min(&["min.s64 %d2, %d1, 0;"]), MIN64, D, min, 0);
+    exact_case(&abs_min(&["mov.u64 %d3, 0;", "min.s64 %d2, %d3, %d1;"]), MIN64, D, min, 0);
+    exact_case(&abs_min(&["mov.u64 %d3, 0;", "min.s64 %d2, %d1, %d3;"]), MIN64, D, min, 0);
+}
+
+/// Right (13.0.88 -O3 keeps the compare and `SEL`): a loaded 0 (`v5`), bounds 5 and −1 (`v6`,
+/// `v7`), `max.s64` by 0 (`v8`), `min.s32` (`v10`: `VIMNMX`), `min.u64` (`v11`), no abs (`v12`),
+/// `neg.s64` (`v13`); and any x but the minimum.
+#[test]
+fn min_s64_9823257d_other_bounds_types_and_producers_are_left_alone() {
+    untouched(&abs_min(&["ld.global.u64 %d3, [%in+8];", "min.s64 %d2, %d1, %d3;"]), MIN64, D);
+    for min in ["min.s64 %d2, %d1, 5;", "min.s64 %d2, %d1, -1;", "max.s64 %d2, %d1, 0;", "min.u64 %d2, %d1, 0;"] {
+        untouched(&abs_min(&[min]), MIN64, D);
+    }
+    let s32 = ["ld.global.u32 %r1, [%in];", "abs.s32 %r1, %r1;", "min.s32 %r2, %r1, 0;", "st.global.u32 [%out], %r2;"];
+    untouched(&s32, MIN, D);
+    untouched(&["ld.global.u64 %d1, [%in];", "min.s64 %d2, %d1, 0;", "st.global.u64 [%out], %d2;"], MIN64, D);
+    let neg = ["ld.global.u64 %d1, [%in];", "neg.s64 %d1, %d1;", "min.s64 %d2, %d1, 0;", "st.global.u64 [%out], %d2;"];
+    untouched(&neg, MIN64, D);
+    untouched(&abs_min(&["min.s64 %d2, %d1, 0;"]), [1, 0x8000_0000, 0, 0], D);
+}
