@@ -516,6 +516,24 @@ pub struct Case<'a> {
     pub result: &'a ProgramResult,
 }
 
+/// The backends a finding's version verdict counts wrong: its own, and for a disagreement every
+/// backend any of whose words the oracle does not admit, whatever explains them — a backend
+/// whose words another (known) finding of the program takes did not get the program right
+/// (seed 5703's e9fc9a48 said "the JIT right" where the JIT gave root cause B's words).
+fn wrong_at_all(this: &Raw, p: &Program, result: &ProgramResult) -> Vec<String> {
+    let mut wrong = this.backends.clone();
+    if this.disagreement.is_some() {
+        if let Outcome::Disagree(d) = compare_result(p.outputs, &result.expected, &result.observed) {
+            for b in d.backends {
+                if !wrong.contains(&b) {
+                    wrong.push(b);
+                }
+            }
+        }
+    }
+    wrong
+}
+
 /// Names and packages one raw finding: signature (class, implicated form, input class,
 /// backends, how, shape of the first wrong word), the finding, and its case file text. The final run's own finding of the same
 /// pre-signature is preferred (its mismatches are the reduced program's); `raw` stands in when
@@ -567,7 +585,7 @@ pub fn package(
             case.result.sass.iter().map(|c| (c.by.clone(), !this.backends.contains(&c.by))).collect();
         versions::verdict(&outcomes, versions::found_release(env).as_deref())
     } else {
-        versions::program_verdict(&this.backends, this.disagreement.is_some(), &observed, &failed, env)
+        versions::program_verdict(&wrong_at_all(&this, mp, case.result), this.disagreement.is_some(), &observed, &failed, env)
     };
     (f, Register::write_case(&(mp.clone(), mi.clone())))
 }
@@ -756,6 +774,23 @@ mod tests {
             assert_eq!(m.actual["cuda:ptxas-O0"], format!("{:#010x}", with_l[at]), "{m:?}");
             assert_eq!(m.actual["cuda:ptxas-O3"], format!("{:#010x}", other[at]), "{m:?}");
         }
+        // Its version verdict counts -O0 wrong too: -O0 gave L's words, not the spec's (seed
+        // 5703's e9fc9a48 said "the JIT right" where the JIT gave B's). A backend that gave the
+        // spec's words is right.
+        let spec_words = words_of(&expected);
+        let with_right = ProgramResult {
+            observed: [result.observed.clone(), vec![Observed { backend: "cuda:jit".into(), words: spec_words }]]
+                .concat(),
+            ..result.clone()
+        };
+        let reduced = Reduced::unchanged(&p, &i);
+        let case = Case { original: &p, reduced: &reduced, result: &with_right };
+        let env = [("ptxas".to_string(), "Cuda compilation tools, release 13.0, V13.0.88".to_string())];
+        let raws = raw_findings(&p, &with_right);
+        let new = raws.iter().find(|r| r.explained.is_empty()).expect("-O3's word is new");
+        assert_eq!(new.backends, ["cuda:ptxas-O3"]);
+        let (f, _) = package(new, &case, &allow, 0.0, &env);
+        assert_eq!(f.versions.as_deref(), Some("wrong in 13.0 -O0, -O3; the JIT right"), "{f:#?}");
     }
 
     /// An emulation that fires where ptxas compiled right (here L, on a `cvt.s64.u32` the GPU
