@@ -166,23 +166,91 @@ fn a_planted_fault_or_hang_fails_only_its_own_row_or_batch() {
 
     let (_, _, clean_batch) = programs(6, |i| format!("p{i}"));
     let outputs = pool.run_programs(&clean_batch).expect("clean batch");
+    // A fault in a part of two kernels ([4, 5]): the other parts' outputs come back and the
+    // part's programs are left to run again (no finding is pinned on either).
     let (_, _, faulty) = programs(6, |i| if i == 4 { "planted_fault_4".into() } else { format!("p{i}") });
     match pool.run_programs(&faulty) {
-        Err(Failed::Finding(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
-        other => panic!("a planted fault fails its batch: {other:?}"),
+        Err(Failed::Programs { failed, ran }) => {
+            assert!(failed.is_empty(), "{failed:?}");
+            assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1, 2, 3], "parts [0,1] [2,3] ran");
+            assert!(ran.iter().all(|(k, words)| *words == outputs[*k]));
+        }
+        other => panic!("a planted fault fails its part: {other:?}"),
     }
     assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
+    // A fault in a part of one kernel is that program's failure alone.
+    let (_, _, clean3) = programs(3, |i| format!("p{i}"));
+    let outputs3 = pool.run_programs(&clean3).expect("clean batch of 3");
+    let (_, _, faulty3) = programs(3, |i| if i == 1 { "planted_fault_1".into() } else { format!("p{i}") });
+    match pool.run_programs(&faulty3) {
+        Err(Failed::Programs { failed, ran }) => {
+            assert!(matches!(&failed[..], [(1, Failure::Crash { how, .. })] if how == "worker crash"), "{failed:?}");
+            assert_eq!(ran, [(0, outputs3[0].clone()), (2, outputs3[2].clone())]);
+        }
+        other => panic!("a planted fault alone in its part fails its program: {other:?}"),
+    }
     // A worker that faults names the faulting site (`worker::crash_site`), and the crash's
     // `how` carries it: here `raise` in libc, as the planted kernel raises SIGSEGV.
-    let (_, _, segv) = programs(6, |i| if i == 2 { "planted_segv_2".into() } else { format!("p{i}") });
+    let (_, _, segv) = programs(3, |i| if i == 2 { "planted_segv_2".into() } else { format!("p{i}") });
     match pool.run_programs(&segv) {
-        Err(Failed::Finding(Failure::Crash { how, message, .. })) => {
-            assert!(how.starts_with("worker crash at SIGSEGV in ") && how.contains("+0x"), "{how}");
-            assert!(message.contains("it faulted: SIGSEGV in "), "{message}");
-        }
-        other => panic!("a planted SIGSEGV fails its batch with its site: {other:?}"),
+        Err(Failed::Programs { failed, .. }) => match &failed[..] {
+            [(2, Failure::Crash { how, message, .. })] => {
+                assert!(how.starts_with("worker crash at SIGSEGV in ") && how.contains("+0x"), "{how}");
+                assert!(message.contains("it faulted: SIGSEGV in "), "{message}");
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("a planted SIGSEGV fails its program with its site: {other:?}"),
     }
     assert_eq!(pool.run_programs(&clean_batch).expect("the pool goes on"), outputs);
+    // One worker: the batch is one part, and its fault is the batch's finding (the caller
+    // narrows it down by halving).
+    let mut one = oracle_worker(1, Duration::from_secs(3));
+    match one.run_programs(&faulty) {
+        Err(Failed::Finding(Failure::Crash { how, .. })) => assert_eq!(how, "worker crash"),
+        other => panic!("a planted fault fails a one-part batch: {other:?}"),
+    }
+}
+
+/// End to end through the engine: a batch of 8 on `oracle-worker` over four workers with a
+/// planted fault gives 7 outputs that agree with the oracle and one crash finding for the
+/// faulting program, found by running its part's programs again one per worker (the outcome
+/// halving gave too; `a_planted_fault_or_hang_fails_only_its_own_row_or_batch` shows the pool
+/// keeping the other parts' outputs instead of failing the batch).
+#[test]
+fn a_campaign_batch_with_a_planted_fault_fails_only_its_program() {
+    use runner::fuzz::engine::Engine;
+    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
+    let registry = Registry::new(Settings {
+        ptxas: Vec::new(),
+        devices: Devices::default(),
+        workers: Some(4),
+        allow: Allowances::all(),
+        sweep_timeout: Duration::from_secs(60),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine =
+        Engine::new(&registry, &["oracle-worker".to_string()], target(), None, dir.path().to_path_buf()).unwrap();
+    let (progs, inputs, _) = programs(8, |i| if i == 5 { "planted_fault_5".into() } else { format!("p{i}") });
+    let results = engine.run(&progs, &inputs, "t");
+    for (k, r) in results.iter().enumerate() {
+        if k == 5 {
+            assert!(
+                matches!(&r.failures[..], [Failure::Crash { by, how, .. }] if by == "oracle-worker" && how == "worker crash"),
+                "{:?}",
+                r.failures
+            );
+            assert!(r.observed.is_empty());
+        } else {
+            let outputs = progs[k].outputs;
+            let expected: Vec<u32> = (r.expected.as_ref().unwrap().iter())
+                .flat_map(|e| (0..outputs).map(move |w| (e.bits >> (32 * w)) as u32))
+                .collect();
+            assert!(r.failures.is_empty(), "{k}: {:?}", r.failures);
+            assert_eq!(r.observed.len(), 1, "{k}");
+            assert_eq!(r.observed[0].words, expected, "{k}");
+        }
+    }
 }
 
 /// A planted hang in a batch split over three oracle workers, with a per-kernel timeout: the
@@ -279,7 +347,10 @@ fn a_replay_of_a_case_set_names_the_planted_hang_and_runs_the_rest() {
     let took = t.elapsed();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stderr.contains("oracle-worker: `planted_hang_x` (kernel 3 of a batch of 5) hung"), "{stderr}");
+    assert!(
+        stderr.contains("oracle-worker: `planted_hang_x` (kernel 3 of a batch of 5) failed alone (hang: "),
+        "{stderr}"
+    );
     let hang = format!("{}: crash [oracle-worker] hang", planted.display());
     assert!(stdout.contains(&hang), "{stdout}");
     assert_eq!(stdout.matches("every backend agrees with the oracle").count(), 4, "{stdout}");

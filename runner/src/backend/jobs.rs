@@ -24,10 +24,11 @@ pub enum Failed {
     /// The environment: the backend cannot run any more (no worker could be started).
     Environment(String),
     /// Failures of single programs of the batch, each named by the worker that ran it (a
-    /// kernel that did not finish within [`ProgramBatch::kernel_timeout`]), and the outputs of
-    /// the programs that ran; by index into [`ProgramBatch::kernels`]. `failed` is never empty.
-    /// The programs in neither list have no outputs (their worker was stopped with a kernel
-    /// running, before reading any back): the caller runs them again.
+    /// kernel that did not finish within [`ProgramBatch::kernel_timeout`]) or failing alone in
+    /// a part of one kernel, and the outputs of the programs that ran; by index into
+    /// [`ProgramBatch::kernels`]. The two lists are never both empty. The programs in neither
+    /// list have no outputs (their worker was stopped with a kernel running, before reading any
+    /// back, or their part of several kernels failed): the caller runs them again.
     Programs {
         /// The programs that failed, each with its failure.
         failed: Vec<(usize, Failure)>,

@@ -11,8 +11,9 @@
 //! memory jobs ([`Backend::run_mem`]: the worker protocol's [`MemJob`], passed through; only
 //! GPU backends run them, the others say so as an environment error). A run that goes wrong
 //! is classified: a [`Failure`] is worth a finding (a rejection, a ptxas crash, a GPU fault, a
-//! hang), a [`Failed::Environment`] is not; a hang its worker pins on one kernel of a batch is
-//! that program's failure alone ([`Failed::Programs`]).
+//! hang), a [`Failed::Environment`] is not; a hang its worker pins on one kernel of a batch, or
+//! a fault of a worker that ran that one kernel alone, is that program's failure alone
+//! ([`Failed::Programs`]).
 //!
 //! The files, one job each: this one (the trait and the kind), [`jobs`] (what a backend is
 //! asked to run and what it answers), [`matrix`] (ptxas lookup, `--ptxas` lists and the version

@@ -10,8 +10,9 @@
 //! does). [`Pool::run_batch`] splits a program batch by kernels over the live slots ([`split_batch`]:
 //! without a cubin each part carries a module of its own programs, with one every part loads
 //! the same cubin) and concatenates the outputs in kernel order; with one slot, or one kernel,
-//! the batch goes to one worker unchanged; a kernel a worker names as hung fails its program
-//! alone ([`Failed::Programs`], with the outputs of the parts that ran). [`Pool::run_mem`] deals memory jobs (each one module and
+//! the batch goes to one worker unchanged; a kernel a worker names as hung, or a part of one
+//! kernel that faults, fails its program alone ([`Failed::Programs`], with the outputs of the
+//! parts that ran; a faulting part of several kernels runs again). [`Pool::run_mem`] deals memory jobs (each one module and
 //! its launches) from a queue ([`deal`]) that a worker going down hands its unrun jobs back to;
 //! a worker loads (JIT-compiles) a job's module once and synchronises once for all its
 //! launches; results come back in job order. Workers start in parallel; a pool starts whole or
@@ -317,10 +318,9 @@ impl Pool {
     }
 
     /// Runs a program batch as backend `name` (`executor`, `allow`), split by kernels over the
-    /// live workers; outputs in kernel order. A failing part fails the batch (the first
-    /// finding in kernel order, else the first environment failure, else the programs whose
-    /// kernels the workers named as hung, with the outputs of the other parts:
-    /// [`merge_parts`]); its worker is restarted and the other parts' workers are untouched.
+    /// live workers; outputs in kernel order. A failing part fails the batch, which keeps the
+    /// outputs of the parts that ran and names the programs that failed alone ([`merge_parts`]);
+    /// a failing part's worker is restarted and the other parts' workers are untouched.
     pub fn run_batch(
         &self,
         name: &str,
@@ -432,20 +432,29 @@ pub fn deal<S: Send, R: Send>(
 }
 
 /// The result of a batch from its parts' results (each with its number of kernels, in kernel
-/// order): the outputs in kernel order when every part ran; else the first finding of a
-/// whole part (the caller narrows it down), else the first environment failure, else the
-/// programs the workers named as failed ([`Failed::Programs`], indices into the batch) with
-/// the outputs of the parts that ran.
+/// order): the outputs in kernel order when every part ran; else the first environment
+/// failure; else the programs that failed alone ([`Failed::Programs`], indices into the batch:
+/// kernels the workers named as hung, and the program of a one-kernel part that failed — a GPU
+/// fault or a worker crash there is that program's) with the outputs of the parts that ran,
+/// leaving the programs of a failed part of several kernels to run again (in parts of one
+/// kernel each, the next time round); else, when no part ran and none failed alone, the first
+/// finding of a whole part (the caller narrows it down by halving).
+///
+/// Why: a fault in one part used to fail the whole batch, whose parts all ran again in halves —
+/// eight failing runs, each restarting a worker, to find one program in 256; seed 5802's 33
+/// -O0 faults of one known kind took its `run on cuda:ptxas-O0` stage from ≈ 85 s to 129 s
+/// (docs/PERFORMANCE.md, session 58).
 fn merge_parts(
     parts: impl IntoIterator<Item = (usize, Result<Vec<Vec<u32>>, Failed>)>,
 ) -> Result<Vec<Vec<u32>>, Failed> {
     let mut outputs: Vec<(usize, Vec<u32>)> = Vec::new();
     let mut failed: Vec<(usize, crate::worker::protocol::Failure)> = Vec::new();
-    let (mut environment, mut at) = (None, 0);
+    let (mut environment, mut whole, mut at) = (None, None, 0);
     for (kernels, r) in parts {
         match r {
             Ok(o) => outputs.extend(o.into_iter().enumerate().map(|(k, w)| (at + k, w))),
-            Err(f @ Failed::Finding(_)) => return Err(f),
+            Err(Failed::Finding(f)) if kernels == 1 => failed.push((at, f)),
+            Err(Failed::Finding(f)) => whole = whole.or(Some(f)),
             Err(e @ Failed::Environment(_)) => environment = environment.or(Some(e)),
             Err(Failed::Programs { failed: f, ran }) => {
                 failed.extend(f.into_iter().map(|(k, x)| (at + k, x)));
@@ -454,10 +463,11 @@ fn merge_parts(
         }
         at += kernels;
     }
-    match (environment, failed.is_empty()) {
+    match (environment, whole) {
         (Some(e), _) => Err(e),
-        (None, true) => Ok(outputs.into_iter().map(|(_, w)| w).collect()),
-        (None, false) => Err(Failed::Programs { failed, ran: outputs }),
+        (None, Some(f)) if failed.is_empty() && outputs.is_empty() => Err(Failed::Finding(f)),
+        (None, None) if failed.is_empty() => Ok(outputs.into_iter().map(|(_, w)| w).collect()),
+        _ => Err(Failed::Programs { failed, ran: outputs }),
     }
 }
 
@@ -636,8 +646,8 @@ mod tests {
     }
 
     /// Parts whose workers named hung kernels merge into one [`Failed::Programs`] with indices
-    /// into the whole batch and the outputs of every part that ran; a whole part's finding
-    /// (to be narrowed down) or the environment outranks it; parts that all ran concatenate.
+    /// into the whole batch and the outputs of every part that ran; the environment outranks
+    /// it; parts that all ran concatenate.
     #[test]
     fn named_hangs_of_parts_merge_with_batch_indices() {
         let hang = |m: &str| Failure::Crash { by: "b".into(), how: "hang".into(), message: m.into() };
@@ -650,8 +660,25 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let whole = Err(Failed::Finding(hang("whole")));
-        assert!(matches!(merge_parts(vec![(1, named(0, Vec::new())), (1, whole)]), Err(Failed::Finding(_))));
+        // A part of one kernel that failed is that program's failure; a failed part of several
+        // leaves its programs to run again, and only when nothing else ran or failed alone is
+        // it the batch's finding (to be narrowed down by halving).
+        let whole = || Err(Failed::Finding(hang("whole")));
+        match merge_parts(vec![(1, named(0, Vec::new())), (1, whole())]) {
+            Err(Failed::Programs { failed, ran }) => {
+                assert_eq!(failed.iter().map(|f| f.0).collect::<Vec<_>>(), [0, 1]);
+                assert!(ran.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
+        match merge_parts(vec![(2, Ok(vec![vec![0], vec![1]])), (3, whole())]) {
+            Err(Failed::Programs { failed, ran }) => {
+                assert!(failed.is_empty());
+                assert_eq!(ran, [(0, vec![0]), (1, vec![1])]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(merge_parts(vec![(2, whole()), (3, whole())]), Err(Failed::Finding(_))));
         let env = Err(Failed::Environment("gone".into()));
         assert!(matches!(merge_parts(vec![(1, named(0, Vec::new())), (1, env)]), Err(Failed::Environment(_))));
         assert_eq!(

@@ -561,9 +561,10 @@ fn share(time: Duration, part: usize, whole: usize) -> Duration {
     time.mul_f64(part as f64 / whole as f64)
 }
 
-/// Runs `which` programs on `backend`, adding what each did to `out`. A program whose kernel
-/// the backend names as hung ([`Failed::Programs`]) fails alone, and the programs that did not
-/// run to their end run again without it; other failures are narrowed to single programs by
+/// Runs `which` programs on `backend`, adding what each did to `out`. A program the backend
+/// names as failed alone ([`Failed::Programs`]: its kernel hung, or faulted in a worker part of
+/// its own) fails alone, the outputs of the others that ran are kept, and the programs that did
+/// not run to their end run again without it; other failures are narrowed to single programs by
 /// halving (an environment failure leaves the programs without outputs, and so does a batch
 /// past `limit`'s end: [`Engine::until`]).
 fn run_on(
@@ -632,9 +633,10 @@ fn run_on(
 }
 
 /// Adds to `out` the programs of `which` (indices into `programs`) that a backend named as
-/// failed ([`Failed::Programs`]: a kernel its worker saw running past [`KERNEL_TIMEOUT`]) and
-/// those it ran, saying on stderr which kernel hung (a campaign's log shows it); gives the
-/// others, which have no outputs (their worker was stopped) and are to run again.
+/// failed ([`Failed::Programs`]: a kernel its worker saw running past [`KERNEL_TIMEOUT`], or
+/// one that faulted in a worker part of its own) and those it ran, saying on stderr which
+/// kernel failed and how (a campaign's log shows it); gives the others, which have no outputs
+/// (their worker was stopped, or their part failed) and are to run again.
 fn settle_named(
     backend: &str,
     programs: &[Program],
@@ -647,9 +649,12 @@ fn settle_named(
     for (k, f) in failed {
         if let Some(s) = settled.get_mut(k).filter(|s| !**s) {
             *s = true;
-            let (Failure::Crash { message, .. } | Failure::Rejected { message, .. }) = &f;
+            let how = match &f {
+                Failure::Crash { how, message, .. } => format!("{how}: {message}"),
+                Failure::Rejected { message, .. } => format!("rejected: {message}"),
+            };
             eprintln!(
-                "{backend}: `{}` (kernel {} of a batch of {}) hung ({message}); the batch's programs without \
+                "{backend}: `{}` (kernel {} of a batch of {}) failed alone ({how}); the batch's programs without \
                  outputs run again",
                 programs[which[k]].name,
                 k + 1,
