@@ -219,38 +219,11 @@ fn a_planted_fault_or_hang_fails_only_its_own_row_or_batch() {
 /// keeping the other parts' outputs instead of failing the batch).
 #[test]
 fn a_campaign_batch_with_a_planted_fault_fails_only_its_program() {
-    use runner::fuzz::engine::Engine;
-    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
-    let registry = Registry::new(Settings {
-        ptxas: Vec::new(),
-        devices: Devices::default(),
-        workers: Some(4),
-        allow: Allowances::all(),
-        sweep_timeout: Duration::from_secs(60),
-    });
     let dir = tempfile::tempdir().unwrap();
-    let mut engine =
-        Engine::new(&registry, &["oracle-worker".to_string()], target(), None, dir.path().to_path_buf()).unwrap();
+    let mut engine = oracle_worker_engine(4, dir.path());
     let (progs, inputs, _) = programs(8, |i| if i == 5 { "planted_fault_5".into() } else { format!("p{i}") });
     let results = engine.run(&progs, &inputs, "t");
-    for (k, r) in results.iter().enumerate() {
-        if k == 5 {
-            assert!(
-                matches!(&r.failures[..], [Failure::Crash { by, how, .. }] if by == "oracle-worker" && how == "worker crash"),
-                "{:?}",
-                r.failures
-            );
-            assert!(r.observed.is_empty());
-        } else {
-            let outputs = progs[k].outputs;
-            let expected: Vec<u32> = (r.expected.as_ref().unwrap().iter())
-                .flat_map(|e| (0..outputs).map(move |w| (e.bits >> (32 * w)) as u32))
-                .collect();
-            assert!(r.failures.is_empty(), "{k}: {:?}", r.failures);
-            assert_eq!(r.observed.len(), 1, "{k}");
-            assert_eq!(r.observed[0].words, expected, "{k}");
-        }
-    }
+    assert_only_one_failed(&progs, &results, 5, "worker crash");
 }
 
 /// A planted hang in a batch split over three oracle workers, with a per-kernel timeout: the
@@ -288,27 +261,39 @@ fn a_planted_hang_named_by_its_worker_fails_only_its_program() {
 /// the oracle.
 #[test]
 fn a_campaign_batch_with_a_planted_hang_costs_one_kernel_timeout() {
-    use runner::fuzz::engine::{Engine, KERNEL_TIMEOUT};
-    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
-    let registry = Registry::new(Settings {
-        ptxas: Vec::new(),
-        devices: Devices::default(),
-        workers: Some(1),
-        allow: Allowances::all(),
-        sweep_timeout: Duration::from_secs(60),
-    });
+    use runner::fuzz::engine::KERNEL_TIMEOUT;
     let dir = tempfile::tempdir().unwrap();
-    let mut engine =
-        Engine::new(&registry, &["oracle-worker".to_string()], target(), None, dir.path().to_path_buf()).unwrap();
+    let mut engine = oracle_worker_engine(1, dir.path());
     let (progs, inputs, _) = programs(8, |i| if i == 2 { "planted_hang_2".into() } else { format!("p{i}") });
     let t = std::time::Instant::now();
     let results = engine.run(&progs, &inputs, "t");
     let took = t.elapsed();
     assert!(took >= KERNEL_TIMEOUT && took < 2 * KERNEL_TIMEOUT, "{took:?}");
+    assert_only_one_failed(&progs, &results, 2, "hang");
+}
+
+/// A campaign engine whose one backend is `oracle-worker` over `workers` workers (this test
+/// binary's `ptxdiff` as the worker), its scratch in `dir`.
+fn oracle_worker_engine(workers: usize, dir: &std::path::Path) -> runner::fuzz::engine::Engine {
+    std::env::set_var("PTXDIFF_BIN", env!("CARGO_BIN_EXE_ptxdiff"));
+    let registry = Registry::new(Settings {
+        ptxas: Vec::new(),
+        devices: Devices::default(),
+        workers: Some(workers),
+        allow: Allowances::all(),
+        sweep_timeout: Duration::from_secs(60),
+    });
+    runner::fuzz::engine::Engine::new(&registry, &["oracle-worker".to_string()], target(), None, dir.to_path_buf())
+        .unwrap()
+}
+
+/// Program `bad` of `results` has one crash finding of `oracle-worker`, `how`, and no output;
+/// every other program ran and agrees with the oracle.
+fn assert_only_one_failed(progs: &[Program], results: &[runner::fuzz::engine::ProgramResult], bad: usize, how: &str) {
     for (k, r) in results.iter().enumerate() {
-        if k == 2 {
+        if k == bad {
             assert!(
-                matches!(&r.failures[..], [Failure::Crash { by, how, .. }] if by == "oracle-worker" && how == "hang"),
+                matches!(&r.failures[..], [Failure::Crash { by, how: h, .. }] if by == "oracle-worker" && h == how),
                 "{:?}",
                 r.failures
             );
