@@ -243,9 +243,25 @@ pub(crate) struct Bounded {
     pub stderr: Vec<u8>,
 }
 
+/// The niceness the NVIDIA tools run at ([`set_tool_niceness`]; 0: ptxdiff's own).
+static TOOL_NICENESS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Runs every later ptxas and nvdisasm process of this ptxdiff at `niceness` (0–19, clamped)
+/// above ptxdiff's own priority, through coreutils' `nice` in front of the `timeout` wrapper
+/// ([`bounded_by_timeout`]; where either is missing the tools run at ptxdiff's priority).
+///
+/// Why: a campaign's ptxas and nvdisasm runs prepare batches ahead of need, while the worker
+/// processes' JIT of the batch running now holds up the main thread; at equal priority the
+/// assemblies for later batches take cores from it (`fuzz --tools-nice`, docs/PERFORMANCE.md
+/// session 58).
+pub fn set_tool_niceness(niceness: u8) {
+    TOOL_NICENESS.store(niceness.min(19), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// `cmd` run under coreutils' `timeout` (found on `PATH` once) with a limit a second past
-/// `limit`, so that a ptxas left behind by a ptxdiff that was killed still ends; `None` where
-/// there is no `timeout`.
+/// `limit`, so that a ptxas left behind by a ptxdiff that was killed still ends, and under
+/// `nice` at the tools' niceness ([`set_tool_niceness`]) when it is not 0; `None` where there is
+/// no `timeout`.
 ///
 /// Why not `PR_SET_PDEATHSIG`: setting it takes code between fork and exec (`pre_exec`), which
 /// makes the standard library fork the whole ptxdiff process instead of spawning with
@@ -255,18 +271,31 @@ pub(crate) struct Bounded {
 /// and in an H200 memory campaign about a fifth of all CPU time went into it.
 fn bounded_by_timeout(cmd: &Command, limit: Duration) -> Option<Command> {
     static TIMEOUT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let timeout = TIMEOUT
-        .get_or_init(|| {
-            std::env::split_paths(&std::env::var_os("PATH")?)
-                .map(|d| d.join("timeout"))
-                .find(|p| is_executable_file(p))
-                .filter(|p| is_coreutils_timeout(p))
-        })
-        .as_ref()?;
+    static NICE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let on_path = |name: &str| {
+        std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| is_executable_file(p))
+    };
+    let timeout = TIMEOUT.get_or_init(|| on_path("timeout").filter(|p| is_coreutils_timeout(p))).as_ref()?;
+    let niceness = TOOL_NICENESS.load(std::sync::atomic::Ordering::Relaxed);
+    let nice = NICE.get_or_init(|| on_path("nice")).as_ref().filter(|_| niceness > 0).map(|n| (n.as_path(), niceness));
+    Some(wrapped_command(cmd, limit, timeout, nice))
+}
+
+/// `cmd` as `[NICE -n N] TIMEOUT --signal=KILL SECS PROGRAM ARGS…` (SECS a second past `limit`;
+/// `nice`: the `nice` executable and N), with `cmd`'s environment changes, folder, stdin empty,
+/// stdout and stderr piped, and a process group of its own.
+fn wrapped_command(cmd: &Command, limit: Duration, timeout: &Path, nice: Option<(&Path, u8)>) -> Command {
     // `timeout 0` waits without a limit; so does a limit beyond any run.
     let secs = limit.saturating_add(Duration::from_secs(1)).as_secs_f64();
     let secs = if secs < 1e7 { format!("{secs:.3}") } else { "0".to_string() };
-    let mut wrapped = Command::new(timeout);
+    let mut wrapped = match nice {
+        Some((nice, niceness)) => {
+            let mut c = Command::new(nice);
+            c.arg("-n").arg(niceness.to_string()).arg(timeout);
+            c
+        }
+        None => Command::new(timeout),
+    };
     wrapped.arg("--signal=KILL").arg(secs).arg(cmd.get_program()).args(cmd.get_args());
     for (k, v) in cmd.get_envs() {
         match v {
@@ -278,7 +307,7 @@ fn bounded_by_timeout(cmd: &Command, limit: Duration) -> Option<Command> {
         wrapped.current_dir(dir);
     }
     wrapped.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
-    Some(wrapped)
+    wrapped
 }
 
 /// Where there is no `timeout`: the child is killed when the ptxdiff thread that started it
@@ -854,6 +883,32 @@ mod tests {
         let out = run_bounded(&mut segv, Duration::from_secs(20), None, MAX_OUTPUT).unwrap();
         use std::os::unix::process::ExitStatusExt as _;
         assert!(matches!(out.end, End::Exited(s) if s.signal() == Some(libc::SIGSEGV)), "a crash stays a crash");
+    }
+
+    /// With a niceness, the tool runs under `nice` in front of `timeout`, at that niceness
+    /// above ptxdiff's own (the child's `nice` without arguments prints its niceness).
+    #[test]
+    fn a_niced_tool_runs_at_its_niceness_under_timeout() {
+        let find = |name: &str| {
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                .map(|d| d.join(name))
+                .find(|p| is_executable_file(p))
+        };
+        let (Some(timeout), Some(nice)) = (find("timeout").filter(|p| is_coreutils_timeout(p)), find("nice")) else {
+            eprintln!("no coreutils `timeout` or `nice` on PATH: tools run at ptxdiff's priority");
+            return;
+        };
+        let mut cmd = Command::new("/bin/sh");
+        cmd.args(["-c", "nice"]);
+        let run = |mut w: Command| {
+            let out = w.output().unwrap();
+            String::from_utf8_lossy(&out.stdout).trim().parse::<u8>().unwrap()
+        };
+        let own = run(wrapped_command(&cmd, Duration::from_secs(5), &timeout, None));
+        let w = wrapped_command(&cmd, Duration::from_secs(5), &timeout, Some((&nice, 7)));
+        let args: Vec<_> = w.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(args[..5], ["-n", "7", &*timeout.to_string_lossy(), "--signal=KILL", "6.000"], "{args:?}");
+        assert_eq!(run(w), (own + 7).min(19));
     }
 
     /// Only coreutils' `timeout` wraps runs: one that does not say so, or hangs, is not used.

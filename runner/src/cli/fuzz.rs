@@ -242,6 +242,11 @@ pub struct FuzzArgs {
     /// Threads preparing batches (default: all cores; at most 4 per core).
     #[arg(long, value_parser = per_machine)]
     pub jobs: Option<usize>,
+    /// Niceness (0–19) of the ptxas and nvdisasm processes, which prepare batches ahead of the
+    /// batch the GPU workers' JIT is compiling now: at 10 they leave the JIT the cores it needs
+    /// (docs/PERFORMANCE.md, session 58); 0 runs them at ptxdiff's own priority.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(0..=19))]
+    pub tools_nice: u8,
     /// Generator configuration (TOML; see `generator::program::Config`).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -506,6 +511,7 @@ pub fn fuzz_command(a: FuzzArgs) -> Result<ExitCode> {
         }
     }
     let known_dir = known_dir(&a)?;
+    crate::ptxas::set_tool_niceness(a.tools_nice);
     let o = Options {
         time: parse_duration(&a.time)?,
         max_programs: a.programs.map(|n| n as u64),
