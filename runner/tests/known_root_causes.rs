@@ -2236,3 +2236,30 @@ fn the_seed_5703_word_findings_of_trace_a_are_labelled_by_their_entries() {
 const SEED_5703_LABELS_A: [(&str, &str); 1] = [
     ("9823257d", "fuzz-h200-f-negation-overflow"), // KNOWN F: min.s64 of abs.s64 of -2^63 and 0 folded to 0, f46efbdc's lt-by-zero test inside the 64-bit min (T57A; set_of_abs_against_zero_folded_non_negative::glue took set only); helper h1: min_glue there (trace/9823257d/s57/)
 ];
+
+/// Seed 5802's `@P0 CCTL.E.PF2` under a predicate no instruction of the -O3 kernel writes (5934238d:
+/// `prefetch.global.L2` beside a dead `ld.acquire.cluster` in a branch whose setp ptxas dropped;
+/// corpus/findings/fuzz-h200-5803/trace/T58F.md, helper hf) is the CCTL entry's reader.
+#[test]
+fn the_session_58_prefetch_l2_read_is_the_cctl_entry() {
+    let path = repo().join("corpus/findings/fuzz-h200-5802/findings-labelled-new.json");
+    let doc = stored_ids_and_signatures(&path);
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let read = doc.findings.iter().find(|f| f.id.starts_with("5934238d")).unwrap();
+    assert_eq!(read.signature.class, FindingClass::UnwrittenRegister);
+    assert_eq!(read.signature.form, "CCTL.E.PF2");
+    assert_eq!(known.matches(&read.signature).map(|k| k.name.as_str()), Some("sass-cctl-under-unwritten-predicate"));
+}
+
+#[test]
+fn the_seed_5803_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_F);
+}
+
+/// What the word findings of seed 5803 (session 58's campaign build, 3f35355a) that helper hf traced
+/// (session 58's trace F, corpus/findings/fuzz-h200-5803/trace/T58F.md) are labelled now.
+const SEED_5803_LABELS_F: [(&str, &str); 3] = [
+    ("6699aa1a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the set.f32's word reaches neg.s32 through cvt.rz.f32.s32, xor.b16 of the halves 0 (T58F; negation_of_set_f32 wanted the set as the neg's producer); helper hf: emulate/negation_of_set_f32_through_an_int_to_float_cvt.rs (trace/6699aa1a/s58/)
+    ("7aa63538", "new"), // KNOWN ace805b3 family (a byte packed above an fp8 pair rebuilt over a stale upper half), read by mul.hi.s16's 32-bit IMAD (T58F): not widened — the stale half is the allocator's, a set-valued multiply reader not written
+    ("8f0047a8", "new"), // NEW, unexplained: the -O3 listing (`@P0 CS2R R4, SRZ` after `LDG.E.64 R4`, waiting on its scoreboard) computes the spec's 0; the GPU kept the loaded d0 for tid >= 11 (T58F)
+];

@@ -135,6 +135,7 @@ mod negated_carry_op_folded_keeps_its_carry_in_added;
 mod negation_inside_fused_min_max_read_as_its_source;
 mod negation_of_max_s32_evaluated_in_an_arm_dropped;
 mod negation_of_set_f32_through_a_pack_round_trip;
+mod negation_of_set_f32_through_an_int_to_float_cvt;
 mod one_armed_if_by_branch_around_a_branch;
 mod or_and16_of_set_mask_halves_xor_as_predicate;
 mod origin;

@@ -861,6 +861,12 @@ mod tests {
         assert_eq!(name(sig("STG.E", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
         assert_eq!(name(sig("LDG.E.EL.LTC256B.64", "descriptor")).as_deref(), Some("sass-descriptor-never-written"));
         assert_eq!(name(sig("CCTL.IVALL", "guard")).as_deref(), Some("sass-cctl-under-unwritten-predicate"));
+        // The prefetches of the dropped arm (seed 4302's `CCTL.E.PF1`; seed 5802's 5934238d,
+        // corpus/findings/fuzz-h200-5803/trace/T58F.md: `prefetch.global.L2` as `CCTL.E.PF2`, its
+        // `.L2::evict_last` variant as `CCTL.E.PML2`).
+        for form in ["CCTL.E.PF1", "CCTL.E.PF2", "CCTL.E.PML2"] {
+            assert_eq!(name(sig(form, "guard")).as_deref(), Some("sass-cctl-under-unwritten-predicate"), "{form}");
+        }
         assert_eq!(name(sig("F2FP.RELU.TF32.F32.PACK_B.RZ", "source")).as_deref(), Some("sass-tf32-of-unwritten-half"));
         // Another reader, or another role, is new — also the readers of N-5 and N-6 of
         // corpus/findings/fuzz-h200-3201/ (a store of a never-written register), which have no
@@ -870,6 +876,7 @@ mod tests {
             ("STG.E.STRONG.SYS", "source"),
             ("STG.E.U16", "source"),
             ("CCTL.IVALL", "address"),
+            ("CCTL.E.PF2", "address"),
             ("F2FP.BF16.F32.PACK_AB", "source"),
         ] {
             assert_eq!(name(sig(form, how)), None, "{form} {how}");

@@ -9,6 +9,7 @@
 
 use super::fuzz3702_conversions::bare;
 use super::negation_of_set_f32_through_a_pack_round_trip::packed_word_producer;
+use super::negation_of_set_f32_through_an_int_to_float_cvt::set_under_the_cvt;
 use super::producer_forms_of_o_f_g_m;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction};
@@ -39,13 +40,25 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
                 Some(Src::Reg(x)) => packed_word_producer(m, x, o.stmt, k).is_some_and(is_set_f32),
                 _ => false,
             };
-            o.a_stmt.filter(|&k| is_set_f32(k) || through_pack(k)).and(o.a.clone()).map(|v| (o.stmt, v))
+            let direct = o.a_stmt.filter(|&k| is_set_f32(k) || through_pack(k)).and(o.a.clone());
+            // Through an int-to-float cvt of the set's word (seed 5803's 6699aa1a,
+            // `emulate/negation_of_set_f32_through_an_int_to_float_cvt.rs`): the set's value.
+            let through_cvt = || match glue.src[0] {
+                Some(Src::Reg(x)) => o.a_stmt.and_then(|k| set_under_the_cvt(m, t, x, o.stmt, k)),
+                _ => None,
+            };
+            direct.or_else(through_cvt).map(|v| (o.stmt, v))
         }
         (GlueOp::Sub, GlueType::S32 | GlueType::U32) => {
             let Some(Src::Reg(x)) = glue.src[1] else { return None };
             let zero = producer_forms_of_o_f_g_m::first_source_moved_zero(m, o);
             // The subtrahend's producer is the set, written before the subtraction.
             let of_set = m.producer(t, x).is_some_and(|(_, xo)| xo.stmt < o.stmt && is_set_f32(xo.stmt));
+            if zero && !of_set {
+                // The subtrahend an int-to-float cvt of the set (6699aa1a's `v13_sub_of_moved_zero`).
+                let cvt_at = m.producer(t, x).map(|(_, xo)| xo.stmt)?;
+                return set_under_the_cvt(m, t, x, o.stmt, cvt_at).map(|v| (o.stmt, v));
+            }
             o.b.clone().filter(|_| zero && of_set).map(|v| (o.stmt, v))
         }
         _ => None,
