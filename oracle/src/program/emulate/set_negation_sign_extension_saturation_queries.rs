@@ -8,6 +8,7 @@
 //! emulated value through the oracle's own semantics as before.
 
 use super::fuzz3702_conversions::bare;
+use super::negation_of_set_f32_as_a_product_by_minus_one;
 use super::negation_of_set_f32_through_a_pack_round_trip::packed_word_producer;
 use super::producer_forms_of_o_f_g_m;
 use crate::isa::types::MemType;
@@ -47,6 +48,11 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
             // The subtrahend's producer is the set, written before the subtraction.
             let of_set = m.producer(t, x).is_some_and(|(_, xo)| xo.stmt < o.stmt && is_set_f32(xo.stmt));
             o.b.clone().filter(|_| zero && of_set).map(|v| (o.stmt, v))
+        }
+        // `mul.lo` by a known −1 (seed 5802's 4267da28,
+        // `emulate/negation_of_set_f32_as_a_product_by_minus_one.rs`).
+        (GlueOp::MulLo, GlueType::S32 | GlueType::U32) => {
+            negation_of_set_f32_as_a_product_by_minus_one::set_times_minus_one(m, t, glue, o).map(|v| (o.stmt, v))
         }
         _ => None,
     }
