@@ -175,6 +175,7 @@ mod mad_hi_links_of_mul_hi_and_add_cc_in_a_loop;
 mod mad_step_of_its_own_addend;
 mod merge_c_guarded_word_pack_over_constant;
 mod merge_c_half_copied_from_a_computed_half;
+mod merge_c_half_of_an_unfolded_half_float_cvt;
 mod merge_c_half_reloaded_from_shared_in_a_later_arm;
 mod merge_c_half_through_a_word_pack_made_before;
 mod merge_c_low_byte_unpacked_before_pack;
