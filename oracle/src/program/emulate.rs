@@ -567,6 +567,7 @@ pub(super) fn isa(
     if let Form::Mov(mv) = &inst.form {
         // 59da91ec's pack of a pair built only there: `emulate/fp8_pair_built_only_in_its_pack.rs`.
         let results = fp8_pair_built_only_in_its_pack::packed(m, t, mv, results);
+        let results = fp8_pair_built_only_in_its_pack::copied(m, t, mv, inst, results);
         // d88aeb3a's arm repack: `emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`.
         let results = b64_repack_in_an_arm_loads_new_word_over_old_low::repacked(m, t, mv, inst, results);
         // J's unpacked halves: `emulate/j_packed_constant.rs`.
