@@ -134,6 +134,7 @@ mod negated_abs_s64_below_every_negative_constant;
 mod negated_carry_op_folded_keeps_its_carry_in_added;
 mod negation_inside_fused_min_max_read_as_its_source;
 mod negation_of_max_s32_evaluated_in_an_arm_dropped;
+mod negation_of_set_f32_as_a_product_by_minus_one;
 mod negation_of_set_f32_through_a_pack_round_trip;
 mod negation_of_set_f32_through_an_int_to_float_cvt;
 mod one_armed_if_by_branch_around_a_branch;
@@ -567,6 +568,7 @@ pub(super) fn isa(
     if let Form::Mov(mv) = &inst.form {
         // 59da91ec's pack of a pair built only there: `emulate/fp8_pair_built_only_in_its_pack.rs`.
         let results = fp8_pair_built_only_in_its_pack::packed(m, t, mv, results);
+        let results = fp8_pair_built_only_in_its_pack::copied(m, t, mv, inst, results);
         // d88aeb3a's arm repack: `emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`.
         let results = b64_repack_in_an_arm_loads_new_word_over_old_low::repacked(m, t, mv, inst, results);
         // J's unpacked halves: `emulate/j_packed_constant.rs`.

@@ -39,9 +39,17 @@
 //! Left out: the pair of two `.f32` (w3 wrong alike in form A: `F2FP…F32.PACK_AB_MERGE_C`), whose
 //! pair the pack would have to recompute from two sources.
 //!
+//! - A through a copy (seed 5801's 55941181, `copied_in_its_arm.rs`): the arm's pair (`.f32` or
+//!   `.f16x2`) packed as the low half of any word read later, and a copy or unpack of h made in the
+//!   arm into a register that held a value before the branch: that register keeps it.
+//!
 //! Invariants: only when the deviation is emulated; the cvt's destination changes (to its old
 //! value, or any value) and the pack right after it gets the spec's pair in its low half, so the
 //! pack's word is the spec's.
+
+mod copied_in_its_arm;
+
+pub(super) use copied_in_its_arm::copied;
 
 use super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
 use super::fuzz3602::{guard_setp, writes};

@@ -8,6 +8,7 @@
 //! emulated value through the oracle's own semantics as before.
 
 use super::fuzz3702_conversions::bare;
+use super::negation_of_set_f32_as_a_product_by_minus_one;
 use super::negation_of_set_f32_through_a_pack_round_trip::packed_word_producer;
 use super::negation_of_set_f32_through_an_int_to_float_cvt::set_under_the_cvt;
 use super::producer_forms_of_o_f_g_m;
@@ -60,6 +61,11 @@ pub(super) fn negation_of_set_f32(m: &Machine<'_>, t: u32, r: Reg) -> Option<(us
                 return set_under_the_cvt(m, t, x, o.stmt, cvt_at).map(|v| (o.stmt, v));
             }
             o.b.clone().filter(|_| zero && of_set).map(|v| (o.stmt, v))
+        }
+        // `mul.lo` by a known −1 (seed 5802's 4267da28,
+        // `emulate/negation_of_set_f32_as_a_product_by_minus_one.rs`).
+        (GlueOp::MulLo, GlueType::S32 | GlueType::U32) => {
+            negation_of_set_f32_as_a_product_by_minus_one::set_times_minus_one(m, t, glue, o).map(|v| (o.stmt, v))
         }
         _ => None,
     }

@@ -39,14 +39,23 @@ pub(super) fn copied(m: &Machine<'_>, w: usize, s: &Stmt) -> bool {
 
 /// Whether glue `g` (at body index `w`) has a 3701-N-D ALU form ([`alu_half`]) and a register
 /// source last written by an unguarded `cvt.<rnd>.f16.{s32,u32}`, which ptxas keeps as
-/// `I2F.F16` even of a constant (`I2F.F16 R0, 0x3f800001`, `I2F.F16.U32 R0, 0x5`).
+/// `I2F.F16` even of a constant (`I2F.F16 R0, 0x3f800001`, `I2F.F16.U32 R0, 0x5`), or by an
+/// unguarded half-to-half float `cvt{.<rnd>}.{f16,bf16}.{f16,bf16}`, which ptxas keeps of a
+/// constant too (seed 5803's 8704908d, corpus/findings/fuzz-h200-5801/trace/T58E.md, variants in
+/// corpus/findings/fuzz-h200-5803/trace/8704908d/s58/: `mov.s16 h0, 19164; cvt.bf16.bf16 h1, h0;
+/// sub.u16 h1, h0, h1` is `HFMA2.BF16_V2 R3, -RZ, RZ, …; …; VIADD R7, R7, 0x4adc;
+/// F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R7, R0, R7`, 13.0.88 and 13.5 -O3; `cvt.f16.f16`
+/// (`HADD2`), `cvt.bf16.f16` (`F2F.BF16.F16`), `cvt.rzi.f16.f16` (`FRND.F16.TRUNC`) alike; right,
+/// folded to `IMAD.MOV.U32 R9, RZ, RZ, 0x…`: `cvt.rn.{f16,bf16}.f32`, `cvt.u16.u32` of constants).
 pub(super) fn unfolded_int_to_f16_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
-    alu_half(g) && g.src.iter().flatten().any(|s| matches!(s, Src::Reg(r) if int_to_f16(m, w, *r)))
+    alu_half(g) && g.src.iter().flatten().any(|s| matches!(s, Src::Reg(r) if unfolded_cvt(m, w, *r)))
 }
 
 /// Whether `r`, read at body index `before`, was last written by an unguarded
-/// `cvt.<rnd>.f16.{s32,u32}`.
-fn int_to_f16(m: &Machine<'_>, before: usize, r: Reg) -> bool {
+/// `cvt.<rnd>.f16.{s32,u32}` or `cvt{.<rnd>}.{f16,bf16}.{f16,bf16}`.
+fn unfolded_cvt(m: &Machine<'_>, before: usize, r: Reg) -> bool {
+    let half = |t: CvtType| matches!(t, CvtType::F16 | CvtType::Bf16);
     matches!(last_writer(m, before, r), Some((_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })))
-        if c.dtype == CvtType::F16 && matches!(c.atype, CvtType::S32 | CvtType::U32))
+        if (c.dtype == CvtType::F16 && matches!(c.atype, CvtType::S32 | CvtType::U32))
+            || (half(c.dtype) && half(c.atype)))
 }
