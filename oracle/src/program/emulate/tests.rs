@@ -228,6 +228,7 @@ mod seed_4802_w4;
 mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_arm_of_an_unpacked_constant;
+mod join_arm_pinned_by_the_branch_compare;
 mod lop3_c_repeating_a_through_a_zero_identity;
 mod lop3_chain_merged_into_two_outer_xors;
 mod lop3_of_its_a_and_of_one_constant;
