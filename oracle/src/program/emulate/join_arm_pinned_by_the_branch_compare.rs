@@ -81,9 +81,10 @@ fn writes_pinned(m: &Machine<'_>, h: &Head, k: usize, depth: u32) -> bool {
     // Each source: `Some(true)` pinned-derived, `Some(false)` a plain constant, `None` unknown.
     let source = |r: Reg| -> Option<bool> {
         let w = m.p.body[..k].iter().rposition(|x| writes(x, r));
-        if r == h.r && w.is_none_or(|w| w < h.setp) {
-            Some(true)
-        } else if w.is_some_and(|w| w > h.bra) && depth > 0 && w.is_some_and(|w| writes_pinned(m, h, w, depth - 1)) {
+        // The pinned register unwritten since its `setp`, or an arm write computed from it.
+        let unwritten = r == h.r && w.is_none_or(|w| w < h.setp);
+        let in_arm = w.is_some_and(|w| w > h.bra && depth > 0 && writes_pinned(m, h, w, depth - 1));
+        if unwritten || in_arm {
             Some(true)
         } else if folded_constant(m, k, r, 3) {
             Some(false)
