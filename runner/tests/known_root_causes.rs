@@ -2295,4 +2295,15 @@ const SEED_5803_LABELS_E: [(&str, &str); 3] = [
     ("325cf998", "new"), // KNOWN 3501-N3 (cnot's 1 converted as bf16 1.0) under a trigger not emulated: bfind.s64 and a slct of it (T58E; trace/325cf998/s58/)
     ("3ced76e4", "new"), // KNOWN 3501-N3 (cnot's 1 converted as f16 1.0) under a trigger not emulated: a select of a guarded load's register (T58E; trace/3ced76e4/s58/)
     ("8704908d", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a sub.u16 of a moved constant and its cvt.bf16.bf16, which ptxas does not fold (T58E; computed_half took any cvt of a constant as folded); helper he: merge_c_in_place/half_copied_from_a_computed_half.rs unfolded_cvt (trace/8704908d/s58/)
+#[test]
+fn the_seed_5803_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_B);
+}
+
+/// What the word findings of seed 5803 (session 58's campaign build, 3f35355a) that helper hb traced
+/// (session 58's trace B, trace/T58B.md) are labelled now.
+const SEED_5803_LABELS_B: [(&str, &str); 3] = [
+    ("72b720bf", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11, no false alarm: a skipped set.eq.f32.u64 over cvt.ftz.f32.bf16 of a NaN converts F2F.FTZ's canonical 0x7fffffff (T58B; bf16_widened took .ftz as the shift); helper hb: emulate/skipped/bf16_widened.rs (trace/72b720bf/s58/)
+    ("b7cf5d00", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm's cvt.rpi.f32.f32 of tix, pinned to 90 by the head's setp.ne/@p bra, folded to 1.0f over the old -1 (T58B; merged_at_join wanted a folded constant); helper hb: emulate/join_arm_pinned_by_the_branch_compare.rs (trace/b7cf5d00/s58/)
+    ("fff2eec5", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11, no false alarm: the same over a loaded bf16 NaN 0xffff, set.ne.f32.s64, run-time F2F.FTZ (T58B); helper hb: emulate/skipped/bf16_widened.rs (trace/fff2eec5/s58/)
 ];

@@ -89,6 +89,7 @@ mod j_narrowed_packed_add;
 mod j_packed_constant;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_arm_of_an_unpacked_constant;
+mod join_arm_pinned_by_the_branch_compare;
 mod join_merged_over_shuffled_constant;
 mod known_at_compile_time;
 mod known_through_integer_cvt;

@@ -20,6 +20,7 @@ use super::carry_reader_of_constants_with_zero_carry_in;
 use super::fuzz3602::writes;
 use super::fuzz3701::{constant, folded_constant, writes_folded_constant};
 use super::join_arm_of_an_unpacked_constant;
+use super::join_arm_pinned_by_the_branch_compare;
 use super::join_merged_over_shuffled_constant;
 use super::known_at_compile_time::known;
 use super::lop3_c_repeating_a_through_a_zero_identity;
@@ -222,11 +223,16 @@ fn merged_at_join(m: &Machine<'_>, t: u32, d: Reg, spec: &Expected) -> Option<Ex
         || carry_reader_of_constants_with_zero_carry_in::folded_carry_reader(m, t, s, &m.p.body[s])
         // Or glue of a word of an unpacked 64-bit constant (seed 5402's 8ad6cef7).
         || join_arm_of_an_unpacked_constant::glue_of_an_unpacked_constant(m, s, &m.p.body[s], 3);
-    if d.class().bits() != 32 || !folded {
+    if d.class().bits() != 32 {
         return None;
     }
     let flow = |k: &(usize, &Stmt)| matches!(k.1, Stmt::Label(_) | Stmt::Bra { .. });
     let (b, before) = m.p.body[..s].iter().enumerate().rev().find(flow)?;
+    // Or a value of a register the head's own `setp.ne r, K; @p bra` pins to K in the arm (seed
+    // 5803's b7cf5d00, `emulate/join_arm_pinned_by_the_branch_compare.rs`).
+    if !folded && !join_arm_pinned_by_the_branch_compare::arm_write_of_a_pinned_register(m, b, s) {
+        return None;
+    }
     // The head: `@p bra L;` right before the arm, or a branch around a branch (seed 4501,
     // 038a8b84: `@!p bra A; bra L; A:`, [`branch_around_a_branch`]).
     let (b, label) = match *before {

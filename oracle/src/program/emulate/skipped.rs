@@ -4,6 +4,7 @@
 //! skipped destination stops being a value ptxas knows. Called by the thread interpreter
 //! through [`super::skipped_glue`] and [`super::skipped_isa`].
 
+mod bf16_widened;
 mod f32_write_over_an_unrecorded_value;
 
 use super::origin::merge_f32;
@@ -59,8 +60,9 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
         // 0x7fffffff (`FADD.FTZ` of a NaN; corpus/findings/fuzz-h200-3601/, de45dd17: a
         // `cvt.ftz.f32.f32` of 0xffd304ed, then the skipped set stores 1.0 = |sext16(0xffff)|).
         // J's narrowed `add.u16x2` of a constant gives the low half it reads (3f9c3758).
-        // A `cvt.f32.bf16` NaN is no canonical NaN: the GPU widens by a shift
-        // ([`bf16_widened`], seed 4303's 31481867); nor is a `cvt.f32.f64` one, which keeps the
+        // A `cvt.f32.bf16` NaN (no `.ftz`) is no canonical NaN: the GPU widens by a shift
+        // ([`bf16_widened`], seed 4303's 31481867; `cvt.ftz.f32.bf16` is `F2F.FTZ.F32.BF16`, the
+        // canonical NaN, seed 5803's 72b720bf and fff2eec5); nor is a `cvt.f32.f64` one, which keeps the
         // sign and the payload's top bits ([`f64_narrowed_nan`], seed 4403's d081b377).
         let narrowed = if g.ty.bits() == 16 {
             j_packed_constant::narrowed_low_read_by_skipped_set(m, t, g.dst, &old)
@@ -80,14 +82,18 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
             }
             return Some(m.fire(Deviation::SkippedSetSignExtends, &old, v));
         }
+        // A `cvt.f32.bf16` of a NaN ptxas knows: -O3 folds the canonical NaN (seed 5803's
+        // 72b720bf, `skipped/bf16_widened.rs`), -O0 shifts: both admitted below.
+        let mut folded_nan = false;
         let word = if let Some(low) = narrowed {
             low
         } else if old.is_exact() {
             old.bits as u32
         } else if let Some(low) = exact_low_half(&old).filter(|_| g.ty.bits() == 16) {
             low
-        } else if let Some(word) = bf16_widened(m, t, g.dst) {
-            word
+        } else if let Some(w) = bf16_widened::widened(m, t, g.dst) {
+            folded_nan = w.folded_nan;
+            w.word
         } else if let Some(word) = f64_narrowed_nan(m, t, g.dst) {
             word
         } else if any_f32_nan(&old) {
@@ -96,6 +102,12 @@ pub(in crate::program) fn skipped_glue(m: &mut Machine<'_>, t: u32, g: &Glue) ->
             canonical_half_nans(&old)?
         };
         let mut v = Expected::exact(u128::from(skipped_set_f32(m, word, g.ty.bits())?), old.width);
+        if folded_nan {
+            let canonical = skipped_set_f32(m, 0x7fff_ffff, g.ty.bits())?;
+            if u128::from(canonical) != v.bits {
+                v = v.or_value(u128::from(canonical), Allowance::NanPayload);
+            }
+        }
         // Over a `cvt.sat.f32.f32` -O3 drops the `IABS` of a 16-bit source (seed 4602's
         // c98ee331, [`skipped_set_over_saturated_f32`]): the signed low half admitted too.
         if g.ty.bits() == 16 && old.is_exact() && skipped_set_over_saturated_f32::saturated_f32(m, t, g.dst) {
@@ -237,25 +249,6 @@ pub(in crate::program) fn skipped_isa(m: &mut Machine<'_>, t: u32, inst: &Instru
         if b {
             merge_f32(o, matches!(c.dtype, CvtType::F32 | CvtType::Tf32), stmt);
         }
-    }
-}
-
-/// The word a `cvt.f32.bf16` last wrote to `r` in thread `t` where its source bits are exact:
-/// the GPU widens by a 16-bit shift (`SHF.L.U32 R0, R2, 0x10` / `IMAD.U32 …, 0x10000`), a NaN
-/// included, whose payload §9.7.9.21 leaves unspecified ("For `cvt.f32.bf16`, `NaN` input yields
-/// unspecified `NaN`"): so N-11's skipped `set.<cmp>.f32` reads bf16 bits << 16, not the
-/// canonical 0x7fffffff of an `FADD.FTZ` (corpus/findings/fuzz-h200-4303/trace/T14x5.md,
-/// 31481867: 0x7fff → 0x7fff0000, the skipped `set.eq.f32.s16` stores +0.0 on -O0, -O3 and the
-/// JIT; its v1 with a `cvt.ftz.f32.f32` old value stores 1.0).
-fn bf16_widened(m: &Machine<'_>, t: u32, r: crate::program::Reg) -> Option<u32> {
-    match m.producer(t, r)? {
-        (Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. }), origin)
-            if c.dtype == CvtType::F32 && c.atype == CvtType::Bf16 =>
-        {
-            let a = origin.a.as_ref().filter(|a| a.is_exact())?;
-            Some(((a.bits as u32) & 0xffff) << 16)
-        }
-        _ => None,
     }
 }
 
