@@ -2262,6 +2262,8 @@ const SEED_5803_LABELS_F: [(&str, &str); 3] = [
     ("6699aa1a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the set.f32's word reaches neg.s32 through cvt.rz.f32.s32, xor.b16 of the halves 0 (T58F; negation_of_set_f32 wanted the set as the neg's producer); helper hf: emulate/negation_of_set_f32_through_an_int_to_float_cvt.rs (trace/6699aa1a/s58/)
     ("7aa63538", "new"), // KNOWN ace805b3 family (a byte packed above an fp8 pair rebuilt over a stale upper half), read by mul.hi.s16's 32-bit IMAD (T58F): not widened — the stale half is the allocator's, a set-valued multiply reader not written
     ("8f0047a8", "new"), // NEW, unexplained: the -O3 listing (`@P0 CS2R R4, SRZ` after `LDG.E.64 R4`, waiting on its scoreboard) computes the spec's 0; the GPU kept the loaded d0 for tid >= 11 (T58F)
+];
+
 #[test]
 fn the_seed_5801_word_findings_of_trace_e_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-5801", &SEED_5801_LABELS_E);
@@ -2295,6 +2297,8 @@ const SEED_5803_LABELS_E: [(&str, &str); 3] = [
     ("325cf998", "new"), // KNOWN 3501-N3 (cnot's 1 converted as bf16 1.0) under a trigger not emulated: bfind.s64 and a slct of it (T58E; trace/325cf998/s58/)
     ("3ced76e4", "new"), // KNOWN 3501-N3 (cnot's 1 converted as f16 1.0) under a trigger not emulated: a select of a guarded load's register (T58E; trace/3ced76e4/s58/)
     ("8704908d", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a sub.u16 of a moved constant and its cvt.bf16.bf16, which ptxas does not fold (T58E; computed_half took any cvt of a constant as folded); helper he: merge_c_in_place/half_copied_from_a_computed_half.rs unfolded_cvt (trace/8704908d/s58/)
+];
+
 #[test]
 fn the_seed_5803_word_findings_of_trace_b_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_B);
