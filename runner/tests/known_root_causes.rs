@@ -2236,3 +2236,17 @@ fn the_seed_5703_word_findings_of_trace_a_are_labelled_by_their_entries() {
 const SEED_5703_LABELS_A: [(&str, &str); 1] = [
     ("9823257d", "fuzz-h200-f-negation-overflow"), // KNOWN F: min.s64 of abs.s64 of -2^63 and 0 folded to 0, f46efbdc's lt-by-zero test inside the 64-bit min (T57A; set_of_abs_against_zero_folded_non_negative::glue took set only); helper h1: min_glue there (trace/9823257d/s57/)
 ];
+
+#[test]
+fn the_seed_5801_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5801", &SEED_5801_LABELS_A);
+}
+
+/// What the word findings of seed 5801 (session 58's campaign build, 3f35355a) that helper ha traced
+/// (session 58's trace A, corpus/findings/fuzz-h200-5801/trace/T58A.md) are labelled now.
+const SEED_5801_LABELS_A: [(&str, &str); 4] = [
+    ("047b7594", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: neg.s32 of a set.f32 rebuilt as the float -1.0 (FSEL RZ, -1) beside a live xor.b32 with another set.f32 (T58A; N2 emulated only the halves' logic and not.b32); helper ha: emulate/fuzz3602/neg_of_set_f32_beside_logic_of_sets.rs (trace/d4409f00/s58/)
+    ("1a243a8f", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: cvt.rni.s64.f16 of the HIGH half of a set.f32 word's mov.b32 unpack is the set's 1 (T58A; unpacked_set_f32_truth took the low half only); helper ha: cvt_producers_seen_through.rs either half (trace/1a243a8f/s58/)
+    ("772de695", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (setp.le/selp swapped) (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs
+    ("d4409f00", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs (trace/d4409f00/s58/ v1-v19)
+];
