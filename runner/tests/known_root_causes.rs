@@ -2311,3 +2311,17 @@ const SEED_5803_LABELS_B: [(&str, &str); 3] = [
     ("b7cf5d00", "fuzz-h200-3702-n3-join-of-minus-one-and-one-f32-merged"), // KNOWN 3702-N3: the arm's cvt.rpi.f32.f32 of tix, pinned to 90 by the head's setp.ne/@p bra, folded to 1.0f over the old -1 (T58B; merged_at_join wanted a folded constant); helper hb: emulate/join_arm_pinned_by_the_branch_compare.rs (trace/b7cf5d00/s58/)
     ("fff2eec5", "fuzz-h200-3201-n11-skipped-set-sign-extends"), // KNOWN N-11, no false alarm: the same over a loaded bf16 NaN 0xffff, set.ne.f32.s64, run-time F2F.FTZ (T58B); helper hb: emulate/skipped/bf16_widened.rs (trace/fff2eec5/s58/)
 ];
+
+#[test]
+fn the_seed_5801_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5801", &SEED_5801_LABELS_A);
+}
+
+/// What the word findings of seed 5801 (session 58's campaign build, 3f35355a) that helper ha traced
+/// (session 58's trace A, corpus/findings/fuzz-h200-5801/trace/T58A.md) are labelled now.
+const SEED_5801_LABELS_A: [(&str, &str); 4] = [
+    ("047b7594", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: neg.s32 of a set.f32 rebuilt as the float -1.0 (FSEL RZ, -1) beside a live xor.b32 with another set.f32 (T58A; N2 emulated only the halves' logic and not.b32); helper ha: emulate/fuzz3602/neg_of_set_f32_beside_logic_of_sets.rs (trace/d4409f00/s58/)
+    ("1a243a8f", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: cvt.rni.s64.f16 of the HIGH half of a set.f32 word's mov.b32 unpack is the set's 1 (T58A; unpacked_set_f32_truth took the low half only); helper ha: cvt_producers_seen_through.rs either half (trace/1a243a8f/s58/)
+    ("772de695", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (setp.le/selp swapped) (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs
+    ("d4409f00", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs (trace/d4409f00/s58/ v1-v19)
+];

@@ -30,8 +30,11 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
 /// since), gives the set's |word| 1 or 0 (`SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7,
 /// R0, 0x7710`, the same listing as the `cvt.u16.u32` truncation of dced936c, variant
 /// `v1_cvt_trunc`), where the spec converts the low half of 1.0 or 0.0, +0. A float
-/// destination (`v3_float_dst`) is not folded; the high half (`v2_high_half`) compiles the same
-/// but is right there for `.rmi` (f16 0x3f80 floors to 1), so it is left to the spec.
+/// destination (`v3_float_dst`) is not folded. The high half compiles the same (`v2_high_half`,
+/// right there for `.rmi`: f16 0x3f80 floors to 1) and is folded alike for every integer rounding
+/// and type (seed 5801's 1a243a8f, corpus/findings/fuzz-h200-5801/trace/T58A.md, trace/1a243a8f/s58/:
+/// `cvt.rni.s64.f16` of the high half is `SEL; IABS`, 1 where f16 1.875 rounds to 2; `.rpi`, a
+/// `.u8` destination the same; `.rmi`, `.rzi` and bf16 give the spec's 1 anyway).
 fn unpacked_set_f32_truth(
     m: &Machine<'_>,
     t: u32,
@@ -47,9 +50,9 @@ fn unpacked_set_f32_truth(
         (Stmt::Glue { glue, .. }, o) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => o.stmt,
         _ => return None,
     };
-    // The statement that wrote `h`: an unguarded `mov.b32 {h, hi}, w` unpack.
+    // The statement that wrote `h`: an unguarded `mov.b32 {lo, hi}, w` unpack, `h` either half.
     let (u, mov) = m.p.body[..m.stmt].iter().enumerate().rev().find(|(_, s)| writes(s, h))?;
-    let (w, hi) = match mov {
+    let (w, other) = match mov {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
             if mv.shape == MovShape::Unpack(2) =>
         {
@@ -60,21 +63,22 @@ fn unpacked_set_f32_truth(
                 _ => (None, None),
             };
             let w = operands.get(1).and_then(|o| m.reg_of(o).ok());
-            (w.filter(|w| low == Some(h) && w.class().bits() == 32)?, hi)
+            let other = if low == Some(h) { hi } else { low.filter(|_| hi == Some(h)) };
+            (w.filter(|w| (low == Some(h) || hi == Some(h)) && w.class().bits() == 32)?, other)
         }
         _ => return None,
     };
     // The set's word at the unpack: `w` unwritten since, or (corpus/findings/fuzz-h200-3801/,
     // 36330ec5, trace/T4A.md: `mov.b32 %r0, 0` after the unpack, the same 13.0.88 -O3 `SEL; IABS`)
-    // the unpacked halves `{h, hi}`, both unwritten since (`h` is by its finding).
+    // the unpacked halves, both unwritten since (`h` is by its finding).
     let of_set = |r: Reg| m.producer(t, r).is_some_and(|(_, o)| o.stmt == set);
     let unchanged = |r: Reg| of_set(r) && unchanged_between(m, r, u, m.stmt);
     let word = if unchanged(w) {
         m.read(t, w).ok().filter(Expected::is_exact)?.bits
     } else {
-        let hi = hi.filter(|&hi| unchanged(hi))?;
-        let (lo, hi) = (m.read(t, h).ok().filter(Expected::is_exact)?, m.read(t, hi).ok().filter(Expected::is_exact)?);
-        (hi.bits & 0xFFFF) << 16 | (lo.bits & 0xFFFF)
+        let other = other.filter(|&o| unchanged(o))?;
+        let (a, b) = (m.read(t, h).ok().filter(Expected::is_exact)?, m.read(t, other).ok().filter(Expected::is_exact)?);
+        (a.bits & 0xFFFF) | (b.bits & 0xFFFF)
     };
     let width = inst.operands.first().and_then(|o| m.reg_of(o).ok())?.class().bits();
     Some((d, Expected::exact(u128::from(word & 0xFFFF_FFFF != 0), width)))

@@ -12,6 +12,8 @@
 //! instruction, its producers and (where named) the program structure are exactly the ones its
 //! trace shows wrong; it returns `None` (the spec's result stands) otherwise.
 
+mod neg_of_set_f32_beside_logic_of_sets;
+
 use super::convert;
 use super::j_branch_known_values::{observed_only_by, readers};
 use super::origin::{moved_immediate, reads_and_overwrites};
@@ -36,6 +38,8 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, not_of_neg_of_set_f32),
+        // Its float −1.0 beside an and/or/xor.b32 of two set.f32 words (seed 5801's d4409f00).
+        (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_beside_logic_of_sets::glue),
         (Deviation::SubcOfBranchConstantAddsIt, subc_of_branch_constant),
         (Deviation::S8RoundTripThrough64SignExtends32, shr16_of_s8_round_trip),
         (Deviation::S8RoundTripThrough64SignExtends32, hi16_product_of_s8_round_trip),

@@ -98,8 +98,8 @@ fn b_a_skipped_set_f32_makes_its_converted_old_value_f32_typed() {
 /// 3301-N3 through a `mov.b32` unpack (corpus/findings/fuzz-h200-3701/, 12b23716; trace/TC1.md
 /// `reduced.ptx`: `SEL R0, RZ, 0xffffffff, !P0; IABS R0, R0; PRMT R7, R0, 0x7710`, 13.0.88 and
 /// 13.5 -O3): `cvt.rmi.u16.f16` of the low half of a true `set.le.f32.s32` gives 1, the spec
-/// converts +0 (the low half of 1.0); a false set, the high half and a float destination
-/// (`v2_high_half`, `v3_float_dst`) are left to the spec.
+/// converts +0 (the low half of 1.0); a false set and a float destination (`v3_float_dst`) are
+/// left to the spec. (The high half: the next test.)
 #[test]
 fn n3_3301_an_integer_cvt_of_the_unpacked_low_half_of_a_set_f32_is_the_set() {
     let d = Deviation::SetRoundTripFolded;
@@ -109,8 +109,38 @@ fn n3_3301_an_integer_cvt_of_the_unpacked_low_half_of_a_set_f32_is_the_set() {
     let low = with("cvt.rmi.u16.f16 %h4, %h5;", "st.global.b16 [%out], %h4;");
     exact_case(&low, [0, 0, 0, 0], d, 0, 1);
     untouched(&low, [5, 0, 0, 0], d);
-    untouched(&with("cvt.rni.u16.f16 %h4, %h6;", "st.global.b16 [%out], %h4;"), [0, 0, 0, 0], d);
     untouched(&with("cvt.f32.f16 %r4, %h5;", "st.global.b32 [%out], %r4;"), [0, 0, 0, 0], d);
+}
+
+/// 3301-N3 at the HIGH half of the unpack (seed 5801's 1a243a8f, corpus/findings/fuzz-h200-5801/
+/// trace/T58A.md, trace/1a243a8f/s58/ w1–w8; 13.0.88 and 13.5 -O3 `SEL R0, RZ, 0xffffffff, !P0;
+/// IABS R0, R0` for every integer cvt of it): `cvt.rni.s64.f16` of the high half 0x3f80 (1.875) of
+/// a true set gives 1, the spec 2 (w6, the finding's: xor with the low half's bf16 cvt, 1 ^ 1 = 0
+/// where the spec's 2 ^ 0 = 2); `.rpi` and a `.u8` destination the same (w3, w8). `.rmi` gives the
+/// spec's 1 anyway (w2); a false set and a float destination (w7) are left to the spec.
+#[test]
+fn n3_3301_an_integer_cvt_of_the_unpacked_high_half_of_a_set_f32_is_the_set() {
+    let d = Deviation::SetRoundTripFolded;
+    let with = |cvt: &'static str, st: &'static str| {
+        ["ld.global.u32 %r0, [%in];", "set.le.f32.s32 %r2, %r0, 0;", "mov.b32 {%h5, %h6}, %r2;", cvt, st]
+    };
+    let rni = with("cvt.rni.u16.f16 %h4, %h6;", "st.global.b16 [%out], %h4;");
+    exact_case(&rni, [0, 0, 0, 0], d, 2, 1);
+    untouched(&rni, [5, 0, 0, 0], d);
+    exact_case(&with("cvt.rpi.u32.f16 %r4, %h6;", "st.global.b32 [%out], %r4;"), [0; 4], d, 2, 1);
+    untouched(&with("cvt.f32.f16 %r4, %h6;", "st.global.b32 [%out], %r4;"), [0, 0, 0, 0], d);
+    // The finding: both halves converted and xored.
+    let finding = [
+        "ld.global.u32 %r0, [%in];",
+        "set.ge.f32.s32 %r2, %r0, 0;",
+        "mov.b32 {%h2, %h0}, %r2;",
+        "cvt.rni.s64.f16 %d5, %h0;",
+        "cvt.rni.u32.bf16 %r5, %h2;",
+        "mov.b64 {%r11, %r12}, %d5;",
+        "xor.b32 %r6, %r11, %r5;",
+        "st.global.b32 [%out], %r6;",
+    ];
+    exact_case(&finding, [0; 4], d, 2, 0);
 }
 
 /// E through an integer copy (corpus/findings/fuzz-h200-3701/, c78de146; trace/TC3.md:

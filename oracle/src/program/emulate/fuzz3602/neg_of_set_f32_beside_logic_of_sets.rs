@@ -1,0 +1,103 @@
+//! 3602-N2's other materialization (corpus/known/fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean.toml):
+//! `neg.s32` of a `set.<cmp>.f32` result rebuilt from the set's predicate as the FLOAT −1.0 once
+//! ptxas has lowered the set into predicate logic with another set.f32 (seed 5801's d4409f00,
+//! 047b7594, 772de695; corpus/findings/fuzz-h200-5801/trace/T58A.md, variants trace/d4409f00/s58/).
+//!
+//! `set.eq.f32.u64 r0; set.gt.f32.s64 r2; xor.b32 r3, r2, r0; neg.s32 r4, r0` is, at 13.0.88 and
+//! 13.5 -O3 (and the JIT), `ISETP.LT.XOR P1, PT, R0, RZ, P0; FSEL R7, RZ, -1, !P0`: the negation
+//! is 0xbf800000 when the set is true, where §9.7.1 negates the word 0x3f800000 to 0xc0800000 (0
+//! when false either way). Wrong alike: and/or in place of the xor (v9), `sub.s32` of a moved 0
+//! (v10), `.s32` sources (v11), the logic op after the negation (v14), the negation of the logic
+//! op's other set (v16), either read through a `mov` copy (v17, v18). Right (the set kept as
+//! `SEL 0x3f800000` or `FSEL 1` and negated by `IMAD.MOV -R0`): no logic op (v1–v3), a logic op
+//! with a loaded word, an integer set or a `selp 0x3f800000, 0` (v4, v5, v15), a dead logic op
+//! (v8), a guarded set (v19).
+//!
+//! Invariants: only when `NegOfSetF32HalvesReadAsBoolean` is emulated (the caller's rule list),
+//! for an unguarded set.f32 reaching the negation with no label or branch between, and a live
+//! unguarded and/or/xor.b32 of two different such sets one of which is the negated set; the
+//! spec's result stands otherwise (and for a false set, where the two agree).
+
+use super::super::j_branch_known_values::observed;
+use super::super::origin::moved_immediate;
+use super::super::reg_of_glue;
+use super::writes;
+use crate::isa::operand::Operand;
+use crate::isa::{Form, Instruction, Mov, MovShape};
+use crate::program::exec::Machine;
+use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
+use crate::program::{Reg, Stmt};
+use crate::semantics::Expected;
+
+/// How many `mov` copies between a set and its reader are looked through.
+const COPY_DEPTH: usize = 4;
+
+/// The word ptxas gives the negation of a true set: the float −1.0.
+const FLOAT_MINUS_ONE: u128 = 0xBF80_0000;
+
+/// The glue rule: `neg.s32 d, s` or `sub.{s32,u32} d, z, s` (z a moved 0) of a true set.f32 `s`
+/// in a live and/or/xor.b32 with another set.f32 gives 0xbf800000.
+pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
+    let (s, v) = match (g.op, g.ty) {
+        (GlueOp::Neg, GlueType::S32) => (reg_of_glue(g, 0)?, vals.first()?),
+        (GlueOp::Sub, GlueType::S32 | GlueType::U32) => {
+            let z = reg_of_glue(g, 0)?;
+            let zero = vals.first().is_some_and(|z| z.is_exact() && z.bits & 0xFFFF_FFFF == 0);
+            if !zero || !moved_immediate(m, t, z) {
+                return None;
+            }
+            (reg_of_glue(g, 1)?, vals.get(1)?)
+        }
+        _ => return None,
+    };
+    if !v.is_exact() || v.bits & 0xFFFF_FFFF != 0x3F80_0000 {
+        return None;
+    }
+    let set = set_f32_behind(m, s, m.stmt)?;
+    in_logic_with_another_set(m, set).then(|| Expected::exact(FLOAT_MINUS_ONE, result.width))
+}
+
+/// The body index of the unguarded `set.<cmp>.f32` whose word register `r` holds at statement
+/// `at`, looking back through unguarded `mov` copies, with no label or branch between.
+fn set_f32_behind(m: &Machine<'_>, r: Reg, at: usize) -> Option<usize> {
+    let (mut r, mut i) = (r, at);
+    for _ in 0..=COPY_DEPTH {
+        let (k, s) = m.p.body[..i].iter().enumerate().rev().find(|(_, s)| writes(s, r) || flow(s))?;
+        match s {
+            Stmt::Glue { guard: None, glue } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => return Some(k),
+            Stmt::Isa(Instruction {
+                form: Form::Mov(Mov { shape: MovShape::Copy, .. }),
+                operands,
+                guard: None,
+                ..
+            }) => {
+                r = match operands.get(1) {
+                    Some(o @ Operand::Name(_)) => m.reg_of(o).ok()?,
+                    _ => return None,
+                };
+                i = k;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A label or branch: the rule is evidenced only within one straight run of statements.
+fn flow(s: &Stmt) -> bool {
+    matches!(s, Stmt::Label(_) | Stmt::Bra { .. })
+}
+
+/// Whether a live unguarded and/or/xor.b32 of two registers reads the set at body index `set`
+/// and another set.f32 (each directly or through copies).
+fn in_logic_with_another_set(m: &Machine<'_>, set: usize) -> bool {
+    m.p.body.iter().enumerate().any(|(j, s)| {
+        let Stmt::Glue { guard: None, glue } = s else { return false };
+        if !matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || glue.ty != GlueType::B32 {
+            return false;
+        }
+        let (Some(a), Some(b)) = (reg_of_glue(glue, 0), reg_of_glue(glue, 1)) else { return false };
+        let (Some(ka), Some(kb)) = (set_f32_behind(m, a, j), set_f32_behind(m, b, j)) else { return false };
+        ka != kb && (ka == set || kb == set) && observed(m, j, glue.dst)
+    })
+}
