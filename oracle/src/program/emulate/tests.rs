@@ -225,6 +225,7 @@ mod seed_3802_new;
 mod seed_3802_w6;
 mod seed_4802_w4;
 
+mod j_branch_known_b64_high_word;
 mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_arm_of_an_unpacked_constant;
