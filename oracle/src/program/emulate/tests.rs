@@ -311,6 +311,7 @@ mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_bfly_predicate_choice_with_a_known_clamp;
 mod shuffle_of_a_uniform_choice_by_a_bfly_predicate;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;
