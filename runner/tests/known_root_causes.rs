@@ -2325,3 +2325,38 @@ const SEED_5801_LABELS_A: [(&str, &str); 4] = [
     ("772de695", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (setp.le/selp swapped) (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs
     ("d4409f00", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: as 047b7594 (T58A); helper ha: neg_of_set_f32_beside_logic_of_sets.rs (trace/d4409f00/s58/ v1-v19)
 ];
+
+#[test]
+fn the_seed_5801_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5801", &SEED_5801_LABELS_D);
+}
+
+/// What the word findings of seed 5801 (session 58's campaign build, 3f35355a) that helper hd traced
+/// (session 58's trace D, fuzz-h200-5801/trace/T58D.md) are labelled now.
+const SEED_5801_LABELS_D: [(&str, &str); 3] = [
+    ("c8c7cdc4", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: mul.hi.u16 of cvt.s16.s64 of cvt.s64.s32 of the prmt, narrowed as through cvt.s16.s32 (T58D; reaching_prmt took 32-bit links only); helper hd: prmt_narrowed_per_zero_extending_reader/through_64_bits.rs (trace/c8c7cdc4/s58/)
+    ("ed1b0473", "fuzz-h100-j-branch-constant-splat"), // KNOWN J branch-known one size up: the high word of v fixed by setp.ne.u64 v, K read as K's low word (T58D; branch_fixed used with .u32/.s32 only); helper hd: j_packed_constant/b64_high_word.rs (trace/ed1b0473/s58/)
+    ("917157f1", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7: the bfly's c a moved 0 in a body that loads, the choice a guarded cvt.pack, the later shfl.idx dropped (T58D; wanted an immediate c[4:0] != 0 and no cvt.pack); helper hd: shuffle_of_a_value_selected_by_a_bfly_predicate/clamp.rs, uniform_choice.rs (trace/917157f1/s58/)
+];
+
+#[test]
+fn the_seed_5802_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5802", &SEED_5802_LABELS_D);
+}
+
+/// What the word finding of seed 5802 (session 58's campaign build, 3f35355a) that helper hd traced
+/// (session 58's trace D, fuzz-h200-5801/trace/T58D.md) is labelled now.
+const SEED_5802_LABELS_D: [(&str, &str); 1] = [
+    ("2f7d1698", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: mul.lo.u16 of element 0 of a mov.b64 unpack of a pack {prmt, 0}, narrowed as through mov.b32 {lo, hi} (T58D; reaching_prmt took 32-bit unpacks only); helper hd: prmt_narrowed_per_zero_extending_reader/through_64_bits.rs (trace/2f7d1698/s58/)
+];
+
+#[test]
+fn the_seed_5803_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_D);
+}
+
+/// What the word finding of seed 5803 (session 58's campaign build, 3f35355a) that helper hd traced
+/// (session 58's trace D, fuzz-h200-5801/trace/T58D.md) is labelled now.
+const SEED_5803_LABELS_D: [(&str, &str); 1] = [
+    ("92486375", "new"), // KNOWN 3801-N4 (the half beside an in-place e4m3x2 pair read as R1, the stack pointer's high half 0x00ff), not emulated by design (the entry: the value is the stack pointer's, the read the allocator's choice); trace/92486375/s58/
+];

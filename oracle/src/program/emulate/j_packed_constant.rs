@@ -26,6 +26,8 @@
 //! instruction, its producers and the branch around it are exactly the ones the evidence shows
 //! wrong; it returns its input (or `None`) otherwise.
 
+mod b64_high_word;
+
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values::{branch_fixed, observed, observed_only_by};
@@ -193,7 +195,7 @@ pub(super) fn unpacked(
     t: u32,
     mv: &Mov,
     inst: &Instruction,
-    mut results: Vec<(Reg, Expected)>,
+    results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let (Some(Operand::Vector(items)), Some(src)) = (inst.operands.first(), inst.operands.get(1)) else {
         return results;
@@ -201,6 +203,9 @@ pub(super) fn unpacked(
     let bytes = mv.shape == MovShape::Unpack(4);
     let unpack = mv.shape == MovShape::Unpack(2) || bytes;
     let Some(w) = m.reg_of(src).ok().filter(|_| unpack) else { return results };
+    // A 64-bit v known from a `.u64`/`.s64` branch: its high word is K's low word (seed 5801's
+    // ed1b0473, `j_packed_constant/b64_high_word.rs`).
+    let mut results = if w.class().bits() == 64 { b64_high_word::unpacked(m, t, w, items, results) } else { results };
     // A 64-bit unpack of a pack of a branch-known word
     // (`emulate/j_branch_known_word_unpacked_through_a_pack64.rs`) or of the narrowed add
     // (`emulate/j_narrowed_packed_add.rs`).

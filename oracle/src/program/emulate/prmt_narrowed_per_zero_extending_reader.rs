@@ -42,6 +42,7 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 mod and_b16_of_a_truncation;
+mod through_64_bits;
 
 /// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
 const MAX_LINKS: usize = 8;
@@ -197,22 +198,46 @@ pub(super) fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word:
 /// The `prmt.b32` destination register whose value reaches register `h` of the statement being
 /// run, and how many low bytes of it the links keep: followed back through the unguarded
 /// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes) and
-/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes) — to a `prmt.b32` that is still that register's
-/// producer in thread `t` and, as the machine recorded, the producer of `h`'s value.
+/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes), or through 64 bits ([`through_64_bits`]: a
+/// `cvt.{u16,s16}.{u64,s64}` of a widening `cvt.{u64,s64}.{u32,s32}`, a low-half element of a
+/// `mov.b64` unpack of a `mov.b64 d, {e0, e1}` pack; 2 bytes) — to a `prmt.b32` that is still that
+/// register's producer in thread `t` and, as the machine recorded, the producer of `h`'s value.
 fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
     let (mut at, mut reg, mut kept, mut truncation) = (m.stmt, h, 4, None);
+    let mut wide = through_64_bits::Links::default();
     for _ in 0..MAX_LINKS {
         let k = m.p.body.get(..at)?.iter().rposition(|s| writes(s, reg))?;
         let Stmt::Isa(i @ Instruction { guard: None, .. }) = &m.p.body[k] else { return None };
         let source = || m.reg_of(i.operands.get(1)?).ok();
         match &i.form {
-            Form::Prmt(Prmt { mode: None }) => {
+            Form::Prmt(Prmt { mode: None }) if !wide.pending() => {
                 let produced = |r: Reg| m.producer(t, r).map(|(_, o)| (o.stmt, o.a_stmt));
-                let of_h = match truncation {
-                    Some(c) => produced(h) == Some((c, Some(k))),
-                    None => produced(h).is_some_and(|(s, _)| s == k),
+                let of_h = match (truncation, wide.widening, wide.pack) {
+                    (Some(c), None, None) => produced(h) == Some((c, Some(k))),
+                    (Some(c), Some((w, d)), None) => {
+                        produced(h) == Some((c, Some(w))) && produced(d) == Some((w, Some(k)))
+                    }
+                    (None, None, Some(p)) => produced(h).is_some_and(|(s, _)| s == p),
+                    (None, None, None) => produced(h).is_some_and(|(s, _)| s == k),
+                    _ => false,
                 };
                 return (of_h && produced(reg).is_some_and(|(s, _)| s == k)).then_some((reg, kept));
+            }
+            // 3702-N5 through 64 bits (seeds 5801's c8c7cdc4 and 5802's 2f7d1698, `through_64_bits.rs`).
+            Form::Cvt(c) if truncation.is_none() && through_64_bits::is_truncation_from_64(*c) => {
+                (reg, kept, truncation, wide.want_widening) = (source()?, kept.min(2), Some(k), true);
+            }
+            Form::Cvt(c) if wide.want_widening && through_64_bits::is_widening_of_32(*c) => {
+                (wide.widening, wide.want_widening) = (Some((k, reg)), false);
+                reg = source()?;
+            }
+            Form::Mov(mv) if mv.shape == MovShape::Unpack(4) && wide.pack.is_none() && truncation.is_none() => {
+                let (word, d) = through_64_bits::low_half_element(m, i, reg)?;
+                (reg, kept, wide.want_word) = (d, kept.min(2), Some(word));
+            }
+            Form::Mov(mv) if mv.shape == MovShape::Pack(2) && wide.want_word.is_some() => {
+                reg = through_64_bits::packed_word(m, i, wide.want_word?)?;
+                (wide.pack, wide.want_word) = (Some(k), None);
             }
             Form::Mov(mv) if mv.shape == MovShape::Copy => reg = source()?,
             Form::Mov(mv) if mv.shape == MovShape::Unpack(2) => {

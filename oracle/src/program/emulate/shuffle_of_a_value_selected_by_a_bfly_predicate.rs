@@ -28,6 +28,8 @@
 //! and constants (`uniform_choice.rs`).
 //! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy.
 
+mod clamp;
+mod copies;
 mod uniform_choice;
 
 use super::fuzz3602::writes;
@@ -57,6 +59,8 @@ pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
     }
     let Some(a) = inst.operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return false };
     let Some(j) = m.p.body.get(..m.stmt).and_then(|b| b.iter().rposition(|s| writes(s, a))) else { return false };
+    // A copy of the choice shuffled (seed 5801's 917157f1, `copies.rs`).
+    let (j, a) = copies::through_copies(m, j, a);
     // Or a choice among values ptxas takes as uniform, not only constants (seed 5702's c3be1a58,
     // `uniform_choice.rs`).
     chosen_by(m, j, a)
@@ -100,8 +104,9 @@ fn chosen_by(m: &Machine<'_>, j: usize, a: Reg) -> Option<Reg> {
 }
 
 /// Whether predicate `p`, read at body index `at`, was last written there (directly or through
-/// one `mov.pred` copy) by an unguarded `shfl.sync.bfly d|p, a, b, c, mask` of a constant `a` ([`shuffles_a_constant`]) with an
-/// immediate `c` whose `c[4:0]` (the clamp, §9.7.9.6) is not 0.
+/// one `mov.pred` copy) by an unguarded `shfl.sync.bfly d|p, a, b, c, mask` of a constant `a` ([`shuffles_a_constant`]) whose
+/// `c` ptxas knows: `c[4:0]` (the clamp, §9.7.9.6) not 0, or 0 in a body that loads
+/// ([`clamp::predicate_taken_as_uniform`], seed 5801's 917157f1).
 fn bfly_predicate_of_a_constant(m: &Machine<'_>, at: usize, p: Reg) -> bool {
     let Some(mut k) = m.p.body[..at].iter().rposition(|s| writes(s, p)) else { return false };
     let mut p = p;
@@ -116,12 +121,10 @@ fn bfly_predicate_of_a_constant(m: &Machine<'_>, at: usize, p: Reg) -> bool {
     let Stmt::Isa(shfl @ Instruction { form: Form::ShflSync(s), guard: None, operands }) = &m.p.body[k] else {
         return false;
     };
-    let clamp = match operands.get(3) {
-        Some(Operand::Imm(Imm::Int(c))) => c & 0x1f,
-        _ => return false,
-    };
+    // `c[4:0]` not 0, `c` an immediate or a moved one; or 0 in a body that loads (`clamp.rs`).
+    let uniform = clamp::predicate_taken_as_uniform(m, k, operands.get(3));
     let names_p = matches!(operands.first(), Some(Operand::WithPred(_, q)) if m.reg_of(&Operand::Name(q.clone())).ok() == Some(p));
-    s.mode == ShflMode::Bfly && names_p && clamp != 0 && shuffles_a_constant(m, shfl, k)
+    s.mode == ShflMode::Bfly && names_p && uniform && shuffles_a_constant(m, shfl, k)
 }
 
 /// A lane's result of a dropped shuffle ([`dropped`]): its own value `own` in place of the

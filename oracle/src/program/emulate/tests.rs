@@ -230,6 +230,7 @@ mod seed_3802_new;
 mod seed_3802_w6;
 mod seed_4802_w4;
 
+mod j_branch_known_b64_high_word;
 mod j_branch_known_word_unpacked_through_a_pack64;
 mod j_shuffled_constant_folded_beside_a_load;
 mod join_arm_of_an_unpacked_constant;
@@ -317,6 +318,7 @@ mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_bfly_predicate_choice_with_a_known_clamp;
 mod shuffle_of_a_uniform_choice_by_a_bfly_predicate;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;
 mod signed_count_of_a_shifted_out_body;

@@ -36,13 +36,20 @@ use crate::program::{Reg, RegClass, Stmt};
 const DEPTH: u32 = 4;
 
 /// The predicate by which the statement at body index `j` chooses register `a`'s value between
-/// values ptxas takes as uniform ([`uniform`]): a guarded `mov`, `cvt`, `prmt` or glue (no carry
-/// read) whose sources are uniform, over a uniform `a`; or an unguarded `selp a, x, y, p` of
+/// values ptxas takes as uniform ([`uniform`]): a guarded `mov`, `cvt`, `cvt.pack` (seed 5801's
+/// 917157f1: `@!p0 cvt.pack.sat.u4.s32.b32 r0, r0, K1, K2` of the bfly's result, corpus/findings/
+/// fuzz-h200-5801/trace/T58D.md), `prmt` or glue (no carry read) whose sources are uniform, over a uniform `a`; or an unguarded `selp a, x, y, p` of
 /// uniform `x` and `y`.
 pub(super) fn chosen_by(m: &Machine<'_>, j: usize, a: Reg) -> Option<Reg> {
     let source_uniform = |x: Reg| uniform(m, j, x, DEPTH);
     match &m.p.body[j] {
-        Stmt::Isa(inst @ Instruction { form: Form::Mov(_) | Form::Cvt(_) | Form::Prmt(_), guard: Some(g), .. }) => {
+        Stmt::Isa(
+            inst @ Instruction {
+                form: Form::Mov(_) | Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_),
+                guard: Some(g),
+                ..
+            },
+        ) => {
             let p = m.reg_of(&Operand::Name(g.pred.clone())).ok()?;
             (isa_sources(m, inst)?.into_iter().all(source_uniform) && source_uniform(a)).then_some(p)
         }
@@ -78,9 +85,11 @@ fn uniform(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let deeper = |x: Reg| depth > 0 && uniform(m, k, x, depth - 1);
     match s {
         Stmt::Isa(inst @ Instruction { form: Form::ShflSync(_), guard: None, .. }) => shuffles_a_constant(m, inst, k),
-        Stmt::Isa(inst @ Instruction { form: Form::Mov(_) | Form::Cvt(_) | Form::Prmt(_), guard: None, .. }) => {
-            isa_sources(m, inst).is_some_and(|v| v.into_iter().all(deeper))
-        }
+        Stmt::Isa(
+            inst @ Instruction {
+                form: Form::Mov(_) | Form::Cvt(_) | Form::CvtPack(_) | Form::Prmt(_), guard: None, ..
+            },
+        ) => isa_sources(m, inst).is_some_and(|v| v.into_iter().all(deeper)),
         Stmt::Glue { glue, guard: None } if !glue.op.reads_carry() => glue_sources(&glue.src).into_iter().all(deeper),
         _ => false,
     }

@@ -100,3 +100,68 @@ fn n5_3702_20120274_leaves_other_masks_and_an_unpacked_half_alone() {
         assert_eq!((out, fired), (spec, Vec::new()), "{name}");
     }
 }
+
+/// Session 58 (helper hd), corpus/findings/fuzz-h200-5801/trace/T58D.md: the narrowed `PRMT` through
+/// 64 bits (`emulate/prmt_narrowed_per_zero_extending_reader/through_64_bits.rs`). `mul.lo.u16` by 3
+/// of the 2 narrowed bytes: 0xffff · 3 = 0xfffd by the spec, 0 narrowed (both bytes name a's sign).
+fn times_three(reach: &[&str], h: &str) -> Vec<String> {
+    let mut tail: Vec<String> = reach.iter().map(|l| l.to_string()).collect();
+    tail.extend([
+        "mov.b16 %h5, 3;".to_string(),
+        format!("mul.lo.u16 %h6, {h}, %h5;"),
+        "st.global.u16 [%out], %h6;".into(),
+    ]);
+    prmt_then(&strs(&tail))
+}
+
+/// Wrong (13.0.88 -O3): a 64-bit round trip `cvt.{s64,u64}.{s32,u32}; cvt.{s16,u16}.{s64,u64}`
+/// (c8c7cdc4 and `s58/v2_u64`), a low-half element (h0 or h2) of a `mov.b64` unpack of a pack of
+/// the `prmt` (2f7d1698 and `s58/v2_high_word`).
+#[test]
+fn n5_3702_reached_through_64_bits_reads_the_narrowed_half() {
+    for (w, n) in [("s64", "s32"), ("u64", "u32")] {
+        for d in ["s16", "u16"] {
+            let reach = [format!("cvt.{w}.{n} %d0, %r1;"), format!("cvt.{d}.{w} %h0, %d0;")];
+            exact_case(&strs(&times_three(&strs(&reach), "%h0")), A, D, 0xfffd, 0);
+        }
+    }
+    let low = ["mov.b32 %r2, 0;", "mov.b64 %d0, {%r1, %r2};", "mov.b64 {%h0, %h1, %h2, %h3}, %d0;"];
+    exact_case(&strs(&times_three(&low, "%h0")), A, D, 0xfffd, 0);
+    let high = ["mov.b32 %r2, 0;", "mov.b64 %d0, {%r2, %r1};", "mov.b64 {%h0, %h1, %h2, %h3}, %d0;"];
+    exact_case(&strs(&times_three(&high, "%h2")), A, D, 0xfffd, 0);
+}
+
+/// Right or out of scope: the high half of a word of the unpack (the whole `PRMT`'s `0x7732`), a
+/// 64-bit round trip read by a signed reader, an element of the word that is not the `prmt`'s, a
+/// truncation of a 64-bit register no widening of the `prmt` wrote.
+#[test]
+fn n5_3702_through_64_bits_leaves_other_links_alone() {
+    let unpack = ["mov.b32 %r2, 0;", "mov.b64 %d0, {%r1, %r2};", "mov.b64 {%h0, %h1, %h2, %h3}, %d0;"];
+    untouched(&strs(&times_three(&unpack, "%h1")), A, D);
+    untouched(&strs(&times_three(&unpack, "%h2")), A, D);
+    let signed = prmt_then(&[
+        "cvt.s64.s32 %d0, %r1;",
+        "cvt.s16.s64 %h0, %d0;",
+        "mul.lo.s16 %h6, %h0, 3;",
+        "st.global.u16 [%out], %h6;",
+    ]);
+    untouched(&strs(&signed), A, D);
+    let not_widened = ["mov.b64 %d0, {%r1, %r1};", "cvt.u16.u64 %h0, %d0;"];
+    untouched(&strs(&times_three(&not_widened, "%h0")), A, D);
+}
+
+/// The campaign cases: emulating 3702-N5 gives the stored ptxas -O3 and JIT words in every thread
+/// — c8c7cdc4 word 2 0x00009b00 (spec 0x0000de00), 2f7d1698 word 0 0 (spec 0x00000200).
+#[test]
+fn n5_3702_c8c7cdc4_and_2f7d1698_the_campaign_cases_give_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5801", "c8c7cdc4bfde48a5");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 2 { (0xde00, 0x9b00) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "c8c7cdc4 thread {t} word {w}");
+    }
+    let (p, i) = super::stored_case("5802", "2f7d1698f0fbb0d8");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { (0x200, 0) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "2f7d1698 thread {t} word {w}");
+    }
+}

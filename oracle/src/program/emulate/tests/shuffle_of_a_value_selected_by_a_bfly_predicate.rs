@@ -55,8 +55,10 @@ fn n7_3702_a_shuffle_of_a_value_chosen_by_a_bfly_predicate_keeps_each_lanes_own(
 }
 
 /// Right (the second `SHFL` kept): the bfly of a loaded value (`v1_src_loaded`), `c[4:0]` = 0
-/// (`v8_bfly_lane1`, `v10_b0_c0`), the `.up` predicate (`v2_up_pred`); and where the predicate is
-/// uniform the drop changes nothing (`v12_b0_c31`).
+/// (`v8_bfly_lane1`, `v10_b0_c0`: their bodies do not load; with a load the shuffle is dropped,
+/// seed 5801's 917157f1 `s58/v26_746b5bde_v18_dead_load`, so the chain's load is removed there), the
+/// `.up` predicate (`v2_up_pred`); and where the predicate is uniform the drop changes nothing
+/// (`v12_b0_c31`).
 #[test]
 fn n7_3702_leaves_kept_and_valid_drops_alone() {
     for first in [
@@ -65,7 +67,11 @@ fn n7_3702_leaves_kept_and_valid_drops_alone() {
         "shfl.sync.up.b32 %r3|%p1, %r1, 1, 0, -1;",
         "shfl.sync.bfly.b32 %r3|%p1, %r1, 0, 31, -1;",
     ] {
-        let (s, e, fired) = lanes(&chain(first, CHOICE, SECOND));
+        let mut lines = chain(first, CHOICE, SECOND);
+        if !first.contains("%r5") {
+            lines.retain(|l| !l.starts_with("ld."));
+        }
+        let (s, e, fired) = lanes(&lines);
         assert_eq!((e, fired), (s, Vec::new()), "{first}");
     }
 }
