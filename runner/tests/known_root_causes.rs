@@ -2236,3 +2236,27 @@ fn the_seed_5703_word_findings_of_trace_a_are_labelled_by_their_entries() {
 const SEED_5703_LABELS_A: [(&str, &str); 1] = [
     ("9823257d", "fuzz-h200-f-negation-overflow"), // KNOWN F: min.s64 of abs.s64 of -2^63 and 0 folded to 0, f46efbdc's lt-by-zero test inside the 64-bit min (T57A; set_of_abs_against_zero_folded_non_negative::glue took set only); helper h1: min_glue there (trace/9823257d/s57/)
 ];
+
+#[test]
+fn the_seed_5802_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5802", &SEED_5802_LABELS_G);
+}
+
+/// What the word findings of seed 5802 (session 58's campaign build, 3f35355a) that helper hg traced
+/// (session 58's trace G, corpus/findings/fuzz-h200-5802/trace/T58G.md) are labelled now.
+const SEED_5802_LABELS_G: [(&str, &str); 2] = [
+    ("21acc633", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec form C: the .f32 pair packed right after as {h7, h6}, a later arm rewrites h7 itself, h7 read on the path skipping it reads a register written only in the arm (T58G; form took .f16x2 pairs in forms A/B only); helper hg: fp8_pair_built_only_in_its_pack::arm_rewrites_half (trace/21acc633/s58/)
+    ("59f49ca8", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: shr.u16 by sub.u32 of set.lt.f32.s32 r0, r0 (a folded 0) and a loaded word: the stack pointer as the amount (T58G; folded_zero took and/mul.lo by 0, xor/sub of a register with itself only); helper hg: mul_step_unread_shfl_predicate_folded_zero::folded_zero (trace/59f49ca8/s58/)
+];
+
+#[test]
+fn the_seed_5803_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_G);
+}
+
+/// What the word findings of seed 5803 (session 58's campaign build, 3f35355a) that helper hg traced
+/// (session 58's trace G, corpus/findings/fuzz-h200-5802/trace/T58G.md) are labelled now.
+const SEED_5803_LABELS_G: [(&str, &str); 2] = [
+    ("537ff11f", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: shr.u16 by sub.cc.u32 of set.gt.s32.s16 h2, h2 (a folded 0) and a loaded word: the stack pointer as the amount (T58G; as 59f49ca8); helper hg: folded_zero (trace/537ff11f/s58/)
+    ("7f817a7a", "new"), // KNOWN N-6 as a value (sass-n6-uprmt-of-unwritten-uniform.toml): a duplicated uniform subc.cc.s64 chain beside a createpolicy pair, h33 split by UPRMT UR9, UR5, 0x7610 of the 0 subtrahend (T58G); not emulated: depends on ptxas's uniform register allocation (trace/7f817a7a/s58/)
+];

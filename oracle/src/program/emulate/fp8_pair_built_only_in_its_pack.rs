@@ -185,18 +185,28 @@ fn form(m: &Machine<'_>, k: usize, h: Reg, c: &Cvt) -> Option<Form2> {
         let written_before = body[..b].iter().any(|s| writes(s, h));
         return (!inner && written_before && read_later(m, j, h)).then_some(Form2::A);
     }
+    if form_b(m, k, h, w, bits, inner) {
+        return Some(Form2::B);
+    }
+    (!inner && arm_rewrites_half(m, k + 1, h)).then_some(Form2::C)
+}
+
+/// Form B: whether the pack (64 bits, word `w`) is followed, as the next label or branch, by `@p bra
+/// L` whose arm rewrites `w`, and `h` is read again after the pack (or, `inner`, the branch tests
+/// the pack).
+fn form_b(m: &Machine<'_>, k: usize, h: Reg, w: Reg, bits: u32, inner: bool) -> bool {
+    let body = &m.p.body;
     let flow = |x: &(usize, &Stmt)| matches!(x.1, Stmt::Label(_) | Stmt::Bra { .. });
-    let (b, head) = body.iter().enumerate().skip(k + 2).find(flow)?;
-    let Stmt::Bra { guard: Some(guard), label } = head else { return None };
-    let (j, _) = body.iter().enumerate().skip(b + 1).find(|(_, s)| **s == Stmt::Label(*label))?;
+    let Some((b, head)) = body.iter().enumerate().skip(k + 2).find(flow) else { return false };
+    let Stmt::Bra { guard: Some(guard), label } = head else { return false };
+    let Some((j, _)) = body.iter().enumerate().skip(b + 1).find(|(_, s)| **s == Stmt::Label(*label)) else {
+        return false;
+    };
     let rewritten = body[b + 1..j].iter().any(|s| reads_and_overwrites(s, w).1);
     // 65b4e6cc: the branch tests the pack (v13, v16: a predicate of another value is right).
     let tested = || guard_setp(m, *guard, b).is_some_and(|(i, g)| i > k + 1 && g.src.contains(&Some(Src::Reg(w))));
     let read_again = if inner { tested() } else { read_later(m, k + 1, h) };
-    if bits == 64 && rewritten && read_again {
-        return Some(Form2::B);
-    }
-    (!inner && arm_rewrites_half(m, k + 1, h)).then_some(Form2::C)
+    bits == 64 && rewritten && read_again
 }
 
 /// Form C (21acc633): whether, after the pack at body index `p`, an arm `@g bra L; …; L:` writes
