@@ -2360,3 +2360,27 @@ fn the_seed_5803_word_findings_of_trace_d_are_labelled_by_their_entries() {
 const SEED_5803_LABELS_D: [(&str, &str); 1] = [
     ("92486375", "new"), // KNOWN 3801-N4 (the half beside an in-place e4m3x2 pair read as R1, the stack pointer's high half 0x00ff), not emulated by design (the entry: the value is the stack pointer's, the read the allocator's choice); trace/92486375/s58/
 ];
+
+#[test]
+fn the_seed_5802_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5802", &SEED_5802_LABELS_G);
+}
+
+/// What the word findings of seed 5802 (session 58's campaign build, 3f35355a) that helper hg traced
+/// (session 58's trace G, corpus/findings/fuzz-h200-5802/trace/T58G.md) are labelled now.
+const SEED_5802_LABELS_G: [(&str, &str); 2] = [
+    ("21acc633", "fuzz-h200-4802-59da91ec-fp8-pair-packed-in-an-arm-loses-its-own-value-after-the-join"), // KNOWN 59da91ec form C: the .f32 pair packed right after as {h7, h6}, a later arm rewrites h7 itself, h7 read on the path skipping it reads a register written only in the arm (T58G; form took .f16x2 pairs in forms A/B only); helper hg: fp8_pair_built_only_in_its_pack::arm_rewrites_half (trace/21acc633/s58/)
+    ("59f49ca8", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: shr.u16 by sub.u32 of set.lt.f32.s32 r0, r0 (a folded 0) and a loaded word: the stack pointer as the amount (T58G; folded_zero took and/mul.lo by 0, xor/sub of a register with itself only); helper hg: mul_step_unread_shfl_predicate_folded_zero::folded_zero (trace/59f49ca8/s58/)
+];
+
+#[test]
+fn the_seed_5803_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_G);
+}
+
+/// What the word findings of seed 5803 (session 58's campaign build, 3f35355a) that helper hg traced
+/// (session 58's trace G, corpus/findings/fuzz-h200-5802/trace/T58G.md) are labelled now.
+const SEED_5803_LABELS_G: [(&str, &str); 2] = [
+    ("537ff11f", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: shr.u16 by sub.cc.u32 of set.gt.s32.s16 h2, h2 (a folded 0) and a loaded word: the stack pointer as the amount (T58G; as 59f49ca8); helper hg: folded_zero (trace/537ff11f/s58/)
+    ("7f817a7a", "new"), // KNOWN N-6 as a value (sass-n6-uprmt-of-unwritten-uniform.toml): a duplicated uniform subc.cc.s64 chain beside a createpolicy pair, h33 split by UPRMT UR9, UR5, 0x7610 of the 0 subtrahend (T58G); not emulated: depends on ptxas's uniform register allocation (trace/7f817a7a/s58/)
+];

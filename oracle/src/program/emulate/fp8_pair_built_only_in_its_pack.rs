@@ -36,8 +36,21 @@
 //!   v16 a loaded word), no branch (v1), a guarded move (v6). Left out: wrong in 13.5 too with a loaded
 //!   h1 (v7), a 32-bit pack (v10), the arm rewriting a copy of the pack (v5).
 //!
-//! Left out: the pair of two `.f32` (w3 wrong alike in form A: `F2FP…F32.PACK_AB_MERGE_C`), whose
-//! pair the pack would have to recompute from two sources.
+//! - C (seed 5802's 21acc633, corpus/findings/fuzz-h200-5802/trace/T58G.md, variants in
+//!   trace/21acc633/s58/): the cvt and a 32- or 64-bit pack right after it, not in an arm, and a
+//!   later arm `@p bra L; …; L:` that rewrites h itself (not the pack): h's own register is written
+//!   only in that arm (`F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, R0, R0, R7; @!P0 F2F.FTZ.BF16.F32
+//!   R9, R7`; `STG.E.U16 … R9`), so every read of h on the path that skips the arm — before the
+//!   branch too (m11) — takes a register nothing wrote: any value. ptxas 13.0.88 and 13.5 -O3
+//!   alike. Here the pair of two `.f32` (m1, the case) is wrong like `.f16x2` (m2), e5m2x2 (m6),
+//!   `.relu` (m14), an old h (m13), an arm writing h by a `mov` (m10), the pack unread (m8: still
+//!   merged, not emulated: the pack's word read later is required); the pack's word keeps the spec's
+//!   pair. Right (not emulated): no pack (m3), the arm writing another register (m4), a guarded
+//!   statement for the arm (m5), the pair as the pack's high half (m7), `cvt.rn.f16.f32` (m9), no
+//!   branch (m12).
+//!
+//! Left out: the pair of two `.f32` in forms A and B (w3 wrong alike in form A:
+//! `F2FP…F32.PACK_AB_MERGE_C`), whose pair the pack would have to recompute from two sources.
 //!
 //! - A through a copy (seed 5801's 55941181, `copied_in_its_arm.rs`): the arm's pair (`.f32` or
 //!   `.f16x2`) packed as the low half of any word read later, and a copy or unpack of h made in the
@@ -73,13 +86,13 @@ pub(super) fn cvt(
     c: Cvt,
     spec: &Expected,
 ) -> Option<(Deviation, Expected)> {
-    if !m.allow.emulates(D) || inst.guard.is_some() || !pair_of_f16x2(&c) {
+    if !m.allow.emulates(D) || inst.guard.is_some() || !fp8_pair(&c) {
         return None;
     }
     let h = inst.operands.first().and_then(|o| m.reg_of(o).ok())?;
-    match form(m, m.stmt, h)? {
+    match form(m, m.stmt, h, &c)? {
         Form2::A => Some((D, m.read(t, h).ok()?)),
-        Form2::B => Some((D, anything(spec.clone()))),
+        Form2::B | Form2::C => Some((D, anything(spec.clone()))),
     }
 }
 
@@ -95,11 +108,18 @@ pub(super) fn packed(m: &Machine<'_>, t: u32, mv: &Mov, mut results: Vec<(Reg, E
         return results;
     };
     let Some(h) = pair.operands.first().and_then(|o| m.reg_of(o).ok()) else { return results };
-    if !pair_of_f16x2(c) || form(m, k, h).is_none() {
+    if !fp8_pair(c) {
         return results;
     }
+    let Some(f) = form(m, k, h, c) else { return results };
     let Some((_, o)) = m.producer(t, h).filter(|(_, o)| o.stmt == k) else { return results };
-    let Some(p) = o.a.as_ref().filter(|a| a.is_exact()).and_then(|a| convert(m, &pair.form, a.bits)) else {
+    // Form C: h holds the spec's pair as the bits of its set-valued result ([`anything`]), the
+    // pair of two `.f32` included.
+    let p = match f {
+        Form2::C => m.read(t, h).ok().map(|e| Expected::exact(e.bits, 16)),
+        _ => o.a.as_ref().filter(|a| a.is_exact()).and_then(|a| convert(m, &pair.form, a.bits)),
+    };
+    let Some(p) = p else {
         return results;
     };
     let Some((w, mut word)) = results.first().cloned() else { return results };
@@ -118,9 +138,20 @@ enum Form2 {
     /// The cvt and its 64-bit pack come before an arm that rewrites the pack: h reads an unwritten
     /// register.
     B,
+    /// The cvt and its pack come before an arm that rewrites h itself: h reads a register written
+    /// only in that arm (21acc633).
+    C,
 }
 
-/// Whether `c` is `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f16x2` (no `.relu`).
+/// Whether `c` is `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f16x2,f32}` (form C's pairs).
+fn fp8_pair(c: &Cvt) -> bool {
+    matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
+        && matches!(c.atype, CvtType::F16x2 | CvtType::F32)
+        && c.rnd == Some(CvtRnd::Rn)
+        && c.satfinite
+}
+
+/// Whether `c` is `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f16x2` (no `.relu`: forms A and B).
 fn pair_of_f16x2(c: &Cvt) -> bool {
     matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
         && c.atype == CvtType::F16x2
@@ -135,7 +166,7 @@ fn pair_of_f16x2(c: &Cvt) -> bool {
 /// (a 64-bit pack, the next label or branch after it `@p bra L` whose arm writes the pack's word,
 /// `h` read again after the pack). Or form B with `h` also the pack's element 3, not element 1
 /// ([`in_high_word`], 65b4e6cc), the branch's predicate a `setp` of the pack's word.
-fn form(m: &Machine<'_>, k: usize, h: Reg) -> Option<Form2> {
+fn form(m: &Machine<'_>, k: usize, h: Reg, c: &Cvt) -> Option<Form2> {
     let body = &m.p.body;
     let (w, bits, inner) = match body.get(k + 1)? {
         Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. })
@@ -153,19 +184,61 @@ fn form(m: &Machine<'_>, k: usize, h: Reg) -> Option<Form2> {
     if !read_later(m, k + 1, w) {
         return None;
     }
-    if let Some((b, j)) = arm_of(m, k).filter(|&(_, j)| j > k + 1) {
+    let in_arm = arm_of(m, k).filter(|&(_, j)| j > k + 1);
+    let strict = pair_of_f16x2(c);
+    if !strict {
+        return (in_arm.is_none() && !inner && arm_rewrites_half(m, k + 1, h)).then_some(Form2::C);
+    }
+    if let Some((b, j)) = in_arm {
         let written_before = body[..b].iter().any(|s| writes(s, h));
         return (!inner && written_before && read_later(m, j, h)).then_some(Form2::A);
     }
+    if form_b(m, k, h, w, bits, inner) {
+        return Some(Form2::B);
+    }
+    (!inner && arm_rewrites_half(m, k + 1, h)).then_some(Form2::C)
+}
+
+/// Form B: whether the pack (64 bits, word `w`) is followed, as the next label or branch, by `@p bra
+/// L` whose arm rewrites `w`, and `h` is read again after the pack (or, `inner`, the branch tests
+/// the pack).
+fn form_b(m: &Machine<'_>, k: usize, h: Reg, w: Reg, bits: u32, inner: bool) -> bool {
+    let body = &m.p.body;
     let flow = |x: &(usize, &Stmt)| matches!(x.1, Stmt::Label(_) | Stmt::Bra { .. });
-    let (b, head) = body.iter().enumerate().skip(k + 2).find(flow)?;
-    let Stmt::Bra { guard: Some(guard), label } = head else { return None };
-    let (j, _) = body.iter().enumerate().skip(b + 1).find(|(_, s)| **s == Stmt::Label(*label))?;
+    let Some((b, head)) = body.iter().enumerate().skip(k + 2).find(flow) else { return false };
+    let Stmt::Bra { guard: Some(guard), label } = head else { return false };
+    let Some((j, _)) = body.iter().enumerate().skip(b + 1).find(|(_, s)| **s == Stmt::Label(*label)) else {
+        return false;
+    };
     let rewritten = body[b + 1..j].iter().any(|s| reads_and_overwrites(s, w).1);
     // 65b4e6cc: the branch tests the pack (v13, v16: a predicate of another value is right).
     let tested = || guard_setp(m, *guard, b).is_some_and(|(i, g)| i > k + 1 && g.src.contains(&Some(Src::Reg(w))));
     let read_again = if inner { tested() } else { read_later(m, k + 1, h) };
-    (bits == 64 && rewritten && read_again).then_some(Form2::B)
+    bits == 64 && rewritten && read_again
+}
+
+/// Form C (21acc633): whether, after the pack at body index `p`, an arm `@g bra L; …; L:` writes
+/// `h`, and some statement after the pack reads `h` on the path that skips that arm (scanning on
+/// past a write of `h` inside an open arm, up to an unguarded write of `h` outside every arm).
+fn arm_rewrites_half(m: &Machine<'_>, p: usize, h: Reg) -> bool {
+    let body = &m.p.body;
+    let mut open: Vec<u32> = Vec::new();
+    let (mut rewritten, mut read) = (false, false);
+    for s in &body[p + 1..] {
+        match s {
+            Stmt::Bra { guard: Some(_), label } => open.push(*label),
+            Stmt::Label(l) => open.retain(|x| x != l),
+            _ => {}
+        }
+        let (reads, overwrites) = reads_and_overwrites(s, h);
+        read |= reads;
+        if writes(s, h) && !open.is_empty() {
+            rewritten = true;
+        } else if overwrites {
+            break;
+        }
+    }
+    rewritten && read
 }
 
 /// Whether the 64-bit pack's elements `elems` name `h` again at element 3 but not at element 1

@@ -13,7 +13,7 @@ use super::{imm_of, known_at_compile_time, mad_step_of_its_own_addend, reg_of_gl
 use crate::isa::operand::Operand;
 use crate::isa::Instruction;
 use crate::program::exec::Machine;
-use crate::program::glue::{Glue, GlueOp, GlueType, Src};
+use crate::program::glue::{Cmp, Glue, GlueOp, GlueType, Src};
 use crate::program::{Reg, RegClass, Stmt};
 use crate::semantics::Expected;
 
@@ -80,14 +80,19 @@ pub(super) fn predicate_destination_unread(m: &Machine<'_>, inst: &Instruction) 
 /// `and.b32 r8, r0, 0; sub.u32 r10, r8, r0; shl.b16 h, 0xfc5a, r10` is 13.0.88 -O3's `LOP3.LUT
 /// R0, R0, 0xffff; SHF.L.U32 R5, R5, R0` (R0 never written), as for a moved 0 (`v2`), an `and`
 /// of another register (`v3`), `mul.lo.u32 x, 0` (`v4`) and `xor.b32 x, x` (`v8`); `and.b32 x,
-/// 1` (`v5`) is right.
+/// 1` (`v5`) is right. Seed 5802's 59f49ca8 (corpus/findings/fuzz-h200-5802/trace/T58G.md,
+/// trace/59f49ca8/s58/o*): `set.{lt,gt,ne}` of one register with itself, an integer compare with
+/// any destination type (§9.7.7.1: 0, or 0.0f), is folded to 0 alike — `set.lt.f32.s32 r1, r0, r0; sub.u32 r1, r1,
+/// r2; shr.u16 h4, h0, r1` is `LOP3.LUT R17, R1, 0xffff; SHF.R.U32.HI R0, RZ, R17, R0` (the stack
+/// pointer R1), and so are `.gt` (`o2`), `.ne` (`o3`), a `.u32` source (`o4`), `.s32`/`.u32`
+/// destinations (`o6`, `o10`, `o13`), and a `.f32` compare (`o5`, not a glue form here); `set.le`/`set.eq` (`o7`, `o9`: −1) and two registers (`o8`) are right.
 pub(super) fn folded_zero(m: &Machine<'_>, k: usize) -> bool {
     let Some(Stmt::Glue { glue: g, guard: None }) = m.p.body.get(k) else { return false };
     let zero_source = (0..2).any(|i| imm_of(g, i) == Some(0));
     let same_register = matches!(g.src.first(), Some(Some(Src::Reg(_)))) && g.src.first() == g.src.get(1);
     match g.op {
         GlueOp::And | GlueOp::MulLo => zero_source,
-        GlueOp::Xor | GlueOp::Sub => same_register,
+        GlueOp::Xor | GlueOp::Sub | GlueOp::Set(Cmp::Lt | Cmp::Gt | Cmp::Ne, _) => same_register,
         _ => false,
     }
 }

@@ -214,3 +214,103 @@ fn fp8_pair_65b4e6cc_high_word_of_a_tested_pack_reads_any_half() {
         untouched(&strs(&high_word(pack, tested)), words, D);
     }
 }
+
+/// Seed 5802's 21acc633 (corpus/findings/fuzz-h200-5802/trace/T58G.md, trace/21acc633/): the
+/// stored case — the pair of two `.f32` packed right after as `{h7, h6}`, an arm (`@!p1 bra L1`,
+/// taken by threads 123–127) that rewrites h7, h7 read after the join: thread 127's word 1 is
+/// 0x3a85dffe on the GPU (h7's register written only in the arm), spec 0x3a8547xx; the emulated
+/// word admits both; the threads that run the arm get the spec's words.
+#[test]
+fn fp8_pair_21acc633_stored_case_half_rewritten_in_a_later_arm_is_any_value() {
+    let (p, i) = super::stored_case("5802", "21acc63398951428");
+    let mut seen = false;
+    for (t, w, s, e) in super::words_emulating(&p, &i, D) {
+        assert!(e.matches(s.bits), "21acc633 thread {t} word {w}: {e:?}");
+        if t <= 122 {
+            assert_eq!(e, s, "21acc633 thread {t} word {w}");
+        }
+        if t == 127 && w == 1 {
+            assert!(!e.is_exact() && e.matches(0x3a85_dffe), "21acc633 thread 127: {e:?}");
+            seen = true;
+        }
+    }
+    assert!(seen);
+}
+
+/// 21acc633's form planted (trace/21acc633/s58/m*): `cvt` the pair of the loaded word into h7,
+/// `pack` it, `@!p1 bra L1; arm; L1:` (taken when word 2 is 0), h7 stored (and `before` the branch
+/// too), the pack's word stored.
+fn later_arm(cvt: &str, pack: &str, arm: &str, before: bool) -> Vec<String> {
+    let mut l: Vec<String> = vec!["ld.global.u32 %r0, [%in];".into(), "ld.global.b16 %h6, [%in+4];".into()];
+    l.extend([cvt.into(), pack.into(), "ld.global.u32 %r5, [%in+8];".into()]);
+    if before {
+        l.push("st.global.u16 [%out+6], %h7;".into());
+    }
+    l.extend(["setp.ne.u32 %p1, %r5, 0;".into(), "@!%p1 bra $L1;".into(), arm.into(), "$L1:".into()]);
+    l.extend(["mov.b16 %h14, %h7;".into(), "st.global.u32 [%out], %r1;".into()]);
+    l.push("st.global.u16 [%out+4], %h14;".into());
+    l
+}
+
+const F32_PAIR: &str = "cvt.rn.satfinite.e4m3x2.f32 %h7, %r0, %r0;";
+const ARM: &str = "cvt.rn.ftz.bf16.f32 %h7, %r1;";
+
+/// Wrong (13.0.88 and 13.5 -O3: `F2FP…PACK_AB_MERGE_C R7, R0, R0, R7; @!P0 F2F.FTZ.BF16.F32 R9, R7`,
+/// `STG.E.U16 … R9` of a register written only in the arm): the pair of two `.f32` (m1), of a
+/// `.f16x2` (m2), e5m2x2 (m6), `.relu` (m14), an arm `mov` (m10), h7 read before the branch too
+/// (m11): h7 is any value when the arm is skipped, the pack's word the spec's; with the arm run,
+/// the spec's.
+#[test]
+fn fp8_pair_21acc633_half_rewritten_in_a_later_arm_reads_any_value() {
+    let pack = "mov.b32 %r1, {%h7, %h6};";
+    let skip = [0x4444_4444, 0x1234, 0, 0];
+    for (cvt, arm, before) in [
+        (F32_PAIR, ARM, false),
+        ("cvt.rn.satfinite.e4m3x2.f16x2 %h7, %r0;", ARM, false),
+        ("cvt.rn.satfinite.e5m2x2.f32 %h7, %r0, %r0;", ARM, false),
+        ("cvt.rn.satfinite.relu.e4m3x2.f32 %h7, %r0, %r0;", ARM, false),
+        (F32_PAIR, "mov.b16 %h7, 0x1234;", false),
+        (F32_PAIR, ARM, true),
+    ] {
+        let lines = later_arm(cvt, pack, arm, before);
+        let (p, i) = (program(&strs(&lines)), Inputs(skip.to_vec()));
+        let spec = run(&p, &i, &Allowances::all()).unwrap().remove(0);
+        let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!(fired, vec![D], "{lines:?}");
+        let e = &out[0];
+        // Word 0 the pack, word 1 h14 (bytes 4..5) and h7 stored before the branch (6..7).
+        assert!(!e.field(32, 16).is_exact() && e.matches(spec.bits), "{lines:?}: {e:?}");
+        assert!(e.field(48, 16).is_exact() != before, "{lines:?}: {e:?}");
+        assert!(e.field(0, 32).is_exact() && e.bits as u32 == spec.bits as u32, "{lines:?}: {e:?}");
+        if !cvt.contains("f16x2") && !cvt.contains("e5m2") {
+            // 0x44444444 is 785.07f: satfinite e4m3 0x7e in both bytes; h6 0x1234 above it.
+            assert_eq!(spec.bits as u32, 0x1234_7e7e, "{lines:?}");
+        }
+        // The arm run (word 2 nonzero): every word the spec's.
+        let (s, e, _) = both(&strs(&lines), [0x4444_4444, 0x1234, 1, 0], D);
+        if before {
+            assert!(e.field(0, 48) == s.field(0, 48) && e.matches(s.bits), "{lines:?}: {e:?}");
+        } else {
+            assert_eq!(e, s, "{lines:?}");
+        }
+    }
+}
+
+/// Right (13.0.88 -O3): no pack (m3), the arm writing another register (m4), the pair as the
+/// pack's high half (m7), `cvt.rn.f16.f32` (m9), no branch (m12).
+#[test]
+fn fp8_pair_21acc633_leaves_unpacked_other_register_high_half_and_no_branch_alone() {
+    let skip = [0x4444_4444, 0x1234, 0, 0];
+    let pack = "mov.b32 %r1, {%h7, %h6};";
+    for lines in [
+        later_arm(F32_PAIR, "mov.b32 %r1, %r0;", ARM, false),
+        later_arm(F32_PAIR, pack, "cvt.rn.ftz.bf16.f32 %h6, %r1;", false),
+        later_arm(F32_PAIR, "mov.b32 %r1, {%h6, %h7};", ARM, false),
+        later_arm("cvt.rn.f16.f32 %h7, %r0;", pack, ARM, false),
+    ] {
+        untouched(&strs(&lines), skip, D);
+    }
+    let mut no_branch = later_arm(F32_PAIR, pack, ARM, false);
+    no_branch.retain(|s| !s.contains("bra") && !s.ends_with(':'));
+    untouched(&strs(&no_branch), skip, D);
+}
