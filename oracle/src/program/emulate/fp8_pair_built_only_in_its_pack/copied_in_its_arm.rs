@@ -55,7 +55,8 @@ pub(in crate::program::emulate) fn copied(
     };
     let Some((b, j)) = arm_of(m, q).filter(|&(_, j)| j > q) else { return results };
     let Some(k) = (b + 1..q).rev().find(|&k| writes(&m.p.body[k], h)) else { return results };
-    if !pair_cvt(&m.p.body[k]) || form(m, k, h).is_some() || !packed_low_and_read(m, k, j, h) {
+    let Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) = &m.p.body[k] else { return results };
+    if !pair_cvt(&m.p.body[k]) || form(m, k, h, c).is_some() || !packed_low_and_read(m, k, j, h) {
         return results;
     }
     for (x, value) in results.iter_mut() {
