@@ -42,6 +42,7 @@ use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
 mod and_b16_of_a_truncation;
+mod wide_or_back;
 
 /// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
 const MAX_LINKS: usize = 8;
@@ -157,6 +158,8 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
             0xff_ffff => Some(3),
             _ => None,
         },
+        // `and.b64` of a widened `prmt` the same (seed 5802's b5cfdfb6 `v5_and_b64_ff`).
+        (GlueOp::And, GlueType::B64) if j < 2 => wide_or_back::low_bytes_mask(imm_of(g, 1 - j)?),
         (GlueOp::Setp(_) | GlueOp::Set(..), GlueType::U16 | GlueType::B16) if j < 2 => Some(2),
         (GlueOp::Cnot, GlueType::B16) | (GlueOp::Shr, GlueType::U16 | GlueType::B16) if j == 0 => Some(2),
         (_, GlueType::U16) if factor && j < 2 => Some(2),
@@ -170,10 +173,12 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
 /// a `.u8` source whatever the destination: seed 5003's e7e92a13, corpus/findings/fuzz-h200-5003/
 /// trace/T21e.md, `cvt.u16.u32; cvt.s16.u8` read by `setp.ge.s16`, 13.0.88 -O3 `PRMT R0, RZ, 0x9,
 /// R2`; its `s50/` variants: every such destination, after the truncation or of the word itself)
-/// and `cvt.{u32,s32,u64,s64}.u16` (2). `cvt.*.s8` (`s50/v_cvt_{s16,u16,s32}_s8_*`: the whole
+/// and `cvt.{u32,s32,u64,s64}.u16` (2); `cvt.u8.{u64,s64}` (1) of a widened `prmt` (seed 5802's
+/// b5cfdfb6, [`wide_or_back`]). `cvt.*.s8` (`s50/v_cvt_{s16,u16,s32}_s8_*`: the whole
 /// `PRMT` and `0x8880`), a signed 16-bit or saturating source and a float destination are right.
 fn zero_extended_bytes_cvt(c: Cvt) -> Option<u32> {
-    let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32].map(|a| bare(CvtType::U8, a, false));
+    let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64]
+        .map(|a| bare(CvtType::U8, a, false));
     let of_u8 =
         [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32, CvtType::U64].map(|d| bare(d, CvtType::U8, false));
     let of_u16 = [CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64].map(|d| bare(d, CvtType::U16, false));
@@ -196,11 +201,13 @@ pub(super) fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word:
 
 /// The `prmt.b32` destination register whose value reaches register `h` of the statement being
 /// run, and how many low bytes of it the links keep: followed back through the unguarded
-/// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes) and
-/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes) — to a `prmt.b32` that is still that register's
+/// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes),
+/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes) and bare `cvt`s between 32 and 64 bits
+/// ([`wide_or_back::keeps_the_word`], 4 bytes) — to a `prmt.b32` that is still that register's
 /// producer in thread `t` and, as the machine recorded, the producer of `h`'s value.
 fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
-    let (mut at, mut reg, mut kept, mut truncation) = (m.stmt, h, 4, None);
+    // The `cvt` links passed, latest first: each one's body index and the register it read.
+    let (mut at, mut reg, mut kept, mut cvts) = (m.stmt, h, 4, Vec::<(usize, Reg)>::new());
     for _ in 0..MAX_LINKS {
         let k = m.p.body.get(..at)?.iter().rposition(|s| writes(s, reg))?;
         let Stmt::Isa(i @ Instruction { guard: None, .. }) = &m.p.body[k] else { return None };
@@ -208,11 +215,18 @@ fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
         match &i.form {
             Form::Prmt(Prmt { mode: None }) => {
                 let produced = |r: Reg| m.producer(t, r).map(|(_, o)| (o.stmt, o.a_stmt));
-                let of_h = match truncation {
-                    Some(c) => produced(h) == Some((c, Some(k))),
-                    None => produced(h).is_some_and(|(s, _)| s == k),
-                };
-                return (of_h && produced(reg).is_some_and(|(s, _)| s == k)).then_some((reg, kept));
+                // Each link's result still holds what that link made of the next one's (h the first).
+                let mut of_h = produced(reg).is_some_and(|(s, _)| s == k);
+                let mut read = h;
+                for (n, &(c, source)) in cvts.iter().enumerate() {
+                    let next = cvts.get(n + 1).map_or(k, |&(c, _)| c);
+                    of_h &= produced(read) == Some((c, Some(next)));
+                    read = source;
+                }
+                if cvts.is_empty() {
+                    of_h &= produced(h).is_some_and(|(s, _)| s == k);
+                }
+                return of_h.then_some((reg, kept));
             }
             Form::Mov(mv) if mv.shape == MovShape::Copy => reg = source()?,
             Form::Mov(mv) if mv.shape == MovShape::Unpack(2) => {
@@ -223,14 +237,26 @@ fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
                 }
                 (reg, kept) = (source()?, kept.min(2));
             }
-            Form::Cvt(c) if truncation.is_none() && is_truncation_to_16(*c) => {
-                (reg, kept, truncation) = (source()?, kept.min(2), Some(k));
+            Form::Cvt(c) if is_truncation_to_16(*c) && !cvts.iter().any(|&(j, _)| truncates_to_16(m, j)) => {
+                (reg, kept) = (source()?, kept.min(2));
+                cvts.push((k, reg));
+            }
+            // A 64-bit widening or a truncation back to 32 bits keeps the low 4 bytes (seed
+            // 5802's b5cfdfb6: `cvt.u64.u32` of the prmt read by `cvt.u8.s64`).
+            Form::Cvt(c) if wide_or_back::keeps_the_word(*c) => {
+                reg = source()?;
+                cvts.push((k, reg));
             }
             _ => return None,
         }
         at = k;
     }
     None
+}
+
+/// Whether the statement at body index `j` is a truncation to 16 bits ([`is_truncation_to_16`]).
+fn truncates_to_16(m: &Machine<'_>, j: usize) -> bool {
+    matches!(&m.p.body[j], Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) if is_truncation_to_16(*c))
 }
 
 /// Whether `c` is a bare `cvt.{u16,s16}.{u32,s32}` (the register's low half, §9.7.9.21).
