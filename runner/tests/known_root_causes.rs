@@ -2258,7 +2258,7 @@ fn the_seed_5801_word_findings_of_trace_c_are_labelled_by_their_entries() {
 /// What the word finding of seed 5801 (session 58's campaign build, 3f35355a) that helper hc traced
 /// (session 58's trace C, corpus/findings/fuzz-h200-5802/trace/T58C.md) is labelled now.
 const SEED_5801_LABELS_C: [(&str, &str); 1] = [
-    ("c40dc95f", "new"), // KNOWN 4401-0c8cc6d5 on B's amount: two cvt.ftz.f32.f32 copies folded into B's F2I drop .TRUNC at -O3 (F2I.FTZ.S64: 17.625 → 18); 0c8cc6d5's entry has no emulation (by id), not widened in session 58 (trace/c40dc95f/s58/)
+    ("c40dc95f", "fuzz-h200-b-f32-shift-amount"), // KNOWN 4401-0c8cc6d5 on B's amount: two cvt.ftz.f32.f32 copies folded into B's F2I drop .TRUNC at -O3 (F2I.FTZ.S64: 17.625 → 18; T58C: the entry had no emulation, by id); helper hc: emulate/ftz_copies_drop_f2i_truncation.rs; labelled B, the first entry its emulated words name (-O0 is B alone, -O3/JIT B with 0c8cc6d5) (trace/c40dc95f/s58/)
 ];
 
 #[test]

@@ -168,3 +168,44 @@ fn n5_b5cfdfb6_leaves_stored_halves_index_nibbles_and_signed_readers_alone() {
         assert_untouched(&p, &i, d, name);
     }
 }
+
+/// The spec word of c40dc95f's `shr.s64 0xa7a52aab00000000` by the f32 amount of thread `t`
+/// converted with `round` (the low word stored).
+fn c40dc95f_word(t: usize, round: fn(f32) -> f32) -> u32 {
+    let amount = round(f32::from_bits(0x418d_0000 | (t as u32) << 8)) as u64 as u32;
+    ((0xa7a5_2aab_0000_0000u64 as i64) >> amount) as u32
+}
+
+/// c40dc95f (seed 5801): B's `shr.s64` by two `cvt.ftz.f32.f32` copies of a `cvt.pack` word
+/// (f32 17.625 in thread 0): emulating 0c8cc6d5 (with B) gives -O3's rounded amount (18: the
+/// stored 0x4aaac000, `F2I.FTZ.S64`), B alone -O0's truncated one (17: 0x95558000).
+#[test]
+fn ftz_copies_c40dc95f_b_amount_rounds_to_nearest() {
+    let (p, i) = super::stored_case("5801", "c40dc95ff51db714");
+    assert_eq!((c40dc95f_word(0, f32::round_ties_even), c40dc95f_word(0, f32::trunc)), (0x4aaa_c000, 0x9555_8000));
+    let both = Allowances::all().emulating(Deviation::F32ShiftAmount).emulating(Deviation::FtzCopiesDropF2iTruncation);
+    let (out, fired) = run_emulating(&p, &i, &both).unwrap();
+    assert_eq!(fired, vec![Deviation::FtzCopiesDropF2iTruncation]);
+    for (t, e) in out.iter().enumerate() {
+        assert_eq!(e.field(0, 32).bits as u32, c40dc95f_word(t, f32::round_ties_even), "thread {t}");
+    }
+    let (out, _) = run_emulating(&p, &i, &Allowances::all().emulating(Deviation::F32ShiftAmount)).unwrap();
+    for (t, e) in out.iter().enumerate() {
+        assert_eq!(e.field(0, 32).bits as u32, c40dc95f_word(t, f32::trunc), "thread {t}");
+    }
+}
+
+/// c40dc95f's variants that keep `.TRUNC` (one ftz copy, plain copies, one plain and one ftz):
+/// emulating 0c8cc6d5 with B gives B's truncated words and fires B only.
+#[test]
+fn ftz_copies_c40dc95f_leaves_one_copy_and_plain_copies_truncated() {
+    let both = Allowances::all().emulating(Deviation::F32ShiftAmount).emulating(Deviation::FtzCopiesDropF2iTruncation);
+    for name in ["v1_one_cvt_ftz", "v2_two_cvt_noftz", "v16_ftz_then_noftz", "v17_noftz_then_ftz"] {
+        let (p, i) = super::variant_of("5801", "c40dc95f", &format!("s58/{name}"), &[]);
+        let (out, fired) = run_emulating(&p, &i, &both).unwrap();
+        assert_eq!(fired, vec![Deviation::F32ShiftAmount], "{name}");
+        for (t, e) in out.iter().enumerate() {
+            assert_eq!(e.field(0, 32).bits as u32, c40dc95f_word(t, f32::trunc), "{name} thread {t}");
+        }
+    }
+}
