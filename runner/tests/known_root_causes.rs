@@ -2384,3 +2384,38 @@ const SEED_5803_LABELS_G: [(&str, &str); 2] = [
     ("537ff11f", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O: shr.u16 by sub.cc.u32 of set.gt.s32.s16 h2, h2 (a folded 0) and a loaded word: the stack pointer as the amount (T58G; as 59f49ca8); helper hg: folded_zero (trace/537ff11f/s58/)
     ("7f817a7a", "new"), // KNOWN N-6 as a value (sass-n6-uprmt-of-unwritten-uniform.toml): a duplicated uniform subc.cc.s64 chain beside a createpolicy pair, h33 split by UPRMT UR9, UR5, 0x7610 of the 0 subtrahend (T58G); not emulated: depends on ptxas's uniform register allocation (trace/7f817a7a/s58/)
 ];
+
+#[test]
+fn the_seed_5802_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5802", &SEED_5802_LABELS_C);
+}
+
+/// What the word findings of seed 5802 (session 58's campaign build, 3f35355a) that helper hc traced
+/// (session 58's trace C, corpus/findings/fuzz-h200-5802/trace/T58C.md) are labelled now.
+const SEED_5802_LABELS_C: [(&str, &str); 3] = [
+    ("06f453ea", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G: the unpacked high half of cvt.s32.u64 of cvt.s64.s16 of a loaded byte (T58C; zero_extended_half took no 64→32 truncation); helper hc: g_unpack_through_sign_extension_or_pack64::truncation_of_a_kept_extension (trace/06f453ea/s58/)
+    ("b5cfdfb6", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: prmt 0x8888 widened by cvt.u64.u32, read by cvt.u8.s64 (T58C; reaching_prmt followed no 32/64-bit cvt); helper hc: prmt_narrowed_per_zero_extending_reader/wide_or_back.rs (trace/b5cfdfb6/s58/)
+    ("ca6045ce", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN 3201-N7: a dead createpolicy.range between a moved 0 and the bfe is a block boundary (T58C; boundary knew no createpolicy); helper hc: n7_known_within_one_block::range_policy (trace/ca6045ce/s58/)
+];
+
+#[test]
+fn the_seed_5801_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5801", &SEED_5801_LABELS_C);
+}
+
+/// What the word finding of seed 5801 (session 58's campaign build, 3f35355a) that helper hc traced
+/// (session 58's trace C, corpus/findings/fuzz-h200-5802/trace/T58C.md) is labelled now.
+const SEED_5801_LABELS_C: [(&str, &str); 1] = [
+    ("c40dc95f", "fuzz-h200-b-f32-shift-amount"), // KNOWN 4401-0c8cc6d5 on B's amount: two cvt.ftz.f32.f32 copies folded into B's F2I drop .TRUNC at -O3 (F2I.FTZ.S64: 17.625 → 18; T58C: the entry had no emulation, by id); helper hc: emulate/ftz_copies_drop_f2i_truncation.rs; labelled B, the first entry its emulated words name (-O0 is B alone, -O3/JIT B with 0c8cc6d5) (trace/c40dc95f/s58/)
+];
+
+#[test]
+fn the_seed_5803_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5803", &SEED_5803_LABELS_C);
+}
+
+/// What the word finding of seed 5803 (session 58's campaign build, 3f35355a) that helper hc traced
+/// (session 58's trace C, corpus/findings/fuzz-h200-5802/trace/T58C.md) is labelled now.
+const SEED_5803_LABELS_C: [(&str, &str); 1] = [
+    ("674386b1", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // KNOWN 4483ae72: shf.l.clamp of {0xfdbd1c7:cnot(x)} added to x, LEA.HI with the constant high word (T58C; only 0 or the rotate's c were taken); helper hc: cnot_funnel_rotate_in_lea_hi::constant_high_word_amount (trace/674386b1/s58/)
+];

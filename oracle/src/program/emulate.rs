@@ -66,6 +66,7 @@ mod f_f32_of_sign_extended_abs;
 mod f_f32_of_zero_extended_abs16;
 mod float_cvt_skipped_over_an_unrecorded_value;
 mod fp8_pair_built_only_in_its_pack;
+mod ftz_copies_drop_f2i_truncation;
 mod ftz_dropped_in_fused_sat16_cvt;
 mod fuzz3602;
 mod fuzz3701;
@@ -268,13 +269,25 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
             })
         })
     {
-        let to = if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" };
-        if let Some(amount) = cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)) {
-            if amount.is_exact() {
-                let low = amount.bits as u64 & 0xFFFF_FFFF;
-                let v = Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64);
-                return m.fire(Deviation::F32ShiftAmount, &result, v);
-            }
+        // Rounded to nearest after two ftz copies (0c8cc6d5: `emulate/ftz_copies_drop_f2i_truncation.rs`).
+        let rounded = m.allow.emulates(Deviation::FtzCopiesDropF2iTruncation)
+            && reg(1).is_some_and(|r| ftz_copies_drop_f2i_truncation::two_ftz_copies(m, t, r));
+        let shifted = |to: &str| {
+            let amount =
+                cvt_form(to).and_then(|f| convert(m, &f, vals[1].bits & 0xFFFF_FFFF)).filter(Expected::is_exact)?;
+            let low = amount.bits as u64 & 0xFFFF_FFFF;
+            Some(Expected::exact(u128::from(g.eval([vals[0].bits as u64, low, 0, 0], false)), 64))
+        };
+        let (s, u) =
+            if rounded { ("cvt.rni.s64.f32", "cvt.rni.u64.f32") } else { ("cvt.rzi.s64.f32", "cvt.rzi.u64.f32") };
+        let truncated = shifted(if g.ty == GlueType::S64 { "cvt.rzi.s64.f32" } else { "cvt.rzi.u64.f32" });
+        if let Some(v) = shifted(if g.ty == GlueType::S64 { s } else { u }) {
+            let d = if rounded && truncated.as_ref() != Some(&v) {
+                Deviation::FtzCopiesDropF2iTruncation
+            } else {
+                Deviation::F32ShiftAmount
+            };
+            return m.fire(d, &result, v);
         }
     }
     // L (corpus/findings/fuzz-h200-3602/, 11a4e5a9; ptxas 13.0.88 and 13.5 -O3): a `cvt.s64.u32`

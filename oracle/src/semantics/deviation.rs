@@ -561,6 +561,12 @@ pub enum Deviation {
     /// `.f16`/`.f64` middle, an `.f64` source and a guarded step are right
     /// (`program/emulate/u32_round_trip_folded_into_last_cvt.rs`).
     U32RoundTripFoldedIntoLastConversion,
+    /// 0c8cc6d5 (corpus/findings/fuzz-h200-4401/, 0c8cc6d5 and 55c9b583, trace/T15t1.md;
+    /// fuzz-h200-5801/, c40dc95f, corpus/findings/fuzz-h200-5802/trace/T58C.md; ptxas 13.0.88 and
+    /// 13.5 -O3, and the JIT): B's conversion of an f32 shift amount made by two consecutive bare
+    /// `cvt.ftz.f32.f32` copies is `F2I.FTZ` without `.TRUNC`: it rounds to nearest (17.625 → 18),
+    /// where -O0 truncates (`program/emulate/ftz_copies_drop_f2i_truncation.rs`).
+    FtzCopiesDropF2iTruncation,
     /// ba4f6f03 (corpus/findings/fuzz-h200-4402/, ba4f6f03, trace/T15t2.md; fuzz-h200-4602/,
     /// 8d93b13f, trace/T17t4.md; ptxas 13.0.88 and 13.5 -O3, and the JIT): `cvt.sat.{s8,s16}.u32`
     /// of `cnot.b32` of a register clamps the negated 0/−1 mask with an unsigned test (`SEL R0,
@@ -727,7 +733,7 @@ pub enum Deviation {
 
 impl Deviation {
     /// Every deviation, in triage order.
-    pub const ALL: [Deviation; 84] = [
+    pub const ALL: [Deviation; 85] = [
         Deviation::ReduceAddF32KeepsSubnormals,
         Deviation::NarrowStoreOfFloatCvt,
         Deviation::F32ShiftAmount,
@@ -791,6 +797,7 @@ impl Deviation {
         Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet,
         Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf,
         Deviation::U32RoundTripFoldedIntoLastConversion,
+        Deviation::FtzCopiesDropF2iTruncation,
         Deviation::SatS8S16OfCnotClampsNegatedMask,
         Deviation::LoopCarriedNegationOfMaxS32HeldInvariant,
         Deviation::ShuffleOfBflyPredicateChoiceDropped,
@@ -885,6 +892,7 @@ impl Deviation {
             Deviation::SetpOneOfF32SetOfWideSourceTestsTheSet => "setp-one-of-f32-set-of-wide-source-tests-the-set",
             Deviation::MulHiByOneOfLoadedHalfReadAsLowHalf => "mul-hi-by-one-of-loaded-half-read-as-low-half",
             Deviation::U32RoundTripFoldedIntoLastConversion => "u32-round-trip-folded-into-last-conversion",
+            Deviation::FtzCopiesDropF2iTruncation => "ftz-copies-drop-f2i-truncation",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "sat-s8-of-cnot-clamps-negated-mask",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => "loop-carried-negation-of-max-s32-held-invariant",
             Deviation::ShuffleOfBflyPredicateChoiceDropped => "shuffle-of-bfly-predicate-choice-dropped",

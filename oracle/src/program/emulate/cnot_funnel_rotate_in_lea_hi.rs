@@ -54,6 +54,25 @@ pub(super) fn rotate_amount(shf: &Glue, n: u64) -> Option<u32> {
     Some(if left { n } else { 32 - n })
 }
 
+/// For a funnel `shf.{l,r}` of `{K:c}` (`left` for `shf.l`) with the constant high word `K`
+/// (an immediate or a moved immediate) and effective amount `n`, the `LEA.HI` amount `n'` and K:
+/// seed 5803's 674386b1 (corpus/findings/fuzz-h200-5803/trace/674386b1/, T58C.md in
+/// fuzz-h200-5802/trace/): `add.u32 d, x, (shf.l.clamp.b32 s, c, 0xfdbd1c7, 8)` is 13.0.88 -O3
+/// `LEA.HI R7, -R7, R2, 0xfdbd1c7, 0x8`, the GPU's 0x242e3801 for x = 0, c = 1: x − ((K << n') |
+/// (R0 >> (32 − n'))), the rotate's word with K for the high register (spec 0xdbd1c700). The same
+/// listing (s58/): `.wrap`, n = 16 and 31, K = 5 or moved, `add.s32`, the operands swapped,
+/// another addend, and `shf.r` of `{K:c}` with n' = 32 − n (`LEA.HI … 0x18` for 8). K = 0 is
+/// 4483ae72's own form (`RZ`), for `shf.l` only (`shf.r` of `{0:c}` folds right); n' outside 1–31
+/// is no `LEA.HI` (`.clamp` by 32: `IADD3`).
+pub(super) fn constant_high_word_amount(left: bool, n: u64, k: u64) -> Option<(u32, u32)> {
+    let k = (k & 0xFFFF_FFFF) as u32;
+    if !(1..32).contains(&n) || (!left && k == 0) {
+        return None;
+    }
+    let n = n as u32;
+    Some((if left { n } else { 32 - n }, k))
+}
+
 /// Whether the funnel `shf`'s low word `c` (its value made at body index `a`) is, in thread `t`,
 /// `sub.{u32,cc.u32} c, z, x` (§9.7.1.2) of a folded 0 `z` and an `x` ptxas does not know
 /// ([`sub_from_folded_zero`]), which ptxas holds as the negated x as it holds a cnot: seed 5401's

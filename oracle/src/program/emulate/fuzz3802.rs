@@ -289,6 +289,10 @@ fn zero_extended_half(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     zero_extended
         || set_negation_sign_extension_saturation_queries::sign_extension_kept_in_place(m, t, r)
         || g_unpack_through_sign_extension_or_pack64::sign_extension_of_a_byte_in_place(m, t, r)
+        // The low word of such a 64-bit value (seed 5802's 06f453ea).
+        || g_unpack_through_sign_extension_or_pack64::truncation_of_a_kept_extension(m, t, r, |w| {
+            zero_extended_half(m, t, w)
+        })
 }
 
 /// Whether the statement at body index `k` writes a value whose bits above the low byte are 0 by

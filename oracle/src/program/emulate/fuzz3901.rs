@@ -64,8 +64,9 @@ fn constant_source(m: &Machine<'_>, at: usize, g: &Glue, k: usize) -> Option<u64
 /// `shr.u32` (v1), `shf.r` of `{c:0}`, a `sub`, and a `cnot.b16` widened by `cvt.u32.u16` are
 /// right (no negated operand). A rotate of c (`shf.{l,r} s, c, c, n`: seed 4502's 5b50d443,
 /// [`cnot_funnel_rotate_in_lea_hi`]) is `LEA.HI d, -R0, x, R_c, n'` and gives x − ((c << n') |
-/// (R0 >> (32 − n'))); another non-zero high word (compiled the same) is out of scope: the GPU's
-/// value for it was not observed. In place of the cnot, `sub.{u32,cc.u32} c, 0, x` of a folded 0
+/// (R0 >> (32 − n'))); a constant high word K the same with K shifted in (seed 5803's 674386b1,
+/// [`cnot_funnel_rotate_in_lea_hi::constant_high_word_amount`]); a loaded one (compiled the same)
+/// is out of scope: the GPU's value for it was not observed. In place of the cnot, `sub.{u32,cc.u32} c, 0, x` of a folded 0
 /// (seed 5401's 3ab5bc1e: `IADD3 R9, -R2, RZ, RZ; LEA.HI R6, -R2, R9, RZ, 0x10`, R2 = x = −c;
 /// [`cnot_funnel_rotate_in_lea_hi::of_sub_from_folded_zero`]).
 fn add_of_cnot_funnel_shift(
@@ -93,10 +94,14 @@ fn add_of_cnot_funnel_shift(
         let n = if wrap { n & 31 } else { n.min(32) };
         // `shf.l` of {0:c}, or a rotate of c whose high word c is shifted into the `LEA.HI` too
         // (seed 4502's 5b50d443: `emulate/cnot_funnel_rotate_in_lea_hi.rs`).
-        let (n, rotate) = match cnot_funnel_rotate_in_lea_hi::rotate_amount(shf, n) {
-            Some(n) => (u64::from(n), true),
-            None if left && constant_source(m, o.stmt, shf, 1)? & 0xFFFF_FFFF == 0 => (n, false),
-            None => return None,
+        // Or a constant high word K shifted in alike (seed 5803's 674386b1).
+        let (n, constant_hi) = match cnot_funnel_rotate_in_lea_hi::rotate_amount(shf, n) {
+            Some(n) => (u64::from(n), None),
+            None => {
+                let k = constant_source(m, o.stmt, shf, 1)?;
+                let (n, k) = cnot_funnel_rotate_in_lea_hi::constant_high_word_amount(left, n, k)?;
+                (u64::from(n), Some(k))
+            }
         };
         let of_cnot = o.a_stmt.is_some_and(|c| match &m.p.body[c] {
             Stmt::Glue { glue, .. } if glue.op == GlueOp::Cnot && glue.ty == GlueType::B32 => {
@@ -109,7 +114,7 @@ fn add_of_cnot_funnel_shift(
         if !of_cnot || !(1..32).contains(&n) {
             return None;
         }
-        let (r0, hi) = (c.wrapping_neg(), if rotate { c } else { 0 });
+        let (r0, hi) = (c.wrapping_neg(), constant_hi.unwrap_or(c));
         let x = vals[1 - k].bits as u32;
         Some(Expected::exact(u128::from(x.wrapping_sub((hi << n) | (r0 >> (32 - n)))), result.width))
     })

@@ -90,3 +90,30 @@ pub(super) fn words_of_a_pack(m: &Machine<'_>, at: usize, d: Reg) -> Option<(usi
     let unchanged = (0..2).all(|i| word(i).is_none_or(|w| unchanged_between(m, w, k, at)));
     unchanged.then(|| (k, [word(0), word(1)]))
 }
+
+/// G through a truncation to 32 bits (seed 5802's 06f453ea, corpus/findings/fuzz-h200-5802/trace/
+/// T58C.md and trace/06f453ea/s58/): whether register `r` of thread `t` holds a bare
+/// `cvt.{u32,s32}.{u64,s64}` (§9.7.9.21: the low word) of a 64-bit register `kept` takes as a
+/// zero extension ptxas keeps in place, read by that `cvt` alone (plain copies followed). The
+/// low word stays where it was, so the unpack's high half is read as the value as for the
+/// 64-bit register's own unpack: `ld.global.b8 h0; cvt.s64.s16 d0, h0; cvt.s32.u64 r2, d0;
+/// mov.b32 {_, h1}, r2` is `LDG.E.U8 R3; STG.E.U16 R3` (13.0.88 and 13.5 -O3; spec 0), and so are
+/// `cvt.u32.u64` (v7), `cvt.s32.s64` (v24), `ld.u16; cvt.u64.u16` (v21), an `ld.u8` into the
+/// 64-bit register (v23). Right: d0 also stored (v20: `PRMT 0x7632`), `cvt.sat.s32.u64` (v25).
+pub(super) fn truncation_of_a_kept_extension(m: &Machine<'_>, t: u32, r: Reg, kept: impl Fn(Reg) -> bool) -> bool {
+    let Some((Stmt::Isa(Instruction { form: Form::Cvt(c), operands, guard: None, .. }), o)) = m.producer(t, r) else {
+        return false;
+    };
+    let truncation = matches!(c.dtype, CvtType::U32 | CvtType::S32)
+        && matches!(c.atype, CvtType::U64 | CvtType::S64)
+        && !c.sat
+        && c.rnd.is_none();
+    let Some(wide) = operands.get(1).and_then(|x| m.reg_of(x).ok()).filter(|w| w.class().bits() == 64) else {
+        return false;
+    };
+    // The 64-bit register still holds the value the cvt read, which nothing else observes.
+    let unchanged = o.a_stmt.is_some() && m.producer(t, wide).map(|(_, w)| Some(w.stmt)) == Some(o.a_stmt);
+    let only_here =
+        last_writer(m, o.stmt, wide).is_some_and(|(k, _)| j_branch_known_values::observed_only_by(m, k, wide, o.stmt));
+    truncation && unchanged && only_here && kept(wide)
+}

@@ -25,21 +25,24 @@
 //! Of these the oracle's programs have branches, their target labels, `bar.sync`, the fences
 //! (§9.7.13.4), the shuffles (§9.7.9.5–6) and guarded memory accesses: the boundaries
 //! [`boundary`] names, and (seeds 4202–4203) a 64-bit `bfe`, `bfi`, `brev` or `bfind`, which
-//! ptxas expands into blocks of its own ([`wide_bit_field_op`]).
+//! ptxas expands into blocks of its own ([`wide_bit_field_op`]), and (seed 5802) a
+//! `createpolicy.range` (§9.7.9.18), which ptxas expands into a conditional branch
+//! ([`range_policy`]).
 
 mod a_through_a_carry_writer;
 
 pub(super) use a_through_a_carry_writer::a_known_locally;
 
 use super::known_at_compile_time::known;
-use crate::isa::{Form, Instruction};
+use crate::isa::{Createpolicy, Form, Instruction, PolicyKind};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 use crate::program::{Reg, Stmt};
 
 /// Whether the statement at body index `i` ends a ptxas basic block for the local fold: a
 /// branch, a label some branch targets, `bar.sync`, a shuffle, a fence, a guarded memory access
-/// (module docs), or a 64-bit `bfe`/`bfi`/`brev`/`bfind` ([`wide_bit_field_op`]).
+/// (module docs), a 64-bit `bfe`/`bfi`/`brev`/`bfind` ([`wide_bit_field_op`]) or a
+/// `createpolicy.range` ([`range_policy`]).
 pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
     match m.p.body.get(i) {
         Some(Stmt::Bra { .. } | Stmt::Bar) => true,
@@ -47,6 +50,7 @@ pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
         Some(Stmt::Isa(Instruction { form, guard, .. })) => match form {
             Form::Shfl(_) | Form::ShflSync(_) | Form::Fence(_) => true,
             Form::Ld(_) | Form::LdGlobalNc(_) | Form::Ldu(_) | Form::St(_) => guard.is_some(),
+            Form::Createpolicy(c) => range_policy(c),
             _ => false,
         },
         Some(Stmt::Glue { glue, .. }) => wide_bit_field_op(glue),
@@ -66,6 +70,17 @@ pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
 /// `mul.lo.u64`, `mul.hi.u64`, `min.s64`, `abs.s64`, `setp.lt.s64`/`selp.b64`.
 fn wide_bit_field_op(g: &Glue) -> bool {
     matches!(g.op, GlueOp::Bfe | GlueOp::Bfi | GlueOp::Brev | GlueOp::Bfind { .. }) && g.ty.bits() == 64
+}
+
+/// Whether `c` is a `createpolicy.range` (§9.7.9.18; `.global` or generic): ptxas expands it into
+/// a test of the range's size and a conditional branch (13.0.88 -O0: `ISETP.EQ.U32.AND P0, PT, RZ,
+/// 0x2000, PT; @P0 BRA; BRA`), so it ends the local fold's block even where -O3 deletes it, dead
+/// (corpus/findings/fuzz-h200-5802/, ca6045ce, trace/T58C.md and trace/ca6045ce/s58/: `mov.b32 a, 0;
+/// createpolicy.range…; bfe.s32 d, a, 0x3f, 0x3f` is 13.0.88 -O3 `HFMA2.MMA R0 = 0x00ff`, the GPU's
+/// byte 0xff; right without it, with it after the bfe or before the mov). `.fractional` and `.cvt`
+/// (no conditional branch) are right (`v4`, `v5`, `v11`).
+fn range_policy(c: &Createpolicy) -> bool {
+    c.kind == PolicyKind::Range
 }
 
 /// Counts the block boundary at body index `i`, if it is one (while emulating): values known

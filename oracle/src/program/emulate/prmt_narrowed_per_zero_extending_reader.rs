@@ -22,9 +22,14 @@
 //! (`setp.*.s16`, `mul.lo.s16`, `shr.s16`, `cvt.s32.s16`: a sign extension `PRMT 0x9910`),
 //! `cvt.rn.f32.u16` (`I2F.U16`), `cvt.sat.u16.u32`, the high half and byte unpacks of the word;
 //! a `mov.b16 {c0, c1}` byte unpack of the narrowed half is narrowed (4001's 9e62a918, T7B.md).
+//! Through 64 bits too (session 58): bare `cvt`s between 32 and 64 bits read by `cvt.u8.{u64,s64}`
+//! or an `and.b64` mask (5802's b5cfdfb6, [`wide_or_back`]), a `cvt.{u16,s16}.{u64,s64}` of a
+//! widening (5801's c8c7cdc4) and a 16-bit element of a `mov.b64` unpack of a `mov.b64` pack
+//! (5802's 2f7d1698, [`through_64_bits`]).
 //!
 //! Invariants: a reader's value changes only where one of its register sources is, through
-//! plain copies, the low half of a `mov.b32` unpack or one `cvt` truncation to 16 bits, the
+//! plain copies, the low half of a 32- or 64-bit unpack, one `cvt` truncation to 16 bits, bare
+//! `cvt`s between 32 and 64 bits or a `mov.b64` pack and unpack ([`reaching_prmt`]), the
 //! result of a `prmt.b32` that is still its register's producer in this thread, and the reader
 //! zero-extends the low bytes of that source ([`zero_extended_bytes`]); the value is the
 //! reader's own semantics of the narrowed bytes.
@@ -43,6 +48,7 @@ use crate::semantics::{Deviation, Expected};
 
 mod and_b16_of_a_truncation;
 mod through_64_bits;
+mod wide_or_back;
 
 /// The most copies, unpacks and truncations followed back from a reader to the `prmt`.
 const MAX_LINKS: usize = 8;
@@ -158,6 +164,8 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
             0xff_ffff => Some(3),
             _ => None,
         },
+        // `and.b64` of a widened `prmt` the same (seed 5802's b5cfdfb6 `v5_and_b64_ff`).
+        (GlueOp::And, GlueType::B64) if j < 2 => wide_or_back::low_bytes_mask(imm_of(g, 1 - j)?),
         (GlueOp::Setp(_) | GlueOp::Set(..), GlueType::U16 | GlueType::B16) if j < 2 => Some(2),
         (GlueOp::Cnot, GlueType::B16) | (GlueOp::Shr, GlueType::U16 | GlueType::B16) if j == 0 => Some(2),
         (_, GlueType::U16) if factor && j < 2 => Some(2),
@@ -171,10 +179,12 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
 /// a `.u8` source whatever the destination: seed 5003's e7e92a13, corpus/findings/fuzz-h200-5003/
 /// trace/T21e.md, `cvt.u16.u32; cvt.s16.u8` read by `setp.ge.s16`, 13.0.88 -O3 `PRMT R0, RZ, 0x9,
 /// R2`; its `s50/` variants: every such destination, after the truncation or of the word itself)
-/// and `cvt.{u32,s32,u64,s64}.u16` (2). `cvt.*.s8` (`s50/v_cvt_{s16,u16,s32}_s8_*`: the whole
+/// and `cvt.{u32,s32,u64,s64}.u16` (2); `cvt.u8.{u64,s64}` (1) of a widened `prmt` (seed 5802's
+/// b5cfdfb6, [`wide_or_back`]). `cvt.*.s8` (`s50/v_cvt_{s16,u16,s32}_s8_*`: the whole
 /// `PRMT` and `0x8880`), a signed 16-bit or saturating source and a float destination are right.
 fn zero_extended_bytes_cvt(c: Cvt) -> Option<u32> {
-    let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32].map(|a| bare(CvtType::U8, a, false));
+    let to_u8 = [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64]
+        .map(|a| bare(CvtType::U8, a, false));
     let of_u8 =
         [CvtType::U16, CvtType::S16, CvtType::U32, CvtType::S32, CvtType::U64].map(|d| bare(d, CvtType::U8, false));
     let of_u16 = [CvtType::U32, CvtType::S32, CvtType::U64, CvtType::S64].map(|d| bare(d, CvtType::U16, false));
@@ -197,47 +207,48 @@ pub(super) fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word:
 
 /// The `prmt.b32` destination register whose value reaches register `h` of the statement being
 /// run, and how many low bytes of it the links keep: followed back through the unguarded
-/// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes) and
-/// one bare `cvt.{u16,s16}.{u32,s32}` (2 bytes), or through 64 bits ([`through_64_bits`]: a
-/// `cvt.{u16,s16}.{u64,s64}` of a widening `cvt.{u64,s64}.{u32,s32}`, a low-half element of a
-/// `mov.b64` unpack of a `mov.b64 d, {e0, e1}` pack; 2 bytes) — to a `prmt.b32` that is still that
-/// register's producer in thread `t` and, as the machine recorded, the producer of `h`'s value.
+/// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes), one
+/// bare truncation to 16 bits, `cvt.{u16,s16}.{u32,s32}` or `cvt.{u16,s16}.{u64,s64}` (2 bytes;
+/// [`through_64_bits::is_truncation_from_64`]), bare `cvt`s between 32 and 64 bits
+/// ([`wide_or_back::keeps_the_word`], 4 bytes), or a low-half element of a `mov.b64` unpack of a
+/// `mov.b64 d, {e0, e1}` pack ([`through_64_bits`], 2 bytes; no `cvt` with it) — to a `prmt.b32`
+/// that is still that register's producer in thread `t` and, as the machine recorded, the
+/// producer of `h`'s value (through each `cvt` link's, or the pack's).
 fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
-    let (mut at, mut reg, mut kept, mut truncation) = (m.stmt, h, 4, None);
-    let mut wide = through_64_bits::Links::default();
+    // The `cvt` links passed, latest first: each one's body index and the register it read.
+    let (mut at, mut reg, mut kept, mut cvts) = (m.stmt, h, 4, Vec::<(usize, Reg)>::new());
+    // A `mov.b64` unpack taken: the word (0 or 1) its element lies in, until its pack is met;
+    // then the pack's body index.
+    let (mut want_word, mut pack) = (None::<usize>, None::<usize>);
     for _ in 0..MAX_LINKS {
         let k = m.p.body.get(..at)?.iter().rposition(|s| writes(s, reg))?;
         let Stmt::Isa(i @ Instruction { guard: None, .. }) = &m.p.body[k] else { return None };
         let source = || m.reg_of(i.operands.get(1)?).ok();
+        let unpacking = want_word.is_some() || pack.is_some();
         match &i.form {
-            Form::Prmt(Prmt { mode: None }) if !wide.pending() => {
+            Form::Prmt(Prmt { mode: None }) if want_word.is_none() => {
                 let produced = |r: Reg| m.producer(t, r).map(|(_, o)| (o.stmt, o.a_stmt));
-                let of_h = match (truncation, wide.widening, wide.pack) {
-                    (Some(c), None, None) => produced(h) == Some((c, Some(k))),
-                    (Some(c), Some((w, d)), None) => {
-                        produced(h) == Some((c, Some(w))) && produced(d) == Some((w, Some(k)))
-                    }
-                    (None, None, Some(p)) => produced(h).is_some_and(|(s, _)| s == p),
-                    (None, None, None) => produced(h).is_some_and(|(s, _)| s == k),
-                    _ => false,
-                };
-                return (of_h && produced(reg).is_some_and(|(s, _)| s == k)).then_some((reg, kept));
+                // Each link's result still holds what that link made of the next one's (h the first).
+                let mut of_h = produced(reg).is_some_and(|(s, _)| s == k);
+                let mut read = h;
+                for (n, &(c, source)) in cvts.iter().enumerate() {
+                    let next = cvts.get(n + 1).map_or(k, |&(c, _)| c);
+                    of_h &= produced(read) == Some((c, Some(next)));
+                    read = source;
+                }
+                if cvts.is_empty() {
+                    of_h &= produced(h).is_some_and(|(s, _)| s == pack.unwrap_or(k));
+                }
+                return of_h.then_some((reg, kept));
             }
-            // 3702-N5 through 64 bits (seeds 5801's c8c7cdc4 and 5802's 2f7d1698, `through_64_bits.rs`).
-            Form::Cvt(c) if truncation.is_none() && through_64_bits::is_truncation_from_64(*c) => {
-                (reg, kept, truncation, wide.want_widening) = (source()?, kept.min(2), Some(k), true);
-            }
-            Form::Cvt(c) if wide.want_widening && through_64_bits::is_widening_of_32(*c) => {
-                (wide.widening, wide.want_widening) = (Some((k, reg)), false);
-                reg = source()?;
-            }
-            Form::Mov(mv) if mv.shape == MovShape::Unpack(4) && wide.pack.is_none() && truncation.is_none() => {
+            // 3702-N5 through a 64-bit pack and unpack (seed 5802's 2f7d1698, `through_64_bits.rs`).
+            Form::Mov(mv) if mv.shape == MovShape::Unpack(4) && !unpacking && cvts.is_empty() => {
                 let (word, d) = through_64_bits::low_half_element(m, i, reg)?;
-                (reg, kept, wide.want_word) = (d, kept.min(2), Some(word));
+                (reg, kept, want_word) = (d, kept.min(2), Some(word));
             }
-            Form::Mov(mv) if mv.shape == MovShape::Pack(2) && wide.want_word.is_some() => {
-                reg = through_64_bits::packed_word(m, i, wide.want_word?)?;
-                (wide.pack, wide.want_word) = (Some(k), None);
+            Form::Mov(mv) if mv.shape == MovShape::Pack(2) && want_word.is_some() => {
+                reg = through_64_bits::packed_word(m, i, want_word?)?;
+                (pack, want_word) = (Some(k), None);
             }
             Form::Mov(mv) if mv.shape == MovShape::Copy => reg = source()?,
             Form::Mov(mv) if mv.shape == MovShape::Unpack(2) => {
@@ -248,14 +259,36 @@ fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
                 }
                 (reg, kept) = (source()?, kept.min(2));
             }
-            Form::Cvt(c) if truncation.is_none() && is_truncation_to_16(*c) => {
-                (reg, kept, truncation) = (source()?, kept.min(2), Some(k));
+            // One truncation to 16 bits, of a word or (seed 5801's c8c7cdc4: `cvt.s64.s32 d0, r1;
+            // cvt.s16.s64 h3, d0`) of a 64-bit register.
+            Form::Cvt(c)
+                if !unpacking && is_link_truncation(*c) && !cvts.iter().any(|&(j, _)| truncates_to_16(m, j)) =>
+            {
+                (reg, kept) = (source()?, kept.min(2));
+                cvts.push((k, reg));
+            }
+            // A 64-bit widening or a truncation back to 32 bits keeps the low 4 bytes (seed
+            // 5802's b5cfdfb6: `cvt.u64.u32` of the prmt read by `cvt.u8.s64`).
+            Form::Cvt(c) if !unpacking && wide_or_back::keeps_the_word(*c) => {
+                reg = source()?;
+                cvts.push((k, reg));
             }
             _ => return None,
         }
         at = k;
     }
     None
+}
+
+/// Whether the statement at body index `j` is a truncation to 16 bits ([`is_link_truncation`]).
+fn truncates_to_16(m: &Machine<'_>, j: usize) -> bool {
+    matches!(&m.p.body[j], Stmt::Isa(Instruction { form: Form::Cvt(c), .. }) if is_link_truncation(*c))
+}
+
+/// Whether `c` is a truncation link to 16 bits: [`is_truncation_to_16`] or a bare
+/// `cvt.{u16,s16}.{u64,s64}` ([`through_64_bits::is_truncation_from_64`]).
+fn is_link_truncation(c: Cvt) -> bool {
+    is_truncation_to_16(c) || through_64_bits::is_truncation_from_64(c)
 }
 
 /// Whether `c` is a bare `cvt.{u16,s16}.{u32,s32}` (the register's low half, §9.7.9.21).

@@ -96,6 +96,7 @@ impl Deviation {
             Deviation::U32RoundTripFoldedIntoLastConversion => {
                 "corpus/findings/fuzz-h200-4503/cases/80274cbbbbabddb3.case"
             }
+            Deviation::FtzCopiesDropF2iTruncation => "corpus/findings/fuzz-h200-4401/cases/0c8cc6d5154ea393.case",
             Deviation::SatS8S16OfCnotClampsNegatedMask => "corpus/findings/fuzz-h200-4402/cases/ba4f6f03a455cd8f.case",
             Deviation::LoopCarriedNegationOfMaxS32HeldInvariant => {
                 "corpus/findings/fuzz-h200-4201/cases/17b3216231ef1f7e.case"

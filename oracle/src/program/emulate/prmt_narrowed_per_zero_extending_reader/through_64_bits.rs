@@ -12,8 +12,12 @@
 //!   R2`, the listing of `mov.b32 {h17, h18}, r3` (`s58/v1_b32_unpack`); r3 the high word, h19
 //!   (`v2_high_word`) the same).
 //!
+//! The widening of the first is a 4-byte `cvt` link of [`wide_or_back`](super::wide_or_back), the
+//! truncation ([`is_truncation_from_64`]) the walk's one truncation to 16 bits; both are checked
+//! against the producers the machine recorded as every `cvt` link is.
+//!
 //! Invariants: pure questions about the body; a link is taken only unguarded (the caller's rule),
-//! a widening only right after a 64-bit truncation and a pack only right after a 64-bit unpack.
+//! and a pack only right after a 64-bit unpack, with no `cvt` link beside them.
 
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtType, Instruction};
@@ -22,34 +26,9 @@ use crate::program::Reg;
 
 use super::super::fuzz3702_conversions::bare;
 
-/// The 64-bit links met on the walk back from a reader to the `prmt`.
-#[derive(Default)]
-pub(super) struct Links {
-    /// A truncation from 64 bits was taken: the next link must be the widening.
-    pub(super) want_widening: bool,
-    /// The widening taken (body index, its 64-bit destination).
-    pub(super) widening: Option<(usize, Reg)>,
-    /// A 16-bit unpack of a 64-bit register was taken: the word (0 or 1) the element lies in.
-    pub(super) want_word: Option<usize>,
-    /// The 64-bit pack taken (body index).
-    pub(super) pack: Option<usize>,
-}
-
-impl Links {
-    /// Whether a 64-bit link still waits for its other end.
-    pub(super) fn pending(&self) -> bool {
-        self.want_widening || self.want_word.is_some()
-    }
-}
-
 /// Whether `c` is a bare `cvt.{u16,s16}.{u64,s64}` (the low half of a 64-bit register, §9.7.9.21).
 pub(super) fn is_truncation_from_64(c: Cvt) -> bool {
     [CvtType::U16, CvtType::S16].iter().any(|&d| [CvtType::U64, CvtType::S64].iter().any(|&a| c == bare(d, a, false)))
-}
-
-/// Whether `c` is a bare `cvt.{u64,s64}.{u32,s32}` (its low word is its source, §9.7.9.21).
-pub(super) fn is_widening_of_32(c: Cvt) -> bool {
-    [CvtType::U64, CvtType::S64].iter().any(|&d| [CvtType::U32, CvtType::S32].iter().any(|&a| c == bare(d, a, false)))
 }
 
 /// For `mov.b64 {h0, h1, h2, h3}, d` (`i`) writing the 16-bit `reg`: the word of `d` whose low
