@@ -126,6 +126,7 @@ mod merge_c_zero_extended_byte_half;
 mod min_max_of_shuffled_sub_against_an_unknown_register;
 mod min_max_operand_known_through_a_taken_guard;
 mod min_s32_of_max_u32_by_zero_folded_to_zero;
+mod movement_hooks;
 mod mul_chain_zero_word_and_predicate_zero_one;
 mod mul_hi_by_one_known_at_compile_time;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
@@ -572,48 +573,21 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// u32 round trip (`emulate/u32_round_trip_folded_into_last_cvt.rs`) and ba4f6f03's saturated cnot
 /// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`; 63f83d6e at a `mov.b32` unpack and
 /// 7a05c905 at a `cvt` (`emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`,
-/// `emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`).
+/// `emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`). The `mov`, `cvt.pack` and
+/// `ld` hooks are called from `emulate/movement_hooks.rs`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
     inst: &Instruction,
     results: Vec<(Reg, Expected)>,
 ) -> Result<Vec<(Reg, Expected)>, InterpError> {
-    if let Form::Mov(mv) = &inst.form {
-        // 59da91ec's pack of a pair built only there: `emulate/fp8_pair_built_only_in_its_pack.rs`.
-        let results = fp8_pair_built_only_in_its_pack::packed(m, t, mv, results);
-        let results = fp8_pair_built_only_in_its_pack::copied(m, t, mv, inst, results);
-        // d88aeb3a's arm repack: `emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`.
-        let results = b64_repack_in_an_arm_loads_new_word_over_old_low::repacked(m, t, mv, inst, results);
-        // J's unpacked halves: `emulate/j_packed_constant.rs`.
-        let results = j_packed_constant::unpacked(m, t, mv, inst, results);
-        // 3702-N3's arm `mov` of an immediate: `emulate/fuzz3702.rs`.
-        let results = fuzz3702::mov(m, t, inst, results);
-        // G through a `mov.b32` unpack of a zero-extended half (e141eb0d): `emulate/fuzz3802.rs`.
-        let results = fuzz3802::unpacked(m, t, mv, inst, results);
-        // 3702-N5 at a `mov.b16` byte unpack reader: `emulate/prmt_narrowed_per_zero_extending_reader.rs`.
-        let results = prmt_narrowed_per_zero_extending_reader::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
-        // bfed5396's high half of a joined 0x7fffffff: `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs`.
-        let results = high_half_of_max_s32_rejoined_after_an_arm::unpacked(m, t, mv, inst, results);
-        let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
-        // 63f83d6e: `emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`.
-        let results = pack_high_half_read_from_its_half_after_a_guarded_write::unpacked(m, t, mv, inst, results);
-        // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
-        return Ok(merge_c_in_place::isa(m, t, mv, inst, results));
-    }
-    // 3701-N-A's `cvt.pack` of `.u32` float conversions: `emulate/fuzz3701.rs`; J's narrowed
-    // `c`: `emulate/j_packed_constant.rs`.
-    if let Form::CvtPack(p) = &inst.form {
-        let results = fuzz3701::pack(m, t, p, inst, results);
-        // 3802 T5A-1's `cvt.pack` of a constant NaN's conversion: `emulate/fuzz3802.rs`.
-        let results = fuzz3802::pack(m, t, p, inst, results);
-        return Ok(j_packed_constant::pack_c(m, t, p, inst, results));
-    }
-    // Loads ptxas forwards from a store (`emulate/store_forwarded_load.rs`): 3702-N5's narrowed prmt, 3701-N-D's pack word.
-    if let Form::Ld(l) = &inst.form {
-        let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, results);
-        return Ok(merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results));
-    }
+    // The `mov`, `cvt.pack` and `ld` hooks: `emulate/movement_hooks.rs`.
+    let results = match &inst.form {
+        Form::Mov(mv) => return Ok(movement_hooks::mov(m, t, mv, inst, results)),
+        Form::CvtPack(p) => return Ok(movement_hooks::cvt_pack(m, t, p, inst, results)),
+        Form::Ld(l) => return Ok(movement_hooks::ld(m, t, l, inst, results)),
+        _ => results,
+    };
     let Form::Cvt(c) = inst.form else { return Ok(results) };
     let [(dst, spec)] = results.as_slice() else { return Ok(results) };
     let (dst, spec) = (*dst, spec.clone());
