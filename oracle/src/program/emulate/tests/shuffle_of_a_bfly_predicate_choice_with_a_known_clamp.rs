@@ -3,23 +3,13 @@
 //! corpus/findings/fuzz-h200-5801/trace/T58D.md, variants in trace/917157f1/s58/;
 //! `emulate/shuffle_of_a_value_selected_by_a_bfly_predicate/clamp.rs`).
 
+use super::shuffle_of_a_value_selected_by_a_bfly_predicate::lanes;
 use super::*;
 
 const D: Deviation = Deviation::ShuffleOfBflyPredicateChoiceDropped;
 const K: u128 = 0xe591_cf3d;
 const CHOICE: &str = "@!%p1 mov.s32 %r1, -443429059;";
 const SECOND: &str = "shfl.sync.bfly.b32 %r4, %r1, 14, 6175, -1;";
-
-/// Word 0 of every thread of a one-warp program of `lines`, by the spec and emulating [`D`], and
-/// the deviations that fired.
-fn lanes(lines: &[&str]) -> (Vec<u128>, Vec<u128>, Vec<Deviation>) {
-    let p = Program { launch: Launch::one_cta(32), ..program(lines) };
-    let i = Inputs((0..32).flat_map(|t| [t, 0, 0, 0]).collect());
-    let spec = run(&p, &i, &Allowances::all()).unwrap();
-    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
-    let word0 = |v: &[Expected]| v.iter().map(|e| e.field(0, 32).bits).collect::<Vec<_>>();
-    (word0(&spec), word0(&out), fired)
-}
 
 /// 746b5bde's chain (a moved 0 shuffled by `first`, chosen over by `choice`, shuffled again),
 /// with `load` (if any) first in the body.

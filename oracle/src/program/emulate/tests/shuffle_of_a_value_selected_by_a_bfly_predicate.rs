@@ -7,7 +7,7 @@ const D: Deviation = Deviation::ShuffleOfBflyPredicateChoiceDropped;
 
 /// Word 0 of every thread of a one-warp program of `lines` (inputs: word 0 = the thread index),
 /// by the spec and emulating [`D`], and the deviations that fired.
-fn lanes(lines: &[&str]) -> (Vec<u128>, Vec<u128>, Vec<Deviation>) {
+pub(super) fn lanes(lines: &[&str]) -> (Vec<u128>, Vec<u128>, Vec<Deviation>) {
     let p = Program { launch: Launch::one_cta(32), ..program(lines) };
     let i = Inputs((0..32).flat_map(|t| [t, 0, 0, 0]).collect());
     let spec = run(&p, &i, &Allowances::all()).unwrap();
