@@ -14,16 +14,23 @@
 //!   item until its turn, and the queue holds `queue`.
 //! - A panic in `make` ends the sequence; [`Ahead::finish`] returns its message. Dropping the
 //!   receiver (or [`Ahead::finish`]) stops the threads after the item each is making.
+//! - [`Ahead::then`] adds one more stage on a thread of its own (the campaign runs the
+//!   backends there): items pass it in order, none is dropped before the sequence ends, a
+//!   panic in it ends the sequence as one in `make` does, and [`Ahead::finish`] stops both
+//!   stages.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Items made ahead by preparing threads, received in index order.
 pub struct Ahead<T> {
     rx: Option<Receiver<T>>,
     stop: Arc<AtomicBool>,
+    /// Set by [`Ahead::finish`] or dropping (`stop` also ends a sequence that ran out).
+    finished: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     panic: Arc<Mutex<Option<String>>>,
 }
@@ -88,7 +95,7 @@ impl<T: Send + 'static> Ahead<T> {
                 })
             })
             .collect();
-        Ahead { rx: Some(rx), stop, threads, panic }
+        Ahead { rx: Some(rx), stop, finished: Arc::new(AtomicBool::new(false)), threads, panic }
     }
 
     /// The next item in index order; `None` once the sequence has ended.
@@ -109,8 +116,49 @@ impl<T: Send + 'static> Ahead<T> {
         }
     }
 
+    /// The items of this sequence passed through `step` on one more thread, in order: the
+    /// sequence of `step`'s results, made while the receiver handles the one before (the
+    /// campaign runs batch `k + 1` on the backends while its main thread triages batch `k`).
+    /// `step` is given each item and how long the thread waited for it. One result may wait
+    /// for the receiver, so at most two more items are in flight than before. A panic in
+    /// `step` ends the sequence like one in `make`; [`Ahead::finish`] stops every thread of
+    /// both stages (`step` finishes the item it has).
+    pub fn then<U: Send + 'static>(mut self, mut step: impl FnMut(T, Duration) -> U + Send + 'static) -> Ahead<U> {
+        let (tx, rx) = mpsc::sync_channel::<U>(1);
+        let (stop, finished, panic) = (self.stop.clone(), self.finished.clone(), self.panic.clone());
+        let upstream = self.rx.take();
+        let mut threads = std::mem::take(&mut self.threads);
+        let (stop2, finished2, panic2) = (stop.clone(), finished.clone(), panic.clone());
+        threads.push(std::thread::spawn(move || {
+            let Some(upstream) = upstream else { return };
+            loop {
+                let waiting = Instant::now();
+                // Ends once every preparing thread has stopped (their senders dropped).
+                let Ok(item) = upstream.recv() else { return };
+                if finished2.load(Ordering::Relaxed) {
+                    return;
+                }
+                let waited = waiting.elapsed();
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| step(item, waited))) {
+                    Ok(made) => {
+                        if tx.send(made).is_err() {
+                            return stop2.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(p) => {
+                        let mut slot = panic2.lock().unwrap_or_else(|e| e.into_inner());
+                        slot.get_or_insert_with(|| super::panic_message(p.as_ref()));
+                        return stop2.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+        Ahead { rx: Some(rx), stop, finished, threads, panic }
+    }
+
     /// Stops the threads, waits for them, and gives the message of a panic in `make`, if any.
     pub fn finish(mut self) -> Result<(), String> {
+        self.finished.store(true, Ordering::Relaxed);
         self.stop.store(true, Ordering::Relaxed);
         // Dropping the receiver wakes a thread blocked on a full queue.
         self.rx = None;
@@ -127,16 +175,18 @@ impl<T: Send + 'static> Ahead<T> {
 }
 
 impl<T> Drop for Ahead<T> {
+    /// Stops the threads, unless the receiver has moved on to a later stage ([`Ahead::then`]).
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.rx = None;
+        if self.rx.take().is_some() {
+            self.finished.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn items_arrive_in_order_however_long_each_takes() {
@@ -172,6 +222,66 @@ mod tests {
         });
         let far = std::time::Instant::now() + Duration::from_secs(60);
         assert_eq!(a.recv_until(Some(far)), Ok(Some(0)));
+        let soon = std::time::Instant::now() + Duration::from_millis(50);
+        assert_eq!(a.recv_until(Some(soon)), Err(TimeUp));
+        assert!(a.finish().is_ok());
+    }
+
+    #[test]
+    fn a_later_stage_keeps_the_order_and_works_beside_the_receiver() {
+        let started = Arc::new(AtomicU64::new(0));
+        let s = started.clone();
+        let a = Ahead::start(0, 3, 1, |k, _| (k < 12).then_some(k)).then(move |k, _| {
+            s.fetch_add(1, Ordering::Relaxed);
+            k * 3
+        });
+        let mut got = Vec::new();
+        while let Some(x) = a.recv() {
+            if x == 0 {
+                // While the receiver still holds item 0, the step goes on with item 1.
+                let t = std::time::Instant::now();
+                while started.load(Ordering::Relaxed) < 2 && t.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                assert!(started.load(Ordering::Relaxed) >= 2, "the step waited for the receiver");
+            }
+            got.push(x);
+        }
+        assert_eq!(got, (0..12).map(|k| k * 3).collect::<Vec<_>>());
+        assert_eq!(started.load(Ordering::Relaxed), 12);
+        assert!(a.finish().is_ok());
+    }
+
+    #[test]
+    fn a_panic_in_a_later_stage_ends_the_sequence_and_finish_stops_both_stages() {
+        let made = Arc::new(AtomicU64::new(0));
+        let m = made.clone();
+        let a = Ahead::start(0, 2, 1, move |k, _| {
+            m.fetch_add(1, Ordering::Relaxed);
+            Some(k)
+        })
+        .then(|k, _| {
+            assert!(k != 3, "step {k} exploded");
+            k
+        });
+        let got: Vec<u64> = std::iter::from_fn(|| a.recv()).collect();
+        assert_eq!(got, vec![0, 1, 2]);
+        assert_eq!(a.finish().unwrap_err(), "step 3 exploded");
+        let after = made.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(made.load(Ordering::Relaxed), after, "the preparing threads stopped");
+    }
+
+    #[test]
+    fn finish_stops_a_later_stage_waiting_on_a_slow_item() {
+        let a = Ahead::start(0, 1, 1, |k, stop| {
+            while k == 1 && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Some(k)
+        })
+        .then(|k, _| k + 100);
+        assert_eq!(a.recv(), Some(100));
         let soon = std::time::Instant::now() + Duration::from_millis(50);
         assert_eq!(a.recv_until(Some(soon)), Err(TimeUp));
         assert!(a.finish().is_ok());

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -76,11 +76,20 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     super::campaign::run(&plan, fresh, |state, known| RegisterCampaign::open(o, state, known))
 }
 
-/// A prepared batch: its programs ([`Mixed`]) and their oracle and ptxas results.
+/// A batch the backends have run ([`RegisterCampaign::prepare_ahead`]): its programs
+/// ([`Mixed`]), each program's results, and what its preparation measured and checked.
 pub struct Batch {
     b: u64,
     mixed: Mixed,
-    prepared: engine::Prepared,
+    results: Vec<engine::ProgramResult>,
+    /// The preparation's stages, and the time the backends' thread waited for it.
+    stages: BTreeMap<String, StageTime>,
+    /// The SASS check per module ([`engine::Prepared::sass`]).
+    sass: Vec<(String, Result<usize, String>)>,
+    /// The checked kernels' n-grams ([`engine::Prepared::coverage`]).
+    coverage: Vec<(usize, std::collections::BTreeSet<String>)>,
+    /// Why ptxas could not run at all (the batch did not run; [`engine::Prepared::environment`]).
+    environment: Option<String>,
 }
 
 /// A campaign of register programs as the campaign loop runs it.
@@ -88,7 +97,11 @@ pub struct RegisterCampaign<'o> {
     o: &'o Options,
     registry: Registry,
     names: Vec<String>,
-    engine: Engine,
+    /// Used by the thread that runs the batches on the backends while the loop lasts
+    /// ([`RegisterCampaign::prepare_ahead`]), and by the main thread before and after.
+    engine: Arc<Mutex<Engine>>,
+    /// The engine's allowances (the main thread's copy).
+    allow: Allowances,
     scratch: PathBuf,
     corpus: Arc<corpus::Shared>,
     /// Why the SASS check is off though a backend assembles at -O3.
@@ -146,7 +159,8 @@ impl<'o> RegisterCampaign<'o> {
             o,
             registry,
             names,
-            engine,
+            allow: engine.allow.clone(),
+            engine: Arc::new(Mutex::new(engine)),
             scratch,
             corpus,
             sass_unavailable,
@@ -155,6 +169,13 @@ impl<'o> RegisterCampaign<'o> {
             children_cpu0: engine::children_cpu_s(),
             ptxas_cpu: 0.0,
         })
+    }
+}
+
+impl RegisterCampaign<'_> {
+    /// The engine (the backends' thread holds it only while it runs a batch).
+    fn engine(&self) -> MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -170,11 +191,11 @@ impl CampaignKind for RegisterCampaign<'_> {
     }
 
     fn crash_check(&self) -> Option<super::known_crash::CrashCheck> {
-        self.engine.crash_check()
+        self.engine().crash_check()
     }
 
     fn environment(&self) -> Vec<(String, String)> {
-        let engine = &self.engine;
+        let engine = &*self.engine();
         let mut env = vec![("target".to_string(), self.o.target.to_string())];
         env.extend(engine.environment());
         if let Some(c) = &engine.sass {
@@ -204,7 +225,7 @@ impl CampaignKind for RegisterCampaign<'_> {
     }
 
     fn allow(&self) -> Allowances {
-        self.engine.allow.clone()
+        self.allow.clone()
     }
 
     /// `--minimize-threads` threads, each with an engine of its own (one worker per device is
@@ -225,22 +246,26 @@ impl CampaignKind for RegisterCampaign<'_> {
             let scratch = self.scratch.join(format!("minimizer-{i}"));
             std::fs::create_dir_all(&scratch)?;
             let mut e = Engine::new(&reg, &self.names, o.target, o.plant, scratch)?;
-            e.sass = self.engine.sass.clone();
-            e.emulate = self.engine.emulate.clone();
+            let main = self.engine();
+            e.sass = main.sass.clone();
+            e.emulate = main.emulate.clone();
             reducers.push(minimize::Reducer::new(e));
         }
         let budget = Budget { seconds: Some(o.minimize_seconds), ..Budget::calls(o.minimize_calls) };
-        let allow = self.engine.allow.clone();
+        let allow = self.allow.clone();
         Ok(Some(minimize::Minimizer::start(reducers, budget, MINIMIZE_QUEUE, allow, env.to_vec(), deadline)))
     }
 
     /// Generation, the oracle and ptxas by several threads at once, since each ptxas process is
-    /// single-threaded, while the main thread runs the worker backends; read-ahead stays below
-    /// the adaptive swarm's lag (see [`adapt`]).
+    /// single-threaded, then the worker backends on one more thread ([`Ahead::then`]), so that
+    /// the backends run batch `k + 1` while the main thread triages batch `k` (before, the
+    /// workers idled while it did: seed 5803's main thread spent 143 of 400 s outside the
+    /// backends' runs); read-ahead stays below the adaptive swarm's lag (see [`adapt`]).
     fn prepare_ahead(&mut self, first: u64, swarm: Arc<adapt::Shared>, adapting: bool) -> Ahead<Batch> {
         let (threads, queue) = read_ahead(self.o.jobs);
         let producer_opts = self.o.clone();
-        let preparer = self.engine.preparer();
+        let preparer = self.engine().preparer();
+        let engine = self.engine.clone();
         let corpus = self.corpus.clone();
         Ahead::start(first, threads, queue, move |k, stop| {
             let n = batch_size(&producer_opts, first, k);
@@ -256,7 +281,23 @@ impl CampaignKind for RegisterCampaign<'_> {
             if !mixed.edits.is_empty() || mixed.dropped > 0 {
                 engine::add_stage(&mut prepared.stages, "mutation", mixed.mutation);
             }
-            Some(Batch { b: k, mixed, prepared })
+            Some((k, mixed, prepared))
+        })
+        .then(move |(b, mixed, mut prepared): (u64, Mixed, engine::Prepared), waited| {
+            let mut stages = std::mem::take(&mut prepared.stages);
+            let waited = StageTime { wall_s: waited.as_secs_f64(), cpu_s: 0.0 };
+            engine::add_stage(&mut stages, "waiting for preparation", waited);
+            let sass = std::mem::take(&mut prepared.sass);
+            let coverage = std::mem::take(&mut prepared.coverage);
+            let environment = prepared.environment.clone();
+            let results = match environment {
+                Some(_) => Vec::new(),
+                None => {
+                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    engine.execute(&mixed.programs, &mixed.inputs, prepared)
+                }
+            };
+            Batch { b, mixed, results, stages, sass, coverage, environment }
         })
     }
 
@@ -266,21 +307,19 @@ impl CampaignKind for RegisterCampaign<'_> {
         waited: StageTime,
         cx: &mut BatchContext<'_, minimize::Job>,
     ) -> anyhow::Result<Ran> {
-        let Batch { b, mixed, mut prepared } = batch;
+        let Batch { b, mixed, results, stages, sass, coverage: covered, environment } = batch;
         let Mixed { programs, inputs, sources, switches, edits, dropped, .. } = mixed;
-        if let Some(why) = &prepared.environment {
+        if let Some(why) = &environment {
             bail!(
                 "batch {b}: {why}\n  this is a problem of this machine (TMPDIR, disk, the ptxas binary), not a finding; \
                  fix it and go on with --resume"
             );
         }
-        engine::add_stage(cx.stages, "waiting for preparation", waited);
-        for (name, t) in &prepared.stages {
+        engine::add_stage(cx.stages, "waiting for the backends", waited);
+        for (name, t) in &stages {
             engine::add_stage(cx.stages, name, *t);
         }
-        count_sass(&prepared.sass, b, &mut self.sass, self.o.progress);
-        let covered = std::mem::take(&mut prepared.coverage);
-        let results = self.engine.execute(&programs, &inputs, prepared);
+        count_sass(&sass, b, &mut self.sass, self.o.progress);
         let mut compare = StageTime::default();
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
@@ -293,7 +332,7 @@ impl CampaignKind for RegisterCampaign<'_> {
                 }
                 continue;
             }
-            let (raws, t) = engine::measure(|| Register::raw_findings(&programs[k], r, &self.engine.allow));
+            let (raws, t) = engine::measure(|| Register::raw_findings(&programs[k], r, &self.allow));
             compare.add(t);
             for raw in raws {
                 if raw.class == crate::findings::FindingClass::UnwrittenRegister {
@@ -368,7 +407,7 @@ impl CampaignKind for RegisterCampaign<'_> {
     }
 
     fn session_stages(&mut self, stages: &mut BTreeMap<String, StageTime>) {
-        for (name, t) in &self.engine.stages {
+        for (name, t) in &self.engine().stages {
             engine::add_stage(stages, name, *t);
         }
         engine::add_stage(
@@ -381,7 +420,8 @@ impl CampaignKind for RegisterCampaign<'_> {
     /// The session's SASS counts and the campaign metrics (printed with `progress`).
     fn close(&mut self, state: &mut State, store: &FindingStore, env: &[(String, String)], progress: bool) {
         state.sass.add(&self.sass);
-        let gpus = metrics::gpus(&self.engine.backend_names(), env, self.engine.gpu_unavailable.is_some());
+        let engine = self.engine();
+        let gpus = metrics::gpus(&engine.backend_names(), env, engine.gpu_unavailable.is_some());
         let m = metrics::Metrics::of(state, store.doc(), gpus);
         state.metrics = Some(m.clone());
         if progress {
@@ -391,6 +431,10 @@ impl CampaignKind for RegisterCampaign<'_> {
 
     fn summary(self, ended: Ended<'_>) -> Summary {
         let _ = std::fs::remove_dir_all(&self.scratch);
+        let (gpu_unavailable, backends) = {
+            let engine = self.engine();
+            (engine.gpu_unavailable.clone(), engine.backend_names())
+        };
         let Ended { state, store, tri, stages, seconds, programs } = ended;
         let unwritten_stored = store
             .doc()
@@ -413,8 +457,8 @@ impl CampaignKind for RegisterCampaign<'_> {
             known: tri.known,
             triage: tri.counts.clone(),
             stages,
-            gpu_unavailable: self.engine.gpu_unavailable.clone(),
-            backends: self.engine.backend_names(),
+            gpu_unavailable,
+            backends,
             seconds,
         }
     }
