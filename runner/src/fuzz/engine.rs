@@ -350,9 +350,25 @@ impl Engine {
         self.execute(programs, inputs, prepared)
     }
 
-    /// Runs a prepared batch on the backends that run programs, each on its own thread (the
-    /// JIT compiling while the cubins run); results in backend order.
+    /// Runs a prepared batch on the backends that run programs ([`Engine::run_prepared`]),
+    /// then the emulating oracle on the programs some backend disagrees on
+    /// ([`Emulator::emulate_differing`], timed as [`EMULATION_STAGE`]).
     pub fn execute(&mut self, programs: &[Program], inputs: &[Inputs], prepared: Prepared) -> Vec<ProgramResult> {
+        let mut results = self.run_prepared(programs, inputs, prepared);
+        let t = self.emulator().emulate_differing(programs, inputs, &mut results);
+        add_stage(&mut self.stages, EMULATION_STAGE, t);
+        results
+    }
+
+    /// What [`Emulator::emulate_differing`] needs of this engine.
+    pub fn emulator(&self) -> Emulator {
+        Emulator { allow: self.allow.clone(), emulations: self.emulate.clone(), witnessed: self.witnessed.clone() }
+    }
+
+    /// Runs a prepared batch on the backends that run programs, each on its own thread (the
+    /// JIT compiling while the cubins run); results in backend order, without the emulating
+    /// oracle ([`ProgramResult::emulated`] empty: [`Engine::execute`] adds it).
+    pub fn run_prepared(&mut self, programs: &[Program], inputs: &[Inputs], prepared: Prepared) -> Vec<ProgramResult> {
         let Prepared { mut results, cubins, valid, environment, .. } = prepared;
         if let Some(why) = environment {
             // A campaign stops before this (see `Prepared::environment`); a replay shows it.
@@ -411,25 +427,40 @@ impl Engine {
                 let _ = std::fs::remove_file(c);
             }
         }
-        let ((), t) = measure(|| self.emulate_differing(programs, inputs, &mut results));
-        // Its work runs on every core (rayon): the calling thread's CPU says little.
-        add_stage(
-            &mut self.stages,
-            "emulating known root causes (wall only)",
-            StageTime { wall_s: t.wall_s, cpu_s: 0.0 },
-        );
         results
     }
+}
 
-    /// Runs the oracle emulating [`Engine::emulate`] on every program whose words some backend
-    /// gives differently from the oracle (all cores), so that triage can tell which differing
-    /// words the known root causes explain.
-    fn emulate_differing(&self, programs: &[Program], inputs: &[Inputs], results: &mut [ProgramResult]) {
+/// The stage of [`Emulator::emulate_differing`]: wall time only, as its work runs on every
+/// core (rayon) and the calling thread's CPU says little.
+pub const EMULATION_STAGE: &str = "emulating known root causes (wall only)";
+
+/// The emulating oracle of an engine ([`Engine::emulator`]): its allowances, the emulations of
+/// [`Engine::emulate`] and the stand-in witnesses of [`Engine::witnessed`]. A campaign's main
+/// thread runs it on each batch while the engine runs the next.
+#[derive(Clone, Debug)]
+pub struct Emulator {
+    allow: Allowances,
+    emulations: Emulations,
+    witnessed: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Emulator {
+    /// Runs the oracle emulating the known root causes on every program whose words some
+    /// backend gives differently from the oracle (all cores; [`ProgramResult::emulated`]), so
+    /// that triage can tell which differing words they explain; gives its time (wall only).
+    pub fn emulate_differing(
+        &self,
+        programs: &[Program],
+        inputs: &[Inputs],
+        results: &mut [ProgramResult],
+    ) -> StageTime {
         use rayon::prelude::*;
-        if self.emulate.is_empty() {
-            return;
+        let start = Instant::now();
+        if self.emulations.is_empty() {
+            return StageTime::default();
         }
-        let (allow, emulations, witnessed) = (&self.allow, &self.emulate, &self.witnessed);
+        let (allow, emulations, witnessed) = (&self.allow, &self.emulations, &self.witnessed);
         results.par_iter_mut().enumerate().for_each(|(i, r)| {
             let differs = r.expected.as_ref().is_ok_and(|e| {
                 crate::diff::program::compare(programs[i].outputs, e, &r.observed).disagreement().is_some()
@@ -441,6 +472,7 @@ impl Engine {
                     emulate(&programs[i], &inputs[i], allow, emulations, backends, &checks).unwrap_or_default();
             }
         });
+        StageTime { wall_s: start.elapsed().as_secs_f64(), cpu_s: 0.0 }
     }
 }
 

@@ -102,6 +102,9 @@ pub struct RegisterCampaign<'o> {
     engine: Arc<Mutex<Engine>>,
     /// The engine's allowances (the main thread's copy).
     allow: Allowances,
+    /// The engine's emulating oracle, which the main thread runs on each batch the backends
+    /// ran ([`Engine::run_prepared`] leaves it out).
+    emulator: engine::Emulator,
     scratch: PathBuf,
     corpus: Arc<corpus::Shared>,
     /// Why the SASS check is off though a backend assembles at -O3.
@@ -160,6 +163,7 @@ impl<'o> RegisterCampaign<'o> {
             registry,
             names,
             allow: engine.allow.clone(),
+            emulator: engine.emulator(),
             engine: Arc::new(Mutex::new(engine)),
             scratch,
             corpus,
@@ -294,7 +298,7 @@ impl CampaignKind for RegisterCampaign<'_> {
                 Some(_) => Vec::new(),
                 None => {
                     let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    engine.execute(&mixed.programs, &mixed.inputs, prepared)
+                    engine.run_prepared(&mixed.programs, &mixed.inputs, prepared)
                 }
             };
             Batch { b, mixed, results, stages, sass, coverage, environment }
@@ -320,6 +324,9 @@ impl CampaignKind for RegisterCampaign<'_> {
             engine::add_stage(cx.stages, name, *t);
         }
         count_sass(&sass, b, &mut self.sass, self.o.progress);
+        let mut results = results;
+        let t = self.emulator.emulate_differing(&programs, &inputs, &mut results);
+        engine::add_stage(cx.stages, engine::EMULATION_STAGE, t);
         let mut compare = StageTime::default();
         for (k, r) in results.iter().enumerate() {
             if let Err(e) = &r.expected {
