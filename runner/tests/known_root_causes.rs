@@ -2261,7 +2261,7 @@ fn the_seed_5803_word_findings_of_trace_f_are_labelled_by_their_entries() {
 const SEED_5803_LABELS_F: [(&str, &str); 3] = [
     ("6699aa1a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2: the set.f32's word reaches neg.s32 through cvt.rz.f32.s32, xor.b16 of the halves 0 (T58F; negation_of_set_f32 wanted the set as the neg's producer); helper hf: emulate/negation_of_set_f32_through_an_int_to_float_cvt.rs (trace/6699aa1a/s58/)
     ("7aa63538", "new"), // KNOWN ace805b3 family (a byte packed above an fp8 pair rebuilt over a stale upper half), read by mul.hi.s16's 32-bit IMAD (T58F): not widened — the stale half is the allocator's, a set-valued multiply reader not written
-    ("8f0047a8", "new"), // NEW, unexplained: the -O3 listing (`@P0 CS2R R4, SRZ` after `LDG.E.64 R4`, waiting on its scoreboard) computes the spec's 0; the GPU kept the loaded d0 for tid >= 11 (T58F)
+    ("8f0047a8", "fuzz-h200-5803-8f0047a8-predicated-cs2r-stall-too-short-for-a-wide-imad"), // NEW root cause (T58F, s59/): the CS2R zeroing the loaded pair gets stall 4 before the wide IMAD that reads it (stall 6 before an IADD3, right on the GPU); by id
 ];
 
 #[test]
