@@ -2419,3 +2419,16 @@ fn the_seed_5803_word_findings_of_trace_c_are_labelled_by_their_entries() {
 const SEED_5803_LABELS_C: [(&str, &str); 1] = [
     ("674386b1", "fuzz-h200-3903-4483ae72-add-of-cnot-funnel-shift-negated-in-lea-hi"), // KNOWN 4483ae72: shf.l.clamp of {0xfdbd1c7:cnot(x)} added to x, LEA.HI with the constant high word (T58C; only 0 or the rotate's c were taken); helper hc: cnot_funnel_rotate_in_lea_hi::constant_high_word_amount (trace/674386b1/s58/)
 ];
+
+#[test]
+fn the_seed_5901_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5901", &SEED_5901_LABELS_B);
+}
+
+/// What the word findings of seed 5901 (session 59's campaign build, fddad6f2) that helper ib traced
+/// (session 59's trace B, corpus/findings/fuzz-h200-5901/trace/T59B.md) are labelled now.
+const SEED_5901_LABELS_B: [(&str, &str); 3] = [
+    ("6879f321", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: a loop of 4 mad.hi.u32 links whose y is reloaded each trip by a weak ld.global ptxas hoists, 2 IMAD.HI (T59B; loads in the loop were left out); helper ib: emulate/mad_hi_operand_reloaded_alike_each_trip.rs (trace/6879f321/s59/)
+    ("897610fe", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a mad.hi.u16 (IMAD; LEA.HI into a fresh register) merged over by {pair, h}, cvt.f32.f16 of h reads the pair (T59B; alu_half had no mad.hi); helper ib: merge_c_in_place::alu_half (trace/897610fe/s59/)
+    ("da9494d5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a slct.u16.s32 (SEL as selp's) merged over by st.v4.b16 {pair, h, …}, a later st.u16 of h stores the pair (T59B; alu_half had no slct); helper ib: merge_c_in_place::alu_half (trace/da9494d5/s59/)
+];

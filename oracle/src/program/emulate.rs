@@ -107,6 +107,7 @@ mod low_byte_of_an_unpack_narrowed_alone;
 mod mad_hi_links_dropped_as_repeats;
 mod mad_hi_links_of_mul_hi_and_add_cc_in_a_loop;
 mod mad_hi_links_under_one_guard;
+mod mad_hi_operand_reloaded_alike_each_trip;
 mod mad_hi_operand_rewritten_alike_each_trip;
 mod mad_step_of_its_own_addend;
 mod mask_dropped_at_a_pack;

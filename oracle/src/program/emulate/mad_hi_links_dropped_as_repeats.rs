@@ -39,6 +39,7 @@
 use super::fuzz3602::{label_at, unchanged_between, writes};
 use super::mad_hi_links_of_mul_hi_and_add_cc_in_a_loop::{link_add, recomputed_alike};
 use super::mad_hi_links_under_one_guard::{link_typed_in_scope, one_guard_held};
+use super::mad_hi_operand_reloaded_alike_each_trip::reloaded_alike;
 use super::mad_hi_operand_rewritten_alike_each_trip::rewritten_alike;
 use super::reg_of_glue;
 use crate::program::exec::Machine;
@@ -96,7 +97,11 @@ fn mad_hi_step(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], guard: Opti
     };
     let (x, y) = (vals.first().filter(|v| v.is_exact())?, vals.get(1).filter(|v| v.is_exact())?);
     let same = p.op == GlueOp::MadHi && p.ty == g.ty && p.src[..2] == g.src[..2];
-    let alike = |r| o.stmt >= m.stmt && loop_of(m, o.stmt).is_some_and(|(h, b)| rewritten_alike(m, r, h, b));
+    // Or reloaded each trip by a load ptxas hoists (seed 5901's 6879f321): `emulate/mad_hi_operand_reloaded_alike_each_trip.rs`.
+    let alike = |r| {
+        o.stmt >= m.stmt
+            && loop_of(m, o.stmt).is_some_and(|(h, b)| rewritten_alike(m, r, h, b) || reloaded_alike(m, r, h, b))
+    };
     let kept = (0..2).all(|k| reg_of_glue(g, k).is_none_or(|r| unchanged_since(m, r, o.stmt) || alike(r)));
     (same && kept).then(|| u128::from(g.eval([x.bits as u64, y.bits as u64, 0, 0], false) & 0xFFFF_FFFF))
 }

@@ -542,7 +542,8 @@ pub(super) fn pair_cvt(cv: &Cvt) -> bool {
 
 /// Whether glue `g` (at body index `w`) computes a half the way 3701-N-D builds the pair in
 /// place of: one ALU instruction of a 16-bit type, `add`, `sub`, `mul.lo`, `mul.hi`, `mad.lo`,
-/// `and`, `or`, `xor`, `not`, `shl`, `shr` or `selp` (§9.7.1, §9.7.8, §9.7.7.3), of at least one
+/// `mad.hi`, `and`, `or`, `xor`, `not`, `shl`, `shr`, `selp` or `slct` (§9.7.1, §9.7.8,
+/// §9.7.7.3-4; `mad.hi`, `slct`: seed 5901, [`alu_half`]), of at least one
 /// register ptxas does not fold as a constant (a constant is rematerialized, d69964c3's
 /// `v2_const_h2`). dc54c0ab, d03f820c: `xor.b16`; corpus/findings/fuzz-h200-3902/, f7020e9e,
 /// trace/T6E.md and corpus/findings/fuzz-h200-3903/, 062bc61c, trace/T6F.md: `mul.lo.u16`
@@ -556,10 +557,14 @@ pub(super) fn computed_half(m: &Machine<'_>, w: usize, g: &Glue) -> bool {
 }
 
 /// Whether glue `g` is one of [`computed_half`]'s 16-bit ALU forms (whatever its sources).
+/// Seed 5901 (session 59, helper ib; corpus/findings/fuzz-h200-5901/trace/T59B.md) adds `slct`
+/// (da9494d5: `SEL R7, RZ, 0x815d, P0` as `selp`'s, §9.7.7.4) and `mad.hi` (897610fe: `IMAD R7,
+/// R2, R2, RZ; LEA.HI R0, R7, R2, RZ, 0x10`, §9.7.1.4), each then merged over (13.0.88 = 13.5 -O3).
 fn alu_half(g: &Glue) -> bool {
-    use GlueOp::{Add, And, MadLo, MulHi, MulLo, Not, Or, Selp, Shl, Shr, Sub, Xor};
+    use GlueOp::{Add, And, MadHi, MadLo, MulHi, MulLo, Not, Or, Selp, Shl, Shr, Slct, Sub, Xor};
     let sixteen = matches!(g.ty, GlueType::B16 | GlueType::U16 | GlueType::S16);
-    sixteen && matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | And | Or | Xor | Not | Shl | Shr | Selp)
+    sixteen
+        && matches!(g.op, Add | Sub | MulLo | MulHi | MadLo | MadHi | And | Or | Xor | Not | Shl | Shr | Selp | Slct)
 }
 
 /// Whether the scalar load at body index `at` is a 16-bit shared load ptxas forwards
