@@ -2432,3 +2432,16 @@ const SEED_5901_LABELS_B: [(&str, &str); 3] = [
     ("897610fe", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a mad.hi.u16 (IMAD; LEA.HI into a fresh register) merged over by {pair, h}, cvt.f32.f16 of h reads the pair (T59B; alu_half had no mad.hi); helper ib: merge_c_in_place::alu_half (trace/897610fe/s59/)
     ("da9494d5", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h a slct.u16.s32 (SEL as selp's) merged over by st.v4.b16 {pair, h, …}, a later st.u16 of h stores the pair (T59B; alu_half had no slct); helper ib: merge_c_in_place::alu_half (trace/da9494d5/s59/)
 ];
+
+#[test]
+fn the_seed_5902_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5902", &SEED_5902_LABELS_D);
+}
+
+/// What the word findings of seed 5902 (session 59's campaign build, fddad6f2) that helper id traced
+/// (session 59's trace D, corpus/findings/fuzz-h200-5902/trace/T59D.md) are labelled now.
+const SEED_5902_LABELS_D: [(&str, &str); 3] = [
+    ("958e24a0", "fuzz-h200-f-negation-overflow"), // KNOWN F: neg.s16 of -32768 copied by cvt.s16.s16, widened by cvt.s32.s16 unwrapped (T59D; negated_type asked for the neg as the direct producer); helper id: f_negation16_through_a_16bit_cvt_copy (trace/958e24a0/s59/)
+    ("ea4a3d40", "fuzz-h100-j-branch-constant-splat"), // KNOWN J one size up: popc.b64 of a setp.ne.u64; @p bra fall-through value folded from K's low word in both words (T59D; b64_high_word took only unpacks); helper id: j_packed_constant/b64_high_word.rs::bit_op (popc/clz/brev.b64) (trace/ea4a3d40/s59/)
+    ("f1a84be0", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: four mul.lo.u64 by 0x3fffffff (32-bit order 4) then add -1 folded to x - 1 (T59D; FACTORS held only +-0x7fffffff, order 2); helper id: multiplier_chain_folded_to_its_low_word::order (trace/f1a84be0/s59/)
+];

@@ -64,6 +64,7 @@ mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f_clamped_negation32;
 mod f_f32_of_sign_extended_abs;
 mod f_f32_of_zero_extended_abs16;
+mod f_negation16_through_a_16bit_cvt_copy;
 mod float_cvt_skipped_over_an_unrecorded_value;
 mod fp8_pair_built_only_in_its_pack;
 mod ftz_copies_drop_f2i_truncation;

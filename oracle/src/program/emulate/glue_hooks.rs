@@ -56,6 +56,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 Deviation::BfindOf64BranchFixedValueFoldedFromLowWord,
                 bfind_64_of_branch_fixed_value_folded_from_low_word::glue,
             ),
+            // J's branch-known 64-bit value read by popc/clz/brev.b64 (seed 5902's ea4a3d40).
+            (Deviation::BranchConstantHighHalfIsItsLowHalf, j_packed_constant::bit_op),
             (Deviation::MadHiChainLosesRepeatedLinks, mad_hi_links_dropped_as_repeats::glue),
             (Deviation::MultiplierChainFoldedToItsLowWord, multiplier_chain_folded_to_its_low_word::glue),
             (Deviation::ChainedShrS32OfKnownOnesFoldedToZero, chained_shr_s32_of_known_ones_folded_to_zero::glue),

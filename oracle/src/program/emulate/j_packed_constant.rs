@@ -28,6 +28,8 @@
 
 mod b64_high_word;
 
+pub(super) use b64_high_word::bit_op;
+
 use super::fuzz3602::fall_through_fixed_ahead;
 use super::fuzz3701::folded_constant;
 use super::j_branch_known_values::{branch_fixed, observed, observed_only_by};

@@ -5,9 +5,12 @@
 //! 1 + 2^32), so the terms that only reach the high word are dropped (§9.7.1.3 `mul.lo`,
 //! §9.7.1.7 `shl`, §9.7.1.1 `add` keep them). Two forms, each as narrow as the variants show:
 //!
-//! - A run of `mul.lo.{s64,u64} d, d, f` by one immediate f = 0x7fffffff or −0x7fffffff, each
-//!   reading the one before (a loop or straight-line; adds/subs of immediates between are kept
-//!   exact): an even run is x, an odd one x·f (64-bit), plus the constants.
+//! - A run of `mul.lo.{s64,u64} d, d, f` by one immediate f, each reading the one before (a loop
+//!   or straight-line; adds/subs of immediates between are kept exact), f a sign-extended 32-bit
+//!   value of 32-bit order k (f^k ≡ 1 mod 2^32; k = 2 for ±0x7fffffff, 4 for ±0x3fffffff, 8 for
+//!   0x60000001): each group of k multiplies is folded to 1, a run of n is x·f^(n mod k) (64-bit),
+//!   plus the constants (seed 5902's f1a84be0, corpus/findings/fuzz-h200-5902/trace/T59D.md,
+//!   trace/f1a84be0/s59/: four by 0x3fffffff then `add.s64 −1` is x − 1).
 //! - x + ((x << a) << b …), two or more `shl.b64` by immediates of x totalling 32 to 63, added
 //!   (either order) to the same value x, then doubled by `add d, s, s` or not: x (2x), plus c.
 //!
@@ -21,7 +24,9 @@
 //!
 //! Out (right at 13.0.88 -O3, the spec stands): one multiply; the run read by no add/sub, by an
 //! add of 0 or of a register (`w2`, `w3`, `w5`, f2bfc325's `v2_no_sub`); other multipliers
-//! (2^31 + 1, 2^32 − 1, 2^30 − 1, 0xfffffffe, 3 then its inverse: `x1`…`x5`,
+//! not sign-extended 32-bit or runs shorter than their order (2^31 + 1, 2^32 − 1, a pair of
+//! 2^30 − 1, 0xfffffffe, 3 then its inverse: `x1`…`x5`; f1a84be0's `s59/v1`, `v2`, `v8`, `v13`,
+//! `v19`, `v21`, `v22`),
 //! `s49/r1_fffffffe_pair`); 0x7fffffff and −0x7fffffff mixed (`s49/r2_mixed_signs`); a shift of
 //! the run before the last multiply or after it (`s49/r3_shl_between`); the run added to x
 //! (`s49/r4_pair_plus_base`); a single `shl.b64 …, 32`, `mul.lo` by 2 then a shift
@@ -38,13 +43,37 @@ use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
 use crate::semantics::{Deviation, Expected};
 
-/// 0x7fffffff and −0x7fffffff as 64-bit immediates.
-const FACTORS: [u64; 2] = [0x7fff_ffff, 0xffff_ffff_8000_0001];
+/// The largest 32-bit multiplicative order of a factor whose runs are tracked (the evidence
+/// reaches 8; an odd factor's order mod 2^32 is a power of two up to 2^30).
+const MAX_ORDER: u32 = 64;
+
+/// The order k of a factor `f` whose runs ptxas folds (seed 5902's f1a84be0,
+/// corpus/findings/fuzz-h200-5902/trace/T59D.md, trace/f1a84be0/s59/): a sign-extended 32-bit
+/// immediate (−2^31 ≤ f < 2^31 as an `i64`: 0xffffffff and 0x80000001 zero-extended keep their
+/// multiplies, `v13`, `v21`; so does a high word, `v22`) whose k-th power is 1 mod 2^32
+/// (F^k ≡ 1), k ≥ 2 and at most [`MAX_ORDER`]. ±0x7fffffff have k = 2 (d438d526), ±0x3fffffff,
+/// ±0x40000001 k = 4 (`v3`, `v11`, `v12`, `v23`), 0x1fffffff, 0x5fffffff, 0x60000001 k = 8
+/// (`v9`, `v18`, `v20`); 3 (k = 2^30) is out (`v17`).
+fn order(f: u64) -> Option<u32> {
+    let signed = f as i64;
+    if !(i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&signed) || f & 1 == 0 {
+        return None;
+    }
+    let mut p = f as u32;
+    for k in 1..=MAX_ORDER {
+        if p == 1 {
+            return (k >= 2).then_some(k);
+        }
+        p = p.wrapping_mul(f as u32);
+    }
+    None
+}
 
 /// How a tracked value was composed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(in crate::program) enum Steps {
-    /// A run of `n` multiplies by `f` (adds of immediates between them allowed).
+    /// A run of multiplies by `f` (adds of immediates between them allowed), `n` of them since
+    /// the last whole group of f's [`order`] (what ptxas keeps).
     Run { f: u64, n: u32 },
     /// `count` `shl.b64` by immediates totalling `total`.
     Shifts { count: u32, total: u32 },
@@ -82,13 +111,13 @@ fn carried<'a>(m: &'a Machine<'_>, t: u32, g: &Glue, k: usize) -> Option<&'a Aff
 }
 
 /// Whether register source `k` of `g` was last written, in thread `t`, by a 64-bit `mul.lo` by
-/// one of the [`FACTORS`].
+/// a factor with an [`order`].
 fn written_by_a_factor_multiply(m: &Machine<'_>, t: u32, g: &Glue, k: usize) -> bool {
     let Some(stmt) = reg_of_glue(g, k).and_then(|r| m.origins.get(t as usize)?.get(&r)).map(|o| o.stmt) else {
         return false;
     };
     matches!(m.p.body.get(stmt), Some(crate::program::Stmt::Glue { glue: w, .. })
-        if w.op == GlueOp::MulLo && w.ty.bits() == 64 && imm_of(w, 1).is_some_and(|f| FACTORS.contains(&f)))
+        if w.op == GlueOp::MulLo && w.ty.bits() == 64 && imm_of(w, 1).and_then(order).is_some())
 }
 
 /// The immediate of a 64-bit add/sub `g` and the index of the register it adds to (an add's
@@ -122,11 +151,12 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
     };
     match g.op {
         GlueOp::MulLo => {
-            let (f, x) = (imm_of(g, 1).filter(|f| FACTORS.contains(f))?, 0);
+            let (f, x) = (imm_of(g, 1).filter(|&f| order(f).is_some())?, 0);
             match carried(m, t, g, x) {
                 Some(a @ Affine { steps: Steps::Run { f: same, n }, .. }) if *same == f => {
-                    let n = n + 1;
-                    let folded = if n % 2 == 1 { f } else { 1 };
+                    // Each group of k multiplies (F^k ≡ 1 mod 2^32) folded to 1: x·F^(n mod k).
+                    let n = (n + 1) % order(f)?;
+                    let folded = (0..n).fold(1u64, |p, _| p.wrapping_mul(f));
                     let (coeff, constant) = (a.coeff.wrapping_mul(f), a.constant.wrapping_mul(f));
                     Some(Affine { coeff, folded, constant, steps: Steps::Run { f, n }, ..a.clone() })
                 }
@@ -174,7 +204,7 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
             let a = carried(m, t, g, x)?;
             let constant = a.constant.wrapping_add(c);
             let steps = match a.steps {
-                Steps::Run { f, n } => Steps::Run { f, n: n % 2 },
+                Steps::Run { f, n } => Steps::Run { f, n },
                 Steps::Summed { doubled } => Steps::Summed { doubled },
                 Steps::Shifts { .. } => return None,
             };

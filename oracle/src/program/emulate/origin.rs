@@ -13,10 +13,11 @@ use super::fuzz3602::{unchanged_between, writes};
 use super::multiplier_chain_folded_to_its_low_word::Affine;
 use super::negation_inside_fused_min_max_read_as_its_source::{self, NegatedOperand};
 use super::{
-    d_copies_dropped_before_tf32, known_at_compile_time, mul_chain_zero_word_and_predicate_zero_one,
-    mul_step_unread_shfl_predicate_folded_zero, multiplier_chain_folded_to_its_low_word, n7_known_within_one_block,
-    producer_forms_of_o_f_g_m, shl_chain_of_zero_extended_base, shl_chain_through_constant_adds,
-    shl_chain_through_doubling_add, skipped_integer_copy_and_f2fp_mask,
+    d_copies_dropped_before_tf32, f_negation16_through_a_16bit_cvt_copy, known_at_compile_time,
+    mul_chain_zero_word_and_predicate_zero_one, mul_step_unread_shfl_predicate_folded_zero,
+    multiplier_chain_folded_to_its_low_word, n7_known_within_one_block, producer_forms_of_o_f_g_m,
+    shl_chain_of_zero_extended_base, shl_chain_through_constant_adds, shl_chain_through_doubling_add,
+    skipped_integer_copy_and_f2fp_mask,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::{MemType, Space};
@@ -730,6 +731,8 @@ pub(super) fn negated_type(m: &Machine<'_>, t: u32, r: Reg) -> Option<GlueType> 
         Some((Stmt::Glue { glue, .. }, o)) if producer_forms_of_o_f_g_m::sub_s16_from_zero(m, glue, o) => {
             Some(GlueType::S16)
         }
+        // Through a 16-bit `cvt` copy ptxas drops (seed 5902's 958e24a0).
+        Some((s, o)) if f_negation16_through_a_16bit_cvt_copy::copied_negation16(m, s, o.a_stmt) => Some(GlueType::S16),
         _ => None,
     }
 }

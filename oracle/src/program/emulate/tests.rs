@@ -157,6 +157,7 @@ mod f2i_of_half_bits_fused_with_float_source;
 mod f2ip_of_constants_known_once_a_shuffle_folds;
 mod f32_write_over_an_unrecorded_value;
 mod f_f32_of_sign_extended_abs;
+mod f_negation16_through_a_16bit_cvt_copy;
 mod float_cvt_skipped_over_an_unrecorded_value;
 mod fp8_pair_built_only_in_its_pack;
 mod fp8_pair_copied_in_its_arm;

@@ -13,15 +13,27 @@
 //! 0x5678 and 0x1234, the spec 0), element 2 of `mov.b64 {h0, h1, h2, h3}, d0` (`v7`: 1). Right:
 //! the low word (`v2`: K's low word is the spec's), `setp.eq; @!p bra` (`v4`: `@!P0 PRMT R0, R3`).
 //!
+//! Its bit-manipulation readers (session 59, helper id; seed 5902's ea4a3d40,
+//! corpus/findings/fuzz-h200-5902/trace/T59D.md, variants in trace/ea4a3d40/s59/): ptxas folds
+//! `popc.b64`, `clz.b64` and `brev.b64` of v in the fall-through from the same rebuilt value, K's low
+//! word in both words (§9.7.13 gives them K's): `mov.b32 r2, 0; ld.global.b64 d0 (= 3); setp.ne.u64
+//! p0, d0, 3; @p0 bra L0; popc.b64 r2, d0; L0: st.u32 r2` is `@!P0 MOV R7, 0x4` (popc(0x3_00000003),
+//! the spec 2; 13.5 `0x2`); K = 0x500000001 (`v1`: 2, the spec 3), K = 0x12345678 (`v2`: 26, the
+//! spec 13), K = 0x300000000 (`v9`: 0, the spec 2), `.s64` (`v3`), a `mov.b64` copy (`v8`),
+//! `clz.b64` (`v6`: 30, the spec 62), `brev.b64` (`v10`: low word 0xc0000000, the spec 0). Right:
+//! `setp.eq; @!p bra` (`v4`), the reader after the join (`v5`), `shr.u64 d0, 32` (`v11`: not folded
+//! from the rebuilt value, left to the spec).
+//!
 //! Invariants: an element changes only when J's branch deviation is emulated, the unpacked
 //! register is 64-bit, a `.u64`/`.s64` branch fixes it there ([`branch_fixed`]) and its value's low
 //! word is K's; only the elements of the high word that are read change.
 
 use super::super::j_branch_known_values::branch_fixed;
 use super::super::origin::value_readers;
+use super::super::reg_of_glue;
 use crate::isa::operand::Operand;
 use crate::program::exec::Machine;
-use crate::program::glue::GlueType;
+use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::Reg;
 use crate::semantics::{Deviation, Expected};
 
@@ -58,4 +70,24 @@ pub(super) fn unpacked(
         }
     }
     results
+}
+
+/// `popc.b64`/`clz.b64`/`brev.b64 d, w` (source values `vals`, the spec's `result`) with `w`
+/// branch-known to K (see the module docs): the instruction of K's low word in both words;
+/// `None` (the spec stands) elsewhere.
+pub(in super::super) fn bit_op(
+    m: &Machine<'_>,
+    _t: u32,
+    g: &Glue,
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if !matches!(g.op, GlueOp::Popc | GlueOp::Clz | GlueOp::Brev) || g.ty.bits() != 64 {
+        return None;
+    }
+    let w = reg_of_glue(g, 0)?;
+    let v = vals.first().filter(|v| v.is_exact())?.bits as u64;
+    let k = branch_fixed(m, w, m.stmt, &TYPES).filter(|&k| v & 0xFFFF_FFFF == k)?;
+    let splat = k | k << 32;
+    (splat != v).then(|| Expected::exact(u128::from(g.eval([splat, 0, 0, 0], false)), result.width))
 }

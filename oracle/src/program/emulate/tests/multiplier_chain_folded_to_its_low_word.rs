@@ -194,3 +194,54 @@ fn d438d526_mixed_sign_runs_and_a_second_doubling_are_not_claimed() {
         untouched(lines, [WORDS[0], WORDS[1], 0x55, 0x66], D);
     }
 }
+
+/// `x; n × mul.lo.u64 by f; add.u64 -1` as lines (d5 stored), straight-line.
+fn run_of(n: usize, f: &'static str) -> Vec<String> {
+    let mut lines = vec!["ld.global.u64 %d0, [%in];".to_string()];
+    for _ in 0..n {
+        lines.push(format!("mul.lo.u64 %d0, %d0, {f};"));
+    }
+    lines.push("add.s64 %d5, %d0, -1;".into());
+    lines.push("st.global.u64 [%out], %d5;".into());
+    lines
+}
+
+/// Seed 5902's f1a84be0 (corpus/findings/fuzz-h200-5902/trace/T59D.md, trace/f1a84be0/s59/,
+/// 13.0.88 -O3): a factor of 32-bit order k > 2 folds each group of k: four by 0x3fffffff
+/// (`v3_unroll4`: x − 1), eight (`v4`), −0x3fffffff and 0x40000001 (`v11`, `v12`), eight by
+/// 0x60000001 (`v18`, order 8); five keep one multiply (`v15`: x·f − 1), six two (`v16`).
+#[test]
+fn f1a84be0_a_factor_of_higher_32_bit_order_folds_each_whole_group() {
+    let spec = |n: u32, f: u64| X.wrapping_mul(f.wrapping_pow(n)).wrapping_sub(1);
+    let f = 0x3fff_ffff_u64;
+    exact_case(&strs(&run_of(4, "0x3fffffff")), WORDS, D, spec(4, f), X - 1);
+    exact_case(&strs(&run_of(8, "0x3fffffff")), WORDS, D, spec(8, f), X - 1);
+    exact_case(&strs(&run_of(4, "-0x3fffffff")), WORDS, D, spec(4, f.wrapping_neg()), X - 1);
+    exact_case(&strs(&run_of(4, "0x40000001")), WORDS, D, spec(4, 0x4000_0001), X - 1);
+    exact_case(&strs(&run_of(8, "0x60000001")), WORDS, D, spec(8, 0x6000_0001), X - 1);
+    exact_case(&strs(&run_of(5, "0x3fffffff")), WORDS, D, spec(5, f), X.wrapping_mul(f) - 1);
+    exact_case(&strs(&run_of(6, "0x3fffffff")), WORDS, D, spec(6, f), X.wrapping_mul(f * f).wrapping_sub(1));
+}
+
+/// Right (f1a84be0's s59/, 13.0.88 -O3 keeps every multiply): a run shorter than its order
+/// (`v1`, `v2`: two, three by 0x3fffffff; `v19`: four by 0x60000001), factors not sign-extended
+/// 32-bit (`v13`: 0xffffffff, `v21`: 0x80000001, `v22`: 0x10000000_7fffffff), 3 (`v17`).
+#[test]
+fn f1a84be0_short_runs_and_zero_extended_factors_keep_the_spec() {
+    for (n, f) in [(2, "0x3fffffff"), (3, "0x3fffffff"), (4, "0x60000001"), (2, "0xffffffff")] {
+        untouched(&strs(&run_of(n, f)), WORDS, D);
+    }
+    for (n, f) in [(2, "0x80000001"), (2, "0x100000007fffffff"), (4, "3")] {
+        untouched(&strs(&run_of(n, f)), WORDS, D);
+    }
+}
+
+/// f1a84be0's campaign case: emulating d438d526 gives the stored ptxas -O3 and JIT word 0 (byte 6
+/// of x − 1; the spec's 0xe5) in every thread.
+#[test]
+fn f1a84be0_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5902", "f1a84be0843ee941");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((w, s.bits, e.bits), (0, 0xe5, 0), "thread {t}");
+    }
+}
