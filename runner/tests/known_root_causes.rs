@@ -2445,3 +2445,45 @@ const SEED_5902_LABELS_D: [(&str, &str); 3] = [
     ("ea4a3d40", "fuzz-h100-j-branch-constant-splat"), // KNOWN J one size up: popc.b64 of a setp.ne.u64; @p bra fall-through value folded from K's low word in both words (T59D; b64_high_word took only unpacks); helper id: j_packed_constant/b64_high_word.rs::bit_op (popc/clz/brev.b64) (trace/ea4a3d40/s59/)
     ("f1a84be0", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: four mul.lo.u64 by 0x3fffffff (32-bit order 4) then add -1 folded to x - 1 (T59D; FACTORS held only +-0x7fffffff, order 2); helper id: multiplier_chain_folded_to_its_low_word::order (trace/f1a84be0/s59/)
 ];
+
+#[test]
+fn the_seed_5901_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-5901", &SEED_5901_LABELS_C);
+}
+
+/// What the word finding of seed 5901 (session 59's campaign build, fddad6f2) that helper ic traced
+/// (session 59's trace C, corpus/findings/fuzz-h200-5901/trace/T59C.md) is labelled now. Its other
+/// finding, 549ef6fc, is an `unwritten-register` one with no word (the test below).
+const SEED_5901_LABELS_C: [(&str, &str); 1] = [
+    ("8e473ac1", "fuzz-h200-4202-d438d526-mul-lo-s64-by-max-s32-pair-folded-away"), // KNOWN d438d526: shl.b64 31 then mul.lo.u64 3 read by sub.cc.u64 of an immediate, the multiplier 3·2^31 folded to its low word 2^31 (the borrow the exact product's) (T59C; the emulation took runs of ±0x7fffffff and shift sums only, the toml's "wrong but not claimed" form); helper ic: multiplier_chain_folded_to_its_low_word.rs Steps::Scaled (trace/8e473ac1/s59/)
+];
+
+/// Seed 5901's `unwritten-register` finding 549ef6fc (trace/T59C.md): root cause O's dropped
+/// `cnot.b32` of a loaded word read by `cvt.sat.u8.u32` (`LOP3.LUT R5, R0, 0xff, RZ, 0xc0` of a
+/// never-written R0, then `STG.E.S8`), a real never-written read. The check flags it again on its
+/// 13.0.88 -O3 listing and on u5's (the cnot into another register); `cvt.u8.u32` (u2) and
+/// `cvt.sat.u8.s32` (u4) flag nothing. No entry names an `STG.E.S8` reader of a `LOP3.LUT` (O's SASS
+/// entry keys the shift readers; O's toml says why no key can name its store readers alone, as for
+/// seed 5501's cc7f459c), so it stays new by signature; its value is O's by emulation.
+#[test]
+fn the_seed_5901_sass_finding_549ef6fc_is_a_real_unwritten_read() {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-5901/trace/549ef6fc");
+    let label = |path: &str| {
+        let text = std::fs::read_to_string(trace.join(path)).unwrap();
+        match label_listing(&text, "ptxas -O3", &known).unwrap() {
+            Label::Known(names) => names.join("+"),
+            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
+            Label::Gone => "gone".to_string(),
+        }
+    };
+    assert_eq!(label("orig.130.O3.sass"), "new STG.E.S8");
+    assert_eq!(label("s59/u5_cnot_new_reg.130.O3.sass"), "new STG.E.S8");
+    assert_eq!(label("s59/u2_no_sat.130.O3.sass"), "gone");
+    assert_eq!(label("s59/u4_sat_u8_s32.130.O3.sass"), "gone");
+    let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-5901/findings-labelled-new.json"));
+    let f = stored.findings.iter().find(|f| f.id.starts_with("549ef6fc")).unwrap();
+    assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
+    assert!(known.matches(&f.signature).is_none());
+}

@@ -633,10 +633,11 @@ pub enum Deviation {
     /// d438d526 (corpus/findings/fuzz-h200-4202/, d438d526, trace/T12b1.md; fuzz-h200-4802/,
     /// f2bfc325 and 289df626, trace/T19v4.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): a
     /// 64-bit multiple of a base x whose multiplier ptxas composes from steps — a run of
-    /// `mul.lo.{s64,u64}` by the same ±0x7fffffff, or x + ((x << a) << b) with a + b ≥ 32 — read
-    /// by a 64-bit add/sub of a nonzero immediate is computed with the steps' multiplier folded
-    /// to its low word: x ± c (a pair of multiplies, the shifted term) where §9.7.1.3 / §9.7.1.7
-    /// keep the high word's terms
+    /// `mul.lo.{s64,u64}` by the same ±0x7fffffff, x + ((x << a) << b) with a + b ≥ 32, or (seed
+    /// 5901's 8e473ac1, trace/T59C.md) x << k (1 ≤ k < 32) times constants F ≡ 1 mod 2^(32−k) —
+    /// read by a 64-bit add/sub of a nonzero immediate is computed with the steps' multiplier
+    /// folded to its low word: x ± c (a pair of multiplies, the shifted term), (x << k) ± c, where
+    /// §9.7.1.3 / §9.7.1.7 keep the high word's terms
     /// (`program/emulate/multiplier_chain_folded_to_its_low_word.rs`).
     MultiplierChainFoldedToItsLowWord,
     /// 1c2ac943 (corpus/findings/fuzz-h200-4203/, 1c2ac943, trace/T12c3.md; fuzz-h200-5001/,

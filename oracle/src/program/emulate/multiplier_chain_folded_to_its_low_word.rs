@@ -22,6 +22,17 @@
 //! `v9_total33`, `v10_sub5`, `v11_sum_doubled`, `v14_shl16_16`, and its s49/:
 //! `v1_shl_1_1_30`, `v2_chain_first`, `v3_shl_20_20`, `v4_sub_cc`).
 //!
+//! - x << k by a chain of `shl.b64` by immediates totalling k (1 ≤ k < 32), then `mul.lo.{u64,s64}`
+//!   by constants (an immediate, either order, or a moved immediate; one or more) whose product F
+//!   is ≡ 1 (mod 2^(32−k)) with F·2^k ≥ 2^32: the multiplier F·2^k has the low word 2^k, and an
+//!   add/sub of a nonzero immediate reading it gives (x << k) ± c (seed 5901's 8e473ac1,
+//!   corpus/findings/fuzz-h200-5901/trace/T59C.md and trace/8e473ac1/s59/: `shl 31; mul.lo 3;
+//!   sub.cc K1` is `IADD3 R4, P1, R0, -K1.lo` of x << 31, the borrow the exact product's; 5 or −3
+//!   by 31, 5 by 30, 9 by 29, 17 by 28, 0x10001 by 16, 0x10000001 by 4, 3 twice, 16 + 15 then 3:
+//!   `LEA …, k`). Right, left to the spec: 7 or 6 by 30 (the low word 0xc0000000, 2^31: not 2^k),
+//!   0x10003 by 16, the multiply before the shift, a shift of 32 or more, no add or an add of a
+//!   register or of 0 (`v2`, `v6`–`v10`, `v12`, `v14`, `w4`, `w6`, `w8`, `w9`, `w12`, `w13`, `w15`).
+//!
 //! Out (right at 13.0.88 -O3, the spec stands): one multiply; the run read by no add/sub, by an
 //! add of 0 or of a register (`w2`, `w3`, `w5`, f2bfc325's `v2_no_sub`); other multipliers
 //! not sign-extended 32-bit or runs shorter than their order (2^31 + 1, 2^32 − 1, a pair of
@@ -32,12 +43,13 @@
 //! (`s49/r4_pair_plus_base`); a single `shl.b64 …, 32`, `mul.lo` by 2 then a shift
 //! (`s49/r5_mul2_shl31_base`), a total below 32, a chain without its base or added to another
 //! value, a subtraction of the base, an extra term (289df626's `v1`, `v2`, `v3`, `v5`, `v6`,
-//! `v15`, `v16`). Not claimed though wrong: a `shl.b64` before one multiply
-//! (`s49/w1_shl31_then_mul`: x << 31 plus c).
+//! `v15`, `v16`). (A `shl.b64` before one multiply, `s49/w1_shl31_then_mul`, not claimed before
+//! seed 5901, is the third form.)
 //!
 //! Invariants: the [`Affine`] a register carries always describes the value the oracle holds
 //! (the folded one after a fire); only an add/sub of a nonzero immediate changes a result.
 
+use super::origin::moved_immediate;
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp};
@@ -79,6 +91,8 @@ pub(in crate::program) enum Steps {
     Shifts { count: u32, total: u32 },
     /// A shift chain of 32 to 63 added to its base, then doubled once or not (`doubled`).
     Summed { doubled: bool },
+    /// A shift chain totalling `shift` (1 to 31) multiplied by constants (seed 5901's 8e473ac1).
+    Scaled { shift: u32 },
 }
 
 /// A 64-bit value base·coeff + constant (mod 2^64) made by [`Steps`] from `base`, and what
@@ -120,6 +134,22 @@ fn written_by_a_factor_multiply(m: &Machine<'_>, t: u32, g: &Glue, k: usize) -> 
         if w.op == GlueOp::MulLo && w.ty.bits() == 64 && imm_of(w, 1).and_then(order).is_some())
 }
 
+/// The constant factor of a 64-bit `mul.lo` `g` and the index of the register it multiplies,
+/// where that register carries a `shl.b64` chain of 1 to 31 or a [`Steps::Scaled`] one: the
+/// factor an immediate (either order) or a register a move of an immediate wrote (`w17`).
+fn scaled_operand(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected]) -> Option<(u64, usize)> {
+    let constant = |k: usize| {
+        imm_of(g, k).or_else(|| reg_of_glue(g, k).filter(|&r| moved_immediate(m, t, r)).and_then(|_| exact(vals, k)))
+    };
+    [(1, 0), (0, 1)].into_iter().find_map(|(c, x)| {
+        let f = constant(c)?;
+        let steps = carried(m, t, g, x)?.steps;
+        let chain = matches!(steps, Steps::Shifts { total, .. } if (1..32).contains(&total))
+            || matches!(steps, Steps::Scaled { .. });
+        chain.then_some((f, x))
+    })
+}
+
 /// The immediate of a 64-bit add/sub `g` and the index of the register it adds to (an add's
 /// either order), the immediate nonzero; `sub` gives it negated.
 fn added_immediate(g: &Glue) -> Option<(u64, usize)> {
@@ -150,6 +180,19 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
         Some(Affine { base: exact(vals, k)?, base_stmt, coeff, folded: coeff, constant: 0, steps })
     };
     match g.op {
+        GlueOp::MulLo if scaled_operand(m, t, g, vals).is_some() => {
+            let (f, x) = scaled_operand(m, t, g, vals)?;
+            let a = carried(m, t, g, x)?;
+            let shift = match a.steps {
+                Steps::Shifts { total, .. } | Steps::Scaled { shift: total } => total,
+                _ => return None,
+            };
+            let coeff = a.coeff.wrapping_mul(f);
+            // ptxas uses the multiplier's low word only where that is the chain's own 2^k
+            // (7 or 6 by 30 are kept: `w9`, `w15`).
+            let folded = if coeff & 0xffff_ffff == 1 << shift { 1 << shift } else { coeff };
+            Some(Affine { coeff, folded, steps: Steps::Scaled { shift }, ..a.clone() })
+        }
         GlueOp::MulLo => {
             let (f, x) = (imm_of(g, 1).filter(|&f| order(f).is_some())?, 0);
             match carried(m, t, g, x) {
@@ -206,7 +249,9 @@ pub(in crate::program) fn affine(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expe
             let steps = match a.steps {
                 Steps::Run { f, n } => Steps::Run { f, n },
                 Steps::Summed { doubled } => Steps::Summed { doubled },
-                Steps::Shifts { .. } => return None,
+                // The add is the fold's reader: the evidence reads it once (an add of 5 then a
+                // sub of K is one `LEA` of both constants, `w22`: the same value either way).
+                Steps::Shifts { .. } | Steps::Scaled { .. } => return None,
             };
             Some(Affine { coeff: a.folded, constant, steps, ..a.clone() })
         }

@@ -245,3 +245,110 @@ fn f1a84be0_the_campaign_case_gives_the_stored_o3_words() {
         assert_eq!((w, s.bits, e.bits), (0, 0xe5, 0), "thread {t}");
     }
 }
+
+/// Seed 5901's 8e473ac1 (corpus/findings/fuzz-h200-5901/trace/T59C.md, trace/8e473ac1/s59/): x << k
+/// by a `shl.b64` chain, times constants whose product F is ≡ 1 (mod 2^(32−k)), read by an add/sub
+/// of a nonzero immediate, is (x << k) ± c (the multiplier F·2^k folded to its low word 2^k). The
+/// case's form (`reduced`): `shl 31; mul.lo 3; sub.cc K1; subc K2` takes the value of x << 31 and
+/// the borrow of the exact product (`IADD3 RZ, P0, R4, -K1.lo` of the IMAD.WIDE product beside
+/// `IADD3 R4, P1, R0, -K1.lo` of x << 31).
+#[test]
+fn d438d526_a_shifted_base_times_a_factor_one_modulo_its_shift_is_the_shift() {
+    let (k1, k2) = (0x063c_3e1a_422b_5009_u64, 0xe4bd_1c47_1628_0756_u64);
+    let reduced = kernel(&[
+        "shl.b64 %d2, %d0, 0x1f;",
+        "mul.lo.u64 %d2, %d2, 0x3;",
+        "sub.cc.u64 %d2, %d2, 0x63c3e1a422b5009;",
+        "subc.u64 %d5, %d2, 0xe4bd1c4716280756;",
+    ]);
+    for x in [X, 0x3a13_d96c_eb3b_7d41, 0x0000_0000_0000_0001] {
+        let words = [x as u32, (x >> 32) as u32, 0, 0];
+        let prod = (x << 31).wrapping_mul(3);
+        let borrow = u64::from(prod < k1);
+        let spec = prod.wrapping_sub(k1).wrapping_sub(k2).wrapping_sub(borrow);
+        let gpu = (x << 31).wrapping_sub(k1).wrapping_sub(k2).wrapping_sub(borrow);
+        exact_case(&reduced, words, D, spec, gpu);
+    }
+    // s59's wrong variants: (shift chain, factor, reader) → (x << k) ± c.
+    let forms: [(&[&str], &str, &str); 12] = [
+        (&["shl.b64 %d2, %d0, 31;"], "mul.lo.u64 %d3, %d2, 5;", "sub.u64 %d5, %d3, 7;"), // v3 (v11's sub)
+        (&["shl.b64 %d2, %d0, 31;"], "mul.lo.s64 %d3, %d2, -3;", "sub.u64 %d5, %d3, 7;"), // w10
+        (&["shl.b64 %d2, %d0, 31;"], "mul.lo.s64 %d3, %d2, 3;", "add.u64 %d5, %d3, 7;"), // w14, w7
+        (&["shl.b64 %d2, %d0, 30;"], "mul.lo.u64 %d3, %d2, 5;", "sub.u64 %d5, %d3, 7;"), // w2
+        (&["shl.b64 %d2, %d0, 29;"], "mul.lo.u64 %d3, %d2, 9;", "sub.u64 %d5, %d3, 7;"), // w1
+        (&["shl.b64 %d2, %d0, 28;"], "mul.lo.u64 %d3, %d2, 17;", "sub.u64 %d5, %d3, 7;"), // w3
+        (&["shl.b64 %d2, %d0, 16;"], "mul.lo.u64 %d3, %d2, 0x10001;", "sub.u64 %d5, %d3, 7;"), // w20
+        (&["shl.b64 %d2, %d0, 4;"], "mul.lo.u64 %d3, %d2, 0x10000001;", "sub.u64 %d5, %d3, 7;"), // w5
+        (&["shl.b64 %d2, %d0, 31;"], "mul.lo.u64 %d3, %d2, 3;", "add.cc.u64 %d5, %d3, 7;"), // v4 (w18 an immediate first: no glue form)
+        (&["shl.b64 %d1, %d0, 16;", "shl.b64 %d2, %d1, 15;"], "mul.lo.u64 %d3, %d2, 3;", "sub.u64 %d5, %d3, 7;"), // w11
+        (&["shl.b64 %d2, %d0, 31;", "mov.u64 %d4, 3;"], "mul.lo.u64 %d3, %d2, %d4;", "sub.u64 %d5, %d3, 7;"), // w17
+        (&["shl.b64 %d1, %d0, 31;", "mul.lo.u64 %d2, %d1, 3;"], "mul.lo.u64 %d3, %d2, 3;", "sub.u64 %d5, %d3, 7;"), // w19
+    ];
+    for (chain, mul, reader) in forms {
+        let mut lines = vec!["ld.global.u64 %d0, [%in];"];
+        lines.extend_from_slice(chain);
+        lines.extend_from_slice(&[mul, reader, "st.global.u64 [%out], %d5;"]);
+        let k = if chain[0].contains("16;") && chain.len() == 2 {
+            31
+        } else {
+            chain[0].rsplit(", ").next().and_then(|s| s.trim_end_matches(';').parse::<u32>().ok()).unwrap()
+        };
+        let f: u64 = match mul {
+            m if m.contains("-3") => 3u64.wrapping_neg(),
+            m if m.contains("0x10001") => 0x10001,
+            m if m.contains("0x10000001") => 0x1000_0001,
+            m if m.contains(", 5;") => 5,
+            m if m.contains(", 9;") => 9,
+            m if m.contains(", 17;") => 17,
+            _ if chain.len() == 2 && chain[1].starts_with("mul") => 9,
+            _ => 3,
+        };
+        let c = if reader.starts_with("sub") { 7u64.wrapping_neg() } else { 7 };
+        let spec = (X << k).wrapping_mul(f).wrapping_add(c);
+        exact_case(&lines, WORDS, D, spec, (X << k).wrapping_add(c));
+    }
+}
+
+/// Seed 5901's 8e473ac1 as stored (56 instructions): the -O3/JIT words of threads 0–7 (the json's
+/// mismatches, word 0: byte 0 is h14, of the subc after `shl 31; mul.lo 3; sub.cc K1`); every other
+/// byte the spec's.
+#[test]
+fn d438d526_seed_5901_8e473ac1_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("5901", "8e473ac10bf47311");
+    let gpu = [0x0c60_8e84, 0xd118_afbd, 0xeda3_5ae8, 0x04bd_bdfe, 0xf8ba_8c58, 0xc30e_d291, 0x3f35_995f, 0x9549_02ab];
+    let mut differing = 0;
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        assert_eq!((w, e.bits >> 8), (0, s.bits >> 8), "thread {t}");
+        if let Some(&want) = gpu.get(t) {
+            assert_eq!(e.bits, want, "thread {t}");
+        }
+        differing += usize::from(e.bits != s.bits);
+    }
+    assert!(differing >= 8);
+}
+
+/// Seed 5901's 8e473ac1 s59 variants 13.0.88 -O3 computes right, left to the spec: 7 and 6 by 30
+/// (`w9`, `w15`: low words 0xc0000000 and 2^31, not 2^30), 0x10003 by 16 (`w20`), 3·2^30 below
+/// 2^32 (`w6`), the multiply before the shift (`w12`), a shift of 32 (`v8`), no shift (`v2`), a
+/// loaded factor (`v14`), the product added to a register (`w8`) or to 0 (`w13`), or read by no
+/// add (`v12`).
+#[test]
+fn d438d526_shifted_bases_ptxas_multiplies_are_left_alone() {
+    let ld = "ld.global.u64 %d6, [%in+8];";
+    let cases: Vec<Vec<&'static str>> = vec![
+        kernel(&["shl.b64 %d2, %d0, 30;", "mul.lo.u64 %d3, %d2, 7;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["shl.b64 %d2, %d0, 30;", "mul.lo.u64 %d3, %d2, 6;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["shl.b64 %d2, %d0, 16;", "mul.lo.u64 %d3, %d2, 0x10003;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["shl.b64 %d2, %d0, 30;", "mul.lo.u64 %d3, %d2, 3;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["mul.lo.u64 %d2, %d0, 3;", "shl.b64 %d3, %d2, 31;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["shl.b64 %d2, %d0, 32;", "mul.lo.u64 %d3, %d2, 3;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&["mul.lo.u64 %d3, %d0, 3;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&[ld, "shl.b64 %d2, %d0, 31;", "mul.lo.u64 %d3, %d2, %d6;", "sub.u64 %d5, %d3, 7;"]),
+        kernel(&[ld, "shl.b64 %d2, %d0, 31;", "mul.lo.u64 %d3, %d2, 3;", "add.u64 %d5, %d3, %d6;"]),
+        kernel(&["shl.b64 %d2, %d0, 31;", "mul.lo.u64 %d3, %d2, 3;", "add.u64 %d5, %d3, 0;"]),
+        kernel(&["shl.b64 %d2, %d0, 31;", "mul.lo.u64 %d5, %d2, 3;"]),
+    ];
+    for lines in &cases {
+        untouched(lines, [WORDS[0], WORDS[1], 0x55, 0x66], D);
+    }
+}

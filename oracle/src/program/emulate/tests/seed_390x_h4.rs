@@ -42,6 +42,28 @@ fn o_a_saturating_narrowing_of_a_cnot_reads_an_unwritten_register() {
     }
 }
 
+/// O, seed 5901's 549ef6fc (corpus/findings/fuzz-h200-5901/trace/T59C.md, trace/549ef6fc/s59/): the
+/// stored kernel's `ld.global.s32 %r0; cnot.b32 %r0, %r0; cvt.sat.u8.u32` (the cnot in place, a
+/// loaded nonzero word) is `LOP3.LUT R5, R0, 0xff` of a never-written R0 (13.0.88 -O3; 13.5 -O3
+/// crashes): any value. `cvt.u8.u32` (u2), `not.b32` (u3), `cvt.sat.u8.s32` (u4) are right.
+#[test]
+fn o_cvt_sat_u8_of_a_loaded_cnot_in_place_is_any_value() {
+    let d = Deviation::Shift16ByCnotAmountUnwritten;
+    let at = |producer: &str, cvt: &str| {
+        [
+            "ld.global.s32 %r0, [%in];".to_string(),
+            format!("{producer} %r0, %r0;"),
+            format!("{cvt} %h1, %r0;"),
+            "cvt.u32.u16 %r2, %h1;".to_string(),
+            "st.global.u32 [%out], %r2;".to_string(),
+        ]
+    };
+    any_case(&strs(&at("cnot.b32", "cvt.sat.u8.u32")), [256, 0, 0, 0], d, 0);
+    for (producer, cvt) in [("cnot.b32", "cvt.u8.u32"), ("not.b32", "cvt.sat.u8.u32"), ("cnot.b32", "cvt.sat.u8.s32")] {
+        untouched(&strs(&at(producer, cvt)), [256, 0, 0, 0], d);
+    }
+}
+
 /// O (f860a7e5, T6E.md): a 16-bit shift by `sub.cc.u32 d, z, x` (or `sub.u32`) of a moved 0 `z`
 /// shifts by a register nothing wrote: any value. `sub.s32` of the moved 0 and a loaded minuend
 /// are right (the O entry).
