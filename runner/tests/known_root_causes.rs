@@ -1654,17 +1654,9 @@ const SEED_4702_LABELS: [(&str, &str); 1] = [
 /// fused consumers named, the kept producers flag nothing.
 #[test]
 fn the_seed_4702_sass_findings_are_labelled_by_their_entries() {
-    use runner::fuzz::retriage::{label_listing, Label};
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let trace = repo().join("corpus/findings/fuzz-h200-4702/trace");
-    let label = |path: &str| {
-        let text = std::fs::read_to_string(trace.join(path)).unwrap();
-        match label_listing(&text, "ptxas -O3", &known).unwrap() {
-            Label::Known(names) => names.join("+"),
-            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
-            Label::Gone => "gone".to_string(),
-        }
-    };
+    let label = |path: &str| sass_label(&trace.join(path), &known);
     for (path, expected) in SEED_4702_SASS_LABELS {
         assert_eq!(label(path), expected, "{path}");
     }
@@ -2047,17 +2039,9 @@ const SEED_5501_LABELS_B: [(&str, &str); 3] = [
 /// shift readers, and O's toml says why no key can name its store readers alone), so it stays new.
 #[test]
 fn the_seed_5501_sass_finding_cc7f459c_is_a_real_unwritten_read() {
-    use runner::fuzz::retriage::{label_listing, Label};
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let trace = repo().join("corpus/findings/fuzz-h200-5501/trace/cc7f459c");
-    let label = |path: &str| {
-        let text = std::fs::read_to_string(trace.join(path)).unwrap();
-        match label_listing(&text, "ptxas -O3", &known).unwrap() {
-            Label::Known(names) => names.join("+"),
-            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
-            Label::Gone => "gone".to_string(),
-        }
-    };
+    let label = |path: &str| sass_label(&trace.join(path), &known);
     assert_eq!(label("orig.130.O3.sass"), "new STG.E.U16");
     assert_eq!(label("s56/u3_sat_alone.130.O3.sass"), "new STG.E.U16");
     assert_eq!(label("s56/u5_loaded_minuend.130.O3.sass"), "gone");
@@ -2467,17 +2451,9 @@ const SEED_5901_LABELS_C: [(&str, &str); 1] = [
 /// seed 5501's cc7f459c), so it stays new by signature; its value is O's by emulation.
 #[test]
 fn the_seed_5901_sass_finding_549ef6fc_is_a_real_unwritten_read() {
-    use runner::fuzz::retriage::{label_listing, Label};
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let trace = repo().join("corpus/findings/fuzz-h200-5901/trace/549ef6fc");
-    let label = |path: &str| {
-        let text = std::fs::read_to_string(trace.join(path)).unwrap();
-        match label_listing(&text, "ptxas -O3", &known).unwrap() {
-            Label::Known(names) => names.join("+"),
-            Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
-            Label::Gone => "gone".to_string(),
-        }
-    };
+    let label = |path: &str| sass_label(&trace.join(path), &known);
     assert_eq!(label("orig.130.O3.sass"), "new STG.E.S8");
     assert_eq!(label("s59/u5_cnot_new_reg.130.O3.sass"), "new STG.E.S8");
     assert_eq!(label("s59/u2_no_sat.130.O3.sass"), "gone");
@@ -2486,4 +2462,16 @@ fn the_seed_5901_sass_finding_549ef6fc_is_a_real_unwritten_read() {
     let f = stored.findings.iter().find(|f| f.id.starts_with("549ef6fc")).unwrap();
     assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
     assert!(known.matches(&f.signature).is_none());
+}
+
+/// How triage labels the SASS listing at `path` as ptxas -O3's: the entries that name its
+/// never-written reads (`+`-joined), `new` and the reading forms, or `gone` when it has none.
+fn sass_label(path: &std::path::Path, known: &KnownSet) -> String {
+    use runner::fuzz::retriage::{label_listing, Label};
+    let text = std::fs::read_to_string(path).unwrap();
+    match label_listing(&text, "ptxas -O3", known).unwrap() {
+        Label::Known(names) => names.join("+"),
+        Label::New(sigs) => format!("new {}", sigs.iter().map(|s| s.form.as_str()).collect::<Vec<_>>().join(" ")),
+        Label::Gone => "gone".to_string(),
+    }
 }
