@@ -94,6 +94,10 @@ pub struct TriageCounts {
     /// check of its kernel at the crashing backend's level ([`super::known_crash`]), before
     /// minimizing (then never minimized) or on the minimized case.
     pub known_crash_by_sass: u64,
+    /// Counted as known because an entry knows an optimizing ptxas's crash ("ptxas crash", no
+    /// site) by the program's other crash in its batch (the JIT's at the entry's fault site,
+    /// `ptxas_crash_beside`): never minimized.
+    pub known_crash_beside: u64,
     /// The wall milliseconds of the longest minimization (a slow case holds up the cases
     /// queued behind it; `--minimize-time` bounds it), and the finding it gave.
     pub minimization_longest_ms: u64,
@@ -110,6 +114,7 @@ impl TriageCounts {
             (&mut self.known_by_emulation, other.known_by_emulation),
             (&mut self.known_before_minimization, other.known_before_minimization),
             (&mut self.known_crash_by_sass, other.known_crash_by_sass),
+            (&mut self.known_crash_beside, other.known_crash_beside),
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.family_member, other.family_member),
             (&mut self.queued, other.queued),
@@ -155,6 +160,7 @@ impl TriageCounts {
         );
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.known_crash_by_sass, "crashes known by their kernel's SASS (a known crash mechanism)".into());
+        line(self.known_crash_beside, "ptxas crashes known by the program's JIT crash at a known site".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
         line(self.family_member, "mutants of a parent whose mutant showed it first: counted under that one".into());
         let redone = if self.not_reproduced > 0 {
@@ -372,6 +378,20 @@ impl Triage {
             let (finding, case) = job.package_as_is(allow, env);
             if self.crash_known(store.known(), &finding, job.register_program()) {
                 return self.record(store, finding, &case);
+            }
+        }
+        // An optimizing ptxas's crash an entry knows by the program's other crash in this batch
+        // (the JIT's at a known fault site: `ptxas_crash_beside`).
+        let quick = C::Kind::quick_signature(job.raw(), job.program());
+        if quick.class == FindingClass::Crash {
+            let siblings = job.crash_siblings();
+            if store.known().crash_known_beside(&quick, &siblings).is_some() {
+                let (finding, case) = job.package_as_is(allow, env);
+                if let Some(k) = store.known().crash_known_beside(&finding.signature, &siblings) {
+                    self.crash_entries.insert(finding.signature.key(), k.name.clone());
+                    self.counts.known_crash_beside += 1;
+                    return self.record(store, finding, &case);
+                }
             }
         }
         // The input class needs a run of the oracle: only when an entry could match otherwise.
@@ -602,6 +622,7 @@ mod tests {
             known_by_emulation: 2,
             known_before_minimization: 3,
             known_crash_by_sass: 2,
+            known_crash_beside: 1,
             repeated_kind: 4,
             family_member: 2,
             queued: 5,
@@ -627,6 +648,7 @@ mod tests {
              \x20      1  unwritten-register reads stored to wrong GPU words (counted with the read)\n\
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      2  crashes known by their kernel's SASS (a known crash mechanism)\n\
+             \x20      1  ptxas crashes known by the program's JIT crash at a known site\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      2  mutants of a parent whose mutant showed it first: counted under that one\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
