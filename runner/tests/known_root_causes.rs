@@ -2442,8 +2442,7 @@ fn crash_labels_of(campaign: &str) -> BTreeMap<String, String> {
     let crashes: Vec<&Crash> = doc.findings.iter().filter(|f| f.signature.class == FindingClass::Crash).collect();
     let mut labels = BTreeMap::new();
     for f in &crashes {
-        let siblings: Vec<Signature> =
-            crashes.iter().filter(|g| g.ptx == f.ptx).map(|g| g.signature.clone()).collect();
+        let siblings: Vec<Signature> = crashes.iter().filter(|g| g.ptx == f.ptx).map(|g| g.signature.clone()).collect();
         let name = known.matches(&f.signature).or_else(|| known.crash_known_beside(&f.signature, &siblings));
         labels.insert(f.id[..8].to_string(), name.map_or_else(|| "new".to_string(), |k| k.name.clone()));
     }

@@ -717,8 +717,7 @@ impl KnownSet {
     /// one an entry names itself ([`KnownSet::matches`]), or without such a sibling. -O0 is
     /// left out: the JIT compiles optimized code, and an unoptimized crash is another path.
     pub fn crash_known_beside(&self, sig: &Signature, siblings: &[Signature]) -> Option<&Known> {
-        let optimizing =
-            |b: &String| b.strip_prefix("ptxas -O").is_some_and(|level| !level.is_empty() && level != "0");
+        let optimizing = |b: &String| b.strip_prefix("ptxas -O").is_some_and(|level| !level.is_empty() && level != "0");
         if sig.class != FindingClass::Crash
             || sig.how != PTXAS_CRASH
             || sig.backends.is_empty()
@@ -837,7 +836,8 @@ mod tests {
         assert_eq!(beside(&known, &crash("ptxas -O3", "ptxas timeout"), &[jit.clone()]), None, "a hang");
         assert_eq!(beside(&set(""), &ptxas, &[jit.clone()]), None, "an entry without the key");
         assert_eq!(beside(&set("ptxas_crash_beside = false\n"), &ptxas, &[jit]), None);
-        let (_, _, msg) = error_of("id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\nptxas_crash_beside = true\n");
+        let (_, _, msg) =
+            error_of("id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\nptxas_crash_beside = true\n");
         assert!(msg.contains("ptxas_crash_beside"), "{msg}");
     }
 

@@ -21,6 +21,11 @@
 //! [`Triage::crash_check`]): checked before minimizing on the program as generated (then never
 //! minimized) and again on the minimized case. One ptxas and nvdisasm run per level, for crashes
 //! an entry's mechanism admits only (rare), on the triage thread, never in a batch.
+//!
+//! An optimizing ptxas's crash ("ptxas crash": it names no fault site) is known, before
+//! minimizing, by the entry that knows it beside the same program's other crash in its batch
+//! ([`KnownSet::crash_known_beside`]: the JIT's at the fault site an entry with
+//! `ptxas_crash_beside` names); no tool runs.
 
 use std::collections::BTreeMap;
 
@@ -550,6 +555,9 @@ impl Triage {
 
 #[cfg(test)]
 mod family_tests;
+
+#[cfg(test)]
+mod crash_beside_tests;
 
 #[cfg(test)]
 mod tests {
