@@ -829,12 +829,12 @@ mod tests {
             set.crash_known_beside(sig, siblings).map(|k| k.name.clone())
         };
         assert_eq!(beside(&known, &ptxas, &[ptxas.clone(), jit.clone()]).as_deref(), Some("jit-site"));
-        assert_eq!(beside(&known, &ptxas, &[ptxas.clone()]), None, "no other crash");
+        assert_eq!(beside(&known, &ptxas, std::slice::from_ref(&ptxas)), None, "no other crash");
         let elsewhere = crash("cuda:jit", "worker crash at SIGSEGV in libnvidia-ptxjitcompiler.so.1+0x1000");
         assert_eq!(beside(&known, &ptxas, &[elsewhere]), None, "another site");
-        assert_eq!(beside(&known, &crash("ptxas -O0", PTXAS_CRASH), &[jit.clone()]), None, "-O0");
-        assert_eq!(beside(&known, &crash("ptxas -O3", "ptxas timeout"), &[jit.clone()]), None, "a hang");
-        assert_eq!(beside(&set(""), &ptxas, &[jit.clone()]), None, "an entry without the key");
+        assert_eq!(beside(&known, &crash("ptxas -O0", PTXAS_CRASH), std::slice::from_ref(&jit)), None, "-O0");
+        assert_eq!(beside(&known, &crash("ptxas -O3", "ptxas timeout"), std::slice::from_ref(&jit)), None, "a hang");
+        assert_eq!(beside(&set(""), &ptxas, std::slice::from_ref(&jit)), None, "an entry without the key");
         assert_eq!(beside(&set("ptxas_crash_beside = false\n"), &ptxas, &[jit]), None);
         let (_, _, msg) =
             error_of("id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\nptxas_crash_beside = true\n");
