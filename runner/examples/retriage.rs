@@ -16,7 +16,10 @@
 //! crash or rejection is matched by its stored signature, and with `--ptxas` a crash no entry
 //! names by key is also checked against the entries' crash mechanisms (`[crash_by_sass]`,
 //! `runner::fuzz::known_crash`: its case's kernel checked at the crashing backend's level, -O3
-//! standing in where an entry says so for the JIT; the line says `by its SASS`). Prints one line
+//! standing in where an entry says so for the JIT; the line says `by its SASS`); an optimizing
+//! ptxas's crash is also known beside another crash of the run with the same PTX (one program's
+//! crashes in its batch) that an entry with `ptxas_crash_beside` matches (`KnownSet::
+//! crash_known_beside`; the line says `beside its JIT crash`). Prints one line
 //! per finding and the counts; writes nothing.
 
 use std::collections::BTreeMap;
@@ -80,9 +83,12 @@ fn main() -> Result<()> {
             }
             FindingClass::Crash | FindingClass::AssemblerRejection => match known.matches(sig) {
                 Some(k) => (Label::Known(vec![k.name.clone()]), ""),
-                None => match ptxas.as_ref().and_then(|(p, c)| crash_by_sass(&run, &f.id, sig, &known, p, c)) {
-                    Some(name) => (Label::Known(vec![name]), " (by its SASS)"),
-                    None => (Label::New(vec![sig.clone()]), ""),
+                None => match known.crash_known_beside(sig, &crash_siblings(&doc, &f.ptx)) {
+                    Some(k) => (Label::Known(vec![k.name.clone()]), " (beside its JIT crash)"),
+                    None => match ptxas.as_ref().and_then(|(p, c)| crash_by_sass(&run, &f.id, sig, &known, p, c)) {
+                        Some(name) => (Label::Known(vec![name]), " (by its SASS)"),
+                        None => (Label::New(vec![sig.clone()]), ""),
+                    },
                 },
             },
             _ => {
@@ -122,6 +128,16 @@ fn main() -> Result<()> {
     }
     println!("{} findings: {counts:?}", doc.findings.len());
     Ok(())
+}
+
+/// The signatures of the crash findings of `doc` whose program is `ptx` (one program's crashes
+/// in its batch, as triage sees them).
+fn crash_siblings(doc: &FindingsDoc, ptx: &str) -> Vec<runner::findings::Signature> {
+    doc.findings
+        .iter()
+        .filter(|g| g.signature.class == FindingClass::Crash && g.ptx == ptx)
+        .map(|g| g.signature.clone())
+        .collect()
 }
 
 /// The SASS check of program `p`'s kernel assembled by `ptxas -O3`, as a campaign's engine

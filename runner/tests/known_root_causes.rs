@@ -2475,3 +2475,45 @@ fn sass_label(path: &std::path::Path, known: &KnownSet) -> String {
         Label::Gone => "gone".to_string(),
     }
 }
+
+/// Each crash finding of `corpus/findings/CAMPAIGN/findings-labelled-new.json` labelled as
+/// triage labels it now: by an entry matching its signature, else (an optimizing ptxas's "ptxas
+/// crash", which has no site) by the entry that knows it beside the same program's other crash
+/// of the run ([`KnownSet::crash_known_beside`]: the stored crashes with the same PTX, as triage
+/// sees one program's crashes in its batch), else `new`.
+fn crash_labels_of(campaign: &str) -> BTreeMap<String, String> {
+    #[derive(serde::Deserialize)]
+    struct Crash {
+        id: String,
+        signature: Signature,
+        ptx: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        findings: Vec<Crash>,
+    }
+    let path = repo().join("corpus/findings").join(campaign).join("findings-labelled-new.json");
+    let doc: Doc = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let crashes: Vec<&Crash> = doc.findings.iter().filter(|f| f.signature.class == FindingClass::Crash).collect();
+    let mut labels = BTreeMap::new();
+    for f in &crashes {
+        let siblings: Vec<Signature> = crashes.iter().filter(|g| g.ptx == f.ptx).map(|g| g.signature.clone()).collect();
+        let name = known.matches(&f.signature).or_else(|| known.crash_known_beside(&f.signature, &siblings));
+        labels.insert(f.id[..8].to_string(), name.map_or_else(|| "new".to_string(), |k| k.name.clone()));
+    }
+    labels
+}
+
+#[test]
+fn the_seed_5901_crash_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_eq!(crash_labels_of("fuzz-h200-5901"), expected(&SEED_5901_CRASH_LABELS_A));
+}
+
+/// What the crash findings of seed 5901 (session 59's campaign build, fddad6f2) that helper ia
+/// traced (session 59's trace A, corpus/findings/fuzz-h200-5901/trace/T59A.md) are labelled now:
+/// one program, the segfault form of the 5a46d3da ptxas entry (ptxas pc 0xa08540 as aa407168).
+const SEED_5901_CRASH_LABELS_A: [(&str, &str); 2] = [
+    ("77a8db09", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: the JIT's SIGSEGV at libnvidia-ptxjitcompiler.so.1+0x4909ce (f22f9b0f's site), now the entry's `[signature]` (T59A; the entry matched by id only)
+    ("df9cef94", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: ptxas 13.0.88/13.5 -O3 SIGSEGV at pc 0xa08540 (aa407168's), known beside its program's JIT crash at the entry's site (`ptxas_crash_beside`, KnownSet::crash_known_beside) (trace/df9cef94/s59/)
+];

@@ -36,9 +36,17 @@
 //! signature ([`KnownSet::matches`]) never runs it; the callers that can run ptxas do
 //! (`crate::fuzz::known_crash`).
 //!
+//! A crash of the offline ptxas has no site in its `how` ("ptxas crash", which every ptxas
+//! crash shares): `ptxas_crash_beside = true` beside a `[signature]` of crashes says that an
+//! optimizing ptxas's crash of a program that, in the same run, also crashed a backend the way
+//! the pattern names (the driver JIT at a fault site, which compiles with the same code) is this
+//! entry's ([`KnownSet::crash_known_beside`]; triage sees both crashes in the program's results).
+//! An entry states it only with evidence that ptxas crashes on its programs (one faulting pc).
+//!
 //! A pattern whose property a signature gained later (the SASS check's `partly-written` input
 //! class of an `unwritten-register` finding, [`crate::sass::PARTLY_WRITTEN`]) cannot reach the
-//! findings stored before; `stored_id = ["…", …]` beside its `[signature]` names those by key.
+//! findings stored before; `stored_id = ["…", …]` beside its `[signature]` names those by key
+//! (and the findings of its cause that no pattern states: a hang's, beside a fault site's).
 //!
 //! Invariants:
 //! - Globs are [`crate::glob`]'s (`*` any run of characters, `{a,b}` alternatives); a list
@@ -212,7 +220,8 @@ pub struct Known {
     pub rule: KnownRule,
     /// Signature keys it names beside its pattern (`stored_id`): findings stored before the
     /// property its pattern tests was in their signature (an `unwritten-register` finding
-    /// signed without its input class), which the pattern cannot reach.
+    /// signed without its input class), which the pattern cannot reach; or findings of its cause
+    /// the pattern does not state (a ptxas hang beside the JIT's fault site).
     pub stored_ids: Vec<String>,
     /// Why it is known (what the bug is, and why it is not reported again).
     pub reason: String,
@@ -231,6 +240,10 @@ pub struct Known {
     /// What explains a crash of it (`[crash_by_sass]`, [`CrashBySass`]): where given, the
     /// mechanism decides a crash its `id`s do not name.
     pub crash_by_sass: Option<CrashBySass>,
+    /// Whether an optimizing ptxas's crash ("ptxas crash") of a program whose other crash in the
+    /// same run this entry's pattern matches is this entry's (`ptxas_crash_beside`,
+    /// [`KnownSet::crash_known_beside`]).
+    pub ptxas_crash_beside: bool,
 }
 
 impl Known {
@@ -362,6 +375,7 @@ struct RawKnown {
     emulation: Option<Spanned<Globs>>,
     sass_witness: Option<Spanned<Globs>>,
     crash_by_sass: Option<Spanned<RawCrashBySass>>,
+    ptxas_crash_beside: Option<Spanned<bool>>,
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -567,6 +581,18 @@ impl KnownSet {
             }
             None => None,
         };
+        let ptxas_crash_beside = match raw.ptxas_crash_beside {
+            Some(b) if *b.get_ref() => match &rule {
+                KnownRule::Pattern(p) if p.class.contains(&FindingClass::Crash) => true,
+                _ => {
+                    return Err(invalid(
+                        b.span(),
+                        "`ptxas_crash_beside` goes beside a `[signature]` of crashes: it names the other crash".into(),
+                    ))
+                }
+            },
+            _ => false,
+        };
         let name = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         Ok(Known {
             name,
@@ -579,6 +605,7 @@ impl KnownSet {
             emulations,
             sass_witness,
             crash_by_sass,
+            ptxas_crash_beside,
         })
     }
 
@@ -678,6 +705,35 @@ impl KnownSet {
     }
 }
 
+/// The `how` of a crash of the offline ptxas (a fault or abort; a run past its limit is "ptxas
+/// timeout").
+pub const PTXAS_CRASH: &str = "ptxas crash";
+
+impl KnownSet {
+    /// The entry that knows the crash `sig` of an optimizing offline ptxas ("ptxas crash" by
+    /// `ptxas -O1`…`-O3`) by another crash of the same program in the same run: the first
+    /// entry with `ptxas_crash_beside` whose pattern matches one of `siblings` (the signatures
+    /// of the program's other crash findings, on other backends). `None` for another finding,
+    /// one an entry names itself ([`KnownSet::matches`]), or without such a sibling. -O0 is
+    /// left out: the JIT compiles optimized code, and an unoptimized crash is another path.
+    pub fn crash_known_beside(&self, sig: &Signature, siblings: &[Signature]) -> Option<&Known> {
+        let optimizing = |b: &String| b.strip_prefix("ptxas -O").is_some_and(|level| !level.is_empty() && level != "0");
+        if sig.class != FindingClass::Crash
+            || sig.how != PTXAS_CRASH
+            || sig.backends.is_empty()
+            || !sig.backends.iter().all(optimizing)
+            || self.matches(sig).is_some()
+        {
+            return None;
+        }
+        let other = |s: &&Signature| s.class == FindingClass::Crash && s.backends != sig.backends;
+        self.entries.iter().find(|k| match &k.rule {
+            KnownRule::Pattern(p) if k.ptxas_crash_beside => siblings.iter().filter(other).any(|s| p.matches(s)),
+            _ => false,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -745,6 +801,44 @@ mod tests {
         let mut s = tf32("cvt.rna.tf32.f32", "nan-becomes-inf", &all);
         s.input_class = "normal".into();
         assert!(set.matches(&s).is_none());
+    }
+
+    /// An optimizing ptxas's crash ("ptxas crash": no site) of a program whose JIT crash in the
+    /// same run an entry with `ptxas_crash_beside` matches by its site is that entry's (seed
+    /// 5901's df9cef94 beside 77a8db09); not without the key, without such a sibling, beside
+    /// another site, at -O0, or for another `how`; the key needs a `[signature]` of crashes.
+    #[test]
+    fn a_ptxas_crash_beside_a_known_jit_crash_is_known_by_its_entry() {
+        let site = "worker crash at SIGSEGV in libnvidia-ptxjitcompiler.so.1+0x4909ce";
+        let entry = |beside: &str| {
+            format!(
+                "reason = \"r\"\nevidence = \"e\"\n{beside}[signature]\nclass = \"crash\"\nform = \"*\"\n\
+                 backends = [\"cuda:jit\"]\nhow = \"{site}\"\n"
+            )
+        };
+        let set = |beside: &str| KnownSet {
+            entries: vec![KnownSet::parse_file(Path::new("jit-site.toml"), &entry(beside)).unwrap()],
+        };
+        let crash = |backend: &str, how: &str| Signature::new(FindingClass::Crash, "setp.ne.u32", "", [backend], how);
+        let ptxas = crash("ptxas -O3", PTXAS_CRASH);
+        let jit = crash("cuda:jit", site);
+        let known = set("ptxas_crash_beside = true\n");
+        assert_eq!(known.matches(&jit).map(|k| k.name.as_str()), Some("jit-site"));
+        assert!(known.matches(&ptxas).is_none(), "the ptxas crash has no site");
+        let beside = |set: &KnownSet, sig: &Signature, siblings: &[Signature]| {
+            set.crash_known_beside(sig, siblings).map(|k| k.name.clone())
+        };
+        assert_eq!(beside(&known, &ptxas, &[ptxas.clone(), jit.clone()]).as_deref(), Some("jit-site"));
+        assert_eq!(beside(&known, &ptxas, std::slice::from_ref(&ptxas)), None, "no other crash");
+        let elsewhere = crash("cuda:jit", "worker crash at SIGSEGV in libnvidia-ptxjitcompiler.so.1+0x1000");
+        assert_eq!(beside(&known, &ptxas, &[elsewhere]), None, "another site");
+        assert_eq!(beside(&known, &crash("ptxas -O0", PTXAS_CRASH), std::slice::from_ref(&jit)), None, "-O0");
+        assert_eq!(beside(&known, &crash("ptxas -O3", "ptxas timeout"), std::slice::from_ref(&jit)), None, "a hang");
+        assert_eq!(beside(&set(""), &ptxas, std::slice::from_ref(&jit)), None, "an entry without the key");
+        assert_eq!(beside(&set("ptxas_crash_beside = false\n"), &ptxas, &[jit]), None);
+        let (_, _, msg) =
+            error_of("id = \"0123456789abcdef\"\nreason = \"r\"\nevidence = \"e\"\nptxas_crash_beside = true\n");
+        assert!(msg.contains("ptxas_crash_beside"), "{msg}");
     }
 
     #[test]

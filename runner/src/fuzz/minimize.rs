@@ -309,6 +309,13 @@ pub trait Case: Send + 'static {
     fn register_program(&self) -> Option<&Program> {
         None
     }
+    /// The signatures of the crash findings of the case's program in its batch (every crashing
+    /// backend's, this finding's included): what triage knows an optimizing ptxas's crash by
+    /// beside another backend's ([`KnownSet::crash_known_beside`]); empty for kinds of case
+    /// without them.
+    fn crash_siblings(&self) -> Vec<crate::findings::Signature> {
+        Vec::new()
+    }
     /// Whether the finding carries wrong GPU words its kernel stored from the undefined bits it
     /// reads ([`super::package::Raw::undefined_words`]); `false` for kinds of case without them.
     fn shows_undefined_words(&self) -> bool {
@@ -425,6 +432,10 @@ impl Case for Job {
 
     fn register_program(&self) -> Option<&Program> {
         Some(&self.program)
+    }
+
+    fn crash_siblings(&self) -> Vec<crate::findings::Signature> {
+        package::crash_raws(&self.result).iter().map(|raw| Register::quick_signature(raw, &self.program)).collect()
     }
 
     fn family_key(&self) -> Option<String> {

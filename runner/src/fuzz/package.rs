@@ -246,6 +246,33 @@ pub fn sass_findings(sass: &[SassCheck]) -> Vec<Raw> {
         .collect()
 }
 
+/// The raw crash finding of backend `by`: its `how` and its message.
+fn crash_raw(by: &str, how: &str, message: &str) -> Raw {
+    Raw {
+        class: FindingClass::Crash,
+        backends: vec![by.to_string()],
+        how: how.to_string(),
+        message: Some(message.to_string()),
+        disagreement: None,
+        form: None,
+        explained: Vec::new(),
+        shape: String::new(),
+        undefined_words: Vec::new(),
+        input_class: "",
+    }
+}
+
+/// The raw crash findings in one program's results (one per crashing backend).
+pub fn crash_raws(r: &ProgramResult) -> Vec<Raw> {
+    r.failures
+        .iter()
+        .filter_map(|f| match f {
+            Failure::Crash { by, how, message } => Some(crash_raw(by, how, message)),
+            Failure::Rejected { .. } => None,
+        })
+        .collect()
+}
+
 /// The findings in one program's results ([`Register`]'s [`CaseKind::raw_findings`]).
 fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     let mut out = Vec::new();
@@ -263,18 +290,7 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 undefined_words: Vec::new(),
                 input_class: "",
             },
-            Failure::Crash { by, how, message } => Raw {
-                class: FindingClass::Crash,
-                backends: vec![by.clone()],
-                how: how.clone(),
-                message: Some(message.clone()),
-                disagreement: None,
-                form: None,
-                explained: Vec::new(),
-                shape: String::new(),
-                undefined_words: Vec::new(),
-                input_class: "",
-            },
+            Failure::Crash { by, how, message } => crash_raw(by, how, message),
         });
     }
     out.extend(sass_findings(&r.sass));

@@ -21,6 +21,11 @@
 //! [`Triage::crash_check`]): checked before minimizing on the program as generated (then never
 //! minimized) and again on the minimized case. One ptxas and nvdisasm run per level, for crashes
 //! an entry's mechanism admits only (rare), on the triage thread, never in a batch.
+//!
+//! An optimizing ptxas's crash ("ptxas crash": it names no fault site) is known, before
+//! minimizing, by the entry that knows it beside the same program's other crash in its batch
+//! ([`KnownSet::crash_known_beside`]: the JIT's at the fault site an entry with
+//! `ptxas_crash_beside` names); no tool runs.
 
 use std::collections::BTreeMap;
 
@@ -94,6 +99,10 @@ pub struct TriageCounts {
     /// check of its kernel at the crashing backend's level ([`super::known_crash`]), before
     /// minimizing (then never minimized) or on the minimized case.
     pub known_crash_by_sass: u64,
+    /// Counted as known because an entry knows an optimizing ptxas's crash ("ptxas crash", no
+    /// site) by the program's other crash in its batch (the JIT's at the entry's fault site,
+    /// `ptxas_crash_beside`): never minimized.
+    pub known_crash_beside: u64,
     /// The wall milliseconds of the longest minimization (a slow case holds up the cases
     /// queued behind it; `--minimize-time` bounds it), and the finding it gave.
     pub minimization_longest_ms: u64,
@@ -110,6 +119,7 @@ impl TriageCounts {
             (&mut self.known_by_emulation, other.known_by_emulation),
             (&mut self.known_before_minimization, other.known_before_minimization),
             (&mut self.known_crash_by_sass, other.known_crash_by_sass),
+            (&mut self.known_crash_beside, other.known_crash_beside),
             (&mut self.repeated_kind, other.repeated_kind),
             (&mut self.family_member, other.family_member),
             (&mut self.queued, other.queued),
@@ -155,6 +165,7 @@ impl TriageCounts {
         );
         line(self.known_before_minimization, "known already as found (by shape): counted, not minimized".into());
         line(self.known_crash_by_sass, "crashes known by their kernel's SASS (a known crash mechanism)".into());
+        line(self.known_crash_beside, "ptxas crashes known by the program's JIT crash at a known site".into());
         line(self.repeated_kind, format!("of a kind minimized {per_kind} times already: counted under it"));
         line(self.family_member, "mutants of a parent whose mutant showed it first: counted under that one".into());
         let redone = if self.not_reproduced > 0 {
@@ -374,6 +385,20 @@ impl Triage {
                 return self.record(store, finding, &case);
             }
         }
+        // An optimizing ptxas's crash an entry knows by the program's other crash in this batch
+        // (the JIT's at a known fault site: `ptxas_crash_beside`).
+        let quick = C::Kind::quick_signature(job.raw(), job.program());
+        if quick.class == FindingClass::Crash {
+            let siblings = job.crash_siblings();
+            if store.known().crash_known_beside(&quick, &siblings).is_some() {
+                let (finding, case) = job.package_as_is(allow, env);
+                if let Some(k) = store.known().crash_known_beside(&finding.signature, &siblings) {
+                    self.crash_entries.insert(finding.signature.key(), k.name.clone());
+                    self.counts.known_crash_beside += 1;
+                    return self.record(store, finding, &case);
+                }
+            }
+        }
         // The input class needs a run of the oracle: only when an entry could match otherwise.
         let mut packaged_early = None;
         if job.may_be_known(store.known()) {
@@ -532,6 +557,9 @@ impl Triage {
 mod family_tests;
 
 #[cfg(test)]
+mod crash_beside_tests;
+
+#[cfg(test)]
 mod tests {
     use super::TriageCounts;
 
@@ -602,6 +630,7 @@ mod tests {
             known_by_emulation: 2,
             known_before_minimization: 3,
             known_crash_by_sass: 2,
+            known_crash_beside: 1,
             repeated_kind: 4,
             family_member: 2,
             queued: 5,
@@ -627,6 +656,7 @@ mod tests {
              \x20      1  unwritten-register reads stored to wrong GPU words (counted with the read)\n\
              \x20      3  known already as found (by shape): counted, not minimized\n\
              \x20      2  crashes known by their kernel's SASS (a known crash mechanism)\n\
+             \x20      1  ptxas crashes known by the program's JIT crash at a known site\n\
              \x20      4  of a kind minimized 3 times already: counted under it\n\
              \x20      2  mutants of a parent whose mutant showed it first: counted under that one\n\
              \x20      4  minimized (120 candidates in 40 runs, 2 invalid refused); 1 did not show again alone\n\
