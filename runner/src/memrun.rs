@@ -139,7 +139,7 @@ fn assemble_one(build: &Build, m: &MemModule, arch: &str, cubin: PathBuf) -> Res
     Ok(if asm.ok {
         Ok(cubin)
     } else if asm.crashed {
-        let how = if asm.timed_out { "ptxas timeout" } else { "ptxas crash" };
+        let how = if asm.timed_out { "ptxas timeout" } else { crate::ptxas::PTXAS_CRASH };
         Err(Failure::Crash { by: build.label(), how: how.into(), message: asm.output.trim().to_string() })
     } else {
         Err(Failure::Rejected { by: build.label(), message: asm.output.trim().to_string() })

@@ -34,6 +34,10 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+/// The `how` of a crash finding of the offline ptxas (a fault or abort; a run past its limit
+/// is "ptxas timeout"). It names no fault site.
+pub const PTXAS_CRASH: &str = "ptxas crash";
+
 /// Errors from locating or running ptxas.
 #[derive(Debug, Error)]
 pub enum PtxasError {

@@ -212,7 +212,9 @@ pub fn failure_signature(kind: Option<BackendKind>, f: &BackendFailure) -> Optio
                 .unwrap_or("GPU fault")
                 .to_string(),
         ),
-        FailureKind::Crash if kind == Some(BackendKind::PtxasCheck) => (FindingClass::Crash, "ptxas crash".into()),
+        FailureKind::Crash if kind == Some(BackendKind::PtxasCheck) => {
+            (FindingClass::Crash, crate::ptxas::PTXAS_CRASH.into())
+        }
         FailureKind::Crash => (FindingClass::Crash, "worker crash".into()),
         FailureKind::Hang => (FindingClass::Crash, "hang".into()),
         FailureKind::Other => (FindingClass::Crash, "harness".into()),

@@ -847,7 +847,7 @@ impl Preparer {
                     for c in &a.crashed {
                         results[c.index].failures.push(Failure::Crash {
                             by: by.clone(),
-                            how: if c.timed_out { "ptxas timeout" } else { "ptxas crash" }.into(),
+                            how: if c.timed_out { "ptxas timeout" } else { crate::ptxas::PTXAS_CRASH }.into(),
                             message: c.output.clone(),
                         });
                     }

@@ -311,7 +311,7 @@ impl CampaignKind for RegisterCampaign<'_> {
         waited: StageTime,
         cx: &mut BatchContext<'_, minimize::Job>,
     ) -> anyhow::Result<Ran> {
-        let Batch { b, mixed, results, stages, sass, coverage: covered, environment } = batch;
+        let Batch { b, mixed, mut results, stages, sass, coverage: covered, environment } = batch;
         let Mixed { programs, inputs, sources, switches, edits, dropped, .. } = mixed;
         if let Some(why) = &environment {
             bail!(
@@ -324,7 +324,6 @@ impl CampaignKind for RegisterCampaign<'_> {
             engine::add_stage(cx.stages, name, *t);
         }
         count_sass(&sass, b, &mut self.sass, self.o.progress);
-        let mut results = results;
         let t = self.emulator.emulate_differing(&programs, &inputs, &mut results);
         engine::add_stage(cx.stages, engine::EMULATION_STAGE, t);
         let mut compare = StageTime::default();
