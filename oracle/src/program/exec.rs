@@ -17,6 +17,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::reg_file::RegFile;
+
 use super::emulate::Origin;
 use super::interp::{InterpError, Probed, RunOptions};
 use super::launch::{Buffer, ParamValue};
@@ -51,7 +53,7 @@ pub(super) struct Machine<'a> {
     /// The allowances in force.
     pub(super) allow: &'a Allowances,
     /// Each thread's registers.
-    pub(super) regs: Vec<HashMap<Reg, Expected>>,
+    pub(super) regs: Vec<RegFile<Expected>>,
     /// Each thread's control flow.
     pub(super) flow: Vec<Flow>,
     /// Each thread's carry flag `CC.CF` (§9.7.2), once an instruction wrote it.
@@ -66,7 +68,7 @@ pub(super) struct Machine<'a> {
     /// are origins recorded and the emulation hooks called.
     pub(super) emulating: bool,
     /// Each thread's origin of each register's value (while emulating).
-    pub(super) origins: Vec<HashMap<Reg, Origin>>,
+    pub(super) origins: Vec<RegFile<Origin>>,
     /// The origin the current statement gives the registers it writes in the thread being run.
     pub(super) origin_now: Option<Origin>,
     /// The emulated deviations that changed a value.
@@ -123,14 +125,14 @@ impl<'a> Machine<'a> {
             p,
             threads,
             allow,
-            regs: vec![HashMap::new(); threads as usize],
+            regs: vec![RegFile::new(); threads as usize],
             flow: vec![Flow::default(); threads as usize],
             carry: vec![None; threads as usize],
             global,
             shared: Shared::new((threads * p.shared) as usize),
             stmt: 0,
             emulating: allow.emulated().any(|d| d.scope() == DeviationScope::Program),
-            origins: vec![HashMap::new(); threads as usize],
+            origins: vec![RegFile::new(); threads as usize],
             origin_now: None,
             fired: BTreeSet::new(),
             joins: 0,

@@ -42,6 +42,7 @@ pub mod glue;
 pub mod interp;
 pub mod launch;
 mod plant;
+mod reg_file;
 pub mod slice;
 pub mod text;
 pub(crate) mod thread;
