@@ -2517,3 +2517,44 @@ const SEED_5901_CRASH_LABELS_A: [(&str, &str); 2] = [
     ("77a8db09", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: the JIT's SIGSEGV at libnvidia-ptxjitcompiler.so.1+0x4909ce (f22f9b0f's site), now the entry's `[signature]` (T59A; the entry matched by id only)
     ("df9cef94", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: ptxas 13.0.88/13.5 -O3 SIGSEGV at pc 0xa08540 (aa407168's), known beside its program's JIT crash at the entry's site (`ptxas_crash_beside`, KnownSet::crash_known_beside) (trace/df9cef94/s59/)
 ];
+
+#[test]
+fn the_seed_6002_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6002", &SEED_6002_LABELS_D);
+}
+
+/// What the word finding of seed 6002 (session 60's campaign build, 8f446b8d) that helper jd traced
+/// (session 60's trace D, corpus/findings/fuzz-h200-6002/trace/T60D.md) is labelled now. Seed 6001's
+/// 54c61beb, traced with it, is an `unwritten-register` finding with no word (the test below).
+const SEED_6002_LABELS_D: [(&str, &str); 1] = [
+    ("e05edb4c", "fuzz-h200-g-shr-s16-by-16"), // KNOWN G (unpack): mov.b64 {h5, h0, h6, _} of cvt.u64.u16 of a loaded byte, h5 unread, d0 also read by setp.ge.s64 d0, 0 (T60D; only_here counted the sign test ptxas folds true and deletes); helper jd: g_unpack_beside_a_folded_sign_test.rs (trace/e05edb4c/s60/)
+];
+
+/// Seed 6001's `unwritten-register` finding 54c61beb (trace/T60D.md): 59da91ec's form B (an
+/// e4m3x2 pair packed into `mov.b64 d0, {h3, h4, h2, h0}`, a `setp` of d0 branching around an arm
+/// that rewrites d0, the pair read after the join) in its SASS form: ptxas 13.0.88 -O3 builds the
+/// pair only merged into the pack's word (`PACK_AB_MERGE_C R10, RZ, RZ, RZ`) and the `sub.s16`
+/// reading it takes R0, which nothing writes (`IADD3 R0, R7, R0, R4`, then `STG.E.U16.STRONG.GPU`);
+/// a real never-written read. The check flags it again on the orig listing and on u1 (a plain
+/// store), u6 (an xor reader), u11 (an `or.b64` arm); no arm (u3), no pair (u2), the pair not
+/// packed (u4) and a loaded test (u7) flag nothing. No SASS entry names an `IADD3 → STG.E.U16*`
+/// read (59da91ec is an emulation entry, decided by words; this finding has none), so it stays
+/// new by signature, as seed 5501's cc7f459c and seed 5901's 549ef6fc do.
+#[test]
+fn the_seed_6001_sass_finding_54c61beb_is_a_real_unwritten_read() {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-6001/trace/54c61beb");
+    let label = |path: &str| sass_label(&trace.join(path), &known);
+    assert_eq!(label("orig.130.O3.sass"), "new STG.E.U16.STRONG.GPU");
+    assert_eq!(label("s60/u1_plain_store.130.O3.sass"), "new STG.E.U16");
+    assert_eq!(label("s60/u6_pair_read_by_xor_only.130.O3.sass"), "new STG.E.U16.STRONG.GPU");
+    assert_eq!(label("s60/u11_arm_or.130.O3.sass"), "new STG.E.U16.STRONG.GPU");
+    for right in ["u2_no_e4m3", "u3_no_arm", "u4_pair_not_packed", "u7_loaded_test"] {
+        assert_eq!(label(&format!("s60/{right}.130.O3.sass")), "gone", "{right}");
+    }
+    assert_eq!(label("orig.135.O3.sass"), "gone");
+    let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-6001/findings-labelled-new.json"));
+    let f = stored.findings.iter().find(|f| f.id.starts_with("54c61beb")).unwrap();
+    assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
+    assert!(known.matches(&f.signature).is_none());
+}

@@ -78,6 +78,7 @@ mod fuzz3802;
 mod fuzz3901;
 mod fuzz4003;
 mod g_shift_amounts_ptxas_folds;
+mod g_unpack_beside_a_folded_sign_test;
 mod g_unpack_through_sign_extension_or_pack64;
 mod glue_hooks;
 mod hadd2_sat_pair_reads_guarded_overwrite;

@@ -19,6 +19,7 @@ use super::cnot_number_and_range_decided_sets::zero_extending;
 use super::f2ip_of_constants_known_once_a_shuffle_folds::{converts_a_folded_shuffle, shuffled_c};
 use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
+use super::g_unpack_beside_a_folded_sign_test;
 use super::j_branch_known_values;
 use super::j_shuffled_constant_folded_beside_a_load;
 use super::ptxas_constant_operands;
@@ -384,8 +385,10 @@ pub(super) fn unpacked(
     for (r, reader, elements) in kept {
         let (low, high) = elements.split_at(elements.len() / 2);
         // r's value observed by its reader alone (plain copies between followed).
-        let only_here =
-            last_writer(m, reader, r).is_some_and(|(k, _)| j_branch_known_values::observed_only_by(m, k, r, reader));
+        // A sign test ptxas folds is no reader (seed 6002's e05edb4c, [`g_unpack_beside_a_folded_sign_test`]).
+        let folded = |i: usize, x: Reg| g_unpack_beside_a_folded_sign_test::folded_sign_test(m, t, i, x);
+        let only_here = last_writer(m, reader, r)
+            .is_some_and(|(k, _)| j_branch_known_values::observed_only_by_except(m, k, r, reader, &folded));
         if !high.iter().any(observed) || low.iter().any(observed) || !only_here {
             continue;
         }

@@ -177,13 +177,34 @@ pub(super) fn observed(m: &Machine<'_>, k: usize, r: Reg) -> bool {
 /// index `at`: each of its live readers is `at`, or a plain copy ([`copied_from`]) whose value
 /// is observed only by `at` in turn; `at` reads it at all.
 pub(super) fn observed_only_by(m: &Machine<'_>, k: usize, r: Reg, at: usize) -> bool {
-    fn walk(m: &Machine<'_>, k: usize, r: Reg, at: usize, depth: usize, reached: &mut bool) -> bool {
+    observed_only_by_except(m, k, r, at, &|_, _| false)
+}
+
+/// [`observed_only_by`], a reader `i` of the value (of `r` or of a copy `c` of it) for which
+/// `ignored(i, c)` holds counting as dead (a reader ptxas folds away, e.g.
+/// [`g_unpack_beside_a_folded_sign_test::folded_sign_test`](super::g_unpack_beside_a_folded_sign_test::folded_sign_test)).
+pub(super) fn observed_only_by_except(
+    m: &Machine<'_>,
+    k: usize,
+    r: Reg,
+    at: usize,
+    ignored: &dyn Fn(usize, Reg) -> bool,
+) -> bool {
+    fn walk(
+        m: &Machine<'_>,
+        k: usize,
+        r: Reg,
+        at: usize,
+        ignored: &dyn Fn(usize, Reg) -> bool,
+        depth: usize,
+        reached: &mut bool,
+    ) -> bool {
         readers(m, k, r).into_iter().all(|i| {
             if i == at {
                 *reached = true;
                 return true;
             }
-            if dead(m, i) {
+            if dead(m, i) || ignored(i, r) {
                 return true;
             }
             let copy = match &m.p.body[i] {
@@ -194,9 +215,9 @@ pub(super) fn observed_only_by(m: &Machine<'_>, k: usize, r: Reg, at: usize) -> 
                     .filter(|&d| copied_from(m, &m.p.body[i], d) == Some(r)),
                 _ => None,
             };
-            copy.is_some_and(|d| depth < COPY_DEPTH && walk(m, i, d, at, depth + 1, reached))
+            copy.is_some_and(|d| depth < COPY_DEPTH && walk(m, i, d, at, ignored, depth + 1, reached))
         })
     }
     let mut reached = false;
-    walk(m, k, r, at, 0, &mut reached) && reached
+    walk(m, k, r, at, ignored, 0, &mut reached) && reached
 }
