@@ -2558,3 +2558,25 @@ fn the_seed_6001_sass_finding_54c61beb_is_a_real_unwritten_read() {
     assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
     assert!(known.matches(&f.signature).is_none());
 }
+
+#[test]
+fn the_seed_6001_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6001", &SEED_6001_LABELS_A);
+}
+
+/// What the word finding of seed 6001 (session 60's campaign build, 8f446b8d) that helper ja traced
+/// (session 60's trace A, corpus/findings/fuzz-h200-6001/trace/T60A.md) is labelled now.
+const SEED_6001_LABELS_A: [(&str, &str); 1] = [
+    ("4ce75ab2", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // KNOWN 3602-N3 on 64 bits: subc.cc.u64 on the fall-through of setp.ne.u64 d2, 1 adds K's words (T60A; branch_fixed_subtrahend took .u32/.s32 only); helper ja: fuzz3602.rs branch_fixed_subtrahend/carry, 64-bit (trace/4ce75ab2/s60/)
+];
+
+#[test]
+fn the_seed_6002_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6002", &SEED_6002_LABELS_A);
+}
+
+/// What the word finding of seed 6002 (session 60's campaign build, 8f446b8d) that helper ja traced
+/// (session 60's trace A, corpus/findings/fuzz-h200-6001/trace/T60A.md) is labelled now.
+const SEED_6002_LABELS_A: [(&str, &str); 1] = [
+    ("9abc666c", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // KNOWN 3602-N3 through a copy: mov.b32 r0, tix in the arm of setp.ne.u32 tix, 4, then subc.cc.u32 r0, tix, r0 (T60A; the fact wanted the subtrahend itself compared); helper ja: branch_fixed_subtrahend through j_branch_known_values::branch_fixed_immediate (trace/9abc666c/s60/)
+];

@@ -15,7 +15,7 @@
 mod neg_of_set_f32_beside_logic_of_sets;
 
 use super::convert;
-use super::j_branch_known_values::{observed_only_by, readers};
+use super::j_branch_known_values::{branch_fixed_immediate, observed_only_by, readers};
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
     counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_of_a_shuffled_constant_folded_beside_a_load,
@@ -248,19 +248,6 @@ fn not_of_neg_of_set_f32(m: &Machine<'_>, t: u32, g: &Glue, _: &[Expected], resu
     Some(Expected::exact(not, result.width))
 }
 
-/// The constant K the fall-through of a conditional forward branch fixes register `v` to at
-/// the statement being run: the last label or branch before it is `@p bra L` (L after it, p
-/// not negated) with `p = setp.ne.<type> v, K` (K an immediate, `<type>` one of `types`), v
-/// unwritten since the `setp` (3602-N3, and J's branch-known value, `emulate/j_packed_constant.rs`).
-pub(super) fn fall_through_fixed(m: &Machine<'_>, v: Reg, types: &[GlueType]) -> Option<u64> {
-    let (bra, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, m.stmt)? else { return None };
-    let forward = label_at(m, label).is_some_and(|l| l > m.stmt);
-    let (k, setp) = guard_setp(m, guard, bra)?;
-    let fixes_v = setp.op == GlueOp::Setp(Cmp::Ne) && types.contains(&setp.ty) && reg_of_glue(setp, 0) == Some(v);
-    let constant = imm_of(setp, 1)? & 0xFFFF_FFFF;
-    (!guard.negated && forward && fixes_v && unchanged_between(m, v, k, m.stmt)).then_some(constant)
-}
-
 /// The constant K the fall-through of a conditional forward branch *after* the statement being
 /// run (an unpack of `v` into `h`, among others) fixes `v` to where every reader of the value
 /// it writes to `h` lies in that fall-through: the first label or branch after it is `@p bra L`
@@ -289,22 +276,46 @@ pub(super) fn fall_through_fixed_ahead(m: &Machine<'_>, v: Reg, h: Reg, types: &
     (!guard.negated && fixes_v && in_fall_through && unchanged_between(m, v, m.stmt, k)).then_some(constant)
 }
 
-/// 3602-N3's scope: for `subc{.cc}.{u32,s32} d, a, b` (b a register) reached only through the
-/// fall-through of `@p bra` with `p = setp.ne.{u32,s32,b32} b, K` ([`fall_through_fixed`]),
-/// b holding K (as it must there), the constant K. (`.s32` and `.b32`:
+/// 3602-N3's scope: for `subc{.cc}.{u32,s32,u64,s64} d, a, b` (b a register) on a path a
+/// conditional forward branch's fall-through fixes b to K: `@p bra` with `p = setp.ne.<type> b',
+/// K`, b' b or a plain copy b reads through ([`branch_fixed_immediate`]), `<type>` of b's width,
+/// b holding K (as it must there) — the constant K. (`.s32` and `.b32`:
 /// corpus/findings/fuzz-h200-3701/, fb2f0eb8, trace/TC2.md `v/n_{u32,s32,b32}`, one listing
-/// `@!P1 IADD3.X R0, R0, 0x3c` on ptxas 13.0.88 -O3; 13.5 right.)
+/// `@!P1 IADD3.X R0, R0, 0x3c` on ptxas 13.0.88 -O3; 13.5 right. The 64-bit forms, fact
+/// `setp.ne.{u64,s64,b64}`: seed 6001's 4ce75ab2, corpus/findings/fuzz-h200-6001/trace/T60A.md,
+/// `IADD3.X R10, P1, R10, 0x1` and `IMAD.X R11, RZ, RZ, R11, P1` — K's words added, each
+/// carrying into the next — where 13.5 adds ~K, `-0x2` and `-0x1`; `subc.s64`, K = 0, K with a
+/// high word, a negative K alike (`s60/a*`). The copy: seed 6002's 9abc666c, trace/T60A.md,
+/// `mov.b32 %r0, %tix` in the fall-through of `setp.ne.u32 %p1, %tix, 0x4`, then `subc.cc.u32
+/// %r0, %tix, %r0`: `IADD3.X R5, R0, 0x4` with R0 = 4 (13.5: R0 = −5); a copy made before the
+/// branch, two copies, a copy of a loaded word alike, `s60/b*`.)
 fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
-    if !matches!(g.op, GlueOp::Subc { .. }) || !matches!(g.ty, GlueType::U32 | GlueType::S32) {
-        return None;
-    }
-    let constant = fall_through_fixed(m, reg_of_glue(g, 1)?, &[GlueType::U32, GlueType::S32, GlueType::B32])?;
-    let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & 0xFFFF_FFFF == constant);
+    let (types, mask) = match (g.op, g.ty) {
+        (GlueOp::Subc { .. }, GlueType::U32 | GlueType::S32) => (SUBC_FACTS_32, 0xFFFF_FFFF),
+        (GlueOp::Subc { .. }, GlueType::U64 | GlueType::S64) => (SUBC_FACTS_64, u64::MAX),
+        _ => return None,
+    };
+    let constant = branch_fixed_immediate(m, reg_of_glue(g, 1)?, m.stmt, types)? & mask;
+    let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & mask == constant);
     known.then_some(constant)
 }
 
+/// The `setp.ne` types whose fact fixes a 32-bit `subc` subtrahend ([`branch_fixed_subtrahend`]).
+const SUBC_FACTS_32: &[GlueType] = &[GlueType::U32, GlueType::S32, GlueType::B32];
+/// The `setp.ne` types whose fact fixes a 64-bit `subc` subtrahend (4ce75ab2's `s60/a2`, `a3`).
+const SUBC_FACTS_64: &[GlueType] = &[GlueType::U64, GlueType::S64, GlueType::B64];
+
+/// The width in bits of a 32- or 64-bit `subc` (its word and carry chain).
+fn subc_width(g: &Glue) -> u32 {
+    if matches!(g.ty, GlueType::U64 | GlueType::S64) {
+        64
+    } else {
+        32
+    }
+}
+
 /// 3602-N3: the word of a `subc` in [`branch_fixed_subtrahend`]'s scope is the spec's + 2K + 1
-/// (a + K + carry for a + ~K + carry).
+/// (a + K + carry for a + ~K + carry), modulo 2^32 or 2^64.
 fn subc_of_branch_constant(
     m: &Machine<'_>,
     _: u32,
@@ -314,11 +325,14 @@ fn subc_of_branch_constant(
 ) -> Option<Expected> {
     let constant = branch_fixed_subtrahend(m, g, vals).filter(|_| result.is_exact())?;
     let added = (result.bits as u64).wrapping_add(constant.wrapping_mul(2)).wrapping_add(1);
-    Some(Expected::exact(u128::from(added & 0xFFFF_FFFF), result.width))
+    let mask = u64::MAX >> (64 - subc_width(g));
+    Some(Expected::exact(u128::from(added & mask), result.width))
 }
 
 /// 3602-N3's carry: a `subc.cc` in [`branch_fixed_subtrahend`]'s scope borrows where `a + K +
-/// (1 − borrow in)` does not carry out of 32 bits (`IADD3.X`'s carry is the inverted borrow).
+/// (1 − borrow in)` does not carry out of its 32 or 64 bits (`IADD3.X`'s carry is the inverted
+/// borrow; 4ce75ab2's `s60/a11`: the high word's `IADD3.X R11, P1, RZ, R11, RZ, P1` carries
+/// into the next `addc`).
 pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], carry: &Expected) -> Option<Expected> {
     if !m.allow.emulates(Deviation::SubcOfBranchConstantAddsIt) || g.op != (GlueOp::Subc { cc: true }) {
         return None;
@@ -326,8 +340,9 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
     let constant = branch_fixed_subtrahend(m, g, vals)?;
     let borrow_in = m.carry(t).ok().filter(Expected::is_exact)?;
     let a = vals.first().filter(|a| a.is_exact())?;
-    let sum = (a.bits as u64 & 0xFFFF_FFFF) + constant + u64::from(borrow_in.bits == 0);
-    let v = Expected::exact(u128::from(sum <= 0xFFFF_FFFF), carry.width);
+    let mask = u64::MAX >> (64 - subc_width(g));
+    let sum = u128::from(a.bits as u64 & mask) + u128::from(constant) + u128::from(borrow_in.bits == 0);
+    let v = Expected::exact(u128::from(sum <= u128::from(mask)), carry.width);
     Some(m.fire(Deviation::SubcOfBranchConstantAddsIt, carry, v))
 }
 

@@ -24,7 +24,7 @@ use crate::program::{Reg, Stmt};
 /// How many plain copies deep a copy chain is followed (a bound for the walk, not a scope).
 const COPY_DEPTH: usize = 8;
 
-/// The register a plain 32-bit copy statement `s` copies into `d`: an unguarded `mov d, r`
+/// The register a plain copy statement `s` (32 or 64 bits) copies into `d`: an unguarded `mov d, r`
 /// (any integer or bit type, §9.7.9.10) or `and`/`or` `d, r, r` (§9.7.8.1–2: r itself).
 fn copied_from(m: &Machine<'_>, s: &Stmt, d: Reg) -> Option<Reg> {
     match s {
@@ -98,6 +98,12 @@ fn entered_only_past(m: &Machine<'_>, from: usize, to: usize) -> bool {
 /// other conditional branches past `at`, and labels only those inner branches target — and v'
 /// kept ([`keeps`]) from the `setp` to `at`.
 pub(super) fn branch_fixed(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType]) -> Option<u64> {
+    branch_fixed_immediate(m, v, at, types).map(|c| c & 0xFFFF_FFFF)
+}
+
+/// [`branch_fixed`]'s K as the `setp` writes it, all 64 bits (a `setp.ne.{u64,s64,b64}` fact:
+/// seed 6001's 4ce75ab2, corpus/findings/fuzz-h200-6001/trace/T60A.md).
+pub(super) fn branch_fixed_immediate(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType]) -> Option<u64> {
     let candidates = aliases(m, v, at);
     let mut i = at;
     while let Some((b, s)) = previous_flow(m, i) {
@@ -119,7 +125,7 @@ pub(super) fn branch_fixed(m: &Machine<'_>, v: Reg, at: usize, types: &[GlueType
                 && kept_between(m, *r, k, at)
         };
         if !guard.negated && candidates.iter().any(fixes) && entered_only_past(m, b, at) {
-            return imm_of(setp, 1).map(|c| c & 0xFFFF_FFFF);
+            return imm_of(setp, 1);
         }
     }
     None

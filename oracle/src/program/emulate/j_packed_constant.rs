@@ -2,7 +2,8 @@
 //! constant wrong packed 16-bit halves (`corpus/known/fuzz-h100-j-branch-constant-splat.toml`).
 //! Two mechanisms, each its deviation, called from the hooks of `emulate.rs` ([`glue`],
 //! [`unpacked`], [`cvt`], [`pack_c`]):
-//! - the branch-known value (3602-N3's fall-through fact, [`fall_through_fixed`]) has its low
+//! - the branch-known value (3602-N3's fall-through fact,
+//!   [`branch_fixed`](super::j_branch_known_values::branch_fixed)) has its low
 //!   half as its high half ([`Deviation::BranchConstantHighHalfIsItsLowHalf`]: fuzz-h100 c4102,
 //!   fuzz-h200-3701 21862007), also as either operand of `{add,min,max}.{u16x2,s16x2}`
 //!   (fuzz-h200-3802 7f08ae6d, ff1a71c7);

@@ -330,6 +330,7 @@ mod signed_count_of_a_shifted_out_body;
 mod skipped_set_low_half_through_an_add;
 mod skipped_set_over_saturated_f32;
 mod sub_cc_from_folded_zero_held_negated;
+mod subc_of_branch_constant_wide_or_copied;
 mod u32_round_trip_folded_into_last_cvt;
 mod unsigned_gt_zero_exit_counted_from_a_positive_start;
 mod wide16_product_of_s8_round_trip;
