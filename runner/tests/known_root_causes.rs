@@ -2517,3 +2517,15 @@ const SEED_5901_CRASH_LABELS_A: [(&str, &str); 2] = [
     ("77a8db09", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: the JIT's SIGSEGV at libnvidia-ptxjitcompiler.so.1+0x4909ce (f22f9b0f's site), now the entry's `[signature]` (T59A; the entry matched by id only)
     ("df9cef94", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: ptxas 13.0.88/13.5 -O3 SIGSEGV at pc 0xa08540 (aa407168's), known beside its program's JIT crash at the entry's site (`ptxas_crash_beside`, KnownSet::crash_known_beside) (trace/df9cef94/s59/)
 ];
+
+#[test]
+fn the_seed_6002_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6002", &SEED_6002_LABELS_C);
+}
+
+/// What the word findings of seed 6002 (session 60's campaign build, 8f446b8d) that helper jc traced
+/// (session 60's trace C, corpus/findings/fuzz-h200-6002/trace/T60C.md) are labelled now.
+const SEED_6002_LABELS_C: [(&str, &str); 2] = [
+    ("06791736", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float -1.0: neg.s32 of a set.f32 read by xor.b32 beside an integer set (T60C; the rule wanted the SET in a logic op with another set.f32); helper jc: neg_of_set_f32_beside_logic_of_sets::in_logic_with_a_mask (trace/06791736/s60/)
+    ("1b473611", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: 3 x mul.lo.s64 by -2^18 read by sub.s64 C - chain, C + x*F^2 (T60C; a sub read the chain only as its first source); helper jc: emulate/sub_of_s64_multiply_chain_from_a_constant.rs (trace/1b473611/s60/)
+];
