@@ -2580,3 +2580,15 @@ fn the_seed_6002_word_finding_of_trace_a_is_labelled_by_its_entry() {
 const SEED_6002_LABELS_A: [(&str, &str); 1] = [
     ("9abc666c", "fuzz-h200-3602-n3-subc-of-branch-constant-adds-it"), // KNOWN 3602-N3 through a copy: mov.b32 r0, tix in the arm of setp.ne.u32 tix, 4, then subc.cc.u32 r0, tix, r0 (T60A; the fact wanted the subtrahend itself compared); helper ja: branch_fixed_subtrahend through j_branch_known_values::branch_fixed_immediate (trace/9abc666c/s60/)
 ];
+
+#[test]
+fn the_seed_6002_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6002", &SEED_6002_LABELS_C);
+}
+
+/// What the word findings of seed 6002 (session 60's campaign build, 8f446b8d) that helper jc traced
+/// (session 60's trace C, corpus/findings/fuzz-h200-6002/trace/T60C.md) are labelled now.
+const SEED_6002_LABELS_C: [(&str, &str); 2] = [
+    ("06791736", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float -1.0: neg.s32 of a set.f32 read by xor.b32 beside an integer set (T60C; the rule wanted the SET in a logic op with another set.f32); helper jc: neg_of_set_f32_beside_logic_of_sets::in_logic_with_a_mask (trace/06791736/s60/)
+    ("1b473611", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: 3 x mul.lo.s64 by -2^18 read by sub.s64 C - chain, C + x*F^2 (T60C; a sub read the chain only as its first source); helper jc: emulate/sub_of_s64_multiply_chain_from_a_constant.rs (trace/1b473611/s60/)
+];

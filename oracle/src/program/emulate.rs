@@ -194,6 +194,7 @@ mod slct_of_abs_folded_non_negative;
 mod store_forwarded_load;
 mod stored;
 mod sub_cc_from_folded_zero_held_negated;
+mod sub_of_s64_multiply_chain_from_a_constant;
 mod u32_round_trip_folded_into_last_cvt;
 mod unsigned_gt_zero_exit_counted_from_a_positive_start;
 mod unsigned_loop_exit_counted_signed;
@@ -398,6 +399,11 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
     // A `mad.lo d, x, c, x` step past the cut is dropped by itself, the mad its own add (seed
     // 4402's 372615e8, `emulate/mad_step_of_its_own_addend.rs`).
     if let Some(v) = mad_step_of_its_own_addend::dropped_step(m, t, g, vals) {
+        return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
+    }
+    // `sub.s64 d, C, chain` of `mul.lo.s64` steps past the cut is C + the kept chain (seed
+    // 6002's 1b473611, `emulate/sub_of_s64_multiply_chain_from_a_constant.rs`).
+    if let Some(v) = sub_of_s64_multiply_chain_from_a_constant::constant_minus_cut_chain(m, t, g, vals, &result) {
         return m.fire(Deviation::ShlChainFoldedIntoLea, &result, v);
     }
     if let Some((c, x)) = shl_chain_through_constant_adds::chain_and_addend(m, t, g, vals) {

@@ -13,10 +13,23 @@
 //! with a loaded word, an integer set or a `selp 0x3f800000, 0` (v4, v5, v15), a dead logic op
 //! (v8), a guarded set (v19).
 //!
+//! Seed 6002's 06791736 (corpus/findings/fuzz-h200-6002/trace/T60C.md, variants
+//! trace/06791736/s60/): the same float −1.0 when the logic op reads the NEGATION beside a
+//! predicate mask. `set.ge.f32.u64 r5; neg.s32 r6, r5; set.ge.u32.u64 r10; xor.b32 r13, r6, r10`
+//! is 13.0.88 and 13.5 -O3 `SEL R7, R0(0x407fffff), 0xbf800000, P0` (a set source ptxas does not
+//! know: `FSEL R9, RZ, -1, !P1; @P0 LOP3.LUT … 0x33`, `v03`). Wrong alike: and/or (`v06`, `v07`),
+//! a `set.*.s32` or `set.*.u32.u32` mask (`v09`, `v14`), `selp.b32 -1, 0` (`v13`, not emulated:
+//! no glue form), `sub.s32` of 0
+//! (`v11`), the neg also stored (`v15`: that word 0xbf800000 too), a copy of the neg (`v16`), the
+//! operands swapped (`v17`). Right: the other operand a set.f32 (`v12`), a cnot (`v20`), a loaded
+//! word (`v02`), an immediate (`v21`); an add in place of the logic op (`v08`).
+//!
 //! Invariants: only when `NegOfSetF32HalvesReadAsBoolean` is emulated (the caller's rule list),
 //! for an unguarded set.f32 reaching the negation with no label or branch between, and a live
-//! unguarded and/or/xor.b32 of two different such sets one of which is the negated set; the
-//! spec's result stands otherwise (and for a false set, where the two agree).
+//! unguarded and/or/xor.b32 either of two different such sets one of which is the negated set,
+//! or of the negation and an unguarded integer set (each through copies,
+//! with no label or branch between); the spec's result stands otherwise (and for a false set,
+//! where the two agree).
 
 use super::super::j_branch_known_values::observed;
 use super::super::origin::moved_immediate;
@@ -54,17 +67,17 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         return None;
     }
     let set = set_f32_behind(m, s, m.stmt)?;
-    in_logic_with_another_set(m, set).then(|| Expected::exact(FLOAT_MINUS_ONE, result.width))
+    let rebuilt = in_logic_with_another_set(m, set) || in_logic_with_a_mask(m, m.stmt);
+    rebuilt.then(|| Expected::exact(FLOAT_MINUS_ONE, result.width))
 }
 
-/// The body index of the unguarded `set.<cmp>.f32` whose word register `r` holds at statement
-/// `at`, looking back through unguarded `mov` copies, with no label or branch between.
-fn set_f32_behind(m: &Machine<'_>, r: Reg, at: usize) -> Option<usize> {
+/// The body index of the statement that writes the value register `r` holds at statement `at`,
+/// looking back through unguarded `mov` copies, with no label or branch between.
+fn source_behind(m: &Machine<'_>, r: Reg, at: usize) -> Option<usize> {
     let (mut r, mut i) = (r, at);
     for _ in 0..=COPY_DEPTH {
         let (k, s) = m.p.body[..i].iter().enumerate().rev().find(|(_, s)| writes(s, r) || flow(s))?;
         match s {
-            Stmt::Glue { guard: None, glue } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => return Some(k),
             Stmt::Isa(Instruction {
                 form: Form::Mov(Mov { shape: MovShape::Copy, .. }),
                 operands,
@@ -77,10 +90,27 @@ fn set_f32_behind(m: &Machine<'_>, r: Reg, at: usize) -> Option<usize> {
                 };
                 i = k;
             }
-            _ => return None,
+            _ if flow(s) => return None,
+            _ => return Some(k),
         }
     }
     None
+}
+
+/// The body index of the unguarded `set.<cmp>.f32` whose word register `r` holds at statement
+/// `at`, looking back through unguarded `mov` copies, with no label or branch between.
+fn set_f32_behind(m: &Machine<'_>, r: Reg, at: usize) -> Option<usize> {
+    let k = source_behind(m, r, at)?;
+    matches!(&m.p.body[k], Stmt::Glue { guard: None, glue } if matches!(glue.op, GlueOp::Set(_, SetDst::F32)))
+        .then_some(k)
+}
+
+/// Whether the statement at body index `k` is an unguarded predicate mask: an integer
+/// `set.<cmp>.{u32,s32}` (0xffffffff or 0; seed 6002's 06791736, `v09`, `v14`). (`selp.b32 -1, 0`,
+/// `v13`, wrong alike, is no glue form of the program language: two immediates.)
+fn predicate_mask(m: &Machine<'_>, k: usize) -> bool {
+    matches!(m.p.body.get(k), Some(Stmt::Glue { guard: None, glue })
+        if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)))
 }
 
 /// A label or branch: the rule is evidenced only within one straight run of statements.
@@ -99,5 +129,20 @@ fn in_logic_with_another_set(m: &Machine<'_>, set: usize) -> bool {
         let (Some(a), Some(b)) = (reg_of_glue(glue, 0), reg_of_glue(glue, 1)) else { return false };
         let (Some(ka), Some(kb)) = (set_f32_behind(m, a, j), set_f32_behind(m, b, j)) else { return false };
         ka != kb && (ka == set || kb == set) && observed(m, j, glue.dst)
+    })
+}
+
+/// Whether a live unguarded and/or/xor.b32 reads the negation at body index `neg` beside a
+/// [`predicate_mask`] (each directly or through copies; seed 6002's 06791736).
+fn in_logic_with_a_mask(m: &Machine<'_>, neg: usize) -> bool {
+    m.p.body.iter().enumerate().skip(neg + 1).any(|(j, s)| {
+        let Stmt::Glue { guard: None, glue } = s else { return false };
+        if !matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor) || glue.ty != GlueType::B32 {
+            return false;
+        }
+        let (Some(a), Some(b)) = (reg_of_glue(glue, 0), reg_of_glue(glue, 1)) else { return false };
+        let (ka, kb) = (source_behind(m, a, j), source_behind(m, b, j));
+        let pair = |x: Option<usize>, y: Option<usize>| x == Some(neg) && y.is_some_and(|k| predicate_mask(m, k));
+        (pair(ka, kb) || pair(kb, ka)) && observed(m, j, glue.dst)
     })
 }
