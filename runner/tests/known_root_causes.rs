@@ -2517,3 +2517,15 @@ const SEED_5901_CRASH_LABELS_A: [(&str, &str); 2] = [
     ("77a8db09", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: the JIT's SIGSEGV at libnvidia-ptxjitcompiler.so.1+0x4909ce (f22f9b0f's site), now the entry's `[signature]` (T59A; the entry matched by id only)
     ("df9cef94", "fuzz-h200-5003-5a46d3da-ptxas-loops-on-lop3-eq-zero-diamond-and-guarded-write"), // KNOWN 5a46d3da: ptxas 13.0.88/13.5 -O3 SIGSEGV at pc 0xa08540 (aa407168's), known beside its program's JIT crash at the entry's site (`ptxas_crash_beside`, KnownSet::crash_known_beside) (trace/df9cef94/s59/)
 ];
+
+#[test]
+fn the_seed_6001_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6001", &SEED_6001_LABELS_B);
+}
+
+/// What the word findings of seed 6001 (session 60's campaign build, 8f446b8d) that helper jb traced
+/// (session 60's trace B, corpus/findings/fuzz-h200-6001/trace/T60B.md) are labelled now.
+const SEED_6001_LABELS_B: [(&str, &str); 2] = [
+    ("3e520b16", "fuzz-h200-5402-63f83d6e-pack-high-half-read-from-its-half-after-a-guarded-write"), // KNOWN 63f83d6e mirrored: the arm rewrites the {…, pair, h} word (`mov.b64 d0, 0`), h's register takes the unpacked element (`@!P0 PRMT R6, RZ, 0x7610, R6`) (T60B; the hook wanted h written in the arm); helper jb: pack_high_half_read_from_its_half_after_a_guarded_write/word_rewritten_in_an_arm.rs (trace/3e520b16/s60/)
+    ("cb23dc6a", "new"), // KNOWN 3701-N-D, not reached: the pack built in place in h1's register (a cvt.bf16.f16 of a constant), h1 restored by `PRMT R0, R0, 0x7632, R0` with its high half left = h1, read by mul.wide.u16's 32-bit IMAD (T60B; no rule predicts the in-place pack in this frame, nor the 32-bit view; trace/cb23dc6a/s60/)
+];
