@@ -2592,3 +2592,15 @@ const SEED_6002_LABELS_C: [(&str, &str); 2] = [
     ("06791736", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float -1.0: neg.s32 of a set.f32 read by xor.b32 beside an integer set (T60C; the rule wanted the SET in a logic op with another set.f32); helper jc: neg_of_set_f32_beside_logic_of_sets::in_logic_with_a_mask (trace/06791736/s60/)
     ("1b473611", "fuzz-h200-3501-n2-shl-b64-chain-folded-into-lea"), // KNOWN 3501-N2: 3 x mul.lo.s64 by -2^18 read by sub.s64 C - chain, C + x*F^2 (T60C; a sub read the chain only as its first source); helper jc: emulate/sub_of_s64_multiply_chain_from_a_constant.rs (trace/1b473611/s60/)
 ];
+
+#[test]
+fn the_seed_6001_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6001", &SEED_6001_LABELS_B);
+}
+
+/// What the word findings of seed 6001 (session 60's campaign build, 8f446b8d) that helper jb traced
+/// (session 60's trace B, corpus/findings/fuzz-h200-6001/trace/T60B.md) are labelled now.
+const SEED_6001_LABELS_B: [(&str, &str); 2] = [
+    ("3e520b16", "fuzz-h200-5402-63f83d6e-pack-high-half-read-from-its-half-after-a-guarded-write"), // KNOWN 63f83d6e mirrored: the arm rewrites the {…, pair, h} word (`mov.b64 d0, 0`), h's register takes the unpacked element (`@!P0 PRMT R6, RZ, 0x7610, R6`) (T60B; the hook wanted h written in the arm); helper jb: pack_high_half_read_from_its_half_after_a_guarded_write/word_rewritten_in_an_arm.rs (trace/3e520b16/s60/)
+    ("cb23dc6a", "new"), // KNOWN 3701-N-D, not reached: the pack built in place in h1's register (a cvt.bf16.f16 of a constant), h1 restored by `PRMT R0, R0, 0x7632, R0` with its high half left = h1, read by mul.wide.u16's 32-bit IMAD (T60B; no rule predicts the in-place pack in this frame, nor the 32-bit view; trace/cb23dc6a/s60/)
+];

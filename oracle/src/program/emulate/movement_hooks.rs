@@ -40,6 +40,11 @@ pub(super) fn mov(
     let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
     // 63f83d6e: `emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`.
     let results = pack_high_half_read_from_its_half_after_a_guarded_write::unpacked(m, t, mv, inst, results);
+    // 3e520b16 (63f83d6e mirrored: the arm rewrites the word, h's register takes the element):
+    // `emulate/pack_high_half_read_from_its_half_after_a_guarded_write/word_rewritten_in_an_arm.rs`.
+    let results = pack_high_half_read_from_its_half_after_a_guarded_write::word_rewritten_in_an_arm::unpacked(
+        m, t, mv, inst, results,
+    );
     // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
     merge_c_in_place::isa(m, t, mv, inst, results)
 }

@@ -35,6 +35,8 @@
 //! its thread ran it, the packed h elsewhere), only when the deviation is emulated and the scope
 //! holds; it returns its input otherwise.
 
+pub(super) mod word_rewritten_in_an_arm;
+
 use super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
 use super::fuzz3602::writes;
 use super::origin::{read_later, reads_and_overwrites};

@@ -101,3 +101,69 @@ fn pack_high_half_63f83d6e_right_variants_are_untouched() {
     // w3 with p0 false: no thread runs the arm, nothing changes.
     right("w3 arm skipped", variant("s55/w3_branch_sense_negated", &[]));
 }
+
+/// Seed 6001's 3e520b16 (63f83d6e mirrored, `word_rewritten_in_an_arm.rs`; trace/T60B.md,
+/// trace/3e520b16/s60/ with 13.0.88 = 13.5 -O3 listings): the variant `name` (`orig`,
+/// `s60/NAME`) on the stored case's inputs.
+fn word_arm_variant(name: &str) -> (Program, Inputs) {
+    variant_of("6001", "3e520b16", name, &[])
+}
+
+/// The stored case: h0 = 0x0c (an `ld.global.u8`), `mov.b64 d0, {0, 0, pair, h0}`, the arm `mov.b64
+/// d0, 0` runs in every thread, `xor.b16 h14, h10, h0` of the unpacked h10: the spec's 0x0c, the
+/// GPU's 0 (`@!P0 PRMT R6, RZ, 0x7610, R6; LOP3.LUT R7, R6, R6`: h0's register took h10 = 0).
+#[test]
+fn word_rewritten_in_an_arm_3e520b16_the_stored_case_is_reproduced() {
+    let (p, i) = super::stored_case("6001", "3e520b16c9728097");
+    wrong("3e520b16", (p, i), |s| {
+        assert_eq!(s, 0x0c);
+        0
+    });
+}
+
+/// Wrong (13.0.88 = 13.5 -O3: the word's `MERGE_C` into another register, the arm predicated in
+/// place in h's register): v3 (e5m2x2), v4 (`ld.u16` h: 0xec0c), v6 (`mov.b32` pack and unpack),
+/// v11 (the pair at element 0, h10 element 1), v13 (`@!p bra`), v15 (h an `xor.b16`), v17 (the arm
+/// a non-zero immediate: h0 takes 0x1234, the xor still 0), v19 (an `.f16x2` pair): each xor of
+/// h10 and h0 read from one register, 0. v10 stores h10 and h0: h0's half 0 too.
+#[test]
+fn word_rewritten_in_an_arm_3e520b16_wrong_variants_read_the_element_as_h() {
+    for name in [
+        "s60/v3_e5m2",
+        "s60/v4_h_ld_u16",
+        "s60/v6_b32_pack",
+        "s60/v11_low_word",
+        "s60/v13_not_p",
+        "s60/v15_h_xor_half",
+        "s60/v17_arm_nonzero_imm",
+        "s60/v19_f16x2_pair",
+    ] {
+        wrong(name, word_arm_variant(name), |_| 0);
+    }
+    // v10: `st.b16 [out], h10; st.b16 [out+2], h0`: spec 0x000c0000, the GPU's 0.
+    wrong("s60/v10_h_stored_after", word_arm_variant("s60/v10_h_stored_after"), |s| {
+        assert_eq!(s, 0x000c_0000);
+        0
+    });
+}
+
+/// Right (13.0.88 = 13.5 -O3 keep h): v1, v2 (no fp8 pair: the element a copy), v5 (the word read
+/// only by the unpack), v8 (the arm a load), v12 (h before the pair), v14 (`selp`, no branch), v18
+/// (the element at h's position unread); left out: v9 (the arm `add.s64`: h read from the stack
+/// pointer, another mechanism), v20 (the word unpacked through a `mov.b64` into words).
+#[test]
+fn word_rewritten_in_an_arm_3e520b16_right_variants_are_untouched() {
+    for name in [
+        "s60/v1_f16_not_pair",
+        "s60/v2_h2_loaded_u16",
+        "s60/v5_tid_predicate",
+        "s60/v8_arm_loaded_word",
+        "s60/v12_h_first",
+        "s60/v14_no_branch_selp",
+        "s60/v18_hi_dead",
+        "s60/v9_arm_add",
+        "s60/v20_b32_unpack_of_b64",
+    ] {
+        right(name, word_arm_variant(name));
+    }
+}
