@@ -18,10 +18,10 @@ use super::convert;
 use super::j_branch_known_values::{branch_fixed_immediate, observed_only_by, readers};
 use super::origin::{moved_immediate, reads_and_overwrites};
 use super::{
-    counter_of_a_signed_count_read_after_the_loop, imm_of, reg_of_glue, s8_of_a_shuffled_constant_folded_beside_a_load,
-    s8_round_trip_of_a_learned_constant, s8_round_trip_of_folded64_and_compare16,
-    set_negation_sign_extension_saturation_queries, unsigned_loop_exit_counted_signed, wide16_product_of_s8_round_trip,
-    GlueRule,
+    counter_of_a_signed_count_read_after_the_loop, imm_of, known_at_compile_time, reg_of_glue,
+    s8_of_a_shuffled_constant_folded_beside_a_load, s8_round_trip_of_a_learned_constant,
+    s8_round_trip_of_folded64_and_compare16, set_negation_sign_extension_saturation_queries,
+    unsigned_loop_exit_counted_signed, wide16_product_of_s8_round_trip, GlueRule,
 };
 use crate::isa::operand::{Operand, Role};
 use crate::isa::types::MemType;
@@ -399,13 +399,21 @@ fn sign_extended_byte_64(m: &Machine<'_>, k: usize) -> bool {
 
 /// 3602-N4: `shr.{u16,b16} d, h, n` (n < 16) of the round trip shifts the byte's 32-bit sign
 /// extension: ones come in.
+///
+/// An amount n in 16..31 does the same when ptxas does not know it (seed 6005's 08ac0734,
+/// corpus/findings/fuzz-h200-6005/trace/T60E.md: a loaded amount is `SEL min(n, 0xffff);
+/// SHF.R.U32.HI` of the unmasked `PRMT 0x8880` extension, 13.0.88 -O3: 0xffff for 0xb8 by 16,
+/// where §9.7.8.8 clamps to 0; an immediate or moved amount ≥ 16 is folded to 0, right —
+/// trace/08ac0734/s60/ v02-v05). From 32 on SHF clamps to 0, the spec's value.
 fn shr16_of_s8_round_trip(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Shr || !matches!(g.ty, GlueType::U16 | GlueType::B16) || !s8_round_trip(m, t, reg_of_glue(g, 0)?)
     {
         return None;
     }
     let (h, n) = (vals.first()?, vals.get(1)?);
-    let n = (h.is_exact() && n.is_exact()).then_some(n.bits as u32).filter(|&n| n < 16)?;
+    let n = (h.is_exact() && n.is_exact())
+        .then_some(n.bits as u32)
+        .filter(|&n| n < 16 || (n < 32 && known_at_compile_time::known_source(m, t, g, vals, 1).is_none()))?;
     let wide = h.bits as u8 as i8 as i32 as u32;
     Some(Expected::exact(u128::from((wide >> n) & 0xFFFF), result.width))
 }

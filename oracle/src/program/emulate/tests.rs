@@ -215,6 +215,7 @@ mod seeds_3602_to_3701;
 mod set_f32_boolean_beside_a_logic_op_of_set_f32_words;
 mod set_f32_boolean_converted_at_a_byte_store;
 mod shift16_amount_of_a_sign_extended_field;
+mod shr16_of_s8_round_trip_by_a_run_time_amount;
 
 mod cvt_producers_seen_through;
 mod seeds_3702_a;
