@@ -2604,3 +2604,14 @@ const SEED_6001_LABELS_B: [(&str, &str); 2] = [
     ("3e520b16", "fuzz-h200-5402-63f83d6e-pack-high-half-read-from-its-half-after-a-guarded-write"), // KNOWN 63f83d6e mirrored: the arm rewrites the {…, pair, h} word (`mov.b64 d0, 0`), h's register takes the unpacked element (`@!P0 PRMT R6, RZ, 0x7610, R6`) (T60B; the hook wanted h written in the arm); helper jb: pack_high_half_read_from_its_half_after_a_guarded_write/word_rewritten_in_an_arm.rs (trace/3e520b16/s60/)
     ("cb23dc6a", "new"), // KNOWN 3701-N-D, not reached: the pack built in place in h1's register (a cvt.bf16.f16 of a constant), h1 restored by `PRMT R0, R0, 0x7632, R0` with its high half left = h1, read by mul.wide.u16's 32-bit IMAD (T60B; no rule predicts the in-place pack in this frame, nor the 32-bit view; trace/cb23dc6a/s60/)
 ];
+
+#[test]
+fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6005", &SEED_6005_LABELS_F);
+}
+
+/// What the word finding of seed 6005 (the session's final build, 4739f3c3) that helper kf traced
+/// (session 60's trace F, corpus/findings/fuzz-h200-6005/trace/T60F.md) is labelled now.
+const SEED_6005_LABELS_F: [(&str, &str); 1] = [
+    ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
+];
