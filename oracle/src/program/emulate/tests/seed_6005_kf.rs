@@ -16,18 +16,6 @@ fn case(name: Option<&str>) -> (Program, Inputs) {
     }
 }
 
-/// Checks that 3701-N-D alone turns word 0 of every thread into `gpu(spec word)`.
-fn word0(name: Option<&str>, gpu: impl Fn(u128) -> u128) {
-    let (p, i) = case(name);
-    for (t, w, s, e) in super::words_emulated_alone(&p, &i, ND) {
-        if w == 0 {
-            assert_eq!(e.bits, gpu(s.bits), "{name:?} thread {t}");
-        } else {
-            assert_eq!(e, s, "{name:?} thread {t} word {w}");
-        }
-    }
-}
-
 /// caa2b68c: `st.s8 [+2], h1` stores the e5m2 pair's low byte 0xfb (`STG.E.S8 R9` of the merged
 /// R9), while `st.u8 [+3]` of d4's top half keeps the spec's 0xff (`sub.u64 d4, d0, {p, h1, p,
 /// h1}` reads R9 as both words): every thread 0xfffb0000, spec 0xff000000. With
