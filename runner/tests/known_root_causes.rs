@@ -2615,3 +2615,14 @@ fn the_seed_6005_word_finding_of_trace_e_is_labelled_by_its_entry() {
 const SEED_6005_LABELS_E: [(&str, &str); 1] = [
     ("08ac0734", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: shr.b16 of the s8 round trip by a loaded amount 16, `SEL min(n, 0xffff); SHF.R.U32.HI` of the unmasked PRMT 0x8880 extension: 0xffff (T60E; the rule took amounts < 16 only); helper ke: fuzz3602.rs shr16_of_s8_round_trip, run-time amounts 16..31 (trace/08ac0734/s60/)
 ];
+
+#[test]
+fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6005", &SEED_6005_LABELS_F);
+}
+
+/// What the word finding of seed 6005 (the session's final build, 4739f3c3) that helper kf traced
+/// (session 60's trace F, corpus/findings/fuzz-h200-6005/trace/T60F.md) is labelled now.
+const SEED_6005_LABELS_F: [(&str, &str); 1] = [
+    ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
+];

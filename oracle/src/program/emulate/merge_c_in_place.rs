@@ -166,7 +166,7 @@ pub(super) fn isa(
             }
             if let Some((_, word)) = results.first_mut() {
                 for (k, item) in items.iter().enumerate().skip(at + 2) {
-                    if item.is_some_and(|r| merged.contains(&r)) {
+                    if item.is_some_and(|r| merged.contains(&r)) && !repeated_pair_word(&items, at, k) {
                         let from = word.clone();
                         let mut to = from.clone();
                         to.replace(16 * k as u32, pair.field(0, 16));
@@ -235,7 +235,12 @@ fn merged_pack_of(m: &Machine<'_>, t: u32, d: Reg) -> Option<(Vec<bool>, Expecte
     let pair = m.read(t, p).ok().filter(|_| unchanged_between(m, p, pack, m.stmt))?;
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, pack, h));
-    let names_h = pack_items(m, pack, false)?.iter().map(|o| m.reg_of(o).is_ok_and(|r| merged.contains(&r))).collect();
+    let items: Vec<Option<Reg>> = pack_items(m, pack, false)?.iter().map(|o| m.reg_of(o).ok()).collect();
+    let names_h = items
+        .iter()
+        .enumerate()
+        .map(|(j, r)| r.is_some_and(|r| merged.contains(&r)) && !repeated_pair_word(&items, 0, j))
+        .collect();
     Some((names_h, pair))
 }
 
@@ -260,7 +265,8 @@ pub(super) fn stored(m: &mut Machine<'_>, t: u32, st: &St, mut values: Vec<Expec
         let _ = m.write_keeping_origin(t, c, to);
     }
     for (k, item) in items.iter().enumerate().skip(at + 2) {
-        if let (true, Some(v)) = (item.is_some_and(|r| merged.contains(&r)), values.get_mut(k)) {
+        let names_h = item.is_some_and(|r| merged.contains(&r)) && !repeated_pair_word(&items, at, k);
+        if let (true, Some(v)) = (names_h, values.get_mut(k)) {
             let from = v.clone();
             *v = m.fire(d, &from, pair.field(0, 16));
         }
@@ -388,7 +394,11 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     let items: Vec<Option<Reg>> = pack_items(m, k, true)?.iter().map(|o| m.reg_of(o).ok()).collect();
     let mut merged = vec![h];
     merged.extend(duplicates(m, t, k, h));
-    let later_item = items.iter().skip(at + 2).any(|r| r.is_some_and(|r| merged.contains(&r)));
+    let later_item = items
+        .iter()
+        .enumerate()
+        .skip(at + 2)
+        .any(|(j, r)| r.is_some_and(|r| merged.contains(&r)) && !repeated_pair_word(&items, at, j));
     let read_after = merged.iter().any(|&r| half_read_after(m, k, r));
     let unguarded = matches!(&m.p.body[k], Stmt::Isa(Instruction { guard: None, .. }));
     let source = merge_c_half_of_u8_cvt_or_truncation::truncated_source(m, k, h)
@@ -407,6 +417,20 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
     );
     let destroys = later_item || read_after || source.is_some() || !low_bytes.is_empty();
     destroys.then_some(Destroyed { items, at, p, merged, source, low_bytes })
+}
+
+/// Whether element `k` of a destroying pack's elements `items` (the pair at `at`) is the high
+/// half of a later word that repeats the pair's word {p, h} (element `k - 1` the pair's register,
+/// element `k` naming h): ptxas reads that word from the merged register itself, which holds {p,
+/// h} (`MERGE_C` moves C's low half to the high half), so the element is h, as the spec says.
+/// Seed 6005's caa2b68c (corpus/findings/fuzz-h200-6005/trace/T60F.md, variants in
+/// trace/caa2b68c/s60/): `shr.s16 h1, h0, 0xf; mov.b64 d2, {p, h1, p, h1}; sub.u64 d4, d0, d2` is
+/// 13.0.88 = 13.5 -O3 `SHF.R.S32.HI R9; F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R9, R10, R0, R9;
+/// IADD3 RZ, P0, R4, -R9, RZ; IMAD.X R4, R5, 0x1, ~R9, P0` (both words R9: d4 the spec's, while
+/// `st.s8 h1` stores the pair's byte); v2_h_not_stored (the pack alone) right. A word {h', h}
+/// with another h' reads the pair (v1_word1_other_pair: `PRMT R3, R8, 0x5410, R9`).
+fn repeated_pair_word(items: &[Option<Reg>], at: usize, k: usize) -> bool {
+    k % 2 == 1 && k > at + 1 && items.get(at).copied().flatten().is_some() && items.get(k - 1) == items.get(at)
 }
 
 /// The last statement before body index `before` that writes `r`, with its index.

@@ -306,6 +306,7 @@ mod seed_580x_hc;
 mod seed_58_hg;
 mod seed_5901_ib;
 mod seed_6002_jc;
+mod seed_6005_kf;
 mod seed_600x_jd;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_not_of_a_set;
