@@ -17,11 +17,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::reg_file::RegFile;
-
 use super::emulate::Origin;
 use super::interp::{InterpError, Probed, RunOptions};
 use super::launch::{Buffer, ParamValue};
+use super::reg_file::RegFile;
 use super::{Inputs, PredGuard, Program, Reg, RegClass, Special, Stmt};
 use crate::isa::operand::Operand;
 use crate::memory::{Image, Shared};

@@ -290,11 +290,7 @@ pub(super) fn fall_through_fixed_ahead(m: &Machine<'_>, v: Reg, h: Reg, types: &
 /// %r0, %tix, %r0`: `IADD3.X R5, R0, 0x4` with R0 = 4 (13.5: R0 = −5); a copy made before the
 /// branch, two copies, a copy of a loaded word alike, `s60/b*`.)
 fn branch_fixed_subtrahend(m: &Machine<'_>, g: &Glue, vals: &[Expected]) -> Option<u64> {
-    let (types, mask) = match (g.op, g.ty) {
-        (GlueOp::Subc { .. }, GlueType::U32 | GlueType::S32) => (SUBC_FACTS_32, 0xFFFF_FFFF),
-        (GlueOp::Subc { .. }, GlueType::U64 | GlueType::S64) => (SUBC_FACTS_64, u64::MAX),
-        _ => return None,
-    };
+    let (types, mask) = subc_scope(g)?;
     let constant = branch_fixed_immediate(m, reg_of_glue(g, 1)?, m.stmt, types)? & mask;
     let known = vals.get(1).is_some_and(|v| v.is_exact() && v.bits as u64 & mask == constant);
     known.then_some(constant)
@@ -305,12 +301,13 @@ const SUBC_FACTS_32: &[GlueType] = &[GlueType::U32, GlueType::S32, GlueType::B32
 /// The `setp.ne` types whose fact fixes a 64-bit `subc` subtrahend (4ce75ab2's `s60/a2`, `a3`).
 const SUBC_FACTS_64: &[GlueType] = &[GlueType::U64, GlueType::S64, GlueType::B64];
 
-/// The width in bits of a 32- or 64-bit `subc` (its word and carry chain).
-fn subc_width(g: &Glue) -> u32 {
-    if matches!(g.ty, GlueType::U64 | GlueType::S64) {
-        64
-    } else {
-        32
+/// For a 32- or 64-bit `subc`: the `setp.ne` types whose fact fixes its subtrahend, and the
+/// mask of its word and carry chain; `None` for any other statement.
+fn subc_scope(g: &Glue) -> Option<(&'static [GlueType], u64)> {
+    match (g.op, g.ty) {
+        (GlueOp::Subc { .. }, GlueType::U32 | GlueType::S32) => Some((SUBC_FACTS_32, 0xFFFF_FFFF)),
+        (GlueOp::Subc { .. }, GlueType::U64 | GlueType::S64) => Some((SUBC_FACTS_64, u64::MAX)),
+        _ => None,
     }
 }
 
@@ -325,7 +322,7 @@ fn subc_of_branch_constant(
 ) -> Option<Expected> {
     let constant = branch_fixed_subtrahend(m, g, vals).filter(|_| result.is_exact())?;
     let added = (result.bits as u64).wrapping_add(constant.wrapping_mul(2)).wrapping_add(1);
-    let mask = u64::MAX >> (64 - subc_width(g));
+    let (_, mask) = subc_scope(g)?;
     Some(Expected::exact(u128::from(added & mask), result.width))
 }
 
@@ -340,7 +337,7 @@ pub(super) fn carry(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], ca
     let constant = branch_fixed_subtrahend(m, g, vals)?;
     let borrow_in = m.carry(t).ok().filter(Expected::is_exact)?;
     let a = vals.first().filter(|a| a.is_exact())?;
-    let mask = u64::MAX >> (64 - subc_width(g));
+    let (_, mask) = subc_scope(g)?;
     let sum = u128::from(a.bits as u64 & mask) + u128::from(constant) + u128::from(borrow_in.bits == 0);
     let v = Expected::exact(u128::from(sum <= u128::from(mask)), carry.width);
     Some(m.fire(Deviation::SubcOfBranchConstantAddsIt, carry, v))
