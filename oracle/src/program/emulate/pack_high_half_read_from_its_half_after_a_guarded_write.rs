@@ -100,12 +100,7 @@ fn half_written_in_an_arm(m: &Machine<'_>, pack: usize, k: usize) -> Option<Reg>
         return None;
     }
     // p: an fp8 pair (`F2FP…MERGE_C` takes h as its C).
-    let pw = body[..pack].iter().rposition(|s| writes(s, p))?;
-    let pair = matches!(&body[pw], Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })
-        if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
-            && matches!(c.atype, CvtType::F32 | CvtType::F16x2)
-            && c.satfinite
-            && !c.relu);
+    let pair = pair_before(m, pack, p);
     // h: written between the pack and the unpack once, in the straight arm of a forward branch.
     let h_writes: Vec<usize> = (pack + 1..k).filter(|&j| writes(&body[j], h)).collect();
     let [a] = h_writes[..] else { return None };
@@ -153,4 +148,16 @@ fn read_whole_live(m: &Machine<'_>, pack: usize, w: Reg) -> bool {
         }
     }
     false
+}
+
+/// Whether `p`, read at body index `pack`, was last written by an unguarded
+/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32,f16x2}` (no `.relu`): the pair `F2FP…MERGE_C` builds
+/// beside h (this module's and [`word_rewritten_in_an_arm`]'s scope).
+fn pair_before(m: &Machine<'_>, pack: usize, p: Reg) -> bool {
+    let Some(pw) = m.p.body[..pack].iter().rposition(|s| writes(s, p)) else { return false };
+    matches!(&m.p.body[pw], Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })
+        if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
+            && matches!(c.atype, CvtType::F32 | CvtType::F16x2)
+            && c.satfinite
+            && !c.relu)
 }

@@ -40,9 +40,9 @@ use super::super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
 use super::super::fuzz3602::unchanged_between;
 use super::super::merge_c_in_place::last_writer;
 use super::super::origin::read_later;
-use super::read_whole_live;
+use super::{pair_before, read_whole_live};
 use crate::isa::operand::Operand;
-use crate::isa::{CvtType, Form, Instruction, Mov, MovShape, MovType};
+use crate::isa::{Form, Instruction, Mov, MovShape, MovType};
 use crate::program::exec::Machine;
 use crate::program::{Reg, RegClass, Stmt};
 use crate::semantics::{Deviation, Expected};
@@ -124,16 +124,6 @@ fn half_beside_pair_under_a_word_arm(m: &Machine<'_>, w: Reg, parts: &[Option<Re
             && read_later(m, k, h);
         fits.then_some((e, h))
     })
-}
-
-/// Whether `p`, read at body index `pack`, was last written by an unguarded
-/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32,f16x2}` (no `.relu`).
-fn pair_before(m: &Machine<'_>, pack: usize, p: Reg) -> bool {
-    matches!(last_writer(m, pack, p), Some((_, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })))
-        if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2)
-            && matches!(c.atype, CvtType::F32 | CvtType::F16x2)
-            && c.satfinite
-            && !c.relu)
 }
 
 /// Whether `h`, read at body index `pack`, has a writer before it that is no `mov` of an immediate
