@@ -91,6 +91,7 @@ fn a_non_deterministic_backend_is_classed_non_deterministic() {
     assert!(!doc.findings.is_empty(), "{text}");
     for f in &doc.findings {
         assert_eq!(f.signature.class, FindingClass::NonDeterministic, "{f:#?}");
+        assert!(f.title.starts_with("non-deterministic "), "{}", f.title);
         assert_eq!(f.reproduced, Some(false));
         let m = f.message.as_deref().unwrap_or_default();
         assert!(m.contains("the words changed between 4 runs") && m.contains("oracle-worker: 0x"), "{m}");

@@ -494,6 +494,8 @@ impl Case for Job {
             f.reproduced = Some(false);
             if let Some(seen) = words_seen_to_change(engine, self) {
                 f.signature.class = FindingClass::NonDeterministic;
+                // The title names the class (seed 6103's a3c91903 was titled `compiler …`).
+                f.title = f.signature.to_string();
                 f.message = Some(seen);
             }
             (f, c)
