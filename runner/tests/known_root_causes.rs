@@ -2626,3 +2626,56 @@ fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
 const SEED_6005_LABELS_F: [(&str, &str); 1] = [
     ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
 ];
+
+#[test]
+fn the_seed_6102_word_finding_of_trace_e_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6102", &SEED_6102_LABELS_E);
+}
+
+/// What the word finding of seed 6102 (session 61's campaign build, 2e90cca6) that helper le traced
+/// (session 61's trace E, corpus/findings/fuzz-h200-6102/trace/T61E.md) is labelled now.
+const SEED_6102_LABELS_E: [(&str, &str); 1] = [
+    ("7586be16", "fuzz-h200-3501-n3-cnot-of-set-cvt-converted-as-number"), // KNOWN 3501-N3 (ce007cb2's trigger): cnot.b64 d0; cvt.rni.u32.f64 r0, d0 tested by cnot.b32 r4, r0, and a SIBLING cvt.rmi.u16.f64 h0, d0 of the same cnot folded to the number 1 (`SEL R6, RZ, 0x1, !P0`) (T61E; the trigger took the tested cvt and the cvts reading its result only); helper le: emulate/cnot_conversion_beside_a_tested_one.rs (trace/7586be16/s61/)
+];
+
+/// Seed 6102's `unwritten-register` finding 427d8456 (trace/T61E.md): ptxas 13.0.88 and 13.5 -O3 drop
+/// the dead `ld.acquire.cluster.shared` of an arm and the `setp` of the arm's predicate p1, and keep
+/// p1's readers under P0, which nothing writes: `@!P0 CCTL.IVALL` and the guard of the live `@!p1
+/// ld.global.cg` in the next branch's arm, merged into its compare (`ISETP.NE.U32.OR P1, PT, R7,
+/// 0x43, P0`). A real never-written read; the ISETP is the earlier read and keys the finding, now a
+/// form of sass-cctl-under-unwritten-predicate (`ISETP.*.OR`, `source`). s61/w3 (the load
+/// unguarded: the CCTL alone), w4 (`.cta`: the ISETP alone), w5, w7 are the entry's; w1 (a relaxed
+/// load) and w6 (no arm load) keep the setp.
+#[test]
+fn the_seed_6102_sass_finding_427d8456_is_the_cctl_drop_with_a_guard_merged_into_an_or() {
+    const ENTRY: &str = "sass-cctl-under-unwritten-predicate";
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-6102/trace/427d8456");
+    let label = |path: &str| sass_label(&trace.join(path), &known);
+    assert_eq!(label("orig.130.O3.sass"), ENTRY);
+    assert_eq!(label("orig.135.O3.sass"), ENTRY);
+    for wrong in ["w3_load_unguarded", "w4_acquire_cta", "w5_guard_p1_true", "w7_tids_in_block"] {
+        assert_eq!(label(&format!("s61/{wrong}.130.O3.sass")), ENTRY, "{wrong}");
+    }
+    for right in ["w1_relaxed_in_arm", "w6_no_arm_load"] {
+        assert_eq!(label(&format!("s61/{right}.130.O3.sass")), "gone", "{right}");
+    }
+    let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-6102/findings-labelled-new.json"));
+    let f = stored.findings.iter().find(|f| f.id.starts_with("427d8456")).unwrap();
+    assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
+    assert_eq!(known.matches(&f.signature).map(|k| k.name.as_str()), Some(ENTRY));
+    // A compare that ANDs (no merged guard) reading a never-written register stays new.
+    let and = Signature::new(FindingClass::UnwrittenRegister, "ISETP.NE.U32.AND", "", ["ptxas -O3"], "source");
+    assert!(known.matches(&and).is_none());
+}
+
+#[test]
+fn the_seed_6102_crash_finding_of_trace_e_is_labelled_by_its_entry() {
+    assert_eq!(crash_labels_of("fuzz-h200-6102"), expected(&SEED_6102_CRASH_LABELS_E));
+}
+
+/// What the crash finding of seed 6102 (session 61's campaign build, 2e90cca6) that helper le traced
+/// (session 61's trace E, corpus/findings/fuzz-h200-6102/trace/T61E.md) is labelled now.
+const SEED_6102_CRASH_LABELS_E: [(&str, &str); 1] = [
+    ("bc461d79", "fuzz-h100-p-o0-hinted-loads-crash"), // KNOWN P (cb849f3e's form), by id: -O0 never computes the policy d3, its dead first hinted load dropped, the arm's hinted ld.acquire.sys.v2.b64 takes desc[UR4] from R2:R3 = the output pointer's words (T61E; no GPU: the -O0 listings; not reproduced alone as the descriptor is the buffer address)
+];

@@ -39,6 +39,7 @@ mod carry_of_known_zero_shl_and_constant_set;
 mod carry_reader_of_constants_with_zero_carry_in;
 mod chained_shr_s32_of_known_ones_folded_to_zero;
 mod cnot_chain_b16_or_b64;
+mod cnot_conversion_beside_a_tested_one;
 mod cnot_conversion_tested_down_a_chain;
 mod cnot_funnel_rotate_in_lea_hi;
 mod cnot_loop_chain_read_through_integer_cvts;

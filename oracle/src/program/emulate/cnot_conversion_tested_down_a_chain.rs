@@ -31,7 +31,7 @@ use crate::program::{Reg, Stmt};
 
 /// How many links ([`link_operand`]) the chain may pass through, back to the `cnot` and forward
 /// to the test (8fe9dbe7 has three: a copy and two `cvt`s).
-const LINKS: u32 = 4;
+pub(super) const LINKS: u32 = 4;
 
 /// The source operand of statement `s` when it is a link of the chain: an unguarded
 /// float-to-integer `cvt` with an integer rounding (it keeps a number 0/1 the number) or a `mov`
@@ -63,7 +63,7 @@ fn link_destination(m: &Machine<'_>, k: usize) -> Option<Reg> {
 /// The body index of the chain's first link — a float-to-integer `cvt` whose source's last
 /// writer is an unguarded `cnot` — that the link at body index `k` is or reaches back through at
 /// most `depth` links.
-fn first_link(m: &Machine<'_>, k: usize, depth: u32) -> Option<usize> {
+pub(super) fn first_link(m: &Machine<'_>, k: usize, depth: u32) -> Option<usize> {
     let x = link_operand(&m.p.body[k]).and_then(|o| m.reg_of(o).ok())?;
     let (j, s) = last_writer(m, k, x)?;
     match s {
@@ -78,7 +78,7 @@ fn first_link(m: &Machine<'_>, k: usize, depth: u32) -> Option<usize> {
 /// Whether the value the link at body index `k` writes is tested against zero
 /// ([`zero_tests`]) by a reader whose result is read (`r3_dead_cnot`: a dead test is right), or
 /// so by a reader of a link reading it, at most `depth` links on.
-fn tested_down_the_chain(m: &Machine<'_>, k: usize, depth: u32) -> bool {
+pub(super) fn tested_down_the_chain(m: &Machine<'_>, k: usize, depth: u32) -> bool {
     let Some(d) = link_destination(m, k) else { return false };
     let live = |j: usize| matches!(&m.p.body[j], Stmt::Glue { glue, .. } if read_later(m, j, glue.dst));
     if zero_tests(m, k, d).into_iter().any(live) {

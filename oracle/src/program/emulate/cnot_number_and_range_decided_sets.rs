@@ -89,7 +89,8 @@ fn cnot_of_a_set(m: &Machine<'_>, t: u32, r: Reg) -> bool {
 /// a chain of float-to-integer `cvt`s and copies from the first conversion (8fe9dbe7), and
 /// (`emulate/cnot_read_by_a_live_zero_setp.rs`) where a live `setp` of the `cnot` against 0 reads
 /// it (seed 4701's 024297c0), or a live `setp` against 0 reads another `cnot.{b16,b64}` (seed
-/// 5501's 0078d11a).
+/// 5501's 0078d11a). Seed 6102 (`emulate/cnot_conversion_beside_a_tested_one.rs`): also a
+/// conversion of the same `cnot` beside the tested one (7586be16).
 /// ptxas 13.0.88 and 13.5 -O3. `r` is the cvt's source register, `a` its value: the conversion
 /// of the number `a` (0 or 1) in the cvt's source type.
 pub(super) fn cnot_converted_as_number(
@@ -124,6 +125,7 @@ pub(super) fn cnot_converted_as_number(
         || super::cnot_chain_b16_or_b64::cnot_of_a_cnot(m, t, r)
         || super::cnot_read_by_a_live_cnot::cnot_read_by_a_live_cnot(m, t, r)
         || super::cnot_conversion_tested_down_a_chain::cnot_conversion_tested_down_a_chain(m, r)
+        || super::cnot_conversion_beside_a_tested_one::cnot_converted_beside_a_tested_conversion(m, r)
         || super::cnot_read_by_a_live_zero_setp::cnot_read_by_a_live_zero_setp(m, t, r)
         || super::cnot_read_by_a_live_zero_setp::cnot_converted_beside_a_zero_tested_cnot(m, t, r);
     let bits = c.atype.bits();
