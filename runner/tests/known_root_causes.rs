@@ -2679,3 +2679,15 @@ fn the_seed_6102_crash_finding_of_trace_e_is_labelled_by_its_entry() {
 const SEED_6102_CRASH_LABELS_E: [(&str, &str); 1] = [
     ("bc461d79", "fuzz-h100-p-o0-hinted-loads-crash"), // KNOWN P (cb849f3e's form), by id: -O0 never computes the policy d3, its dead first hinted load dropped, the arm's hinted ld.acquire.sys.v2.b64 takes desc[UR4] from R2:R3 = the output pointer's words (T61E; no GPU: the -O0 listings; not reproduced alone as the descriptor is the buffer address)
 ];
+
+#[test]
+fn the_seed_6102_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6102", &SEED_6102_LABELS_D);
+}
+
+/// What the word findings of seed 6102 (session 61's campaign build, 2e90cca6) that helper ld traced
+/// (session 61's trace D, corpus/findings/fuzz-h200-6102/trace/T61D.md) are labelled now.
+const SEED_6102_LABELS_D: [(&str, &str); 2] = [
+    ("45b70e5a", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: bfe.s32 past the msb of a mul.wide.u16 product of constants, `MOV R0, 0xffff` (T61D; a_known_locally took the product as known); helper ld: n7_known_within_one_block/a_through_a_late_folded_producer.rs, also 64-bit shr (trace/45b70e5a/s61/)
+    ("a1d7d823", "new"), // KNOWN B (the f32-loaded shl.b64 amount, -O0 and -O3) + c6d3ed97 widened, not reached: -O3's carry-in PT for a shl.b32 z known by known bits with a known one (0x8000 + 0), the flag (z ± K) != 0; z made by the case's loop of shl by the counter (T61D; trace/a1d7d823/s61/)
+];

@@ -30,6 +30,7 @@
 //! ([`range_policy`]).
 
 mod a_through_a_carry_writer;
+mod a_through_a_late_folded_producer;
 
 pub(super) use a_through_a_carry_writer::a_known_locally;
 

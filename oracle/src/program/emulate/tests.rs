@@ -193,6 +193,7 @@ mod mul_hi_by_one_known_at_compile_time;
 mod mul_hi_by_one_of_loaded_half_read_as_low_half;
 mod multiplier_chain_folded_to_its_low_word;
 mod n7_a_through_a_carry_writer;
+mod n7_a_through_a_late_folded_producer;
 mod n7_to_3501;
 mod neg_of_set_f32_beside_logic_of_sets;
 mod negated_abs_s64_below_every_negative_constant;

@@ -26,8 +26,10 @@ use crate::program::{Reg, Stmt};
 const DEPTH: u32 = 4;
 
 /// Whether the value `r` holds at body index `before` was computed, within [`DEPTH`] writers
-/// back, by a glue statement writing the carry flag (`GlueOp::writes_carry`), through glue,
-/// `mov` or `cvt` writers of its register sources.
+/// back, by a glue statement writing the carry flag (`GlueOp::writes_carry`) or by a 16-bit
+/// `mul.wide`/`mad.wide` or a 64-bit `shr` (seed 6102's 45b70e5a,
+/// [`super::a_through_a_late_folded_producer`]), through glue, `mov` or `cvt` writers of its
+/// register sources.
 pub(in crate::program::emulate) fn through_a_carry_writer(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     let Some((k, s)) = m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r)) else {
         return false;
@@ -35,7 +37,9 @@ pub(in crate::program::emulate) fn through_a_carry_writer(m: &Machine<'_>, befor
     let deeper = |x: Reg| depth > 0 && through_a_carry_writer(m, k, x, depth - 1);
     match s {
         Stmt::Glue { glue, .. } => {
-            glue.op.writes_carry() || glue.src.iter().flatten().any(|src| matches!(*src, Src::Reg(x) if deeper(x)))
+            glue.op.writes_carry()
+                || super::a_through_a_late_folded_producer::late_folded(glue)
+                || glue.src.iter().flatten().any(|src| matches!(*src, Src::Reg(x) if deeper(x)))
         }
         Stmt::Isa(Instruction { form: form @ (Form::Mov(_) | Form::Cvt(_)), operands, .. }) => {
             let mut sources = Vec::new();
@@ -52,7 +56,7 @@ pub(in crate::program::emulate) fn through_a_carry_writer(m: &Machine<'_>, befor
 
 /// N-7's question of its `a` (`emulate.rs`): whether ptxas knows `a` (register `r`, thread `t`)
 /// in the `bfe`'s block ([`super::known_locally`]) and did not compute it through a carry-writing
-/// add or sub ([`through_a_carry_writer`]).
+/// add or sub, a 16-bit widening multiply or a 64-bit `shr` ([`through_a_carry_writer`]).
 pub(in crate::program::emulate) fn a_known_locally(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     super::known_locally(m, t, r) && !through_a_carry_writer(m, m.stmt, r, DEPTH)
 }
