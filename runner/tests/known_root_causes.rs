@@ -2626,3 +2626,27 @@ fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
 const SEED_6005_LABELS_F: [(&str, &str); 1] = [
     ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
 ];
+
+#[test]
+fn the_seed_6101_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6101", &SEED_6101_LABELS_A);
+}
+
+/// What the word findings of seed 6101 (session 61's campaign build, 2e90cca6; its json rebuilt
+/// from junit.xml) that helper la traced (session 61's trace A, corpus/findings/fuzz-h200-6101/trace/T61A.md)
+/// are labelled now.
+const SEED_6101_LABELS_A: [(&str, &str); 2] = [
+    ("04f8f106", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2's 64-bit widening (`SEL R9, RZ, 0x1, !P1`) triggered by xor.b16 of a cvt.s16.u32 of an integer set (T61A; the trigger wanted the set or a mov.b32 half of it); helper la: set_f32_widened_as_its_boolean/narrowed_mask.rs (trace/04f8f106/s61/)
+    ("b48ec167", "new"), // unresolved: h40 (the high half of cvt.u64.u16's low word, 0) read from r10's high half after `LDG.E.64 R8` reused h0's register (`PRMT R8, R11, 0x7632, R8; PRMT R6, R8, 0x7632, R6`); G's zero-extended high half in play (u2), the read register allocation-dependent (T61A; trace/b48ec167/s61/)
+];
+
+#[test]
+fn the_seed_6102_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6102", &SEED_6102_LABELS_A);
+}
+
+/// What the word finding of seed 6102 (session 61's campaign build, 2e90cca6) that helper la traced
+/// (session 61's trace A, corpus/findings/fuzz-h200-6101/trace/T61A.md) is labelled now.
+const SEED_6102_LABELS_A: [(&str, &str); 1] = [
+    ("9e2ce1b2", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.u8.u64 of cvt.rn.f64.s32 of the set.f32 beside an xor of an integer set's halves is the boolean (`SEL R0, RZ, 0x1, !P0`; 9d958b9f's widening mirrored) (T61A; the rule took the 64-bit widening only); helper la: of_a_float_cvt_of_the_set.rs `narrowing` (trace/9e2ce1b2/s61/)
+];
