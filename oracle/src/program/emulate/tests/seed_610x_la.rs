@@ -35,7 +35,9 @@ fn c1_n2_04f8f106_the_stored_case_gives_the_stored_o3_words() {
 /// low half is h7 = 0). `(name, spec, emulated)` of word 0.
 #[test]
 fn c1_n2_04f8f106_a_16_bit_narrowing_of_a_set_is_the_mask_trigger() {
-    for name in ["orig", "s61/v4_cvt_u16_of_set", "s61/v12_cvt_s16_s32_of_set_s32", "s61/v9_and", "s61/v11_half_also_stored"] {
+    for name in
+        ["orig", "s61/v4_cvt_u16_of_set", "s61/v12_cvt_s16_s32_of_set_s32", "s61/v9_and", "s61/v11_half_also_stored"]
+    {
         assert_eq!(word0("6101", "04f8f106", name), (0, 0x0001_0000, vec![D]), "{name}");
     }
 }
