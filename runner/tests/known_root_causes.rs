@@ -2691,3 +2691,27 @@ const SEED_6102_LABELS_D: [(&str, &str); 2] = [
     ("45b70e5a", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: bfe.s32 past the msb of a mul.wide.u16 product of constants, `MOV R0, 0xffff` (T61D; a_known_locally took the product as known); helper ld: n7_known_within_one_block/a_through_a_late_folded_producer.rs, also 64-bit shr (trace/45b70e5a/s61/)
     ("a1d7d823", "new"), // KNOWN B (the f32-loaded shl.b64 amount, -O0 and -O3) + c6d3ed97 widened, not reached: -O3's carry-in PT for a shl.b32 z known by known bits with a known one (0x8000 + 0), the flag (z ± K) != 0; z made by the case's loop of shl by the counter (T61D; trace/a1d7d823/s61/)
 ];
+
+#[test]
+fn the_seed_6101_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6101", &SEED_6101_LABELS_A);
+}
+
+/// What the word findings of seed 6101 (session 61's campaign build, 2e90cca6; its json rebuilt
+/// from junit.xml) that helper la traced (session 61's trace A, corpus/findings/fuzz-h200-6101/trace/T61A.md)
+/// are labelled now.
+const SEED_6101_LABELS_A: [(&str, &str); 2] = [
+    ("04f8f106", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2's 64-bit widening (`SEL R9, RZ, 0x1, !P1`) triggered by xor.b16 of a cvt.s16.u32 of an integer set (T61A; the trigger wanted the set or a mov.b32 half of it); helper la: set_f32_widened_as_its_boolean/narrowed_mask.rs (trace/04f8f106/s61/)
+    ("b48ec167", "new"), // unresolved: h40 (the high half of cvt.u64.u16's low word, 0) read from r10's high half after `LDG.E.64 R8` reused h0's register (`PRMT R8, R11, 0x7632, R8; PRMT R6, R8, 0x7632, R6`); G's zero-extended high half in play (u2), the read register allocation-dependent (T61A; trace/b48ec167/s61/)
+];
+
+#[test]
+fn the_seed_6102_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6102", &SEED_6102_LABELS_A);
+}
+
+/// What the word finding of seed 6102 (session 61's campaign build, 2e90cca6) that helper la traced
+/// (session 61's trace A, corpus/findings/fuzz-h200-6101/trace/T61A.md) is labelled now.
+const SEED_6102_LABELS_A: [(&str, &str); 1] = [
+    ("9e2ce1b2", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.u8.u64 of cvt.rn.f64.s32 of the set.f32 beside an xor of an integer set's halves is the boolean (`SEL R0, RZ, 0x1, !P0`; 9d958b9f's widening mirrored) (T61A; the rule took the 64-bit widening only); helper la: of_a_float_cvt_of_the_set.rs `narrowing` (trace/9e2ce1b2/s61/)
+];

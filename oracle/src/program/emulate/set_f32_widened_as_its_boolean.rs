@@ -20,6 +20,7 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
+mod narrowed_mask;
 mod of_a_float_cvt_of_the_set;
 
 /// 3701 C1-N2 through a 64-bit widening: `cvt.{u64,s64}.{s32,u32} d, s` of a `set.<cmp>.f32.<any
@@ -71,14 +72,20 @@ pub(super) fn cvt(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option
 
 /// Whether some `and`/`or`/`xor.{b16,b32}` of the program reads, beside another register, a
 /// predicate-made −1/0 (a `set.<cmp>.{u32,s32}` result, a half a `mov.b32` unpack took of one,
-/// or a `selp -1, 0` mask, [`selp_mask_at`]), or a `not.{b16,b32}` reads one (T12c2.md §A: reduced.ptx `xor.b32`
+/// or a `selp -1, 0` mask, [`selp_mask_at`], or a 16-bit `cvt` narrowing of a set,
+/// [`narrowed_mask::narrowed_set`], seed 6101's 04f8f106), or a `not.{b16,b32}` reads one (T12c2.md §A: reduced.ptx `xor.b32`
 /// of a set and a packed load, v11 `and.b32`, `w/` `or.b32`, t1 `xor.b16` of a half, t3 and v9
 /// `xor.b32` of a `selp.b32 -1, 0` mask, t5 `not.b32` of a set; all `SEL R, RZ, 0x1`).
 pub(super) fn logic_of_a_predicate_mask(m: &Machine<'_>) -> bool {
     let is_set =
         |s: &Stmt| matches!(s, Stmt::Glue { glue, .. } if matches!(glue.op, GlueOp::Set(_, SetDst::U32 | SetDst::S32)));
-    let of_mask =
-        |k: usize, r: Option<Reg>| r.is_some_and(|r| set_or_unpack_of_set(m, k, r, &is_set) || selp_mask_at(m, k, r));
+    let of_mask = |k: usize, r: Option<Reg>| {
+        r.is_some_and(|r| {
+            set_or_unpack_of_set(m, k, r, &is_set)
+                || selp_mask_at(m, k, r)
+                || narrowed_mask::narrowed_set(m, k, r, &is_set)
+        })
+    };
     m.p.body.iter().enumerate().any(|(k, s)| match s {
         Stmt::Glue { glue, .. } if matches!(glue.ty, GlueType::B16 | GlueType::B32) => {
             let (a, b) = (reg_of_glue(glue, 0), reg_of_glue(glue, 1));

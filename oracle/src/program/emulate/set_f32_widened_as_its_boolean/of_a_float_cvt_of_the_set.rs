@@ -28,18 +28,17 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
-/// `cvt.{u64,s64}.{u16,s16,u32,s32} d, s` (plain) with s last written by an unguarded float `cvt`
+/// `cvt.{u64,s64}.{u16,s16,u32,s32} d, s` (plain), or an integer [`narrowing`] of a 32- or 64-bit
+/// source, with s last written by an unguarded float `cvt`
 /// of its width, observed by this widening alone, of the set's truth ([`truth_of_a_set_f32`]), in a
 /// program C1-N2's trigger is in ([`triggered`]): 1 where the float is nonzero (the set true), 0
 /// where it is zero.
 pub(super) fn widened(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::CvtOfSetF32ConvertsOneBesideXorOfSet;
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
-    if !m.allow.emulates(d)
-        || !plain
-        || !matches!(c.dtype, CvtType::U64 | CvtType::S64)
-        || !matches!(c.atype, CvtType::U16 | CvtType::S16 | CvtType::U32 | CvtType::S32)
-    {
+    let widening = matches!(c.dtype, CvtType::U64 | CvtType::S64)
+        && matches!(c.atype, CvtType::U16 | CvtType::S16 | CvtType::U32 | CvtType::S32);
+    if !m.allow.emulates(d) || !plain || !(widening || narrowing(c)) {
         return None;
     }
     let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
@@ -56,7 +55,23 @@ pub(super) fn widened(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Op
     }
     let word = m.read(t, s).ok().filter(Expected::is_exact)?;
     let truth = word.bits & ((1u128 << c.atype.bits()) - 1) != 0;
-    Some((d, Expected::exact(u128::from(truth), 64)))
+    Some((d, Expected::exact(u128::from(truth), c.dtype.bits())))
+}
+
+/// Whether `c` is an integer narrowing `cvt.<int d>.{u32,s32,u64,s64}` (d narrower than the
+/// source) of a 32- or 64-bit float's bits: seed 6102's 9e2ce1b2 (corpus/findings/fuzz-h200-6102/
+/// trace/T61A.md, `trace/9e2ce1b2/s61/`; helper la, session 61). `set.ne.f32.s16 r2; cvt.rn.f64.s32
+/// d3, r2; cvt.u8.u64 h9, d3` beside C1-N2's xor trigger is `SEL R0, RZ, 0x1, !P0` for h9 (13.0.88
+/// and 13.5 -O3): 1 where §9.7.9.21 keeps the low byte of f64 1065353216.0, 0. Wrong alike:
+/// `cvt.u16.u64` (`w7`), `cvt.u32.u64` then `cvt.u16.u32` (`w8`), `cvt.rn.f32.s32; cvt.u8.u32`
+/// (`w5`), `cvt.rm.f64.u32` (`w10`), the 32-bit narrowing unpacked (`w11`). Right: no trigger
+/// (`w1`), an integer set (`w2`), a loaded word (`w3`), the f64's top half also stored (`w9`: materialized
+/// as f64 1.0, `FSEL R7, RZ, 1.875`, whose low byte is 0). Not emulated: a `mov.b64` unpack of the
+/// f64 in place of the narrowing cvt (`w12`, wrong too).
+fn narrowing(c: Cvt) -> bool {
+    c.dtype.is_int()
+        && matches!(c.atype, CvtType::U32 | CvtType::S32 | CvtType::U64 | CvtType::S64)
+        && c.dtype.bits() < c.atype.bits()
 }
 
 /// Whether statement `s` is a `set.<cmp>.f32`.
