@@ -2715,3 +2715,25 @@ fn the_seed_6102_word_finding_of_trace_a_is_labelled_by_its_entry() {
 const SEED_6102_LABELS_A: [(&str, &str); 1] = [
     ("9e2ce1b2", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN C1-N2: cvt.u8.u64 of cvt.rn.f64.s32 of the set.f32 beside an xor of an integer set's halves is the boolean (`SEL R0, RZ, 0x1, !P0`; 9d958b9f's widening mirrored) (T61A; the rule took the 64-bit widening only); helper la: of_a_float_cvt_of_the_set.rs `narrowing` (trace/9e2ce1b2/s61/)
 ];
+
+#[test]
+fn the_seed_6101_word_finding_of_trace_b_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6101", &SEED_6101_LABELS_B);
+}
+
+/// What the word finding of seed 6101 (session 61's campaign build, 2e90cca6) that helper lb traced
+/// (session 61's trace B, corpus/findings/fuzz-h200-6101/trace/T61B.md) is labelled now.
+const SEED_6101_LABELS_B: [(&str, &str); 1] = [
+    ("014173b6", "fuzz-h200-4101-1e6e819c-xor-of-set-mask-halves-tested-over-merged-half"), // KNOWN 1e6e819c: the set mask's halves or-ed (not xor-ed), then xor-ed: `LOP3.LUT P2 … 0xfc` over a stale PRMT half, `SEL ~x, x` (T61B; halves_xor_of took xor only); helper lb: xor16_of_set_mask_halves_as_predicate/or_halves.rs (trace/014173b6/s61/)
+];
+
+#[test]
+fn the_seed_6102_word_finding_of_trace_b_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6102", &SEED_6102_LABELS_B);
+}
+
+/// What the word finding of seed 6102 (session 61's campaign build, 2e90cca6) that helper lb traced
+/// (session 61's trace B, corpus/findings/fuzz-h200-6101/trace/T61B.md) is labelled now.
+const SEED_6102_LABELS_B: [(&str, &str); 1] = [
+    ("2f0c593b", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a, seed 5403's mirror {hi, new} with new a min.s32: `VIMNMX R11, R9, …; IMAD.MOV.U32 R10, RZ, RZ, R11` (T61B; computed_in_arm took add.u32/subc.u32 only); helper lb: b64_repack_in_an_arm_loads_new_word_over_old_low.rs computing_op (trace/2f0c593b/s61/)
+];

@@ -197,7 +197,8 @@ fn old_word_unpacked(m: &Machine<'_>, b: usize, d: Reg, old: Reg, word: usize) -
 }
 
 /// Whether `new`'s last write between the branch `b` and the statement being run is an unguarded
-/// `add.u32` or `subc.u32` none of whose register sources holds a word of d (last written by an
+/// `add.u32` or `subc.u32` (or, since session 61, another 32-bit op of [`computing_op`]) none of
+/// whose register sources holds a word of d (last written by an
 /// unpack of d). Seed 5403 (corpus/findings/fuzz-h200-5403/trace/T54S.md, 9121bc6c; s54 variants
 /// and trace/9121bc6c/s54b/): wrong in both orientations under any trigger — `subc.u32` of a moved
 /// 0 (9121bc6c, w2, w5 a loaded test, s54b x1/x2 a test of tid), `add.u32` of an arm load (w3,
@@ -209,11 +210,27 @@ fn computed_in_arm(m: &Machine<'_>, b: usize, d: Reg, new: Reg) -> bool {
     let last = |from: usize, to: usize, r: Reg| (from..to).rev().find(|&i| writes(&body[i], r));
     let Some(n) = last(b + 1, m.stmt, new) else { return false };
     let Stmt::Glue { glue, guard: None } = &body[n] else { return false };
-    if !matches!(glue.op, GlueOp::Add | GlueOp::Subc { cc: false }) || glue.ty != GlueType::U32 {
+    if !computing_op(glue.op, glue.ty) {
         return false;
     }
     let of_d = |r: Reg| last(0, n, r).is_some_and(|i| (0..2).any(|w| unpacks_word_of(m, &body[i], r, d, w)));
     glue.src.iter().take(glue.op.arity()).all(|src| !matches!(src, Some(Src::Reg(r)) if of_d(*r)))
+}
+
+/// Whether `op` of type `ty` computes a new word as the evidence shows: seed 5403's `add.u32` and
+/// `subc.u32`, and (session 61, seed 6102's 2f0c593b, corpus/findings/fuzz-h200-6101/trace/T61B.md,
+/// variants corpus/findings/fuzz-h200-6102/trace/2f0c593b/s61/: 13.0.88 and 13.5 -O3 `VIMNMX R11, R9,
+/// …; IMAD.MOV.U32 R10, RZ, RZ, R11`) any 32-bit `min`/`max` (`.s32`, `.u32`), `and`/`or`/`xor`, `sub`,
+/// `mul.lo` or `add`: the case's `min.s32` and the c_min_u32, c_max_s32, c_and_b32, c_xor_b32,
+/// c_or_b32, c_sub_s32, c_mul_lo, c_min_regs variants are computed into the moving word's register alike.
+fn computing_op(op: GlueOp, ty: GlueType) -> bool {
+    let word = matches!(ty, GlueType::U32 | GlueType::S32 | GlueType::B32);
+    match op {
+        GlueOp::Subc { cc: false } => ty == GlueType::U32,
+        GlueOp::Add | GlueOp::Sub | GlueOp::MulLo | GlueOp::Min | GlueOp::Max => word,
+        GlueOp::And | GlueOp::Or | GlueOp::Xor => word,
+        _ => false,
+    }
 }
 
 /// The `ld` form of `s`, if it is an unguarded `ld`.

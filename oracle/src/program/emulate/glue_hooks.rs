@@ -30,6 +30,8 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     xor16_of_set_mask_halves_as_predicate::glue,
     // Its `or.b16`/`and.b16` reader of the halves' xor (seed 5001's d3cdbd0c).
     or_and16_of_set_mask_halves_xor_as_predicate::glue,
+    // The halves combined by `or.b16` in place of the xor, read by xor/or/and (seed 6101's 014173b6).
+    xor16_of_set_mask_halves_as_predicate::or_halves::glue,
     // 119d98cf's packed min/max of a converted half whose zero extension ptxas drops.
     |m, t, g, _, r| packed_min_max_of_zero_extended_converted_half::glue(m, t, g, r),
     // ace805b3's 16-bit compare of a loaded half packed above an fp8 pair, over a stale upper half.

@@ -20,6 +20,8 @@
 //! when its deviation is emulated; it then gives the spec's value or its 16-bit complement
 //! (set-valued), never another value.
 
+pub(super) mod or_halves;
+
 use super::fuzz3602::writes;
 use super::reg_of_glue;
 use crate::isa::operand::{Operand, Role};
@@ -137,8 +139,15 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// The body index of the `xor.b16` that made the value register `r` of thread `t` holds and
 /// of the set whose word's two halves it xor-ed, when it is one.
 pub(super) fn halves_xor_of(m: &Machine<'_>, t: u32, r: Reg) -> Option<(usize, usize)> {
+    halves_op_of(m, t, r, GlueOp::Xor)
+}
+
+/// [`halves_xor_of`] for an `op.b16` (`xor.b16` there; `or.b16` for
+/// [`or_halves`]) of the
+/// low and the high half of one set's word.
+pub(super) fn halves_op_of(m: &Machine<'_>, t: u32, r: Reg, op: GlueOp) -> Option<(usize, usize)> {
     let (Stmt::Glue { glue: x, .. }, o) = m.producer(t, r)? else { return None };
-    if x.op != GlueOp::Xor || x.ty != GlueType::B16 {
+    if x.op != op || x.ty != GlueType::B16 {
         return None;
     }
     let j = o.stmt;

@@ -325,3 +325,51 @@ fn b64_repack_cb677612_relaxed_loads_and_a_truncated_low_word() {
         right(name, v(name));
     }
 }
+
+/// Seed 6102's 2f0c593b (corpus/findings/fuzz-h200-6101/trace/T61B.md, trace in
+/// corpus/findings/fuzz-h200-6102/trace/2f0c593b/): the mirror `mov.b64 d3, {r9, r12}` with r12 a
+/// `min.s32` of a word loaded before the branch; threads 0–18 run the arm. 13.0.88 and 13.5 -O3
+/// `VIMNMX R11, R9, -0x50dad988, PT; IMAD.MOV.U32 R10, RZ, RZ, R11`: byte 1 (h23, d3's low byte)
+/// is min's 0x78 where the spec's is the old high word's 0.
+#[test]
+fn b64_repack_2f0c593b_the_stored_case_is_reproduced() {
+    let (p, i) = super::stored_case("6102", "2f0c593bf0ecf27b");
+    wrong(
+        "2f0c593b",
+        (p, i),
+        |t| t < 19,
+        |_, s| {
+            assert_eq!(s, 0x0027_0000);
+            0x0027_7800
+        },
+    );
+}
+
+/// Seed 6102's 2f0c593b variants (trace/2f0c593b/s61/, 13.0.88 and 13.5 -O3): with r2 (word 20)
+/// 0x1234, every 32-bit op of no word of d3 is computed into d3's high register and copied down,
+/// byte 1 its low byte — min.u32, max.s32, and, or, xor, sub, mul.lo, add.u32, a min of two
+/// registers (wrong); new from d3's own high word (c_min_of_hi) and a moved immediate (c_mov_imm)
+/// are right.
+#[test]
+fn b64_repack_2f0c593b_computed_ops_of_other_words_are_moved_over() {
+    let r2: u32 = 0x1234;
+    let patch = [(20, r2)];
+    for (name, new) in [
+        ("c_min_u32", r2.min(1_356_519_816)),
+        ("c_max_s32", (r2 as i32).max(-1_356_519_816) as u32),
+        ("c_and_b32", r2 & 0x7fff_1234),
+        ("c_or_b32", r2 | 0x1234_5678),
+        ("c_xor_b32", r2 ^ 0x1234_5678),
+        ("c_sub_s32", r2.wrapping_sub(7)),
+        ("c_mul_lo", r2.wrapping_mul(3)),
+        ("c_add_u32", r2.wrapping_add(7)),
+        ("c_min_regs", (r2 as i32).min(774_366_774) as u32),
+    ] {
+        let (p, i) = variant_of("6102", "2f0c593b", &format!("s61/{name}"), &patch);
+        let byte = u64::from(new & 0xff) << 8;
+        wrong(name, (p, i), |t| t < 19, |_, s| (s & !0xff00) | byte);
+    }
+    for name in ["s61/c_min_of_hi", "s61/c_mov_imm"] {
+        right(name, variant_of("6102", "2f0c593b", name, &patch));
+    }
+}

@@ -90,3 +90,66 @@ fn d3cdbd0c_leaves_an_unread_set_and_plain_halves_alone() {
         untouched(&v6, words, D);
     }
 }
+
+/// Seed 6101's 014173b6 (corpus/findings/fuzz-h200-6101/trace/T61B.md): the set's halves `or`-ed,
+/// then xor-ed and added (h18), beside the entry's xor chain (h8). Word 2 of the threads whose
+/// squared h0 leaves a stale upper half: the GPU's 0xffff53ff (h8 = 0xff, h18 = 0xffff) admitted
+/// beside the spec's 0x00005300.
+#[test]
+fn or_halves_014173b6_stored_case_admits_the_stored_o3_word() {
+    let (p, i) = super::stored_case("6101", "014173b6b59a306c");
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    assert!(!fired.is_empty() && fired.iter().all(|&f| f == D), "{fired:?}");
+    for t in [1, 6, 9, 10, 11, 12, 19, 21] {
+        let (s, e) = (spec[t].field(64, 32), out[t].field(64, 32));
+        assert_eq!((s.bits, s.is_exact()), (0x0000_5300, true), "thread {t}");
+        assert!(e.matches(0xffff_53ff), "thread {t}: {e}");
+        assert!(e.matches(s.bits), "thread {t}: {e}");
+    }
+}
+
+/// h18 (word 2's high half) of 014173b6's variant `name` (trace/014173b6/s61/), thread 0, with
+/// r0 (input word 1) set to `r0` (1: the set's true mask): (spec, emulated, fired).
+fn or_halves_h18(name: &str, r0: u32) -> (Expected, Expected, Vec<Deviation>) {
+    let (p, i) = super::variant_of("6101", "014173b6", &format!("s61/{name}"), &[(1, r0)]);
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    (spec[0].field(80, 16), out[0].field(80, 16), fired)
+}
+
+/// Wrong form (13.0.88 = 13.5 -O3: `LOP3.LUT P0, RZ, mask, R, RZ, 0xfc` over a stale half, then a
+/// select): the or of the halves read as 0xffff for the false mask by a later xor (reduced, v7, v11
+/// x first, v10 `set.s32`, v12 a half stored as the other reader), or (v3), xor of a loaded x (v8).
+#[test]
+fn or_halves_read_as_0xffff_for_the_false_mask() {
+    for name in [
+        "reduced",
+        "v7_or_then_xor_stored",
+        "v11_xor_x_first",
+        "v10_set_s32",
+        "v12_other_reader_half_store",
+        "v3_or_then_or",
+        "v8_or_then_xor_loaded_x",
+    ] {
+        let (s, e, fired) = or_halves_h18(name, 0x16d9_988c);
+        assert!(s.is_exact(), "{name}: {s}");
+        let other = if name.starts_with("v8") { !s.bits & 0xffff } else { 0xffff };
+        assert_ne!(other, s.bits, "{name}");
+        assert!(e.matches(s.bits) && e.matches(other), "{name}: {e} (spec {s})");
+        assert_eq!(fired.first(), Some(&D), "{name}");
+    }
+}
+
+/// Right (13.0.88 = 13.5 -O3), or out of scope: the true mask (the or is 0xffff over any upper half),
+/// no other reader (v1: folded), `and.b16` of the halves (v2), the or stored or added (v5, v6: no
+/// predicate), the same half twice (v9).
+#[test]
+fn or_halves_right_forms_are_left_alone() {
+    let (s, e, fired) = or_halves_h18("reduced", 1);
+    assert_eq!((s.clone(), fired), (e, Vec::new()), "true mask");
+    for name in ["v1_no_other_reader", "v2_and_halves", "v5_or_stored", "v6_or_then_add", "v9_or_same_half"] {
+        let (s, e, fired) = or_halves_h18(name, 0x16d9_988c);
+        assert_eq!((s, fired), (e, Vec::new()), "{name}");
+    }
+}
