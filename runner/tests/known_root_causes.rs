@@ -2737,3 +2737,15 @@ fn the_seed_6102_word_finding_of_trace_b_is_labelled_by_its_entry() {
 const SEED_6102_LABELS_B: [(&str, &str); 1] = [
     ("2f0c593b", "fuzz-h200-5103-d88aeb3a-b64-repack-in-an-arm-loads-the-new-low-word-over-the-old"), // KNOWN d88aeb3a, seed 5403's mirror {hi, new} with new a min.s32: `VIMNMX R11, R9, …; IMAD.MOV.U32 R10, RZ, RZ, R11` (T61B; computed_in_arm took add.u32/subc.u32 only); helper lb: b64_repack_in_an_arm_loads_new_word_over_old_low.rs computing_op (trace/2f0c593b/s61/)
 ];
+
+#[test]
+fn the_seed_6103_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6103", &SEED_6103_LABELS_F);
+}
+
+/// What the word findings of seed 6103 (session 61's campaign build, 2e90cca6) that helper lf traced
+/// (session 61's trace F, corpus/findings/fuzz-h200-6103/trace/T61F.md) are labelled now.
+const SEED_6103_LABELS_F: [(&str, &str); 2] = [
+    ("0519b12d", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf at 64 bits: neg.s64 of addc.cc.s64 (the add.cc.s64 reassociated into it) folded into subc.s64's IADD3.X, the addc's carry-in added: + 2 (T61F; the rule took .u32/.s32 only); helper lf: negated_carry_op_folded_keeps_its_carry_in_added/wide.rs (trace/0519b12d/s61/)
+    ("6b174171", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: @!p0 bra on shfl.sync.bfly of a constant taken as uniform, no BSSY/WARPSYNC before a later shfl.sync.up: lane 15 reads lane 13 before it arrives (T61F; no emulation by design: the id added to the entry's `id` list; trace/6b174171/s61/)
+];

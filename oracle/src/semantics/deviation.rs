@@ -692,7 +692,10 @@ pub enum Deviation {
     /// `addc`/`subc` N read (alone) as the first operand of the next `addc`/`subc` is folded into
     /// its `IADD3.X`, N's carry-in added where §9.7.2 and the negation subtract it: the result is
     /// the spec's + 2·(N's SASS carry-in)
-    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`).
+    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`); at 64 bits
+    /// (fuzz-h200-6103/, 0519b12d, trace/T61F.md) `neg.s64` of an `addc.s64` into an
+    /// `addc`/`subc` `.s64` whose fused `IADD3.X` holds at most three terms
+    /// (`…/negated_carry_op_folded_keeps_its_carry_in_added/wide.rs`).
     NegatedCarryOpFoldedKeepsItsCarryInAdded,
     /// 4b68821e (corpus/findings/fuzz-h200-4203/, 4b68821e, trace/T12c3.md; fuzz-h200-5101/,
     /// 9033ff50 and 007db41c, trace/T22a.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):

@@ -29,6 +29,8 @@
 //!
 //! Invariants: changes only C's result, only when the deviation is emulated.
 
+mod wide;
+
 use super::fuzz3602::unchanged_between;
 use super::fuzz3701::last_writer;
 use super::origin::value_readers;
@@ -46,6 +48,10 @@ fn carry_reader32(g: &Glue) -> bool {
 
 /// eb1853bf: the result of C = `g` (thread `t`) reading the negation of an `addc`/`subc` N: the spec's `result` + 2·(N's SASS carry-in); `None` (the spec stands) elsewhere.
 pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, _vals: &[Expected], result: &Expected) -> Option<Expected> {
+    if g.ty == GlueType::S64 {
+        // 0519b12d: the same fold at 64 bits (`wide.rs`).
+        return wide::glue(m, t, g, result);
+    }
     if !carry_reader32(g) || !matches!(m.p.body.get(m.stmt), Some(Stmt::Glue { guard: None, .. })) {
         return None;
     }

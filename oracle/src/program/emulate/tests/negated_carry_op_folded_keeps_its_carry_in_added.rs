@@ -134,3 +134,6 @@ fn negated_carry_op_eb1853bf_leaves_the_right_variants_alone() {
     ];
     untouched(&plain_sub, [0xffff_fffe, 2, 0, 0], D);
 }
+
+/// 0519b12d: the same fold at 64 bits (`emulate/negated_carry_op_folded_keeps_its_carry_in_added/wide.rs`).
+mod wide;
