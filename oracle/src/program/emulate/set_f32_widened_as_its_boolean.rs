@@ -20,6 +20,7 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
+pub(super) mod beside_a_zero_test_of_its_word;
 mod of_a_float_cvt_of_the_set;
 
 /// 3701 C1-N2 through a 64-bit widening: `cvt.{u64,s64}.{s32,u32} d, s` of a `set.<cmp>.f32.<any
