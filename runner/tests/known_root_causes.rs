@@ -2626,3 +2626,15 @@ fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
 const SEED_6005_LABELS_F: [(&str, &str); 1] = [
     ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
 ];
+
+#[test]
+fn the_seed_6101_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6101", &SEED_6101_LABELS_C);
+}
+
+/// What the word findings of seed 6101 (session 61's campaign build, 2e90cca6) that helper lc traced
+/// (session 61's trace C, corpus/findings/fuzz-h200-6101/trace/T61C.md) are labelled now.
+const SEED_6101_LABELS_C: [(&str, &str); 2] = [
+    ("5636968d", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: setp.ne.s32 s, 1 of set.ge.f32.s64 folded, and the arm it pins copies s as the 1 (`@!P0 PRMT R0, R6` with R6 = 1) (T61C; the fold was emulated, the copy read the word); helper lc: setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs (trace/5636968d/s61/)
+    ("dfda7034", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: cvt.u64.u32 of a set.f32 whose word set.ne.s32.s32 0, s tests (live) is the rebuilt 1 (`SEL R9, RZ, 0x1, !P0`), read by cvt.pack.sat.u4 (T61C; the rule wanted a setp.u64 of the widened value or a byte reader); helper lc: set_f32_widened_as_its_boolean/beside_a_zero_test_of_its_word.rs (trace/dfda7034/s61/)
+];
