@@ -1770,7 +1770,7 @@ fn the_seed_4901_word_findings_are_labelled_by_their_entries() {
 const SEED_4901_LABELS: [(&str, &str); 4] = [
     ("003cb04b", "fuzz-h200-3802-t5a1-pack-of-nan-cvt-and-constant-dropped"), // KNOWN 3802 T5A-1: the fused F2IP of a shuffled constant (beside a dead load) dropped, tid.x stored; 13.5 ICE (T20; of_constant_nan_cvt wanted a moved NaN); helper x8: emulate/f2ip_of_constants_known_once_a_shuffle_folds.rs
     ("55b28c51", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: the byte of a set.f32 rebuilt as 1 beside a zero test of a register a branch arm writes (T20; byte_of_set_f32's triggers wanted a logic op or a zero-tested set.f32); helper x7: emulate/set_f32_boolean_beside_a_zero_test_split_into_an_arm.rs
-    ("f9b030f8", "new"), // KNOWN 6a4d050b: setp.ne s, 1 of a set.f32.s64 folded, and the arm's copy of s reads 1 (T20; the emulation folds the setp but the arm copies 0x3f800000)
+    ("f9b030f8", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: setp.ne s, 1 of a set.f32.s64 folded, and the arm's copy of s reads 1 (T20; reached since session 61, helper lc: setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs, seed 6101's 5636968d, the same form)
     ("fdd09fa7", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: set → cvt.rn.f16.s32 → cvt.s32.u16 → cvt.rni.u16.f32 folded to the set's word (T20; the rule wanted the float cvt as the last cvt's producer); helper x7: emulate/set_round_trip_through_a_zero_extended_half.rs
 ];
 
