@@ -59,7 +59,7 @@ fn pinned_to_one(m: &Machine<'_>, at: usize, s: Reg) -> bool {
     let Some(j) = body[..at].iter().rposition(|x| matches!(x, Stmt::Label(_) | Stmt::Bra { .. })) else {
         return false;
     };
-    let after = |l: u32| body[at + 1..].iter().any(|x| *x == Stmt::Label(l));
+    let after = |l: u32| body[at + 1..].contains(&Stmt::Label(l));
     let head = match &body[j] {
         Stmt::Bra { guard: Some(g), label } if !g.negated && after(*label) => Some((j, g.pred)),
         Stmt::Label(l2) if j >= 2 => match (&body[j - 2], &body[j - 1]) {
