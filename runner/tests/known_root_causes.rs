@@ -1770,7 +1770,7 @@ fn the_seed_4901_word_findings_are_labelled_by_their_entries() {
 const SEED_4901_LABELS: [(&str, &str); 4] = [
     ("003cb04b", "fuzz-h200-3802-t5a1-pack-of-nan-cvt-and-constant-dropped"), // KNOWN 3802 T5A-1: the fused F2IP of a shuffled constant (beside a dead load) dropped, tid.x stored; 13.5 ICE (T20; of_constant_nan_cvt wanted a moved NaN); helper x8: emulate/f2ip_of_constants_known_once_a_shuffle_folds.rs
     ("55b28c51", "fuzz-h200-3701-c1n2-cvt-of-set-f32-converts-1-beside-xor-of-set"), // KNOWN 3701-C1-N2: the byte of a set.f32 rebuilt as 1 beside a zero test of a register a branch arm writes (T20; byte_of_set_f32's triggers wanted a logic op or a zero-tested set.f32); helper x7: emulate/set_f32_boolean_beside_a_zero_test_split_into_an_arm.rs
-    ("f9b030f8", "new"), // KNOWN 6a4d050b: setp.ne s, 1 of a set.f32.s64 folded, and the arm's copy of s reads 1 (T20; the emulation folds the setp but the arm copies 0x3f800000)
+    ("f9b030f8", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: setp.ne s, 1 of a set.f32.s64 folded, and the arm's copy of s reads 1 (T20; reached since session 61, helper lc: setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs, seed 6101's 5636968d, the same form)
     ("fdd09fa7", "fuzz-h200-3301-n3-set-round-trip-through-float"), // KNOWN 3301-N3: set → cvt.rn.f16.s32 → cvt.s32.u16 → cvt.rni.u16.f32 folded to the set's word (T20; the rule wanted the float cvt as the last cvt's producer); helper x7: emulate/set_round_trip_through_a_zero_extended_half.rs
 ];
 
@@ -2748,4 +2748,16 @@ fn the_seed_6103_word_findings_of_trace_f_are_labelled_by_their_entries() {
 const SEED_6103_LABELS_F: [(&str, &str); 2] = [
     ("0519b12d", "fuzz-h200-4803-eb1853bf-neg-of-subc-into-addc-adds-the-borrow"), // KNOWN eb1853bf at 64 bits: neg.s64 of addc.cc.s64 (the add.cc.s64 reassociated into it) folded into subc.s64's IADD3.X, the addc's carry-in added: + 2 (T61F; the rule took .u32/.s32 only); helper lf: negated_carry_op_folded_keeps_its_carry_in_added/wide.rs (trace/0519b12d/s61/)
     ("6b174171", "fuzz-h200-3702-n7-branch-on-bfly-predicate-taken-as-uniform"), // KNOWN 3702-N7: @!p0 bra on shfl.sync.bfly of a constant taken as uniform, no BSSY/WARPSYNC before a later shfl.sync.up: lane 15 reads lane 13 before it arrives (T61F; no emulation by design: the id added to the entry's `id` list; trace/6b174171/s61/)
+];
+
+#[test]
+fn the_seed_6101_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6101", &SEED_6101_LABELS_C);
+}
+
+/// What the word findings of seed 6101 (session 61's campaign build, 2e90cca6) that helper lc traced
+/// (session 61's trace C, corpus/findings/fuzz-h200-6101/trace/T61C.md) are labelled now.
+const SEED_6101_LABELS_C: [(&str, &str); 2] = [
+    ("5636968d", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: setp.ne.s32 s, 1 of set.ge.f32.s64 folded, and the arm it pins copies s as the 1 (`@!P0 PRMT R0, R6` with R6 = 1) (T61C; the fold was emulated, the copy read the word); helper lc: setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs (trace/5636968d/s61/)
+    ("dfda7034", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: cvt.u64.u32 of a set.f32 whose word set.ne.s32.s32 0, s tests (live) is the rebuilt 1 (`SEL R9, RZ, 0x1, !P0`), read by cvt.pack.sat.u4 (T61C; the rule wanted a setp.u64 of the widened value or a byte reader); helper lc: set_f32_widened_as_its_boolean/beside_a_zero_test_of_its_word.rs (trace/dfda7034/s61/)
 ];

@@ -8,6 +8,7 @@ use super::{
     high_half_of_max_s32_rejoined_after_an_arm, j_packed_constant, mask_dropped_at_a_pack, merge_c_in_place,
     merge_c_pack_word_read_by_a_forwarded_load, pack_high_half_read_from_its_half_after_a_guarded_write,
     prmt_narrowed_at_a_store_forwarded_load, prmt_narrowed_per_zero_extending_reader,
+    setp_one_of_f32_set_of_wide_source,
 };
 use crate::isa::{CvtPack, Instruction, Ld, Mov};
 use crate::program::exec::Machine;
@@ -45,6 +46,9 @@ pub(super) fn mov(
     let results = pack_high_half_read_from_its_half_after_a_guarded_write::word_rewritten_in_an_arm::unpacked(
         m, t, mv, inst, results,
     );
+    // 5636968d: a copy of 6a4d050b's folded set in the arm its compare with 1 pins:
+    // `emulate/setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs`.
+    let results = setp_one_of_f32_set_of_wide_source::arm_copy_reads_the_pinned_one::copied(m, t, mv, inst, results);
     // 3701-N-D's pack built in place: `emulate/merge_c_in_place.rs`.
     merge_c_in_place::isa(m, t, mv, inst, results)
 }

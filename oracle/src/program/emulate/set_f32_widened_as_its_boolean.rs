@@ -20,6 +20,7 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
+pub(super) mod beside_a_zero_test_of_its_word;
 mod narrowed_mask;
 mod of_a_float_cvt_of_the_set;
 

@@ -26,6 +26,8 @@
 //! Invariants: changes only the result of such a compare, only when the deviation is emulated;
 //! the spec's result stands otherwise.
 
+pub(super) mod arm_copy_reads_the_pinned_one;
+
 use super::fuzz3701::compare_with_one_tests_the_set;
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, SetDst};
