@@ -339,4 +339,5 @@ mod unsigned_gt_zero_exit_counted_from_a_positive_start;
 mod wide16_product_of_s8_round_trip;
 mod widening_sat_of_a_negation32_keeps_its_minimum;
 mod word_of_an_unpack_known_from_its_pack;
+mod xor_of_branch_constant_mask_register_or_one_armed;
 mod zero_folded_from_a_zero_factor;
