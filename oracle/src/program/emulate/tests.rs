@@ -239,6 +239,7 @@ mod join_arm_of_an_unpacked_constant;
 mod join_arm_pinned_by_the_branch_compare;
 mod lop3_c_repeating_a_through_a_zero_identity;
 mod lop3_chain_merged_into_two_outer_xors;
+mod lop3_of_a_repeated_x_and_a_folded_c;
 mod lop3_of_its_a_and_of_one_constant;
 mod lop3_of_its_a_through_a_pack;
 mod or_and16_of_set_mask_halves_xor_as_predicate;
