@@ -2626,3 +2626,15 @@ fn the_seed_6005_word_finding_of_trace_f_is_labelled_by_its_entry() {
 const SEED_6005_LABELS_F: [(&str, &str); 1] = [
     ("caa2b68c", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: shr.s16 h1 merged over by mov.b64 {p, h1, p, h1}; the repeated word {p, h1} is read from the merged register, so element 3 stays h1 (T60F; the emulation took it as the pair); helper kf: merge_c_in_place.rs repeated_pair_word (trace/caa2b68c/s60/)
 ];
+
+#[test]
+fn the_seed_6103_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6103", &SEED_6103_LABELS_G);
+}
+
+/// What the word findings of seed 6103 (session 61's campaign build, 2e90cca6) that helper lg traced
+/// (session 61's trace G, corpus/findings/fuzz-h200-6103/trace/T61G.md) are labelled now.
+const SEED_6103_LABELS_G: [(&str, &str); 2] = [
+    ("407ea10a", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // KNOWN 3602-N1: the mask a moved -1 in a register (`mov r3, -1; …; xor r3, tix, r3`), an empty-arm diamond, `@!P0 MOV R5, 0x3` (T61G; the rule took an immediate mask only); helper lg: emulate/fuzz3602/xor_of_branch_constant.rs, one-armed ifs, d = v right where the other path keeps v (trace/407ea10a/s61/)
+    ("d08c2cc6", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor(y, lop3(x, x, y, 0xca)) with y a moved constant, merged as y ^ L(x, 0, y) (`LOP3.LUT R5, R0, K, RZ, 0x60`) (T61G; the rule read a as 0, e6f0c29f's register-y binding); helper lg: lop3_merged_by_its_b_or_c/folded_c_swapped_into_b.rs (trace/d08c2cc6/s61/)
+];
