@@ -2761,3 +2761,15 @@ const SEED_6101_LABELS_C: [(&str, &str); 2] = [
     ("5636968d", "fuzz-h200-4203-6a4d050b-setp-one-of-f32-set-of-wide-source-tests-the-set"), // KNOWN 6a4d050b: setp.ne.s32 s, 1 of set.ge.f32.s64 folded, and the arm it pins copies s as the 1 (`@!P0 PRMT R0, R6` with R6 = 1) (T61C; the fold was emulated, the copy read the word); helper lc: setp_one_of_f32_set_of_wide_source/arm_copy_reads_the_pinned_one.rs (trace/5636968d/s61/)
     ("dfda7034", "fuzz-h200-3604-n2-widened-set-f32-compared-with-zero"), // KNOWN 3604-N2: cvt.u64.u32 of a set.f32 whose word set.ne.s32.s32 0, s tests (live) is the rebuilt 1 (`SEL R9, RZ, 0x1, !P0`), read by cvt.pack.sat.u4 (T61C; the rule wanted a setp.u64 of the widened value or a byte reader); helper lc: set_f32_widened_as_its_boolean/beside_a_zero_test_of_its_word.rs (trace/dfda7034/s61/)
 ];
+
+#[test]
+fn the_seed_6103_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6103", &SEED_6103_LABELS_G);
+}
+
+/// What the word findings of seed 6103 (session 61's campaign build, 2e90cca6) that helper lg traced
+/// (session 61's trace G, corpus/findings/fuzz-h200-6103/trace/T61G.md) are labelled now.
+const SEED_6103_LABELS_G: [(&str, &str); 2] = [
+    ("407ea10a", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // KNOWN 3602-N1: the mask a moved -1 in a register (`mov r3, -1; …; xor r3, tix, r3`), an empty-arm diamond, `@!P0 MOV R5, 0x3` (T61G; the rule took an immediate mask only); helper lg: emulate/fuzz3602/xor_of_branch_constant.rs, one-armed ifs, d = v right where the other path keeps v (trace/407ea10a/s61/)
+    ("d08c2cc6", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor(y, lop3(x, x, y, 0xca)) with y a moved constant, merged as y ^ L(x, 0, y) (`LOP3.LUT R5, R0, K, RZ, 0x60`) (T61G; the rule read a as 0, e6f0c29f's register-y binding); helper lg: lop3_merged_by_its_b_or_c/folded_c_swapped_into_b.rs (trace/d08c2cc6/s61/)
+];

@@ -13,10 +13,11 @@
 //! trace shows wrong; it returns `None` (the spec's result stands) otherwise.
 
 mod neg_of_set_f32_beside_logic_of_sets;
+mod xor_of_branch_constant;
 
 use super::convert;
 use super::j_branch_known_values::{branch_fixed_immediate, observed_only_by, readers};
-use super::origin::{moved_immediate, reads_and_overwrites};
+use super::origin::reads_and_overwrites;
 use super::{
     counter_of_a_signed_count_read_after_the_loop, imm_of, known_at_compile_time, reg_of_glue,
     s8_of_a_shuffled_constant_folded_beside_a_load, s8_round_trip_of_a_learned_constant,
@@ -35,7 +36,7 @@ use crate::semantics::{Deviation, Expected};
 /// deviation recorded as fired) where 3602-N1, N2, N3, N4, 3604-N1 or N3 applies.
 pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     let rules: &[(Deviation, GlueRule)] = &[
-        (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant),
+        (Deviation::XorOfBranchConstantDropsInversion, xor_of_branch_constant::glue),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, neg_of_set_f32_halves),
         (Deviation::NegOfSetF32HalvesReadAsBoolean, not_of_neg_of_set_f32),
         // Its float −1.0 beside an and/or/xor.b32 of two set.f32 words (seed 5801's d4409f00).
@@ -147,60 +148,6 @@ pub(super) fn guard_setp<'m>(m: &'m Machine<'_>, guard: PredGuard, bra: usize) -
         Stmt::Glue { guard: None, glue } if matches!(glue.op, GlueOp::Setp(_)) => Some((k, glue)),
         _ => None,
     }
-}
-
-/// The arm of an if/else diamond (`@p bra ELSE; then…; bra JOIN; ELSE: else…; JOIN:`, arms
-/// without labels or branches) that body index `s` lies in: the conditional branch's guard and
-/// index, whether `s` is in the branch target's arm (`ELSE`, else the fall-through), and the
-/// index the arm starts after (the branch, or the `ELSE` label).
-fn diamond_arm(m: &Machine<'_>, s: usize) -> Option<(PredGuard, usize, bool, usize)> {
-    let (k, before) = previous_flow(m, s)?;
-    match *before {
-        // The fall-through arm: `bra JOIN; ELSE:` ends it, `JOIN:` follows the else arm.
-        Stmt::Bra { guard: Some(guard), label: else_label } => {
-            let (e, &Stmt::Bra { guard: None, label: join }) = next_flow(m, s + 1)? else { return None };
-            let else_arm = m.p.body.get(e + 1) == Some(&Stmt::Label(else_label));
-            let joined = matches!(next_flow(m, e + 2), Some((_, &Stmt::Label(l))) if l == join && l != else_label);
-            (else_arm && joined).then_some((guard, k, false, k))
-        }
-        // The branch target's arm: `bra JOIN` before its label, `JOIN:` after it.
-        Stmt::Label(else_label) => {
-            let Some(&Stmt::Bra { guard: None, label: join }) = k.checked_sub(1).and_then(|j| m.p.body.get(j)) else {
-                return None;
-            };
-            if !matches!(next_flow(m, s + 1), Some((_, &Stmt::Label(l))) if l == join && l != else_label) {
-                return None;
-            }
-            let (b, &Stmt::Bra { guard: Some(guard), label }) = previous_flow(m, k - 1)? else { return None };
-            (label == else_label).then_some((guard, b, true, k))
-        }
-        _ => None,
-    }
-}
-
-/// 3602-N1: `xor.b32 d, v, 0xffffffff` (either operand order) in the arm of an if/else diamond
-/// on `setp.ne.{u32,s32,b32} p, v, K` run when v = K, v unwritten since the `setp`, gives K.
-fn xor_of_branch_constant(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], _: &Expected) -> Option<Expected> {
-    if g.op != GlueOp::Xor || g.ty != GlueType::B32 {
-        return None;
-    }
-    let ones = |k: usize| imm_of(g, k) == Some(0xFFFF_FFFF);
-    let (v, value) = match (reg_of_glue(g, 0), reg_of_glue(g, 1)) {
-        (Some(v), None) if ones(1) => (v, vals.first()?),
-        (None, Some(v)) if ones(0) => (v, vals.get(1)?),
-        _ => return None,
-    };
-    let (guard, bra, taken, arm) = diamond_arm(m, m.stmt)?;
-    let (k, setp) = guard_setp(m, guard, bra)?;
-    let compares_v = setp.op == GlueOp::Setp(Cmp::Ne)
-        && matches!(setp.ty, GlueType::U32 | GlueType::S32 | GlueType::B32)
-        && reg_of_glue(setp, 0) == Some(v)
-        && (imm_of(setp, 1).is_some() || reg_of_glue(setp, 1).is_some_and(|r| moved_immediate(m, t, r)));
-    // `@p bra` jumps when v ≠ K: the fall-through arm is v = K; `@!p bra` the target's.
-    let known_arm = taken == guard.negated;
-    // v unwritten on the path: from the setp to the branch, and in the arm before the xor.
-    let unchanged = unchanged_between(m, v, k, bra) && unchanged_between(m, v, arm, m.stmt);
-    (compares_v && known_arm && unchanged && value.is_exact()).then(|| Expected::exact(value.bits & 0xFFFF_FFFF, 32))
 }
 
 /// 3602-N2: `and/or/xor.b16` of the two halves of one `neg.s32` of a `set.*.f32.*` result

@@ -11,6 +11,8 @@
 //! §9.7.8.6 `lop3`; `None` (the spec's result stands) where the form does not apply or the word
 //! is the spec's.
 
+mod folded_c_swapped_into_b;
+
 use super::fuzz3602::writes;
 use super::lop3_merged_through_b64_packs::same_value;
 use super::origin::value_readers;
@@ -19,6 +21,7 @@ use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
 use crate::semantics::Expected;
+use folded_c_swapped_into_b::ZeroRead;
 
 const WORD: u64 = 0xFFFF_FFFF;
 
@@ -35,7 +38,9 @@ const WORD: u64 = 0xFFFF_FFFF;
 ///   (`xor(lop3(0, y, y, 0xa), y)` is `LOP3.LUT R7, R2, RZ, RZ, 0xb4` = y where §9.7.8.6
 ///   gives 0);
 /// - `lop3(x, x, y)` (`b` repeats the register `a`; e6f0c29f): d = y OP L(0, x, y)
-///   (`and(y, lop3(x, x, y, 0x3c))` is y & x where §9.7.8.6 gives 0).
+///   (`and(y, lop3(x, x, y, 0x3c))` is y & x where §9.7.8.6 gives 0); with y a constant ptxas
+///   folds (and x none), d = y OP L(x, 0, y); x a constant, right ([`folded_c_swapped_into_b`],
+///   seed 6103's d08c2cc6).
 ///
 /// Unlike the form whose y is `a`, a second reader of `l` does not keep two LOP3s in the first
 /// and third forms (`F1_tworeaders`: merged, a second LOP3 for the store; session 44's
@@ -107,7 +112,12 @@ fn merged_inputs(
     match (is_y(1), is_y(2)) {
         (true, true) if lone => Some([a_value()? & WORD, y_value, 0]),
         (true, false) if repeats_a(2) => Some([a_value()? & WORD, y_value, 0]),
-        (false, true) if repeats_a(1) => Some([0, a_value()? & WORD, y_value]),
+        // y a folded constant: ptxas swaps it into `b` first, so `b` is read as 0; x a constant
+        // is read right (seed 6103's d08c2cc6, `folded_c_swapped_into_b.rs`).
+        (false, true) if repeats_a(1) => match folded_c_swapped_into_b::zero_read(m, k, at, lop_a?, y)? {
+            ZeroRead::A => Some([0, a_value()? & WORD, y_value]),
+            ZeroRead::B => Some([a_value()? & WORD, 0, y_value]),
+        },
         _ => None,
     }
 }
