@@ -21,12 +21,11 @@
 //! such a halves xor, only when its deviation is emulated, and admits the spec's value beside the
 //! one other value.
 
-use super::fuzz3602::writes;
 use super::reg_of_glue;
-use super::xor16_of_set_mask_halves_as_predicate::{halves_xor_of, read_elsewhere_but, read_registers};
+use super::xor16_of_set_mask_halves_as_predicate::{halves_xor_of, stale_half_read_as_all_ones};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::semantics::{Allowance, Deviation, Expected};
+use crate::semantics::{Deviation, Expected};
 
 /// `or.b16`/`and.b16 d, a, b` under 7ec10586's mechanism: `Some` (the spec's `result` or the value
 /// with m read as 0xffff, the deviation recorded as fired) where a source is the xor of the two
@@ -40,17 +39,5 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
         return None;
     }
     let (k, (j, set)) = (0..2).find_map(|k| Some((k, halves_xor_of(m, t, reg_of_glue(g, k)?)?)))?;
-    let dst = g.dst;
-    let here = m.stmt;
-    // A statement after this one reading d before d is written again (its own chain).
-    let reads_d = |i: usize| {
-        i > here && read_registers(&m.p.body[i]).contains(&dst) && !m.p.body[here + 1..i].iter().any(|s| writes(s, dst))
-    };
-    if !read_elsewhere_but(m, set, j, &reads_d) {
-        return None;
-    }
-    let x = vals.get(1 - k)?.bits as u64 & 0xFFFF;
-    let other = u128::from(g.eval([0xFFFF, x, 0, 0], false) & 0xFFFF);
-    let to = Expected::exact(result.bits & 0xFFFF, result.width).or_value(other, Allowance::Undefined);
-    Some(m.fire(d, result, to))
+    stale_half_read_as_all_ones(m, g, (k, j, set), vals, result)
 }

@@ -140,24 +140,50 @@ pub(super) fn byte_of_set_f32_compared_with_zero(
     c: Cvt,
 ) -> Option<(Deviation, Expected)> {
     let d = Deviation::WidenedSetF32ComparedWithZeroIs0Or1;
-    let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
-    if !m.allow.emulates(d)
-        || !matches!(c.atype, CvtType::S32 | CvtType::U32)
-        || !matches!(c.dtype, CvtType::U8 | CvtType::S8)
-        || !plain
-    {
+    if !m.allow.emulates(d) || !matches!(c.dtype, CvtType::U8 | CvtType::S8) {
         return None;
     }
-    let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    let set_at = match m.producer(t, s) {
-        Some((Stmt::Glue { glue, .. }, o)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => o.stmt,
-        _ => return None,
-    };
+    let (s, set_at) = plain_cvt_of_set_f32(m, t, inst, c)?;
     if !compared_with_zero_32(m, set_at, s) {
         return None;
     }
     let word = m.read(t, s).ok().filter(Expected::is_exact)?;
     Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), 8)))
+}
+
+/// The source `s` of a plain `cvt.<any>.{u32,s32} d, s` (no saturation, rounding or flush) whose
+/// last writer is a `set.<cmp>.f32` result, with the body index of that set: 3604-N2's operand
+/// ([`byte_of_set_f32_compared_with_zero`], [`beside_a_zero_test_of_its_word::widened`]).
+fn plain_cvt_of_set_f32(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Reg, usize)> {
+    let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
+    if !plain || !matches!(c.atype, CvtType::S32 | CvtType::U32) {
+        return None;
+    }
+    let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+    match m.producer(t, s) {
+        Some((Stmt::Glue { glue, .. }, o)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => Some((s, o.stmt)),
+        _ => None,
+    }
+}
+
+/// Whether `glue`, at body index `j`, has `r` as one operand and 0 as the other: an immediate,
+/// or a register a move of the immediate 0 last wrote (that move unguarded where
+/// `unguarded_move`).
+fn compares_with_zero(
+    m: &Machine<'_>,
+    j: usize,
+    glue: &crate::program::glue::Glue,
+    r: Reg,
+    unguarded_move: bool,
+) -> bool {
+    let zero = |i: usize| {
+        imm_of(glue, i) == Some(0)
+            || reg_of_glue(glue, i).and_then(|x| last_writer(m, j, x)).is_some_and(|(_, w)| {
+                matches!(w, Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard, .. })
+                    if matches!(operands.get(1), Some(Operand::Imm(Imm::Int(0)))) && (guard.is_none() || !unguarded_move))
+            })
+    };
+    (reg_of_glue(glue, 0) == Some(r) && zero(1)) || (zero(0) && reg_of_glue(glue, 1) == Some(r))
 }
 
 /// Whether, after body index `k` and before `r` is written again, an unguarded
@@ -166,18 +192,9 @@ pub(super) fn byte_of_set_f32_compared_with_zero(
 fn compared_with_zero_32(m: &Machine<'_>, k: usize, r: Reg) -> bool {
     for (j, s) in m.p.body.iter().enumerate().skip(k + 1) {
         if let Stmt::Glue { glue, guard: None, .. } = s {
-            let zero = |i: usize| {
-                imm_of(glue, i) == Some(0)
-                    || reg_of_glue(glue, i).and_then(|x| last_writer(m, j, x)).is_some_and(|(_, w)| {
-                        matches!(w, Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. })
-                            if matches!(operands.get(1), Some(Operand::Imm(Imm::Int(0)))))
-                    })
-            };
-            let with_zero =
-                (reg_of_glue(glue, 0) == Some(r) && zero(1)) || (zero(0) && reg_of_glue(glue, 1) == Some(r));
             if matches!(glue.op, GlueOp::Setp(_))
                 && matches!(glue.ty, GlueType::U32 | GlueType::S32 | GlueType::B32)
-                && with_zero
+                && compares_with_zero(m, j, glue, r, false)
             {
                 return true;
             }

@@ -158,6 +158,35 @@ pub(super) fn halves_op_of(m: &Machine<'_>, t: u32, r: Reg, op: GlueOp) -> Optio
     }
 }
 
+/// The halves forms' value ([`or_halves::glue`] and the or/and form's,
+/// [`or_and16_of_set_mask_halves_xor_as_predicate`](super::or_and16_of_set_mask_halves_xor_as_predicate)):
+/// where source `k` of the 16-bit logic op `g` holds the halves op at body index `j` of the set at
+/// `set`, and a statement other than that op, moves and the later readers of `g`'s destination
+/// reads the set too, the spec's `result` or `g` with that source read as 0xffff (the stale upper
+/// half of the merged register), the deviation recorded as fired; `None` elsewhere.
+pub(super) fn stale_half_read_as_all_ones(
+    m: &mut Machine<'_>,
+    g: &Glue,
+    (k, j, set): (usize, usize, usize),
+    vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    let d = Deviation::XorOfSetMaskHalvesTestedOverMergedHalf;
+    let dst = g.dst;
+    let here = m.stmt;
+    // A statement after this one reading d before d is written again (its own chain).
+    let reads_d = |i: usize| {
+        i > here && read_registers(&m.p.body[i]).contains(&dst) && !m.p.body[here + 1..i].iter().any(|s| writes(s, dst))
+    };
+    if !read_elsewhere_but(m, set, j, &reads_d) {
+        return None;
+    }
+    let x = vals.get(1 - k)?.bits as u64 & 0xFFFF;
+    let other = u128::from(g.eval([0xFFFF, x, 0, 0], false) & 0xFFFF);
+    let to = Expected::exact(result.bits & 0xFFFF, result.width).or_value(other, Allowance::Undefined);
+    Some(m.fire(d, result, to))
+}
+
 /// Whether a statement other than the halves' xor `j` and the one being run, and not a `mov`,
 /// reads the word of the set at `set` or a part of it (directly or through moves and packs).
 fn read_elsewhere(m: &Machine<'_>, set: usize, j: usize) -> bool {

@@ -18,12 +18,10 @@
 //! result stands) unless 3604-N2 is emulated and every condition holds.
 
 use super::super::origin::read_later;
-use super::super::{imm_of, reg_of_glue};
-use super::last_writer;
-use crate::isa::operand::{Imm, Operand};
-use crate::isa::{Cvt, CvtType, Form, Instruction};
+use super::{compares_with_zero, plain_cvt_of_set_f32};
+use crate::isa::{Cvt, CvtType, Instruction};
 use crate::program::exec::Machine;
-use crate::program::glue::{GlueOp, GlueType, SetDst};
+use crate::program::glue::{GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
@@ -36,19 +34,10 @@ pub(in crate::program::emulate) fn widened(
     c: Cvt,
 ) -> Option<(Deviation, Expected)> {
     let d = Deviation::WidenedSetF32ComparedWithZeroIs0Or1;
-    let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
-    if !m.allow.emulates(d)
-        || !plain
-        || !matches!(c.atype, CvtType::S32 | CvtType::U32)
-        || !matches!(c.dtype, CvtType::U64 | CvtType::S64)
-    {
+    if !m.allow.emulates(d) || !matches!(c.dtype, CvtType::U64 | CvtType::S64) {
         return None;
     }
-    let s = inst.operands.get(1).and_then(|o| m.reg_of(o).ok())?;
-    let set_at = match m.producer(t, s) {
-        Some((Stmt::Glue { glue, .. }, o)) if matches!(glue.op, GlueOp::Set(_, SetDst::F32)) => o.stmt,
-        _ => return None,
-    };
+    let (s, set_at) = plain_cvt_of_set_f32(m, t, inst, c)?;
     if !zero_tested_live(m, set_at, s) {
         return None;
     }
@@ -58,25 +47,17 @@ pub(in crate::program::emulate) fn widened(
 
 /// Whether, after body index `k` and before `r` is written again, an unguarded
 /// `setp.<cmp>.{u32,s32,b32}` or `set.<cmp>.<dst>.{u32,s32}` compares register `r` with 0 (an
-/// immediate, or a register a move of the immediate 0 last wrote) and its result is read later.
+/// immediate, or a register an unguarded move of the immediate 0 last wrote) and its result is
+/// read later.
 fn zero_tested_live(m: &Machine<'_>, k: usize, r: Reg) -> bool {
     for (j, s) in m.p.body.iter().enumerate().skip(k + 1) {
         if let Stmt::Glue { glue, guard: None } = s {
-            let zero = |i: usize| {
-                imm_of(glue, i) == Some(0)
-                    || reg_of_glue(glue, i).and_then(|x| last_writer(m, j, x)).is_some_and(|(_, w)| {
-                        matches!(w, Stmt::Isa(Instruction { form: Form::Mov(_), operands, guard: None, .. })
-                            if matches!(operands.get(1), Some(Operand::Imm(Imm::Int(0)))))
-                    })
-            };
-            let with_zero =
-                (reg_of_glue(glue, 0) == Some(r) && zero(1)) || (zero(0) && reg_of_glue(glue, 1) == Some(r));
             let compare = match glue.op {
                 GlueOp::Setp(_) => matches!(glue.ty, GlueType::U32 | GlueType::S32 | GlueType::B32),
                 GlueOp::Set(..) => matches!(glue.ty, GlueType::U32 | GlueType::S32),
                 _ => false,
             };
-            if compare && with_zero && read_later(m, j, glue.dst) {
+            if compare && compares_with_zero(m, j, glue, r, true) && read_later(m, j, glue.dst) {
                 return true;
             }
         }

@@ -24,12 +24,11 @@
 //! sources holds such a halves `or` of value 0, only when its deviation is emulated, and admits the
 //! spec's value beside the one other value.
 
-use super::super::fuzz3602::writes;
 use super::super::reg_of_glue;
-use super::{halves_op_of, read_elsewhere_but, read_registers};
+use super::{halves_op_of, stale_half_read_as_all_ones};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType};
-use crate::semantics::{Allowance, Deviation, Expected};
+use crate::semantics::{Deviation, Expected};
 
 /// `xor.b16`/`or.b16`/`and.b16 d, a, b` under 7ec10586's mechanism with the halves `or`-ed: `Some`
 /// (the spec's `result` or the value with m read as 0xffff, the deviation recorded as fired) where a
@@ -54,17 +53,5 @@ pub(in crate::program::emulate) fn glue(
     if vals.get(k)?.bits & 0xFFFF != 0 {
         return None;
     }
-    let dst = g.dst;
-    let here = m.stmt;
-    // A statement after this one reading d before d is written again (its own chain).
-    let reads_d = |i: usize| {
-        i > here && read_registers(&m.p.body[i]).contains(&dst) && !m.p.body[here + 1..i].iter().any(|s| writes(s, dst))
-    };
-    if !read_elsewhere_but(m, set, j, &reads_d) {
-        return None;
-    }
-    let x = vals.get(1 - k)?.bits as u64 & 0xFFFF;
-    let other = u128::from(g.eval([0xFFFF, x, 0, 0], false) & 0xFFFF);
-    let to = Expected::exact(result.bits & 0xFFFF, result.width).or_value(other, Allowance::Undefined);
-    Some(m.fire(d, result, to))
+    stale_half_read_as_all_ones(m, g, (k, j, set), vals, result)
 }
