@@ -2642,20 +2642,24 @@ const SEED_6102_LABELS_E: [(&str, &str); 1] = [
 /// the dead `ld.acquire.cluster.shared` of an arm and the `setp` of the arm's predicate p1, and keep
 /// p1's readers under P0, which nothing writes: `@!P0 CCTL.IVALL` and the guard of the live `@!p1
 /// ld.global.cg` in the next branch's arm, merged into its compare (`ISETP.NE.U32.OR P1, PT, R7,
-/// 0x43, P0`). A real never-written read; the ISETP is the earlier read and keys the finding, now a
-/// form of sass-cctl-under-unwritten-predicate (`ISETP.*.OR`, `source`). s61/w3 (the load
-/// unguarded: the CCTL alone), w4 (`.cta`: the ISETP alone), w5, w7 are the entry's; w1 (a relaxed
+/// 0x43, P0`). A real never-written read; the ISETP is the earlier read and keys the finding, named
+/// by the CCTL cause's merged-guard entry (`ISETP.*.OR`, `source`); s61/w3 (the load unguarded: the
+/// CCTL alone) is the CCTL entry's, w4 (`.cta`: the ISETP alone) the merged guard's; w1 (a relaxed
 /// load) and w6 (no arm load) keep the setp.
 #[test]
 fn the_seed_6102_sass_finding_427d8456_is_the_cctl_drop_with_a_guard_merged_into_an_or() {
-    const ENTRY: &str = "sass-cctl-under-unwritten-predicate";
+    const CCTL: &str = "sass-cctl-under-unwritten-predicate";
+    const MERGED: &str = "sass-cctl-under-unwritten-predicate-merged-guard";
     let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
     let trace = repo().join("corpus/findings/fuzz-h200-6102/trace/427d8456");
     let label = |path: &str| sass_label(&trace.join(path), &known);
-    assert_eq!(label("orig.130.O3.sass"), ENTRY);
-    assert_eq!(label("orig.135.O3.sass"), ENTRY);
-    for wrong in ["w3_load_unguarded", "w4_acquire_cta", "w5_guard_p1_true", "w7_tids_in_block"] {
-        assert_eq!(label(&format!("s61/{wrong}.130.O3.sass")), ENTRY, "{wrong}");
+    assert_eq!(label("orig.130.O3.sass"), MERGED);
+    assert_eq!(label("orig.135.O3.sass"), MERGED);
+    assert_eq!(label("s61/w3_load_unguarded.130.O3.sass"), CCTL);
+    assert_eq!(label("s61/w4_acquire_cta.130.O3.sass"), MERGED);
+    for wrong in ["w5_guard_p1_true", "w7_tids_in_block"] {
+        let l = label(&format!("s61/{wrong}.130.O3.sass"));
+        assert!(l == CCTL || l == MERGED, "{wrong}: {l}");
     }
     for right in ["w1_relaxed_in_arm", "w6_no_arm_load"] {
         assert_eq!(label(&format!("s61/{right}.130.O3.sass")), "gone", "{right}");
@@ -2663,10 +2667,12 @@ fn the_seed_6102_sass_finding_427d8456_is_the_cctl_drop_with_a_guard_merged_into
     let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-6102/findings-labelled-new.json"));
     let f = stored.findings.iter().find(|f| f.id.starts_with("427d8456")).unwrap();
     assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
-    assert_eq!(known.matches(&f.signature).map(|k| k.name.as_str()), Some(ENTRY));
-    // A compare that ANDs (no merged guard) reading a never-written register stays new.
-    let and = Signature::new(FindingClass::UnwrittenRegister, "ISETP.NE.U32.AND", "", ["ptxas -O3"], "source");
-    assert!(known.matches(&and).is_none());
+    assert_eq!(known.matches(&f.signature).map(|k| k.name.as_str()), Some(MERGED));
+    // A compare that ANDs (no merged guard) reading a never-written register stays new, and the
+    // CCTL entry's other readers are still named as guards only.
+    let sig = |form: &str, how: &str| Signature::new(FindingClass::UnwrittenRegister, form, "", ["ptxas -O3"], how);
+    assert!(known.matches(&sig("ISETP.NE.U32.AND", "source")).is_none());
+    assert!(known.matches(&sig("BRA", "source")).is_none());
 }
 
 #[test]
