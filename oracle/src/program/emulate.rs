@@ -965,13 +965,8 @@ pub(super) fn isa(
     {
         emulated = Some((d, widen(v)));
     }
-    // The root causes of seeds 3602 and 3604 (3602-N4, 3604-N2): `emulate/fuzz3602.rs`.
-    // 3604-N2 through a byte reader of a set.f32 compared with 0: `emulate/set_f32_widened_as_its_boolean.rs`;
-    // its 64-bit widening beside a live zero test of the word (dfda7034): its `beside_a_zero_test_of_its_word.rs`.
-    let byte_of_set = || {
-        set_f32_widened_as_its_boolean::byte_of_set_f32_compared_with_zero(m, t, inst, c)
-            .or_else(|| set_f32_widened_as_its_boolean::beside_a_zero_test_of_its_word::widened(m, t, inst, c))
-    };
+    // 3602-N4, 3604-N2: `emulate/fuzz3602.rs`; 3604-N2's set.f32 compared with 0: `…/set_f32_widened_as_its_boolean.rs`.
+    let byte_of_set = || set_f32_widened_as_its_boolean::compared_with_zero(m, t, inst, c);
     if let Some((d, v)) = fuzz3602::cvt(m, t, inst, c, &a).or_else(byte_of_set) {
         emulated = Some((d, v.field(0, width)));
     }

@@ -542,9 +542,7 @@ pub enum Deviation {
     /// `PRMT R, mask, 0x7632, R` merge whose upper half is stale or never written, then
     /// `SEL ~x, x, P0` (or `@P0 LOP3 ~`): d is x ^ m (the spec, §9.7.8.3) or its complement.
     /// Set-valued: the two. Right: the same half twice, `and.b16` first, one xor, `x ^ lo ^ hi`
-    /// in that order, a loaded word or an `.f32` set, no other reader of the mask. Also (seed
-    /// 6101's 014173b6, corpus/findings/fuzz-h200-6101/trace/T61B.md) `m = or.b16 lo, hi` read by
-    /// `xor`/`or`/`and.b16`: for the false mask d is the spec's or `op(0xffff, x)`.
+    /// in that order, a loaded word or an `.f32` set, no other reader of the mask.
     XorOfSetMaskHalvesTestedOverMergedHalf,
     /// 3801-N3 (corpus/findings/fuzz-h200-3801/, 04f2039a, trace/T4A.md; fuzz-h200-3903/,
     /// 34d36df1; fuzz-h200-4201/, 33bf5631, trace/audit/T12k1.md; ptxas 13.0.88 and 13.5 -O3,
@@ -692,10 +690,7 @@ pub enum Deviation {
     /// `addc`/`subc` N read (alone) as the first operand of the next `addc`/`subc` is folded into
     /// its `IADD3.X`, N's carry-in added where §9.7.2 and the negation subtract it: the result is
     /// the spec's + 2·(N's SASS carry-in)
-    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`); at 64 bits
-    /// (fuzz-h200-6103/, 0519b12d, trace/T61F.md) `neg.s64` of an `addc.s64` into an
-    /// `addc`/`subc` `.s64` whose fused `IADD3.X` holds at most three terms
-    /// (`…/negated_carry_op_folded_keeps_its_carry_in_added/wide.rs`).
+    /// (`program/emulate/negated_carry_op_folded_keeps_its_carry_in_added.rs`).
     NegatedCarryOpFoldedKeepsItsCarryInAdded,
     /// 4b68821e (corpus/findings/fuzz-h200-4203/, 4b68821e, trace/T12c3.md; fuzz-h200-5101/,
     /// 9033ff50 and 007db41c, trace/T22a.md; ptxas 13.0.88 and 13.5 -O3, and the JIT):
@@ -712,8 +707,7 @@ pub enum Deviation {
     /// <ld new>; mov.b64 d, {new, lo}`, beside a branch testing a loaded word or an acquire/relaxed load,
     /// loads new into lo's register and copies it up: the high word is new, where §9.7.9.4 gives
     /// the old low word lo; a new word computed in the arm from no word of d likewise, in either
-    /// orientation (seed 5403's 9121bc6c: `{hi, new}`, the low word new; seed 6102's 2f0c593b: new
-    /// any 32-bit add/sub/mul.lo/min/max/and/or/xor, there `min.s32`)
+    /// orientation (seed 5403's 9121bc6c: `{hi, new}`, the low word new)
     /// (`program/emulate/b64_repack_in_an_arm_loads_new_word_over_old_low.rs`).
     B64RepackInAnArmLoadsNewWordOverOldLow,
     /// 63f83d6e (corpus/findings/fuzz-h200-5402/, 63f83d6e, trace/T54S.md; ptxas 13.0.88 and 13.5

@@ -20,7 +20,7 @@ use crate::program::glue::{GlueOp, GlueType, SetDst};
 use crate::program::{Reg, Stmt};
 use crate::semantics::{Deviation, Expected};
 
-pub(super) mod beside_a_zero_test_of_its_word;
+mod beside_a_zero_test_of_its_word;
 mod narrowed_mask;
 mod of_a_float_cvt_of_the_set;
 
@@ -132,28 +132,36 @@ fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p
 /// (reduced.ptx), `setp.ne.u32 s, 0` (v8), `setp.gt.s32` (v13), `cvt.s8.s32` (v10), a `.s32`
 /// set source (v15), the compare feeding a `selp` (v3, v4). Right: no compare (v1, v2), a
 /// compare with 5 (v14), a 16- or 32-bit reader (v6, v9, v12: `FSEL R, RZ, 1`, 1.0f), an
-/// integer set (v5). `st.u8` of the word (v11) is wrong on 13.0.88 only and not emulated.
-pub(super) fn byte_of_set_f32_compared_with_zero(
-    m: &Machine<'_>,
-    t: u32,
-    inst: &Instruction,
-    c: Cvt,
-) -> Option<(Deviation, Expected)> {
+/// integer set (v5). `st.u8` of the word (v11) is wrong on 13.0.88 only and not emulated. A
+/// 64-bit widening `cvt.{u64,s64}` of the set is 1 likewise where a live compare tests its word
+/// against 0 (seed 6101's dfda7034, [`beside_a_zero_test_of_its_word`]).
+pub(super) fn compared_with_zero(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Deviation, Expected)> {
     let d = Deviation::WidenedSetF32ComparedWithZeroIs0Or1;
-    if !m.allow.emulates(d) || !matches!(c.dtype, CvtType::U8 | CvtType::S8) {
+    // The byte reader (16cd6583) or the 64-bit widening beside a live zero test of the word
+    // ([`beside_a_zero_test_of_its_word`], dfda7034): the result's width and the test it needs.
+    let (width, tested): (u32, ZeroTest) = match c.dtype {
+        CvtType::U8 | CvtType::S8 => (8, compared_with_zero_32),
+        CvtType::U64 | CvtType::S64 => (64, beside_a_zero_test_of_its_word::zero_tested_live),
+        _ => return None,
+    };
+    if !m.allow.emulates(d) {
         return None;
     }
     let (s, set_at) = plain_cvt_of_set_f32(m, t, inst, c)?;
-    if !compared_with_zero_32(m, set_at, s) {
+    if !tested(m, set_at, s) {
         return None;
     }
     let word = m.read(t, s).ok().filter(Expected::is_exact)?;
-    Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), 8)))
+    Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), width)))
 }
+
+/// Whether a 3604-N2 reader's set word is compared with 0 after body index `k` (before `r` is
+/// written again).
+type ZeroTest = fn(&Machine<'_>, usize, Reg) -> bool;
 
 /// The source `s` of a plain `cvt.<any>.{u32,s32} d, s` (no saturation, rounding or flush) whose
 /// last writer is a `set.<cmp>.f32` result, with the body index of that set: 3604-N2's operand
-/// ([`byte_of_set_f32_compared_with_zero`], [`beside_a_zero_test_of_its_word::widened`]).
+/// ([`compared_with_zero`]).
 fn plain_cvt_of_set_f32(m: &Machine<'_>, t: u32, inst: &Instruction, c: Cvt) -> Option<(Reg, usize)> {
     let plain = !c.sat && !c.relu && !c.satfinite && !c.ftz && c.rnd.is_none();
     if !plain || !matches!(c.atype, CvtType::S32 | CvtType::U32) {

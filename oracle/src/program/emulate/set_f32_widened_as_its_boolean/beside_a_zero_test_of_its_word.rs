@@ -18,38 +18,16 @@
 //! result stands) unless 3604-N2 is emulated and every condition holds.
 
 use super::super::origin::read_later;
-use super::{compares_with_zero, plain_cvt_of_set_f32};
-use crate::isa::{Cvt, CvtType, Instruction};
+use super::compares_with_zero;
 use crate::program::exec::Machine;
 use crate::program::glue::{GlueOp, GlueType};
 use crate::program::{Reg, Stmt};
-use crate::semantics::{Deviation, Expected};
-
-/// `cvt.{u64,s64}.{u32,s32} d, s` (plain) of a `set.<cmp>.f32` result s that a live 32-bit
-/// compare tests against 0 ([`zero_tested_live`]): 1 where the set is true, 0 where false.
-pub(in crate::program::emulate) fn widened(
-    m: &Machine<'_>,
-    t: u32,
-    inst: &Instruction,
-    c: Cvt,
-) -> Option<(Deviation, Expected)> {
-    let d = Deviation::WidenedSetF32ComparedWithZeroIs0Or1;
-    if !m.allow.emulates(d) || !matches!(c.dtype, CvtType::U64 | CvtType::S64) {
-        return None;
-    }
-    let (s, set_at) = plain_cvt_of_set_f32(m, t, inst, c)?;
-    if !zero_tested_live(m, set_at, s) {
-        return None;
-    }
-    let word = m.read(t, s).ok().filter(Expected::is_exact)?;
-    Some((d, Expected::exact(u128::from(word.bits & 0xFFFF_FFFF != 0), 64)))
-}
 
 /// Whether, after body index `k` and before `r` is written again, an unguarded
 /// `setp.<cmp>.{u32,s32,b32}` or `set.<cmp>.<dst>.{u32,s32}` compares register `r` with 0 (an
 /// immediate, or a register an unguarded move of the immediate 0 last wrote) and its result is
 /// read later.
-fn zero_tested_live(m: &Machine<'_>, k: usize, r: Reg) -> bool {
+pub(super) fn zero_tested_live(m: &Machine<'_>, k: usize, r: Reg) -> bool {
     for (j, s) in m.p.body.iter().enumerate().skip(k + 1) {
         if let Stmt::Glue { glue, guard: None } = s {
             let compare = match glue.op {
