@@ -29,7 +29,8 @@
 //! a carry), and only where the shifted value is 0 in the run as well.
 
 use super::fuzz3701::folded_constant;
-use super::mul_chain_zero_word_and_predicate_zero_one::{known_zero_bits32, last_writer};
+use super::fuzz3701::last_writer;
+use super::mul_chain_zero_word_and_predicate_zero_one::known_zero_bits32;
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, GlueType, Src};

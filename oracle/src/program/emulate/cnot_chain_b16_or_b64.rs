@@ -7,7 +7,7 @@
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, the statements before it as written); it changes no value by itself.
 
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use super::fuzz3701::last_writer;
 use super::reg_of_glue;
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};

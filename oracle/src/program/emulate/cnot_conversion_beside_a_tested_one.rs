@@ -24,7 +24,7 @@
 //! conversion.
 
 use super::cnot_conversion_tested_down_a_chain::{first_link, tested_down_the_chain, LINKS};
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use super::fuzz3701::last_writer;
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;
 use crate::program::glue::GlueOp;

@@ -21,7 +21,7 @@
 //! computes the number's conversion.
 
 use super::conversions_tested_against_zero::zero_tests;
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use super::fuzz3701::last_writer;
 use super::origin::{read_later, reads_and_overwrites};
 use crate::isa::operand::Operand;
 use crate::isa::{CvtRnd, Form, Instruction, MovShape};

@@ -24,7 +24,7 @@
 //! here changes a value unless 3501-N3 is emulated.
 
 use super::cnot_number_and_range_decided_sets::logic_op_reads_an_integer_set;
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use super::fuzz3701::last_writer;
 use super::one_in;
 use super::origin::value_readers;
 use crate::isa::{Cvt, CvtType, Form, Instruction};

@@ -36,8 +36,8 @@
 //! predicates are unwritten between their writers and their readers named here.
 
 use super::fuzz3602::unchanged_between;
+use super::fuzz3701::last_writer;
 use super::fuzz3702_conversions::bare;
-use super::merge_c_in_place::last_writer;
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction, MovShape};

@@ -17,8 +17,8 @@
 
 use super::cnot_number_and_range_decided_sets::zero_extending;
 use super::f2ip_of_constants_known_once_a_shuffle_folds::{converts_a_folded_shuffle, shuffled_c};
-use super::fuzz3602::writes;
 use super::fuzz3701::folded_constant;
+use super::fuzz3701::last_writer;
 use super::g_unpack_beside_a_folded_sign_test;
 use super::j_branch_known_values;
 use super::j_shuffled_constant_folded_beside_a_load;
@@ -93,11 +93,6 @@ pub(super) fn pack(
     }
     let (dst, from) = (*dst, spec.clone());
     vec![(dst, m.fire(d, &from, anything(from.clone())))]
-}
-
-/// The last statement before body index `before` that may write `r`, with its index.
-fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
 /// The unguarded `mov` unpack at body index `k` (`mov.b{32,64} {e0, …}, w`): its shape, the

@@ -11,18 +11,14 @@
 //!
 //! Invariants: queries only; they never change an origin or a value.
 
-use super::fuzz3602::{unchanged_between, writes};
+use super::fuzz3602::unchanged_between;
+use super::fuzz3701::last_writer;
 use super::j_branch_known_values;
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::{Reg, Stmt};
-
-/// The statement that last wrote `r` before body index `before`, with its index.
-fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
-}
 
 /// Whether the statement at body index `k` leaves a zero-extended byte in its register as it
 /// was loaded: an unguarded scalar `ld.{u8,b8}` (§9.7.9.8: bit-size types zero-extend as

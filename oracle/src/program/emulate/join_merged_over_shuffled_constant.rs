@@ -8,7 +8,7 @@
 //! Invariants: both are conditions on the program's statements; neither changes a value by
 //! itself.
 
-use super::fuzz3602::writes;
+use super::fuzz3701::last_writer;
 use super::fuzz3701::{folded_constant, reaches_on_every_path};
 use super::mul_step_unread_shfl_predicate_folded_zero::predicate_destination_unread;
 use super::reg_of_glue;
@@ -20,11 +20,6 @@ use crate::program::{Reg, Stmt};
 
 /// How many copies or shuffles deep [`shuffled_constant`] and [`self_compare_of_loaded`] look.
 const DEPTH: u32 = 3;
-
-/// The last statement before body index `before` that writes `r`, with its index.
-fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
-}
 
 /// Whether register `r` holds before body index `before` a `shfl.sync` (any mode) of a constant
 /// ptxas folds, or an unguarded `mov` copy of one; its write reaching `before` on every path.

@@ -10,8 +10,9 @@
 //! `known_zero_word` does, under its deviation.
 
 use super::fuzz3701::folded_constant;
+use super::fuzz3701::last_writer;
 use super::fuzz3802::zero_extension_of_a_variable;
-use super::mul_chain_zero_word_and_predicate_zero_one::{last_writer, zero_by_known_bits32};
+use super::mul_chain_zero_word_and_predicate_zero_one::zero_by_known_bits32;
 use super::{imm_of, reg_of_glue};
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};

@@ -10,9 +10,9 @@
 //! records; [`lop3_chain_of_packs`] computes the merged words with `fuzz3702`'s chain and
 //! returns `None` (the spec's result stands) where no half is merged or nothing changes.
 
+use super::fuzz3701::last_writer;
 use super::fuzz3702::{lop3_chain_of, merged_chain, Lop3Chain};
 use super::merge_c_in_place::{same_expression, CSE_DEPTH};
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::value_readers;
 use super::reg_of_glue;
 use crate::isa::operand::Operand;

@@ -39,8 +39,8 @@
 //! the word is the spec's.
 
 use super::fuzz3602::writes;
+use super::fuzz3701::last_writer;
 use super::lop3_merged_through_b64_packs::{pack_of, per_half, same_value, through_copies};
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{ptxas_constant, PtxasConstant};
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;

@@ -26,7 +26,8 @@
 //! duplicate's sources unwritten and no label or branch between the pack and the duplicate.
 
 use super::fuzz3602::{next_flow, unchanged_between};
-use super::merge_c_in_place::{destroying_pack, last_writer, same_expression, CSE_DEPTH};
+use super::fuzz3701::last_writer;
+use super::merge_c_in_place::{destroying_pack, same_expression, CSE_DEPTH};
 use crate::isa::{Form, Instruction, MovShape};
 use crate::program::exec::Machine;
 use crate::program::glue::{Glue, GlueOp, Src};

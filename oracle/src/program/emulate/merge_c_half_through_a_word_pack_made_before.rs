@@ -31,7 +31,8 @@
 //! written by `merge_c_in_place.rs`.
 
 use super::fuzz3602::unchanged_between;
-use super::merge_c_in_place::{destroying_pack, last_writer};
+use super::fuzz3701::last_writer;
+use super::merge_c_in_place::destroying_pack;
 use super::origin::value_readers;
 use crate::isa::operand::Operand;
 use crate::isa::{Form, Instruction, MovShape};

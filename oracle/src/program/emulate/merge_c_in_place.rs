@@ -98,8 +98,9 @@
 
 mod half_copied_from_a_computed_half;
 
-use super::fuzz3602::{unchanged_between, writes};
+use super::fuzz3602::unchanged_between;
 use super::fuzz3701::folded_constant;
+use super::fuzz3701::last_writer;
 use super::fuzz3702_conversions::bare;
 use super::merge_c_guarded_pack_and_later_duplicate;
 use super::merge_c_guarded_word_pack_over_constant;
@@ -431,11 +432,6 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
 /// with another h' reads the pair (v1_word1_other_pair: `PRMT R3, R8, 0x5410, R9`).
 fn repeated_pair_word(items: &[Option<Reg>], at: usize, k: usize) -> bool {
     k % 2 == 1 && k > at + 1 && items.get(at).copied().flatten().is_some() && items.get(k - 1) == items.get(at)
-}
-
-/// The last statement before body index `before` that writes `r`, with its index.
-pub(super) fn last_writer<'m>(m: &'m Machine<'_>, before: usize, r: Reg) -> Option<(usize, &'m Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
 /// The elements of the pack at body index `k`, unguarded: of a `mov.b32`/`mov.b64` packing

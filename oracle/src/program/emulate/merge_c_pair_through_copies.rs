@@ -23,8 +23,9 @@
 //! conversion, at most [`COPY_DEPTH`] copies deep); what the pack's readers take is computed by
 //! `merge_c_in_place.rs` (the pair's value, read from the copy, §9.7.9.3 `mov` copies it).
 
+use super::fuzz3701::last_writer;
 use super::fuzz3702_conversions::bare;
-use super::merge_c_in_place::{last_writer, pair_cvt};
+use super::merge_c_in_place::pair_cvt;
 use crate::isa::operand::Operand;
 use crate::isa::{CvtType, Form, Instruction, MovShape};
 use crate::program::exec::Machine;

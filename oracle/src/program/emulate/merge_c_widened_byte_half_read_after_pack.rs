@@ -42,7 +42,7 @@
 //! word {pair, h}, its high word as it was) is written by `merge_c_in_place.rs`.
 
 use super::fuzz3602::unchanged_between;
-use super::merge_c_in_place::last_writer;
+use super::fuzz3701::last_writer;
 use super::origin::{reads_and_overwrites, value_readers};
 use crate::isa::types::{MemType, VecWidth};
 use crate::isa::{CvtType, Form, Instruction, MovShape};

@@ -24,8 +24,9 @@
 //! element 1 as bits 8–15), read from the pair's register unchanged since its pack.
 
 use super::fuzz3602::unchanged_between;
+use super::fuzz3701::last_writer;
 use super::fuzz3702_conversions::bare;
-use super::merge_c_in_place::{computed_half, destroying_pack, last_writer};
+use super::merge_c_in_place::{computed_half, destroying_pack};
 use crate::isa::operand::Operand;
 use crate::isa::types::MemType;
 use crate::isa::{Cvt, CvtType, Form, Instruction, Mov, MovShape};

@@ -9,7 +9,7 @@
 //! records); none changes a value by itself — the callers in `origin.rs`, `emulate.rs`,
 //! `fuzz3802.rs` and `cnot_number_and_range_decided_sets.rs` do, under their deviation.
 
-use super::fuzz3602::writes;
+use super::fuzz3701::last_writer;
 use super::origin::ShlChain;
 use super::{imm_of, reg_of_glue, shl_chain_through_constant_adds};
 use crate::isa::operand::{Imm, Operand};
@@ -53,11 +53,6 @@ pub(super) fn multiply_chain_cut(
     c.cut.filter(|&cut| cut < c.total && c.base.is_exact() && vals.iter().all(Expected::is_exact))?;
     let kept = (c.base.bits as u64).wrapping_mul(c.kept_factor).wrapping_add(c.constant);
     Some(Expected::exact(u128::from(evaluated_with(g, vals, x, kept)), spec.width))
-}
-
-/// The statement that last writes `r` before body index `before`.
-pub(super) fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
 /// The bits of source `i` of glue `g` (at body index `k`) as an immediate or a register an

@@ -9,6 +9,7 @@
 //! function names the one value the mechanism computes, `None` elsewhere.
 
 use super::fuzz3602::writes;
+use super::fuzz3701::last_writer;
 use super::fuzz3701::set_or_unpack_of_set;
 use super::set_f32_boolean_after_a_zero_test_diamond;
 use super::set_f32_boolean_beside_a_zero_test_split_into_an_arm;
@@ -117,11 +118,6 @@ fn selp_mask_at(m: &Machine<'_>, k: usize, r: Reg) -> bool {
         matches!(w, Stmt::Isa(Instruction { form: Form::Mov(_), operands, .. })
             if matches!(operands.get(1), Some(Operand::Imm(Imm::Int(v))) if all_ones(*v)))
     })
-}
-
-/// The last statement before body index `before` that writes `r` (guarded or not), with its index.
-fn last_writer<'p>(m: &Machine<'p>, before: usize, r: Reg) -> Option<(usize, &'p Stmt)> {
-    m.p.body[..before].iter().enumerate().rev().find(|(_, s)| writes(s, r))
 }
 
 /// 3604-N2 through a byte reader (corpus/findings/fuzz-h200-4203/trace/T12c4.md, 16cd6583,

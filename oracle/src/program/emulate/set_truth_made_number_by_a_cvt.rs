@@ -9,7 +9,7 @@
 //! condition holds. The caller (`emulate.rs`, a `cvt`'s hook) changes the value.
 
 use super::fuzz3602::writes;
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use super::fuzz3701::last_writer;
 use super::origin::{read_later, reads_and_overwrites};
 use super::set_truth_through_a_float_cvt_zero_tested;
 use super::{convert, imm_of, one_in};

@@ -20,8 +20,8 @@
 //! Invariants: queries only; the value is `set_truth_made_number_by_a_cvt`'s (the oracle's own conversion of
 //! the number 1 or 0 in the run `cvt`'s source type).
 
+use super::fuzz3701::last_writer;
 use super::j_branch_known_values::{dead, readers};
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use super::origin::{read_later, reads_and_overwrites};
 use super::{imm_of, reg_of_glue};
 use crate::isa::{Cvt, CvtType, Form, Instruction};

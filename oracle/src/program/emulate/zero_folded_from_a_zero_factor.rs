@@ -18,8 +18,8 @@
 //! Invariants: a condition on the program's statements (the value's producer as the machine
 //! recorded it, the statements before it as written); the caller checks the value is 0.
 
+use super::fuzz3701::last_writer;
 use super::fuzz3701::reaches_on_every_path;
-use super::mul_chain_zero_word_and_predicate_zero_one::last_writer;
 use crate::isa::operand::{Imm, Operand};
 use crate::isa::{Form, Instruction};
 use crate::program::exec::Machine;

@@ -17,7 +17,7 @@
 //! `LOP3.LUT R7, y, 0x5, R9, 0x60` = 0, the spec's, where a read as 0 gives y & 5): e6f0c29f's
 //! binding wants x no constant.
 
-use crate::program::emulate::mul_chain_zero_word_and_predicate_zero_one::last_writer;
+use crate::program::emulate::fuzz3701::last_writer;
 use crate::program::emulate::origin::{ptxas_constant, PtxasConstant};
 use crate::program::exec::Machine;
 use crate::program::glue::GlueOp;

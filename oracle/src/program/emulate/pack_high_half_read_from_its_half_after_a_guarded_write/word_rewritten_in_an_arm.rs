@@ -38,7 +38,7 @@
 
 use super::super::arm_sat_f64_low_word_clamped_by_zero_test::arm_of;
 use super::super::fuzz3602::unchanged_between;
-use super::super::merge_c_in_place::last_writer;
+use super::super::fuzz3701::last_writer;
 use super::super::origin::read_later;
 use super::{pair_before, read_whole_live};
 use crate::isa::operand::Operand;
