@@ -15,6 +15,9 @@
 //! pre-signature unchanged), not to a compiler finding: for an offline-assembled backend by
 //! its own assembly's check, for the JIT by the -O3 check where that backend's word differs
 //! too. Every other word stays unexplained (a second bug in the same kernel is not hidden).
+//! A kernel run that fails the same way (a hang, a CUDA error) on several backends is one crash
+//! finding of them all, as backends with the same wrong words are one; a compiler's or worker's
+//! crash is one per backend.
 //! Runs nothing: both the minimization stage
 //! ([`super::minimize`]) and the campaign's triage ([`super::triage`]) use it, through the
 //! register programs' [`CaseKind`] ([`Register`]).
@@ -262,23 +265,48 @@ fn crash_raw(by: &str, how: &str, message: &str) -> Raw {
     }
 }
 
-/// The raw crash findings in one program's results (one per crashing backend).
+/// Whether a crash `how` is a failure of the kernel's run (a hang, or a CUDA error while it
+/// ran) rather than of a compiler or worker: the backends that ran the program and failed so
+/// are one finding, as backends that give the same wrong words are (seed 6201's p365_37 hung on
+/// -O3 and on the JIT, one program compiled by one ptxas: two findings labelled new before).
+fn is_run_failure(how: &str) -> bool {
+    how == "hang" || how.starts_with("CUDA_ERROR_")
+}
+
+/// Adds the crash of backend `by` to `out`: to the raw crash finding of another backend whose
+/// run failed the same way ([`is_run_failure`]; its message kept, another backend's differing one
+/// added after it), else as a raw finding of its own ([`crash_raw`]).
+fn add_crash(out: &mut Vec<Raw>, by: &str, how: &str, message: &str) {
+    let same_run_failure = |x: &&mut Raw| x.class == FindingClass::Crash && x.how == how && is_run_failure(how);
+    match out.iter_mut().find(same_run_failure) {
+        Some(raw) => {
+            raw.backends.push(by.to_string());
+            if let Some(m) = raw.message.as_mut().filter(|m| m.as_str() != message) {
+                m.push_str(&format!("\n{by}: {message}"));
+            }
+        }
+        None => out.push(crash_raw(by, how, message)),
+    }
+}
+
+/// The raw crash findings in one program's results: one per crashing backend, but one for all
+/// the backends whose run of the kernel failed the same way ([`add_crash`]).
 pub fn crash_raws(r: &ProgramResult) -> Vec<Raw> {
-    r.failures
-        .iter()
-        .filter_map(|f| match f {
-            Failure::Crash { by, how, message } => Some(crash_raw(by, how, message)),
-            Failure::Rejected { .. } => None,
-        })
-        .collect()
+    let mut out = Vec::new();
+    for f in &r.failures {
+        if let Failure::Crash { by, how, message } = f {
+            add_crash(&mut out, by, how, message);
+        }
+    }
+    out
 }
 
 /// The findings in one program's results ([`Register`]'s [`CaseKind::raw_findings`]).
 fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
     let mut out = Vec::new();
     for f in &r.failures {
-        out.push(match f {
-            Failure::Rejected { by, message } => Raw {
+        match f {
+            Failure::Rejected { by, message } => out.push(Raw {
                 class: FindingClass::AssemblerRejection,
                 backends: vec![by.clone()],
                 how: gist(message),
@@ -289,9 +317,9 @@ fn raw_findings(p: &Program, r: &ProgramResult) -> Vec<Raw> {
                 shape: String::new(),
                 undefined_words: Vec::new(),
                 input_class: "",
-            },
-            Failure::Crash { by, how, message } => crash_raw(by, how, message),
-        });
+            }),
+            Failure::Crash { by, how, message } => add_crash(&mut out, by, how, message),
+        }
     }
     out.extend(sass_findings(&r.sass));
     // A refused program or one no backend ran is not comparable: its failures above are all
@@ -641,6 +669,44 @@ mod tests {
             emulated: Vec::new(),
         };
         (p, i, result)
+    }
+
+    /// Seed 6201's p365_37 hung on `cuda:ptxas-O3` and on `cuda:jit` and was stored as two
+    /// findings labelled new: a kernel run that fails the same way on several backends is one
+    /// finding (of them all), a compiler's crash stays one per backend (an optimizing ptxas's
+    /// crash is known beside another level's, [`KnownSet::crash_known_beside`]).
+    #[test]
+    fn backends_whose_run_of_a_kernel_fails_alike_are_one_crash_finding() {
+        let (p, _, mut result) = planted();
+        result.sass.clear();
+        let crash = |by: &str, how: &str, message: &str| Failure::Crash {
+            by: by.into(),
+            how: how.into(),
+            message: message.into(),
+        };
+        let hang = "no result within 5 s: kernel `k` did not finish";
+        result.failures = vec![
+            crash("cuda:ptxas-O3", "hang", hang),
+            crash("ptxas -O0", crate::ptxas::PTXAS_CRASH, "exit 139"),
+            crash("cuda:ptxas-O0", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "cuEventQuery: CUDA_ERROR_ILLEGAL_INSTRUCTION"),
+            crash("cuda:jit", "hang", hang),
+            crash("ptxas -O3", crate::ptxas::PTXAS_CRASH, "exit 139"),
+            crash("cuda:jit-12.8", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "cuLaunchKernel: CUDA_ERROR_ILLEGAL_INSTRUCTION"),
+        ];
+        let seen = |raws: Vec<Raw>| -> Vec<(String, String, String)> {
+            raws.iter().map(|r| (r.backends.join(","), r.how.clone(), r.message.clone().unwrap_or_default())).collect()
+        };
+        let fault = "cuEventQuery: CUDA_ERROR_ILLEGAL_INSTRUCTION\ncuda:jit-12.8: cuLaunchKernel: CUDA_ERROR_ILLEGAL_INSTRUCTION";
+        let expected = vec![
+            ("cuda:ptxas-O3,cuda:jit".to_string(), "hang".to_string(), hang.to_string()),
+            ("ptxas -O0".into(), crate::ptxas::PTXAS_CRASH.into(), "exit 139".into()),
+            ("cuda:ptxas-O0,cuda:jit-12.8".into(), "CUDA_ERROR_ILLEGAL_INSTRUCTION".into(), fault.into()),
+            ("ptxas -O3".into(), crate::ptxas::PTXAS_CRASH.into(), "exit 139".into()),
+        ];
+        assert_eq!(seen(raw_findings(&p, &result)), expected);
+        assert_eq!(seen(crash_raws(&result)), expected);
+        let hung = Register::quick_signature(&crash_raws(&result)[0], &p);
+        assert_eq!(hung.backends, ["cuda:jit", "cuda:ptxas-O3"]);
     }
 
     #[test]
