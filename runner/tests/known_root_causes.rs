@@ -2779,3 +2779,54 @@ const SEED_6103_LABELS_G: [(&str, &str); 2] = [
     ("407ea10a", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // KNOWN 3602-N1: the mask a moved -1 in a register (`mov r3, -1; …; xor r3, tix, r3`), an empty-arm diamond, `@!P0 MOV R5, 0x3` (T61G; the rule took an immediate mask only); helper lg: emulate/fuzz3602/xor_of_branch_constant.rs, one-armed ifs, d = v right where the other path keeps v (trace/407ea10a/s61/)
     ("d08c2cc6", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor(y, lop3(x, x, y, 0xca)) with y a moved constant, merged as y ^ L(x, 0, y) (`LOP3.LUT R5, R0, K, RZ, 0x60`) (T61G; the rule read a as 0, e6f0c29f's register-y binding); helper lg: lop3_merged_by_its_b_or_c/folded_c_swapped_into_b.rs (trace/d08c2cc6/s61/)
 ];
+
+#[test]
+fn the_seed_6201_word_findings_of_trace_d_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_D);
+}
+
+/// What the word findings of seed 6201 (session 62's campaign build, abc66fe3) that helper md traced
+/// (session 62's trace D, corpus/findings/fuzz-h200-6201/trace/T62D.md) are labelled now; its third
+/// finding, 7ecef168, is an `unwritten-register` one with no word (the test below).
+const SEED_6201_LABELS_D: [(&str, &str); 2] = [
+    ("87c77fff", "new"), // KNOWN 3801-N4 (the half beside an in-place e5m2x2 pair read as R1, the stack pointer's high half: `PRMT R6, R1, 0x7632, R6`, byte 0xff, spec 0; 13.5 the same), not emulated by design (the entry: the value is the stack pointer's, the read the allocator's choice), as seed 5803's 92486375 (T62D; trace/87c77fff/s62/)
+    ("b7f77768", "fuzz-h200-3702-n7-shuffle-of-bfly-predicate-choice-dropped"), // KNOWN 3702-N7: the choice a one-armed if `@!p0 bra L; mov.b32 r0, 0; L:` on the bfly's predicate, if-converted `@P0 PRMT R0, RZ, 0x7610, R0`, no SHFL.IDX (T62D; chosen_by took guarded writes and selp only); helper md: shuffle_of_a_value_selected_by_a_bfly_predicate/arm.rs (trace/b7f77768/s62/)
+];
+
+/// Seed 6201's `unwritten-register` finding 7ecef168 (trace/T62D.md): 59da91ec's form B (an fp8 pair
+/// `cvt.rn.satfinite.e5m2x2.f16x2 h0` packed as the low half of `mov.b32 r1, {h0, h1}`, the pack read
+/// in a branch arm) at a 32-bit pack: ptxas 13.0.88 -O3 builds the pair only in the pack's register
+/// (`F2FP.SATFINITE.E5M2.F16.UNPACK_B_MERGE_C R5, RZ, RZ`) and the `setp.lt.s16` of h0 reads R0, which
+/// nothing writes (`PRMT R0, R0, 0x9910, RZ; ISETP.GE.AND P0, PT, R0, RZ, PT`); 13.5 builds the pair
+/// in R0 (clean). A real never-written read, latent here (the selp's two values are both 0). The
+/// check flags it again on e4m3x2 (u3), a pair of two .f32 (u9), a loaded pair source (u10), a
+/// loaded test (u7) and an arm writing another register from the pack (u13); clean: no arm (u1), no
+/// pair (u2), the pair not packed (u4) or the pack's high half (u5), a guarded move (u11), a selp of
+/// constants (u12). No SASS entry names an `ISETP.GE.AND` reader (59da91ec is an emulation entry,
+/// decided by words), so it stays new by signature, as seed 6001's 54c61beb (the same form B) does.
+#[test]
+fn the_seed_6201_sass_finding_7ecef168_is_a_real_unwritten_read() {
+    let known = KnownSet::load(&repo().join("corpus/known")).unwrap();
+    let trace = repo().join("corpus/findings/fuzz-h200-6201/trace/7ecef168");
+    let label = |path: &str| sass_label(&trace.join(path), &known);
+    assert_eq!(label("orig.130.O3.sass"), "new ISETP.GE.AND");
+    for wrong in ["u3_e4m3x2", "u7_loaded_test", "u9_f32_pair", "u10_loaded_pair_source", "u13_arm_writes_other"] {
+        assert_eq!(label(&format!("s62/{wrong}.130.O3.sass")), "new ISETP.GE.AND", "{wrong}");
+    }
+    for right in [
+        "u1_no_arm",
+        "u2_no_pair",
+        "u4_pair_not_packed",
+        "u5_pair_high_half",
+        "u11_guarded_mov",
+        "u12_selp_of_constants",
+    ] {
+        assert_eq!(label(&format!("s62/{right}.130.O3.sass")), "gone", "{right}");
+    }
+    assert_eq!(label("orig.135.O3.sass"), "gone");
+    assert_eq!(label("orig.130.O0.sass"), "gone");
+    let stored = stored_ids_and_signatures(&repo().join("corpus/findings/fuzz-h200-6201/findings-labelled-new.json"));
+    let f = stored.findings.iter().find(|f| f.id.starts_with("7ecef168")).unwrap();
+    assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
+    assert!(known.matches(&f.signature).is_none());
+}

@@ -26,8 +26,12 @@
 //! Session 57 (seed 5702's c3be1a58, corpus/findings/fuzz-h200-5702/trace/T57E.md): the choice may
 //! be among values ptxas takes as uniform, the shuffle's own result and values computed from it
 //! and constants (`uniform_choice.rs`).
-//! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy.
+//! Session 62 (seed 6201's b7f77768, corpus/findings/fuzz-h200-6201/trace/T62D.md): the choice may
+//! be a one-armed `if` by a branch on `p` (`arm.rs`).
+//! What stays out: values computed from `p` otherwise (not tried), more than one predicate copy, an
+//! if/else by a branch on `p` (wrong in 13.0.88, `trace/b7f77768/s62/v9_if_else`).
 
+mod arm;
 mod clamp;
 mod copies;
 mod uniform_choice;
@@ -63,8 +67,10 @@ pub(in crate::program) fn dropped(m: &Machine<'_>, inst: &Instruction) -> bool {
     let (j, a) = copies::through_copies(m, j, a);
     // Or a choice among values ptxas takes as uniform, not only constants (seed 5702's c3be1a58,
     // `uniform_choice.rs`).
+    // Or a choice written as a one-armed `if` on the predicate (seed 6201's b7f77768, `arm.rs`).
     chosen_by(m, j, a)
         .or_else(|| uniform_choice::chosen_by(m, j, a))
+        .or_else(|| arm::chosen_by(m, j, a))
         .is_some_and(|p| bfly_predicate_of_a_constant(m, j, p))
 }
 

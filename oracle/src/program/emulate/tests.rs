@@ -332,6 +332,7 @@ mod shift16_amount_of_a_sign_extended_element;
 mod shl_chain_of_zero_extended_base;
 mod shl_chain_through_doubling_add;
 mod shr16_of_a_sign_extending_load;
+mod shuffle_of_a_bfly_predicate_choice_in_an_arm;
 mod shuffle_of_a_bfly_predicate_choice_with_a_known_clamp;
 mod shuffle_of_a_uniform_choice_by_a_bfly_predicate;
 mod shuffle_of_a_value_selected_by_a_bfly_predicate;

@@ -33,7 +33,7 @@ use crate::program::glue::{GlueOp, Src};
 use crate::program::{Reg, RegClass, Stmt};
 
 /// How many writers back a uniform value is looked for.
-const DEPTH: u32 = 4;
+pub(super) const DEPTH: u32 = 4;
 
 /// The predicate by which the statement at body index `j` chooses register `a`'s value between
 /// values ptxas takes as uniform ([`uniform`]): a guarded `mov`, `cvt`, `cvt.pack` (seed 5801's
@@ -69,7 +69,7 @@ pub(super) fn chosen_by(m: &Machine<'_>, j: usize, a: Reg) -> Option<Reg> {
 /// folds ([`ptxas_constant`]), the value of an unguarded `shfl.sync` of a constant
 /// ([`shuffles_a_constant`]), or the result of an unguarded `mov`, `cvt`, `prmt` or glue (no carry
 /// read) of such values and immediates; the writer reaching `before` on every path.
-fn uniform(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
+pub(super) fn uniform(m: &Machine<'_>, before: usize, r: Reg, depth: u32) -> bool {
     if r.class() == RegClass::Pred {
         return false;
     }
