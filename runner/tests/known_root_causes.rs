@@ -2830,3 +2830,35 @@ fn the_seed_6201_sass_finding_7ecef168_is_a_real_unwritten_read() {
     assert_eq!(f.signature.class, FindingClass::UnwrittenRegister);
     assert!(known.matches(&f.signature).is_none());
 }
+
+fn the_seed_6201_word_findings_of_trace_e_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_E);
+}
+
+/// What the word finding of seed 6201 (session 62's campaign build, abc66fe3) that helper me traced
+/// (session 62's trace E, corpus/findings/fuzz-h200-6201/trace/T62E.md) is labelled now.
+const SEED_6201_LABELS_E: [(&str, &str); 1] = [
+    ("d3a335ba", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: cvt.u32.u8 of h (cvt.rni.u8.f16) AFTER the pack read the merged register whole, {pair, h} (`MERGE_C R0, RZ, RZ, R0; LOP3.LUT R5, R0, R0, RZ, 0x3c`) (T62E; h after the pack was read as the pair zero-extended); helper me: merge_c_widened_byte_half_read_after_pack.rs::widened_after_pack (trace/d3a335ba/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_findings_of_trace_e_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_E);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper me traced
+/// (session 62's trace E, corpus/findings/fuzz-h200-6201/trace/T62E.md) is labelled now.
+const SEED_6202_LABELS_E: [(&str, &str); 1] = [
+    ("6a0d8362", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: cvt.u64.u8 of cvt.u16.u64 of mov.b64 {prmt, prmt}, the PRMT narrowed (`PRMT R0, RZ, 0xb, R2`; 13.5 right) (T62E; the walk took a 64-bit pack only after an unpack); helper me: prmt_narrowed_per_zero_extending_reader.rs::reaching_prmt (trace/6a0d8362/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_findings_of_trace_e_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_E);
+}
+
+/// What the word finding of seed 6203 (session 62's campaign build, abc66fe3) that helper me traced
+/// (session 62's trace E, corpus/findings/fuzz-h200-6201/trace/T62E.md) is labelled now.
+const SEED_6203_LABELS_E: [(&str, &str); 1] = [
+    ("f783c3c1", "fuzz-h200-3604-n1-shr-s16-by-u32-cvt-converts-as-s16"), // KNOWN 3604-N1: shr.s16 by a mov.f32 copy of cvt.rni.u32.f32, fused `F2I.S16.NTZ R0, R0` (T62E; the producer taken was the mov.f32); helper me: fuzz3602.rs::shr_s16_by_u32_cvt via origin.rs::producer_through_f32_copies (trace/f783c3c1/s62/)
+];

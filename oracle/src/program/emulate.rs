@@ -584,7 +584,7 @@ pub(super) fn glue(m: &mut Machine<'_>, t: u32, g: &Glue, vals: &[Expected], res
 /// (`emulate/sat_s8_s16_of_cnot_clamps_negated_mask.rs`) at a `cvt`; 63f83d6e at a `mov.b32` unpack and
 /// 7a05c905 at a `cvt` (`emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`,
 /// `emulate/prmt_byte_narrowed_past_a_guarded_write_of_its_source.rs`). The `mov`, `cvt.pack` and
-/// `ld` hooks are called from `emulate/movement_hooks.rs`.
+/// `ld` hooks (and a `cvt`'s, after the rules here) are called from `emulate/movement_hooks.rs`.
 pub(super) fn isa(
     m: &mut Machine<'_>,
     t: u32,
@@ -991,9 +991,9 @@ pub(super) fn isa(
         Some((d, v)) => vec![(dst, m.fire(d, &spec, v))],
         None => results,
     };
-    // 3801-N3: the `HADD2.SAT` pair placed at this `.sat` cvt reads the first one's source
-    // after its guarded overwrite: `emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`.
-    Ok(hadd2_sat_pair_reads_guarded_overwrite::paired(m, t, inst, c, results))
+    // 3801-N3's `HADD2.SAT` pair: `emulate/hadd2_sat_pair_reads_guarded_overwrite.rs`; then the `cvt` hook.
+    let results = hadd2_sat_pair_reads_guarded_overwrite::paired(m, t, inst, c, results);
+    Ok(movement_hooks::cvt(m, t, c, inst, results))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ mod xor_of_branch_constant;
 
 use super::convert;
 use super::j_branch_known_values::{branch_fixed_immediate, observed_only_by, readers};
-use super::origin::reads_and_overwrites;
+use super::origin::{producer_through_f32_copies, reads_and_overwrites};
 use super::{
     counter_of_a_signed_count_read_after_the_loop, imm_of, known_at_compile_time, reg_of_glue,
     s8_of_a_shuffled_constant_folded_beside_a_load, s8_round_trip_of_a_learned_constant,
@@ -389,12 +389,16 @@ fn hi16_product_of_s8_round_trip(
 }
 
 /// 3604-N1: `shr.s16 d, a, r` with r written by `cvt.<irnd>.u32.f32` of x: where x rounded is
-/// ≤ −1 the fused signed `F2I.S16` makes the amount negative and d is a's sign fill.
+/// ≤ −1 the fused signed `F2I.S16` makes the amount negative and d is a's sign fill. f32 copies
+/// between are looked through (seed 6203's f783c3c1, corpus/findings/fuzz-h200-6201/trace/T62E.md:
+/// `cvt.rni.u32.f32 r1, r0; mov.f32 r2, r1; shr.s16 h5, h2, r2` is `F2I.S16.NTZ R0, R0; SHF.R.S32.HI
+/// R7, RZ, R0, R7`, 13.0.88 = 13.5 -O3; two `mov.f32`s and a plain `cvt.f32.f32` alike; a
+/// `cvt.ftz.f32.f32` keeps `F2I.U32` and the clamp, right).
 fn shr_s16_by_u32_cvt(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result: &Expected) -> Option<Expected> {
     if g.op != GlueOp::Shr || g.ty != GlueType::S16 {
         return None;
     }
-    let (c0, x) = match m.producer(t, reg_of_glue(g, 1)?)? {
+    let (c0, x) = match producer_through_f32_copies(m, t, reg_of_glue(g, 1)?)? {
         (Stmt::Isa(Instruction { form: Form::Cvt(c0), .. }), o)
             if c0.dtype == CvtType::U32 && c0.atype == CvtType::F32 && c0.rnd.is_some_and(CvtRnd::is_integer) =>
         {

@@ -1,16 +1,17 @@
 //! The data-movement hooks of [`super::isa`]: the emulations that apply at a `mov` (pack, unpack,
-//! copy), a `cvt.pack` and an `ld`, each a call of the module of its root cause, in triage
-//! order. Each hook gives back `results` (the spec's destinations) changed where its deviation
+//! copy), a `cvt.pack`, an `ld` and a `cvt` ptxas makes a free move (a widening it reads as the
+//! whole register), each a call of the module of its root cause, in triage order. Each hook gives
+//! back `results` (the spec's destinations, or the `cvt` rules' results) changed where its deviation
 //! applies.
 
 use super::{
     b64_repack_in_an_arm_loads_new_word_over_old_low, fp8_pair_built_only_in_its_pack, fuzz3701, fuzz3702, fuzz3802,
     high_half_of_max_s32_rejoined_after_an_arm, j_packed_constant, mask_dropped_at_a_pack, merge_c_in_place,
-    merge_c_pack_word_read_by_a_forwarded_load, pack_high_half_read_from_its_half_after_a_guarded_write,
-    prmt_narrowed_at_a_store_forwarded_load, prmt_narrowed_per_zero_extending_reader,
-    setp_one_of_f32_set_of_wide_source,
+    merge_c_pack_word_read_by_a_forwarded_load, merge_c_widened_byte_half_read_after_pack,
+    pack_high_half_read_from_its_half_after_a_guarded_write, prmt_narrowed_at_a_store_forwarded_load,
+    prmt_narrowed_per_zero_extending_reader, setp_one_of_f32_set_of_wide_source,
 };
-use crate::isa::{CvtPack, Instruction, Ld, Mov};
+use crate::isa::{Cvt, CvtPack, Instruction, Ld, Mov};
 use crate::program::exec::Machine;
 use crate::program::Reg;
 use crate::semantics::Expected;
@@ -80,4 +81,17 @@ pub(super) fn ld(
 ) -> Vec<(Reg, Expected)> {
     let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, results);
     merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results)
+}
+
+/// The destinations of the `cvt` `inst` (`c`) being run in thread `t`, after `emulate.rs`'s `cvt`
+/// rules (`results`): 3701-N-D's widening of a byte half after the pack merged the pair into its
+/// register (`emulate/merge_c_widened_byte_half_read_after_pack.rs`).
+pub(super) fn cvt(
+    m: &mut Machine<'_>,
+    t: u32,
+    c: Cvt,
+    inst: &Instruction,
+    results: Vec<(Reg, Expected)>,
+) -> Vec<(Reg, Expected)> {
+    merge_c_widened_byte_half_read_after_pack::widened_after_pack(m, t, c, inst, results)
 }

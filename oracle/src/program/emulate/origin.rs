@@ -575,6 +575,27 @@ pub(super) fn cvt_through_f32_copies(m: &Machine<'_>, t: u32, r: Reg) -> Option<
     }
 }
 
+/// The producer (and its origin) of the value register `r` of thread `t` holds, f32 copies
+/// ([`f32_copy`]) looked through while each copied register still holds what it copied (its
+/// producer is the one the copy recorded, and nothing wrote it since the copy), at most
+/// [`COPY_DEPTH`] copies: ptxas drops them (3604-N1's amount, seed 6203's f783c3c1).
+pub(super) fn producer_through_f32_copies<'m>(m: &'m Machine<'_>, t: u32, r: Reg) -> Option<(&'m Stmt, &'m Origin)> {
+    let (mut s, mut o) = m.producer(t, r)?;
+    for _ in 0..COPY_DEPTH {
+        if !f32_copy(s) {
+            return Some((s, o));
+        }
+        let Stmt::Isa(Instruction { operands, guard: None, .. }) = s else { return None };
+        let copied = operands.get(1).and_then(|x| m.reg_of(x).ok())?;
+        let (cs, co) = m.producer(t, copied)?;
+        if m.copied_producer(co) != o.a_stmt || !unchanged_between(m, copied, o.stmt, m.stmt) {
+            return None;
+        }
+        (s, o) = (cs, co);
+    }
+    (!f32_copy(s)).then_some((s, o))
+}
+
 /// How many statements read the value statement `k` wrote to register `r`: those after it (the
 /// body branches only forward) that read `r` (as a source, an address or a guard), up to and
 /// including the first that writes `r` unguarded.

@@ -25,11 +25,12 @@
 //! Through 64 bits too (session 58): bare `cvt`s between 32 and 64 bits read by `cvt.u8.{u64,s64}`
 //! or an `and.b64` mask (5802's b5cfdfb6, [`wide_or_back`]), a `cvt.{u16,s16}.{u64,s64}` of a
 //! widening (5801's c8c7cdc4) and a 16-bit element of a `mov.b64` unpack of a `mov.b64` pack
-//! (5802's 2f7d1698, [`through_64_bits`]).
+//! (5802's 2f7d1698, [`through_64_bits`]), and the low word of such a pack truncated or read
+//! itself (6202's 6a0d8362).
 //!
 //! Invariants: a reader's value changes only where one of its register sources is, through
 //! plain copies, the low half of a 32- or 64-bit unpack, one `cvt` truncation to 16 bits, bare
-//! `cvt`s between 32 and 64 bits or a `mov.b64` pack and unpack ([`reaching_prmt`]), the
+//! `cvt`s between 32 and 64 bits or a `mov.b64` pack (and unpack) ([`reaching_prmt`]), the
 //! result of a `prmt.b32` that is still its register's producer in this thread, and the reader
 //! zero-extends the low bytes of that source ([`zero_extended_bytes`]); the value is the
 //! reader's own semantics of the narrowed bytes.
@@ -210,8 +211,9 @@ pub(super) fn narrowed_source(m: &Machine<'_>, t: u32, h: Reg, bytes: u32, word:
 /// writers before it — `mov` copies, the low half of a `mov.b32 {lo, hi}` unpack (2 bytes), one
 /// bare truncation to 16 bits, `cvt.{u16,s16}.{u32,s32}` or `cvt.{u16,s16}.{u64,s64}` (2 bytes;
 /// [`through_64_bits::is_truncation_from_64`]), bare `cvt`s between 32 and 64 bits
-/// ([`wide_or_back::keeps_the_word`], 4 bytes), or a low-half element of a `mov.b64` unpack of a
-/// `mov.b64 d, {e0, e1}` pack ([`through_64_bits`], 2 bytes; no `cvt` with it) — to a `prmt.b32`
+/// ([`wide_or_back::keeps_the_word`], 4 bytes), a low-half element of a `mov.b64` unpack of a
+/// `mov.b64 d, {e0, e1}` pack ([`through_64_bits`], 2 bytes; no `cvt` with it), or e0 of such a
+/// pack read as `d` (by the reader or a truncation; no `cvt` before the pack) — to a `prmt.b32`
 /// that is still that register's producer in thread `t` and, as the machine recorded, the
 /// producer of `h`'s value (through each `cvt` link's, or the pack's).
 fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
@@ -232,7 +234,7 @@ fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
                 let mut of_h = produced(reg).is_some_and(|(s, _)| s == k);
                 let mut read = h;
                 for (n, &(c, source)) in cvts.iter().enumerate() {
-                    let next = cvts.get(n + 1).map_or(k, |&(c, _)| c);
+                    let next = cvts.get(n + 1).map_or(pack.unwrap_or(k), |&(c, _)| c);
                     of_h &= produced(read) == Some((c, Some(next)));
                     read = source;
                 }
@@ -249,6 +251,12 @@ fn reaching_prmt(m: &Machine<'_>, t: u32, h: Reg) -> Option<(Reg, u32)> {
             Form::Mov(mv) if mv.shape == MovShape::Pack(2) && want_word.is_some() => {
                 reg = through_64_bits::packed_word(m, i, want_word?)?;
                 (pack, want_word) = (Some(k), None);
+            }
+            // The low word of a `mov.b64 d, {e0, e1}` pack read by a truncation or a byte reader of
+            // `d` (seed 6202's 6a0d8362, `through_64_bits.rs`).
+            Form::Mov(mv) if mv.shape == MovShape::Pack(2) && !unpacking && reg.class().bits() == 64 => {
+                reg = through_64_bits::packed_word(m, i, 0)?;
+                pack = Some(k);
             }
             Form::Mov(mv) if mv.shape == MovShape::Copy => reg = source()?,
             Form::Mov(mv) if mv.shape == MovShape::Unpack(2) => {

@@ -10,14 +10,23 @@
 //!   `d` was packed by `mov.b64 d, {e0, e1}` from the `prmt` (2 bytes): seed 5802's 2f7d1698
 //!   (`mov.b64 d3, {r3, r0}; mov.b64 {h17, …}, d3; mul.lo.u16 h21, h17, h18`, `PRMT R0, RZ, 0xe9,
 //!   R2`, the listing of `mov.b32 {h17, h18}, r3` (`s58/v1_b32_unpack`); r3 the high word, h19
-//!   (`v2_high_word`) the same).
+//!   (`v2_high_word`) the same);
+//! - the low word e0 of a `mov.b64 d, {e0, e1}` pack of the `prmt` read as `d` by a truncation
+//!   `cvt.{u16,s16}.{u64,s64}` or by the zero-extending reader itself (2 or the reader's bytes):
+//!   seed 6202's 6a0d8362 (corpus/findings/fuzz-h200-6201/trace/T62E.md, variants in
+//!   fuzz-h200-6202/trace/6a0d8362/s62/: `mov.b64 d3, {r0, r0}; cvt.u16.u64 h6, d3; cvt.u64.u8 d5,
+//!   h6` is `PRMT R0, RZ, 0xb, R2`, the listing of `cvt.u16.u32 h6, r0` (`x1`); e1 loaded (`x2`),
+//!   `cvt.s16.s64` (`x3`), `cvt.u8.u64 h6, d3` (`x4`), d3 also stored (`x6`), `and.b64 d5, d3, 0xff`
+//!   (`x9`), `cvt.u32.u16` (`x10`, 2 bytes) the same; right: `cvt.s64.s8` (`x5`), an index nibble
+//!   (`x7`), the `prmt` as e1 (`x8`: e0 is read)).
 //!
 //! The widening of the first is a 4-byte `cvt` link of [`wide_or_back`](super::wide_or_back), the
 //! truncation ([`is_truncation_from_64`]) the walk's one truncation to 16 bits; both are checked
 //! against the producers the machine recorded as every `cvt` link is.
 //!
 //! Invariants: pure questions about the body; a link is taken only unguarded (the caller's rule),
-//! and a pack only right after a 64-bit unpack, with no `cvt` link beside them.
+//! and a pack only right after a 64-bit unpack, with no `cvt` link beside them, or where the
+//! 64-bit register it writes is read (its low word, e0), with no `cvt` link between it and the `prmt`.
 
 use crate::isa::operand::Operand;
 use crate::isa::{Cvt, CvtType, Instruction};

@@ -121,3 +121,88 @@ fn nd_2ca01739_leaves_sign_extension_whole_reads_and_scalar_loads_alone() {
         assert_eq!((out, fired), (spec, Vec::new()), "{name}");
     }
 }
+
+/// Variant `name` of seed 6201's d3a335ba (`s62/NAME`, corpus/findings/fuzz-h200-6201/trace/
+/// d3a335ba/) with input word 0 of every thread 0x3f403f40 (f16 1.8125 twice; as f32 0.75…), each
+/// thread's output words by the spec and emulating 3701-N-D alone.
+fn d3a335ba_words(name: &str) -> Vec<(Vec<u32>, Vec<u32>)> {
+    let (p, i) = super::variant_of("6201", "d3a335ba", &format!("s62/{name}"), &[(0, 0x3f40_3f40)]);
+    let mut threads: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        if threads.len() <= t {
+            threads.resize(t + 1, (Vec::new(), Vec::new()));
+        }
+        assert_eq!(threads[t].0.len(), w as usize, "{name}: words in order");
+        threads[t].0.push(s.bits as u32);
+        threads[t].1.push(e.bits as u32);
+    }
+    threads
+}
+
+/// Seed 6201's d3a335ba (session 62; the widening AFTER the pack): `cvt.rni.u8.f16 h2` of a moved
+/// 0x3f40 (2); `mov.b32 r0, {pair, h2}`; `cvt.u32.u8 r10, h2` read with r0 by `xor.b32`: 13.0.88 =
+/// 13.5 -O3 `LOP3.LUT R5, R0, R0, RZ, 0x3c` of the merged R0, 0 in every thread, the spec
+/// 0x00020002 (r10 was the pair zero-extended before session 62: 0x00020000).
+#[test]
+fn nd_d3a335ba_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("6201", "d3a335bad5401767");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { (0x0002_0002, 0) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "d3a335ba thread {t} word {w}");
+    }
+}
+
+/// d3a335ba's wrong variants (13.0.88 = 13.5 -O3: w stored as the merged register, the pack's word
+/// {pair, h}): a widening `cvt.{u32,s32}.{u8,u16,s16}` of h after the pack (word 0; the pack's word
+/// stored as word 1), of an f16 constant, a loaded f16 or f32, a `cvt.u8.u32` or an `ld.v2.u8`
+/// element; 64-bit widenings (`v2`, `v16`: word 0 the pack's word, stored as word 2, word 1 zero);
+/// a `mov.b64` pack (`v21`: the pack's first word stored as word 2).
+#[test]
+fn nd_d3a335ba_a_widening_of_a_byte_half_after_the_pack_is_the_pack_word() {
+    let b32 = [
+        "v1_r10_stored_alone",
+        "v3_cvt_u32_u16_after",
+        "v5_loaded_f16",
+        "v6_cvt_u8_u32_h",
+        "v9_e4m3",
+        "v13_cvt_s32_u8_after",
+        "v15_v2_u8_element",
+        "v17_cvt_s32_s16_after",
+        "v20_rni_u8_f32_loaded",
+    ];
+    let cases = b32.iter().map(|n| (*n, 1)).chain([("v2_cvt_u64_u8_after", 2), ("v16_cvt_s64_u16_after", 2)]);
+    for (name, pack_word) in cases.chain([("v21_mov_b64_pack", 2)]) {
+        for (t, (s, e)) in d3a335ba_words(name).iter().enumerate() {
+            let word = s[pack_word];
+            assert!(word >> 16 != 0 && s[0] == word >> 16, "{name} thread {t}: h = {:#x}", s[0]);
+            assert_eq!(e[0], word, "{name} thread {t}");
+            assert_eq!(e[1..], s[1..], "{name} thread {t}");
+        }
+    }
+}
+
+/// d3a335ba's right variants for the widening: read as 16 bits or sign-extended from a byte it is
+/// the pair, as emulated before (`v4` `cvt.s32.s8`: `PRMT 0x8880` of the pair's byte; `v11`
+/// `cvt.u16.u8` packed twice: `PRMT R5, R0, 0x5410, R0`; `v14` h an `add.u16` of a load, `cvt.u32.u16`:
+/// `LOP3 0xffff`); untouched: no pack (`v8`), h first (`v10`), a scalar `ld.u8` h (`v18`).
+#[test]
+fn nd_d3a335ba_other_widenings_and_halves_are_not_the_pack_word() {
+    for name in ["v4_cvt_s32_s8_after", "v11_cvt_u16_u8_after", "v14_add_u16_h_u16_widen"] {
+        for (t, (s, e)) in d3a335ba_words(name).iter().enumerate() {
+            let pair = s[1] & 0xffff;
+            let want = match name {
+                "v4_cvt_s32_s8_after" => pair as u8 as i8 as i32 as u32,
+                "v11_cvt_u16_u8_after" => pair << 16 | pair,
+                _ => pair,
+            };
+            assert_ne!(e[0], s[1], "{name} thread {t}");
+            assert_eq!((e[0], &e[1..]), (want, &s[1..]), "{name} thread {t}");
+        }
+    }
+    for name in ["v8_no_pack", "v10_h_first", "v18_scalar_ld_u8"] {
+        let (p, i) = super::variant_of("6201", "d3a335ba", &format!("s62/{name}"), &[(0, 0x3f40_3f40)]);
+        let spec = run(&p, &i, &Allowances::all()).unwrap();
+        let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!((out, fired), (spec, Vec::new()), "{name}");
+    }
+}

@@ -131,9 +131,30 @@ fn n5_3702_reached_through_64_bits_reads_the_narrowed_half() {
     exact_case(&strs(&times_three(&high, "%h2")), A, D, 0xfffd, 0);
 }
 
+/// Wrong (13.0.88 -O3, seed 6202's 6a0d8362, variants in corpus/findings/fuzz-h200-6202/trace/
+/// 6a0d8362/s62/): the low word of a `mov.b64` pack of the `prmt` read by a truncation
+/// `cvt.{u16,s16}.u64` (`x11_mul_lo_u16_reader_of_pack_truncation`: `PRMT R7, RZ, 0x89, R2`, the
+/// listing of `cvt.u16.u32`, `x12`; `x3` `.s16.s64`), the high word another register (`x2`), or by
+/// the byte reader itself (`x4` `cvt.u8.u64`, `x9` `and.b64 0xff`).
+#[test]
+fn n5_3702_the_low_word_of_a_pack_of_the_prmt_reads_the_narrowed_half() {
+    for t in ["u16", "s16"] {
+        let truncated = ["mov.b64 %d0, {%r1, %r1};".to_string(), format!("cvt.{t}.u64 %h0, %d0;")];
+        exact_case(&strs(&times_three(&strs(&truncated), "%h0")), A, D, 0xfffd, 0);
+    }
+    let loaded_high = ["ld.global.b32 %r2, [%in+4];", "mov.b64 %d0, {%r1, %r2};", "cvt.u16.u64 %h0, %d0;"];
+    exact_case(&strs(&times_three(&loaded_high, "%h0")), A, D, 0xfffd, 0);
+    let byte = prmt_then(&["mov.b64 %d0, {%r1, %r1};", "cvt.u8.u64 %h1, %d0;", "st.global.u16 [%out], %h1;"]);
+    exact_case(&strs(&byte), A, D, 0xff, 0);
+    let masked = prmt_then(&["mov.b64 %d0, {%r1, %r1};", "and.b64 %d1, %d0, 255;", "st.global.u64 [%out], %d1;"]);
+    exact_case(&strs(&masked), A, D, 0xff, 0);
+}
+
 /// Right or out of scope: the high half of a word of the unpack (the whole `PRMT`'s `0x7732`), a
-/// 64-bit round trip read by a signed reader, an element of the word that is not the `prmt`'s, a
-/// truncation of a 64-bit register no widening of the `prmt` wrote.
+/// 64-bit round trip read by a signed reader, an element of the word that is not the `prmt`'s, the
+/// `prmt` as the high word of a pack whose low word a truncation reads (6a0d8362's `x8`: `LOP3.LUT
+/// R0, R2, 0xff` of the other word), a signed reader of a pack's low word (`x5`: `cvt.s64.s8`,
+/// `PRMT 0x8880` of the whole `PRMT`).
 #[test]
 fn n5_3702_through_64_bits_leaves_other_links_alone() {
     let unpack = ["mov.b32 %r2, 0;", "mov.b64 %d0, {%r1, %r2};", "mov.b64 {%h0, %h1, %h2, %h3}, %d0;"];
@@ -146,8 +167,28 @@ fn n5_3702_through_64_bits_leaves_other_links_alone() {
         "st.global.u16 [%out], %h6;",
     ]);
     untouched(&strs(&signed), A, D);
-    let not_widened = ["mov.b64 %d0, {%r1, %r1};", "cvt.u16.u64 %h0, %d0;"];
-    untouched(&strs(&times_three(&not_widened, "%h0")), A, D);
+    let prmt_high = ["ld.global.b32 %r2, [%in+4];", "mov.b64 %d0, {%r2, %r1};", "cvt.u16.u64 %h0, %d0;"];
+    untouched(&strs(&times_three(&prmt_high, "%h0")), A, D);
+    let signed_of_pack = prmt_then(&[
+        "mov.b64 %d0, {%r1, %r1};",
+        "cvt.u16.u64 %h0, %d0;",
+        "cvt.s64.s8 %d1, %h0;",
+        "st.global.u64 [%out], %d1;",
+    ]);
+    untouched(&strs(&signed_of_pack), A, D);
+}
+
+/// Seed 6202's 6a0d8362 (`mov.b64 d3, {r0, r0}` of `prmt r0, 0xe486f375, r0, 0xa6579bab`;
+/// `cvt.u16.u64 h6, d3; cvt.u64.u8 d5, h6`; h9 of a `mov.b64` unpack of d5 xor 0x897f): emulating
+/// 3702-N5 gives the stored -O3 and JIT word 0 0x897f in every thread (13.0.88 `PRMT R0, RZ, 0xb,
+/// R2`), the spec 0x8980 (byte 0 the sign of a's byte 3, 0xe4: 0xff).
+#[test]
+fn n5_3702_6a0d8362_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("6202", "6a0d8362ff35addd");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 0 { (0x8980, 0x897f) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "6a0d8362 thread {t} word {w}");
+    }
 }
 
 /// The campaign cases: emulating 3702-N5 gives the stored ptxas -O3 and JIT words in every thread

@@ -173,6 +173,41 @@ fn n1_3604_shr_s16_by_a_u32_cvt_of_a_negative_float_fills_with_the_sign() {
     untouched(&with("shr.u16 %h3, %h1, %r0;"), [0x873b_406b, 0, 0, 0], d);
 }
 
+/// 3604-N1 through f32 copies (seed 6203's f783c3c1, corpus/findings/fuzz-h200-6201/trace/T62E.md,
+/// variants in corpus/findings/fuzz-h200-6203/trace/f783c3c1/s62/): ptxas 13.0.88 and 13.5 -O3 drop
+/// a `mov.f32` (the case), two (`w3`) or a plain `cvt.f32.f32` (`w4`) between the conversion and
+/// the shift and fuse `F2I.S16.NTZ` as without one (`w1`); a `cvt.ftz.f32.f32` (`w5`: `F2I.U32.NTZ;
+/// FADD.FTZ; ISETP.GT.U32 …, 0x7fff; SEL`) and `shr.u16` (`w6`) are right.
+#[test]
+fn n1_3604_the_amount_through_f32_copies_fills_with_the_sign() {
+    let d = Deviation::ShrS16ByU32CvtConvertsAsS16;
+    let with = |copies: &[&'static str], shift: &'static str| {
+        let mut lines = vec!["ld.global.u32 %r0, [%in];", "cvt.rmi.u32.f32 %r1, %r0;", "mov.b16 %h1, 52888;"];
+        lines.extend_from_slice(copies);
+        lines.extend([shift, "st.global.b16 [%out], %h3;"]);
+        lines
+    };
+    let words = [0x873b_406b, 0, 0, 0];
+    for copies in [&["mov.f32 %r2, %r1;"][..], &["mov.f32 %r3, %r1;", "mov.f32 %r2, %r3;"], &["cvt.f32.f32 %r2, %r1;"]]
+    {
+        exact_case(&with(copies, "shr.s16 %h3, %h1, %r2;"), words, d, 0xCE98, 0xFFFF);
+        untouched(&with(copies, "shr.u16 %h3, %h1, %r2;"), words, d);
+    }
+    untouched(&with(&["cvt.ftz.f32.f32 %r2, %r1;"], "shr.s16 %h3, %h1, %r2;"), words, d);
+}
+
+/// Seed 6203's f783c3c1 (`cvt.rni.u32.f32 r1` of −32768.004; `mov.f32 r2, r1; shr.s16 h5, h2, r2`
+/// of h2 = bf16 35.0, 0x420c; `mov.b32 r7, {h5, h5}`): emulating 3604-N1 gives the stored -O3 and
+/// JIT word 0 0 in every thread, the spec 0x420c420c.
+#[test]
+fn n1_3604_f783c3c1_the_campaign_case_gives_the_stored_o3_words() {
+    let (p, i) = super::stored_case("6203", "f783c3c12bbec2f1");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, Deviation::ShrS16ByU32CvtConvertsAsS16) {
+        let want = if w == 0 { (0x420c_420c, 0) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "f783c3c1 thread {t} word {w}");
+    }
+}
+
 /// 3604-N2 (corpus/findings/fuzz-h200-3604/, 6bd62f60, trace `g7.ptx`): `cvt.u64.s32` of a true
 /// `set.le.f32.s64` (1.0f) that `setp.ne.u64 …, 0` tests gives 1 (13.0.88 and 13.5 -O3 `SEL R6,
 /// RZ, 0x1, !P0`), the spec 0x3f800000; without the 64-bit compare it is right.
