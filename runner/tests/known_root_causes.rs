@@ -2779,3 +2779,26 @@ const SEED_6103_LABELS_G: [(&str, &str); 2] = [
     ("407ea10a", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // KNOWN 3602-N1: the mask a moved -1 in a register (`mov r3, -1; …; xor r3, tix, r3`), an empty-arm diamond, `@!P0 MOV R5, 0x3` (T61G; the rule took an immediate mask only); helper lg: emulate/fuzz3602/xor_of_branch_constant.rs, one-armed ifs, d = v right where the other path keeps v (trace/407ea10a/s61/)
     ("d08c2cc6", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor(y, lop3(x, x, y, 0xca)) with y a moved constant, merged as y ^ L(x, 0, y) (`LOP3.LUT R5, R0, K, RZ, 0x60`) (T61G; the rule read a as 0, e6f0c29f's register-y binding); helper lg: lop3_merged_by_its_b_or_c/folded_c_swapped_into_b.rs (trace/d08c2cc6/s61/)
 ];
+
+#[test]
+fn the_seed_6201_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_B);
+}
+
+/// What the word findings of seed 6201 (session 62's campaign build, abc66fe3) that helper mb traced
+/// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) are labelled now.
+const SEED_6201_LABELS_B: [(&str, &str); 2] = [
+    ("28ffacaf", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the addend of mad.lo.u16 (0 · 0xaa7 + h1) zero-extends the low half of prmt 0xe885a3eb of a moved constant, narrowed `PRMT R7, RZ, 0xeb, R2` (T62B; the reader took mul/mad.u16 factors only); helper mb: prmt_narrowed_per_zero_extending_reader.rs zero_extended_bytes_glue (trace/28ffacaf/s62/)
+    ("7ba41d93", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: six `@!p mad.hi.s16` links in a loop, 2 `@P0 IMAD.HI R7, R11, 0x10000, R2|R4` (T62B; guarded links took .u16/.u32/.s32 only); helper mb: mad_hi_links_under_one_guard.rs link_typed_in_scope (trace/7ba41d93/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_finding_of_trace_b_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_B);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mb traced
+/// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) is labelled now.
+const SEED_6202_LABELS_B: [(&str, &str); 1] = [
+    ("1623a931", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: cnot.b16 (SEL mask negated) as the inner's b of a loop of min.u16 fused into `VIMNMX3.U16x2 R3, R6, R0, R6` that reads the mask 0xffff for 1 (T62B; the rule took neg/sub/mul.wide under signed min/max only); helper mb: negation_inside_fused_min_max_read_as_its_source.rs cnot arm (trace/1623a931/s62/)
+];
