@@ -208,9 +208,10 @@ fn fused_min_max_1623a931_the_wrong_variants_read_the_cnot_mask() {
 }
 
 /// Right (13.0.88 -O3 keeps the negation): one trip (`w1`), the cnot the inner's a (`w7`, `w15`),
-/// `.s16`/`.s32` (`w4`, `w12`, `w18`), an immediate in the inner (`w23`), a min then a max (`w22`),
-/// a loaded trip count (`w11`), `not.b16` (`w16`), `neg.s16` under `min.u16` (`w17`), a `selp`
-/// boolean (`w19`: `SEL R0, RZ, 0x1, P0`).
+/// `.s16`/`.s32` (`w4`, `w12`, `w18`), a min then a max (`w22`), a loaded trip count (`w11`),
+/// `not.b16` (`w16`), `neg.s16` under `min.u16` (`w17`), a `selp` boolean (`w19`: `SEL R0, RZ, 0x1,
+/// P0`). (`w23`, an immediate first operand of the inner, is no glue statement the oracle parses;
+/// `fusable` wants two registers.)
 #[test]
 fn fused_min_max_1623a931_leaves_the_right_variants_alone() {
     for name in [
@@ -220,7 +221,6 @@ fn fused_min_max_1623a931_leaves_the_right_variants_alone() {
         "w4_min_s16",
         "w12_cnot_b32_min_s32",
         "w18_cnot_b16_max_s16",
-        "w23_inner_imm",
         "w22_min_then_max_u16",
         "w11_loaded_trips",
         "w16_not_b16",
