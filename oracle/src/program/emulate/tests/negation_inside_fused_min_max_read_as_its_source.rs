@@ -166,11 +166,6 @@ fn fused_min_max_1623a931_the_stored_case_reads_the_cnot_mask() {
     }
 }
 
-/// 1623a931's variants (`s62/`, 13.0.88 -O3) on its inputs (h1 0x71f4, the cnot 1, its mask 0xffff).
-fn variant_1623a931(name: &str) -> (Program, Inputs) {
-    super::variant_of("6202", "1623a931", &format!("s62/{name}"), &[])
-}
-
 /// Word 1 of `name` by the spec and emulating [`D`] (asserting that it fired), thread 0.
 fn word1_of_1623a931(name: &str, patch: &[(usize, u32)]) -> (u128, u128) {
     let (p, i) = super::variant_of("6202", "1623a931", &format!("s62/{name}"), patch);
