@@ -2861,4 +2861,25 @@ fn the_seed_6203_word_findings_of_trace_e_are_labelled_by_their_entries() {
 /// (session 62's trace E, corpus/findings/fuzz-h200-6201/trace/T62E.md) is labelled now.
 const SEED_6203_LABELS_E: [(&str, &str); 1] = [
     ("f783c3c1", "fuzz-h200-3604-n1-shr-s16-by-u32-cvt-converts-as-s16"), // KNOWN 3604-N1: shr.s16 by a mov.f32 copy of cvt.rni.u32.f32, fused `F2I.S16.NTZ R0, R0` (T62E; the producer taken was the mov.f32); helper me: fuzz3602.rs::shr_s16_by_u32_cvt via origin.rs::producer_through_f32_copies (trace/f783c3c1/s62/)
+
+fn the_seed_6201_word_findings_of_trace_b_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_B);
+}
+
+/// What the word findings of seed 6201 (session 62's campaign build, abc66fe3) that helper mb traced
+/// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) are labelled now.
+const SEED_6201_LABELS_B: [(&str, &str); 2] = [
+    ("28ffacaf", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5: the addend of mad.lo.u16 (0 · 0xaa7 + h1) zero-extends the low half of prmt 0xe885a3eb of a moved constant, narrowed `PRMT R7, RZ, 0xeb, R2` (T62B; the reader took mul/mad.u16 factors only); helper mb: prmt_narrowed_per_zero_extending_reader.rs zero_extended_bytes_glue (trace/28ffacaf/s62/)
+    ("7ba41d93", "fuzz-h200-3801-n1-mad-hi-chain-loses-links"), // KNOWN 3801-N1: six `@!p mad.hi.s16` links in a loop, 2 `@P0 IMAD.HI R7, R11, 0x10000, R2|R4` (T62B; guarded links took .u16/.u32/.s32 only); helper mb: mad_hi_links_under_one_guard.rs link_typed_in_scope (trace/7ba41d93/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_finding_of_trace_b_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_B);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mb traced
+/// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) is labelled now.
+const SEED_6202_LABELS_B: [(&str, &str); 1] = [
+    ("1623a931", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: cnot.b16 (SEL mask negated) as the inner's b of a loop of min.u16 fused into `VIMNMX3.U16x2 R3, R6, R0, R6` that reads the mask 0xffff for 1 (T62B; the rule took neg/sub/mul.wide under signed min/max only); helper mb: negation_inside_fused_min_max_read_as_its_source.rs cnot arm (trace/1623a931/s62/)
 ];

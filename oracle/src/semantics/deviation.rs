@@ -613,7 +613,7 @@ pub enum Deviation {
     /// own destination), and which links become identical follows its register allocation: the
     /// result is acc + k·hi(x·y) for some k from 1 to the chain's length, where §9.7.1.4 adds
     /// every link. Links under one guard the chain cannot change between them count too
-    /// (`.u32`/`.s32`/`.u16`: fuzz-h200-5403/ a4cbab31, 965cd327, trace/T54S.md;
+    /// (`.u32`/`.s32`/`.u16`/`.s16`: fuzz-h200-5403/ a4cbab31, 965cd327; 6201's 7ba41d93;
     /// `program/emulate/mad_hi_links_under_one_guard.rs`). Set-valued
     /// (`program/emulate/mad_hi_links_dropped_as_repeats.rs`).
     MadHiChainLosesRepeatedLinks,
@@ -681,9 +681,9 @@ pub enum Deviation {
     /// df7cd5e3 (corpus/findings/fuzz-h200-4803/, df7cd5e3, trace/T19v2.md; fuzz-h200-5001/,
     /// 3c82b3dd, trace/T21a.md; ptxas 13.0.88 -O3 and the JIT; 13.5 right): two signed `min`
     /// (or `max`) of one type (`.s16`, `.s32`), the outer reading the inner's result, fused into
-    /// one `VIMNMX3` that reads x where the inner's operand is −x (`neg`, `sub 0, x`,
-    /// `mul.wide.s16 x, -1`): op(b, op(a, x)) where §9.7.1 gives op(b, op(a, −x))
-    /// (`program/emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
+    /// one `VIMNMX3` that reads x where the inner's operand is −x (`neg`, `sub 0, x`, `mul.wide.s16
+    /// x, -1`; under `.u16`/`.u32` a `cnot`'s mask: 6202's 1623a931): op(b, op(a, x)), §9.7.1 op(b,
+    /// op(a, −x)) (`program/emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
     NegationInsideFusedMinMaxReadAsItsSource,
     /// eb1853bf (corpus/findings/fuzz-h200-4803/, eb1853bf, trace/T19v5.md; fuzz-h200-5002/,
     /// 3fdedd5c, trace/T21c.md; ptxas 13.0.88 and 13.5 -O3 and the JIT): `neg.s32` of an

@@ -1,6 +1,6 @@
 //! 3801-N1 (corpus/known/fuzz-h200-3801-n1-mad-hi-chain-loses-links.toml): ptxas 13.0.88 -O3 and
 //! the JIT compile a chain of links `acc = acc + hi(x·y)` — `mad.hi.{u32,s32} acc, x, y, acc`
-//! (§9.7.1.4; guarded, also `.u16`), or `add.{u32,s32} acc, acc, h` of one `mul.hi.{u32,s32} h, x, y` (§9.7.1.3) — into
+//! (§9.7.1.4; guarded, also `.u16`/`.s16`), or `add.{u32,s32} acc, acc, h` of one `mul.hi.{u32,s32} h, x, y` (§9.7.1.3) — into
 //! `IMAD.HI d, x, y, R` links that carry acc in the high word of the 64-bit addend pair R+1:R
 //! (R = 0). A link whose text repeats the one before it (`IMAD.HI.U32 R7, R0, R9, R6` four
 //! times in 13.5's listing of fuzz-h200-3801/trace/2cbe4566/v_ld_n8, once in 13.0.88's) is
@@ -26,12 +26,12 @@
 //! [`mad_hi_operand_rewritten_alike_each_trip`](super::mad_hi_operand_rewritten_alike_each_trip)),
 //! an instruction on acc between the links (`v5_loop8_add_between`), links alternating two products
 //! (`v3_loop8_alternating_y`), links under another guard than the link before or a guard that may
-//! change between them, and `.u16` links unguarded (`LEA.HI`, right). 13.5 and -O0 emit every
+//! change between them, and `.u16`/`.s16` links unguarded (`LEA.HI`, `LEA.HI.SX32`: right). 13.5 and -O0 emit every
 //! link: the entry's backends scope those out.
 //!
 //! Guarded `mad.hi` links (seed 5403's a4cbab31, `.u16`, and 965cd327, `.s32`; trace/T54S.md and
-//! the `s54/` variants): in scope under one guard of the same truth at every link, `.u16` links
-//! only guarded — [`mad_hi_links_under_one_guard`](super::mad_hi_links_under_one_guard) decides.
+//! the `s54/` variants; seed 6201's 7ba41d93, `.s16`, trace/T62B.md): in scope under one guard of
+//! the same truth at every link, `.u16`/`.s16` links only guarded — [`mad_hi_links_under_one_guard`](super::mad_hi_links_under_one_guard) decides.
 //!
 //! Invariants: changes only a link's result, to the spec's value with the set below it, only
 //! when the deviation is emulated; an acc whose set is not this chain's gives `None`.

@@ -16,13 +16,20 @@
 //!   (`v1_u16_unguarded`) is compiled as `LEA.HI` links, all 7 (right): 16-bit links are in scope
 //!   only under a guard.
 //!
-//! The reach: a `mad.hi.{u32,s32}` link, or a `mad.hi.u16` link under a guard, whose acc the
+//! Seed 6201's 7ba41d93 (corpus/findings/fuzz-h200-6201/trace/T62B.md, trace/7ba41d93/ and its
+//! `s62/`): `@!%p0 mad.hi.s16` in a loop of 6, p0 a `setp` of %tid.x before the loop, acc a
+//! `ld.global.v4.b16` element: 2 of 6 (`PRMT 0x9910` factors, one `IMAD`, 2 `@P0 IMAD.HI R7, R11,
+//! 0x10000, R2|R4`; 13.5 6). `.s16` as `.u16`: guarded loops of 3, 4, 8 (`u5b`, `u4`, `u3`) 2, four
+//! straight guarded links (`u8`) 2, `@p` (`u7`), a loaded guard (`u9`), acc loaded alone (`u10`)
+//! 2 of 6; a loop of 2 (`u5`) 2 of 2; unguarded `.s16` (`u1_unguarded_s16`) `LEA.HI.SX32` links,
+//! all 6 (right).
+//!
+//! The reach: a `mad.hi.{u32,s32}` link, or a `mad.hi.{u16,s16}` link under a guard, whose acc the
 //! link before made under the same guard (`@p` or `@!p` of one predicate); the predicate not
 //! written from that link to this one (in a loop: anywhere in it), or written there only by one
 //! unguarded `setp` whose register sources are not (the same truth each time); acc written there
 //! by nothing but the running link (no skipped writer between). Out: guarded `mul.hi` + `add`
-//! links, `mad.hi.s16`, links under different guards or a guard that may change between them
-//! (none seen).
+//! links, links under different guards or a guard that may change between them (none seen).
 //!
 //! Invariants: a query; it reads the program and the machine's recorded origins, changes nothing.
 
@@ -34,11 +41,13 @@ use crate::program::glue::{Glue, GlueOp, GlueType};
 use crate::program::{PredGuard, Reg, RegClass, Stmt};
 
 /// Whether a link `g` under `guard` is of a type 3801-N1 reaches: `.u32`/`.s32` (every form the
-/// entry names when unguarded), and `mad.hi` of `.u32`/`.s32`/`.u16` when guarded.
+/// entry names when unguarded), and `mad.hi` of `.u32`/`.s32`/`.u16`/`.s16` when guarded.
 pub(super) fn link_typed_in_scope(g: &Glue, guard: Option<PredGuard>) -> bool {
     match guard {
         None => matches!(g.ty, GlueType::U32 | GlueType::S32),
-        Some(_) => g.op == GlueOp::MadHi && matches!(g.ty, GlueType::U32 | GlueType::S32 | GlueType::U16),
+        Some(_) => {
+            g.op == GlueOp::MadHi && matches!(g.ty, GlueType::U32 | GlueType::S32 | GlueType::U16 | GlueType::S16)
+        }
     }
 }
 

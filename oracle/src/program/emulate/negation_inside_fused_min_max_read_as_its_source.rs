@@ -1,5 +1,5 @@
 //! df7cd5e3 (corpus/known/fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped.toml):
-//! ptxas 13.0.88 -O3 and the JIT fuse two signed `min` (or two `max`) of one type, the outer
+//! ptxas 13.0.88 -O3 and the JIT fuse two `min` (or two `max`) of one type, the outer
 //! reading the inner's result, into one three-input `VIMNMX3`; where an operand of the inner is a
 //! negation −x of a register x, the fused instruction reads x in its place: the outer's result is
 //! min(b, min(a, x)) where §9.7.1.10 / §9.7.1.11 (`min`/`max`) and §9.7.1.7 (`neg`) give
@@ -24,13 +24,28 @@
 //! of which holds the result of an unguarded inner `min`/`max` of the same operation and type,
 //! itself of two register operands, one of them (at the inner) the result of `neg.sNN x`,
 //! `sub.sNN y, 0, x` (an immediate 0 or a moved 0) or `mul.wide.s16 y, x, -1` (read as x
-//! sign-extended), x's register holding the same value at the inner and at the outer. A loop's
+//! sign-extended), x's register holding the same value at the inner and at the outer; or, for
+//! `.u16`/`.u32`, the inner's b the result of an unguarded `cnot` of that width (below). A loop's
 //! trips pair as the unrolled mins do: the trip that reads the trip after the negation is the
 //! outer, in a loop ptxas unrolls whole (a counter moved from an immediate, stepped by an
 //! immediate, tested against one); a loaded trip count keeps −x (`s51/v3`, right).
 //! Left out: an immediate operand in either min (`v21`, `s51/v2`: right), `.s64`, min of max
 //! (`s51/v4`: right), x rewritten between (`s51/v5`: right), the inner's result also stored
 //! (`s51/v6`: right, the mins kept apart).
+//!
+//! A `cnot` is such a negation (seed 6202's 1623a931, corpus/findings/fuzz-h200-6201/trace/T62B.md,
+//! trace/1623a931/s62/): ptxas computes `cnot.b16 y, a` as the mask `SEL R0, RZ, 0xffffffff, !P0`
+//! negated (`IMAD.MOV R0, RZ, RZ, -R0; PRMT R0, R0, 0x7710, RZ`, -O0 and 13.5), and 13.0.88 -O3
+//! fuses a loop of four `min.u16 h0, h1, h0` over it into `VIMNMX3.U16x2 R3, R6, R0, R6, PT` that
+//! reads the mask: min(h1, min(h1, 0xffff)) where the spec has min(h1, min(h1, 1)). Wrong alike:
+//! two trips (`w2`), two straight mins (`w8`, `w14` another outer register, `w20` the inner read
+//! as the outer's a), `max.u16` (`w5`), the half stored (`w3`), `cnot.b32` under `min.u32`/`max.u32`
+//! (`w9`, `w21`), the cnot also stored (`w10`: that store right). Right: one trip (`w1`), the cnot
+//! the inner's a (`w7`, `w15`: `VIMNMX3.U16x2 R3, R0, R6, R6`, the negation kept), `.s16`/`.s32`
+//! (`w4`, `w12`, `w18`), an immediate in the inner (`w23`), a min then a max (`w22`), a loaded trip
+//! count (`w11`), `neg.s16` under `min.u16` (`w17`, as `v7`). So the `cnot` form is the inner's b
+//! under an unsigned `min`/`max` of the cnot's width, and read as the mask (its value negated); the
+//! mask is ptxas's own register, written once, so nothing of the program need hold to the outer.
 //!
 //! Invariants: changes only the outer's result, only when the deviation is emulated; the inner
 //! and the negation keep the spec's values (`v20`).
@@ -50,23 +65,25 @@ use super::producer_forms_of_o_f_g_m::first_source_moved_zero;
 const D: Deviation = Deviation::NegationInsideFusedMinMaxReadAsItsSource;
 
 /// What an inner `min`/`max` recorded (in its [`Origin`](super::Origin)): its operand `k` was a
-/// negation of register `x`, which then held `x_now`; the fused `VIMNMX3` reads `read_as`.
+/// negation of a register that then held a value it must still hold at the outer (`held`); the
+/// fused `VIMNMX3` reads `read_as`.
 #[derive(Clone, Debug, PartialEq)]
 pub(in crate::program) struct NegatedOperand {
     /// The inner's operand that held the negation.
     k: usize,
-    /// The negated register.
-    x: Reg,
-    /// Its value at the inner.
-    x_now: Expected,
-    /// The value the fused instruction reads in place of −x (x, sign-extended for a `mul.wide`).
+    /// The negated register x and its value at the inner; `None` for a `cnot`'s mask (ptxas's
+    /// `SEL` register, written once).
+    held: Option<(Reg, Expected)>,
+    /// The value the fused instruction reads in place of −x (x, sign-extended for a `mul.wide`;
+    /// the mask, −y, for a `cnot` y).
     read_as: u64,
 }
 
-/// Whether `g` is a `min`/`max` of the types ptxas fuses this way, unguarded, at the running statement.
+/// Whether `g` is a `min`/`max` of the types ptxas fuses this way (signed for a negation, unsigned
+/// for a `cnot`: [`negated_operand`]), unguarded, at the running statement.
 fn fusable(m: &Machine<'_>, g: &Glue) -> bool {
     matches!(g.op, GlueOp::Min | GlueOp::Max)
-        && matches!(g.ty, GlueType::S16 | GlueType::S32)
+        && matches!(g.ty, GlueType::S16 | GlueType::S32 | GlueType::U16 | GlueType::U32)
         && matches!(m.p.body.get(m.stmt), Some(Stmt::Glue { guard: None, .. }))
         && reg_of_glue(g, 0).is_some()
         && reg_of_glue(g, 1).is_some()
@@ -78,14 +95,15 @@ pub(in crate::program) fn negated_operand(m: &Machine<'_>, t: u32, g: &Glue) -> 
     if !m.allow.emulates(D) || !fusable(m, g) {
         return None;
     }
+    let signed = g.ty.signed();
     (0..2).find_map(|k| {
         let (Stmt::Glue { guard: None, glue: p }, o) = m.producer(t, reg_of_glue(g, k)?)? else { return None };
         let (x, x_val, read_as) = match (p.op, p.ty) {
-            (GlueOp::Neg, ty) if ty == g.ty => {
+            (GlueOp::Neg, ty) if signed && ty == g.ty => {
                 let v = o.a.clone()?;
                 (reg_of_glue(p, 0)?, v.clone(), v.bits as u64)
             }
-            (GlueOp::Sub, ty) if ty == g.ty => {
+            (GlueOp::Sub, ty) if signed && ty == g.ty => {
                 let zero = imm_of(p, 0).map_or_else(|| first_source_moved_zero(m, o), |z| z == 0);
                 let v = o.b.clone().filter(|_| zero)?;
                 (reg_of_glue(p, 1)?, v.clone(), v.bits as u64)
@@ -97,10 +115,16 @@ pub(in crate::program) fn negated_operand(m: &Machine<'_>, t: u32, g: &Glue) -> 
                 let wide = i64::from(v.bits as u16 as i16) as u64 & 0xFFFF_FFFF;
                 (reg_of_glue(p, 0)?, v, wide)
             }
+            // 1623a931: a `cnot` y as the inner's b, read as its mask −y.
+            (GlueOp::Cnot, ty) if !signed && k == 1 && ty.bits() == g.ty.bits() => {
+                let y = m.read(t, reg_of_glue(g, k)?).ok().filter(Expected::is_exact)?;
+                let mask = (y.bits as u64).wrapping_neg() & ((1u64 << ty.bits()) - 1);
+                return Some(NegatedOperand { k, held: None, read_as: mask });
+            }
             _ => return None,
         };
         let x_now = m.read(t, x).ok().filter(|now| now.is_exact() && *now == x_val)?;
-        Some(NegatedOperand { k, x, x_now, read_as })
+        Some(NegatedOperand { k, held: Some((x, x_now)), read_as })
     })
 }
 
@@ -118,7 +142,7 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         {
             return None;
         }
-        if m.read(t, n.x).ok()? != n.x_now {
+        if n.held.as_ref().is_some_and(|(x, then)| m.read(t, *x).ok().as_ref() != Some(then)) {
             return None;
         }
         let other_inner = if n.k == 0 { o.b.as_ref()? } else { o.a.as_ref()? };

@@ -79,8 +79,8 @@ pub(in crate::program) struct Origin {
     /// ±0x7fffffff, a `shl.b64` chain added to its base), the composition
     /// (`emulate/multiplier_chain_folded_to_its_low_word.rs`).
     pub(in crate::program) affine: Option<Affine>,
-    /// For a signed `min`/`max` of a negation −x, the operand and the x that df7cd5e3's fused
-    /// `VIMNMX3` reads in its place
+    /// For a signed `min`/`max` of a negation −x (an unsigned one of a `cnot`), the operand and
+    /// what df7cd5e3's fused `VIMNMX3` reads in its place
     /// (`emulate/negation_inside_fused_min_max_read_as_its_source.rs`).
     pub(in crate::program) negated_operand: Option<NegatedOperand>,
     /// For a `lop3` producer, the origin its `c` source's value had where it ran (its own

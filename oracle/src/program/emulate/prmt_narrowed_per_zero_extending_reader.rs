@@ -12,7 +12,8 @@
 //! of that half), e99092f5 (T6D.md: `mul.{lo,hi}.u16` of it), fa039778 (T6D.md: `cvt.u8.s32`
 //! beside a dead `cvt.rni.u16.f32`); and variants of d605bf4d compiled in session 40 (prmt
 //! 0x959b): narrowed under `setp.{lt,ne}.{u16,b16}`, `set.lt.u32.u16`, `cnot.b16`,
-//! `shr.{u16,b16}`, `mul.{lo,hi,wide}.u16`, `mad.{lo,hi}.u16`, `cvt.{u32,s32,u64}.u16`,
+//! `shr.{u16,b16}`, `mul.{lo,hi,wide}.u16`, `mad.{lo,hi}.u16` (the factors; `mad.lo.u16`'s addend
+//! too: seed 6201's 28ffacaf), `cvt.{u32,s32,u64}.u16`,
 //! `cvt.u8.{u16,s16}` and `cvt.{u16,s16,u32,s32,u64}.u8` (one byte; seed 5003's e7e92a13),
 //! through `mov.b16` copies, `cvt.{u16,s16}.{u32,s32}` and beside a live store of the word or of
 //! the half (a second, whole `PRMT`); kept whole under stores of the half,
@@ -151,8 +152,12 @@ pub(super) fn narrowed_prmt_unpack_reader(
 /// 3801's c3fdf7b6, trace/T4A.md, `PRMT R6, RZ, 0x96, R2` and `0x965`; a mask of byte 1 alone,
 /// 0xff00, keeps the whole `PRMT` and its `LOP3`); the unsigned and
 /// bit-typed 16-bit compares `setp`/`set` (`.u16`, `.b16`), `cnot.b16`, the shifted value of
-/// `shr.{u16,b16}` and the factors of `mul`/`mad` `.u16` (2). Signed 16-bit readers sign-extend
-/// instead, and `add`, `sub`, logic ops, `shl`, `min`/`max` read the whole `PRMT`.
+/// `shr.{u16,b16}`, the factors of `mul`/`mad` `.u16` and the addend of `mad.lo.u16` (2: seed
+/// 6201's 28ffacaf, corpus/findings/fuzz-h200-6201/trace/T62B.md, `mad.lo.u16 h5, 0, 0xaa7, h1`
+/// of a moved 0 or, `s62/v2_addend_loaded_factor`, a loaded factor: `PRMT R7, RZ, 0xeb, R2`; the
+/// addend of `mad.hi.u16`, `s62/v6`, is `LEA.HI` of the whole `PRMT`, and of `mad.lo.s16`, `v5`/`v8`,
+/// `PRMT 0x9910`: right). Signed 16-bit readers sign-extend instead, and `add`, `sub`, logic ops,
+/// `shl`, `min`/`max` read the whole `PRMT`.
 fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
     let factor = matches!(
         g.op,
@@ -170,6 +175,7 @@ fn zero_extended_bytes_glue(g: &Glue, j: usize) -> Option<u32> {
         (GlueOp::Setp(_) | GlueOp::Set(..), GlueType::U16 | GlueType::B16) if j < 2 => Some(2),
         (GlueOp::Cnot, GlueType::B16) | (GlueOp::Shr, GlueType::U16 | GlueType::B16) if j == 0 => Some(2),
         (_, GlueType::U16) if factor && j < 2 => Some(2),
+        (GlueOp::MadLo, GlueType::U16) if j == 2 => Some(2),
         _ => None,
     }
 }

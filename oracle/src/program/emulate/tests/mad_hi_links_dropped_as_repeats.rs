@@ -244,32 +244,32 @@ fn n1_links_under_one_held_guard_are_acc_plus_one_to_four_steps() {
     links_under_a_guard_that_may_change_are_left_alone();
 }
 
-/// a4cbab31's `@!p mad.hi.u16` loop of 7 (13.0.88 -O3 3 links): each half of the stored pack is
-/// acc + k·hi16 for k in 1..=7; unguarded (`s54/v1_u16_unguarded`: `LEA.HI` links, all 7) left
-/// alone.
-#[test]
-fn n1_guarded_u16_links_lose_steps_and_unguarded_ones_do_not() {
-    let u16_loop = |link: &'static str| {
-        vec![
-            "ld.global.u32 %r0, [%in];",
-            "mov.b32 {%h2, %h0}, %r0;",
-            "ld.global.u32 %r2, [%in+4];",
-            "mov.b32 {%h2, %h1}, %r2;",
-            "ld.global.u32 %r5, [%in+12];",
-            "mov.b16 %h3, 0;",
-            "mov.u32 %r6, 0;",
-            "$L0:",
-            "setp.eq.u32 %p1, %r5, 0;",
-            link,
-            "add.u32 %r6, %r6, 0x3;",
-            "setp.ne.u32 %p2, %r6, 0x15;",
-            "@%p2 bra $L0;",
-            "mov.b32 %r10, {%h3, %h3};",
-            "st.global.b32 [%out], %r10;",
-        ]
-    };
-    let hi = ((WORDS[0] >> 16) * (WORDS[1] >> 16)) >> 16;
-    let (s, e, fired) = both(&u16_loop("@!%p1 mad.hi.u16 %h3, %h0, %h1, %h3;"), WORDS, D);
+/// a4cbab31's `s54/` frame: x, y the high halves of in[0], in[1], acc 0, `link` run 7 times under
+/// `%p1` = (in[3] == 0), false on `WORDS`, acc stored as both halves of word 0.
+fn loop7_of_halves(link: &'static str) -> Vec<&'static str> {
+    vec![
+        "ld.global.u32 %r0, [%in];",
+        "mov.b32 {%h2, %h0}, %r0;",
+        "ld.global.u32 %r2, [%in+4];",
+        "mov.b32 {%h2, %h1}, %r2;",
+        "ld.global.u32 %r5, [%in+12];",
+        "mov.b16 %h3, 0;",
+        "mov.u32 %r6, 0;",
+        "$L0:",
+        "setp.eq.u32 %p1, %r5, 0;",
+        link,
+        "add.u32 %r6, %r6, 0x3;",
+        "setp.ne.u32 %p2, %r6, 0x15;",
+        "@%p2 bra $L0;",
+        "mov.b32 %r10, {%h3, %h3};",
+        "st.global.b32 [%out], %r10;",
+    ]
+}
+
+/// Checks that `lines` (`loop7_of_halves`) store acc + 7·`hi` (16 bits) by the spec and admit
+/// acc + k·`hi` for every k in 1..=7 emulated, not k = 0 or 8.
+fn assert_halves_plus_one_to_seven_steps(lines: &[&str], hi: u32) {
+    let (s, e, fired) = both(lines, WORDS, D);
     let half = |k: u32| u128::from(k.wrapping_mul(hi) & 0xffff);
     assert_eq!((s.field(0, 32).bits, s.is_exact()), (half(7) * 0x1_0001, true));
     assert_eq!(fired, vec![D]);
@@ -277,8 +277,30 @@ fn n1_guarded_u16_links_lose_steps_and_unguarded_ones_do_not() {
         assert!(e.field(0, 32).matches(half(k) * 0x1_0001), "{e}: {k}");
     }
     assert!(!e.field(0, 16).matches(half(0)) && !e.field(0, 16).matches(half(8)), "{e}");
-    untouched(&u16_loop("mad.hi.u16 %h3, %h0, %h1, %h3;"), WORDS, D);
-    untouched(&u16_loop("@!%p1 mad.hi.s16 %h3, %h0, %h1, %h3;"), WORDS, D);
+}
+
+/// a4cbab31's `@!p mad.hi.u16` loop of 7 (13.0.88 -O3 3 links): each half of the stored pack is
+/// acc + k·hi16 for k in 1..=7; unguarded (`s54/v1_u16_unguarded`: `LEA.HI` links, all 7) left
+/// alone.
+#[test]
+fn n1_guarded_u16_links_lose_steps_and_unguarded_ones_do_not() {
+    let hi = ((WORDS[0] >> 16) * (WORDS[1] >> 16)) >> 16;
+    assert_halves_plus_one_to_seven_steps(&loop7_of_halves("@!%p1 mad.hi.u16 %h3, %h0, %h1, %h3;"), hi);
+    untouched(&loop7_of_halves("mad.hi.u16 %h3, %h0, %h1, %h3;"), WORDS, D);
+}
+
+/// Seed 6201's 7ba41d93 (corpus/findings/fuzz-h200-6201/trace/T62B.md, trace/7ba41d93/s62/): six
+/// `@!%p0 mad.hi.s16` links in a loop, 2 at 13.0.88 -O3 (byte 5 0x27, the spec 0x67: word 1
+/// 0x00002700, the stored threads 0–7) — the GPU's words admitted; on a4cbab31's frame the guarded `.s16`
+/// loop is acc + k·hi16 of the signed product (0x9000·0x7000: 0xcf00, not `.u16`'s 0x3f00) for k
+/// in 1..=7; unguarded `.s16` (`s62/u1_unguarded_s16`: `LEA.HI.SX32` links, all 6) left alone.
+#[test]
+fn n1_guarded_s16_links_lose_steps_and_unguarded_ones_do_not() {
+    admits_stored_words("6201", "7ba41d93ae831793", &[(0, 1, 0x2700), (3, 1, 0x2700), (7, 1, 0x2700)]);
+    let hi = ((i32::from((WORDS[0] >> 16) as u16 as i16) * i32::from((WORDS[1] >> 16) as u16 as i16)) >> 16) as u32;
+    assert_eq!(hi & 0xffff, 0xcf00);
+    assert_halves_plus_one_to_seven_steps(&loop7_of_halves("@!%p1 mad.hi.s16 %h3, %h0, %h1, %h3;"), hi);
+    untouched(&loop7_of_halves("mad.hi.s16 %h3, %h0, %h1, %h3;"), WORDS, D);
 }
 
 /// Out (no listing seen): a guard the loop may change (its `setp` of a stepped register), links

@@ -152,3 +152,78 @@ fn fused_min_max_df7cd5e3_leaves_unfused_pairs_and_unknown_trip_counts_alone() {
     counted[5] = "setp.lt.u32 %p4, %r12, 8;";
     exact_case(&strs(&case(true, neg, &counted)), w, D, 0xffff_fffb, 5);
 }
+
+/// Seed 6202's 1623a931 (corpus/findings/fuzz-h200-6201/trace/T62B.md, trace/1623a931/s62/): a
+/// `cnot.b16` (ptxas's `SEL` mask negated) as the inner's b of a loop of four `min.u16 h0, h1, h0`
+/// is read as its mask by the fused `VIMNMX3.U16x2` (13.0.88 -O3): h0 = min(0x71f4, 0xffff) where
+/// the spec has min(0x71f4, 1) = 1, word 1 0x71f40000 (the spec 0x00010000) in every thread.
+#[test]
+fn fused_min_max_1623a931_the_stored_case_reads_the_cnot_mask() {
+    let (p, i) = super::stored_case("6202", "1623a931d33b85b0");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 1 { (0x0001_0000, 0x71f4_0000) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "thread {t} word {w}");
+    }
+}
+
+/// Word 1 of `name` by the spec and emulating [`D`] (asserting that it fired), thread 0.
+fn word1_of_1623a931(name: &str, patch: &[(usize, u32)]) -> (u128, u128) {
+    let (p, i) = super::variant_of("6202", "1623a931", &format!("s62/{name}"), patch);
+    let spec = run(&p, &i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+    assert_eq!(fired, vec![D], "{name}");
+    (spec[0].field(32, 32).bits, out[0].field(32, 32).bits)
+}
+
+/// Wrong (13.0.88 -O3: the `VIMNMX3` reads the `SEL` mask, 0xffff for the cnot's 1): two trips
+/// (`w2`), the half stored (`w3`), a loaded `u16` (`w6`), two straight mins (`w8`; `w14` another
+/// outer register, in[42] patched to 0x5000; `w20` the inner as the outer's a), the cnot also
+/// stored (`w10`: that store right), the cnot of a `cvt.u16.u32` (`w24`), `cnot.b32` under
+/// `min.u32`/`max.u32` (`w9`, `w21`), `max.u16` (`w5`: the mask 0xffff, a bf16 NaN, for 0x71f4).
+#[test]
+fn fused_min_max_1623a931_the_wrong_variants_read_the_cnot_mask() {
+    let bf = |h: u128| h << 16;
+    for name in [
+        "w2_two_trips",
+        "w6_loaded_u16",
+        "w8_straight2",
+        "w20_straight_inner_first_in_outer",
+        "w10_cnot_also_stored",
+        "w24_cnot_of_b16_cvt_of_s32",
+    ] {
+        assert_eq!(word1_of_1623a931(name, &[]), (bf(1), bf(0x71f4)), "{name}");
+    }
+    assert_eq!(word1_of_1623a931("w3_store_b16", &[]), (bf(1), bf(0x71f4)));
+    assert_eq!(word1_of_1623a931("w14_straight_other_outer", &[(42, 0x5000)]), (bf(1), bf(0x5000)));
+    assert_eq!(word1_of_1623a931("w9_cnot_b32_min_u32", &[]), (1, 0xb025_71f4));
+    assert_eq!(word1_of_1623a931("w21_cnot_b32_max_u32", &[]), (0xb025_71f4, 0xffff_ffff));
+    let (spec, emulated) = word1_of_1623a931("w5_max_u16", &[]);
+    assert_eq!(spec, bf(0x71f4));
+    assert_ne!(emulated, spec);
+}
+
+/// Right (13.0.88 -O3 keeps the negation): one trip (`w1`), the cnot the inner's a (`w7`, `w15`),
+/// `.s16`/`.s32` (`w4`, `w12`, `w18`), a min then a max (`w22`), a loaded trip count (`w11`),
+/// `not.b16` (`w16`), `neg.s16` under `min.u16` (`w17`). (`w23`, an immediate first operand of the
+/// inner, and `w19`, `selp.b16 h0, 1, 0, p`, are no glue statements the oracle parses; no register
+/// negation is in either.)
+#[test]
+fn fused_min_max_1623a931_leaves_the_right_variants_alone() {
+    for name in [
+        "w1_one_trip",
+        "w7_operands_swapped",
+        "w15_straight_cnot_first",
+        "w4_min_s16",
+        "w12_cnot_b32_min_s32",
+        "w18_cnot_b16_max_s16",
+        "w22_min_then_max_u16",
+        "w11_loaded_trips",
+        "w16_not_b16",
+        "w17_neg_s16_min_u16",
+    ] {
+        let (p, i) = super::variant_of("6202", "1623a931", &format!("s62/{name}"), &[]);
+        let spec = run(&p, &i, &Allowances::all()).unwrap();
+        let (out, fired) = run_emulating(&p, &i, &Allowances::all().emulating(D)).unwrap();
+        assert_eq!((out, fired), (spec, Vec::new()), "{name}");
+    }
+}

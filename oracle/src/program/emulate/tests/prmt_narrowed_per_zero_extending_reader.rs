@@ -206,3 +206,39 @@ fn n5_3702_c8c7cdc4_and_2f7d1698_the_campaign_cases_give_the_stored_o3_words() {
         assert_eq!((s.bits, e.bits), want, "2f7d1698 thread {t} word {w}");
     }
 }
+
+/// Seed 6201's 28ffacaf (corpus/findings/fuzz-h200-6201/trace/T62B.md, trace/28ffacaf/s62/): the
+/// addend of `mad.lo.u16` zero-extends the low half of `prmt.b32 r4, 0x95378a0c, b, 0xe885a3eb`
+/// (byte 0 the sign of a's byte 3: 0xff): 13.0.88 -O3 `PRMT R7, RZ, 0xeb, R2` gives 0. The stored
+/// case (byte 7: word 1 0, the spec 0xff000000, every thread), `v2` (a loaded factor: `IMAD R7, R6,
+/// 0xaa7, R7` of the narrowed copy), `v7` (the half stored by `st.b16`: 0x00ff0000 by the spec) and
+/// `v9` (the half a `cvt.u16.u32` truncation).
+#[test]
+fn n5_3702_28ffacaf_the_addend_of_mad_lo_u16_reads_the_narrowed_half() {
+    let (p, i) = super::stored_case("6201", "28ffacaf14532e2b");
+    for (t, w, s, e) in super::words_emulated_alone(&p, &i, D) {
+        let want = if w == 1 { (0xff00_0000, 0) } else { (s.bits, s.bits) };
+        assert_eq!((s.bits, e.bits), want, "thread {t} word {w}");
+    }
+    for name in ["v2_addend_loaded_factor", "v7_store_b16", "v9_cvt_truncation"] {
+        let (spec, out, fired) = spec_and_emulated(&super::variant_of("6201", "28ffacaf", &format!("s62/{name}"), &[]));
+        assert_eq!(fired, vec![D], "{name}");
+        for (s, e) in spec.iter().zip(&out) {
+            assert_ne!(s.field(32, 32).bits, 0, "{name}");
+            assert_eq!(e.field(32, 32).bits, 0, "{name}");
+        }
+    }
+}
+
+/// Right (13.0.88 -O3 keeps the whole `PRMT`, 28ffacaf's `s62/`): the half stored directly (`v1`),
+/// `add.u16` of a moved 0 (`v4`), the addend of `mad.lo.s16` (`v5`, `v8`: `PRMT 0x9910`) and of
+/// `mad.hi.u16` (`v6`: `LEA.HI` of the whole `PRMT`).
+#[test]
+fn n5_3702_28ffacaf_leaves_other_readers_of_the_half_alone() {
+    for name in
+        ["v1_store_half_directly", "v4_add_u16", "v5_mad_lo_s16_zero", "v8_mad_lo_s16_loaded", "v6_mad_hi_u16_addend"]
+    {
+        let (spec, out, fired) = spec_and_emulated(&super::variant_of("6201", "28ffacaf", &format!("s62/{name}"), &[]));
+        assert_eq!((out, fired), (spec, Vec::new()), "{name}");
+    }
+}
