@@ -2882,4 +2882,36 @@ fn the_seed_6202_word_finding_of_trace_b_is_labelled_by_its_entry() {
 /// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) is labelled now.
 const SEED_6202_LABELS_B: [(&str, &str); 1] = [
     ("1623a931", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: cnot.b16 (SEL mask negated) as the inner's b of a loop of min.u16 fused into `VIMNMX3.U16x2 R3, R6, R0, R6` that reads the mask 0xffff for 1 (T62B; the rule took neg/sub/mul.wide under signed min/max only); helper mb: negation_inside_fused_min_max_read_as_its_source.rs cnot arm (trace/1623a931/s62/)
+
+fn the_seed_6201_word_findings_of_trace_a_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_A);
+}
+
+/// What the word findings of seed 6201 (session 62's campaign build, abc66fe3) that helper ma traced
+/// (session 62's trace A, corpus/findings/fuzz-h200-6201/trace/T62A.md) are labelled now.
+const SEED_6201_LABELS_A: [(&str, &str); 2] = [
+    ("0f100ce6", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: and.b16 of an e4m3x2 pair (first source) and a loaded s16 mask, a v2.b16 store's low half, loses its LOP3 (`F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0; PRMT R0, R0, 0x5410, RZ`, no load; 13.5 right) (T62A; M took immediate masks of fp8 pairs only); helper ma: skipped_integer_copy_and_f2fp_mask.rs `fp8_pair_masked_by_reg` (trace/0f100ce6/s62/)
+    ("d2ca2b15", "fuzz-h100-m-f16-mask-dropped"), // KNOWN M: the same with an ld.u8 mask in a mov.b64 pack's first word (`PRMT R5, R0, 0x5410, RZ` of the unmasked pair) (T62A); helper ma: `fp8_pair_masked_by_reg` (trace/d2ca2b15/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_A);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper ma traced
+/// (session 62's trace A, corpus/findings/fuzz-h200-6201/trace/T62A.md) is labelled now.
+const SEED_6202_LABELS_A: [(&str, &str); 1] = [
+    ("061d23c8", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: st.shared.v4.b16 {pair, h4, …} built in place in h4's R7, and the ld.shared.v4.s16 of it forwarded (no LDS): element 1 read from R7 (`IMAD.MOV.U32 R7, RZ, RZ, R10; PRMT R7, R7, 0x7604, RZ`; 13.5 the same) (T62A; no reader of h after the pack but the forwarded load); helper ma: store_forwarded_load.rs `forwarded_halves`, merge_c_pack_word_read_by_a_forwarded_load.rs `loaded_from_the_pack_store` (trace/061d23c8/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_finding_of_trace_a_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_A);
+}
+
+/// What the word finding of seed 6203 (session 62's campaign build, abc66fe3) that helper ma traced
+/// (session 62's trace A, corpus/findings/fuzz-h200-6201/trace/T62A.md) is labelled now.
+const SEED_6203_LABELS_A: [(&str, &str); 1] = [
+    ("ef36a487", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h = cvt.sat.u8.u64 (`SEL; LOP3.LUT R0, R0, 0xff`, a fresh ALU result) merged over in place (`F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R0, RZ, R0; PRMT R3, R0, 0x5410, R0`; 13.0.88, 13.5 `VIMNMX` right) (T62A; the rule took cvt.u8.{u64,s64} without .sat); helper ma: merge_c_half_of_u8_cvt_or_truncation.rs `sat_u8_half` (trace/ef36a487/s62/)
 ];

@@ -1,6 +1,6 @@
-//! 3701-N-D widened by seed 4302's traces (helper y2, session 43;
+//! 3701-N-D widened by seed 4302's traces (helper y2, session 43; seed 6203's, helper ma, session 62;
 //! `corpus/known/fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half.toml`), called from
-//! `emulate/merge_c_in_place.rs`: two more forms of the half `h` whose register ptxas builds
+//! `emulate/merge_c_in_place.rs`: more forms of the half `h` whose register ptxas builds
 //! the e4m3x2/e5m2x2 pair in, in place.
 //!
 //! - [`float_to_u8_half`]: h written by a float-to-`u8` `cvt`, which ptxas compiles as the
@@ -25,6 +25,18 @@
 //!   `PRMT 0x8880`, h recovered by `PRMT 0x7632`) and, kept out, a `.v4` store `{p, h, h, z}` packing h
 //!   twice (df316674's `v12_rni_u8_f16`, x3: the pair built in another register, `MERGE_C R8, R8, R8,
 //!   R7`).
+//! - [`sat_u8_half`]: h written by an integer `cvt.sat.u8.{s8,u16,s16,u32,s32,u64,s64}`, which
+//!   ptxas 13.0.88 compiles as the clamp (`ISETP`/`SEL`, `I2I.U8.S32.SAT`) then `LOP3.LUT R, R, 0xff`
+//!   (seed 6203's ef36a487, helper ma, session 62; corpus/findings/fuzz-h200-6201/trace/T62A.md,
+//!   variants in corpus/findings/fuzz-h200-6203/trace/ef36a487/s62/): `cvt.sat.u8.u64 h0, d0; mov.b32
+//!   r2, {pair, h0}; mov.b32 r26, {h0, h0}` is `SEL R0, R9, 0xff, !P0; LOP3.LUT R0, R0, 0xff;
+//!   F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R0, RZ, R0; PRMT R3, R0, 0x5410, R0` (r26 the pair twice:
+//!   0x00ff0000 stored for 0x01fe00ff). Wrong alike (13.0.88 -O3): `.s64` (x01), `.u32` (x03), e5m2x2
+//!   (x08), `.s32` (x11: `I2I.U8.S32.SAT; LOP3 0xff`), `.s16` (x12), `.u16` (x16), `.s8` (x17), an
+//!   `.f32` pair (x15). Right: `.sat.s8` (x04, x06: `PRMT 0x8880`), `.sat.u16`/`.sat.s16` (x05, x07:
+//!   no `LOP3`), h before the pair (x10), an f16 (x09). ptxas 13.5 -O3 is right for every `.sat.u8`
+//!   (`VIMNMX.U32 R0, R0, 0xff` into another register, h recovered by `PRMT 0x7632`): emulated as the
+//!   13.0.88 campaign backend compiles it.
 //! - [`truncated_source`]: h written by `cvt.{u16,s16}.{u32,s32} h, r`, which costs no
 //!   instruction (h is the low half of r's register), so the pack built in h's register
 //!   destroys r too: r then holds the pack's word {pair, h}. corpus/findings/fuzz-h200-4302/
@@ -36,7 +48,7 @@
 //!   register, r4's kept), `cvt.u16.u64` (`v5_cvt_u16_u64_right`), an unpack `mov.b32 {h0, h2},
 //!   r4` (`v9_mov_unpack`).
 //!
-//! Invariant: both only name statements of exactly these forms, unguarded; the value r takes
+//! Invariant: each only names statements of exactly these forms, unguarded; the value r takes
 //! is computed by the caller from the spec's pair and h (§9.7.9.4: the pack's word).
 
 use super::fuzz3602::{unchanged_between, writes};
@@ -55,6 +67,19 @@ pub(super) fn float_to_u8_half(c: &Cvt) -> bool {
         _ => false,
     };
     c.dtype == CvtType::U8 && rounding && !c.relu && !c.satfinite
+}
+
+/// Whether `c` is an integer `cvt.sat.u8` of a wider or signed type (module docs): the clamp then
+/// `LOP3 0xff` into h's fresh register (ptxas 13.0.88 -O3).
+pub(super) fn sat_u8_half(c: &Cvt) -> bool {
+    use CvtType::{S16, S32, S64, S8, U16, U32, U64};
+    c.dtype == CvtType::U8
+        && matches!(c.atype, S8 | U16 | S16 | U32 | S32 | U64 | S64)
+        && c.sat
+        && c.rnd.is_none()
+        && !c.ftz
+        && !c.relu
+        && !c.satfinite
 }
 
 /// Whether `c`, h's writer, is a float-to-`u8` conversion from `.f16` (any integer rounding, any

@@ -85,7 +85,9 @@
 //! So is an element of a `mov.b32` unpack of a 32-bit pack of h made before the pack, at h's
 //! position (seed 4802's 568a8359, trace/T19v3.md; `emulate/merge_c_half_through_a_word_pack_made_before.rs`).
 //! So is the second element of a forwarded `.v2` 16-bit load of the pack's word (seed 5101's
-//! 75b5812a, trace/T22a.md; `emulate/merge_c_pack_word_read_by_a_forwarded_load.rs`).
+//! 75b5812a, trace/T22a.md; `emulate/merge_c_pack_word_read_by_a_forwarded_load.rs`), and an element
+//! naming h of a 16-bit vector load forwarded from a 16-bit vector store that is the pack (seed
+//! 6202's 061d23c8, corpus/findings/fuzz-h200-6201/trace/T62A.md; the same module).
 //! h may be read after the join of a branch arm that rewrote it by a shared load: the threads
 //! that skip the arm read the pair (seed 5401's 7865568d, trace/T54S.md;
 //! `emulate/merge_c_half_reloaded_from_shared_in_a_later_arm.rs`).
@@ -430,7 +432,7 @@ fn destroyed(m: &Machine<'_>, t: u32) -> Option<Destroyed> {
 /// IADD3 RZ, P0, R4, -R9, RZ; IMAD.X R4, R5, 0x1, ~R9, P0` (both words R9: d4 the spec's, while
 /// `st.s8 h1` stores the pair's byte); v2_h_not_stored (the pack alone) right. A word {h', h}
 /// with another h' reads the pair (v1_word1_other_pair: `PRMT R3, R8, 0x5410, R9`).
-fn repeated_pair_word(items: &[Option<Reg>], at: usize, k: usize) -> bool {
+pub(super) fn repeated_pair_word(items: &[Option<Reg>], at: usize, k: usize) -> bool {
     k % 2 == 1 && k > at + 1 && items.get(at).copied().flatten().is_some() && items.get(k - 1) == items.get(at)
 }
 
@@ -519,7 +521,8 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
         // `cvt.u8.s32`, `LOP3.LUT R0, R2, 0xff`; helper h6, 13.0.88 -O3: `cvt.u16.u32`,
         // `cvt.s16.s32`, `cvt.u8.u32`). Right: `cvt.s8.s32`, `cvt.s16.s8` (`PRMT 0x8880`, `PRMT
         // 0x7710` into another register), `cvt.u8.u16`, `cvt.u16.u64`. Or a float-to-`u8` cvt
-        // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`).
+        // (`F2IP.U8.F32; LOP3 0xff`, seed 4302's df316674, `emulate/merge_c_half_of_u8_cvt_or_truncation.rs`),
+        // or an integer `cvt.sat.u8` (the clamp then `LOP3 0xff`, seed 6203's ef36a487, the same module).
         // Or a zero-extending byte `cvt.u8.{s8,u16,s16}` / `cvt.u16.u8` of a 16-bit value (seed
         // 5703's 9af9a4d8, `emulate/merge_c_zero_extended_byte_half.rs`).
         (w, Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
@@ -527,6 +530,7 @@ fn pair_and_half(m: &Machine<'_>, k: usize, p: Reg, h: Reg) -> bool {
                 .into_iter()
                 .any(|to| [CvtType::U32, CvtType::S32].into_iter().any(|from| *c == bare(to, from, false)))
                 || merge_c_half_of_u8_cvt_or_truncation::float_to_u8_half(c)
+                || merge_c_half_of_u8_cvt_or_truncation::sat_u8_half(c)
                 || merge_c_half_of_u8_cvt_or_truncation::f16_to_u8_half(m, k, c)
                 || merge_c_relu_u8_of_64_guarded_over_constant::byte_of_64bit_half(c)
                 || merge_c_zero_extended_byte_half::zero_extended_byte_half(m, w, c)

@@ -71,7 +71,8 @@ pub(super) fn cvt_pack(
 }
 
 /// The destinations of the `ld` `inst` (`l`) being run in thread `t`: loads ptxas forwards from a
-/// store (`emulate/store_forwarded_load.rs`): 3702-N5's narrowed prmt, 3701-N-D's pack word.
+/// store (`emulate/store_forwarded_load.rs`): 3702-N5's narrowed prmt, 3701-N-D's pack word and
+/// its pack store's halves.
 pub(super) fn ld(
     m: &mut Machine<'_>,
     t: u32,
@@ -80,7 +81,8 @@ pub(super) fn ld(
     results: Vec<(Reg, Expected)>,
 ) -> Vec<(Reg, Expected)> {
     let results = prmt_narrowed_at_a_store_forwarded_load::loaded(m, t, l, results);
-    merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results)
+    let results = merge_c_pack_word_read_by_a_forwarded_load::loaded(m, t, l, inst, results);
+    merge_c_pack_word_read_by_a_forwarded_load::loaded_from_the_pack_store(m, t, inst, results)
 }
 
 /// The destinations of the `cvt` `inst` (`c`) being run in thread `t`, after `emulate.rs`'s `cvt`

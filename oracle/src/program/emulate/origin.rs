@@ -401,7 +401,9 @@ pub(in crate::program) fn glue_origin(m: &Machine<'_>, t: u32, g: &Glue, vals: &
                 clamped(r, CvtType::F16) || (clamped(r, CvtType::Bf16) && !reg(other).is_some_and(clamped_any))
             });
             let masked_by_reg = reg(other).is_some() && known_mask.is_none();
-            let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && clamped_f16);
+            // An fp8 pair as the first source, masked by a register (seed 6201's 0f100ce6).
+            let pair_first = skipped_integer_copy_and_f2fp_mask::fp8_pair_masked_by_reg(m, t, g, k);
+            let dropped = (masked_by_imm && imm_maskable) || (masked_by_reg && (clamped_f16 || pair_first));
             if dropped && vals.get(k).is_some_and(Expected::is_exact) {
                 o.unmasked = Some(vals[k].clone());
             }

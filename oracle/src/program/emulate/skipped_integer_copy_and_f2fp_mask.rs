@@ -3,7 +3,9 @@
 //! B's f32 typing ended by a skipped integer `mov` copy (d479c2c6, [`skipped_integer_copy`]) and
 //! M's dropped immediate mask after the other `F2FP` producers, `.relu` ones included (c77930ea,
 //! 4ad93098 of seed 4103, [`f2fp_masked_by_imm`],
-//! kept through a subtraction of a known zero, [`unmasked_through_sub_of_zero`]).
+//! kept through a subtraction of a known zero, [`unmasked_through_sub_of_zero`]), and M's dropped
+//! register mask of an fp8 pair that is the `and`'s first source (seed 6201's 0f100ce6 and
+//! d2ca2b15, [`fp8_pair_masked_by_reg`]).
 //! E/I through a same-type integer `cvt` and J's branch-known byte are widened where those
 //! emulations live (`cvt_producers_seen_through.rs`, `j_packed_constant.rs`).
 //!
@@ -66,6 +68,35 @@ pub(super) fn f2fp_masked_by_imm(m: &Machine<'_>, t: u32, x: Reg) -> bool {
         && matches!(c.atype, CvtType::F16x2 | CvtType::F32)
         && c.rnd == Some(CvtRnd::Rn);
     f16 || fp8x2
+}
+
+/// M's fp8 pair masked by a register: `and.b16 h, p, x` with p a `cvt.rn{.relu}.satfinite.{e4m3x2,
+/// e5m2x2}.{f32,f16x2}` result ([`f2fp_masked_by_imm`]'s pair producers) as the FIRST source (`k` = 0)
+/// and x a register (glue `g`), where h is a pack's low half, loses its `LOP3 0xc0` as an immediate
+/// mask does. Seed 6201 (session 62, helper ma; corpus/findings/fuzz-h200-6201/trace/T62A.md,
+/// variants in trace/0f100ce6/s62/; 13.0.88 -O3 and the JIT, 13.5 right): 0f100ce6's
+/// `ld.global.s16` mask in `st.global.v2.b16 {h, 0}` is `F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0;
+/// PRMT R0, R0, 0x5410, RZ` with no load and no `LOP3` (0xa300 stored for 0), d2ca2b15's `ld.global.u8`
+/// mask in `mov.b64 {h, 0, 0, 0}` the same. Wrong alike: e5m2x2 (v01), an `.f16x2` source (v02),
+/// `.relu` (v06), a `mov.b32` pack (v08), an `ld.u16` mask (v09), a loaded pair source (v12), a
+/// `cvt.u16.u32`, unpacked half, `add.u16`, `not.b16`, `shl.b16`, other pair, shared or `.v2`
+/// element mask (v15-v18, v20, v21, v23, v25), word 1 of a `mov.b64` (v26). Right: the pair as the
+/// second source (v03, v22: `LOP3.LUT R7, R2, R7, RZ, 0xc0`), a mask ptxas fuses into a three-input
+/// `LOP3` (an `and`/`or`/`xor` glue result: v10 `xor.b16 x, y, 0x5a5a` is `LOP3 … 0x60`, v24 `and.b16`
+/// of two loads `0x80`), a high half (v04), a 16-bit store (v05), `or`/`xor` in place of the `and`
+/// (v07, v13), a plain `cvt.rn.f16.f32` (v11).
+pub(super) fn fp8_pair_masked_by_reg(m: &Machine<'_>, t: u32, g: &Glue, k: usize) -> bool {
+    let reg = |j: usize| match g.src.get(j).copied().flatten() {
+        Some(Src::Reg(r)) => Some(r),
+        _ => None,
+    };
+    let (Some(p), Some(x)) = (reg(0), reg(1)) else { return false };
+    let pair = matches!(m.producer(t, p), Some((Stmt::Isa(Instruction { form: Form::Cvt(c), .. }), _))
+        if matches!(c.dtype, CvtType::E4m3x2 | CvtType::E5m2x2))
+        && f2fp_masked_by_imm(m, t, p);
+    let fused = matches!(m.producer(t, x), Some((Stmt::Glue { glue, .. }, _))
+        if matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor));
+    k == 0 && g.op == GlueOp::And && g.ty == GlueType::B16 && pair && !fused
 }
 
 /// M's unmasked value through `sub.s16 d, x, z` where z is `shl.b16 z, y, k` by an immediate

@@ -1,7 +1,8 @@
 //! Which load ptxas forwards from which earlier store: the one rule the emulations of a value
 //! that reaches its reader through a store and a load of the same address share (3702-N5 at a
 //! forwarded sub-word load, `emulate/prmt_narrowed_at_a_store_forwarded_load.rs`; 3701-N-D at a
-//! forwarded `.v2` load of a destroying pack's word,
+//! forwarded `.v2` load of a destroying pack's word, and at a 16-bit vector load of the pack's
+//! own 16-bit vector store, [`forwarded_halves`]:
 //! `emulate/merge_c_pack_word_read_by_a_forwarded_load.rs`). ptxas 13.0.88 -O3 (and the JIT)
 //! replace such a load by the stored register, so the register's known bits and its in-place
 //! history carry through memory; the spec's value is the same bytes (§9.7.9.11 stores the
@@ -59,40 +60,92 @@ pub(super) struct Forward {
 /// The store the load at body index `at` is forwarded from (module docs), with the element it
 /// reads.
 pub(super) fn forwarded(m: &Machine<'_>, at: usize) -> Option<Forward> {
-    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), operands, guard: None, .. })) = m.p.body.get(at) else {
-        return None;
-    };
-    let signed_sub_word = matches!(l.ty, MemType::S8 | MemType::S16);
-    if !weak_load(l) || signed_sub_word || !forwardable(l.space) {
+    let Candidate { l, k, st, store_items, delta } = candidate(m, at)?;
+    if matches!(l.ty, MemType::S8 | MemType::S16) {
         return None;
     }
-    let (base, offset) = address(operands.get(1)?)?;
     let bytes = count(l.vec) * l.ty.bits() / 8;
-    let k = m.p.body[..at].iter().rposition(|s| !inert(s))?;
-    let Stmt::Isa(Instruction { form: Form::St(st), operands: so, guard: None, .. }) = &m.p.body[k] else {
-        return None;
-    };
-    let St { sem, space, vec, ty, mmio, .. } = st;
-    if !matches!(sem, None | Some(StSem::Weak)) || *mmio || same_space(*space) != same_space(l.space) {
+    let element = st.ty.bits() / 8;
+    if element != bytes || bytes == 0 {
         return None;
     }
-    let (store_base, store_offset) = address(so.first()?)?;
-    let element = ty.bits() / 8;
-    if store_base != base || element != bytes || bytes == 0 {
-        return None;
-    }
-    let delta = offset.checked_sub(store_offset)?;
     let j = usize::try_from(delta).ok().filter(|_| delta % i64::from(element) == 0)? / element as usize;
-    if j >= count(*vec) as usize {
+    if j >= count(st.vec) as usize {
         return None;
     }
-    let value = match (so.get(1)?, vec) {
+    let value = match (store_items, st.vec) {
         (Operand::Vector(items), Some(_)) => m.reg_of(items.get(j)?).ok()?,
         (o, None) => m.reg_of(o).ok()?,
         _ => return None,
     };
+    unchanged_between(m, value, k, at).then_some(Forward { store: k, value, bytes })
+}
+
+/// A 16-bit vector load forwarded element by element from a 16-bit vector store: the store's
+/// body index, the index `j0` of the store element the load's first element reads, and the
+/// store's element registers (seed 6202's 061d23c8, corpus/findings/fuzz-h200-6201/trace/T62A.md,
+/// variants in corpus/findings/fuzz-h200-6202/trace/061d23c8/s62/: `st.shared::cta.v4.b16 [sh+16],
+/// {…}; ld.shared::cta.v4.s16 {…}, [sh+16]` has no `LDS` in 13.0.88 and 13.5 -O3, each loaded half
+/// read from the stored element's register; `.v4.b16` (w01), `.v2.b16` of elements 0–1 (w02) and
+/// 2–3 (w13, `[sh+20]`), a `.v2` store and load (w11) alike; a scalar `ld.shared.{u16,s16}` of
+/// element 1 keeps its `LDS` (w03, w04), so only vector loads are taken here). The conditions of
+/// [`forwarded`] hold but the bytes: the load is `.v2`/`.v4` of `.b16`/`.u16`/`.s16` (a signed
+/// element into a 16-bit register is its bits), the store `.v2`/`.v4` of a 16-bit type, the load
+/// at an element boundary and within the store, and each element read unwritten between.
+pub(super) fn forwarded_halves(m: &Machine<'_>, at: usize) -> Option<(usize, usize, Vec<Reg>)> {
+    let Candidate { l, k, st, store_items, delta } = candidate(m, at)?;
+    let halves = |ty: MemType, vec: Option<VecWidth>| {
+        matches!(ty, MemType::B16 | MemType::U16 | MemType::S16) && matches!(vec, Some(VecWidth::V2 | VecWidth::V4))
+    };
+    if !halves(l.ty, l.vec) || !halves(st.ty, st.vec) {
+        return None;
+    }
+    let j0 = usize::try_from(delta).ok().filter(|d| d % 2 == 0)? / 2;
+    let Operand::Vector(items) = store_items else { return None };
+    let read = items.get(j0..j0 + count(l.vec) as usize)?;
+    let regs: Vec<Reg> = items.iter().map(|o| m.reg_of(o).ok()).collect::<Option<_>>()?;
+    read.iter().all(|o| m.reg_of(o).is_ok_and(|r| unchanged_between(m, r, k, at))).then_some((k, j0, regs))
+}
+
+/// A load and the store before it that it may be forwarded from ([`candidate`]).
+struct Candidate<'a> {
+    /// The load.
+    l: &'a Ld,
+    /// The store's body index.
+    k: usize,
+    /// The store.
+    st: &'a St,
+    /// The store's value operand (a vector or a register).
+    store_items: &'a Operand,
+    /// The load's offset past the store's.
+    delta: i64,
+}
+
+/// The load at body index `at` and the store it may be forwarded from: every condition of the
+/// module docs but the bytes read (the load's type and size, and the element it names) and the
+/// elements' registers left unwritten.
+fn candidate<'m>(m: &'m Machine<'_>, at: usize) -> Option<Candidate<'m>> {
+    let Some(Stmt::Isa(Instruction { form: Form::Ld(l), operands, guard: None, .. })) = m.p.body.get(at) else {
+        return None;
+    };
+    if !weak_load(l) || !forwardable(l.space) {
+        return None;
+    }
+    let (base, offset) = address(operands.get(1)?)?;
+    let k = m.p.body[..at].iter().rposition(|s| !inert(s))?;
+    let Stmt::Isa(Instruction { form: Form::St(st), operands: so, guard: None, .. }) = &m.p.body[k] else {
+        return None;
+    };
+    if !matches!(st.sem, None | Some(StSem::Weak)) || st.mmio || same_space(st.space) != same_space(l.space) {
+        return None;
+    }
+    let (store_base, store_offset) = address(so.first()?)?;
     let base_kept = Reg::parse(base).is_none_or(|b| !m.p.body[k + 1..at].iter().any(|s| writes(s, b)));
-    (base_kept && unchanged_between(m, value, k, at)).then_some(Forward { store: k, value, bytes })
+    if store_base != base || !base_kept {
+        return None;
+    }
+    let delta = offset.checked_sub(store_offset)?;
+    Some(Candidate { l, k, st, store_items: so.get(1)?, delta })
 }
 
 /// Whether `l` is a weak, non-`.mmio` load (`.weak` is the default, §9.7.9.8).
