@@ -2914,4 +2914,25 @@ fn the_seed_6203_word_finding_of_trace_a_is_labelled_by_its_entry() {
 /// (session 62's trace A, corpus/findings/fuzz-h200-6201/trace/T62A.md) is labelled now.
 const SEED_6203_LABELS_A: [(&str, &str); 1] = [
     ("ef36a487", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h = cvt.sat.u8.u64 (`SEL; LOP3.LUT R0, R0, 0xff`, a fresh ALU result) merged over in place (`F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R0, RZ, R0; PRMT R3, R0, 0x5410, R0`; 13.0.88, 13.5 `VIMNMX` right) (T62A; the rule took cvt.u8.{u64,s64} without .sat); helper ma: merge_c_half_of_u8_cvt_or_truncation.rs `sat_u8_half` (trace/ef36a487/s62/)
+
+fn the_seed_6202_word_findings_of_trace_f_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_F);
+}
+
+/// What the word findings of seed 6202 (session 62's campaign build, abc66fe3) that helper mf traced
+/// (session 62's trace F, corpus/findings/fuzz-h200-6202/trace/T62F.md) are labelled now.
+const SEED_6202_LABELS_F: [(&str, &str); 2] = [
+    ("61e60b91", "fuzz-h200-f-negation-overflow"), // KNOWN F: abs.s16 of a -2^15 ptxas learns from known bits (or of and.b16 <ld.u8>, 0x8000) folded to 0xffff8000, read at 32 bits by mul.wide.u16 (`MOV R5, 0xc0000000`, 13.0.88 and 13.5) (T62F; F's 16-bit rules took a run-time abs only); helper mf: known_at_compile_time/f_abs16_of_a_learned_minimum.rs (trace/61e60b91/s62/)
+    ("ca933fce", "fuzz-h200-3201-n7-bfe-s32-past-msb"), // KNOWN N-7: a guarded prefetch.global.L2 between mov.b32 a, 0 and bfe.s32 d, a, 0x3f, 0x10 ends the local fold's block (`HFMA2.MMA R0 = 0x00ff`) (T62F; the boundaries took guarded ld/st only); helper mf: n7_known_within_one_block.rs guarded_cache_op (trace/ca933fce/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_finding_of_trace_f_is_labelled_by_its_entry() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_F);
+}
+
+/// What the word finding of seed 6203 (session 62's campaign build, abc66fe3) that helper mf traced
+/// (session 62's trace F, corpus/findings/fuzz-h200-6202/trace/T62F.md) is labelled now.
+const SEED_6203_LABELS_F: [(&str, &str); 1] = [
+    ("6b672a69", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.s8.s64 of cvt.s64.s32 of cvt.s32.s8 is `PRMT 0x8880` unmasked, read by mad.wide.u16 (`IMAD R7, R2, R7`, 13.0.88; 13.5 `LOP3 0xffff`) (T62F; the 64-bit source took cvt.*.s8 or a cvt of ld.s8 only); helper mf: fuzz3602.rs sign_extended_byte_64 (trace/6b672a69/s62/)
 ];

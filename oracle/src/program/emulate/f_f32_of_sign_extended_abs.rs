@@ -1,6 +1,7 @@
 //! Root cause F (corpus/known/fuzz-h200-f-negation-overflow.toml) widened after seed 5602's
 //! trace (corpus/findings/fuzz-h200-5602/trace/T56F.md, 7b7273cd): the f32 conversion of a sign
-//! extension of an overflowed `abs.s16`/`abs.s32` ([`f32_of_sign_extended_abs`]).
+//! extension of an overflowed `abs.s16`/`abs.s32` ([`f32_of_sign_extended_abs`]); and the dispatch
+//! of F's conversions of an extended abs ([`f32_of_extended_abs`]).
 //!
 //! Invariants: a query only; it never changes an origin or a value. The value the mechanism
 //! computes is the oracle's own `cvt` semantics of the abs's value read as signed.
@@ -14,10 +15,13 @@ use crate::semantics::Expected;
 
 /// F's f32 conversion of an extended abs: of a zero extension of `abs.s16` read as `.s32`/`.u32`
 /// (seed 4102's 6d10fa02, [`f_f32_of_zero_extended_abs16`]) or of a sign extension of an abs read as
-/// an integer ([`f32_of_sign_extended_abs`]).
+/// an integer ([`f32_of_sign_extended_abs`]); and F's one integer cvt of an abs asked here, the
+/// `cvt.{u32,s32}.u16` of an `abs.s16` of a learned −2^15 (seed 6202's 61e60b91,
+/// [`known_at_compile_time::f_abs16_of_a_learned_minimum::cvt`]).
 pub(super) fn f32_of_extended_abs(m: &Machine<'_>, t: u32, c: Cvt, r: Reg, a: &Expected) -> Option<Expected> {
     f_f32_of_zero_extended_abs16::f32_of_zero_extended_abs16(m, t, c, r, a)
         .or_else(|| f32_of_sign_extended_abs(m, t, c, r, a))
+        .or_else(|| known_at_compile_time::f_abs16_of_a_learned_minimum::cvt(m, t, c, r))
 }
 
 /// The value of the `cvt.<rnd>[.sat].f32.{u32,u64,s32,s64}` `c` being run in thread `t` (source

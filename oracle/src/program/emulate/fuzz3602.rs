@@ -321,22 +321,39 @@ fn s8_cvt_source(m: &Machine<'_>, t: u32, r: Reg) -> Option<usize> {
 /// sign-extended byte: `.atype` `.s8` (§9.7.9.21 sign-extends the byte), or `.s16`/`.s32` of a
 /// register an unguarded `ld*.s8` (scalar or vector element; §9.7.9.8 sign-extends it to the
 /// register) last wrote (corpus/findings/fuzz-h200-4002/, cd70f198, trace/T7D.md: `ld.global.s8;
-/// cvt.s64.s16` is `LDG.E.S8` alone, 13.0.88 -O3; an `ld.b8` or `ld.s16` source is right).
+/// cvt.s64.s16` is `LDG.E.S8` alone, 13.0.88 -O3; an `ld.b8` or `ld.s16` source is right), or
+/// `.s32`/`.u32` of a register an unguarded `cvt.{s32,u32}.s8` (no `.sat`) last wrote (seed 6203's
+/// 6b672a69, corpus/findings/fuzz-h200-6202/trace/T62F.md, variants in
+/// corpus/findings/fuzz-h200-6203/trace/6b672a69/s62/: `cvt.s32.s8 r0, h; cvt.s64.s32 d0, r0;
+/// cvt.s8.s64 h2, d0` is `PRMT 0x8880` alone, 13.0.88 -O3; `cvt.u32.s8`, `cvt.u64.s32`,
+/// `cvt.s64.u32` alike; `cvt.s16.s8` then `cvt.s64.s16`, `cvt.u32.u8`, `cvt.s32.s16`, an `add`
+/// between are right).
 fn sign_extended_byte_64(m: &Machine<'_>, k: usize) -> bool {
     let Stmt::Isa(Instruction { form: Form::Cvt(c0), operands, .. }) = &m.p.body[k] else { return false };
     if !matches!(c0.dtype, CvtType::S64 | CvtType::U64) {
         return false;
     }
+    let source = || {
+        let x = operands.get(1).and_then(|o| m.reg_of(o).ok())?;
+        m.p.body[..k].iter().rev().find(|s| writes(s, x))
+    };
     match c0.atype {
         CvtType::S8 => true,
-        CvtType::S16 | CvtType::S32 => {
-            let Some(x) = operands.get(1).and_then(|o| m.reg_of(o).ok()) else { return false };
-            match m.p.body[..k].iter().rev().find(|s| writes(s, x)) {
-                Some(Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => l.ty == MemType::S8,
-                Some(Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), guard: None, .. })) => l.ty == MemType::S8,
-                _ => false,
+        CvtType::S16 | CvtType::S32 | CvtType::U32 => match source() {
+            Some(Stmt::Isa(Instruction { form: Form::Ld(l), guard: None, .. })) => {
+                c0.atype != CvtType::U32 && l.ty == MemType::S8
             }
-        }
+            Some(Stmt::Isa(Instruction { form: Form::LdGlobalNc(l), guard: None, .. })) => {
+                c0.atype != CvtType::U32 && l.ty == MemType::S8
+            }
+            Some(Stmt::Isa(Instruction { form: Form::Cvt(c), guard: None, .. })) => {
+                c0.atype != CvtType::S16
+                    && c.atype == CvtType::S8
+                    && matches!(c.dtype, CvtType::S32 | CvtType::U32)
+                    && !c.sat
+            }
+            _ => false,
+        },
         _ => false,
     }
 }

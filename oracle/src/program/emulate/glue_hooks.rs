@@ -97,6 +97,12 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
     setp_one_of_f32_set_of_wide_source::glue,
     // J's branch-known `add.{s16x2,u16x2}` operand.
     j_packed_constant::glue,
+    // F's 16-bit unsigned readers of abs.s16 of a learned −2^15 (seed 6202's 61e60b91).
+    |m, t, g, vals, r| {
+        let rules: &[(Deviation, GlueRule)] =
+            &[(Deviation::NegationOverflow, known_at_compile_time::f_abs16_of_a_learned_minimum::glue)];
+        first_glue_rule(m, t, g, vals, r, rules)
+    },
     // F's 16-bit multiplies of seed 3701 (434a41d1).
     known_at_compile_time::glue,
     // The root causes of seed 3702 (3702-N1, N2, an arm's `set` of N3).

@@ -1,7 +1,9 @@
 //! What the traces of seed 3701 (corpus/findings/fuzz-h200-3701/trace/TC1.md … TC4.md) showed
 //! of known root causes beyond their first scopes, where it needs more than a changed condition
 //! in `emulate.rs`: which values ptxas knows at compile time ([`Origin::known_since`], asked by
-//! N-7 and 3501-N2), and F's 16-bit multiplies of an overflowed negation ([`glue`]).
+//! N-7 and 3501-N2), and F's 16-bit multiplies of an overflowed negation ([`glue`]); F's 16-bit
+//! unsigned readers of an `abs.s16` of a −2^15 ptxas learns ([`f_abs16_of_a_learned_minimum`], seed
+//! 6202's 61e60b91).
 //!
 //! A value is known at compile time as the program checker's constants are
 //! (generator/src/program/check.rs, `const_result`): written by an unguarded `mov` of an integer
@@ -20,6 +22,8 @@
 //!
 //! Invariants: the known flag is only recorded (no value changes); [`glue`] changes a result only
 //! where F is emulated and the instruction and its producer are the ones TC3 shows wrong.
+
+pub(super) mod f_abs16_of_a_learned_minimum;
 
 use super::origin::negated16;
 use super::{imm_of, is_min, mul_step_unread_shfl_predicate_folded_zero, reg_of_glue, Origin};

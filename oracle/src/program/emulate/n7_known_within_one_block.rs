@@ -25,9 +25,9 @@
 //! Of these the oracle's programs have branches, their target labels, `bar.sync`, the fences
 //! (§9.7.13.4), the shuffles (§9.7.9.5–6) and guarded memory accesses: the boundaries
 //! [`boundary`] names, and (seeds 4202–4203) a 64-bit `bfe`, `bfi`, `brev` or `bfind`, which
-//! ptxas expands into blocks of its own ([`wide_bit_field_op`]), and (seed 5802) a
+//! ptxas expands into blocks of its own ([`wide_bit_field_op`]), (seed 5802) a
 //! `createpolicy.range` (§9.7.9.18), which ptxas expands into a conditional branch
-//! ([`range_policy`]).
+//! ([`range_policy`]), and (seed 6202) a guarded cache-control instruction ([`guarded_cache_op`]).
 
 mod a_through_a_carry_writer;
 mod a_through_a_late_folded_producer;
@@ -42,8 +42,9 @@ use crate::program::{Reg, Stmt};
 
 /// Whether the statement at body index `i` ends a ptxas basic block for the local fold: a
 /// branch, a label some branch targets, `bar.sync`, a shuffle, a fence, a guarded memory access
-/// (module docs), a 64-bit `bfe`/`bfi`/`brev`/`bfind` ([`wide_bit_field_op`]) or a
-/// `createpolicy.range` ([`range_policy`]).
+/// (module docs), a 64-bit `bfe`/`bfi`/`brev`/`bfind` ([`wide_bit_field_op`]), a
+/// `createpolicy.range` ([`range_policy`]) or a guarded `prefetch`, `prefetchu`, `applypriority`
+/// or `discard` ([`guarded_cache_op`]).
 pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
     match m.p.body.get(i) {
         Some(Stmt::Bra { .. } | Stmt::Bar) => true,
@@ -52,7 +53,7 @@ pub(in crate::program) fn boundary(m: &Machine<'_>, i: usize) -> bool {
             Form::Shfl(_) | Form::ShflSync(_) | Form::Fence(_) => true,
             Form::Ld(_) | Form::LdGlobalNc(_) | Form::Ldu(_) | Form::St(_) => guard.is_some(),
             Form::Createpolicy(c) => range_policy(c),
-            _ => false,
+            _ => guarded_cache_op(form) && guard.is_some(),
         },
         Some(Stmt::Glue { glue, .. }) => wide_bit_field_op(glue),
         _ => false,
@@ -82,6 +83,20 @@ fn wide_bit_field_op(g: &Glue) -> bool {
 /// (no conditional branch) are right (`v4`, `v5`, `v11`).
 fn range_policy(c: &Createpolicy) -> bool {
     c.kind == PolicyKind::Range
+}
+
+/// Whether `f` is a cache-control instruction that ends the local fold's block when guarded:
+/// `prefetch`, `prefetchu` (§9.7.9.15), `applypriority` (§9.7.9.16) or `discard` (§9.7.9.17).
+/// 13.0.88 -O0 branches around a guarded one (`@!P0 BRA` over the `CCTL`), and -O3 then misses the
+/// fold of a known `a` across it, even where it deletes the instruction (a guard it knows false)
+/// (corpus/findings/fuzz-h200-6202/, ca933fce, trace/T62F.md and trace/ca933fce/s62/: `mov.b32 a, 0;
+/// setp.lt.s16 p, <moved 0>, 0; @p prefetch.global.L2 [in+32]; bfe.s32 d, a, 0x3f, 0x10` is
+/// `HFMA2.MMA R0 = 0x00ff`, the GPU's byte 0xff; 13.5 `RZ`). Wrong alike: a loaded or negated
+/// guard, `.L1`, `.L2::evict_last`, `.L2::evict_normal`, `prefetchu.L1`, an always-true guard,
+/// guarded `applypriority`/`discard` (w1–w8, x1, x2). Right: unguarded (r1, r5), after the bfe (r2),
+/// before the mov (r3), a guarded glue (r6).
+fn guarded_cache_op(f: &Form) -> bool {
+    matches!(f, Form::Prefetch(_) | Form::Prefetchu(_) | Form::Applypriority(_) | Form::Discard(_))
 }
 
 /// Counts the block boundary at body index `i`, if it is one (while emulating): values known

@@ -101,9 +101,16 @@ pub(super) fn learned_constant_s8(m: &Machine<'_>, t: u32, r: Reg) -> bool {
     if !byte_extension || c.sat || x.class() != RegClass::B16 || r.class() != RegClass::B16 {
         return false;
     }
-    let floor = previous_flow(m, o.stmt).map_or(0, |(f, _)| f + 1);
-    let b = reg_bits(m, floor, o.stmt, x, DEPTH);
-    b.full(16) && b.learned
+    learned_value16(m, o.stmt, x).is_some()
+}
+
+/// The 16-bit value ptxas knows 16-bit register `r` holds as body index `before` reads it, when it
+/// knows it only as it learns it ([`Bits::learned`]) over the straight-line statements before
+/// `before` (no label or branch between).
+pub(super) fn learned_value16(m: &Machine<'_>, before: usize, r: Reg) -> Option<u16> {
+    let floor = previous_flow(m, before).map_or(0, |(f, _)| f + 1);
+    let b = reg_bits(m, floor, before, r, DEPTH);
+    (b.full(16) && b.learned).then_some(b.one as u16)
 }
 
 /// What ptxas knows of register `r` as body index `before` reads it, from the statements at
