@@ -103,6 +103,10 @@ fn in_a_rewriting_arm(m: &Machine<'_>, k0: usize, u: usize, w: Reg) -> bool {
         return false;
     };
     let Some(l) = body.iter().position(|s| matches!(s, Stmt::Label(x) if *x == label)) else { return false };
+    // A backward label (a loop's) is no forward branch's arm.
+    if !(b < u && u < m.stmt && m.stmt < l) {
+        return false;
+    }
     let straight = !body[b + 1..l].iter().any(|s| matches!(s, Stmt::Bra { .. } | Stmt::Label(_)));
     let unguarded = |s: &Stmt| match s {
         Stmt::Glue { guard, .. } => guard.is_none(),
@@ -110,5 +114,5 @@ fn in_a_rewriting_arm(m: &Machine<'_>, k0: usize, u: usize, w: Reg) -> bool {
         _ => false,
     };
     let rewritten = body[u + 1..l].iter().any(|s| writes(s, w) && unguarded(s));
-    b < u && m.stmt < l && straight && rewritten
+    straight && rewritten
 }
