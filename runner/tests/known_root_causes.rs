@@ -2935,4 +2935,48 @@ fn the_seed_6203_word_finding_of_trace_f_is_labelled_by_its_entry() {
 /// (session 62's trace F, corpus/findings/fuzz-h200-6202/trace/T62F.md) is labelled now.
 const SEED_6203_LABELS_F: [(&str, &str); 1] = [
     ("6b672a69", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.s8.s64 of cvt.s64.s32 of cvt.s32.s8 is `PRMT 0x8880` unmasked, read by mad.wide.u16 (`IMAD R7, R2, R7`, 13.0.88; 13.5 `LOP3 0xffff`) (T62F; the 64-bit source took cvt.*.s8 or a cvt of ld.s8 only); helper mf: fuzz3602.rs sign_extended_byte_64 (trace/6b672a69/s62/)
+
+fn the_seed_6202_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_G);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mg traced
+/// (session 62's trace G, corpus/findings/fuzz-h200-6202/trace/T62G.md) is labelled now.
+const SEED_6202_LABELS_G: [(&str, &str); 1] = [
+    ("9980fb38", "fuzz-h200-4203-1c2ac943-chained-shr-s32-of-known-ones-folded-to-zero"), // KNOWN 1c2ac943 (y = shr.s32 of known ones ranged as shr.u32): `or.b32 y, 0x7fffffff` sets every unknown bit, folded to `MOV R4, 0x7fffffff` (T62G; the readers were and/setp/or-with-the-sign-bit); helper mg: logical_shift_readers.rs or_covering_the_unknown_bits (trace/9980fb38/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_findings_of_trace_g_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_G);
+}
+
+/// What the word findings of seed 6203 (session 62's campaign build, abc66fe3) that helper mg traced
+/// (session 62's trace G, corpus/findings/fuzz-h200-6202/trace/T62G.md) are labelled now.
+const SEED_6203_LABELS_G: [(&str, &str); 2] = [
+    ("7c4a3f02", "fuzz-h200-4103-bfed5396-joined-0x7fffffff-high-half-read-as-0xffff"), // KNOWN bfed5396: h0 = 0x7fff, the high half of a moved 64-bit constant's 0x7fffffff word unpacked in an arm that rewrites d1, packed as 0xffff (`@!P0 MOV R9, 0xffffffff`) (T62G; the rule took a mov.b32 unpack after the join); helper mg: high_half_of_max_s32_rejoined_after_an_arm/repacked_in_an_arm_rewriting_its_word.rs (trace/7c4a3f02/s62/)
+    ("d64f0c9a", "new"), // KNOWN mechanism of sass-cctl-under-unwritten-predicate (ceff70d1's BRA reader): the arm's dead hinted ld.acquire.cta and setp p0 dropped, the later `@!%p0 bra` kept as `@!P0 BRA` with P0 never written (13.0.88 and 13.5 -O3; 13.5 also `@!P0 NOP` ×2): the words are what P0 held (T62G); no emulation (not reproducible by rule; 6b978d8f's precedent)
+];
+
+#[test]
+fn the_seed_6201_crash_findings_of_trace_g_are_labelled_by_their_entry() {
+    assert_eq!(crash_labels_of("fuzz-h200-6201"), expected(&SEED_6201_CRASH_LABELS_G));
+}
+
+/// What the crash findings of seed 6201 (session 62's campaign build, abc66fe3) that helper mg traced
+/// (session 62's trace G, corpus/findings/fuzz-h200-6202/trace/T62G.md) are labelled now.
+const SEED_6201_CRASH_LABELS_G: [(&str, &str); 2] = [
+    ("4c0180a7", "fuzz-h200-4103-ed2b1511-o-hang-branch-moved-past-stores"), // KNOWN ed2b1511 by id: the JIT run of 96ee175f's program (T62G; the JIT's code unseen, -O3's listing stands in)
+    ("96ee175f", "fuzz-h200-4103-ed2b1511-o-hang-branch-moved-past-stores"), // KNOWN ed2b1511 by id: bfind.u64's `@P1 BRA` moved behind its BSYNC (`@P1 BRA .L_x_2` back to `BSYNC B0`), lanes with a non-zero high word loop (13.0.88 and 13.5 -O3; -O0 right) (T62G; a hang has no [crash_by_sass]: ids only)
+];
+
+#[test]
+fn the_seed_6202_crash_finding_of_trace_g_is_labelled_by_its_entry() {
+    assert_eq!(crash_labels_of("fuzz-h200-6202"), expected(&SEED_6202_CRASH_LABELS_G));
+}
+
+/// What the crash finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mg traced
+/// (session 62's trace G, corpus/findings/fuzz-h200-6202/trace/T62G.md) is labelled now.
+const SEED_6202_CRASH_LABELS_G: [(&str, &str); 1] = [
+    ("72aa45cd", "fuzz-h100-p-o0-hinted-loads-crash"), // KNOWN P by id: -O0 never computes d0, the surviving hinted ld.relaxed.cluster…cache_hint takes desc[UR4] from R8:R9 = {0, the output address's low word} (T62G; written from a parameter, so no role of sass-descriptor-never-written names it; not reproduced alone as the descriptor is the buffer address)
 ];

@@ -33,9 +33,10 @@
 //!
 //! Session 57 (helper h2; seeds 5702's f9ec76ad and 5703's 5ff8f0a0, corpus/findings/
 //! fuzz-h200-5702/trace/T57B.md): the fact is y ranged as the logical shift `shr.u32 x, a` (top a
-//! bits 0, the next n bits 1); two more readers in [`logical_shift_readers`]: an `and.b32` with an
+//! bits 0, the next n bits 1); more readers in [`logical_shift_readers`]: an `and.b32` with an
 //! immediate inside y's known ones folded to it less its top a bits, a `setp` with an immediate
-//! decided from that range.
+//! decided from that range, and (session 62, seed 6202's 9980fb38) an `or.b32` with an immediate
+//! setting every other bit, folded to a constant whose top a bits are K's.
 //!
 //! Invariants: [`glue`] changes only a `shr.s32` result, only to 0, and only where the spec's is
 //! −1 (x negative as its known ones say); [`or_with_the_sign_bit`] only an `or.b32` result, only
@@ -43,7 +44,9 @@
 
 mod logical_shift_readers;
 
-pub(super) use logical_shift_readers::{and_inside_the_known_ones, compare_with_an_immediate};
+pub(super) use logical_shift_readers::{
+    and_inside_the_known_ones, compare_with_an_immediate, or_covering_the_unknown_bits,
+};
 
 use super::{imm_of, reg_of_glue};
 use crate::program::exec::Machine;

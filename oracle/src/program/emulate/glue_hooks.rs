@@ -76,6 +76,11 @@ pub(super) const GLUE_HOOKS: &[GlueHook] = &[
                 Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
                 chained_shr_s32_of_known_ones_folded_to_zero::compare_with_an_immediate,
             ),
+            // Its `or.b32` reader setting every unknown bit (seed 6202's 9980fb38).
+            (
+                Deviation::ChainedShrS32OfKnownOnesFoldedToZero,
+                chained_shr_s32_of_known_ones_folded_to_zero::or_covering_the_unknown_bits,
+            ),
             (Deviation::NegationOfMaxS32EvaluatedInAnArmDropped, negation_of_max_s32_evaluated_in_an_arm_dropped::glue),
             (
                 Deviation::NegationInsideFusedMinMaxReadAsItsSource,

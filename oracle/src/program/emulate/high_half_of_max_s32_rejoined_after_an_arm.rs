@@ -7,9 +7,15 @@
 //! the last one is the arm of a forward branch that jumps over it to a label before the unpack,
 //! the one before it a move of the immediate 0x7fffffff that reaches the arm on every path.
 //!
+//! Session 62 (helper mg; seed 6203's 7c4a3f02): the same half of a 64-bit constant's 0x7fffffff word,
+//! unpacked into 16-bit elements in the arm of a one-armed if that rewrites the 64-bit register, is
+//! packed as 0xffff by a `mov` pack in the arm ([`repacked_in_an_arm_rewriting_its_word`]).
+//!
 //! Invariants: [`unpacked`] changes a half only when its deviation is emulated, both paths to
 //! the join hold 0x7fffffff (the arm's op evaluated on 0x7fffffff through the oracle's own
 //! semantics) and every reader of the half is a 16-bit pack; it returns its input otherwise.
+
+pub(super) mod repacked_in_an_arm_rewriting_its_word;
 
 use super::fuzz3602::writes;
 use super::fuzz3701::reaches_on_every_path;

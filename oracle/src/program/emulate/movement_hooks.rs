@@ -39,6 +39,11 @@ pub(super) fn mov(
     let results = prmt_narrowed_per_zero_extending_reader::narrowed_prmt_unpack_reader(m, t, mv, inst, results);
     // bfed5396's high half of a joined 0x7fffffff: `emulate/high_half_of_max_s32_rejoined_after_an_arm.rs`.
     let results = high_half_of_max_s32_rejoined_after_an_arm::unpacked(m, t, mv, inst, results);
+    // Its 64-bit constant's word unpacked and packed in an arm that rewrites it (7c4a3f02):
+    // `emulate/high_half_of_max_s32_rejoined_after_an_arm/repacked_in_an_arm_rewriting_its_word.rs`.
+    let results = high_half_of_max_s32_rejoined_after_an_arm::repacked_in_an_arm_rewriting_its_word::packed(
+        m, t, mv, inst, results,
+    );
     let results = mask_dropped_at_a_pack::packed(m, t, mv, inst, results);
     // 63f83d6e: `emulate/pack_high_half_read_from_its_half_after_a_guarded_write.rs`.
     let results = pack_high_half_read_from_its_half_after_a_guarded_write::unpacked(m, t, mv, inst, results);

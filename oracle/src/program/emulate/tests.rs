@@ -314,6 +314,7 @@ mod seed_600x_jd;
 mod seed_610x_la;
 mod seed_620x_ma;
 mod seed_620x_mf;
+mod seed_620x_mg;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_not_of_a_set;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;

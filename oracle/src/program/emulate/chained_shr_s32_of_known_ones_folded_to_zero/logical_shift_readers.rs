@@ -23,9 +23,21 @@
 //! The immediate is the last source: the oracle's text takes no immediate first (`v13`, `u27`,
 //! `u38`, 13.0.88 -O3 wrong alike, are outside its language, as is `u39`'s `selp` of two immediates).
 //!
+//! Session 62 (helper mg; seed 6202's 9980fb38, corpus/findings/fuzz-h200-6202/trace/T62G.md, variants
+//! trace/9980fb38/s62/): an `or.b32` with an immediate K that sets every bit below y's n + a known
+//! leading ones makes every bit of the result known, so ptxas folds it to the constant K | (ones(n + a)
+//! & (0xffffffff >> a)), y's top a bits taken as 0 ([`or_covering_the_unknown_bits`]): `or.b32 x,
+//! 0x80000000; shr.s32 y, 1; or.b32 d, y, 0x7fffffff` is 13.0.88 -O3 `MOV R4, 0x7fffffff` (spec
+//! 0xffffffff). Wrong alike: v02 (K 0x3fffffff), v05 (n 2, a 2: 0x3fffffff), v10/v11 (n 3, a 1),
+//! v12/v13 (n 1, a 3: 0x1fffffff), v15 (a 32-bit store), v16 (K 0x8fffffff, n 2, a 2: 0xbfffffff),
+//! v17, v18 (the `or` guarded: `SEL R6, R0, 0x7fffffff, P0`), v19 (a `shl.b32` between); right: a
+//! bit below the known ones unset in K (v03, v06: `LOP3` kept), n + a = 5 (v04, v14), K's top a bits
+//! set (v07: −1 either way), a loaded K (v08), no `or` (v09), an `xor` (v20); 13.5 right.
+//!
 //! Invariants: [`and_inside_the_known_ones`] changes only an `and.b32` result, only by clearing
-//! its top a bits; [`compare_with_an_immediate`] only a `setp.<cmp>.{s32,u32}` predicate, only
-//! where y's wrong range decides it; both give `None` where the value would be the spec's.
+//! its top a bits; [`or_covering_the_unknown_bits`] only an `or.b32` result, only by clearing
+//! some of its top a bits; [`compare_with_an_immediate`] only a `setp.<cmp>.{s32,u32}` predicate,
+//! only where y's wrong range decides it; each gives `None` where the value would be the spec's.
 
 use super::super::j_branch_known_values::readers;
 use super::super::{imm_of, reg_of_glue};
@@ -72,6 +84,30 @@ pub(in crate::program::emulate) fn and_inside_the_known_ones(
     let low = u32::MAX >> a;
     let in_scope = k & !ones(n + a) == 0 && k & !low != 0;
     (in_scope && result.is_exact()).then(|| Expected::exact(u128::from(k & low), result.width))
+}
+
+/// The value ptxas 13.0.88 -O3 gives `or.b32 d, y, K` (K an immediate) of a y
+/// [`shift_of_known_ones`] names where K sets every bit below y's n + a known leading ones: the
+/// constant K | (ones(n + a) & (0xffffffff >> a)) (every bit known, y's top a bits taken as 0), where
+/// §9.7.8 gives K | ones(n + a) = 0xffffffff; `None` (the spec stands) elsewhere and where K's top a
+/// bits are all set (the two agree).
+pub(in crate::program::emulate) fn or_covering_the_unknown_bits(
+    m: &Machine<'_>,
+    t: u32,
+    g: &Glue,
+    _vals: &[Expected],
+    result: &Expected,
+) -> Option<Expected> {
+    if g.op != GlueOp::Or || g.ty != GlueType::B32 {
+        return None;
+    }
+    let k = imm_of(g, 1)? as u32;
+    let (n, a) = shift_of_known_ones(m, t, reg_of_glue(g, 0)?)?;
+    let known = ones(n + a);
+    let folded = k | (known & (u32::MAX >> a));
+    let in_scope = k | known == u32::MAX;
+    let folded = Expected::exact(u128::from(folded), result.width);
+    (in_scope && result.is_exact() && folded != *result).then_some(folded)
 }
 
 /// The predicate ptxas 13.0.88 -O3 gives `setp.<cmp>.{s32,u32} p, y, K` (K an immediate) of a y
