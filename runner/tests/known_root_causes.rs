@@ -2831,6 +2831,7 @@ fn the_seed_6201_sass_finding_7ecef168_is_a_real_unwritten_read() {
     assert!(known.matches(&f.signature).is_none());
 }
 
+#[test]
 fn the_seed_6201_word_findings_of_trace_e_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_E);
 }
@@ -2861,7 +2862,9 @@ fn the_seed_6203_word_findings_of_trace_e_are_labelled_by_their_entries() {
 /// (session 62's trace E, corpus/findings/fuzz-h200-6201/trace/T62E.md) is labelled now.
 const SEED_6203_LABELS_E: [(&str, &str); 1] = [
     ("f783c3c1", "fuzz-h200-3604-n1-shr-s16-by-u32-cvt-converts-as-s16"), // KNOWN 3604-N1: shr.s16 by a mov.f32 copy of cvt.rni.u32.f32, fused `F2I.S16.NTZ R0, R0` (T62E; the producer taken was the mov.f32); helper me: fuzz3602.rs::shr_s16_by_u32_cvt via origin.rs::producer_through_f32_copies (trace/f783c3c1/s62/)
+];
 
+#[test]
 fn the_seed_6201_word_findings_of_trace_b_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_B);
 }
@@ -2882,7 +2885,9 @@ fn the_seed_6202_word_finding_of_trace_b_is_labelled_by_its_entry() {
 /// (session 62's trace B, corpus/findings/fuzz-h200-6201/trace/T62B.md) is labelled now.
 const SEED_6202_LABELS_B: [(&str, &str); 1] = [
     ("1623a931", "fuzz-h200-4803-df7cd5e3-negation-inside-fused-min-min-dropped"), // KNOWN df7cd5e3: cnot.b16 (SEL mask negated) as the inner's b of a loop of min.u16 fused into `VIMNMX3.U16x2 R3, R6, R0, R6` that reads the mask 0xffff for 1 (T62B; the rule took neg/sub/mul.wide under signed min/max only); helper mb: negation_inside_fused_min_max_read_as_its_source.rs cnot arm (trace/1623a931/s62/)
+];
 
+#[test]
 fn the_seed_6201_word_findings_of_trace_a_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_A);
 }
@@ -2914,7 +2919,9 @@ fn the_seed_6203_word_finding_of_trace_a_is_labelled_by_its_entry() {
 /// (session 62's trace A, corpus/findings/fuzz-h200-6201/trace/T62A.md) is labelled now.
 const SEED_6203_LABELS_A: [(&str, &str); 1] = [
     ("ef36a487", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D: h = cvt.sat.u8.u64 (`SEL; LOP3.LUT R0, R0, 0xff`, a fresh ALU result) merged over in place (`F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R0, RZ, R0; PRMT R3, R0, 0x5410, R0`; 13.0.88, 13.5 `VIMNMX` right) (T62A; the rule took cvt.u8.{u64,s64} without .sat); helper ma: merge_c_half_of_u8_cvt_or_truncation.rs `sat_u8_half` (trace/ef36a487/s62/)
+];
 
+#[test]
 fn the_seed_6202_word_findings_of_trace_f_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_F);
 }
@@ -2935,7 +2942,9 @@ fn the_seed_6203_word_finding_of_trace_f_is_labelled_by_its_entry() {
 /// (session 62's trace F, corpus/findings/fuzz-h200-6202/trace/T62F.md) is labelled now.
 const SEED_6203_LABELS_F: [(&str, &str); 1] = [
     ("6b672a69", "fuzz-h200-3602-n4-s8-round-trip-through-64-sign-extends-32"), // KNOWN 3602-N4: cvt.s8.s64 of cvt.s64.s32 of cvt.s32.s8 is `PRMT 0x8880` unmasked, read by mad.wide.u16 (`IMAD R7, R2, R7`, 13.0.88; 13.5 `LOP3 0xffff`) (T62F; the 64-bit source took cvt.*.s8 or a cvt of ld.s8 only); helper mf: fuzz3602.rs sign_extended_byte_64 (trace/6b672a69/s62/)
+];
 
+#[test]
 fn the_seed_6202_word_findings_of_trace_g_are_labelled_by_their_entries() {
     assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_G);
 }
