@@ -2779,3 +2779,36 @@ const SEED_6103_LABELS_G: [(&str, &str); 2] = [
     ("407ea10a", "fuzz-h200-3602-n1-xor-of-branch-constant-drops-inversion"), // KNOWN 3602-N1: the mask a moved -1 in a register (`mov r3, -1; …; xor r3, tix, r3`), an empty-arm diamond, `@!P0 MOV R5, 0x3` (T61G; the rule took an immediate mask only); helper lg: emulate/fuzz3602/xor_of_branch_constant.rs, one-armed ifs, d = v right where the other path keeps v (trace/407ea10a/s61/)
     ("d08c2cc6", "fuzz-h200-3702-n2-lop3-merged-into-xor-reads-x"), // KNOWN 3702-N2: xor(y, lop3(x, x, y, 0xca)) with y a moved constant, merged as y ^ L(x, 0, y) (`LOP3.LUT R5, R0, K, RZ, 0x60`) (T61G; the rule read a as 0, e6f0c29f's register-y binding); helper lg: lop3_merged_by_its_b_or_c/folded_c_swapped_into_b.rs (trace/d08c2cc6/s61/)
 ];
+
+#[test]
+fn the_seed_6201_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_C);
+}
+
+/// What the word finding of seed 6201 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6201_LABELS_C: [(&str, &str); 1] = [
+    ("f08e3d72", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a set.f32 amount rebuilt at shl.b64 across a bra beside an xor of a set.eq.u32.u64 mask (`SEL R9, RZ, 0x1, !P1; SHF.L.U32`), the amount register's earlier value read by a setp before the set (T62C; the rule wanted every reader an amount); helper mc: set_f32_overwrites_earlier_writers.rs `reads_an_earlier_value` (trace/f08e3d72/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_C);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6202_LABELS_C: [(&str, &str); 1] = [
+    ("358d47ca", "new"), // KNOWN 3801-N4 (by shape only): h3 beside an in-place e4m3x2 pair (`F2FP…MERGE_C R9, RZ, RZ, R0`) read as R1, the stack pointer's high half 0x00ff (`PRMT R0, R1, 0x7632, R0`), after a join; not emulated by the entry's design (T62C; trace/358d47ca/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_C);
+}
+
+/// What the word finding of seed 6203 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6203_LABELS_C: [(&str, &str); 1] = [
+    ("4b53cd6d", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float −1.0 (`FSEL R7, RZ, -1, !P0`): N2's xor.b16 of the negation's halves beside a store of the negation (T62C; the float was emulated for logic of two sets or a mask only, and N2's boolean halves took the xor); helper mc: fuzz3602/neg_of_set_f32_beside_logic_of_sets.rs `halves_in_logic_and_stored` (trace/4b53cd6d/s62/)
+];

@@ -312,6 +312,7 @@ mod seed_6002_jc;
 mod seed_6005_kf;
 mod seed_600x_jd;
 mod seed_610x_la;
+mod seed_620x_mc;
 mod set_byte_through_float_cvt_at_byte_store;
 mod set_f32_boolean_beside_a_not_of_a_set;
 mod set_f32_boolean_beside_a_zero_test_split_into_an_arm;
