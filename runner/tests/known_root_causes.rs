@@ -1176,11 +1176,11 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("a3caccc7", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6E)
     ("bcabb8af", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6D)
     ("d605bf4d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
-    ("df546b5a", "new"), // NEW: 3602-N2's trigger, but neg.s32 of the set.f32 rebuilt as FSEL -1.0 (a float negation), not N2's boolean -1 (T6E; session 40)
-    ("e99092f5", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
-    ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6E)
-    ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (T6E)
-    ("fa039778", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
+    ("df546b5a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float −1.0: N2's xor.b16 of the halves beside an `st.s16` of a half (`FSEL R0, RZ, -1, !P0`; T6E, session 40: left new); emulated in session 62 (helper mc, T62C in corpus/findings/fuzz-h200-6201/trace/: `halves_in_logic_and_stored`)
+    ("e99092f5", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),    // KNOWN 3702-N5 (T6D)
+    ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"),   // KNOWN 3701-N-D (T6E)
+    ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"),                 // KNOWN O (T6E)
+    ("fa039778", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),    // KNOWN 3702-N5 (T6D)
     ("fc25f5c6", "fuzz-h200-3902-fc25f5c6-bitwise-of-cnot-half-cvt-folded-as-number"), // NEW (T6E): its own entry
 ];
 
