@@ -1176,11 +1176,11 @@ const SEED_3902_LABELS: [(&str, &str); 17] = [
     ("a3caccc7", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6E)
     ("bcabb8af", "fuzz-h200-f-negation-overflow"),     // KNOWN F (T6D)
     ("d605bf4d", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
-    ("df546b5a", "new"), // NEW: 3602-N2's trigger, but neg.s32 of the set.f32 rebuilt as FSEL -1.0 (a float negation), not N2's boolean -1 (T6E; session 40)
-    ("e99092f5", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
-    ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"), // KNOWN 3701-N-D (T6E)
-    ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"), // KNOWN O (T6E)
-    ("fa039778", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"), // KNOWN 3702-N5 (T6D)
+    ("df546b5a", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float −1.0: N2's xor.b16 of the halves beside an `st.s16` of a half (`FSEL R0, RZ, -1, !P0`; T6E, session 40: left new); emulated in session 62 (helper mc, T62C in corpus/findings/fuzz-h200-6201/trace/: `halves_in_logic_and_stored`)
+    ("e99092f5", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),    // KNOWN 3702-N5 (T6D)
+    ("f7020e9e", "fuzz-h200-3701-nd-merge-c-in-place-destroys-live-half"),   // KNOWN 3701-N-D (T6E)
+    ("f860a7e5", "fuzz-h200-3601-o-shift16-by-cnot-amount"),                 // KNOWN O (T6E)
+    ("fa039778", "fuzz-h200-3702-n5-prmt-sign-of-a-narrowed-reads-zero"),    // KNOWN 3702-N5 (T6D)
     ("fc25f5c6", "fuzz-h200-3902-fc25f5c6-bitwise-of-cnot-half-cvt-folded-as-number"), // NEW (T6E): its own entry
 ];
 
@@ -2988,4 +2988,37 @@ fn the_seed_6202_crash_finding_of_trace_g_is_labelled_by_its_entry() {
 /// (session 62's trace G, corpus/findings/fuzz-h200-6202/trace/T62G.md) is labelled now.
 const SEED_6202_CRASH_LABELS_G: [(&str, &str); 1] = [
     ("72aa45cd", "fuzz-h100-p-o0-hinted-loads-crash"), // KNOWN P by id: -O0 never computes d0, the surviving hinted ld.relaxed.cluster…cache_hint takes desc[UR4] from R8:R9 = {0, the output address's low word} (T62G; written from a parameter, so no role of sass-descriptor-never-written names it; not reproduced alone as the descriptor is the buffer address)
+];
+
+#[test]
+fn the_seed_6201_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6201", &SEED_6201_LABELS_C);
+}
+
+/// What the word finding of seed 6201 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6201_LABELS_C: [(&str, &str); 1] = [
+    ("f08e3d72", "fuzz-h200-b-f32-shift-amount"), // KNOWN B: a set.f32 amount rebuilt at shl.b64 across a bra beside an xor of a set.eq.u32.u64 mask (`SEL R9, RZ, 0x1, !P1; SHF.L.U32`), the amount register's earlier value read by a setp before the set (T62C; the rule wanted every reader an amount); helper mc: set_f32_overwrites_earlier_writers.rs `reads_an_earlier_value` (trace/f08e3d72/s62/)
+];
+
+#[test]
+fn the_seed_6202_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6202", &SEED_6202_LABELS_C);
+}
+
+/// What the word finding of seed 6202 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6202_LABELS_C: [(&str, &str); 1] = [
+    ("358d47ca", "new"), // KNOWN 3801-N4 (by shape only): h3 beside an in-place e4m3x2 pair (`F2FP…MERGE_C R9, RZ, RZ, R0`) read as R1, the stack pointer's high half 0x00ff (`PRMT R0, R1, 0x7632, R0`), after a join; not emulated by the entry's design (T62C; trace/358d47ca/s62/)
+];
+
+#[test]
+fn the_seed_6203_word_findings_of_trace_c_are_labelled_by_their_entries() {
+    assert_traced_labels("fuzz-h200-6203", &SEED_6203_LABELS_C);
+}
+
+/// What the word finding of seed 6203 (session 62's campaign build, abc66fe3) that helper mc traced
+/// (session 62's trace C, corpus/findings/fuzz-h200-6201/trace/T62C.md) is labelled now.
+const SEED_6203_LABELS_C: [(&str, &str); 1] = [
+    ("4b53cd6d", "fuzz-h200-3602-n2-neg-of-set-f32-halves-read-as-boolean"), // KNOWN 3602-N2's float −1.0 (`FSEL R7, RZ, -1, !P0`): N2's xor.b16 of the negation's halves beside a store of the negation (T62C; the float was emulated for logic of two sets or a mask only, and N2's boolean halves took the xor); helper mc: fuzz3602/neg_of_set_f32_beside_logic_of_sets.rs `halves_in_logic_and_stored` (trace/4b53cd6d/s62/)
 ];

@@ -34,7 +34,8 @@ use crate::program::{Reg, Stmt};
 /// the shift across any boundary between (see the module header): `k` is the unguarded set, the
 /// only statement writing `r` or the only one reaching the shift
 /// ([`super::set_f32_overwrites_earlier_writers`]), before the shift; every live reader of `r`
-/// reads it as the amount of a 64-bit `shl`/`shr` (or tests it against 0); the program lowers
+/// (but one reading an earlier writer's value before the set) reads it as the amount of a 64-bit
+/// `shl`/`shr` (or tests it against 0); the program lowers
 /// boolean logic with predicates, or a live test of the set's word against 0 reads it
 /// ([`super::set_f32_zero_tested`]).
 pub(super) fn set_f32_rebuilt_at_its_shifts(m: &Machine<'_>, r: Reg, k: usize) -> bool {
@@ -56,9 +57,12 @@ pub(super) fn set_f32_rebuilt_at_its_shifts(m: &Machine<'_>, r: Reg, k: usize) -
     // the register's earlier value (ac502846's `set.ne.f32.u32 %r1, %r0, %r1` of a copy) does not
     // read its own result.
     let zero_test = |i: usize| super::set_f32_zero_tested::zero_test(m, i, r);
+    // A reader of an earlier writer's value before the set reads no value of the set's (seed
+    // 6201's f08e3d72: `emulate/set_f32_overwrites_earlier_writers.rs`).
+    let earlier = |i: usize| super::set_f32_overwrites_earlier_writers::reads_an_earlier_value(m, i, k);
     let read_only_as_amounts = m.p.body.iter().enumerate().all(|(i, s)| {
         let reads = i != k && super::origin::reads_and_overwrites(s, r).0;
-        !reads || shift_amount(s) || zero_test(i) || (i > k && dead(m, i))
+        !reads || shift_amount(s) || zero_test(i) || (i > k && dead(m, i)) || earlier(i)
     });
     let trigger = boolean_logic_on_a_mask(m) || super::set_f32_zero_tested::live_zero_test_after(m, r, k);
     set_f32 && k < m.stmt && only_writer && read_only_as_amounts && trigger

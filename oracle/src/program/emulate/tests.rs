@@ -313,6 +313,7 @@ mod seed_6005_kf;
 mod seed_600x_jd;
 mod seed_610x_la;
 mod seed_620x_ma;
+mod seed_620x_mc;
 mod seed_620x_mf;
 mod seed_620x_mg;
 mod set_byte_through_float_cvt_at_byte_store;

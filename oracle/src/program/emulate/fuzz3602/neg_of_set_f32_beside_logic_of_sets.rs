@@ -24,14 +24,32 @@
 //! operands swapped (`v17`). Right: the other operand a set.f32 (`v12`), a cnot (`v20`), a loaded
 //! word (`v02`), an immediate (`v21`); an add in place of the logic op (`v08`).
 //!
+//! Seed 6203's 4b53cd6d (corpus/findings/fuzz-h200-6201/trace/T62C.md, variants
+//! corpus/findings/fuzz-h200-6203/trace/4b53cd6d/s62/; seed 3902's df546b5a, trace/T6E.md, the
+//! same): the float −1.0 when N2's own trigger, a live and/or/xor.b16 of the two halves of a
+//! `mov.b32` unpack of the negation, meets a STORE of the negation's value. `set.gt.f32.u32 r2;
+//! neg.s32 r1, r2; mov.b32 {h12, h13}, r1; xor.b16 h14, h12, h13; st.v2.b32 [out], {r0, r1}` is
+//! 13.0.88 and 13.5 -O3 `FSEL R7, RZ, -1, !P0; PRMT R0, R7, 0x7632; LOP3.LUT … 0x3c` (the stored
+//! word 0xbf800000, spec 0xc0800000; the halves' xor then reads the float's halves, right by
+//! chance at the low byte). Wrong alike: and/or (`w03`, `w04`), `sub.s32` of a moved 0 (`w10`),
+//! `.s32`/`.f32` set sources (`w13`, `w14`), the word stored alone (`w07`) or through a copy
+//! (`w12`), a half stored in place of the word (`w08`; df546b5a's `st.s16` of a half). Right: no
+//! halves logic (`w01`), the logic dead (`w06`), `add.u16` of the halves (`w05`), the other
+//! reader an `add.u32` (`w09`: `FSEL 1; IMAD.MOV -R7`), an integer set (`w11`); without the store
+//! N2's boolean (`w02`, `STG.E.S8 … RZ`, [`super::neg_of_set_f32_halves`]), which
+//! [`stored_beside_logic_of_its_halves`] then keeps out.
+//!
 //! Invariants: only when `NegOfSetF32HalvesReadAsBoolean` is emulated (the caller's rule list),
 //! for an unguarded set.f32 reaching the negation with no label or branch between, and a live
 //! unguarded and/or/xor.b32 either of two different such sets one of which is the negated set,
 //! or of the negation and an unguarded integer set (each through copies,
-//! with no label or branch between); the spec's result stands otherwise (and for a false set,
+//! with no label or branch between), or a live unguarded and/or/xor.b16 of the two halves of an
+//! unguarded unpack of the negation beside an unguarded store of it or of an unpacked half (the
+//! word through copies); the spec's result stands otherwise (and for a false set,
 //! where the two agree).
 
-use super::super::j_branch_known_values::observed;
+use super::super::b_set_f32_rebuilt_at_its_shifts::constant;
+use super::super::j_branch_known_values::{observed, readers};
 use super::super::origin::moved_immediate;
 use super::super::reg_of_glue;
 use super::writes;
@@ -67,7 +85,8 @@ pub(super) fn glue(m: &Machine<'_>, t: u32, g: &Glue, vals: &[Expected], result:
         return None;
     }
     let set = set_f32_behind(m, s, m.stmt)?;
-    let rebuilt = in_logic_with_another_set(m, set) || in_logic_with_a_mask(m, m.stmt);
+    let rebuilt =
+        in_logic_with_another_set(m, set) || in_logic_with_a_mask(m, m.stmt) || halves_in_logic_and_stored(m, m.stmt);
     rebuilt.then(|| Expected::exact(FLOAT_MINUS_ONE, result.width))
 }
 
@@ -145,4 +164,90 @@ fn in_logic_with_a_mask(m: &Machine<'_>, neg: usize) -> bool {
         let pair = |x: Option<usize>, y: Option<usize>| x == Some(neg) && y.is_some_and(|k| predicate_mask(m, k));
         (pair(ka, kb) || pair(kb, ka)) && observed(m, j, glue.dst)
     })
+}
+
+/// Whether the unguarded statement at body index `neg` is a negation [`glue`] rebuilds as the
+/// float −1.0 for N2's own trigger beside a store ([`halves_in_logic_and_stored`]): `neg.s32` or
+/// `sub.{s32,u32}` from a moved 0 of a set.f32 word ([`set_f32_behind`]). N2's boolean halves
+/// ([`super::neg_of_set_f32_halves`]) do not apply to it: the halves are the float's.
+pub(super) fn stored_beside_logic_of_its_halves(m: &Machine<'_>, neg: usize) -> bool {
+    let Some(Stmt::Glue { guard: None, glue }) = m.p.body.get(neg) else { return false };
+    let negated = match (glue.op, glue.ty) {
+        (GlueOp::Neg, GlueType::S32) => reg_of_glue(glue, 0),
+        (GlueOp::Sub, GlueType::S32 | GlueType::U32)
+            if constant(m, neg, glue, 0).is_some_and(|z| z & 0xFFFF_FFFF == 0) =>
+        {
+            reg_of_glue(glue, 1)
+        }
+        _ => None,
+    };
+    negated.is_some_and(|s| set_f32_behind(m, s, neg).is_some()) && halves_in_logic_and_stored(m, neg)
+}
+
+/// Whether the value the statement at body index `neg` writes (or an unguarded `mov` copy of it)
+/// is unpacked by an unguarded `mov.b32 {lo, hi}` whose two halves a live unguarded
+/// and/or/xor.b16 reads, and is read by an unguarded `st` itself or through a half of such an
+/// unpack (seed 6203's 4b53cd6d, seed 3902's df546b5a).
+fn halves_in_logic_and_stored(m: &Machine<'_>, neg: usize) -> bool {
+    let Some(dst) = dst_of(m, neg) else { return false };
+    let (mut logic, mut stored) = (false, false);
+    let mut words = vec![(neg, dst)];
+    let mut depth = 0;
+    while let Some((k, w)) = words.pop() {
+        for i in readers(m, k, w) {
+            match &m.p.body[i] {
+                s if store(s) => stored = true,
+                Stmt::Isa(Instruction { form: Form::Mov(mv), operands, guard: None, .. }) => match mv.shape {
+                    MovShape::Copy if depth < COPY_DEPTH => {
+                        depth += 1;
+                        words.extend(dst_of(m, i).map(|c| (i, c)));
+                    }
+                    MovShape::Unpack(2) if mv.ty.bits() == 32 => {
+                        let half = |n: usize| match operands.first() {
+                            Some(Operand::Vector(items)) => items.get(n).and_then(|o| m.reg_of(o).ok()),
+                            _ => None,
+                        };
+                        let (Some(lo), Some(hi)) = (half(0), half(1)) else { continue };
+                        logic |= halves_logic(m, i, lo, hi);
+                        stored |= [lo, hi].iter().any(|&h| readers(m, i, h).into_iter().any(|j| store(&m.p.body[j])));
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+    logic && stored
+}
+
+/// The one register the statement at body index `k` writes: a glue destination, or a `mov`
+/// copy's.
+fn dst_of(m: &Machine<'_>, k: usize) -> Option<Reg> {
+    match m.p.body.get(k)? {
+        Stmt::Glue { glue, .. } => Some(glue.dst),
+        Stmt::Isa(Instruction { form: Form::Mov(Mov { shape: MovShape::Copy, .. }), operands, .. }) => {
+            m.reg_of(operands.first()?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// An unguarded `st`.
+fn store(s: &Stmt) -> bool {
+    matches!(s, Stmt::Isa(Instruction { form: Form::St(_), guard: None, .. }))
+}
+
+/// Whether a live unguarded and/or/xor.b16 reads the halves `lo` and `hi` the unpack at body
+/// index `u` wrote, one each.
+fn halves_logic(m: &Machine<'_>, u: usize, lo: Reg, hi: Reg) -> bool {
+    lo != hi
+        && readers(m, u, lo).into_iter().any(|j| {
+            let Stmt::Glue { guard: None, glue } = &m.p.body[j] else { return false };
+            let pair = (reg_of_glue(glue, 0), reg_of_glue(glue, 1));
+            matches!(glue.op, GlueOp::And | GlueOp::Or | GlueOp::Xor)
+                && glue.ty == GlueType::B16
+                && (pair == (Some(lo), Some(hi)) || pair == (Some(hi), Some(lo)))
+                && readers(m, u, hi).contains(&j)
+                && observed(m, j, glue.dst)
+        })
 }
