@@ -90,6 +90,22 @@ fn words_emulating(p: &Program, i: &Inputs, d: Deviation) -> Vec<(usize, u32, Ex
     words
 }
 
+/// Each word of `p` on `i` emulating `d` alone: the spec's where the word is not `word`, else
+/// `want(thread, spec's bits)`.
+fn assert_words(p: &Program, i: &Inputs, d: Deviation, word: u32, want: impl Fn(usize, u32) -> u32, what: &str) {
+    for (t, w, s, e) in words_emulated_alone(p, i, d) {
+        let expected = if w == word { want(t, s.bits as u32) } else { s.bits as u32 };
+        assert_eq!((w, e.bits as u32), (w, expected), "{what} thread {t} word {w}");
+    }
+}
+
+/// Emulating `d` changes nothing in `p` on `i` and fires nothing.
+fn assert_untouched(p: &Program, i: &Inputs, d: Deviation, what: &str) {
+    let spec = run(p, i, &Allowances::all()).unwrap();
+    let (out, fired) = run_emulating(p, i, &Allowances::all().emulating(d)).unwrap();
+    assert_eq!((out, fired), (spec, Vec::new()), "{what}");
+}
+
 /// [`words_emulating`], asserting also that every emulated word is exact (a stored case's words
 /// are the GPU's, one value each).
 fn words_emulated_alone(p: &Program, i: &Inputs, d: Deviation) -> Vec<(usize, u32, Expected, Expected)> {

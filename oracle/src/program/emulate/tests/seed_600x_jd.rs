@@ -10,13 +10,6 @@ fn assert_all_words(p: &Program, i: &Inputs, d: Deviation, want: impl Fn(usize) 
     }
 }
 
-/// Emulating `d` changes nothing in `p` on `i` and fires nothing.
-fn assert_untouched(p: &Program, i: &Inputs, d: Deviation, what: &str) {
-    let spec = run(p, i, &Allowances::all()).unwrap();
-    let (out, fired) = run_emulating(p, i, &Allowances::all().emulating(d)).unwrap();
-    assert_eq!((out, fired), (spec, Vec::new()), "{what}");
-}
-
 /// The byte `ld.b8 [%in+158]` loads in thread `t` of `i` (input word 39, bits 16..23).
 fn byte158(i: &Inputs, t: usize) -> u32 {
     (i.0[t * 64 + 39] >> 16) & 0xff

@@ -3,21 +3,6 @@
 
 use super::*;
 
-/// Each word of `p` on `i` emulating `d`: the spec's where `w` is not `word`, else `want(spec)`.
-fn assert_words(p: &Program, i: &Inputs, d: Deviation, word: u32, want: impl Fn(u32) -> u32, what: &str) {
-    for (t, w, s, e) in super::words_emulated_alone(p, i, d) {
-        let expected = if w == word { want(s.bits as u32) } else { s.bits as u32 };
-        assert_eq!((w, e.bits as u32), (w, expected), "{what} thread {t} word {w}");
-    }
-}
-
-/// Emulating `d` changes nothing in `p` on `i` and fires nothing.
-fn assert_untouched(p: &Program, i: &Inputs, d: Deviation, what: &str) {
-    let spec = run(p, i, &Allowances::all()).unwrap();
-    let (out, fired) = run_emulating(p, i, &Allowances::all().emulating(d)).unwrap();
-    assert_eq!((out, fired), (spec, Vec::new()), "{what}");
-}
-
 /// ca933fce (seed 6202): a guarded `prefetch.global.L2` between `mov.b32 a, 0` and `bfe.s32 d, a,
 /// 0x3f, 0x10` ends N-7's block: the stored case gives the GPU's byte 0xff at byte 2 (word 0
 /// 0x00ff0000, 13.0.88 -O3 `HFMA2.MMA R0 = 0x00ff`), spec 0.
@@ -25,7 +10,7 @@ fn assert_untouched(p: &Program, i: &Inputs, d: Deviation, what: &str) {
 fn n7_ca933fce_a_guarded_prefetch_is_a_block_boundary() {
     let d = Deviation::BfeS32PastMsbAllOnes;
     let (p, i) = super::stored_case("6202", "ca933fce4bac240c");
-    assert_words(&p, &i, d, 0, |s| s | 0x00ff_0000, "stored");
+    assert_words(&p, &i, d, 0, |_, s| s | 0x00ff_0000, "stored");
     // Wrong alike (13.0.88 -O3 `HFMA2.MMA R0 = 0x00ff`): a loaded, negated or always-true guard,
     // the other levels, `prefetchu.L1`, a guarded `applypriority`.
     for name in [
@@ -40,7 +25,7 @@ fn n7_ca933fce_a_guarded_prefetch_is_a_block_boundary() {
         "x1_applypriority",
     ] {
         let (p, i) = super::variant_of("6202", "ca933fce", &format!("s62/{name}"), &[]);
-        assert_words(&p, &i, d, 0, |s| s | 0x00ff_0000, name);
+        assert_words(&p, &i, d, 0, |_, s| s | 0x00ff_0000, name);
     }
 }
 
@@ -71,20 +56,20 @@ fn imad_of(h: u32, shifted: bool) -> u32 {
 fn n4_6b672a69_a_round_trip_through_a_cvt_s32_s8_sign_extends_32() {
     let d = Deviation::S8RoundTripThrough64SignExtends32;
     let (p, i) = super::stored_case("6203", "6b672a693b383186");
-    assert_words(&p, &i, d, 1, |_| 0xffe4_1282, "stored");
+    assert_words(&p, &i, d, 1, |_, _| 0xffe4_1282, "stored");
     // Wrong alike: `mul.wide.u16` (v2), `cvt.u32.s8` (v4), `cvt.u64.s32` + `cvt.s8.u64` (v5),
     // `cvt.s64.u32` (v8); no `shr.s16` (v1, a negative byte patched in).
     for name in ["v2_mul_wide", "v4_u32_s8", "v5_u64_s32", "v8_s64_u32_of_s8"] {
         let (p, i) = super::variant_of("6203", "6b672a69", &format!("s62/{name}"), &[]);
-        assert_words(&p, &i, d, 1, |_| imad_of(0x4b42, true), name);
+        assert_words(&p, &i, d, 1, |_, _| imad_of(0x4b42, true), name);
     }
     let (p, i) = super::variant_of("6203", "6b672a69", "s62/v1_no_shr", &[(7, 0x4bc2_be80)]);
-    assert_words(&p, &i, d, 1, |_| imad_of(0x4bc2, false), "v1_no_shr");
+    assert_words(&p, &i, d, 1, |_, _| imad_of(0x4bc2, false), "v1_no_shr");
     // Its other readers: `cvt.u32.u16` (v6, `MOV R7, R0`: 0xffffffa1) and `shr.u16 4` (v7: 0xfffa).
     let (p, i) = super::variant_of("6203", "6b672a69", "s62/v6_cvt_u32_u16_reader", &[]);
-    assert_words(&p, &i, d, 1, |_| 0xffff_ffa1, "v6");
+    assert_words(&p, &i, d, 1, |_, _| 0xffff_ffa1, "v6");
     let (p, i) = super::variant_of("6203", "6b672a69", "s62/v7_shr_u16_reader", &[]);
-    assert_words(&p, &i, d, 1, |_| 0xfffa, "v7");
+    assert_words(&p, &i, d, 1, |_, _| 0xfffa, "v7");
 }
 
 /// 6b672a69's right variants (13.0.88 -O3 `PRMT 0x7710` or `LOP3 0xffff` before the `IMAD`):
